@@ -116,11 +116,13 @@ class MediaItem:
 @dataclass(slots=True, kw_only=True)
 class ImageItem(MediaItem):
     """An image. ``path`` is relative to the corpus root (``None`` for remote
-    images); ``url`` is the remote URL when the document links one (never
+    images); ``stored_path`` is relative to the index directory for image files
+    murar wrote itself (figures cropped from PDFs); ``url`` is the remote URL when the document links one (never
     fetched); ``exists`` is False when the file is missing or unreadable."""
 
     kind: MediaKind = "image"
     path: str | None = None
+    stored_path: str | None = None
     url: str | None = None
     alt: str = ""
     exists: bool = True
