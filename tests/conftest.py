@@ -1,0 +1,55 @@
+"""Shared test fixtures: network blocked, paths to ../shared data."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = (REPO.parent / "shared").resolve()
+ADOBE = SHARED / "corpora" / "adobe-docs"
+PDFS = SHARED / "corpora" / "pdf"
+EVAL = SHARED / "eval"
+
+_LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+_real_connect = socket.socket.connect
+
+
+def _guarded_connect(self: socket.socket, address: object) -> object:
+    host = address[0] if isinstance(address, tuple) else address
+    if isinstance(host, str) and (host in _LOOPBACK or host.startswith("127.")):
+        return _real_connect(self, address)  # type: ignore[arg-type]
+    if self.family == getattr(socket, "AF_UNIX", None):
+        return _real_connect(self, address)  # type: ignore[arg-type]
+    raise RuntimeError(f"network access blocked in tests: {address!r}")
+
+
+@pytest.fixture(autouse=True)
+def _block_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Only loopback connections are allowed during tests."""
+    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
+    yield
+
+
+def _need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"shared data not found: {path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def adobe_root() -> Path:
+    return _need(ADOBE)
+
+
+@pytest.fixture(scope="session")
+def pdf_root() -> Path:
+    return _need(PDFS)
+
+
+@pytest.fixture(scope="session")
+def eval_root() -> Path:
+    return _need(EVAL)
