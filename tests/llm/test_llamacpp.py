@@ -1,0 +1,132 @@
+"""LlamaCppChatModel: ChatML rendering, error mapping, and (slow) the real bundled models."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from murar.errors import LLMError
+from murar.llm.base import ChatMessage, ChatModel
+from murar.llm.llamacpp import _as_dicts, _render_chatml
+
+llama_cpp = pytest.importorskip("llama_cpp")
+
+from murar.llm.llamacpp import LlamaCppChatModel  # noqa: E402
+from murar.models import QWEN_CODER_0_5B, QWEN_CODER_1_5B, ensure_gguf  # noqa: E402
+
+
+def test_system_messages_are_merged_first() -> None:
+    msgs = [ChatMessage("user", "q"), ChatMessage("system", "a"), ChatMessage("system", "b")]
+    assert _as_dicts(msgs) == [{"role": "system", "content": "a\n\nb"}, {"role": "user", "content": "q"}]
+    assert _render_chatml(msgs) == (
+        "<|im_start|>system\na\n\nb<|im_end|>\n<|im_start|>user\nq<|im_end|>\n<|im_start|>assistant\n"
+    )
+
+
+def test_chatml_matches_llama_cpp_formatter() -> None:
+    from llama_cpp.llama_chat_format import format_chatml
+
+    msgs = [ChatMessage("system", "S"), ChatMessage("user", "U1"), ChatMessage("assistant", "A1"), ChatMessage("user", "U2")]
+    assert _render_chatml(msgs) == format_chatml(_as_dicts(msgs)).prompt  # type: ignore[arg-type]
+    no_sys = [ChatMessage("user", "U")]
+    assert _render_chatml(no_sys) == format_chatml(_as_dicts(no_sys)).prompt  # type: ignore[arg-type]
+
+
+def test_constructor_does_no_io(tmp_path: Path) -> None:
+    m = LlamaCppChatModel(tmp_path / "absent.gguf", n_ctx=1024, n_threads=1)
+    assert isinstance(m, ChatModel)
+    assert m.context_window == 1024 and not m.loaded and m.name == "absent"
+
+
+def test_missing_file_is_llm_error(tmp_path: Path) -> None:
+    with pytest.raises(LLMError, match="not found"):
+        LlamaCppChatModel(tmp_path / "absent.gguf").complete([ChatMessage("user", "hi")])
+
+
+def test_garbage_file_is_llm_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"not a gguf file" * 100)
+    with pytest.raises(LLMError, match="could not load"):
+        LlamaCppChatModel(bad).load()
+
+
+@pytest.fixture(scope="module")
+def small_model() -> LlamaCppChatModel:
+    try:
+        path = ensure_gguf(QWEN_CODER_0_5B)
+    except Exception as err:  # parts not installed on this machine
+        pytest.skip(f"bundled 0.5B model unavailable: {err}")
+    return LlamaCppChatModel(path, n_ctx=512)
+
+
+@pytest.fixture(scope="module")
+def bundled_model() -> LlamaCppChatModel:
+    m = LlamaCppChatModel(recipe=QWEN_CODER_1_5B, n_ctx=2048)
+    m.load()  # assembles the GGUF on first run (~8 s), then ~1-2 s
+    return m
+
+
+OK_PROMPT = [
+    ChatMessage("system", "You are a terse assistant."),
+    ChatMessage("user", "Reply with the word OK and nothing else."),
+]
+
+
+@pytest.mark.slow
+def test_bundled_answers_and_streams(bundled_model: LlamaCppChatModel) -> None:
+    out = bundled_model.complete(OK_PROMPT, max_tokens=8)
+    assert "OK" in out.upper()
+    pieces = list(bundled_model.stream(OK_PROMPT, max_tokens=8))
+    assert len(pieces) >= 1
+    assert "".join(pieces) == out  # greedy decoding is reproducible
+    assert bundled_model.model_path is not None and bundled_model.model_path.name.endswith(".gguf")
+
+
+@pytest.mark.slow
+def test_bundled_tokenizer_and_budget(bundled_model: LlamaCppChatModel) -> None:
+    assert bundled_model.count_tokens("Hello world") == 2
+    n = bundled_model.count_message_tokens(OK_PROMPT)
+    assert 20 < n < 40
+    assert bundled_model.context_window == 2048
+
+
+@pytest.mark.slow
+def test_context_overflow_is_llm_error(small_model: LlamaCppChatModel) -> None:
+    long = [ChatMessage("user", "word " * 800)]
+    with pytest.raises(LLMError, match="context window"):
+        small_model.complete(long, max_tokens=4)
+
+
+@pytest.mark.slow
+def test_stop_and_concurrent_callers(small_model: LlamaCppChatModel) -> None:
+    msgs = [ChatMessage("user", "Count from 1 to 10, separated by commas.")]
+    out = small_model.complete(msgs, max_tokens=40, stop=["5"])
+    assert "5" not in out and "1" in out
+    results: list[str] = []
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            results.append(small_model.complete(OK_PROMPT, max_tokens=4))
+        except BaseException as err:  # pragma: no cover
+            errors.append(err)
+
+    threads = [threading.Thread(target=worker) for _ in range(3)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(set(results)) == 1, results
+    assert time.perf_counter() - t0 < 30
+
+
+@pytest.mark.slow
+def test_abandoned_stream_releases_lock(small_model: LlamaCppChatModel) -> None:
+    gen = small_model.stream([ChatMessage("user", "Write a long poem about the sea.")], max_tokens=64)
+    next(gen)
+    gen.close()
+    assert small_model.complete(OK_PROMPT, max_tokens=4)
