@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from murar.errors import LLMError
+from murar.errors import LLMError, ModelError
 from murar.llm.base import ChatMessage, ChatModel
 from murar.llm.llamacpp import _as_dicts, _render_chatml
 
 llama_cpp = pytest.importorskip("llama_cpp")
 
-from murar.llm.llamacpp import LlamaCppChatModel  # noqa: E402
-from murar.models import QWEN_CODER_0_5B, QWEN_CODER_1_5B, ensure_gguf  # noqa: E402
+from murar.llm.llamacpp import LlamaCppChatModel
+from murar.models import QWEN_CODER_0_5B, QWEN_CODER_1_5B, ensure_gguf
 
 
 def test_system_messages_are_merged_first() -> None:
@@ -29,7 +29,12 @@ def test_system_messages_are_merged_first() -> None:
 def test_chatml_matches_llama_cpp_formatter() -> None:
     from llama_cpp.llama_chat_format import format_chatml
 
-    msgs = [ChatMessage("system", "S"), ChatMessage("user", "U1"), ChatMessage("assistant", "A1"), ChatMessage("user", "U2")]
+    msgs = [
+        ChatMessage("system", "S"),
+        ChatMessage("user", "U1"),
+        ChatMessage("assistant", "A1"),
+        ChatMessage("user", "U2"),
+    ]
     assert _render_chatml(msgs) == format_chatml(_as_dicts(msgs)).prompt  # type: ignore[arg-type]
     no_sys = [ChatMessage("user", "U")]
     assert _render_chatml(no_sys) == format_chatml(_as_dicts(no_sys)).prompt  # type: ignore[arg-type]
@@ -57,7 +62,7 @@ def test_garbage_file_is_llm_error(tmp_path: Path) -> None:
 def small_model() -> LlamaCppChatModel:
     try:
         path = ensure_gguf(QWEN_CODER_0_5B)
-    except Exception as err:  # parts not installed on this machine
+    except ModelError as err:  # parts not installed on this machine
         pytest.skip(f"bundled 0.5B model unavailable: {err}")
     return LlamaCppChatModel(path, n_ctx=512)
 
@@ -111,7 +116,7 @@ def test_stop_and_concurrent_callers(small_model: LlamaCppChatModel) -> None:
     def worker() -> None:
         try:
             results.append(small_model.complete(OK_PROMPT, max_tokens=4))
-        except BaseException as err:  # pragma: no cover
+        except BaseException as err:  # noqa: BLE001 - reported below
             errors.append(err)
 
     threads = [threading.Thread(target=worker) for _ in range(3)]

@@ -16,9 +16,7 @@ MSGS = [ChatMessage("system", "Be brief."), ChatMessage("user", "Say hi")]
 
 def _model(handler, **kw) -> OpenAICompatibleChatModel:  # type: ignore[no-untyped-def]
     kw.setdefault("retry_backoff", 0.0)
-    return OpenAICompatibleChatModel(
-        "http://llm.test/v1/", "m1", transport=httpx.MockTransport(handler), **kw
-    )
+    return OpenAICompatibleChatModel("http://llm.test/v1/", "m1", transport=httpx.MockTransport(handler), **kw)
 
 
 def _reply(text: str) -> dict[str, object]:

@@ -13,14 +13,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import numpy as np
 import pytest
 
 from murar.embed.openai import OpenAICompatibleEmbedder
-from murar.errors import LLMConnectionError
+from murar.errors import LLMConnectionError, ModelError
 from murar.llm.base import ChatMessage
 from murar.llm.openai import OpenAICompatibleChatModel
 
@@ -28,7 +27,7 @@ pytest.importorskip("llama_cpp")
 for _mod in ("fastapi", "uvicorn", "sse_starlette", "starlette_context", "pydantic_settings"):
     pytest.importorskip(_mod, reason="needs llama-cpp-python[server] dependencies")
 
-from murar.models import QWEN_CODER_0_5B, ensure_gguf  # noqa: E402
+from murar.models import QWEN_CODER_0_5B, ensure_gguf
 
 pytestmark = pytest.mark.slow
 
@@ -46,7 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Start llama_cpp.server with the 0.5B model (embeddings on); yield its /v1 base URL."""
     try:
         model = ensure_gguf(QWEN_CODER_0_5B)
-    except Exception as err:
+    except ModelError as err:
         pytest.skip(f"bundled 0.5B model unavailable: {err}")
     port = _free_port()
     log = tmp_path_factory.mktemp("llama-server") / "server.log"

@@ -150,7 +150,9 @@ class LlamaCppChatModel:
         prompt = _render_chatml(messages)
         return len(llm.tokenize(prompt.encode("utf-8"), add_bos=False, special=True))
 
-    def _kwargs(self, messages: list[ChatMessage], max_tokens: int, temperature: float, stop: list[str] | None) -> dict[str, Any]:
+    def _kwargs(
+        self, messages: list[ChatMessage], max_tokens: int, temperature: float, stop: list[str] | None
+    ) -> dict[str, Any]:
         return {
             "messages": _as_dicts(messages),
             "max_tokens": max_tokens,
@@ -189,7 +191,9 @@ class LlamaCppChatModel:
         llm = self._model()
         with self._gen_lock:
             try:
-                chunks = llm.create_chat_completion(**self._kwargs(messages, max_tokens, temperature, stop), stream=True)
+                chunks = llm.create_chat_completion(
+                    **self._kwargs(messages, max_tokens, temperature, stop), stream=True
+                )
                 for chunk in cast(Iterator[dict[str, Any]], chunks):
                     piece = chunk["choices"][0]["delta"].get("content") if chunk["choices"] else None
                     if piece:

@@ -128,13 +128,10 @@ class _JSONEndpoint:
                     self._sleep(self._delay(attempt, None))
                     attempt += 1
                     continue
-                raise self._error(
-                    f"cannot reach {url} after {attempt + 1} attempt(s): {err}. {_hint(None)}"
-                ) from err
+                raise self._error(f"cannot reach {url} after {attempt + 1} attempt(s): {err}. {_hint(None)}") from err
             except httpx.TimeoutException as err:
                 raise self._error(
-                    f"POST {url} timed out after {self._timeout:g} s: {err}. "
-                    "Raise the timeout or lower max_tokens."
+                    f"POST {url} timed out after {self._timeout:g} s: {err}. Raise the timeout or lower max_tokens."
                 ) from err
             except httpx.HTTPError as err:
                 raise self._error(f"POST {url} failed: {err}. {_hint(None)}") from err
