@@ -1,0 +1,131 @@
+"""Context-aware captions for figures and tables (seed 001, "context-aware image summaries").
+
+Instead of describing an image from its pixels, a media item is described by
+the author caption ("Figure 3: ...") plus the body text right before and after
+it in reading order, at most ``max_chars`` characters each way (seed 001 uses
+200). This module holds the pieces the converters share:
+
+* :func:`caption_kind` recognises author caption lines ("Figure 2:", "Fig. 3.",
+  "Table 1 -").
+* :func:`fill_context` walks a reading-order stream of text and media anchors
+  and sets ``context_before``/``context_after`` on each media item. Text of
+  other captions never appears in the stream, so it never leaks into a
+  neighbour's context.
+* :func:`context_caption` joins caption and context into one string, the
+  "context-aware caption" used for retrieval.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from murar.schema import MediaItem
+
+__all__ = [
+    "CaptionKind",
+    "caption_kind",
+    "clip_after",
+    "clip_before",
+    "context_caption",
+    "fill_context",
+]
+
+CaptionKind = Literal["figure", "table"]
+
+DEFAULT_CONTEXT_CHARS = 200
+
+# "Figure 3:", "Fig. 3.", "FIGURE 3 -", "Table 2:", "TABLE IV." — a label, a
+# number (arabic, optionally with a letter or dotted part, or roman) and a
+# separator. "Figure 3 shows ..." (a reference in running text) does not match.
+_CAPTION_RE = re.compile(
+    r"^\s*(?P<label>figure|fig\.?|table|tab\.)\s*"
+    r"(?P<num>(?:[A-Z]\.)?\d+(?:\.\d+)?[a-z]?|[IVXL]+)\s*"
+    r"(?P<sep>[:.|]|—|–|-\s)",
+    re.IGNORECASE,
+)
+_WS = re.compile(r"\s+")
+
+
+def caption_kind(text: str) -> CaptionKind | None:
+    """``"figure"`` or ``"table"`` when ``text`` starts like an author caption, else ``None``."""
+    m = _CAPTION_RE.match(text)
+    if not m:
+        return None
+    return "table" if m.group("label").lower().startswith("tab") else "figure"
+
+
+def clip_before(text: str, max_chars: int = DEFAULT_CONTEXT_CHARS) -> str:
+    """The last ``max_chars`` characters of ``text``, cut at a word boundary.
+
+    Whitespace is collapsed; returns "" when ``max_chars`` <= 0.
+    """
+    text = _WS.sub(" ", text).strip()
+    if max_chars <= 0:
+        return ""
+    if len(text) <= max_chars:
+        return text
+    tail = text[-max_chars:]
+    cut = tail.find(" ")
+    if 0 <= cut < max_chars // 2:
+        tail = tail[cut + 1:]
+    return tail.strip()
+
+
+def clip_after(text: str, max_chars: int = DEFAULT_CONTEXT_CHARS) -> str:
+    """The first ``max_chars`` characters of ``text``, cut at a word boundary."""
+    text = _WS.sub(" ", text).strip()
+    if max_chars <= 0:
+        return ""
+    if len(text) <= max_chars:
+        return text
+    head = text[:max_chars]
+    cut = head.rfind(" ")
+    if cut > max_chars // 2:
+        head = head[:cut]
+    return head.strip()
+
+
+def fill_context(stream: Sequence[str | MediaItem], max_chars: int = DEFAULT_CONTEXT_CHARS) -> None:
+    """Set ``context_before``/``context_after`` of every media item in ``stream``.
+
+    ``stream`` is one page (PDF) or one section (HTML) in reading order: text
+    pieces (paragraphs) and media items. The context of an item is the text
+    between it and the neighbouring text on each side, up to ``max_chars``
+    characters; media items in between are skipped over, not counted.
+    Mutates the items; returns nothing.
+    """
+    before_parts: list[str] = []
+    for entry in stream:
+        if isinstance(entry, str):
+            before_parts.append(entry)
+            continue
+        entry.context_before = clip_before(" ".join(_tail(before_parts, max_chars)), max_chars)
+    after_parts: list[str] = []
+    for entry in reversed(stream):
+        if isinstance(entry, str):
+            after_parts.append(entry)
+            continue
+        entry.context_after = clip_after(" ".join(_tail(after_parts, max_chars)[::-1]), max_chars)
+
+
+def _tail(parts: list[str], max_chars: int) -> list[str]:
+    """The last entries of ``parts`` holding at least ``max_chars`` characters."""
+    out: list[str] = []
+    total = 0
+    for p in reversed(parts):
+        out.append(p)
+        total += len(p) + 1
+        if total >= max_chars:
+            break
+    return out[::-1]
+
+
+def context_caption(item: MediaItem, max_chars: int = DEFAULT_CONTEXT_CHARS) -> str:
+    """The context-aware caption of ``item`` (seed 001): author caption, then
+    up to ``max_chars`` characters of text before and after it, joined by
+    newlines (empty parts left out)."""
+    parts = [item.caption.strip(), clip_before(item.context_before, max_chars),
+             clip_after(item.context_after, max_chars)]
+    return "\n".join(p for p in parts if p)
