@@ -51,6 +51,7 @@ Bbox = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, t
 
 _BOLD_RE = re.compile(r"bold|black|heavy|semibold|demi|-medi|\bmedi|cmbx|bx\d", re.IGNORECASE)
 _NUMBERED_RE = re.compile(r"^(?P<num>(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,3})\.?\s+(?P<title>[A-Z][^\n]{1,100})$")
+_CID_RE = re.compile(r"\(cid:\d+\)\s?")
 _PAGE_NUM_RE = re.compile(r"^(?:page\s*)?[-–]?\s*\d{1,4}\s*[-–]?(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
 
 
@@ -138,6 +139,11 @@ class _Region:
     has_image: bool = False
 
 
+def _clean_text(text: str) -> str:
+    """Drop unmapped glyph markers such as ``(cid:15)``."""
+    return _CID_RE.sub("", text).strip() if "(cid:" in text else text
+
+
 def _is_bold(fontname: str) -> bool:
     return bool(_BOLD_RE.search(fontname or ""))
 
@@ -213,7 +219,7 @@ def _find_gutter(rows: list[list[dict[str, Any]]], width: float) -> float | None
             elif crossing == best[0] and runs and x - runs[-1] <= 1.01:
                 runs.append(x)
         x += 1.0
-    if best is None or best[0] > 0.2 * len(rows):
+    if best is None or best[0] > 0.35 * len(rows):
         return None
     return (runs[0] + runs[-1]) / 2
 
@@ -233,7 +239,7 @@ def _make_line(words: list[dict[str, Any]], page: int, page_height: float, col: 
     return _Line(
         x0=min(w["x0"] for w in words), top=min(w["top"] for w in words),
         x1=max(w["x1"] for w in words), bottom=max(w["bottom"] for w in words),
-        text="".join(text_parts), size=round(size, 1), bold=bold_chars * 2 > sum(chars),
+        text=_clean_text("".join(text_parts)), size=round(size, 1), bold=bold_chars >= 0.9 * sum(chars),
         page=page, col=col, page_height=page_height,
     )
 
@@ -438,11 +444,16 @@ class _PdfConverter:
             j = i + 1
             last = ln
             col_lines = [k for k in range(i + 1, len(lines)) if lines[k].col == ln.col]
+            same_col = [x for x in lines if x.col == ln.col]
+            col_right = max(x.x1 for x in same_col)
+            col_w = max(1.0, col_right - min(x.x0 for x in same_col))
             for k in col_lines[:12]:
                 nxt = lines[k]
                 if nxt.top - last.bottom > max(3.0, 0.6 * last.size) or abs(nxt.size - ln.size) > 0.6:
                     break
                 if caption_kind(nxt.text) is not None:
+                    break
+                if last.text.rstrip().endswith(".") and (nxt.text[:1].islower() or last.x1 < col_right - 0.12 * col_w):
                     break
                 group.append(k)
                 last = nxt
@@ -613,6 +624,7 @@ class _PdfConverter:
                 rows = _clean_rows(crop.extract_table({"vertical_strategy": "text",
                                                        "horizontal_strategy": "text",
                                                        "snap_tolerance": 3, "join_tolerance": 3,
+                                                       "text_x_tolerance": 1.5,
                                                        "intersection_tolerance": 5}) or [])
             except Exception as err:  # noqa: BLE001
                 self.warnings.append(f"page {page_no}: table extraction failed: {err}")
