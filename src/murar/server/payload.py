@@ -1,0 +1,181 @@
+"""Answers as JSON for the HTTP API and as Markdown for chat clients.
+
+The JSON keeps the :class:`murar.schema.Answer` structure (:func:`to_jsonable`)
+and adds what a browser needs: an answer ``id`` (for feedback), ``media_url``
+on every image that the service can serve (``/v1/media/{id}``), a ``label`` on
+every source, and the answer as Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from murar.answer.service import AnswerService
+from murar.schema import (
+    Answer,
+    ImageItem,
+    MediaBlock,
+    MediaItem,
+    ScoredSnippet,
+    TableItem,
+    TextBlock,
+    VideoItem,
+    to_jsonable,
+)
+
+MediaUrl = Callable[[MediaItem], "str | None"]
+
+
+def media_path(media_id: str) -> str:
+    """The path, relative to the server root, that serves image ``media_id``."""
+    return f"/v1/media/{media_id}"
+
+
+class MediaLinker:
+    """Maps media items to URLs of this server, asking the service once per id.
+
+    Only images that :meth:`AnswerService.media_file` knows get a URL; tables
+    and videos are data, remote images keep their own ``url`` (never proxied).
+    """
+
+    def __init__(self, service: AnswerService, base_url: str = "") -> None:
+        self._service = service
+        self._base = base_url.rstrip("/")
+        self._known: dict[str, bool] = {}
+
+    def with_base(self, base_url: str) -> MediaLinker:
+        """The same linker (sharing what it learnt) with another base URL."""
+        other = MediaLinker(self._service, base_url)
+        other._known = self._known
+        return other
+
+    def has_file(self, item: MediaItem) -> bool:
+        if not isinstance(item, ImageItem):
+            return False
+        if item.id not in self._known:
+            self._known[item.id] = self._service.media_file(item.id) is not None
+        return self._known[item.id]
+
+    def url(self, item: MediaItem) -> str | None:
+        """Absolute (when a base URL is set) or root-relative URL, or ``None``."""
+        return self._base + media_path(item.id) if self.has_file(item) else None
+
+
+def source_label(scored: ScoredSnippet) -> str:
+    """``Page title › Heading › Sub-heading`` for a retrieved snippet."""
+    sn = scored.snippet
+    parts = [sn.page_title, *[h for h in sn.heading_path if h and h != sn.page_title]]
+    return " › ".join(p for p in parts if p) or sn.source_path
+
+
+def _media_json(item: MediaItem, linker: MediaLinker) -> dict[str, Any]:
+    data: dict[str, Any] = to_jsonable(item)
+    data["media_url"] = linker.url(item)
+    data["label"] = item.label
+    return data
+
+
+def answer_json(answer: Answer, *, answer_id: str, linker: MediaLinker,
+                markdown: str) -> dict[str, Any]:
+    """The JSON body of ``POST /v1/answer`` and of the stream's ``answer`` event."""
+    blocks: list[dict[str, Any]] = []
+    for block in answer.blocks:
+        if isinstance(block, TextBlock):
+            blocks.append({"type": "text", "text": block.text, "citations": list(block.citations)})
+        else:
+            blocks.append({
+                "type": block.type,
+                "caption": block.caption,
+                "score": block.score,
+                "citations": list(block.citations),
+                "item": _media_json(block.item, linker),
+            })
+    sources = []
+    for s in answer.sources:
+        entry: dict[str, Any] = to_jsonable(s)
+        entry["label"] = source_label(s)
+        sources.append(entry)
+    trace: dict[str, Any] = to_jsonable(answer.trace)
+    for key, selections in (("media_candidates", answer.trace.media_candidates),
+                            ("media_selected", answer.trace.media_selected)):
+        for out, sel in zip(trace[key], selections, strict=True):
+            out["item"] = _media_json(sel.item, linker)
+    return {
+        "id": answer_id,
+        "question": answer.question,
+        "found": answer.found,
+        "text": answer.text,
+        "markdown": markdown,
+        "blocks": blocks,
+        "sources": sources,
+        "trace": trace,
+    }
+
+
+def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
+    """The answer as Markdown: the pipeline's renderer when installed, else a local one.
+
+    Images become ``![label](url)``, tables GFM tables, videos links; sources
+    are listed at the end.
+    """
+    try:
+        from murar.answer.render import render_markdown as pipeline_render
+    except ImportError:
+        return fallback_markdown(answer, media_url=media_url)
+    return pipeline_render(answer, media_url=media_url)
+
+
+def _md_escape_inline(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("\n", " ")
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ").strip()
+
+
+def _md_url(url: str) -> str:
+    return url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+
+
+def fallback_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
+    """A self-contained Markdown rendering (used until ``murar.answer.render`` exists)."""
+    parts: list[str] = []
+    for block in answer.blocks:
+        if isinstance(block, TextBlock):
+            parts.append(block.text.strip())
+            continue
+        assert isinstance(block, MediaBlock)
+        item = block.item
+        caption = block.caption or item.display_caption or item.label
+        if isinstance(item, ImageItem):
+            url = media_url(item) or (item.url if item.url and item.url.startswith(("http://", "https://")) else None)
+            if url:
+                parts.append(f"![{_md_escape_inline(caption)}]({_md_url(url)})")
+            else:
+                parts.append(f"*[image: {_md_escape_inline(caption)}]*")
+        elif isinstance(item, TableItem):
+            lines = []
+            if caption:
+                lines.append(f"*{_md_escape_inline(caption)}*")
+                lines.append("")
+            width = max([len(item.headers)] + [len(r) for r in item.rows] + [1])
+            headers = list(item.headers) + [""] * (width - len(item.headers))
+            lines.append("| " + " | ".join(_md_cell(h) for h in headers) + " |")
+            lines.append("|" + "---|" * width)
+            for row in item.rows:
+                cells = list(row) + [""] * (width - len(row))
+                lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+            parts.append("\n".join(lines))
+        elif isinstance(item, VideoItem):
+            title = _md_escape_inline(item.title or caption or "video")
+            if item.url.startswith(("http://", "https://")):
+                parts.append(f"▶ [{title}]({_md_url(item.url)})")
+            else:
+                parts.append(f"▶ {title}")
+    if answer.sources:
+        parts.append("Sources:\n" + "\n".join(
+            f"[{s.citation}] {_md_escape_inline(source_label(s))} ({s.snippet.source_path})"
+            for s in answer.sources
+        ))
+    return "\n\n".join(p for p in parts if p) + "\n"

@@ -1,0 +1,65 @@
+"""Security headers: a strict Content-Security-Policy for every response.
+
+The web page's script is a static file (``script-src 'self'``) and builds the
+DOM with ``textContent``, so no text from a document can run as script. Media
+responses are sandboxed (an SVG opened directly cannot run script in the
+server's origin) and may be embedded by chat UIs on other origins.
+"""
+
+from __future__ import annotations
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+PAGE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
+DOCS_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+MEDIA_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox"
+API_CSP = "default-src 'none'; frame-ancestors 'none'"
+
+
+def csp_for(path: str) -> str:
+    """The Content-Security-Policy for a request path."""
+    if path.startswith("/v1/media/"):
+        return MEDIA_CSP
+    if path == "/docs" or path.startswith("/docs/"):
+        return DOCS_CSP
+    if path.startswith("/v1/") or path in ("/openapi.json", "/healthz"):
+        return API_CSP
+    return PAGE_CSP
+
+
+class SecurityHeaders:
+    """ASGI middleware adding CSP, nosniff, referrer and framing headers."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope.get("path", "")
+        media = path.startswith("/v1/media/")
+        extra = [
+            (b"content-security-policy", csp_for(path).encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"cross-origin-resource-policy", b"cross-origin" if media else b"same-origin"),
+        ]
+        if not media:
+            extra.append((b"x-frame-options", b"DENY"))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() not in {name for name, _ in extra}]
+                message = {**message, "headers": headers + extra}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
