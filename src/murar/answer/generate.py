@@ -1,0 +1,139 @@
+"""Step 1 of MuRAR (seed 000, section 2.1): the text answer with citations.
+
+:class:`LLMAnswerGenerator` asks a chat model; :class:`ExtractiveAnswerGenerator`
+needs no model: it quotes the sentences of the retrieved snippets most similar
+to the question (a fast, deterministic baseline and offline fallback).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from murar.answer.prompts import NOT_FOUND_MARKER, answer_messages
+from murar.embed.base import Embedder
+from murar.ingest.chunking import split_sentences
+from murar.llm.base import ChatModel
+from murar.schema import ScoredSnippet
+
+_CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+
+
+@dataclass(slots=True)
+class GeneratedAnswer:
+    """The text answer ``text`` (with ``[n]`` markers) and whether the sources answered."""
+
+    text: str
+    found: bool
+    raw: str
+
+
+class AnswerGenerator(Protocol):
+    """Writes the text answer from the question and the retrieved snippets."""
+
+    name: str
+
+    def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer: ...
+
+    def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]: ...
+
+
+def clean_citations(text: str, valid: set[int]) -> str:
+    """Drop ``[n]`` markers whose number is not a retrieved snippet; normalise ``[1, 2]`` to ``[1][2]``."""
+
+    def fix(m: re.Match[str]) -> str:
+        nums = [int(x) for x in re.split(r"\s*,\s*", m.group(1))]
+        kept = [n for n in nums if n in valid]
+        return "".join(f"[{n}]" for n in kept)
+
+    return _CITATION.sub(fix, text)
+
+
+def citations_in(text: str) -> list[int]:
+    """The citation numbers in ``text``, in order of first appearance."""
+    seen: list[int] = []
+    for m in _CITATION.finditer(text):
+        for x in re.split(r"\s*,\s*", m.group(1)):
+            n = int(x)
+            if n not in seen:
+                seen.append(n)
+    return seen
+
+
+def strip_citations(text: str) -> str:
+    """``text`` without ``[n]`` markers."""
+    return re.sub(r"\s+([.,;:!?])", r"\1", _CITATION.sub("", text)).strip()
+
+
+def _postprocess(raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
+    text = raw.strip()
+    if text.startswith("```") and text.endswith("```"):
+        text = text.strip("`").strip()
+    if not text or NOT_FOUND_MARKER in text[: len(NOT_FOUND_MARKER) + 8] or (
+        NOT_FOUND_MARKER in text and len(text) < 80
+    ):
+        return GeneratedAnswer(text="", found=False, raw=raw)
+    text = clean_citations(text, {s.citation for s in snippets})
+    return GeneratedAnswer(text=text, found=True, raw=raw)
+
+
+class LLMAnswerGenerator:
+    """Text answer from a chat model (``max_tokens`` bounds the answer length in tokens)."""
+
+    def __init__(self, llm: ChatModel, *, max_tokens: int = 320) -> None:
+        self.llm = llm
+        self.max_tokens = max_tokens
+        self.name = llm.name
+
+    def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
+        raw = self.llm.complete(answer_messages(question, snippets), max_tokens=self.max_tokens, temperature=0.0)
+        return _postprocess(raw, snippets)
+
+    def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]:
+        yield from self.llm.stream(answer_messages(question, snippets), max_tokens=self.max_tokens, temperature=0.0)
+
+    def finish(self, raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
+        """Post-process a streamed answer exactly like :meth:`generate` does."""
+        return _postprocess(raw, snippets)
+
+
+class ExtractiveAnswerGenerator:
+    """No-model answer: the ``max_sentences`` snippet sentences closest to the question.
+
+    Sentences keep document order within a snippet and carry the snippet's
+    citation. Deterministic; costs one embedding call.
+    """
+
+    name = "extractive"
+
+    def __init__(self, embedder: Embedder, *, max_sentences: int = 4, min_score: float = 0.2) -> None:
+        self.embedder = embedder
+        self.max_sentences = max_sentences
+        self.min_score = min_score
+
+    def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
+        cands: list[tuple[int, int, str]] = []
+        for s in snippets[:3]:
+            for j, sent in enumerate(split_sentences(s.snippet.text.replace("\n\n", "\n"))):
+                if len(sent) > 12:
+                    cands.append((s.citation, j, sent))
+        if not cands:
+            return GeneratedAnswer(text="", found=False, raw="")
+        vecs = self.embedder.embed([question, *[c[2] for c in cands]])
+        scores = vecs[1:] @ vecs[0]
+        order = [int(i) for i in np.argsort(-scores) if scores[i] >= self.min_score][: self.max_sentences]
+        if not order:
+            return GeneratedAnswer(text="", found=False, raw="")
+        chosen = sorted(order, key=lambda i: (cands[i][0], cands[i][1]))
+        text = " ".join(f"{cands[i][2].rstrip()} [{cands[i][0]}]" for i in chosen)
+        return GeneratedAnswer(text=text, found=True, raw=text)
+
+    def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]:
+        yield self.generate(question, snippets).text
+
+    def finish(self, raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
+        return GeneratedAnswer(text=raw, found=bool(raw.strip()), raw=raw)

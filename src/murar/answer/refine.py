@@ -1,0 +1,138 @@
+"""Step 4 of MuRAR (seed 000, section 2.4): answer refinement around placeholders.
+
+Code, not the model, decides where media go: a placeholder such as
+``[IMAGE 1]`` is inserted on its own line after the sentence each item was
+attributed to (the *draft*). The model is then asked to rewrite the draft so
+the text introduces the media. Its output is accepted only if it passes
+:func:`validate_refinement` (every placeholder exactly once and in order, no
+unknown placeholder, citations kept, no text silently lost); otherwise the
+draft is used as is — a deterministic fallback, because small models drop or
+move placeholders (DESIGN.md, observed with the 1.5B model).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from murar.answer.attribute import split_answer
+from murar.answer.generate import citations_in
+from murar.answer.prompts import refine_messages
+from murar.errors import LLMError
+from murar.llm.base import ChatModel
+from murar.schema import MediaSelection, RefinementTrace
+
+PLACEHOLDER = re.compile(r"\[(IMAGE|TABLE|VIDEO)\s+(\d+)\]")
+_WORD = re.compile(r"[a-z0-9][a-z0-9_\-]{2,}")
+_STOP = frozenset("the and for with you your this that from are can into then when use using will".split())
+
+
+def placeholder(kind: str, number: int) -> str:
+    """``placeholder("image", 1)`` -> ``"[IMAGE 1]"``."""
+    return f"[{kind.upper()} {number}]"
+
+
+def assign_placeholders(selections: list[MediaSelection]) -> None:
+    """Number the selections 1..N in answer order and set their ``placeholder``."""
+    for n, sel in enumerate(selections, start=1):
+        sel.placeholder = placeholder(sel.item.kind, n)
+
+
+def build_draft(answer_text: str, selections: list[MediaSelection]) -> str:
+    """The answer with each selection's placeholder on its own line after its sentence.
+
+    Sentence indices are those of :func:`murar.answer.attribute.split_answer`;
+    line breaks of the answer are kept.
+    """
+    after: dict[int, list[str]] = {}
+    for sel in selections:
+        after.setdefault(sel.sentence_index, []).append(sel.placeholder)
+    lines_out: list[str] = []
+    index = 0
+    for line in answer_text.split("\n"):
+        if not line.strip():
+            lines_out.append("")
+            continue
+        current: list[str] = []
+        for sent in split_answer(line):
+            current.append(sent)
+            if index in after:
+                lines_out.append(" ".join(current))
+                lines_out.extend(after[index])
+                current = []
+            index += 1
+        if current:
+            lines_out.append(" ".join(current))
+    text = "\n".join(lines_out)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(PLACEHOLDER.sub(" ", text).lower()) if w not in _STOP]
+
+
+@dataclass(frozen=True, slots=True)
+class Validation:
+    """``ok`` or the first ``reason`` the rewrite was rejected."""
+
+    ok: bool
+    reason: str = ""
+
+
+def validate_refinement(output: str, draft: str, *, min_word_recall: float = 0.8, max_growth: float = 1.6) -> Validation:
+    """Check a model rewrite of ``draft``.
+
+    Rejects when: a placeholder of the draft is missing, repeated or out of
+    order; an unknown placeholder appears; a citation of the draft is gone; fewer
+    than ``min_word_recall`` of the draft's content words survive; or the text
+    grew by more than ``max_growth`` times (invented content).
+    """
+    expected = [m.group(0) for m in PLACEHOLDER.finditer(draft)]
+    found = [m.group(0) for m in PLACEHOLDER.finditer(output)]
+    for ph in expected:
+        c = found.count(ph)
+        if c == 0:
+            return Validation(False, f"placeholder {ph} missing")
+        if c > 1:
+            return Validation(False, f"placeholder {ph} repeated")
+    unknown = [ph for ph in found if ph not in expected]
+    if unknown:
+        return Validation(False, f"unknown placeholder {unknown[0]}")
+    if found != expected:
+        return Validation(False, "placeholders out of order")
+    missing_cites = set(citations_in(draft)) - set(citations_in(output))
+    if missing_cites:
+        return Validation(False, f"citation [{min(missing_cites)}] dropped")
+    dw = _content_words(draft)
+    ow = set(_content_words(output))
+    if dw:
+        recall = sum(1 for w in dw if w in ow) / len(dw)
+        if recall < min_word_recall:
+            return Validation(False, f"text lost (content-word recall {recall:.2f} < {min_word_recall})")
+    if len(output) > max_growth * max(len(draft), 1):
+        return Validation(False, "rewrite much longer than the draft")
+    return Validation(True)
+
+
+def refine(draft: str, llm: ChatModel | None, *, max_tokens: int = 512) -> tuple[str, RefinementTrace]:
+    """Rewrite ``draft`` with ``llm`` and validate; fall back to ``draft``.
+
+    Returns the final text and the trace. With no placeholder in the draft or no
+    model, the draft is returned unchanged (``used="none"`` / ``"fallback"``).
+    """
+    if not PLACEHOLDER.search(draft):
+        return draft, RefinementTrace(draft=draft, used="none", reason="no media to place")
+    if llm is None:
+        return draft, RefinementTrace(draft=draft, used="fallback", reason="refinement disabled")
+    try:
+        raw = llm.complete(refine_messages(draft), max_tokens=max_tokens, temperature=0.0)
+    except LLMError as err:
+        return draft, RefinementTrace(draft=draft, used="fallback", reason=f"model error: {err}")
+    output = raw.strip()
+    # placeholders must stand on their own lines
+    output = re.sub(r"[ \t]*(\[(?:IMAGE|TABLE|VIDEO)\s+\d+\])[ \t]*", r"\n\1\n", output)
+    output = re.sub(r"\n{3,}", "\n\n", output).strip()
+    check = validate_refinement(output, draft)
+    if not check.ok:
+        return draft, RefinementTrace(draft=draft, raw_output=raw, used="fallback", reason=check.reason)
+    return output, RefinementTrace(draft=draft, raw_output=raw, used="llm")

@@ -1,0 +1,139 @@
+"""Turning the refined answer into blocks, Markdown and JSON (MuRAR step 4 output).
+
+Blocks: the text between placeholders becomes :class:`TextBlock` (with the
+citations it carries); each placeholder becomes a :class:`MediaBlock`.
+Markdown: images as ``![label](url)``, tables as GFM tables, videos as links,
+then a numbered list of sources. Document-derived labels are escaped so they
+cannot inject Markdown links or HTML.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from murar.answer.generate import citations_in
+from murar.answer.refine import PLACEHOLDER
+from murar.schema import (
+    AnyMedia,
+    Answer,
+    Block,
+    ImageItem,
+    MediaBlock,
+    MediaSelection,
+    ScoredSnippet,
+    TableItem,
+    TextBlock,
+    VideoItem,
+)
+
+MediaUrl = Callable[[AnyMedia], "str | None"]
+
+
+def to_blocks(text: str, selections: list[MediaSelection]) -> list[Block]:
+    """Split ``text`` at placeholders into text and media blocks, in order."""
+    by_ph = {s.placeholder: s for s in selections}
+    blocks: list[Block] = []
+    pos = 0
+    for m in PLACEHOLDER.finditer(text):
+        chunk = text[pos : m.start()].strip()
+        if chunk:
+            blocks.append(TextBlock(text=chunk, citations=citations_in(chunk)))
+        sel = by_ph.get(m.group(0))
+        if sel is not None:
+            blocks.append(MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
+                                     citations=[], caption=sel.item.display_caption or sel.item.label))
+        pos = m.end()
+    tail = text[pos:].strip()
+    if tail:
+        blocks.append(TextBlock(text=tail, citations=citations_in(tail)))
+    # a media block inherits the citations of the text block right before it
+    last: list[int] = []
+    for b in blocks:
+        if isinstance(b, TextBlock):
+            last = b.citations[-1:] if b.citations else last
+        else:
+            b.citations = list(last)
+    return blocks
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!<>|])")
+
+
+def escape_md(text: str) -> str:
+    """Escape Markdown/HTML-significant characters in document-derived text."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def file_media_url(corpus_root: Path, assets_dir: Path | None, base_dir: Path | None = None) -> MediaUrl:
+    """Media URLs as file paths relative to ``base_dir`` (default: the current folder).
+
+    Use it for Markdown written to a file in ``base_dir`` or printed in a shell
+    there: the links resolve from where the answer is read.
+    """
+    base = (base_dir or Path.cwd()).resolve()
+
+    def url(item: AnyMedia) -> str | None:
+        if isinstance(item, ImageItem):
+            if item.path:
+                target = corpus_root / item.path
+            elif item.stored_path and assets_dir is not None:
+                target = assets_dir / item.stored_path
+            else:
+                return item.url
+            rel = os.path.relpath(target, base)
+            return rel.replace(os.sep, "/").replace(" ", "%20")
+        if isinstance(item, VideoItem):
+            return item.url
+        return None
+
+    return url
+
+
+def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
+    """The answer as Markdown with media inline and a Sources list.
+
+    ``media_url(item)`` gives the link target of an image or video (``None``
+    drops an image, leaving its caption).
+    """
+    out: list[str] = []
+    for b in answer.blocks:
+        if isinstance(b, TextBlock):
+            out.append(b.text)
+            continue
+        item = b.item
+        label = escape_md(b.caption or item.label)
+        if isinstance(item, ImageItem):
+            url = media_url(item)
+            if url:
+                out.append(f"![{label}](<{url}>)")
+            out.append(f"*{label}*")
+        elif isinstance(item, TableItem):
+            if label:
+                out.append(f"*{label}*")
+            out.append(item.markdown)
+        elif isinstance(item, VideoItem):
+            url = media_url(item) or item.url
+            out.append(f"▶ Video: [{label}](<{url}>)")
+    text = "\n\n".join(p for p in out if p)
+    if answer.sources:
+        cited = set(citations_in(answer.text))
+        lines = ["", "**Sources**", ""]
+        for s in answer.sources:
+            if cited and s.citation not in cited:
+                continue
+            lines.append(f"[{s.citation}] {source_label(s)}")
+        text += "\n" + "\n".join(lines)
+    return text.strip() + "\n"
+
+
+def source_label(s: ScoredSnippet) -> str:
+    """``Page title › Section — path#anchor`` for one retrieved snippet."""
+    path = [h for h in s.snippet.heading_path if h != s.snippet.page_title]
+    title = " › ".join([s.snippet.page_title, *path])
+    ref = s.snippet.source_path + (f"#{s.snippet.anchor}" if s.snippet.anchor else "")
+    if s.snippet.page:
+        ref += f" (page {s.snippet.page})"
+    return f"{escape_md(title)} — {ref}"

@@ -1,0 +1,60 @@
+"""``murar ask``: answer one question with a multimodal answer."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from murar.cli.common import DEFAULT_INDEX, fail
+from murar.errors import MurarError
+from murar.schema import to_jsonable
+
+LLM_HELP = "bundled (Qwen2.5-Coder-1.5B, offline) | bundled-small | openai | extractive (no model) | fake"
+
+
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in natural language.")],
+    index: Annotated[Path, typer.Option("--index", "-i", help="Index folder built by `murar ingest`.")] = DEFAULT_INDEX,
+    output: Annotated[str, typer.Option("--format", "-f", help="markdown | json")] = "markdown",
+    llm: Annotated[str, typer.Option(help=LLM_HELP)] = "bundled",
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1")] = None,
+    model: Annotated[str | None, typer.Option(help="Model name on the OpenAI-compatible server.")] = None,
+    api_key: Annotated[str | None, typer.Option(envvar="OPENAI_API_KEY", help="API key (or OPENAI_API_KEY).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the answer to this file; image links resolve from its folder.")] = None,
+    no_refine: Annotated[bool, typer.Option("--no-refine", help="Keep the code-placed draft; skip the LLM rewrite.")] = False,
+    top_k: Annotated[int, typer.Option(help="Snippets given to the generator.")] = 5,
+) -> None:
+    """Answer QUESTION from the index: text with citations, images/tables/videos inline."""
+    from murar.answer.pipeline import PipelineConfig, load_pipeline
+    from murar.answer.render import file_media_url, render_markdown
+
+    if output not in ("markdown", "json"):
+        fail(f"--format must be markdown or json, not {output!r}")
+    try:
+        config = PipelineConfig(top_k=top_k, refine=not no_refine)
+        pipeline = load_pipeline(index, llm=llm, base_url=base_url, model=model, api_key=api_key, config=config)
+        answer = pipeline.answer(question)
+    except MurarError as err:
+        fail(err)
+    base_dir = out.resolve().parent if out else Path.cwd()
+    if output == "json":
+        url = file_media_url(pipeline.corpus_root or Path("."), pipeline.assets_dir, base_dir)
+        data = to_jsonable(answer)
+        data["markdown"] = render_markdown(answer, media_url=url)
+        for block, item_json in zip(answer.blocks, data["blocks"]):
+            if block.type != "text":
+                item_json["url"] = url(block.item)  # type: ignore[union-attr]
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    else:
+        text = render_markdown(answer, media_url=file_media_url(pipeline.corpus_root or Path("."),
+                                                                pipeline.assets_dir, base_dir))
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"answer written to {out}", err=True)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")

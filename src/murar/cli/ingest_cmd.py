@@ -1,0 +1,64 @@
+"""``murar ingest``: build or refresh an index from a corpus folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from murar.cli.common import DEFAULT_INDEX, build_embedder, fail
+from murar.cli.progress import RichProgress
+from murar.errors import MurarError
+from murar.schema import to_jsonable
+
+
+def ingest(
+    corpus: Annotated[Path, typer.Argument(help="Folder of .md, .html and .pdf files (searched recursively).")],
+    index: Annotated[Path, typer.Option("--index", "-i", help="Index folder to create or refresh.")] = DEFAULT_INDEX,
+    embedder: Annotated[str, typer.Option(help="minilm (bundled, offline) | openai | hashing (tests only).")] = "minilm",
+    embed_base_url: Annotated[str | None, typer.Option(help="Base URL of an OpenAI-compatible embeddings API.")] = None,
+    embed_model: Annotated[str | None, typer.Option(help="Model name for --embedder openai.")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(help="Extra file-name patterns to skip (repeatable).")] = None,
+    output: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+    show_warnings: Annotated[int, typer.Option(help="How many warnings to list in the text summary.")] = 10,
+) -> None:
+    """Parse, chunk and embed a corpus into an index (atomic: a failed run keeps the old index)."""
+    from murar.ingest.corpus import DEFAULT_EXCLUDES
+    from murar.ingest.index import build_index
+
+    try:
+        emb = build_embedder(embedder, embed_base_url, embed_model)
+        excludes = DEFAULT_EXCLUDES + tuple(exclude or ())
+        with RichProgress(enabled=not quiet and output == "text") as progress:
+            manifest, report = build_index(corpus, index, embedder=emb, excludes=excludes, progress=progress)
+    except MurarError as err:
+        fail(err)
+    if output == "json":
+        typer.echo(json.dumps({"manifest": to_jsonable(manifest), "report": {
+            "pages": report.pages, "sections": report.sections, "snippets": report.snippets,
+            "images": report.images, "tables": report.tables, "videos": report.videos,
+            "failed": [to_jsonable(f) for f in report.failed], "skipped": [to_jsonable(f) for f in report.skipped],
+            "warnings": report.warnings, "seconds": report.seconds, "reused_embeddings": report.reused_embeddings,
+        }}, indent=2))
+        return
+    console = Console()
+    table = Table(title=f"Index {index} ({manifest.version})", show_header=False)
+    for key in ("pages", "sections", "snippets", "images", "tables", "videos"):
+        table.add_row(key, str(getattr(report, key)))
+    table.add_row("failed files", str(len(report.failed)))
+    table.add_row("skipped files", str(len(report.skipped)))
+    table.add_row("warnings", str(len(report.warnings)))
+    table.add_row("reused embeddings", str(report.reused_embeddings))
+    table.add_row("seconds", f"{report.seconds.get('total', 0):.1f} (embedding {report.seconds.get('embed', 0):.1f})")
+    console.print(table)
+    for f in report.failed + report.skipped:
+        console.print(f"[red]{f.status}[/red] {f.path}: {f.error}")
+    for w in report.warnings[:show_warnings]:
+        console.print(f"[yellow]warning[/yellow] {w}", markup=True, highlight=False)
+    if len(report.warnings) > show_warnings:
+        console.print(f"... {len(report.warnings) - show_warnings} more warnings (see --format json)")

@@ -1,0 +1,60 @@
+"""The ``murar`` command line: ``ingest``, ``ask``, ``models``, ``eval``, ``serve``."""
+
+from __future__ import annotations
+
+import logging
+
+import typer
+
+from murar import __version__
+from murar.cli.ask_cmd import ask
+from murar.cli.ingest_cmd import ingest
+from murar.cli.models_cmd import app as models_app
+
+app = typer.Typer(
+    name="murar",
+    help="Multimodal answers over documentation (MuRAR), with evaluation (MiRAGE).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command(help="Build or refresh an index from a folder of documents.")(ingest)
+app.command(help="Answer a question with text, images, tables and videos from the docs.")(ask)
+app.add_typer(models_app, name="models", help="Bundled offline models: status and assembly.")
+
+
+def _mount_optional() -> None:
+    try:
+        from murar.cli.eval_cmd import app as eval_app
+
+        app.add_typer(eval_app, name="eval", help="Evaluate answers: MiRAGE, media metrics, human evaluation.")
+    except ImportError:  # pragma: no cover - eval module always shipped
+        pass
+    try:
+        from murar.cli.serve_cmd import serve
+
+        app.command(help="Serve the HTTP API and the web page.")(serve)
+    except ImportError:  # pragma: no cover
+        pass
+
+
+_mount_optional()
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"murar {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log details on stderr."),
+) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

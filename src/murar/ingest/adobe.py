@@ -1,0 +1,112 @@
+"""Normalisation of Adobe Experience League Markdown extensions to plain Markdown.
+
+Adobe's docs extend Markdown with ``[!UICONTROL x]``, ``[!DNL x]``, alert
+blocks (``>[!NOTE]``), tabs (``>[!BEGINTABS]``/``>[!TAB x]``), attribute lists
+(``{zoomable="yes"}``) and ``{#anchor}`` heading ids. This module rewrites
+them to what they mean so a CommonMark parser sees ordinary Markdown. Fenced
+code blocks are left untouched. Heading ``{#anchor}`` markers are kept for the
+converter to read (see :func:`split_anchor`).
+"""
+
+from __future__ import annotations
+
+import re
+
+_FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_INLINE_EXT = re.compile(r"\[!(?:UICONTROL|DNL|BADGE)\s+([^\]]*)\]")
+_ATTR_LIST = re.compile(r"\{(?!#)\s*[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*)(?:[\s,]+[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*))*\s*\}")
+_ALERT = re.compile(r"^(\s*>\s*)\[!([A-Z]+)\]\s*$")
+_TAB = re.compile(r"^\s*>\s*\[!TAB\s+([^\]]+)\]\s*$")
+_SLIDE = re.compile(r"^\s*>\s*\[!SLIDE\]\(.*\)\s*$")
+_KEYVAL = re.compile(r'^(\s*>\s*)(id|title|abstract|additional-url)\s*=\s*"(.*)"\s*$')
+_HEADING_ANCHOR = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
+
+_DROP_MARKERS = {"BEGINTABS", "ENDTABS", "BEGINSHADEBOX", "ENDSHADEBOX"}
+_LABELS = {
+    "NOTE": "Note:",
+    "TIP": "Tip:",
+    "IMPORTANT": "Important:",
+    "CAUTION": "Caution:",
+    "WARNING": "Warning:",
+    "AVAILABILITY": "Availability:",
+    "PREREQUISITES": "Prerequisites:",
+    "SUCCESS": "",
+    "MORELIKETHIS": "More like this:",
+    "CONTEXTUALHELP": "",
+    "INFO": "Info:",
+}
+
+
+def split_anchor(heading: str) -> tuple[str, str | None]:
+    """``"Title {#my-id}"`` -> ``("Title", "my-id")``; no marker -> ``(heading, None)``."""
+    m = _HEADING_ANCHOR.search(heading)
+    if not m:
+        return heading.strip(), None
+    return heading[: m.start()].strip(), m.group(1)
+
+
+def _normalise_line(line: str) -> str | None:
+    """Rewrite one non-code line; ``None`` drops the line."""
+    m = _ALERT.match(line)
+    if m:
+        kind = m.group(2)
+        if kind in _DROP_MARKERS:
+            return ""
+        label = _LABELS.get(kind, kind.capitalize() + ":")
+        return f"{m.group(1)}**{label}**" if label else m.group(1).rstrip()
+    m = _TAB.match(line)
+    if m:
+        # a tab label ends the previous tab's content; render it as a bold paragraph
+        return f"\n**{m.group(1).strip()}**\n"
+    if _SLIDE.match(line):
+        return ""
+    m = _KEYVAL.match(line)
+    if m:
+        if m.group(2) in ("id", "additional-url"):
+            return m.group(1).rstrip()
+        return f"{m.group(1)}{m.group(3)}"
+    line = _INLINE_EXT.sub(r"\1", line)
+    line = _ATTR_LIST.sub("", line)
+    return line
+
+
+def normalise(markdown: str) -> str:
+    """Rewrite Adobe extensions in ``markdown`` (HTML comments removed too).
+
+    Code inside fenced blocks is returned unchanged.
+    """
+    out: list[str] = []
+    lines = markdown.split("\n")
+    fence: str | None = None
+    buf: list[str] = []
+
+    def flush() -> None:
+        if not buf:
+            return
+        text = _COMMENT.sub("", "\n".join(buf))
+        # an unterminated comment hides the rest of the document in browsers; drop it the same way
+        start = text.find("<!--")
+        if start != -1:
+            text = text[:start]
+        for ln in text.split("\n"):
+            new = _normalise_line(ln)
+            if new is not None:
+                out.append(new)
+        buf.clear()
+
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is None:
+            if m:
+                flush()
+                fence = m.group(2)[0] * len(m.group(2))
+                out.append(line)
+            else:
+                buf.append(line)
+        else:
+            out.append(line)
+            if m and m.group(2).startswith(fence) and line.strip().strip(fence[0]) == "":
+                fence = None
+    flush()
+    return "\n".join(out)

@@ -1,0 +1,123 @@
+"""Splitting section text into snippets that fit the embedder's window.
+
+Snippets never cross a section boundary (MuRAR retrieves media from the
+section of each snippet). Sizes are counted with the embedder's own tokenizer:
+a snippet plus the heading prefix it is embedded with never exceeds
+``embedder.max_tokens`` word pieces, so the embedder sees all of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from murar.embed.base import Embedder
+from murar.schema import Section, Snippet, stable_id
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChunkingOptions:
+    """Token bounds of a snippet (word pieces of the embedder's tokenizer).
+
+    ``target_tokens``: pack paragraphs up to this size. ``min_tokens``: a
+    trailing piece smaller than this is merged into the previous snippet when
+    it fits. ``max_prefix_tokens``: budget of the heading prefix.
+    """
+
+    target_tokens: int = 200
+    min_tokens: int = 24
+    max_prefix_tokens: int = 48
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> object:
+    import pysbd
+
+    return pysbd.Segmenter(language="en", clean=False)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (pysbd, English rules), stripped, empty ones dropped."""
+    if not text.strip():
+        return []
+    seg = _segmenter()
+    return [s.strip() for s in seg.segment(text) if s.strip()]  # type: ignore[attr-defined]
+
+
+def embedding_prefix(page_title: str, heading_path: tuple[str, ...]) -> str:
+    """The context line a snippet is embedded with: page title and heading path."""
+    parts = [page_title, *[h for h in heading_path if h != page_title]]
+    return " > ".join(p for p in parts if p)
+
+
+def embedding_text(snippet: Snippet) -> str:
+    """The exact text embedded for ``snippet``: heading prefix + snippet text."""
+    return f"{embedding_prefix(snippet.page_title, snippet.heading_path)}\n{snippet.text}"
+
+
+def _hard_split(text: str, budget: int, embedder: Embedder) -> list[str]:
+    spans = embedder.token_spans(text)
+    pieces: list[str] = []
+    for start in range(0, len(spans), budget):
+        window = spans[start : start + budget]
+        pieces.append(text[window[0][0] : window[-1][1]].strip())
+    return [p for p in pieces if p]
+
+
+def _units(text: str, budget: int, embedder: Embedder) -> list[tuple[str, int]]:
+    """Paragraphs, or sentences of long paragraphs, or token windows of long sentences."""
+    out: list[tuple[str, int]] = []
+    for para in (p.strip() for p in text.split("\n\n")):
+        if not para:
+            continue
+        n = embedder.count_tokens(para)
+        if n <= budget:
+            out.append((para, n))
+            continue
+        for sent in split_sentences(para):
+            m = embedder.count_tokens(sent)
+            if m <= budget:
+                out.append((sent, m))
+            else:
+                for piece in _hard_split(sent, budget, embedder):
+                    out.append((piece, embedder.count_tokens(piece)))
+    return out
+
+
+def chunk_section(section: Section, embedder: Embedder, options: ChunkingOptions | None = None) -> list[Snippet]:
+    """Split ``section.text`` into snippets.
+
+    Returns snippets in order; each has ``n_tokens`` <= the budget
+    ``min(target_tokens, embedder.max_tokens - prefix tokens)``. A section
+    without text gives no snippet.
+    """
+    opts = options or ChunkingOptions()
+    prefix = embedding_prefix(section.page_title, section.heading_path)
+    prefix_tokens = min(embedder.count_tokens(prefix) + 1, opts.max_prefix_tokens)
+    budget = max(16, min(opts.target_tokens, embedder.max_tokens - prefix_tokens))
+    chunks: list[tuple[list[str], int]] = []
+    for text, n in _units(section.text, budget, embedder):
+        if chunks and chunks[-1][1] + n <= budget:
+            chunks[-1][0].append(text)
+            chunks[-1] = (chunks[-1][0], chunks[-1][1] + n)
+        else:
+            chunks.append(([text], n))
+    snippets: list[Snippet] = []
+    for pos, (parts, _) in enumerate(chunks):
+        text = "\n\n".join(parts)
+        n_tokens = embedder.count_tokens(text)
+        snippets.append(
+            Snippet(
+                id=stable_id(section.id, "snippet", str(pos)),
+                section_id=section.id,
+                source_path=section.source_path,
+                page_title=section.page_title,
+                heading_path=section.heading_path,
+                anchor=section.anchor,
+                text=text,
+                position=pos,
+                n_tokens=n_tokens,
+                page=section.page,
+            )
+        )
+    return snippets

@@ -1,0 +1,469 @@
+"""Markdown pages (with Adobe's extensions) to sections, images, tables and videos.
+
+Implements the ingestion side of MuRAR (seed 000, section 2.3): each page is
+split into sections by its headings; every image, table and video keeps the
+section it appears in, its position there and the text around it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from selectolax.lexbor import LexborHTMLParser
+
+from murar.errors import IngestError
+from murar.ingest.adobe import normalise, split_anchor
+from murar.ingest.paths import check_image, resolve_link
+from murar.ingest.tables import parse_table_node, rows_to_markdown
+from murar.ingest.transcripts import find_transcript
+from murar.schema import AnyMedia, ImageItem, ParsedDocument, Section, TableItem, VideoItem, stable_id
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+_VIDEO_HOSTS = re.compile(r"(video\.tv\.adobe\.com/v/|youtube\.com/(?:watch|embed)|youtu\.be/|vimeo\.com/)", re.I)
+_WS = re.compile(r"[ \t\r\f\v]+")
+_TAGS = re.compile(r"<[^>]+>")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkdownOptions:
+    """Options of :func:`convert_markdown`.
+
+    ``context_chars``: characters of section text kept before and after each
+    media item. ``max_bytes``: larger files are truncated (with a warning).
+    ``max_code_chars``: code blocks longer than this are cut.
+    """
+
+    context_chars: int = 300
+    max_bytes: int = 5_000_000
+    max_code_chars: int = 2_000
+    check_images: bool = True
+
+
+@dataclass(slots=True)
+class _SectionBuilder:
+    heading_path: tuple[str, ...]
+    level: int
+    anchor: str | None
+    ordinal: int
+    parts: list[str] = field(default_factory=list)  # text paragraphs
+    # media with the character offset in the joined section text where it sits
+    media: list[tuple[AnyMedia, int]] = field(default_factory=list)
+    current: list[str] = field(default_factory=list)  # text of the paragraph being built
+
+    def text_so_far(self) -> str:
+        done = "\n\n".join(p for p in self.parts if p)
+        cur = _clean("".join(self.current))
+        return f"{done}\n\n{cur}" if done and cur else (done or cur)
+
+    def end_paragraph(self) -> None:
+        text = _clean("".join(self.current))
+        if text:
+            self.parts.append(text)
+        self.current.clear()
+
+
+def _clean(text: str) -> str:
+    text = _WS.sub(" ", text)
+    return "\n".join(line.strip() for line in text.split("\n")).strip()
+
+
+def _read_text(path: Path, max_bytes: int, warnings: list[str]) -> str:
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as err:
+        raise IngestError(f"cannot read {path}: {err}") from err
+    if len(data) > max_bytes:
+        data = data[:max_bytes]
+        warnings.append(f"file larger than {max_bytes} bytes: truncated")
+    if b"\x00" in data[:8192]:
+        raise IngestError(f"{path.name} looks binary (NUL bytes), not Markdown")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        for enc in ("cp1252",):
+            try:
+                text = data.decode(enc)
+                warnings.append(f"not valid UTF-8; decoded as {enc}")
+                return text
+            except UnicodeDecodeError:
+                continue
+        warnings.append("not valid UTF-8; undecodable bytes replaced")
+        return data.decode("utf-8", errors="replace")
+
+
+def split_front_matter(text: str, warnings: list[str]) -> tuple[dict[str, Any], str]:
+    """Split YAML front matter from ``text``; bad YAML gives a warning and ``{}``."""
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        return {}, text
+    body = text[m.end() :]
+    try:
+        data = yaml.load(m.group(1), Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as err:
+        warnings.append(f"front matter is not valid YAML ({type(err).__name__}); ignored")
+        return {}, body
+    if not isinstance(data, dict):
+        return {}, body
+    meta = {str(k): v for k, v in data.items()}
+    return meta, body
+
+
+class _Converter:
+    def __init__(self, path: Path, root: Path, options: MarkdownOptions) -> None:
+        self.path = path
+        self.root = root.resolve()
+        self.opts = options
+        self.rel = path.resolve().relative_to(self.root).as_posix()
+        self.warnings: list[str] = []
+        self.sections: list[_SectionBuilder] = []
+        self.page_title = ""
+        self.table_index = 0
+        self.video_ordinal = 0
+        self.stack: list[tuple[int, str]] = []
+
+    # ----------------------------------------------------------- sections
+    def _new_section(self, level: int, title: str, anchor: str | None) -> None:
+        if self.sections:
+            self.sections[-1].end_paragraph()
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, title))
+        path = tuple(t for _, t in self.stack)
+        self.sections.append(_SectionBuilder(path, level, anchor, len(self.sections)))
+
+    @property
+    def cur(self) -> _SectionBuilder:
+        if not self.sections:
+            title = self.page_title or Path(self.rel).stem
+            self.sections.append(_SectionBuilder((title,), 1, None, 0))
+            self.stack = [(0, title)]
+        return self.sections[-1]
+
+    def _add_media(self, item_factory: Any) -> None:
+        sec = self.cur
+        offset = len(sec.text_so_far())
+        item = item_factory(sec)
+        if item is not None:
+            sec.media.append((item, offset))
+
+    # --------------------------------------------------------------- media
+    def _image(self, src: str, alt: str, title: str) -> None:
+        link = resolve_link(src, page_rel=self.rel, root=self.root)
+        if link.problem:
+            self.warnings.append(f"image {src!r}: {link.problem}")
+            if link.problem == "escapes the corpus root":
+                return
+        exists = False
+        width = height = None
+        if link.rel_path is not None:
+            if self.opts.check_images:
+                chk = check_image(self.root / link.rel_path)
+                exists, width, height = chk.ok, chk.width, chk.height
+                if not chk.ok:
+                    self.warnings.append(f"image {link.rel_path}: {chk.problem}")
+            else:
+                exists = (self.root / link.rel_path).is_file()
+        if link.rel_path is None and link.url is None:
+            return
+
+        def make(sec: _SectionBuilder) -> ImageItem:
+            pos = len(sec.media)
+            return ImageItem(
+                id=stable_id(self.rel, "image", str(sec.ordinal), str(pos), src),
+                section_id="",
+                source_path=self.rel,
+                page_title="",
+                heading_path=sec.heading_path,
+                anchor=sec.anchor,
+                position=pos,
+                caption=title.strip(),
+                alt=_clean(alt),
+                path=link.rel_path,
+                url=link.url,
+                exists=exists,
+                width=width,
+                height=height,
+            )
+
+        self._add_media(make)
+
+    def _video(self, url: str, title: str = "") -> None:
+        self.video_ordinal += 1
+        transcript = find_transcript(self.root / self.rel, url, self.video_ordinal, self.warnings)
+
+        def make(sec: _SectionBuilder) -> VideoItem:
+            pos = len(sec.media)
+            return VideoItem(
+                id=stable_id(self.rel, "video", str(sec.ordinal), str(pos), url),
+                section_id="",
+                source_path=self.rel,
+                page_title="",
+                heading_path=sec.heading_path,
+                anchor=sec.anchor,
+                position=pos,
+                url=url.strip(),
+                title=title or sec.heading_path[-1],
+                transcript=transcript,
+            )
+
+        self._add_media(make)
+
+    def _table(self, headers: list[str], rows: list[list[str]], caption: str = "") -> None:
+        if not headers and not rows:
+            return
+        index = self.table_index
+        self.table_index += 1
+
+        def make(sec: _SectionBuilder) -> TableItem:
+            pos = len(sec.media)
+            return TableItem(
+                id=stable_id(self.rel, "table", str(index)),
+                section_id="",
+                source_path=self.rel,
+                page_title="",
+                heading_path=sec.heading_path,
+                anchor=sec.anchor,
+                position=pos,
+                caption=caption,
+                headers=headers,
+                rows=rows,
+                markdown=rows_to_markdown(headers, rows),
+                index_in_page=index,
+            )
+
+        self.cur.end_paragraph()
+        self._add_media(make)
+
+    # -------------------------------------------------------------- tokens
+    def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
+        children = tok.children or []
+        i = 0
+        while i < len(children):
+            c = children[i]
+            if c.type == "text":
+                sink.append(c.content)
+            elif c.type == "code_inline":
+                sink.append(c.content)
+            elif c.type in ("softbreak", "hardbreak"):
+                sink.append(" ")
+            elif c.type == "image":
+                if heading:
+                    sink.append(c.content)
+                else:
+                    self._image(str(c.attrs.get("src", "")), c.content, str(c.attrs.get("title") or ""))
+            elif c.type == "link_open":
+                href = str(c.attrs.get("href", ""))
+                # collect the link text up to the matching close
+                depth, j, text_parts = 1, i + 1, []
+                while j < len(children) and depth:
+                    if children[j].type == "link_open":
+                        depth += 1
+                    elif children[j].type == "link_close":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    elif children[j].type == "image" and not heading:
+                        self._image(str(children[j].attrs.get("src", "")), children[j].content,
+                                    str(children[j].attrs.get("title") or ""))
+                    else:
+                        text_parts.append(children[j].content)
+                    j += 1
+                label = "".join(text_parts).strip()
+                if label.upper() == "!VIDEO" and not heading:
+                    self.cur.end_paragraph()
+                    self._video(href)
+                else:
+                    sink.append(label)
+                i = j
+            elif c.type == "html_inline":
+                tag = c.content.lower()
+                if tag.startswith("<br"):
+                    sink.append(" ")
+                elif tag.startswith("<img") and not heading:
+                    self._html_block(c.content, inline=True)
+            i += 1
+
+    def _html_block(self, html: str, *, inline: bool = False) -> None:
+        try:
+            tree = LexborHTMLParser(html)
+        except Exception as err:  # selectolax is lenient; be safe anyway
+            self.warnings.append(f"unparsable HTML block skipped ({type(err).__name__})")
+            return
+        root = tree.body or tree.root
+        if root is None:
+            return
+        for bad in root.css("script, style, noscript, template"):
+            bad.decompose()
+        for table in root.css("table"):
+            if table.parent is not None and table.parent.tag not in ("td", "th"):
+                parsed = parse_table_node(table)
+                caption = table.css_first("caption")
+                self._table(parsed.headers, parsed.rows, caption.text(strip=True) if caption else "")
+            table.decompose()
+        for node in root.css("img"):
+            src = node.attributes.get("src") or ""
+            if src:
+                self._image(src, node.attributes.get("alt") or "", node.attributes.get("title") or "")
+            node.decompose()
+        for node in root.css("iframe, video"):
+            src = node.attributes.get("src") or ""
+            if not src:
+                source = node.css_first("source")
+                src = (source.attributes.get("src") or "") if source else ""
+            if src:
+                self.cur.end_paragraph()
+                self._video(src, node.attributes.get("title") or "")
+            node.decompose()
+        if inline:
+            return
+        text = root.text(separator=" ", strip=True)
+        if text:
+            sec = self.cur
+            sec.end_paragraph()
+            sec.current.append(text)
+            sec.end_paragraph()
+
+    def run(self, text: str) -> ParsedDocument:
+        meta, body = split_front_matter(text, self.warnings)
+        self.page_title = str(meta.get("title") or "").strip()
+        body = normalise(body)
+        md = MarkdownIt("commonmark", {"html": True}).enable("table")
+        try:
+            tokens = md.parse(body)
+        except Exception as err:  # markdown-it is total, but never lose the file
+            raise IngestError(f"cannot parse {self.rel}: {err}") from err
+        i = 0
+        in_table: dict[str, Any] | None = None
+        while i < len(tokens):
+            t = tokens[i]
+            if t.type == "heading_open":
+                level = int(t.tag[1])
+                parts: list[str] = []
+                self._inline(tokens[i + 1], parts, heading=True)
+                title, anchor = split_anchor(_clean("".join(parts)))
+                if not self.page_title and level == 1:
+                    self.page_title = title
+                self._new_section(level, title or "(untitled)", anchor)
+                i += 3
+                continue
+            if t.type == "table_open":
+                in_table = {"headers": [], "rows": [], "row": None, "head": False}
+            elif in_table is not None:
+                if t.type == "thead_open":
+                    in_table["head"] = True
+                elif t.type == "thead_close":
+                    in_table["head"] = False
+                elif t.type == "tr_open":
+                    in_table["row"] = []
+                elif t.type == "tr_close":
+                    row = in_table["row"] or []
+                    if in_table["head"]:
+                        in_table["headers"] = row
+                    else:
+                        in_table["rows"].append(row)
+                    in_table["row"] = None
+                elif t.type == "inline":
+                    cell: list[str] = []
+                    self._inline(t, cell)
+                    if in_table["row"] is not None:
+                        in_table["row"].append(_clean("".join(cell)))
+                elif t.type == "table_close":
+                    self._table(in_table["headers"], in_table["rows"])
+                    in_table = None
+            elif t.type == "inline":
+                self._inline(t, self.cur.current)
+            elif t.type in ("paragraph_close", "list_item_close", "blockquote_close"):
+                self.cur.end_paragraph()
+            elif t.type in ("fence", "code_block"):
+                code = t.content[: self.opts.max_code_chars]
+                sec = self.cur
+                sec.end_paragraph()
+                sec.parts.append(code.strip())
+            elif t.type == "html_block":
+                self._html_block(t.content)
+            i += 1
+        return self._finish(meta)
+
+    def _finish(self, meta: dict[str, Any]) -> ParsedDocument:
+        if self.sections:
+            self.sections[-1].end_paragraph()
+        title = self.page_title or Path(self.rel).stem
+        sections: list[Section] = []
+        media: list[AnyMedia] = []
+        n = self.opts.context_chars
+        for sb in self.sections:
+            text = "\n\n".join(p for p in sb.parts if p)
+            sid = stable_id(self.rel, "section", str(sb.ordinal), " > ".join(sb.heading_path))
+            if not text and not sb.media and len(self.sections) > 1 and sb.level > 1 and False:
+                continue
+            sections.append(
+                Section(
+                    id=sid,
+                    source_path=self.rel,
+                    page_title=title,
+                    heading_path=sb.heading_path,
+                    anchor=sb.anchor,
+                    level=sb.level,
+                    text=text,
+                    ordinal=sb.ordinal,
+                    page_url=str(meta["url"]) if isinstance(meta.get("url"), str) else None,
+                )
+            )
+            for item, offset in sb.media:
+                item.section_id = sid
+                item.page_title = title
+                before = text[:offset].strip()
+                after = text[offset:].strip()
+                item.context_before = before[-n:] if n else ""
+                item.context_after = after[:n] if n else ""
+                media.append(item)
+        meta_out = {k: v for k, v in meta.items() if isinstance(v, (str, int, float, bool, list))}
+        return ParsedDocument(
+            source_path=self.rel,
+            title=title,
+            metadata=meta_out,
+            sections=sections,
+            media=media,
+            warnings=self.warnings,
+        )
+
+
+def convert_markdown(path: Path, *, root: Path, options: MarkdownOptions | None = None) -> ParsedDocument:
+    """Parse one Markdown page into sections and media.
+
+    ``root`` is the corpus root; every path in the result is relative to it.
+    Problems that do not stop the parse (missing or corrupt images, links that
+    escape the root, bad front matter, undecodable bytes) are returned in
+    ``ParsedDocument.warnings``.
+
+    Raises:
+        IngestError: the file cannot be read, is binary, or is outside ``root``.
+    """
+    root = root.resolve()
+    try:
+        path.resolve().relative_to(root)
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the corpus root {root}") from err
+    conv = _Converter(path, root, options or MarkdownOptions())
+    text = _read_text(path, conv.opts.max_bytes, conv.warnings)
+    return conv.run(text)
+
+
+def video_url_key(url: str) -> str:
+    """A comparable key for a video URL: scheme-less, up to the numeric id, no query."""
+    u = re.sub(r"^https?://", "", url.strip()).split("?")[0].rstrip("/")
+    m = re.match(r"(.*?/v/\d+)", u)
+    return m.group(1) if m else u
+
+
+def looks_like_video_url(url: str) -> bool:
+    """True for links to known video hosts (Adobe TV, YouTube, Vimeo)."""
+    return bool(_VIDEO_HOSTS.search(url))

@@ -1,0 +1,290 @@
+"""Embedded persistent store on LanceDB (the default backend).
+
+LanceDB holds the data on disk (versioned Lance tables). For corpora up to
+``EXACT_IN_MEMORY_MAX`` rows the vectors are also kept in memory and searched
+exactly with one matrix product, because a LanceDB query costs tens of
+milliseconds of fixed overhead on this hardware while the product costs well
+under one; larger tables are searched by LanceDB.
+
+
+Three tables in one LanceDB database folder: ``snippets`` and ``media`` (with a
+``vector`` column, fixed-size list of float32) and ``sections``. Nested item
+fields are kept as a JSON ``payload`` column so the schema stays stable as
+item types grow. Snippet and media search run in LanceDB (exact, dot product on
+L2-normalised vectors = cosine); sections and the per-section media map are
+loaded into memory on open (a few MB for thousands of pages).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from murar.embed.base import Vectors
+from murar.errors import IndexError_, MissingExtraError
+from murar.schema import (
+    AnyMedia,
+    MediaKind,
+    Section,
+    Snippet,
+    media_from_dict,
+    snippet_from_dict,
+    to_jsonable,
+)
+from murar.store.base import IndexedMedia, ScoredMedia, is_displayable
+
+SNIPPETS, MEDIA, SECTIONS = "snippets", "media", "sections"
+#: up to this many rows, search is exact in memory (sub-millisecond); beyond, LanceDB searches
+EXACT_IN_MEMORY_MAX = 200_000
+
+
+def _lancedb() -> Any:
+    # LanceDB logs dataset creation at WARN level on stderr; keep the CLI quiet
+    os.environ.setdefault("LANCE_LOG", "error")
+    try:
+        import lancedb
+    except ImportError as err:  # core dependency, but keep the hint
+        raise MissingExtraError("lancedb", "core") from err
+    return lancedb
+
+
+def _vector_field(dim: int) -> pa.Field:
+    return pa.field("vector", pa.list_(pa.float32(), dim))
+
+
+def write_lance(
+    path: Path,
+    *,
+    sections: Sequence[Section],
+    snippets: Sequence[Snippet],
+    snippet_vectors: Vectors,
+    media: Sequence[AnyMedia],
+    media_vectors: Vectors,
+    dim: int,
+) -> None:
+    """Write a complete index into the (new, empty) folder ``path``.
+
+    Raises:
+        IndexError_: counts of items and vectors differ.
+    """
+    if len(snippets) != len(snippet_vectors) or len(media) != len(media_vectors):
+        raise IndexError_("cannot write index: item and vector counts differ")
+    db = _lancedb().connect(str(path))
+    vf = _vector_field(dim)
+    sn_schema = pa.schema([
+        pa.field("id", pa.string()), pa.field("section_id", pa.string()),
+        pa.field("source_path", pa.string()), pa.field("payload", pa.string()), vf,
+    ])
+    sn_table = pa.Table.from_pydict(
+        {
+            "id": [s.id for s in snippets],
+            "section_id": [s.section_id for s in snippets],
+            "source_path": [s.source_path for s in snippets],
+            "payload": [json.dumps(to_jsonable(s)) for s in snippets],
+            "vector": _vector_array(snippet_vectors, dim),
+        },
+        schema=sn_schema,
+    )
+    md_schema = pa.schema([
+        pa.field("id", pa.string()), pa.field("kind", pa.string()), pa.field("section_id", pa.string()),
+        pa.field("displayable", pa.bool_()), pa.field("payload", pa.string()), vf,
+    ])
+    md_table = pa.Table.from_pydict(
+        {
+            "id": [m.id for m in media],
+            "kind": [m.kind for m in media],
+            "section_id": [m.section_id for m in media],
+            "displayable": [is_displayable(m) for m in media],
+            "payload": [json.dumps(to_jsonable(m)) for m in media],
+            "vector": _vector_array(media_vectors, dim),
+        },
+        schema=md_schema,
+    )
+    se_table = pa.Table.from_pydict(
+        {"id": [s.id for s in sections], "payload": [json.dumps(to_jsonable(s)) for s in sections]},
+        schema=pa.schema([pa.field("id", pa.string()), pa.field("payload", pa.string())]),
+    )
+    db.create_table(SNIPPETS, data=sn_table, mode="overwrite")
+    db.create_table(MEDIA, data=md_table, mode="overwrite")
+    db.create_table(SECTIONS, data=se_table, mode="overwrite")
+
+
+def _vector_array(vectors: Vectors, dim: int) -> pa.FixedSizeListArray:
+    flat = np.ascontiguousarray(np.asarray(vectors, dtype=np.float32).reshape(-1))
+    return pa.FixedSizeListArray.from_arrays(pa.array(flat, type=pa.float32()), dim)
+
+
+def _section_from_payload(payload: str) -> Section:
+    d = json.loads(payload)
+    d["heading_path"] = tuple(d.get("heading_path", ()))
+    return Section(**d)
+
+
+class LanceStore:
+    """Read access to a LanceDB index folder written by :func:`write_lance`.
+
+    Raises:
+        IndexError_: the folder is not a murar LanceDB index.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._lock = threading.Lock()
+        db = _lancedb().connect(str(path))
+        try:
+            names = set(db.table_names()) if hasattr(db, "table_names") else set(db.list_tables())
+        except Exception as err:
+            raise IndexError_(f"{path} is not a readable LanceDB index: {err}") from err
+        missing = {SNIPPETS, MEDIA, SECTIONS} - names
+        if missing:
+            raise IndexError_(f"{path} misses tables {sorted(missing)}; rebuild with `murar ingest`")
+        self._sn = db.open_table(SNIPPETS)
+        self._md = db.open_table(MEDIA)
+        self._se = db.open_table(SECTIONS)
+        snippets = self._sn.to_arrow()
+        media = self._md.to_arrow()
+        sections = self._se.to_arrow()
+        self._snippets = [snippet_from_dict(json.loads(p)) for p in snippets.column("payload").to_pylist()]
+        self._snippet_index = {s.id: i for i, s in enumerate(self._snippets)}
+        self._sv = _to_matrix(snippets.column("vector"))
+        self._media: list[AnyMedia] = [media_from_dict(json.loads(p)) for p in media.column("payload").to_pylist()]
+        self._mv = _to_matrix(media.column("vector"))
+        self._media_index = {m.id: i for i, m in enumerate(self._media)}
+        self._by_section: dict[str, list[int]] = defaultdict(list)
+        for i, m in enumerate(self._media):
+            self._by_section[m.section_id].append(i)
+        self._sections = {s.id: s for s in (_section_from_payload(p) for p in sections.column("payload").to_pylist())}
+        self._dim = int(self._sv.shape[1]) if self._sv.size else int(self._mv.shape[1]) if self._mv.size else 0
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def search_snippets(self, vector: np.ndarray, k: int) -> list[tuple[Snippet, float]]:
+        if not self._snippets or k <= 0:
+            return []
+        q = np.asarray(vector, dtype=np.float32)
+        if len(self._snippets) <= EXACT_IN_MEMORY_MAX:
+            scores = self._sv @ q
+            k = min(k, len(scores))
+            top = np.argpartition(-scores, k - 1)[:k]
+            top = top[np.argsort(-scores[top], kind="stable")]
+            return [(self._snippets[i], float(scores[i])) for i in top]
+        with self._lock:
+            rows = (
+                self._sn.search(q, vector_column_name="vector")
+                .metric("dot")
+                .select(["id"])
+                .limit(k)
+                .to_arrow()
+            )
+        ids = rows.column("id").to_pylist()
+        dist = rows.column("_distance").to_pylist()
+        # LanceDB's "dot" distance is 1 - dot product
+        return [(self._snippets[self._snippet_index[i]], float(1.0 - d)) for i, d in zip(ids, dist)]
+
+    def snippet_vectors(self, ids: Sequence[str]) -> Vectors:
+        idx = [self._snippet_index[i] for i in ids]
+        return self._sv[idx] if idx else np.zeros((0, self._dim), dtype=np.float32)
+
+    def media_in_section(self, section_id: str) -> list[IndexedMedia]:
+        return [IndexedMedia(self._media[i], self._mv[i]) for i in self._by_section.get(section_id, [])]
+
+    def search_media(
+        self,
+        vector: np.ndarray,
+        k: int,
+        *,
+        kinds: Sequence[MediaKind] | None = None,
+        include_missing: bool = False,
+    ) -> list[ScoredMedia]:
+        if not self._media or k <= 0:
+            return []
+        if len(self._media) <= EXACT_IN_MEMORY_MAX:
+            return self._search_media_in_memory(vector, k, kinds, include_missing)
+        clauses = []
+        if kinds is not None:
+            allowed = ", ".join(f"'{kd}'" for kd in kinds if kd in ("image", "table", "video"))
+            if not allowed:
+                return []
+            clauses.append(f"kind IN ({allowed})")
+        if not include_missing:
+            clauses.append("displayable = true")
+        q = self._md.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector").metric("dot")
+        if clauses:
+            q = q.where(" AND ".join(clauses), prefilter=True)
+        with self._lock:
+            rows = q.select(["id"]).limit(k).to_arrow()
+        return [
+            ScoredMedia(self._media[self._media_index[i]], float(1.0 - d))
+            for i, d in zip(rows.column("id").to_pylist(), rows.column("_distance").to_pylist())
+        ]
+
+    def _search_media_in_memory(
+        self, vector: np.ndarray, k: int, kinds: Sequence[MediaKind] | None, include_missing: bool
+    ) -> list[ScoredMedia]:
+        scores = self._mv @ np.asarray(vector, dtype=np.float32)
+        out: list[ScoredMedia] = []
+        for i in np.argsort(-scores, kind="stable"):
+            m = self._media[i]
+            if kinds is not None and m.kind not in kinds:
+                continue
+            if not include_missing and not is_displayable(m):
+                continue
+            out.append(ScoredMedia(m, float(scores[i])))
+            if len(out) >= k:
+                break
+        return out
+
+    def media_vector(self, media_id: str) -> np.ndarray | None:
+        """The embedding of one media item, shape ``(dim,)``, or ``None``."""
+        i = self._media_index.get(media_id)
+        return None if i is None else self._mv[i]
+
+    def get_media(self, media_id: str) -> AnyMedia | None:
+        i = self._media_index.get(media_id)
+        return None if i is None else self._media[i]
+
+    def get_section(self, section_id: str) -> Section | None:
+        return self._sections.get(section_id)
+
+    def get_snippet(self, snippet_id: str) -> Snippet | None:
+        i = self._snippet_index.get(snippet_id)
+        return None if i is None else self._snippets[i]
+
+    def all_snippets(self) -> list[Snippet]:
+        """Every snippet, in index order."""
+        return list(self._snippets)
+
+    def all_media(self) -> list[AnyMedia]:
+        """Every media item, in index order."""
+        return list(self._media)
+
+    def counts(self) -> dict[str, int]:
+        kinds = {"image": 0, "table": 0, "video": 0}
+        for m in self._media:
+            kinds[m.kind] += 1
+        return {
+            "pages": len({s.source_path for s in self._sections.values()}),
+            "sections": len(self._sections),
+            "snippets": len(self._snippets),
+            "images": kinds["image"],
+            "tables": kinds["table"],
+            "videos": kinds["video"],
+        }
+
+
+def _to_matrix(col: pa.ChunkedArray) -> np.ndarray:
+    if len(col) == 0:
+        return np.zeros((0, 0), dtype=np.float32)
+    arr = col.combine_chunks()
+    dim = arr.type.list_size
+    return np.asarray(arr.values.to_numpy(zero_copy_only=False), dtype=np.float32).reshape(-1, dim)
