@@ -423,12 +423,16 @@ class _PdfConverter:
     def page(self, page: Any, page_no: int) -> _PageResult:
         res = _PageResult()
         pw, ph = float(page.width), float(page.height)
+        # rotated text (arXiv side stamps, vertical labels) would interleave with body lines
+        page = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
         words = page.extract_words(extra_attrs=["fontname", "size"], keep_blank_chars=False,
                                    use_text_flow=False, x_tolerance=1.5, y_tolerance=2.5)
         words = [w for w in words if w["text"].strip() and 0 <= w["x0"] < pw and 0 <= w["top"] < ph]
         regions = _graphic_boxes(page, pw, ph)
+        ocr_page = False
         if not words:
             words = self._ocr_words(page, page_no, pw, ph, res)
+            ocr_page = bool(words)
         rows = _group_rows(words)
         gutter = _find_gutter(rows, pw)
         lines = _build_lines(rows, gutter, page_no, ph)
@@ -542,7 +546,8 @@ class _PdfConverter:
                     break
 
         # body lines: drop captions and words inside figures/tables
-        media_boxes = [f[0] for f in figures] + [t[0] for t in tables]
+        # on OCR pages the scan itself is the figure: its text stays body text
+        media_boxes = ([] if ocr_page else [f[0] for f in figures]) + [t[0] for t in tables]
         body: list[_Line] = []
         for i, ln in enumerate(lines):
             if i in used:
@@ -561,7 +566,9 @@ class _PdfConverter:
         entries: list[tuple[Bbox, int, Any]] = [((ln.x0, ln.top, ln.x1, ln.bottom), ln.col, ln) for ln in body]
         fig_index = 0
         for box, caption, _ in figures:
-            item = self._figure(page, page_no, box, caption, fig_index, ph)
+            inside = " ".join(ln.text for ln in lines if ocr_page and
+                              _center_in({"x0": ln.x0, "x1": ln.x1, "top": ln.top, "bottom": ln.bottom}, box, 2.0))
+            item = self._figure(page, page_no, box, caption, fig_index, ph, inside or None)
             if item is None:
                 continue
             fig_index += 1
@@ -657,7 +664,8 @@ class _PdfConverter:
                           "size": round((y1 - y0) * 0.8, 1), "fontname": "ocr"})
         return words
 
-    def _figure(self, page: Any, page_no: int, box: Bbox, caption: str, index: int, ph: float) -> ImageItem | None:
+    def _figure(self, page: Any, page_no: int, box: Bbox, caption: str, index: int, ph: float,
+                known_ocr: str | None = None) -> ImageItem | None:
         key = f"p{page_no}-fig{index + 1}"
         img = self._render(page_no, box, page)
         width = img.width if img is not None else int((box[2] - box[0]) * self.opt.render_scale)
@@ -668,8 +676,8 @@ class _PdfConverter:
             self.warnings.append(drop_warning(key if not caption else f"{key} ({caption[:40]})", reason))
             return None
         stored = self._store(img, key) if img is not None else None
-        ocr_text = ""
-        engine = self._ocr_engine() if img is not None else None
+        ocr_text = known_ocr or ""
+        engine = self._ocr_engine() if img is not None and known_ocr is None else None
         if engine is not None and img is not None:
             try:
                 from murar.ingest.ocr import ocr_text as join_ocr

@@ -88,7 +88,7 @@ def dhash(image: Image, size: int = 8) -> int:
     from PIL import Image as PILImage
 
     small = image.convert("L").resize((size + 1, size), PILImage.Resampling.BILINEAR)
-    px = list(small.getdata())
+    px = small.tobytes()
     bits = 0
     for row in range(size):
         for col in range(size):

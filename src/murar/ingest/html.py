@@ -1,0 +1,485 @@
+"""HTML converter: main content to sections, images, tables and video embeds.
+
+* Only the main content is read: ``<main>``/``[role=main]``/the largest
+  ``<article>``, else ``<body>``; navigation, page header/footer, asides,
+  cookie/consent banners, hidden elements and script/style/noscript/template
+  are dropped. Script content never becomes text.
+* Title: ``og:title``, else ``<title>``, else the first ``<h1>``, else the file
+  stem. The canonical URL (``<link rel=canonical>``/``og:url``) goes to
+  ``Section.page_url``.
+* ``<h1>``–``<h6>`` start sections (MuRAR section 2: media belong to the
+  section they appear in); ``heading_path`` starts with the page title.
+* ``<img>`` (alt, ``<figure><figcaption>`` caption), ``<table>`` (JSON rows,
+  colspan/rowspan expanded by :mod:`murar.ingest.tables`), ``<video>`` and
+  video ``<iframe>`` embeds become media items with up to ``context_chars``
+  characters of the section text before and after them (seed 001).
+* Local image paths resolve relative to the page (``/x`` relative to the
+  corpus root) and must stay inside the root: an escaping path is never read,
+  the item is kept with ``exists=False`` and a warning. Remote URLs are only
+  recorded in ``url``, never fetched.
+* Bytes are decoded by BOM, then ``<meta charset>``, then UTF-8; undecodable
+  input falls back to Windows-1252 with a warning.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from murar.errors import IngestError
+from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
+from murar.ingest.quality import ImageCandidate, ImageQualityFilter, QualityOptions, drop_warning
+from murar.ingest.tables import cell_text, parse_table_node, rows_to_markdown
+from murar.schema import AnyMedia, ImageItem, MediaItem, ParsedDocument, Section, TableItem, VideoItem, stable_id
+
+__all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html"]
+
+_WS = re.compile(r"[ \t\r\f\v]+")
+_SKIP = frozenset({
+    "script", "style", "noscript", "template", "nav", "aside", "svg", "canvas", "button", "select",
+    "input", "textarea", "option", "form", "dialog", "object", "embed", "map", "head", "meta", "link",
+})
+_BLOCK = frozenset({
+    "p", "div", "section", "article", "main", "li", "ul", "ol", "dl", "dt", "dd", "blockquote", "pre",
+    "address", "details", "summary", "hr", "body", "center", "header", "footer", "tr", "tbody",
+})
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_BANNER_RE = re.compile(r"cookie|consent|gdpr|onetrust|cc-window|cc-banner|newsletter-popup|skip-link|breadcrumb",
+                        re.IGNORECASE)
+_VIDEO_HOST_RE = re.compile(r"youtube\.com|youtu\.be|vimeo\.com|wistia|brightcove|/embed/|video|player",
+                            re.IGNORECASE)
+_META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HtmlOptions:
+    """Options of :func:`convert_html`.
+
+    ``context_chars``: characters of section text kept before/after each media
+    item. ``encoding``: force a codec instead of sniffing. ``quality``: the
+    size/aspect checks of the image-quality filter, applied to local images
+    whose size is known (file header or ``width``/``height`` attributes).
+    ``max_bytes``: larger files are refused with :class:`IngestError`.
+    """
+
+    context_chars: int = DEFAULT_CONTEXT_CHARS
+    encoding: str | None = None
+    quality: QualityOptions = field(default_factory=QualityOptions)
+    max_bytes: int = 50_000_000
+
+
+def decode_html(data: bytes, encoding: str | None = None) -> tuple[str, str, list[str]]:
+    """Decode HTML bytes: ``(text, codec used, warnings)``.
+
+    Order: forced ``encoding``, byte-order mark, ``<meta charset>`` in the first
+    4 KiB, UTF-8; when the chosen codec fails, Windows-1252 with undecodable
+    bytes replaced, and a warning.
+    """
+    warnings: list[str] = []
+    candidates: list[str] = []
+    if encoding:
+        candidates.append(encoding)
+    for bom, name in ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+                      (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            candidates.append(name)
+    m = _META_CHARSET_RE.search(data[:4096])
+    if m:
+        declared = m.group(1).decode("ascii", "replace").lower()
+        try:
+            codecs.lookup(declared)
+            candidates.append(declared)
+        except LookupError:
+            warnings.append(f"unknown declared charset {declared!r}")
+    candidates.append("utf-8")
+    for name in candidates:
+        try:
+            return data.decode(name), name, warnings
+        except (UnicodeDecodeError, LookupError):
+            warnings.append(f"bytes are not valid {name}")
+    warnings.append("decoded as windows-1252 with replacement characters")
+    return data.decode("cp1252", errors="replace"), "cp1252", warnings
+
+
+def _hidden(node: LexborNode) -> bool:
+    attrs = node.attributes
+    if "hidden" in attrs or (attrs.get("aria-hidden") or "").lower() == "true":
+        return True
+    style = (attrs.get("style") or "").replace(" ", "").lower()
+    if "display:none" in style or "visibility:hidden" in style:
+        return True
+    role = (attrs.get("role") or "").lower()
+    if role in ("navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog"):
+        return True
+    marker = f"{attrs.get('id') or ''} {attrs.get('class') or ''}"
+    return bool(marker.strip()) and bool(_BANNER_RE.search(marker))
+
+
+def _main_container(tree: LexborHTMLParser) -> tuple[LexborNode | None, bool]:
+    """The main-content element and whether it is the whole ``<body>``."""
+    for sel in ("main", "[role=main]"):
+        node = tree.css_first(sel)
+        if node is not None:
+            return node, False
+    articles = tree.css("article")
+    if articles:
+        return max(articles, key=lambda a: len(a.text(deep=True) or "")), False
+    body = tree.body
+    return body, True
+
+
+@dataclass(slots=True)
+class _Open:
+    heading_path: tuple[str, ...]
+    level: int
+    anchor: str | None
+    parts: list[str | AnyMedia] = field(default_factory=list)
+
+
+class _Walker:
+    def __init__(self, conv: _HtmlConverter, title: str, drop_page_chrome: bool) -> None:
+        self.conv = conv
+        self.title = title
+        self.drop_chrome = drop_page_chrome
+        self.buf: list[str] = []
+        self.stack: list[tuple[int, str]] = []
+        self.sections: list[_Open] = [_Open((title,), 1, None)]
+        self.pre = 0
+
+    @property
+    def cur(self) -> _Open:
+        return self.sections[-1]
+
+    def flush(self) -> None:
+        text = "".join(self.buf)
+        self.buf.clear()
+        if self.pre:
+            text = text.strip("\n")
+        else:
+            text = "\n".join(_WS.sub(" ", ln).strip() for ln in text.split("\n"))
+            text = re.sub(r"\n{2,}", "\n", text).strip()
+        if text:
+            self.cur.parts.append(text)
+
+    def media(self, item: AnyMedia | None) -> None:
+        if item is None:
+            return
+        self.flush()
+        self.cur.parts.append(item)
+
+    def heading(self, level: int, node: LexborNode) -> None:
+        self.flush()
+        text = cell_text(node)
+        if not text:
+            return
+        anchor = node.attributes.get("id")
+        if not anchor:
+            for a in node.css("[id], a[name]"):
+                anchor = a.attributes.get("id") or a.attributes.get("name")
+                if anchor:
+                    break
+        if level == 1 and text == self.title and len(self.sections) == 1 and not self.stack:
+            first = self.sections[0]
+            first.anchor = first.anchor or anchor
+            return
+        while self.stack and self.stack[-1][0] >= level:
+            self.stack.pop()
+        self.stack.append((level, text))
+        self.sections.append(_Open((self.title, *(t for _, t in self.stack)), level, anchor))
+
+    def walk(self, node: LexborNode) -> None:
+        for child in node.iter(include_text=True):
+            if child.is_text_node:
+                self.buf.append(child.text_content or "")
+                continue
+            tag = child.tag or ""
+            if tag.startswith("-") or tag in _SKIP or _hidden(child):
+                continue
+            if tag in ("header", "footer") and self.drop_chrome:
+                continue
+            if tag in _HEADINGS:
+                self.heading(_HEADINGS[tag], child)
+            elif tag == "br":
+                self.buf.append("\n")
+            elif tag == "img":
+                self.media(self.conv.image(child, caption=""))
+            elif tag == "figure":
+                self.figure(child)
+            elif tag == "table":
+                self.table(child, caption="")
+            elif tag in ("video", "iframe"):
+                self.media(self.conv.video(child, caption=""))
+            elif tag == "pre":
+                self.flush()
+                self.pre += 1
+                self.walk(child)
+                self.flush()
+                self.pre -= 1
+            elif tag in _BLOCK or tag in ("td", "th"):
+                self.flush()
+                self.walk(child)
+                self.flush()
+            else:
+                self.walk(child)
+
+    def table(self, node: LexborNode, caption: str) -> None:
+        parsed = parse_table_node(node)
+        width = len(parsed.headers) or max((len(r) for r in parsed.rows), default=0)
+        if width < 2 or len(parsed.rows) + (1 if parsed.headers else 0) < 2:
+            # a layout or one-column table: read it as text
+            self.flush()
+            self.walk(node)
+            self.flush()
+            return
+        self.media(self.conv.table(parsed.headers, parsed.rows, caption or parsed.caption))
+
+    def figure(self, node: LexborNode) -> None:
+        cap_node = node.css_first("figcaption")
+        caption = cell_text(cap_node) if cap_node is not None else ""
+        found = False
+        for el in node.css("img, table, video, iframe"):
+            if el.tag == "table":
+                if any(p.tag == "table" for p in _ancestors(el, node)):
+                    continue
+                self.table(el, caption)
+            elif el.tag == "img":
+                self.media(self.conv.image(el, caption=caption))
+            else:
+                self.media(self.conv.video(el, caption=caption))
+            found = True
+        if not found:  # a figure of text (code listing, quote): keep its text
+            self.flush()
+            self.walk(node)
+            self.flush()
+
+
+def _ancestors(node: LexborNode, stop: LexborNode) -> list[LexborNode]:
+    out = []
+    cur = node.parent
+    while cur is not None and cur.mem_id != stop.mem_id:
+        out.append(cur)
+        cur = cur.parent
+    return out
+
+
+class _HtmlConverter:
+    def __init__(self, rel: str, page_dir: Path | None, root: Path | None, opt: HtmlOptions) -> None:
+        self.rel = rel
+        self.page_dir = page_dir
+        self.root = root.resolve() if root is not None else None
+        self.opt = opt
+        self.warnings: list[str] = []
+        self.quality = ImageQualityFilter(opt.quality)
+        self.counter = 0
+
+    def _base(self, kind: str, cls: Callable[..., Any], **kw: Any) -> Any:
+        self.counter += 1
+        return cls(id=stable_id(self.rel, kind, str(self.counter)), section_id="", source_path=self.rel,
+                   page_title="", heading_path=(), anchor=None, position=0, **kw)
+
+    def image(self, node: LexborNode, caption: str) -> ImageItem | None:
+        attrs = node.attributes
+        src = (attrs.get("src") or "").strip()
+        if not src or src.startswith("data:"):
+            src = (attrs.get("data-src") or attrs.get("data-original") or "").strip() or src
+        if not src and attrs.get("srcset"):
+            src = (attrs.get("srcset") or "").split(",")[0].strip().split(" ")[0]
+        alt = _WS.sub(" ", attrs.get("alt") or "").strip()
+        title = _WS.sub(" ", attrs.get("title") or "").strip()
+        if not src:
+            self.warnings.append(f"image without src skipped (alt {alt!r})")
+            return None
+        if src.startswith("data:"):
+            self.warnings.append(drop_warning(alt or "inline data URI", "inline data URI image not stored"))
+            return None
+        path, url, exists = self._resolve(src)
+        width = _int_attr(attrs.get("width"))
+        height = _int_attr(attrs.get("height"))
+        if path is not None and exists and self.root is not None:
+            size = _image_size(self.root / path)
+            if size is None:
+                exists = False
+                self.warnings.append(f"image {path} is not a readable image")
+            else:
+                width, height = size
+        if width and height:
+            key = path or url or src
+            reason = self.quality.check(ImageCandidate(key=key, width=width, height=height))
+            if reason:
+                self.warnings.append(drop_warning(key, reason))
+                return None
+        return self._base("image", ImageItem, caption=caption or title, alt=alt, path=path, url=url,
+                          exists=exists, width=width, height=height)
+
+    def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:
+        """(path relative to root, remote url, exists) of an image reference."""
+        parts = urlsplit(src)
+        if parts.scheme in ("http", "https") or src.startswith("//"):
+            return None, src, True
+        if parts.scheme and len(parts.scheme) > 1:  # file:, ftp:, javascript: ...
+            self.warnings.append(f"image {src!r}: unsupported URL scheme {parts.scheme!r}, not read")
+            return None, None, False
+        if self.root is None or self.page_dir is None:
+            return None, None, False
+        ref = unquote(parts.path)
+        if not ref:
+            return None, None, False
+        target = (self.root / ref.lstrip("/")) if ref.startswith("/") else (self.page_dir / ref)
+        resolved = target.resolve()
+        try:
+            rel = resolved.relative_to(self.root).as_posix()
+        except ValueError:
+            self.warnings.append(f"image {src!r} resolves outside the corpus root; not read")
+            return None, None, False
+        exists = resolved.is_file()
+        if not exists:
+            self.warnings.append(f"image {rel} not found")
+        return rel, None, exists
+
+    def table(self, headers: list[str], rows: list[list[str]], caption: str) -> TableItem:
+        return self._base("table", TableItem, caption=caption, headers=headers, rows=rows,
+                          markdown=rows_to_markdown(headers, rows))
+
+    def video(self, node: LexborNode, caption: str) -> VideoItem | None:
+        attrs = node.attributes
+        src = (attrs.get("src") or "").strip()
+        if not src and node.tag == "video":
+            source = node.css_first("source[src]")
+            src = (source.attributes.get("src") or "").strip() if source is not None else ""
+        if not src:
+            return None
+        if node.tag == "iframe" and not _VIDEO_HOST_RE.search(src):
+            return None
+        title = _WS.sub(" ", attrs.get("title") or attrs.get("aria-label") or "").strip()
+        return self._base("video", VideoItem, url=src, title=title or caption, caption=caption)
+
+
+def _int_attr(value: str | None) -> int | None:
+    if value and re.fullmatch(r"\s*\d+\s*(px)?\s*", value):
+        return int(re.sub(r"\D", "", value))
+    return None
+
+
+def _image_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) in pixels from the file header; ``None`` when unreadable.
+    SVG files (no pixel size) return ``(0, 0)``-free ``None``-less sizes of 0."""
+    if path.suffix.lower() == ".svg":
+        return (0, 0)
+    try:
+        from PIL import Image
+
+        with Image.open(path) as im:
+            return int(im.width), int(im.height)
+    except ImportError:
+        return (0, 0)
+    except Exception:  # noqa: BLE001 - any decoder error means "unreadable"
+        return None
+
+
+def _meta(tree: LexborHTMLParser, *names: str) -> str:
+    for name in names:
+        node = tree.css_first(f'meta[property="{name}"], meta[name="{name}"]')
+        if node is not None:
+            content = (node.attributes.get("content") or "").strip()
+            if content:
+                return _WS.sub(" ", content)
+    return ""
+
+
+def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = None, root: Path | None = None,
+                      options: HtmlOptions | None = None, warnings: list[str] | None = None) -> ParsedDocument:
+    """Convert an HTML string (see :func:`convert_html`).
+
+    ``page_dir``/``root`` resolve local image paths; without them local images
+    are kept with ``exists=False``.
+    """
+    opt = options or HtmlOptions()
+    conv = _HtmlConverter(source_path, page_dir, root, opt)
+    conv.warnings.extend(warnings or [])
+    tree = LexborHTMLParser(html)
+    stem = Path(source_path).stem
+    title_node = tree.css_first("title")
+    h1 = tree.css_first("h1")
+    title = (_meta(tree, "og:title") or (cell_text(title_node) if title_node is not None else "")
+             or (cell_text(h1) if h1 is not None else "") or stem)
+    canonical_node = tree.css_first('link[rel="canonical"]')
+    page_url = (canonical_node.attributes.get("href") if canonical_node is not None else None) or \
+        _meta(tree, "og:url") or None
+    description = _meta(tree, "description", "og:description")
+    container, is_body = _main_container(tree)
+    walker = _Walker(conv, title, drop_page_chrome=is_body)
+    if container is not None:
+        walker.walk(container)
+    walker.flush()
+
+    sections: list[Section] = []
+    media: list[AnyMedia] = []
+    ordinal = 0
+    for o in walker.sections:
+        texts = [p for p in o.parts if isinstance(p, str)]
+        items = [p for p in o.parts if isinstance(p, MediaItem)]
+        if not texts and not items and o is walker.sections[0]:
+            continue
+        fill_context(o.parts, opt.context_chars)
+        sid = stable_id(source_path, " > ".join(o.heading_path), str(ordinal))
+        sections.append(Section(id=sid, source_path=source_path, page_title=title, heading_path=o.heading_path,
+                                anchor=o.anchor, level=o.level, text="\n\n".join(texts), ordinal=ordinal,
+                                page=None, page_url=page_url))
+        for pos, item in enumerate(items):
+            item.section_id = sid
+            item.page_title = title
+            item.heading_path = o.heading_path
+            item.anchor = o.anchor
+            item.position = pos
+            media.append(item)  # type: ignore[arg-type]
+        ordinal += 1
+    if not any(s.text.strip() for s in sections) and not media:
+        raise IngestError(f"{source_path}: no text or media found in the HTML main content")
+    metadata: dict[str, Any] = {"page_url": page_url, "description": description}
+    lang_node = tree.css_first("html")
+    if lang_node is not None and lang_node.attributes.get("lang"):
+        metadata["lang"] = lang_node.attributes.get("lang")
+    return ParsedDocument(source_path=source_path, title=title, metadata=metadata, sections=sections,
+                          media=media, warnings=conv.warnings)
+
+
+def convert_html(path: Path, *, root: Path, options: HtmlOptions | None = None) -> ParsedDocument:
+    """Convert one HTML page into sections and media items.
+
+    Args:
+        path: the ``.html``/``.htm`` file, inside ``root``.
+        root: the corpus root; ``source_path`` and image ``path`` values are
+            relative to it (posix); images outside it are never read.
+        options: see :class:`HtmlOptions`.
+
+    Returns:
+        A :class:`~murar.schema.ParsedDocument` (``pages`` is ``None``);
+        missing or unsafe images and decoding problems are in ``warnings``.
+
+    Raises:
+        IngestError: the file cannot be read, is larger than
+            ``options.max_bytes``, or has no text and no media.
+    """
+    opt = options or HtmlOptions()
+    path = Path(path)
+    root = Path(root).resolve()
+    try:
+        rel = path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        rel = path.name
+    try:
+        if path.stat().st_size > opt.max_bytes:
+            raise IngestError(f"{path.name}: file larger than {opt.max_bytes} bytes")
+        data = path.read_bytes()
+    except OSError as err:
+        raise IngestError(f"{path.name}: cannot read HTML file: {err}") from err
+    text, _codec, warnings = decode_html(data, opt.encoding)
+    return convert_html_text(text, source_path=rel, page_dir=path.resolve().parent, root=root, options=opt,
+                             warnings=warnings)
