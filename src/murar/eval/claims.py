@@ -31,6 +31,8 @@ __all__ = [
     "LLMDecomposer",
     "SentenceDecomposer",
     "claimed_answer_from_answer",
+    "claimed_answer_from_lists",
+    "decompose_text",
     "parse_subclaims",
     "split_sentences",
     "strip_citation_markers",
