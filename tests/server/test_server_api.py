@@ -49,7 +49,7 @@ def test_answer_returns_blocks_media_urls_and_trace(fake_service: FakeAnswerServ
     assert data["trace"]["attributions"][0]["citation"] == 1
     assert data["trace"]["media_selected"][0]["item"]["media_url"] == f"/v1/media/{IMAGE_ID}"
     # Markdown with absolute image URLs, for copy and chat clients.
-    assert f"](http://testserver/v1/media/{IMAGE_ID})" in data["markdown"]
+    assert f"http://testserver/v1/media/{IMAGE_ID}" in data["markdown"]
 
 
 def test_answer_validates_question(fake_service: FakeAnswerService) -> None:
@@ -176,17 +176,12 @@ def test_page_and_static_assets_have_strict_csp(fake_service: FakeAnswerService)
         assert c.get("/static/../server_fakes.py").status_code == 404
 
 
-def test_markdown_fallback_renders_media(fake_service: FakeAnswerService) -> None:
-    from murar.server.payload import fallback_markdown
-    from server_fakes import make_answer
-
-    md = fallback_markdown(make_answer("q", fake_service.image),
-                           media_url=lambda item: f"http://h/v1/media/{item.id}")
-    assert f"](http://h/v1/media/{IMAGE_ID})" in md
-    assert "| Type | Use |" in md and "| Individual | Profile data |" in md
-    assert "javascript:" not in md  # unsafe video links are not linked
-    assert "▶ [Create a schema in the UI](https://video.example.com/v/123)" in md
-    assert "[1] Schemas guide › Create a schema (docs/page1.md)" in md
+def test_markdown_links_to_this_server_and_drops_unsafe_links(fake_service: FakeAnswerService) -> None:
+    with client(fake_service, public_url="https://docs.example.org/assist/") as c:
+        md = c.post("/v1/answer", json={"question": "q"}).json()["markdown"]
+    assert f"https://docs.example.org/assist/v1/media/{IMAGE_ID}" in md
+    assert "https://video.example.com/v/123" in md
+    assert "javascript:" not in md
 
 
 @pytest.mark.parametrize("bad", [{"max_concurrency": 0}, {"max_queue": -1}, {"max_wait_s": 0},

@@ -107,7 +107,7 @@ class AppState:
         """The API JSON of an answer; remembered for feedback."""
         linker = MediaLinker(self.service)
         absolute = linker.with_base(self.base_url(request))
-        markdown = render_markdown(answer, media_url=absolute.url)
+        markdown = render_markdown(answer, linker=absolute)
         answer_id = "ans_" + secrets.token_hex(8)
         data = answer_json(answer, answer_id=answer_id, linker=linker, markdown=markdown)
         self.recent.put(answer_id, answer_summary(data))

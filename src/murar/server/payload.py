@@ -3,28 +3,24 @@
 The JSON keeps the :class:`murar.schema.Answer` structure (:func:`to_jsonable`)
 and adds what a browser needs: an answer ``id`` (for feedback), ``media_url``
 on every image that the service can serve (``/v1/media/{id}``), a ``label`` on
-every source, and the answer as Markdown.
+every source, and the answer as Markdown (absolute image URLs, for copying and
+for chat clients).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from murar.answer.service import AnswerService
 from murar.schema import (
     Answer,
     ImageItem,
-    MediaBlock,
     MediaItem,
     ScoredSnippet,
-    TableItem,
     TextBlock,
     VideoItem,
     to_jsonable,
 )
-
-MediaUrl = Callable[[MediaItem], "str | None"]
 
 
 def media_path(media_id: str) -> str:
@@ -113,69 +109,24 @@ def answer_json(answer: Answer, *, answer_id: str, linker: MediaLinker,
     }
 
 
-def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
-    """The answer as Markdown: the pipeline's renderer when installed, else a local one.
+def render_markdown(answer: Answer, *, linker: MediaLinker) -> str:
+    """The answer as Markdown (:func:`murar.answer.render.render_markdown`), with
+    image links to this server's ``/v1/media/{id}`` and video links only when
+    they are http(s) URLs (a ``javascript:`` link from a document becomes ``#``)."""
+    from murar.answer.render import render_markdown as pipeline_render
 
-    Images become ``![label](url)``, tables GFM tables, videos links; sources
-    are listed at the end.
-    """
-    try:
-        from murar.answer.render import render_markdown as pipeline_render
-    except ImportError:
-        return fallback_markdown(answer, media_url=media_url)
-    return pipeline_render(answer, media_url=media_url)
-
-
-def _md_escape_inline(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]").replace("\n", " ")
-
-
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ").strip()
-
-
-def _md_url(url: str) -> str:
-    return url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
-
-
-def fallback_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
-    """A self-contained Markdown rendering (used until ``murar.answer.render`` exists)."""
-    parts: list[str] = []
-    for block in answer.blocks:
-        if isinstance(block, TextBlock):
-            parts.append(block.text.strip())
-            continue
-        assert isinstance(block, MediaBlock)
-        item = block.item
-        caption = block.caption or item.display_caption or item.label
+    def url(item: MediaItem) -> str | None:
+        if isinstance(item, VideoItem):
+            return item.url if _is_http(item.url) else "#"
         if isinstance(item, ImageItem):
-            url = media_url(item) or (item.url if item.url and item.url.startswith(("http://", "https://")) else None)
-            if url:
-                parts.append(f"![{_md_escape_inline(caption)}]({_md_url(url)})")
-            else:
-                parts.append(f"*[image: {_md_escape_inline(caption)}]*")
-        elif isinstance(item, TableItem):
-            lines = []
-            if caption:
-                lines.append(f"*{_md_escape_inline(caption)}*")
-                lines.append("")
-            width = max([len(item.headers)] + [len(r) for r in item.rows] + [1])
-            headers = list(item.headers) + [""] * (width - len(item.headers))
-            lines.append("| " + " | ".join(_md_cell(h) for h in headers) + " |")
-            lines.append("|" + "---|" * width)
-            for row in item.rows:
-                cells = list(row) + [""] * (width - len(row))
-                lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
-            parts.append("\n".join(lines))
-        elif isinstance(item, VideoItem):
-            title = _md_escape_inline(item.title or caption or "video")
-            if item.url.startswith(("http://", "https://")):
-                parts.append(f"▶ [{title}]({_md_url(item.url)})")
-            else:
-                parts.append(f"▶ {title}")
-    if answer.sources:
-        parts.append("Sources:\n" + "\n".join(
-            f"[{s.citation}] {_md_escape_inline(source_label(s))} ({s.snippet.source_path})"
-            for s in answer.sources
-        ))
-    return "\n\n".join(p for p in parts if p) + "\n"
+            own = linker.url(item)
+            if own is not None:
+                return own
+            return item.url if item.url and _is_http(item.url) else None
+        return None
+
+    return pipeline_render(answer, media_url=url)
+
+
+def _is_http(url: str) -> bool:
+    return url.strip().lower().startswith(("http://", "https://"))
