@@ -385,8 +385,11 @@
     if (timings.length) {
       const dl = el("dl", { class: "timings" });
       let total = 0;
-      for (const [k, v] of timings) { dl.append(el("dt", { text: k }), el("dd", { text: Math.round(v) + " ms" })); total += Number(v) || 0; }
-      dl.append(el("dt", { text: "total" }), el("dd", { text: Math.round(total) + " ms" }));
+      for (const [k, v] of timings) {
+        dl.append(el("dt", { text: k }), el("dd", { text: Math.round(v) + " ms" }));
+        if (k !== "total") total += Number(v) || 0;
+      }
+      if (!timings.some(([k]) => k === "total")) dl.append(el("dt", { text: "total" }), el("dd", { text: Math.round(total) + " ms" }));
       panel.append(el("h5", { text: "Timings" }), dl);
     }
     const models = Object.entries(trace.models || {});
