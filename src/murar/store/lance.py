@@ -140,7 +140,8 @@ class LanceStore:
         self._lock = threading.Lock()
         db = _lancedb().connect(str(path))
         try:
-            names = set(db.table_names()) if hasattr(db, "table_names") else set(db.list_tables())
+            listed = db.list_tables()
+            names = set(getattr(listed, "tables", listed))
         except Exception as err:
             raise IndexError_(f"{path} is not a readable LanceDB index: {err}") from err
         missing = {SNIPPETS, MEDIA, SECTIONS} - names

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+import numpy as np
+
+from murar.answer.attribute import attribute, split_answer
+from murar.answer.generate import clean_citations, citations_in, strip_citations
+from murar.answer.media import MediaOptions, select_section_media
+from murar.answer.refine import assign_placeholders, build_draft, refine, validate_refinement
+from murar.answer.render import escape_md, render_markdown, to_blocks
+from murar.embed.fake import HashingEmbedder
+from murar.llm.fake import ScriptedChatModel
+from murar.schema import Answer, ImageItem, MediaSelection, ScoredSnippet, Section, Snippet, TableItem, Trace
+from murar.store.memory import MemoryStore
+
+
+def _snip(i: int, text: str, section: str) -> Snippet:
+    return Snippet(id=f"sn{i}", section_id=section, source_path="p.md", page_title="Page", heading_path=("Page", section),
+                   anchor=None, text=text, position=0, n_tokens=len(text.split()))
+
+
+def _image(id_: str, section: str, text: str, exists: bool = True, path: str | None = None) -> ImageItem:
+    return ImageItem(id=id_, section_id=section, source_path="p.md", page_title="Page", heading_path=("Page", section),
+                     anchor=None, position=0, alt=text, context_before=text, path=path or f"{id_}.png", exists=exists)
+
+
+def test_citation_helpers() -> None:
+    assert clean_citations("A [1, 9] B [2]", {1, 2}) == "A [1] B [2]"
+    assert citations_in("x [2] y [1][2]") == [2, 1]
+    assert strip_citations("Save it [1].") == "Save it."
+
+
+def test_split_answer_keeps_citations_with_their_sentence() -> None:
+    assert split_answer("Deploy on the edge. [1] Then go. [2][3]\n1. Click Save. [1]") == [
+        "Deploy on the edge. [1]", "Then go. [2][3]", "1. Click Save. [1]"]
+
+
+def _world() -> tuple[MemoryStore, list[ScoredSnippet], np.ndarray, HashingEmbedder]:
+    emb = HashingEmbedder()
+    snippets = [
+        _snip(0, "create a custom event in the journey canvas configuration", "events"),
+        _snip(1, "audiences are built with segment rules and attributes", "audiences"),
+    ]
+    media = [
+        _image("ev", "events", "custom event journey canvas configuration screen"),
+        _image("ev-missing", "events", "custom event journey canvas configuration screen exact", exists=False),
+        _image("aud", "audiences", "segment rules builder attributes audiences"),
+    ]
+    sections = [Section(id=s, source_path="p.md", page_title="Page", heading_path=("Page", s), anchor=None,
+                        level=2, text="", ordinal=i) for i, s in enumerate(["events", "audiences"])]
+    sv = emb.embed([s.text for s in snippets])
+    mv = emb.embed([m.representation() for m in media])
+    store = MemoryStore(sections=sections, snippets=snippets, snippet_vectors=sv, media=media, media_vectors=mv)
+    scored = [ScoredSnippet(snippet=s, score=0.9, citation=i + 1) for i, s in enumerate(snippets)]
+    return store, scored, sv, emb
+
+
+def test_attribution_threshold_and_media_from_same_section() -> None:
+    store, scored, sv, emb = _world()
+    text = "Create a custom event in the journey canvas configuration [1]. The weather is sunny today."
+    res = attribute(text, scored, sv, emb, threshold=0.3)
+    assert res.attributions[0].snippet_id == "sn0" and res.attributions[0].citation == 1
+    assert res.attributions[1].snippet_id is None
+    media = select_section_media(res.attributions, res.sentence_vectors, store, MediaOptions(min_snippet_score=0.1,
+                                                                                               min_sentence_score=0.1))
+    assert [m.item.id for m in media.selected] == ["ev"]  # missing file never chosen, other section never reached
+    assert media.selected[0].sentence_index == 0
+
+
+def test_item_chosen_twice_is_kept_once_with_best_score() -> None:
+    store, scored, sv, emb = _world()
+    text = ("Create a custom event in the journey canvas configuration [1]. "
+            "The custom event journey canvas configuration is saved [1].")
+    res = attribute(text, scored, sv, emb, threshold=0.3)
+    media = select_section_media(res.attributions, res.sentence_vectors, store, MediaOptions(min_snippet_score=0.1,
+                                                                                               min_sentence_score=0.1))
+    assert [m.item.id for m in media.selected] == ["ev"]
+
+
+def _sel(item: ImageItem, i: int) -> MediaSelection:
+    return MediaSelection(item=item, snippet_id="sn0", sentence_index=i, score=0.8)
+
+
+def test_draft_places_placeholders_after_sentences() -> None:
+    sels = [_sel(_image("a", "s", "a"), 0), _sel(_image("b", "s", "b"), 2)]
+    assign_placeholders(sels)
+    draft = build_draft("One [1]. Two [1]. Three [2].", sels)
+    assert draft == "One [1].\n[IMAGE 1]\nTwo [1]. Three [2].\n[IMAGE 2]"
+
+
+def test_validation_rejects_each_failure_mode() -> None:
+    draft = "Open the journey canvas and drag the event [1].\n[IMAGE 1]\nSave the journey [2].\n[TABLE 2]"
+    ok = "Open the journey canvas and drag the event, as shown below [1].\n[IMAGE 1]\nSave the journey [2].\n[TABLE 2]"
+    assert validate_refinement(ok, draft).ok
+    cases = {
+        "missing": ok.replace("[TABLE 2]", ""),
+        "repeated": ok + "\n[IMAGE 1]",
+        "unknown": ok + "\n[VIDEO 3]",
+        "order": "Open the journey canvas and drag the event [1].\n[TABLE 2]\nSave the journey [2].\n[IMAGE 1]",
+        "citation": ok.replace("[2]", ""),
+        "lost": "[IMAGE 1]\n[TABLE 2] Done [1][2].",
+    }
+    for name, out in cases.items():
+        v = validate_refinement(out, draft)
+        assert not v.ok, name
+        assert v.reason
+
+
+def test_refine_falls_back_deterministically() -> None:
+    draft = "Open the canvas [1].\n[IMAGE 1]"
+    bad = ScriptedChatModel(["Open the canvas [1]."])  # dropped the placeholder
+    text, trace = refine(draft, bad)
+    assert text == draft and trace.used == "fallback" and "missing" in trace.reason
+    good = ScriptedChatModel(["Open the canvas, shown below [1].\n[IMAGE 1]"])
+    text, trace = refine(draft, good)
+    assert trace.used == "llm" and text.endswith("[IMAGE 1]")
+    text, trace = refine("No media here [1].", good)
+    assert trace.used == "none"
+
+
+def test_blocks_and_markdown_escape_document_text() -> None:
+    img = _image("a", "s", "x")
+    img.alt = "evil](javascript:alert(1)) <script>"
+    table = TableItem(id="t", section_id="s", source_path="p.md", page_title="Page", heading_path=("Page",),
+                      anchor=None, position=0, headers=["A"], rows=[["1"]], markdown="| A |\n| --- |\n| 1 |")
+    sels = [_sel(img, 0), MediaSelection(item=table, snippet_id="sn0", sentence_index=0, score=0.5)]
+    assign_placeholders(sels)
+    blocks = to_blocks("First [1].\n[IMAGE 1]\n[TABLE 2]\nSecond [2].", sels)
+    assert [b.type for b in blocks] == ["text", "image", "table", "text"]
+    assert blocks[1].citations == [1]
+    answer = Answer(question="q", blocks=blocks, sources=[], found=True, trace=Trace())
+    md = render_markdown(answer, media_url=lambda it: "img/a.png")
+    assert "](<img/a.png>)" in md and "| A |" in md
+    assert "<script>" not in md and "](javascript" not in md
+    assert escape_md("a[b]") == "a\\[b\\]"

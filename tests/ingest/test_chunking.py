@@ -1,0 +1,42 @@
+from murar.embed.fake import HashingEmbedder
+from murar.ingest.chunking import chunk_section, embedding_text, split_sentences
+from murar.schema import Section
+
+
+def _section(text: str) -> Section:
+    return Section(id="s1", source_path="p.md", page_title="Page", heading_path=("Page", "Sec"),
+                   anchor=None, level=2, text=text, ordinal=0)
+
+
+def test_snippets_fit_the_embedder_window() -> None:
+    emb = HashingEmbedder(max_tokens=40)
+    long_para = " ".join(f"word{i}." for i in range(300))
+    text = "Short intro.\n\n" + long_para + "\n\n" + "x " * 500
+    snippets = chunk_section(_section(text), emb)
+    assert len(snippets) > 5
+    for s in snippets:
+        assert emb.count_tokens(embedding_text(s)) <= 40
+        assert s.section_id == "s1"
+    assert [s.position for s in snippets] == list(range(len(snippets)))
+    # nothing lost: every word of the input appears in some snippet
+    joined = " ".join(s.text for s in snippets)
+    assert "word299." in joined and "Short intro." in joined
+
+
+def test_small_paragraphs_are_packed_and_empty_sections_give_nothing() -> None:
+    emb = HashingEmbedder(max_tokens=256)
+    snippets = chunk_section(_section("One.\n\nTwo.\n\nThree."), emb)
+    assert len(snippets) == 1 and snippets[0].text == "One.\n\nTwo.\n\nThree."
+    assert chunk_section(_section(""), emb) == []
+
+
+def test_ids_are_stable() -> None:
+    emb = HashingEmbedder()
+    a = chunk_section(_section("Alpha beta.\n\nGamma."), emb)
+    b = chunk_section(_section("Alpha beta.\n\nGamma."), emb)
+    assert [s.id for s in a] == [s.id for s in b]
+
+
+def test_sentence_splitter_is_a_library_not_a_regex() -> None:
+    assert split_sentences("Dr. Smith opened v1.2 of the app. Then he left.") == [
+        "Dr. Smith opened v1.2 of the app.", "Then he left."]

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from murar.embed.fake import HashingEmbedder
+from murar.errors import IndexNotFoundError
+from murar.ingest import index as index_mod
+from murar.ingest.index import build_index, open_index
+
+
+def _corpus(root: Path) -> Path:
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "a.md").write_text("# Alpha\n\nAlpha explains journeys.\n\n## Steps\n\nClick Save.\n")
+    (root / "docs" / "b.md").write_text("# Beta\n\nBeta explains audiences.\n")
+    (root / "docs" / "broken.pdf").write_bytes(b"%PDF-1.4 garbage")
+    (root / "docs" / "license.md").write_text("# License\n\nMIT\n")
+    return root / "docs"
+
+
+def test_build_open_and_idempotent(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path)
+    idx = tmp_path / "idx"
+    emb = HashingEmbedder()
+    m1, r1 = build_index(corpus, idx, embedder=emb)
+    assert m1.counts["pages"] == 2 and m1.counts["sections"] == 3
+    assert [f.path for f in r1.failed] == ["broken.pdf"] or r1.failed[0].path == "broken.pdf"
+    opened = open_index(idx)
+    ids1 = sorted(s.id for s in opened.store.all_snippets())
+    m2, r2 = build_index(corpus, idx, embedder=emb)
+    assert r2.reused_embeddings == r2.snippets + r2.images + r2.tables + r2.videos
+    ids2 = sorted(s.id for s in open_index(idx).store.all_snippets())
+    assert ids1 == ids2
+    versions = [p for p in idx.iterdir() if p.name.startswith("v-")]
+    assert len(versions) == 1 and versions[0].name == m2.version
+
+
+def test_killed_ingest_keeps_previous_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    corpus = _corpus(tmp_path)
+    idx = tmp_path / "idx"
+    emb = HashingEmbedder()
+    m1, _ = build_index(corpus, idx, embedder=emb)
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(index_mod, "write_lance", boom)
+    (corpus / "c.md").write_text("# Gamma\n\nNew page.\n")
+    with pytest.raises(KeyboardInterrupt):
+        build_index(corpus, idx, embedder=emb)
+    opened = open_index(idx)
+    assert opened.manifest.version == m1.version
+    assert opened.store.counts()["pages"] == 2
+    assert not list(idx.glob(".tmp-*"))
+
+
+def test_missing_index_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(IndexNotFoundError, match="murar ingest"):
+        open_index(tmp_path / "nothing")
+
+
+def test_symlink_escaping_root_is_skipped(tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path)
+    outside = tmp_path / "secret.md"
+    outside.write_text("# Secret\n\nDo not index.\n")
+    (corpus / "link.md").symlink_to(outside)
+    _, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    assert any(f.path == "link.md" and f.status == "skipped" for f in report.files)
+    texts = " ".join(s.text for s in open_index(tmp_path / "idx").store.all_snippets())
+    assert "Do not index" not in texts

@@ -1,0 +1,150 @@
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+
+from murar.errors import IngestError
+from murar.ingest.markdown import convert_markdown, video_url_key
+from murar.schema import ImageItem, TableItem, VideoItem
+
+PNG_1PX = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+PAGE = """---
+title: Build a journey
+description: How to build a journey.
+exl-id: 123
+---
+# Build a journey {#build}
+
+Journeys orchestrate messages. Open **[!UICONTROL Journeys]** first.
+
+## Add an event {#add-event}
+
+Drag the event onto the canvas.
+
+![Event palette](assets/event.png){zoomable="yes"}
+
+The event appears in the canvas.
+
+| Field | Meaning |
+|---|---|
+| Name | The event name |
+
+>[!VIDEO](https://video.tv.adobe.com/v/3443183?learn=on){transcript=true}
+
+## Missing things
+
+![gone](assets/missing.png)
+![outside](../../../etc/passwd.png)
+![remote](https://example.com/x.png)
+![corrupt](assets/corrupt.png)
+
+<table><tr><th>A</th><th>B</th></tr><tr><td colspan="2">wide</td></tr></table>
+
+<script>alert('x')</script>
+"""
+
+
+@pytest.fixture()
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    (root / "repo" / "help" / "assets").mkdir(parents=True)
+    (root / "repo" / "help" / "assets" / "event.png").write_bytes(PNG_1PX)
+    (root / "repo" / "help" / "assets" / "corrupt.png").write_bytes(b"\x89PNG not really")
+    (root / "repo" / "help" / "page.md").write_text(PAGE, encoding="utf-8")
+    (root / "repo" / "help" / "3443183.vtt").write_text(
+        "WEBVTT\n\n00:00.000 --> 00:02.000\nHello journeys\n\n00:02.000 --> 00:04.000\nAdd the event\n"
+    )
+    return root
+
+
+def test_sections_and_metadata(corpus: Path) -> None:
+    doc = convert_markdown(corpus / "repo/help/page.md", root=corpus)
+    assert doc.title == "Build a journey"
+    assert doc.metadata["description"] == "How to build a journey."
+    paths = [s.heading_path for s in doc.sections]
+    assert paths == [("Build a journey",), ("Build a journey", "Add an event"), ("Build a journey", "Missing things")]
+    assert doc.sections[1].anchor == "add-event"
+    assert "Open Journeys first." in doc.sections[0].text
+    assert "UICONTROL" not in doc.sections[0].text
+
+
+def test_media_with_context(corpus: Path) -> None:
+    doc = convert_markdown(corpus / "repo/help/page.md", root=corpus)
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    event = next(m for m in images if m.alt == "Event palette")
+    assert event.path == "repo/help/assets/event.png" and event.exists
+    assert event.width == 1 and event.height == 1
+    assert event.context_before.endswith("Drag the event onto the canvas.")
+    assert event.context_after.startswith("The event appears")
+    assert event.section_id == doc.sections[1].id
+    table = next(m for m in doc.media if isinstance(m, TableItem) and m.headers == ["Field", "Meaning"])
+    assert table.rows == [["Name", "The event name"]] and table.index_in_page == 0
+    video = next(m for m in doc.media if isinstance(m, VideoItem))
+    assert video.url.startswith("https://video.tv.adobe.com/v/3443183")
+    assert "Hello journeys" in video.transcript
+    html_table = [m for m in doc.media if isinstance(m, TableItem) and m.headers == ["A", "B"]]
+    assert html_table and html_table[0].rows == [["wide", "wide"]] and html_table[0].index_in_page == 1
+
+
+def test_bad_links_warn_and_never_escape(corpus: Path) -> None:
+    doc = convert_markdown(corpus / "repo/help/page.md", root=corpus)
+    joined = "\n".join(doc.warnings)
+    assert "missing.png" in joined and "file not found" in joined
+    assert "escapes the corpus root" in joined
+    assert "corrupt" in joined
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert not any("passwd" in (m.path or "") for m in images)
+    remote = next(m for m in images if m.url)
+    assert remote.url == "https://example.com/x.png" and remote.path is None and not remote.exists
+    assert all("alert(" not in s.text for s in doc.sections)
+
+
+def test_undecodable_bytes_and_binary(tmp_path: Path) -> None:
+    (tmp_path / "latin.md").write_bytes("# Caf\xe9\n\nna\xefve text".encode("latin-1"))
+    doc = convert_markdown(tmp_path / "latin.md", root=tmp_path)
+    assert doc.sections[0].heading_path == ("Café",)
+    assert any("UTF-8" in w for w in doc.warnings)
+    (tmp_path / "bin.md").write_bytes(b"\x00\x01\x02binary")
+    with pytest.raises(IngestError):
+        convert_markdown(tmp_path / "bin.md", root=tmp_path)
+
+
+def test_bad_front_matter_is_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "p.md").write_text("---\ntitle: [unclosed\n---\n# Real title\n\ntext\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    assert doc.title == "Real title"
+    assert any("front matter" in w for w in doc.warnings)
+
+
+def test_slash_links_resolve_from_repo_folder(tmp_path: Path) -> None:
+    (tmp_path / "repo/help/assets").mkdir(parents=True)
+    (tmp_path / "repo/help/assets/a.png").write_bytes(PNG_1PX)
+    (tmp_path / "repo/help/deep/dir").mkdir(parents=True)
+    (tmp_path / "repo/help/deep/dir/p.md").write_text("# T\n\n![x](/help/assets/a.png)\n")
+    doc = convert_markdown(tmp_path / "repo/help/deep/dir/p.md", root=tmp_path)
+    assert doc.media[0].path == "repo/help/assets/a.png"  # type: ignore[union-attr]
+
+
+def test_video_url_key() -> None:
+    assert video_url_key("https://video.tv.adobe.com/v/3426021?quality=12&learn=on") == "video.tv.adobe.com/v/3426021"
+    assert video_url_key("https://video.tv.adobe.com/v/333745/?learn=on") == "video.tv.adobe.com/v/333745"
+
+
+@pytest.mark.integration
+def test_real_adobe_pages(adobe_root: Path) -> None:
+    doc = convert_markdown(adobe_root / "AdobeDocs+experience-platform-docs/help/network.md", root=adobe_root)
+    assert doc.sections[0].heading_path == ("Network Information",)
+    paths = [m.path for m in doc.media if isinstance(m, ImageItem)]
+    assert "AdobeDocs+experience-platform-docs/help/assets/copy.jpg" in paths
+    ids = convert_markdown(
+        adobe_root / "AdobeDocs+experience-platform-docs/developer/markdown/narrative/gdpr/gathering-your-ids.md",
+        root=adobe_root,
+    )
+    first_table = next(m for m in ids.media if isinstance(m, TableItem))
+    assert first_table.index_in_page == 0 and first_table.headers[0] == "Display Name"
+    assert first_table.heading_path == ("Gathering your IDs", "Standard ID namespaces")

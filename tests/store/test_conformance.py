@@ -1,0 +1,106 @@
+"""Every store backend must pass these tests (STYLE.md habit 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from murar.embed.base import l2_normalise
+from murar.schema import ImageItem, Section, Snippet, TableItem, VideoItem
+from murar.store.base import Store
+from murar.store.lance import LanceStore, write_lance
+from murar.store.memory import MemoryStore
+
+DIM = 8
+
+
+def _data() -> dict:
+    sections = [
+        Section(id=f"sec{i}", source_path=f"p{i // 2}.md", page_title="P", heading_path=("P", f"S{i}"),
+                anchor=None, level=2, text=f"text {i}", ordinal=i)
+        for i in range(4)
+    ]
+    snippets = [
+        Snippet(id=f"sn{i}", section_id=f"sec{i % 4}", source_path=f"p{(i % 4) // 2}.md", page_title="P",
+                heading_path=("P", f"S{i % 4}"), anchor=None, text=f"snippet {i}", position=i // 4, n_tokens=2)
+        for i in range(10)
+    ]
+    media = [
+        ImageItem(id="img0", section_id="sec0", source_path="p0.md", page_title="P", heading_path=("P", "S0"),
+                  anchor=None, position=0, path="a.png", exists=True),
+        ImageItem(id="img1", section_id="sec0", source_path="p0.md", page_title="P", heading_path=("P", "S0"),
+                  anchor=None, position=1, path="gone.png", exists=False),
+        TableItem(id="tab0", section_id="sec1", source_path="p0.md", page_title="P", heading_path=("P", "S1"),
+                  anchor=None, position=0, headers=["A"], rows=[["1"]], markdown="|A|\n|-|\n|1|"),
+        VideoItem(id="vid0", section_id="sec2", source_path="p1.md", page_title="P", heading_path=("P", "S2"),
+                  anchor=None, position=0, url="https://video.tv.adobe.com/v/1"),
+    ]
+    rng = np.random.default_rng(0)
+    return {
+        "sections": sections,
+        "snippets": snippets,
+        "snippet_vectors": l2_normalise(rng.normal(size=(10, DIM))),
+        "media": media,
+        "media_vectors": l2_normalise(rng.normal(size=(4, DIM))),
+    }
+
+
+def _memory(tmp_path: Path, data: dict) -> Store:
+    return MemoryStore(**data)
+
+
+def _lance(tmp_path: Path, data: dict) -> Store:
+    write_lance(tmp_path / "lance", dim=DIM, **data)
+    return LanceStore(tmp_path / "lance")
+
+
+BACKENDS: list[Callable[[Path, dict], Store]] = [_memory, _lance]
+
+
+@pytest.fixture(params=BACKENDS, ids=["memory", "lance"])
+def store_and_data(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Store, dict]:
+    data = _data()
+    return request.param(tmp_path, data), data
+
+
+def test_snippet_search_is_exact_cosine(store_and_data: tuple[Store, dict]) -> None:
+    store, data = store_and_data
+    q = data["snippet_vectors"][3]
+    hits = store.search_snippets(q, 3)
+    assert hits[0][0].id == "sn3"
+    assert hits[0][1] == pytest.approx(1.0, abs=1e-5)
+    expected = np.sort(data["snippet_vectors"] @ q)[::-1][:3]
+    assert [round(s, 4) for _, s in hits] == [round(float(x), 4) for x in expected]
+    assert store.search_snippets(q, 0) == []
+    assert len(store.search_snippets(q, 100)) == 10
+
+
+def test_media_by_section_and_lookup(store_and_data: tuple[Store, dict]) -> None:
+    store, data = store_and_data
+    items = store.media_in_section("sec0")
+    assert [m.item.id for m in items] == ["img0", "img1"]
+    assert np.allclose(items[0].vector, data["media_vectors"][0], atol=1e-6)
+    assert store.media_in_section("nope") == []
+    assert store.get_media("tab0").headers == ["A"]  # type: ignore[union-attr]
+    assert store.get_media("missing") is None
+    assert store.get_section("sec2").heading_path == ("P", "S2")  # type: ignore[union-attr]
+    assert store.get_snippet("sn4").section_id == "sec0"  # type: ignore[union-attr]
+    vecs = store.snippet_vectors(["sn2", "sn1"])
+    assert np.allclose(vecs, data["snippet_vectors"][[2, 1]], atol=1e-6)
+
+
+def test_media_search_filters_kinds_and_missing_files(store_and_data: tuple[Store, dict]) -> None:
+    store, data = store_and_data
+    q = data["media_vectors"][1]
+    ids = [m.item.id for m in store.search_media(q, 10)]
+    assert "img1" not in ids and set(ids) == {"img0", "tab0", "vid0"}
+    assert "img1" in [m.item.id for m in store.search_media(q, 10, include_missing=True)]
+    assert [m.item.id for m in store.search_media(q, 10, kinds=["table"])] == ["tab0"]
+
+
+def test_counts(store_and_data: tuple[Store, dict]) -> None:
+    store, _ = store_and_data
+    assert store.counts() == {"pages": 2, "sections": 4, "snippets": 10, "images": 2, "tables": 1, "videos": 1}
