@@ -661,7 +661,7 @@ class _PdfConverter:
         for ol in ocr_lines:
             x0, y0, x1, y1 = (v / s for v in ol.bbox)
             words.append({"text": ol.text, "x0": x0, "x1": x1, "top": y0, "bottom": y1,
-                          "size": round((y1 - y0) * 0.8, 1), "fontname": "ocr"})
+                          "size": 10.0, "fontname": "ocr"})  # OCR box heights are too noisy for headings
         return words
 
     def _figure(self, page: Any, page_no: int, box: Bbox, caption: str, index: int, ph: float,

@@ -1,0 +1,61 @@
+"""Tests of murar.ingest.quality."""
+
+from __future__ import annotations
+
+import pytest
+
+PIL = pytest.importorskip("PIL")
+
+from PIL import Image  # noqa: E402
+
+from murar.ingest.quality import ImageCandidate, ImageQualityFilter, QualityOptions, dhash, filter_images  # noqa: E402
+
+
+def _pattern(w: int, h: int, seed: int = 1) -> Image.Image:
+    img = Image.new("L", (w, h))
+    img.putdata([((x * seed * 7) ^ (y * 13)) % 256 for y in range(h) for x in range(w)])
+    return img
+
+
+def _cand(key: str, w: int, h: int, page: int | None = None, top: float = 300.0) -> ImageCandidate:
+    return ImageCandidate(key=key, width=w, height=h, page=page, bbox=(10, top, 60, top + 40), page_height=800)
+
+
+def test_single_image_checks() -> None:
+    flt = ImageQualityFilter()
+    assert flt.check(_cand("tiny", 20, 400)) == "tiny 20x400 px"
+    assert flt.check(_cand("area", 40, 40)) == "tiny 40x40 px"
+    assert flt.check(_cand("banner", 900, 60)).startswith("extreme aspect ratio")
+    assert flt.check(_cand("blank", 100, 100), Image.new("L", (100, 100), 255)).startswith("blank")
+    assert flt.check(_cand("ok", 100, 100), _pattern(100, 100)) is None
+
+
+def test_repeated_images_dropped_deterministically() -> None:
+    logo = _pattern(80, 80, seed=3)
+    chart = _pattern(160, 100, seed=5)
+    cands = [(_cand(f"logo-p{p}", 80, 80, page=p, top=5), logo.resize((80 + p, 80 + p))) for p in (1, 2, 3)]
+    cands.append((_cand("chart", 160, 100, page=1), chart))
+    kept, drops = filter_images(cands)
+    assert [c.key for c in kept] == ["chart"]
+    assert drops == [(f"logo-p{p}", "repeated on 3 pages (logo/header)") for p in (1, 2, 3)]
+
+
+def test_margin_repeat_and_hook_and_disabled() -> None:
+    img = _pattern(100, 100, seed=2)
+    kept, drops = filter_images([(_cand("h1", 100, 100, page=1, top=2), img),
+                                 (_cand("h2", 100, 100, page=2, top=2), img)])
+    assert not kept and all(r == "repeated in page margin (header/footer)" for _, r in drops)
+    hook_calls = []
+
+    def hook(c: ImageCandidate, image: object) -> str | None:
+        hook_calls.append(c.key)
+        return "judge says illegible"
+
+    flt = ImageQualityFilter(hook=hook)
+    assert flt.check(_cand("x", 100, 100), img) == "judge says illegible" and hook_calls == ["x"]
+    assert ImageQualityFilter(QualityOptions(enabled=False)).check(_cand("t", 1, 1)) is None
+
+
+def test_dhash_is_scale_invariant() -> None:
+    img = _pattern(120, 90, seed=4)
+    assert bin(dhash(img) ^ dhash(img.resize((240, 180)))).count("1") <= 4
