@@ -24,6 +24,7 @@ def need_chromium() -> None:
 
 @contextmanager
 def browser() -> Iterator[Any]:
+    """A headless Chromium (Playwright ``Browser``), closed on exit."""
     from playwright.sync_api import sync_playwright
 
     need_chromium()

@@ -17,6 +17,23 @@ from server_fakes import FakeAnswerService  # noqa: E402
 from murar.server import ServerConfig, create_app  # noqa: E402
 
 
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """One headless Chromium for all browser tests (skips when it is not installed)."""
+    from browser import browser
+
+    with browser() as b:
+        yield b
+
+
+@pytest.fixture()
+def page(chromium: object) -> Iterator[object]:
+    """A fresh browser context and page (desktop size); closed after the test."""
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
+    yield context.new_page()
+    context.close()
+
+
 @pytest.fixture()
 def fake_service(tmp_path: Path) -> FakeAnswerService:
     media = tmp_path / "media"

@@ -191,3 +191,43 @@ def test_config_rejects_bad_values(bad: dict[str, Any]) -> None:
 
     with pytest.raises(ConfigError):
         ServerConfig(**bad)
+
+
+def test_oversized_body_is_refused(fake_service: FakeAnswerService) -> None:
+    with client(fake_service, max_body_bytes=1000) as c:
+        r = c.post("/v1/answer", content=b'{"question": "' + b"x" * 5000 + b'"}',
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 413
+        assert "content-security-policy" in r.headers
+
+        def chunks():  # type: ignore[no-untyped-def]
+            yield b'{"question": "'
+            for _ in range(10):
+                yield b"x" * 500
+            yield b'"}'
+
+        r = c.post("/v1/answer", content=chunks(), headers={"content-type": "application/json"})
+        assert r.status_code == 413
+    assert fake_service.questions == []
+
+
+def test_docs_page_is_offline(fake_service: FakeAnswerService) -> None:
+    pytest.importorskip("swagger_ui_bundle", reason="swagger-ui-bundle-v2 (server extra) not installed")
+    with client(fake_service) as c:
+        page = c.get("/docs")
+        assert "/docs/assets/swagger-ui-bundle.js" in page.text and "<script>" not in page.text
+        assert c.get("/docs/assets/swagger-ui-bundle.js").status_code == 200
+        assert c.get("/static/docs.js").status_code == 200
+        assert "script-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_missing_server_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import murar.server
+    from murar.errors import MissingExtraError
+
+    monkeypatch.setitem(sys.modules, "fastapi", None)
+    monkeypatch.delitem(sys.modules, "murar.server.app", raising=False)
+    with pytest.raises(MissingExtraError, match=r"pip install 'murar\[server\]'"):
+        murar.server.create_app  # noqa: B018

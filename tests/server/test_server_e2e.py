@@ -6,10 +6,11 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from browser import browser, need_chromium, watch_page
+from browser import watch_page
 from conftest import LiveServer
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
@@ -68,40 +69,38 @@ def e2e_server(small_index: tuple[Path, Path]) -> Iterator[LiveServer]:
         yield srv
 
 
-def test_browser_renders_real_index_image_and_runs_no_document_script(e2e_server: LiveServer) -> None:
-    need_chromium()
-    with browser() as b:
-        page = b.new_page(viewport={"width": 1100, "height": 900})
-        seen = watch_page(page)
-        page.goto(e2e_server.url + "/")
-        page.wait_for_selector(".chip")
-        page.click(".chip")  # the example question
-        page.wait_for_selector(".assistant[aria-busy=false]", timeout=60_000)
-        assert page.locator(".error-card").count() == 0, page.inner_text(".assistant")
+def test_browser_renders_real_index_image_and_runs_no_document_script(e2e_server: LiveServer,
+                                                                      page: Any) -> None:
+    seen = watch_page(page)
+    page.goto(e2e_server.url + "/")
+    page.wait_for_selector(".chip")
+    page.click(".chip")  # the example question
+    page.wait_for_selector(".assistant[aria-busy=false]", timeout=60_000)
+    assert page.locator(".error-card").count() == 0, page.inner_text(".assistant")
 
-        images = page.locator(".answer-body figure.media-image img")
-        assert images.count() >= 1
-        first = images.first
-        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=first.element_handle(),
-                               timeout=10_000)
-        assert first.evaluate("i => i.naturalWidth") > 100  # a real screenshot, decoded
-        assert first.get_attribute("src").startswith("/v1/media/")
+    images = page.locator(".answer-body figure.media-image img")
+    assert images.count() >= 1
+    first = images.first
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=first.element_handle(),
+                           timeout=10_000)
+    assert first.evaluate("i => i.naturalWidth") > 100  # a real screenshot, decoded
+    assert first.get_attribute("src").startswith("/v1/media/")
 
-        text = page.inner_text(".answer-body")
-        assert "<script>window.__xss = 'answer'</script>" in text  # shown as text
-        assert page.evaluate("typeof window.__xss") == "undefined"
-        assert page.evaluate("document.querySelectorAll('script').length") == 1
+    text = page.inner_text(".answer-body")
+    assert "<script>window.__xss = 'answer'</script>" in text  # shown as text
+    assert page.evaluate("typeof window.__xss") == "undefined"
+    assert page.evaluate("document.querySelectorAll('script').length") == 1
 
-        page.locator(".answer-body .cite").first.click()
-        page.wait_for_selector("#drawer:not([hidden])")
-        drawer = page.inner_text("#drawer-body")
-        assert "embed code dialog" in drawer.lower() and "embed-code-help.md" in drawer
-        page.keyboard.press("Escape")
-        page.click(".how summary")
-        assert page.locator(".how .trace-list li.chosen").count() >= 1
-        page.wait_for_timeout(300)
-        assert page.evaluate("typeof window.__xss") == "undefined"
-        assert seen["dialogs"] == [] and seen["errors"] == [], seen
+    page.locator(".answer-body .cite").first.click()
+    page.wait_for_selector("#drawer:not([hidden])")
+    drawer = page.inner_text("#drawer-body")
+    assert "embed code dialog" in drawer.lower() and "embed-code-help.md" in drawer
+    page.keyboard.press("Escape")
+    page.click(".how summary")
+    assert page.locator(".how .trace-list li.chosen").count() >= 1
+    page.wait_for_timeout(300)
+    assert page.evaluate("typeof window.__xss") == "undefined"
+    assert seen["dialogs"] == [] and seen["errors"] == [], seen
 
 
 def test_api_on_real_index_serves_only_index_images(e2e_server: LiveServer) -> None:

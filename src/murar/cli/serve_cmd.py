@@ -61,8 +61,7 @@ def serve(
                     "(there is no authentication)", fg=typer.colors.YELLOW, err=True)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     typer.echo(f"murar: serving {index} at http://{shown}:{port}/ (API docs: /docs)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, proxy_headers=public_url is not None,
-                timeout_graceful_shutdown=10)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10)
 
 
 def build_app(

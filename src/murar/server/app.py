@@ -53,7 +53,7 @@ from murar.server.config import ServerConfig
 from murar.server.feedback import FeedbackStore, RecentAnswers, answer_summary
 from murar.server.gate import Overloaded, WorkerGate
 from murar.server.payload import MediaLinker, answer_json, render_markdown
-from murar.server.security import SecurityHeaders
+from murar.server.security import BodyLimit, SecurityHeaders
 from murar.server.streaming import ThreadedStream, sse, sse_comment
 
 log = logging.getLogger(__name__)
@@ -154,6 +154,7 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
         redoc_url=None,
     )
     app.state.murar = state
+    app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     if cfg.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware

@@ -38,6 +38,7 @@ class ServerConfig:
     - ``recent_answers``: answers kept in memory so feedback can store them.
     - ``cors_origins``: origins allowed to call the API from a browser (for chat
       UIs served elsewhere); empty means same-origin only.
+    - ``max_body_bytes``: larger request bodies are refused with 413.
     """
 
     max_concurrency: int = 1
@@ -54,6 +55,7 @@ class ServerConfig:
     keepalive_s: float = 10.0
     recent_answers: int = 256
     cors_origins: tuple[str, ...] = ()
+    max_body_bytes: int = 256 * 1024
 
     def __post_init__(self) -> None:
         if self.max_concurrency < 1:

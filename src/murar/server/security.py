@@ -34,6 +34,59 @@ def csp_for(path: str) -> str:
     return PAGE_CSP
 
 
+class BodyLimit:
+    """ASGI middleware: refuse request bodies larger than ``max_bytes`` with 413.
+
+    Checks ``Content-Length`` up front and counts chunked bodies as they arrive,
+    so a huge upload cannot exhaust memory before validation runs.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int = 256 * 1024) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+                await _too_large(send, self.max_bytes)
+                return
+        seen = 0
+        exceeded = False
+
+        async def limited_receive() -> Message:
+            nonlocal seen, exceeded
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    exceeded = True  # the app sees a disconnect and stops reading
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            if not exceeded:
+                await send(message)
+
+        try:
+            await self.app(scope, limited_receive, guarded_send)
+        except Exception:
+            if not exceeded:
+                raise
+        if exceeded:
+            await _too_large(send, self.max_bytes)
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = ('{"detail":"request body larger than %d bytes"}' % limit).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
 class SecurityHeaders:
     """ASGI middleware adding CSP, nosniff, referrer and framing headers."""
 
