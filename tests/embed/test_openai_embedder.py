@@ -112,3 +112,15 @@ def test_count_tokens_whitespace_or_tokenizer() -> None:
     assert e2.count_tokens("abc") == 3
     assert e2.token_spans("ab") == [(0, 1), (1, 2)]
     assert e2.max_tokens == 8191
+
+
+def test_token_level_embeddings_are_mean_pooled() -> None:
+    # llama-cpp-python's server returns per-token vectors for models without pooling
+    tokens = {"a": [[1.0, 0.0], [0.0, 1.0]], "b": [[3.0, 4.0]]}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        inputs = json.loads(request.content)["input"]
+        return httpx.Response(200, json={"data": [{"index": i, "embedding": tokens[t]} for i, t in enumerate(inputs)]})
+
+    out = _emb(httpx.MockTransport(handler)).embed(["a", "b"])
+    np.testing.assert_allclose(out, [[2**-0.5, 2**-0.5], [0.6, 0.8]], rtol=1e-6)

@@ -97,11 +97,18 @@ def test_complete_and_stream_against_real_server(server: str) -> None:
 
 
 def test_embeddings_against_real_server(server: str) -> None:
-    e = OpenAICompatibleEmbedder(server, "qwen-small", batch_size=2, timeout=30.0)
-    v = e.embed(["crop an image", "crop a photo", "tax return deadline"])
-    assert v.shape == (3, e.dim) and e.dim == 896  # Qwen2.5-0.5B hidden size
+    """Protocol check only. The chat LLM has no pooling layer, so the server sends
+    token-level vectors (mean-pooled by the embedder); they are not meaningful sentence
+    embeddings, and llama-cpp-python 0.3.36 misaligns token-level vectors when one
+    request holds several inputs (each next input shifted by a few floats), hence
+    ``batch_size=1`` and no similarity assertion."""
+    e = OpenAICompatibleEmbedder(server, "qwen-small", batch_size=1, timeout=30.0)
+    v = e.embed(["crop an image", "tax return deadline"])
+    assert e.dim == 896  # Qwen2.5-0.5B hidden size, discovered from the first response
+    assert v.shape == (2, 896) and v.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, rtol=1e-4)
-    assert v[0] @ v[1] > v[0] @ v[2]
+    again = e.embed(["crop an image"])
+    np.testing.assert_allclose(again[0], v[0], atol=1e-4)  # deterministic
 
 
 def test_real_server_error_status(server: str) -> None:

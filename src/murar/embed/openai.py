@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 import httpx
 import numpy as np
+import numpy.typing as npt
 
 from murar.embed.base import BatchingEmbedder, Vectors, l2_normalise
 from murar.errors import EmbeddingError
@@ -28,7 +29,8 @@ class OpenAICompatibleEmbedder(BatchingEmbedder):
     """Embeddings from ``POST {base_url}/embeddings``.
 
     ``embed(texts)`` returns shape ``(len(texts), dim)``, float32, each row
-    L2-normalised (the server's vectors are re-normalised whatever it sends).
+    L2-normalised (the server's vectors are re-normalised whatever it sends;
+    token-level vectors, sent by servers for models without pooling, are mean-pooled first).
 
     Args:
         base_url: API root, e.g. ``http://127.0.0.1:8080/v1``.
@@ -134,7 +136,7 @@ class OpenAICompatibleEmbedder(BatchingEmbedder):
         if len(vectors) != len(texts):
             raise EmbeddingError(f"{url} returned {len(vectors)} embeddings for {len(texts)} inputs")
         try:
-            arr = np.asarray(vectors, dtype=np.float32)
+            arr = np.stack([_pool(v) for v in vectors])
         except (ValueError, TypeError) as err:
             raise EmbeddingError(f"{url} returned embeddings of unequal length or non-numeric values") from err
         if arr.ndim != 2 or arr.shape[1] == 0:
@@ -161,6 +163,18 @@ class OpenAICompatibleEmbedder(BatchingEmbedder):
         if self._tokenizer is None:
             return super().token_spans(text)
         return [(int(s), int(e)) for s, e in self._tokenizer.encode(text, add_special_tokens=False).offsets]
+
+
+def _pool(vector: Any) -> npt.NDArray[np.float32]:
+    """One input's embedding as a 1-D array. Token-level output (a list of per-token
+    vectors, as llama-cpp-python's server sends for models without a pooling layer,
+    e.g. a chat LLM started with ``--embedding true``) is mean-pooled."""
+    arr = np.asarray(vector, dtype=np.float32)
+    if arr.ndim == 2 and arr.shape[0] > 0:
+        return arr.mean(axis=0)
+    if arr.ndim != 1:
+        raise ValueError(f"embedding of shape {arr.shape}")
+    return arr
 
 
 __all__ = ["OpenAICompatibleEmbedder", "Tokenizer"]
