@@ -1,0 +1,175 @@
+"""Query benchmark (issue: end-to-end pipeline) on ../shared/eval/dev.jsonl.
+
+Measures, side by side in one run over the same index:
+
+- the query path without the LLM (retrieval + source attribution + media
+  selection + placement), p50/p95 in ms, answers written by the extractive
+  generator so the timing covers real sentences;
+- gold page in the top-5 snippets (recall@5), section-level recall@5 and MRR;
+- media precision/recall/F1 per kind, and the no-media rate on text-only
+  questions, for: MuRAR section-level selection (ours), and two standard
+  baselines — top-2 images by question-to-item similarity (LangChain
+  multi-vector style) and the best image of each top-5 snippet's section;
+- with ``--llm bundled`` (or openai): end-to-end seconds per question and the
+  same media metrics on the LLM's answers.
+
+    python benchmarks/query.py [--index DIR] [--llm none|bundled|bundled-small] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from murar.answer.generate import ExtractiveAnswerGenerator  # noqa: E402
+from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline  # noqa: E402
+from murar.embed.minilm import MiniLMEmbedder  # noqa: E402
+from murar.eval.media_metrics import GoldQuestion, load_gold, normalise_path, score_media, summarise_media  # noqa: E402
+from murar.eval.retrieval_metrics import score_retrieval, summarise_retrieval  # noqa: E402
+from murar.ingest.index import build_index, open_index  # noqa: E402
+from murar.schema import Answer, MediaBlock, TextBlock, Trace  # noqa: E402
+from murar.store.base import is_displayable  # noqa: E402
+
+SHARED = REPO.parent / "shared"
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q)) if values else float("nan")
+
+
+def _answer_with(media: list[MediaBlock], question: str) -> Answer:
+    return Answer(question=question, blocks=[TextBlock(text="-"), *media], sources=[], found=True, trace=Trace())
+
+
+def baseline_caption_top2(p: Pipeline, question: str) -> Answer:
+    qv = p.embedder.embed([question])[0]
+    hits = p.store.search_media(qv, 2, kinds=["image"])
+    return _answer_with([MediaBlock(type="image", item=h.item, score=h.score) for h in hits], question)
+
+
+def baseline_section_best_image(p: Pipeline, question: str) -> Answer:
+    snippets, vecs = p.retrieve(question)
+    chosen: dict[str, MediaBlock] = {}
+    for s, v in zip(snippets, vecs):
+        imgs = [m for m in p.store.media_in_section(s.snippet.section_id)
+                if m.item.kind == "image" and is_displayable(m.item)]
+        if not imgs:
+            continue
+        best = max(imgs, key=lambda m: float(m.vector @ v))
+        chosen.setdefault(best.item.id, MediaBlock(type="image", item=best.item, score=float(best.vector @ v)))
+    return _answer_with(list(chosen.values()), question)
+
+
+def page_recall_at5(answer: Answer, gold: GoldQuestion) -> float:
+    pages = {normalise_path(s.snippet.source_path) for s in answer.trace.retrieved[:5]}
+    return float(normalise_path(gold.page) in pages)
+
+
+def fmt(x: float | None) -> str:
+    return "  -  " if x is None else f"{x:.3f}"
+
+
+def media_table(name: str, answers: list[Answer], golds: list[GoldQuestion], root: Path) -> dict:
+    scores = [score_media(a, g, root) for a, g in zip(answers, golds)]
+    s = summarise_media(scores)
+    with_media_text_only = [a for a, g in zip(answers, golds) if g.kind == "text-only" and a.media]
+    row = {"name": name, "micro": s.micro, "macro": s.macro, "no_media_rate_text_only": s.no_media_rate,
+           "answers_with_media": sum(1 for a in answers if a.media), "placement": s.placement,
+           "ordering": s.ordering, "text_only_with_media": len(with_media_text_only)}
+    print(f"\n{name}")
+    print(f"  {'kind':6s} {'P':>6s} {'R':>6s} {'F1':>6s}   n_pred n_gold   (micro)   macro-F1")
+    for kind in ("image", "table", "video", "all"):
+        m = s.micro[kind]
+        print(f"  {kind:6s} {fmt(m['precision']):>6s} {fmt(m['recall']):>6s} {fmt(m['f1']):>6s}   "
+              f"{int(m['n_pred'] or 0):6d} {int(m['n_gold'] or 0):6d}              {fmt(s.macro[kind]['f1'])}")
+    print(f"  no-media on text-only questions: {fmt(s.no_media_rate)} ({s.n_text_only} questions); "
+          f"answers with media: {row['answers_with_media']}/{len(answers)}; placement correct: {fmt(s.placement)}")
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--index", type=Path, default=REPO / "benchmarks" / "out" / "adobe-minilm")
+    ap.add_argument("--corpus", type=Path, default=SHARED / "corpora" / "adobe-docs")
+    ap.add_argument("--questions", type=Path, default=SHARED / "eval" / "dev.jsonl")
+    ap.add_argument("--llm", default="none", help="none | bundled | bundled-small | openai")
+    ap.add_argument("--base-url", default=None)
+    ap.add_argument("--model", default=None)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--repeats", type=int, default=5, help="timing repeats of the no-LLM path per question")
+    ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "query.json")
+    args = ap.parse_args()
+
+    try:
+        open_index(args.index)
+    except Exception:
+        print(f"building index {args.index} from {args.corpus} ...", flush=True)
+        build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
+    golds = load_gold(args.questions)[: args.limit]
+    base = load_pipeline(args.index, llm="extractive")
+    p = Pipeline(store=base.store, embedder=base.embedder, generator=ExtractiveAnswerGenerator(base.embedder),
+                 refiner=None, config=PipelineConfig(refine=False), corpus_root=base.corpus_root,
+                 assets_dir=base.assets_dir)
+    root = base.corpus_root
+    p.answer("warm up the embedder")
+
+    no_llm_ms: list[float] = []
+    gen_ms: list[float] = []
+    ours: list[Answer] = []
+    for g in golds:
+        for r in range(args.repeats):
+            a = p.answer(g.question)
+            t = a.trace.timings_ms
+            no_llm_ms.append(t.get("retrieve", 0) + t.get("attribute", 0) + t.get("media", 0) + t.get("refine", 0))
+            gen_ms.append(t.get("generate", 0))
+        ours.append(a)
+    retr = summarise_retrieval([score_retrieval(a, g, ks=(1, 3, 5)) for a, g in zip(ours, golds)])
+    page_r5 = statistics.fmean(page_recall_at5(a, g) for a, g in zip(ours, golds))
+    print(f"questions: {len(golds)}  index: {args.index}")
+    print(f"query path without LLM (retrieve+attribute+media+placement): p50 {pct(no_llm_ms, 50):.1f} ms, "
+          f"p95 {pct(no_llm_ms, 95):.1f} ms  (n={len(no_llm_ms)}; extractive answer writing p50 {pct(gen_ms, 50):.1f} ms, not included)")
+    print(f"gold page in top-5 snippets (recall@5): {page_r5:.3f}; gold section recall@1/3/5: "
+          f"{retr.recall_at[1]:.3f}/{retr.recall_at[3]:.3f}/{retr.recall_at[5]:.3f}; MRR {retr.mrr:.3f}")
+    rows = [
+        media_table("baseline: top-2 images by question-to-item similarity",
+                    [baseline_caption_top2(p, g.question) for g in golds], golds, root),
+        media_table("baseline: best image of each top-5 snippet's section",
+                    [baseline_section_best_image(p, g.question) for g in golds], golds, root),
+        media_table("murar: MuRAR section-level selection (extractive answer)", ours, golds, root),
+    ]
+    result = {"n_questions": len(golds), "no_llm_ms": {"p50": pct(no_llm_ms, 50), "p95": pct(no_llm_ms, 95)},
+              "page_recall_at5": page_r5, "section_recall_at": retr.recall_at, "mrr": retr.mrr, "media": rows}
+    if args.llm != "none":
+        lp = load_pipeline(args.index, llm=args.llm, base_url=args.base_url, model=args.model)
+        secs: list[float] = []
+        llm_answers: list[Answer] = []
+        refine_used: dict[str, int] = {}
+        for i, g in enumerate(golds, 1):
+            t0 = time.perf_counter()
+            a = lp.answer(g.question)
+            secs.append(time.perf_counter() - t0)
+            llm_answers.append(a)
+            refine_used[a.trace.refinement.used] = refine_used.get(a.trace.refinement.used, 0) + 1
+            print(f"  [{i}/{len(golds)}] {secs[-1]:.1f}s media={len(a.media)} found={a.found} "
+                  f"refine={a.trace.refinement.used} {a.trace.refinement.reason}", flush=True)
+        print(f"\nend-to-end with {args.llm}: p50 {pct(secs, 50):.1f} s, p95 {pct(secs, 95):.1f} s, "
+              f"mean {statistics.fmean(secs):.1f} s; refinement outcomes {refine_used}")
+        rows.append(media_table(f"murar: MuRAR section-level selection ({args.llm} answer)", llm_answers, golds, root))
+        result["llm"] = {"kind": args.llm, "seconds": {"p50": pct(secs, 50), "p95": pct(secs, 95),
+                                                       "mean": statistics.fmean(secs)}, "refinement": refine_used}
+    args.json_out.parent.mkdir(parents=True, exist_ok=True)
+    args.json_out.write_text(json.dumps(result, indent=2, default=str))
+    print(f"\nwritten {args.json_out}")
+
+
+if __name__ == "__main__":
+    main()
