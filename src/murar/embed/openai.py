@@ -171,7 +171,7 @@ def _pool(vector: Any) -> npt.NDArray[np.float32]:
     e.g. a chat LLM started with ``--embedding true``) is mean-pooled."""
     arr = np.asarray(vector, dtype=np.float32)
     if arr.ndim == 2 and arr.shape[0] > 0:
-        return arr.mean(axis=0)
+        return arr.mean(axis=0, dtype=np.float32)  # type: ignore[no-any-return]
     if arr.ndim != 1:
         raise ValueError(f"embedding of shape {arr.shape}")
     return arr
