@@ -33,7 +33,6 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 
@@ -111,7 +110,11 @@ def build_small_index(pages: int, workdir: Path) -> Path:
     if not ADOBE.is_dir():
         raise SystemExit(f"corpus not found: {ADOBE} (pass --index DIR)")
     corpus = workdir / "corpus"
-    rows = [json.loads(line) for line in (ADOBE / "manifest.jsonl").read_text().splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in (ADOBE / "manifest.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
     for row in rows[:pages]:
         page = ADOBE / row["local"]
         target = corpus / row["local"]
@@ -136,23 +139,51 @@ def serve_child(args: argparse.Namespace) -> None:
     from murar.server import ServerConfig, create_app
 
     pipeline = load_pipeline(Path(args.index), llm="fake")
-    config = ServerConfig(max_concurrency=args.workers, max_queue=args.max_queue, max_wait_s=args.max_wait,
-                          feedback_dir=Path(args.feedback_dir))
-    uvicorn.run(create_app(pipeline, config=config), host="127.0.0.1", port=args.port,
-                log_level="warning", access_log=False)
+    config = ServerConfig(
+        max_concurrency=args.workers,
+        max_queue=args.max_queue,
+        max_wait_s=args.max_wait,
+        feedback_dir=Path(args.feedback_dir),
+    )
+    uvicorn.run(
+        create_app(pipeline, config=config),
+        host="127.0.0.1",
+        port=args.port,
+        log_level="warning",
+        access_log=False,
+    )
 
 
-def start_server(args: argparse.Namespace, index: Path, port: int, feedback_dir: Path) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "_serve", "--index", str(index), "--port", str(port),
-           "--workers", str(args.workers), "--max-queue", str(args.max_queue), "--max-wait", str(args.max_wait),
-           "--feedback-dir", str(feedback_dir)]
+def start_server(
+    args: argparse.Namespace, index: Path, port: int, feedback_dir: Path
+) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "_serve",
+        "--index",
+        str(index),
+        "--port",
+        str(port),
+        "--workers",
+        str(args.workers),
+        "--max-queue",
+        str(args.max_queue),
+        "--max-wait",
+        str(args.max_wait),
+        "--feedback-dir",
+        str(feedback_dir),
+    ]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"server exited with {proc.returncode}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+            if (
+                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code
+                == 200
+            ):
                 return proc
         except httpx.HTTPError:
             pass
@@ -164,36 +195,70 @@ def start_server(args: argparse.Namespace, index: Path, port: int, feedback_dir:
 # --------------------------------------------------------------- load
 
 
-async def one_request(client: httpx.AsyncClient, endpoint: str, question: str) -> Result:
+async def one_request(
+    client: httpx.AsyncClient, endpoint: str, question: str
+) -> Result:
     t0 = time.perf_counter()
     try:
         if endpoint == "answer":
             r = await client.post("/v1/answer", json={"question": question})
             ok = r.status_code == 200 and "blocks" in r.json()
-            return Result(endpoint, time.perf_counter() - t0, r.status_code, ok,
-                          "" if ok else f"{r.status_code} {r.text[:120]}")
+            return Result(
+                endpoint,
+                time.perf_counter() - t0,
+                r.status_code,
+                ok,
+                "" if ok else f"{r.status_code} {r.text[:120]}",
+            )
         if endpoint == "stream":
-            async with client.stream("POST", "/v1/answer/stream", json={"question": question}) as r:
+            async with client.stream(
+                "POST", "/v1/answer/stream", json={"question": question}
+            ) as r:
                 body = (await r.aread()).decode("utf-8", "replace")
-            ok = r.status_code == 200 and "event: answer" in body and "event: error" not in body
-            return Result(endpoint, time.perf_counter() - t0, r.status_code, ok,
-                          "" if ok else f"{r.status_code} {body[-160:]}")
-        r = await client.post("/v1/chat/completions",
-                              json={"model": "murar", "messages": [{"role": "user", "content": question}]})
+            ok = (
+                r.status_code == 200
+                and "event: answer" in body
+                and "event: error" not in body
+            )
+            return Result(
+                endpoint,
+                time.perf_counter() - t0,
+                r.status_code,
+                ok,
+                "" if ok else f"{r.status_code} {body[-160:]}",
+            )
+        r = await client.post(
+            "/v1/chat/completions",
+            json={
+                "model": "murar",
+                "messages": [{"role": "user", "content": question}],
+            },
+        )
         ok = r.status_code == 200 and r.json()["choices"][0]["message"]["content"] != ""
-        return Result(endpoint, time.perf_counter() - t0, r.status_code, ok,
-                      "" if ok else f"{r.status_code} {r.text[:120]}")
+        return Result(
+            endpoint,
+            time.perf_counter() - t0,
+            r.status_code,
+            ok,
+            "" if ok else f"{r.status_code} {r.text[:120]}",
+        )
     except (httpx.HTTPError, ValueError, KeyError) as err:
-        return Result(endpoint, time.perf_counter() - t0, 0, False, f"{type(err).__name__}: {err}")
+        return Result(
+            endpoint, time.perf_counter() - t0, 0, False, f"{type(err).__name__}: {err}"
+        )
 
 
-async def run_load(base_url: str, *, clients: int, duration_s: float, endpoint: str) -> tuple[list[Result], int, float]:
+async def run_load(
+    base_url: str, *, clients: int, duration_s: float, endpoint: str
+) -> tuple[list[Result], int, float]:
     """Run ``clients`` loops for ``duration_s``; returns results, requests sent, wall time."""
     endpoints = ["answer", "stream", "chat"] if endpoint == "mix" else [endpoint]
     sent = 0
     results: list[Result] = []
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=base_url, timeout=httpx.Timeout(120.0), limits=limits) as client:
+    async with httpx.AsyncClient(
+        base_url=base_url, timeout=httpx.Timeout(120.0), limits=limits
+    ) as client:
         deadline = time.monotonic() + duration_s
 
         async def worker(n: int) -> None:
@@ -201,18 +266,27 @@ async def run_load(base_url: str, *, clients: int, duration_s: float, endpoint: 
             i = n
             while time.monotonic() < deadline:
                 sent += 1
-                results.append(await one_request(client, endpoints[i % len(endpoints)],
-                                                 QUESTIONS[i % len(QUESTIONS)]))
+                results.append(
+                    await one_request(
+                        client,
+                        endpoints[i % len(endpoints)],
+                        QUESTIONS[i % len(QUESTIONS)],
+                    )
+                )
                 i += clients
 
         t0 = time.monotonic()
-        await asyncio.wait_for(asyncio.gather(*(worker(n) for n in range(clients))),
-                               timeout=duration_s + 150)
+        await asyncio.wait_for(
+            asyncio.gather(*(worker(n) for n in range(clients))),
+            timeout=duration_s + 150,
+        )
         wall = time.monotonic() - t0
     return results, sent, wall
 
 
-def summarise(report: Report, results: list[Result], sent: int, wall: float, server_served: int) -> Report:
+def summarise(
+    report: Report, results: list[Result], sent: int, wall: float, server_served: int
+) -> Report:
     lat = sorted(r.latency_s * 1000 for r in results if r.ok)
     report.sent = sent
     report.completed = len(results)
@@ -224,9 +298,13 @@ def summarise(report: Report, results: list[Result], sent: int, wall: float, ser
     # server finished an answer the client never received (or vice versa).
     report.lost = (sent - len(results)) + abs(server_served - report.ok)
     report.requests_per_s = round(report.ok / wall, 2) if wall > 0 else 0.0
-    report.latency_ms = {"p50": round(percentile(lat, 50), 1), "p95": round(percentile(lat, 95), 1),
-                         "p99": round(percentile(lat, 99), 1), "max": round(lat[-1], 1) if lat else 0.0,
-                         "mean": round(sum(lat) / len(lat), 1) if lat else 0.0}
+    report.latency_ms = {
+        "p50": round(percentile(lat, 50), 1),
+        "p95": round(percentile(lat, 95), 1),
+        "p99": round(percentile(lat, 99), 1),
+        "max": round(lat[-1], 1) if lat else 0.0,
+        "mean": round(sum(lat) / len(lat), 1) if lat else 0.0,
+    }
     report.error_samples = sorted({r.error for r in results if r.error})[:5]
     return report
 
@@ -236,16 +314,43 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd")
     child = sub.add_parser("_serve", help=argparse.SUPPRESS)
     for p in (parser, child):
-        p.add_argument("--index", type=Path, help="an index built by `murar ingest` (default: build a small one)")
-        p.add_argument("--workers", type=int, default=1, help="server: answers computed at once")
-        p.add_argument("--max-queue", type=int, default=None, help="server: queue length (default: clients)")
-        p.add_argument("--max-wait", type=float, default=60.0, help="server: seconds a request may wait")
+        p.add_argument(
+            "--index",
+            type=Path,
+            help="an index built by `murar ingest` (default: build a small one)",
+        )
+        p.add_argument(
+            "--workers", type=int, default=1, help="server: answers computed at once"
+        )
+        p.add_argument(
+            "--max-queue",
+            type=int,
+            default=None,
+            help="server: queue length (default: clients)",
+        )
+        p.add_argument(
+            "--max-wait",
+            type=float,
+            default=60.0,
+            help="server: seconds a request may wait",
+        )
     child.add_argument("--port", type=int, required=True)
     child.add_argument("--feedback-dir", required=True)
-    parser.add_argument("--clients", type=int, default=8, help=f"concurrent clients (<= {MAX_CLIENTS})")
-    parser.add_argument("--duration", type=float, default=20.0, help=f"seconds of load (<= {MAX_DURATION_S:g})")
-    parser.add_argument("--endpoint", choices=["answer", "stream", "chat", "mix"], default="answer")
-    parser.add_argument("--pages", type=int, default=30, help="pages indexed when no --index is given")
+    parser.add_argument(
+        "--clients", type=int, default=8, help=f"concurrent clients (<= {MAX_CLIENTS})"
+    )
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=20.0,
+        help=f"seconds of load (<= {MAX_DURATION_S:g})",
+    )
+    parser.add_argument(
+        "--endpoint", choices=["answer", "stream", "chat", "mix"], default="answer"
+    )
+    parser.add_argument(
+        "--pages", type=int, default=30, help="pages indexed when no --index is given"
+    )
     parser.add_argument("--json", type=Path, help="also write the report as JSON here")
     args = parser.parse_args(argv)
 
@@ -262,20 +367,38 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="murar-load-"))
     proc: subprocess.Popen[bytes] | None = None
     try:
-        index = args.index.resolve() if args.index else build_small_index(args.pages, work)
+        index = (
+            args.index.resolve() if args.index else build_small_index(args.pages, work)
+        )
         port = free_port()
         proc = start_server(args, index, port, work / "feedback")
         base = f"http://127.0.0.1:{port}"
         # Warm-up (not measured): load the index tables, compile regexes, etc.
-        warm = httpx.post(base + "/v1/answer", json={"question": QUESTIONS[0]}, timeout=120)
+        warm = httpx.post(
+            base + "/v1/answer", json={"question": QUESTIONS[0]}, timeout=120
+        )
         warm.raise_for_status()
         before = httpx.get(base + "/v1/stats", timeout=10).json()["queue"]["served"]
-        results, sent, wall = asyncio.run(run_load(base, clients=args.clients, duration_s=args.duration,
-                                                   endpoint=args.endpoint))
-        served = httpx.get(base + "/v1/stats", timeout=10).json()["queue"]["served"] - before
-        report = Report(command=" ".join([Path(sys.executable).name, *sys.argv]), endpoint=args.endpoint,
-                        clients=args.clients, duration_s=args.duration, server_workers=args.workers,
-                        server_max_queue=args.max_queue, index=str(index))
+        results, sent, wall = asyncio.run(
+            run_load(
+                base,
+                clients=args.clients,
+                duration_s=args.duration,
+                endpoint=args.endpoint,
+            )
+        )
+        served = (
+            httpx.get(base + "/v1/stats", timeout=10).json()["queue"]["served"] - before
+        )
+        report = Report(
+            command=" ".join([Path(sys.executable).name, *sys.argv]),
+            endpoint=args.endpoint,
+            clients=args.clients,
+            duration_s=args.duration,
+            server_workers=args.workers,
+            server_max_queue=args.max_queue,
+            index=str(index),
+        )
         summarise(report, results, sent, wall, served)
     finally:
         if proc is not None and proc.poll() is None:
@@ -286,11 +409,15 @@ def main(argv: list[str] | None = None) -> int:
                 proc.kill()
         shutil.rmtree(work, ignore_errors=True)
 
-    print(f"endpoint={report.endpoint} clients={report.clients} duration={report.duration_s:g}s "
-          f"workers={report.server_workers} max_queue={report.server_max_queue}")
-    print(f"requests: sent {report.sent}, completed {report.completed}, ok {report.ok}, "
-          f"errors {report.errors}, 503 {report.overloaded_503}, lost {report.lost} "
-          f"(server served {report.server_served})")
+    print(
+        f"endpoint={report.endpoint} clients={report.clients} duration={report.duration_s:g}s "
+        f"workers={report.server_workers} max_queue={report.server_max_queue}"
+    )
+    print(
+        f"requests: sent {report.sent}, completed {report.completed}, ok {report.ok}, "
+        f"errors {report.errors}, 503 {report.overloaded_503}, lost {report.lost} "
+        f"(server served {report.server_served})"
+    )
     print(f"throughput: {report.requests_per_s} answers/s")
     print("latency ms: " + ", ".join(f"{k} {v}" for k, v in report.latency_ms.items()))
     for sample in report.error_samples:

@@ -11,15 +11,28 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def need_chromium() -> None:
     """Skip when the browser or Playwright's package is missing (CI installs both)."""
     if not CHROMIUM.exists() and shutil.which("chromium") is None:
-        pytest.skip("headless browser test needs /usr/bin/chromium: apt-get install -y chromium")
-    pytest.importorskip("playwright.sync_api", reason="pip install playwright (no browser download needed)")
+        pytest.skip(
+            "headless browser test needs /usr/bin/chromium: apt-get install -y chromium"
+        )
+    pytest.importorskip(
+        "playwright.sync_api",
+        reason="pip install playwright (no browser download needed)",
+    )
 
 
 @contextmanager
@@ -47,5 +60,8 @@ def watch_page(page: Any) -> dict[str, list[str]]:
 
     page.on("dialog", on_dialog)
     page.on("pageerror", lambda e: seen["errors"].append(str(e)))
-    page.on("console", lambda m: seen["console"].append(m.text) if m.type == "error" else None)
+    page.on(
+        "console",
+        lambda m: seen["console"].append(m.text) if m.type == "error" else None,
+    )
     return seen

@@ -7,14 +7,17 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Self
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the server extra is not installed: pip install 'murar[server]'")
+pytest.importorskip(
+    "fastapi", reason="the server extra is not installed: pip install 'murar[server]'"
+)
 
-from server_fakes import FakeAnswerService  # noqa: E402
+from server_fakes import FakeAnswerService
 
-from murar.server import ServerConfig, create_app  # noqa: E402
+from murar.server import ServerConfig, create_app
 
 
 @pytest.fixture(scope="session")
@@ -56,11 +59,18 @@ class LiveServer:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self._server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
-                                                     log_level="warning", lifespan="off"))
+        self._server = uvicorn.Server(
+            uvicorn.Config(
+                app,
+                host="127.0.0.1",
+                port=self.port,
+                log_level="warning",
+                lifespan="off",
+            )
+        )
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 
-    def __enter__(self) -> LiveServer:
+    def __enter__(self) -> Self:
         self._thread.start()
         deadline = time.monotonic() + 20
         while not self._server.started:
@@ -75,8 +85,14 @@ class LiveServer:
 
 
 @pytest.fixture()
-def live_server(fake_service: FakeAnswerService, feedback_dir: Path) -> Iterator[LiveServer]:
-    app = create_app(fake_service, config=ServerConfig(feedback_dir=feedback_dir,
-                                                       examples=("How do I create a schema?",)))
+def live_server(
+    fake_service: FakeAnswerService, feedback_dir: Path
+) -> Iterator[LiveServer]:
+    app = create_app(
+        fake_service,
+        config=ServerConfig(
+            feedback_dir=feedback_dir, examples=("How do I create a schema?",)
+        ),
+    )
     with LiveServer(app) as server:
         yield server

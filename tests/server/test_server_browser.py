@@ -20,8 +20,9 @@ def ask(page: object, question: str) -> None:
     page.wait_for_selector(".assistant[aria-busy=false]", timeout=30_000)  # type: ignore[attr-defined]
 
 
-def test_page_streams_and_renders_multimodal_answer_safely(live_server: LiveServer, feedback_dir: Path,
-                                                           page: Any) -> None:
+def test_page_streams_and_renders_multimodal_answer_safely(
+    live_server: LiveServer, feedback_dir: Path, page: Any
+) -> None:
     seen = watch_page(page)
     page.goto(live_server.url + "/")
     page.wait_for_selector(".chip")  # example questions come from /v1/info
@@ -31,15 +32,22 @@ def test_page_streams_and_renders_multimodal_answer_safely(live_server: LiveServ
     # The image renders (decoded pixels, from /v1/media/{id}).
     img = page.locator(f"figure[data-media-id='{IMAGE_ID}'] img")
     img.wait_for()
-    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=img.element_handle()
+    )
     assert img.evaluate("i => i.naturalWidth") == 40
     assert img.get_attribute("src") == f"/v1/media/{IMAGE_ID}"
-    assert "The Schemas workspace" in page.inner_text(f"figure[data-media-id='{IMAGE_ID}'] figcaption")
+    assert "The Schemas workspace" in page.inner_text(
+        f"figure[data-media-id='{IMAGE_ID}'] figcaption"
+    )
     # Table and videos are rendered inline with captions.
     assert page.locator(".media-table td").first.inner_text() == "Individual"
     assert page.locator(".media-video").count() == 2
     safe = page.locator(".media-video a.video-card")
-    assert safe.count() == 1 and safe.get_attribute("href") == "https://video.example.com/v/123"
+    assert (
+        safe.count() == 1
+        and safe.get_attribute("href") == "https://video.example.com/v/123"
+    )
     assert safe.get_attribute("rel") == "noopener noreferrer nofollow"
 
     # Document text containing <script>/<img onerror> is shown as text and never runs.
@@ -47,9 +55,15 @@ def test_page_streams_and_renders_multimodal_answer_safely(live_server: LiveServ
     assert "<script>window.__xss = 'script';</script>" in body_text
     assert "onerror" in body_text
     assert page.evaluate("window.__xss") is None
-    assert page.evaluate("document.querySelectorAll('script').length") == 1  # only app.js
-    assert page.evaluate("[...document.querySelectorAll('img')].every(i => !i.getAttribute('onerror'))")
-    assert page.evaluate("[...document.querySelectorAll('a')].every(a => !a.href.startsWith('javascript:'))")
+    assert (
+        page.evaluate("document.querySelectorAll('script').length") == 1
+    )  # only app.js
+    assert page.evaluate(
+        "[...document.querySelectorAll('img')].every(i => !i.getAttribute('onerror'))"
+    )
+    assert page.evaluate(
+        "[...document.querySelectorAll('a')].every(a => !a.href.startsWith('javascript:'))"
+    )
     assert seen["dialogs"] == [] and seen["errors"] == []
 
     # A citation opens its source section.
@@ -70,23 +84,37 @@ def test_page_streams_and_renders_multimodal_answer_safely(live_server: LiveServ
     page.click("button[aria-label='Not helpful']")
     page.fill(".comment input", "missing the API steps")
     page.click(".comment button[type=submit]")
-    page.wait_for_function("document.querySelector('.feedback-note').textContent.includes('Thanks')")
+    page.wait_for_function(
+        "document.querySelector('.feedback-note').textContent.includes('Thanks')"
+    )
     page.wait_for_timeout(300)
     assert seen["dialogs"] == [] and seen["errors"] == [], seen
 
-    records = [json.loads(x) for x in (feedback_dir / "feedback.jsonl").read_text().splitlines()]
-    assert records[0]["rating"] == "down" and records[0]["question"] == "How do I create a schema?"
+    records = [
+        json.loads(x)
+        for x in (feedback_dir / "feedback.jsonl").read_text().splitlines()
+    ]
+    assert (
+        records[0]["rating"] == "down"
+        and records[0]["question"] == "How do I create a schema?"
+    )
     assert records[-1]["comment"] == "missing the API steps"
 
 
 def test_page_fits_a_phone(live_server: LiveServer, chromium: Any) -> None:
-    context = chromium.new_context(viewport={"width": 375, "height": 740}, device_scale_factor=2,
-                                   is_mobile=True, has_touch=True)
+    context = chromium.new_context(
+        viewport={"width": 375, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
     try:
         page = context.new_page()
         page.goto(live_server.url + "/")
         ask(page, "How do I create a schema?")
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - window.innerWidth"
+        )
         assert overflow <= 0, f"page is {overflow}px wider than the phone"
         box = page.locator(f"figure[data-media-id='{IMAGE_ID}']").bounding_box()
         assert box is not None and box["width"] <= 375
@@ -96,7 +124,9 @@ def test_page_fits_a_phone(live_server: LiveServer, chromium: Any) -> None:
         context.close()
 
 
-def test_media_url_opened_directly_cannot_script(live_server: LiveServer, page: Any) -> None:
+def test_media_url_opened_directly_cannot_script(
+    live_server: LiveServer, page: Any
+) -> None:
     from server_fakes import SVG_ID
 
     seen = watch_page(page)

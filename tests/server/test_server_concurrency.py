@@ -30,13 +30,25 @@ def queue_state(url: str) -> dict[str, int]:
     return httpx.get(url + "/v1/health", timeout=5).json()["queue"]
 
 
-def test_overload_answers_503_with_retry_after_and_stays_responsive(tmp_path: Path) -> None:
+def test_overload_answers_503_with_retry_after_and_stays_responsive(
+    tmp_path: Path,
+) -> None:
     hold = threading.Event()
     service = FakeAnswerService(tmp_path, hold=hold)
-    app = create_app(service, config=ServerConfig(max_concurrency=1, max_queue=1, max_wait_s=20,
-                                                  retry_after_s=7, feedback_dir=tmp_path))
+    app = create_app(
+        service,
+        config=ServerConfig(
+            max_concurrency=1,
+            max_queue=1,
+            max_wait_s=20,
+            retry_after_s=7,
+            feedback_dir=tmp_path,
+        ),
+    )
     with LiveServer(app) as srv, ThreadPoolExecutor(4) as pool:
-        post = lambda: httpx.post(srv.url + "/v1/answer", json={"question": "q"}, timeout=30)  # noqa: E731
+        post = lambda: httpx.post(
+            srv.url + "/v1/answer", json={"question": "q"}, timeout=30
+        )
         first = pool.submit(post)
         wait_until(lambda: queue_state(srv.url)["active"] == 1)
         second = pool.submit(post)
@@ -44,15 +56,22 @@ def test_overload_answers_503_with_retry_after_and_stays_responsive(tmp_path: Pa
 
         t0 = time.monotonic()
         third = post()
-        assert time.monotonic() - t0 < 2, "an overloaded server must answer at once, not hang"
+        assert time.monotonic() - t0 < 2, (
+            "an overloaded server must answer at once, not hang"
+        )
         assert third.status_code == 503
         assert third.headers["retry-after"] == "7"  # no service time measured yet
         assert third.json()["retry_after"] == 7
-        chat = httpx.post(srv.url + "/v1/chat/completions", timeout=5,
-                          json={"model": "murar", "messages": [{"role": "user", "content": "q"}]})
+        chat = httpx.post(
+            srv.url + "/v1/chat/completions",
+            timeout=5,
+            json={"model": "murar", "messages": [{"role": "user", "content": "q"}]},
+        )
         assert chat.status_code == 503 and chat.headers["retry-after"] == "7"
         assert chat.json()["error"]["code"] == "overloaded"
-        stream = httpx.post(srv.url + "/v1/answer/stream", json={"question": "q"}, timeout=5)
+        stream = httpx.post(
+            srv.url + "/v1/answer/stream", json={"question": "q"}, timeout=5
+        )
         assert stream.status_code == 503
 
         # The event loop is free: health, stats, media and the page answer quickly.
@@ -74,9 +93,13 @@ def test_overload_answers_503_with_retry_after_and_stays_responsive(tmp_path: Pa
 def test_queued_request_gives_up_after_max_wait(tmp_path: Path) -> None:
     hold = threading.Event()
     service = FakeAnswerService(tmp_path, hold=hold)
-    app = create_app(service, config=ServerConfig(max_queue=4, max_wait_s=0.5, feedback_dir=tmp_path))
+    app = create_app(
+        service, config=ServerConfig(max_queue=4, max_wait_s=0.5, feedback_dir=tmp_path)
+    )
     with LiveServer(app) as srv, ThreadPoolExecutor(2) as pool:
-        first = pool.submit(httpx.post, srv.url + "/v1/answer", json={"question": "q"}, timeout=30)
+        first = pool.submit(
+            httpx.post, srv.url + "/v1/answer", json={"question": "q"}, timeout=30
+        )
         wait_until(lambda: queue_state(srv.url)["active"] == 1)
         t0 = time.monotonic()
         late = httpx.post(srv.url + "/v1/answer", json={"question": "q"}, timeout=10)
@@ -91,12 +114,21 @@ def test_many_clients_are_all_served_one_at_a_time(tmp_path: Path) -> None:
     service = FakeAnswerService(tmp_path, delay_s=0.03)
     app = create_app(service, config=ServerConfig(max_queue=16, feedback_dir=tmp_path))
     with LiveServer(app) as srv, ThreadPoolExecutor(10) as pool:
+
         def one(i: int) -> int:
             if i % 2:
-                return httpx.post(srv.url + "/v1/answer", json={"question": f"q{i}"}, timeout=30).status_code
-            with httpx.stream("POST", srv.url + "/v1/answer/stream", json={"question": f"q{i}"}, timeout=30) as r:
+                return httpx.post(
+                    srv.url + "/v1/answer", json={"question": f"q{i}"}, timeout=30
+                ).status_code
+            with httpx.stream(
+                "POST",
+                srv.url + "/v1/answer/stream",
+                json={"question": f"q{i}"},
+                timeout=30,
+            ) as r:
                 body = r.read().decode()
                 return r.status_code if "event: answer" in body else 0
+
         codes = list(pool.map(one, range(10)))
     assert codes == [200] * 10
     assert service.max_active == 1
@@ -108,10 +140,17 @@ def test_client_that_leaves_a_stream_does_not_leak_the_worker(tmp_path: Path) ->
     service = FakeAnswerService(tmp_path, hold=hold)
     app = create_app(service, config=ServerConfig(max_queue=2, feedback_dir=tmp_path))
     with LiveServer(app) as srv:
-        with httpx.stream("POST", srv.url + "/v1/answer/stream", json={"question": "q"}, timeout=10) as r:
+        with httpx.stream(
+            "POST", srv.url + "/v1/answer/stream", json={"question": "q"}, timeout=10
+        ) as r:
             assert r.status_code == 200
             next(r.iter_lines())  # read the first event, then hang up
         wait_until(lambda: queue_state(srv.url)["active"] == 1)
         hold.set()  # the model finishes its work; only then is the slot free
         wait_until(lambda: queue_state(srv.url)["active"] == 0)
-        assert httpx.post(srv.url + "/v1/answer", json={"question": "q"}, timeout=10).status_code == 200
+        assert (
+            httpx.post(
+                srv.url + "/v1/answer", json={"question": "q"}, timeout=10
+            ).status_code
+            == 200
+        )

@@ -31,14 +31,20 @@ Never paste `<script>window.__xss = 'doc-code'</script>` from untrusted pages.
 
 ![Embed code dialog <img src=x onerror="window.__xss='alt'">](assets/tools-embedcode.jpg)
 """
-ANSWER = ("To open the embed code dialog, click the Embed Code icon on the Tools screen [1]. "
-          "Never paste <script>window.__xss = 'answer'</script> from untrusted pages [1].")
+ANSWER = (
+    "To open the embed code dialog, click the Embed Code icon on the Tools screen [1]. "
+    "Never paste <script>window.__xss = 'answer'</script> from untrusted pages [1]."
+)
 QUESTION = "How do I open the embed code dialog on the Tools screen?"
 
 
 @pytest.fixture(scope="module")
-def small_index(tmp_path_factory: pytest.TempPathFactory, adobe_root: Path) -> tuple[Path, Path]:
-    pytest.importorskip("murar.ingest.index", reason="the ingest module is not available")
+def small_index(
+    tmp_path_factory: pytest.TempPathFactory, adobe_root: Path
+) -> tuple[Path, Path]:
+    pytest.importorskip(
+        "murar.ingest.index", reason="the ingest module is not available"
+    )
     from murar.embed.fake import HashingEmbedder
     from murar.ingest.index import build_index
 
@@ -63,14 +69,20 @@ def e2e_server(small_index: tuple[Path, Path]) -> Iterator[LiveServer]:
     from murar.server import ServerConfig, create_app
 
     index, root = small_index
-    pipeline = load_pipeline(index, chat_model=ScriptedChatModel(responder=lambda messages: ANSWER))
-    app = create_app(pipeline, config=ServerConfig(feedback_dir=root / "feedback", examples=(QUESTION,)))
+    pipeline = load_pipeline(
+        index, chat_model=ScriptedChatModel(responder=lambda messages: ANSWER)
+    )
+    app = create_app(
+        pipeline,
+        config=ServerConfig(feedback_dir=root / "feedback", examples=(QUESTION,)),
+    )
     with LiveServer(app) as srv:
         yield srv
 
 
-def test_browser_renders_real_index_image_and_runs_no_document_script(e2e_server: LiveServer,
-                                                                      page: Any) -> None:
+def test_browser_renders_real_index_image_and_runs_no_document_script(
+    e2e_server: LiveServer, page: Any
+) -> None:
     seen = watch_page(page)
     page.goto(e2e_server.url + "/")
     page.wait_for_selector(".chip")
@@ -81,8 +93,11 @@ def test_browser_renders_real_index_image_and_runs_no_document_script(e2e_server
     images = page.locator(".answer-body figure.media-image img")
     assert images.count() >= 1
     first = images.first
-    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=first.element_handle(),
-                           timeout=10_000)
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0",
+        arg=first.element_handle(),
+        timeout=10_000,
+    )
     assert first.evaluate("i => i.naturalWidth") > 100  # a real screenshot, decoded
     assert first.get_attribute("src").startswith("/v1/media/")
 
@@ -104,18 +119,24 @@ def test_browser_renders_real_index_image_and_runs_no_document_script(e2e_server
 
 
 def test_api_on_real_index_serves_only_index_images(e2e_server: LiveServer) -> None:
-    data = httpx.post(e2e_server.url + "/v1/answer", json={"question": QUESTION}, timeout=60).json()
+    data = httpx.post(
+        e2e_server.url + "/v1/answer", json={"question": QUESTION}, timeout=60
+    ).json()
     images = [b for b in data["blocks"] if b["type"] == "image"]
     assert images and all(b["item"]["media_url"] for b in images)
     r = httpx.get(e2e_server.url + images[0]["item"]["media_url"], timeout=10)
     assert r.status_code == 200 and r.headers["content-type"] == "image/jpeg"
-    assert httpx.get(e2e_server.url + "/v1/media/0000000000000000", timeout=10).status_code == 404
+    assert (
+        httpx.get(e2e_server.url + "/v1/media/0000000000000000", timeout=10).status_code
+        == 404
+    )
     stats = httpx.get(e2e_server.url + "/v1/stats", timeout=10).json()["index"]
     assert stats["pages"] == 2 and stats["embedder"].startswith("hashing")
 
 
-def test_serve_command_builds_app_from_index(small_index: tuple[Path, Path], tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_command_builds_app_from_index(
+    small_index: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``murar serve --index DIR --llm fake`` wires the real pipeline into the app."""
     from fastapi.testclient import TestClient
     from typer.testing import CliRunner
@@ -126,9 +147,25 @@ def test_serve_command_builds_app_from_index(small_index: tuple[Path, Path], tmp
     captured: dict[str, object] = {}
     import uvicorn
 
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: captured.update(app=app, **kw))
-    result = CliRunner().invoke(cli, ["serve", "--index", str(index), "--llm", "fake", "--port", "8765",
-                                      "--feedback-dir", str(tmp_path / "fb"), "--example", "Q?"])
+    monkeypatch.setattr(
+        uvicorn, "run", lambda app, **kw: captured.update(app=app, **kw)
+    )
+    result = CliRunner().invoke(
+        cli,
+        [
+            "serve",
+            "--index",
+            str(index),
+            "--llm",
+            "fake",
+            "--port",
+            "8765",
+            "--feedback-dir",
+            str(tmp_path / "fb"),
+            "--example",
+            "Q?",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert captured["host"] == "127.0.0.1" and captured["port"] == 8765
     with TestClient(captured["app"]) as c:  # type: ignore[arg-type]
@@ -142,6 +179,8 @@ def test_serve_command_reports_missing_index(tmp_path: Path) -> None:
 
     from murar.cli.main import app as cli
 
-    result = CliRunner().invoke(cli, ["serve", "--index", str(tmp_path / "nope"), "--llm", "fake"])
+    result = CliRunner().invoke(
+        cli, ["serve", "--index", str(tmp_path / "nope"), "--llm", "fake"]
+    )
     assert result.exit_code != 0
     assert "nope" in result.output

@@ -14,18 +14,27 @@ pytestmark = pytest.mark.timeout(60)
 
 
 def client(srv: LiveServer) -> openai.OpenAI:
-    return openai.OpenAI(base_url=srv.url + "/v1", api_key="not-needed", max_retries=0, timeout=20)
+    return openai.OpenAI(
+        base_url=srv.url + "/v1", api_key="not-needed", max_retries=0, timeout=20
+    )
 
 
-def test_openai_sdk_chat_completion_returns_markdown_with_served_images(live_server: LiveServer) -> None:
+def test_openai_sdk_chat_completion_returns_markdown_with_served_images(
+    live_server: LiveServer,
+) -> None:
     c = client(live_server)
     assert [m.id for m in c.models.list()] == ["murar"]
     completion = c.chat.completions.create(
         model="murar",
-        messages=[{"role": "system", "content": "Be brief."},
-                  {"role": "user", "content": "What is a dataset?"},
-                  {"role": "assistant", "content": "A dataset is..."},
-                  {"role": "user", "content": [{"type": "text", "text": "How do I create a schema?"}]}],
+        messages=[
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "What is a dataset?"},
+            {"role": "assistant", "content": "A dataset is..."},
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "How do I create a schema?"}],
+            },
+        ],
     )
     assert completion.object == "chat.completion"
     assert completion.choices[0].finish_reason == "stop"
@@ -36,26 +45,39 @@ def test_openai_sdk_chat_completion_returns_markdown_with_served_images(live_ser
     assert urls == [f"{live_server.url}/v1/media/{IMAGE_ID}"]
     image = httpx.get(urls[0], timeout=5)
     assert image.status_code == 200 and image.content.startswith(b"\x89PNG")
-    assert completion.model_extra and completion.model_extra["murar"]["answer_id"].startswith("ans_")
+    assert completion.model_extra and completion.model_extra["murar"][
+        "answer_id"
+    ].startswith("ans_")
 
 
 def test_openai_sdk_streaming(live_server: LiveServer) -> None:
     c = client(live_server)
-    plain = c.chat.completions.create(model="murar", messages=[{"role": "user", "content": "How?"}])
-    chunks = list(c.chat.completions.create(model="murar", stream=True,
-                                            messages=[{"role": "user", "content": "How?"}]))
+    plain = c.chat.completions.create(
+        model="murar", messages=[{"role": "user", "content": "How?"}]
+    )
+    chunks = list(
+        c.chat.completions.create(
+            model="murar", stream=True, messages=[{"role": "user", "content": "How?"}]
+        )
+    )
     assert all(ch.object == "chat.completion.chunk" for ch in chunks)
     assert chunks[0].choices[0].delta.role == "assistant"
     content = "".join(ch.choices[0].delta.content or "" for ch in chunks)
     assert content == plain.choices[0].message.content
-    progress = "".join((ch.choices[0].delta.model_extra or {}).get("reasoning_content", "")
-                       for ch in chunks)
-    assert "Searching the documentation" in progress and "To create a schema" in progress
+    progress = "".join(
+        (ch.choices[0].delta.model_extra or {}).get("reasoning_content", "")
+        for ch in chunks
+    )
+    assert (
+        "Searching the documentation" in progress and "To create a schema" in progress
+    )
     assert chunks[-1].choices[0].finish_reason == "stop"
 
 
 def test_openai_sdk_errors(live_server: LiveServer) -> None:
     c = client(live_server)
     with pytest.raises(openai.BadRequestError) as info:
-        c.chat.completions.create(model="murar", messages=[{"role": "system", "content": "hi"}])
+        c.chat.completions.create(
+            model="murar", messages=[{"role": "system", "content": "hi"}]
+        )
     assert "no user message" in str(info.value)

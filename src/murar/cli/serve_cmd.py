@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from murar.cli.common import DEFAULT_INDEX, fail
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 from murar.errors import MissingExtraError, MurarError
 
 LLM_HELP = "bundled (Qwen2.5-Coder-1.5B, offline) | bundled-small | openai | extractive (no model) | fake"
@@ -25,23 +28,75 @@ def default_feedback_dir(index: Path) -> Path | None:
 
 
 def serve(
-    index: Annotated[Path, typer.Option("--index", "-i", help="Index folder built by `murar ingest`.")] = DEFAULT_INDEX,
-    host: Annotated[str, typer.Option(help="Address to listen on (loopback by default; the API has no authentication).")] = "127.0.0.1",
+    index: Annotated[
+        Path,
+        typer.Option("--index", "-i", help="Index folder built by `murar ingest`."),
+    ] = DEFAULT_INDEX,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on (loopback by default; the API has no authentication)."
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
     llm: Annotated[str, typer.Option(help=LLM_HELP)] = "bundled",
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL of the generator, e.g. http://127.0.0.1:8080/v1")] = None,
-    model: Annotated[str | None, typer.Option(help="Model name on the OpenAI-compatible server.")] = None,
-    api_key: Annotated[str | None, typer.Option(envvar="OPENAI_API_KEY", help="API key of that server (or OPENAI_API_KEY).")] = None,
-    workers: Annotated[int, typer.Option(help="Answers computed at the same time (1 for one local model).")] = 1,
-    max_queue: Annotated[int, typer.Option(help="Requests allowed to wait; more get 503 + Retry-After.")] = 8,
-    max_wait: Annotated[float, typer.Option(help="Seconds a queued request waits before 503.")] = 60.0,
-    feedback_dir: Annotated[Path | None, typer.Option(help="Folder for feedback.jsonl (default: <index>/feedback).")] = None,
-    public_url: Annotated[str | None, typer.Option(help="Public base URL for image links when behind a proxy.")] = None,
-    title: Annotated[str, typer.Option(help="Title of the web page.")] = "murar assistant",
-    example: Annotated[list[str] | None, typer.Option("--example", help="An example question shown on the page (repeatable).")] = None,
-    cors_origin: Annotated[list[str] | None, typer.Option("--cors-origin", help="Browser origin allowed to call the API (repeatable).")] = None,
-    no_refine: Annotated[bool, typer.Option("--no-refine", help="Keep the code-placed draft; skip the LLM rewrite.")] = False,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level: critical|error|warning|info|debug.")] = "info",
+    base_url: Annotated[
+        str | None,
+        typer.Option(
+            help="OpenAI-compatible base URL of the generator, e.g. http://127.0.0.1:8080/v1"
+        ),
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option(help="Model name on the OpenAI-compatible server.")
+    ] = None,
+    api_key: Annotated[
+        str | None,
+        typer.Option(
+            envvar="OPENAI_API_KEY", help="API key of that server (or OPENAI_API_KEY)."
+        ),
+    ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(help="Answers computed at the same time (1 for one local model)."),
+    ] = 1,
+    max_queue: Annotated[
+        int, typer.Option(help="Requests allowed to wait; more get 503 + Retry-After.")
+    ] = 8,
+    max_wait: Annotated[
+        float, typer.Option(help="Seconds a queued request waits before 503.")
+    ] = 60.0,
+    feedback_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder for feedback.jsonl (default: <index>/feedback)."),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(help="Public base URL for image links when behind a proxy."),
+    ] = None,
+    title: Annotated[
+        str, typer.Option(help="Title of the web page.")
+    ] = "murar assistant",
+    example: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--example", help="An example question shown on the page (repeatable)."
+        ),
+    ] = None,
+    cors_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--cors-origin", help="Browser origin allowed to call the API (repeatable)."
+        ),
+    ] = None,
+    no_refine: Annotated[
+        bool,
+        typer.Option(
+            "--no-refine", help="Keep the code-placed draft; skip the LLM rewrite."
+        ),
+    ] = False,
+    log_level: Annotated[
+        str, typer.Option(help="uvicorn log level: critical|error|warning|info|debug.")
+    ] = "info",
 ) -> None:
     """Serve INDEX over HTTP: the web page at /, the JSON/streaming API at /v1, the
     OpenAI-compatible chat API at /v1/chat/completions, API docs at /docs."""
@@ -50,18 +105,38 @@ def serve(
     except ImportError:
         fail(MissingExtraError("uvicorn", "server"))
     try:
-        app = build_app(index, llm=llm, base_url=base_url, model=model, api_key=api_key, workers=workers,
-                        max_queue=max_queue, max_wait=max_wait, feedback_dir=feedback_dir,
-                        public_url=public_url, title=title, examples=tuple(example or ()),
-                        cors_origins=tuple(cors_origin or ()), refine=not no_refine)
+        app = build_app(
+            index,
+            llm=llm,
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            workers=workers,
+            max_queue=max_queue,
+            max_wait=max_wait,
+            feedback_dir=feedback_dir,
+            public_url=public_url,
+            title=title,
+            examples=tuple(example or ()),
+            cors_origins=tuple(cors_origin or ()),
+            refine=not no_refine,
+        )
     except MurarError as err:
         fail(err)
     if host not in LOOPBACK:
-        typer.secho(f"warning: listening on {host}: anyone who can reach it can use the assistant "
-                    "(there is no authentication)", fg=typer.colors.YELLOW, err=True)
+        typer.secho(
+            f"warning: listening on {host}: anyone who can reach it can use the assistant "
+            "(there is no authentication)",
+            fg=typer.colors.YELLOW,
+            err=True,
+        )
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    typer.echo(f"murar: serving {index} at http://{shown}:{port}/ (API docs: /docs)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10)
+    typer.echo(
+        f"murar: serving {index} at http://{shown}:{port}/ (API docs: /docs)", err=True
+    )
+    uvicorn.run(
+        app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10
+    )
 
 
 def build_app(
@@ -80,7 +155,7 @@ def build_app(
     examples: tuple[str, ...] = (),
     cors_origins: tuple[str, ...] = (),
     refine: bool = True,
-) -> object:
+) -> FastAPI:
     """The FastAPI app of ``murar serve`` for ``index`` (the pipeline loads its
     model lazily, on the first question).
 
@@ -91,17 +166,27 @@ def build_app(
     """
     try:
         from murar.server import ServerConfig, create_app
-    except ImportError as err:  # pragma: no cover - murar.server imports only stdlib at top
+    except (
+        ImportError
+    ) as err:  # pragma: no cover - murar.server imports only stdlib at top
         raise MissingExtraError("fastapi", "server") from err
     from murar.answer.pipeline import PipelineConfig, load_pipeline
 
-    pipeline = load_pipeline(index, llm=llm, base_url=base_url, model=model, api_key=api_key,
-                             config=PipelineConfig(refine=refine))
+    pipeline = load_pipeline(
+        index,
+        llm=llm,
+        base_url=base_url,
+        model=model,
+        api_key=api_key,
+        config=PipelineConfig(refine=refine),
+    )
     config = ServerConfig(
         max_concurrency=workers,
         max_queue=max_queue,
         max_wait_s=max_wait,
-        feedback_dir=feedback_dir if feedback_dir is not None else default_feedback_dir(index),
+        feedback_dir=feedback_dir
+        if feedback_dir is not None
+        else default_feedback_dir(index),
         public_url=public_url,
         title=title,
         examples=examples,

@@ -10,8 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field
 class AnswerRequest(BaseModel):
     """A question for ``POST /v1/answer`` and ``POST /v1/answer/stream``."""
 
-    question: str = Field(..., min_length=1, description="The user's question (plain text).",
-                          examples=["How do I create a schema?"])
+    question: str = Field(
+        ...,
+        min_length=1,
+        description="The user's question (plain text).",
+        examples=["How do I create a schema?"],
+    )
 
 
 class AnswerOut(BaseModel):
@@ -37,18 +41,28 @@ class AnswerOut(BaseModel):
 class FeedbackRequest(BaseModel):
     """Thumbs up or down on an answer, with an optional comment."""
 
-    answer_id: str = Field(..., min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    answer_id: str = Field(
+        ..., min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$"
+    )
     rating: Literal["up", "down"]
     comment: str = Field("", max_length=2000)
-    question: str = Field("", max_length=4000,
-                          description="Used only when the server no longer holds the answer.")
-    answer_text: str = Field("", max_length=20000,
-                             description="Used only when the server no longer holds the answer.")
+    question: str = Field(
+        "",
+        max_length=4000,
+        description="Used only when the server no longer holds the answer.",
+    )
+    answer_text: str = Field(
+        "",
+        max_length=20000,
+        description="Used only when the server no longer holds the answer.",
+    )
 
 
 class FeedbackOut(BaseModel):
     ok: bool
-    stored_answer: bool = Field(description="Whether the server still held the answer it rates.")
+    stored_answer: bool = Field(
+        description="Whether the server still held the answer it rates."
+    )
 
 
 class ErrorOut(BaseModel):
@@ -73,8 +87,11 @@ class ChatMessageIn(BaseModel):
             return ""
         if isinstance(self.content, str):
             return self.content
-        return "\n".join(str(p.get("text", "")) for p in self.content
-                         if p.get("type") in ("text", "input_text"))
+        return "\n".join(
+            str(p.get("text", ""))
+            for p in self.content
+            if p.get("type") in ("text", "input_text")
+        )
 
 
 class ChatCompletionRequest(BaseModel):

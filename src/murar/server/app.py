@@ -35,7 +35,12 @@ from typing import Any
 
 import anyio
 from fastapi import FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
 
 from murar.answer.service import AnswerService
@@ -61,8 +66,14 @@ log = logging.getLogger(__name__)
 MEDIA_ID = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 #: Image types served by ``/v1/media``; anything else is refused (415).
 IMAGE_TYPES = {
-    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
-    ".webp": "image/webp", ".svg": "image/svg+xml", ".bmp": "image/bmp", ".avif": "image/avif",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".svg": "image/svg+xml",
+    ".bmp": "image/bmp",
+    ".avif": "image/avif",
 }
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
@@ -96,7 +107,8 @@ class AppState:
             raise HTTPException(422, "question is empty")
         if len(q) > self.config.max_question_chars:
             raise HTTPException(
-                422, f"question is {len(q)} characters; the limit is {self.config.max_question_chars}"
+                422,
+                f"question is {len(q)} characters; the limit is {self.config.max_question_chars}",
             )
         return q
 
@@ -109,7 +121,9 @@ class AppState:
         absolute = linker.with_base(self.base_url(request))
         markdown = render_markdown(answer, linker=absolute)
         answer_id = "ans_" + secrets.token_hex(8)
-        data = answer_json(answer, answer_id=answer_id, linker=linker, markdown=markdown)
+        data = answer_json(
+            answer, answer_id=answer_id, linker=linker, markdown=markdown
+        )
         self.recent.put(answer_id, answer_summary(data))
         return data
 
@@ -132,7 +146,9 @@ def service_error(err: Exception) -> HTTPException:
     return HTTPException(500, "internal error while answering (see the server log)")
 
 
-def create_app(service: AnswerService, *, config: ServerConfig | None = None) -> FastAPI:
+def create_app(
+    service: AnswerService, *, config: ServerConfig | None = None
+) -> FastAPI:
     """Build the HTTP app around ``service``.
 
     Args:
@@ -177,8 +193,13 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
         "/v1/answer",
         response_model=AnswerOut,
         tags=["answers"],
-        responses={422: {"model": ErrorOut}, 503: {"model": ErrorOut,
-                   "description": "Overloaded; retry after the Retry-After seconds."}},
+        responses={
+            422: {"model": ErrorOut},
+            503: {
+                "model": ErrorOut,
+                "description": "Overloaded; retry after the Retry-After seconds.",
+            },
+        },
     )
     async def answer(body: AnswerRequest, request: Request) -> dict[str, Any]:
         """Answer a question with a multimodal answer (text, images, tables, videos)."""
@@ -198,19 +219,24 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
         question = state.question(question)
         state.requests["stream"] += 1
         slot = await state.gate.acquire()
-        worker = ThreadedStream(lambda: service.stream(question), slot=slot,
-                                loop=asyncio.get_running_loop())
+        worker = ThreadedStream(
+            lambda: service.stream(question), slot=slot, loop=asyncio.get_running_loop()
+        )
         worker.start()
 
         async def body() -> AsyncIterator[str]:
-            yield sse({"question": question, "queue": to_jsonable(state.gate.stats())},
-                      event="start")
+            yield sse(
+                {"question": question, "queue": to_jsonable(state.gate.stats())},
+                event="start",
+            )
             final = False
             async for event in worker.events(keepalive_s=cfg.keepalive_s):
                 if event is None:
                     yield sse_comment()
                 elif event.type == "answer" and event.answer is not None:
-                    data = await anyio.to_thread.run_sync(state.payload, event.answer, request)
+                    data = await anyio.to_thread.run_sync(
+                        state.payload, event.answer, request
+                    )
                     yield sse(data, event="answer")
                     final = True
                 elif event.type == "error":
@@ -223,10 +249,15 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
                     yield sse({"text": event.text}, event="token")
             if not final:
                 state.requests["errors"] += 1
-                yield sse({"message": "the answer stream ended without an answer"}, event="error")
+                yield sse(
+                    {"message": "the answer stream ended without an answer"},
+                    event="error",
+                )
             yield sse({}, event="done")
 
-        return StreamingResponse(body(), media_type="text/event-stream", headers=SSE_HEADERS)
+        return StreamingResponse(
+            body(), media_type="text/event-stream", headers=SSE_HEADERS
+        )
 
     _stream_doc = (
         "Stream an answer as server-sent events: `start`, then `stage` "
@@ -235,15 +266,29 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
         "then `done`. Comment lines keep the connection alive."
     )
 
-    @app.post("/v1/answer/stream", tags=["answers"], description=_stream_doc,
-              response_class=StreamingResponse,
-              responses={200: {"content": {"text/event-stream": {}}}, 503: {"model": ErrorOut}})
+    @app.post(
+        "/v1/answer/stream",
+        tags=["answers"],
+        description=_stream_doc,
+        response_class=StreamingResponse,
+        responses={
+            200: {"content": {"text/event-stream": {}}},
+            503: {"model": ErrorOut},
+        },
+    )
     async def answer_stream(body: AnswerRequest, request: Request) -> StreamingResponse:
         return await _stream(body.question, request)
 
-    @app.get("/v1/answer/stream", tags=["answers"], description=_stream_doc,
-             response_class=StreamingResponse,
-             responses={200: {"content": {"text/event-stream": {}}}, 503: {"model": ErrorOut}})
+    @app.get(
+        "/v1/answer/stream",
+        tags=["answers"],
+        description=_stream_doc,
+        response_class=StreamingResponse,
+        responses={
+            200: {"content": {"text/event-stream": {}}},
+            503: {"model": ErrorOut},
+        },
+    )
     async def answer_stream_get(
         request: Request, question: str = Query(..., min_length=1)
     ) -> StreamingResponse:
@@ -267,12 +312,16 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
             raise HTTPException(404, "unknown media id")
         media_type = IMAGE_TYPES.get(Path(path).suffix.lower())
         if media_type is None:
-            raise HTTPException(415, "this media item is not an image type the server serves")
+            raise HTTPException(
+                415, "this media item is not an image type the server serves"
+            )
         return FileResponse(
             path,
             media_type=media_type,
-            headers={"Cache-Control": "public, max-age=3600",
-                     "Content-Disposition": "inline"},
+            headers={
+                "Cache-Control": "public, max-age=3600",
+                "Content-Disposition": "inline",
+            },
         )
 
     # ----------------------------------------------------------- feedback
@@ -281,8 +330,11 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
     async def feedback(body: FeedbackRequest) -> FeedbackOut:
         """Store a thumbs up/down (and comment) on an answer for later evaluation."""
         stored = state.recent.get(body.answer_id)
-        record: dict[str, Any] = {"answer_id": body.answer_id, "rating": body.rating,
-                                  "comment": body.comment.strip()}
+        record: dict[str, Any] = {
+            "answer_id": body.answer_id,
+            "rating": body.rating,
+            "comment": body.comment.strip(),
+        }
         if stored is not None:
             record.update(stored)
         else:
@@ -306,21 +358,32 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
         """Readiness and queue state: ``status`` is ``busy`` when the queue is full."""
         g = state.gate.stats()
         busy = g.active >= g.max_concurrency and g.waiting >= g.max_queue
-        return {"status": "busy" if busy else "ok", "queue": to_jsonable(g),
-                "uptime_s": round(time.time() - state.started, 1)}
+        return {
+            "status": "busy" if busy else "ok",
+            "queue": to_jsonable(g),
+            "uptime_s": round(time.time() - state.started, 1),
+        }
 
     @app.get("/v1/stats", tags=["service"])
     async def stats() -> dict[str, Any]:
         """Index statistics (pages, sections, snippets, media, embedder) and server counters."""
         index = await anyio.to_thread.run_sync(service.stats)
-        return {"index": to_jsonable(index), "queue": to_jsonable(state.gate.stats()),
-                "requests": dict(state.requests)}
+        return {
+            "index": to_jsonable(index),
+            "queue": to_jsonable(state.gate.stats()),
+            "requests": dict(state.requests),
+        }
 
     @app.get("/v1/info", tags=["service"])
     async def info() -> dict[str, Any]:
         """What the web page needs: title, example questions, limits, model name."""
-        return {"title": cfg.title, "examples": list(cfg.examples), "model": cfg.model_name,
-                "max_question_chars": cfg.max_question_chars, "version": _version()}
+        return {
+            "title": cfg.title,
+            "examples": list(cfg.examples),
+            "model": cfg.model_name,
+            "max_question_chars": cfg.max_question_chars,
+            "version": _version(),
+        }
 
     openai_compat.add_routes(app, state)
 
@@ -330,8 +393,11 @@ def create_app(service: AnswerService, *, config: ServerConfig | None = None) ->
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
-        return FileResponse(static / "index.html", media_type="text/html; charset=utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return FileResponse(
+            static / "index.html",
+            media_type="text/html; charset=utf-8",
+            headers={"Cache-Control": "no-cache"},
+        )
 
     _add_docs(app)
     app.mount("/static", StaticFiles(directory=static), name="static")
@@ -342,7 +408,7 @@ def _add_docs(app: FastAPI) -> None:
     """``/docs``: Swagger UI from the ``swagger-ui-bundle-v2`` package (offline),
     or a plain page pointing at ``/openapi.json`` when it is not installed."""
     try:
-        import swagger_ui_bundle  # type: ignore[import-untyped]
+        import swagger_ui_bundle
 
         assets: Path | None = Path(swagger_ui_bundle.swagger_ui_path)
     except ImportError:
@@ -373,8 +439,13 @@ def _add_docs(app: FastAPI) -> None:
 
 
 def _html_escape(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("'", "&#39;").replace('"', "&quot;"))
+    return (
+        text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("'", "&#39;")
+        .replace('"', "&quot;")
+    )
 
 
 def _version() -> str:

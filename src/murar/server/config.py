@@ -59,16 +59,22 @@ class ServerConfig:
 
     def __post_init__(self) -> None:
         if self.max_concurrency < 1:
-            raise ConfigError(f"max_concurrency must be >= 1, got {self.max_concurrency}")
+            raise ConfigError(
+                f"max_concurrency must be >= 1, got {self.max_concurrency}"
+            )
         if self.max_queue < 0:
             raise ConfigError(f"max_queue must be >= 0, got {self.max_queue}")
         if self.max_wait_s <= 0:
             raise ConfigError(f"max_wait_s must be > 0 seconds, got {self.max_wait_s}")
         if self.retry_after_s < 1:
-            raise ConfigError(f"retry_after_s must be >= 1 second, got {self.retry_after_s}")
+            raise ConfigError(
+                f"retry_after_s must be >= 1 second, got {self.retry_after_s}"
+            )
         if self.max_question_chars < 1:
             raise ConfigError("max_question_chars must be >= 1")
-        if self.public_url is not None and not self.public_url.startswith(("http://", "https://")):
+        if self.public_url is not None and not self.public_url.startswith(
+            ("http://", "https://")
+        ):
             raise ConfigError(
                 f"public_url must start with http:// or https://, got {self.public_url!r}"
             )

@@ -51,13 +51,22 @@ def answer_summary(payload: dict[str, Any]) -> dict[str, Any]:
         "answer_text": payload["text"],
         "markdown": payload["markdown"],
         "media": [
-            {"id": b["item"]["id"], "kind": b["type"], "score": b["score"],
-             "source_path": b["item"].get("source_path")}
-            for b in payload["blocks"] if b["type"] != "text"
+            {
+                "id": b["item"]["id"],
+                "kind": b["type"],
+                "score": b["score"],
+                "source_path": b["item"].get("source_path"),
+            }
+            for b in payload["blocks"]
+            if b["type"] != "text"
         ],
         "sources": [
-            {"citation": s["citation"], "snippet_id": s["snippet"]["id"], "score": s["score"],
-             "source_path": s["snippet"]["source_path"]}
+            {
+                "citation": s["citation"],
+                "snippet_id": s["snippet"]["id"],
+                "score": s["score"],
+                "source_path": s["snippet"]["source_path"],
+            }
             for s in payload["sources"]
         ],
     }
@@ -84,8 +93,10 @@ class FeedbackStore:
 
     def append(self, record: dict[str, Any]) -> Path:
         """Write one record (adds ``time``); returns the file written."""
-        line = json.dumps({"time": datetime.now(UTC).isoformat(timespec="seconds"), **record},
-                          ensure_ascii=False)
+        line = json.dumps(
+            {"time": datetime.now(UTC).isoformat(timespec="seconds"), **record},
+            ensure_ascii=False,
+        )
         with self._lock:
             if self._directory is None:
                 self._directory = Path(tempfile.mkdtemp(prefix="murar-feedback-"))

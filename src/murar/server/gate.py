@@ -126,10 +126,9 @@ class WorkerGate:
                 ``max_wait_s`` seconds without a free slot.
         """
         sem = self._semaphore()
-        if sem.locked() or self._waiting > 0:
-            if self._waiting >= self.max_queue:
-                self._rejected_full += 1
-                raise Overloaded("queue full", self.retry_after())
+        if (sem.locked() or self._waiting > 0) and self._waiting >= self.max_queue:
+            self._rejected_full += 1
+            raise Overloaded("queue full", self.retry_after())
         self._waiting += 1
         try:
             await asyncio.wait_for(sem.acquire(), timeout=self.max_wait_s)
@@ -159,7 +158,9 @@ class WorkerGate:
     def _release(self, service_s: float) -> None:
         self._active -= 1
         self._served += 1
-        self._ewma_s = service_s if self._ewma_s is None else 0.8 * self._ewma_s + 0.2 * service_s
+        self._ewma_s = (
+            service_s if self._ewma_s is None else 0.8 * self._ewma_s + 0.2 * service_s
+        )
         assert self._sem is not None
         self._sem.release()
 

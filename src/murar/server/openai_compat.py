@@ -47,11 +47,20 @@ STAGE_LABELS = {
 }
 
 
-def openai_error(status: int, message: str, *, type_: str, code: str | None = None,
-                 headers: dict[str, str] | None = None) -> JSONResponse:
+def openai_error(
+    status: int,
+    message: str,
+    *,
+    type_: str,
+    code: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> JSONResponse:
     """An error body as OpenAI's API writes it."""
-    return JSONResponse({"error": {"message": message, "type": type_, "param": None,
-                                   "code": code}}, status_code=status, headers=headers)
+    return JSONResponse(
+        {"error": {"message": message, "type": type_, "param": None, "code": code}},
+        status_code=status,
+        headers=headers,
+    )
 
 
 def question_of(body: ChatCompletionRequest) -> str:
@@ -85,30 +94,51 @@ def add_routes(app: FastAPI, state: AppState) -> None:
     @app.get("/v1/models", response_model=ChatModelList, tags=["openai"])
     async def models() -> ChatModelList:
         """The one model this server offers (OpenAI-compatible)."""
-        return ChatModelList(data=[ChatModel(id=cfg.model_name, created=int(state.started))])
+        return ChatModelList(
+            data=[ChatModel(id=cfg.model_name, created=int(state.started))]
+        )
 
-    @app.post("/v1/chat/completions", tags=["openai"], response_model=None,
-              responses={200: {"content": {"application/json": {}, "text/event-stream": {}}},
-                         503: {"description": "Overloaded; see Retry-After."}})
-    async def chat_completions(body: ChatCompletionRequest,
-                               request: Request) -> JSONResponse | StreamingResponse:
+    @app.post(
+        "/v1/chat/completions",
+        tags=["openai"],
+        response_model=None,
+        responses={
+            200: {"content": {"application/json": {}, "text/event-stream": {}}},
+            503: {"description": "Overloaded; see Retry-After."},
+        },
+    )
+    async def chat_completions(
+        body: ChatCompletionRequest, request: Request
+    ) -> JSONResponse | StreamingResponse:
         """OpenAI-compatible chat: the last user message is the question; the
         multimodal answer comes back as Markdown with image URLs of this server."""
         question = question_of(body)
         if not question:
-            return openai_error(400, "no user message with text content in 'messages'",
-                                type_="invalid_request_error", code="missing_user_message")
+            return openai_error(
+                400,
+                "no user message with text content in 'messages'",
+                type_="invalid_request_error",
+                code="missing_user_message",
+            )
         if len(question) > cfg.max_question_chars:
             return openai_error(
-                400, f"the question is {len(question)} characters; the limit is "
-                f"{cfg.max_question_chars}", type_="invalid_request_error",
-                code="question_too_long")
+                400,
+                f"the question is {len(question)} characters; the limit is "
+                f"{cfg.max_question_chars}",
+                type_="invalid_request_error",
+                code="question_too_long",
+            )
         state.requests["chat"] += 1
         try:
             slot = await state.gate.acquire()
         except Overloaded as err:
-            return openai_error(503, str(err), type_="server_overloaded", code="overloaded",
-                                headers={"Retry-After": str(err.retry_after_s)})
+            return openai_error(
+                503,
+                str(err),
+                type_="server_overloaded",
+                code="overloaded",
+                headers={"Retry-After": str(err.retry_after_s)},
+            )
         completion_id = "chatcmpl-" + secrets.token_hex(12)
         created = int(time.time())
 
@@ -120,29 +150,55 @@ def add_routes(app: FastAPI, state: AppState) -> None:
                 from murar.server.app import service_error
 
                 http = service_error(err)
-                return openai_error(http.status_code, str(http.detail), type_="server_error")
+                return openai_error(
+                    http.status_code, str(http.detail), type_="server_error"
+                )
             finally:
                 slot.release()
             data = await anyio.to_thread.run_sync(state.payload, answer, request)
-            return JSONResponse({
-                "id": completion_id,
-                "object": "chat.completion",
-                "created": created,
-                "model": cfg.model_name,
-                "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                             "message": {"role": "assistant", "content": data["markdown"]}}],
-                "murar": {"answer_id": data["id"], "found": data["found"]},
-            })
+            return JSONResponse(
+                {
+                    "id": completion_id,
+                    "object": "chat.completion",
+                    "created": created,
+                    "model": cfg.model_name,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "logprobs": None,
+                            "message": {
+                                "role": "assistant",
+                                "content": data["markdown"],
+                            },
+                        }
+                    ],
+                    "murar": {"answer_id": data["id"], "found": data["found"]},
+                }
+            )
 
-        worker = ThreadedStream(lambda: service.stream(question), slot=slot,
-                                loop=asyncio.get_running_loop())
+        worker = ThreadedStream(
+            lambda: service.stream(question), slot=slot, loop=asyncio.get_running_loop()
+        )
         worker.start()
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
-            return sse({"id": completion_id, "object": "chat.completion.chunk",
-                        "created": created, "model": cfg.model_name,
-                        "choices": [{"index": 0, "delta": delta, "logprobs": None,
-                                     "finish_reason": finish}]})
+            return sse(
+                {
+                    "id": completion_id,
+                    "object": "chat.completion.chunk",
+                    "created": created,
+                    "model": cfg.model_name,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": delta,
+                            "logprobs": None,
+                            "finish_reason": finish,
+                        }
+                    ],
+                }
+            )
 
         async def events() -> AsyncIterator[str]:
             yield chunk({"role": "assistant", "content": ""})
@@ -158,20 +214,33 @@ def add_routes(app: FastAPI, state: AppState) -> None:
                 elif event.type == "token" and progress:
                     yield chunk({"reasoning_content": event.text})
                 elif event.type == "answer" and event.answer is not None:
-                    data = await anyio.to_thread.run_sync(state.payload, event.answer, request)
+                    data = await anyio.to_thread.run_sync(
+                        state.payload, event.answer, request
+                    )
                     markdown = data["markdown"]
                 elif event.type == "error":
                     failed = event.text
             if markdown is None:
                 state.requests["errors"] += 1
                 message = failed or "the answer stream ended without an answer"
-                yield sse({"error": {"message": message, "type": "server_error",
-                                     "param": None, "code": None}})
+                yield sse(
+                    {
+                        "error": {
+                            "message": message,
+                            "type": "server_error",
+                            "param": None,
+                            "code": None,
+                        }
+                    }
+                )
             else:
                 for piece in _chunks(markdown):
                     yield chunk({"content": piece})
                 yield chunk({}, finish="stop")
             yield "data: [DONE]\n\n"
 
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            events(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )

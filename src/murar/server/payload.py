@@ -72,29 +72,36 @@ def _media_json(item: MediaItem, linker: MediaLinker) -> dict[str, Any]:
     return data
 
 
-def answer_json(answer: Answer, *, answer_id: str, linker: MediaLinker,
-                markdown: str) -> dict[str, Any]:
+def answer_json(
+    answer: Answer, *, answer_id: str, linker: MediaLinker, markdown: str
+) -> dict[str, Any]:
     """The JSON body of ``POST /v1/answer`` and of the stream's ``answer`` event."""
     blocks: list[dict[str, Any]] = []
     for block in answer.blocks:
         if isinstance(block, TextBlock):
-            blocks.append({"type": "text", "text": block.text, "citations": list(block.citations)})
+            blocks.append(
+                {"type": "text", "text": block.text, "citations": list(block.citations)}
+            )
         else:
-            blocks.append({
-                "type": block.type,
-                "caption": block.caption,
-                "score": block.score,
-                "citations": list(block.citations),
-                "item": _media_json(block.item, linker),
-            })
+            blocks.append(
+                {
+                    "type": block.type,
+                    "caption": block.caption,
+                    "score": block.score,
+                    "citations": list(block.citations),
+                    "item": _media_json(block.item, linker),
+                }
+            )
     sources = []
     for s in answer.sources:
         entry: dict[str, Any] = to_jsonable(s)
         entry["label"] = source_label(s)
         sources.append(entry)
     trace: dict[str, Any] = to_jsonable(answer.trace)
-    for key, selections in (("media_candidates", answer.trace.media_candidates),
-                            ("media_selected", answer.trace.media_selected)):
+    for key, selections in (
+        ("media_candidates", answer.trace.media_candidates),
+        ("media_selected", answer.trace.media_selected),
+    ):
         for out, sel in zip(trace[key], selections, strict=True):
             out["item"] = _media_json(sel.item, linker)
     return {

@@ -50,7 +50,11 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+            if (
+                name == b"content-length"
+                and value.isdigit()
+                and int(value) > self.max_bytes
+            ):
                 await _too_large(send, self.max_bytes)
                 return
         seen = 0
@@ -80,10 +84,17 @@ class BodyLimit:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = ('{"detail":"request body larger than %d bytes"}' % limit).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
+    body = f'{{"detail":"request body larger than {limit} bytes"}}'.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -103,15 +114,21 @@ class SecurityHeaders:
             (b"content-security-policy", csp_for(path).encode()),
             (b"x-content-type-options", b"nosniff"),
             (b"referrer-policy", b"no-referrer"),
-            (b"cross-origin-resource-policy", b"cross-origin" if media else b"same-origin"),
+            (
+                b"cross-origin-resource-policy",
+                b"cross-origin" if media else b"same-origin",
+            ),
         ]
         if not media:
             extra.append((b"x-frame-options", b"DENY"))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", [])
-                           if k.lower() not in {name for name, _ in extra}]
+                headers = [
+                    (k, v)
+                    for k, v in message.get("headers", [])
+                    if k.lower() not in {name for name, _ in extra}
+                ]
                 message = {**message, "headers": headers + extra}
             await send(message)
 

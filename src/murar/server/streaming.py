@@ -60,7 +60,9 @@ class ThreadedStream:
         self._loop = loop
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._cancel = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="murar-stream", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, name="murar-stream", daemon=True
+        )
 
     def start(self) -> None:
         """Start the worker thread (once)."""
@@ -96,7 +98,9 @@ class ThreadedStream:
             self._slot.release()
             self._put(_END)
 
-    async def events(self, *, keepalive_s: float | None = None) -> AsyncIterator[AnswerEvent | None]:
+    async def events(
+        self, *, keepalive_s: float | None = None
+    ) -> AsyncIterator[AnswerEvent | None]:
         """Yield events as they arrive; ``None`` every ``keepalive_s`` of silence.
 
         Ends after the worker has finished. Closing this iterator early cancels
@@ -105,7 +109,9 @@ class ThreadedStream:
         try:
             while True:
                 try:
-                    item = await asyncio.wait_for(self._queue.get(), timeout=keepalive_s)
+                    item = await asyncio.wait_for(
+                        self._queue.get(), timeout=keepalive_s
+                    )
                 except TimeoutError:
                     yield None
                     continue
