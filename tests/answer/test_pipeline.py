@@ -44,13 +44,16 @@ def test_end_to_end_with_fakes(index: Path) -> None:
     answer_text = "To add a custom event, open the journey canvas and drag the custom event from the events palette [1]."
     refined = ("To add a custom event, open the journey canvas and drag the custom event from the events palette, "
                "as shown below [1].\n[IMAGE 1]")
-    p = _pipeline(index, [answer_text, refined])
+    p = _pipeline(index, [answer_text, "1: The events palette in the journey canvas", refined])
     assert isinstance(p, AnswerService)
     a = p.answer("How do I add a custom event to a journey?")
     assert a.found
     media = [b for b in a.blocks if isinstance(b, MediaBlock)]
     assert len(media) == 1 and media[0].item.path.endswith("canvas.png")  # type: ignore[union-attr]
     assert a.trace.refinement.used == "llm"
+    assert media[0].caption == "The events palette in the journey canvas"
+    # the store's item is not mutated by captioning
+    assert p.store.get_media(media[0].item.id).display_caption == ""  # type: ignore[union-attr]
     assert a.trace.attributions[0].citation == 1
     assert set(a.trace.timings_ms) >= {"retrieve", "generate", "attribute", "media", "refine", "total"}
     path = p.media_file(media[0].item.id)

@@ -132,3 +132,32 @@ def test_blocks_and_markdown_escape_document_text() -> None:
     assert "](<img/a.png>)" in md and "| A |" in md
     assert "<script>" not in md and "](javascript" not in md
     assert escape_md("a[b]") == "a\\[b\\]"
+
+
+def test_display_captions_from_model_or_fallback() -> None:
+    from murar.answer.captions import fallback_caption, write_display_captions
+
+    a, b = _image("a", "s", "x"), _image("b", "s", "y")
+    a.alt, b.alt = "", "Segment builder"
+    a.context_after = "The canvas shows the journey. More text."
+    sels = [_sel(a, 0), _sel(b, 1)]
+    n = write_display_captions(sels, ScriptedChatModel(["1: The journey canvas with an event\n2: [IMAGE 9] bad"]))
+    assert n == 1
+    assert sels[0].item.display_caption == "The journey canvas with an event"
+    assert sels[1].item.display_caption == "Segment builder"  # invalid model caption -> fallback
+    assert a.display_caption == ""  # originals untouched
+    assert fallback_caption(a) == "The canvas shows the journey"
+
+
+def test_redundant_table_and_answer_based_selection() -> None:
+    from murar.answer.strategies import AnswerBasedOptions, is_redundant, select_answer_based
+
+    t = TableItem(id="t", section_id="s", source_path="p.md", page_title="Page", heading_path=("Page",),
+                  anchor=None, position=0, headers=["Name", "Code"], rows=[["ECID", "4"]], markdown="")
+    assert is_redundant(t, "The ECID namespace has code 4 and name ECID.")
+    assert not is_redundant(t, "Use the identity namespace for people.")
+    store, scored, sv, emb = _world()
+    text = "Segment rules builder attributes define audiences."
+    res = select_answer_based(text, emb.embed([text]), store, emb, AnswerBasedOptions(top_n=2, min_score=0.3))
+    assert [s.item.id for s in res.selected] == ["aud"]
+    assert res.selected[0].strategy == "answer"

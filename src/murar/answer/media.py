@@ -47,7 +47,8 @@ class MediaResult:
     selected: list[MediaSelection] = field(default_factory=list)
 
 
-def _dedupe_key(item: AnyMedia) -> str:
+def dedupe_key(item: AnyMedia) -> str:
+    """Items with the same key are the same media (same image file, same video)."""
     if item.kind == "image":
         return "image:" + str(getattr(item, "path", None) or getattr(item, "stored_path", None) or item.id)
     if item.kind == "video":
@@ -91,7 +92,7 @@ def select_section_media(
                                  strategy="section")
             result.candidates.append(sel)
             if rank == 0 and score >= opts.min_snippet_score and float(sims[k]) >= opts.min_sentence_score:
-                key = _dedupe_key(item)
+                key = dedupe_key(item)
                 if key not in best or best[key].score < score:
                     best[key] = sel
     chosen = sorted(best.values(), key=lambda s: -s.score)[: opts.max_items]

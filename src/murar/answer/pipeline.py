@@ -20,12 +20,14 @@ from pathlib import Path
 import numpy as np
 
 from murar.answer.attribute import attribute
+from murar.answer.captions import write_display_captions
 from murar.answer.generate import AnswerGenerator, ExtractiveAnswerGenerator, LLMAnswerGenerator
 from murar.answer.media import MediaOptions, MediaResult, select_section_media
 from murar.answer.prompts import NOT_FOUND_TEXT, PROMPT_VERSION
 from murar.answer.refine import assign_placeholders, build_draft, refine
 from murar.answer.render import to_blocks
 from murar.answer.service import AnswerEvent, IndexStats
+from murar.answer.strategies import STRATEGIES, AnswerBasedOptions, select_answer_based, select_hybrid
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
 from murar.llm.base import ChatModel
@@ -43,14 +45,24 @@ class PipelineConfig:
     ``not_found_score``: below this best snippet similarity the question is
     answered "not found" without calling the model.
     ``attribution_threshold``: sentence-to-snippet similarity for attribution.
+    ``media_strategy``: ``section`` (MuRAR), ``answer`` (seed 001) or ``hybrid``.
     ``refine``: rewrite the draft with the model around the placeholders.
+    ``display_captions``: let the model write a short caption per media item
+    (otherwise a deterministic caption from the item's own text).
     """
+
+    def __post_init__(self) -> None:
+        if self.media_strategy not in STRATEGIES:
+            raise ConfigError(f"media_strategy must be one of {STRATEGIES}, not {self.media_strategy!r}")
 
     top_k: int = 5
     not_found_score: float = 0.25
     attribution_threshold: float = 0.45
     media: MediaOptions = field(default_factory=MediaOptions)
+    media_strategy: str = "section"
+    answer_based: AnswerBasedOptions = field(default_factory=AnswerBasedOptions)
     refine: bool = True
+    display_captions: bool = True
 
 
 class Pipeline:
@@ -100,7 +112,15 @@ class Pipeline:
         trace.attributions = attr.attributions
         trace.timings_ms["attribute"] = _ms(t)
         t = time.perf_counter()
-        media = select_section_media(attr.attributions, attr.sentence_vectors, self.store, self.config.media)
+        strategy = self.config.media_strategy
+        if strategy == "answer":
+            media = select_answer_based(answer_text, attr.sentence_vectors, self.store, self.embedder,
+                                        self.config.answer_based, self.config.media)
+        elif strategy == "hybrid":
+            media = select_hybrid(answer_text, attr.attributions, attr.sentence_vectors, self.store,
+                                  self.embedder, self.config.answer_based, self.config.media)
+        else:
+            media = select_section_media(attr.attributions, attr.sentence_vectors, self.store, self.config.media)
         trace.media_candidates = media.candidates
         trace.media_selected = media.selected
         trace.timings_ms["media"] = _ms(t)
@@ -127,6 +147,9 @@ class Pipeline:
         trace.text_answer = text
         media = self.select_media(text, snippets, vecs, trace)
         assign_placeholders(media.selected)
+        t = time.perf_counter()
+        write_display_captions(media.selected, self.refiner if self.config.display_captions else None)
+        trace.timings_ms["captions"] = _ms(t)
         t = time.perf_counter()
         draft = build_draft(text, media.selected)
         final, rtrace = refine(draft, self.refiner if self.config.refine else None)
