@@ -62,6 +62,7 @@ class Result:
     status: int
     ok: bool
     error: str = ""
+    retry_after_s: float = 0.0
 
 
 @dataclass(slots=True)
@@ -198,18 +199,9 @@ def start_server(
 async def one_request(
     client: httpx.AsyncClient, endpoint: str, question: str
 ) -> Result:
+    """Send one request to ``endpoint`` (answer | stream | chat) and judge the reply."""
     t0 = time.perf_counter()
     try:
-        if endpoint == "answer":
-            r = await client.post("/v1/answer", json={"question": question})
-            ok = r.status_code == 200 and "blocks" in r.json()
-            return Result(
-                endpoint,
-                time.perf_counter() - t0,
-                r.status_code,
-                ok,
-                "" if ok else f"{r.status_code} {r.text[:120]}",
-            )
         if endpoint == "stream":
             async with client.stream(
                 "POST", "/v1/answer/stream", json={"question": question}
@@ -220,32 +212,36 @@ async def one_request(
                 and "event: answer" in body
                 and "event: error" not in body
             )
-            return Result(
-                endpoint,
-                time.perf_counter() - t0,
-                r.status_code,
-                ok,
-                "" if ok else f"{r.status_code} {body[-160:]}",
+        elif endpoint == "answer":
+            r = await client.post("/v1/answer", json={"question": question})
+            body = r.text
+            ok = r.status_code == 200 and "blocks" in r.json()
+        else:
+            r = await client.post(
+                "/v1/chat/completions",
+                json={
+                    "model": "murar",
+                    "messages": [{"role": "user", "content": question}],
+                },
             )
-        r = await client.post(
-            "/v1/chat/completions",
-            json={
-                "model": "murar",
-                "messages": [{"role": "user", "content": question}],
-            },
-        )
-        ok = r.status_code == 200 and r.json()["choices"][0]["message"]["content"] != ""
-        return Result(
-            endpoint,
-            time.perf_counter() - t0,
-            r.status_code,
-            ok,
-            "" if ok else f"{r.status_code} {r.text[:120]}",
-        )
-    except (httpx.HTTPError, ValueError, KeyError) as err:
+            body = r.text
+            ok = (
+                r.status_code == 200
+                and r.json()["choices"][0]["message"]["content"] != ""
+            )
+    except (httpx.HTTPError, ValueError, KeyError, IndexError) as err:
         return Result(
             endpoint, time.perf_counter() - t0, 0, False, f"{type(err).__name__}: {err}"
         )
+    retry = r.headers.get("retry-after", "0")
+    return Result(
+        endpoint,
+        time.perf_counter() - t0,
+        r.status_code,
+        ok,
+        "" if ok or r.status_code == 503 else f"{r.status_code} {body[-160:]}",
+        float(retry) if retry.isdigit() else 0.0,
+    )
 
 
 async def run_load(
@@ -266,14 +262,16 @@ async def run_load(
             i = n
             while time.monotonic() < deadline:
                 sent += 1
-                results.append(
-                    await one_request(
-                        client,
-                        endpoints[i % len(endpoints)],
-                        QUESTIONS[i % len(QUESTIONS)],
-                    )
+                result = await one_request(
+                    client, endpoints[i % len(endpoints)], QUESTIONS[i % len(QUESTIONS)]
                 )
+                results.append(result)
                 i += clients
+                if result.status == 503:  # overloaded: back off as the server asks
+                    pause = min(
+                        result.retry_after_s, 5.0, max(0.0, deadline - time.monotonic())
+                    )
+                    await asyncio.sleep(pause)
 
         t0 = time.monotonic()
         await asyncio.wait_for(

@@ -256,7 +256,7 @@ def create_app(
             yield sse({}, event="done")
 
         return StreamingResponse(
-            body(), media_type="text/event-stream", headers=SSE_HEADERS
+            worker.coalesce(body()), media_type="text/event-stream", headers=SSE_HEADERS
         )
 
     _stream_doc = (

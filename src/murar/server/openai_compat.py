@@ -240,7 +240,7 @@ def add_routes(app: FastAPI, state: AppState) -> None:
             yield "data: [DONE]\n\n"
 
         return StreamingResponse(
-            events(),
+            worker.coalesce(events()),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )

@@ -72,6 +72,22 @@ class ThreadedStream:
         """Ask the worker to stop at the next event (the consumer went away)."""
         self._cancel.set()
 
+    def pending(self) -> bool:
+        """Whether more events are ready to be consumed without waiting."""
+        return not self._queue.empty()
+
+    async def coalesce(self, parts: AsyncIterator[str]) -> AsyncIterator[str]:
+        """Join the strings of ``parts`` while more events are already queued, so
+        a burst of tokens goes out in one write instead of one write each."""
+        buffer: list[str] = []
+        async for part in parts:
+            buffer.append(part)
+            if not self.pending():
+                yield "".join(buffer)
+                buffer.clear()
+        if buffer:
+            yield "".join(buffer)
+
     def _put(self, item: object) -> None:
         try:
             self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
@@ -108,13 +124,16 @@ class ThreadedStream:
         """
         try:
             while True:
-                try:
-                    item = await asyncio.wait_for(
-                        self._queue.get(), timeout=keepalive_s
-                    )
-                except TimeoutError:
-                    yield None
-                    continue
+                if not self._queue.empty():
+                    item = self._queue.get_nowait()
+                else:
+                    try:
+                        item = await asyncio.wait_for(
+                            self._queue.get(), timeout=keepalive_s
+                        )
+                    except TimeoutError:
+                        yield None
+                        continue
                 if item is _END:
                     return
                 assert isinstance(item, AnswerEvent)
