@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from murar.cli.main import app
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+runner = CliRunner()
+
+
+def _corpus(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    (docs / "assets").mkdir(parents=True)
+    (docs / "assets" / "canvas.png").write_bytes(PNG)
+    (docs / "guide.md").write_text(
+        "# Journeys\n\n## Custom events\n\nTo add a custom event open the journey canvas and drag the custom "
+        "event onto the journey canvas.\n\n![Journey canvas custom event](assets/canvas.png)\n\n"
+        "The custom event is then configured in the journey canvas.\n\n![gone](assets/missing.png)\n"
+    )
+    return docs
+
+
+def test_ingest_then_ask_json_and_markdown(tmp_path: Path) -> None:
+    docs = _corpus(tmp_path)
+    idx = tmp_path / "idx"
+    r = runner.invoke(app, ["ingest", str(docs), "--index", str(idx), "--embedder", "hashing", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["report"]["pages"] == 1 and data["report"]["images"] == 2
+    assert any("missing.png" in w for w in data["report"]["warnings"])
+    r = runner.invoke(app, ["ask", "How do I add a custom event in the journey canvas?", "--index", str(idx),
+                            "--llm", "extractive", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    ans = json.loads(r.output)
+    assert ans["found"] is True
+    assert {b["type"] for b in ans["blocks"]} >= {"text"}
+    assert "trace" in ans and ans["trace"]["retrieved"]
+    out = tmp_path / "answers" / "a.md"
+    r = runner.invoke(app, ["ask", "How do I add a custom event in the journey canvas?", "--index", str(idx),
+                            "--llm", "extractive", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    md = out.read_text()
+    if "![" in md:  # image links resolve from the answer's folder
+        link = md.split("](<", 1)[1].split(">)", 1)[0]
+        assert (out.parent / link).resolve().is_file()
+
+
+def test_readable_errors(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["ask", "anything", "--index", str(tmp_path / "none"), "--llm", "extractive"])
+    assert r.exit_code == 1
+    assert "murar ingest" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["ingest", str(tmp_path / "nope"), "--index", str(tmp_path / "i"), "--embedder", "hashing"])
+    assert r.exit_code == 1 and "not found" in r.output
+    r = runner.invoke(app, ["ingest", str(tmp_path), "--index", str(tmp_path / "i"), "--embedder", "bogus"])
+    assert r.exit_code == 1 and "unknown embedder" in r.output
+
+
+def test_help_lists_commands() -> None:
+    r = runner.invoke(app, ["--help"])
+    assert r.exit_code == 0
+    for cmd in ("ingest", "ask", "models", "eval", "serve"):
+        assert cmd in r.output
