@@ -391,7 +391,7 @@ def create_app(
 
     static = static_dir()
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(
             static / "index.html",
