@@ -239,6 +239,7 @@ def test_page_and_static_assets_have_strict_csp(
         assert page.status_code == 200 and page.headers["content-type"].startswith(
             "text/html"
         )
+        assert c.head("/").status_code == 200
         csp = page.headers["content-security-policy"]
         assert "script-src 'self'" in csp and "'unsafe-inline'" not in csp
         assert '<script src="/static/app.js"' in page.text
