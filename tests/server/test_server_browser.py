@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import watch_page
-from conftest import LiveServer
+from server_browser import watch_page
 from server_fakes import IMAGE_ID
+from server_live import LiveServer
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import LiveServer
 from server_fakes import FakeAnswerService
+from server_live import LiveServer
 
 from murar.server import ServerConfig, create_app
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
-from browser import watch_page
-from conftest import LiveServer
+from server_browser import watch_page
+from server_live import LiveServer
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

@@ -6,8 +6,8 @@ import re
 
 import httpx
 import pytest
-from conftest import LiveServer
 from server_fakes import IMAGE_ID
+from server_live import LiveServer
 
 openai = pytest.importorskip("openai", reason="pip install openai (dev extra)")
 pytestmark = pytest.mark.timeout(60)
