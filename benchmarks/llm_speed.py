@@ -83,6 +83,7 @@ def main() -> None:
         "model": recipe.name,
         "cpu_count": os.cpu_count(),
         "machine": platform.machine(),
+        "load_average_1m_at_start": round(os.getloadavg()[0], 2),
         "prompt_tokens_target": args.prompt_tokens,
         "max_tokens": args.max_tokens,
     }
@@ -130,6 +131,7 @@ def main() -> None:
             }
         )
     result["runs"] = runs
+    result["load_average_1m_at_end"] = round(os.getloadavg()[0], 2)
     result["prompt_tokens_per_s_median"] = statistics.median(r["prompt_tokens_per_s"] for r in runs)  # type: ignore[misc]
     gen = [r["generation_tokens_per_s"] for r in runs if r["generation_tokens_per_s"] is not None]
     result["generation_tokens_per_s_median"] = statistics.median(gen) if gen else None  # type: ignore[type-var]

@@ -190,11 +190,13 @@ class LlamaCppChatModel:
         """Yield the reply in pieces as generated (same arguments as :meth:`complete`)."""
         llm = self._model()
         with self._gen_lock:
+            chunks: Iterator[dict[str, Any]] | None = None
             try:
-                chunks = llm.create_chat_completion(
-                    **self._kwargs(messages, max_tokens, temperature, stop), stream=True
+                chunks = cast(
+                    Iterator[dict[str, Any]],
+                    llm.create_chat_completion(**self._kwargs(messages, max_tokens, temperature, stop), stream=True),
                 )
-                for chunk in cast(Iterator[dict[str, Any]], chunks):
+                for chunk in chunks:
                     piece = chunk["choices"][0]["delta"].get("content") if chunk["choices"] else None
                     if piece:
                         yield piece
@@ -202,6 +204,11 @@ class LlamaCppChatModel:
                 raise
             except Exception as err:
                 raise self._error(err) from err
+            finally:
+                # stop llama.cpp's generator now (not at garbage collection) when the consumer stops early
+                close = getattr(chunks, "close", None)
+                if close is not None:
+                    close()
 
     def _error(self, err: Exception) -> LLMError:
         msg = str(err)
