@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import tempfile
 import time
@@ -132,6 +133,7 @@ def main() -> None:
         )
     result["runs"] = runs
     result["load_average_1m_at_end"] = round(os.getloadavg()[0], 2)
+    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     result["prompt_tokens_per_s_median"] = statistics.median(r["prompt_tokens_per_s"] for r in runs)  # type: ignore[misc]
     gen = [r["generation_tokens_per_s"] for r in runs if r["generation_tokens_per_s"] is not None]
     result["generation_tokens_per_s_median"] = statistics.median(gen) if gen else None  # type: ignore[type-var]

@@ -108,7 +108,7 @@ def test_context_overflow_is_llm_error(small_model: LlamaCppChatModel) -> None:
 @pytest.mark.slow
 def test_stop_and_concurrent_callers(small_model: LlamaCppChatModel) -> None:
     msgs = [ChatMessage("user", "Count from 1 to 10, separated by commas.")]
-    out = small_model.complete(msgs, max_tokens=40, stop=["5"])
+    out = small_model.complete(msgs, max_tokens=24, stop=["5"])
     assert "5" not in out and "1" in out
     results: list[str] = []
     errors: list[BaseException] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +47,10 @@ class LlamaCppChatModel:
     (~1-2 s once the GGUF is assembled). Generation is serialised by a lock, so
     one instance can be shared between threads; a ``stream`` holds the lock
     until it is exhausted or closed.
+
+    Loading sets ``OMP_WAIT_POLICY=PASSIVE`` unless the environment already sets it
+    (llama.cpp's OpenMP threads otherwise spin-wait, which collapses generation speed
+    when anything else uses the CPU); set ``OMP_WAIT_POLICY=ACTIVE`` on a dedicated machine.
 
     Raises:
         MissingExtraError: llama-cpp-python is not installed (at construction).
@@ -104,6 +109,12 @@ class LlamaCppChatModel:
         with self._load_lock:
             if self._llm is not None:
                 return
+            if "llama_cpp" not in sys.modules:
+                # llama.cpp's OpenMP threads spin-wait by default; on a busy 2-core machine
+                # (embedder, server, other jobs) that cut generation from ~6.5 to 0.3-2.3
+                # tokens/s in our measurement. Passive waiting must be set before libgomp
+                # loads; an explicit OMP_WAIT_POLICY in the environment wins.
+                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             try:
                 from llama_cpp import Llama
             except ImportError as err:
