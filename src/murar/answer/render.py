@@ -92,6 +92,14 @@ def file_media_url(corpus_root: Path, assets_dir: Path | None, base_dir: Path | 
     return url
 
 
+def is_safe_url(url: str) -> bool:
+    """True for http(s) URLs and relative paths; False for ``javascript:``, ``data:`` and other schemes."""
+    u = url.strip().lower()
+    if u.startswith(("http://", "https://")):
+        return True
+    return not re.match(r"^[a-z][a-z0-9+.-]*:", u) and not u.startswith("//") and ">" not in u
+
+
 def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
     """The answer as Markdown with media inline and a Sources list.
 
@@ -107,7 +115,7 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
         label = escape_md(b.caption or item.label)
         if isinstance(item, ImageItem):
             url = media_url(item)
-            if url:
+            if url and is_safe_url(url):
                 out.append(f"![{label}](<{url}>)")
             out.append(f"*{label}*")
         elif isinstance(item, TableItem):
@@ -116,7 +124,10 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
             out.append(item.markdown)
         elif isinstance(item, VideoItem):
             url = media_url(item) or item.url
-            out.append(f"▶ Video: [{label}](<{url}>)")
+            if is_safe_url(url):
+                out.append(f"▶ Video: [{label}](<{url}>)")
+            else:
+                out.append(f"▶ Video: {label}")
     text = "\n\n".join(p for p in out if p)
     if answer.sources:
         cited = set(citations_in(answer.text))

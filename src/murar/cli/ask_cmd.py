@@ -27,6 +27,8 @@ def ask(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the answer to this file; image links resolve from its folder.")] = None,
     no_refine: Annotated[bool, typer.Option("--no-refine", help="Keep the code-placed draft; skip the LLM rewrite.")] = False,
     top_k: Annotated[int, typer.Option(help="Snippets given to the generator.")] = 5,
+    strategy: Annotated[str, typer.Option(help="Media selection: section (MuRAR) | answer (answer-based, top 2) | hybrid.")] = "section",
+    no_captions: Annotated[bool, typer.Option("--no-captions", help="Skip LLM display captions; use the items' own text.")] = False,
 ) -> None:
     """Answer QUESTION from the index: text with citations, images/tables/videos inline."""
     from murar.answer.pipeline import PipelineConfig, load_pipeline
@@ -35,7 +37,8 @@ def ask(
     if output not in ("markdown", "json"):
         fail(f"--format must be markdown or json, not {output!r}")
     try:
-        config = PipelineConfig(top_k=top_k, refine=not no_refine)
+        config = PipelineConfig(top_k=top_k, refine=not no_refine, media_strategy=strategy,
+                                display_captions=not no_captions)
         pipeline = load_pipeline(index, llm=llm, base_url=base_url, model=model, api_key=api_key, config=config)
         answer = pipeline.answer(question)
     except MurarError as err:
