@@ -134,9 +134,9 @@ def main() -> None:
     result["runs"] = runs
     result["load_average_1m_at_end"] = round(os.getloadavg()[0], 2)
     result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    result["prompt_tokens_per_s_median"] = statistics.median(r["prompt_tokens_per_s"] for r in runs)  # type: ignore[misc]
+    result["prompt_tokens_per_s_median"] = round(statistics.median(r["prompt_tokens_per_s"] for r in runs), 1)  # type: ignore[misc]
     gen = [r["generation_tokens_per_s"] for r in runs if r["generation_tokens_per_s"] is not None]
-    result["generation_tokens_per_s_median"] = statistics.median(gen) if gen else None  # type: ignore[type-var]
+    result["generation_tokens_per_s_median"] = round(statistics.median(gen), 1) if gen else None  # type: ignore[type-var]
     print(json.dumps(result, indent=2))
 
 
