@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# llama.cpp's OpenMP threads spin while waiting; on a shared 2-core machine that starves everything else
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = (REPO.parent / "shared").resolve()

@@ -36,11 +36,11 @@ class MediaOptions:
     ``margin`` of the snippet's best item are taken.
     """
 
-    min_snippet_score: float = 0.35
-    min_sentence_score: float = 0.25
+    min_snippet_score: float = 0.5
+    min_sentence_score: float = 0.4
     max_items: int = 4
-    per_snippet: int = 1
-    margin: float = 0.05
+    per_snippet: int = 3
+    margin: float = 0.1
     kinds: tuple[str, ...] = ("image", "table", "video")
 
 

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
+
+# llama.cpp's OpenMP threads busy-wait by default, starving the embedder and the server on small machines
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import typer
 
