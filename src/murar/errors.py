@@ -47,7 +47,7 @@ class UnsafePathError(IngestError):
     """A path resolves outside the corpus root."""
 
 
-class IndexError_(MurarError):  # noqa: N801 - avoid shadowing the builtin IndexError
+class IndexError_(MurarError):
     """The index is missing, corrupt, or was written by an incompatible version."""
 
 

@@ -19,7 +19,6 @@ from murar.embed.base import Embedder, Vectors
 from murar.ingest.chunking import split_sentences
 from murar.schema import Attribution, ScoredSnippet
 
-
 _LEADING_CITATIONS = re.compile(r"\s*((?:\[\d+(?:\s*,\s*\d+)*\]\s*)+)[.,;:]?\s*")
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from murar.errors import LLMError
 from murar.llm.base import ChatMessage, ChatModel
-from murar.schema import AnyMedia, MediaSelection, TableItem, VideoItem
+from murar.schema import AnyMedia, ImageItem, MediaSelection, TableItem, VideoItem
 
 CAPTION_PROMPT_VERSION = "caption-v1"
 _LINE = re.compile(r"^\s*(\d+)\s*[:.)-]\s*(.+?)\s*$")
@@ -25,8 +25,8 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12) -> str:
     """A caption without a model: author caption/alt/title, else nearby text."""
     if item.caption:
         base = item.caption
-    elif getattr(item, "alt", ""):
-        base = str(getattr(item, "alt"))
+    elif isinstance(item, ImageItem) and item.alt:
+        base = item.alt
     elif isinstance(item, VideoItem) and item.title:
         base = f"Video: {item.title}"
     elif isinstance(item, TableItem) and item.headers:

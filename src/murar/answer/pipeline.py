@@ -21,13 +21,22 @@ import numpy as np
 
 from murar.answer.attribute import attribute
 from murar.answer.captions import write_display_captions
-from murar.answer.generate import AnswerGenerator, ExtractiveAnswerGenerator, LLMAnswerGenerator
+from murar.answer.generate import (
+    AnswerGenerator,
+    ExtractiveAnswerGenerator,
+    LLMAnswerGenerator,
+)
 from murar.answer.media import MediaOptions, MediaResult, select_section_media
 from murar.answer.prompts import NOT_FOUND_TEXT, PROMPT_VERSION
 from murar.answer.refine import assign_placeholders, build_draft, refine
 from murar.answer.render import to_blocks
 from murar.answer.service import AnswerEvent, IndexStats
-from murar.answer.strategies import STRATEGIES, AnswerBasedOptions, select_answer_based, select_hybrid
+from murar.answer.strategies import (
+    STRATEGIES,
+    AnswerBasedOptions,
+    select_answer_based,
+    select_hybrid,
+)
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
 from murar.llm.base import ChatModel

@@ -24,7 +24,7 @@ from murar.schema import MediaSelection, RefinementTrace
 
 PLACEHOLDER = re.compile(r"\[(IMAGE|TABLE|VIDEO)\s+(\d+)\]")
 _WORD = re.compile(r"[a-z0-9][a-z0-9_\-]{2,}")
-_STOP = frozenset("the and for with you your this that from are can into then when use using will".split())
+_STOP = frozenset(["the", "and", "for", "with", "you", "your", "this", "that", "from", "are", "can", "into", "then", "when", "use", "using", "will"])
 
 
 def placeholder(kind: str, number: int) -> str:

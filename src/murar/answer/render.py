@@ -17,8 +17,8 @@ from pathlib import Path
 from murar.answer.generate import citations_in
 from murar.answer.refine import PLACEHOLDER
 from murar.schema import (
-    AnyMedia,
     Answer,
+    AnyMedia,
     Block,
     ImageItem,
     MediaBlock,

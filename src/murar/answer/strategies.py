@@ -21,7 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from murar.answer.generate import strip_citations
-from murar.answer.media import MediaOptions, MediaResult, dedupe_key, select_section_media
+from murar.answer.media import (
+    MediaOptions,
+    MediaResult,
+    dedupe_key,
+    select_section_media,
+)
 from murar.embed.base import Embedder, Vectors
 from murar.schema import AnyMedia, Attribution, MediaSelection, TableItem
 from murar.store.base import Store, is_displayable

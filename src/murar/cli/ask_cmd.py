@@ -50,7 +50,7 @@ def ask(
         data["markdown"] = render_markdown(answer, media_url=url)
         for block, item_json in zip(answer.blocks, data["blocks"]):
             if block.type != "text":
-                item_json["url"] = url(block.item)  # type: ignore[union-attr]
+                item_json["url"] = url(block.item)
         text = json.dumps(data, indent=2, ensure_ascii=False)
     else:
         text = render_markdown(answer, media_url=file_media_url(pipeline.corpus_root or Path("."),

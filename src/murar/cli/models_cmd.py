@@ -48,7 +48,7 @@ def prepare(small: Annotated[bool, typer.Option(help="Also assemble the 0.5B mod
         for recipe in recipes:
             with Progress() as progress:
                 task = progress.add_task(recipe.name, total=recipe.size_bytes or None)
-                path = models.ensure_gguf(recipe, progress=lambda done, total: progress.update(task, completed=done))
+                path = models.ensure_gguf(recipe, progress=lambda done, total, t=task: progress.update(t, completed=done))
             typer.echo(f"{recipe.name}: {path}")
     except MurarError as err:
         fail(err)

@@ -101,4 +101,5 @@ def l2_normalise(x: npt.NDArray[np.floating]) -> Vectors:
     x = np.asarray(x, dtype=np.float32)
     norms = np.linalg.norm(x, axis=-1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (x / norms).astype(np.float32)
+    out: Vectors = (x / norms).astype(np.float32)
+    return out

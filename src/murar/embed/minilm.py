@@ -154,4 +154,4 @@ class MiniLMEmbedder(BatchingEmbedder):
         """Character offsets ``(start, end)`` of each word piece of ``text``."""
         self.load()
         enc = self._count_tokenizer.encode(text, add_special_tokens=False)
-        return [tuple(o) for o in enc.offsets]  # type: ignore[misc]
+        return [(int(a), int(b)) for a, b in enc.offsets]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 _FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _INLINE_EXT = re.compile(r"\[!(?:UICONTROL|DNL|BADGE)\s+([^\]]*)\]")
 _ATTR_LIST = re.compile(r"\{(?!#)\s*[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*)(?:[\s,]+[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*))*\s*\}")
 _ALERT = re.compile(r"^(\s*>\s*)\[!([A-Z]+)\]\s*$")

@@ -28,7 +28,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -227,7 +227,7 @@ def build_index(
     report = IngestReport()
     index_dir = index_dir.resolve()
     with _writer_lock(index_dir):
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         version = f"v-{stamp}-{uuid.uuid4().hex[:8]}"
         tmp_dir = index_dir / f".tmp-{version}"
         tmp_dir.mkdir(parents=True)
@@ -316,7 +316,7 @@ def _build_version(
         embedder=embedder.name,
         dim=embedder.dim,
         corpus_root=str(corpus),
-        built_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        built_at=datetime.now(UTC).isoformat(timespec="seconds"),
         counts=counts,
         version=version,
     )

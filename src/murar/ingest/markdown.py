@@ -22,11 +22,19 @@ from murar.ingest.adobe import normalise, split_anchor
 from murar.ingest.paths import check_image, resolve_link
 from murar.ingest.tables import parse_table_node, rows_to_markdown
 from murar.ingest.transcripts import find_transcript
-from murar.schema import AnyMedia, ImageItem, ParsedDocument, Section, TableItem, VideoItem, stable_id
+from murar.schema import (
+    AnyMedia,
+    ImageItem,
+    ParsedDocument,
+    Section,
+    TableItem,
+    VideoItem,
+    stable_id,
+)
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
-_VIDEO_HOSTS = re.compile(r"(video\.tv\.adobe\.com/v/|youtube\.com/(?:watch|embed)|youtu\.be/|vimeo\.com/)", re.I)
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_VIDEO_HOSTS = re.compile(r"(video\.tv\.adobe\.com/v/|youtube\.com/(?:watch|embed)|youtu\.be/|vimeo\.com/)", re.IGNORECASE)
 _WS = re.compile(r"[ \t\r\f\v]+")
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -106,7 +114,7 @@ def split_front_matter(text: str, warnings: list[str]) -> tuple[dict[str, Any], 
         return {}, text
     body = text[m.end() :]
     try:
-        data = yaml.load(m.group(1), Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
+        data = yaml.load(m.group(1), Loader=_YAML_LOADER)
     except yaml.YAMLError as err:
         warnings.append(f"front matter is not valid YAML ({type(err).__name__}); ignored")
         return {}, body
@@ -248,9 +256,7 @@ class _Converter:
         i = 0
         while i < len(children):
             c = children[i]
-            if c.type == "text":
-                sink.append(c.content)
-            elif c.type == "code_inline":
+            if c.type == "text" or c.type == "code_inline":
                 sink.append(c.content)
             elif c.type in ("softbreak", "hardbreak"):
                 sink.append(" ")
@@ -402,8 +408,6 @@ class _Converter:
         for sb in self.sections:
             text = "\n\n".join(p for p in sb.parts if p)
             sid = stable_id(self.rel, "section", str(sb.ordinal), " > ".join(sb.heading_path))
-            if not text and not sb.media and len(self.sections) > 1 and sb.level > 1 and False:
-                continue
             sections.append(
                 Section(
                     id=sid,

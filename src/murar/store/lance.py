@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from murar.schema import (
     to_jsonable,
 )
 from murar.store.base import IndexedMedia, ScoredMedia, is_displayable
+from murar.store.memory import MemoryStore
 
 SNIPPETS, MEDIA, SECTIONS = "snippets", "media", "sections"
 #: up to this many rows, search is exact in memory (sub-millisecond); beyond, LanceDB searches
@@ -153,51 +153,45 @@ class LanceStore:
         snippets = self._sn.to_arrow()
         media = self._md.to_arrow()
         sections = self._se.to_arrow()
-        self._snippets = [snippet_from_dict(json.loads(p)) for p in snippets.column("payload").to_pylist()]
-        self._snippet_index = {s.id: i for i, s in enumerate(self._snippets)}
-        self._sv = _to_matrix(snippets.column("vector"))
-        self._media: list[AnyMedia] = [media_from_dict(json.loads(p)) for p in media.column("payload").to_pylist()]
-        self._mv = _to_matrix(media.column("vector"))
-        self._media_index = {m.id: i for i, m in enumerate(self._media)}
-        self._by_section: dict[str, list[int]] = defaultdict(list)
-        for i, m in enumerate(self._media):
-            self._by_section[m.section_id].append(i)
-        self._sections = {s.id: s for s in (_section_from_payload(p) for p in sections.column("payload").to_pylist())}
-        self._dim = int(self._sv.shape[1]) if self._sv.size else int(self._mv.shape[1]) if self._mv.size else 0
+        # everything small is also held in memory: the exact NumPy reference store answers lookups
+        self._mem = MemoryStore(
+            sections=[_section_from_payload(p) for p in sections.column("payload").to_pylist()],
+            snippets=[snippet_from_dict(json.loads(p)) for p in snippets.column("payload").to_pylist()],
+            snippet_vectors=_to_matrix(snippets.column("vector")),
+            media=[media_from_dict(json.loads(p)) for p in media.column("payload").to_pylist()],
+            media_vectors=_to_matrix(media.column("vector")),
+        )
+        self._n_snippets = snippets.num_rows
+        self._n_media = media.num_rows
 
     @property
     def dim(self) -> int:
-        return self._dim
+        return self._mem.dim
 
     def search_snippets(self, vector: np.ndarray, k: int) -> list[tuple[Snippet, float]]:
-        if not self._snippets or k <= 0:
-            return []
-        q = np.asarray(vector, dtype=np.float32)
-        if len(self._snippets) <= EXACT_IN_MEMORY_MAX:
-            scores = self._sv @ q
-            k = min(k, len(scores))
-            top = np.argpartition(-scores, k - 1)[:k]
-            top = top[np.argsort(-scores[top], kind="stable")]
-            return [(self._snippets[i], float(scores[i])) for i in top]
+        if self._n_snippets <= EXACT_IN_MEMORY_MAX or k <= 0:
+            return self._mem.search_snippets(vector, k)
         with self._lock:
             rows = (
-                self._sn.search(q, vector_column_name="vector")
+                self._sn.search(np.asarray(vector, dtype=np.float32), vector_column_name="vector")
                 .metric("dot")
                 .select(["id"])
                 .limit(k)
                 .to_arrow()
             )
-        ids = rows.column("id").to_pylist()
-        dist = rows.column("_distance").to_pylist()
         # LanceDB's "dot" distance is 1 - dot product
-        return [(self._snippets[self._snippet_index[i]], float(1.0 - d)) for i, d in zip(ids, dist)]
+        out: list[tuple[Snippet, float]] = []
+        for i, d in zip(rows.column("id").to_pylist(), rows.column("_distance").to_pylist()):
+            snippet = self._mem.get_snippet(i)
+            if snippet is not None:
+                out.append((snippet, float(1.0 - d)))
+        return out
 
     def snippet_vectors(self, ids: Sequence[str]) -> Vectors:
-        idx = [self._snippet_index[i] for i in ids]
-        return self._sv[idx] if idx else np.zeros((0, self._dim), dtype=np.float32)
+        return self._mem.snippet_vectors(ids)
 
     def media_in_section(self, section_id: str) -> list[IndexedMedia]:
-        return [IndexedMedia(self._media[i], self._mv[i]) for i in self._by_section.get(section_id, [])]
+        return self._mem.media_in_section(section_id)
 
     def search_media(
         self,
@@ -207,10 +201,8 @@ class LanceStore:
         kinds: Sequence[MediaKind] | None = None,
         include_missing: bool = False,
     ) -> list[ScoredMedia]:
-        if not self._media or k <= 0:
-            return []
-        if len(self._media) <= EXACT_IN_MEMORY_MAX:
-            return self._search_media_in_memory(vector, k, kinds, include_missing)
+        if self._n_media <= EXACT_IN_MEMORY_MAX or k <= 0:
+            return self._mem.search_media(vector, k, kinds=kinds, include_missing=include_missing)
         clauses = []
         if kinds is not None:
             allowed = ", ".join(f"'{kd}'" for kd in kinds if kd in ("image", "table", "video"))
@@ -224,63 +216,36 @@ class LanceStore:
             q = q.where(" AND ".join(clauses), prefilter=True)
         with self._lock:
             rows = q.select(["id"]).limit(k).to_arrow()
-        return [
-            ScoredMedia(self._media[self._media_index[i]], float(1.0 - d))
-            for i, d in zip(rows.column("id").to_pylist(), rows.column("_distance").to_pylist())
-        ]
-
-    def _search_media_in_memory(
-        self, vector: np.ndarray, k: int, kinds: Sequence[MediaKind] | None, include_missing: bool
-    ) -> list[ScoredMedia]:
-        scores = self._mv @ np.asarray(vector, dtype=np.float32)
         out: list[ScoredMedia] = []
-        for i in np.argsort(-scores, kind="stable"):
-            m = self._media[i]
-            if kinds is not None and m.kind not in kinds:
-                continue
-            if not include_missing and not is_displayable(m):
-                continue
-            out.append(ScoredMedia(m, float(scores[i])))
-            if len(out) >= k:
-                break
+        for i, d in zip(rows.column("id").to_pylist(), rows.column("_distance").to_pylist()):
+            item = self._mem.get_media(i)
+            if item is not None:
+                out.append(ScoredMedia(item, float(1.0 - d)))
         return out
 
     def media_vector(self, media_id: str) -> np.ndarray | None:
         """The embedding of one media item, shape ``(dim,)``, or ``None``."""
-        i = self._media_index.get(media_id)
-        return None if i is None else self._mv[i]
+        return self._mem.media_vector(media_id)
 
     def get_media(self, media_id: str) -> AnyMedia | None:
-        i = self._media_index.get(media_id)
-        return None if i is None else self._media[i]
+        return self._mem.get_media(media_id)
 
     def get_section(self, section_id: str) -> Section | None:
-        return self._sections.get(section_id)
+        return self._mem.get_section(section_id)
 
     def get_snippet(self, snippet_id: str) -> Snippet | None:
-        i = self._snippet_index.get(snippet_id)
-        return None if i is None else self._snippets[i]
+        return self._mem.get_snippet(snippet_id)
 
     def all_snippets(self) -> list[Snippet]:
         """Every snippet, in index order."""
-        return list(self._snippets)
+        return self._mem.all_snippets()
 
     def all_media(self) -> list[AnyMedia]:
         """Every media item, in index order."""
-        return list(self._media)
+        return self._mem.all_media()
 
     def counts(self) -> dict[str, int]:
-        kinds = {"image": 0, "table": 0, "video": 0}
-        for m in self._media:
-            kinds[m.kind] += 1
-        return {
-            "pages": len({s.source_path for s in self._sections.values()}),
-            "sections": len(self._sections),
-            "snippets": len(self._snippets),
-            "images": kinds["image"],
-            "tables": kinds["table"],
-            "videos": kinds["video"],
-        }
+        return self._mem.counts()
 
 
 def _to_matrix(col: pa.ChunkedArray) -> np.ndarray:

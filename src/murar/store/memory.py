@@ -89,6 +89,19 @@ class MemoryStore:
                 break
         return out
 
+    def media_vector(self, media_id: str) -> np.ndarray | None:
+        """The embedding of one media item, shape ``(dim,)``, or ``None``."""
+        i = self._media_index.get(media_id)
+        return None if i is None else self._mv[i]
+
+    def all_snippets(self) -> list[Snippet]:
+        """Every snippet, in index order."""
+        return list(self._snippets)
+
+    def all_media(self) -> list[AnyMedia]:
+        """Every media item, in index order."""
+        return list(self._media)
+
     def get_media(self, media_id: str) -> AnyMedia | None:
         i = self._media_index.get(media_id)
         return None if i is None else self._media[i]
