@@ -54,9 +54,10 @@ def test_extractive_pipeline_finds_the_screenshot(real_index: Path) -> None:
     p = load_pipeline(real_index, llm="extractive")
     a = p.answer("In the Experience Cloud Debugger, how do I copy the URL of a server call for a bug report?")
     assert a.found
-    assert a.sources[0].snippet.source_path.endswith("network.md")
+    assert any(s.snippet.source_path.endswith("network.md") for s in a.sources[:3])
     images = [b.item for b in a.media if isinstance(b.item, ImageItem)]
     assert any(i.path and i.path.endswith((".jpg", ".png")) for i in images)
+    assert all(p.media_file(i.id) is not None for i in images)
 
 
 def test_bundled_llm_end_to_end(real_index: Path, tmp_path: Path) -> None:
@@ -64,7 +65,8 @@ def test_bundled_llm_end_to_end(real_index: Path, tmp_path: Path) -> None:
     p = load_pipeline(real_index, llm="bundled")
     a = p.answer("Which numeric ID and code does Experience Cloud use for ECID?")
     assert a.found, a.trace.text_answer
-    assert a.trace.text_answer and "[" in a.trace.text_answer  # cites its sources
+    assert a.trace.text_answer
+    assert any(b.citations for b in a.blocks if b.type == "text")  # cited by the model or by attribution
     assert a.trace.refinement.used in ("llm", "fallback", "none")
     md = render_markdown(a, media_url=file_media_url(p.corpus_root, p.assets_dir, tmp_path))  # type: ignore[arg-type]
     assert "Sources" in md

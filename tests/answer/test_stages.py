@@ -176,3 +176,13 @@ def test_unsafe_video_urls_are_not_linked() -> None:
     md = render_markdown(Answer(question="q", blocks=to_blocks("Hi.\n[VIDEO 1]", [sel]), sources=[], found=True,
                                 trace=Trace()), media_url=lambda it: None)
     assert "javascript" not in md and "Demo" in md
+
+
+def test_uncited_sentences_get_their_attributed_citation() -> None:
+    from murar.schema import Attribution
+
+    attrs = [Attribution(sentence_index=0, sentence="Open the canvas.", snippet_id="a", citation=2, score=0.8),
+             Attribution(sentence_index=1, sentence="Save it [1].", snippet_id="b", citation=1, score=0.8),
+             Attribution(sentence_index=2, sentence="Unrelated.", snippet_id=None, citation=None, score=0.1)]
+    assert build_draft("Open the canvas. Save it [1]. Unrelated.", [], attrs) == \
+        "Open the canvas [2]. Save it [1]. Unrelated."

@@ -159,7 +159,7 @@ class Pipeline:
         write_display_captions(media.selected, self.refiner if self.config.display_captions else None)
         trace.timings_ms["captions"] = _ms(t)
         t = time.perf_counter()
-        draft = build_draft(text, media.selected)
+        draft = build_draft(text, media.selected, attr.attributions)
         final, rtrace = refine(draft, self.refiner if self.config.refine else None)
         trace.refinement = rtrace
         trace.timings_ms["refine"] = _ms(t)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from murar.llm.base import ChatMessage
 from murar.schema import ScoredSnippet
 
-PROMPT_VERSION = "answer-v1"
+PROMPT_VERSION = "answer-v2"
 NOT_FOUND_MARKER = "NOT_FOUND"
 NOT_FOUND_TEXT = "I could not find this in the documentation."
 
@@ -50,10 +50,22 @@ def format_sources(snippets: list[ScoredSnippet], *, max_chars: int = 1400) -> s
     return "\n\n".join(blocks)
 
 
+_EXAMPLE_USER = (
+    'Sources:\n\n<source id="1" title="Segments > Create a segment">\nOpen Segments and select Create segment. '
+    "Drag attributes onto the canvas.\n</source>\n\n<source id=\"2\" title=\"Segments > Save\">\nSelect Save "
+    "to store the segment definition.\n</source>\n\nQuestion: How do I create a segment?\n\nAnswer with citations:"
+)
+_EXAMPLE_ASSISTANT = (
+    "Open Segments and select Create segment [1]. Drag the attributes you need onto the canvas [1]. "
+    "Select Save to store the segment definition [2]."
+)
+
+
 def answer_messages(question: str, snippets: list[ScoredSnippet]) -> list[ChatMessage]:
-    """Chat messages for step 1 of MuRAR: text answer with [n] citations."""
+    """Chat messages for step 1 of MuRAR: text answer with [n] citations (one-shot example)."""
     user = f"Sources:\n\n{format_sources(snippets)}\n\nQuestion: {question}\n\nAnswer with citations:"
-    return [ChatMessage("system", _ANSWER_SYSTEM), ChatMessage("user", user)]
+    return [ChatMessage("system", _ANSWER_SYSTEM), ChatMessage("user", _EXAMPLE_USER),
+            ChatMessage("assistant", _EXAMPLE_ASSISTANT), ChatMessage("user", user)]
 
 
 def refine_messages(draft: str) -> list[ChatMessage]:

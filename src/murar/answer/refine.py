@@ -20,7 +20,7 @@ from murar.answer.generate import citations_in
 from murar.answer.prompts import refine_messages
 from murar.errors import LLMError
 from murar.llm.base import ChatModel
-from murar.schema import MediaSelection, RefinementTrace
+from murar.schema import Attribution, MediaSelection, RefinementTrace
 
 PLACEHOLDER = re.compile(r"\[(IMAGE|TABLE|VIDEO)\s+(\d+)\]")
 _WORD = re.compile(r"[a-z0-9][a-z0-9_\-]{2,}")
@@ -38,12 +38,16 @@ def assign_placeholders(selections: list[MediaSelection]) -> None:
         sel.placeholder = placeholder(sel.item.kind, n)
 
 
-def build_draft(answer_text: str, selections: list[MediaSelection]) -> str:
+def build_draft(answer_text: str, selections: list[MediaSelection],
+                attributions: list[Attribution] | None = None) -> str:
     """The answer with each selection's placeholder on its own line after its sentence.
 
     Sentence indices are those of :func:`murar.answer.attribute.split_answer`;
-    line breaks of the answer are kept.
+    line breaks of the answer are kept. With ``attributions``, a sentence the
+    model left uncited gets the citation of the snippet it was attributed to
+    (source attribution, MuRAR section 2.2, made visible).
     """
+    cite = {a.sentence_index: a.citation for a in (attributions or []) if a.citation is not None}
     after: dict[int, list[str]] = {}
     for sel in selections:
         after.setdefault(sel.sentence_index, []).append(sel.placeholder)
@@ -55,6 +59,8 @@ def build_draft(answer_text: str, selections: list[MediaSelection]) -> str:
             continue
         current: list[str] = []
         for sent in split_answer(line):
+            if index in cite and not citations_in(sent):
+                sent = _append_citation(sent, cite[index])
             current.append(sent)
             if index in after:
                 lines_out.append(" ".join(current))
@@ -65,6 +71,13 @@ def build_draft(answer_text: str, selections: list[MediaSelection]) -> str:
             lines_out.append(" ".join(current))
     text = "\n".join(lines_out)
     return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _append_citation(sentence: str, citation: int) -> str:
+    m = re.search(r"([.!?:;]+)([\"')\]]*)$", sentence)
+    if m:
+        return f"{sentence[: m.start()]} [{citation}]{sentence[m.start():]}"
+    return f"{sentence} [{citation}]"
 
 
 def _content_words(text: str) -> list[str]:
