@@ -139,6 +139,7 @@ def test_display_captions_from_model_or_fallback() -> None:
 
     a, b = _image("a", "s", "x"), _image("b", "s", "y")
     a.alt, b.alt = "", "Segment builder"
+    a.context_before = ""
     a.context_after = "The canvas shows the journey. More text."
     sels = [_sel(a, 0), _sel(b, 1)]
     n = write_display_captions(sels, ScriptedChatModel(["1: The journey canvas with an event\n2: [IMAGE 9] bad"]))
@@ -147,6 +148,8 @@ def test_display_captions_from_model_or_fallback() -> None:
     assert sels[1].item.display_caption == "Segment builder"  # invalid model caption -> fallback
     assert a.display_caption == ""  # originals untouched
     assert fallback_caption(a) == "The canvas shows the journey"
+    a.context_before = "Open the canvas. Drag the event onto it:"
+    assert fallback_caption(a) == "Drag the event onto it"
 
 
 def test_redundant_table_and_answer_based_selection() -> None:

@@ -19,6 +19,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import IngestError
 from murar.ingest.adobe import normalise, split_anchor
+from murar.ingest.captions import clip_after, clip_before
 from murar.ingest.paths import check_image, resolve_link
 from murar.ingest.tables import parse_table_node, rows_to_markdown
 from murar.ingest.transcripts import find_transcript
@@ -426,8 +427,8 @@ class _Converter:
                 item.page_title = title
                 before = text[:offset].strip()
                 after = text[offset:].strip()
-                item.context_before = before[-n:] if n else ""
-                item.context_after = after[:n] if n else ""
+                item.context_before = clip_before(before, n)
+                item.context_after = clip_after(after, n)
                 media.append(item)
         meta_out = {k: v for k, v in meta.items() if isinstance(v, (str, int, float, bool, list))}
         return ParsedDocument(
