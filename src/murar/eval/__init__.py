@@ -15,9 +15,21 @@ Heavy modules (scikit-learn, krippendorff, matplotlib) are imported inside the
 functions that need them.
 """
 
-from murar.eval.claims import ClaimedAnswer, ClaimedSentence, LLMDecomposer, SentenceDecomposer, split_sentences
+from murar.eval.claims import (
+    ClaimedAnswer,
+    ClaimedSentence,
+    LLMDecomposer,
+    SentenceDecomposer,
+    split_sentences,
+)
 from murar.eval.errors import EvalDataError, EvalError, JudgeError, RatingsError
-from murar.eval.judge import CachedJudge, EmbeddingJudge, Judgment, LLMJudge, SupportJudge
+from murar.eval.judge import (
+    CachedJudge,
+    EmbeddingJudge,
+    Judgment,
+    LLMJudge,
+    SupportJudge,
+)
 from murar.eval.mirage import PRF, MacroPRF, macro_average, prf
 from murar.eval.scorer import MirageResult, MirageScorer, Reference, Source
 

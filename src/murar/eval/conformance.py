@@ -229,8 +229,8 @@ def judge_agreement(
                               auto_f1=af, authors=authors_info_scores(release, system)))
     human_rank = [r.system for r in sorted(rows, key=lambda r: -(r.human.f1 or 0.0))]
     auto_rank = [r.system for r in sorted(rows, key=lambda r: -r.auto_f1)]
-    notes = ["human label = majority of the annotators (tie -> not supported); subclaims "
-             "nobody labelled are left out of the agreement numbers",
+    notes = [("human label = majority of the annotators (tie -> not supported); subclaims "
+              "nobody labelled are left out of the agreement numbers"),
              "evidence is text: the reference article (InfoP) or the predicted article (InfoR)"]
     return AgreementReport(
         judge=judge.name, prompt_version=judge.prompt_version, n_items=len(items),

@@ -6,7 +6,14 @@ from typing import Any
 
 from murar.eval.errors import EvalDataError
 from murar.schema import (
-    Answer, Block, MediaBlock, ScoredSnippet, TextBlock, Trace, media_from_dict, snippet_from_dict,
+    Answer,
+    Block,
+    MediaBlock,
+    ScoredSnippet,
+    TextBlock,
+    Trace,
+    media_from_dict,
+    snippet_from_dict,
 )
 
 __all__ = ["answer_from_dict"]

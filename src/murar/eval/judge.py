@@ -73,7 +73,7 @@ def _sha(text: str) -> str:
 
 def judgment_key(judge: str, prompt_version: str, claim: str, evidence: str) -> str:
     """Cache key: sha256 over the judge name, prompt version, claim and evidence."""
-    return _sha("\x1f".join((judge, prompt_version, claim, evidence)))
+    return _sha(f"{judge}\x1f{prompt_version}\x1f{claim}\x1f{evidence}")
 
 
 @runtime_checkable
@@ -131,9 +131,7 @@ def parse_yes_no(raw: str) -> bool | None:
     y, n = low.find("yes"), low.find("no")
     if y == -1 and n == -1:
         return None
-    if n == -1 or (y != -1 and y < n):
-        return True
-    return False
+    return n == -1 or (y != -1 and y < n)
 
 
 class LLMJudge:
@@ -225,7 +223,7 @@ class EmbeddingJudge:
         sents = split_sentences(evidence) or ([evidence.strip()] if evidence.strip() else [])
         wins: list[str] = []
         for size in range(1, self._window + 1):
-            for i in range(0, max(0, len(sents) - size + 1)):
+            for i in range(max(0, len(sents) - size + 1)):
                 wins.append(" ".join(sents[i : i + size]))
         vecs = (self._embedder.embed(wins) if wins
                 else np.zeros((0, self._embedder.dim), dtype=np.float32))

@@ -29,7 +29,14 @@ from pathlib import Path
 
 from murar.eval.errors import EvalDataError
 from murar.eval.mirage import f1_score
-from murar.schema import MEDIA_KINDS, Answer, ImageItem, MediaBlock, TableItem, VideoItem
+from murar.schema import (
+    MEDIA_KINDS,
+    Answer,
+    ImageItem,
+    MediaBlock,
+    TableItem,
+    VideoItem,
+)
 
 __all__ = ["GoldQuestion", "KindScore", "MediaScores", "MediaSummary", "load_gold",
            "media_key", "normalise_path", "normalise_video_url", "ordering_agreement",
@@ -226,7 +233,7 @@ def score_media(answer: Answer, gold: GoldQuestion,
     keyed = [(b, media_key(b, corpus_root)) for b in answer.media]
     pred = [k for _, k in keyed if k is not None]
     gold_keys = gold.gold_keys()
-    by_kind = {kind: _kind_score([k for t, k in pred if t == kind],
+    by_kind: dict[str, KindScore] = {kind: _kind_score([k for t, k in pred if t == kind],
                                  [k for t, k in gold_keys if t == kind]) for kind in MEDIA_KINDS}
     by_kind["all"] = _kind_score([f"{t}:{k}" for t, k in pred],
                                  [f"{t}:{k}" for t, k in gold_keys])

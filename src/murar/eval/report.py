@@ -65,9 +65,9 @@ def write_run_report(run: EvalRun, out_dir: str | Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     md = ["# murar evaluation report", "", _meta_md(run.meta), ""]
     md += ["## MiRAGE (seed 002)", "",
-           "Macro averages over answers (each answer weighs the same); micro pools subclaims. "
-           "Reference mode: gold answer points are the reference subclaims. Collection mode: "
-           "any single retrieved snippet or chosen media item supporting a subclaim counts.", ""]
+           ("Macro averages over answers (each answer weighs the same); micro pools subclaims. "
+            "Reference mode: gold answer points are the reference subclaims. Collection mode: "
+            "any single retrieved snippet or chosen media item supporting a subclaim counts."), ""]
     md.append(_table(["metric", "P", "R", "F1", "micro P", "micro R", "answers"],
                      _prf_rows([("Info (reference)", run.info_reference),
                                 ("Cite (reference)", run.cite_reference),
@@ -82,12 +82,12 @@ def write_run_report(run: EvalRun, out_dir: str | Path) -> dict[str, Path]:
                            run.media.macro[k]["recall"], run.media.macro[k]["f1"],
                            int(v["n_pred"] or 0), int(v["n_gold"] or 0)]
                           for k, v in run.media.micro.items()]))
-        md += ["", f"- ordering agreement (same-kind pairs): {_f(run.media.ordering)} "
-                   f"over {run.media.n_ordering} questions",
-               f"- placement correct (after a sentence attributed to the item's section): "
-               f"{_f(run.media.placement)} over {run.media.n_placement} answers",
-               f"- no media on text-only questions: {_f(run.media.no_media_rate)} "
-               f"over {run.media.n_text_only} questions", ""]
+        md += ["", (f"- ordering agreement (same-kind pairs): {_f(run.media.ordering)} "
+                    f"over {run.media.n_ordering} questions"),
+               (f"- placement correct (after a sentence attributed to the item's section): "
+                f"{_f(run.media.placement)} over {run.media.n_placement} answers"),
+               (f"- no media on text-only questions: {_f(run.media.no_media_rate)} "
+                f"over {run.media.n_text_only} questions"), ""]
     if run.retrieval is not None:
         md += ["## Snippet retrieval", ""]
         md.append(_table(["metric", "value"],
@@ -143,8 +143,8 @@ def write_human_report(summary: HumanSummary, ratings: Sequence[Rating], out_dir
                      [[a, int(d["n"]), d["share"], d["mean"], d["sd"], *[d[m] for m in METRICS],
                        d["preference_rate"]] for a, d in summary.per_annotator.items()]))
     md += ["", "## Agreement", "",
-           f"Krippendorff's alpha over all annotators (`krippendorff` package); Cohen's kappa "
-           f"(scikit-learn) between the two most active annotators: {', '.join(summary.top_annotators)}.", ""]
+           (f"Krippendorff's alpha over all annotators (`krippendorff` package); Cohen's kappa "
+            f"(scikit-learn) between the two most active annotators: {', '.join(summary.top_annotators)}."), ""]
     md.append(_table(["metric", "alpha (ordinal)", "alpha (interval)", "kappa", "kappa (quadratic)", "kappa n"],
                      [[m, summary.alpha[m]["ordinal"], summary.alpha[m]["interval"],
                        summary.kappa.get(m, {}).get("unweighted"), summary.kappa.get(m, {}).get("quadratic"),

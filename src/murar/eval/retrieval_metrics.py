@@ -33,7 +33,7 @@ def is_relevant(snippet: Snippet, gold: GoldQuestion) -> bool:
     if not want:
         return True
     # tolerate a heading path that omits or adds the page title at the front
-    return any(have[i : i + len(want)] == want for i in range(0, 2)) or have[-len(want):] == want
+    return any(have[i : i + len(want)] == want for i in range(2)) or have[-len(want):] == want
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,9 +28,20 @@ from typing import Any
 
 from murar.answer.service import AnswerService
 from murar.eval.claims import Decomposer, claimed_answer_from_answer
-from murar.eval.media_metrics import GoldQuestion, MediaScores, MediaSummary, score_media, summarise_media
+from murar.eval.media_metrics import (
+    GoldQuestion,
+    MediaScores,
+    MediaSummary,
+    score_media,
+    summarise_media,
+)
 from murar.eval.mirage import PRF, MacroPRF, macro_average
-from murar.eval.retrieval_metrics import RetrievalScores, RetrievalSummary, score_retrieval, summarise_retrieval
+from murar.eval.retrieval_metrics import (
+    RetrievalScores,
+    RetrievalSummary,
+    score_retrieval,
+    summarise_retrieval,
+)
 from murar.eval.scorer import MirageResult, MirageScorer, Reference, Source
 from murar.schema import Answer
 
@@ -95,7 +106,7 @@ def evaluate_service(
         t0 = time.perf_counter()
         try:
             answer = service.answer(q.question)
-        except Exception as err:  # one failing question must not stop the run
+        except Exception as err:  # noqa: BLE001 - one failing question must not stop the run
             results.append(QuestionResult(question=q, answer=None, error=f"{type(err).__name__}: {err}",
                                           seconds=time.perf_counter() - t0))
             continue

@@ -31,7 +31,13 @@ from typing import Literal
 from murar.eval.claims import ClaimedAnswer
 from murar.eval.errors import EvalError
 from murar.eval.judge import Judgment, SupportJudge
-from murar.eval.mirage import PRF, cite_supported, prf, properly_attributed, supported_by_any
+from murar.eval.mirage import (
+    PRF,
+    cite_supported,
+    prf,
+    properly_attributed,
+    supported_by_any,
+)
 from murar.schema import AnyMedia, Snippet
 
 __all__ = ["ClaimRecord", "MirageResult", "MirageScorer", "Mode", "Reference", "Source"]
@@ -256,7 +262,7 @@ class MirageScorer:
                                        citations=[], info=ref_info[k],
                                        cite=ref_cite[k] if ref_cite else None, score=j.score))
 
-        info = prf(pred_info, ref_info if reference is not None else None)
+        info_prf = prf(pred_info, ref_info if reference is not None else None)
         cite_prf: PRF | None = None
         if can_cite:
             cite_prf = prf(pred_cite, ref_cite if reference is not None else None)
@@ -267,6 +273,6 @@ class MirageScorer:
         if use_proxy:
             notes.append("citations judged in reference mode: a cited source stands for the "
                          "reference subclaims it attests")
-        return MirageResult(mode=mode, info=info, cite=cite_prf, records=records,
+        return MirageResult(mode=mode, info=info_prf, cite=cite_prf, records=records,
                             judge=self.judge.name, judge_prompt_version=self.judge.prompt_version,
                             decomposer=answer.decomposer, notes=notes)

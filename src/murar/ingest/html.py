@@ -28,18 +28,34 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
-from murar.ingest.quality import ImageCandidate, ImageQualityFilter, QualityOptions, drop_warning
+from murar.ingest.quality import (
+    ImageCandidate,
+    ImageQualityFilter,
+    QualityOptions,
+    drop_warning,
+)
 from murar.ingest.tables import cell_text, parse_table_node, rows_to_markdown
-from murar.schema import AnyMedia, ImageItem, MediaItem, ParsedDocument, Section, TableItem, VideoItem, stable_id
+from murar.schema import (
+    AnyMedia,
+    ImageItem,
+    MediaItem,
+    ParsedDocument,
+    Section,
+    TableItem,
+    VideoItem,
+    stable_id,
+)
 
 __all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html"]
+
+_M = TypeVar("_M", ImageItem, TableItem, VideoItem)
 
 _WS = re.compile(r"[ \t\r\f\v]+")
 _SKIP = frozenset({
@@ -279,7 +295,7 @@ class _HtmlConverter:
         self.quality = ImageQualityFilter(opt.quality)
         self.counter = 0
 
-    def _base(self, kind: str, cls: Callable[..., Any], **kw: Any) -> Any:
+    def _base(self, kind: str, cls: Callable[..., _M], **kw: Any) -> _M:
         self.counter += 1
         return cls(id=stable_id(self.rel, kind, str(self.counter)), section_id="", source_path=self.rel,
                    page_title="", heading_path=(), anchor=None, position=0, **kw)
@@ -438,7 +454,7 @@ def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = No
             item.heading_path = o.heading_path
             item.anchor = o.anchor
             item.position = pos
-            media.append(item)  # type: ignore[arg-type]
+            media.append(item)
         ordinal += 1
     if not any(s.text.strip() for s in sections) and not media:
         raise IngestError(f"{source_path}: no text or media found in the HTML main content")

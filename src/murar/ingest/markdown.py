@@ -301,7 +301,7 @@ class _Converter:
     def _html_block(self, html: str, *, inline: bool = False) -> None:
         try:
             tree = LexborHTMLParser(html)
-        except Exception as err:  # selectolax is lenient; be safe anyway
+        except Exception as err:  # noqa: BLE001 - selectolax is lenient; be safe anyway
             self.warnings.append(f"unparsable HTML block skipped ({type(err).__name__})")
             return
         root = tree.body or tree.root

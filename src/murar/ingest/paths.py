@@ -120,6 +120,6 @@ def check_image(path: Path, *, max_bytes: int = 50_000_000) -> ImageCheck:
                 return ImageCheck(False, "image has no pixels")
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as err:
         return ImageCheck(False, f"corrupt or not an image ({type(err).__name__})")
-    except Exception as err:  # Pillow raises assorted errors on hostile files
+    except Exception as err:  # noqa: BLE001 - Pillow raises assorted errors on hostile files
         return ImageCheck(False, f"corrupt image ({type(err).__name__})")
     return ImageCheck(True, None, width, height)

@@ -34,11 +34,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from murar.errors import IngestError, MissingExtraError
-from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, caption_kind, fill_context
+from murar.ingest.captions import (
+    DEFAULT_CONTEXT_CHARS,
+    CaptionKind,
+    caption_kind,
+    fill_context,
+)
 from murar.ingest.ocr import OcrEngine, RapidOcrEngine
-from murar.ingest.quality import ImageCandidate, ImageQualityFilter, QualityHook, QualityOptions, drop_warning
+from murar.ingest.quality import (
+    ImageCandidate,
+    ImageQualityFilter,
+    QualityHook,
+    QualityOptions,
+    drop_warning,
+)
 from murar.ingest.tables import rows_to_markdown
-from murar.schema import AnyMedia, ImageItem, ParsedDocument, Section, TableItem, stable_id
+from murar.schema import (
+    AnyMedia,
+    ImageItem,
+    ParsedDocument,
+    Section,
+    TableItem,
+    stable_id,
+)
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -157,8 +175,8 @@ def _union(a: Bbox, b: Bbox) -> Bbox:
 
 
 def _center_in(word: dict[str, Any], box: Bbox, pad: float = 1.0) -> bool:
-    cx = (word["x0"] + word["x1"]) / 2
-    cy = (word["top"] + word["bottom"]) / 2
+    cx: float = (word["x0"] + word["x1"]) / 2
+    cy: float = (word["top"] + word["bottom"]) / 2
     return box[0] - pad <= cx <= box[2] + pad and box[1] - pad <= cy <= box[3] + pad
 
 
@@ -351,8 +369,6 @@ def _h_rules(page: Any) -> list[Bbox]:
         w = obj["x1"] - obj["x0"]
         if h <= 2.0 and w >= 30:
             rules.append((obj["x0"], obj["top"], obj["x1"], obj["bottom"]))
-    for e in page.edges if False else []:  # pragma: no cover - placeholder for curve edges
-        pass
     return sorted(rules, key=lambda r: r[1])
 
 
@@ -392,7 +408,7 @@ class _PdfConverter:
             x0, y0, x1, y1 = box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy
             crop = (max(0.0, x0), max(0.0, h - y1), max(0.0, w - x1), max(0.0, y0))
             bitmap = pg.render(scale=scale, crop=crop)
-            img = bitmap.to_pil()
+            img: Image = bitmap.to_pil()
             pg.close()
             return img
         except Exception as err:  # noqa: BLE001 - a failed render must not stop the batch
@@ -439,7 +455,7 @@ class _PdfConverter:
 
         # captions: a caption line plus following lines of the same block
         used: set[int] = set()
-        captions: list[tuple[str, Bbox, int, str]] = []  # kind, bbox, col, text
+        captions: list[tuple[CaptionKind, Bbox, int, str]] = []  # kind, bbox, col, text
         for i, ln in enumerate(lines):
             kind = caption_kind(ln.text)
             if kind is None or i in used:
@@ -533,9 +549,8 @@ class _PdfConverter:
             if ri in taken:
                 continue
             w, h = reg.bbox[2] - reg.bbox[0], reg.bbox[3] - reg.bbox[1]
-            if reg.has_image and min(w, h) >= self.opt.min_figure_points:
-                figures.append((reg.bbox, "", False))
-            elif not reg.has_image and reg.n_objects >= 20 and min(w, h) >= 72:
+            if (reg.has_image and min(w, h) >= self.opt.min_figure_points) or (
+                    not reg.has_image and reg.n_objects >= 20 and min(w, h) >= 72):
                 figures.append((reg.bbox, "", False))
         # whole-page scans become one figure
         if not any(True for _ in figures) and not words:
@@ -574,8 +589,8 @@ class _PdfConverter:
             fig_index += 1
             entries.append((box, _col_of(box, gutter), _Anchor(item, page_no)))
         for ti, (box, rows_, caption) in enumerate(tables):
-            item = self._table(page, page_no, box, rows_, caption, ti)
-            entries.append((box, _col_of(box, gutter), _Anchor(item, page_no)))
+            table_item = self._table(page, page_no, box, rows_, caption, ti)
+            entries.append((box, _col_of(box, gutter), _Anchor(table_item, page_no)))
         res.entries = _reading_order(entries)
         return res
 
@@ -593,7 +608,7 @@ class _PdfConverter:
             return (cbox[0], top + 2, cbox[2], cbox[1] - 2)
         return None
 
-    def _tables(self, page: Any, page_no: int, captions: list[tuple[str, Bbox, int, str]],
+    def _tables(self, page: Any, page_no: int, captions: list[tuple[CaptionKind, Bbox, int, str]],
                 table_caps: set[int], lines: list[_Line], gutter: float | None) -> list[tuple[Bbox, list[list[str]], str]]:
         out: list[tuple[Bbox, list[list[str]], str]] = []
         try:
@@ -797,9 +812,9 @@ def _drop_running_lines(stream: list[Any], n_pages: int) -> list[Any]:
     need = max(3, (n_pages + 1) // 2) if n_pages >= 3 else 10**9
     out = []
     for e in stream:
-        if isinstance(e, _Line) and in_band(e):
-            if counts[_norm_repeat(e.text)] >= need or _PAGE_NUM_RE.match(e.text.strip()):
-                continue
+        if isinstance(e, _Line) and in_band(e) and (
+                counts[_norm_repeat(e.text)] >= need or _PAGE_NUM_RE.match(e.text.strip())):
+            continue
         out.append(e)
     return out
 
@@ -1017,7 +1032,7 @@ def convert_pdf(path: Path, *, root: Path, assets_dir: Path, options: PdfOptions
     try:
         pdf = pdfplumber.open(path, password=opt.password or "")
         n_pages = len(pdf.pages)
-    except Exception as err:  # noqa: BLE001 - pdfminer raises many types
+    except Exception as err:  # pdfminer raises many types
         reason = "encrypted (password required)" if "password" in repr(err).lower() or "encrypt" in repr(err).lower() \
             else f"{type(err).__name__}: {err}"
         raise IngestError(f"{path.name}: cannot open PDF: {reason}") from err
@@ -1040,13 +1055,13 @@ def convert_pdf(path: Path, *, root: Path, assets_dir: Path, options: PdfOptions
                 page = pdf.pages[i]
                 res = conv.page(page, page_no)
                 stream.extend(res.entries)
-            except Exception as err:  # noqa: BLE001 - one bad page must not stop the document
+            except Exception as err:  # one bad page must not stop the document
                 log.debug("page %d of %s failed", page_no, path, exc_info=True)
                 conv.warnings.append(f"page {page_no}: could not be parsed: {type(err).__name__}: {err}")
             finally:
                 try:
                     pdf.pages[i].close()
-                except Exception:  # noqa: BLE001
+                except Exception:  # noqa: BLE001, S110 - closing a page is best-effort cleanup
                     pass
             if opt.progress is not None:
                 opt.progress(page_no, total)

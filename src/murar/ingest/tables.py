@@ -129,7 +129,7 @@ def _expand(rows: list[list[tuple[str, int, int, bool]]]) -> tuple[list[list[str
     caller pads) and, per grid row, whether every cell is a ``<th>``.
     """
     n = len(rows)
-    grid: list[dict[int, str]] = [dict() for _ in range(n)]
+    grid: list[dict[int, str]] = [{} for _ in range(n)]
     all_th = [True] * n
     has_cell = [False] * n
     for r, cells in enumerate(rows):

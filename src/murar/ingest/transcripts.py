@@ -45,7 +45,7 @@ def read_transcript(path: Path) -> str:
     except Exception as err:  # webvtt raises its own MalformedFileError and friends
         raise ValueError(f"{path.name}: {err}") from err
     texts: list[str] = []
-    for cap in captions:
+    for cap in captions.captions:
         t = " ".join(cap.text.split())
         if t and (not texts or texts[-1] != t):
             texts.append(t)
