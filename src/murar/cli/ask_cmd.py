@@ -10,10 +10,46 @@ from typing import Annotated
 import typer
 
 from murar.cli.common import DEFAULT_INDEX, fail
+from typing import TYPE_CHECKING
+
 from murar.errors import MurarError
 from murar.schema import to_jsonable
 
+if TYPE_CHECKING:
+    from murar.answer.pipeline import Pipeline
+    from murar.schema import Answer
+
 LLM_HELP = "bundled (Qwen2.5-Coder-1.5B, offline) | bundled-small | openai | extractive (no model) | fake"
+
+
+_STAGE_LABELS = {
+    "retrieve": "retrieving snippets",
+    "generate": "writing the answer",
+    "attribute": "attributing sentences to sources",
+    "media": "choosing images, tables and videos",
+    "refine": "placing media and refining",
+    "render": "rendering",
+}
+
+
+def _answer_with_status(pipeline: Pipeline, question: str, *, show: bool) -> Answer:
+    """Run the pipeline through its event stream, showing the current stage on stderr."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    tokens = 0
+    with console.status("starting", spinner="dots") as status:
+        for event in pipeline.stream(question):
+            if event.type == "stage" and show:
+                status.update(_STAGE_LABELS.get(event.name, event.name))
+            elif event.type == "token" and show:
+                tokens += 1
+                status.update(f"writing the answer ({tokens} pieces)")
+            elif event.type == "error":
+                raise MurarError(event.text)
+            elif event.type == "answer" and event.answer is not None:
+                return event.answer
+    raise MurarError("the pipeline ended without an answer")
 
 
 def ask(
@@ -29,6 +65,7 @@ def ask(
     top_k: Annotated[int, typer.Option(help="Snippets given to the generator.")] = 5,
     strategy: Annotated[str, typer.Option(help="Media selection: section (MuRAR) | answer (answer-based, top 2) | hybrid.")] = "section",
     no_captions: Annotated[bool, typer.Option("--no-captions", help="Skip LLM display captions; use the items' own text.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress spinner on stderr.")] = False,
 ) -> None:
     """Answer QUESTION from the index: text with citations, images/tables/videos inline."""
     from murar.answer.pipeline import PipelineConfig, load_pipeline
@@ -40,7 +77,7 @@ def ask(
         config = PipelineConfig(top_k=top_k, refine=not no_refine, media_strategy=strategy,
                                 display_captions=not no_captions)
         pipeline = load_pipeline(index, llm=llm, base_url=base_url, model=model, api_key=api_key, config=config)
-        answer = pipeline.answer(question)
+        answer = _answer_with_status(pipeline, question, show=not quiet)
     except MurarError as err:
         fail(err)
     base_dir = out.resolve().parent if out else Path.cwd()
