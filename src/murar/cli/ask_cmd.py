@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from murar.cli.common import DEFAULT_INDEX, fail
-from typing import TYPE_CHECKING
-
 from murar.errors import MurarError
 from murar.schema import to_jsonable
 
