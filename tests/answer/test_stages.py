@@ -189,3 +189,14 @@ def test_uncited_sentences_get_their_attributed_citation() -> None:
              Attribution(sentence_index=2, sentence="Unrelated.", snippet_id=None, citation=None, score=0.1)]
     assert build_draft("Open the canvas. Save it [1]. Unrelated.", [], attrs) == \
         "Open the canvas [2]. Save it [1]. Unrelated."
+
+
+def test_safe_repairs_before_validation() -> None:
+    from murar.answer.refine import repair_placeholders
+
+    draft = "Open the canvas [1].\n[IMAGE 1]\nSave it [2]."
+    out, fixes = repair_placeholders("Open the canvas [1].\n[IMAGE 1]\n[IMAGE 1]\nSave it [2].\n[TABLE 7]", draft)
+    assert out == "Open the canvas [1].\n[IMAGE 1]\nSave it [2]."
+    assert fixes == ["removed repeated [IMAGE 1]", "removed unknown [TABLE 7]"]
+    text, trace = refine(draft, ScriptedChatModel(["Open the canvas, shown below [1].\n[IMAGE 1]\n[IMAGE 1]\nSave it [2]."]))
+    assert trace.used == "llm" and "repeated" in trace.reason and text.count("[IMAGE 1]") == 1

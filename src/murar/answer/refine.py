@@ -127,6 +127,36 @@ def validate_refinement(output: str, draft: str, *, min_word_recall: float = 0.8
     return Validation(True)
 
 
+def repair_placeholders(output: str, draft: str) -> tuple[str, list[str]]:
+    """Safe repairs of a rewrite before validation: drop placeholders the draft does
+    not have and later copies of repeated ones (removing them loses no text).
+
+    Returns the repaired text and what was repaired.
+    """
+    expected = {m.group(0) for m in PLACEHOLDER.finditer(draft)}
+    seen: set[str] = set()
+    fixes: list[str] = []
+
+    def fix(m: re.Match[str]) -> str:
+        ph = m.group(0)
+        if ph not in expected:
+            fixes.append(f"removed unknown {ph}")
+            return ""
+        if ph in seen:
+            fixes.append(f"removed repeated {ph}")
+            return ""
+        seen.add(ph)
+        return ph
+
+    lines: list[str] = []
+    for line in output.split("\n"):
+        new = PLACEHOLDER.sub(fix, line)
+        if new.strip() or not line.strip():  # drop lines that held only removed placeholders
+            lines.append(new.rstrip())
+    repaired = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return repaired, fixes
+
+
 def refine(draft: str, llm: ChatModel | None, *, max_tokens: int = 512) -> tuple[str, RefinementTrace]:
     """Rewrite ``draft`` with ``llm`` and validate; fall back to ``draft``.
 
@@ -145,7 +175,8 @@ def refine(draft: str, llm: ChatModel | None, *, max_tokens: int = 512) -> tuple
     # placeholders must stand on their own lines
     output = re.sub(r"[ \t]*(\[(?:IMAGE|TABLE|VIDEO)\s+\d+\])[ \t]*", r"\n\1\n", output)
     output = re.sub(r"\n{3,}", "\n\n", output).strip()
+    output, fixes = repair_placeholders(output, draft)
     check = validate_refinement(output, draft)
     if not check.ok:
         return draft, RefinementTrace(draft=draft, raw_output=raw, used="fallback", reason=check.reason)
-    return output, RefinementTrace(draft=draft, raw_output=raw, used="llm")
+    return output, RefinementTrace(draft=draft, raw_output=raw, used="llm", reason="; ".join(fixes))
