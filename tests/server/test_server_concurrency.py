@@ -145,8 +145,9 @@ def test_client_that_leaves_a_stream_does_not_leak_the_worker(tmp_path: Path) ->
         ) as r:
             assert r.status_code == 200
             next(r.iter_lines())  # read the first event, then hang up
-        wait_until(lambda: queue_state(srv.url)["active"] == 1)
-        hold.set()  # the model finishes its work; only then is the slot free
+        # whether the worker is still busy at this point depends on when the server notices the
+        # hang-up (a race), so only the outcome is checked: the slot is released, never leaked
+        hold.set()
         wait_until(lambda: queue_state(srv.url)["active"] == 0)
         assert (
             httpx.post(
