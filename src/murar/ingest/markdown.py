@@ -156,6 +156,12 @@ class _Converter:
             self.stack = [(0, title)]
         return self.sections[-1]
 
+    def _placement(self, sec: _SectionBuilder) -> dict[str, Any]:
+        """Fields every media item takes from where it sits; section id and page title
+        are filled in when the page is finished."""
+        return {"section_id": "", "source_path": self.rel, "page_title": "",
+                "heading_path": sec.heading_path, "anchor": sec.anchor, "position": len(sec.media)}
+
     def _add_media(self, item_factory: Any) -> None:
         sec = self.cur
         offset = len(sec.text_so_far())
@@ -187,12 +193,7 @@ class _Converter:
             pos = len(sec.media)
             return ImageItem(
                 id=stable_id(self.rel, "image", str(sec.ordinal), str(pos), src),
-                section_id="",
-                source_path=self.rel,
-                page_title="",
-                heading_path=sec.heading_path,
-                anchor=sec.anchor,
-                position=pos,
+                **self._placement(sec),
                 caption=title.strip(),
                 alt=_clean(alt),
                 path=link.rel_path,
@@ -212,12 +213,7 @@ class _Converter:
             pos = len(sec.media)
             return VideoItem(
                 id=stable_id(self.rel, "video", str(sec.ordinal), str(pos), url),
-                section_id="",
-                source_path=self.rel,
-                page_title="",
-                heading_path=sec.heading_path,
-                anchor=sec.anchor,
-                position=pos,
+                **self._placement(sec),
                 url=url.strip(),
                 title=title or sec.heading_path[-1],
                 transcript=transcript,
@@ -232,15 +228,9 @@ class _Converter:
         self.table_index += 1
 
         def make(sec: _SectionBuilder) -> TableItem:
-            pos = len(sec.media)
             return TableItem(
                 id=stable_id(self.rel, "table", str(index)),
-                section_id="",
-                source_path=self.rel,
-                page_title="",
-                heading_path=sec.heading_path,
-                anchor=sec.anchor,
-                position=pos,
+                **self._placement(sec),
                 caption=caption,
                 headers=headers,
                 rows=rows,
