@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from murar.errors import IngestError
-from murar.ingest.markdown import convert_markdown, video_url_key
+from murar.eval.media_metrics import normalise_video_url
+from murar.ingest.markdown import convert_markdown
 from murar.schema import ImageItem, TableItem, VideoItem
 
 PNG_1PX = base64.b64decode(
@@ -130,9 +131,9 @@ def test_slash_links_resolve_from_repo_folder(tmp_path: Path) -> None:
     assert doc.media[0].path == "repo/help/assets/a.png"  # type: ignore[union-attr]
 
 
-def test_video_url_key() -> None:
-    assert video_url_key("https://video.tv.adobe.com/v/3426021?quality=12&learn=on") == "video.tv.adobe.com/v/3426021"
-    assert video_url_key("https://video.tv.adobe.com/v/333745/?learn=on") == "video.tv.adobe.com/v/333745"
+def test_video_urls_compare_up_to_the_numeric_id() -> None:
+    assert normalise_video_url("https://video.tv.adobe.com/v/3426021?quality=12&learn=on") == "https://video.tv.adobe.com/v/3426021"
+    assert normalise_video_url("https://video.tv.adobe.com/v/333745/?learn=on") == "https://video.tv.adobe.com/v/333745"
 
 
 @pytest.mark.integration

@@ -104,3 +104,9 @@ def test_media_search_filters_kinds_and_missing_files(store_and_data: tuple[Stor
 def test_counts(store_and_data: tuple[Store, dict]) -> None:
     store, _ = store_and_data
     assert store.counts() == {"pages": 2, "sections": 4, "snippets": 10, "images": 2, "tables": 1, "videos": 1}
+
+
+def test_media_vector_lookup(store_and_data: tuple[Store, dict]) -> None:
+    store, data = store_and_data
+    assert np.allclose(store.media_vector("tab0"), data["media_vectors"][2], atol=1e-6)  # type: ignore[arg-type]
+    assert store.media_vector("missing") is None

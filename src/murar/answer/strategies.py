@@ -82,8 +82,7 @@ def select_answer_based(
     hits = store.search_media(av, opts.top_n * 4, kinds=list(mopts.kinds))  # type: ignore[arg-type]
     seen: set[str] = set()
     for h in hits:
-        sec_items = store.media_in_section(h.item.section_id)
-        vec = next((e.vector for e in sec_items if e.item.id == h.item.id), None)
+        vec = store.media_vector(h.item.id)
         if vec is None:
             continue
         sel = MediaSelection(item=h.item, snippet_id=None, sentence_index=_place(vec, sentence_vectors),
@@ -135,7 +134,7 @@ def select_hybrid(
         key = dedupe_key(h.item)
         if key in taken or is_redundant(h.item, answer_text):
             continue
-        vec = next((e.vector for e in store.media_in_section(h.item.section_id) if e.item.id == h.item.id), None)
+        vec = store.media_vector(h.item.id)
         if vec is None:
             continue
         sel = MediaSelection(item=h.item, snippet_id=None, sentence_index=_place(vec, sentence_vectors),

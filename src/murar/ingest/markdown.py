@@ -35,9 +35,7 @@ from murar.schema import (
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
-_VIDEO_HOSTS = re.compile(r"(video\.tv\.adobe\.com/v/|youtube\.com/(?:watch|embed)|youtu\.be/|vimeo\.com/)", re.IGNORECASE)
 _WS = re.compile(r"[ \t\r\f\v]+")
-_TAGS = re.compile(r"<[^>]+>")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -451,14 +449,3 @@ def convert_markdown(path: Path, *, root: Path, options: MarkdownOptions | None 
     text = _read_text(path, conv.opts.max_bytes, conv.warnings)
     return conv.run(text)
 
-
-def video_url_key(url: str) -> str:
-    """A comparable key for a video URL: scheme-less, up to the numeric id, no query."""
-    u = re.sub(r"^https?://", "", url.strip()).split("?")[0].rstrip("/")
-    m = re.match(r"(.*?/v/\d+)", u)
-    return m.group(1) if m else u
-
-
-def looks_like_video_url(url: str) -> bool:
-    """True for links to known video hosts (Adobe TV, YouTube, Vimeo)."""
-    return bool(_VIDEO_HOSTS.search(url))

@@ -43,6 +43,7 @@ class Store(Protocol):
     with its vector, in document order. ``search_media`` ranks media items of
     the given kinds over the whole index (used by answer-based selection);
     items whose file is missing are excluded unless ``include_missing``.
+    ``media_vector`` returns one item's embedding, shape ``(dim,)``.
     """
 
     @property
@@ -62,6 +63,8 @@ class Store(Protocol):
         kinds: Sequence[MediaKind] | None = None,
         include_missing: bool = False,
     ) -> list[ScoredMedia]: ...
+
+    def media_vector(self, media_id: str) -> np.ndarray | None: ...
 
     def get_media(self, media_id: str) -> AnyMedia | None: ...
 
