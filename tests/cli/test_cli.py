@@ -46,9 +46,9 @@ def test_ingest_then_ask_json_and_markdown(tmp_path: Path) -> None:
                             "--llm", "extractive", "--out", str(out)])
     assert r.exit_code == 0, r.output
     md = out.read_text()
-    if "![" in md:  # image links resolve from the answer's folder
-        link = md.split("](<", 1)[1].split(">)", 1)[0]
-        assert (out.parent / link).resolve().is_file()
+    assert "![" in md, md  # the screenshot of the custom-event section is placed
+    link = md.split("](<", 1)[1].split(">)", 1)[0]
+    assert (out.parent / link).resolve().is_file()  # image links resolve from the answer's folder
 
 
 def test_readable_errors(tmp_path: Path) -> None:

@@ -128,14 +128,16 @@ def convert_corpus(
     report: IngestReport,
     excludes: tuple[str, ...] = DEFAULT_EXCLUDES,
     on_file: Callable[[str], None] | None = None,
+    files: list[tuple[Path, str | None]] | None = None,
 ) -> list[ParsedDocument]:
     """Convert every supported file under ``root``; failures go to ``report``.
 
-    Never raises for a single bad file.
+    ``files`` is the output of :func:`iter_corpus_files` when the caller already
+    walked the corpus (to size a progress bar). Never raises for a single bad file.
     """
     root = root.resolve()
     docs: list[ParsedDocument] = []
-    for path, problem in iter_corpus_files(root, excludes=excludes):
+    for path, problem in files if files is not None else iter_corpus_files(root, excludes=excludes):
         rel = path.relative_to(root).as_posix()
         if problem:
             report.files.append(FileReport(path=rel, status="skipped", error=problem))

@@ -271,10 +271,10 @@ def _build_version(
     t0 = time.perf_counter()
     assets = vdir / "assets"
     assets.mkdir()
-    total_files = sum(1 for _ in iter_corpus_files(corpus, excludes=excludes))
-    prog.start("parse", total_files)
+    files = list(iter_corpus_files(corpus, excludes=excludes))
+    prog.start("parse", len(files))
     docs: list[ParsedDocument] = convert_corpus(
-        corpus, assets_dir=assets, report=report, excludes=excludes,
+        corpus, assets_dir=assets, report=report, files=files,
         on_file=lambda _rel: prog.advance("parse"),
     )
     t1 = time.perf_counter()
