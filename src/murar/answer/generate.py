@@ -41,6 +41,10 @@ class AnswerGenerator(Protocol):
 
     def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]: ...
 
+    def finish(self, raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
+        """Post-process a streamed answer exactly as :meth:`generate` would."""
+        ...
+
 
 def clean_citations(text: str, valid: set[int]) -> str:
     """Drop ``[n]`` markers whose number is not a retrieved snippet; normalise ``[1, 2]`` to ``[1][2]``."""

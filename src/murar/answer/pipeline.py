@@ -168,64 +168,53 @@ class Pipeline:
         trace.timings_ms["total"] = _ms(t0)
         yield Answer(question=question, blocks=blocks, sources=snippets, found=True, trace=trace)
 
-    def _finish(self, question: str, text: str, snippets: list[ScoredSnippet], vecs: np.ndarray,
-                trace: Trace, t0: float) -> Answer:
-        for step in self._finish_steps(question, text, snippets, vecs, trace, t0):
-            if isinstance(step, Answer):
-                return step
-        raise AssertionError("pipeline produced no answer")  # pragma: no cover
-
     # ---------------------------------------------------------- service
-    def answer(self, question: str) -> Answer:
-        """Run the whole pipeline. Raises ConfigError (bad question), LLMError, EmbeddingError."""
+    def _run(self, question: str, *, stream_tokens: bool) -> Iterator[AnswerEvent]:
+        """The pipeline as events; the last one is the answer. Errors propagate."""
         q = self._check(question)
         t0 = time.perf_counter()
         trace = self._new_trace()
+        yield AnswerEvent(type="stage", name="retrieve")
         snippets, vecs = self.retrieve(q)
         trace.retrieved = snippets
         trace.timings_ms["retrieve"] = _ms(t0)
         if not snippets or snippets[0].score < self.config.not_found_score:
             trace.timings_ms["total"] = _ms(t0)
-            return self._not_found(q, snippets, trace)
+            yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
+            return
+        yield AnswerEvent(type="stage", name="generate")
         t = time.perf_counter()
-        gen = self.generator.generate(q, snippets)
-        trace.timings_ms["generate"] = _ms(t)
-        if not gen.found:
-            trace.text_answer = gen.raw
-            trace.timings_ms["total"] = _ms(t0)
-            return self._not_found(q, snippets, trace)
-        return self._finish(q, gen.text, snippets, vecs, trace, t0)
-
-    def stream(self, question: str) -> Iterator[AnswerEvent]:
-        """Yield stage events, answer tokens as generated, then the final answer."""
-        try:
-            q = self._check(question)
-            t0 = time.perf_counter()
-            trace = self._new_trace()
-            yield AnswerEvent(type="stage", name="retrieve")
-            snippets, vecs = self.retrieve(q)
-            trace.retrieved = snippets
-            trace.timings_ms["retrieve"] = _ms(t0)
-            if not snippets or snippets[0].score < self.config.not_found_score:
-                yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
-                return
-            yield AnswerEvent(type="stage", name="generate")
-            t = time.perf_counter()
+        if stream_tokens:
             pieces: list[str] = []
             for piece in self.generator.stream(q, snippets):
                 pieces.append(piece)
                 yield AnswerEvent(type="token", text=piece)
-            gen = self.generator.finish("".join(pieces), snippets)  # type: ignore[attr-defined]
-            trace.timings_ms["generate"] = _ms(t)
-            if not gen.found:
-                trace.text_answer = gen.raw
-                yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
-                return
-            for step in self._finish_steps(q, gen.text, snippets, vecs, trace, t0):
-                if isinstance(step, Answer):
-                    yield AnswerEvent(type="answer", answer=step)
-                else:
-                    yield AnswerEvent(type="stage", name=step)
+            gen = self.generator.finish("".join(pieces), snippets)
+        else:
+            gen = self.generator.generate(q, snippets)
+        trace.timings_ms["generate"] = _ms(t)
+        if not gen.found:
+            trace.text_answer = gen.raw
+            trace.timings_ms["total"] = _ms(t0)
+            yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
+            return
+        for step in self._finish_steps(q, gen.text, snippets, vecs, trace, t0):
+            if isinstance(step, Answer):
+                yield AnswerEvent(type="answer", answer=step)
+            else:
+                yield AnswerEvent(type="stage", name=step)
+
+    def answer(self, question: str) -> Answer:
+        """Run the whole pipeline. Raises ConfigError (bad question), LLMError, EmbeddingError."""
+        for event in self._run(question, stream_tokens=False):
+            if event.answer is not None:
+                return event.answer
+        raise AssertionError("pipeline produced no answer")  # pragma: no cover
+
+    def stream(self, question: str) -> Iterator[AnswerEvent]:
+        """Yield stage events, answer tokens as generated, then the final answer (or an error event)."""
+        try:
+            yield from self._run(question, stream_tokens=True)
         except MurarError as err:
             yield AnswerEvent(type="error", text=str(err))
 
