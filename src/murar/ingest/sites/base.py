@@ -1,0 +1,135 @@
+"""Documentation sites: how a generator turns a folder of pages into a site.
+
+A documentation set is *markup* written for a *site* (see DESIGN.md, "Ingest:
+markup x site"). The markup converters (``murar.ingest.markdown``,
+``murar.ingest.html``, ``murar.ingest.markup.*``) know how a syntax parses into
+sections, text, images, tables and videos; they never guess where a file lives.
+Every question of *where* goes to a :class:`Site`:
+
+- which files are pages, which are includes/partials (content of the pages that
+  pull them in, never pages of their own) and which the generator's own config
+  excludes (:meth:`Site.classify`);
+- what an asset link written in a page points at: page-relative, root-relative
+  through the generator's static dirs and base URL, generator helpers such as
+  Docusaurus ``useBaseUrl``/``@site`` or Antora ``imagesdir``
+  (:meth:`Site.resolve_asset`);
+- what an include directive points at (:meth:`Site.resolve_include`);
+- generator syntax that is not part of the markup (Liquid tags, Hugo shortcodes,
+  DocFX ``:::image:::`` and ``[!INCLUDE]``, MDX ``import`` lines) rewritten into
+  plain markup before the converter runs (:meth:`Site.preprocess`).
+
+One module per generator under ``murar.ingest.sites`` implements this protocol;
+:class:`PlainSite` is the fallback (relative links, root-relative links from the
+nearest ancestor holding the first segment, which is the Adobe docs layout).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from murar.ingest.paths import ResolvedLink, resolve_link
+
+
+class FileRole(enum.Enum):
+    """What a file under the site root is to the generator."""
+
+    PAGE = "page"            # ingested as a page of its own
+    INCLUDE = "include"      # a partial: content only where a page pulls it in
+    EXCLUDED = "excluded"    # excluded by the generator's config (or murar's defaults)
+    ASSET = "asset"          # image, video, download: referenced, not ingested
+    UNKNOWN = "unknown"      # not understood: reported as skipped with its extension
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileClass:
+    """:meth:`Site.classify` result: the ``role`` of a file, the ``markup`` that
+    parses it when it is a page or include (``"markdown"``, ``"mdx"``, ``"rst"``,
+    ``"myst"``, ``"asciidoc"``, ``"notebook"``, ``"html"``, ``"pdf"``) and, for
+    skipped files, the ``reason`` shown in the ingest report."""
+
+    role: FileRole
+    markup: str | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SiteConfig:
+    """The settings of a generator's config that change resolution.
+
+    All folder paths are posix, relative to ``root`` (the folder holding the
+    config file). ``base_url`` is the site's path prefix (Docusaurus ``baseUrl``,
+    Jekyll ``baseurl``, ...), stripped from root-relative links before they are
+    looked up in ``static_dirs``. ``settings`` keeps other generator settings
+    by their own names (``imagesdir``, ``docs_dir``, ...).
+    """
+
+    generator: str
+    root: Path
+    config_file: str | None = None
+    content_dirs: tuple[str, ...] = (".",)
+    static_dirs: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    base_url: str = "/"
+    settings: dict[str, str] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Site(Protocol):
+    """A generator's resolution rules for one documentation set (see module doc)."""
+
+    @property
+    def config(self) -> SiteConfig: ...
+
+    def classify(self, rel: str) -> FileClass:
+        """Role and markup of the file ``rel`` (posix, relative to the root)."""
+        ...
+
+    def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        """Resolve an image/video/file ``link`` written in ``page_rel``.
+
+        Never raises; a link that cannot be resolved gives ``problem`` (for a
+        missing file: the path tried). Nothing outside the root is returned.
+        """
+        ...
+
+    def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
+        """Resolve the target of an include/partial directive written in ``page_rel``."""
+        ...
+
+    def preprocess(self, text: str, *, page_rel: str) -> str:
+        """Rewrite generator syntax in a page's source into plain markup."""
+        ...
+
+
+class PlainSite:
+    """No generator: every supported file is a page; links resolve as in
+    :func:`murar.ingest.paths.resolve_link` (page-relative, or root-relative from
+    the nearest ancestor folder that holds the link's first segment)."""
+
+    def __init__(self, root: Path, *, generator: str = "plain") -> None:
+        self._config = SiteConfig(generator=generator, root=root.resolve())
+
+    @property
+    def config(self) -> SiteConfig:
+        return self._config
+
+    def classify(self, rel: str) -> FileClass:
+        suffix = Path(rel).suffix.lower()
+        markup = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html",
+                  ".pdf": "pdf"}.get(suffix)
+        if markup is None:
+            return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
+        return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        return resolve_link(link, page_rel=page_rel, root=self._config.root)
+
+    def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
+        return resolve_link(target, page_rel=page_rel, root=self._config.root)
+
+    def preprocess(self, text: str, *, page_rel: str) -> str:
+        return text
