@@ -1,0 +1,297 @@
+"""Helpers shared by the generator modules (Hugo, Jekyll, DocFX): front matter in
+YAML/TOML/JSON, ordered candidate lookup inside the root, glob matching and the
+rebasing of relative links when an include is inlined into another page.
+
+Nothing here guesses where a file lives: every candidate list is built by the
+generator module from that generator's documented rules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+import tomllib
+from collections.abc import Callable, Iterable
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import yaml
+
+from murar.ingest.paths import ResolvedLink, is_remote
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_YAML_FM = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_TOML_FM = re.compile(r"\A(?:\ufeff)?\+\+\+[ \t]*\r?\n(.*?)\r?\n\+\+\+[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".tif", ".tiff", ".avif",
+                            ".ico"})
+VIDEO_SUFFIXES = frozenset({".mp4", ".webm", ".mov", ".m4v", ".ogv", ".ogg", ".mkv"})
+ASSET_SUFFIXES = IMAGE_SUFFIXES | VIDEO_SUFFIXES | frozenset({".pdf", ".zip", ".css", ".js", ".json", ".yaml",
+                                                             ".yml", ".vtt", ".srt", ".woff", ".woff2", ".ttf",
+                                                             ".eot", ".txt", ".xml", ".csv", ".scss", ".sass"})
+
+
+def load_data_file(path: Path) -> dict[str, Any]:
+    """Parse a YAML, TOML or JSON config file into a dict (``{}`` when empty).
+
+    Raises:
+        ValueError: the file is not valid for its format (message names it).
+        OSError: the file cannot be read.
+    """
+    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".toml":
+            data: Any = tomllib.loads(text)
+        elif suffix == ".json":
+            data = json.loads(text) if text.strip() else {}
+        else:
+            data = yaml.load(text, Loader=_YAML_LOADER)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError, yaml.YAMLError) as err:
+        raise ValueError(f"{path.name}: not valid {suffix.lstrip('.').upper()} ({err})") from err
+    return data if isinstance(data, dict) else {}
+
+
+def split_front_matter(text: str) -> tuple[dict[str, Any], str, str]:
+    """Split a page's front matter in YAML (``---``), TOML (``+++``) or JSON (``{...}``).
+
+    Returns ``(meta, body, kind)`` with ``kind`` one of ``"yaml"``, ``"toml"``,
+    ``"json"`` or ``""`` (none). Invalid front matter gives ``meta == {}`` and
+    the body after it. Never raises.
+    """
+    m = _YAML_FM.match(text)
+    if m:
+        try:
+            data = yaml.load(m.group(1), Loader=_YAML_LOADER)
+        except yaml.YAMLError:
+            data = None
+        return (data if isinstance(data, dict) else {}), text[m.end():], "yaml"
+    m = _TOML_FM.match(text)
+    if m:
+        try:
+            tdata: dict[str, Any] = tomllib.loads(m.group(1))
+        except tomllib.TOMLDecodeError:
+            tdata = {}
+        return tdata, text[m.end():], "toml"
+    stripped = text.lstrip("\ufeff")
+    if stripped.startswith("{"):
+        try:
+            obj, end = json.JSONDecoder().raw_decode(stripped)
+        except json.JSONDecodeError:
+            return {}, text, ""
+        if isinstance(obj, dict):
+            return obj, stripped[end:].lstrip("\r\n"), "json"
+    return {}, text, ""
+
+
+def yaml_front_matter(meta: dict[str, Any]) -> str:
+    """Render ``meta`` as a YAML front matter block (``---`` ... ``---``, newline-terminated)."""
+    dumped = yaml.safe_dump(_plain(meta), sort_keys=False, allow_unicode=True, default_flow_style=False)
+    return f"---\n{dumped}---\n"
+
+
+def _plain(value: Any) -> Any:
+    """TOML dates and other types made YAML-safe (strings)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def matches_any(rel: str, patterns: Iterable[str]) -> bool:
+    """True when the posix path ``rel`` (relative to the site root) is matched by
+    one of the ``patterns``: equal to it, under it as a folder, or matching it as
+    a glob (``**`` spans folders, ``*`` does not). Patterns are anchored at the
+    site root, as Jekyll ``exclude`` and DocFX globs are."""
+    for raw in patterns:
+        pat = raw.strip()
+        while pat.startswith("./"):
+            pat = pat[2:]
+        pat = pat.strip("/")
+        if not pat:
+            continue
+        if rel == pat or rel.startswith(pat + "/"):
+            return True
+        if glob_match(rel, pat) or glob_match(rel, pat + "/**"):
+            return True
+    return False
+
+
+def glob_match(rel: str, pattern: str) -> bool:
+    """Match ``rel`` against a glob where ``**`` spans folders and ``*`` does not."""
+    return _glob_regex(pattern).fullmatch(rel) is not None
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append(r"(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(r".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append(r"[^/]*")
+        elif c == "?":
+            out.append(r"[^/]")
+        elif c == "[":
+            j = pattern.find("]", i)
+            if j == -1:
+                out.append(r"\[")
+            else:
+                out.append("[" + pattern[i + 1 : j].replace("!", "^", 1) + "]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out))
+
+
+def first_existing(root: Path, candidates: Iterable[str]) -> str | None:
+    """First of the posix ``candidates`` (relative to ``root``) that is a file
+    inside ``root``; ``None`` when none is. Never raises."""
+    root_resolved = root.resolve()
+    for cand in candidates:
+        norm = posixpath.normpath(cand)
+        if norm.startswith(("../", "/")) or norm == "..":
+            continue
+        path = root_resolved / norm
+        try:
+            if not path.is_file():
+                continue
+            real = path.resolve()
+        except OSError:
+            continue
+        if real == root_resolved or root_resolved not in real.parents:
+            continue
+        return real.relative_to(root_resolved).as_posix()
+    return None
+
+
+def lookup(root: Path, candidates: list[str], *, link: str) -> ResolvedLink:
+    """Resolve ``link`` to the first existing of ``candidates``; when none
+    exists, ``rel_path`` is the first candidate inside the root and ``problem``
+    lists every path tried. Never raises."""
+    found = first_existing(root, candidates)
+    if found is not None:
+        return ResolvedLink(rel_path=found)
+    inside = [posixpath.normpath(c) for c in candidates]
+    inside = [c for c in dict.fromkeys(inside) if not (c.startswith(("../", "/")) or c == "..")]
+    if not inside:
+        return ResolvedLink(problem="escapes the corpus root")
+    return ResolvedLink(rel_path=inside[0], problem=f"file not found (tried {', '.join(inside)})")
+
+
+def split_link(link: str) -> tuple[str, str]:
+    """``(path, suffix)`` of a local link: the unquoted path and the ``?query#fragment`` part."""
+    parts = urlsplit(link.strip().strip("<>"))
+    suffix = (f"?{parts.query}" if parts.query else "") + (f"#{parts.fragment}" if parts.fragment else "")
+    return unquote(parts.path), suffix
+
+
+def url_base_path(base_url: str) -> str:
+    """The path prefix of a site base URL: ``https://x.org/docs`` -> ``/docs/``; ``""`` -> ``/``."""
+    path = urlsplit(base_url.strip()).path if "://" in base_url else base_url.strip()
+    path = "/" + path.strip("/")
+    return path if path == "/" else path + "/"
+
+
+def strip_base(path: str, base: str) -> str:
+    """Remove the site base path ``base`` (``/docs/``) from a root-relative ``path``."""
+    if base != "/" and (path + "/").startswith(base):
+        return "/" + path[len(base):]
+    return path
+
+
+# Markdown images/links, HTML src/href attributes and DocFX-style source= attributes
+_MD_LINK = re.compile(r"(!?\[(?:[^\]\\]|\\.)*\]\()\s*(<[^>\n]*>|[^)\s]+)")
+_ATTR = re.compile(r"""(\b(?:src|href|source|lightbox|poster)\s*=\s*)(["'])([^"'\n]*)\2""", re.IGNORECASE)
+
+
+def rebase_links(text: str, *, from_rel: str, to_rel: str, exists: Callable[[str], bool]) -> str:
+    """Rewrite page-relative links in ``text`` (written in the file ``from_rel``)
+    so that they point at the same files from the page ``to_rel``.
+
+    Used when an include is inlined: DocFX, Jekyll ``include_relative`` and Hugo
+    ``readfile`` content keep links relative to the file that holds them. Only
+    links whose target exists relative to ``from_rel`` (``exists`` gets the
+    root-relative posix path) are rewritten; root-relative, remote and anchor
+    links are left alone.
+    """
+    src_dir = posixpath.dirname(from_rel)
+    dst_dir = posixpath.dirname(to_rel)
+    if src_dir == dst_dir:
+        return text
+
+    def rebase(link: str) -> str | None:
+        bare = link[1:-1] if link.startswith("<") and link.endswith(">") else link
+        if not bare or bare.startswith(("/", "#", "{", "$")) or is_remote(bare):
+            return None
+        path, suffix = split_link(bare)
+        if not path:
+            return None
+        target = posixpath.normpath(posixpath.join(src_dir, path))
+        if target.startswith("..") or not exists(target):
+            return None
+        new = posixpath.relpath(target, dst_dir or ".") + suffix
+        return f"<{new}>" if link.startswith("<") or " " in new else new
+
+    def md(m: re.Match[str]) -> str:
+        new = rebase(m.group(2))
+        return m.group(0) if new is None else m.group(1) + new
+
+    def attr(m: re.Match[str]) -> str:
+        new = rebase(m.group(3))
+        return m.group(0) if new is None else f"{m.group(1)}{m.group(2)}{new.strip('<>')}{m.group(2)}"
+
+    return _ATTR.sub(attr, _MD_LINK.sub(md, text))
+
+
+def relpath_from_page(target: str, page_rel: str) -> str:
+    """Posix path of the root-relative ``target`` as seen from the page ``page_rel``."""
+    return posixpath.relpath(target, posixpath.dirname(page_rel) or ".")
+
+
+def suffix_of(rel: str) -> str:
+    """Lower-case suffix of a posix path (``""`` when none)."""
+    return PurePosixPath(rel).suffix.lower()
+
+
+def safe_join(*parts: str) -> str:
+    """posix join and normalise, without leading ``./``."""
+    joined = posixpath.normpath(posixpath.join(*[p for p in parts if p not in ("", ".")] or ["."]))
+    return "" if joined == "." else joined
+
+
+def is_within(rel: str, folder: str) -> bool:
+    """True when the posix path ``rel`` is ``folder`` or under it (``folder`` ``"."``/``""``: always)."""
+    folder = folder.strip("/")
+    if folder in ("", "."):
+        return True
+    return rel == folder or rel.startswith(folder + "/")
+
+
+def os_walk_files(root: Path, folder: str, suffixes: frozenset[str]) -> list[str]:
+    """Posix paths (relative to ``root``) of files with one of ``suffixes`` under
+    ``folder``, hidden folders skipped, sorted. Never raises."""
+    base = root / folder if folder not in ("", ".") else root
+    out: list[str] = []
+    if not base.is_dir():
+        return out
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "node_modules")
+        for name in filenames:
+            if PurePosixPath(name).suffix.lower() in suffixes:
+                out.append(Path(dirpath, name).relative_to(root).as_posix())
+    return sorted(out)

@@ -1,0 +1,669 @@
+"""Hugo sites: configuration, content/static folders, page bundles and shortcodes.
+
+Rules from the Hugo documentation (gohugo.io): configuration in ``hugo.toml``
+(``hugo.yaml``/``hugo.json``, or the older ``config.*``) at the project root,
+and/or split over ``config/_default/`` with ``config/production/`` merged on
+top (``hugo`` builds the production environment); ``contentDir`` (default
+``content``, per language ``languages.<l>.contentDir``), ``staticDir`` (a
+string or a list, plus ``staticDir0`` ... ``staticDir10``), ``themes/<theme>/static``,
+``[[module.mounts]]`` that remap ``content``/``static``/``assets``, ``baseURL``
+(its path is the site prefix), ``ignoreFiles`` (regular expressions), and the
+front matter options ``draft``, ``headless`` and ``build``/``_build``
+(``render: never``) that keep a page out of the site.
+
+Pages are the content files (``.md``, ``.html``, ``.adoc``, ``.rst``, ...)
+under the content folders. Images beside a bundle's ``index.md``/``_index.md``
+are page resources; root-relative links (``/images/x.png``) are served from the
+static folders (and from content, where bundles publish their resources);
+relative links resolve against the page's folder, then against its URL.
+
+Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
+shortcode with an image ``src`` become Markdown images with their caption;
+``include``/``readfile`` pull the file in at that place (theme convention:
+``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
+``highlight`` becomes a code fence; ``ref``/``relref`` give their target;
+``param`` the site parameter; every other shortcode is reduced to its inner
+text (with its ``title``/``name``/``summary`` when it has one). Escaped
+shortcodes (``{{</* x */>}}``) stay literal.
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from murar.errors import ConfigError
+from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites._common import (
+    ASSET_SUFFIXES,
+    IMAGE_SUFFIXES,
+    VIDEO_SUFFIXES,
+    first_existing,
+    is_within,
+    load_data_file,
+    lookup,
+    os_walk_files,
+    rebase_links,
+    relpath_from_page,
+    safe_join,
+    split_front_matter,
+    split_link,
+    strip_base,
+    suffix_of,
+    url_base_path,
+    yaml_front_matter,
+)
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
+
+log = logging.getLogger(__name__)
+
+GENERATOR = "hugo"
+#: config files that mark a Hugo project root, in Hugo's order of precedence
+CONFIG_FILES = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json",
+                "config.toml", "config.yaml", "config.yml", "config.json")
+CONFIG_DIRS = ("config/_default",)
+#: content formats Hugo renders, by suffix, with the murar markup that parses them
+PAGE_MARKUP = {".md": "markdown", ".markdown": "markdown", ".mdown": "markdown", ".mkd": "markdown",
+               ".html": "html", ".htm": "html", ".adoc": "asciidoc", ".asciidoc": "asciidoc",
+               ".ad": "asciidoc", ".rst": "rst", ".ipynb": "notebook"}
+#: shortcodes that pull another file's content in (Hugo ``readfile`` examples, theme ``include``)
+INCLUDE_SHORTCODES = frozenset({"include", "readfile", "include-file", "include-md", "include-markdown",
+                                "embed-md"})
+IMAGE_SHORTCODES = frozenset({"figure", "img", "image", "imgproc", "imgfig", "screenshot", "picture"})
+VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
+_MAX_INCLUDE_DEPTH = 8
+#: shortcodes that never wrap content (no closing tag is looked for)
+_NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | frozenset({"ref", "relref", "param", "icon", "nb"})
+
+
+def is_hugo_root(folder: Path) -> bool:
+    """True when ``folder`` holds a Hugo configuration (a root config file with
+    Hugo keys, or ``config/_default/``). A bare ``config.toml``/``config.yaml`` is
+    only taken as Hugo's when it has a Hugo key (``baseURL``, ``contentDir``,
+    ``theme``, ``module``, ...) or a ``content/`` folder sits beside it. Never raises."""
+    if (folder / "hugo.toml").is_file() or (folder / "hugo.yaml").is_file() or (folder / "hugo.yml").is_file() \
+            or (folder / "hugo.json").is_file():
+        return True
+    if (folder / "config" / "_default").is_dir() and any((folder / "config" / "_default").iterdir()):
+        return True
+    for name in ("config.toml", "config.yaml", "config.yml", "config.json"):
+        path = folder / name
+        if not path.is_file():
+            continue
+        try:
+            data = load_data_file(path)
+        except (OSError, ValueError):
+            continue
+        keys = {k.lower() for k in data}
+        if keys & {"baseurl", "contentdir", "theme", "module", "staticdir", "languagecode", "publishdir",
+                   "markup", "taxonomies", "permalinks"} or (folder / "content").is_dir():
+            return True
+    return False
+
+
+def _merge(into: dict[str, Any], new: dict[str, Any]) -> None:
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def read_hugo_config(root: Path, *, environment: str = "production") -> tuple[dict[str, Any], str | None]:
+    """The merged Hugo configuration of the project at ``root``: ``config/_default/``
+    (``hugo.*``/``config.*`` at the top level, other files under their own key:
+    ``params.toml`` -> ``params``, ``languages.toml`` -> ``languages``), then
+    ``config/<environment>/``, then the root config file, which wins. Returns
+    ``(config, name of the main config file)``; keys are lower-cased as Hugo does.
+
+    Raises:
+        ConfigError: a config file is not valid TOML/YAML/JSON.
+    """
+    merged: dict[str, Any] = {}
+    main: str | None = None
+    for folder in ("config/_default", f"config/{environment}"):
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for path in sorted(base.iterdir()):
+            if path.suffix.lower() not in (".toml", ".yaml", ".yml", ".json") or not path.is_file():
+                continue
+            try:
+                data = _lower_keys(load_data_file(path))
+            except (OSError, ValueError) as err:
+                raise ConfigError(f"Hugo config {path.relative_to(root)}: {err}") from err
+            stem = path.stem.split(".")[0].lower()
+            if stem in ("hugo", "config"):
+                _merge(merged, data)
+                main = main or path.relative_to(root).as_posix()
+            else:
+                _merge(merged, {stem: data})
+    for name in CONFIG_FILES:
+        path = root / name
+        if path.is_file():
+            try:
+                data = _lower_keys(load_data_file(path))
+            except (OSError, ValueError) as err:
+                raise ConfigError(f"Hugo config {name}: {err}") from err
+            _merge(merged, data)
+            main = name
+            break
+    return merged, main
+
+
+def _lower_keys(data: dict[str, Any]) -> dict[str, Any]:
+    """Hugo config keys are case-insensitive; ``params`` keep their case below the first level."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        k = str(key).lower()
+        out[k] = _lower_keys(value) if isinstance(value, dict) and k not in ("params",) else value
+    return out
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value if v not in (None, "")]
+    return [str(value)] if str(value) else []
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else str(key), sub, out)
+    elif isinstance(value, (str, int, float, bool)):
+        out[prefix] = str(value)
+
+
+def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
+    """Read the Hugo configuration at ``root`` into a :class:`SiteConfig`.
+
+    ``content_dirs``: ``contentDir`` and every language's ``contentDir`` (or the
+    ``content`` mounts); ``static_dirs``: ``staticDir`` (list or string,
+    ``staticDir0..10``), theme ``static/`` folders and ``static`` mounts;
+    ``settings``: ``assets_dirs`` (``;``-joined), ``ignore_files`` (regexes joined
+    by newlines), ``build_drafts`` and the flattened ``params.*``.
+
+    Raises:
+        ConfigError: a config file is invalid.
+    """
+    root = root.resolve()
+    cfg, main = read_hugo_config(root, environment=environment)
+    content = _as_list(cfg.get("contentdir")) or ["content"]
+    for lang in (cfg.get("languages") or {}).values():
+        if isinstance(lang, dict):
+            content += _as_list(lang.get("contentdir"))
+    static = _as_list(cfg.get("staticdir")) or ["static"]
+    for i in range(11):
+        static += _as_list(cfg.get(f"staticdir{i}"))
+    assets = _as_list(cfg.get("assetdir")) or ["assets"]
+    themes_dir = str(cfg.get("themesdir") or "themes")
+    for theme in _as_list(cfg.get("theme")):
+        static.append(f"{themes_dir}/{theme}/static")
+        assets.append(f"{themes_dir}/{theme}/assets")
+    module = cfg.get("module") or {}
+    mounts = module.get("mounts") if isinstance(module, dict) else None
+    if isinstance(mounts, list) and mounts:
+        by_target: dict[str, list[str]] = {}
+        for mount in mounts:
+            if isinstance(mount, dict) and mount.get("source") and mount.get("target"):
+                target = str(mount["target"]).strip("/").split("/")[0]
+                by_target.setdefault(target, []).append(str(mount["source"]))
+        content = by_target.get("content", content)
+        static = by_target.get("static", static)
+        assets = by_target.get("assets", assets)
+    content_dirs = tuple(dict.fromkeys(safe_join(c) or "." for c in content))
+    static_dirs = tuple(dict.fromkeys(safe_join(s) for s in static if safe_join(s)))
+    include_dirs = tuple(f"{c}/includes" if c != "." else "includes" for c in content_dirs
+                         if (root / c / "includes").is_dir())
+    settings: dict[str, str] = {
+        "assets_dirs": ";".join(dict.fromkeys(safe_join(a) for a in assets if safe_join(a))),
+        "ignore_files": "\n".join(_as_list(cfg.get("ignorefiles"))),
+        "build_drafts": str(bool(cfg.get("builddrafts"))).lower(),
+        "publish_dir": safe_join(str(cfg.get("publishdir") or "public")),
+    }
+    params = cfg.get("params")
+    if isinstance(params, dict):
+        _flatten("params", params, settings)
+    base = str(cfg.get("baseurl") or "/")
+    return SiteConfig(generator=GENERATOR, root=root, config_file=main, content_dirs=content_dirs,
+                      static_dirs=static_dirs, include_dirs=include_dirs,
+                      exclude=(settings["publish_dir"], "resources/_gen", "node_modules"),
+                      base_url=url_base_path(base), settings={**settings, "base_url_full": base})
+
+
+# ------------------------------------------------------------------ shortcodes
+
+_SHORTCODE = re.compile(
+    r"\{\{(?:(?P<angle><)|%)\s*(?P<close>/)?\s*(?P<name>[A-Za-z0-9_][\w./-]*)"
+    r"(?P<args>(?:\"(?:[^\"\\]|\\.)*\"|`[^`]*`|(?!\s*/?\s*[>%]\}\})[^\"`])*)"
+    r"\s*(?P<self>/)?\s*(?(angle)>|%)\}\}",
+    re.DOTALL,
+)
+_ESCAPED = re.compile(r"\{\{([<%])/\*(.*?)\*/([>%])\}\}", re.DOTALL)
+_ARG = re.compile(r"""(?:([A-Za-z_][\w-]*)\s*=\s*)?("(?:[^"\\]|\\.)*"|`[^`]*`|'[^']*'|[^\s"'`]+)""")
+
+
+@dataclass(slots=True)
+class Shortcode:
+    """One parsed shortcode tag: ``name``, positional ``args``, named ``params``."""
+
+    name: str
+    args: list[str] = field(default_factory=list)
+    params: dict[str, str] = field(default_factory=dict)
+
+    def get(self, *names: str, pos: int | None = None) -> str:
+        """The first named parameter present among ``names``, else the positional ``pos``."""
+        for name in names:
+            if name in self.params:
+                return self.params[name]
+        if pos is not None and pos < len(self.args):
+            return self.args[pos]
+        return ""
+
+
+def parse_args(name: str, text: str) -> Shortcode:
+    """Parse a shortcode's parameters (``key="v"``, ``key=v``, ``"positional"``, raw ```v```)."""
+    sc = Shortcode(name=name.lower())
+    for m in _ARG.finditer(text):
+        key, raw = m.group(1), m.group(2)
+        if raw[:1] == '"' and raw[-1:] == '"' and len(raw) >= 2:
+            value = re.sub(r"\\(.)", r"\1", raw[1:-1])
+        elif raw[:1] in ("`", "'") and raw[-1:] == raw[:1] and len(raw) >= 2:
+            value = raw[1:-1]
+        else:
+            value = raw
+        if key:
+            sc.params[key.lower()] = value
+        else:
+            sc.args.append(value)
+    return sc
+
+
+def _md_image(src: str, alt: str, caption: str) -> str:
+    alt = re.sub(r"\s+", " ", alt).replace("[", "\\[").replace("]", "\\]").strip()
+    caption = re.sub(r"\s+", " ", caption).replace("\\", "\\\\").replace('"', '\\"').strip()
+    title = f' "{caption}"' if caption else ""
+    return f"![{alt}](<{src}>{title})"
+
+
+def _strip_markup(text: str) -> str:
+    """Caption text without inline HTML tags (Hugo captions are Markdown/HTML)."""
+    return re.sub(r"<[^>]+>", "", text).strip()
+
+
+def _find_close(text: str, name: str, start: int) -> re.Match[str] | None:
+    """The closing tag of the shortcode ``name`` opened before ``start`` (nesting aware)."""
+    depth = 1
+    for m in _SHORTCODE.finditer(text, start):
+        if m.group("name").lower() != name:
+            continue
+        if m.group("close"):
+            depth -= 1
+            if depth == 0:
+                return m
+        elif not m.group("self"):
+            depth += 1
+    return None
+
+
+# --------------------------------------------------------------------- site
+
+
+class HugoSite:
+    """A Hugo project (see module doc). Build with :func:`load` (reads the config)
+    or from a :class:`SiteConfig`; the constructor does no I/O."""
+
+    def __init__(self, config: SiteConfig) -> None:
+        self._config = config
+        self._root = config.root
+        self._ignore: list[re.Pattern[str]] | None = None
+        self._included: frozenset[str] | None = None
+        self._front: dict[str, dict[str, Any]] = {}
+
+    @property
+    def config(self) -> SiteConfig:
+        return self._config
+
+    # ------------------------------------------------------------ classify
+    def _ignore_patterns(self) -> list[re.Pattern[str]]:
+        if self._ignore is None:
+            pats: list[re.Pattern[str]] = []
+            for raw in self._config.settings.get("ignore_files", "").splitlines():
+                try:
+                    pats.append(re.compile(raw))
+                except re.error:
+                    log.warning("Hugo ignoreFiles: invalid regular expression %r ignored", raw)
+            self._ignore = pats
+        return self._ignore
+
+    def _content_dir_of(self, rel: str) -> str | None:
+        for c in self._config.content_dirs:
+            if is_within(rel, c):
+                return c
+        return None
+
+    def _front_matter(self, rel: str) -> dict[str, Any]:
+        if rel not in self._front:
+            try:
+                with (self._root / rel).open("r", encoding="utf-8-sig", errors="replace") as fh:
+                    head = fh.read(16_384)
+            except OSError:
+                head = ""
+            self._front[rel] = split_front_matter(head)[0]
+        return self._front[rel]
+
+    def included_files(self) -> frozenset[str]:
+        """Files pulled in by include shortcodes anywhere in the content (lazily scanned once)."""
+        if self._included is None:
+            found: set[str] = set()
+            md = frozenset(k for k, v in PAGE_MARKUP.items() if v == "markdown")
+            for content in self._config.content_dirs:
+                for rel in os_walk_files(self._root, content, md):
+                    try:
+                        text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
+                    except OSError:
+                        continue
+                    for m in _SHORTCODE.finditer(text):
+                        if m.group("close") or m.group("name").lower() not in INCLUDE_SHORTCODES:
+                            continue
+                        sc = parse_args(m.group("name"), m.group("args"))
+                        target = sc.get("file", "path", "src", pos=0)
+                        if target:
+                            res = self.resolve_include(target, page_rel=rel)
+                            if res.rel_path and not res.problem:
+                                found.add(res.rel_path)
+            self._included = frozenset(found)
+        return self._included
+
+    def classify(self, rel: str) -> FileClass:
+        """Pages are content files under a content folder; files under ``includes``
+        folders or pulled in by include shortcodes are includes; drafts,
+        ``headless`` bundles, ``build.render: never`` and ``ignoreFiles`` matches
+        are excluded; images and videos are assets; everything outside the
+        content folders (layouts, themes, archetypes, the built ``public/``) is
+        excluded."""
+        suffix = suffix_of(rel)
+        if any(is_within(rel, ex) for ex in self._config.exclude):
+            return FileClass(role=FileRole.EXCLUDED, reason="Hugo build output or cache")
+        if suffix in IMAGE_SUFFIXES or suffix in VIDEO_SUFFIXES:
+            return FileClass(role=FileRole.ASSET)
+        content = self._content_dir_of(rel)
+        if content is None:
+            if suffix in ASSET_SUFFIXES:
+                return FileClass(role=FileRole.ASSET)
+            return FileClass(role=FileRole.EXCLUDED, reason="outside Hugo contentDir")
+        markup = PAGE_MARKUP.get(suffix)
+        if markup is None:
+            if suffix in ASSET_SUFFIXES:
+                return FileClass(role=FileRole.ASSET)
+            return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
+        for pat in self._ignore_patterns():
+            if pat.search(rel) or pat.search("/" + rel):
+                return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=f"Hugo ignoreFiles {pat.pattern!r}")
+        if any(is_within(rel, inc) for inc in self._config.include_dirs) or rel in self.included_files():
+            return FileClass(role=FileRole.INCLUDE, markup=markup)
+        meta = self._front_matter(rel) if markup != "notebook" else {}
+        if meta.get("draft") is True and self._config.settings.get("build_drafts") != "true":
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="draft: true")
+        if _never_rendered(meta):
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="build options: never rendered")
+        if self._in_headless_bundle(rel, content):
+            return FileClass(role=FileRole.INCLUDE, markup=markup, reason="headless bundle")
+        return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def _in_headless_bundle(self, rel: str, content: str) -> bool:
+        folder = posixpath.dirname(rel)
+        while folder and is_within(folder, content) and folder != content.strip("/"):
+            for name in ("index.md", "_index.md"):
+                cand = f"{folder}/{name}"
+                if (self._root / cand).is_file():
+                    meta = self._front_matter(cand)
+                    if meta.get("headless") is True or _never_rendered(meta):
+                        return True
+            folder = posixpath.dirname(folder)
+        return False
+
+    # -------------------------------------------------------------- assets
+    def page_url_dir(self, page_rel: str) -> str:
+        """The URL folder of a page, without the base path (``a/b`` for
+        ``content/a/b.md`` and ``content/a/b/index.md``; ``""`` for the home page)."""
+        content = self._content_dir_of(page_rel) or "."
+        inner = page_rel[len(content) + 1:] if content not in (".", "") else page_rel
+        stem, _ = posixpath.splitext(inner)
+        base = posixpath.basename(stem)
+        if base in ("index", "_index"):
+            return posixpath.dirname(stem)
+        return stem
+
+    def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        """Resolve an asset link as Hugo serves it: page-relative (bundle resources),
+        then relative to the page URL in the static and content folders;
+        root-relative (``/x``, base path removed) from the static folders, then
+        the content folders (published bundle resources). A link to the site's
+        own ``baseURL`` host is local. Never raises."""
+        link = link.strip()
+        if not link:
+            return ResolvedLink(problem="empty link")
+        if is_remote(link):
+            local = self._own_url(link)
+            if local is None:
+                if link.lower().startswith("data:"):
+                    return ResolvedLink(problem="inline data URI image ignored")
+                return ResolvedLink(url=link)
+            link = local
+        path, _ = split_link(link)
+        if not path:
+            return ResolvedLink(problem="link without a path")
+        cands: list[str] = []
+        if path.startswith("/"):
+            site_path = strip_base(path, self._config.base_url).lstrip("/")
+            cands += [safe_join(s, site_path) for s in self._config.static_dirs]
+            cands += [safe_join(c, site_path) for c in self._config.content_dirs]
+        else:
+            cands.append(safe_join(posixpath.dirname(page_rel), path))
+            url_dir = self.page_url_dir(page_rel)
+            cands += [safe_join(s, url_dir, path) for s in self._config.static_dirs]
+            cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
+        return lookup(self._root, cands, link=link)
+
+    def _own_url(self, link: str) -> str | None:
+        full = self._config.settings.get("base_url_full", "")
+        if "://" not in full:
+            return None
+        mine, other = urlsplit(full), urlsplit(link)
+        if other.netloc.lower() != mine.netloc.lower() or not other.netloc:
+            return None
+        return other.path or "/"
+
+    def resolve_shortcode_src(self, src: str, *, page_rel: str) -> ResolvedLink:
+        """Resolve an image shortcode's ``src`` the way Hugo's ``figure`` does: a page
+        resource of the bundle, then a global resource (``assets/``), then the link
+        as the page would write it, then (theme ``img`` convention) a site path in
+        the static folders even without a leading ``/``. Never raises."""
+        src = src.strip()
+        if not src or is_remote(src):
+            return self.resolve_asset(src, page_rel=page_rel)
+        path, _ = split_link(src)
+        page_dir = posixpath.dirname(page_rel)
+        cands = [] if path.startswith("/") else [safe_join(page_dir, path)]
+        assets = [a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
+        cands += [safe_join(a, path.lstrip("/")) for a in assets]
+        found = first_existing(self._root, cands)
+        if found:
+            return ResolvedLink(rel_path=found)
+        res = self.resolve_asset(src, page_rel=page_rel)
+        if res.rel_path and not res.problem:
+            return res
+        site = [safe_join(s, path.lstrip("/")) for s in self._config.static_dirs]
+        found = first_existing(self._root, site)
+        return ResolvedLink(rel_path=found) if found else res
+
+    def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
+        """Resolve an ``include``/``readfile`` target: the include folders
+        (``content/includes``), the page's folder, the content folders, then the
+        project root; ``.md`` is tried when the target has no suffix. Never raises."""
+        path, _ = split_link(target.strip().strip("\"'"))
+        if not path:
+            return ResolvedLink(problem="empty include target")
+        rel = path.lstrip("/")
+        bases = list(self._config.include_dirs)
+        if not path.startswith("/"):
+            bases.append(posixpath.dirname(page_rel))
+        bases += list(self._config.content_dirs) + ["."]
+        names = [rel] if suffix_of(rel) else [rel, rel + ".md"]
+        cands = [safe_join(b, n) for b in bases for n in names]
+        return lookup(self._root, cands, link=target)
+
+    # ---------------------------------------------------------- preprocess
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
+        """Hugo page source to plain Markdown: TOML/JSON front matter turned into
+        YAML, includes inlined, shortcodes rewritten (see :func:`rewrite_shortcodes`).
+        Problems (missing includes or images) go to ``warnings``. Never raises."""
+        meta, body, kind = split_front_matter(text)
+        head = ""
+        if kind in ("toml", "json"):
+            head = yaml_front_matter(meta)
+        elif kind == "yaml":
+            head = text[: len(text) - len(body)]
+        sink = warnings if warnings is not None else []
+        return head + self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
+
+    def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
+                           _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
+        """Rewrite every shortcode in ``body`` (a page or include body written in
+        ``page_rel``); see the module doc for the rules."""
+        escaped: list[str] = []
+
+        def protect(m: re.Match[str]) -> str:
+            escaped.append("{{" + m.group(1) + m.group(2) + m.group(3) + "}}")
+            return f"\x00HUGOESC{len(escaped) - 1}\x00"
+
+        body = _ESCAPED.sub(protect, body)
+        out: list[str] = []
+        pos = 0
+        for m in _SHORTCODE.finditer(body):
+            if m.start() < pos:
+                continue
+            out.append(body[pos:m.start()])
+            pos = m.end()
+            name = m.group("name").lower()
+            if m.group("close"):
+                continue  # closing tags of reduced shortcodes
+            sc = parse_args(name, m.group("args"))
+            wants_inner = name in IMAGE_SHORTCODES or name == "highlight" or _image_param(sc)
+            close = None
+            if not m.group("self") and name not in _NO_INNER:
+                label = sc.get("title", "name", "summary", "header", "heading", "tab")
+                if wants_inner or label:
+                    close = _find_close(body, name, m.end())
+            inner = body[m.end():close.start()] if close is not None else ""
+            if name in INCLUDE_SHORTCODES:
+                out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+            elif name in IMAGE_SHORTCODES or _image_param(sc):
+                out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
+                if close is not None:
+                    pos = close.end()
+            elif name in VIDEO_SHORTCODES:
+                out.append(_video(sc))
+            elif name == "highlight" and close is not None:
+                lang = sc.get("lang", pos=0)
+                out.append(f"\n```{lang}\n{inner.strip(chr(10))}\n```\n")
+                pos = close.end()
+            elif name in ("ref", "relref"):
+                out.append(sc.get("path", pos=0))
+            elif name == "param":
+                key = sc.get("name", pos=0)
+                out.append(self._config.settings.get(f"params.{key}", ""))
+            else:
+                label = sc.get("title", "name", "summary", "header", "heading", "tab")
+                if label and close is not None:
+                    out.append(f"**{_strip_markup(label)}** ")
+        out.append(body[pos:])
+        text = "".join(out)
+        return re.sub("\x00HUGOESC(\\d+)\x00", lambda m: escaped[int(m.group(1))], text)
+
+    def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
+                 stack: tuple[str, ...]) -> str:
+        target = sc.get("file", "path", "src", pos=0)
+        res = self.resolve_include(target, page_rel=page_rel)
+        if res.problem or res.rel_path is None:
+            warnings.append(f"include {target!r}: {res.problem or 'not found'}")
+            return ""
+        if res.rel_path in stack or depth >= _MAX_INCLUDE_DEPTH:
+            warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
+            return ""
+        try:
+            raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            warnings.append(f"include {target!r}: cannot read ({err})")
+            return ""
+        _, body, _ = split_front_matter(raw)
+        body = rebase_links(body, from_rel=res.rel_path, to_rel=page_rel,
+                            exists=lambda p: (self._root / p).is_file())
+        if suffix_of(res.rel_path) not in (".md", ".markdown", ".mdown", ".html", ".htm", ""):
+            lang = suffix_of(res.rel_path).lstrip(".")
+            return f"\n```{lang}\n{body.rstrip()}\n```\n"
+        return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
+                                       _stack=(*stack, res.rel_path))
+
+    def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
+        src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
+        if not src:
+            return inner
+        caption = _strip_markup(sc.get("caption", "title") or inner.strip())
+        alt = sc.get("alt") or caption
+        res = self.resolve_shortcode_src(src, page_rel=page_rel)
+        if res.url:
+            link = res.url
+        elif res.rel_path and not res.problem:
+            link = relpath_from_page(res.rel_path, page_rel)
+        else:
+            link = src  # left for resolve_asset, which reports the paths it tried
+        return _md_image(link, alt, caption)
+
+
+def _image_param(sc: Shortcode) -> bool:
+    src = sc.params.get("src", "")
+    return bool(src) and suffix_of(split_link(src)[0]) in IMAGE_SUFFIXES
+
+
+def _video(sc: Shortcode) -> str:
+    if sc.name == "youtube":
+        vid = sc.get("id", pos=0)
+        return f'\n<iframe src="https://www.youtube.com/embed/{vid}" title="{sc.get("title")}"></iframe>\n' \
+            if vid else ""
+    if sc.name == "vimeo":
+        vid = sc.get("id", pos=0)
+        return f'\n<iframe src="https://player.vimeo.com/video/{vid}" title="{sc.get("title")}"></iframe>\n' \
+            if vid else ""
+    src = sc.get("src", "url", "file", pos=0)
+    return f'\n<video src="{src}" title="{sc.get("title")}"></video>\n' if src else ""
+
+
+def _never_rendered(meta: dict[str, Any]) -> bool:
+    for key in ("build", "_build"):
+        opts = meta.get(key)
+        if isinstance(opts, dict):
+            render = opts.get("render")
+            if render is False or str(render).lower() in ("never", "false"):
+                return True
+    return False
+
+
+def load(root: Path, config_file: str | None = None, *, environment: str = "production") -> HugoSite:
+    """A :class:`HugoSite` for the Hugo project at ``root`` (config read now).
+
+    ``config_file`` (the marker detection found, relative to ``root``) is not
+    needed: Hugo's own precedence between the root file and ``config/`` is applied.
+
+    Raises:
+        ConfigError: a config file is invalid.
+    """
+    return HugoSite(load_config(root, environment=environment))

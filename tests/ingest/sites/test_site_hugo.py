@@ -1,0 +1,210 @@
+"""Hugo site rules: config, classification, bundles/static, shortcodes, includes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from markdown_it import MarkdownIt
+from selectolax.lexbor import LexborHTMLParser
+
+from murar.errors import ConfigError
+from murar.ingest.sites import hugo
+from murar.ingest.sites.base import FileRole, Site
+
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91h6"
+       b"\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
+
+
+def write(root: Path, rel: str, text: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def site_root(tmp_path: Path) -> Path:
+    write(tmp_path, "hugo.toml", 'baseURL = "https://docs.example.org/product/"\ncontentDir = "content"\n'
+                                 'staticDir = ["static", "static2"]\n[params]\nversion = "4.2"\n')
+    write(tmp_path, "static/images/static-shot.png", PNG)
+    write(tmp_path, "static2/img/second.png", PNG)
+    write(tmp_path, "content/guide/install/index.md",
+          "+++\ntitle = 'Install'\nweight = 3\n+++\n\n# Install\n\nBefore.\n\n"
+          '{{< figure src="bundle-shot.png" caption="The installer window" alt="installer" >}}\n\n'
+          "Root link: ![static](/product/images/static-shot.png)\n\n"
+          '{{< img src="img/second.png" alt="Second" >}}\n\n'
+          '{{< call-out class="note" title="Heads up" >}}Inner **call-out** text.{{< /call-out >}}\n\n'
+          '{{< include "shared/steps.md" >}}\n\nAfter the include.\n\n'
+          'See [the API]({{< ref "/api/reference.md" >}}). Version {{< param "version" >}}.\n\n'
+          "Literal: {{</* figure src=\"x.png\" */>}}\n\n"
+          "{{< youtube dQw4w9WgXcQ >}}\n\n"
+          "{{< highlight bash >}}\nnginx -t\n{{< /highlight >}}\n")
+    write(tmp_path, "content/guide/install/bundle-shot.png", PNG)
+    write(tmp_path, "content/includes/shared/steps.md", "---\ntitle: steps\n---\nIncluded step text.\n\n"
+                                                          "![step](/images/static-shot.png)\n")
+    write(tmp_path, "content/guide/draft-page.md", "---\ntitle: Draft\ndraft: true\n---\nhidden\n")
+    write(tmp_path, "content/guide/never.md", "---\nbuild:\n  render: never\n---\nhidden\n")
+    write(tmp_path, "content/snippets/index.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "content/snippets/part.md", "A headless resource.\n")
+    write(tmp_path, "content/guide/regular.md", "# Regular\n\n![sib](sibling.png)\n![none](missing.png)\n")
+    write(tmp_path, "content/guide/sibling.png", PNG)
+    write(tmp_path, "layouts/_default/single.html", "<html>{{ .Content }}</html>")
+    write(tmp_path, "public/index.html", "<html>built</html>")
+    write(tmp_path, "README.md", "# repo readme\n")
+    return tmp_path
+
+
+def images_of(markdown: str) -> list[tuple[str, str, str]]:
+    """(src, alt, title) of every Markdown and HTML image in ``markdown``."""
+    out: list[tuple[str, str, str]] = []
+    for tok in MarkdownIt("commonmark", {"html": True}).parse(markdown):
+        for child in [tok, *(tok.children or [])]:
+            if child.type == "image":
+                out.append((str(child.attrs["src"]), child.content, str(child.attrs.get("title") or "")))
+            elif child.type in ("html_block", "html_inline"):
+                for node in LexborHTMLParser(child.content).css("img"):
+                    out.append((node.attributes.get("src") or "", node.attributes.get("alt") or "", ""))
+    return out
+
+
+def test_config_and_protocol(site_root: Path) -> None:
+    site = hugo.load(site_root)
+    assert isinstance(site, Site)
+    cfg = site.config
+    assert cfg.generator == "hugo" and cfg.config_file == "hugo.toml"
+    assert cfg.static_dirs == ("static", "static2")
+    assert cfg.content_dirs == ("content",)
+    assert cfg.base_url == "/product/"
+    assert cfg.include_dirs == ("content/includes",)
+
+
+def test_config_dir_production_and_languages(tmp_path: Path) -> None:
+    write(tmp_path, "config/_default/hugo.yaml", "baseURL: /\nlanguages:\n  en:\n    contentDir: content/en\n"
+                                                 "  fr:\n    contentDir: content/fr\n")
+    write(tmp_path, "config/_default/params.toml", 'product = "Acme"\n')
+    write(tmp_path, "config/production/hugo.toml", 'baseURL = "https://x.org/docs/"\n')
+    cfg = hugo.load(tmp_path).config
+    assert cfg.content_dirs == ("content", "content/en", "content/fr")
+    assert cfg.base_url == "/docs/"
+    assert cfg.settings["params.product"] == "Acme"
+
+
+def test_module_mounts_replace_folders(tmp_path: Path) -> None:
+    write(tmp_path, "hugo.toml", '[[module.mounts]]\nsource = "docs"\ntarget = "content"\n'
+                                 '[[module.mounts]]\nsource = "pictures"\ntarget = "static"\n')
+    write(tmp_path, "docs/a.md", "# A\n\n![x](/shot.png)\n")
+    write(tmp_path, "pictures/shot.png", PNG)
+    site = hugo.load(tmp_path)
+    assert site.classify("docs/a.md").role is FileRole.PAGE
+    assert site.resolve_asset("/shot.png", page_rel="docs/a.md").rel_path == "pictures/shot.png"
+
+
+def test_invalid_config_is_typed_error(tmp_path: Path) -> None:
+    write(tmp_path, "hugo.toml", "baseURL = = broken")
+    with pytest.raises(ConfigError, match="hugo.toml"):
+        hugo.load(tmp_path)
+
+
+def test_classify(site_root: Path) -> None:
+    site = hugo.load(site_root)
+    assert site.classify("content/guide/install/index.md").role is FileRole.PAGE
+    assert site.classify("content/guide/regular.md").markup == "markdown"
+    assert site.classify("content/includes/shared/steps.md").role is FileRole.INCLUDE
+    draft = site.classify("content/guide/draft-page.md")
+    assert draft.role is FileRole.EXCLUDED and "draft" in draft.reason
+    assert site.classify("content/guide/never.md").role is FileRole.EXCLUDED
+    assert site.classify("content/snippets/part.md").role is FileRole.INCLUDE
+    assert site.classify("layouts/_default/single.html").role is FileRole.EXCLUDED
+    assert site.classify("public/index.html").role is FileRole.EXCLUDED
+    assert site.classify("README.md").role is FileRole.EXCLUDED
+    assert site.classify("content/guide/sibling.png").role is FileRole.ASSET
+
+
+def test_include_target_outside_includes_dir_is_an_include(tmp_path: Path) -> None:
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page.md", '# P\n\n{{% readfile file="/parts/common.md" %}}\n')
+    write(tmp_path, "content/parts/common.md", "Common text.\n")
+    site = hugo.load(tmp_path)
+    assert site.classify("content/parts/common.md").role is FileRole.INCLUDE
+    assert "Common text." in site.preprocess((tmp_path / "content/page.md").read_text(), page_rel="content/page.md")
+
+
+def test_bundle_static_and_relative_resolution(site_root: Path) -> None:
+    site = hugo.load(site_root)
+    page = "content/guide/install/index.md"
+    assert site.resolve_asset("bundle-shot.png", page_rel=page).rel_path == "content/guide/install/bundle-shot.png"
+    assert site.resolve_asset("/product/images/static-shot.png", page_rel=page).rel_path == \
+        "static/images/static-shot.png"
+    assert site.resolve_asset("https://docs.example.org/product/img/second.png", page_rel=page).rel_path == \
+        "static2/img/second.png"
+    assert site.resolve_asset("https://cdn.example.com/x.png", page_rel=page).url == "https://cdn.example.com/x.png"
+    # a regular page's relative link: the file beside it, else relative to the page URL
+    assert site.resolve_asset("sibling.png", page_rel="content/guide/regular.md").rel_path == "content/guide/sibling.png"
+    missing = site.resolve_asset("missing.png", page_rel="content/guide/regular.md")
+    assert missing.problem is not None and "content/guide/missing.png" in missing.problem
+    assert "static/guide/regular/missing.png" in missing.problem
+    assert site.resolve_asset("../../../../etc/passwd", page_rel=page).rel_path is None
+
+
+def test_shortcodes_rewritten(site_root: Path) -> None:
+    site = hugo.load(site_root)
+    page = "content/guide/install/index.md"
+    warnings: list[str] = []
+    out = site.preprocess((site_root / page).read_text(), page_rel=page, warnings=warnings)
+    assert warnings == []
+    assert out.startswith("---\ntitle: Install\n")  # TOML front matter now YAML
+    imgs = images_of(out)
+    assert ("bundle-shot.png", "installer", "The installer window") in imgs
+    resolved = [site.resolve_asset(src, page_rel=page).rel_path for src, _, _ in imgs]
+    assert resolved == ["content/guide/install/bundle-shot.png", "static/images/static-shot.png",
+                        "static2/img/second.png", "static/images/static-shot.png"]
+    # include content sits where the shortcode was, between its neighbours
+    assert re.search(r"Inner \*\*call-out\*\* text\.\s+Included step text\..*After the include\.", out, re.DOTALL)
+    assert "**Heads up**" in out
+    assert "[the API](/api/reference.md)" in out and "Version 4.2." in out
+    assert '{{< figure src="x.png" >}}' in out  # escaped shortcode kept literal
+    assert 'src="https://www.youtube.com/embed/dQw4w9WgXcQ"' in out
+    assert "```bash\nnginx -t\n```" in out
+    assert "{{" not in out.replace('{{< figure src="x.png" >}}', "")
+
+
+def test_missing_include_and_cycle_warn(tmp_path: Path) -> None:
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/includes/a.md", '{{< include "b.md" >}}A\n')
+    write(tmp_path, "content/includes/b.md", '{{< include "a.md" >}}B\n')
+    site = hugo.load(tmp_path)
+    warnings: list[str] = []
+    out = site.preprocess('{{< include "a" >}}\n{{< include "nope.md" >}}', page_rel="content/p.md",
+                          warnings=warnings)
+    assert "A" in out and "B" in out
+    assert any("cycle" in w for w in warnings)
+    assert any("nope.md" in w and "not found" in w for w in warnings)
+
+
+def test_detection_helper(tmp_path: Path) -> None:
+    write(tmp_path, "config.toml", 'title = "not hugo"\n')
+    assert not hugo.is_hugo_root(tmp_path)
+    write(tmp_path, "config.toml", 'baseURL = "/"\n')
+    assert hugo.is_hugo_root(tmp_path)
+
+
+@pytest.mark.integration
+def test_real_hugo_corpus_resolves_every_image(docsite: Callable[[str], Path],
+                                               count_refs: Callable[..., Any]) -> None:
+    root = docsite("hugo-nginx-documentation")
+    site = hugo.load(root)
+    counts = count_refs(site)
+    # SOURCE.md: 100 content pages (+ the section landing content/nginx/_index.md), 4 includes, every
+    # one of the 156 local image references resolves by Hugo's rules (includes counted where pulled in)
+    assert counts.pages == 101
+    assert sum(site.classify(f"content/includes/{p}").role is FileRole.INCLUDE for p in (
+        "licensing-and-reporting/custom-paths-jwt.md", "nginx-plus/nginx-openid-repo-note.md")) == 2
+    assert counts.unresolved == []
+    assert counts.resolved >= 150 and counts.remote == 0
