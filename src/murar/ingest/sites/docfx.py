@@ -1,0 +1,441 @@
+"""DocFX and Microsoft Learn (Open Publishing) sites.
+
+Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
+"Markdown extensions") and the Microsoft Learn contributor guide:
+
+- ``docfx.json`` ``build.content[]`` groups (``files`` globs, ``exclude`` globs,
+  ``src`` folder, relative to the folder holding ``docfx.json``) name the
+  pages; ``build.resource[]`` the images. Markdown files outside the content
+  globs are not pages; those pulled in by ``[!INCLUDE]`` (Learn keeps them in
+  ``includes/`` folders, excluded from content) are includes. A repository with
+  only ``.openpublishing.publish.config.json`` (no ``docfx.json``) uses each
+  docset's ``build_source_folder`` with DocFX's default ``**/*.md`` globs.
+- Links resolve relative to the file that holds them (an include's links
+  relative to the include); ``~/`` is the docset root; root-relative links are
+  Learn site URLs ``/<docset base path>/<path in docset>`` (the base path is
+  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present).
+- ``:::image type="content" source="..." alt-text="...":::`` is an image
+  (``lightbox`` = its full-size link); ``type="complex"`` carries a long
+  description up to ``:::image-end:::`` (kept as the caption);
+  ``type="icon"`` is an icon (written as a 16-pixel ``<img class="icon">``, so the
+  media flags mark it ``tiny``/``inline`` and it is never an answer image).
+- ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
+  become a bold label; ``> [!VIDEO url]`` a video; ``[!INCLUDE [title](path)]``
+  the file's content at that place (inside quotes and lists too);
+  ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block;
+  ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
+  (their content is kept).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from murar.errors import ConfigError
+from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites._common import (
+    IMAGE_SUFFIXES,
+    VIDEO_SUFFIXES,
+    glob_match,
+    is_within,
+    lookup,
+    os_walk_files,
+    rebase_links,
+    safe_join,
+    split_front_matter,
+    split_link,
+    suffix_of,
+)
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
+
+GENERATOR = "docfx"
+CONFIG_FILES = ("docfx.json", ".openpublishing.publish.config.json")
+PAGE_MARKUP = {".md": "markdown", ".markdown": "markdown"}
+DEFAULT_FILES = ("**/*.md", "**/*.yml")
+DEFAULT_EXCLUDE = ("**/obj/**", "**/includes/**", "_themes/**", "**/bin/**")
+_MAX_INCLUDE_DEPTH = 8
+
+
+@dataclass(frozen=True, slots=True)
+class GlobGroup:
+    """One ``build.content``/``build.resource`` entry: ``src`` (posix, relative to
+    the site root), ``files`` and ``exclude`` globs relative to ``src``."""
+
+    src: str
+    files: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
+
+    def matches(self, rel: str) -> bool:
+        """True when the root-relative ``rel`` is selected by this group."""
+        if not is_within(rel, self.src):
+            return False
+        inner = rel[len(self.src) + 1:] if self.src not in ("", ".") else rel
+        if not any(glob_match(inner, f) for f in self.files):
+            return False
+        return not any(glob_match(inner, x) or glob_match(inner, x.rstrip("/") + "/**") for x in self.exclude)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list):
+        return tuple(str(v) for v in value if isinstance(v, str))
+    return ()
+
+
+def _groups(entries: Any, docset: str) -> list[GlobGroup]:
+    out: list[GlobGroup] = []
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, str):
+            entry = {"files": [entry]}
+        if not isinstance(entry, dict):
+            continue
+        files = _strs(entry.get("files"))
+        if files:
+            src = safe_join(docset, str(entry.get("src") or ""))
+            out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude"))))
+    return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DocfxSettings:
+    """What :func:`load` read: the ``docsets`` (posix folders relative to the root),
+    the ``content`` and ``resource`` glob groups and the Learn ``base_paths``."""
+
+    docsets: tuple[str, ...]
+    content: tuple[GlobGroup, ...]
+    resource: tuple[GlobGroup, ...]
+    base_paths: tuple[str, ...] = ()
+
+
+def read_settings(root: Path, config_file: str | None) -> DocfxSettings:
+    """Read ``docfx.json`` (or the Learn publish config) at ``config_file``
+    (posix, relative to ``root``; ``None``: look for ``docfx.json`` at the root).
+
+    Raises:
+        ConfigError: the config is not valid JSON.
+    """
+    configs: list[str] = []
+    if config_file is None:
+        for name in CONFIG_FILES:
+            if (root / name).is_file():
+                config_file = name
+                break
+    if config_file is not None and Path(config_file).name == ".openpublishing.publish.config.json":
+        data = _read_json(root, config_file)
+        base = posixpath.dirname(config_file)
+        docsets = []
+        for ds in data.get("docsets_to_publish") or []:
+            if isinstance(ds, dict):
+                folder = safe_join(base, str(ds.get("build_source_folder") or "."))
+                docsets.append(folder or ".")
+                if (root / folder / "docfx.json").is_file():
+                    configs.append(safe_join(folder, "docfx.json"))
+        if not configs:
+            groups = tuple(GlobGroup(src=d, files=DEFAULT_FILES, exclude=DEFAULT_EXCLUDE) for d in docsets or ["."])
+            return DocfxSettings(docsets=tuple(docsets or ["."]), content=groups, resource=())
+    elif config_file is not None:
+        configs.append(config_file)
+    if not configs:
+        return DocfxSettings(docsets=(".",), content=(GlobGroup(src=".", files=DEFAULT_FILES,
+                                                                exclude=DEFAULT_EXCLUDE),), resource=())
+    content: list[GlobGroup] = []
+    resource: list[GlobGroup] = []
+    docsets = []
+    bases: list[str] = []
+    for cfg in configs:
+        data = _read_json(root, cfg)
+        docset = posixpath.dirname(cfg) or "."
+        docsets.append(docset)
+        raw_build = data.get("build")
+        build: dict[str, Any] = raw_build if isinstance(raw_build, dict) else {}
+        content += _groups(build.get("content"), docset)
+        resource += _groups(build.get("resource"), docset)
+        meta = build.get("globalMetadata")
+        if isinstance(meta, dict):
+            for key in ("breadcrumb_path", "feedback_product_url", "_baseUrl"):
+                value = meta.get(key)
+                if isinstance(value, str) and value.startswith("/") and value.count("/") >= 2:
+                    bases.append(value.split("/")[1])
+    if not content:
+        content = [GlobGroup(src=d, files=DEFAULT_FILES, exclude=DEFAULT_EXCLUDE) for d in docsets]
+    return DocfxSettings(docsets=tuple(dict.fromkeys(docsets)), content=tuple(content), resource=tuple(resource),
+                         base_paths=tuple(dict.fromkeys(bases)))
+
+
+def _read_json(root: Path, rel: str) -> dict[str, Any]:
+    try:
+        data = json.loads((root / rel).read_text(encoding="utf-8-sig"))
+    except OSError as err:
+        raise ConfigError(f"cannot read DocFX config {rel}: {err}") from err
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"DocFX config {rel} is not valid JSON: {err}") from err
+    return data if isinstance(data, dict) else {}
+
+
+# ----------------------------------------------------------------- syntax
+
+_INCLUDE = re.compile(r"\[!INCLUDE\s*\[(?P<title>(?:[^\]\\]|\\.)*)\]\(\s*<?(?P<path>[^)>\s]+)>?(?:\s+\"[^\"]*\")?\s*\)\]",
+                      re.IGNORECASE)
+_CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s]+?)(?:#[^)\s]*)?\s*\)\]",
+                       re.IGNORECASE)
+_IMAGE = re.compile(r":::image\s+(?P<attrs>[^\n]*?)\s*:::(?!\w)", re.IGNORECASE)
+_IMAGE_END = re.compile(r":::image-end:::", re.IGNORECASE)
+_CODE_EXT = re.compile(r":::code\s+(?P<attrs>[^\n]*?)\s*:::", re.IGNORECASE)
+_ATTR = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_ALERT = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!(?P<kind>NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*",
+                    re.IGNORECASE | re.MULTILINE)
+_VIDEO = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!VIDEO\s+(?P<url>[^\]\s]+)\s*\][ \t]*$", re.IGNORECASE | re.MULTILINE)
+_DIV = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!div\b[^\]]*\][ \t]*", re.IGNORECASE | re.MULTILINE)
+_MARKER = re.compile(r"^[ \t]*:::[ \t]*(?:row|row-end|column|column-end|zone|zone-end|moniker|moniker-end|"
+                     r"no-loc|form)\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
+_LABELS = {"NOTE": "Note", "TIP": "Tip", "IMPORTANT": "Important", "WARNING": "Warning", "CAUTION": "Caution"}
+
+
+def _attrs(text: str) -> dict[str, str]:
+    return {m.group(1).lower(): m.group(2) if m.group(2) is not None else m.group(3) for m in _ATTR.finditer(text)}
+
+
+def _md_image(src: str, alt: str, caption: str = "") -> str:
+    alt = re.sub(r"\s+", " ", alt).replace("[", "\\[").replace("]", "\\]").strip()
+    caption = re.sub(r"\s+", " ", caption).replace("\\", "\\\\").replace('"', '\\"').strip()
+    title = f' "{caption}"' if caption else ""
+    return f"![{alt}](<{src}>{title})"
+
+
+def _escape_attr(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def _line_prefix(text: str, start: int) -> str:
+    """Prefix for the continuation lines of an include that starts at ``start``:
+    the quote/indent before it (``"> "``, ``"   "``), spaces past a list marker
+    (``"1. "`` -> ``"   "``), or ``""`` for an include inside running text."""
+    lead = text[text.rfind("\n", 0, start) + 1:start]
+    if not lead.strip(" \t>"):
+        return lead
+    m = re.fullmatch(r"([ \t>]*)([-*+]|\d+[.)])([ \t]+)", lead)
+    if m:
+        return m.group(1) + " " * (len(m.group(2)) + len(m.group(3)))
+    return ""
+
+
+class DocfxSite:
+    """A DocFX / Microsoft Learn docset (see module doc). The constructor does no I/O."""
+
+    def __init__(self, config: SiteConfig, settings: DocfxSettings) -> None:
+        self._config = config
+        self._settings = settings
+        self._root = config.root
+        self._included: frozenset[str] | None = None
+
+    @property
+    def config(self) -> SiteConfig:
+        return self._config
+
+    @property
+    def settings(self) -> DocfxSettings:
+        return self._settings
+
+    def _docset_of(self, rel: str) -> str | None:
+        best: str | None = None
+        for ds in self._settings.docsets:
+            if is_within(rel, ds) and (best is None or len(ds) > len(best)):
+                best = ds
+        return best
+
+    def included_files(self) -> frozenset[str]:
+        """Files pulled in by ``[!INCLUDE]`` from any Markdown file of the docsets (scanned once)."""
+        if self._included is None:
+            found: set[str] = set()
+            for ds in self._settings.docsets:
+                for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
+                    try:
+                        text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
+                    except OSError:
+                        continue
+                    for m in _INCLUDE.finditer(text):
+                        res = self.resolve_include(m.group("path"), page_rel=rel)
+                        if res.rel_path and not res.problem:
+                            found.add(res.rel_path)
+            self._included = frozenset(found)
+        return self._included
+
+    def classify(self, rel: str) -> FileClass:
+        """Pages: Markdown selected by a ``build.content`` group; includes: Markdown
+        pulled in by ``[!INCLUDE]`` or under an ``includes/`` folder; YAML
+        (``toc.yml``, landing pages) and unselected Markdown: excluded; images
+        and videos: assets."""
+        suffix = suffix_of(rel)
+        if suffix in IMAGE_SUFFIXES or suffix in VIDEO_SUFFIXES:
+            return FileClass(role=FileRole.ASSET)
+        if self._docset_of(rel) is None:
+            return FileClass(role=FileRole.EXCLUDED, reason="outside the DocFX docset")
+        markup = PAGE_MARKUP.get(suffix)
+        if suffix in (".yml", ".yaml", ".json"):
+            return FileClass(role=FileRole.EXCLUDED, reason="DocFX YAML/JSON (TOC, metadata or landing page)")
+        if markup is None:
+            return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
+        if "includes" in rel.split("/")[:-1] or rel in self.included_files():
+            return FileClass(role=FileRole.INCLUDE, markup=markup)
+        if any(g.matches(rel) for g in self._settings.content):
+            return FileClass(role=FileRole.PAGE, markup=markup)
+        return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="not selected by docfx.json build.content")
+
+    # ------------------------------------------------------------ resolution
+    def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        """Relative to the file (DocFX), ``~/`` from the docset root, root-relative
+        as a Learn URL ``/<docset base path>/<path>``. Never raises."""
+        link = link.strip()
+        if not link:
+            return ResolvedLink(problem="empty link")
+        if is_remote(link):
+            if link.lower().startswith("data:"):
+                return ResolvedLink(problem="inline data URI image ignored")
+            return ResolvedLink(url=link)
+        path, _ = split_link(link)
+        if not path:
+            return ResolvedLink(problem="link without a path")
+        docset = self._docset_of(page_rel) or "."
+        if path.startswith("~/"):
+            cands = [safe_join(docset, path[2:])]
+        elif path.startswith("/"):
+            parts = path.lstrip("/").split("/")
+            cands = []
+            if parts[0] in self._settings.base_paths or not (self._root / docset / parts[0]).is_dir():
+                cands.append(safe_join(docset, *parts[1:]))
+            cands += [safe_join(docset, *parts), safe_join(*parts)]
+        else:
+            cands = [safe_join(posixpath.dirname(page_rel), path)]
+        return lookup(self._root, cands, link=link)
+
+    def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
+        """``[!INCLUDE]`` targets resolve like links, relative to the including file."""
+        return self.resolve_asset(target, page_rel=page_rel)
+
+    # ------------------------------------------------------------ preprocess
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
+        """DocFX Markdown extensions to CommonMark (see module doc); includes inlined
+        with their links rebased to ``page_rel``. Problems go to ``warnings``.
+        Never raises."""
+        sink = warnings if warnings is not None else []
+        _meta, body, _ = split_front_matter(text)
+        head = text[: len(text) - len(body)]
+        return head + self._rewrite(body, page_rel=page_rel, file_rel=page_rel, warnings=sink, depth=0,
+                                    stack=(page_rel,))
+
+    def _rewrite(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
+                 stack: tuple[str, ...]) -> str:
+        body = self._inline_includes(body, page_rel=page_rel, file_rel=file_rel, warnings=warnings, depth=depth,
+                                     stack=stack)
+        body = self._images(body, page_rel=page_rel, warnings=warnings)
+        body = _CODE_REF.sub(lambda m: self._code(m.group("path"), m.group("lang") or "", page_rel, warnings), body)
+        body = _CODE_EXT.sub(lambda m: self._code_ext(_attrs(m.group("attrs")), page_rel, warnings), body)
+        body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
+        body = _VIDEO.sub(lambda m: f'\n<iframe src="{_escape_attr(m.group("url"))}"></iframe>\n', body)
+        body = _DIV.sub(lambda m: m.group("lead"), body)
+        return _MARKER.sub("", body)
+
+    def _inline_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
+                         stack: tuple[str, ...]) -> str:
+        out: list[str] = []
+        pos = 0
+        for m in _INCLUDE.finditer(body):
+            out.append(body[pos:m.start()])
+            pos = m.end()
+            target = m.group("path")
+            res = self.resolve_include(target, page_rel=file_rel)
+            if res.rel_path is None or res.problem:
+                warnings.append(f"include {target!r}: {res.problem or 'not found'}")
+                continue
+            if res.rel_path in stack or depth >= _MAX_INCLUDE_DEPTH:
+                warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
+                continue
+            try:
+                raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+            except OSError as err:
+                warnings.append(f"include {target!r}: cannot read ({err})")
+                continue
+            _, inc, _ = split_front_matter(raw)
+            inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
+                               exists=lambda p: (self._root / p).is_file())
+            inc = self._inline_includes(inc, page_rel=page_rel, file_rel=res.rel_path, warnings=warnings,
+                                        depth=depth + 1, stack=(*stack, res.rel_path)).strip("\n")
+            prefix = _line_prefix(body, m.start())
+            lines = inc.split("\n")
+            out.append("\n".join([lines[0], *[(prefix + line) if line.strip() else prefix.rstrip()
+                                              for line in lines[1:]]]))
+        out.append(body[pos:])
+        return "".join(out)
+
+    def _images(self, body: str, *, page_rel: str, warnings: list[str]) -> str:
+        out: list[str] = []
+        pos = 0
+        while True:
+            m = _IMAGE.search(body, pos)
+            if m is None:
+                break
+            out.append(body[pos:m.start()])
+            pos = m.end()
+            attrs = _attrs(m.group("attrs"))
+            src = attrs.get("source", "")
+            kind = attrs.get("type", "content").lower()
+            alt = attrs.get("alt-text", "")
+            if not src:
+                warnings.append(f":::image without source ({m.group(0)[:60]!r})")
+                continue
+            if kind == "icon":
+                out.append(f'<img src="{_escape_attr(src)}" alt="{_escape_attr(alt)}" width="16" height="16" '
+                           f'class="icon">')
+                continue
+            caption = ""
+            if kind == "complex":
+                end = _IMAGE_END.search(body, pos)
+                if end is not None:
+                    caption = re.sub(r"\s+", " ", body[pos:end.start()]).strip()
+                    pos = end.end()
+            image = _md_image(src, alt, caption)
+            lightbox = attrs.get("lightbox", "")
+            out.append(f"[{image}](<{lightbox}>)" if lightbox else image)
+        out.append(body[pos:])
+        return "".join(out)
+
+    def _code(self, target: str, lang: str, page_rel: str, warnings: list[str]) -> str:
+        res = self.resolve_asset(target, page_rel=page_rel)
+        if res.rel_path is None or res.problem:
+            warnings.append(f"code snippet {target!r}: {res.problem or 'not found'}")
+            return ""
+        try:
+            code = (self._root / res.rel_path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+        return f"\n```{lang}\n{code.rstrip()}\n```\n"
+
+    def _code_ext(self, attrs: dict[str, str], page_rel: str, warnings: list[str]) -> str:
+        src = attrs.get("source", "")
+        return self._code(src, attrs.get("language", ""), page_rel, warnings) if src else ""
+
+
+def load(root: Path, config_file: str | None = None) -> DocfxSite:
+    """A :class:`DocfxSite` for ``root`` with the ``docfx.json`` (or Learn publish
+    config) at ``config_file`` (posix, relative to ``root``; ``None``: looked up at
+    the root; none there: DocFX's default globs over the whole root).
+
+    Raises:
+        ConfigError: the config is not valid JSON.
+    """
+    root = root.resolve()
+    settings = read_settings(root, config_file)
+    found = config_file or next((n for n in CONFIG_FILES if (root / n).is_file()), None)
+    docsets = settings.docsets
+    include_dirs = tuple(safe_join(d, "includes") for d in docsets if (root / d / "includes").is_dir())
+    config = SiteConfig(generator=GENERATOR, root=root, config_file=found, content_dirs=docsets,
+                        static_dirs=(), include_dirs=include_dirs,
+                        base_url="/" + settings.base_paths[0] + "/" if settings.base_paths else "/",
+                        settings={"docsets": ";".join(docsets)})
+    return DocfxSite(config, settings)

@@ -1,0 +1,162 @@
+"""DocFX / Microsoft Learn rules: docfx.json globs, includes, :::image:::, alerts."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from markdown_it import MarkdownIt
+
+from murar.errors import ConfigError
+from murar.ingest.sites import docfx
+from murar.ingest.sites.base import FileRole, Site
+
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91h6"
+       b"\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
+
+
+def write(root: Path, rel: str, text: str | bytes) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+DOCFX = {"build": {
+    "content": [{"files": ["**/*.md", "**/*.yml"], "exclude": ["**/includes/**", "README.md", "drafts/**"]}],
+    "resource": [{"files": ["**/*.png"]}],
+    "globalMetadata": {"breadcrumb_path": "/product/breadcrumb/toc.json"}}}
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    write(tmp_path, "docs/docfx.json", json.dumps(DOCFX))
+    write(tmp_path, "docs/toc.yml", "- name: A\n  href: a.md\n")
+    write(tmp_path, "docs/README.md", "# readme\n")
+    write(tmp_path, "docs/drafts/wip.md", "# wip\n")
+    write(tmp_path, "docs/media/a/shot.png", PNG)
+    write(tmp_path, "docs/media/a/big.png", PNG)
+    write(tmp_path, "docs/media/a/icon.png", PNG)
+    write(tmp_path, "docs/media/inc/from-include.png", PNG)
+    write(tmp_path, "docs/media/a/diagram.png", PNG)
+    write(tmp_path, "docs/snippets/query.m", "let Source = 1 in Source\n")
+    write(tmp_path, "docs/includes/steps.md",
+          "---\nms.topic: include\n---\n1. Sign in.\n\n   ![signin](../media/inc/from-include.png)\n\n"
+          "2. Select **Connect**.\n")
+    write(tmp_path, "docs/includes/note.md", "This note comes from an include.\n")
+    write(tmp_path, "docs/a.md", (
+        "---\ntitle: A\n---\n# Connect\n\n"
+        "> [!NOTE]\n> Some capabilities differ.\n\n"
+        "[!INCLUDE [steps](includes/steps.md)]\n\n"
+        ':::image type="content" source="media/a/shot.png" alt-text="Screenshot of the dialog." '
+        'lightbox="media/a/big.png":::\n\n'
+        'Select the :::image type="icon" source="media/a/icon.png" border="false"::: settings icon.\n\n'
+        ':::image type="complex" source="~/media/a/diagram.png" alt-text="Architecture diagram.":::\n'
+        "   The gateway sits between the service and the database.\n:::image-end:::\n\n"
+        "> [!TIP]\n> [!INCLUDE [note](includes/note.md)]\n\n"
+        "![root](/product/media/a/shot.png)\n\n"
+        "> [!VIDEO https://learn.microsoft.com/video/embed/x]\n\n"
+        ":::row:::\n:::column:::\nColumn text.\n:::column-end:::\n:::row-end:::\n\n"
+        "[!code-powerquery[main](snippets/query.m)]\n\n"
+        "> [!div class=\"nextstepaction\"]\n> [Next](b.md)\n"))
+    return tmp_path
+
+
+def images(markdown: str) -> list[tuple[str, str, str]]:
+    out = []
+    for tok in MarkdownIt("commonmark", {"html": True}).parse(markdown):
+        for c in tok.children or []:
+            if c.type == "image":
+                out.append((str(c.attrs["src"]), c.content, str(c.attrs.get("title") or "")))
+    return out
+
+
+def test_config_and_classify(repo: Path) -> None:
+    site = docfx.load(repo, "docs/docfx.json")
+    assert isinstance(site, Site)
+    assert site.config.generator == "docfx" and site.config.base_url == "/product/"
+    assert site.classify("docs/a.md").role is FileRole.PAGE
+    assert site.classify("docs/includes/steps.md").role is FileRole.INCLUDE
+    assert site.classify("docs/README.md").role is FileRole.EXCLUDED
+    assert site.classify("docs/drafts/wip.md").role is FileRole.EXCLUDED
+    assert site.classify("docs/toc.yml").role is FileRole.EXCLUDED
+    assert site.classify("docs/media/a/shot.png").role is FileRole.ASSET
+    assert site.classify("LICENSE").role is FileRole.EXCLUDED
+
+
+def test_publish_config_fallback_without_docfx_json(tmp_path: Path) -> None:
+    write(tmp_path, ".openpublishing.publish.config.json",
+          json.dumps({"docsets_to_publish": [{"docset_name": "d", "build_source_folder": "articles"}]}))
+    write(tmp_path, "articles/page.md", "# P\n")
+    write(tmp_path, "articles/includes/part.md", "part\n")
+    write(tmp_path, "other/x.md", "# X\n")
+    site = docfx.load(tmp_path, ".openpublishing.publish.config.json")
+    assert site.classify("articles/page.md").role is FileRole.PAGE
+    assert site.classify("articles/includes/part.md").role is FileRole.INCLUDE
+    assert site.classify("other/x.md").role is FileRole.EXCLUDED
+    # nothing at all: DocFX's defaults over the whole folder
+    bare = docfx.load(tmp_path / "articles")
+    assert bare.classify("page.md").role is FileRole.PAGE
+
+
+def test_bad_config_is_typed_error(tmp_path: Path) -> None:
+    write(tmp_path, "docfx.json", "{ not json")
+    with pytest.raises(ConfigError, match="docfx.json"):
+        docfx.load(tmp_path, "docfx.json")
+
+
+def test_preprocess_extensions(repo: Path) -> None:
+    site = docfx.load(repo, "docs/docfx.json")
+    warnings: list[str] = []
+    out = site.preprocess((repo / "docs/a.md").read_text(), page_rel="docs/a.md", warnings=warnings)
+    assert warnings == []
+    assert out.startswith("---\ntitle: A\n---\n")
+    assert "> **Note:** \n> Some capabilities differ." in out
+    # the include's list and its image (rebased from includes/ to the page) sit where [!INCLUDE] was
+    assert re.search(r"1\. Sign in\.\s+!\[signin\]\(media/inc/from-include\.png\)\s+2\. Select", out)
+    # an include inside a quote stays inside the quote
+    assert "> **Tip:** \n> This note comes from an include." in out
+    imgs = images(out)
+    assert ("media/inc/from-include.png", "signin", "") in imgs
+    assert ("media/a/shot.png", "Screenshot of the dialog.", "") in imgs
+    assert ("~/media/a/diagram.png", "Architecture diagram.",
+            "The gateway sits between the service and the database.") in imgs
+    assert "[![Screenshot of the dialog.](<media/a/shot.png>)](<media/a/big.png>)" in out
+    assert '<img src="media/a/icon.png" alt="" width="16" height="16" class="icon">' in out
+    assert '<iframe src="https://learn.microsoft.com/video/embed/x"></iframe>' in out
+    assert ":::" not in out and "Column text." in out
+    assert "```powerquery\nlet Source = 1 in Source\n```" in out
+    assert "[!div" not in out and "[Next](b.md)" in out
+    resolved = {src: site.resolve_asset(src, page_rel="docs/a.md").rel_path for src, _, _ in imgs}
+    assert resolved["~/media/a/diagram.png"] == "docs/media/a/diagram.png"
+    assert resolved["/product/media/a/shot.png"] == "docs/media/a/shot.png"
+    assert resolved["media/inc/from-include.png"] == "docs/media/inc/from-include.png"
+
+
+def test_missing_include_and_image_reported(repo: Path) -> None:
+    site = docfx.load(repo, "docs/docfx.json")
+    warnings: list[str] = []
+    site.preprocess("[!INCLUDE [x](includes/none.md)]\n", page_rel="docs/a.md", warnings=warnings)
+    assert warnings and "includes/none.md" in warnings[0]
+    res = site.resolve_asset("media/none.png", page_rel="docs/a.md")
+    assert res.problem and "docs/media/none.png" in res.problem
+
+
+@pytest.mark.integration
+def test_real_docfx_corpus_resolves_every_image(docsite: Callable[[str], Path],
+                                                count_refs: Callable[..., Any]) -> None:
+    root = docsite("docfx-powerquery-docs")
+    site = docfx.load(root, "powerquery-docs/docfx.json")
+    counts = count_refs(site)
+    # SOURCE.md: 54 pages, 119 includes, 1838 local image references that all resolve
+    assert counts.pages == 54
+    assert counts.unresolved == [] and counts.warnings == []
+    assert counts.resolved >= 1800
+    assert sum(site.classify(f"powerquery-docs/connectors/includes/{p}").role is FileRole.INCLUDE
+               for p in ("snowflake/snowflake-capabilities-supported.md", "xml-capabilities-supported.md")) == 2
