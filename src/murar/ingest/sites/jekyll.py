@@ -1,0 +1,484 @@
+"""Jekyll sites (GitHub Pages): ``_config.yml``, collections, ``_includes`` and Liquid.
+
+Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
+"Collections", "Includes", "Static files", "Liquid", "Front matter"):
+
+- ``_config.yml``: ``source`` (the site folder), ``baseurl`` (the path prefix
+  stripped from root-relative links), ``url`` (links to the site's own host are
+  local), ``exclude``/``include`` (Jekyll's default excludes added),
+  ``collections`` (``_<name>/`` folders under ``collections_dir``; only those
+  with ``output: true`` render pages; ``posts`` always does), ``includes_dir``.
+- Files and folders starting with ``_``/``.`` are not pages (``_layouts``,
+  ``_sass``, ``_data``, ``_site``, ``_drafts``) except output collections;
+  ``_includes`` files are includes; ``published: false`` pages are excluded;
+  an ``.html`` file without front matter is a static file, not a page.
+- Liquid (:meth:`JekyllSite.render_liquid`): ``{% raw %}`` kept literal,
+  ``{% comment %}`` removed, ``{% include x %}`` / ``{% include_relative x %}``
+  inlined at their place with their ``include.*`` parameters,
+  ``{% highlight %}`` a code fence, ``{{ site.* }}``/``{{ page.* }}``/``include.*``
+  and assigned variables substituted with the ``relative_url``,
+  ``absolute_url``, ``prepend``, ``append`` and ``default`` filters; every
+  other tag is dropped and its content kept. Nothing is evaluated that would
+  need Ruby; no path is guessed.
+- kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
+  image) and ``{::comment}`` blocks are removed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from murar.errors import ConfigError
+from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites._common import (
+    ASSET_SUFFIXES,
+    IMAGE_SUFFIXES,
+    VIDEO_SUFFIXES,
+    is_within,
+    load_data_file,
+    lookup,
+    matches_any,
+    rebase_links,
+    safe_join,
+    split_front_matter,
+    split_link,
+    strip_base,
+    suffix_of,
+    url_base_path,
+)
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
+
+GENERATOR = "jekyll"
+CONFIG_FILES = ("_config.yml", "_config.yaml", "_config.toml")
+PAGE_MARKUP = {".md": "markdown", ".markdown": "markdown", ".mkdown": "markdown", ".mkd": "markdown",
+               ".mdown": "markdown", ".html": "html", ".htm": "html"}
+#: Jekyll's default ``exclude`` list (jekyll/lib/site_template/_config.yml and Configuration docs)
+DEFAULT_EXCLUDE = (".sass-cache", ".jekyll-cache", "gemfiles", "Gemfile", "Gemfile.lock", "node_modules",
+                   "vendor/bundle", "vendor/cache", "vendor/gems", "vendor/ruby")
+#: ``_config.yml`` keys only Jekyll uses (Jupyter Book's file has none of these)
+JEKYLL_KEYS = frozenset({"baseurl", "url", "markdown", "kramdown", "theme", "remote_theme", "collections",
+                         "plugins", "gems", "permalink", "defaults", "exclude", "include", "highlighter",
+                         "sass", "paginate", "collections_dir", "destination", "liquid", "includes_dir",
+                         "jekyll-archives", "github"})
+JUPYTER_BOOK_KEYS = frozenset({"execute", "sphinx", "launch_buttons", "only_build_toc_files", "parse",
+                               "bibtex_bibfiles", "latex", "repository"})
+_MAX_INCLUDE_DEPTH = 8
+
+
+def looks_like_jekyll(config_path: Path) -> bool:
+    """True when ``config_path`` (a ``_config.yml``) is Jekyll's rather than Jupyter
+    Book's: no ``_toc.yml`` beside it and a Jekyll-only key, or no book-only key.
+    Never raises."""
+    folder = config_path.parent
+    if (folder / "_toc.yml").is_file() or (folder / "_toc.yaml").is_file():
+        return False
+    try:
+        keys = set(load_data_file(config_path))
+    except (OSError, ValueError):
+        return False
+    if keys & JEKYLL_KEYS:
+        return True
+    return not keys & JUPYTER_BOOK_KEYS
+
+
+@dataclass(frozen=True, slots=True)
+class Collection:
+    """A Jekyll collection: ``name``, its ``folder`` (posix, relative to the root) and ``output``."""
+
+    name: str
+    folder: str
+    output: bool
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else str(key), sub, out)
+    elif isinstance(value, (str, int, float, bool)) and not isinstance(value, bool):
+        out[prefix] = str(value)
+    elif isinstance(value, bool):
+        out[prefix] = "true" if value else "false"
+
+
+def load_config(root: Path, config_file: str | None = None) -> tuple[SiteConfig, tuple[Collection, ...]]:
+    """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``).
+
+    Returns the :class:`SiteConfig` (``content_dirs``: the source folder;
+    ``include_dirs``: ``_includes``; ``exclude``: config plus Jekyll defaults;
+    ``base_url``: ``baseurl``; ``settings``: every scalar of the config as
+    ``site.<key>``) and the collections.
+
+    Raises:
+        ConfigError: the config is not valid YAML.
+    """
+    root = root.resolve()
+    name = config_file or next((n for n in CONFIG_FILES if (root / n).is_file()), None)
+    data: dict[str, Any] = {}
+    if name is not None:
+        try:
+            data = load_data_file(root / name)
+        except (OSError, ValueError) as err:
+            raise ConfigError(f"Jekyll config {name}: {err}") from err
+    base_dir = posixpath.dirname(name) if name else ""
+    source = safe_join(base_dir, str(data.get("source") or ".")) or "."
+    coll_dir = safe_join(source, str(data.get("collections_dir") or ""))
+    collections: list[Collection] = [Collection("posts", safe_join(coll_dir, "_posts"), True)]
+    raw = data.get("collections")
+    if isinstance(raw, dict):
+        for cname, opts in raw.items():
+            output = bool(opts.get("output")) if isinstance(opts, dict) else False
+            collections.append(Collection(str(cname), safe_join(coll_dir, f"_{cname}"), output))
+    elif isinstance(raw, list):
+        collections += [Collection(str(c), safe_join(coll_dir, f"_{c}"), False) for c in raw]
+    settings: dict[str, str] = {}
+    _flatten("site", data, settings)
+    for key in ("url", "baseurl"):
+        settings.setdefault(f"site.{key}", "")
+    excl = [str(x) for x in data.get("exclude") or [] if isinstance(x, str)]
+    incl = [str(x) for x in data.get("include") or [] if isinstance(x, str)]
+    settings["include"] = "\n".join(incl)
+    settings["optional_front_matter"] = "true" if optional_front_matter(root / source, data) else "false"
+    includes_dir = safe_join(source, str(data.get("includes_dir") or "_includes"))
+    cfg = SiteConfig(generator=GENERATOR, root=root, config_file=name, content_dirs=(source,),
+                     static_dirs=(source,), include_dirs=(includes_dir,),
+                     exclude=tuple(dict.fromkeys([*excl, *DEFAULT_EXCLUDE])),
+                     base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings)
+    return cfg, tuple(collections)
+
+
+def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
+    """True when Markdown without front matter is rendered: the
+    ``jekyll-optional-front-matter`` plugin is listed, or the site builds with
+    GitHub Pages' defaults (no ``Gemfile``, or a ``Gemfile`` using the
+    ``github-pages`` gem), which enable it. Never raises."""
+    plugins = [str(p) for p in (data.get("plugins") or data.get("gems") or []) if isinstance(p, str)]
+    if "jekyll-optional-front-matter" in plugins:
+        return True
+    for folder in (source, source.parent):
+        gemfile = folder / "Gemfile"
+        if gemfile.is_file():
+            try:
+                lines = gemfile.read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                return False
+            return any("github-pages" in line.split("#", 1)[0] for line in lines)
+    return True
+
+
+# ------------------------------------------------------------------- Liquid
+
+_RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+_COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}", re.DOTALL)
+_HIGHLIGHT = re.compile(r"\{%-?\s*highlight\s+([\w+#-]+)[^%]*-?%\}\n?(.*?)\{%-?\s*endhighlight\s*-?%\}", re.DOTALL)
+_CAPTURE = re.compile(r"\{%-?\s*capture\s+([\w.-]+)\s*-?%\}(.*?)\{%-?\s*endcapture\s*-?%\}", re.DOTALL)
+_TOKEN = re.compile(r"\{%-?\s*(?P<tag>\w+)(?P<tagargs>.*?)-?%\}|\{\{-?(?P<expr>.*?)-?\}\}", re.DOTALL)
+_PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
+_STRING = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""")
+_IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
+_IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?!:)[^}\n]*\}")
+_KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^}]*?/\}|\{::comment\}.*?\{:/comment\}|\{::(\w+)[^}]*\}|\{:/(\w+)?\}",
+                           re.DOTALL)
+_HIDDEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class _Scope:
+    """Variables visible to Liquid while rendering one page (and its includes)."""
+
+    values: dict[str, str]
+
+    def lookup(self, name: str) -> str:
+        return self.values.get(name.strip(), "")
+
+
+class JekyllSite:
+    """A Jekyll site (see module doc). The constructor does no I/O."""
+
+    def __init__(self, config: SiteConfig, collections: tuple[Collection, ...] = ()) -> None:
+        self._config = config
+        self._collections = collections
+        self._root = config.root
+        self._source = config.content_dirs[0] if config.content_dirs else "."
+
+    @property
+    def config(self) -> SiteConfig:
+        return self._config
+
+    @property
+    def collections(self) -> tuple[Collection, ...]:
+        return self._collections
+
+    # -------------------------------------------------------------- classify
+    def _inner(self, rel: str) -> str | None:
+        if not is_within(rel, self._source):
+            return None
+        return rel[len(self._source) + 1:] if self._source not in (".", "") else rel
+
+    def classify(self, rel: str) -> FileClass:
+        """Pages: Markdown and front-matter HTML under the source folder and in output
+        collections; includes: ``_includes``; excluded: ``exclude`` matches, other
+        ``_``/``.`` folders, non-output collections, ``published: false``; images and
+        videos: assets."""
+        suffix = suffix_of(rel)
+        inner = self._inner(rel)
+        if inner is None:
+            return FileClass(role=FileRole.EXCLUDED, reason="outside the Jekyll source folder")
+        include_list = [x for x in self._config.settings.get("include", "").splitlines() if x]
+        if matches_any(inner, self._config.exclude) and not matches_any(inner, include_list):
+            return FileClass(role=FileRole.EXCLUDED, reason="excluded by _config.yml")
+        if suffix in IMAGE_SUFFIXES or suffix in VIDEO_SUFFIXES:
+            return FileClass(role=FileRole.ASSET)
+        markup = PAGE_MARKUP.get(suffix)
+        if any(is_within(rel, inc) for inc in self._config.include_dirs):
+            return FileClass(role=FileRole.INCLUDE, markup=markup or "markdown")
+        collection = next((c for c in self._collections if is_within(rel, c.folder)), None)
+        if collection is not None and not collection.output:
+            return FileClass(role=FileRole.EXCLUDED, reason=f"collection {collection.name} has no output")
+        parts = inner.split("/")
+        hidden = [p for p in parts[:-1] if p.startswith(("_", "."))]
+        if collection is None and (hidden or parts[-1].startswith(("_", ".", "#")) or parts[-1].endswith("~")) \
+                and not matches_any(inner, include_list):
+            return FileClass(role=FileRole.EXCLUDED, reason="underscore/dot path: not rendered by Jekyll")
+        if markup is None:
+            if suffix in ASSET_SUFFIXES:
+                return FileClass(role=FileRole.ASSET)
+            return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
+        meta, kind = self._front(rel)
+        if not kind and (markup == "html" or self._config.settings.get("optional_front_matter") != "true"):
+            return FileClass(role=FileRole.EXCLUDED, markup=markup,
+                             reason="no front matter: Jekyll copies it as a static file")
+        if meta.get("published") is False:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="published: false")
+        return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def _front(self, rel: str) -> tuple[dict[str, Any], str]:
+        try:
+            with (self._root / rel).open("r", encoding="utf-8-sig", errors="replace") as fh:
+                head = fh.read(16_384)
+        except OSError:
+            return {}, ""
+        meta, _, kind = split_front_matter(head)
+        return meta, kind
+
+    # ------------------------------------------------------------ resolution
+    def _own_path(self, link: str) -> str | None:
+        site_url = self._config.settings.get("site.url", "")
+        if "://" not in site_url:
+            return None
+        mine, other = urlsplit(site_url), urlsplit(link)
+        if not other.netloc or other.netloc.lower() != mine.netloc.lower():
+            return None
+        return other.path or "/"
+
+    def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        """Root-relative links (``baseurl`` removed) from the source folder, or from
+        an output collection's folder when the first segment names it; relative
+        links from the page's folder, then from its URL folder (``permalink: pretty``
+        pages are folders). Links to the site's own ``url`` are local. Never raises."""
+        link = link.strip()
+        if not link:
+            return ResolvedLink(problem="empty link")
+        if is_remote(link):
+            own = self._own_path(link)
+            if own is None:
+                if link.lower().startswith("data:"):
+                    return ResolvedLink(problem="inline data URI image ignored")
+                return ResolvedLink(url=link)
+            link = own
+        path, _ = split_link(link)
+        if not path:
+            return ResolvedLink(problem="link without a path")
+        if path.startswith("/"):
+            site_path = strip_base(path, self._config.base_url).lstrip("/")
+            cands = [safe_join(self._source, site_path)]
+            first, _, rest = site_path.partition("/")
+            cands += [safe_join(c.folder, rest) for c in self._collections if c.output and c.name == first]
+        else:
+            page_dir = posixpath.dirname(page_rel)
+            stem = posixpath.splitext(page_rel)[0]
+            cands = [safe_join(page_dir, path)]
+            if posixpath.basename(stem) != "index":
+                cands.append(safe_join(stem, path))
+        return lookup(self._root, cands, link=link)
+
+    def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
+        """``{% include x %}`` targets: the ``_includes`` folder (theme includes are
+        not in the repository and give a problem)."""
+        path, _ = split_link(target)
+        return lookup(self._root, [safe_join(d, path) for d in self._config.include_dirs], link=target)
+
+    # ------------------------------------------------------------ preprocess
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
+        """Liquid rendered as far as a static reader can (see module doc) and kramdown
+        attribute lists removed; front matter kept. Problems go to ``warnings``.
+        Never raises."""
+        sink = warnings if warnings is not None else []
+        meta, body, _ = split_front_matter(text)
+        head = text[: len(text) - len(body)]
+        values = {k: v for k, v in self._config.settings.items() if k.startswith("site.")}
+        page_vars: dict[str, str] = {}
+        _flatten("page", meta, page_vars)
+        values.update(page_vars)
+        values["jekyll.environment"] = "production"
+        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values),
+                                  warnings=sink, depth=0)
+        return head + strip_kramdown(body)
+
+    def render_liquid(self, text: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
+                      depth: int) -> str:
+        """Render the Liquid of ``text`` (written in ``file_rel``, shown on ``page_rel``)."""
+        raws: list[str] = []
+
+        def keep_raw(m: re.Match[str]) -> str:
+            raws.append(m.group(1))
+            return f"\x00RAW{len(raws) - 1}\x00"
+
+        text = _RAW.sub(keep_raw, text)
+        text = _COMMENT.sub("", text)
+        text = _HIGHLIGHT.sub(lambda m: f"```{m.group(1)}\n{m.group(2).rstrip()}\n```", text)
+
+        def capture(m: re.Match[str]) -> str:
+            scope.values[m.group(1)] = self.render_liquid(m.group(2), page_rel=page_rel, file_rel=file_rel,
+                                                          scope=scope, warnings=warnings, depth=depth).strip()
+            return ""
+
+        text = _CAPTURE.sub(capture, text)
+        out: list[str] = []
+        pos = 0
+        for m in _TOKEN.finditer(text):
+            out.append(text[pos:m.start()])
+            pos = m.end()
+            if m.group("expr") is not None:
+                out.append(self._expression(m.group("expr"), scope))
+                continue
+            tag, args = m.group("tag"), m.group("tagargs").strip()
+            if tag in ("include", "include_relative"):
+                out.append(self._include(tag, args, page_rel=page_rel, file_rel=file_rel, scope=scope,
+                                         warnings=warnings, depth=depth))
+            elif tag == "assign":
+                name, _, expr = args.partition("=")
+                scope.values[name.strip()] = self._expression(expr, scope)
+            elif tag == "link":
+                out.append("/" + args.strip().strip("'\"").lstrip("/"))
+            # every other tag (if/for/unless/case/when/else/end*, plugin tags) is dropped
+        out.append(text[pos:])
+        rendered = "".join(out)
+        return re.sub("\x00RAW(\\d+)\x00", lambda r: raws[int(r.group(1))], rendered)
+
+    def _expression(self, expr: str, scope: _Scope) -> str:
+        parts = [p.strip() for p in _split_filters(expr)]
+        if not parts or not parts[0]:
+            return ""
+        value = _literal(parts[0])
+        if value is None:
+            value = scope.lookup(parts[0])
+        for flt in parts[1:]:
+            name, _, arg = flt.partition(":")
+            name = name.strip()
+            argv = _literal(arg) if arg else None
+            if argv is None and arg:
+                argv = scope.lookup(arg)
+            if name == "relative_url":
+                value = self._relative_url(value)
+            elif name == "absolute_url":
+                value = self._config.settings.get("site.url", "").rstrip("/") + self._relative_url(value)
+            elif name == "prepend":
+                value = (argv or "") + value
+            elif name == "append":
+                value = value + (argv or "")
+            elif name == "default" and not value:
+                value = argv or ""
+        return value
+
+    def _relative_url(self, value: str) -> str:
+        if is_remote(value):
+            return value
+        base = self._config.settings.get("site.baseurl", "").strip("/")
+        path = "/" + value.lstrip("/")
+        return f"/{base}{path}" if base else path
+
+    def _include(self, tag: str, args: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
+                 depth: int) -> str:
+        target_expr, _, params_text = args.partition(" ")
+        target = self._expression(target_expr[2:-2], scope) if target_expr.startswith("{{") else \
+            (_literal(target_expr) or target_expr)
+        if tag == "include_relative":
+            res = lookup(self._root, [safe_join(posixpath.dirname(file_rel), target)], link=target)
+        else:
+            res = self.resolve_include(target, page_rel=file_rel)
+        if res.rel_path is None or res.problem:
+            warnings.append(f"{{% {tag} {target} %}}: {res.problem or 'not found'}")
+            return ""
+        if depth >= _MAX_INCLUDE_DEPTH:
+            warnings.append(f"{{% {tag} {target} %}}: nesting deeper than {_MAX_INCLUDE_DEPTH}")
+            return ""
+        try:
+            raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            warnings.append(f"{{% {tag} {target} %}}: cannot read ({err})")
+            return ""
+        if tag == "include_relative":
+            raw = split_front_matter(raw)[1]
+        raw = _HIDDEN.sub("", raw)
+        raw = rebase_links(raw, from_rel=res.rel_path, to_rel=page_rel,
+                           exists=lambda p: (self._root / p).is_file()) if tag == "include_relative" else raw
+        inner = _Scope(dict(scope.values))
+        for m in _PARAM.finditer(params_text):
+            value = _literal(m.group(2))
+            inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
+        return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
+                                  depth=depth + 1)
+
+
+def _split_filters(expr: str) -> list[str]:
+    """Split ``a | f: 'x|y' | g`` on pipes outside quotes."""
+    out, cur, quote = [], [], ""
+    for ch in expr:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+            cur.append(ch)
+        elif ch == "|":
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return out
+
+
+def _literal(text: str) -> str | None:
+    m = _STRING.match(text)
+    if m:
+        return m.group(1) if m.group(1) is not None else m.group(2)
+    stripped = text.strip()
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", stripped):
+        return stripped
+    return None
+
+
+def strip_kramdown(text: str) -> str:
+    """Remove kramdown inline attribute lists (``{: .note }`` lines, ``{:.cls}`` after
+    a span) and extension markers (``{::comment}...{:/comment}``, ``{::nomarkdown}``)."""
+    text = _IAL_LINE.sub("", text)
+    text = _IAL_SPAN.sub("", text)
+    return _KRAMDOWN_EXT.sub("", text)
+
+
+def load(root: Path, config_file: str | None = None) -> JekyllSite:
+    """A :class:`JekyllSite` for the site at ``root`` (``config_file``: the
+    ``_config.yml`` found, posix, relative to ``root``).
+
+    Raises:
+        ConfigError: the config is not valid YAML.
+    """
+    config, collections = load_config(root, config_file)
+    return JekyllSite(config, collections)

@@ -1,0 +1,154 @@
+"""Jekyll rules: _config.yml, collections, _includes, Liquid, kramdown IALs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from murar.errors import ConfigError
+from murar.ingest.sites import jekyll
+from murar.ingest.sites.base import FileRole, Site
+
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91h6"
+       b"\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
+
+CONFIG = """title: Docs
+baseurl: "/docs/2.1"
+url: "https://example.org"
+product: Widget
+exclude:
+  - README.md
+  - templates/
+collections:
+  guides:
+    output: true
+  hidden:
+    output: false
+"""
+
+
+def write(root: Path, rel: str, text: str | bytes) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture()
+def site_root(tmp_path: Path) -> Path:
+    write(tmp_path, "_config.yml", CONFIG)
+    write(tmp_path, "Gemfile", "source 'https://rubygems.org'\ngem 'jekyll'\n# gem 'github-pages'\n")
+    write(tmp_path, "images/setup.png", PNG)
+    write(tmp_path, "assets/img/logo.png", PNG)
+    write(tmp_path, "_guides/setup/shot.png", PNG)
+    write(tmp_path, "_includes/copy.html", '<label hidden class="copy-label">copy</label>')
+    write(tmp_path, "_includes/warning.md", "**{{ include.level }}:** check {{ site.product }} first.\n")
+    write(tmp_path, "_guides/setup/index.md", (
+        "---\ntitle: Setup\nversion: 7\n---\n# Setup {{ page.version }}\n\n"
+        "![Setup screen]({{site.url}}{{site.baseurl}}/images/setup.png)\n"
+        "{: .img-fluid}\n\n"
+        "<img src=\"{{ '/assets/img/logo.png' | relative_url }}\" alt=\"logo\">\n\n"
+        "![beside](shot.png){:.border}\n\n"
+        "```json\nGET /\n```\n{% include copy.html %}\n\n"
+        "{% include warning.md level=\"Important\" %}\n\n"
+        "Use this in templates:\n{% raw %}{{ site.title }} {% if x %}{% endraw %}\n\n"
+        "{% comment %}secret note{% endcomment %}"
+        "{% if site.product %}Shown text.{% endif %}\n\n"
+        "{% capture intro %}Captured {{ site.product }}{% endcapture %}Intro: {{ intro }}\n\n"
+        "This is a note.\n{: .note }\n\n"
+        "{% highlight ruby %}\nputs 1\n{% endhighlight %}\n"))
+    write(tmp_path, "_hidden/secret.md", "---\ntitle: s\n---\nno\n")
+    write(tmp_path, "_layouts/default.html", "<html>{{ content }}</html>")
+    write(tmp_path, "_site/index.html", "---\n---\nbuilt")
+    write(tmp_path, "index.md", "---\ntitle: Home\n---\n# Home\n")
+    write(tmp_path, "unpublished.md", "---\npublished: false\n---\nno\n")
+    write(tmp_path, "plain.md", "# No front matter\n")
+    write(tmp_path, "static.html", "<html>plain static</html>")
+    write(tmp_path, "README.md", "---\n---\n# readme\n")
+    write(tmp_path, "templates/t.md", "---\n---\nt\n")
+    return tmp_path
+
+
+def test_config_and_classify(site_root: Path) -> None:
+    site = jekyll.load(site_root, "_config.yml")
+    assert isinstance(site, Site)
+    assert site.config.base_url == "/docs/2.1/"
+    assert site.classify("_guides/setup/index.md").role is FileRole.PAGE
+    assert site.classify("index.md").role is FileRole.PAGE
+    assert site.classify("_includes/copy.html").role is FileRole.INCLUDE
+    for rel, why in [("_hidden/secret.md", "no output"), ("_layouts/default.html", "underscore"),
+                     ("_site/index.html", "underscore"), ("unpublished.md", "published"),
+                     ("plain.md", "static file"), ("static.html", "static file"),
+                     ("README.md", "_config.yml"), ("templates/t.md", "_config.yml"),
+                     ("Gemfile", "_config.yml")]:
+        fc = site.classify(rel)
+        assert fc.role is FileRole.EXCLUDED and why in fc.reason, (rel, fc)
+    assert site.classify("images/setup.png").role is FileRole.ASSET
+
+
+def test_optional_front_matter_on_github_pages_defaults(site_root: Path) -> None:
+    (site_root / "Gemfile").unlink()
+    site = jekyll.load(site_root, "_config.yml")
+    assert site.classify("plain.md").role is FileRole.PAGE
+
+
+def test_liquid_and_kramdown(site_root: Path) -> None:
+    site = jekyll.load(site_root, "_config.yml")
+    page = "_guides/setup/index.md"
+    warnings: list[str] = []
+    out = site.preprocess((site_root / page).read_text(), page_rel=page, warnings=warnings)
+    assert warnings == []
+    assert "# Setup 7" in out
+    assert "![Setup screen](https://example.org/docs/2.1/images/setup.png)\n\n" in out  # IAL line gone
+    assert '<img src="/docs/2.1/assets/img/logo.png" alt="logo">' in out
+    assert "![beside](shot.png)\n" in out
+    assert "copy" not in out.split("```", 2)[2].split("**")[0]  # hidden copy label dropped
+    assert "**Important:** check Widget first." in out
+    assert "{{ site.title }} {% if x %}" in out  # raw kept literal
+    assert "secret note" not in out and "Shown text." in out and "{%" not in out.replace("{% if x %}", "")
+    assert "Intro: Captured Widget" in out
+    assert "This is a note.\n\n" in out and "{:" not in out
+    assert "```ruby\nputs 1\n```" in out
+    links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)|src=\"([^\"]+)\"", out)
+    resolved = [site.resolve_asset(a or b, page_rel=page).rel_path for a, b in links]
+    assert resolved == ["images/setup.png", "assets/img/logo.png", "_guides/setup/shot.png"]
+
+
+def test_resolution_rules(site_root: Path) -> None:
+    site = jekyll.load(site_root, "_config.yml")
+    page = "_guides/setup/index.md"
+    assert site.resolve_asset("/docs/2.1/guides/setup/shot.png", page_rel=page).rel_path == "_guides/setup/shot.png"
+    assert site.resolve_asset("https://other.org/x.png", page_rel=page).url == "https://other.org/x.png"
+    missing = site.resolve_asset("/docs/2.1/images/none.png", page_rel=page)
+    assert missing.problem and "images/none.png" in missing.problem
+    warnings: list[str] = []
+    site.preprocess("{% include nothere.html %}", page_rel=page, warnings=warnings)
+    assert warnings and "_includes/nothere.html" in warnings[0]
+
+
+def test_bad_config_and_jupyter_book_told_apart(tmp_path: Path) -> None:
+    write(tmp_path, "_config.yml", "title: [unclosed")
+    with pytest.raises(ConfigError, match="_config.yml"):
+        jekyll.load(tmp_path, "_config.yml")
+    write(tmp_path, "book/_config.yml", "title: Book\nexecute:\n  execute_notebooks: off\n")
+    assert not jekyll.looks_like_jekyll(tmp_path / "book/_config.yml")
+    write(tmp_path, "site/_config.yml", CONFIG)
+    assert jekyll.looks_like_jekyll(tmp_path / "site/_config.yml")
+
+
+@pytest.mark.integration
+def test_real_jekyll_corpus_resolves_every_image(docsite: Callable[[str], Path],
+                                                 count_refs: Callable[..., Any]) -> None:
+    root = docsite("jekyll-opensearch-documentation-website")
+    site = jekyll.load(root, "_config.yml")
+    counts = count_refs(site)
+    # SOURCE.md: 54 pages in the _dashboards collection, 211 local image references (all resolve), 1 remote
+    assert counts.pages == 54
+    assert counts.unresolved == [] and counts.warnings == []
+    assert counts.resolved == 211 and counts.remote == 1
