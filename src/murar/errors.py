@@ -8,7 +8,9 @@ Every error murar raises on purpose derives from :class:`MurarError`::
     ├── IngestError              a document could not be read or parsed
     │   └── UnsafePathError      a link or path escapes the corpus root
     ├── IndexError_              the index is missing, corrupt or of another version
-    │   └── IndexNotFoundError
+    │   ├── IndexNotFoundError
+    │   ├── StoreUnavailableError  the store's database server cannot be reached
+    │   └── StoreSchemaError       the database lacks pgvector or holds another murar schema
     ├── ModelError               a bundled model is missing or fails its checksum
     ├── EmbeddingError           the embedder failed (bad input, server error)
     └── LLMError                 the generator failed
@@ -53,6 +55,15 @@ class IndexError_(MurarError):
 
 class IndexNotFoundError(IndexError_):
     """No index exists at the given directory."""
+
+
+class StoreUnavailableError(IndexError_):
+    """The database server of a store cannot be reached (message names the server and the cause)."""
+
+
+class StoreSchemaError(IndexError_):
+    """The database lacks the pgvector extension or holds a murar schema of another version
+    (message holds the SQL or command that fixes it)."""
 
 
 class ModelError(MurarError):

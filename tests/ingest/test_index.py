@@ -6,8 +6,8 @@ import pytest
 
 from murar.embed.fake import HashingEmbedder
 from murar.errors import IndexNotFoundError
-from murar.ingest import index as index_mod
 from murar.ingest.index import build_index, open_index
+from murar.store import lance_versions
 
 
 def _corpus(root: Path) -> Path:
@@ -45,7 +45,7 @@ def test_killed_ingest_keeps_previous_index(tmp_path: Path, monkeypatch: pytest.
     def boom(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(index_mod, "write_lance", boom)
+    monkeypatch.setattr(lance_versions, "write_lance", boom)
     (corpus / "c.md").write_text("# Gamma\n\nNew page.\n")
     with pytest.raises(KeyboardInterrupt):
         build_index(corpus, idx, embedder=emb)

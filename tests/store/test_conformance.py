@@ -7,45 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from store_cases import DIM, _data, pages_of, write_all  # noqa: F401  (tests/store on sys.path)
 
-from murar.embed.base import l2_normalise
-from murar.schema import ImageItem, Section, Snippet, TableItem, VideoItem
 from murar.store.base import Store
-from murar.store.lance import LanceStore, write_lance
+from murar.store.lance import LanceStore
+from murar.store.lance_versions import LanceWriter, current_version_dir
 from murar.store.memory import MemoryStore
-
-DIM = 8
-
-
-def _data() -> dict:
-    sections = [
-        Section(id=f"sec{i}", source_path=f"p{i // 2}.md", page_title="P", heading_path=("P", f"S{i}"),
-                anchor=None, level=2, text=f"text {i}", ordinal=i)
-        for i in range(4)
-    ]
-    snippets = [
-        Snippet(id=f"sn{i}", section_id=f"sec{i % 4}", source_path=f"p{(i % 4) // 2}.md", page_title="P",
-                heading_path=("P", f"S{i % 4}"), anchor=None, text=f"snippet {i}", position=i // 4, n_tokens=2)
-        for i in range(10)
-    ]
-    media = [
-        ImageItem(id="img0", section_id="sec0", source_path="p0.md", page_title="P", heading_path=("P", "S0"),
-                  anchor=None, position=0, path="a.png", exists=True),
-        ImageItem(id="img1", section_id="sec0", source_path="p0.md", page_title="P", heading_path=("P", "S0"),
-                  anchor=None, position=1, path="gone.png", exists=False),
-        TableItem(id="tab0", section_id="sec1", source_path="p0.md", page_title="P", heading_path=("P", "S1"),
-                  anchor=None, position=0, headers=["A"], rows=[["1"]], markdown="|A|\n|-|\n|1|"),
-        VideoItem(id="vid0", section_id="sec2", source_path="p1.md", page_title="P", heading_path=("P", "S2"),
-                  anchor=None, position=0, url="https://video.tv.adobe.com/v/1"),
-    ]
-    rng = np.random.default_rng(0)
-    return {
-        "sections": sections,
-        "snippets": snippets,
-        "snippet_vectors": l2_normalise(rng.normal(size=(10, DIM))),
-        "media": media,
-        "media_vectors": l2_normalise(rng.normal(size=(4, DIM))),
-    }
 
 
 def _memory(tmp_path: Path, data: dict) -> Store:
@@ -53,17 +20,24 @@ def _memory(tmp_path: Path, data: dict) -> Store:
 
 
 def _lance(tmp_path: Path, data: dict) -> Store:
-    write_lance(tmp_path / "lance", dim=DIM, **data)
-    return LanceStore(tmp_path / "lance")
+    write_all(LanceWriter(tmp_path / "idx"), pages_of(data))
+    return LanceStore(current_version_dir(tmp_path / "idx") / "lance")
 
 
-BACKENDS: list[Callable[[Path, dict], Store]] = [_memory, _lance]
+def _postgres(tmp_path: Path, data: dict, url: str) -> Store:
+    from murar.store.postgres import PgStore, PgWriter
+
+    write_all(PgWriter(url), pages_of(data))
+    return PgStore(url)
 
 
-@pytest.fixture(params=BACKENDS, ids=["memory", "lance"])
+@pytest.fixture(params=["memory", "lance", "postgres"])
 def store_and_data(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Store, dict]:
     data = _data()
-    return request.param(tmp_path, data), data
+    if request.param == "postgres":
+        return _postgres(tmp_path, data, request.getfixturevalue("pg_url")), data
+    build: Callable[[Path, dict], Store] = _memory if request.param == "memory" else _lance
+    return build(tmp_path, data), data
 
 
 def test_snippet_search_is_exact_cosine(store_and_data: tuple[Store, dict]) -> None:

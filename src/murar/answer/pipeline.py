@@ -266,7 +266,7 @@ def embedder_for(name: str) -> Embedder:
 
 
 def load_pipeline(
-    index_dir: Path,
+    index_dir: Path | str,
     *,
     llm: str = "bundled",
     base_url: str | None = None,
@@ -276,7 +276,8 @@ def load_pipeline(
     config: PipelineConfig | None = None,
     chat_model: ChatModel | None = None,
 ) -> Pipeline:
-    """Open ``index_dir`` and build a pipeline with the chosen generator.
+    """Open ``index_dir`` (a folder or a ``postgresql://`` URL) and build a
+    pipeline with the chosen generator.
 
     ``llm``: ``bundled`` (Qwen2.5-Coder-1.5B GGUF via llama.cpp), ``bundled-small``,
     ``openai`` (needs ``base_url`` and ``model``), ``extractive`` (no model) or

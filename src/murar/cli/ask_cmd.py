@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from murar.cli.common import DEFAULT_INDEX, fail
+from murar.cli.common import DEFAULT_INDEX, StoreOption, fail, index_target
 from murar.errors import MurarError
 from murar.schema import to_jsonable
 
@@ -64,6 +64,7 @@ def ask(
     strategy: Annotated[str, typer.Option(help="Media selection: section (MuRAR) | answer (answer-based, top 2) | hybrid.")] = "section",
     no_captions: Annotated[bool, typer.Option("--no-captions", help="Skip LLM display captions; use the items' own text.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress spinner on stderr.")] = False,
+    store: StoreOption = None,
 ) -> None:
     """Answer QUESTION from the index: text with citations, images/tables/videos inline."""
     from murar.answer.pipeline import PipelineConfig, load_pipeline
@@ -74,7 +75,7 @@ def ask(
     try:
         config = PipelineConfig(top_k=top_k, refine=not no_refine, media_strategy=strategy,
                                 display_captions=not no_captions)
-        pipeline = load_pipeline(index, llm=llm, base_url=base_url, model=model, api_key=api_key, config=config)
+        pipeline = load_pipeline(index_target(index, store), llm=llm, base_url=base_url, model=model, api_key=api_key, config=config)
         answer = _answer_with_status(pipeline, question, show=not quiet)
     except MurarError as err:
         fail(err)

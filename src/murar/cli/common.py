@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -12,6 +12,30 @@ from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
 
 DEFAULT_INDEX = Path(".murar/index")
+
+#: ``--store URL`` (or ``MURAR_STORE``): a PostgreSQL store instead of the ``--index`` folder
+StoreOption = Annotated[
+    str | None,
+    typer.Option("--store", envvar="MURAR_STORE", show_envvar=True,
+                 help="PostgreSQL store postgresql://USER:PASSWORD@HOST:PORT/DB (pgvector) instead of --index."),
+]
+
+
+def index_target(index: Path, store: str | None) -> Path | str:
+    """Where the index lives: the ``--store`` URL when given, else the ``--index`` folder.
+
+    The one place that chooses the store backend for every command.
+
+    Raises:
+        ConfigError: ``store`` is not a ``postgresql://`` URL.
+    """
+    if not store:
+        return index
+    from murar.ingest.index import is_store_url
+
+    if not is_store_url(store):
+        raise ConfigError(f"--store must be a postgresql:// URL, not {store!r} (an index folder goes to --index)")
+    return store
 
 
 def fail(err: MurarError | str, code: int = 1) -> NoReturn:

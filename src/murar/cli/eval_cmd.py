@@ -18,7 +18,9 @@ from typing import Annotated, Any
 
 import typer
 
+from murar.cli.common import StoreOption, index_target
 from murar.errors import MurarError
+from murar.store.postgres import redact
 
 app = typer.Typer(help="Evaluate answers: MiRAGE InfoF1/CiteF1, media and retrieval metrics, human evaluation.",
                   no_args_is_help=True)
@@ -67,7 +69,7 @@ def _build_decomposer(decomposer: str, llm: str, base_url: str | None, model: st
 @app.command("run")
 def run_cmd(
     questions: Annotated[Path, typer.Option(help="Gold questions (dev.jsonl format).")],
-    index: Annotated[Path, typer.Option(help="Index folder built by `murar ingest`.")],
+    index: Annotated[Path, typer.Option(help="Index folder built by `murar ingest`.")] = Path(".murar/index"),
     out: Annotated[Path, typer.Option(help="Report folder.")] = Path("eval-report"),
     llm: Annotated[str, typer.Option(help="Generator for the pipeline (load_pipeline llm=...).")] = "bundled",
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL.")] = None,
@@ -80,6 +82,7 @@ def run_cmd(
     limit: Annotated[int | None, typer.Option(help="Only the first N questions.")] = None,
     no_mirage: Annotated[bool, typer.Option("--no-mirage", help="Media and retrieval metrics only.")] = False,
     seed: Annotated[int, typer.Option(help="Random seed recorded in the report.")] = 0,
+    store: StoreOption = None,
 ) -> None:
     """Answer QUESTIONS with the pipeline over INDEX and write a report (Markdown, HTML, JSON)."""
     from murar.eval.media_metrics import load_gold
@@ -91,14 +94,14 @@ def run_cmd(
         from murar.answer.pipeline import load_pipeline
 
         qs = load_gold(questions)[:limit] if limit else load_gold(questions)
-        service = load_pipeline(index, llm=llm, base_url=base_url, model=model)
+        service = load_pipeline(index_target(index, store), llm=llm, base_url=base_url, model=model)
         scorer = None if no_mirage else MirageScorer(
             _build_judge(judge, judge_llm, base_url, model, threshold, out / "judgments.jsonl"))
         dec = _build_decomposer(decomposer, judge_llm, base_url, model)
         run = evaluate_service(
             service, qs, scorer=scorer, decomposer=dec, corpus_root=corpus_root, seed=seed,
             progress=lambda n, t: typer.echo(f"[{n}/{t}]", err=True),
-            meta={"questions": str(questions), "index": str(index), "llm": llm})
+            meta={"questions": str(questions), "index": redact(store) if store else str(index), "llm": llm})
         paths = write_run_report(run, out)
     except MurarError as err:
         _fail(str(err))

@@ -10,7 +10,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from murar.cli.common import DEFAULT_INDEX, build_embedder, fail
+from murar.cli.common import (
+    DEFAULT_INDEX,
+    StoreOption,
+    build_embedder,
+    fail,
+    index_target,
+)
 from murar.cli.progress import RichProgress
 from murar.errors import MurarError
 from murar.schema import to_jsonable
@@ -26,6 +32,11 @@ def ingest(
     output: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
     show_warnings: Annotated[int, typer.Option(help="How many warnings to list in the text summary.")] = 10,
+    store: StoreOption = None,
+    incremental: Annotated[bool, typer.Option(
+        "--incremental/--full",
+        help="Only re-embed and rewrite changed pages (default; a new embedder or corpus root rebuilds all).",
+    )] = True,
 ) -> None:
     """Parse, chunk and embed a corpus into an index (atomic: a failed run keeps the old index)."""
     from murar.ingest.corpus import DEFAULT_EXCLUDES
@@ -35,7 +46,9 @@ def ingest(
         emb = build_embedder(embedder, embed_base_url, embed_model)
         excludes = DEFAULT_EXCLUDES + tuple(exclude or ())
         with RichProgress(enabled=not quiet and output == "text") as progress:
-            manifest, report = build_index(corpus, index, embedder=emb, excludes=excludes, progress=progress)
+            target = index_target(index, store)
+            manifest, report = build_index(corpus, target, embedder=emb, excludes=excludes, progress=progress,
+                                           incremental=incremental)
     except MurarError as err:
         fail(err)
     if output == "json":
@@ -44,16 +57,23 @@ def ingest(
             "images": report.images, "tables": report.tables, "videos": report.videos,
             "failed": [to_jsonable(f) for f in report.failed], "skipped": [to_jsonable(f) for f in report.skipped],
             "warnings": report.warnings, "seconds": report.seconds, "reused_embeddings": report.reused_embeddings,
+            "changes": report.changes,
         }}, indent=2))
         return
     console = Console()
-    table = Table(title=f"Index {index} ({manifest.version})", show_header=False)
+    from murar.store.postgres import redact
+
+    shown = redact(str(target)) if store else str(index)
+    table = Table(title=f"Index {shown} ({manifest.version})", show_header=False)
     for key in ("pages", "sections", "snippets", "images", "tables", "videos"):
         table.add_row(key, str(getattr(report, key)))
     table.add_row("failed files", str(len(report.failed)))
     table.add_row("skipped files", str(len(report.skipped)))
     table.add_row("warnings", str(len(report.warnings)))
     table.add_row("reused embeddings", str(report.reused_embeddings))
+    if report.changes:
+        table.add_row("pages added/changed/removed/unchanged",
+                      "/".join(str(report.changes.get(k, 0)) for k in ("added", "changed", "removed", "unchanged")))
     table.add_row("seconds", f"{report.seconds.get('total', 0):.1f} (embedding {report.seconds.get('embed', 0):.1f})")
     console.print(table)
     for f in report.failed + report.skipped:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from murar.cli.common import DEFAULT_INDEX, fail
+from murar.cli.common import DEFAULT_INDEX, StoreOption, fail, index_target
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -18,9 +18,12 @@ LLM_HELP = "bundled (Qwen2.5-Coder-1.5B, offline) | bundled-small | openai | ext
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def default_feedback_dir(index: Path) -> Path | None:
+def default_feedback_dir(index: Path | str) -> Path | None:
     """``<index>/feedback`` when the index folder is writable, else ``None``
-    (the server then uses a temporary folder and says where)."""
+    (the server then uses a temporary folder and says where; always for a
+    PostgreSQL store)."""
+    if isinstance(index, str):
+        return None
     index = index.resolve()
     if index.is_dir() and os.access(index, os.W_OK):
         return index / "feedback"
@@ -97,6 +100,7 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help="uvicorn log level: critical|error|warning|info|debug.")
     ] = "info",
+    store: StoreOption = None,
 ) -> None:
     """Serve INDEX over HTTP: the web page at /, the JSON/streaming API at /v1, the
     OpenAI-compatible chat API at /v1/chat/completions, API docs at /docs."""
@@ -105,8 +109,9 @@ def serve(
     except ImportError:
         fail(MissingExtraError("uvicorn", "server"))
     try:
+        target = index_target(index, store)
         app = build_app(
-            index,
+            target,
             llm=llm,
             base_url=base_url,
             model=model,
@@ -131,8 +136,10 @@ def serve(
             err=True,
         )
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    from murar.store.postgres import redact
+
     typer.echo(
-        f"murar: serving {index} at http://{shown}:{port}/ (API docs: /docs)", err=True
+        f"murar: serving {redact(str(target))} at http://{shown}:{port}/ (API docs: /docs)", err=True
     )
     uvicorn.run(
         app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10
@@ -140,7 +147,7 @@ def serve(
 
 
 def build_app(
-    index: Path,
+    index: Path | str,
     *,
     llm: str = "bundled",
     base_url: str | None = None,
@@ -156,8 +163,9 @@ def build_app(
     cors_origins: tuple[str, ...] = (),
     refine: bool = True,
 ) -> FastAPI:
-    """The FastAPI app of ``murar serve`` for ``index`` (the pipeline loads its
-    model lazily, on the first question).
+    """The FastAPI app of ``murar serve`` for ``index`` (a folder or a
+    ``postgresql://`` URL; the pipeline loads its model lazily, on the first
+    question).
 
     Raises:
         MissingExtraError: FastAPI is not installed.

@@ -48,6 +48,8 @@ class IngestReport:
     videos: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     reused_embeddings: int = 0
+    #: pages ``added``, ``changed``, ``removed``, ``unchanged`` compared with the previous version
+    changes: dict[str, int] = field(default_factory=dict)
 
     @property
     def failed(self) -> list[FileReport]:

@@ -1,32 +1,28 @@
-"""Building and opening an index folder, atomically and idempotently.
+"""Building and opening an index, atomically, idempotently and incrementally.
 
-Layout of an index folder::
+An index is a LanceDB folder (the default; layout in
+:mod:`murar.store.lance_versions`) or a PostgreSQL database
+(``postgresql://...``, :mod:`murar.store.postgres`). Ingest writes only
+through the :class:`~murar.store.base.StoreWriter` protocol: a new version is
+written beside the live one and switched live atomically, so a killed ingest
+leaves the previous version answering.
 
-    INDEX/
-      CURRENT          name of the live version folder (replaced atomically)
-      v-<time>-<id>/   one complete version
-        manifest.json  embedder, dimension, corpus root, counts, build time
-        report.json    the ingest report (per-file warnings, failures)
-        lance/         LanceDB tables (snippets, media, sections)
-        assets/        files murar wrote (figures cropped from PDFs)
-
-A new version is written beside the live one and becomes live by replacing
-``CURRENT`` (``os.replace``), so a killed ingest leaves the previous index
-usable. Re-ingesting an unchanged corpus gives the same ids and reuses the
-previous version's embeddings (matched by embedder name and exact text).
+Incremental by default: each page's content hash covers what the index
+stores for it (the parsed sections and media, the chunking options, the
+embedder and the schema version); pages whose hash is unchanged keep their
+rows, changed pages are re-chunked, re-embedded and replaced, deleted pages
+are removed. Any other change (embedder, dimension, corpus root, schema)
+rebuilds every page. Re-embedding reuses the stored vectors of identical
+texts (matched by embedder name and exact text).
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import hashlib
 import json
-import os
-import shutil
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,14 +32,32 @@ import numpy as np
 
 from murar import __version__
 from murar.embed.base import Embedder, Vectors
-from murar.errors import IndexError_, IndexNotFoundError, MurarError
+from murar.errors import IndexError_, MurarError
 from murar.ingest.chunking import ChunkingOptions, chunk_section, embedding_text
 from murar.ingest.corpus import DEFAULT_EXCLUDES, IngestReport, convert_corpus
-from murar.schema import AnyMedia, ParsedDocument, Section, Snippet, to_jsonable
-from murar.store.lance import LanceStore, write_lance
+from murar.schema import AnyMedia, ParsedDocument, Snippet, to_jsonable
+from murar.store.base import LiveVersion, PageRecord, Store, StoreWriter
+from murar.store.lance import LanceStore
+from murar.store.lance_versions import (
+    CURRENT,
+    LanceWriter,
+    current_version_dir,
+    read_manifest,
+)
 
 SCHEMA_VERSION = 1
-CURRENT = "CURRENT"
+#: a target naming a PostgreSQL database rather than an index folder
+STORE_URL_PREFIXES = ("postgresql://", "postgres://")
+__all__ = [
+    "CURRENT",
+    "IndexManifest",
+    "OpenedIndex",
+    "build_index",
+    "current_version_dir",
+    "is_store_url",
+    "open_index",
+    "open_writer",
+]
 
 
 class ProgressHook(Protocol):
@@ -79,19 +93,44 @@ class IndexManifest:
 
 @dataclass(slots=True)
 class OpenedIndex:
-    """A live index version: its store, manifest and folders."""
+    """A live index version: its store, manifest and folders.
 
-    store: LanceStore
+    ``version_dir`` is the LanceDB version folder (``None`` for a PostgreSQL
+    store); ``assets`` overrides where files murar wrote (PDF crops) live.
+    """
+
+    store: Store
     manifest: IndexManifest
-    version_dir: Path
+    version_dir: Path | None = None
+    assets: Path | None = None
 
     @property
     def corpus_root(self) -> Path:
         return Path(self.manifest.corpus_root)
 
     @property
-    def assets_dir(self) -> Path:
-        return self.version_dir / "assets"
+    def assets_dir(self) -> Path | None:
+        if self.assets is not None:
+            return self.assets
+        return None if self.version_dir is None else self.version_dir / "assets"
+
+
+def is_store_url(target: Path | str) -> bool:
+    """True when ``target`` is a database URL (``postgresql://...``) rather than a folder."""
+    return isinstance(target, str) and target.startswith(STORE_URL_PREFIXES)
+
+
+def open_writer(target: Path | str, *, keep_versions: int = 1) -> StoreWriter:
+    """The :class:`StoreWriter` of ``target``: a PostgreSQL URL or an index folder.
+
+    Raises:
+        MissingExtraError: a PostgreSQL URL without the ``postgres`` extra installed.
+    """
+    if is_store_url(target):
+        from murar.store.postgres import PgWriter
+
+        return PgWriter(str(target))
+    return LanceWriter(Path(target), keep=keep_versions)
 
 
 def media_embedding_text(item: AnyMedia) -> str:
@@ -103,76 +142,65 @@ def _text_key(embedder_name: str, text: str) -> str:
     return hashlib.sha1(f"{embedder_name}\x1f{text}".encode()).hexdigest()
 
 
-@contextlib.contextmanager
-def _writer_lock(index_dir: Path) -> Iterator[None]:
-    index_dir.mkdir(parents=True, exist_ok=True)
-    with open(index_dir / ".lock", "w") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as err:
-            raise IndexError_(f"another ingest is writing {index_dir}; wait for it to finish") from err
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
-def current_version_dir(index_dir: Path) -> Path:
-    """The live version folder of ``index_dir``.
-
-    Raises:
-        IndexNotFoundError: no index has been built there.
-    """
-    pointer = index_dir / CURRENT
-    if not pointer.is_file():
-        raise IndexNotFoundError(
-            f"no index at {index_dir}; build one with: murar ingest CORPUS --index {index_dir}"
+def _manifest_from(data: Mapping[str, Any], where: str) -> IndexManifest:
+    try:
+        manifest = IndexManifest(**dict(data))
+    except TypeError as err:
+        raise IndexError_(f"{where}: manifest is unreadable: {err}") from err
+    if manifest.schema_version != SCHEMA_VERSION:
+        raise IndexError_(
+            f"{where}: index schema {manifest.schema_version} != {SCHEMA_VERSION}; rebuild with `murar ingest`"
         )
-    name = pointer.read_text().strip()
-    vdir = index_dir / name
-    if not name or "/" in name or not vdir.is_dir():
-        raise IndexError_(f"{pointer} points to a missing version {name!r}; rebuild with `murar ingest`")
-    return vdir
+    return manifest
 
 
-def open_index(index_dir: Path) -> OpenedIndex:
-    """Open the live version of ``index_dir`` for reading.
+def open_index(target: Path | str) -> OpenedIndex:
+    """Open the live version of an index folder or PostgreSQL store for reading.
+
+    A PostgreSQL store follows the live version as ingests switch it (see
+    :class:`murar.store.postgres.PgStore`); a LanceDB folder stays on the
+    version live at open.
 
     Raises:
         IndexNotFoundError: no index there.
-        IndexError_: the index is corrupt or of an incompatible schema version.
+        IndexError_: the index is corrupt or of an incompatible schema version
+            (for PostgreSQL also StoreUnavailableError, StoreSchemaError).
     """
+    if is_store_url(target):
+        from murar.store.postgres import PgStore
+
+        store = PgStore(str(target))
+        data = store.live_manifest()
+        return OpenedIndex(store=store, manifest=_manifest_from(data, store.location), assets=store.assets_dir())
+    index_dir = Path(target)
     vdir = current_version_dir(index_dir)
-    try:
-        data = json.loads((vdir / "manifest.json").read_text())
-        manifest = IndexManifest(**data)
-    except (OSError, ValueError, TypeError) as err:
-        raise IndexError_(f"{vdir}/manifest.json is unreadable: {err}") from err
-    if manifest.schema_version != SCHEMA_VERSION:
-        raise IndexError_(
-            f"index schema {manifest.schema_version} != {SCHEMA_VERSION}; rebuild with `murar ingest`"
-        )
+    manifest = _manifest_from(read_manifest(vdir), str(vdir))
     return OpenedIndex(store=LanceStore(vdir / "lance"), manifest=manifest, version_dir=vdir)
 
 
-def _previous_vectors(index_dir: Path, embedder_name: str) -> dict[str, np.ndarray]:
-    """Vectors of the live version keyed by (embedder, text), for reuse; empty on any problem."""
+def page_hash(doc: ParsedDocument, *, embedder_name: str, chunking: ChunkingOptions) -> str:
+    """SHA-256 (hex) of everything the index stores for one page: the parsed
+    sections and media, the chunking options, the embedder and the schema version."""
+    payload = {
+        "schema": SCHEMA_VERSION, "embedder": embedder_name, "chunking": to_jsonable(chunking),
+        "title": doc.title, "sections": to_jsonable(doc.sections), "media": to_jsonable(doc.media),
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _reusable_vectors(writer: StoreWriter, paths: list[str], embedder_name: str) -> dict[str, np.ndarray]:
+    """Stored vectors of these live pages keyed by (embedder, text); empty on any problem."""
+    out: dict[str, np.ndarray] = {}
+    if not paths:
+        return out
     try:
-        opened = open_index(index_dir)
+        for page in writer.live_pages(paths):
+            for s, v in zip(page.snippets, page.snippet_vectors):
+                out[_text_key(embedder_name, embedding_text(s))] = v
+            for m, v in zip(page.media, page.media_vectors):
+                out[_text_key(embedder_name, media_embedding_text(m))] = v
     except MurarError:
         return {}
-    if opened.manifest.embedder != embedder_name:
-        return {}
-    store = opened.store
-    out: dict[str, np.ndarray] = {}
-    snippets = store.all_snippets()
-    vecs = store.snippet_vectors([s.id for s in snippets])
-    for s, v in zip(snippets, vecs):
-        out[_text_key(embedder_name, embedding_text(s))] = v
-    for m in store.all_media():
-        vec = store.media_vector(m.id)
-        if vec is not None:
-            out[_text_key(embedder_name, media_embedding_text(m))] = vec
     return out
 
 
@@ -197,26 +225,41 @@ def _embed_with_cache(
     return out, len(texts) - len(todo)
 
 
+def _compatible(live: LiveVersion | None, embedder: Embedder, corpus: Path) -> bool:
+    if live is None:
+        return False
+    m = live.manifest
+    return (m.get("schema_version") == SCHEMA_VERSION and m.get("embedder") == embedder.name
+            and m.get("dim") == embedder.dim and m.get("corpus_root") == str(corpus))
+
+
 def build_index(
     corpus: Path,
-    index_dir: Path,
+    index_dir: Path | str,
     *,
     embedder: Embedder,
     chunking: ChunkingOptions | None = None,
     excludes: tuple[str, ...] = DEFAULT_EXCLUDES,
     progress: ProgressHook | None = None,
     keep_versions: int = 1,
+    incremental: bool = True,
+    writer: StoreWriter | None = None,
 ) -> tuple[IndexManifest, IngestReport]:
-    """Ingest every supported file under ``corpus`` into a new version of ``index_dir``.
+    """Ingest every supported file under ``corpus`` into a new version of an index.
 
-    Returns the manifest of the new live version and the ingest report. A file
-    that fails is reported, not fatal. Only after the new version is complete
-    does ``CURRENT`` switch to it; older versions beyond ``keep_versions`` are
-    then removed.
+    ``index_dir`` is an index folder or a ``postgresql://`` URL (``writer``
+    overrides it with an injected :class:`StoreWriter`). With ``incremental``
+    (the default) unchanged pages keep their rows and only changed, added and
+    removed pages are written; ``report.changes`` counts ``added``,
+    ``changed``, ``removed`` and ``unchanged`` pages. A file that fails is
+    reported, not fatal (and, like a deleted file, absent from the new
+    version). Only after the new version is complete does it become live;
+    older LanceDB versions beyond ``keep_versions`` are then removed.
 
     Raises:
         IngestError: ``corpus`` is not a folder.
-        IndexError_: another ingest holds the index lock.
+        IndexError_: another ingest holds the index lock; the store is
+            unreachable or of another schema.
     """
     from murar.errors import IngestError
 
@@ -225,43 +268,30 @@ def build_index(
         raise IngestError(f"corpus folder not found: {corpus}")
     prog: ProgressHook = progress or _NoProgress()
     report = IngestReport()
-    index_dir = index_dir.resolve()
-    with _writer_lock(index_dir):
+    target = writer or open_writer(index_dir, keep_versions=keep_versions)
+    with target.lock():
+        live = target.live()
+        from_live = incremental and _compatible(live, embedder, corpus)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         version = f"v-{stamp}-{uuid.uuid4().hex[:8]}"
-        tmp_dir = index_dir / f".tmp-{version}"
-        tmp_dir.mkdir(parents=True)
+        vw = target.begin(version, from_live=from_live, dim=embedder.dim)
         try:
-            manifest = _build_version(corpus, tmp_dir, index_dir, version, embedder, chunking, excludes, prog, report)
-            final = index_dir / version
-            os.replace(tmp_dir, final)
-            pointer_tmp = index_dir / f".{CURRENT}.{uuid.uuid4().hex[:8]}"
-            pointer_tmp.write_text(version + "\n")
-            with open(pointer_tmp, "rb") as fh:
-                os.fsync(fh.fileno())
-            os.replace(pointer_tmp, index_dir / CURRENT)
+            manifest = _build_version(corpus, vw, target, live if from_live else None, live, embedder,
+                                      chunking or ChunkingOptions(), excludes, prog, report)
         except BaseException:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
+            vw.abort()
             raise
-        _prune(index_dir, keep=keep_versions, live=version)
     return manifest, report
-
-
-def _prune(index_dir: Path, *, keep: int, live: str) -> None:
-    versions = sorted(p for p in index_dir.iterdir() if p.is_dir() and p.name.startswith("v-") and p.name != live)
-    for old in versions[: max(0, len(versions) - (keep - 1))]:
-        shutil.rmtree(old, ignore_errors=True)
-    for stale in index_dir.glob(".tmp-v-*"):
-        shutil.rmtree(stale, ignore_errors=True)
 
 
 def _build_version(
     corpus: Path,
-    vdir: Path,
-    index_dir: Path,
-    version: str,
+    vw: Any,
+    writer: StoreWriter,
+    base: LiveVersion | None,
+    live: LiveVersion | None,
     embedder: Embedder,
-    chunking: ChunkingOptions | None,
+    chunking: ChunkingOptions,
     excludes: tuple[str, ...],
     prog: ProgressHook,
     report: IngestReport,
@@ -269,42 +299,73 @@ def _build_version(
     from murar.ingest.corpus import iter_corpus_files
 
     t0 = time.perf_counter()
-    assets = vdir / "assets"
-    assets.mkdir()
     files = list(iter_corpus_files(corpus, excludes=excludes))
     prog.start("parse", len(files))
     docs: list[ParsedDocument] = convert_corpus(
-        corpus, assets_dir=assets, report=report, files=files,
+        corpus, assets_dir=vw.assets_dir, report=report, files=files,
         on_file=lambda _rel: prog.advance("parse"),
     )
     t1 = time.perf_counter()
-    sections: list[Section] = [s for d in docs for s in d.sections]
-    media: list[AnyMedia] = [m for d in docs for m in d.media]
+    old = base.pages if base is not None else {}
+    hashes = {d.source_path: page_hash(d, embedder_name=embedder.name, chunking=chunking) for d in docs}
+    todo = [d for d in docs if old.get(d.source_path) is None or old[d.source_path].content_hash != hashes[d.source_path]]
+    present = set(hashes)
+    removed = sorted(p for p in old if p not in present)
+    changes = {
+        "added": sum(1 for d in todo if d.source_path not in old),
+        "changed": sum(1 for d in todo if d.source_path in old),
+        "removed": len(removed),
+        "unchanged": len(docs) - len(todo),
+    }
+    sections = [s for d in todo for s in d.sections]
     prog.start("chunk", len(sections))
-    snippets: list[Snippet] = []
-    for sec in sections:
-        snippets.extend(chunk_section(sec, embedder, chunking))
-        prog.advance("chunk")
+    per_doc: list[list[Snippet]] = []
+    for d in todo:
+        doc_snippets: list[Snippet] = []
+        for sec in d.sections:
+            doc_snippets.extend(chunk_section(sec, embedder, chunking))
+            prog.advance("chunk")
+        per_doc.append(doc_snippets)
     t2 = time.perf_counter()
-    cache = _previous_vectors(index_dir, embedder.name)
+    reuse_ok = live is not None and live.manifest.get("embedder") == embedder.name
+    cache = _reusable_vectors(writer, [d.source_path for d in todo if d.source_path in live.pages], embedder.name) \
+        if reuse_ok and live is not None else {}
     t3 = time.perf_counter()
+    snippets = [s for group in per_doc for s in group]
+    media = [m for d in todo for m in d.media]
     sv, reused_s = _embed_with_cache([embedding_text(s) for s in snippets], embedder, cache, prog, "embed snippets")
     mv, reused_m = _embed_with_cache([media_embedding_text(m) for m in media], embedder, cache, prog, "embed media")
     t4 = time.perf_counter()
-    write_lance(vdir / "lance", sections=sections, snippets=snippets, snippet_vectors=sv,
-                media=media, media_vectors=mv, dim=embedder.dim)
-    t5 = time.perf_counter()
+    si = mi = 0
+    for d, doc_snippets in zip(todo, per_doc):
+        ns, nm = len(doc_snippets), len(d.media)
+        vw.put_page(PageRecord(
+            source_path=d.source_path, content_hash=hashes[d.source_path], sections=d.sections,
+            snippets=doc_snippets, snippet_vectors=sv[si:si + ns], media=d.media, media_vectors=mv[mi:mi + nm],
+            assets=_assets_of(d.media, vw.assets_dir),
+        ))
+        si, mi = si + ns, mi + nm
+    for path in removed:
+        vw.delete_page(path)
+    totals = {"sections": 0, "snippets": 0, "images": 0, "tables": 0, "videos": 0}
+    kept_rows = 0
+    for d, doc_snippets in zip(todo, per_doc):
+        for key, n in PageRecord(source_path="", content_hash="", sections=d.sections, snippets=doc_snippets,
+                                 snippet_vectors=sv[:0], media=d.media, media_vectors=mv[:0]).counts().items():
+            totals[key] += n
+    for d in docs:
+        if d.source_path in old and old[d.source_path].content_hash == hashes[d.source_path]:
+            for key in totals:
+                totals[key] += old[d.source_path].counts.get(key, 0)
+            kept_rows += sum(old[d.source_path].counts.get(k, 0) for k in ("snippets", "images", "tables", "videos"))
     report.pages = len(docs)
-    report.sections = len(sections)
-    report.snippets = len(snippets)
-    report.images = sum(1 for m in media if m.kind == "image")
-    report.tables = sum(1 for m in media if m.kind == "table")
-    report.videos = sum(1 for m in media if m.kind == "video")
-    report.reused_embeddings = reused_s + reused_m
-    report.seconds = {
-        "parse": t1 - t0, "chunk": t2 - t1, "load_previous": t3 - t2,
-        "embed": t4 - t3, "write": t5 - t4, "total": t5 - t0,
-    }
+    report.sections = totals["sections"]
+    report.snippets = totals["snippets"]
+    report.images = totals["images"]
+    report.tables = totals["tables"]
+    report.videos = totals["videos"]
+    report.reused_embeddings = reused_s + reused_m + kept_rows
+    report.changes = changes
     counts = {
         "pages": report.pages, "sections": report.sections, "snippets": report.snippets,
         "images": report.images, "tables": report.tables, "videos": report.videos,
@@ -318,8 +379,25 @@ def _build_version(
         corpus_root=str(corpus),
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
         counts=counts,
-        version=version,
+        version=vw.version,
+        extra={"changes": changes, "incremental": base is not None},
     )
-    (vdir / "manifest.json").write_text(json.dumps(to_jsonable(manifest), indent=2))
-    (vdir / "report.json").write_text(json.dumps(to_jsonable(report), indent=2))
+    report.seconds = {
+        "parse": t1 - t0, "chunk": t2 - t1, "load_previous": t3 - t2,
+        "embed": t4 - t3, "write": 0.0, "total": 0.0,
+    }
+    vw.commit(to_jsonable(manifest), to_jsonable(report))
+    t6 = time.perf_counter()
+    report.seconds["write"] = t6 - t4
+    report.seconds["total"] = t6 - t0
     return manifest
+
+
+def _assets_of(media: list[AnyMedia], assets_dir: Path) -> tuple[str, ...]:
+    """Files of these media items written under ``assets_dir`` (relative paths)."""
+    out: list[str] = []
+    for m in media:
+        for rel in (getattr(m, "stored_path", None), getattr(m, "image_path", None)):
+            if rel and (assets_dir / rel).is_file() and rel not in out:
+                out.append(rel)
+    return tuple(out)

@@ -20,7 +20,9 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +40,16 @@ from murar.schema import (
     snippet_from_dict,
     to_jsonable,
 )
-from murar.store.base import IndexedMedia, ScoredMedia, is_displayable
+from murar.store.base import (
+    IndexedMedia,
+    PageRecord,
+    ScoredMedia,
+    is_displayable,
+    page_counts,
+)
 from murar.store.memory import MemoryStore
 
-SNIPPETS, MEDIA, SECTIONS = "snippets", "media", "sections"
+SNIPPETS, MEDIA, SECTIONS, PAGES = "snippets", "media", "sections", "pages"
 #: up to this many rows, search is exact in memory (sub-millisecond); beyond, LanceDB searches
 EXACT_IN_MEMORY_MAX = 200_000
 
@@ -69,8 +77,12 @@ def write_lance(
     media: Sequence[AnyMedia],
     media_vectors: Vectors,
     dim: int,
+    pages: Sequence[StoredPage] | None = None,
 ) -> None:
     """Write a complete index into the (new, empty) folder ``path``.
+
+    ``pages`` (content hash, row counts and asset files per page) enables
+    incremental ingest; an index without it is rebuilt page by page.
 
     Raises:
         IndexError_: counts of items and vectors differ.
@@ -115,6 +127,27 @@ def write_lance(
     db.create_table(SNIPPETS, data=sn_table, mode="overwrite")
     db.create_table(MEDIA, data=md_table, mode="overwrite")
     db.create_table(SECTIONS, data=se_table, mode="overwrite")
+    if pages is not None:
+        pg_table = pa.Table.from_pydict(
+            {
+                "source_path": [p.source_path for p in pages],
+                "content_hash": [p.content_hash for p in pages],
+                "counts": [json.dumps(p.counts) for p in pages],
+                "assets": [json.dumps(list(p.assets)) for p in pages],
+            },
+            schema=pa.schema([pa.field(n, pa.string()) for n in ("source_path", "content_hash", "counts", "assets")]),
+        )
+        db.create_table(PAGES, data=pg_table, mode="overwrite")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPage:
+    """One row of the ``pages`` table."""
+
+    source_path: str
+    content_hash: str
+    counts: dict[str, int]
+    assets: tuple[str, ...] = ()
 
 
 def _vector_array(vectors: Vectors, dim: int) -> pa.FixedSizeListArray:
@@ -163,6 +196,51 @@ class LanceStore:
         )
         self._n_snippets = snippets.num_rows
         self._n_media = media.num_rows
+        self._pages: dict[str, StoredPage] = {}
+        if PAGES in names:
+            for row in db.open_table(PAGES).to_arrow().to_pylist():
+                self._pages[row["source_path"]] = StoredPage(
+                    row["source_path"], row["content_hash"], json.loads(row["counts"]),
+                    tuple(json.loads(row["assets"])),
+                )
+
+    def stored_pages(self) -> dict[str, StoredPage]:
+        """Content hash, counts and assets per page; pages of an index written
+        without a ``pages`` table get an empty hash (they count as changed)."""
+        if self._pages:
+            return dict(self._pages)
+        out: dict[str, StoredPage] = {}
+        for path, rec in self._group().items():
+            out[path] = StoredPage(path, "", page_counts(*rec))
+        return out
+
+    def _group(self) -> dict[str, tuple[list[Section], list[Snippet], list[AnyMedia]]]:
+        groups: dict[str, tuple[list[Section], list[Snippet], list[AnyMedia]]] = defaultdict(lambda: ([], [], []))
+        for sec in self._mem.all_sections():
+            groups[sec.source_path][0].append(sec)
+        for sn in self._mem.all_snippets():
+            groups[sn.source_path][1].append(sn)
+        for m in self._mem.all_media():
+            groups[m.source_path][2].append(m)
+        return dict(groups)
+
+    def page_records(self, source_paths: Iterable[str]) -> Iterator[PageRecord]:
+        """The stored rows of these pages with their vectors (absent pages are skipped)."""
+        wanted = set(source_paths)
+        pages = self.stored_pages()
+        for path, (sections, snippets, media) in self._group().items():
+            if path not in wanted:
+                continue
+            vecs = [self._mem.media_vector(m.id) for m in media]
+            mv = np.stack([v for v in vecs if v is not None]) if media else np.zeros((0, self.dim), np.float32)
+            page = pages.get(path)
+            yield PageRecord(
+                source_path=path, content_hash=page.content_hash if page else "",
+                sections=sections, snippets=snippets,
+                snippet_vectors=self._mem.snippet_vectors([s.id for s in snippets]),
+                media=media, media_vectors=mv.astype(np.float32),
+                assets=page.assets if page else (),
+            )
 
     @property
     def dim(self) -> int:

@@ -94,6 +94,10 @@ class MemoryStore:
         i = self._media_index.get(media_id)
         return None if i is None else self._mv[i]
 
+    def all_sections(self) -> list[Section]:
+        """Every section, in index order."""
+        return list(self._sections.values())
+
     def all_snippets(self) -> list[Snippet]:
         """Every snippet, in index order."""
         return list(self._snippets)

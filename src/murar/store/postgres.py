@@ -1,0 +1,799 @@
+"""PostgreSQL + pgvector store: one database shared by stateless murar processes.
+
+Tables (prefix ``murar_``): ``meta`` (store schema version, dimension),
+``versions`` (one row per ingest: manifest, report, state), ``live`` (the one
+row naming the live version), and the data tables ``pages``, ``sections``,
+``snippets``, ``media``, ``assets``. Item fields are a ``jsonb`` payload;
+``snippets.embedding`` and ``media.embedding`` are ``vector(dim)`` columns
+with HNSW indexes on cosine distance (``vector_cosine_ops``), so a score is
+``1 - (embedding <=> query)``.
+
+Versions without copies: every data row carries the half-open range of
+versions ``[vfrom, vto)`` in which it exists. Version ``N`` is built beside the
+live version ``L < N``: a replaced or deleted page gets ``vto = N`` on its old
+rows, new rows get ``vfrom = N``. Readers of ``L`` see none of it. Committing
+``N`` is one transaction that updates the ``live`` row, so readers switch
+atomically; a killed ingest leaves ``L`` live and its leftovers are undone by
+the next writer. Rows no reader can need any more (invisible to the live
+version and to versions retired less than :data:`RETENTION` ago) are deleted
+after each commit.
+
+Readers are stateless: each question pins the live version once (in
+:meth:`PgStore.search_snippets`, per thread) and every later lookup of that
+question reads the same version, so an ingest switching versions never shows
+a replica half of one version and half of another.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import tempfile
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+
+from murar.embed.base import Vectors
+from murar.errors import (
+    IndexError_,
+    IndexNotFoundError,
+    MissingExtraError,
+    StoreSchemaError,
+    StoreUnavailableError,
+)
+from murar.schema import (
+    AnyMedia,
+    MediaKind,
+    Section,
+    Snippet,
+    media_from_dict,
+    snippet_from_dict,
+    to_jsonable,
+)
+from murar.store.base import (
+    IndexedMedia,
+    LiveVersion,
+    PageRecord,
+    PageState,
+    ScoredMedia,
+    is_displayable,
+)
+
+#: version of the table layout below; a store of another version is refused with a migration hint
+PG_SCHEMA_VERSION = 1
+#: ``MIGRATIONS[n]`` upgrades a store of schema ``n`` to ``n + 1`` (applied by a writer, in one transaction)
+MIGRATIONS: dict[int, tuple[str, ...]] = {}
+#: a row is open-ended (still present in the newest version) when ``vto`` is this
+OPEN = 2**62
+#: retired versions stay readable this long (a replica may still be answering from one)
+RETENTION = 600.0
+#: how long a question's pinned version is trusted by lookups without a new search (seconds)
+PIN_SECONDS = 60.0
+ENABLE_SQL = "CREATE EXTENSION vector;"
+_ADVISORY_KEY = 0x6D75726172  # "murar"
+_VISIBLE = "vfrom <= %(v)s AND vto > %(v)s"
+_DATA_TABLES = ("murar_pages", "murar_sections", "murar_snippets", "murar_media", "murar_assets")
+
+
+def _psycopg() -> Any:
+    try:
+        import pgvector.psycopg  # noqa: F401
+        import psycopg
+        import psycopg_pool  # noqa: F401
+    except ImportError as err:
+        raise MissingExtraError("psycopg, psycopg_pool and pgvector", "postgres") from err
+    return psycopg
+
+
+def redact(url: str) -> str:
+    """``url`` without its password (for messages and logs)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def _schema_sql(dim: int) -> list[str]:
+    vis = "vfrom bigint NOT NULL, vto bigint NOT NULL"
+    return [
+        "CREATE TABLE IF NOT EXISTS murar_meta (key text PRIMARY KEY, value text NOT NULL)",
+        ("CREATE TABLE IF NOT EXISTS murar_versions (seq bigint PRIMARY KEY, name text UNIQUE NOT NULL, "
+         "state text NOT NULL, manifest jsonb, report jsonb, created_at timestamptz NOT NULL DEFAULT now(), "
+         "retired_at timestamptz)"),
+        "CREATE TABLE IF NOT EXISTS murar_live (one boolean PRIMARY KEY DEFAULT true CHECK (one), seq bigint NOT NULL)",
+        (f"CREATE TABLE IF NOT EXISTS murar_pages (source_path text NOT NULL, content_hash text NOT NULL, "
+         f"counts jsonb NOT NULL, assets jsonb NOT NULL, {vis})"),
+        (f"CREATE TABLE IF NOT EXISTS murar_sections (id text NOT NULL, source_path text NOT NULL, "
+         f"ord integer NOT NULL, payload jsonb NOT NULL, {vis})"),
+        (f"CREATE TABLE IF NOT EXISTS murar_snippets (id text NOT NULL, section_id text NOT NULL, "
+         f"source_path text NOT NULL, ord integer NOT NULL, payload jsonb NOT NULL, embedding vector({dim}) NOT NULL, "
+         f"{vis})"),
+        (f"CREATE TABLE IF NOT EXISTS murar_media (id text NOT NULL, kind text NOT NULL, section_id text NOT NULL, "
+         f"source_path text NOT NULL, ord integer NOT NULL, displayable boolean NOT NULL, payload jsonb NOT NULL, "
+         f"embedding vector({dim}) NOT NULL, {vis})"),
+        (f"CREATE TABLE IF NOT EXISTS murar_assets (source_path text NOT NULL, stored_path text NOT NULL, "
+         f"data bytea NOT NULL, {vis})"),
+        "CREATE INDEX IF NOT EXISTS murar_snippets_hnsw ON murar_snippets USING hnsw (embedding vector_cosine_ops)",
+        "CREATE INDEX IF NOT EXISTS murar_media_hnsw ON murar_media USING hnsw (embedding vector_cosine_ops)",
+        "CREATE INDEX IF NOT EXISTS murar_snippets_id ON murar_snippets (id)",
+        "CREATE INDEX IF NOT EXISTS murar_snippets_section ON murar_snippets (section_id)",
+        "CREATE INDEX IF NOT EXISTS murar_media_id ON murar_media (id)",
+        "CREATE INDEX IF NOT EXISTS murar_media_section ON murar_media (section_id)",
+        "CREATE INDEX IF NOT EXISTS murar_sections_id ON murar_sections (id)",
+        *[f"CREATE INDEX IF NOT EXISTS {t}_path ON {t} (source_path)" for t in _DATA_TABLES],
+        *[f"CREATE INDEX IF NOT EXISTS {t}_vto ON {t} (vto)" for t in _DATA_TABLES],
+    ]
+
+
+class _Db:
+    """A lazily opened connection pool with murar's error translation.
+
+    ``max_size`` connections at most; each connection registers the pgvector
+    types and enables pgvector's iterative index scans (so a filtered HNSW
+    search still returns ``k`` rows).
+    """
+
+    def __init__(self, url: str, *, max_size: int = 8) -> None:
+        self.url = url
+        self.location = redact(url)
+        self.max_size = max_size
+        self._pool: Any = None
+        self._lock = threading.Lock()
+
+    def _check_server(self) -> None:
+        psycopg = _psycopg()
+        try:
+            with psycopg.connect(self.url, connect_timeout=10, autocommit=True) as conn:
+                row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+                if row is None:
+                    self._no_extension(conn)
+        except psycopg.OperationalError as err:
+            raise StoreUnavailableError(
+                f"cannot reach PostgreSQL at {self.location}: {str(err).strip()}. "
+                "Is the server running and the URL right (postgresql://USER:PASSWORD@HOST:PORT/DATABASE)?"
+            ) from err
+
+    def _no_extension(self, conn: Any) -> None:
+        available = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+        if available is None:
+            raise StoreSchemaError(
+                f"the pgvector extension is not installed on the PostgreSQL server of {self.location}; "
+                f"install pgvector (https://github.com/pgvector/pgvector), then run in that database: {ENABLE_SQL}"
+            )
+        raise StoreSchemaError(
+            f"the pgvector extension is not enabled in {self.location}; "
+            f"as a database superuser run in that database: {ENABLE_SQL}"
+        )
+
+    def pool(self) -> Any:
+        with self._lock:
+            if self._pool is None:
+                self._check_server()
+                from psycopg_pool import ConnectionPool
+
+                pool = ConnectionPool(self.url, min_size=1, max_size=self.max_size, open=False,
+                                      configure=_configure, kwargs={"autocommit": True},
+                                      name="murar")
+                try:
+                    pool.open(wait=True, timeout=30)
+                except Exception as err:
+                    pool.close()
+                    raise StoreUnavailableError(f"cannot open a connection pool to {self.location}: {err}") from err
+                self._pool = pool
+            return self._pool
+
+    @contextlib.contextmanager
+    def conn(self) -> Iterator[Any]:
+        psycopg = _psycopg()
+        try:
+            with self.pool().connection() as conn:
+                yield conn
+        except psycopg.OperationalError as err:
+            raise StoreUnavailableError(f"lost the connection to PostgreSQL at {self.location}: {err}") from err
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+
+def _configure(conn: Any) -> None:
+    from pgvector.psycopg import register_vector
+
+    register_vector(conn)
+    conn.execute("SET hnsw.iterative_scan = relaxed_order")
+
+
+def _meta(conn: Any) -> dict[str, str] | None:
+    exists = conn.execute("SELECT to_regclass('murar_meta') IS NOT NULL").fetchone()[0]
+    if not exists:
+        return None
+    return {k: v for k, v in conn.execute("SELECT key, value FROM murar_meta").fetchall()}
+
+
+def _check_schema(meta: dict[str, str], location: str, *, writer: bool) -> None:
+    found = int(meta.get("schema_version", "0"))
+    if found == PG_SCHEMA_VERSION:
+        return
+    if found > PG_SCHEMA_VERSION:
+        raise StoreSchemaError(
+            f"{location} holds murar store schema {found}, written by a newer murar "
+            f"({meta.get('murar_version', '?')}); this murar reads schema {PG_SCHEMA_VERSION}: upgrade murar"
+        )
+    if all(n in MIGRATIONS for n in range(found, PG_SCHEMA_VERSION)):
+        hint = f"run `murar ingest CORPUS --store {location}` once to migrate it (schema {found} -> {PG_SCHEMA_VERSION})"
+    else:
+        hint = ("no migration exists from that schema: rebuild the index into an empty database "
+                "(or drop the murar_* tables) with `murar ingest`")
+    if writer and "run `murar ingest" in hint:
+        return
+    raise StoreSchemaError(f"{location} holds murar store schema {found}, this murar needs {PG_SCHEMA_VERSION}; {hint}")
+
+
+def _section_from(d: dict[str, Any]) -> Section:
+    d = dict(d)
+    d["heading_path"] = tuple(d.get("heading_path", ()))
+    return Section(**d)
+
+
+def _vec(value: Any) -> np.ndarray:
+    """A pgvector value (``Vector`` object or array) as float32, shape ``(dim,)``."""
+    if hasattr(value, "to_numpy"):
+        value = value.to_numpy()
+    return np.asarray(value, dtype=np.float32)
+
+
+def _as_matrix(rows: Sequence[Any], dim: int) -> Vectors:
+    if not rows:
+        return np.zeros((0, dim), dtype=np.float32)
+    return np.stack([_vec(r) for r in rows]).astype(np.float32)
+
+
+class PgStore:
+    """Read access to a murar index in PostgreSQL (implements :class:`~murar.store.base.Store`).
+
+    Nothing is held in memory but the connection pool: every lookup is a
+    query, so many processes can share one database and follow its live
+    version. ``pool_size``: connections at most per process. The constructor
+    does no I/O; the first call connects.
+
+    Raises (from any method):
+        StoreUnavailableError: the server cannot be reached.
+        StoreSchemaError: pgvector is missing or the schema is of another version.
+        IndexNotFoundError: no index has been committed in that database.
+    """
+
+    def __init__(self, url: str, *, pool_size: int = 8) -> None:
+        self._db = _Db(url, max_size=pool_size)
+        self._pin = threading.local()
+        self._dim: int | None = None
+        self._assets: Path | None = None
+
+    @property
+    def location(self) -> str:
+        return self._db.location
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._db.close()
+
+    def _live(self, conn: Any) -> int:
+        meta = _meta(conn)
+        if meta is None:
+            raise IndexNotFoundError(f"no murar index in {self.location}; build one with: "
+                                     f"murar ingest CORPUS --store {self.location}")
+        _check_schema(meta, self.location, writer=False)
+        self._dim = int(meta.get("dim", "0"))
+        row = conn.execute("SELECT seq FROM murar_live").fetchone()
+        if row is None:
+            raise IndexNotFoundError(f"no committed murar index in {self.location}; build one with: "
+                                     f"murar ingest CORPUS --store {self.location}")
+        return int(row[0])
+
+    def _version(self, conn: Any, *, refresh: bool = False) -> int:
+        pinned = getattr(self._pin, "value", None)
+        if not refresh and pinned is not None and time.monotonic() - pinned[1] < PIN_SECONDS:
+            return int(pinned[0])
+        if refresh and self._dim is not None:
+            row = conn.execute("SELECT seq FROM murar_live").fetchone()
+            if row is None:
+                raise IndexNotFoundError(f"no committed murar index in {self.location}")
+            v = int(row[0])
+        else:
+            v = self._live(conn)
+        self._pin.value = (v, time.monotonic())
+        return v
+
+    def live_manifest(self) -> dict[str, Any]:
+        """The manifest (JSON object) of the live version.
+
+        Raises:
+            IndexNotFoundError, StoreUnavailableError, StoreSchemaError: see the class.
+        """
+        with self._db.conn() as conn:
+            v = self._live(conn)
+            row = conn.execute("SELECT manifest FROM murar_versions WHERE seq = %s", (v,)).fetchone()
+        if row is None or not isinstance(row[0], dict):
+            raise IndexError_(f"{self.location}: the live version {v} has no manifest; rebuild with `murar ingest`")
+        return dict(row[0])
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            with self._db.conn() as conn:
+                self._live(conn)
+        return int(self._dim or 0)
+
+    def search_snippets(self, vector: np.ndarray, k: int) -> list[tuple[Snippet, float]]:
+        if k <= 0:
+            return []
+        q = np.asarray(vector, dtype=np.float32)
+        with self._db.conn() as conn:
+            v = self._version(conn, refresh=True)
+            rows = conn.execute(
+                f"SELECT payload, embedding <=> %(q)s AS d FROM murar_snippets WHERE {_VISIBLE} "
+                "ORDER BY embedding <=> %(q)s LIMIT %(k)s", {"q": q, "v": v, "k": k},
+            ).fetchall()
+        hits = [(snippet_from_dict(p), float(1.0 - d)) for p, d in rows]
+        hits.sort(key=lambda h: -h[1])  # iterative scans may return rows slightly out of order
+        return hits
+
+    def snippet_vectors(self, ids: Sequence[str]) -> Vectors:
+        if not ids:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._db.conn() as conn:
+            v = self._version(conn)
+            rows = conn.execute(f"SELECT id, embedding FROM murar_snippets WHERE id = ANY(%(ids)s) AND {_VISIBLE}",
+                                {"ids": list(ids), "v": v}).fetchall()
+        by_id = {i: e for i, e in rows}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise KeyError(missing[0])
+        return _as_matrix([by_id[i] for i in ids], self.dim)
+
+    def media_in_section(self, section_id: str) -> list[IndexedMedia]:
+        with self._db.conn() as conn:
+            v = self._version(conn)
+            rows = conn.execute(
+                f"SELECT payload, embedding FROM murar_media WHERE section_id = %(s)s AND {_VISIBLE} ORDER BY ord",
+                {"s": section_id, "v": v},
+            ).fetchall()
+        return [IndexedMedia(media_from_dict(p), _vec(e)) for p, e in rows]
+
+    def search_media(
+        self,
+        vector: np.ndarray,
+        k: int,
+        *,
+        kinds: Sequence[MediaKind] | None = None,
+        include_missing: bool = False,
+    ) -> list[ScoredMedia]:
+        if k <= 0:
+            return []
+        where = [_VISIBLE]
+        params: dict[str, Any] = {"q": np.asarray(vector, dtype=np.float32), "k": k}
+        if kinds is not None:
+            where.append("kind = ANY(%(kinds)s)")
+            params["kinds"] = list(kinds)
+        if not include_missing:
+            where.append("displayable")
+        with self._db.conn() as conn:
+            params["v"] = self._version(conn)
+            rows = conn.execute(
+                f"SELECT payload, embedding <=> %(q)s AS d FROM murar_media WHERE {' AND '.join(where)} "
+                "ORDER BY embedding <=> %(q)s LIMIT %(k)s", params,
+            ).fetchall()
+        out = [ScoredMedia(media_from_dict(p), float(1.0 - d)) for p, d in rows]
+        out.sort(key=lambda m: -m.score)
+        return out
+
+    def _one(self, sql: str, key: str) -> Any:
+        with self._db.conn() as conn:
+            v = self._version(conn)
+            row = conn.execute(sql.format(vis=_VISIBLE), {"id": key, "v": v}).fetchone()
+        return None if row is None else row
+
+    def media_vector(self, media_id: str) -> np.ndarray | None:
+        """The embedding of one media item, shape ``(dim,)``, or ``None``."""
+        row = self._one("SELECT embedding FROM murar_media WHERE id = %(id)s AND {vis} LIMIT 1", media_id)
+        return None if row is None else _vec(row[0])
+
+    def get_media(self, media_id: str) -> AnyMedia | None:
+        row = self._one("SELECT payload FROM murar_media WHERE id = %(id)s AND {vis} LIMIT 1", media_id)
+        return None if row is None else media_from_dict(row[0])
+
+    def get_section(self, section_id: str) -> Section | None:
+        row = self._one("SELECT payload FROM murar_sections WHERE id = %(id)s AND {vis} LIMIT 1", section_id)
+        return None if row is None else _section_from(row[0])
+
+    def get_snippet(self, snippet_id: str) -> Snippet | None:
+        row = self._one("SELECT payload FROM murar_snippets WHERE id = %(id)s AND {vis} LIMIT 1", snippet_id)
+        return None if row is None else snippet_from_dict(row[0])
+
+    def all_snippets(self) -> list[Snippet]:
+        """Every snippet of the live version, in page order."""
+        with self._db.conn() as conn:
+            v = self._version(conn, refresh=True)
+            rows = conn.execute(f"SELECT payload FROM murar_snippets WHERE {_VISIBLE} ORDER BY source_path, ord",
+                                {"v": v}).fetchall()
+        return [snippet_from_dict(p) for (p,) in rows]
+
+    def all_media(self) -> list[AnyMedia]:
+        """Every media item of the live version, in page order."""
+        with self._db.conn() as conn:
+            v = self._version(conn, refresh=True)
+            rows = conn.execute(f"SELECT payload FROM murar_media WHERE {_VISIBLE} ORDER BY source_path, ord",
+                                {"v": v}).fetchall()
+        return [media_from_dict(p) for (p,) in rows]
+
+    def counts(self) -> dict[str, int]:
+        with self._db.conn() as conn:
+            v = self._version(conn, refresh=True)
+            row = conn.execute(
+                f"SELECT (SELECT count(DISTINCT source_path) FROM murar_sections WHERE {_VISIBLE}), "
+                f"(SELECT count(*) FROM murar_sections WHERE {_VISIBLE}), "
+                f"(SELECT count(*) FROM murar_snippets WHERE {_VISIBLE}), "
+                f"(SELECT count(*) FROM murar_media WHERE kind = 'image' AND {_VISIBLE}), "
+                f"(SELECT count(*) FROM murar_media WHERE kind = 'table' AND {_VISIBLE}), "
+                f"(SELECT count(*) FROM murar_media WHERE kind = 'video' AND {_VISIBLE})", {"v": v},
+            ).fetchone()
+        keys = ("pages", "sections", "snippets", "images", "tables", "videos")
+        return {key: int(n) for key, n in zip(keys, row)}
+
+    def assets_dir(self, cache_root: Path | None = None) -> Path:
+        """A local folder holding the files of the live version's assets
+        (PDF crops), written once per version under ``cache_root``
+        (default: the system temp folder)."""
+        with self._db.conn() as conn:
+            v = self._version(conn, refresh=True)
+            root = cache_root or Path(tempfile.gettempdir()) / "murar-pg-assets"
+            folder = root / hashlib.sha1(self._db.url.encode()).hexdigest()[:12] / str(v)
+            if not (folder / ".complete").exists():
+                folder.mkdir(parents=True, exist_ok=True)
+                for rel, data in conn.execute(f"SELECT stored_path, data FROM murar_assets WHERE {_VISIBLE}",
+                                              {"v": v}):
+                    target = (folder / rel).resolve()
+                    if folder.resolve() in target.parents:
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(bytes(data))
+                (folder / ".complete").write_text("")
+        self._assets = folder
+        return folder
+
+
+class PgWriter:
+    """Writes versions of a murar index into PostgreSQL (implements :class:`~murar.store.base.StoreWriter`).
+
+    The first writer creates the tables (and ``CREATE EXTENSION vector`` when
+    allowed); the lock is a session advisory lock, so a second ingest on the
+    same database fails at once instead of interleaving. The constructor does
+    no I/O.
+    """
+
+    def __init__(self, url: str) -> None:
+        self._db = _Db(url)
+        self._url = url
+        self._lock_conn: Any = None
+
+    @property
+    def location(self) -> str:
+        return self._db.location
+
+    def _connect(self) -> Any:
+        psycopg = _psycopg()
+        try:
+            return psycopg.connect(self._url, connect_timeout=10, autocommit=True)
+        except psycopg.OperationalError as err:
+            raise StoreUnavailableError(
+                f"cannot reach PostgreSQL at {self.location}: {str(err).strip()}. "
+                "Is the server running and the URL right (postgresql://USER:PASSWORD@HOST:PORT/DATABASE)?"
+            ) from err
+
+    @contextlib.contextmanager
+    def _conn(self) -> Iterator[Any]:
+        """The lock's connection while the lock is held, else a short-lived one."""
+        psycopg = _psycopg()
+        try:
+            if self._lock_conn is not None:
+                yield self._lock_conn
+                return
+            with self._connect() as conn:
+                if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone() is not None:
+                    from pgvector.psycopg import register_vector
+
+                    register_vector(conn)
+                yield conn
+        except psycopg.OperationalError as err:
+            raise StoreUnavailableError(f"lost the connection to PostgreSQL at {self.location}: {err}") from err
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        conn = self._connect()
+        try:
+            got = conn.execute("SELECT pg_try_advisory_lock(%s)", (_ADVISORY_KEY,)).fetchone()[0]
+            if not got:
+                raise IndexError_(f"another ingest is writing {self.location}; wait for it to finish")
+            self._ensure_extension(conn)
+            from pgvector.psycopg import register_vector
+
+            register_vector(conn)
+            self._lock_conn = conn
+            try:
+                yield
+            finally:
+                self._lock_conn = None
+                with contextlib.suppress(Exception):
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (_ADVISORY_KEY,))
+        finally:
+            conn.close()
+
+    def _meta(self, conn: Any) -> dict[str, str] | None:
+        meta = _meta(conn)
+        if meta is not None:
+            _check_schema(meta, self.location, writer=True)
+        return meta
+
+    def _live_seq(self, conn: Any) -> int | None:
+        if self._meta(conn) is None:
+            return None
+        row = conn.execute("SELECT seq FROM murar_live").fetchone()
+        return None if row is None else int(row[0])
+
+    def live(self) -> LiveVersion | None:
+        with self._conn() as conn:
+            v = self._live_seq(conn)
+            if v is None:
+                return None
+            row = conn.execute("SELECT name, manifest FROM murar_versions WHERE seq = %s", (v,)).fetchone()
+            pages = conn.execute(f"SELECT source_path, content_hash, counts FROM murar_pages WHERE {_VISIBLE}",
+                                 {"v": v}).fetchall()
+        if row is None:
+            return None
+        return LiveVersion(version=row[0], manifest=dict(row[1] or {}),
+                           pages={p: PageState(content_hash=h, counts=dict(c)) for p, h, c in pages})
+
+    def live_pages(self, source_paths: Iterable[str]) -> Iterator[PageRecord]:
+        paths = list(source_paths)
+        with self._conn() as conn:
+            v = self._live_seq(conn)
+            if v is None or not paths:
+                return
+            dim = int((self._meta(conn) or {}).get("dim", "0"))
+            params = {"v": v, "p": paths}
+            pages = conn.execute(f"SELECT source_path, content_hash, assets FROM murar_pages "
+                                 f"WHERE source_path = ANY(%(p)s) AND {_VISIBLE}", params).fetchall()
+            secs = conn.execute(f"SELECT source_path, payload FROM murar_sections WHERE source_path = ANY(%(p)s) "
+                                f"AND {_VISIBLE} ORDER BY source_path, ord", params).fetchall()
+            sns = conn.execute(f"SELECT source_path, payload, embedding FROM murar_snippets "
+                               f"WHERE source_path = ANY(%(p)s) AND {_VISIBLE} ORDER BY source_path, ord",
+                               params).fetchall()
+            mds = conn.execute(f"SELECT source_path, payload, embedding FROM murar_media "
+                               f"WHERE source_path = ANY(%(p)s) AND {_VISIBLE} ORDER BY source_path, ord",
+                               params).fetchall()
+        for path, content_hash, assets in pages:
+            ps = [(p, e) for sp, p, e in sns if sp == path]
+            pm = [(p, e) for sp, p, e in mds if sp == path]
+            yield PageRecord(
+                source_path=path, content_hash=content_hash,
+                sections=[_section_from(p) for sp, p in secs if sp == path],
+                snippets=[snippet_from_dict(p) for p, _ in ps], snippet_vectors=_as_matrix([e for _, e in ps], dim),
+                media=[media_from_dict(p) for p, _ in pm], media_vectors=_as_matrix([e for _, e in pm], dim),
+                assets=tuple(assets or ()),
+            )
+
+    def begin(self, version: str, *, from_live: bool, dim: int) -> PgVersionWriter:
+        """Open version N (creating the tables on first use).
+
+        Raises:
+            IndexError_: called without holding :meth:`lock`.
+            StoreSchemaError: the database holds embeddings of another dimension.
+        """
+        if self._lock_conn is None:
+            raise IndexError_("PgWriter.begin() needs the writer lock: use `with writer.lock():`")
+        if dim <= 0:
+            raise IndexError_(f"embedding dimension must be positive, not {dim}")
+        self._ensure_schema(self._lock_conn, dim)
+        vw = PgVersionWriter(self, version, from_live=from_live)
+        vw.start()
+        return vw
+
+    def _ensure_extension(self, conn: Any) -> None:
+        psycopg = _psycopg()
+        if conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'vector'").fetchone() is None:
+            try:
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            except psycopg.Error as err:
+                self._db._no_extension(conn)
+                raise StoreSchemaError(f"cannot enable pgvector in {self.location}: {err}") from err
+
+    def _ensure_schema(self, conn: Any, dim: int) -> None:
+        meta = self._meta(conn)
+        with conn.transaction():
+            if meta is not None and int(meta.get("schema_version", "0")) < PG_SCHEMA_VERSION:
+                for n in range(int(meta["schema_version"]), PG_SCHEMA_VERSION):
+                    for stmt in MIGRATIONS[n]:
+                        conn.execute(stmt)
+                conn.execute("UPDATE murar_meta SET value = %s WHERE key = 'schema_version'",
+                             (str(PG_SCHEMA_VERSION),))
+            if meta is None:
+                for stmt in _schema_sql(dim):
+                    conn.execute(stmt)
+                from murar import __version__
+
+                conn.execute("INSERT INTO murar_meta VALUES ('schema_version', %s), ('dim', %s), "
+                             "('murar_version', %s) ON CONFLICT (key) DO NOTHING",
+                             (str(PG_SCHEMA_VERSION), str(dim), __version__))
+        stored = int((_meta(conn) or {}).get("dim", "0"))
+        if stored != dim:
+            raise StoreSchemaError(
+                f"{self.location} holds {stored}-dimensional embeddings, the embedder gives {dim}; "
+                "use another database (or schema: ?options=-csearch_path%3DNAME) or drop the murar_* tables"
+            )
+
+
+class PgVersionWriter:
+    """Version ``N`` being written (see the module docstring for the row ranges).
+
+    Pages are written as they come (each page in one transaction, rows by
+    ``COPY``); nothing is visible to readers before :meth:`commit`.
+    """
+
+    def __init__(self, owner: PgWriter, version: str, *, from_live: bool) -> None:
+        self._owner = owner
+        self._version = version
+        self._from_live = from_live
+        self._tmp = Path(tempfile.mkdtemp(prefix="murar-pg-assets-"))
+        self._seq: int | None = None
+        self._live: int | None = None
+        self._done = False
+
+    @property
+    def version(self) -> str:
+        return self._version
+
+    @property
+    def assets_dir(self) -> Path:
+        return self._tmp
+
+    def start(self) -> None:
+        """Undo what a killed writer left, register version N (state ``building``)."""
+        with self._conn() as conn, conn.transaction():
+            row = conn.execute("SELECT seq FROM murar_live").fetchone()
+            live = int(row[0]) if row else 0
+            for table in _DATA_TABLES:
+                conn.execute(f"DELETE FROM {table} WHERE vfrom > %s", (live,))
+                conn.execute(f"UPDATE {table} SET vto = %s WHERE vto > %s AND vto <> %s", (OPEN, live, OPEN))
+            conn.execute("UPDATE murar_versions SET state = 'aborted' WHERE state = 'building'")
+            seq = int(conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM murar_versions").fetchone()[0])
+            conn.execute("INSERT INTO murar_versions (seq, name, state) VALUES (%s, %s, 'building')",
+                         (seq, self._version))
+            if not self._from_live:
+                for table in _DATA_TABLES:
+                    conn.execute(f"UPDATE {table} SET vto = %s WHERE vto = %s", (seq, OPEN))
+        self._seq, self._live = seq, live
+
+    @property
+    def _n(self) -> int:
+        if self._seq is None or self._done:
+            raise IndexError_(f"version {self._version} is not open")
+        return self._seq
+
+    def _conn(self) -> Any:
+        return self._owner._conn()
+
+    def put_page(self, page: PageRecord) -> None:
+        seq = self._n
+        with self._conn() as conn, conn.transaction():
+            self._close_page(conn, page.source_path, seq)
+            self._copy_page(conn, page, seq)
+
+    def _close_page(self, conn: Any, path: str, seq: int) -> None:
+        for table in _DATA_TABLES:
+            conn.execute(f"DELETE FROM {table} WHERE source_path = %s AND vfrom = %s", (path, seq))
+            conn.execute(f"UPDATE {table} SET vto = %s WHERE source_path = %s AND vto = %s", (seq, path, OPEN))
+
+    def _copy_page(self, conn: Any, page: PageRecord, seq: int) -> None:
+        from psycopg.types.json import Jsonb
+
+        p = page.source_path
+        conn.execute("INSERT INTO murar_pages VALUES (%s, %s, %s, %s, %s, %s)",
+                     (p, page.content_hash, Jsonb(page.counts()), Jsonb(list(page.assets)), seq, OPEN))
+        with conn.cursor().copy("COPY murar_sections (id, source_path, ord, payload, vfrom, vto) "
+                                "FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(["text", "text", "int4", "jsonb", "int8", "int8"])
+            for i, sec in enumerate(page.sections):
+                copy.write_row((sec.id, p, i, Jsonb(to_jsonable(sec)), seq, OPEN))
+        with conn.cursor().copy("COPY murar_snippets (id, section_id, source_path, ord, payload, embedding, vfrom, vto) "
+                                "FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(["text", "text", "text", "int4", "jsonb", "vector", "int8", "int8"])
+            for i, (s, vec) in enumerate(zip(page.snippets, page.snippet_vectors)):
+                copy.write_row((s.id, s.section_id, p, i, Jsonb(to_jsonable(s)),
+                                np.asarray(vec, dtype=np.float32), seq, OPEN))
+        with conn.cursor().copy("COPY murar_media (id, kind, section_id, source_path, ord, displayable, payload, "
+                                "embedding, vfrom, vto) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.set_types(["text", "text", "text", "text", "int4", "bool", "jsonb", "vector", "int8", "int8"])
+            for i, (m, vec) in enumerate(zip(page.media, page.media_vectors)):
+                copy.write_row((m.id, m.kind, m.section_id, p, i, is_displayable(m), Jsonb(to_jsonable(m)),
+                                np.asarray(vec, dtype=np.float32), seq, OPEN))
+        for rel in page.assets:
+            f = self._tmp / rel
+            if f.is_file():
+                conn.execute("INSERT INTO murar_assets VALUES (%s, %s, %s, %s, %s)",
+                             (p, rel, f.read_bytes(), seq, OPEN))
+
+    def delete_page(self, source_path: str) -> None:
+        seq = self._n
+        with self._conn() as conn, conn.transaction():
+            self._close_page(conn, source_path, seq)
+
+    def commit(self, manifest: Mapping[str, Any], report: Mapping[str, Any]) -> None:
+        """Make version N live in one transaction, then drop rows no reader can need.
+
+        Raises:
+            IndexError_: the version was already closed, or the live version
+                moved under us (another writer without the lock).
+        """
+        from psycopg.types.json import Jsonb
+
+        seq = self._n
+        with self._conn() as conn:
+            with conn.transaction():
+                row = conn.execute("SELECT seq FROM murar_live FOR UPDATE").fetchone()
+                live = int(row[0]) if row else 0
+                if live != self._live:
+                    raise IndexError_(f"{self.location}: the live version changed during the ingest; run it again")
+                conn.execute("UPDATE murar_versions SET state = 'live', manifest = %s, report = %s WHERE seq = %s",
+                             (Jsonb(dict(manifest)), Jsonb(json.loads(json.dumps(dict(report), default=str))), seq))
+                conn.execute("UPDATE murar_versions SET state = 'retired', retired_at = now() "
+                             "WHERE state = 'live' AND seq <> %s", (seq,))
+                conn.execute("INSERT INTO murar_live (one, seq) VALUES (true, %s) "
+                             "ON CONFLICT (one) DO UPDATE SET seq = excluded.seq", (seq,))
+            self._done = True
+            self._collect(conn)
+        self._cleanup()
+
+    @property
+    def location(self) -> str:
+        return self._owner.location
+
+    def _collect(self, conn: Any) -> None:
+        """Delete rows invisible to every version a reader may still use."""
+        oldest = conn.execute(
+            "SELECT min(seq) FROM murar_versions WHERE state = 'live' "
+            "OR (state = 'retired' AND retired_at > now() - make_interval(secs => %s))", (RETENTION,),
+        ).fetchone()[0]
+        if oldest is None:
+            return
+        for table in _DATA_TABLES:
+            conn.execute(f"DELETE FROM {table} WHERE vto <= %s", (int(oldest),))
+        conn.execute("DELETE FROM murar_versions WHERE seq < %s AND state <> 'live' "
+                     "AND NOT (state = 'retired' AND retired_at > now() - make_interval(secs => %s))",
+                     (int(oldest), RETENTION))
+
+    def abort(self) -> None:
+        """Undo this version's rows (best effort; the next writer also cleans up)."""
+        if self._done:
+            return
+        self._done = True
+        if self._seq is not None:
+            with contextlib.suppress(Exception), self._conn() as conn, conn.transaction():
+                for table in _DATA_TABLES:
+                    conn.execute(f"DELETE FROM {table} WHERE vfrom = %s", (self._seq,))
+                    conn.execute(f"UPDATE {table} SET vto = %s WHERE vto = %s", (OPEN, self._seq))
+                conn.execute("UPDATE murar_versions SET state = 'aborted' WHERE seq = %s", (self._seq,))
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        import shutil
+
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
