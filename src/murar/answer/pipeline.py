@@ -216,7 +216,31 @@ class Pipeline:
         try:
             yield from self._run(question, stream_tokens=True)
         except MurarError as err:
-            yield AnswerEvent(type="error", text=str(err))
+            yield AnswerEvent(type="error", text=str(err), error=err)
+
+    def illustrate(self, question: str, text: str, snippets: list[ScoredSnippet]) -> Answer:
+        """Steps 2-5 on a text answer written elsewhere (another framework, a
+        human): attribution against ``snippets`` (``[n]`` = ``citation``),
+        media selection, placeholders, refinement and rendering.
+
+        Raises:
+            ConfigError: empty ``text``.
+        """
+        if not text.strip():
+            raise ConfigError("the answer text is empty")
+        t0 = time.perf_counter()
+        trace = self._new_trace()
+        trace.models["generator"] = "external"
+        trace.retrieved = snippets
+        if not snippets:
+            trace.text_answer = text
+            return Answer(question=question, blocks=[TextBlock(text=text.strip())], sources=[], found=True,
+                          trace=trace)
+        vecs = self.store.snippet_vectors([s.snippet.id for s in snippets])
+        for step in self._finish_steps(question, text, snippets, vecs, trace, t0):
+            if isinstance(step, Answer):
+                return step
+        raise AssertionError("pipeline produced no answer")  # pragma: no cover
 
     def media_file(self, media_id: str) -> Path | None:
         """Absolute path of a local image of this index, or ``None``; never a path from outside it."""

@@ -23,13 +23,14 @@ class AnswerEvent:
       ``generate``, ``attribute``, ``media``, ``refine``, ``render``.
     - ``token``: a piece of the text answer as the generator writes it (``text``).
     - ``answer``: the final multimodal answer (``answer``), always the last event.
-    - ``error``: the pipeline failed; ``text`` is the message.
+    - ``error``: the pipeline failed; ``text`` is the message, ``error`` the exception.
     """
 
     type: Literal["stage", "token", "answer", "error"]
     name: str = ""
     text: str = ""
     answer: Answer | None = None
+    error: Exception | None = None
 
 
 @dataclass(slots=True, kw_only=True)

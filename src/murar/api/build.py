@@ -1,0 +1,104 @@
+"""``murar.build_index``: the Python form of ``murar ingest``."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from murar.embed.base import Embedder
+    from murar.ingest.corpus import IngestReport
+    from murar.ingest.index import ProgressHook
+
+ProgressCallback = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: called as each long stage advances
+(stages: ``parse``, ``chunk``, ``embed snippets``, ``embed media``)."""
+
+
+class _CallbackProgress:
+    """Adapts a ``progress(stage, done, total)`` callable to the ingest's ProgressHook."""
+
+    def __init__(self, callback: ProgressCallback) -> None:
+        self._callback = callback
+        self._done: dict[str, int] = {}
+        self._total: dict[str, int] = {}
+
+    def start(self, stage: str, total: int) -> None:
+        self._done[stage] = 0
+        self._total[stage] = total
+        self._callback(stage, 0, total)
+
+    def advance(self, stage: str, n: int = 1) -> None:
+        if n <= 0:
+            return
+        self._done[stage] = self._done.get(stage, 0) + n
+        self._callback(stage, self._done[stage], self._total.get(stage, 0))
+
+
+def build_index(
+    source: str | os.PathLike[str],
+    index: str | os.PathLike[str],
+    *,
+    embedder: str | Embedder = "minilm",
+    embed_base_url: str | None = None,
+    embed_model: str | None = None,
+    exclude: Sequence[str] = (),
+    progress: ProgressCallback | ProgressHook | None = None,
+    keep_versions: int = 1,
+) -> IngestReport:
+    """Parse, chunk and embed every supported file under ``source`` into the
+    index folder ``index`` (the same work as ``murar ingest SOURCE --index INDEX``).
+
+    Atomic and idempotent: the new version goes live only when complete, and
+    embeddings of unchanged text are reused. A file that fails is recorded in
+    the report (``report.failed``, ``report.warnings``), never fatal.
+
+    Args:
+        embedder: ``"minilm"`` (bundled, offline, 384-d), ``"openai"`` (with
+            ``embed_base_url`` and ``embed_model``), ``"hashing"`` (tests), or
+            an :class:`murar.embed.base.Embedder`.
+        exclude: file-name patterns to skip, added to the defaults (licenses, changelogs).
+        progress: ``progress(stage, done, total)``, or an object with
+            ``start(stage, total)``/``advance(stage, n)`` (a ProgressHook).
+
+    Returns:
+        the :class:`murar.ingest.corpus.IngestReport`: counts (``pages``,
+        ``sections``, ``snippets``, ``images``, ``tables``, ``videos``),
+        per-file outcomes, ``seconds`` per stage.
+
+    Raises:
+        IngestError: ``source`` is not a folder.
+        IndexError_: another ingest is writing ``index``.
+        ConfigError: unknown embedder or missing endpoint settings.
+
+    Example::
+
+        >>> import murar
+        >>> seen = set()
+        >>> report = murar.build_index(docs, index_dir, embedder="hashing",
+        ...                            progress=lambda stage, done, total: seen.add(stage))
+        >>> report.pages, report.images > 0, report.failed
+        (12, True, [])
+        >>> sorted(seen)
+        ['chunk', 'embed media', 'embed snippets', 'parse']
+    """
+    from murar.ingest.corpus import DEFAULT_EXCLUDES
+    from murar.ingest.index import build_index as _build
+
+    if isinstance(embedder, str):
+        from murar.cli.common import build_embedder
+
+        emb = build_embedder(embedder, embed_base_url, embed_model)
+    else:
+        emb = embedder
+    hook: ProgressHook | None
+    if progress is None or hasattr(progress, "advance"):
+        hook = progress  # type: ignore[assignment]
+    else:
+        hook = _CallbackProgress(progress)
+    _manifest, report = _build(Path(source), Path(index), embedder=emb,
+                               excludes=DEFAULT_EXCLUDES + tuple(exclude), progress=hook,
+                               keep_versions=keep_versions)
+    return report
