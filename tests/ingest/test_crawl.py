@@ -1,0 +1,185 @@
+"""The live-site crawler against a real HTTP server on loopback serving a site
+built by the real MkDocs in the test."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from murar.errors import IngestError
+from murar.ingest.crawl import Crawler, CrawlOptions, local_path
+from murar.ingest.html import convert_html_text
+from murar.ingest.sites import built
+from murar.ingest.sites.base import FileRole
+
+
+def png(seed: int) -> bytes:
+    img = Image.new("RGB", (320, 200), (seed * 60 % 256, 90, 160))
+    for x in range(0, 320, 6):
+        img.putpixel((x, (x * seed) % 200), (255, 255, 255))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """Static files with Last-Modified/If-Modified-Since (the stdlib server's own) and a request log."""
+
+    log: list[tuple[str, int]]
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        self.server.requests.append((self.path, int(code) if str(code).isdigit() else 0))  # type: ignore[attr-defined]
+
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+
+@pytest.fixture(scope="module")
+def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, list[tuple[str, int]]]]:
+    pytest.importorskip("mkdocs")
+    base = tmp_path_factory.mktemp("live")
+    served = base / "www"
+    served.mkdir()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(served)))
+    server.requests = []  # type: ignore[attr-defined]
+    port = server.server_address[1]
+    url = f"http://127.0.0.1:{port}/"
+    src = base / "src"
+    (src / "docs/guide/img").mkdir(parents=True)
+    (src / "docs/private").mkdir(parents=True)
+    (src / "mkdocs.yml").write_text(f"site_name: Gizmo\nsite_url: {url}\nnav:\n  - index.md\n"
+                                    "  - guide/install.md\n", encoding="utf-8")
+    (src / "docs/index.md").write_text("# Gizmo\n\nStart with [installing](guide/install.md).\n\n"
+                                       f"[Elsewhere](http://localhost:{port}/other.html)\n", encoding="utf-8")
+    (src / "docs/guide/install.md").write_text(
+        "# Install Gizmo\n\n## Accept the licence\n\nTick the box and press Continue.\n\n"
+        "![Licence dialog](img/licence.png)\n\n[Secret](../private/secret.md)\n", encoding="utf-8")
+    (src / "docs/guide/orphan.md").write_text("# Orphan page\n\nOnly the sitemap lists me.\n", encoding="utf-8")
+    (src / "docs/private/secret.md").write_text("# Secret\n", encoding="utf-8")
+    (src / "docs/guide/img/licence.png").write_bytes(png(1))
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(src / "mkdocs.yml"), "-d", str(served)],
+                   check=True, capture_output=True, timeout=120)
+    (served / "robots.txt").write_text(f"User-agent: *\nDisallow: /private/\nSitemap: {url}sitemap.xml\n",
+                                       encoding="utf-8")
+    (served / "other.html").write_text("<html><body>other host</body></html>", encoding="utf-8")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield url, base, server.requests  # type: ignore[attr-defined]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_local_paths() -> None:
+    assert local_path("http://h/a/") == "a/index.html"
+    assert local_path("http://h/a/b.html") == "a/b.html"
+    assert local_path("http://h/a/b") == "a/b/index.html"
+    assert local_path("http://h/../../etc/passwd") == "etc/passwd/index.html"
+    assert local_path("http://h/x.png?v=2").startswith("x-") and local_path("http://h/x.png?v=2").endswith(".png")
+
+
+def test_crawl_mirrors_pages_and_images_politely(live_site: tuple[str, Path, list[tuple[str, int]]],
+                                                 tmp_path: Path) -> None:
+    url, _, requests = live_site
+    requests.clear()
+    crawler = Crawler(url, tmp_path / "cache", CrawlOptions(max_pages=20, delay=0.0))
+    report = crawler.run()
+    paths = {p for p, _ in requests}
+    assert "/robots.txt" in paths and "/sitemap.xml" in paths
+    assert "guide/install/index.html" in report.pages and "index.html" in report.pages
+    assert "guide/orphan/index.html" in report.pages  # reached through the sitemap only
+    assert not any(p.startswith("/private/") for p in paths)  # robots.txt honoured
+    assert any(u.endswith("/private/secret/") and "robots" in why for u, why in report.skipped)
+    assert "/other.html" not in paths  # another host (localhost vs 127.0.0.1) is never fetched
+    assert report.images == ["guide/img/licence.png"]
+    # the mirror is a built site whose page points at the mirrored image, with the live URL as canonical
+    site = built.load(report.root)
+    assert site.classify("guide/install/index.html").role is FileRole.PAGE
+    page = (report.root / "guide/install/index.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{url}guide/install/">' in page
+    cleaned = site.preprocess(page, page_rel="guide/install/index.html")
+    doc = convert_html_text(cleaned, source_path="guide/install/index.html",
+                            page_dir=report.root / "guide/install", root=report.root)
+    images = [m for m in doc.media if m.kind == "image"]
+    assert [(m.alt, m.path) for m in images] == [("Licence dialog", "guide/img/licence.png")]
+    assert "Tick the box" in " ".join(s.text for s in doc.sections)
+    assert doc.sections[0].page_url == f"{url}guide/install/"
+
+    # a second crawl sends conditional requests and reuses the cache on 304
+    requests.clear()
+    again = Crawler(url, tmp_path / "cache", CrawlOptions(max_pages=20, delay=0.0)).run()
+    assert again.not_modified >= len(report.pages) and again.fetched <= 2  # robots.txt + sitemap.xml
+    assert any(code == 304 for _, code in requests)
+    assert sorted(again.pages) == sorted(report.pages)
+
+
+def test_allow_host_and_max_pages(live_site: tuple[str, Path, list[tuple[str, int]]], tmp_path: Path) -> None:
+    url, _, _ = live_site
+    port = url.rsplit(":", 1)[1].strip("/")
+    report = Crawler(url, tmp_path, CrawlOptions(max_pages=50, delay=0.0, use_sitemap=False,
+                                                 allow_hosts=(f"localhost:{port}",))).run()
+    assert "index.html" in report.pages and "guide/orphan/index.html" not in report.pages  # no sitemap
+    assert f"_hosts/localhost_{port}/other.html" in report.pages  # an allowed host, kept apart
+    small = Crawler(url, tmp_path / "small", CrawlOptions(max_pages=1, delay=0.0)).run()
+    assert small.pages == ["index.html"]
+
+
+def test_rate_limit(live_site: tuple[str, Path, list[tuple[str, int]]], tmp_path: Path) -> None:
+    """With a clock that only moves when the crawler sleeps, every request after
+    the first must wait the full delay."""
+    url, _, requests = live_site
+    now = [0.0]
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        now[0] += seconds
+
+    requests.clear()
+    Crawler(url, tmp_path, CrawlOptions(max_pages=3, delay=2.5), sleep=sleep, clock=lambda: now[0]).run()
+    assert len(requests) >= 4
+    assert sleeps == [2.5] * (len(requests) - 1)
+
+
+def test_robots_crawl_delay_raises_the_delay(tmp_path: Path) -> None:
+    import httpx
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/robots.txt":
+            return httpx.Response(200, text="User-agent: *\nCrawl-delay: 7\n")
+        if request.url.path == "/sitemap.xml":
+            return httpx.Response(404)
+        return httpx.Response(200, html="<html><body><a href='/b.html'>b</a></body></html>")
+
+    now = [0.0]
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        now[0] += seconds
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    report = Crawler("http://docs.test/", tmp_path, CrawlOptions(delay=1.0, max_pages=2), client=client,
+                     sleep=sleep, clock=lambda: now[0]).run()
+    assert report.pages == ["index.html", "b.html"]
+    assert sleeps and set(sleeps) == {7.0}  # every wait after robots.txt is the Crawl-delay
+
+
+def test_unreachable_start_is_a_typed_error(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(IngestError, match="cannot reach"):
+        Crawler(f"http://127.0.0.1:{port}/docs/", tmp_path, CrawlOptions(delay=0.0, timeout=2)).run()
