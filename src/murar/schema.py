@@ -165,15 +165,36 @@ class TableItem(MediaItem):
         return f"Table: {head}" if head else "Table"
 
 
+@dataclass(frozen=True, slots=True)
+class TranscriptCue:
+    """One cue of a video transcript: ``start``/``end`` in seconds from the start
+    of the video, and the spoken or subtitled ``text``."""
+
+    start: float
+    end: float
+    text: str
+
+
 @dataclass(slots=True, kw_only=True)
 class VideoItem(MediaItem):
-    """A video embed: ``url`` as written in the document, ``title`` when known,
-    ``transcript`` from a sidecar ``.vtt``/``.srt`` file when one is given."""
+    """A video: a remote embed or a local video file of the corpus.
+
+    ``url`` is the link as written in the document; ``path`` is the local video
+    file relative to the corpus root when the link resolves to one (``exists``
+    False when that file is missing). ``cues`` is the transcript with cue times
+    (seconds) from a sidecar ``.vtt``/``.srt`` file or from speech recognition
+    (``transcript_source`` says which: ``"sidecar:<file>"``, ``"asr:<model>"`` or
+    ``""``); ``transcript`` is the cue texts joined.
+    """
 
     kind: MediaKind = "video"
     url: str = ""
     title: str = ""
     transcript: str = ""
+    path: str | None = None
+    exists: bool = True
+    cues: list[TranscriptCue] = field(default_factory=list)
+    transcript_source: str = ""
 
     def _content_parts(self) -> list[str]:
         return [self.title, self.transcript[:600]]
@@ -266,6 +287,7 @@ class MediaBlock:
     score: float
     citations: list[int] = field(default_factory=list)
     caption: str = ""
+    start_seconds: float | None = None  # videos: the moment the preceding sentence points at
 
 
 Block = TextBlock | MediaBlock
@@ -360,6 +382,10 @@ def media_from_dict(data: dict[str, Any]) -> AnyMedia:
         kwargs["heading_path"] = tuple(kwargs["heading_path"])
     if kwargs.get("bbox") is not None:
         kwargs["bbox"] = tuple(kwargs["bbox"])
+    if "cues" in kwargs:
+        kwargs["cues"] = [c if isinstance(c, TranscriptCue) else
+                          TranscriptCue(start=float(c["start"]), end=float(c["end"]), text=str(c["text"]))
+                          for c in kwargs["cues"] or []]
     return cls(**kwargs)  # type: ignore[return-value]
 
 

@@ -34,6 +34,7 @@ class MediaOptions:
     ``per_snippet``: items kept per snippet — MuRAR keeps 1; more recovers
     sections whose steps each have a screenshot, but only items within
     ``margin`` of the snippet's best item are taken.
+    ``remote_images``: remote (URL-only) images may be chosen (``--remote-images show``).
     """
 
     min_snippet_score: float = 0.5
@@ -42,6 +43,7 @@ class MediaOptions:
     per_snippet: int = 3
     margin: float = 0.1
     kinds: tuple[str, ...] = ("image", "table", "video")
+    remote_images: bool = False
 
 
 @dataclass(slots=True)
@@ -57,7 +59,8 @@ def dedupe_key(item: AnyMedia) -> str:
     if item.kind == "image":
         return "image:" + str(getattr(item, "path", None) or getattr(item, "stored_path", None) or item.id)
     if item.kind == "video":
-        return "video:" + str(getattr(item, "url", "")).split("?")[0].rstrip("/")
+        local = getattr(item, "path", None)
+        return "video:" + (str(local) if local else str(getattr(item, "url", "")).split("?")[0].rstrip("/"))
     return "table:" + item.id
 
 
@@ -86,7 +89,8 @@ def select_section_media(
         sent_idx = [a.sentence_index for a in attributions if a.snippet_id == sid]
         ranked: list[tuple[float, AnyMedia, np.ndarray]] = []
         for entry in store.media_in_section(snippet.section_id):
-            if entry.item.kind not in opts.kinds or not is_displayable(entry.item):
+            if entry.item.kind not in opts.kinds or not is_displayable(
+                    entry.item, remote_images=opts.remote_images):
                 continue
             ranked.append((float(entry.vector @ svec), entry.item, entry.vector))
         ranked.sort(key=lambda r: -r[0])

@@ -40,7 +40,15 @@ from murar.answer.strategies import (
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
 from murar.llm.base import ChatModel
-from murar.schema import Answer, Attribution, ImageItem, ScoredSnippet, TextBlock, Trace
+from murar.schema import (
+    Answer,
+    Attribution,
+    ImageItem,
+    ScoredSnippet,
+    TextBlock,
+    Trace,
+    VideoItem,
+)
 from murar.store.base import Store
 
 MAX_QUESTION_CHARS = 2000
@@ -243,11 +251,16 @@ class Pipeline:
         raise AssertionError("pipeline produced no answer")  # pragma: no cover
 
     def media_file(self, media_id: str) -> Path | None:
-        """Absolute path of a local image of this index, or ``None``; never a path from outside it."""
+        """Absolute path of a local image or video file of this index, or ``None``;
+        never a path from outside it."""
         item = self.store.get_media(media_id)
-        if not isinstance(item, ImageItem) or not item.exists:
+        if not isinstance(item, (ImageItem, VideoItem)) or not item.exists:
             return None
-        if item.path and self.corpus_root is not None:
+        if isinstance(item, VideoItem):
+            if not item.path or self.corpus_root is None:
+                return None
+            base, rel = self.corpus_root.resolve(), item.path
+        elif item.path and self.corpus_root is not None:
             base, rel = self.corpus_root.resolve(), item.path
         elif item.stored_path and self.assets_dir is not None:
             base, rel = self.assets_dir.resolve(), item.stored_path

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from murar.answer.generate import citations_in
+from murar.answer.moments import best_moment, format_timestamp, with_fragment
 from murar.answer.refine import PLACEHOLDER
 from murar.schema import (
     Answer,
@@ -49,14 +50,24 @@ def to_blocks(text: str, selections: list[MediaSelection]) -> list[Block]:
     tail = text[pos:].strip()
     if tail:
         blocks.append(TextBlock(text=tail, citations=citations_in(tail)))
-    # a media block inherits the citations of the text block right before it
+    # a media block inherits the citations of the text block right before it;
+    # a video with a transcript starts at the moment that text points at
     last: list[int] = []
+    last_text = ""
     for b in blocks:
         if isinstance(b, TextBlock):
             last = b.citations[-1:] if b.citations else last
+            last_text = b.text
         else:
             b.citations = list(last)
+            if isinstance(b.item, VideoItem) and b.item.cues:
+                b.start_seconds = best_moment(_last_sentence(last_text), b.item.cues)
     return blocks
+
+
+def _last_sentence(text: str) -> str:
+    parts = re.split(r"(?<=[.!?])\s+", text.strip())
+    return parts[-1] if parts else text
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!<>|])")
@@ -67,26 +78,30 @@ def escape_md(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
-def file_media_url(corpus_root: Path, assets_dir: Path | None, base_dir: Path | None = None) -> MediaUrl:
+def file_media_url(corpus_root: Path, assets_dir: Path | None, base_dir: Path | None = None, *,
+                   remote_images: bool = False) -> MediaUrl:
     """Media URLs as file paths relative to ``base_dir`` (default: the current folder).
 
     Use it for Markdown written to a file in ``base_dir`` or printed in a shell
-    there: the links resolve from where the answer is read.
+    there: the links resolve from where the answer is read. Local image and
+    video files are linked alike; remote videos keep their URL; remote images
+    keep theirs only with ``remote_images=True`` (``--remote-images show``),
+    else they get no link.
     """
     base = (base_dir or Path.cwd()).resolve()
+
+    def rel_to_base(target: Path) -> str:
+        return os.path.relpath(target, base).replace(os.sep, "/").replace(" ", "%20")
 
     def url(item: AnyMedia) -> str | None:
         if isinstance(item, ImageItem):
             if item.path:
-                target = corpus_root / item.path
-            elif item.stored_path and assets_dir is not None:
-                target = assets_dir / item.stored_path
-            else:
-                return item.url
-            rel = os.path.relpath(target, base)
-            return rel.replace(os.sep, "/").replace(" ", "%20")
+                return rel_to_base(corpus_root / item.path)
+            if item.stored_path and assets_dir is not None:
+                return rel_to_base(assets_dir / item.stored_path)
+            return item.url if remote_images else None
         if isinstance(item, VideoItem):
-            return item.url
+            return rel_to_base(corpus_root / item.path) if item.path else item.url
         return None
 
     return url
@@ -123,11 +138,12 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
                 out.append(f"*{label}*")
             out.append(item.markdown)
         elif isinstance(item, VideoItem):
-            url = media_url(item) or item.url
+            url = with_fragment(media_url(item) or item.url, b.start_seconds)
+            at = f" (from {format_timestamp(b.start_seconds)})" if b.start_seconds is not None else ""
             if is_safe_url(url):
-                out.append(f"▶ Video: [{label}](<{url}>)")
+                out.append(f"▶ Video: [{label}](<{url}>){at}")
             else:
-                out.append(f"▶ Video: {label}")
+                out.append(f"▶ Video: {label}{at}")
     text = "\n\n".join(p for p in out if p)
     if answer.sources:
         cited = set(citations_in(answer.text))

@@ -129,7 +129,7 @@ def select_hybrid(
     for h in pool:
         if h.item.source_path not in pages or h.item.section_id in own_sections:
             continue
-        if h.score < opts.neighbour_min_score or not is_displayable(h.item):
+        if h.score < opts.neighbour_min_score or not is_displayable(h.item, remote_images=mopts.remote_images):
             continue
         key = dedupe_key(h.item)
         if key in taken or is_redundant(h.item, answer_text):

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from murar.cli.common import DEFAULT_INDEX, StoreOption, fail, index_target
+from murar.cli.common import (
+    DEFAULT_INDEX,
+    REMOTE_IMAGES_HELP,
+    StoreOption,
+    fail,
+    index_target,
+    parse_remote_images,
+)
 from murar.errors import MurarError
 from murar.schema import to_jsonable
 
@@ -65,23 +72,28 @@ def ask(
     no_captions: Annotated[bool, typer.Option("--no-captions", help="Skip LLM display captions; use the items' own text.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress spinner on stderr.")] = False,
     store: StoreOption = None,
+    remote_images: Annotated[str, typer.Option(help=REMOTE_IMAGES_HELP)] = "hide",
 ) -> None:
     """Answer QUESTION from the index: text with citations, images/tables/videos inline."""
+    from murar.answer.media import MediaOptions
     from murar.answer.pipeline import PipelineConfig, load_pipeline
     from murar.answer.render import file_media_url, render_markdown
 
     if output not in ("markdown", "json"):
         fail(f"--format must be markdown or json, not {output!r}")
+    show_remote = parse_remote_images(remote_images)
     try:
         config = PipelineConfig(top_k=top_k, refine=not no_refine, media_strategy=strategy,
-                                display_captions=not no_captions)
+                                display_captions=not no_captions,
+                                media=MediaOptions(remote_images=show_remote))
         pipeline = load_pipeline(index_target(index, store), llm=llm, base_url=base_url, model=model, api_key=api_key, config=config)
         answer = _answer_with_status(pipeline, question, show=not quiet)
     except MurarError as err:
         fail(err)
     base_dir = out.resolve().parent if out else Path.cwd()
     if output == "json":
-        url = file_media_url(pipeline.corpus_root or Path("."), pipeline.assets_dir, base_dir)
+        url = file_media_url(pipeline.corpus_root or Path("."), pipeline.assets_dir, base_dir,
+                             remote_images=show_remote)
         data = to_jsonable(answer)
         data["markdown"] = render_markdown(answer, media_url=url)
         for block, item_json in zip(answer.blocks, data["blocks"]):
@@ -90,7 +102,8 @@ def ask(
         text = json.dumps(data, indent=2, ensure_ascii=False)
     else:
         text = render_markdown(answer, media_url=file_media_url(pipeline.corpus_root or Path("."),
-                                                                pipeline.assets_dir, base_dir))
+                                                                pipeline.assets_dir, base_dir,
+                                                                remote_images=show_remote))
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")

@@ -65,3 +65,14 @@ def build_embedder(kind: str, base_url: str | None = None, model: str | None = N
 
         return OpenAICompatibleEmbedder(base_url, model)
     raise ConfigError(f"unknown embedder {kind!r}; choose minilm, openai or hashing")
+
+
+REMOTE_IMAGES_HELP = ("Remote images the docs link (https://...): hide (default: a page that loads them "
+                      "tells third-party hosts who reads it) | show.")
+
+
+def parse_remote_images(value: str) -> bool:
+    """``--remote-images show|hide`` as a bool; anything else exits with a readable error."""
+    if value not in ("show", "hide"):
+        fail(f"--remote-images must be show or hide, not {value!r}")
+    return value == "show"

@@ -37,6 +37,9 @@ def ingest(
         "--incremental/--full",
         help="Only re-embed and rewrite changed pages (default; a new embedder or corpus root rebuilds all).",
     )] = True,
+    transcribe: Annotated[bool, typer.Option(
+        "--transcribe", help="Transcribe local video files without subtitles (speech recognition, "
+        "'asr' extra: whisper tiny.en, cached per file content).")] = False,
 ) -> None:
     """Parse, chunk and embed a corpus into an index (atomic: a failed run keeps the old index)."""
     from murar.ingest.corpus import DEFAULT_EXCLUDES
@@ -47,8 +50,13 @@ def ingest(
         excludes = DEFAULT_EXCLUDES + tuple(exclude or ())
         with RichProgress(enabled=not quiet and output == "text") as progress:
             target = index_target(index, store)
+            recognizer = None
+            if transcribe:
+                from murar.ingest.asr import WhisperRecognizer
+
+                recognizer = WhisperRecognizer()
             manifest, report = build_index(corpus, target, embedder=emb, excludes=excludes, progress=progress,
-                                           incremental=incremental)
+                                           incremental=incremental, recognizer=recognizer)
     except MurarError as err:
         fail(err)
     if output == "json":
@@ -57,7 +65,7 @@ def ingest(
             "images": report.images, "tables": report.tables, "videos": report.videos,
             "failed": [to_jsonable(f) for f in report.failed], "skipped": [to_jsonable(f) for f in report.skipped],
             "warnings": report.warnings, "seconds": report.seconds, "reused_embeddings": report.reused_embeddings,
-            "changes": report.changes,
+            "changes": report.changes, "remote_images": report.remote_images, "transcripts": report.transcripts,
         }}, indent=2))
         return
     console = Console()
@@ -74,6 +82,10 @@ def ingest(
     if report.changes:
         table.add_row("pages added/changed/removed/unchanged",
                       "/".join(str(report.changes.get(k, 0)) for k in ("added", "changed", "removed", "unchanged")))
+    if report.remote_images:
+        table.add_row("remote images", f"{report.remote_images} (hidden in answers; show with --remote-images show)")
+    if report.transcripts:
+        table.add_row("video transcripts", ", ".join(f"{k} {v}" for k, v in report.transcripts.items()))
     table.add_row("seconds", f"{report.seconds.get('total', 0):.1f} (embedding {report.seconds.get('embed', 0):.1f})")
     console.print(table)
     for f in report.failed + report.skipped:

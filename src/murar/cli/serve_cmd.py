@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from murar.cli.common import DEFAULT_INDEX, StoreOption, fail, index_target
+from murar.cli.common import (
+    DEFAULT_INDEX,
+    REMOTE_IMAGES_HELP,
+    StoreOption,
+    fail,
+    index_target,
+    parse_remote_images,
+)
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -101,6 +108,7 @@ def serve(
         str, typer.Option(help="uvicorn log level: critical|error|warning|info|debug.")
     ] = "info",
     store: StoreOption = None,
+    remote_images: Annotated[str, typer.Option(help=REMOTE_IMAGES_HELP)] = "hide",
 ) -> None:
     """Serve INDEX over HTTP: the web page at /, the JSON/streaming API at /v1, the
     OpenAI-compatible chat API at /v1/chat/completions, API docs at /docs."""
@@ -125,6 +133,7 @@ def serve(
             examples=tuple(example or ()),
             cors_origins=tuple(cors_origin or ()),
             refine=not no_refine,
+            remote_images=parse_remote_images(remote_images),
         )
     except MurarError as err:
         fail(err)
@@ -162,6 +171,7 @@ def build_app(
     examples: tuple[str, ...] = (),
     cors_origins: tuple[str, ...] = (),
     refine: bool = True,
+    remote_images: bool = False,
 ) -> FastAPI:
     """The FastAPI app of ``murar serve`` for ``index`` (a folder or a
     ``postgresql://`` URL; the pipeline loads its model lazily, on the first
@@ -178,6 +188,7 @@ def build_app(
         ImportError
     ) as err:  # pragma: no cover - murar.server imports only stdlib at top
         raise MissingExtraError("fastapi", "server") from err
+    from murar.answer.media import MediaOptions
     from murar.answer.pipeline import PipelineConfig, load_pipeline
 
     pipeline = load_pipeline(
@@ -186,7 +197,7 @@ def build_app(
         base_url=base_url,
         model=model,
         api_key=api_key,
-        config=PipelineConfig(refine=refine),
+        config=PipelineConfig(refine=refine, media=MediaOptions(remote_images=remote_images)),
     )
     config = ServerConfig(
         max_concurrency=workers,
@@ -200,5 +211,6 @@ def build_app(
         examples=examples,
         model_name="murar",
         cors_origins=cors_origins,
+        remote_images=remote_images,
     )
     return create_app(pipeline, config=config)

@@ -50,6 +50,8 @@ class IngestReport:
     reused_embeddings: int = 0
     #: pages ``added``, ``changed``, ``removed``, ``unchanged`` compared with the previous version
     changes: dict[str, int] = field(default_factory=dict)
+    remote_images: int = 0  # images linked by URL only: recorded, shown only with --remote-images show
+    transcripts: dict[str, int] = field(default_factory=dict)  # speech recognition counts (asr extra)
 
     @property
     def failed(self) -> list[FileReport]:

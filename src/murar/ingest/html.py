@@ -35,6 +35,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
+from murar.ingest.paths import resolve_link
 from murar.ingest.quality import (
     ImageCandidate,
     ImageQualityFilter,
@@ -42,6 +43,8 @@ from murar.ingest.quality import (
     drop_warning,
 )
 from murar.ingest.tables import cell_text, parse_table_node, rows_to_markdown
+from murar.ingest.transcripts import cues_text, find_cues, read_cues
+from murar.ingest.videos import LocalVideo, locate_video
 from murar.schema import (
     AnyMedia,
     ImageItem,
@@ -49,6 +52,7 @@ from murar.schema import (
     ParsedDocument,
     Section,
     TableItem,
+    TranscriptCue,
     VideoItem,
     stable_id,
 )
@@ -294,6 +298,7 @@ class _HtmlConverter:
         self.warnings: list[str] = []
         self.quality = ImageQualityFilter(opt.quality)
         self.counter = 0
+        self.video_ordinal = 0
 
     def _base(self, kind: str, cls: Callable[..., _M], **kw: Any) -> _M:
         self.counter += 1
@@ -374,7 +379,34 @@ class _HtmlConverter:
         if node.tag == "iframe" and not _VIDEO_HOST_RE.search(src):
             return None
         title = _WS.sub(" ", attrs.get("title") or attrs.get("aria-label") or "").strip()
-        return self._base("video", VideoItem, url=src, title=title or caption, caption=caption)
+        local = LocalVideo()
+        cues: list[TranscriptCue] = []
+        sidecar = ""
+        if self.root is not None:
+            local = locate_video(src, resolve_link(src, page_rel=self.rel, root=self.root), self.root,
+                                 self.warnings)
+            track = node.css_first("track[src]") if node.tag == "video" else None
+            track_src = (track.attributes.get("src") or "").strip() if track is not None else ""
+            if track_src:  # <track kind="captions" src="x.vtt"> names its sidecar
+                cues, sidecar = self._track_cues(track_src)
+            if not cues:
+                self.video_ordinal += 1
+                cues, sidecar = find_cues(self.root / self.rel, src, self.video_ordinal, self.warnings,
+                                          video_file=self.root / local.path if local.path else None)
+        return self._base("video", VideoItem, url=src, title=title or caption, caption=caption,
+                          path=local.path, exists=local.exists, cues=cues, transcript=cues_text(cues),
+                          transcript_source=f"sidecar:{sidecar}" if sidecar else "")
+
+    def _track_cues(self, track_src: str) -> tuple[list[TranscriptCue], str]:
+        assert self.root is not None
+        link = resolve_link(track_src, page_rel=self.rel, root=self.root)
+        if link.rel_path is None:
+            return [], ""
+        try:
+            return read_cues(self.root / link.rel_path), Path(link.rel_path).name
+        except (ValueError, OSError) as err:
+            self.warnings.append(f"transcript {track_src!r} unreadable: {err}")
+            return [], ""
 
 
 def _int_attr(value: str | None) -> int | None:

@@ -33,9 +33,11 @@ import numpy as np
 from murar import __version__
 from murar.embed.base import Embedder, Vectors
 from murar.errors import IndexError_, MurarError
+from murar.ingest.asr import SpeechRecognizer, TranscriptCache, transcribe_videos
 from murar.ingest.chunking import ChunkingOptions, chunk_section, embedding_text
 from murar.ingest.corpus import DEFAULT_EXCLUDES, IngestReport, convert_corpus
-from murar.schema import AnyMedia, ParsedDocument, Snippet, to_jsonable
+from murar.models import default_cache_dir
+from murar.schema import AnyMedia, ImageItem, ParsedDocument, Snippet, VideoItem, to_jsonable
 from murar.store.base import LiveVersion, PageRecord, Store, StoreWriter
 from murar.store.lance import LanceStore
 from murar.store.lance_versions import (
@@ -244,6 +246,8 @@ def build_index(
     keep_versions: int = 1,
     incremental: bool = True,
     writer: StoreWriter | None = None,
+    recognizer: SpeechRecognizer | None = None,
+    transcript_cache: Path | None = None,
 ) -> tuple[IndexManifest, IngestReport]:
     """Ingest every supported file under ``corpus`` into a new version of an index.
 
@@ -254,7 +258,10 @@ def build_index(
     ``changed``, ``removed`` and ``unchanged`` pages. A file that fails is
     reported, not fatal (and, like a deleted file, absent from the new
     version). Only after the new version is complete does it become live;
-    older LanceDB versions beyond ``keep_versions`` are then removed.
+    older LanceDB versions beyond ``keep_versions`` are then removed. With a
+    ``recognizer`` (speech recognition, ``asr`` extra), local video files without
+    a sidecar transcript are transcribed, cached by file content in
+    ``transcript_cache`` (default ``$MURAR_CACHE_DIR/../transcripts``).
 
     Raises:
         IngestError: ``corpus`` is not a folder.
@@ -276,8 +283,10 @@ def build_index(
         version = f"v-{stamp}-{uuid.uuid4().hex[:8]}"
         vw = target.begin(version, from_live=from_live, dim=embedder.dim)
         try:
+            asr = None if recognizer is None else (recognizer, TranscriptCache(
+                transcript_cache or default_cache_dir().parent / "transcripts"))
             manifest = _build_version(corpus, vw, target, live if from_live else None, live, embedder,
-                                      chunking or ChunkingOptions(), excludes, prog, report)
+                                      chunking or ChunkingOptions(), excludes, prog, report, asr)
         except BaseException:
             vw.abort()
             raise
@@ -295,6 +304,7 @@ def _build_version(
     excludes: tuple[str, ...],
     prog: ProgressHook,
     report: IngestReport,
+    asr: tuple[SpeechRecognizer, TranscriptCache] | None = None,
 ) -> IndexManifest:
     from murar.ingest.corpus import iter_corpus_files
 
@@ -305,6 +315,15 @@ def _build_version(
         corpus, assets_dir=vw.assets_dir, report=report, files=files,
         on_file=lambda _rel: prog.advance("parse"),
     )
+    if asr is not None:  # before hashing: a transcript is part of the page's content
+        n_local = sum(1 for d in docs for m in d.media if isinstance(m, VideoItem) and m.path and m.exists)
+        prog.start("transcribe", n_local)
+        ts = transcribe_videos(docs, root=corpus, recognizer=asr[0], cache=asr[1],
+                               on_video=lambda _rel: prog.advance("transcribe"))
+        report.transcripts = {"transcribed": ts.transcribed, "from_cache": ts.from_cache,
+                              "failed": ts.failed, "had_sidecar": ts.had_sidecar}
+    report.remote_images = sum(1 for d in docs for m in d.media
+                               if isinstance(m, ImageItem) and m.url and not m.path)
     t1 = time.perf_counter()
     old = base.pages if base is not None else {}
     hashes = {d.source_path: page_hash(d, embedder_name=embedder.name, chunking=chunking) for d in docs}

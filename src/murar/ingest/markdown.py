@@ -22,7 +22,8 @@ from murar.ingest.adobe import normalise, split_anchor
 from murar.ingest.captions import clip_after, clip_before
 from murar.ingest.paths import check_image, resolve_link
 from murar.ingest.tables import parse_table_node, rows_to_markdown
-from murar.ingest.transcripts import find_transcript
+from murar.ingest.transcripts import cues_text, find_cues
+from murar.ingest.videos import locate_video
 from murar.schema import (
     AnyMedia,
     ImageItem,
@@ -74,6 +75,22 @@ class _SectionBuilder:
         if text:
             self.parts.append(text)
         self.current.clear()
+
+
+def _with_inline_closers(children: list[Token], i: int) -> str:
+    """The HTML of inline token ``i`` plus the inline HTML up to its closing tag
+    (``<video src=x><source ...></video>`` written inside a paragraph arrives as
+    several ``html_inline`` tokens)."""
+    first = children[i].content
+    tag = first[1:].split(None, 1)[0].rstrip(">/").lower()
+    parts = [first]
+    for c in children[i + 1 :]:
+        if c.type != "html_inline":
+            break
+        parts.append(c.content)
+        if c.content.lower().startswith(f"</{tag}"):
+            break
+    return "".join(parts)
 
 
 def _clean(text: str) -> str:
@@ -205,7 +222,9 @@ class _Converter:
 
     def _video(self, url: str, title: str = "") -> None:
         self.video_ordinal += 1
-        transcript = find_transcript(self.root / self.rel, url, self.video_ordinal, self.warnings)
+        local = locate_video(url, resolve_link(url, page_rel=self.rel, root=self.root), self.root, self.warnings)
+        cues, sidecar = find_cues(self.root / self.rel, url, self.video_ordinal, self.warnings,
+                                  video_file=self.root / local.path if local.path else None)
 
         def make(sec: _SectionBuilder) -> VideoItem:
             pos = len(sec.media)
@@ -214,7 +233,11 @@ class _Converter:
                 **self._placement(sec),
                 url=url.strip(),
                 title=title or sec.heading_path[-1],
-                transcript=transcript,
+                transcript=cues_text(cues),
+                cues=cues,
+                transcript_source=f"sidecar:{sidecar}" if sidecar else "",
+                path=local.path,
+                exists=local.exists,
             )
 
         self._add_media(make)
@@ -282,8 +305,8 @@ class _Converter:
                 tag = c.content.lower()
                 if tag.startswith("<br"):
                     sink.append(" ")
-                elif tag.startswith("<img") and not heading:
-                    self._html_block(c.content, inline=True)
+                elif tag.startswith(("<img", "<video", "<iframe")) and not heading:
+                    self._html_block(_with_inline_closers(children, i), inline=True)
             i += 1
 
     def _html_block(self, html: str, *, inline: bool = False) -> None:

@@ -45,6 +45,7 @@ from fastapi.staticfiles import StaticFiles
 
 from murar.answer.service import AnswerService
 from murar.errors import ConfigError, LLMConnectionError, MurarError
+from murar.ingest.videos import VIDEO_MEDIA_TYPES
 from murar.schema import Answer, to_jsonable
 from murar.server import openai_compat
 from murar.server.api_models import (
@@ -64,7 +65,7 @@ from murar.server.streaming import ThreadedStream, sse, sse_comment
 log = logging.getLogger(__name__)
 
 MEDIA_ID = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
-#: Image types served by ``/v1/media``; anything else is refused (415).
+#: Image types served by ``/v1/media`` (plus the video types of :mod:`murar.ingest.videos`); anything else is refused (415).
 IMAGE_TYPES = {
     ".png": "image/png",
     ".jpg": "image/jpeg",
@@ -171,7 +172,7 @@ def create_app(
     )
     app.state.murar = state
     app.add_middleware(BodyLimit, max_bytes=cfg.max_body_bytes)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, remote_images=cfg.remote_images)
     if cfg.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
 
@@ -310,10 +311,10 @@ def create_app(
         path = await anyio.to_thread.run_sync(service.media_file, media_id)
         if path is None or not await anyio.to_thread.run_sync(Path(path).is_file):
             raise HTTPException(404, "unknown media id")
-        media_type = IMAGE_TYPES.get(Path(path).suffix.lower())
+        media_type = IMAGE_TYPES.get(Path(path).suffix.lower()) or VIDEO_MEDIA_TYPES.get(Path(path).suffix.lower())
         if media_type is None:
             raise HTTPException(
-                415, "this media item is not an image type the server serves"
+                415, "this media item is not an image or video type the server serves"
             )
         return FileResponse(
             path,

@@ -39,6 +39,9 @@ class ServerConfig:
     - ``cors_origins``: origins allowed to call the API from a browser (for chat
       UIs served elsewhere); empty means same-origin only.
     - ``max_body_bytes``: larger request bodies are refused with 413.
+    - ``remote_images``: the web page may load remote (https) images that the
+      docs link; off by default, because the reader's browser would then contact
+      third-party hosts (``murar serve --remote-images show``).
     """
 
     max_concurrency: int = 1
@@ -56,6 +59,7 @@ class ServerConfig:
     recent_answers: int = 256
     cors_origins: tuple[str, ...] = ()
     max_body_bytes: int = 256 * 1024
+    remote_images: bool = False
 
     def __post_init__(self) -> None:
         if self.max_concurrency < 1:

@@ -31,8 +31,9 @@ def media_path(media_id: str) -> str:
 class MediaLinker:
     """Maps media items to URLs of this server, asking the service once per id.
 
-    Only images that :meth:`AnswerService.media_file` knows get a URL; tables
-    and videos are data, remote images keep their own ``url`` (never proxied).
+    Only images and local video files that :meth:`AnswerService.media_file`
+    knows get a URL; tables are data, remote images and remote videos keep their
+    own ``url`` (never proxied).
     """
 
     def __init__(self, service: AnswerService, base_url: str = "") -> None:
@@ -47,7 +48,7 @@ class MediaLinker:
         return other
 
     def has_file(self, item: MediaItem) -> bool:
-        if not isinstance(item, ImageItem):
+        if not isinstance(item, ImageItem) and not (isinstance(item, VideoItem) and item.path):
             return False
         if item.id not in self._known:
             self._known[item.id] = self._service.media_file(item.id) is not None
@@ -89,6 +90,7 @@ def answer_json(
                     "caption": block.caption,
                     "score": block.score,
                     "citations": list(block.citations),
+                    "start_seconds": block.start_seconds,
                     "item": _media_json(block.item, linker),
                 }
             )
@@ -124,6 +126,9 @@ def render_markdown(answer: Answer, *, linker: MediaLinker) -> str:
 
     def url(item: MediaItem) -> str | None:
         if isinstance(item, VideoItem):
+            own_video = linker.url(item)
+            if own_video is not None:
+                return own_video
             return item.url if _is_http(item.url) else "#"
         if isinstance(item, ImageItem):
             own = linker.url(item)

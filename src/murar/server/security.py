@@ -12,25 +12,31 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 PAGE_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
+    "media-src 'self'; connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
     "form-action 'none'; frame-ancestors 'none'"
 )
 DOCS_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
-MEDIA_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox"
+MEDIA_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
 API_CSP = "default-src 'none'; frame-ancestors 'none'"
 
 
-def csp_for(path: str) -> str:
-    """The Content-Security-Policy for a request path."""
+def csp_for(path: str, *, remote_images: bool = False) -> str:
+    """The Content-Security-Policy for a request path.
+
+    ``remote_images`` (``murar serve --remote-images show``) lets the web page
+    load images from https hosts, the remote screenshots the docs link.
+    """
     if path.startswith("/v1/media/"):
         return MEDIA_CSP
     if path == "/docs" or path.startswith("/docs/"):
         return DOCS_CSP
     if path.startswith("/v1/") or path in ("/openapi.json", "/healthz"):
         return API_CSP
+    if remote_images:
+        return PAGE_CSP.replace("img-src 'self' data:", "img-src 'self' data: https:")
     return PAGE_CSP
 
 
@@ -101,8 +107,9 @@ async def _too_large(send: Send, limit: int) -> None:
 class SecurityHeaders:
     """ASGI middleware adding CSP, nosniff, referrer and framing headers."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, *, remote_images: bool = False) -> None:
         self.app = app
+        self.remote_images = remote_images
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -111,7 +118,7 @@ class SecurityHeaders:
         path: str = scope.get("path", "")
         media = path.startswith("/v1/media/")
         extra = [
-            (b"content-security-policy", csp_for(path).encode()),
+            (b"content-security-policy", csp_for(path, remote_images=self.remote_images).encode()),
             (b"x-content-type-options", b"nosniff"),
             (b"referrer-policy", b"no-referrer"),
             (

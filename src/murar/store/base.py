@@ -191,10 +191,19 @@ class StoreWriter(Protocol):
     def begin(self, version: str, *, from_live: bool, dim: int) -> VersionWriter: ...
 
 
-def is_displayable(item: AnyMedia) -> bool:
-    """True when an item can be shown: local image file present, table with rows, video URL."""
+def is_displayable(item: AnyMedia, *, remote_images: bool = False) -> bool:
+    """True when an item can be shown: local image file present, table with rows,
+    video URL (a local video file must exist). Remote images (a URL only) count
+    only with ``remote_images=True``: showing them makes the reader's browser
+    fetch a third party's server, so it is the user's choice
+    (``--remote-images show``)."""
     if item.kind == "image":
-        return bool(getattr(item, "exists", False) and (getattr(item, "path", None) or getattr(item, "stored_path", None)))
+        if getattr(item, "exists", False) and (getattr(item, "path", None) or getattr(item, "stored_path", None)):
+            return True
+        url = str(getattr(item, "url", None) or "")
+        return remote_images and url.lower().startswith(("http://", "https://"))
     if item.kind == "table":
         return bool(getattr(item, "rows", None) or getattr(item, "headers", None))
+    if getattr(item, "path", None) and not getattr(item, "exists", True):
+        return False
     return bool(getattr(item, "url", ""))

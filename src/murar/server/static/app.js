@@ -287,10 +287,16 @@
     const info = el("div", { class: "video-info" },
       el("div", { class: "video-title", text: title }),
       url ? el("div", { class: "video-host", text: hostOf(url) }) : el("div", { class: "video-host", text: "link unavailable" }));
-    const inner = url
-      ? el("a", { class: "video-card", href: url, target: "_blank", rel: "noopener noreferrer nofollow" }, thumb, info)
-      : el("div", { class: "video-card disabled" }, thumb, info);
-    card.append(inner);
+    const start = typeof block.start_seconds === "number" ? "#t=" + Math.floor(block.start_seconds) : "";
+    if (typeof item.media_url === "string" && item.media_url.startsWith("/v1/media/")) {
+      // a local video file of the docs, served by this server: play it inline
+      card.append(el("video", { class: "video-player", controls: "", preload: "metadata", src: item.media_url + start }));
+    } else {
+      const href = url ? url.split("#")[0] + start : url;
+      card.append(url
+        ? el("a", { class: "video-card", href: href, target: "_blank", rel: "noopener noreferrer nofollow" }, thumb, info)
+        : el("div", { class: "video-card disabled" }, thumb, info));
+    }
     if (item.transcript) {
       card.append(el("details", { class: "transcript" }, el("summary", { text: "Transcript" }),
         el("p", { text: item.transcript.slice(0, 1500) })));
