@@ -37,7 +37,14 @@ from murar.ingest.asr import SpeechRecognizer, TranscriptCache, transcribe_video
 from murar.ingest.chunking import ChunkingOptions, chunk_section, embedding_text
 from murar.ingest.corpus import DEFAULT_EXCLUDES, IngestReport, convert_corpus
 from murar.models import default_cache_dir
-from murar.schema import AnyMedia, ImageItem, ParsedDocument, Snippet, VideoItem, to_jsonable
+from murar.schema import (
+    AnyMedia,
+    ImageItem,
+    ParsedDocument,
+    Snippet,
+    VideoItem,
+    to_jsonable,
+)
 from murar.store.base import LiveVersion, PageRecord, Store, StoreWriter
 from murar.store.lance import LanceStore
 from murar.store.lance_versions import (
