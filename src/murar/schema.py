@@ -308,9 +308,34 @@ class RefinementTrace:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LLMCall:
+    """Token counts and times of one model call (backends that report them).
+
+    ``prompt_tokens``: the whole prompt; ``cached_tokens``: of those, reused from
+    the backend's prefix cache (not evaluated again); ``completion_tokens``: the
+    reply; ``first_token_s``/``total_s``: seconds from the call to the first
+    reply token / to the end. ``stage`` names the pipeline stage; ``seq`` numbers
+    the backend's calls.
+    """
+
+    stage: str = ""
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    completion_tokens: int = 0
+    first_token_s: float = 0.0
+    total_s: float = 0.0
+    seq: int = 0
+
+
 @dataclass(slots=True, kw_only=True)
 class Trace:
-    """Every intermediate result of one answer, for ``--format json``."""
+    """Every intermediate result of one answer, for ``--format json``.
+
+    ``timings_ms`` holds per-stage milliseconds and, on a streamed answer, the
+    milliseconds from the question to the first answer text (``first_token``)
+    and to the first media block (``first_media``).
+    """
 
     retrieved: list[ScoredSnippet] = field(default_factory=list)
     text_answer: str = ""
@@ -320,6 +345,7 @@ class Trace:
     refinement: RefinementTrace = field(default_factory=RefinementTrace)
     timings_ms: dict[str, float] = field(default_factory=dict)
     models: dict[str, str] = field(default_factory=dict)
+    llm_calls: list[LLMCall] = field(default_factory=list)
 
 
 @dataclass(slots=True, kw_only=True)

@@ -12,7 +12,7 @@ from murar.embed.fake import HashingEmbedder
 from murar.errors import ConfigError
 from murar.ingest.index import build_index
 from murar.llm.fake import ScriptedChatModel
-from murar.schema import MediaBlock
+from murar.schema import MediaBlock, TextBlock
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
@@ -40,11 +40,16 @@ def _pipeline(index: Path, replies: list[str], **cfg: object) -> Pipeline:
     return load_pipeline(index, chat_model=llm, config=PipelineConfig(**cfg))  # type: ignore[arg-type]
 
 
-def test_end_to_end_with_fakes(index: Path) -> None:
+def _three_call(index: Path, replies: list[str], **cfg: object) -> Pipeline:
+    llm = ScriptedChatModel(replies)
+    return load_pipeline(index, chat_model=llm, config=PipelineConfig.three_call(**cfg))
+
+
+def test_end_to_end_three_call_path_with_fakes(index: Path) -> None:
     answer_text = "To add a custom event, open the journey canvas and drag the custom event from the events palette [1]."
     refined = ("To add a custom event, open the journey canvas and drag the custom event from the events palette, "
                "as shown below [1].\n[IMAGE 1]")
-    p = _pipeline(index, [answer_text, "1: The events palette in the journey canvas", refined])
+    p = _three_call(index, [answer_text, "1: The events palette in the journey canvas", refined])
     assert isinstance(p, AnswerService)
     a = p.answer("How do I add a custom event to a journey?")
     assert a.found
@@ -74,7 +79,7 @@ def test_not_found_gives_no_media(index: Path) -> None:
 
 
 def test_stream_events(index: Path) -> None:
-    p = _pipeline(index, ["Audiences are built from segment rules [1]."], refine=False)
+    p = _three_call(index, ["Audiences are built from segment rules [1]."], refine=False)
     events = list(p.stream("How are audiences built?"))
     assert events[0].type == "stage" and events[-1].type == "answer"
     assert "".join(e.text for e in events if e.type == "token").startswith("Audiences")
@@ -85,3 +90,68 @@ def test_stream_events(index: Path) -> None:
 def test_empty_question_rejected(index: Path) -> None:
     with pytest.raises(ConfigError):
         _pipeline(index, []).answer("  ")
+
+
+STREAMED_ANSWER = ("To add a custom event, open the journey canvas and drag the custom event from the events palette [1]. "
+                   "Then configure the custom event fields and save the journey [1]. Audiences use segment rules [2].")
+
+
+def test_streamed_path_places_media_while_the_text_streams_and_final_equals_streamed(index: Path) -> None:
+    p = _pipeline(index, [STREAMED_ANSWER])
+    events = list(p.stream("How do I add a custom event to a journey?"))
+    llm = p.generator.llm  # type: ignore[attr-defined]
+    assert len(llm.calls) == 1  # one model call: no caption call, no rewrite
+    kinds = [e.type for e in events]
+    assert "media" in kinds
+    first_media = kinds.index("media")
+    # the image comes right after the first sentence, before the text of the next one
+    before = "".join(e.text for e in events[:first_media] if e.type == "token")
+    after = "".join(e.text for e in events[first_media:] if e.type == "token")
+    assert before.strip().endswith("events palette [1].") and after.strip().startswith("Then configure")
+    assert all(e.name == "answer" for e in events if e.type == "token")
+    answer = events[-1].answer
+    assert events[-1].type == "answer" and answer is not None and answer.found
+    # the final answer is exactly what was streamed: text cut at the media, media in place
+    streamed: list[tuple[str, str]] = []
+    buf = ""
+    for e in events:
+        if e.type == "token":
+            buf += e.text
+        elif e.type == "media":
+            assert e.block is not None
+            streamed += [("text", buf.strip()), (e.block.type, e.block.item.id)]
+            buf = ""
+    streamed.append(("text", buf.strip()))
+    final = [("text", b.text) if isinstance(b, TextBlock) else (b.type, b.item.id) for b in answer.blocks]
+    assert final == [x for x in streamed if x != ("text", "")]
+    media = answer.media
+    assert len(media) == 1 and media[0].item.path.endswith("canvas.png")  # type: ignore[union-attr]
+    assert media[0].caption == "Journey canvas with the custom event palette"  # the docs' own alt text
+    assert media[0].citations == [1]
+    assert [a.sentence_index for a in answer.trace.attributions] == [0, 1, 2]
+    assert answer.trace.attributions[0].citation == 1
+    t = answer.trace.timings_ms
+    assert t["first_token"] <= t["first_media"] <= t["total"]
+    assert answer.trace.refinement.used == "none"
+    # answer() gives the same answer as the stream
+    again = _pipeline(index, [STREAMED_ANSWER]).answer("How do I add a custom event to a journey?")
+    assert [(type(b).__name__, getattr(b, "text", "")) for b in again.blocks] == [
+        (type(b).__name__, getattr(b, "text", "")) for b in answer.blocks]
+
+
+def test_streamed_path_sends_only_the_closest_sentences(index: Path) -> None:
+    p = _pipeline(index, [STREAMED_ANSWER])
+    p.answer("How do I add a custom event to a journey?")
+    prompt = p.generator.llm.calls[0][-1].content  # type: ignore[attr-defined]
+    assert '<source id="1"' in prompt and "drag the custom event" in prompt
+    full = _three_call(index, [STREAMED_ANSWER], refine=False, display_captions=False)
+    full.answer("How do I add a custom event to a journey?")
+    full_prompt = full.generator.llm.calls[0][-1].content  # type: ignore[attr-defined]
+    assert len(prompt) < len(full_prompt)
+
+
+def test_streamed_not_found_shows_nothing(index: Path) -> None:
+    p = _pipeline(index, ["NOT_FOUND"])
+    events = list(p.stream("How do I add a custom event to a journey?"))
+    assert [e for e in events if e.type in ("token", "media")] == []
+    assert events[-1].answer is not None and not events[-1].answer.found

@@ -1,10 +1,13 @@
 """Display captions for chosen media (seed 001: a short caption under each image).
 
-One model call writes captions for all chosen items from their context-aware
-captions (author caption + surrounding text); the output is parsed line by
-line and each caption is checked (length, no placeholder, no markup). Items
-without a valid model caption get a deterministic one: the author caption or
-alt text, else the first words of the text after or before the item.
+By default no model is called: :func:`fallback_caption` takes the author's own
+words — the figure caption, else an informative alt text or video title, else
+the step text right before the item (documentation introduces a screenshot in
+the sentence before it), else the text after it. Optionally (seed 001's LLM
+caption) one model call writes captions for all chosen items from their
+context-aware captions; the output is parsed line by line and each caption is
+checked (length, no placeholder, no markup), with the deterministic caption as
+the fallback per item.
 """
 
 from __future__ import annotations
@@ -22,11 +25,26 @@ _LINE = re.compile(r"^\s*(?:item\s*)?(\d+)\s*[:.)-]\s*(.+?)\s*$", re.IGNORECASE)
 _MAX_WORDS = 18
 
 
+_GENERIC = re.compile(
+    r"^(?:image|img|screenshot|screen ?shot|picture|figure|fig|diagram|icon|graphic|photo|alt|"
+    r"[\w\-]+\.(?:png|jpe?g|gif|svg|webp))[\s\d_\-]*$",
+    re.IGNORECASE,
+)
+
+
+def informative(text: str) -> bool:
+    """False for empty, one-word or generic author text (``image``, ``screenshot 2``, ``foo.png``)."""
+    t = text.strip()
+    return bool(t) and len(t.split()) >= 2 and not _GENERIC.match(t)
+
+
 def fallback_caption(item: AnyMedia, *, max_words: int = 12) -> str:
-    """A caption without a model: author caption/alt/title, else nearby text."""
-    if item.caption:
+    """A caption without a model, in words of the documentation (at most
+    ``max_words`` words): figure caption, informative alt text, video title or
+    table columns, else the step text before the item, else the text after it."""
+    if informative(item.caption):
         base = item.caption
-    elif isinstance(item, ImageItem) and item.alt:
+    elif isinstance(item, ImageItem) and informative(item.alt):
         base = item.alt
     elif isinstance(item, VideoItem) and item.title:
         base = f"Video: {item.title}"

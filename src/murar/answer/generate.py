@@ -14,10 +14,11 @@ from typing import Protocol
 
 import numpy as np
 
+from murar.answer.evidence import EvidenceOptions, select_evidence
 from murar.answer.prompts import NOT_FOUND_MARKER, answer_messages
 from murar.embed.base import Embedder
 from murar.ingest.chunking import split_sentences
-from murar.llm.base import ChatModel
+from murar.llm.base import ChatMessage, ChatModel
 from murar.schema import ScoredSnippet
 
 _CITATION = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -86,19 +87,43 @@ def _postprocess(raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
 
 
 class LLMAnswerGenerator:
-    """Text answer from a chat model (``max_tokens`` bounds the answer length in tokens)."""
+    """Text answer from a chat model (``max_tokens`` bounds the answer length in tokens).
 
-    def __init__(self, llm: ChatModel, *, max_tokens: int = 320) -> None:
+    With ``evidence`` (and the ``embedder`` it needs), the prompt holds only the
+    snippet sentences closest to the question (:mod:`murar.answer.evidence`)
+    instead of the whole snippets; citations still number the snippets.
+    """
+
+    def __init__(
+        self,
+        llm: ChatModel,
+        *,
+        max_tokens: int = 320,
+        evidence: EvidenceOptions | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        if evidence is not None and embedder is None:
+            raise ValueError("evidence selection needs an embedder")
         self.llm = llm
         self.max_tokens = max_tokens
+        self.evidence = evidence
+        self.embedder = embedder
         self.name = llm.name
 
+    def messages(self, question: str, snippets: list[ScoredSnippet]) -> list[ChatMessage]:
+        """The prompt for ``question`` (whole snippets, or the selected sentences)."""
+        if self.evidence is not None and self.embedder is not None:
+            chosen = select_evidence(question, snippets, self.embedder, self.evidence)
+            if chosen:
+                return answer_messages(question, snippets, chosen)
+        return answer_messages(question, snippets)
+
     def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
-        raw = self.llm.complete(answer_messages(question, snippets), max_tokens=self.max_tokens, temperature=0.0)
+        raw = self.llm.complete(self.messages(question, snippets), max_tokens=self.max_tokens, temperature=0.0)
         return _postprocess(raw, snippets)
 
     def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]:
-        yield from self.llm.stream(answer_messages(question, snippets), max_tokens=self.max_tokens, temperature=0.0)
+        yield from self.llm.stream(self.messages(question, snippets), max_tokens=self.max_tokens, temperature=0.0)
 
     def finish(self, raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
         """Post-process a streamed answer exactly like :meth:`generate` does."""

@@ -6,6 +6,18 @@
              -> placeholders after attributed sentences -> refinement (validated)
              -> blocks (text | image | table | video) + trace
 
+Two paths (``PipelineConfig.path``):
+
+- ``streamed`` (default): one model call. The prompt holds only the snippet
+  sentences closest to the question (:mod:`murar.answer.evidence`); each answer
+  sentence is attributed and its media chosen as soon as it is complete, and the
+  media are emitted right after it (:mod:`murar.answer.streaming`); display
+  captions come from the documentation's own text; the text is not rewritten,
+  so the final answer is exactly what was streamed.
+- ``three-call``: MuRAR as published — whole snippets in the prompt, the answer
+  first, then a model call for display captions and a model call rewriting the
+  answer around the placeholders (validated, with the draft as fallback).
+
 Build one with :func:`load_pipeline` (from an index folder) or by injecting a
 store, an embedder and a generator into :class:`Pipeline`.
 """
@@ -14,23 +26,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from murar.answer.attribute import attribute
-from murar.answer.captions import write_display_captions
+from murar.answer.captions import fallback_caption, write_display_captions
+from murar.answer.evidence import EvidenceOptions
 from murar.answer.generate import (
     AnswerGenerator,
     ExtractiveAnswerGenerator,
     LLMAnswerGenerator,
 )
-from murar.answer.media import MediaOptions, MediaResult, select_section_media
-from murar.answer.prompts import NOT_FOUND_TEXT, PROMPT_VERSION
+from murar.answer.media import MediaOptions, MediaResult, dedupe_key, select_section_media
+from murar.answer.prompts import NOT_FOUND_MARKER, NOT_FOUND_TEXT, PROMPT_VERSION, answer_messages
 from murar.answer.refine import assign_placeholders, build_draft, refine
 from murar.answer.render import to_blocks
 from murar.answer.service import AnswerEvent, IndexStats
+from murar.answer.streaming import Piece, SentenceAssembler, blocks_of
 from murar.answer.strategies import (
     STRATEGIES,
     AnswerBasedOptions,
@@ -44,6 +58,10 @@ from murar.schema import (
     Answer,
     Attribution,
     ImageItem,
+    LLMCall,
+    MediaBlock,
+    MediaSelection,
+    RefinementTrace,
     ScoredSnippet,
     TextBlock,
     Trace,
@@ -52,6 +70,7 @@ from murar.schema import (
 from murar.store.base import Store
 
 MAX_QUESTION_CHARS = 2000
+PATHS = ("streamed", "three-call")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,14 +82,28 @@ class PipelineConfig:
     answered "not found" without calling the model.
     ``attribution_threshold``: sentence-to-snippet similarity for attribution.
     ``media_strategy``: ``section`` (MuRAR), ``answer`` (seed 001) or ``hybrid``.
-    ``refine``: rewrite the draft with the model around the placeholders.
-    ``display_captions``: let the model write a short caption per media item
-    (otherwise a deterministic caption from the item's own text).
+    ``path``: ``streamed`` (one model call, media while the text streams) or
+    ``three-call`` (MuRAR as published: answer, captions, rewrite); see the module doc.
+    ``evidence``: how much snippet text goes to the generator: the selected
+    sentences (:class:`EvidenceOptions`) or ``None`` for the whole snippets.
+    ``refine``: (three-call path) rewrite the draft with the model around the placeholders.
+    ``display_captions``: (three-call path) let the model write a short caption per
+    media item; otherwise, and always on the streamed path, a deterministic caption
+    from the item's own text (:func:`murar.answer.captions.fallback_caption`).
     """
 
     def __post_init__(self) -> None:
         if self.media_strategy not in STRATEGIES:
             raise ConfigError(f"media_strategy must be one of {STRATEGIES}, not {self.media_strategy!r}")
+        if self.path not in PATHS:
+            raise ConfigError(f"path must be one of {PATHS}, not {self.path!r}")
+
+    @classmethod
+    def three_call(cls, **overrides: object) -> PipelineConfig:
+        """The published MuRAR configuration (whole snippets, model captions and rewrite)."""
+        base: dict[str, object] = {"path": "three-call", "evidence": None, "refine": True, "display_captions": True}
+        base.update(overrides)
+        return cls(**base)  # type: ignore[arg-type]
 
     top_k: int = 5
     not_found_score: float = 0.25
@@ -79,7 +112,9 @@ class PipelineConfig:
     media_strategy: str = "section"
     answer_based: AnswerBasedOptions = field(default_factory=AnswerBasedOptions)
     refine: bool = True
-    display_captions: bool = True
+    display_captions: bool = False
+    path: str = "streamed"
+    evidence: EvidenceOptions | None = field(default_factory=EvidenceOptions)
 
 
 class Pipeline:
@@ -166,11 +201,13 @@ class Pipeline:
         t = time.perf_counter()
         write_display_captions(media.selected, self.refiner if self.config.display_captions else None)
         trace.timings_ms["captions"] = _ms(t)
+        self._record_llm_call(trace, "captions")
         t = time.perf_counter()
         draft = build_draft(text, media.selected, attr.attributions)
         final, rtrace = refine(draft, self.refiner if self.config.refine else None)
         trace.refinement = rtrace
         trace.timings_ms["refine"] = _ms(t)
+        self._record_llm_call(trace, "refine")
         yield "render"
         blocks = to_blocks(final, media.selected)
         trace.timings_ms["total"] = _ms(t0)
@@ -190,17 +227,23 @@ class Pipeline:
             trace.timings_ms["total"] = _ms(t0)
             yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
             return
+        if self.config.path == "streamed":
+            yield from self._streamed_steps(q, snippets, vecs, trace, t0)
+            return
         yield AnswerEvent(type="stage", name="generate")
         t = time.perf_counter()
         if stream_tokens:
             pieces: list[str] = []
             for piece in self.generator.stream(q, snippets):
+                if not pieces:
+                    trace.timings_ms["first_token"] = _ms(t0)
                 pieces.append(piece)
-                yield AnswerEvent(type="token", text=piece)
+                yield AnswerEvent(type="token", name="draft", text=piece)
             gen = self.generator.finish("".join(pieces), snippets)
         else:
             gen = self.generator.generate(q, snippets)
         trace.timings_ms["generate"] = _ms(t)
+        self._record_llm_call(trace, "generate")
         if not gen.found:
             trace.text_answer = gen.raw
             trace.timings_ms["total"] = _ms(t0)
@@ -211,6 +254,64 @@ class Pipeline:
                 yield AnswerEvent(type="answer", answer=step)
             else:
                 yield AnswerEvent(type="stage", name=step)
+
+    def _record_llm_call(self, trace: Trace, stage: str) -> None:
+        """Append the prompt/reply token counts of the model's last call, when the backend reports them."""
+        llm = getattr(self.generator, "llm", None)
+        stats = getattr(llm, "last_call", None)
+        if isinstance(stats, LLMCall) and all(c.seq != stats.seq for c in trace.llm_calls):
+            trace.llm_calls.append(replace(stats, stage=stage))
+
+    def _streamed_steps(self, q: str, snippets: list[ScoredSnippet], vecs: np.ndarray, trace: Trace,
+                        t0: float) -> Iterator[AnswerEvent]:
+        """The streamed path: steps 2-4 run per sentence while step 1 streams (module doc)."""
+        yield AnswerEvent(type="stage", name="generate")
+        state = _Incremental(self, snippets, vecs, trace)
+        assembler = SentenceAssembler(state.on_sentence, valid_citations={s.citation for s in snippets},
+                                      hold_chars=len(NOT_FOUND_MARKER) + 8)
+        state.assembler = assembler
+        released: list[Piece] = []
+        t = time.perf_counter()
+
+        def emit(pieces: list[Piece]) -> Iterator[AnswerEvent]:
+            for piece in pieces:
+                released.append(piece)
+                if piece.media is None:
+                    trace.timings_ms.setdefault("first_token", _ms(t0))
+                    yield AnswerEvent(type="token", name="answer", text=piece.text)
+                else:
+                    trace.timings_ms.setdefault("first_media", _ms(t0))
+                    yield AnswerEvent(type="media", block=piece.media, index=piece.sentence_index)
+
+        for chunk in self.generator.stream(q, snippets):
+            if not assembler.raw.strip() and chunk.strip():
+                trace.timings_ms["first_model_token"] = _ms(t0)
+            if assembler.raw.lstrip().startswith(NOT_FOUND_MARKER):
+                continue  # drain the model; a not-found answer shows nothing
+            yield from emit(assembler.feed(chunk))
+        raw = assembler.raw
+        trace.text_answer = raw.strip()
+        self._record_llm_call(trace, "generate")
+        if not released and (not raw.strip() or raw.lstrip().startswith(NOT_FOUND_MARKER)
+                             or not self.generator.finish(raw, snippets).found):
+            trace.timings_ms["generate"] = _ms(t)
+            trace.timings_ms["total"] = _ms(t0)
+            yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
+            return
+        yield from emit(assembler.close())
+        wall = _ms(t)
+        trace.timings_ms["generate"] = round(wall - state.attribute_ms - state.media_ms, 2)
+        trace.timings_ms["attribute"] = round(state.attribute_ms, 2)
+        trace.timings_ms["media"] = round(state.media_ms, 2)
+        trace.attributions = state.attributions
+        trace.media_selected = state.selected
+        trace.refinement = RefinementTrace(draft="", used="none",
+                                           reason="streamed: media placed after their sentences, text not rewritten")
+        trace.timings_ms["total"] = _ms(t0)
+        yield AnswerEvent(type="stage", name="render")
+        blocks = blocks_of(released)
+        yield AnswerEvent(type="answer", answer=Answer(question=q, blocks=blocks, sources=snippets, found=True,
+                                                       trace=trace))
 
     def answer(self, question: str) -> Answer:
         """Run the whole pipeline. Raises ConfigError (bad question), LLMError, EmbeddingError."""
@@ -250,6 +351,16 @@ class Pipeline:
                 return step
         raise AssertionError("pipeline produced no answer")  # pragma: no cover
 
+    def warm_up(self) -> None:
+        """Load the embedder and the generator now and evaluate the generator's fixed
+        prompt prefix (system prompt + example), so the first question pays neither.
+        Raises EmbeddingError/LLMError like :meth:`answer`."""
+        self.embedder.embed(["warm up"])
+        llm = getattr(self.generator, "llm", None)
+        warm = getattr(llm, "warm", None)
+        if callable(warm) and isinstance(self.generator, LLMAnswerGenerator):
+            warm(answer_messages("warm up", []))
+
     def media_file(self, media_id: str) -> Path | None:
         """Absolute path of a local image or video file of this index, or ``None``;
         never a path from outside it."""
@@ -279,6 +390,62 @@ class Pipeline:
         return IndexStats(pages=c["pages"], sections=c["sections"], snippets=c["snippets"], images=c["images"],
                           tables=c["tables"], videos=c["videos"], embedder=self.embedder.name,
                           corpus_root=str(self.corpus_root or ""), built_at="")
+
+
+class _Incremental:
+    """Per-sentence source attribution and media selection for the streamed path.
+
+    Calls the same stage functions as the three-call path
+    (:func:`murar.answer.attribute.attribute`, the configured media strategy) on
+    the sentences known so far; an item, once placed, stays placed.
+    """
+
+    def __init__(self, pipeline: Pipeline, snippets: list[ScoredSnippet], vecs: np.ndarray, trace: Trace) -> None:
+        self.p = pipeline
+        self.snippets = snippets
+        self.vecs = vecs
+        self.trace = trace
+        self.assembler: SentenceAssembler | None = None
+        self.attributions: list[Attribution] = []
+        self.sentence_vectors: list[np.ndarray] = []
+        self.selected: list[MediaSelection] = []
+        self.keys: set[str] = set()
+        self.attribute_ms = 0.0
+        self.media_ms = 0.0
+
+    def on_sentence(self, index: int, sentence: str) -> list[MediaBlock]:
+        cfg = self.p.config
+        t = time.perf_counter()
+        res = attribute(sentence, self.snippets, self.vecs, self.p.embedder, threshold=cfg.attribution_threshold)
+        if not res.attributions:
+            return []
+        k = max(range(len(res.attributions)), key=lambda i: res.attributions[i].score)
+        a = res.attributions[k]
+        self.attributions.append(Attribution(sentence_index=index, sentence=sentence, snippet_id=a.snippet_id,
+                                             citation=a.citation, score=a.score))
+        self.sentence_vectors.append(np.asarray(res.sentence_vectors[k]))
+        self.attribute_ms += _ms(t)
+        t = time.perf_counter()
+        if len(self.selected) >= cfg.media.max_items or a.snippet_id is None and cfg.media_strategy == "section":
+            self.media_ms += _ms(t)
+            return []
+        text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
+        media = self.p._select(text, self.attributions, np.vstack(self.sentence_vectors))
+        self.trace.media_candidates = media.candidates
+        new: list[MediaSelection] = []
+        for sel in media.selected:
+            key = dedupe_key(sel.item)
+            if key in self.keys or len(self.selected) + len(new) >= cfg.media.max_items:
+                continue
+            self.keys.add(key)
+            sel.sentence_index = index
+            new.append(sel)
+        self.selected.extend(new)
+        assign_placeholders(self.selected)
+        write_display_captions(new, None)
+        self.media_ms += _ms(t)
+        return [MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
+                           caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new]
 
 
 def _ms(t: float) -> float:
@@ -332,15 +499,16 @@ def load_pipeline(
         raise ConfigError(f"index built with {opened.manifest.embedder!r}, embedder given is {emb.name!r}")
     generator: AnswerGenerator
     refiner: ChatModel | None
+    evidence = (config or PipelineConfig()).evidence
     if chat_model is not None:
-        generator, refiner = LLMAnswerGenerator(chat_model), chat_model
+        generator, refiner = LLMAnswerGenerator(chat_model, evidence=evidence, embedder=emb), chat_model
     elif llm == "extractive":
         generator, refiner = ExtractiveAnswerGenerator(emb), None
     else:
         from murar.llm import load_chat_model
 
         cm = load_chat_model(llm, base_url=base_url, model=model, api_key=api_key)
-        generator, refiner = LLMAnswerGenerator(cm), cm
+        generator, refiner = LLMAnswerGenerator(cm, evidence=evidence, embedder=emb), cm
     c = opened.manifest.counts
     stats = IndexStats(pages=c.get("pages", 0), sections=c.get("sections", 0), snippets=c.get("snippets", 0),
                        images=c.get("images", 0), tables=c.get("tables", 0), videos=c.get("videos", 0),

@@ -6,8 +6,13 @@ it is data: instructions written inside documents are not followed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from murar.llm.base import ChatMessage
 from murar.schema import ScoredSnippet
+
+if TYPE_CHECKING:
+    from murar.answer.evidence import EvidenceSource
 
 PROMPT_VERSION = "answer-v2"
 NOT_FOUND_MARKER = "NOT_FOUND"
@@ -61,9 +66,28 @@ _EXAMPLE_ASSISTANT = (
 )
 
 
-def answer_messages(question: str, snippets: list[ScoredSnippet]) -> list[ChatMessage]:
-    """Chat messages for step 1 of MuRAR: text answer with [n] citations (one-shot example)."""
-    user = f"Sources:\n\n{format_sources(snippets)}\n\nQuestion: {question}\n\nAnswer with citations:"
+def format_evidence(sources: list[EvidenceSource]) -> str:
+    """Numbered, delimited source blocks holding only the selected sentences
+    (:func:`murar.answer.evidence.select_evidence`); same frame as :func:`format_sources`."""
+    blocks = []
+    for src in sources:
+        s = src.snippet
+        title = " > ".join([s.snippet.page_title, *[h for h in s.snippet.heading_path if h != s.snippet.page_title]])
+        blocks.append(f"<source id=\"{s.citation}\" title=\"{title}\">\n{src.text()}\n</source>")
+    return "\n\n".join(blocks)
+
+
+def answer_messages(
+    question: str, snippets: list[ScoredSnippet], evidence: list[EvidenceSource] | None = None
+) -> list[ChatMessage]:
+    """Chat messages for step 1 of MuRAR: text answer with [n] citations (one-shot example).
+
+    With ``evidence``, the sources hold only the selected sentences instead of the
+    whole snippets. The system prompt and the example come first and never change,
+    so a llama.cpp backend evaluates them once and reuses them (prefix cache).
+    """
+    body = format_evidence(evidence) if evidence is not None else format_sources(snippets)
+    user = f"Sources:\n\n{body}\n\nQuestion: {question}\n\nAnswer with citations:"
     return [ChatMessage("system", _ANSWER_SYSTEM), ChatMessage("user", _EXAMPLE_USER),
             ChatMessage("assistant", _EXAMPLE_ASSISTANT), ChatMessage("user", user)]
 

@@ -125,25 +125,8 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
     for b in answer.blocks:
         if isinstance(b, TextBlock):
             out.append(b.text)
-            continue
-        item = b.item
-        label = escape_md(b.caption or item.label)
-        if isinstance(item, ImageItem):
-            url = media_url(item)
-            if url and is_safe_url(url):
-                out.append(f"![{label}](<{url}>)")
-            out.append(f"*{label}*")
-        elif isinstance(item, TableItem):
-            if label:
-                out.append(f"*{label}*")
-            out.append(item.markdown)
-        elif isinstance(item, VideoItem):
-            url = with_fragment(media_url(item) or item.url, b.start_seconds)
-            at = f" (from {format_timestamp(b.start_seconds)})" if b.start_seconds is not None else ""
-            if is_safe_url(url):
-                out.append(f"▶ Video: [{label}](<{url}>){at}")
-            else:
-                out.append(f"▶ Video: {label}{at}")
+        else:
+            out.extend(media_markdown(b, media_url=media_url))
     text = "\n\n".join(p for p in out if p)
     if answer.sources:
         cited = set(citations_in(answer.text))
@@ -154,6 +137,30 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
             lines.append(f"[{s.citation}] {source_label(s)}")
         text += "\n" + "\n".join(lines)
     return text.strip() + "\n"
+
+
+def media_markdown(block: MediaBlock, *, media_url: MediaUrl) -> list[str]:
+    """The Markdown paragraphs of one media block (image + caption, caption + table, video link)."""
+    out: list[str] = []
+    item = block.item
+    label = escape_md(block.caption or item.label)
+    if isinstance(item, ImageItem):
+        url = media_url(item)
+        if url and is_safe_url(url):
+            out.append(f"![{label}](<{url}>)")
+        out.append(f"*{label}*")
+    elif isinstance(item, TableItem):
+        if label:
+            out.append(f"*{label}*")
+        out.append(item.markdown)
+    elif isinstance(item, VideoItem):
+        url = with_fragment(media_url(item) or item.url, block.start_seconds)
+        at = f" (from {format_timestamp(block.start_seconds)})" if block.start_seconds is not None else ""
+        if is_safe_url(url):
+            out.append(f"▶ Video: [{label}](<{url}>){at}")
+        else:
+            out.append(f"▶ Video: {label}{at}")
+    return out
 
 
 def source_label(s: ScoredSnippet) -> str:

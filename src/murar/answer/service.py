@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from murar.schema import Answer
+from murar.schema import Answer, MediaBlock
 
 
 @dataclass(slots=True, kw_only=True)
@@ -21,16 +21,24 @@ class AnswerEvent:
 
     - ``stage``: a pipeline stage started; ``name`` is one of ``retrieve``,
       ``generate``, ``attribute``, ``media``, ``refine``, ``render``.
-    - ``token``: a piece of the text answer as the generator writes it (``text``).
+    - ``token``: a piece of the text answer (``text``). ``name="answer"`` (the
+      ``streamed`` path): the pieces are final; joined, and cut where ``media``
+      events came, they are exactly the text blocks of the final answer.
+      ``name="draft"`` (the ``three-call`` path; also ``""``): pieces of the draft,
+      which refinement then rewrites.
+    - ``media``: a media block (``block``) placed right after answer sentence
+      ``index`` (0-based), sent as soon as that sentence is complete (streamed path).
     - ``answer``: the final multimodal answer (``answer``), always the last event.
     - ``error``: the pipeline failed; ``text`` is the message, ``error`` the exception.
     """
 
-    type: Literal["stage", "token", "answer", "error"]
+    type: Literal["stage", "token", "media", "answer", "error"]
     name: str = ""
     text: str = ""
     answer: Answer | None = None
     error: Exception | None = None
+    block: MediaBlock | None = None
+    index: int = -1
 
 
 @dataclass(slots=True, kw_only=True)

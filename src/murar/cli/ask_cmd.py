@@ -57,6 +57,24 @@ def _answer_with_status(pipeline: Pipeline, question: str, *, show: bool) -> Ans
     raise MurarError("the pipeline ended without an answer")
 
 
+def timing_summary(answer: Answer) -> str:
+    """One line saying where the time went (seconds per stage, first text/media, model tokens)."""
+    t = answer.trace.timings_ms
+    parts = [f"{name} {t[key] / 1000:.1f} s" for key, name in (
+        ("retrieve", "retrieve"), ("generate", "generate"), ("attribute", "attribute"), ("media", "media"),
+        ("captions", "captions"), ("refine", "refine")) if key in t]
+    if "first_token" in t:
+        parts.append(f"first text at {t['first_token'] / 1000:.1f} s")
+    if "first_media" in t:
+        parts.append(f"first media at {t['first_media'] / 1000:.1f} s")
+    line = f"time: {' · '.join(parts)} · total {t.get('total', 0.0) / 1000:.1f} s"
+    if answer.trace.llm_calls:
+        calls = ", ".join(f"{c.stage} {c.prompt_tokens} prompt tokens ({c.cached_tokens} cached) "
+                          f"+ {c.completion_tokens} out" for c in answer.trace.llm_calls)
+        line += f"\nmodel: {calls}"
+    return line
+
+
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in natural language.")],
     index: Annotated[Path, typer.Option("--index", "-i", help="Index folder built by `murar ingest`.")] = DEFAULT_INDEX,
@@ -69,12 +87,18 @@ def ask(
     no_refine: Annotated[bool, typer.Option("--no-refine", help="Keep the code-placed draft; skip the LLM rewrite.")] = False,
     top_k: Annotated[int, typer.Option(help="Snippets given to the generator.")] = 5,
     strategy: Annotated[str, typer.Option(help="Media selection: section (MuRAR) | answer (answer-based, top 2) | hybrid.")] = "section",
-    no_captions: Annotated[bool, typer.Option("--no-captions", help="Skip LLM display captions; use the items' own text.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress spinner on stderr.")] = False,
+    path: Annotated[str, typer.Option(help="streamed (one model call, media while the text streams) | "
+                                           "three-call (MuRAR as published: answer, captions, rewrite).")] = "streamed",
+    llm_captions: Annotated[bool, typer.Option("--llm-captions", help="three-call path: the model writes display "
+                                                                       "captions (default: the docs' own text).")] = False,
+    no_captions: Annotated[bool, typer.Option("--no-captions", hidden=True, help="Deprecated: now the default.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress spinner or timing summary on stderr.")] = False,
     store: StoreOption = None,
     remote_images: Annotated[str, typer.Option(help=REMOTE_IMAGES_HELP)] = "hide",
 ) -> None:
-    """Answer QUESTION from the index: text with citations, images/tables/videos inline."""
+    """Answer QUESTION from the index: text with citations, images/tables/videos inline.
+
+    On stderr: the current stage while it works, then where the time went."""
     from murar.answer.media import MediaOptions
     from murar.answer.pipeline import PipelineConfig, load_pipeline
     from murar.answer.render import file_media_url, render_markdown
@@ -83,13 +107,19 @@ def ask(
         fail(f"--format must be markdown or json, not {output!r}")
     show_remote = parse_remote_images(remote_images)
     try:
-        config = PipelineConfig(top_k=top_k, refine=not no_refine, media_strategy=strategy,
-                                display_captions=not no_captions,
-                                media=MediaOptions(remote_images=show_remote))
-        pipeline = load_pipeline(index_target(index, store), llm=llm, base_url=base_url, model=model, api_key=api_key, config=config)
+        media = MediaOptions(remote_images=show_remote)
+        if path == "three-call":
+            config = PipelineConfig.three_call(top_k=top_k, refine=not no_refine, media_strategy=strategy,
+                                               display_captions=llm_captions and not no_captions, media=media)
+        else:
+            config = PipelineConfig(top_k=top_k, media_strategy=strategy, path=path, media=media)
+        pipeline = load_pipeline(index_target(index, store), llm=llm, base_url=base_url, model=model,
+                                 api_key=api_key, config=config)
         answer = _answer_with_status(pipeline, question, show=not quiet)
     except MurarError as err:
         fail(err)
+    if not quiet:
+        typer.echo(timing_summary(answer), err=True)
     base_dir = out.resolve().parent if out else Path.cwd()
     if output == "json":
         url = file_media_url(pipeline.corpus_root or Path("."), pipeline.assets_dir, base_dir,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -144,6 +146,10 @@ def serve(
             fg=typer.colors.YELLOW,
             err=True,
         )
+    warm_up = getattr(app.state.murar.service, "warm_up", None)
+    if callable(warm_up):
+        # load the models and evaluate the fixed prompt prefix while uvicorn starts
+        threading.Thread(target=_warm, args=(warm_up,), name="murar-warm-up", daemon=True).start()
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     from murar.store.postgres import redact
 
@@ -153,6 +159,13 @@ def serve(
     uvicorn.run(
         app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=10
     )
+
+
+def _warm(warm_up: Callable[[], None]) -> None:
+    try:
+        warm_up()
+    except MurarError as err:  # the first question reports it again, with context
+        typer.secho(f"warning: warm-up failed: {err}", fg=typer.colors.YELLOW, err=True)
 
 
 def build_app(

@@ -3,21 +3,36 @@
 The default is Qwen2.5-Coder-1.5B-Instruct Q4_K_M, assembled from PyPI part
 packages by :func:`murar.models.ensure_gguf` (install with ``pip install 'murar[llm]'``).
 Measured on a 2-core CPU: ~25 tokens/s generation, ~100 tokens/s prompt, 1.9 GB RAM.
+
+Prefix cache: on a 2-core CPU the prompt is the cost, and every prompt of a stage
+starts with the same system prompt and example. Everything before the last user
+message is treated as a fixed prefix: it is evaluated once, its llama.cpp state
+(the KV cache of those tokens, a few MB) is kept in memory, and later calls with
+the same prefix restore it instead of evaluating it again, even after calls with
+other prompts (captions, refinement, a judge) used the model in between.
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
+import logging
 import os
 import sys
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from murar.errors import LLMError, MissingExtraError
 from murar.llm.base import ChatMessage
 from murar.models import QWEN_CODER_1_5B, GGUFRecipe, Progress, ensure_gguf
+from murar.schema import LLMCall
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
@@ -41,6 +56,11 @@ class LlamaCppChatModel:
         cache_dir: where the assembled GGUF is cached (default ``$MURAR_CACHE_DIR``
             or ``~/.cache/murar/models``).
         progress: ``(bytes_done, total_bytes)`` callback while assembling.
+        prefix_cache: keep the llama.cpp state of fixed prompt prefixes (module doc);
+            at most ``max_prefixes`` of them (least recently used dropped).
+        draft_tokens: prompt-lookup speculative decoding (llama-cpp-python's
+            ``LlamaPromptLookupDecoding``): up to this many tokens copied from the
+            prompt are proposed per step and verified in one batch; 0 = off.
 
     The constructor does no I/O; it only checks that llama-cpp-python is
     importable. The model is loaded by :meth:`load`, called lazily on first use
@@ -69,6 +89,9 @@ class LlamaCppChatModel:
         seed: int = 0,
         cache_dir: Path | None = None,
         progress: Progress | None = None,
+        prefix_cache: bool = True,
+        max_prefixes: int = 4,
+        draft_tokens: int = 0,
     ) -> None:
         _require_llama_cpp()
         self._model_path = Path(model_path) if model_path is not None else None
@@ -81,6 +104,13 @@ class LlamaCppChatModel:
         self._llm: Llama | None = None
         self._load_lock = threading.Lock()
         self._gen_lock = threading.Lock()
+        self.prefix_cache = prefix_cache
+        self._max_prefixes = max_prefixes
+        self._draft_tokens = draft_tokens
+        self._prefixes: OrderedDict[tuple[int, ...], _PrefixState] = OrderedDict()
+        self._calls = 0
+        self.last_call: LLMCall | None = None
+        """Token counts and times of the last finished call."""
 
     @property
     def name(self) -> str:
@@ -122,6 +152,11 @@ class LlamaCppChatModel:
             path = self._model_path or ensure_gguf(self._recipe, self._cache_dir, self._progress)
             if not path.is_file():
                 raise LLMError(f"GGUF model file not found: {path}")
+            extra: dict[str, Any] = {}
+            if self._draft_tokens > 0:
+                from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
+
+                extra["draft_model"] = LlamaPromptLookupDecoding(num_pred_tokens=self._draft_tokens)
             try:
                 self._llm = Llama(
                     model_path=str(path),
@@ -131,6 +166,7 @@ class LlamaCppChatModel:
                     seed=self._seed,
                     chat_format="chatml",
                     verbose=False,
+                    **extra,
                 )
             except Exception as err:  # llama_cpp raises ValueError/RuntimeError on bad files
                 raise LLMError(f"llama.cpp could not load {path}: {err}") from err
@@ -142,6 +178,7 @@ class LlamaCppChatModel:
             if self._llm is not None:
                 self._llm.close()
                 self._llm = None
+            self._prefixes.clear()
 
     def _model(self) -> Llama:
         self.load()
@@ -172,6 +209,13 @@ class LlamaCppChatModel:
             "seed": self._seed,
         }
 
+    def warm(self, messages: list[ChatMessage]) -> None:
+        """Load the model and evaluate the fixed prefix of ``messages`` (all but the
+        last message) now, so the first real call only evaluates its own part."""
+        llm = self._model()
+        with self._gen_lock:
+            self._use_prefix(llm, messages)
+
     def complete(
         self,
         messages: list[ChatMessage],
@@ -181,14 +225,7 @@ class LlamaCppChatModel:
         stop: list[str] | None = None,
     ) -> str:
         """Return the reply (at most ``max_tokens`` tokens; greedy when ``temperature`` is 0)."""
-        llm = self._model()
-        with self._gen_lock:
-            try:
-                out = llm.create_chat_completion(**self._kwargs(messages, max_tokens, temperature, stop), stream=False)
-            except Exception as err:
-                raise self._error(err) from err
-        content = cast(dict[str, Any], out)["choices"][0]["message"].get("content")
-        return content or ""
+        return "".join(self.stream(messages, max_tokens=max_tokens, temperature=temperature, stop=stop))
 
     def stream(
         self,
@@ -198,19 +235,34 @@ class LlamaCppChatModel:
         temperature: float = 0.0,
         stop: list[str] | None = None,
     ) -> Iterator[str]:
-        """Yield the reply in pieces as generated (same arguments as :meth:`complete`)."""
+        """Yield the reply in pieces as generated (same arguments as :meth:`complete`).
+
+        When the stream ends, :attr:`last_call` holds the call's token counts and times.
+        """
         llm = self._model()
         with self._gen_lock:
+            t0 = time.perf_counter()
             chunks: Iterator[dict[str, Any]] | None = None
             try:
+                prompt_tokens, cached = self._use_prefix(llm, messages)
                 chunks = cast(
                     Iterator[dict[str, Any]],
                     llm.create_chat_completion(**self._kwargs(messages, max_tokens, temperature, stop), stream=True),
                 )
+                first = 0.0
+                n = 0
                 for chunk in chunks:
                     piece = chunk["choices"][0]["delta"].get("content") if chunk["choices"] else None
                     if piece:
+                        if not n:
+                            first = time.perf_counter() - t0
+                        n += 1
                         yield piece
+                self._calls += 1
+                self.last_call = LLMCall(prompt_tokens=prompt_tokens, cached_tokens=cached,
+                                         completion_tokens=max(n, llm.n_tokens - prompt_tokens),
+                                         first_token_s=round(first, 3), total_s=round(time.perf_counter() - t0, 3),
+                                         seq=self._calls)
             except GeneratorExit:
                 raise
             except Exception as err:
@@ -220,6 +272,50 @@ class LlamaCppChatModel:
                 close = getattr(chunks, "close", None)
                 if close is not None:
                     close()
+
+    def _use_prefix(self, llm: Llama, messages: list[ChatMessage]) -> tuple[int, int]:
+        """Make llama.cpp's KV cache start with the fixed prefix of ``messages``
+        (restored from memory, or evaluated and kept). Returns (prompt tokens,
+        prompt tokens already in the KV cache). Caller holds the generation lock."""
+        prompt = llm.tokenize(_render_chatml(messages).encode("utf-8"), add_bos=False, special=True)
+        if self.prefix_cache and len(messages) > 1 and messages[-1].role == "user":
+            head = _render_chatml(messages[:-1], open_turn=False) + "<|im_start|>user\n"
+            prefix = tuple(llm.tokenize(head.encode("utf-8"), add_bos=False, special=True))
+            if len(prefix) >= 32 and tuple(prompt[: len(prefix)]) == prefix:
+                current = tuple(llm.input_ids[: llm.n_tokens].tolist())
+                if current[: len(prefix)] != prefix:
+                    self._restore_or_eval(llm, prefix)
+        current_ids = llm.input_ids[: llm.n_tokens].tolist()
+        cached = 0
+        for a, b in zip(current_ids, prompt):
+            if a != b:
+                break
+            cached += 1
+        return len(prompt), min(cached, len(prompt) - 1)
+
+    def _restore_or_eval(self, llm: Llama, prefix: tuple[int, ...]) -> None:
+        import llama_cpp
+
+        state = self._prefixes.get(prefix)
+        ctx = llm._ctx.ctx  # noqa: SLF001 - llama-cpp-python has no public lightweight state API
+        if state is not None:
+            buf = (ctypes.c_uint8 * len(state.data)).from_buffer_copy(state.data)
+            if llama_cpp.llama_state_set_data(ctx, buf, len(state.data)) == len(state.data):
+                llm.input_ids[: len(prefix)] = prefix
+                llm.n_tokens = len(prefix)
+                llm._requires_eval = True  # noqa: SLF001 - logits must be recomputed by the next decode
+                self._prefixes.move_to_end(prefix)
+                return
+            log.warning("llama.cpp refused a saved prefix state; evaluating the prefix again")
+            del self._prefixes[prefix]
+        llm.reset()
+        llm.eval(list(prefix))
+        size = llama_cpp.llama_state_get_size(ctx)
+        buf = (ctypes.c_uint8 * int(size))()
+        n = int(llama_cpp.llama_state_get_data(ctx, buf, size))
+        self._prefixes[prefix] = _PrefixState(data=bytes(buf)[:n])
+        while len(self._prefixes) > self._max_prefixes:
+            self._prefixes.popitem(last=False)
 
     def _error(self, err: Exception) -> LLMError:
         msg = str(err)
@@ -239,15 +335,23 @@ def _as_dicts(messages: list[ChatMessage]) -> list[dict[str, str]]:
     return out + [{"role": m.role, "content": m.content} for m in messages if m.role != "system"]
 
 
-def _render_chatml(messages: list[ChatMessage]) -> str:
-    """The prompt llama-cpp-python's ``chatml`` format builds from :func:`_as_dicts` (system block first, empty if none)."""
+def _render_chatml(messages: list[ChatMessage], *, open_turn: bool = True) -> str:
+    """The prompt llama-cpp-python's ``chatml`` format builds from :func:`_as_dicts` (system block first, empty if none);
+    ``open_turn`` appends the ``<|im_start|>assistant`` header the reply follows."""
     turns = _as_dicts(messages)
     system = turns[0]["content"] if turns and turns[0]["role"] == "system" else ""
     out = f"<|im_start|>system\n{system}<|im_end|>\n"
     for t in turns:
         if t["role"] != "system":
             out += f"<|im_start|>{t['role']}\n" + (f"{t['content']}<|im_end|>\n" if t["content"] else "")
-    return out + "<|im_start|>assistant\n"
+    return out + ("<|im_start|>assistant\n" if open_turn else "")
+
+
+@dataclass(frozen=True, slots=True)
+class _PrefixState:
+    """llama.cpp context state (KV cache) right after a fixed prompt prefix was evaluated."""
+
+    data: bytes
 
 
 __all__ = ["LlamaCppChatModel"]

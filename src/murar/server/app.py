@@ -58,7 +58,12 @@ from murar.server.api_models import (
 from murar.server.config import ServerConfig
 from murar.server.feedback import FeedbackStore, RecentAnswers, answer_summary
 from murar.server.gate import Overloaded, WorkerGate
-from murar.server.payload import MediaLinker, answer_json, render_markdown
+from murar.server.payload import (
+    MediaLinker,
+    answer_json,
+    media_block_json,
+    render_markdown,
+)
 from murar.server.security import BodyLimit, SecurityHeaders
 from murar.server.streaming import ThreadedStream, sse, sse_comment
 
@@ -225,6 +230,8 @@ def create_app(
         )
         worker.start()
 
+        linker = MediaLinker(service)
+
         async def body() -> AsyncIterator[str]:
             yield sse(
                 {"question": question, "queue": to_jsonable(state.gate.stats())},
@@ -247,7 +254,15 @@ def create_app(
                 elif event.type == "stage":
                     yield sse({"name": event.name}, event="stage")
                 elif event.type == "token":
-                    yield sse({"text": event.text}, event="token")
+                    yield sse(
+                        {"text": event.text, "final": event.name == "answer"},
+                        event="token",
+                    )
+                elif event.type == "media" and event.block is not None:
+                    block = await anyio.to_thread.run_sync(
+                        media_block_json, event.block, linker
+                    )
+                    yield sse({"index": event.index, "block": block}, event="media")
             if not final:
                 state.requests["errors"] += 1
                 yield sse(
@@ -262,9 +277,13 @@ def create_app(
 
     _stream_doc = (
         "Stream an answer as server-sent events: `start`, then `stage` "
-        "(`{name}`), `token` (`{text}`, pieces of the draft answer), then one "
-        "`answer` (the same JSON as `POST /v1/answer`) or `error` (`{message}`), "
-        "then `done`. Comment lines keep the connection alive."
+        "(`{name}`), `token` (`{text, final}`: pieces of the answer text; `final` "
+        "true when they are the answer itself, false for a draft that is rewritten "
+        "later), `media` (`{index, block}`: an image, table or video block, shaped "
+        "like the answer's `blocks`, placed right after answer sentence `index`, "
+        "sent while the text is still streaming), then one `answer` (the same JSON "
+        "as `POST /v1/answer`) or `error` (`{message}`), then `done`. Comment lines "
+        "keep the connection alive."
     )
 
     @app.post(

@@ -6,12 +6,16 @@ and answers with the multimodal answer rendered as Markdown: images as
 server), tables as GFM tables, videos as links, sources listed at the end.
 
 Streaming (``"stream": true``) sends ``chat.completion.chunk`` events and
-``data: [DONE]``. The refined answer only exists once the pipeline has
-finished (MuRAR section 2.3 rewrites the draft around the media), so while it
-runs the stream carries progress — stage names and the draft answer — as
-``delta.reasoning_content`` (shown as "thinking" by chat UIs, ignored by
-others; off with ``ServerConfig(chat_stream_progress=False)``), then the final
-Markdown as ``delta.content``. Errors follow OpenAI's shape
+``data: [DONE]``. When the service streams the final answer text (the
+``streamed`` pipeline path: ``token`` events named ``answer``), it goes out as
+``delta.content`` as it is written, each image, table or video as Markdown
+right after its sentence while the rest is still being written, then the
+sources list. On the ``three-call`` path the refined answer only exists once
+the pipeline has finished (MuRAR section 2.3 rewrites the draft around the
+media), so while it runs the stream carries progress — stage names and the
+draft answer — as ``delta.reasoning_content`` (shown as "thinking" by chat UIs,
+ignored by others; off with ``ServerConfig(chat_stream_progress=False)``), then
+the final Markdown as ``delta.content``. Errors follow OpenAI's shape
 (``{"error": {"message", "type", "code"}}``); an overloaded server answers 503
 with ``Retry-After``, which the ``openai`` SDK honours when it retries.
 """
@@ -30,6 +34,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from murar.server.api_models import ChatCompletionRequest, ChatModel, ChatModelList
 from murar.server.gate import Overloaded
+from murar.server.payload import MediaLinker, media_block_markdown
 from murar.server.streaming import ThreadedStream, sse, sse_comment
 
 if TYPE_CHECKING:
@@ -200,15 +205,31 @@ def add_routes(app: FastAPI, state: AppState) -> None:
                 }
             )
 
+        linker = MediaLinker(service).with_base(state.base_url(request))
+
         async def events() -> AsyncIterator[str]:
             yield chunk({"role": "assistant", "content": ""})
             progress = cfg.chat_stream_progress
             failed: str | None = None
             markdown: str | None = None
+            live = False  # final answer text already sent as content
+            after_media = False
             async for event in worker.events(keepalive_s=cfg.keepalive_s):
                 if event is None:
                     yield sse_comment()
-                elif event.type == "stage" and progress:
+                elif event.type == "token" and event.name == "answer":
+                    text = event.text.lstrip() if after_media else event.text
+                    after_media = after_media and not text
+                    live = True
+                    if text:
+                        yield chunk({"content": text})
+                elif event.type == "media" and event.block is not None:
+                    md = await anyio.to_thread.run_sync(
+                        lambda b=event.block: media_block_markdown(b, linker=linker)
+                    )
+                    live, after_media = True, True
+                    yield chunk({"content": f"\n\n{md}\n\n"})
+                elif event.type == "stage" and progress and not live:
                     label = STAGE_LABELS.get(event.name, event.name)
                     yield chunk({"reasoning_content": f"\n{label}\n"})
                 elif event.type == "token" and progress:
@@ -233,6 +254,12 @@ def add_routes(app: FastAPI, state: AppState) -> None:
                         }
                     }
                 )
+            elif live:
+                # the answer is already out; what is left is its list of sources
+                cut = markdown.rfind("\n**Sources**")
+                if cut >= 0:
+                    yield chunk({"content": "\n" + markdown[cut:].rstrip() + "\n"})
+                yield chunk({}, finish="stop")
             else:
                 for piece in _chunks(markdown):
                     yield chunk({"content": piece})

@@ -9,12 +9,14 @@ for chat clients).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from murar.answer.service import AnswerService
 from murar.schema import (
     Answer,
     ImageItem,
+    MediaBlock,
     MediaItem,
     ScoredSnippet,
     TextBlock,
@@ -73,6 +75,18 @@ def _media_json(item: MediaItem, linker: MediaLinker) -> dict[str, Any]:
     return data
 
 
+def media_block_json(block: MediaBlock, linker: MediaLinker) -> dict[str, Any]:
+    """One media block as in ``answer_json(...)["blocks"]`` (also the ``media`` stream event)."""
+    return {
+        "type": block.type,
+        "caption": block.caption,
+        "score": block.score,
+        "citations": list(block.citations),
+        "start_seconds": block.start_seconds,
+        "item": _media_json(block.item, linker),
+    }
+
+
 def answer_json(
     answer: Answer, *, answer_id: str, linker: MediaLinker, markdown: str
 ) -> dict[str, Any]:
@@ -84,16 +98,7 @@ def answer_json(
                 {"type": "text", "text": block.text, "citations": list(block.citations)}
             )
         else:
-            blocks.append(
-                {
-                    "type": block.type,
-                    "caption": block.caption,
-                    "score": block.score,
-                    "citations": list(block.citations),
-                    "start_seconds": block.start_seconds,
-                    "item": _media_json(block.item, linker),
-                }
-            )
+            blocks.append(media_block_json(block, linker))
     sources = []
     for s in answer.sources:
         entry: dict[str, Any] = to_jsonable(s)
@@ -124,6 +129,17 @@ def render_markdown(answer: Answer, *, linker: MediaLinker) -> str:
     they are http(s) URLs (a ``javascript:`` link from a document becomes ``#``)."""
     from murar.answer.render import render_markdown as pipeline_render
 
+    return pipeline_render(answer, media_url=_url_of(linker))
+
+
+def media_block_markdown(block: MediaBlock, *, linker: MediaLinker) -> str:
+    """One media block as Markdown, with the same links as :func:`render_markdown`."""
+    from murar.answer.render import media_markdown
+
+    return "\n\n".join(media_markdown(block, media_url=_url_of(linker)))
+
+
+def _url_of(linker: MediaLinker) -> Callable[[MediaItem], str | None]:
     def url(item: MediaItem) -> str | None:
         if isinstance(item, VideoItem):
             own_video = linker.url(item)
@@ -137,7 +153,7 @@ def render_markdown(answer: Answer, *, linker: MediaLinker) -> str:
             return item.url if item.url and _is_http(item.url) else None
         return None
 
-    return pipeline_render(answer, media_url=url)
+    return url
 
 
 def _is_http(url: str) -> bool:

@@ -540,8 +540,34 @@
 
     const controller = new AbortController();
     setBusy(controller);
-    let draftText = "";
+    // streamed text goes into the current segment; a media event (an image,
+    // table or video placed after the sentence just written) closes it and the
+    // text that follows starts a new segment below the media
+    let segment = null;
+    let segmentText = "";
     let finished = false;
+    const streamCtx = { sources: [] };
+
+    function appendText(text) {
+      if (!segment) {
+        if (!text.trim()) return;
+        segment = el("div", { class: "text-block" });
+        segmentText = "";
+        draft.append(segment);
+        text = text.replace(/^\s+/, "");
+      }
+      segmentText += text;
+      segment.textContent = segmentText;
+    }
+
+    function appendMedia(block) {
+      let node = null;
+      if (block.type === "image") node = imageBlock(block, streamCtx);
+      else if (block.type === "table") node = tableBlock(block, streamCtx);
+      else if (block.type === "video") node = videoBlock(block, streamCtx);
+      if (node) draft.append(node);
+      segment = null;
+    }
 
     function showError(message) {
       finished = true;
@@ -577,8 +603,10 @@
         await readSSE(response, (name, data) => {
           if (name === "stage") { steps.set(data.name); }
           else if (name === "token") {
-            draftText += data.text || "";
-            draft.textContent = draftText;
+            appendText(data.text || "");
+            scrollToEnd();
+          } else if (name === "media") {
+            if (data.block) appendMedia(data.block);
             scrollToEnd();
           } else if (name === "answer") {
             finished = true;

@@ -1,0 +1,180 @@
+"""Sentence-by-sentence assembly of a streamed answer (MuRAR steps 2-4 while step 1 runs).
+
+The generator's tokens arrive in arbitrary pieces. :class:`SentenceAssembler`
+turns them into *committed* text: text that is final and may be shown. A
+sentence is complete once the text after it starts a new sentence (pysbd, via
+:func:`murar.answer.attribute.split_answer`, decides; a citation written after
+the period such as ``"... menu. [1]"`` still belongs to the sentence before).
+When a sentence completes, the ``on_sentence`` callback runs (source
+attribution and media selection of that sentence) and the media it returns are
+placed right after it, before any text of the next sentence is released.
+
+Text that might still turn out to end a sentence (a terminator with only spaces
+or citation markers after it, a half-written ``[1``) is held back; everything
+else is released as soon as it arrives, so the first words show with the first
+tokens. Citation markers are cleaned (:func:`murar.answer.generate.clean_citations`)
+in the released text. The concatenation of the released pieces, cut at the
+media, is the answer: :func:`blocks_of` builds the final blocks from exactly
+what was released.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from murar.answer.attribute import split_answer
+from murar.answer.generate import citations_in, clean_citations
+from murar.schema import Block, MediaBlock, TextBlock
+
+# a sentence may end here: terminator or line break followed by more than spaces/citations
+_MAYBE_END = re.compile(r"[.!?;:\n][\"')\]]*[\s\[\]\d,]*[^\s\[\]\d,\"')]")
+# the unresolved tail: a terminator (or line break) followed only by spaces and citation pieces
+_HOLD = re.compile(r"(?:[.!?;:\n][\"')\]]*(?:\s|\[\d*(?:\s*,\s*\d*)*\]?)*|\[\d*(?:\s*,\s*\d*)*)$")
+_ANY_CITE = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
+_TRAILING_CITES = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+\s*$")
+
+
+@dataclass(slots=True)
+class Piece:
+    """One released unit: answer ``text``, or a ``media`` block placed after sentence ``sentence_index``."""
+
+    text: str = ""
+    media: MediaBlock | None = None
+    sentence_index: int = -1
+
+
+OnSentence = Callable[[int, str], list[MediaBlock]]
+"""``on_sentence(index, sentence)`` -> media blocks to place right after that sentence."""
+
+
+class SentenceAssembler:
+    """Feeds generator pieces in, releases committed text and media out.
+
+    Args:
+        on_sentence: called once per complete sentence, in order, with its
+            0-based index and its text (citations included).
+        valid_citations: the ``[n]`` numbers that exist; other markers are dropped.
+        hold_chars: characters held at the start, so that an answer that is only
+            the not-found marker is never shown (0 to release at once).
+    """
+
+    def __init__(self, on_sentence: OnSentence, *, valid_citations: set[int], hold_chars: int = 0) -> None:
+        self._on_sentence = on_sentence
+        self._valid = valid_citations
+        self._hold_chars = hold_chars
+        self.raw = ""  # everything the generator wrote
+        self._done = 0  # end offset (in raw) of the last complete sentence
+        self._released = 0  # offset in raw up to which text was released
+        self.sentences: list[str] = []
+        self._segment = ""  # text released since the last media block
+        self._last_cites: list[int] = []
+
+    def _release(self, end: int) -> list[Piece]:
+        if end <= self._released:
+            return []
+        text = self.raw[self._released : end]
+        if self._released == 0:
+            text = text.lstrip()
+        self._released = end
+        text = clean_citations(text, self._valid)
+        self._segment += text
+        return [Piece(text=text)] if text else []
+
+    def _media_citations(self) -> list[int]:
+        """The last citation of the text block before a media block (else the one before that)."""
+        found = [m.group(0) for m in _ANY_CITE.finditer(self._segment)]
+        if found:
+            self._last_cites = citations_in(found[-1])[-1:]
+        self._segment = ""
+        return list(self._last_cites)
+
+    def _sentence_done(self, end: int) -> list[Piece]:
+        out = self._release(end)
+        sentence = clean_citations(self.raw[self._done : end].strip(), self._valid)
+        self._done = end
+        if not sentence:
+            return out
+        for sent in split_answer(sentence) or [sentence]:
+            index = len(self.sentences)
+            self.sentences.append(sent)
+            for block in self._on_sentence(index, sent):
+                block.citations = self._media_citations()
+                out.append(Piece(media=block, sentence_index=index))
+        return out
+
+    def _boundary(self, tail: str) -> int | None:
+        """Offset in ``tail`` where its second sentence starts, if it has one."""
+        sents = split_answer(tail)
+        if len(sents) < 2:
+            return None
+        first = sents[0]
+        core = _TRAILING_CITES.sub("", first)
+        start = tail.find(core[:20])
+        lower = (start if start >= 0 else 0) + max(len(core) - 1, 1)
+        nxt = sents[1][:40]
+        pos = tail.find(nxt, lower)
+        return pos if pos > 0 else None
+
+    def feed(self, piece: str) -> list[Piece]:
+        """Add a generator piece; return what can be released now (text and media, in order)."""
+        self.raw += piece
+        out: list[Piece] = []
+        if len(self.raw.strip()) < self._hold_chars:
+            return out
+        while True:
+            tail = self.raw[self._done :]
+            if not _MAYBE_END.search(tail):
+                break
+            b = self._boundary(tail)
+            if b is None:
+                break
+            out += self._sentence_done(self._done + b)
+        tail = self.raw[self._released :]
+        hold = _HOLD.search(tail)
+        keep = hold.start() + (1 if hold.group(0)[:1] in ".!?;:" else 0) if hold else len(tail)
+        out += self._release(self._released + keep)
+        return out
+
+    def close(self) -> list[Piece]:
+        """The generator finished: the rest is the last sentence; release everything."""
+        out: list[Piece] = []
+        tail = self.raw[self._done :]
+        if tail.strip():
+            # the tail may still hold several sentences when the stream ended in a burst
+            while True:
+                b = self._boundary(self.raw[self._done :])
+                if b is None:
+                    break
+                out += self._sentence_done(self._done + b)
+            out += self._sentence_done(len(self.raw.rstrip()))
+        out += self._release(len(self.raw.rstrip()))
+        return out
+
+
+def blocks_of(pieces: list[Piece]) -> list[Block]:
+    """The answer blocks from released pieces: text between media joined and
+    stripped into :class:`TextBlock` (with its citations), media blocks in place
+    (their citations were set when they were released: the last citation of the
+    text before them, as :func:`murar.answer.render.to_blocks` does)."""
+    blocks: list[Block] = []
+    buf: list[str] = []
+
+    def flush() -> None:
+        text = "".join(buf).strip()
+        buf.clear()
+        if text:
+            blocks.append(TextBlock(text=text, citations=citations_in(text)))
+
+    for p in pieces:
+        if p.media is None:
+            buf.append(p.text)
+        else:
+            flush()
+            blocks.append(p.media)
+    flush()
+    return blocks
+
+
+__all__ = ["OnSentence", "Piece", "SentenceAssembler", "blocks_of"]

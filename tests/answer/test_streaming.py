@@ -1,0 +1,106 @@
+"""Sentence-by-sentence assembly of a streamed answer (murar.answer.streaming)."""
+
+from __future__ import annotations
+
+import pytest
+
+from murar.answer.attribute import split_answer
+from murar.answer.streaming import Piece, SentenceAssembler, blocks_of
+from murar.schema import ImageItem, MediaBlock, TextBlock
+
+
+def _block(n: int) -> MediaBlock:
+    item = ImageItem(id=f"img{n}", section_id="s", source_path="p.md", page_title="P", heading_path=("P",),
+                     anchor=None, position=n, path=f"img{n}.png")
+    return MediaBlock(type="image", item=item, score=0.9)
+
+
+def _run(chunks: list[str], media_after: set[int]) -> tuple[SentenceAssembler, list[Piece], list[tuple[int, str, int]]]:
+    """Feed ``chunks``; a media block follows each sentence index in ``media_after``.
+    Also records, per callback, how many text pieces were already released."""
+    calls: list[tuple[int, str, int]] = []
+    out: list[Piece] = []
+
+    def on_sentence(i: int, sent: str) -> list[MediaBlock]:
+        calls.append((i, sent, sum(1 for p in out if p.media is None)))
+        return [_block(i)] if i in media_after else []
+
+    asm = SentenceAssembler(on_sentence, valid_citations={1, 2, 3})
+    for c in chunks:
+        out += asm.feed(c)
+    out += asm.close()
+    return asm, out, calls
+
+
+def _tokens(text: str, size: int = 3) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+ANSWERS = [
+    "Open Segments and select Create segment [1]. Drag attributes onto the canvas [1]. Select Save [2].",
+    "Open the menu. [1] Then select Settings, e.g. the gear icon [2]. Sizes are 1.5 GB or more [3].",
+    "To add an event:\n1. Open the journey canvas [1].\n2. Drag the custom event [1].\n3. Save the journey [2].",
+    "Use the Debugger [1, 2]. It shows server calls [3][9].",
+    "A single sentence without a final period [1]",
+]
+
+
+@pytest.mark.parametrize("answer", ANSWERS)
+@pytest.mark.parametrize("size", [1, 3, 7, 1000])
+def test_released_text_is_the_answer_and_sentences_match_split(answer: str, size: int) -> None:
+    asm, out, calls = _run(_tokens(answer, size), media_after=set())
+    text = "".join(p.text for p in out)
+    expected = answer.replace("[1, 2]", "[1][2]").replace("[9]", "")
+    assert text == expected.strip()
+    # the callback saw exactly the sentences of the final answer, in order
+    assert [c[1] for c in calls] == split_answer(expected)
+    assert [c[0] for c in calls] == list(range(len(calls)))
+
+
+@pytest.mark.parametrize("size", [1, 2, 5])
+def test_media_come_right_after_their_sentence_and_before_the_next_one(size: int) -> None:
+    answer = ANSWERS[1]
+    asm, out, calls = _run(_tokens(answer, size), media_after={0, 1})
+    kinds = ["m" if p.media else "t" for p in out]
+    assert kinds.count("m") == 2
+    blocks = blocks_of(out)
+    assert [type(b).__name__ for b in blocks] == ["TextBlock", "MediaBlock", "TextBlock", "MediaBlock", "TextBlock"]
+    assert isinstance(blocks[0], TextBlock) and blocks[0].text == "Open the menu. [1]"
+    assert isinstance(blocks[2], TextBlock) and blocks[2].text.startswith("Then select Settings, e.g. the gear icon")
+    # media carry the citation of the text before them
+    assert blocks[1].citations == [1] and blocks[3].citations == [2]  # type: ignore[union-attr]
+
+
+def test_sentence_is_attributed_before_the_stream_ends() -> None:
+    chunks = _tokens(ANSWERS[0], 4)
+    seen: list[int] = []
+    out: list[Piece] = []
+    asm = SentenceAssembler(lambda i, s: seen.append(i) or [], valid_citations={1, 2})
+    fed = 0
+    for c in chunks:
+        out += asm.feed(c)
+        fed += 1
+        if seen:
+            break
+    assert seen == [0] and fed < len(chunks)  # the first sentence completed mid-stream
+    assert "".join(p.text for p in out).startswith("Open Segments and select Create segment [1].")
+
+
+def test_first_text_is_released_with_the_first_tokens() -> None:
+    asm = SentenceAssembler(lambda i, s: [], valid_citations={1})
+    assert "".join(p.text for p in asm.feed("To add ")) == "To add "
+    assert "".join(p.text for p in asm.feed("a custom")) == "a custom"
+
+
+def test_hold_chars_keep_a_short_start_back() -> None:
+    asm = SentenceAssembler(lambda i, s: [], valid_citations={1}, hold_chars=17)
+    assert asm.feed("NOT_") == []
+    assert asm.feed("FOUND") == []
+
+
+def test_partial_citation_is_held_until_complete() -> None:
+    asm = SentenceAssembler(lambda i, s: [], valid_citations={1, 2})
+    released = "".join(p.text for p in asm.feed("Select Save [") + asm.feed("1"))
+    assert released.rstrip() == "Select Save"
+    released += "".join(p.text for p in asm.feed("] now.") + asm.close())
+    assert released == "Select Save [1] now."
