@@ -135,3 +135,32 @@ def test_abandoned_stream_releases_lock(small_model: LlamaCppChatModel) -> None:
     next(gen)
     gen.close()
     assert small_model.complete(OK_PROMPT, max_tokens=4)
+
+
+PREFIXED = [
+    ChatMessage("system", "You are a terse documentation assistant. " * 6),
+    ChatMessage("user", "Example question: what is a segment?"),
+    ChatMessage("assistant", "A segment is a set of profiles that share attributes."),
+]
+
+
+@pytest.mark.slow
+def test_prefix_cache_restores_the_fixed_prefix_after_other_prompts(small_model: LlamaCppChatModel) -> None:
+    ask = [*PREFIXED, ChatMessage("user", "Reply with the word OK and nothing else.")]
+    small_model.prefix_cache = True
+    first = small_model.complete(ask, max_tokens=6)
+    c1 = small_model.last_call
+    assert c1 is not None and c1.prompt_tokens > 60 and c1.completion_tokens >= 1
+    small_model.complete([ChatMessage("user", "Count from 1 to 3.")], max_tokens=6)  # another prompt in between
+    again = small_model.complete(ask, max_tokens=6)
+    c2 = small_model.last_call
+    assert c2 is not None and c2.seq == c1.seq + 2
+    # the system prompt + example came from the saved state, not from a new evaluation
+    assert c2.cached_tokens >= c2.prompt_tokens - 20
+    assert again == first  # restoring the state changes nothing in greedy output
+    small_model.prefix_cache = False
+    small_model.complete([ChatMessage("user", "Count from 1 to 3.")], max_tokens=6)
+    assert small_model.complete(ask, max_tokens=6) == first
+    c3 = small_model.last_call
+    assert c3 is not None and c3.cached_tokens < 10
+    small_model.prefix_cache = True

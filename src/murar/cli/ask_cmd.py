@@ -98,7 +98,8 @@ def ask(
 ) -> None:
     """Answer QUESTION from the index: text with citations, images/tables/videos inline.
 
-    On stderr: the current stage while it works, then where the time went."""
+    On stderr: the current stage while it works, then where the time went
+    (Markdown output; JSON output has the timings in its trace)."""
     from murar.answer.media import MediaOptions
     from murar.answer.pipeline import PipelineConfig, load_pipeline
     from murar.answer.render import file_media_url, render_markdown
@@ -118,7 +119,7 @@ def ask(
         answer = _answer_with_status(pipeline, question, show=not quiet)
     except MurarError as err:
         fail(err)
-    if not quiet:
+    if not quiet and output != "json":  # the JSON trace carries the same timings
         typer.echo(timing_summary(answer), err=True)
     base_dir = out.resolve().parent if out else Path.cwd()
     if output == "json":

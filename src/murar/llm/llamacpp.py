@@ -157,6 +157,9 @@ class LlamaCppChatModel:
                 from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
 
                 extra["draft_model"] = LlamaPromptLookupDecoding(num_pred_tokens=self._draft_tokens)
+                # the draft verifier reads logits of every position; llama-cpp-python sizes its
+                # logits buffer for that only when logits_all is passed explicitly
+                extra["logits_all"] = True
             try:
                 self._llm = Llama(
                     model_path=str(path),
@@ -283,8 +286,8 @@ class LlamaCppChatModel:
             prefix = tuple(llm.tokenize(head.encode("utf-8"), add_bos=False, special=True))
             if len(prefix) >= 32 and tuple(prompt[: len(prefix)]) == prefix:
                 current = tuple(llm.input_ids[: llm.n_tokens].tolist())
-                if current[: len(prefix)] != prefix:
-                    self._restore_or_eval(llm, prefix)
+                if current[: len(prefix)] != prefix and not self._restore_or_eval(llm, prefix):
+                    return len(prompt), 0  # the prefix was evaluated now, by this call
         current_ids = llm.input_ids[: llm.n_tokens].tolist()
         cached = 0
         for a, b in zip(current_ids, prompt):
@@ -293,7 +296,8 @@ class LlamaCppChatModel:
             cached += 1
         return len(prompt), min(cached, len(prompt) - 1)
 
-    def _restore_or_eval(self, llm: Llama, prefix: tuple[int, ...]) -> None:
+    def _restore_or_eval(self, llm: Llama, prefix: tuple[int, ...]) -> bool:
+        """Restore the saved state of ``prefix`` (True) or evaluate and save it (False)."""
         import llama_cpp
 
         state = self._prefixes.get(prefix)
@@ -305,7 +309,7 @@ class LlamaCppChatModel:
                 llm.n_tokens = len(prefix)
                 llm._requires_eval = True  # noqa: SLF001 - logits must be recomputed by the next decode
                 self._prefixes.move_to_end(prefix)
-                return
+                return True
             log.warning("llama.cpp refused a saved prefix state; evaluating the prefix again")
             del self._prefixes[prefix]
         llm.reset()
@@ -316,6 +320,7 @@ class LlamaCppChatModel:
         self._prefixes[prefix] = _PrefixState(data=bytes(buf)[:n])
         while len(self._prefixes) > self._max_prefixes:
             self._prefixes.popitem(last=False)
+        return False
 
     def _error(self, err: Exception) -> LLMError:
         msg = str(err)
