@@ -42,19 +42,20 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline  # noqa: E402
-from murar.answer.service import AnswerEvent, IndexStats  # noqa: E402
-from murar.embed.minilm import MiniLMEmbedder  # noqa: E402
-from murar.eval.claims import SentenceDecomposer  # noqa: E402
-from murar.eval.judge import EmbeddingJudge, LLMJudge, SupportJudge  # noqa: E402
-from murar.eval.media_metrics import GoldQuestion, load_gold  # noqa: E402
-from murar.eval.run import EvalRun, evaluate_service  # noqa: E402
-from murar.eval.scorer import MirageScorer  # noqa: E402
-from murar.ingest.index import build_index, open_index  # noqa: E402
-from murar.llm import load_chat_model  # noqa: E402
-from murar.llm.base import ChatMessage  # noqa: E402
-from murar.llm.llamacpp import LlamaCppChatModel  # noqa: E402
-from murar.schema import Answer  # noqa: E402
+from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
+from murar.answer.service import AnswerEvent, IndexStats
+from murar.embed.minilm import MiniLMEmbedder
+from murar.errors import MurarError
+from murar.eval.claims import SentenceDecomposer
+from murar.eval.judge import EmbeddingJudge, LLMJudge, SupportJudge
+from murar.eval.media_metrics import GoldQuestion, load_gold
+from murar.eval.run import EvalRun, evaluate_service
+from murar.eval.scorer import MirageScorer
+from murar.ingest.index import build_index, open_index
+from murar.llm import load_chat_model
+from murar.llm.base import ChatMessage
+from murar.llm.llamacpp import LlamaCppChatModel
+from murar.schema import Answer
 
 SHARED = REPO.parent / "shared"
 PATHS = ("three-call", "streamed")
@@ -222,7 +223,7 @@ def main() -> None:
     load_start = os.getloadavg()
     try:
         open_index(args.index)
-    except Exception:
+    except MurarError:
         print(f"building index {args.index} from {args.corpus} ...", flush=True)
         build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
     golds: list[GoldQuestion] = load_gold(args.questions)[: args.limit]

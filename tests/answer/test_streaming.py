@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from murar.answer.attribute import split_answer
-from murar.answer.streaming import Piece, SentenceAssembler, blocks_of
+from murar.answer.streaming import Piece, SentenceAssembler, SentenceOutcome, blocks_of
 from murar.schema import ImageItem, MediaBlock, TextBlock
 
 
@@ -21,9 +21,9 @@ def _run(chunks: list[str], media_after: set[int]) -> tuple[SentenceAssembler, l
     calls: list[tuple[int, str, int]] = []
     out: list[Piece] = []
 
-    def on_sentence(i: int, sent: str) -> list[MediaBlock]:
+    def on_sentence(i: int, sent: str) -> SentenceOutcome:
         calls.append((i, sent, sum(1 for p in out if p.media is None)))
-        return [_block(i)] if i in media_after else []
+        return SentenceOutcome(media=[_block(i)] if i in media_after else [])
 
     asm = SentenceAssembler(on_sentence, valid_citations={1, 2, 3})
     for c in chunks:
@@ -48,7 +48,7 @@ ANSWERS = [
 @pytest.mark.parametrize("answer", ANSWERS)
 @pytest.mark.parametrize("size", [1, 3, 7, 1000])
 def test_released_text_is_the_answer_and_sentences_match_split(answer: str, size: int) -> None:
-    asm, out, calls = _run(_tokens(answer, size), media_after=set())
+    _asm, out, calls = _run(_tokens(answer, size), media_after=set())
     text = "".join(p.text for p in out)
     expected = answer.replace("[1, 2]", "[1][2]").replace("[9]", "")
     assert text == expected.strip()
@@ -60,7 +60,7 @@ def test_released_text_is_the_answer_and_sentences_match_split(answer: str, size
 @pytest.mark.parametrize("size", [1, 2, 5])
 def test_media_come_right_after_their_sentence_and_before_the_next_one(size: int) -> None:
     answer = ANSWERS[1]
-    asm, out, calls = _run(_tokens(answer, size), media_after={0, 1})
+    _asm, out, _calls = _run(_tokens(answer, size), media_after={0, 1})
     kinds = ["m" if p.media else "t" for p in out]
     assert kinds.count("m") == 2
     blocks = blocks_of(out)
@@ -75,7 +75,7 @@ def test_sentence_is_attributed_before_the_stream_ends() -> None:
     chunks = _tokens(ANSWERS[0], 4)
     seen: list[int] = []
     out: list[Piece] = []
-    asm = SentenceAssembler(lambda i, s: seen.append(i) or [], valid_citations={1, 2})
+    asm = SentenceAssembler(lambda i, s: seen.append(i) or SentenceOutcome(), valid_citations={1, 2})
     fed = 0
     for c in chunks:
         out += asm.feed(c)
@@ -87,20 +87,33 @@ def test_sentence_is_attributed_before_the_stream_ends() -> None:
 
 
 def test_first_text_is_released_with_the_first_tokens() -> None:
-    asm = SentenceAssembler(lambda i, s: [], valid_citations={1})
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(), valid_citations={1})
     assert "".join(p.text for p in asm.feed("To add ")) == "To add "
     assert "".join(p.text for p in asm.feed("a custom")) == "a custom"
 
 
 def test_hold_chars_keep_a_short_start_back() -> None:
-    asm = SentenceAssembler(lambda i, s: [], valid_citations={1}, hold_chars=17)
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(), valid_citations={1}, hold_chars=17)
     assert asm.feed("NOT_") == []
     assert asm.feed("FOUND") == []
 
 
 def test_partial_citation_is_held_until_complete() -> None:
-    asm = SentenceAssembler(lambda i, s: [], valid_citations={1, 2})
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(), valid_citations={1, 2})
     released = "".join(p.text for p in asm.feed("Select Save [") + asm.feed("1"))
     assert released.rstrip() == "Select Save"
     released += "".join(p.text for p in asm.feed("] now.") + asm.close())
     assert released == "Select Save [1] now."
+
+
+def test_uncited_sentence_gets_the_citation_it_was_attributed_to() -> None:
+    out: list[Piece] = []
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(media=[_block(i)] if i == 0 else [], citation=2),
+                            valid_citations={1, 2})
+    for c in _tokens("Open the canvas. Then save it [1].", 4):
+        out += asm.feed(c)
+    out += asm.close()
+    blocks = blocks_of(out)
+    assert isinstance(blocks[0], TextBlock) and blocks[0].text == "Open the canvas. [2]"
+    assert isinstance(blocks[1], MediaBlock) and blocks[1].citations == [2]
+    assert isinstance(blocks[2], TextBlock) and blocks[2].text == "Then save it [1]."  # cited: left alone

@@ -39,18 +39,28 @@ from murar.answer.generate import (
     ExtractiveAnswerGenerator,
     LLMAnswerGenerator,
 )
-from murar.answer.media import MediaOptions, MediaResult, dedupe_key, select_section_media
-from murar.answer.prompts import NOT_FOUND_MARKER, NOT_FOUND_TEXT, PROMPT_VERSION, answer_messages
+from murar.answer.media import (
+    MediaOptions,
+    MediaResult,
+    dedupe_key,
+    select_section_media,
+)
+from murar.answer.prompts import (
+    NOT_FOUND_MARKER,
+    NOT_FOUND_TEXT,
+    PROMPT_VERSION,
+    answer_messages,
+)
 from murar.answer.refine import assign_placeholders, build_draft, refine
 from murar.answer.render import to_blocks
 from murar.answer.service import AnswerEvent, IndexStats
-from murar.answer.streaming import Piece, SentenceAssembler, blocks_of
 from murar.answer.strategies import (
     STRATEGIES,
     AnswerBasedOptions,
     select_answer_based,
     select_hybrid,
 )
+from murar.answer.streaming import Piece, SentenceAssembler, SentenceOutcome, blocks_of
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
 from murar.llm.base import ChatModel
@@ -271,9 +281,14 @@ class Pipeline:
                                       hold_chars=len(NOT_FOUND_MARKER) + 8)
         state.assembler = assembler
         released: list[Piece] = []
+        announced: list[str] = []
         t = time.perf_counter()
 
         def emit(pieces: list[Piece]) -> Iterator[AnswerEvent]:
+            # attribution and media selection run per sentence: say when each first started
+            for stage in state.started[len(announced):]:
+                announced.append(stage)
+                yield AnswerEvent(type="stage", name=stage)
             for piece in pieces:
                 released.append(piece)
                 if piece.media is None:
@@ -412,13 +427,17 @@ class _Incremental:
         self.keys: set[str] = set()
         self.attribute_ms = 0.0
         self.media_ms = 0.0
+        self.started: list[str] = []
+        """Stages that have run at least once (``attribute``, ``media``), in order."""
 
-    def on_sentence(self, index: int, sentence: str) -> list[MediaBlock]:
+    def on_sentence(self, index: int, sentence: str) -> SentenceOutcome:
         cfg = self.p.config
         t = time.perf_counter()
+        if not self.started:
+            self.started += ["attribute", "media"]
         res = attribute(sentence, self.snippets, self.vecs, self.p.embedder, threshold=cfg.attribution_threshold)
         if not res.attributions:
-            return []
+            return SentenceOutcome()
         k = max(range(len(res.attributions)), key=lambda i: res.attributions[i].score)
         a = res.attributions[k]
         self.attributions.append(Attribution(sentence_index=index, sentence=sentence, snippet_id=a.snippet_id,
@@ -428,7 +447,7 @@ class _Incremental:
         t = time.perf_counter()
         if len(self.selected) >= cfg.media.max_items or a.snippet_id is None and cfg.media_strategy == "section":
             self.media_ms += _ms(t)
-            return []
+            return SentenceOutcome(citation=a.citation)
         text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
         media = self.p._select(text, self.attributions, np.vstack(self.sentence_vectors))
         self.trace.media_candidates = media.candidates
@@ -444,8 +463,9 @@ class _Incremental:
         assign_placeholders(self.selected)
         write_display_captions(new, None)
         self.media_ms += _ms(t)
-        return [MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
-                           caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new]
+        return SentenceOutcome(citation=a.citation, media=[
+            MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
+                       caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new])
 
 
 def _ms(t: float) -> float:

@@ -7,7 +7,8 @@ sentence is complete once the text after it starts a new sentence (pysbd, via
 the period such as ``"... menu. [1]"`` still belongs to the sentence before).
 When a sentence completes, the ``on_sentence`` callback runs (source
 attribution and media selection of that sentence) and the media it returns are
-placed right after it, before any text of the next sentence is released.
+placed right after it, before any text of the next sentence is released; a
+sentence the model left uncited gets the citation it was attributed to.
 
 Text that might still turn out to end a sentence (a terminator with only spaces
 or citation markers after it, a half-written ``[1``) is held back; everything
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from murar.answer.attribute import split_answer
 from murar.answer.generate import citations_in, clean_citations
@@ -45,8 +46,18 @@ class Piece:
     sentence_index: int = -1
 
 
-OnSentence = Callable[[int, str], list[MediaBlock]]
-"""``on_sentence(index, sentence)`` -> media blocks to place right after that sentence."""
+@dataclass(slots=True)
+class SentenceOutcome:
+    """What the pipeline decided for one complete sentence: the ``media`` blocks
+    to place right after it, and the ``citation`` of the snippet it was attributed
+    to (shown after the sentence when the model cited nothing)."""
+
+    media: list[MediaBlock] = field(default_factory=list)
+    citation: int | None = None
+
+
+OnSentence = Callable[[int, str], SentenceOutcome]
+"""``on_sentence(index, sentence)`` -> :class:`SentenceOutcome` of that sentence."""
 
 
 class SentenceAssembler:
@@ -91,17 +102,28 @@ class SentenceAssembler:
         return list(self._last_cites)
 
     def _sentence_done(self, end: int) -> list[Piece]:
-        out = self._release(end)
-        sentence = clean_citations(self.raw[self._done : end].strip(), self._valid)
+        segment = self.raw[self._done : end]
+        out = self._release(self._done + len(segment.rstrip()))  # the spaces after it go out with the next text
+        sentence = clean_citations(segment.strip(), self._valid)
         self._done = end
         if not sentence:
             return out
+        media: list[tuple[int, MediaBlock]] = []
+        cite: int | None = None
         for sent in split_answer(sentence) or [sentence]:
             index = len(self.sentences)
             self.sentences.append(sent)
-            for block in self._on_sentence(index, sent):
-                block.citations = self._media_citations()
-                out.append(Piece(media=block, sentence_index=index))
+            outcome = self._on_sentence(index, sent)
+            cite = outcome.citation if outcome.citation is not None else cite
+            media += [(index, block) for block in outcome.media]
+        if cite is not None and not citations_in(sentence):
+            # an uncited sentence shows the source it was attributed to (MuRAR section 2.2)
+            marker = f" [{cite}]"
+            self._segment += marker
+            out.append(Piece(text=marker))
+        for index, block in media:
+            block.citations = self._media_citations()
+            out.append(Piece(media=block, sentence_index=index))
         return out
 
     def _boundary(self, tail: str) -> int | None:
@@ -112,7 +134,7 @@ class SentenceAssembler:
         first = sents[0]
         core = _TRAILING_CITES.sub("", first)
         start = tail.find(core[:20])
-        lower = (start if start >= 0 else 0) + max(len(core) - 1, 1)
+        lower = max(start, 0) + max(len(core) - 1, 1)
         nxt = sents[1][:40]
         pos = tail.find(nxt, lower)
         return pos if pos > 0 else None
@@ -177,4 +199,4 @@ def blocks_of(pieces: list[Piece]) -> list[Block]:
     return blocks
 
 
-__all__ = ["OnSentence", "Piece", "SentenceAssembler", "blocks_of"]
+__all__ = ["OnSentence", "Piece", "SentenceAssembler", "SentenceOutcome", "blocks_of"]

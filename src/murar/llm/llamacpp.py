@@ -301,18 +301,18 @@ class LlamaCppChatModel:
         import llama_cpp
 
         state = self._prefixes.get(prefix)
-        ctx = llm._ctx.ctx  # noqa: SLF001 - llama-cpp-python has no public lightweight state API
+        ctx = llm._ctx.ctx
         if state is not None:
             buf = (ctypes.c_uint8 * len(state.data)).from_buffer_copy(state.data)
             if llama_cpp.llama_state_set_data(ctx, buf, len(state.data)) == len(state.data):
                 llm.input_ids[: len(prefix)] = prefix
                 llm.n_tokens = len(prefix)
-                llm._requires_eval = True  # noqa: SLF001 - logits must be recomputed by the next decode
+                llm._requires_eval = True
                 self._prefixes.move_to_end(prefix)
                 return True
             log.warning("llama.cpp refused a saved prefix state; evaluating the prefix again")
             del self._prefixes[prefix]
-        llm.reset()
+        llm.reset()  # type: ignore[no-untyped-call]
         llm.eval(list(prefix))
         size = llama_cpp.llama_state_get_size(ctx)
         buf = (ctypes.c_uint8 * int(size))()

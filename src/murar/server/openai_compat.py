@@ -26,6 +26,7 @@ import asyncio
 import secrets
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -225,7 +226,7 @@ def add_routes(app: FastAPI, state: AppState) -> None:
                         yield chunk({"content": text})
                 elif event.type == "media" and event.block is not None:
                     md = await anyio.to_thread.run_sync(
-                        lambda b=event.block: media_block_markdown(b, linker=linker)
+                        partial(media_block_markdown, event.block, linker=linker)
                     )
                     live, after_media = True, True
                     yield chunk({"content": f"\n\n{md}\n\n"})
