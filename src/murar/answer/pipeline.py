@@ -38,6 +38,7 @@ from murar.answer.generate import (
     AnswerGenerator,
     ExtractiveAnswerGenerator,
     LLMAnswerGenerator,
+    strip_citations,
 )
 from murar.answer.media import (
     MediaOptions,
@@ -45,6 +46,7 @@ from murar.answer.media import (
     dedupe_key,
     select_section_media,
 )
+from murar.answer.moments import best_moment
 from murar.answer.prompts import (
     NOT_FOUND_MARKER,
     NOT_FOUND_TEXT,
@@ -463,9 +465,12 @@ class _Incremental:
         assign_placeholders(self.selected)
         write_display_captions(new, None)
         self.media_ms += _ms(t)
-        return SentenceOutcome(citation=a.citation, media=[
-            MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
-                       caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new])
+        blocks = [MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
+                             caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new]
+        for b in blocks:
+            if isinstance(b.item, VideoItem) and b.item.cues:  # start at the moment the sentence points at
+                b.start_seconds = best_moment(strip_citations(sentence), b.item.cues)
+        return SentenceOutcome(citation=a.citation, media=blocks)
 
 
 def _ms(t: float) -> float:
