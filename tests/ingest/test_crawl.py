@@ -61,7 +61,9 @@ def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
     (src / "docs/index.md").write_text("# Gizmo\n\nStart with [installing](guide/install.md).\n\n"
                                        f"[Elsewhere](http://localhost:{port}/other.html)\n", encoding="utf-8")
     (src / "docs/guide/install.md").write_text(
-        "# Install Gizmo\n\n## Accept the licence\n\nTick the box and press Continue.\n\n"
+        "# Install Gizmo\n\n## Accept the licence\n\nTo accept the licence agreement in the Gizmo installer, tick "
+        "the box labelled I accept the licence and press Continue. The installer then copies the Gizmo files "
+        "to the program folder.\n\n"
         "![Licence dialog](img/licence.png)\n\n[Secret](../private/secret.md)\n", encoding="utf-8")
     (src / "docs/guide/orphan.md").write_text("# Orphan page\n\nOnly the sitemap lists me.\n", encoding="utf-8")
     (src / "docs/private/secret.md").write_text("# Secret\n", encoding="utf-8")
@@ -112,7 +114,7 @@ def test_crawl_mirrors_pages_and_images_politely(live_site: tuple[str, Path, lis
                             page_dir=report.root / "guide/install", root=report.root)
     images = [m for m in doc.media if m.kind == "image"]
     assert [(m.alt, m.path) for m in images] == [("Licence dialog", "guide/img/licence.png")]
-    assert "Tick the box" in " ".join(s.text for s in doc.sections)
+    assert "tick the box labelled" in " ".join(s.text for s in doc.sections)
     assert doc.sections[0].page_url == f"{url}guide/install/"
 
     # a second crawl sends conditional requests and reuses the cache on 304
@@ -183,3 +185,30 @@ def test_unreachable_start_is_a_typed_error(tmp_path: Path) -> None:
         port = s.getsockname()[1]
     with pytest.raises(IngestError, match="cannot reach"):
         Crawler(f"http://127.0.0.1:{port}/docs/", tmp_path, CrawlOptions(delay=0.0, timeout=2)).run()
+
+
+def test_murar_ingest_url_then_ask(live_site: tuple[str, Path, list[tuple[str, int]]], tmp_path: Path) -> None:
+    """``murar ingest <URL>`` crawls, mirrors and indexes; the answer shows the crawled screenshot."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from murar.cli.main import app
+
+    url, _, _ = live_site
+    runner = CliRunner()
+    idx = tmp_path / "idx"
+    r = runner.invoke(app, ["ingest", url, "--index", str(idx), "--embedder", "hashing", "--max-pages", "10",
+                            "--crawl-delay", "0", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["report"]["pages"] >= 2 and data["report"]["images"] >= 1
+    assert (tmp_path / "idx.crawl").is_dir()
+    out = tmp_path / "answer.md"
+    r = runner.invoke(app, ["ask", "How do I accept the licence agreement in the Gizmo installer?", "--index", str(idx),
+                            "--llm", "extractive", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    md = out.read_text(encoding="utf-8")
+    assert "licence.png" in md, md
+    r = runner.invoke(app, ["ingest", "http://", "--index", str(idx), "--embedder", "hashing"])
+    assert r.exit_code == 1 and "Traceback" not in r.output

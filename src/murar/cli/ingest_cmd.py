@@ -17,13 +17,15 @@ from murar.cli.common import (
     fail,
     index_target,
 )
+from murar.cli.crawl_source import crawl_source, is_url
 from murar.cli.progress import RichProgress
 from murar.errors import MurarError
 from murar.schema import to_jsonable
 
 
 def ingest(
-    corpus: Annotated[Path, typer.Argument(help="Folder of .md, .html and .pdf files (searched recursively).")],
+    corpus: Annotated[str, typer.Argument(help="Folder of .md, .html and .pdf files (searched recursively), "
+                                          "or the http(s) URL of a live documentation site (crawled).")],
     index: Annotated[Path, typer.Option("--index", "-i", help="Index folder to create or refresh.")] = DEFAULT_INDEX,
     embedder: Annotated[str, typer.Option(help="minilm (bundled, offline) | openai | hashing (tests only).")] = "minilm",
     embed_base_url: Annotated[str | None, typer.Option(help="Base URL of an OpenAI-compatible embeddings API.")] = None,
@@ -40,6 +42,13 @@ def ingest(
     transcribe: Annotated[bool, typer.Option(
         "--transcribe", help="Transcribe local video files without subtitles (speech recognition, "
         "'asr' extra: whisper tiny.en, cached per file content).")] = False,
+    max_pages: Annotated[int, typer.Option(help="Live sites: most pages to crawl.")] = 200,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        help="Live sites: another host whose pages and images may be fetched (repeatable).")] = None,
+    crawl_delay: Annotated[float, typer.Option(
+        help="Live sites: seconds between requests (a larger robots.txt Crawl-delay wins).")] = 1.0,
+    crawl_cache: Annotated[Path | None, typer.Option(
+        help="Live sites: folder caching pages and images between runs (default: <index>.crawl).")] = None,
 ) -> None:
     """Parse, chunk and embed a corpus into an index (atomic: a failed run keeps the old index)."""
     from murar.ingest.corpus import DEFAULT_EXCLUDES
@@ -49,13 +58,18 @@ def ingest(
         emb = build_embedder(embedder, embed_base_url, embed_model)
         excludes = DEFAULT_EXCLUDES + tuple(exclude or ())
         with RichProgress(enabled=not quiet and output == "text") as progress:
+            source = Path(corpus)
+            if is_url(corpus):
+                crawled = crawl_source(corpus, index=index, cache=crawl_cache, max_pages=max_pages,
+                                       allow_hosts=allow_host or [], delay=crawl_delay, progress=progress)
+                source = crawled.root
             target = index_target(index, store)
             recognizer = None
             if transcribe:
                 from murar.ingest.asr import WhisperRecognizer
 
                 recognizer = WhisperRecognizer()
-            manifest, report = build_index(corpus, target, embedder=emb, excludes=excludes, progress=progress,
+            manifest, report = build_index(source, target, embedder=emb, excludes=excludes, progress=progress,
                                            incremental=incremental, recognizer=recognizer)
     except MurarError as err:
         fail(err)
