@@ -144,6 +144,21 @@ def test_generic_chrome_rules() -> None:
     assert "Body text." in out and "Note text" in out and "Title" in out
 
 
+def test_wrappers_named_like_chrome_keep_the_page() -> None:
+    """Read the Docs wraps the page in ``wy-nav-content``; just-the-docs has ``side-bar``."""
+    page = ("<html><body><div class='side-bar'><a href='/'>Home</a><ul><li>Menu item</li></ul></div>"
+            "<section class='wy-nav-content-wrap'><nav class='wy-nav-top'>Project</nav>"
+            "<div class='wy-nav-content'><div class='rst-content'>"
+            "<div role='navigation' aria-label='Page navigation'>Docs » Configure</div>"
+            "<div role='main' class='document'><h1>Configure<a class='headerlink' href='#c' "
+            "title='Link to this heading'>¶</a></h1><p>Set the port.</p></div>"
+            "<footer><div class='rst-footer-buttons'>Next</div></footer></div></div></section></body></html>")
+    out = built.clean_built_page(page)
+    assert "Set the port." in out and "Configure" in out
+    for gone in ("Menu item", "Docs » Configure", "¶", "rst-footer-buttons", "wy-nav-top"):
+        assert gone not in out, gone
+
+
 def test_source_pages_are_not_built_sites(tmp_path: Path) -> None:
     write(tmp_path, "index.html", "---\nlayout: home\n---\n<h1>{{ site.title }}</h1>")
     assert built.built_generator(tmp_path) is None

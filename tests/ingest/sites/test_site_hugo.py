@@ -175,6 +175,22 @@ def test_shortcodes_rewritten(site_root: Path) -> None:
     assert "{{" not in out.replace('{{< figure src="x.png" >}}', "")
 
 
+def test_tabs_code_and_inline_shortcodes(tmp_path: Path) -> None:
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    src = ('{{< tabpane >}}\n{{< tab header="Linux" lang="bash" >}}\napt install gizmo\n{{< /tab >}}\n'
+           '{{% tab name="Windows" %}}Run the **installer**.{{% /tab %}}\n{{< /tabpane >}}\n'
+           '{{< year.inline >}}{{ now.Year }}{{< /year.inline >}}\n'
+           '{{< imgproc shot Fit "600x300" >}}The imgproc caption{{< /imgproc >}}\n')
+    write(tmp_path, "content/page/shot.png", PNG)
+    out = site.preprocess(src, page_rel="content/page/index.md")
+    assert "**Linux** \n```bash\napt install gizmo\n```" in out
+    assert "**Windows** Run the **installer**." in out
+    assert "now.Year" not in out and "{{" not in out
+    # Docsy imgproc: the first argument names a page resource (no suffix given), inner text is the caption
+    assert '![The imgproc caption](<shot.png> "The imgproc caption")' in out
+
+
 def test_missing_include_and_cycle_warn(tmp_path: Path) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     write(tmp_path, "content/includes/a.md", '{{< include "b.md" >}}A\n')

@@ -64,7 +64,7 @@ _DROP_ROLES = ("navigation", "search", "banner", "contentinfo", "complementary",
                "tablist", "dialog")
 #: class/id tokens of page chrome, matched as whole ``-``/``_``-separated words of a class or id
 _CHROME = re.compile(
-    r"(?:^|[-_])(?:breadcrumbs?|crumbs|sidebar|sidenav|side-nav|navbar|nav|navigation|menu|toc|tocs|"
+    r"(?:^|[-_])(?:breadcrumbs?|crumbs|sidebar|side-bar|sidenav|side-nav|navbar|nav|navigation|menu|toc|tocs|"
     r"table-of-contents|pagination|pager|paginator|prev-next|prevnext|related|footer|header-bar|topbar|"
     r"searchbox|search|edit-this-page|edit-page|editlink|edit-link|headerlink|hash-link|anchor-heading|"
     r"anchorjs-link|heading-anchor|header-anchor|permalink|skip-link|skiplink|skip-to-content|sr-only|"
@@ -126,8 +126,12 @@ def clean_built_page(html: str) -> str:
         if node.css_first("h1") is None:
             node.decompose()
     for node in list(body.css("[class], [id], [role], [aria-label]")):
-        if node.parent is not None and _is_chrome(node):
-            node.decompose()
+        if node.parent is None or not _is_chrome(node):
+            continue
+        # a wrapper whose name sounds like chrome (Read the Docs "wy-nav-content") but holds the page
+        if node.css_first("main, [role=main], article, h1") is not None:
+            continue
+        node.decompose()
     for node in list(body.css("a")):
         text = node.text(deep=True) or ""
         edit = _EDIT_TEXT.match(text) or (not text.strip() and "/edit/" in (node.attributes.get("href") or ""))

@@ -484,7 +484,8 @@ class HugoSite:
 
     def resolve_shortcode_src(self, src: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an image shortcode's ``src`` the way Hugo's ``figure`` does: a page
-        resource of the bundle, then a global resource (``assets/``), then the link
+        resource of the bundle (a name without suffix as a ``GetMatch`` pattern, as
+        Docsy's ``imgproc``), then a global resource (``assets/``), then the link
         as the page would write it, then (theme ``img`` convention) a site path in
         the static folders even without a leading ``/``. Never raises."""
         src = src.strip()
@@ -498,6 +499,13 @@ class HugoSite:
         found = first_existing(self._root, cands)
         if found:
             return ResolvedLink(rel_path=found)
+        if not suffix_of(path) and not path.startswith("/"):
+            # a page resource named by a pattern (Docsy imgproc: Resources.GetMatch "**name*")
+            bundle = self._root / page_dir
+            matches = sorted(p for p in bundle.rglob(f"{path}*") if p.is_file()
+                             and p.suffix.lower() in IMAGE_SUFFIXES) if bundle.is_dir() else []
+            if matches:
+                return ResolvedLink(rel_path=matches[0].relative_to(self._root).as_posix())
         res = self.resolve_asset(src, page_rel=page_rel)
         if res.rel_path and not res.problem:
             return res
@@ -557,7 +565,8 @@ class HugoSite:
             if m.group("close"):
                 continue  # closing tags of reduced shortcodes
             sc = parse_args(name, m.group("args"))
-            wants_inner = name in IMAGE_SHORTCODES or name == "highlight" or _image_param(sc)
+            wants_inner = name in IMAGE_SHORTCODES or name == "highlight" or _image_param(sc) \
+                or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
             close = None
             if not m.group("self") and name not in _NO_INNER:
                 label = sc.get("title", "name", "summary", "header", "heading", "tab")
@@ -581,10 +590,17 @@ class HugoSite:
             elif name == "param":
                 key = sc.get("name", pos=0)
                 out.append(self._config.settings.get(f"params.{key}", ""))
+            elif name.endswith(".inline"):
+                if close is not None:  # an inline shortcode's body is a Go template, not content
+                    pos = close.end()
             else:
                 label = sc.get("title", "name", "summary", "header", "heading", "tab")
                 if label and close is not None:
                     out.append(f"**{_strip_markup(label)}** ")
+                lang = sc.params.get("lang") or sc.params.get("language") or ""
+                if lang and close is not None and not re.search(r"\{\{[<%]", inner):
+                    out.append(f"\n```{lang}\n{inner.strip(chr(10))}\n```\n")
+                    pos = close.end()
         out.append(body[pos:])
         text = "".join(out)
         return re.sub("\x00HUGOESC(\\d+)\x00", lambda m: escaped[int(m.group(1))], text)
