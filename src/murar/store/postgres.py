@@ -75,6 +75,10 @@ OPEN = 2**62
 RETENTION = 600.0
 #: how long a question's pinned version is trusted by lookups without a new search (seconds)
 PIN_SECONDS = 60.0
+#: up to this many rows a search is exact (sequential scan); beyond, the HNSW index answers
+EXACT_MAX_ROWS = 20_000
+#: HNSW candidate list size at query time (pgvector's ``hnsw.ef_search``; its default is 40)
+EF_SEARCH = 100
 ENABLE_SQL = "CREATE EXTENSION vector;"
 _ADVISORY_KEY = 0x6D75726172  # "murar"
 _VISIBLE = "vfrom <= %(v)s AND vto > %(v)s"
@@ -141,10 +145,11 @@ class _Db:
     search still returns ``k`` rows).
     """
 
-    def __init__(self, url: str, *, max_size: int = 8) -> None:
+    def __init__(self, url: str, *, max_size: int = 8, ef_search: int = EF_SEARCH) -> None:
         self.url = url
         self.location = redact(url)
         self.max_size = max_size
+        self.ef_search = ef_search
         self._pool: Any = None
         self._lock = threading.Lock()
 
@@ -180,7 +185,7 @@ class _Db:
                 from psycopg_pool import ConnectionPool
 
                 pool = ConnectionPool(self.url, min_size=1, max_size=self.max_size, open=False,
-                                      configure=_configure, kwargs={"autocommit": True},
+                                      configure=self._configure, kwargs={"autocommit": True},
                                       name="murar")
                 try:
                     pool.open(wait=True, timeout=30)
@@ -189,6 +194,13 @@ class _Db:
                     raise StoreUnavailableError(f"cannot open a connection pool to {self.location}: {err}") from err
                 self._pool = pool
             return self._pool
+
+    def _configure(self, conn: Any) -> None:
+        from pgvector.psycopg import register_vector
+
+        register_vector(conn)
+        conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        conn.execute(f"SET hnsw.ef_search = {int(self.ef_search)}")
 
     @contextlib.contextmanager
     def conn(self) -> Iterator[Any]:
@@ -206,11 +218,6 @@ class _Db:
                 self._pool = None
 
 
-def _configure(conn: Any) -> None:
-    from pgvector.psycopg import register_vector
-
-    register_vector(conn)
-    conn.execute("SET hnsw.iterative_scan = relaxed_order")
 
 
 def _meta(conn: Any) -> dict[str, str] | None:
@@ -272,8 +279,11 @@ class PgStore:
         IndexNotFoundError: no index has been committed in that database.
     """
 
-    def __init__(self, url: str, *, pool_size: int = 8) -> None:
-        self._db = _Db(url, max_size=pool_size)
+    def __init__(self, url: str, *, pool_size: int = 8, exact_max_rows: int = EXACT_MAX_ROWS,
+                 ef_search: int = EF_SEARCH) -> None:
+        self._db = _Db(url, max_size=pool_size, ef_search=ef_search)
+        self.exact_max_rows = exact_max_rows
+        self._rows: dict[int, tuple[int, int]] = {}
         self._pin = threading.local()
         self._dim: int | None = None
         self._assets: Path | None = None
@@ -310,8 +320,22 @@ class PgStore:
             v = int(row[0])
         else:
             v = self._live(conn)
+        if v not in self._rows:
+            counts = conn.execute("SELECT manifest->'counts' FROM murar_versions WHERE seq = %s", (v,)).fetchone()
+            c = counts[0] if counts and isinstance(counts[0], dict) else {}
+            n_media = sum(int(c.get(k, OPEN)) for k in ("images", "tables", "videos"))
+            self._rows = {v: (int(c.get("snippets", OPEN)), n_media)}
         self._pin.value = (v, time.monotonic())
         return v
+
+    def _order(self, v: int, which: int) -> str:
+        """``ORDER BY`` of a vector search: exact (the ``+ 0`` keeps the planner
+        off the HNSW index; equal scores in page order, as in the other
+        backends) for at most :attr:`exact_max_rows` rows, else ANN."""
+        rows = self._rows.get(v, (OPEN, OPEN))[which]
+        if rows <= self.exact_max_rows:
+            return "(embedding <=> %(q)s) + 0, source_path, ord"
+        return "embedding <=> %(q)s"
 
     def live_manifest(self) -> dict[str, Any]:
         """The manifest (JSON object) of the live version.
@@ -341,7 +365,7 @@ class PgStore:
             v = self._version(conn, refresh=True)
             rows = conn.execute(
                 f"SELECT payload, embedding <=> %(q)s AS d FROM murar_snippets WHERE {_VISIBLE} "
-                "ORDER BY embedding <=> %(q)s LIMIT %(k)s", {"q": q, "v": v, "k": k},
+                f"ORDER BY {self._order(v, 0)} LIMIT %(k)s", {"q": q, "v": v, "k": k},
             ).fetchall()
         hits = [(snippet_from_dict(p), float(1.0 - d)) for p, d in rows]
         hits.sort(key=lambda h: -h[1])  # iterative scans may return rows slightly out of order
@@ -387,10 +411,10 @@ class PgStore:
         if not include_missing:
             where.append("displayable")
         with self._db.conn() as conn:
-            params["v"] = self._version(conn)
+            params["v"] = v = self._version(conn)
             rows = conn.execute(
                 f"SELECT payload, embedding <=> %(q)s AS d FROM murar_media WHERE {' AND '.join(where)} "
-                "ORDER BY embedding <=> %(q)s LIMIT %(k)s", params,
+                f"ORDER BY {self._order(v, 1)} LIMIT %(k)s", params,
             ).fetchall()
         out = [ScoredMedia(media_from_dict(p), float(1.0 - d)) for p, d in rows]
         out.sort(key=lambda m: -m.score)
