@@ -97,3 +97,11 @@ def pg_url(pg_server: object) -> Iterator[str]:
     yield base.rsplit("/", 1)[0] + "/" + name
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+DOCSITES = SHARED / "corpora" / "docsites"
+
+
+@pytest.fixture(scope="session")
+def docsites_root() -> Path:
+    """The eight real documentation sets, one folder per generator (see each SOURCE.md)."""
+    return _need(DOCSITES)

@@ -6,7 +6,8 @@ Every error murar raises on purpose derives from :class:`MurarError`::
     ├── ConfigError              bad option or combination of options
     ├── MissingExtraError        an optional dependency is not installed (message holds the pip command)
     ├── IngestError              a document could not be read or parsed
-    │   └── UnsafePathError      a link or path escapes the corpus root
+    │   ├── UnsafePathError      a link or path escapes the corpus root
+    │   └── NoPagesError         an ingest found no page it could read (names the extensions found)
     ├── IndexError_              the index is missing, corrupt or of another version
     │   ├── IndexNotFoundError
     │   ├── StoreUnavailableError  the store's database server cannot be reached
@@ -47,6 +48,11 @@ class IngestError(MurarError):
 
 class UnsafePathError(IngestError):
     """A path resolves outside the corpus root."""
+
+
+class NoPagesError(IngestError):
+    """An ingest found no page it could read; the message lists the file
+    extensions it found and the site types murar knows."""
 
 
 class IndexError_(MurarError):

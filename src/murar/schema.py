@@ -207,6 +207,31 @@ class VideoItem(MediaItem):
 AnyMedia = ImageItem | TableItem | VideoItem
 
 
+AssetStatus = Literal["resolved", "missing", "remote", "unsupported", "escapes_root", "inline"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssetRef:
+    """One image or video reference written in a page (or an include it pulls in)
+    and what became of it; the ingest report counts these (issue 8, "never silent").
+
+    ``status``: ``resolved`` (a file under the root), ``missing`` (no file at
+    ``path``, the path tried), ``remote`` (an ``http(s)`` URL, never fetched),
+    ``unsupported`` (syntax murar cannot evaluate, e.g. a JSX expression),
+    ``escapes_root`` (outside the corpus root, never read) or ``inline`` (a
+    ``data:`` URI). ``source_path`` is the file the reference is written in,
+    relative to the root; ``link`` is the reference as written; ``reason`` is
+    a human-readable detail for anything but ``resolved``.
+    """
+
+    source_path: str
+    link: str
+    kind: str = "image"
+    status: AssetStatus
+    path: str | None = None
+    reason: str = ""
+
+
 @dataclass(slots=True, kw_only=True)
 class ParsedDocument:
     """What a converter returns for one file: sections and their media.
@@ -222,6 +247,7 @@ class ParsedDocument:
     media: list[AnyMedia]
     warnings: list[str] = field(default_factory=list)
     pages: int | None = None
+    asset_refs: list[AssetRef] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- answers

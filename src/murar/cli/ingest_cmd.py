@@ -24,7 +24,8 @@ from murar.schema import to_jsonable
 
 
 def ingest(
-    corpus: Annotated[str, typer.Argument(help="Folder of .md, .html and .pdf files (searched recursively), "
+    corpus: Annotated[str, typer.Argument(help="Folder of a documentation site (Docusaurus, MkDocs, Sphinx, "
+                                          "...) or of .md, .html and .pdf files (searched recursively), "
                                           "or the http(s) URL of a live documentation site (crawled).")],
     index: Annotated[Path, typer.Option("--index", "-i", help="Index folder to create or refresh.")] = DEFAULT_INDEX,
     embedder: Annotated[str, typer.Option(help="minilm (bundled, offline) | openai | hashing (tests only).")] = "minilm",
@@ -49,8 +50,18 @@ def ingest(
         help="Live sites: seconds between requests (a larger robots.txt Crawl-delay wins).")] = 1.0,
     crawl_cache: Annotated[Path | None, typer.Option(
         help="Live sites: folder caching pages and images between runs (default: <index>.crawl).")] = None,
+    site_type: Annotated[str, typer.Option(
+        "--site-type", help="Documentation generator: auto (detect from its config file) | plain | "
+        "docusaurus | mkdocs | sphinx | jekyll | jupyterbook | hugo | docfx | antora | mdbook | vitepress | "
+        "quarto | mintlify.")] = "auto",
 ) -> None:
-    """Parse, chunk and embed a corpus into an index (atomic: a failed run keeps the old index)."""
+    """Parse, chunk and embed a corpus into an index (atomic: a failed run keeps the old index).
+
+    The docs generator (Docusaurus, MkDocs, Sphinx, ...) is detected from its config
+    file at the folder, above it or a few levels below; its rules decide which files
+    are pages and where image links point. The summary prints the generator and the
+    image resolution rate; --format json lists every unresolved reference.
+    """
     from murar.ingest.corpus import DEFAULT_EXCLUDES
     from murar.ingest.index import build_index
 
@@ -70,13 +81,21 @@ def ingest(
 
                 recognizer = WhisperRecognizer()
             manifest, report = build_index(source, target, embedder=emb, excludes=excludes, progress=progress,
-                                           incremental=incremental, recognizer=recognizer)
+                                           incremental=incremental, recognizer=recognizer,
+                                           site_type=site_type)
     except MurarError as err:
         fail(err)
+    stats = report.assets
+    assets = {"references": stats.references, "by_status": stats.by_status, "resolvable": stats.resolvable,
+              "resolution_rate": stats.resolution_rate, "missing_in_corpus": stats.missing_in_corpus,
+              "missing_absent": stats.missing_absent,
+              "unresolved": [to_jsonable(r) for r in report.unresolved]}
     if output == "json":
         typer.echo(json.dumps({"manifest": to_jsonable(manifest), "report": {
+            "site": report.site,
             "pages": report.pages, "sections": report.sections, "snippets": report.snippets,
             "images": report.images, "tables": report.tables, "videos": report.videos,
+            "assets": assets,
             "failed": [to_jsonable(f) for f in report.failed], "skipped": [to_jsonable(f) for f in report.skipped],
             "warnings": report.warnings, "seconds": report.seconds, "reused_embeddings": report.reused_embeddings,
             "changes": report.changes, "remote_images": report.remote_images, "transcripts": report.transcripts,
@@ -87,8 +106,13 @@ def ingest(
 
     shown = redact(str(target)) if store else str(index)
     table = Table(title=f"Index {shown} ({manifest.version})", show_header=False)
+    site = report.site
+    if site:
+        table.add_row("site", _site_line(site))
     for key in ("pages", "sections", "snippets", "images", "tables", "videos"):
         table.add_row(key, str(getattr(report, key)))
+    table.add_row("media references", _refs_line(stats.references, stats.by_status, stats.resolution_rate,
+                                                  stats.resolved, stats.resolvable))
     table.add_row("failed files", str(len(report.failed)))
     table.add_row("skipped files", str(len(report.skipped)))
     table.add_row("warnings", str(len(report.warnings)))
@@ -101,10 +125,34 @@ def ingest(
     if report.transcripts:
         table.add_row("video transcripts", ", ".join(f"{k} {v}" for k, v in report.transcripts.items()))
     table.add_row("seconds", f"{report.seconds.get('total', 0):.1f} (embedding {report.seconds.get('embed', 0):.1f})")
-    console.print(table)
-    for f in report.failed + report.skipped:
-        console.print(f"[red]{f.status}[/red] {f.path}: {f.error}")
+    console.print(table, highlight=False)
+    for note in site.get("notes", []) if site else []:
+        console.print(f"[yellow]note[/yellow] {note}", highlight=False)
+    for f in report.failed:
+        console.print(f"[red]{f.status}[/red] {f.path}: {f.error}", highlight=False)
+    for ext, reason, n in report.skipped_by_reason()[:show_warnings]:
+        console.print(f"[red]skipped[/red] {n} {ext} file(s): {reason}", highlight=False)
     for w in report.warnings[:show_warnings]:
         console.print(f"[yellow]warning[/yellow] {w}", markup=True, highlight=False)
     if len(report.warnings) > show_warnings:
         console.print(f"... {len(report.warnings) - show_warnings} more warnings (see --format json)")
+
+
+def _site_line(site: dict[str, object]) -> str:
+    parts = [str(site.get("generator", "plain"))]
+    if site.get("config_file"):
+        parts.append(f"({site['config_file']})")
+    for key in ("content_dirs", "static_dirs", "base_url", "exclude"):
+        value = site.get(key)
+        if value:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            parts.append(f"{key}={shown}")
+    return " ".join(parts)
+
+
+def _refs_line(total: int, by_status: dict[str, int], rate: float | None, resolved: int, resolvable: int) -> str:
+    if not total:
+        return "0"
+    detail = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in by_status.items())
+    shown = f"{rate:.1%}" if rate is not None else "n/a"
+    return f"{total} ({detail}); resolution rate {shown} ({resolved}/{resolvable})"

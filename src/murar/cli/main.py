@@ -7,6 +7,9 @@ import os
 
 # llama.cpp's OpenMP threads busy-wait by default, starving the embedder and the server on small machines
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# LanceDB's Rust core logs to stderr ("WARN ... No existing dataset at ..."): users see errors only
+os.environ.setdefault("LANCEDB_LOG", "error")
+os.environ.setdefault("LANCE_LOG", "error")
 
 import typer
 

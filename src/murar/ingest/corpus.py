@@ -1,31 +1,39 @@
-"""Walking a corpus folder and converting every supported file, never losing the batch.
+"""Walking a documentation site and converting every page, never losing the batch.
 
-Each file goes through the converter for its extension. A file that fails is
-recorded in the :class:`IngestReport` with the reason, and the walk goes on.
+The :class:`~murar.ingest.sites.base.Site` classifies every file under the
+root (page, include, asset, excluded, unknown); each page goes through the
+converter registered for its markup (:mod:`murar.ingest.markup.registry`). A
+file that fails, and every file that is not read, is recorded in the
+:class:`IngestReport` with the reason and extension, and the walk goes on.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import logging
-from collections.abc import Callable, Iterator
+import os
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from murar.errors import IngestError, MissingExtraError
-from murar.schema import ParsedDocument
+from murar.ingest.assets import AssetStats, is_unresolved
+from murar.ingest.sites.base import FileClass, FileRole, PlainSite, Site
+from murar.schema import AssetRef, ParsedDocument
 
 log = logging.getLogger(__name__)
 
-MARKDOWN_EXTS = {".md", ".markdown"}
-HTML_EXTS = {".html", ".htm"}
-PDF_EXTS = {".pdf"}
 DEFAULT_EXCLUDES = ("license.md", "LICENSE*", "CHANGELOG*", "CODE_OF_CONDUCT*", "CONTRIBUTING*")
 
 
 @dataclass(slots=True, kw_only=True)
 class FileReport:
-    """Outcome for one file: ``status`` is ``ok``, ``skipped`` or ``failed``."""
+    """Outcome for one file: ``status`` is ``ok``, ``failed``, ``skipped`` (not read:
+    ``error`` says why), ``include`` (a partial, read where a page pulls it in)
+    or ``asset`` (an image, video or download that pages reference). ``ext`` is
+    the lower-cased file extension (``""`` when none)."""
 
     path: str
     status: str
@@ -33,6 +41,7 @@ class FileReport:
     error: str = ""
     sections: int = 0
     media: int = 0
+    ext: str = ""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -52,6 +61,9 @@ class IngestReport:
     changes: dict[str, int] = field(default_factory=dict)
     remote_images: int = 0  # images linked by URL only: recorded, shown only with --remote-images show
     transcripts: dict[str, int] = field(default_factory=dict)  # speech recognition counts (asr extra)
+    site: dict[str, Any] = field(default_factory=dict)
+    asset_refs: list[AssetRef] = field(default_factory=list)
+    assets: AssetStats = field(default_factory=AssetStats)
 
     @property
     def failed(self) -> list[FileReport]:
@@ -62,67 +74,153 @@ class IngestReport:
         return [f for f in self.files if f.status == "skipped"]
 
     @property
+    def unresolved(self) -> list[AssetRef]:
+        """Every image/video reference that is neither a resolved file nor a remote URL."""
+        return [r for r in self.asset_refs if is_unresolved(r)]
+
+    def skipped_by_reason(self) -> list[tuple[str, str, int]]:
+        """``(extension, reason, count)`` of skipped files, most frequent first."""
+        counts = Counter((f.ext or "(none)", f.error) for f in self.skipped)
+        return [(ext, reason, n) for (ext, reason), n in counts.most_common()]
+
+    @property
     def warnings(self) -> list[str]:
         return [f"{f.path}: {w}" for f in self.files for w in f.warnings]
 
 
-def iter_corpus_files(root: Path, *, excludes: tuple[str, ...] = DEFAULT_EXCLUDES) -> Iterator[tuple[Path, str | None]]:
-    """Yield ``(path, problem)`` for every candidate file under ``root``, sorted.
+@dataclass(frozen=True, slots=True)
+class SiteFile:
+    """A file the Site classified as a page: absolute ``path``, ``rel`` (posix,
+    relative to the site root) and its :class:`FileClass`."""
 
-    Hidden folders are skipped; ``problem`` is set for a symlink that points
-    outside ``root`` (the caller records it, nothing is read).
+    path: Path
+    rel: str
+    file_class: FileClass
+
+
+@dataclass(slots=True)
+class SiteWalk:
+    """What :func:`walk_site` found: the ``pages`` to convert, a report line for
+    every other file (``others``), the lower-cased names of every file under the
+    root (``file_names``, to tell a broken link from an unresolved one) and the
+    count of files per extension (``extensions``)."""
+
+    pages: list[SiteFile] = field(default_factory=list)
+    others: list[FileReport] = field(default_factory=list)
+    file_names: set[str] = field(default_factory=set)
+    extensions: Counter[str] = field(default_factory=Counter)
+
+
+def _ext(name: str) -> str:
+    return Path(name).suffix.lower()
+
+
+def walk_site(site: Site, *, under: Path | None = None,
+              excludes: tuple[str, ...] = DEFAULT_EXCLUDES) -> SiteWalk:
+    """Walk ``under`` (default: the site root) and ask ``site`` what every file is.
+
+    Pages come back sorted by path; every other file gets a :class:`FileReport`
+    (``skipped`` with the reason, ``include`` or ``asset``). Hidden folders are
+    reported once and not entered; symlinked folders are followed when they stay
+    inside the root (each real folder once); a file whose real path escapes the
+    root, or that is not a regular file, is skipped with the reason. Never raises
+    for a single file.
     """
-    root = root.resolve()
-    exts = MARKDOWN_EXTS | HTML_EXTS | PDF_EXTS
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if any(part.startswith(".") for part in rel.parts):
+    root = site.config.root.resolve()
+    start = (under or root).resolve()
+    out = SiteWalk()
+    seen_dirs: set[Path] = set()
+    page_by_real: dict[Path, str] = {}
+    for dirpath, dirnames, filenames in os.walk(start, followlinks=True):
+        here = Path(dirpath)
+        real_here = here.resolve()
+        if real_here in seen_dirs:
+            dirnames[:] = []
             continue
-        if path.suffix.lower() not in exts:
-            continue
-        if any(fnmatch.fnmatch(path.name, pat) for pat in excludes):
-            continue
-        try:
-            real = path.resolve()
-        except (OSError, RuntimeError) as err:
-            yield path, f"cannot resolve: {err}"
-            continue
-        if real != root and root not in real.parents:
-            yield path, "symlink escapes the corpus root; not read"
-            continue
-        if not real.is_file():
-            continue
-        yield path, None
+        seen_dirs.add(real_here)
+        keep: list[str] = []
+        for d in sorted(dirnames):
+            rel = (here / d).relative_to(root).as_posix()
+            if d.startswith("."):
+                out.others.append(FileReport(path=rel + "/", status="skipped", error="hidden folder, not walked"))
+                continue
+            real = (here / d).resolve()
+            if real != root and root not in real.parents:
+                out.others.append(FileReport(path=rel + "/", status="skipped",
+                                             error="symlinked folder escapes the corpus root; not read"))
+                continue
+            keep.append(d)
+        dirnames[:] = keep
+        for name in sorted(filenames):
+            path = here / name
+            rel = path.relative_to(root).as_posix()
+            ext = _ext(name)
+            out.extensions[ext or "(none)"] += 1
+            out.file_names.add(name.lower())
+            if name.startswith("."):
+                out.others.append(FileReport(path=rel, status="skipped", error="hidden file", ext=ext))
+                continue
+            try:
+                real = path.resolve()
+            except (OSError, RuntimeError) as err:
+                out.others.append(FileReport(path=rel, status="skipped", error=f"cannot resolve: {err}", ext=ext))
+                continue
+            if real != root and root not in real.parents:
+                out.others.append(FileReport(path=rel, status="skipped",
+                                             error="symlink escapes the corpus root; not read", ext=ext))
+                continue
+            if not real.is_file():
+                out.others.append(FileReport(path=rel, status="skipped", error="not a regular file", ext=ext))
+                continue
+            if any(fnmatch.fnmatch(name, pat) for pat in excludes):
+                out.others.append(FileReport(path=rel, status="skipped", error="excluded by name pattern", ext=ext))
+                continue
+            try:
+                cls = site.classify(rel)
+            except Exception as err:
+                log.exception("site classify failed for %s", rel)
+                cls = FileClass(role=FileRole.UNKNOWN, reason=f"cannot classify: {type(err).__name__}: {err}")
+            if cls.role is FileRole.PAGE:
+                first = page_by_real.get(real)
+                if first is not None:
+                    out.others.append(FileReport(path=rel, status="skipped", error=f"same file as {first}", ext=ext))
+                    continue
+                page_by_real[real] = rel
+                out.pages.append(SiteFile(path, rel, cls))
+            elif cls.role is FileRole.INCLUDE:
+                out.others.append(FileReport(path=rel, status="include",
+                                             error=cls.reason or "partial: read where a page includes it", ext=ext))
+            elif cls.role is FileRole.ASSET:
+                out.others.append(FileReport(path=rel, status="asset", error=cls.reason or "asset", ext=ext))
+            elif cls.role is FileRole.EXCLUDED:
+                out.others.append(FileReport(path=rel, status="skipped",
+                                             error=cls.reason or "excluded by the site configuration", ext=ext))
+            else:
+                out.others.append(FileReport(path=rel, status="skipped",
+                                             error=cls.reason or f"unsupported file type {ext or '(none)'}", ext=ext))
+    out.pages.sort(key=lambda f: f.rel)
+    return out
 
 
-Converter = Callable[[Path], ParsedDocument]
-
-
-def convert_file(path: Path, *, root: Path, assets_dir: Path) -> ParsedDocument:
-    """Convert one file with the converter for its extension.
+def convert_file(path: Path, *, root: Path, assets_dir: Path, site: Site | None = None,
+                 markup: str | None = None) -> ParsedDocument:
+    """Convert one file with the converter for its markup (default: from its extension
+    through :class:`PlainSite`).
 
     Raises:
         IngestError: the file cannot be converted (the message names it).
         MissingExtraError: the converter needs an extra that is not installed.
     """
-    ext = path.suffix.lower()
-    if ext in MARKDOWN_EXTS:
-        from murar.ingest.markdown import convert_markdown
+    from murar.ingest.markup.registry import converter_for
 
-        return convert_markdown(path, root=root)
-    if ext in HTML_EXTS:
-        try:
-            from murar.ingest.html import convert_html
-        except ImportError as err:
-            raise MissingExtraError("selectolax", "core") from err
-        return convert_html(path, root=root)
-    if ext in PDF_EXTS:
-        try:
-            from murar.ingest.pdf import convert_pdf
-        except ImportError as err:
-            raise MissingExtraError("pypdfium2/pdfplumber", "pdf") from err
-        return convert_pdf(path, root=root, assets_dir=assets_dir)
-    raise IngestError(f"{path.name}: unsupported file type {ext!r}")
+    site = site or PlainSite(root)
+    if markup is None:
+        rel = path.resolve().relative_to(site.config.root).as_posix()
+        cls = site.classify(rel)
+        if cls.markup is None:
+            raise IngestError(f"{path.name}: unsupported file type {path.suffix.lower()!r}")
+        markup = cls.markup
+    return converter_for(markup)(path, site=site, assets_dir=assets_dir)
 
 
 def convert_corpus(
@@ -132,35 +230,63 @@ def convert_corpus(
     report: IngestReport,
     excludes: tuple[str, ...] = DEFAULT_EXCLUDES,
     on_file: Callable[[str], None] | None = None,
-    files: list[tuple[Path, str | None]] | None = None,
+    site: Site | None = None,
+    walk: SiteWalk | None = None,
 ) -> list[ParsedDocument]:
-    """Convert every supported file under ``root``; failures go to ``report``.
+    """Convert every page of the site at ``root``; everything else goes to ``report``.
 
-    ``files`` is the output of :func:`iter_corpus_files` when the caller already
-    walked the corpus (to size a progress bar). Never raises for a single bad file.
+    ``site`` gives the generator's rules (default :class:`PlainSite`); ``walk``
+    is the output of :func:`walk_site` when the caller already walked the corpus
+    (to size a progress bar). Image/video references of every page are collected
+    in ``report.asset_refs`` and counted in ``report.assets``. Never raises for a
+    single bad file.
     """
-    root = root.resolve()
+    from murar.ingest.assets import asset_stats
+
+    site = site or PlainSite(root)
+    walk = walk if walk is not None else walk_site(site, excludes=excludes)
     docs: list[ParsedDocument] = []
-    for path, problem in files if files is not None else iter_corpus_files(root, excludes=excludes):
-        rel = path.relative_to(root).as_posix()
-        if problem:
-            report.files.append(FileReport(path=rel, status="skipped", error=problem))
-            log.warning("%s: %s", rel, problem)
+    report.files.extend(walk.others)
+    for f in walk.pages:
+        rel, ext = f.rel, _ext(f.rel)
+        try:
+            doc = convert_file(f.path, root=site.config.root, assets_dir=assets_dir, site=site,
+                               markup=f.file_class.markup)
+        except (IngestError, MissingExtraError) as err:
+            report.files.append(FileReport(path=rel, status="failed", error=str(err), ext=ext))
+            log.warning("%s: %s", rel, err)
+        except Exception as err:  # a converter bug must not lose the batch
+            report.files.append(FileReport(path=rel, status="failed", error=f"{type(err).__name__}: {err}", ext=ext))
+            log.exception("unexpected error converting %s", rel)
         else:
-            try:
-                doc = convert_file(path, root=root, assets_dir=assets_dir)
-            except (IngestError, MissingExtraError) as err:
-                report.files.append(FileReport(path=rel, status="failed", error=str(err)))
-                log.warning("%s: %s", rel, err)
-            except Exception as err:  # a converter bug must not lose the batch
-                report.files.append(FileReport(path=rel, status="failed", error=f"{type(err).__name__}: {err}"))
-                log.exception("unexpected error converting %s", rel)
-            else:
-                docs.append(doc)
-                report.files.append(
-                    FileReport(path=rel, status="ok", warnings=list(doc.warnings),
-                               sections=len(doc.sections), media=len(doc.media))
-                )
+            docs.append(doc)
+            report.asset_refs.extend(doc.asset_refs)
+            report.files.append(
+                FileReport(path=rel, status="ok", warnings=list(doc.warnings),
+                           sections=len(doc.sections), media=len(doc.media), ext=ext)
+            )
         if on_file is not None:
             on_file(rel)
+    report.assets = asset_stats(report.asset_refs, walk.file_names)
     return docs
+
+
+def no_pages_message(selection: Any, walk: SiteWalk, report: IngestReport) -> str:
+    """Why an ingest produced no page: extensions found, failures, site types known.
+
+    ``selection`` is the :class:`murar.ingest.sites.detect.SiteSelection` used.
+    """
+    from murar.ingest.markup.registry import known_markups
+    from murar.ingest.sites.detect import site_types
+
+    cfg = selection.site.config
+    found = ", ".join(f"{n} {ext}" for ext, n in walk.extensions.most_common(12)) or "no files at all"
+    parts = [f"no pages ingested from {selection.walk}",
+             f"site type: {cfg.generator}" + (f" ({cfg.config_file})" if cfg.config_file else " (no generator config found)"),
+             f"files found: {found}"]
+    if report.failed:
+        first = report.failed[0]
+        parts.append(f"{len(report.failed)} page(s) failed, first {first.path}: {first.error}")
+    parts.append(f"pages are read as: {', '.join(known_markups())}")
+    parts.append(f"known site types (--site-type): {', '.join(site_types())}")
+    return "; ".join(parts)

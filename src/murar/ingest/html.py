@@ -34,19 +34,22 @@ from urllib.parse import unquote, urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
+from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
-from murar.ingest.paths import resolve_link
+from murar.ingest.paths import ResolvedLink, resolve_link
 from murar.ingest.quality import (
     ImageCandidate,
     ImageQualityFilter,
     QualityOptions,
     drop_warning,
 )
+from murar.ingest.sites.base import Site
 from murar.ingest.tables import cell_text, parse_table_node, rows_to_markdown
 from murar.ingest.transcripts import cues_text, find_cues, read_cues
 from murar.ingest.videos import LocalVideo, locate_video
 from murar.schema import (
     AnyMedia,
+    AssetRef,
     ImageItem,
     MediaItem,
     ParsedDocument,
@@ -290,12 +293,15 @@ def _ancestors(node: LexborNode, stop: LexborNode) -> list[LexborNode]:
 
 
 class _HtmlConverter:
-    def __init__(self, rel: str, page_dir: Path | None, root: Path | None, opt: HtmlOptions) -> None:
+    def __init__(self, rel: str, page_dir: Path | None, root: Path | None, opt: HtmlOptions,
+                 site: Site | None = None) -> None:
         self.rel = rel
         self.page_dir = page_dir
         self.root = root.resolve() if root is not None else None
         self.opt = opt
+        self.site = site
         self.warnings: list[str] = []
+        self.asset_refs: list[AssetRef] = []
         self.quality = ImageQualityFilter(opt.quality)
         self.counter = 0
         self.video_ordinal = 0
@@ -341,6 +347,17 @@ class _HtmlConverter:
 
     def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:
         """(path relative to root, remote url, exists) of an image reference."""
+        if self.site is not None:
+            aref = resolve_reference(self.site, src, page_rel=self.rel, kind="image")
+            self.asset_refs.append(aref)
+            if aref.status == "remote":
+                return None, src, True
+            if aref.status in ("resolved", "missing"):
+                if aref.status == "missing":
+                    self.warnings.append(f"image {aref.path} not found")
+                return aref.path, None, aref.status == "resolved"
+            self.warnings.append(f"image {src!r}: {aref.reason}")
+            return None, None, False
         parts = urlsplit(src)
         if parts.scheme in ("http", "https") or src.startswith("//"):
             return None, src, True
@@ -378,13 +395,20 @@ class _HtmlConverter:
             return None
         if node.tag == "iframe" and not _VIDEO_HOST_RE.search(src):
             return None
+        link: ResolvedLink | None = None
+        if self.site is not None:
+            ref = resolve_reference(self.site, src, page_rel=self.rel, kind="video")
+            self.asset_refs.append(ref)
+            link = (ResolvedLink(url=src) if ref.status == "remote" else
+                    ResolvedLink(rel_path=ref.path) if ref.path else ResolvedLink(problem=ref.reason))
         title = _WS.sub(" ", attrs.get("title") or attrs.get("aria-label") or "").strip()
         local = LocalVideo()
         cues: list[TranscriptCue] = []
         sidecar = ""
         if self.root is not None:
-            local = locate_video(src, resolve_link(src, page_rel=self.rel, root=self.root), self.root,
-                                 self.warnings)
+            if link is None:
+                link = resolve_link(src, page_rel=self.rel, root=self.root)
+            local = locate_video(src, link, self.root, self.warnings)
             track = node.css_first("track[src]") if node.tag == "video" else None
             track_src = (track.attributes.get("src") or "").strip() if track is not None else ""
             if track_src:  # <track kind="captions" src="x.vtt"> names its sidecar
@@ -442,14 +466,17 @@ def _meta(tree: LexborHTMLParser, *names: str) -> str:
 
 
 def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = None, root: Path | None = None,
-                      options: HtmlOptions | None = None, warnings: list[str] | None = None) -> ParsedDocument:
+                      options: HtmlOptions | None = None, warnings: list[str] | None = None,
+                      site: Site | None = None) -> ParsedDocument:
     """Convert an HTML string (see :func:`convert_html`).
 
     ``page_dir``/``root`` resolve local image paths; without them local images
-    are kept with ``exists=False``.
+    are kept with ``exists=False``. With a ``site``, image and video links
+    resolve through :meth:`Site.resolve_asset` and are recorded in
+    ``asset_refs``.
     """
     opt = options or HtmlOptions()
-    conv = _HtmlConverter(source_path, page_dir, root, opt)
+    conv = _HtmlConverter(source_path, page_dir, root, opt, site)
     conv.warnings.extend(warnings or [])
     tree = LexborHTMLParser(html)
     stem = Path(source_path).stem
@@ -495,10 +522,11 @@ def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = No
     if lang_node is not None and lang_node.attributes.get("lang"):
         metadata["lang"] = lang_node.attributes.get("lang")
     return ParsedDocument(source_path=source_path, title=title, metadata=metadata, sections=sections,
-                          media=media, warnings=conv.warnings)
+                          media=media, warnings=conv.warnings, asset_refs=conv.asset_refs)
 
 
-def convert_html(path: Path, *, root: Path, options: HtmlOptions | None = None) -> ParsedDocument:
+def convert_html(path: Path, *, root: Path, options: HtmlOptions | None = None,
+                 site: Site | None = None) -> ParsedDocument:
     """Convert one HTML page into sections and media items.
 
     Args:
@@ -506,6 +534,9 @@ def convert_html(path: Path, *, root: Path, options: HtmlOptions | None = None) 
         root: the corpus root; ``source_path`` and image ``path`` values are
             relative to it (posix); images outside it are never read.
         options: see :class:`HtmlOptions`.
+        site: the generator's rules: :meth:`Site.preprocess` runs on the
+            decoded text and links resolve through it (default: page-relative
+            and root-relative links only, no reference accounting).
 
     Returns:
         A :class:`~murar.schema.ParsedDocument` (``pages`` is ``None``);
@@ -529,5 +560,7 @@ def convert_html(path: Path, *, root: Path, options: HtmlOptions | None = None) 
     except OSError as err:
         raise IngestError(f"{path.name}: cannot read HTML file: {err}") from err
     text, _codec, warnings = decode_html(data, opt.encoding)
+    if site is not None:
+        text = site.preprocess(text, page_rel=rel)
     return convert_html_text(text, source_path=rel, page_dir=path.resolve().parent, root=root, options=opt,
-                             warnings=warnings)
+                             warnings=warnings, site=site)

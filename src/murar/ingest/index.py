@@ -32,10 +32,16 @@ import numpy as np
 
 from murar import __version__
 from murar.embed.base import Embedder, Vectors
-from murar.errors import IndexError_, MurarError
+from murar.errors import IndexError_, MurarError, NoPagesError
 from murar.ingest.asr import SpeechRecognizer, TranscriptCache, transcribe_videos
 from murar.ingest.chunking import ChunkingOptions, chunk_section, embedding_text
-from murar.ingest.corpus import DEFAULT_EXCLUDES, IngestReport, convert_corpus
+from murar.ingest.corpus import (
+    DEFAULT_EXCLUDES,
+    IngestReport,
+    convert_corpus,
+    no_pages_message,
+)
+from murar.ingest.sites.detect import SiteSelection
 from murar.models import default_cache_dir
 from murar.schema import (
     AnyMedia,
@@ -255,6 +261,7 @@ def build_index(
     writer: StoreWriter | None = None,
     recognizer: SpeechRecognizer | None = None,
     transcript_cache: Path | None = None,
+    site_type: str = "auto",
 ) -> tuple[IndexManifest, IngestReport]:
     """Ingest every supported file under ``corpus`` into a new version of an index.
 
@@ -270,18 +277,31 @@ def build_index(
     a sidecar transcript are transcribed, cached by file content in
     ``transcript_cache`` (default ``$MURAR_CACHE_DIR/../transcripts``).
 
+    The documentation generator is detected from its config file
+    (:func:`murar.ingest.sites.detect.open_site`; ``site_type`` forces one); when
+    the config sits above ``corpus``, paths are relative to the config's folder
+    (the recorded corpus root) and only ``corpus`` is walked.
+
     Raises:
         IngestError: ``corpus`` is not a folder.
+        NoPagesError: no page could be ingested (the message lists the file
+            extensions found and the site types murar knows); the live version
+            stays live.
+        ConfigError: ``site_type`` is unknown.
         IndexError_: another ingest holds the index lock; the store is
             unreachable or of another schema.
     """
     from murar.errors import IngestError
+    from murar.ingest.sites.detect import open_site, site_summary
 
     corpus = corpus.resolve()
     if not corpus.is_dir():
         raise IngestError(f"corpus folder not found: {corpus}")
     prog: ProgressHook = progress or _NoProgress()
     report = IngestReport()
+    selection = open_site(corpus, site_type=site_type)
+    report.site = site_summary(selection)
+    corpus = selection.site.config.root
     target = writer or open_writer(index_dir, keep_versions=keep_versions)
     with target.lock():
         live = target.live()
@@ -292,7 +312,7 @@ def build_index(
         try:
             asr = None if recognizer is None else (recognizer, TranscriptCache(
                 transcript_cache or default_cache_dir().parent / "transcripts"))
-            manifest = _build_version(corpus, vw, target, live if from_live else None, live, embedder,
+            manifest = _build_version(selection, vw, target, live if from_live else None, live, embedder,
                                       chunking or ChunkingOptions(), excludes, prog, report, asr)
         except BaseException:
             vw.abort()
@@ -301,7 +321,7 @@ def build_index(
 
 
 def _build_version(
-    corpus: Path,
+    selection: SiteSelection,
     vw: Any,
     writer: StoreWriter,
     base: LiveVersion | None,
@@ -313,15 +333,19 @@ def _build_version(
     report: IngestReport,
     asr: tuple[SpeechRecognizer, TranscriptCache] | None = None,
 ) -> IndexManifest:
-    from murar.ingest.corpus import iter_corpus_files
+    from murar.ingest.corpus import walk_site
 
     t0 = time.perf_counter()
-    files = list(iter_corpus_files(corpus, excludes=excludes))
-    prog.start("parse", len(files))
+    site = selection.site
+    corpus = site.config.root
+    walk = walk_site(site, under=selection.walk, excludes=excludes)
+    prog.start("parse", len(walk.pages))
     docs: list[ParsedDocument] = convert_corpus(
-        corpus, assets_dir=vw.assets_dir, report=report, files=files,
+        corpus, assets_dir=vw.assets_dir, report=report, site=site, walk=walk,
         on_file=lambda _rel: prog.advance("parse"),
     )
+    if not docs:
+        raise NoPagesError(no_pages_message(selection, walk, report))
     if asr is not None:  # before hashing: a transcript is part of the page's content
         n_local = sum(1 for d in docs for m in d.media if isinstance(m, VideoItem) and m.path and m.exists)
         prog.start("transcribe", n_local)
@@ -406,7 +430,7 @@ def _build_version(
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
         counts=counts,
         version=vw.version,
-        extra={"changes": changes, "incremental": base is not None},
+        extra={"changes": changes, "incremental": base is not None, "site": report.site},
     )
     report.seconds = {
         "parse": t1 - t0, "chunk": t2 - t1, "load_previous": t3 - t2,

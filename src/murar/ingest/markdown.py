@@ -19,13 +19,16 @@ from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import IngestError
 from murar.ingest.adobe import normalise, split_anchor
+from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import clip_after, clip_before
-from murar.ingest.paths import check_image, resolve_link
+from murar.ingest.paths import ResolvedLink, check_image
+from murar.ingest.sites.base import PlainSite, Site
 from murar.ingest.tables import parse_table_node, rows_to_markdown
 from murar.ingest.transcripts import cues_text, find_cues
 from murar.ingest.videos import locate_video
 from murar.schema import (
     AnyMedia,
+    AssetRef,
     ImageItem,
     ParsedDocument,
     Section,
@@ -141,12 +144,14 @@ def split_front_matter(text: str, warnings: list[str]) -> tuple[dict[str, Any], 
 
 
 class _Converter:
-    def __init__(self, path: Path, root: Path, options: MarkdownOptions) -> None:
+    def __init__(self, path: Path, root: Path, options: MarkdownOptions, site: Site | None = None) -> None:
         self.path = path
         self.root = root.resolve()
         self.opts = options
+        self.site: Site = site or PlainSite(self.root)
         self.rel = path.resolve().relative_to(self.root).as_posix()
         self.warnings: list[str] = []
+        self.asset_refs: list[AssetRef] = []
         self.sections: list[_SectionBuilder] = []
         self.page_title = ""
         self.table_index = 0
@@ -186,23 +191,23 @@ class _Converter:
 
     # --------------------------------------------------------------- media
     def _image(self, src: str, alt: str, title: str) -> None:
-        link = resolve_link(src, page_rel=self.rel, root=self.root)
-        if link.problem:
-            self.warnings.append(f"image {src!r}: {link.problem}")
-            if link.problem == "escapes the corpus root":
-                return
+        ref = resolve_reference(self.site, src, page_rel=self.rel, kind="image")
+        self.asset_refs.append(ref)
+        if ref.status in ("escapes_root", "inline", "unsupported"):
+            self.warnings.append(f"image {src!r}: {ref.reason}")
+            return
+        rel_path = ref.path
+        url = src.strip().strip("<>") if ref.status == "remote" else None
         exists = False
         width = height = None
-        if link.rel_path is not None:
+        if rel_path is not None:
             if self.opts.check_images:
-                chk = check_image(self.root / link.rel_path)
+                chk = check_image(self.root / rel_path)
                 exists, width, height = chk.ok, chk.width, chk.height
                 if not chk.ok:
-                    self.warnings.append(f"image {link.rel_path}: {chk.problem}")
+                    self.warnings.append(f"image {rel_path}: {chk.problem}")
             else:
-                exists = (self.root / link.rel_path).is_file()
-        if link.rel_path is None and link.url is None:
-            return
+                exists = (self.root / rel_path).is_file()
 
         def make(sec: _SectionBuilder) -> ImageItem:
             pos = len(sec.media)
@@ -211,8 +216,8 @@ class _Converter:
                 **self._placement(sec),
                 caption=title.strip(),
                 alt=_clean(alt),
-                path=link.rel_path,
-                url=link.url,
+                path=rel_path,
+                url=url,
                 exists=exists,
                 width=width,
                 height=height,
@@ -221,8 +226,15 @@ class _Converter:
         self._add_media(make)
 
     def _video(self, url: str, title: str = "") -> None:
+        ref = resolve_reference(self.site, url, page_rel=self.rel, kind="video")
+        self.asset_refs.append(ref)
+        if ref.status in ("escapes_root", "inline"):
+            self.warnings.append(f"video {url!r}: {ref.reason}")
+            return
         self.video_ordinal += 1
-        local = locate_video(url, resolve_link(url, page_rel=self.rel, root=self.root), self.root, self.warnings)
+        link = (ResolvedLink(url=url) if ref.status == "remote" else
+                ResolvedLink(rel_path=ref.path) if ref.path else ResolvedLink(problem=ref.reason))
+        local = locate_video(url, link, self.root, self.warnings)
         cues, sidecar = find_cues(self.root / self.rel, url, self.video_ordinal, self.warnings,
                                   video_file=self.root / local.path if local.path else None)
 
@@ -350,6 +362,7 @@ class _Converter:
             sec.end_paragraph()
 
     def run(self, text: str) -> ParsedDocument:
+        text = self.site.preprocess(text, page_rel=self.rel)
         meta, body = split_front_matter(text, self.warnings)
         self.page_title = str(meta.get("title") or "").strip()
         body = normalise(body)
@@ -449,16 +462,20 @@ class _Converter:
             sections=sections,
             media=media,
             warnings=self.warnings,
+            asset_refs=self.asset_refs,
         )
 
 
-def convert_markdown(path: Path, *, root: Path, options: MarkdownOptions | None = None) -> ParsedDocument:
+def convert_markdown(path: Path, *, root: Path, options: MarkdownOptions | None = None,
+                     site: Site | None = None) -> ParsedDocument:
     """Parse one Markdown page into sections and media.
 
     ``root`` is the corpus root; every path in the result is relative to it.
     Problems that do not stop the parse (missing or corrupt images, links that
     escape the root, bad front matter, undecodable bytes) are returned in
-    ``ParsedDocument.warnings``.
+    ``ParsedDocument.warnings``; every image/video reference is in
+    ``ParsedDocument.asset_refs``. ``site`` (default :class:`PlainSite`) rewrites
+    generator syntax first (:meth:`Site.preprocess`) and resolves every link.
 
     Raises:
         IngestError: the file cannot be read, is binary, or is outside ``root``.
@@ -468,7 +485,29 @@ def convert_markdown(path: Path, *, root: Path, options: MarkdownOptions | None 
         path.resolve().relative_to(root)
     except ValueError as err:
         raise IngestError(f"{path} is outside the corpus root {root}") from err
-    conv = _Converter(path, root, options or MarkdownOptions())
+    conv = _Converter(path, root, options or MarkdownOptions(), site)
     text = _read_text(path, conv.opts.max_bytes, conv.warnings)
     return conv.run(text)
+
+
+def read_markdown_file(path: Path, max_bytes: int, warnings: list[str]) -> str:
+    """Text of a Markdown-like file (UTF-8, else cp1252, else replaced bytes;
+    truncated to ``max_bytes`` bytes), problems appended to ``warnings``.
+
+    Raises:
+        IngestError: the file cannot be read or looks binary.
+    """
+    return _read_text(path, max_bytes, warnings)
+
+
+def convert_markdown_text(text: str, *, path: Path, root: Path, site: Site | None = None,
+                          options: MarkdownOptions | None = None) -> ParsedDocument:
+    """Like :func:`convert_markdown` for ``text`` already read from ``path`` (or
+    produced from it, e.g. MDX turned into Markdown by :mod:`murar.ingest.markup.mdx`)."""
+    root = root.resolve()
+    try:
+        path.resolve().relative_to(root)
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the corpus root {root}") from err
+    return _Converter(path, root, options or MarkdownOptions(), site).run(text)
 

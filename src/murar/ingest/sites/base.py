@@ -21,6 +21,25 @@ Every question of *where* goes to a :class:`Site`:
 One module per generator under ``murar.ingest.sites`` implements this protocol;
 :class:`PlainSite` is the fallback (relative links, root-relative links from the
 nearest ancestor holding the first segment, which is the Adobe docs layout).
+
+Integration (i8-sites):
+
+- Register a generator with one line in :data:`murar.ingest.sites.detect.GENERATORS`
+  (config markers + ``"module:Class.load"``); the factory is called as
+  ``factory(root, config_file)`` where ``root`` is the ingest root and
+  ``config_file`` the marker found, posix, relative to ``root`` (it may sit in
+  a subfolder, e.g. ``book/_config.yml``; ``None`` when ``--site-type`` forces
+  the generator without a config). Every ``rel``/``page_rel`` the Site sees,
+  and every path it returns, is relative to that ``root``.
+- Register a markup converter with one line in
+  :data:`murar.ingest.markup.registry.CONVERTERS`; a converter is called as
+  ``convert(path, *, site, assets_dir)`` and must resolve every image/video
+  link with :func:`murar.ingest.assets.resolve_reference` (which calls
+  :meth:`Site.resolve_asset`) and return the references in
+  ``ParsedDocument.asset_refs`` (the ingest summary's resolution rate).
+- :meth:`Site.classify` should return ``ASSET`` for images/videos/downloads
+  (:func:`asset_or_unknown` does it) and a ``reason`` for ``EXCLUDED``/``UNKNOWN``;
+  the walker reports every non-page file with it.
 """
 
 from __future__ import annotations
@@ -105,13 +124,31 @@ class Site(Protocol):
         ...
 
 
+IMAGE_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".tif", ".tiff", ".avif", ".ico"})
+VIDEO_EXTS = frozenset({".mp4", ".webm", ".mov", ".m4v", ".ogv", ".mkv", ".avi"})
+# files pages reference without being pages: images, videos, subtitles, downloads
+ASSET_EXTS = IMAGE_EXTS | VIDEO_EXTS | frozenset({".vtt", ".srt", ".zip", ".gz", ".csv", ".xlsx", ".docx",
+                                                  ".pptx", ".mp3", ".wav", ".woff", ".woff2", ".ttf"})
+
+
+def asset_or_unknown(rel: str) -> FileClass:
+    """:class:`FileClass` of a file that is not a page: ``ASSET`` for an image,
+    video, subtitle or download extension (:data:`ASSET_EXTS`), else ``UNKNOWN``
+    with the reason ``unsupported file type .ext``. Sites use it for files
+    their ``classify`` does not claim."""
+    suffix = Path(rel).suffix.lower()
+    if suffix in ASSET_EXTS:
+        return FileClass(role=FileRole.ASSET)
+    return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
+
+
 class PlainSite:
     """No generator: every supported file is a page; links resolve as in
     :func:`murar.ingest.paths.resolve_link` (page-relative, or root-relative from
     the nearest ancestor folder that holds the link's first segment)."""
 
-    def __init__(self, root: Path, *, generator: str = "plain") -> None:
-        self._config = SiteConfig(generator=generator, root=root.resolve())
+    def __init__(self, root: Path, *, generator: str = "plain", config_file: str | None = None) -> None:
+        self._config = SiteConfig(generator=generator, root=root.resolve(), config_file=config_file)
 
     @property
     def config(self) -> SiteConfig:
@@ -122,7 +159,7 @@ class PlainSite:
         markup = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html",
                   ".pdf": "pdf"}.get(suffix)
         if markup is None:
-            return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
+            return asset_or_unknown(rel)
         return FileClass(role=FileRole.PAGE, markup=markup)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:

@@ -1,0 +1,127 @@
+"""Asset references: resolving an image/video link through the Site, and counting them.
+
+Every converter resolves the image and video links it finds with
+:func:`resolve_reference`, which asks the :class:`~murar.ingest.sites.base.Site`
+where the link points and records the outcome as an
+:class:`~murar.schema.AssetRef` (issue 8, "never silent": every reference is
+resolved, missing with the path tried, remote, unsupported syntax, or outside
+the root). :func:`asset_stats` turns the references of a corpus into the
+resolution rate printed by ``murar ingest``: resolved references divided by the
+references whose target exists in the corpus (a local reference to a file that
+is nowhere in the corpus is broken upstream, not a resolution failure).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from murar.ingest.sites.base import Site
+from murar.schema import AssetRef
+
+# template / JSX / Liquid syntax left in a link: the generator evaluates it, murar could not
+_UNEVALUATED = re.compile(r"[{}]|\$\(|<%|\)\s*$|^\w+\(")
+_FILE_NAME = re.compile(r"[\w.@%+-]+\.[A-Za-z0-9]{2,5}")
+
+
+def resolve_reference(site: Site, link: str, *, page_rel: str, kind: str = "image",
+                      written_in: str | None = None) -> AssetRef:
+    """Resolve ``link`` (as written in ``page_rel``) through ``site`` and say what became of it.
+
+    ``written_in`` is the file the link is written in when it differs from the
+    page it resolves against (an include inlined into a page resolves against
+    the include's own folder: pass the include as ``page_rel`` and the page as
+    ``written_in`` only if the generator resolves against the page). Never
+    raises; never returns a path outside the site root.
+    """
+    raw = link.strip()
+    source = written_in or page_rel
+    if not raw:
+        return AssetRef(source_path=source, link=link, kind=kind, status="unsupported", reason="empty link")
+    if raw.lower().startswith("data:"):
+        return AssetRef(source_path=source, link=_short(raw), kind=kind, status="inline",
+                        reason="inline data URI, not stored")
+    res = site.resolve_asset(raw, page_rel=page_rel)
+    if res.url is not None:
+        return AssetRef(source_path=source, link=raw, kind=kind, status="remote", reason="remote URL, not fetched")
+    if res.rel_path is not None:
+        root = site.config.root
+        if (root / res.rel_path).is_file():
+            return AssetRef(source_path=source, link=raw, kind=kind, status="resolved", path=res.rel_path)
+        if _UNEVALUATED.search(raw):
+            return AssetRef(source_path=source, link=raw, kind=kind, status="unsupported", path=res.rel_path,
+                            reason=f"unsupported syntax (not evaluated); tried {res.rel_path}")
+        return AssetRef(source_path=source, link=raw, kind=kind, status="missing", path=res.rel_path,
+                        reason=f"file not found: {res.rel_path}")
+    problem = res.problem or "not resolved"
+    if "escapes" in problem or "outside" in problem:
+        return AssetRef(source_path=source, link=raw, kind=kind, status="escapes_root", reason=problem)
+    if "data uri" in problem.lower():
+        return AssetRef(source_path=source, link=_short(raw), kind=kind, status="inline", reason=problem)
+    return AssetRef(source_path=source, link=raw, kind=kind, status="unsupported", reason=problem)
+
+
+def _short(link: str) -> str:
+    return link if len(link) <= 60 else link[:57] + "..."
+
+
+@dataclass(slots=True, kw_only=True)
+class AssetStats:
+    """Counts over the asset references of a corpus.
+
+    ``by_status`` counts references per :data:`~murar.schema.AssetStatus`;
+    ``missing_in_corpus`` counts ``missing`` references whose file name exists
+    somewhere in the corpus (a resolution failure), ``missing_absent`` the others
+    (broken upstream). ``resolvable`` = resolved + missing_in_corpus + unsupported
+    whose file name exists (or cannot be told), the denominator of
+    :attr:`resolution_rate`.
+    """
+
+    references: int = 0
+    by_status: dict[str, int] = field(default_factory=dict)
+    missing_in_corpus: int = 0
+    missing_absent: int = 0
+    unsupported_resolvable: int = 0
+
+    @property
+    def resolved(self) -> int:
+        return self.by_status.get("resolved", 0)
+
+    @property
+    def resolvable(self) -> int:
+        return self.resolved + self.missing_in_corpus + self.unsupported_resolvable
+
+    @property
+    def resolution_rate(self) -> float | None:
+        """resolved / resolvable in [0, 1]; ``None`` when no reference targets a corpus file."""
+        return self.resolved / self.resolvable if self.resolvable else None
+
+
+def asset_stats(refs: Iterable[AssetRef], corpus_file_names: set[str]) -> AssetStats:
+    """Count ``refs``; ``corpus_file_names`` holds the lower-cased names of every
+    file under the root (to tell a resolution failure from a file that is absent)."""
+    stats = AssetStats()
+    counts: Counter[str] = Counter()
+    for ref in refs:
+        stats.references += 1
+        counts[ref.status] += 1
+        if ref.status == "missing":
+            name = PurePosixPath(ref.path or ref.link).name.lower()
+            if name in corpus_file_names:
+                stats.missing_in_corpus += 1
+            else:
+                stats.missing_absent += 1
+        elif ref.status == "unsupported":
+            names = [n.lower() for n in _FILE_NAME.findall(ref.link)]
+            if not names or any(n in corpus_file_names for n in names):
+                stats.unsupported_resolvable += 1
+    stats.by_status = dict(sorted(counts.items()))
+    return stats
+
+
+def is_unresolved(ref: AssetRef) -> bool:
+    """True for a reference that is not a resolved local file and not a remote URL."""
+    return ref.status not in ("resolved", "remote")

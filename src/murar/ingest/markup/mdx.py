@@ -1,0 +1,489 @@
+"""MDX pages (Markdown + JSX + ESM, as Docusaurus and other React doc sites write them).
+
+An MDX page is turned into the Markdown and HTML the Markdown converter reads,
+the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
+"MDX and React", "Admonitions", "Tabs"):
+
+- ``import``/``export`` statements (ESM, possibly over several lines) are
+  dropped; ``import name from './x.png'`` binds an image used later as
+  ``<img src={name} />``; ``import Part from './_part.mdx'`` binds a partial
+  that is inlined where ``<Part />`` is used (its relative links rewritten to
+  stay correct from the page; nested partials and cycles bounded);
+- JSX components are reduced to their text: the tags go, the Markdown
+  between them stays; ``title``/``label``/``header`` attributes are kept as a
+  bold line; ``<TabItem>`` becomes its tab label followed by its content;
+- ``:::note Title`` ... ``:::`` admonitions become a bold "Note: Title" line
+  followed by their content;
+- JSX attribute expressions on HTML elements are evaluated when they are
+  literals, imported names, ``require('...').default`` or base-URL helpers
+  (``useBaseUrl('...')``, left for :meth:`Site.resolve_asset` to resolve);
+  other expressions stay visible to the resolver, which records them as
+  unsupported syntax; ``style={{...}}`` and event handlers are dropped;
+- ``<head>`` metadata blocks and ``{/* comments */}`` are removed.
+
+Fenced code blocks are copied untouched. Paths are never guessed here: links
+go to the :class:`~murar.ingest.sites.base.Site`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from murar.errors import IngestError
+from murar.ingest.sites.base import Site
+from murar.schema import ParsedDocument
+
+MAX_PARTIAL_DEPTH = 5
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
+_IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
+_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
+_JSX_COMMENT = re.compile(r"\{\s*/\*.*?\*/\s*\}", re.DOTALL)
+_STRING_EXPR = re.compile(r"""\{\s*(['"`])([^'"`{}]*)\1\s*\}""")
+_HEAD = re.compile(r"<head>.*?</head>", re.DOTALL | re.IGNORECASE)
+_IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
+_LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
+_TEXT_ATTRS = ("title", "label", "header", "heading", "name")
+_MD_IMAGE = re.compile(r"(!\[[^\]]*\]\()(\s*<?)([^)\s>]+)")
+_HTML_SRC = re.compile(r"""(\b(?:src|href|poster)\s*=\s*)(["'])([^"']+)\2""")
+_TABS_VALUES = re.compile(r"""\{\s*label\s*:\s*(['"`])(.*?)\1\s*,\s*value\s*:\s*(['"`])(.*?)\3\s*\}"""
+                          r"""|\{\s*value\s*:\s*(['"`])(.*?)\5\s*,\s*label\s*:\s*(['"`])(.*?)\7\s*\}""")
+
+
+@dataclass(slots=True)
+class _Tag:
+    start: int
+    end: int
+    name: str
+    attrs: list[tuple[str, str | None, str]]  # (name, value, kind: "str" | "expr" | "bool")
+    closing: bool
+    self_closing: bool
+
+
+def _scan_tag(text: str, i: int) -> _Tag | None:
+    """Parse a JSX/HTML tag starting at ``text[i] == '<'`` (attributes may hold
+    quoted strings and ``{...}`` expressions with nested braces and ``>``)."""
+    m = re.match(r"<(/?)([A-Za-z][\w.:-]*)", text[i:])
+    if not m:
+        return None
+    closing = bool(m.group(1))
+    name = m.group(2)
+    j = i + m.end()
+    attrs: list[tuple[str, str | None, str]] = []
+    n = len(text)
+    while j < n:
+        while j < n and text[j].isspace():
+            j += 1
+        if j >= n:
+            return None
+        if text[j] == ">":
+            return _Tag(i, j + 1, name, attrs, closing, False)
+        if text.startswith("/>", j):
+            return _Tag(i, j + 2, name, attrs, closing, True)
+        if text[j] == "{":  # spread {...props}
+            k = _skip_braces(text, j)
+            if k < 0:
+                return None
+            j = k
+            continue
+        am = re.match(r"[^\s=/>{]+", text[j:])
+        if not am:
+            return None
+        aname = am.group(0)
+        j += am.end()
+        k = j
+        while k < n and text[k] in " \t\n":
+            k += 1
+        if k < n and text[k] == "=":
+            k += 1
+            while k < n and text[k] in " \t\n":
+                k += 1
+            if k < n and text[k] in "\"'":
+                q = text[k]
+                e = text.find(q, k + 1)
+                if e < 0:
+                    return None
+                attrs.append((aname, text[k + 1 : e], "str"))
+                j = e + 1
+            elif k < n and text[k] == "{":
+                e = _skip_braces(text, k)
+                if e < 0:
+                    return None
+                attrs.append((aname, text[k + 1 : e - 1].strip(), "expr"))
+                j = e
+            else:
+                vm = re.match(r"[^\s>]+", text[k:])
+                attrs.append((aname, vm.group(0) if vm else "", "str"))
+                j = k + (vm.end() if vm else 0)
+        else:
+            attrs.append((aname, None, "bool"))
+    return None
+
+
+def _skip_braces(text: str, i: int) -> int:
+    """Index just after the ``}`` matching ``text[i] == '{'`` (strings skipped), or -1."""
+    depth = 0
+    quote: str | None = None
+    j = i
+    while j < len(text):
+        c = text[j]
+        if quote:
+            if c == "\\":
+                j += 2
+                continue
+            if c == quote:
+                quote = None
+        elif c in "'\"`":
+            quote = c
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        j += 1
+    return -1
+
+
+def _bracket_delta(line: str) -> int:
+    depth = 0
+    quote: str | None = None
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+        elif c in "'\"`":
+            quote = c
+        elif line.startswith("//", i):
+            break
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        i += 1
+    return depth
+
+
+@dataclass(slots=True)
+class _Scope:
+    images: dict[str, str] = field(default_factory=dict)
+    partials: dict[str, str] = field(default_factory=dict)
+
+
+ReadInclude = Callable[[str, str], tuple[str, str] | None]
+
+
+class MdxTransformer:
+    """MDX source of one page to Markdown (see the module doc).
+
+    ``site`` resolves partial imports; ``read`` returns ``(rel, text)`` of a
+    resolved partial or ``None`` (default: read from ``site.config.root``).
+    ``warnings`` collects problems (missing partials, depth limit).
+    """
+
+    def __init__(self, site: Site, *, read: ReadInclude | None = None) -> None:
+        self.site = site
+        self.read = read or self._read
+        self.warnings: list[str] = []
+        self.partials_used: list[str] = []
+
+    def _read(self, target: str, page_rel: str) -> tuple[str, str] | None:
+        res = self.site.resolve_include(target, page_rel=page_rel)
+        if res.rel_path is None:
+            self.warnings.append(f"partial {target!r}: {res.problem}")
+            return None
+        path = self.site.config.root / res.rel_path
+        try:
+            return res.rel_path, path.read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            self.warnings.append(f"partial {target!r}: cannot read {res.rel_path} ({err})")
+            return None
+
+    # ------------------------------------------------------------------ api
+    def transform(self, text: str, *, page_rel: str, depth: int = 0, stack: tuple[str, ...] = ()) -> str:
+        """Markdown for the MDX ``text`` of ``page_rel`` (front matter kept as is)."""
+        front = ""
+        m = re.match(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", text, re.DOTALL)
+        if m:
+            front, text = m.group(0), text[m.end():]
+        text = _HEAD.sub("", text)
+        scope = _Scope()
+        lines = self._strip_esm(text.splitlines(), scope, page_rel)
+        out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
+        return front + out
+
+    # ------------------------------------------------------------------ ESM
+    def _strip_esm(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
+        out: list[str] = []
+        fence: str | None = None
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            fm = _FENCE.match(line)
+            if fence is not None:
+                if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
+                    fence = None
+                out.append(line)
+                i += 1
+                continue
+            if fm:
+                fence = fm.group(1)
+                out.append(line)
+                i += 1
+                continue
+            if _ESM_START.match(line):
+                stmt = [line]
+                depth = _bracket_delta(line)
+                i += 1
+                while i < len(lines) and (depth > 0 or (lines[i].strip() and not _ESM_START.match(lines[i])
+                                                        and _continues(stmt[-1]))):
+                    depth += _bracket_delta(lines[i])
+                    stmt.append(lines[i])
+                    i += 1
+                self._bind("\n".join(stmt), scope)
+                out.append("")
+                continue
+            out.append(line)
+            i += 1
+        return out
+
+    def _bind(self, stmt: str, scope: _Scope) -> None:
+        m = _IMPORT.match(stmt.strip())
+        if not m:
+            return
+        names, target = m.group(1).strip(), m.group(3)
+        default = names.split(",", 1)[0].strip()
+        if not re.fullmatch(r"[A-Za-z_$][\w$]*", default):
+            return
+        low = target.lower().split("?", 1)[0]
+        if low.endswith(_IMAGE_EXTS):
+            scope.images[default] = target
+        elif low.endswith((".md", ".mdx")):
+            scope.partials[default] = target
+
+    # ------------------------------------------------------------------ body
+    def _body(self, lines: list[str], scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
+        out: list[str] = []
+        fence: str | None = None
+        tabs_labels: dict[str, str] = {}
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            fm = _FENCE.match(line)
+            if fence is not None:
+                if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
+                    fence = None
+                out.append(line)
+                i += 1
+                continue
+            if fm:
+                fence = fm.group(1)
+                out.append(line)
+                i += 1
+                continue
+            # join a tag that spans several lines (bounded: a broken tag must not swallow the page)
+            joined = 0
+            while _open_tag_unfinished(line) and i + 1 < len(lines) and joined < 40:
+                i += 1
+                joined += 1
+                line = line + " " + lines[i].strip()
+            adm = _ADMONITION.match(line)
+            if adm and (adm.group(3) or adm.group(2)):
+                kind, title = adm.group(3), (adm.group(4) or adm.group(5) or "").strip()
+                if kind:
+                    label = kind.capitalize() + (f": {title}" if title else "")
+                    out.extend(["", f"**{label}**", ""])
+                else:
+                    out.append("")
+                i += 1
+                continue
+            line = _JSX_COMMENT.sub("", line)
+            out.append(self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels))
+            i += 1
+        return "\n".join(out) + "\n"
+
+    def _tags(self, line: str, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
+              tabs: dict[str, str]) -> str:
+        if "<" not in line and "{" not in line:
+            return line
+        parts: list[str] = []
+        i = 0
+        in_code = False
+        while i < len(line):
+            c = line[i]
+            if c == "`":
+                in_code = not in_code
+                parts.append(c)
+                i += 1
+                continue
+            if c == "<" and not in_code:
+                tag = _scan_tag(line, i)
+                if tag is not None:
+                    parts.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs))
+                    i = tag.end
+                    continue
+            parts.append(c)
+            i += 1
+        text = "".join(parts)
+        return _STRING_EXPR.sub(lambda m: m.group(2), text) if "{" in text else text
+
+    def _render_tag(self, tag: _Tag, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
+                    tabs: dict[str, str]) -> str:
+        is_component = tag.name[0].isupper() or "." in tag.name
+        if not is_component:
+            if tag.closing:
+                return f"</{tag.name}>"
+            return self._html_tag(tag, scope)
+        if tag.closing:
+            return "\n"
+        if tag.name in scope.partials:
+            return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack)
+        attrs = {name: (value, kind) for name, value, kind in tag.attrs}
+        if tag.name == "Tabs":
+            values = attrs.get("values")
+            if values and values[0]:
+                for mt in _TABS_VALUES.finditer(values[0]):
+                    label = mt.group(2) if mt.group(2) is not None else mt.group(8)
+                    value = mt.group(4) if mt.group(4) is not None else mt.group(6)
+                    tabs[value] = label
+            return "\n"
+        if tag.name == "TabItem":
+            label = _attr_text(attrs.get("label"))
+            value = _attr_text(attrs.get("value"))
+            shown = label or tabs.get(value or "", "") or value or ""
+            return f"\n\n**{shown}**\n\n" if shown else "\n"
+        texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
+        if texts:
+            return "\n\n**" + " — ".join(dict.fromkeys(texts)) + "**\n\n"
+        return "\n" if not tag.self_closing else ""
+
+    def _html_tag(self, tag: _Tag, scope: _Scope) -> str:
+        out = [f"<{tag.name}"]
+        for name, value, kind in tag.attrs:
+            low = name.lower()
+            if kind == "bool":
+                out.append(f" {name}")
+                continue
+            if kind == "str":
+                out.append(f' {"class" if low == "classname" else name}="{_escape(value or "")}"')
+                continue
+            expr = (value or "").strip()
+            if low == "style" or low.startswith("on"):
+                continue
+            lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
+            if lit:
+                out.append(f' {name}="{_escape(lit.group(2))}"')
+            elif low in _LINK_ATTRS and expr in scope.images:
+                out.append(f' {name}="{_escape(scope.images[expr])}"')
+            elif low in _LINK_ATTRS or low == "alt" or low == "title":
+                # left for the Site (useBaseUrl(...), require(...).default) or reported unsupported
+                out.append(f' {name}="{_escape("{" + expr + "}")}"')
+        out.append(" />" if tag.self_closing else ">")
+        return "".join(out)
+
+    def _inline_partial(self, target: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
+        if depth >= MAX_PARTIAL_DEPTH:
+            self.warnings.append(f"partial {target!r}: nested more than {MAX_PARTIAL_DEPTH} levels; not inlined")
+            return "\n"
+        found = self.read(target, page_rel)
+        if found is None:
+            return "\n"
+        rel, text = found
+        if rel in stack:
+            self.warnings.append(f"partial {rel} includes itself; not inlined again")
+            return "\n"
+        self.partials_used.append(rel)
+        body = self.transform(text, page_rel=rel, depth=depth + 1, stack=stack)
+        body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
+        body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
+        return "\n\n" + body.strip("\n") + "\n\n"
+
+
+def _continues(prev: str) -> bool:
+    """An ESM statement goes on to the next line when the previous one does not end it."""
+    s = prev.rstrip()
+    return bool(s) and not s.endswith(";") and (s.endswith((",", "(", "{", "[", "=", "=>", "+", "from")) or
+                                                  bool(re.match(r"^(import|export)\s*\{?\s*$", s)))
+
+
+def _open_tag_unfinished(line: str) -> bool:
+    """True when ``line`` opens a tag (``<name ...``) whose ``>`` is on a later line."""
+    for m in re.finditer(r"<[A-Za-z]", line):
+        if line[: m.start()].count("`") % 2:
+            continue
+        rest = line[m.start():]
+        if re.match(r"<[A-Za-z][\w.:-]*(\s|$)", rest) and _scan_tag(line, m.start()) is None:
+            return True
+    return False
+
+
+def _attr_text(value: tuple[str | None, str] | None) -> str:
+    if value is None or value[0] is None:
+        return ""
+    text, kind = value[0], value[1]
+    if kind == "expr":
+        lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", text.strip())
+        return lit.group(2).strip() if lit else ""
+    return text.strip()
+
+
+def _escape(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;")
+
+
+def rebase_links(text: str, *, from_rel: str, to_rel: str) -> str:
+    """Rewrite relative image/HTML links in ``text`` (written in ``from_rel``) so
+    they point at the same files when read from ``to_rel`` (both relative to the root)."""
+    src_dir = PurePosixPath(from_rel).parent.as_posix()
+    dst_dir = PurePosixPath(to_rel).parent.as_posix()
+    if src_dir == dst_dir:
+        return text
+
+    def fix(link: str) -> str:
+        if not link or link.startswith(("/", "#", "@", "{", "data:")) or re.match(r"^[a-z][a-z0-9+.-]*:|^//", link):
+            return link
+        return posixpath.relpath(posixpath.normpath(posixpath.join(src_dir, link)), dst_dir)
+
+    text = _MD_IMAGE.sub(lambda m: m.group(1) + m.group(2) + fix(m.group(3)), text)
+    return _HTML_SRC.sub(lambda m: m.group(1) + m.group(2) + fix(m.group(3)) + m.group(2), text)
+
+
+def mdx_to_markdown(text: str, *, page_rel: str, site: Site) -> tuple[str, list[str]]:
+    """Markdown for the MDX ``text`` of ``page_rel`` and the warnings raised."""
+    tr = MdxTransformer(site)
+    return tr.transform(text, page_rel=page_rel), tr.warnings
+
+
+def convert_mdx(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
+    """Convert one MDX page (``.mdx``, or ``.md`` on a site that reads Markdown as MDX).
+
+    Raises:
+        IngestError: the file cannot be read, is binary, or is outside the site root.
+    """
+    from murar.ingest.markdown import (
+        MarkdownOptions,
+        convert_markdown_text,
+        read_markdown_file,
+    )
+
+    root = site.config.root
+    try:
+        rel = path.resolve().relative_to(root).as_posix()
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the corpus root {root}") from err
+    warnings: list[str] = []
+    opts = MarkdownOptions()
+    text = read_markdown_file(path, opts.max_bytes, warnings)
+    markdown, mdx_warnings = mdx_to_markdown(text, page_rel=rel, site=site)
+    doc = convert_markdown_text(markdown, path=path, root=root, site=site, options=opts)
+    doc.warnings[:0] = warnings + mdx_warnings
+    return doc

@@ -1,0 +1,113 @@
+"""Reading a few settings from a JavaScript/TypeScript config file, without running it.
+
+Generators such as Docusaurus and VitePress keep their config in code
+(``module.exports = {...}``, ``export default defineConfig({...})``). murar only
+needs a handful of literal settings (``baseUrl``, ``staticDirectories``, the docs
+plugin's ``path``/``routeBasePath``/``exclude``), so these helpers read them with
+patterns that accept string, template and array literals and resolve template
+placeholders bound by a top-level ``const NAME = '...'``. Anything computed is
+reported as unknown (``None``) and the generator's documented default applies.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONST = re.compile(r"""(?m)^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(['"`])([^'"`\n]*)\2""")
+_STRING = r"""(?:'([^'\n]*)'|"([^"\n]*)"|`([^`\n]*)`)"""
+
+
+def strip_comments(code: str) -> str:
+    """``code`` with ``/* */`` and ``//`` comments removed (string contents kept)."""
+    out: list[str] = []
+    i, n = 0, len(code)
+    quote: str | None = None
+    while i < n:
+        c = code[i]
+        if quote:
+            out.append(c)
+            if c == "\\" and i + 1 < n:
+                out.append(code[i + 1])
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+            i += 1
+            continue
+        if c in "'\"`":
+            quote = c
+            out.append(c)
+            i += 1
+        elif code.startswith("/*", i):
+            end = code.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif code.startswith("//", i) and (i == 0 or code[i - 1] != ":"):
+            end = code.find("\n", i)
+            i = n if end < 0 else end
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def constants(code: str) -> dict[str, str]:
+    """Top-level ``const NAME = 'literal'`` bindings of ``code``."""
+    return {m.group(1): m.group(3) for m in _CONST.finditer(code)}
+
+
+def _literal(groups: tuple[str | None, ...], consts: dict[str, str]) -> str | None:
+    value = next((g for g in groups if g is not None), None)
+    if value is None:
+        return None
+    unresolved = False
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal unresolved
+        name = m.group(1).strip()
+        if name in consts:
+            return consts[name]
+        unresolved = True
+        return ""
+
+    value = re.sub(r"\$\{([^}]*)\}", sub, value)
+    return None if unresolved else value
+
+
+def string_setting(code: str, key: str, consts: dict[str, str] | None = None) -> str | None:
+    """The first ``key: 'literal'`` in ``code`` (template placeholders resolved), else ``None``."""
+    consts = consts if consts is not None else constants(code)
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*{_STRING}", code)
+    if not m:
+        return None
+    return _literal(m.groups(), consts)
+
+
+def array_setting(code: str, key: str, consts: dict[str, str] | None = None) -> list[str] | None:
+    """The string elements of the first ``key: [...]`` in ``code``, else ``None``."""
+    consts = consts if consts is not None else constants(code)
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*\[([^\]]*)\]", code)
+    if not m:
+        return None
+    out: list[str] = []
+    for item in re.finditer(_STRING, m.group(1)):
+        value = _literal(item.groups(), consts)
+        if value is not None:
+            out.append(value)
+    return out
+
+
+def object_block(code: str, key: str) -> str | None:
+    """The text of the first ``key: { ... }`` object literal in ``code`` (braces balanced)."""
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*\{{", code)
+    if not m:
+        return None
+    depth, i = 0, m.end() - 1
+    while i < len(code):
+        if code[i] == "{":
+            depth += 1
+        elif code[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return code[m.end() : i]
+        i += 1
+    return None

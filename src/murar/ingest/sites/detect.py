@@ -1,0 +1,321 @@
+"""Which documentation generator built a folder, from its configuration file.
+
+:data:`GENERATORS` is the registry: one :class:`GeneratorSpec` line per
+generator, naming the config files that mark it (at the corpus root, in a
+folder above it, or in a subfolder a few levels down) and the ``module:callable``
+that builds its :class:`~murar.ingest.sites.base.Site`. The callable receives
+``(root, config_file)``: ``root`` is the ingest root (every path murar records
+is relative to it) and ``config_file`` the marker found, posix and relative to
+``root`` (``None`` when ``--site-type`` forces a generator whose config is
+absent). A generator whose rules are not written yet has ``factory=None``:
+detection still names it and murar falls back to :class:`PlainSite` with a
+warning.
+
+Detection order (first match wins): the given folder, then its ancestors up to
+the repository root (the first folder holding ``.git``) or :data:`MAX_UP`
+levels, then its subfolders breadth-first down to :data:`MAX_DOWN` levels.
+Within one folder the registry order decides (specific markers before generic
+ones such as Sphinx ``conf.py`` or Hugo ``config.toml``).
+
+Generator documentation the markers come from: Docusaurus "Configuration",
+MkDocs "Configuration", Sphinx "Configuration" (conf.py), Jekyll
+"Configuration" (``_config.yml``), Jupyter Book "Configuration" (``_config.yml``
++ ``_toc.yml``; Jupyter Book 2 / MyST ``myst.yml``), Hugo "Configure Hugo"
+(``hugo.toml``, ``config.toml``, ``config/_default/``), DocFX "docfx.json",
+Antora "Component version descriptor" (``antora.yml``) and playbook, mdBook
+``book.toml``, VitePress ``.vitepress/config.*``, Quarto ``_quarto.yml``,
+Mintlify ``mint.json``/``docs.json``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from murar.errors import ConfigError
+from murar.ingest.sites.base import PlainSite, Site
+
+log = logging.getLogger(__name__)
+
+MAX_UP = 4
+MAX_DOWN = 3
+_SKIP_DIRS = {"node_modules", "_build", "build", "site", "public", "dist", "_site", "__pycache__", "venv"}
+
+SiteFactory = Callable[[Path, "str | None"], Site]
+
+
+def _yaml_keys(path: Path) -> set[str]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+    except OSError:
+        return set()
+    return set(re.findall(r"(?m)^([A-Za-z_][\w-]*)\s*:", text))
+
+
+def _is_jupyter_book(path: Path) -> bool:
+    """A ``_config.yml`` of Jupyter Book (a ``_toc.yml`` beside it, or book-only keys)."""
+    if (path.parent / "_toc.yml").is_file() or (path.parent / "_toc.yaml").is_file():
+        return True
+    return bool(_yaml_keys(path) & {"execute", "sphinx", "launch_buttons", "only_build_toc_files", "parse", "bibtex_bibfiles"})
+
+
+def _is_jekyll(path: Path) -> bool:
+    return not _is_jupyter_book(path)
+
+
+def _is_sphinx_conf(path: Path) -> bool:
+    """A Python ``conf.py`` that sets Sphinx options (not any file of that name)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+    except OSError:
+        return False
+    return bool(re.search(r"(?m)^\s*(extensions|master_doc|root_doc|html_theme|project|source_suffix)\s*=", text))
+
+
+def _is_hugo_config(path: Path) -> bool:
+    """A ``config.{toml,yaml}`` of Hugo (a ``content/`` folder beside it or Hugo keys)."""
+    if path.is_dir():
+        return any((path / f"{stem}.{ext}").is_file() for stem in ("hugo", "config")
+                   for ext in ("toml", "yaml", "yml", "json"))
+    if (path.parent / "content").is_dir():
+        return True
+    return bool(re.search(r"(?im)^\s*(baseURL|theme|languageCode|contentDir)\s*[=:]",
+                          path.read_text(encoding="utf-8", errors="replace")[:100_000]))
+
+
+def _is_mintlify(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and ("navigation" in data or "mintlify" in str(data.get("$schema", "")))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GeneratorSpec:
+    """One generator in the registry.
+
+    ``name`` is what ``--site-type`` takes; ``markers`` are paths relative to a
+    candidate folder (a trailing ``/`` means a folder); ``confirm`` rejects a
+    marker that is not really this generator's (``conf.py``, ``_config.yml``);
+    ``factory`` is ``"module:attr[.attr]"`` of a callable ``(root, config_file) -> Site``
+    (``None``: no rules yet, :class:`PlainSite` is used); ``settings`` names the
+    :attr:`SiteConfig.settings` keys shown in the ingest summary.
+    """
+
+    name: str
+    title: str
+    markers: tuple[str, ...]
+    factory: str | None = None
+    confirm: Callable[[Path], bool] | None = None
+
+
+# Registration: one line per generator. Order matters within a folder (specific first).
+GENERATORS: tuple[GeneratorSpec, ...] = (
+    GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load"),
+    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("mkdocs.yml", "mkdocs.yaml"), ),  # factory lands with sites/mkdocs.py
+    GeneratorSpec(name="vitepress", title="VitePress", markers=tuple(f".vitepress/config.{e}" for e in ("js", "ts", "mjs", "mts", "cjs"))),
+    GeneratorSpec(name="quarto", title="Quarto", markers=("_quarto.yml", "_quarto.yaml")),
+    GeneratorSpec(name="mintlify", title="Mintlify", markers=("mint.json", "docs.json"), confirm=_is_mintlify),
+    GeneratorSpec(name="docfx", title="DocFX", markers=("docfx.json",)),
+    GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml")),
+    GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
+    GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p)),
+    GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml"), confirm=_is_jekyll),
+    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml"), confirm=_is_hugo_config),
+    GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf),
+)
+
+
+def site_types() -> list[str]:
+    """Names accepted by ``--site-type`` (``auto`` and ``plain`` included)."""
+    return ["auto", "plain", *(g.name for g in GENERATORS)]
+
+
+def spec_for(name: str) -> GeneratorSpec:
+    """The registry entry named ``name``.
+
+    Raises:
+        ConfigError: unknown generator (the message lists the known ones).
+    """
+    for spec in GENERATORS:
+        if spec.name == name:
+            return spec
+    raise ConfigError(f"unknown site type {name!r}; known: {', '.join(site_types())}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Detection:
+    """A generator found for a folder: its spec and the config ``path`` found."""
+
+    spec: GeneratorSpec
+    path: Path
+
+
+def _markers_in(folder: Path) -> Iterator[Detection]:
+    for spec in GENERATORS:
+        for marker in spec.markers:
+            cand = folder / marker.rstrip("/")
+            ok = cand.is_dir() if marker.endswith("/") else cand.is_file()
+            if not ok:
+                continue
+            try:
+                if spec.confirm is not None and not spec.confirm(cand):
+                    continue
+            except OSError:
+                continue
+            yield Detection(spec=spec, path=cand)
+
+
+def _ancestors(folder: Path) -> Iterator[Path]:
+    cur = folder
+    for _ in range(MAX_UP):
+        if (cur / ".git").exists() or cur.parent == cur:
+            return
+        cur = cur.parent
+        yield cur
+
+
+def _descendants(folder: Path) -> Iterator[Path]:
+    level = [folder]
+    for _ in range(MAX_DOWN):
+        nxt: list[Path] = []
+        for d in level:
+            try:
+                subs = sorted(p for p in d.iterdir() if p.is_dir() and not p.name.startswith(".")
+                              and p.name not in _SKIP_DIRS)
+            except OSError:
+                continue
+            nxt.extend(subs)
+        yield from nxt
+        level = nxt
+
+
+def detect(folder: Path) -> Detection | None:
+    """The generator whose config marks ``folder`` (see the module doc for the order), or ``None``."""
+    folder = folder.resolve()
+    for candidate in (folder, *_ancestors(folder)):
+        found = next(_markers_in(candidate), None)
+        if found is not None:
+            return found
+    for candidate in _descendants(folder):
+        found = next(_markers_in(candidate), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _load_factory(spec: GeneratorSpec) -> SiteFactory | None:
+    if spec.factory is None:
+        return None
+    module_name, _, attr = spec.factory.partition(":")
+    try:
+        obj: object = importlib.import_module(module_name)
+    except ImportError as err:
+        log.warning("site rules for %s unavailable (%s); using plain rules", spec.name, err)
+        return None
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ConfigError(f"site factory {spec.factory} is not callable")
+    return obj
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SiteSelection:
+    """What :func:`open_site` chose: the ``site``, the folder to ``walk`` (the
+    given folder, which is below ``site.config.root`` when the config sits
+    above it) and ``notes`` for the ingest summary (fallbacks, forced type)."""
+
+    site: Site
+    walk: Path
+    notes: tuple[str, ...] = ()
+
+
+def open_site(folder: Path, *, site_type: str = "auto") -> SiteSelection:
+    """Detect (or force with ``site_type``) the generator of ``folder`` and build its Site.
+
+    The ingest root is the folder holding the config when that is ``folder`` or
+    one of its ancestors (so root-relative links and static dirs resolve), else
+    ``folder`` itself (a config in a subfolder: its paths are prefixed).
+
+    Raises:
+        ConfigError: ``site_type`` is unknown, or the generator's config cannot be read.
+    """
+    folder = folder.resolve()
+    if site_type == "plain":
+        return SiteSelection(site=PlainSite(folder), walk=folder, notes=("site type forced: plain",))
+    notes: list[str] = []
+    config_path: Path | None
+    if site_type == "auto":
+        found = detect(folder)
+        if found is None:
+            return SiteSelection(site=PlainSite(folder), walk=folder)
+        spec, config_path = found.spec, found.path
+    else:
+        spec = spec_for(site_type)
+        notes.append(f"site type forced: {spec.name}")
+        found = detect(folder)
+        config_path = found.path if found is not None and found.spec.name == spec.name else None
+        if found is not None and found.spec.name != spec.name:
+            # a forced type still uses its own marker when one is present
+            for cand in (folder, *_ancestors(folder), *_descendants(folder)):
+                hit = next((d for d in _markers_in(cand) if d.spec.name == spec.name), None)
+                if hit is not None:
+                    config_path = hit.path
+                    break
+    root = folder
+    if config_path is not None:
+        # a marker in a subfolder (config/_default/, source/conf.py) describes the folder above it
+        cdir = _marker_root(config_path, spec)
+        if cdir == folder or cdir in folder.parents:
+            root = cdir
+    config_rel = os.path.relpath(config_path, root).replace(os.sep, "/") if config_path is not None else None
+    factory = _load_factory(spec)
+    if factory is None:
+        notes.append(f"no resolution rules for {spec.title} yet; plain rules used")
+        return SiteSelection(site=PlainSite(root, generator=spec.name, config_file=config_rel), walk=folder,
+                             notes=tuple(notes))
+    site = factory(root, config_rel)
+    return SiteSelection(site=site, walk=folder, notes=tuple(notes))
+
+
+def _marker_root(config_path: Path, spec: GeneratorSpec) -> Path:
+    """The folder a marker describes (``config/_default/`` and ``source/conf.py``
+    describe the folder above them)."""
+    for marker in spec.markers:
+        parts = marker.rstrip("/").split("/")
+        if len(parts) > 1 and config_path.as_posix().endswith(marker.rstrip("/")):
+            base = config_path
+            for _ in parts:
+                base = base.parent
+            return base
+    return config_path.parent
+
+
+def site_summary(selection: SiteSelection) -> dict[str, object]:
+    """The generator and the settings that change resolution, for the ingest summary
+    and ``manifest.json`` (JSON-ready: strings, lists and a flat dict)."""
+    cfg = selection.site.config
+    out: dict[str, object] = {"generator": cfg.generator, "config_file": cfg.config_file, "root": str(cfg.root)}
+    if selection.walk != cfg.root:
+        out["walked"] = str(selection.walk)
+    if cfg.content_dirs != (".",):
+        out["content_dirs"] = list(cfg.content_dirs)
+    for key in ("static_dirs", "include_dirs", "exclude"):
+        value = getattr(cfg, key)
+        if value:
+            out[key] = list(value)
+    if cfg.base_url != "/":
+        out["base_url"] = cfg.base_url
+    if cfg.settings:
+        out["settings"] = dict(cfg.settings)
+    if selection.notes:
+        out["notes"] = list(selection.notes)
+    return out

@@ -1,0 +1,186 @@
+"""MDX pages on a Docusaurus site: ESM dropped, JSX reduced to text, helpers resolved, partials inlined."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+from murar.ingest.markup.mdx import convert_mdx, mdx_to_markdown, rebase_links
+from murar.ingest.sites.docusaurus import DocusaurusSite
+from murar.schema import ImageItem, VideoItem
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+PAGE = """---
+title: Deploy
+---
+
+import useBaseUrl from '@docusaurus/useBaseUrl';
+import Tabs from '@theme/Tabs';
+import TabItem from '@theme/TabItem';
+import {
+  Thing,
+  Other,
+} from '@site/src/components/things';
+import shot from '@site/static/img/imported.png';
+import Steps from './_steps.mdx';
+
+export const meta = {
+  a: 1,
+};
+
+<head>
+  <title>SEO title that is not page text</title>
+</head>
+
+# Deploy the app
+
+Intro text {/* a JSX comment */} with {'literal'} text.
+
+:::note Before you start
+
+Install the CLI first.
+
+:::
+
+<Tabs groupId="fw" values={[{ label: 'Angular', value: 'ng' }, { label: 'React', value: 'react' }]}>
+<TabItem value="ng">
+
+Run the Angular build.
+
+</TabItem>
+<TabItem value="react" label="React (Vite)">
+
+Run the React build.
+
+</TabItem>
+</Tabs>
+
+<img src={useBaseUrl('img/base.png')} alt="Base URL shot" />
+
+<img
+  src={require('@site/static/img/required.png').default}
+  alt="Required shot"
+  style={{ width: '50%' }}
+/>
+
+<img src={shot} alt="Imported shot" />
+
+![Root relative](/img/root.png)
+
+![With base url](/docs/img/root.png)
+
+<Steps />
+
+<video width="400" src={useBaseUrl('video/demo.mp4')} controls></video>
+
+<DocsCard header="Card header" href="/x">
+Card body text.
+</DocsCard>
+
+<img src={computeSrc()} alt="dynamic" />
+
+```jsx
+import Kept from './kept';
+<Tabs>code stays</Tabs>
+```
+"""
+
+PARTIAL = """import Nested from './_nested.md';
+
+## Steps from the partial
+
+1. Open the console.
+
+![Partial shot](./img/partial.png)
+
+<Nested />
+"""
+
+
+def _site(tmp_path: Path) -> DocusaurusSite:
+    root = tmp_path / "site"
+    for rel in ("static/img/base.png", "static/img/required.png", "static/img/imported.png", "static/img/root.png",
+                "docs/img/partial.png"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(PNG)
+    (root / "static" / "video").mkdir(parents=True)
+    (root / "static" / "video" / "demo.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    (root / "docusaurus.config.js").write_text("const BASE_URL = '/docs';\nmodule.exports = { baseUrl: `${BASE_URL}/`,"
+                                                " presets: [['classic', { docs: { routeBasePath: '/' } }]] };\n")
+    (root / "docs" / "guide").mkdir(parents=True, exist_ok=True)
+    (root / "docs" / "guide" / "deploy.mdx").write_text(PAGE)
+    (root / "docs" / "_steps.mdx").write_text(PARTIAL)
+    (root / "docs" / "_nested.md").write_text("Nested partial text.\n\n<Steps />\n")
+    return DocusaurusSite.load(root, "docusaurus.config.js")
+
+
+def test_mdx_page_reads_like_the_rendered_page(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    # the partial is imported from ../_steps.mdx in the real layout
+    page = site.config.root / "docs" / "guide" / "deploy.mdx"
+    page.write_text(PAGE.replace("./_steps.mdx", "../_steps.mdx"))
+    doc = convert_mdx(page, site=site, assets_dir=tmp_path / "assets")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "import useBaseUrl" not in text and "export const" not in text and "@theme" not in text
+    assert "import Kept from './kept';" in text  # code blocks are content
+    assert "SEO title" not in text and "JSX comment" not in text
+    assert "Intro text with literal text." in text
+    assert "Note: Before you start" in text and "Install the CLI first." in text and ":::" not in text
+    assert "Angular" in text and "Run the Angular build." in text and "React (Vite)" in text
+    assert "Card header" in text and "Card body text." in text
+    assert "Steps from the partial" in " ".join(" > ".join(s.heading_path) for s in doc.sections)
+    assert "Nested partial text." in text
+    images = {m.alt: m for m in doc.media if isinstance(m, ImageItem)}
+    assert images["Base URL shot"].path == "static/img/base.png" and images["Base URL shot"].exists
+    assert images["Required shot"].path == "static/img/required.png"
+    assert images["Imported shot"].path == "static/img/imported.png"
+    assert images["Root relative"].path == "static/img/root.png"
+    assert images["With base url"].path == "static/img/root.png"
+    assert images["Partial shot"].path == "docs/img/partial.png"  # relative to the partial
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [v.url for v in videos] == ["static/video/demo.mp4"]
+    statuses = {r.link: r.status for r in doc.asset_refs}
+    assert statuses["{computeSrc()}"] == "unsupported"
+    assert sum(1 for s in statuses.values() if s == "resolved") == 7
+
+
+def test_code_fences_are_untouched() -> None:
+    from murar.ingest.sites.base import PlainSite
+
+    md, _ = mdx_to_markdown("import X from 'y';\n\n```jsx\nimport Kept from './kept';\n<Tabs>x</Tabs>\n```\n",
+                            page_rel="a.mdx", site=PlainSite(Path(".")))
+    assert "import X" not in md and "import Kept from './kept';\n<Tabs>x</Tabs>" in md
+
+
+def test_partials_and_static_markdown_are_includes_not_pages(tmp_path: Path) -> None:
+    from murar.ingest.sites.base import FileRole
+
+    site = _site(tmp_path)
+    (site.config.root / "static" / "usage").mkdir(parents=True)
+    (site.config.root / "static" / "usage" / "code.md").write_text("```ts\nx\n```\n")
+    assert site.classify("docs/guide/deploy.mdx").role is FileRole.PAGE
+    assert site.classify("docs/_steps.mdx").role is FileRole.INCLUDE
+    assert site.classify("static/usage/code.md").role is FileRole.INCLUDE
+    assert site.classify("static/img/root.png").role is FileRole.ASSET
+    assert site.classify("README.md").role is FileRole.EXCLUDED
+    assert site.classify("versioned_docs/version-1/a.md").role is FileRole.EXCLUDED
+
+
+def test_rebase_links_keeps_partial_links_pointing_at_the_same_file() -> None:
+    out = rebase_links("![a](./img/x.png) <img src=\"img/y.png\"> ![r](/abs.png)",
+                       from_rel="docs/_p.mdx", to_rel="docs/guide/page.mdx")
+    assert "](../img/x.png)" in out and 'src="../img/y.png"' in out and "](/abs.png)" in out
+
+
+def test_a_partial_that_includes_itself_is_inlined_once(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "_loop.mdx").write_text("import Loop from './_loop.mdx';\n\nLoop text.\n\n<Loop />\n")
+    (root / "docs" / "page.mdx").write_text("import Loop from './_loop.mdx';\n\n# Page\n\n<Loop />\n")
+    doc = convert_mdx(root / "docs" / "page.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("Loop text.") == 1
+    assert any("includes itself" in w for w in doc.warnings)

@@ -1,0 +1,113 @@
+"""Generator detection from config files (sites/detect.py) and the registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from murar.errors import ConfigError
+from murar.ingest.sites.base import PlainSite
+from murar.ingest.sites.detect import (
+    GENERATORS,
+    detect,
+    open_site,
+    site_summary,
+    site_types,
+)
+
+
+def _touch(path: Path, text: str = "") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(("marker", "text", "expected"), [
+    ("docusaurus.config.ts", "export default {}", "docusaurus"),
+    ("mkdocs.yml", "site_name: x\n", "mkdocs"),
+    (".vitepress/config.mts", "export default {}", "vitepress"),
+    ("_quarto.yml", "project:\n  type: website\n", "quarto"),
+    ("docfx.json", "{}", "docfx"),
+    ("antora.yml", "name: x\nversion: ~\n", "antora"),
+    ("book.toml", "[book]\n", "mdbook"),
+    ("hugo.toml", "baseURL = 'https://x/'\n", "hugo"),
+    ("config/_default/hugo.toml", "baseURL = 'https://x/'\n", "hugo"),
+    ("conf.py", "project = 'x'\nextensions = []\n", "sphinx"),
+    ("myst.yml", "version: 1\n", "jupyterbook"),
+    ("mint.json", '{"name": "x", "navigation": []}', "mintlify"),
+])
+def test_each_marker_names_its_generator(tmp_path: Path, marker: str, text: str, expected: str) -> None:
+    _touch(tmp_path / "site" / marker, text)
+    _touch(tmp_path / "site" / "index.md", "# Home\n")
+    found = detect(tmp_path / "site")
+    assert found is not None and found.spec.name == expected
+
+
+def test_jekyll_and_jupyter_book_are_told_apart(tmp_path: Path) -> None:
+    _touch(tmp_path / "jk" / "_config.yml", "title: Site\nbaseurl: /docs\ncollections:\n  x: {}\n")
+    _touch(tmp_path / "jb" / "_config.yml", "title: Book\nexecute:\n  execute_notebooks: off\n")
+    _touch(tmp_path / "jb2" / "_config.yml", "title: Book\n")
+    _touch(tmp_path / "jb2" / "_toc.yml", "format: jb-book\nroot: intro\n")
+    assert detect(tmp_path / "jk").spec.name == "jekyll"  # type: ignore[union-attr]
+    assert detect(tmp_path / "jb").spec.name == "jupyterbook"  # type: ignore[union-attr]
+    assert detect(tmp_path / "jb2").spec.name == "jupyterbook"  # type: ignore[union-attr]
+
+
+def test_generic_files_are_not_mistaken_for_a_generator(tmp_path: Path) -> None:
+    _touch(tmp_path / "c" / "conf.py", "import os\nprint('not sphinx')\n")
+    _touch(tmp_path / "c" / "config.toml", "[tool]\nx = 1\n")
+    _touch(tmp_path / "c" / "docs.json", '{"items": []}')
+    assert detect(tmp_path / "c") is None
+    sel = open_site(tmp_path / "c")
+    assert isinstance(sel.site, PlainSite) and sel.site.config.generator == "plain"
+
+
+def test_config_above_the_folder_roots_the_site_there(tmp_path: Path) -> None:
+    _touch(tmp_path / "repo" / "docusaurus.config.js", "module.exports = { baseUrl: '/' }")
+    _touch(tmp_path / "repo" / "docs" / "guide" / "a.md", "# A\n")
+    sel = open_site(tmp_path / "repo" / "docs" / "guide")
+    assert sel.site.config.generator == "docusaurus"
+    assert sel.site.config.root == (tmp_path / "repo").resolve()
+    assert sel.walk == (tmp_path / "repo" / "docs" / "guide").resolve()
+    assert sel.site.config.config_file == "docusaurus.config.js"
+    assert site_summary(sel)["walked"] == str(sel.walk)
+
+
+def test_config_in_a_subfolder_is_found_and_prefixed(tmp_path: Path) -> None:
+    _touch(tmp_path / "proj" / "book" / "_config.yml", "title: B\n")
+    _touch(tmp_path / "proj" / "book" / "_toc.yml", "root: intro\n")
+    sel = open_site(tmp_path / "proj")
+    assert sel.site.config.generator == "jupyterbook"
+    assert sel.site.config.root == (tmp_path / "proj").resolve()
+    assert sel.site.config.config_file == "book/_config.yml"
+
+
+def test_site_type_override_and_unknown_type(tmp_path: Path) -> None:
+    _touch(tmp_path / "s" / "mkdocs.yml", "site_name: x\n")
+    assert open_site(tmp_path / "s", site_type="plain").site.config.generator == "plain"
+    forced = open_site(tmp_path / "s", site_type="docusaurus")
+    assert forced.site.config.generator == "docusaurus"
+    assert any("forced" in n for n in forced.notes)
+    with pytest.raises(ConfigError, match="known: auto, plain"):
+        open_site(tmp_path / "s", site_type="gatsby")
+
+
+def test_registry_names_are_unique_and_listed() -> None:
+    names = [g.name for g in GENERATORS]
+    assert len(names) == len(set(names))
+    assert site_types()[:2] == ["auto", "plain"] and set(names) <= set(site_types())
+
+
+@pytest.mark.integration
+def test_real_corpora_are_detected(docsites_root: Path) -> None:
+    expected = {
+        "docusaurus-ionic-docs": "docusaurus", "mkdocs-material-nautobot": "mkdocs",
+        "sphinx-rst-glpi-doc": "sphinx", "myst-jupyterbook-teachbooks-manual": "jupyterbook",
+        "docfx-powerquery-docs": "docfx", "hugo-nginx-documentation": "hugo",
+        "asciidoc-antora-kie-kogito-docs": "antora", "jekyll-opensearch-documentation-website": "jekyll",
+    }
+    for folder, generator in expected.items():
+        if (docsites_root / folder).is_dir():
+            found = detect(docsites_root / folder)
+            assert found is not None and found.spec.name == generator, folder

@@ -1,0 +1,70 @@
+"""The corpus walker asks the Site about every file and never drops one silently."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from murar.embed.fake import HashingEmbedder
+from murar.errors import NoPagesError
+from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
+from murar.ingest.index import build_index, current_version_dir
+from murar.ingest.sites.base import PlainSite
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63"
+                    "f8ffff3f0005fe02fea7d6a4e60000000049454e44ae426082")
+
+
+def test_every_file_is_a_page_or_reported_with_reason_and_extension(tmp_path: Path) -> None:
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "shot.png").write_bytes(PNG)
+    (tmp_path / "a.md").write_text("# A\n\n![Shot](img/shot.png)\n\n![Gone](img/gone.png)\n")
+    (tmp_path / "notes.rst").write_text("Title\n=====\n")
+    (tmp_path / "data.xyz").write_text("?")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "b.md").write_text("# B\n")
+    site = PlainSite(tmp_path)
+    walk = walk_site(site)
+    assert [p.rel for p in walk.pages] == ["a.md"]
+    by_path = {f.path: f for f in walk.others}
+    assert by_path["img/shot.png"].status == "asset"
+    assert by_path["notes.rst"].status == "skipped" and by_path["notes.rst"].ext == ".rst"
+    assert "unsupported file type .xyz" in by_path["data.xyz"].error
+    assert by_path[".hidden/"].status == "skipped"
+    report = IngestReport()
+    docs = convert_corpus(tmp_path, assets_dir=tmp_path / "out", report=report, site=site, walk=walk)
+    assert len(docs) == 1
+    statuses = sorted(r.status for r in report.asset_refs)
+    assert statuses == ["missing", "resolved"]
+    assert report.assets.resolution_rate == 1.0  # gone.png exists nowhere: broken upstream
+    assert [r.link for r in report.unresolved] == ["img/gone.png"]
+    assert (".rst", "unsupported file type .rst", 1) in report.skipped_by_reason()
+
+
+def test_zero_pages_is_an_error_naming_extensions_and_site_types(tmp_path: Path) -> None:
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "a.adoc").write_text("= Title\n")
+    (corpus / "b.adoc").write_text("= Title\n")
+    (corpus / "logo.png").write_bytes(PNG)
+    with pytest.raises(NoPagesError) as err:
+        build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    msg = str(err.value)
+    assert "2 .adoc" in msg and "docusaurus" in msg and "mkdocs" in msg
+    assert not (tmp_path / "idx" / "CURRENT").exists()
+
+
+def test_site_and_reference_counts_reach_the_report_files(tmp_path: Path) -> None:
+    corpus = tmp_path / "site"
+    (corpus / "docs").mkdir(parents=True)
+    (corpus / "static" / "img").mkdir(parents=True)
+    (corpus / "static" / "img" / "x.png").write_bytes(PNG)
+    (corpus / "docusaurus.config.js").write_text("module.exports = { baseUrl: '/' };\n")
+    (corpus / "docs" / "a.md").write_text("# A\n\nSee ![X](/img/x.png)\n")
+    manifest, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    assert report.site["generator"] == "docusaurus" and manifest.extra["site"]["generator"] == "docusaurus"
+    assert report.assets.resolution_rate == 1.0
+    saved = json.loads((current_version_dir(tmp_path / "idx") / "report.json").read_text())
+    assert saved["assets"]["by_status"] == {"resolved": 1}
