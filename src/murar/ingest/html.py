@@ -561,6 +561,6 @@ def convert_html(path: Path, *, root: Path, options: HtmlOptions | None = None,
         raise IngestError(f"{path.name}: cannot read HTML file: {err}") from err
     text, _codec, warnings = decode_html(data, opt.encoding)
     if site is not None:
-        text = site.preprocess(text, page_rel=rel)
+        text = site.preprocess(text, page_rel=rel, warnings=warnings)
     return convert_html_text(text, source_path=rel, page_dir=path.resolve().parent, root=root, options=opt,
                              warnings=warnings, site=site)

@@ -362,7 +362,7 @@ class _Converter:
             sec.end_paragraph()
 
     def run(self, text: str) -> ParsedDocument:
-        text = self.site.preprocess(text, page_rel=self.rel)
+        text = self.site.preprocess(text, page_rel=self.rel, warnings=self.warnings)
         meta, body = split_front_matter(text, self.warnings)
         self.page_title = str(meta.get("title") or "").strip()
         body = normalise(body)

@@ -37,6 +37,8 @@ Integration (i8-sites):
   link with :func:`murar.ingest.assets.resolve_reference` (which calls
   :meth:`Site.resolve_asset`) and return the references in
   ``ParsedDocument.asset_refs`` (the ingest summary's resolution rate).
+- :meth:`Site.preprocess` takes ``warnings`` (the page's warning list) since
+  the generators that inline includes need to report missing ones.
 - :meth:`Site.classify` should return ``ASSET`` for images/videos/downloads
   (:func:`asset_or_unknown` does it) and a ``reason`` for ``EXCLUDED``/``UNKNOWN``;
   the walker reports every non-page file with it.
@@ -119,8 +121,13 @@ class Site(Protocol):
         """Resolve the target of an include/partial directive written in ``page_rel``."""
         ...
 
-    def preprocess(self, text: str, *, page_rel: str) -> str:
-        """Rewrite generator syntax in a page's source into plain markup."""
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
+        """Rewrite generator syntax in a page's source into plain markup.
+
+        Problems that do not stop the page (a missing include, an unknown
+        shortcode) are appended to ``warnings`` when given (converters pass
+        the page's warning list). Never raises for bad page content.
+        """
         ...
 
 
@@ -168,5 +175,5 @@ class PlainSite:
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         return resolve_link(target, page_rel=page_rel, root=self._config.root)
 
-    def preprocess(self, text: str, *, page_rel: str) -> str:
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         return text

@@ -65,8 +65,32 @@ def _is_jupyter_book(path: Path) -> bool:
     return bool(_yaml_keys(path) & {"execute", "sphinx", "launch_buttons", "only_build_toc_files", "parse", "bibtex_bibfiles"})
 
 
+def _via(target: str) -> Callable[[Path], bool]:
+    """A confirm/probe function that lives in a generator module, imported on first use."""
+
+    def call(path: Path) -> bool:
+        module_name, _, attr = target.partition(":")
+        try:
+            fn = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError):
+            return False
+        return bool(fn(path))
+
+    return call
+
+
 def _is_jekyll(path: Path) -> bool:
-    return not _is_jupyter_book(path)
+    return _via("murar.ingest.sites.jekyll:looks_like_jekyll")(path)
+
+
+def _is_hugo_marker(path: Path) -> bool:
+    folder = path.parent.parent if path.name == "_default" else path.parent
+    return _via("murar.ingest.sites.hugo:is_hugo_root")(folder)
+
+
+def _is_built_site(folder: Path) -> bool:
+    module = importlib.import_module("murar.ingest.sites.built")
+    return module.built_generator(folder) is not None
 
 
 def _is_sphinx_conf(path: Path) -> bool:
@@ -76,17 +100,6 @@ def _is_sphinx_conf(path: Path) -> bool:
     except OSError:
         return False
     return bool(re.search(r"(?m)^\s*(extensions|master_doc|root_doc|html_theme|project|source_suffix)\s*=", text))
-
-
-def _is_hugo_config(path: Path) -> bool:
-    """A ``config.{toml,yaml}`` of Hugo (a ``content/`` folder beside it or Hugo keys)."""
-    if path.is_dir():
-        return any((path / f"{stem}.{ext}").is_file() for stem in ("hugo", "config")
-                   for ext in ("toml", "yaml", "yml", "json"))
-    if (path.parent / "content").is_dir():
-        return True
-    return bool(re.search(r"(?im)^\s*(baseURL|theme|languageCode|contentDir)\s*[=:]",
-                          path.read_text(encoding="utf-8", errors="replace")[:100_000]))
 
 
 def _is_mintlify(path: Path) -> bool:
@@ -105,30 +118,33 @@ class GeneratorSpec:
     candidate folder (a trailing ``/`` means a folder); ``confirm`` rejects a
     marker that is not really this generator's (``conf.py``, ``_config.yml``);
     ``factory`` is ``"module:attr[.attr]"`` of a callable ``(root, config_file) -> Site``
-    (``None``: no rules yet, :class:`PlainSite` is used); ``settings`` names the
-    :attr:`SiteConfig.settings` keys shown in the ingest summary.
+    (``None``: no rules yet, :class:`PlainSite` is used); ``probe`` recognises
+    the given folder itself when the generator has no config file (a built HTML
+    site); it is tried before any marker.
     """
 
     name: str
     title: str
-    markers: tuple[str, ...]
+    markers: tuple[str, ...] = ()
     factory: str | None = None
     confirm: Callable[[Path], bool] | None = None
+    probe: Callable[[Path], bool] | None = None
 
 
 # Registration: one line per generator. Order matters within a folder (specific first).
 GENERATORS: tuple[GeneratorSpec, ...] = (
+    GeneratorSpec(name="built", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load"),
     GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load"),
     GeneratorSpec(name="mkdocs", title="MkDocs", markers=("mkdocs.yml", "mkdocs.yaml"), ),  # factory lands with sites/mkdocs.py
     GeneratorSpec(name="vitepress", title="VitePress", markers=tuple(f".vitepress/config.{e}" for e in ("js", "ts", "mjs", "mts", "cjs"))),
     GeneratorSpec(name="quarto", title="Quarto", markers=("_quarto.yml", "_quarto.yaml")),
     GeneratorSpec(name="mintlify", title="Mintlify", markers=("mint.json", "docs.json"), confirm=_is_mintlify),
-    GeneratorSpec(name="docfx", title="DocFX", markers=("docfx.json",)),
+    GeneratorSpec(name="docfx", title="DocFX", markers=("docfx.json",), factory="murar.ingest.sites.docfx:load"),
     GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml")),
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p)),
-    GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml"), confirm=_is_jekyll),
-    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml"), confirm=_is_hugo_config),
+    GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
+    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, factory="murar.ingest.sites.hugo:load"),
     GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf),
 )
 
@@ -198,8 +214,18 @@ def _descendants(folder: Path) -> Iterator[Path]:
 
 
 def detect(folder: Path) -> Detection | None:
-    """The generator whose config marks ``folder`` (see the module doc for the order), or ``None``."""
+    """The generator whose config marks ``folder`` (see the module doc for the order), or ``None``.
+
+    A generator with a ``probe`` (a built HTML site) is recognised from ``folder``
+    itself first; its ``path`` is then ``folder``.
+    """
     folder = folder.resolve()
+    for spec in GENERATORS:
+        try:
+            if spec.probe is not None and spec.probe(folder):
+                return Detection(spec=spec, path=folder)
+        except (OSError, ImportError):
+            continue
     for candidate in (folder, *_ancestors(folder)):
         found = next(_markers_in(candidate), None)
         if found is not None:
@@ -273,10 +299,11 @@ def open_site(folder: Path, *, site_type: str = "auto") -> SiteSelection:
     root = folder
     if config_path is not None:
         # a marker in a subfolder (config/_default/, source/conf.py) describes the folder above it
-        cdir = _marker_root(config_path, spec)
+        cdir = config_path if config_path == folder and spec.probe is not None else _marker_root(config_path, spec)
         if cdir == folder or cdir in folder.parents:
             root = cdir
-    config_rel = os.path.relpath(config_path, root).replace(os.sep, "/") if config_path is not None else None
+    config_rel = (os.path.relpath(config_path, root).replace(os.sep, "/")
+                  if config_path is not None and config_path != root else None)
     factory = _load_factory(spec)
     if factory is None:
         notes.append(f"no resolution rules for {spec.title} yet; plain rules used")

@@ -239,5 +239,6 @@ class DocusaurusSite:
             return self._checked(self._site_path(path.lstrip("/")))
         return self._checked(join_rel(PurePosixPath(page_rel).parent.as_posix(), path))
 
-    def preprocess(self, text: str, *, page_rel: str) -> str:
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
+        """Nothing to rewrite: MDX syntax is the markup's (:mod:`murar.ingest.markup.mdx`)."""
         return text
