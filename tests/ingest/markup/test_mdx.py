@@ -141,7 +141,7 @@ def test_mdx_page_reads_like_the_rendered_page(tmp_path: Path) -> None:
     assert images["With base url"].path == "static/img/root.png"
     assert images["Partial shot"].path == "docs/img/partial.png"  # relative to the partial
     videos = [m for m in doc.media if isinstance(m, VideoItem)]
-    assert [v.url for v in videos] == ["static/video/demo.mp4"]
+    assert [(v.path, v.exists) for v in videos] == [("static/video/demo.mp4", True)]
     statuses = {r.link: r.status for r in doc.asset_refs}
     assert statuses["{computeSrc()}"] == "unsupported"
     assert sum(1 for s in statuses.values() if s == "resolved") == 7
