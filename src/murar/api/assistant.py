@@ -105,10 +105,10 @@ def _media_metadata(item: AnyMedia, path: Path | None) -> dict[str, Any]:
 
 class Assistant:
     """Multimodal answers over the index in ``index`` (a folder built by
-    :func:`murar.build_index` or ``murar ingest``).
+    :func:`murar.build_index` or ``murar ingest``, or a ``postgresql://`` store URL).
 
     Args:
-        index: the index folder.
+        index: the index folder or store URL.
         llm: the generator: ``"bundled"`` (Qwen2.5-Coder-1.5B, offline),
             ``"bundled-small"`` (0.5B), ``"openai"`` (any OpenAI-compatible
             server: give ``base_url`` and ``model``), ``"extractive"`` (no
@@ -138,7 +138,7 @@ class Assistant:
         embedder: Embedder | None = None,
         config: PipelineConfig | None = None,
     ) -> None:
-        self.index = Path(index)
+        self.index: Path | str = _target(index)
         self.llm = llm
         self._base_url = base_url
         self._model = model
@@ -329,6 +329,13 @@ class Assistant:
 
             write_run_report(run, Path(out_dir))
         return run
+
+
+def _target(index: PathLike) -> Path | str:
+    """An index folder as a Path; a store URL (``postgresql://...``) kept as it is."""
+    if isinstance(index, str) and "://" in index:
+        return index
+    return Path(index)
 
 
 def _source_parts(src: object, pipeline: Pipeline) -> tuple[Snippet | None, float, str]:

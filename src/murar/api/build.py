@@ -49,7 +49,8 @@ def build_index(
     keep_versions: int = 1,
 ) -> IngestReport:
     """Parse, chunk and embed every supported file under ``source`` into the
-    index folder ``index`` (the same work as ``murar ingest SOURCE --index INDEX``).
+    index folder ``index``, or the store at a ``postgresql://`` URL (the same
+    work as ``murar ingest SOURCE --index INDEX`` / ``--store URL``).
 
     Atomic and idempotent: the new version goes live only when complete, and
     embeddings of unchanged text are reused. A file that fails is recorded in
@@ -98,7 +99,8 @@ def build_index(
         hook = progress  # type: ignore[assignment]
     else:
         hook = _CallbackProgress(progress)
-    _manifest, report = _build(Path(source), Path(index), embedder=emb,
+    target: Path | str = index if isinstance(index, str) and "://" in index else Path(index)
+    _manifest, report = _build(Path(source), target, embedder=emb,
                                excludes=DEFAULT_EXCLUDES + tuple(exclude), progress=hook,
                                keep_versions=keep_versions)
     return report

@@ -43,6 +43,9 @@ def _mount_optional() -> None:
         app.command(help="Serve the HTTP API and the web page.")(serve)
     except ImportError:  # pragma: no cover
         pass
+    from murar.cli.mcp_cmd import mcp
+
+    app.command(help="Serve an index to AI assistants over MCP (tools ask_docs, search_docs).")(mcp)
 
 
 _mount_optional()

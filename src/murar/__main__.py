@@ -1,0 +1,5 @@
+"""``python -m murar`` is the ``murar`` command."""
+
+from murar.cli.main import main
+
+main()

@@ -1,0 +1,147 @@
+"""``murar mcp`` over stdio, driven by the official MCP SDK client, on a small real index."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from small_index import REPO, copy_corpus
+
+pytest.importorskip("mcp")
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.types import ImageContent, TextContent
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
+
+QUESTION = "How do I copy the server call URL to the clipboard?"
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory, adobe_root: Path) -> Path:
+    import murar
+
+    root = tmp_path_factory.mktemp("mcp")
+    idx = root / "idx"
+    murar.build_index(copy_corpus(adobe_root, root), idx, embedder="hashing")
+    return idx
+
+
+def server(index: Path) -> StdioServerParameters:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return StdioServerParameters(command=sys.executable, args=["-m", "murar", "mcp", "--index", str(index)], env=env)
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_tools_answer_with_a_decodable_screenshot(index: Path) -> None:
+    from PIL import Image
+
+    async def go() -> None:
+        async with Client(server(index), read_timeout_seconds=120) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert set(tools) == {"ask_docs", "search_docs"}
+            assert tools["ask_docs"].input_schema["required"] == ["question"]
+            assert tools["ask_docs"].annotations is not None and tools["ask_docs"].annotations.read_only_hint
+
+            result = await client.call_tool("ask_docs", {"question": QUESTION})
+            assert not result.is_error
+            images = [c for c in result.content if isinstance(c, ImageContent)]
+            texts = [c.text for c in result.content if isinstance(c, TextContent)]
+            assert images and images[0].mime_type == "image/jpeg"
+            with Image.open(io.BytesIO(base64.b64decode(images[0].data))) as img:
+                img.load()
+                assert img.width > 100 and img.height > 50
+            first_image = next(i for i, c in enumerate(result.content) if isinstance(c, ImageContent))
+            caption = result.content[first_image + 1]
+            assert isinstance(caption, TextContent) and caption.text.startswith("Figure 1: ")
+            assert "copy" in caption.text.lower()
+            assert "[1]" in texts[0] and "clipboard" in texts[0]
+            assert texts[-1].startswith("Sources:") and f"{REPO}/help/network.md" in texts[-1]
+
+            found = await client.call_tool("search_docs", {"query": "copy the server call URL to your clipboard", "k": 3})
+            assert not found.is_error and len(found.content) == 3
+            first = found.content[0]
+            assert isinstance(first, TextContent) and first.text.startswith("[1] ")
+            assert "murar://media/" in "".join(c.text for c in found.content if isinstance(c, TextContent))
+
+    run(go())
+
+
+def test_resources_list_pages_and_serve_images(index: Path) -> None:
+    async def go() -> None:
+        async with Client(server(index), read_timeout_seconds=120) as client:
+            resources = {str(r.uri): r for r in (await client.list_resources()).resources}
+            page = f"murar://page/{REPO}/help/network.md"
+            assert page in resources and len(resources) == 12
+            contents = (await client.read_resource(page)).contents
+            assert "copy the server call URL" in contents[0].text  # type: ignore[union-attr]
+            templates = (await client.list_resource_templates()).resource_templates
+            assert [t.uri_template for t in templates] == ["murar://media/{media_id}"]
+            found = await client.call_tool("search_docs", {"query": "copy the server call URL to your clipboard", "k": 1})
+            text = found.content[0].text  # type: ignore[union-attr]
+            media_uri = text[text.index("murar://media/"):].split(")")[0]
+            blob = (await client.read_resource(media_uri)).contents[0]
+            assert base64.b64decode(blob.blob)[:2] == b"\xff\xd8"  # type: ignore[union-attr]  JPEG
+            with pytest.raises(MCPError):
+                await client.read_resource("murar://media/does-not-exist")
+
+    run(go())
+
+
+def test_errors_are_mcp_errors(index: Path, tmp_path: Path) -> None:
+    async def go() -> None:
+        async with Client(server(index), read_timeout_seconds=120) as client:
+            empty = await client.call_tool("ask_docs", {"question": "   "})
+            assert empty.is_error and "empty" in empty.content[0].text  # type: ignore[union-attr]
+            bad_k = await client.call_tool("search_docs", {"query": "network", "k": 0})
+            assert bad_k.is_error and "k must be" in bad_k.content[0].text  # type: ignore[union-attr]
+            unknown = await client.call_tool("no_such_tool", {})
+            assert unknown.is_error and "Unknown tool" in unknown.content[0].text  # type: ignore[union-attr]
+        async with Client(server(tmp_path / "missing"), read_timeout_seconds=120) as client:
+            result = await client.call_tool("ask_docs", {"question": QUESTION})
+            assert result.is_error
+            assert "no index at" in result.content[0].text and "murar ingest" in result.content[0].text  # type: ignore[union-attr]
+
+    run(go())
+
+
+def test_streamable_http(index: Path) -> None:
+    import socket
+    import subprocess
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    params = server(index)
+    proc = subprocess.Popen([params.command, *params.args, "--http", "--port", str(port)], env=params.env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.2)
+
+        async def go() -> None:
+            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=120) as client:
+                result = await client.call_tool("ask_docs", {"question": QUESTION})
+                assert not result.is_error
+                assert any(isinstance(c, ImageContent) for c in result.content)
+
+        run(go())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
