@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,7 +37,14 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
-from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.paths import (
+    ResolvedLink,
+    inside_root,
+    is_remote,
+    is_web_url,
+    link_path_problem,
+    resolve_link,
+)
 from murar.ingest.quality import (
     ImageCandidate,
     ImageQualityFilter,
@@ -218,69 +226,98 @@ class _Walker:
         self.sections.append(_Open((self.title, *(t for _, t in self.stack)), level, anchor))
 
     def walk(self, node: LexborNode) -> None:
-        for child in node.iter(include_text=True):
-            if child.is_text_node:
-                self.buf.append(child.text_content or "")
-                continue
-            tag = child.tag or ""
-            if tag.startswith("-") or tag in _SKIP or _hidden(child):
-                continue
-            if tag in ("header", "footer") and self.drop_chrome:
-                continue
-            if tag in _HEADINGS:
-                self.heading(_HEADINGS[tag], child)
-            elif tag == "br":
-                self.buf.append("\n")
-            elif tag == "img":
-                self.media(self.conv.image(child, caption=""))
-            elif tag == "figure":
-                self.figure(child)
-            elif tag == "table":
-                self.table(child, caption="")
-            elif tag in ("video", "iframe"):
-                self.media(self.conv.video(child, caption=""))
-            elif tag == "pre":
-                self.flush()
-                self.pre += 1
-                self.walk(child)
-                self.flush()
-                self.pre -= 1
-            elif tag in _BLOCK or tag in ("td", "th"):
-                self.flush()
-                self.walk(child)
-                self.flush()
-            else:
-                self.walk(child)
+        """Read the children of ``node`` in document order.
 
-    def table(self, node: LexborNode, caption: str) -> None:
+        An explicit stack of nodes and deferred actions replaces recursion:
+        hostile pages nest thousands of elements (issue 11: ``RecursionError``
+        on 5,000 nested ``<div>``).
+        """
+        stack: list[LexborNode | Callable[[], None]] = []
+        _push_children(stack, node)
+        while stack:
+            item = stack.pop()
+            if callable(item) and not isinstance(item, LexborNode):
+                item()
+            else:
+                self._visit(item, stack)
+
+    def _visit(self, child: LexborNode, stack: list[LexborNode | Callable[[], None]]) -> None:
+        if child.is_text_node:
+            self.buf.append(child.text_content or "")
+            return
+        tag = child.tag or ""
+        if tag.startswith("-") or tag in _SKIP or _hidden(child):
+            return
+        if tag in ("header", "footer") and self.drop_chrome:
+            return
+        if tag in _HEADINGS:
+            self.heading(_HEADINGS[tag], child)
+        elif tag == "br":
+            self.buf.append("\n")
+        elif tag == "img":
+            self.media(self.conv.image(child, caption=""))
+        elif tag == "figure":
+            self.figure(child, stack)
+        elif tag == "table":
+            self.table(child, "", stack)
+        elif tag in ("video", "iframe"):
+            self.media(self.conv.video(child, caption=""))
+        elif tag == "pre":
+            self.flush()
+            self.pre += 1
+            stack.append(self._end_pre)
+            _push_children(stack, child)
+        elif tag in _BLOCK or tag in ("td", "th"):
+            self.flush()
+            stack.append(self.flush)
+            _push_children(stack, child)
+        else:
+            _push_children(stack, child)
+
+    def _end_pre(self) -> None:
+        self.flush()
+        self.pre -= 1
+
+    def table(self, node: LexborNode, caption: str, stack: list[LexborNode | Callable[[], None]]) -> None:
         parsed = parse_table_node(node)
         width = len(parsed.headers) or max((len(r) for r in parsed.rows), default=0)
         if width < 2 or len(parsed.rows) + (1 if parsed.headers else 0) < 2:
             # a layout or one-column table: read it as text
             self.flush()
-            self.walk(node)
-            self.flush()
+            stack.append(self.flush)
+            _push_children(stack, node)
             return
         self.media(self.conv.table(parsed.headers, parsed.rows, caption or parsed.caption))
 
-    def figure(self, node: LexborNode) -> None:
+    def _figure_media(self, make: Callable[..., AnyMedia | None], el: LexborNode, caption: str) -> None:
+        self.media(make(el, caption=caption))
+
+    def figure(self, node: LexborNode, stack: list[LexborNode | Callable[[], None]]) -> None:
         cap_node = node.css_first("figcaption")
         caption = cell_text(cap_node) if cap_node is not None else ""
-        found = False
+        actions: list[Callable[[], None]] = []
         for el in node.css("img, table, video, iframe"):
             if el.tag == "table":
                 if any(p.tag == "table" for p in _ancestors(el, node)):
                     continue
-                self.table(el, caption)
+                actions.append(functools.partial(self.table, el, caption, stack))
             elif el.tag == "img":
-                self.media(self.conv.image(el, caption=caption))
+                actions.append(functools.partial(self._figure_media, self.conv.image, el, caption))
             else:
-                self.media(self.conv.video(el, caption=caption))
-            found = True
-        if not found:  # a figure of text (code listing, quote): keep its text
+                actions.append(functools.partial(self._figure_media, self.conv.video, el, caption))
+        if not actions:  # a figure of text (code listing, quote): keep its text
             self.flush()
-            self.walk(node)
-            self.flush()
+            stack.append(self.flush)
+            _push_children(stack, node)
+            return
+        stack.extend(reversed(actions))
+
+
+def _push_children(stack: list[LexborNode | Callable[[], None]], node: LexborNode) -> None:
+    """Push the children of ``node`` so that they pop in document order."""
+    kids: list[LexborNode | Callable[[], None]] = list(node.iter(include_text=True))
+    kids.reverse()
+    stack.extend(kids)
 
 
 def _ancestors(node: LexborNode, stop: LexborNode) -> list[LexborNode]:
@@ -346,7 +383,10 @@ class _HtmlConverter:
                           exists=exists, width=width, height=height)
 
     def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:
-        """(path relative to root, remote url, exists) of an image reference."""
+        """(path relative to root, remote url, exists) of an image reference.
+
+        Without a site: length/depth limits and the root check are :mod:`murar.ingest.paths`'s.
+        """
         if self.site is not None:
             aref = resolve_reference(self.site, src, page_rel=self.rel, kind="image")
             self.asset_refs.append(aref)
@@ -358,25 +398,32 @@ class _HtmlConverter:
                 return aref.path, None, aref.status == "resolved"
             self.warnings.append(f"image {src!r}: {aref.reason}")
             return None, None, False
-        parts = urlsplit(src)
-        if parts.scheme in ("http", "https") or src.startswith("//"):
-            return None, src, True
-        if parts.scheme and len(parts.scheme) > 1:  # file:, ftp:, javascript: ...
-            self.warnings.append(f"image {src!r}: unsupported URL scheme {parts.scheme!r}, not read")
+        if is_remote(src):
+            if is_web_url(src):
+                return None, src, True
+            scheme = src.split(":", 1)[0].lower()
+            self.warnings.append(f"image {src[:200]!r}: unsupported URL scheme {scheme!r}, not read")
             return None, None, False
         if self.root is None or self.page_dir is None:
             return None, None, False
-        ref = unquote(parts.path)
+        ref = unquote(urlsplit(src).path)
         if not ref:
             return None, None, False
-        target = (self.root / ref.lstrip("/")) if ref.startswith("/") else (self.page_dir / ref)
-        resolved = target.resolve()
-        try:
-            rel = resolved.relative_to(self.root).as_posix()
-        except ValueError:
-            self.warnings.append(f"image {src!r} resolves outside the corpus root; not read")
+        problem = link_path_problem(ref)
+        if problem:
+            self.warnings.append(f"image {src[:200]!r}: {problem}; not read")
             return None, None, False
-        exists = resolved.is_file()
+        target = (self.root / ref.lstrip("/")) if ref.startswith("/") else (self.page_dir / ref)
+        link = inside_root(target, self.root)
+        if link.rel_path is None:
+            where = "resolves outside the corpus root" if link.problem == "escapes the corpus root" else link.problem
+            self.warnings.append(f"image {src[:200]!r} {where}; not read")
+            return None, None, False
+        rel = link.rel_path
+        try:
+            exists = (self.root / rel).is_file()
+        except OSError:
+            exists = False
         if not exists:
             self.warnings.append(f"image {rel} not found")
         return rel, None, exists

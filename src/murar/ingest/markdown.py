@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from selectolax.lexbor import LexborHTMLParser
@@ -21,6 +20,8 @@ from murar.errors import IngestError
 from murar.ingest.adobe import normalise, split_anchor
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import clip_after, clip_before
+from murar.ingest.frontmatter import split_front_matter
+from murar.ingest.mdlimits import add_bracket_guard, cap_pipe_tables
 from murar.ingest.paths import ResolvedLink, check_image
 from murar.ingest.sites.base import PlainSite, Site
 from murar.ingest.tables import parse_table_node, rows_to_markdown
@@ -37,8 +38,6 @@ from murar.schema import (
     stable_id,
 )
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 _WS = re.compile(r"[ \t\r\f\v]+")
 
 
@@ -124,23 +123,6 @@ def _read_text(path: Path, max_bytes: int, warnings: list[str]) -> str:
                 continue
         warnings.append("not valid UTF-8; undecodable bytes replaced")
         return data.decode("utf-8", errors="replace")
-
-
-def split_front_matter(text: str, warnings: list[str]) -> tuple[dict[str, Any], str]:
-    """Split YAML front matter from ``text``; bad YAML gives a warning and ``{}``."""
-    m = _FRONT_MATTER.match(text)
-    if not m:
-        return {}, text
-    body = text[m.end() :]
-    try:
-        data = yaml.load(m.group(1), Loader=_YAML_LOADER)
-    except yaml.YAMLError as err:
-        warnings.append(f"front matter is not valid YAML ({type(err).__name__}); ignored")
-        return {}, body
-    if not isinstance(data, dict):
-        return {}, body
-    meta = {str(k): v for k, v in data.items()}
-    return meta, body
 
 
 class _Converter:
@@ -365,8 +347,13 @@ class _Converter:
         text = self.site.preprocess(text, page_rel=self.rel, warnings=self.warnings)
         meta, body = split_front_matter(text, self.warnings)
         self.page_title = str(meta.get("title") or "").strip()
-        body = normalise(body)
+        body, cut = cap_pipe_tables(normalise(body))
+        self.warnings.extend(cut)
         md = MarkdownIt("commonmark", {"html": True}).enable("table")
+        # every link reaches murar's own rules (paths.resolve_link), which warn about
+        # file:, data: and javascript: images instead of leaving them as silent text
+        md.validateLink = lambda url: True  # type: ignore[method-assign]
+        add_bracket_guard(md)
         try:
             tokens = md.parse(body)
         except Exception as err:  # markdown-it is total, but never lose the file

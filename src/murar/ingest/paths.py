@@ -5,6 +5,15 @@ for a link starting with ``/`` (``/help/assets/x.png``), relative to the
 nearest ancestor folder of the page that contains the link's first segment
 (the repository folder in the Adobe docs layout). Nothing outside the corpus
 root is ever returned.
+
+Every converter and site profile resolves links through this module, so the
+limits on hostile links live here, once: a link longer than
+:data:`MAX_LINK_CHARS` characters, deeper than :data:`MAX_LINK_DEPTH` segments
+or with a segment longer than :data:`MAX_SEGMENT_BYTES` bytes is refused before
+the file system is touched (issue 11: ``OSError: File name too long`` on
+``a/a/...(2,000 levels)/x.png``). Only ``http:``/``https:`` and protocol-relative
+links are remote URLs; ``file:`` and other schemes are refused with a reason,
+never kept as a URL.
 """
 
 from __future__ import annotations
@@ -15,6 +24,14 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
 _REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+_WEB = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
+
+#: Longest link path accepted, in characters (well under Linux ``PATH_MAX``, 4,096 bytes).
+MAX_LINK_CHARS = 2048
+#: Most ``/``-separated segments accepted in a link path.
+MAX_LINK_DEPTH = 64
+#: Longest single segment, in UTF-8 bytes (Linux ``NAME_MAX``).
+MAX_SEGMENT_BYTES = 255
 IMAGE_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".tif", ".tiff"}
 
 
@@ -33,6 +50,48 @@ def is_remote(link: str) -> bool:
     return bool(_REMOTE.match(link.strip()))
 
 
+def is_web_url(link: str) -> bool:
+    """True for ``http:``, ``https:`` and protocol-relative (``//host/x``) links."""
+    return bool(_WEB.match(link.strip()))
+
+
+def link_path_problem(target: str, *, max_chars: int = MAX_LINK_CHARS, max_depth: int = MAX_LINK_DEPTH) -> str | None:
+    """Why the link path ``target`` is refused before any file-system call, or ``None``.
+
+    Limits: :data:`MAX_LINK_CHARS` characters, :data:`MAX_LINK_DEPTH` segments,
+    :data:`MAX_SEGMENT_BYTES` bytes per segment, no NUL character.
+    """
+    if "\x00" in target:
+        return "link contains a NUL character"
+    if len(target) > max_chars:
+        return f"link path longer than {max_chars} characters"
+    segments = [p for p in target.split("/") if p]
+    if len(segments) > max_depth:
+        return f"link path deeper than {max_depth} segments"
+    if any(len(p.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES for p in segments):
+        return f"link path segment longer than {MAX_SEGMENT_BYTES} bytes"
+    return None
+
+
+def inside_root(candidate: Path, root: Path) -> ResolvedLink:
+    """``candidate`` resolved (symlinks followed) as a path relative to ``root``.
+
+    ``root`` must already be resolved. Never raises: an unresolvable path or one
+    outside ``root`` gives a ``problem`` (``"escapes the corpus root"``).
+    """
+    # the absolute path holds the root and page folders too: only the OS limits apply
+    problem = link_path_problem(candidate.as_posix(), max_chars=4000, max_depth=1000)
+    if problem:
+        return ResolvedLink(problem=problem)
+    try:
+        resolved = candidate.resolve()
+    except (OSError, RuntimeError, ValueError) as err:
+        return ResolvedLink(problem=f"cannot resolve: {type(err).__name__}")
+    if resolved != root and root not in resolved.parents:
+        return ResolvedLink(problem="escapes the corpus root")
+    return ResolvedLink(rel_path=resolved.relative_to(root).as_posix())
+
+
 def resolve_link(link: str, *, page_rel: str, root: Path) -> ResolvedLink:
     """Resolve ``link`` written in the page ``page_rel`` (relative to ``root``).
 
@@ -42,13 +101,19 @@ def resolve_link(link: str, *, page_rel: str, root: Path) -> ResolvedLink:
     if not link:
         return ResolvedLink(problem="empty link")
     if is_remote(link):
-        if link.lower().startswith("data:"):
+        if is_web_url(link):
+            return ResolvedLink(url=link)
+        scheme = link.split(":", 1)[0].lower()
+        if scheme == "data":
             return ResolvedLink(problem="inline data URI image ignored")
-        return ResolvedLink(url=link)
+        return ResolvedLink(problem=f"unsupported URL scheme {scheme!r}: not read, not kept")
     parts = urlsplit(link)
     target = unquote(parts.path)
     if not target:
         return ResolvedLink(problem="link without a path")
+    problem = link_path_problem(target) or link_path_problem(page_rel)
+    if problem:
+        return ResolvedLink(problem=problem)
     root = root.resolve()
     page_dir = (root / page_rel).parent
     if target.startswith("/"):
@@ -57,7 +122,11 @@ def resolve_link(link: str, *, page_rel: str, root: Path) -> ResolvedLink:
         base = root
         probe = page_dir
         while True:
-            if (probe / first).exists():
+            try:
+                found = (probe / first).exists()
+            except (OSError, ValueError):
+                found = False
+            if found:
                 base = probe
                 break
             if probe == root or root not in probe.parents:
@@ -66,13 +135,7 @@ def resolve_link(link: str, *, page_rel: str, root: Path) -> ResolvedLink:
         candidate = base / rel
     else:
         candidate = page_dir / target
-    try:
-        resolved = candidate.resolve()
-    except (OSError, RuntimeError) as err:
-        return ResolvedLink(problem=f"cannot resolve: {err}")
-    if resolved != root and root not in resolved.parents:
-        return ResolvedLink(problem="escapes the corpus root")
-    return ResolvedLink(rel_path=resolved.relative_to(root).as_posix())
+    return inside_root(candidate, root)
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,7 +68,14 @@ def cell_text(node: LexborNode) -> str:
 
 
 def _collect_text(node: LexborNode, parts: list[str]) -> None:
-    for child in node.iter(include_text=True):
+    # an explicit stack, not recursion: hostile pages nest thousands of elements
+    stack: list[LexborNode | str] = list(node.iter(include_text=True))
+    stack.reverse()
+    while stack:
+        child = stack.pop()
+        if isinstance(child, str):
+            parts.append(child)
+            continue
         tag = child.tag or ""
         if child.is_text_node:
             parts.append(child.text_content or "")
@@ -80,12 +87,14 @@ def _collect_text(node: LexborNode, parts: list[str]) -> None:
             if alt:
                 parts.append(f" {alt} ")
             continue
-        if tag in _BREAK_TAGS:
+        breaks = tag in _BREAK_TAGS
+        if breaks:
+            stack.append(" ")
+        kids = list(child.iter(include_text=True))
+        kids.reverse()
+        stack.extend(kids)
+        if breaks:
             parts.append(" ")
-            _collect_text(child, parts)
-            parts.append(" ")
-        else:
-            _collect_text(child, parts)
 
 
 def _span(value: str | None, default: int, upper: int) -> int:

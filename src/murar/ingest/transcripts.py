@@ -104,7 +104,7 @@ def find_cues(page: Path, url: str, ordinal: int, warnings: list[str], *,
     for cand in sidecar_candidates(page, url, ordinal, video_file=video_file):
         try:
             present = cand.is_file()
-        except OSError:
+        except (OSError, ValueError):  # hostile names: too long, NUL bytes
             present = False
         if present:
             try:

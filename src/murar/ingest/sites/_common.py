@@ -20,11 +20,14 @@ from urllib.parse import unquote, urlsplit
 
 import yaml
 
+from murar.ingest.frontmatter import (
+    FrontMatterError,
+    load_yaml_safely,
+    parse_front_matter,
+)
 from murar.ingest.paths import ResolvedLink, is_remote
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_YAML_FM = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
-_TOML_FM = re.compile(r"\A(?:\ufeff)?\+\+\+[ \t]*\r?\n(.*?)\r?\n\+\+\+[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_MAX_CONFIG_CHARS = 2_000_000
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".tif", ".tiff", ".avif",
                             ".ico"})
@@ -49,8 +52,8 @@ def load_data_file(path: Path) -> dict[str, Any]:
         elif suffix == ".json":
             data = json.loads(text) if text.strip() else {}
         else:
-            data = yaml.load(text, Loader=_YAML_LOADER)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError, yaml.YAMLError) as err:
+            data = load_yaml_safely(text, max_chars=_MAX_CONFIG_CHARS, unknown_tags="null")
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError, FrontMatterError, RecursionError) as err:
         raise ValueError(f"{path.name}: not valid {suffix.lstrip('.').upper()} ({err})") from err
     return data if isinstance(data, dict) else {}
 
@@ -59,32 +62,12 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str]:
     """Split a page's front matter in YAML (``---``), TOML (``+++``) or JSON (``{...}``).
 
     Returns ``(meta, body, kind)`` with ``kind`` one of ``"yaml"``, ``"toml"``,
-    ``"json"`` or ``""`` (none). Invalid front matter gives ``meta == {}`` and
-    the body after it. Never raises.
+    ``"json"`` or ``""`` (none). Invalid or refused front matter gives
+    ``meta == {}`` and the body after it. Never raises. Parsing is
+    :func:`murar.ingest.frontmatter.parse_front_matter` (no aliases, core tags only).
     """
-    m = _YAML_FM.match(text)
-    if m:
-        try:
-            data = yaml.load(m.group(1), Loader=_YAML_LOADER)
-        except yaml.YAMLError:
-            data = None
-        return (data if isinstance(data, dict) else {}), text[m.end():], "yaml"
-    m = _TOML_FM.match(text)
-    if m:
-        try:
-            tdata: dict[str, Any] = tomllib.loads(m.group(1))
-        except tomllib.TOMLDecodeError:
-            tdata = {}
-        return tdata, text[m.end():], "toml"
-    stripped = text.lstrip("\ufeff")
-    if stripped.startswith("{"):
-        try:
-            obj, end = json.JSONDecoder().raw_decode(stripped)
-        except json.JSONDecodeError:
-            return {}, text, ""
-        if isinstance(obj, dict):
-            return obj, stripped[end:].lstrip("\r\n"), "json"
-    return {}, text, ""
+    fm = parse_front_matter(text)
+    return fm.meta, fm.body, fm.syntax
 
 
 def yaml_front_matter(meta: dict[str, Any]) -> str:

@@ -1,0 +1,140 @@
+"""Bounds on markdown-it's work for hostile Markdown (used by every markdown-it based converter).
+
+markdown-it (like the CommonMark reference parsers) looks for the closing
+``]`` of every ``[`` it meets; a run of unmatched ``[``/``![`` makes that
+quadratic in the length of the paragraph or table cell (issue 11: 2,000 table
+rows of ``![![![...`` took 20 s). :func:`add_bracket_guard` adds a core rule
+that runs after block parsing and before inline parsing: in an inline run
+with more than :data:`MAX_UNMATCHED_BRACKETS` unmatched ``[``, those ``[``
+are escaped (``\\[``). An unmatched ``[`` can never open a link or image, so
+matched links keep parsing exactly as before; the text is unchanged.
+
+Large pipe tables cost markdown-it about 30 tokens per row (a 10,000-row
+table takes seconds on a shared 2-core machine) while MuRAR embeds only the
+first rows of a table (its representation is bounded). :func:`cap_pipe_tables`
+keeps the first :data:`MAX_TABLE_ROWS` body rows of every GFM pipe table before
+parsing, in one linear pass, and says how many rows it dropped.
+
+Converters for MDX/MyST that build their own ``MarkdownIt`` should call
+:func:`add_bracket_guard` and :func:`cap_pipe_tables` too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+__all__ = [
+    "MAX_TABLE_CELLS",
+    "MAX_TABLE_ROWS",
+    "MAX_UNMATCHED_BRACKETS",
+    "add_bracket_guard",
+    "cap_pipe_tables",
+    "escape_unmatched_brackets",
+]
+
+#: Unmatched ``[`` tolerated in one inline run before they are escaped.
+MAX_UNMATCHED_BRACKETS = 16
+#: Body rows kept per GFM pipe table.
+MAX_TABLE_ROWS = 1000
+#: Body cells kept per GFM pipe table (wide tables keep fewer rows).
+MAX_TABLE_CELLS = 10_000
+
+_DELIMITER_ROW = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def cap_pipe_tables(text: str, *, max_rows: int = MAX_TABLE_ROWS, max_cells: int = MAX_TABLE_CELLS,
+                    ) -> tuple[str, list[str]]:
+    """``text`` with every GFM pipe table cut to ``max_rows`` body rows (fewer for
+    tables wider than ``max_cells / max_rows`` columns), and one warning per cut table.
+
+    A table is a line holding ``|`` followed by a delimiter row (``|---|:--|``);
+    its body runs to the first blank line or line without ``|``. Fenced code is
+    left alone. One linear pass over the lines.
+    """
+    if text.count("\n") <= max_rows and text.count("|") <= max_cells:
+        return text, []  # no table can exceed either limit
+    lines = text.split("\n")
+    out: list[str] = []
+    warnings: list[str] = []
+    fence: str | None = None
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            out.append(line)
+            i += 1
+            continue
+        if m:
+            fence = m.group(1)
+            out.append(line)
+            i += 1
+            continue
+        if "|" in line and i + 1 < n and "-" in lines[i + 1] and _DELIMITER_ROW.match(lines[i + 1]):
+            out.append(line)
+            out.append(lines[i + 1])
+            j = i + 2
+            while j < n and lines[j].strip() and "|" in lines[j]:
+                j += 1
+            body = j - (i + 2)
+            columns = max(1, lines[i + 1].strip().strip("|").count("|") + 1)
+            keep = min(max_rows, max(1, max_cells // columns))
+            out.extend(lines[i + 2 : i + 2 + min(body, keep)])
+            if body > keep:
+                warnings.append(f"pipe table of {body} rows cut to its first {keep} rows")
+            i = j
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out), warnings
+
+
+def escape_unmatched_brackets(text: str, *, limit: int = MAX_UNMATCHED_BRACKETS) -> str:
+    """``text`` with its unmatched ``[`` escaped when there are more than ``limit`` of them.
+
+    One linear pass; ``[`` already escaped by a backslash is left alone.
+    """
+    if text.count("[") <= limit:
+        return text
+    open_at: list[int] = []
+    escaped_prev = False
+    for i, ch in enumerate(text):
+        if escaped_prev:
+            escaped_prev = False
+            continue
+        if ch == "\\":
+            escaped_prev = True
+        elif ch == "[":
+            open_at.append(i)
+        elif ch == "]" and open_at:
+            open_at.pop()
+    if len(open_at) <= limit:
+        return text
+    out: list[str] = []
+    last = 0
+    for i in open_at:
+        out.append(text[last:i])
+        out.append("\\[")
+        last = i + 1
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _guard(state: StateCore) -> None:
+    for tok in state.tokens:
+        if tok.type == "inline" and tok.content.count("[") > MAX_UNMATCHED_BRACKETS:
+            tok.content = escape_unmatched_brackets(tok.content)
+
+
+def add_bracket_guard(md: MarkdownIt) -> MarkdownIt:
+    """Install the unmatched-bracket guard on ``md`` (idempotent); returns ``md``."""
+    if "murar_bracket_guard" not in [r.name for r in md.core.ruler.__rules__]:
+        md.core.ruler.before("inline", "murar_bracket_guard", _guard)
+    return md

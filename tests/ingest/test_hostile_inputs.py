@@ -1,0 +1,114 @@
+"""Regression tests built from the issue-11 adversarial findings on the converters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from murar.ingest.html import convert_html, convert_html_text
+from murar.ingest.markdown import convert_markdown
+from murar.ingest.paths import MAX_LINK_DEPTH, link_path_problem, resolve_link
+from murar.ingest.tables import cell_text, parse_html_table
+from murar.schema import ImageItem, TableItem
+
+DEEP_SRC = "/".join(["a"] * 2000) + "/x.png"
+
+
+def test_five_thousand_nested_divs_do_not_recurse() -> None:
+    html = "<html><body><main>" + "<div>" * 5000 + "<p>deep text</p>" + "</div>" * 5000 + "</main></body></html>"
+    doc = convert_html_text(html, source_path="deep.html")
+    assert "deep text" in doc.sections[0].text
+
+
+def test_hundreds_of_nested_tables_do_not_recurse() -> None:
+    inner = "<table><tr><td>core</td><td>cell</td></tr><tr><td>a</td><td>b</td></tr></table>"
+    html = "<main>" + "<table><tr><td>" * 400 + inner + "</td></tr></table>" * 400 + "</main>"
+    doc = convert_html_text(html, source_path="tables.html")
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert tables and tables[0].rows[-1] == ["a", "b"]
+
+
+def test_cell_text_of_deep_tree() -> None:
+    from selectolax.lexbor import LexborHTMLParser
+
+    tree = LexborHTMLParser("<div>" + "<span><b>" * 3000 + "x" + "</b></span>" * 3000 + "</div>")
+    node = tree.css_first("div")
+    assert node is not None and cell_text(node) == "x"
+    _headers, rows = parse_html_table("<table>" + "<tr><td>" + "<div>" * 3000 + "v" + "</div>" * 3000 + "</td><td>w</td></tr>" * 2 + "</table>")
+    assert rows[0] == ["v", "w"]
+
+
+def test_html_image_with_two_thousand_segments_is_refused_with_warning(tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text(f'<main><p>Text.</p><img src="{DEEP_SRC}" alt="deep"></main>', encoding="utf-8")
+    doc = convert_html(page, root=tmp_path)  # was OSError: [Errno 36] File name too long
+    assert not any(isinstance(m, ImageItem) and m.path for m in doc.media)
+    assert any("link path" in w for w in doc.warnings)
+
+
+def test_markdown_image_with_long_paths(tmp_path: Path) -> None:
+    long_segment = "b" * 400 + ".png"
+    page = tmp_path / "p.md"
+    page.write_text(f"# T\n\n![deep]({DEEP_SRC})\n\n![long]({long_segment})\n\n![root](/{long_segment})\n",
+                    encoding="utf-8")
+    doc = convert_markdown(page, root=tmp_path)
+    assert not [m for m in doc.media if isinstance(m, ImageItem)]
+    assert sum("link path" in w for w in doc.warnings) == 3
+
+
+def test_file_scheme_images_are_warned_and_never_kept(tmp_path: Path) -> None:
+    page = tmp_path / "p.md"
+    page.write_text("# T\n\n![pw](file:///etc/passwd)\n\n<img src='file:///etc/hosts'>\n", encoding="utf-8")
+    doc = convert_markdown(page, root=tmp_path)
+    assert not [m for m in doc.media if isinstance(m, ImageItem)]
+    assert sum("'file'" in w for w in doc.warnings) == 2
+    html = tmp_path / "p.html"
+    html.write_text("<main><p>x</p><img src='file:///etc/passwd' alt='pw'></main>", encoding="utf-8")
+    hdoc = convert_html(html, root=tmp_path)
+    # the HTML converter keeps unreadable images as exists=False placeholders, never with the file: URL
+    assert all(m.url is None and m.path is None and not m.exists for m in hdoc.media if isinstance(m, ImageItem))
+    assert any("'file'" in w for w in hdoc.warnings)
+
+
+def test_link_limits_live_in_paths(tmp_path: Path) -> None:
+    assert link_path_problem("a/b/c.png") is None
+    assert link_path_problem("/".join(["a"] * (MAX_LINK_DEPTH + 1)))
+    assert link_path_problem("x" * 300)
+    assert link_path_problem("a\x00b")
+    assert resolve_link("https://example.com/x.png", page_rel="p.md", root=tmp_path).url
+    assert resolve_link("//cdn.example.com/x.png", page_rel="p.md", root=tmp_path).url
+    for bad in ("file:///etc/passwd", "javascript:alert(1)", "C:\\x.png", "ftp://h/x.png"):
+        link = resolve_link(bad, page_rel="p.md", root=tmp_path)
+        assert link.url is None and link.rel_path is None and link.problem, bad
+
+
+def test_video_link_with_hostile_name_does_not_crash(tmp_path: Path) -> None:
+    page = tmp_path / "p.md"
+    page.write_text(f"# T\n\nText.\n\n>[!VIDEO]({'v' * 600}.mp4)\n\n>[!VIDEO](a%00b.mp4)\n", encoding="utf-8")
+    doc = convert_markdown(page, root=tmp_path)
+    assert doc.sections[0].text.startswith("Text.")
+
+
+def test_large_pipe_table_is_cut_with_a_warning(tmp_path: Path) -> None:
+    page = tmp_path / "big.md"
+    rows = "".join(f"| r{i} | v{i} |\n" for i in range(5000))
+    page.write_text(f"# T\n\n| name | value |\n|---|---|\n{rows}\nAfter the table.\n\n```\n| a | b |\n|---|---|\n```\n",
+                    encoding="utf-8")
+    doc = convert_markdown(page, root=tmp_path)
+    table = next(m for m in doc.media if isinstance(m, TableItem))
+    assert table.headers == ["name", "value"] and len(table.rows) == 1000 and table.rows[-1] == ["r999", "v999"]
+    assert any("5000 rows cut to its first 1000" in w for w in doc.warnings)
+    assert "After the table." in doc.sections[0].text
+
+
+def test_unmatched_brackets_are_escaped_and_links_still_parse(tmp_path: Path) -> None:
+    from murar.ingest.mdlimits import escape_unmatched_brackets
+
+    assert escape_unmatched_brackets("[a](b) [[") == "[a](b) [["  # under the limit: unchanged
+    escaped = escape_unmatched_brackets("[a](b) " + "[" * 20)
+    assert escaped.startswith("[a](b) ") and escaped.count("\\[") == 20
+    (tmp_path / "i.png").write_bytes(b"")
+    page = tmp_path / "p.md"
+    row = "| ![x](i.png) " + "![" * 40 + " | c |\n"
+    page.write_text("# T\n\n| a | b |\n|---|---|\n" + row * 3, encoding="utf-8")
+    doc = convert_markdown(page, root=tmp_path)
+    assert len([m for m in doc.media if isinstance(m, ImageItem)]) == 3
