@@ -35,6 +35,7 @@ from typing import Any
 
 import anyio
 from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
@@ -55,6 +56,7 @@ from murar.server.api_models import (
     FeedbackOut,
     FeedbackRequest,
 )
+from murar.server.bad_input import check_text, validation_error_response
 from murar.server.config import ServerConfig
 from murar.server.feedback import FeedbackStore, RecentAnswers, answer_summary
 from murar.server.gate import Overloaded, WorkerGate
@@ -108,7 +110,7 @@ class AppState:
 
     def question(self, text: str) -> str:
         """The cleaned question, or HTTP 422."""
-        q = text.strip()
+        q = check_text(text).strip()
         if not q:
             raise HTTPException(422, "question is empty")
         if len(q) > self.config.max_question_chars:
@@ -188,6 +190,8 @@ def create_app(
             allow_headers=["*"],
             expose_headers=["Retry-After"],
         )
+
+    app.add_exception_handler(RequestValidationError, validation_error_response)  # type: ignore[arg-type]
 
     @app.exception_handler(Overloaded)
     async def _overloaded(request: Request, err: Overloaded) -> JSONResponse:

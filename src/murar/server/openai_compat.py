@@ -34,6 +34,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from murar.server.api_models import ChatCompletionRequest, ChatModel, ChatModelList
+from murar.server.bad_input import has_lone_surrogate
 from murar.server.gate import Overloaded
 from murar.server.payload import MediaLinker, media_block_markdown
 from murar.server.streaming import ThreadedStream, sse, sse_comment
@@ -125,6 +126,13 @@ def add_routes(app: FastAPI, state: AppState) -> None:
                 "no user message with text content in 'messages'",
                 type_="invalid_request_error",
                 code="missing_user_message",
+            )
+        if has_lone_surrogate(question):
+            return openai_error(
+                422,
+                "the question is not valid Unicode text (lone surrogate)",
+                type_="invalid_request_error",
+                code="invalid_unicode",
             )
         if len(question) > cfg.max_question_chars:
             return openai_error(
