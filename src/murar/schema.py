@@ -372,6 +372,7 @@ class Trace:
     timings_ms: dict[str, float] = field(default_factory=dict)
     models: dict[str, str] = field(default_factory=dict)
     llm_calls: list[LLMCall] = field(default_factory=list)
+    guard: list[str] = field(default_factory=list)  # what murar.answer.guard removed, one note each
 
 
 @dataclass(slots=True, kw_only=True)

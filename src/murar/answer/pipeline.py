@@ -40,6 +40,12 @@ from murar.answer.generate import (
     LLMAnswerGenerator,
     strip_citations,
 )
+from murar.answer.guard import (
+    guard_answer,
+    guard_media_captions,
+    guard_snippets,
+    guard_stream,
+)
 from murar.answer.media import (
     MediaOptions,
     MediaResult,
@@ -102,6 +108,8 @@ class PipelineConfig:
     ``display_captions``: (three-call path) let the model write a short caption per
     media item; otherwise, and always on the streamed path, a deterministic caption
     from the item's own text (:func:`murar.answer.captions.fallback_caption`).
+    ``guard``: defences against instructions planted in documents
+    (:mod:`murar.answer.guard`) on both paths; what they removed is in ``Trace.guard``.
     """
 
     def __post_init__(self) -> None:
@@ -126,6 +134,7 @@ class PipelineConfig:
     refine: bool = True
     display_captions: bool = False
     path: str = "streamed"
+    guard: bool = True
     evidence: EvidenceOptions | None = field(default_factory=EvidenceOptions)
 
 
@@ -212,12 +221,18 @@ class Pipeline:
         yield "refine"
         t = time.perf_counter()
         write_display_captions(media.selected, self.refiner if self.config.display_captions else None)
+        if self.config.guard:
+            trace.guard.extend(guard_media_captions(media.selected))
         trace.timings_ms["captions"] = _ms(t)
         self._record_llm_call(trace, "captions")
         t = time.perf_counter()
         draft = build_draft(text, media.selected, attr.attributions)
         final, rtrace = refine(draft, self.refiner if self.config.refine else None)
         trace.refinement = rtrace
+        if self.config.guard:
+            checked = guard_answer(final, question, snippets)
+            final = checked.text
+            trace.guard.extend(checked.notes)
         trace.timings_ms["refine"] = _ms(t)
         self._record_llm_call(trace, "refine")
         yield "render"
@@ -239,6 +254,10 @@ class Pipeline:
             trace.timings_ms["total"] = _ms(t0)
             yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
             return
+        if self.config.guard:
+            guarded = guard_snippets(snippets)
+            snippets = guarded.snippets
+            trace.guard.extend(guarded.notes)
         if self.config.path == "streamed":
             yield from self._streamed_steps(q, snippets, vecs, trace, t0)
             return
@@ -256,6 +275,11 @@ class Pipeline:
             gen = self.generator.generate(q, snippets)
         trace.timings_ms["generate"] = _ms(t)
         self._record_llm_call(trace, "generate")
+        if self.config.guard and gen.found:
+            checked = guard_answer(gen.text, q, snippets)
+            trace.guard.extend(checked.notes)
+            if checked.text != gen.text:
+                gen = replace(gen, text=checked.text, found=bool(checked.text.strip()))
         if not gen.found:
             trace.text_answer = gen.raw
             trace.timings_ms["total"] = _ms(t0)
@@ -300,7 +324,10 @@ class Pipeline:
                     trace.timings_ms.setdefault("first_media", _ms(t0))
                     yield AnswerEvent(type="media", block=piece.media, index=piece.sentence_index)
 
-        for chunk in self.generator.stream(q, snippets):
+        chunks = self.generator.stream(q, snippets)
+        if self.config.guard:
+            chunks = guard_stream(chunks, q, snippets, trace.guard)
+        for chunk in chunks:
             if not assembler.raw.strip() and chunk.strip():
                 trace.timings_ms["first_model_token"] = _ms(t0)
             if assembler.raw.lstrip().startswith(NOT_FOUND_MARKER):
@@ -464,6 +491,8 @@ class _Incremental:
         self.selected.extend(new)
         assign_placeholders(self.selected)
         write_display_captions(new, None)
+        if cfg.guard:
+            self.trace.guard.extend(guard_media_captions(new))
         self.media_ms += _ms(t)
         blocks = [MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
                              caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new]
