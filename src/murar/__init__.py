@@ -17,6 +17,7 @@ The Python API (everything in ``__all__``; heavy modules load on first use, so
     hits = assistant.search("custom event", k=5)             # snippets with their section's media
     answer = murar.illustrate(text, "idx", sources=hits)     # any text answer -> multimodal answer
     run = assistant.evaluate("dev.jsonl", limit=10)          # media, retrieval and MiRAGE metrics
+    assistant = murar.Assistant.from_config()                # murar.toml / MURAR_* like the CLI
 
 ``murar.ingest``, ``murar.answer``, ``murar.eval``... remain the subpackages.
 Errors derive from :class:`murar.MurarError` (tree in :mod:`murar.errors`).
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     )
     from murar.api.assistant import Assistant, SearchHit, illustrate
     from murar.api.build import ProgressCallback, build_index
+    from murar.config import MurarConfig, load_config
     from murar.eval.media_metrics import GoldQuestion, load_gold
     from murar.eval.report import write_run_report
     from murar.eval.run import EvalRun, evaluate_service
@@ -85,6 +87,8 @@ _LAZY: dict[str, str] = {
     "MediaOptions": "murar.answer.media",
     "PipelineConfig": "murar.answer.pipeline",
     "ServerConfig": "murar.server.config",
+    "MurarConfig": "murar.config",
+    "load_config": "murar.config",
     # evaluation
     "EvalRun": "murar.eval.run",
     "GoldQuestion": "murar.eval.media_metrics",
@@ -131,6 +135,7 @@ __all__ = [
     "MirageScorer",
     "MissingExtraError",
     "ModelError",
+    "MurarConfig",
     "MurarError",
     "PipelineConfig",
     "PipelineEvent",
@@ -145,6 +150,7 @@ __all__ = [
     "build_index",
     "evaluate_service",
     "illustrate",
+    "load_config",
     "load_gold",
     "write_run_report",
 ]

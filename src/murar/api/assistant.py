@@ -55,6 +55,7 @@ from murar.schema import (
 
 if TYPE_CHECKING:
     from murar.answer.pipeline import Pipeline, PipelineConfig
+    from murar.config import MurarConfig
     from murar.embed.base import Embedder
     from murar.eval.claims import Decomposer
     from murar.eval.judge import SupportJudge
@@ -147,6 +148,29 @@ class Assistant:
         self._config = config
         self._pipeline: Pipeline | None = None
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, config: MurarConfig | None = None, **overrides: Any) -> Assistant:
+        """An assistant configured like the ``murar`` commands: ``murar.toml`` /
+        ``[tool.murar]`` found from the current folder upward, then ``MURAR_*``
+        variables (see :mod:`murar.config`); ``overrides`` (constructor
+        arguments, e.g. ``llm="extractive"``) win over both.
+
+        Raises:
+            ConfigError: an unreadable or invalid configuration.
+        """
+        from murar.answer.pipeline import PipelineConfig
+        from murar.config import load_config
+
+        cfg = config or load_config()
+        options: dict[str, Any] = {
+            "llm": cfg.llm.kind, "base_url": cfg.llm.base_url, "model": cfg.llm.model, "api_key": cfg.llm.api_key,
+            "config": PipelineConfig(top_k=cfg.answer.top_k, media_strategy=cfg.answer.strategy,
+                                     refine=cfg.answer.refine, display_captions=cfg.answer.captions),
+        }
+        options.update(overrides)
+        index = options.pop("index", cfg.index.target)
+        return cls(index, **options)
 
     @classmethod
     def from_pipeline(cls, pipeline: Pipeline, *, index: PathLike = "") -> Assistant:

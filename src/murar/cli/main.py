@@ -1,4 +1,4 @@
-"""The ``murar`` command line: ``ingest``, ``ask``, ``models``, ``eval``, ``serve``."""
+"""The ``murar`` command line: ``ingest``, ``ask``, ``models``, ``eval``, ``serve``, ``mcp``, ``config``."""
 
 from __future__ import annotations
 
@@ -43,6 +43,9 @@ def _mount_optional() -> None:
         app.command(help="Serve the HTTP API and the web page.")(serve)
     except ImportError:  # pragma: no cover
         pass
+    from murar.cli.config_cmd import app as config_app
+
+    app.add_typer(config_app, name="config", help="Show the configuration (murar.toml, MURAR_* variables).")
     from murar.cli.mcp_cmd import mcp
 
     app.command(help="Serve an index to AI assistants over MCP (tools ask_docs, search_docs).")(mcp)
@@ -59,10 +62,31 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log details on stderr."),
 ) -> None:
+    """Options of every command default to murar.toml / [tool.murar] and MURAR_* variables
+    (see `murar config show`); flags override them."""
     logging.basicConfig(level=logging.INFO if verbose else logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    _apply_config(ctx)
+
+
+def _apply_config(ctx: typer.Context) -> None:
+    """Make the configuration the defaults of every command's options (click's ``default_map``)."""
+    from murar.config import cli_defaults, load_config
+    from murar.errors import MurarError
+
+    if ctx.invoked_subcommand == "config":
+        return  # `murar config show` reports configuration errors itself
+    try:
+        defaults = cli_defaults(load_config(), ctx.command)
+    except MurarError as err:
+        from murar.cli.common import fail
+
+        fail(err, code=2)
+    if defaults:
+        ctx.default_map = {**defaults, **(ctx.default_map or {})}
 
 
 def main() -> None:
