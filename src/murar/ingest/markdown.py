@@ -47,13 +47,52 @@ class MarkdownOptions:
 
     ``context_chars``: characters of section text kept before and after each
     media item. ``max_bytes``: larger files are truncated (with a warning).
-    ``max_code_chars``: code blocks longer than this are cut.
+    ``max_code_chars``: code blocks longer than this are cut. ``plugins``:
+    markdown-it plugins of mdit-py-plugins to enable on top of CommonMark +
+    tables, by name (``"admon"``: ``!!! note``/``??? tip`` admonitions;
+    ``"attrs"``: ``{ .class width=300 }`` attribute lists; ``"deflist"``,
+    ``"footnote"``, ``"tasklists"``), for Markdown dialects such as
+    Python-Markdown with pymdownx (:mod:`murar.ingest.markup.pymdown`).
     """
 
     context_chars: int = 300
     max_bytes: int = 5_000_000
     max_code_chars: int = 2_000
     check_images: bool = True
+    plugins: tuple[str, ...] = ()
+
+
+# image variants a theme shows only in dark mode (Material ``#only-dark``, GitHub
+# ``#gh-dark-mode-only``): the light twin beside it is the one kept
+_DARK_ONLY = ("#only-dark", "#gh-dark-mode-only")
+
+
+def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    for name in plugins:
+        if name == "admon":
+            from mdit_py_plugins.admon import admon_plugin
+
+            md.use(admon_plugin)
+        elif name == "attrs":
+            from mdit_py_plugins.attrs import attrs_plugin
+
+            md.use(attrs_plugin)
+        elif name == "deflist":
+            from mdit_py_plugins.deflist import deflist_plugin
+
+            md.use(deflist_plugin)
+        elif name == "footnote":
+            from mdit_py_plugins.footnote import footnote_plugin
+
+            md.use(footnote_plugin)
+        elif name == "tasklists":
+            from mdit_py_plugins.tasklists import tasklists_plugin
+
+            md.use(tasklists_plugin)
+        else:
+            raise IngestError(f"unknown Markdown plugin {name!r}")
+    return md
 
 
 @dataclass(slots=True)
@@ -138,6 +177,7 @@ class _Converter:
         self.page_title = ""
         self.table_index = 0
         self.video_ordinal = 0
+        self.admonition = "note"
         self.stack: list[tuple[int, str]] = []
 
     # ----------------------------------------------------------- sections
@@ -175,6 +215,8 @@ class _Converter:
     def _image(self, src: str, alt: str, title: str) -> None:
         ref = resolve_reference(self.site, src, page_rel=self.rel, kind="image")
         self.asset_refs.append(ref)
+        if src.strip().lower().endswith(_DARK_ONLY):
+            return  # counted, not shown twice: its light variant is the image of this step
         if ref.status in ("escapes_root", "inline", "unsupported"):
             self.warnings.append(f"image {src!r}: {ref.reason}")
             return
@@ -320,6 +362,14 @@ class _Converter:
                 caption = table.css_first("caption")
                 self._table(parsed.headers, parsed.rows, caption.text(strip=True) if caption else "")
             table.decompose()
+        for fig in root.css("figure"):  # <figure><img><figcaption>: the caption is the author's
+            cap_node = fig.css_first("figcaption")
+            fig_caption = cap_node.text(separator=" ", strip=True) if cap_node is not None else ""
+            for node in fig.css("img"):
+                src = node.attributes.get("src") or ""
+                if src:
+                    self._image(src, node.attributes.get("alt") or "", fig_caption or node.attributes.get("title") or "")
+                node.decompose()
         for node in root.css("img"):
             src = node.attributes.get("src") or ""
             if src:
@@ -349,7 +399,7 @@ class _Converter:
         self.page_title = str(meta.get("title") or "").strip()
         body, cut = cap_pipe_tables(normalise(body))
         self.warnings.extend(cut)
-        md = MarkdownIt("commonmark", {"html": True}).enable("table")
+        md = _parser(self.opts.plugins)
         # every link reaches murar's own rules (paths.resolve_link), which warn about
         # file:, data: and javascript: images instead of leaving them as silent text
         md.validateLink = lambda url: True  # type: ignore[method-assign]
@@ -398,8 +448,19 @@ class _Converter:
                     in_table = None
             elif t.type == "inline":
                 self._inline(t, self.cur.current)
-            elif t.type in ("paragraph_close", "list_item_close", "blockquote_close"):
+            elif t.type in ("paragraph_close", "list_item_close", "blockquote_close", "admonition_close",
+                            "dt_close", "dd_close"):
                 self.cur.end_paragraph()
+            elif t.type == "admonition_open":
+                self.cur.end_paragraph()
+                self.admonition = str((t.meta or {}).get("tag") or "note")
+            elif t.type == "admonition_title_close":
+                sec = self.cur
+                title = _clean("".join(sec.current))
+                kind = self.admonition.replace("-", " ").capitalize()
+                sec.current[:] = [kind + ":" if not title or title.lower() == self.admonition.lower()
+                                  else f"{kind}: {title}"]
+                sec.end_paragraph()
             elif t.type in ("fence", "code_block"):
                 code = t.content[: self.opts.max_code_chars]
                 sec = self.cur

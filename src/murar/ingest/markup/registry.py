@@ -60,6 +60,7 @@ def convert_pdf_page(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocum
 CONVERTERS: dict[str, tuple[str, str]] = {
     "markdown": ("murar.ingest.markup.registry:convert_markdown_page", "core"),
     "mdx": ("murar.ingest.markup.mdx:convert_mdx", "core"),
+    "pymdown": ("murar.ingest.markup.pymdown:convert_pymdown", "core"),
     "html": ("murar.ingest.markup.registry:convert_html_page", "core"),
     "pdf": ("murar.ingest.markup.registry:convert_pdf_page", "pdf"),
 }

@@ -1,0 +1,241 @@
+"""Python-Markdown with the extensions MkDocs sites configure (Material, pymdownx).
+
+The page is read the way MkDocs renders it (Python-Markdown "Extensions",
+PyMdown Extensions documentation, Material for MkDocs "Reference"):
+
+- ``--8<--`` snippets (pymdownx.snippets) are replaced by the file they name,
+  before anything else and inside code blocks too, as the preprocessor does:
+  one-line form (``--8<-- "file.md"``), block form (a ``--8<--`` line, file
+  names, a ``--8<--`` line), line ranges (``file.md:3:9``), ``;--8<--`` escapes;
+  the file is found by :meth:`Site.resolve_include` (snippets ``base_path``);
+- ``=== "Tab"`` content tabs (pymdownx.tabbed) become the tab label as a bold
+  line followed by the tab's (dedented) content;
+- ``!!! note "Title"``, ``??? tip``, ``???+ info`` admonitions
+  (admonition, pymdownx.details) and ``{ .class width=300 loading=lazy }``
+  attribute lists (attr_list) are parsed by the mdit-py-plugins ``admon`` and
+  ``attrs`` plugins; an admonition becomes "Kind: Title" followed by its body;
+- images marked ``#only-dark`` (Material) are counted but not kept: the
+  ``#only-light`` twin is the image of that step;
+- ``+++ 2.0`` / ``--- 2.0`` / ``~~~ 2.0`` version annotations become "Added /
+  Removed / Changed in version 2.0" when the site configures the
+  ``markdown_version_annotations`` extension.
+
+Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses paths.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from murar.errors import IngestError
+from murar.ingest.sites.base import Site
+from murar.schema import ParsedDocument
+
+MAX_SNIPPET_DEPTH = 4
+PLUGINS = ("admon", "attrs", "deflist", "footnote", "tasklists")
+_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
+_SNIPPET_LINE = re.compile(r"""^(\s*)(;?)-{1,}8<-{1,}\s+(['"]?)([^'"\s][^'"]*?)\3\s*$""")
+_SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
+_TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
+_VERSION = re.compile(r"^(\+\+\+|---|~~~)\s+(\d[\w.\-]*)\s*$")
+_VERSION_WORD = {"+++": "Added", "---": "Removed", "~~~": "Changed"}
+_MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
+
+
+def _width(line: str) -> int:
+    expanded = line.replace("\t", "    ")
+    return len(expanded) - len(expanded.lstrip(" "))
+
+
+class PymdownTransformer:
+    """Python-Markdown source of one page to the CommonMark the converter reads.
+
+    ``extensions`` are the site's configured extension names (only
+    ``markdown_version_annotations`` changes what is done).
+    """
+
+    def __init__(self, site: Site, *, extensions: frozenset[str] = frozenset()) -> None:
+        self.site = site
+        self.extensions = extensions
+        self.warnings: list[str] = []
+
+    def transform(self, text: str, *, page_rel: str) -> str:
+        text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
+        lines = self._tabs(_md_in_html(text.split("\n")))
+        if "markdown_version_annotations" in self.extensions:
+            lines = [self._version(ln) for ln in lines]
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------- snippets
+    def expand_snippets(self, text: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
+        if "8<-" not in text:
+            return text
+        out: list[str] = []
+        lines = text.split("\n")
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if _SNIPPET_FENCE.match(line):
+                j = i + 1
+                names: list[str] = []
+                while j < len(lines) and not _SNIPPET_FENCE.match(lines[j]):
+                    names.append(lines[j].strip())
+                    j += 1
+                if j < len(lines):  # a closed block
+                    for name in names:
+                        if name and not name.startswith(";"):
+                            out.append(self._snippet(name, "", page_rel=page_rel, depth=depth, stack=stack))
+                    i = j + 1
+                    continue
+            m = _SNIPPET_LINE.match(line)
+            if m:
+                indent, escaped, name = m.group(1), m.group(2), m.group(4)
+                if escaped:
+                    out.append(line.replace(";", "", 1))
+                else:
+                    out.append(self._snippet(name, indent, page_rel=page_rel, depth=depth, stack=stack))
+                i += 1
+                continue
+            out.append(line)
+            i += 1
+        return "\n".join(out)
+
+    def _snippet(self, spec: str, indent: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
+        name, start, end = _split_range(spec)
+        if depth >= MAX_SNIPPET_DEPTH:
+            self.warnings.append(f"snippet {name!r}: nested more than {MAX_SNIPPET_DEPTH} levels; not included")
+            return ""
+        res = self.site.resolve_include(name, page_rel=page_rel)
+        if res.rel_path is None or not (self.site.config.root / res.rel_path).is_file():
+            self.warnings.append(f"snippet {name!r} not found" + (f" (tried {res.rel_path})" if res.rel_path else ""))
+            return ""
+        if res.rel_path in stack:
+            self.warnings.append(f"snippet {res.rel_path} includes itself; not included again")
+            return ""
+        try:
+            body = (self.site.config.root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            self.warnings.append(f"snippet {name!r}: cannot read ({err})")
+            return ""
+        body_lines = body.split("\n")
+        if start is not None:
+            body_lines = body_lines[start - 1: end if end is not None else None]
+        body = "\n".join(body_lines).rstrip("\n")
+        body = self.expand_snippets(body, page_rel=page_rel, depth=depth + 1, stack=(*stack, res.rel_path))
+        return "\n".join(indent + ln if ln else ln for ln in body.split("\n"))
+
+    # ----------------------------------------------------------------- tabs
+    def _tabs(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        fence: str | None = None
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            fm = _FENCE.match(line)
+            if fence is not None:
+                if fm and fm.group(2)[0] == fence[0] and len(fm.group(2)) >= len(fence):
+                    fence = None
+                out.append(line)
+                i += 1
+                continue
+            if fm:
+                fence = fm.group(2)
+                out.append(line)
+                i += 1
+                continue
+            m = _TAB.match(line)
+            if not m:
+                out.append(line)
+                i += 1
+                continue
+            base = _width(m.group(1))
+            out.extend([f"{m.group(1)}**{m.group(3).strip()}**", ""])
+            i += 1
+            body: list[str] = []
+            while i < len(lines) and (not lines[i].strip() or _width(lines[i]) > base):
+                body.append(lines[i])
+                i += 1
+            while body and not body[-1].strip():
+                body.pop()
+            strip = min((_width(b) for b in body if b.strip()), default=base)
+            shift = max(strip - base, 0)
+            out.extend(self._tabs([_dedent(b, shift) for b in body]))
+            out.append("")
+        return out
+
+    def _version(self, line: str) -> str:
+        m = _VERSION.match(line)
+        if not m:
+            return line
+        return f"**{_VERSION_WORD[m.group(1)]} in version {m.group(2)}**\n"
+
+
+def _md_in_html(lines: list[str]) -> list[str]:
+    """md_in_html: ``<figure markdown>`` ... ``</figure>`` with Markdown inside is
+    opened up (blank lines around the inner Markdown) so the Markdown parses."""
+    out: list[str] = []
+    open_tags: list[str] = []
+    for line in lines:
+        m = _MD_IN_HTML_OPEN.match(line)
+        if m:
+            open_tags.append(m.group(2).lower())
+            out.extend(["", f"{m.group(1)}<{m.group(2)}{m.group(3)}{m.group(5)}>", ""])
+            continue
+        if open_tags and line.strip().lower() == f"</{open_tags[-1]}>":
+            open_tags.pop()
+            out.extend(["", line.strip(), ""])
+            continue
+        out.append(line.lstrip() if open_tags else line)
+    return out
+
+
+def _dedent(line: str, n: int) -> str:
+    expanded = line.replace("\t", "    ")
+    cut = 0
+    while cut < n and cut < len(expanded) and expanded[cut] == " ":
+        cut += 1
+    return expanded[cut:]
+
+
+def _split_range(spec: str) -> tuple[str, int | None, int | None]:
+    """``file.md:3:9`` -> (``file.md``, 3, 9); ``file.md:3`` -> (file, 3, None)."""
+    m = re.match(r"^(.*?\.[A-Za-z0-9]+)(?::(\d*))?(?::(\d*))?$", spec.strip())
+    if not m:
+        return spec.strip(), None, None
+    start = int(m.group(2)) if m.group(2) else None
+    end = int(m.group(3)) if m.group(3) else None
+    return m.group(1), start, end
+
+
+def site_extensions(site: Site) -> frozenset[str]:
+    """The Markdown extensions a site declares (MkDocs ``markdown_extensions``), else none."""
+    names = site.config.settings.get("markdown_extensions", "")
+    return frozenset(names.split())
+
+
+def convert_pymdown(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
+    """Convert one Python-Markdown page (an MkDocs page).
+
+    Raises:
+        IngestError: the file cannot be read, is binary, or is outside the site root.
+    """
+    from murar.ingest.markdown import (
+        MarkdownOptions,
+        convert_markdown_text,
+        read_markdown_file,
+    )
+
+    root = site.config.root
+    try:
+        rel = path.resolve().relative_to(root).as_posix()
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the corpus root {root}") from err
+    opts = MarkdownOptions(plugins=PLUGINS)
+    warnings: list[str] = []
+    text = read_markdown_file(path, opts.max_bytes, warnings)
+    tr = PymdownTransformer(site, extensions=site_extensions(site))
+    markdown = tr.transform(text, page_rel=rel)
+    doc = convert_markdown_text(markdown, path=path, root=root, site=site, options=opts)
+    doc.warnings[:0] = warnings + tr.warnings
+    return doc

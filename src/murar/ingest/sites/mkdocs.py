@@ -1,0 +1,327 @@
+"""MkDocs (and Material for MkDocs) resolution rules.
+
+From the MkDocs documentation ("Configuration": ``docs_dir``, ``exclude_docs``,
+``site_url``, ``markdown_extensions``, ``theme.custom_dir``; "Writing your docs":
+file layout, ``index.md``/``README.md``, linking to images) and the
+pymdownx.snippets documentation (``base_path``):
+
+- pages are the ``.md`` files under ``docs_dir`` (default ``docs``, relative to
+  ``mkdocs.yml``); ``README.md`` is the folder's index only when there is no
+  ``index.md`` beside it; files matching ``exclude_docs`` (gitignore-style,
+  relative to ``docs_dir``), dot files and the theme's ``custom_dir`` are not
+  pages; other files in ``docs_dir`` are static files copied as they are;
+- image links resolve relative to the page file; a root-relative link
+  (``/img/x.png``, or with the ``site_url`` path in front) is relative to
+  ``docs_dir``;
+- ``--8<--`` snippets resolve against the snippets ``base_path`` list (default
+  the folder of ``mkdocs.yml``), then the page's folder; a file pulled in as a
+  snippet is an include, not a page.
+
+``docs_dir`` may be a symlink (followed), or a symlink checked out by git as a
+one-line text file holding the target path (``core.symlinks=false``): that file
+is read as the link it stands for. Pages use the ``pymdown`` markup
+(:mod:`murar.ingest.markup.pymdown`: Python-Markdown extensions as MkDocs sites
+configure them).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+
+from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites._links import contained, join_rel
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
+
+_SNIPPET_LINE = re.compile(r"""^\s*(?:-{1,}8<-{1,})\s+(['"]?)([^'"\s][^'"]*?)\1\s*$""")
+_SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
+
+
+class _PermissiveLoader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
+    """SafeLoader that reads MkDocs' ``!!python/name:``, ``!ENV`` and other custom tags as plain values."""
+
+
+def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        value = loader.construct_scalar(node)
+        return value
+    if isinstance(node, yaml.SequenceNode):
+        items = loader.construct_sequence(node)
+        return items[-1] if suffix == "ENV" and items else items  # !ENV [NAME, default] -> default
+    return loader.construct_mapping(node)
+
+
+_PermissiveLoader.add_multi_constructor("!", _any_tag)
+_PermissiveLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
+
+
+def read_mkdocs_yml(path: Path) -> dict[str, Any]:
+    """``mkdocs.yml`` as a dict (custom tags read as plain values); ``{}`` when unreadable."""
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8-sig", errors="replace"), Loader=_PermissiveLoader)
+    except (OSError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``markdown_extensions`` as ``{name: options}`` (the list mixes names and one-key dicts)."""
+    out: dict[str, dict[str, Any]] = {}
+    raw = config.get("markdown_extensions") or []
+    items = raw.items() if isinstance(raw, dict) else ((i, None) for i in raw)
+    for item, opts in items:
+        if isinstance(item, dict):
+            for name, value in item.items():
+                out[str(name)] = value if isinstance(value, dict) else {}
+        else:
+            out[str(item)] = opts if isinstance(opts, dict) else {}
+    return out
+
+
+def _git_symlink_target(root: Path, rel: str) -> str | None:
+    """The target of ``rel`` when it is a git symlink checked out as a text file."""
+    path = root / rel
+    try:
+        if not path.is_file() or path.stat().st_size > 1024:
+            return None
+        text = path.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text or "\n" in text or text.startswith("/"):
+        return None
+    target = join_rel(posixpath.dirname(rel), text)
+    if target.startswith("..") or not (root / target).is_dir():
+        return None
+    return target
+
+
+def _gitignore_match(rel: str, pattern: str) -> bool:
+    """A gitignore-style pattern (as ``exclude_docs`` uses) against a path relative to docs_dir."""
+    pat = pattern.strip()
+    if not pat or pat.startswith(("#", "!")):
+        return False
+    anchored = pat.startswith("/") or "/" in pat.rstrip("/")
+    pat = pat.strip("/")
+    regex = ""
+    i = 0
+    while i < len(pat):
+        if pat.startswith("**/", i):
+            regex += "(?:.*/)?"
+            i += 3
+        elif pat.startswith("**", i):
+            regex += ".*"
+            i += 2
+        elif pat[i] == "*":
+            regex += "[^/]*"
+            i += 1
+        elif pat[i] == "?":
+            regex += "[^/]"
+            i += 1
+        else:
+            regex += re.escape(pat[i])
+            i += 1
+    prefix = "" if anchored else "(?:.*/)?"
+    return re.fullmatch(f"{prefix}{regex}(?:/.*)?", rel) is not None
+
+
+class MkDocsSite:
+    """A MkDocs site rooted at ``config.root`` (see the module doc for the rules)."""
+
+    def __init__(self, config: SiteConfig) -> None:
+        self._config = config
+        self._docs = config.content_dirs[0] if config.content_dirs else "docs"
+        self._aliases = tuple(config.content_dirs)
+        self._snippet_bases = tuple(p for p in config.settings.get("snippets.base_path", ".").split("\n") if p)
+        self._custom_dir = config.settings.get("theme.custom_dir", "")
+        self._snippets: set[str] | None = None
+
+    @classmethod
+    def load(cls, root: Path, config_file: str | None) -> MkDocsSite:
+        """Read ``config_file`` (``mkdocs.yml`` relative to ``root``; ``None``: defaults)."""
+        root = root.resolve()
+        site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
+        data = read_mkdocs_yml(root / config_file) if config_file else {}
+        docs_name = str(data.get("docs_dir") or "docs")
+        docs = join_rel(site_dir, docs_name)
+        settings: dict[str, str] = {"docs_dir": docs_name}
+        aliases = [docs]
+        real = (root / docs)
+        if real.is_symlink() or real.is_dir():
+            target = os.path.relpath(real.resolve(), root).replace(os.sep, "/")
+            if not target.startswith("..") and target != docs:
+                aliases.append(target)
+        else:
+            text_link = _git_symlink_target(root, docs)
+            if text_link is not None:
+                aliases = [text_link]
+                settings["docs_dir_link"] = f"{docs} -> {text_link} (git symlink checked out as a file)"
+        exclude_raw = data.get("exclude_docs") or ""
+        exclude = [ln.strip() for ln in str(exclude_raw).splitlines() if ln.strip()]
+        site_url = str(data.get("site_url") or "")
+        base = "/"
+        m = re.match(r"^[a-z][a-z0-9+.-]*://[^/]+(/.*)?$", site_url)
+        if m and m.group(1):
+            base = "/" + m.group(1).strip("/") + "/" if m.group(1).strip("/") else "/"
+        exts = _extensions(data)
+        snippets = exts.get("pymdownx.snippets", {})
+        bases = snippets.get("base_path", ["."])
+        bases = [bases] if isinstance(bases, str) else [str(b) for b in bases or ["."]]
+        settings["snippets.base_path"] = "\n".join(join_rel(site_dir, b) for b in bases)
+        settings["markdown_extensions"] = " ".join(exts)
+        theme = data.get("theme") or {}
+        if isinstance(theme, dict) and theme.get("custom_dir"):
+            custom = join_rel(site_dir, str(theme["custom_dir"]))
+            if contained(custom, docs) and aliases[0] != docs:  # under a docs_dir that is a link
+                custom = join_rel(aliases[0], custom[len(docs):].lstrip("/"))
+            settings["theme.custom_dir"] = custom
+            settings["theme"] = str(theme.get("name") or "")
+        elif isinstance(theme, str):
+            settings["theme"] = theme
+        config = SiteConfig(generator="mkdocs", root=root, config_file=config_file,
+                            content_dirs=tuple(aliases), exclude=tuple(exclude), base_url=base,
+                            settings=settings)
+        return cls(config)
+
+    @property
+    def config(self) -> SiteConfig:
+        return self._config
+
+    @property
+    def extensions(self) -> frozenset[str]:
+        """Names of the configured ``markdown_extensions``."""
+        return frozenset(self._config.settings.get("markdown_extensions", "").split())
+
+    # ---------------------------------------------------------------- files
+    def _docs_of(self, rel: str) -> str | None:
+        return next((d for d in self._aliases if contained(rel, d)), None)
+
+    def snippet_files(self) -> set[str]:
+        """Files pulled into some page by ``--8<--`` (relative to the root)."""
+        if self._snippets is None:
+            found: set[str] = set()
+            root = self._config.root
+            for docs in self._aliases:
+                folder = root / docs
+                if not folder.is_dir():
+                    continue
+                for path in folder.rglob("*.md"):
+                    try:
+                        text = path.read_text(encoding="utf-8", errors="replace")
+                    except OSError:
+                        continue
+                    if "8<-" not in text:
+                        continue
+                    rel = path.relative_to(root).as_posix()
+                    for target in snippet_targets(text):
+                        res = self.resolve_include(target, page_rel=rel)
+                        if res.rel_path:
+                            found.add(res.rel_path)
+            self._snippets = found
+        return self._snippets
+
+    def classify(self, rel: str) -> FileClass:
+        suffix = PurePosixPath(rel).suffix.lower()
+        is_md = suffix in (".md", ".markdown")
+        if is_md and self.snippet_files() and rel in self.snippet_files():
+            return FileClass(role=FileRole.INCLUDE, markup="pymdown", reason="snippet pulled in with --8<--")
+        docs = self._docs_of(rel)
+        if docs is None:
+            if is_md:
+                return FileClass(role=FileRole.EXCLUDED, reason=f"outside docs_dir ({self._docs})")
+            return asset_or_unknown(rel)
+        inner = rel[len(docs) + 1:] if docs != "." else rel
+        if self._custom_dir and contained(rel, self._custom_dir):
+            return FileClass(role=FileRole.EXCLUDED, reason="theme custom_dir (templates, not pages)")
+        if any(part.startswith(".") for part in inner.split("/")):
+            return FileClass(role=FileRole.EXCLUDED, reason="dot file (MkDocs excludes it)")
+        if any(_gitignore_match(inner, pat) for pat in self._config.exclude):
+            return FileClass(role=FileRole.EXCLUDED, reason="excluded by exclude_docs")
+        if not is_md:
+            if suffix in (".html", ".htm"):
+                return FileClass(role=FileRole.EXCLUDED, reason="static HTML in docs_dir (copied as is)")
+            return asset_or_unknown(rel)
+        if PurePosixPath(rel).name.lower() == "readme.md" and (self._config.root / rel).with_name("index.md").is_file():
+            return FileClass(role=FileRole.EXCLUDED, reason="README.md beside index.md (MkDocs uses index.md)")
+        return FileClass(role=FileRole.PAGE, markup="pymdown")
+
+    # ---------------------------------------------------------------- links
+    def _checked(self, rel: str) -> ResolvedLink:
+        root = self._config.root
+        try:
+            resolved = (root / rel).resolve()
+        except (OSError, RuntimeError) as err:
+            return ResolvedLink(problem=f"cannot resolve: {err}")
+        if resolved != root and root not in resolved.parents:
+            return ResolvedLink(problem="escapes the corpus root")
+        return ResolvedLink(rel_path=resolved.relative_to(root).as_posix())
+
+    def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        target = link.strip().strip("<>").strip()
+        if not target:
+            return ResolvedLink(problem="empty link")
+        if is_remote(target):
+            if target.lower().startswith("data:"):
+                return ResolvedLink(problem="inline data URI image ignored")
+            return ResolvedLink(url=target)
+        from urllib.parse import unquote
+
+        path = unquote(target.split("#", 1)[0].split("?", 1)[0])
+        if not path:
+            return ResolvedLink(problem="link without a path")
+        if path.startswith("/"):
+            base = self._config.base_url
+            inner = path[len(base):] if base != "/" and path.startswith(base) else path.lstrip("/")
+            docs = self._docs_of(page_rel) or self._aliases[0]
+            return self._checked(join_rel(docs, inner))
+        return self._checked(join_rel(posixpath.dirname(page_rel), path))
+
+    def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
+        name = target.strip()
+        tried: ResolvedLink | None = None
+        for base in (*self._snippet_bases, posixpath.dirname(page_rel)):
+            res = self._checked(join_rel(base, name))
+            if res.rel_path and (self._config.root / res.rel_path).is_file():
+                return res
+            tried = tried or res
+        return tried or ResolvedLink(problem=f"snippet not found: {name}")
+
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
+        """Nothing generator-level: snippets and Python-Markdown extensions are the
+        ``pymdown`` markup's (:mod:`murar.ingest.markup.pymdown`)."""
+        return text
+
+
+def snippet_targets(text: str) -> list[str]:
+    """File names pulled in by ``--8<--`` in ``text`` (line form and block form),
+    without line-range/section suffixes."""
+    out: list[str] = []
+    in_block = False
+    for line in text.splitlines():
+        if _SNIPPET_FENCE.match(line):
+            in_block = not in_block
+            continue
+        if in_block:
+            name = line.strip()
+            if name and not name.startswith(";"):
+                out.append(_strip_range(name))
+            continue
+        m = _SNIPPET_LINE.match(line)
+        if m:
+            out.append(_strip_range(m.group(2)))
+    return out
+
+
+def _strip_range(name: str) -> str:
+    """``file.md:3:9`` / ``file.md:section`` -> ``file.md``."""
+    m = re.match(r"^(.*?\.[A-Za-z0-9]+)(?::[^/]*)?$", name)
+    return m.group(1) if m else name
+
+
+def load(root: Path, config_file: str | None = None) -> MkDocsSite:
+    """Registry factory: :meth:`MkDocsSite.load`."""
+    return MkDocsSite.load(root, config_file)

@@ -1,0 +1,206 @@
+"""MkDocs / Material: docs_dir (also as a symlink), exclude_docs, links, snippets and the pymdown dialect."""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+
+import pytest
+
+from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
+from murar.ingest.markup.pymdown import convert_pymdown
+from murar.ingest.sites.base import FileRole
+from murar.ingest.sites.detect import open_site
+from murar.ingest.sites.mkdocs import MkDocsSite, snippet_targets
+from murar.schema import ImageItem
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+MKDOCS_YML = """site_name: Demo
+site_url: https://docs.example.org/product/en/
+docs_dir: content
+exclude_docs: |
+  /drafts/
+  *.tmp.md
+theme:
+  name: material
+  custom_dir: content/overrides
+markdown_extensions:
+  - admonition
+  - attr_list
+  - pymdownx.details
+  - pymdownx.tabbed:
+      alternate_style: true
+  - pymdownx.snippets:
+      base_path: ["includes"]
+  - pymdownx.emoji:
+      emoji_generator: !!python/name:material.extensions.emoji.to_svg
+  - markdown_version_annotations
+"""
+
+PAGE = """---
+title: Create a device
+---
+
+# Create a device
+
++++ 2.1.0
+
+Open the **Devices** menu.
+
+![Device list](img/devices-light.png#only-light){ .on-glb loading=lazy width=600 }
+![Device list](img/devices-dark.png#only-dark){ .on-glb }
+
+!!! note "Permissions"
+    You need the *add device* permission.
+
+    ![Permission form](/img/perm.png){ width=300 }
+
+??? tip
+    Collapsed tip text.
+
+=== "Web UI"
+
+    Click **Add Device** in the toolbar.
+
+=== "REST API"
+
+    Send a POST request to the devices endpoint.
+
+--8<-- "abbreviations.md"
+
+<figure markdown>
+  ![Saved view](img/saved.png)
+  <figcaption>A saved view</figcaption>
+</figure>
+"""
+
+
+def _site(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    for rel in ("content/guide/img/devices-light.png", "content/guide/img/devices-dark.png", "content/img/perm.png",
+                "content/guide/img/saved.png"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(PNG)
+    (root / "mkdocs.yml").write_text(MKDOCS_YML)
+    (root / "content" / "guide" / "devices.md").write_text(PAGE)
+    (root / "content" / "index.md").write_text("# Home\n")
+    (root / "content" / "README.md").write_text("# Readme shadowed by index.md\n")
+    (root / "content" / "drafts").mkdir()
+    (root / "content" / "drafts" / "wip.md").write_text("# WIP\n")
+    (root / "content" / "old.tmp.md").write_text("# tmp\n")
+    (root / "content" / "overrides").mkdir()
+    (root / "content" / "overrides" / "main.html").write_text("<html></html>")
+    (root / "includes").mkdir()
+    (root / "includes" / "abbreviations.md").write_text("Abbreviation text from a snippet.\n")
+    (root / "README.md").write_text("# Repository readme\n")
+    return root
+
+
+def test_pages_includes_and_exclusions(tmp_path: Path) -> None:
+    root = _site(tmp_path)
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    assert site.config.base_url == "/product/en/"
+    roles = {rel: site.classify(rel).role for rel in (
+        "content/guide/devices.md", "content/index.md", "content/README.md", "content/drafts/wip.md",
+        "content/old.tmp.md", "content/overrides/main.html", "includes/abbreviations.md", "README.md",
+        "content/img/perm.png")}
+    assert roles == {
+        "content/guide/devices.md": FileRole.PAGE, "content/index.md": FileRole.PAGE,
+        "content/README.md": FileRole.EXCLUDED, "content/drafts/wip.md": FileRole.EXCLUDED,
+        "content/old.tmp.md": FileRole.EXCLUDED, "content/overrides/main.html": FileRole.EXCLUDED,
+        "includes/abbreviations.md": FileRole.INCLUDE, "README.md": FileRole.EXCLUDED,
+        "content/img/perm.png": FileRole.ASSET,
+    }
+    assert "exclude_docs" in site.classify("content/drafts/wip.md").reason
+
+
+def test_page_reads_like_material_renders_it(tmp_path: Path) -> None:
+    root = _site(tmp_path)
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "devices.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Added in version 2.1.0" in text
+    assert "Note: Permissions" in text and "You need the add device permission." in text
+    assert "Tip:" in text and "Collapsed tip text." in text
+    assert "Web UI" in text and "Click Add Device in the toolbar." in text and "REST API" in text
+    assert "===" not in text and "!!!" not in text and "{" not in text and "8<" not in text
+    assert "Abbreviation text from a snippet." in text
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.alt, i.path) for i in images] == [
+        ("Device list", "content/guide/img/devices-light.png"),  # the dark twin is counted, not kept
+        ("Permission form", "content/img/perm.png"),             # root-relative: from docs_dir
+        ("Saved view", "content/guide/img/saved.png"),
+    ]
+    assert all(i.exists for i in images)
+    assert sorted(r.status for r in doc.asset_refs) == ["resolved"] * 4
+
+
+def test_site_url_prefix_and_missing_snippet(tmp_path: Path) -> None:
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "more.md").write_text(
+        "# More\n\n![P](/product/en/img/perm.png)\n\n--8<-- \"nope.md\"\n\n;--8<-- \"escaped.md\"\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "more.md", site=site, assets_dir=tmp_path / "a")
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["content/img/perm.png"]
+    assert any("nope.md" in w for w in doc.warnings)
+    assert '--8<-- "escaped.md"' in "\n".join(s.text for s in doc.sections)
+
+
+def test_snippet_block_form_and_line_ranges() -> None:
+    text = '--8<--\na.md\n;b.md\nc.md:2:4\n--8<--\n\n--8<-- "d.md:section"\n'
+    assert snippet_targets(text) == ["a.md", "c.md", "d.md"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_docs_dir_as_symlink_and_as_git_text_link(tmp_path: Path) -> None:
+    for kind in ("symlink", "textfile"):
+        root = tmp_path / kind
+        (root / "pkg" / "docs" / "img").mkdir(parents=True)
+        (root / "pkg" / "docs" / "img" / "x.png").write_bytes(PNG)
+        (root / "pkg" / "docs" / "page.md").write_text("# Page\n\n![X](img/x.png)\n")
+        (root / "mkdocs.yml").write_text("site_name: s\n")
+        if kind == "symlink":
+            (root / "docs").symlink_to("pkg/docs", target_is_directory=True)
+        else:
+            (root / "docs").write_text("pkg/docs")
+        sel = open_site(root)
+        walk = walk_site(sel.site)
+        report = IngestReport()
+        docs = convert_corpus(root, assets_dir=tmp_path / "a", report=report, site=sel.site, walk=walk)
+        assert len(docs) == 1, (kind, [f for f in report.files])
+        assert report.assets.resolution_rate == 1.0
+        assert [m.path for m in docs[0].media] == ["pkg/docs/img/x.png"]
+
+
+@pytest.mark.integration
+def test_nautobot_docs_resolve_like_mkdocs(tmp_path: Path, docsites_root: Path) -> None:
+    corpus = docsites_root / "mkdocs-material-nautobot"
+    if not corpus.is_dir():
+        pytest.skip("mkdocs corpus absent")
+    sel = open_site(corpus)
+    assert sel.site.config.generator == "mkdocs"
+    report = IngestReport()
+    docs = convert_corpus(corpus, assets_dir=tmp_path, report=report, site=sel.site, walk=walk_site(sel.site))
+    # SOURCE.md: 55 guide pages (+ the user-guide index page), 310 image references, all resolvable
+    assert len(docs) == 56 and not report.failed
+    assert report.assets.references == 310 and report.assets.resolution_rate == 1.0
+    images = [m for d in docs for m in d.media if isinstance(m, ImageItem)]
+    assert not any("_dark" in (i.path or "") and "only-dark" in (i.path or "") for i in images)
+    assert len(images) == 310 - 148  # 148 #only-dark twins counted, not kept
+    text = " ".join(s.text for d in docs for s in d.sections)
+    assert "{ .on-glb }" not in text and "!!! note" not in text
+
+
+def test_html_figure_caption_is_the_image_caption(tmp_path: Path) -> None:
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "fig.md").write_text(
+        "# Fig\n\n<figure>\n<img src=\"img/saved.png\" alt=\"alt text\">\n"
+        "<figcaption>The saved view dialog</figcaption>\n</figure>\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "fig.md", site=site, assets_dir=tmp_path / "a")
+    (img,) = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert img.caption == "The saved view dialog" and img.path == "content/guide/img/saved.png"
