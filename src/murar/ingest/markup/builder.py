@@ -1,0 +1,320 @@
+"""One page being built: sections, paragraphs and media with their context.
+
+Every markup converter under :mod:`murar.ingest.markup` walks its own parse
+tree (a docutils doctree, markdown-it tokens, AsciiDoc HTML, notebook cells)
+and feeds a :class:`PageBuilder` in reading order. The builder keeps the MuRAR
+data model (seed 000, section 2.3): a page is split into sections by its
+headings; each image, table and video belongs to the section it appears in,
+with its position there and up to ``context_chars`` characters of the section
+text before and after it (seed 001, context-aware captions).
+
+Every path question goes to the :class:`~murar.ingest.sites.base.Site`: the
+builder never resolves a link itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from murar.errors import IngestError
+from murar.ingest.captions import clip_after, clip_before
+from murar.ingest.paths import check_image, is_remote
+from murar.ingest.sites.base import Site
+from murar.ingest.tables import rows_to_markdown
+from murar.ingest.transcripts import find_transcript
+from murar.schema import (
+    AnyMedia,
+    ImageItem,
+    ParsedDocument,
+    Section,
+    TableItem,
+    VideoItem,
+    stable_id,
+)
+
+__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "read_source"]
+
+_WS = re.compile(r"[ \t\r\f\v]+")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkupOptions:
+    """Options shared by the markup converters.
+
+    ``context_chars``: characters of section text kept before and after each
+    media item. ``max_bytes``: larger files are truncated (with a warning).
+    ``max_code_chars``: code blocks longer than this are cut. ``check_images``:
+    read each local image header (size, corruption); off, only existence is
+    checked. ``max_include_depth``: nested includes deeper than this are
+    refused with a warning (cycles are refused at any depth).
+    """
+
+    context_chars: int = 300
+    max_bytes: int = 5_000_000
+    max_code_chars: int = 2_000
+    check_images: bool = True
+    max_include_depth: int = 8
+
+
+def clean_text(text: str) -> str:
+    """Collapse runs of blanks inside lines and strip every line."""
+    text = _WS.sub(" ", text)
+    return "\n".join(line.strip() for line in text.split("\n")).strip()
+
+
+def read_source(path: Path, *, max_bytes: int, warnings: list[str]) -> str:
+    """Read a text source file: UTF-8 (BOM tolerated), else Windows-1252, else
+    UTF-8 with replacement; files over ``max_bytes`` bytes are truncated.
+
+    Raises:
+        IngestError: the file cannot be read or looks binary (NUL bytes).
+    """
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as err:
+        raise IngestError(f"cannot read {path}: {err}") from err
+    if len(data) > max_bytes:
+        data = data[:max_bytes]
+        warnings.append(f"file larger than {max_bytes} bytes: truncated")
+    if b"\x00" in data[:8192]:
+        raise IngestError(f"{path.name} looks binary (NUL bytes), not a text page")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("cp1252")
+            warnings.append("not valid UTF-8; decoded as cp1252")
+            return text
+        except UnicodeDecodeError:
+            warnings.append("not valid UTF-8; undecodable bytes replaced")
+            return data.decode("utf-8", errors="replace")
+
+
+@dataclass(slots=True)
+class _Section:
+    heading_path: tuple[str, ...]
+    level: int
+    anchor: str | None
+    ordinal: int
+    parts: list[str] = field(default_factory=list)
+    media: list[tuple[AnyMedia, int]] = field(default_factory=list)
+    current: list[str] = field(default_factory=list)
+
+    def text_so_far(self) -> str:
+        done = "\n\n".join(p for p in self.parts if p)
+        cur = clean_text("".join(self.current))
+        return f"{done}\n\n{cur}" if done and cur else (done or cur)
+
+    def end_paragraph(self) -> None:
+        text = clean_text("".join(self.current))
+        if text:
+            self.parts.append(text)
+        self.current.clear()
+
+
+class PageBuilder:
+    """Collects one page in reading order and returns a :class:`ParsedDocument`.
+
+    ``rel`` is the page path relative to the site root (posix). Media paths in
+    the result are relative to the site root as well.
+    """
+
+    def __init__(self, *, rel: str, site: Site, options: MarkupOptions) -> None:
+        self.rel = rel
+        self.site = site
+        self.opts = options
+        self.root = site.config.root
+        self.warnings: list[str] = []
+        self.title = ""
+        self._sections: list[_Section] = []
+        self._stack: list[tuple[int, str]] = []
+        self._tables = 0
+        self._videos = 0
+
+    # ------------------------------------------------------------ sections
+    def heading(self, level: int, title: str, anchor: str | None = None) -> None:
+        """Start a section (``level`` 1 = page title)."""
+        title = clean_text(title) or "(untitled)"
+        if not self.title and level <= 1:
+            self.title = title
+        if self._sections:
+            self._sections[-1].end_paragraph()
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        self._stack.append((level, title))
+        path = tuple(t for _, t in self._stack)
+        self._sections.append(_Section(path, level, anchor, len(self._sections)))
+
+    @property
+    def cur(self) -> _Section:
+        if not self._sections:
+            title = self.title or Path(self.rel).stem
+            self._sections.append(_Section((title,), 1, None, 0))
+            self._stack = [(0, title)]
+        return self._sections[-1]
+
+    # ---------------------------------------------------------------- text
+    def text(self, text: str) -> None:
+        """Append inline text to the paragraph being built."""
+        if text:
+            self.cur.current.append(text)
+
+    def end_paragraph(self) -> None:
+        if self._sections:
+            self._sections[-1].end_paragraph()
+
+    def block(self, text: str) -> None:
+        """Add a whole block (code, a note label) as its own paragraph."""
+        sec = self.cur
+        sec.end_paragraph()
+        text = text.strip()
+        if text:
+            sec.parts.append(text)
+
+    def code(self, text: str) -> None:
+        """Add a code block, cut at ``max_code_chars`` characters."""
+        self.block(text[: self.opts.max_code_chars])
+
+    # --------------------------------------------------------------- media
+    def _placement(self, sec: _Section) -> dict[str, Any]:
+        return {"section_id": "", "source_path": self.rel, "page_title": "",
+                "heading_path": sec.heading_path, "anchor": sec.anchor, "position": len(sec.media)}
+
+    def _add(self, item: AnyMedia) -> None:
+        sec = self.cur
+        sec.media.append((item, len(sec.text_so_far())))
+
+    def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None) -> ImageItem | None:
+        """Add the image ``link`` as written in the page (resolved by the Site).
+
+        ``page_rel`` is the file the link is resolved against when it is not the
+        page itself. Returns the item, or ``None`` when the link points at
+        nothing usable (empty, escaping the root, a data URI).
+        """
+        written = link.strip()
+        res = self.site.resolve_asset(written, page_rel=page_rel or self.rel)
+        if res.problem:
+            self.warnings.append(f"image {written!r}: {res.problem}")
+        if res.rel_path is None and res.url is None:
+            return None
+        exists = False
+        width = height = None
+        if res.rel_path is not None:
+            path = self.root / res.rel_path
+            if self.opts.check_images:
+                chk = check_image(path)
+                exists, width, height = chk.ok, chk.width, chk.height
+                if not chk.ok:
+                    self.warnings.append(f"image {res.rel_path}: {chk.problem}")
+            else:
+                exists = path.is_file()
+        sec = self.cur
+        item = ImageItem(
+            id=stable_id(self.rel, "image", str(sec.ordinal), str(len(sec.media)), written),
+            **self._placement(sec),
+            caption=clean_text(caption),
+            alt=clean_text(alt),
+            path=res.rel_path,
+            url=res.url,
+            exists=exists,
+            width=width,
+            height=height,
+        )
+        self._add(item)
+        return item
+
+    def stored_image(self, stored_path: str, *, alt: str = "", caption: str = "",
+                     width: int | None = None, height: int | None = None) -> ImageItem:
+        """Add an image murar wrote under the index directory (``stored_path``
+        relative to it), e.g. a notebook output."""
+        sec = self.cur
+        item = ImageItem(
+            id=stable_id(self.rel, "image", str(sec.ordinal), str(len(sec.media)), stored_path),
+            **self._placement(sec),
+            caption=clean_text(caption),
+            alt=clean_text(alt),
+            stored_path=stored_path,
+            exists=True,
+            width=width,
+            height=height,
+        )
+        self._add(item)
+        return item
+
+    def table(self, headers: list[str], rows: list[list[str]], caption: str = "") -> TableItem | None:
+        """Add a table (``headers`` may be empty); an empty table is ignored."""
+        if not headers and not rows:
+            return None
+        index = self._tables
+        self._tables += 1
+        self.cur.end_paragraph()
+        sec = self.cur
+        item = TableItem(
+            id=stable_id(self.rel, "table", str(index)),
+            **self._placement(sec),
+            caption=clean_text(caption),
+            headers=headers,
+            rows=rows,
+            markdown=rows_to_markdown(headers, rows),
+            index_in_page=index,
+        )
+        self._add(item)
+        return item
+
+    def video(self, url: str, *, title: str = "") -> VideoItem | None:
+        """Add a video embed. A local video file is resolved by the Site; a
+        sidecar ``.vtt``/``.srt`` transcript next to the page is read."""
+        url = url.strip()
+        if not url:
+            return None
+        if not is_remote(url):
+            res = self.site.resolve_asset(url, page_rel=self.rel)
+            if res.rel_path is not None:
+                if not (self.root / res.rel_path).is_file():
+                    self.warnings.append(f"video {url!r}: file not found ({res.rel_path})")
+                url = res.rel_path
+            elif res.problem:
+                self.warnings.append(f"video {url!r}: {res.problem}")
+        self._videos += 1
+        transcript = find_transcript(self.root / self.rel, url, self._videos, self.warnings)
+        self.cur.end_paragraph()
+        sec = self.cur
+        item = VideoItem(
+            id=stable_id(self.rel, "video", str(sec.ordinal), str(len(sec.media)), url),
+            **self._placement(sec),
+            url=url,
+            title=clean_text(title) or sec.heading_path[-1],
+            transcript=transcript,
+        )
+        self._add(item)
+        return item
+
+    # -------------------------------------------------------------- finish
+    def finish(self, *, metadata: dict[str, Any] | None = None, page_url: str | None = None) -> ParsedDocument:
+        """The page as a :class:`ParsedDocument` (context filled in)."""
+        if self._sections:
+            self._sections[-1].end_paragraph()
+        title = self.title or Path(self.rel).stem
+        n = self.opts.context_chars
+        sections: list[Section] = []
+        media: list[AnyMedia] = []
+        for sb in self._sections:
+            text = "\n\n".join(p for p in sb.parts if p)
+            sid = stable_id(self.rel, "section", str(sb.ordinal), " > ".join(sb.heading_path))
+            sections.append(Section(
+                id=sid, source_path=self.rel, page_title=title, heading_path=sb.heading_path,
+                anchor=sb.anchor, level=sb.level, text=text, ordinal=sb.ordinal, page_url=page_url,
+            ))
+            for item, offset in sb.media:
+                item.section_id = sid
+                item.page_title = title
+                item.context_before = clip_before(text[:offset].strip(), n)
+                item.context_after = clip_after(text[offset:].strip(), n)
+                media.append(item)
+        meta = {k: v for k, v in (metadata or {}).items() if isinstance(v, (str, int, float, bool, list))}
+        return ParsedDocument(source_path=self.rel, title=title, metadata=meta, sections=sections,
+                              media=media, warnings=self.warnings)

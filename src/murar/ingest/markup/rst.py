@@ -1,0 +1,725 @@
+"""reStructuredText pages (Sphinx flavour) parsed by docutils, walked into a page.
+
+docutils (https://docutils.sourceforge.io/docs/ref/rst/) is the parser; this
+module only decides what the doctree means for murar:
+
+- ``section`` nodes start sections (the first one titles the page; its ids
+  give the anchor, as Sphinx's HTML does);
+- ``image`` nodes become images; a ``figure``'s caption paragraph is the
+  author caption and its legend joins the text; substitution images
+  (``.. |name| image::``) count where ``|name|`` is used;
+- ``table`` nodes (``list-table``, ``csv-table``, grid and simple tables)
+  become tables with their title as caption, spans expanded;
+- admonitions become text led by their label ("Note: ...");
+- ``raw:: html`` is read for ``<iframe>``/``<video>``/``<img>`` embeds;
+- ``.. include::`` is resolved by the Site and its content parsed at the
+  include point (the included file is never a page); the included file's
+  images resolve against the page, as Sphinx does.
+
+Sphinx's own directives and roles are not docutils'. They are registered for
+the duration of one parse only (docutils keeps a module-level registry; the
+previous registry is restored afterwards, under a lock): roles such as
+``:guilabel:``, ``:menuselection:``, ``:ref:``, ``:doc:``, ``:kbd:`` reduce
+to their text; ``toctree`` and other navigation directives produce nothing;
+containers (``only``, ``tabs``, ``versionadded``, ``collapse``, ...) keep their
+content; code directives keep their code. A directive or role found nowhere
+in these tables gets the generic handler too, with a warning, so unknown
+extension markup never errors and never leaks into the text. docutils
+messages become page warnings, never stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.core import publish_doctree
+from docutils.parsers.rst import Directive, directives, roles
+from docutils.parsers.rst.directives.images import Figure as _DocutilsFigure
+from docutils.parsers.rst.directives.images import Image as _DocutilsImage
+from docutils.parsers.rst.languages import en as _en
+from docutils.statemachine import StringList
+from docutils.utils import SystemMessage
+from selectolax.lexbor import LexborHTMLParser
+
+from murar.errors import IngestError
+from murar.ingest.markup.builder import (
+    MarkupOptions,
+    PageBuilder,
+    clean_text,
+    read_source,
+)
+from murar.ingest.sites.base import Site
+from murar.schema import ParsedDocument
+
+__all__ = ["convert_rst", "convert_rst_text"]
+
+_REGISTRY_LOCK = threading.RLock()
+
+# Sphinx directives with no content to keep (navigation, indexing, config)
+_DROP_DIRECTIVES = frozenset({
+    "toctree", "index", "highlight", "tabularcolumns", "default-domain", "currentmodule", "module",
+    "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
+    "autosummary", "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
+    "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
+    "mermaid", "plantuml", "uml", "math", "doctest-skip", "testsetup", "testcleanup",
+})
+# directives whose body is ordinary content: the title/argument is kept as text
+_CONTAINER_DIRECTIVES = frozenset({
+    "only", "ifconfig", "tabs", "tab", "group-tab", "code-tab", "tab-set", "tab-item", "tab-set-code",
+    "collapse", "dropdown", "details", "card", "card-carousel", "grid", "grid-item", "grid-item-card",
+    "centered", "hlist", "glossary", "productionlist", "cssclass", "rst-class", "container", "div",
+    "article-info", "button-link", "button-ref", "versionadded", "versionchanged", "deprecated",
+    "versionremoved", "seealso", "todo", "admonition", "example", "exercise", "solution", "proof",
+    "margin", "epigraph", "sidebar", "topic", "rubric", "describe", "object", "option", "envvar",
+    "program", "confval", "event", "setting", "automodule", "autoclass", "autofunction", "automethod",
+    "autoattribute", "autodata", "autoexception", "py:function", "py:class", "py:method", "py:attribute",
+    "py:module", "py:data", "py:exception", "js:function", "c:function", "cpp:function", "http:get",
+    "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "thumbnail", "list-grid",
+})
+_CODE_DIRECTIVES = frozenset({
+    "code-block", "sourcecode", "code", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
+    "testoutput", "prompt", "console", "parsed-literal", "highlight-block",
+})
+_VIDEO_DIRECTIVES = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
+                     "video": "{}", "peertube": "{}"}
+_LABELS = {"versionadded": "New in version", "versionchanged": "Changed in version",
+           "deprecated": "Deprecated since version", "versionremoved": "Removed in version",
+           "seealso": "See also", "todo": "Todo"}
+_DIRECTIVE_RE = re.compile(r"^[ \t]*\.\.[ \t]+(?:\|[^|]+\|[ \t]+)?([A-Za-z0-9][\w:.+-]*)::", re.MULTILINE)
+_ROLE_RE = re.compile(r"(?<![\w`\\]):([A-Za-z][\w:.+-]*):`")
+_EXPLICIT_TARGET = re.compile(r"^(.*?)\s*<([^<>]*)>\s*$", re.DOTALL)
+_KNOWN_DIRECTIVES = frozenset(directives._directive_registry) | frozenset(_en.directives)
+_KNOWN_ROLES = frozenset(roles._role_registry) | frozenset(_en.roles)
+# roles whose text is shown as written (no "title <target>" splitting)
+_LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel", "menuselection", "abbr",
+                            "math", "literal", "regexp", "mimetype", "makevar", "dfn", "program"})
+_ADMONITIONS = (nodes.attention, nodes.caution, nodes.danger, nodes.error, nodes.hint, nodes.important,
+                nodes.note, nodes.tip, nodes.warning)
+
+
+class _Context:
+    """Per-parse state reachable from directives through ``document.settings``."""
+
+    def __init__(self, *, site: Site, page_rel: str, options: MarkupOptions, warnings: list[str]) -> None:
+        self.site = site
+        self.page_rel = page_rel
+        self.opts = options
+        self.warnings = warnings
+        self.parents: dict[str, str] = {}   # included file -> file that included it
+        self.include_count = 0
+        self.unknown: list[str] = []
+        conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
+        self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
+
+
+def _ctx(directive: Directive) -> _Context:
+    ctx = getattr(directive.state.document.settings, "murar_context", None)
+    assert isinstance(ctx, _Context)
+    return ctx
+
+
+def _source_rel(directive: Directive, ctx: _Context) -> str:
+    """The file (relative to the site root) holding the directive's line."""
+    try:
+        src = directive.state_machine.input_lines.source(directive.lineno - directive.state_machine.input_offset - 1)
+    except (IndexError, AttributeError):
+        return ctx.page_rel
+    if not src:
+        return ctx.page_rel
+    try:
+        return Path(src).resolve().relative_to(ctx.site.config.root).as_posix()
+    except (ValueError, OSError):
+        return ctx.page_rel
+
+
+class _AnyOptions(dict[str, Any]):
+    """An option spec that accepts every option name (values kept as text)."""
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+    def __bool__(self) -> bool:  # docutils only parses options when the spec is truthy
+        return True
+
+    def __getitem__(self, key: str) -> Any:
+        return directives.unchanged
+
+
+# ------------------------------------------------------------------ directives
+class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
+    """``.. include::`` through the Site; content parsed where it stands."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = False
+    option_spec: ClassVar[dict[str, Any]] = {
+        "literal": directives.flag, "code": directives.unchanged, "start-after": directives.unchanged,
+        "end-before": directives.unchanged, "start-line": int, "end-line": int, "encoding": directives.encoding,
+        "tab-width": int, "parser": directives.unchanged, "number-lines": directives.unchanged,
+        "class": directives.unchanged, "name": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        target = self.arguments[0].strip()
+        here = _source_rel(self, ctx)
+        if target.startswith("<") and target.endswith(">"):
+            ctx.warnings.append(f"include {target}: docutils standard includes are not read")
+            return []
+        res = ctx.site.resolve_include(target, page_rel=here)
+        if res.rel_path is None:
+            ctx.warnings.append(f"include {target!r}: {res.problem or 'remote includes are not read'}")
+            return []
+        path = ctx.site.config.root / res.rel_path
+        if not path.is_file():
+            ctx.warnings.append(f"include {target!r}: file not found ({res.rel_path})")
+            return []
+        chain = [here]
+        while chain[-1] in ctx.parents and len(chain) < 64:
+            chain.append(ctx.parents[chain[-1]])
+        if res.rel_path in chain or res.rel_path == ctx.page_rel:
+            ctx.warnings.append(f"include {target!r}: include cycle ({' <- '.join([res.rel_path, *chain])}); skipped")
+            return []
+        if len(chain) > ctx.opts.max_include_depth:
+            ctx.warnings.append(f"include {target!r}: nested deeper than {ctx.opts.max_include_depth}; skipped")
+            return []
+        ctx.include_count += 1
+        if ctx.include_count > 500:
+            ctx.warnings.append(f"include {target!r}: more than 500 includes in one page; skipped")
+            return []
+        try:
+            text = read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
+        except IngestError as err:
+            ctx.warnings.append(f"include {target!r}: {err}")
+            return []
+        text = _slice(text, self.options)
+        if "literal" in self.options or "code" in self.options:
+            return [nodes.literal_block(text, text)]
+        ctx.parents[res.rel_path] = here
+        _register_unknown(text, ctx.unknown)
+        lines = StringList(text.splitlines(), source=str(path.resolve()))
+        self.state_machine.insert_input(lines, str(path.resolve()))
+        return []
+
+
+def _slice(text: str, options: dict[str, Any]) -> str:
+    lines = text.splitlines()
+    start, end = options.get("start-line"), options.get("end-line")
+    if isinstance(start, int) or isinstance(end, int):
+        lines = lines[start:end]
+    text = "\n".join(lines)
+    after, before = options.get("start-after"), options.get("end-before")
+    if after:
+        i = text.find(after)
+        text = text[i + len(after):] if i >= 0 else text
+    if before:
+        i = text.find(before)
+        text = text[:i] if i >= 0 else text
+    return text
+
+
+class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no types
+    """``.. literalinclude::``: the file's text as a code block (through the Site)."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    optional_arguments = 0
+    has_content = False
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        target = self.arguments[0].strip()
+        res = ctx.site.resolve_include(target, page_rel=_source_rel(self, ctx))
+        path = ctx.site.config.root / res.rel_path if res.rel_path else None
+        if path is None or not path.is_file():
+            ctx.warnings.append(f"literalinclude {target!r}: {res.problem or 'file not found'}")
+            return []
+        try:
+            text = read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
+        except IngestError as err:
+            ctx.warnings.append(f"literalinclude {target!r}: {err}")
+            return []
+        text = text[: ctx.opts.max_code_chars]
+        return [nodes.literal_block(text, text)]
+
+
+class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
+    """A directive whose output is nothing (navigation, indexing)."""
+
+    optional_arguments = 99
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        return []
+
+
+class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
+    """A directive that wraps ordinary content: the argument becomes a lead
+    paragraph (a tab's name, a version number), the body is parsed as rST."""
+
+    optional_arguments = 99
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        name = self.name.lower()
+        ctx = _ctx(self)
+        if name == "todo" and not ctx.todo:
+            return []
+        box = nodes.container(classes=["murar-" + name.replace(":", "-")])
+        arg = " ".join(self.arguments).strip()
+        label = _LABELS.get(name)
+        lead = f"{label} {arg}".strip() if label else arg
+        if name in ("centered", "rubric") and arg:
+            box += nodes.paragraph(arg, arg)
+            return [box]
+        if lead:
+            para = nodes.paragraph()
+            text_nodes, messages = self.state.inline_text(lead, self.lineno)
+            para.extend(text_nodes)
+            box += para
+            box.extend(messages)
+        if self.content:
+            self.state.nested_parse(self.content, self.content_offset, box)
+        return [box]
+
+
+class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
+    """``code-block``/``sourcecode``/``code`` and friends: the body as code text."""
+
+    optional_arguments = 99
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        text = "\n".join(self.content)
+        return [nodes.literal_block(text, text)] if text.strip() else []
+
+
+_OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
+
+
+def _stray_options(directive: Directive) -> bool:
+    """Take ``:option: value`` lines that a blank line pushed into the content
+    back as options (Sphinx drops such an image with an error; readers still
+    see the screenshot in the source, so murar keeps it). True when the whole
+    content was such options."""
+    lines = [ln.strip() for ln in directive.content if ln.strip()]
+    if not lines or not all(_OPTION_LINE.match(ln) for ln in lines):
+        return False
+    spec = directive.option_spec or {}
+    for ln in lines:
+        m = _OPTION_LINE.match(ln)
+        assert m is not None
+        name, value = m.group(1), m.group(2)
+        conv = spec.get(name)
+        if conv is None or name in directive.options:
+            continue
+        try:
+            directive.options[name] = conv(value) if value else conv(None)
+        except (ValueError, TypeError):
+            continue
+    _ctx(directive).warnings.append(
+        f"line {directive.lineno}: {directive.name} options after a blank line were read as options")
+    return True
+
+
+class _Image(_DocutilsImage):  # type: ignore[misc]  # docutils ships no types
+    """docutils' ``image``, tolerant of options separated by a blank line."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        if self.content:
+            _stray_options(self)
+            setattr(self, "content", StringList())  # noqa: B010 - docutils ships no types
+        return list(super().run())
+
+
+class _Figure(_DocutilsFigure):  # type: ignore[misc]  # docutils ships no types
+    """docutils' ``figure``, tolerant of options separated by a blank line."""
+
+    def run(self) -> list[nodes.Node]:
+        if self.content and _stray_options(self):
+            setattr(self, "content", StringList())  # noqa: B010 - docutils ships no types
+        return list(super().run())
+
+
+class _VideoNode(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils ships no types
+    """A video embed found by a Sphinx video extension directive."""
+
+
+class _Video(Directive):  # type: ignore[misc]  # docutils ships no types
+    """``.. youtube:: ID``, ``.. vimeo:: ID``, ``.. video:: path-or-url``."""
+
+    required_arguments = 1
+    optional_arguments = 99
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        arg = self.arguments[0].strip().split()[0]
+        fmt = _VIDEO_DIRECTIVES.get(self.name.lower(), "{}")
+        url = arg if arg.startswith(("http://", "https://", "//")) else fmt.format(arg)
+        return [_VideoNode(url=url, title=str(self.options.get("title") or self.options.get("alt") or ""))]
+
+
+# ----------------------------------------------------------------------- roles
+def _text_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+               options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """Any Sphinx role reduced to the text a reader sees."""
+    role = name.lower().split(":")[-1]
+    text = text.replace("\x00", "")
+    m = _EXPLICIT_TARGET.match(text)
+    shown = text
+    if m and role not in _LITERAL_ROLES:
+        shown = m.group(1).strip() or m.group(2).strip()
+    elif role == "doc":
+        shown = shown.lstrip("~!").rsplit("/", 1)[-1]
+    elif role not in _LITERAL_ROLES and shown.startswith("~"):
+        shown = shown[1:].rsplit(".", 1)[-1]
+    elif role not in _LITERAL_ROLES:
+        shown = shown.lstrip("!")
+    if role == "menuselection":
+        shown = " > ".join(p.strip() for p in shown.split("-->"))
+    elif role == "guilabel":
+        shown = re.sub(r"&(?!&)", "", shown).replace("&&", "&")
+    return [nodes.inline(rawtext, shown)], []
+
+
+_text_role.options = {"class": directives.class_option}  # type: ignore[attr-defined]
+_text_role.content = True  # type: ignore[attr-defined]
+
+
+def _register_unknown(source: str, unknown: list[str]) -> None:
+    """Give every directive and role used in ``source`` that neither docutils
+    nor murar knows the generic handler (call inside :func:`_namespace`)."""
+    for name in sorted(set(_DIRECTIVE_RE.findall(source))):
+        low = name.lower()
+        if low not in _KNOWN_DIRECTIVES and low not in directives._directives:
+            directives._directives[low] = _Container
+            unknown.append(f"directive {name}")
+    for name in sorted(set(_ROLE_RE.findall(source))):
+        low = name.lower()
+        if low not in _KNOWN_ROLES and low not in roles._roles:
+            unknown.append(f"role {name}")
+            roles._roles[low] = _text_role
+
+
+@contextlib.contextmanager
+def _namespace(source: str) -> Iterator[list[str]]:
+    """Register murar's directive and role handlers for one parse; restore after.
+
+    Yields the names of unknown directives/roles that got the generic handler
+    (included files add theirs to the same list).
+    """
+    unknown: list[str] = []
+    with _REGISTRY_LOCK:
+        saved_d, saved_r = dict(directives._directives), dict(roles._roles)
+        try:
+            directives._directives["include"] = _Include
+            directives._directives["literalinclude"] = _LiteralInclude
+            directives._directives["image"] = _Image
+            directives._directives["figure"] = _Figure
+            for name in _DROP_DIRECTIVES:
+                directives._directives[name] = _Drop
+            for name in _CONTAINER_DIRECTIVES - {"admonition", "sidebar", "topic", "rubric", "epigraph",
+                                                 "container"}:
+                directives._directives[name] = _Container
+            for name in _CODE_DIRECTIVES - {"code", "parsed-literal"}:
+                directives._directives[name] = _Code
+            for name in _VIDEO_DIRECTIVES:
+                directives._directives[name] = _Video
+            _register_unknown(source, unknown)
+            yield unknown
+        finally:
+            directives._directives.clear()
+            directives._directives.update(saved_d)
+            roles._roles.clear()
+            roles._roles.update(saved_r)
+
+
+_SPHINX_ROLES = frozenset({
+    "guilabel", "menuselection", "ref", "doc", "kbd", "term", "numref", "download", "abbr", "command",
+    "file", "program", "option", "envvar", "samp", "dfn", "mimetype", "makevar", "manpage", "regexp",
+    "any", "keyword", "token", "eq", "func", "meth", "class", "mod", "attr", "obj", "data", "exc",
+    "const", "py:func", "py:meth", "py:class", "py:mod", "py:attr", "py:obj", "py:data", "py:exc",
+    "py:const", "sup", "sub", "math", "cite", "fa", "octicon", "bdg", "badge", "iconify", "icon", "button",
+    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas",
+})
+
+
+# ------------------------------------------------------------------------ walk
+class _Walker:
+    def __init__(self, builder: PageBuilder, ctx: _Context) -> None:
+        self.b = builder
+        self.ctx = ctx
+
+    def walk(self, node: nodes.Node, depth: int = 0) -> None:
+        if isinstance(node, nodes.Text):
+            self.b.text(str(node))
+            return
+        if isinstance(node, (nodes.comment, nodes.substitution_definition, nodes.system_message,
+                             nodes.target, nodes.pending, nodes.decoration, nodes.meta)):
+            return
+        if isinstance(node, nodes.section):
+            self.section(node, depth)
+            return
+        if isinstance(node, nodes.figure):
+            self.figure(node)
+            return
+        if isinstance(node, nodes.image):
+            self.image(node, caption="")
+            return
+        if isinstance(node, nodes.table):
+            self.table(node)
+            return
+        if isinstance(node, (nodes.literal_block, nodes.doctest_block, nodes.math_block)):
+            self.b.code(node.astext())
+            return
+        if isinstance(node, nodes.raw):
+            self.raw(node)
+            return
+        if isinstance(node, _VideoNode):
+            self.b.video(str(node.get("url", "")), title=str(node.get("title", "")))
+            return
+        if isinstance(node, nodes.problematic):
+            self.b.text(re.sub(r"^[|`:]+|[|`_]+$", "", node.astext()))
+            return
+        if isinstance(node, (*_ADMONITIONS, nodes.admonition)):
+            self.admonition(node, depth)
+            return
+        if isinstance(node, nodes.title):
+            self.b.end_paragraph()
+            self.children(node, depth)
+            self.b.end_paragraph()
+            return
+        if isinstance(node, (nodes.footnote_reference, nodes.citation_reference)):
+            return
+        self.children(node, depth)
+        if isinstance(node, (nodes.Structural, nodes.Body, nodes.list_item, nodes.term, nodes.definition,
+                             nodes.field_name, nodes.field_body, nodes.entry, nodes.line, nodes.caption,
+                             nodes.legend, nodes.label)) and not isinstance(node, nodes.Inline):
+            self.b.end_paragraph()
+
+    def children(self, node: nodes.Node, depth: int) -> None:
+        for child in node.children:
+            self.walk(child, depth)
+
+    def section(self, node: nodes.section, depth: int) -> None:
+        title_node = node.next_node(nodes.title)
+        title = title_node.astext() if title_node is not None and title_node.parent is node else ""
+        ids = node.get("ids") or []
+        self.b.heading(depth + 1, title, ids[0] if ids else None)
+        for child in node.children:
+            if child is title_node:
+                continue
+            self.walk(child, depth + 1)
+
+    def image(self, node: nodes.image, *, caption: str) -> None:
+        uri = str(node.get("uri", "")).strip()
+        if not uri:
+            return
+        if "*" in uri:  # Sphinx "image.*": pick the first existing candidate
+            uri = self._wildcard(uri)
+        self.b.image(uri, alt=str(node.get("alt", "")), caption=caption)
+
+    def _wildcard(self, uri: str) -> str:
+        res = self.ctx.site.resolve_asset(uri.replace("*", "png"), page_rel=self.ctx.page_rel)
+        if res.rel_path is None:
+            return uri
+        base = (self.ctx.site.config.root / res.rel_path).with_suffix("")
+        for ext in (".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp"):
+            if base.with_suffix(ext).is_file():
+                return uri.replace("*", ext[1:])
+        return uri.replace("*", "png")
+
+    def figure(self, node: nodes.figure) -> None:
+        cap = node.next_node(nodes.caption)
+        caption = cap.astext() if cap is not None else ""
+        images = list(node.findall(nodes.image))
+        self.b.end_paragraph()
+        for img in images:
+            self.image(img, caption=caption)
+        for child in node.children:
+            if isinstance(child, nodes.legend):
+                self.walk(child)
+        self.b.end_paragraph()
+
+    def table(self, node: nodes.table) -> None:
+        title = node.next_node(nodes.title)
+        caption = title.astext() if title is not None and title.parent is node else ""
+        headers: list[str] = []
+        rows: list[list[str]] = []
+        for group in node.findall(nodes.tgroup):
+            head = group.next_node(nodes.thead)
+            body = group.next_node(nodes.tbody)
+            if head is not None:
+                head_rows = _grid(head)
+                if head_rows:
+                    headers = head_rows[-1]
+            if body is not None:
+                rows.extend(_grid(body))
+            break
+        for img in node.findall(nodes.image):
+            self.image(img, caption="")
+        self.b.table(headers, rows, caption)
+
+    def admonition(self, node: nodes.Element, depth: int) -> None:
+        self.b.end_paragraph()
+        if isinstance(node, nodes.admonition):
+            title = node.next_node(nodes.title)
+            label = title.astext() if title is not None else ""
+            kids = [c for c in node.children if c is not title]
+        else:
+            label = node.tagname.capitalize()
+            kids = list(node.children)
+        if label:
+            self.b.text(f"{label}: ")
+        for child in kids:
+            self.walk(child, depth)
+        self.b.end_paragraph()
+
+    def raw(self, node: nodes.raw) -> None:
+        if "html" not in str(node.get("format", "")).lower():
+            return
+        html = node.astext()
+        try:
+            tree = LexborHTMLParser(html)
+        except Exception as err:  # noqa: BLE001 - selectolax is lenient; never lose the page
+            self.b.warnings.append(f"raw html skipped ({type(err).__name__})")
+            return
+        root = tree.body or tree.root
+        if root is None:
+            return
+        for bad in root.css("script, style, noscript, template"):
+            bad.decompose()
+        self.b.end_paragraph()
+        for el in root.css("img, iframe, video"):
+            src = el.attributes.get("src") or ""
+            if not src and el.tag == "video":
+                source = el.css_first("source")
+                src = (source.attributes.get("src") or "") if source else ""
+            if not src:
+                continue
+            if el.tag == "img":
+                self.b.image(src, alt=el.attributes.get("alt") or "", caption=el.attributes.get("title") or "")
+            else:
+                self.b.video(src, title=el.attributes.get("title") or "")
+            el.decompose()
+        text = root.text(separator=" ", strip=True)
+        if text:
+            self.b.block(text)
+
+
+def _grid(part: nodes.Element) -> list[list[str]]:
+    """Rows of cell text with ``morecols``/``morerows`` spans expanded."""
+    out: list[list[str]] = []
+    pending: dict[int, tuple[str, int]] = {}  # column -> (text, rows left)
+    for row in part.children:
+        if not isinstance(row, nodes.row):
+            continue
+        cells: list[str] = []
+        col = 0
+        entries = [e for e in row.children if isinstance(e, nodes.entry)]
+        ei = 0
+        while ei < len(entries) or col in pending:
+            if col in pending:
+                text, left = pending[col]
+                cells.append(text)
+                if left <= 1:
+                    del pending[col]
+                else:
+                    pending[col] = (text, left - 1)
+                col += 1
+                continue
+            entry = entries[ei]
+            ei += 1
+            text = clean_text(" ".join(p.astext() for p in entry.children)) if entry.children else ""
+            span = int(entry.get("morecols", 0)) + 1
+            down = int(entry.get("morerows", 0))
+            for _ in range(span):
+                cells.append(text)
+                if down:
+                    pending[col] = (text, down)
+                col += 1
+        out.append(cells)
+    return out
+
+
+class _MessageStream(io.StringIO):
+    """docutils' warning stream: collected as page warnings, never stderr."""
+
+
+def convert_rst_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
+                     warnings: list[str] | None = None) -> ParsedDocument:
+    """Parse reStructuredText ``text`` of the page ``rel`` (relative to the site root).
+
+    Returns the page's sections and media; parse problems are warnings.
+
+    Raises:
+        IngestError: docutils gave up on the source (a severe error it cannot recover from).
+    """
+    opts = options or MarkupOptions()
+    builder = PageBuilder(rel=rel, site=site, options=opts)
+    if warnings:
+        builder.warnings.extend(warnings)
+    ctx = _Context(site=site, page_rel=rel, options=opts, warnings=builder.warnings)
+    text = site.preprocess(text, page_rel=rel)
+    stream = _MessageStream()
+    source_path = str((site.config.root / rel).resolve())
+    settings = {
+        "report_level": 2, "halt_level": 5, "warning_stream": stream, "file_insertion_enabled": False,
+        "raw_enabled": True, "doctitle_xform": False, "docinfo_xform": False, "sectsubtitle_xform": False,
+        "syntax_highlight": "none", "input_encoding": "unicode", "murar_context": ctx,
+        "character_level_inline_markup": False, "smart_quotes": False, "embed_stylesheet": False,
+        "exit_status_level": 5, "traceback": True, "language_code": "en", "tab_width": 8,
+    }
+    with _namespace(text) as unknown:
+        ctx.unknown = unknown
+        try:
+            doctree = publish_doctree(text, source_path=source_path, settings_overrides=settings)
+        except SystemMessage as err:
+            raise IngestError(f"{rel}: reStructuredText error: {err}") from err
+        except (RecursionError, ValueError, TypeError, AttributeError, IndexError, KeyError) as err:
+            raise IngestError(f"{rel}: docutils failed ({type(err).__name__}: {err})") from err
+    for name in unknown:
+        if not any(name.endswith(" " + s) for s in _SPHINX_ROLES):
+            builder.warnings.append(f"{name}: not a known Sphinx/docutils name; content kept as text")
+    for line in stream.getvalue().splitlines():
+        m = re.match(r"^(?:.*?):(\d+): \((\w+)/\d\) (.*)$", line)
+        if m:
+            builder.warnings.append(f"line {m.group(1)}: {m.group(2).lower()}: {m.group(3)}")
+    _Walker(builder, ctx).walk(doctree)
+    return builder.finish()
+
+
+def convert_rst(path: Path, *, site: Site, options: MarkupOptions | None = None) -> ParsedDocument:
+    """Parse one reStructuredText page (``path`` under ``site.config.root``).
+
+    Raises:
+        IngestError: the file is outside the site root, unreadable, binary, or
+            docutils gave up on it.
+    """
+    opts = options or MarkupOptions()
+    root = site.config.root
+    try:
+        rel = path.resolve().relative_to(root).as_posix()
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the site root {root}") from err
+    warnings: list[str] = []
+    text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
+    return convert_rst_text(text, rel=rel, site=site, options=opts, warnings=warnings)

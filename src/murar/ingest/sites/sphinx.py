@@ -1,0 +1,340 @@
+"""Sphinx: ``conf.py`` settings and Sphinx's resolution rules.
+
+Sphinx (https://www.sphinx-doc.org/en/master/usage/configuration.html) builds
+every file under the source directory (the folder of ``conf.py``) whose suffix
+is in ``source_suffix``, minus ``exclude_patterns``. Link rules used here:
+
+- ``.. image::``/``.. figure::`` paths are relative to the *document* being
+  built (an included file's images resolve against the page that includes it);
+  a leading ``/`` means the source directory (``env.relfn2path``).
+- ``.. include::`` paths are relative to the file that holds the directive; a
+  leading ``/`` means the source directory.
+- Files pulled in by ``.. include::`` (or MyST ``{include}``) are content of
+  the pages that include them, not pages of their own (murar's rule, see
+  DESIGN.md), whatever their suffix.
+
+``conf.py`` is Python; it is never executed. :func:`read_conf` evaluates only
+top-level assignments whose value is a literal (``ast.literal_eval``), so a
+conf that imports a theme or computes a date still gives its plain settings.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
+
+__all__ = ["SphinxConf", "SphinxSite", "read_conf", "sphinx_glob"]
+
+_INCLUDE_RE = re.compile(
+    r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S.*?)[ \t]*$"
+    r"|[`:]{3,}[ \t]*\{(?:include|literalinclude)\}[ \t]*(\S.*?)[ \t]*$)",
+    re.MULTILINE,
+)
+_ASSET_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".ico",
+               ".mp4", ".webm", ".ogg", ".mov", ".pdf", ".css", ".js", ".woff", ".woff2", ".ttf",
+               ".vtt", ".srt", ".csv", ".json", ".zip"}
+# Sphinx's own exclusions (sphinx.project.EXCLUDE_PATHS) plus build output
+_DEFAULT_EXCLUDES = ("**/_sources", ".#*", "**/.#*", "*.lproj/**", "_build", "_build/**",
+                     "**/.ipynb_checkpoints", "**/.ipynb_checkpoints/**", "Thumbs.db", ".DS_Store")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SphinxConf:
+    """The ``conf.py`` settings that change what is a page and where files are.
+
+    ``source_suffix`` maps a suffix (``.rst``) to its parser name
+    (``restructuredtext``, ``markdown``, ``myst-nb``); ``values`` keeps every
+    literal top-level setting by its Sphinx name.
+    """
+
+    root_doc: str = "index"
+    source_suffix: dict[str, str] = field(default_factory=lambda: {".rst": "restructuredtext"})
+    exclude_patterns: tuple[str, ...] = ()
+    html_static_path: tuple[str, ...] = ()
+    html_extra_path: tuple[str, ...] = ()
+    templates_path: tuple[str, ...] = ()
+    language: str | None = None
+    extensions: tuple[str, ...] = ()
+    rst_prolog: str = ""
+    rst_epilog: str = ""
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)):
+        return tuple(v for v in value if isinstance(v, str))
+    return ()
+
+
+def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
+    """Read the literal settings of a Sphinx ``conf.py`` without executing it.
+
+    Assignments whose value is not a literal (a call, a name, an f-string) are
+    skipped; ``x += [...]`` extends a literal list. A conf.py that is not valid
+    Python gives the defaults and a warning. Never raises for a bad file.
+    """
+    warns = warnings if warnings is not None else []
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=str(path))
+    except (OSError, SyntaxError, ValueError) as err:
+        warns.append(f"{path.name}: cannot read settings ({type(err).__name__}); Sphinx defaults used")
+        return SphinxConf()
+    values: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value_node = node.targets[0].id, node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            name, value_node = node.target.id, node.value
+        elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
+              and isinstance(node.target, ast.Name)):
+            try:
+                extra = ast.literal_eval(node.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            base = values.get(node.target.id)
+            if isinstance(base, list) and isinstance(extra, (list, tuple)):
+                values[node.target.id] = base + list(extra)
+            elif isinstance(base, str) and isinstance(extra, str):
+                values[node.target.id] = base + extra
+            continue
+        else:
+            continue
+        try:
+            values[name] = ast.literal_eval(value_node)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    suffix_raw = values.get("source_suffix")
+    suffix: dict[str, str]
+    if isinstance(suffix_raw, dict):
+        suffix = {str(k): str(v) for k, v in suffix_raw.items()}
+    elif _strs(suffix_raw):
+        suffix = {s: ("markdown" if s == ".md" else "restructuredtext") for s in _strs(suffix_raw)}
+    else:
+        suffix = {".rst": "restructuredtext"}
+    extensions = _strs(values.get("extensions"))
+    if any(e in ("myst_parser", "myst_nb") for e in extensions):
+        suffix.setdefault(".md", "markdown")
+    if "myst_nb" in extensions:
+        suffix.setdefault(".ipynb", "myst-nb")
+    root_doc = values.get("root_doc") or values.get("master_doc") or "index"
+    lang = values.get("language")
+    return SphinxConf(
+        root_doc=str(root_doc),
+        source_suffix=suffix,
+        exclude_patterns=_strs(values.get("exclude_patterns")),
+        html_static_path=_strs(values.get("html_static_path")),
+        html_extra_path=_strs(values.get("html_extra_path")),
+        templates_path=_strs(values.get("templates_path")),
+        language=str(lang) if isinstance(lang, str) else None,
+        extensions=extensions,
+        rst_prolog=str(values.get("rst_prolog") or ""),
+        rst_epilog=str(values.get("rst_epilog") or ""),
+        values=values,
+    )
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """Sphinx's pattern language (sphinx.util.matching): ``**`` crosses
+    folders, ``*`` and ``?`` stay inside one path segment, ``[...]`` sets."""
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if pattern.startswith("**", i):
+            i += 2
+            if i < n and pattern[i] == "/":  # "**/" also matches no folder at all
+                out.append("(?:.*/)?")
+                i += 1
+            else:
+                out.append(".*")
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            j = pattern.find("]", i + 1)
+            if j == -1:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1 : j]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append(f"[{body}]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def sphinx_glob(patterns: Iterable[str]) -> list[re.Pattern[str]]:
+    """Compile Sphinx ``exclude_patterns`` (see :func:`_glob_regex`)."""
+    return [_glob_regex(p.strip("/")) for p in patterns if p.strip("/")]
+
+
+class SphinxSite:
+    """A Sphinx project: ``root`` is the ingest root, ``config_file`` the path
+    of ``conf.py`` relative to it (``source/conf.py``: the source directory is
+    ``source/``). Every ``rel`` is relative to ``root``; files outside the
+    source directory are not pages.
+
+    ``classify`` scans the sources for include targets once, lazily, on first
+    use (constructors do no I/O).
+    """
+
+    def __init__(self, root: Path, config_file: str | None = "conf.py", *, conf: SphinxConf | None = None,
+                 generator: str = "sphinx") -> None:
+        self.generator = generator
+        self._root = root.resolve()
+        self._config_file = config_file
+        src = PurePosixPath(config_file).parent.as_posix() if config_file else "."
+        self._src = "" if src in (".", "") else src.strip("/") + "/"
+        self._conf: SphinxConf | None = conf
+        self._config: SiteConfig | None = None
+        self._includes: frozenset[str] | None = None
+        self._excludes: list[re.Pattern[str]] | None = None
+        self.load_warnings: list[str] = []
+
+    @classmethod
+    def load(cls, root: Path, config_file: str | None) -> SphinxSite:
+        """Registry factory: ``config_file`` is ``conf.py``'s path relative to ``root``."""
+        return cls(root, config_file)
+
+    # ---------------------------------------------------------------- config
+    @property
+    def srcdir(self) -> str:
+        """The source directory relative to the root (``""`` for the root itself)."""
+        return self._src.rstrip("/")
+
+    @property
+    def conf(self) -> SphinxConf:
+        if self._conf is None:
+            conf_path = self._root / (self._config_file or "conf.py")
+            self._conf = read_conf(conf_path, self.load_warnings) if conf_path.is_file() else SphinxConf()
+        return self._conf
+
+    @property
+    def config(self) -> SiteConfig:
+        if self._config is None:
+            conf = self.conf
+            self._config = SiteConfig(
+                generator=self.generator,
+                root=self._root,
+                config_file=self._config_file,
+                content_dirs=(self.srcdir or ".",),
+                static_dirs=tuple(self._src + d.strip("/") for d in conf.html_static_path + conf.html_extra_path),
+                exclude=self._exclude_patterns(),
+                settings={"root_doc": conf.root_doc, "language": conf.language or "",
+                          "source_suffix": " ".join(sorted(conf.source_suffix))},
+            )
+        return self._config
+
+    def _exclude_patterns(self) -> tuple[str, ...]:
+        conf = self.conf
+        own = [p.strip("/") for p in (*conf.templates_path, *conf.html_static_path, *conf.html_extra_path)]
+        return (*conf.exclude_patterns, *own, *(f"{p}/**" for p in own), *_DEFAULT_EXCLUDES)
+
+    def _in_src(self, rel: str) -> str | None:
+        """``rel`` relative to the source directory, or ``None`` outside it."""
+        if not self._src:
+            return rel
+        return rel[len(self._src):] if rel.startswith(self._src) else None
+
+    def _excluded(self, src_rel: str) -> bool:
+        if self._excludes is None:
+            self._excludes = sphinx_glob(self._exclude_patterns())
+        # a pattern that matches a folder excludes everything below it (Sphinx prunes the walk)
+        parts = src_rel.split("/")
+        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        return any(p.match(prefix) for p in self._excludes for prefix in prefixes)
+
+    # --------------------------------------------------------------- includes
+    def include_targets(self) -> frozenset[str]:
+        """Files (posix, relative to the root) pulled in by an include directive
+        anywhere in the sources; computed once."""
+        if self._includes is None:
+            found: set[str] = set()
+            suffixes = set(self.conf.source_suffix)
+            base = self._root / self._src if self._src else self._root
+            for path in sorted(base.rglob("*")):
+                if path.suffix.lower() not in suffixes or not path.is_file():
+                    continue
+                rel = path.relative_to(self._root).as_posix()
+                if any(part.startswith(".") for part in PurePosixPath(rel).parts):
+                    continue
+                try:
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                for m in _INCLUDE_RE.finditer(text):
+                    target = (m.group(1) or m.group(2) or "").strip()
+                    if target.startswith("<"):
+                        continue
+                    res = self.resolve_include(target, page_rel=rel)
+                    if res.rel_path is not None:
+                        found.add(res.rel_path)
+            self._includes = frozenset(found)
+        return self._includes
+
+    # ---------------------------------------------------------------- protocol
+    def markup_for(self, rel: str) -> str | None:
+        """The markup that parses ``rel`` by its suffix, or ``None``."""
+        name = PurePosixPath(rel).name
+        for suffix, parser in sorted(self.conf.source_suffix.items(), key=lambda kv: -len(kv[0])):
+            if name.endswith(suffix):
+                p = parser.lower()
+                if suffix == ".ipynb" or p.endswith("nb") or "notebook" in p:
+                    return "notebook"
+                if "markdown" in p or "myst" in p or suffix == ".md":
+                    return "myst"
+                return "rst"
+        return None
+
+    def classify(self, rel: str) -> FileClass:
+        suffix = PurePosixPath(rel).suffix.lower()
+        src_rel = self._in_src(rel)
+        markup = self.markup_for(rel)
+        if src_rel is None:
+            if suffix in _ASSET_EXTS:
+                return FileClass(role=FileRole.ASSET)
+            return FileClass(role=FileRole.EXCLUDED, reason=f"outside the Sphinx source directory {self.srcdir}/")
+        if markup is not None and rel in self.include_targets():
+            return FileClass(role=FileRole.INCLUDE, markup=markup)
+        if self._excluded(src_rel):
+            return FileClass(role=FileRole.EXCLUDED, reason="excluded by conf.py exclude_patterns or Sphinx defaults")
+        if markup is not None:
+            return FileClass(role=FileRole.PAGE, markup=markup)
+        if suffix in _ASSET_EXTS:
+            return FileClass(role=FileRole.ASSET)
+        if rel in self.include_targets():
+            return FileClass(role=FileRole.INCLUDE, markup="rst")
+        return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}"
+                         f" (not in conf.py source_suffix)")
+
+    def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        link = link.strip()
+        if link.startswith("/") and not link.startswith("//"):
+            # Sphinx: a leading "/" is the source directory
+            return resolve_link(link.lstrip("/"), page_rel=self._src + "index", root=self._root)
+        return resolve_link(link, page_rel=page_rel, root=self._root)
+
+    def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
+        return self.resolve_asset(target, page_rel=page_rel)
+
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
+        """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every
+        reStructuredText source."""
+        conf = self.conf
+        if self.markup_for(page_rel) != "rst" or not (conf.rst_prolog or conf.rst_epilog):
+            return text
+        return "\n\n".join(p for p in (conf.rst_prolog, text, conf.rst_epilog) if p)

@@ -1,0 +1,306 @@
+"""reStructuredText converter on tiny Sphinx projects written by each test."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from murar.ingest.markup.rst import convert_rst
+from murar.ingest.sites.sphinx import SphinxSite
+from murar.schema import ImageItem, TableItem, VideoItem
+
+
+def _png(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (8, 6), "white").save(path)
+
+
+def _project(tmp_path: Path, files: dict[str, str], conf: str = "extensions = []\n") -> SphinxSite:
+    (tmp_path / "conf.py").write_text(conf)
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return SphinxSite(tmp_path, "conf.py")
+
+
+def _images(doc: object) -> list[ImageItem]:
+    return [m for m in doc.media if isinstance(m, ImageItem)]  # type: ignore[attr-defined]
+
+
+def test_sections_image_figure_caption_and_context(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "shot.png")
+    _png(tmp_path / "img" / "fig.png")
+    site = _project(tmp_path, {"page.rst": """\
+Budgets
+=======
+
+Intro text.
+
+Add a budget
+------------
+
+Click **Add** first.
+
+.. image:: img/shot.png
+   :alt: The add form
+   :scale: 40%
+
+Then save.
+
+.. figure:: /img/fig.png
+   :alt: fig alt
+
+   The budget *summary* table.
+
+   A legend paragraph.
+"""})
+    doc = convert_rst(tmp_path / "page.rst", site=site)
+    assert doc.title == "Budgets"
+    assert [s.heading_path for s in doc.sections] == [("Budgets",), ("Budgets", "Add a budget")]
+    assert doc.sections[1].anchor == "add-a-budget"
+    shot, fig = _images(doc)
+    assert shot.path == "img/shot.png" and shot.exists and shot.alt == "The add form" and shot.caption == ""
+    assert shot.heading_path == ("Budgets", "Add a budget")
+    assert shot.context_before.endswith("Click Add first.") and shot.context_after.startswith("Then save.")
+    assert fig.path == "img/fig.png" and fig.caption == "The budget summary table."
+    assert "A legend paragraph." in doc.sections[1].text
+    assert "The budget summary table." not in fig.context_after  # the caption is not the neighbour's context
+    assert doc.warnings == []
+
+
+def test_substitution_image_counts_where_used(tmp_path: Path) -> None:
+    _png(tmp_path / "icons" / "add.png")
+    site = _project(tmp_path, {"p.rst": """\
+Title
+=====
+
+.. |add| image:: icons/add.png
+   :alt: add button
+
+Click the |add| button to start.
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    (img,) = _images(doc)
+    assert img.path == "icons/add.png" and img.alt == "add button"
+    assert "Click the" in img.context_before
+
+
+@pytest.mark.parametrize("table", [
+    """\
+.. list-table:: Options
+   :header-rows: 1
+
+   * - Name
+     - Default
+   * - --max
+     - 500
+""",
+    """\
+.. csv-table:: Options
+   :header: "Name", "Default"
+
+   "--max", 500
+""",
+    """\
+.. table:: Options
+
+   +-------+---------+
+   | Name  | Default |
+   +=======+=========+
+   | --max | 500     |
+   +-------+---------+
+""",
+    """\
+.. table:: Options
+
+   =====  =======
+   Name   Default
+   =====  =======
+   --max  500
+   =====  =======
+""",
+])
+def test_tables_of_every_rst_kind(tmp_path: Path, table: str) -> None:
+    site = _project(tmp_path, {"t.rst": "T\n=\n\nBefore.\n\n" + table + "\nAfter.\n"})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    (tab,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert tab.caption == "Options"
+    assert tab.headers == ["Name", "Default"]
+    assert tab.rows == [["--max", "500"]]
+    assert tab.context_before == "Before." and tab.context_after == "After."
+
+
+def test_grid_table_spans_are_expanded(tmp_path: Path) -> None:
+    site = _project(tmp_path, {"t.rst": """\
+T
+=
+
++-----+-----+
+| A   | B   |
++=====+=====+
+| wide      |
++-----+-----+
+| x   | y   |
++-----+-----+
+"""})
+    (tab,) = [m for m in convert_rst(tmp_path / "t.rst", site=site).media if isinstance(m, TableItem)]
+    assert tab.rows == [["wide", "wide"], ["x", "y"]]
+
+
+def test_include_is_content_at_the_include_point_and_not_a_page(tmp_path: Path) -> None:
+    _png(tmp_path / "tabs" / "images" / "notes.png")
+    _png(tmp_path / "modules" / "images" / "local.png")
+    site = _project(tmp_path, {
+        "modules/page.rst": "Page\n====\n\nBefore include.\n\n.. include:: ../tabs/notes.rst\n\nAfter include.\n",
+        "tabs/notes.rst": ("Notes\n-----\n\nThe notes tab.\n\n.. image:: /tabs/images/notes.png\n\n"
+                           ".. image:: images/local.png\n"),
+    })
+    assert site.classify("tabs/notes.rst").role.value == "include"
+    assert site.classify("modules/page.rst").role.value == "page"
+    doc = convert_rst(tmp_path / "modules" / "page.rst", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Page",), ("Page", "Notes")]
+    assert "The notes tab." in doc.sections[1].text and "After include." in doc.sections[1].text
+    root_rel, page_rel = _images(doc)
+    assert root_rel.path == "tabs/images/notes.png" and root_rel.exists
+    # Sphinx resolves an included file's relative image against the including page
+    assert page_rel.path == "modules/images/local.png" and page_rel.exists
+
+
+def test_include_cycle_and_missing_include_are_warnings(tmp_path: Path) -> None:
+    site = _project(tmp_path, {
+        "a.rst": "A\n=\n\n.. include:: b.rst\n\n.. include:: nope.rst\n",
+        "b.rst": "B text.\n\n.. include:: a.rst\n",
+    })
+    doc = convert_rst(tmp_path / "a.rst", site=site)
+    assert "B text." in doc.sections[0].text
+    assert any("include cycle" in w for w in doc.warnings)
+    assert any("nope.rst" in w and "not found" in w for w in doc.warnings)
+
+
+def test_sphinx_roles_reduce_to_their_text(tmp_path: Path) -> None:
+    site = _project(tmp_path, {"r.rst": """\
+Roles
+=====
+
+Open :menuselection:`Setup --> Dropdowns` and press :guilabel:`&Save` or :kbd:`Ctrl+S`.
+See :doc:`the profiles page </modules/profiles>`, :ref:`install-label`, :doc:`/a/b/users`
+and :term:`CMDB`, :abbr:`LIFO (last-in, first-out)`, :py:class:`~pkg.mod.Thing`.
+"""})
+    doc = convert_rst(tmp_path / "r.rst", site=site)
+    text = doc.sections[0].text
+    assert "Open Setup > Dropdowns and press Save or Ctrl+S." in text
+    assert "See the profiles page, install-label, users" in text
+    assert "CMDB, LIFO (last-in, first-out), Thing." in text
+    assert ":" not in text.replace("LIFO", "").split("CMDB")[0].replace("Ctrl+S.", "")
+    assert not any("Unknown interpreted text role" in w for w in doc.warnings)
+
+
+def test_sphinx_directives_never_error_or_leak(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = _project(tmp_path, {"d.rst": """\
+Directives
+==========
+
+.. toctree::
+   :maxdepth: 2
+
+   first-entry
+   second-entry
+
+.. code-block:: python
+   :linenos:
+
+   print("hello")
+
+.. versionadded:: 2.1
+   The export button.
+
+.. only:: html
+
+   Only in HTML.
+
+.. tabs::
+
+   .. tab:: Linux
+
+      Run the installer.
+
+.. collapse:: Details
+
+   Hidden details.
+
+.. totally-unknown-ext:: arg
+   :opt: 1
+
+   Body of an unknown directive.
+
+.. note:: Remember to save.
+
+.. warning::
+
+   Back up first.
+"""})
+    doc = convert_rst(tmp_path / "d.rst", site=site)
+    text = doc.sections[0].text
+    for expected in ('print("hello")', "New in version 2.1", "The export button.", "Only in HTML.", "Linux",
+                     "Run the installer.", "Details", "Hidden details.", "Body of an unknown directive.",
+                     "Note: Remember to save.", "Warning: Back up first."):
+        assert expected in text, expected
+    assert "toctree" not in text and "first-entry" not in text and ".." not in text and ":opt:" not in text
+    assert any("totally-unknown-ext" in w for w in doc.warnings)
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == ""
+
+
+def test_docutils_messages_become_warnings_not_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = _project(tmp_path, {"bad.rst": "Title\n=====\n\n.. image::\n\nText with `unclosed literal.\n"})
+    doc = convert_rst(tmp_path / "bad.rst", site=site)
+    assert doc.warnings and all(isinstance(w, str) for w in doc.warnings)
+    assert capsys.readouterr().err == ""
+    assert "Text with" in doc.sections[0].text
+
+
+def test_image_options_after_blank_line_still_give_the_image(tmp_path: Path) -> None:
+    _png(tmp_path / "images" / "a.png")
+    site = _project(tmp_path, {"p.rst": "P\n=\n\n.. image:: images/a.png\n   :alt: The A view\n\n   :scale: 42 %\n"})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    (img,) = _images(doc)
+    assert img.exists and img.alt == "The A view"
+
+
+def test_missing_image_is_kept_with_a_warning(tmp_path: Path) -> None:
+    site = _project(tmp_path, {"p.rst": "P\n=\n\n.. image:: images/gone.png\n"})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    (img,) = _images(doc)
+    assert not img.exists and img.path == "images/gone.png"
+    assert any("gone.png" in w for w in doc.warnings)
+
+
+def test_raw_html_iframe_and_video_directives(tmp_path: Path) -> None:
+    site = _project(tmp_path, {"v.rst": """\
+Videos
+======
+
+.. raw:: html
+
+   <iframe src="https://www.youtube.com/embed/abc123" title="Setup walkthrough"></iframe>
+
+.. youtube:: xyz789
+"""})
+    doc = convert_rst(tmp_path / "v.rst", site=site)
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [v.url for v in videos] == ["https://www.youtube.com/embed/abc123", "https://www.youtube.com/embed/xyz789"]
+    assert videos[0].title == "Setup walkthrough"
+
+
+def test_registry_is_restored_after_a_parse(tmp_path: Path) -> None:
+    from docutils.parsers.rst import directives, roles
+
+    before_d, before_r = dict(directives._directives), dict(roles._roles)
+    site = _project(tmp_path, {"p.rst": "P\n=\n\n.. weird-thing::\n\n:weird-role:`x`\n"})
+    convert_rst(tmp_path / "p.rst", site=site)
+    assert dict(directives._directives) == before_d and dict(roles._roles) == before_r
+    assert "murar" not in sys.modules["docutils.parsers.rst.directives"].__dict__.get("__name__", "")

@@ -1,0 +1,108 @@
+"""Sphinx site rules: conf.py read without executing it, pages, includes, exclusions, links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from murar.ingest.sites.base import FileRole, Site
+from murar.ingest.sites.sphinx import SphinxSite, read_conf, sphinx_glob
+
+
+def test_conf_is_read_by_literal_evaluation_never_executed(tmp_path: Path) -> None:
+    marker = tmp_path / "executed"
+    conf = tmp_path / "conf.py"
+    conf.write_text(f"""\
+import os, datetime
+open({str(marker)!r}, "w").write("x")
+import sphinx_glpi_theme  # not installed: must not matter
+project = "Demo"
+master_doc = "contents"
+source_suffix = {{".rst": "restructuredtext", ".md": "markdown"}}
+exclude_patterns = ["_build", "drafts/**", "*.inc.rst"]
+exclude_patterns += ["old"]
+html_static_path = ["_static"]
+language: str = "fr"
+html_theme_path = sphinx_glpi_theme.get_html_themes_path()
+copyright = "2016-%s" % datetime.datetime.now().year
+rst_prolog = ".. |product| replace:: GLPI"
+""")
+    warnings: list[str] = []
+    c = read_conf(conf, warnings)
+    assert not marker.exists()
+    assert c.root_doc == "contents" and c.language == "fr"
+    assert c.source_suffix == {".rst": "restructuredtext", ".md": "markdown"}
+    assert c.exclude_patterns == ("_build", "drafts/**", "*.inc.rst", "old")
+    assert c.html_static_path == ("_static",)
+    assert c.rst_prolog.startswith(".. |product|")
+    assert "html_theme_path" not in c.values and "copyright" not in c.values
+    assert warnings == []
+
+
+def test_broken_conf_gives_defaults_and_a_warning(tmp_path: Path) -> None:
+    conf = tmp_path / "conf.py"
+    conf.write_text("extensions = [\n")
+    warnings: list[str] = []
+    c = read_conf(conf, warnings)
+    assert c.source_suffix == {".rst": "restructuredtext"} and c.root_doc == "index"
+    assert warnings and "conf.py" in warnings[0]
+
+
+def test_source_suffix_list_and_myst_extension() -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "conf.py"
+        p.write_text("source_suffix = ['.rst', '.txt']\nextensions = ['myst_nb']\n")
+        c = read_conf(p)
+        assert set(c.source_suffix) == {".rst", ".txt", ".md", ".ipynb"}
+
+
+def test_sphinx_glob_semantics() -> None:
+    (star, dstar, rec) = sphinx_glob(["*.rst", "drafts/**", "**/_private"])
+    assert star.match("a.rst") and not star.match("dir/a.rst")
+    assert dstar.match("drafts/x/y.rst") and not dstar.match("other/drafts/y.rst")
+    assert rec.match("_private") and rec.match("a/b/_private")
+
+
+def test_classify_pages_includes_exclusions_in_a_source_subfolder(tmp_path: Path) -> None:
+    src = tmp_path / "source"
+    (src / "drafts").mkdir(parents=True)
+    (src / "_static").mkdir()
+    (src / "conf.py").write_text("exclude_patterns = ['drafts']\nhtml_static_path = ['_static']\n")
+    (src / "index.rst").write_text("Home\n====\n\n.. include:: parts/common.rst\n")
+    (src / "parts").mkdir()
+    (src / "parts" / "common.rst").write_text("Shared text.\n")
+    (src / "drafts" / "wip.rst").write_text("WIP\n===\n")
+    (src / "notes.txt").write_text("x")
+    (src / "shot.png").write_bytes(b"\x89PNG")
+    (tmp_path / "README.rst").write_text("Repo readme\n")
+    site = SphinxSite(tmp_path, "source/conf.py")
+    assert isinstance(site, Site)
+    assert site.config.content_dirs == ("source",) and site.config.static_dirs == ("source/_static",)
+    assert site.classify("source/index.rst").role is FileRole.PAGE
+    assert site.classify("source/index.rst").markup == "rst"
+    assert site.classify("source/parts/common.rst").role is FileRole.INCLUDE
+    assert site.classify("source/drafts").role is FileRole.EXCLUDED
+    assert site.classify("source/drafts/wip.rst").role is FileRole.EXCLUDED  # Sphinx excludes a folder's files
+    assert site.classify("source/shot.png").role is FileRole.ASSET
+    unknown = site.classify("source/notes.txt")
+    assert unknown.role is FileRole.UNKNOWN and ".txt" in unknown.reason
+    outside = site.classify("README.rst")
+    assert outside.role is FileRole.EXCLUDED and "source" in outside.reason
+
+
+def test_leading_slash_is_the_source_directory(tmp_path: Path) -> None:
+    (tmp_path / "source" / "a").mkdir(parents=True)
+    (tmp_path / "source" / "conf.py").write_text("")
+    site = SphinxSite(tmp_path, "source/conf.py")
+    assert site.resolve_asset("/img/x.png", page_rel="source/a/b.rst").rel_path == "source/img/x.png"
+    assert site.resolve_asset("../img/x.png", page_rel="source/a/b.rst").rel_path == "source/img/x.png"
+    assert site.resolve_asset("../../../etc/passwd", page_rel="source/a/b.rst").problem == "escapes the corpus root"
+    assert site.resolve_asset("https://cdn.example.org/x.png", page_rel="source/a/b.rst").url
+
+
+def test_rst_prolog_and_epilog_wrap_rst_pages_only(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text("rst_prolog = 'PRO'\nrst_epilog = 'EPI'\nextensions = ['myst_parser']\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.preprocess("body", page_rel="p.rst") == "PRO\n\nbody\n\nEPI"
+    assert site.preprocess("body", page_rel="p.md") == "body"
