@@ -19,11 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from selectolax.lexbor import LexborHTMLParser
+
 from murar.errors import IngestError
 from murar.ingest.captions import clip_after, clip_before
 from murar.ingest.paths import check_image, is_remote
 from murar.ingest.sites.base import Site
-from murar.ingest.tables import rows_to_markdown
+from murar.ingest.tables import parse_table_node, rows_to_markdown
 from murar.ingest.transcripts import find_transcript
 from murar.schema import (
     AnyMedia,
@@ -35,9 +37,13 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "read_source"]
+__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "read_source"]
 
 _WS = re.compile(r"[ \t\r\f\v]+")
+# an <iframe> is a video only when it embeds a video player (as murar.ingest.html decides);
+# quizzes, applets and other interactive embeds are not media of the answer
+_VIDEO_IFRAME = re.compile(r"youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|wistia|brightcove|/embed/|video|"
+                           r"player|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,6 +63,11 @@ class MarkupOptions:
     max_code_chars: int = 2_000
     check_images: bool = True
     max_include_depth: int = 8
+
+
+def is_video_embed(url: str) -> bool:
+    """True when an ``<iframe>``/``{iframe}`` URL embeds a video player or file."""
+    return bool(_VIDEO_IFRAME.search(url))
 
 
 def clean_text(text: str) -> str:
@@ -292,6 +303,55 @@ class PageBuilder:
         )
         self._add(item)
         return item
+
+    # ---------------------------------------------------------------- html
+    def html(self, html: str, *, inline: bool = False, image_base: str | None = None) -> None:
+        """Read an HTML fragment written in the page: ``<img>`` become images,
+        ``<iframe>``/``<video>`` videos, ``<table>`` tables and the rest text
+        (unless ``inline``: then only embeds are taken). Scripts and styles are
+        dropped. ``image_base`` is the file ``<img src>`` resolves against."""
+        try:
+            tree = LexborHTMLParser(html)
+        except Exception as err:  # noqa: BLE001 - selectolax is lenient; never lose the page
+            self.warnings.append(f"unparsable HTML skipped ({type(err).__name__})")
+            return
+        root = tree.body or tree.root
+        if root is None:
+            return
+        for bad in root.css("script, style, noscript, template"):
+            bad.decompose()
+        if not inline:
+            self.end_paragraph()
+        for table in root.css("table"):
+            if table.parent is not None and table.parent.tag not in ("td", "th"):
+                parsed = parse_table_node(table)
+                cap = table.css_first("caption")
+                self.table(parsed.headers, parsed.rows, cap.text(strip=True) if cap else "")
+            table.decompose()
+        for el in root.css("img, iframe, video"):
+            src = (el.attributes.get("src") or "").strip()
+            if not src and el.tag == "video":
+                source = el.css_first("source")
+                src = ((source.attributes.get("src") or "") if source else "").strip()
+            if src:
+                if el.tag == "img":
+                    fig = el.parent
+                    while fig is not None and fig.tag not in ("figure", "body"):
+                        fig = fig.parent
+                    figcap = fig.css_first("figcaption") if fig is not None and fig.tag == "figure" else None
+                    self.image(src, alt=el.attributes.get("alt") or "",
+                               caption=(figcap.text(strip=True) if figcap else "") or (el.attributes.get("title") or ""),
+                               page_rel=image_base)
+                elif el.tag == "video" or _VIDEO_IFRAME.search(src):
+                    self.video(src, title=el.attributes.get("title") or "")
+            el.decompose()
+        for cap in root.css("figcaption"):
+            cap.decompose()
+        if inline:
+            return
+        text = root.text(separator=" ", strip=True)
+        if text:
+            self.block(clean_text(text))
 
     # -------------------------------------------------------------- finish
     def finish(self, *, metadata: dict[str, Any] | None = None, page_url: str | None = None) -> ParsedDocument:

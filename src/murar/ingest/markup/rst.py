@@ -46,7 +46,6 @@ from docutils.parsers.rst.directives.images import Image as _DocutilsImage
 from docutils.parsers.rst.languages import en as _en
 from docutils.statemachine import StringList
 from docutils.utils import SystemMessage
-from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import IngestError
 from murar.ingest.markup.builder import (
@@ -55,10 +54,11 @@ from murar.ingest.markup.builder import (
     clean_text,
     read_source,
 )
+from murar.ingest.markup.roles import role_text
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
-__all__ = ["convert_rst", "convert_rst_text"]
+__all__ = ["convert_rst", "convert_rst_text", "parse_rst_into"]
 
 _REGISTRY_LOCK = threading.RLock()
 
@@ -94,12 +94,8 @@ _LABELS = {"versionadded": "New in version", "versionchanged": "Changed in versi
            "seealso": "See also", "todo": "Todo"}
 _DIRECTIVE_RE = re.compile(r"^[ \t]*\.\.[ \t]+(?:\|[^|]+\|[ \t]+)?([A-Za-z0-9][\w:.+-]*)::", re.MULTILINE)
 _ROLE_RE = re.compile(r"(?<![\w`\\]):([A-Za-z][\w:.+-]*):`")
-_EXPLICIT_TARGET = re.compile(r"^(.*?)\s*<([^<>]*)>\s*$", re.DOTALL)
 _KNOWN_DIRECTIVES = frozenset(directives._directive_registry) | frozenset(_en.directives)
 _KNOWN_ROLES = frozenset(roles._role_registry) | frozenset(_en.roles)
-# roles whose text is shown as written (no "title <target>" splitting)
-_LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel", "menuselection", "abbr",
-                            "math", "literal", "regexp", "mimetype", "makevar", "dfn", "program"})
 _ADMONITIONS = (nodes.attention, nodes.caution, nodes.danger, nodes.error, nodes.hint, nodes.important,
                 nodes.note, nodes.tip, nodes.warning)
 
@@ -381,22 +377,7 @@ class _Video(Directive):  # type: ignore[misc]  # docutils ships no types
 def _text_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
                options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     """Any Sphinx role reduced to the text a reader sees."""
-    role = name.lower().split(":")[-1]
-    text = text.replace("\x00", "")
-    m = _EXPLICIT_TARGET.match(text)
-    shown = text
-    if m and role not in _LITERAL_ROLES:
-        shown = m.group(1).strip() or m.group(2).strip()
-    elif role == "doc":
-        shown = shown.lstrip("~!").rsplit("/", 1)[-1]
-    elif role not in _LITERAL_ROLES and shown.startswith("~"):
-        shown = shown[1:].rsplit(".", 1)[-1]
-    elif role not in _LITERAL_ROLES:
-        shown = shown.lstrip("!")
-    if role == "menuselection":
-        shown = " > ".join(p.strip() for p in shown.split("-->"))
-    elif role == "guilabel":
-        shown = re.sub(r"&(?!&)", "", shown).replace("&&", "&")
+    shown = role_text(name, text)
     return [nodes.inline(rawtext, shown)], []
 
 
@@ -596,33 +577,7 @@ class _Walker:
     def raw(self, node: nodes.raw) -> None:
         if "html" not in str(node.get("format", "")).lower():
             return
-        html = node.astext()
-        try:
-            tree = LexborHTMLParser(html)
-        except Exception as err:  # noqa: BLE001 - selectolax is lenient; never lose the page
-            self.b.warnings.append(f"raw html skipped ({type(err).__name__})")
-            return
-        root = tree.body or tree.root
-        if root is None:
-            return
-        for bad in root.css("script, style, noscript, template"):
-            bad.decompose()
-        self.b.end_paragraph()
-        for el in root.css("img, iframe, video"):
-            src = el.attributes.get("src") or ""
-            if not src and el.tag == "video":
-                source = el.css_first("source")
-                src = (source.attributes.get("src") or "") if source else ""
-            if not src:
-                continue
-            if el.tag == "img":
-                self.b.image(src, alt=el.attributes.get("alt") or "", caption=el.attributes.get("title") or "")
-            else:
-                self.b.video(src, title=el.attributes.get("title") or "")
-            el.decompose()
-        text = root.text(separator=" ", strip=True)
-        if text:
-            self.b.block(text)
+        self.b.html(node.astext())
 
 
 def _grid(part: nodes.Element) -> list[list[str]]:
@@ -664,21 +619,16 @@ class _MessageStream(io.StringIO):
     """docutils' warning stream: collected as page warnings, never stderr."""
 
 
-def convert_rst_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
-                     warnings: list[str] | None = None) -> ParsedDocument:
-    """Parse reStructuredText ``text`` of the page ``rel`` (relative to the site root).
-
-    Returns the page's sections and media; parse problems are warnings.
+def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, options: MarkupOptions,
+                   depth: int = 0) -> None:
+    """Parse reStructuredText ``text`` written in ``rel`` and feed it to ``builder``
+    (used for whole pages and for MyST ``{eval-rst}`` blocks; ``depth`` is the
+    section level the text sits at).
 
     Raises:
         IngestError: docutils gave up on the source (a severe error it cannot recover from).
     """
-    opts = options or MarkupOptions()
-    builder = PageBuilder(rel=rel, site=site, options=opts)
-    if warnings:
-        builder.warnings.extend(warnings)
-    ctx = _Context(site=site, page_rel=rel, options=opts, warnings=builder.warnings)
-    text = site.preprocess(text, page_rel=rel)
+    ctx = _Context(site=site, page_rel=builder.rel, options=options, warnings=builder.warnings)
     stream = _MessageStream()
     source_path = str((site.config.root / rel).resolve())
     settings = {
@@ -703,7 +653,24 @@ def convert_rst_text(text: str, *, rel: str, site: Site, options: MarkupOptions 
         m = re.match(r"^(?:.*?):(\d+): \((\w+)/\d\) (.*)$", line)
         if m:
             builder.warnings.append(f"line {m.group(1)}: {m.group(2).lower()}: {m.group(3)}")
-    _Walker(builder, ctx).walk(doctree)
+    _Walker(builder, ctx).walk(doctree, depth)
+
+
+def convert_rst_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
+                     warnings: list[str] | None = None) -> ParsedDocument:
+    """Parse reStructuredText ``text`` of the page ``rel`` (relative to the site root).
+
+    Returns the page's sections and media; parse problems are warnings.
+
+    Raises:
+        IngestError: docutils gave up on the source (a severe error it cannot recover from).
+    """
+    opts = options or MarkupOptions()
+    builder = PageBuilder(rel=rel, site=site, options=opts)
+    if warnings:
+        builder.warnings.extend(warnings)
+    text = site.preprocess(text, page_rel=rel)
+    parse_rst_into(builder, text, rel=rel, site=site, options=opts)
     return builder.finish()
 
 

@@ -1,0 +1,543 @@
+"""MyST Markdown pages (Jupyter Book, Sphinx + myst-parser) walked into a page.
+
+markdown-it-py with the MyST plugins of mdit-py-plugins is the parser
+(CommonMark + tables, front matter, ``(label)=`` targets, ``%`` comments,
+``{role}`text``` roles, ``:::`` colon fences, ``$$`` math, definition lists,
+``{{ substitutions }}``). MyST directives (``` ```{name} argument``` fences and
+``:::{name}`` colon fences, https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
+are read here:
+
+- ``{figure}`` (the body is the author caption), ``{image}``, raw ``<img>``
+  and Markdown images become images; ``<iframe>``/``<video>`` and
+  ``{iframe}``/``{youtube}``/``{video}`` become videos;
+- admonitions (``{note}``, ``{admonition} Title``, ...) become text led by
+  their label; containers (``{tab-set}``, ``{dropdown}``, ``{card}``,
+  ``{margin}``, ...) keep their body; ``{toctree}`` gives nothing;
+- ``{list-table}``, ``{csv-table}``, ``{table}`` and pipe tables become tables;
+- ``{include}`` is resolved by the Site and parsed at the include point (image
+  paths in it resolve against the including page unless ``:relative-images:``,
+  as MyST does); ``{literalinclude}`` and code fences become code text;
+- ``{eval-rst}`` bodies go through the reStructuredText converter;
+- roles reduce to their text (:func:`murar.ingest.markup.roles.role_text`).
+
+An unknown directive keeps its body as text, with a warning.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+from docutils.nodes import make_id
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+from mdit_py_plugins.myst_blocks import myst_block_plugin
+from mdit_py_plugins.myst_role import myst_role_plugin
+from mdit_py_plugins.substitution import substitution_plugin
+
+from murar.errors import IngestError
+from murar.ingest.markup.builder import (
+    MarkupOptions,
+    PageBuilder,
+    clean_text,
+    is_video_embed,
+    read_source,
+)
+from murar.ingest.markup.roles import role_text
+from murar.ingest.sites.base import Site
+from murar.schema import ParsedDocument
+
+__all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it"]
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)\}\s*(.*)$", re.DOTALL)
+_OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
+_ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
+                "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated"}
+_LABELS = {"seealso": "See also", "versionadded": "New in version", "versionchanged": "Changed in version",
+           "deprecated": "Deprecated since version"}
+_CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-carousel", "grid", "grid-item",
+               "grid-item-card", "margin", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
+               "tab", "group-tab", "exercise", "solution", "example", "proof", "prf:theorem", "prf:proof",
+               "prf:definition", "prf:example", "prf:lemma", "prf:algorithm", "epigraph", "pull-quote",
+               "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
+               "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box"}
+_CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
+         "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
+_DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
+         "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor"}
+_VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
+           "iframe": "{}", "video": "{}"}
+
+
+def myst_markdown_it() -> MarkdownIt:
+    """The markdown-it parser configured for MyST (see module doc)."""
+    return (MarkdownIt("commonmark", {"html": True}).enable("table")
+            .use(front_matter_plugin).use(myst_block_plugin).use(myst_role_plugin).use(colon_fence_plugin)
+            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin))
+
+
+@dataclass(slots=True)
+class _Directive:
+    name: str
+    argument: str
+    options: dict[str, Any]
+    body: str
+
+
+def _split_directive(info: str, content: str) -> _Directive | None:
+    m = _DIRECTIVE_INFO.match(info.strip())
+    if not m:
+        return None
+    name, argument = m.group(1).lower(), m.group(2).strip()
+    options: dict[str, Any] = {}
+    lines = content.split("\n")
+    if lines and lines[0].strip() == "---":
+        end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+        if end is not None:
+            try:
+                data = yaml.load("\n".join(lines[1:end]), Loader=_YAML_LOADER)
+            except yaml.YAMLError:
+                data = None
+            if isinstance(data, dict):
+                options = {str(k): v for k, v in data.items()}
+            lines = lines[end + 1:]
+    else:
+        i = 0
+        while i < len(lines) and _OPTION_LINE.match(lines[i].strip()) and lines[i].strip():
+            om = _OPTION_LINE.match(lines[i].strip())
+            assert om is not None
+            options[om.group(1)] = om.group(2)
+            i += 1
+        lines = lines[i:]
+    return _Directive(name=name, argument=argument, options=options, body="\n".join(lines).strip("\n"))
+
+
+class MystParser:
+    """Feeds MyST Markdown into a :class:`PageBuilder` (one per page; notebooks
+    feed every Markdown cell through the same parser)."""
+
+    def __init__(self, builder: PageBuilder, *, site: Site, options: MarkupOptions,
+                 substitutions: dict[str, str] | None = None) -> None:
+        self.b = builder
+        self.site = site
+        self.opts = options
+        self.md = myst_markdown_it()
+        self.subs: dict[str, str] = dict(substitutions or {})
+        self.meta: dict[str, Any] = {}
+        self._chain: list[str] = [builder.rel]
+        self._image_base: str | None = None  # file images resolve against (None: the page)
+        self._label: str | None = None
+        self._table_caption = ""
+        self._includes = 0
+        # called for every image link first; returns True when it handled the
+        # link itself (notebook cell attachments, ``attachment:name.png``)
+        self.image_hook: Callable[[str, str, str], bool] | None = None
+
+    # ---------------------------------------------------------------- entry
+    def feed(self, text: str, *, file_rel: str | None = None, top: bool = False) -> None:
+        """Parse ``text`` (written in ``file_rel``, default the page) into the builder."""
+        try:
+            tokens = self.md.parse(text)
+        except Exception as err:  # markdown-it is total; never lose the page on a plugin bug
+            raise IngestError(f"{file_rel or self.b.rel}: cannot parse MyST: {err}") from err
+        if file_rel is not None and file_rel != self._chain[-1]:
+            self._chain.append(file_rel)
+            try:
+                self._walk(tokens, top=top)
+            finally:
+                self._chain.pop()
+        else:
+            self._walk(tokens, top=top)
+
+    # ---------------------------------------------------------------- blocks
+    def _walk(self, tokens: list[Token], *, top: bool) -> None:
+        i = 0
+        table: dict[str, Any] | None = None
+        while i < len(tokens):
+            t = tokens[i]
+            ty = t.type
+            if ty == "front_matter":
+                if top:
+                    self._front_matter(t.content)
+            elif ty == "myst_target":
+                self._label = t.content.strip()
+            elif ty == "heading_open":
+                parts: list[str] = []
+                self._inline(tokens[i + 1], parts, heading=True)
+                title = clean_text("".join(parts))
+                anchor = self._label or (make_id(title) or None)
+                self._label = None
+                self.b.heading(int(t.tag[1]), title, anchor)
+                i += 3
+                continue
+            elif ty == "table_open":
+                table = {"headers": [], "rows": [], "row": None, "head": False}
+            elif table is not None:
+                if ty == "thead_open":
+                    table["head"] = True
+                elif ty == "thead_close":
+                    table["head"] = False
+                elif ty == "tr_open":
+                    table["row"] = []
+                elif ty == "tr_close":
+                    row = table["row"] or []
+                    if table["head"]:
+                        table["headers"] = row
+                    else:
+                        table["rows"].append(row)
+                    table["row"] = None
+                elif ty == "inline":
+                    cell: list[str] = []
+                    self._inline(t, cell)
+                    if table["row"] is not None:
+                        table["row"].append(clean_text("".join(cell)))
+                elif ty == "table_close":
+                    self.b.table(table["headers"], table["rows"], self._table_caption)
+                    self._table_caption = ""
+                    table = None
+            elif ty == "inline":
+                self._inline(t, self.b.cur.current)
+            elif ty in ("paragraph_close", "list_item_close", "blockquote_close", "dt_close", "dd_close"):
+                self.b.end_paragraph()
+            elif ty in ("fence", "colon_fence"):
+                d = _split_directive(t.info, t.content)
+                if d is None:
+                    self.b.code(t.content)
+                else:
+                    self._directive(d)
+            elif ty == "code_block" or ty in ("math_block", "math_block_label", "amsmath"):
+                self.b.code(t.content)
+            elif ty == "html_block":
+                self.b.html(t.content, image_base=self._image_base)
+            i += 1
+
+    def _front_matter(self, raw: str) -> None:
+        try:
+            data = yaml.load(raw, Loader=_YAML_LOADER)
+        except yaml.YAMLError as err:
+            self.b.warnings.append(f"front matter is not valid YAML ({type(err).__name__}); ignored")
+            return
+        if not isinstance(data, dict):
+            return
+        self.meta = {str(k): v for k, v in data.items()}
+        subs = data.get("substitutions")
+        if isinstance(subs, dict):
+            self.subs.update({str(k): str(v) for k, v in subs.items() if isinstance(v, (str, int, float))})
+        title = data.get("title")
+        if isinstance(title, str) and title.strip() and not self.b.title:
+            self.b.title = clean_text(title)
+
+    # ---------------------------------------------------------------- inline
+    def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
+        children = tok.children or []
+        depth_link = 0
+        for c in children:
+            ty = c.type
+            if ty in ("text", "code_inline", "math_inline", "math_single", "math_inline_double"):
+                sink.append(c.content)
+            elif ty in ("softbreak", "hardbreak"):
+                sink.append(" ")
+            elif ty == "myst_role":
+                sink.append(role_text(str(c.meta.get("name", "")), c.content))
+            elif ty == "substitution_inline":
+                key = c.content.strip()
+                if key in self.subs:
+                    sink.append(self.subs[key])
+                else:
+                    self.b.warnings.append(f"substitution {{{{ {key} }}}} is not defined")
+            elif ty == "image":
+                if heading:
+                    sink.append(c.content)
+                    continue
+                self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""))
+            elif ty == "link_open":
+                depth_link += 1
+            elif ty == "link_close":
+                depth_link -= 1
+            elif ty == "html_inline":
+                tag = c.content.lower()
+                if tag.startswith("<br"):
+                    sink.append(" ")
+                elif not heading and tag.startswith(("<img", "<iframe", "<video")):
+                    self.b.html(c.content, inline=True, image_base=self._image_base)
+
+    def _image(self, src: str, *, alt: str, caption: str) -> None:
+        if self.image_hook is not None and self.image_hook(src, alt, caption):
+            return
+        self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base)
+
+    # ------------------------------------------------------------- directives
+    def _directive(self, d: _Directive) -> None:
+        name = d.name
+        if name in ("figure", "image"):
+            alt = str(d.options.get("alt") or "")
+            caption = self._plain(d.body) if name == "figure" else ""
+            self.b.end_paragraph()
+            self._image(d.argument, alt=alt, caption=caption)
+        elif name in _ADMONITIONS:
+            label = _LABELS.get(name, name.capitalize())
+            if name == "admonition":
+                label = d.argument or "Note"
+                lead = label
+            elif name in ("versionadded", "versionchanged", "deprecated"):
+                lead = f"{label} {d.argument}".strip()
+            else:
+                lead = label + (f" {d.argument}" if d.argument else "")
+            if name == "todo" and not self._todo():
+                return
+            self.b.end_paragraph()
+            self.b.text(f"{lead}: ")
+            self.feed(d.body)
+            self.b.end_paragraph()
+        elif name in _CONTAINERS:
+            self.b.end_paragraph()
+            if d.argument:
+                self.b.block(self._plain(d.argument))
+            self.feed(d.body)
+            self.b.end_paragraph()
+        elif name in _CODE:
+            self.b.code(d.body)
+        elif name in _DROP:
+            return
+        elif name == "include":
+            self._include(d)
+        elif name == "literalinclude":
+            self._literalinclude(d)
+        elif name == "eval-rst":
+            self._eval_rst(d.body)
+        elif name == "list-table":
+            self._list_table(d)
+        elif name == "csv-table":
+            self._csv_table(d)
+        elif name == "table":
+            self._table_caption = self._plain(d.argument)
+            self.feed(d.body)
+            self._table_caption = ""
+        elif name == "raw":
+            if "html" in d.argument.lower():
+                self.b.html(d.body, image_base=self._image_base)
+        elif name in _VIDEOS:
+            arg = d.argument.split()[0] if d.argument.split() else ""
+            url = arg if arg.startswith(("http://", "https://", "//")) or name in ("iframe", "video") \
+                else _VIDEOS[name].format(arg)
+            if name == "iframe" and not is_video_embed(url):
+                return  # an interactive embed (quiz, applet), not a video
+            self.b.video(url, title=str(d.options.get("title") or d.options.get("alt") or ""))
+        else:
+            self.b.warnings.append(f"directive {{{name}}}: not a known MyST/Sphinx directive; body kept as text")
+            self.b.end_paragraph()
+            if d.argument:
+                self.b.block(self._plain(d.argument))
+            self.feed(d.body)
+            self.b.end_paragraph()
+
+    def _todo(self) -> bool:
+        conf = getattr(self.site, "conf", None)
+        return bool(getattr(conf, "values", {}).get("todo_include_todos"))
+
+    def _plain(self, text: str) -> str:
+        """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""
+        out: list[str] = []
+        for t in self.md.parse(text):
+            if t.type == "inline":
+                for c in t.children or []:
+                    if c.type in ("text", "code_inline", "math_inline"):
+                        out.append(c.content)
+                    elif c.type == "myst_role":
+                        out.append(role_text(str(c.meta.get("name", "")), c.content))
+                    elif c.type == "substitution_inline":
+                        out.append(self.subs.get(c.content.strip(), ""))
+                    elif c.type in ("softbreak", "hardbreak"):
+                        out.append(" ")
+                out.append(" ")
+        return clean_text("".join(out))
+
+    def _resolve_file(self, what: str, target: str) -> tuple[str, str] | None:
+        res = self.site.resolve_include(target, page_rel=self._chain[-1])
+        if res.rel_path is None:
+            self.b.warnings.append(f"{what} {target!r}: {res.problem or 'remote files are not read'}")
+            return None
+        path = self.site.config.root / res.rel_path
+        if not path.is_file():
+            self.b.warnings.append(f"{what} {target!r}: file not found ({res.rel_path})")
+            return None
+        try:
+            text = read_source(path, max_bytes=self.opts.max_bytes, warnings=self.b.warnings)
+        except IngestError as err:
+            self.b.warnings.append(f"{what} {target!r}: {err}")
+            return None
+        return res.rel_path, text
+
+    def _include(self, d: _Directive) -> None:
+        target = d.argument.strip()
+        found = self._resolve_file("include", target)
+        if found is None:
+            return
+        rel, text = found
+        if rel in self._chain:
+            self.b.warnings.append(f"include {target!r}: include cycle ({' <- '.join([rel, *reversed(self._chain)])}); "
+                                   "skipped")
+            return
+        if len(self._chain) > self.opts.max_include_depth:
+            self.b.warnings.append(f"include {target!r}: nested deeper than {self.opts.max_include_depth}; skipped")
+            return
+        self._includes += 1
+        if self._includes > 500:
+            self.b.warnings.append(f"include {target!r}: more than 500 includes in one page; skipped")
+            return
+        text = _slice(text, d.options)
+        if "literal" in d.options or "code" in d.options:
+            self.b.code(text)
+            return
+        saved = self._image_base
+        if "relative-images" in d.options:
+            self._image_base = rel
+        try:
+            if PurePosixPath(rel).suffix.lower() == ".rst" or d.options.get("parser") in ("rst", "restructuredtext"):
+                self._eval_rst(text, file_rel=rel)
+            else:
+                self.feed(text, file_rel=rel)
+        finally:
+            self._image_base = saved
+
+    def _literalinclude(self, d: _Directive) -> None:
+        found = self._resolve_file("literalinclude", d.argument.strip())
+        if found is not None:
+            self.b.code(found[1])
+
+    def _eval_rst(self, body: str, *, file_rel: str | None = None) -> None:
+        from murar.ingest.markup.rst import parse_rst_into
+
+        depth = self.b.cur.level
+        try:
+            parse_rst_into(self.b, body, rel=file_rel or self._chain[-1], site=self.site, options=self.opts,
+                           depth=depth)
+        except IngestError as err:
+            self.b.warnings.append(f"eval-rst block skipped: {err}")
+
+    def _list_table(self, d: _Directive) -> None:
+        rows: list[list[str]] = []
+        tokens = self.md.parse(d.body)
+        depth = 0
+        row: list[str] | None = None
+        cell: list[str] = []
+        for t in tokens:
+            if t.type == "bullet_list_open":
+                depth += 1
+            elif t.type == "bullet_list_close":
+                depth -= 1
+                if depth == 0 and row is not None:
+                    rows.append(row)
+                    row = None
+            elif t.type == "list_item_open" and depth == 1:
+                if row is not None:
+                    rows.append(row)
+                row = []
+            elif t.type == "list_item_open" and depth == 2:
+                cell = []
+            elif t.type == "list_item_close" and depth == 2 and row is not None:
+                row.append(clean_text(" ".join(cell)))
+            elif t.type == "inline" and depth >= 2:
+                parts: list[str] = []
+                self._inline(t, parts)
+                cell.append("".join(parts))
+        try:
+            n_head = int(str(d.options.get("header-rows", 0)))
+        except ValueError:
+            n_head = 0
+        headers = rows[n_head - 1] if 0 < n_head <= len(rows) else []
+        self.b.table(headers, rows[n_head:] if n_head > 0 else rows, self._plain(d.argument))
+
+    def _csv_table(self, d: _Directive) -> None:
+        def parse(text: str) -> list[list[str]]:
+            reader = csv.reader(io.StringIO(text), skipinitialspace=True)
+            return [[clean_text(c) for c in r] for r in reader if r]
+
+        body = d.body
+        if d.options.get("file"):
+            found = self._resolve_file("csv-table", str(d.options["file"]))
+            body = found[1] if found else ""
+        rows = parse(body)
+        headers = parse(str(d.options["header"]))[0] if d.options.get("header") else []
+        try:
+            n_head = int(str(d.options.get("header-rows", 0)))
+        except ValueError:
+            n_head = 0
+        if not headers and 0 < n_head <= len(rows):
+            headers, rows = rows[n_head - 1], rows[n_head:]
+        self.b.table(headers, rows, self._plain(d.argument))
+
+
+def _slice(text: str, options: dict[str, Any]) -> str:
+    lines = text.splitlines()
+    try:
+        start = int(options["start-line"]) if "start-line" in options else None
+        end = int(options["end-line"]) if "end-line" in options else None
+    except ValueError:
+        start = end = None
+    if start is not None or end is not None:
+        lines = lines[start:end]
+    text = "\n".join(lines)
+    after, before = options.get("start-after"), options.get("end-before")
+    if isinstance(after, str) and after:
+        i = text.find(after)
+        text = text[i + len(after):] if i >= 0 else text
+    if isinstance(before, str) and before:
+        i = text.find(before)
+        text = text[:i] if i >= 0 else text
+    return text
+
+
+def site_substitutions(site: Site) -> dict[str, str]:
+    """``myst_substitutions`` of the site's config (Sphinx conf.py or Jupyter Book
+    ``parse.myst_substitutions``), text values only."""
+    conf = getattr(site, "conf", None)
+    values = getattr(conf, "values", None)
+    subs = values.get("myst_substitutions") if isinstance(values, dict) else None
+    if isinstance(subs, dict):
+        return {str(k): str(v) for k, v in subs.items() if isinstance(v, (str, int, float))}
+    return {}
+
+
+def convert_myst_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
+                      warnings: list[str] | None = None) -> ParsedDocument:
+    """Parse MyST Markdown ``text`` of the page ``rel`` (relative to the site root).
+
+    Raises:
+        IngestError: the text cannot be parsed at all.
+    """
+    opts = options or MarkupOptions()
+    builder = PageBuilder(rel=rel, site=site, options=opts)
+    if warnings:
+        builder.warnings.extend(warnings)
+    parser = MystParser(builder, site=site, options=opts, substitutions=site_substitutions(site))
+    parser.feed(site.preprocess(text, page_rel=rel), top=True)
+    return builder.finish(metadata=parser.meta)
+
+
+def convert_myst(path: Path, *, site: Site, options: MarkupOptions | None = None) -> ParsedDocument:
+    """Parse one MyST Markdown page (``path`` under ``site.config.root``).
+
+    Raises:
+        IngestError: the file is outside the site root, unreadable or binary.
+    """
+    opts = options or MarkupOptions()
+    root = site.config.root
+    try:
+        rel = path.resolve().relative_to(root).as_posix()
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the site root {root}") from err
+    warnings: list[str] = []
+    text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
+    return convert_myst_text(text, rel=rel, site=site, options=opts, warnings=warnings)

@@ -1,0 +1,211 @@
+"""Jupyter notebooks (``.ipynb``, read with nbformat) walked into a page.
+
+As Jupyter Book / MyST-NB render a notebook (https://myst-nb.readthedocs.io/):
+
+- Markdown cells are MyST Markdown (:class:`murar.ingest.markup.myst.MystParser`),
+  their headings are the page's sections; cell attachments
+  (``![x](attachment:x.png)``) are written under the index's assets folder;
+- code cells are code text; their stored outputs are read: ``image/png``,
+  ``image/jpeg``, ``image/gif`` and ``image/svg+xml`` outputs are written under
+  the assets folder (``nb/<page id>/cell<N>-<k>.<ext>``, ``ImageItem.stored_path``
+  relative to it) and become images in the section the cell sits in, with the
+  cell's code and the surrounding text as context; ``text/html`` outputs are
+  read for tables (a DataFrame); short ``text/plain`` and stream outputs join
+  the text;
+- the cell tags ``remove-cell``, ``remove-input`` and ``remove-output`` remove
+  what Jupyter Book removes.
+
+Notebooks are never executed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import warnings as pywarnings
+from pathlib import Path
+from typing import Any
+
+from murar.errors import IngestError, MissingExtraError
+from murar.ingest.markup.builder import MarkupOptions, PageBuilder, read_source
+from murar.ingest.markup.myst import MystParser, site_substitutions
+from murar.ingest.sites.base import Site
+from murar.schema import ParsedDocument, stable_id
+
+__all__ = ["convert_notebook"]
+
+_IMAGE_MIME = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/svg+xml": "svg",
+               "image/webp": "webp"}
+_MAX_IMAGE_BYTES = 20_000_000
+_MAX_TEXT_OUTPUT = 500
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return "".join(str(v) for v in value)
+    return str(value or "")
+
+
+class _Notebook:
+    def __init__(self, builder: PageBuilder, *, site: Site, assets_dir: Path, options: MarkupOptions) -> None:
+        self.b = builder
+        self.assets_dir = assets_dir
+        self.folder = f"nb/{stable_id(builder.rel, 'notebook')}"
+        self.parser = MystParser(builder, site=site, options=options, substitutions=site_substitutions(site))
+        self.cell_no = 0
+        self.written = 0
+        self.attachments: dict[str, dict[str, Any]] = {}
+        self.parser.image_hook = self._attachment
+
+    def _store(self, data: bytes, ext: str, name: str, *, alt: str, caption: str) -> None:
+        if len(data) > _MAX_IMAGE_BYTES:
+            self.b.warnings.append(f"cell {self.cell_no}: output image larger than {_MAX_IMAGE_BYTES} bytes skipped")
+            return
+        width = height = None
+        if ext != "svg":
+            try:
+                from PIL import Image
+
+                with Image.open(io.BytesIO(data)) as img:
+                    width, height = img.size
+            except Exception as err:  # noqa: BLE001 - Pillow raises assorted errors on bad data
+                self.b.warnings.append(f"cell {self.cell_no}: output image is not a valid {ext} ({type(err).__name__})")
+                return
+        elif b"<svg" not in data[:4096].lower():
+            self.b.warnings.append(f"cell {self.cell_no}: SVG output without an <svg> root skipped")
+            return
+        rel = f"{self.folder}/{name}.{ext}"
+        out = self.assets_dir / rel
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(data)
+        except OSError as err:
+            raise IngestError(f"cannot write notebook image {out}: {err}") from err
+        self.written += 1
+        self.b.stored_image(rel, alt=alt, caption=caption, width=width, height=height)
+
+    def _decode(self, mime: str, payload: Any) -> bytes | None:
+        raw = _text(payload)
+        if mime == "image/svg+xml":
+            return raw.encode("utf-8")
+        try:
+            return base64.b64decode(raw, validate=False)
+        except (binascii.Error, ValueError):
+            self.b.warnings.append(f"cell {self.cell_no}: {mime} output is not valid base64")
+            return None
+
+    def _attachment(self, src: str, alt: str, caption: str) -> bool:
+        if not src.startswith("attachment:"):
+            return False
+        name = src[len("attachment:"):]
+        bundle = self.attachments.get(name)
+        if not bundle:
+            self.b.warnings.append(f"cell {self.cell_no}: attachment {name!r} not found in the cell")
+            return True
+        for mime, ext in _IMAGE_MIME.items():
+            if mime in bundle:
+                data = self._decode(mime, bundle[mime])
+                if data is not None:
+                    stem = Path(name).stem or "attachment"
+                    self._store(data, ext, f"cell{self.cell_no}-{stem}", alt=alt, caption=caption)
+                return True
+        self.b.warnings.append(f"cell {self.cell_no}: attachment {name!r} is not an image")
+        return True
+
+    def cell(self, cell: Any) -> None:
+        self.cell_no += 1
+        kind = cell.get("cell_type")
+        meta = cell.get("metadata") or {}
+        tags = set(meta.get("tags") or [])
+        if "remove-cell" in tags:
+            return
+        source = _text(cell.get("source"))
+        if kind == "markdown":
+            self.attachments = dict(cell.get("attachments") or {})
+            self.parser.feed(source)
+            self.b.end_paragraph()
+            self.attachments = {}
+        elif kind == "code":
+            if source.strip() and "remove-input" not in tags:
+                self.b.code(source)
+            if "remove-output" not in tags:
+                self.outputs(cell.get("outputs") or [], meta)
+        elif kind == "raw":
+            fmt = str(meta.get("format") or meta.get("raw_mimetype") or "")
+            if "html" in fmt:
+                self.b.html(source)
+
+    def outputs(self, outputs: list[Any], meta: dict[str, Any]) -> None:
+        caption = ""
+        for key in ("caption", "fig_caption"):
+            if isinstance(meta.get(key), str):
+                caption = meta[key]
+        for k, out in enumerate(outputs):
+            otype = out.get("output_type")
+            if otype == "stream":
+                text = _text(out.get("text")).strip()
+                if text:
+                    self.b.code(text[:_MAX_TEXT_OUTPUT])
+                continue
+            if otype == "error":
+                self.b.code(f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"[:_MAX_TEXT_OUTPUT])
+                continue
+            data = out.get("data") or {}
+            image = next((m for m in _IMAGE_MIME if m in data), None)
+            alt = _text(data.get("text/plain")).strip()
+            if alt.startswith(("<Figure size", "<matplotlib")):
+                alt = ""
+            if image is not None:
+                payload = self._decode(image, data[image])
+                if payload is not None:
+                    self._store(payload, _IMAGE_MIME[image], f"cell{self.cell_no}-{k}", alt=alt[:200],
+                                caption=caption)
+            elif "text/html" in data:
+                self.b.html(_text(data["text/html"]))
+            elif alt and len(alt) <= _MAX_TEXT_OUTPUT and "application/vnd.jupyter.widget-view+json" not in data:
+                self.b.code(alt)
+
+
+def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: MarkupOptions | None = None) -> ParsedDocument:
+    """Parse one ``.ipynb`` page (``path`` under ``site.config.root``); output
+    images are written under ``assets_dir``.
+
+    Raises:
+        IngestError: the file is outside the root, unreadable, not a notebook, or
+            an image cannot be written.
+        MissingExtraError: nbformat is not installed.
+    """
+    try:
+        import nbformat
+    except ImportError as err:  # pragma: no cover - core dependency
+        raise MissingExtraError("nbformat", "core") from err
+    opts = options or MarkupOptions()
+    root = site.config.root
+    try:
+        rel = path.resolve().relative_to(root).as_posix()
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the site root {root}") from err
+    builder = PageBuilder(rel=rel, site=site, options=opts)
+    text = read_source(path, max_bytes=max(opts.max_bytes, 50_000_000), warnings=builder.warnings)
+    with pywarnings.catch_warnings(record=True) as caught:
+        pywarnings.simplefilter("always")
+        try:
+            nb = nbformat.reads(text, as_version=4)  # type: ignore[no-untyped-call]
+        except Exception as err:  # nbformat raises NotJSONError, ValidationError, KeyError...
+            raise IngestError(f"{rel}: not a readable notebook ({type(err).__name__}: {err})") from err
+        try:
+            nbformat.validate(nb)
+        except Exception as err:  # noqa: BLE001 - an invalid but readable notebook is still read
+            builder.warnings.append(f"notebook does not validate: {str(err).splitlines()[0][:200]}")
+    for w in caught:
+        builder.warnings.append(f"nbformat: {str(w.message).splitlines()[0][:200]}")
+    meta = nb.get("metadata") or {}
+    title = meta.get("title")
+    if isinstance(title, str) and title.strip():
+        builder.title = title.strip()
+    walker = _Notebook(builder, site=site, assets_dir=assets_dir, options=opts)
+    for cell in nb.get("cells") or []:
+        walker.cell(cell)
+    kernel = (meta.get("kernelspec") or {}).get("name")
+    return builder.finish(metadata={"kernel": kernel} if isinstance(kernel, str) else {})

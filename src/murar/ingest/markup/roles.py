@@ -1,0 +1,42 @@
+"""Sphinx/MyST roles reduced to the text a reader sees on the built page.
+
+Sphinx roles (https://www.sphinx-doc.org/en/master/usage/restructuredtext/roles.html)
+render as text: ``:guilabel:`&Save``` shows "Save", ``:menuselection:`A --> B```
+shows "A > B" (Sphinx draws an arrow), a cross-reference with an explicit
+title (``:doc:`the guide </a/b>```) shows its title, one without shows its
+target (``~`` keeps the last dotted part, ``!`` is dropped). MyST's
+``{role}`text``` follows the same rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LITERAL_ROLES", "role_text"]
+
+# roles whose text is shown as written (no "title <target>" splitting)
+LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel", "menuselection", "abbr",
+                           "math", "literal", "regexp", "mimetype", "makevar", "dfn", "program", "sup", "sub",
+                           "superscript", "subscript", "emphasis", "strong"})
+_EXPLICIT_TARGET = re.compile(r"^(.*?)\s*<([^<>]*)>\s*$", re.DOTALL)
+
+
+def role_text(name: str, text: str) -> str:
+    """What the role ``name`` (``doc``, ``py:class``, ``guilabel``...) shows for ``text``."""
+    role = name.lower().split(":")[-1]
+    text = text.replace("\x00", "")
+    m = _EXPLICIT_TARGET.match(text)
+    shown = text
+    if m and role not in LITERAL_ROLES:
+        shown = m.group(1).strip() or m.group(2).strip()
+    elif role == "doc":
+        shown = shown.lstrip("~!").rsplit("/", 1)[-1]
+    elif role not in LITERAL_ROLES and shown.startswith("~"):
+        shown = shown[1:].rsplit(".", 1)[-1]
+    elif role not in LITERAL_ROLES:
+        shown = shown.lstrip("!")
+    if role == "menuselection":
+        shown = " > ".join(p.strip() for p in shown.split("-->"))
+    elif role == "guilabel":
+        shown = re.sub(r"&(?!&)", "", shown).replace("&&", "&")
+    return shown

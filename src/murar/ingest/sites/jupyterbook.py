@@ -1,0 +1,181 @@
+"""Jupyter Book: ``_config.yml`` + ``_toc.yml`` (Jupyter Book 1) or ``myst.yml`` (Jupyter Book 2).
+
+Jupyter Book 1 (https://jupyterbook.org/en/stable/customize/config.html) is
+Sphinx underneath: pages are ``.md`` (MyST), ``.ipynb`` (notebooks) and
+``.rst`` files under the book root (the folder of ``_config.yml``), links
+resolve as Sphinx resolves them (relative to the page; a leading ``/`` is the
+book root), ``exclude_patterns`` excludes files. Which files are pages:
+
+- ``only_build_toc_files: true``: exactly the files listed in ``_toc.yml``
+  (``root``, ``file:`` entries and ``glob:`` patterns), as Jupyter Book builds;
+- otherwise (Jupyter Book's default) every page file under the book root,
+  TOC or not (Jupyter Book builds them too, with a warning).
+
+Files pulled in by ``{include}`` are content of the including pages, never
+pages. Jupyter Book 2 (``myst.yml``, https://mystmd.org/guide/table-of-contents)
+lists pages in ``project.toc`` and excludes ``project.exclude``; with a TOC,
+only its files are pages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import yaml
+
+from murar.ingest.sites.base import FileClass, FileRole
+from murar.ingest.sites.sphinx import SphinxConf, SphinxSite, sphinx_glob
+
+__all__ = ["JupyterBookSite", "read_book_config"]
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_PAGE_SUFFIXES = {".md": "markdown", ".ipynb": "myst-nb", ".rst": "restructuredtext", ".myst": "markdown"}
+_BOOK_EXCLUDES = ("_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "**/.ipynb_checkpoints/**",
+                  "_toc.yml", "_config.yml")
+
+
+def _load_yaml(path: Path, warnings: list[str]) -> dict[str, Any]:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8", errors="replace"), Loader=_YAML_LOADER)
+    except (OSError, yaml.YAMLError) as err:
+        warnings.append(f"{path.name}: cannot read ({type(err).__name__}); Jupyter Book defaults used")
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)):
+        return tuple(str(v) for v in value if isinstance(v, (str, int, float)))
+    return ()
+
+
+def _toc_entries(node: Any, files: list[str], globs: list[str]) -> None:
+    """Collect ``file:``/``glob:`` (JB1) and ``file:``/``pattern:`` (JB2) entries, recursively."""
+    if isinstance(node, dict):
+        for key in ("root", "file"):
+            if isinstance(node.get(key), str):
+                files.append(node[key])
+        for key in ("glob", "pattern"):
+            if isinstance(node.get(key), str):
+                globs.append(node[key])
+        for value in node.values():
+            if isinstance(value, (list, dict)):
+                _toc_entries(value, files, globs)
+    elif isinstance(node, list):
+        for item in node:
+            _toc_entries(item, files, globs)
+
+
+def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -> tuple[SphinxConf, dict[str, Any]]:
+    """The Sphinx-equivalent settings of a Jupyter Book and its TOC facts.
+
+    Returns ``(conf, book)``: ``book`` holds ``only_toc`` (bool), ``toc_files``
+    (paths without suffix, relative to the book root), ``toc_globs`` and
+    ``has_toc``. Never raises for a bad file (warnings instead).
+    """
+    cfg_path = root / (config_file or "_config.yml")
+    book_dir = cfg_path.parent
+    values: dict[str, Any] = {}
+    files: list[str] = []
+    globs: list[str] = []
+    only_toc = False
+    has_toc = False
+    exclude: list[str] = []
+    static: tuple[str, ...] = ()
+    if cfg_path.name == "myst.yml":
+        data = _load_yaml(cfg_path, warnings) if cfg_path.is_file() else {}
+        project = data.get("project") if isinstance(data.get("project"), dict) else {}
+        assert isinstance(project, dict)
+        exclude.extend(_strs(project.get("exclude")))
+        if project.get("toc") is not None:
+            has_toc = only_toc = True
+            _toc_entries(project.get("toc"), files, globs)
+    else:
+        data = _load_yaml(cfg_path, warnings) if cfg_path.is_file() else {}
+        exclude.extend(_strs(data.get("exclude_patterns")))
+        only_toc = bool(data.get("only_build_toc_files"))
+        sphinx = data.get("sphinx") if isinstance(data.get("sphinx"), dict) else {}
+        assert isinstance(sphinx, dict)
+        sconf = sphinx.get("config") if isinstance(sphinx.get("config"), dict) else {}
+        assert isinstance(sconf, dict)
+        values.update(sconf)
+        exclude.extend(_strs(sconf.get("exclude_patterns")) if "thebe_config" not in sconf else ())
+        static = _strs(sconf.get("html_static_path"))
+        parse = data.get("parse") if isinstance(data.get("parse"), dict) else {}
+        assert isinstance(parse, dict)
+        if isinstance(parse.get("myst_substitutions"), dict):
+            values["myst_substitutions"] = parse["myst_substitutions"]
+        for toc_name in ("_toc.yml", "_toc.yaml"):
+            toc_path = book_dir / toc_name
+            if toc_path.is_file():
+                has_toc = True
+                _toc_entries(_load_yaml(toc_path, warnings), files, globs)
+                break
+    conf = SphinxConf(
+        root_doc=next(iter(files), "intro"),
+        source_suffix=dict(_PAGE_SUFFIXES),
+        exclude_patterns=tuple(exclude),
+        html_static_path=static,
+        values=values,
+    )
+    stems = tuple(_stem(f) for f in files)
+    return conf, {"only_toc": only_toc, "toc_files": stems, "toc_globs": tuple(globs), "has_toc": has_toc}
+
+
+def _stem(rel: str) -> str:
+    p = PurePosixPath(rel.strip().lstrip("./").lstrip("/"))
+    return p.with_suffix("").as_posix() if p.suffix.lower() in _PAGE_SUFFIXES else p.as_posix()
+
+
+class JupyterBookSite(SphinxSite):
+    """A Jupyter Book: ``root`` is the ingest root, ``config_file`` the path of
+    ``_config.yml`` (or ``myst.yml``) relative to it; its folder is the book root."""
+
+    def __init__(self, root: Path, config_file: str | None = "_config.yml") -> None:
+        super().__init__(root, config_file, generator="jupyterbook")
+        self._book: dict[str, Any] | None = None
+        self._toc_globs: list[re.Pattern[str]] | None = None
+
+    @classmethod
+    def load(cls, root: Path, config_file: str | None) -> JupyterBookSite:
+        """Registry factory (see :mod:`murar.ingest.sites.detect`)."""
+        return cls(root, config_file)
+
+    @property
+    def conf(self) -> SphinxConf:
+        if self._conf is None:
+            self._conf, self._book = read_book_config(self._root, self._config_file, self.load_warnings)
+        return self._conf
+
+    @property
+    def book(self) -> dict[str, Any]:
+        """TOC facts from :func:`read_book_config`."""
+        if self._book is None:
+            self._conf, self._book = read_book_config(self._root, self._config_file, self.load_warnings)
+        return self._book
+
+    def _exclude_patterns(self) -> tuple[str, ...]:
+        return (*super()._exclude_patterns(), *_BOOK_EXCLUDES)
+
+    def in_toc(self, rel: str) -> bool:
+        """True when ``rel`` (relative to the ingest root) is listed in the TOC."""
+        src_rel = self._in_src(rel)
+        if src_rel is None:
+            return False
+        stem = _stem(src_rel)
+        if stem in self.book["toc_files"]:
+            return True
+        if self._toc_globs is None:
+            self._toc_globs = sphinx_glob(self.book["toc_globs"])
+        return any(p.match(stem) or p.match(src_rel) for p in self._toc_globs)
+
+    def classify(self, rel: str) -> FileClass:
+        fc = super().classify(rel)
+        if fc.role is FileRole.PAGE and self.book["only_toc"] and not self.in_toc(rel):
+            return FileClass(role=FileRole.EXCLUDED,
+                             reason="not in the table of contents (only_build_toc_files is true)")
+        return fc

@@ -1,0 +1,212 @@
+"""MyST Markdown converter on tiny Jupyter Book / Sphinx+MyST projects written by each test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from murar.ingest.markup.myst import convert_myst
+from murar.ingest.sites.jupyterbook import JupyterBookSite
+from murar.ingest.sites.sphinx import SphinxSite
+from murar.schema import ImageItem, ParsedDocument, TableItem, VideoItem
+
+
+def _png(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (8, 6), "white").save(path)
+
+
+def _book(tmp_path: Path, files: dict[str, str], config: str = "title: T\n") -> JupyterBookSite:
+    (tmp_path / "_config.yml").write_text(config)
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return JupyterBookSite(tmp_path, "_config.yml")
+
+
+def _images(doc: ParsedDocument) -> list[ImageItem]:
+    return [m for m in doc.media if isinstance(m, ImageItem)]
+
+
+def test_figure_directive_caption_image_and_markdown_image(tmp_path: Path) -> None:
+    _png(tmp_path / "images" / "branch.png")
+    _png(tmp_path / "pages" / "figs" / "local.png")
+    site = _book(tmp_path, {"pages/p.md": """\
+---
+title: Branching
+---
+(branch-label)=
+## Make a branch
+
+Click {guilabel}`New branch` then {menuselection}`Repo --> Branches`.
+
+```{figure} ../images/branch.png
+---
+width: 70%
+name: fig-branch
+alt: branch button
+---
+Click the *highlighted* button to make a new branch.
+```
+
+After the figure. ![Local shot](figs/local.png "local title")
+
+:::{image} /images/branch.png
+:alt: again
+:::
+"""})
+    doc = convert_myst(tmp_path / "pages" / "p.md", site=site)
+    assert doc.title == "Branching"
+    sec = doc.sections[-1]
+    assert sec.heading_path == ("Make a branch",) and sec.anchor == "branch-label"
+    assert "Click New branch then Repo > Branches." in sec.text
+    fig, md, again = _images(doc)
+    assert fig.path == "images/branch.png" and fig.exists and fig.alt == "branch button"
+    assert fig.caption == "Click the highlighted button to make a new branch."
+    assert fig.context_before.endswith("Repo > Branches.") and fig.context_after.startswith("After the figure.")
+    assert md.path == "pages/figs/local.png" and md.alt == "Local shot" and md.caption == "local title"
+    assert again.path == "images/branch.png" and again.alt == "again"
+    assert doc.warnings == []
+
+
+def test_admonitions_colon_fences_containers_and_code(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"p.md": """\
+# Page
+
+```{note}
+Save **often**.
+```
+
+:::{warning}
+Back up first.
+:::
+
+```{admonition} Custom title
+Body of custom.
+```
+
+````{tab-set}
+```{tab-item} GitLab
+Use the GitLab button.
+```
+```{tab-item} GitHub
+Use the GitHub button.
+```
+````
+
+```{toctree}
+hidden-entry
+```
+
+```python
+print("code")
+```
+
+% a comment that is not text
+Last line {sub}`2` with {{ product }}.
+""", "_config.yml": "title: T\nparse:\n  myst_substitutions:\n    product: Murar\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    text = doc.sections[0].text
+    for expected in ("Note: Save often.", "Warning: Back up first.", "Custom title: Body of custom.", "GitLab",
+                     "Use the GitLab button.", "Use the GitHub button.", 'print("code")', "Last line 2 with Murar."):
+        assert expected in text, expected
+    assert "hidden-entry" not in text and "comment" not in text and "{" not in text
+
+
+def test_list_table_csv_table_and_pipe_table(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"t.md": """\
+# Tables
+
+```{list-table} Options
+:header-rows: 1
+
+* - Name
+  - Default
+* - `--max`
+  - 500
+```
+
+```{csv-table} Sizes
+:header: "Size", "Pixels"
+
+small, 10
+```
+
+```{table} Pipe caption
+| a | b |
+|---|---|
+| 1 | 2 |
+```
+"""})
+    doc = convert_myst(tmp_path / "t.md", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [(t.caption, t.headers, t.rows) for t in tables] == [
+        ("Options", ["Name", "Default"], [["--max", "500"]]),
+        ("Sizes", ["Size", "Pixels"], [["small", "10"]]),
+        ("Pipe caption", ["a", "b"], [["1", "2"]]),
+    ]
+
+
+def test_include_parses_at_the_include_point_with_page_relative_images(tmp_path: Path) -> None:
+    _png(tmp_path / "a" / "shot.png")
+    _png(tmp_path / "parts" / "own.png")
+    site = _book(tmp_path, {
+        "a/page.md": "# Page\n\nBefore.\n\n```{include} ../parts/steps.md\n```\n\nAfter.\n",
+        "parts/steps.md": "## Steps\n\nStep one.\n\n![shot](shot.png)\n",
+        "a/rel.md": "# Rel\n\n```{include} ../parts/own.md\n:relative-images:\n```\n",
+        "parts/own.md": "![own](own.png)\n",
+    })
+    assert site.classify("parts/steps.md").role.value == "include"
+    doc = convert_myst(tmp_path / "a" / "page.md", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Page",), ("Page", "Steps")]
+    assert "After." in doc.sections[1].text
+    (img,) = _images(doc)
+    assert img.path == "a/shot.png" and img.exists  # MyST: relative to the including document
+    (own,) = _images(convert_myst(tmp_path / "a" / "rel.md", site=site))
+    assert own.path == "parts/own.png" and own.exists
+
+
+def test_eval_rst_block_and_html_embeds(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "x.png")
+    site = _book(tmp_path, {"p.md": """\
+# Embeds
+
+```{eval-rst}
+.. figure:: img/x.png
+
+   Caption from rST.
+```
+
+<iframe src="https://www.youtube.com/embed/abc" title="Intro video"></iframe>
+
+<iframe src="https://tudelft.h5p.com/content/123/embed"></iframe>
+
+<img src="img/x.png" alt="raw img">
+"""})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    rst_fig, raw = _images(doc)
+    assert rst_fig.caption == "Caption from rST." and rst_fig.path == "img/x.png"
+    assert raw.alt == "raw img" and raw.exists
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [v.url for v in videos] == ["https://www.youtube.com/embed/abc"]  # a quiz iframe is not a video
+
+
+def test_unknown_directive_keeps_body_with_warning(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"p.md": "# P\n\n```{custom_download_link} file.zip\nDownload the data.\n```\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert "Download the data." in doc.sections[0].text
+    assert any("custom_download_link" in w for w in doc.warnings)
+
+
+def test_sphinx_project_with_myst_parser(tmp_path: Path) -> None:
+    _png(tmp_path / "docs" / "_static" / "a.png")
+    (tmp_path / "docs").mkdir(exist_ok=True)
+    (tmp_path / "docs" / "conf.py").write_text("extensions = ['myst_parser']\n")
+    (tmp_path / "docs" / "guide.md").write_text("# Guide\n\n```{image} /_static/a.png\n```\n")
+    site = SphinxSite(tmp_path, "docs/conf.py")
+    assert site.classify("docs/guide.md").markup == "myst"
+    (img,) = _images(convert_myst(tmp_path / "docs" / "guide.md", site=site))
+    assert img.path == "docs/_static/a.png" and img.exists

@@ -1,0 +1,103 @@
+"""Notebook converter: Markdown cells as MyST, code as text, stored output images written as assets."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from murar.errors import IngestError
+from murar.ingest.markup.notebook import convert_notebook
+from murar.ingest.sites.jupyterbook import JupyterBookSite
+from murar.schema import ImageItem, TableItem
+
+
+def _png_b64(color: str = "red") -> str:
+    buf = io.BytesIO()
+    Image.new("RGB", (20, 10), color).save(buf, format="PNG")
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def _nb(cells: list[dict[str, object]]) -> str:
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3"}},
+                       "cells": cells})
+
+
+def _md(source: str, **extra: object) -> dict[str, object]:
+    return {"cell_type": "markdown", "id": f"m{abs(hash(source)) % 10**8}", "metadata": {}, "source": source, **extra}
+
+
+def _code(source: str, outputs: list[dict[str, object]], tags: list[str] | None = None) -> dict[str, object]:
+    return {"cell_type": "code", "id": f"c{abs(hash(source)) % 10**8}", "metadata": {"tags": tags or []},
+            "execution_count": 1, "source": source, "outputs": outputs}
+
+
+def _site(tmp_path: Path) -> JupyterBookSite:
+    (tmp_path / "_config.yml").write_text("title: T\n")
+    return JupyterBookSite(tmp_path, "_config.yml")
+
+
+def test_output_image_written_with_cell_context(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    (tmp_path / "nb.ipynb").write_text(_nb([
+        _md("# Optimisation\n\n## Plot the profit\n\nThe demand depends on the price."),
+        _code("plt.plot(n, profit)\nplt.xlabel('n')", [
+            {"output_type": "display_data", "metadata": {},
+             "data": {"image/png": _png_b64(), "text/plain": "<Figure size 640x480 with 1 Axes>"}},
+        ]),
+        _md("The maximum is at n = 50."),
+    ]))
+    assets = tmp_path / "assets"
+    doc = convert_notebook(tmp_path / "nb.ipynb", site=site, assets_dir=assets)
+    assert doc.title == "Optimisation"
+    (img,) = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert img.stored_path is not None and img.path is None and img.exists
+    assert (assets / img.stored_path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (img.width, img.height) == (20, 10) and img.alt == ""
+    assert img.heading_path == ("Optimisation", "Plot the profit")
+    assert "plt.plot(n, profit)" in img.context_before and "demand depends" in img.context_before
+    assert img.context_after.startswith("The maximum is at n = 50.")
+
+
+def test_attachments_tags_html_tables_and_text_outputs(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    (tmp_path / "nb.ipynb").write_text(_nb([
+        _md("# Data\n\n![diagram](attachment:diagram.png)", attachments={"diagram.png": {"image/png": _png_b64("blue")}}),
+        _code("secret_setup()", [], tags=["remove-cell"]),
+        _code("hidden_source()", [{"output_type": "stream", "name": "stdout", "text": "visible output\n"}],
+              tags=["remove-input"]),
+        _code("df", [{"output_type": "execute_result", "execution_count": 2, "metadata": {},
+                      "data": {"text/html": "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>",
+                               "text/plain": "   a  b\n0  1  2"}}]),
+        _code("noisy()", [{"output_type": "stream", "name": "stdout", "text": "gone"}], tags=["remove-output"]),
+    ]))
+    doc = convert_notebook(tmp_path / "nb.ipynb", site=site, assets_dir=tmp_path / "assets")
+    text = doc.sections[0].text
+    assert "secret_setup" not in text and "hidden_source" not in text and "gone" not in text
+    assert "visible output" in text and "noisy()" in text
+    (att,) = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert att.alt == "diagram" and att.stored_path and att.stored_path.endswith("-diagram.png")
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.headers == ["a", "b"] and table.rows == [["1", "2"]]
+
+
+def test_bad_output_image_is_a_warning(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    (tmp_path / "nb.ipynb").write_text(_nb([
+        _md("# T"),
+        _code("x", [{"output_type": "display_data", "metadata": {}, "data": {"image/png": "bm90IGFuIGltYWdl"}}]),
+    ]))
+    doc = convert_notebook(tmp_path / "nb.ipynb", site=site, assets_dir=tmp_path / "assets")
+    assert not [m for m in doc.media if isinstance(m, ImageItem)]
+    assert any("not a valid png" in w for w in doc.warnings)
+
+
+def test_not_a_notebook_is_a_typed_error(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    (tmp_path / "bad.ipynb").write_text("{not json")
+    with pytest.raises(IngestError, match="not a readable notebook"):
+        convert_notebook(tmp_path / "bad.ipynb", site=site, assets_dir=tmp_path / "assets")

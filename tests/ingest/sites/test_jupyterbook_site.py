@@ -1,0 +1,90 @@
+"""Jupyter Book site rules: TOC pages, only_build_toc_files, exclude_patterns, includes, myst.yml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from murar.ingest.sites.base import FileRole, Site
+from murar.ingest.sites.jupyterbook import JupyterBookSite
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+TOC = """\
+format: jb-book
+root: intro
+parts:
+  - caption: Start
+    chapters:
+    - file: setup/install
+      sections:
+      - file: setup/git.md
+    - glob: notebooks/*
+"""
+
+
+def test_only_toc_files_are_pages_when_configured(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "book/_config.yml": "title: B\nonly_build_toc_files: true\nexclude_patterns: ['drafts/*']\n",
+        "book/_toc.yml": TOC,
+        "book/intro.md": "# Intro\n\n```{include} parts/shared.md\n```\n",
+        "book/setup/install.md": "# Install\n",
+        "book/setup/git.md": "# Git\n",
+        "book/setup/orphan.md": "# Orphan\n",
+        "book/notebooks/a.ipynb": "{}",
+        "book/parts/shared.md": "Shared.\n",
+        "book/drafts/wip.md": "# WIP\n",
+        "book/images/x.png": "png",
+        "README.md": "# repo readme\n",
+    })
+    site = JupyterBookSite(tmp_path, "book/_config.yml")
+    assert isinstance(site, Site) and site.config.generator == "jupyterbook"
+    role = lambda rel: site.classify(rel).role
+    assert role("book/intro.md") is FileRole.PAGE and site.classify("book/intro.md").markup == "myst"
+    assert role("book/setup/install.md") is FileRole.PAGE and role("book/setup/git.md") is FileRole.PAGE
+    assert site.classify("book/notebooks/a.ipynb").markup == "notebook"
+    assert role("book/notebooks/a.ipynb") is FileRole.PAGE
+    orphan = site.classify("book/setup/orphan.md")
+    assert orphan.role is FileRole.EXCLUDED and "table of contents" in orphan.reason
+    assert role("book/parts/shared.md") is FileRole.INCLUDE
+    assert role("book/drafts/wip.md") is FileRole.EXCLUDED
+    assert role("book/images/x.png") is FileRole.ASSET
+    assert role("book/_toc.yml") is FileRole.EXCLUDED
+    assert role("README.md") is FileRole.EXCLUDED  # outside the book root
+
+
+def test_every_page_file_is_a_page_by_default(tmp_path: Path) -> None:
+    _write(tmp_path, {"_config.yml": "title: B\n", "_toc.yml": TOC, "intro.md": "# I\n", "orphan.md": "# O\n"})
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert site.classify("orphan.md").role is FileRole.PAGE
+
+
+def test_leading_slash_is_the_book_root(tmp_path: Path) -> None:
+    _write(tmp_path, {"book/_config.yml": "title: B\n"})
+    site = JupyterBookSite(tmp_path, "book/_config.yml")
+    assert site.resolve_asset("/images/a.png", page_rel="book/x/p.md").rel_path == "book/images/a.png"
+    assert site.resolve_asset("../images/a.png", page_rel="book/x/p.md").rel_path == "book/images/a.png"
+
+
+def test_myst_yml_toc_and_exclude(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  exclude: ['old/**']\n  toc:\n    - file: index.md\n"
+                    "    - title: Guide\n      children:\n        - file: guide/start.md\n",
+        "index.md": "# I\n", "guide/start.md": "# S\n", "guide/extra.md": "# E\n", "old/x.md": "# X\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    assert site.classify("guide/start.md").role is FileRole.PAGE
+    assert site.classify("guide/extra.md").role is FileRole.EXCLUDED
+    assert site.classify("old/x.md").role is FileRole.EXCLUDED
+
+
+def test_bad_yaml_gives_defaults_and_a_warning(tmp_path: Path) -> None:
+    _write(tmp_path, {"_config.yml": "title: [unclosed\n", "p.md": "# P\n"})
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert site.classify("p.md").role is FileRole.PAGE
+    assert site.load_warnings and "_config.yml" in site.load_warnings[0]
