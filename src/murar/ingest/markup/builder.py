@@ -14,7 +14,9 @@ builder never resolves a link itself.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,13 +24,16 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import IngestError
+from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import clip_after, clip_before
-from murar.ingest.paths import check_image, is_remote
+from murar.ingest.paths import ResolvedLink, check_image
 from murar.ingest.sites.base import Site
 from murar.ingest.tables import parse_table_node, rows_to_markdown
-from murar.ingest.transcripts import find_transcript
+from murar.ingest.transcripts import cues_text, find_cues
+from murar.ingest.videos import locate_video
 from murar.schema import (
     AnyMedia,
+    AssetRef,
     ImageItem,
     ParsedDocument,
     Section,
@@ -145,6 +150,8 @@ class PageBuilder:
         self._stack: list[tuple[int, str]] = []
         self._tables = 0
         self._videos = 0
+        self._written_in: str | None = None
+        self.asset_refs: list[AssetRef] = []
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
@@ -200,27 +207,29 @@ class PageBuilder:
         sec.media.append((item, len(sec.text_so_far())))
 
     def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None) -> ImageItem | None:
-        """Add the image ``link`` as written in the page (resolved by the Site).
+        """Add the image ``link`` as written in the page (resolved by the Site) and
+        record the reference in ``asset_refs``.
 
         ``page_rel`` is the file the link is resolved against when it is not the
         page itself. Returns the item, or ``None`` when the link points at
-        nothing usable (empty, escaping the root, a data URI).
+        nothing usable (empty, escaping the root, a data URI, unsupported syntax).
         """
         written = link.strip()
-        res = self.site.resolve_asset(written, page_rel=page_rel or self.rel)
-        if res.problem:
-            self.warnings.append(f"image {written!r}: {res.problem}")
-        if res.rel_path is None and res.url is None:
+        ref = resolve_reference(self.site, written, page_rel=page_rel or self.rel, kind="image",
+                                written_in=self._written_in)
+        self.asset_refs.append(ref)
+        if ref.status in ("escapes_root", "inline", "unsupported"):
+            self.warnings.append(f"image {written!r}: {ref.reason}")
             return None
         exists = False
         width = height = None
-        if res.rel_path is not None:
-            path = self.root / res.rel_path
+        if ref.path is not None:
+            path = self.root / ref.path
             if self.opts.check_images:
                 chk = check_image(path)
                 exists, width, height = chk.ok, chk.width, chk.height
                 if not chk.ok:
-                    self.warnings.append(f"image {res.rel_path}: {chk.problem}")
+                    self.warnings.append(f"image {ref.path}: {chk.problem}")
             else:
                 exists = path.is_file()
         sec = self.cur
@@ -229,8 +238,8 @@ class PageBuilder:
             **self._placement(sec),
             caption=clean_text(caption),
             alt=clean_text(alt),
-            path=res.rel_path,
-            url=res.url,
+            path=ref.path,
+            url=written if ref.status == "remote" else None,
             exists=exists,
             width=width,
             height=height,
@@ -277,21 +286,22 @@ class PageBuilder:
         return item
 
     def video(self, url: str, *, title: str = "") -> VideoItem | None:
-        """Add a video embed. A local video file is resolved by the Site; a
-        sidecar ``.vtt``/``.srt`` transcript next to the page is read."""
+        """Add a video embed or local video file (resolved by the Site, reference
+        recorded); a sidecar ``.vtt``/``.srt`` gives the transcript with cue times."""
         url = url.strip()
         if not url:
             return None
-        if not is_remote(url):
-            res = self.site.resolve_asset(url, page_rel=self.rel)
-            if res.rel_path is not None:
-                if not (self.root / res.rel_path).is_file():
-                    self.warnings.append(f"video {url!r}: file not found ({res.rel_path})")
-                url = res.rel_path
-            elif res.problem:
-                self.warnings.append(f"video {url!r}: {res.problem}")
+        ref = resolve_reference(self.site, url, page_rel=self.rel, kind="video", written_in=self._written_in)
+        self.asset_refs.append(ref)
+        if ref.status in ("escapes_root", "inline"):
+            self.warnings.append(f"video {url!r}: {ref.reason}")
+            return None
         self._videos += 1
-        transcript = find_transcript(self.root / self.rel, url, self._videos, self.warnings)
+        link = (ResolvedLink(url=url) if ref.status == "remote" else
+                ResolvedLink(rel_path=ref.path) if ref.path else ResolvedLink(problem=ref.reason))
+        local = locate_video(url, link, self.root, self.warnings)
+        cues, sidecar = find_cues(self.root / self.rel, url, self._videos, self.warnings,
+                                  video_file=self.root / local.path if local.path else None)
         self.cur.end_paragraph()
         sec = self.cur
         item = VideoItem(
@@ -299,10 +309,25 @@ class PageBuilder:
             **self._placement(sec),
             url=url,
             title=clean_text(title) or sec.heading_path[-1],
-            transcript=transcript,
+            transcript=cues_text(cues),
+            cues=cues,
+            transcript_source=f"sidecar:{sidecar}" if sidecar else "",
+            path=local.path,
+            exists=local.exists,
         )
         self._add(item)
         return item
+
+    @contextlib.contextmanager
+    def written_in(self, rel: str | None) -> Iterator[None]:
+        """Inside the block, references are recorded as written in ``rel`` (an
+        included file) while they still resolve against the page."""
+        saved = self._written_in
+        self._written_in = rel if rel and rel != self.rel else saved
+        try:
+            yield
+        finally:
+            self._written_in = saved
 
     # ---------------------------------------------------------------- html
     def html(self, html: str, *, inline: bool = False, image_base: str | None = None) -> None:
@@ -377,4 +402,4 @@ class PageBuilder:
                 media.append(item)
         meta = {k: v for k, v in (metadata or {}).items() if isinstance(v, (str, int, float, bool, list))}
         return ParsedDocument(source_path=self.rel, title=title, metadata=meta, sections=sections,
-                              media=media, warnings=self.warnings)
+                              media=media, warnings=self.warnings, asset_refs=self.asset_refs)

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
 from docutils.nodes import make_id
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -46,6 +45,7 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 from mdit_py_plugins.substitution import substitution_plugin
 
 from murar.errors import IngestError
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -59,7 +59,6 @@ from murar.schema import ParsedDocument
 
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it"]
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)\}\s*(.*)$", re.DOTALL)
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
@@ -106,8 +105,8 @@ def _split_directive(info: str, content: str) -> _Directive | None:
         end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
         if end is not None:
             try:
-                data = yaml.load("\n".join(lines[1:end]), Loader=_YAML_LOADER)
-            except yaml.YAMLError:
+                data = load_yaml_safely("\n".join(lines[1:end]), unknown_tags="null")
+            except FrontMatterError:
                 data = None
             if isinstance(data, dict):
                 options = {str(k): v for k, v in data.items()}
@@ -224,9 +223,9 @@ class MystParser:
 
     def _front_matter(self, raw: str) -> None:
         try:
-            data = yaml.load(raw, Loader=_YAML_LOADER)
-        except yaml.YAMLError as err:
-            self.b.warnings.append(f"front matter is not valid YAML ({type(err).__name__}); ignored")
+            data = load_yaml_safely(raw)
+        except FrontMatterError as err:
+            self.b.warnings.append(f"front matter ignored: {err}")
             return
         if not isinstance(data, dict):
             return
@@ -404,10 +403,11 @@ class MystParser:
         if "relative-images" in d.options:
             self._image_base = rel
         try:
-            if PurePosixPath(rel).suffix.lower() == ".rst" or d.options.get("parser") in ("rst", "restructuredtext"):
-                self._eval_rst(text, file_rel=rel)
-            else:
-                self.feed(text, file_rel=rel)
+            with self.b.written_in(rel):
+                if PurePosixPath(rel).suffix.lower() == ".rst" or d.options.get("parser") in ("rst", "restructuredtext"):
+                    self._eval_rst(text, file_rel=rel)
+                else:
+                    self.feed(text, file_rel=rel)
         finally:
             self._image_base = saved
 
@@ -522,11 +522,12 @@ def convert_myst_text(text: str, *, rel: str, site: Site, options: MarkupOptions
     if warnings:
         builder.warnings.extend(warnings)
     parser = MystParser(builder, site=site, options=opts, substitutions=site_substitutions(site))
-    parser.feed(site.preprocess(text, page_rel=rel), top=True)
+    parser.feed(site.preprocess(text, page_rel=rel, warnings=builder.warnings), top=True)
     return builder.finish(metadata=parser.meta)
 
 
-def convert_myst(path: Path, *, site: Site, options: MarkupOptions | None = None) -> ParsedDocument:
+def convert_myst(path: Path, *, site: Site, assets_dir: Path | None = None,
+                 options: MarkupOptions | None = None) -> ParsedDocument:
     """Parse one MyST Markdown page (``path`` under ``site.config.root``).
 
     Raises:

@@ -63,6 +63,9 @@ CONVERTERS: dict[str, tuple[str, str]] = {
     "pymdown": ("murar.ingest.markup.pymdown:convert_pymdown", "core"),
     "html": ("murar.ingest.markup.registry:convert_html_page", "core"),
     "pdf": ("murar.ingest.markup.registry:convert_pdf_page", "pdf"),
+    "rst": ("murar.ingest.markup.rst:convert_rst", "core"),
+    "myst": ("murar.ingest.markup.myst:convert_myst", "core"),
+    "notebook": ("murar.ingest.markup.notebook:convert_notebook", "core"),
 }
 
 

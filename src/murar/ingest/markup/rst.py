@@ -516,7 +516,21 @@ class _Walker:
             return
         if "*" in uri:  # Sphinx "image.*": pick the first existing candidate
             uri = self._wildcard(uri)
-        self.b.image(uri, alt=str(node.get("alt", "")), caption=caption)
+        with self.b.written_in(self._source_of(node)):
+            self.b.image(uri, alt=str(node.get("alt", "")), caption=caption)
+
+    def _source_of(self, node: nodes.Node) -> str | None:
+        """The file (relative to the root) a node was written in, when docutils knows."""
+        cur: nodes.Node | None = node
+        while cur is not None:
+            src = getattr(cur, "source", None)
+            if src:
+                try:
+                    return Path(src).resolve().relative_to(self.ctx.site.config.root).as_posix()
+                except (ValueError, OSError):
+                    return None
+            cur = cur.parent
+        return None
 
     def _wildcard(self, uri: str) -> str:
         res = self.ctx.site.resolve_asset(uri.replace("*", "png"), page_rel=self.ctx.page_rel)
@@ -669,12 +683,13 @@ def convert_rst_text(text: str, *, rel: str, site: Site, options: MarkupOptions 
     builder = PageBuilder(rel=rel, site=site, options=opts)
     if warnings:
         builder.warnings.extend(warnings)
-    text = site.preprocess(text, page_rel=rel)
+    text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     parse_rst_into(builder, text, rel=rel, site=site, options=opts)
     return builder.finish()
 
 
-def convert_rst(path: Path, *, site: Site, options: MarkupOptions | None = None) -> ParsedDocument:
+def convert_rst(path: Path, *, site: Site, assets_dir: Path | None = None,
+                options: MarkupOptions | None = None) -> ParsedDocument:
     """Parse one reStructuredText page (``path`` under ``site.config.root``).
 
     Raises:

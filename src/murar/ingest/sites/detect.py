@@ -142,10 +142,10 @@ GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="docfx", title="DocFX", markers=("docfx.json",), factory="murar.ingest.sites.docfx:load"),
     GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml")),
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
-    GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p)),
+    GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
     GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
     GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, factory="murar.ingest.sites.hugo:load"),
-    GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf),
+    GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf, factory="murar.ingest.sites.sphinx:SphinxSite.load"),
 )
 
 

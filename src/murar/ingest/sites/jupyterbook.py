@@ -23,14 +23,12 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.sites.base import FileClass, FileRole
 from murar.ingest.sites.sphinx import SphinxConf, SphinxSite, sphinx_glob
 
 __all__ = ["JupyterBookSite", "read_book_config"]
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _PAGE_SUFFIXES = {".md": "markdown", ".ipynb": "myst-nb", ".rst": "restructuredtext", ".myst": "markdown"}
 _BOOK_EXCLUDES = ("_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "**/.ipynb_checkpoints/**",
                   "_toc.yml", "_config.yml")
@@ -38,9 +36,9 @@ _BOOK_EXCLUDES = ("_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "*
 
 def _load_yaml(path: Path, warnings: list[str]) -> dict[str, Any]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8", errors="replace"), Loader=_YAML_LOADER)
-    except (OSError, yaml.YAMLError) as err:
-        warnings.append(f"{path.name}: cannot read ({type(err).__name__}); Jupyter Book defaults used")
+        data = load_yaml_safely(path.read_text(encoding="utf-8", errors="replace"), unknown_tags="null")
+    except (OSError, FrontMatterError) as err:
+        warnings.append(f"{path.name}: cannot read ({err}); Jupyter Book defaults used")
         return {}
     return data if isinstance(data, dict) else {}
 

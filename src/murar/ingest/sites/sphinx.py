@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
-from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "read_conf", "sphinx_glob"]
 
@@ -314,12 +314,14 @@ class SphinxSite:
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by conf.py exclude_patterns or Sphinx defaults")
         if markup is not None:
             return FileClass(role=FileRole.PAGE, markup=markup)
-        if suffix in _ASSET_EXTS:
-            return FileClass(role=FileRole.ASSET)
         if rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup="rst")
-        return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}"
-                         f" (not in conf.py source_suffix)")
+        if suffix in _ASSET_EXTS:
+            return FileClass(role=FileRole.ASSET)
+        fc = asset_or_unknown(rel)
+        if fc.role is FileRole.UNKNOWN:
+            return FileClass(role=FileRole.UNKNOWN, reason=f"{fc.reason} (not in conf.py source_suffix)")
+        return fc
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         link = link.strip()
