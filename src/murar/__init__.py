@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from murar.api.answer import (
         Answer,
         FinalAnswerEvent,
+        MediaEvent,
         PipelineEvent,
         StageEvent,
         StreamEvent,
@@ -72,6 +73,7 @@ _LAZY: dict[str, str] = {
     "Answer": "murar.api.answer",
     "Assistant": "murar.api.assistant",
     "FinalAnswerEvent": "murar.api.answer",
+    "MediaEvent": "murar.api.answer",
     "PipelineEvent": "murar.api.answer",
     "ProgressCallback": "murar.api.build",
     "SearchHit": "murar.api.assistant",
@@ -130,6 +132,7 @@ __all__ = [
     "IngestReport",
     "LLMConnectionError",
     "LLMError",
+    "MediaEvent",
     "MediaOptions",
     "MirageResult",
     "MirageScorer",

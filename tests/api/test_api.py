@@ -93,6 +93,11 @@ def test_stream_yields_typed_events_ending_with_the_answer(assistant: murar.Assi
     assert final.answer.text == assistant.ask(QUESTION).text
     stages = [e.stage for e in events if isinstance(e, murar.StageEvent)]
     assert stages[:2] == ["retrieve", "generate"] and "media" in stages
+    # media stream while the text does, in the final answer's order
+    streamed = [e.block.item.id for e in events if isinstance(e, murar.MediaEvent)]
+    assert streamed and streamed == [b.item.id for b in final.answer.media]
+    text_pieces = "".join(e.text for e in events if isinstance(e, murar.TokenEvent) and e.name == "answer")
+    assert " ".join(text_pieces.split()) == " ".join(final.answer.text.split())
 
 
 def test_search_returns_snippets_with_their_section_media(assistant: murar.Assistant) -> None:

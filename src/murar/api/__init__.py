@@ -9,6 +9,7 @@
 from murar.api.answer import (
     Answer,
     FinalAnswerEvent,
+    MediaEvent,
     PipelineEvent,
     StageEvent,
     StreamEvent,
@@ -22,6 +23,7 @@ __all__ = [
     "Answer",
     "Assistant",
     "FinalAnswerEvent",
+    "MediaEvent",
     "PipelineEvent",
     "ProgressCallback",
     "SearchHit",

@@ -156,9 +156,21 @@ class StageEvent:
 
 @dataclass(frozen=True, slots=True)
 class TokenEvent:
-    """A piece of the text answer, as the generator writes it."""
+    """A piece of the text answer, as the generator writes it. ``name`` is the
+    pipeline's label for the pieces: ``"answer"`` when they are final text (the
+    streamed path), ``"draft"`` or ``""`` when refinement may still rewrite them."""
 
     text: str
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MediaEvent:
+    """A media block placed after answer sentence ``sentence_index`` (0-based),
+    sent as soon as that sentence is complete (when the pipeline streams media)."""
+
+    block: MediaBlock
+    sentence_index: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,5 +190,5 @@ class PipelineEvent:
     text: str = ""
 
 
-StreamEvent = StageEvent | TokenEvent | FinalAnswerEvent | PipelineEvent
+StreamEvent = StageEvent | TokenEvent | MediaEvent | FinalAnswerEvent | PipelineEvent
 """What :meth:`murar.Assistant.stream` yields."""

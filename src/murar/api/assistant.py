@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from murar.api.answer import (
     Answer,
     FinalAnswerEvent,
+    MediaEvent,
     PipelineEvent,
     StageEvent,
     StreamEvent,
@@ -47,6 +48,7 @@ from murar.errors import ConfigError, MurarError
 from murar.schema import (
     AnyMedia,
     ImageItem,
+    MediaBlock,
     ScoredSnippet,
     Snippet,
     TableItem,
@@ -210,7 +212,8 @@ class Assistant:
 
     def stream(self, question: str) -> Iterator[StreamEvent]:
         """Yield :class:`StageEvent` as each stage starts, :class:`TokenEvent`
-        as the answer is written, then one :class:`FinalAnswerEvent`.
+        as the answer is written, :class:`MediaEvent` as media are placed (when
+        the pipeline streams them), then one :class:`FinalAnswerEvent`.
 
         Raises the pipeline's error (:class:`murar.errors.MurarError`) instead of yielding it.
         """
@@ -220,7 +223,9 @@ class Assistant:
             if kind == "stage":
                 yield StageEvent(stage=event.name)
             elif kind == "token":
-                yield TokenEvent(text=event.text)
+                yield TokenEvent(text=event.text, name=str(getattr(event, "name", "")))
+            elif kind == "media" and isinstance(block := getattr(event, "block", None), MediaBlock):
+                yield MediaEvent(block=block, sentence_index=int(getattr(event, "index", -1)))
             elif kind == "answer" and event.answer is not None:
                 yield FinalAnswerEvent(answer=Answer(event.answer, pipeline))
             elif kind == "error":
