@@ -142,7 +142,7 @@ def open_writer(target: Path | str, *, keep_versions: int = 1) -> StoreWriter:
         MissingExtraError: a PostgreSQL URL without the ``postgres`` extra installed.
     """
     if is_store_url(target):
-        from murar.store.postgres import PgWriter
+        from murar.store.postgres_writer import PgWriter
 
         return PgWriter(str(target))
     return LanceWriter(Path(target), keep=keep_versions)
