@@ -287,28 +287,23 @@ class Assistant:
         return Answer(p.illustrate(question, text, snippets), p)
 
     def _resolve_sources(self, sources: Sequence[object] | None, query: str) -> list[ScoredSnippet]:
+        """The snippets of the index behind ``sources``, numbered in order (``[1]`` first), once each."""
         p = self.pipeline
         if sources is None:
             return p.retrieve(" ".join(query.split())[:2000])[0]
-        found: list[tuple[Snippet, float]] = []
-        texts: list[tuple[int, str]] = []
-        for src in sources:
-            snippet, score, text = _source_parts(src, p)
-            if snippet is not None:
-                found.append((snippet, score))
-            elif text:
-                texts.append((len(found), text))
-                found.append((Snippet(id="", section_id="", source_path="", page_title="", heading_path=(),
-                                      anchor=None, text="", position=0, n_tokens=0), 0.0))
-        if texts:
-            vectors = p.embedder.embed([t for _, t in texts])
-            for (slot, _), vector in zip(texts, vectors):
-                best = p.store.search_snippets(vector, 1)
-                found[slot] = best[0] if best else found[slot]
+        parts = [_source_parts(src, p) for src in sources]
+        texts = [text for snippet, _, text in parts if snippet is None and text]
+        matched: Iterator[tuple[Snippet, float] | None] = iter(())
+        if texts:  # text from elsewhere: its nearest snippet in the index (cosine)
+            hits = [p.store.search_snippets(v, 1) for v in p.embedder.embed(texts)]
+            matched = iter([h[0] if h else None for h in hits])
         out: list[ScoredSnippet] = []
         seen: set[str] = set()
-        for snippet, score in found:
-            if not snippet.id or snippet.id in seen:
+        for snippet, score, text in parts:
+            if snippet is None and text:
+                best = next(matched)
+                snippet, score = best if best is not None else (None, 0.0)
+            if snippet is None or snippet.id in seen:
                 continue
             seen.add(snippet.id)
             out.append(ScoredSnippet(snippet=snippet, score=round(float(score), 4), citation=len(out) + 1))
