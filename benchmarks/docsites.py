@@ -4,16 +4,17 @@ Per corpus: generator detected, pages, includes, skipped files, images / tables 
 videos found, image+video references by status, the resolution rate (resolved /
 references whose target exists in the corpus) and parse seconds. Nothing is
 embedded in this mode (walk + classify + convert only: the part that decides
-what murar can show); ``--embed hashing`` also builds a full index with the
-hashing embedder to time the whole ingest.
+what murar can show).
 
-    python benchmarks/docsites.py [--corpus NAME ...] [--json OUT] [--embed none|hashing]
+    python benchmarks/docsites.py [--corpus NAME ...] [--json OUT]
+    python benchmarks/docsites.py --quality [--embedder minilm|hashing] [--llm bundled]
 
-With ``--questions`` (default ``benchmarks/docsites_questions.jsonl``) and
-``--quality``, each corpus is also indexed (MiniLM unless ``--embedder hashing``)
-and its questions are answered; media precision/recall/F1 against the gold
-images are reported per corpus, with the extractive generator, or with the
-bundled LLM under ``--llm bundled`` (run that under ``flock /work/bench.lock``).
+With ``--quality`` (questions from ``--questions``, default
+``benchmarks/docsites_questions.jsonl``), each corpus is indexed (MiniLM unless ``--embedder hashing``)
+and its questions are answered; image precision/recall/F1 against the gold
+images and gold page recall@5 are reported per corpus with the extractive
+generator, and also with the bundled LLM under ``--llm bundled`` (run that
+under ``flock /work/bench.lock``).
 """
 
 from __future__ import annotations
@@ -98,13 +99,92 @@ def print_table(rows: list[dict[str, Any]]) -> None:
               f"{r['broken_upstream']:6} {r['silent_skips']:6} {r['seconds']:6.1f}")
 
 
+def _fmt(x: float | None) -> str:
+    return "  -  " if x is None else f"{x:.3f}"
+
+
+def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str, index_root: Path) -> dict[str, Any]:
+    """Index ``corpus`` and answer its questions; media P/R/F1 against the gold images.
+
+    The index goes to ``index_root/<corpus>`` and is reused when it exists
+    (incremental ingest: unchanged pages are not re-embedded).
+    """
+    from murar.answer.generate import ExtractiveAnswerGenerator
+    from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
+    from murar.cli.common import build_embedder
+    from murar.eval.media_metrics import normalise_path, score_media, summarise_media
+    from murar.ingest.index import build_index
+
+    index = index_root / f"{corpus.name}-{embedder_name}"
+    t0 = time.perf_counter()
+    build_index(corpus, index, embedder=build_embedder(embedder_name))
+    ingest_s = time.perf_counter() - t0
+    base = load_pipeline(index, llm="extractive")
+    runs: dict[str, Any] = {}
+    kinds = ["extractive"] + ([llm] if llm != "none" else [])
+    for kind in kinds:
+        if kind == "extractive":
+            p = Pipeline(store=base.store, embedder=base.embedder, generator=ExtractiveAnswerGenerator(base.embedder),
+                         refiner=None, config=PipelineConfig(refine=False), corpus_root=base.corpus_root,
+                         assets_dir=base.assets_dir)
+        else:
+            p = load_pipeline(index, llm=kind)
+        t1 = time.perf_counter()
+        answers = [p.answer(g.question) for g in questions]
+        secs = time.perf_counter() - t1
+        scores = [score_media(a, g, base.corpus_root) for a, g in zip(answers, questions)]
+        summary = summarise_media(scores)
+        page_hits = [float(normalise_path(g.page) in {normalise_path(s.snippet.source_path)
+                                                        for s in a.trace.retrieved[:5]})
+                     for a, g in zip(answers, questions)]
+        runs[kind] = {"image": summary.micro["image"], "macro_image": summary.macro["image"],
+                      "page_recall_at5": sum(page_hits) / len(page_hits) if page_hits else None,
+                      "seconds_per_question": secs / max(len(questions), 1),
+                      "per_question": [{"id": g.id, "predicted": [m.item.path if hasattr(m.item, "path") else None
+                                                                  for m in a.media],
+                                        "gold": list(g.gold_images)} for a, g in zip(answers, questions)]}
+    return {"corpus": corpus.name, "ingest_seconds": round(ingest_s, 1), "runs": runs}
+
+
+def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
+    print(f"\nmedia quality per corpus (images, micro; embedder {embedder_name}; load average "
+          f"{os.getloadavg()[0]:.2f}, shared machine)")
+    print(f"{'corpus':42} {'generator':11} {'P':>6} {'R':>6} {'F1':>6} {'pageR@5':>7} {'s/q':>6}")
+    for r in rows:
+        for kind, run in r["runs"].items():
+            m = run["image"]
+            print(f"{r['corpus'][:42]:42} {kind:11} {_fmt(m['precision']):>6} {_fmt(m['recall']):>6} "
+                  f"{_fmt(m['f1']):>6} {_fmt(run['page_recall_at5']):>7} {run['seconds_per_question']:6.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", nargs="*", help="corpus folder names (default: all)")
     ap.add_argument("--json", type=Path, help="write every row (with the unresolved references) here")
     ap.add_argument("--show-unresolved", type=int, default=5, help="unresolved references listed per corpus")
+    ap.add_argument("--quality", action="store_true", help="also index each corpus and score its questions")
+    ap.add_argument("--questions", type=Path, default=QUESTIONS)
+    ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing (fast, for smoke runs)")
+    ap.add_argument("--llm", default="none", help="also answer with: bundled | bundled-small (use flock)")
+    ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
     args = ap.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    if args.quality:
+        from murar.eval.media_metrics import load_gold
+
+        raw = [json.loads(ln) for ln in args.questions.read_text().splitlines() if ln.strip()]
+        gold = {g.id: g for g in load_gold(args.questions)}
+        qrows = []
+        for corpus in corpora(args.corpus):
+            qs = [gold[r["id"]] for r in raw if r.get("corpus") == corpus.name]
+            if qs:
+                qrows.append(quality(corpus, qs, embedder_name=args.embedder, llm=args.llm,
+                                     index_root=args.index_root))
+                print_quality(qrows[-1:], args.embedder)
+        print_quality(qrows, args.embedder)
+        if args.json:
+            args.json.with_suffix(".quality.json").write_text(json.dumps(qrows, indent=2, default=str))
+        return
     rows = [measure(c) for c in corpora(args.corpus)]
     print(f"load average: {os.getloadavg()[0]:.2f} (shared machine); no embedding (walk + classify + convert)")
     print_table(rows)
