@@ -30,7 +30,7 @@ def test_docusaurus_answer_shows_the_xcode_signing_screenshot(tmp_path: Path, do
     corpus = docsites_root / "docusaurus-ionic-docs"
     if not corpus.is_dir():
         pytest.skip("docusaurus corpus absent")
-    manifest, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    _manifest, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
     assert report.site["generator"] == "docusaurus" and report.pages == 90
     assert report.assets.resolution_rate == 1.0
     images = _answer_images(tmp_path / "idx", "How do I fix the Xcode code signing error: failed to create "
@@ -45,7 +45,7 @@ def test_mkdocs_answer_shows_the_light_screenshot_of_the_step(tmp_path: Path, do
     corpus = docsites_root / "mkdocs-material-nautobot"
     if not corpus.is_dir():
         pytest.skip("mkdocs corpus absent")
-    manifest, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    _manifest, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
     assert report.site["generator"] == "mkdocs" and report.assets.resolution_rate == 1.0
     images = _answer_images(tmp_path / "idx", "How do I merge only a subset of duplicate IP addresses by "
                                                "unchecking the check-boxes?")
