@@ -54,6 +54,15 @@ def ingest(
         "--site-type", help="Documentation generator: auto (detect from its config file) | plain | "
         "docusaurus | mkdocs | sphinx | jekyll | jupyterbook | hugo | docfx | antora | mdbook | vitepress | "
         "quarto | mintlify.")] = "auto",
+    max_file_bytes: Annotated[int, typer.Option(
+        help="Per-file budget: larger files are skipped unread (bytes; 0 = no limit).")] = 50_000_000,
+    max_file_sections: Annotated[int, typer.Option(
+        help="Per-file budget: sections kept per file, the rest dropped with a warning (0 = no limit).")] = 2_000,
+    max_file_snippets: Annotated[int, typer.Option(
+        help="Per-file budget: snippets indexed per file (0 = no limit).")] = 2_000,
+    max_file_seconds: Annotated[float, typer.Option(
+        help="Per-file budget: seconds to convert one file before its worker is stopped and the file "
+        "reported as failed (0 = no limit, convert in-process).")] = 180.0,
 ) -> None:
     """Parse, chunk and embed a corpus into an index (atomic: a failed run keeps the old index).
 
@@ -62,6 +71,7 @@ def ingest(
     are pages and where image links point. The summary prints the generator and the
     image resolution rate; --format json lists every unresolved reference.
     """
+    from murar.ingest.budget import FileBudget
     from murar.ingest.corpus import DEFAULT_EXCLUDES
     from murar.ingest.index import build_index
 
@@ -82,7 +92,11 @@ def ingest(
                 recognizer = WhisperRecognizer()
             manifest, report = build_index(source, target, embedder=emb, excludes=excludes, progress=progress,
                                            incremental=incremental, recognizer=recognizer,
-                                           site_type=site_type)
+                                           site_type=site_type,
+                                           budget=FileBudget(max_bytes=max_file_bytes,
+                                                             max_sections=max_file_sections,
+                                                             max_snippets=max_file_snippets,
+                                                             max_seconds=max_file_seconds))
     except MurarError as err:
         fail(err)
     stats = report.assets
@@ -99,6 +113,7 @@ def ingest(
             "failed": [to_jsonable(f) for f in report.failed], "skipped": [to_jsonable(f) for f in report.skipped],
             "warnings": report.warnings, "seconds": report.seconds, "reused_embeddings": report.reused_embeddings,
             "changes": report.changes, "remote_images": report.remote_images, "transcripts": report.transcripts,
+            "slowest": [{"path": f.path, "seconds": f.seconds} for f in report.slowest(10)],
         }}, indent=2))
         return
     console = Console()
@@ -125,6 +140,9 @@ def ingest(
     if report.transcripts:
         table.add_row("video transcripts", ", ".join(f"{k} {v}" for k, v in report.transcripts.items()))
     table.add_row("seconds", f"{report.seconds.get('total', 0):.1f} (embedding {report.seconds.get('embed', 0):.1f})")
+    slowest = report.slowest(3)
+    if slowest:
+        table.add_row("slowest files", ", ".join(f"{f.path} ({f.seconds:.1f} s)" for f in slowest))
     console.print(table, highlight=False)
     for note in site.get("notes", []) if site else []:
         console.print(f"[yellow]note[/yellow] {note}", highlight=False)

@@ -27,6 +27,7 @@ class RichProgress:
             MofNCompleteColumn(),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
+            TextColumn("[dim]{task.fields[current]}"),
             console=Console(stderr=True),
             disable=not enabled,
             transient=False,
@@ -41,7 +42,14 @@ class RichProgress:
         self._progress.stop()
 
     def start(self, stage: str, total: int) -> None:
-        self._tasks[stage] = self._progress.add_task(stage, total=total)
+        self._tasks[stage] = self._progress.add_task(stage, total=total, current="")
+
+    def describe(self, stage: str, text: str) -> None:
+        """Show ``text`` (the file being worked on) beside the bar of ``stage``."""
+        task = self._tasks.get(stage)
+        if task is not None:
+            shown = text if len(text) <= 60 else "…" + text[-59:]
+            self._progress.update(task, current=shown)
 
     def advance(self, stage: str, n: int = 1) -> None:
         task = self._tasks.get(stage)

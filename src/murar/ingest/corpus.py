@@ -10,8 +10,10 @@ file that fails, and every file that is not read, is recorded in the
 from __future__ import annotations
 
 import fnmatch
+import functools
 import logging
 import os
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +22,14 @@ from typing import Any
 
 from murar.errors import IngestError, MissingExtraError
 from murar.ingest.assets import AssetStats, is_unresolved
+from murar.ingest.budget import (
+    ConversionRunner,
+    ConverterCrash,
+    FileBudget,
+    apply_section_budget,
+    make_runner,
+    size_problem,
+)
 from murar.ingest.sites.base import FileClass, FileRole, PlainSite, Site
 from murar.schema import AssetRef, ParsedDocument
 
@@ -33,7 +43,8 @@ class FileReport:
     """Outcome for one file: ``status`` is ``ok``, ``failed``, ``skipped`` (not read:
     ``error`` says why), ``include`` (a partial, read where a page pulls it in)
     or ``asset`` (an image, video or download that pages reference). ``ext`` is
-    the lower-cased file extension (``""`` when none)."""
+    the lower-cased file extension (``""`` when none). ``seconds``: wall-clock
+    time spent on the file (conversion, then chunking)."""
 
     path: str
     status: str
@@ -42,6 +53,7 @@ class FileReport:
     sections: int = 0
     media: int = 0
     ext: str = ""
+    seconds: float = 0.0
 
 
 @dataclass(slots=True, kw_only=True)
@@ -64,6 +76,11 @@ class IngestReport:
     site: dict[str, Any] = field(default_factory=dict)
     asset_refs: list[AssetRef] = field(default_factory=list)
     assets: AssetStats = field(default_factory=AssetStats)
+
+    def slowest(self, n: int = 5) -> list[FileReport]:
+        """The ``n`` files that took the most time (conversion + chunking), slowest first."""
+        timed = [f for f in self.files if f.seconds > 0]
+        return sorted(timed, key=lambda f: -f.seconds)[:n]
 
     @property
     def failed(self) -> list[FileReport]:
@@ -131,11 +148,20 @@ def walk_site(site: Site, *, under: Path | None = None,
     out = SiteWalk()
     seen_dirs: set[Path] = set()
     page_by_real: dict[Path, str] = {}
-    for dirpath, dirnames, filenames in os.walk(start, followlinks=True):
+    def unlistable(err: OSError) -> None:
+        where = Path(err.filename or start)
+        rel = where.relative_to(root).as_posix() if where.is_relative_to(root) else str(where)
+        out.others.append(FileReport(path=rel + "/", status="skipped",
+                                     error=f"cannot list folder ({err.strerror or type(err).__name__}); not read"))
+
+    for dirpath, dirnames, filenames in os.walk(start, followlinks=True, onerror=unlistable):
         here = Path(dirpath)
         real_here = here.resolve()
         if real_here in seen_dirs:
             dirnames[:] = []
+            if here != real_here:  # a symlinked folder seen before: a loop or a second path to it
+                out.others.append(FileReport(path=here.relative_to(root).as_posix() + "/", status="skipped",
+                                             error="symlinked folder already walked (symlink loop or duplicate)"))
             continue
         seen_dirs.add(real_here)
         keep: list[str] = []
@@ -232,6 +258,8 @@ def convert_corpus(
     on_file: Callable[[str], None] | None = None,
     site: Site | None = None,
     walk: SiteWalk | None = None,
+    budget: FileBudget | None = None,
+    on_start: Callable[[str], None] | None = None,
 ) -> list[ParsedDocument]:
     """Convert every page of the site at ``root``; everything else goes to ``report``.
 
@@ -239,7 +267,9 @@ def convert_corpus(
     is the output of :func:`walk_site` when the caller already walked the corpus
     (to size a progress bar). Image/video references of every page are collected
     in ``report.asset_refs`` and counted in ``report.assets``. Never raises for a
-    single bad file.
+    single bad file. ``budget`` bounds each file (bytes, sections, seconds: a
+    conversion over its time budget is stopped in its worker process, see
+    :mod:`murar.ingest.budget`); ``on_start(rel)`` is called as each page starts.
     """
     from murar.ingest.assets import asset_stats
 
@@ -247,28 +277,57 @@ def convert_corpus(
     walk = walk if walk is not None else walk_site(site, excludes=excludes)
     docs: list[ParsedDocument] = []
     report.files.extend(walk.others)
-    for f in walk.pages:
-        rel, ext = f.rel, _ext(f.rel)
-        try:
-            doc = convert_file(f.path, root=site.config.root, assets_dir=assets_dir, site=site,
-                               markup=f.file_class.markup)
-        except (IngestError, MissingExtraError) as err:
-            report.files.append(FileReport(path=rel, status="failed", error=str(err), ext=ext))
-            log.warning("%s: %s", rel, err)
-        except Exception as err:  # a converter bug must not lose the batch
-            report.files.append(FileReport(path=rel, status="failed", error=f"{type(err).__name__}: {err}", ext=ext))
-            log.exception("unexpected error converting %s", rel)
-        else:
-            docs.append(doc)
-            report.asset_refs.extend(doc.asset_refs)
-            report.files.append(
-                FileReport(path=rel, status="ok", warnings=list(doc.warnings),
-                           sections=len(doc.sections), media=len(doc.media), ext=ext)
-            )
-        if on_file is not None:
-            on_file(rel)
+    budget = budget or FileBudget()
+    site_root = site.config.root
+    runner = make_runner(functools.partial(_convert_for_runner, root=site_root, assets_dir=assets_dir, site=site),
+                         budget)
+    try:
+        for f in walk.pages:
+            if on_start is not None:
+                on_start(f.rel)
+            t = time.perf_counter()
+            _convert_one(f, runner, budget, docs, report)
+            report.files[-1].seconds = round(time.perf_counter() - t, 3)
+            if on_file is not None:
+                on_file(f.rel)
+    finally:
+        runner.close()
     report.assets = asset_stats(report.asset_refs, walk.file_names)
     return docs
+
+
+def _convert_for_runner(path: Path, markup: str | None, *, root: Path, assets_dir: Path, site: Site) -> ParsedDocument:
+    return convert_file(path, root=root, assets_dir=assets_dir, site=site, markup=markup)
+
+
+def _convert_one(f: SiteFile, runner: ConversionRunner, budget: FileBudget, docs: list[ParsedDocument],
+                 report: IngestReport) -> None:
+    """Convert one page under ``budget``; exactly one :class:`FileReport` is appended."""
+    rel, ext = f.rel, _ext(f.rel)
+    too_big = size_problem(f.path, budget)
+    if too_big:
+        report.files.append(FileReport(path=rel, status="skipped", error=too_big, ext=ext))
+        log.warning("%s: %s", rel, too_big)
+        return
+    try:
+        doc = runner.run(f.path, f.file_class.markup)
+    except (IngestError, MissingExtraError) as err:
+        report.files.append(FileReport(path=rel, status="failed", error=str(err), ext=ext))
+        log.warning("%s: %s", rel, err)
+        if isinstance(err, ConverterCrash) and err.detail:
+            log.debug("converter traceback for %s:\n%s", rel, err.detail)
+        return
+    except Exception as err:  # a converter bug must not lose the batch
+        report.files.append(FileReport(path=rel, status="failed", error=f"{type(err).__name__}: {err}", ext=ext))
+        log.exception("unexpected error converting %s", rel)
+        return
+    cut = apply_section_budget(doc, budget)
+    if cut:
+        doc.warnings.append(cut)
+    docs.append(doc)
+    report.asset_refs.extend(doc.asset_refs)
+    report.files.append(FileReport(path=rel, status="ok", warnings=list(doc.warnings),
+                                   sections=len(doc.sections), media=len(doc.media), ext=ext))
 
 
 def no_pages_message(selection: Any, walk: SiteWalk, report: IngestReport) -> str:

@@ -34,6 +34,7 @@ from murar import __version__
 from murar.embed.base import Embedder, Vectors
 from murar.errors import IndexError_, MurarError, NoPagesError
 from murar.ingest.asr import SpeechRecognizer, TranscriptCache, transcribe_videos
+from murar.ingest.budget import FileBudget
 from murar.ingest.chunking import ChunkingOptions, chunk_section, embedding_text
 from murar.ingest.corpus import (
     DEFAULT_EXCLUDES,
@@ -262,6 +263,7 @@ def build_index(
     recognizer: SpeechRecognizer | None = None,
     transcript_cache: Path | None = None,
     site_type: str = "auto",
+    budget: FileBudget | None = None,
 ) -> tuple[IndexManifest, IngestReport]:
     """Ingest every supported file under ``corpus`` into a new version of an index.
 
@@ -281,6 +283,11 @@ def build_index(
     (:func:`murar.ingest.sites.detect.open_site`; ``site_type`` forces one); when
     the config sits above ``corpus``, paths are relative to the config's folder
     (the recorded corpus root) and only ``corpus`` is walked.
+
+    ``budget`` (:class:`~murar.ingest.budget.FileBudget`) bounds the work one
+    file may cause: bytes, sections, snippets and conversion seconds; a file
+    that hits a limit is cut or skipped with a warning in the report and the
+    rest of the corpus continues. ``report.slowest()`` names the slowest files.
 
     Raises:
         IngestError: ``corpus`` is not a folder.
@@ -313,7 +320,8 @@ def build_index(
             asr = None if recognizer is None else (recognizer, TranscriptCache(
                 transcript_cache or default_cache_dir().parent / "transcripts"))
             manifest = _build_version(selection, vw, target, live if from_live else None, live, embedder,
-                                      chunking or ChunkingOptions(), excludes, prog, report, asr)
+                                      chunking or ChunkingOptions(), excludes, prog, report, asr,
+                                      budget or FileBudget())
         except BaseException:
             vw.abort()
             raise
@@ -332,6 +340,7 @@ def _build_version(
     prog: ProgressHook,
     report: IngestReport,
     asr: tuple[SpeechRecognizer, TranscriptCache] | None = None,
+    budget: FileBudget | None = None,
 ) -> IndexManifest:
     from murar.ingest.corpus import walk_site
 
@@ -340,9 +349,12 @@ def _build_version(
     corpus = site.config.root
     walk = walk_site(site, under=selection.walk, excludes=excludes)
     prog.start("parse", len(walk.pages))
+    budget = budget or FileBudget()
+    describe = getattr(prog, "describe", None)  # optional ProgressHook method: show the current file
     docs: list[ParsedDocument] = convert_corpus(
         corpus, assets_dir=vw.assets_dir, report=report, site=site, walk=walk,
-        on_file=lambda _rel: prog.advance("parse"),
+        on_file=lambda _rel: prog.advance("parse"), budget=budget,
+        on_start=(lambda rel: describe("parse", rel)) if callable(describe) else None,
     )
     if not docs:
         raise NoPagesError(no_pages_message(selection, walk, report))
@@ -370,12 +382,30 @@ def _build_version(
     sections = [s for d in todo for s in d.sections]
     prog.start("chunk", len(sections))
     per_doc: list[list[Snippet]] = []
+    file_reports = {f.path: f for f in report.files if f.status == "ok"}
     for d in todo:
+        if callable(describe):
+            describe("chunk", d.source_path)
+        tc = time.perf_counter()
         doc_snippets: list[Snippet] = []
-        for sec in d.sections:
+        for k, sec in enumerate(d.sections):
+            if 0 < budget.max_snippets <= len(doc_snippets):
+                d.warnings.append(f"snippet budget hit: kept {budget.max_snippets} snippets, "
+                                  f"{len(d.sections) - k} later sections not indexed (--max-file-snippets)")
+                prog.advance("chunk", len(d.sections) - k)
+                break
             doc_snippets.extend(chunk_section(sec, embedder, chunking))
             prog.advance("chunk")
+        if 0 < budget.max_snippets < len(doc_snippets):
+            if not any("snippet budget hit" in w for w in d.warnings):
+                d.warnings.append(f"snippet budget hit: kept {budget.max_snippets} of {len(doc_snippets)} "
+                                  "snippets (--max-file-snippets)")
+            del doc_snippets[budget.max_snippets:]
         per_doc.append(doc_snippets)
+        fr = file_reports.get(d.source_path)
+        if fr is not None:
+            fr.seconds = round(fr.seconds + time.perf_counter() - tc, 3)
+            fr.warnings = list(d.warnings)
     t2 = time.perf_counter()
     reuse_ok = live is not None and live.manifest.get("embedder") == embedder.name
     cache = _reusable_vectors(writer, [d.source_path for d in todo if d.source_path in live.pages], embedder.name) \

@@ -1,0 +1,244 @@
+"""Per-file budgets of an ingest: bytes, sections, snippets and seconds.
+
+One hostile or huge file must not stop or swamp an ingest (issue 11: a 50 MB
+Markdown page ran ``murar ingest`` past 9 minutes; a YAML bomb hung it). Each
+limit of :class:`FileBudget` is checked per file; a file that hits one is cut
+or skipped, the hit is reported in the ingest report with the option that
+raises it, and the rest of the corpus continues.
+
+Seconds are enforced by converting files in a worker process
+(:class:`ForkedRunner`): a conversion that exceeds ``max_seconds`` (a hung
+parser, a regular expression gone quadratic, a native library stuck in a loop)
+has its process killed and the file reported as failed; a worker that dies
+(segfault, out of memory) is restarted for the next file. Where ``fork`` is
+not available, or ``max_seconds <= 0``, files convert in-process with no time
+limit (:class:`InlineRunner`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Protocol
+
+from murar.errors import IngestError, MissingExtraError
+from murar.schema import ParsedDocument
+
+__all__ = [
+    "ConversionRunner",
+    "ConverterCrash",
+    "FileBudget",
+    "FileBudgetExceeded",
+    "ForkedRunner",
+    "InlineRunner",
+    "apply_section_budget",
+    "make_runner",
+    "size_problem",
+]
+
+Convert = Callable[[Path, str | None], ParsedDocument]
+"""A converter call: ``(path, markup)`` -> document (markup as classified by the site)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileBudget:
+    """Limits of the work one file may cause (0 disables a limit).
+
+    ``max_bytes``: larger files are skipped unread (bytes on disk;
+    ``--max-file-bytes``). ``max_sections``: sections kept per file, the rest
+    dropped with a warning (``--max-file-sections``). ``max_snippets``: snippets
+    kept per file (``--max-file-snippets``). ``max_seconds``: wall-clock seconds
+    for converting one file before its worker is killed (``--max-file-seconds``).
+    """
+
+    max_bytes: int = 50_000_000
+    max_sections: int = 2_000
+    max_snippets: int = 2_000
+    max_seconds: float = 180.0
+
+
+class FileBudgetExceeded(IngestError):
+    """A file went over its time budget (the conversion was stopped)."""
+
+
+class ConverterCrash(IngestError):
+    """A converter raised an unexpected exception or its worker process died.
+
+    ``detail`` holds the traceback text when there is one (for logs, not users).
+    """
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
+class ConversionRunner(Protocol):
+    """Runs one conversion at a time; ``close()`` releases any worker."""
+
+    def run(self, path: Path, markup: str | None = None) -> ParsedDocument: ...
+
+    def close(self) -> None: ...
+
+
+class InlineRunner:
+    """Converts in the calling process (no time limit)."""
+
+    def __init__(self, convert: Convert) -> None:
+        self._convert = convert
+
+    def run(self, path: Path, markup: str | None = None) -> ParsedDocument:
+        return self._convert(path, markup)
+
+    def close(self) -> None:
+        pass
+
+
+def _serve(convert: Convert, conn: Connection) -> None:
+    """Worker loop: receive a path, send back ``(kind, payload)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        reply: tuple[str, Any]
+        try:
+            reply = ("ok", convert(Path(msg[0]), msg[1]))
+        except MissingExtraError as err:
+            reply = ("extra", (err.package, err.extra))
+        except IngestError as err:
+            reply = ("ingest", str(err))
+        except BaseException as err:  # noqa: BLE001 - reported to the parent, never lost
+            reply = ("bug", (f"{type(err).__name__}: {err}"[:2000], traceback.format_exc()[-8000:]))
+        try:
+            conn.send(reply)
+        except Exception as err:  # noqa: BLE001 - e.g. an unpicklable result
+            conn.send(("bug", (f"result could not be returned ({type(err).__name__}: {err})"[:2000], "")))
+
+
+class ForkedRunner:
+    """Converts each file in a forked worker process with a wall-clock limit.
+
+    The worker is started on first use and reused for the next files; it is
+    killed (and later restarted) when a file exceeds ``max_seconds``.
+
+    Raises (from :meth:`run`):
+        FileBudgetExceeded: the conversion took longer than ``max_seconds``.
+        ConverterCrash: the converter raised an unexpected exception or the
+            worker died (its exit code or signal is in the message).
+        IngestError, MissingExtraError: as raised by the converter.
+    """
+
+    def __init__(self, convert: Convert, *, max_seconds: float) -> None:
+        self._convert = convert
+        self.max_seconds = max_seconds
+        self._proc: Any = None
+        self._conn: Connection | None = None
+
+    def _start(self) -> Connection:
+        ctx = multiprocessing.get_context("fork")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_serve, args=(self._convert, child), daemon=True, name="murar-convert")
+        proc.start()
+        child.close()
+        self._proc, self._conn = proc, parent
+        return parent
+
+    def _stop(self, *, kill: bool) -> None:
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if conn is not None:
+            if not kill:
+                try:
+                    conn.send(None)
+                except OSError:
+                    pass
+            conn.close()
+        if proc is not None:
+            if kill and proc.is_alive():
+                proc.kill()
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=5)
+
+    def run(self, path: Path, markup: str | None = None) -> ParsedDocument:
+        conn = self._conn if self._proc is not None and self._proc.is_alive() else None
+        if conn is None:
+            self._stop(kill=True)
+            conn = self._start()
+        try:
+            conn.send((str(path), markup))
+            ready = conn.poll(self.max_seconds)
+        except (OSError, EOFError):
+            ready = True  # the worker is gone; recv below reports it
+        if not ready:
+            self._stop(kill=True)
+            raise FileBudgetExceeded(
+                f"conversion stopped after {self.max_seconds:g} s (per-file time budget; --max-file-seconds)"
+            )
+        try:
+            kind, payload = conn.recv()
+        except (EOFError, OSError) as err:
+            code = None
+            if self._proc is not None:
+                self._proc.join(timeout=5)
+                code = self._proc.exitcode
+            self._stop(kill=True)
+            how = f"signal {-code}" if isinstance(code, int) and code < 0 else f"exit code {code}"
+            raise ConverterCrash(f"converter process died ({how})") from err
+        if kind == "ok":
+            doc: ParsedDocument = payload
+            return doc
+        if kind == "ingest":
+            raise IngestError(payload)
+        if kind == "extra":
+            raise MissingExtraError(*payload)
+        message, detail = payload
+        raise ConverterCrash(message, detail)
+
+    def close(self) -> None:
+        self._stop(kill=False)
+
+
+def make_runner(convert: Convert, budget: FileBudget) -> ConversionRunner:
+    """A :class:`ForkedRunner` when ``budget.max_seconds > 0`` and ``fork`` exists, else inline."""
+    if budget.max_seconds > 0 and hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods():
+        return ForkedRunner(convert, max_seconds=budget.max_seconds)
+    return InlineRunner(convert)
+
+
+def apply_section_budget(doc: ParsedDocument, budget: FileBudget) -> str | None:
+    """Keep the first ``budget.max_sections`` sections of ``doc`` (and their media).
+
+    Returns the warning to report when sections were dropped, else ``None``.
+    """
+    limit = budget.max_sections
+    if limit <= 0 or len(doc.sections) <= limit:
+        return None
+    total = len(doc.sections)
+    doc.sections = doc.sections[:limit]
+    kept = {s.id for s in doc.sections}
+    doc.media = [m for m in doc.media if m.section_id in kept]
+    return f"section budget hit: kept {limit} of {total} sections (--max-file-sections)"
+
+
+def size_problem(path: Path, budget: FileBudget) -> str | None:
+    """Why ``path`` is skipped unread under ``budget.max_bytes``, else ``None``."""
+    if budget.max_bytes <= 0:
+        return None
+    try:
+        size = path.stat().st_size
+    except OSError as err:
+        return f"cannot stat: {err}"
+    if size > budget.max_bytes:
+        return f"{size} bytes exceed the per-file budget of {budget.max_bytes} bytes (--max-file-bytes); not read"
+    return None

@@ -1,0 +1,131 @@
+"""Per-file budgets, the conversion worker and the walker's reports (issue 11)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from murar.embed.fake import HashingEmbedder
+from murar.errors import IngestError
+from murar.ingest import corpus as corpus_mod
+from murar.ingest.budget import ConverterCrash, FileBudget, FileBudgetExceeded, ForkedRunner
+from murar.ingest.index import build_index
+from murar.schema import ParsedDocument
+
+
+def _doc(path: Path) -> ParsedDocument:
+    return ParsedDocument(source_path=path.name, title=path.stem, metadata={}, sections=[], media=[], warnings=[])
+
+
+def _convert(path: Path, markup: str | None) -> ParsedDocument:
+    if "hang" in path.name:
+        time.sleep(600)
+    if "die" in path.name:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if "bug" in path.name:
+        raise KeyError("converter bug")
+    if "bad" in path.name:
+        raise IngestError(f"{path.name}: bad input")
+    return _doc(path)
+
+
+def test_forked_runner_stops_hangs_and_survives_crashes(tmp_path: Path) -> None:
+    runner = ForkedRunner(_convert, max_seconds=1.0)
+    try:
+        assert runner.run(tmp_path / "a.md").title == "a"
+        t = time.perf_counter()
+        with pytest.raises(FileBudgetExceeded, match="1 s"):
+            runner.run(tmp_path / "hang.md")
+        assert time.perf_counter() - t < 15
+        assert runner.run(tmp_path / "b.md").title == "b"  # a fresh worker took over
+        with pytest.raises(ConverterCrash, match="signal 9"):
+            runner.run(tmp_path / "die.md")
+        with pytest.raises(ConverterCrash, match="KeyError") as info:
+            runner.run(tmp_path / "bug.md")
+        assert "Traceback" in info.value.detail
+        with pytest.raises(IngestError, match="bad input"):
+            runner.run(tmp_path / "bad.md")
+        assert runner.run(tmp_path / "c.md").title == "c"
+    finally:
+        runner.close()
+
+
+def test_a_hung_converter_does_not_stop_the_ingest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("a", "hang", "z"):
+        (docs / f"{name}.md").write_text(f"# Page {name}\n\nText of page {name} about budgets.\n")
+    real = corpus_mod.convert_file
+
+    def convert_file(path: Path, **kw: object) -> ParsedDocument:
+        if path.name == "hang.md":
+            time.sleep(600)
+        return real(path, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(corpus_mod, "convert_file", convert_file)
+    _manifest, report = build_index(docs, tmp_path / "idx", embedder=HashingEmbedder(),
+                                    budget=FileBudget(max_seconds=2.0))
+    assert report.pages == 2
+    failed = {f.path: f.error for f in report.failed}
+    assert "per-file time budget" in failed["hang.md"]
+    assert report.slowest(1)[0].path == "hang.md"
+
+
+def test_size_section_and_snippet_budgets_are_reported(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    body = "".join(f"## Section {i}\n\nParagraph {i} explains setting number {i} in some detail.\n\n" for i in range(40))
+    (docs / "many.md").write_text("# Many sections\n\n" + body)
+    (docs / "huge.md").write_text("# Huge\n\n" + "word " * 5000)
+    (docs / "small.md").write_text("# Small\n\nA small page.\n")
+    budget = FileBudget(max_bytes=10_000, max_sections=10, max_snippets=4, max_seconds=0)
+    _manifest, report = build_index(docs, tmp_path / "idx", embedder=HashingEmbedder(), budget=budget)
+    skipped = {f.path: f.error for f in report.skipped}
+    assert "per-file budget of 10000 bytes" in skipped["huge.md"]
+    many = next(f for f in report.files if f.path == "many.md")
+    assert any("kept 10 of 41 sections" in w for w in many.warnings)
+    assert any("snippet budget hit" in w for w in many.warnings)
+    assert report.pages == 2 and report.snippets <= 4 + 1
+    assert all(f.seconds > 0 for f in report.files if f.status == "ok")
+
+
+def test_leftover_temporary_versions_are_removed(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "p.md").write_text("# P\n\nText.\n")
+    idx = tmp_path / "idx"
+    stale = idx / ".tmp-v-20240101T000000-deadbeef"
+    (stale / "lance").mkdir(parents=True)  # what a killed ingest leaves
+    build_index(docs, idx, embedder=HashingEmbedder())
+    assert not stale.exists()
+    assert not list(idx.glob(".tmp-v-*"))
+
+
+def test_walker_reports_every_path_it_does_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# Secret\n\nNot to be read.\n")
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "p.md").write_text("# P\n\nText.\n")
+    (docs / "sub" / "q.md").write_text("# Q\n\nMore text.\n")
+    (docs / "escape").symlink_to(outside, target_is_directory=True)
+    (docs / "sub" / "loop").symlink_to(docs, target_is_directory=True)
+    (docs / "self.md").symlink_to(docs / "self.md")
+    os.mkfifo(docs / "pipe.md")
+    (docs / "folder.md").mkdir()
+    (docs / "folder.md" / "inner.md").write_text("# Inner\n\nInside a folder named like a page.\n")
+    (docs / "notes.xyz").write_text("unknown")
+    _manifest, report = build_index(docs, tmp_path / "idx", embedder=HashingEmbedder())
+    reasons = {f.path: f.error for f in report.files if f.status != "ok"}
+    assert "escapes the corpus root" in reasons["escape/"]
+    assert "already walked" in reasons["sub/loop/"]
+    assert "not a regular file" in reasons["pipe.md"]
+    assert "cannot resolve" in reasons["self.md"] or "not a regular file" in reasons["self.md"]
+    assert "notes.xyz" in reasons
+    ok = {f.path for f in report.files if f.status == "ok"}
+    assert ok == {"p.md", "sub/q.md", "folder.md/inner.md"}
