@@ -137,6 +137,7 @@ def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuesti
     """Copy the index into PostgreSQL and time the same no-LLM path there; checks equal sources and media."""
     import contextlib
     import os
+    import shutil
     import tempfile
 
     with contextlib.ExitStack() as stack:
@@ -144,7 +145,9 @@ def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuesti
         if url == "embedded":
             from murar.store.pg_embedded import EmbeddedPostgres
 
-            pg = stack.enter_context(EmbeddedPostgres(Path(tempfile.mkdtemp(prefix="murar-query-pg-"))))
+            folder = Path(tempfile.mkdtemp(prefix="murar-query-pg-"))
+            stack.callback(shutil.rmtree, folder, True)
+            pg = stack.enter_context(EmbeddedPostgres(folder))
             url = pg.url
         t0 = time.perf_counter()
         copy_to_store(args.index, url)

@@ -116,7 +116,7 @@ def test_killed_ingest_leaves_previous_version_answering(target: Path | str, tmp
     (docs / "beta.md").write_text("# Beta\n\nBeta was rewritten too.\n")
     script = tmp_path / "slow_ingest.py"
     script.write_text(textwrap.dedent(_KILLED_INGEST))
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "TMPDIR": str(tmp_path)}
     proc = subprocess.Popen([sys.executable, str(script), str(docs), str(target)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
     try:

@@ -53,6 +53,7 @@ class PgWriter:
         self._db = _Db(url)
         self._url = url
         self._lock_conn: Any = None
+        self._opened: list[PgVersionWriter] = []
 
     @property
     def location(self) -> str:
@@ -101,6 +102,9 @@ class PgWriter:
                 yield
             finally:
                 self._lock_conn = None
+                for vw in self._opened:  # local temp folders of versions left open (rows wait for the next writer)
+                    vw._cleanup()
+                self._opened.clear()
                 with contextlib.suppress(Exception):
                     conn.execute("SELECT pg_advisory_unlock(%s)", (_ADVISORY_KEY,))
         finally:
@@ -174,6 +178,7 @@ class PgWriter:
         self._ensure_schema(self._lock_conn, dim)
         vw = PgVersionWriter(self, version, from_live=from_live)
         vw.start()
+        self._opened.append(vw)
         return vw
 
     def _ensure_extension(self, conn: Any) -> None:
