@@ -133,3 +133,18 @@ def test_python_assistant_from_config(tmp_path: Path, monkeypatch: pytest.Monkey
     answer = assistant.ask("How do I add a custom event in the journey canvas?")
     assert answer.found and len(answer.sources) == 1
     assert assistant.pipeline.config.top_k == 2
+
+
+def test_defaults_reach_nested_and_per_command_options(tmp_path: Path) -> None:
+    import typer
+
+    (tmp_path / "murar.toml").write_text('[index]\npath = "/srv/idx"\n[serve]\nport = 9000\n[mcp]\nport = 9100\n'
+                                         'llm = "bundled"\n[llm]\nkind = "openai"\n[answer]\nrefine = false\n')
+    from murar.config import cli_defaults
+
+    defaults = cli_defaults(load_config(start=tmp_path, env={}), typer.main.get_command(app))
+    assert defaults["serve"]["port"] == 9000 and defaults["serve"]["no_refine"] is True
+    assert defaults["mcp"]["port"] == 9100 and defaults["mcp"]["llm"] == "bundled"
+    assert defaults["ask"]["llm"] == "openai" and defaults["ask"]["index"] == Path("/srv/idx")
+    assert defaults["eval"]["run"]["index"] == Path("/srv/idx")  # nested group
+    assert "port" not in defaults.get("ingest", {})

@@ -7,6 +7,7 @@ import base64
 import io
 import os
 import sys
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +54,15 @@ def test_tools_answer_with_a_decodable_screenshot(index: Path) -> None:
             assert tools["ask_docs"].input_schema["required"] == ["question"]
             assert tools["ask_docs"].annotations is not None and tools["ask_docs"].annotations.read_only_hint
 
-            result = await client.call_tool("ask_docs", {"question": QUESTION})
+            progress: list[tuple[float, float | None, str | None]] = []
+
+            async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                progress.append((done, total, message))
+
+            result = await client.call_tool("ask_docs", {"question": QUESTION}, progress_callback=on_progress)
             assert not result.is_error
+            assert progress[0] == (1, 6, "retrieving snippets") and progress[-1] == (6, 6, "answer ready")
+            assert all(a[0] < b[0] for a, b in pairwise(progress))  # strictly increasing (MCP spec)
             images = [c for c in result.content if isinstance(c, ImageContent)]
             texts = [c.text for c in result.content if isinstance(c, TextContent)]
             assert images and images[0].mime_type == "image/jpeg"

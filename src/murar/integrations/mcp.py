@@ -36,7 +36,9 @@ from murar.errors import MissingExtraError, MurarError
 from murar.schema import ImageItem, Section, Snippet, TableItem, TextBlock, VideoItem
 
 try:
-    from mcp.server.mcpserver import MCPServer
+    import anyio.from_thread
+    import anyio.to_thread
+    from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
     from mcp.server.mcpserver.resources import FunctionResource
     from mcp.types import ContentBlock, ImageContent, TextContent, ToolAnnotations
@@ -51,6 +53,12 @@ MAX_IMAGE_BYTES = 1_000_000
 """Images larger than this (bytes) are downscaled before they are sent."""
 MAX_IMAGE_SIDE = 1600
 """Longest side, in pixels, of a downscaled image."""
+
+STAGES = {"retrieve": "retrieving snippets", "generate": "writing the answer",
+          "attribute": "attributing sentences to sources", "media": "choosing screenshots, tables and videos",
+          "refine": "placing media", "render": "rendering"}
+"""Pipeline stages reported as MCP progress (``progress`` = stages started, ``total`` = 6,
+then 6/6 when the answer is ready; a path that skips a stage skips its notification)."""
 
 INSTRUCTIONS = (
     "Answers questions about this documentation with text that cites its sources [n] and the "
@@ -136,23 +144,38 @@ def create_server(assistant: Assistant, *, max_image_bytes: int = MAX_IMAGE_BYTE
     The index is opened here to list its pages; when it cannot be opened the
     server still starts and every tool call returns the error (so an MCP
     client shows why). Calls are answered one at a time (a local model is not
-    re-entrant).
-
+    re-entrant); ``ask_docs`` reports the pipeline stages as MCP progress
+    notifications when the client asks for progress.
     """
     server: MCPServer = MCPServer(name="murar", title="murar documentation assistant", version=__version__,
                                   instructions=INSTRUCTIONS, log_level="WARNING")
     lock = threading.Lock()
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    def ask_docs(question: str) -> list[ContentBlock]:
+    async def ask_docs(question: str, ctx: Context) -> list[ContentBlock]:
         """Answer a question about the documentation: text with [n] citations, the screenshots
         that illustrate it (image blocks, each followed by its caption), tables as Markdown, and
         the sources."""
-        with lock:
-            try:
-                return answer_content(assistant.ask(question), max_image_bytes=max_image_bytes)
-            except MurarError as err:
-                raise ToolError(str(err)) from err
+        from murar.api.answer import FinalAnswerEvent, StageEvent
+
+        def work() -> Answer:
+            with lock:
+                done = 0
+                for event in assistant.stream(question):
+                    if isinstance(event, StageEvent) and event.stage in STAGES:
+                        done += 1
+                        anyio.from_thread.run(ctx.report_progress, done, len(STAGES), STAGES[event.stage])
+                    elif isinstance(event, FinalAnswerEvent):
+                        if done < len(STAGES):  # progress must increase: 6/6 once
+                            anyio.from_thread.run(ctx.report_progress, len(STAGES), len(STAGES), "answer ready")
+                        return event.answer
+            raise MurarError("the pipeline ended without an answer")
+
+        try:
+            answer = await anyio.to_thread.run_sync(work)
+        except MurarError as err:
+            raise ToolError(str(err)) from err
+        return answer_content(answer, max_image_bytes=max_image_bytes)
 
     def search_docs(query: str, k: int = default_k) -> list[ContentBlock]:
         """Find the k documentation passages most similar to the query (best first), with the
