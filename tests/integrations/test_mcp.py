@@ -153,3 +153,34 @@ def test_streamable_http(index: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_content_blocks_survive_large_and_broken_images(tmp_path: Path) -> None:
+    """The conversion itself, in-process: a big screenshot is downscaled, a corrupt one becomes text."""
+    from PIL import Image
+
+    import murar
+    from murar.integrations.mcp import MAX_IMAGE_SIDE, answer_content, fit_image
+
+    big = io.BytesIO()
+    Image.effect_noise((3000, 2000), 64).convert("RGB").save(big, format="PNG")
+    data, mime = fit_image(big.getvalue(), "image/png", max_bytes=100_000)
+    with Image.open(io.BytesIO(data)) as img:
+        assert max(img.size) <= MAX_IMAGE_SIDE and mime == "image/jpeg"
+    docs = tmp_path / "docs"
+    (docs / "assets").mkdir(parents=True)
+    Image.new("RGB", (400, 300), "white").save(docs / "assets" / "save.png")
+    (docs / "save.md").write_text("# Saving\n\n## Save a report\n\nTo save a report click Save in the report "
+                                  "toolbar.\n\n![Click Save in the report toolbar to save a report](assets/save.png)\n")
+    murar.build_index(docs, tmp_path / "idx", embedder="hashing")
+    assistant = murar.Assistant(tmp_path / "idx", llm="extractive")
+    answer = assistant.ask("How do I save a report in the report toolbar?")
+    assert answer.media, "the screenshot should be chosen"
+    assert any(isinstance(b, ImageContent) for b in answer_content(answer))
+    # the file is replaced by garbage after ingest: the answer still comes, the image becomes a note
+    (docs / "assets" / "save.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 2_000_000)
+    blocks = answer_content(assistant.ask("How do I save a report in the report toolbar?"))
+    texts = [b.text for b in blocks if isinstance(b, TextContent)]
+    assert not any(isinstance(b, ImageContent) for b in blocks)
+    assert texts[0].startswith("To save a report") and texts[-1].startswith("Sources:")
+    assert any(t.startswith("Image (unreadable file): ") for t in texts)

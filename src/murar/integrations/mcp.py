@@ -105,14 +105,20 @@ def answer_content(answer: Answer, *, max_image_bytes: int = MAX_IMAGE_BYTES) ->
                 if item.url:
                     out.append(TextContent(type="text", text=f"Image: {caption} ({item.url})"))
                 continue
+            try:
+                data, mime = fit_image(*got, max_bytes=max_image_bytes)
+            except (OSError, ValueError):  # undecodable file: say so, keep the rest of the answer
+                out.append(TextContent(type="text", text=f"Image (unreadable file): {caption}"))
+                continue
             figure += 1
-            data, mime = fit_image(*got, max_bytes=max_image_bytes)
+            origin = ", ".join(p for p in (where, item.path or item.stored_path or "") if p)
             out.append(ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type=mime))
-            out.append(TextContent(type="text", text=f"Figure {figure}: {caption} (from {where}, {item.path or ''})"))
+            out.append(TextContent(type="text", text=f"Figure {figure}: {caption} (from {origin})"))
         elif isinstance(item, TableItem):
             out.append(TextContent(type="text", text=f"Table: {caption}\n\n{item.markdown}"))
         elif isinstance(item, VideoItem):
-            out.append(TextContent(type="text", text=f"Video: {caption} — {item.url}"))
+            link = item.url or (item.path or "")
+            out.append(TextContent(type="text", text=f"Video: {caption}" + (f" — {link}" if link else "")))
     if answer.sources:
         cited = set(citations_in(answer.text))
         lines = [f"[{s.citation}] {source_text(s)}" for s in answer.sources if not cited or s.citation in cited]
