@@ -144,14 +144,15 @@ def page_uri(source_path: str) -> str:
 
 
 def create_server(assistant: Assistant, *, max_image_bytes: int = MAX_IMAGE_BYTES,
-                  default_k: int = 5) -> MCPServer:
+                  default_k: int = 5, warm_up: bool = True) -> MCPServer:
     """An MCP server answering over ``assistant``'s index (see the module docstring).
 
     The index is opened here to list its pages; when it cannot be opened the
     server still starts and every tool call returns the error (so an MCP
     client shows why). Calls are answered one at a time (a local model is not
     re-entrant); ``ask_docs`` reports the pipeline stages as MCP progress
-    notifications when the client asks for progress.
+    notifications when the client asks for progress. With ``warm_up`` the
+    embedder and the model load in a background thread right away.
     """
     server: MCPServer = MCPServer(name="murar", title="murar documentation assistant", version=__version__,
                                   instructions=INSTRUCTIONS, log_level="WARNING")
@@ -222,7 +223,20 @@ def create_server(assistant: Assistant, *, max_image_bytes: int = MAX_IMAGE_BYTE
     server.resource("murar://media/{media_id}", name="media", title="An image of the documentation",
                     mime_type="application/octet-stream")(media_resource)
     _add_page_resources(server, assistant)
+    if warm_up:
+        threading.Thread(target=_warm_up, args=(assistant, lock), name="murar-warm-up", daemon=True).start()
     return server
+
+
+def _warm_up(assistant: Assistant, lock: threading.Lock) -> None:
+    """Load the embedder and the model in the background so the first question does not pay for it."""
+    with lock:
+        try:
+            warm = getattr(assistant.pipeline, "warm_up", None)
+            if callable(warm):
+                warm()
+        except MurarError:
+            pass  # the index or the model is unusable: every tool call reports why
 
 
 def _add_page_resources(server: MCPServer, assistant: Assistant) -> None:
