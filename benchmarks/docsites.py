@@ -54,6 +54,19 @@ def corpora(names: list[str] | None) -> list[Path]:
     return found
 
 
+def _every_file(start: Path, root: Path) -> set[str]:
+    """Every file under ``start`` by an independent walk (a hidden folder counts as one
+    entry, ``path/``), relative to ``root``: what the report must account for."""
+    out: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(start):
+        here = Path(dirpath)
+        for d in [d for d in dirnames if d.startswith(".")]:
+            out.add((here / d).relative_to(root).as_posix() + "/")
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        out.update((here / f).relative_to(root).as_posix() for f in filenames)
+    return out
+
+
 def measure(corpus: Path) -> dict[str, Any]:
     """Walk, classify and convert ``corpus``; counts and the reference accounting."""
     t0 = time.perf_counter()
@@ -68,8 +81,7 @@ def measure(corpus: Path) -> dict[str, Any]:
     statuses = Counter(f.status for f in report.files)
     unresolved = Counter(r.status for r in report.unresolved)
     stats = report.assets
-    silent = len(walk.pages) + len(walk.others) - len(report.files) + (len(walk.pages) - len(docs)
-                                                                       - len(report.failed))
+    silent = len(_every_file(sel.walk, site.config.root) - {f.path for f in report.files})
     return {
         "corpus": corpus.name, "generator": site.config.generator, "config": site.config.config_file,
         "pages": len(docs), "failed": len(report.failed), "includes": statuses.get("include", 0),

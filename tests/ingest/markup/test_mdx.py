@@ -184,3 +184,19 @@ def test_a_partial_that_includes_itself_is_inlined_once(tmp_path: Path) -> None:
     text = "\n".join(s.text for s in doc.sections)
     assert text.count("Loop text.") == 1
     assert any("includes itself" in w for w in doc.warnings)
+
+
+def test_image_components_become_images(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "guide" / "ideal.png").write_bytes(PNG)
+    (root / "docs" / "comp.mdx").write_text(
+        "import Image from '@theme/IdealImage';\nimport ThemedImage from '@theme/ThemedImage';\n"
+        "import shot from '@site/static/img/imported.png';\n\n# Components\n\n"
+        "<Image img={require('./guide/ideal.png')} alt=\"Ideal image\" />\n\n"
+        "<ThemedImage alt=\"Themed\" sources={{ light: useBaseUrl('/img/base.png'), dark: useBaseUrl('/img/root.png') }} />\n\n"
+        "<Figure src={shot} caption=\"Imported figure\" />\n")
+    doc = convert_mdx(root / "docs" / "comp.mdx", site=site, assets_dir=tmp_path / "a")
+    got = [(m.alt, m.path) for m in doc.media if isinstance(m, ImageItem)]
+    assert got == [("Ideal image", "docs/guide/ideal.png"), ("Themed", "static/img/base.png"),
+                   ("Imported figure", "static/img/imported.png")]

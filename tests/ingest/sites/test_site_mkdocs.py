@@ -204,3 +204,18 @@ def test_html_figure_caption_is_the_image_caption(tmp_path: Path) -> None:
     doc = convert_pymdown(root / "content" / "guide" / "fig.md", site=site, assets_dir=tmp_path / "a")
     (img,) = [m for m in doc.media if isinstance(m, ImageItem)]
     assert img.caption == "The saved view dialog" and img.path == "content/guide/img/saved.png"
+
+
+def test_blocks_icons_and_abbreviations(tmp_path: Path) -> None:
+    root = _site(tmp_path)
+    yml = (root / "mkdocs.yml").read_text().replace("  - admonition\n", "  - admonition\n  - abbr\n")
+    (root / "mkdocs.yml").write_text(yml)
+    (root / "content" / "guide" / "blocks.md").write_text(
+        "# Blocks\n\n/// warning | Careful\n    type: warning\n\nDo not delete the device.\n///\n\n"
+        "/// tab | Python\nUse the client.\n///\n\nClick :material-plus: to add.\n\n*[API]: Application interface\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "blocks.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Warning: Careful" in text and "Do not delete the device." in text and "type: warning" not in text
+    assert "Python" in text and "Use the client." in text and "///" not in text
+    assert "Click to add." in text and ":material" not in text and "Application interface" not in text

@@ -11,7 +11,9 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   stay correct from the page; nested partials and cycles bounded);
 - JSX components are reduced to their text: the tags go, the Markdown
   between them stays; ``title``/``label``/``header`` attributes are kept as a
-  bold line; ``<TabItem>`` becomes its tab label followed by its content;
+  bold line; ``<TabItem>`` becomes its tab label followed by its content; an
+  image component (``<Image img={require('./x.png')} />``, ``<ThemedImage
+  sources={{light: ..., dark: ...}} />``: the light one) becomes an ``<img>``;
 - ``:::note Title`` ... ``:::`` admonitions become a bold "Note: Title" line
   followed by their content;
 - JSX attribute expressions on HTML elements are evaluated when they are
@@ -48,6 +50,8 @@ _HEAD = re.compile(r"<head>.*?</head>", re.DOTALL | re.IGNORECASE)
 _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
 _LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
 _TEXT_ATTRS = ("title", "label", "header", "heading", "name")
+_IMAGE_COMPONENT = re.compile(r"Image|Img|Figure|Screenshot|Picture|Zoom|Photo", re.IGNORECASE)
+_IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture"}
 _MD_IMAGE = re.compile(r"(!\[[^\]]*\]\()(\s*<?)([^)\s>]+)")
 _HTML_SRC = re.compile(r"""(\b(?:src|href|poster)\s*=\s*)(["'])([^"']+)\2""")
 _TABS_VALUES = re.compile(r"""\{\s*label\s*:\s*(['"`])(.*?)\1\s*,\s*value\s*:\s*(['"`])(.*?)\3\s*\}"""
@@ -362,9 +366,51 @@ class MdxTransformer:
             shown = label or tabs.get(value or "", "") or value or ""
             return f"\n\n**{shown}**\n\n" if shown else "\n"
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
+        image = self._component_image(tag, scope)
+        out = ""
         if texts:
-            return "\n\n**" + " — ".join(dict.fromkeys(texts)) + "**\n\n"
+            out = "\n\n**" + " — ".join(dict.fromkeys(texts)) + "**\n\n"
+        if image:
+            out += image
+        if out:
+            return out
         return "\n" if not tag.self_closing else ""
+
+    def _component_image(self, tag: _Tag, scope: _Scope) -> str:
+        """An image component (``<Image img={require('./x.png')} />`` of
+        @theme/IdealImage, ``<ThemedImage sources={{light: useBaseUrl('/x.png'), dark: ...}} />``,
+        ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
+        attribute that names an image file (the light variant of ``sources``)."""
+        if not _IMAGE_COMPONENT.search(tag.name):  # DocsCard img=, Avatar src=: decoration
+            return ""
+        alt = ""
+        src = ""
+        for name, value, kind in tag.attrs:
+            low = name.lower()
+            if low in ("alt", "caption", "title") and value and kind == "str":
+                alt = alt or value
+            if src or value is None:
+                continue
+            if low not in _IMAGE_ATTRS:  # icon=, logo=, avatar= are decoration, not the page's images
+                continue
+            if kind == "str" and value.lower().split("?", 1)[0].endswith(_IMAGE_EXTS):
+                src = value
+            elif kind == "expr":
+                expr = value.strip()
+                if low == "sources":
+                    m = re.search(r"\blight\s*:\s*(.+?)(?:,\s*dark\s*:|\}\s*$|$)", expr.strip("{} \n"))
+                    expr = m.group(1).strip().rstrip(",") if m else ""
+                if expr in scope.images:
+                    src = scope.images[expr]
+                elif re.match(r"^(require|useBaseUrl|withBaseUrl)\s*\(", expr):
+                    src = "{" + expr + "}"
+                else:
+                    lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
+                    if lit and lit.group(2).lower().endswith(_IMAGE_EXTS):
+                        src = lit.group(2)
+        if not src:
+            return ""
+        return f'\n\n<img src="{_escape(src)}" alt="{_escape(alt)}" />\n\n'
 
     def _html_tag(self, tag: _Tag, scope: _Scope) -> str:
         out = [f"<{tag.name}"]

@@ -16,6 +16,10 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   ``attrs`` plugins; an admonition becomes "Kind: Title" followed by its body;
 - images marked ``#only-dark`` (Material) are counted but not kept: the
   ``#only-light`` twin is the image of that step;
+- ``/// tab | Title``, ``/// note | Title`` ... ``///`` blocks (pymdownx.blocks)
+  become a bold label and their content; Material icon shortcodes
+  (``:material-x:``) are dropped with pymdownx.emoji, abbreviation definitions
+  (``*[HTML]: ...``) with abbr;
 - ``+++ 2.0`` / ``--- 2.0`` / ``~~~ 2.0`` version annotations become "Added /
   Removed / Changed in version 2.0" when the site configures the
   ``markdown_version_annotations`` extension.
@@ -40,6 +44,11 @@ _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
 _VERSION = re.compile(r"^(\+\+\+|---|~~~)\s+(\d[\w.\-]*)\s*$")
 _VERSION_WORD = {"+++": "Added", "---": "Removed", "~~~": "Changed"}
+_BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)(?:\s*\|\s*(.*?))?\s*$")
+_BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
+_BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
+_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:")
+_ABBR = re.compile(r"^\*\[[^\]]+\]:")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
 
@@ -62,10 +71,13 @@ class PymdownTransformer:
 
     def transform(self, text: str, *, page_rel: str) -> str:
         text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
-        lines = self._tabs(_md_in_html(text.split("\n")))
+        lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
-        return "\n".join(lines)
+        if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
+            lines = [ln for ln in lines if not _ABBR.match(ln)]
+        out = "\n".join(lines)
+        return _ICON.sub("", out) if "pymdownx.emoji" in self.extensions else out
 
     # ------------------------------------------------------------- snippets
     def expand_snippets(self, text: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
@@ -169,6 +181,41 @@ class PymdownTransformer:
         if not m:
             return line
         return f"**{_VERSION_WORD[m.group(1)]} in version {m.group(2)}**\n"
+
+
+def _blocks(lines: list[str]) -> list[str]:
+    """pymdownx.blocks: ``/// tab | Title`` or ``/// note | Title`` ... ``///`` become
+    a bold label line and the block's content (its option lines dropped)."""
+    out: list[str] = []
+    fence: str | None = None
+    skipping_options = False
+    for line in lines:
+        fm = _FENCE.match(line)
+        if fence is not None:
+            if fm and fm.group(2)[0] == fence[0] and len(fm.group(2)) >= len(fence):
+                fence = None
+            out.append(line)
+            continue
+        if fm:
+            fence = fm.group(2)
+            out.append(line)
+            continue
+        if skipping_options and _BLOCK_OPTION.match(line):
+            continue
+        skipping_options = False
+        m = _BLOCK_OPEN.match(line)
+        if m:
+            kind, title = m.group(2), (m.group(3) or "").strip()
+            label = title if kind in ("tab", "html", "details") and title else \
+                (f"{kind.capitalize()}: {title}" if title else f"{kind.capitalize()}:")
+            out.extend(["", f"{m.group(1)}**{label}**", ""])
+            skipping_options = True
+            continue
+        if _BLOCK_CLOSE.match(line):
+            out.append("")
+            continue
+        out.append(line)
+    return out
 
 
 def _md_in_html(lines: list[str]) -> list[str]:

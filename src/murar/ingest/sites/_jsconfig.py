@@ -101,13 +101,30 @@ def object_block(code: str, key: str) -> str | None:
     m = re.search(rf"\b{re.escape(key)}\s*:\s*\{{", code)
     if not m:
         return None
-    depth, i = 0, m.end() - 1
+    return object_at(code, m.end() - 1)
+
+
+def plugin_options(code: str, plugin: str) -> list[str]:
+    """Option objects of every ``['<plugin>', { ... }]`` entry in ``code``
+    (Docusaurus plugin instances, e.g. several ``plugin-content-docs``)."""
+    out: list[str] = []
+    for m in re.finditer(rf"""['"]{re.escape(plugin)}['"]\s*,\s*\{{""", code):
+        block = object_at(code, m.end() - 1)
+        if block is not None:
+            out.append(block)
+    return out
+
+
+def object_at(code: str, start: int) -> str | None:
+    """The inside of the object literal whose ``{`` is at ``code[start]`` (braces balanced)."""
+    m_end = start + 1
+    depth, i = 0, start
     while i < len(code):
         if code[i] == "{":
             depth += 1
         elif code[i] == "}":
             depth -= 1
             if depth == 0:
-                return code[m.end() : i]
+                return code[m_end:i]
         i += 1
     return None

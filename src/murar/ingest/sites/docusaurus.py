@@ -102,6 +102,14 @@ class DocusaurusSite:
         route = js.string_setting(docs_block, "routeBasePath", consts)
         exclude = js.array_setting(docs_block, "exclude", consts) or []
         content = [docs_path, "blog", "src/pages"]
+        for block in js.plugin_options(code, "@docusaurus/plugin-content-docs"):  # more docs instances
+            extra = js.string_setting(block, "path", consts)
+            if extra and extra not in content:
+                content.append(extra)
+        blog_block = js.object_block(code, "blog") or ""
+        blog_path = js.string_setting(blog_block, "path", consts)
+        if blog_path and blog_path not in content:
+            content[1] = blog_path
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
         settings = {"site_dir": site_dir, "docs_path": docs_path, "markdown.format": md_format}

@@ -1,0 +1,71 @@
+"""Docusaurus config reading (without running it) and its resolution rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from murar.ingest.sites.base import FileRole
+from murar.ingest.sites.docusaurus import DocusaurusSite, glob_match
+
+CONFIG = """// a comment with baseUrl: '/wrong/'
+const BASE = '/product';
+/* staticDirectories: ['nope'] */
+module.exports = {
+  baseUrl: `${BASE}/`,
+  staticDirectories: ['public', 'assets'],
+  markdown: { format: 'detect' },
+  presets: [['classic', { docs: { path: 'guides', exclude: ['**/drafts/**'] }, blog: { path: 'news' } }]],
+  plugins: [['@docusaurus/plugin-content-docs', { id: 'community', path: 'community' }]],
+};
+"""
+
+
+def _site(tmp_path: Path) -> DocusaurusSite:
+    root = tmp_path / "site"
+    for rel in ("public/img/a.png", "assets/img/b.png", "guides/intro.md", "guides/x.mdx", "guides/drafts/d.md",
+                "guides/_part.mdx", "community/join.md", "news/2024-01-01-hello.md", "src/pages/about.md",
+                "guides/img/local.png"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(b"x")
+    (root / "docusaurus.config.js").write_text(CONFIG)
+    return DocusaurusSite.load(root, "docusaurus.config.js")
+
+
+def test_settings_are_read_from_the_js_config(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    cfg = site.config
+    assert cfg.base_url == "/product/"
+    assert cfg.static_dirs == ("public", "assets")
+    assert cfg.content_dirs == ("guides", "news", "src/pages", "community")
+    assert cfg.settings["markdown.format"] == "detect"
+
+
+def test_pages_partials_and_exclusions(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    assert site.classify("guides/intro.md").markup == "markdown"  # format: detect -> .md is CommonMark
+    assert site.classify("guides/x.mdx").markup == "mdx"
+    for rel in ("community/join.md", "news/2024-01-01-hello.md", "src/pages/about.md"):
+        assert site.classify(rel).role is FileRole.PAGE, rel
+    assert site.classify("guides/_part.mdx").role is FileRole.INCLUDE
+    assert site.classify("guides/drafts/d.md").role is FileRole.EXCLUDED
+
+
+def test_links_resolve_through_static_dirs_base_url_and_site_alias(tmp_path: Path) -> None:
+    site = _site(tmp_path)
+    page = "guides/intro.md"
+    assert site.resolve_asset("/img/a.png", page_rel=page).rel_path == "public/img/a.png"
+    assert site.resolve_asset("/img/b.png", page_rel=page).rel_path == "assets/img/b.png"
+    assert site.resolve_asset("/product/img/a.png", page_rel=page).rel_path == "public/img/a.png"
+    assert site.resolve_asset("{useBaseUrl('img/b.png')}", page_rel=page).rel_path == "assets/img/b.png"
+    assert site.resolve_asset("{require('@site/public/img/a.png').default}", page_rel=page).rel_path == \
+        "public/img/a.png"
+    assert site.resolve_asset("./img/local.png", page_rel=page).rel_path == "guides/img/local.png"
+    assert site.resolve_asset("https://cdn.example.org/x.png", page_rel=page).url is not None
+    assert site.resolve_asset("../../../etc/x.png", page_rel=page).problem == "escapes the corpus root"
+
+
+def test_glob_match_supports_globstar_and_braces() -> None:
+    assert glob_match("a/_x.mdx", "**/_*.{js,jsx,ts,tsx,md,mdx}")
+    assert glob_match("_x.md", "**/_*.{md,mdx}")
+    assert glob_match("a/_dir/b.md", "**/_*/**")
+    assert not glob_match("a/x.md", "**/_*.{md,mdx}")
