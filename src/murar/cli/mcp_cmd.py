@@ -32,6 +32,9 @@ def mcp(
     if not store and not index.exists():
         typer.secho(f"warning: no index at {index}; tool calls will return that error "
                     f"(build one with: murar ingest CORPUS --index {index})", fg=typer.colors.YELLOW, err=True)
+    if http and host not in ("127.0.0.1", "localhost", "::1"):
+        typer.secho(f"warning: listening on {host}: anyone who can reach it can query the docs "
+                    "(there is no authentication)", fg=typer.colors.YELLOW, err=True)
     try:
         run(index_target(index, store), llm=llm, http=http, host=host, port=port, base_url=base_url, model=model, api_key=api_key)
     except MurarError as err:
