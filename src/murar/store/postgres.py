@@ -100,6 +100,16 @@ def redact(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
+#: the vector indexes; created after the first version's rows are loaded (one bulk build is
+#: several times faster than growing the graph row by row), present from then on
+HNSW_SQL = (
+    "CREATE INDEX IF NOT EXISTS murar_snippets_hnsw ON murar_snippets USING hnsw (embedding vector_cosine_ops)",
+    "CREATE INDEX IF NOT EXISTS murar_media_hnsw ON murar_media USING hnsw (embedding vector_cosine_ops)",
+)
+#: memory for one HNSW bulk build (the graph of 100k 384-d vectors needs about 200 MB)
+BUILD_MEMORY = "512MB"
+
+
 def _schema_sql(dim: int) -> list[str]:
     vis = "vfrom bigint NOT NULL, vto bigint NOT NULL"
     return [
@@ -120,8 +130,6 @@ def _schema_sql(dim: int) -> list[str]:
          f"embedding vector({dim}) NOT NULL, {vis})"),
         (f"CREATE TABLE IF NOT EXISTS murar_assets (source_path text NOT NULL, stored_path text NOT NULL, "
          f"data bytea NOT NULL, {vis})"),
-        "CREATE INDEX IF NOT EXISTS murar_snippets_hnsw ON murar_snippets USING hnsw (embedding vector_cosine_ops)",
-        "CREATE INDEX IF NOT EXISTS murar_media_hnsw ON murar_media USING hnsw (embedding vector_cosine_ops)",
         "CREATE INDEX IF NOT EXISTS murar_snippets_id ON murar_snippets (id)",
         "CREATE INDEX IF NOT EXISTS murar_snippets_section ON murar_snippets (section_id)",
         "CREATE INDEX IF NOT EXISTS murar_media_id ON murar_media (id)",

@@ -26,6 +26,8 @@ from murar.store.postgres import (
     _ADVISORY_KEY,
     _DATA_TABLES,
     _VISIBLE,
+    BUILD_MEMORY,
+    HNSW_SQL,
     MIGRATIONS,
     OPEN,
     PG_SCHEMA_VERSION,
@@ -321,6 +323,11 @@ class PgVersionWriter:
 
         seq = self._n
         with self._conn() as conn:
+            if conn.execute("SELECT to_regclass('murar_snippets_hnsw') IS NULL").fetchone()[0]:
+                conn.execute(f"SET maintenance_work_mem = '{BUILD_MEMORY}'")
+                for stmt in HNSW_SQL:
+                    conn.execute(stmt)
+                conn.execute("RESET maintenance_work_mem")
             with conn.transaction():
                 row = conn.execute("SELECT seq FROM murar_live FOR UPDATE").fetchone()
                 live = int(row[0]) if row else 0
