@@ -66,6 +66,7 @@ CONVERTERS: dict[str, tuple[str, str]] = {
     "rst": ("murar.ingest.markup.rst:convert_rst", "core"),
     "myst": ("murar.ingest.markup.myst:convert_myst", "core"),
     "notebook": ("murar.ingest.markup.notebook:convert_notebook", "core"),
+    "asciidoc": ("murar.ingest.markup.asciidoc:convert_asciidoc", "core"),
 }
 
 

@@ -1,0 +1,572 @@
+"""AsciiDoc pages (Antora or plain) rendered by asciidoc-py and walked into a page.
+
+The AsciiDoc *preprocessor* (line directives, https://docs.asciidoctor.org/asciidoc/latest/directives/)
+runs here, because its paths are the Site's business: ``include::`` targets
+(resource IDs such as ``partial$x.adoc``, relative paths, ``{attribute}``
+references) are resolved by the Site and inlined with their ``tag=``/``tags=``,
+``lines=``, ``leveloffset=`` and ``indent=`` options; ``ifdef``/``ifndef``/
+``ifeval`` (simple comparisons, never ``eval``) select lines. References to
+attributes defined nowhere are kept as written (Asciidoctor's default
+``attribute-missing: skip``; asciidoc-py would drop the whole line).
+
+The block and inline grammar is asciidoc-py's (the ``asciidoc`` package from
+PyPI, rendered to HTML5 in-process), hardened: no filter ever runs a command
+(``[source]`` highlighters, ``a|`` cells and graphviz blocks keep their text),
+``sys``/``eval``/``include`` system attributes and macros give nothing,
+``conf-files`` is ignored. asciidoc-py keeps module-level state, so renders
+are serialised by a lock and its patched functions are restored afterwards.
+
+The HTML is then read into sections (``== Title``), images (block
+``image::target[alt]`` with its ``.Title`` as the author caption, inline
+``image:``), tables (``|===`` with its ``.Title``), admonitions ("Note: ..."),
+code listings, lists and video blocks; every image target goes to the Site
+(Antora resource IDs, ``imagesdir``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from murar.errors import IngestError, MissingExtraError
+from murar.ingest.markup.builder import (
+    MarkupOptions,
+    PageBuilder,
+    clean_text,
+    is_video_embed,
+    read_source,
+)
+from murar.ingest.sites.base import Site
+from murar.ingest.tables import parse_table_node
+from murar.schema import ParsedDocument
+
+__all__ = ["convert_asciidoc", "convert_asciidoc_text", "preprocess_asciidoc"]
+
+_LOCK = threading.Lock()
+_DIRECTIVE = re.compile(r"^(include|ifdef|ifndef|ifeval|endif)::([^\[]*)\[(.*)\]\s*$")
+_ATTR_ENTRY = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
+_ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
+_HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
+_VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
+_TAG_LINE = re.compile(r"\b(tag|end)::([\w-]+)\[\]")
+_FIGURE_PREFIX = re.compile(r"^(?:Figure|Table|Example|Listing)\s+\d+\.\s+")
+# attributes asciidoc-py or Asciidoctor define themselves (character replacements and friends)
+_BUILTIN_ATTRS = frozenset({
+    "amp", "apos", "asterisk", "backslash", "backtick", "blank", "brvbar", "caret", "cpp", "cxx", "deg", "empty",
+    "endsb", "gt", "ldquo", "lsquo", "lt", "nbsp", "plus", "pp", "quot", "rdquo", "rsquo", "sp", "startsb", "tilde",
+    "two-colons", "two-semicolons", "vbar", "wj", "zwsp", "docname", "docfile", "docdir", "doctitle", "localdate",
+    "localtime", "localdatetime", "docdate", "doctime", "asciidoc-version", "backend", "doctype", "basebackend",
+    "filetype", "outfilesuffix", "toc", "toc-title", "toclevels", "sectanchors", "sectlinks", "experimental",
+    "icons", "idprefix", "idseparator", "imagesdir", "linkattrs", "numbered", "sectnums", "source-highlighter",
+    "revnumber", "revdate", "author", "email", "firstname", "lastname", "description", "keywords",
+})
+# attributes passed on the command line win over document entries: the values
+# asciidoc-py's own configuration evaluates are never the document's
+_FIXED_ATTRS: dict[str, str | None] = {
+    "source-highlighter": "none", "footer-style": "none", "data-uri": None, "conf-files": "",
+    "imagesdir": None, "icons": None, "toc": None, "linkcss": "", "disable-javascript": "",
+}
+_BLOCKED_SYSTEM = frozenset({"eval", "eval3", "sys", "sys2", "sys3", "include"})
+
+
+# ----------------------------------------------------------------- preprocess
+class _Pre:
+    """The AsciiDoc preprocessor over one page and the files it includes."""
+
+    def __init__(self, *, site: Site, page_rel: str, attrs: dict[str, str], options: MarkupOptions,
+                 warnings: list[str]) -> None:
+        self.site = site
+        self.page_rel = page_rel
+        self.attrs = dict(attrs)
+        self.opts = options
+        self.warnings = warnings
+        self.includes = 0
+        self.included: list[str] = []
+
+    def sub(self, text: str) -> str:
+        return _ATTR_REF.sub(lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), m.group(0)), text)
+
+    def condition(self, kind: str, target: str, expr: str) -> bool:
+        if kind == "ifeval":
+            return _ifeval(self.sub(expr))
+        names_any = [n for n in target.split(",") if n]
+        names_all = [n for n in target.split("+") if n]
+        if "," in target:
+            hit = any(n in self.attrs for n in names_any)
+        else:
+            hit = all(n in self.attrs for n in names_all)
+        return hit if kind == "ifdef" else not hit
+
+    def run(self, text: str, *, file_rel: str, depth: int = 0, chain: tuple[str, ...] = ()) -> list[str]:
+        out: list[str] = []
+        skip: list[bool] = []  # stack of "this branch is skipped"
+        verbatim: str | None = None
+        for line in text.splitlines():
+            if verbatim is None and line.startswith("////") and line.strip("/") == "":
+                verbatim = line.strip()
+                out.append(line)
+                continue
+            if verbatim is not None and verbatim.startswith("/"):
+                out.append(line)
+                if line.strip() == verbatim:
+                    verbatim = None
+                continue
+            m = _DIRECTIVE.match(line)
+            if m:
+                kind, target, rest = m.group(1), m.group(2).strip(), m.group(3)
+                if kind == "endif":
+                    if skip:
+                        skip.pop()
+                    continue
+                if kind in ("ifdef", "ifndef", "ifeval"):
+                    active = not any(skip)
+                    cond = self.condition(kind, target, rest) if active else False
+                    if rest and kind != "ifeval":  # single-line form: ifdef::attr[content]
+                        if active and cond:
+                            out.append(rest)
+                        continue
+                    skip.append(not cond)
+                    continue
+                if any(skip):
+                    continue
+                out.extend(self.include(target, rest, file_rel=file_rel, depth=depth, chain=chain))
+                continue
+            if any(skip):
+                continue
+            if verbatim is None:
+                dm = _VERBATIM_DELIM.match(line)
+                if dm:
+                    verbatim = dm.group(1)
+                    out.append(line)
+                    continue
+                am = _ATTR_ENTRY.match(line)
+                if am:
+                    name = am.group(2)
+                    if name == "conf-files":
+                        continue  # asciidoc-py would load configuration (filters) from it
+                    if am.group(1) or am.group(3):
+                        self.attrs.pop(name, None)
+                    else:
+                        self.attrs[name] = self.sub(am.group(4) or "")
+                    out.append(line)
+                    continue
+                out.append(self.escape_missing(_shorthand(line)))
+            else:
+                if line.strip() == verbatim:
+                    verbatim = None
+                out.append(line)
+        return out
+
+    def escape_missing(self, line: str) -> str:
+        """Keep ``{name}`` as written when ``name`` is defined nowhere (asciidoc-py drops such lines)."""
+        def repl(m: re.Match[str]) -> str:
+            if m.group(1) or m.group(2) in self.attrs or m.group(2) in _BUILTIN_ATTRS:
+                return m.group(0)
+            return "\\" + m.group(0)
+        return _ATTR_REF.sub(repl, line)
+
+    def include(self, target: str, attrlist: str, *, file_rel: str, depth: int, chain: tuple[str, ...]) -> list[str]:
+        raw = target
+        target = self.sub(target)
+        if re.match(r"^[a-z][a-z0-9+.-]*://", target, re.IGNORECASE):
+            self.warnings.append(f"include {raw!r}: remote includes are not read")
+            return []
+        res = self.site.resolve_include(target, page_rel=file_rel)
+        if res.rel_path is None:
+            self.warnings.append(f"include {raw!r}: {res.problem or 'not resolved'}")
+            return []
+        path = self.site.config.root / res.rel_path
+        if not path.is_file():
+            self.warnings.append(f"include {raw!r}: file not found ({res.rel_path})")
+            return []
+        if res.rel_path in chain or res.rel_path == self.page_rel:
+            self.warnings.append(f"include {raw!r}: include cycle; skipped")
+            return []
+        if depth >= self.opts.max_include_depth:
+            self.warnings.append(f"include {raw!r}: nested deeper than {self.opts.max_include_depth}; skipped")
+            return []
+        self.includes += 1
+        if self.includes > 500:
+            self.warnings.append(f"include {raw!r}: more than 500 includes in one page; skipped")
+            return []
+        try:
+            text = read_source(path, max_bytes=self.opts.max_bytes, warnings=self.warnings)
+        except IngestError as err:
+            self.warnings.append(f"include {raw!r}: {err}")
+            return []
+        self.included.append(res.rel_path)
+        opts = _attrlist(attrlist)
+        lines = _select(text.splitlines(), opts)
+        offset = opts.get("leveloffset", "")
+        if PurePosixPath(res.rel_path).suffix.lower() not in (".adoc", ".asciidoc", ".asc", ".txt"):
+            return lines  # code included into a listing: verbatim
+        inner = self.run("\n".join(lines), file_rel=res.rel_path, depth=depth + 1, chain=(*chain, file_rel))
+        return _leveloffset(inner, offset) if offset else inner
+
+
+_BLOCK_ATTRS = re.compile(r"^\[([^\[\]]*)\]\s*$")
+_SHORTHAND = re.compile(r"([.#%])([^.#%]+)")
+
+
+def _shorthand(line: str) -> str:
+    """Asciidoctor's block attribute shorthand (``[.role]``, ``[#id]``, ``[%header]``,
+    ``[source%nowrap,java]``) in the long form asciidoc-py reads."""
+    m = _BLOCK_ATTRS.match(line)
+    if not m:
+        return line
+    parts = m.group(1).split(",", 1)
+    first = parts[0].strip()
+    if not first or first[0] == '"' or "=" in first or not re.search(r"[.#%]", first):
+        return line
+    style = re.split(r"[.#%]", first, maxsplit=1)[0]
+    roles: list[str] = []
+    ids: list[str] = []
+    opts: list[str] = []
+    for kind, value in _SHORTHAND.findall(first[len(style):]):
+        (roles if kind == "." else ids if kind == "#" else opts).append(value.strip())
+    out = [style] if style else []
+    if roles:
+        out.append(f'role="{" ".join(roles)}"')
+    if ids:
+        out.append(f'id="{ids[0]}"')
+    if opts:
+        out.append(f'options="{",".join(opts)}"')
+    rest = parts[1].strip() if len(parts) > 1 else ""
+    return "[" + ", ".join([*out, rest] if rest else out) + "]"
+
+
+def _attrlist(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in re.finditer(r'([\w-]+)\s*=\s*("([^"]*)"|[^,]*)', text):
+        out[m.group(1)] = m.group(3) if m.group(3) is not None else m.group(2).strip()
+    return out
+
+
+def _select(lines: list[str], opts: dict[str, str]) -> list[str]:
+    """Apply ``lines=`` (``1..5;10..-1``), ``tag=``/``tags=`` and ``indent=``."""
+    if "lines" in opts:
+        keep: list[str] = []
+        for part in re.split(r"[;,]", opts["lines"]):
+            m = re.match(r"^\s*(\d+)(?:\.\.(-?\d+))?\s*$", part)
+            if not m:
+                continue
+            a = int(m.group(1))
+            b = int(m.group(2)) if m.group(2) else a
+            keep.extend(lines[a - 1: None if b == -1 else b])
+        lines = keep
+    tags = opts.get("tags") or opts.get("tag")
+    if tags:
+        wanted = {t for t in re.split(r"[;,]", tags) if t and not t.startswith("!") and t not in ("*", "**")}
+        if wanted:
+            keep, active = [], set[str]()
+            for line in lines:
+                tm = _TAG_LINE.search(line)
+                if tm:
+                    (active.add if tm.group(1) == "tag" else active.discard)(tm.group(2))
+                    continue
+                if active & wanted:
+                    keep.append(line)
+            lines = keep
+        else:
+            lines = [ln for ln in lines if not _TAG_LINE.search(ln)]
+    if "indent" in opts and opts["indent"].isdigit():
+        body = [ln for ln in lines if ln.strip()]
+        strip = min((len(ln) - len(ln.lstrip(" ")) for ln in body), default=0)
+        pad = " " * int(opts["indent"])
+        lines = [pad + ln[strip:] if ln.strip() else ln for ln in lines]
+    return lines
+
+
+def _leveloffset(lines: list[str], offset: str) -> list[str]:
+    try:
+        n = int(offset)
+    except ValueError:
+        return lines
+    out = []
+    for line in lines:
+        m = _HEADING.match(line)
+        if m:
+            level = max(1, min(6, len(m.group(1)) + n))
+            line = "=" * level + m.group(2)
+        out.append(line)
+    return out
+
+
+def _ifeval(expr: str) -> bool:
+    """Asciidoctor's ``ifeval`` comparison (``"a" == "b"``, ``{n} > 2``), without ``eval``."""
+    m = re.match(r"^\s*(.+?)\s*(==|!=|<=|>=|<|>)\s*(.+?)\s*$", expr)
+    if not m:
+        return False
+
+    def value(v: str) -> Any:
+        v = v.strip()
+        if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+            return v[1:-1]
+        try:
+            return float(v)
+        except ValueError:
+            return v
+
+    a, op, b = value(m.group(1)), m.group(2), value(m.group(3))
+    if type(a) is not type(b):
+        a, b = str(a), str(b)
+    try:
+        return bool({"==": a == b, "!=": a != b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op])
+    except TypeError:
+        return False
+
+
+def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
+                        options: MarkupOptions | None = None, warnings: list[str] | None = None) -> str:
+    """Run the AsciiDoc preprocessor on ``text`` (see module doc); never raises for bad content."""
+    pre = _Pre(site=site, page_rel=page_rel, attrs=attrs or {}, options=options or MarkupOptions(),
+               warnings=warnings if warnings is not None else [])
+    return "\n".join(pre.run(text, file_rel=page_rel))
+
+
+# --------------------------------------------------------------------- render
+@contextlib.contextmanager
+def _hardened() -> Iterator[Any]:
+    """asciidoc-py with no command execution (see module doc), one render at a time."""
+    try:
+        from asciidoc import asciidoc as engine
+        from asciidoc.api import AsciiDocAPI
+    except ImportError as err:  # pragma: no cover - core dependency
+        raise MissingExtraError("asciidoc", "core") from err
+    with _LOCK:
+        saved_filter, saved_system = engine.filter_lines, engine.system
+
+        def no_filter(filter_cmd: str, lines: Any, attrs: Any = None) -> Any:
+            return lines
+
+        def guarded_system(name: str, args: str, is_macro: bool = False, attrs: Any = None) -> Any:
+            if name in _BLOCKED_SYSTEM:
+                return None
+            return saved_system(name, args, is_macro, attrs)
+
+        engine.filter_lines = no_filter
+        engine.system = guarded_system
+        try:
+            yield AsciiDocAPI
+        finally:
+            engine.filter_lines, engine.system = saved_filter, saved_system
+
+
+def _engine() -> Any:
+    from asciidoc import asciidoc as engine
+
+    return engine
+
+
+def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:
+    """HTML of ``text`` and whether asciidoc-py stopped early (the HTML is then partial).
+
+    Raises:
+        IngestError: asciidoc-py produced nothing at all.
+    """
+    with _hardened() as api_cls:
+        api = api_cls()
+        api.options("--no-header-footer")
+        for k, v in attrs.items():
+            if k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
+                api.attributes[k] = v
+        api.attributes.update(_FIXED_ATTRS)
+        out = io.StringIO()
+        failed: BaseException | None = None
+        try:
+            api.execute(io.StringIO(text), out, backend="html5")
+        except Exception as err:  # noqa: BLE001 - asciidoc-py exits 1 after any ERROR; output is written
+            failed = err
+        # asciidoc-py makes a fresh Message object per run: its list holds this run's messages only
+        engine_messages = getattr(getattr(_engine(), "message", None), "messages", None)
+        msgs = [str(m) for m in engine_messages] if isinstance(engine_messages, list) else []
+        for msg in msgs:
+            text_msg = msg.replace("asciidoc: ", "").replace("<stdin>: ", "")
+            if "missing style:" in text_msg:
+                continue  # [source,lang] and [tabs] render as plain listings/examples: not a problem
+            warnings.append(text_msg[:300])
+        if failed is not None and not out.getvalue().strip():
+            raise IngestError(f"asciidoc-py failed: {msgs[-1] if msgs else type(failed).__name__}") from failed
+        return out.getvalue(), any("FAILED" in m for m in msgs)
+
+
+# ----------------------------------------------------------------------- walk
+def _alt(img: LexborNode) -> str:
+    """The alt text; asciidoc-py's default (the target itself) becomes Asciidoctor's
+    (the file stem with ``-``/``_`` as spaces)."""
+    src = img.attributes.get("src") or ""
+    alt = img.attributes.get("alt") or ""
+    if not alt or alt == src:
+        name = re.split(r"[:$]", src.split("?")[0])[-1]  # the path part of a resource ID
+        return re.sub(r"[-_]+", " ", PurePosixPath(name).stem).strip()
+    return alt
+
+
+class _HtmlWalker:
+    def __init__(self, builder: PageBuilder) -> None:
+        self.b = builder
+
+    def title_of(self, node: LexborNode) -> str:
+        for child in node.iter():
+            if child.tag == "div" and "title" in (child.attributes.get("class") or "").split():
+                return _FIGURE_PREFIX.sub("", clean_text(child.text(separator=" ")))
+        return ""
+
+    def walk(self, node: LexborNode) -> None:
+        for child in node.iter(include_text=True):
+            self.visit(child)
+
+    def visit(self, node: LexborNode) -> None:
+        tag = node.tag
+        if tag == "-text":
+            self.b.text(node.text_content or "")
+            return
+        cls = (node.attributes.get("class") or "").split()
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self.b.heading(int(tag[1]), node.text(separator=" "), node.attributes.get("id"))
+            return
+        if tag == "div" and "imageblock" in cls:
+            self.b.end_paragraph()
+            caption = self.title_of(node)
+            for img in node.css("img"):
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img), caption=caption)
+            self.b.end_paragraph()
+            return
+        if tag == "span" and "image" in cls:
+            for img in node.css("img"):
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img))
+            return
+        if tag == "img":
+            self.b.image(node.attributes.get("src") or "", alt=_alt(node))
+            return
+        if tag == "table" and "tableblock" in cls:
+            cap = node.css_first("caption")
+            caption = _FIGURE_PREFIX.sub("", clean_text(cap.text(separator=" "))) if cap else ""
+            parsed = parse_table_node(node)
+            for img in node.css("img"):
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img))
+            self.b.table(parsed.headers, parsed.rows, caption)
+            return
+        if tag == "div" and "admonitionblock" in cls:
+            self.b.end_paragraph()
+            icon = node.css_first("td.icon")
+            label = clean_text(icon.text(separator=" ")) if icon else ""
+            content = node.css_first("td.content")
+            if label:
+                self.b.text(f"{label}: ")
+            if content is not None:
+                self.walk(content)
+            self.b.end_paragraph()
+            return
+        if tag == "div" and ("listingblock" in cls or "literalblock" in cls):
+            title = self.title_of(node)
+            if title:
+                self.b.block(title)
+            pre = node.css_first("pre")
+            if pre is not None:
+                self.b.code(pre.text())
+            return
+        if tag == "div" and "videoblock" in cls:
+            for media in node.css("video, iframe"):
+                src = media.attributes.get("src") or ""
+                if src and (media.tag == "video" or is_video_embed(src)):
+                    self.b.video(src, title=self.title_of(node))
+            return
+        if tag in ("video", "iframe"):
+            src = node.attributes.get("src") or ""
+            if src and (tag == "video" or is_video_embed(src)):
+                self.b.video(src)
+            return
+        if tag in ("script", "style", "col", "colgroup"):
+            return
+        if tag == "div" and "title" in cls:
+            self.b.end_paragraph()
+            self.b.block(clean_text(node.text(separator=" ")))
+            return
+        self.walk(node)
+        if tag in ("p", "li", "dt", "dd", "div", "pre", "blockquote", "tr", "td", "th"):
+            self.b.end_paragraph()
+
+
+_DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
+
+
+def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
+                          warnings: list[str] | None = None) -> ParsedDocument:
+    """Parse AsciiDoc ``text`` of the page ``rel`` (relative to the site root).
+
+    The Site gives the attributes it defines (``attributes_for(rel)`` when it
+    has one, e.g. Antora's ``antora.yml``).
+
+    Raises:
+        IngestError: asciidoc-py cannot render the page at all.
+    """
+    opts = options or MarkupOptions()
+    builder = PageBuilder(rel=rel, site=site, options=opts)
+    if warnings:
+        builder.warnings.extend(warnings)
+    attrs_for = getattr(site, "attributes_for", None)
+    attrs: dict[str, str] = dict(attrs_for(rel)) if callable(attrs_for) else {}
+    attrs.setdefault("docname", PurePosixPath(rel).stem)
+    text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
+    pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
+    lines = pre.run(text, file_rel=rel)
+    for line in lines:
+        m = _DOC_TITLE.match(line)
+        if m:
+            builder.title = clean_text(pre.sub(m.group(1)))
+            break
+        if line.strip() and not line.startswith(("//", ":", "[")):
+            break
+    html, stopped = "", True
+    try:
+        html, stopped = _render("\n".join(lines), pre.attrs, builder.warnings)
+    except IngestError as err:
+        builder.warnings.append(str(err))
+    if stopped:
+        # asciidoc-py gives up on the rest of a page at one construct it cannot parse (often an
+        # attribute list): render once more without block attribute lines, keep the fuller result
+        plain = [ln for ln in lines if not (_BLOCK_ATTRS.match(ln) and not ln.startswith("[["))]
+        try:
+            again, _ = _render("\n".join(plain), pre.attrs, [])
+        except IngestError:
+            again = ""
+        if len(again) > len(html):
+            builder.warnings.append("rendered again without block attribute lines after asciidoc-py stopped")
+            html = again
+        elif not html:
+            raise IngestError(f"{rel}: asciidoc-py could not render the page")
+    tree = LexborHTMLParser(html)
+    root = tree.body or tree.root
+    if root is not None:
+        if builder.title:
+            builder.heading(1, builder.title, None)
+        _HtmlWalker(builder).walk(root)
+    return builder.finish()
+
+
+def convert_asciidoc(path: Path, *, site: Site, assets_dir: Path | None = None,
+                     options: MarkupOptions | None = None) -> ParsedDocument:
+    """Parse one AsciiDoc page (``path`` under ``site.config.root``).
+
+    Raises:
+        IngestError: the file is outside the site root, unreadable, binary, or
+            asciidoc-py cannot render it.
+        MissingExtraError: the ``asciidoc`` package is not installed.
+    """
+    opts = options or MarkupOptions()
+    root = site.config.root
+    try:
+        rel = path.resolve().relative_to(root).as_posix()
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the site root {root}") from err
+    warnings: list[str] = []
+    text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
+    return convert_asciidoc_text(text, rel=rel, site=site, options=opts, warnings=warnings)

@@ -1,0 +1,309 @@
+"""Antora: component versions, modules, families and resource IDs.
+
+Antora (https://docs.antora.org/antora/latest/) builds sites from *component
+versions*: a folder holding ``antora.yml`` (``name``, ``version``,
+``asciidoc.attributes``) and ``modules/<module>/`` folders whose *families*
+are ``pages/`` (published pages), ``partials/`` and ``examples/`` (include
+only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
+``assets/attachments/`` are the older layout and still accepted). Rules used:
+
+- a ``.adoc`` file in ``pages/`` is a page, unless its name or a folder under
+  ``pages/`` starts with ``_`` (Antora's hidden files, kept as includes) or
+  another page includes it (content of that page, not a page of its own);
+- an image target is a *resource ID* ``[version@][component:][module:][family$]path``
+  resolved against the image family of the given (default: current) module of
+  the given (default: current) component; a URL stays remote;
+- an include target is a resource ID whose family is ``partial$``,
+  ``example$``, ``page$`` (or ``image$``/``attachment$``), or a path relative
+  to the including file;
+- ``nav.adoc`` files are navigation, not pages.
+
+``antora-playbook.yml`` and ``antora.yml`` are read as data (YAML, no tags).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
+
+__all__ = ["AntoraComponent", "AntoraSite", "parse_resource_id"]
+
+_ADOC = (".adoc", ".asciidoc", ".asc")
+_FAMILY_DIRS = {
+    "image": ("images", "assets/images"),
+    "attachment": ("attachments", "assets/attachments"),
+    "partial": ("partials", "pages/_partials"),
+    "example": ("examples", "pages/_examples"),
+    "page": ("pages",),
+}
+_INCLUDE_RE = re.compile(r"^include::([^\[\n]+)\[", re.MULTILINE)
+_RESOURCE_ID = re.compile(
+    r"^(?:(?P<version>[^@:$/]+)@)?(?:(?P<component>[^@:$/]+):)?(?:(?P<module>[^@:$/]+):)?"
+    r"(?:(?P<family>[a-z]+)\$)?(?P<path>.+)$")
+# a URL, not a resource ID (``ROOT:shot.png`` also looks like "scheme:path")
+_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|//|data:|mailto:|javascript:)", re.IGNORECASE)
+_SKIP_DIRS = {"node_modules", "build", "public", ".git", "_site"}
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceId:
+    """The parts of an Antora resource ID (``None`` where the ID omits them)."""
+
+    component: str | None
+    module: str | None
+    family: str | None
+    path: str
+
+
+def parse_resource_id(target: str) -> ResourceId:
+    """Split ``[version@][component:][module:][family$]path`` (the version is ignored)."""
+    m = _RESOURCE_ID.match(target.strip())
+    if not m:
+        return ResourceId(None, None, None, target.strip())
+    comp, mod = m.group("component"), m.group("module")
+    if comp is not None and mod is None:  # one coordinate is the module
+        comp, mod = None, comp
+    return ResourceId(comp, mod, m.group("family"), m.group("path"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AntoraComponent:
+    """One component version: ``dir`` relative to the site root (posix, ``""``
+    for the root), its ``name``, and the AsciiDoc attributes of ``antora.yml``."""
+
+    name: str
+    dir: str
+    attributes: dict[str, str] = field(default_factory=dict)
+
+
+def _read_component(path: Path, rel_dir: str, warnings: list[str]) -> AntoraComponent:
+    try:
+        data: Any = load_yaml_safely(path.read_text(encoding="utf-8", errors="replace"), unknown_tags="null")
+    except (OSError, FrontMatterError) as err:
+        warnings.append(f"{path.name}: cannot read ({err}); folder name used as component name")
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    name = str(data.get("name") or PurePosixPath(rel_dir or ".").name or "ROOT")
+    attrs: dict[str, str] = {}
+    asciidoc = data.get("asciidoc")
+    raw = asciidoc.get("attributes") if isinstance(asciidoc, dict) else None
+    if isinstance(raw, dict):
+        for k, v in raw.items():
+            if v is False or v is None:
+                continue
+            attrs[str(k).rstrip("@")] = "" if v is True else str(v).rstrip("@") if isinstance(v, str) else str(v)
+    return AntoraComponent(name=name, dir=rel_dir, attributes=attrs)
+
+
+class AntoraSite:
+    """An Antora documentation set: every ``antora.yml`` under ``root`` is a
+    component version (see module doc). Paths are relative to ``root``."""
+
+    def __init__(self, root: Path, config_file: str | None = None) -> None:
+        self._root = root.resolve()
+        self._config_file = config_file
+        self._components: list[AntoraComponent] | None = None
+        self._includes: frozenset[str] | None = None
+        self._config: SiteConfig | None = None
+        self.load_warnings: list[str] = []
+
+    @classmethod
+    def load(cls, root: Path, config_file: str | None) -> AntoraSite:
+        """Registry factory (see :mod:`murar.ingest.sites.detect`)."""
+        return cls(root, config_file)
+
+    # ------------------------------------------------------------ components
+    @property
+    def components(self) -> list[AntoraComponent]:
+        """Component versions found under the root (deepest paths first)."""
+        if self._components is None:
+            found: list[AntoraComponent] = []
+            for path in sorted(self._root.rglob("antora.yml")):
+                rel_parts = path.relative_to(self._root).parts
+                if any(p.startswith(".") or p in _SKIP_DIRS for p in rel_parts[:-1]):
+                    continue
+                rel_dir = PurePosixPath(*rel_parts[:-1]).as_posix() if len(rel_parts) > 1 else ""
+                found.append(_read_component(path, rel_dir, self.load_warnings))
+            if not found and (self._root / "modules").is_dir():
+                found.append(AntoraComponent(name=self._root.name, dir=""))
+            found.sort(key=lambda c: -len(c.dir))
+            self._components = found
+        return self._components
+
+    def _locate(self, rel: str) -> tuple[AntoraComponent, str, str, str] | None:
+        """``(component, module, family folder, path in family)`` of a file, or ``None``."""
+        for comp in self.components:
+            prefix = f"{comp.dir}/modules/" if comp.dir else "modules/"
+            if not rel.startswith(prefix):
+                continue
+            parts = rel[len(prefix):].split("/")
+            if len(parts) < 2:
+                return None
+            module = parts[0]
+            rest = "/".join(parts[1:])
+            for family_dirs in _FAMILY_DIRS.values():
+                for fdir in sorted(family_dirs, key=len, reverse=True):
+                    if rest.startswith(fdir + "/"):
+                        return comp, module, fdir, rest[len(fdir) + 1:]
+            return comp, module, "", rest
+        return None
+
+    def component_of(self, rel: str) -> AntoraComponent | None:
+        """The component version holding ``rel``."""
+        for comp in self.components:
+            if not comp.dir or rel.startswith(comp.dir + "/"):
+                return comp
+        return None
+
+    def attributes_for(self, rel: str) -> dict[str, str]:
+        """AsciiDoc attributes Antora sets for a page: the component's
+        ``asciidoc.attributes`` plus its intrinsic page attributes."""
+        comp = self.component_of(rel)
+        loc = self._locate(rel)
+        attrs = dict(comp.attributes) if comp else {}
+        if comp is not None:
+            attrs.setdefault("page-component-name", comp.name)
+        if loc is not None:
+            attrs.setdefault("page-module", loc[1])
+        return attrs
+
+    # -------------------------------------------------------------- config
+    @property
+    def config(self) -> SiteConfig:
+        if self._config is None:
+            comps = self.components
+            pages: list[str] = []
+            images: list[str] = []
+            for comp in comps:
+                base = self._root / comp.dir / "modules" if comp.dir else self._root / "modules"
+                if not base.is_dir():
+                    continue
+                for mod in sorted(p for p in base.iterdir() if p.is_dir()):
+                    rel_mod = mod.relative_to(self._root).as_posix()
+                    if (mod / "pages").is_dir():
+                        pages.append(f"{rel_mod}/pages")
+                    images.extend(f"{rel_mod}/{d}" for d in _FAMILY_DIRS["image"] if (mod / d).is_dir())
+            self._config = SiteConfig(
+                generator="antora", root=self._root, config_file=self._config_file,
+                content_dirs=tuple(pages) or (".",), static_dirs=tuple(images),
+                settings={"components": " ".join(f"{c.name}@{c.dir or '.'}" for c in comps)},
+            )
+        return self._config
+
+    # ------------------------------------------------------------- includes
+    def include_targets(self) -> frozenset[str]:
+        """Files pulled in by ``include::`` anywhere in the pages (computed once)."""
+        if self._includes is None:
+            found: set[str] = set()
+            for path in sorted(self._root.rglob("*")):
+                if path.suffix.lower() not in _ADOC or not path.is_file():
+                    continue
+                rel = path.relative_to(self._root).as_posix()
+                if any(p.startswith(".") or p in _SKIP_DIRS for p in PurePosixPath(rel).parts):
+                    continue
+                try:
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                for m in _INCLUDE_RE.finditer(text):
+                    target = m.group(1).strip()
+                    if "{" in target:
+                        target = self._substitute(target, rel)
+                    res = self.resolve_include(target, page_rel=rel)
+                    if res.rel_path is not None:
+                        found.add(res.rel_path)
+            self._includes = frozenset(found)
+        return self._includes
+
+    def _substitute(self, text: str, rel: str) -> str:
+        attrs = self.attributes_for(rel)
+        return re.sub(r"\{([\w-]+)\}", lambda m: attrs.get(m.group(1), m.group(0)), text)
+
+    # ------------------------------------------------------------- protocol
+    def classify(self, rel: str) -> FileClass:
+        name = PurePosixPath(rel).name
+        is_adoc = name.lower().endswith(_ADOC)
+        loc = self._locate(rel)
+        if loc is None:
+            if is_adoc:
+                return FileClass(role=FileRole.EXCLUDED, reason="outside an Antora module (modules/<name>/pages)")
+            return asset_or_unknown(rel)
+        _comp, _module, fdir, inner = loc
+        if fdir == "" and name == "nav.adoc":
+            return FileClass(role=FileRole.EXCLUDED, reason="Antora navigation file")
+        if not is_adoc:
+            return asset_or_unknown(rel)
+        if fdir in ("partials", "examples", "pages/_partials", "pages/_examples"):
+            return FileClass(role=FileRole.INCLUDE, markup="asciidoc")
+        if fdir != "pages":
+            if rel in self.include_targets():
+                return FileClass(role=FileRole.INCLUDE, markup="asciidoc")
+            return FileClass(role=FileRole.EXCLUDED, reason="not in a module's pages family")
+        if any(part.startswith("_") for part in inner.split("/")):
+            return FileClass(role=FileRole.INCLUDE, markup="asciidoc")  # Antora hidden file
+        if rel in self.include_targets():
+            return FileClass(role=FileRole.INCLUDE, markup="asciidoc")
+        return FileClass(role=FileRole.PAGE, markup="asciidoc")
+
+    def _family_file(self, comp: AntoraComponent, module: str, family: str, path: str) -> str | None:
+        base = f"{comp.dir}/modules/{module}" if comp.dir else f"modules/{module}"
+        candidates = [f"{base}/{d}/{path}" for d in _FAMILY_DIRS.get(family, (family + "s",))]
+        for cand in candidates:
+            if (self._root / cand).is_file():
+                return cand
+        return candidates[0] if candidates else None
+
+    def _resource(self, target: str, *, page_rel: str, default_family: str) -> ResolvedLink | None:
+        """Resolve ``target`` as a resource ID; ``None`` when it is a plain relative path
+        outside any module (the caller falls back to page-relative resolution)."""
+        rid = parse_resource_id(target)
+        here = self._locate(page_rel)
+        comp = here[0] if here else self.component_of(page_rel)
+        if rid.component is not None:
+            comp = next((c for c in self.components if c.name == rid.component), None)
+            if comp is None:
+                return ResolvedLink(problem=f"unknown Antora component {rid.component!r}")
+        module = rid.module or (here[1] if here else None)
+        if comp is None or module is None:
+            return None
+        family = rid.family or default_family
+        path = rid.path.split("#", 1)[0].split("?", 1)[0]
+        rel = self._family_file(comp, module, family, path)
+        if rel is None:
+            return None
+        # normalise ../ segments and keep the result inside the root
+        return resolve_link(rel, page_rel="index", root=self._root)
+
+    def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        link = link.strip()
+        if not link:
+            return ResolvedLink(problem="empty link")
+        if _URL.match(link):
+            return resolve_link(link, page_rel=page_rel, root=self._root)
+        res = self._resource(link, page_rel=page_rel, default_family="image")
+        if res is not None and res.rel_path is not None and (self._root / res.rel_path).is_file():
+            return res
+        # a page-relative path (an explicit :imagesdir: or a file beside the page)
+        local = resolve_link(link, page_rel=page_rel, root=self._root)
+        if local.rel_path is not None and (self._root / local.rel_path).is_file():
+            return local
+        return res if res is not None else local
+
+    def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
+        target = target.strip()
+        rid = parse_resource_id(target)
+        if rid.family is not None or rid.module is not None or rid.component is not None:
+            res = self._resource(target, page_rel=page_rel, default_family="page")
+            if res is not None:
+                return res
+        return resolve_link(target, page_rel=page_rel, root=self._root)
+
+    def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
+        return text

@@ -1,0 +1,212 @@
+"""AsciiDoc converter (asciidoc-py, hardened) on tiny Antora components written by each test."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from murar.ingest.markup.asciidoc import convert_asciidoc, preprocess_asciidoc
+from murar.ingest.sites.antora import AntoraSite
+from murar.schema import ImageItem, ParsedDocument, TableItem
+
+MOD = "docs/modules/ROOT"
+
+
+def _png(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (8, 6), "white").save(path)
+
+
+def _component(tmp_path: Path, pages: dict[str, str], attrs: str = "") -> AntoraSite:
+    (tmp_path / "docs").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "docs" / "antora.yml").write_text(
+        "name: guide\nversion: main\nasciidoc:\n  attributes:\n    product_name: SonataFlow\n" + attrs)
+    for rel, text in pages.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return AntoraSite(tmp_path, "docs/antora.yml")
+
+
+def _images(doc: ParsedDocument) -> list[ImageItem]:
+    return [m for m in doc.media if isinstance(m, ImageItem)]
+
+
+def test_sections_block_image_title_caption_and_attributes(tmp_path: Path) -> None:
+    _png(tmp_path / MOD / "assets" / "images" / "cloud" / "arch.png")
+    _png(tmp_path / MOD / "images" / "icon.png")
+    site = _component(tmp_path, {f"{MOD}/pages/cloud/authz.adoc": """\
+= Protecting {product_name} workflows
+:page-aliases: old.adoc
+
+Intro with an inline image:icon.png[gear icon] icon.
+
+== Architecture
+
+The picture shows the {product_name} setup.
+
+.Recommended architecture
+image::cloud/arch.png[Architecture diagram]
+
+After the figure.
+
+NOTE: Direct calls stay anonymous.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "cloud" / "authz.adoc", site=site)
+    assert doc.title == "Protecting SonataFlow workflows"
+    assert [s.heading_path for s in doc.sections] == [
+        ("Protecting SonataFlow workflows",), ("Protecting SonataFlow workflows", "Architecture")]
+    icon, arch = _images(doc)
+    assert icon.path == f"{MOD}/images/icon.png" and icon.exists and icon.alt == "gear icon"
+    assert arch.path == f"{MOD}/assets/images/cloud/arch.png" and arch.exists
+    assert arch.caption == "Recommended architecture" and arch.alt == "Architecture diagram"
+    assert arch.heading_path[-1] == "Architecture"
+    assert arch.context_before.endswith("The picture shows the SonataFlow setup.")
+    assert arch.context_after.startswith("After the figure.")
+    assert "Note: Direct calls stay anonymous." in doc.sections[1].text
+    assert {r.status for r in doc.asset_refs} == {"resolved"}
+
+
+def test_resource_ids_and_default_alt(tmp_path: Path) -> None:
+    _png(tmp_path / "docs/modules/admin/images/console.png")
+    _png(tmp_path / "other/modules/ROOT/images/shared.png")
+    (tmp_path / "other").mkdir(exist_ok=True)
+    (tmp_path / "other" / "antora.yml").write_text("name: common\nversion: '1'\n")
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= Page
+
+image::admin:console.png[]
+
+image::common:ROOT:shared.png[Shared]
+
+image::https://cdn.example.org/remote.png[Remote]
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    console, shared, remote = _images(doc)
+    assert console.path == "docs/modules/admin/images/console.png" and console.alt == "console"
+    assert shared.path == "other/modules/ROOT/images/shared.png" and shared.exists
+    assert remote.url == "https://cdn.example.org/remote.png" and remote.path is None
+
+
+def test_tables_with_titles_and_header_shorthand(tmp_path: Path) -> None:
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= Tables
+
+.Configuration properties
+[%header,cols="1,2"]
+|===
+|Property |Description
+|quarkus.http.port |The port
+|kogito.service.url |The URL
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.caption == "Configuration properties"
+    assert table.headers == ["Property", "Description"]
+    assert table.rows == [["quarkus.http.port", "The port"], ["kogito.service.url", "The URL"]]
+
+
+def test_includes_partials_tags_leveloffset_and_conditionals(tmp_path: Path) -> None:
+    site = _component(tmp_path, {
+        f"{MOD}/pages/p.adoc": """\
+= Page
+:flavour: community
+
+include::partial$common.adoc[leveloffset=+1]
+
+include::../pages/_hidden/steps.adoc[tag=step2]
+
+ifdef::flavour[]
+Community text.
+endif::[]
+ifndef::flavour[]
+Never shown.
+endif::[]
+ifeval::["{flavour}" == "community"]
+Evaluated text.
+endif::[]
+
+include::partial$missing.adoc[]
+""",
+        f"{MOD}/partials/common.adoc": "= Common part\n\nShared paragraph about {product_name}.\n",
+        f"{MOD}/pages/_hidden/steps.adoc": "// tag::step1[]\nStep one.\n// end::step1[]\n// tag::step2[]\nStep two.\n"
+                                           "// end::step2[]\n",
+    })
+    assert site.classify(f"{MOD}/partials/common.adoc").role.value == "include"
+    assert site.classify(f"{MOD}/pages/_hidden/steps.adoc").role.value == "include"
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert ("Page", "Common part") in [s.heading_path for s in doc.sections]
+    assert "Shared paragraph about SonataFlow." in text
+    assert "Step two." in text and "Step one." not in text
+    assert "Community text." in text and "Evaluated text." in text and "Never shown." not in text
+    assert any("missing.adoc" in w and "not found" in w for w in doc.warnings)
+
+
+def test_undefined_attribute_keeps_the_line(tmp_path: Path) -> None:
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": "= P\n\nSet {undefined_thing} before {product_name} starts.\n"})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert "Set {undefined_thing} before SonataFlow starts." in doc.sections[0].text
+
+
+def test_no_command_or_file_read_from_document_content(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    marker = tmp_path / "pwned"
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET")
+    site = _component(tmp_path, {f"{MOD}/pages/evil.adoc": f"""\
+= Evil
+:conf-files: {tmp_path}/evil.conf
+:source-highlighter: "+__import__('os').system('touch {marker}')+"
+
+sys::[touch {marker}]
+
+Value {{sys:touch {marker}}} and {{eval:__import__('os').system('touch {marker}')}}.
+
+ifeval::[__import__('os').system('touch {marker}') == 0]
+x
+endif::[]
+
+[graphviz, "x{marker}\\"; touch {marker}; \\"", png]
+----
+digraph {{ a -> b }}
+----
+
+[source,python]
+----
+print("hello")
+----
+
+include::{secret}[]
+"""})
+    (tmp_path / "evil.conf").write_text(f"[blockdef-listing]\nfilter=touch {marker}\n")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "evil.adoc", site=site)
+    assert not marker.exists()
+    text = "\n".join(s.text for s in doc.sections)
+    assert "TOP-SECRET" not in text
+    assert 'print("hello")' in text
+    captured = capsys.readouterr()
+    assert captured.err == ""
+
+
+def test_preprocess_lines_option() -> None:
+    site = AntoraSite(Path("/nonexistent-root"), None)
+    out = preprocess_asciidoc("ifeval::[2 > 10]\nno\nendif::[]\nyes\n", site=site, page_rel="p.adoc")
+    assert out == "yes"
+
+
+def test_asciidoc_py_never_spawns_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[object] = []
+
+    def spy(*args: object, **kwargs: object) -> None:
+        calls.append(args)
+        raise AssertionError("subprocess spawned")
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": "= P\n\n[source,java]\n----\nclass A {}\n----\n\n"
+                                                         "|===\na|*cell*\n|===\n"})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert "class A {}" in doc.sections[0].text and not calls

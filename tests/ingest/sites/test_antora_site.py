@@ -1,0 +1,81 @@
+"""Antora site rules: components, families, hidden files, resource IDs, includes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from murar.ingest.sites.antora import AntoraSite, parse_resource_id
+from murar.ingest.sites.base import FileRole, Site
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def test_parse_resource_id() -> None:
+    r = parse_resource_id("2.0@comp:admin:partial$setup/steps.adoc")
+    assert (r.component, r.module, r.family, r.path) == ("comp", "admin", "partial", "setup/steps.adoc")
+    r = parse_resource_id("admin:console.png")
+    assert (r.component, r.module, r.family, r.path) == (None, "admin", None, "console.png")
+    r = parse_resource_id("cloud/arch.png")
+    assert (r.component, r.module, r.family, r.path) == (None, None, None, "cloud/arch.png")
+
+
+def test_classify_families_hidden_nav_and_outside(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "antora-playbook.yml": "site:\n  title: X\n",
+        "docs/antora.yml": "name: guide\nversion: main\nasciidoc:\n  attributes:\n    product: SF\n    flag: true\n",
+        "docs/modules/ROOT/nav.adoc": "* xref:index.adoc[]\n",
+        "docs/modules/ROOT/pages/index.adoc": "= Home\n\ninclude::shared/_part.adoc[]\n\ninclude::reused.adoc[]\n",
+        "docs/modules/ROOT/pages/reused.adoc": "Reused text.\n",
+        "docs/modules/ROOT/pages/shared/_part.adoc": "Part.\n",
+        "docs/modules/ROOT/pages/_common/report.adoc": "Report.\n",
+        "docs/modules/ROOT/partials/p.adoc": "P.\n",
+        "docs/modules/ROOT/examples/e.adoc": "E.\n",
+        "docs/modules/ROOT/assets/images/a.png": "png",
+        "docs/modules/admin/images/b.png": "png",
+        "docs/README.adoc": "= Readme\n",
+        "package.json": "{}",
+    })
+    site = AntoraSite(tmp_path, "antora-playbook.yml")
+    assert isinstance(site, Site) and site.config.generator == "antora"
+    assert site.config.static_dirs == ("docs/modules/ROOT/assets/images", "docs/modules/admin/images")
+    assert site.attributes_for("docs/modules/ROOT/pages/index.adoc")["product"] == "SF"
+    role = lambda rel: site.classify(rel).role
+    assert role("docs/modules/ROOT/pages/index.adoc") is FileRole.PAGE
+    assert site.classify("docs/modules/ROOT/pages/index.adoc").markup == "asciidoc"
+    assert role("docs/modules/ROOT/pages/reused.adoc") is FileRole.INCLUDE
+    assert role("docs/modules/ROOT/pages/shared/_part.adoc") is FileRole.INCLUDE
+    assert role("docs/modules/ROOT/pages/_common/report.adoc") is FileRole.INCLUDE
+    assert role("docs/modules/ROOT/partials/p.adoc") is FileRole.INCLUDE
+    assert role("docs/modules/ROOT/examples/e.adoc") is FileRole.INCLUDE
+    assert role("docs/modules/ROOT/nav.adoc") is FileRole.EXCLUDED
+    assert role("docs/README.adoc") is FileRole.EXCLUDED
+    assert role("docs/modules/ROOT/assets/images/a.png") is FileRole.ASSET
+    assert role("package.json") is FileRole.UNKNOWN
+
+
+def test_resolution_of_images_and_includes(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "antora.yml": "name: solo\nversion: ~\n",
+        "modules/ROOT/pages/a/page.adoc": "= P\n",
+        "modules/ROOT/images/shots/x.png": "png",
+        "modules/ROOT/partials/steps.adoc": "S\n",
+        "modules/ops/assets/images/y.png": "png",
+    })
+    site = AntoraSite(tmp_path, "antora.yml")
+    page = "modules/ROOT/pages/a/page.adoc"
+    assert site.resolve_asset("shots/x.png", page_rel=page).rel_path == "modules/ROOT/images/shots/x.png"
+    assert site.resolve_asset("ops:y.png", page_rel=page).rel_path == "modules/ops/assets/images/y.png"
+    assert site.resolve_asset("solo:ops:y.png", page_rel=page).rel_path == "modules/ops/assets/images/y.png"
+    assert site.resolve_asset("https://x.org/y.png", page_rel=page).url == "https://x.org/y.png"
+    assert site.resolve_asset("nope:ROOT:z.png", page_rel=page).problem
+    missing = site.resolve_asset("shots/none.png", page_rel=page)
+    assert missing.rel_path == "modules/ROOT/images/shots/none.png"  # the path tried, for the report
+    assert site.resolve_include("partial$steps.adoc", page_rel=page).rel_path == "modules/ROOT/partials/steps.adoc"
+    assert site.resolve_include("../../partials/steps.adoc", page_rel=page).rel_path == \
+        "modules/ROOT/partials/steps.adoc"
+    assert site.resolve_include("../../../../../etc/passwd", page_rel=page).problem == "escapes the corpus root"
