@@ -90,10 +90,11 @@ def test_config_dir_production_and_languages(tmp_path: Path) -> None:
                                                  "  fr:\n    contentDir: content/fr\n")
     write(tmp_path, "config/_default/params.toml", 'product = "Acme"\n')
     write(tmp_path, "config/production/hugo.toml", 'baseURL = "https://x.org/docs/"\n')
-    cfg = hugo.load(tmp_path).config
+    site = hugo.load(tmp_path)
+    cfg = site.config
     assert cfg.content_dirs == ("content", "content/en", "content/fr")
     assert cfg.base_url == "/docs/"
-    assert cfg.settings["params.product"] == "Acme"
+    assert site.preprocess('{{< param "product" >}}', page_rel="content/en/a.md") == "Acme"
 
 
 def test_module_mounts_replace_folders(tmp_path: Path) -> None:

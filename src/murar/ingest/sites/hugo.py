@@ -188,7 +188,7 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     ``content`` mounts); ``static_dirs``: ``staticDir`` (list or string,
     ``staticDir0..10``), theme ``static/`` folders and ``static`` mounts;
     ``settings``: ``assets_dirs`` (``;``-joined), ``ignore_files`` (regexes joined
-    by newlines), ``build_drafts`` and the flattened ``params.*``.
+    by newlines), ``build_drafts``, ``publish_dir``, ``base_url_full``.
 
     Raises:
         ConfigError: a config file is invalid.
@@ -228,9 +228,6 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         "build_drafts": str(bool(cfg.get("builddrafts"))).lower(),
         "publish_dir": safe_join(str(cfg.get("publishdir") or "public")),
     }
-    params = cfg.get("params")
-    if isinstance(params, dict):
-        _flatten("params", params, settings)
     base = str(cfg.get("baseurl") or "/")
     return SiteConfig(generator=GENERATOR, root=root, config_file=main, content_dirs=content_dirs,
                       static_dirs=static_dirs, include_dirs=include_dirs,
@@ -320,8 +317,9 @@ class HugoSite:
     """A Hugo project (see module doc). Build with :func:`load` (reads the config)
     or from a :class:`SiteConfig`; the constructor does no I/O."""
 
-    def __init__(self, config: SiteConfig) -> None:
+    def __init__(self, config: SiteConfig, params: dict[str, str] | None = None) -> None:
         self._config = config
+        self._params = dict(params or {})
         self._root = config.root
         self._ignore: list[re.Pattern[str]] | None = None
         self._included: frozenset[str] | None = None
@@ -589,7 +587,7 @@ class HugoSite:
                 out.append(sc.get("path", pos=0))
             elif name == "param":
                 key = sc.get("name", pos=0)
-                out.append(self._config.settings.get(f"params.{key}", ""))
+                out.append(self._params.get(f"params.{key}", ""))
             elif name.endswith(".inline"):
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
@@ -682,4 +680,8 @@ def load(root: Path, config_file: str | None = None, *, environment: str = "prod
     Raises:
         ConfigError: a config file is invalid.
     """
-    return HugoSite(load_config(root, environment=environment))
+    cfg, _ = read_hugo_config(root.resolve(), environment=environment)
+    params: dict[str, str] = {}
+    if isinstance(cfg.get("params"), dict):
+        _flatten("params", cfg["params"], params)
+    return HugoSite(load_config(root, environment=environment), params)

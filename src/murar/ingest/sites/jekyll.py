@@ -105,13 +105,15 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
         out[prefix] = "true" if value else "false"
 
 
-def load_config(root: Path, config_file: str | None = None) -> tuple[SiteConfig, tuple[Collection, ...]]:
+def load_config(root: Path, config_file: str | None = None
+                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str]]:
     """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``).
 
     Returns the :class:`SiteConfig` (``content_dirs``: the source folder;
     ``include_dirs``: ``_includes``; ``exclude``: config plus Jekyll defaults;
-    ``base_url``: ``baseurl``; ``settings``: every scalar of the config as
-    ``site.<key>``) and the collections.
+    ``base_url``: ``baseurl``; ``settings``: ``url``, ``baseurl``, ``include``,
+    ``optional_front_matter``), the collections, and the Liquid variables (every
+    scalar of the config as ``site.<key>``).
 
     Raises:
         ConfigError: the config is not valid YAML.
@@ -135,10 +137,11 @@ def load_config(root: Path, config_file: str | None = None) -> tuple[SiteConfig,
             collections.append(Collection(str(cname), safe_join(coll_dir, f"_{cname}"), output))
     elif isinstance(raw, list):
         collections += [Collection(str(c), safe_join(coll_dir, f"_{c}"), False) for c in raw]
-    settings: dict[str, str] = {}
-    _flatten("site", data, settings)
+    variables: dict[str, str] = {}
+    _flatten("site", data, variables)
     for key in ("url", "baseurl"):
-        settings.setdefault(f"site.{key}", "")
+        variables.setdefault(f"site.{key}", "")
+    settings = {"url": variables["site.url"], "baseurl": variables["site.baseurl"]}
     excl = [str(x) for x in data.get("exclude") or [] if isinstance(x, str)]
     incl = [str(x) for x in data.get("include") or [] if isinstance(x, str)]
     settings["include"] = "\n".join(incl)
@@ -148,7 +151,7 @@ def load_config(root: Path, config_file: str | None = None) -> tuple[SiteConfig,
                      static_dirs=(source,), include_dirs=(includes_dir,),
                      exclude=tuple(dict.fromkeys([*excl, *DEFAULT_EXCLUDE])),
                      base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings)
-    return cfg, tuple(collections)
+    return cfg, tuple(collections), variables
 
 
 def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
@@ -199,9 +202,11 @@ class _Scope:
 class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
 
-    def __init__(self, config: SiteConfig, collections: tuple[Collection, ...] = ()) -> None:
+    def __init__(self, config: SiteConfig, collections: tuple[Collection, ...] = (),
+                 variables: dict[str, str] | None = None) -> None:
         self._config = config
         self._collections = collections
+        self._variables = dict(variables or {})
         self._root = config.root
         self._source = config.content_dirs[0] if config.content_dirs else "."
 
@@ -267,7 +272,7 @@ class JekyllSite:
 
     # ------------------------------------------------------------ resolution
     def _own_path(self, link: str) -> str | None:
-        site_url = self._config.settings.get("site.url", "")
+        site_url = self._config.settings.get("url", "")
         if "://" not in site_url:
             return None
         mine, other = urlsplit(site_url), urlsplit(link)
@@ -320,7 +325,7 @@ class JekyllSite:
         sink = warnings if warnings is not None else []
         meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
-        values = {k: v for k, v in self._config.settings.items() if k.startswith("site.")}
+        values = dict(self._variables)
         page_vars: dict[str, str] = {}
         _flatten("page", meta, page_vars)
         values.update(page_vars)
@@ -386,7 +391,7 @@ class JekyllSite:
             if name == "relative_url":
                 value = self._relative_url(value)
             elif name == "absolute_url":
-                value = self._config.settings.get("site.url", "").rstrip("/") + self._relative_url(value)
+                value = self._config.settings.get("url", "").rstrip("/") + self._relative_url(value)
             elif name == "prepend":
                 value = (argv or "") + value
             elif name == "append":
@@ -398,7 +403,7 @@ class JekyllSite:
     def _relative_url(self, value: str) -> str:
         if is_remote(value):
             return value
-        base = self._config.settings.get("site.baseurl", "").strip("/")
+        base = self._config.settings.get("baseurl", "").strip("/")
         path = "/" + value.lstrip("/")
         return f"/{base}{path}" if base else path
 
@@ -480,5 +485,5 @@ def load(root: Path, config_file: str | None = None) -> JekyllSite:
     Raises:
         ConfigError: the config is not valid YAML.
     """
-    config, collections = load_config(root, config_file)
-    return JekyllSite(config, collections)
+    config, collections, variables = load_config(root, config_file)
+    return JekyllSite(config, collections, variables)
