@@ -201,6 +201,10 @@ def walk_site(site: Site, *, under: Path | None = None,
             if any(fnmatch.fnmatch(name, pat) for pat in excludes):
                 out.others.append(FileReport(path=rel, status="skipped", error="excluded by name pattern", ext=ext))
                 continue
+            if rel == site.config.config_file:
+                out.others.append(FileReport(path=rel, status="skipped", ext=ext,
+                                             error=f"{site.config.generator} configuration (read for its rules)"))
+                continue
             try:
                 cls = site.classify(rel)
             except Exception as err:

@@ -230,6 +230,9 @@ class MkDocsSite:
         if is_md and self.snippet_files() and rel in self.snippet_files():
             return FileClass(role=FileRole.INCLUDE, markup="pymdown", reason="snippet pulled in with --8<--")
         docs = self._docs_of(rel)
+        link = self._config.settings.get("docs_dir_link", "")
+        if link and rel == link.split(" -> ", 1)[0]:
+            return FileClass(role=FileRole.EXCLUDED, reason=f"docs_dir link: {link}")
         if docs is None:
             if is_md:
                 return FileClass(role=FileRole.EXCLUDED, reason=f"outside docs_dir ({self._docs})")
