@@ -200,3 +200,11 @@ def test_image_components_become_images(tmp_path: Path) -> None:
     got = [(m.alt, m.path) for m in doc.media if isinstance(m, ImageItem)]
     assert got == [("Ideal image", "docs/guide/ideal.png"), ("Themed", "static/img/base.png"),
                    ("Imported figure", "static/img/imported.png")]
+
+
+def test_multiline_jsx_comment_is_dropped() -> None:
+    from murar.ingest.sites.base import PlainSite
+
+    md, _ = mdx_to_markdown("# T\n\nBefore.\n\n{/*\n  hidden note\n  more\n*/}\n\nAfter.\n",
+                            page_rel="a.mdx", site=PlainSite(Path(".")))
+    assert "hidden note" not in md and "Before." in md and "After." in md

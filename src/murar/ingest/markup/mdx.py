@@ -294,6 +294,12 @@ class MdxTransformer:
                 out.append(line)
                 i += 1
                 continue
+            # a {/* comment */} over several lines goes whole (bounded like tags)
+            joined = 0
+            while "{/*" in line and "*/}" not in line.split("{/*", 1)[1] and i + 1 < len(lines) and joined < 40:
+                i += 1
+                joined += 1
+                line = line + "\n" + lines[i]
             # join a tag that spans several lines (bounded: a broken tag must not swallow the page)
             joined = 0
             while _open_tag_unfinished(line) and i + 1 < len(lines) and joined < 40:
