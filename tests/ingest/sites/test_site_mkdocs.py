@@ -219,3 +219,12 @@ def test_blocks_icons_and_abbreviations(tmp_path: Path) -> None:
     assert "Warning: Careful" in text and "Do not delete the device." in text and "type: warning" not in text
     assert "Python" in text and "Use the client." in text and "///" not in text
     assert "Click to add." in text and ":material" not in text and "Application interface" not in text
+
+
+def test_inherit_merges_the_parent_config(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    (root / "site" / "pages").mkdir(parents=True)
+    (root / "base.yml").write_text("docs_dir: pages\nsite_url: https://x.org/docs/\n")
+    (root / "site" / "mkdocs.yml").write_text("INHERIT: ../base.yml\nsite_name: child\n")
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    assert site.config.content_dirs == ("site/pages",) and site.config.base_url == "/docs/"

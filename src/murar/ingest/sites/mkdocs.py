@@ -60,13 +60,21 @@ _PermissiveLoader.add_multi_constructor("!", _any_tag)
 _PermissiveLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
 
 
-def read_mkdocs_yml(path: Path) -> dict[str, Any]:
-    """``mkdocs.yml`` as a dict (custom tags read as plain values); ``{}`` when unreadable."""
+def read_mkdocs_yml(path: Path, *, depth: int = 0) -> dict[str, Any]:
+    """``mkdocs.yml`` as a dict (custom tags read as plain values; an ``INHERIT``
+    parent merged under it, as MkDocs does); ``{}`` when unreadable."""
     try:
         data = yaml.load(path.read_text(encoding="utf-8-sig", errors="replace"), Loader=_PermissiveLoader)
     except (OSError, yaml.YAMLError):
         return {}
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    parent = data.pop("INHERIT", None)
+    if isinstance(parent, str) and depth < 5:
+        base = read_mkdocs_yml(path.parent / parent, depth=depth + 1)
+        base.update(data)
+        return base
+    return data
 
 
 def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
