@@ -105,3 +105,9 @@ def test_markdown_page_with_hostile_front_matter_still_converts(tmp_path: Path) 
         assert doc.title == f"Title {i}"
         assert "Some body text here." in doc.sections[0].text
         assert any("front matter ignored" in w for w in doc.warnings)
+
+
+def test_control_characters_are_refused_not_raised() -> None:
+    # found by benchmarks/fuzz.py: PyYAML's reader raised ReaderError in the loader's constructor
+    fm = parse_front_matter("---\ntitle: a\x03b\n---\nbody")
+    assert fm.meta == {} and fm.body == "body" and fm.warnings

@@ -133,8 +133,9 @@ def load_yaml_safely(text: str, *, max_chars: int = MAX_CHARS, unknown_tags: str
     if len(text) > max_chars:
         raise FrontMatterError(f"YAML block of {len(text)} characters exceeds the {max_chars}-character limit")
     loader_cls = _LenientTagLoader if unknown_tags == "null" else _StrictLoader
-    loader = loader_cls(text)
+    loader: _StrictLoader | None = None
     try:
+        loader = loader_cls(text)  # the reader already refuses control characters here
         return loader.get_single_data()
     except yaml.YAMLError as err:
         reason = getattr(err, "problem", None) or type(err).__name__
@@ -142,7 +143,8 @@ def load_yaml_safely(text: str, *, max_chars: int = MAX_CHARS, unknown_tags: str
     except (RecursionError, ValueError, TypeError, OverflowError) as err:
         raise FrontMatterError(f"refused YAML ({type(err).__name__})") from err
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _jsonlike(value: Any, depth: int = 0) -> Any:
