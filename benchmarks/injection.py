@@ -30,10 +30,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from murar.answer.guard import model_written_text  # noqa: E402
-from murar.answer.pipeline import PipelineConfig, load_pipeline  # noqa: E402
-from murar.embed.minilm import MiniLMEmbedder  # noqa: E402
-from murar.ingest.index import build_index  # noqa: E402
+from murar.answer.guard import model_written_text
+from murar.answer.pipeline import PipelineConfig, load_pipeline
+from murar.embed.minilm import MiniLMEmbedder
+from murar.ingest.index import build_index
 
 FIXTURES = REPO / "tests" / "fixtures" / "injection"
 

@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import QUESTIONS, Result, free_port, one_request, percentile  # noqa: E402
+from load import QUESTIONS, Result, free_port, one_request, percentile
 
 ADOBE = REPO.parent / "shared" / "corpora" / "adobe-docs"
 
