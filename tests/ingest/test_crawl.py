@@ -203,6 +203,9 @@ def test_murar_ingest_url_then_ask(live_site: tuple[str, Path, list[tuple[str, i
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["report"]["pages"] >= 2 and data["report"]["images"] >= 1
+    assert data["report"]["site"]["generator"] == "html" and data["report"]["assets"]["resolution_rate"] == 1.0
+    assert data["crawl"]["pages"] >= 3 and data["crawl"]["images"] == 1
+    assert any("robots" in s["reason"] for s in data["crawl"]["skipped"])
     assert (tmp_path / "idx.crawl").is_dir()
     out = tmp_path / "answer.md"
     r = runner.invoke(app, ["ask", "How do I accept the licence agreement in the Gizmo installer?", "--index", str(idx),

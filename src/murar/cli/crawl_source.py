@@ -32,4 +32,15 @@ def crawl_source(url: str, *, index: Path, cache: Path | None, max_pages: int, a
     return crawler.run(on_page=lambda _: progress.advance("crawl"))
 
 
-__all__ = ["crawl_source", "is_url"]
+def crawl_summary(report: CrawlReport | None) -> dict[str, object]:
+    """``{"crawl": {...}}`` for ``--format json`` (empty when nothing was crawled)."""
+    if report is None:
+        return {}
+    return {"crawl": {"start_url": report.start_url, "mirror": str(report.root), "pages": len(report.pages),
+                      "images": len(report.images), "fetched": report.fetched,
+                      "not_modified": report.not_modified, "sitemap_urls": report.sitemap_urls,
+                      "skipped": [{"url": u, "reason": r} for u, r in report.skipped],
+                      "seconds": round(report.seconds, 2)}}
+
+
+__all__ = ["crawl_source", "crawl_summary", "is_url"]

@@ -17,7 +17,7 @@ from murar.cli.common import (
     fail,
     index_target,
 )
-from murar.cli.crawl_source import crawl_source, is_url
+from murar.cli.crawl_source import crawl_source, crawl_summary, is_url
 from murar.cli.progress import RichProgress
 from murar.errors import MurarError
 from murar.schema import to_jsonable
@@ -80,10 +80,13 @@ def ingest(
         excludes = DEFAULT_EXCLUDES + tuple(exclude or ())
         with RichProgress(enabled=not quiet and output == "text") as progress:
             source = Path(corpus)
+            crawled = None
             if is_url(corpus):
                 crawled = crawl_source(corpus, index=index, cache=crawl_cache, max_pages=max_pages,
                                        allow_hosts=allow_host or [], delay=crawl_delay, progress=progress)
                 source = crawled.root
+                if site_type == "auto":
+                    site_type = "built"  # the mirror is the site as served
             target = index_target(index, store)
             recognizer = None
             if transcribe:
@@ -105,7 +108,7 @@ def ingest(
               "missing_absent": stats.missing_absent,
               "unresolved": [to_jsonable(r) for r in report.unresolved]}
     if output == "json":
-        typer.echo(json.dumps({"manifest": to_jsonable(manifest), "report": {
+        typer.echo(json.dumps({"manifest": to_jsonable(manifest), **crawl_summary(crawled), "report": {
             "site": report.site,
             "pages": report.pages, "sections": report.sections, "snippets": report.snippets,
             "images": report.images, "tables": report.tables, "videos": report.videos,
