@@ -210,3 +210,29 @@ def test_sphinx_project_with_myst_parser(tmp_path: Path) -> None:
     assert site.classify("docs/guide.md").markup == "myst"
     (img,) = _images(convert_myst(tmp_path / "docs" / "guide.md", site=site))
     assert img.path == "docs/_static/a.png" and img.exists
+
+
+def test_inline_attributes_code_cells_and_glue_do_not_leak(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "a.png")
+    site = _book(tmp_path, {"p.md": """\
+# Sample
+
+![Alt text](img/a.png){width=200px align=center}
+
+```{code-cell} ipython3
+:tags: [hide-input]
+import numpy as np
+```
+
+```{glue:figure} boot_fig
+:figwidth: 300px
+```
+
+```{bibliography}
+```
+"""})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    text = doc.sections[0].text
+    assert text == "import numpy as np"
+    (img,) = _images(doc)
+    assert img.alt == "Alt text" and img.exists

@@ -304,3 +304,23 @@ def test_registry_is_restored_after_a_parse(tmp_path: Path) -> None:
     convert_rst(tmp_path / "p.rst", site=site)
     assert dict(directives._directives) == before_d and dict(roles._roles) == before_r
     assert "murar" not in sys.modules["docutils.parsers.rst.directives"].__dict__.get("__name__", "")
+
+
+def test_domain_directives_and_footnotes_read_as_text_without_noise(tmp_path: Path) -> None:
+    site = _project(tmp_path, {"api.rst": """\
+API
+===
+
+.. py:function:: send_message(sender, recipient)
+   :module: mail
+
+   Send a message. [#]_ See :confval:`exclude_patterns` and :py:class:`~mail.Message`.
+
+.. [#] A footnote body.
+"""})
+    doc = convert_rst(tmp_path / "api.rst", site=site)
+    text = doc.sections[0].text
+    assert "send_message(sender, recipient)" in text and "Send a message." in text
+    assert "See exclude_patterns and Message." in text and "A footnote body." in text
+    assert "\n1\n" not in f"\n{text}\n"  # the footnote label is not text
+    assert doc.warnings == []

@@ -3,7 +3,7 @@
 markdown-it-py with the MyST plugins of mdit-py-plugins is the parser
 (CommonMark + tables, front matter, ``(label)=`` targets, ``%`` comments,
 ``{role}`text``` roles, ``:::`` colon fences, ``$$`` math, definition lists,
-``{{ substitutions }}``). MyST directives (``` ```{name} argument``` fences and
+``{{ substitutions }}``, ``{width=...}`` inline attributes). MyST directives (``` ```{name} argument``` fences and
 ``:::{name}`` colon fences, https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
 are read here:
 
@@ -36,6 +36,7 @@ from typing import Any
 from docutils.nodes import make_id
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -83,7 +84,7 @@ def myst_markdown_it() -> MarkdownIt:
     """The markdown-it parser configured for MyST (see module doc)."""
     return (MarkdownIt("commonmark", {"html": True}).enable("table")
             .use(front_matter_plugin).use(myst_block_plugin).use(myst_role_plugin).use(colon_fence_plugin)
-            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin))
+            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin))
 
 
 @dataclass(slots=True)

@@ -51,7 +51,6 @@ from murar.errors import IngestError
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
-    clean_text,
     read_source,
 )
 from murar.ingest.markup.roles import role_text
@@ -437,7 +436,8 @@ _SPHINX_ROLES = frozenset({
     "guilabel", "menuselection", "ref", "doc", "kbd", "term", "numref", "download", "abbr", "command",
     "file", "program", "option", "envvar", "samp", "dfn", "mimetype", "makevar", "manpage", "regexp",
     "any", "keyword", "token", "eq", "func", "meth", "class", "mod", "attr", "obj", "data", "exc",
-    "const", "py:func", "py:meth", "py:class", "py:mod", "py:attr", "py:obj", "py:data", "py:exc",
+    "const", "confval", "dudir", "durole", "py:func", "py:meth", "py:class", "py:mod", "py:attr",
+    "py:obj", "py:data", "py:exc",
     "py:const", "sup", "sub", "math", "cite", "fa", "octicon", "bdg", "badge", "iconify", "icon", "button",
     "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas",
 })
@@ -489,6 +489,8 @@ class _Walker:
             self.b.end_paragraph()
             return
         if isinstance(node, (nodes.footnote_reference, nodes.citation_reference)):
+            return
+        if isinstance(node, nodes.label) and isinstance(node.parent, (nodes.footnote, nodes.citation)):
             return
         self.children(node, depth)
         if isinstance(node, (nodes.Structural, nodes.Body, nodes.list_item, nodes.term, nodes.definition,
@@ -617,7 +619,7 @@ def _grid(part: nodes.Element) -> list[list[str]]:
                 continue
             entry = entries[ei]
             ei += 1
-            text = clean_text(" ".join(p.astext() for p in entry.children)) if entry.children else ""
+            text = " ".join(" ".join(p.astext() for p in entry.children).split()) if entry.children else ""
             span = int(entry.get("morecols", 0)) + 1
             down = int(entry.get("morerows", 0))
             for _ in range(span):
@@ -661,7 +663,8 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         except (RecursionError, ValueError, TypeError, AttributeError, IndexError, KeyError) as err:
             raise IngestError(f"{rel}: docutils failed ({type(err).__name__}: {err})") from err
     for name in unknown:
-        if not any(name.endswith(" " + s) for s in _SPHINX_ROLES):
+        # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
+        if ":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES):
             builder.warnings.append(f"{name}: not a known Sphinx/docutils name; content kept as text")
     for line in stream.getvalue().splitlines():
         m = re.match(r"^(?:.*?):(\d+): \((\w+)/\d\) (.*)$", line)
