@@ -324,3 +324,28 @@ API
     assert "See exclude_patterns and Message." in text and "A footnote body." in text
     assert "\n1\n" not in f"\n{text}\n"  # the footnote label is not text
     assert doc.warnings == []
+
+
+def test_only_directive_follows_the_html_builder_and_metadata_is_not_text(tmp_path: Path) -> None:
+    site = _project(tmp_path, {"o.rst": """\
+:orphan:
+:tocdepth: 2
+
+Only
+====
+
+.. only:: html
+
+   HTML text.
+
+.. only:: latex or epub
+
+   Print text.
+
+.. only:: not latex and (html or singlehtml)
+
+   Complex text.
+"""})
+    text = convert_rst(tmp_path / "o.rst", site=site).sections[0].text
+    assert "HTML text." in text and "Complex text." in text
+    assert "Print text." not in text and "orphan" not in text and "tocdepth" not in text

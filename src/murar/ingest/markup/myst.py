@@ -301,6 +301,11 @@ class MystParser:
             self.feed(d.body)
             self.b.end_paragraph()
         elif name in _CONTAINERS:
+            if name == "only":
+                from murar.ingest.markup.rst import html_only
+
+                if not html_only(d.argument):
+                    return
             self.b.end_paragraph()
             if d.argument:
                 self.b.block(self._plain(d.argument))

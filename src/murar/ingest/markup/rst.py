@@ -258,6 +258,38 @@ class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
         return []
 
 
+_HTML_TAGS = frozenset({"html", "format_html", "builder_html", "dirhtml", "builder_dirhtml", "singlehtml"})
+
+
+def html_only(expression: str) -> bool:
+    """Sphinx ``.. only::`` expression evaluated for the HTML builder (tags ``html``,
+    ``format_html``, ``builder_html``); ``and``/``or``/``not``/parentheses, never ``eval``.
+    An expression it cannot read counts as true (the content is kept)."""
+    import ast
+
+    try:
+        tree = ast.parse(expression.strip() or "html", mode="eval")
+    except SyntaxError:
+        return True
+
+    def ev(node: ast.AST) -> bool:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Name):
+            return node.id in _HTML_TAGS
+        if isinstance(node, ast.BoolOp):
+            values = [ev(v) for v in node.values]
+            return all(values) if isinstance(node.op, ast.And) else any(values)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not ev(node.operand)
+        raise ValueError(type(node).__name__)
+
+    try:
+        return ev(tree)
+    except ValueError:
+        return True
+
+
 class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
     """A directive that wraps ordinary content: the argument becomes a lead
     paragraph (a tab's name, a version number), the body is parsed as rST."""
@@ -272,6 +304,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         ctx = _ctx(self)
         if name == "todo" and not ctx.todo:
             return []
+        if name == "only" and not html_only(" ".join(self.arguments)):
+            return []  # content for another builder (latex, epub...): not on the HTML site
         box = nodes.container(classes=["murar-" + name.replace(":", "-")])
         arg = " ".join(self.arguments).strip()
         label = _LABELS.get(name)
@@ -502,6 +536,17 @@ class _Walker:
         for child in node.children:
             self.walk(child, depth)
 
+    def document(self, doc: nodes.document, depth: int) -> None:
+        """The whole doctree; a field list before any other content is Sphinx's
+        file-wide metadata (``:orphan:``, ``:tocdepth:``), not text."""
+        seen_content = False
+        for child in doc.children:
+            if not seen_content and isinstance(child, nodes.field_list):
+                continue
+            if not isinstance(child, (nodes.comment, nodes.target, nodes.substitution_definition)):
+                seen_content = True
+            self.walk(child, depth)
+
     def section(self, node: nodes.section, depth: int) -> None:
         title_node = node.next_node(nodes.title)
         title = title_node.astext() if title_node is not None and title_node.parent is node else ""
@@ -670,7 +715,7 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         m = re.match(r"^(?:.*?):(\d+): \((\w+)/\d\) (.*)$", line)
         if m:
             builder.warnings.append(f"line {m.group(1)}: {m.group(2).lower()}: {m.group(3)}")
-    _Walker(builder, ctx).walk(doctree, depth)
+    _Walker(builder, ctx).document(doctree, depth)
 
 
 def convert_rst_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
