@@ -55,6 +55,8 @@ def test_source_suffix_list_and_myst_extension() -> None:
         p.write_text("source_suffix = ['.rst', '.txt']\nextensions = ['myst_nb']\n")
         c = read_conf(p)
         assert set(c.source_suffix) == {".rst", ".txt", ".md", ".ipynb"}
+        p.write_text("extensions = ['nbsphinx']\n")
+        assert set(read_conf(p).source_suffix) == {".rst", ".ipynb"}
 
 
 def test_sphinx_glob_semantics() -> None:

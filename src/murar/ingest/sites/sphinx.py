@@ -123,8 +123,10 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
     extensions = _strs(values.get("extensions"))
     if any(e in ("myst_parser", "myst_nb") for e in extensions):
         suffix.setdefault(".md", "markdown")
-    if "myst_nb" in extensions:
-        suffix.setdefault(".ipynb", "myst-nb")
+    if "myst_nb" in extensions or "nbsphinx" in extensions:
+        suffix.setdefault(".ipynb", "myst-nb" if "myst_nb" in extensions else "nbsphinx")
+    if "recommonmark" in extensions or "sphinx_markdown_parser" in extensions:
+        suffix.setdefault(".md", "markdown")
     root_doc = values.get("root_doc") or values.get("master_doc") or "index"
     lang = values.get("language")
     return SphinxConf(
