@@ -192,6 +192,19 @@ def test_tabs_code_and_inline_shortcodes(tmp_path: Path) -> None:
     assert '![The imgproc caption](<shot.png> "The imgproc caption")' in out
 
 
+def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path) -> None:
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
+    write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")
+    write(tmp_path, "content/a/other.md", "![y](pic.png)\n![z](/img/global.png)\n")
+    write(tmp_path, "static/moved/here/shot.png", PNG)
+    write(tmp_path, "static/a/pic.png", PNG)
+    write(tmp_path, "assets/img/global.png", PNG)
+    site = hugo.load(tmp_path)
+    assert site.resolve_asset("shot.png", page_rel="content/a/page.md").rel_path == "static/moved/here/shot.png"
+    assert site.resolve_asset("pic.png", page_rel="content/a/other.md").rel_path == "static/a/pic.png"
+    assert site.resolve_asset("/img/global.png", page_rel="content/a/other.md").rel_path == "assets/img/global.png"
+
+
 def test_missing_include_and_cycle_warn(tmp_path: Path) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     write(tmp_path, "content/includes/a.md", '{{< include "b.md" >}}A\n')

@@ -132,6 +132,18 @@ def test_resolution_rules(site_root: Path) -> None:
     assert warnings and "_includes/nothere.html" in warnings[0]
 
 
+def test_theme_include_not_in_repository_keeps_its_picture(site_root: Path) -> None:
+    """minimal-mistakes style ``{% include figure image_path=... caption=... %}`` from a remote theme."""
+    site = jekyll.load(site_root, "_config.yml")
+    warnings: list[str] = []
+    out = site.preprocess('{% include figure image_path="/images/setup.png" alt="Setup" '
+                          'caption="The <em>setup</em> screen" %}\n{% include toc %}\n',
+                          page_rel="index.md", warnings=warnings)
+    assert '![Setup](</images/setup.png> "The setup screen")' in out
+    assert site.resolve_asset("/images/setup.png", page_rel="index.md").rel_path == "images/setup.png"
+    assert len(warnings) == 2  # both includes reported as not in the repository
+
+
 def test_bad_config_and_jupyter_book_told_apart(tmp_path: Path) -> None:
     write(tmp_path, "_config.yml", "title: [unclosed")
     with pytest.raises(ConfigError, match="_config.yml"):

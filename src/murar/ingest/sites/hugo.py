@@ -226,6 +226,7 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         "assets_dirs": ";".join(dict.fromkeys(safe_join(a) for a in assets if safe_join(a))),
         "ignore_files": "\n".join(_as_list(cfg.get("ignorefiles"))),
         "build_drafts": str(bool(cfg.get("builddrafts"))).lower(),
+        "ugly_urls": str(cfg.get("uglyurls") is True).lower(),
         "publish_dir": safe_join(str(cfg.get("publishdir") or "public")),
     }
     base = str(cfg.get("baseurl") or "/")
@@ -430,21 +431,33 @@ class HugoSite:
 
     # -------------------------------------------------------------- assets
     def page_url_dir(self, page_rel: str) -> str:
-        """The URL folder of a page, without the base path (``a/b`` for
-        ``content/a/b.md`` and ``content/a/b/index.md``; ``""`` for the home page)."""
+        """The URL folder of a page, without the base path: the front matter ``url``
+        when set, else ``a/b`` for ``content/a/b.md`` (``a`` with ``uglyURLs``) and
+        ``content/a/b/index.md``; ``""`` for the home page."""
+        meta = self._front_matter(page_rel) if (self._root / page_rel).is_file() else {}
+        url = meta.get("url")
+        if isinstance(url, str) and url.startswith("/"):
+            path = strip_base(url, self._config.base_url).strip("/")
+            return posixpath.dirname(path) if posixpath.splitext(path)[1] else path
         content = self._content_dir_of(page_rel) or "."
         inner = page_rel[len(content) + 1:] if content not in (".", "") else page_rel
         stem, _ = posixpath.splitext(inner)
         base = posixpath.basename(stem)
         if base in ("index", "_index"):
             return posixpath.dirname(stem)
+        if isinstance(meta.get("slug"), str) and meta["slug"].strip("/"):
+            stem = safe_join(posixpath.dirname(stem), str(meta["slug"]).strip("/"))
+        if self._config.settings.get("ugly_urls") == "true":
+            return posixpath.dirname(stem)
         return stem
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an asset link as Hugo serves it: page-relative (bundle resources),
-        then relative to the page URL in the static and content folders;
-        root-relative (``/x``, base path removed) from the static folders, then
-        the content folders (published bundle resources). A link to the site's
+        then relative to the page URL (front matter ``url``/``slug`` and ``uglyURLs``
+        honoured) in the static and content folders; root-relative (``/x``, base
+        path removed) from the static folders, then the content folders (published
+        bundle resources); last, ``assets/`` (global resources, as Hugo's embedded
+        image render hook looks them up). A link to the site's
         own ``baseURL`` host is local. Never raises."""
         link = link.strip()
         if not link:
@@ -460,15 +473,18 @@ class HugoSite:
         if not path:
             return ResolvedLink(problem="link without a path")
         cands: list[str] = []
+        assets = [a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
         if path.startswith("/"):
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands += [safe_join(s, site_path) for s in self._config.static_dirs]
             cands += [safe_join(c, site_path) for c in self._config.content_dirs]
+            cands += [safe_join(a, site_path) for a in assets]
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
             url_dir = self.page_url_dir(page_rel)
             cands += [safe_join(s, url_dir, path) for s in self._config.static_dirs]
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
+            cands += [safe_join(a, path) for a in assets]
         return lookup(self._root, cands, link=link)
 
     def _own_url(self, link: str) -> str | None:

@@ -400,6 +400,22 @@ class JekyllSite:
                 value = argv or ""
         return value
 
+    def _theme_figure(self, params_text: str, scope: _Scope) -> str:
+        """An include that is not in the repository (a remote theme's ``figure``,
+        ``image``): when one parameter is an image path, keep the picture with its
+        ``alt``/``caption``/``title`` parameters; otherwise nothing."""
+        params: dict[str, str] = {}
+        for m in _PARAM.finditer(params_text):
+            value = _literal(m.group(2))
+            params[m.group(1).lower()] = value if value is not None else scope.lookup(m.group(2))
+        src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
+        if not src:
+            return ""
+        alt = re.sub(r"\s+", " ", params.get("alt") or params.get("caption") or "").replace("]", "\\]")
+        caption = re.sub(r"<[^>]+>", "", params.get("caption") or params.get("title") or "").replace('"', '\\"')
+        title = f' "{caption.strip()}"' if caption.strip() else ""
+        return f"![{alt}](<{src}>{title})"
+
     def _relative_url(self, value: str) -> str:
         if is_remote(value):
             return value
@@ -418,7 +434,7 @@ class JekyllSite:
             res = self.resolve_include(target, page_rel=file_rel)
         if res.rel_path is None or res.problem:
             warnings.append(f"{{% {tag} {target} %}}: {res.problem or 'not found'}")
-            return ""
+            return self._theme_figure(params_text, scope)
         if depth >= _MAX_INCLUDE_DEPTH:
             warnings.append(f"{{% {tag} {target} %}}: nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
