@@ -53,6 +53,7 @@ _LOCK = threading.Lock()
 _DIRECTIVE = re.compile(r"^(include|ifdef|ifndef|ifeval|endif)::([^\[]*)\[(.*)\]\s*$")
 _ATTR_ENTRY = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
 _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
+_ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
 _TAG_LINE = re.compile(r"\b(tag|end)::([\w-]+)\[\]")
@@ -374,8 +375,9 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
     with _hardened() as api_cls:
         api = api_cls()
         api.options("--no-header-footer")
+        used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
-            if k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
+            if k in used and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
                 api.attributes[k] = v
         api.attributes.update(_FIXED_ATTRS)
         out = io.StringIO()
