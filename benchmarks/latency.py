@@ -9,7 +9,9 @@ run and on one loaded model, each question is answered by both paths in turn
   around the placeholders), without the prefix cache, as murar did before;
 - ``streamed``: one call with the selected evidence sentences, the fixed
   prompt prefix restored from the llama.cpp state cache, attribution and media
-  selection per sentence while the answer streams, captions from the docs.
+  selection per sentence while the answer streams, captions from the docs;
+- ``lead-in`` (optional, ``--paths``): the answer from the selected sentences,
+  then one short call writing a validated lead-in per media item.
 
 Printed per path: time to the first answer token (for three-call also to the
 first *final* text, which only exists at the end), to the first media item, to
@@ -42,6 +44,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
+from murar.answer.evidence import EvidenceOptions
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.answer.service import AnswerEvent, IndexStats
 from murar.embed.minilm import MiniLMEmbedder
@@ -59,6 +62,7 @@ from murar.schema import Answer
 
 SHARED = REPO.parent / "shared"
 PATHS = ("three-call", "streamed")
+OPTIONAL_PATHS = ("lead-in",)
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -214,7 +218,9 @@ def main() -> None:
     ap.add_argument("--questions", type=Path, default=SHARED / "eval" / "dev.jsonl")
     ap.add_argument("--llm", default="bundled", choices=["bundled", "bundled-small"])
     ap.add_argument("--limit", type=int, default=20)
-    ap.add_argument("--paths", default=",".join(PATHS), help="comma-separated: three-call,streamed")
+    ap.add_argument("--paths", default=",".join(PATHS),
+                    help="comma-separated: three-call, streamed, lead-in (answer from the selected sentences, then "
+                         "one short call writing lead-ins for the media; not streamed)")
     ap.add_argument("--draft-tokens", type=int, default=0, help="prompt-lookup decoding on the model (0 = off)")
     ap.add_argument("--judge", default="embedding", choices=["embedding", "llm"])
     ap.add_argument("--json-out", type=Path, default=None)
@@ -236,6 +242,8 @@ def main() -> None:
     pipes = {
         "three-call": load_pipeline(args.index, chat_model=model, config=PipelineConfig.three_call()),
         "streamed": load_pipeline(args.index, chat_model=model, config=PipelineConfig()),
+        "lead-in": load_pipeline(args.index, chat_model=model, config=PipelineConfig.three_call(
+            refine_mode="lead-in", display_captions=False, evidence=EvidenceOptions())),
     }
     corpus_text = golds[0].question + "\n" + " ".join(
         s.snippet.text for s in pipes["streamed"].retrieve(golds[0].question)[0])[:1800]

@@ -3,13 +3,27 @@ from __future__ import annotations
 import numpy as np
 
 from murar.answer.attribute import attribute, split_answer
-from murar.answer.generate import clean_citations, citations_in, strip_citations
+from murar.answer.generate import citations_in, clean_citations, strip_citations
 from murar.answer.media import MediaOptions, select_section_media
-from murar.answer.refine import assign_placeholders, build_draft, refine, validate_refinement
+from murar.answer.refine import (
+    assign_placeholders,
+    build_draft,
+    refine,
+    validate_refinement,
+)
 from murar.answer.render import escape_md, render_markdown, to_blocks
 from murar.embed.fake import HashingEmbedder
 from murar.llm.fake import ScriptedChatModel
-from murar.schema import Answer, ImageItem, MediaSelection, ScoredSnippet, Section, Snippet, TableItem, Trace
+from murar.schema import (
+    Answer,
+    ImageItem,
+    MediaSelection,
+    ScoredSnippet,
+    Section,
+    Snippet,
+    TableItem,
+    Trace,
+)
 from murar.store.memory import MemoryStore
 
 
@@ -153,7 +167,11 @@ def test_display_captions_from_model_or_fallback() -> None:
 
 
 def test_redundant_table_and_answer_based_selection() -> None:
-    from murar.answer.strategies import AnswerBasedOptions, is_redundant, select_answer_based
+    from murar.answer.strategies import (
+        AnswerBasedOptions,
+        is_redundant,
+        select_answer_based,
+    )
 
     t = TableItem(id="t", section_id="s", source_path="p.md", page_title="Page", heading_path=("Page",),
                   anchor=None, position=0, headers=["Name", "Code"], rows=[["ECID", "4"]], markdown="")
@@ -200,3 +218,28 @@ def test_safe_repairs_before_validation() -> None:
     assert fixes == ["removed repeated [IMAGE 1]", "removed unknown [TABLE 7]"]
     text, trace = refine(draft, ScriptedChatModel(["Open the canvas, shown below [1].\n[IMAGE 1]\n[IMAGE 1]\nSave it [2]."]))
     assert trace.used == "llm" and "repeated" in trace.reason and text.count("[IMAGE 1]") == 1
+
+
+def test_lead_ins_are_validated_and_never_touch_the_answer_text() -> None:
+    from murar.answer.refine import valid_lead_in, write_lead_ins
+    from murar.schema import ImageItem, MediaSelection
+
+    def sel(n: int, caption: str) -> MediaSelection:
+        item = ImageItem(id=f"i{n}", section_id="s", source_path="p.md", page_title="P", heading_path=("P",),
+                         anchor=None, position=n, path=f"i{n}.png", caption=caption)
+        return MediaSelection(item=item, snippet_id="x", sentence_index=n, score=0.8, placeholder=f"[IMAGE {n}]")
+
+    draft = "Open the journey canvas [1].\n[IMAGE 1]\nDrag the custom event onto the canvas [1].\n[IMAGE 2]"
+    sels = [sel(1, "Journey canvas"), sel(2, "Events palette with the custom event")]
+    reply = ("1: The screenshot below shows the journey canvas\n"
+             "2: This proves the product is the best on the market.")  # invented words: rejected
+    text, trace = write_lead_ins(draft, sels, ScriptedChatModel([reply]))
+    assert trace.used == "llm" and "rejected [IMAGE 2]" in trace.reason
+    assert text == ("Open the journey canvas [1]. The screenshot below shows the journey canvas.\n[IMAGE 1]\n"
+                    "Drag the custom event onto the canvas [1].\n[IMAGE 2]")
+    # nothing valid, or no model: the draft is kept
+    kept, t2 = write_lead_ins(draft, sels, ScriptedChatModel(["1: [IMAGE 3] see https://evil.example"]))
+    assert kept == draft and t2.used == "fallback"
+    assert write_lead_ins(draft, sels, None)[0] == draft
+    assert not valid_lead_in("Shown.", "Open the canvas.", "Canvas")
+    assert valid_lead_in("The table below lists the canvas settings", "Configure the canvas settings.", "Settings")

@@ -59,7 +59,7 @@ from murar.answer.prompts import (
     PROMPT_VERSION,
     answer_messages,
 )
-from murar.answer.refine import assign_placeholders, build_draft, refine
+from murar.answer.refine import assign_placeholders, build_draft, refine, write_lead_ins
 from murar.answer.render import to_blocks
 from murar.answer.service import AnswerEvent, IndexStats
 from murar.answer.strategies import (
@@ -104,7 +104,9 @@ class PipelineConfig:
     ``three-call`` (MuRAR as published: answer, captions, rewrite); see the module doc.
     ``evidence``: how much snippet text goes to the generator: the selected
     sentences (:class:`EvidenceOptions`) or ``None`` for the whole snippets.
-    ``refine``: (three-call path) rewrite the draft with the model around the placeholders.
+    ``refine``: (three-call path) refine the draft with the model around the placeholders:
+    ``refine_mode="rewrite"`` rewrites the whole answer (MuRAR), ``"lead-in"`` only
+    writes a short validated lead-in per media item (:func:`murar.answer.refine.write_lead_ins`).
     ``display_captions``: (three-call path) let the model write a short caption per
     media item; otherwise, and always on the streamed path, a deterministic caption
     from the item's own text (:func:`murar.answer.captions.fallback_caption`).
@@ -117,6 +119,8 @@ class PipelineConfig:
             raise ConfigError(f"media_strategy must be one of {STRATEGIES}, not {self.media_strategy!r}")
         if self.path not in PATHS:
             raise ConfigError(f"path must be one of {PATHS}, not {self.path!r}")
+        if self.refine_mode not in ("rewrite", "lead-in"):
+            raise ConfigError(f"refine_mode must be rewrite or lead-in, not {self.refine_mode!r}")
 
     @classmethod
     def three_call(cls, **overrides: object) -> PipelineConfig:
@@ -135,6 +139,7 @@ class PipelineConfig:
     display_captions: bool = False
     path: str = "streamed"
     guard: bool = True
+    refine_mode: str = "rewrite"
     evidence: EvidenceOptions | None = field(default_factory=EvidenceOptions)
 
 
@@ -227,7 +232,11 @@ class Pipeline:
         self._record_llm_call(trace, "captions")
         t = time.perf_counter()
         draft = build_draft(text, media.selected, attr.attributions)
-        final, rtrace = refine(draft, self.refiner if self.config.refine else None)
+        refiner = self.refiner if self.config.refine else None
+        if self.config.refine_mode == "lead-in":
+            final, rtrace = write_lead_ins(draft, media.selected, refiner)
+        else:
+            final, rtrace = refine(draft, refiner)
         trace.refinement = rtrace
         if self.config.guard:
             checked = guard_answer(final, question, snippets)
