@@ -215,3 +215,43 @@ def test_murar_ingest_url_then_ask(live_site: tuple[str, Path, list[tuple[str, i
     assert "licence.png" in md, md
     r = runner.invoke(app, ["ingest", "http://", "--index", str(idx), "--embedder", "hashing"])
     assert r.exit_code == 1 and "Traceback" not in r.output
+
+
+def test_redirects_stay_in_scope_and_lazy_images(tmp_path: Path) -> None:
+    """``/guide`` redirects to ``/guide/`` (links resolve against the final URL); a
+    redirect to another host is never followed; ``data-src`` lazy images are mirrored."""
+    import httpx
+
+    hits: list[str] = []
+    pic = png(4)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        hits.append(f"{request.url.host}{request.url.path}")
+        path = request.url.path
+        if request.url.host != "docs.test":
+            return httpx.Response(200, html="<html><body>elsewhere</body></html>")
+        if path == "/robots.txt" or path.endswith("sitemap.xml"):
+            return httpx.Response(404)
+        if path == "/":
+            return httpx.Response(200, html="<html><body><a href='/guide'>Guide</a>"
+                                             "<a href='/out'>Out</a></body></html>")
+        if path == "/guide":
+            return httpx.Response(301, headers={"location": "/guide/"})
+        if path == "/out":
+            return httpx.Response(302, headers={"location": "https://tracker.example/x"})
+        if path == "/guide/":
+            return httpx.Response(200, html="<html><body><h1>Guide</h1><p>Steps.</p>"
+                                             "<img src='data:image/gif;base64,R0lGOD' data-src='img/step.png' "
+                                             "alt='Step'></body></html>")
+        if path == "/guide/img/step.png":
+            return httpx.Response(200, content=pic, headers={"content-type": "image/png"})
+        return httpx.Response(404)
+
+    client = httpx.Client(transport=httpx.MockTransport(handler), follow_redirects=True)
+    report = Crawler("http://docs.test/", tmp_path, CrawlOptions(delay=0.0), client=client).run()
+    assert sorted(report.pages) == ["guide/index.html", "index.html"]
+    assert report.images == ["guide/img/step.png"]
+    assert not any(h.startswith("tracker.example") for h in hits)
+    assert any("another host" in why for _, why in report.skipped)
+    page = (report.root / "guide/index.html").read_text(encoding="utf-8")
+    assert 'src="img/step.png"' in page and "data-src" not in page

@@ -180,7 +180,7 @@ class Crawler:
 
     def _get(self, client: httpx.Client, url: str, headers: dict[str, str] | None = None) -> httpx.Response:
         self._wait()
-        return client.get(url, headers=headers or {})
+        return client.get(url, headers=headers or {}, follow_redirects=True)
 
     def _robots_for(self, client: httpx.Client, url: str) -> RobotFileParser:
         parts = urlsplit(url)
@@ -226,25 +226,48 @@ class Crawler:
         tmp.write_text(json.dumps(self._meta, indent=1, sort_keys=True), encoding="utf-8")
         tmp.replace(self._mirror / _META_FILE)
 
-    def _fetch_cached(self, client: httpx.Client, url: str, rel: str) -> tuple[bytes, str]:
-        """Body and content type of ``url``: fetched, or the cached copy on 304.
+    def _get_within(self, client: httpx.Client, url: str, headers: dict[str, str]) -> tuple[httpx.Response, str]:
+        """GET ``url`` following at most 5 redirects, each to an allowed host and
+        permitted by robots.txt; returns the response and the final URL.
 
         Raises:
-            _Skip: not a 200/304 answer, or too large (the caller records the reason).
+            _Skip: a redirect leaves the allowed hosts, is disallowed, or loops.
+            httpx.HTTPError: a request failed.
+        """
+        for _ in range(6):
+            self._wait()
+            resp = client.get(url, headers=headers, follow_redirects=False)
+            if not resp.has_redirect_location:
+                return resp, url
+            target = _normalise(urljoin(url, resp.headers.get("location", "")))
+            if not self.host_allowed(target):
+                raise _Skip(f"redirects to another host ({urlsplit(target).netloc})")
+            if not self.allowed(client, target):
+                raise _Skip("redirect target disallowed by robots.txt")
+            url = target
+        raise _Skip("too many redirects")
+
+    def _fetch_cached(self, client: httpx.Client, url: str, rel: str) -> tuple[bytes, str, str]:
+        """Body, content type and final URL (after redirects) of ``url``: fetched, or
+        the cached copy on ``304 Not Modified``.
+
+        Raises:
+            _Skip: not a 200/304 answer, too large, or redirected out of scope
+                (the caller records the reason).
             httpx.HTTPError: the request failed.
         """
         entry = self._meta.get(url, {})
-        target = self._mirror / rel
+        target = self._mirror / (entry.get("path") or rel)
         headers: dict[str, str] = {}
         if entry and target.is_file():
             if entry.get("etag"):
                 headers["If-None-Match"] = entry["etag"]
             if entry.get("last_modified"):
                 headers["If-Modified-Since"] = entry["last_modified"]
-        resp = self._get(client, url, headers)
+        resp, final = self._get_within(client, url, headers)
         if resp.status_code == 304 and target.is_file():
             self._report.not_modified += 1
-            return target.read_bytes(), entry.get("content_type", "")
+            return target.read_bytes(), entry.get("content_type", ""), entry.get("final", final)
         if resp.status_code != 200:
             raise _Skip(f"HTTP {resp.status_code}")
         if len(resp.content) > self.options.max_bytes:
@@ -253,8 +276,8 @@ class Crawler:
         ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
         self._meta[url] = {"etag": resp.headers.get("etag", ""),
                            "last_modified": resp.headers.get("last-modified", ""),
-                           "content_type": ctype, "path": rel}
-        return resp.content, ctype
+                           "content_type": ctype, "path": rel, "final": final}
+        return resp.content, ctype, final
 
     # ---------------------------------------------------------------- sitemap
     def sitemap_urls(self, client: httpx.Client) -> list[str]:
@@ -273,8 +296,8 @@ class Crawler:
                 continue
             seen.add(url)
             try:
-                resp = self._get(client, url)
-            except httpx.HTTPError:
+                resp, _ = self._get_within(client, url, {})
+            except (_Skip, httpx.HTTPError):
                 continue
             if resp.status_code != 200:
                 continue
@@ -355,10 +378,16 @@ class Crawler:
                     raise IngestError(f"cannot fetch the start page {url}: {reason}") from err
                 continue
             first = False
-            body, ctype = got
+            body, ctype, final = got
             if ctype and ctype not in _HTML_TYPES:
                 report.skipped.append((url, f"not a page ({ctype})"))
                 continue
+            if final != url:  # a redirect: the page is the final URL's (its links resolve against it)
+                if final in seen or not self.in_scope(final):
+                    continue
+                seen.add(final)
+                url, rel = final, self._mirror_path(final)
+                self._meta.setdefault(url, {}).update({"path": rel})
             html = body.decode("utf-8", errors="replace")
             links, page_images = self._links(html, url)
             queue.extend(link for link in links if link not in seen)
@@ -391,9 +420,9 @@ class Crawler:
             if self.in_scope(absolute):
                 links.append(absolute)
         imgs: list[tuple[str, str]] = []
-        for img in tree.css("img[src]"):
-            src = (img.attributes.get("src") or "").strip()
-            if src and not src.startswith("data:"):
+        for img in tree.css("img"):
+            src = _image_source(img.attributes)
+            if src:
                 imgs.append((src, _normalise(urljoin(base, src))))
         return links, imgs
 
@@ -412,7 +441,7 @@ class Crawler:
         except (_Skip, httpx.HTTPError) as err:
             self._report.skipped.append((url, str(err)))
             return None
-        body, ctype = got
+        body, ctype, _ = got
         if ctype and not ctype.startswith("image/"):
             self._report.skipped.append((url, f"not an image ({ctype})"))
             return None
@@ -444,18 +473,29 @@ class _Skip(Exception):
     """A URL not saved (reason in the message)."""
 
 
+def _image_source(attrs: dict[str, str | None]) -> str:
+    """The picture an ``<img>`` shows: ``src``, or a lazy-loading ``data-src`` when
+    ``src`` is missing or an inline placeholder."""
+    src = (attrs.get("src") or "").strip()
+    lazy = (attrs.get("data-src") or attrs.get("data-original") or "").strip()
+    if lazy and (not src or src.startswith("data:")):
+        return lazy
+    return "" if src.startswith("data:") else src
+
+
 def _rewrite_page(html: str, images: dict[str, str], url: str) -> str:
     """Point ``<img src>`` at mirrored files and add a canonical link to the live URL."""
     try:
         tree = LexborHTMLParser(html)
     except Exception:  # noqa: BLE001
         return html
-    for img in tree.css("img[src]"):
-        src = (img.attributes.get("src") or "").strip()
+    for img in tree.css("img"):
+        src = _image_source(img.attributes)
         if src in images:
             img.attrs["src"] = images[src]
-            if "srcset" in img.attributes:
-                del img.attrs["srcset"]
+            for lazy in ("srcset", "data-src", "data-original"):
+                if lazy in img.attributes:
+                    del img.attrs[lazy]
     head = tree.head
     if head is not None and tree.css_first("link[rel=canonical]") is None:
         canonical = LexborHTMLParser(f'<link rel="canonical" href="{url}">').css_first("link")
