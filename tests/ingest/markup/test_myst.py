@@ -236,3 +236,12 @@ import numpy as np
     assert text == "import numpy as np"
     (img,) = _images(doc)
     assert img.alt == "Alt text" and img.exists
+
+
+def test_design_card_image_option(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "card.png")
+    site = _book(tmp_path, {"p.md": "# P\n\n:::{card} Install guide\n:img-top: img/card.png\n\nStart here.\n:::\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    (img,) = _images(doc)
+    assert img.path == "img/card.png" and img.alt == "Install guide"
+    assert "Start here." in doc.sections[0].text

@@ -349,3 +349,28 @@ Only
     text = convert_rst(tmp_path / "o.rst", site=site).sections[0].text
     assert "HTML text." in text and "Complex text." in text
     assert "Print text." not in text and "orphan" not in text and "tocdepth" not in text
+
+
+def test_design_card_images_and_thumbnails(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "card.png")
+    _png(tmp_path / "img" / "thumb.png")
+    site = _project(tmp_path, {"c.rst": """\
+Cards
+=====
+
+.. grid:: 2
+
+   .. grid-item-card:: Install guide
+      :img-top: img/card.png
+
+      Start here.
+
+.. thumbnail:: img/thumb.png
+
+   The thumbnail caption.
+"""})
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    card, thumb = _images(doc)
+    assert card.path == "img/card.png" and card.alt == "Install guide" and card.exists
+    assert thumb.path == "img/thumb.png" and thumb.caption == "The thumbnail caption."
+    assert doc.sections[0].text.startswith("Install guide\n\nStart here.")  # the grid layout "2" is not text

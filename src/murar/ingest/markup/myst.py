@@ -280,9 +280,9 @@ class MystParser:
     # ------------------------------------------------------------- directives
     def _directive(self, d: _Directive) -> None:
         name = d.name
-        if name in ("figure", "image"):
+        if name in ("figure", "image", "thumbnail"):
             alt = str(d.options.get("alt") or "")
-            caption = self._plain(d.body) if name == "figure" else ""
+            caption = self._plain(d.body) if name in ("figure", "thumbnail") else ""
             self.b.end_paragraph()
             self._image(d.argument, alt=alt, caption=caption)
         elif name in _ADMONITIONS:
@@ -307,8 +307,11 @@ class MystParser:
                 if not html_only(d.argument):
                     return
             self.b.end_paragraph()
-            if d.argument:
+            if d.argument and name not in ("grid", "hlist", "card-carousel"):  # those take a layout
                 self.b.block(self._plain(d.argument))
+            for key in ("img-top", "img-bottom", "img-background"):  # sphinx-design cards
+                if isinstance(d.options.get(key), str) and d.options[key].strip():
+                    self._image(d.options[key].strip(), alt=self._plain(d.argument), caption="")
             self.feed(d.body)
             self.b.end_paragraph()
         elif name in _CODE:

@@ -80,7 +80,7 @@ _CONTAINER_DIRECTIVES = frozenset({
     "program", "confval", "event", "setting", "automodule", "autoclass", "autofunction", "automethod",
     "autoattribute", "autodata", "autoexception", "py:function", "py:class", "py:method", "py:attribute",
     "py:module", "py:data", "py:exception", "js:function", "c:function", "cpp:function", "http:get",
-    "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "thumbnail", "list-grid",
+    "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "list-grid",
 })
 _CODE_DIRECTIVES = frozenset({
     "code-block", "sourcecode", "code", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
@@ -258,6 +258,7 @@ class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
         return []
 
 
+_CARD_IMAGE_OPTIONS = ("img-top", "img-bottom", "img-background")
 _HTML_TAGS = frozenset({"html", "format_html", "builder_html", "dirhtml", "builder_dirhtml", "singlehtml"})
 
 
@@ -308,6 +309,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             return []  # content for another builder (latex, epub...): not on the HTML site
         box = nodes.container(classes=["murar-" + name.replace(":", "-")])
         arg = " ".join(self.arguments).strip()
+        if name in ("grid", "hlist", "card-carousel"):
+            arg = ""  # a layout ("2", "1 2 3 3"), not text
         label = _LABELS.get(name)
         lead = f"{label} {arg}".strip() if label else arg
         if name in ("centered", "rubric") and arg:
@@ -319,9 +322,30 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             para.extend(text_nodes)
             box += para
             box.extend(messages)
+        for key in _CARD_IMAGE_OPTIONS:  # sphinx-design cards show a picture from an option
+            uri = str(self.options.get(key) or "").strip()
+            if uri:
+                box += nodes.image(uri=uri, alt=arg)
         if self.content:
             self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
+
+
+class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
+    """sphinxcontrib-images ``.. thumbnail:: path`` (body = caption): a figure."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        fig = nodes.figure()
+        fig += nodes.image(uri=self.arguments[0].strip(), alt=str(self.options.get("alt") or ""))
+        caption = " ".join(line.strip() for line in self.content).strip() or str(self.options.get("title") or "")
+        if caption:
+            fig += nodes.caption(caption, caption)
+        return [fig]
 
 
 class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -457,6 +481,7 @@ def _namespace(source: str) -> Iterator[list[str]]:
                 directives._directives[name] = _Code
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
+            directives._directives["thumbnail"] = _Thumbnail
             _register_unknown(source, unknown)
             yield unknown
         finally:
