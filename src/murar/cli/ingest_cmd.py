@@ -20,6 +20,7 @@ from murar.cli.common import (
 from murar.cli.crawl_source import crawl_source, crawl_summary, is_url
 from murar.cli.progress import RichProgress
 from murar.errors import MurarError
+from murar.ingest.sites.detect import site_types
 from murar.schema import to_jsonable
 
 
@@ -51,9 +52,8 @@ def ingest(
     crawl_cache: Annotated[Path | None, typer.Option(
         help="Live sites: folder caching pages and images between runs (default: <index>.crawl).")] = None,
     site_type: Annotated[str, typer.Option(
-        "--site-type", help="Documentation generator: auto (detect from its config file) | plain | "
-        "docusaurus | mkdocs | sphinx | jekyll | jupyterbook | hugo | docfx | antora | mdbook | vitepress | "
-        "quarto | mintlify.")] = "auto",
+        "--site-type", help="Documentation generator, detected from its config file by default: "
+        + " | ".join(site_types()) + " (html: a built site; plain: no generator rules).")] = "auto",
     max_file_bytes: Annotated[int, typer.Option(
         help="Per-file budget: larger files are skipped unread (bytes; 0 = no limit).")] = 50_000_000,
     max_file_sections: Annotated[int, typer.Option(

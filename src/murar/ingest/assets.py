@@ -55,7 +55,8 @@ def resolve_reference(site: Site, link: str, *, page_rel: str, kind: str = "imag
             return AssetRef(source_path=source, link=raw, kind=kind, status="unsupported", path=res.rel_path,
                             reason=f"unsupported syntax (not evaluated); tried {res.rel_path}")
         return AssetRef(source_path=source, link=raw, kind=kind, status="missing", path=res.rel_path,
-                        reason=f"file not found: {res.rel_path}")
+                        reason=res.problem if res.problem and "not found" in res.problem
+                        else f"file not found: {res.rel_path}")
     problem = res.problem or "not resolved"
     if "escapes" in problem or "outside" in problem:
         return AssetRef(source_path=source, link=raw, kind=kind, status="escapes_root", reason=problem)

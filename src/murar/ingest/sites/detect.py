@@ -133,13 +133,13 @@ class GeneratorSpec:
 
 # Registration: one line per generator. Order matters within a folder (specific first).
 GENERATORS: tuple[GeneratorSpec, ...] = (
-    GeneratorSpec(name="built", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load"),
+    GeneratorSpec(name="html", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load"),
     GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load"),
     GeneratorSpec(name="mkdocs", title="MkDocs", markers=("mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load"),
     GeneratorSpec(name="vitepress", title="VitePress", markers=tuple(f".vitepress/config.{e}" for e in ("js", "ts", "mjs", "mts", "cjs"))),
     GeneratorSpec(name="quarto", title="Quarto", markers=("_quarto.yml", "_quarto.yaml")),
     GeneratorSpec(name="mintlify", title="Mintlify", markers=("mint.json", "docs.json"), confirm=_is_mintlify),
-    GeneratorSpec(name="docfx", title="DocFX", markers=("docfx.json",), factory="murar.ingest.sites.docfx:load"),
+    GeneratorSpec(name="docfx", title="DocFX", markers=("docfx.json", ".openpublishing.publish.config.json"), factory="murar.ingest.sites.docfx:load"),
     GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml"), factory="murar.ingest.sites.antora:AntoraSite.load"),
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
