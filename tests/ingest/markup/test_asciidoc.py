@@ -210,3 +210,23 @@ def test_asciidoc_py_never_spawns_processes(tmp_path: Path, monkeypatch: pytest.
                                                          "|===\na|*cell*\n|===\n"})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     assert "class A {}" in doc.sections[0].text and not calls
+
+
+def test_asciidoc_cells_are_plain_escaped_text(tmp_path: Path) -> None:
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= T
+
+|===
+|Setting |Options
+|*Open editor*
+a|The available options:
+
+* *Ask next time* (default)
+* `Do not open` <b>raw</b>, see link:https://x.org[the docs]
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    cell = table.rows[-1][-1]
+    assert "- Ask next time (default)" in cell and "- Do not open <b>raw</b>, see the docs" in cell
+    assert "*" not in cell and "`" not in cell

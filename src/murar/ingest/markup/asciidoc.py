@@ -30,6 +30,7 @@ import io
 import re
 import threading
 from collections.abc import Iterator
+from html import escape as html_escape
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -345,7 +346,10 @@ def _hardened() -> Iterator[Any]:
         saved_filter, saved_system = engine.filter_lines, engine.system
 
         def no_filter(filter_cmd: str, lines: Any, attrs: Any = None) -> Any:
-            return lines
+            # filter output is inserted as HTML: give back escaped text, never the raw source
+            if "asciidoc" in str(filter_cmd):  # an "a|" cell or [asciidoc] block: plain text of it
+                return [_plain_asciidoc(part) for line in lines for part in str(line).split("\n")]
+            return [html_escape(str(line), quote=False) for line in lines]
 
         def guarded_system(name: str, args: str, is_macro: bool = False, attrs: Any = None) -> Any:
             if name in _BLOCKED_SYSTEM:
@@ -364,6 +368,19 @@ def _engine() -> Any:
     from asciidoc import asciidoc as engine
 
     return engine
+
+
+_INLINE_MACRO = re.compile(r"\b(?:link|xref|mailto|https?|kbd|btn|menu)(?::|://)[^\[\s]*\[([^\]]*)\]")
+_EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_`])")
+
+
+def _plain_asciidoc(line: str) -> str:
+    """A line of an AsciiDoc table cell (``a|``) as escaped plain text: list markers
+    become a dash, emphasis marks and macros are reduced to their text."""
+    line = re.sub(r"^\s*([*.\-]+)\s+", "- ", line)
+    line = _INLINE_MACRO.sub(lambda m: m.group(1), line)
+    line = _EMPHASIS.sub(lambda m: m.group(1), line)
+    return html_escape(line, quote=False)
 
 
 def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:
