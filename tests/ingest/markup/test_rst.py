@@ -374,3 +374,12 @@ Cards
     assert card.path == "img/card.png" and card.alt == "Install guide" and card.exists
     assert thumb.path == "img/thumb.png" and thumb.caption == "The thumbnail caption."
     assert doc.sections[0].text.startswith("Install guide\n\nStart here.")  # the grid layout "2" is not text
+
+
+def test_docutils_standard_include_defines_its_substitutions(tmp_path: Path) -> None:
+    site = _project(tmp_path, {"s.rst": "S\n=\n\n.. include:: <isonum.txt>\n\nCopyright |copy| 2024.\n\n"
+                                         ".. include:: <../../../../../etc/passwd>\n"})
+    doc = convert_rst(tmp_path / "s.rst", site=site)
+    assert "Copyright \u00a9 2024." in doc.sections[0].text
+    assert any("not a docutils standard include" in w for w in doc.warnings)
+    assert "root:" not in doc.sections[0].text

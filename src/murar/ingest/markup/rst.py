@@ -166,8 +166,7 @@ class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
         target = self.arguments[0].strip()
         here = _source_rel(self, ctx)
         if target.startswith("<") and target.endswith(">"):
-            ctx.warnings.append(f"include {target}: docutils standard includes are not read")
-            return []
+            return self._standard(target[1:-1].strip(), ctx)
         res = ctx.site.resolve_include(target, page_rel=here)
         if res.rel_path is None:
             ctx.warnings.append(f"include {target!r}: {res.problem or 'remote includes are not read'}")
@@ -201,6 +200,21 @@ class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
         _register_unknown(text, ctx.unknown)
         lines = StringList(text.splitlines(), source=str(path.resolve()))
         self.state_machine.insert_input(lines, str(path.resolve()))
+        return []
+
+
+    def _standard(self, name: str, ctx: _Context) -> list[nodes.Node]:
+        """docutils' standard substitution sets (``<isonum.txt>``, ``<s5defs.txt>``), read
+        from the docutils package itself (never from the corpus)."""
+        from docutils.parsers.rst.directives.misc import Include
+
+        base = Path(Include.standard_include_path).resolve()
+        path = (base / name).resolve()
+        if base not in path.parents or not path.is_file():
+            ctx.warnings.append(f"include <{name}>: not a docutils standard include")
+            return []
+        text = path.read_text(encoding="utf-8", errors="replace")
+        self.state_machine.insert_input(StringList(text.splitlines(), source=str(path)), str(path))
         return []
 
 
