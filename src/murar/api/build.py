@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from murar.embed.base import Embedder
+    from murar.ingest.budget import FileBudget
+    from murar.ingest.chunking import ChunkingOptions
     from murar.ingest.corpus import IngestReport
     from murar.ingest.index import ProgressHook
 
@@ -47,6 +49,11 @@ def build_index(
     exclude: Sequence[str] = (),
     progress: ProgressCallback | ProgressHook | None = None,
     keep_versions: int = 1,
+    site_type: str = "auto",
+    incremental: bool = True,
+    transcribe: bool = False,
+    chunking: ChunkingOptions | None = None,
+    budget: FileBudget | None = None,
 ) -> IngestReport:
     """Parse, chunk and embed every supported file under ``source`` into the
     index folder ``index``, or the store at a ``postgresql://`` URL (the same
@@ -63,6 +70,13 @@ def build_index(
         exclude: file-name patterns to skip, added to the defaults (licenses, changelogs).
         progress: ``progress(stage, done, total)``, or an object with
             ``start(stage, total)``/``advance(stage, n)`` (a ProgressHook).
+        site_type: the docs generator (``--site-type``): ``auto`` detects it from its config file.
+        incremental: rewrite only added, changed and removed pages (``--full`` is ``False``).
+        transcribe: transcribe videos without subtitles (``--transcribe``, extra ``asr``).
+        chunking, budget: snippet sizes and per-file limits (bytes, sections, snippets, seconds).
+
+    A live site (``murar ingest URL``) is crawled by the CLI; in Python, crawl it
+    with :class:`murar.ingest.crawl.Crawler` and pass the mirror folder.
 
     Returns:
         the :class:`murar.ingest.corpus.IngestReport`: counts (``pages``,
@@ -84,6 +98,9 @@ def build_index(
         (12, True, [])
         >>> sorted(seen)
         ['chunk', 'embed media', 'embed snippets', 'parse']
+        >>> again = murar.build_index(docs, index_dir, embedder="hashing")   # incremental: nothing changed
+        >>> again.changes["unchanged"], again.changes["changed"]
+        (12, 0)
     """
     from murar.ingest.corpus import DEFAULT_EXCLUDES
     from murar.ingest.index import build_index as _build
@@ -100,7 +117,13 @@ def build_index(
     else:
         hook = _CallbackProgress(progress)
     target: Path | str = index if isinstance(index, str) and "://" in index else Path(index)
-    _manifest, report = _build(Path(source), target, embedder=emb,
+    recognizer = None
+    if transcribe:
+        from murar.ingest.asr import WhisperRecognizer
+
+        recognizer = WhisperRecognizer()
+    _manifest, report = _build(Path(source), target, embedder=emb, chunking=chunking,
                                excludes=DEFAULT_EXCLUDES + tuple(exclude), progress=hook,
-                               keep_versions=keep_versions)
+                               keep_versions=keep_versions, incremental=incremental, recognizer=recognizer,
+                               site_type=site_type, budget=budget)
     return report
