@@ -230,3 +230,16 @@ a|The available options:
     cell = table.rows[-1][-1]
     assert "- Ask next time (default)" in cell and "- Do not open <b>raw</b>, see the docs" in cell
     assert "*" not in cell and "`" not in cell
+
+
+def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
+    site = _component(tmp_path, {
+        f"{MOD}/pages/p.adoc": "= P\n\nPress kbd:[Ctrl+C], then btn:[Save] via menu:File[Export > PDF]. "
+                               "See xref:other/page.adoc[] and xref:other/page.adoc#s[the section], <<sec-a>> "
+                               "or <<sec-a,Section A>>.\n\n[[sec-a]]\n== A\n\ntext\n",
+        f"{MOD}/pages/other/page.adoc": "= Installing {product_name}\n\nBody.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Press Ctrl+C, then Save via File > Export > PDF." in text
+    assert "See Installing SonataFlow and the section, sec a or Section A." in text

@@ -55,6 +55,11 @@ _DIRECTIVE = re.compile(r"^(include|ifdef|ifndef|ifeval|endif)::([^\[]*)\[(.*)\]
 _ATTR_ENTRY = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
 _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
 _ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
+_KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
+_MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
+_XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
+_XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
+_DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
 _TAG_LINE = re.compile(r"\b(tag|end)::([\w-]+)\[\]")
@@ -91,6 +96,7 @@ class _Pre:
         self.warnings = warnings
         self.includes = 0
         self.included: list[str] = []
+        self.titles: dict[str, str] = {}
 
     def sub(self, text: str) -> str:
         return _ATTR_REF.sub(lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), m.group(0)), text)
@@ -159,12 +165,48 @@ class _Pre:
                         self.attrs[name] = self.sub(am.group(4) or "")
                     out.append(line)
                     continue
-                out.append(self.escape_missing(_shorthand(line)))
+                out.append(self.escape_missing(self.inline_macros(_shorthand(line), file_rel)))
             else:
                 if line.strip() == verbatim:
                     verbatim = None
                 out.append(line)
         return out
+
+    def inline_macros(self, line: str, file_rel: str) -> str:
+        """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
+        ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``<<id,text>>``, and
+        ``xref:page.adoc[]`` (the target page's title, as Antora shows it)."""
+        if ":[" in line or "menu:" in line:
+            line = _KBD_BTN.sub(lambda m: m.group(1), line)
+            line = _MENU.sub(lambda m: " > ".join(p.strip() for p in [m.group(1), *m.group(2).split(">")] if p.strip()),
+                             line)
+        if "<<" in line:
+            line = _XREF_ANGLE.sub(lambda m: (m.group(2) or re.sub(r"[-_]+", " ", m.group(1))).strip(), line)
+        if "xref:" in line:
+            line = _XREF_EMPTY.sub(lambda m: self.page_title(m.group(1), file_rel), line)
+        return line
+
+    def page_title(self, target: str, file_rel: str) -> str:
+        """The ``= Title`` of the page an ``xref:`` points at, else its file name in words."""
+        page = target.split("#", 1)[0]
+        fallback = re.sub(r"[-_]+", " ", PurePosixPath(re.split(r"[:$]", page)[-1]).stem).strip()
+        if page not in self.titles:
+            title = ""
+            head, sep, tail = page.rpartition(":")
+            rid = page if "$" in page else f"{head}{sep}page${tail}"
+            res = self.site.resolve_include(rid, page_rel=file_rel)
+            if res.rel_path is not None and (self.site.config.root / res.rel_path).is_file():
+                try:
+                    with (self.site.config.root / res.rel_path).open(encoding="utf-8", errors="replace") as fh:
+                        for _ in range(40):
+                            m = _DOC_TITLE.match(fh.readline())
+                            if m:
+                                title = self.sub(m.group(1).strip())
+                                break
+                except OSError:
+                    title = ""
+            self.titles[page] = title
+        return self.titles[page] or fallback
 
     def escape_missing(self, line: str) -> str:
         """Keep ``{name}`` as written when ``name`` is defined nowhere (asciidoc-py drops such lines)."""
@@ -512,9 +554,6 @@ class _HtmlWalker:
         self.walk(node)
         if tag in ("p", "li", "dt", "dd", "div", "pre", "blockquote", "tr", "td", "th"):
             self.b.end_paragraph()
-
-
-_DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 
 
 def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
