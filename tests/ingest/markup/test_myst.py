@@ -245,3 +245,13 @@ def test_design_card_image_option(tmp_path: Path) -> None:
     (img,) = _images(doc)
     assert img.path == "img/card.png" and img.alt == "Install guide"
     assert "Start here." in doc.sections[0].text
+
+
+def test_deeply_nested_directives_are_bounded(tmp_path: Path) -> None:
+    depth = 60
+    body = "".join(f"{':' * (depth + 3 - i)}{{note}}\n" for i in range(depth)) + "Deep text.\n" + "".join(
+        f"{':' * (4 + i)}\n" for i in range(depth))
+    site = _book(tmp_path, {"p.md": "# P\n\n" + body})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert any("nested deeper" in w for w in doc.warnings)
+    assert "Deep text." in doc.sections[0].text

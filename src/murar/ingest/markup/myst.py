@@ -60,6 +60,7 @@ from murar.schema import ParsedDocument
 
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it"]
 
+MAX_NESTING = 40
 _DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)\}\s*(.*)$", re.DOTALL)
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
@@ -140,25 +141,37 @@ class MystParser:
         self._label: str | None = None
         self._table_caption = ""
         self._includes = 0
+        self._depth = 0
         # called for every image link first; returns True when it handled the
         # link itself (notebook cell attachments, ``attachment:name.png``)
         self.image_hook: Callable[[str, str, str], bool] | None = None
 
     # ---------------------------------------------------------------- entry
     def feed(self, text: str, *, file_rel: str | None = None, top: bool = False) -> None:
-        """Parse ``text`` (written in ``file_rel``, default the page) into the builder."""
+        """Parse ``text`` (written in ``file_rel``, default the page) into the builder.
+
+        Directive bodies are fed recursively; nesting deeper than :data:`MAX_NESTING`
+        levels is kept as plain text with a warning.
+        """
+        if self._depth >= MAX_NESTING:
+            self.b.warnings.append(f"directives nested deeper than {MAX_NESTING} levels: kept as text")
+            self.b.block(text[: self.opts.max_code_chars])
+            return
         try:
             tokens = self.md.parse(text)
         except Exception as err:  # markdown-it is total; never lose the page on a plugin bug
             raise IngestError(f"{file_rel or self.b.rel}: cannot parse MyST: {err}") from err
-        if file_rel is not None and file_rel != self._chain[-1]:
+        self._depth += 1
+        pushed = file_rel is not None and file_rel != self._chain[-1]
+        if pushed:
+            assert file_rel is not None
             self._chain.append(file_rel)
-            try:
-                self._walk(tokens, top=top)
-            finally:
-                self._chain.pop()
-        else:
+        try:
             self._walk(tokens, top=top)
+        finally:
+            self._depth -= 1
+            if pushed:
+                self._chain.pop()
 
     # ---------------------------------------------------------------- blocks
     def _walk(self, tokens: list[Token], *, top: bool) -> None:
