@@ -56,7 +56,7 @@ class MemoryStore:
         scores = self._sv @ np.asarray(vector, dtype=np.float32)
         k = min(k, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
+        top = top[np.lexsort((top, -scores[top]))]  # equal scores in index order, as the other backends
         return [(self._snippets[i], float(scores[i])) for i in top]
 
     def snippet_vectors(self, ids: Sequence[str]) -> Vectors:

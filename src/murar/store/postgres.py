@@ -70,8 +70,8 @@ OPEN = 2**62
 RETENTION = 600.0
 #: how long a question's pinned version is trusted by lookups without a new search (seconds)
 PIN_SECONDS = 60.0
-#: up to this many rows a search is exact (sequential scan); beyond, the HNSW index answers
-EXACT_MAX_ROWS = 20_000
+#: up to this many rows a search is exact (sequential scan, ~1-3 ms per 1,000 rows measured); beyond, HNSW
+EXACT_MAX_ROWS = 5_000
 #: HNSW candidate list size at query time (pgvector's ``hnsw.ef_search``; its default is 40)
 EF_SEARCH = 100
 ENABLE_SQL = "CREATE EXTENSION vector;"
@@ -130,6 +130,10 @@ def _schema_sql(dim: int) -> list[str]:
          f"embedding vector({dim}) NOT NULL, {vis})"),
         (f"CREATE TABLE IF NOT EXISTS murar_assets (source_path text NOT NULL, stored_path text NOT NULL, "
          f"data bytea NOT NULL, {vis})"),
+        # pgvector stores vectors out of line (TOAST) once a row passes ~2 kB, which makes every
+        # distance computation of a scan a TOAST fetch; keep them in the row, the payload goes out instead
+        "ALTER TABLE murar_snippets ALTER COLUMN embedding SET STORAGE MAIN",
+        "ALTER TABLE murar_media ALTER COLUMN embedding SET STORAGE MAIN",
         "CREATE INDEX IF NOT EXISTS murar_snippets_id ON murar_snippets (id)",
         "CREATE INDEX IF NOT EXISTS murar_snippets_section ON murar_snippets (section_id)",
         "CREATE INDEX IF NOT EXISTS murar_media_id ON murar_media (id)",
