@@ -243,3 +243,14 @@ def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     text = doc.sections[0].text
     assert "Press Ctrl+C, then Save via File > Export > PDF." in text
     assert "See Installing SonataFlow and the section, sec a or Section A." in text
+
+
+def test_imagesdir_of_a_plain_asciidoc_page(tmp_path: Path) -> None:
+    from murar.ingest.sites.base import PlainSite
+
+    _png(tmp_path / "images" / "shot.png")
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "page.adoc").write_text("= Guide\n:imagesdir: ../images\n\n.Shot\nimage::shot.png[Shot]\n")
+    doc = convert_asciidoc(tmp_path / "guide" / "page.adoc", site=PlainSite(tmp_path))
+    (img,) = _images(doc)
+    assert img.path == "images/shot.png" and img.exists and img.caption == "Shot"

@@ -78,7 +78,7 @@ _BUILTIN_ATTRS = frozenset({
 # asciidoc-py's own configuration evaluates are never the document's
 _FIXED_ATTRS: dict[str, str | None] = {
     "source-highlighter": "none", "footer-style": "none", "data-uri": None, "conf-files": "",
-    "imagesdir": None, "icons": None, "toc": None, "linkcss": "", "disable-javascript": "",
+    "icons": None, "toc": None, "linkcss": "", "disable-javascript": "",
 }
 _BLOCKED_SYSTEM = frozenset({"eval", "eval3", "sys", "sys2", "sys3", "include"})
 
