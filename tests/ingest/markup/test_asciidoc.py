@@ -254,3 +254,23 @@ def test_imagesdir_of_a_plain_asciidoc_page(tmp_path: Path) -> None:
     doc = convert_asciidoc(tmp_path / "guide" / "page.adoc", site=PlainSite(tmp_path))
     (img,) = _images(doc)
     assert img.path == "images/shot.png" and img.exists and img.caption == "Shot"
+
+
+def test_dangling_list_continuation_keeps_the_next_section(tmp_path: Path) -> None:
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= P
+
+Kafka configuration::
++
+--
+Kafka needs a broker.
+--
++
+
+== Additional resources
+
+* More reading.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert [s.heading_path[-1] for s in doc.sections] == ["P", "Additional resources"]
+    assert "Kafka needs a broker." in doc.sections[0].text and doc.warnings == []

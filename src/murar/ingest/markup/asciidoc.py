@@ -367,12 +367,23 @@ def _ifeval(expr: str) -> bool:
         return False
 
 
+def _drop_dangling_continuations(lines: list[str]) -> list[str]:
+    """A list continuation ``+`` followed by a blank line attaches nothing in Asciidoctor;
+    asciidoc-py would pull the next section title into the list item and stop."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if line.strip() == "+" and (i + 1 == len(lines) or not lines[i + 1].strip()):
+            continue
+        out.append(line)
+    return out
+
+
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
                         options: MarkupOptions | None = None, warnings: list[str] | None = None) -> str:
     """Run the AsciiDoc preprocessor on ``text`` (see module doc); never raises for bad content."""
     pre = _Pre(site=site, page_rel=page_rel, attrs=attrs or {}, options=options or MarkupOptions(),
                warnings=warnings if warnings is not None else [])
-    return "\n".join(pre.run(text, file_rel=page_rel))
+    return "\n".join(_drop_dangling_continuations(pre.run(text, file_rel=page_rel)))
 
 
 # --------------------------------------------------------------------- render
@@ -575,7 +586,7 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     attrs.setdefault("docname", PurePosixPath(rel).stem)
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
-    lines = pre.run(text, file_rel=rel)
+    lines = _drop_dangling_continuations(pre.run(text, file_rel=rel))
     for line in lines:
         m = _DOC_TITLE.match(line)
         if m:
