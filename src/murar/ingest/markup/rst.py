@@ -71,7 +71,7 @@ _DROP_DIRECTIVES = frozenset({
 })
 # directives whose body is ordinary content: the title/argument is kept as text
 _CONTAINER_DIRECTIVES = frozenset({
-    "only", "ifconfig", "tabs", "tab", "group-tab", "code-tab", "tab-set", "tab-item", "tab-set-code",
+    "only", "ifconfig", "tabs", "tab", "group-tab", "tab-set", "tab-item", "tab-set-code",
     "collapse", "dropdown", "details", "card", "card-carousel", "grid", "grid-item", "grid-item-card",
     "centered", "hlist", "glossary", "productionlist", "cssclass", "rst-class", "container", "div",
     "article-info", "button-link", "button-ref", "versionadded", "versionchanged", "deprecated",
@@ -83,7 +83,7 @@ _CONTAINER_DIRECTIVES = frozenset({
     "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "list-grid",
 })
 _CODE_DIRECTIVES = frozenset({
-    "code-block", "sourcecode", "code", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
+    "code-block", "sourcecode", "code", "code-cell", "code-tab", "ipython", "jupyter-execute", "doctest", "testcode",
     "testoutput", "prompt", "console", "parsed-literal", "highlight-block",
 })
 _VIDEO_DIRECTIVES = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
