@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from murar.ingest.html import convert_html, convert_html_text
 from murar.ingest.markdown import convert_markdown
 from murar.ingest.paths import MAX_LINK_DEPTH, link_path_problem, resolve_link
@@ -112,3 +114,24 @@ def test_unmatched_brackets_are_escaped_and_links_still_parse(tmp_path: Path) ->
     page.write_text("# T\n\n| a | b |\n|---|---|\n" + row * 3, encoding="utf-8")
     doc = convert_markdown(page, root=tmp_path)
     assert len([m for m in doc.media if isinstance(m, ImageItem)]) == 3
+
+
+def test_asciidoc_line_of_backticks_does_not_backtrack(tmp_path: Path) -> None:
+    pytest.importorskip("asciidoc")
+    from murar.ingest.markup.registry import converter_for
+    from murar.ingest.sites.base import PlainSite
+
+    page = tmp_path / "p.adoc"
+    page.write_text("= Title\n\nSome text.\n\n" + "`" * 40 + "\n\nMore text.\n", encoding="utf-8")
+    doc = converter_for("asciidoc")(page, site=PlainSite(tmp_path), assets_dir=tmp_path)  # was exponential
+    assert "More text." in " ".join(s.text for s in doc.sections)
+
+
+def test_site_link_resolution_refuses_hostile_names(tmp_path: Path) -> None:
+    from murar.ingest.assets import resolve_reference
+    from murar.ingest.sites.base import PlainSite
+
+    site = PlainSite(tmp_path)
+    for link in ("b" * 400 + ".png", DEEP_SRC, "file:///etc/passwd"):
+        ref = resolve_reference(site, link, page_rel="p.md")
+        assert ref.status == "unsupported" and ref.path is None, link

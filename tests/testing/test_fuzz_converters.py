@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from murar.testing.fuzz import (
+    SITE_MARKUPS,
     FuzzTarget,
     build_document,
     fragments_for,
@@ -27,10 +28,13 @@ from murar.testing.fuzz import (
     mutate,
 )
 
-PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "corpora" / "pdf"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
+PDFS = SHARED / "pdf"
 TEXT_MARKUPS = [m for m in markups() if m != "pdf"]
-EXAMPLES = 250  # per text markup: 8 markups -> 2,000 cases in about a minute on 2 cores
+EXAMPLES = 250  # per text markup (about 10-40 ms a case)
+SLOW_EXAMPLES = {"asciidoc": 60, "rst": 120}  # about 0.3-0.5 s a case
 CASE_SECONDS = 20.0
+SITE_EXAMPLES = 30  # per docs-site profile: 8 profiles -> 240 cases
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +51,7 @@ def _parts(markup: str) -> st.SearchStrategy[list[str | bytes]]:
 
 @pytest.mark.parametrize("markup", TEXT_MARKUPS)
 def test_text_converters_never_crash_or_hang(target: FuzzTarget, markup: str) -> None:
-    @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=SLOW_EXAMPLES.get(markup, EXAMPLES), deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(parts=_parts(markup))
     def case(parts: list[str | bytes]) -> None:
@@ -72,3 +76,25 @@ def test_pdf_converter_never_crashes_or_hangs(target: FuzzTarget) -> None:
         assert result.outcome in ("ok", "rejected"), f"pdf case {i}: {result.outcome}\n{result.detail[-3000:]}"
         outcomes.append(result.outcome)
     assert "ok" in outcomes or "rejected" in outcomes
+
+
+@pytest.mark.parametrize("site", sorted(SITE_MARKUPS))
+def test_site_profiles_never_crash_or_hang(site: str) -> None:
+    """The same cases through each generator's Site (preprocessing, link rules), config from the real corpus."""
+    src = SHARED / "docsites" / site
+    if not src.is_dir():
+        pytest.skip(f"shared corpus not found: {src}")
+    usable = [m for m in SITE_MARKUPS[site] if m in markups()]
+    if not usable:
+        pytest.skip(f"no converter registered for {SITE_MARKUPS[site]}")
+    with FuzzTarget(seconds=CASE_SECONDS, site_from=src) as site_target:
+
+        @settings(max_examples=SITE_EXAMPLES, deadline=None, database=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck))
+        @given(data=st.data())
+        def case(data: st.DataObject) -> None:
+            markup = data.draw(st.sampled_from(usable))
+            result = site_target.run(markup, build_document(markup, data.draw(_parts(markup))))
+            assert result.outcome in ("ok", "rejected"), f"{site}/{markup}: {result.outcome}\n{result.detail[-3000:]}"
+
+        case()

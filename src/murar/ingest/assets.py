@@ -18,7 +18,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from urllib.parse import unquote, urlsplit
 
+from murar.ingest.paths import is_remote, is_web_url, link_path_problem
 from murar.ingest.sites.base import Site
 from murar.schema import AssetRef
 
@@ -44,12 +46,25 @@ def resolve_reference(site: Site, link: str, *, page_rel: str, kind: str = "imag
     if raw.lower().startswith("data:"):
         return AssetRef(source_path=source, link=_short(raw), kind=kind, status="inline",
                         reason="inline data URI, not stored")
-    res = site.resolve_asset(raw, page_rel=page_rel)
+    # the limits of murar.ingest.paths hold for every site: checked here, once, before any Site code
+    if not is_remote(raw):
+        too_long = link_path_problem(_link_path(raw))
+        if too_long:
+            return AssetRef(source_path=source, link=_short(raw), kind=kind, status="unsupported", reason=too_long)
+    try:
+        res = site.resolve_asset(raw, page_rel=page_rel)
+        found = res.rel_path is not None and (site.config.root / res.rel_path).is_file()
+    except (OSError, ValueError) as err:  # a hostile name the file system refuses
+        return AssetRef(source_path=source, link=_short(raw), kind=kind, status="unsupported",
+                        reason=f"cannot resolve ({type(err).__name__})")
     if res.url is not None:
+        if not is_web_url(res.url):
+            scheme = res.url.split(":", 1)[0].lower()
+            return AssetRef(source_path=source, link=_short(raw), kind=kind, status="unsupported",
+                            reason=f"unsupported URL scheme {scheme!r}: not read, not kept")
         return AssetRef(source_path=source, link=raw, kind=kind, status="remote", reason="remote URL, not fetched")
     if res.rel_path is not None:
-        root = site.config.root
-        if (root / res.rel_path).is_file():
+        if found:
             return AssetRef(source_path=source, link=raw, kind=kind, status="resolved", path=res.rel_path)
         if _UNEVALUATED.search(raw):
             return AssetRef(source_path=source, link=raw, kind=kind, status="unsupported", path=res.rel_path,
@@ -63,6 +78,13 @@ def resolve_reference(site: Site, link: str, *, page_rel: str, kind: str = "imag
     if "data uri" in problem.lower():
         return AssetRef(source_path=source, link=_short(raw), kind=kind, status="inline", reason=problem)
     return AssetRef(source_path=source, link=raw, kind=kind, status="unsupported", reason=problem)
+
+
+def _link_path(link: str) -> str:
+    try:
+        return unquote(urlsplit(link).path)
+    except ValueError:
+        return link
 
 
 def _short(link: str) -> str:

@@ -18,8 +18,10 @@ random text, and from byte-level mutations of real pages (:func:`mutate`).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+import shutil
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,11 +30,13 @@ from typing import Self
 
 from murar.errors import IngestError, MissingExtraError
 from murar.ingest.budget import ConverterCrash, FileBudgetExceeded, ForkedRunner
+from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
 __all__ = [
     "EXTENSIONS",
     "FRAGMENTS",
+    "SITE_MARKUPS",
     "CaseResult",
     "FuzzTarget",
     "build_document",
@@ -186,13 +190,39 @@ class CaseResult:
     detail: str = ""
 
 
-def _convert(path: Path, markup: str | None) -> ParsedDocument:
-    from murar.ingest.markup.registry import converter_for
-    from murar.ingest.sites.base import PlainSite
+#: Docs-site corpora of ``../shared/corpora/docsites`` and the markups their pages use.
+SITE_MARKUPS: dict[str, tuple[str, ...]] = {
+    "docusaurus-ionic-docs": ("mdx", "markdown"), "mkdocs-material-nautobot": ("pymdown",),
+    "sphinx-rst-glpi-doc": ("rst",), "myst-jupyterbook-teachbooks-manual": ("myst", "notebook"),
+    "hugo-nginx-documentation": ("markdown",), "jekyll-opensearch-documentation-website": ("markdown",),
+    "docfx-powerquery-docs": ("markdown",), "asciidoc-antora-kie-kogito-docs": ("asciidoc",),
+}
 
-    root = path.parent
+
+@functools.lru_cache(maxsize=4)
+def _site_for(root: str, detect: bool) -> Site:
+    from murar.ingest.sites.base import PlainSite
+    from murar.ingest.sites.detect import open_site
+
+    return open_site(Path(root)).site if detect else PlainSite(Path(root))
+
+
+def _convert(path: Path, markup: str | None, *, detect: bool = False) -> ParsedDocument:
+    from murar.ingest.markup.registry import converter_for
+
+    root = path.parent.parent if path.parent.name == "pages" else path.parent
     conv = converter_for(markup or "markdown")
-    return conv(path, site=PlainSite(root), assets_dir=root / "_assets")
+    return conv(path, site=_site_for(str(root), detect), assets_dir=root / "_assets")
+
+
+def _copy_site_config(src: Path, dst: Path) -> None:
+    """The generator's config of the docs site ``src`` (top-level files under 1 MB, a
+    ``config/`` folder) copied into ``dst``, so that site detection finds the same generator."""
+    for item in src.iterdir():
+        if item.is_file() and item.stat().st_size < 1_000_000:
+            shutil.copy2(item, dst / item.name)
+    if (src / "config").is_dir():
+        shutil.copytree(src / "config", dst / "config")
 
 
 @dataclass
@@ -203,6 +233,9 @@ class FuzzTarget:
     """
 
     seconds: float = 10.0
+    site_from: Path | None = None
+    """A docs-site folder whose generator config is copied in: cases then run through that
+    generator's Site (preprocessing, link rules) instead of the plain one."""
     results: list[CaseResult] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
@@ -212,7 +245,13 @@ class FuzzTarget:
         (self.root / "_assets").mkdir()
         (self.root / "img").mkdir()
         (self.root / "img" / "x.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
-        self._runner = ForkedRunner(_convert, max_seconds=self.seconds)
+        self._pages = self.root
+        if self.site_from is not None:
+            _copy_site_config(self.site_from, self.root)
+            self._pages = self.root / "pages"
+            self._pages.mkdir()
+        convert = functools.partial(_convert, detect=self.site_from is not None)
+        self._runner = ForkedRunner(convert, max_seconds=self.seconds)
         self._n = 0
 
     def __enter__(self) -> Self:
@@ -237,7 +276,7 @@ class FuzzTarget:
     def run(self, markup: str, data: bytes) -> CaseResult:
         """Convert ``data`` as a page of ``markup``; the result is also counted."""
         self._n += 1
-        path = self.root / f"case{self._n % 4}{EXTENSIONS.get(markup, '.' + markup)}"
+        path = self._pages / f"case{self._n % 4}{EXTENSIONS.get(markup, '.' + markup)}"
         path.write_bytes(data)
         try:
             self._runner.run(path, markup)

@@ -165,7 +165,7 @@ class _Pre:
                         self.attrs[name] = self.sub(am.group(4) or "")
                     out.append(line)
                     continue
-                out.append(self.escape_missing(self.inline_macros(_shorthand(line), file_rel)))
+                out.append(self.escape_missing(self.inline_macros(_shorthand(_defuse_backtick_run(line)), file_rel)))
             else:
                 if line.strip() == verbatim:
                     verbatim = None
@@ -257,6 +257,23 @@ class _Pre:
 
 _BLOCK_ATTRS = re.compile(r"^\[([^\[\]]*)\]\s*$")
 _SHORTHAND = re.compile(r"([.#%])([^.#%]+)")
+
+
+_BACKTICK_RUN = re.compile(r"^(\s*)(`{8,})")
+
+
+def _defuse_backtick_run(line: str) -> str:
+    """A line starting with 8 or more backticks, as ``{backtick}`` references.
+
+    asciidoc-py's block regexes backtrack exponentially on such a line (20
+    backticks: seconds; 30: hours; found by ``benchmarks/fuzz.py``, issue 11). No
+    AsciiDoc or Asciidoctor construct starts with more than four backticks, and
+    ``{backtick}`` renders the same characters.
+    """
+    m = _BACKTICK_RUN.match(line)
+    if not m:
+        return line
+    return m.group(1) + "{backtick}" * len(m.group(2)) + line[m.end():]
 
 
 def _shorthand(line: str) -> str:
