@@ -101,7 +101,7 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
         sconf = sphinx.get("config") if isinstance(sphinx.get("config"), dict) else {}
         assert isinstance(sconf, dict)
         values.update(sconf)
-        exclude.extend(_strs(sconf.get("exclude_patterns")) if "thebe_config" not in sconf else ())
+        exclude.extend(_strs(sconf.get("exclude_patterns")))
         static = _strs(sconf.get("html_static_path"))
         parse = data.get("parse") if isinstance(data.get("parse"), dict) else {}
         assert isinstance(parse, dict)
