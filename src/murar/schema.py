@@ -75,7 +75,9 @@ class MediaItem:
 
     ``context_before``/``context_after`` are plain text from the same section
     around the item (characters, bounded at ingest). ``position`` is the 0-based
-    order of the item among the media of its section.
+    order of the item among the media of its section. ``flags`` are ingest-time
+    reasons never to select the item (``inline``, ``tiny``, ``decorative``; see
+    :mod:`murar.ingest.media_flags`): it stays in the index, never in an answer.
     """
 
     id: str
@@ -93,6 +95,7 @@ class MediaItem:
     bbox: tuple[float, float, float, float] | None = None
     ocr_text: str = ""
     display_caption: str = ""
+    flags: list[str] = field(default_factory=list)
 
     def representation(self, max_chars: int = 1200) -> str:
         """The text embedded for this item (MuRAR section 2.3: content + context).
@@ -118,7 +121,9 @@ class ImageItem(MediaItem):
     """An image. ``path`` is relative to the corpus root (``None`` for remote
     images); ``stored_path`` is relative to the index directory for image files
     murar wrote itself (figures cropped from PDFs); ``url`` is the remote URL when the document links one (never
-    fetched); ``exists`` is False when the file is missing or unreadable."""
+    fetched); ``exists`` is False when the file is missing or unreadable.
+    ``content_hash`` is a hex digest of the file bytes (empty when unknown): two
+    items with the same hash are the same picture whatever their paths."""
 
     kind: MediaKind = "image"
     path: str | None = None
@@ -128,6 +133,7 @@ class ImageItem(MediaItem):
     exists: bool = True
     width: int | None = None
     height: int | None = None
+    content_hash: str = ""
 
     def _content_parts(self) -> list[str]:
         return [self.alt] if self.alt and self.alt != self.caption else []

@@ -11,7 +11,7 @@ from murar.ingest.markdown import convert_markdown
 from murar.schema import ImageItem, TableItem, VideoItem
 
 PNG_1PX = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
 )
 
 PAGE = """---
@@ -79,7 +79,7 @@ def test_media_with_context(corpus: Path) -> None:
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     event = next(m for m in images if m.alt == "Event palette")
     assert event.path == "repo/help/assets/event.png" and event.exists
-    assert event.width == 1 and event.height == 1
+    assert event.width == 64 and event.height == 64
     assert event.context_before.endswith("Drag the event onto the canvas.")
     assert event.context_after.startswith("The event appears")
     assert event.section_id == doc.sections[1].id

@@ -59,3 +59,35 @@ def test_margin_repeat_and_hook_and_disabled() -> None:
 def test_dhash_is_scale_invariant() -> None:
     img = _pattern(120, 90, seed=4)
     assert bin(dhash(img) ^ dhash(img.resize((240, 180)))).count("1") <= 4
+
+
+def _chart(values: list[int]) -> Image.Image:
+    """A bar chart of one fixed layout (frame, axes, grid) with the given bar heights."""
+    from PIL import ImageDraw
+
+    img = Image.new("L", (400, 300), 255)
+    d = ImageDraw.Draw(img)
+    d.rectangle([40, 20, 390, 270], outline=0)
+    for y in range(40, 270, 40):
+        d.line([40, y, 390, y], fill=200)
+    for i, v in enumerate(values):
+        x = 50 + i * 34
+        d.rectangle([x, 270 - v, x + 22, 270], fill=60)
+    return img
+
+
+def test_look_alike_charts_are_kept_while_a_logo_is_dropped() -> None:
+    import random
+
+    rng = random.Random(7)
+    base = [rng.randint(40, 200) for _ in range(10)]
+    charts = [_chart([b + rng.randint(-25, 25) for b in base]) for _ in range(12)]
+    logo = _pattern(120, 60, seed=5)
+    cands = [(_cand(f"chart-p{p}", 400, 300, page=p), charts[p]) for p in range(12)]
+    cands += [(_cand(f"logo-p{p}", 120, 60, page=p, top=5), logo.resize((120 + p % 3, 60))) for p in range(12)]
+    _kept, drops = filter_images(cands)
+    dropped = {k for k, _ in drops}
+    assert dropped == {f"logo-p{p}" for p in range(12)}
+    # the coarse hash alone groups the charts as one repeated picture (the behaviour before)
+    _kept, old = filter_images(cands, QualityOptions(fine_distance=-1))
+    assert any(k.startswith("chart") for k, _ in old)

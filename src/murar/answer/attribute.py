@@ -1,10 +1,26 @@
 """Step 2 of MuRAR (seed 000, section 2.2): source attribution of answer sentences.
 
-The text answer is split into sentences (pysbd); each sentence, with its
-citation markers removed, is embedded and compared by cosine similarity with
-the retrieved snippets. The best snippet is its source when the similarity
-reaches the threshold; otherwise the sentence stays unattributed (no media
-will be placed after it).
+The text answer is split into sentences (pysbd, with list lines and numbered
+steps as sentences of their own, and "Figure 2." / "Table 3." kept inside
+their sentence); each sentence, with its citation markers removed, is embedded
+and compared by cosine similarity with the retrieved snippets.
+
+MuRAR attributes a sentence to its most similar snippet above one global
+threshold. A small local model paraphrases, so its sentences often fall just
+under that threshold even when it cites the right snippet (issue 9). Two
+per-sentence rules therefore come first:
+
+1. **the model's own citation** — a sentence citing ``[n]`` goes to the cited
+   snippet most similar to it when that similarity reaches
+   ``cited_threshold`` (well under the global one) and is not far behind the
+   best uncited snippet (``cited_override``);
+2. **a clear winner** — an uncited sentence whose best snippet reaches
+   ``floor`` and beats the runner-up by ``separation`` is attributed even
+   under the global threshold (the sentence is unambiguous, only paraphrased).
+
+Otherwise the global ``threshold`` decides. :func:`attribute_sentence` is a
+pure function of (sentence, its vector, snippets, their vectors): a streaming
+caller can attribute each sentence as soon as it is complete.
 """
 
 from __future__ import annotations
@@ -20,6 +36,36 @@ from murar.ingest.chunking import split_sentences
 from murar.schema import Attribution, ScoredSnippet
 
 _LEADING_CITATIONS = re.compile(r"\s*((?:\[\d+(?:\s*,\s*\d+)*\]\s*)+)[.,;:]?\s*")
+# a sentence ending in one of these words continues when the next piece starts with a number
+_NUMBERED_NOUN = re.compile(r"\b(figure|fig\.|table|step|section|chapter|appendix|example|listing|"
+                            r"eq\.|equation|item|line|page|p\.|no\.|version|v\.)\s*(\[\d+\]\s*)*$", re.IGNORECASE)
+_STARTS_NUMBER = re.compile(r"^\(?\d+[a-z]?\)?[.:)]?(\s|$)")
+_ONLY_NUMBER = re.compile(r"^\(?\d+[a-z]?\)?[.:)]?\s*(\[\d+\]\s*)*$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AttributionOptions:
+    """Per-sentence attribution rules (cosine similarities of L2-normalised embeddings).
+
+    ``threshold``: the global MuRAR threshold. ``cited_threshold``: a cited
+    snippet is the source from this similarity on (``None``: citations only
+    break near-ties within ``cited_margin``, the behaviour before issue 9).
+    ``cited_override``: an uncited snippet more similar than the cited one by
+    more than this wins. ``floor``/``separation``: the clear-winner rule
+    (``separation=None`` turns it off).
+    """
+
+    threshold: float = 0.45
+    cited_threshold: float | None = 0.25
+    cited_override: float = 0.15
+    cited_margin: float = 0.05
+    floor: float = 0.35
+    separation: float | None = 0.1
+
+    @classmethod
+    def previous(cls, threshold: float = 0.45) -> AttributionOptions:
+        """The rules before issue 9: one global threshold, citations break near-ties only."""
+        return cls(threshold=threshold, cited_threshold=None, separation=None)
 
 
 @dataclass(slots=True)
@@ -32,15 +78,30 @@ class AttributionResult:
     sentence_vectors: Vectors
 
 
+def _merge_numbered(sentences: list[str]) -> list[str]:
+    """Re-join "... see Figure" + "2. Then ..." and lone "2." fragments split by the segmenter."""
+    out: list[str] = []
+    for sent in sentences:
+        if out and (_ONLY_NUMBER.match(sent) or (_NUMBERED_NOUN.search(out[-1]) and _STARTS_NUMBER.match(sent))):
+            out[-1] = f"{out[-1]} {sent}"
+        else:
+            out.append(sent)
+    return out
+
+
 def split_answer(text: str) -> list[str]:
-    """Sentences of an answer; list lines and numbered steps count as sentences too."""
+    """Sentences of an answer; list lines and numbered steps count as sentences too.
+
+    A citation split off its sentence ("... hub." + "[1] Then ...") is moved
+    back to it; "Figure 2." or a lone "2." never ends a sentence.
+    """
     out: list[str] = []
     for line in text.split("\n"):
         line = line.strip()
         if not line:
             continue
         first = True
-        for sent in split_sentences(line):
+        for sent in _merge_numbered(split_sentences(line)):
             # a citation split off its sentence ("... hub." + "[1] Then ...") belongs to that sentence
             m = _LEADING_CITATIONS.match(sent)
             if m and out and not first:
@@ -52,22 +113,69 @@ def split_answer(text: str) -> list[str]:
     return out
 
 
+def attribute_sentence(
+    index: int,
+    sentence: str,
+    sims: np.ndarray,
+    snippets: list[ScoredSnippet],
+    options: AttributionOptions | None = None,
+) -> Attribution:
+    """Attribute one sentence given its cosine similarities to ``snippets``.
+
+    ``sims`` has shape ``(len(snippets),)``: the sentence vector (citations
+    stripped) times each snippet vector. The sentence's own ``[n]`` markers are
+    read from ``sentence``. Pure: no I/O, no model call.
+    """
+    opts = options or AttributionOptions()
+    if len(snippets) == 0 or sims.size == 0:
+        return Attribution(sentence_index=index, sentence=sentence, snippet_id=None, citation=None, score=0.0)
+    order = np.argsort(-sims)
+    j = int(order[0])
+    best = float(sims[j])
+    by_citation = {s.citation: k for k, s in enumerate(snippets)}
+    cited = [by_citation[c] for c in citations_in(sentence) if c in by_citation]
+    chosen: int | None = None
+    if cited:
+        jc = max(cited, key=lambda k: float(sims[k]))
+        sc = float(sims[jc])
+        if opts.cited_threshold is None:
+            if sc >= best - opts.cited_margin:
+                j, best = jc, sc
+        elif sc >= opts.cited_threshold and sc >= best - opts.cited_override:
+            chosen = jc
+    if chosen is None:
+        if best >= opts.threshold:
+            chosen = j
+        elif opts.separation is not None and best >= opts.floor:
+            second = float(sims[order[1]]) if len(order) > 1 else -1.0
+            if best - second >= opts.separation:
+                chosen = j
+    if chosen is None:
+        return Attribution(sentence_index=index, sentence=sentence, snippet_id=None, citation=None, score=best)
+    return Attribution(sentence_index=index, sentence=sentence, snippet_id=snippets[chosen].snippet.id,
+                       citation=snippets[chosen].citation, score=float(sims[chosen]))
+
+
 def attribute(
     answer_text: str,
     snippets: list[ScoredSnippet],
     snippet_vectors: Vectors,
     embedder: Embedder,
     *,
-    threshold: float = 0.45,
-    cited_margin: float = 0.05,
+    threshold: float | None = None,
+    options: AttributionOptions | None = None,
 ) -> AttributionResult:
     """Attribute every sentence of ``answer_text`` to one of ``snippets``.
 
     ``snippet_vectors`` has shape ``(len(snippets), dim)`` in the same order.
-    When a sentence cites ``[n]`` explicitly and that snippet's similarity is
-    within ``cited_margin`` of the best, the cited snippet wins (the model's
-    own citation breaks near-ties).
+    ``threshold`` (when given) replaces ``options.threshold``. One embedding
+    call for all sentences. Raises what the embedder raises (EmbeddingError).
     """
+    opts = options or AttributionOptions()
+    if threshold is not None and threshold != opts.threshold:
+        opts = AttributionOptions(threshold=threshold, cited_threshold=opts.cited_threshold,
+                                  cited_override=opts.cited_override, cited_margin=opts.cited_margin,
+                                  floor=opts.floor, separation=opts.separation)
     sentences = split_answer(answer_text)
     if not sentences or not snippets:
         dim = snippet_vectors.shape[1] if snippet_vectors.ndim == 2 else embedder.dim
@@ -78,19 +186,5 @@ def attribute(
     plain = [strip_citations(s) or s for s in sentences]
     vecs = embedder.embed(plain)
     sims = vecs @ snippet_vectors.T  # (n_sentences, n_snippets)
-    by_citation = {s.citation: j for j, s in enumerate(snippets)}
-    out: list[Attribution] = []
-    for i, sent in enumerate(sentences):
-        j = int(np.argmax(sims[i]))
-        best = float(sims[i, j])
-        for c in citations_in(sent):
-            jc = by_citation.get(c)
-            if jc is not None and float(sims[i, jc]) >= best - cited_margin:
-                j, best = jc, float(sims[i, jc])
-                break
-        if best >= threshold:
-            out.append(Attribution(sentence_index=i, sentence=sent, snippet_id=snippets[j].snippet.id,
-                                   citation=snippets[j].citation, score=best))
-        else:
-            out.append(Attribution(sentence_index=i, sentence=sent, snippet_id=None, citation=None, score=best))
+    out = [attribute_sentence(i, sent, sims[i], snippets, opts) for i, sent in enumerate(sentences)]
     return AttributionResult(sentences, out, vecs)

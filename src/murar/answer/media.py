@@ -7,34 +7,86 @@ it reaches the threshold. An item chosen for several snippets is kept once,
 with its best score. Each item goes after the answer sentence, among those
 attributed to its snippet, that is most similar to the item.
 
-Beyond the paper: items whose file is missing are never candidates; the same
-image file reached through two items (a page repeating a screenshot) is kept
-once; a per-kind threshold on the item-to-sentence similarity keeps media out
-of answers it does not illustrate.
+Beyond the paper (issue 9; each lever is a switch of :class:`MediaOptions`,
+all off in :meth:`MediaOptions.previous`):
+
+- ``skip_flagged``: images flagged at ingest (an icon inside a sentence, a
+  tiny glyph, a logo repeated on many pages; :mod:`murar.ingest.media_flags`)
+  are never candidates;
+- ``dedupe_content``: the same picture under two file names is kept once
+  (content hash, not path);
+- ``step_align``: in a section with several screenshots, a screenshot belongs
+  to the step whose text surrounds it (the text just before it, else just
+  after); it is chosen only when an answer sentence attributed to the section
+  describes that step, and is placed after that sentence;
+- ``kind_aware``: images, tables and videos do not compete with each other for
+  the snippet's one slot; a table is chosen when the answer draws on its rows
+  (most content words of a row appear in the answer), a video when the answer
+  points at it ("watch the video") or matches it closely;
+- ``need_visual_cue``: an image is placed only when the sentences attributed
+  to its section describe something one sees (a UI action or element, a
+  diagram, a chart) or match the image closely — an answer of plain facts
+  gets no screenshot;
+- ``question_focus``: the picks must also answer the *question* — an item
+  much less similar to the question than the answer's most question-like
+  pick came in through a side remark of the answer and is dropped.
+
+Items whose file is missing are never candidates.
 """
 
 from __future__ import annotations
 
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
-from murar.embed.base import Vectors
-from murar.schema import AnyMedia, Attribution, MediaSelection
+from murar.embed.base import Embedder, Vectors
+from murar.ingest.chunking import split_sentences
+from murar.ingest.media_flags import is_selectable
+from murar.schema import AnyMedia, Attribution, MediaSelection, TableItem
 from murar.store.base import Store, is_displayable
+
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]", re.IGNORECASE)
+_STOP = frozenset({"a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "from", "by", "with", "at",
+    "as", "is", "are", "be", "it", "this", "that", "these", "those", "you", "your", "can", "will", "not",
+    "no", "yes", "if", "then", "than", "into", "out", "up", "use", "used", "using", "which", "what", "when",
+    "where", "how", "who", "its", "their", "there", "here", "all", "any", "each", "more", "most", "other",
+    "some", "such", "only", "also"})
+# what one sees on screen or in a figure: UI actions and elements, diagrams, charts
+_VISUAL = re.compile(
+    r"\b(click|clicks|clicking|select|selects|selecting|choose|open|opens|navigate|navigating|go to|drag|drop|"
+    r"toggle|expand|collapse|enter|type|check|uncheck|tick|hover|scroll|button|buttons|menu|menus|tab|tabs|"
+    r"panel|pane|rail|sidebar|toolbar|dialog|window|screen|screenshot|page|field|fields|dropdown|drop-down|"
+    r"list|icon|link|canvas|card|editor|wizard|workspace|dashboard|interface|ui|view|displayed|displays|appears|"
+    r"shown|shows|highlighted|diagram|figure|chart|graph|flow|architecture|layout|image|picture|preview|"
+    r"report|visuali[sz]ation|settings|inbox|form|console|extension|browser)\b",
+    re.IGNORECASE)
+_POINTS_AT_VIDEO = re.compile(r"\b(video|watch|tutorial|demo|walkthrough|recording|webinar)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MediaOptions:
-    """Thresholds of section-level media retrieval (cosine similarities).
+    """Thresholds and levers of section-level media retrieval (cosine similarities).
 
     ``min_snippet_score``: item-to-snippet similarity needed to be a pick.
     ``min_sentence_score``: item-to-sentence similarity needed to be placed.
     ``max_items``: at most this many media items in one answer.
     ``per_snippet``: items kept per snippet — MuRAR keeps 1; more recovers
     sections whose steps each have a screenshot, but only items within
-    ``margin`` of the snippet's best item are taken.
+    ``margin`` of the snippet's best item are taken (without ``step_align``).
     ``remote_images``: remote (URL-only) images may be chosen (``--remote-images show``).
+    ``step_min``: sentence-to-step-text similarity at which a screenshot
+    illustrates a sentence (``step_align``). ``close_match``: item-to-sentence
+    similarity that stands for a visual cue or a pointer to a video.
+    ``row_share``: share of a table row's content words the answer must
+    contain for the answer to draw on that row. ``question_focus``: with a
+    question vector, items less similar to the question than the answer's
+    most question-like pick minus this are dropped (``None``: off). The
+    booleans are the levers described in the module docstring.
     """
 
     min_snippet_score: float = 0.5
@@ -44,6 +96,21 @@ class MediaOptions:
     margin: float = 0.1
     kinds: tuple[str, ...] = ("image", "table", "video")
     remote_images: bool = False
+    step_min: float = 0.5
+    close_match: float = 0.6
+    row_share: float = 0.6
+    skip_flagged: bool = True
+    dedupe_content: bool = True
+    step_align: bool = True
+    kind_aware: bool = True
+    need_visual_cue: bool = True
+    question_focus: float | None = 0.1
+
+    @classmethod
+    def previous(cls) -> MediaOptions:
+        """The selection before issue 9 (every lever off)."""
+        return cls(skip_flagged=False, dedupe_content=False, step_align=False, kind_aware=False,
+                   need_visual_cue=False, question_focus=None)
 
 
 @dataclass(slots=True)
@@ -54,9 +121,13 @@ class MediaResult:
     selected: list[MediaSelection] = field(default_factory=list)
 
 
-def dedupe_key(item: AnyMedia) -> str:
-    """Items with the same key are the same media (same image file, same video)."""
+def dedupe_key(item: AnyMedia, *, content: bool = True) -> str:
+    """Items with the same key are the same media: same picture (content hash when
+    known and ``content``, else file), same video URL, same table."""
     if item.kind == "image":
+        digest = getattr(item, "content_hash", "") if content else ""
+        if digest:
+            return "image#" + digest
         return "image:" + str(getattr(item, "path", None) or getattr(item, "stored_path", None) or item.id)
     if item.kind == "video":
         local = getattr(item, "path", None)
@@ -64,48 +135,234 @@ def dedupe_key(item: AnyMedia) -> str:
     return "table:" + item.id
 
 
+def content_words(text: str) -> set[str]:
+    """Lower-cased words and numbers of ``text`` without stop words."""
+    return {w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in _STOP}
+
+
+def rows_drawn_on(table: TableItem, answer_words: set[str], *, share: float = 0.6) -> int:
+    """Rows of ``table`` whose content words (at least two) are ``share`` or more in ``answer_words``."""
+    n = 0
+    for row in table.rows:
+        words = content_words(" ".join(row))
+        if len(words) >= 2 and len(words & answer_words) / len(words) >= share:
+            n += 1
+    return n
+
+
+def has_visual_cue(sentence: str) -> bool:
+    """True when ``sentence`` describes something seen: a UI action or element, a diagram or chart."""
+    return bool(_VISUAL.search(sentence)) or "**" in sentence
+
+
+def points_at_video(sentence: str) -> bool:
+    """True when ``sentence`` refers the reader to a video."""
+    return bool(_POINTS_AT_VIDEO.search(sentence))
+
+
+def step_text(item: AnyMedia, max_chars: int = 300) -> str:
+    """The step an item illustrates: the last sentence before it in its section,
+    else the first one after it, else its representation."""
+    before = split_sentences(item.context_before[-max_chars:]) if item.context_before else []
+    if before:
+        return before[-1]
+    after = split_sentences(item.context_after[:max_chars]) if item.context_after else []
+    return after[0] if after else item.representation(max_chars)
+
+
+class TextEmbedder(Protocol):
+    """What selection needs of an embedder: ``embed(texts)`` -> ``(len(texts), dim)`` L2-normalised."""
+
+    def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+
+class MemoEmbedder:
+    """Remembers the vectors of the last ``size`` distinct texts (step texts, the question).
+
+    The streamed path selects media again after every sentence; the step texts
+    of a section's screenshots are embedded once per pipeline, not once per
+    sentence. Owned by one :class:`~murar.answer.pipeline.Pipeline`.
+    """
+
+    def __init__(self, embedder: Embedder, size: int = 4096) -> None:
+        self._embedder = embedder
+        self._size = size
+        self._memo: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        todo = [t for t in dict.fromkeys(texts) if t not in self._memo]
+        if todo:
+            for t, v in zip(todo, self._embedder.embed(todo)):
+                self._memo[t] = v
+        out = np.stack([self._memo[t] for t in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
+        for t in texts:
+            self._memo.move_to_end(t)
+        while len(self._memo) > self._size:
+            self._memo.popitem(last=False)
+        return out
+
+
+@dataclass(slots=True)
+class _Cand:
+    item: AnyMedia
+    vector: np.ndarray
+    score: float  # item-to-snippet cosine
+    sentence: int  # answer sentence index it would follow
+    sentence_score: float  # item-to-that-sentence cosine
+
+
 def select_section_media(
     attributions: list[Attribution],
     sentence_vectors: Vectors,
     store: Store,
     options: MediaOptions | None = None,
+    embedder: TextEmbedder | None = None,
+    question_vector: np.ndarray | None = None,
 ) -> MediaResult:
-    """Pick at most one media item per attributed snippet from the snippet's own section.
+    """Pick media per attributed snippet from the snippet's own section.
 
-    ``sentence_vectors`` has shape ``(len(attributions), dim)``. Returns the
-    selections ordered by the sentence they follow.
+    ``sentence_vectors`` has shape ``(len(attributions), dim)``. ``embedder``
+    embeds the step texts for ``step_align`` (without one, step alignment is
+    skipped). ``question_vector`` (shape ``(dim,)``) enables ``question_focus``.
+    Returns the selections ordered by the sentence they follow.
+    Raises what the store or embedder raise.
     """
     opts = options or MediaOptions()
     result = MediaResult()
     snippet_ids = list(dict.fromkeys(a.snippet_id for a in attributions if a.snippet_id))
     if not snippet_ids:
         return result
+    sentences = {a.sentence_index: a.sentence for a in attributions}
+    answer_words = content_words(" ".join(a.sentence for a in attributions))
     svecs = store.snippet_vectors(snippet_ids)
     best: dict[str, MediaSelection] = {}
+
+    def keep(c: _Cand, sid: str) -> None:
+        sel = MediaSelection(item=c.item, snippet_id=sid, sentence_index=c.sentence, score=c.score,
+                             strategy="section")
+        key = dedupe_key(c.item, content=opts.dedupe_content)
+        if key not in best or best[key].score < c.score:
+            best[key] = sel
+
     for sid, svec in zip(snippet_ids, svecs):
         snippet = store.get_snippet(sid)
         if snippet is None:
             continue
         sent_idx = [a.sentence_index for a in attributions if a.snippet_id == sid]
-        ranked: list[tuple[float, AnyMedia, np.ndarray]] = []
+        cands: list[_Cand] = []
         for entry in store.media_in_section(snippet.section_id):
-            if entry.item.kind not in opts.kinds or not is_displayable(
-                    entry.item, remote_images=opts.remote_images):
+            item = entry.item
+            if item.kind not in opts.kinds or not is_displayable(item, remote_images=opts.remote_images):
                 continue
-            ranked.append((float(entry.vector @ svec), entry.item, entry.vector))
-        ranked.sort(key=lambda r: -r[0])
-        top = ranked[0][0] if ranked else 0.0
-        for rank, (score, item, ivec) in enumerate(ranked):
-            sims = sentence_vectors[sent_idx] @ ivec
+            if opts.skip_flagged and not is_selectable(item):
+                continue
+            sims = sentence_vectors[sent_idx] @ entry.vector
             k = int(np.argmax(sims))
-            sel = MediaSelection(item=item, snippet_id=sid, sentence_index=sent_idx[k], score=score,
-                                 strategy="section")
-            result.candidates.append(sel)
-            within = rank == 0 or (rank < opts.per_snippet and score >= top - opts.margin)
-            if within and score >= opts.min_snippet_score and float(sims[k]) >= opts.min_sentence_score:
-                key = dedupe_key(item)
-                if key not in best or best[key].score < score:
-                    best[key] = sel
-    chosen = sorted(best.values(), key=lambda s: -s.score)[: opts.max_items]
+            cands.append(_Cand(item, entry.vector, float(entry.vector @ svec), sent_idx[k], float(sims[k])))
+        cands.sort(key=lambda c: -c.score)
+        for c in cands:
+            result.candidates.append(MediaSelection(item=c.item, snippet_id=sid, sentence_index=c.sentence,
+                                                    score=c.score, strategy="section"))
+        groups = ([[c for c in cands if c.item.kind == kind] for kind in opts.kinds] if opts.kind_aware
+                  else [cands])
+        for group in groups:
+            if not group:
+                continue
+            for c in _pick(group, sent_idx, sentences, sentence_vectors, answer_words, opts, embedder):
+                keep(c, sid)
+    picks = list(best.values())
+    if opts.question_focus is not None and question_vector is not None and picks:
+        qsim: dict[str, float] = {}
+        for s in picks:
+            vec = store.media_vector(s.item.id)
+            if vec is not None:
+                qsim[s.item.id] = float(vec @ question_vector)
+        if qsim:
+            top = max(qsim.values())
+            picks = [s for s in picks if qsim.get(s.item.id, top) >= top - opts.question_focus]
+    chosen = sorted(picks, key=lambda s: -s.score)[: opts.max_items]
     result.selected = sorted(chosen, key=lambda s: (s.sentence_index, -s.score))
     return result
+
+
+def _passes(c: _Cand, opts: MediaOptions) -> bool:
+    return c.score >= opts.min_snippet_score and c.sentence_score >= opts.min_sentence_score
+
+
+def _pick(
+    group: list[_Cand],
+    sent_idx: list[int],
+    sentences: dict[int, str],
+    sentence_vectors: Vectors,
+    answer_words: set[str],
+    opts: MediaOptions,
+    embedder: TextEmbedder | None,
+) -> list[_Cand]:
+    """The items of one snippet's candidates (one kind, or all kinds when not kind-aware)."""
+    kind = group[0].item.kind if opts.kind_aware else None
+    texts = [sentences[i] for i in sent_idx]
+    if kind == "table":
+        out = []
+        for c in group[: opts.per_snippet]:
+            drawn = isinstance(c.item, TableItem) and rows_drawn_on(c.item, answer_words, share=opts.row_share) > 0
+            if drawn and c.score >= opts.min_snippet_score - opts.margin:
+                out.append(c)
+        if not out and _passes(group[0], opts):
+            out.append(group[0])
+        return out
+    if kind == "video":
+        c = group[0]
+        pointed = any(points_at_video(t) for t in texts)
+        ok = _passes(c, opts) if not pointed else c.score >= opts.min_snippet_score - opts.margin
+        if ok and (pointed or c.sentence_score >= opts.min_sentence_score):
+            return [c]
+        return []
+    # images (or every kind together, as before issue 9)
+    if opts.need_visual_cue and kind == "image":
+        cue = any(has_visual_cue(t) for t in texts) or max(c.sentence_score for c in group) >= opts.close_match
+        if not cue:
+            return []
+    top = group[0].score
+    if opts.step_align and kind == "image" and len(group) > 1 and embedder is not None:
+        return _step_aligned(group, sent_idx, sentence_vectors, opts, embedder)
+    out = []
+    for rank, c in enumerate(group):
+        within = rank == 0 or (rank < opts.per_snippet and c.score >= top - opts.margin)
+        if within and _passes(c, opts):
+            out.append(c)
+    return out
+
+
+def _step_aligned(
+    group: list[_Cand],
+    sent_idx: list[int],
+    sentence_vectors: Vectors,
+    opts: MediaOptions,
+    embedder: TextEmbedder,
+) -> list[_Cand]:
+    """Section-level picks, each placed after the answer sentence that describes its step.
+
+    The picks are MuRAR's (the best screenshot, and the others within
+    ``margin``, at most ``per_snippet``), plus any screenshot whose step text an
+    answer sentence describes closely (``step_min``). A screenshot goes after
+    the sentence most similar to its step text when that similarity reaches
+    ``step_min``, else after the sentence most similar to the item.
+    """
+    top = group[0].score
+    base = [c for rank, c in enumerate(group)
+            if (rank == 0 or (rank < opts.per_snippet and c.score >= top - opts.margin)) and _passes(c, opts)]
+    pool = [c for c in group if c.score >= opts.min_snippet_score - opts.margin]
+    if not pool:
+        return base
+    step_vecs = embedder.embed([step_text(c.item) for c in pool])
+    sims = sentence_vectors[sent_idx] @ step_vecs.T  # (n_sentences, n_pool)
+    chosen = {c.item.id: c for c in base}
+    out: list[_Cand] = []
+    for j, c in enumerate(pool):
+        r = int(np.argmax(sims[:, j]))
+        step_sim = float(sims[r, j])
+        if step_sim >= opts.step_min:
+            out.append(_Cand(c.item, c.vector, c.score, sent_idx[r], max(step_sim, c.sentence_score)))
+        elif c.item.id in chosen:
+            out.append(c)
+    return out

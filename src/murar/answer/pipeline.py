@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from murar.answer.attribute import attribute
+from murar.answer.attribute import AttributionOptions, attribute
 from murar.answer.captions import fallback_caption, write_display_captions
 from murar.answer.evidence import EvidenceOptions
 from murar.answer.generate import (
@@ -49,6 +49,7 @@ from murar.answer.guard import (
 from murar.answer.media import (
     MediaOptions,
     MediaResult,
+    MemoEmbedder,
     dedupe_key,
     select_section_media,
 )
@@ -99,6 +100,7 @@ class PipelineConfig:
     ``not_found_score``: below this best snippet similarity the question is
     answered "not found" without calling the model.
     ``attribution_threshold``: sentence-to-snippet similarity for attribution.
+    ``attribution``: the per-sentence attribution rules (citations, clear winner).
     ``media_strategy``: ``section`` (MuRAR), ``answer`` (seed 001) or ``hybrid``.
     ``path``: ``streamed`` (one model call, media while the text streams) or
     ``three-call`` (MuRAR as published: answer, captions, rewrite); see the module doc.
@@ -132,6 +134,7 @@ class PipelineConfig:
     top_k: int = 5
     not_found_score: float = 0.25
     attribution_threshold: float = 0.45
+    attribution: AttributionOptions = field(default_factory=AttributionOptions)
     media: MediaOptions = field(default_factory=MediaOptions)
     media_strategy: str = "section"
     answer_based: AnswerBasedOptions = field(default_factory=AnswerBasedOptions)
@@ -165,6 +168,7 @@ class Pipeline:
     ) -> None:
         self.store = store
         self.embedder = embedder
+        self._memo = MemoEmbedder(embedder)  # step texts and the question, across the sentences of a stream
         self.generator = generator
         self.refiner = refiner
         self.config = config or PipelineConfig()
@@ -181,7 +185,8 @@ class Pipeline:
         vecs = self.store.snippet_vectors([s.snippet.id for s in scored])
         return scored, vecs
 
-    def _select(self, answer_text: str, attributions: list[Attribution], sentence_vectors: np.ndarray) -> MediaResult:
+    def _select(self, answer_text: str, attributions: list[Attribution], sentence_vectors: np.ndarray,
+                question: str = "") -> MediaResult:
         strategy = self.config.media_strategy
         if strategy == "answer":
             return select_answer_based(answer_text, sentence_vectors, self.store, self.embedder,
@@ -189,7 +194,8 @@ class Pipeline:
         if strategy == "hybrid":
             return select_hybrid(answer_text, attributions, sentence_vectors, self.store, self.embedder,
                                  self.config.answer_based, self.config.media)
-        return select_section_media(attributions, sentence_vectors, self.store, self.config.media)
+        qv = self._memo.embed([question])[0] if question and self.config.media.question_focus is not None else None
+        return select_section_media(attributions, sentence_vectors, self.store, self.config.media, self._memo, qv)
 
     def _check(self, question: str) -> str:
         q = " ".join(question.split())
@@ -213,12 +219,13 @@ class Pipeline:
         trace.text_answer = text
         yield "attribute"
         t = time.perf_counter()
-        attr = attribute(text, snippets, vecs, self.embedder, threshold=self.config.attribution_threshold)
+        attr = attribute(text, snippets, vecs, self.embedder, threshold=self.config.attribution_threshold,
+                         options=self.config.attribution)
         trace.attributions = attr.attributions
         trace.timings_ms["attribute"] = _ms(t)
         yield "media"
         t = time.perf_counter()
-        media = self._select(text, attr.attributions, attr.sentence_vectors)
+        media = self._select(text, attr.attributions, attr.sentence_vectors, question)
         trace.media_candidates = media.candidates
         trace.media_selected = media.selected
         trace.timings_ms["media"] = _ms(t)
@@ -311,7 +318,7 @@ class Pipeline:
                         t0: float) -> Iterator[AnswerEvent]:
         """The streamed path: steps 2-4 run per sentence while step 1 streams (module doc)."""
         yield AnswerEvent(type="stage", name="generate")
-        state = _Incremental(self, snippets, vecs, trace)
+        state = _Incremental(self, snippets, vecs, trace, q)
         assembler = SentenceAssembler(state.on_sentence, valid_citations={s.citation for s in snippets},
                                       hold_chars=len(NOT_FOUND_MARKER) + 8)
         state.assembler = assembler
@@ -453,8 +460,10 @@ class _Incremental:
     the sentences known so far; an item, once placed, stays placed.
     """
 
-    def __init__(self, pipeline: Pipeline, snippets: list[ScoredSnippet], vecs: np.ndarray, trace: Trace) -> None:
+    def __init__(self, pipeline: Pipeline, snippets: list[ScoredSnippet], vecs: np.ndarray, trace: Trace,
+                 question: str = "") -> None:
         self.p = pipeline
+        self.question = question
         self.snippets = snippets
         self.vecs = vecs
         self.trace = trace
@@ -473,7 +482,8 @@ class _Incremental:
         t = time.perf_counter()
         if not self.started:
             self.started += ["attribute", "media"]
-        res = attribute(sentence, self.snippets, self.vecs, self.p.embedder, threshold=cfg.attribution_threshold)
+        res = attribute(sentence, self.snippets, self.vecs, self.p.embedder, threshold=cfg.attribution_threshold,
+                        options=cfg.attribution)
         if not res.attributions:
             return SentenceOutcome()
         k = max(range(len(res.attributions)), key=lambda i: res.attributions[i].score)
@@ -487,7 +497,7 @@ class _Incremental:
             self.media_ms += _ms(t)
             return SentenceOutcome(citation=a.citation)
         text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
-        media = self.p._select(text, self.attributions, np.vstack(self.sentence_vectors))
+        media = self.p._select(text, self.attributions, np.vstack(self.sentence_vectors), self.question)
         self.trace.media_candidates = media.candidates
         new: list[MediaSelection] = []
         for sel in media.selected:

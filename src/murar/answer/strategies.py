@@ -28,6 +28,7 @@ from murar.answer.media import (
     select_section_media,
 )
 from murar.embed.base import Embedder, Vectors
+from murar.ingest.media_flags import is_selectable
 from murar.schema import AnyMedia, Attribution, MediaSelection, TableItem
 from murar.store.base import Store, is_displayable
 
@@ -88,7 +89,9 @@ def select_answer_based(
         sel = MediaSelection(item=h.item, snippet_id=None, sentence_index=_place(vec, sentence_vectors),
                              score=h.score, strategy="answer")
         result.candidates.append(sel)
-        key = dedupe_key(h.item)
+        key = dedupe_key(h.item, content=mopts.dedupe_content)
+        if mopts.skip_flagged and not is_selectable(h.item):
+            continue
         if h.score < opts.min_score or key in seen or is_redundant(h.item, answer_text):
             continue
         seen.add(key)
@@ -111,7 +114,7 @@ def select_hybrid(
     """Section-level selection, then answer-based recovery from neighbouring sections."""
     opts = options or AnswerBasedOptions()
     mopts = media or MediaOptions()
-    result = select_section_media(attributions, sentence_vectors, store, mopts)
+    result = select_section_media(attributions, sentence_vectors, store, mopts, embedder)
     result.selected = [s for s in result.selected if not is_redundant(s.item, answer_text)]
     if len(result.selected) >= mopts.max_items:
         return result
@@ -122,7 +125,7 @@ def select_hybrid(
         return result
     text = strip_citations(answer_text)
     av = embedder.embed([text])[0]
-    taken = {dedupe_key(s.item) for s in result.selected}
+    taken = {dedupe_key(s.item, content=mopts.dedupe_content) for s in result.selected}
     # neighbouring sections: media of the attributed pages outside the attributed sections
     pool = store.search_media(av, 50, kinds=list(mopts.kinds))  # type: ignore[arg-type]
     recovered: list[MediaSelection] = []
@@ -131,7 +134,9 @@ def select_hybrid(
             continue
         if h.score < opts.neighbour_min_score or not is_displayable(h.item, remote_images=mopts.remote_images):
             continue
-        key = dedupe_key(h.item)
+        if mopts.skip_flagged and not is_selectable(h.item):
+            continue
+        key = dedupe_key(h.item, content=mopts.dedupe_content)
         if key in taken or is_redundant(h.item, answer_text):
             continue
         vec = store.media_vector(h.item.id)

@@ -63,6 +63,9 @@ def ingest(
     max_file_seconds: Annotated[float, typer.Option(
         help="Per-file budget: seconds to convert one file before its worker is stopped and the file "
         "reported as failed (0 = no limit, convert in-process).")] = 180.0,
+    ocr_images: Annotated[bool, typer.Option(
+        "--ocr-images", help="Add the text shown in screenshots to their representation (extra 'ocr'; "
+        "cached by image content across re-ingests).")] = False,
 ) -> None:
     """Parse, chunk and embed a corpus into an index (atomic: a failed run keeps the old index).
 
@@ -77,6 +80,11 @@ def ingest(
 
     try:
         emb = build_embedder(embedder, embed_base_url, embed_model)
+        ocr_engine = None
+        if ocr_images:
+            from murar.ingest.ocr import RapidOcrEngine
+
+            ocr_engine = RapidOcrEngine()
         excludes = DEFAULT_EXCLUDES + tuple(exclude or ())
         with RichProgress(enabled=not quiet and output == "text") as progress:
             source = Path(corpus)
@@ -95,7 +103,7 @@ def ingest(
                 recognizer = WhisperRecognizer()
             manifest, report = build_index(source, target, embedder=emb, excludes=excludes, progress=progress,
                                            incremental=incremental, recognizer=recognizer,
-                                           site_type=site_type,
+                                           site_type=site_type, ocr=ocr_engine,
                                            budget=FileBudget(max_bytes=max_file_bytes,
                                                              max_sections=max_file_sections,
                                                              max_snippets=max_file_snippets,

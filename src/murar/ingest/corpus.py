@@ -73,6 +73,7 @@ class IngestReport:
     changes: dict[str, int] = field(default_factory=dict)
     remote_images: int = 0  # images linked by URL only: recorded, shown only with --remote-images show
     transcripts: dict[str, int] = field(default_factory=dict)  # speech recognition counts (asr extra)
+    ocr: dict[str, float] = field(default_factory=dict)  # screenshot OCR counts and seconds (--ocr-images)
     site: dict[str, Any] = field(default_factory=dict)
     asset_refs: list[AssetRef] = field(default_factory=list)
     assets: AssetStats = field(default_factory=AssetStats)

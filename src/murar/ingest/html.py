@@ -37,6 +37,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
+from murar.ingest.media_flags import flag_image, is_inline_line
 from murar.ingest.paths import (
     ResolvedLink,
     inside_root,
@@ -320,6 +321,30 @@ def _push_children(stack: list[LexborNode | Callable[[], None]], node: LexborNod
     stack.extend(kids)
 
 
+def _line_text(node: LexborNode | None, step: str) -> str:
+    """Text of the siblings on ``node``'s side (``prev``/``next``) up to a line break or block."""
+    out: list[str] = []
+    while node is not None:
+        tag = node.tag or ""
+        if tag == "br" or tag in _BLOCK or tag in _HEADINGS or tag in ("img", "figure", "table"):
+            break
+        out.append(node.text(deep=True) if not node.is_text_node else (node.text_content or ""))
+        node = node.prev if step == "prev" else node.next
+    return " ".join(out)
+
+
+def _in_sentence(node: LexborNode) -> bool:
+    """An ``<img>`` with words on its own line (itself or its inline parent's siblings): an icon in a sentence."""
+    cur = node
+    while True:
+        if is_inline_line(_line_text(cur.prev, "prev"), _line_text(cur.next, "next")):
+            return True
+        parent = cur.parent
+        if parent is None or (parent.tag or "") not in ("a", "span", "strong", "b", "em", "i", "code", "kbd"):
+            return False
+        cur = parent
+
+
 def _ancestors(node: LexborNode, stop: LexborNode) -> list[LexborNode]:
     out = []
     cur = node.parent
@@ -379,8 +404,11 @@ class _HtmlConverter:
             if reason:
                 self.warnings.append(drop_warning(key, reason))
                 return None
-        return self._base("image", ImageItem, caption=caption or title, alt=alt, path=path, url=url,
+        item = self._base("image", ImageItem, caption=caption or title, alt=alt, path=path, url=url,
                           exists=exists, width=width, height=height)
+        file = self.root / path if path is not None and exists and self.root is not None else None
+        return flag_image(item, inline=_in_sentence(node), file=file,
+                          declared_width=_int_attr(attrs.get("width")))
 
     def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:
         """(path relative to root, remote url, exists) of an image reference.

@@ -42,6 +42,9 @@ from murar.ingest.corpus import (
     convert_corpus,
     no_pages_message,
 )
+from murar.ingest.image_ocr import OcrCache, ocr_images
+from murar.ingest.media_flags import mark_repeated
+from murar.ingest.ocr import OcrEngine
 from murar.ingest.sites.detect import SiteSelection
 from murar.models import default_cache_dir
 from murar.schema import (
@@ -264,6 +267,8 @@ def build_index(
     transcript_cache: Path | None = None,
     site_type: str = "auto",
     budget: FileBudget | None = None,
+    ocr: OcrEngine | None = None,
+    ocr_cache: Path | None = None,
 ) -> tuple[IndexManifest, IngestReport]:
     """Ingest every supported file under ``corpus`` into a new version of an index.
 
@@ -288,6 +293,13 @@ def build_index(
     file may cause: bytes, sections, snippets and conversion seconds; a file
     that hits a limit is cut or skipped with a warning in the report and the
     rest of the corpus continues. ``report.slowest()`` names the slowest files.
+
+    Images are flagged at ingest (:mod:`murar.ingest.media_flags`: icons in a
+    sentence, tiny glyphs, pictures repeated on many pages) so selection never
+    shows them. With ``ocr`` (an :class:`OcrEngine`, ``ocr`` extra) the text
+    shown in each selectable screenshot joins its representation
+    (:mod:`murar.ingest.image_ocr`), cached by image content in ``ocr_cache``
+    (default ``$MURAR_CACHE_DIR/../ocr/ocr-cache.json``) across re-ingests.
 
     Raises:
         IngestError: ``corpus`` is not a folder.
@@ -319,9 +331,11 @@ def build_index(
         try:
             asr = None if recognizer is None else (recognizer, TranscriptCache(
                 transcript_cache or default_cache_dir().parent / "transcripts"))
+            ocr_pair = None if ocr is None else (ocr, OcrCache(
+                ocr_cache or default_cache_dir().parent / "ocr" / "ocr-cache.json"))
             manifest = _build_version(selection, vw, target, live if from_live else None, live, embedder,
                                       chunking or ChunkingOptions(), excludes, prog, report, asr,
-                                      budget or FileBudget())
+                                      budget or FileBudget(), ocr_pair)
         except BaseException:
             vw.abort()
             raise
@@ -341,6 +355,7 @@ def _build_version(
     report: IngestReport,
     asr: tuple[SpeechRecognizer, TranscriptCache] | None = None,
     budget: FileBudget | None = None,
+    ocr: tuple[OcrEngine, OcrCache] | None = None,
 ) -> IndexManifest:
     from murar.ingest.corpus import walk_site
 
@@ -365,6 +380,16 @@ def _build_version(
                                on_video=lambda _rel: prog.advance("transcribe"))
         report.transcripts = {"transcribed": ts.transcribed, "from_cache": ts.from_cache,
                               "failed": ts.failed, "had_sidecar": ts.had_sidecar}
+    # before hashing: flags and screen text are part of the page's content
+    mark_repeated([m for d in docs for m in d.media], n_pages=len(docs))
+    if ocr is not None:
+        t_ocr = time.perf_counter()
+        all_media = [m for d in docs for m in d.media]
+        prog.start("ocr images", sum(1 for m in all_media if isinstance(m, ImageItem)))
+        stats = ocr_images(all_media, corpus, ocr[0], ocr[1], progress=lambda n: prog.advance("ocr images", n))
+        ocr[1].save()
+        report.ocr = {"computed": stats.computed, "from_cache": stats.reused, "skipped": stats.skipped,
+                      "seconds": round(time.perf_counter() - t_ocr, 3)}
     report.remote_images = sum(1 for d in docs for m in d.media
                                if isinstance(m, ImageItem) and m.url and not m.path)
     t1 = time.perf_counter()

@@ -22,6 +22,7 @@ from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import clip_after, clip_before
 from murar.ingest.frontmatter import split_front_matter
 from murar.ingest.mdlimits import add_bracket_guard, cap_pipe_tables
+from murar.ingest.media_flags import flag_image, is_inline_line
 from murar.ingest.paths import ResolvedLink, check_image
 from murar.ingest.sites.base import PlainSite, Site
 from murar.ingest.tables import parse_table_node, rows_to_markdown
@@ -164,6 +165,12 @@ def _read_text(path: Path, max_bytes: int, warnings: list[str]) -> str:
         return data.decode("utf-8", errors="replace")
 
 
+def _px(value: str | None) -> int | None:
+    """A width attribute in pixels (``"24"``, ``"24px"``); ``None`` for percentages or junk."""
+    m = re.fullmatch(r"\s*(\d{1,5})\s*(px)?\s*", value or "")
+    return int(m.group(1)) if m else None
+
+
 class _Converter:
     def __init__(self, path: Path, root: Path, options: MarkdownOptions, site: Site | None = None) -> None:
         self.path = path
@@ -212,7 +219,8 @@ class _Converter:
             sec.media.append((item, offset))
 
     # --------------------------------------------------------------- media
-    def _image(self, src: str, alt: str, title: str) -> None:
+    def _image(self, src: str, alt: str, title: str, *, inline: bool = False,
+               declared_width: int | None = None) -> None:
         ref = resolve_reference(self.site, src, page_rel=self.rel, kind="image")
         self.asset_refs.append(ref)
         if src.strip().lower().endswith(_DARK_ONLY):
@@ -235,7 +243,7 @@ class _Converter:
 
         def make(sec: _SectionBuilder) -> ImageItem:
             pos = len(sec.media)
-            return ImageItem(
+            item = ImageItem(
                 id=stable_id(self.rel, "image", str(sec.ordinal), str(pos), src),
                 **self._placement(sec),
                 caption=title.strip(),
@@ -246,6 +254,8 @@ class _Converter:
                 width=width,
                 height=height,
             )
+            file = self.root / rel_path if rel_path is not None and exists else None
+            return flag_image(item, inline=inline, file=file, declared_width=declared_width)
 
         self._add_media(make)
 
@@ -301,6 +311,21 @@ class _Converter:
     # -------------------------------------------------------------- tokens
     def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
         children = tok.children or []
+        # source line of each child and the text of each line: an image with words on
+        # its own line is an icon inside a sentence (media_flags.INLINE)
+        line_of: list[int] = []
+        line_text: dict[int, list[str]] = {}
+        ln = 0
+        for c in children:
+            if c.type in ("softbreak", "hardbreak") or (c.type == "html_inline" and c.content.lower().startswith("<br")):
+                ln += 1
+            line_of.append(ln)
+            if c.type in ("text", "code_inline"):
+                line_text.setdefault(ln, []).append(c.content)
+
+        def in_sentence(k: int) -> bool:
+            return is_inline_line(" ".join(line_text.get(line_of[k], [])), "")
+
         i = 0
         while i < len(children):
             c = children[i]
@@ -312,7 +337,8 @@ class _Converter:
                 if heading:
                     sink.append(c.content)
                 else:
-                    self._image(str(c.attrs.get("src", "")), c.content, str(c.attrs.get("title") or ""))
+                    self._image(str(c.attrs.get("src", "")), c.content, str(c.attrs.get("title") or ""),
+                                inline=in_sentence(i))
             elif c.type == "link_open":
                 href = str(c.attrs.get("href", ""))
                 # collect the link text up to the matching close
@@ -326,7 +352,7 @@ class _Converter:
                             break
                     elif children[j].type == "image" and not heading:
                         self._image(str(children[j].attrs.get("src", "")), children[j].content,
-                                    str(children[j].attrs.get("title") or ""))
+                                    str(children[j].attrs.get("title") or ""), inline=in_sentence(j))
                     else:
                         text_parts.append(children[j].content)
                     j += 1
@@ -342,10 +368,10 @@ class _Converter:
                 if tag.startswith("<br"):
                     sink.append(" ")
                 elif tag.startswith(("<img", "<video", "<iframe")) and not heading:
-                    self._html_block(_with_inline_closers(children, i), inline=True)
+                    self._html_block(_with_inline_closers(children, i), inline=True, in_sentence=in_sentence(i))
             i += 1
 
-    def _html_block(self, html: str, *, inline: bool = False) -> None:
+    def _html_block(self, html: str, *, inline: bool = False, in_sentence: bool = False) -> None:
         try:
             tree = LexborHTMLParser(html)
         except Exception as err:  # noqa: BLE001 - selectolax is lenient; be safe anyway
@@ -373,7 +399,8 @@ class _Converter:
         for node in root.css("img"):
             src = node.attributes.get("src") or ""
             if src:
-                self._image(src, node.attributes.get("alt") or "", node.attributes.get("title") or "")
+                self._image(src, node.attributes.get("alt") or "", node.attributes.get("title") or "",
+                            inline=in_sentence, declared_width=_px(node.attributes.get("width")))
             node.decompose()
         for node in root.css("iframe, video"):
             src = node.attributes.get("src") or ""

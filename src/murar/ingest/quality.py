@@ -10,7 +10,10 @@ Deterministic heuristics, applied in two steps so a converter can stream:
 2. :meth:`ImageQualityFilter.repeated` is called once at the end and names the
    images whose perceptual hash occurs on ``repeat_pages`` or more pages, or
    twice or more inside the top/bottom margin band (running headers, footers,
-   logos).
+   logos). Two images are "the same" only when their coarse 64-bit hash *and*
+   a fine 256-bit hash agree: per-page charts of one layout (same axes and
+   frame, different data) share the coarse hash but not the fine one, so they
+   are kept while a logo (the same pixels on every page) is dropped (issue 9).
 
 Drop reasons are short strings (``"tiny 20x400 px"``, ``"repeated on 5 pages"``)
 that converters turn into ``ParsedDocument.warnings`` as
@@ -44,7 +47,9 @@ class QualityOptions:
 
     Sizes are in pixels of the stored image; ``margin_band`` is a fraction of
     the page height (top and bottom); ``hash_distance`` is the largest Hamming
-    distance (of 64 bits) at which two images count as the same picture.
+    distance (of 64 bits) at which two images count as the same picture;
+    ``fine_distance`` the largest distance of their 256-bit hashes (``-1``:
+    coarse hash only, the behaviour before issue 9).
     """
 
     min_side: int = 32
@@ -55,6 +60,7 @@ class QualityOptions:
     margin_band: float = 0.08
     margin_repeats: int = 2
     hash_distance: int = 4
+    fine_distance: int = 6
     enabled: bool = True
 
 
@@ -75,6 +81,7 @@ class ImageCandidate:
     bbox: tuple[float, float, float, float] | None = None
     page_height: float | None = None
     hash: int | None = None
+    fine_hash: int | None = None
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -148,6 +155,7 @@ class ImageQualityFilter:
             if sd < o.min_stddev:
                 return f"blank (grey stddev {sd:.1f})"
             candidate.hash = dhash(image)
+            candidate.fine_hash = dhash(image, 16)
         if self.hook is not None:
             reason = self.hook(candidate, image)
             if reason:
@@ -161,6 +169,11 @@ class ImageQualityFilter:
         band = self.options.margin_band * c.page_height
         return c.bbox[3] <= band or c.bbox[1] >= c.page_height - band
 
+    def _fine_match(self, a: ImageCandidate, b: ImageCandidate) -> bool:
+        if self.options.fine_distance < 0 or a.fine_hash is None or b.fine_hash is None:
+            return True
+        return hamming(a.fine_hash, b.fine_hash) <= self.options.fine_distance
+
     def repeated(self) -> list[tuple[ImageCandidate, str]]:
         """Kept images that repeat across the document, with the reason.
 
@@ -173,7 +186,7 @@ class ImageQualityFilter:
             if c.hash is None:
                 continue
             for g in groups:
-                if g[0].hash is not None and hamming(g[0].hash, c.hash) <= o.hash_distance:
+                if g[0].hash is not None and hamming(g[0].hash, c.hash) <= o.hash_distance and self._fine_match(g[0], c):
                     g.append(c)
                     break
             else:

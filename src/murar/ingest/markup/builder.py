@@ -26,6 +26,7 @@ from selectolax.lexbor import LexborHTMLParser
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import clip_after, clip_before
+from murar.ingest.media_flags import flag_image
 from murar.ingest.paths import ResolvedLink, check_image
 from murar.ingest.sites.base import Site
 from murar.ingest.tables import parse_table_node, rows_to_markdown
@@ -206,13 +207,16 @@ class PageBuilder:
         sec = self.cur
         sec.media.append((item, len(sec.text_so_far())))
 
-    def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None) -> ImageItem | None:
+    def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None,
+              inline: bool = False) -> ImageItem | None:
         """Add the image ``link`` as written in the page (resolved by the Site) and
         record the reference in ``asset_refs``.
 
         ``page_rel`` is the file the link is resolved against when it is not the
         page itself. Returns the item, or ``None`` when the link points at
         nothing usable (empty, escaping the root, a data URI, unsupported syntax).
+        ``inline``: the image sits inside a sentence (an icon); it is flagged
+        with the size and content checks of :func:`murar.ingest.media_flags.flag_image`.
         """
         written = link.strip()
         ref = resolve_reference(self.site, written, page_rel=page_rel or self.rel, kind="image",
@@ -244,6 +248,7 @@ class PageBuilder:
             width=width,
             height=height,
         )
+        flag_image(item, inline=inline, file=self.root / ref.path if ref.path is not None and exists else None)
         self._add(item)
         return item
 

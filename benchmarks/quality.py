@@ -1,0 +1,260 @@
+"""Answer and media quality on ../shared/eval/dev.jsonl (issue 9), both generators, one run.
+
+For every question of the gold file, over the same index and in the same run:
+
+- the answer text is written once per generator — the bundled model
+  (``--llm bundled``, the product's default) and the extractive generator (no
+  model) — and cached per (generator, prompt version, question, retrieved
+  snippets) in ``--cache``: media selection does not need the model again, so
+  re-running the benchmark after a selection change costs seconds;
+- media are then selected on that text by the *previous* selection (the
+  behaviour before issue 9: global attribution threshold, section-level pick,
+  path dedup, no icon flags, no step alignment, no no-media decision) and by
+  the *current* defaults, side by side;
+- printed per generator x selection: media P/R/F1 per kind (micro), no-media
+  rate on text-only questions, placement correctness (MuRAR 2.4: the item
+  follows a sentence attributed to its own section), snippet recall@1/3/5
+  (gold section), MiRAGE InfoP (reference mode, gold answer points) and CiteP
+  (collection mode) with the embedding judge (each sentence one subclaim), and
+  seconds per question (generation, from the cache when it was recorded, and
+  attribution + selection measured now).
+
+Refinement and model captions are off here (they are another issue's and cost a
+model call each): placement is the code placement the refinement must keep.
+
+    flock /work/bench.lock python benchmarks/quality.py --llm bundled [--limit N]
+    python benchmarks/quality.py --llm none          # extractive only (seconds)
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+from murar.answer.attribute import AttributionOptions
+from murar.answer.generate import (
+    AnswerGenerator,
+    ExtractiveAnswerGenerator,
+    GeneratedAnswer,
+)
+from murar.answer.media import MediaOptions
+from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
+from murar.answer.prompts import PROMPT_VERSION
+from murar.embed.minilm import MiniLMEmbedder
+from murar.eval.claims import SentenceDecomposer
+from murar.eval.judge import EmbeddingJudge
+from murar.eval.media_metrics import load_gold
+from murar.eval.run import EvalRun, evaluate_service
+from murar.eval.scorer import MirageScorer
+from murar.ingest.index import build_index, open_index
+from murar.schema import ScoredSnippet
+
+SHARED = REPO.parent / "shared"
+
+
+class CachedGenerator:
+    """An :class:`AnswerGenerator` that replays answers recorded in a JSON-lines file.
+
+    A miss calls the real generator (built lazily by ``make``) and appends the
+    answer with its generation time in seconds.
+    """
+
+    def __init__(self, name: str, make: Callable[[], AnswerGenerator], path: Path) -> None:
+        self.name = name
+        self._make = make
+        self._inner: AnswerGenerator | None = None
+        self.path = path
+        self.cache: dict[str, dict[str, Any]] = {}
+        self.last_seconds = 0.0
+        self.misses = 0
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    rec = json.loads(line)
+                    self.cache[rec["key"]] = rec
+
+    def _key(self, question: str, snippets: list[ScoredSnippet]) -> str:
+        ids = ",".join(s.snippet.id for s in snippets)
+        return hashlib.sha1(f"{self.name}\x1f{PROMPT_VERSION}\x1f{question}\x1f{ids}".encode()).hexdigest()
+
+    def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
+        key = self._key(question, snippets)
+        rec = self.cache.get(key)
+        if rec is None:
+            if self._inner is None:
+                self._inner = self._make()
+            t0 = time.perf_counter()
+            g = self._inner.generate(question, snippets)
+            rec = {"key": key, "question": question, "text": g.text, "found": g.found, "raw": g.raw,
+                   "seconds": round(time.perf_counter() - t0, 3), "load": os.getloadavg()[0]}
+            self.cache[key] = rec
+            self.misses += 1
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(rec) + "\n")
+        self.last_seconds = float(rec["seconds"])
+        return GeneratedAnswer(text=rec["text"], found=bool(rec["found"]), raw=rec["raw"])
+
+    def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]:
+        yield self.generate(question, snippets).raw
+
+    def finish(self, raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
+        return GeneratedAnswer(text=raw, found=bool(raw.strip()), raw=raw)
+
+
+def previous_config() -> PipelineConfig:
+    """The selection before issue 9 (every issue-9 lever off)."""
+    return PipelineConfig(attribution=AttributionOptions.previous(), media=MediaOptions.previous(),
+                          refine=False, display_captions=False)
+
+
+def _f(x: float | None) -> str:
+    return "  -  " if x is None else f"{x:.3f}"
+
+
+def summary_row(name: str, run: EvalRun, gen_seconds: list[float], select_ms: list[float]) -> dict[str, Any]:
+    m = run.media
+    assert m is not None
+    r = run.retrieval
+    row: dict[str, Any] = {
+        "name": name,
+        "micro": m.micro, "no_media_rate_text_only": m.no_media_rate, "n_text_only": m.n_text_only,
+        "placement": m.placement, "n_placement": m.n_placement,
+        "answers_with_media": sum(1 for q in run.results if q.answer is not None and q.answer.media),
+        "recall_at": r.recall_at if r else None, "mrr": r.mrr if r else None,
+        "info_p_reference": run.info_reference.precision if run.info_reference else None,
+        "cite_p_collection": run.cite_collection.precision if run.cite_collection else None,
+        "generate_s_mean": statistics.fmean(gen_seconds) if gen_seconds else None,
+        "select_ms_p50": statistics.median(select_ms) if select_ms else None,
+        "failed": [q.question.id for q in run.results if q.error],
+        "per_question": [
+            {"id": q.question.id, "kind": q.question.kind,
+             "media": [b.item.id for b in q.answer.media] if q.answer else [],
+             "unmatched": q.media.unmatched if q.media else [],
+             "f1_all": q.media.by_kind["all"].f1 if q.media else None}
+            for q in run.results],
+    }
+    return row
+
+
+def print_rows(rows: list[dict[str, Any]]) -> None:
+    head = (f"{'generator / selection':40s} {'img P':>6s} {'img R':>6s} {'img F1':>6s} {'tab F1':>6s} "
+            f"{'vid F1':>6s} {'all F1':>6s} {'noMedia':>7s} {'place':>6s} {'R@1':>5s} {'R@3':>5s} {'R@5':>5s} "
+            f"{'InfoP':>6s} {'CiteP':>6s} {'gen s':>6s} {'sel ms':>6s}")
+    print(head)
+    print("-" * len(head))
+    for row in rows:
+        mi = row["micro"]
+        ra = row["recall_at"] or {}
+        print(f"{row['name']:40s} {_f(mi['image']['precision']):>6s} {_f(mi['image']['recall']):>6s} "
+              f"{_f(mi['image']['f1']):>6s} {_f(mi['table']['f1']):>6s} {_f(mi['video']['f1']):>6s} "
+              f"{_f(mi['all']['f1']):>6s} {_f(row['no_media_rate_text_only']):>7s} {_f(row['placement']):>6s} "
+              f"{_f(ra.get(1)):>5s} {_f(ra.get(3)):>5s} {_f(ra.get(5)):>5s} "
+              f"{_f(row['info_p_reference']):>6s} {_f(row['cite_p_collection']):>6s} "
+              f"{_f(row['generate_s_mean']):>6s} {row['select_ms_p50'] or 0:6.1f}")
+
+
+class _Timed:
+    """Wraps a pipeline to record per-question generation and selection times."""
+
+    def __init__(self, p: Pipeline, gen: CachedGenerator) -> None:
+        self.p, self.gen = p, gen
+        self.gen_seconds: list[float] = []
+        self.select_ms: list[float] = []
+
+    def answer(self, question: str) -> Any:
+        a = self.p.answer(question)
+        t = a.trace.timings_ms
+        if "generate" in t:
+            self.gen_seconds.append(self.gen.last_seconds)
+            self.select_ms.append(t.get("attribute", 0.0) + t.get("media", 0.0))
+        return a
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--index", type=Path, default=REPO / "benchmarks" / "out" / "adobe-minilm")
+    ap.add_argument("--corpus", type=Path, default=SHARED / "corpora" / "adobe-docs")
+    ap.add_argument("--questions", type=Path, default=SHARED / "eval" / "dev.jsonl")
+    ap.add_argument("--llm", default="bundled", help="bundled | bundled-small | none (extractive only)")
+    ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "answers")
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--no-mirage", action="store_true", help="skip InfoP/CiteP (faster)")
+    ap.add_argument("--ablation", action="store_true", help="also the current selection with each lever off")
+    ap.add_argument("--generators", default=None, help="comma-separated subset: extractive,bundled")
+    ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "quality.json")
+    args = ap.parse_args()
+
+    print(f"load average at start: {os.getloadavg()}", flush=True)
+    try:
+        open_index(args.index)
+    except Exception:  # noqa: BLE001 - no usable index yet: build one
+        print(f"building index {args.index} from {args.corpus} ...", flush=True)
+        build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
+    golds = load_gold(args.questions)[: args.limit]
+    base = load_pipeline(args.index, llm="extractive")
+    emb = base.embedder
+    gens: list[CachedGenerator] = [
+        CachedGenerator("extractive", lambda: ExtractiveAnswerGenerator(emb), args.cache / "extractive.jsonl")]
+    if args.llm != "none":
+        def make_llm() -> AnswerGenerator:
+            from murar.answer.generate import LLMAnswerGenerator
+            from murar.llm import load_chat_model
+
+            # as the product builds it (load_pipeline): evidence sentences in the prompt
+            return LLMAnswerGenerator(load_chat_model(args.llm), evidence=PipelineConfig().evidence, embedder=emb)
+
+        gens.append(CachedGenerator(args.llm, make_llm, args.cache / f"{args.llm}.jsonl"))
+    if args.generators:
+        keep = set(args.generators.split(","))
+        gens = [g for g in gens if g.name in keep]
+    judge = EmbeddingJudge(emb)
+    scorer = None if args.no_mirage else MirageScorer(judge)
+    rows: list[dict[str, Any]] = []
+    current = PipelineConfig(refine=False, display_captions=False)
+    selections = [("previous", previous_config()), ("current", current)]
+    if args.ablation:  # the current defaults with one lever off at a time
+        for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus"):
+            off: dict[str, object] = {lever: None if lever == "question_focus" else False}
+            selections.append((f"current -{lever}", dataclasses.replace(
+                current, media=dataclasses.replace(current.media, **off))))
+        selections.append(("current -cited", dataclasses.replace(
+            current, attribution=dataclasses.replace(current.attribution, cited_threshold=None))))
+        selections.append(("current -separation", dataclasses.replace(
+            current, attribution=dataclasses.replace(current.attribution, separation=None))))
+    for gen in gens:
+        for sel_name, cfg in selections:
+            p = Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None, config=cfg,
+                         corpus_root=base.corpus_root, assets_dir=base.assets_dir)
+            timed = _Timed(p, gen)
+            def progress(n: int, total: int, g: CachedGenerator = gen) -> None:
+                if g.misses and n % 5 == 0:
+                    print(f"  {g.name}: {n}/{total} answered (load {os.getloadavg()[0]:.2f})", flush=True)
+
+            run = evaluate_service(timed, golds, scorer=scorer, decomposer=SentenceDecomposer(),
+                                   corpus_root=base.corpus_root, progress=progress)
+            rows.append(summary_row(f"{gen.name} / {sel_name}", run, timed.gen_seconds, timed.select_ms))
+    print(f"\nquestions: {len(golds)}  index: {args.index}  load average at end: {os.getloadavg()}")
+    print("micro P/R/F1 per kind; noMedia = share of text-only questions answered without media; "
+          "gen s = mean generation seconds (as recorded in the cache)\n")
+    print_rows(rows)
+    args.json_out.parent.mkdir(parents=True, exist_ok=True)
+    args.json_out.write_text(json.dumps({"n_questions": len(golds), "rows": rows,
+                                         "load_end": os.getloadavg()}, indent=2, default=str))
+    print(f"\nwritten {args.json_out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Ingest-time media flags: images that are part of the text, not illustrations.
+
+Documentation puts many pictures in a page that must never be shown as an
+answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
+
+- ``inline``: an icon written inside a sentence ("select ![](plus.png) to
+  add"), i.e. word text on the same source line as the image;
+- ``tiny``: smaller than ``tiny_side`` pixels on its longer side (a bullet, a
+  status dot, a toolbar glyph), from the raster header or an SVG's
+  ``width``/``height``/``viewBox``, or a width the document itself declares;
+- ``decorative``: the same picture (by content hash) on many pages of the
+  corpus — a logo under every page title, a "learn more" button.
+
+Flags are recorded on the item (``MediaItem.flags``) so the index keeps the
+item (and the trace can explain why it was never chosen) while selection
+skips it (:func:`is_selectable`). Every converter calls :func:`flag_image`
+for each image it creates and the index builder calls :func:`mark_repeated`
+once over the whole corpus.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from murar.schema import AnyMedia, ImageItem
+
+__all__ = [
+    "DECORATIVE", "INLINE", "TINY", "FlagOptions", "content_hash", "flag_image", "is_inline_line",
+    "is_selectable", "mark_repeated", "svg_size",
+]
+
+INLINE = "inline"
+TINY = "tiny"
+DECORATIVE = "decorative"
+
+_WORDS = re.compile(r"[A-Za-z\u00c0-\uffff]{2,}")
+_ATTR_BLOCK = re.compile(r"\{[^{}]*\}")
+_SVG_ATTR = re.compile(r"""\b(width|height)\s*=\s*["']?\s*([\d.]+)\s*(px)?["'\s>/]""", re.IGNORECASE)
+_SVG_VIEWBOX = re.compile(r"""viewBox\s*=\s*["']\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)""", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FlagOptions:
+    """``tiny_side``: an image whose longer side is below this many pixels is
+    ``tiny``. An image whose content occurs on at least
+    ``max(decorative_min_pages, decorative_share * pages in the corpus)`` pages
+    is ``decorative``."""
+
+    tiny_side: int = 48
+    decorative_min_pages: int = 5
+    decorative_share: float = 0.1
+
+
+def content_hash(path: Path, *, chunk: int = 1 << 20) -> str:
+    """sha1 of the file bytes (40 hex chars); ``""`` when the file cannot be read. Never raises."""
+    h = hashlib.sha1()
+    try:
+        with path.open("rb") as fh:
+            while block := fh.read(chunk):
+                h.update(block)
+    except OSError:
+        return ""
+    return h.hexdigest()
+
+
+def svg_size(path: Path) -> tuple[int, int] | None:
+    """Pixel size an SVG declares on its root (``width``/``height``, else ``viewBox``); ``None`` if unknown."""
+    try:
+        head = path.read_bytes()[:4096].decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    start = head.lower().find("<svg")
+    if start < 0:
+        return None
+    tag = head[start: head.find(">", start) + 1 or None]
+    dims = {m.group(1).lower(): float(m.group(2)) for m in _SVG_ATTR.finditer(tag)}
+    if "width" in dims and "height" in dims:
+        return int(dims["width"]), int(dims["height"])
+    vb = _SVG_VIEWBOX.search(tag)
+    if vb:
+        return int(float(vb.group(1))), int(float(vb.group(2)))
+    return None
+
+
+def is_inline_line(before: str, after: str) -> bool:
+    """True when an image sits inside a sentence: word text (two letters or more)
+    on the same source line before or after it. ``{...}`` attribute blocks
+    (``{width="80%"}``) do not count as text."""
+    text = _ATTR_BLOCK.sub(" ", f"{before} {after}")
+    return bool(_WORDS.search(text))
+
+
+def flag_image(
+    item: ImageItem,
+    *,
+    inline: bool = False,
+    file: Path | None = None,
+    declared_width: int | None = None,
+    options: FlagOptions | None = None,
+) -> ImageItem:
+    """Record ``inline``/``tiny`` on ``item`` and fill ``content_hash`` from ``file``.
+
+    ``file`` is the image on disk (hashed; an SVG's declared size is read when
+    ``item.width`` is unknown). ``declared_width`` is a width in pixels the
+    document gives (``<img width="24">``). Returns ``item`` (modified in place).
+    """
+    opts = options or FlagOptions()
+    if file is not None and item.exists:
+        if not item.content_hash:
+            item.content_hash = content_hash(file)
+        if item.width is None and file.suffix.lower() == ".svg":
+            size = svg_size(file)
+            if size is not None:
+                item.width, item.height = size
+    if inline and INLINE not in item.flags:
+        item.flags.append(INLINE)
+    sides = [s for s in (item.width, item.height) if s]
+    if declared_width:
+        sides = [declared_width]
+    if sides and max(sides) < opts.tiny_side and TINY not in item.flags:
+        item.flags.append(TINY)
+    return item
+
+
+def mark_repeated(media: Iterable[AnyMedia], *, n_pages: int, options: FlagOptions | None = None) -> int:
+    """Flag ``decorative`` every image whose content occurs on too many pages.
+
+    Images are grouped by ``content_hash`` (path when the hash is unknown);
+    ``n_pages`` is the number of pages in the corpus. Returns how many items
+    were flagged.
+    """
+    opts = options or FlagOptions()
+    limit = max(opts.decorative_min_pages, opts.decorative_share * n_pages)
+    groups: dict[str, list[ImageItem]] = defaultdict(list)
+    for m in media:
+        if isinstance(m, ImageItem):
+            key = m.content_hash or (m.path or m.stored_path or "")
+            if key:
+                groups[key].append(m)
+    flagged = 0
+    for items in groups.values():
+        if len({m.source_path for m in items}) >= limit:
+            for m in items:
+                if DECORATIVE not in m.flags:
+                    m.flags.append(DECORATIVE)
+                    flagged += 1
+    return flagged
+
+
+def is_selectable(item: AnyMedia) -> bool:
+    """False for items flagged at ingest (inline icon, tiny, decorative)."""
+    return not item.flags

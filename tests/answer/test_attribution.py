@@ -1,0 +1,59 @@
+"""Per-sentence attribution (issue 9): citations, clear winners, sentence splitting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from murar.answer.attribute import AttributionOptions, attribute_sentence, split_answer
+from murar.schema import ScoredSnippet, Snippet
+
+
+def _scored(n: int) -> list[ScoredSnippet]:
+    return [ScoredSnippet(snippet=Snippet(id=f"sn{i}", section_id=f"s{i}", source_path="p.md", page_title="P",
+                                          heading_path=("P",), anchor=None, text="t", position=0, n_tokens=1),
+                          score=0.5, citation=i + 1) for i in range(n)]
+
+
+def test_figure_numbers_do_not_end_a_sentence() -> None:
+    got = split_answer("The flow is shown in Figure 2. Then click Save [1].")
+    assert got[0].startswith("The flow is shown in Figure 2") and len(got) == 2
+    got = split_answer("See Table 3. It lists the limits [2].")
+    assert got[0].startswith("See Table 3") and got[-1].startswith("It lists")
+    assert all(not s.strip(" .[]0123456789") == "" for s in split_answer("Open step 2. [1] Then save. [1]"))
+
+
+def test_lone_number_fragments_join_their_sentence() -> None:
+    sents = split_answer("Use version 2.\n1. Click Save [1].")
+    assert sents[-1] == "1. Click Save [1]."
+    assert all(s.strip(" .") not in {"2", "1"} for s in sents)
+
+
+def test_cited_snippet_wins_under_the_global_threshold() -> None:
+    snippets = _scored(3)
+    sims = np.array([0.20, 0.38, 0.30], dtype=np.float32)
+    new = attribute_sentence(0, "Open the video [3] to learn how to create events [3].", sims, snippets)
+    assert new.snippet_id == "sn2" and new.citation == 3
+    old = attribute_sentence(0, "Open the video [3] to learn how to create events [3].", sims, snippets,
+                             AttributionOptions.previous())
+    assert old.snippet_id is None
+
+
+def test_a_citation_far_behind_the_best_snippet_is_overridden() -> None:
+    sims = np.array([0.70, 0.26], dtype=np.float32)
+    att = attribute_sentence(0, "Click Save [2].", sims, _scored(2))
+    assert att.snippet_id == "sn0"
+
+
+def test_clear_winner_is_attributed_under_the_global_threshold() -> None:
+    snippets = _scored(3)
+    clear = np.array([0.40, 0.12, 0.10], dtype=np.float32)
+    close = np.array([0.40, 0.36, 0.10], dtype=np.float32)
+    assert attribute_sentence(0, "Unzip the archive.", clear, snippets).snippet_id == "sn0"
+    assert attribute_sentence(0, "Unzip the archive.", close, snippets).snippet_id is None
+    assert attribute_sentence(0, "Unzip the archive.", clear, snippets,
+                              AttributionOptions(separation=None)).snippet_id is None
+
+
+def test_attribute_sentence_without_snippets() -> None:
+    att = attribute_sentence(4, "Hello [1].", np.zeros(0, dtype=np.float32), [])
+    assert att.sentence_index == 4 and att.snippet_id is None

@@ -1,0 +1,161 @@
+"""Issue-9 levers of media selection: each test fails with its lever off."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from murar.answer.attribute import AttributionOptions, attribute
+from murar.answer.media import MediaOptions, has_visual_cue, rows_drawn_on, select_section_media, content_words
+from murar.embed.fake import HashingEmbedder
+from murar.schema import AnyMedia, ImageItem, ScoredSnippet, Section, Snippet, TableItem, VideoItem
+from murar.store.memory import MemoryStore
+
+LOW = dict(min_snippet_score=0.1, min_sentence_score=0.1)
+
+
+def _snip(i: int, text: str, section: str) -> Snippet:
+    return Snippet(id=f"sn{i}", section_id=section, source_path="p.md", page_title="Page",
+                   heading_path=("Page", section), anchor=None, text=text, position=0, n_tokens=len(text.split()))
+
+
+def _place(section: str, pos: int) -> dict[str, object]:
+    return dict(section_id=section, source_path="p.md", page_title="Page", heading_path=("Page", section),
+                anchor=None, position=pos)
+
+
+def _image(id_: str, section: str, before: str, *, pos: int = 0, flags: list[str] | None = None,
+           digest: str = "") -> ImageItem:
+    return ImageItem(id=id_, **_place(section, pos), context_before=before, path=f"{id_}.png",  # type: ignore[arg-type]
+                     exists=True, flags=list(flags or []), content_hash=digest)
+
+
+def _world(snippets: list[Snippet], media: list[AnyMedia]) -> tuple[MemoryStore, list[ScoredSnippet], np.ndarray,
+                                                                     HashingEmbedder]:
+    emb = HashingEmbedder()
+    secs = sorted({s.section_id for s in snippets} | {m.section_id for m in media})
+    sections = [Section(id=s, source_path="p.md", page_title="Page", heading_path=("Page", s), anchor=None,
+                        level=2, text="", ordinal=i) for i, s in enumerate(secs)]
+    sv = emb.embed([s.text for s in snippets])
+    mv = emb.embed([m.representation() for m in media])
+    store = MemoryStore(sections=sections, snippets=snippets, snippet_vectors=sv, media=media, media_vectors=mv)
+    scored = [ScoredSnippet(snippet=s, score=0.9, citation=i + 1) for i, s in enumerate(snippets)]
+    return store, scored, sv, emb
+
+
+def _select(text: str, world: tuple[MemoryStore, list[ScoredSnippet], np.ndarray, HashingEmbedder],
+            opts: MediaOptions) -> list[tuple[str, int]]:
+    store, scored, sv, emb = world
+    res = attribute(text, scored, sv, emb, threshold=0.3)
+    media = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb)
+    return [(m.item.id, m.sentence_index) for m in media.selected]
+
+
+STEPS = ("Open the journey canvas. Click Create journey in the left rail. "
+         "Drag the custom event activity onto the canvas. Select Publish in the top bar.")
+
+
+def _steps_world() -> tuple[MemoryStore, list[ScoredSnippet], np.ndarray, HashingEmbedder]:
+    media: list[AnyMedia] = [
+        _image("create", "steps", "Open the journey canvas. Click Create journey in the left rail.", pos=0),
+        _image("drag", "steps", "Drag the custom event activity onto the canvas.", pos=1),
+        _image("publish", "steps", "Select Publish in the top bar.", pos=2),
+    ]
+    return _world([_snip(0, STEPS, "steps")], media)
+
+
+def test_step_alignment_recovers_the_screenshot_of_a_described_step_beyond_the_margin() -> None:
+    world = _steps_world()
+    text = "To add the event, drag the custom event activity onto the canvas [1]. It is then part of the journey [1]."
+    opts = MediaOptions(**LOW, margin=0.0)  # MuRAR's single best item per snippet
+    got = _select(text, world, opts)
+    assert ("drag", 0) in got
+    assert "drag" not in [i for i, _ in _select(text, world, dataclasses.replace(opts, step_align=False))]
+
+
+def test_step_alignment_places_each_screenshot_after_its_own_step() -> None:
+    world = _steps_world()
+    text = ("Click Create journey in the left rail [1]. Then drag the custom event activity onto the canvas [1]. "
+            "Select Publish in the top bar [1].")
+    got = _select(text, world, MediaOptions(**LOW))
+    assert got == [("create", 0), ("drag", 1), ("publish", 2)]
+    before = _select(text, world, MediaOptions(**LOW, step_align=False))
+    assert before != got  # placed by item similarity, not by the step each one shows
+
+
+def test_flagged_icons_are_never_selected() -> None:
+    media: list[AnyMedia] = [
+        _image("plus", "s", "select the plus icon to add a custom event to the journey", flags=["inline"]),
+    ]
+    world = _world([_snip(0, "select the plus icon to add a custom event to the journey", "s")], media)
+    text = "Select the plus icon to add a custom event to the journey [1]."
+    assert _select(text, world, MediaOptions(**LOW)) == []
+    assert _select(text, world, MediaOptions(**LOW, skip_flagged=False)) == [("plus", 0)]
+
+
+def test_the_same_picture_under_two_names_is_shown_once() -> None:
+    text_a = "click save in the journey properties panel"
+    media: list[AnyMedia] = [_image("a", "s1", text_a, digest="abc"), _image("b", "s2", text_a, digest="abc")]
+    world = _world([_snip(0, text_a, "s1"), _snip(1, text_a + " again", "s2")], media)
+    text = "Click save in the journey properties panel [1]. Click save in the journey properties panel again [2]."
+    opts = MediaOptions(**LOW, step_align=False)
+    assert len(_select(text, world, opts)) == 1
+    assert len(_select(text, world, dataclasses.replace(opts, dedupe_content=False))) == 2
+
+
+def test_a_table_the_answer_draws_on_wins_over_the_screenshot() -> None:
+    table = TableItem(id="t", **_place("ids", 1), headers=["Namespace", "ID", "Code"],  # type: ignore[arg-type]
+                      rows=[["Experience Cloud ID", "4", "ECID"], ["Apple IDFA", "20915", "IDFA"],
+                            ["Google Ad ID", "20914", "GAID"]])
+    shot = _image("shot", "ids", "the identity namespaces page of the user interface lists standard namespaces")
+    snippet = _snip(0, "the identity namespaces page of the user interface lists standard namespaces", "ids")
+    world = _world([snippet], [shot, table])
+    text = "The standard namespaces include Experience Cloud ID with ID 4 and code ECID [1]. Apple IDFA has ID 20915 [1]."
+    opts = MediaOptions(**LOW, need_visual_cue=False)
+    got = [i for i, _ in _select(text, world, opts)]
+    assert "t" in got
+    assert "t" not in [i for i, _ in _select(text, world, dataclasses.replace(opts, kind_aware=False))]
+
+
+def test_a_video_the_answer_points_at_is_chosen() -> None:
+    video = VideoItem(id="v", **_place("ev", 0), url="https://video.example.com/v/1",  # type: ignore[arg-type]
+                      title="Events in journeys")
+    snippet = _snip(0, "learn how to configure unitary events and business events in journeys", "ev")
+    world = _world([snippet], [video])
+    text = "Watch the video to learn how to configure unitary events and business events [1]."
+    opts = MediaOptions(min_snippet_score=0.3, min_sentence_score=0.3)
+    assert [i for i, _ in _select(text, world, opts)] == ["v"]
+    assert _select(text, world, dataclasses.replace(opts, kind_aware=False)) == []
+
+
+def test_an_answer_of_plain_facts_gets_no_screenshot() -> None:
+    fact = "changes to the destination configuration take up to one hour to propagate to all sandboxes"
+    world = _world([_snip(0, fact, "s")], [_image("shot", "s", "destination configuration sandboxes overview")])
+    text = "Changes to the destination configuration take up to one hour to propagate to all sandboxes [1]."
+    opts = MediaOptions(**LOW)
+    assert _select(text, world, opts) == []
+    assert _select(text, world, dataclasses.replace(opts, need_visual_cue=False)) == [("shot", 0)]
+
+
+def test_cue_and_row_helpers() -> None:
+    assert has_visual_cue("Click **Save** in the top bar.")
+    assert not has_visual_cue("The limit is 50 requests per second.")
+    table = TableItem(id="t", **_place("s", 0), rows=[["ECID", "4"], ["IDFA", "20915"]])  # type: ignore[arg-type]
+    assert rows_drawn_on(table, content_words("ECID has ID 4")) == 1
+
+
+def test_citation_attribution_feeds_media_selection() -> None:
+    """A cited sentence under the global threshold still brings its section's media."""
+    snippet = _snip(0, "open the events configuration screen and click create event to define a new unitary event",
+                    "ev")
+    world = _world([snippet, _snip(1, "audiences are built from segment rules", "aud")],
+                   [_image("ev", "ev", "click create event on the events configuration screen")])
+    store, scored, sv, emb = world
+    text = "Use the button to make a new one [1]."
+    sims = emb.embed(["Use the button to make a new one."]) @ sv.T
+    assert sims[0, 0] < 0.45  # paraphrase under the global threshold
+    prev = attribute(text, scored, sv, emb, options=AttributionOptions.previous())
+    assert prev.attributions[0].snippet_id is None
+    res = attribute(text, scored, sv, emb, options=AttributionOptions(cited_threshold=min(0.25, float(sims[0, 0]))))
+    assert res.attributions[0].snippet_id == "sn0"

@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from murar.embed.fake import HashingEmbedder
+from murar.ingest.image_ocr import OcrCache, ocr_images
+from murar.ingest.index import build_index, open_index
+from murar.ingest.ocr import FakeOcrEngine, OcrLine
+from murar.schema import ImageItem
+
+
+def _png(path: Path, colour: tuple[int, int, int]) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (320, 200), colour).save(path)
+
+
+def _corpus(root: Path) -> None:
+    root.mkdir()
+    _png(root / "shot.png", (250, 10, 10))
+    _png(root / "copy.png", (250, 10, 10))  # the same picture under another name
+    (root / "a.md").write_text("# A\n\nOpen the journey canvas.\n\n![](shot.png)\n\nThen the copy.\n\n![](copy.png)\n")
+
+
+def test_ocr_text_joins_the_representation_and_is_cached_by_content(tmp_path: Path) -> None:
+    corpus = tmp_path / "docs"
+    _corpus(corpus)
+    engine = FakeOcrEngine([OcrLine("Create journey", (0, 0, 10, 10), 0.9), OcrLine("Publish", (0, 20, 10, 30), 0.9)])
+    idx = tmp_path / "idx"
+    build_index(corpus, idx, embedder=HashingEmbedder(), ocr=engine, ocr_cache=tmp_path / "ocr.json")
+    assert engine.calls == 1  # two files, one content
+    items = [m for m in open_index(idx).store.all_media() if isinstance(m, ImageItem)]
+    assert len(items) == 2 and all(m.ocr_text == "Create journey Publish" for m in items)
+    assert all("Create journey" in m.representation() for m in items)
+    build_index(corpus, idx, embedder=HashingEmbedder(), ocr=engine, ocr_cache=tmp_path / "ocr.json")  # re-ingest: no OCR at all
+    assert engine.calls == 1
+    assert OcrCache(tmp_path / "ocr.json").get(items[0].content_hash) == "Create journey Publish"
+
+
+def test_without_ocr_the_representation_has_no_screen_text(tmp_path: Path) -> None:
+    corpus = tmp_path / "docs"
+    _corpus(corpus)
+    idx = tmp_path / "idx"
+    build_index(corpus, idx, embedder=HashingEmbedder())
+    assert all(not m.ocr_text for m in open_index(idx).store.all_media())
+
+
+def test_unreadable_and_flagged_images_are_skipped(tmp_path: Path) -> None:
+    (tmp_path / "bad.png").write_bytes(b"not a png")
+    good = ImageItem(id="g", section_id="s", source_path="a.md", page_title="A", heading_path=("A",), anchor=None,
+                     position=0, path="bad.png", content_hash="x")
+    icon = ImageItem(id="i", section_id="s", source_path="a.md", page_title="A", heading_path=("A",), anchor=None,
+                     position=1, path="bad.png", content_hash="y", flags=["inline"])
+    stats = ocr_images([good, icon], tmp_path, FakeOcrEngine([]), OcrCache(tmp_path / "c.json"))
+    assert (stats.computed, stats.reused, stats.skipped) == (0, 0, 1)

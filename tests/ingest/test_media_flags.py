@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from murar.ingest.html import convert_html
+from murar.ingest.markdown import convert_markdown
+from murar.ingest.media_flags import (
+    DECORATIVE,
+    INLINE,
+    TINY,
+    flag_image,
+    is_inline_line,
+    is_selectable,
+    mark_repeated,
+    svg_size,
+)
+from murar.schema import ImageItem
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "adobe-docs"
+
+
+def _png(path: Path, w: int, h: int, colour: tuple[int, int, int] = (200, 30, 30)) -> Path:
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (w, h), (255, 255, 255))
+    ImageDraw.Draw(img).rectangle([w // 4, h // 4, w // 2, h // 2], fill=colour)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    img.save(path)
+    return path
+
+
+def _img(path: str, page: str, digest: str = "") -> ImageItem:
+    return ImageItem(id=f"{page}:{path}", section_id="s", source_path=page, page_title="P", heading_path=("P",),
+                     anchor=None, position=0, path=path, content_hash=digest)
+
+
+def test_inline_line_ignores_attribute_blocks() -> None:
+    assert is_inline_line("select the", "icon to add")
+    assert not is_inline_line("", '{align="center" width="80%"}')
+    assert not is_inline_line("  ", "")
+
+
+def test_markdown_marks_icons_inside_sentences_not_screenshots_on_their_own_line(tmp_path: Path) -> None:
+    _png(tmp_path / "plus.png", 16, 16)
+    _png(tmp_path / "edit.png", 200, 120)
+    _png(tmp_path / "shot.png", 640, 400)
+    _png(tmp_path / "figure.png", 640, 400, (10, 10, 200))
+    (tmp_path / "p.md").write_text(
+        "# Page\n\n"
+        "1. Select the edit icon ![Edit](edit.png) next to the permission.\n"
+        "1. Click **Save**.\n"
+        "   ![](shot.png)\n\n"
+        "Select ![](plus.png) to add.\n\n"
+        '![A figure](figure.png){align="center" width="80%"}\n')
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    flags = {Path(m.path or "").name: m.flags for m in doc.media if isinstance(m, ImageItem)}
+    assert flags["edit.png"] == [INLINE]  # big enough, but inside a sentence
+    assert flags["shot.png"] == []  # same list item, own line: the step's screenshot
+    assert set(flags["plus.png"]) == {INLINE, TINY}
+    assert flags["figure.png"] == []
+    hashes = {m.content_hash for m in doc.media if isinstance(m, ImageItem)}
+    assert len(hashes) == 4 and "" not in hashes
+
+
+def test_html_marks_inline_and_declared_tiny_images(tmp_path: Path) -> None:
+    _png(tmp_path / "plus.png", 200, 200)
+    _png(tmp_path / "shot.png", 640, 400)
+    _png(tmp_path / "logo.png", 300, 300)
+    (tmp_path / "p.html").write_text(
+        "<html><body><h1>Page</h1><p>Click <b><img src='plus.png'></b> to add a row.</p>"
+        "<p>Step one.<br><img src='shot.png'></p><p><img src='logo.png' width='24'></p></body></html>")
+    doc = convert_html(tmp_path / "p.html", root=tmp_path)
+    flags = {Path(m.path or "").name: m.flags for m in doc.media if isinstance(m, ImageItem)}
+    assert flags == {"plus.png": [INLINE], "shot.png": [], "logo.png": [TINY]}
+
+
+def test_svg_size_from_attributes_or_viewbox(tmp_path: Path) -> None:
+    (tmp_path / "a.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 18 18"><path/></svg>')
+    (tmp_path / "b.svg").write_text('<?xml version="1.0"?><svg width="800px" height="600" viewBox="0 0 8 6"/>')
+    assert svg_size(tmp_path / "a.svg") == (18, 18)
+    assert svg_size(tmp_path / "b.svg") == (800, 600)
+    item = _img("a.svg", "p.md")
+    flag_image(item, file=tmp_path / "a.svg")
+    assert item.flags == [TINY] and not is_selectable(item)
+
+
+def test_repeated_pictures_are_decorative_by_content_not_path() -> None:
+    logo = [_img(f"img/logo-{i}.png", f"page{i}.md", digest="same") for i in range(30)]
+    shot = [_img("img/shot.png", f"page{i}.md", digest="shot") for i in range(3)]
+    flagged = mark_repeated([*logo, *shot], n_pages=30)
+    assert flagged == 30
+    assert all(m.flags == [DECORATIVE] for m in logo)
+    assert all(m.flags == [] for m in shot)
+
+
+def test_repeat_limit_grows_with_the_corpus() -> None:
+    shared = [_img("img/common.png", f"page{i}.md", digest="c") for i in range(8)]
+    assert mark_repeated(shared, n_pages=300) == 0  # 8 of 300 pages: a screenshot reused, not a logo
+    assert mark_repeated(shared, n_pages=40) == 8
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared corpus not present")
+def test_adobe_inline_ui_icons_are_flagged() -> None:
+    page = SHARED / "AdobeDocs+experience-cloud-ai.en/help/agents/cja-data-insights-agent.md"
+    doc = convert_markdown(page, root=SHARED)
+    icons = [m for m in doc.media if isinstance(m, ImageItem) and (m.path or "").endswith(("AddCircle.svg", "Edit.svg"))]
+    assert icons and all(INLINE in m.flags for m in icons)
+    screenshots = [m for m in doc.media if isinstance(m, ImageItem) and m.path and m.path.endswith(".png")]
+    assert any(is_selectable(m) for m in screenshots)
