@@ -383,3 +383,16 @@ def test_docutils_standard_include_defines_its_substitutions(tmp_path: Path) -> 
     assert "Copyright \u00a9 2024." in doc.sections[0].text
     assert any("not a docutils standard include" in w for w in doc.warnings)
     assert "root:" not in doc.sections[0].text
+
+
+def test_markdown_included_with_the_myst_parser(tmp_path: Path) -> None:
+    _png(tmp_path / "docs" / "shot.png")
+    site = _project(tmp_path, {
+        "index.rst": "Home\n====\n\n.. include:: README.md\n   :parser: myst_parser.sphinx_\n",
+        "README.md": "## Install\n\nRun the installer {kbd}`Enter`.\n\n![the installer](docs/shot.png)\n",
+    }, conf="extensions = ['myst_parser']\n")
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Home",), ("Home", "Install")]
+    (img,) = _images(doc)
+    assert img.path == "docs/shot.png" and img.exists and "Run the installer Enter." in img.context_before
+    assert {r.source_path for r in doc.asset_refs} == {"README.md"}

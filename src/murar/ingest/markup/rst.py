@@ -196,6 +196,9 @@ class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
         text = _slice(text, self.options)
         if "literal" in self.options or "code" in self.options:
             return [nodes.literal_block(text, text)]
+        parser = str(self.options.get("parser") or "").lower()
+        if "myst" in parser or "markdown" in parser:  # .. include:: README.md + :parser: myst_parser.sphinx_
+            return [_MystInclude(text=text, rel=res.rel_path)]
         ctx.parents[res.rel_path] = here
         _register_unknown(text, ctx.unknown)
         lines = StringList(text.splitlines(), source=str(path.resolve()))
@@ -424,6 +427,10 @@ class _Figure(_DocutilsFigure):  # type: ignore[misc]  # docutils ships no types
         return list(super().run())
 
 
+class _MystInclude(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils ships no types
+    """Markdown pulled into a reST page with ``:parser: myst_parser.sphinx_``: read by the MyST walker."""
+
+
 class _VideoNode(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils ships no types
     """A video embed found by a Sphinx video extension directive."""
 
@@ -549,6 +556,14 @@ class _Walker:
             return
         if isinstance(node, _VideoNode):
             self.b.video(str(node.get("url", "")), title=str(node.get("title", "")))
+            return
+        if isinstance(node, _MystInclude):
+            from murar.ingest.markup.myst import MystParser
+
+            rel = str(node.get("rel", ""))
+            with self.b.written_in(rel):
+                MystParser(self.b, site=self.ctx.site, options=self.ctx.opts).feed(str(node.get("text", "")),
+                                                                                  file_rel=rel)
             return
         if isinstance(node, nodes.problematic):
             self.b.text(re.sub(r"^[|`:]+|[|`_]+$", "", node.astext()))
