@@ -255,3 +255,10 @@ def test_deeply_nested_directives_are_bounded(tmp_path: Path) -> None:
     doc = convert_myst(tmp_path / "p.md", site=site)
     assert any("nested deeper" in w for w in doc.warnings)
     assert "Deep text." in doc.sections[0].text
+
+
+def test_include_heading_offset(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"p.md": "# Page\n\n```{include} part.md\n:heading-offset: 1\n```\n",
+                            "part.md": "# Part title\n\nPart text.\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Page",), ("Page", "Part title")]

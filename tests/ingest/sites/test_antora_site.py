@@ -20,6 +20,8 @@ def test_parse_resource_id() -> None:
     assert (r.component, r.module, r.family, r.path) == ("comp", "admin", "partial", "setup/steps.adoc")
     r = parse_resource_id("admin:console.png")
     assert (r.component, r.module, r.family, r.path) == (None, "admin", None, "console.png")
+    r = parse_resource_id("guide::install.adoc")
+    assert (r.component, r.module, r.family, r.path) == ("guide", "ROOT", None, "install.adoc")
     r = parse_resource_id("cloud/arch.png")
     assert (r.component, r.module, r.family, r.path) == (None, None, None, "cloud/arch.png")
 

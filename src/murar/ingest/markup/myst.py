@@ -142,6 +142,7 @@ class MystParser:
         self._table_caption = ""
         self._includes = 0
         self._depth = 0
+        self._heading_offset = 0  # {include} :heading-offset:
         # called for every image link first; returns True when it handled the
         # link itself (notebook cell attachments, ``attachment:name.png``)
         self.image_hook: Callable[[str, str, str], bool] | None = None
@@ -191,7 +192,7 @@ class MystParser:
                 title = clean_text("".join(parts))
                 anchor = self._label or (make_id(title) or None)
                 self._label = None
-                self.b.heading(int(t.tag[1]), title, anchor)
+                self.b.heading(min(6, int(t.tag[1]) + self._heading_offset), title, anchor)
                 i += 3
                 continue
             elif ty == "table_open":
@@ -422,8 +423,13 @@ class MystParser:
             self.b.code(text)
             return
         saved = self._image_base
+        saved_offset = self._heading_offset
         if "relative-images" in d.options:
             self._image_base = rel
+        try:
+            self._heading_offset += int(str(d.options.get("heading-offset", 0)) or 0)
+        except ValueError:
+            self.b.warnings.append(f"include {target!r}: heading-offset is not a number")
         try:
             with self.b.written_in(rel):
                 if PurePosixPath(rel).suffix.lower() == ".rst" or d.options.get("parser") in ("rst", "restructuredtext"):
@@ -432,6 +438,7 @@ class MystParser:
                     self.feed(text, file_rel=rel)
         finally:
             self._image_base = saved
+            self._heading_offset = saved_offset
 
     def _literalinclude(self, d: _Directive) -> None:
         found = self._resolve_file("literalinclude", d.argument.strip())

@@ -63,7 +63,10 @@ class ResourceId:
 
 def parse_resource_id(target: str) -> ResourceId:
     """Split ``[version@][component:][module:][family$]path`` (the version is ignored)."""
-    m = _RESOURCE_ID.match(target.strip())
+    target = target.strip()
+    if "::" in target.split("$", 1)[0]:  # component::path is the component's ROOT module
+        target = target.replace("::", ":ROOT:", 1)
+    m = _RESOURCE_ID.match(target)
     if not m:
         return ResourceId(None, None, None, target.strip())
     comp, mod = m.group("component"), m.group("module")
