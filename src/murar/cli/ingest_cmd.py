@@ -94,7 +94,7 @@ def ingest(
                                        allow_hosts=allow_host or [], delay=crawl_delay, progress=progress)
                 source = crawled.root
                 if site_type == "auto":
-                    site_type = "built"  # the mirror is the site as served
+                    site_type = "html"  # the mirror is the site as served (registry name of built sites)
             target = index_target(index, store)
             recognizer = None
             if transcribe:
