@@ -68,12 +68,15 @@ def test_html_marks_inline_and_declared_tiny_images(tmp_path: Path) -> None:
     _png(tmp_path / "plus.png", 200, 200)
     _png(tmp_path / "shot.png", 640, 400)
     _png(tmp_path / "logo.png", 300, 300)
+    _png(tmp_path / "fig.png", 500, 300)
     (tmp_path / "p.html").write_text(
         "<html><body><h1>Page</h1><p>Click <b><img src='plus.png'></b> to add a row.</p>"
-        "<p>Step one.<br><img src='shot.png'></p><p><img src='logo.png' width='24'></p></body></html>")
+        "<p>Step one.<br><img src='shot.png'></p><p><img src='logo.png' width='24'></p>"
+        "<figure><a class='image-reference' href='fig.png'><img src='fig.png'></a>"
+        "<figcaption><p>The whole dialog</p></figcaption></figure></body></html>")
     doc = convert_html(tmp_path / "p.html", root=tmp_path)
     flags = {Path(m.path or "").name: m.flags for m in doc.media if isinstance(m, ImageItem)}
-    assert flags == {"plus.png": [INLINE], "shot.png": [], "logo.png": [TINY]}
+    assert flags == {"plus.png": [INLINE], "shot.png": [], "logo.png": [TINY], "fig.png": []}
 
 
 def test_svg_size_from_attributes_or_viewbox(tmp_path: Path) -> None:

@@ -321,13 +321,16 @@ def _push_children(stack: list[LexborNode | Callable[[], None]], node: LexborNod
     stack.extend(kids)
 
 
+_PHRASING = frozenset({"a", "span", "strong", "b", "em", "i", "code", "kbd", "abbr", "small", "sub", "sup",
+                       "mark", "u", "s", "samp", "var", "q", "cite", "time", "-comment"})
+
+
 def _line_text(node: LexborNode | None, step: str) -> str:
     """Text of the siblings on ``node``'s side (``prev``/``next``) up to a line break or block."""
     out: list[str] = []
     while node is not None:
-        tag = node.tag or ""
-        if tag == "br" or tag in _BLOCK or tag in _HEADINGS or tag in ("img", "figure", "table"):
-            break
+        if not node.is_text_node and (node.tag or "") not in _PHRASING:
+            break  # a line break, a block (figcaption, div, list...) or another picture ends the line
         out.append(node.text(deep=True) if not node.is_text_node else (node.text_content or ""))
         node = node.prev if step == "prev" else node.next
     return " ".join(out)
