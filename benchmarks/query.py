@@ -132,8 +132,7 @@ def copy_to_store(index: Path, url: str) -> None:
         vw.commit(live.manifest, {})
 
 
-def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuestion], lance_ms: list[float],
-                   lance_answers: list[Answer]) -> dict[str, dict[str, float]]:
+def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuestion]) -> dict[str, dict[str, float]]:
     """Copy the index into PostgreSQL and time the same no-LLM path there; checks equal sources and media."""
     import contextlib
     import os
@@ -157,16 +156,35 @@ def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuesti
                       refiner=None, config=PipelineConfig(refine=False), corpus_root=base.corpus_root,
                       assets_dir=base.assets_dir)
         pq.answer("warm up the pool")
-        pg_ms, _, pg_answers = time_no_llm(pq, golds, args.repeats)
-    same = sum(1 for a, b in zip(lance_answers, pg_answers)
-               if [s.snippet.id for s in a.sources] == [s.snippet.id for s in b.sources]
-               and [m.item.id for m in a.media] == [m.item.id for m in b.media])
-    print(f"query path without LLM, p50/p95 ms: lancedb {pct(lance_ms, 50):.1f}/{pct(lance_ms, 95):.1f}  "
-          f"postgresql {pct(pg_ms, 50):.1f}/{pct(pg_ms, 95):.1f}  (n={len(pg_ms)} each; copy into PostgreSQL "
-          f"{copy_s:.1f} s; same sources and media on {same}/{len(golds)} questions; load avg {os.getloadavg()})")
-    return {"lancedb": {"p50": pct(lance_ms, 50), "p95": pct(lance_ms, 95)},
-            "postgresql": {"p50": pct(pg_ms, 50), "p95": pct(pg_ms, 95), "same_answers": same,
-                           "copy_s": copy_s}}
+        # interleaved, so that both stores meet the same machine load
+        timings: dict[str, dict[str, list[float]]] = {n: {"path": [], "retrieve": [], "media": []}
+                                                      for n in ("lancedb", "postgresql")}
+        same = 0
+        for g in golds:
+            answers: dict[str, Answer] = {}
+            for _ in range(args.repeats):
+                for name, pipe in (("lancedb", p), ("postgresql", pq)):
+                    a = pipe.answer(g.question)
+                    t = a.trace.timings_ms
+                    path = sum(t.get(k, 0) for k in ("retrieve", "attribute", "media", "refine"))
+                    timings[name]["path"].append(path)
+                    timings[name]["retrieve"].append(t.get("retrieve", 0))
+                    timings[name]["media"].append(t.get("media", 0))
+                    answers[name] = a
+            a, b = answers["lancedb"], answers["postgresql"]
+            same += ([s.snippet.id for s in a.sources] == [s.snippet.id for s in b.sources]
+                     and [m.item.id for m in a.media] == [m.item.id for m in b.media])
+    out: dict[str, dict[str, float]] = {}
+    for name, tm in timings.items():
+        out[name] = {f"{k}_{q}": round(pct(v, q), 1) for k, v in tm.items() for q in (50, 95)}
+        print(f"{name:<10} query path without LLM p50/p95 {out[name]['path_50']}/{out[name]['path_95']} ms; "
+              f"retrieve {out[name]['retrieve_50']}/{out[name]['retrieve_95']}; "
+              f"media {out[name]['media_50']}/{out[name]['media_95']}")
+    print(f"(n={len(timings['lancedb']['path'])} each, interleaved; copy into PostgreSQL {copy_s:.1f} s; "
+          f"same sources and media on {same}/{len(golds)} questions; load avg {os.getloadavg()})")
+    out["postgresql"]["same_answers"] = same
+    out["postgresql"]["copy_s"] = round(copy_s, 1)
+    return out
 
 
 def main() -> None:
@@ -200,7 +218,7 @@ def main() -> None:
     no_llm_ms, gen_ms, ours = time_no_llm(p, golds, args.repeats)
     stores: dict[str, dict[str, float]] = {}
     if args.store:
-        stores = compare_stores(args, p, golds, no_llm_ms, ours)
+        stores = compare_stores(args, p, golds)
     retr = summarise_retrieval([score_retrieval(a, g, ks=(1, 3, 5)) for a, g in zip(ours, golds)])
     page_r5 = statistics.fmean(page_recall_at5(a, g) for a, g in zip(ours, golds))
     print(f"questions: {len(golds)}  index: {args.index}")
