@@ -161,3 +161,24 @@ def test_one_writer_at_a_time(backend: Backend) -> None:
         pass
     with w2.lock():  # released
         pass
+
+
+def test_large_lance_tables_get_an_ann_index(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    n = 400
+    vecs = l2_normalise(rng.normal(size=(n, DIM))).astype(np.float32)
+    sec = Section(id="s", source_path="big.md", page_title="B", heading_path=("B",), anchor=None, level=1,
+                  text="", ordinal=0)
+    sns = [Snippet(id=f"r{i}", section_id="s", source_path="big.md", page_title="B", heading_path=("B",),
+                   anchor=None, text=f"row {i}", position=i, n_tokens=2) for i in range(n)]
+    page = PageRecord(source_path="big.md", content_hash="h", sections=[sec], snippets=sns, snippet_vectors=vecs,
+                      media=[], media_vectors=np.zeros((0, DIM), np.float32))
+    write_all(LanceWriter(tmp_path / "idx", ann_min_rows=100), [page])
+    vdir = current_version_dir(tmp_path / "idx")
+    import lancedb
+
+    indices = lancedb.connect(str(vdir / "lance")).open_table("snippets").list_indices()
+    assert [i.index_type for i in indices] == ["IvfHnswSq"]
+    store = LanceStore(vdir / "lance", exact_max_rows=100)  # searched by LanceDB through the index
+    hits = [store.search_snippets(vecs[i], 1)[0][0].id for i in range(0, n, 40)]
+    assert sum(h == f"r{i}" for h, i in zip(hits, range(0, n, 40))) >= 9

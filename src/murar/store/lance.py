@@ -51,6 +51,7 @@ from murar.store.memory import MemoryStore
 
 SNIPPETS, MEDIA, SECTIONS, PAGES = "snippets", "media", "sections", "pages"
 #: up to this many rows, search is exact in memory (sub-millisecond); beyond, LanceDB searches
+#: with the ANN index that :func:`write_lance` builds for such tables
 EXACT_IN_MEMORY_MAX = 200_000
 
 
@@ -78,8 +79,13 @@ def write_lance(
     media_vectors: Vectors,
     dim: int,
     pages: Sequence[StoredPage] | None = None,
+    ann_min_rows: int = EXACT_IN_MEMORY_MAX,
 ) -> None:
     """Write a complete index into the (new, empty) folder ``path``.
+
+    A table of more than ``ann_min_rows`` vectors (where :class:`LanceStore`
+    stops searching in memory) gets an ANN index (IVF_HNSW_SQ, dot product =
+    cosine on L2-normalised vectors); smaller ones are searched exactly.
 
     ``pages`` (content hash, row counts and asset files per page) enables
     incremental ingest; an index without it is rebuilt page by page.
@@ -124,8 +130,12 @@ def write_lance(
         {"id": [s.id for s in sections], "payload": [json.dumps(to_jsonable(s)) for s in sections]},
         schema=pa.schema([pa.field("id", pa.string()), pa.field("payload", pa.string())]),
     )
-    db.create_table(SNIPPETS, data=sn_table, mode="overwrite")
-    db.create_table(MEDIA, data=md_table, mode="overwrite")
+    for name, table in ((SNIPPETS, sn_table), (MEDIA, md_table)):
+        created = db.create_table(name, data=table, mode="overwrite")
+        if table.num_rows > ann_min_rows:
+            from lancedb.index import HnswSq
+
+            created.create_index("vector", config=HnswSq(distance_type="dot"))  # column first (new API)
     db.create_table(SECTIONS, data=se_table, mode="overwrite")
     if pages is not None:
         pg_table = pa.Table.from_pydict(
@@ -168,8 +178,9 @@ class LanceStore:
         IndexError_: the folder is not a murar LanceDB index.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, exact_max_rows: int = EXACT_IN_MEMORY_MAX) -> None:
         self._path = path
+        self.exact_max_rows = exact_max_rows
         self._lock = threading.Lock()
         db = _lancedb().connect(str(path))
         try:
@@ -247,7 +258,7 @@ class LanceStore:
         return self._mem.dim
 
     def search_snippets(self, vector: np.ndarray, k: int) -> list[tuple[Snippet, float]]:
-        if self._n_snippets <= EXACT_IN_MEMORY_MAX or k <= 0:
+        if self._n_snippets <= self.exact_max_rows or k <= 0:
             return self._mem.search_snippets(vector, k)
         with self._lock:
             rows = (
@@ -279,7 +290,7 @@ class LanceStore:
         kinds: Sequence[MediaKind] | None = None,
         include_missing: bool = False,
     ) -> list[ScoredMedia]:
-        if self._n_media <= EXACT_IN_MEMORY_MAX or k <= 0:
+        if self._n_media <= self.exact_max_rows or k <= 0:
             return self._mem.search_media(vector, k, kinds=kinds, include_missing=include_missing)
         clauses = []
         if kinds is not None:

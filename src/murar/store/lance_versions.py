@@ -33,7 +33,7 @@ import numpy as np
 
 from murar.errors import IndexError_, IndexNotFoundError
 from murar.store.base import LiveVersion, PageRecord, PageState
-from murar.store.lance import LanceStore, StoredPage, write_lance
+from murar.store.lance import EXACT_IN_MEMORY_MAX, LanceStore, StoredPage, write_lance
 
 CURRENT = "CURRENT"
 
@@ -76,12 +76,14 @@ class LanceWriter:
     """Writes versions of the LanceDB index folder ``index_dir``.
 
     ``keep``: versions kept after a switch (the live one included, >= 1).
-    The constructor does no I/O.
+    ``ann_min_rows``: tables larger than this get an ANN index (see
+    :func:`~murar.store.lance.write_lance`). The constructor does no I/O.
     """
 
-    def __init__(self, index_dir: Path, *, keep: int = 1) -> None:
+    def __init__(self, index_dir: Path, *, keep: int = 1, ann_min_rows: int = EXACT_IN_MEMORY_MAX) -> None:
         self.index_dir = Path(index_dir).resolve()
         self.keep = max(1, keep)
+        self.ann_min_rows = ann_min_rows
 
     @property
     def location(self) -> str:
@@ -229,6 +231,7 @@ class LanceVersionWriter:
             media_vectors=_stack([p.media_vectors for p in pages], dim),
             dim=dim,
             pages=[StoredPage(p.source_path, p.content_hash, p.counts(), tuple(p.assets)) for p in pages],
+            ann_min_rows=self._owner.ann_min_rows,
         )
         (self._tmp / "manifest.json").write_text(json.dumps(dict(manifest), indent=2))
         (self._tmp / "report.json").write_text(json.dumps(dict(report), indent=2))
