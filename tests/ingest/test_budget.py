@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -11,8 +12,14 @@ import pytest
 
 from murar.embed.fake import HashingEmbedder
 from murar.errors import IngestError
+from murar.ingest import budget as budget_mod
 from murar.ingest import corpus as corpus_mod
-from murar.ingest.budget import ConverterCrash, FileBudget, FileBudgetExceeded, ForkedRunner
+from murar.ingest.budget import (
+    ConverterCrash,
+    FileBudget,
+    FileBudgetExceeded,
+    ForkedRunner,
+)
 from murar.ingest.index import build_index
 from murar.schema import ParsedDocument
 
@@ -67,6 +74,8 @@ def test_a_hung_converter_does_not_stop_the_ingest(tmp_path: Path, monkeypatch: 
         return real(path, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(corpus_mod, "convert_file", convert_file)
+    # the patched converter lives in this process only: let the worker fork from it
+    monkeypatch.setattr(budget_mod, "_START_METHOD", "fork")
     _manifest, report = build_index(docs, tmp_path / "idx", embedder=HashingEmbedder(),
                                     budget=FileBudget(max_seconds=2.0))
     assert report.pages == 2
@@ -129,3 +138,35 @@ def test_walker_reports_every_path_it_does_not_read(tmp_path: Path) -> None:
     assert "notes.xyz" in reasons
     ok = {f.path for f in report.files if f.status == "ok"}
     assert ok == {"p.md", "sub/q.md", "folder.md/inner.md"}
+
+
+_SHARED_LOCK = threading.Lock()  # stands for any lock a library's thread may hold (no at-fork handler)
+
+
+def _convert_taking_a_lock(path: Path, markup: str | None) -> ParsedDocument:
+    with _SHARED_LOCK:
+        return _doc(path)
+
+
+def test_worker_starts_clean_while_another_thread_holds_a_lock(tmp_path: Path) -> None:
+    """A fork taken while a thread of the caller holds a lock (rich's refresh
+    thread, a native pool, a web server) copies the lock held, and the worker
+    deadlocks on it; workers come from a fork server, so the conversion completes."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with _SHARED_LOCK:
+            held.set()
+            release.wait(30)
+
+    t = threading.Thread(target=hold, daemon=True)
+    t.start()
+    assert held.wait(5)
+    runner = ForkedRunner(_convert_taking_a_lock, max_seconds=10.0)
+    try:
+        doc = runner.run(tmp_path / "page.md")
+    finally:
+        release.set()
+        runner.close()
+        t.join(5)
+    assert doc.title == "page"

@@ -7,7 +7,8 @@ or skipped, the hit is reported in the ingest report with the option that
 raises it, and the rest of the corpus continues.
 
 Seconds are enforced by converting files in a worker process
-(:class:`ForkedRunner`): a conversion that exceeds ``max_seconds`` (a hung
+(:class:`ForkedRunner`, forked from a clean fork server, never from the caller's
+possibly multi-threaded process; the converter must be picklable): a conversion that exceeds ``max_seconds`` (a hung
 parser, a regular expression gone quadratic, a native library stuck in a loop)
 has its process killed and the file reported as failed; a worker that dies
 (segfault, out of memory) is restarted for the next file. Where ``fork`` is
@@ -41,6 +42,9 @@ __all__ = [
     "make_runner",
     "size_problem",
 ]
+
+#: how worker processes start (see :meth:`ForkedRunner._start`)
+_START_METHOD = "forkserver"
 
 Convert = Callable[[Path, str | None], ParsedDocument]
 """A converter call: ``(path, markup)`` -> document (markup as classified by the site)."""
@@ -144,7 +148,14 @@ class ForkedRunner:
         self._conn: Connection | None = None
 
     def _start(self) -> Connection:
-        ctx = multiprocessing.get_context("fork")
+        # forkserver, not fork: the caller may run threads (rich's progress refresh,
+        # onnxruntime or llama.cpp pools, a web server); a fork taken while one of
+        # them holds a lock leaves the worker deadlocked on its first log line or
+        # import. The fork server is a fresh interpreter (murar preloaded), so every
+        # worker forked from it starts clean; ``convert`` travels by pickle.
+        ctx: Any = multiprocessing.get_context(_START_METHOD)
+        if _START_METHOD == "forkserver":
+            ctx.set_forkserver_preload(["murar.ingest.corpus", "murar.testing.fuzz"])
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=_serve, args=(self._convert, child), daemon=True, name="murar-convert")
         proc.start()
@@ -210,8 +221,8 @@ class ForkedRunner:
 
 
 def make_runner(convert: Convert, budget: FileBudget) -> ConversionRunner:
-    """A :class:`ForkedRunner` when ``budget.max_seconds > 0`` and ``fork`` exists, else inline."""
-    if budget.max_seconds > 0 and hasattr(os, "fork") and "fork" in multiprocessing.get_all_start_methods():
+    """A :class:`ForkedRunner` when ``budget.max_seconds > 0`` and a fork server exists, else inline."""
+    if budget.max_seconds > 0 and hasattr(os, "fork") and _START_METHOD in multiprocessing.get_all_start_methods():
         return ForkedRunner(convert, max_seconds=budget.max_seconds)
     return InlineRunner(convert)
 
