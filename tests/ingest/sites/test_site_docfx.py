@@ -160,3 +160,17 @@ def test_real_docfx_corpus_resolves_every_image(docsite: Callable[[str], Path],
     assert counts.resolved >= 1800
     assert sum(site.classify(f"powerquery-docs/connectors/includes/{p}").role is FileRole.INCLUDE
                for p in ("snowflake/snowflake-capabilities-supported.md", "xml-capabilities-supported.md")) == 2
+
+
+def test_icons_are_never_answer_images(repo: Path) -> None:
+    """``:::image type="icon":::`` reaches the index flagged (tiny, inline), so selection skips it."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.ingest.media_flags import is_selectable
+
+    site = docfx.load(repo, "docs/docfx.json")
+    doc = converter_for("markdown")(repo / "docs/a.md", site=site, assets_dir=repo / "_assets")
+    images = {m.path: m for m in doc.media if m.kind == "image"}
+    icon = images["docs/media/a/icon.png"]
+    assert icon.flags and not is_selectable(icon)
+    assert "tiny" in icon.flags and "inline" in icon.flags
+    assert "docs/media/a/shot.png" in images

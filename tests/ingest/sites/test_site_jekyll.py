@@ -113,7 +113,7 @@ def test_liquid_and_kramdown(site_root: Path) -> None:
     assert "{{ site.title }} {% if x %}" in out  # raw kept literal
     assert "secret note" not in out and "Shown text." in out and "{%" not in out.replace("{% if x %}", "")
     assert "Intro: Captured Widget" in out
-    assert "This is a note.\n\n" in out and "{:" not in out
+    assert "**Note:** This is a note.\n\n" in out and "{:" not in out
     assert "```ruby\nputs 1\n```" in out
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)|src=\"([^\"]+)\"", out)
     resolved = [site.resolve_asset(a or b, page_rel=page).rel_path for a, b in links]

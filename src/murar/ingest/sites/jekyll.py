@@ -486,9 +486,38 @@ def _literal(text: str) -> str | None:
     return None
 
 
+_CALLOUT_IAL = re.compile(r"^[ \t]*\{:\s*\.(note|tip|warning|important|caution|info|danger)\b[^}\n]*\}[ \t]*$",
+                          re.IGNORECASE)
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+
+
+def label_callouts(text: str) -> str:
+    """A kramdown block IAL naming a callout class (``{: .note}``, ``{: .warning}``,
+    the just-the-docs convention) written right after a paragraph labels that
+    paragraph (``**Note:** ...``); code fences are left alone."""
+    lines = text.split("\n")
+    in_fence = False
+    for i, line in enumerate(lines):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        m = None if in_fence else _CALLOUT_IAL.match(line)
+        if m is None or i == 0 or not lines[i - 1].strip():
+            continue
+        start = i - 1
+        while start > 0 and lines[start - 1].strip():
+            start -= 1
+        lead = re.match(r"[ \t>]*", lines[start])
+        cut = lead.end() if lead else 0
+        lines[start] = f"{lines[start][:cut]}**{m.group(1).capitalize()}:** {lines[start][cut:]}"
+    return "\n".join(lines)
+
+
 def strip_kramdown(text: str) -> str:
-    """Remove kramdown inline attribute lists (``{: .note }`` lines, ``{:.cls}`` after
-    a span) and extension markers (``{::comment}...{:/comment}``, ``{::nomarkdown}``)."""
+    """Label callout paragraphs (:func:`label_callouts`), then remove kramdown inline
+    attribute lists (``{: .note }`` lines, ``{:.cls}`` after a span) and extension
+    markers (``{::comment}...{:/comment}``, ``{::nomarkdown}``)."""
+    text = label_callouts(text)
     text = _IAL_LINE.sub("", text)
     text = _IAL_SPAN.sub("", text)
     return _KRAMDOWN_EXT.sub("", text)
