@@ -156,7 +156,8 @@ class ForkedRunner:
         ctx: Any = multiprocessing.get_context(_START_METHOD)
         if _START_METHOD == "forkserver":
             ctx.set_forkserver_preload(["murar.ingest.corpus", "murar.testing.fuzz"])
-        parent, child = ctx.Pipe()
+        pipe: tuple[Connection, Connection] = ctx.Pipe()
+        parent, child = pipe
         proc = ctx.Process(target=_serve, args=(self._convert, child), daemon=True, name="murar-convert")
         proc.start()
         child.close()
