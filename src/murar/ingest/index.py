@@ -55,7 +55,7 @@ from murar.schema import (
     VideoItem,
     to_jsonable,
 )
-from murar.store.base import LiveVersion, PageRecord, Store, StoreWriter
+from murar.store.base import LiveVersion, PageRecord, Store, StoreWriter, VersionWriter
 from murar.store.lance import LanceStore
 from murar.store.lance_versions import (
     CURRENT,
@@ -344,7 +344,7 @@ def build_index(
 
 def _build_version(
     selection: SiteSelection,
-    vw: Any,
+    vw: VersionWriter,
     writer: StoreWriter,
     base: LiveVersion | None,
     live: LiveVersion | None,
