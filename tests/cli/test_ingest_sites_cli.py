@@ -64,7 +64,7 @@ def test_zero_pages_exits_non_zero_with_what_was_found(tmp_path: Path) -> None:
     corpus = tmp_path / "c"
     corpus.mkdir()
     for i in range(3):
-        (corpus / f"p{i}.adoc").write_text("= T\n")
+        (corpus / f"p{i}.tex").write_text("= T\n")
     r = runner.invoke(app, ["ingest", str(corpus), "--index", str(tmp_path / "i"), "--embedder", "hashing"])
     assert r.exit_code == 1
-    assert "no pages ingested" in r.output and "3 .adoc" in r.output and "--site-type" in r.output
+    assert "no pages ingested" in r.output and "3 .tex" in r.output and "--site-type" in r.output

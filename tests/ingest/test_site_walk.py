@@ -21,7 +21,7 @@ def test_every_file_is_a_page_or_reported_with_reason_and_extension(tmp_path: Pa
     (tmp_path / "img").mkdir()
     (tmp_path / "img" / "shot.png").write_bytes(PNG)
     (tmp_path / "a.md").write_text("# A\n\n![Shot](img/shot.png)\n\n![Gone](img/gone.png)\n")
-    (tmp_path / "notes.rst").write_text("Title\n=====\n")
+    (tmp_path / "notes.tex").write_text("Title\n=====\n")
     (tmp_path / "data.xyz").write_text("?")
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "b.md").write_text("# B\n")
@@ -30,7 +30,7 @@ def test_every_file_is_a_page_or_reported_with_reason_and_extension(tmp_path: Pa
     assert [p.rel for p in walk.pages] == ["a.md"]
     by_path = {f.path: f for f in walk.others}
     assert by_path["img/shot.png"].status == "asset"
-    assert by_path["notes.rst"].status == "skipped" and by_path["notes.rst"].ext == ".rst"
+    assert by_path["notes.tex"].status == "skipped" and by_path["notes.tex"].ext == ".tex"
     assert "unsupported file type .xyz" in by_path["data.xyz"].error
     assert by_path[".hidden/"].status == "skipped"
     report = IngestReport()
@@ -40,20 +40,50 @@ def test_every_file_is_a_page_or_reported_with_reason_and_extension(tmp_path: Pa
     assert statuses == ["missing", "resolved"]
     assert report.assets.resolution_rate == 1.0  # gone.png exists nowhere: broken upstream
     assert [r.link for r in report.unresolved] == ["img/gone.png"]
-    assert (".rst", "unsupported file type .rst", 1) in report.skipped_by_reason()
+    assert (".tex", "unsupported file type .tex", 1) in report.skipped_by_reason()
 
 
 def test_zero_pages_is_an_error_naming_extensions_and_site_types(tmp_path: Path) -> None:
     corpus = tmp_path / "c"
     corpus.mkdir()
-    (corpus / "a.adoc").write_text("= Title\n")
-    (corpus / "b.adoc").write_text("= Title\n")
+    (corpus / "a.tex").write_text("= Title\n")
+    (corpus / "b.tex").write_text("= Title\n")
     (corpus / "logo.png").write_bytes(PNG)
     with pytest.raises(NoPagesError) as err:
         build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
     msg = str(err.value)
-    assert "2 .adoc" in msg and "docusaurus" in msg and "mkdocs" in msg
+    assert "2 .tex" in msg and "docusaurus" in msg and "mkdocs" in msg
+    assert "not pages: 2 .tex skipped (unsupported file type .tex)" in msg
     assert not (tmp_path / "idx" / "CURRENT").exists()
+
+
+def test_zero_pages_message_says_why_files_were_not_pages(tmp_path: Path) -> None:
+    """QA: a Sphinx project whose two files include each other had no page and the
+    error did not say why (both were partials)."""
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "conf.py").write_text("project = 'x'\n")
+    (corpus / "index.rst").write_text("Title\n=====\n\nText.\n\n.. include:: a.rst\n")
+    (corpus / "a.rst").write_text(".. include:: index.rst\n")
+    with pytest.raises(NoPagesError) as err:
+        build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    assert "2 .rst include (partial" in str(err.value)
+
+
+def test_plain_folder_of_asciidoc_rst_and_notebooks_is_read(tmp_path: Path) -> None:
+    """QA: without a generator config, .adoc/.rst/.ipynb files were all skipped as
+    'unsupported' and the ingest failed with no page, though their converters exist."""
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "a.adoc").write_text("= Alpha\n\nThe alpha page explains exports.\n\ninclude::b.adoc[]\n")
+    (corpus / "b.adoc").write_text("include::a.adoc[]\n")  # a cycle: a warning, not a hang
+    (corpus / "c.rst").write_text("Gamma\n=====\n\nThe gamma page explains imports.\n")
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Delta\n", "Plot the loss."]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    (corpus / "d.ipynb").write_text(json.dumps(nb))
+    _manifest, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    assert report.site["generator"] == "plain"
+    assert sorted(f.path for f in report.files if f.status == "ok") == ["a.adoc", "b.adoc", "c.rst", "d.ipynb"]
 
 
 def test_site_and_reference_counts_reach_the_report_files(tmp_path: Path) -> None:

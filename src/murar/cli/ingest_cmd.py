@@ -26,7 +26,7 @@ from murar.schema import to_jsonable
 
 def ingest(
     corpus: Annotated[str, typer.Argument(help="Folder of a documentation site (Docusaurus, MkDocs, Sphinx, "
-                                          "...) or of .md, .html and .pdf files (searched recursively), "
+                                          "...) or of .md, .html, .pdf, .adoc, .rst and .ipynb files (searched recursively), "
                                           "or the http(s) URL of a live documentation site (crawled).")],
     index: Annotated[Path, typer.Option("--index", "-i", help="Index folder to create or refresh.")] = DEFAULT_INDEX,
     embedder: Annotated[str, typer.Option(help="minilm (bundled, offline) | openai | hashing (tests only).")] = "minilm",

@@ -348,6 +348,10 @@ def no_pages_message(selection: Any, walk: SiteWalk, report: IngestReport) -> st
     parts = [f"no pages ingested from {selection.walk}",
              f"site type: {cfg.generator}" + (f" ({cfg.config_file})" if cfg.config_file else " (no generator config found)"),
              f"files found: {found}"]
+    others = Counter((o.ext or "(none)", o.status, o.error) for o in walk.others)
+    if others:  # why the files found were not pages (partials, exclusions, unknown types)
+        parts.append("not pages: " + ", ".join(f"{n} {ext} {status} ({why})"
+                                               for (ext, status, why), n in others.most_common(5)))
     if report.failed:
         first = report.failed[0]
         parts.append(f"{len(report.failed)} page(s) failed, first {first.path}: {first.error}")

@@ -150,7 +150,8 @@ def asset_or_unknown(rel: str) -> FileClass:
 
 
 class PlainSite:
-    """No generator: every supported file is a page; links resolve as in
+    """No generator: every supported file is a page (Markdown, HTML, PDF, and
+    AsciiDoc, reStructuredText and notebooks outside any generator); links resolve as in
     :func:`murar.ingest.paths.resolve_link` (page-relative, or root-relative from
     the nearest ancestor folder that holds the link's first segment)."""
 
@@ -164,7 +165,8 @@ class PlainSite:
     def classify(self, rel: str) -> FileClass:
         suffix = Path(rel).suffix.lower()
         markup = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html",
-                  ".pdf": "pdf"}.get(suffix)
+                  ".pdf": "pdf", ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".rst": "rst",
+                  ".ipynb": "notebook"}.get(suffix)
         if markup is None:
             return asset_or_unknown(rel)
         return FileClass(role=FileRole.PAGE, markup=markup)
