@@ -473,6 +473,9 @@ class _HtmlConverter:
             return None
         if node.tag == "iframe" and not _VIDEO_HOST_RE.search(src):
             return None
+        if is_remote(src) and not is_web_url(src):  # javascript:, file:, data: ... never a video item
+            self.warnings.append(f"video {src[:200]!r}: unsupported URL scheme, not kept")
+            return None
         link: ResolvedLink | None = None
         if self.site is not None:
             ref = resolve_reference(self.site, src, page_rel=self.rel, kind="video")

@@ -23,7 +23,7 @@ from murar.ingest.captions import clip_after, clip_before
 from murar.ingest.frontmatter import split_front_matter
 from murar.ingest.mdlimits import add_bracket_guard, cap_pipe_tables
 from murar.ingest.media_flags import flag_image, is_inline_line
-from murar.ingest.paths import ResolvedLink, check_image
+from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
 from murar.ingest.sites.base import PlainSite, Site
 from murar.ingest.tables import parse_table_node, rows_to_markdown
 from murar.ingest.transcripts import cues_text, find_cues
@@ -262,7 +262,8 @@ class _Converter:
     def _video(self, url: str, title: str = "") -> None:
         ref = resolve_reference(self.site, url, page_rel=self.rel, kind="video")
         self.asset_refs.append(ref)
-        if ref.status in ("escapes_root", "inline"):
+        if ref.status in ("escapes_root", "inline") or (is_remote(url) and not is_web_url(url)):
+            # javascript:, file:, ... never become a video item (its URL reaches every renderer)
             self.warnings.append(f"video {url!r}: {ref.reason}")
             return
         self.video_ordinal += 1
