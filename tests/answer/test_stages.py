@@ -243,3 +243,13 @@ def test_lead_ins_are_validated_and_never_touch_the_answer_text() -> None:
     assert write_lead_ins(draft, sels, None)[0] == draft
     assert not valid_lead_in("Shown.", "Open the canvas.", "Canvas")
     assert valid_lead_in("The table below lists the canvas settings", "Configure the canvas settings.", "Settings")
+
+
+def test_html_quoted_from_the_docs_is_not_live_in_markdown() -> None:
+    """QA: an extractive answer quoted '<img src=x onerror=alert(5)>' (a code span in the
+    page, its backticks gone in the snippet) into the Markdown as raw HTML."""
+    text = "Use the <img src=x onerror=alert(5)> placeholder [1]. Keep `<b>` and 3 < 4.\n```html\n<div>\n```"
+    answer = Answer(question="q", blocks=to_blocks(text, []), sources=[], found=True, trace=Trace())
+    md = render_markdown(answer, media_url=lambda it: None)
+    assert "<img" not in md and "&lt;img src=x" in md
+    assert "`<b>`" in md and "3 < 4" in md and "```html\n<div>\n```" in md

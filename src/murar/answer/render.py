@@ -115,6 +115,22 @@ def is_safe_url(url: str) -> bool:
     return not re.match(r"^[a-z][a-z0-9+.-]*:", u) and not u.startswith("//") and ">" not in u
 
 
+_CODE = re.compile(r"(```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]+`)", re.DOTALL)
+_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
+
+
+def neutralize_html(text: str) -> str:
+    """``text`` with every raw HTML tag start (``<`` before a letter, ``/``, ``!``
+    or ``?``) written as ``&lt;``, outside code spans and fences.
+
+    Answer text quotes the documentation, whose pages may hold HTML or script
+    (``<img src=x onerror=...>`` once its code span is gone); a Markdown viewer
+    would render it live. Code keeps its ``<`` (a viewer shows code literally).
+    """
+    parts = _CODE.split(text)
+    return "".join(p if i % 2 else _TAG_OPEN.sub("&lt;", p) for i, p in enumerate(parts))
+
+
 def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
     """The answer as Markdown with media inline and a Sources list.
 
@@ -124,7 +140,7 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
     out: list[str] = []
     for b in answer.blocks:
         if isinstance(b, TextBlock):
-            out.append(b.text)
+            out.append(neutralize_html(b.text))
         else:
             out.extend(media_markdown(b, media_url=media_url))
     text = "\n\n".join(p for p in out if p)
