@@ -262,3 +262,11 @@ def test_include_heading_offset(tmp_path: Path) -> None:
                             "part.md": "# Part title\n\nPart text.\n"})
     doc = convert_myst(tmp_path / "p.md", site=site)
     assert [s.heading_path for s in doc.sections] == [("Page",), ("Page", "Part title")]
+
+
+def test_non_web_video_urls_are_never_kept(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"p.md": '# P\n\n<iframe src="javascript:alert(2)"></iframe>\n\n'
+                                    '<video src="file:///etc/passwd"></video>\n\n```{youtube} abc\n```\n'})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert [m.url for m in doc.media if isinstance(m, VideoItem)] == ["https://www.youtube.com/embed/abc"]
+    assert any("file:///etc/passwd" in w and "not kept" in w for w in doc.warnings)

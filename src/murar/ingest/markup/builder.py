@@ -27,7 +27,7 @@ from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import clip_after, clip_before
 from murar.ingest.media_flags import flag_image
-from murar.ingest.paths import ResolvedLink, check_image
+from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
 from murar.ingest.sites.base import Site
 from murar.ingest.tables import parse_table_node, rows_to_markdown
 from murar.ingest.transcripts import cues_text, find_cues
@@ -298,8 +298,9 @@ class PageBuilder:
             return None
         ref = resolve_reference(self.site, url, page_rel=self.rel, kind="video", written_in=self._written_in)
         self.asset_refs.append(ref)
-        if ref.status in ("escapes_root", "inline"):
-            self.warnings.append(f"video {url!r}: {ref.reason}")
+        if ref.status in ("escapes_root", "inline") or (is_remote(url) and not is_web_url(url)):
+            # javascript:, file:, ... never become a video item (its URL reaches every renderer)
+            self.warnings.append(f"video {url[:200]!r}: {ref.reason or 'unsupported URL scheme, not kept'}")
             return None
         self._videos += 1
         link = (ResolvedLink(url=url) if ref.status == "remote" else
