@@ -170,3 +170,21 @@ def test_worker_starts_clean_while_another_thread_holds_a_lock(tmp_path: Path) -
         runner.close()
         t.join(5)
     assert doc.title == "page"
+
+
+def test_worker_exits_quietly_when_the_parent_is_gone(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """QA: Ctrl-C during `murar ingest` printed two BrokenPipeError tracebacks from the
+    conversion worker (its reply had no reader any more)."""
+    from multiprocessing import Pipe
+
+    page = tmp_path / "a.md"
+    page.write_text("# A\n\nText.\n")
+    parent, child = Pipe()
+    parent.send((str(page), None))
+    parent.close()  # the parent died before the reply
+    old = signal.getsignal(signal.SIGINT)
+    try:
+        budget_mod._serve(lambda path, markup: ParsedDocument(source_path=path.name, title="A"), child)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert "Traceback" not in capfd.readouterr().err

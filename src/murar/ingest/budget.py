@@ -124,8 +124,13 @@ def _serve(convert: Convert, conn: Connection) -> None:
             reply = ("bug", (f"{type(err).__name__}: {err}"[:2000], traceback.format_exc()[-8000:]))
         try:
             conn.send(reply)
+        except (BrokenPipeError, ConnectionResetError, EOFError):
+            return  # the parent is gone (Ctrl-C, killed): nothing to report to, no traceback
         except Exception as err:  # noqa: BLE001 - e.g. an unpicklable result
-            conn.send(("bug", (f"result could not be returned ({type(err).__name__}: {err})"[:2000], "")))
+            try:
+                conn.send(("bug", (f"result could not be returned ({type(err).__name__}: {err})"[:2000], "")))
+            except OSError:
+                return
 
 
 class ForkedRunner:
