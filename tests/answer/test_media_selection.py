@@ -112,7 +112,7 @@ def test_a_table_the_answer_draws_on_wins_over_the_screenshot() -> None:
     snippet = _snip(0, "the identity namespaces page of the user interface lists standard namespaces", "ids")
     world = _world([snippet], [shot, table])
     text = "The standard namespaces include Experience Cloud ID with ID 4 and code ECID [1]. Apple IDFA has ID 20915 [1]."
-    opts = MediaOptions(**LOW, need_visual_cue=False)
+    opts = MediaOptions(**LOW)
     got = [i for i, _ in _select(text, world, opts)]
     assert "t" in got
     assert "t" not in [i for i, _ in _select(text, world, dataclasses.replace(opts, kind_aware=False))]
@@ -133,7 +133,7 @@ def test_an_answer_of_plain_facts_gets_no_screenshot() -> None:
     fact = "changes to the destination configuration take up to one hour to propagate to all sandboxes"
     world = _world([_snip(0, fact, "s")], [_image("shot", "s", "destination configuration sandboxes overview")])
     text = "Changes to the destination configuration take up to one hour to propagate to all sandboxes [1]."
-    opts = MediaOptions(**LOW)
+    opts = MediaOptions(**LOW, need_visual_cue=True)
     assert _select(text, world, opts) == []
     assert _select(text, world, dataclasses.replace(opts, need_visual_cue=False)) == [("shot", 0)]
 
@@ -159,3 +159,20 @@ def test_citation_attribution_feeds_media_selection() -> None:
     assert prev.attributions[0].snippet_id is None
     res = attribute(text, scored, sv, emb, options=AttributionOptions(cited_threshold=min(0.25, float(sims[0, 0]))))
     assert res.attributions[0].snippet_id == "sn0"
+
+
+def test_question_focus_drops_media_of_a_side_remark() -> None:
+    on = "export the dynamic report to a csv file from the project tab"
+    off = "the advertiser id field of the campaign details panel"
+    world = _world([_snip(0, on, "export"), _snip(1, off, "campaign")],
+                   [_image("csv", "export", on), _image("adv", "campaign", off)])
+    store, scored, sv, emb = world
+    text = "Export the dynamic report to a CSV file from the Project tab [1]. Check the advertiser ID field [2]."
+    res = attribute(text, scored, sv, emb, threshold=0.3)
+    qv = emb.embed(["How do I export a dynamic report to CSV?"])[0]
+    opts = MediaOptions(**LOW)
+    with_focus = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, qv)
+    assert [m.item.id for m in with_focus.selected] == ["csv"]
+    without = select_section_media(res.attributions, res.sentence_vectors, store,
+                                   dataclasses.replace(opts, question_focus=None), emb, qv)
+    assert {m.item.id for m in without.selected} == {"csv", "adv"}
