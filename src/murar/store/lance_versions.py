@@ -91,8 +91,13 @@ class LanceWriter:
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
-        self.index_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.index_dir / ".lock", "w") as fh:
+        try:
+            self.index_dir.mkdir(parents=True, exist_ok=True)
+            fh = open(self.index_dir / ".lock", "w")  # noqa: SIM115 - closed by the with below
+        except OSError as err:  # a file in the way, a read-only or unlistable place
+            raise IndexError_(f"cannot write the index at {self.index_dir}: "
+                              f"{err.strerror or type(err).__name__} (--index must name a folder)") from err
+        with fh:
             try:
                 fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError as err:
