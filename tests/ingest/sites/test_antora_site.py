@@ -81,3 +81,19 @@ def test_resolution_of_images_and_includes(tmp_path: Path) -> None:
     assert site.resolve_include("../../partials/steps.adoc", page_rel=page).rel_path == \
         "modules/ROOT/partials/steps.adoc"
     assert site.resolve_include("../../../../../etc/passwd", page_rel=page).problem == "escapes the corpus root"
+
+
+def test_intrinsic_component_attributes(tmp_path: Path) -> None:
+    """QA: kogito's index page is titled '= {page-component-title}'; it stayed literal
+    in every source label ('\\\\{page-component-title\\\\} › Core Concepts')."""
+    (tmp_path / "docs" / "modules" / "ROOT" / "pages").mkdir(parents=True)
+    (tmp_path / "docs" / "antora.yml").write_text(
+        "name: sf\ntitle: SonataFlow Guides\nversion: main\ndisplay_version: snapshot\n")
+    (tmp_path / "docs" / "modules" / "ROOT" / "pages" / "index.adoc").write_text("= {page-component-title}\n")
+    site = AntoraSite(tmp_path)
+    attrs = site.attributes_for("docs/modules/ROOT/pages/index.adoc")
+    assert attrs["page-component-title"] == "SonataFlow Guides" and attrs["page-component-name"] == "sf"
+    assert attrs["page-component-version"] == "main" and attrs["page-component-display-version"] == "snapshot"
+    (tmp_path / "docs" / "antora.yml").write_text("name: sf\nversion: ~\n")
+    attrs = AntoraSite(tmp_path).attributes_for("docs/modules/ROOT/pages/index.adoc")
+    assert attrs["page-component-title"] == "sf" and "page-component-version" not in attrs

@@ -83,6 +83,9 @@ class AntoraComponent:
     name: str
     dir: str
     attributes: dict[str, str] = field(default_factory=dict)
+    title: str = ""
+    version: str = ""
+    display_version: str = ""
 
 
 def _read_component(path: Path, rel_dir: str, warnings: list[str]) -> AntoraComponent:
@@ -102,7 +105,9 @@ def _read_component(path: Path, rel_dir: str, warnings: list[str]) -> AntoraComp
             if v is False or v is None:
                 continue
             attrs[str(k).rstrip("@")] = "" if v is True else str(v).rstrip("@") if isinstance(v, str) else str(v)
-    return AntoraComponent(name=name, dir=rel_dir, attributes=attrs)
+    version = "" if data.get("version") in (None, False, "~") else str(data.get("version"))
+    return AntoraComponent(name=name, dir=rel_dir, attributes=attrs, title=str(data.get("title") or name),
+                           version=version, display_version=str(data.get("display_version") or version))
 
 
 class AntoraSite:
@@ -171,8 +176,14 @@ class AntoraSite:
         comp = self.component_of(rel)
         loc = self._locate(rel)
         attrs = dict(comp.attributes) if comp else {}
-        if comp is not None:
+        if comp is not None:  # Antora's intrinsic page attributes (docs.antora.org: page attributes)
             attrs.setdefault("page-component-name", comp.name)
+            attrs.setdefault("page-component-title", comp.title or comp.name)
+            if comp.version:
+                attrs.setdefault("page-component-version", comp.version)
+                attrs.setdefault("page-version", comp.version)
+            if comp.display_version:
+                attrs.setdefault("page-component-display-version", comp.display_version)
         if loc is not None:
             attrs.setdefault("page-module", loc[1])
         return attrs
