@@ -148,6 +148,21 @@ def test_missing_include_and_image_reported(repo: Path) -> None:
     assert res.problem and "docs/media/none.png" in res.problem
 
 
+def test_nested_include_resolves_from_the_include(tmp_path: Path) -> None:
+    """QA: an include inside an include was looked for at includes/includes/y.md (its link
+    was rebased to the page, then resolved again from the include's folder)."""
+    (tmp_path / "includes" / "media").mkdir(parents=True)
+    (tmp_path / "docfx.json").write_text('{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    (tmp_path / "includes" / "x.md").write_text("X text.\n\n[!INCLUDE [y](y.md)]\n")
+    (tmp_path / "includes" / "y.md").write_text("Y text.\n\n![shot](media/s.png)\n")
+    (tmp_path / "includes" / "media" / "s.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    warnings: list[str] = []
+    out = site.preprocess("# A\n\n[!INCLUDE [x](includes/x.md)]\n", page_rel="a.md", warnings=warnings)
+    assert warnings == []
+    assert "X text." in out and "Y text." in out and "includes/media/s.png" in out
+
+
 @pytest.mark.integration
 def test_real_docfx_corpus_resolves_every_image(docsite: Callable[[str], Path],
                                                 count_refs: Callable[..., Any]) -> None:

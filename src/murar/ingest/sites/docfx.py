@@ -362,10 +362,13 @@ class DocfxSite:
                 warnings.append(f"include {target!r}: cannot read ({err})")
                 continue
             _, inc, _ = split_front_matter(raw)
+            # nested includes first, relative to the include itself (DocFX), then every link
+            # of the expanded text rebased once to the page (rebasing first sent a nested
+            # include to includes/includes/x.md)
+            inc = self._inline_includes(inc, page_rel=res.rel_path, file_rel=res.rel_path, warnings=warnings,
+                                        depth=depth + 1, stack=(*stack, res.rel_path))
             inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
-                               exists=lambda p: (self._root / p).is_file())
-            inc = self._inline_includes(inc, page_rel=page_rel, file_rel=res.rel_path, warnings=warnings,
-                                        depth=depth + 1, stack=(*stack, res.rel_path)).strip("\n")
+                               exists=lambda p: (self._root / p).is_file()).strip("\n")
             prefix = _line_prefix(body, m.start())
             lines = inc.split("\n")
             out.append("\n".join([lines[0], *[(prefix + line) if line.strip() else prefix.rstrip()
