@@ -253,3 +253,15 @@ def test_html_quoted_from_the_docs_is_not_live_in_markdown() -> None:
     md = render_markdown(answer, media_url=lambda it: None)
     assert "<img" not in md and "&lt;img src=x" in md
     assert "`<b>`" in md and "3 < 4" in md and "```html\n<div>\n```" in md
+
+
+def test_extractive_quotes_a_sentence_shared_by_pages_once() -> None:
+    """QA: the same partial included in three pages was quoted three times
+    ('Arguments (in order): [1] Arguments (in order): [2] ...')."""
+    from murar.answer.generate import ExtractiveAnswerGenerator
+
+    shared = "Linear routing moves forward and backward through the history."
+    scored = [ScoredSnippet(snippet=_snip(i, f"{shared} Page {i} has its own note about tabs.", f"s{i}"),
+                            score=0.9, citation=i + 1) for i in range(3)]
+    text = ExtractiveAnswerGenerator(HashingEmbedder(), min_score=0.0).generate("linear routing history", scored).text
+    assert text.count(shared) == 1 and f"{shared} [1]" in text

@@ -146,9 +146,12 @@ class ExtractiveAnswerGenerator:
 
     def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
         cands: list[tuple[int, int, str]] = []
+        seen: set[str] = set()  # the same sentence on several pages (shared partials) is quoted once
         for s in snippets[:3]:
             for j, sent in enumerate(split_sentences(s.snippet.text.replace("\n\n", "\n"))):
-                if len(sent) > 12:
+                key = " ".join(sent.lower().split())
+                if len(sent) > 12 and key not in seen:
+                    seen.add(key)
                     cands.append((s.citation, j, sent))
         if not cands:
             return GeneratedAnswer(text="", found=False, raw="")
