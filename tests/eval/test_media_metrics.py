@@ -131,3 +131,15 @@ def test_dev_gold_loads(eval_root: Path, adobe_root: Path) -> None:
         for k, key in q.gold_keys():
             if k == "image":
                 assert (adobe_root / key).exists(), key
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n", b"[1]\n", b'{"question": "caf\xff"}\n'])
+def test_load_gold_refuses_what_is_not_a_question_file(tmp_path: Path, content: bytes) -> None:
+    """QA: an empty file gave an evaluation report of zero questions (a silent success);
+    a JSON list line and invalid UTF-8 ended in AttributeError/UnicodeDecodeError tracebacks."""
+    from murar.eval.errors import EvalDataError
+
+    p = tmp_path / "q.jsonl"
+    p.write_bytes(content)
+    with pytest.raises(EvalDataError):
+        load_gold(p)

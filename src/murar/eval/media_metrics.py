@@ -68,17 +68,24 @@ def load_gold(path: str | Path) -> list[GoldQuestion]:
     """Read a gold questions file (JSON lines).
 
     Raises:
-        EvalDataError: the file is missing or a line is malformed (line number given).
+        EvalDataError: the file is missing, unreadable, not UTF-8, holds no question,
+            or a line is malformed (line number given).
     """
     p = Path(path)
     if not p.exists():
         raise EvalDataError(f"questions file not found: {p}")
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise EvalDataError(f"cannot read questions file {p}: {err}") from err
     out: list[GoldQuestion] = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             r = json.loads(line)
+            if not isinstance(r, dict):
+                raise TypeError(f"a JSON object is expected, not {type(r).__name__}")
             out.append(GoldQuestion(
                 id=str(r.get("id", f"q{n}")), question=str(r["question"]),
                 kind=str(r.get("kind", "")), page=str(r.get("page", "")),
@@ -90,6 +97,8 @@ def load_gold(path: str | Path) -> list[GoldQuestion]:
                 answer_points=tuple(r.get("answer_points") or ())))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
             raise EvalDataError(f"{p} line {n}: malformed question ({err})") from err
+    if not out:  # an evaluation of nothing is not a result
+        raise EvalDataError(f"no questions in {p} (one JSON object per line, with a 'question' field)")
     return out
 
 
