@@ -98,3 +98,15 @@ def test_site_and_reference_counts_reach_the_report_files(tmp_path: Path) -> Non
     assert report.assets.resolution_rate == 1.0
     saved = json.loads((current_version_dir(tmp_path / "idx") / "report.json").read_text())
     assert saved["assets"]["by_status"] == {"resolved": 1}
+
+
+def test_an_index_inside_the_corpus_is_not_walked(tmp_path: Path) -> None:
+    """QA: `murar ingest DOCS --index DOCS/idx` listed the index's own .lance/.json/.txn
+    files as 20 skipped files on every later ingest."""
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "a.md").write_text("# A\n\nText about exports.\n")
+    build_index(corpus, corpus / "idx", embedder=HashingEmbedder())
+    _manifest, report = build_index(corpus, corpus / "idx", embedder=HashingEmbedder())
+    assert [(f.path, f.error) for f in report.skipped] == [("idx/", "a murar index, not walked")]
+    assert report.pages == 1

@@ -133,6 +133,16 @@ def _ext(name: str) -> str:
     return Path(name).suffix.lower()
 
 
+def _is_murar_index(folder: Path) -> bool:
+    """True when ``folder`` is a LanceDB index written by murar (``CURRENT`` names a
+    version folder holding ``manifest.json``)."""
+    try:
+        current = (folder / "CURRENT").read_text(encoding="utf-8").strip()
+        return bool(current) and "/" not in current and (folder / current / "manifest.json").is_file()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def walk_site(site: Site, *, under: Path | None = None,
               excludes: tuple[str, ...] = DEFAULT_EXCLUDES) -> SiteWalk:
     """Walk ``under`` (default: the site root) and ask ``site`` what every file is.
@@ -175,6 +185,9 @@ def walk_site(site: Site, *, under: Path | None = None,
             if real != root and root not in real.parents:
                 out.others.append(FileReport(path=rel + "/", status="skipped",
                                              error="symlinked folder escapes the corpus root; not read"))
+                continue
+            if _is_murar_index(here / d):  # `--index` inside the corpus: never its own input
+                out.others.append(FileReport(path=rel + "/", status="skipped", error="a murar index, not walked"))
                 continue
             keep.append(d)
         dirnames[:] = keep
