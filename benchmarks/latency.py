@@ -224,7 +224,10 @@ def main() -> None:
     ap.add_argument("--draft-tokens", type=int, default=0, help="prompt-lookup decoding on the model (0 = off)")
     ap.add_argument("--judge", default="embedding", choices=["embedding", "llm"])
     ap.add_argument("--json-out", type=Path, default=None)
+    ap.add_argument("--deadline-s", type=float, default=None,
+                    help="stop taking new questions after this many seconds and summarise those answered")
     args = ap.parse_args()
+    t_start = time.perf_counter()
 
     load_start = os.getloadavg()
     try:
@@ -257,6 +260,10 @@ def main() -> None:
         model.prefix_cache = p != "three-call"
         pipes[p].answer(warm)
     for i, g in enumerate(golds, 1):
+        if args.deadline_s is not None and time.perf_counter() - t_start > args.deadline_s:
+            print(f"  deadline reached: summarising the first {i - 1} question(s)", flush=True)
+            golds = golds[: i - 1]
+            break
         for p in paths:
             model.prefix_cache = p != "three-call"
             a = timed_answer(pipes[p], g.question, runs[p])
