@@ -215,15 +215,17 @@ def walk_site(site: Site, *, under: Path | None = None,
             if any(fnmatch.fnmatch(name, pat) for pat in excludes):
                 out.others.append(FileReport(path=rel, status="skipped", error="excluded by name pattern", ext=ext))
                 continue
-            if rel == site.config.config_file:
-                out.others.append(FileReport(path=rel, status="skipped", ext=ext,
-                                             error=f"{site.config.generator} configuration (read for its rules)"))
-                continue
             try:
                 cls = site.classify(rel)
             except Exception as err:
                 log.exception("site classify failed for %s", rel)
                 cls = FileClass(role=FileRole.UNKNOWN, reason=f"cannot classify: {type(err).__name__}: {err}")
+            # the marker a site was detected from is configuration, unless the site reads it as a
+            # page (a built site's index.html is its home page)
+            if rel == site.config.config_file and cls.role is not FileRole.PAGE:
+                out.others.append(FileReport(path=rel, status="skipped", ext=ext,
+                                             error=f"{site.config.generator} configuration (read for its rules)"))
+                continue
             if cls.role is FileRole.PAGE:
                 first = page_by_real.get(real)
                 if first is not None:

@@ -165,3 +165,17 @@ def test_source_pages_are_not_built_sites(tmp_path: Path) -> None:
     write(tmp_path, "index.html", "<!DOCTYPE html><html><head><meta name='generator' content='Hugo 0.125.0'>"
                                   "</head><body><main>x</main></body></html>")
     assert built.built_generator(tmp_path) == "hugo"
+
+
+def test_home_page_of_a_built_site_is_a_page(tmp_path: Path) -> None:
+    """QA: the index.html a built site (and every live crawl) is detected from was skipped as
+    'html configuration (read for its rules)': the home page never reached the index."""
+    from murar.ingest.corpus import walk_site
+    from murar.ingest.sites.detect import open_site
+
+    write(tmp_path, "index.html", "<!DOCTYPE html><html><head><meta name='generator' content='Hugo 0.125.0'>"
+                                  "</head><body><main><h1>Home</h1><p>Welcome.</p></main></body></html>")
+    write(tmp_path, "guide/index.html", "<html><body><main><h1>Guide</h1><p>Steps.</p></main></body></html>")
+    sel = open_site(tmp_path)
+    assert sel.site.config.generator == "html" and sel.site.config.config_file == "index.html"
+    assert sorted(p.rel for p in walk_site(sel.site, under=sel.walk).pages) == ["guide/index.html", "index.html"]
