@@ -188,3 +188,26 @@ def test_worker_exits_quietly_when_the_parent_is_gone(tmp_path: Path, capfd: pyt
     finally:
         signal.signal(signal.SIGINT, old)
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_script_without_main_guard_can_build_an_index(tmp_path: Path) -> None:
+    """QA: the README's Python example (build_index at a script's top level, no
+    `if __name__ == "__main__":`) failed every page with "converter process died":
+    multiprocessing re-ran the script inside each conversion worker."""
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    for name in ("a", "b"):
+        (corpus / f"{name}.md").write_text(f"# {name}\n\nText about {name}.\n")
+    script = tmp_path / "example.py"
+    script.write_text("import murar\n\n"
+                      f"report = murar.build_index({str(corpus)!r}, {str(tmp_path / 'idx')!r}, embedder='hashing')\n"
+                      "print(report.pages, len(report.failed))\n")
+    src = Path(budget_mod.__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env,
+                         cwd=tmp_path, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["2", "0"]

@@ -18,11 +18,13 @@ limit (:class:`InlineRunner`).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -133,6 +135,28 @@ def _serve(convert: Convert, conn: Connection) -> None:
                 return
 
 
+@contextlib.contextmanager
+def _caller_script_not_rerun() -> Iterator[None]:
+    """Start a worker without multiprocessing re-running the caller's script in it.
+
+    A forkserver/spawn child re-imports ``__main__`` from its file; a script that calls
+    :func:`murar.build_index` at top level (the README example, no ``if __name__ ==
+    "__main__":`` guard) then ran the whole ingest again inside every worker, which
+    died on the index lock: every page "converter process died". The worker needs
+    only murar, so ``__main__.__file__`` is hidden while the process starts.
+    """
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None or getattr(main, "__spec__", None) is not None:
+        yield  # `python -m ...` (spec set) is never re-run; nothing to hide
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
+
+
 class ForkedRunner:
     """Converts each file in a forked worker process with a wall-clock limit.
 
@@ -164,7 +188,8 @@ class ForkedRunner:
         pipe: tuple[Connection, Connection] = ctx.Pipe()
         parent, child = pipe
         proc = ctx.Process(target=_serve, args=(self._convert, child), daemon=True, name="murar-convert")
-        proc.start()
+        with _caller_script_not_rerun():
+            proc.start()
         child.close()
         self._proc, self._conn = proc, parent
         return parent
