@@ -58,6 +58,7 @@ EXACT_IN_MEMORY_MAX = 200_000
 def _lancedb() -> Any:
     # LanceDB logs dataset creation at WARN level on stderr; keep the CLI quiet
     os.environ.setdefault("LANCE_LOG", "error")
+    os.environ.setdefault("LANCEDB_LOG", "error")  # the variable lancedb's Rust logger reads
     try:
         import lancedb
     except ImportError as err:  # core dependency, but keep the hint
