@@ -49,7 +49,7 @@ class SlowModel(ScriptedChatModel):
 def stream_server(tmp_path: Path) -> Iterator[LiveServer]:
     docs = tmp_path / "docs"
     (docs / "assets").mkdir(parents=True)
-    write_png(docs / "assets" / "canvas.png", 40, 30)
+    write_png(docs / "assets" / "canvas.png", 80, 60)  # >= 48 px: smaller images are icons
     (docs / "journeys.md").write_text(
         "# Journeys\n\n## Add a custom event\n\nTo add a custom event, open the journey canvas and drag the "
         "custom event from the events palette.\n\n![Journey canvas with the custom event palette](assets/canvas.png)\n\n"
@@ -130,7 +130,7 @@ def test_page_shows_the_image_before_the_stream_ends(stream_server: LiveServer, 
     img.wait_for(timeout=30_000)
     # the answer is still being written when the screenshot shows
     assert page.locator(".assistant").get_attribute("aria-busy") == "true"
-    page.wait_for_function("img => img.complete && img.naturalWidth === 40", arg=img.element_handle())
+    page.wait_for_function("img => img.complete && img.naturalWidth === 80", arg=img.element_handle())
     assert "events palette" in page.inner_text(".draft")
     page.wait_for_selector(".assistant[aria-busy=false]", timeout=30_000)
     final = page.locator(".answer-body figure.media-image img")
