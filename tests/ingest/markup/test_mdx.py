@@ -208,3 +208,15 @@ def test_multiline_jsx_comment_is_dropped() -> None:
     md, _ = mdx_to_markdown("# T\n\nBefore.\n\n{/*\n  hidden note\n  more\n*/}\n\nAfter.\n",
                             page_rel="a.mdx", site=PlainSite(Path(".")))
     assert "hidden note" not in md and "Before." in md and "After." in md
+
+
+def test_hostile_jsx_stays_linear() -> None:
+    import time
+
+    from murar.ingest.sites.base import PlainSite
+
+    site = PlainSite(Path("."))
+    for text in ("<a " * 100_000, ("<a <a <a <a x\n" * 5_000), ("<Foo a={{\n" * 5_000), "{" * 100_000):
+        t0 = time.perf_counter()
+        mdx_to_markdown(text, page_rel="a.mdx", site=site)
+        assert time.perf_counter() - t0 < 10, text[:20]

@@ -40,10 +40,16 @@ from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
 MAX_PARTIAL_DEPTH = 5
+MAX_TAG_CHARS = 2000
+MAX_FAILED_TAGS = 20  # per line: after that the rest of the line is text
+MAX_LINE_CHARS = 20_000  # longer lines are left as text: JSX scanning stays linear on hostile input
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
 _ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
+_TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
+_ATTR_NAME = re.compile(r"[^\s=/>{]+")
+_ATTR_BARE = re.compile(r"[^\s>]+")
 _JSX_COMMENT = re.compile(r"\{\s*/\*.*?\*/\s*\}", re.DOTALL)
 _STRING_EXPR = re.compile(r"""\{\s*(['"`])([^'"`{}]*)\1\s*\}""")
 _HEAD = re.compile(r"<head>.*?</head>", re.DOTALL | re.IGNORECASE)
@@ -71,14 +77,14 @@ class _Tag:
 def _scan_tag(text: str, i: int) -> _Tag | None:
     """Parse a JSX/HTML tag starting at ``text[i] == '<'`` (attributes may hold
     quoted strings and ``{...}`` expressions with nested braces and ``>``)."""
-    m = re.match(r"<(/?)([A-Za-z][\w.:-]*)", text[i:])
+    m = _TAG_NAME.match(text, i)
     if not m:
         return None
     closing = bool(m.group(1))
     name = m.group(2)
-    j = i + m.end()
+    j = m.end()
     attrs: list[tuple[str, str | None, str]] = []
-    n = len(text)
+    n = min(len(text), i + MAX_TAG_CHARS)  # a "tag" longer than this is text, and scanning stays linear
     while j < n:
         while j < n and text[j].isspace():
             j += 1
@@ -94,11 +100,11 @@ def _scan_tag(text: str, i: int) -> _Tag | None:
                 return None
             j = k
             continue
-        am = re.match(r"[^\s=/>{]+", text[j:])
+        am = _ATTR_NAME.match(text, j, n)
         if not am:
             return None
         aname = am.group(0)
-        j += am.end()
+        j = am.end()
         k = j
         while k < n and text[k] in " \t\n":
             k += 1
@@ -108,7 +114,7 @@ def _scan_tag(text: str, i: int) -> _Tag | None:
                 k += 1
             if k < n and text[k] in "\"'":
                 q = text[k]
-                e = text.find(q, k + 1)
+                e = text.find(q, k + 1, n)
                 if e < 0:
                     return None
                 attrs.append((aname, text[k + 1 : e], "str"))
@@ -120,9 +126,9 @@ def _scan_tag(text: str, i: int) -> _Tag | None:
                 attrs.append((aname, text[k + 1 : e - 1].strip(), "expr"))
                 j = e
             else:
-                vm = re.match(r"[^\s>]+", text[k:])
+                vm = _ATTR_BARE.match(text, k, n)
                 attrs.append((aname, vm.group(0) if vm else "", "str"))
-                j = k + (vm.end() if vm else 0)
+                j = vm.end() if vm else k
         else:
             attrs.append((aname, None, "bool"))
     return None
@@ -133,7 +139,8 @@ def _skip_braces(text: str, i: int) -> int:
     depth = 0
     quote: str | None = None
     j = i
-    while j < len(text):
+    end = min(len(text), i + MAX_TAG_CHARS)
+    while j < end:
         c = text[j]
         if quote:
             if c == "\\":
@@ -323,11 +330,12 @@ class MdxTransformer:
 
     def _tags(self, line: str, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
               tabs: dict[str, str]) -> str:
-        if "<" not in line and "{" not in line:
+        if ("<" not in line and "{" not in line) or len(line) > MAX_LINE_CHARS:
             return line
         parts: list[str] = []
         i = 0
         in_code = False
+        failed = 0
         while i < len(line):
             c = line[i]
             if c == "`":
@@ -335,9 +343,11 @@ class MdxTransformer:
                 parts.append(c)
                 i += 1
                 continue
-            if c == "<" and not in_code:
+            if c == "<" and not in_code and failed < MAX_FAILED_TAGS:
                 tag = _scan_tag(line, i)
-                if tag is not None:
+                if tag is None:
+                    failed += 1
+                else:
                     parts.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs))
                     i = tag.end
                     continue
@@ -468,14 +478,19 @@ def _continues(prev: str) -> bool:
 
 
 def _open_tag_unfinished(line: str) -> bool:
-    """True when ``line`` opens a tag (``<name ...``) whose ``>`` is on a later line."""
-    for m in re.finditer(r"<[A-Za-z]", line):
-        if line[: m.start()].count("`") % 2:
-            continue
-        rest = line[m.start():]
-        if re.match(r"<[A-Za-z][\w.:-]*(\s|$)", rest) and _scan_tag(line, m.start()) is None:
-            return True
-    return False
+    """True when ``line`` opens a tag (``<name ...``) whose ``>`` is on a later line
+    (only the last tag opening of the line can run past its end)."""
+    if len(line) > MAX_LINE_CHARS:
+        return False
+    starts = [m.start() for m in re.finditer(r"<[A-Za-z]", line)]
+    if not starts:
+        return False
+    last = starts[-1]
+    if line[:last].count("`") % 2:
+        return False
+    rest = line[last:]
+    return bool(re.match(r"<[A-Za-z][\w.:-]*(\s|$)", rest)) and _scan_tag(line, last) is None and \
+        len(rest) < MAX_TAG_CHARS
 
 
 def _attr_text(value: tuple[str | None, str] | None) -> str:

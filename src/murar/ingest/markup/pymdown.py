@@ -37,6 +37,7 @@ from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
 MAX_SNIPPET_DEPTH = 4
+MAX_TAB_DEPTH = 6
 PLUGINS = ("admon", "attrs", "deflist", "footnote", "tasklists")
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
 _SNIPPET_LINE = re.compile(r"""^(\s*)(;?)-{1,}8<-{1,}\s+(['"]?)([^'"\s][^'"]*?)\3\s*$""")
@@ -138,7 +139,9 @@ class PymdownTransformer:
         return "\n".join(indent + ln if ln else ln for ln in body.split("\n"))
 
     # ----------------------------------------------------------------- tabs
-    def _tabs(self, lines: list[str]) -> list[str]:
+    def _tabs(self, lines: list[str], depth: int = 0) -> list[str]:
+        if depth >= MAX_TAB_DEPTH:  # deeper tab sets stay as written (bounded work on hostile input)
+            return lines
         out: list[str] = []
         fence: str | None = None
         i = 0
@@ -172,7 +175,7 @@ class PymdownTransformer:
                 body.pop()
             strip = min((_width(b) for b in body if b.strip()), default=base)
             shift = max(strip - base, 0)
-            out.extend(self._tabs([_dedent(b, shift) for b in body]))
+            out.extend(self._tabs([_dedent(b, shift) for b in body], depth + 1))
             out.append("")
         return out
 
