@@ -299,6 +299,9 @@ def convert_corpus(
     report.files.extend(walk.others)
     budget = budget or FileBudget()
     site_root = site.config.root
+    from murar.ingest.markup.registry import preload
+
+    preload({f.file_class.markup for f in walk.pages if f.file_class.markup})  # imports before any fork
     runner = make_runner(functools.partial(_convert_for_runner, root=site_root, assets_dir=assets_dir, site=site),
                          budget)
     try:

@@ -36,6 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from murar.errors import IngestError
+from murar.ingest.markdown import (
+    MarkdownOptions,
+    convert_markdown_text,
+    read_markdown_file,
+)
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -536,11 +541,6 @@ def convert_mdx(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
     Raises:
         IngestError: the file cannot be read, is binary, or is outside the site root.
     """
-    from murar.ingest.markdown import (
-        MarkdownOptions,
-        convert_markdown_text,
-        read_markdown_file,
-    )
 
     root = site.config.root
     try:

@@ -33,6 +33,11 @@ import re
 from pathlib import Path
 
 from murar.errors import IngestError
+from murar.ingest.markdown import (
+    MarkdownOptions,
+    convert_markdown_text,
+    read_markdown_file,
+)
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -270,11 +275,6 @@ def convert_pymdown(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocume
     Raises:
         IngestError: the file cannot be read, is binary, or is outside the site root.
     """
-    from murar.ingest.markdown import (
-        MarkdownOptions,
-        convert_markdown_text,
-        read_markdown_file,
-    )
 
     root = site.config.root
     try:

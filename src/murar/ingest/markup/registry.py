@@ -7,7 +7,9 @@ is a callable ``(path, *, site, assets_dir) -> ParsedDocument`` that asks
 ``site`` every path question and records every image/video reference in
 ``ParsedDocument.asset_refs`` (see :func:`murar.ingest.assets.resolve_reference`).
 Modules are imported on first use, so a syntax whose optional dependency is
-missing fails only for its own files, with the install hint.
+missing fails only for its own files, with the install hint;
+:func:`preload` imports the ones a corpus needs before conversion starts (in the
+parent, so a forked conversion worker never imports).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 from typing import Protocol
 
 from murar.errors import IngestError, MissingExtraError
+from murar.ingest.html import convert_html
+from murar.ingest.markdown import convert_markdown
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -34,15 +38,11 @@ class MarkupConverter(Protocol):
 
 def convert_markdown_page(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
     """Markdown (CommonMark + the Site's extensions) through :mod:`murar.ingest.markdown`."""
-    from murar.ingest.markdown import convert_markdown
-
     return convert_markdown(path, root=site.config.root, site=site)
 
 
 def convert_html_page(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
     """An HTML page through :mod:`murar.ingest.html`."""
-    from murar.ingest.html import convert_html
-
     return convert_html(path, root=site.config.root, site=site)
 
 
@@ -94,3 +94,13 @@ def converter_for(markup: str) -> MarkupConverter:
         raise MissingExtraError(missing, extra) from err
     conv: MarkupConverter = getattr(module, attr)
     return conv
+
+
+def preload(markups: set[str]) -> None:
+    """Import the converters of ``markups`` now; unknown or uninstalled ones are
+    left to fail per file, with their message, when a page needs them."""
+    for markup in sorted(markups):
+        try:
+            converter_for(markup)
+        except (IngestError, MissingExtraError):
+            continue

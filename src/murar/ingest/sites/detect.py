@@ -120,7 +120,8 @@ class GeneratorSpec:
     ``factory`` is ``"module:attr[.attr]"`` of a callable ``(root, config_file) -> Site``
     (``None``: no rules yet, :class:`PlainSite` is used); ``probe`` recognises
     the given folder itself when the generator has no config file (a built HTML
-    site); it is tried before any marker.
+    site); it is tried before any marker. ``aliases`` are other names
+    ``--site-type`` accepts.
     """
 
     name: str
@@ -129,11 +130,12 @@ class GeneratorSpec:
     factory: str | None = None
     confirm: Callable[[Path], bool] | None = None
     probe: Callable[[Path], bool] | None = None
+    aliases: tuple[str, ...] = ()
 
 
 # Registration: one line per generator. Order matters within a folder (specific first).
 GENERATORS: tuple[GeneratorSpec, ...] = (
-    GeneratorSpec(name="html", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load"),
+    GeneratorSpec(name="html", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load", aliases=("built",)),
     GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load"),
     GeneratorSpec(name="mkdocs", title="MkDocs", markers=("mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load"),
     GeneratorSpec(name="vitepress", title="VitePress", markers=tuple(f".vitepress/config.{e}" for e in ("js", "ts", "mjs", "mts", "cjs"))),
@@ -161,7 +163,7 @@ def spec_for(name: str) -> GeneratorSpec:
         ConfigError: unknown generator (the message lists the known ones).
     """
     for spec in GENERATORS:
-        if spec.name == name:
+        if spec.name == name or name in spec.aliases:
             return spec
     raise ConfigError(f"unknown site type {name!r}; known: {', '.join(site_types())}")
 
