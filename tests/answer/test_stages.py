@@ -265,3 +265,18 @@ def test_extractive_quotes_a_sentence_shared_by_pages_once() -> None:
                             score=0.9, citation=i + 1) for i in range(3)]
     text = ExtractiveAnswerGenerator(HashingEmbedder(), min_score=0.0).generate("linear routing history", scored).text
     assert text.count(shared) == 1 and f"{shared} [1]" in text
+
+
+def test_video_caption_is_not_labelled_twice() -> None:
+    """QA: Markdown showed '▶ Video: [Video: Linear Routing](...)'."""
+    from murar.answer.captions import fallback_caption
+    from murar.schema import VideoItem
+
+    v = VideoItem(id="v", section_id="s", source_path="p.md", page_title="Page", heading_path=("Page", "s"),
+                  anchor=None, position=0, url="https://www.youtube.com/embed/x", title="Linear Routing")
+    assert fallback_caption(v) == "Linear Routing"
+    sel = MediaSelection(item=v, snippet_id=None, sentence_index=0, score=0.9)
+    assign_placeholders([sel])
+    md = render_markdown(Answer(question="q", blocks=to_blocks("Hi.\n[VIDEO 1]", [sel]), sources=[], found=True,
+                                trace=Trace()), media_url=lambda it: None)
+    assert "Video: Video" not in md and "▶ Video:" in md

@@ -47,7 +47,7 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12) -> str:
     elif isinstance(item, ImageItem) and informative(item.alt):
         base = item.alt
     elif isinstance(item, VideoItem) and item.title:
-        base = f"Video: {item.title}"
+        base = item.title  # every renderer marks it as a video already ("▶ Video: ...")
     elif isinstance(item, TableItem) and item.headers:
         base = "Table: " + ", ".join(h for h in item.headers[:4] if h)
     else:
