@@ -111,3 +111,12 @@ def test_control_characters_are_refused_not_raised() -> None:
     # found by benchmarks/fuzz.py: PyYAML's reader raised ReaderError in the loader's constructor
     fm = parse_front_matter("---\ntitle: a\x03b\n---\nbody")
     assert fm.meta == {} and fm.body == "body" and fm.warnings
+
+
+def test_crlf_front_matter_is_front_matter() -> None:
+    """Windows line endings (a real Adobe page): the closing ``---\\r\\n`` ends the block."""
+    from murar.ingest.frontmatter import split_front_matter
+
+    warnings: list[str] = []
+    meta, body = split_front_matter("---\r\ntitle: A\r\nlist:\r\n  - x: 1\r\n---\r\n# Body\r\n", warnings)
+    assert meta == {"title": "A", "list": [{"x": 1}]} and body == "# Body\r\n" and not warnings

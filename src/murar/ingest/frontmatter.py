@@ -65,7 +65,7 @@ MAX_CHARS = 100_000
 MAX_DEPTH = 32
 
 _OPEN = re.compile(r"\A\ufeff?(---|\+\+\+)[ \t]*\r?\n")
-_CLOSE = {"---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE), "+++": re.compile(r"^\+\+\+[ \t]*$", re.MULTILINE)}
+_CLOSE = {"---": re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE), "+++": re.compile(r"^\+\+\+[ \t]*\r?$", re.MULTILINE)}
 _CORE_TAGS = ("null", "bool", "int", "float", "str", "seq", "map")
 
 
