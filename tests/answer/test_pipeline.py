@@ -155,3 +155,27 @@ def test_streamed_not_found_shows_nothing(index: Path) -> None:
     events = list(p.stream("How do I add a custom event to a journey?"))
     assert [e for e in events if e.type in ("token", "media")] == []
     assert events[-1].answer is not None and not events[-1].answer.found
+
+
+def test_streamed_path_places_media_after_a_sentence_left_unattributed(index: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sentence that gets no attribution (e.g. a bare citation, or a split that
+    yields nothing) must not shift the sentence vectors the media strategies
+    index by sentence number (the soak run hit IndexError here)."""
+    import murar.answer.pipeline as pipeline_mod
+
+    real = pipeline_mod.attribute
+
+    def attribute(sentence: str, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        res = real(sentence, *args, **kwargs)  # type: ignore[arg-type]
+        if sentence.startswith("Welcome"):
+            res.attributions.clear()
+        return res
+
+    monkeypatch.setattr(pipeline_mod, "attribute", attribute)
+    text = ("Welcome to the journey guide. To add a custom event, open the journey canvas and drag the custom "
+            "event from the events palette [1].")
+    a = _pipeline(index, [text]).answer("How do I add a custom event to a journey?")
+    media = [b for b in a.blocks if isinstance(b, MediaBlock)]
+    assert len(media) == 1 and media[0].item.path.endswith("canvas.png")  # type: ignore[union-attr]
+    assert a.trace.attributions[0].sentence_index == 1

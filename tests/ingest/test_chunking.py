@@ -40,3 +40,18 @@ def test_ids_are_stable() -> None:
 def test_sentence_splitter_is_a_library_not_a_regex() -> None:
     assert split_sentences("Dr. Smith opened v1.2 of the app. Then he left.") == [
         "Dr. Smith opened v1.2 of the app.", "Then he left."]
+
+
+def test_sentence_splitting_is_thread_safe() -> None:
+    """pysbd keeps the text being split on the segmenter; threads sharing one lost
+    sentences (the server answers in worker threads; soak run: IndexError)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from murar.ingest.chunking import split_sentences
+
+    texts = [f"Open panel {i} in the editor. Then press save number {i}. Check the result {i} again." * (1 + i % 3)
+             for i in range(200)]
+    expected = [split_sentences(t) for t in texts]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        got = list(pool.map(split_sentences, texts))
+    assert got == expected

@@ -469,13 +469,24 @@ class _Incremental:
         self.trace = trace
         self.assembler: SentenceAssembler | None = None
         self.attributions: list[Attribution] = []
-        self.sentence_vectors: list[np.ndarray] = []
+        #: vector of each attributed sentence, by its index in the answer
+        self.sentence_vectors: dict[int, np.ndarray] = {}
         self.selected: list[MediaSelection] = []
         self.keys: set[str] = set()
         self.attribute_ms = 0.0
         self.media_ms = 0.0
         self.started: list[str] = []
         """Stages that have run at least once (``attribute``, ``media``), in order."""
+
+    def _vector_rows(self) -> np.ndarray:
+        """Sentence vectors as the media strategies index them: row ``i`` is answer
+        sentence ``i`` (zeros for a sentence that was not attributed, which no
+        attribution points at). Shape ``(last index + 1, dim)``, float32."""
+        dim = next(iter(self.sentence_vectors.values())).shape[-1]
+        rows = np.zeros((max(self.sentence_vectors) + 1, dim), dtype=np.float32)
+        for i, vec in self.sentence_vectors.items():
+            rows[i] = vec
+        return rows
 
     def on_sentence(self, index: int, sentence: str) -> SentenceOutcome:
         cfg = self.p.config
@@ -490,14 +501,14 @@ class _Incremental:
         a = res.attributions[k]
         self.attributions.append(Attribution(sentence_index=index, sentence=sentence, snippet_id=a.snippet_id,
                                              citation=a.citation, score=a.score))
-        self.sentence_vectors.append(np.asarray(res.sentence_vectors[k]))
+        self.sentence_vectors[index] = np.asarray(res.sentence_vectors[k])
         self.attribute_ms += _ms(t)
         t = time.perf_counter()
         if len(self.selected) >= cfg.media.max_items or a.snippet_id is None and cfg.media_strategy == "section":
             self.media_ms += _ms(t)
             return SentenceOutcome(citation=a.citation)
         text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
-        media = self.p._select(text, self.attributions, np.vstack(self.sentence_vectors), self.question)
+        media = self.p._select(text, self.attributions, self._vector_rows(), self.question)
         self.trace.media_candidates = media.candidates
         new: list[MediaSelection] = []
         for sel in media.selected:

@@ -8,8 +8,8 @@ a snippet plus the heading prefix it is embedded with never exceeds
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from functools import lru_cache
 
 from murar.embed.base import Embedder
 from murar.schema import Section, Snippet, stable_id
@@ -29,11 +29,20 @@ class ChunkingOptions:
     max_prefix_tokens: int = 48
 
 
-@lru_cache(maxsize=1)
-def _segmenter() -> object:
-    import pysbd
+_LOCAL = threading.local()
 
-    return pysbd.Segmenter(language="en", clean=False)
+
+def _segmenter() -> object:
+    """This thread's pysbd segmenter: ``Segmenter.segment`` keeps the text being
+    split on the instance (``original_text``), so one instance shared by threads
+    (the server answers in worker threads) matched sentences against another
+    request's text and lost them."""
+    seg = getattr(_LOCAL, "segmenter", None)
+    if seg is None:
+        import pysbd
+
+        seg = _LOCAL.segmenter = pysbd.Segmenter(language="en", clean=False)
+    return seg
 
 
 def split_sentences(text: str) -> list[str]:
