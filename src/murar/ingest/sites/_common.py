@@ -278,3 +278,28 @@ def os_walk_files(root: Path, folder: str, suffixes: frozenset[str]) -> list[str
             if PurePosixPath(name).suffix.lower() in suffixes:
                 out.append(Path(dirpath, name).relative_to(root).as_posix())
     return sorted(out)
+
+
+def local_link(link: str, own_path: Callable[[str], str | None]) -> tuple[str, str] | ResolvedLink:
+    """The steps every site's ``resolve_asset`` starts with.
+
+    An empty link, a data URI, or a remote URL that is not on the site's own host
+    (``own_path(url)`` gives the site-relative path of a URL on the site's own
+    ``url``/``baseURL`` host, else ``None``) ends here as the final
+    :class:`ResolvedLink`. Otherwise returns ``(link, path)``: the link (own-host
+    URLs made site-relative) and its path without query or fragment. Never raises.
+    """
+    link = link.strip()
+    if not link:
+        return ResolvedLink(problem="empty link")
+    if is_remote(link):
+        own = own_path(link)
+        if own is None:
+            if link.lower().startswith("data:"):
+                return ResolvedLink(problem="inline data URI image ignored")
+            return ResolvedLink(url=link)
+        link = own
+    path, _ = split_link(link)
+    if not path:
+        return ResolvedLink(problem="link without a path")
+    return link, path

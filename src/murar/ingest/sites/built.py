@@ -29,14 +29,14 @@ from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.paths import ResolvedLink
 from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
+    local_link,
     lookup,
     safe_join,
-    split_link,
     strip_base,
     suffix_of,
     url_base_path,
@@ -217,19 +217,10 @@ class BuiltSite:
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Relative to the page; root-relative after the site base path; links to
         the site's own canonical host are local. Never raises."""
-        link = link.strip()
-        if not link:
-            return ResolvedLink(problem="empty link")
-        if is_remote(link):
-            own = self._own_path(link)
-            if own is None:
-                if link.lower().startswith("data:"):
-                    return ResolvedLink(problem="inline data URI image ignored")
-                return ResolvedLink(url=link)
-            link = own
-        path, _ = split_link(link)
-        if not path:
-            return ResolvedLink(problem="link without a path")
+        target = local_link(link, self._own_path)
+        if isinstance(target, ResolvedLink):
+            return target
+        link, path = target
         if path.startswith("/"):
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands = [site_path]

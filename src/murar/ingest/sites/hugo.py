@@ -46,6 +46,7 @@ from murar.ingest.sites._common import (
     first_existing,
     is_within,
     load_data_file,
+    local_link,
     lookup,
     os_walk_files,
     rebase_links,
@@ -459,19 +460,10 @@ class HugoSite:
         bundle resources); last, ``assets/`` (global resources, as Hugo's embedded
         image render hook looks them up). A link to the site's
         own ``baseURL`` host is local. Never raises."""
-        link = link.strip()
-        if not link:
-            return ResolvedLink(problem="empty link")
-        if is_remote(link):
-            local = self._own_url(link)
-            if local is None:
-                if link.lower().startswith("data:"):
-                    return ResolvedLink(problem="inline data URI image ignored")
-                return ResolvedLink(url=link)
-            link = local
-        path, _ = split_link(link)
-        if not path:
-            return ResolvedLink(problem="link without a path")
+        target = local_link(link, self._own_url)
+        if isinstance(target, ResolvedLink):
+            return target
+        link, path = target
         cands: list[str] = []
         assets = [a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
         if path.startswith("/"):

@@ -41,6 +41,7 @@ from murar.ingest.sites._common import (
     VIDEO_SUFFIXES,
     is_within,
     load_data_file,
+    local_link,
     lookup,
     matches_any,
     rebase_links,
@@ -285,19 +286,10 @@ class JekyllSite:
         an output collection's folder when the first segment names it; relative
         links from the page's folder, then from its URL folder (``permalink: pretty``
         pages are folders). Links to the site's own ``url`` are local. Never raises."""
-        link = link.strip()
-        if not link:
-            return ResolvedLink(problem="empty link")
-        if is_remote(link):
-            own = self._own_path(link)
-            if own is None:
-                if link.lower().startswith("data:"):
-                    return ResolvedLink(problem="inline data URI image ignored")
-                return ResolvedLink(url=link)
-            link = own
-        path, _ = split_link(link)
-        if not path:
-            return ResolvedLink(problem="link without a path")
+        target = local_link(link, self._own_path)
+        if isinstance(target, ResolvedLink):
+            return target
+        link, path = target
         if path.startswith("/"):
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands = [safe_join(self._source, site_path)]
