@@ -12,8 +12,10 @@ RSS (``VmHWM``) recorded, with the parent's.
 
 Prints cases run per markup, outcomes (ok / rejected with a typed error /
 unhandled / hang), cases per second, peak RSS, and the first failures in full.
-``--minutes`` stops early (the figures say how many cases ran). Run it under
-``flock /work/bench.lock`` on a shared machine.
+A case over ``--seconds`` is re-run alone at the end with ``--recheck-seconds``:
+it counts as a hang only if it fails again (on a busy machine a slow case can
+hit the first limit), else as slow. ``--minutes`` stops early (the figures say
+how many cases ran).
 """
 
 from __future__ import annotations
@@ -92,6 +94,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0, help="time limit per case")
     ap.add_argument("--restart", type=int, default=2_000, help="restart the worker every N cases")
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--recheck-seconds", type=float, default=60.0,
+                    help="re-run every case that hit --seconds alone with this limit: a hang is a case that "
+                         "also fails the re-run (on a shared machine a slow case can hit the first limit)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     text_markups = [m for m in markups() if m != "pdf"]
@@ -106,6 +111,7 @@ def main() -> None:
     plan = [("text", i) for i in range(args.text_cases)] + [("pdf", i) for i in range(args.pdf_cases)]
     rng.shuffle(plan)
     first_failures = []
+    timed_out: list[tuple[str, bytes]] = []
     stopped_early = False
     with FuzzTarget(seconds=args.seconds) as target:
         for n, (kind, _i) in enumerate(plan, 1):
@@ -121,8 +127,12 @@ def main() -> None:
                 data = text_case(markup, rng, pools[markup])
             result = target.run(markup, data)
             per_markup[markup] += 1
+            if result.outcome == "hang":
+                timed_out.append((markup, data))
+                outcomes[(markup, "timeout")] += 1
+                continue
             outcomes[(markup, result.outcome)] += 1
-            if result.outcome in ("unhandled", "hang") and len(first_failures) < 10:
+            if result.outcome == "unhandled" and len(first_failures) < 10:
                 first_failures.append((markup, result.outcome, result.detail[-1500:], data[:300]))
             if n % args.restart == 0:
                 worker_peak = max(worker_peak, vm_hwm_mb(target.worker_pid()))
@@ -130,10 +140,20 @@ def main() -> None:
             if n % 1000 == 0:
                 el = time.perf_counter() - t0
                 print(f"  {n} cases, {el:.0f} s, {n / el:.1f} cases/s, unhandled "
-                      f"{sum(v for (m, o), v in outcomes.items() if o == 'unhandled')}, hangs "
-                      f"{sum(v for (m, o), v in outcomes.items() if o == 'hang')}", flush=True)
+                      f"{sum(v for (m, o), v in outcomes.items() if o == 'unhandled')}, timeouts "
+                      f"{len(timed_out)}", flush=True)
         worker_peak = max(worker_peak, vm_hwm_mb(target.worker_pid()))
     elapsed = time.perf_counter() - t0
+    # a case over --seconds is re-run alone with --recheck-seconds: only a second failure is a hang
+    if timed_out:
+        with FuzzTarget(seconds=args.recheck_seconds) as target:
+            for markup, data in timed_out:
+                result = target.run(markup, data)
+                outcome = result.outcome if result.outcome != "ok" else "slow"
+                outcomes[(markup, outcome)] += 1
+                if outcome in ("unhandled", "hang") and len(first_failures) < 10:
+                    first_failures.append((markup, outcome, result.detail[-1500:], data[:300]))
+                target.restart()
     parent_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     total = sum(per_markup.values())
@@ -142,10 +162,13 @@ def main() -> None:
     print(f"\nfuzz run: {total} cases ({text_total} text, {per_markup['pdf']} PDF) in {elapsed:.0f} s "
           f"({total / max(elapsed, 1e-9):.1f} cases/s){' - stopped at --minutes' if stopped_early else ''}")
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (shared 2-core machine)")
-    print(f"{'markup':<10} {'cases':>7} {'ok':>7} {'rejected':>9} {'unhandled':>10} {'hang':>5}")
+    print(f"{'markup':<10} {'cases':>7} {'ok':>7} {'rejected':>9} {'unhandled':>10} {'timeout':>8} "
+          f"{'slow':>5} {'hang':>5}")
     for m in sorted(per_markup):
-        row = [outcomes[(m, o)] for o in ("ok", "rejected", "unhandled", "hang")]
-        print(f"{m:<10} {per_markup[m]:>7} {row[0]:>7} {row[1]:>9} {row[2]:>10} {row[3]:>5}")
+        row = [outcomes[(m, o)] for o in ("ok", "rejected", "unhandled", "timeout", "slow", "hang")]
+        print(f"{m:<10} {per_markup[m]:>7} {row[0]:>7} {row[1]:>9} {row[2]:>10} {row[3]:>8} {row[4]:>5} {row[5]:>5}")
+    print(f"timeout: over {args.seconds:g} s in the run; slow: finished when re-run alone within "
+          f"{args.recheck_seconds:g} s; hang: failed the re-run too")
     unhandled = sum(v for (m, o), v in outcomes.items() if o == "unhandled")
     hangs = sum(v for (m, o), v in outcomes.items() if o == "hang")
     print(f"unhandled {unhandled}, hangs {hangs}; peak RSS: worker {max(worker_peak, children_peak):.0f} MB, "
