@@ -22,6 +22,14 @@ model followed that in 3 of 5 answers). Three layers, all deterministic:
    instruction-like, is dropped.
 
 Every removal is recorded as a short note (for ``Trace.guard``).
+
+Passages murar hands to *another* model or to a user outside its own prompt
+(``Assistant.search``, the MCP ``search_docs`` tool, the LangChain/LlamaIndex
+retrievers) get layers 1 and 2 too (:func:`guard_passage`): a search result
+must still read as the page does, so the rest of a snippet is kept verbatim
+and only the instruction-like sentences, forged turns and hidden link targets
+(Markdown link/image targets behind a label, HTML comments) are replaced,
+each replacement visible as ``[instruction-like text removed]`` or the label.
 """
 
 from __future__ import annotations
@@ -36,8 +44,10 @@ from murar.schema import Answer, MediaSelection, ScoredSnippet, TextBlock
 __all__ = [
     "GuardedAnswer",
     "GuardedSnippets",
+    "GuardedText",
     "guard_answer",
     "guard_media_captions",
+    "guard_passage",
     "guard_snippets",
     "guard_stream",
     "instruction_like",
@@ -170,20 +180,69 @@ class GuardedSnippets:
     notes: list[str]
 
 
+def _guard_text(text: str) -> tuple[str, list[str]]:
+    """Layers 1 and 2 on one text: ``(guarded text, removed passages)``."""
+    text, forged = _strip_forged_turns(text)
+    text, removed = _strip_instructions(neutralise_markup(text))
+    return text, forged + removed
+
+
 def guard_snippets(snippets: Iterable[ScoredSnippet]) -> GuardedSnippets:
     """Layers 1 and 2 on every retrieved snippet (text only; ids, scores and citations unchanged)."""
     out: list[ScoredSnippet] = []
     notes: list[str] = []
     for s in snippets:
-        text, forged = _strip_forged_turns(s.snippet.text)
-        text, removed = _strip_instructions(neutralise_markup(text))
-        removed = forged + removed
+        text, removed = _guard_text(s.snippet.text)
         for r in removed:
             notes.append(f"[{s.citation}] {s.snippet.source_path}: removed instruction-like text {r!r}")
         if text != s.snippet.text:
             s = dataclasses.replace(s, snippet=dataclasses.replace(s.snippet, text=text))
         out.append(s)
     return GuardedSnippets(out, notes)
+
+
+@dataclass(frozen=True, slots=True)
+class GuardedText:
+    """A passage safe to show to another model; ``notes`` says what was removed."""
+
+    text: str
+    notes: list[str]
+
+
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+
+
+def guard_passage(text: str) -> GuardedText:
+    """A documentation passage as it may be shown outside murar's own prompt
+    (search results, retriever output, MCP ``search_docs``).
+
+    Hidden link targets go first: HTML comments are dropped, a Markdown link
+    keeps its label (its target, unseen on the rendered page, is removed
+    unless the label is the URL itself) and image markup becomes ``(image:
+    alt)``. Then layers 1 and 2 as for the prompt (:func:`guard_snippets`):
+    forged turns and prompt delimiters, answer syntax, and every
+    instruction-like sentence replaced by ``[instruction-like text
+    removed]``. The rest of the text, visible URLs included, is kept as
+    written: a search result shows what the page says.
+    """
+    notes: list[str] = []
+
+    def comment(m: re.Match[str]) -> str:
+        if m.group(0).strip("<!-> \n\t"):
+            notes.append(f"removed HTML comment {m.group(0)[:120]!r}")
+        return ""
+
+    def link(m: re.Match[str]) -> str:
+        label, url = m.group(1), m.group(2)
+        if label.strip().rstrip("/") == url.rstrip("/"):
+            return label
+        notes.append(f"removed link target {url[:120]!r} behind {label[:60]!r}")
+        return label
+
+    text = _MD_LINK.sub(link, _HTML_COMMENT.sub(comment, text))
+    text, removed = _guard_text(text)
+    notes.extend(f"removed instruction-like text {r!r}" for r in removed)
+    return GuardedText(text, notes)
 
 
 def _host(url: str) -> str:

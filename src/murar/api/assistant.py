@@ -28,6 +28,7 @@ the dependency-free hashing embedder and the extractive generator (no model)::
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -76,6 +77,12 @@ class SearchHit:
     """One retrieved snippet (cosine ``score`` in [-1, 1], ``rank`` from 1) and
     the displayable media of its section (MuRAR's candidates for it).
 
+    With the guard on (the default), ``snippet.text`` is the stored text after
+    :func:`murar.answer.guard.guard_passage` (instruction-like sentences and
+    forged chat turns replaced by ``[instruction-like text removed]``, hidden
+    link targets dropped) and ``guard_notes`` lists what was removed;
+    everything else about the snippet (id, page, section) is as stored.
+
     ``metadata`` is a flat, JSON-ready dict for frameworks (LlamaIndex node
     metadata, LangChain document metadata): snippet/section ids, page title,
     heading path, source path, anchor, score, and ``media``, a list of dicts
@@ -88,6 +95,7 @@ class SearchHit:
     rank: int
     media: list[AnyMedia] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    guard_notes: list[str] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -235,13 +243,20 @@ class Assistant:
                 yield PipelineEvent(kind=str(kind), name=str(getattr(event, "name", "")),
                                     text=str(getattr(event, "text", "")))
 
-    def search(self, query: str, k: int = 5) -> list[SearchHit]:
+    def search(self, query: str, k: int = 5, *, guard: bool | None = None) -> list[SearchHit]:
         """The ``k`` snippets most similar to ``query`` (cosine, best first),
         each with the displayable media of its section.
+
+        Search results leave murar for another model (MCP clients, LangChain
+        and LlamaIndex chains) or a reader, so the injection guard's passage
+        treatment applies to them (:func:`murar.answer.guard.guard_passage`;
+        media labels that read as instructions are replaced too) unless
+        ``guard=False``; ``None`` follows the pipeline's ``config.guard``.
 
         Raises:
             ConfigError: empty query or ``k < 1``.
         """
+        from murar.answer.guard import REMOVED, guard_passage, instruction_like
         from murar.store.base import is_displayable
 
         q = " ".join(query.split())
@@ -250,18 +265,31 @@ class Assistant:
         if k < 1:
             raise ConfigError(f"k must be at least 1, not {k}")
         p = self.pipeline
+        if guard is None:
+            guard = bool(getattr(getattr(p, "config", None), "guard", True))
         vector = p.embedder.embed([q])[0]
         hits: list[SearchHit] = []
         for rank, (snippet, score) in enumerate(p.store.search_snippets(vector, k), start=1):
             media = [m.item for m in p.store.media_in_section(snippet.section_id) if is_displayable(m.item)]
+            media_meta = [_media_metadata(m, p.media_file(m.id)) for m in media]
+            notes: list[str] = []
+            if guard:
+                checked = guard_passage(snippet.text)
+                notes = [f"{snippet.source_path}: {n}" for n in checked.notes]
+                if checked.text != snippet.text:
+                    snippet = dataclasses.replace(snippet, text=checked.text)
+                for m in media_meta:
+                    if instruction_like(m["label"]):
+                        notes.append(f"{snippet.source_path}: replaced the instruction-like label of {m['id']}")
+                        m["label"] = REMOVED
             meta: dict[str, Any] = {
                 SNIPPET_ID_KEY: snippet.id, "section_id": snippet.section_id,
                 "source_path": snippet.source_path, "page_title": snippet.page_title,
                 "heading_path": " > ".join(snippet.heading_path), "anchor": snippet.anchor,
-                "page": snippet.page, "score": round(float(score), 4),
-                "media": [_media_metadata(m, p.media_file(m.id)) for m in media],
+                "page": snippet.page, "score": round(float(score), 4), "media": media_meta,
             }
-            hits.append(SearchHit(snippet=snippet, score=float(score), rank=rank, media=media, metadata=meta))
+            hits.append(SearchHit(snippet=snippet, score=float(score), rank=rank, media=media, metadata=meta,
+                                  guard_notes=notes))
         return hits
 
     def illustrate(self, text: str, *, sources: Sequence[object] | None = None, question: str = "") -> Answer:
