@@ -164,3 +164,33 @@ def test_prefix_cache_restores_the_fixed_prefix_after_other_prompts(small_model:
     c3 = small_model.last_call
     assert c3 is not None and c3.cached_tokens < 10
     small_model.prefix_cache = True
+
+
+def test_extra_buffer_types_are_switched_off_only_inside_the_block() -> None:
+    import llama_cpp.llama_cpp as api
+
+    from murar.llm.llamacpp import _without_extra_buffer_types
+
+    original = api.llama_model_default_params
+    with _without_extra_buffer_types():
+        assert api.llama_model_default_params().use_extra_bufts is False
+    assert api.llama_model_default_params is original
+    assert api.llama_model_default_params().use_extra_bufts is True
+
+
+@pytest.mark.slow
+def test_amx_build_loads_with_plain_cpu_kernels_and_answers() -> None:
+    """ggml's AMX kernels crash (SIGILL) on some AMX machines; a build that has them
+    loads the weights without extra buffer types, and a prompt evaluates."""
+    from murar.llm.llamacpp import amx_in_build
+
+    try:
+        path = ensure_gguf(QWEN_CODER_0_5B)
+    except ModelError as err:
+        pytest.skip(f"bundled 0.5B model unavailable: {err}")
+    m = LlamaCppChatModel(path, n_ctx=512)
+    m.load()
+    assert m._llm is not None
+    assert m._llm.model_params.use_extra_bufts is (not amx_in_build())
+    assert m.complete(OK_PROMPT, max_tokens=4).strip()
+    m.close()

@@ -10,6 +10,14 @@ message is treated as a fixed prefix: it is evaluated once, its llama.cpp state
 (the KV cache of those tokens, a few MB) is kept in memory, and later calls with
 the same prefix restore it instead of evaluating it again, even after calls with
 other prompts (captions, refinement, a judge) used the model in between.
+
+AMX: a llama-cpp-python built with ``-march=native`` on a CPU that advertises
+Intel AMX (Sapphire Rapids and later) routes quantised matrix products through
+ggml's AMX kernels, which die with SIGILL on the first prompt on some machines
+(ggml keeps its tile configuration per thread; seen on a 2-core KVM guest, the
+kind this project's CI runs on). Such builds are loaded without llama.cpp's extra
+weight buffer types (``use_extra_bufts=False``: plain CPU kernels), see
+:func:`amx_in_build`.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -36,6 +45,43 @@ log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
+
+
+_PARAMS_LOCK = threading.Lock()
+
+
+def amx_in_build() -> bool:
+    """Whether the installed llama.cpp was compiled with ggml's AMX int8 kernels
+    (``AMX_INT8 = 1`` in ``llama_print_system_info``). Imports ``llama_cpp``."""
+    import llama_cpp
+
+    return b"AMX_INT8 = 1" in llama_cpp.llama_print_system_info()
+
+
+@contextmanager
+def _without_extra_buffer_types() -> Iterator[None]:
+    """Make ``llama_cpp.Llama(...)`` built inside this block load its weights
+    without llama.cpp's extra buffer types (AMX, repacked layouts).
+
+    llama-cpp-python's ``Llama`` takes its model parameters from
+    ``llama_model_default_params()`` and has no argument for ``use_extra_bufts``,
+    so that function is wrapped for the duration of the block (under a lock, so
+    concurrent loads cannot leave it wrapped)."""
+    import llama_cpp.llama_cpp as api
+
+    with _PARAMS_LOCK:
+        original = api.llama_model_default_params
+
+        def defaults() -> Any:
+            params = original()
+            params.use_extra_bufts = False
+            return params
+
+        api.llama_model_default_params = defaults
+        try:
+            yield
+        finally:
+            api.llama_model_default_params = original
 
 
 def _require_llama_cpp() -> None:
@@ -61,6 +107,9 @@ class LlamaCppChatModel:
         draft_tokens: prompt-lookup speculative decoding (llama-cpp-python's
             ``LlamaPromptLookupDecoding``): up to this many tokens copied from the
             prompt are proposed per step and verified in one batch; 0 = off.
+        extra_buffer_types: let llama.cpp put weights in its extra buffer types
+            (AMX, repacked layouts); ``None`` = yes unless the build has ggml's AMX
+            kernels, which crash on some machines (module doc).
 
     The constructor does no I/O; it only checks that llama-cpp-python is
     importable. The model is loaded by :meth:`load`, called lazily on first use
@@ -92,6 +141,7 @@ class LlamaCppChatModel:
         prefix_cache: bool = True,
         max_prefixes: int = 4,
         draft_tokens: int = 0,
+        extra_buffer_types: bool | None = None,
     ) -> None:
         _require_llama_cpp()
         self._model_path = Path(model_path) if model_path is not None else None
@@ -107,6 +157,7 @@ class LlamaCppChatModel:
         self.prefix_cache = prefix_cache
         self._max_prefixes = max_prefixes
         self._draft_tokens = draft_tokens
+        self._extra_buffer_types = extra_buffer_types
         self._prefixes: OrderedDict[tuple[int, ...], _PrefixState] = OrderedDict()
         self._calls = 0
         self.last_call: LLMCall | None = None
@@ -160,17 +211,19 @@ class LlamaCppChatModel:
                 # the draft verifier reads logits of every position; llama-cpp-python sizes its
                 # logits buffer for that only when logits_all is passed explicitly
                 extra["logits_all"] = True
+            plain = self._extra_buffer_types is False or (self._extra_buffer_types is None and amx_in_build())
             try:
-                self._llm = Llama(
-                    model_path=str(path),
-                    n_ctx=self._n_ctx,
-                    n_threads=self._n_threads,
-                    n_threads_batch=self._n_threads,
-                    seed=self._seed,
-                    chat_format="chatml",
-                    verbose=False,
-                    **extra,
-                )
+                with _without_extra_buffer_types() if plain else nullcontext():
+                    self._llm = Llama(
+                        model_path=str(path),
+                        n_ctx=self._n_ctx,
+                        n_threads=self._n_threads,
+                        n_threads_batch=self._n_threads,
+                        seed=self._seed,
+                        chat_format="chatml",
+                        verbose=False,
+                        **extra,
+                    )
             except Exception as err:  # llama_cpp raises ValueError/RuntimeError on bad files
                 raise LLMError(f"llama.cpp could not load {path}: {err}") from err
             self._model_path = path
