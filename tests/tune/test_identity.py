@@ -9,8 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from murar.answer.pipeline import load_pipeline
+from murar.cli.main import app
 from murar.embed.fake import HashingEmbedder
 from murar.embed.minilm import MiniLMEmbedder, _package_file
 from murar.embed.tuned import (
@@ -87,6 +89,11 @@ def test_reembedded_index_loads_its_tuned_embedder_and_mismatches_are_typed(tmp_
     # same weights as the shipped model: the re-embedded vectors equal the base ones
     q = tuned.embed(["export a report as CSV"])
     assert np.allclose(q, MiniLMEmbedder().embed(["export a report as CSV"]), atol=1e-5)
+    # a refresh with `murar ingest` (default --embedder minilm) keeps the tuned embedder and its vectors
+    res = CliRunner().invoke(app, ["ingest", str(tmp_path / "docs"), "--index", str(index), "-q", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["manifest"]["embedder"] == tuned.name
+    assert open_index(index).manifest.embedder == tuned.name
     # another embedder given explicitly: typed error, not silently wrong scores
     with pytest.raises(EmbedderMismatchError, match="same model"):
         load_pipeline(index, llm="extractive", embedder=MiniLMEmbedder())

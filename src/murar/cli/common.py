@@ -67,6 +67,32 @@ def build_embedder(kind: str, base_url: str | None = None, model: str | None = N
     raise ConfigError(f"unknown embedder {kind!r}; choose minilm, openai or hashing")
 
 
+def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
+                    model: str | None = None) -> Embedder:
+    """The embedder an ingest into ``target`` uses: for ``minilm``, the index's tuned MiniLM
+    when ``murar tune-embedder`` made one for it (its folder is present), so a refresh keeps
+    the tuning; otherwise :func:`build_embedder`.
+
+    Raises:
+        ConfigError: unknown kind or missing endpoint settings.
+    """
+    if kind == "minilm" and not isinstance(target, str):
+        from murar.embed.tuned import is_tuned_name, resolve_embedder
+        from murar.errors import EmbedderMismatchError, IndexError_
+        from murar.ingest.index import open_index
+
+        try:
+            recorded = open_index(target).manifest.embedder
+        except IndexError_:
+            recorded = ""
+        if is_tuned_name(recorded):
+            try:
+                return resolve_embedder(recorded, target)
+            except EmbedderMismatchError:
+                pass  # folder gone: back to the bundled weights (a full rebuild)
+    return build_embedder(kind, base_url, model)
+
+
 REMOTE_IMAGES_HELP = ("Remote images the docs link (https://...): hide (default: a page that loads them "
                       "tells third-party hosts who reads it) | show.")
 

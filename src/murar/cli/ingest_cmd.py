@@ -13,9 +13,9 @@ from rich.table import Table
 from murar.cli.common import (
     DEFAULT_INDEX,
     StoreOption,
-    build_embedder,
     fail,
     index_target,
+    ingest_embedder,
 )
 from murar.cli.crawl_source import crawl_source, crawl_summary, is_url
 from murar.cli.progress import RichProgress
@@ -29,7 +29,9 @@ def ingest(
                                           "...) or of .md, .html, .pdf, .adoc, .rst and .ipynb files (searched recursively), "
                                           "or the http(s) URL of a live documentation site (crawled).")],
     index: Annotated[Path, typer.Option("--index", "-i", help="Index folder to create or refresh.")] = DEFAULT_INDEX,
-    embedder: Annotated[str, typer.Option(help="minilm (bundled, offline) | openai | hashing (tests only).")] = "minilm",
+    embedder: Annotated[str, typer.Option(help="minilm (bundled, offline; the index's tuned MiniLM when "
+                                               "`murar tune-embedder` made one) | openai | hashing (tests only).")]
+    = "minilm",
     embed_base_url: Annotated[str | None, typer.Option(help="Base URL of an OpenAI-compatible embeddings API.")] = None,
     embed_model: Annotated[str | None, typer.Option(help="Model name for --embedder openai.")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Extra file-name patterns to skip (repeatable).")] = None,
@@ -79,7 +81,7 @@ def ingest(
     from murar.ingest.index import build_index
 
     try:
-        emb = build_embedder(embedder, embed_base_url, embed_model)
+        emb = ingest_embedder(embedder, index_target(index, store), embed_base_url, embed_model)
         ocr_engine = None
         if ocr_images:
             from murar.ingest.ocr import RapidOcrEngine
