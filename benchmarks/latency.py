@@ -20,8 +20,15 @@ prompt tokens per model call (all / reused from cache), media P/R/F1 against
 the gold and MiRAGE CiteP/InfoP in collection mode (sentence subclaims,
 embedding judge; ``--judge llm`` uses the same model as a yes/no judge).
 The bare model's prompt-evaluation and generation tokens/s are measured in the
-same run so that the figures compare across machines. The machine's load
-average is printed at the start and the end.
+same run (at the start and at the end) so that the figures compare across
+machines. The machine's load average is printed at the start and the end.
+
+Stages of the streamed path before its first answer token, in order:
+``question_embedding`` (part of ``retrieve``, which adds the vector search and
+the snippet vectors), ``evidence`` (sentence split, sentence embeddings,
+selection and the prompt), ``llm: tokenize + prefix state`` (restoring the fixed
+prefix's llama.cpp state), ``llm: prompt eval + 1st token``, and ``first token
+held back`` (from the model's first token to the first text shown).
 
     flock /work/bench.lock python benchmarks/latency.py                   # 1.5B, 20 questions
     flock /work/bench.lock python benchmarks/latency.py --llm bundled-small
@@ -113,8 +120,14 @@ def timed_answer(pipeline: Pipeline, question: str, run: Run) -> Answer:
     for k, v in answer.trace.timings_ms.items():
         if k not in ("total", "first_token", "first_media", "first_model_token"):
             run.stages_ms.setdefault(k, []).append(v)
+    tm = answer.trace.timings_ms
+    if "first_token" in tm and "first_model_token" in tm:  # streamed: text held back after the model's first token
+        run.stages_ms.setdefault("first token held back", []).append(tm["first_token"] - tm["first_model_token"])
     for c in answer.trace.llm_calls:
         run.calls.setdefault(c.stage, []).append((c.prompt_tokens, c.cached_tokens, c.completion_tokens))
+        if c.stage == "generate":  # the first answer token's model time, split
+            run.stages_ms.setdefault("llm: tokenize + prefix state", []).append(c.prefix_s * 1000)
+            run.stages_ms.setdefault("llm: prompt eval + 1st token", []).append((c.first_token_s - c.prefix_s) * 1000)
     run.refinement[answer.trace.refinement.used] = run.refinement.get(answer.trace.refinement.used, 0) + 1
     run.answers[question] = answer
     return answer
@@ -273,6 +286,9 @@ def main() -> None:
                   f"refine {a.trace.refinement.used}", flush=True)
     model.prefix_cache = True
     load_end = os.getloadavg()
+    speed_end = bare_speed(model, corpus_text)
+    print(f"bare model at the end: prompt eval {speed_end['prompt_tokens_per_s']} tok/s, generation "
+          f"{speed_end['generation_tokens_per_s']} tok/s", flush=True)
     judge: SupportJudge = (LLMJudge(model) if args.judge == "llm"
                            else EmbeddingJudge(pipes["streamed"].embedder))
     rows = []
@@ -285,6 +301,7 @@ def main() -> None:
           f"(2 cores; the machine may be shared)")
     print_table(rows)
     out = {"model": model.name, "n_questions": len(golds), "load_s": round(load_s, 2), "bare_model": speed,
+           "bare_model_end": speed_end,
            "draft_tokens": args.draft_tokens, "judge": judge.name, "cpu_count": os.cpu_count(),
            "load_average_start": load_start, "load_average_end": load_end, "paths": rows,
            "statistics_note": "first_token for three-call is the first draft token; its final text exists only at the end"}

@@ -347,8 +347,11 @@ class LLMCall:
     ``prompt_tokens``: the whole prompt; ``cached_tokens``: of those, reused from
     the backend's prefix cache (not evaluated again); ``completion_tokens``: the
     reply; ``first_token_s``/``total_s``: seconds from the call to the first
-    reply token / to the end. ``stage`` names the pipeline stage; ``seq`` numbers
-    the backend's calls.
+    reply token / to the end; ``prefix_s``: of ``first_token_s``, seconds spent
+    tokenizing and restoring (or evaluating) the cached fixed prefix, so that
+    ``first_token_s - prefix_s`` is the evaluation of the rest of the prompt and
+    the first token. ``stage`` names the pipeline stage; ``seq`` numbers the
+    backend's calls.
     """
 
     stage: str = ""
@@ -358,6 +361,7 @@ class LLMCall:
     first_token_s: float = 0.0
     total_s: float = 0.0
     seq: int = 0
+    prefix_s: float = 0.0
 
 
 @dataclass(slots=True, kw_only=True)

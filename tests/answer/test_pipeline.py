@@ -179,3 +179,42 @@ def test_streamed_path_places_media_after_a_sentence_left_unattributed(index: Pa
     media = [b for b in a.blocks if isinstance(b, MediaBlock)]
     assert len(media) == 1 and media[0].item.path.endswith("canvas.png")  # type: ignore[union-attr]
     assert a.trace.attributions[0].sentence_index == 1
+
+
+def test_streamed_trace_times_the_stages_before_the_first_token(index: Path) -> None:
+    a = _pipeline(index, [STREAMED_ANSWER]).answer("How do I add a custom event to a journey?")
+    t = a.trace.timings_ms
+    # question embedding (part of retrieval), then evidence selection + prompt, then the model
+    assert 0 <= t["question_embedding"] <= t["retrieve"]
+    assert t["evidence"] > 0
+    assert t["retrieve"] + t["evidence"] <= t["first_model_token"] <= t["first_token"]
+
+
+def test_first_text_shows_with_the_first_model_piece(index: Path) -> None:
+    # the fake streams 16-character pieces: text of the first one is shown before the second arrives
+    # (the guard may keep a word that a link could still continue back)
+    events = list(_pipeline(index, [STREAMED_ANSWER]).stream("How do I add a custom event to a journey?"))
+    first = next(e for e in events if e.type == "token")
+    assert first.text.strip() and STREAMED_ANSWER[:16].startswith(first.text)
+
+
+@pytest.mark.slow
+def test_warm_up_evaluates_the_fixed_prefix_before_the_first_question(index: Path) -> None:
+    llama_cpp = pytest.importorskip("llama_cpp")  # noqa: F841
+    from murar.api.assistant import Assistant
+    from murar.errors import ModelError
+    from murar.llm.llamacpp import LlamaCppChatModel
+    from murar.models import QWEN_CODER_0_5B, ensure_gguf
+
+    try:
+        gguf = ensure_gguf(QWEN_CODER_0_5B)
+    except ModelError as err:
+        pytest.skip(f"bundled 0.5B model unavailable: {err}")
+    model = LlamaCppChatModel(gguf, n_ctx=1024)
+    assistant = Assistant.from_pipeline(load_pipeline(index, chat_model=model)).warm_up()
+    assert model.loaded
+    answer = assistant.ask("How do I add a custom event to a journey?")
+    call = answer.trace.llm_calls[0]
+    # the system prompt and example (~230 tokens) were evaluated by the warm-up, not by this call
+    assert call.cached_tokens > 200 and call.prompt_tokens - call.cached_tokens < call.prompt_tokens / 2
+    model.close()

@@ -92,10 +92,19 @@ def test_first_text_is_released_with_the_first_tokens() -> None:
     assert "".join(p.text for p in asm.feed("a custom")) == "a custom"
 
 
-def test_hold_chars_keep_a_short_start_back() -> None:
-    asm = SentenceAssembler(lambda i, s: SentenceOutcome(), valid_citations={1}, hold_chars=17)
-    assert asm.feed("NOT_") == []
-    assert asm.feed("FOUND") == []
+def test_a_start_that_may_be_the_not_found_marker_is_held_back() -> None:
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(), valid_citations={1}, hold_prefix="NOT_FOUND")
+    assert asm.feed(" NOT") == []
+    assert asm.feed("_FOUND") == []
+
+
+def test_any_other_start_is_released_with_the_first_token() -> None:
+    # the first words show with the first model token, not after a fixed number of characters
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(), valid_citations={1}, hold_prefix="NOT_FOUND")
+    assert "".join(p.text for p in asm.feed("To")) == "To"
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(), valid_citations={1}, hold_prefix="NOT_FOUND")
+    assert asm.feed("NO") == []
+    assert "".join(p.text for p in asm.feed("TE:")) == "NOTE:"
 
 
 def test_partial_citation_is_held_until_complete() -> None:

@@ -123,7 +123,11 @@ class LLMAnswerGenerator:
         return _postprocess(raw, snippets)
 
     def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]:
-        yield from self.llm.stream(self.messages(question, snippets), max_tokens=self.max_tokens, temperature=0.0)
+        yield from self.stream_messages(self.messages(question, snippets))
+
+    def stream_messages(self, messages: list[ChatMessage]) -> Iterator[str]:
+        """Stream the answer to a prompt built by :meth:`messages` (lets the caller time the two apart)."""
+        yield from self.llm.stream(messages, max_tokens=self.max_tokens, temperature=0.0)
 
     def finish(self, raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
         """Post-process a streamed answer exactly like :meth:`generate` does."""

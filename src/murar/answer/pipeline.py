@@ -72,6 +72,7 @@ from murar.answer.strategies import (
 from murar.answer.streaming import Piece, SentenceAssembler, SentenceOutcome, blocks_of
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
+from murar.ingest.chunking import split_sentences
 from murar.llm.base import ChatModel
 from murar.schema import (
     Answer,
@@ -179,7 +180,9 @@ class Pipeline:
     # ------------------------------------------------------------- stages
     def retrieve(self, question: str) -> tuple[list[ScoredSnippet], np.ndarray]:
         """Top-k snippets for ``question`` and their vectors, shape ``(k, dim)``."""
-        qv = self.embedder.embed([question])[0]
+        return self._search(self.embedder.embed([question])[0])
+
+    def _search(self, qv: np.ndarray) -> tuple[list[ScoredSnippet], np.ndarray]:
         hits = self.store.search_snippets(qv, self.config.top_k)
         scored = [ScoredSnippet(snippet=s, score=round(sc, 4), citation=i + 1) for i, (s, sc) in enumerate(hits)]
         vecs = self.store.snippet_vectors([s.snippet.id for s in scored])
@@ -263,7 +266,9 @@ class Pipeline:
         t0 = time.perf_counter()
         trace = self._new_trace()
         yield AnswerEvent(type="stage", name="retrieve")
-        snippets, vecs = self.retrieve(q)
+        qv = self.embedder.embed([q])[0]
+        trace.timings_ms["question_embedding"] = _ms(t0)
+        snippets, vecs = self._search(qv)
         trace.retrieved = snippets
         trace.timings_ms["retrieve"] = _ms(t0)
         if not snippets or snippets[0].score < self.config.not_found_score:
@@ -320,7 +325,7 @@ class Pipeline:
         yield AnswerEvent(type="stage", name="generate")
         state = _Incremental(self, snippets, vecs, trace, q)
         assembler = SentenceAssembler(state.on_sentence, valid_citations={s.citation for s in snippets},
-                                      hold_chars=len(NOT_FOUND_MARKER) + 8)
+                                      hold_prefix=NOT_FOUND_MARKER)
         state.assembler = assembler
         released: list[Piece] = []
         announced: list[str] = []
@@ -340,7 +345,14 @@ class Pipeline:
                     trace.timings_ms.setdefault("first_media", _ms(t0))
                     yield AnswerEvent(type="media", block=piece.media, index=piece.sentence_index)
 
-        chunks = self.generator.stream(q, snippets)
+        evidence_ms = 0.0
+        if isinstance(self.generator, LLMAnswerGenerator):
+            te = time.perf_counter()
+            messages = self.generator.messages(q, snippets)  # evidence selection and the prompt
+            evidence_ms = trace.timings_ms["evidence"] = _ms(te)
+            chunks = self.generator.stream_messages(messages)
+        else:
+            chunks = self.generator.stream(q, snippets)
         if self.config.guard:
             chunks = guard_stream(chunks, q, snippets, trace.guard)
         for chunk in chunks:
@@ -360,7 +372,7 @@ class Pipeline:
             return
         yield from emit(assembler.close())
         wall = _ms(t)
-        trace.timings_ms["generate"] = round(wall - state.attribute_ms - state.media_ms, 2)
+        trace.timings_ms["generate"] = round(wall - evidence_ms - state.attribute_ms - state.media_ms, 2)
         trace.timings_ms["attribute"] = round(state.attribute_ms, 2)
         trace.timings_ms["media"] = round(state.media_ms, 2)
         trace.attributions = state.attributions
@@ -412,10 +424,12 @@ class Pipeline:
         raise AssertionError("pipeline produced no answer")  # pragma: no cover
 
     def warm_up(self) -> None:
-        """Load the embedder and the generator now and evaluate the generator's fixed
-        prompt prefix (system prompt + example), so the first question pays neither.
-        Raises EmbeddingError/LLMError like :meth:`answer`."""
-        self.embedder.embed(["warm up"])
+        """Load the embedder and the generator now, run a first vector search and
+        sentence split (pysbd compiles its rules on first use), and evaluate the
+        generator's fixed prompt prefix (system prompt + example), so the first
+        question pays none of it. Raises EmbeddingError/LLMError like :meth:`answer`."""
+        self._search(self.embedder.embed(["warm up"])[0])
+        split_sentences("Warm up. Then answer.")
         llm = getattr(self.generator, "llm", None)
         warm = getattr(llm, "warm", None)
         if callable(warm) and isinstance(self.generator, LLMAnswerGenerator):

@@ -67,14 +67,16 @@ class SentenceAssembler:
         on_sentence: called once per complete sentence, in order, with its
             0-based index and its text (citations included).
         valid_citations: the ``[n]`` numbers that exist; other markers are dropped.
-        hold_chars: characters held at the start, so that an answer that is only
-            the not-found marker is never shown (0 to release at once).
+        hold_prefix: nothing is released while the answer so far (stripped) is
+            still a beginning of this text, so that an answer that is the not-found
+            marker is never shown; any other start is released with the first token
+            ("" to release at once).
     """
 
-    def __init__(self, on_sentence: OnSentence, *, valid_citations: set[int], hold_chars: int = 0) -> None:
+    def __init__(self, on_sentence: OnSentence, *, valid_citations: set[int], hold_prefix: str = "") -> None:
         self._on_sentence = on_sentence
         self._valid = valid_citations
-        self._hold_chars = hold_chars
+        self._hold_prefix = hold_prefix
         self.raw = ""  # everything the generator wrote
         self._done = 0  # end offset (in raw) of the last complete sentence
         self._released = 0  # offset in raw up to which text was released
@@ -143,7 +145,7 @@ class SentenceAssembler:
         """Add a generator piece; return what can be released now (text and media, in order)."""
         self.raw += piece
         out: list[Piece] = []
-        if len(self.raw.strip()) < self._hold_chars:
+        if self._hold_prefix and self._hold_prefix.startswith(self.raw.strip()):
             return out
         while True:
             tail = self.raw[self._done :]

@@ -213,6 +213,14 @@ class Assistant:
         _ = self.pipeline
         return self
 
+    def warm_up(self) -> Assistant:
+        """Open the index, load the embedder and the model, and evaluate the model's
+        fixed prompt prefix now, so that the first question is answered as fast as
+        the next ones (``murar serve`` and ``murar mcp`` do this while they start);
+        returns ``self``. Raises :class:`murar.errors.LLMError`/``EmbeddingError``."""
+        self.pipeline.warm_up()
+        return self
+
     # ------------------------------------------------------------ answering
     def ask(self, question: str) -> Answer:
         """Answer ``question`` (blocking): the whole MuRAR pipeline, seed 000 section 2."""

@@ -61,7 +61,8 @@ def timing_summary(answer: Answer) -> str:
     """One line saying where the time went (seconds per stage, first text/media, model tokens)."""
     t = answer.trace.timings_ms
     parts = [f"{name} {t[key] / 1000:.1f} s" for key, name in (
-        ("retrieve", "retrieve"), ("generate", "generate"), ("attribute", "attribute"), ("media", "media"),
+        ("retrieve", "retrieve"), ("evidence", "evidence"), ("generate", "generate"), ("attribute", "attribute"),
+        ("media", "media"),
         ("captions", "captions"), ("refine", "refine")) if key in t]
     if "first_token" in t:
         parts.append(f"first text at {t['first_token'] / 1000:.1f} s")

@@ -301,6 +301,7 @@ class LlamaCppChatModel:
             chunks: Iterator[dict[str, Any]] | None = None
             try:
                 prompt_tokens, cached = self._use_prefix(llm, messages)
+                prefix_s = time.perf_counter() - t0
                 chunks = cast(
                     Iterator[dict[str, Any]],
                     llm.create_chat_completion(**self._kwargs(messages, max_tokens, temperature, stop), stream=True),
@@ -318,7 +319,7 @@ class LlamaCppChatModel:
                 self.last_call = LLMCall(prompt_tokens=prompt_tokens, cached_tokens=cached,
                                          completion_tokens=max(n, llm.n_tokens - prompt_tokens),
                                          first_token_s=round(first, 3), total_s=round(time.perf_counter() - t0, 3),
-                                         seq=self._calls)
+                                         seq=self._calls, prefix_s=round(prefix_s, 3))
             except GeneratorExit:
                 raise
             except Exception as err:
