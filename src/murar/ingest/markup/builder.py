@@ -50,6 +50,9 @@ _WS = re.compile(r"[ \t\r\f\v]+")
 # quizzes, applets and other interactive embeds are not media of the answer
 _VIDEO_IFRAME = re.compile(r"youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|wistia|brightcove|/embed/|video|"
                            r"player|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
+# image variants a theme shows only in dark mode (Material ``#only-dark``, GitHub
+# ``#gh-dark-mode-only``): the light twin beside it is the one kept
+_DARK_ONLY = ("#only-dark", "#gh-dark-mode-only")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +77,12 @@ class MarkupOptions:
 def is_video_embed(url: str) -> bool:
     """True when an ``<iframe>``/``{iframe}`` URL embeds a video player or file."""
     return bool(_VIDEO_IFRAME.search(url))
+
+
+def _px(value: str | None) -> int | None:
+    """A width attribute in pixels (``"24"``, ``"24px"``); ``None`` for percentages or junk."""
+    m = re.fullmatch(r"\s*(\d{1,5})\s*(px)?\s*", value or "")
+    return int(m.group(1)) if m else None
 
 
 def clean_text(text: str) -> str:
@@ -156,10 +165,12 @@ class PageBuilder:
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
-        """Start a section (``level`` 1 = page title)."""
-        title = clean_text(title) or "(untitled)"
+        """Start a section (``level`` 1 = page title; an empty title reads "(untitled)"
+        and leaves the page title to a later heading or the file name)."""
+        title = clean_text(title)
         if not self.title and level <= 1:
             self.title = title
+        title = title or "(untitled)"
         if self._sections:
             self._sections[-1].end_paragraph()
         while self._stack and self._stack[-1][0] >= level:
@@ -208,7 +219,7 @@ class PageBuilder:
         sec.media.append((item, len(sec.text_so_far())))
 
     def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None,
-              inline: bool = False) -> ImageItem | None:
+              inline: bool = False, declared_width: int | None = None) -> ImageItem | None:
         """Add the image ``link`` as written in the page (resolved by the Site) and
         record the reference in ``asset_refs``.
 
@@ -216,12 +227,17 @@ class PageBuilder:
         page itself. Returns the item, or ``None`` when the link points at
         nothing usable (empty, escaping the root, a data URI, unsupported syntax).
         ``inline``: the image sits inside a sentence (an icon); it is flagged
-        with the size and content checks of :func:`murar.ingest.media_flags.flag_image`.
+        with the size and content checks of :func:`murar.ingest.media_flags.flag_image`
+        (``declared_width``: the width in pixels the page gives it). An image
+        marked dark-mode only (``#only-dark``, ``#gh-dark-mode-only``) is recorded
+        but not kept: its light twin beside it is the image of that step.
         """
         written = link.strip()
         ref = resolve_reference(self.site, written, page_rel=page_rel or self.rel, kind="image",
                                 written_in=self._written_in)
         self.asset_refs.append(ref)
+        if written.lower().endswith(_DARK_ONLY):
+            return None
         if ref.status in ("escapes_root", "inline", "unsupported"):
             self.warnings.append(f"image {written!r}: {ref.reason}")
             return None
@@ -248,7 +264,8 @@ class PageBuilder:
             width=width,
             height=height,
         )
-        flag_image(item, inline=inline, file=self.root / ref.path if ref.path is not None and exists else None)
+        flag_image(item, inline=inline, file=self.root / ref.path if ref.path is not None and exists else None,
+                   declared_width=declared_width)
         self._add(item)
         return item
 
@@ -336,11 +353,15 @@ class PageBuilder:
             self._written_in = saved
 
     # ---------------------------------------------------------------- html
-    def html(self, html: str, *, inline: bool = False, image_base: str | None = None) -> None:
-        """Read an HTML fragment written in the page: ``<img>`` become images,
+    def html(self, html: str, *, inline: bool = False, image_base: str | None = None,
+             in_sentence: bool = False) -> None:
+        """Read an HTML fragment written in the page: ``<img>`` become images
+        (caption: the enclosing ``<figure>``'s ``<figcaption>``, else the title),
         ``<iframe>``/``<video>`` videos, ``<table>`` tables and the rest text
         (unless ``inline``: then only embeds are taken). Scripts and styles are
-        dropped. ``image_base`` is the file ``<img src>`` resolves against."""
+        dropped. ``image_base`` is the file ``<img src>`` resolves against;
+        ``in_sentence``: the fragment sits inside a sentence, its images are icons
+        (see :meth:`image`), as is an image whose ``width`` is under the tiny size."""
         try:
             tree = LexborHTMLParser(html)
         except Exception as err:  # noqa: BLE001 - selectolax is lenient; never lose the page
@@ -370,10 +391,12 @@ class PageBuilder:
                     while fig is not None and fig.tag not in ("figure", "body"):
                         fig = fig.parent
                     figcap = fig.css_first("figcaption") if fig is not None and fig.tag == "figure" else None
+                    caption = figcap.text(separator=" ", strip=True) if figcap else ""
                     self.image(src, alt=el.attributes.get("alt") or "",
-                               caption=(figcap.text(strip=True) if figcap else "") or (el.attributes.get("title") or ""),
-                               page_rel=image_base)
-                elif el.tag == "video" or _VIDEO_IFRAME.search(src):
+                               caption=caption or (el.attributes.get("title") or ""),
+                               page_rel=image_base, inline=in_sentence, declared_width=_px(el.attributes.get("width")))
+                elif el.tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
+                    # a javascript:/file: embed goes to video() too: refused there, with a warning
                     self.video(src, title=el.attributes.get("title") or "")
             el.decompose()
         for cap in root.css("figcaption"):

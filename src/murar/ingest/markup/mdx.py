@@ -36,11 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from murar.errors import IngestError
-from murar.ingest.markdown import (
-    MarkdownOptions,
-    convert_markdown_text,
-    read_markdown_file,
-)
+from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
+from murar.ingest.markup.builder import read_source
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -549,8 +546,7 @@ def convert_mdx(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
         raise IngestError(f"{path} is outside the corpus root {root}") from err
     warnings: list[str] = []
     opts = MarkdownOptions()
-    text = read_markdown_file(path, opts.max_bytes, warnings)
+    text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     markdown, mdx_warnings = mdx_to_markdown(text, page_rel=rel, site=site)
-    doc = convert_markdown_text(markdown, path=path, root=root, site=site, options=opts)
-    doc.warnings[:0] = warnings + mdx_warnings
-    return doc
+    return convert_markdown_text(markdown, path=path, root=root, site=site, options=opts,
+                                 warnings=warnings + mdx_warnings)

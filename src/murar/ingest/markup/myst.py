@@ -54,6 +54,7 @@ from murar.ingest.markup.builder import (
     is_video_embed,
     read_source,
 )
+from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import role_text
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -177,7 +178,6 @@ class MystParser:
     # ---------------------------------------------------------------- blocks
     def _walk(self, tokens: list[Token], *, top: bool) -> None:
         i = 0
-        table: dict[str, Any] | None = None
         while i < len(tokens):
             t = tokens[i]
             ty = t.type
@@ -196,30 +196,9 @@ class MystParser:
                 i += 3
                 continue
             elif ty == "table_open":
-                table = {"headers": [], "rows": [], "row": None, "head": False}
-            elif table is not None:
-                if ty == "thead_open":
-                    table["head"] = True
-                elif ty == "thead_close":
-                    table["head"] = False
-                elif ty == "tr_open":
-                    table["row"] = []
-                elif ty == "tr_close":
-                    row = table["row"] or []
-                    if table["head"]:
-                        table["headers"] = row
-                    else:
-                        table["rows"].append(row)
-                    table["row"] = None
-                elif ty == "inline":
-                    cell: list[str] = []
-                    self._inline(t, cell)
-                    if table["row"] is not None:
-                        table["row"].append(clean_text("".join(cell)))
-                elif ty == "table_close":
-                    self.b.table(table["headers"], table["rows"], self._table_caption)
-                    self._table_caption = ""
-                    table = None
+                headers, rows, i = read_table(tokens, i, self._cell)
+                self.b.table(headers, rows, self._table_caption)
+                self._table_caption = ""
             elif ty == "inline":
                 self._inline(t, self.b.cur.current)
             elif ty in ("paragraph_close", "list_item_close", "blockquote_close", "dt_close", "dd_close"):
@@ -285,6 +264,11 @@ class MystParser:
                     sink.append(" ")
                 elif not heading and tag.startswith(("<img", "<iframe", "<video")):
                     self.b.html(c.content, inline=True, image_base=self._image_base)
+
+    def _cell(self, tok: Token) -> str:
+        cell: list[str] = []
+        self._inline(tok, cell)
+        return clean_text("".join(cell))
 
     def _image(self, src: str, *, alt: str, caption: str) -> None:
         if self.image_hook is not None and self.image_hook(src, alt, caption):

@@ -33,11 +33,8 @@ import re
 from pathlib import Path
 
 from murar.errors import IngestError
-from murar.ingest.markdown import (
-    MarkdownOptions,
-    convert_markdown_text,
-    read_markdown_file,
-)
+from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
+from murar.ingest.markup.builder import read_source
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -283,9 +280,8 @@ def convert_pymdown(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocume
         raise IngestError(f"{path} is outside the corpus root {root}") from err
     opts = MarkdownOptions(plugins=PLUGINS)
     warnings: list[str] = []
-    text = read_markdown_file(path, opts.max_bytes, warnings)
+    text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     tr = PymdownTransformer(site, extensions=site_extensions(site))
     markdown = tr.transform(text, page_rel=rel)
-    doc = convert_markdown_text(markdown, path=path, root=root, site=site, options=opts)
-    doc.warnings[:0] = warnings + tr.warnings
-    return doc
+    return convert_markdown_text(markdown, path=path, root=root, site=site, options=opts,
+                                 warnings=warnings + tr.warnings)

@@ -1,0 +1,49 @@
+"""PageBuilder rules every markup shares (Markdown, MyST, reST, AsciiDoc, notebooks feed it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from murar.ingest.markup.builder import MarkupOptions, PageBuilder
+from murar.ingest.markup.myst import convert_myst_text
+from murar.ingest.sites.base import PlainSite
+from murar.schema import ImageItem
+
+
+def _png(path: Path, size: tuple[int, int] = (320, 200)) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, "white").save(path)
+
+
+def test_dark_mode_twin_is_recorded_not_kept_in_every_markup(tmp_path: Path) -> None:
+    _png(tmp_path / "light.png")
+    _png(tmp_path / "dark.png")
+    doc = convert_myst_text("# Page\n\n![Panel](light.png#only-light)\n![Panel](dark.png#only-dark)\n",
+                            rel="p.md", site=PlainSite(tmp_path))
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["light.png"]
+    assert [r.link for r in doc.asset_refs] == ["light.png#only-light", "dark.png#only-dark"]
+
+
+def test_empty_top_heading_leaves_the_page_title_to_a_later_one(tmp_path: Path) -> None:
+    b = PageBuilder(rel="guide/setup.md", site=PlainSite(tmp_path), options=MarkupOptions())
+    b.heading(1, "  ")
+    b.text("Before.")
+    doc = b.finish()
+    assert doc.title == "setup" and doc.sections[0].heading_path == ("(untitled)",)
+    b = PageBuilder(rel="guide/setup.md", site=PlainSite(tmp_path), options=MarkupOptions())
+    b.heading(1, "")
+    b.heading(1, "Set up")
+    assert b.finish().title == "Set up"
+
+
+def test_html_images_in_a_sentence_and_declared_width(tmp_path: Path) -> None:
+    _png(tmp_path / "icon.png")
+    _png(tmp_path / "shot.png")
+    b = PageBuilder(rel="p.md", site=PlainSite(tmp_path), options=MarkupOptions())
+    b.html('<img src="icon.png" alt="gear">', inline=True, in_sentence=True)
+    b.html('<figure><img src="shot.png" width="16"><figcaption>The <b>setup</b> dialog</figcaption></figure>')
+    icon, shot = [m for m in b.finish().media if isinstance(m, ImageItem)]
+    assert "inline" in icon.flags and "tiny" not in icon.flags  # 320 px wide, but inside a sentence
+    assert "tiny" in shot.flags and shot.caption == "The setup dialog"
