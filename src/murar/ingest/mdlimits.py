@@ -26,6 +26,8 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
+from murar.ingest.markup.mdtext import FenceTracker
+
 __all__ = [
     "MAX_TABLE_CELLS",
     "MAX_TABLE_ROWS",
@@ -43,7 +45,7 @@ MAX_TABLE_ROWS = 1000
 MAX_TABLE_CELLS = 10_000
 
 _DELIMITER_ROW = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 
 
 def cap_pipe_tables(text: str, *, max_rows: int = MAX_TABLE_ROWS, max_cells: int = MAX_TABLE_CELLS,
@@ -60,20 +62,12 @@ def cap_pipe_tables(text: str, *, max_rows: int = MAX_TABLE_ROWS, max_cells: int
     lines = text.split("\n")
     out: list[str] = []
     warnings: list[str] = []
-    fence: str | None = None
+    fences = FenceTracker(_FENCE)
     i = 0
     n = len(lines)
     while i < n:
         line = lines[i]
-        m = _FENCE.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
-            out.append(line)
-            i += 1
-            continue
-        if m:
-            fence = m.group(1)
+        if fences.in_code(line):
             out.append(line)
             i += 1
             continue

@@ -1,15 +1,48 @@
 """Helpers shared by the Markdown dialects (CommonMark + Adobe, MDX,
-Python-Markdown, MyST): the label an admonition is read with, and a markdown-it
-pipe table read from its tokens.
+Python-Markdown, MyST): fenced code blocks followed line by line, the bold label
+line a tab or an admonition becomes, and a markdown-it pipe table read from its
+tokens.
+
+A fence follows CommonMark ("Fenced code blocks"): a run of three or more
+backticks or tildes opens a code block; a run of the same character at least
+as long closes it. Each rewriter passes the pattern of the fence lines it
+reads (how much indentation it allows), with the run in the group ``fence``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from markdown_it.token import Token
 
-__all__ = ["admonition_label", "read_table"]
+__all__ = ["FenceTracker", "admonition_label", "label_lines", "read_table"]
+
+
+class FenceTracker:
+    """Follows the fenced code blocks of one text, fed its lines in order.
+
+    ``opening`` matches a fence line at its start, the backtick or tilde run in
+    the group named ``fence``.
+    """
+
+    def __init__(self, opening: re.Pattern[str]) -> None:
+        self._opening = opening
+        self._fence: str | None = None
+
+    def in_code(self, line: str) -> bool:
+        """True when ``line`` opens, is inside or closes a fenced code block (the
+        rewriters copy such lines as they are)."""
+        m = self._opening.match(line)
+        if self._fence is not None:
+            run = m.group("fence") if m else ""
+            if run and run[0] == self._fence[0] and len(run) >= len(self._fence):
+                self._fence = None
+            return True
+        if m:
+            self._fence = m.group("fence")
+            return True
+        return False
 
 
 def admonition_label(kind: str, title: str = "") -> str:
@@ -19,6 +52,11 @@ def admonition_label(kind: str, title: str = "") -> str:
     name = kind.replace("-", " ").capitalize()
     title = title.strip()
     return f"{name}: {title}" if title and title.lower() != kind.lower() else f"{name}:"
+
+
+def label_lines(label: str, indent: str = "") -> list[str]:
+    """``label`` as a bold paragraph of its own (blank lines around it), at ``indent``."""
+    return ["", f"{indent}**{label}**", ""]
 
 
 def read_table(tokens: list[Token], start: int, cell: Callable[[Token], str]) -> tuple[list[str], list[list[str]], int]:

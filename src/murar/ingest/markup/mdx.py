@@ -38,6 +38,7 @@ from pathlib import Path, PurePosixPath
 from murar.errors import IngestError
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import read_source
+from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -45,7 +46,7 @@ MAX_PARTIAL_DEPTH = 5
 MAX_TAG_CHARS = 2000
 MAX_FAILED_TAGS = 20  # per line: after that the rest of the line is text
 MAX_LINE_CHARS = 20_000  # longer lines are left as text: JSX scanning stays linear on hostile input
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
 _ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
@@ -237,19 +238,11 @@ class MdxTransformer:
     # ------------------------------------------------------------------ ESM
     def _strip_esm(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
         out: list[str] = []
-        fence: str | None = None
+        fences = FenceTracker(_FENCE)
         i = 0
         while i < len(lines):
             line = lines[i]
-            fm = _FENCE.match(line)
-            if fence is not None:
-                if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
-                    fence = None
-                out.append(line)
-                i += 1
-                continue
-            if fm:
-                fence = fm.group(1)
+            if fences.in_code(line):
                 out.append(line)
                 i += 1
                 continue
@@ -286,20 +279,12 @@ class MdxTransformer:
     # ------------------------------------------------------------------ body
     def _body(self, lines: list[str], scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
         out: list[str] = []
-        fence: str | None = None
+        fences = FenceTracker(_FENCE)
         tabs_labels: dict[str, str] = {}
         i = 0
         while i < len(lines):
             line = lines[i]
-            fm = _FENCE.match(line)
-            if fence is not None:
-                if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
-                    fence = None
-                out.append(line)
-                i += 1
-                continue
-            if fm:
-                fence = fm.group(1)
+            if fences.in_code(line):
                 out.append(line)
                 i += 1
                 continue
@@ -319,8 +304,7 @@ class MdxTransformer:
             if adm and (adm.group(3) or adm.group(2)):
                 kind, title = adm.group(3), (adm.group(4) or adm.group(5) or "").strip()
                 if kind:
-                    label = kind.capitalize() + (f": {title}" if title else "")
-                    out.extend(["", f"**{label}**", ""])
+                    out.extend(label_lines(admonition_label(kind, title)))
                 else:
                     out.append("")
                 i += 1

@@ -35,13 +35,14 @@ from pathlib import Path
 from murar.errors import IngestError
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import read_source
+from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
 MAX_SNIPPET_DEPTH = 4
 MAX_TAB_DEPTH = 6
 PLUGINS = ("admon", "attrs", "deflist", "footnote", "tasklists")
-_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})")
+_FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 _SNIPPET_LINE = re.compile(r"""^(\s*)(;?)-{1,}8<-{1,}\s+(['"]?)([^'"\s][^'"]*?)\3\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
@@ -145,19 +146,11 @@ class PymdownTransformer:
         if depth >= MAX_TAB_DEPTH:  # deeper tab sets stay as written (bounded work on hostile input)
             return lines
         out: list[str] = []
-        fence: str | None = None
+        fences = FenceTracker(_FENCE)
         i = 0
         while i < len(lines):
             line = lines[i]
-            fm = _FENCE.match(line)
-            if fence is not None:
-                if fm and fm.group(2)[0] == fence[0] and len(fm.group(2)) >= len(fence):
-                    fence = None
-                out.append(line)
-                i += 1
-                continue
-            if fm:
-                fence = fm.group(2)
+            if fences.in_code(line):
                 out.append(line)
                 i += 1
                 continue
@@ -192,17 +185,10 @@ def _blocks(lines: list[str]) -> list[str]:
     """pymdownx.blocks: ``/// tab | Title`` or ``/// note | Title`` ... ``///`` become
     a bold label line and the block's content (its option lines dropped)."""
     out: list[str] = []
-    fence: str | None = None
+    fences = FenceTracker(_FENCE)
     skipping_options = False
     for line in lines:
-        fm = _FENCE.match(line)
-        if fence is not None:
-            if fm and fm.group(2)[0] == fence[0] and len(fm.group(2)) >= len(fence):
-                fence = None
-            out.append(line)
-            continue
-        if fm:
-            fence = fm.group(2)
+        if fences.in_code(line):
             out.append(line)
             continue
         if skipping_options and _BLOCK_OPTION.match(line):
@@ -211,9 +197,8 @@ def _blocks(lines: list[str]) -> list[str]:
         m = _BLOCK_OPEN.match(line)
         if m:
             kind, title = m.group(2), (m.group(3) or "").strip()
-            label = title if kind in ("tab", "html", "details") and title else \
-                (f"{kind.capitalize()}: {title}" if title else f"{kind.capitalize()}:")
-            out.extend(["", f"{m.group(1)}**{label}**", ""])
+            label = title if kind in ("tab", "html", "details") and title else admonition_label(kind, title)
+            out.extend(label_lines(label, m.group(1)))
             skipping_options = True
             continue
         if _BLOCK_CLOSE.match(line):
