@@ -1,6 +1,7 @@
-"""Helpers shared by the generator modules (Hugo, Jekyll, DocFX): front matter in
-YAML/TOML/JSON, ordered candidate lookup inside the root, glob matching and the
-rebasing of relative links when an include is inlined into another page.
+"""Helpers shared by the generator modules (Hugo, Jekyll, DocFX, Docusaurus,
+MkDocs): front matter in YAML/TOML/JSON, ordered candidate lookup inside the
+root, glob matching and the rebasing of relative links when an include is
+inlined into another page.
 
 Nothing here guesses where a file lives: every candidate list is built by the
 generator module from that generator's documented rules.
@@ -108,10 +109,13 @@ def matches_any(rel: str, patterns: Iterable[str]) -> bool:
 
 def glob_match(rel: str, pattern: str) -> bool:
     """Match ``rel`` against a glob where ``**`` spans folders and ``*`` does not."""
-    return _glob_regex(pattern).fullmatch(rel) is not None
+    return glob_regex(pattern).fullmatch(rel) is not None
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """The regular expression of a glob: ``**/`` any folders (or none), ``**``
+    anything, ``*`` and ``?`` within one path part, ``[...]`` a character class;
+    the rest literal. Not anchored (use ``fullmatch``)."""
     out: list[str] = []
     i = 0
     while i < len(pattern):
@@ -174,6 +178,19 @@ def lookup(root: Path, candidates: list[str], *, link: str) -> ResolvedLink:
     if not inside:
         return ResolvedLink(problem="escapes the corpus root")
     return ResolvedLink(rel_path=inside[0], problem=f"file not found (tried {', '.join(inside)})")
+
+
+def checked_rel(root: Path, rel: str) -> ResolvedLink:
+    """``rel`` (posix, relative to the resolved ``root``) with symlinks followed, as
+    a :class:`ResolvedLink` inside ``root``; a problem when it escapes ``root`` or
+    cannot be resolved. The file need not exist. Never raises."""
+    try:
+        resolved = (root / rel).resolve()
+    except (OSError, RuntimeError) as err:
+        return ResolvedLink(problem=f"cannot resolve: {err}")
+    if resolved != root and root not in resolved.parents:
+        return ResolvedLink(problem="escapes the corpus root")
+    return ResolvedLink(rel_path=resolved.relative_to(root).as_posix())
 
 
 def split_link(link: str) -> tuple[str, str]:

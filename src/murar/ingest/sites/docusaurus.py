@@ -27,6 +27,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._links import contained, join_rel, strip_wrappers
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
@@ -48,28 +49,7 @@ def _expand_braces(pattern: str) -> list[str]:
 
 def glob_match(rel: str, pattern: str) -> bool:
     """Match a posix path against a glob with ``**`` and ``{a,b}`` (micromatch-like)."""
-    for pat in _expand_braces(pattern):
-        regex = ""
-        i = 0
-        while i < len(pat):
-            if pat.startswith("**/", i):
-                regex += "(?:.*/)?"
-                i += 3
-            elif pat.startswith("**", i):
-                regex += ".*"
-                i += 2
-            elif pat[i] == "*":
-                regex += "[^/]*"
-                i += 1
-            elif pat[i] == "?":
-                regex += "[^/]"
-                i += 1
-            else:
-                regex += re.escape(pat[i])
-                i += 1
-        if re.fullmatch(regex, rel):
-            return True
-    return False
+    return any(_common.glob_match(rel, pat) for pat in _expand_braces(pattern))
 
 
 class DocusaurusSite:
@@ -230,14 +210,7 @@ class DocusaurusSite:
         return tried or ResolvedLink(problem=f"not found in static folders: {path}")
 
     def _checked(self, rel: str) -> ResolvedLink:
-        root = self._config.root
-        try:
-            resolved = (root / rel).resolve()
-        except (OSError, RuntimeError) as err:
-            return ResolvedLink(problem=f"cannot resolve: {err}")
-        if resolved != root and root not in resolved.parents:
-            return ResolvedLink(problem="escapes the corpus root")
-        return ResolvedLink(rel_path=resolved.relative_to(root).as_posix())
+        return _common.checked_rel(self._config.root, rel)
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         path = strip_wrappers(target)

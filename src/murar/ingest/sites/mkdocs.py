@@ -35,6 +35,7 @@ from typing import Any
 import yaml
 
 from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites._common import checked_rel, glob_regex
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
@@ -114,27 +115,8 @@ def _gitignore_match(rel: str, pattern: str) -> bool:
     if not pat or pat.startswith(("#", "!")):
         return False
     anchored = pat.startswith("/") or "/" in pat.rstrip("/")
-    pat = pat.strip("/")
-    regex = ""
-    i = 0
-    while i < len(pat):
-        if pat.startswith("**/", i):
-            regex += "(?:.*/)?"
-            i += 3
-        elif pat.startswith("**", i):
-            regex += ".*"
-            i += 2
-        elif pat[i] == "*":
-            regex += "[^/]*"
-            i += 1
-        elif pat[i] == "?":
-            regex += "[^/]"
-            i += 1
-        else:
-            regex += re.escape(pat[i])
-            i += 1
     prefix = "" if anchored else "(?:.*/)?"
-    return re.fullmatch(f"{prefix}{regex}(?:/.*)?", rel) is not None
+    return re.fullmatch(f"{prefix}{glob_regex(pat.strip('/')).pattern}(?:/.*)?", rel) is not None
 
 
 class MkDocsSite:
@@ -262,14 +244,7 @@ class MkDocsSite:
 
     # ---------------------------------------------------------------- links
     def _checked(self, rel: str) -> ResolvedLink:
-        root = self._config.root
-        try:
-            resolved = (root / rel).resolve()
-        except (OSError, RuntimeError) as err:
-            return ResolvedLink(problem=f"cannot resolve: {err}")
-        if resolved != root and root not in resolved.parents:
-            return ResolvedLink(problem="escapes the corpus root")
-        return ResolvedLink(rel_path=resolved.relative_to(root).as_posix())
+        return checked_rel(self._config.root, rel)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         target = link.strip().strip("<>").strip()
