@@ -1,4 +1,5 @@
-"""Helpers for the generator tests: image references of a site, resolved through its rules."""
+"""Helpers for the generator tests: fixture files written into a site folder, a
+small PNG, and the image references of a site resolved through its rules."""
 
 from __future__ import annotations
 
@@ -13,6 +14,26 @@ from selectolax.lexbor import LexborHTMLParser
 from murar.ingest.sites.base import FileRole, Site
 
 DOCSITES = (Path(__file__).resolve().parents[3].parent / "shared" / "corpora" / "docsites").resolve()
+
+# a valid 16x16 RGB PNG (its header gives the size)
+PNG_16PX = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91h6"
+            b"\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
+
+Write = Callable[[Path, str, "str | bytes"], Path]
+
+
+def write_file(root: Path, rel: str, data: str | bytes) -> Path:
+    """Write ``data`` (text as UTF-8) to ``root / rel``, making its folders; the path written."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return path
+
+
+def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
+    """:func:`write_file` for every ``rel: data`` of ``files``."""
+    for rel, data in files.items():
+        write_file(root, rel, data)
 
 
 @dataclass(slots=True)
@@ -75,6 +96,24 @@ def docsite() -> Callable[[str], Path]:
         return path
 
     return get
+
+
+@pytest.fixture(scope="session")
+def write() -> Write:
+    """:func:`write_file`: ``write(root, rel, text_or_bytes) -> path``."""
+    return write_file
+
+
+@pytest.fixture(scope="session")
+def write_files() -> Callable[[Path, dict[str, str | bytes]], None]:
+    """:func:`write_tree`: ``write_files(root, {rel: text_or_bytes})``."""
+    return write_tree
+
+
+@pytest.fixture(scope="session")
+def png() -> bytes:
+    """A valid 16x16 PNG."""
+    return PNG_16PX
 
 
 @pytest.fixture(scope="session")

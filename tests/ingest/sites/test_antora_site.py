@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from murar.ingest.sites.antora import AntoraSite, parse_resource_id
 from murar.ingest.sites.base import FileRole, Site
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
 
 
 def test_parse_resource_id() -> None:
@@ -26,8 +20,8 @@ def test_parse_resource_id() -> None:
     assert (r.component, r.module, r.family, r.path) == (None, None, None, "cloud/arch.png")
 
 
-def test_classify_families_hidden_nav_and_outside(tmp_path: Path) -> None:
-    _write(tmp_path, {
+def test_classify_families_hidden_nav_and_outside(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {
         "antora-playbook.yml": "site:\n  title: X\n",
         "docs/antora.yml": "name: guide\nversion: main\nasciidoc:\n  attributes:\n    product: SF\n    flag: true\n",
         "docs/modules/ROOT/nav.adoc": "* xref:index.adoc[]\n",
@@ -60,8 +54,8 @@ def test_classify_families_hidden_nav_and_outside(tmp_path: Path) -> None:
     assert role("package.json") is FileRole.UNKNOWN
 
 
-def test_resolution_of_images_and_includes(tmp_path: Path) -> None:
-    _write(tmp_path, {
+def test_resolution_of_images_and_includes(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {
         "antora.yml": "name: solo\nversion: ~\n",
         "modules/ROOT/pages/a/page.adoc": "= P\n",
         "modules/ROOT/images/shots/x.png": "png",

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from murar.ingest.sites.base import FileRole, Site
 from murar.ingest.sites.jupyterbook import JupyterBookSite
-
-
-def _write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-
 
 TOC = """\
 format: jb-book
@@ -28,8 +21,8 @@ parts:
 """
 
 
-def test_only_toc_files_are_pages_when_configured(tmp_path: Path) -> None:
-    _write(tmp_path, {
+def test_only_toc_files_are_pages_when_configured(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {
         "book/_config.yml": "title: B\nonly_build_toc_files: true\nexclude_patterns: ['drafts/*']\n",
         "book/_toc.yml": TOC,
         "book/intro.md": "# Intro\n\n```{include} parts/shared.md\n```\n",
@@ -58,21 +51,21 @@ def test_only_toc_files_are_pages_when_configured(tmp_path: Path) -> None:
     assert role("README.md") is FileRole.EXCLUDED  # outside the book root
 
 
-def test_every_page_file_is_a_page_by_default(tmp_path: Path) -> None:
-    _write(tmp_path, {"_config.yml": "title: B\n", "_toc.yml": TOC, "intro.md": "# I\n", "orphan.md": "# O\n"})
+def test_every_page_file_is_a_page_by_default(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {"_config.yml": "title: B\n", "_toc.yml": TOC, "intro.md": "# I\n", "orphan.md": "# O\n"})
     site = JupyterBookSite(tmp_path, "_config.yml")
     assert site.classify("orphan.md").role is FileRole.PAGE
 
 
-def test_leading_slash_is_the_book_root(tmp_path: Path) -> None:
-    _write(tmp_path, {"book/_config.yml": "title: B\n"})
+def test_leading_slash_is_the_book_root(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {"book/_config.yml": "title: B\n"})
     site = JupyterBookSite(tmp_path, "book/_config.yml")
     assert site.resolve_asset("/images/a.png", page_rel="book/x/p.md").rel_path == "book/images/a.png"
     assert site.resolve_asset("../images/a.png", page_rel="book/x/p.md").rel_path == "book/images/a.png"
 
 
-def test_myst_yml_toc_and_exclude(tmp_path: Path) -> None:
-    _write(tmp_path, {
+def test_myst_yml_toc_and_exclude(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {
         "myst.yml": "version: 1\nproject:\n  exclude: ['old/**']\n  toc:\n    - file: index.md\n"
                     "    - title: Guide\n      children:\n        - file: guide/start.md\n",
         "index.md": "# I\n", "guide/start.md": "# S\n", "guide/extra.md": "# E\n", "old/x.md": "# X\n",
@@ -83,8 +76,8 @@ def test_myst_yml_toc_and_exclude(tmp_path: Path) -> None:
     assert site.classify("old/x.md").role is FileRole.EXCLUDED
 
 
-def test_bad_yaml_gives_defaults_and_a_warning(tmp_path: Path) -> None:
-    _write(tmp_path, {"_config.yml": "title: [unclosed\n", "p.md": "# P\n"})
+def test_bad_yaml_gives_defaults_and_a_warning(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {"_config.yml": "title: [unclosed\n", "p.md": "# P\n"})
     site = JupyterBookSite(tmp_path, "_config.yml")
     assert site.classify("p.md").role is FileRole.PAGE
     assert site.load_warnings and "_config.yml" in site.load_warnings[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,16 +28,7 @@ def png(seed: int) -> bytes:
     return buf.getvalue()
 
 
-def write(root: Path, rel: str, text: str | bytes) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-
-
-def build_mkdocs(src: Path) -> Path:
+def build_mkdocs(src: Path, write: Callable[..., Path]) -> Path:
     """A two-page MkDocs site with screenshots, built by the real ``mkdocs build``."""
     pytest.importorskip("mkdocs")
     write(src, "mkdocs.yml", "site_name: Widget Docs\nsite_url: https://docs.example.org/widget/\n"
@@ -55,7 +47,7 @@ def build_mkdocs(src: Path) -> Path:
     return src / "site"
 
 
-def build_sphinx(src: Path) -> Path:
+def build_sphinx(src: Path, write: Callable[..., Path]) -> Path:
     """A small Sphinx project built by the real ``sphinx-build -b html``."""
     pytest.importorskip("sphinx")
     write(src, "conf.py", "project = 'Gadget'\nhtml_theme = 'alabaster'\n")
@@ -70,13 +62,13 @@ def build_sphinx(src: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def mkdocs_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_mkdocs(tmp_path_factory.mktemp("mkdocs"))
+def mkdocs_site(tmp_path_factory: pytest.TempPathFactory, write: Callable[..., Path]) -> Path:
+    return build_mkdocs(tmp_path_factory.mktemp("mkdocs"), write)
 
 
 @pytest.fixture(scope="module")
-def sphinx_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_sphinx(tmp_path_factory.mktemp("sphinx"))
+def sphinx_site(tmp_path_factory: pytest.TempPathFactory, write: Callable[..., Path]) -> Path:
+    return build_sphinx(tmp_path_factory.mktemp("sphinx"), write)
 
 
 def convert(site: built.BuiltSite, rel: str):  # type: ignore[no-untyped-def]
@@ -159,7 +151,7 @@ def test_wrappers_named_like_chrome_keep_the_page() -> None:
         assert gone not in out, gone
 
 
-def test_source_pages_are_not_built_sites(tmp_path: Path) -> None:
+def test_source_pages_are_not_built_sites(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "index.html", "---\nlayout: home\n---\n<h1>{{ site.title }}</h1>")
     assert built.built_generator(tmp_path) is None
     write(tmp_path, "index.html", "<!DOCTYPE html><html><head><meta name='generator' content='Hugo 0.125.0'>"
@@ -167,7 +159,7 @@ def test_source_pages_are_not_built_sites(tmp_path: Path) -> None:
     assert built.built_generator(tmp_path) == "hugo"
 
 
-def test_home_page_of_a_built_site_is_a_page(tmp_path: Path) -> None:
+def test_home_page_of_a_built_site_is_a_page(tmp_path: Path, write: Callable[..., Path]) -> None:
     """QA: the index.html a built site (and every live crawl) is detected from was skipped as
     'html configuration (read for its rules)': the home page never reached the index."""
     from murar.ingest.corpus import walk_site

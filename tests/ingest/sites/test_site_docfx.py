@@ -15,19 +15,6 @@ from murar.errors import ConfigError
 from murar.ingest.sites import docfx
 from murar.ingest.sites.base import FileRole, Site
 
-PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91h6"
-       b"\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
-
-
-def write(root: Path, rel: str, text: str | bytes) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-
-
 DOCFX = {"build": {
     "content": [{"files": ["**/*.md", "**/*.yml"], "exclude": ["**/includes/**", "README.md", "drafts/**"]}],
     "resource": [{"files": ["**/*.png"]}],
@@ -35,16 +22,16 @@ DOCFX = {"build": {
 
 
 @pytest.fixture()
-def repo(tmp_path: Path) -> Path:
+def repo(tmp_path: Path, write: Callable[..., Path], png: bytes) -> Path:
     write(tmp_path, "docs/docfx.json", json.dumps(DOCFX))
     write(tmp_path, "docs/toc.yml", "- name: A\n  href: a.md\n")
     write(tmp_path, "docs/README.md", "# readme\n")
     write(tmp_path, "docs/drafts/wip.md", "# wip\n")
-    write(tmp_path, "docs/media/a/shot.png", PNG)
-    write(tmp_path, "docs/media/a/big.png", PNG)
-    write(tmp_path, "docs/media/a/icon.png", PNG)
-    write(tmp_path, "docs/media/inc/from-include.png", PNG)
-    write(tmp_path, "docs/media/a/diagram.png", PNG)
+    write(tmp_path, "docs/media/a/shot.png", png)
+    write(tmp_path, "docs/media/a/big.png", png)
+    write(tmp_path, "docs/media/a/icon.png", png)
+    write(tmp_path, "docs/media/inc/from-include.png", png)
+    write(tmp_path, "docs/media/a/diagram.png", png)
     write(tmp_path, "docs/snippets/query.m", "let Source = 1 in Source\n")
     write(tmp_path, "docs/includes/steps.md",
           "---\nms.topic: include\n---\n1. Sign in.\n\n   ![signin](../media/inc/from-include.png)\n\n"
@@ -90,7 +77,7 @@ def test_config_and_classify(repo: Path) -> None:
     assert site.classify("LICENSE").role is FileRole.EXCLUDED
 
 
-def test_publish_config_fallback_without_docfx_json(tmp_path: Path) -> None:
+def test_publish_config_fallback_without_docfx_json(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, ".openpublishing.publish.config.json",
           json.dumps({"docsets_to_publish": [{"docset_name": "d", "build_source_folder": "articles"}]}))
     write(tmp_path, "articles/page.md", "# P\n")
@@ -105,7 +92,7 @@ def test_publish_config_fallback_without_docfx_json(tmp_path: Path) -> None:
     assert bare.classify("page.md").role is FileRole.PAGE
 
 
-def test_bad_config_is_typed_error(tmp_path: Path) -> None:
+def test_bad_config_is_typed_error(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "docfx.json", "{ not json")
     with pytest.raises(ConfigError, match="docfx.json"):
         docfx.load(tmp_path, "docfx.json")

@@ -15,26 +15,13 @@ from murar.errors import ConfigError
 from murar.ingest.sites import hugo
 from murar.ingest.sites.base import FileRole, Site
 
-PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91h6"
-       b"\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
-
-
-def write(root: Path, rel: str, text: str | bytes) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
 
 @pytest.fixture()
-def site_root(tmp_path: Path) -> Path:
+def site_root(tmp_path: Path, write: Callable[..., Path], png: bytes) -> Path:
     write(tmp_path, "hugo.toml", 'baseURL = "https://docs.example.org/product/"\ncontentDir = "content"\n'
                                  'staticDir = ["static", "static2"]\n[params]\nversion = "4.2"\n')
-    write(tmp_path, "static/images/static-shot.png", PNG)
-    write(tmp_path, "static2/img/second.png", PNG)
+    write(tmp_path, "static/images/static-shot.png", png)
+    write(tmp_path, "static2/img/second.png", png)
     write(tmp_path, "content/guide/install/index.md",
           "+++\ntitle = 'Install'\nweight = 3\n+++\n\n# Install\n\nBefore.\n\n"
           '{{< figure src="bundle-shot.png" caption="The installer window" alt="installer" >}}\n\n'
@@ -46,7 +33,7 @@ def site_root(tmp_path: Path) -> Path:
           "Literal: {{</* figure src=\"x.png\" */>}}\n\n"
           "{{< youtube dQw4w9WgXcQ >}}\n\n"
           "{{< highlight bash >}}\nnginx -t\n{{< /highlight >}}\n")
-    write(tmp_path, "content/guide/install/bundle-shot.png", PNG)
+    write(tmp_path, "content/guide/install/bundle-shot.png", png)
     write(tmp_path, "content/includes/shared/steps.md", "---\ntitle: steps\n---\nIncluded step text.\n\n"
                                                           "![step](/images/static-shot.png)\n")
     write(tmp_path, "content/guide/draft-page.md", "---\ntitle: Draft\ndraft: true\n---\nhidden\n")
@@ -54,7 +41,7 @@ def site_root(tmp_path: Path) -> Path:
     write(tmp_path, "content/snippets/index.md", "---\nheadless: true\n---\n")
     write(tmp_path, "content/snippets/part.md", "A headless resource.\n")
     write(tmp_path, "content/guide/regular.md", "# Regular\n\n![sib](sibling.png)\n![none](missing.png)\n")
-    write(tmp_path, "content/guide/sibling.png", PNG)
+    write(tmp_path, "content/guide/sibling.png", png)
     write(tmp_path, "layouts/_default/single.html", "<html>{{ .Content }}</html>")
     write(tmp_path, "public/index.html", "<html>built</html>")
     write(tmp_path, "README.md", "# repo readme\n")
@@ -85,7 +72,7 @@ def test_config_and_protocol(site_root: Path) -> None:
     assert cfg.include_dirs == ("content/includes",)
 
 
-def test_config_dir_production_and_languages(tmp_path: Path) -> None:
+def test_config_dir_production_and_languages(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "config/_default/hugo.yaml", "baseURL: /\nlanguages:\n  en:\n    contentDir: content/en\n"
                                                  "  fr:\n    contentDir: content/fr\n")
     write(tmp_path, "config/_default/params.toml", 'product = "Acme"\n')
@@ -97,17 +84,17 @@ def test_config_dir_production_and_languages(tmp_path: Path) -> None:
     assert site.preprocess('{{< param "product" >}}', page_rel="content/en/a.md") == "Acme"
 
 
-def test_module_mounts_replace_folders(tmp_path: Path) -> None:
+def test_module_mounts_replace_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", '[[module.mounts]]\nsource = "docs"\ntarget = "content"\n'
                                  '[[module.mounts]]\nsource = "pictures"\ntarget = "static"\n')
     write(tmp_path, "docs/a.md", "# A\n\n![x](/shot.png)\n")
-    write(tmp_path, "pictures/shot.png", PNG)
+    write(tmp_path, "pictures/shot.png", png)
     site = hugo.load(tmp_path)
     assert site.classify("docs/a.md").role is FileRole.PAGE
     assert site.resolve_asset("/shot.png", page_rel="docs/a.md").rel_path == "pictures/shot.png"
 
 
-def test_invalid_config_is_typed_error(tmp_path: Path) -> None:
+def test_invalid_config_is_typed_error(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "hugo.toml", "baseURL = = broken")
     with pytest.raises(ConfigError, match="hugo.toml"):
         hugo.load(tmp_path)
@@ -128,7 +115,7 @@ def test_classify(site_root: Path) -> None:
     assert site.classify("content/guide/sibling.png").role is FileRole.ASSET
 
 
-def test_include_target_outside_includes_dir_is_an_include(tmp_path: Path) -> None:
+def test_include_target_outside_includes_dir_is_an_include(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     write(tmp_path, "content/page.md", '# P\n\n{{% readfile file="/parts/common.md" %}}\n')
     write(tmp_path, "content/parts/common.md", "Common text.\n")
@@ -176,14 +163,14 @@ def test_shortcodes_rewritten(site_root: Path) -> None:
     assert "{{" not in out.replace('{{< figure src="x.png" >}}', "")
 
 
-def test_tabs_code_and_inline_shortcodes(tmp_path: Path) -> None:
+def test_tabs_code_and_inline_shortcodes(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     site = hugo.load(tmp_path)
     src = ('{{< tabpane >}}\n{{< tab header="Linux" lang="bash" >}}\napt install gizmo\n{{< /tab >}}\n'
            '{{% tab name="Windows" %}}Run the **installer**.{{% /tab %}}\n{{< /tabpane >}}\n'
            '{{< year.inline >}}{{ now.Year }}{{< /year.inline >}}\n'
            '{{< imgproc shot Fit "600x300" >}}The imgproc caption{{< /imgproc >}}\n')
-    write(tmp_path, "content/page/shot.png", PNG)
+    write(tmp_path, "content/page/shot.png", png)
     out = site.preprocess(src, page_rel="content/page/index.md")
     assert "**Linux** \n```bash\napt install gizmo\n```" in out
     assert "**Windows** Run the **installer**." in out
@@ -192,20 +179,20 @@ def test_tabs_code_and_inline_shortcodes(tmp_path: Path) -> None:
     assert '![The imgproc caption](<shot.png> "The imgproc caption")' in out
 
 
-def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path) -> None:
+def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")
     write(tmp_path, "content/a/other.md", "![y](pic.png)\n![z](/img/global.png)\n")
-    write(tmp_path, "static/moved/here/shot.png", PNG)
-    write(tmp_path, "static/a/pic.png", PNG)
-    write(tmp_path, "assets/img/global.png", PNG)
+    write(tmp_path, "static/moved/here/shot.png", png)
+    write(tmp_path, "static/a/pic.png", png)
+    write(tmp_path, "assets/img/global.png", png)
     site = hugo.load(tmp_path)
     assert site.resolve_asset("shot.png", page_rel="content/a/page.md").rel_path == "static/moved/here/shot.png"
     assert site.resolve_asset("pic.png", page_rel="content/a/other.md").rel_path == "static/a/pic.png"
     assert site.resolve_asset("/img/global.png", page_rel="content/a/other.md").rel_path == "assets/img/global.png"
 
 
-def test_missing_include_and_cycle_warn(tmp_path: Path) -> None:
+def test_missing_include_and_cycle_warn(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     write(tmp_path, "content/includes/a.md", '{{< include "b.md" >}}A\n')
     write(tmp_path, "content/includes/b.md", '{{< include "a.md" >}}B\n')
@@ -218,7 +205,7 @@ def test_missing_include_and_cycle_warn(tmp_path: Path) -> None:
     assert any("nope.md" in w and "not found" in w for w in warnings)
 
 
-def test_detection_helper(tmp_path: Path) -> None:
+def test_detection_helper(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "config.toml", 'title = "not hugo"\n')
     assert not hugo.is_hugo_root(tmp_path)
     write(tmp_path, "config.toml", 'baseURL = "/"\n')

@@ -13,9 +13,6 @@ from murar.errors import ConfigError
 from murar.ingest.sites import jekyll
 from murar.ingest.sites.base import FileRole, Site
 
-PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x02\x00\x00\x00\x90\x91h6"
-       b"\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
-
 CONFIG = """title: Docs
 baseurl: "/docs/2.1"
 url: "https://example.org"
@@ -31,22 +28,13 @@ collections:
 """
 
 
-def write(root: Path, rel: str, text: str | bytes) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture()
-def site_root(tmp_path: Path) -> Path:
+def site_root(tmp_path: Path, write: Callable[..., Path], png: bytes) -> Path:
     write(tmp_path, "_config.yml", CONFIG)
     write(tmp_path, "Gemfile", "source 'https://rubygems.org'\ngem 'jekyll'\n# gem 'github-pages'\n")
-    write(tmp_path, "images/setup.png", PNG)
-    write(tmp_path, "assets/img/logo.png", PNG)
-    write(tmp_path, "_guides/setup/shot.png", PNG)
+    write(tmp_path, "images/setup.png", png)
+    write(tmp_path, "assets/img/logo.png", png)
+    write(tmp_path, "_guides/setup/shot.png", png)
     write(tmp_path, "_includes/copy.html", '<label hidden class="copy-label">copy</label>')
     write(tmp_path, "_includes/warning.md", "**{{ include.level }}:** check {{ site.product }} first.\n")
     write(tmp_path, "_guides/setup/index.md", (
@@ -144,7 +132,7 @@ def test_theme_include_not_in_repository_keeps_its_picture(site_root: Path) -> N
     assert len(warnings) == 2  # both includes reported as not in the repository
 
 
-def test_bad_config_and_jupyter_book_told_apart(tmp_path: Path) -> None:
+def test_bad_config_and_jupyter_book_told_apart(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "_config.yml", "title: [unclosed")
     with pytest.raises(ConfigError, match="_config.yml"):
         jekyll.load(tmp_path, "_config.yml")

@@ -10,6 +10,7 @@ import hashlib
 import io
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,13 +56,7 @@ PAGES = {
 }
 
 
-def write(root: Path, rel: str, data: str | bytes) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
-
-
-def mkdocs_project(src: Path) -> tuple[Path, Path]:
+def mkdocs_project(src: Path, write: Callable[..., Path]) -> tuple[Path, Path]:
     pytest.importorskip("mkdocs")
     write(src, "mkdocs.yml", "site_name: Widget Docs\nnav:\n  - index.md\n  - guide/install.md\n  - guide/licence.md\n")
     write(src, "docs/index.md", "# Widget\n\nWidget syncs your files between computers.\n")
@@ -79,7 +74,7 @@ def mkdocs_project(src: Path) -> tuple[Path, Path]:
     return src, src / "site"
 
 
-def sphinx_project(src: Path) -> tuple[Path, Path]:
+def sphinx_project(src: Path, write: Callable[..., Path]) -> tuple[Path, Path]:
     pytest.importorskip("sphinx")
     write(src, "conf.py", "project = 'Widget'\nhtml_theme = 'alabaster'\n")
     write(src, "index.rst", "Widget\n======\n\nWidget syncs your files between computers.\n\n"
@@ -118,8 +113,8 @@ def picked(folder: Path, index: Path) -> tuple[str, dict[str, list[str]]]:
 
 
 @pytest.mark.parametrize("project", [mkdocs_project, sphinx_project], ids=["mkdocs", "sphinx"])
-def test_source_and_built_html_pick_the_same_images(project, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    source, site = project(tmp_path / "project")
+def test_source_and_built_html_pick_the_same_images(project, tmp_path: Path, write: Callable[..., Path]) -> None:  # type: ignore[no-untyped-def]
+    source, site = project(tmp_path / "project", write)
     gen_source, from_source = picked(source, tmp_path / "idx-source")
     gen_built, from_built = picked(site, tmp_path / "idx-built")
     assert gen_built == "html" and gen_source != "html"
