@@ -23,6 +23,7 @@ from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
     clean_text,
+    page_rel,
     read_source,
 )
 from murar.ingest.markup.mdtext import admonition_label, read_table
@@ -206,13 +207,6 @@ class _Walker:
             i += 1
 
 
-def _page_rel(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root).as_posix()
-    except ValueError as err:
-        raise IngestError(f"{path} is outside the corpus root {root}") from err
-
-
 def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: MarkdownOptions,
              warnings: list[str]) -> ParsedDocument:
     b = PageBuilder(rel=rel, site=site or PlainSite(root), options=options)
@@ -251,7 +245,7 @@ def convert_markdown(path: Path, *, root: Path, options: MarkdownOptions | None 
     """
     opts = options or MarkdownOptions()
     root = root.resolve()
-    rel = _page_rel(path, root)
+    rel = page_rel(path, root)
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     return _convert(text, rel=rel, root=root, site=site, options=opts, warnings=warnings)
@@ -264,5 +258,5 @@ def convert_markdown_text(text: str, *, path: Path, root: Path, site: Site | Non
     produced from it, e.g. MDX turned into Markdown by :mod:`murar.ingest.markup.mdx`);
     ``warnings`` (reading it, rewriting it) come first in the result's warnings."""
     root = root.resolve()
-    return _convert(text, rel=_page_rel(path, root), root=root, site=site, options=options or MarkdownOptions(),
+    return _convert(text, rel=page_rel(path, root), root=root, site=site, options=options or MarkdownOptions(),
                     warnings=warnings or [])

@@ -42,6 +42,7 @@ from murar.ingest.markup.builder import (
     PageBuilder,
     clean_text,
     is_video_embed,
+    page_rel,
     read_source,
 )
 from murar.ingest.sites.base import Site
@@ -649,10 +650,7 @@ def convert_asciidoc(path: Path, *, site: Site, assets_dir: Path | None = None,
     """
     opts = options or MarkupOptions()
     root = site.config.root
-    try:
-        rel = path.resolve().relative_to(root).as_posix()
-    except ValueError as err:
-        raise IngestError(f"{path} is outside the site root {root}") from err
+    rel = page_rel(path, root)
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     return convert_asciidoc_text(text, rel=rel, site=site, options=opts, warnings=warnings)

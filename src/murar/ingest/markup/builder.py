@@ -43,7 +43,7 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "read_source"]
+__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "read_source"]
 
 _WS = re.compile(r"[ \t\r\f\v]+")
 # an <iframe> is a video only when it embeds a video player (as murar.ingest.html decides);
@@ -89,6 +89,18 @@ def clean_text(text: str) -> str:
     """Collapse runs of blanks inside lines and strip every line."""
     text = _WS.sub(" ", text)
     return "\n".join(line.strip() for line in text.split("\n")).strip()
+
+
+def page_rel(path: Path, root: Path) -> str:
+    """``path`` relative to the resolved site ``root``, posix (symlinks followed).
+
+    Raises:
+        IngestError: ``path`` is not under ``root``.
+    """
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError as err:
+        raise IngestError(f"{path} is outside the site root {root}") from err
 
 
 def read_source(path: Path, *, max_bytes: int, warnings: list[str]) -> str:

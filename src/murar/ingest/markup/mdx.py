@@ -35,9 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from murar.errors import IngestError
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
-from murar.ingest.markup.builder import read_source
+from murar.ingest.markup.builder import page_rel, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -524,10 +523,7 @@ def convert_mdx(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
     """
 
     root = site.config.root
-    try:
-        rel = path.resolve().relative_to(root).as_posix()
-    except ValueError as err:
-        raise IngestError(f"{path} is outside the corpus root {root}") from err
+    rel = page_rel(path, root)
     warnings: list[str] = []
     opts = MarkdownOptions()
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)

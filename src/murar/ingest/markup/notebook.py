@@ -28,7 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from murar.errors import IngestError, MissingExtraError
-from murar.ingest.markup.builder import MarkupOptions, PageBuilder, read_source
+from murar.ingest.markup.builder import (
+    MarkupOptions,
+    PageBuilder,
+    page_rel,
+    read_source,
+)
 from murar.ingest.markup.myst import MystParser, site_substitutions
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument, stable_id
@@ -182,10 +187,7 @@ def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: Marku
         raise MissingExtraError("nbformat", "core") from err
     opts = options or MarkupOptions()
     root = site.config.root
-    try:
-        rel = path.resolve().relative_to(root).as_posix()
-    except ValueError as err:
-        raise IngestError(f"{path} is outside the site root {root}") from err
+    rel = page_rel(path, root)
     builder = PageBuilder(rel=rel, site=site, options=opts)
     text = read_source(path, max_bytes=max(opts.max_bytes, 50_000_000), warnings=builder.warnings)
     with pywarnings.catch_warnings(record=True) as caught:

@@ -32,9 +32,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from murar.errors import IngestError
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
-from murar.ingest.markup.builder import read_source
+from murar.ingest.markup.builder import page_rel, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -259,10 +258,7 @@ def convert_pymdown(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocume
     """
 
     root = site.config.root
-    try:
-        rel = path.resolve().relative_to(root).as_posix()
-    except ValueError as err:
-        raise IngestError(f"{path} is outside the corpus root {root}") from err
+    rel = page_rel(path, root)
     opts = MarkdownOptions(plugins=PLUGINS)
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)

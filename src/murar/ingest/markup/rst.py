@@ -51,6 +51,7 @@ from murar.errors import IngestError
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
+    page_rel,
     read_source,
 )
 from murar.ingest.markup.roles import role_text
@@ -800,10 +801,7 @@ def convert_rst(path: Path, *, site: Site, assets_dir: Path | None = None,
     """
     opts = options or MarkupOptions()
     root = site.config.root
-    try:
-        rel = path.resolve().relative_to(root).as_posix()
-    except ValueError as err:
-        raise IngestError(f"{path} is outside the site root {root}") from err
+    rel = page_rel(path, root)
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     return convert_rst_text(text, rel=rel, site=site, options=opts, warnings=warnings)
