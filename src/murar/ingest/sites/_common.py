@@ -114,30 +114,31 @@ def glob_match(rel: str, pattern: str) -> bool:
 
 def glob_regex(pattern: str) -> re.Pattern[str]:
     """The regular expression of a glob: ``**/`` any folders (or none), ``**``
-    anything, ``*`` and ``?`` within one path part, ``[...]`` a character class;
-    the rest literal. Not anchored (use ``fullmatch``)."""
+    anything, ``*`` and ``?`` within one path part, ``[...]`` a character class
+    (``[!...]`` negated); the rest literal. Not anchored (use ``fullmatch``)."""
     out: list[str] = []
-    i = 0
-    while i < len(pattern):
+    i, n = 0, len(pattern)
+    while i < n:
         c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append(r"(?:.*/)?")
-            i += 3
-            continue
         if pattern.startswith("**", i):
-            out.append(r".*")
             i += 2
+            if i < n and pattern[i] == "/":  # "**/" also matches no folder at all
+                out.append("(?:.*/)?")
+                i += 1
+            else:
+                out.append(".*")
             continue
         if c == "*":
-            out.append(r"[^/]*")
+            out.append("[^/]*")
         elif c == "?":
-            out.append(r"[^/]")
+            out.append("[^/]")
         elif c == "[":
-            j = pattern.find("]", i)
+            j = pattern.find("]", i + 1)
             if j == -1:
-                out.append(r"\[")
+                out.append(re.escape(c))
             else:
-                out.append("[" + pattern[i + 1 : j].replace("!", "^", 1) + "]")
+                body = pattern[i + 1 : j]
+                out.append(f"[^{body[1:]}]" if body.startswith("!") else f"[{body}]")
                 i = j
         else:
             out.append(re.escape(c))
@@ -295,6 +296,18 @@ def os_walk_files(root: Path, folder: str, suffixes: frozenset[str]) -> list[str
             if PurePosixPath(name).suffix.lower() in suffixes:
                 out.append(Path(dirpath, name).relative_to(root).as_posix())
     return sorted(out)
+
+
+def own_host_path(site_url: str, link: str) -> str | None:
+    """The path of the URL ``link`` when it is on the host of ``site_url`` (the
+    site's own published address, e.g. Jekyll ``url``, MkDocs ``site_url``), else
+    ``None`` (also when ``site_url`` is not an absolute URL)."""
+    if "://" not in site_url:
+        return None
+    mine, other = urlsplit(site_url), urlsplit(link)
+    if not other.netloc or other.netloc.lower() != mine.netloc.lower():
+        return None
+    return other.path or "/"
 
 
 def local_link(link: str, own_path: Callable[[str], str | None]) -> tuple[str, str] | ResolvedLink:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -36,6 +35,7 @@ from murar.ingest.sites._common import (
     VIDEO_SUFFIXES,
     local_link,
     lookup,
+    own_host_path,
     safe_join,
     strip_base,
     suffix_of,
@@ -231,13 +231,7 @@ class BuiltSite:
         return lookup(self._root, cands, link=link)
 
     def _own_path(self, link: str) -> str | None:
-        full = self._config.settings.get("site_url", "")
-        if "://" not in full:
-            return None
-        mine, other = urlsplit(full), urlsplit(link)
-        if not other.netloc or other.netloc.lower() != mine.netloc.lower():
-            return None
-        return other.path or "/"
+        return own_host_path(self._config.settings.get("site_url", ""), link)
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         """Built pages have no includes; resolved like a link for completeness."""

@@ -31,7 +31,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
 from murar.ingest.paths import ResolvedLink, is_remote
@@ -44,6 +43,7 @@ from murar.ingest.sites._common import (
     local_link,
     lookup,
     matches_any,
+    own_host_path,
     rebase_links,
     safe_join,
     split_front_matter,
@@ -273,13 +273,7 @@ class JekyllSite:
 
     # ------------------------------------------------------------ resolution
     def _own_path(self, link: str) -> str | None:
-        site_url = self._config.settings.get("url", "")
-        if "://" not in site_url:
-            return None
-        mine, other = urlsplit(site_url), urlsplit(link)
-        if not other.netloc or other.netloc.lower() != mine.netloc.lower():
-            return None
-        return other.path or "/"
+        return own_host_path(self._config.settings.get("url", ""), link)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Root-relative links (``baseurl`` removed) from the source folder, or from

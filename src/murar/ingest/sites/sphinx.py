@@ -28,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.sites._common import glob_regex
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "read_conf", "sphinx_glob"]
@@ -144,44 +145,11 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
     )
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """Sphinx's pattern language (sphinx.util.matching): ``**`` crosses
-    folders, ``*`` and ``?`` stay inside one path segment, ``[...]`` sets."""
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if pattern.startswith("**", i):
-            i += 2
-            if i < n and pattern[i] == "/":  # "**/" also matches no folder at all
-                out.append("(?:.*/)?")
-                i += 1
-            else:
-                out.append(".*")
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            j = pattern.find("]", i + 1)
-            if j == -1:
-                out.append(re.escape(c))
-            else:
-                body = pattern[i + 1 : j]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append(f"[{body}]")
-                i = j
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
 def sphinx_glob(patterns: Iterable[str]) -> list[re.Pattern[str]]:
-    """Compile Sphinx ``exclude_patterns`` (see :func:`_glob_regex`)."""
-    return [_glob_regex(p.strip("/")) for p in patterns if p.strip("/")]
+    """Compile Sphinx ``exclude_patterns`` (sphinx.util.matching: ``**`` crosses
+    folders, ``*`` and ``?`` stay inside one path segment, ``[...]`` sets; see
+    :func:`murar.ingest.sites._common.glob_regex`), anchored at both ends."""
+    return [re.compile(glob_regex(p.strip("/")).pattern + r"\Z") for p in patterns if p.strip("/")]
 
 
 class SphinxSite:
