@@ -15,6 +15,11 @@ and its questions are answered; image precision/recall/F1 against the gold
 images and gold page recall@5 are reported per corpus with the extractive
 generator, and also with the bundled LLM under ``--llm bundled`` (run that
 under ``flock /work/bench.lock``).
+
+``--retrievers dense,lexical,hybrid-rrf`` (with ``--quality``) compares the
+snippet retrievers on every corpus: gold section/page recall@1/@5, MRR and
+store milliseconds per query (``compare_retrievers`` of ``query.py``), and the
+extractive runs' image F1 per retriever; the last table pools all questions.
 """
 
 from __future__ import annotations
@@ -115,7 +120,8 @@ def _fmt(x: float | None) -> str:
     return "  -  " if x is None else f"{x:.3f}"
 
 
-def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str, index_root: Path) -> dict[str, Any]:
+def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str, index_root: Path,
+            retrievers: list[str] | None = None) -> dict[str, Any]:
     """Index ``corpus`` and answer its questions; media P/R/F1 against the gold images.
 
     The index goes to ``index_root/<corpus>`` and is reused when it exists
@@ -133,11 +139,20 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     ingest_s = time.perf_counter() - t0
     base = load_pipeline(index, llm="extractive")
     runs: dict[str, Any] = {}
+    table: dict[str, Any] = {}
     kinds = ["extractive"] + ([llm] if llm != "none" else [])
+    if retrievers:
+        from query import compare_retrievers, print_retrievers, retriever_options
+
+        table = compare_retrievers(base.store, base.embedder, questions, retrievers)
+        print_retrievers(table, corpus.name)
+        kinds = [f"extractive/{r}" for r in retrievers] + kinds[1:]
     for kind in kinds:
-        if kind == "extractive":
+        if kind.startswith("extractive"):
+            retr = retriever_options(kind.partition("/")[2]) if "/" in kind else None
+            config = PipelineConfig(refine=False) if retr is None else PipelineConfig(refine=False, retriever=retr)
             p = Pipeline(store=base.store, embedder=base.embedder, generator=ExtractiveAnswerGenerator(base.embedder),
-                         refiner=None, config=PipelineConfig(refine=False), corpus_root=base.corpus_root,
+                         refiner=None, config=config, corpus_root=base.corpus_root,
                          assets_dir=base.assets_dir)
         else:
             p = load_pipeline(index, llm=kind)
@@ -155,18 +170,44 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                       "per_question": [{"id": g.id, "predicted": [m.item.path if hasattr(m.item, "path") else None
                                                                   for m in a.media],
                                         "gold": list(g.gold_images)} for a, g in zip(answers, questions)]}
-    return {"corpus": corpus.name, "ingest_seconds": round(ingest_s, 1), "runs": runs}
+    return {"corpus": corpus.name, "ingest_seconds": round(ingest_s, 1), "runs": runs, "retrievers": table}
 
 
 def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
     print(f"\nmedia quality per corpus (images, micro; embedder {embedder_name}; load average "
           f"{os.getloadavg()[0]:.2f}, shared machine)")
-    print(f"{'corpus':42} {'generator':11} {'P':>6} {'R':>6} {'F1':>6} {'pageR@5':>7} {'s/q':>6}")
+    print(f"{'corpus':42} {'generator':24} {'P':>6} {'R':>6} {'F1':>6} {'pageR@5':>7} {'s/q':>6}")
     for r in rows:
         for kind, run in r["runs"].items():
             m = run["image"]
-            print(f"{r['corpus'][:42]:42} {kind:11} {_fmt(m['precision']):>6} {_fmt(m['recall']):>6} "
+            print(f"{r['corpus'][:42]:42} {kind:24} {_fmt(m['precision']):>6} {_fmt(m['recall']):>6} "
                   f"{_fmt(m['f1']):>6} {_fmt(run['page_recall_at5']):>7} {run['seconds_per_question']:6.2f}")
+
+
+def print_pooled(rows: list[dict[str, Any]], retrievers: list[str]) -> None:
+    """Retrieval metrics and image F1 over the questions of every corpus (weighted by questions),
+    and the corpora on which each retriever is best or tied at section recall@5."""
+    from query import print_retrievers
+
+    pooled: dict[str, dict[str, float]] = {}
+    for name in retrievers:
+        n = sum(r["retrievers"][name]["n"] for r in rows)
+        keys = [k for k in rows[0]["retrievers"][name] if k != "n"]
+        pooled[name] = {k: sum(r["retrievers"][name][k] * r["retrievers"][name]["n"] for r in rows) / n for k in keys}
+        pooled[name]["n"] = n
+    print_retrievers(pooled, f"all {len(rows)} corpora pooled (ms: mean of the per-corpus percentiles)")
+    print(f"  {'retriever':14s} {'image P':>8s} {'image R':>8s} {'image F1':>8s}  (extractive, micro over corpora)")
+    for name in retrievers:
+        tp = pred = gold = 0.0
+        for r in rows:
+            m = r["runs"][f"extractive/{name}"]["image"]
+            pred += m["n_pred"] or 0
+            gold += m["n_gold"] or 0
+            tp += (m["precision"] or 0) * (m["n_pred"] or 0)
+        p_ = tp / pred if pred else 0.0
+        r_ = tp / gold if gold else 0.0
+        f1 = 2 * p_ * r_ / (p_ + r_) if p_ + r_ else 0.0
+        print(f"  {name:14s} {p_:8.3f} {r_:8.3f} {f1:8.3f}")
 
 
 def main() -> None:
@@ -179,6 +220,8 @@ def main() -> None:
     ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing (fast, for smoke runs)")
     ap.add_argument("--llm", default="none", help="also answer with: bundled | bundled-small (use flock)")
     ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
+    ap.add_argument("--retrievers", default="", help="with --quality: compare these snippet retrievers "
+                                                       "(e.g. dense,lexical,hybrid-rrf,hybrid-minmax)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.ERROR)
     if args.quality:
@@ -186,14 +229,17 @@ def main() -> None:
 
         raw = [json.loads(ln) for ln in args.questions.read_text().splitlines() if ln.strip()]
         gold = {g.id: g for g in load_gold(args.questions)}
+        retrievers = [r.strip() for r in args.retrievers.split(",") if r.strip()]
         qrows = []
         for corpus in corpora(args.corpus):
             qs = [gold[r["id"]] for r in raw if r.get("corpus") == corpus.name]
             if qs:
                 qrows.append(quality(corpus, qs, embedder_name=args.embedder, llm=args.llm,
-                                     index_root=args.index_root))
+                                     index_root=args.index_root, retrievers=retrievers))
                 print_quality(qrows[-1:], args.embedder)
         print_quality(qrows, args.embedder)
+        if retrievers:
+            print_pooled(qrows, retrievers)
         if args.json:
             args.json.with_suffix(".quality.json").write_text(json.dumps(qrows, indent=2, default=str))
         return

@@ -6,6 +6,11 @@ Measures, side by side in one run over the same index:
   selection + placement), p50/p95 in ms, answers written by the extractive
   generator so the timing covers real sentences;
 - gold page in the top-5 snippets (recall@5), section-level recall@5 and MRR;
+- the snippet retrievers side by side (``--retrievers``, default dense, lexical,
+  hybrid-rrf, hybrid-minmax): gold section and gold page recall@1/@5, MRR and
+  milliseconds per query of the store search (the question embedding, shared
+  by all, apart), then MuRAR section-level media P/R/F1 with the extractive
+  answer per retriever;
 - media precision/recall/F1 per kind, and the no-media rate on text-only
   questions, for: MuRAR section-level selection (ours), and two standard
   baselines — top-2 images by question-to-item similarity (LangChain
@@ -19,6 +24,7 @@ Measures, side by side in one run over the same index:
   question gets the same sources and media from both.
 
     python benchmarks/query.py [--index DIR] [--llm none|bundled|bundled-small] [--limit N] [--store embedded]
+                               [--retrievers dense,lexical,hybrid-rrf,hybrid-minmax] [--questions FILE]
 """
 
 from __future__ import annotations
@@ -42,7 +48,8 @@ from murar.eval.media_metrics import GoldQuestion, load_gold, normalise_path, sc
 from murar.eval.retrieval_metrics import score_retrieval, summarise_retrieval  # noqa: E402
 from murar.ingest.index import build_index, open_index  # noqa: E402
 from murar.schema import Answer, MediaBlock, TextBlock, Trace  # noqa: E402
-from murar.store.base import is_displayable  # noqa: E402
+from murar.store.base import Store, is_displayable  # noqa: E402
+from murar.store.hybrid import RetrieverOptions, retrieve_snippets  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 
@@ -77,6 +84,73 @@ def baseline_section_best_image(p: Pipeline, question: str) -> Answer:
 def page_recall_at5(answer: Answer, gold: GoldQuestion) -> float:
     pages = {normalise_path(s.snippet.source_path) for s in answer.trace.retrieved[:5]}
     return float(normalise_path(gold.page) in pages)
+
+
+def retriever_options(name: str) -> RetrieverOptions:
+    """``dense`` | ``lexical`` | ``hybrid`` | ``hybrid-rrf`` | ``hybrid-minmax``."""
+    kind, _, fusion = name.partition("-")
+    return RetrieverOptions(kind=kind, fusion=fusion or "rrf")
+
+
+def compare_retrievers(store: Store, embedder: object, golds: list[GoldQuestion], names: list[str],
+                       *, k: int = 5, repeats: int = 3) -> dict[str, dict[str, float]]:
+    """Gold section/page recall@1 and @k, MRR and store milliseconds per query, per retriever.
+
+    The ranking scored is the top-``k`` list each retriever gives the generator.
+    Timings: median over ``repeats`` runs per question of the store search alone
+    (the question embedding, the same for every retriever, is measured apart as ``embed``).
+    """
+    from murar.eval.retrieval_metrics import is_relevant
+
+    vectors = []
+    embed_ms = []
+    for g in golds:
+        t0 = time.perf_counter()
+        vectors.append(embedder.embed([g.question])[0])  # type: ignore[attr-defined]
+        embed_ms.append((time.perf_counter() - t0) * 1000)
+    out: dict[str, dict[str, float]] = {}
+    for name in names:
+        opts = retriever_options(name)
+        retrieve_snippets(store, vectors[0], golds[0].question, k, opts)  # warm (lazy indexes)
+        sec1 = sec5 = pg1 = pg5 = rr = 0.0
+        ms: list[float] = []
+        for g, v in zip(golds, vectors):
+            runs = []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                hits = retrieve_snippets(store, v, g.question, k, opts)
+                runs.append((time.perf_counter() - t0) * 1000)
+            ms.append(statistics.median(runs))
+            snippets = [s for s, _ in hits]
+            rank = next((i for i, s in enumerate(snippets, 1) if is_relevant(s, g)), None)
+            pages = [normalise_path(s.source_path) for s in snippets]
+            page = normalise_path(g.page)
+            sec1 += rank == 1
+            sec5 += rank is not None
+            rr += 1.0 / rank if rank else 0.0
+            pg1 += bool(pages) and pages[0] == page
+            pg5 += page in pages
+        n = len(golds)
+        out[name] = {"section_r1": sec1 / n, f"section_r{k}": sec5 / n, "mrr": rr / n, "page_r1": pg1 / n,
+                     f"page_r{k}": pg5 / n, "ms_p50": pct(ms, 50), "ms_p95": pct(ms, 95), "n": n}
+    out["embed"] = {"ms_p50": pct(embed_ms, 50), "ms_p95": pct(embed_ms, 95), "n": len(golds)}
+    return out
+
+
+def print_retrievers(table: dict[str, dict[str, float]], title: str, k: int = 5) -> None:
+    import os
+
+    print(f"\nretrievers: {title} (load average {os.getloadavg()[0]:.2f})")
+    print(f"  {'retriever':14s} {'sec@1':>6s} {f'sec@{k}':>6s} {'MRR':>6s} {'page@1':>6s} {f'page@{k}':>6s} "
+          f"{'ms p50':>7s} {'ms p95':>7s}")
+    for name, r in table.items():
+        if name == "embed":
+            continue
+        print(f"  {name:14s} {r['section_r1']:6.3f} {r[f'section_r{k}']:6.3f} {r['mrr']:6.3f} {r['page_r1']:6.3f} "
+              f"{r[f'page_r{k}']:6.3f} {r['ms_p50']:7.2f} {r['ms_p95']:7.2f}")
+    e = table.get("embed")
+    if e:
+        print(f"  (question embedding, shared by all: p50 {e['ms_p50']:.1f} ms; n={int(e['n'])} questions)")
 
 
 def fmt(x: float | None) -> str:
@@ -153,9 +227,13 @@ def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuesti
         copy_s = time.perf_counter() - t0
         base = load_pipeline(url, llm="extractive")
         pq = Pipeline(store=base.store, embedder=p.embedder, generator=ExtractiveAnswerGenerator(p.embedder),
-                      refiner=None, config=PipelineConfig(refine=False), corpus_root=base.corpus_root,
-                      assets_dir=base.assets_dir)
+                      refiner=None, config=PipelineConfig(refine=False, retriever=p.config.retriever),
+                      corpus_root=base.corpus_root, assets_dir=base.assets_dir)
         pq.answer("warm up the pool")
+        names = [n.strip() for n in args.retrievers.split(",") if n.strip()]
+        if names:
+            print_retrievers(compare_retrievers(base.store, p.embedder, golds, names),
+                             f"{args.questions.name} on the PostgreSQL copy")
         # interleaved, so that both stores meet the same machine load
         timings: dict[str, dict[str, list[float]]] = {n: {"path": [], "retrieve": [], "media": []}
                                                       for n in ("lancedb", "postgresql")}
@@ -200,6 +278,9 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=5, help="timing repeats of the no-LLM path per question")
     ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "query.json")
     ap.add_argument("--store", default=None, help="also time the PostgreSQL store: embedded | postgresql://...")
+    ap.add_argument("--retrievers", default="dense,lexical,hybrid-rrf,hybrid-minmax",
+                    help="snippet retrievers compared side by side (comma-separated; empty: skip)")
+    ap.add_argument("--retriever", default="hybrid", help="the retriever of the main run: dense | lexical | hybrid")
     args = ap.parse_args()
 
     try:
@@ -209,11 +290,25 @@ def main() -> None:
         build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
     golds = load_gold(args.questions)[: args.limit]
     base = load_pipeline(args.index, llm="extractive")
+    main_retriever = retriever_options(args.retriever)
     p = Pipeline(store=base.store, embedder=base.embedder, generator=ExtractiveAnswerGenerator(base.embedder),
-                 refiner=None, config=PipelineConfig(refine=False), corpus_root=base.corpus_root,
-                 assets_dir=base.assets_dir)
+                 refiner=None, config=PipelineConfig(refine=False, retriever=main_retriever),
+                 corpus_root=base.corpus_root, assets_dir=base.assets_dir)
     root = base.corpus_root
     p.answer("warm up the embedder")
+    names = [n.strip() for n in args.retrievers.split(",") if n.strip()]
+    retrievers: dict[str, dict[str, float]] = {}
+    retriever_media: list[dict] = []
+    if names:
+        retrievers = compare_retrievers(base.store, base.embedder, golds, names)
+        print_retrievers(retrievers, f"{args.questions.name} on {args.index}")
+        for name in names:
+            pr = Pipeline(store=base.store, embedder=base.embedder,
+                          generator=ExtractiveAnswerGenerator(base.embedder), refiner=None,
+                          config=PipelineConfig(refine=False, retriever=retriever_options(name)),
+                          corpus_root=base.corpus_root, assets_dir=base.assets_dir)
+            retriever_media.append(media_table(f"retriever {name}: MuRAR section-level selection (extractive answer)",
+                                               [pr.answer(g.question) for g in golds], golds, root))
 
     no_llm_ms, gen_ms, ours = time_no_llm(p, golds, args.repeats)
     stores: dict[str, dict[str, float]] = {}
@@ -229,7 +324,8 @@ def main() -> None:
     strategy_rows = []
     for strategy in ("answer", "hybrid"):
         ps = Pipeline(store=base.store, embedder=base.embedder, generator=ExtractiveAnswerGenerator(base.embedder),
-                      refiner=None, config=PipelineConfig(refine=False, media_strategy=strategy),
+                      refiner=None, config=PipelineConfig(refine=False, media_strategy=strategy,
+                                                          retriever=main_retriever),
                       corpus_root=base.corpus_root, assets_dir=base.assets_dir)
         strategy_rows.append((strategy, [ps.answer(g.question) for g in golds]))
     rows = [
@@ -242,11 +338,12 @@ def main() -> None:
           for name, answers in strategy_rows],
     ]
     result = {"n_questions": len(golds), "no_llm_ms": {"p50": pct(no_llm_ms, 50), "p95": pct(no_llm_ms, 95)},
-              "stores": stores,
+              "stores": stores, "retriever": main_retriever.name, "retrievers": retrievers,
+              "retriever_media": retriever_media,
               "page_recall_at5": page_r5, "section_recall_at": retr.recall_at, "mrr": retr.mrr, "media": rows}
     if args.llm != "none":
         lp = load_pipeline(args.index, llm=args.llm, base_url=args.base_url, model=args.model,
-                           config=PipelineConfig(media_strategy=args.strategy))
+                           config=PipelineConfig(media_strategy=args.strategy, retriever=main_retriever))
         secs: list[float] = []
         llm_answers: list[Answer] = []
         refine_used: dict[str, int] = {}

@@ -23,6 +23,7 @@ Example ``murar.toml``::
     base_url = "http://127.0.0.1:8080/v1"
     model = "qwen2.5-coder"
     [answer]
+    retriever = "hybrid"    # snippets by hybrid (full-text + embedding) | dense | lexical search
     strategy = "hybrid"
 
 ``murar config show`` prints the result with where each value came from.
@@ -87,9 +88,11 @@ class LLMSettings:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AnswerSettings:
     """The pipeline knobs of ``murar ask`` (see :class:`murar.PipelineConfig`):
-    snippets given to the generator, media strategy, LLM refinement, LLM captions."""
+    snippets given to the generator, their retriever (``hybrid`` | ``dense`` |
+    ``lexical``, see :mod:`murar.store.hybrid`), media strategy, LLM refinement, LLM captions."""
 
     top_k: int = 5
+    retriever: str = "hybrid"
     strategy: str = "section"
     refine: bool = True
     captions: bool = True
@@ -291,7 +294,7 @@ PARAM_KEYS: dict[str, str] = {
     "index": "index.path", "store": "index.store",
     "embedder": "embedder.kind", "embed_base_url": "embedder.base_url", "embed_model": "embedder.model",
     "llm": "llm.kind", "base_url": "llm.base_url", "model": "llm.model", "api_key": "llm.api_key",
-    "top_k": "answer.top_k", "strategy": "answer.strategy",
+    "top_k": "answer.top_k", "retriever": "answer.retriever", "strategy": "answer.strategy",
     "no_refine": "!answer.refine", "no_captions": "!answer.captions",
     "host": "serve.host", "port": "serve.port", "workers": "serve.workers", "max_queue": "serve.max_queue",
     "max_wait": "serve.max_wait", "public_url": "serve.public_url", "title": "serve.title",

@@ -65,3 +65,29 @@ def write_all(writer: StoreWriter, pages: list[PageRecord], version: str = "v-1"
         vw.commit({"dim": DIM, "version": version}, {})
 
 
+
+#: snippet texts with words, for full-text search (ids and vectors as in :func:`_data`)
+LEXICAL_TEXTS = (
+    "Click Copy URL in the Server Calls tab to copy the request to the clipboard.",
+    "The network panel lists every server call the page made.",
+    "Installing the debugger: add the extension from the Chrome Web Store.",
+    "Each server call shows its status code and its timing.",
+    "Server settings are stored per server and per environment.",
+    "A report suite collects the data of one server.",
+    "Export the report as a spreadsheet for the team.",
+    "The server answers with a JSON document.",
+    "Schedule the export every morning.",
+    "The server logs every request of the server.",
+)
+
+
+def lexical_data() -> dict:
+    """:func:`_data` with :data:`LEXICAL_TEXTS` as snippet texts; snippet 5's section is headed ``Troubleshooting``."""
+    from dataclasses import replace
+
+    data = _data()
+    data["snippets"] = [
+        replace(s, text=t, heading_path=("P", "Troubleshooting") if i == 5 else s.heading_path)
+        for i, (s, t) in enumerate(zip(data["snippets"], LEXICAL_TEXTS))
+    ]
+    return data

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from store_cases import DIM, _data, pages_of, write_all  # noqa: F401  (tests/store on sys.path)
+from store_cases import DIM, _data, lexical_data, pages_of, write_all  # noqa: F401  (tests/store on sys.path)
 
 from murar.store.base import Store
+from murar.store.hybrid import RetrieverOptions, retrieve_snippets
 from murar.store.lance import LanceStore
 from murar.store.lance_versions import LanceWriter, current_version_dir
 from murar.store.memory import MemoryStore
@@ -84,3 +85,60 @@ def test_media_vector_lookup(store_and_data: tuple[Store, dict]) -> None:
     store, data = store_and_data
     assert np.allclose(store.media_vector("tab0"), data["media_vectors"][2], atol=1e-6)  # type: ignore[arg-type]
     assert store.media_vector("missing") is None
+
+
+@pytest.fixture(params=["memory", "lance", "postgres"])
+def lexical_store(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Store, dict]:
+    data = lexical_data()
+    if request.param == "postgres":
+        return _postgres(tmp_path, data, request.getfixturevalue("pg_url")), data
+    build: Callable[[Path, dict], Store] = _memory if request.param == "memory" else _lance
+    return build(tmp_path, data), data
+
+
+def _ids(hits: list) -> list[str]:
+    return [s.id for s, _ in hits]
+
+
+def test_lexical_search_matches_terms_best_first(lexical_store: tuple[Store, dict]) -> None:
+    store, _ = lexical_store
+    hits = store.search_snippets_lexical("How do I copy the URL of a call?", 10)
+    assert _ids(hits)[0] == "sn0"  # copy (twice) and url: only in sn0
+    assert set(_ids(hits)) == {"sn0", "sn1", "sn3"}  # every match shares a term (copy, url or call)
+    scores = [sc for _, sc in hits]
+    assert scores == sorted(scores, reverse=True) and all(sc > 0 for sc in scores)
+    assert len(store.search_snippets_lexical("How do I copy the URL of a call?", 2)) == 2
+
+
+def test_lexical_search_stems_weights_rare_terms_and_reads_headings(lexical_store: tuple[Store, dict]) -> None:
+    store, _ = lexical_store
+    assert _ids(store.search_snippets_lexical("install extensions", 3))[0] == "sn2"  # install~installing
+    # "server" is in most snippets, "spreadsheet" in one: the rare term decides (idf)
+    assert _ids(store.search_snippets_lexical("server spreadsheet", 10))[0] == "sn6"
+    assert _ids(store.search_snippets_lexical("troubleshooting", 10)) == ["sn5"]  # a heading word
+
+
+def test_lexical_search_without_matches_is_empty(lexical_store: tuple[Store, dict]) -> None:
+    store, _ = lexical_store
+    assert store.search_snippets_lexical("the and of", 5) == []  # stop words only
+    assert store.search_snippets_lexical("zebra", 5) == []
+    assert store.search_snippets_lexical("", 5) == []
+    assert store.search_snippets_lexical("copy", 0) == []
+
+
+def test_retrievers_give_cosines_in_their_order(lexical_store: tuple[Store, dict]) -> None:
+    store, data = lexical_store
+    q = data["snippet_vectors"][7]  # dense favours sn7; the words favour sn0
+    assert retrieve_snippets(store, q, "copy url", 3, RetrieverOptions(kind="dense")) == store.search_snippets(q, 3)
+    for kind in ("lexical", "hybrid"):
+        for fusion in ("rrf", "minmax"):
+            hits = retrieve_snippets(store, q, "copy url", 3, RetrieverOptions(kind=kind, fusion=fusion))
+            assert "sn0" in _ids(hits)
+            for s, cosine in hits:
+                i = int(s.id[2:])
+                assert cosine == pytest.approx(float(data["snippet_vectors"][i] @ q), abs=1e-5)
+    assert _ids(retrieve_snippets(store, q, "copy url", 3, RetrieverOptions(kind="lexical"))) == ["sn0"]
+    hybrid = _ids(retrieve_snippets(store, q, "copy url", 3, RetrieverOptions(kind="hybrid")))
+    assert hybrid[0] in ("sn0", "sn7") and {"sn0", "sn7"} <= set(hybrid) and len(hybrid) == 3
+    # nothing lexical: hybrid is the dense order
+    assert _ids(retrieve_snippets(store, q, "zebra", 3)) == _ids(store.search_snippets(q, 3))

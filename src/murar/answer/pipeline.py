@@ -88,6 +88,7 @@ from murar.schema import (
     VideoItem,
 )
 from murar.store.base import Store
+from murar.store.hybrid import RetrieverOptions, retrieve_snippets
 
 MAX_QUESTION_CHARS = 2000
 PATHS = ("streamed", "three-call")
@@ -98,6 +99,8 @@ class PipelineConfig:
     """Knobs of the pipeline (similarities are cosines of L2-normalised embeddings).
 
     ``top_k``: snippets given to the generator (MuRAR uses 5).
+    ``retriever``: how they are retrieved: dense (MuRAR: embedding similarity),
+    lexical (full-text BM25) or hybrid (both, fused); see :mod:`murar.store.hybrid`.
     ``not_found_score``: below this best snippet similarity the question is
     answered "not found" without calling the model.
     ``attribution_threshold``: sentence-to-snippet similarity for attribution.
@@ -133,6 +136,7 @@ class PipelineConfig:
         return cls(**base)  # type: ignore[arg-type]
 
     top_k: int = 5
+    retriever: RetrieverOptions = field(default_factory=RetrieverOptions)
     not_found_score: float = 0.25
     attribution_threshold: float = 0.45
     attribution: AttributionOptions = field(default_factory=AttributionOptions)
@@ -179,11 +183,12 @@ class Pipeline:
 
     # ------------------------------------------------------------- stages
     def retrieve(self, question: str) -> tuple[list[ScoredSnippet], np.ndarray]:
-        """Top-k snippets for ``question`` and their vectors, shape ``(k, dim)``."""
-        return self._search(self.embedder.embed([question])[0])
+        """Top-k snippets for ``question`` (by :attr:`PipelineConfig.retriever`, each
+        scored by its cosine similarity to the question) and their vectors, shape ``(k, dim)``."""
+        return self._search(self.embedder.embed([question])[0], question)
 
-    def _search(self, qv: np.ndarray) -> tuple[list[ScoredSnippet], np.ndarray]:
-        hits = self.store.search_snippets(qv, self.config.top_k)
+    def _search(self, qv: np.ndarray, question: str) -> tuple[list[ScoredSnippet], np.ndarray]:
+        hits = retrieve_snippets(self.store, qv, question, self.config.top_k, self.config.retriever)
         scored = [ScoredSnippet(snippet=s, score=round(sc, 4), citation=i + 1) for i, (s, sc) in enumerate(hits)]
         vecs = self.store.snippet_vectors([s.snippet.id for s in scored])
         return scored, vecs
@@ -213,7 +218,8 @@ class Pipeline:
                       found=False, trace=trace)
 
     def _new_trace(self) -> Trace:
-        return Trace(models={"embedder": self.embedder.name, "generator": self.generator.name,
+        return Trace(models={"embedder": self.embedder.name, "retriever": self.config.retriever.name,
+                             "generator": self.generator.name,
                              "refiner": getattr(self.refiner, "name", "none"), "prompt": PROMPT_VERSION})
 
     def _finish_steps(self, question: str, text: str, snippets: list[ScoredSnippet], vecs: np.ndarray,
@@ -268,10 +274,10 @@ class Pipeline:
         yield AnswerEvent(type="stage", name="retrieve")
         qv = self.embedder.embed([q])[0]
         trace.timings_ms["question_embedding"] = _ms(t0)
-        snippets, vecs = self._search(qv)
+        snippets, vecs = self._search(qv, q)
         trace.retrieved = snippets
         trace.timings_ms["retrieve"] = _ms(t0)
-        if not snippets or snippets[0].score < self.config.not_found_score:
+        if not snippets or max(s.score for s in snippets) < self.config.not_found_score:
             trace.timings_ms["total"] = _ms(t0)
             yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
             return
@@ -428,7 +434,7 @@ class Pipeline:
         sentence split (pysbd compiles its rules on first use), and evaluate the
         generator's fixed prompt prefix (system prompt + example), so the first
         question pays none of it. Raises EmbeddingError/LLMError like :meth:`answer`."""
-        self._search(self.embedder.embed(["warm up"])[0])
+        self._search(self.embedder.embed(["warm up"])[0], "warm up")
         split_sentences("Warm up. Then answer.")
         llm = getattr(self.generator, "llm", None)
         warm = getattr(llm, "warm", None)

@@ -171,12 +171,14 @@ class Assistant:
         """
         from murar.answer.pipeline import PipelineConfig
         from murar.config import load_config
+        from murar.store.hybrid import RetrieverOptions
 
         cfg = config or load_config()
         options: dict[str, Any] = {
             "llm": cfg.llm.kind, "base_url": cfg.llm.base_url, "model": cfg.llm.model, "api_key": cfg.llm.api_key,
             "config": PipelineConfig(top_k=cfg.answer.top_k, media_strategy=cfg.answer.strategy,
-                                     refine=cfg.answer.refine, display_captions=cfg.answer.captions),
+                                     refine=cfg.answer.refine, display_captions=cfg.answer.captions,
+                                     retriever=RetrieverOptions(kind=cfg.answer.retriever)),
         }
         options.update(overrides)
         index = options.pop("index", cfg.index.target)
@@ -252,8 +254,10 @@ class Assistant:
                                     text=str(getattr(event, "text", "")))
 
     def search(self, query: str, k: int = 5, *, guard: bool | None = None) -> list[SearchHit]:
-        """The ``k`` snippets most similar to ``query`` (cosine, best first),
-        each with the displayable media of its section.
+        """The ``k`` snippets best matching ``query``, in the order of the
+        pipeline's retriever (:attr:`PipelineConfig.retriever`: hybrid
+        full-text + embedding search by default), each with its cosine
+        similarity as ``score`` and the displayable media of its section.
 
         Search results leave murar for another model (MCP clients, LangChain
         and LlamaIndex chains) or a reader, so the injection guard's passage
@@ -266,6 +270,7 @@ class Assistant:
         """
         from murar.answer.guard import REMOVED, guard_passage, instruction_like
         from murar.store.base import is_displayable
+        from murar.store.hybrid import RetrieverOptions, retrieve_snippets
 
         q = " ".join(query.split())
         if not q:
@@ -277,7 +282,9 @@ class Assistant:
             guard = bool(getattr(getattr(p, "config", None), "guard", True))
         vector = p.embedder.embed([q])[0]
         hits: list[SearchHit] = []
-        for rank, (snippet, score) in enumerate(p.store.search_snippets(vector, k), start=1):
+        retriever = getattr(getattr(p, "config", None), "retriever", None) or RetrieverOptions()
+        ranked = retrieve_snippets(p.store, vector, q, k, retriever)
+        for rank, (snippet, score) in enumerate(ranked, start=1):
             media = [m.item for m in p.store.media_in_section(snippet.section_id) if is_displayable(m.item)]
             media_meta = [_media_metadata(m, p.media_file(m.id)) for m in media]
             notes: list[str] = []
@@ -294,7 +301,8 @@ class Assistant:
                 SNIPPET_ID_KEY: snippet.id, "section_id": snippet.section_id,
                 "source_path": snippet.source_path, "page_title": snippet.page_title,
                 "heading_path": " > ".join(snippet.heading_path), "anchor": snippet.anchor,
-                "page": snippet.page, "score": round(float(score), 4), "media": media_meta,
+                "page": snippet.page, "score": round(float(score), 4), "retriever": retriever.name,
+                "media": media_meta,
             }
             hits.append(SearchHit(snippet=snippet, score=float(score), rank=rank, media=media, metadata=meta,
                                   guard_notes=notes))

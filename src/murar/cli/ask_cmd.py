@@ -12,6 +12,7 @@ import typer
 from murar.cli.common import (
     DEFAULT_INDEX,
     REMOTE_IMAGES_HELP,
+    RETRIEVER_HELP,
     StoreOption,
     fail,
     index_target,
@@ -87,6 +88,7 @@ def ask(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the answer to this file; image links resolve from its folder.")] = None,
     no_refine: Annotated[bool, typer.Option("--no-refine", help="Keep the code-placed draft; skip the LLM rewrite.")] = False,
     top_k: Annotated[int, typer.Option(help="Snippets given to the generator.")] = 5,
+    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "hybrid",
     strategy: Annotated[str, typer.Option(help="Media selection: section (MuRAR) | answer (answer-based, top 2) | hybrid.")] = "section",
     path: Annotated[str, typer.Option(help="streamed (one model call, media while the text streams) | "
                                            "three-call (MuRAR as published: answer, captions, rewrite).")] = "streamed",
@@ -104,17 +106,20 @@ def ask(
     from murar.answer.media import MediaOptions
     from murar.answer.pipeline import PipelineConfig, load_pipeline
     from murar.answer.render import file_media_url, render_markdown
+    from murar.store.hybrid import RetrieverOptions
 
     if output not in ("markdown", "json"):
         fail(f"--format must be markdown or json, not {output!r}")
     show_remote = parse_remote_images(remote_images)
     try:
         media = MediaOptions(remote_images=show_remote)
+        retr = RetrieverOptions(kind=retriever)
         if path == "three-call":
             config = PipelineConfig.three_call(top_k=top_k, refine=not no_refine, media_strategy=strategy,
-                                               display_captions=llm_captions and not no_captions, media=media)
+                                               display_captions=llm_captions and not no_captions, media=media,
+                                               retriever=retr)
         else:
-            config = PipelineConfig(top_k=top_k, media_strategy=strategy, path=path, media=media)
+            config = PipelineConfig(top_k=top_k, media_strategy=strategy, path=path, media=media, retriever=retr)
         pipeline = load_pipeline(index_target(index, store), llm=llm, base_url=base_url, model=model,
                                  api_key=api_key, config=config)
         answer = _answer_with_status(pipeline, question, show=not quiet)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from murar.cli.common import DEFAULT_INDEX, StoreOption, fail, index_target
+from murar.cli.common import DEFAULT_INDEX, RETRIEVER_HELP, StoreOption, fail, index_target
 from murar.errors import MurarError
 
 LLM_HELP = ("extractive (no model, fast: the client's own model writes the prose) | bundled | bundled-small "
@@ -24,6 +24,7 @@ def mcp(
     host: Annotated[str, typer.Option(help="Address for --http (loopback by default; no authentication).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port for --http.")] = 8765,
     store: StoreOption = None,
+    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "hybrid",
 ) -> None:
     """Serve INDEX as an MCP server: tools ask_docs (answer with screenshots as image content)
     and search_docs, and one resource per page. stdio by default, for Claude Desktop, IDEs and agents."""
@@ -36,6 +37,11 @@ def mcp(
         typer.secho(f"warning: listening on {host}: anyone who can reach it can query the docs "
                     "(there is no authentication)", fg=typer.colors.YELLOW, err=True)
     try:
-        run(index_target(index, store), llm=llm, http=http, host=host, port=port, base_url=base_url, model=model, api_key=api_key)
+        from murar.answer.pipeline import PipelineConfig
+        from murar.store.hybrid import RetrieverOptions
+
+        config = PipelineConfig(retriever=RetrieverOptions(kind=retriever))
+        run(index_target(index, store), llm=llm, http=http, host=host, port=port, base_url=base_url, model=model,
+            api_key=api_key, config=config)
     except MurarError as err:
         fail(err)

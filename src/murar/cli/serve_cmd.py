@@ -13,6 +13,7 @@ import typer
 from murar.cli.common import (
     DEFAULT_INDEX,
     REMOTE_IMAGES_HELP,
+    RETRIEVER_HELP,
     StoreOption,
     fail,
     index_target,
@@ -111,6 +112,7 @@ def serve(
     ] = "info",
     store: StoreOption = None,
     remote_images: Annotated[str, typer.Option(help=REMOTE_IMAGES_HELP)] = "hide",
+    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "hybrid",
 ) -> None:
     """Serve INDEX over HTTP: the web page at /, the JSON/streaming API at /v1, the
     OpenAI-compatible chat API at /v1/chat/completions, API docs at /docs."""
@@ -136,6 +138,7 @@ def serve(
             cors_origins=tuple(cors_origin or ()),
             refine=not no_refine,
             remote_images=parse_remote_images(remote_images),
+            retriever=retriever,
         )
     except MurarError as err:
         fail(err)
@@ -185,6 +188,7 @@ def build_app(
     cors_origins: tuple[str, ...] = (),
     refine: bool = True,
     remote_images: bool = False,
+    retriever: str = "hybrid",
 ) -> FastAPI:
     """The FastAPI app of ``murar serve`` for ``index`` (a folder or a
     ``postgresql://`` URL; the pipeline loads its model lazily, on the first
@@ -203,6 +207,7 @@ def build_app(
         raise MissingExtraError("fastapi", "server") from err
     from murar.answer.media import MediaOptions
     from murar.answer.pipeline import PipelineConfig, load_pipeline
+    from murar.store.hybrid import RetrieverOptions
 
     pipeline = load_pipeline(
         index,
@@ -210,7 +215,8 @@ def build_app(
         base_url=base_url,
         model=model,
         api_key=api_key,
-        config=PipelineConfig(refine=refine, media=MediaOptions(remote_images=remote_images)),
+        config=PipelineConfig(refine=refine, media=MediaOptions(remote_images=remote_images),
+                              retriever=RetrieverOptions(kind=retriever)),
     )
     config = ServerConfig(
         max_concurrency=workers,

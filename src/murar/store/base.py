@@ -4,8 +4,9 @@ Backends: :class:`murar.store.memory.MemoryStore` (NumPy reference, no
 persistence), :class:`murar.store.lance.LanceStore` (embedded LanceDB,
 the default) and :class:`murar.store.postgres.PgStore` (PostgreSQL +
 pgvector, shared by stateless replicas). Every backend passes
-``tests/store/test_conformance.py``. Scores are cosine similarities in
-[-1, 1] (vectors are L2-normalised).
+``tests/store/test_conformance.py``. Vector search scores are cosine
+similarities in [-1, 1] (vectors are L2-normalised); full-text search
+scores are each engine's own (BM25 or ``ts_rank``).
 
 Writes go through :class:`StoreWriter` (ingest never calls a backend
 directly): a writer opens a new *version* (:class:`VersionWriter`), which
@@ -50,7 +51,11 @@ class Store(Protocol):
     """Read access to an index.
 
     ``search_snippets(v, k)`` returns up to ``k`` ``(snippet, cosine)`` pairs,
-    best first. ``media_in_section`` returns every media item of one section
+    best first. ``search_snippets_lexical(query, k)`` is full-text search
+    (BM25-style, see :mod:`murar.store.lexical`): up to ``k`` ``(snippet,
+    score)`` pairs sharing at least one term with ``query``, best first, the
+    score on the backend's own scale (higher is better); the retrievers of
+    :mod:`murar.store.hybrid` combine both. ``media_in_section`` returns every media item of one section
     with its vector, in document order. ``search_media`` ranks media items of
     the given kinds over the whole index (used by answer-based selection);
     items whose file is missing are excluded unless ``include_missing``.
@@ -61,6 +66,8 @@ class Store(Protocol):
     def dim(self) -> int: ...
 
     def search_snippets(self, vector: np.ndarray, k: int) -> list[tuple[Snippet, float]]: ...
+
+    def search_snippets_lexical(self, query: str, k: int) -> list[tuple[Snippet, float]]: ...
 
     def snippet_vectors(self, ids: Sequence[str]) -> Vectors: ...
 

@@ -18,6 +18,7 @@ loaded into memory on open (a few MB for thousands of pages).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from collections import defaultdict
@@ -47,9 +48,17 @@ from murar.store.base import (
     is_displayable,
     page_counts,
 )
+from murar.store.lexical import lexical_text
 from murar.store.memory import MemoryStore
 
+log = logging.getLogger(__name__)
+
 SNIPPETS, MEDIA, SECTIONS, PAGES = "snippets", "media", "sections", "pages"
+#: the snippets column holding :func:`~murar.store.lexical.lexical_text`, with LanceDB's native
+#: full-text index (BM25; English stems, stop words removed, lower case)
+TEXT = "text"
+FTS_OPTIONS: dict[str, Any] = {"language": "English", "stem": True, "remove_stop_words": True, "lower_case": True,
+                               "with_position": False}
 #: up to this many rows, search is exact in memory (sub-millisecond); beyond, LanceDB searches
 #: with the ANN index that :func:`write_lance` builds for such tables
 EXACT_IN_MEMORY_MAX = 200_000
@@ -84,8 +93,10 @@ def write_lance(
 ) -> None:
     """Write a complete index into the (new, empty) folder ``path``.
 
-    A table of more than ``ann_min_rows`` vectors (where :class:`LanceStore`
-    stops searching in memory) gets an ANN index (IVF_HNSW_SQ, dot product =
+    The snippets table gets LanceDB's native full-text index (BM25) on
+    :func:`~murar.store.lexical.lexical_text` (:data:`FTS_OPTIONS`). A table
+    of more than ``ann_min_rows`` vectors (where :class:`LanceStore` stops
+    searching in memory) gets an ANN index (IVF_HNSW_SQ, dot product =
     cosine on L2-normalised vectors); smaller ones are searched exactly.
 
     ``pages`` (content hash, row counts and asset files per page) enables
@@ -100,7 +111,7 @@ def write_lance(
     vf = _vector_field(dim)
     sn_schema = pa.schema([
         pa.field("id", pa.string()), pa.field("section_id", pa.string()),
-        pa.field("source_path", pa.string()), pa.field("payload", pa.string()), vf,
+        pa.field("source_path", pa.string()), pa.field("payload", pa.string()), pa.field(TEXT, pa.string()), vf,
     ])
     sn_table = pa.Table.from_pydict(
         {
@@ -108,6 +119,7 @@ def write_lance(
             "section_id": [s.section_id for s in snippets],
             "source_path": [s.source_path for s in snippets],
             "payload": [json.dumps(to_jsonable(s)) for s in snippets],
+            TEXT: [lexical_text(s) for s in snippets],
             "vector": _vector_array(snippet_vectors, dim),
         },
         schema=sn_schema,
@@ -137,6 +149,10 @@ def write_lance(
             from lancedb.index import HnswSq
 
             created.create_index("vector", config=HnswSq(distance_type="dot"))  # column first (new API)
+        if name == SNIPPETS and table.num_rows:
+            from lancedb.index import FTS
+
+            created.create_index(TEXT, config=FTS(**FTS_OPTIONS))
     db.create_table(SECTIONS, data=se_table, mode="overwrite")
     if pages is not None:
         pg_table = pa.Table.from_pydict(
@@ -208,6 +224,8 @@ class LanceStore:
         )
         self._n_snippets = snippets.num_rows
         self._n_media = media.num_rows
+        self._fts = TEXT in snippets.column_names and _has_fts_index(self._sn)
+        self._fts_warned = False
         self._pages: dict[str, StoredPage] = {}
         if PAGES in names:
             for row in db.open_table(PAGES).to_arrow().to_pylist():
@@ -277,6 +295,31 @@ class LanceStore:
                 out.append((snippet, float(1.0 - d)))
         return out
 
+    def search_snippets_lexical(self, query: str, k: int) -> list[tuple[Snippet, float]]:
+        """LanceDB's native full-text search (BM25). An index written before
+        murar had full-text indexes has none: it is searched by the in-memory
+        BM25 reference instead (built on the first query, a one-line warning
+        once); ``murar ingest`` adds the index."""
+        if k <= 0 or not query.strip() or self._n_snippets == 0:
+            return []
+        if not self._fts:
+            if not self._fts_warned:
+                self._fts_warned = True
+                log.warning("%s has no full-text index (written before murar had one): full-text search runs in "
+                            "memory; run `murar ingest` again to add the index", self._path)
+            return self._mem.search_snippets_lexical(query, k)
+        from lancedb.query import MatchQuery
+
+        with self._lock:
+            rows = (self._sn.search(MatchQuery(query, TEXT), query_type="fts")
+                    .select(["id", "_score"]).limit(k).to_arrow())
+        out: list[tuple[Snippet, float]] = []
+        for i, score in zip(rows.column("id").to_pylist(), rows.column("_score").to_pylist()):
+            snippet = self._mem.get_snippet(i)
+            if snippet is not None:
+                out.append((snippet, float(score)))
+        return out
+
     def snippet_vectors(self, ids: Sequence[str]) -> Vectors:
         return self._mem.snippet_vectors(ids)
 
@@ -336,6 +379,16 @@ class LanceStore:
 
     def counts(self) -> dict[str, int]:
         return self._mem.counts()
+
+
+def _has_fts_index(table: Any) -> bool:
+    """Whether ``table`` has a full-text index on :data:`TEXT`."""
+    try:
+        indices = table.list_indices()
+    except Exception:  # an unreadable index list: search in memory
+        return False
+    return any(TEXT in list(getattr(ix, "columns", [])) and "fts" in str(getattr(ix, "index_type", "")).lower()
+               for ix in indices)
 
 
 def _to_matrix(col: pa.ChunkedArray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""In-memory NumPy store: the reference backend (exact cosine search)."""
+"""In-memory NumPy store: the reference backend (exact cosine search, BM25 full-text search)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ from murar.embed.base import Vectors
 from murar.errors import IndexError_
 from murar.schema import AnyMedia, MediaKind, Section, Snippet
 from murar.store.base import IndexedMedia, ScoredMedia, is_displayable
+from murar.store.lexical import Bm25Index, lexical_text
 
 
 class MemoryStore:
-    """Holds everything in NumPy arrays; exact search by matrix product.
+    """Holds everything in NumPy arrays; exact search by matrix product;
+    full-text search by :class:`~murar.store.lexical.Bm25Index` (built on
+    the first full-text query).
 
     Raises:
         IndexError_: when vector counts or dimensions do not match the items.
@@ -42,6 +45,7 @@ class MemoryStore:
         self._media = list(media)
         self._mv = np.asarray(media_vectors, dtype=np.float32)
         self._media_index = {m.id: i for i, m in enumerate(self._media)}
+        self._bm25 = Bm25Index([lexical_text(s) for s in self._snippets])
         self._by_section: dict[str, list[int]] = defaultdict(list)
         for i, m in enumerate(self._media):
             self._by_section[m.section_id].append(i)
@@ -58,6 +62,9 @@ class MemoryStore:
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.lexsort((top, -scores[top]))]  # equal scores in index order, as the other backends
         return [(self._snippets[i], float(scores[i])) for i in top]
+
+    def search_snippets_lexical(self, query: str, k: int) -> list[tuple[Snippet, float]]:
+        return [(self._snippets[i], score) for i, score in self._bm25.search(query, k)]
 
     def snippet_vectors(self, ids: Sequence[str]) -> Vectors:
         idx = [self._snippet_index[i] for i in ids]

@@ -6,7 +6,12 @@ row naming the live version), and the data tables ``pages``, ``sections``,
 ``snippets``, ``media``, ``assets``. Item fields are a ``jsonb`` payload;
 ``snippets.embedding`` and ``media.embedding`` are ``vector(dim)`` columns
 with HNSW indexes on cosine distance (``vector_cosine_ops``), so a score is
-``1 - (embedding <=> query)``.
+``1 - (embedding <=> query)``. ``snippets.tsv`` is a generated ``tsvector``
+(``english`` configuration) of the snippet's page title, heading path and
+text, with a GIN index: full-text search ranks its matches by BM25 computed
+in SQL (:data:`BM25_SQL`). Stores written before that column existed get it
+from the next ingest; until then full-text search computes the vectors on
+the fly (a sequential scan, with a one-line warning).
 
 Versions without copies: every data row carries the half-open range of
 versions ``[vfrom, vto)`` in which it exists. Version ``N`` is built beside the
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import tempfile
 import threading
 import time
@@ -60,6 +66,8 @@ from murar.store.base import (
     ScoredMedia,
 )
 
+log = logging.getLogger(__name__)
+
 #: version of the table layout below; a store of another version is refused with a migration hint
 PG_SCHEMA_VERSION = 1
 #: ``MIGRATIONS[n]`` upgrades a store of schema ``n`` to ``n + 1`` (applied by a writer, in one transaction)
@@ -78,6 +86,36 @@ ENABLE_SQL = "CREATE EXTENSION vector;"
 _ADVISORY_KEY = 0x6D75726172  # "murar"
 _VISIBLE = "vfrom <= %(v)s AND vto > %(v)s"
 _DATA_TABLES = ("murar_pages", "murar_sections", "murar_snippets", "murar_media", "murar_assets")
+#: the full-text document of a snippet (:func:`murar.store.lexical.lexical_text`, from the payload)
+TSV_EXPR = ("to_tsvector('english'::regconfig, coalesce(payload->>'page_title', '') || ' ' || "
+            "coalesce(payload->>'heading_path', '') || ' ' || coalesce(payload->>'text', ''))")
+#: adds the full-text column and index (additive: older murar readers and writers ignore them, COPY fills
+#: the generated column); run by every writer, so the next ingest upgrades a store written without them
+FTS_SQL = (
+    f"ALTER TABLE murar_snippets ADD COLUMN IF NOT EXISTS tsv tsvector GENERATED ALWAYS AS ({TSV_EXPR}) STORED",
+    "CREATE INDEX IF NOT EXISTS murar_snippets_tsv ON murar_snippets USING gin (tsv)",
+)
+#: BM25 parameters of full-text search (Lucene's defaults, as the in-memory reference)
+BM25_K1, BM25_B = 1.5, 0.75
+#: full-text search: the rows matching any query lexeme (an OR of ``plainto_tsquery``'s terms; GIN
+#: index), ranked by BM25 with Lucene's idf; document frequencies are counted among the matches (which
+#: hold every row containing a query term), document length is the lexeme occurrences
+BM25_SQL = """
+WITH ql AS (SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('english', %(text)s))) AS lexeme),
+m AS MATERIALIZED (
+  SELECT id, payload, source_path, ord, {tsv} AS tsv FROM murar_snippets
+  WHERE {vis} AND {tsv} @@ replace(plainto_tsquery('english', %(text)s)::text, ''' & ''', ''' | ''')::tsquery
+),
+t AS (SELECT m.id, u.lexeme, array_length(u.positions, 1) AS tf
+      FROM m CROSS JOIN LATERAL unnest(m.tsv) AS u WHERE u.lexeme IN (SELECT lexeme FROM ql)),
+df AS (SELECT lexeme, count(*) AS n FROM t GROUP BY lexeme),
+dl AS (SELECT m.id, (SELECT sum(array_length(x.positions, 1)) FROM unnest(m.tsv) AS x) AS len FROM m)
+SELECT m.payload, sum(ln(1 + (%(n)s - df.n + 0.5) / (df.n + 0.5))
+                      * t.tf / (t.tf + %(k1)s * (1 - %(b)s + %(b)s * dl.len / %(avgdl)s))) AS score
+FROM t JOIN df USING (lexeme) JOIN dl USING (id) JOIN m USING (id)
+GROUP BY m.id, m.payload, m.source_path, m.ord
+ORDER BY score DESC, m.source_path, m.ord LIMIT %(k)s
+"""
 
 
 def _psycopg() -> Any:
@@ -141,6 +179,7 @@ def _schema_sql(dim: int) -> list[str]:
         "CREATE INDEX IF NOT EXISTS murar_sections_id ON murar_sections (id)",
         *[f"CREATE INDEX IF NOT EXISTS {t}_path ON {t} (source_path)" for t in _DATA_TABLES],
         *[f"CREATE INDEX IF NOT EXISTS {t}_vto ON {t} (vto)" for t in _DATA_TABLES],
+        *FTS_SQL,
     ]
 
 
@@ -297,6 +336,7 @@ class PgStore:
         self._cache: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._rows: dict[int, tuple[int, int]] = {}
+        self._lexical: dict[int, tuple[bool, int, float]] = {}
         self._pin = threading.local()
         self._dim: int | None = None
         self._assets: Path | None = None
@@ -401,6 +441,34 @@ class PgStore:
         hits = [(snippet_from_dict(p), float(1.0 - d)) for p, d in rows]
         hits.sort(key=lambda h: -h[1])  # iterative scans may return rows slightly out of order
         return hits
+
+    def _lexical_stats(self, conn: Any, v: int) -> tuple[bool, int, float]:
+        """(has the ``tsv`` column, rows, mean document length) of version ``v``, computed once."""
+        if v not in self._lexical:
+            has = bool(conn.execute(
+                "SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'murar_snippets'::regclass "
+                "AND attname = 'tsv' AND NOT attisdropped)").fetchone()[0])
+            if not has:
+                log.warning("%s has no full-text column (written before murar had one): full-text search "
+                            "computes it per query; run `murar ingest` again to add it", self.location)
+            tsv = "tsv" if has else TSV_EXPR
+            n, avgdl = conn.execute(
+                f"SELECT count(*), avg((SELECT sum(array_length(x.positions, 1)) FROM unnest({tsv}) AS x)) "
+                f"FROM murar_snippets WHERE {_VISIBLE}", {"v": v}).fetchone()
+            self._lexical = {v: (has, int(n), float(avgdl or 1.0))}
+        return self._lexical[v]
+
+    def search_snippets_lexical(self, query: str, k: int) -> list[tuple[Snippet, float]]:
+        """Full-text search of the live version, ranked by BM25 (:data:`BM25_SQL`)."""
+        if k <= 0 or not query.strip():
+            return []
+        with self._db.conn() as conn:
+            v = self._version(conn, refresh=True)
+            has, n, avgdl = self._lexical_stats(conn, v)
+            rows = conn.execute(BM25_SQL.format(tsv="tsv" if has else TSV_EXPR, vis=_VISIBLE),
+                                {"text": query, "v": v, "n": n, "avgdl": avgdl, "k1": BM25_K1, "b": BM25_B,
+                                 "k": k}).fetchall()
+        return [(snippet_from_dict(p), float(score)) for p, score in rows]
 
     def snippet_vectors(self, ids: Sequence[str]) -> Vectors:
         if not ids:

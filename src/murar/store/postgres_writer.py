@@ -27,6 +27,7 @@ from murar.store.postgres import (
     _DATA_TABLES,
     _VISIBLE,
     BUILD_MEMORY,
+    FTS_SQL,
     HNSW_SQL,
     MIGRATIONS,
     OPEN,
@@ -209,6 +210,10 @@ class PgWriter:
                 conn.execute("INSERT INTO murar_meta VALUES ('schema_version', %s), ('dim', %s), "
                              "('murar_version', %s) ON CONFLICT (key) DO NOTHING",
                              (str(PG_SCHEMA_VERSION), str(dim), __version__))
+            elif conn.execute("SELECT NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = "
+                              "'murar_snippets'::regclass AND attname = 'tsv' AND NOT attisdropped)").fetchone()[0]:
+                for stmt in FTS_SQL:  # a store written before full-text search: add it (computes every row)
+                    conn.execute(stmt)
         stored = int((_meta(conn) or {}).get("dim", "0"))
         if stored != dim:
             raise StoreSchemaError(
