@@ -148,3 +148,25 @@ def test_defaults_reach_nested_and_per_command_options(tmp_path: Path) -> None:
     assert defaults["ask"]["llm"] == "openai" and defaults["ask"]["index"] == Path("/srv/idx")
     assert defaults["eval"]["run"]["index"] == Path("/srv/idx")  # nested group
     assert "port" not in defaults.get("ingest", {})
+
+
+def test_retriever_from_file_env_and_flag_is_recorded_in_the_trace(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = _cli_corpus(tmp_path)
+    (tmp_path / "murar.toml").write_text('[embedder]\nkind = "hashing"\n[llm]\nkind = "extractive"\n'
+                                         '[answer]\nretriever = "lexical"\n')
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["ingest", str(docs), "--quiet"]).exit_code == 0
+    question = "How do I add a custom event in the journey canvas?"
+
+    def retriever(*flags: str) -> str:
+        r = runner.invoke(app, ["ask", question, "--format", "json", "--quiet", *flags])
+        assert r.exit_code == 0, r.output
+        return str(json.loads(r.output)["trace"]["models"]["retriever"])
+
+    assert retriever() == "lexical"
+    monkeypatch.setenv("MURAR_ANSWER_RETRIEVER", "dense")
+    assert retriever() == "dense"
+    assert retriever("--retriever", "hybrid") == "hybrid-rrf"
+    r = runner.invoke(app, ["ask", question, "--quiet", "--retriever", "sparse"])
+    assert r.exit_code != 0 and "retriever must be one of" in r.output

@@ -7,7 +7,13 @@ from typing import Annotated
 
 import typer
 
-from murar.cli.common import DEFAULT_INDEX, RETRIEVER_HELP, StoreOption, fail, index_target
+from murar.cli.common import (
+    DEFAULT_INDEX,
+    RETRIEVER_HELP,
+    StoreOption,
+    fail,
+    index_target,
+)
 from murar.errors import MurarError
 
 LLM_HELP = ("extractive (no model, fast: the client's own model writes the prose) | bundled | bundled-small "

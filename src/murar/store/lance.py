@@ -311,7 +311,8 @@ class LanceStore:
         from lancedb.query import MatchQuery
 
         with self._lock:
-            rows = (self._sn.search(MatchQuery(query, TEXT), query_type="fts")
+            match = MatchQuery(query, TEXT)  # type: ignore[call-arg]  # (defaults missing from its signature)
+            rows = (self._sn.search(match, query_type="fts")
                     .select(["id", "_score"]).limit(k).to_arrow())
         out: list[tuple[Snippet, float]] = []
         for i, score in zip(rows.column("id").to_pylist(), rows.column("_score").to_pylist()):
@@ -385,7 +386,7 @@ def _has_fts_index(table: Any) -> bool:
     """Whether ``table`` has a full-text index on :data:`TEXT`."""
     try:
         indices = table.list_indices()
-    except Exception:  # an unreadable index list: search in memory
+    except (OSError, RuntimeError, ValueError):  # an unreadable index list: search in memory
         return False
     return any(TEXT in list(getattr(ix, "columns", [])) and "fts" in str(getattr(ix, "index_type", "")).lower()
                for ix in indices)
