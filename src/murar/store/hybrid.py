@@ -75,8 +75,7 @@ def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]], *, c: int = RRF_C)
     for ranking in rankings:
         for rank, key in enumerate(ranking, start=1):
             scores[key] = scores.get(key, 0.0) + 1.0 / (c + rank)
-    order = {key: i for i, key in enumerate(scores)}
-    return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+    return sorted(scores.items(), key=lambda kv: -kv[1])  # stable: ties in first-appearance order
 
 
 def minmax_fusion(scored: Sequence[Sequence[tuple[str, float]]],
@@ -94,8 +93,7 @@ def minmax_fusion(scored: Sequence[Sequence[tuple[str, float]]],
         for key, s in lst:
             norm = 1.0 if hi == lo else (s - lo) / (hi - lo)
             scores[key] = scores.get(key, 0.0) + weight * norm
-    order = {key: i for i, key in enumerate(scores)}
-    return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+    return sorted(scores.items(), key=lambda kv: -kv[1])  # stable: ties in first-appearance order
 
 
 def retrieve_snippets(store: Store, vector: np.ndarray, query: str, k: int,
