@@ -24,6 +24,10 @@ model call each): placement is the code placement the refinement must keep.
 
     flock /work/bench.lock python benchmarks/quality.py --llm bundled [--limit N]
     python benchmarks/quality.py --llm none          # extractive only (seconds)
+
+``--retrievers dense,hybrid-rrf`` runs the current selection once per snippet
+retriever (:mod:`murar.store.hybrid`); the previous selection keeps the
+dense retriever it had.
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ from murar.eval.run import EvalRun, evaluate_service
 from murar.eval.scorer import MirageScorer
 from murar.ingest.index import build_index, open_index
 from murar.schema import ScoredSnippet
+from murar.store.hybrid import RetrieverOptions
 
 SHARED = REPO.parent / "shared"
 
@@ -115,9 +120,9 @@ class CachedGenerator:
 
 
 def previous_config() -> PipelineConfig:
-    """The selection before issue 9 (every issue-9 lever off)."""
+    """The selection before issue 9 (every issue-9 lever off; dense retriever)."""
     return PipelineConfig(attribution=AttributionOptions.previous(), media=MediaOptions.previous(),
-                          refine=False, display_captions=False)
+                          refine=False, display_captions=False, retriever=RetrieverOptions(kind="dense"))
 
 
 def _f(x: float | None) -> str:
@@ -195,6 +200,8 @@ def main() -> None:
     ap.add_argument("--ablation", action="store_true", help="also the current selection with each lever off")
     ap.add_argument("--generators", default=None, help="comma-separated subset: extractive,bundled")
     ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "quality.json")
+    ap.add_argument("--retrievers", default="dense,hybrid-rrf",
+                    help="snippet retrievers of the current selection (dense | lexical | hybrid-rrf | hybrid-minmax)")
     args = ap.parse_args()
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
@@ -223,8 +230,12 @@ def main() -> None:
     judge = EmbeddingJudge(emb)
     scorer = None if args.no_mirage else MirageScorer(judge)
     rows: list[dict[str, Any]] = []
+    from query import retriever_options
+
     current = PipelineConfig(refine=False, display_captions=False)
-    selections = [("previous", previous_config()), ("current", current)]
+    selections = [("previous", previous_config())]
+    for name in [r.strip() for r in args.retrievers.split(",") if r.strip()]:
+        selections.append((f"current {name}", dataclasses.replace(current, retriever=retriever_options(name))))
     if args.ablation:  # the current defaults with one lever off at a time
         for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus"):
             off: dict[str, object] = {lever: None if lever == "question_focus" else False}
