@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from murar.errors import ConfigError
-from murar.store.hybrid import RRF_C, RetrieverOptions, minmax_fusion, reciprocal_rank_fusion
+from murar.store.hybrid import (
+    RRF_C,
+    RetrieverOptions,
+    minmax_fusion,
+    reciprocal_rank_fusion,
+)
 
 
 def test_reciprocal_rank_fusion_sums_reciprocal_ranks() -> None:
