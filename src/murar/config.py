@@ -23,7 +23,7 @@ Example ``murar.toml``::
     base_url = "http://127.0.0.1:8080/v1"
     model = "qwen2.5-coder"
     [answer]
-    retriever = "hybrid"    # snippets by hybrid (full-text + embedding) | dense | lexical search
+    retriever = "hybrid"    # snippet search: dense (default) | hybrid (full-text + embedding) | lexical
     strategy = "hybrid"
 
 ``murar config show`` prints the result with where each value came from.
@@ -92,7 +92,7 @@ class AnswerSettings:
     ``lexical``, see :mod:`murar.store.hybrid`), media strategy, LLM refinement, LLM captions."""
 
     top_k: int = 5
-    retriever: str = "hybrid"
+    retriever: str = "dense"
     strategy: str = "section"
     refine: bool = True
     captions: bool = True

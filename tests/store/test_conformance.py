@@ -141,4 +141,4 @@ def test_retrievers_give_cosines_in_their_order(lexical_store: tuple[Store, dict
     hybrid = _ids(retrieve_snippets(store, q, "copy url", 3, RetrieverOptions(kind="hybrid")))
     assert hybrid[0] in ("sn0", "sn7") and {"sn0", "sn7"} <= set(hybrid) and len(hybrid) == 3
     # nothing lexical: hybrid is the dense order
-    assert _ids(retrieve_snippets(store, q, "zebra", 3)) == _ids(store.search_snippets(q, 3))
+    assert _ids(retrieve_snippets(store, q, "zebra", 3, RetrieverOptions(kind="hybrid"))) == _ids(store.search_snippets(q, 3))

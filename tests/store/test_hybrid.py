@@ -31,7 +31,7 @@ def test_minmax_fusion_normalises_each_list() -> None:
 
 
 def test_retriever_options_are_checked() -> None:
-    assert RetrieverOptions().name == "hybrid-rrf"
+    assert RetrieverOptions(kind="hybrid").name == "hybrid-rrf"
     assert RetrieverOptions(kind="dense").name == "dense"
     assert RetrieverOptions(fusion="minmax").name == "hybrid-minmax"
     with pytest.raises(ConfigError, match="retriever must be one of"):

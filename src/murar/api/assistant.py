@@ -255,8 +255,8 @@ class Assistant:
 
     def search(self, query: str, k: int = 5, *, guard: bool | None = None) -> list[SearchHit]:
         """The ``k`` snippets best matching ``query``, in the order of the
-        pipeline's retriever (:attr:`PipelineConfig.retriever`: hybrid
-        full-text + embedding search by default), each with its cosine
+        pipeline's retriever (:attr:`PipelineConfig.retriever`: dense,
+        lexical or hybrid full-text + embedding search), each with its cosine
         similarity as ``score`` and the displayable media of its section.
 
         Search results leave murar for another model (MCP clients, LangChain

@@ -93,8 +93,8 @@ def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
     return build_embedder(kind, base_url, model)
 
 
-RETRIEVER_HELP = ("Snippet retriever: hybrid (full-text BM25 + embeddings, fused; default) | dense "
-                  "(embeddings only, as MuRAR) | lexical (full-text only).")
+RETRIEVER_HELP = ("Snippet retriever: dense (embeddings, as MuRAR) | hybrid (full-text BM25 + embeddings, "
+                  "fused) | lexical (full-text only).")
 REMOTE_IMAGES_HELP = ("Remote images the docs link (https://...): hide (default: a page that loads them "
                       "tells third-party hosts who reads it) | show.")
 

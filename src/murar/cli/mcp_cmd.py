@@ -30,7 +30,7 @@ def mcp(
     host: Annotated[str, typer.Option(help="Address for --http (loopback by default; no authentication).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port for --http.")] = 8765,
     store: StoreOption = None,
-    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "hybrid",
+    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "dense",
 ) -> None:
     """Serve INDEX as an MCP server: tools ask_docs (answer with screenshots as image content)
     and search_docs, and one resource per page. stdio by default, for Claude Desktop, IDEs and agents."""

@@ -112,7 +112,7 @@ def serve(
     ] = "info",
     store: StoreOption = None,
     remote_images: Annotated[str, typer.Option(help=REMOTE_IMAGES_HELP)] = "hide",
-    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "hybrid",
+    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "dense",
 ) -> None:
     """Serve INDEX over HTTP: the web page at /, the JSON/streaming API at /v1, the
     OpenAI-compatible chat API at /v1/chat/completions, API docs at /docs."""
@@ -188,7 +188,7 @@ def build_app(
     cors_origins: tuple[str, ...] = (),
     refine: bool = True,
     remote_images: bool = False,
-    retriever: str = "hybrid",
+    retriever: str = "dense",
 ) -> FastAPI:
     """The FastAPI app of ``murar serve`` for ``index`` (a folder or a
     ``postgresql://`` URL; the pipeline loads its model lazily, on the first

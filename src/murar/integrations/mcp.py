@@ -8,8 +8,8 @@ Tools:
   ``max_image_bytes``) followed by its caption as text; tables as Markdown
   text; videos as links; then the cited sources.
 - ``search_docs(query, k)``: the ``k`` best snippets by the assistant's
-  retriever (hybrid full-text + embedding search by default; ``murar mcp
-  --retriever``), each with its page, section, cosine score and the media of
+  retriever (``murar mcp --retriever``: dense, lexical or hybrid
+  full-text + embedding search), each with its page, section, cosine score and the media of
   its section. The text is guarded
   like murar's own prompt sources (:meth:`murar.Assistant.search`: the
   instruction-like sentences of a poisoned page are replaced by

@@ -30,6 +30,8 @@ from murar.schema import Snippet
 from murar.store.base import Store
 
 RETRIEVERS = ("dense", "lexical", "hybrid")
+#: the retriever of :class:`RetrieverOptions` (and so of the pipeline, ``murar.toml`` and ``--retriever``)
+DEFAULT_RETRIEVER = "dense"
 FUSIONS = ("rrf", "minmax")
 #: reciprocal rank fusion constant (Cormack et al. 2009)
 RRF_C = 60
@@ -47,7 +49,7 @@ class RetrieverOptions:
         ConfigError: an unknown kind or fusion, or ``depth < 1``.
     """
 
-    kind: str = "hybrid"
+    kind: str = DEFAULT_RETRIEVER
     fusion: str = "rrf"
     depth: int = 50
 
