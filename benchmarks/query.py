@@ -89,7 +89,7 @@ def page_recall_at5(answer: Answer, gold: GoldQuestion) -> float:
 def retriever_options(name: str) -> RetrieverOptions:
     """``dense`` | ``lexical`` | ``hybrid`` | ``hybrid-rrf`` | ``hybrid-minmax``."""
     kind, _, fusion = name.partition("-")
-    return RetrieverOptions(kind=kind, fusion=fusion or "rrf")
+    return RetrieverOptions(kind=kind, fusion=fusion) if fusion else RetrieverOptions(kind=kind)
 
 
 def compare_retrievers(store: Store, embedder: object, golds: list[GoldQuestion], names: list[str],

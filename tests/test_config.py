@@ -167,6 +167,6 @@ def test_retriever_from_file_env_and_flag_is_recorded_in_the_trace(tmp_path: Pat
     assert retriever() == "lexical"
     monkeypatch.setenv("MURAR_ANSWER_RETRIEVER", "dense")
     assert retriever() == "dense"
-    assert retriever("--retriever", "hybrid") == "hybrid-rrf"
+    assert retriever("--retriever", "hybrid") == "hybrid-minmax"
     r = runner.invoke(app, ["ask", question, "--quiet", "--retriever", "sparse"])
     assert r.exit_code != 0 and "retriever must be one of" in r.output

@@ -50,7 +50,7 @@ class RetrieverOptions:
     """
 
     kind: str = DEFAULT_RETRIEVER
-    fusion: str = "rrf"
+    fusion: str = "minmax"
     depth: int = 50
 
     def __post_init__(self) -> None:
