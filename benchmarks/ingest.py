@@ -20,8 +20,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from murar.cli.common import build_embedder  # noqa: E402
-from murar.ingest.index import build_index  # noqa: E402
+from murar.cli.common import build_embedder
+from murar.ingest.index import build_index
 
 
 def main() -> None:

@@ -41,15 +41,21 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from murar.answer.generate import ExtractiveAnswerGenerator  # noqa: E402
-from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline  # noqa: E402
-from murar.embed.minilm import MiniLMEmbedder  # noqa: E402
-from murar.eval.media_metrics import GoldQuestion, load_gold, normalise_path, score_media, summarise_media  # noqa: E402
-from murar.eval.retrieval_metrics import score_retrieval, summarise_retrieval  # noqa: E402
-from murar.ingest.index import build_index, open_index  # noqa: E402
-from murar.schema import Answer, MediaBlock, TextBlock, Trace  # noqa: E402
-from murar.store.base import Store, is_displayable  # noqa: E402
-from murar.store.hybrid import RetrieverOptions, retrieve_snippets  # noqa: E402
+from murar.answer.generate import ExtractiveAnswerGenerator
+from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
+from murar.embed.minilm import MiniLMEmbedder
+from murar.eval.media_metrics import (
+    GoldQuestion,
+    load_gold,
+    normalise_path,
+    score_media,
+    summarise_media,
+)
+from murar.eval.retrieval_metrics import score_retrieval, summarise_retrieval
+from murar.ingest.index import build_index, open_index
+from murar.schema import Answer, MediaBlock, TextBlock, Trace
+from murar.store.base import Store, is_displayable
+from murar.store.hybrid import RetrieverOptions, retrieve_snippets
 
 SHARED = REPO.parent / "shared"
 

@@ -7,9 +7,23 @@ import dataclasses
 import numpy as np
 
 from murar.answer.attribute import AttributionOptions, attribute
-from murar.answer.media import MediaOptions, has_visual_cue, rows_drawn_on, select_section_media, content_words
+from murar.answer.media import (
+    MediaOptions,
+    content_words,
+    has_visual_cue,
+    rows_drawn_on,
+    select_section_media,
+)
 from murar.embed.fake import HashingEmbedder
-from murar.schema import AnyMedia, ImageItem, ScoredSnippet, Section, Snippet, TableItem, VideoItem
+from murar.schema import (
+    AnyMedia,
+    ImageItem,
+    ScoredSnippet,
+    Section,
+    Snippet,
+    TableItem,
+    VideoItem,
+)
 from murar.store.memory import MemoryStore
 
 LOW = dict(min_snippet_score=0.1, min_sentence_score=0.1)

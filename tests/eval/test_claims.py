@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from murar.eval.claims import (
-    LLMDecomposer, SentenceDecomposer, claimed_answer_from_answer, decompose_text,
-    parse_subclaims, split_sentences, strip_citation_markers,
+    LLMDecomposer,
+    SentenceDecomposer,
+    claimed_answer_from_answer,
+    decompose_text,
+    parse_subclaims,
+    split_sentences,
+    strip_citation_markers,
 )
 from murar.llm.fake import ScriptedChatModel
 from murar.schema import Answer, ScoredSnippet, Snippet, TextBlock, Trace

@@ -12,7 +12,12 @@ from sklearn.metrics import cohen_kappa_score
 
 from murar.eval.errors import RatingsError
 from murar.eval.human import (
-    Packet, Rating, export_packets, load_ratings, plot_distribution, summarise_ratings,
+    Packet,
+    Rating,
+    export_packets,
+    load_ratings,
+    plot_distribution,
+    summarise_ratings,
 )
 from murar.schema import Answer, ImageItem, MediaBlock, TextBlock, Trace
 

@@ -10,7 +10,12 @@ import pytest
 from murar.embed.fake import HashingEmbedder
 from murar.eval.errors import JudgeError
 from murar.eval.judge import (
-    CachedJudge, EmbeddingJudge, LLMJudge, SupportJudge, judgment_key, parse_yes_no,
+    CachedJudge,
+    EmbeddingJudge,
+    LLMJudge,
+    SupportJudge,
+    judgment_key,
+    parse_yes_no,
 )
 from murar.llm.fake import ScriptedChatModel
 

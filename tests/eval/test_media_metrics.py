@@ -7,13 +7,27 @@ from pathlib import Path
 import pytest
 
 from murar.eval.media_metrics import (
-    GoldQuestion, load_gold, normalise_path, normalise_video_url, ordering_agreement,
-    score_media, summarise_media,
+    GoldQuestion,
+    load_gold,
+    normalise_path,
+    normalise_video_url,
+    ordering_agreement,
+    score_media,
+    summarise_media,
 )
 from murar.eval.retrieval_metrics import score_retrieval, summarise_retrieval
 from murar.schema import (
-    Answer, Attribution, ImageItem, MediaBlock, MediaSelection, ScoredSnippet, Snippet,
-    TableItem, TextBlock, Trace, VideoItem,
+    Answer,
+    Attribution,
+    ImageItem,
+    MediaBlock,
+    MediaSelection,
+    ScoredSnippet,
+    Snippet,
+    TableItem,
+    TextBlock,
+    Trace,
+    VideoItem,
 )
 
 PAGE = "repo/help/page.md"

@@ -7,7 +7,14 @@ import math
 import pytest
 
 from murar.eval.mirage import (
-    PRF, cite_supported, f1_score, macro_average, majority_vote, prf, properly_attributed, ratio,
+    PRF,
+    cite_supported,
+    f1_score,
+    macro_average,
+    majority_vote,
+    prf,
+    properly_attributed,
+    ratio,
     supported_by_any,
 )
 

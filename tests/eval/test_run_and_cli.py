@@ -18,7 +18,14 @@ from murar.eval.report import write_run_report
 from murar.eval.run import evaluate_service
 from murar.eval.scorer import MirageScorer
 from murar.schema import (
-    Answer, ImageItem, MediaBlock, ScoredSnippet, Snippet, TextBlock, Trace, to_jsonable,
+    Answer,
+    ImageItem,
+    MediaBlock,
+    ScoredSnippet,
+    Snippet,
+    TextBlock,
+    Trace,
+    to_jsonable,
 )
 
 PAGE = "r/help/p.md"

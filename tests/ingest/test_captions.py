@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from murar.ingest.captions import caption_kind, clip_after, clip_before, context_caption, fill_context
+from murar.ingest.captions import (
+    caption_kind,
+    clip_after,
+    clip_before,
+    context_caption,
+    fill_context,
+)
 from murar.schema import ImageItem
 
 

@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("pdfplumber")
 pytest.importorskip("pypdfium2")
 
-from murar.errors import IngestError  # noqa: E402
-from murar.ingest.pdf import PdfOptions, convert_pdf  # noqa: E402
-from murar.schema import ImageItem, TableItem  # noqa: E402
+from murar.errors import IngestError
+from murar.ingest.pdf import PdfOptions, convert_pdf
+from murar.schema import ImageItem, TableItem
 
 # ------------------------------------------------------------ a tiny PDF writer
 

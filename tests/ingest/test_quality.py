@@ -6,9 +6,15 @@ import pytest
 
 PIL = pytest.importorskip("PIL")
 
-from PIL import Image  # noqa: E402
+from PIL import Image
 
-from murar.ingest.quality import ImageCandidate, ImageQualityFilter, QualityOptions, dhash, filter_images  # noqa: E402
+from murar.ingest.quality import (
+    ImageCandidate,
+    ImageQualityFilter,
+    QualityOptions,
+    dhash,
+    filter_images,
+)
 
 
 def _pattern(w: int, h: int, seed: int = 1) -> Image.Image:

@@ -169,10 +169,10 @@ def test_prefix_cache_restores_the_fixed_prefix_after_other_prompts(small_model:
 def test_extra_buffer_types_are_switched_off_only_inside_the_block() -> None:
     import llama_cpp.llama_cpp as api
 
-    from murar.llm.llamacpp import _without_extra_buffer_types
+    from murar.llm.llamacpp import without_extra_buffer_types
 
     original = api.llama_model_default_params
-    with _without_extra_buffer_types():
+    with without_extra_buffer_types():
         assert api.llama_model_default_params().use_extra_bufts is False
     assert api.llama_model_default_params is original
     assert api.llama_model_default_params().use_extra_bufts is True

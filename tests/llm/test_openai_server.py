@@ -1,5 +1,6 @@
 """OpenAI-compatible backends against a real local server: llama-cpp-python's own
-(``python -m llama_cpp.server``) serving the bundled 0.5B GGUF on a free loopback port.
+(``python -m llama_cpp.server``, started through murar's AMX-guarded launcher
+:mod:`murar.llm.llamacpp_server`) serving the bundled 0.5B GGUF on a free loopback port.
 
 Needs the ``llama-cpp-python[server]`` dependencies (fastapi, uvicorn, sse-starlette,
 starlette-context, pydantic-settings); skipped when they are missing.
@@ -50,7 +51,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     log = tmp_path_factory.mktemp("llama-server") / "server.log"
     cmd = [
-        sys.executable, "-m", "llama_cpp.server",
+        sys.executable, "-m", "murar.llm.llamacpp_server",
         "--model", str(model), "--model_alias", "qwen-small",
         "--host", "127.0.0.1", "--port", str(port),
         "--chat_format", "chatml", "--n_ctx", "1024",

@@ -59,7 +59,7 @@ def amx_in_build() -> bool:
 
 
 @contextmanager
-def _without_extra_buffer_types() -> Iterator[None]:
+def without_extra_buffer_types() -> Iterator[None]:
     """Make ``llama_cpp.Llama(...)`` built inside this block load its weights
     without llama.cpp's extra buffer types (AMX, repacked layouts).
 
@@ -213,7 +213,7 @@ class LlamaCppChatModel:
                 extra["logits_all"] = True
             plain = self._extra_buffer_types is False or (self._extra_buffer_types is None and amx_in_build())
             try:
-                with _without_extra_buffer_types() if plain else nullcontext():
+                with without_extra_buffer_types() if plain else nullcontext():
                     self._llm = Llama(
                         model_path=str(path),
                         n_ctx=self._n_ctx,
