@@ -244,3 +244,12 @@ def test_every_shared_pdf_ingests(pdf_root: Path, tmp_path: Path) -> None:
         assert doc.sections or doc.media, path
         for m in doc.media:
             assert m.section_id in {s.id for s in doc.sections}
+
+
+def test_pdfminer_warnings_land_in_the_document_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pdf = tmp_path / "damaged.pdf"
+    pdf.write_bytes(_paper().replace(b"/Font", b"/Fnot"))  # fonts without a usable descriptor: pdfminer warns
+    doc = convert_pdf(pdf, root=tmp_path, assets_dir=tmp_path / "assets")
+    assert doc.sections
+    assert any(w.startswith("pdfminer: Could not get FontBBox") for w in doc.warnings), doc.warnings
+    assert "FontBBox" not in capsys.readouterr().err

@@ -40,6 +40,7 @@ from murar.ingest.captions import (
     caption_kind,
     fill_context,
 )
+from murar.ingest.liblog import library_warnings
 from murar.ingest.ocr import OcrEngine, RapidOcrEngine
 from murar.ingest.quality import (
     ImageCandidate,
@@ -1009,7 +1010,8 @@ def convert_pdf(path: Path, *, root: Path, assets_dir: Path, options: PdfOptions
     Returns:
         A :class:`~murar.schema.ParsedDocument` with ``pages`` set; problems
         that did not stop the parse (damaged pages, scans without OCR, dropped
-        images) are in ``warnings``.
+        images, and what pdfminer logs about a damaged file: see
+        :func:`murar.ingest.liblog.library_warnings`) are in ``warnings``.
 
     Raises:
         IngestError: the file cannot be opened (not a PDF, encrypted without
@@ -1029,6 +1031,12 @@ def convert_pdf(path: Path, *, root: Path, assets_dir: Path, options: PdfOptions
     except ValueError:
         rel = path.name
     conv = _PdfConverter(path, rel, Path(assets_dir), opt)
+    with library_warnings(conv.warnings):
+        return _convert(conv, path, opt, pdfplumber, pdfium)
+
+
+def _convert(conv: _PdfConverter, path: Path, opt: PdfOptions, pdfplumber: Any, pdfium: Any) -> ParsedDocument:
+    rel = conv.rel
     try:
         pdf = pdfplumber.open(path, password=opt.password or "")
         n_pages = len(pdf.pages)
