@@ -36,7 +36,7 @@ def main() -> None:
     index = args.index or Path(tmp.name) / "idx"
     emb = build_embedder(args.embedder)
     t0 = time.perf_counter()
-    manifest, report = build_index(args.corpus, index, embedder=emb)
+    _manifest, report = build_index(args.corpus, index, embedder=emb)
     wall = time.perf_counter() - t0
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     items = report.snippets + report.images + report.tables + report.videos

@@ -44,6 +44,7 @@ sys.path.insert(0, str(REPO / "src"))
 from murar.answer.generate import ExtractiveAnswerGenerator
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.embed.minilm import MiniLMEmbedder
+from murar.errors import MurarError
 from murar.eval.media_metrics import (
     GoldQuestion,
     load_gold,
@@ -291,7 +292,7 @@ def main() -> None:
 
     try:
         open_index(args.index)
-    except Exception:
+    except MurarError:
         print(f"building index {args.index} from {args.corpus} ...", flush=True)
         build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
     golds = load_gold(args.questions)[: args.limit]

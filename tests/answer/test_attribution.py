@@ -19,7 +19,7 @@ def test_figure_numbers_do_not_end_a_sentence() -> None:
     assert got[0].startswith("The flow is shown in Figure 2") and len(got) == 2
     got = split_answer("See Table 3. It lists the limits [2].")
     assert got[0].startswith("See Table 3") and got[-1].startswith("It lists")
-    assert all(not s.strip(" .[]0123456789") == "" for s in split_answer("Open step 2. [1] Then save. [1]"))
+    assert all(s.strip(" .[]0123456789") != "" for s in split_answer("Open step 2. [1] Then save. [1]"))
 
 
 def test_lone_number_fragments_join_their_sentence() -> None:

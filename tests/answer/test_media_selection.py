@@ -26,7 +26,7 @@ from murar.schema import (
 )
 from murar.store.memory import MemoryStore
 
-LOW = dict(min_snippet_score=0.1, min_sentence_score=0.1)
+LOW = {"min_snippet_score": 0.1, "min_sentence_score": 0.1}
 
 
 def _snip(i: int, text: str, section: str) -> Snippet:
@@ -35,8 +35,8 @@ def _snip(i: int, text: str, section: str) -> Snippet:
 
 
 def _place(section: str, pos: int) -> dict[str, object]:
-    return dict(section_id=section, source_path="p.md", page_title="Page", heading_path=("Page", section),
-                anchor=None, position=pos)
+    return {"section_id": section, "source_path": "p.md", "page_title": "Page", "heading_path": ("Page", section),
+                "anchor": None, "position": pos}
 
 
 def _image(id_: str, section: str, before: str, *, pos: int = 0, flags: list[str] | None = None,
@@ -165,7 +165,7 @@ def test_citation_attribution_feeds_media_selection() -> None:
                     "ev")
     world = _world([snippet, _snip(1, "audiences are built from segment rules", "aud")],
                    [_image("ev", "ev", "click create event on the events configuration screen")])
-    store, scored, sv, emb = world
+    _store, scored, sv, emb = world
     text = "Use the button to make a new one [1]."
     sims = emb.embed(["Use the button to make a new one."]) @ sv.T
     assert sims[0, 0] < 0.45  # paraphrase under the global threshold

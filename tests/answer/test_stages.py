@@ -177,7 +177,7 @@ def test_redundant_table_and_answer_based_selection() -> None:
                   anchor=None, position=0, headers=["Name", "Code"], rows=[["ECID", "4"]], markdown="")
     assert is_redundant(t, "The ECID namespace has code 4 and name ECID.")
     assert not is_redundant(t, "Use the identity namespace for people.")
-    store, scored, sv, emb = _world()
+    store, _scored, _sv, emb = _world()
     text = "Segment rules builder attributes define audiences."
     res = select_answer_based(text, emb.embed([text]), store, emb, AnswerBasedOptions(top_n=2, min_score=0.3))
     assert [s.item.id for s in res.selected] == ["aud"]

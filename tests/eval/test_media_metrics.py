@@ -34,8 +34,8 @@ PAGE = "repo/help/page.md"
 
 
 def _common(i: str, section: str) -> dict[str, object]:
-    return dict(id=i, section_id=section, source_path=PAGE, page_title="Page",
-                heading_path=("Page", "Setup"), anchor=None, position=0)
+    return {"id": i, "section_id": section, "source_path": PAGE, "page_title": "Page",
+                "heading_path": ("Page", "Setup"), "anchor": None, "position": 0}
 
 
 def _snip(i: str, section: str, heading: tuple[str, ...] = ("Page", "Setup")) -> Snippet:

@@ -47,10 +47,10 @@ def test_no_header_and_ragged_rows_padded() -> None:
 
 def test_malformed_and_missing_tables() -> None:
     assert parse_html_table("<p>no table here</p>") == ([], [])
-    headers, rows = parse_html_table("<table><tr><td>a<td>b<tr><td>c</table")
+    _headers, rows = parse_html_table("<table><tr><td>a<td>b<tr><td>c</table")
     assert rows == [["a", "b"], ["c", ""]]
     # absurd spans are clamped, never explode memory
-    headers, rows = parse_html_table('<table><tr><td colspan="999999" rowspan="999999">x</td></tr></table>')
+    _headers, rows = parse_html_table('<table><tr><td colspan="999999" rowspan="999999">x</td></tr></table>')
     assert len(rows) == 1 and len(rows[0]) == 1000
 
 
