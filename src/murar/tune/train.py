@@ -22,6 +22,7 @@ import random
 import shutil
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -238,7 +239,12 @@ def export_int8(model: Any, path: Path, torch: Any) -> None:
                                                            "last_hidden_state")}
     with tempfile.TemporaryDirectory() as tmp:
         fp32 = Path(tmp) / "model-fp32.onnx"
-        with torch.no_grad():
+        # The TorchScript exporter is chosen on purpose (dynamo=False: the graph keeps the shipped
+        # model's signature); its deprecation and tracer notices are not the user's concern.
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            warnings.simplefilter("ignore", torch.jit.TracerWarning)
+            warnings.filterwarnings("ignore", message="Exporting aten::index", category=UserWarning)
             torch.onnx.export(Encoder(model), (ids, torch.ones_like(ids), torch.zeros_like(ids)), str(fp32),
                               input_names=["input_ids", "attention_mask", "token_type_ids"],
                               output_names=["last_hidden_state"], dynamic_axes=dyn, opset_version=17,
