@@ -17,13 +17,14 @@ Needs the ``tune`` extra (``torch==2.13.0``, ``transformers``, ``onnx``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -150,7 +151,8 @@ def train_embedder(
     rng = random.Random(cfg.seed)
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
-    model = transformers.BertModel.from_pretrained(str(base), add_pooling_layer=False)
+    with _quiet_transformers(transformers):  # its load report lists the pooler we leave out on purpose
+        model = transformers.BertModel.from_pretrained(str(base), add_pooling_layer=False)
     model.train()
     tok = Tokenizer.from_file(str(base / "tokenizer.json"))
     tok.enable_padding(pad_id=0, pad_token="[PAD]")
@@ -250,6 +252,23 @@ def export_int8(model: Any, path: Path, torch: Any) -> None:
                               output_names=["last_hidden_state"], dynamic_axes=dyn, opset_version=17,
                               do_constant_folding=True, dynamo=False)
         quantize_weights_int8(fp32, path)
+
+
+@contextlib.contextmanager
+def _quiet_transformers(transformers: Any) -> Iterator[None]:
+    """Within the block, transformers logs errors only and draws no progress bar; both are
+    restored after it (``transformers.utils.logging``)."""
+    tlog = transformers.utils.logging
+    level = tlog.get_verbosity()
+    bars = tlog.is_progress_bar_enabled()
+    tlog.set_verbosity_error()
+    tlog.disable_progress_bar()
+    try:
+        yield
+    finally:
+        tlog.set_verbosity(level)
+        if bars:
+            tlog.enable_progress_bar()
 
 
 def quantize_weights_int8(src: Path, dst: Path, *, min_elements: int = 4096) -> int:
