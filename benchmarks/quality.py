@@ -250,8 +250,8 @@ def main() -> None:
             p = Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None, config=cfg,
                          corpus_root=base.corpus_root, assets_dir=base.assets_dir)
             timed = _Timed(p, gen)
-            def progress(n: int, total: int, g: CachedGenerator = gen) -> None:
-                if g.misses and n % 5 == 0:
+            def progress(n: int, total: int, g: CachedGenerator = gen, before: int = gen.misses) -> None:
+                if g.misses > before and n % 5 == 0:  # only while this selection makes the model write
                     print(f"  {g.name}: {n}/{total} answered (load {os.getloadavg()[0]:.2f})", flush=True)
 
             run = evaluate_service(timed, golds, scorer=scorer, decomposer=SentenceDecomposer(),
