@@ -10,7 +10,7 @@ import pytest
 from murar.embed.fake import HashingEmbedder
 from murar.errors import NoPagesError
 from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
-from murar.ingest.index import build_index, current_version_dir
+from murar.ingest.index import build_index, current_version_dir, open_index
 from murar.ingest.sites.base import PlainSite
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63"
@@ -76,14 +76,42 @@ def test_plain_folder_of_asciidoc_rst_and_notebooks_is_read(tmp_path: Path) -> N
     corpus = tmp_path / "c"
     corpus.mkdir()
     (corpus / "a.adoc").write_text("= Alpha\n\nThe alpha page explains exports.\n\ninclude::b.adoc[]\n")
-    (corpus / "b.adoc").write_text("include::a.adoc[]\n")  # a cycle: a warning, not a hang
+    (corpus / "b.adoc").write_text("Shared text.\n\ninclude::b.adoc[]\n")  # a cycle: a warning, not a hang
     (corpus / "c.rst").write_text("Gamma\n=====\n\nThe gamma page explains imports.\n")
     nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Delta\n", "Plot the loss."]}],
           "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
     (corpus / "d.ipynb").write_text(json.dumps(nb))
     _manifest, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
     assert report.site["generator"] == "plain"
-    assert sorted(f.path for f in report.files if f.status == "ok") == ["a.adoc", "b.adoc", "c.rst", "d.ipynb"]
+    assert sorted(f.path for f in report.files if f.status == "ok") == ["a.adoc", "c.rst", "d.ipynb"]
+    assert [f.path for f in report.files if f.status == "include"] == ["b.adoc"]
+
+
+def test_plain_folder_include_targets_are_partials_not_pages(tmp_path: Path) -> None:
+    """A file pulled in by an AsciiDoc ``include::`` or a reST ``.. include::`` is
+    content of the page that includes it, never a page of its own (it was indexed
+    twice: inside the including page and alone); the target resolves relative to
+    the including file, in a subfolder too."""
+    corpus = tmp_path / "c"
+    (corpus / "guide" / "parts").mkdir(parents=True)
+    (corpus / "guide" / "setup.adoc").write_text(
+        "= Setup\n\nInstall the agent first.\n\ninclude::parts/proxy.adoc[leveloffset=+1]\n")
+    (corpus / "guide" / "parts" / "proxy.adoc").write_text("= Proxy\n\nSet HTTPS_PROXY for the agent.\n")
+    (corpus / "api.rst").write_text("API\n===\n\nCall the endpoint.\n\n.. include:: snippets/auth.rst\n")
+    (corpus / "snippets").mkdir()
+    (corpus / "snippets" / "auth.rst").write_text("Send the token in the Authorization header.\n")
+    (corpus / "orphan.adoc").write_text("= Orphan\n\nNobody includes this page.\n")
+    site = PlainSite(corpus)
+    assert site.include_targets() == {"guide/parts/proxy.adoc", "snippets/auth.rst"}
+    _manifest, report = build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    by_status = {f.path: f.status for f in report.files}
+    assert by_status["guide/parts/proxy.adoc"] == "include" and by_status["snippets/auth.rst"] == "include"
+    assert {p for p, st in by_status.items() if st == "ok"} == {"guide/setup.adoc", "api.rst", "orphan.adoc"}
+    # the included text is indexed once, inside the page that includes it
+    store = open_index(tmp_path / "idx").store
+    hits = [s for s in store.all_snippets() if "HTTPS_PROXY" in s.text]
+    assert [s.source_path for s in hits] == ["guide/setup.adoc"]
+    assert any("Authorization header" in s.text and s.source_path == "api.rst" for s in store.all_snippets())
 
 
 def test_site_and_reference_counts_reach_the_report_files(tmp_path: Path) -> None:

@@ -283,6 +283,34 @@ def is_within(rel: str, folder: str) -> bool:
     return rel == folder or rel.startswith(folder + "/")
 
 
+def scan_include_targets(
+    root: Path,
+    files: Iterable[str],
+    pattern: re.Pattern[str],
+    resolve: Callable[[str, str], ResolvedLink],
+) -> frozenset[str]:
+    """Files (posix, relative to ``root``) that an include directive in one of
+    ``files`` pulls in. ``pattern``'s first non-empty group is the target as
+    written; ``resolve(target, including_rel)`` resolves it as the generator does.
+    Targets that do not resolve inside the root, and targets holding an
+    attribute or substitution still unexpanded (``{...}``), are left out.
+    Unreadable files are skipped; never raises."""
+    found: set[str] = set()
+    for rel in files:
+        try:
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for m in pattern.finditer(text):
+            target = next((g for g in m.groups() if g), "").strip()
+            if not target or "{" in target or target.startswith("<"):
+                continue
+            res = resolve(target, rel)
+            if res.rel_path is not None:
+                found.add(res.rel_path)
+    return frozenset(found)
+
+
 def os_walk_files(root: Path, folder: str, suffixes: frozenset[str]) -> list[str]:
     """Posix paths (relative to ``root``) of files with one of ``suffixes`` under
     ``folder``, hidden folders skipped, sorted. Never raises."""

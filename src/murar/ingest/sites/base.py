@@ -47,11 +47,13 @@ Integration (i8-sites):
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.sites._common import os_walk_files, scan_include_targets
 
 
 class FileRole(enum.Enum):
@@ -149,14 +151,39 @@ def asset_or_unknown(rel: str) -> FileClass:
     return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
 
 
+# include directives of plain AsciiDoc (include::target[...]) and reST (.. include:: target)
+_PLAIN_INCLUDE_RE = re.compile(r"^include::([^\[\n]+)\[|^[ \t]*\.\.[ \t]+include::[ \t]*(\S.*?)[ \t]*$",
+                               re.MULTILINE)
+_INCLUDING_SUFFIXES = frozenset({".adoc", ".asciidoc", ".rst"})
+
+
 class PlainSite:
     """No generator: every supported file is a page (Markdown, HTML, PDF, and
-    AsciiDoc, reStructuredText and notebooks outside any generator); links resolve as in
+    AsciiDoc, reStructuredText and notebooks outside any generator), except files
+    that an AsciiDoc ``include::`` or a reST ``.. include::`` pulls into another
+    file: those are content of the including page, not pages of their own (the
+    rule of the Sphinx and Antora sites; Asciidoctor and docutils resolve the
+    target relative to the including file). Links resolve as in
     :func:`murar.ingest.paths.resolve_link` (page-relative, or root-relative from
-    the nearest ancestor folder that holds the link's first segment)."""
+    the nearest ancestor folder that holds the link's first segment).
+
+    The include scan reads the AsciiDoc and reST files once, on the first
+    :meth:`classify`; a target written with an unexpanded attribute
+    (``{partialsdir}/x.adoc``) is not recognised and stays a page."""
 
     def __init__(self, root: Path, *, generator: str = "plain", config_file: str | None = None) -> None:
         self._config = SiteConfig(generator=generator, root=root.resolve(), config_file=config_file)
+        self._includes: frozenset[str] | None = None
+
+    def include_targets(self) -> frozenset[str]:
+        """Files (posix, relative to the root) pulled in by an AsciiDoc or reST include."""
+        if self._includes is None:
+            root = self._config.root
+            files = os_walk_files(root, ".", _INCLUDING_SUFFIXES)
+            self._includes = scan_include_targets(
+                root, files, _PLAIN_INCLUDE_RE,
+                lambda target, rel: self.resolve_include(target, page_rel=rel))
+        return self._includes
 
     @property
     def config(self) -> SiteConfig:
@@ -169,6 +196,8 @@ class PlainSite:
                   ".ipynb": "notebook"}.get(suffix)
         if markup is None:
             return asset_or_unknown(rel)
+        if markup in ("asciidoc", "rst") and rel in self.include_targets():
+            return FileClass(role=FileRole.INCLUDE, markup=markup)
         return FileClass(role=FileRole.PAGE, markup=markup)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
