@@ -288,13 +288,17 @@ def scan_include_targets(
     files: Iterable[str],
     pattern: re.Pattern[str],
     resolve: Callable[[str, str], ResolvedLink],
+    *,
+    expand: Callable[[str, str], str] | None = None,
 ) -> frozenset[str]:
     """Files (posix, relative to ``root``) that an include directive in one of
     ``files`` pulls in. ``pattern``'s first non-empty group is the target as
-    written; ``resolve(target, including_rel)`` resolves it as the generator does.
-    Targets that do not resolve inside the root, and targets holding an
-    attribute or substitution still unexpanded (``{...}``), are left out.
-    Unreadable files are skipped; never raises."""
+    written; ``expand(target, including_rel)`` may substitute attributes in it
+    first (AsciiDoc ``{partialsdir}``); ``resolve(target, including_rel)``
+    resolves it as the generator does. Targets that do not resolve inside the
+    root, targets still holding an unexpanded ``{...}`` and ``<...>`` (a
+    docutils standard include) are left out. Unreadable files are skipped;
+    never raises."""
     found: set[str] = set()
     for rel in files:
         try:
@@ -303,6 +307,8 @@ def scan_include_targets(
             continue
         for m in pattern.finditer(text):
             target = next((g for g in m.groups() if g), "").strip()
+            if expand is not None and "{" in target:
+                target = expand(target, rel)
             if not target or "{" in target or target.startswith("<"):
                 continue
             res = resolve(target, rel)

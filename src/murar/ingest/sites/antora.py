@@ -30,6 +30,7 @@ from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.sites._common import scan_include_targets
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["AntoraComponent", "AntoraSite", "parse_resource_id"]
@@ -215,25 +216,13 @@ class AntoraSite:
     def include_targets(self) -> frozenset[str]:
         """Files pulled in by ``include::`` anywhere in the pages (computed once)."""
         if self._includes is None:
-            found: set[str] = set()
-            for path in sorted(self._root.rglob("*")):
-                if path.suffix.lower() not in _ADOC or not path.is_file():
-                    continue
-                rel = path.relative_to(self._root).as_posix()
-                if any(p.startswith(".") or p in _SKIP_DIRS for p in PurePosixPath(rel).parts):
-                    continue
-                try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                for m in _INCLUDE_RE.finditer(text):
-                    target = m.group(1).strip()
-                    if "{" in target:
-                        target = self._substitute(target, rel)
-                    res = self.resolve_include(target, page_rel=rel)
-                    if res.rel_path is not None:
-                        found.add(res.rel_path)
-            self._includes = frozenset(found)
+            rels = (p.relative_to(self._root).as_posix() for p in sorted(self._root.rglob("*"))
+                    if p.suffix.lower() in _ADOC and p.is_file())
+            files = [rel for rel in rels
+                     if not any(part.startswith(".") or part in _SKIP_DIRS for part in PurePosixPath(rel).parts)]
+            self._includes = scan_include_targets(
+                self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel),
+                expand=self._substitute)
         return self._includes
 
     def _substitute(self, text: str, rel: str) -> str:

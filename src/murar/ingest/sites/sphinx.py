@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
-from murar.ingest.sites._common import glob_regex
+from murar.ingest.sites._common import glob_regex, scan_include_targets
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "read_conf", "sphinx_glob"]
@@ -233,27 +233,13 @@ class SphinxSite:
         """Files (posix, relative to the root) pulled in by an include directive
         anywhere in the sources; computed once."""
         if self._includes is None:
-            found: set[str] = set()
             suffixes = set(self.conf.source_suffix)
             base = self._root / self._src if self._src else self._root
-            for path in sorted(base.rglob("*")):
-                if path.suffix.lower() not in suffixes or not path.is_file():
-                    continue
-                rel = path.relative_to(self._root).as_posix()
-                if any(part.startswith(".") for part in PurePosixPath(rel).parts):
-                    continue
-                try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                for m in _INCLUDE_RE.finditer(text):
-                    target = (m.group(1) or m.group(2) or "").strip()
-                    if target.startswith("<"):
-                        continue
-                    res = self.resolve_include(target, page_rel=rel)
-                    if res.rel_path is not None:
-                        found.add(res.rel_path)
-            self._includes = frozenset(found)
+            rels = (p.relative_to(self._root).as_posix() for p in sorted(base.rglob("*"))
+                    if p.suffix.lower() in suffixes and p.is_file())
+            files = [rel for rel in rels if not any(part.startswith(".") for part in PurePosixPath(rel).parts)]
+            self._includes = scan_include_targets(
+                self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel))
         return self._includes
 
     # ---------------------------------------------------------------- protocol
