@@ -429,7 +429,7 @@ def _build_version(
         per_doc.append(doc_snippets)
         fr = file_reports.get(d.source_path)
         if fr is not None:
-            fr.seconds = round(fr.seconds + time.perf_counter() - tc, 3)
+            fr.seconds = round(fr.seconds + time.perf_counter() - tc, 6)
             fr.warnings = list(d.warnings)
     t2 = time.perf_counter()
     reuse_ok = live is not None and live.manifest.get("embedder") == embedder.name
