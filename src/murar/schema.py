@@ -262,11 +262,15 @@ class ParsedDocument:
 @dataclass(slots=True, kw_only=True)
 class ScoredSnippet:
     """A retrieved snippet with its cosine similarity to the question.
-    ``citation`` is the 1-based number used as ``[n]`` in the answer."""
+    ``citation`` is the 1-based number used as ``[n]`` in the answer.
+    ``page_url`` is the public address of the snippet's page when the index
+    knows it (:attr:`Section.page_url`: the canonical URL of a crawled or built
+    HTML page), so citations point at the live page, not the local mirror."""
 
     snippet: Snippet
     score: float
     citation: int
+    page_url: str | None = None
 
 
 @dataclass(slots=True, kw_only=True)

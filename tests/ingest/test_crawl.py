@@ -213,6 +213,13 @@ def test_murar_ingest_url_then_ask(live_site: tuple[str, Path, list[tuple[str, i
     assert r.exit_code == 0, r.output
     md = out.read_text(encoding="utf-8")
     assert "licence.png" in md, md
+    # citations point at the live page (the canonical URL the crawler records), not the local mirror
+    sources = md.split("**Sources**", 1)[1]
+    assert "<" + url.rstrip("/") in sources and ".crawl" not in sources, sources
+    r = runner.invoke(app, ["ask", "How do I accept the licence agreement in the Gizmo installer?", "--index", str(idx),
+                            "--llm", "extractive", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert all(s["page_url"].startswith(url.rstrip("/")) for s in json.loads(r.output)["sources"])
     r = runner.invoke(app, ["ingest", "http://", "--index", str(idx), "--embedder", "hashing"])
     assert r.exit_code == 1 and "Traceback" not in r.output
 

@@ -83,6 +83,7 @@ from murar.schema import (
     MediaSelection,
     RefinementTrace,
     ScoredSnippet,
+    Snippet,
     TextBlock,
     Trace,
     VideoItem,
@@ -189,9 +190,18 @@ class Pipeline:
 
     def _search(self, qv: np.ndarray, question: str) -> tuple[list[ScoredSnippet], np.ndarray]:
         hits = retrieve_snippets(self.store, qv, question, self.config.top_k, self.config.retriever)
-        scored = [ScoredSnippet(snippet=s, score=round(sc, 4), citation=i + 1) for i, (s, sc) in enumerate(hits)]
+        scored = [ScoredSnippet(snippet=s, score=round(sc, 4), citation=i + 1, page_url=self._page_url(s))
+                  for i, (s, sc) in enumerate(hits)]
         vecs = self.store.snippet_vectors([s.snippet.id for s in scored])
         return scored, vecs
+
+    def _page_url(self, snippet: Snippet) -> str | None:
+        """The live address of the snippet's page (its section's canonical URL), if http(s)."""
+        section = self.store.get_section(snippet.section_id)
+        url = section.page_url if section is not None else None
+        if not url or not url.lower().startswith(("http://", "https://")) or any(c in url for c in "<> \t\n"):
+            return None
+        return url
 
     def _select(self, answer_text: str, attributions: list[Attribution], sentence_vectors: np.ndarray,
                 question: str = "") -> MediaResult:

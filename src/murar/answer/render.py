@@ -180,10 +180,16 @@ def media_markdown(block: MediaBlock, *, media_url: MediaUrl) -> list[str]:
 
 
 def source_label(s: ScoredSnippet) -> str:
-    """``Page title › Section — path#anchor`` for one retrieved snippet."""
+    """``Page title › Section — path#anchor`` for one retrieved snippet; the page's
+    live address (``page_url``, with the section's anchor) instead of the path
+    when the index knows it."""
     path = [h for h in s.snippet.heading_path if h != s.snippet.page_title]
     title = " › ".join([s.snippet.page_title, *path])
-    ref = s.snippet.source_path + (f"#{s.snippet.anchor}" if s.snippet.anchor else "")
+    anchor = f"#{s.snippet.anchor}" if s.snippet.anchor else ""
+    if s.page_url and is_safe_url(s.page_url):
+        ref = "<" + s.page_url + (anchor if "#" not in s.page_url else "") + ">"
+    else:
+        ref = s.snippet.source_path + anchor
     if s.snippet.page:
         ref += f" (page {s.snippet.page})"
     return f"{escape_md(title)} — {ref}"

@@ -37,7 +37,8 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
                                          citations=list(b.get("citations") or []),
                                          caption=b.get("caption", "")))
         sources = [ScoredSnippet(snippet=snippet_from_dict(s["snippet"]), score=float(s["score"]),
-                                 citation=int(s["citation"])) for s in data.get("sources") or []]
+                                 citation=int(s["citation"]), page_url=s.get("page_url"))
+                   for s in data.get("sources") or []]
         tr = data.get("trace") or {}
         trace = Trace(text_answer=tr.get("text_answer", ""), models=dict(tr.get("models") or {}))
         return Answer(question=data["question"], blocks=blocks, sources=sources,
