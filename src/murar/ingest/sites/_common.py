@@ -317,17 +317,21 @@ def scan_include_targets(
     return frozenset(found)
 
 
-def os_walk_files(root: Path, folder: str, suffixes: frozenset[str]) -> list[str]:
+def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
+                  skip_dirs: Iterable[str] = ("node_modules",), skip_hidden_files: bool = False) -> list[str]:
     """Posix paths (relative to ``root``) of files with one of ``suffixes`` under
-    ``folder``, hidden folders skipped, sorted. Never raises."""
+    ``folder``, sorted. Hidden folders and folders named in ``skip_dirs`` are not
+    entered; hidden files are left out with ``skip_hidden_files``. Folder
+    symlinks are not followed. Never raises."""
     base = root / folder if folder not in ("", ".") else root
+    wanted, skipped = frozenset(suffixes), frozenset(skip_dirs)
     out: list[str] = []
     if not base.is_dir():
         return out
     for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "node_modules")
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in skipped)
         for name in filenames:
-            if PurePosixPath(name).suffix.lower() in suffixes:
+            if PurePosixPath(name).suffix.lower() in wanted and not (skip_hidden_files and name.startswith(".")):
                 out.append(Path(dirpath, name).relative_to(root).as_posix())
     return sorted(out)
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import ResolvedLink, resolve_link
-from murar.ingest.sites._common import scan_include_targets
+from murar.ingest.sites._common import os_walk_files, scan_include_targets
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["AntoraComponent", "AntoraSite", "parse_resource_id"]
@@ -216,10 +216,7 @@ class AntoraSite:
     def include_targets(self) -> frozenset[str]:
         """Files pulled in by ``include::`` anywhere in the pages (computed once)."""
         if self._includes is None:
-            rels = (p.relative_to(self._root).as_posix() for p in sorted(self._root.rglob("*"))
-                    if p.suffix.lower() in _ADOC and p.is_file())
-            files = [rel for rel in rels
-                     if not any(part.startswith(".") or part in _SKIP_DIRS for part in PurePosixPath(rel).parts)]
+            files = os_walk_files(self._root, ".", _ADOC, skip_dirs=_SKIP_DIRS, skip_hidden_files=True)
             self._includes = scan_include_targets(
                 self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel),
                 expand=self._substitute)

@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
-from murar.ingest.sites._common import glob_regex, scan_include_targets
+from murar.ingest.sites._common import glob_regex, os_walk_files, scan_include_targets
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "read_conf", "sphinx_glob"]
@@ -233,11 +233,8 @@ class SphinxSite:
         """Files (posix, relative to the root) pulled in by an include directive
         anywhere in the sources; computed once."""
         if self._includes is None:
-            suffixes = set(self.conf.source_suffix)
-            base = self._root / self._src if self._src else self._root
-            rels = (p.relative_to(self._root).as_posix() for p in sorted(base.rglob("*"))
-                    if p.suffix.lower() in suffixes and p.is_file())
-            files = [rel for rel in rels if not any(part.startswith(".") for part in PurePosixPath(rel).parts)]
+            files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
+                                  skip_hidden_files=True)
             self._includes = scan_include_targets(
                 self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel))
         return self._includes
