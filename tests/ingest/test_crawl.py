@@ -219,7 +219,8 @@ def test_murar_ingest_url_then_ask(live_site: tuple[str, Path, list[tuple[str, i
     r = runner.invoke(app, ["ask", "How do I accept the licence agreement in the Gizmo installer?", "--index", str(idx),
                             "--llm", "extractive", "--format", "json"])
     assert r.exit_code == 0, r.output
-    assert all(s["page_url"].startswith(url.rstrip("/")) for s in json.loads(r.output)["sources"])
+    json_sources = json.loads(r.output)["sources"]
+    assert json_sources and all(s["page_url"].startswith(url.rstrip("/")) for s in json_sources)
     r = runner.invoke(app, ["ingest", "http://", "--index", str(idx), "--embedder", "hashing"])
     assert r.exit_code == 1 and "Traceback" not in r.output
 

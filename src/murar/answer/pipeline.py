@@ -61,7 +61,7 @@ from murar.answer.prompts import (
     answer_messages,
 )
 from murar.answer.refine import assign_placeholders, build_draft, refine, write_lead_ins
-from murar.answer.render import to_blocks
+from murar.answer.render import is_safe_url, to_blocks
 from murar.answer.service import AnswerEvent, IndexStats
 from murar.answer.strategies import (
     STRATEGIES,
@@ -73,6 +73,7 @@ from murar.answer.streaming import Piece, SentenceAssembler, SentenceOutcome, bl
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
 from murar.ingest.chunking import split_sentences
+from murar.ingest.paths import is_web_url
 from murar.llm.base import ChatModel
 from murar.schema import (
     Answer,
@@ -190,18 +191,18 @@ class Pipeline:
 
     def _search(self, qv: np.ndarray, question: str) -> tuple[list[ScoredSnippet], np.ndarray]:
         hits = retrieve_snippets(self.store, qv, question, self.config.top_k, self.config.retriever)
-        scored = [ScoredSnippet(snippet=s, score=round(sc, 4), citation=i + 1, page_url=self._page_url(s))
+        scored = [ScoredSnippet(snippet=s, score=round(sc, 4), citation=i + 1, page_url=self.page_url(s))
                   for i, (s, sc) in enumerate(hits)]
         vecs = self.store.snippet_vectors([s.snippet.id for s in scored])
         return scored, vecs
 
-    def _page_url(self, snippet: Snippet) -> str | None:
-        """The live address of the snippet's page (its section's canonical URL), if http(s)."""
+    def page_url(self, snippet: Snippet) -> str | None:
+        """The live http(s) address of the snippet's page (its section's
+        canonical URL, :attr:`Section.page_url`), or ``None`` when the index has
+        none or it is not a safe web link. One store lookup."""
         section = self.store.get_section(snippet.section_id)
         url = section.page_url if section is not None else None
-        if not url or not url.lower().startswith(("http://", "https://")) or any(c in url for c in "<> \t\n"):
-            return None
-        return url
+        return url if url and is_web_url(url) and is_safe_url(url) else None
 
     def _select(self, answer_text: str, attributions: list[Attribution], sentence_vectors: np.ndarray,
                 question: str = "") -> MediaResult:

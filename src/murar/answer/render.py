@@ -108,11 +108,16 @@ def file_media_url(corpus_root: Path, assets_dir: Path | None, base_dir: Path | 
 
 
 def is_safe_url(url: str) -> bool:
-    """True for http(s) URLs and relative paths; False for ``javascript:``, ``data:`` and other schemes."""
+    """True for http(s) URLs and relative paths that can sit inside a Markdown
+    ``<...>`` link destination; False for ``javascript:``, ``data:`` and other
+    schemes, and for any URL holding ``<``, ``>`` or a line break (it would end
+    the destination early and let the rest be read as Markdown)."""
     u = url.strip().lower()
+    if any(c in u for c in "<>\r\n"):
+        return False
     if u.startswith(("http://", "https://")):
         return True
-    return not re.match(r"^[a-z][a-z0-9+.-]*:", u) and not u.startswith("//") and ">" not in u
+    return not re.match(r"^[a-z][a-z0-9+.-]*:", u) and not u.startswith("//")
 
 
 _CODE = re.compile(r"(```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]+`)", re.DOTALL)

@@ -350,7 +350,8 @@ class Assistant:
             if snippet is None or snippet.id in seen:
                 continue
             seen.add(snippet.id)
-            out.append(ScoredSnippet(snippet=snippet, score=round(float(score), 4), citation=len(out) + 1))
+            out.append(ScoredSnippet(snippet=snippet, score=round(float(score), 4), citation=len(out) + 1,
+                                     page_url=p.page_url(snippet)))
         return out
 
     # ------------------------------------------------------------ evaluation
