@@ -121,11 +121,15 @@ def _fmt(x: float | None) -> str:
 
 
 def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str, index_root: Path,
-            retrievers: list[str] | None = None) -> dict[str, Any]:
-    """Index ``corpus`` and answer its questions; media P/R/F1 against the gold images.
+            retrievers: list[str] | None = None, cache: Path | None = None) -> dict[str, Any]:
+    """Index ``corpus`` and answer its questions; media P/R/F1 against the gold images,
+    and the share of text-only questions answered without media.
 
     The index goes to ``index_root/<corpus>`` and is reused when it exists
-    (incremental ingest: unchanged pages are not re-embedded).
+    (incremental ingest: unchanged pages are not re-embedded). With ``cache``,
+    the model's answers are recorded there (``<llm>.jsonl``, keyed by prompt
+    version, question and retrieved snippets) and replayed on the next run, so a
+    media-selection change is measured in seconds (``quality.CachedGenerator``).
     """
     from murar.answer.generate import ExtractiveAnswerGenerator
     from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
@@ -156,6 +160,11 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                          assets_dir=base.assets_dir)
         else:
             p = load_pipeline(index, llm=kind)
+            if cache is not None:
+                from quality import CachedGenerator
+
+                live = p.generator
+                p.generator = CachedGenerator(kind, lambda live=live: live, cache / f"{kind}.jsonl")
         t1 = time.perf_counter()
         answers = [p.answer(g.question) for g in questions]
         secs = time.perf_counter() - t1
@@ -165,6 +174,7 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                                                         for s in a.trace.retrieved[:5]})
                      for a, g in zip(answers, questions)]
         runs[kind] = {"image": summary.micro["image"], "macro_image": summary.macro["image"],
+                      "no_media_rate": summary.no_media_rate, "n_text_only": summary.n_text_only,
                       "page_recall_at5": sum(page_hits) / len(page_hits) if page_hits else None,
                       "seconds_per_question": secs / max(len(questions), 1),
                       "per_question": [{"id": g.id, "predicted": [m.item.path if hasattr(m.item, "path") else None
@@ -176,12 +186,33 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
 def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
     print(f"\nmedia quality per corpus (images, micro; embedder {embedder_name}; load average "
           f"{os.getloadavg()[0]:.2f}, shared machine)")
-    print(f"{'corpus':42} {'generator':24} {'P':>6} {'R':>6} {'F1':>6} {'pageR@5':>7} {'s/q':>6}")
+    print(f"{'corpus':42} {'generator':24} {'P':>6} {'R':>6} {'F1':>6} {'noMedia':>7} {'pageR@5':>7} {'s/q':>6}")
     for r in rows:
         for kind, run in r["runs"].items():
             m = run["image"]
             print(f"{r['corpus'][:42]:42} {kind:24} {_fmt(m['precision']):>6} {_fmt(m['recall']):>6} "
-                  f"{_fmt(m['f1']):>6} {_fmt(run['page_recall_at5']):>7} {run['seconds_per_question']:6.2f}")
+                  f"{_fmt(m['f1']):>6} {_fmt(run.get('no_media_rate')):>7} {_fmt(run['page_recall_at5']):>7} "
+                  f"{run['seconds_per_question']:6.2f}")
+    if len(rows) > 1:  # every corpus's questions pooled (micro), per generator
+        for kind in rows[0]["runs"]:
+            tp = pred = gold = 0.0
+            no_media = n_text = 0.0
+            for r in rows:
+                run = r["runs"].get(kind)
+                if run is None:
+                    continue
+                m = run["image"]
+                pred += m["n_pred"] or 0
+                gold += m["n_gold"] or 0
+                tp += (m["precision"] or 0) * (m["n_pred"] or 0)
+                if run.get("n_text_only"):
+                    n_text += run["n_text_only"]
+                    no_media += run["no_media_rate"] * run["n_text_only"]
+            p_ = tp / pred if pred else 0.0
+            r_ = tp / gold if gold else 0.0
+            f1 = 2 * p_ * r_ / (p_ + r_) if p_ + r_ else 0.0
+            nm = no_media / n_text if n_text else None
+            print(f"{'all corpora pooled':42} {kind:24} {p_:6.3f} {r_:6.3f} {f1:6.3f} {_fmt(nm):>7}")
 
 
 def print_pooled(rows: list[dict[str, Any]], retrievers: list[str]) -> None:
@@ -220,6 +251,8 @@ def main() -> None:
     ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing (fast, for smoke runs)")
     ap.add_argument("--llm", default="none", help="also answer with: bundled | bundled-small (use flock)")
     ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
+    ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "docsites-answers",
+                    help="model answers are recorded and replayed here ('none': always call the model)")
     ap.add_argument("--retrievers", default="", help="with --quality: compare these snippet retrievers "
                                                        "(e.g. dense,lexical,hybrid-rrf,hybrid-minmax)")
     args = ap.parse_args()
@@ -235,7 +268,8 @@ def main() -> None:
             qs = [gold[r["id"]] for r in raw if r.get("corpus") == corpus.name]
             if qs:
                 qrows.append(quality(corpus, qs, embedder_name=args.embedder, llm=args.llm,
-                                     index_root=args.index_root, retrievers=retrievers))
+                                     index_root=args.index_root, retrievers=retrievers,
+                                     cache=None if str(args.cache) == "none" else args.cache))
                 print_quality(qrows[-1:], args.embedder)
         print_quality(qrows, args.embedder)
         if retrievers:

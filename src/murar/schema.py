@@ -387,6 +387,7 @@ class Trace:
     models: dict[str, str] = field(default_factory=dict)
     llm_calls: list[LLMCall] = field(default_factory=list)
     guard: list[str] = field(default_factory=list)  # what murar.answer.guard removed, one note each
+    stopped: str = ""  # why the model was stopped before it finished ("" when it ran to its end)
 
 
 @dataclass(slots=True, kw_only=True)

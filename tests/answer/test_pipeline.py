@@ -218,3 +218,32 @@ def test_warm_up_evaluates_the_fixed_prefix_before_the_first_question(index: Pat
     # the system prompt and example (~230 tokens) were evaluated by the warm-up, not by this call
     assert call.cached_tokens > 200 and call.prompt_tokens - call.cached_tokens < call.prompt_tokens / 2
     model.close()
+
+
+def test_streamed_path_stops_a_model_counting_citations(index: Path) -> None:
+    """A model that falls into writing [2] [3] [4] ... is stopped, and no invented marker is shown."""
+    pulled: list[str] = []
+
+    class Looping(ScriptedChatModel):
+        def stream(self, messages, *, max_tokens=512, temperature=0.0, stop=None):  # type: ignore[no-untyped-def]
+            yield "To add a custom event, open the journey canvas [1]. The events are: "
+            for n in range(2, 400):
+                pulled.append(str(n))
+                yield f"[{n}] "
+
+    p = load_pipeline(index, chat_model=Looping([]), config=PipelineConfig())
+    a = p.answer("How do I add a custom event to a journey?")
+    assert a.found and "runaway citations" in a.trace.stopped
+    assert len(pulled) < 30  # stopped soon after the run was seen (the guard holds a few pieces), not at the limit
+    valid = {s.citation for s in a.sources}
+    from murar.answer.generate import citations_in
+
+    assert set(citations_in(a.text)) <= valid
+
+
+def test_a_list_of_real_citations_is_not_a_runaway() -> None:
+    from murar.answer.generate import runaway_citations
+
+    assert not runaway_citations("Both pages say so [1] [2] [3] [4] [5]", {1, 2, 3, 4, 5})
+    assert not runaway_citations("[7] [8] [9] then words [1]", {1, 2, 3})
+    assert runaway_citations("agents: [2] [3] [4] [5] [6] [7] [8]", {1, 2, 3, 4, 5})

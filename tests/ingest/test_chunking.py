@@ -55,3 +55,50 @@ def test_sentence_splitting_is_thread_safe() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         got = list(pool.map(split_sentences, texts))
     assert got == expected
+
+
+def _table(rows: list[list[str]], headers: list[str] | None = None, caption: str = "") -> "TableItem":
+    from murar.schema import TableItem
+
+    return TableItem(id="t1", section_id="s1", source_path="p.md", page_title="Page", heading_path=("Page", "Sec"),
+                     anchor=None, position=0, caption=caption, headers=headers or [], rows=rows)
+
+
+def test_table_rows_read_alone() -> None:
+    from murar.ingest.chunking import table_lines
+
+    t = _table([["ECID", "4", ""], ["", "", ""], ["IDFA", "20915", "Apple"]], ["Namespace", "ID", "Vendor"],
+               caption="Standard namespaces")
+    assert table_lines(t) == ["Table: Standard namespaces", "Namespace: ECID; ID: 4",
+                              "Namespace: IDFA; ID: 20915; Vendor: Apple"]
+    assert table_lines(_table([["a", "b"]])) == ["a | b"]
+
+
+def test_table_rows_become_snippets_of_their_section() -> None:
+    """A section that is one lead-in sentence and a table is found by the table's facts."""
+    from murar.ingest.chunking import ChunkingOptions, chunk_tables
+
+    emb = HashingEmbedder(max_tokens=40)
+    sec = _section("The standard namespaces are listed below.")
+    rows = [[f"Namespace {i}", str(1000 + i), "code" * (i % 3 + 1)] for i in range(40)]
+    text_snips = chunk_section(sec, emb)
+    snips = chunk_tables(sec, [_table(rows, ["Name", "ID", "Code"])], emb, first_position=len(text_snips))
+    assert len(snips) > 1
+    assert all(s.section_id == "s1" and emb.count_tokens(embedding_text(s)) <= 40 for s in snips)
+    assert [s.position for s in snips] == list(range(len(text_snips), len(text_snips) + len(snips)))
+    joined = "\n".join(s.text for s in snips)
+    assert "Name: Namespace 39; ID: 1039" in joined and "Name: Namespace 0; ID: 1000" in joined
+    assert len({s.id for s in snips} | {s.id for s in text_snips}) == len(snips) + len(text_snips)
+    assert chunk_tables(sec, [_table(rows)], emb, ChunkingOptions(table_snippets=False)) == []
+
+
+def test_each_table_chunk_starts_with_the_tables_lead_in() -> None:
+    from murar.ingest.chunking import chunk_tables
+
+    emb = HashingEmbedder(max_tokens=60)
+    t = _table([[f"Agent {i}", f"App {i}"] for i in range(30)], ["Agent", "Available in"])
+    t.context_before = "Agents help you. The ecosystem includes the following agents:"
+    snips = chunk_tables(_section("Agents help you. The ecosystem includes the following agents:"), [t], emb)
+    assert len(snips) > 1
+    assert all(s.text.startswith("The ecosystem includes the following agents:\n") for s in snips)
+    assert all(emb.count_tokens(embedding_text(s)) <= 60 for s in snips)

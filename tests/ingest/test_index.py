@@ -69,3 +69,25 @@ def test_symlink_escaping_root_is_skipped(tmp_path: Path) -> None:
     assert any(f.path == "link.md" and f.status == "skipped" for f in report.files)
     texts = " ".join(s.text for s in open_index(tmp_path / "idx").store.all_snippets())
     assert "Do not index" not in texts
+
+
+def test_a_table_section_is_found_by_its_rows(tmp_path: Path) -> None:
+    """The facts of a table are searchable text of its section (ChunkingOptions.table_snippets)."""
+    from murar.ingest.chunking import ChunkingOptions
+
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "ids.md").write_text(
+        "# Identities\n\nIntro text about identities.\n\n## Standard namespaces\n\nThe namespaces are:\n\n"
+        "| Display name | ID | Code |\n|---|---|---|\n| Experience Cloud ID | 4 | ECID |\n"
+        "| Apple advertising identifier | 20915 | IDFA |\n")
+    emb = HashingEmbedder()
+    build_index(corpus, tmp_path / "idx", embedder=emb)
+    store = open_index(tmp_path / "idx").store
+    qv = emb.embed(["Apple advertising identifier IDFA 20915"])[0]
+    best, _ = store.search_snippets(qv, 1)[0]
+    assert best.heading_path[-1] == "Standard namespaces"
+    assert "Display name: Apple advertising identifier; ID: 20915; Code: IDFA" in best.text
+    build_index(corpus, tmp_path / "idx2", embedder=emb, chunking=ChunkingOptions(table_snippets=False))
+    texts = " ".join(s.text for s in open_index(tmp_path / "idx2").store.all_snippets())
+    assert "20915" not in texts

@@ -69,6 +69,28 @@ def citations_in(text: str) -> list[int]:
     return seen
 
 
+_CITATION_RUN = re.compile(r"(?:\[\d+(?:\s*,\s*\d+)*\][\s,;]*){%d,}$")
+
+
+def runaway_citations(text: str, valid: set[int], *, run: int = 6) -> bool:
+    """True when ``text`` ends in ``run`` or more citation markers in a row, with
+    nothing else between them and at least two numbers that are no retrieved
+    snippet (``[2] [3] [4] ... [80]``).
+
+    Small models (seen with the bundled 1.5B model after "the following
+    agents:" with the list left out of the evidence) can fall into counting
+    citation markers until the token limit: ~15 s of output that
+    :func:`clean_citations` then throws away. The streamed path stops the model
+    on it.
+    """
+    tail = text[-400:].rstrip()
+    m = re.search(_CITATION_RUN.pattern % run, tail)
+    if m is None:
+        return False
+    nums = [int(x) for x in re.findall(r"\d+", m.group(0))]
+    return sum(1 for n in nums if n not in valid) >= 2
+
+
 def strip_citations(text: str) -> str:
     """``text`` without ``[n]`` markers."""
     return re.sub(r"\s+([.,;:!?])", r"\1", _CITATION.sub("", text)).strip()

@@ -38,6 +38,7 @@ from murar.answer.generate import (
     AnswerGenerator,
     ExtractiveAnswerGenerator,
     LLMAnswerGenerator,
+    runaway_citations,
     strip_citations,
 )
 from murar.answer.guard import (
@@ -372,12 +373,19 @@ class Pipeline:
             chunks = self.generator.stream(q, snippets)
         if self.config.guard:
             chunks = guard_stream(chunks, q, snippets, trace.guard)
+        valid = {s.citation for s in snippets}
         for chunk in chunks:
             if not assembler.raw.strip() and chunk.strip():
                 trace.timings_ms["first_model_token"] = _ms(t0)
             if assembler.raw.lstrip().startswith(NOT_FOUND_MARKER):
                 continue  # drain the model; a not-found answer shows nothing
             yield from emit(assembler.feed(chunk))
+            if runaway_citations(assembler.raw, valid):
+                trace.stopped = "runaway citations: the model was writing citation markers in a loop"
+                close = getattr(chunks, "close", None)
+                if callable(close):
+                    close()  # stops the model (generator finalisation ends the llama.cpp stream)
+                break
         raw = assembler.raw
         trace.text_answer = raw.strip()
         self._record_llm_call(trace, "generate")

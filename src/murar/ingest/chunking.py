@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass
 
 from murar.embed.base import Embedder
-from murar.schema import Section, Snippet, stable_id
+from murar.schema import Section, Snippet, TableItem, stable_id
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -22,11 +22,15 @@ class ChunkingOptions:
     ``target_tokens``: pack paragraphs up to this size. ``min_tokens``: a
     trailing piece smaller than this is merged into the previous snippet when
     it fits. ``max_prefix_tokens``: budget of the heading prefix.
+    ``table_snippets``: the rows of each table also become snippets of the
+    table's section (:func:`chunk_tables`), so a question answered by a table
+    finds its section.
     """
 
     target_tokens: int = 200
     min_tokens: int = 24
     max_prefix_tokens: int = 48
+    table_snippets: bool = True
 
 
 _LOCAL = threading.local()
@@ -129,4 +133,84 @@ def chunk_section(section: Section, embedder: Embedder, options: ChunkingOptions
                 page=section.page,
             )
         )
+    return snippets
+
+
+def table_lines(table: TableItem) -> list[str]:
+    """One self-contained line per table row, for retrieval and for the generator.
+
+    With headers, a row reads ``Header 1: cell 1; Header 2: cell 2`` (empty
+    cells left out), so a row kept alone still says what its values are;
+    without headers, the cells are joined by `` | ``. The caption, when there
+    is one, is the first line. Empty rows give no line.
+    """
+    lines = [f"Table: {table.caption}"] if table.caption else []
+    headers = [h.strip() for h in table.headers]
+    for row in table.rows:
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if headers and any(headers):
+            pairs = [f"{h}: {c}" if h else c for h, c in zip(headers, cells) if c]
+            pairs += [c for c in cells[len(headers):] if c]
+            lines.append("; ".join(pairs))
+        else:
+            lines.append(" | ".join(c for c in cells if c))
+    return lines
+
+
+def _lead_in(table: TableItem) -> str:
+    """The sentence that introduces ``table`` in its section ("The ecosystem
+    includes the following agents:"), or ``""``."""
+    before = split_sentences(table.context_before[-400:]) if table.context_before else []
+    return before[-1] if before else ""
+
+
+def chunk_tables(section: Section, tables: list[TableItem], embedder: Embedder, options: ChunkingOptions | None = None,
+                 *, first_position: int = 0) -> list[Snippet]:
+    """Snippets of the rows of ``tables`` (all in ``section``), after its text snippets.
+
+    A table's section is often one lead-in sentence: its facts are in the rows,
+    which MuRAR keeps only as a media item (seed 000, section 2.3), so retrieval
+    never reached the section. Each table's :func:`table_lines` are packed into
+    snippets within the same token budget as :func:`chunk_section` (a row longer
+    than the budget is cut into windows), each led by the sentence that
+    introduces the table in the page, so that a chunk read alone says what its
+    rows are; positions go on from ``first_position``.
+    Returns ``[]`` when ``options.table_snippets`` is off or no table has a row.
+    """
+    opts = options or ChunkingOptions()
+    if not opts.table_snippets:
+        return []
+    prefix = embedding_prefix(section.page_title, section.heading_path)
+    prefix_tokens = min(embedder.count_tokens(prefix) + 1, opts.max_prefix_tokens)
+    budget = max(16, min(opts.target_tokens, embedder.max_tokens - prefix_tokens))
+    snippets: list[Snippet] = []
+    pos = first_position
+    for table in tables:
+        lead = _lead_in(table)
+        lead_n = embedder.count_tokens(lead) if lead else 0
+        if lead_n > budget // 3:
+            lead, lead_n = "", 0
+        chunks: list[tuple[list[str], int]] = []
+        for line in table_lines(table):
+            n = embedder.count_tokens(line)
+            units = [(line, n)] if n <= budget else [(p, embedder.count_tokens(p))
+                                                      for p in _hard_split(line, budget, embedder)]
+            for text, m in units:
+                if chunks and chunks[-1][1] + m <= budget:
+                    chunks[-1][0].append(text)
+                    chunks[-1] = (chunks[-1][0], chunks[-1][1] + m)
+                elif lead and m + lead_n <= budget:
+                    chunks.append(([lead, text], m + lead_n))
+                else:
+                    chunks.append(([text], m))
+        for k, (parts, _) in enumerate(chunks):
+            text = "\n".join(parts)
+            snippets.append(Snippet(
+                id=stable_id(section.id, "table", table.id, str(k)), section_id=section.id,
+                source_path=section.source_path, page_title=section.page_title, heading_path=section.heading_path,
+                anchor=section.anchor, text=text, position=pos, n_tokens=embedder.count_tokens(text),
+                page=section.page))
+            pos += 1
     return snippets

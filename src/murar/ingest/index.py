@@ -35,7 +35,7 @@ from murar.embed.base import Embedder, Vectors
 from murar.errors import IndexError_, MurarError, NoPagesError
 from murar.ingest.asr import SpeechRecognizer, TranscriptCache, transcribe_videos
 from murar.ingest.budget import FileBudget
-from murar.ingest.chunking import ChunkingOptions, chunk_section, embedding_text
+from murar.ingest.chunking import ChunkingOptions, chunk_section, chunk_tables, embedding_text
 from murar.ingest.corpus import (
     DEFAULT_EXCLUDES,
     IngestReport,
@@ -52,6 +52,7 @@ from murar.schema import (
     ImageItem,
     ParsedDocument,
     Snippet,
+    TableItem,
     VideoItem,
     to_jsonable,
 )
@@ -419,7 +420,11 @@ def _build_version(
                                   f"{len(d.sections) - k} later sections not indexed (--max-file-snippets)")
                 prog.advance("chunk", len(d.sections) - k)
                 break
-            doc_snippets.extend(chunk_section(sec, embedder, chunking))
+            sec_snippets = chunk_section(sec, embedder, chunking)
+            tables = [m for m in d.media if isinstance(m, TableItem) and m.section_id == sec.id]
+            if tables:
+                sec_snippets += chunk_tables(sec, tables, embedder, chunking, first_position=len(sec_snippets))
+            doc_snippets.extend(sec_snippets)
             prog.advance("chunk")
         if 0 < budget.max_snippets < len(doc_snippets):
             if not any("snippet budget hit" in w for w in d.warnings):
