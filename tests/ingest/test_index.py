@@ -91,3 +91,16 @@ def test_a_table_section_is_found_by_its_rows(tmp_path: Path) -> None:
     build_index(corpus, tmp_path / "idx2", embedder=emb, chunking=ChunkingOptions(table_snippets=False))
     texts = " ".join(s.text for s in open_index(tmp_path / "idx2").store.all_snippets())
     assert "20915" not in texts
+
+
+def test_new_chunking_rules_rechunk_on_the_next_ingest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from murar.ingest import index as index_mod
+
+    corpus = _corpus(tmp_path)
+    idx = tmp_path / "idx"
+    build_index(corpus, idx, embedder=HashingEmbedder())
+    _, same = build_index(corpus, idx, embedder=HashingEmbedder())
+    assert same.changes.get("unchanged") == 2
+    monkeypatch.setattr(index_mod, "CHUNKER_VERSION", index_mod.CHUNKER_VERSION + 1)
+    _, report = build_index(corpus, idx, embedder=HashingEmbedder())
+    assert report.changes.get("changed") == 2 and not report.changes.get("unchanged")

@@ -35,7 +35,7 @@ from murar.embed.base import Embedder, Vectors
 from murar.errors import IndexError_, MurarError, NoPagesError
 from murar.ingest.asr import SpeechRecognizer, TranscriptCache, transcribe_videos
 from murar.ingest.budget import FileBudget
-from murar.ingest.chunking import ChunkingOptions, chunk_section, chunk_tables, embedding_text
+from murar.ingest.chunking import CHUNKER_VERSION, ChunkingOptions, chunk_section, chunk_tables, embedding_text
 from murar.ingest.corpus import (
     DEFAULT_EXCLUDES,
     IngestReport,
@@ -200,9 +200,11 @@ def open_index(target: Path | str) -> OpenedIndex:
 
 def page_hash(doc: ParsedDocument, *, embedder_name: str, chunking: ChunkingOptions) -> str:
     """SHA-256 (hex) of everything the index stores for one page: the parsed
-    sections and media, the chunking options, the embedder and the schema version."""
+    sections and media, the chunking options and rules (:data:`CHUNKER_VERSION`),
+    the embedder and the schema version."""
     payload = {
         "schema": SCHEMA_VERSION, "embedder": embedder_name, "chunking": to_jsonable(chunking),
+        "chunker": CHUNKER_VERSION,
         "title": doc.title, "sections": to_jsonable(doc.sections), "media": to_jsonable(doc.media),
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
