@@ -1,6 +1,6 @@
 from murar.embed.fake import HashingEmbedder
 from murar.ingest.chunking import chunk_section, embedding_text, split_sentences
-from murar.schema import Section
+from murar.schema import Section, TableItem
 
 
 def _section(text: str) -> Section:
@@ -57,9 +57,7 @@ def test_sentence_splitting_is_thread_safe() -> None:
     assert got == expected
 
 
-def _table(rows: list[list[str]], headers: list[str] | None = None, caption: str = "") -> "TableItem":
-    from murar.schema import TableItem
-
+def _table(rows: list[list[str]], headers: list[str] | None = None, caption: str = "") -> TableItem:
     return TableItem(id="t1", section_id="s1", source_path="p.md", page_title="Page", heading_path=("Page", "Sec"),
                      anchor=None, position=0, caption=caption, headers=headers or [], rows=rows)
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from murar.embed.base import Embedder
 from murar.schema import Section, Snippet, TableItem, stable_id
 
-
 CHUNKER_VERSION = 2
 """Bumped when the chunking rules change (2: table rows become snippets): the
 page hash includes it, so the next ``murar ingest`` re-chunks every page."""

@@ -35,7 +35,13 @@ from murar.embed.base import Embedder, Vectors
 from murar.errors import IndexError_, MurarError, NoPagesError
 from murar.ingest.asr import SpeechRecognizer, TranscriptCache, transcribe_videos
 from murar.ingest.budget import FileBudget
-from murar.ingest.chunking import CHUNKER_VERSION, ChunkingOptions, chunk_section, chunk_tables, embedding_text
+from murar.ingest.chunking import (
+    CHUNKER_VERSION,
+    ChunkingOptions,
+    chunk_section,
+    chunk_tables,
+    embedding_text,
+)
 from murar.ingest.corpus import (
     DEFAULT_EXCLUDES,
     IngestReport,
