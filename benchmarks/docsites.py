@@ -25,6 +25,7 @@ extractive runs' image F1 per retriever; the last table pools all questions.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -121,7 +122,8 @@ def _fmt(x: float | None) -> str:
 
 
 def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str, index_root: Path,
-            retrievers: list[str] | None = None, cache: Path | None = None) -> dict[str, Any]:
+            retrievers: list[str] | None = None, cache: Path | None = None,
+            media: dict[str, Any] | None = None) -> dict[str, Any]:
     """Index ``corpus`` and answer its questions; media P/R/F1 against the gold images,
     and the share of text-only questions answered without media.
 
@@ -130,6 +132,7 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     the model's answers are recorded there (``<llm>.jsonl``, keyed by prompt
     version, question and retrieved snippets) and replayed on the next run, so a
     media-selection change is measured in seconds (``quality.CachedGenerator``).
+    ``media`` overrides fields of :class:`~murar.answer.media.MediaOptions` in every run.
     """
     from murar.answer.generate import ExtractiveAnswerGenerator
     from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
@@ -160,11 +163,14 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                          assets_dir=base.assets_dir)
         else:
             p = load_pipeline(index, llm=kind)
+            p.config = dataclasses.replace(p.config, refine=False)
             if cache is not None:
                 from quality import CachedGenerator
 
                 live = p.generator
                 p.generator = CachedGenerator(kind, lambda live=live: live, cache / f"{kind}.jsonl")
+        if media:
+            p.config = dataclasses.replace(p.config, media=dataclasses.replace(p.config.media, **media))
         t1 = time.perf_counter()
         answers = [p.answer(g.question) for g in questions]
         secs = time.perf_counter() - t1
@@ -181,6 +187,20 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                                                                   for m in a.media],
                                         "gold": list(g.gold_images)} for a, g in zip(answers, questions)]}
     return {"corpus": corpus.name, "ingest_seconds": round(ingest_s, 1), "runs": runs, "retrievers": table}
+
+
+def media_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``["need_visual_cue=true", "max_items=3"]`` -> ``{"need_visual_cue": True, "max_items": 3}``
+    (values parsed as JSON, else kept as strings; ``none`` is ``None``)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        low = value.strip().lower()
+        try:
+            out[key.strip()] = None if low == "none" else json.loads(low if low in ("true", "false") else value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
 
 
 def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
@@ -251,6 +271,8 @@ def main() -> None:
     ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing (fast, for smoke runs)")
     ap.add_argument("--llm", default="none", help="also answer with: bundled | bundled-small (use flock)")
     ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
+    ap.add_argument("--media", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a MediaOptions field in every run, e.g. need_visual_cue=true (repeatable)")
     ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "docsites-answers",
                     help="model answers are recorded and replayed here ('none': always call the model)")
     ap.add_argument("--retrievers", default="", help="with --quality: compare these snippet retrievers "
@@ -269,7 +291,8 @@ def main() -> None:
             if qs:
                 qrows.append(quality(corpus, qs, embedder_name=args.embedder, llm=args.llm,
                                      index_root=args.index_root, retrievers=retrievers,
-                                     cache=None if str(args.cache) == "none" else args.cache))
+                                     cache=None if str(args.cache) == "none" else args.cache,
+                                     media=media_overrides(args.media)))
                 print_quality(qrows[-1:], args.embedder)
         print_quality(qrows, args.embedder)
         if retrievers:
