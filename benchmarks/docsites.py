@@ -12,9 +12,17 @@ what murar can show).
 With ``--quality`` (questions from ``--questions``, default
 ``benchmarks/docsites_questions.jsonl``), each corpus is indexed (MiniLM unless ``--embedder hashing``)
 and its questions are answered; image precision/recall/F1 against the gold
-images and gold page recall@5 are reported per corpus with the extractive
-generator, and also with the bundled LLM under ``--llm bundled`` (run that
-under ``flock /work/bench.lock``).
+images, the share of text-only questions answered without media and gold page
+recall@5 are reported per corpus and pooled over the corpora, with the
+extractive generator, and also with the bundled LLM under ``--llm bundled``
+(run that on an idle machine). The model's answers are cached in ``--cache``,
+so ``--media KEY=VALUE`` (a :class:`~murar.answer.media.MediaOptions` field)
+compares selections in minutes.
+
+Two question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
+questions per generator) is the one selection choices may be made on;
+``docsites_heldout.jsonl`` (6 image + 2 text-only per generator, other pages)
+is for reporting only.
 
 ``--retrievers dense,lexical,hybrid-rrf`` (with ``--quality``) compares the
 snippet retrievers on every corpus: gold section/page recall@1/@5, MRR and
