@@ -190,3 +190,33 @@ def test_question_focus_drops_media_of_a_side_remark() -> None:
     without = select_section_media(res.attributions, res.sentence_vectors, store,
                                    dataclasses.replace(opts, question_focus=None), emb, qv)
     assert {m.item.id for m in without.selected} == {"csv", "adv"}
+
+
+def test_media_come_from_the_sections_retrieval_ranked_near_the_top() -> None:
+    """A section the answer drew a side fact from, ranked far below the best section with media,
+    gives no screenshot (section_focus); both sections do with the lever off."""
+    main = _snip(0, "open the audience builder and click create audience to start a new audience", "main")
+    side = _snip(1, "audience names must be unique within the sandbox and the name field is required", "side")
+    media: list[AnyMedia] = [
+        _image("builder", "main", "open the audience builder and click create audience to start a new audience"),
+        _image("names", "side", "audience names must be unique within the sandbox and the name field is required"),
+    ]
+    store, scored, sv, emb = _world([main, side], media)
+    scored = [dataclasses.replace(scored[0], score=0.78), dataclasses.replace(scored[1], score=0.61)]
+    text = ("Open the audience builder and click create audience to start a new audience [1]. "
+            "Audience names must be unique within the sandbox and the name field is required [2].")
+    res = attribute(text, scored, sv, emb, threshold=0.3)
+    assert {a.snippet_id for a in res.attributions} == {"sn0", "sn1"}
+
+    def picks(opts: MediaOptions) -> set[str]:
+        sel = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, retrieved=scored)
+        return {m.item.id for m in sel.selected}
+
+    assert picks(MediaOptions(**LOW, question_focus=None)) == {"builder"}  # type: ignore[arg-type]
+    assert picks(MediaOptions(**LOW, question_focus=None, section_focus=None)) == {"builder", "names"}  # type: ignore[arg-type]
+    # the bar is the best section *with media*: a higher-ranked section without any does not raise it
+    empty = dataclasses.replace(scored[0], snippet=_snip(2, "a page intro without pictures", "intro"), score=0.95,
+                                citation=3)
+    sel = select_section_media(res.attributions, res.sentence_vectors, store,
+                               MediaOptions(**LOW, question_focus=None), emb, retrieved=[empty, *scored])  # type: ignore[arg-type]
+    assert {m.item.id for m in sel.selected} == {"builder"}

@@ -206,7 +206,7 @@ class Pipeline:
         return url if url and is_web_url(url) and is_safe_url(url) else None
 
     def _select(self, answer_text: str, attributions: list[Attribution], sentence_vectors: np.ndarray,
-                question: str = "") -> MediaResult:
+                question: str = "", retrieved: list[ScoredSnippet] | None = None) -> MediaResult:
         strategy = self.config.media_strategy
         if strategy == "answer":
             return select_answer_based(answer_text, sentence_vectors, self.store, self.embedder,
@@ -215,7 +215,8 @@ class Pipeline:
             return select_hybrid(answer_text, attributions, sentence_vectors, self.store, self.embedder,
                                  self.config.answer_based, self.config.media)
         qv = self._memo.embed([question])[0] if question and self.config.media.question_focus is not None else None
-        return select_section_media(attributions, sentence_vectors, self.store, self.config.media, self._memo, qv)
+        return select_section_media(attributions, sentence_vectors, self.store, self.config.media, self._memo, qv,
+                                    retrieved)
 
     def _check(self, question: str) -> str:
         q = " ".join(question.split())
@@ -246,7 +247,7 @@ class Pipeline:
         trace.timings_ms["attribute"] = _ms(t)
         yield "media"
         t = time.perf_counter()
-        media = self._select(text, attr.attributions, attr.sentence_vectors, question)
+        media = self._select(text, attr.attributions, attr.sentence_vectors, question, snippets)
         trace.media_candidates = media.candidates
         trace.media_selected = media.selected
         trace.timings_ms["media"] = _ms(t)
@@ -547,7 +548,7 @@ class _Incremental:
             self.media_ms += _ms(t)
             return SentenceOutcome(citation=a.citation)
         text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
-        media = self.p._select(text, self.attributions, self._vector_rows(), self.question)
+        media = self.p._select(text, self.attributions, self._vector_rows(), self.question, self.snippets)
         self.trace.media_candidates = media.candidates
         new: list[MediaSelection] = []
         for sel in media.selected:
