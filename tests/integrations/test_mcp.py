@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import concurrent.futures
 import io
 import os
 import sys
@@ -41,7 +42,14 @@ def server(index: Path) -> StdioServerParameters:
 
 
 def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    """Run ``coro`` to completion, in a thread of its own when this thread already runs
+    an event loop (the session-wide Playwright browser of the server tests keeps one)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def test_tools_answer_with_a_decodable_screenshot(index: Path) -> None:
