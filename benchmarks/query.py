@@ -44,7 +44,6 @@ sys.path.insert(0, str(REPO / "src"))
 from murar.answer.generate import ExtractiveAnswerGenerator
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.embed.minilm import MiniLMEmbedder
-from murar.errors import MurarError
 from murar.eval.media_metrics import (
     GoldQuestion,
     load_gold,
@@ -53,7 +52,7 @@ from murar.eval.media_metrics import (
     summarise_media,
 )
 from murar.eval.retrieval_metrics import score_retrieval, summarise_retrieval
-from murar.ingest.index import build_index, open_index
+from murar.ingest.index import build_index
 from murar.schema import Answer, MediaBlock, TextBlock, Trace
 from murar.store.base import Store, is_displayable
 from murar.store.hybrid import RetrieverOptions, retrieve_snippets
@@ -290,11 +289,9 @@ def main() -> None:
     ap.add_argument("--retriever", default="hybrid", help="the retriever of the main run: dense | lexical | hybrid")
     args = ap.parse_args()
 
-    try:
-        open_index(args.index)
-    except MurarError:
-        print(f"building index {args.index} from {args.corpus} ...", flush=True)
-        build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
+    # incremental: seconds when nothing changed; an index of older chunking rules is brought up to date
+    print(f"indexing {args.corpus} into {args.index} (incremental) ...", flush=True)
+    build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
     golds = load_gold(args.questions)[: args.limit]
     base = load_pipeline(args.index, llm="extractive")
     main_retriever = retriever_options(args.retriever)
