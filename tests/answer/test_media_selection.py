@@ -10,6 +10,7 @@ from murar.answer.attribute import AttributionOptions, attribute
 from murar.answer.media import (
     MediaOptions,
     content_words,
+    focus_sections,
     has_visual_cue,
     rows_drawn_on,
     select_section_media,
@@ -208,15 +209,15 @@ def test_media_come_from_the_sections_retrieval_ranked_near_the_top() -> None:
     res = attribute(text, scored, sv, emb, threshold=0.3)
     assert {a.snippet_id for a in res.attributions} == {"sn0", "sn1"}
 
-    def picks(opts: MediaOptions) -> set[str]:
-        sel = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, retrieved=scored)
+    def picks(opts: MediaOptions, retrieved: list[ScoredSnippet]) -> set[str]:
+        sections = focus_sections(retrieved, store, opts)
+        sel = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, sections=sections)
         return {m.item.id for m in sel.selected}
 
-    assert picks(MediaOptions(**LOW, question_focus=None)) == {"builder"}  # type: ignore[arg-type]
-    assert picks(MediaOptions(**LOW, question_focus=None, section_focus=None)) == {"builder", "names"}  # type: ignore[arg-type]
+    assert picks(MediaOptions(**LOW, question_focus=None), scored) == {"builder"}  # type: ignore[arg-type]
+    assert focus_sections(scored, store, MediaOptions(section_focus=None)) is None
+    assert picks(MediaOptions(**LOW, question_focus=None, section_focus=None), scored) == {"builder", "names"}  # type: ignore[arg-type]
     # the bar is the best section *with media*: a higher-ranked section without any does not raise it
     empty = dataclasses.replace(scored[0], snippet=_snip(2, "a page intro without pictures", "intro"), score=0.95,
                                 citation=3)
-    sel = select_section_media(res.attributions, res.sentence_vectors, store,
-                               MediaOptions(**LOW, question_focus=None), emb, retrieved=[empty, *scored])  # type: ignore[arg-type]
-    assert {m.item.id for m in sel.selected} == {"builder"}
+    assert picks(MediaOptions(**LOW, question_focus=None), [empty, *scored]) == {"builder"}  # type: ignore[arg-type]

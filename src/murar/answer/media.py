@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -94,10 +94,10 @@ class MediaOptions:
     contain for the answer to draw on that row. ``question_focus``: with a
     question vector, items less similar to the question than the answer's
     most question-like pick minus this are dropped (``None``: off).
-    ``section_focus``: with the retrieved snippets, only sections whose best
-    retrieved snippet scores within this of the best retrieved section with
-    media give media
-    (``None``: off). The booleans are the levers described in the module docstring.
+    ``section_focus``: only sections whose best retrieved snippet scores within
+    this of the best retrieved section with media give media
+    (:func:`focus_sections`; ``None``: off). The booleans are the levers
+    described in the module docstring.
     """
 
     min_snippet_score: float = 0.5
@@ -147,13 +147,27 @@ def dedupe_key(item: AnyMedia, *, content: bool = True) -> str:
     return "table:" + item.id
 
 
-def section_scores(retrieved: Sequence[ScoredSnippet]) -> dict[str, float]:
-    """Section id -> the best question cosine of its retrieved snippets."""
-    out: dict[str, float] = {}
+def focus_sections(retrieved: Sequence[ScoredSnippet], store: Store,
+                   options: MediaOptions | None = None) -> frozenset[str] | None:
+    """The sections allowed to give media under ``section_focus``, or ``None`` (every section).
+
+    A section's score is the best question cosine of its retrieved snippets;
+    the bar is the best score among the retrieved sections that have a
+    candidate item, and sections within ``options.section_focus`` of it pass.
+    One :meth:`Store.media_in_section` call per retrieved section: call it once
+    per answer, not per sentence. ``None`` when the lever is off or nothing was retrieved.
+    """
+    opts = options or MediaOptions()
+    if opts.section_focus is None or not retrieved:
+        return None
+    scores: dict[str, float] = {}
     for s in retrieved:
         sec = s.snippet.section_id
-        out[sec] = max(out.get(sec, float("-inf")), float(s.score))
-    return out
+        scores[sec] = max(scores.get(sec, float("-inf")), float(s.score))
+    # the bar is set by the best retrieved section that has something to show
+    bar = max((score for sec, score in scores.items()
+               if any(_candidate(e.item, opts) for e in store.media_in_section(sec))), default=0.0)
+    return frozenset(sec for sec, score in scores.items() if score >= bar - opts.section_focus)
 
 
 def content_words(text: str) -> set[str]:
@@ -239,15 +253,15 @@ def select_section_media(
     options: MediaOptions | None = None,
     embedder: TextEmbedder | None = None,
     question_vector: np.ndarray | None = None,
-    retrieved: Sequence[ScoredSnippet] | None = None,
+    sections: Collection[str] | None = None,
 ) -> MediaResult:
     """Pick media per attributed snippet from the snippet's own section.
 
     ``sentence_vectors`` has shape ``(len(attributions), dim)``. ``embedder``
     embeds the step texts for ``step_align`` (without one, step alignment is
-    skipped). ``question_vector`` (shape ``(dim,)``) enables ``question_focus``;
-    ``retrieved`` (the retrieved snippets with their question cosines) enables
-    ``section_focus``.
+    skipped). ``question_vector`` (shape ``(dim,)``) enables ``question_focus``.
+    ``sections``: only snippets of these sections give media (``section_focus``:
+    :func:`focus_sections` of the retrieved snippets); ``None``: every section.
     Returns the selections ordered by the sentence they follow.
     Raises what the store or embedder raise.
     """
@@ -260,10 +274,6 @@ def select_section_media(
     answer_words = content_words(" ".join(a.sentence for a in attributions))
     svecs = store.snippet_vectors(snippet_ids)
     best: dict[str, MediaSelection] = {}
-    focus = section_scores(retrieved) if retrieved and opts.section_focus is not None else {}
-    # the bar is set by the best retrieved section that has something to show
-    top_section = max((score for sec, score in focus.items()
-                       if any(_candidate(e.item, opts) for e in store.media_in_section(sec))), default=0.0)
 
     def keep(c: _Cand, sid: str) -> None:
         sel = MediaSelection(item=c.item, snippet_id=sid, sentence_index=c.sentence, score=c.score,
@@ -276,9 +286,8 @@ def select_section_media(
         snippet = store.get_snippet(sid)
         if snippet is None:
             continue
-        if focus and opts.section_focus is not None and \
-                focus.get(snippet.section_id, 0.0) < top_section - opts.section_focus:
-            continue  # a section the answer drew a side fact from
+        if sections is not None and snippet.section_id not in sections:
+            continue  # a section the answer drew a side fact from (section_focus)
         sent_idx = [a.sentence_index for a in attributions if a.snippet_id == sid]
         cands: list[_Cand] = []
         for entry in store.media_in_section(snippet.section_id):

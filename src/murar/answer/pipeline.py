@@ -24,6 +24,7 @@ store, an embedder and a generator into :class:`Pipeline`.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,7 @@ from murar.answer.media import (
     MediaResult,
     MemoEmbedder,
     dedupe_key,
+    focus_sections,
     select_section_media,
 )
 from murar.answer.moments import best_moment
@@ -206,7 +208,7 @@ class Pipeline:
         return url if url and is_web_url(url) and is_safe_url(url) else None
 
     def _select(self, answer_text: str, attributions: list[Attribution], sentence_vectors: np.ndarray,
-                question: str = "", retrieved: list[ScoredSnippet] | None = None) -> MediaResult:
+                question: str = "", sections: frozenset[str] | None = None) -> MediaResult:
         strategy = self.config.media_strategy
         if strategy == "answer":
             return select_answer_based(answer_text, sentence_vectors, self.store, self.embedder,
@@ -216,7 +218,7 @@ class Pipeline:
                                  self.config.answer_based, self.config.media)
         qv = self._memo.embed([question])[0] if question and self.config.media.question_focus is not None else None
         return select_section_media(attributions, sentence_vectors, self.store, self.config.media, self._memo, qv,
-                                    retrieved)
+                                    sections)
 
     def _check(self, question: str) -> str:
         q = " ".join(question.split())
@@ -247,7 +249,8 @@ class Pipeline:
         trace.timings_ms["attribute"] = _ms(t)
         yield "media"
         t = time.perf_counter()
-        media = self._select(text, attr.attributions, attr.sentence_vectors, question, snippets)
+        media = self._select(text, attr.attributions, attr.sentence_vectors, question,
+                             focus_sections(snippets, self.store, self.config.media))
         trace.media_candidates = media.candidates
         trace.media_selected = media.selected
         trace.timings_ms["media"] = _ms(t)
@@ -518,6 +521,12 @@ class _Incremental:
         self.started: list[str] = []
         """Stages that have run at least once (``attribute``, ``media``), in order."""
 
+    @functools.cached_property
+    def sections(self) -> frozenset[str] | None:
+        """The sections that may give media (:func:`~murar.answer.media.focus_sections`),
+        found once per answer, at its first selection (not before the first token)."""
+        return focus_sections(self.snippets, self.p.store, self.p.config.media)
+
     def _vector_rows(self) -> np.ndarray:
         """Sentence vectors as the media strategies index them: row ``i`` is answer
         sentence ``i`` (zeros for a sentence that was not attributed, which no
@@ -548,7 +557,7 @@ class _Incremental:
             self.media_ms += _ms(t)
             return SentenceOutcome(citation=a.citation)
         text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
-        media = self.p._select(text, self.attributions, self._vector_rows(), self.question, self.snippets)
+        media = self.p._select(text, self.attributions, self._vector_rows(), self.question, self.sections)
         self.trace.media_candidates = media.candidates
         new: list[MediaSelection] = []
         for sel in media.selected:
