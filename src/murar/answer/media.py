@@ -53,7 +53,7 @@ from typing import Protocol
 import numpy as np
 
 from murar.embed.base import Embedder, Vectors
-from murar.ingest.chunking import split_sentences
+from murar.ingest.chunking import last_sentence, split_sentences
 from murar.ingest.media_flags import is_selectable
 from murar.schema import AnyMedia, Attribution, MediaSelection, ScoredSnippet, TableItem
 from murar.store.base import Store, is_displayable
@@ -198,9 +198,9 @@ def points_at_video(sentence: str) -> bool:
 def step_text(item: AnyMedia, max_chars: int = 300) -> str:
     """The step an item illustrates: the last sentence before it in its section,
     else the first one after it, else its representation."""
-    before = split_sentences(item.context_before[-max_chars:]) if item.context_before else []
+    before = last_sentence(item.context_before, max_chars)
     if before:
-        return before[-1]
+        return before
     after = split_sentences(item.context_after[:max_chars]) if item.context_after else []
     return after[0] if after else item.representation(max_chars)
 

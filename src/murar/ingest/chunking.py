@@ -101,6 +101,34 @@ def _units(text: str, budget: int, embedder: Embedder) -> list[tuple[str, int]]:
     return out
 
 
+def _budget(section: Section, embedder: Embedder, opts: ChunkingOptions) -> int:
+    """Word pieces a snippet of ``section`` may hold: the embedder window minus its heading prefix."""
+    prefix = embedding_prefix(section.page_title, section.heading_path)
+    prefix_tokens = min(embedder.count_tokens(prefix) + 1, opts.max_prefix_tokens)
+    return max(16, min(opts.target_tokens, embedder.max_tokens - prefix_tokens))
+
+
+def _pack(units: list[tuple[str, int]], budget: int, lead: tuple[str, int] = ("", 0)) -> list[list[str]]:
+    """Greedy packing of ``(text, tokens)`` units into chunks of at most ``budget``
+    tokens; a new chunk starts with ``lead`` when it fits beside the unit."""
+    chunks: list[tuple[list[str], int]] = []
+    for text, n in units:
+        if chunks and chunks[-1][1] + n <= budget:
+            chunks[-1][0].append(text)
+            chunks[-1] = (chunks[-1][0], chunks[-1][1] + n)
+        elif lead[0] and n + lead[1] <= budget:
+            chunks.append(([lead[0], text], n + lead[1]))
+        else:
+            chunks.append(([text], n))
+    return [parts for parts, _ in chunks]
+
+
+def _snippet(section: Section, snippet_id: str, text: str, position: int, embedder: Embedder) -> Snippet:
+    return Snippet(id=snippet_id, section_id=section.id, source_path=section.source_path,
+                   page_title=section.page_title, heading_path=section.heading_path, anchor=section.anchor,
+                   text=text, position=position, n_tokens=embedder.count_tokens(text), page=section.page)
+
+
 def chunk_section(section: Section, embedder: Embedder, options: ChunkingOptions | None = None) -> list[Snippet]:
     """Split ``section.text`` into snippets.
 
@@ -108,36 +136,17 @@ def chunk_section(section: Section, embedder: Embedder, options: ChunkingOptions
     ``min(target_tokens, embedder.max_tokens - prefix tokens)``. A section
     without text gives no snippet.
     """
-    opts = options or ChunkingOptions()
-    prefix = embedding_prefix(section.page_title, section.heading_path)
-    prefix_tokens = min(embedder.count_tokens(prefix) + 1, opts.max_prefix_tokens)
-    budget = max(16, min(opts.target_tokens, embedder.max_tokens - prefix_tokens))
-    chunks: list[tuple[list[str], int]] = []
-    for text, n in _units(section.text, budget, embedder):
-        if chunks and chunks[-1][1] + n <= budget:
-            chunks[-1][0].append(text)
-            chunks[-1] = (chunks[-1][0], chunks[-1][1] + n)
-        else:
-            chunks.append(([text], n))
-    snippets: list[Snippet] = []
-    for pos, (parts, _) in enumerate(chunks):
-        text = "\n\n".join(parts)
-        n_tokens = embedder.count_tokens(text)
-        snippets.append(
-            Snippet(
-                id=stable_id(section.id, "snippet", str(pos)),
-                section_id=section.id,
-                source_path=section.source_path,
-                page_title=section.page_title,
-                heading_path=section.heading_path,
-                anchor=section.anchor,
-                text=text,
-                position=pos,
-                n_tokens=n_tokens,
-                page=section.page,
-            )
-        )
-    return snippets
+    budget = _budget(section, embedder, options or ChunkingOptions())
+    chunks = _pack(_units(section.text, budget, embedder), budget)
+    return [_snippet(section, stable_id(section.id, "snippet", str(pos)), "\n\n".join(parts), pos, embedder)
+            for pos, parts in enumerate(chunks)]
+
+
+def last_sentence(text: str, max_chars: int = 400) -> str:
+    """The last sentence of ``text`` (only its last ``max_chars`` characters are
+    split), or ``""``: the step a screenshot follows, the lead-in of a table."""
+    sentences = split_sentences(text[-max_chars:]) if text else []
+    return sentences[-1] if sentences else ""
 
 
 def table_lines(table: TableItem) -> list[str]:
@@ -163,13 +172,6 @@ def table_lines(table: TableItem) -> list[str]:
     return lines
 
 
-def _lead_in(table: TableItem) -> str:
-    """The sentence that introduces ``table`` in its section ("The ecosystem
-    includes the following agents:"), or ``""``."""
-    before = split_sentences(table.context_before[-400:]) if table.context_before else []
-    return before[-1] if before else ""
-
-
 def chunk_tables(section: Section, tables: list[TableItem], embedder: Embedder, options: ChunkingOptions | None = None,
                  *, first_position: int = 0) -> list[Snippet]:
     """Snippets of the rows of ``tables`` (all in ``section``), after its text snippets.
@@ -186,35 +188,18 @@ def chunk_tables(section: Section, tables: list[TableItem], embedder: Embedder, 
     opts = options or ChunkingOptions()
     if not opts.table_snippets:
         return []
-    prefix = embedding_prefix(section.page_title, section.heading_path)
-    prefix_tokens = min(embedder.count_tokens(prefix) + 1, opts.max_prefix_tokens)
-    budget = max(16, min(opts.target_tokens, embedder.max_tokens - prefix_tokens))
+    budget = _budget(section, embedder, opts)
     snippets: list[Snippet] = []
-    pos = first_position
     for table in tables:
-        lead = _lead_in(table)
+        lead = last_sentence(table.context_before)
         lead_n = embedder.count_tokens(lead) if lead else 0
-        if lead_n > budget // 3:
-            lead, lead_n = "", 0
-        chunks: list[tuple[list[str], int]] = []
+        units: list[tuple[str, int]] = []
         for line in table_lines(table):
             n = embedder.count_tokens(line)
-            units = [(line, n)] if n <= budget else [(p, embedder.count_tokens(p))
+            units += [(line, n)] if n <= budget else [(p, embedder.count_tokens(p))
                                                       for p in _hard_split(line, budget, embedder)]
-            for text, m in units:
-                if chunks and chunks[-1][1] + m <= budget:
-                    chunks[-1][0].append(text)
-                    chunks[-1] = (chunks[-1][0], chunks[-1][1] + m)
-                elif lead and m + lead_n <= budget:
-                    chunks.append(([lead, text], m + lead_n))
-                else:
-                    chunks.append(([text], m))
-        for k, (parts, _) in enumerate(chunks):
-            text = "\n".join(parts)
-            snippets.append(Snippet(
-                id=stable_id(section.id, "table", table.id, str(k)), section_id=section.id,
-                source_path=section.source_path, page_title=section.page_title, heading_path=section.heading_path,
-                anchor=section.anchor, text=text, position=pos, n_tokens=embedder.count_tokens(text),
-                page=section.page))
-            pos += 1
+        chunks = _pack(units, budget, (lead, lead_n) if lead_n <= budget // 3 else ("", 0))
+        for k, parts in enumerate(chunks):
+            snippets.append(_snippet(section, stable_id(section.id, "table", table.id, str(k)), "\n".join(parts),
+                                     first_position + len(snippets), embedder))
     return snippets

@@ -422,6 +422,10 @@ def _build_version(
             describe("chunk", d.source_path)
         tc = time.perf_counter()
         doc_snippets: list[Snippet] = []
+        tables: dict[str, list[TableItem]] = {}  # section id -> its tables, in page order
+        for m in d.media:
+            if isinstance(m, TableItem):
+                tables.setdefault(m.section_id, []).append(m)
         for k, sec in enumerate(d.sections):
             if 0 < budget.max_snippets <= len(doc_snippets):
                 d.warnings.append(f"snippet budget hit: kept {budget.max_snippets} snippets, "
@@ -429,9 +433,8 @@ def _build_version(
                 prog.advance("chunk", len(d.sections) - k)
                 break
             sec_snippets = chunk_section(sec, embedder, chunking)
-            tables = [m for m in d.media if isinstance(m, TableItem) and m.section_id == sec.id]
-            if tables:
-                sec_snippets += chunk_tables(sec, tables, embedder, chunking, first_position=len(sec_snippets))
+            if sec.id in tables:
+                sec_snippets += chunk_tables(sec, tables[sec.id], embedder, chunking, first_position=len(sec_snippets))
             doc_snippets.extend(sec_snippets)
             prog.advance("chunk")
         if 0 < budget.max_snippets < len(doc_snippets):
