@@ -69,9 +69,6 @@ def citations_in(text: str) -> list[int]:
     return seen
 
 
-_CITATION_RUN = re.compile(r"(?:\[\d+(?:\s*,\s*\d+)*\][\s,;]*){%d,}$")
-
-
 def runaway_citations(text: str, valid: set[int], *, run: int = 6) -> bool:
     """True when ``text`` ends in ``run`` or more citation markers in a row, with
     nothing else between them and at least two numbers that are no retrieved
@@ -83,8 +80,7 @@ def runaway_citations(text: str, valid: set[int], *, run: int = 6) -> bool:
     :func:`clean_citations` then throws away. The streamed path stops the model
     on it.
     """
-    tail = text[-400:].rstrip()
-    m = re.search(_CITATION_RUN.pattern % run, tail)
+    m = re.search(rf"(?:{_CITATION.pattern}[\s,;]*){{{run},}}$", text[-400:].rstrip())
     if m is None:
         return False
     nums = [int(x) for x in re.findall(r"\d+", m.group(0))]

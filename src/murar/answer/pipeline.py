@@ -346,8 +346,8 @@ class Pipeline:
         """The streamed path: steps 2-4 run per sentence while step 1 streams (module doc)."""
         yield AnswerEvent(type="stage", name="generate")
         state = _Incremental(self, snippets, vecs, trace, q)
-        assembler = SentenceAssembler(state.on_sentence, valid_citations={s.citation for s in snippets},
-                                      hold_prefix=NOT_FOUND_MARKER)
+        valid = {s.citation for s in snippets}
+        assembler = SentenceAssembler(state.on_sentence, valid_citations=valid, hold_prefix=NOT_FOUND_MARKER)
         state.assembler = assembler
         released: list[Piece] = []
         announced: list[str] = []
@@ -377,7 +377,6 @@ class Pipeline:
             chunks = self.generator.stream(q, snippets)
         if self.config.guard:
             chunks = guard_stream(chunks, q, snippets, trace.guard)
-        valid = {s.citation for s in snippets}
         for chunk in chunks:
             if not assembler.raw.strip() and chunk.strip():
                 trace.timings_ms["first_model_token"] = _ms(t0)
