@@ -171,7 +171,6 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                          assets_dir=base.assets_dir)
         else:
             p = load_pipeline(index, llm=kind)
-            p.config = dataclasses.replace(p.config, refine=False)
             if cache is not None:
                 from quality import CachedGenerator
 
@@ -223,24 +222,22 @@ def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
                   f"{run['seconds_per_question']:6.2f}")
     if len(rows) > 1:  # every corpus's questions pooled (micro), per generator
         for kind in rows[0]["runs"]:
-            tp = pred = gold = 0.0
-            no_media = n_text = 0.0
-            for r in rows:
-                run = r["runs"].get(kind)
-                if run is None:
-                    continue
-                m = run["image"]
-                pred += m["n_pred"] or 0
-                gold += m["n_gold"] or 0
-                tp += (m["precision"] or 0) * (m["n_pred"] or 0)
-                if run.get("n_text_only"):
-                    n_text += run["n_text_only"]
-                    no_media += run["no_media_rate"] * run["n_text_only"]
-            p_ = tp / pred if pred else 0.0
-            r_ = tp / gold if gold else 0.0
-            f1 = 2 * p_ * r_ / (p_ + r_) if p_ + r_ else 0.0
-            nm = no_media / n_text if n_text else None
-            print(f"{'all corpora pooled':42} {kind:24} {p_:6.3f} {r_:6.3f} {f1:6.3f} {_fmt(nm):>7}")
+            runs = [r["runs"][kind] for r in rows if kind in r["runs"]]
+            p_, r_, f1 = pooled_image(runs)
+            n_text = sum(run.get("n_text_only") or 0 for run in runs)
+            no_media = sum(run["no_media_rate"] * run["n_text_only"] for run in runs if run.get("n_text_only"))
+            print(f"{'all corpora pooled':42} {kind:24} {p_:6.3f} {r_:6.3f} {f1:6.3f} "
+                  f"{_fmt(no_media / n_text if n_text else None):>7}")
+
+
+def pooled_image(runs: list[dict[str, Any]]) -> tuple[float, float, float]:
+    """Image micro (precision, recall, F1) over several corpora's runs, from their pooled counts."""
+    tp = sum(run["image"]["tp"] or 0 for run in runs)
+    pred = sum(run["image"]["n_pred"] or 0 for run in runs)
+    gold = sum(run["image"]["n_gold"] or 0 for run in runs)
+    p_ = tp / pred if pred else 0.0
+    r_ = tp / gold if gold else 0.0
+    return p_, r_, (2 * p_ * r_ / (p_ + r_) if p_ + r_ else 0.0)
 
 
 def print_pooled(rows: list[dict[str, Any]], retrievers: list[str]) -> None:
@@ -257,15 +254,7 @@ def print_pooled(rows: list[dict[str, Any]], retrievers: list[str]) -> None:
     print_retrievers(pooled, f"all {len(rows)} corpora pooled (ms: mean of the per-corpus percentiles)")
     print(f"  {'retriever':14s} {'image P':>8s} {'image R':>8s} {'image F1':>8s}  (extractive, micro over corpora)")
     for name in retrievers:
-        tp = pred = gold = 0.0
-        for r in rows:
-            m = r["runs"][f"extractive/{name}"]["image"]
-            pred += m["n_pred"] or 0
-            gold += m["n_gold"] or 0
-            tp += (m["precision"] or 0) * (m["n_pred"] or 0)
-        p_ = tp / pred if pred else 0.0
-        r_ = tp / gold if gold else 0.0
-        f1 = 2 * p_ * r_ / (p_ + r_) if p_ + r_ else 0.0
+        p_, r_, f1 = pooled_image([r["runs"][f"extractive/{name}"] for r in rows])
         print(f"  {name:14s} {p_:8.3f} {r_:8.3f} {f1:8.3f}")
 
 

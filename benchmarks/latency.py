@@ -54,13 +54,11 @@ sys.path.insert(0, str(REPO / "src"))
 from murar.answer.evidence import EvidenceOptions
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.answer.service import AnswerEvent, IndexStats
-from murar.embed.minilm import MiniLMEmbedder
 from murar.eval.claims import SentenceDecomposer
 from murar.eval.judge import EmbeddingJudge, LLMJudge, SupportJudge
 from murar.eval.media_metrics import GoldQuestion, load_gold
 from murar.eval.run import EvalRun, evaluate_service
 from murar.eval.scorer import MirageScorer
-from murar.ingest.index import build_index
 from murar.llm import load_chat_model
 from murar.llm.base import ChatMessage
 from murar.llm.llamacpp import LlamaCppChatModel
@@ -242,9 +240,9 @@ def main() -> None:
     t_start = time.perf_counter()
 
     load_start = os.getloadavg()
-    # incremental: seconds when nothing changed; an index of older chunking rules is brought up to date
-    print(f"indexing {args.corpus} into {args.index} (incremental) ...", flush=True)
-    build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
+    from query import ensure_index
+
+    ensure_index(args.corpus, args.index)
     golds: list[GoldQuestion] = load_gold(args.questions)[: args.limit]
     model = load_chat_model(args.llm, draft_tokens=args.draft_tokens)
     assert isinstance(model, LlamaCppChatModel)

@@ -56,13 +56,11 @@ from murar.answer.generate import (
 from murar.answer.media import MediaOptions
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.answer.prompts import PROMPT_VERSION
-from murar.embed.minilm import MiniLMEmbedder
 from murar.eval.claims import SentenceDecomposer
 from murar.eval.judge import EmbeddingJudge
 from murar.eval.media_metrics import load_gold
 from murar.eval.run import EvalRun, evaluate_service
 from murar.eval.scorer import MirageScorer
-from murar.ingest.index import build_index
 from murar.schema import ScoredSnippet
 from murar.store.hybrid import RetrieverOptions
 
@@ -205,12 +203,9 @@ def main() -> None:
     args = ap.parse_args()
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    # incremental: a few seconds when nothing changed, and an index built by older chunking rules
-    # (CHUNKER_VERSION) is brought up to date instead of being measured as it was
-    print(f"indexing {args.corpus} into {args.index} (incremental) ...", flush=True)
-    t_index = time.perf_counter()
-    build_index(args.corpus, args.index, embedder=MiniLMEmbedder())
-    print(f"  index ready in {time.perf_counter() - t_index:.1f} s", flush=True)
+    from query import ensure_index, retriever_options
+
+    ensure_index(args.corpus, args.index)
     golds = load_gold(args.questions)[: args.limit]
     base = load_pipeline(args.index, llm="extractive")
     emb = base.embedder
@@ -231,7 +226,6 @@ def main() -> None:
     judge = EmbeddingJudge(emb)
     scorer = None if args.no_mirage else MirageScorer(judge)
     rows: list[dict[str, Any]] = []
-    from query import retriever_options
 
     current = PipelineConfig(refine=False, display_captions=False)
     selections = [("previous", previous_config())]
