@@ -73,7 +73,7 @@ def test_table_rows_read_alone() -> None:
 
 
 def test_table_rows_become_snippets_of_their_section() -> None:
-    """A section that is one lead-in sentence and a table is found by the table's facts."""
+    """The rows of a table become snippets of its section, within the token budget, numbered after its text."""
     from murar.ingest.chunking import ChunkingOptions, chunk_tables
 
     emb = HashingEmbedder(max_tokens=40)
