@@ -247,3 +247,33 @@ def test_a_list_of_real_citations_is_not_a_runaway() -> None:
     assert not runaway_citations("Both pages say so [1] [2] [3] [4] [5]", {1, 2, 3, 4, 5})
     assert not runaway_citations("[7] [8] [9] then words [1]", {1, 2, 3})
     assert runaway_citations("agents: [2] [3] [4] [5] [6] [7] [8]", {1, 2, 3, 4, 5})
+
+
+def test_streamed_path_stops_a_model_repeating_its_sentences(index: Path) -> None:
+    """A model writing the same two sentences over and over (seen with the bundled 1.5B model)
+    is stopped at the first repeat of the pair, not at its token limit."""
+    pulled: list[int] = []
+
+    class Repeating(ScriptedChatModel):
+        def stream(self, messages, *, max_tokens=512, temperature=0.0, stop=None):  # type: ignore[no-untyped-def]
+            yield "To add a custom event, open the journey canvas [1]. "
+            for n in range(200):
+                pulled.append(n)
+                yield ("Drag the custom event from the events palette [1]. " if n % 2 == 0
+                       else "Then configure the custom event fields [1]. ")
+
+    p = load_pipeline(index, chat_model=Repeating([]), config=PipelineConfig())
+    a = p.answer("How do I add a custom event to a journey?")
+    assert a.found and "repetition" in a.trace.stopped
+    assert len(pulled) < 8
+    # the pair is seen once it is complete, i.e. when the next sentence has begun to stream
+    assert a.text.count("Drag the custom event") <= 3
+
+
+def test_a_recap_sentence_is_not_a_repetition_loop() -> None:
+    from murar.answer.generate import repeating_sentences
+
+    assert not repeating_sentences(["Open Segments [1].", "Select Create [2].", "Open Segments [1]."])
+    assert not repeating_sentences(["A b c.", "D e f.", "G h i.", "A b c.", "J k l."])
+    assert repeating_sentences(["A b c [1].", "D e f.", "G h i [3].", "J k l [5].", "G h i [3].", "J K l [2]."])
+    assert repeating_sentences(["Same thing [1].", "Same thing [1].", "Same thing [1].", "Same thing [2]."])

@@ -8,7 +8,7 @@ to the question (a fast, deterministic baseline and offline fallback).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -85,6 +85,24 @@ def runaway_citations(text: str, valid: set[int], *, run: int = 6) -> bool:
         return False
     nums = [int(x) for x in re.findall(r"\d+", m.group(0))]
     return sum(1 for n in nums if n not in valid) >= 2
+
+
+def repeating_sentences(sentences: Sequence[str], *, run: int = 2) -> bool:
+    """True when the last ``run`` sentences repeat, in order, ``run`` sentences
+    written earlier (compared without citations, case or spacing).
+
+    Seen with the bundled 1.5B model on a Docusaurus question: after four
+    sentences it wrote the same two sentences eight times, until its token
+    limit (36 s). One repeated sentence can be a deliberate recap; a repeated
+    run of ``run`` sentences is a loop. The streamed path stops the model on it.
+    """
+    if len(sentences) < 2 * run:
+        return False
+    keys = [" ".join(strip_citations(s).casefold().split()) for s in sentences]
+    tail = keys[-run:]
+    if not all(tail):
+        return False
+    return any(keys[i : i + run] == tail for i in range(len(keys) - 2 * run + 1))
 
 
 def strip_citations(text: str) -> str:

@@ -39,6 +39,7 @@ from murar.answer.generate import (
     AnswerGenerator,
     ExtractiveAnswerGenerator,
     LLMAnswerGenerator,
+    repeating_sentences,
     runaway_citations,
     strip_citations,
 )
@@ -383,8 +384,8 @@ class Pipeline:
             if assembler.raw.lstrip().startswith(NOT_FOUND_MARKER):
                 continue  # drain the model; a not-found answer shows nothing
             yield from emit(assembler.feed(chunk))
-            if runaway_citations(assembler.raw, valid):
-                trace.stopped = "runaway citations: the model was writing citation markers in a loop"
+            trace.stopped = _loop_in(assembler, valid)
+            if trace.stopped:
                 close = getattr(chunks, "close", None)
                 if callable(close):
                     close()  # stops the model (generator finalisation ends the llama.cpp stream)
@@ -578,6 +579,17 @@ class _Incremental:
             if isinstance(b.item, VideoItem) and b.item.cues:  # start at the moment the sentence points at
                 b.start_seconds = best_moment(strip_citations(sentence), b.item.cues)
         return SentenceOutcome(citation=a.citation, media=blocks)
+
+
+def _loop_in(assembler: SentenceAssembler, valid: set[int]) -> str:
+    """Why the model should be stopped ("" to let it write on): it counts citation
+    markers (:func:`runaway_citations`) or writes the same sentences again
+    (:func:`repeating_sentences`)."""
+    if runaway_citations(assembler.raw, valid):
+        return "runaway citations: the model was writing citation markers in a loop"
+    if repeating_sentences(assembler.sentences):
+        return "repetition: the model was writing the same sentences again"
+    return ""
 
 
 def _ms(t: float) -> float:
