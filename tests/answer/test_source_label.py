@@ -51,3 +51,7 @@ def test_retrieved_and_illustrated_sources_carry_the_canonical_url(tmp_path: Pat
     hit = next(s for s in p.retrieve("Gizmo installer")[0] if s.snippet.page_title == "Install")
     answer = Assistant.from_pipeline(p).illustrate("Run the Gizmo installer [1].", sources=[hit.snippet])
     assert [s.page_url for s in answer.sources] == ["https://docs.example.org/install/"]
+    # search results for other frameworks (LangChain/LlamaIndex metadata, MCP) carry the same link
+    found = {h.metadata["page_title"]: h.metadata["page_url"] for h in Assistant.from_pipeline(p).search(
+        "Gizmo installer licence Widget uninstall", k=2)}
+    assert found == {"Install": "https://docs.example.org/install/", "Evil": None}

@@ -85,7 +85,8 @@ class SearchHit:
 
     ``metadata`` is a flat, JSON-ready dict for frameworks (LlamaIndex node
     metadata, LangChain document metadata): snippet/section ids, page title,
-    heading path, source path, anchor, score, and ``media``, a list of dicts
+    heading path, source path, anchor, ``page_url`` (the live http(s) page of the
+    section when the index knows a safe one, else ``None``), score, and ``media``, a list of dicts
     (``id``, ``kind``, ``label``, ``path`` = absolute file path of a local
     image, ``url``, ``markdown`` of a table).
     """
@@ -284,6 +285,7 @@ class Assistant:
         hits: list[SearchHit] = []
         retriever = getattr(getattr(p, "config", None), "retriever", None) or RetrieverOptions()
         ranked = retrieve_snippets(p.store, vector, q, k, retriever)
+        page_url = getattr(p, "page_url", None)  # the live page, when the index knows a safe one
         for rank, (snippet, score) in enumerate(ranked, start=1):
             media = [m.item for m in p.store.media_in_section(snippet.section_id) if is_displayable(m.item)]
             media_meta = [_media_metadata(m, p.media_file(m.id)) for m in media]
@@ -301,8 +303,8 @@ class Assistant:
                 SNIPPET_ID_KEY: snippet.id, "section_id": snippet.section_id,
                 "source_path": snippet.source_path, "page_title": snippet.page_title,
                 "heading_path": " > ".join(snippet.heading_path), "anchor": snippet.anchor,
-                "page": snippet.page, "score": round(float(score), 4), "retriever": retriever.name,
-                "media": media_meta,
+                "page": snippet.page, "page_url": page_url(snippet) if callable(page_url) else None,
+                "score": round(float(score), 4), "retriever": retriever.name, "media": media_meta,
             }
             hits.append(SearchHit(snippet=snippet, score=float(score), rank=rank, media=media, metadata=meta,
                                   guard_notes=notes))
