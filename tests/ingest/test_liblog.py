@@ -35,6 +35,19 @@ def test_distinct_messages_are_capped() -> None:
     assert sink[-1] == "pdfminer: 5 more warning(s) of 5 other kinds"
 
 
+def test_the_overflow_line_names_the_libraries_it_counts() -> None:
+    sink: list[str] = []
+    with library_warnings(sink, loggers=("pdfminer", "fontTools")):
+        for i in range(MAX_DISTINCT):
+            logging.getLogger("pdfminer").warning("problem %d", i)
+        logging.getLogger("fontTools.ttLib").warning("bad glyph")
+        logging.getLogger("fontTools.ttLib").warning("bad glyph")  # the most frequent: kept in full
+        logging.getLogger("fontTools.ttLib").warning("bad table")
+    assert sink[0] == "fontTools: bad glyph (2 times)"
+    assert sink[-1] in ("pdfminer, fontTools: 2 more warning(s) of 2 other kinds",
+                        "fontTools, pdfminer: 2 more warning(s) of 2 other kinds")
+
+
 def test_other_threads_records_still_reach_the_root_handlers(caplog: pytest.LogCaptureFixture) -> None:
     sink: list[str] = []
     with caplog.at_level(logging.WARNING), library_warnings(sink):

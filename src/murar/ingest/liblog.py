@@ -46,7 +46,7 @@ def library_warnings(sink: list[str], loggers: tuple[str, ...] = ("pdfminer",)) 
 
     Each distinct message becomes one line ``"<library>: <message>"`` with
     ``" (N times)"`` when repeated; at most :data:`MAX_DISTINCT` lines, then one
-    line counting the rest. While the block runs those loggers do not propagate
+    line counting the rest and naming the libraries they came from. While the block runs those loggers do not propagate
     (nothing of this thread reaches stderr); handlers and propagation are restored
     afterwards. Records of other threads go on to the root logger's handlers as before.
     """
@@ -68,4 +68,5 @@ def library_warnings(sink: list[str], loggers: tuple[str, ...] = ("pdfminer",)) 
             sink.append(message if n == 1 else f"{message} ({n} times)")
         if len(items) > MAX_DISTINCT:
             rest = sum(n for _, n in items[MAX_DISTINCT:])
-            sink.append(f"{loggers[0]}: {rest} more warning(s) of {len(items) - MAX_DISTINCT} other kinds")
+            libraries = ", ".join(dict.fromkeys(message.split(":", 1)[0] for message, _ in items[MAX_DISTINCT:]))
+            sink.append(f"{libraries}: {rest} more warning(s) of {len(items) - MAX_DISTINCT} other kinds")
