@@ -19,10 +19,12 @@ extractive generator, and also with the bundled LLM under ``--llm bundled``
 so ``--media KEY=VALUE`` (a :class:`~murar.answer.media.MediaOptions` field)
 compares selections in minutes.
 
-Two question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
+Three question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
 questions per generator) is the one selection choices may be made on;
 ``docsites_heldout.jsonl`` (6 image + 2 text-only per generator, other pages)
-is for reporting only.
+and ``docsites_heldout2.jsonl`` (4 image + 1 text-only per generator, pages of
+neither other file; written after the first held-out set had been consulted
+for two decisions) are for reporting only.
 
 ``--retrievers dense,lexical,hybrid-rrf`` (with ``--quality``) compares the
 snippet retrievers on every corpus: gold section/page recall@1/@5, MRR and
