@@ -15,7 +15,11 @@ from murar.eval.media_metrics import (
     score_media,
     summarise_media,
 )
-from murar.eval.retrieval_metrics import score_retrieval, summarise_retrieval
+from murar.eval.retrieval_metrics import (
+    is_relevant,
+    score_retrieval,
+    summarise_retrieval,
+)
 from murar.schema import (
     Answer,
     Attribution,
@@ -134,6 +138,17 @@ def test_retrieval_recall_and_mrr() -> None:
     assert miss.reciprocal_rank == 0.0
     summ = summarise_retrieval([s, miss])
     assert summ.mrr == 0.25 and summ.recall_at[3] == 0.5
+
+
+def test_a_heading_path_without_the_page_title_matches_a_gold_section_with_it() -> None:
+    """Front-matter titles (Docusaurus ``title:``) give snippets no title heading; the gold names it."""
+    gold = GoldQuestion(id="q", question="q", kind="image", page=PAGE, section=("Page", "Setup"))
+    assert is_relevant(_snip("a", "s", ("Setup",)), gold)
+    assert is_relevant(_snip("b", "s", ("Setup", "Step 1")), gold)
+    assert not is_relevant(_snip("c", "x", ("Other",)), gold)
+    assert not is_relevant(_snip("d", "x", ("Other", "Setup 2")), gold)
+    assert is_relevant(_snip("e", "x", ("Other",)), GoldQuestion(id="p", question="q", kind="image", page=PAGE,
+                                                                  section=("Page",)))
 
 
 @pytest.mark.integration

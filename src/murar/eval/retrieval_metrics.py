@@ -25,14 +25,25 @@ def _norm(h: str) -> str:
 
 
 def is_relevant(snippet: Snippet, gold: GoldQuestion) -> bool:
-    """Whether ``snippet`` lies in the gold page and section (or a sub-section)."""
+    """Whether ``snippet`` lies in the gold page and section (or a sub-section).
+
+    The page title may lead either heading path or neither: a page whose title
+    comes from front matter (Docusaurus, Jekyll, Hugo ``title:``) has no H1, so
+    its snippets' heading paths start below the title while a gold section may
+    be written from the title down.
+    """
     if normalise_path(snippet.source_path) != normalise_path(gold.page):
         return False
+    title = _norm(snippet.page_title)
     want = [_norm(h) for h in gold.section]
     have = [_norm(h) for h in snippet.heading_path]
+    if want and want[0] == title:
+        want = want[1:]
+    if have and have[0] == title:
+        have = have[1:]
     if not want:
-        return True
-    # tolerate a heading path that omits or adds the page title at the front
+        return True  # the gold is the page itself
+    # tolerate one unmatched leading heading (a title spelled differently), or a match at the end
     return any(have[i : i + len(want)] == want for i in range(2)) or have[-len(want):] == want
 
 
