@@ -378,13 +378,15 @@ class Pipeline:
             chunks = self.generator.stream(q, snippets)
         if self.config.guard:
             chunks = guard_stream(chunks, q, snippets, trace.guard)
+        checked = 0  # complete sentences already checked for a repetition loop
         for chunk in chunks:
             if not assembler.raw.strip() and chunk.strip():
                 trace.timings_ms["first_model_token"] = _ms(t0)
             if assembler.raw.lstrip().startswith(NOT_FOUND_MARKER):
                 continue  # drain the model; a not-found answer shows nothing
             yield from emit(assembler.feed(chunk))
-            trace.stopped = _loop_in(assembler, valid)
+            grew, checked = len(assembler.sentences) > checked, len(assembler.sentences)
+            trace.stopped = _loop_in(assembler, valid, sentences_grew=grew)
             if trace.stopped:
                 close = getattr(chunks, "close", None)
                 if callable(close):
@@ -581,13 +583,14 @@ class _Incremental:
         return SentenceOutcome(citation=a.citation, media=blocks)
 
 
-def _loop_in(assembler: SentenceAssembler, valid: set[int]) -> str:
+def _loop_in(assembler: SentenceAssembler, valid: set[int], *, sentences_grew: bool = True) -> str:
     """Why the model should be stopped ("" to let it write on): it counts citation
-    markers (:func:`runaway_citations`) or writes the same sentences again
-    (:func:`repeating_sentences`)."""
+    markers (:func:`runaway_citations`, checked on every piece) or writes the same
+    sentences again (:func:`repeating_sentences`, checked only when ``sentences_grew``:
+    a sentence completed since the last check)."""
     if runaway_citations(assembler.raw, valid):
         return "runaway citations: the model was writing citation markers in a loop"
-    if repeating_sentences(assembler.sentences):
+    if sentences_grew and repeating_sentences(assembler.sentences):
         return "repetition: the model was writing the same sentences again"
     return ""
 
