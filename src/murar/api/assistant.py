@@ -285,7 +285,6 @@ class Assistant:
         hits: list[SearchHit] = []
         retriever = getattr(getattr(p, "config", None), "retriever", None) or RetrieverOptions()
         ranked = retrieve_snippets(p.store, vector, q, k, retriever)
-        page_url = getattr(p, "page_url", None)  # the live page, when the index knows a safe one
         for rank, (snippet, score) in enumerate(ranked, start=1):
             media = [m.item for m in p.store.media_in_section(snippet.section_id) if is_displayable(m.item)]
             media_meta = [_media_metadata(m, p.media_file(m.id)) for m in media]
@@ -303,7 +302,7 @@ class Assistant:
                 SNIPPET_ID_KEY: snippet.id, "section_id": snippet.section_id,
                 "source_path": snippet.source_path, "page_title": snippet.page_title,
                 "heading_path": " > ".join(snippet.heading_path), "anchor": snippet.anchor,
-                "page": snippet.page, "page_url": page_url(snippet) if callable(page_url) else None,
+                "page": snippet.page, "page_url": p.page_url(snippet),
                 "score": round(float(score), 4), "retriever": retriever.name, "media": media_meta,
             }
             hits.append(SearchHit(snippet=snippet, score=float(score), rank=rank, media=media, metadata=meta,

@@ -26,7 +26,7 @@ class _Collector(logging.Handler):
     def __init__(self, thread: int) -> None:
         super().__init__(logging.WARNING)
         self.thread = thread
-        self.counts: Counter[str] = Counter()
+        self.counts: Counter[tuple[str, str]] = Counter()  # (library, message) -> records
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.thread != self.thread:  # another thread's record: on to the root's handlers as before
@@ -36,7 +36,7 @@ class _Collector(logging.Handler):
             message = record.getMessage()
         except Exception:  # noqa: BLE001 - a library's broken format string is still a warning
             message = str(record.msg)
-        self.counts[f"{record.name.split('.')[0]}: {' '.join(message.split())[:MAX_MESSAGE_CHARS]}"] += 1
+        self.counts[record.name.split(".")[0], " ".join(message.split())[:MAX_MESSAGE_CHARS]] += 1
 
 
 @contextmanager
@@ -46,9 +46,9 @@ def library_warnings(sink: list[str], loggers: tuple[str, ...] = ("pdfminer",)) 
 
     Each distinct message becomes one line ``"<library>: <message>"`` with
     ``" (N times)"`` when repeated; at most :data:`MAX_DISTINCT` lines, then one
-    line counting the rest and naming the libraries they came from. While the block runs those loggers do not propagate
-    (nothing of this thread reaches stderr); handlers and propagation are restored
-    afterwards. Records of other threads go on to the root logger's handlers as before.
+    line counting the rest and naming the libraries they came from. While the
+    block runs those loggers do not propagate (nothing of this thread reaches
+    stderr); handlers and propagation are restored afterwards. Records of other threads go on to the root logger's handlers as before.
     """
     collector = _Collector(threading.get_ident())
     saved: list[tuple[logging.Logger, bool]] = []
@@ -64,9 +64,9 @@ def library_warnings(sink: list[str], loggers: tuple[str, ...] = ("pdfminer",)) 
             lg.removeHandler(collector)
             lg.propagate = propagate
         items = collector.counts.most_common()
-        for message, n in items[:MAX_DISTINCT]:
-            sink.append(message if n == 1 else f"{message} ({n} times)")
+        for (library, message), n in items[:MAX_DISTINCT]:
+            sink.append(f"{library}: {message}" if n == 1 else f"{library}: {message} ({n} times)")
         if len(items) > MAX_DISTINCT:
             rest = sum(n for _, n in items[MAX_DISTINCT:])
-            libraries = ", ".join(dict.fromkeys(message.split(":", 1)[0] for message, _ in items[MAX_DISTINCT:]))
+            libraries = ", ".join(dict.fromkeys(key[0] for key, _ in items[MAX_DISTINCT:]))
             sink.append(f"{libraries}: {rest} more warning(s) of {len(items) - MAX_DISTINCT} other kinds")
