@@ -24,7 +24,8 @@ questions per generator) is the one selection choices may be made on;
 ``docsites_heldout.jsonl`` (6 image + 2 text-only per generator, other pages)
 and ``docsites_heldout2.jsonl`` (4 image + 1 text-only per generator, pages of
 neither other file; written after the first held-out set had been consulted
-for two decisions) are for reporting only.
+for two decisions) are for reporting only. Every question names a page the
+site builds and a section as rendered (``tests/test_benchmark_questions.py``).
 
 ``--retrievers dense,lexical,hybrid-rrf`` (with ``--quality``) compares the
 snippet retrievers on every corpus: gold section/page recall@1/@5, MRR and
