@@ -78,6 +78,11 @@ class MediaItem:
     order of the item among the media of its section. ``flags`` are ingest-time
     reasons never to select the item (``inline``, ``tiny``, ``decorative``; see
     :mod:`murar.ingest.media_flags`): it stays in the index, never in an answer.
+    ``tab`` is the label of the tab the item is shown in (a Docusaurus ``<TabItem>``,
+    an MkDocs content tab ``=== "..."``, a sphinx-design ``tab-item``, an Adobe
+    ``[!TAB ...]``; empty outside tabs) and ``tab_set`` the labels of every tab of
+    that tab set, in page order: the page shows one tab at a time, so an item of
+    one tab is no illustration for a reader of another (:mod:`murar.answer.media`).
     """
 
     id: str
@@ -96,6 +101,8 @@ class MediaItem:
     ocr_text: str = ""
     display_caption: str = ""
     flags: list[str] = field(default_factory=list)
+    tab: str = ""
+    tab_set: tuple[str, ...] = ()
 
     def representation(self, max_chars: int = 1200) -> str:
         """The text embedded for this item (MuRAR section 2.3: content + context).
@@ -448,6 +455,8 @@ def media_from_dict(data: dict[str, Any]) -> AnyMedia:
     kwargs = {k: v for k, v in data.items() if k in names}
     if "heading_path" in kwargs:
         kwargs["heading_path"] = tuple(kwargs["heading_path"])
+    if "tab_set" in kwargs:
+        kwargs["tab_set"] = tuple(str(t) for t in kwargs["tab_set"] or ())
     if kwargs.get("bbox") is not None:
         kwargs["bbox"] = tuple(kwargs["bbox"])
     if "cues" in kwargs:

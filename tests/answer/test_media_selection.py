@@ -221,3 +221,36 @@ def test_media_come_from_the_sections_retrieval_ranked_near_the_top() -> None:
     empty = dataclasses.replace(scored[0], snippet=_snip(2, "a page intro without pictures", "intro"), score=0.95,
                                 citation=3)
     assert picks(MediaOptions(**LOW, question_focus=None), [empty, *scored]) == {"builder"}  # type: ignore[arg-type]
+
+
+def test_a_question_naming_one_tab_gets_no_screenshot_of_the_other_tabs() -> None:
+    """Tabs "Campaign V8" / "Campaign Web" show the same steps in two products; a question
+    about the web interface gets the Web tab's screenshot only (tab_match), both with it off."""
+    step = "select your brand from the branding drop-down of the delivery properties"
+    tabs = ("Adobe Campaign V8", "Adobe Campaign Web")
+    v8 = dataclasses.replace(_image("v8", "brand", step, pos=0), tab=tabs[0], tab_set=tabs)
+    web = dataclasses.replace(_image("web", "brand", step, pos=1), tab=tabs[1], tab_set=tabs)
+    store, scored, sv, emb = _world([_snip(0, step, "brand")], [v8, web])
+    text = "Select your brand from the Branding drop-down of the delivery properties [1]."
+    res = attribute(text, scored, sv, emb, threshold=0.3)
+    question = "In the Campaign web user interface, how do I use my brand in a delivery?"
+    opts = MediaOptions(**LOW)
+    picked = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, question=question)
+    assert [m.item.id for m in picked.selected] == ["web"]
+    off = select_section_media(res.attributions, res.sentence_vectors, store,
+                               dataclasses.replace(opts, tab_match=False), emb, question=question)
+    assert "v8" in {m.item.id for m in off.selected}
+    # a question naming no tab, or both, keeps both tabs' media as candidates
+    for q in ("How do I use my brand in a delivery?", "Is branding the same in Campaign V8 and on the web?"):
+        both = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, question=q)
+        assert "v8" in {m.item.id for m in both.selected}
+
+
+def test_named_tab_needs_a_word_only_one_label_has() -> None:
+    from murar.answer.media import named_tab
+
+    assert named_tab("How do I merge on GitLab?", ("In GitLab", "In GitHub", "Locally")) == "In GitLab"
+    assert named_tab("How do I merge?", ("In GitLab", "In GitHub")) is None
+    assert named_tab("GitLab or GitHub?", ("In GitLab", "In GitHub")) is None
+    assert named_tab("in the campaign", ("Adobe Campaign V8", "Adobe Campaign Web")) is None  # a shared word
+    assert named_tab("anything", ("Only one",)) is None

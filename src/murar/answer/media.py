@@ -39,6 +39,14 @@ all off in :meth:`MediaOptions.previous`):
   not what the user asked to see (measured on dev.jsonl and on the docsite tuning questions:
   media precision rises on both with no loss of recall at 0.05).
 
+- ``tab_match``: a tab set (Docusaurus ``<Tabs>``, MkDocs content tabs,
+  sphinx-design ``tab-set``, Adobe ``[!BEGINTABS]``) shows one variant at a
+  time — one platform, product or tool per tab. When the question names
+  exactly one tab of a set (a word of its label that the other labels lack:
+  "in the Campaign *web* interface" against tabs "Adobe Campaign V8" and
+  "Adobe Campaign Web"), the media of the set's other tabs are not
+  candidates: they show the screens of a variant the user does not use.
+
 Items whose file is missing are never candidates.
 """
 
@@ -117,12 +125,13 @@ class MediaOptions:
     need_visual_cue: bool = False
     question_focus: float | None = 0.1
     section_focus: float | None = 0.05
+    tab_match: bool = True
 
     @classmethod
     def previous(cls) -> MediaOptions:
         """The selection before issue 9 (every lever off)."""
         return cls(skip_flagged=False, dedupe_content=False, step_align=False, kind_aware=False,
-                   need_visual_cue=False, question_focus=None, section_focus=None)
+                   need_visual_cue=False, question_focus=None, section_focus=None, tab_match=False)
 
 
 @dataclass(slots=True)
@@ -183,6 +192,31 @@ def rows_drawn_on(table: TableItem, answer_words: set[str], *, share: float = 0.
         if len(words) >= 2 and len(words & answer_words) / len(words) >= share:
             n += 1
     return n
+
+
+def named_tab(question: str, tab_set: Sequence[str]) -> str | None:
+    """The one label of ``tab_set`` that ``question`` names, else ``None``.
+
+    A label is named when the question contains one of its content words that
+    not every label of the set has ("web" of "Adobe Campaign Web" beside
+    "Adobe Campaign V8"); ``None`` when no label or several are named.
+    """
+    labels = list(dict.fromkeys(tab_set))
+    if len(labels) < 2:
+        return None
+    words = [content_words(label) for label in labels]
+    common = set.intersection(*words)
+    asked = content_words(question)
+    named = [label for label, w in zip(labels, words) if (w - common) & asked]
+    return named[0] if len(named) == 1 else None
+
+
+def other_tab(item: AnyMedia, question: str | None) -> bool:
+    """True when ``item`` sits in a tab of a set whose other tab the question names."""
+    if not question or not item.tab or len(item.tab_set) < 2:
+        return False
+    named = named_tab(question, item.tab_set)
+    return named is not None and named != item.tab
 
 
 def has_visual_cue(sentence: str) -> bool:
@@ -254,12 +288,14 @@ def select_section_media(
     embedder: TextEmbedder | None = None,
     question_vector: np.ndarray | None = None,
     sections: Collection[str] | None = None,
+    question: str | None = None,
 ) -> MediaResult:
     """Pick media per attributed snippet from the snippet's own section.
 
     ``sentence_vectors`` has shape ``(len(attributions), dim)``. ``embedder``
     embeds the step texts for ``step_align`` (without one, step alignment is
-    skipped). ``question_vector`` (shape ``(dim,)``) enables ``question_focus``.
+    skipped). ``question_vector`` (shape ``(dim,)``) enables ``question_focus``;
+    ``question`` (the user's words) enables ``tab_match``.
     ``sections``: only snippets of these sections give media (``section_focus``:
     :func:`focus_sections` of the retrieved snippets); ``None``: every section.
     Returns the selections ordered by the sentence they follow.
@@ -292,7 +328,7 @@ def select_section_media(
         cands: list[_Cand] = []
         for entry in store.media_in_section(snippet.section_id):
             item = entry.item
-            if not _candidate(item, opts):
+            if not _candidate(item, opts) or (opts.tab_match and other_tab(item, question)):
                 continue
             sims = sentence_vectors[sent_idx] @ entry.vector
             k = int(np.argmax(sims))

@@ -219,7 +219,7 @@ class Pipeline:
                                  self.config.answer_based, self.config.media)
         qv = self._memo.embed([question])[0] if question and self.config.media.question_focus is not None else None
         return select_section_media(attributions, sentence_vectors, self.store, self.config.media, self._memo, qv,
-                                    sections)
+                                    sections, question=question or None)
 
     def _check(self, question: str) -> str:
         q = " ".join(question.split())

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import re
 
+from murar.ingest.markup.tabs import parse_marker, set_close, set_open, tab_start
+
 _FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})")
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# HTML comments, except the tab-set markers written by murar's own line rewriters (markup.tabs)
+_OPEN_COMMENT = re.compile(r"<!--")
+_COMMENT = re.compile(r"<!--(?!\s*murar-tabs:[^\n]*?-->).*?-->", re.DOTALL)
 _INLINE_EXT = re.compile(r"\[!(?:UICONTROL|DNL|BADGE)\s+([^\]]*)\]")
 _ATTR_LIST = re.compile(r"\{(?!#)\s*[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*)(?:[\s,]+[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*))*\s*\}")
 _ALERT = re.compile(r"^(\s*>\s*)\[!([A-Z]+)\]\s*$")
@@ -51,6 +55,10 @@ def _normalise_line(line: str) -> str | None:
     m = _ALERT.match(line)
     if m:
         kind = m.group(2)
+        if kind == "BEGINTABS":  # a tab set: its tabs' media are told apart (markup.tabs)
+            return f"\n{set_open()}\n"
+        if kind == "ENDTABS":
+            return f"\n{set_close()}\n"
         if kind in _DROP_MARKERS:
             return ""
         label = _LABELS.get(kind, kind.capitalize() + ":")
@@ -58,7 +66,7 @@ def _normalise_line(line: str) -> str | None:
     m = _TAB.match(line)
     if m:
         # a tab label ends the previous tab's content; render it as a bold paragraph
-        return f"\n**{m.group(1).strip()}**\n"
+        return f"\n{tab_start(m.group(1))}\n**{m.group(1).strip()}**\n"
     if _SLIDE.match(line):
         return ""
     m = _KEYVAL.match(line)
@@ -86,7 +94,8 @@ def normalise(markdown: str) -> str:
             return
         text = _COMMENT.sub("", "\n".join(buf))
         # an unterminated comment hides the rest of the document in browsers; drop it the same way
-        start = text.find("<!--")
+        start = next((m.start() for m in _OPEN_COMMENT.finditer(text)
+                      if parse_marker(text[m.start():].split("\n", 1)[0]) is None), -1)
         if start != -1:
             text = text[:start]
         for ln in text.split("\n"):

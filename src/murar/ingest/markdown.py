@@ -27,6 +27,7 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.mdtext import admonition_label, read_table
+from murar.ingest.markup.tabs import apply_tab_marker
 from murar.ingest.mdlimits import add_bracket_guard, cap_pipe_tables
 from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites.base import PlainSite, Site
@@ -203,7 +204,8 @@ class _Walker:
             elif t.type in ("fence", "code_block"):
                 b.code(t.content)
             elif t.type == "html_block":
-                b.html(t.content)
+                if not apply_tab_marker(b, t.content):
+                    b.html(t.content)
             i += 1
 
 

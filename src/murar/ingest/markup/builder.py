@@ -174,6 +174,9 @@ class PageBuilder:
         self._videos = 0
         self._written_in: str | None = None
         self.asset_refs: list[AssetRef] = []
+        self._tab_sets: list[list[str]] = []  # labels of every tab set of the page, in page order
+        self._open_tabs: list[tuple[int, str]] = []  # (tab set, current tab label) of each open set
+        self._tab_of: dict[int, int] = {}  # id(item) -> its tab set
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
@@ -228,7 +231,33 @@ class PageBuilder:
 
     def _add(self, item: AnyMedia) -> None:
         sec = self.cur
+        if self._open_tabs and self._open_tabs[-1][1]:
+            # the innermost tab holds the item; its set's labels are filled in by finish()
+            set_no, item.tab = self._open_tabs[-1]
+            self._tab_of[id(item)] = set_no
         sec.media.append((item, len(sec.text_so_far())))
+
+    # ----------------------------------------------------------------- tabs
+    def open_tab_set(self) -> None:
+        """A tab set starts (Docusaurus ``<Tabs>``, sphinx-design ``tab-set``, ...);
+        its tabs follow as :meth:`tab` calls."""
+        self._tab_sets.append([])
+        self._open_tabs.append((len(self._tab_sets) - 1, ""))
+
+    def tab(self, label: str) -> None:
+        """The tab ``label`` of the innermost open set starts (and the previous one ends).
+        Without an open set, one is opened (a tab marker whose set start was lost)."""
+        if not self._open_tabs:
+            self.open_tab_set()
+        set_no, _ = self._open_tabs[-1]
+        label = clean_text(label)
+        self._tab_sets[set_no].append(label)
+        self._open_tabs[-1] = (set_no, label)
+
+    def close_tab_set(self) -> None:
+        """The innermost open tab set ends (an unmatched close is ignored)."""
+        if self._open_tabs:
+            self._open_tabs.pop()
 
     def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None,
               inline: bool = False, declared_width: int | None = None) -> ImageItem | None:
@@ -440,6 +469,8 @@ class PageBuilder:
                 item.page_title = title
                 item.context_before = clip_before(text[:offset].strip(), n)
                 item.context_after = clip_after(text[offset:].strip(), n)
+                if id(item) in self._tab_of:
+                    item.tab_set = tuple(dict.fromkeys(self._tab_sets[self._tab_of[id(item)]]))
                 media.append(item)
         meta = {k: v for k, v in (metadata or {}).items() if isinstance(v, (str, int, float, bool, list))}
         return ParsedDocument(source_path=self.rel, title=title, metadata=meta, sections=sections,

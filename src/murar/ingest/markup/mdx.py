@@ -38,6 +38,7 @@ from pathlib import Path, PurePosixPath
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
+from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -349,7 +350,7 @@ class MdxTransformer:
                 return f"</{tag.name}>"
             return self._html_tag(tag, scope)
         if tag.closing:
-            return "\n"
+            return f"\n\n{set_close()}\n\n" if tag.name == "Tabs" else "\n"
         if tag.name in scope.partials:
             return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack)
         attrs = {name: (value, kind) for name, value, kind in tag.attrs}
@@ -360,12 +361,12 @@ class MdxTransformer:
                     label = mt.group(2) if mt.group(2) is not None else mt.group(8)
                     value = mt.group(4) if mt.group(4) is not None else mt.group(6)
                     tabs[value] = label
-            return "\n"
+            return "\n" if tag.self_closing else f"\n\n{set_open()}\n\n"
         if tag.name == "TabItem":
             label = _attr_text(attrs.get("label"))
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
-            return f"\n\n**{shown}**\n\n" if shown else "\n"
+            return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
         image = self._component_image(tag, scope)
         out = ""

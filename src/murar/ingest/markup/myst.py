@@ -57,6 +57,7 @@ from murar.ingest.markup.builder import (
 )
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import role_text
+from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -306,6 +307,10 @@ class MystParser:
                 if not html_only(d.argument):
                     return
             self.b.end_paragraph()
+            if name in TAB_SETS:
+                self.b.open_tab_set()
+            elif name in TAB_ITEMS:
+                self.b.tab(self._plain(d.argument))
             if d.argument and name not in ("grid", "hlist", "card-carousel"):  # those take a layout
                 self.b.block(self._plain(d.argument))
             for key in ("img-top", "img-bottom", "img-background"):  # sphinx-design cards
@@ -313,6 +318,8 @@ class MystParser:
                     self._image(d.options[key].strip(), alt=self._plain(d.argument), caption="")
             self.feed(d.body)
             self.b.end_paragraph()
+            if name in TAB_SETS:
+                self.b.close_tab_set()
         elif name in _CODE:
             self.b.code(d.body)
         elif name in _DROP:

@@ -35,6 +35,7 @@ from pathlib import Path
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
+from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -146,6 +147,7 @@ class PymdownTransformer:
             return lines
         out: list[str] = []
         fences = FenceTracker(_FENCE)
+        in_set = False
         i = 0
         while i < len(lines):
             line = lines[i]
@@ -159,7 +161,14 @@ class PymdownTransformer:
                 i += 1
                 continue
             base = _width(m.group(1))
-            out.extend([f"{m.group(1)}**{m.group(3).strip()}**", ""])
+            label = m.group(3).strip()
+            # consecutive tabs at one indentation form a tab set; "===!" starts a new one
+            if not in_set or "!" in line.split(m.group(2), 1)[0]:
+                if in_set:
+                    out.extend([set_close(m.group(1)), ""])
+                out.extend(["", set_open(m.group(1)), ""])
+            in_set = True
+            out.extend([tab_start(label, m.group(1)), "", f"{m.group(1)}**{label}**", ""])
             i += 1
             body: list[str] = []
             while i < len(lines) and (not lines[i].strip() or _width(lines[i]) > base):
@@ -171,6 +180,10 @@ class PymdownTransformer:
             shift = max(strip - base, 0)
             out.extend(self._tabs([_dedent(b, shift) for b in body], depth + 1))
             out.append("")
+            nxt = _TAB.match(lines[i]) if i < len(lines) else None
+            if nxt is None or _width(nxt.group(1)) != base:
+                out.extend([set_close(m.group(1)), ""])
+                in_set = False
         return out
 
     def _version(self, line: str) -> str:

@@ -55,6 +55,7 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.roles import role_text
+from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -327,6 +328,10 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             return []  # content for another builder (latex, epub...): not on the HTML site
         box = nodes.container(classes=["murar-" + name.replace(":", "-")])
         arg = " ".join(self.arguments).strip()
+        if name in TAB_SETS:
+            box["murar_tab_set"] = True
+        elif name in TAB_ITEMS:
+            box["murar_tab"] = arg
         if name in ("grid", "hlist", "card-carousel"):
             arg = ""  # a layout ("2", "1 2 3 3"), not text
         label = _LABELS.get(name)
@@ -566,6 +571,9 @@ class _Walker:
                 MystParser(self.b, site=self.ctx.site, options=self.ctx.opts).feed(str(node.get("text", "")),
                                                                                   file_rel=rel)
             return
+        if isinstance(node, nodes.container) and (node.get("murar_tab_set") or node.get("murar_tab") is not None):
+            self.tab_container(node, depth)
+            return
         if isinstance(node, nodes.problematic):
             self.b.text(re.sub(r"^[|`:]+|[|`_]+$", "", node.astext()))
             return
@@ -586,6 +594,19 @@ class _Walker:
                              nodes.field_name, nodes.field_body, nodes.entry, nodes.line, nodes.caption,
                              nodes.legend, nodes.label)) and not isinstance(node, nodes.Inline):
             self.b.end_paragraph()
+
+    def tab_container(self, node: nodes.container, depth: int) -> None:
+        """A sphinx-design ``tab-set`` or sphinx-tabs ``tabs`` (its media are told
+        apart by tab), or one ``tab-item``/``tab`` in it."""
+        self.b.end_paragraph()
+        if node.get("murar_tab_set"):
+            self.b.open_tab_set()
+            self.children(node, depth)
+            self.b.close_tab_set()
+        else:
+            self.b.tab(str(node.get("murar_tab", "")))
+            self.children(node, depth)
+        self.b.end_paragraph()
 
     def children(self, node: nodes.Node, depth: int) -> None:
         for child in node.children:
