@@ -225,3 +225,21 @@ def test_real_hugo_corpus_resolves_every_image(docsite: Callable[[str], Path],
         "licensing-and-reporting/custom-paths-jwt.md", "nginx-plus/nginx-openid-repo-note.md")) == 2
     assert counts.unresolved == []
     assert counts.resolved >= 150 and counts.remote == 0
+
+
+def test_tab_shortcodes_record_each_image_tab(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/linux.png", png)
+    write(tmp_path, "content/page/windows.png", png)
+    write(tmp_path, "content/page/index.md",
+          "---\ntitle: Install\n---\n\n{{< tabs >}}\n{{< tab \"Linux\" >}}\nRun apt.\n\n![](linux.png)\n{{< /tab >}}\n"
+          "{{% tab name=\"Windows\" %}}\nRun the installer.\n\n![](windows.png)\n{{% /tab %}}\n{{< /tabs >}}\n\n"
+          "After.\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("linux.png", "Linux", ("Linux", "Windows")), ("windows.png", "Windows", ("Linux", "Windows"))]
+    assert "murar-tabs" not in doc.sections[0].text and "After." in doc.sections[0].text

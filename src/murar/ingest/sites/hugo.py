@@ -38,6 +38,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
+from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
@@ -79,6 +80,8 @@ IMAGE_SHORTCODES = frozenset({"figure", "img", "image", "imgproc", "imgfig", "sc
 VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
 _MAX_INCLUDE_DEPTH = 8
 #: shortcodes that never wrap content (no closing tag is looked for)
+# shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab"
+_TAB_SETS = frozenset({"tabs", "tabpane"})
 _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | frozenset({"ref", "relref", "param", "icon", "nb"})
 
 
@@ -569,13 +572,16 @@ class HugoSite:
             pos = m.end()
             name = m.group("name").lower()
             if m.group("close"):
+                if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs)
+                    out.append(f"\n\n{set_close()}\n\n")
                 continue  # closing tags of reduced shortcodes
             sc = parse_args(name, m.group("args"))
             wants_inner = name in IMAGE_SHORTCODES or name == "highlight" or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
             close = None
             if not m.group("self") and name not in _NO_INNER:
-                label = sc.get("title", "name", "summary", "header", "heading", "tab")
+                label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
+                    sc.get("title", pos=0) if name == "tab" else "")
                 if wants_inner or label:
                     close = _find_close(body, name, m.end())
             inner = body[m.end():close.start()] if close is not None else ""
@@ -601,6 +607,12 @@ class HugoSite:
                     pos = close.end()
             else:
                 label = sc.get("title", "name", "summary", "header", "heading", "tab")
+                if name == "tab" and not label:  # {{< tab "Linux" >}}: the label is the first argument
+                    label = sc.get("title", pos=0)
+                if name in _TAB_SETS and not m.group("self"):
+                    out.append(f"\n\n{set_open()}\n\n")
+                elif name == "tab" and label and close is not None:
+                    out.append(f"\n\n{tab_start(_strip_markup(label))}\n\n")
                 if label and close is not None:
                     out.append(f"**{_strip_markup(label)}** ")
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
