@@ -134,7 +134,7 @@ def _fmt(x: float | None) -> str:
 
 def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str, index_root: Path,
             retrievers: list[str] | None = None, cache: Path | None = None,
-            media: dict[str, Any] | None = None) -> dict[str, Any]:
+            media: dict[str, Any] | None = None, ocr_images: bool = False) -> dict[str, Any]:
     """Index ``corpus`` and answer its questions; media P/R/F1 against the gold images,
     and the share of text-only questions answered without media.
 
@@ -144,6 +144,9 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     version, question and retrieved snippets) and replayed on the next run, so a
     media-selection change is measured in seconds (``quality.CachedGenerator``).
     ``media`` overrides fields of :class:`~murar.answer.media.MediaOptions` in every run.
+    ``ocr_images``: screenshots' OCR text goes into their representation (``murar
+    ingest --ocr-images``), cached by image content beside the index; the index is then
+    ``<corpus>-<embedder>-ocr`` and ``ocr`` in the result gives OCR counts and seconds.
     """
     from murar.answer.generate import ExtractiveAnswerGenerator
     from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
@@ -151,9 +154,15 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     from murar.eval.media_metrics import normalise_path, score_media, summarise_media
     from murar.ingest.index import build_index
 
-    index = index_root / f"{corpus.name}-{embedder_name}"
+    index = index_root / f"{corpus.name}-{embedder_name}{'-ocr' if ocr_images else ''}"
+    ocr = None
+    if ocr_images:
+        from murar.ingest.ocr import RapidOcrEngine
+
+        ocr = RapidOcrEngine()
     t0 = time.perf_counter()
-    build_index(corpus, index, embedder=build_embedder(embedder_name))
+    _, report = build_index(corpus, index, embedder=build_embedder(embedder_name), ocr=ocr,
+                            ocr_cache=index.parent / f"{index.name}.ocr-cache.json" if ocr_images else None)
     ingest_s = time.perf_counter() - t0
     base = load_pipeline(index, llm="extractive")
     runs: dict[str, Any] = {}
@@ -196,7 +205,8 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                       "per_question": [{"id": g.id, "predicted": [m.item.path if hasattr(m.item, "path") else None
                                                                   for m in a.media],
                                         "gold": list(g.gold_images)} for a, g in zip(answers, questions)]}
-    return {"corpus": corpus.name, "ingest_seconds": round(ingest_s, 1), "runs": runs, "retrievers": table}
+    return {"corpus": corpus.name, "ingest_seconds": round(ingest_s, 1), "ocr": report.ocr, "runs": runs,
+            "retrievers": table}
 
 
 def media_overrides(pairs: list[str]) -> dict[str, Any]:
@@ -267,6 +277,8 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write every row (with the unresolved references) here")
     ap.add_argument("--show-unresolved", type=int, default=5, help="unresolved references listed per corpus")
     ap.add_argument("--quality", action="store_true", help="also index each corpus and score its questions")
+    ap.add_argument("--ocr-images", action="store_true",
+                    help="with --quality: index with screenshots' OCR text in their representation")
     ap.add_argument("--questions", type=Path, default=QUESTIONS)
     ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing (fast, for smoke runs)")
     ap.add_argument("--llm", default="none", help="also answer with: bundled | bundled-small (use flock)")
@@ -292,7 +304,7 @@ def main() -> None:
                 qrows.append(quality(corpus, qs, embedder_name=args.embedder, llm=args.llm,
                                      index_root=args.index_root, retrievers=retrievers,
                                      cache=None if str(args.cache) == "none" else args.cache,
-                                     media=media_overrides(args.media)))
+                                     media=media_overrides(args.media), ocr_images=args.ocr_images))
                 print_quality(qrows[-1:], args.embedder)
         print_quality(qrows, args.embedder)
         if retrievers:

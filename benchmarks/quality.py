@@ -188,7 +188,10 @@ class _Timed:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--index", type=Path, default=REPO / "benchmarks" / "out" / "adobe-minilm")
+    ap.add_argument("--index", type=Path, default=None,
+                    help="index folder (default benchmarks/out/adobe-minilm, or adobe-minilm-ocr with --ocr-images)")
+    ap.add_argument("--ocr-images", action="store_true",
+                    help="index with screenshots' OCR text in their representation (murar ingest --ocr-images)")
     ap.add_argument("--corpus", type=Path, default=SHARED / "corpora" / "adobe-docs")
     ap.add_argument("--questions", type=Path, default=SHARED / "eval" / "dev.jsonl")
     ap.add_argument("--llm", default="bundled", help="bundled | bundled-small | none (extractive only)")
@@ -205,7 +208,9 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()}", flush=True)
     from query import ensure_index, retriever_options
 
-    ensure_index(args.corpus, args.index)
+    if args.index is None:
+        args.index = REPO / "benchmarks" / "out" / ("adobe-minilm-ocr" if args.ocr_images else "adobe-minilm")
+    ensure_index(args.corpus, args.index, ocr_images=args.ocr_images)
     golds = load_gold(args.questions)[: args.limit]
     base = load_pipeline(args.index, llm="extractive")
     emb = base.embedder

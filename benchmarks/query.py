@@ -271,14 +271,28 @@ def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuesti
     return out
 
 
-def ensure_index(corpus: Path, index: Path) -> None:
+def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False) -> None:
     """Bring ``index`` up to date with ``corpus`` (MiniLM) before measuring: an incremental
     ingest, seconds when nothing changed, so an index built by older chunking rules
-    (``CHUNKER_VERSION``) or an older corpus is never measured as it was."""
-    print(f"indexing {corpus} into {index} (incremental) ...", flush=True)
+    (``CHUNKER_VERSION``) or an older corpus is never measured as it was.
+
+    ``ocr_images``: screenshots' text goes into their representation (``murar ingest
+    --ocr-images``; RapidOCR, cached by image content next to the index); the seconds spent
+    in OCR are printed apart from the rest of the ingest.
+    """
+    print(f"indexing {corpus} into {index} (incremental{', OCR of images' if ocr_images else ''}) ...",
+          flush=True)
+    ocr = None
+    if ocr_images:
+        from murar.ingest.ocr import RapidOcrEngine
+
+        ocr = RapidOcrEngine()
     t = time.perf_counter()
-    build_index(corpus, index, embedder=MiniLMEmbedder())
+    _, report = build_index(corpus, index, embedder=MiniLMEmbedder(), ocr=ocr,
+                            ocr_cache=index.parent / f"{index.name}.ocr-cache.json" if ocr_images else None)
     print(f"  index ready in {time.perf_counter() - t:.1f} s", flush=True)
+    if report.ocr:
+        print(f"  OCR: {report.ocr}", flush=True)
 
 
 def main() -> None:
