@@ -53,3 +53,26 @@ def test_unreadable_and_flagged_images_are_skipped(tmp_path: Path) -> None:
                      position=1, path="bad.png", content_hash="y", flags=["inline"])
     stats = ocr_images([good, icon], tmp_path, FakeOcrEngine([]), OcrCache(tmp_path / "c.json"))
     assert (stats.computed, stats.reused, stats.skipped) == (0, 0, 1)
+
+
+def test_an_ocr_run_stopped_midway_keeps_what_it_read(tmp_path: Path) -> None:
+    from PIL import Image
+
+    class StopsAfterTwo(FakeOcrEngine):
+        def recognize(self, image: Image.Image) -> list[OcrLine]:
+            if self.calls >= 2:
+                raise KeyboardInterrupt  # the user stops a long ingest
+            return super().recognize(image)
+
+    items = []
+    for n in range(3):
+        _png(tmp_path / f"s{n}.png", (n * 80, 10, 10))
+        items.append(ImageItem(id=f"i{n}", section_id="s", source_path="a.md", page_title="A", heading_path=("A",),
+                               anchor=None, position=n, path=f"s{n}.png", exists=True, content_hash=f"h{n}"))
+    cache = OcrCache(tmp_path / "ocr.json")
+    try:
+        ocr_images(items, tmp_path, StopsAfterTwo([OcrLine("Publish", (0, 0, 9, 9), 0.9)]), cache, save_every=1)
+    except KeyboardInterrupt:
+        pass
+    saved = OcrCache(tmp_path / "ocr.json")
+    assert (saved.get("h0"), saved.get("h1"), saved.get("h2")) == ("Publish", "Publish", None)
