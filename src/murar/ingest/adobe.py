@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 
-from murar.ingest.markup.tabs import parse_marker, set_close, set_open, tab_start
+from murar.ingest.markup.tabs import set_close, set_open, tab_start
 
 _FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})")
 # HTML comments, except the tab-set markers written by murar's own line rewriters (markup.tabs)
-_OPEN_COMMENT = re.compile(r"<!--")
-_COMMENT = re.compile(r"<!--(?!\s*murar-tabs:[^\n]*?-->).*?-->", re.DOTALL)
+_NOT_MARKER = r"<!--(?!\s*murar-tabs:[^\n]*?-->)"
+_COMMENT = re.compile(_NOT_MARKER + r".*?-->", re.DOTALL)
+_OPEN_COMMENT = re.compile(_NOT_MARKER)  # after _COMMENT: an unterminated comment
 _INLINE_EXT = re.compile(r"\[!(?:UICONTROL|DNL|BADGE)\s+([^\]]*)\]")
 _ATTR_LIST = re.compile(r"\{(?!#)\s*[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*)(?:[\s,]+[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*))*\s*\}")
 _ALERT = re.compile(r"^(\s*>\s*)\[!([A-Z]+)\]\s*$")
@@ -94,10 +95,9 @@ def normalise(markdown: str) -> str:
             return
         text = _COMMENT.sub("", "\n".join(buf))
         # an unterminated comment hides the rest of the document in browsers; drop it the same way
-        start = next((m.start() for m in _OPEN_COMMENT.finditer(text)
-                      if parse_marker(text[m.start():].split("\n", 1)[0]) is None), -1)
-        if start != -1:
-            text = text[:start]
+        unterminated = _OPEN_COMMENT.search(text)
+        if unterminated:
+            text = text[:unterminated.start()]
         for ln in text.split("\n"):
             new = _normalise_line(ln)
             if new is not None:

@@ -579,9 +579,10 @@ class HugoSite:
             wants_inner = name in IMAGE_SHORTCODES or name == "highlight" or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
             close = None
+            # a block's label; {{< tab "Linux" >}} gives it as the first argument
+            label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
+                sc.get("title", pos=0) if name == "tab" else "")
             if not m.group("self") and name not in _NO_INNER:
-                label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
-                    sc.get("title", pos=0) if name == "tab" else "")
                 if wants_inner or label:
                     close = _find_close(body, name, m.end())
             inner = body[m.end():close.start()] if close is not None else ""
@@ -606,9 +607,6 @@ class HugoSite:
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
             else:
-                label = sc.get("title", "name", "summary", "header", "heading", "tab")
-                if name == "tab" and not label:  # {{< tab "Linux" >}}: the label is the first argument
-                    label = sc.get("title", pos=0)
                 if name in _TAB_SETS and not m.group("self"):
                     out.append(f"\n\n{set_open()}\n\n")
                 elif name == "tab" and label and close is not None:
