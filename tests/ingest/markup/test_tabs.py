@@ -7,6 +7,7 @@ from pathlib import Path
 from PIL import Image
 
 from murar.ingest.markdown import convert_markdown
+from murar.ingest.markup.asciidoc import convert_asciidoc
 from murar.ingest.markup.mdx import convert_mdx
 from murar.ingest.markup.myst import convert_myst
 from murar.ingest.markup.pymdown import convert_pymdown
@@ -16,7 +17,7 @@ from murar.ingest.sites.base import PlainSite
 from murar.ingest.sites.docusaurus import DocusaurusSite
 from murar.ingest.sites.jupyterbook import JupyterBookSite
 from murar.ingest.sites.sphinx import SphinxSite
-from murar.schema import ImageItem, ParsedDocument
+from murar.schema import ImageItem, ParsedDocument, TableItem
 
 
 def _png(path: Path) -> None:
@@ -196,6 +197,54 @@ Then merge.
 """})
     doc = convert_rst(tmp_path / "p.rst", site=SphinxSite(tmp_path, "conf.py"))
     assert _tabs(doc) == EXPECTED
+
+
+ASCIIDOC_TABS = """\
+= Merge
+
+[tabs]
+====
+In GitLab::
++
+Open the merge request.
++
+image::gitlab.png[]
+
+In GitHub::
++
+--
+Open the pull request.
+
+image::github.png[]
+--
+====
+
+Then merge.
+
+image::after.png[]
+"""
+
+
+def test_asciidoctor_tabs(tmp_path: Path) -> None:
+    _write(tmp_path, {"p.adoc": ASCIIDOC_TABS, "plain.adoc": ASCIIDOC_TABS.replace("[tabs]\n", "")})
+    doc = convert_asciidoc(tmp_path / "p.adoc", site=PlainSite(tmp_path))
+    assert _tabs(doc) == EXPECTED
+    # the page reads as the same example block without [tabs]: the labels stay lines of text
+    plain = convert_asciidoc(tmp_path / "plain.adoc", site=PlainSite(tmp_path))
+    assert [s.text for s in doc.sections] == [s.text for s in plain.sections]
+    assert "In GitLab\n\nOpen the merge request." in doc.sections[0].text
+    assert _tabs(plain) == [(name, "", ()) for name, _, _ in EXPECTED]
+
+
+def test_asciidoctor_tabs_pane_detached_by_a_blank_line(tmp_path: Path) -> None:
+    # "Term::", "+", blank line, block: Asciidoctor attaches the block to the term,
+    # asciidoc-py renders it beside the list; it still belongs to that tab
+    _write(tmp_path, {"p.adoc": "= Env\n\n[tabs]\n====\nVariables::\n+\n\n|===\n|a |b\n|===\n\n"
+                                "Properties::\n+\n\n|===\n|c |d\n|===\n====\n\n|===\n|e |f\n|===\n"})
+    doc = convert_asciidoc(tmp_path / "p.adoc", site=PlainSite(tmp_path))
+    tables = [(m.rows[0][0], m.tab, m.tab_set) for m in doc.media if isinstance(m, TableItem)]
+    assert tables == [("a", "Variables", ("Variables", "Properties")),
+                      ("c", "Properties", ("Variables", "Properties")), ("e", "", ())]
 
 
 def test_markers_round_trip_and_tolerate_broken_structure(tmp_path: Path) -> None:

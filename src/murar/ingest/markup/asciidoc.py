@@ -21,6 +21,18 @@ The HTML is then read into sections (``== Title``), images (block
 ``image:``), tables (``|===`` with its ``.Title``), admonitions ("Note: ..."),
 code listings, lists and video blocks; every image target goes to the Site
 (Antora resource IDs, ``imagesdir``).
+
+Tabs (the Asciidoctor Tabs extension, https://github.com/asciidoctor/asciidoctor-tabs,
+which Antora sites load): a ``[tabs]`` example block holding a description list
+is a tab set, each term the label of a tab and its description the pane
+(consecutive terms share one pane: their labels are joined with " / "). Every
+image and table in a pane records that tab and the set's labels; the page text
+stays what asciidoc-py renders (the terms as lines of text, as before). The
+extension wants the list to be the block's only content; here a block that
+merely *starts* with the list is a tab set too, and whatever follows a term up
+to the next one belongs to its tab, because asciidoc-py detaches blocks that
+Asciidoctor attaches (a pane written ``Term::``, ``+``, blank line, ``|===``
+renders beside the list, not in it).
 """
 
 from __future__ import annotations
@@ -166,7 +178,8 @@ class _Pre:
                         self.attrs[name] = self.sub(am.group(4) or "")
                     out.append(line)
                     continue
-                out.append(self.escape_missing(self.inline_macros(_shorthand(_defuse_backtick_run(line)), file_rel)))
+                line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
+                out.append(self.escape_missing(self.inline_macros(line, file_rel)))
             else:
                 if line.strip() == verbatim:
                     verbatim = None
@@ -302,6 +315,22 @@ def _shorthand(line: str) -> str:
         out.append(f'options="{",".join(opts)}"')
     rest = parts[1].strip() if len(parts) > 1 else ""
     return "[" + ", ".join([*out, rest] if rest else out) + "]"
+
+
+_TABS_STYLE = re.compile(r"^\[tabs\s*(?:,.*)?\]\s*$")
+#: the role a ``[tabs]`` block renders with, so the walker can tell it from an ordinary example block
+_TABS_ROLE = "murar-tabs"
+
+
+def _mark_tabs(line: str) -> str:
+    """An Asciidoctor Tabs attribute line (``[tabs]``, ``[tabs, options="sync"]`` after
+    :func:`_shorthand`) as ``[role="murar-tabs"]``.
+
+    asciidoc-py has no ``tabs`` style: it renders such a block as a plain example
+    block and ignores the whole attribute list (id and options included), so the
+    role is the only difference in its HTML — a class on the ``exampleblock`` div.
+    """
+    return f'[role="{_TABS_ROLE}"]' if _TABS_STYLE.match(line) else line
 
 
 def _attrlist(text: str) -> dict[str, str]:
@@ -499,9 +528,55 @@ def _alt(img: LexborNode) -> str:
     return alt
 
 
+def _tab_panes(block: LexborNode) -> LexborNode | None:
+    """The content ``<div>`` of a ``[tabs]`` example block that starts with a
+    description list, else ``None`` (the block then stays an example block)."""
+    content = next((c for c in _children(block) if "content" in (c.attributes.get("class") or "").split()), None)
+    first = next(_children(content), None) if content is not None else None
+    if first is None or first.tag != "div" or "dlist" not in (first.attributes.get("class") or "").split():
+        return None
+    return content
+
+
+def _is_tab_term(dt: LexborNode, panes: LexborNode) -> bool:
+    """Whether ``dt`` is a term of a description list right in ``panes`` (not a nested one)."""
+    dl = dt.parent
+    dlist = dl.parent if dl is not None else None
+    return dl is not None and dl.tag == "dl" and dlist is not None and dlist.parent == panes
+
+
+def _children(node: LexborNode) -> Iterator[LexborNode]:
+    """The element children of ``node``."""
+    child = node.child
+    while child is not None:
+        if child.is_element_node:
+            yield child
+        child = child.next
+
+
+def _tab_label(dt: LexborNode) -> str | None:
+    """The label of the tab a ``<dt>`` of a tab list starts: its term, joined with the
+    terms right after it (one pane shown by several tabs); ``None`` for those later terms."""
+    prev = dt.prev
+    while prev is not None and not prev.is_element_node:
+        prev = prev.prev
+    if prev is not None and prev.tag == "dt":
+        return None
+    terms: list[str] = []
+    node: LexborNode | None = dt
+    while node is not None:
+        if node.is_element_node:
+            if node.tag != "dt":
+                break
+            terms.append(clean_text(node.text(separator=" ")))
+        node = node.next
+    return " / ".join(t for t in terms if t)
+
+
 class _HtmlWalker:
     def __init__(self, builder: PageBuilder) -> None:
         self.b = builder
+        self.tab_panes: list[LexborNode] = []  # the content <div> of each open tab set, innermost last
 
     def title_of(self, node: LexborNode) -> str:
         for child in node.iter():
@@ -522,6 +597,20 @@ class _HtmlWalker:
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self.b.heading(int(tag[1]), node.text(separator=" "), node.attributes.get("id"))
             return
+        if tag == "div" and _TABS_ROLE in cls and "exampleblock" in cls:
+            panes = _tab_panes(node)
+            if panes is not None:  # the page reads as the example block did; only the media learn their tab
+                self.b.open_tab_set()
+                self.tab_panes.append(panes)
+                self.walk(node)
+                self.tab_panes.pop()
+                self.b.close_tab_set()
+                self.b.end_paragraph()
+                return
+        if tag == "dt" and self.tab_panes and _is_tab_term(node, self.tab_panes[-1]):
+            label = _tab_label(node)
+            if label is not None:
+                self.b.tab(label)
         if tag == "div" and "imageblock" in cls:
             self.b.end_paragraph()
             caption = self.title_of(node)
