@@ -176,3 +176,29 @@ def test_icons_are_never_answer_images(repo: Path) -> None:
     assert icon.flags and not is_selectable(icon)
     assert "tiny" in icon.flags and "inline" in icon.flags
     assert "docs/media/a/shot.png" in images
+
+
+def test_tab_headings_are_tabs_not_sections(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """``# [Label](#tab/id)`` headings label tabs (DocFX "Tabs"); the group ends at ``---``."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    for name in ("linux.png", "windows.png", "after.png"):
+        write(tmp_path, f"media/{name}", png)
+    write(tmp_path, "a.md", (
+        "# Install\n\nPick your system.\n\n"
+        "## [Linux](#tab/linux)\n\nRun apt.\n\n![](media/linux.png)\n\n"
+        "## [Windows](#tab/windows/x64)\n\nRun the installer.\n\n![](media/windows.png)\n\n---\n\n"
+        "Then restart.\n\n![](media/after.png)\n\n"
+        "```markdown\n# [Not a tab](#tab/code)\n```\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("linux.png", "Linux", ("Linux", "Windows")), ("windows.png", "Windows", ("Linux", "Windows")),
+                    ("after.png", "", ())]
+    # one section: the labels read as lines of the page, not as headings
+    assert [s.heading_path for s in doc.sections] == [("Install",)]
+    text = doc.sections[0].text
+    assert "Linux\n\nRun apt." in text and "Then restart." in text and "murar-tabs" not in text
+    assert "# [Not a tab](#tab/code)" in text

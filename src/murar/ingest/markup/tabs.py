@@ -1,10 +1,12 @@
 """Tab sets in Markdown-family pages: markers between a line rewriter and the walker.
 
 A tab set shows one tab at a time (Docusaurus ``<Tabs>``/``<TabItem>``, MkDocs
-Material content tabs ``=== "Label"``, Adobe ``>[!BEGINTABS]``/``>[!TAB Label]``).
-Markup modules that rewrite such syntax line by line before markdown-it parses
-the page (:mod:`murar.ingest.adobe`, :mod:`murar.ingest.markup.pymdown`,
-:mod:`murar.ingest.markup.mdx`) write one marker line per event — a set opens,
+Material content tabs ``=== "Label"``, Adobe ``>[!BEGINTABS]``/``>[!TAB Label]``,
+Hugo ``{{< tabs >}}``/``{{< tab >}}``, DocFX ``# [Label](#tab/id)``).
+Markup modules and Site preprocessors that rewrite such syntax line by line
+before markdown-it parses the page (:mod:`murar.ingest.adobe`,
+:mod:`murar.ingest.markup.pymdown`, :mod:`murar.ingest.markup.mdx`,
+:mod:`murar.ingest.sites.hugo`, :mod:`murar.ingest.sites.docfx`) write one marker line per event — a set opens,
 a tab starts, the set closes — as an HTML comment on a line of its own, which
 markdown-it reads as an ``html_block``; the Markdown walker turns it into
 :meth:`~murar.ingest.markup.builder.PageBuilder.open_tab_set`,

@@ -25,6 +25,11 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block;
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
   (their content is kept).
+- Tabs (DocFX "Markdown" docs, section "Tabs"): headings ``# [Label](#tab/id)``
+  (any level; ``#tab/id/condition`` for dependent tabs) are tab labels, not
+  headings of the page; consecutive ones form a group that ends at a ``---``
+  line or the end of the page (:func:`_tab_groups`). Each image in a tab records
+  its label and the group's labels.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from murar.errors import ConfigError
+from murar.ingest.markup.mdtext import FenceTracker, label_lines
+from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     IMAGE_SUFFIXES,
@@ -194,6 +201,12 @@ _VIDEO = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!VIDEO\s+(?P<url>[^\]\s]+)\s*\][
 _DIV = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!div\b[^\]]*\][ \t]*", re.IGNORECASE | re.MULTILINE)
 _MARKER = re.compile(r"^[ \t]*:::[ \t]*(?:row|row-end|column|column-end|zone|zone-end|moniker|moniker-end|"
                      r"no-loc|form)\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
+# a tab: a heading whose only content is a link to "#tab/<id>[+<id>...][/<condition>]" (DocFX TabGroupAggregator)
+_TAB_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
+                          r"\(#tab/[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*(?:/[A-Za-z0-9-]*)?\)(?:[ \t]+#+)?[ \t]*$")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_THEMATIC_BREAK = re.compile(r"^ {0,3}(?P<c>[-*_])(?:[ \t]*(?P=c)){2,}[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 _LABELS = {"NOTE": "Note", "TIP": "Tip", "IMPORTANT": "Important", "WARNING": "Warning", "CAUTION": "Caution"}
 
 
@@ -206,6 +219,53 @@ def _md_image(src: str, alt: str, caption: str = "") -> str:
     caption = re.sub(r"\s+", " ", caption).replace("\\", "\\\\").replace('"', '\\"').strip()
     title = f' "{caption}"' if caption else ""
     return f"![{alt}](<{src}>{title})"
+
+
+def _tab_groups(body: str) -> str:
+    """DocFX tabs (``# [Linux](#tab/linux)``, any heading level, dependent tabs
+    ``#tab/<id>/<condition>`` too) as tab-set markers (:mod:`murar.ingest.markup.tabs`).
+
+    DocFX renders such a heading as the label of a tab, never as a heading of the
+    page; consecutive tabs form one group, which runs to the next thematic break
+    (``---``, the tab-end marker, kept as the last tab's content) or the end of the
+    page. Headings that are not tabs stay inside the current tab, as DocFX keeps
+    them (its ``TabGroupAggregator`` closes a group at a thematic break or the end
+    of the container only). Each tab heading becomes a marker and its label a bold
+    line, the way the other markups show tab labels. Only tabs at the top level of
+    the page are read (not inside lists or quotes); fenced code is left as it is.
+    """
+    if "#tab/" not in body:
+        return body
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    in_group = False
+    prev = ""  # the previous line, "" after a block that a "---" cannot underline
+    for line in body.split("\n"):
+        if fences.in_code(line):
+            out.append(line)
+            prev = ""
+            continue
+        m = _TAB_HEADING.match(line)
+        if m:
+            label = m.group("label").strip()
+            if not in_group:
+                out.extend(["", set_open()])
+                in_group = True
+            out.extend(["", tab_start(label), *label_lines(label)])
+            prev = ""
+            continue
+        brk = _THEMATIC_BREAK.match(line)
+        # "---" under a paragraph line is a setext heading underline, not a break
+        if in_group and brk and (brk.group("c") != "-" or not prev.strip()):
+            out.extend([line, "", set_close(), ""])
+            in_group = False
+            prev = ""
+            continue
+        out.append(line)
+        prev = "" if _ATX_HEADING.match(line) else line
+    if in_group:
+        out.extend(["", set_close()])
+    return "\n".join(out)
 
 
 def _escape_attr(value: str) -> str:
@@ -339,7 +399,7 @@ class DocfxSite:
         body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
         body = _VIDEO.sub(lambda m: f'\n<iframe src="{_escape_attr(m.group("url"))}"></iframe>\n', body)
         body = _DIV.sub(lambda m: m.group("lead"), body)
-        return _MARKER.sub("", body)
+        return _tab_groups(_MARKER.sub("", body))
 
     def _inline_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
                          stack: tuple[str, ...]) -> str:
