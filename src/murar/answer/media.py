@@ -28,7 +28,12 @@ all off in :meth:`MediaOptions.previous`):
   chart) or matches the image closely — an answer of plain facts gets no
   screenshot. Measured on dev.jsonl it cost more image recall than it saved
   (bundled model: image F1 0.611 with it, 0.639 without; text-only questions
-  got no media either way), so it is an option, not the default;
+  got no media either way). Measured again beside the later levers it helped
+  on dev.jsonl (0.627 -> 0.634) and on the docsite tuning questions (no media
+  on text-only 0.739 -> 0.870, image F1 0.571 -> 0.587) but lost three right
+  screenshots on each held-out docsite set (0.436 -> 0.406, 0.545 -> 0.519):
+  a short answer that only says what to do rarely names the UI its picture
+  shows. So it is an option, not the default;
 - ``question_focus``: the picks must also answer the *question* — an item
   much less similar to the question than the answer's most question-like
   pick came in through a side remark of the answer and is dropped;
