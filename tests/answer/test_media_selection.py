@@ -254,3 +254,30 @@ def test_named_tab_needs_a_word_only_one_label_has() -> None:
     assert named_tab("GitLab or GitHub?", ("In GitLab", "In GitHub")) is None
     assert named_tab("in the campaign", ("Adobe Campaign V8", "Adobe Campaign Web")) is None  # a shared word
     assert named_tab("anything", ("Only one",)) is None
+
+
+def test_the_answer_and_hybrid_strategies_also_drop_the_other_tabs() -> None:
+    from murar.answer.strategies import (
+        AnswerBasedOptions,
+        select_answer_based,
+        select_hybrid,
+    )
+
+    step = "select your brand from the branding drop-down of the delivery properties"
+    tabs = ("Adobe Campaign V8", "Adobe Campaign Web")
+    v8 = dataclasses.replace(_image("v8", "brand", step, pos=0), tab=tabs[0], tab_set=tabs)
+    web = dataclasses.replace(_image("web", "brand", step, pos=1), tab=tabs[1], tab_set=tabs)
+    store, scored, sv, emb = _world([_snip(0, step, "brand")], [v8, web])
+    text = "Select your brand from the Branding drop-down of the delivery properties [1]."
+    res = attribute(text, scored, sv, emb, threshold=0.3)
+    question = "In the Campaign web user interface, how do I use my brand in a delivery?"
+    loose = AnswerBasedOptions(top_n=2, min_score=0.1, neighbour_min_score=0.1)
+    for tab_match in (True, False):
+        opts = MediaOptions(**LOW, tab_match=tab_match)
+        answer = select_answer_based(text, res.sentence_vectors, store, emb, loose, opts, question=question)
+        hybrid = select_hybrid(text, res.attributions, res.sentence_vectors, store, emb, loose, opts,
+                               question=question)
+        for got in (answer, hybrid):
+            ids = {m.item.id for m in got.selected}
+            assert "web" in ids
+            assert ("v8" in ids) is not tab_match

@@ -45,7 +45,8 @@ all off in :meth:`MediaOptions.previous`):
   media precision rises on both with no loss of recall at 0.05).
 
 - ``tab_match``: a tab set (Docusaurus ``<Tabs>``, MkDocs content tabs,
-  sphinx-design ``tab-set``, Adobe ``[!BEGINTABS]``) shows one variant at a
+  sphinx-design ``tab-set``, Adobe ``[!BEGINTABS]``, Hugo ``{{< tabs >}}``,
+  Asciidoctor ``[tabs]``, DocFX ``# [Label](#tab/id)``) shows one variant at a
   time — one platform, product or tool per tab. When the question names
   exactly one tab of a set (a word of its label that the other labels lack:
   "in the Campaign *web* interface" against tabs "Adobe Campaign V8" and

@@ -213,10 +213,10 @@ class Pipeline:
         strategy = self.config.media_strategy
         if strategy == "answer":
             return select_answer_based(answer_text, sentence_vectors, self.store, self.embedder,
-                                       self.config.answer_based, self.config.media)
+                                       self.config.answer_based, self.config.media, question=question or None)
         if strategy == "hybrid":
             return select_hybrid(answer_text, attributions, sentence_vectors, self.store, self.embedder,
-                                 self.config.answer_based, self.config.media)
+                                 self.config.answer_based, self.config.media, question=question or None)
         qv = self._memo.embed([question])[0] if question and self.config.media.question_focus is not None else None
         return select_section_media(attributions, sentence_vectors, self.store, self.config.media, self._memo, qv,
                                     sections, question=question or None)

@@ -10,7 +10,9 @@
   attributed to) recovers the items MuRAR misses when the right image sits in
   a neighbouring section (the recall weakness of MuRAR section 5.4).
 
-Both also apply the redundancy rules of :func:`is_redundant`.
+Both also apply the redundancy rules of :func:`is_redundant`, and, given the
+question, drop the media of a tab the question does not name
+(:func:`~murar.answer.media.other_tab`, ``MediaOptions.tab_match``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from murar.answer.media import (
     MediaOptions,
     MediaResult,
     dedupe_key,
+    other_tab,
     select_section_media,
 )
 from murar.embed.base import Embedder, Vectors
@@ -71,8 +74,14 @@ def select_answer_based(
     embedder: Embedder,
     options: AnswerBasedOptions | None = None,
     media: MediaOptions | None = None,
+    question: str | None = None,
 ) -> MediaResult:
-    """Seed 001: top-N items by cosine(answer embedding, item caption embedding), corpus-wide."""
+    """Seed 001: top-N items by cosine(answer embedding, item caption embedding), corpus-wide.
+
+    ``sentence_vectors`` has shape ``(n_sentences, dim)``; each item goes after
+    its most similar sentence. ``question`` (the user's words) enables
+    ``tab_match``. Raises what the store or embedder raise.
+    """
     opts = options or AnswerBasedOptions()
     mopts = media or MediaOptions()
     result = MediaResult()
@@ -92,6 +101,8 @@ def select_answer_based(
         key = dedupe_key(h.item, content=mopts.dedupe_content)
         if mopts.skip_flagged and not is_selectable(h.item):
             continue
+        if mopts.tab_match and other_tab(h.item, question):
+            continue
         if h.score < opts.min_score or key in seen or is_redundant(h.item, answer_text):
             continue
         seen.add(key)
@@ -110,11 +121,16 @@ def select_hybrid(
     embedder: Embedder,
     options: AnswerBasedOptions | None = None,
     media: MediaOptions | None = None,
+    question: str | None = None,
 ) -> MediaResult:
-    """Section-level selection, then answer-based recovery from neighbouring sections."""
+    """Section-level selection, then answer-based recovery from neighbouring sections.
+
+    Shapes as in :func:`select_answer_based`; ``question`` enables ``tab_match``
+    in both steps. Raises what the store or embedder raise.
+    """
     opts = options or AnswerBasedOptions()
     mopts = media or MediaOptions()
-    result = select_section_media(attributions, sentence_vectors, store, mopts, embedder)
+    result = select_section_media(attributions, sentence_vectors, store, mopts, embedder, question=question)
     result.selected = [s for s in result.selected if not is_redundant(s.item, answer_text)]
     if len(result.selected) >= mopts.max_items:
         return result
@@ -135,6 +151,8 @@ def select_hybrid(
         if h.score < opts.neighbour_min_score or not is_displayable(h.item, remote_images=mopts.remote_images):
             continue
         if mopts.skip_flagged and not is_selectable(h.item):
+            continue
+        if mopts.tab_match and other_tab(h.item, question):
             continue
         key = dedupe_key(h.item, content=mopts.dedupe_content)
         if key in taken or is_redundant(h.item, answer_text):

@@ -203,9 +203,8 @@ class _Walker:
                 sec.end_paragraph()
             elif t.type in ("fence", "code_block"):
                 b.code(t.content)
-            elif t.type == "html_block":
-                if not apply_tab_marker(b, t.content):
-                    b.html(t.content)
+            elif t.type == "html_block" and not apply_tab_marker(b, t.content):
+                b.html(t.content)
             i += 1
 
 

@@ -582,9 +582,8 @@ class HugoSite:
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
                 sc.get("title", pos=0) if name == "tab" else "")
-            if not m.group("self") and name not in _NO_INNER:
-                if wants_inner or label:
-                    close = _find_close(body, name, m.end())
+            if not m.group("self") and name not in _NO_INNER and (wants_inner or label):
+                close = _find_close(body, name, m.end())
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
