@@ -277,3 +277,44 @@ def test_a_recap_sentence_is_not_a_repetition_loop() -> None:
     assert not repeating_sentences(["A b c.", "D e f.", "G h i.", "A b c.", "J k l."])
     assert repeating_sentences(["A b c [1].", "D e f.", "G h i [3].", "J k l [5].", "G h i [3].", "J K l [2]."])
     assert repeating_sentences(["Same thing [1].", "Same thing [1].", "Same thing [1].", "Same thing [2]."])
+
+
+def test_three_call_path_stops_a_looping_model_and_drops_the_loop(index: Path) -> None:
+    """The three-call path (MuRAR as published) reads its draft as a stream too: a model
+    repeating its sentences is stopped, and the repeated run is not part of the draft."""
+    pulled: list[int] = []
+
+    class Repeating(ScriptedChatModel):
+        def stream(self, messages, *, max_tokens=512, temperature=0.0, stop=None):  # type: ignore[no-untyped-def]
+            yield "To add a custom event, open the journey canvas [1].\n"
+            for n in range(200):
+                pulled.append(n)
+                yield ("Drag the custom event from the events palette [1].\n" if n % 2 == 0
+                       else "Then configure the custom event fields [1].\n")
+
+    config = PipelineConfig(path="three-call", evidence=None, refine=False, display_captions=False)
+    a = load_pipeline(index, chat_model=Repeating([]), config=config).answer("How do I add a custom event?")
+    assert a.found and "repetition" in a.trace.stopped
+    assert len(pulled) < 8
+    assert a.trace.text_answer.count("Drag the custom event") == 1
+    assert a.trace.text_answer.startswith("To add a custom event")
+
+
+def test_three_call_path_keeps_a_draft_without_a_loop(index: Path) -> None:
+    class Plain(ScriptedChatModel):
+        def stream(self, messages, *, max_tokens=512, temperature=0.0, stop=None):  # type: ignore[no-untyped-def]
+            yield from ["Open the journey canvas [1]. ", "Drag the custom event [1]. ", "Open the journey canvas [1]."]
+
+    config = PipelineConfig(path="three-call", evidence=None, refine=False, display_captions=False)
+    a = load_pipeline(index, chat_model=Plain([]), config=config).answer("How do I add a custom event?")
+    assert a.found and a.trace.stopped == ""
+    assert a.trace.text_answer.count("Open the journey canvas") == 2  # a recap is not a loop
+
+
+def test_loop_watch_cuts_a_run_of_citation_markers() -> None:
+    from murar.answer.pipeline import _LoopWatch
+
+    watch = _LoopWatch({1, 2, 3})
+    assert watch.feed("Open the agents page [1]. The agents are: ") == ""
+    assert "runaway" in watch.feed("[2] [3] [4] [5] [6] [7] [8]")
+    assert watch.kept() == "Open the agents page [1]. The agents are:"

@@ -25,6 +25,7 @@ store, an embedder and a generator into :class:`Pipeline`.
 from __future__ import annotations
 
 import functools
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from murar.answer.attribute import AttributionOptions, attribute
+from murar.answer.attribute import AttributionOptions, attribute, split_answer
 from murar.answer.captions import fallback_caption, write_display_captions
 from murar.answer.evidence import EvidenceOptions
 from murar.answer.generate import (
@@ -307,16 +308,23 @@ class Pipeline:
             return
         yield AnswerEvent(type="stage", name="generate")
         t = time.perf_counter()
-        if stream_tokens:
-            pieces: list[str] = []
-            for piece in self.generator.stream(q, snippets):
-                if not pieces:
-                    trace.timings_ms["first_token"] = _ms(t0)
-                pieces.append(piece)
+        # the draft is always read as a stream, so a model caught in a loop is stopped (as on the streamed path)
+        pieces: list[str] = []
+        chunks = self.generator.stream(q, snippets)
+        watch = _LoopWatch({s.citation for s in snippets})
+        for piece in chunks:
+            if not pieces:
+                trace.timings_ms["first_token"] = _ms(t0)
+            pieces.append(piece)
+            if stream_tokens:
                 yield AnswerEvent(type="token", name="draft", text=piece)
-            gen = self.generator.finish("".join(pieces), snippets)
-        else:
-            gen = self.generator.generate(q, snippets)
+            trace.stopped = watch.feed(piece)
+            if trace.stopped:
+                close = getattr(chunks, "close", None)
+                if callable(close):
+                    close()
+                break
+        gen = self.generator.finish(watch.kept() if trace.stopped else "".join(pieces), snippets)
         trace.timings_ms["generate"] = _ms(t)
         self._record_llm_call(trace, "generate")
         if self.config.guard and gen.found:
@@ -593,6 +601,48 @@ def _loop_in(assembler: SentenceAssembler, valid: set[int], *, sentences_grew: b
     if sentences_grew and repeating_sentences(assembler.sentences):
         return "repetition: the model was writing the same sentences again"
     return ""
+
+
+class _LoopWatch:
+    """The loop checks of :func:`_loop_in` on a draft read piece by piece (the three-call path).
+
+    ``feed(piece)`` returns why the model should stop ("" to go on); after a
+    stop, ``kept()`` is the draft without the loop: for a repetition, the
+    sentences before the repeated run; for runaway citations, the text before
+    the run of markers.
+    """
+
+    def __init__(self, valid: set[int]) -> None:
+        self.valid = valid
+        self.raw = ""
+        self._complete = 0  # complete sentences at the last repetition check
+        self._reason = ""
+
+    def feed(self, piece: str) -> str:
+        self.raw += piece
+        if runaway_citations(self.raw, self.valid):
+            self._reason = "runaway"
+            return "runaway citations: the model was writing citation markers in a loop"
+        if not any(c in piece for c in ".!?\n"):
+            return ""
+        complete = split_answer(self.raw)[:-1]  # the last one may still be growing
+        if len(complete) > self._complete:
+            self._complete = len(complete)
+            if repeating_sentences(complete):
+                self._reason = "repetition"
+                return "repetition: the model was writing the same sentences again"
+        return ""
+
+    def kept(self) -> str:
+        if self._reason == "runaway":
+            return re.sub(r"(?:\[\d+(?:\s*,\s*\d+)*\][\s,;]*)+$", "", self.raw.rstrip()).rstrip()
+        if self._reason == "repetition":
+            complete = split_answer(self.raw)[:-1]
+            last = self.raw.rfind(complete[-1])
+            start = self.raw.rfind(complete[-2], 0, last) if last >= 0 else -1
+            # cut where the repeated run begins, keeping the draft's own line breaks
+            return self.raw[:start].rstrip() if start >= 0 else " ".join(complete[:-2])
+        return self.raw
 
 
 def _ms(t: float) -> float:
