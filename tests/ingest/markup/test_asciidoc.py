@@ -110,6 +110,46 @@ def test_tables_with_titles_and_header_shorthand(tmp_path: Path) -> None:
     assert table.rows == [["quarkus.http.port", "The port"], ["kogito.service.url", "The URL"]]
 
 
+def test_implicit_header_row_when_the_first_line_is_followed_by_a_blank_line(tmp_path: Path) -> None:
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= Tables
+
+[cols="2,1"]
+|===
+|Name |Default
+
+|port |8080
+|===
+
+[%noheader]
+|===
+|host |localhost
+
+|path |/
+|===
+
+----
+|===
+|not |a table
+
+|===
+----
+
+|===
+|Step |Action
+|1 |Build
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [(t.headers, t.rows) for t in tables] == [
+        (["Name", "Default"], [["port", "8080"]]),
+        ([], [["host", "localhost"], ["path", "/"]]),
+        ([], [["Step", "Action"], ["1", "Build"]]),
+    ]
+    assert "|not |a table" in doc.sections[0].text
+
+
 def test_includes_partials_tags_leveloffset_and_conditionals(tmp_path: Path) -> None:
     site = _component(tmp_path, {
         f"{MOD}/pages/p.adoc": """\

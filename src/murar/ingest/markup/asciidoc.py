@@ -22,6 +22,11 @@ The HTML is then read into sections (``== Title``), images (block
 code listings, lists and video blocks; every image target goes to the Site
 (Antora resource IDs, ``imagesdir``).
 
+Between the preprocessor and asciidoc-py, :mod:`murar.ingest.markup.asciidoc_blocks`
+rewrites the lines where Asciidoctor's block rules differ from asciidoc-py's: a
+table whose first line is followed by a blank line has that line as its header
+row (Asciidoctor's implicit header row; asciidoc-py has none).
+
 Tabs (the Asciidoctor Tabs extension, https://github.com/asciidoctor/asciidoctor-tabs,
 which Antora sites load): a ``[tabs]`` example block holding a description list
 is a tab set, each term the label of a tab and its description the pane
@@ -49,6 +54,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
+from murar.ingest.markup.asciidoc_blocks import implicit_table_headers
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -425,12 +431,18 @@ def _drop_dangling_continuations(lines: list[str]) -> list[str]:
     return out
 
 
+def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
+    """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
+    asciidoc-py's (dangling continuations, implicit table header rows)."""
+    return implicit_table_headers(_drop_dangling_continuations(lines))
+
+
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
                         options: MarkupOptions | None = None, warnings: list[str] | None = None) -> str:
     """Run the AsciiDoc preprocessor on ``text`` (see module doc); never raises for bad content."""
     pre = _Pre(site=site, page_rel=page_rel, attrs=attrs or {}, options=options or MarkupOptions(),
                warnings=warnings if warnings is not None else [])
-    return "\n".join(_drop_dangling_continuations(pre.run(text, file_rel=page_rel)))
+    return "\n".join(_blocks_as_asciidoctor(pre.run(text, file_rel=page_rel)))
 
 
 # --------------------------------------------------------------------- render
@@ -693,7 +705,7 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     attrs.setdefault("docname", PurePosixPath(rel).stem)
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
-    lines = _drop_dangling_continuations(pre.run(text, file_rel=rel))
+    lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel))
     for line in lines:
         m = _DOC_TITLE.match(line)
         if m:

@@ -1,0 +1,140 @@
+"""Asciidoctor block rules that asciidoc-py lacks, applied to preprocessed AsciiDoc lines.
+
+asciidoc-py and Asciidoctor read most blocks alike. Where they differ in a way
+the page text shows, the lines are rewritten here, before asciidoc-py renders
+them, so that it builds what Asciidoctor (the converter Antora uses) would:
+
+* **Implicit header row** (https://docs.asciidoctor.org/asciidoc/latest/tables/add-header-row/#implicit-header-row):
+  a table with neither the ``header`` nor the ``noheader`` option whose first
+  line is followed by a blank line gets ``options="...,header"``.
+
+Delimited verbatim blocks (listing ``----``, literal ``....``, passthrough
+``++++``, comment ``////``, Markdown-style fences) and the content of tables
+are left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["implicit_table_headers"]
+
+_VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
+_TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
+_ATTR_LINE = re.compile(r"^\[.*\]$")
+_BLOCK_TITLE = re.compile(r"^\.[^\s.]")
+_LINE_COMMENT = re.compile(r"^//(?!/)")
+_NAMED_ATTR = re.compile(r'([\w-]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\'|([^,\]]*))')
+_FORMATS = {"|": "psv", "!": "psv", ",": "csv", ":": "dsv"}
+_SEPARATORS = {"psv": "|", "csv": ",", "dsv": ":", "tsv": "\t"}
+
+
+@dataclass(frozen=True)
+class _Block:
+    """A delimited block: the index of its opening delimiter line and of its
+    closing one (``len(lines)`` when it never closes)."""
+
+    kind: Literal["verbatim", "table"]
+    start: int
+    end: int
+
+
+def _delimited_blocks(lines: list[str]) -> list[_Block]:
+    """The outermost verbatim blocks and tables of ``lines``, in order.
+
+    A block closes at the first later line equal to its opening delimiter
+    (a fence at a bare "```"), as in Asciidoctor; nothing inside is looked at.
+    """
+    blocks: list[_Block] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip()
+        verbatim = _VERBATIM_OPEN.match(line)
+        table = _TABLE_OPEN.match(line)
+        if verbatim and (verbatim.group(1) == "```" or line == verbatim.group(1)):
+            closer, kind = verbatim.group(1), "verbatim"
+        elif table:
+            closer, kind = line, "table"
+        else:
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == closer), len(lines))
+        blocks.append(_Block("verbatim" if kind == "verbatim" else "table", i, end))
+        i = end + 1
+    return blocks
+
+
+def _block_attributes(lines: list[str], start: int) -> tuple[list[str], dict[str, str]]:
+    """The options and named attributes of the attribute lines right above line ``start``
+    (block titles, anchors and line comments may sit among them; later lines win)."""
+    options: list[str] = []
+    named: dict[str, str] = {}
+    i = start - 1
+    above: list[str] = []
+    while i >= 0:
+        line = lines[i].strip()
+        if _ATTR_LINE.match(line):
+            above.append(line)
+        elif not (_BLOCK_TITLE.match(line) or _LINE_COMMENT.match(line)):
+            break
+        i -= 1
+    for line in reversed(above):
+        if line.startswith("[["):
+            continue
+        body = line[1:-1]
+        first = body.split(",", 1)[0]
+        if "=" not in first:
+            options += [o.strip() for o in re.findall(r"%([^%.#,]+)", first)]
+        for m in _NAMED_ATTR.finditer(body):
+            value = next((g for g in m.groups()[1:] if g is not None), "").strip()
+            named[m.group(1)] = value
+            if m.group(1) in ("options", "opts"):
+                options += [o.strip() for o in value.split(",") if o.strip()]
+            elif m.group(1).endswith("-option"):
+                options.append(m.group(1).removesuffix("-option"))
+    return options, named
+
+
+def _has_implicit_header(body: list[str], fmt: str, separator: str) -> bool:
+    """Asciidoctor's test: the first content line is followed by a blank line and,
+    for a PSV table, the next line with content starts a new cell (the first row
+    ends on its line). Line comments are not content."""
+    rows = [ln.rstrip() for ln in body if not _LINE_COMMENT.match(ln)]
+    if len(rows) < 2 or not rows[0].strip() or rows[1].strip():
+        return False
+    if fmt != "psv":
+        return True
+    following = next((ln for ln in rows[2:] if ln.strip()), None)
+    cell_start = r"^[ \t]*(?:[\d.]+[*+])?[<^>]?(?:\.[<^>])?[a-z]?" + re.escape(separator)
+    return following is None or re.match(cell_start, following) is not None
+
+
+def implicit_table_headers(lines: list[str]) -> list[str]:
+    """``lines`` with ``[options="...,header"]`` put right above every table that
+    Asciidoctor gives an implicit header row (see module doc); the options already
+    given are repeated, because asciidoc-py lets the last attribute line win.
+
+    PSV (``|===``, ``!===``), CSV (``,===``, ``format=csv``) and DSV (``:===``)
+    tables follow the same rule in Asciidoctor; asciidoc-py renders ``,===`` and
+    ``:===`` as paragraphs, where the added line changes nothing.
+    """
+    out: list[str] = []
+    done = 0
+    for block in _delimited_blocks(lines):
+        if block.kind != "table":
+            continue
+        options, named = _block_attributes(lines, block.start)
+        if "header" in options or "noheader" in options:
+            continue
+        opener = lines[block.start].strip()
+        fmt = named.get("format", _FORMATS[opener[0]])
+        separator = named.get("separator") or (opener[0] if opener[0] == "!" else _SEPARATORS.get(fmt, "|"))
+        if not _has_implicit_header(lines[block.start + 1:block.end], fmt, separator):
+            continue
+        out += lines[done:block.start]
+        out.append(f'[options="{",".join([*options, "header"])}"]')
+        done = block.start
+    out += lines[done:]
+    return out
