@@ -314,3 +314,34 @@ Kafka needs a broker.
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     assert [s.heading_path[-1] for s in doc.sections] == ["P", "Additional resources"]
     assert "Kafka needs a broker." in doc.sections[0].text and doc.warnings == []
+
+
+def test_continuation_then_one_blank_line_attaches_the_next_block(tmp_path: Path) -> None:
+    # Asciidoctor 2 attaches the block after "+" and one blank line; "+", blank, "+" is one continuation
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= P
+
+. Send a request:
++
+
++
+.Example request
+----
+curl localhost:8080
+----
+
+. Read the patch:
++
+
+----
+ keep
++
+
+ end
+----
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Send a request:\n\nExample request\n\ncurl localhost:8080" in text  # the listing and its title
+    assert "keep\n+\n\n end" in text  # a "+" line inside a listing is code
+

@@ -237,8 +237,8 @@ def test_asciidoctor_tabs(tmp_path: Path) -> None:
 
 
 def test_asciidoctor_tabs_pane_detached_by_a_blank_line(tmp_path: Path) -> None:
-    # "Term::", "+", blank line, block: Asciidoctor attaches the block to the term,
-    # asciidoc-py renders it beside the list; it still belongs to that tab
+    # "Term::", "+", one blank line, block: the block is attached to the term, as in
+    # Asciidoctor, and belongs to that tab (as it would rendered beside the list)
     _write(tmp_path, {"p.adoc": "= Env\n\n[tabs]\n====\nVariables::\n+\n\n|===\n|a |b\n|===\n\n"
                                 "Properties::\n+\n\n|===\n|c |d\n|===\n====\n\n|===\n|e |f\n|===\n"})
     doc = convert_asciidoc(tmp_path / "p.adoc", site=PlainSite(tmp_path))

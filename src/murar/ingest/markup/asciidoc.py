@@ -25,7 +25,10 @@ code listings, lists and video blocks; every image target goes to the Site
 Between the preprocessor and asciidoc-py, :mod:`murar.ingest.markup.asciidoc_blocks`
 rewrites the lines where Asciidoctor's block rules differ from asciidoc-py's: a
 table whose first line is followed by a blank line has that line as its header
-row (Asciidoctor's implicit header row; asciidoc-py has none).
+row (Asciidoctor's implicit header row; asciidoc-py has none), and a list
+continuation ``+`` followed by one blank line attaches the next block to the
+item, unless that block is a section title (Asciidoctor would make the title a
+paragraph of the item; asciidoc-py stops rendering there: murar keeps the section).
 
 Tabs (the Asciidoctor Tabs extension, https://github.com/asciidoctor/asciidoctor-tabs,
 which Antora sites load): a ``[tabs]`` example block holding a description list
@@ -35,9 +38,8 @@ image and table in a pane records that tab and the set's labels; the page text
 stays what asciidoc-py renders (the terms as lines of text, as before). The
 extension wants the list to be the block's only content; here a block that
 merely *starts* with the list is a tab set too, and whatever follows a term up
-to the next one belongs to its tab, because asciidoc-py detaches blocks that
-Asciidoctor attaches (a pane written ``Term::``, ``+``, blank line, ``|===``
-renders beside the list, not in it).
+to the next one belongs to its tab, whether asciidoc-py renders it in the
+term's description or beside the list.
 """
 
 from __future__ import annotations
@@ -54,7 +56,10 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
-from murar.ingest.markup.asciidoc_blocks import implicit_table_headers
+from murar.ingest.markup.asciidoc_blocks import (
+    dangling_continuations,
+    implicit_table_headers,
+)
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -420,21 +425,10 @@ def _ifeval(expr: str) -> bool:
         return False
 
 
-def _drop_dangling_continuations(lines: list[str]) -> list[str]:
-    """A list continuation ``+`` followed by a blank line attaches nothing in Asciidoctor;
-    asciidoc-py would pull the next section title into the list item and stop."""
-    out: list[str] = []
-    for i, line in enumerate(lines):
-        if line.strip() == "+" and (i + 1 == len(lines) or not lines[i + 1].strip()):
-            continue
-        out.append(line)
-    return out
-
-
 def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows)."""
-    return implicit_table_headers(_drop_dangling_continuations(lines))
+    return implicit_table_headers(dangling_continuations(lines))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -7,6 +7,11 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
 * **Implicit header row** (https://docs.asciidoctor.org/asciidoc/latest/tables/add-header-row/#implicit-header-row):
   a table with neither the ``header`` nor the ``noheader`` option whose first
   line is followed by a blank line gets ``options="...,header"``.
+* **Dangling list continuation** (a ``+`` line followed by a blank line, see
+  https://docs.asciidoctor.org/asciidoc/latest/lists/continuation/): Asciidoctor 2
+  still attaches the next block to the list item when exactly one blank line
+  follows, and attaches nothing after two or more. asciidoc-py attaches in both
+  cases, so the ``+`` is dropped where Asciidoctor attaches nothing.
 
 Delimited verbatim blocks (listing ``----``, literal ``....``, passthrough
 ``++++``, comment ``////``, Markdown-style fences) and the content of tables
@@ -19,13 +24,14 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["implicit_table_headers"]
+__all__ = ["dangling_continuations", "implicit_table_headers"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
 _ATTR_LINE = re.compile(r"^\[.*\]$")
 _BLOCK_TITLE = re.compile(r"^\.[^\s.]")
 _LINE_COMMENT = re.compile(r"^//(?!/)")
+_SECTION_TITLE = re.compile(r"^=+[ \t]+\S")
 _NAMED_ATTR = re.compile(r'([\w-]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\'|([^,\]]*))')
 _FORMATS = {"|": "psv", "!": "psv", ",": "csv", ":": "dsv"}
 _SEPARATORS = {"psv": "|", "csv": ",", "dsv": ":", "tsv": "\t"}
@@ -138,3 +144,52 @@ def implicit_table_headers(lines: list[str]) -> list[str]:
         done = block.start
     out += lines[done:]
     return out
+
+
+def _next_content(lines: list[str], i: int) -> int:
+    """The index of the first line from ``i`` on that is not blank (``len(lines)`` if none)."""
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return i
+
+
+def _is_section_title(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` starts a section: its title, or the attribute lines, block
+    titles and line comments above one."""
+    while i < len(lines):
+        line = lines[i].strip()
+        if _SECTION_TITLE.match(line):
+            return True
+        if not (_ATTR_LINE.match(line) or _BLOCK_TITLE.match(line) or _LINE_COMMENT.match(line)):
+            return False
+        i += 1
+    return False
+
+
+def dangling_continuations(lines: list[str]) -> list[str]:
+    """``lines`` with each list continuation ``+`` followed by a blank line (outside
+    verbatim blocks and tables) rewritten to what Asciidoctor 2 attaches:
+
+    * one blank line, then a block: kept; asciidoc-py attaches the block too;
+    * one blank line, then another ``+``: the first ``+`` and the blank line go
+      (asciidoc-py would read ``+`` and the next line as a paragraph);
+    * two or more blank lines, or nothing after: the ``+`` goes (nothing attached);
+    * one blank line, then a section title: the ``+`` goes. Asciidoctor renders
+      that title as a paragraph of the list item, with what follows; asciidoc-py
+      stops rendering the page there ("section title not allowed in list item"),
+      so here the title stays a section.
+    """
+    skip: set[int] = set()
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    for i, line in enumerate(lines):
+        if ignored[i] or i in skip or line.strip() != "+" or (i + 1 < len(lines) and lines[i + 1].strip()):
+            continue
+        nxt = _next_content(lines, i + 1)
+        if nxt == len(lines) or nxt > i + 2 or _is_section_title(lines, nxt):
+            skip.add(i)
+        elif lines[nxt].strip() == "+":
+            skip.update(range(i, nxt))
+    return [line for i, line in enumerate(lines) if i not in skip]
