@@ -150,6 +150,22 @@ def test_implicit_header_row_when_the_first_line_is_followed_by_a_blank_line(tmp
     assert "|not |a table" in doc.sections[0].text
 
 
+def test_table_cells_with_inline_markup_read_as_text(tmp_path: Path) -> None:
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= T
+
+[%header]
+|===
+|`Path` |Description
+|`/home/kogito` |The *home*, see link:https://x.org[the docs]
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.headers == ["Path", "Description"]
+    assert table.rows == [["/home/kogito", "The home, see the docs"]]
+
+
 def test_includes_partials_tags_leveloffset_and_conditionals(tmp_path: Path) -> None:
     site = _component(tmp_path, {
         f"{MOD}/pages/p.adoc": """\

@@ -453,6 +453,8 @@ def _hardened() -> Iterator[Any]:
 
         def no_filter(filter_cmd: str, lines: Any, attrs: Any = None) -> Any:
             # filter output is inserted as HTML: give back escaped text, never the raw source
+            if not filter_cmd or not str(filter_cmd).strip():
+                return lines  # no filter (every table cell asks): already HTML, as asciidoc-py returns it
             if "asciidoc" in str(filter_cmd):  # an "a|" cell or [asciidoc] block: plain text of it
                 return [_plain_asciidoc(part) for line in lines for part in str(line).split("\n")]
             return [html_escape(str(line), quote=False) for line in lines]
