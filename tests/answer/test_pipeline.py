@@ -249,20 +249,26 @@ def test_a_list_of_real_citations_is_not_a_runaway() -> None:
     assert runaway_citations("agents: [2] [3] [4] [5] [6] [7] [8]", {1, 2, 3, 4, 5})
 
 
+def _repeating_model(pulled: list[int], end: str) -> ScriptedChatModel:
+    """A model that writes one sentence, then the same two sentences 200 times (each
+    ended by ``end``), recording in ``pulled`` every repeated sentence it was asked for."""
+
+    class Repeating(ScriptedChatModel):
+        def stream(self, messages, *, max_tokens=512, temperature=0.0, stop=None):  # type: ignore[no-untyped-def]
+            yield "To add a custom event, open the journey canvas [1]." + end
+            for n in range(200):
+                pulled.append(n)
+                yield ("Drag the custom event from the events palette [1]." if n % 2 == 0
+                       else "Then configure the custom event fields [1].") + end
+
+    return Repeating([])
+
+
 def test_streamed_path_stops_a_model_repeating_its_sentences(index: Path) -> None:
     """A model writing the same two sentences over and over (seen with the bundled 1.5B model)
     is stopped at the first repeat of the pair, not at its token limit."""
     pulled: list[int] = []
-
-    class Repeating(ScriptedChatModel):
-        def stream(self, messages, *, max_tokens=512, temperature=0.0, stop=None):  # type: ignore[no-untyped-def]
-            yield "To add a custom event, open the journey canvas [1]. "
-            for n in range(200):
-                pulled.append(n)
-                yield ("Drag the custom event from the events palette [1]. " if n % 2 == 0
-                       else "Then configure the custom event fields [1]. ")
-
-    p = load_pipeline(index, chat_model=Repeating([]), config=PipelineConfig())
+    p = load_pipeline(index, chat_model=_repeating_model(pulled, " "), config=PipelineConfig())
     a = p.answer("How do I add a custom event to a journey?")
     assert a.found and "repetition" in a.trace.stopped
     assert len(pulled) < 8
@@ -283,17 +289,9 @@ def test_three_call_path_stops_a_looping_model_and_drops_the_loop(index: Path) -
     """The three-call path (MuRAR as published) reads its draft as a stream too: a model
     repeating its sentences is stopped, and the repeated run is not part of the draft."""
     pulled: list[int] = []
-
-    class Repeating(ScriptedChatModel):
-        def stream(self, messages, *, max_tokens=512, temperature=0.0, stop=None):  # type: ignore[no-untyped-def]
-            yield "To add a custom event, open the journey canvas [1].\n"
-            for n in range(200):
-                pulled.append(n)
-                yield ("Drag the custom event from the events palette [1].\n" if n % 2 == 0
-                       else "Then configure the custom event fields [1].\n")
-
     config = PipelineConfig(path="three-call", evidence=None, refine=False, display_captions=False)
-    a = load_pipeline(index, chat_model=Repeating([]), config=config).answer("How do I add a custom event?")
+    model = _repeating_model(pulled, "\n")
+    a = load_pipeline(index, chat_model=model, config=config).answer("How do I add a custom event?")
     assert a.found and "repetition" in a.trace.stopped
     assert len(pulled) < 8
     assert a.trace.text_answer.count("Drag the custom event") == 1

@@ -69,6 +69,9 @@ def citations_in(text: str) -> list[int]:
     return seen
 
 
+_CITATION_RUN = rf"(?:{_CITATION.pattern}[\s,;]*)"  # one marker of a run, with what separates it from the next
+
+
 def runaway_citations(text: str, valid: set[int], *, run: int = 6) -> bool:
     """True when ``text`` ends in ``run`` or more citation markers in a row, with
     nothing else between them and at least two numbers that are no retrieved
@@ -80,11 +83,17 @@ def runaway_citations(text: str, valid: set[int], *, run: int = 6) -> bool:
     :func:`clean_citations` then throws away. The streamed path stops the model
     on it.
     """
-    m = re.search(rf"(?:{_CITATION.pattern}[\s,;]*){{{run},}}$", text[-400:].rstrip())
+    m = re.search(rf"{_CITATION_RUN}{{{run},}}$", text[-400:].rstrip())
     if m is None:
         return False
     nums = [int(x) for x in re.findall(r"\d+", m.group(0))]
     return sum(1 for n in nums if n not in valid) >= 2
+
+
+def without_trailing_citations(text: str) -> str:
+    """``text`` without the run of citation markers it ends with (what
+    :func:`runaway_citations` detects), trailing spaces removed."""
+    return re.sub(rf"{_CITATION_RUN}+$", "", text.rstrip()).rstrip()
 
 
 def repeating_sentences(sentences: Sequence[str], *, run: int = 2) -> bool:

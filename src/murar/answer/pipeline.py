@@ -25,7 +25,6 @@ store, an embedder and a generator into :class:`Pipeline`.
 from __future__ import annotations
 
 import functools
-import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -43,6 +42,7 @@ from murar.answer.generate import (
     repeating_sentences,
     runaway_citations,
     strip_citations,
+    without_trailing_citations,
 )
 from murar.answer.guard import (
     guard_answer,
@@ -591,7 +591,7 @@ class _Incremental:
         return SentenceOutcome(citation=a.citation, media=blocks)
 
 
-def _loop_in(assembler: SentenceAssembler, valid: set[int], *, sentences_grew: bool = True) -> str:
+def _loop_in(assembler: SentenceAssembler | _LoopWatch, valid: set[int], *, sentences_grew: bool = True) -> str:
     """Why the model should be stopped ("" to let it write on): it counts citation
     markers (:func:`runaway_citations`, checked on every piece) or writes the same
     sentences again (:func:`repeating_sentences`, checked only when ``sentences_grew``:
@@ -604,44 +604,38 @@ def _loop_in(assembler: SentenceAssembler, valid: set[int], *, sentences_grew: b
 
 
 class _LoopWatch:
-    """The loop checks of :func:`_loop_in` on a draft read piece by piece (the three-call path).
+    """A draft read piece by piece (the three-call path), checked by :func:`_loop_in`
+    like the streamed path's :class:`SentenceAssembler`.
 
     ``feed(piece)`` returns why the model should stop ("" to go on); after a
-    stop, ``kept()`` is the draft without the loop: for a repetition, the
-    sentences before the repeated run; for runaway citations, the text before
-    the run of markers.
+    stop, ``kept()`` is the draft without the loop: for a repetition, the text
+    before the repeated run of sentences; for runaway citations, the text before
+    the run of markers. ``sentences`` are the complete sentences so far.
     """
 
     def __init__(self, valid: set[int]) -> None:
         self.valid = valid
         self.raw = ""
-        self._complete = 0  # complete sentences at the last repetition check
-        self._reason = ""
+        self.sentences: list[str] = []
+        self.reason = ""
 
     def feed(self, piece: str) -> str:
         self.raw += piece
-        if runaway_citations(self.raw, self.valid):
-            self._reason = "runaway"
-            return "runaway citations: the model was writing citation markers in a loop"
-        if not any(c in piece for c in ".!?\n"):
-            return ""
-        complete = split_answer(self.raw)[:-1]  # the last one may still be growing
-        if len(complete) > self._complete:
-            self._complete = len(complete)
-            if repeating_sentences(complete):
-                self._reason = "repetition"
-                return "repetition: the model was writing the same sentences again"
-        return ""
+        grew = False
+        if any(c in piece for c in ".!?\n"):  # a sentence may have ended
+            complete = split_answer(self.raw)[:-1]  # the last one may still be growing
+            grew, self.sentences = len(complete) > len(self.sentences), complete
+        self.reason = _loop_in(self, self.valid, sentences_grew=grew)
+        return self.reason
 
     def kept(self) -> str:
-        if self._reason == "runaway":
-            return re.sub(r"(?:\[\d+(?:\s*,\s*\d+)*\][\s,;]*)+$", "", self.raw.rstrip()).rstrip()
-        if self._reason == "repetition":
-            complete = split_answer(self.raw)[:-1]
-            last = self.raw.rfind(complete[-1])
-            start = self.raw.rfind(complete[-2], 0, last) if last >= 0 else -1
+        if self.reason.startswith("runaway"):
+            return without_trailing_citations(self.raw)
+        if self.reason.startswith("repetition"):
+            last = self.raw.rfind(self.sentences[-1])
+            start = self.raw.rfind(self.sentences[-2], 0, last) if last >= 0 else -1
             # cut where the repeated run begins, keeping the draft's own line breaks
-            return self.raw[:start].rstrip() if start >= 0 else " ".join(complete[:-2])
+            return self.raw[:start].rstrip() if start >= 0 else " ".join(self.sentences[:-2])
         return self.raw
 
 
