@@ -148,6 +148,8 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     ingest --ocr-images``), cached by image content beside the index; the index is then
     ``<corpus>-<embedder>-ocr`` and ``ocr`` in the result gives OCR counts and seconds.
     """
+    from query import ocr_options
+
     from murar.answer.generate import ExtractiveAnswerGenerator
     from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
     from murar.cli.common import build_embedder
@@ -155,14 +157,8 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     from murar.ingest.index import build_index
 
     index = index_root / f"{corpus.name}-{embedder_name}{'-ocr' if ocr_images else ''}"
-    ocr = None
-    if ocr_images:
-        from murar.ingest.ocr import RapidOcrEngine
-
-        ocr = RapidOcrEngine()
     t0 = time.perf_counter()
-    _, report = build_index(corpus, index, embedder=build_embedder(embedder_name), ocr=ocr,
-                            ocr_cache=index.parent / f"{index.name}.ocr-cache.json" if ocr_images else None)
+    _, report = build_index(corpus, index, embedder=build_embedder(embedder_name), **ocr_options(index, ocr_images))
     ingest_s = time.perf_counter() - t0
     base = load_pipeline(index, llm="extractive")
     runs: dict[str, Any] = {}

@@ -35,6 +35,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -271,6 +272,16 @@ def compare_stores(args: argparse.Namespace, p: Pipeline, golds: list[GoldQuesti
     return out
 
 
+def ocr_options(index: Path, ocr_images: bool) -> dict[str, Any]:
+    """``build_index`` keyword arguments for ``--ocr-images``: RapidOCR and an OCR
+    cache beside ``index`` (``<index>.ocr-cache.json``); none without it."""
+    if not ocr_images:
+        return {}
+    from murar.ingest.ocr import RapidOcrEngine
+
+    return {"ocr": RapidOcrEngine(), "ocr_cache": index.parent / f"{index.name}.ocr-cache.json"}
+
+
 def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False) -> None:
     """Bring ``index`` up to date with ``corpus`` (MiniLM) before measuring: an incremental
     ingest, seconds when nothing changed, so an index built by older chunking rules
@@ -282,14 +293,8 @@ def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False) -> None
     """
     print(f"indexing {corpus} into {index} (incremental{', OCR of images' if ocr_images else ''}) ...",
           flush=True)
-    ocr = None
-    if ocr_images:
-        from murar.ingest.ocr import RapidOcrEngine
-
-        ocr = RapidOcrEngine()
     t = time.perf_counter()
-    _, report = build_index(corpus, index, embedder=MiniLMEmbedder(), ocr=ocr,
-                            ocr_cache=index.parent / f"{index.name}.ocr-cache.json" if ocr_images else None)
+    _, report = build_index(corpus, index, embedder=MiniLMEmbedder(), **ocr_options(index, ocr_images))
     print(f"  index ready in {time.perf_counter() - t:.1f} s", flush=True)
     if report.ocr:
         print(f"  OCR: {report.ocr}", flush=True)

@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 
-from murar.answer.attribute import AttributionOptions, attribute
+from murar.answer.attribute import AttributionOptions, AttributionResult, attribute
 from murar.answer.media import (
     MediaOptions,
     content_words,
@@ -223,9 +223,10 @@ def test_media_come_from_the_sections_retrieval_ranked_near_the_top() -> None:
     assert picks(MediaOptions(**LOW, question_focus=None), [empty, *scored]) == {"builder"}  # type: ignore[arg-type]
 
 
-def test_a_question_naming_one_tab_gets_no_screenshot_of_the_other_tabs() -> None:
-    """Tabs "Campaign V8" / "Campaign Web" show the same steps in two products; a question
-    about the web interface gets the Web tab's screenshot only (tab_match), both with it off."""
+def _brand_tabs() -> tuple[MemoryStore, HashingEmbedder, str, AttributionResult, str]:
+    """One section showing the same step in two tabs, "Adobe Campaign V8" (image ``v8``)
+    and "Adobe Campaign Web" (image ``web``); an answer sentence on that step,
+    attributed; a question naming the web interface."""
     step = "select your brand from the branding drop-down of the delivery properties"
     tabs = ("Adobe Campaign V8", "Adobe Campaign Web")
     v8 = dataclasses.replace(_image("v8", "brand", step, pos=0), tab=tabs[0], tab_set=tabs)
@@ -233,7 +234,13 @@ def test_a_question_naming_one_tab_gets_no_screenshot_of_the_other_tabs() -> Non
     store, scored, sv, emb = _world([_snip(0, step, "brand")], [v8, web])
     text = "Select your brand from the Branding drop-down of the delivery properties [1]."
     res = attribute(text, scored, sv, emb, threshold=0.3)
-    question = "In the Campaign web user interface, how do I use my brand in a delivery?"
+    return store, emb, text, res, "In the Campaign web user interface, how do I use my brand in a delivery?"
+
+
+def test_a_question_naming_one_tab_gets_no_screenshot_of_the_other_tabs() -> None:
+    """Tabs "Campaign V8" / "Campaign Web" show the same steps in two products; a question
+    about the web interface gets the Web tab's screenshot only (tab_match), both with it off."""
+    store, emb, _, res, question = _brand_tabs()
     opts = MediaOptions(**LOW)
     picked = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, question=question)
     assert [m.item.id for m in picked.selected] == ["web"]
@@ -263,14 +270,7 @@ def test_the_answer_and_hybrid_strategies_also_drop_the_other_tabs() -> None:
         select_hybrid,
     )
 
-    step = "select your brand from the branding drop-down of the delivery properties"
-    tabs = ("Adobe Campaign V8", "Adobe Campaign Web")
-    v8 = dataclasses.replace(_image("v8", "brand", step, pos=0), tab=tabs[0], tab_set=tabs)
-    web = dataclasses.replace(_image("web", "brand", step, pos=1), tab=tabs[1], tab_set=tabs)
-    store, scored, sv, emb = _world([_snip(0, step, "brand")], [v8, web])
-    text = "Select your brand from the Branding drop-down of the delivery properties [1]."
-    res = attribute(text, scored, sv, emb, threshold=0.3)
-    question = "In the Campaign web user interface, how do I use my brand in a delivery?"
+    store, emb, text, res, question = _brand_tabs()
     loose = AnswerBasedOptions(top_n=2, min_score=0.1, neighbour_min_score=0.1)
     for tab_match in (True, False):
         opts = MediaOptions(**LOW, tab_match=tab_match)

@@ -59,6 +59,7 @@ def _delimited_blocks(lines: list[str]) -> list[_Block]:
         line = lines[i].rstrip()
         verbatim = _VERBATIM_OPEN.match(line)
         table = _TABLE_OPEN.match(line)
+        kind: Literal["verbatim", "table"]
         if verbatim and (verbatim.group(1) == "```" or line == verbatim.group(1)):
             closer, kind = verbatim.group(1), "verbatim"
         elif table:
@@ -67,7 +68,7 @@ def _delimited_blocks(lines: list[str]) -> list[_Block]:
             i += 1
             continue
         end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == closer), len(lines))
-        blocks.append(_Block("verbatim" if kind == "verbatim" else "table", i, end))
+        blocks.append(_Block(kind, i, end))
         i = end + 1
     return blocks
 

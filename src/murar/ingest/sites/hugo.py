@@ -79,9 +79,9 @@ INCLUDE_SHORTCODES = frozenset({"include", "readfile", "include-file", "include-
 IMAGE_SHORTCODES = frozenset({"figure", "img", "image", "imgproc", "imgfig", "screenshot", "picture"})
 VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
 _MAX_INCLUDE_DEPTH = 8
-#: shortcodes that never wrap content (no closing tag is looked for)
-# shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab"
+#: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab"
 _TAB_SETS = frozenset({"tabs", "tabpane"})
+#: shortcodes that never wrap content (no closing tag is looked for)
 _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | frozenset({"ref", "relref", "param", "icon", "nb"})
 
 
