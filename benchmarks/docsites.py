@@ -205,20 +205,6 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
             "retrievers": table}
 
 
-def media_overrides(pairs: list[str]) -> dict[str, Any]:
-    """``["need_visual_cue=true", "max_items=3"]`` -> ``{"need_visual_cue": True, "max_items": 3}``
-    (values parsed as JSON, else kept as strings; ``none`` is ``None``)."""
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        low = value.strip().lower()
-        try:
-            out[key.strip()] = None if low == "none" else json.loads(low if low in ("true", "false") else value)
-        except json.JSONDecodeError:
-            out[key.strip()] = value
-    return out
-
-
 def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
     print(f"\nmedia quality per corpus (images, micro; embedder {embedder_name}; load average "
           f"{os.getloadavg()[0]:.2f}, shared machine)")
@@ -288,6 +274,8 @@ def main() -> None:
     args = ap.parse_args()
     logging.basicConfig(level=logging.ERROR)
     if args.quality:
+        from query import media_overrides
+
         from murar.eval.media_metrics import load_gold
 
         raw = [json.loads(ln) for ln in args.questions.read_text().splitlines() if ln.strip()]

@@ -203,10 +203,13 @@ def main() -> None:
     ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "quality.json")
     ap.add_argument("--retrievers", default="dense,hybrid-rrf",
                     help="snippet retrievers of the current selection (dense | lexical | hybrid-rrf | hybrid-minmax)")
+    ap.add_argument("--media", action="append", default=[], metavar="KEY=VALUE",
+                    help="also the current dense selection with these MediaOptions fields overridden, "
+                         "e.g. step_min=0.55 (repeatable; one extra row beside the defaults)")
     args = ap.parse_args()
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    from query import ensure_index, retriever_options
+    from query import ensure_index, media_overrides, retriever_options
 
     if args.index is None:
         args.index = REPO / "benchmarks" / "out" / ("adobe-minilm-ocr" if args.ocr_images else "adobe-minilm")
@@ -236,6 +239,11 @@ def main() -> None:
     selections = [("previous", previous_config())]
     for name in [r.strip() for r in args.retrievers.split(",") if r.strip()]:
         selections.append((f"current {name}", dataclasses.replace(current, retriever=retriever_options(name))))
+    if args.media:  # a candidate lever beside the defaults, same answers
+        over = media_overrides(args.media)
+        label = ",".join(f"{k}={v}" for k, v in over.items())
+        selections.append((f"current +{label}", dataclasses.replace(current, media=dataclasses.replace(
+            current.media, **over))))
     if args.ablation:  # the current defaults with one lever off at a time
         for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus"):
             off: dict[str, object] = {lever: None if lever == "question_focus" else False}

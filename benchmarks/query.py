@@ -93,6 +93,20 @@ def page_recall_at5(answer: Answer, gold: GoldQuestion) -> float:
     return float(normalise_path(gold.page) in pages)
 
 
+def media_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``["need_visual_cue=true", "max_items=3"]`` -> ``{"need_visual_cue": True, "max_items": 3}``
+    (values parsed as JSON, else kept as strings; ``none`` is ``None``)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        low = value.strip().lower()
+        try:
+            out[key.strip()] = None if low == "none" else json.loads(low if low in ("true", "false") else value)
+        except json.JSONDecodeError:
+            out[key.strip()] = value
+    return out
+
+
 def retriever_options(name: str) -> RetrieverOptions:
     """``dense`` | ``lexical`` | ``hybrid`` | ``hybrid-rrf`` | ``hybrid-minmax``."""
     kind, _, fusion = name.partition("-")
