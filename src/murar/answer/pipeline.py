@@ -394,7 +394,7 @@ class Pipeline:
                 continue  # drain the model; a not-found answer shows nothing
             yield from emit(assembler.feed(chunk))
             grew, checked = len(assembler.sentences) > checked, len(assembler.sentences)
-            trace.stopped = _loop_in(assembler, valid, sentences_grew=grew)
+            trace.stopped = _loop_in(assembler.raw, assembler.sentences, valid, sentences_grew=grew)
             if trace.stopped:
                 close = getattr(chunks, "close", None)
                 if callable(close):
@@ -591,21 +591,26 @@ class _Incremental:
         return SentenceOutcome(citation=a.citation, media=blocks)
 
 
-def _loop_in(assembler: SentenceAssembler | _LoopWatch, valid: set[int], *, sentences_grew: bool = True) -> str:
-    """Why the model should be stopped ("" to let it write on): it counts citation
-    markers (:func:`runaway_citations`, checked on every piece) or writes the same
-    sentences again (:func:`repeating_sentences`, checked only when ``sentences_grew``:
-    a sentence completed since the last check)."""
-    if runaway_citations(assembler.raw, valid):
-        return "runaway citations: the model was writing citation markers in a loop"
-    if sentences_grew and repeating_sentences(assembler.sentences):
-        return "repetition: the model was writing the same sentences again"
+_RUNAWAY = "runaway citations: the model was writing citation markers in a loop"
+_REPETITION = "repetition: the model was writing the same sentences again"
+
+
+def _loop_in(raw: str, sentences: list[str], valid: set[int], *, sentences_grew: bool = True) -> str:
+    """Why the model should be stopped ("" to let it write on; else :data:`_RUNAWAY`
+    or :data:`_REPETITION`): ``raw``, the text written so far, ends in a run of
+    citation markers (:func:`runaway_citations`, checked on every piece) or its
+    complete ``sentences`` repeat (:func:`repeating_sentences`, checked only when
+    ``sentences_grew``: a sentence completed since the last check)."""
+    if runaway_citations(raw, valid):
+        return _RUNAWAY
+    if sentences_grew and repeating_sentences(sentences):
+        return _REPETITION
     return ""
 
 
 class _LoopWatch:
     """A draft read piece by piece (the three-call path), checked by :func:`_loop_in`
-    like the streamed path's :class:`SentenceAssembler`.
+    as the streamed path checks its :class:`SentenceAssembler`.
 
     ``feed(piece)`` returns why the model should stop ("" to go on); after a
     stop, ``kept()`` is the draft without the loop: for a repetition, the text
@@ -625,13 +630,13 @@ class _LoopWatch:
         if any(c in piece for c in ".!?\n"):  # a sentence may have ended
             complete = split_answer(self.raw)[:-1]  # the last one may still be growing
             grew, self.sentences = len(complete) > len(self.sentences), complete
-        self.reason = _loop_in(self, self.valid, sentences_grew=grew)
+        self.reason = _loop_in(self.raw, self.sentences, self.valid, sentences_grew=grew)
         return self.reason
 
     def kept(self) -> str:
-        if self.reason.startswith("runaway"):
+        if self.reason == _RUNAWAY:
             return without_trailing_citations(self.raw)
-        if self.reason.startswith("repetition"):
+        if self.reason == _REPETITION:
             last = self.raw.rfind(self.sentences[-1])
             start = self.raw.rfind(self.sentences[-2], 0, last) if last >= 0 else -1
             # cut where the repeated run begins, keeping the draft's own line breaks
