@@ -239,16 +239,15 @@ def main() -> None:
     selections = [("previous", previous_config())]
     for name in [r.strip() for r in args.retrievers.split(",") if r.strip()]:
         selections.append((f"current {name}", dataclasses.replace(current, retriever=retriever_options(name))))
+    def with_media(**fields: Any) -> PipelineConfig:  # the current defaults, these MediaOptions fields replaced
+        return dataclasses.replace(current, media=dataclasses.replace(current.media, **fields))
+
     if args.media:  # a candidate lever beside the defaults, same answers
         over = media_overrides(args.media)
-        label = ",".join(f"{k}={v}" for k, v in over.items())
-        selections.append((f"current +{label}", dataclasses.replace(current, media=dataclasses.replace(
-            current.media, **over))))
+        selections.append(("current +" + ",".join(f"{k}={v}" for k, v in over.items()), with_media(**over)))
     if args.ablation:  # the current defaults with one lever off at a time
         for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus"):
-            off: dict[str, object] = {lever: None if lever == "question_focus" else False}
-            selections.append((f"current -{lever}", dataclasses.replace(
-                current, media=dataclasses.replace(current.media, **off))))
+            selections.append((f"current -{lever}", with_media(**{lever: None if lever == "question_focus" else False})))
         selections.append(("current -cited", dataclasses.replace(
             current, attribution=dataclasses.replace(current.attribution, cited_threshold=None))))
         selections.append(("current -separation", dataclasses.replace(
