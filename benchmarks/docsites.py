@@ -134,7 +134,8 @@ def _fmt(x: float | None) -> str:
 
 def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str, index_root: Path,
             retrievers: list[str] | None = None, cache: Path | None = None,
-            media: dict[str, Any] | None = None, ocr_images: bool = False) -> dict[str, Any]:
+            media: dict[str, Any] | None = None, attribution: dict[str, Any] | None = None,
+            ocr_images: bool = False) -> dict[str, Any]:
     """Index ``corpus`` and answer its questions; media P/R/F1 against the gold images,
     and the share of text-only questions answered without media.
 
@@ -143,7 +144,8 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     the model's answers are recorded there (``<llm>.jsonl``, keyed by prompt
     version, question and retrieved snippets) and replayed on the next run, so a
     media-selection change is measured in seconds (``quality.CachedGenerator``).
-    ``media`` overrides fields of :class:`~murar.answer.media.MediaOptions` in every run.
+    ``media`` overrides fields of :class:`~murar.answer.media.MediaOptions` in every run,
+    ``attribution`` those of :class:`~murar.answer.attribute.AttributionOptions`.
     ``ocr_images``: screenshots' OCR text goes into their representation (``murar
     ingest --ocr-images``), cached by image content beside the index; the index is then
     ``<corpus>-<embedder>-ocr`` and ``ocr`` in the result gives OCR counts and seconds.
@@ -186,6 +188,9 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                 p.generator = CachedGenerator(kind, lambda live=live: live, cache / f"{kind}.jsonl")
         if media:
             p.config = dataclasses.replace(p.config, media=dataclasses.replace(p.config.media, **media))
+        if attribution:
+            p.config = dataclasses.replace(
+                p.config, attribution=dataclasses.replace(p.config.attribution, **attribution))
         t1 = time.perf_counter()
         answers = [p.answer(g.question) for g in questions]
         secs = time.perf_counter() - t1
@@ -267,6 +272,8 @@ def main() -> None:
     ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
     ap.add_argument("--media", action="append", default=[], metavar="KEY=VALUE",
                     help="override a MediaOptions field in every run, e.g. need_visual_cue=true (repeatable)")
+    ap.add_argument("--attribution", action="append", default=[], metavar="KEY=VALUE",
+                    help="override an AttributionOptions field in every run, e.g. cited_threshold=none")
     ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "docsites-answers",
                     help="model answers are recorded and replayed here ('none': always call the model)")
     ap.add_argument("--retrievers", default="", help="with --quality: compare these snippet retrievers "
@@ -288,7 +295,8 @@ def main() -> None:
                 qrows.append(quality(corpus, qs, embedder_name=args.embedder, llm=args.llm,
                                      index_root=args.index_root, retrievers=retrievers,
                                      cache=None if str(args.cache) == "none" else args.cache,
-                                     media=media_overrides(args.media), ocr_images=args.ocr_images))
+                                     media=media_overrides(args.media),
+                                     attribution=media_overrides(args.attribution), ocr_images=args.ocr_images))
                 print_quality(qrows[-1:], args.embedder)
         print_quality(qrows, args.embedder)
         if retrievers:
