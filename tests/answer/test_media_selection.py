@@ -99,6 +99,15 @@ def test_step_alignment_places_each_screenshot_after_its_own_step() -> None:
     assert before != got  # placed by item similarity, not by the step each one shows
 
 
+def test_a_loosely_paraphrased_step_still_gets_its_screenshot() -> None:
+    # the sentence is 0.45-0.5 similar to the step text before "drag" (step_min 0.45, issue 9)
+    world = _steps_world()
+    text = "Place your custom event in the editor [1]. It is then part of the journey [1]."
+    opts = MediaOptions(**LOW, margin=0.0)
+    assert ("drag", 0) in _select(text, world, opts)
+    assert "drag" not in [i for i, _ in _select(text, world, dataclasses.replace(opts, step_min=0.5))]
+
+
 def test_flagged_icons_are_never_selected() -> None:
     media: list[AnyMedia] = [
         _image("plus", "s", "select the plus icon to add a custom event to the journey", flags=["inline"]),
