@@ -36,7 +36,6 @@ extractive runs' image F1 per retriever; the last table pools all questions.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
@@ -150,7 +149,7 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     ingest --ocr-images``), cached by image content beside the index; the index is then
     ``<corpus>-<embedder>-ocr`` and ``ocr`` in the result gives OCR counts and seconds.
     """
-    from query import ocr_options
+    from query import ocr_options, with_options
 
     from murar.answer.generate import ExtractiveAnswerGenerator
     from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
@@ -186,11 +185,7 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
 
                 live = p.generator
                 p.generator = CachedGenerator(kind, lambda live=live: live, cache / f"{kind}.jsonl")
-        if media:
-            p.config = dataclasses.replace(p.config, media=dataclasses.replace(p.config.media, **media))
-        if attribution:
-            p.config = dataclasses.replace(
-                p.config, attribution=dataclasses.replace(p.config.attribution, **attribution))
+        p.config = with_options(p.config, media=media, attribution=attribution)
         t1 = time.perf_counter()
         answers = [p.answer(g.question) for g in questions]
         secs = time.perf_counter() - t1
@@ -281,7 +276,7 @@ def main() -> None:
     args = ap.parse_args()
     logging.basicConfig(level=logging.ERROR)
     if args.quality:
-        from query import media_overrides
+        from query import option_overrides
 
         from murar.eval.media_metrics import load_gold
 
@@ -295,8 +290,8 @@ def main() -> None:
                 qrows.append(quality(corpus, qs, embedder_name=args.embedder, llm=args.llm,
                                      index_root=args.index_root, retrievers=retrievers,
                                      cache=None if str(args.cache) == "none" else args.cache,
-                                     media=media_overrides(args.media),
-                                     attribution=media_overrides(args.attribution), ocr_images=args.ocr_images))
+                                     media=option_overrides(args.media),
+                                     attribution=option_overrides(args.attribution), ocr_images=args.ocr_images))
                 print_quality(qrows[-1:], args.embedder)
         print_quality(qrows, args.embedder)
         if retrievers:

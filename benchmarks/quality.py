@@ -209,7 +209,7 @@ def main() -> None:
     args = ap.parse_args()
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    from query import ensure_index, media_overrides, retriever_options
+    from query import ensure_index, option_overrides, retriever_options, with_options
 
     if args.index is None:
         args.index = REPO / "benchmarks" / "out" / ("adobe-minilm-ocr" if args.ocr_images else "adobe-minilm")
@@ -239,19 +239,16 @@ def main() -> None:
     selections = [("previous", previous_config())]
     for name in [r.strip() for r in args.retrievers.split(",") if r.strip()]:
         selections.append((f"current {name}", dataclasses.replace(current, retriever=retriever_options(name))))
-    def with_media(**fields: Any) -> PipelineConfig:  # the current defaults, these MediaOptions fields replaced
-        return dataclasses.replace(current, media=dataclasses.replace(current.media, **fields))
-
     if args.media:  # a candidate lever beside the defaults, same answers
-        over = media_overrides(args.media)
-        selections.append(("current +" + ",".join(f"{k}={v}" for k, v in over.items()), with_media(**over)))
+        over = option_overrides(args.media)
+        selections.append(("current +" + ",".join(f"{k}={v}" for k, v in over.items()),
+                           with_options(current, media=over)))
     if args.ablation:  # the current defaults with one lever off at a time
         for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus"):
-            selections.append((f"current -{lever}", with_media(**{lever: None if lever == "question_focus" else False})))
-        selections.append(("current -cited", dataclasses.replace(
-            current, attribution=dataclasses.replace(current.attribution, cited_threshold=None))))
-        selections.append(("current -separation", dataclasses.replace(
-            current, attribution=dataclasses.replace(current.attribution, separation=None))))
+            off = None if lever == "question_focus" else False
+            selections.append((f"current -{lever}", with_options(current, media={lever: off})))
+        selections.append(("current -cited", with_options(current, attribution={"cited_threshold": None})))
+        selections.append(("current -separation", with_options(current, attribution={"separation": None})))
     for gen in gens:
         for sel_name, cfg in selections:
             p = Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None, config=cfg,

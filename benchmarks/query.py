@@ -30,6 +30,7 @@ Measures, side by side in one run over the same index:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -93,7 +94,7 @@ def page_recall_at5(answer: Answer, gold: GoldQuestion) -> float:
     return float(normalise_path(gold.page) in pages)
 
 
-def media_overrides(pairs: list[str]) -> dict[str, Any]:
+def option_overrides(pairs: list[str]) -> dict[str, Any]:
     """``["need_visual_cue=true", "max_items=3"]`` -> ``{"need_visual_cue": True, "max_items": 3}``
     (values parsed as JSON, else kept as strings; ``none`` is ``None``)."""
     out: dict[str, Any] = {}
@@ -105,6 +106,19 @@ def media_overrides(pairs: list[str]) -> dict[str, Any]:
         except json.JSONDecodeError:
             out[key.strip()] = value
     return out
+
+
+def with_options(config: PipelineConfig, *, media: dict[str, Any] | None = None,
+                 attribution: dict[str, Any] | None = None) -> PipelineConfig:
+    """``config`` with these :class:`~murar.answer.media.MediaOptions` and
+    :class:`~murar.answer.attribute.AttributionOptions` fields replaced.
+
+    Raises ``TypeError`` on a field neither options class has."""
+    if media:
+        config = dataclasses.replace(config, media=dataclasses.replace(config.media, **media))
+    if attribution:
+        config = dataclasses.replace(config, attribution=dataclasses.replace(config.attribution, **attribution))
+    return config
 
 
 def retriever_options(name: str) -> RetrieverOptions:

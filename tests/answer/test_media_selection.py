@@ -14,6 +14,7 @@ from murar.answer.media import (
     has_visual_cue,
     rows_drawn_on,
     select_section_media,
+    step_text,
 )
 from murar.embed.fake import HashingEmbedder
 from murar.schema import (
@@ -100,9 +101,12 @@ def test_step_alignment_places_each_screenshot_after_its_own_step() -> None:
 
 
 def test_a_loosely_paraphrased_step_still_gets_its_screenshot() -> None:
-    # the sentence is 0.45-0.5 similar to the step text before "drag" (step_min 0.45, issue 9)
     world = _steps_world()
+    store, scored, sv, emb = world
     text = "Place your custom event in the editor [1]. It is then part of the journey [1]."
+    drag = next(m for m in store.all_media() if m.id == "drag")
+    sentence = attribute(text, scored, sv, emb, threshold=0.3).sentence_vectors[0]
+    assert 0.45 <= float(sentence @ emb.embed([step_text(drag)])[0]) < 0.5  # between the old and new step_min
     opts = MediaOptions(**LOW, margin=0.0)
     assert ("drag", 0) in _select(text, world, opts)
     assert "drag" not in [i for i, _ in _select(text, world, dataclasses.replace(opts, step_min=0.5))]

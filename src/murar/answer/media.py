@@ -103,10 +103,10 @@ class MediaOptions:
     ``remote_images``: remote (URL-only) images may be chosen (``--remote-images show``).
     ``step_min``: sentence-to-step-text similarity at which a screenshot
     illustrates a sentence (``step_align``; 0.45, was 0.5: a paraphrased step
-    keeps its screenshot — dev.jsonl image F1 0.511 -> 0.521 extractive, bundled
-    0.634 -> 0.651 or unchanged depending on the recorded answers; no change with
-    the bundled model on the docsite tuning and held-out questions). ``close_match``: item-to-sentence
-    similarity that stands for a visual cue or a pointer to a video.
+    keeps its screenshot, dev.jsonl extractive image F1 0.511 -> 0.521, no loss
+    with the bundled model on dev.jsonl or the docsite questions).
+    ``close_match``: item-to-sentence similarity that stands for a visual cue or
+    a pointer to a video.
     ``row_share``: share of a table row's content words the answer must
     contain for the answer to draw on that row. ``question_focus``: with a
     question vector, items less similar to the question than the answer's
