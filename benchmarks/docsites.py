@@ -198,6 +198,7 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                       "no_media_rate": summary.no_media_rate, "n_text_only": summary.n_text_only,
                       "page_recall_at5": sum(page_hits) / len(page_hits) if page_hits else None,
                       "seconds_per_question": secs / max(len(questions), 1),
+                      "runtimes": p.generator.runtimes() if hasattr(p.generator, "runtimes") else {},
                       "per_question": [{"id": g.id, "predicted": [m.item.path if hasattr(m.item, "path") else None
                                                                   for m in a.media],
                                         "gold": list(g.gold_images)} for a, g in zip(answers, questions)]}
@@ -215,6 +216,13 @@ def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
             print(f"{r['corpus'][:42]:42} {kind:24} {_fmt(m['precision']):>6} {_fmt(m['recall']):>6} "
                   f"{_fmt(m['f1']):>6} {_fmt(run.get('no_media_rate')):>7} {_fmt(run['page_recall_at5']):>7} "
                   f"{run['seconds_per_question']:6.2f}")
+    recorded: dict[str, dict[str, int]] = {}
+    for r in rows:
+        for kind, run in r["runs"].items():
+            for runtime, n in run.get("runtimes", {}).items():
+                recorded.setdefault(kind, {})[runtime] = recorded.get(kind, {}).get(runtime, 0) + n
+    for kind, counts in recorded.items():  # which model build wrote the cached answers
+        print(f"{kind} answers: " + ", ".join(f"{n} by {rt}" for rt, n in sorted(counts.items())))
     if len(rows) > 1:  # every corpus's questions pooled (micro), per generator
         for kind in rows[0]["runs"]:
             runs = [r["runs"][kind] for r in rows if kind in r["runs"]]

@@ -67,11 +67,34 @@ from murar.store.hybrid import RetrieverOptions
 SHARED = REPO.parent / "shared"
 
 
+def runtime_fingerprint() -> str:
+    """The model runtime that writes answers: llama-cpp-python's version and a hash of its
+    compiled libraries (a rebuild of the same version on another machine can change greedy
+    answers), or ``"none"`` when the package is not installed."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        from importlib.util import find_spec
+    except ImportError:  # pragma: no cover
+        return "none"
+    try:
+        ver = version("llama-cpp-python")
+    except PackageNotFoundError:
+        return "none"
+    spec = find_spec("llama_cpp")
+    digest = hashlib.sha1()
+    if spec is not None and spec.origin:
+        for lib in sorted((Path(spec.origin).parent / "lib").glob("*.so")):
+            digest.update(lib.read_bytes())
+    return f"llama-cpp-python {ver} lib {digest.hexdigest()[:12]}"
+
+
 class CachedGenerator:
     """An :class:`AnswerGenerator` that replays answers recorded in a JSON-lines file.
 
     A miss calls the real generator (built lazily by ``make``) and appends the
-    answer with its generation time in seconds.
+    answer with its generation time in seconds and the model runtime that wrote it
+    (:func:`runtime_fingerprint`); :meth:`runtimes` counts the answers used per runtime,
+    so a report can say when they were not all written by one build.
     """
 
     def __init__(self, name: str, make: Callable[[], AnswerGenerator], path: Path) -> None:
@@ -82,6 +105,8 @@ class CachedGenerator:
         self.cache: dict[str, dict[str, Any]] = {}
         self.last_seconds = 0.0
         self.misses = 0
+        self._used: dict[str, str] = {}  # cache key -> runtime of the answer used
+        self._runtime: str | None = None
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
@@ -100,15 +125,26 @@ class CachedGenerator:
                 self._inner = self._make()
             t0 = time.perf_counter()
             g = self._inner.generate(question, snippets)
+            if self._runtime is None:
+                self._runtime = runtime_fingerprint() if self.name != "extractive" else "none"
             rec = {"key": key, "question": question, "text": g.text, "found": g.found, "raw": g.raw,
-                   "seconds": round(time.perf_counter() - t0, 3), "load": os.getloadavg()[0]}
+                   "seconds": round(time.perf_counter() - t0, 3), "load": os.getloadavg()[0],
+                   "runtime": self._runtime}
             self.cache[key] = rec
             self.misses += 1
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self.path.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(rec) + "\n")
         self.last_seconds = float(rec["seconds"])
+        self._used[key] = str(rec.get("runtime", "unrecorded"))
         return GeneratedAnswer(text=rec["text"], found=bool(rec["found"]), raw=rec["raw"])
+
+    def runtimes(self) -> dict[str, int]:
+        """Distinct answers used so far, per runtime that wrote them (``unrecorded``: older records)."""
+        out: dict[str, int] = {}
+        for runtime in self._used.values():
+            out[runtime] = out.get(runtime, 0) + 1
+        return out
 
     def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]:
         yield self.generate(question, snippets).raw
@@ -206,6 +242,9 @@ def main() -> None:
     ap.add_argument("--media", action="append", default=[], metavar="KEY=VALUE",
                     help="also the current dense selection with these MediaOptions fields overridden, "
                          "e.g. step_min=0.55 (repeatable; one extra row beside the defaults)")
+    ap.add_argument("--attribution", action="append", default=[], metavar="KEY=VALUE",
+                    help="AttributionOptions fields overridden in the --media row (or in an extra row alone), "
+                         "e.g. cited_threshold=none (repeatable)")
     args = ap.parse_args()
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
@@ -239,10 +278,10 @@ def main() -> None:
     selections = [("previous", previous_config())]
     for name in [r.strip() for r in args.retrievers.split(",") if r.strip()]:
         selections.append((f"current {name}", dataclasses.replace(current, retriever=retriever_options(name))))
-    if args.media:  # a candidate lever beside the defaults, same answers
-        over = option_overrides(args.media)
-        selections.append(("current +" + ",".join(f"{k}={v}" for k, v in over.items()),
-                           with_options(current, media=over)))
+    if args.media or args.attribution:  # a candidate lever beside the defaults, same answers
+        over, attr = option_overrides(args.media), option_overrides(args.attribution)
+        selections.append(("current +" + ",".join(f"{k}={v}" for k, v in {**over, **attr}.items()),
+                           with_options(current, media=over, attribution=attr)))
     if args.ablation:  # the current defaults with one lever off at a time
         for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus"):
             off = None if lever == "question_focus" else False
@@ -265,8 +304,17 @@ def main() -> None:
     print("micro P/R/F1 per kind; noMedia = share of text-only questions answered without media; "
           "gen s = mean generation seconds (as recorded in the cache)\n")
     print_rows(rows)
+    runtimes = {g.name: g.runtimes() for g in gens if g.name != "extractive"}
+    if runtimes:
+        now = runtime_fingerprint()
+        for name, counts in runtimes.items():
+            said = ", ".join(f"{n} by {r}" for r, n in sorted(counts.items()))
+            print(f"\n{name} answers: {said}; this machine: {now}")
+            if set(counts) != {now}:
+                print("  note: some answers were written by another model runtime build; "
+                      "greedy answers can differ between builds, so compare rows of one run only")
     args.json_out.parent.mkdir(parents=True, exist_ok=True)
-    args.json_out.write_text(json.dumps({"n_questions": len(golds), "rows": rows,
+    args.json_out.write_text(json.dumps({"n_questions": len(golds), "rows": rows, "runtimes": runtimes,
                                          "load_end": os.getloadavg()}, indent=2, default=str))
     print(f"\nwritten {args.json_out}")
 
