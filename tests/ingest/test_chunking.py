@@ -100,3 +100,14 @@ def test_each_table_chunk_starts_with_the_tables_lead_in() -> None:
     assert len(snips) > 1
     assert all(s.text.startswith("The ecosystem includes the following agents:\n") for s in snips)
     assert all(emb.count_tokens(embedding_text(s)) <= 60 for s in snips)
+
+
+def test_a_sentence_never_ends_inside_a_query_string_or_inline_code() -> None:
+    """pysbd ends a sentence at the ``?`` of ``?ionic:mode=ios``; the evidence given to the
+    model then held "ionic:mode=ios to the URL ..." without what to add (docusaurus-ionic-docs)."""
+    text = ("To do this, add `?ionic:mode=ios` to the URL where the app is being served. "
+            "Open http://localhost:8100/?ionic:mode=ios to check. Is it iOS? Yes! It is.")
+    assert split_sentences(text) == [
+        "To do this, add `?ionic:mode=ios` to the URL where the app is being served.",
+        "Open http://localhost:8100/?ionic:mode=ios to check.",
+        "Is it iOS?", "Yes!", "It is."]

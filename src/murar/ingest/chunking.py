@@ -54,11 +54,24 @@ def _segmenter() -> object:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text`` (pysbd, English rules), stripped, empty ones dropped."""
+    """Sentences of ``text`` (pysbd, English rules), stripped, empty ones dropped.
+
+    A sentence never ends inside a token: pysbd ends one at the ``?`` of
+    ``add ?ionic:mode=ios to the URL`` (a query string, inline code); a piece
+    that ends with no whitespace before the next one is joined to it.
+    """
     if not text.strip():
         return []
     seg = _segmenter()
-    return [s.strip() for s in seg.segment(text) if s.strip()]  # type: ignore[attr-defined]
+    out: list[str] = []
+    glue = False
+    for piece in seg.segment(text):  # type: ignore[attr-defined]
+        if glue and out:
+            out[-1] += piece
+        else:
+            out.append(piece)
+        glue = bool(piece) and not piece[-1].isspace() and piece.rstrip()[-1:] in "?!"
+    return [s.strip() for s in out if s.strip()]
 
 
 def embedding_prefix(page_title: str, heading_path: tuple[str, ...]) -> str:
