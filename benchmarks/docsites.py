@@ -216,13 +216,15 @@ def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
             print(f"{r['corpus'][:42]:42} {kind:24} {_fmt(m['precision']):>6} {_fmt(m['recall']):>6} "
                   f"{_fmt(m['f1']):>6} {_fmt(run.get('no_media_rate')):>7} {_fmt(run['page_recall_at5']):>7} "
                   f"{run['seconds_per_question']:6.2f}")
-    recorded: dict[str, dict[str, int]] = {}
+    from quality import runtime_report
+
+    recorded: dict[str, Counter[str]] = {}
     for r in rows:
         for kind, run in r["runs"].items():
-            for runtime, n in run.get("runtimes", {}).items():
-                recorded.setdefault(kind, {})[runtime] = recorded.get(kind, {}).get(runtime, 0) + n
+            if run.get("runtimes"):
+                recorded.setdefault(kind, Counter()).update(run["runtimes"])
     for kind, counts in recorded.items():  # which model build wrote the cached answers
-        print(f"{kind} answers: " + ", ".join(f"{n} by {rt}" for rt, n in sorted(counts.items())))
+        print("\n".join(runtime_report(kind, counts)))
     if len(rows) > 1:  # every corpus's questions pooled (micro), per generator
         for kind in rows[0]["runs"]:
             runs = [r["runs"][kind] for r in rows if kind in r["runs"]]

@@ -34,13 +34,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import hashlib
 import json
 import os
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
+from importlib.metadata import PackageNotFoundError, version
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -67,15 +71,12 @@ from murar.store.hybrid import RetrieverOptions
 SHARED = REPO.parent / "shared"
 
 
+@functools.cache
 def runtime_fingerprint() -> str:
     """The model runtime that writes answers: llama-cpp-python's version and a hash of its
     compiled libraries (a rebuild of the same version on another machine can change greedy
-    answers), or ``"none"`` when the package is not installed."""
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-        from importlib.util import find_spec
-    except ImportError:  # pragma: no cover
-        return "none"
+    answers), or ``"none"`` when the package is not installed. Computed once per process
+    (it reads about 8 MB of libraries)."""
     try:
         ver = version("llama-cpp-python")
     except PackageNotFoundError:
@@ -86,6 +87,20 @@ def runtime_fingerprint() -> str:
         for lib in sorted((Path(spec.origin).parent / "lib").glob("*.so")):
             digest.update(lib.read_bytes())
     return f"llama-cpp-python {ver} lib {digest.hexdigest()[:12]}"
+
+
+def runtime_report(name: str, counts: Counter[str]) -> list[str]:
+    """Lines saying which runtimes wrote the ``counts`` answers of generator ``name``, against
+    this machine's (:func:`runtime_fingerprint`), with a note when they are not all this one."""
+    now = runtime_fingerprint()
+    lines = [f"{name} answers: " + ", ".join(f"{n} by {r}" for r, n in sorted(counts.items()))
+             + f"; this machine: {now}"]
+    if "unrecorded" in counts:
+        lines.append("  note: answers marked unrecorded were cached before runtimes were recorded")
+    if set(counts) - {now, "unrecorded"}:
+        lines.append("  note: some answers were written by another model runtime build; "
+                     "greedy answers can differ between builds, so compare rows of one run only")
+    return lines
 
 
 class CachedGenerator:
@@ -106,7 +121,6 @@ class CachedGenerator:
         self.last_seconds = 0.0
         self.misses = 0
         self._used: dict[str, str] = {}  # cache key -> runtime of the answer used
-        self._runtime: str | None = None
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
@@ -125,11 +139,9 @@ class CachedGenerator:
                 self._inner = self._make()
             t0 = time.perf_counter()
             g = self._inner.generate(question, snippets)
-            if self._runtime is None:
-                self._runtime = runtime_fingerprint() if self.name != "extractive" else "none"
             rec = {"key": key, "question": question, "text": g.text, "found": g.found, "raw": g.raw,
                    "seconds": round(time.perf_counter() - t0, 3), "load": os.getloadavg()[0],
-                   "runtime": self._runtime}
+                   "runtime": "none" if self.name == "extractive" else runtime_fingerprint()}
             self.cache[key] = rec
             self.misses += 1
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -139,12 +151,9 @@ class CachedGenerator:
         self._used[key] = str(rec.get("runtime", "unrecorded"))
         return GeneratedAnswer(text=rec["text"], found=bool(rec["found"]), raw=rec["raw"])
 
-    def runtimes(self) -> dict[str, int]:
+    def runtimes(self) -> Counter[str]:
         """Distinct answers used so far, per runtime that wrote them (``unrecorded``: older records)."""
-        out: dict[str, int] = {}
-        for runtime in self._used.values():
-            out[runtime] = out.get(runtime, 0) + 1
-        return out
+        return Counter(self._used.values())
 
     def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]:
         yield self.generate(question, snippets).raw
@@ -305,16 +314,8 @@ def main() -> None:
           "gen s = mean generation seconds (as recorded in the cache)\n")
     print_rows(rows)
     runtimes = {g.name: g.runtimes() for g in gens if g.name != "extractive"}
-    if runtimes:
-        now = runtime_fingerprint()
-        for name, counts in runtimes.items():
-            said = ", ".join(f"{n} by {r}" for r, n in sorted(counts.items()))
-            print(f"\n{name} answers: {said}; this machine: {now}")
-            if "unrecorded" in counts:
-                print("  note: answers marked unrecorded were cached before runtimes were recorded")
-            if set(counts) - {now, "unrecorded"}:
-                print("  note: some answers were written by another model runtime build; "
-                      "greedy answers can differ between builds, so compare rows of one run only")
+    for name, counts in runtimes.items():
+        print("\n" + "\n".join(runtime_report(name, counts)))
     args.json_out.parent.mkdir(parents=True, exist_ok=True)
     args.json_out.write_text(json.dumps({"n_questions": len(golds), "rows": rows, "runtimes": runtimes,
                                          "load_end": os.getloadavg()}, indent=2, default=str))

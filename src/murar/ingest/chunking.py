@@ -70,7 +70,7 @@ def split_sentences(text: str) -> list[str]:
             out[-1] += piece
         else:
             out.append(piece)
-        glue = bool(piece) and not piece[-1].isspace() and piece.rstrip()[-1:] in "?!"
+        glue = piece[-1:] in ("?", "!")  # no whitespace after the mark: pysbd split inside a token
     return [s.strip() for s in out if s.strip()]
 
 
