@@ -36,6 +36,7 @@ extractive runs' image F1 per retriever; the last table pools all questions.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -134,7 +135,7 @@ def _fmt(x: float | None) -> str:
 def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str, index_root: Path,
             retrievers: list[str] | None = None, cache: Path | None = None,
             media: dict[str, Any] | None = None, attribution: dict[str, Any] | None = None,
-            ocr_images: bool = False) -> dict[str, Any]:
+            ocr_images: bool = False, evidence: dict[str, Any] | None = None) -> dict[str, Any]:
     """Index ``corpus`` and answer its questions; media P/R/F1 against the gold images,
     and the share of text-only questions answered without media.
 
@@ -144,14 +145,17 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     version, question and retrieved snippets) and replayed on the next run, so a
     media-selection change is measured in seconds (``quality.CachedGenerator``).
     ``media`` overrides fields of :class:`~murar.answer.media.MediaOptions` in every run,
-    ``attribution`` those of :class:`~murar.answer.attribute.AttributionOptions`.
+    ``attribution`` those of :class:`~murar.answer.attribute.AttributionOptions`, ``evidence``
+    those of the model's :class:`~murar.answer.evidence.EvidenceOptions` (the prompt is in the
+    cache key, so answers of another budget are written anew).
     ``ocr_images``: screenshots' OCR text goes into their representation (``murar
     ingest --ocr-images``), cached by image content beside the index; the index is then
     ``<corpus>-<embedder>-ocr`` and ``ocr`` in the result gives OCR counts and seconds.
     """
     from query import ocr_options, with_options
 
-    from murar.answer.generate import ExtractiveAnswerGenerator
+    from murar.answer.evidence import EvidenceOptions
+    from murar.answer.generate import ExtractiveAnswerGenerator, LLMAnswerGenerator
     from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
     from murar.cli.common import build_embedder
     from murar.eval.media_metrics import normalise_path, score_media, summarise_media
@@ -180,11 +184,14 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                          assets_dir=base.assets_dir)
         else:
             p = load_pipeline(index, llm=kind)
+            live = p.generator
+            if evidence and isinstance(live, LLMAnswerGenerator):
+                live.evidence = dataclasses.replace(live.evidence or EvidenceOptions(), **evidence)
             if cache is not None:
                 from quality import CachedGenerator
 
-                live = p.generator
-                p.generator = CachedGenerator(kind, lambda live=live: live, cache / f"{kind}.jsonl")
+                prompt = live.messages if isinstance(live, LLMAnswerGenerator) else None
+                p.generator = CachedGenerator(kind, lambda live=live: live, cache / f"{kind}.jsonl", prompt=prompt)
         p.config = with_options(p.config, media=media, attribution=attribution)
         t1 = time.perf_counter()
         answers = [p.answer(g.question) for g in questions]
@@ -279,6 +286,8 @@ def main() -> None:
                     help="override a MediaOptions field in every run, e.g. need_visual_cue=true (repeatable)")
     ap.add_argument("--attribution", action="append", default=[], metavar="KEY=VALUE",
                     help="override an AttributionOptions field in every run, e.g. cited_threshold=none")
+    ap.add_argument("--evidence", action="append", default=[], metavar="KEY=VALUE",
+                    help="override an EvidenceOptions field of the model's prompt, e.g. max_chars=2000")
     ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "docsites-answers",
                     help="model answers are recorded and replayed here ('none': always call the model)")
     ap.add_argument("--retrievers", default="", help="with --quality: compare these snippet retrievers "
@@ -301,7 +310,8 @@ def main() -> None:
                                      index_root=args.index_root, retrievers=retrievers,
                                      cache=None if str(args.cache) == "none" else args.cache,
                                      media=option_overrides(args.media),
-                                     attribution=option_overrides(args.attribution), ocr_images=args.ocr_images))
+                                     attribution=option_overrides(args.attribution), ocr_images=args.ocr_images,
+                                     evidence=option_overrides(args.evidence)))
                 print_quality(qrows[-1:], args.embedder)
         print_quality(qrows, args.embedder)
         if retrievers:

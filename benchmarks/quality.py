@@ -4,8 +4,8 @@ For every question of the gold file, over the same index and in the same run:
 
 - the answer text is written once per generator — the bundled model
   (``--llm bundled``, the product's default) and the extractive generator (no
-  model) — and cached per (generator, prompt version, question, retrieved
-  snippets) in ``--cache``: media selection does not need the model again, so
+  model) — and cached per (prompt version, question, retrieved snippets, and
+  for the model the prompt messages) in ``--cache``: media selection does not need the model again, so
   re-running the benchmark after a selection change costs seconds;
 - media are then selected on that text by the *previous* selection (the
   behaviour before issue 9: global attribution threshold, section-level pick,
@@ -27,7 +27,9 @@ model call each): placement is the code placement the refinement must keep.
 
 ``--retrievers dense,hybrid-rrf`` runs the current selection once per snippet
 retriever (:mod:`murar.store.hybrid`); the previous selection keeps the
-dense retriever it had.
+dense retriever it had. ``--evidence max_chars=2000`` adds the model's answers
+with another evidence budget (:class:`murar.answer.evidence.EvidenceOptions`) as
+a second generator, same run.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from murar.answer.attribute import AttributionOptions
+from murar.answer.evidence import EvidenceOptions
 from murar.answer.generate import (
     AnswerGenerator,
     ExtractiveAnswerGenerator,
@@ -65,6 +68,7 @@ from murar.eval.judge import EmbeddingJudge
 from murar.eval.media_metrics import load_gold
 from murar.eval.run import EvalRun, evaluate_service
 from murar.eval.scorer import MirageScorer
+from murar.llm.base import ChatMessage
 from murar.schema import ScoredSnippet
 from murar.store.hybrid import RetrieverOptions
 
@@ -106,15 +110,19 @@ def runtime_report(name: str, counts: Counter[str]) -> list[str]:
 class CachedGenerator:
     """An :class:`AnswerGenerator` that replays answers recorded in a JSON-lines file.
 
-    A miss calls the real generator (built lazily by ``make``) and appends the
-    answer with its generation time in seconds and the model runtime that wrote it
+    The key is the prompt version, question and snippet ids, with the prompt messages
+    themselves when ``prompt`` builds them (so two evidence budgets never share an answer,
+    and generators of one model with the same prompt do). A miss calls the real generator
+    (built lazily by ``make``) and appends the answer with its generation time in seconds and the model runtime that wrote it
     (:func:`runtime_fingerprint`); :meth:`runtimes` counts the answers used per runtime,
     so a report can say when they were not all written by one build.
     """
 
-    def __init__(self, name: str, make: Callable[[], AnswerGenerator], path: Path) -> None:
+    def __init__(self, name: str, make: Callable[[], AnswerGenerator], path: Path,
+                 prompt: Callable[[str, list[ScoredSnippet]], list[ChatMessage]] | None = None) -> None:
         self.name = name
         self._make = make
+        self._prompt = prompt
         self._inner: AnswerGenerator | None = None
         self.path = path
         self.cache: dict[str, dict[str, Any]] = {}
@@ -129,7 +137,12 @@ class CachedGenerator:
 
     def _key(self, question: str, snippets: list[ScoredSnippet]) -> str:
         ids = ",".join(s.snippet.id for s in snippets)
-        return hashlib.sha1(f"{self.name}\x1f{PROMPT_VERSION}\x1f{question}\x1f{ids}".encode()).hexdigest()
+        key = f"{PROMPT_VERSION}\x1f{question}\x1f{ids}"
+        if self._prompt is not None:  # the prompt text itself: an evidence or prompt change is a miss
+            key += "\x1f" + json.dumps([[m.role, m.content] for m in self._prompt(question, snippets)])
+        else:
+            key = f"{self.name}\x1f{key}"
+        return hashlib.sha1(key.encode()).hexdigest()
 
     def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
         key = self._key(question, snippets)
@@ -254,6 +267,9 @@ def main() -> None:
     ap.add_argument("--attribution", action="append", default=[], metavar="KEY=VALUE",
                     help="AttributionOptions fields overridden in the --media row (or in an extra row alone), "
                          "e.g. cited_threshold=none (repeatable)")
+    ap.add_argument("--evidence", action="append", default=[], metavar="KEY=VALUE",
+                    help="also the model's answers with these EvidenceOptions fields overridden, "
+                         "e.g. max_chars=2000 (repeatable; one extra generator row set)")
     args = ap.parse_args()
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
@@ -268,14 +284,24 @@ def main() -> None:
     gens: list[CachedGenerator] = [
         CachedGenerator("extractive", lambda: ExtractiveAnswerGenerator(emb), args.cache / "extractive.jsonl")]
     if args.llm != "none":
-        def make_llm() -> AnswerGenerator:
-            from murar.answer.generate import LLMAnswerGenerator
-            from murar.llm import load_chat_model
+        from murar.answer.generate import LLMAnswerGenerator, answer_prompt
 
-            # as the product builds it (load_pipeline): evidence sentences in the prompt
-            return LLMAnswerGenerator(load_chat_model(args.llm), evidence=PipelineConfig().evidence, embedder=emb)
+        def make_llm(evidence: EvidenceOptions | None) -> Callable[[], AnswerGenerator]:
+            def make() -> AnswerGenerator:
+                from murar.llm import load_chat_model
 
-        gens.append(CachedGenerator(args.llm, make_llm, args.cache / f"{args.llm}.jsonl"))
+                # as the product builds it (load_pipeline): evidence sentences in the prompt
+                return LLMAnswerGenerator(load_chat_model(args.llm), evidence=evidence, embedder=emb)
+            return make
+
+        variants = [(args.llm, PipelineConfig().evidence)]
+        if args.evidence:  # a candidate evidence budget beside the default, one cache file
+            over = option_overrides(args.evidence)
+            variants.append((args.llm + "+" + ",".join(f"{k}={v}" for k, v in over.items()),
+                             dataclasses.replace(PipelineConfig().evidence or EvidenceOptions(), **over)))
+        for name, evidence in variants:
+            gens.append(CachedGenerator(name, make_llm(evidence), args.cache / f"{args.llm}.jsonl",
+                                        prompt=functools.partial(answer_prompt, evidence=evidence, embedder=emb)))
     if args.generators:
         keep = set(args.generators.split(","))
         gens = [g for g in gens if g.name in keep]

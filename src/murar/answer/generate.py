@@ -131,6 +131,24 @@ def _postprocess(raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
     return GeneratedAnswer(text=text, found=True, raw=raw)
 
 
+def answer_prompt(
+    question: str,
+    snippets: list[ScoredSnippet],
+    evidence: EvidenceOptions | None = None,
+    embedder: Embedder | None = None,
+) -> list[ChatMessage]:
+    """The chat messages of MuRAR step 1 for ``question``: the whole ``snippets``, or with
+    ``evidence`` (and its ``embedder``) only their sentences closest to the question
+    (:func:`murar.answer.evidence.select_evidence`; whole snippets when none is kept).
+
+    Raises :class:`murar.errors.EmbeddingError` from the embedder."""
+    if evidence is not None and embedder is not None:
+        chosen = select_evidence(question, snippets, embedder, evidence)
+        if chosen:
+            return answer_messages(question, snippets, chosen)
+    return answer_messages(question, snippets)
+
+
 class LLMAnswerGenerator:
     """Text answer from a chat model (``max_tokens`` bounds the answer length in tokens).
 
@@ -157,11 +175,7 @@ class LLMAnswerGenerator:
 
     def messages(self, question: str, snippets: list[ScoredSnippet]) -> list[ChatMessage]:
         """The prompt for ``question`` (whole snippets, or the selected sentences)."""
-        if self.evidence is not None and self.embedder is not None:
-            chosen = select_evidence(question, snippets, self.embedder, self.evidence)
-            if chosen:
-                return answer_messages(question, snippets, chosen)
-        return answer_messages(question, snippets)
+        return answer_prompt(question, snippets, self.evidence, self.embedder)
 
     def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
         raw = self.llm.complete(self.messages(question, snippets), max_tokens=self.max_tokens, temperature=0.0)
