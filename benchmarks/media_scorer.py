@@ -36,6 +36,7 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +162,7 @@ def main() -> None:
     print("feature AUC alone: " + ", ".join(f"{n} {roc_auc_score(y, X[:, i]):.3f}" for i, n in enumerate(FEATURES)))
     rows = [("current rules (selected)", *micro(y, X[:, 0] > 0, n_gold)),
             ("every candidate (ceiling)", *micro(y, np.ones(len(y), bool), n_gold))]
-    models = {"logistic regression": lambda: LogisticRegression(C=0.5, max_iter=2000),
+    models: dict[str, Callable[[], Any]] = {"logistic regression": lambda: LogisticRegression(C=0.5, max_iter=2000),
               "gradient boosting": lambda: GradientBoostingClassifier(n_estimators=60, max_depth=2, random_state=0)}
     for name, make in models.items():
         prob = np.zeros(len(y))
