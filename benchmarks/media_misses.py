@@ -1,0 +1,132 @@
+"""Where each gold image is lost, over the cached model answers (issue 9).
+
+Every gold image of every question is put in the first stage that loses it:
+
+- ``hit``: selected;
+- ``not indexed``: no displayable image of the index has its path;
+- ``section not retrieved``: its section is not among the top-k snippets' sections;
+- ``section not attributed``: retrieved, but no answer sentence is attributed to a snippet of it
+  (the model answered from, or cited, another source);
+- ``not a candidate``: attributed, but selection never considered it (``section_focus``,
+  ``tab_match``, a flag at ingest);
+- ``candidate not picked``: considered and not chosen.
+
+Wrong picks (selected, not gold) are counted too. No model call: the answers
+come from the caches of ``quality.py`` / ``docsites.py --quality`` (a question
+whose answer is not cached is reported as such and skipped).
+
+    python benchmarks/media_misses.py                         # dev.jsonl over the Adobe index
+    python benchmarks/media_misses.py --docsites benchmarks/docsites_questions.jsonl [--list]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from quality import SHARED, CachedGenerator
+
+from murar.answer.generate import answer_prompt
+from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
+from murar.eval.media_metrics import GoldQuestion, load_gold, normalise_path
+
+STAGES = ("hit", "not indexed", "section not retrieved", "section not attributed", "not a candidate",
+          "candidate not picked")
+
+
+def _path(item: object) -> str:
+    return normalise_path(str(getattr(item, "path", "") or ""))
+
+
+def trace_misses(index: Path, cache: Path, golds: list[GoldQuestion], llm: str,
+                 lines: list[str] | None = None) -> Counter[str]:
+    """Counts per stage (:data:`STAGES`, plus ``wrong pick`` and ``answer not cached``) over ``golds``;
+    with ``lines``, one line per lost gold image and per wrong pick is appended."""
+    base = load_pipeline(index, llm="extractive")
+    emb = base.embedder
+    gen = CachedGenerator(llm, lambda: None, cache,  # type: ignore[arg-type, return-value]
+                          prompt=functools.partial(answer_prompt, evidence=PipelineConfig().evidence, embedder=emb))
+    p = Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None,
+                 config=PipelineConfig(refine=False, display_captions=False),
+                 corpus_root=base.corpus_root, assets_dir=base.assets_dir)
+    sections_of: dict[str, set[str]] = {}  # one picture may sit in several sections
+    all_media = getattr(base.store, "all_media", None)  # the embedded stores list their media; the protocol does not
+    if all_media is None:
+        raise SystemExit(f"the store of {index} cannot list its media")
+    for m in all_media():
+        if m.kind == "image":
+            sections_of.setdefault(_path(m), set()).add(m.section_id)
+    counts: Counter[str] = Counter()
+    for g in golds:
+        if not g.gold_images:
+            continue
+        hits, _ = p.retrieve(g.question)
+        if gen._key(g.question, hits) not in gen.cache:
+            counts["answer not cached"] += 1
+            continue
+        t = p.answer(g.question).trace
+        selected = {_path(m.item) for m in t.media_selected if m.item.kind == "image"}
+        candidates = {_path(m.item) for m in t.media_candidates}
+        retrieved = {s.snippet.section_id for s in t.retrieved}
+        attributed_ids = {a.snippet_id for a in t.attributions if a.snippet_id}
+        attributed = {s.snippet.section_id for s in t.retrieved if s.snippet.id in attributed_ids}
+        gold = {normalise_path(x) for x in g.gold_images}
+        for gp in sorted(gold):
+            secs = sections_of.get(gp, set())
+            stage = ("hit" if gp in selected else "not indexed" if not secs
+                     else "section not retrieved" if not secs & retrieved
+                     else "section not attributed" if not secs & attributed
+                     else "candidate not picked" if gp in candidates else "not a candidate")
+            counts[stage] += 1
+            if lines is not None and stage != "hit":
+                lines.append(f"  {g.id}: {stage}: {gp.rsplit('/', 1)[-1]}")
+        for wrong in sorted(selected - gold):
+            counts["wrong pick"] += 1
+            if lines is not None:
+                lines.append(f"  {g.id}: wrong pick: {wrong.rsplit('/', 1)[-1]}")
+    return counts
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--llm", default="bundled")
+    ap.add_argument("--docsites", type=Path, default=None, help="docs-site questions file (default: dev.jsonl)")
+    ap.add_argument("--index", type=Path, default=REPO / "benchmarks" / "out" / "adobe-minilm")
+    ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "answers")
+    ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
+    ap.add_argument("--docsites-cache", type=Path, default=REPO / "benchmarks" / "out" / "docsites-answers")
+    ap.add_argument("--list", action="store_true", help="also one line per lost gold image and wrong pick")
+    args = ap.parse_args()
+    lines: list[str] | None = [] if args.list else None
+    total: Counter[str] = Counter()
+    if args.docsites is None:
+        total = trace_misses(args.index, args.cache / f"{args.llm}.jsonl",
+                             load_gold(SHARED / "eval" / "dev.jsonl"), args.llm, lines)
+    else:
+        raw = [json.loads(ln) for ln in args.docsites.read_text().splitlines() if ln.strip()]
+        golds = {g.id: g for g in load_gold(args.docsites)}
+        for corpus in sorted({r["corpus"] for r in raw}):
+            index = args.index_root / f"{corpus}-minilm"
+            if not index.exists():
+                print(f"  {corpus}: no index at {index} (run docsites.py --quality first)")
+                continue
+            qs = [golds[r["id"]] for r in raw if r["corpus"] == corpus]
+            total += trace_misses(index, args.docsites_cache / f"{args.llm}.jsonl", qs, args.llm, lines)
+    if lines:
+        print("\n".join(lines))
+    n = sum(total[s] for s in STAGES)
+    print(f"\n{n} gold images ({args.llm} answers)")
+    for stage in (*STAGES, "wrong pick", "answer not cached"):
+        print(f"  {stage:24} {total[stage]:4d}" + (f"  {total[stage] / n:6.1%}" if stage in STAGES and n else ""))
+
+
+if __name__ == "__main__":
+    main()
