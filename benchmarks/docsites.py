@@ -62,6 +62,18 @@ ADOBE = SHARED / "corpora" / "adobe-docs"
 QUESTIONS = REPO / "benchmarks" / "docsites_questions.jsonl"
 
 
+def questions_by_corpus(path: Path) -> dict[str, list[Any]]:
+    """The gold questions (:class:`~murar.eval.media_metrics.GoldQuestion`) of a docs-site
+    questions file, per the ``corpus`` folder name each line carries, in file order."""
+    from murar.eval.media_metrics import load_gold
+
+    corpus_of = {r["id"]: r.get("corpus") for r in map(json.loads, path.read_text().splitlines()) if r}
+    by: dict[str, list[Any]] = {}
+    for g in load_gold(path):
+        by.setdefault(str(corpus_of.get(g.id)), []).append(g)
+    return by
+
+
 def corpora(names: list[str] | None) -> list[Path]:
     found = sorted(p for p in DOCSITES.iterdir() if p.is_dir()) if DOCSITES.is_dir() else []
     if ADOBE.is_dir():
@@ -297,14 +309,11 @@ def main() -> None:
     if args.quality:
         from query import option_overrides
 
-        from murar.eval.media_metrics import load_gold
-
-        raw = [json.loads(ln) for ln in args.questions.read_text().splitlines() if ln.strip()]
-        gold = {g.id: g for g in load_gold(args.questions)}
+        by_corpus = questions_by_corpus(args.questions)
         retrievers = [r.strip() for r in args.retrievers.split(",") if r.strip()]
         qrows = []
         for corpus in corpora(args.corpus):
-            qs = [gold[r["id"]] for r in raw if r.get("corpus") == corpus.name]
+            qs = by_corpus.get(corpus.name, [])
             if qs:
                 qrows.append(quality(corpus, qs, embedder_name=args.embedder, llm=args.llm,
                                      index_root=args.index_root, retrievers=retrievers,

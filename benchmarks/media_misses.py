@@ -22,8 +22,6 @@ whose answer is not cached is reported as such and skipped).
 from __future__ import annotations
 
 import argparse
-import functools
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -32,10 +30,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from quality import SHARED, CachedGenerator
+from docsites import questions_by_corpus
+from quality import SHARED, NotCached, replay_pipeline
 
-from murar.answer.generate import answer_prompt
-from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.eval.media_metrics import GoldQuestion, load_gold, normalise_path
 
 STAGES = ("hit", "not indexed", "section not retrieved", "section not attributed", "not a candidate",
@@ -50,15 +47,9 @@ def trace_misses(index: Path, cache: Path, golds: list[GoldQuestion], llm: str,
                  lines: list[str] | None = None) -> Counter[str]:
     """Counts per stage (:data:`STAGES`, plus ``wrong pick`` and ``answer not cached``) over ``golds``;
     with ``lines``, one line per lost gold image and per wrong pick is appended."""
-    base = load_pipeline(index, llm="extractive")
-    emb = base.embedder
-    gen = CachedGenerator(llm, lambda: None, cache,  # type: ignore[arg-type, return-value]
-                          prompt=functools.partial(answer_prompt, evidence=PipelineConfig().evidence, embedder=emb))
-    p = Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None,
-                 config=PipelineConfig(refine=False, display_captions=False),
-                 corpus_root=base.corpus_root, assets_dir=base.assets_dir)
+    p = replay_pipeline(index, cache, llm)
     sections_of: dict[str, set[str]] = {}  # one picture may sit in several sections
-    all_media = getattr(base.store, "all_media", None)  # the embedded stores list their media; the protocol does not
+    all_media = getattr(p.store, "all_media", None)  # the embedded stores list their media; the protocol does not
     if all_media is None:
         raise SystemExit(f"the store of {index} cannot list its media")
     for m in all_media():
@@ -68,11 +59,11 @@ def trace_misses(index: Path, cache: Path, golds: list[GoldQuestion], llm: str,
     for g in golds:
         if not g.gold_images:
             continue
-        hits, _ = p.retrieve(g.question)
-        if gen._key(g.question, hits) not in gen.cache:
+        try:
+            t = p.answer(g.question).trace
+        except NotCached:
             counts["answer not cached"] += 1
             continue
-        t = p.answer(g.question).trace
         selected = {_path(m.item) for m in t.media_selected if m.item.kind == "image"}
         candidates = {_path(m.item) for m in t.media_candidates}
         retrieved = {s.snippet.section_id for s in t.retrieved}
@@ -111,14 +102,11 @@ def main() -> None:
         total = trace_misses(args.index, args.cache / f"{args.llm}.jsonl",
                              load_gold(SHARED / "eval" / "dev.jsonl"), args.llm, lines)
     else:
-        raw = [json.loads(ln) for ln in args.docsites.read_text().splitlines() if ln.strip()]
-        golds = {g.id: g for g in load_gold(args.docsites)}
-        for corpus in sorted({r["corpus"] for r in raw}):
+        for corpus, qs in sorted(questions_by_corpus(args.docsites).items()):
             index = args.index_root / f"{corpus}-minilm"
             if not index.exists():
                 print(f"  {corpus}: no index at {index} (run docsites.py --quality first)")
                 continue
-            qs = [golds[r["id"]] for r in raw if r["corpus"] == corpus]
             total += trace_misses(index, args.docsites_cache / f"{args.llm}.jsonl", qs, args.llm, lines)
     if lines:
         print("\n".join(lines))

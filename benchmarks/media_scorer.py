@@ -32,8 +32,6 @@ rules picked in this answer).
 from __future__ import annotations
 
 import argparse
-import functools
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -46,12 +44,12 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from quality import SHARED, CachedGenerator
+from docsites import questions_by_corpus
+from quality import SHARED, NotCached, replay_pipeline
 
-from murar.answer.generate import answer_prompt
 from murar.answer.media import step_text
-from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.eval.media_metrics import GoldQuestion, load_gold, normalise_path
+from murar.eval.mirage import f1_score
 
 FEATURES = ("selected", "score", "sentence", "step", "question", "question_gap", "section_gap", "share",
             "rank", "n_candidates", "n_selected")
@@ -62,23 +60,17 @@ def candidate_rows(index: Path, cache: Path, golds: list[GoldQuestion], corpus: 
 
     Returns ``{"X": (n, len(FEATURES)) array, "y": (n,) 0/1, "n_gold": int, "misses": int}``;
     ``misses`` counts questions whose answer was not in ``cache`` (they are skipped)."""
-    base = load_pipeline(index, llm="extractive")
-    emb = base.embedder
-    evidence = PipelineConfig().evidence
-    gen = CachedGenerator(llm, lambda: None, cache,  # type: ignore[arg-type, return-value]
-                          prompt=functools.partial(answer_prompt, evidence=evidence, embedder=emb))
-    p = Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None,
-                 config=PipelineConfig(refine=False, display_captions=False),
-                 corpus_root=base.corpus_root, assets_dir=base.assets_dir)
+    p = replay_pipeline(index, cache, llm)
+    emb, store = p.embedder, p.store
     xs: list[list[float]] = []
     ys: list[int] = []
     n_gold = misses = 0
     for g in golds:
-        hits, _ = p.retrieve(g.question)
-        if gen._key(g.question, hits) not in gen.cache:
+        try:
+            t = p.answer(g.question).trace
+        except NotCached:
             misses += 1
             continue
-        t = p.answer(g.question).trace
         gold = {normalise_path(x) for x in g.gold_images}
         n_gold += len(gold)
         best: dict[str, Any] = {}
@@ -96,7 +88,7 @@ def candidate_rows(index: Path, cache: Path, golds: list[GoldQuestion], corpus: 
         top = max((s.score for s in t.retrieved), default=0.0)
         selected = {m.item.id for m in t.media_selected}
         n_selected = sum(1 for m in t.media_selected if m.item.kind == "image")
-        mvecs = {i: base.store.media_vector(i) for i in best}
+        mvecs = {i: store.media_vector(i) for i in best}
         qsim = {i: float(v @ qv) if v is not None else 0.0 for i, v in mvecs.items()}
         steps = emb.embed([step_text(c.item) for c in best.values()])
         for (item_id, c), step in zip(best.items(), steps):
@@ -124,7 +116,7 @@ def micro(y: np.ndarray, keep: np.ndarray, n_gold: int) -> tuple[float, float, f
     tp, pred = int(y[keep].sum()), int(keep.sum())
     p_ = tp / pred if pred else 0.0
     r_ = tp / n_gold if n_gold else 0.0
-    return p_, r_, (2 * p_ * r_ / (p_ + r_) if p_ + r_ else 0.0)
+    return p_, r_, f1_score(p_, r_) or 0.0
 
 
 def main() -> None:
@@ -144,12 +136,9 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()}", flush=True)
     parts = {"dev": candidate_rows(args.index, args.cache / f"{args.llm}.jsonl",
                                    load_gold(SHARED / "eval" / "dev.jsonl"), "dev", args.llm)}
-    raw = [json.loads(ln) for ln in args.docsites_questions.read_text().splitlines() if ln.strip()]
-    golds = {g.id: g for g in load_gold(args.docsites_questions)}
-    for corpus in sorted({r["corpus"] for r in raw}):
+    for corpus, qs in sorted(questions_by_corpus(args.docsites_questions).items()):
         index = args.index_root / f"{corpus}-minilm"
         if index.exists():
-            qs = [golds[r["id"]] for r in raw if r["corpus"] == corpus]
             parts[corpus] = candidate_rows(index, args.docsites_cache / f"{args.llm}.jsonl", qs, corpus, args.llm)
     X = np.vstack([v["X"] for v in parts.values()])
     y = np.concatenate([v["y"] for v in parts.values()])

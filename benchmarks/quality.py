@@ -107,6 +107,10 @@ def runtime_report(name: str, counts: Counter[str]) -> list[str]:
     return lines
 
 
+class NotCached(LookupError):
+    """A replay-only :class:`CachedGenerator` has no recorded answer for this prompt."""
+
+
 class CachedGenerator:
     """An :class:`AnswerGenerator` that replays answers recorded in a JSON-lines file.
 
@@ -114,15 +118,20 @@ class CachedGenerator:
     themselves when ``prompt`` builds them (so two evidence budgets never share an answer,
     and generators of one model with the same prompt do). A miss calls the real generator
     (built lazily by ``make``) and appends the answer with its generation time in seconds and the model runtime that wrote it
-    (:func:`runtime_fingerprint`); :meth:`runtimes` counts the answers used per runtime,
-    so a report can say when they were not all written by one build.
+    (:func:`runtime_fingerprint`); with ``make=None`` the generator only replays and a miss
+    raises :class:`NotCached`. :meth:`runtimes` counts the answers used per runtime,
+    so a report can say when they were not all written by one build. One file holds one
+    model's answers (the key names the generator only when there is no ``prompt``).
     """
 
-    def __init__(self, name: str, make: Callable[[], AnswerGenerator], path: Path,
+    def __init__(self, name: str, make: Callable[[], AnswerGenerator] | None, path: Path,
                  prompt: Callable[[str, list[ScoredSnippet]], list[ChatMessage]] | None = None) -> None:
         self.name = name
         self._make = make
         self._prompt = prompt
+        # building the prompt selects evidence (~0.14 s of embedding); every selection replays
+        # the same question, so each key is computed once per process
+        self._keys: dict[tuple[str, str], str] = {}
         self._inner: AnswerGenerator | None = None
         self.path = path
         self.cache: dict[str, dict[str, Any]] = {}
@@ -137,17 +146,23 @@ class CachedGenerator:
 
     def _key(self, question: str, snippets: list[ScoredSnippet]) -> str:
         ids = ",".join(s.snippet.id for s in snippets)
+        memo = self._keys.get((question, ids))
+        if memo is not None:
+            return memo
         key = f"{PROMPT_VERSION}\x1f{question}\x1f{ids}"
         if self._prompt is not None:  # the prompt text itself: an evidence or prompt change is a miss
             key += "\x1f" + json.dumps([[m.role, m.content] for m in self._prompt(question, snippets)])
         else:
             key = f"{self.name}\x1f{key}"
-        return hashlib.sha1(key.encode()).hexdigest()
+        self._keys[(question, ids)] = digest = hashlib.sha1(key.encode()).hexdigest()
+        return digest
 
     def generate(self, question: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
         key = self._key(question, snippets)
         rec = self.cache.get(key)
         if rec is None:
+            if self._make is None:
+                raise NotCached(f"no {self.name} answer recorded in {self.path} for {question!r}")
             if self._inner is None:
                 self._inner = self._make()
             t0 = time.perf_counter()
@@ -173,6 +188,21 @@ class CachedGenerator:
 
     def finish(self, raw: str, snippets: list[ScoredSnippet]) -> GeneratedAnswer:
         return GeneratedAnswer(text=raw, found=bool(raw.strip()), raw=raw)
+
+
+def replay_pipeline(index: Path, cache: Path, llm: str = "bundled") -> Pipeline:
+    """The product's pipeline over ``index`` (current selection, no refinement or model
+    captions) answering with ``llm``'s answers recorded in ``cache``, without loading the
+    model: a question whose prompt has no recorded answer raises :class:`NotCached`."""
+    from murar.answer.generate import answer_prompt
+
+    base = load_pipeline(index, llm="extractive")
+    emb = base.embedder
+    gen = CachedGenerator(llm, None, cache,
+                          prompt=functools.partial(answer_prompt, evidence=PipelineConfig().evidence, embedder=emb))
+    return Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None,
+                    config=PipelineConfig(refine=False, display_captions=False),
+                    corpus_root=base.corpus_root, assets_dir=base.assets_dir)
 
 
 def previous_config() -> PipelineConfig:
