@@ -33,13 +33,9 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import zipfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
@@ -47,7 +43,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 os.environ.setdefault("LANCEDB_LOG", "error")
 os.environ.setdefault("LANCE_LOG", "error")
 
-from murar.embed.base import BatchingEmbedder, Vectors, l2_normalise
+from murar.embed.minilm import MiniLMEmbedder
 
 SHARED = REPO.parent / "shared"
 OUT = REPO / "benchmarks" / "out"
@@ -97,18 +93,14 @@ def prepare_mpnet(folder: Path) -> Path:
     return folder
 
 
-class MPNetEmbedder(BatchingEmbedder):
+class MPNetEmbedder(MiniLMEmbedder):
     """all-mpnet-base-v2 as fp32 ONNX: ``embed`` returns ``(n, 768)`` float32, L2-normalised
-    (mean pooling with the attention mask, as its model card says); 384 word pieces."""
-
-    batch_size = 8
+    (mean pooling with the attention mask, as its model card says); 384 positions. Loading,
+    batching and pooling are :class:`MiniLMEmbedder`'s."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._session: Any = None
-        self._tok: Any = None
-        self._counter: Any = None
-        self._lock = threading.Lock()
+        super().__init__(model_path=folder / "model.onnx", tokenizer_path=folder / "tokenizer.json",
+                         verify_checksum=False, max_length=MAX_LEN)
 
     @property
     def name(self) -> str:
@@ -117,46 +109,6 @@ class MPNetEmbedder(BatchingEmbedder):
     @property
     def dim(self) -> int:
         return 768
-
-    @property
-    def max_tokens(self) -> int:
-        return MAX_LEN - 2
-
-    def load(self) -> None:
-        with self._lock:
-            if self._session is not None:
-                return
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
-
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = os.cpu_count() or 1
-            opts.inter_op_num_threads = 1
-            self._session = ort.InferenceSession(str(self.folder / "model.onnx"), sess_options=opts,
-                                                 providers=["CPUExecutionProvider"])
-            self._tok = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
-            self._tok.enable_truncation(max_length=MAX_LEN)
-            self._tok.enable_padding(pad_id=1, pad_token="<pad>")
-            self._counter = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
-            self._counter.no_truncation()
-            self._counter.no_padding()
-
-    def embed_batch(self, texts: Sequence[str]) -> Vectors:
-        self.load()
-        encs = self._tok.encode_batch([t if t.strip() else " " for t in texts])
-        ids = np.array([e.ids for e in encs], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
-        (hidden,) = self._session.run(["last_hidden_state"], {"input_ids": ids, "attention_mask": mask})
-        m = mask[..., None].astype(np.float32)
-        return l2_normalise((hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None))
-
-    def count_tokens(self, text: str) -> int:
-        self.load()
-        return len(self._counter.encode(text, add_special_tokens=False).ids)
-
-    def token_spans(self, text: str) -> list[tuple[int, int]]:
-        self.load()
-        return [(int(a), int(b)) for a, b in self._counter.encode(text, add_special_tokens=False).offsets]
 
 
 def question_sets(names: list[str]) -> list[tuple[str, Path, list[Any]]]:
@@ -184,7 +136,6 @@ def main() -> None:
     args = ap.parse_args()
     from query import compare_retrievers
 
-    from murar.embed.minilm import MiniLMEmbedder
     from murar.ingest.index import open_index
     from murar.tune.reembed import reembed_index
 

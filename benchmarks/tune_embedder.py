@@ -37,6 +37,7 @@ os.environ.setdefault("LANCE_LOG", "error")
 
 from murar.answer.generate import ExtractiveAnswerGenerator
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
+from murar.embed.base import Embedder
 from murar.embed.minilm import MiniLMEmbedder
 from murar.eval.claims import SentenceDecomposer
 from murar.eval.media_metrics import GoldQuestion, load_gold, normalise_path
@@ -47,7 +48,7 @@ SHARED = REPO.parent / "shared"
 OUT = REPO / "benchmarks" / "out"
 
 
-def evaluate(index: Path, golds: list[GoldQuestion], embedder: Any = None) -> dict[str, Any]:
+def evaluate(index: Path, golds: list[GoldQuestion], embedder: Embedder | None = None) -> dict[str, Any]:
     """Answer every question over ``index`` (extractive, no model) and score retrieval and media.
 
     ``embedder``: the one the index was built with when its name is not one murar resolves

@@ -47,6 +47,11 @@ class MiniLMEmbedder(BatchingEmbedder):
     ``embed`` returns shape ``(n, 384)``, float32, L2-normalised. Throughput on
     2 CPU cores is roughly 125 passages/s for ~200-token passages.
 
+    ``model_path``/``tokenizer_path``/``max_length`` (positions, special tokens
+    included) serve another mean-pooled sentence-transformers encoder exported to
+    ONNX with a ``last_hidden_state`` output (a subclass gives its ``name`` and
+    ``dim``); ``token_type_ids`` is fed only when the graph declares it.
+
     Raises:
         ModelError: a model package is missing or the model file fails its checksum.
         MissingExtraError: onnxruntime or tokenizers is missing.
@@ -63,7 +68,10 @@ class MiniLMEmbedder(BatchingEmbedder):
         tokenizer_path: Path | None = None,
         threads: int | None = None,
         verify_checksum: bool = True,
+        max_length: int = MAX_TOKENS,
     ) -> None:
+        self._max_length = max_length
+        self._input_names: frozenset[str] = frozenset()
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
         self._threads = threads
@@ -83,8 +91,8 @@ class MiniLMEmbedder(BatchingEmbedder):
 
     @property
     def max_tokens(self) -> int:
-        # 256 positions minus [CLS] and [SEP]
-        return MAX_TOKENS - 2
+        # positions (256 for MiniLM) minus [CLS] and [SEP]
+        return self._max_length - 2
 
     def load(self) -> None:
         """Load the ONNX session and tokenizer (idempotent, thread-safe)."""
@@ -121,9 +129,10 @@ class MiniLMEmbedder(BatchingEmbedder):
             self._session = ort.InferenceSession(
                 str(model_path), sess_options=opts, providers=["CPUExecutionProvider"]
             )
+            self._input_names = frozenset(i.name for i in self._session.get_inputs())
             tok = Tokenizer.from_file(str(tok_path))
             counter = Tokenizer.from_file(str(tok_path))
-            tok.enable_truncation(max_length=MAX_TOKENS)
+            tok.enable_truncation(max_length=self._max_length)
             tok.enable_padding(pad_id=0, pad_token="[PAD]")
             counter.no_truncation()
             counter.no_padding()
@@ -136,11 +145,10 @@ class MiniLMEmbedder(BatchingEmbedder):
             encs = self._tokenizer.encode_batch([t if t.strip() else " " for t in texts])
             ids = np.array([e.ids for e in encs], dtype=np.int64)
             mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
-            types = np.zeros_like(ids)
-            (hidden,) = self._session.run(
-                ["last_hidden_state"],
-                {"input_ids": ids, "attention_mask": mask, "token_type_ids": types},
-            )
+            feed = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._input_names:  # BERT graphs take it; MPNet's has no such input
+                feed["token_type_ids"] = np.zeros_like(ids)
+            (hidden,) = self._session.run(["last_hidden_state"], feed)
         except Exception as err:  # onnxruntime raises its own exception types
             raise EmbeddingError(f"MiniLM embedding failed for a batch of {len(texts)} texts: {err}") from err
         m = mask[..., None].astype(np.float32)
