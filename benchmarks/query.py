@@ -310,8 +310,20 @@ def ocr_options(index: Path, ocr_images: bool) -> dict[str, Any]:
     return {"ocr": RapidOcrEngine(), "ocr_cache": index.parent / f"{index.name}.ocr-cache.json"}
 
 
+def index_embedder(index: Path) -> Any:
+    """The embedder ``index`` records (an mpnet or tuned copy stays what it is); MiniLM for a new index."""
+    from murar.answer.pipeline import embedder_for
+    from murar.errors import IndexError_
+    from murar.ingest.index import open_index
+
+    try:
+        return embedder_for(open_index(index).manifest.embedder, index)
+    except IndexError_:
+        return MiniLMEmbedder()
+
+
 def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False) -> None:
-    """Bring ``index`` up to date with ``corpus`` (MiniLM) before measuring: an incremental
+    """Bring ``index`` up to date with ``corpus`` (with the embedder it records) before measuring: an incremental
     ingest, seconds when nothing changed, so an index built by older chunking rules
     (``CHUNKER_VERSION``) or an older corpus is never measured as it was.
 
@@ -322,7 +334,7 @@ def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False) -> None
     print(f"indexing {corpus} into {index} (incremental{', OCR of images' if ocr_images else ''}) ...",
           flush=True)
     t = time.perf_counter()
-    _, report = build_index(corpus, index, embedder=MiniLMEmbedder(), **ocr_options(index, ocr_images))
+    _, report = build_index(corpus, index, embedder=index_embedder(index), **ocr_options(index, ocr_images))
     print(f"  index ready in {time.perf_counter() - t:.1f} s", flush=True)
     if report.ocr:
         print(f"  OCR: {report.ocr}", flush=True)

@@ -162,7 +162,7 @@ def ensure_gguf(
         cache.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise ModelError(f"cannot create model cache directory {cache}: {err}; set MURAR_CACHE_DIR") from err
-    with _locked(cache / f"{recipe.filename}.lock"):
+    with locked(cache / f"{recipe.filename}.lock"):
         if _is_verified(final, recipe):  # another process finished while we waited
             return final
         if final.exists() and final.stat().st_size == recipe.size_bytes:
@@ -256,7 +256,8 @@ def _remove(*paths: Path) -> None:
 
 
 @contextlib.contextmanager
-def _locked(lock_path: Path) -> Iterator[None]:
+def locked(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``lock_path`` (created if missing) for the block."""
     if fcntl is None:  # pragma: no cover - Windows
         yield
         return
@@ -277,4 +278,5 @@ __all__ = [
     "default_cache_dir",
     "ensure_gguf",
     "find_parts",
+    "locked",
 ]

@@ -658,15 +658,21 @@ def embedder_for(name: str, index_dir: Path | None = None) -> Embedder:
         ConfigError: the index was built with an embedder that needs settings
             (an OpenAI-compatible endpoint): pass ``embedder=`` explicitly.
         EmbedderMismatchError: a tuned embedder whose folder is missing or altered.
+        ModelError: the index was built with mpnet and this machine has not
+            prepared it (``murar models prepare --embedder mpnet``).
     """
     from murar.embed.fake import HashingEmbedder
     from murar.embed.minilm import MiniLMEmbedder
+    from murar.embed.mpnet import NAME as MPNET_NAME
+    from murar.embed.mpnet import MPNetEmbedder
     from murar.embed.tuned import is_tuned_name, resolve_embedder
 
     if is_tuned_name(name):
         return resolve_embedder(name, index_dir)
     if name == MiniLMEmbedder().name:
         return MiniLMEmbedder()
+    if name == MPNET_NAME:
+        return MPNetEmbedder()
     if name.startswith("hashing-"):
         return HashingEmbedder(dim=int(name.split("-", 1)[1]))
     raise ConfigError(f"the index was built with embedder {name!r}; pass a matching embedder explicitly")

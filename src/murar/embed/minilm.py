@@ -50,7 +50,8 @@ class MiniLMEmbedder(BatchingEmbedder):
     ``model_path``/``tokenizer_path``/``max_length`` (positions, special tokens
     included) serve another mean-pooled sentence-transformers encoder exported to
     ONNX with a ``last_hidden_state`` output (a subclass gives its ``name`` and
-    ``dim``); ``token_type_ids`` is fed only when the graph declares it.
+    ``dim``, and ``pad_token`` when it is not ``[PAD]``); ``token_type_ids`` is fed
+    only when the graph declares it.
 
     Raises:
         ModelError: a model package is missing or the model file fails its checksum.
@@ -69,8 +70,10 @@ class MiniLMEmbedder(BatchingEmbedder):
         threads: int | None = None,
         verify_checksum: bool = True,
         max_length: int = MAX_TOKENS,
+        pad_token: str = "[PAD]",
     ) -> None:
         self._max_length = max_length
+        self._pad_token = pad_token
         self._input_names: frozenset[str] = frozenset()
         self._model_path = model_path
         self._tokenizer_path = tokenizer_path
@@ -133,7 +136,10 @@ class MiniLMEmbedder(BatchingEmbedder):
             tok = Tokenizer.from_file(str(tok_path))
             counter = Tokenizer.from_file(str(tok_path))
             tok.enable_truncation(max_length=self._max_length)
-            tok.enable_padding(pad_id=0, pad_token="[PAD]")
+            pad_id = tok.token_to_id(self._pad_token)
+            if pad_id is None:
+                raise ModelError(f"{tok_path} has no padding token {self._pad_token!r}")
+            tok.enable_padding(pad_id=pad_id, pad_token=self._pad_token)
             counter.no_truncation()
             counter.no_padding()
             self._tokenizer = tok
