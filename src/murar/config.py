@@ -67,7 +67,8 @@ class IndexSettings:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EmbedderSettings:
-    """``kind``: ``minilm`` (bundled) | ``openai`` (with ``base_url``, ``model``) | ``hashing`` (tests)."""
+    """``kind``: ``minilm`` (bundled) | ``mpnet`` (opt-in, ``murar models prepare --embedder mpnet``) |
+    ``openai`` (with ``base_url``, ``model``) | ``hashing`` (tests)."""
 
     kind: str = "minilm"
     base_url: str | None = None

@@ -64,9 +64,11 @@ def build_index(
     the report (``report.failed``, ``report.warnings``), never fatal.
 
     Args:
-        embedder: ``"minilm"`` (bundled, offline, 384-d), ``"openai"`` (with
-            ``embed_base_url`` and ``embed_model``), ``"hashing"`` (tests), or
-            an :class:`murar.embed.base.Embedder`.
+        embedder: ``"minilm"`` (bundled, offline, 384-d), ``"mpnet"``
+            (all-mpnet-base-v2, 768-d, opt-in: ``murar models prepare --embedder
+            mpnet`` once), ``"openai"`` (with ``embed_base_url`` and
+            ``embed_model``), ``"hashing"`` (tests), or an
+            :class:`murar.embed.base.Embedder`.
         exclude: file-name patterns to skip, added to the defaults (licenses, changelogs).
         progress: ``progress(stage, done, total)``, or an object with
             ``start(stage, total)``/``advance(stage, n)`` (a ProgressHook).
@@ -87,6 +89,7 @@ def build_index(
         IngestError: ``source`` is not a folder.
         IndexError_: another ingest is writing ``index``.
         ConfigError: unknown embedder or missing endpoint settings.
+        ModelError: ``embedder="mpnet"`` and this machine has not prepared it.
 
     Example::
 

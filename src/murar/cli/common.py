@@ -44,16 +44,26 @@ def fail(err: MurarError | str, code: int = 1) -> NoReturn:
     sys.exit(code)
 
 
+EMBEDDER_KINDS = ("minilm", "mpnet", "openai", "hashing")
+"""What ``--embedder`` accepts."""
+
+
 def build_embedder(kind: str, base_url: str | None = None, model: str | None = None) -> Embedder:
-    """The embedder named on the command line.
+    """The embedder named on the command line (one of :data:`EMBEDDER_KINDS`).
 
     Raises:
         ConfigError: unknown kind or missing endpoint settings.
+        ModelError: ``mpnet`` is not prepared on this machine (the message
+            names ``murar models prepare --embedder mpnet``).
     """
     if kind == "minilm":
         from murar.embed.minilm import MiniLMEmbedder
 
         return MiniLMEmbedder()
+    if kind == "mpnet":
+        from murar.embed.mpnet import MPNetEmbedder
+
+        return MPNetEmbedder()
     if kind == "hashing":
         from murar.embed.fake import HashingEmbedder
 
@@ -64,7 +74,7 @@ def build_embedder(kind: str, base_url: str | None = None, model: str | None = N
         from murar.embed.openai import OpenAICompatibleEmbedder
 
         return OpenAICompatibleEmbedder(base_url, model)
-    raise ConfigError(f"unknown embedder {kind!r}; choose minilm, openai or hashing")
+    raise ConfigError(f"unknown embedder {kind!r}; choose {', '.join(EMBEDDER_KINDS[:-1])} or {EMBEDDER_KINDS[-1]}")
 
 
 def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
@@ -75,6 +85,7 @@ def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
 
     Raises:
         ConfigError: unknown kind or missing endpoint settings.
+        ModelError: ``mpnet`` is not prepared on this machine.
     """
     if kind == "minilm" and not isinstance(target, str):
         from murar.embed.tuned import is_tuned_name, resolve_embedder

@@ -30,7 +30,9 @@ def ingest(
                                           "or the http(s) URL of a live documentation site (crawled).")],
     index: Annotated[Path, typer.Option("--index", "-i", help="Index folder to create or refresh.")] = DEFAULT_INDEX,
     embedder: Annotated[str, typer.Option(help="minilm (bundled, offline; the index's tuned MiniLM when "
-                                               "`murar tune-embedder` made one) | openai | hashing (tests only).")]
+                                               "`murar tune-embedder` made one) | mpnet (all-mpnet-base-v2, "
+                                               "opt-in, 768-d, ~5x slower; once: `murar models prepare "
+                                               "--embedder mpnet`) | openai | hashing (tests only).")]
     = "minilm",
     embed_base_url: Annotated[str | None, typer.Option(help="Base URL of an OpenAI-compatible embeddings API.")] = None,
     embed_model: Annotated[str | None, typer.Option(help="Model name for --embedder openai.")] = None,
