@@ -66,8 +66,8 @@ class BatchingEmbedder(ABC):
         """Embed ``texts`` in batches of :attr:`batch_size`.
 
         Returns an array of shape ``(len(texts), dim)``, float32, L2-normalised
-        (an empty input gives shape ``(0, dim)``). ``progress`` is called with
-        the number of texts done after each batch.
+        (an empty input gives shape ``(0, dim)``). ``progress`` is called after
+        each batch with the number of texts in that batch (an increment).
         """
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)

@@ -274,11 +274,11 @@ def _export_onnx(src: Path, target: Path) -> str:
     import torch
     import transformers
 
-    transformers.logging.set_verbosity_error()
-    transformers.logging.disable_progress_bar()
+    transformers.logging.set_verbosity_error()  # type: ignore[no-untyped-call]
+    transformers.logging.disable_progress_bar()  # type: ignore[no-untyped-call]
     model = transformers.AutoModel.from_pretrained(str(src)).eval()
 
-    class Encoder(torch.nn.Module):  # type: ignore[misc]
+    class Encoder(torch.nn.Module):
         def __init__(self, inner: Any) -> None:
             super().__init__()
             self.inner = inner
