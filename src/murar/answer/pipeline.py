@@ -74,7 +74,13 @@ from murar.answer.strategies import (
     select_answer_based,
     select_hybrid,
 )
-from murar.answer.streaming import Piece, SentenceAssembler, SentenceOutcome, blocks_of
+from murar.answer.streaming import (
+    Piece,
+    SentenceAssembler,
+    SentenceOutcome,
+    blocks_of,
+    without_repeats,
+)
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
 from murar.ingest.chunking import split_sentences
@@ -421,6 +427,8 @@ class Pipeline:
         trace.timings_ms["total"] = _ms(t0)
         yield AnswerEvent(type="stage", name="render")
         blocks = blocks_of(released)
+        if trace.stopped == _REPETITION:
+            blocks = without_repeats(blocks)
         yield AnswerEvent(type="answer", answer=Answer(question=q, blocks=blocks, sources=snippets, found=True,
                                                        trace=trace))
 

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from murar.answer.attribute import split_answer
-from murar.answer.generate import citations_in, clean_citations
+from murar.answer.generate import citations_in, clean_citations, strip_citations
 from murar.schema import Block, MediaBlock, TextBlock
 
 # a sentence may end here: terminator or line break followed by more than spaces/citations
@@ -201,4 +201,45 @@ def blocks_of(pieces: list[Piece]) -> list[Block]:
     return blocks
 
 
-__all__ = ["OnSentence", "Piece", "SentenceAssembler", "SentenceOutcome", "blocks_of"]
+_LIST_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+")
+
+
+def without_repeats(blocks: list[Block]) -> list[Block]:
+    """``blocks`` with every sentence that repeats an earlier one removed from the text blocks.
+
+    For an answer whose model was stopped in a repetition loop
+    (:func:`murar.answer.generate.repeating_sentences`): the streamed path can
+    only see the loop once the repeated run is written and released, so the
+    final answer drops it, as the three-call path's draft does. Sentences are
+    compared without citations, list markers, case or spacing; the text between kept
+    sentences (line breaks, list markers) stays as written; a text block left
+    empty is removed; media blocks are kept in place.
+    """
+    seen: set[str] = set()
+    out: list[Block] = []
+    for block in blocks:
+        if not isinstance(block, TextBlock):
+            out.append(block)
+            continue
+        text, kept, pos = block.text, [], 0
+        for sent in split_answer(text):
+            start = text.find(sent, pos)
+            if start < 0:  # split_answer normalised it; keep the rest as written
+                break
+            end = start + len(sent)
+            key = " ".join(_LIST_MARKER.sub("", strip_citations(sent)).casefold().split())
+            if key and key in seen:
+                kept.append(text[pos:start].rstrip(" "))
+                pos = end
+                continue
+            seen.add(key)
+            kept.append(text[pos:end])
+            pos = end
+        kept.append(text[pos:])
+        cleaned = "".join(kept).strip()
+        if cleaned:
+            out.append(TextBlock(text=cleaned, citations=citations_in(cleaned)))
+    return out
+
+
+__all__ = ["OnSentence", "Piece", "SentenceAssembler", "SentenceOutcome", "blocks_of", "without_repeats"]
