@@ -160,7 +160,7 @@ def prepare_mpnet(cache_dir: Path | None = None, *, force: bool = False, report:
     export (opset 17), a check that the graph embeds, then an atomic rename of
     the finished folder into place: an interrupted run leaves no half-written
     folder. A second process waits on a lock file and returns the first one's
-    result. About 2 minutes on 2 cores (download ~0.4 GB, export ~1 min).
+    result. About 25 s on 2 cores with a fast index (download ~0.4 GB, export ~10 s).
 
     Raises:
         MissingExtraError: torch or transformers is missing (``pip install 'murar[tune]'``).
