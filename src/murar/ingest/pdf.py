@@ -10,6 +10,8 @@ Pipeline per page (streamed; only text lines are kept across pages):
 3. author captions ("Figure 2:", "Table 1:") are detected; each figure caption
    takes the nearest graphics cluster above/below it in its column; each table
    caption the ruled region next to it (booktabs rules or a ruled grid).
+   Tables with neither ruling lines nor a caption are found from word
+   alignment (:mod:`murar.ingest.pdf_unruled`); their lines leave the body text.
    Figures are rendered to PNG under ``assets_dir``; the image-quality filter
    (:mod:`murar.ingest.quality`) drops tiny, blank, banner-shaped and repeated
    (logo/header) images.
@@ -42,6 +44,11 @@ from murar.ingest.captions import (
 )
 from murar.ingest.liblog import library_warnings
 from murar.ingest.ocr import OcrEngine, RapidOcrEngine
+from murar.ingest.pdf_unruled import (
+    find_unruled_tables,
+    merge_wrapped_rows,
+    split_at_gutter,
+)
 from murar.ingest.quality import (
     ImageCandidate,
     ImageQualityFilter,
@@ -263,29 +270,6 @@ def _make_line(words: list[dict[str, Any]], page: int, page_height: float, col: 
     )
 
 
-def _build_lines(rows: list[list[dict[str, Any]]], gutter: float | None, page: int,
-                 page_height: float) -> list[_Line]:
-    lines: list[_Line] = []
-    for row in rows:
-        if gutter is None:
-            lines.append(_make_line(row, page, page_height, -1))
-            continue
-        crossing = any(w["x0"] < gutter < w["x1"] for w in row)
-        left = [w for w in row if w["x1"] <= gutter]
-        right = [w for w in row if w["x0"] >= gutter]
-        if crossing or not left or not right:
-            if not crossing and left and not right:
-                lines.append(_make_line(row, page, page_height, 0))
-            elif not crossing and right and not left:
-                lines.append(_make_line(row, page, page_height, 1))
-            else:
-                lines.append(_make_line(row, page, page_height, -1))
-        else:
-            lines.append(_make_line(left, page, page_height, 0))
-            lines.append(_make_line(right, page, page_height, 1))
-    return lines
-
-
 def _col_of(box: Bbox, gutter: float | None) -> int:
     if gutter is None:
         return -1
@@ -452,7 +436,8 @@ class _PdfConverter:
             ocr_page = bool(words)
         rows = _group_rows(words)
         gutter = _find_gutter(rows, pw)
-        lines = _build_lines(rows, gutter, page_no, ph)
+        col_rows = [piece for row in rows for piece in split_at_gutter(row, gutter)]
+        lines = [_make_line(ws, page_no, ph, col) for col, ws in col_rows]
 
         # captions: a caption line plus following lines of the same block
         used: set[int] = set()
@@ -492,7 +477,7 @@ class _PdfConverter:
         tables: list[tuple[Bbox, list[list[str]], str]] = []  # bbox, rows, caption
         table_caps: set[int] = set()
         if self.opt.extract_tables:
-            tables = self._tables(page, page_no, captions, table_caps, lines, gutter)
+            tables = self._tables(page, page_no, captions, table_caps, rows, gutter)
 
         # figures
         figures: list[tuple[Bbox, str, bool]] = []  # bbox, caption, from caption
@@ -610,7 +595,8 @@ class _PdfConverter:
         return None
 
     def _tables(self, page: Any, page_no: int, captions: list[tuple[CaptionKind, Bbox, int, str]],
-                table_caps: set[int], lines: list[_Line], gutter: float | None) -> list[tuple[Bbox, list[list[str]], str]]:
+                table_caps: set[int], text_rows: list[list[dict[str, Any]]],
+                gutter: float | None) -> list[tuple[Bbox, list[list[str]], str]]:
         out: list[tuple[Bbox, list[list[str]], str]] = []
         try:
             found = page.find_tables()
@@ -656,6 +642,44 @@ class _PdfConverter:
                 continue
             out.append((region, rows, ctext))
             table_caps.add(ci)
+        out.extend(self._unruled_tables(page, page_no, captions, table_caps, text_rows, gutter, [t[0] for t in out]))
+        return out
+
+    def _unruled_tables(self, page: Any, page_no: int, captions: list[tuple[CaptionKind, Bbox, int, str]],
+                        table_caps: set[int], text_rows: list[list[dict[str, Any]]], gutter: float | None,
+                        taken: list[Bbox]) -> list[tuple[Bbox, list[list[str]], str]]:
+        """Tables without ruling lines found from word alignment
+        (:func:`murar.ingest.pdf_unruled.find_unruled_tables`); a table caption
+        left without a table just above or below one becomes its caption."""
+        out: list[tuple[Bbox, list[list[str]], str]] = []
+        for found in find_unruled_tables(text_rows, gutter, taken + [c[1] for c in captions]):
+            x0, top, x1, bottom = found.bbox
+            region = (x0 - 1, top - 1, x1 + 1, bottom + 1)
+            try:
+                crop = page.crop(region, strict=False)
+                rows = _clean_rows(crop.extract_table({
+                    "vertical_strategy": "explicit", "horizontal_strategy": "text",
+                    "explicit_vertical_lines": [region[0], *found.separators[1:-1], region[2]],
+                    "snap_tolerance": 3, "join_tolerance": 3, "text_x_tolerance": 1.5,
+                    "intersection_tolerance": 5}) or [])
+            except Exception as err:  # noqa: BLE001
+                self.warnings.append(f"page {page_no}: table extraction failed: {err}")
+                continue
+            if len(rows) < 3 or len(rows[0]) < 3:
+                continue
+            rows = merge_wrapped_rows(rows)
+            caption = ""
+            best: tuple[float, int] | None = None
+            for ci, (kind, cbox, _col, _text) in enumerate(captions):
+                if kind != "table" or ci in table_caps or _overlap(cbox[0], cbox[2], x0, x1) <= 0:
+                    continue
+                dist = top - cbox[3] if cbox[3] <= top + 2 else cbox[1] - bottom
+                if -2 <= dist <= 40 and (best is None or dist < best[0]):
+                    best = (dist, ci)
+            if best is not None:
+                caption = captions[best[1]][3]
+                table_caps.add(best[1])
+            out.append((region, rows, caption))
         return out
 
     def _ocr_words(self, page: Any, page_no: int, pw: float, ph: float, res: _PageResult) -> list[dict[str, Any]]:
@@ -748,7 +772,7 @@ def _replace(opt: PdfOptions, **kw: Any) -> PdfOptions:
 
 
 def _clean_rows(rows: list[list[str | None]]) -> list[list[str]]:
-    clean = [[re.sub(r"\s+", " ", c or "").strip() for c in r] for r in rows if r]
+    clean = [[_clean_text(re.sub(r"\s+", " ", c or "").strip()) for c in r] for r in rows if r]
     clean = [r for r in clean if any(r)]
     if not clean:
         return []
