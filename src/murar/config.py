@@ -67,10 +67,11 @@ class IndexSettings:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EmbedderSettings:
-    """``kind``: ``minilm`` (bundled) | ``mpnet`` (opt-in, ``murar models prepare --embedder mpnet``) |
-    ``openai`` (with ``base_url``, ``model``) | ``hashing`` (tests)."""
+    """``kind``: ``auto`` (a refresh keeps the index's embedder; a new index gets ``mpnet``
+    when ``murar models prepare --embedder mpnet`` has run on this machine, else ``minilm``) |
+    ``minilm`` (bundled) | ``mpnet`` | ``openai`` (with ``base_url``, ``model``) | ``hashing`` (tests)."""
 
-    kind: str = "minilm"
+    kind: str = "auto"
     base_url: str | None = None
     model: str | None = None
 

@@ -150,14 +150,15 @@ def test_status_has_an_mpnet_row(cache: Path) -> None:
     row = json.loads(r.output)[-1]
     assert row["model"].startswith("all-mpnet-base-v2")
     assert row["prepared"] is False and row["status"] == "not prepared"
-    assert row["folder"] == str(cache / mpnet.FOLDER_NAME)
+    assert row["folder"] == str(cache / mpnet.FOLDER_NAME) and row["new_index_embedder"] == "minilm"
     r = runner.invoke(app, ["models", "status"])
     assert r.exit_code == 0
     assert f"missing  all-mpnet-base-v2 fp32 ONNX (opt-in embedder): not prepared ({PREPARE_HINT})" in r.output
     _stand_in_prepared(cache)
     row = json.loads(runner.invoke(app, ["models", "status", "-f", "json"]).output)[-1]
-    assert row["prepared"] is True and row["status"] == "prepared"
+    assert row["prepared"] is True and row["status"] == "prepared" and row["new_index_embedder"] == "mpnet"
     r = runner.invoke(app, ["models", "status"])
+    assert "new indexes are embedded with mpnet (murar ingest --embedder auto)" in r.output
     assert f"ok       all-mpnet-base-v2 fp32 ONNX (opt-in embedder): prepared in {cache / mpnet.FOLDER_NAME}" in r.output
 
 
@@ -176,7 +177,7 @@ def test_ingest_embedder_mpnet_unprepared_is_a_readable_error(tmp_path: Path, ca
     assert "error: the mpnet embedder is not prepared" in r.output and PREPARE_HINT in r.output
     assert "Traceback" not in r.output and not (tmp_path / "idx").exists()
     r = runner.invoke(app, ["ingest", str(tmp_path), "--index", str(tmp_path / "i"), "--embedder", "bogus"])
-    assert r.exit_code == 1 and "unknown embedder 'bogus'; choose minilm, mpnet, openai or hashing" in r.output
+    assert r.exit_code == 1 and "unknown embedder 'bogus'; choose auto, minilm, mpnet, openai or hashing" in r.output
 
 
 def test_ingest_help_names_mpnet() -> None:

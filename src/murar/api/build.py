@@ -43,7 +43,7 @@ def build_index(
     source: str | os.PathLike[str],
     index: str | os.PathLike[str],
     *,
-    embedder: str | Embedder = "minilm",
+    embedder: str | Embedder = "auto",
     embed_base_url: str | None = None,
     embed_model: str | None = None,
     exclude: Sequence[str] = (),
@@ -64,10 +64,13 @@ def build_index(
     the report (``report.failed``, ``report.warnings``), never fatal.
 
     Args:
-        embedder: ``"minilm"`` (bundled, offline, 384-d), ``"mpnet"``
-            (all-mpnet-base-v2, 768-d, opt-in: ``murar models prepare --embedder
-            mpnet`` once), ``"openai"`` (with ``embed_base_url`` and
-            ``embed_model``), ``"hashing"`` (tests), or an
+        embedder: ``"auto"`` (as ``murar ingest``: a refresh keeps the embedder
+            the index records; a new index gets ``"mpnet"`` when it is prepared on
+            this machine, else ``"minilm"``), ``"minilm"`` (bundled, offline, 384-d;
+            the index's tuned MiniLM when ``murar tune-embedder`` made one),
+            ``"mpnet"`` (all-mpnet-base-v2, 768-d, ~5x slower to embed: ``murar
+            models prepare --embedder mpnet`` once), ``"openai"`` (with
+            ``embed_base_url`` and ``embed_model``), ``"hashing"`` (tests), or an
             :class:`murar.embed.base.Embedder`.
         exclude: file-name patterns to skip, added to the defaults (licenses, changelogs).
         progress: ``progress(stage, done, total)``, or an object with
@@ -108,10 +111,11 @@ def build_index(
     from murar.ingest.corpus import DEFAULT_EXCLUDES
     from murar.ingest.index import build_index as _build
 
+    target: Path | str = index if isinstance(index, str) and "://" in index else Path(index)
     if isinstance(embedder, str):
-        from murar.cli.common import build_embedder
+        from murar.cli.common import ingest_embedder
 
-        emb = build_embedder(embedder, embed_base_url, embed_model)
+        emb = ingest_embedder(embedder, target, embed_base_url, embed_model)
     else:
         emb = embedder
     hook: ProgressHook | None
@@ -119,7 +123,6 @@ def build_index(
         hook = progress  # type: ignore[assignment]
     else:
         hook = _CallbackProgress(progress)
-    target: Path | str = index if isinstance(index, str) and "://" in index else Path(index)
     recognizer = None
     if transcribe:
         from murar.ingest.asr import WhisperRecognizer

@@ -11,11 +11,14 @@ from rich.console import Console
 from rich.table import Table
 
 from murar.cli.common import (
+    AUTO_FALLBACK_NOTICE,
     DEFAULT_INDEX,
     StoreOption,
+    auto_embedder_kind,
     fail,
     index_target,
     ingest_embedder,
+    recorded_embedder,
 )
 from murar.cli.crawl_source import crawl_source, crawl_summary, is_url
 from murar.cli.progress import RichProgress
@@ -29,11 +32,13 @@ def ingest(
                                           "...) or of .md, .html, .pdf, .adoc, .rst and .ipynb files (searched recursively), "
                                           "or the http(s) URL of a live documentation site (crawled).")],
     index: Annotated[Path, typer.Option("--index", "-i", help="Index folder to create or refresh.")] = DEFAULT_INDEX,
-    embedder: Annotated[str, typer.Option(help="minilm (bundled, offline; the index's tuned MiniLM when "
-                                               "`murar tune-embedder` made one) | mpnet (all-mpnet-base-v2, "
-                                               "opt-in, 768-d, ~5x slower; once: `murar models prepare "
-                                               "--embedder mpnet`) | openai | hashing (tests only).")]
-    = "minilm",
+    embedder: Annotated[str, typer.Option(help="auto (default: a refresh keeps the index's embedder; a new "
+                                               "index gets mpnet when prepared, else minilm) | mpnet "
+                                               "(all-mpnet-base-v2, 768-d, better on unseen docs, ~5x slower "
+                                               "to embed; once: `murar models prepare --embedder mpnet`) | "
+                                               "minilm (bundled, offline; the index's tuned MiniLM when "
+                                               "`murar tune-embedder` made one) | openai | hashing (tests only).")]
+    = "auto",
     embed_base_url: Annotated[str | None, typer.Option(help="Base URL of an OpenAI-compatible embeddings API.")] = None,
     embed_model: Annotated[str | None, typer.Option(help="Model name for --embedder openai.")] = None,
     exclude: Annotated[list[str] | None, typer.Option(help="Extra file-name patterns to skip (repeatable).")] = None,
@@ -83,7 +88,11 @@ def ingest(
     from murar.ingest.index import build_index
 
     try:
+        fallback = (embedder == "auto" and auto_embedder_kind() == "minilm"
+                    and not recorded_embedder(index_target(index, store)))
         emb = ingest_embedder(embedder, index_target(index, store), embed_base_url, embed_model)
+        if fallback and output == "text":
+            typer.secho(AUTO_FALLBACK_NOTICE, fg=typer.colors.YELLOW, err=True)
         ocr_engine = None
         if ocr_images:
             from murar.ingest.ocr import RapidOcrEngine

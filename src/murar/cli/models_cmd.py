@@ -19,7 +19,8 @@ PREPARABLE_EMBEDDERS = ("mpnet",)
 
 @app.command("status")
 def status(output: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text") -> None:
-    """Which bundled models are installed and ready, and whether the opt-in mpnet embedder is prepared."""
+    """Which bundled models are installed and ready, whether the mpnet embedder is prepared, and
+    so which embedder a new index gets (``--embedder auto``: mpnet when prepared, else MiniLM)."""
     import importlib.util
 
     from murar import models
@@ -35,7 +36,8 @@ def status(output: Annotated[str, typer.Option("--format", "-f", help="text | js
     rows.append({"model": "llama-cpp-python runtime", "parts_installed": importlib.util.find_spec("llama_cpp") is not None})
     prepared = mpnet.is_prepared()
     rows.append({"model": "all-mpnet-base-v2 fp32 ONNX (opt-in embedder)", "prepared": prepared,
-                 "status": "prepared" if prepared else "not prepared", "folder": str(mpnet.mpnet_folder())})
+                 "status": "prepared" if prepared else "not prepared", "folder": str(mpnet.mpnet_folder()),
+                 "new_index_embedder": "mpnet" if prepared else "minilm"})
     if output == "json":
         typer.echo(json.dumps(rows, indent=2))
         return
@@ -46,6 +48,7 @@ def status(output: Annotated[str, typer.Option("--format", "-f", help="text | js
             typer.echo(f"{'ok     ' if r['prepared'] else 'missing'}  {r['model']}: {detail}")
         else:
             typer.echo(f"{'ok     ' if r['parts_installed'] else 'missing'}  {r['model']}")
+    typer.echo(f"new indexes are embedded with {rows[-1]['new_index_embedder']} (murar ingest --embedder auto)")
 
 
 @app.command("prepare")

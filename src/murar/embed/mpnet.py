@@ -1,4 +1,4 @@
-"""all-mpnet-base-v2 as an fp32 ONNX graph: the opt-in stronger embedder (issue 9).
+"""all-mpnet-base-v2 as an fp32 ONNX graph: the stronger embedder, default for new indexes once prepared (issue 9).
 
 all-mpnet-base-v2 (sentence-transformers, Apache-2.0) maps text to 768-d
 vectors by mean pooling over at most 384 positions, like MiniLM but with a
@@ -20,9 +20,14 @@ ONNX with torch (the ``tune`` extra) once, into the model cache::
       tokenizer.json  the model's own tokenizer
       mpnet.json      the manifest: name, sha256 and size of model.onnx, source zip sha256
 
-Dynamic int8 quantisation was measured and rejected: 67 passages/s, but
+``murar ingest`` uses it for a new index whenever it is prepared (``--embedder
+auto``, :func:`murar.cli.common.auto_embedder_kind`); ``scripts/setup.sh`` prepares it.
+
+Dynamic int8 quantisation was measured and rejected twice: 67 passages/s, but
 vectors as far as cosine 0.848 from fp32 (weight-only int8 kept 0.9986 and was
-no faster).
+no faster); again with onnxruntime 1.32 on 320 docs paragraphs, MatMul-only
+with constant weights (``MatMulConstBOnly``): mean cosine 0.68 to fp32 at 1.7x
+the speed, and per-channel weights 0.04 (a broken graph).
 """
 
 from __future__ import annotations
