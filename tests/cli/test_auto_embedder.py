@@ -17,7 +17,12 @@ import pytest
 from typer.testing import CliRunner
 
 import murar
-from murar.cli.common import AUTO_FALLBACK_NOTICE, auto_embedder_kind, build_embedder, ingest_embedder
+from murar.cli.common import (
+    AUTO_FALLBACK_NOTICE,
+    auto_embedder_kind,
+    build_embedder,
+    ingest_embedder,
+)
 from murar.cli.main import app
 from murar.config import EmbedderSettings
 from murar.embed import mpnet
