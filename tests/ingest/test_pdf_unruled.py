@@ -70,7 +70,7 @@ def test_unruled_uncaptioned_table_becomes_a_table_item(tmp_path: Path) -> None:
 
 
 def test_prose_columns_code_and_contents_are_not_tables(tmp_path: Path) -> None:
-    words = "the report lists every change that the agency proposes for the aircraft and".split()
+    words = ["the", "report", "lists", "every", "change", "that", "the", "agency", "proposes", "for", "the", "aircraft", "and"]
     lines: list[tuple[float, float, str]] = []
     for r in range(8):  # three columns of justified-looking prose (a Federal Register page)
         for c, x in enumerate((40.0, 230.0, 420.0)):
