@@ -12,7 +12,11 @@ pytest.importorskip("pypdfium2")
 
 from murar.ingest import pdf as pdf_module
 from murar.ingest.pdf import PdfOptions, convert_pdf
-from murar.ingest.pdf_unruled import UnruledTable, merge_wrapped_rows
+from murar.ingest.pdf_unruled import (
+    UnruledTable,
+    find_unruled_tables,
+    merge_wrapped_rows,
+)
 from murar.schema import ParsedDocument, TableItem
 
 _PROSE = [
@@ -172,10 +176,8 @@ def test_no_unruled_tables_in_prose_layouts(rel: str, pdf_root: Path, tmp_path: 
     if not path.exists():
         pytest.skip(f"not in the shared corpus: {rel}")
     found: list[UnruledTable] = []
-    real = pdf_module.find_unruled_tables
-
     def spy(*args: Any) -> list[UnruledTable]:
-        out = real(*args)
+        out = find_unruled_tables(*args)
         found.extend(out)
         return out
 
