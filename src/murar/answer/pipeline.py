@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -34,6 +34,7 @@ import numpy as np
 
 from murar.answer.attribute import AttributionOptions, attribute, split_answer
 from murar.answer.captions import fallback_caption, write_display_captions
+from murar.answer.echo import ExampleEcho, example_echo
 from murar.answer.evidence import EvidenceOptions
 from murar.answer.generate import (
     AnswerGenerator,
@@ -79,7 +80,9 @@ from murar.answer.streaming import (
     SentenceAssembler,
     SentenceOutcome,
     blocks_of,
+    drop_sentences,
     without_repeats,
+    without_sentences,
 )
 from murar.embed.base import Embedder
 from murar.errors import ConfigError, MurarError
@@ -338,6 +341,10 @@ class Pipeline:
             trace.guard.extend(checked.notes)
             if checked.text != gen.text:
                 gen = replace(gen, text=checked.text, found=bool(checked.text.strip()))
+        if gen.found:
+            kept = drop_sentences(gen.text, _noting(example_echo(snippets), trace))
+            if kept != gen.text:
+                gen = replace(gen, text=kept, found=bool(kept))
         if not gen.found:
             trace.text_answer = gen.raw
             trace.timings_ms["total"] = _ms(t0)
@@ -427,6 +434,8 @@ class Pipeline:
         trace.timings_ms["total"] = _ms(t0)
         yield AnswerEvent(type="stage", name="render")
         blocks = blocks_of(released)
+        if state.echoed:  # sentences copied from the prompt's example: shown while streaming, not kept
+            blocks = without_sentences(blocks, _noting(state.echo, trace))
         if trace.stopped == _REPETITION:
             blocks = without_repeats(blocks)
         yield AnswerEvent(type="answer", answer=Answer(question=q, blocks=blocks, sources=snippets, found=True,
@@ -538,6 +547,9 @@ class _Incremental:
         self.media_ms = 0.0
         self.started: list[str] = []
         """Stages that have run at least once (``attribute``, ``media``), in order."""
+        self.echo = example_echo(snippets)
+        self.echoed = 0
+        """Sentences copied from the prompt's example (:mod:`murar.answer.echo`): never attributed."""
 
     @functools.cached_property
     def sections(self) -> frozenset[str] | None:
@@ -560,6 +572,10 @@ class _Incremental:
         t = time.perf_counter()
         if not self.started:
             self.started += ["attribute", "media"]
+        if self.echo(sentence):
+            self.echoed += 1
+            self.attribute_ms += _ms(t)
+            return SentenceOutcome()
         res = attribute(sentence, self.snippets, self.vecs, self.p.embedder, threshold=cfg.attribution_threshold,
                         options=cfg.attribution)
         if not res.attributions:
@@ -597,6 +613,16 @@ class _Incremental:
             if isinstance(b.item, VideoItem) and b.item.cues:  # start at the moment the sentence points at
                 b.start_seconds = best_moment(strip_citations(sentence), b.item.cues)
         return SentenceOutcome(citation=a.citation, media=blocks)
+
+
+def _noting(echo: ExampleEcho, trace: Trace) -> Callable[[str], bool]:
+    """``echo`` that also notes each sentence it flags in ``trace.guard``."""
+    def drop(sentence: str) -> bool:
+        if echo(sentence):
+            trace.guard.append(f"removed a sentence copied from the prompt's example: {sentence[:120]!r}")
+            return True
+        return False
+    return drop
 
 
 _RUNAWAY = "runaway citations: the model was writing citation markers in a loop"

@@ -64,6 +64,8 @@ _EXAMPLE_ASSISTANT = (
     "Open Segments and select Create segment [1]. Drag the attributes you need onto the canvas [1]. "
     "Select Save to store the segment definition [2]."
 )
+EXAMPLE_ANSWER = _EXAMPLE_ASSISTANT
+"""The one-shot example's answer; a model that copies it is caught by :mod:`murar.answer.echo`."""
 
 
 def format_evidence(sources: list[EvidenceSource]) -> str:

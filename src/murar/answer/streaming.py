@@ -204,6 +204,37 @@ def blocks_of(pieces: list[Piece]) -> list[Block]:
 _LIST_MARKER = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+")
 
 
+def drop_sentences(text: str, drop: Callable[[str], bool]) -> str:
+    """``text`` without the sentences (:func:`~murar.answer.attribute.split_answer`) for
+    which ``drop(sentence)`` is True, called once per sentence in order; the text
+    between kept sentences (line breaks, list markers) stays as written."""
+    kept: list[str] = []
+    pos = 0
+    for sent in split_answer(text):
+        start = text.find(sent, pos)
+        if start < 0:  # split_answer normalised it; keep the rest as written
+            break
+        end = start + len(sent)
+        kept.append(text[pos:start].rstrip(" ") if drop(sent) else text[pos:end])
+        pos = end
+    kept.append(text[pos:])
+    return "".join(kept).strip()
+
+
+def without_sentences(blocks: list[Block], drop: Callable[[str], bool]) -> list[Block]:
+    """``blocks`` with :func:`drop_sentences` applied to every text block, in order; a text
+    block left empty is removed; media blocks are kept in place."""
+    out: list[Block] = []
+    for block in blocks:
+        if not isinstance(block, TextBlock):
+            out.append(block)
+            continue
+        cleaned = drop_sentences(block.text, drop)
+        if cleaned:
+            out.append(TextBlock(text=cleaned, citations=citations_in(cleaned)))
+    return out
+
+
 def without_repeats(blocks: list[Block]) -> list[Block]:
     """``blocks`` with every sentence that repeats an earlier one removed from the text blocks.
 
@@ -211,35 +242,20 @@ def without_repeats(blocks: list[Block]) -> list[Block]:
     (:func:`murar.answer.generate.repeating_sentences`): the streamed path can
     only see the loop once the repeated run is written and released, so the
     final answer drops it, as the three-call path's draft does. Sentences are
-    compared without citations, list markers, case or spacing; the text between kept
-    sentences (line breaks, list markers) stays as written; a text block left
-    empty is removed; media blocks are kept in place.
+    compared without citations, list markers, case or spacing
+    (:func:`without_sentences` keeps the rest as written).
     """
     seen: set[str] = set()
-    out: list[Block] = []
-    for block in blocks:
-        if not isinstance(block, TextBlock):
-            out.append(block)
-            continue
-        text, kept, pos = block.text, [], 0
-        for sent in split_answer(text):
-            start = text.find(sent, pos)
-            if start < 0:  # split_answer normalised it; keep the rest as written
-                break
-            end = start + len(sent)
-            key = " ".join(_LIST_MARKER.sub("", strip_citations(sent)).casefold().split())
-            if key and key in seen:
-                kept.append(text[pos:start].rstrip(" "))
-                pos = end
-                continue
-            seen.add(key)
-            kept.append(text[pos:end])
-            pos = end
-        kept.append(text[pos:])
-        cleaned = "".join(kept).strip()
-        if cleaned:
-            out.append(TextBlock(text=cleaned, citations=citations_in(cleaned)))
-    return out
+
+    def repeated(sent: str) -> bool:
+        key = " ".join(_LIST_MARKER.sub("", strip_citations(sent)).casefold().split())
+        if key and key in seen:
+            return True
+        seen.add(key)
+        return False
+
+    return without_sentences(blocks, repeated)
 
 
-__all__ = ["OnSentence", "Piece", "SentenceAssembler", "SentenceOutcome", "blocks_of", "without_repeats"]
+__all__ = ["OnSentence", "Piece", "SentenceAssembler", "SentenceOutcome", "blocks_of", "drop_sentences",
+           "without_repeats", "without_sentences"]
