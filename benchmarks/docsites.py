@@ -7,10 +7,11 @@ embedded in this mode (walk + classify + convert only: the part that decides
 what murar can show).
 
     python benchmarks/docsites.py [--corpus NAME ...] [--json OUT]
-    python benchmarks/docsites.py --quality [--embedder minilm|hashing] [--llm bundled]
+    python benchmarks/docsites.py --quality [--embedder auto|minilm|mpnet|hashing] [--llm bundled]
 
 With ``--quality`` (questions from ``--questions``, default
-``benchmarks/docsites_questions.jsonl``), each corpus is indexed (MiniLM unless ``--embedder hashing``)
+``benchmarks/docsites_questions.jsonl``), each corpus is indexed (with the product's default for a new
+index unless ``--embedder`` says otherwise: mpnet when prepared, else MiniLM)
 and its questions are answered; image precision/recall/F1 against the gold
 images, the share of text-only questions answered without media and gold page
 recall@5 are reported per corpus and pooled over the corpora, with the
@@ -291,7 +292,8 @@ def main() -> None:
     ap.add_argument("--ocr-images", action="store_true",
                     help="with --quality: index with screenshots' OCR text in their representation")
     ap.add_argument("--questions", type=Path, default=QUESTIONS)
-    ap.add_argument("--embedder", default="minilm", help="minilm (default) | hashing (fast, for smoke runs)")
+    ap.add_argument("--embedder", default="auto", help="auto (default: the product's choice for a new index, "
+                    "mpnet when prepared, else minilm) | minilm | mpnet | hashing (fast, for smoke runs)")
     ap.add_argument("--llm", default="none", help="also answer with: bundled | bundled-small (use flock)")
     ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
     ap.add_argument("--media", action="append", default=[], metavar="KEY=VALUE",
@@ -308,6 +310,11 @@ def main() -> None:
     logging.basicConfig(level=logging.ERROR)
     if args.quality:
         from query import option_overrides
+
+        from murar.cli.common import auto_embedder_kind
+
+        if args.embedder == "auto":
+            args.embedder = auto_embedder_kind()
 
         by_corpus = questions_by_corpus(args.questions)
         retrievers = [r.strip() for r in args.retrievers.split(",") if r.strip()]

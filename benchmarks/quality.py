@@ -277,7 +277,8 @@ class _Timed:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--index", type=Path, default=None,
-                    help="index folder (default benchmarks/out/adobe-minilm, or adobe-minilm-ocr with --ocr-images)")
+                    help="index folder (default benchmarks/out/adobe-<embedder>[-ocr], <embedder> the product's default "
+                         "for a new index: mpnet when prepared, else minilm)")
     ap.add_argument("--ocr-images", action="store_true",
                     help="index with screenshots' OCR text in their representation (murar ingest --ocr-images)")
     ap.add_argument("--corpus", type=Path, default=SHARED / "corpora" / "adobe-docs")
@@ -305,9 +306,12 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()}", flush=True)
     from query import ensure_index, option_overrides, retriever_options, with_options
 
+    from murar.cli.common import auto_embedder_kind
+
+    kind = auto_embedder_kind()  # the product's default for a new index (murar ingest --embedder auto)
     if args.index is None:
-        args.index = REPO / "benchmarks" / "out" / ("adobe-minilm-ocr" if args.ocr_images else "adobe-minilm")
-    ensure_index(args.corpus, args.index, ocr_images=args.ocr_images)
+        args.index = REPO / "benchmarks" / "out" / f"adobe-{kind}{'-ocr' if args.ocr_images else ''}"
+    ensure_index(args.corpus, args.index, ocr_images=args.ocr_images, embedder=kind)
     golds = load_gold(args.questions)[: args.limit]
     base = load_pipeline(args.index, llm="extractive")
     emb = base.embedder

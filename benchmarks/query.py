@@ -45,7 +45,6 @@ sys.path.insert(0, str(REPO / "src"))
 
 from murar.answer.generate import ExtractiveAnswerGenerator
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
-from murar.embed.minilm import MiniLMEmbedder
 from murar.eval.media_metrics import (
     GoldQuestion,
     load_gold,
@@ -310,22 +309,23 @@ def ocr_options(index: Path, ocr_images: bool) -> dict[str, Any]:
     return {"ocr": RapidOcrEngine(), "ocr_cache": index.parent / f"{index.name}.ocr-cache.json"}
 
 
-def index_embedder(index: Path) -> Any:
-    """The embedder ``index`` records (an mpnet or tuned copy stays what it is); MiniLM for a new index."""
-    from murar.answer.pipeline import embedder_for
-    from murar.errors import IndexError_
-    from murar.ingest.index import open_index
+def index_embedder(index: Path, kind: str = "minilm") -> Any:
+    """The embedder ``index`` records (an mpnet or tuned copy stays what it is); ``kind``
+    (``minilm``, ``mpnet``, ``auto`` as ``murar ingest --embedder``) for a new index."""
+    from murar.cli.common import build_embedder, recorded_embedder
 
-    try:
-        return embedder_for(open_index(index).manifest.embedder, index)
-    except IndexError_:
-        return MiniLMEmbedder()
+    if recorded_embedder(index):
+        from murar.cli.common import ingest_embedder
+
+        return ingest_embedder("auto", index)
+    return build_embedder(kind)
 
 
-def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False) -> None:
+def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False, embedder: str = "minilm") -> None:
     """Bring ``index`` up to date with ``corpus`` (with the embedder it records) before measuring: an incremental
     ingest, seconds when nothing changed, so an index built by older chunking rules
-    (``CHUNKER_VERSION``) or an older corpus is never measured as it was.
+    (``CHUNKER_VERSION``) or an older corpus is never measured as it was. ``embedder``
+    names the embedder of a new index (``minilm``, ``mpnet``, ``auto``).
 
     ``ocr_images``: screenshots' text goes into their representation (``murar ingest
     --ocr-images``; RapidOCR, cached by image content next to the index); the seconds spent
@@ -334,7 +334,7 @@ def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False) -> None
     print(f"indexing {corpus} into {index} (incremental{', OCR of images' if ocr_images else ''}) ...",
           flush=True)
     t = time.perf_counter()
-    _, report = build_index(corpus, index, embedder=index_embedder(index), **ocr_options(index, ocr_images))
+    _, report = build_index(corpus, index, embedder=index_embedder(index, embedder), **ocr_options(index, ocr_images))
     print(f"  index ready in {time.perf_counter() - t:.1f} s", flush=True)
     if report.ocr:
         print(f"  OCR: {report.ocr}", flush=True)
