@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -105,3 +105,35 @@ DOCSITES = SHARED / "corpora" / "docsites"
 def docsites_root() -> Path:
     """The eight real documentation sets, one folder per generator (see each SOURCE.md)."""
     return _need(DOCSITES)
+
+
+@pytest.fixture
+def model_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty model cache (``MURAR_CACHE_DIR``): nothing prepared, mpnet included."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    monkeypatch.setenv("MURAR_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def stand_in_mpnet(model_cache: Path) -> Callable[[], Path]:
+    """Makes :func:`model_cache` hold a folder ``mpnet.is_prepared`` accepts (manifest, a
+    model file of the recorded size, a tokenizer) without the real 416 MB model; returns it."""
+    import json
+    from dataclasses import asdict
+
+    from murar.embed import mpnet
+
+    def make() -> Path:
+        folder = model_cache / mpnet.FOLDER_NAME
+        folder.mkdir(parents=True)
+        (folder / mpnet.MODEL_FILE).write_bytes(b"onnx" * 10)
+        (folder / mpnet.TOKENIZER_FILE).write_text("{}")
+        man = mpnet.MPNetManifest(name=mpnet.NAME, model_sha256="0" * 64, model_bytes=40,
+                                  source_zip_sha256=mpnet.ZIP_SHA256, exported_with="torch test")
+        (folder / mpnet.MANIFEST).write_text(json.dumps(asdict(man)))
+        assert mpnet.is_prepared(model_cache)
+        return folder
+
+    return make

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 import pytest
@@ -11,14 +10,8 @@ from murar.answer.echo import example_echo
 from murar.answer.pipeline import PipelineConfig, load_pipeline
 from murar.answer.prompts import EXAMPLE_ANSWER
 from murar.answer.streaming import drop_sentences
-from murar.embed.fake import HashingEmbedder
-from murar.ingest.index import build_index
 from murar.llm.fake import ScriptedChatModel
 from murar.schema import ScoredSnippet, Snippet
-
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="
-)
 
 # what the bundled 1.5B model wrote for a held-out Docusaurus question about Ionic tabs
 LEAKED = ("Open Ionic React and navigate to the Segments section [1]. Select Create segment [1]. "
@@ -55,20 +48,6 @@ def test_drop_sentences_keeps_layout() -> None:
     text = "Open the tabs page [1].\n\n1. Select Create segment [1].\n2. Add the child route [2]."
     # the copied list line goes with its marker; the other lines stay as written
     assert drop_sentences(text, echo) == "Open the tabs page [1].\n\n\n2. Add the child route [2]."
-
-
-@pytest.fixture()
-def index(tmp_path: Path) -> Path:
-    docs = tmp_path / "docs"
-    (docs / "assets").mkdir(parents=True)
-    (docs / "assets" / "canvas.png").write_bytes(PNG)
-    (docs / "journeys.md").write_text(
-        "# Journeys\n\n## Add a custom event\n\nTo add a custom event, open the journey canvas and drag the "
-        "custom event from the events palette.\n\n![Journey canvas with the custom event palette](assets/canvas.png)\n\n"
-        "Then configure the custom event fields and save the journey.\n")
-    idx = tmp_path / "idx"
-    build_index(docs, idx, embedder=HashingEmbedder())
-    return idx
 
 
 REPLY = ("To add a custom event, open the journey canvas and drag the custom event from the events palette [1]. "

