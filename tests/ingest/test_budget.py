@@ -61,6 +61,36 @@ def test_forked_runner_stops_hangs_and_survives_crashes(tmp_path: Path) -> None:
         runner.close()
 
 
+class _SlowToStart:
+    """A converter whose worker takes ``delay`` seconds to start (unpickled in the new process)."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+
+    def __getstate__(self) -> dict[str, float]:
+        return {"delay": self.delay}
+
+    def __setstate__(self, state: dict[str, float]) -> None:
+        time.sleep(state["delay"])  # a slow start: a loaded machine, a cold disk
+        self.delay = state["delay"]
+
+    def __call__(self, path: Path, markup: str | None) -> ParsedDocument:
+        return _convert(path, markup)
+
+
+def test_a_slow_worker_start_is_not_counted_against_the_file(tmp_path: Path) -> None:
+    """The clock of a file starts when its worker is up: seen on a loaded machine, the file
+    after a hung one failed its 1 s budget while the fresh worker was still starting."""
+    runner = ForkedRunner(_SlowToStart(1.5), max_seconds=1.0)
+    try:
+        assert runner.run(tmp_path / "a.md").title == "a"
+        with pytest.raises(FileBudgetExceeded):
+            runner.run(tmp_path / "hang.md")
+        assert runner.run(tmp_path / "b.md").title == "b"  # the restarted worker's start is free too
+    finally:
+        runner.close()
+
+
 def test_a_hung_converter_does_not_stop_the_ingest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -106,8 +106,12 @@ class InlineRunner:
 
 
 def _serve(convert: Convert, conn: Connection) -> None:
-    """Worker loop: receive a path, send back ``(kind, payload)``."""
+    """Worker loop: say ``("ready", None)`` once, then receive a path, send back ``(kind, payload)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    try:
+        conn.send(("ready", None))  # the parent starts a file's clock only once the worker runs
+    except OSError:
+        return
     while True:
         try:
             msg = conn.recv()
@@ -157,11 +161,16 @@ def _caller_script_not_rerun() -> Iterator[None]:
         main.__file__ = path
 
 
+START_SECONDS = 120.0
+"""How long a new converter worker may take to start before the file is reported as failed."""
+
+
 class ForkedRunner:
     """Converts each file in a forked worker process with a wall-clock limit.
 
     The worker is started on first use and reused for the next files; it is
-    killed (and later restarted) when a file exceeds ``max_seconds``.
+    killed (and later restarted) when a file exceeds ``max_seconds``. A file's
+    clock starts when the worker is up: a restart's start-up time is not counted.
 
     Raises (from :meth:`run`):
         FileBudgetExceeded: the conversion took longer than ``max_seconds``.
@@ -212,11 +221,29 @@ class ForkedRunner:
                 proc.kill()
                 proc.join(timeout=5)
 
+    def _ready(self, conn: Connection) -> None:
+        """Wait for a new worker's ``ready``: starting a process (a fork from the fork
+        server, imports) is not the next file's conversion time, and on a loaded machine
+        it can take longer than a small budget.
+
+        Raises:
+            ConverterCrash: the worker died or did not start within :data:`START_SECONDS`.
+        """
+        try:
+            if conn.poll(START_SECONDS) and conn.recv()[0] == "ready":
+                return
+        except (EOFError, OSError):
+            pass
+        code = self._proc.exitcode if self._proc is not None else None
+        self._stop(kill=True)
+        raise ConverterCrash(f"converter process did not start within {START_SECONDS:g} s (exit code {code})")
+
     def run(self, path: Path, markup: str | None = None) -> ParsedDocument:
         conn = self._conn if self._proc is not None and self._proc.is_alive() else None
         if conn is None:
             self._stop(kill=True)
             conn = self._start()
+            self._ready(conn)
         try:
             conn.send((str(path), markup))
             ready = conn.poll(self.max_seconds)
