@@ -56,7 +56,9 @@ def test_overload_answers_503_with_retry_after_and_stays_responsive(
 
         t0 = time.monotonic()
         third = post()
-        assert time.monotonic() - t0 < 2, (
+        # "at once" against max_wait_s=20: a bound well under it, not a speed target (a
+        # loaded CI machine took 2.2 s for the four requests below)
+        assert time.monotonic() - t0 < 10, (
             "an overloaded server must answer at once, not hang"
         )
         assert third.status_code == 503
@@ -78,7 +80,7 @@ def test_overload_answers_503_with_retry_after_and_stays_responsive(
         t0 = time.monotonic()
         for path in ["/healthz", "/v1/stats", "/", "/v1/media/img0000000000001"]:
             assert httpx.get(srv.url + path, timeout=5).status_code == 200, path
-        assert time.monotonic() - t0 < 2
+        assert time.monotonic() - t0 < 10  # not queued behind the held answer (max_wait_s=20)
         assert httpx.get(srv.url + "/v1/health", timeout=5).json()["status"] == "busy"
 
         hold.set()
