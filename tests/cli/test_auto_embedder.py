@@ -60,6 +60,7 @@ def test_unprepared_machine_indexes_with_minilm_and_says_how_to_get_mpnet(
     assert r.exit_code == 0, r.output
     assert AUTO_FALLBACK_NOTICE in r.output and "murar models prepare --embedder mpnet" in AUTO_FALLBACK_NOTICE
     assert open_index(index).manifest.embedder == MiniLMEmbedder().name
+    assert MiniLMEmbedder().name in r.output  # the summary names the embedder used
     # a refresh of that index says nothing: it keeps its embedder on purpose
     r = runner.invoke(app, ["ingest", str(install_docs), "--index", str(index), "-q"])
     assert r.exit_code == 0 and AUTO_FALLBACK_NOTICE not in r.output

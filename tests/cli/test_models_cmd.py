@@ -131,13 +131,13 @@ def test_status_has_an_mpnet_row(model_cache: Path, stand_in_mpnet: Callable[[],
     assert row["folder"] == str(model_cache / mpnet.FOLDER_NAME) and row["new_index_embedder"] == "minilm"
     r = runner.invoke(app, ["models", "status"])
     assert r.exit_code == 0
-    assert f"missing  all-mpnet-base-v2 fp32 ONNX (opt-in embedder): not prepared ({PREPARE_HINT})" in r.output
+    assert f"missing  all-mpnet-base-v2 fp32 ONNX (embedder of new indexes when prepared): not prepared ({PREPARE_HINT})" in r.output
     stand_in_mpnet()
     row = json.loads(runner.invoke(app, ["models", "status", "-f", "json"]).output)[-1]
     assert row["prepared"] is True and row["status"] == "prepared" and row["new_index_embedder"] == "mpnet"
     r = runner.invoke(app, ["models", "status"])
     assert "new indexes are embedded with mpnet (murar ingest --embedder auto)" in r.output
-    assert f"ok       all-mpnet-base-v2 fp32 ONNX (opt-in embedder): prepared in {model_cache / mpnet.FOLDER_NAME}" in r.output
+    assert f"ok       all-mpnet-base-v2 fp32 ONNX (embedder of new indexes when prepared): prepared in {model_cache / mpnet.FOLDER_NAME}" in r.output
 
 
 def test_ingest_embedder_mpnet_unprepared_is_a_readable_error(tmp_path: Path, model_cache: Path,

