@@ -60,11 +60,10 @@ _EXAMPLE_USER = (
     "Drag attributes onto the canvas.\n</source>\n\n<source id=\"2\" title=\"Segments > Save\">\nSelect Save "
     "to store the segment definition.\n</source>\n\nQuestion: How do I create a segment?\n\nAnswer with citations:"
 )
-_EXAMPLE_ASSISTANT = (
+EXAMPLE_ANSWER = (
     "Open Segments and select Create segment [1]. Drag the attributes you need onto the canvas [1]. "
     "Select Save to store the segment definition [2]."
 )
-EXAMPLE_ANSWER = _EXAMPLE_ASSISTANT
 """The one-shot example's answer; a model that copies it is caught by :mod:`murar.answer.echo`."""
 
 
@@ -91,7 +90,7 @@ def answer_messages(
     body = format_evidence(evidence) if evidence is not None else format_sources(snippets)
     user = f"Sources:\n\n{body}\n\nQuestion: {question}\n\nAnswer with citations:"
     return [ChatMessage("system", _ANSWER_SYSTEM), ChatMessage("user", _EXAMPLE_USER),
-            ChatMessage("assistant", _EXAMPLE_ASSISTANT), ChatMessage("user", user)]
+            ChatMessage("assistant", EXAMPLE_ANSWER), ChatMessage("user", user)]
 
 
 def refine_messages(draft: str) -> list[ChatMessage]:
