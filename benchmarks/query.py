@@ -311,14 +311,12 @@ def ocr_options(index: Path, ocr_images: bool) -> dict[str, Any]:
 
 def index_embedder(index: Path, kind: str = "minilm") -> Any:
     """The embedder ``index`` records (an mpnet or tuned copy stays what it is); ``kind``
-    (``minilm``, ``mpnet``, ``auto`` as ``murar ingest --embedder``) for a new index."""
-    from murar.cli.common import build_embedder, recorded_embedder
+    (``minilm``, ``mpnet``, ``auto`` as ``murar ingest --embedder``) for a new index.
+    The index manifest is read once."""
+    from murar.cli.common import ingest_embedder, recorded_embedder
 
-    if recorded_embedder(index):
-        from murar.cli.common import ingest_embedder
-
-        return ingest_embedder("auto", index)
-    return build_embedder(kind)
+    recorded = recorded_embedder(index)
+    return ingest_embedder("auto" if recorded else kind, index, recorded=recorded)
 
 
 def ensure_index(corpus: Path, index: Path, *, ocr_images: bool = False, embedder: str = "minilm") -> None:

@@ -113,7 +113,7 @@ def recorded_embedder(target: Path | str) -> str:
 
 
 def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
-                    model: str | None = None) -> Embedder:
+                    model: str | None = None, *, recorded: str | None = None) -> Embedder:
     """The embedder an ingest into ``target`` uses.
 
     - ``auto`` (the default): a refresh keeps the embedder the index records
@@ -125,6 +125,9 @@ def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
     - otherwise :func:`build_embedder`; an embedder other than the recorded one
       rebuilds the whole index.
 
+    ``recorded``: the embedder name the index records (:func:`recorded_embedder`), when
+    the caller has read it already; ``None`` reads it here when the choice needs it.
+
     Raises:
         ConfigError: unknown kind or missing endpoint settings (also ``auto`` over an
             index built with an OpenAI-compatible endpoint).
@@ -132,7 +135,8 @@ def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
             index built with mpnet).
     """
     folder = target if isinstance(target, Path) else None
-    recorded = recorded_embedder(target) if kind == "auto" or (kind == "minilm" and folder is not None) else ""
+    if recorded is None:
+        recorded = recorded_embedder(target) if kind == "auto" or (kind == "minilm" and folder is not None) else ""
     if kind == "auto" and recorded:
         from murar.answer.pipeline import embedder_for
         from murar.errors import EmbedderMismatchError

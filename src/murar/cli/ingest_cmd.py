@@ -88,10 +88,10 @@ def ingest(
     from murar.ingest.index import build_index
 
     try:
-        fallback = (embedder == "auto" and auto_embedder_kind() == "minilm"
-                    and not recorded_embedder(index_target(index, store)))
-        emb = ingest_embedder(embedder, index_target(index, store), embed_base_url, embed_model)
-        if fallback and output == "text":
+        target = index_target(index, store)
+        recorded = recorded_embedder(target)  # read once: the choice and the notice both need it
+        emb = ingest_embedder(embedder, target, embed_base_url, embed_model, recorded=recorded)
+        if embedder == "auto" and not recorded and auto_embedder_kind() == "minilm" and output == "text":
             typer.secho(AUTO_FALLBACK_NOTICE, fg=typer.colors.YELLOW, err=True)
         ocr_engine = None
         if ocr_images:
@@ -108,7 +108,6 @@ def ingest(
                 source = crawled.root
                 if site_type == "auto":
                     site_type = "html"  # the mirror is the site as served (registry name of built sites)
-            target = index_target(index, store)
             recognizer = None
             if transcribe:
                 from murar.ingest.asr import WhisperRecognizer

