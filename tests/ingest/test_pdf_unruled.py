@@ -176,11 +176,17 @@ def test_no_unruled_tables_in_prose_layouts(rel: str, pdf_root: Path, tmp_path: 
     if not path.exists():
         pytest.skip(f"not in the shared corpus: {rel}")
     found: list[UnruledTable] = []
+    pages: list[int] = []  # one entry per call
+
     def spy(*args: Any) -> list[UnruledTable]:
+        pages.append(len(pages))
         out = find_unruled_tables(*args)
         found.extend(out)
         return out
 
     monkeypatch.setattr(pdf_module, "find_unruled_tables", spy)
     convert_pdf(path, root=pdf_root, assets_dir=tmp_path, options=PdfOptions(store_table_images=False))
+    import pypdfium2
+
+    assert len(pages) == len(pypdfium2.PdfDocument(str(path)))  # the detector looked at every page
     assert found == []

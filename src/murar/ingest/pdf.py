@@ -174,6 +174,13 @@ def _is_bold(fontname: str) -> bool:
     return bool(_BOLD_RE.search(fontname or ""))
 
 
+def _vertical_gap(a: Bbox, b: Bbox, *, slack: float) -> float:
+    """Points of white space between boxes ``a`` and ``b``: from ``a``'s bottom to ``b``'s top
+    when ``a`` ends above ``b``'s top (``slack`` points of overlap allowed, giving a small
+    negative gap), else from ``b``'s bottom to ``a``'s top."""
+    return b[1] - a[3] if a[3] <= b[1] + slack else a[1] - b[3]
+
+
 def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
     return max(0.0, min(a1, b1) - max(a0, b0))
 
@@ -617,7 +624,7 @@ class _PdfConverter:
             for ti, (tb, _rows, cap) in enumerate(out):
                 if cap or _overlap(tb[0], tb[2], cbox[0], cbox[2]) <= 0:
                     continue
-                dist = cbox[1] - tb[3] if tb[3] <= cbox[1] + 4 else tb[1] - cbox[3]
+                dist = _vertical_gap(tb, cbox, slack=4)
                 if -4 <= dist <= 60 and (best is None or dist < best[0]):
                     best = (dist, ti)
             if best is not None:
@@ -673,7 +680,7 @@ class _PdfConverter:
             for ci, (kind, cbox, _col, _text) in enumerate(captions):
                 if kind != "table" or ci in table_caps or _overlap(cbox[0], cbox[2], x0, x1) <= 0:
                     continue
-                dist = top - cbox[3] if cbox[3] <= top + 2 else cbox[1] - bottom
+                dist = _vertical_gap(cbox, found.bbox, slack=2)
                 if -2 <= dist <= 40 and (best is None or dist < best[0]):
                     best = (dist, ci)
             if best is not None:
