@@ -56,9 +56,8 @@ REPLY = ("To add a custom event, open the journey canvas and drag the custom eve
 
 @pytest.mark.parametrize("three_call", [False, True])
 def test_the_pipeline_never_attributes_or_keeps_an_echo(index: Path, three_call: bool) -> None:
-    replies = [REPLY, "1: The journey canvas", REPLY] if three_call else [REPLY]
     cfg = PipelineConfig.three_call(refine=False, display_captions=False) if three_call else PipelineConfig()
-    p = load_pipeline(index, chat_model=ScriptedChatModel(replies), config=cfg)
+    p = load_pipeline(index, chat_model=ScriptedChatModel([REPLY]), config=cfg)
     a = p.answer("How do I add a custom event to a journey?")
     assert a.found
     assert "attributes you need" not in a.text and "segment definition" not in a.text

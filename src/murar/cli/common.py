@@ -137,14 +137,15 @@ def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
     folder = target if isinstance(target, Path) else None
     if recorded is None:
         recorded = recorded_embedder(target) if kind == "auto" or (kind == "minilm" and folder is not None) else ""
-    if kind == "auto" and recorded:
+    from murar.embed.tuned import is_tuned_name
+
+    if kind == "auto" and is_tuned_name(recorded):
+        kind = "minilm"  # a tuned MiniLM: the minilm rule below keeps it
+    elif kind == "auto" and recorded:
         from murar.answer.pipeline import embedder_for
-        from murar.errors import EmbedderMismatchError
 
         try:
             return embedder_for(recorded, folder)
-        except EmbedderMismatchError:
-            return build_embedder("minilm")  # a tuned folder gone: back to the bundled weights (a full rebuild)
         except ConfigError as err:
             if base_url and model:  # an endpoint-built index, its endpoint given
                 return build_embedder("openai", base_url, model)
@@ -152,7 +153,7 @@ def ingest_embedder(kind: str, target: Path | str, base_url: str | None = None,
                               "--embed-base-url URL --embed-model NAME, or rebuild it with another "
                               "--embedder") from err
     if kind == "minilm" and folder is not None:
-        from murar.embed.tuned import is_tuned_name, resolve_embedder
+        from murar.embed.tuned import resolve_embedder
         from murar.errors import EmbedderMismatchError
 
         if is_tuned_name(recorded):
