@@ -86,17 +86,8 @@ def test_a_refresh_keeps_the_recorded_embedder_instead_of_re_embedding(
 
 
 def test_a_refresh_of_an_mpnet_index_on_an_unprepared_machine_is_a_readable_error(
-        tmp_path: Path, model_cache: Path, install_docs: Path) -> None:
-    class NamedLikeMPNet(HashingEmbedder):
-        def __init__(self) -> None:
-            super().__init__(dim=mpnet.DIM)
-
-        @property
-        def name(self) -> str:
-            return mpnet.NAME
-
-    docs, index = install_docs, tmp_path / "idx"
-    build_index(docs, index, embedder=NamedLikeMPNet())
+        model_cache: Path, install_docs: Path, mpnet_index: Path) -> None:
+    docs, index = install_docs, mpnet_index
     before = open_index(index).manifest.version
     r = runner.invoke(app, ["ingest", str(docs), "--index", str(index), "-q"])
     assert r.exit_code == 1 and "murar models prepare --embedder mpnet" in r.output

@@ -20,7 +20,6 @@ from typer.testing import CliRunner
 from murar import models
 from murar.cli.main import app
 from murar.embed import mpnet
-from murar.embed.fake import HashingEmbedder
 from murar.errors import MissingExtraError, ModelError
 
 runner = CliRunner()
@@ -155,27 +154,13 @@ def test_ingest_help_names_mpnet() -> None:
     assert r.exit_code == 0 and "mpnet" in r.output
 
 
-class _NamedLikeMPNet(HashingEmbedder):
-    """Vectors of the right size under mpnet's name: an index as `--embedder mpnet` records it."""
-
-    def __init__(self) -> None:
-        super().__init__(dim=mpnet.DIM)
-
-    @property
-    def name(self) -> str:
-        return mpnet.NAME
-
-
 @pytest.mark.parametrize("command", [
     ["ask", "How do I install the tool?", "--llm", "extractive", "-q"],
     ["eval", "run", "--llm", "extractive", "--no-mirage"],
 ])
 def test_commands_on_an_mpnet_index_without_the_model_say_how_to_prepare_it(
-        tmp_path: Path, model_cache: Path, command: list[str], install_docs: Path) -> None:
-    from murar.ingest.index import build_index
-
-    index = tmp_path / "idx"
-    build_index(install_docs, index, embedder=_NamedLikeMPNet())
+        tmp_path: Path, model_cache: Path, command: list[str], mpnet_index: Path) -> None:
+    index = mpnet_index
     questions = tmp_path / "q.jsonl"
     questions.write_text(json.dumps({"id": "q1", "question": "How do I install the tool?"}) + "\n")
     extra = ["--questions", str(questions), "--out", str(tmp_path / "report")] if command[0] == "eval" else []
@@ -186,13 +171,9 @@ def test_commands_on_an_mpnet_index_without_the_model_say_how_to_prepare_it(
 
 
 def test_serve_on_an_mpnet_index_without_the_model_says_how_to_prepare_it(
-        tmp_path: Path, model_cache: Path, install_docs: Path) -> None:
+        model_cache: Path, mpnet_index: Path) -> None:
     pytest.importorskip("uvicorn")
-    from murar.ingest.index import build_index
-
-    index = tmp_path / "idx"
-    build_index(install_docs, index, embedder=_NamedLikeMPNet())
-    r = runner.invoke(app, ["serve", "--index", str(index), "--llm", "extractive"])
+    r = runner.invoke(app, ["serve", "--index", str(mpnet_index), "--llm", "extractive"])
     assert r.exit_code == 1
     assert PREPARE_HINT in r.output and "Traceback" not in r.output
 
