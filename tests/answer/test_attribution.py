@@ -8,9 +8,10 @@ from murar.answer.attribute import AttributionOptions, attribute_sentence, split
 from murar.schema import ScoredSnippet, Snippet
 
 
-def _scored(n: int) -> list[ScoredSnippet]:
+def _scored(n: int, texts: list[str] | None = None) -> list[ScoredSnippet]:
     return [ScoredSnippet(snippet=Snippet(id=f"sn{i}", section_id=f"s{i}", source_path="p.md", page_title="P",
-                                          heading_path=("P",), anchor=None, text="t", position=0, n_tokens=1),
+                                          heading_path=("P",), anchor=None, text=texts[i] if texts else "t",
+                                          position=0, n_tokens=1),
                           score=0.5, citation=i + 1) for i in range(n)]
 
 
@@ -57,3 +58,26 @@ def test_clear_winner_is_attributed_under_the_global_threshold() -> None:
 def test_attribute_sentence_without_snippets() -> None:
     att = attribute_sentence(4, "Hello [1].", np.zeros(0, dtype=np.float32), [])
     assert att.sentence_index == 4 and att.snippet_id is None
+
+
+_DATASETS = ("Now that you have created the data structure, you can create data sets and ingest sample data.",
+             "The following video tutorial explains how to create datasets and manually ingest data. "
+             "Create the following datasets, then download the JSON files with the sample data.")
+
+
+def test_a_sentence_copied_from_the_cited_snippet_goes_to_it() -> None:
+    """Seen on dev-028: a verbatim copy of snippet 2's first sentence scored higher against
+    snippet 1 (same topic, one short sentence) than against the longer snippet it came from."""
+    snippets = _scored(2, list(_DATASETS))
+    sims = np.array([0.85, 0.66], dtype=np.float32)
+    sentence = "The following video tutorial explains how to create datasets and manually ingest data [2]."
+    assert attribute_sentence(0, sentence, sims, snippets).snippet_id == "sn1"
+    assert attribute_sentence(0, sentence, sims, snippets, AttributionOptions(cited_copy=None)).snippet_id == "sn0"
+    # not a copy: the citation alone does not beat a clearly more similar snippet
+    paraphrase = "A tutorial shows the creation of datasets and their manual ingestion [2]."
+    assert attribute_sentence(0, paraphrase, sims, snippets).snippet_id == "sn0"
+    # a copy of the other snippet keeps that one even when the model cites this one
+    copied_other = "Now that you have created the data structure, you can create data sets [2]."
+    assert attribute_sentence(0, copied_other, sims, snippets).snippet_id == "sn0"
+    # too short to tell a copy from a coincidence
+    assert attribute_sentence(0, "Create datasets [2].", sims, snippets).snippet_id == "sn0"
