@@ -90,12 +90,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--llm", default="bundled")
     ap.add_argument("--docsites", type=Path, default=None, help="docs-site questions file (default: dev.jsonl)")
-    ap.add_argument("--index", type=Path, default=REPO / "benchmarks" / "out" / "adobe-minilm")
+    ap.add_argument("--index", type=Path, default=None,
+                    help="Adobe index (default benchmarks/out/adobe-<embedder>, as quality.py builds it)")
+    ap.add_argument("--embedder", default="auto",
+                    help="which indexes to read: auto (the product's default for a new index) | minilm | mpnet")
     ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "answers")
     ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
     ap.add_argument("--docsites-cache", type=Path, default=REPO / "benchmarks" / "out" / "docsites-answers")
     ap.add_argument("--list", action="store_true", help="also one line per lost gold image and wrong pick")
     args = ap.parse_args()
+    if args.embedder == "auto":
+        from murar.cli.common import auto_embedder_kind
+
+        args.embedder = auto_embedder_kind()
+    if args.index is None:
+        args.index = REPO / "benchmarks" / "out" / f"adobe-{args.embedder}"
     lines: list[str] | None = [] if args.list else None
     total: Counter[str] = Counter()
     if args.docsites is None:
@@ -103,7 +112,7 @@ def main() -> None:
                              load_gold(SHARED / "eval" / "dev.jsonl"), args.llm, lines)
     else:
         for corpus, qs in sorted(questions_by_corpus(args.docsites).items()):
-            index = args.index_root / f"{corpus}-minilm"
+            index = args.index_root / f"{corpus}-{args.embedder}"
             if not index.exists():
                 print(f"  {corpus}: no index at {index} (run docsites.py --quality first)")
                 continue
