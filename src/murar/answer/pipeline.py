@@ -58,6 +58,7 @@ from murar.answer.media import (
     dedupe_key,
     focus_sections,
     select_section_media,
+    top_section_pick,
 )
 from murar.answer.moments import best_moment
 from murar.answer.prompts import (
@@ -231,6 +232,15 @@ class Pipeline:
         return select_section_media(attributions, sentence_vectors, self.store, self.config.media, self._memo, qv,
                                     sections, question=question or None)
 
+    def _top_section(self, question: str, snippets: list[ScoredSnippet],
+                     sentence_vectors: np.ndarray) -> MediaSelection | None:
+        """The top retrieved section's image for an answer that brought no media
+        (:func:`~murar.answer.media.top_section_pick`; section strategy only)."""
+        if self.config.media_strategy != "section" or self.config.media.top_section is None or not question:
+            return None
+        return top_section_pick(snippets, self.store, self._memo.embed([question])[0], sentence_vectors,
+                                self.config.media, question)
+
     def _check(self, question: str) -> str:
         q = " ".join(question.split())
         if not q:
@@ -262,6 +272,11 @@ class Pipeline:
         t = time.perf_counter()
         media = self._select(text, attr.attributions, attr.sentence_vectors, question,
                              focus_sections(snippets, self.store, self.config.media))
+        if not media.selected:
+            pick = self._top_section(question, snippets, attr.sentence_vectors)
+            if pick is not None:
+                media.candidates.append(pick)
+                media.selected.append(pick)
         trace.media_candidates = media.candidates
         trace.media_selected = media.selected
         trace.timings_ms["media"] = _ms(t)
@@ -423,6 +438,7 @@ class Pipeline:
             yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
             return
         yield from emit(assembler.close())
+        yield from emit(state.top_section())
         wall = _ms(t)
         trace.timings_ms["generate"] = round(wall - evidence_ms - state.attribute_ms - state.media_ms, 2)
         trace.timings_ms["attribute"] = round(state.attribute_ms, 2)
@@ -601,18 +617,42 @@ class _Incremental:
             self.keys.add(key)
             sel.sentence_index = index
             new.append(sel)
+        blocks = self._place(new, sentence)
+        self.media_ms += _ms(t)
+        return SentenceOutcome(citation=a.citation, media=blocks)
+
+    def _place(self, new: list[MediaSelection], sentence: str) -> list[MediaBlock]:
+        """Record ``new`` selections (placed after ``sentence``) and make their blocks."""
         self.selected.extend(new)
         assign_placeholders(self.selected)
         write_display_captions(new, None)
-        if cfg.guard:
+        if self.p.config.guard:
             self.trace.guard.extend(guard_media_captions(new))
-        self.media_ms += _ms(t)
         blocks = [MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
                              caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new]
         for b in blocks:
             if isinstance(b.item, VideoItem) and b.item.cues:  # start at the moment the sentence points at
                 b.start_seconds = best_moment(strip_citations(sentence), b.item.cues)
-        return SentenceOutcome(citation=a.citation, media=blocks)
+        return blocks
+
+    def top_section(self) -> list[Piece]:
+        """After the last sentence: the top retrieved section's image when the answer
+        brought no media (``MediaOptions.top_section``). The text is already out, so
+        it goes after the last sentence, and it cites the top snippet."""
+        if self.selected or not self.sentence_vectors or self.assembler is None:
+            return []
+        t = time.perf_counter()
+        pick = self.p._top_section(self.question, self.snippets, self._vector_rows())
+        if pick is None:
+            self.media_ms += _ms(t)
+            return []
+        self.trace.media_candidates = [*self.trace.media_candidates, pick]
+        pick.sentence_index = len(self.assembler.sentences) - 1
+        blocks = self._place([pick], self.assembler.sentences[-1])
+        self.media_ms += _ms(t)
+        for b in blocks:
+            b.citations = [self.snippets[0].citation]
+        return [Piece(media=b, sentence_index=pick.sentence_index) for b in blocks]
 
 
 def _noting(echo: ExampleEcho, trace: Trace) -> Callable[[str], bool]:

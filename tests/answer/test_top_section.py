@@ -1,0 +1,105 @@
+"""The top retrieved section's image for an answer that brought no media (issue 9, ``top_section``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from murar.answer.media import MediaOptions, top_section_pick
+from murar.answer.pipeline import PipelineConfig, load_pipeline
+from murar.embed.fake import HashingEmbedder
+from murar.ingest.media_flags import INLINE
+from murar.llm.fake import ScriptedChatModel
+from murar.schema import ImageItem, ScoredSnippet, Section, Snippet
+from murar.store.memory import MemoryStore
+
+QUESTION = "How do I add a custom event to a journey?"
+
+
+def _snip(i: int, section: str, text: str) -> Snippet:
+    return Snippet(id=f"sn{i}", section_id=section, source_path="p.md", page_title="P", heading_path=("P", section),
+                   anchor=None, text=text, position=0, n_tokens=len(text.split()))
+
+
+def _image(id_: str, section: str, before: str, *, tab: str | None = None,
+           tab_set: tuple[str, ...] = ()) -> ImageItem:
+    return ImageItem(id=id_, section_id=section, source_path="p.md", page_title="P", heading_path=("P", section),
+                     anchor=None, position=0, context_before=before, path=f"{id_}.png", exists=True,
+                     tab=tab, tab_set=list(tab_set))
+
+
+def _world(media: list[ImageItem]) -> tuple[MemoryStore, list[ScoredSnippet], HashingEmbedder]:
+    emb = HashingEmbedder()
+    snippets = [_snip(0, "events", "Open the journey canvas and add a custom event from the events palette."),
+                _snip(1, "audiences", "Audiences are built from segment rules.")]
+    sections = [Section(id=s, source_path="p.md", page_title="P", heading_path=("P", s), anchor=None, level=2,
+                        text="", ordinal=i) for i, s in enumerate(["events", "audiences"])]
+    store = MemoryStore(sections=sections, snippets=snippets, snippet_vectors=emb.embed([s.text for s in snippets]),
+                        media=list(media), media_vectors=emb.embed([m.representation() for m in media]))
+    return store, [ScoredSnippet(snippet=s, score=0.8 - i / 10, citation=i + 1) for i, s in enumerate(snippets)], emb
+
+
+def test_the_top_sections_most_question_like_image_is_picked() -> None:
+    media = [_image("palette", "events", "Add a custom event from the events palette of the journey canvas."),
+             _image("settings", "events", "Billing settings of the organisation."),
+             _image("rules", "audiences", "Add a custom event to a journey: segment rules.")]
+    store, scored, emb = _world(media)
+    qv = emb.embed([QUESTION])[0]
+    sentences = emb.embed(["Audiences are built from segment rules [2].", "Then open the events palette."])
+    opts = MediaOptions(top_section=0.1)
+    pick = top_section_pick(scored, store, qv, sentences, opts, QUESTION)
+    assert pick is not None and pick.item.id == "palette" and pick.strategy == "top-section"
+    assert pick.snippet_id == "sn0" and pick.sentence_index == 1  # after the sentence most like it
+    assert pick.score == pytest.approx(float(emb.embed([media[0].representation()])[0] @ qv), abs=1e-5)
+    # the lever off, or a bar the best image does not reach: nothing
+    assert top_section_pick(scored, store, qv, sentences, MediaOptions(top_section=None), QUESTION) is None
+    assert top_section_pick(scored, store, qv, sentences, MediaOptions(top_section=pick.score + 0.01), QUESTION) is None
+    # only the first retrieved section counts: the second one's image is never the fallback
+    assert top_section_pick(list(reversed(scored)), store, qv, sentences, opts, QUESTION) is not None
+    assert top_section_pick(list(reversed(scored)), store, qv, sentences, opts, QUESTION).item.id == "rules"  # type: ignore[union-attr]
+    store2, scored2, _ = _world([media[2]])
+    assert top_section_pick(scored2, store2, qv, sentences, opts, QUESTION) is None
+
+
+def test_flagged_images_and_other_tabs_are_never_the_fallback() -> None:
+    icon = dataclasses.replace(_image("icon", "events", "Add a custom event to a journey."), flags=[INLINE])
+    tabbed = _image("web", "events", "Add a custom event to a journey in the web app.", tab="Mobile app",
+                    tab_set=("Mobile app", "Web app"))
+    store, scored, emb = _world([icon, tabbed])
+    q = "How do I add a custom event to a journey in the web app?"
+    qv, sentences, opts = emb.embed([q])[0], emb.embed(["Open the canvas."]), MediaOptions(top_section=0.0)
+    assert top_section_pick(scored, store, qv, sentences, opts, q) is None
+    # either one alone is a pick: it is the flag and the tab that keep them out
+    unflagged = dataclasses.replace(icon, flags=[])
+    store, scored, emb = _world([unflagged, tabbed])
+    assert top_section_pick(scored, store, qv, sentences, opts, q).item.id == "icon"  # type: ignore[union-attr]
+    store, scored, emb = _world([dataclasses.replace(tabbed, tab="Web app")])
+    assert top_section_pick(scored, store, qv, sentences, opts, q).item.id == "web"  # type: ignore[union-attr]
+
+
+REPLY = "Audiences are built from segment rules [2]."
+
+
+@pytest.mark.parametrize("three_call", [False, True])
+def test_an_answer_without_media_shows_the_top_sections_screenshot(index: Path, three_call: bool) -> None:
+    """The answer draws only on the Audiences section (no media); the question's best
+    match, the custom event section, has the canvas screenshot: it is shown, citing
+    that section's snippet. Off, the answer has no media."""
+    base = PipelineConfig.three_call(refine=False, display_captions=False) if three_call else PipelineConfig()
+    cfg = dataclasses.replace(base, media=dataclasses.replace(base.media, top_section=0.05))
+    p = load_pipeline(index, chat_model=ScriptedChatModel([REPLY]), config=cfg)
+    a = p.answer(QUESTION)
+    assert a.found and [str(m.item.path) for m in a.media] == ["assets/canvas.png"]  # type: ignore[union-attr]
+    top = a.trace.retrieved[0]
+    assert "custom event" in top.snippet.text
+    (sel,) = a.trace.media_selected
+    assert sel.strategy == "top-section" and sel.snippet_id == top.snippet.id
+    assert {a.trace.attributions[0].snippet_id} != {top.snippet.id}  # the answer never drew on it
+    if not three_call:
+        assert a.media[0].citations == [top.citation]
+    off = dataclasses.replace(cfg, media=dataclasses.replace(cfg.media, top_section=None))
+    p = load_pipeline(index, chat_model=ScriptedChatModel([REPLY]), config=off)
+    assert p.answer(QUESTION).media == []
