@@ -352,11 +352,13 @@ def main() -> None:
         selections.append(("current +" + ",".join(f"{k}={v}" for k, v in {**over, **attr}.items()),
                            with_options(current, media=over, attribution=attr)))
     if args.ablation:  # the current defaults with one lever off at a time
-        for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus"):
-            off = None if lever == "question_focus" else False
+        for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus",
+                      "top_section"):
+            off = None if lever in ("question_focus", "top_section") else False
             selections.append((f"current -{lever}", with_options(current, media={lever: off})))
         selections.append(("current -cited", with_options(current, attribution={"cited_threshold": None})))
         selections.append(("current -separation", with_options(current, attribution={"separation": None})))
+        selections.append(("current -cited_copy", with_options(current, attribution={"cited_copy": None})))
     for gen in gens:
         for sel_name, cfg in selections:
             p = Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None, config=cfg,

@@ -61,8 +61,8 @@ def test_attribute_sentence_without_snippets() -> None:
 
 
 _DATASETS = ("Now that you have created the data structure, you can create data sets and ingest sample data.",
-             "The following video tutorial explains how to create datasets and manually ingest data. "
-             "Create the following datasets, then download the JSON files with the sample data.")
+             ("The following video tutorial explains how to create datasets and manually ingest data. "
+              "Create the following datasets, then download the JSON files with the sample data."))
 
 
 def test_a_sentence_copied_from_the_cited_snippet_goes_to_it() -> None:

@@ -41,6 +41,7 @@ caller can attribute each sentence as soon as it is complete.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -137,7 +138,7 @@ def split_answer(text: str) -> list[str]:
 def word_bigrams(text: str) -> frozenset[tuple[str, str]]:
     """Pairs of consecutive lower-cased words (letters and digits) of ``text``."""
     words = _TOKEN.findall(text.lower())
-    return frozenset(zip(words, words[1:]))
+    return frozenset(itertools.pairwise(words))
 
 
 def copied_source(sentence: str, snippets: list[ScoredSnippet], cited: list[int], share: float) -> int | None:
