@@ -9,6 +9,7 @@ import pytest
 
 from murar.answer.media import MediaOptions, top_section_pick
 from murar.answer.pipeline import PipelineConfig, load_pipeline
+from murar.answer.render import render_markdown
 from murar.embed.fake import HashingEmbedder
 from murar.ingest.media_flags import INLINE
 from murar.llm.fake import ScriptedChatModel
@@ -99,6 +100,9 @@ def test_an_answer_without_media_shows_the_top_sections_screenshot(index: Path, 
     assert {a.trace.attributions[0].snippet_id} != {top.snippet.id}  # the answer never drew on it
     if not three_call:
         assert a.media[0].citations == [top.citation]
+        # the Sources list names the source the picture comes from, though no sentence cites it
+        md = render_markdown(a, media_url=lambda item: None)
+        assert f"[{top.citation}] " in md.split("**Sources**")[1]
     off = dataclasses.replace(cfg, media=dataclasses.replace(cfg.media, top_section=None))
     p = load_pipeline(index, chat_model=ScriptedChatModel([REPLY]), config=off)
     assert p.answer(QUESTION).media == []

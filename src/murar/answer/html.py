@@ -14,8 +14,7 @@ from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 
-from murar.answer.generate import citations_in
-from murar.answer.render import is_safe_url
+from murar.answer.render import cited_numbers, is_safe_url
 from murar.schema import (
     Answer,
     ImageItem,
@@ -81,7 +80,7 @@ def render_html(answer: Answer, *, image_src: ImageSrc) -> str:
             else:
                 out.append(f"<p>▶ Video: {caption}</p>")
     if answer.sources:
-        cited = set(citations_in(answer.text))
+        cited = cited_numbers(answer)
         items = [
             f'<li value="{s.citation}">{html.escape(source_text(s))}</li>'
             for s in answer.sources

@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from murar.answer.generate import citations_in
 from murar.answer.moments import best_moment, format_timestamp, with_fragment
@@ -150,7 +151,7 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
             out.extend(media_markdown(b, media_url=media_url))
     text = "\n\n".join(p for p in out if p)
     if answer.sources:
-        cited = set(citations_in(answer.text))
+        cited = cited_numbers(answer)
         lines = ["", "**Sources**", ""]
         for s in answer.sources:
             if cited and s.citation not in cited:
@@ -158,6 +159,23 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
             lines.append(f"[{s.citation}] {source_label(s)}")
         text += "\n" + "\n".join(lines)
     return text.strip() + "\n"
+
+
+class _Cited(Protocol):
+    """An answer as the Sources lists read it (:class:`murar.schema.Answer`, :class:`murar.api.Answer`)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def media(self) -> list[MediaBlock]: ...
+
+
+def cited_numbers(answer: _Cited) -> set[int]:
+    """The ``[n]`` numbers the answer uses: in its text and on its media blocks
+    (a media block may cite a source no sentence cites: ``MediaOptions.top_section``).
+    The Sources lists show these sources only."""
+    return set(citations_in(answer.text)) | {c for m in answer.media for c in m.citations}
 
 
 def media_markdown(block: MediaBlock, *, media_url: MediaUrl) -> list[str]:

@@ -95,8 +95,8 @@ def fit_image(data: bytes, mime: str, *, max_bytes: int = MAX_IMAGE_BYTES) -> tu
 
 def answer_content(answer: Answer, *, max_image_bytes: int = MAX_IMAGE_BYTES) -> list[ContentBlock]:
     """The answer as MCP content blocks, in reading order (see the module docstring)."""
-    from murar.answer.generate import citations_in
     from murar.answer.html import source_text
+    from murar.answer.render import cited_numbers
 
     out: list[ContentBlock] = []
     figure = 0
@@ -128,7 +128,7 @@ def answer_content(answer: Answer, *, max_image_bytes: int = MAX_IMAGE_BYTES) ->
             link = item.url or (item.path or "")
             out.append(TextContent(type="text", text=f"Video: {caption}" + (f" — {link}" if link else "")))
     if answer.sources:
-        cited = set(citations_in(answer.text))
+        cited = cited_numbers(answer)
         lines = [f"[{s.citation}] {source_text(s)}" for s in answer.sources if not cited or s.citation in cited]
         out.append(TextContent(type="text", text="Sources:\n" + "\n".join(lines)))
     return out
