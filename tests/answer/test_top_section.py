@@ -58,8 +58,8 @@ def test_the_top_sections_most_question_like_image_is_picked() -> None:
     assert top_section_pick(scored, store, qv, sentences, MediaOptions(top_section=None), QUESTION) is None
     assert top_section_pick(scored, store, qv, sentences, MediaOptions(top_section=pick.score + 0.01), QUESTION) is None
     # only the first retrieved section counts: the second one's image is never the fallback
-    assert top_section_pick(list(reversed(scored)), store, qv, sentences, opts, QUESTION) is not None
-    assert top_section_pick(list(reversed(scored)), store, qv, sentences, opts, QUESTION).item.id == "rules"  # type: ignore[union-attr]
+    swapped = top_section_pick(list(reversed(scored)), store, qv, sentences, opts, QUESTION)
+    assert swapped is not None and swapped.item.id == "rules"
     store2, scored2, _ = _world([media[2]])
     assert top_section_pick(scored2, store2, qv, sentences, opts, QUESTION) is None
 

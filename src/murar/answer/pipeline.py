@@ -643,16 +643,15 @@ class _Incremental:
             return []
         t = time.perf_counter()
         pick = self.p._top_section(self.question, self.snippets, self._vector_rows())
-        if pick is None:
-            self.media_ms += _ms(t)
-            return []
-        self.trace.media_candidates = [*self.trace.media_candidates, pick]
-        pick.sentence_index = len(self.assembler.sentences) - 1
-        blocks = self._place([pick], self.assembler.sentences[-1])
+        blocks: list[MediaBlock] = []
+        if pick is not None:
+            self.trace.media_candidates = [*self.trace.media_candidates, pick]
+            pick.sentence_index = len(self.assembler.sentences) - 1
+            blocks = self._place([pick], self.assembler.sentences[-1])
+            for b in blocks:
+                b.citations = [self.snippets[0].citation]
         self.media_ms += _ms(t)
-        for b in blocks:
-            b.citations = [self.snippets[0].citation]
-        return [Piece(media=b, sentence_index=pick.sentence_index) for b in blocks]
+        return [Piece(media=b, sentence_index=len(self.assembler.sentences) - 1) for b in blocks]
 
 
 def _noting(echo: ExampleEcho, trace: Trace) -> Callable[[str], bool]:
