@@ -148,6 +148,17 @@ def test_blocks_and_markdown_escape_document_text() -> None:
     assert escape_md("a[b]") == "a\\[b\\]"
 
 
+def test_a_media_block_cites_the_snippet_it_came_from() -> None:
+    """The sentence before the screenshot cites [1], but the screenshot was chosen from
+    snippet sn1 ([2]): the block cites [2]. Without a known source it inherits [1]."""
+    img, other = _image("a", "s", "x"), _image("b", "s", "y")
+    sels = [MediaSelection(item=img, snippet_id="sn1", sentence_index=0, score=0.7),
+            MediaSelection(item=other, snippet_id=None, sentence_index=0, score=0.6)]
+    assign_placeholders(sels)
+    blocks = to_blocks("Open the canvas [1].\n[IMAGE 1]\n[IMAGE 2]", sels, {"sn0": 1, "sn1": 2})
+    assert [(b.type, b.citations) for b in blocks] == [("text", [1]), ("image", [2]), ("image", [1])]
+
+
 def test_display_captions_from_model_or_fallback() -> None:
     from murar.answer.captions import fallback_caption, write_display_captions
 

@@ -98,11 +98,11 @@ def test_an_answer_without_media_shows_the_top_sections_screenshot(index: Path, 
     (sel,) = a.trace.media_selected
     assert sel.strategy == "top-section" and sel.snippet_id == top.snippet.id
     assert {a.trace.attributions[0].snippet_id} != {top.snippet.id}  # the answer never drew on it
-    if not three_call:
-        assert a.media[0].citations == [top.citation]
-        # the Sources list names the source the picture comes from, though no sentence cites it
-        md = render_markdown(a, media_url=lambda item: None)
-        assert f"[{top.citation}] " in md.split("**Sources**")[1]
+    # on both paths the picture cites the snippet it came from, not the sentence before it
+    assert a.media[0].citations == [top.citation] and top.citation not in a.blocks[0].citations
+    # the Sources list names the source the picture comes from, though no sentence cites it
+    md = render_markdown(a, media_url=lambda item: None)
+    assert f"[{top.citation}] " in md.split("**Sources**")[1]
     off = dataclasses.replace(cfg, media=dataclasses.replace(cfg.media, top_section=None))
     p = load_pipeline(index, chat_model=ScriptedChatModel([REPLY]), config=off)
     assert p.answer(QUESTION).media == []

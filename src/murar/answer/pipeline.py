@@ -303,7 +303,7 @@ class Pipeline:
         trace.timings_ms["refine"] = _ms(t)
         self._record_llm_call(trace, "refine")
         yield "render"
-        blocks = to_blocks(final, media.selected)
+        blocks = to_blocks(final, media.selected, {s.snippet.id: s.citation for s in snippets})
         trace.timings_ms["total"] = _ms(t0)
         yield Answer(question=question, blocks=blocks, sources=snippets, found=True, trace=trace)
 
@@ -622,13 +622,16 @@ class _Incremental:
         return SentenceOutcome(citation=a.citation, media=blocks)
 
     def _place(self, new: list[MediaSelection], sentence: str) -> list[MediaBlock]:
-        """Record ``new`` selections (placed after ``sentence``) and make their blocks."""
+        """Record ``new`` selections (placed after ``sentence``) and make their blocks;
+        a block cites the snippet its selection came from (as :func:`~murar.answer.render.to_blocks`)."""
         self.selected.extend(new)
         assign_placeholders(self.selected)
         write_display_captions(new, None)
         if self.p.config.guard:
             self.trace.guard.extend(guard_media_captions(new))
+        cite = {s.snippet.id: s.citation for s in self.snippets}
         blocks = [MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
+                             citations=[cite[sel.snippet_id]] if sel.snippet_id in cite else [],
                              caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new]
         for b in blocks:
             if isinstance(b.item, VideoItem) and b.item.cues:  # start at the moment the sentence points at
@@ -648,8 +651,6 @@ class _Incremental:
             self.trace.media_candidates = [*self.trace.media_candidates, pick]
             pick.sentence_index = len(self.assembler.sentences) - 1
             blocks = self._place([pick], self.assembler.sentences[-1])
-            for b in blocks:
-                b.citations = [self.snippets[0].citation]
         self.media_ms += _ms(t)
         return [Piece(media=b, sentence_index=len(self.assembler.sentences) - 1) for b in blocks]
 

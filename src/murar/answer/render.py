@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Protocol
 
@@ -34,9 +34,18 @@ from murar.schema import (
 MediaUrl = Callable[[AnyMedia], "str | None"]
 
 
-def to_blocks(text: str, selections: list[MediaSelection]) -> list[Block]:
-    """Split ``text`` at placeholders into text and media blocks, in order."""
+def to_blocks(text: str, selections: list[MediaSelection],
+              citation_of: Mapping[str, int] | None = None) -> list[Block]:
+    """Split ``text`` at placeholders into text and media blocks, in order.
+
+    ``citation_of`` maps a snippet id to its ``[n]`` number: a media block cites
+    the snippet its selection came from (``MediaSelection.snippet_id``), the
+    source of the picture, whatever the sentence before it cites. A selection
+    whose snippet is not in the map inherits the last citation of the text block
+    right before it.
+    """
     by_ph = {s.placeholder: s for s in selections}
+    own = citation_of or {}
     blocks: list[Block] = []
     pos = 0
     for m in PLACEHOLDER.finditer(text):
@@ -45,14 +54,16 @@ def to_blocks(text: str, selections: list[MediaSelection]) -> list[Block]:
             blocks.append(TextBlock(text=chunk, citations=citations_in(chunk)))
         sel = by_ph.get(m.group(0))
         if sel is not None:
+            cite = own.get(sel.snippet_id) if sel.snippet_id is not None else None
             blocks.append(MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
-                                     citations=[], caption=sel.item.display_caption or sel.item.label))
+                                     citations=[] if cite is None else [cite],
+                                     caption=sel.item.display_caption or sel.item.label))
         pos = m.end()
     tail = text[pos:].strip()
     if tail:
         blocks.append(TextBlock(text=tail, citations=citations_in(tail)))
-    # a media block inherits the citations of the text block right before it;
-    # a video with a transcript starts at the moment that text points at
+    # a media block without its own source inherits the last citation of the text
+    # block right before it; a video with a transcript starts at the moment that text points at
     last: list[int] = []
     last_text = ""
     for b in blocks:
@@ -60,7 +71,7 @@ def to_blocks(text: str, selections: list[MediaSelection]) -> list[Block]:
             last = b.citations[-1:] if b.citations else last
             last_text = b.text
         else:
-            b.citations = list(last)
+            b.citations = b.citations or list(last)
             if isinstance(b.item, VideoItem) and b.item.cues:
                 b.start_seconds = best_moment(_last_sentence(last_text), b.item.cues)
     return blocks

@@ -124,7 +124,8 @@ class SentenceAssembler:
             self._segment += marker
             out.append(Piece(text=marker))
         for index, block in media:
-            block.citations = self._media_citations()
+            inherited = self._media_citations()
+            block.citations = block.citations or inherited  # a block knows its own source when it came with one
             out.append(Piece(media=block, sentence_index=index))
         return out
 
@@ -180,8 +181,9 @@ class SentenceAssembler:
 def blocks_of(pieces: list[Piece]) -> list[Block]:
     """The answer blocks from released pieces: text between media joined and
     stripped into :class:`TextBlock` (with its citations), media blocks in place
-    (their citations were set when they were released: the last citation of the
-    text before them, as :func:`murar.answer.render.to_blocks` does)."""
+    (their citations were set when they were released: the snippet their
+    selection came from, else the last citation of the text before them, as
+    :func:`murar.answer.render.to_blocks` does)."""
     blocks: list[Block] = []
     buf: list[str] = []
 
