@@ -52,9 +52,12 @@ def trace_misses(index: Path, cache: Path, golds: list[GoldQuestion], llm: str,
     all_media = getattr(p.store, "all_media", None)  # the embedded stores list their media; the protocol does not
     if all_media is None:
         raise SystemExit(f"the store of {index} cannot list its media")
+    hash_of: dict[str, str] = {}  # a byte-identical copy is the same picture, as score_media counts it
     for m in all_media():
         if m.kind == "image":
             sections_of.setdefault(_path(m), set()).add(m.section_id)
+            if getattr(m, "content_hash", ""):
+                hash_of[_path(m)] = m.content_hash
     counts: Counter[str] = Counter()
     for g in golds:
         if not g.gold_images:
@@ -64,14 +67,19 @@ def trace_misses(index: Path, cache: Path, golds: list[GoldQuestion], llm: str,
         except NotCached:
             counts["answer not cached"] += 1
             continue
-        selected = {_path(m.item) for m in t.media_selected if m.item.kind == "image"}
-        candidates = {_path(m.item) for m in t.media_candidates}
+        gold = {normalise_path(x) for x in g.gold_images}
+        gold_of = {hash_of[x]: x for x in gold if x in hash_of}
+
+        def same(path: str, gold: set[str] = gold, gold_of: dict[str, str] = gold_of) -> str:
+            return path if path in gold else gold_of.get(hash_of.get(path, ""), path)
+
+        selected = {same(_path(m.item)) for m in t.media_selected if m.item.kind == "image"}
+        candidates = {same(_path(m.item)) for m in t.media_candidates}
         retrieved = {s.snippet.section_id for s in t.retrieved}
         attributed_ids = {a.snippet_id for a in t.attributions if a.snippet_id}
         attributed = {s.snippet.section_id for s in t.retrieved if s.snippet.id in attributed_ids}
-        gold = {normalise_path(x) for x in g.gold_images}
         for gp in sorted(gold):
-            secs = sections_of.get(gp, set())
+            secs = set().union(*(v for k, v in sections_of.items() if same(k) == gp))
             stage = ("hit" if gp in selected else "not indexed" if not secs
                      else "section not retrieved" if not secs & retrieved
                      else "section not attributed" if not secs & attributed

@@ -104,6 +104,32 @@ def test_score_media_hand_computed() -> None:
     assert "image:repo/help/assets/z.png" in s.unmatched
 
 
+def test_a_byte_identical_copy_of_a_gold_image_is_the_gold_image(tmp_path: Path) -> None:
+    """A docs site shows one figure under two file names; the copy is the same picture.
+    A look-alike with other bytes, or a copy scored without the corpus root, is not."""
+    assets = tmp_path / "repo/help/assets"
+    assets.mkdir(parents=True)
+    (assets / "a.png").write_bytes(b"picture A")
+    (assets / "copy-of-a.png").write_bytes(b"picture A")
+    (assets / "look-alike.png").write_bytes(b"picture A, cropped")
+    gold = GoldQuestion(id="q", question="q", kind="image", page=PAGE, section=(),
+                        gold_images=("repo/help/assets/a.png",))
+
+    def shown(*names: str) -> Answer:
+        return _answer([MediaBlock(type="image", item=ImageItem(**_common(n, "s"), path=f"repo/help/assets/{n}"),
+                                   score=1) for n in names])
+
+    copy = score_media(shown("copy-of-a.png"), gold, tmp_path)
+    assert (copy.by_kind["image"].tp, copy.by_kind["image"].f1, copy.unmatched) == (1, 1.0, [])
+    both = score_media(shown("a.png", "copy-of-a.png"), gold, tmp_path).by_kind["image"]
+    assert (both.tp, both.n_pred) == (1, 1)  # one picture, shown twice
+    other = score_media(shown("look-alike.png"), gold, tmp_path)
+    assert other.by_kind["image"].tp == 0 and other.unmatched == ["image:repo/help/assets/look-alike.png"]
+    assert score_media(shown("copy-of-a.png"), gold).by_kind["image"].tp == 0
+    (assets / "a.png").unlink()  # an unreadable gold file matches nothing
+    assert score_media(shown("copy-of-a.png"), gold, tmp_path).by_kind["image"].tp == 0
+
+
 def test_text_only_and_summary(tmp_path: Path) -> None:
     text_only = GoldQuestion(id="q2", question="q", kind="text-only", page=PAGE, section=())
     s_none = score_media(_answer([]), text_only)

@@ -3,7 +3,12 @@
 Gold comes from ``../shared/eval/dev.jsonl`` (format in its README). Matching:
 
 - images by file path relative to the corpus root (``corpora/adobe-docs``),
-  normalised (``./`` and ``..`` resolved, forward slashes);
+  normalised (``./`` and ``..`` resolved, forward slashes); with the corpus
+  root given, an image whose file is byte-identical to a gold image's file
+  matches that gold image: docs sites copy one figure under two names (a
+  MyST book shows ``images/Truss1.svg`` on one page and the same bytes as
+  ``examples/theory_questions_images/Truss1.svg`` on another), and the reader
+  sees the same picture;
 - tables by (page path, ``index_in_page``);
 - videos by URL up to the numeric id (query string and trailing path dropped,
   scheme and host case ignored).
@@ -18,6 +23,7 @@ exists).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import posixpath
 import re
@@ -149,6 +155,34 @@ def media_key(block: MediaBlock, corpus_root: str | Path | None = None) -> tuple
     return None
 
 
+def _file_digest(path: Path) -> str | None:
+    try:
+        with path.open("rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def _same_pictures(pred: Sequence[str], gold: Sequence[str], corpus_root: Path) -> dict[str, str]:
+    """Predicted image keys that are not gold but whose file has the bytes of a gold
+    image's file, mapped to that gold key (files read under ``corpus_root``; an
+    unreadable file matches nothing)."""
+    extra = [k for k in dict.fromkeys(pred) if k not in gold]
+    if not extra or not gold:
+        return {}
+    by_digest: dict[str, str] = {}
+    for g in gold:
+        digest = _file_digest(corpus_root / g)
+        if digest is not None:
+            by_digest.setdefault(digest, g)
+    out: dict[str, str] = {}
+    for k in extra:
+        digest = _file_digest(corpus_root / k)
+        if digest is not None and digest in by_digest:
+            out[k] = by_digest[digest]
+    return out
+
+
 def _ordering_counts(predicted: Sequence[str], gold: Sequence[str]) -> tuple[int, int]:
     common = [k for k in dict.fromkeys(predicted) if k in gold]
     pos = {k: gold.index(k) for k in common}
@@ -242,6 +276,10 @@ def score_media(answer: Answer, gold: GoldQuestion,
     keyed = [(b, media_key(b, corpus_root)) for b in answer.media]
     pred = [k for _, k in keyed if k is not None]
     gold_keys = gold.gold_keys()
+    if corpus_root is not None:  # the same picture under another file name is the gold picture
+        same = _same_pictures([k for t, k in pred if t == "image"],
+                              [k for t, k in gold_keys if t == "image"], Path(corpus_root))
+        pred = [(t, same.get(k, k) if t == "image" else k) for t, k in pred]
     by_kind: dict[str, KindScore] = {kind: _kind_score([k for t, k in pred if t == kind],
                                  [k for t, k in gold_keys if t == kind]) for kind in MEDIA_KINDS}
     by_kind["all"] = _kind_score([f"{t}:{k}" for t, k in pred],
