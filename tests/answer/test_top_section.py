@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from murar.answer.media import MediaOptions, top_section_pick
+from murar.answer.media import MediaOptions, picture_lead, top_section_pick
 from murar.answer.pipeline import PipelineConfig, load_pipeline
 from murar.answer.render import render_markdown
 from murar.embed.fake import HashingEmbedder
+from murar.eval.media_metrics import GoldQuestion, score_media, summarise_media
 from murar.ingest.media_flags import INLINE
 from murar.llm.fake import ScriptedChatModel
-from murar.schema import ImageItem, ScoredSnippet, Section, Snippet
+from murar.schema import ImageItem, ScoredSnippet, Section, Snippet, TextBlock
 from murar.store.memory import MemoryStore
 
 QUESTION = "How do I add a custom event to a journey?"
@@ -98,11 +99,35 @@ def test_an_answer_without_media_shows_the_top_sections_screenshot(index: Path, 
     (sel,) = a.trace.media_selected
     assert sel.strategy == "top-section" and sel.snippet_id == top.snippet.id
     assert {a.trace.attributions[0].snippet_id} != {top.snippet.id}  # the answer never drew on it
-    # on both paths the picture cites the snippet it came from, not the sentence before it
-    assert a.media[0].citations == [top.citation] and top.citation not in a.blocks[0].citations
+    # on both paths the picture cites the snippet it came from, and follows the document's
+    # own sentence that introduces it, added to the answer, cited and attributed to that snippet
+    lead = "To add a custom event, open the journey canvas and drag the custom event from the events palette"
+    assert a.media[0].citations == [top.citation]
+    assert [type(b).__name__ for b in a.blocks] == ["TextBlock", "MediaBlock"]
+    assert a.blocks[0].text.endswith(f"{lead} [{top.citation}].")  # type: ignore[union-attr]
+    placed = {x.sentence_index: x for x in a.trace.attributions}[sel.sentence_index]
+    assert placed.sentence.startswith(lead) and placed.snippet_id == top.snippet.id
+    assert summarise_media([score_media(a, GoldQuestion(id="q", question=QUESTION, kind="image", page="",
+                                                        section=()))]).placement == 1.0
     # the Sources list names the source the picture comes from, though no sentence cites it
     md = render_markdown(a, media_url=lambda item: None)
     assert f"[{top.citation}] " in md.split("**Sources**")[1]
+    # without the lead the picture follows the answer's last sentence, which is about something else
+    bare = dataclasses.replace(cfg, media=dataclasses.replace(cfg.media, top_section_lead=False))
+    a = load_pipeline(index, chat_model=ScriptedChatModel([REPLY]), config=bare).answer(QUESTION)
+    assert [b.text for b in a.blocks if isinstance(b, TextBlock)] == [REPLY] and len(a.media) == 1
+    assert a.trace.media_selected[0].sentence_index == 0 and len(a.trace.attributions) == 1
     off = dataclasses.replace(cfg, media=dataclasses.replace(cfg.media, top_section=None))
     p = load_pipeline(index, chat_model=ScriptedChatModel([REPLY]), config=off)
     assert p.answer(QUESTION).media == []
+
+
+def test_the_lead_is_the_pictures_own_sentence_else_its_alt_text() -> None:
+    img = _image("shot", "events", "Some intro. Add two fields under the systemIdentifier object:")
+    assert picture_lead(img) == "Add two fields under the systemIdentifier object:"
+    # markup residue or a fragment is not a sentence: the alt text stands in, when it is one
+    residue = dataclasses.replace(img, context_before="+++ Response",
+                                  alt="The estimated size of the audience. Its rules are shown too.")
+    assert picture_lead(residue) == "The estimated size of the audience."
+    assert picture_lead(dataclasses.replace(residue, alt="estimate")) == ""
+    assert picture_lead(dataclasses.replace(img, context_before="Save it.")) == ""  # too short to introduce it

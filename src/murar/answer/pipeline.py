@@ -57,6 +57,7 @@ from murar.answer.media import (
     MemoEmbedder,
     dedupe_key,
     focus_sections,
+    picture_lead,
     select_section_media,
     top_section_pick,
 )
@@ -67,7 +68,13 @@ from murar.answer.prompts import (
     PROMPT_VERSION,
     answer_messages,
 )
-from murar.answer.refine import assign_placeholders, build_draft, refine, write_lead_ins
+from murar.answer.refine import (
+    assign_placeholders,
+    build_draft,
+    refine,
+    with_citation,
+    write_lead_ins,
+)
 from murar.answer.render import is_safe_url, to_blocks
 from murar.answer.service import AnswerEvent, IndexStats
 from murar.answer.strategies import (
@@ -277,6 +284,16 @@ class Pipeline:
             if pick is not None:
                 media.candidates.append(pick)
                 media.selected.append(pick)
+                lead = picture_lead(pick.item) if self.config.media.top_section_lead else ""
+                if lead:  # the picture follows the document's own sentence that introduces it
+                    lead = with_citation(lead, snippets[0].citation)
+                    more = attribute(lead, snippets, vecs, self.embedder,
+                                     threshold=self.config.attribution_threshold, options=self.config.attribution)
+                    n = len(attr.attributions)
+                    attr.attributions += [replace(a, sentence_index=n + i) for i, a in enumerate(more.attributions)]
+                    attr.sentence_vectors = np.vstack([attr.sentence_vectors, more.sentence_vectors])
+                    text = f"{text.rstrip()}\n{lead}"
+                    pick.sentence_index = len(attr.attributions) - 1
         trace.media_candidates = media.candidates
         trace.media_selected = media.selected
         trace.timings_ms["media"] = _ms(t)
@@ -592,15 +609,9 @@ class _Incremental:
             self.echoed += 1
             self.attribute_ms += _ms(t)
             return SentenceOutcome()
-        res = attribute(sentence, self.snippets, self.vecs, self.p.embedder, threshold=cfg.attribution_threshold,
-                        options=cfg.attribution)
-        if not res.attributions:
+        a = self._attribute(index, sentence)
+        if a is None:
             return SentenceOutcome()
-        k = max(range(len(res.attributions)), key=lambda i: res.attributions[i].score)
-        a = res.attributions[k]
-        self.attributions.append(Attribution(sentence_index=index, sentence=sentence, snippet_id=a.snippet_id,
-                                             citation=a.citation, score=a.score))
-        self.sentence_vectors[index] = np.asarray(res.sentence_vectors[k])
         self.attribute_ms += _ms(t)
         t = time.perf_counter()
         if len(self.selected) >= cfg.media.max_items or a.snippet_id is None and cfg.media_strategy == "section":
@@ -621,6 +632,21 @@ class _Incremental:
         self.media_ms += _ms(t)
         return SentenceOutcome(citation=a.citation, media=blocks)
 
+    def _attribute(self, index: int, sentence: str) -> Attribution | None:
+        """Attribute answer sentence ``index`` and record it (with its vector); ``None``
+        when the splitter finds no sentence in it."""
+        cfg = self.p.config
+        res = attribute(sentence, self.snippets, self.vecs, self.p.embedder, threshold=cfg.attribution_threshold,
+                        options=cfg.attribution)
+        if not res.attributions:
+            return None
+        k = max(range(len(res.attributions)), key=lambda i: res.attributions[i].score)
+        a = res.attributions[k]
+        self.attributions.append(Attribution(sentence_index=index, sentence=sentence, snippet_id=a.snippet_id,
+                                             citation=a.citation, score=a.score))
+        self.sentence_vectors[index] = np.asarray(res.sentence_vectors[k])
+        return a
+
     def _place(self, new: list[MediaSelection], sentence: str) -> list[MediaBlock]:
         """Record ``new`` selections (placed after ``sentence``) and make their blocks;
         a block cites the snippet its selection came from (as :func:`~murar.answer.render.to_blocks`)."""
@@ -640,19 +666,30 @@ class _Incremental:
 
     def top_section(self) -> list[Piece]:
         """After the last sentence: the top retrieved section's image when the answer
-        brought no media (``MediaOptions.top_section``). The text is already out, so
-        it goes after the last sentence, and it cites the top snippet."""
+        brought no media (``MediaOptions.top_section``), citing the top snippet. The
+        text is already out, so it goes at the end, after the document's own sentence
+        that introduces it (:func:`~murar.answer.media.picture_lead`, cited and
+        attributed like any answer sentence) when ``top_section_lead`` and it has
+        one, else after the last sentence."""
         if self.selected or not self.sentence_vectors or self.assembler is None:
             return []
         t = time.perf_counter()
         pick = self.p._top_section(self.question, self.snippets, self._vector_rows())
-        blocks: list[MediaBlock] = []
+        pieces: list[Piece] = []
         if pick is not None:
             self.trace.media_candidates = [*self.trace.media_candidates, pick]
-            pick.sentence_index = len(self.assembler.sentences) - 1
-            blocks = self._place([pick], self.assembler.sentences[-1])
+            sentences = self.assembler.sentences
+            lead = picture_lead(pick.item) if self.p.config.media.top_section_lead else ""
+            if lead:
+                lead = with_citation(lead, self.snippets[0].citation)
+                sentences.append(lead)
+                self._attribute(len(sentences) - 1, lead)
+                pieces.append(Piece(text=" " + lead))
+            pick.sentence_index = len(sentences) - 1
+            pieces += [Piece(media=b, sentence_index=pick.sentence_index)
+                       for b in self._place([pick], sentences[-1])]
         self.media_ms += _ms(t)
-        return [Piece(media=b, sentence_index=len(self.assembler.sentences) - 1) for b in blocks]
+        return pieces
 
 
 def _noting(echo: ExampleEcho, trace: Trace) -> Callable[[str], bool]:

@@ -60,7 +60,7 @@ def build_draft(answer_text: str, selections: list[MediaSelection],
         current: list[str] = []
         for sent in split_answer(line):
             if index in cite and not citations_in(sent):
-                sent = _append_citation(sent, cite[index])
+                sent = with_citation(sent, cite[index])
             current.append(sent)
             if index in after:
                 lines_out.append(" ".join(current))
@@ -73,7 +73,9 @@ def build_draft(answer_text: str, selections: list[MediaSelection],
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
-def _append_citation(sentence: str, citation: int) -> str:
+def with_citation(sentence: str, citation: int) -> str:
+    """``sentence`` citing ``[citation]``, the marker before its closing punctuation
+    ("Save it [2].")."""
     m = re.search(r"([.!?:;]+)([\"')\]]*)$", sentence)
     if m:
         return f"{sentence[: m.start()]} [{citation}]{sentence[m.start():]}"
