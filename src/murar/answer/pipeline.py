@@ -248,6 +248,19 @@ class Pipeline:
         return top_section_pick(snippets, self.store, self._memo.embed([question])[0], sentence_vectors,
                                 self.config.media, question)
 
+    def _lead(self, pick: MediaSelection, question: str, snippets: list[ScoredSnippet]) -> str:
+        """The cited sentence a top-section picture follows (``MediaOptions.top_section_lead``),
+        or ``""``. It is document text entering the answer, so with ``guard`` on it must pass
+        :func:`~murar.answer.guard.guard_answer` untouched (an instruction-like sentence
+        or a link the question does not need drops the lead, not the picture)."""
+        lead = picture_lead(pick.item) if self.config.media.top_section_lead else ""
+        if not lead:
+            return ""
+        lead = with_citation(lead, snippets[0].citation)
+        if self.config.guard and guard_answer(lead, question, snippets).text.strip() != lead:
+            return ""
+        return lead
+
     def _check(self, question: str) -> str:
         q = " ".join(question.split())
         if not q:
@@ -284,9 +297,8 @@ class Pipeline:
             if pick is not None:
                 media.candidates.append(pick)
                 media.selected.append(pick)
-                lead = picture_lead(pick.item) if self.config.media.top_section_lead else ""
+                lead = self._lead(pick, question, snippets)
                 if lead:  # the picture follows the document's own sentence that introduces it
-                    lead = with_citation(lead, snippets[0].citation)
                     more = attribute(lead, snippets, vecs, self.embedder,
                                      threshold=self.config.attribution_threshold, options=self.config.attribution)
                     n = len(attr.attributions)
@@ -679,9 +691,8 @@ class _Incremental:
         if pick is not None:
             self.trace.media_candidates = [*self.trace.media_candidates, pick]
             sentences = self.assembler.sentences
-            lead = picture_lead(pick.item) if self.p.config.media.top_section_lead else ""
+            lead = self.p._lead(pick, self.question, self.snippets)
             if lead:
-                lead = with_citation(lead, self.snippets[0].citation)
                 sentences.append(lead)
                 self._attribute(len(sentences) - 1, lead)
                 pieces.append(Piece(text=" " + lead))
