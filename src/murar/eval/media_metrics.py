@@ -23,7 +23,6 @@ exists).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import posixpath
 import re
@@ -35,6 +34,7 @@ from pathlib import Path
 
 from murar.eval.errors import EvalDataError
 from murar.eval.mirage import f1_score
+from murar.ingest.media_flags import content_hash
 from murar.schema import (
     MEDIA_KINDS,
     Answer,
@@ -155,14 +155,6 @@ def media_key(block: MediaBlock, corpus_root: str | Path | None = None) -> tuple
     return None
 
 
-def _file_digest(path: Path) -> str | None:
-    try:
-        with path.open("rb") as fh:
-            return hashlib.file_digest(fh, "sha256").hexdigest()
-    except OSError:
-        return None
-
-
 def _same_pictures(pred: Sequence[str], gold: Sequence[str], corpus_root: Path) -> dict[str, str]:
     """Predicted image keys that are not gold but whose file has the bytes of a gold
     image's file, mapped to that gold key (files read under ``corpus_root``; an
@@ -172,15 +164,9 @@ def _same_pictures(pred: Sequence[str], gold: Sequence[str], corpus_root: Path) 
         return {}
     by_digest: dict[str, str] = {}
     for g in gold:
-        digest = _file_digest(corpus_root / g)
-        if digest is not None:
+        if digest := content_hash(corpus_root / g):  # the hash the index dedupes media by
             by_digest.setdefault(digest, g)
-    out: dict[str, str] = {}
-    for k in extra:
-        digest = _file_digest(corpus_root / k)
-        if digest is not None and digest in by_digest:
-            out[k] = by_digest[digest]
-    return out
+    return {k: by_digest[d] for k in extra if (d := content_hash(corpus_root / k)) and d in by_digest}
 
 
 def _ordering_counts(predicted: Sequence[str], gold: Sequence[str]) -> tuple[int, int]:
