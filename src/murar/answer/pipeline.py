@@ -602,6 +602,11 @@ class _Incremental:
         found once per answer, at its first selection (not before the first token)."""
         return focus_sections(self.snippets, self.p.store, self.p.config.media)
 
+    @functools.cached_property
+    def citation_of(self) -> dict[str, int]:
+        """The ``[n]`` number of each retrieved snippet, by snippet id (built once per answer)."""
+        return {s.snippet.id: s.citation for s in self.snippets}
+
     def _vector_rows(self) -> np.ndarray:
         """Sentence vectors as the media strategies index them: row ``i`` is answer
         sentence ``i`` (zeros for a sentence that was not attributed, which no
@@ -667,7 +672,7 @@ class _Incremental:
         write_display_captions(new, None)
         if self.p.config.guard:
             self.trace.guard.extend(guard_media_captions(new))
-        cite = {s.snippet.id: s.citation for s in self.snippets}
+        cite = self.citation_of
         blocks = [MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
                              citations=[cite[sel.snippet_id]] if sel.snippet_id in cite else [],
                              caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new]
