@@ -177,6 +177,30 @@ def test_display_captions_from_model_or_fallback() -> None:
     assert fallback_caption(a) == "Drag the event onto it"
 
 
+def test_a_caption_never_repeats_the_sentence_its_item_follows() -> None:
+    """A screenshot placed after the answer's own version of the doc step that
+    introduces it gets another of the author's texts as caption, not that step again."""
+    from murar.answer.captions import fallback_caption, repeats, write_display_captions
+
+    a = _image("a", "s", "x")
+    a.alt = ""
+    a.context_before = "Open the canvas. Drag the event onto it:"
+    a.context_after = "The canvas shows the journey. More text."
+    said = "Drag the event onto the canvas [2]."
+    assert repeats("Drag the event onto it", said)  # 4 of its 5 words
+    assert not repeats("The canvas shows the journey", said)  # 2 of 4
+    assert fallback_caption(a, avoid="Then drag the event onto it [1].") == "The canvas shows the journey"
+    assert fallback_caption(a, avoid="Open the canvas.") == "Drag the event onto it"  # another sentence
+    a.context_after = ""
+    assert fallback_caption(a, avoid="Drag the event onto it [1].") == " > ".join(a.heading_path)
+    sels = [_sel(a, 0), _sel(_image("b", "s", "y"), 1)]
+    sels[1].item.alt = "Segment builder"
+    write_display_captions(sels, ScriptedChatModel(["1: Drag the event onto it\n2: The segment builder canvas"]),
+                           {0: "Drag the event onto it [1].", 1: "Build the segment [2]."})
+    # the model's caption 1 repeats sentence 0: the deterministic caption takes its place
+    assert [s.item.display_caption for s in sels] == [" > ".join(a.heading_path), "The segment builder canvas"]
+
+
 def test_redundant_table_and_answer_based_selection() -> None:
     from murar.answer.strategies import (
         AnswerBasedOptions,

@@ -111,6 +111,8 @@ def test_an_answer_without_media_shows_the_top_sections_screenshot(index: Path, 
     # own sentence that introduces it, added to the answer, cited and attributed to that snippet
     lead = "To add a custom event, open the journey canvas and drag the custom event from the events palette"
     assert a.media[0].citations == [top.citation]
+    # its caption is not the lead the reader has just read (the doc's step text is both)
+    assert a.media[0].caption and lead.lower() not in a.media[0].caption.lower()
     assert [type(b).__name__ for b in a.blocks] == ["TextBlock", "MediaBlock"]
     assert a.blocks[0].text.endswith(f"{lead} [{top.citation}].")  # type: ignore[union-attr]
     placed = {x.sentence_index: x for x in a.trace.attributions}[sel.sentence_index]

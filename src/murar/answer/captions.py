@@ -13,6 +13,7 @@ the fallback per item.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from murar.errors import LLMError
@@ -38,26 +39,58 @@ def informative(text: str) -> bool:
     return bool(t) and len(t.split()) >= 2 and not _GENERIC.match(t)
 
 
-def fallback_caption(item: AnyMedia, *, max_words: int = 12) -> str:
+def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") -> str:
     """A caption without a model, in words of the documentation (at most
     ``max_words`` words): figure caption, informative alt text, video title or
-    table columns, else the step text before the item, else the text after it."""
+    table columns, else the step text before the item, else the text after it,
+    else its section's heading path.
+
+    ``avoid``: the answer sentence the item follows. A source whose words that
+    sentence already says (:func:`repeats`) is skipped: a screenshot placed
+    after the very step that introduces it in the docs would otherwise be
+    captioned with the sentence the reader has just read. ``""`` when every
+    source repeats it (renderers then show the item's label).
+    """
+    for base in _caption_sources(item):
+        if avoid and repeats(base, avoid):
+            continue
+        words = base.split()
+        return (" ".join(words[:max_words]) + ("…" if len(words) > max_words else "")).strip()
+    return ""
+
+
+def _caption_sources(item: AnyMedia) -> Iterator[str]:
+    """The author's texts a caption may come from, best first."""
     if informative(item.caption):
-        base = item.caption
-    elif isinstance(item, ImageItem) and informative(item.alt):
-        base = item.alt
-    elif isinstance(item, VideoItem) and item.title:
-        base = item.title  # every renderer marks it as a video already ("▶ Video: ...")
-    elif isinstance(item, TableItem) and item.headers:
-        base = "Table: " + ", ".join(h for h in item.headers[:4] if h)
-    else:
-        # docs introduce a screenshot in the sentence before it; else use the sentence after it
-        before = split_sentences(item.context_before) if item.context_before else []
-        after = split_sentences(item.context_after) if item.context_after else []
-        base = (before[-1] if before else after[0] if after else " > ".join(item.heading_path)).rstrip(".:")
-    words = base.split()
-    text = " ".join(words[:max_words]) + ("…" if len(words) > max_words else "")
-    return text.strip()
+        yield item.caption
+    if isinstance(item, ImageItem) and informative(item.alt):
+        yield item.alt
+    if isinstance(item, VideoItem) and item.title:
+        yield item.title  # every renderer marks it as a video already ("▶ Video: ...")
+    if isinstance(item, TableItem) and item.headers:
+        yield "Table: " + ", ".join(h for h in item.headers[:4] if h)
+    # docs introduce a screenshot in the sentence before it; else use the sentence after it
+    before = split_sentences(item.context_before) if item.context_before else []
+    if before:
+        yield before[-1].rstrip(".:")
+    after = split_sentences(item.context_after) if item.context_after else []
+    if after:
+        yield after[0].rstrip(".:")
+    if item.heading_path:
+        yield " > ".join(item.heading_path)
+
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def repeats(caption: str, sentence: str, *, share: float = 0.8) -> bool:
+    """True when ``sentence`` already says ``caption``: ``share`` or more of the
+    caption's words (lower-cased, citations and punctuation ignored) are in it."""
+    words = set(_TOKEN.findall(re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", caption.lower())))
+    if not words:
+        return False
+    said = set(_TOKEN.findall(sentence.lower()))
+    return len(words & said) / len(words) >= share
 
 
 def _context(item: AnyMedia) -> str:
@@ -88,8 +121,13 @@ def _valid(caption: str) -> bool:
     return 2 <= len(caption.split()) <= _MAX_WORDS and not re.search(r"[\[\]<>{}]|https?://", caption)
 
 
-def write_display_captions(selections: list[MediaSelection], llm: ChatModel | None) -> int:
-    """Set ``item.display_caption`` on every selection; returns how many came from the model."""
+def write_display_captions(selections: list[MediaSelection], llm: ChatModel | None,
+                           sentences: Mapping[int, str] | None = None) -> int:
+    """Set ``item.display_caption`` on every selection; returns how many came from the model.
+
+    ``sentences``: the answer sentences by index; a caption that the sentence an
+    item follows (its ``sentence_index``) already says is not used (:func:`repeats`).
+    """
     # copies: the store's items are shared between requests and must not be mutated
     for sel in selections:
         sel.item = replace(sel.item)
@@ -107,6 +145,10 @@ def write_display_captions(selections: list[MediaSelection], llm: ChatModel | No
                 # the same caption for two items describes neither
                 if 1 <= n <= len(items) and _valid(cap) and cap not in from_model.values():
                     from_model.setdefault(n, cap)
-    for i, item in enumerate(items, 1):
-        item.display_caption = from_model.get(i) or fallback_caption(item)
+    for i, (sel, item) in enumerate(zip(selections, items), 1):
+        avoid = (sentences or {}).get(sel.sentence_index, "")
+        cap = from_model.get(i, "")
+        if cap and avoid and repeats(cap, avoid):
+            cap = ""
+        item.display_caption = cap or fallback_caption(item, avoid=avoid)
     return len(from_model)

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from murar.answer.attribute import AttributionOptions, attribute, split_answer
-from murar.answer.captions import fallback_caption, write_display_captions
+from murar.answer.captions import write_display_captions
 from murar.answer.echo import ExampleEcho, example_echo
 from murar.answer.evidence import EvidenceOptions
 from murar.answer.generate import (
@@ -312,7 +312,8 @@ class Pipeline:
         assign_placeholders(media.selected)
         yield "refine"
         t = time.perf_counter()
-        write_display_captions(media.selected, self.refiner if self.config.display_captions else None)
+        write_display_captions(media.selected, self.refiner if self.config.display_captions else None,
+                               {a.sentence_index: a.sentence for a in attr.attributions})
         if self.config.guard:
             trace.guard.extend(guard_media_captions(media.selected))
         trace.timings_ms["captions"] = _ms(t)
@@ -669,13 +670,13 @@ class _Incremental:
         a block cites the snippet its selection came from (as :func:`~murar.answer.render.to_blocks`)."""
         self.selected.extend(new)
         assign_placeholders(self.selected)
-        write_display_captions(new, None)
+        write_display_captions(new, None, {sel.sentence_index: sentence for sel in new})
         if self.p.config.guard:
             self.trace.guard.extend(guard_media_captions(new))
         cite = self.citation_of
         blocks = [MediaBlock(type=sel.item.kind, item=sel.item, score=round(sel.score, 4),
                              citations=[cite[sel.snippet_id]] if sel.snippet_id in cite else [],
-                             caption=sel.item.display_caption or fallback_caption(sel.item)) for sel in new]
+                             caption=sel.item.display_caption or sel.item.label) for sel in new]
         for b in blocks:
             if isinstance(b.item, VideoItem) and b.item.cues:  # start at the moment the sentence points at
                 b.start_seconds = best_moment(strip_citations(sentence), b.item.cues)
