@@ -191,7 +191,11 @@ def test_a_caption_never_repeats_the_sentence_its_item_follows() -> None:
     assert not repeats("The canvas shows the journey", said)  # 2 of 4
     assert fallback_caption(a, avoid="Then drag the event onto it [1].") == "The canvas shows the journey"
     assert fallback_caption(a, avoid="Open the canvas.") == "Drag the event onto it"  # another sentence
-    a.context_after = ""
+    # an alt text that starts with the sentence keeps only what the reader has not read
+    a.alt = "The sample estimate is displayed. The estimated size of the audience is shown too."
+    assert fallback_caption(a, avoid="The sample estimate is displayed [1].") == (
+        "The estimated size of the audience is shown too.")
+    a.alt, a.context_after = "", ""
     assert fallback_caption(a, avoid="Drag the event onto it [1].") == " > ".join(a.heading_path)
     sels = [_sel(a, 0), _sel(_image("b", "s", "y"), 1)]
     sels[1].item.alt = "Segment builder"

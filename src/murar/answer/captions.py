@@ -45,15 +45,22 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") ->
     table columns, else the step text before the item, else the text after it,
     else its section's heading path.
 
-    ``avoid``: the answer sentence the item follows. A source whose words that
-    sentence already says (:func:`repeats`) is skipped: a screenshot placed
-    after the very step that introduces it in the docs would otherwise be
-    captioned with the sentence the reader has just read. ``""`` when every
-    source repeats it (renderers then show the item's label).
+    ``avoid``: the answer sentence the item follows. A source's leading
+    sentences that it already says (:func:`repeats`) are dropped, and a source
+    it says whole is skipped: a screenshot placed after the very step that
+    introduces it in the docs would otherwise be captioned with the sentence the
+    reader has just read. ``""`` when every source repeats it (renderers then
+    show the item's label).
     """
     for base in _caption_sources(item):
-        if avoid and repeats(base, avoid):
-            continue
+        if avoid:
+            # "The estimate is displayed. The size is ...": the reader has just read the first sentence
+            sentences = split_sentences(base) or [base]
+            while sentences and repeats(sentences[0], avoid):
+                sentences = sentences[1:]
+            if not sentences:
+                continue
+            base = " ".join(sentences)
         words = base.split()
         return (" ".join(words[:max_words]) + ("…" if len(words) > max_words else "")).strip()
     return ""
