@@ -184,23 +184,26 @@ def test_a_caption_never_repeats_the_sentence_its_item_follows() -> None:
 
     a = _image("a", "s", "x")
     a.alt = ""
-    a.context_before = "Open the canvas. Drag the event onto it:"
+    a.context_before = "Open the canvas. Drag the custom event onto it:"
     a.context_after = "The canvas shows the journey. More text."
-    said = "Drag the event onto the canvas [2]."
-    assert repeats("Drag the event onto it", said)  # 4 of its 5 words
-    assert not repeats("The canvas shows the journey", said)  # 2 of 4
-    assert fallback_caption(a, avoid="Then drag the event onto it [1].") == "The canvas shows the journey"
-    assert fallback_caption(a, avoid="Open the canvas.") == "Drag the event onto it"  # another sentence
+    said = "Drag the custom event onto the canvas [2]."
+    assert repeats("Drag the custom event onto it", said)  # 5 of its 6 words
+    assert not repeats("The canvas shows the whole journey", said)  # 2 of 5
+    assert not repeats("Custom event", said)  # a label naming the picture, not a sentence
+    assert fallback_caption(a, avoid="Then drag the custom event onto it [1].") == "The canvas shows the journey"
+    assert fallback_caption(a, avoid="Open the canvas.") == "Drag the custom event onto it"  # another sentence
     # an alt text that starts with the sentence keeps only what the reader has not read
-    a.alt = "The sample estimate is displayed. The estimated size of the audience is shown too."
-    assert fallback_caption(a, avoid="The sample estimate is displayed [1].") == (
+    a.alt = "The sample estimate is displayed on screen. The estimated size of the audience is shown too."
+    assert fallback_caption(a, avoid="The sample estimate is displayed on screen [1].") == (
         "The estimated size of the audience is shown too.")
+    a.alt = "Sample estimate"  # a label stays, whatever the answer says
+    assert fallback_caption(a, avoid="The sample estimate is displayed [1].") == "Sample estimate"
     a.alt, a.context_after = "", ""
-    assert fallback_caption(a, avoid="Drag the event onto it [1].") == " > ".join(a.heading_path)
+    assert fallback_caption(a, avoid="Drag the custom event onto it [1].") == " > ".join(a.heading_path)
     sels = [_sel(a, 0), _sel(_image("b", "s", "y"), 1)]
     sels[1].item.alt = "Segment builder"
-    write_display_captions(sels, ScriptedChatModel(["1: Drag the event onto it\n2: The segment builder canvas"]),
-                           {0: "Drag the event onto it [1].", 1: "Build the segment [2]."})
+    write_display_captions(sels, ScriptedChatModel(["1: Drag the custom event onto it\n2: The segment builder canvas"]),
+                           {0: "Drag the custom event onto it [1].", 1: "Build the segment [2]."})
     # the model's caption 1 repeats sentence 0: the deterministic caption takes its place
     assert [s.item.display_caption for s in sels] == [" > ".join(a.heading_path), "The segment builder canvas"]
 

@@ -90,11 +90,13 @@ def _caption_sources(item: AnyMedia) -> Iterator[str]:
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
-def repeats(caption: str, sentence: str, *, share: float = 0.8) -> bool:
-    """True when ``sentence`` already says ``caption``: ``share`` or more of the
-    caption's words (lower-cased, citations and punctuation ignored) are in it."""
+def repeats(caption: str, sentence: str, *, share: float = 0.8, min_words: int = 6) -> bool:
+    """True when ``sentence`` already says ``caption``: ``caption`` is a sentence
+    (``min_words`` distinct words or more; a shorter one is a label naming the
+    picture, "Create datasets", which may well echo the answer) and ``share`` or
+    more of its words (lower-cased, citations and punctuation ignored) are in it."""
     words = set(_TOKEN.findall(re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", caption.lower())))
-    if not words:
+    if len(words) < min_words:
         return False
     said = set(_TOKEN.findall(sentence.lower()))
     return len(words & said) / len(words) >= share
