@@ -190,6 +190,9 @@ def test_a_caption_never_repeats_the_sentence_its_item_follows() -> None:
     assert repeats("Drag the custom event onto it", said)  # 5 of its 6 words
     assert not repeats("The canvas shows the whole journey", said)  # 2 of 5
     assert not repeats("Custom event", said)  # a label naming the picture, not a sentence
+    # a caption naming the UI that a longer sentence acts on is not that sentence again
+    assert not repeats("The events palette in the journey canvas",
+                       "To add a custom event, open the journey canvas and drag the custom event from the events palette.")
     assert fallback_caption(a, avoid="Then drag the custom event onto it [1].") == "The canvas shows the journey"
     assert fallback_caption(a, avoid="Open the canvas.") == "Drag the custom event onto it"  # another sentence
     # an alt text that starts with the sentence keeps only what the reader has not read

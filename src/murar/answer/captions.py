@@ -88,18 +88,28 @@ def _caption_sources(item: AnyMedia) -> Iterator[str]:
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")
+_CITATIONS = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
+
+
+def _words(text: str) -> set[str]:
+    """Lower-cased words of ``text``, ``[n]`` citations left out."""
+    return set(_TOKEN.findall(_CITATIONS.sub(" ", text.lower())))
 
 
 def repeats(caption: str, sentence: str, *, share: float = 0.8, min_words: int = 6) -> bool:
-    """True when ``sentence`` already says ``caption``: ``caption`` is a sentence
-    (``min_words`` distinct words or more; a shorter one is a label naming the
-    picture, "Create datasets", which may well echo the answer) and ``share`` or
-    more of its words (lower-cased, citations and punctuation ignored) are in it."""
-    words = set(_TOKEN.findall(re.sub(r"\[\d+(?:\s*,\s*\d+)*\]", " ", caption.lower())))
+    """True when ``caption`` says again what ``sentence`` says: ``caption`` is a
+    sentence (``min_words`` distinct words or more; a shorter one is a label
+    naming the picture, "Create datasets", which may well echo the answer),
+    ``share`` or more of its words are in ``sentence``, and it covers at least
+    half of the sentence's words (a caption naming the UI a long sentence acts
+    on, "The events palette in the journey canvas", is not a repeat of it).
+    Lower-cased words; citations and punctuation are ignored."""
+    words = _words(caption)
     if len(words) < min_words:
         return False
-    said = set(_TOKEN.findall(sentence.lower()))
-    return len(words & said) / len(words) >= share
+    said = _words(sentence)
+    common = len(words & said)
+    return common / len(words) >= share and common / max(1, len(said)) >= 0.5
 
 
 def _context(item: AnyMedia) -> str:
