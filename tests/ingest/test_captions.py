@@ -6,6 +6,7 @@ from murar.ingest.captions import (
     caption_kind,
     clip_after,
     clip_before,
+    collapse_whitespace,
     context_caption,
     fill_context,
 )
@@ -33,11 +34,18 @@ def test_clip_at_word_boundaries() -> None:
     assert clip_before("short", 200) == "short" and clip_after("x", 0) == ""
 
 
+def test_clip_keeps_paragraph_breaks_and_joins_wrapped_lines() -> None:
+    text = "Intro para.\n\nLog in to X\n\nNavigate to Y and\n  open Z\n\n\nEnsure the  thing."
+    assert collapse_whitespace(text) == "Intro para.\nLog in to X\nNavigate to Y and open Z\nEnsure the thing."
+    assert clip_before(text, 30) == "and open Z\nEnsure the thing."  # "Y" may be a cut word
+    assert clip_after(text, 26) == "Intro para.\nLog in to X"
+
+
 def test_fill_context_skips_other_media() -> None:
     a, b = _img("Figure 1: A"), _img("Figure 2: B")
-    fill_context(["one two three", a, b, "four five"], max_chars=200)
-    assert a.context_before == "one two three" and a.context_after == "four five"
-    assert b.context_before == "one two three" and b.context_after == "four five"
+    fill_context(["zero", "one two three", a, b, "four five"], max_chars=200)
+    assert a.context_before == "zero\none two three" and a.context_after == "four five"
+    assert b.context_before == "zero\none two three" and b.context_after == "four five"
     c = _img()
     fill_context(["x " * 300, c], max_chars=50)
     assert len(c.context_before) <= 50 and c.context_after == ""

@@ -131,6 +131,24 @@ def test_slash_links_resolve_from_repo_folder(tmp_path: Path) -> None:
     assert doc.media[0].path == "repo/help/assets/a.png"  # type: ignore[union-attr]
 
 
+def test_a_screenshot_follows_its_own_list_item_not_the_whole_list(tmp_path: Path) -> None:
+    """List items without end punctuation stay apart in the context: the step a
+    screenshot illustrates (and its lead and caption) is the item right before it,
+    while a sentence wrapped over two source lines stays one sentence."""
+    from murar.answer.media import picture_lead, step_text
+
+    (tmp_path / "a.png").write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# Audiences\n\nAudiences group users.\n\n1. Log in to Journey Optimizer\n"
+        "2. Navigate to Customer > Audiences\n3. Ensure that the evaluation method is set\n"
+        "   to Edge for real-time qualification.\n\n![](a.png)\n\nUse the field to segment users\n")
+    (img,) = convert_markdown(tmp_path / "p.md", root=tmp_path).media
+    assert step_text(img) == "Ensure that the evaluation method is set to Edge for real-time qualification."
+    assert picture_lead(img) == step_text(img)
+    assert img.context_before.endswith("Navigate to Customer > Audiences\n" + step_text(img))
+    assert img.context_after == "Use the field to segment users"
+
+
 def test_video_urls_compare_up_to_the_numeric_id() -> None:
     assert normalise_video_url("https://video.tv.adobe.com/v/3426021?quality=12&learn=on") == "https://video.tv.adobe.com/v/3426021"
     assert normalise_video_url("https://video.tv.adobe.com/v/333745/?learn=on") == "https://video.tv.adobe.com/v/333745"

@@ -56,32 +56,49 @@ def caption_kind(text: str) -> CaptionKind | None:
     return "table" if m.group("label").lower().startswith("tab") else "figure"
 
 
+_PARAGRAPH_BREAK = re.compile(r"\s*\n\s*\n\s*")
+
+
+def collapse_whitespace(text: str) -> str:
+    """Whitespace runs become one space, except a paragraph break (a blank line:
+    two newlines or more), which becomes one newline.
+
+    The paragraphs and list items around a media item stay apart, so that the
+    step a screenshot follows (:func:`murar.ingest.chunking.last_sentence` splits
+    at newlines) is its own list item, not a run-on of the whole list; a
+    sentence wrapped over two source lines stays one line.
+    """
+    return "\n".join(p for p in (_WS.sub(" ", part).strip() for part in _PARAGRAPH_BREAK.split(text)) if p)
+
+
 def clip_before(text: str, max_chars: int = DEFAULT_CONTEXT_CHARS) -> str:
     """The last ``max_chars`` characters of ``text``, cut at a word boundary.
 
-    Whitespace is collapsed; returns "" when ``max_chars`` <= 0.
+    Whitespace is collapsed (:func:`collapse_whitespace`: paragraph breaks are
+    kept as newlines); returns "" when ``max_chars`` <= 0.
     """
-    text = _WS.sub(" ", text).strip()
+    text = collapse_whitespace(text)
     if max_chars <= 0:
         return ""
     if len(text) <= max_chars:
         return text
     tail = text[-max_chars:]
-    cut = tail.find(" ")
-    if 0 <= cut < max_chars // 2:
-        tail = tail[cut + 1:]
+    m = _WS.search(tail)
+    if m is not None and m.start() < max_chars // 2:
+        tail = tail[m.end():]
     return tail.strip()
 
 
 def clip_after(text: str, max_chars: int = DEFAULT_CONTEXT_CHARS) -> str:
-    """The first ``max_chars`` characters of ``text``, cut at a word boundary."""
-    text = _WS.sub(" ", text).strip()
+    """The first ``max_chars`` characters of ``text``, cut at a word boundary
+    (whitespace collapsed as by :func:`clip_before`)."""
+    text = collapse_whitespace(text)
     if max_chars <= 0:
         return ""
     if len(text) <= max_chars:
         return text
     head = text[:max_chars]
-    cut = head.rfind(" ")
+    cut = max(head.rfind(" "), head.rfind("\n"))
     if cut > max_chars // 2:
         head = head[:cut]
     return head.strip()
@@ -93,7 +110,8 @@ def fill_context(stream: Sequence[str | MediaItem], max_chars: int = DEFAULT_CON
     ``stream`` is one page (PDF) or one section (HTML) in reading order: text
     pieces (paragraphs) and media items. The context of an item is the text
     between it and the neighbouring text on each side, up to ``max_chars``
-    characters; media items in between are skipped over, not counted.
+    characters, one paragraph per line; media items in between are skipped
+    over, not counted.
     Mutates the items; returns nothing.
     """
     before_parts: list[str] = []
@@ -101,13 +119,13 @@ def fill_context(stream: Sequence[str | MediaItem], max_chars: int = DEFAULT_CON
         if isinstance(entry, str):
             before_parts.append(entry)
             continue
-        entry.context_before = clip_before(" ".join(_tail(before_parts, max_chars)), max_chars)
+        entry.context_before = clip_before("\n\n".join(_tail(before_parts, max_chars)), max_chars)
     after_parts: list[str] = []
     for entry in reversed(stream):
         if isinstance(entry, str):
             after_parts.append(entry)
             continue
-        entry.context_after = clip_after(" ".join(_tail(after_parts, max_chars)[::-1]), max_chars)
+        entry.context_after = clip_after("\n\n".join(_tail(after_parts, max_chars)[::-1]), max_chars)
 
 
 def _tail(parts: list[str], max_chars: int) -> list[str]:
