@@ -16,7 +16,7 @@ the dependency-free hashing embedder and the extractive generator (no model)::
     >>> print(answer.markdown(base_dir=docs))  # doctest: +ELLIPSIS
     Use the icon at the top of each column to copy the server call URL to your clipboard, ... [1]
     <BLANKLINE>
-    ![Use the icon at the top of each column to copy the…](<AdobeDocs+experience-platform-docs/help/assets/copy.jpg>)
+    ![Network Information](<AdobeDocs+experience-platform-docs/help/assets/copy.jpg>)
     ...
     [1] Network Information — AdobeDocs+experience-platform-docs/help/network.md#network-information
     ...
