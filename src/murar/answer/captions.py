@@ -7,7 +7,8 @@ the sentence before it), else the text after it. Optionally (seed 001's LLM
 caption) one model call writes captions for all chosen items from their
 context-aware captions; the output is parsed line by line and each caption is
 checked (length, no placeholder, no markup), with the deterministic caption as
-the fallback per item.
+the fallback per item. Either way a caption never says again the answer sentence
+its item follows (:func:`repeats`): the next of the author's texts is used.
 """
 
 from __future__ import annotations
