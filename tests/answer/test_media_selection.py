@@ -12,6 +12,7 @@ from murar.answer.media import (
     content_words,
     focus_sections,
     has_visual_cue,
+    key_identifier,
     rows_drawn_on,
     select_section_media,
     step_text,
@@ -171,6 +172,16 @@ def test_cue_and_row_helpers() -> None:
     assert not has_visual_cue("The limit is 50 requests per second.")
     table = TableItem(id="t", **_place("s", 0), rows=[["ECID", "4"], ["IDFA", "20915"]])  # type: ignore[arg-type]
     assert rows_drawn_on(table, content_words("ECID has ID 4")) == 1
+    # a parameter table: the answer names a row's key identifier, not its long description
+    params = TableItem(id="p", **_place("s", 0), rows=[  # type: ignore[arg-type]
+        ["name", "String", "Represents a friendly name of your server, visible only to Adobe"],
+        ["maxUsersPerRequest", "Integer", "Adobe can aggregate multiple exported profiles in a single HTTP call"],
+        ["value", "String", "Fill in the address of the API endpoint that Experience Platform should connect to"]])
+    assert rows_drawn_on(params, content_words("If your server takes one identity per call, set maxUsersPerRequest to 1.")) == 1
+    # plain words in the key column are not names: "name" and "value" are said in any answer
+    assert rows_drawn_on(params, content_words("Give the server a name and a value.")) == 0
+    assert [key_identifier(r) for r in (["log_level"], ["spec.replicas"], ["`--dry-run`"], ["Name"], ["v1"], [])] == [
+        "log_level", "spec.replicas", "dry-run", None, None, None]
 
 
 def test_citation_attribution_feeds_media_selection() -> None:

@@ -220,12 +220,30 @@ def content_words(text: str) -> set[str]:
     return {w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in _STOP}
 
 
+# a parameter, option, field or key as written in code: camelCase, snake_case, dotted or hyphenated
+_IDENTIFIER = re.compile(r"^(?=.{4,})[A-Za-z_][A-Za-z0-9_.\-]*$")
+_CODE_SHAPE = re.compile(r"[a-z][A-Z]|[A-Za-z0-9][_.][A-Za-z0-9]|[a-z]-[a-z]")
+
+
+def key_identifier(row: Sequence[str]) -> str | None:
+    """The row's key cell (its first) when it is an identifier as written in code
+    (``maxUsersPerRequest``, ``log_level``, ``spec.replicas``, ``--dry-run`` without
+    its dashes), lower-cased; ``None`` for a plain word ("name", "value") or phrase."""
+    key = row[0].strip().strip("`").lstrip("-") if row else ""
+    return key.lower() if _IDENTIFIER.match(key) and _CODE_SHAPE.search(key) else None
+
+
 def rows_drawn_on(table: TableItem, answer_words: set[str], *, share: float = 0.6) -> int:
-    """Rows of ``table`` whose content words (at least two) are ``share`` or more in ``answer_words``."""
+    """Rows of ``table`` the answer draws on: rows whose content words (at least
+    two) are ``share`` or more in ``answer_words``, and rows whose key cell is an
+    identifier the answer names (:func:`key_identifier`: "set maxUsersPerRequest
+    to 1" draws on that row of a parameter table, however long its description)."""
     n = 0
     for row in table.rows:
         words = content_words(" ".join(row))
-        if len(words) >= 2 and len(words & answer_words) / len(words) >= share:
+        copied = len(words) >= 2 and len(words & answer_words) / len(words) >= share
+        key = key_identifier(row)
+        if copied or (key is not None and key in answer_words):
             n += 1
     return n
 
