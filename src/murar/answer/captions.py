@@ -17,8 +17,9 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
+from murar.answer.generate import strip_citations
 from murar.errors import LLMError
-from murar.ingest.chunking import split_sentences
+from murar.ingest.chunking import last_sentence, split_sentences
 from murar.llm.base import ChatMessage, ChatModel
 from murar.schema import AnyMedia, ImageItem, MediaSelection, TableItem, VideoItem
 
@@ -78,9 +79,9 @@ def _caption_sources(item: AnyMedia) -> Iterator[str]:
     if isinstance(item, TableItem) and item.headers:
         yield "Table: " + ", ".join(h for h in item.headers[:4] if h)
     # docs introduce a screenshot in the sentence before it; else use the sentence after it
-    before = split_sentences(item.context_before) if item.context_before else []
+    before = last_sentence(item.context_before)
     if before:
-        yield before[-1].rstrip(".:")
+        yield before.rstrip(".:")
     after = split_sentences(item.context_after) if item.context_after else []
     if after:
         yield after[0].rstrip(".:")
@@ -89,12 +90,11 @@ def _caption_sources(item: AnyMedia) -> Iterator[str]:
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")
-_CITATIONS = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 
 
 def _words(text: str) -> set[str]:
     """Lower-cased words of ``text``, ``[n]`` citations left out."""
-    return set(_TOKEN.findall(_CITATIONS.sub(" ", text.lower())))
+    return set(_TOKEN.findall(strip_citations(text).lower()))
 
 
 def repeats(caption: str, sentence: str, *, share: float = 0.8, min_words: int = 6) -> bool:
