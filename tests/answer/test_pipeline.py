@@ -316,21 +316,12 @@ def test_loop_watch_cuts_a_run_of_citation_markers() -> None:
 
 
 @pytest.mark.parametrize("three_call", [False, True])
-def test_a_screenshot_after_the_answers_copy_of_its_step_is_not_captioned_with_it(index: Path, tmp_path: Path,
+def test_a_screenshot_after_the_answers_copy_of_its_step_is_not_captioned_with_it(alt_less_index: Path,
                                                                                   three_call: bool) -> None:
     """The answer copies the doc step that introduces an alt-less screenshot; on both
     paths the screenshot's caption is the text after it, not that step again."""
-    from murar.embed.fake import HashingEmbedder
-    from murar.ingest.index import build_index
-    png = (index.parent / "docs" / "assets" / "canvas.png").read_bytes()  # the fixture corpus's screenshot
-    docs = tmp_path / "alt-less"
-    (docs / "assets").mkdir(parents=True)
-    (docs / "assets" / "canvas.png").write_bytes(png)
     step = "To add a custom event, open the journey canvas and drag the custom event from the events palette"
-    (docs / "journeys.md").write_text(f"# Journeys\n\n## Add a custom event\n\n{step}.\n\n![](assets/canvas.png)\n\n"
-                                      "Then configure the custom event fields and save the journey.\n")
-    build_index(docs, tmp_path / "alt-less-idx", embedder=HashingEmbedder())
     cfg = PipelineConfig.three_call(refine=False, display_captions=False) if three_call else PipelineConfig()
-    p = load_pipeline(tmp_path / "alt-less-idx", chat_model=ScriptedChatModel([f"{step} [1]."]), config=cfg)
+    p = load_pipeline(alt_less_index, chat_model=ScriptedChatModel([f"{step} [1]."]), config=cfg)
     (media,) = p.answer("How do I add a custom event to a journey?").media
     assert media.caption == "Then configure the custom event fields and save the journey"
