@@ -78,8 +78,12 @@ def trace_misses(index: Path, cache: Path, golds: list[GoldQuestion], llm: str,
         retrieved = {s.snippet.section_id for s in t.retrieved}
         attributed_ids = {a.snippet_id for a in t.attributions if a.snippet_id}
         attributed = {s.snippet.section_id for s in t.retrieved if s.snippet.id in attributed_ids}
+        secs_of: dict[str, set[str]] = {}  # the sections showing each gold picture, under any file name
+        for path, secs in sections_of.items():
+            if (gp := same(path)) in gold:
+                secs_of.setdefault(gp, set()).update(secs)
         for gp in sorted(gold):
-            secs = set().union(*(v for k, v in sections_of.items() if same(k) == gp))
+            secs = secs_of.get(gp, set())
             stage = ("hit" if gp in selected else "not indexed" if not secs
                      else "section not retrieved" if not secs & retrieved
                      else "section not attributed" if not secs & attributed
