@@ -177,6 +177,25 @@ def test_display_captions_from_model_or_fallback() -> None:
     assert fallback_caption(a) == "Drag the event onto it"
 
 
+def test_a_caption_is_never_the_tail_of_a_cut_sentence() -> None:
+    """A step text split off mid-sentence (a period inside the doc's sentence)
+    is no caption: the next of the author's texts is used."""
+    from murar.answer.captions import fallback_caption, fragment
+
+    a = _image("a", "s", "x")
+    a.alt = ""
+    a.context_before = ("Visit must not include: Checkout (metric) Exists. "
+                        "to remove visitors who bought the items in their carts.")
+    a.context_after = "Click Container to save the rules that define a trigger. More text."
+    assert fallback_caption(a) == "Click Container to save the rules that define a trigger"
+    a.context_after = "and then it is saved."
+    assert fallback_caption(a) == " > ".join(a.heading_path)
+    assert fragment("to remove visitors")
+    for whole in ("iOS settings of the app", "e.g. the Settings page", "log_level set to debug",
+                  "config.yaml in the project", "The Settings page", "2. Open the page"):
+        assert not fragment(whole), whole
+
+
 def test_a_caption_never_repeats_the_sentence_its_item_follows() -> None:
     """A screenshot placed after the answer's own version of the doc step that
     introduces it gets another of the author's texts as caption, not that step again."""

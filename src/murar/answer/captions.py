@@ -68,6 +68,20 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") ->
     return ""
 
 
+# a plain lower-case word: the sentence goes on from a period that did not end it
+_CONTINUATION = re.compile(r"^[a-z]+\b(?![._\-(])")
+
+
+def fragment(sentence: str) -> bool:
+    """True when ``sentence`` opens with a plain lower-case word, as the rest of a
+    sentence cut at a period that did not end it does ("to remove visitors who
+    bought the items", split off after "Checkout Exists." in the source). Such a
+    piece makes no caption; the next of the author's texts is used. Names and code
+    written in lower case (``iOS``, ``e.g.``, ``log_level``, ``config.yaml``) are not
+    plain words; a command such as ``npm install`` is, and is skipped too."""
+    return bool(_CONTINUATION.match(sentence.lstrip()))
+
+
 def _caption_sources(item: AnyMedia) -> Iterator[str]:
     """The author's texts a caption may come from, best first."""
     if informative(item.caption):
@@ -80,10 +94,10 @@ def _caption_sources(item: AnyMedia) -> Iterator[str]:
         yield "Table: " + ", ".join(h for h in item.headers[:4] if h)
     # docs introduce a screenshot in the sentence before it; else use the sentence after it
     before = last_sentence(item.context_before)
-    if before:
+    if before and not fragment(before):
         yield before.rstrip(".:")
     after = split_sentences(item.context_after) if item.context_after else []
-    if after:
+    if after and not fragment(after[0]):
         yield after[0].rstrip(".:")
     if item.heading_path:
         yield " > ".join(item.heading_path)
