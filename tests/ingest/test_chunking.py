@@ -1,5 +1,11 @@
 from murar.embed.fake import HashingEmbedder
-from murar.ingest.chunking import chunk_section, embedding_text, split_sentences
+from murar.ingest.chunking import (
+    chunk_section,
+    embedding_text,
+    first_sentence,
+    last_sentence,
+    split_sentences,
+)
 from murar.schema import Section, TableItem
 
 
@@ -111,3 +117,13 @@ def test_a_sentence_never_ends_inside_a_query_string_or_inline_code() -> None:
         "To do this, add `?ionic:mode=ios` to the URL where the app is being served.",
         "Open http://localhost:8100/?ionic:mode=ios to check.",
         "Is it iOS?", "Yes!", "It is."]
+
+
+def test_first_and_last_sentence_read_only_their_end_of_the_text() -> None:
+    text = "Open the canvas. Drag the event onto it:\nThe canvas shows the journey. More text."
+    assert first_sentence(text) == "Open the canvas."
+    assert last_sentence(text) == "More text."
+    assert first_sentence("") == last_sentence("") == ""
+    # only max_chars characters are split: a long context costs no more than a short one
+    assert first_sentence("Short one. " + "x " * 500, max_chars=20) == "Short one."
+    assert last_sentence("y " * 500 + "Last step.", max_chars=20).endswith("Last step.")

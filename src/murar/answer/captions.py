@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from murar.answer.generate import strip_citations
 from murar.errors import LLMError
-from murar.ingest.chunking import last_sentence, split_sentences
+from murar.ingest.chunking import first_sentence, last_sentence, split_sentences
 from murar.llm.base import ChatMessage, ChatModel
 from murar.schema import AnyMedia, ImageItem, MediaSelection, TableItem, VideoItem
 
@@ -96,9 +96,9 @@ def _caption_sources(item: AnyMedia) -> Iterator[str]:
     before = last_sentence(item.context_before)
     if before and not fragment(before):
         yield before.rstrip(".:")
-    after = split_sentences(item.context_after) if item.context_after else []
-    if after and not fragment(after[0]):
-        yield after[0].rstrip(".:")
+    after = first_sentence(item.context_after)
+    if after and not fragment(after):
+        yield after.rstrip(".:")
     if item.heading_path:
         yield " > ".join(item.heading_path)
 

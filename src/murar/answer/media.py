@@ -87,7 +87,7 @@ from typing import Protocol
 import numpy as np
 
 from murar.embed.base import Embedder, Vectors
-from murar.ingest.chunking import last_sentence, split_sentences
+from murar.ingest.chunking import first_sentence, last_sentence, split_sentences
 from murar.ingest.media_flags import is_selectable
 from murar.schema import AnyMedia, Attribution, MediaSelection, ScoredSnippet, TableItem
 from murar.store.base import Store, is_displayable
@@ -289,8 +289,7 @@ def step_text(item: AnyMedia, max_chars: int = 300) -> str:
     before = last_sentence(item.context_before, max_chars)
     if before:
         return before
-    after = split_sentences(item.context_after[:max_chars]) if item.context_after else []
-    return after[0] if after else item.representation(max_chars)
+    return first_sentence(item.context_after, max_chars) or item.representation(max_chars)
 
 
 class TextEmbedder(Protocol):

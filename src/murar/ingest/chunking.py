@@ -162,6 +162,13 @@ def last_sentence(text: str, max_chars: int = 400) -> str:
     return sentences[-1] if sentences else ""
 
 
+def first_sentence(text: str, max_chars: int = 400) -> str:
+    """The first sentence of ``text`` (only its first ``max_chars`` characters are
+    split), or ``""``: the text right after a media item (:func:`last_sentence`'s mirror)."""
+    sentences = split_sentences(text[:max_chars]) if text else []
+    return sentences[0] if sentences else ""
+
+
 def table_lines(table: TableItem) -> list[str]:
     """One self-contained line per table row, for retrieval and for the generator.
 
