@@ -184,12 +184,15 @@ def test_a_caption_is_never_the_tail_of_a_cut_sentence() -> None:
 
     a = _image("a", "s", "x")
     a.alt = ""
-    a.context_before = ("Visit must not include: Checkout (metric) Exists. "
-                        "to remove visitors who bought the items in their carts.")
+    # the context was clipped inside the sentence (or a line break came before its tail)
+    a.context_before = "Checkout (metric) Exists.\nto remove visitors who bought the items in their carts."
     a.context_after = "Click Container to save the rules that define a trigger. More text."
     assert fallback_caption(a) == "Click Container to save the rules that define a trigger"
     a.context_after = "and then it is saved."
     assert fallback_caption(a) == " > ".join(a.heading_path)
+    # on one line, the splitter keeps the doc's sentence whole: it is the step the picture shows
+    a.context_before = "Visit must not include: Checkout (metric) Exists. to remove visitors who bought."
+    assert fallback_caption(a) == "Visit must not include: Checkout (metric) Exists. to remove visitors who bought"
     assert fragment("to remove visitors")
     for whole in ("iOS settings of the app", "e.g. the Settings page", "log_level set to debug",
                   "config.yaml in the project", "The Settings page", "2. Open the page"):

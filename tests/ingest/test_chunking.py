@@ -1,6 +1,7 @@
 from murar.embed.fake import HashingEmbedder
 from murar.ingest.chunking import (
     chunk_section,
+    continues,
     embedding_text,
     first_sentence,
     last_sentence,
@@ -119,11 +120,25 @@ def test_a_sentence_never_ends_inside_a_query_string_or_inline_code() -> None:
         "Is it iOS?", "Yes!", "It is."]
 
 
+def test_a_sentence_never_opens_with_the_rest_of_the_one_before() -> None:
+    """pysbd cut an Adobe Analytics step at "Exists." inside it; the step text and caption
+    of the screenshot after it became "to remove visitors who bought the items"."""
+    text = ("Visit must not include: Checkout (metric) Exists. to remove visitors who bought the items. "
+            "Then save the rule. See e.g. the docs. iOS works.\n1. click Save.\n2. close the dialog.")
+    assert split_sentences(text) == [
+        "Visit must not include: Checkout (metric) Exists. to remove visitors who bought the items.",
+        "Then save the rule.", "See e.g. the docs.", "iOS works.",
+        # after a line break a lower-case piece is a sentence of its own (list items)
+        "1. click Save.", "2. close the dialog."]
+    assert continues("to remove visitors") and continues("npm install")
+    assert not any(continues(t) for t in ("iOS works", "e.g. the docs", "log_level is set", "config.yaml", "Then"))
+
+
 def test_first_and_last_sentence_read_only_their_end_of_the_text() -> None:
     text = "Open the canvas. Drag the event onto it:\nThe canvas shows the journey. More text."
     assert first_sentence(text) == "Open the canvas."
     assert last_sentence(text) == "More text."
     assert first_sentence("") == last_sentence("") == ""
     # only max_chars characters are split: a long context costs no more than a short one
-    assert first_sentence("Short one. " + "x " * 500, max_chars=20) == "Short one."
+    assert first_sentence("Short one. " + "Word " * 500, max_chars=20) == "Short one."
     assert last_sentence("y " * 500 + "Last step.", max_chars=20).endswith("Last step.")

@@ -19,7 +19,12 @@ from dataclasses import replace
 
 from murar.answer.generate import strip_citations
 from murar.errors import LLMError
-from murar.ingest.chunking import first_sentence, last_sentence, split_sentences
+from murar.ingest.chunking import (
+    continues,
+    first_sentence,
+    last_sentence,
+    split_sentences,
+)
 from murar.llm.base import ChatMessage, ChatModel
 from murar.schema import AnyMedia, ImageItem, MediaSelection, TableItem, VideoItem
 
@@ -68,10 +73,6 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") ->
     return ""
 
 
-# a plain lower-case word: the sentence goes on from a period that did not end it
-_CONTINUATION = re.compile(r"^[a-z]+\b(?![._\-(])")
-
-
 def fragment(sentence: str) -> bool:
     """True when ``sentence`` opens with a plain lower-case word, as the rest of a
     sentence cut at a period that did not end it does ("to remove visitors who
@@ -79,7 +80,7 @@ def fragment(sentence: str) -> bool:
     piece makes no caption; the next of the author's texts is used. Names and code
     written in lower case (``iOS``, ``e.g.``, ``log_level``, ``config.yaml``) are not
     plain words; a command such as ``npm install`` is, and is skipped too."""
-    return bool(_CONTINUATION.match(sentence.lstrip()))
+    return continues(sentence)
 
 
 def _caption_sources(item: AnyMedia) -> Iterator[str]:

@@ -8,6 +8,7 @@ a snippet plus the heading prefix it is embedded with never exceeds
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 
@@ -53,12 +54,29 @@ def _segmenter() -> object:
     return seg
 
 
+_CONTINUATION = re.compile(r"^[a-z]+\b(?![._\-(])")
+
+
+def continues(text: str) -> bool:
+    """True when ``text`` opens with a plain lower-case word, as the rest of a
+    sentence cut at a period that did not end it does ("to remove visitors...").
+    Names and code written in lower case (``iOS``, ``e.g.``, ``log_level``,
+    ``config.yaml``, ``print(``) are not plain words; a command such as ``npm
+    install`` is."""
+    return bool(_CONTINUATION.match(text.lstrip()))
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` (pysbd, English rules), stripped, empty ones dropped.
 
     A sentence never ends inside a token: pysbd ends one at the ``?`` of
     ``add ?ionic:mode=ios to the URL`` (a query string, inline code); a piece
-    that ends with no whitespace before the next one is joined to it.
+    that ends with no whitespace before the next one is joined to it. Nor does
+    a sentence open with a plain lower-case word on the same line as the
+    previous one (:func:`continues`): pysbd cut "Checkout (metric) Exists. to
+    remove visitors who bought the items" after "Exists."; such a piece is
+    joined to the one before. A piece after a line break stays a sentence
+    (list items written in lower case).
     """
     if not text.strip():
         return []
@@ -66,6 +84,9 @@ def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     glue = False
     for piece in seg.segment(text):  # type: ignore[attr-defined]
+        gap = out[-1][len(out[-1].rstrip()):] if out else ""
+        if gap and "\n" not in gap and continues(piece):
+            glue = True  # pysbd cut a sentence at a period inside it
         if glue and out:
             out[-1] += piece
         else:
