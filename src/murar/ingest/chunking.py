@@ -84,7 +84,7 @@ def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     glue = False
     for piece in seg.segment(text):  # type: ignore[attr-defined]
-        gap = out[-1][len(out[-1].rstrip()):] if out else ""
+        gap = (out[-1][len(out[-1].rstrip()):] + piece[: len(piece) - len(piece.lstrip())]) if out else ""
         if gap and "\n" not in gap and continues(piece):
             glue = True  # pysbd cut a sentence at a period inside it
         if glue and out:
