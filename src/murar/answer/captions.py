@@ -73,16 +73,6 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") ->
     return ""
 
 
-def fragment(sentence: str) -> bool:
-    """True when ``sentence`` opens with a plain lower-case word, as the rest of a
-    sentence cut at a period that did not end it does ("to remove visitors who
-    bought the items", split off after "Checkout Exists." in the source). Such a
-    piece makes no caption; the next of the author's texts is used. Names and code
-    written in lower case (``iOS``, ``e.g.``, ``log_level``, ``config.yaml``) are not
-    plain words; a command such as ``npm install`` is, and is skipped too."""
-    return continues(sentence)
-
-
 def _caption_sources(item: AnyMedia) -> Iterator[str]:
     """The author's texts a caption may come from, best first."""
     if informative(item.caption):
@@ -93,12 +83,13 @@ def _caption_sources(item: AnyMedia) -> Iterator[str]:
         yield item.title  # every renderer marks it as a video already ("▶ Video: ...")
     if isinstance(item, TableItem) and item.headers:
         yield "Table: " + ", ".join(h for h in item.headers[:4] if h)
-    # docs introduce a screenshot in the sentence before it; else use the sentence after it
+    # docs introduce a screenshot in the sentence before it; else use the sentence after it;
+    # a text opening inside a sentence (a context clipped mid-sentence) makes no caption
     before = last_sentence(item.context_before)
-    if before and not fragment(before):
+    if before and not continues(before):
         yield before.rstrip(".:")
     after = first_sentence(item.context_after)
-    if after and not fragment(after):
+    if after and not continues(after):
         yield after.rstrip(".:")
     if item.heading_path:
         yield " > ".join(item.heading_path)

@@ -84,15 +84,19 @@ def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     glue = False
     for piece in seg.segment(text):  # type: ignore[attr-defined]
-        gap = (out[-1][len(out[-1].rstrip()):] + piece[: len(piece) - len(piece.lstrip())]) if out else ""
-        if gap and "\n" not in gap and continues(piece):
-            glue = True  # pysbd cut a sentence at a period inside it
-        if glue and out:
+        if out and (glue or _continues_on_line(out[-1], piece)):
             out[-1] += piece
         else:
             out.append(piece)
         glue = piece[-1:] in ("?", "!")  # no whitespace after the mark: pysbd split inside a token
     return [s.strip() for s in out if s.strip()]
+
+
+def _continues_on_line(previous: str, piece: str) -> bool:
+    """``piece`` is the rest of ``previous``'s sentence: it :func:`continues` it and the
+    whitespace between the two (either side of the cut) holds no line break."""
+    gap = previous[len(previous.rstrip()):] + piece[: len(piece) - len(piece.lstrip())]
+    return bool(gap) and "\n" not in gap and continues(piece)
 
 
 def embedding_prefix(page_title: str, heading_path: tuple[str, ...]) -> str:
