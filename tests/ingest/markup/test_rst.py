@@ -326,6 +326,65 @@ API
     assert doc.warnings == []
 
 
+_API_PAGE = """\
+API
+===
+
+.. class:: Flask(import_name, static_folder='static')
+
+   The application object.
+
+   .. method:: run(host=None, *args, **options)
+
+      Runs a local development server.
+
+.. function:: url_for(endpoint, **values)
+
+   Builds a URL.
+"""
+
+
+def test_primary_domain_directives_keep_their_signature(tmp_path: Path) -> None:
+    # under Sphinx, `.. class::` is the py domain's class, not docutils' class-attribute directive
+    site = _project(tmp_path, {"api.rst": _API_PAGE})
+    doc = convert_rst(tmp_path / "api.rst", site=site)
+    text = doc.sections[0].text
+    assert "Flask(import_name, static_folder='static')" in text
+    assert "run(host=None, *args, **options)" in text  # a signature is not inline markup
+    assert "url_for(endpoint, **values)" in text and "Builds a URL." in text
+    assert doc.warnings == []
+
+
+def test_primary_domain_follows_conf_py(tmp_path: Path) -> None:
+    # primary_domain = "js": `.. method::` is JavaScript's; a py-only name (`decorator`) is unknown
+    site = _project(tmp_path, {"api.rst": _API_PAGE + "\n.. decorator:: cached\n\n   Caches.\n"},
+                    conf="primary_domain = 'js'\n")
+    doc = convert_rst(tmp_path / "api.rst", site=site)
+    assert "run(host=None, *args, **options)" in doc.sections[0].text
+    assert doc.warnings == ["directive decorator: not a known Sphinx/docutils name; content kept as text"]
+
+
+def test_extlinks_roles_show_their_caption(tmp_path: Path) -> None:
+    conf = """\
+extensions = ["sphinx.ext.extlinks"]
+extlinks = {
+    "issue": ("https://github.com/o/r/issues/%s", "#%s"),
+    "pypi": ("https://pypi.org/project/%s", None),
+    "old": ("https://example.org/%s", "ticket "),
+}
+"""
+    site = _project(tmp_path, {"c.rst": """\
+Changes
+=======
+
+Fixed :issue:`123` and :issue:`the crash <456>`; see :pypi:`murar` and :old:`7`.
+"""}, conf=conf)
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert ("Fixed #123 and the crash; see https://pypi.org/project/murar and ticket 7."
+            in doc.sections[0].text)
+    assert doc.warnings == []
+
+
 def test_only_directive_follows_the_html_builder_and_metadata_is_not_text(tmp_path: Path) -> None:
     site = _project(tmp_path, {"o.rst": """\
 :orphan:

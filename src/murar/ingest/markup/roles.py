@@ -5,14 +5,17 @@ render as text: ``:guilabel:`&Save``` shows "Save", ``:menuselection:`A --> B```
 shows "A > B" (Sphinx draws an arrow), a cross-reference with an explicit
 title (``:doc:`the guide </a/b>```) shows its title, one without shows its
 target (``~`` keeps the last dotted part, ``!`` is dropped). MyST's
-``{role}`text``` follows the same rules.
+``{role}`text``` follows the same rules. A role of ``sphinx.ext.extlinks``
+shows its caption pattern filled with the target (``:issue:`123``` with
+caption ``"issue %s"`` shows "issue 123"), or the whole URL when the caption
+is ``None``.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["LITERAL_ROLES", "role_text"]
+__all__ = ["LITERAL_ROLES", "extlink_text", "role_text"]
 
 # roles whose text is shown as written (no "title <target>" splitting)
 LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel", "menuselection", "abbr",
@@ -40,3 +43,21 @@ def role_text(name: str, text: str) -> str:
     elif role == "guilabel":
         shown = re.sub(r"&(?!&)", "", shown).replace("&&", "&")
     return shown
+
+
+def extlink_text(url: str, caption: str | None, text: str) -> str:
+    """What a ``sphinx.ext.extlinks`` role with pattern ``(url, caption)`` shows for ``text``.
+
+    An explicit title (``:issue:`the bug <123>```) is shown as written; else the
+    caption with ``%s`` replaced by the target, the caption followed by the
+    target when it has no ``%s`` (the pre-4.0 prefix form), or the full URL
+    when the caption is ``None`` (Sphinx's extlinks documentation).
+    """
+    text = text.replace("\x00", "")
+    m = _EXPLICIT_TARGET.match(text)
+    if m and m.group(1).strip():
+        return m.group(1).strip()
+    part = m.group(2).strip() if m else text.strip()
+    if caption is None:
+        return url.replace("%s", part) if "%s" in url else url + part
+    return caption.replace("%s", part) if "%s" in caption else caption + part

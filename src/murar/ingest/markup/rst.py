@@ -54,7 +54,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
-from murar.ingest.markup.roles import role_text
+from murar.ingest.markup.roles import extlink_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -90,6 +90,21 @@ _CODE_DIRECTIVES = frozenset({
 })
 _VIDEO_DIRECTIVES = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
                      "video": "{}", "peertube": "{}"}
+# object directives of Sphinx's domains (sphinx.domains.*): the primary domain's are also written
+# without the prefix (conf.py primary_domain, "py" by default), so under Sphinx ``.. class:: Flask``
+# documents a Python class (docutils' own ``class`` directive is ``rst-class`` there)
+_DOMAIN_OBJECTS: dict[str, frozenset[str]] = {
+    "py": frozenset({"function", "data", "exception", "class", "attribute", "property", "method",
+                     "staticmethod", "classmethod", "decorator", "decoratormethod", "type"}),
+    "c": frozenset({"member", "var", "function", "macro", "struct", "union", "enum", "enumerator", "type",
+                    "alias"}),
+    "cpp": frozenset({"class", "struct", "function", "member", "var", "type", "concept", "enum", "enum-struct",
+                      "enum-class", "enumerator", "union", "alias"}),
+    "js": frozenset({"function", "method", "class", "data", "attribute"}),
+    "rst": frozenset({"directive", "directive:option", "role"}),
+}
+# their signature is shown as written (``url_for(endpoint, **values)`` is not inline markup)
+_SIGNATURES = frozenset({"describe", "object"} | {f"{d}:{n}" for d, ns in _DOMAIN_OBJECTS.items() for n in ns})
 _LABELS = {"versionadded": "New in version", "versionchanged": "Changed in version",
            "deprecated": "Deprecated since version", "versionremoved": "Removed in version",
            "seealso": "See also", "todo": "Todo"}
@@ -114,6 +129,10 @@ class _Context:
         self.unknown: list[str] = []
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
+        # without a conf.py, rST is read as Sphinx's defaults would: the py domain is primary
+        domain = getattr(conf, "primary_domain", "py") if conf is not None else "py"
+        self.domain_objects: frozenset[str] = _DOMAIN_OBJECTS.get(domain or "", frozenset())
+        self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
 
 
 def _ctx(directive: Directive) -> _Context:
@@ -336,6 +355,9 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             arg = ""  # a layout ("2", "1 2 3 3"), not text
         label = _LABELS.get(name)
         lead = f"{label} {arg}".strip() if label else arg
+        if (name in _SIGNATURES or name in ctx.domain_objects) and arg:
+            box += nodes.paragraph(arg, arg)  # an object's signature, shown as written
+            lead = ""
         if name in ("centered", "rubric") and arg:
             box += nodes.paragraph(arg, arg)
             return [box]
@@ -469,6 +491,14 @@ _text_role.options = {"class": directives.class_option}  # type: ignore[attr-def
 _text_role.content = True  # type: ignore[attr-defined]
 
 
+def _extlink_role(url: str, caption: str | None) -> Any:
+    """A role of conf.py's ``extlinks``: its caption filled with the target (:func:`extlink_text`)."""
+    def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+             options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        return [nodes.inline(rawtext, extlink_text(url, caption, text))], []
+    return role
+
+
 def _register_unknown(source: str, unknown: list[str]) -> None:
     """Give every directive and role used in ``source`` that neither docutils
     nor murar knows the generic handler (call inside :func:`_namespace`)."""
@@ -485,8 +515,11 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
 
 
 @contextlib.contextmanager
-def _namespace(source: str) -> Iterator[list[str]]:
+def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
     """Register murar's directive and role handlers for one parse; restore after.
+
+    The primary domain's object directives (``ctx.domain_objects``) and conf.py's
+    extlinks roles are registered too, so neither warns nor falls to docutils.
 
     Yields the names of unknown directives/roles that got the generic handler
     (included files add theirs to the same list).
@@ -509,6 +542,10 @@ def _namespace(source: str) -> Iterator[list[str]]:
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
+            for name in ctx.domain_objects:
+                directives._directives[name] = _Container
+            for name, (url, caption) in ctx.extlinks.items():
+                roles._roles[name.lower()] = _extlink_role(url, caption)
             _register_unknown(source, unknown)
             yield unknown
         finally:
@@ -775,7 +812,7 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         "character_level_inline_markup": False, "smart_quotes": False, "embed_stylesheet": False,
         "exit_status_level": 5, "traceback": True, "language_code": "en", "tab_width": 8,
     }
-    with _namespace(text) as unknown:
+    with _namespace(text, ctx) as unknown:
         ctx.unknown = unknown
         try:
             doctree = publish_doctree(text, source_path=source_path, settings_overrides=settings)

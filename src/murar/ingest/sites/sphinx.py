@@ -53,6 +53,12 @@ class SphinxConf:
     ``source_suffix`` maps a suffix (``.rst``) to its parser name
     (``restructuredtext``, ``markdown``, ``myst-nb``); ``values`` keeps every
     literal top-level setting by its Sphinx name.
+
+    ``primary_domain`` is the domain whose directives and roles are written
+    without a prefix (``.. class::`` is ``.. py:class::``; Sphinx's default
+    ``"py"``, ``None`` when conf.py sets it to ``None``). ``extlinks`` maps a
+    role of ``sphinx.ext.extlinks`` to its ``(url, caption)`` pattern, each
+    with one ``%s`` (https://www.sphinx-doc.org/en/master/usage/extensions/extlinks.html).
     """
 
     root_doc: str = "index"
@@ -65,6 +71,8 @@ class SphinxConf:
     extensions: tuple[str, ...] = ()
     rst_prolog: str = ""
     rst_epilog: str = ""
+    primary_domain: str | None = "py"
+    extlinks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
 
 
@@ -130,6 +138,7 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         suffix.setdefault(".md", "markdown")
     root_doc = values.get("root_doc") or values.get("master_doc") or "index"
     lang = values.get("language")
+    domain = values.get("primary_domain", "py")
     return SphinxConf(
         root_doc=str(root_doc),
         source_suffix=suffix,
@@ -141,8 +150,22 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         extensions=extensions,
         rst_prolog=str(values.get("rst_prolog") or ""),
         rst_epilog=str(values.get("rst_epilog") or ""),
+        primary_domain=domain if isinstance(domain, str) and domain else None,
+        extlinks=_extlinks(values.get("extlinks")),
         values=values,
     )
+
+
+def _extlinks(raw: Any) -> dict[str, tuple[str, str | None]]:
+    """conf.py's ``extlinks`` as ``role -> (url, caption)``; malformed entries are left out."""
+    out: dict[str, tuple[str, str | None]] = {}
+    if not isinstance(raw, dict):
+        return out
+    for role, pattern in raw.items():
+        if (isinstance(role, str) and isinstance(pattern, (tuple, list)) and len(pattern) == 2
+                and isinstance(pattern[0], str) and (pattern[1] is None or isinstance(pattern[1], str))):
+            out[role] = (pattern[0], pattern[1])
+    return out
 
 
 def sphinx_glob(patterns: Iterable[str]) -> list[re.Pattern[str]]:
