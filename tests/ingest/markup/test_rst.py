@@ -364,6 +364,17 @@ def test_primary_domain_follows_conf_py(tmp_path: Path) -> None:
     assert doc.warnings == ["directive decorator: not a known Sphinx/docutils name; content kept as text"]
 
 
+def test_without_sphinx_settings_class_is_docutils_own(tmp_path: Path) -> None:
+    # a folder of rST with no conf.py follows docutils: `.. class::` sets a class attribute
+    from murar.ingest.sites.detect import open_site
+
+    (tmp_path / "p.rst").write_text("P\n=\n\n.. class:: special\n\nA styled paragraph.\n")
+    site = open_site(tmp_path).site
+    assert getattr(site, "conf", None) is None
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert doc.sections[0].text.strip() == "A styled paragraph."
+
+
 def test_extlinks_roles_show_their_caption(tmp_path: Path) -> None:
     conf = """\
 extensions = ["sphinx.ext.extlinks"]

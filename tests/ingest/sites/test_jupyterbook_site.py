@@ -81,3 +81,13 @@ def test_bad_yaml_gives_defaults_and_a_warning(tmp_path: Path, write_files: Call
     site = JupyterBookSite(tmp_path, "_config.yml")
     assert site.classify("p.md").role is FileRole.PAGE
     assert site.load_warnings and "_config.yml" in site.load_warnings[0]
+
+
+def test_sphinx_config_of_a_book_sets_extlinks_and_primary_domain(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {"_config.yml": (
+        "title: B\nsphinx:\n  config:\n    primary_domain: js\n"
+        "    extlinks:\n      issue: ['https://e.org/issues/%s', 'issue %s']\n")})
+    conf = JupyterBookSite(tmp_path, "_config.yml").conf
+    assert conf.primary_domain == "js"
+    assert conf.extlinks == {"issue": ("https://e.org/issues/%s", "issue %s")}

@@ -129,8 +129,9 @@ class _Context:
         self.unknown: list[str] = []
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
-        # without a conf.py, rST is read as Sphinx's defaults would: the py domain is primary
-        domain = getattr(conf, "primary_domain", "py") if conf is not None else "py"
+        # a primary domain only under Sphinx settings: a folder of rST without them follows
+        # docutils (``.. class::`` sets a class attribute there)
+        domain = getattr(conf, "primary_domain", None)
         self.domain_objects: frozenset[str] = _DOMAIN_OBJECTS.get(domain or "", frozenset())
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
 

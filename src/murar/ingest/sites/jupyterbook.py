@@ -25,7 +25,12 @@ from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.sites.base import FileClass, FileRole
-from murar.ingest.sites.sphinx import SphinxConf, SphinxSite, sphinx_glob
+from murar.ingest.sites.sphinx import (
+    SphinxConf,
+    SphinxSite,
+    markup_settings,
+    sphinx_glob,
+)
 
 __all__ = ["JupyterBookSite", "read_book_config"]
 
@@ -118,6 +123,7 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
         source_suffix=dict(_PAGE_SUFFIXES),
         exclude_patterns=tuple(exclude),
         html_static_path=static,
+        **markup_settings(values),
         values=values,
     )
     stems = tuple(_stem(f) for f in files)

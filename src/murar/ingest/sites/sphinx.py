@@ -31,7 +31,7 @@ from murar.ingest.paths import ResolvedLink, resolve_link
 from murar.ingest.sites._common import glob_regex, os_walk_files, scan_include_targets
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["SphinxConf", "SphinxSite", "read_conf", "sphinx_glob"]
+__all__ = ["SphinxConf", "SphinxSite", "markup_settings", "read_conf", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
     r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S.*?)[ \t]*$"
@@ -138,7 +138,6 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         suffix.setdefault(".md", "markdown")
     root_doc = values.get("root_doc") or values.get("master_doc") or "index"
     lang = values.get("language")
-    domain = values.get("primary_domain", "py")
     return SphinxConf(
         root_doc=str(root_doc),
         source_suffix=suffix,
@@ -150,22 +149,23 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         extensions=extensions,
         rst_prolog=str(values.get("rst_prolog") or ""),
         rst_epilog=str(values.get("rst_epilog") or ""),
-        primary_domain=domain if isinstance(domain, str) and domain else None,
-        extlinks=_extlinks(values.get("extlinks")),
+        **markup_settings(values),
         values=values,
     )
 
 
-def _extlinks(raw: Any) -> dict[str, tuple[str, str | None]]:
-    """conf.py's ``extlinks`` as ``role -> (url, caption)``; malformed entries are left out."""
-    out: dict[str, tuple[str, str | None]] = {}
-    if not isinstance(raw, dict):
-        return out
-    for role, pattern in raw.items():
+def markup_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """The :class:`SphinxConf` fields read from Sphinx settings ``values`` (conf.py,
+    or a Jupyter Book's ``sphinx.config``) that change how rST text reads:
+    ``primary_domain`` and ``extlinks`` (malformed extlinks entries are left out)."""
+    domain = values.get("primary_domain", "py")
+    raw = values.get("extlinks")
+    extlinks: dict[str, tuple[str, str | None]] = {}
+    for role, pattern in (raw.items() if isinstance(raw, dict) else ()):
         if (isinstance(role, str) and isinstance(pattern, (tuple, list)) and len(pattern) == 2
                 and isinstance(pattern[0], str) and (pattern[1] is None or isinstance(pattern[1], str))):
-            out[role] = (pattern[0], pattern[1])
-    return out
+            extlinks[role] = (pattern[0], pattern[1])
+    return {"primary_domain": domain if isinstance(domain, str) and domain else None, "extlinks": extlinks}
 
 
 def sphinx_glob(patterns: Iterable[str]) -> list[re.Pattern[str]]:
