@@ -22,7 +22,11 @@ previous registry is restored afterwards, under a lock): roles such as
 ``:guilabel:``, ``:menuselection:``, ``:ref:``, ``:doc:``, ``:kbd:`` reduce
 to their text; ``toctree`` and other navigation directives produce nothing;
 containers (``only``, ``tabs``, ``versionadded``, ``collapse``, ...) keep their
-content; code directives keep their code. A directive or role found nowhere
+content; code directives keep their code. Under Sphinx settings (conf.py, a
+Jupyter Book's ``sphinx.config``) the primary domain's object directives are
+read without their prefix (``.. class:: Flask(...)`` is ``py:class``, its
+signature kept as written) and ``extlinks`` roles show their caption
+(https://www.sphinx-doc.org/en/master/usage/domains/index.html). A directive or role found nowhere
 in these tables gets the generic handler too, with a warning, so unknown
 extension markup never errors and never leaks into the text. docutils
 messages become page warnings, never stderr.
