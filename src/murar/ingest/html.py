@@ -244,7 +244,10 @@ class _Walker:
 
     def _visit(self, child: LexborNode, stack: list[LexborNode | Callable[[], None]]) -> None:
         if child.is_text_node:
-            self.buf.append(child.text_content or "")
+            text = child.text_content or ""
+            # a line break in the source is whitespace outside <pre> (only <br> breaks a line):
+            # a hard-wrapped paragraph is one sentence stream, as murar.ingest.markup.builder.paragraph_text
+            self.buf.append(text if self.pre else text.replace("\n", " "))
             return
         tag = child.tag or ""
         if tag.startswith("-") or tag in _SKIP or _hidden(child):

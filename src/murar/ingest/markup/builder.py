@@ -46,6 +46,7 @@ from murar.schema import (
 __all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "read_source"]
 
 _WS = re.compile(r"[ \t\r\f\v]+")
+_BREAKS_AND_BLANKS = re.compile(r"[ \t\r\f\v\n]+")
 # an <iframe> is a video only when it embeds a video player (as murar.ingest.html decides);
 # quizzes, applets and other interactive embeds are not media of the answer
 _VIDEO_IFRAME = re.compile(r"youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|wistia|brightcove|/embed/|video|"
@@ -89,6 +90,19 @@ def clean_text(text: str) -> str:
     """Collapse runs of blanks inside lines and strip every line."""
     text = _WS.sub(" ", text)
     return "\n".join(line.strip() for line in text.split("\n")).strip()
+
+
+def paragraph_text(text: str) -> str:
+    """A paragraph as its page shows it: one line, every run of whitespace one space.
+
+    A line break inside a paragraph is a soft break in every markup murar reads
+    (reST: docutils joins a paragraph's lines; AsciiDoc: lines of a paragraph
+    are joined unless ``hardbreaks`` is set; HTML: whitespace collapses;
+    Markdown/MyST soft and hard breaks are already spaces), so a hard-wrapped
+    source ("...run the development\nserver.") must not read as two sentences.
+    Blocks (code, tables) never pass through here; no-break spaces stay.
+    """
+    return _BREAKS_AND_BLANKS.sub(" ", text).strip()
 
 
 def page_rel(path: Path, root: Path) -> str:
@@ -144,11 +158,11 @@ class _Section:
 
     def text_so_far(self) -> str:
         done = "\n\n".join(p for p in self.parts if p)
-        cur = clean_text("".join(self.current))
+        cur = paragraph_text("".join(self.current))
         return f"{done}\n\n{cur}" if done and cur else (done or cur)
 
     def end_paragraph(self) -> None:
-        text = clean_text("".join(self.current))
+        text = paragraph_text("".join(self.current))
         if text:
             self.parts.append(text)
         self.current.clear()
