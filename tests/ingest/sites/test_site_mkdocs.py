@@ -228,3 +228,25 @@ def test_inherit_merges_the_parent_config(tmp_path: Path) -> None:
     (root / "site" / "mkdocs.yml").write_text("INHERIT: ../base.yml\nsite_name: child\n")
     site = MkDocsSite.load(root, "site/mkdocs.yml")
     assert site.config.content_dirs == ("site/pages",) and site.config.base_url == "/docs/"
+
+
+def test_snippets_auto_append_and_file_base_paths(tmp_path: Path) -> None:
+    # pymdownx.snippets: a base_path entry that is a file is found by its name; auto_append
+    # snippets end every page (and are not pages); full Python-Markdown names count as short
+    root = tmp_path / "proj"
+    (root / "docs" / "snippets").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - markdown.extensions.abbr\n  - pymdownx.snippets:\n"
+        "      base_path: [docs/snippets, SECURITY.md]\n      auto_append: [glossary.md]\n")
+    (root / "SECURITY.md").write_text("Report vulnerabilities by email.\n")
+    (root / "docs" / "snippets" / "glossary.md").write_text("*[CLI]: Command line interface\n\nShared footer text.\n")
+    (root / "docs" / "glossary.md").write_text("# Not the appended one\n")
+    (root / "docs" / "security.md").write_text('# Security\n\n--8<-- "SECURITY.md"\n')
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "security.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Report vulnerabilities by email." in text and "Shared footer text." in text
+    assert "Command line interface" not in text and "*[" not in text  # abbr definitions are not text
+    assert doc.warnings == []
+    assert site.classify("docs/snippets/glossary.md").role is FileRole.INCLUDE
+    assert site.classify("docs/glossary.md").role is FileRole.PAGE

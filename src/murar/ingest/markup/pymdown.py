@@ -8,6 +8,7 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   one-line form (``--8<-- "file.md"``), block form (a ``--8<--`` line, file
   names, a ``--8<--`` line), line ranges (``file.md:3:9``), ``;--8<--`` escapes;
   the file is found by :meth:`Site.resolve_include` (snippets ``base_path``);
+  the snippets of the site's ``auto_append`` list end every page;
 - ``=== "Tab"`` content tabs (pymdownx.tabbed) become the tab label as a bold
   line followed by the tab's (dedented) content;
 - ``!!! note "Title"``, ``??? tip``, ``???+ info`` admonitions
@@ -74,6 +75,9 @@ class PymdownTransformer:
         self.warnings: list[str] = []
 
     def transform(self, text: str, *, page_rel: str) -> str:
+        appended = self.site.config.settings.get("snippets.auto_append", "")
+        for name in (n for n in appended.split("\n") if n.strip()):  # pymdownx.snippets auto_append
+            text = f'{text.rstrip()}\n\n--8<-- "{name.strip()}"\n'
         text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
         lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
         if "markdown_version_annotations" in self.extensions:

@@ -14,8 +14,9 @@ pymdownx.snippets documentation (``base_path``):
   (``/img/x.png``, or with the ``site_url`` path in front) is relative to
   ``docs_dir``;
 - ``--8<--`` snippets resolve against the snippets ``base_path`` list (default
-  the folder of ``mkdocs.yml``), then the page's folder; a file pulled in as a
-  snippet is an include, not a page.
+  the folder of ``mkdocs.yml``; an entry that is a file is found by its name
+  alone), then the page's folder; a file pulled in as a snippet is an include,
+  not a page; ``auto_append`` snippets end every page.
 
 ``docs_dir`` may be a symlink (followed), or a symlink checked out by git as a
 one-line text file holding the target path (``core.symlinks=false``): that file
@@ -79,16 +80,18 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0) -> dict[str, Any]:
 
 
 def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """``markdown_extensions`` as ``{name: options}`` (the list mixes names and one-key dicts)."""
+    """``markdown_extensions`` as ``{name: options}`` (the list mixes names and one-key dicts).
+
+    Python-Markdown's own extensions may be named in full (``markdown.extensions.abbr``);
+    they are keyed by their short name (``abbr``), as Python-Markdown treats both alike.
+    """
     out: dict[str, dict[str, Any]] = {}
     raw = config.get("markdown_extensions") or []
     items = raw.items() if isinstance(raw, dict) else ((i, None) for i in raw)
     for item, opts in items:
-        if isinstance(item, dict):
-            for name, value in item.items():
-                out[str(name)] = value if isinstance(value, dict) else {}
-        else:
-            out[str(item)] = opts if isinstance(opts, dict) else {}
+        pairs = item.items() if isinstance(item, dict) else [(item, opts)]
+        for name, value in pairs:
+            out[str(name).removeprefix("markdown.extensions.")] = value if isinstance(value, dict) else {}
     return out
 
 
@@ -162,6 +165,10 @@ class MkDocsSite:
         bases = snippets.get("base_path", ["."])
         bases = [bases] if isinstance(bases, str) else [str(b) for b in bases or ["."]]
         settings["snippets.base_path"] = "\n".join(join_rel(site_dir, b) for b in bases)
+        append = snippets.get("auto_append") or []
+        append = [append] if isinstance(append, str) else [str(a) for a in append if a]
+        if append:
+            settings["snippets.auto_append"] = "\n".join(append)
         settings["markdown_extensions"] = " ".join(exts)
         theme = data.get("theme") or {}
         if isinstance(theme, dict) and theme.get("custom_dir"):
@@ -211,6 +218,10 @@ class MkDocsSite:
                         res = self.resolve_include(target, page_rel=rel)
                         if res.rel_path:
                             found.add(res.rel_path)
+            for name in filter(str.strip, self._config.settings.get("snippets.auto_append", "").split("\n")):
+                appended = self.resolve_include(name, page_rel="")
+                if appended.rel_path and (root / appended.rel_path).is_file():
+                    found.add(appended.rel_path)  # appended to every page, not a page itself
             self._snippets = found
         return self._snippets
 
@@ -270,6 +281,11 @@ class MkDocsSite:
         name = target.strip()
         tried: ResolvedLink | None = None
         for base in (*self._snippet_bases, posixpath.dirname(page_rel)):
+            if (self._config.root / base).is_file():
+                # a file in base_path is found by its name alone (pymdownx.snippets)
+                if posixpath.basename(base) == name:
+                    return self._checked(base)
+                continue
             res = self._checked(join_rel(base, name))
             if res.rel_path and (self._config.root / res.rel_path).is_file():
                 return res
