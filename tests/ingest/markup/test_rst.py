@@ -396,6 +396,26 @@ Fixed :issue:`123` and :issue:`the crash <456>`; see :pypi:`murar` and :old:`7`.
     assert doc.warnings == []
 
 
+def test_object_types_of_conf_setup_and_pep_anchors(tmp_path: Path) -> None:
+    conf = ("def setup(app):\n    app.add_object_type('globalvar', 'globalvar')\n"
+            "    app.add_crossref_type('fixture', 'fixture')\n")
+    site = _project(tmp_path, {"g.rst": """\
+Globals
+=======
+
+.. globalvar:: pytest_plugins
+
+   Declares plugins, see :fixture:`tmp_path` and :pep:`506#recommendations`.
+
+Style follows :pep:`8` and :rfc:`2616`.
+"""}, conf=conf)
+    doc = convert_rst(tmp_path / "g.rst", site=site)
+    text = doc.sections[0].text
+    assert "pytest_plugins" in text and "see tmp_path and PEP 506." in text
+    assert "Style follows PEP 8 and RFC 2616." in text
+    assert doc.warnings == []
+
+
 def test_only_directive_follows_the_html_builder_and_metadata_is_not_text(tmp_path: Path) -> None:
     site = _project(tmp_path, {"o.rst": """\
 :orphan:

@@ -38,6 +38,33 @@ rst_prolog = ".. |product| replace:: GLPI"
     assert warnings == []
 
 
+def test_conf_values_built_from_earlier_literals_and_setup_object_types(tmp_path: Path) -> None:
+    conf = tmp_path / "conf.py"
+    conf.write_text("""\
+import os
+_repo = "https://github.com/o/r"
+base_excludes = ["_build"]
+extlinks = {
+    "issue": (f"{_repo}/issues/%s", "issue #%s"),
+    "user": ("https://github.com/%s", "@%s"),
+    "env": (os.environ["X"] + "/%s", "%s"),
+}
+exclude_patterns = base_excludes + ["drafts"]
+primary_domain = None
+
+
+def setup(app):
+    app.add_object_type("confval", "confval", objname="configuration value")
+    app.add_crossref_type(directivename="fixture", rolename="fixture")
+    app.add_object_type(make_name(), "x")  # not literal: skipped
+""")
+    c = read_conf(conf)
+    assert c.extlinks == {"issue": ("https://github.com/o/r/issues/%s", "issue #%s"),
+                          "user": ("https://github.com/%s", "@%s")}  # os.environ: not read
+    assert c.exclude_patterns == ("_build", "drafts") and c.primary_domain is None
+    assert c.object_types == (("confval", "confval"), ("fixture", "fixture"))
+
+
 def test_broken_conf_gives_defaults_and_a_warning(tmp_path: Path) -> None:
     conf = tmp_path / "conf.py"
     conf.write_text("extensions = [\n")

@@ -136,7 +136,10 @@ class _Context:
         # a primary domain only under Sphinx settings: a folder of rST without them follows
         # docutils (``.. class::`` sets a class attribute there)
         domain = getattr(conf, "primary_domain", None)
-        self.domain_objects: frozenset[str] = _DOMAIN_OBJECTS.get(domain or "", frozenset())
+        added = tuple(getattr(conf, "object_types", None) or ())  # conf.py setup(): add_object_type
+        self.domain_objects: frozenset[str] = (_DOMAIN_OBJECTS.get(domain or "", frozenset())
+                                               | {directive.lower() for directive, _ in added})
+        self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
 
 
@@ -496,6 +499,16 @@ _text_role.options = {"class": directives.class_option}  # type: ignore[attr-def
 _text_role.content = True  # type: ignore[attr-defined]
 
 
+def _pep_rfc_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+                  options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """Sphinx's ``:pep:``/``:rfc:``: "PEP 8" for ``8`` and for ``8#naming`` (docutils'
+    own role rejects the anchor), the title when one is given."""
+    shown = role_text(name, text)
+    if shown == text.replace("\x00", ""):  # no explicit title: the number, anchor dropped
+        shown = f"{name.upper()} {text.split('#', 1)[0].strip()}"
+    return [nodes.inline(rawtext, shown)], []
+
+
 def _extlink_role(url: str, caption: str | None) -> Any:
     """A role of conf.py's ``extlinks``: its caption filled with the target (:func:`extlink_text`)."""
     def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
@@ -523,8 +536,9 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
 def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
     """Register murar's directive and role handlers for one parse; restore after.
 
-    The primary domain's object directives (``ctx.domain_objects``) and conf.py's
-    extlinks roles are registered too, so neither warns nor falls to docutils.
+    The primary domain's object directives (``ctx.domain_objects``, with the object
+    types conf.py's ``setup`` adds), their roles and conf.py's extlinks roles are
+    registered too, so none warns or falls to docutils.
 
     Yields the names of unknown directives/roles that got the generic handler
     (included files add theirs to the same list).
@@ -551,6 +565,9 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
                 directives._directives[name] = _Container
             for name, (url, caption) in ctx.extlinks.items():
                 roles._roles[name.lower()] = _extlink_role(url, caption)
+            for name in ctx.object_roles:
+                roles._roles[name] = _text_role
+            roles._roles["pep"] = roles._roles["rfc"] = _pep_rfc_role
             _register_unknown(source, unknown)
             yield unknown
         finally:

@@ -59,6 +59,8 @@ class SphinxConf:
     ``"py"``, ``None`` when conf.py sets it to ``None``). ``extlinks`` maps a
     role of ``sphinx.ext.extlinks`` to its ``(url, caption)`` pattern, each
     with one ``%s`` (https://www.sphinx-doc.org/en/master/usage/extensions/extlinks.html).
+    ``object_types`` are the ``(directive, role)`` names ``setup(app)`` adds
+    (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API).
     """
 
     root_doc: str = "index"
@@ -73,6 +75,7 @@ class SphinxConf:
     rst_epilog: str = ""
     primary_domain: str | None = "py"
     extlinks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    object_types: tuple[tuple[str, str], ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
 
 
@@ -87,8 +90,13 @@ def _strs(value: Any) -> tuple[str, ...]:
 def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
     """Read the literal settings of a Sphinx ``conf.py`` without executing it.
 
-    Assignments whose value is not a literal (a call, a name, an f-string) are
-    skipped; ``x += [...]`` extends a literal list. A conf.py that is not valid
+    A value is kept when it is a literal, or is built only from literals and
+    settings assigned earlier (a name, an f-string, ``+``: ``f"{_repo}/issues/%s"``);
+    anything else (a call, an import) is skipped, or only its entries that need
+    it in a dict display; ``x += [...]`` extends a list.
+    The object types a ``setup(app)`` registers with literal names
+    (``app.add_object_type("confval", "confval")``, ``add_crossref_type``) are
+    collected as ``(directive, role)`` pairs. A conf.py that is not valid
     Python gives the defaults and a warning. Never raises for a bad file.
     """
     warns = warnings if warnings is not None else []
@@ -106,7 +114,7 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
               and isinstance(node.target, ast.Name)):
             try:
-                extra = ast.literal_eval(node.value)
+                extra = _value(node.value, values)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
             base = values.get(node.target.id)
@@ -118,9 +126,10 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         else:
             continue
         try:
-            values[name] = ast.literal_eval(value_node)
+            values[name] = _value(value_node, values)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
+            if isinstance(value_node, ast.Dict):  # keep the entries that can be read
+                values[name] = _readable_items(value_node, values)
     suffix_raw = values.get("source_suffix")
     suffix: dict[str, str]
     if isinstance(suffix_raw, dict):
@@ -150,8 +159,84 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         rst_prolog=str(values.get("rst_prolog") or ""),
         rst_epilog=str(values.get("rst_epilog") or ""),
         **markup_settings(values),
+        object_types=_object_types(tree, values),
         values=values,
     )
+
+
+def _value(node: ast.expr, values: dict[str, Any]) -> Any:
+    """``node`` evaluated from literals and the settings in ``values`` only.
+
+    Raises:
+        ValueError: the expression needs anything else (a call, an unknown name, a format spec).
+    """
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in values:
+            raise ValueError(f"unknown name {node.id}")
+        return values[node.id]
+    if isinstance(node, ast.JoinedStr):
+        parts: list[str] = []
+        for part in node.values:
+            if isinstance(part, ast.FormattedValue):
+                if part.format_spec is not None or part.conversion != -1:
+                    raise ValueError("formatted value")
+                inner = _value(part.value, values)
+                if not isinstance(inner, (str, int, float)):
+                    raise TypeError("formatted value")
+                parts.append(str(inner))
+            else:
+                parts.append(str(_value(part, values)))
+        return "".join(parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _value(node.left, values), _value(node.right, values)
+        if isinstance(left, str) and isinstance(right, str):
+            return left + right
+        if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+            return list(left) + list(right)
+        raise ValueError("unsupported +")
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        items = [_value(e, values) for e in node.elts]
+        return tuple(items) if isinstance(node, ast.Tuple) else set(items) if isinstance(node, ast.Set) else items
+    if isinstance(node, ast.Dict):
+        if any(k is None for k in node.keys):
+            raise ValueError("dict unpacking")
+        return {_value(k, values): _value(v, values) for k, v in zip(node.keys, node.values) if k is not None}
+    return ast.literal_eval(node)  # negative numbers and the like, else ValueError
+
+
+def _readable_items(node: ast.Dict, values: dict[str, Any]) -> dict[Any, Any]:
+    """The entries of a dict display that :func:`_value` can read; the others are left out."""
+    out: dict[Any, Any] = {}
+    for k, v in zip(node.keys, node.values):
+        try:
+            if k is not None:
+                out[_value(k, values)] = _value(v, values)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return out
+
+
+def _object_types(tree: ast.Module, values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """``(directive, role)`` of each ``add_object_type``/``add_crossref_type`` call with literal names."""
+    out: list[tuple[str, str]] = []
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr in ("add_object_type", "add_crossref_type")):
+            continue
+        named = {k.arg: k.value for k in call.keywords if k.arg}
+        dnode = call.args[0] if call.args else named.get("directivename")
+        rnode = call.args[1] if len(call.args) > 1 else named.get("rolename")
+        if dnode is None or rnode is None:
+            continue
+        try:
+            directive, role = _value(dnode, values), _value(rnode, values)
+        except (ValueError, TypeError, SyntaxError, RecursionError):
+            continue
+        if isinstance(directive, str) and isinstance(role, str) and directive and role:
+            out.append((directive, role))
+    return tuple(out)
 
 
 def markup_settings(values: dict[str, Any]) -> dict[str, Any]:
