@@ -341,6 +341,12 @@ API
 .. function:: url_for(endpoint, **values)
 
    Builds a URL.
+
+.. autofunction:: pytest.param(*values, [id], [marks])
+
+.. option:: -k <expr>, --keyword=<expr>
+
+   Only run tests matching the expression.
 """
 
 
@@ -352,6 +358,7 @@ def test_primary_domain_directives_keep_their_signature(tmp_path: Path) -> None:
     assert "Flask(import_name, static_folder='static')" in text
     assert "run(host=None, *args, **options)" in text  # a signature is not inline markup
     assert "url_for(endpoint, **values)" in text and "Builds a URL." in text
+    assert "pytest.param(*values, [id], [marks])" in text and "-k <expr>, --keyword=<expr>" in text
     assert doc.warnings == []
 
 

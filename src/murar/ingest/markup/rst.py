@@ -108,7 +108,9 @@ _DOMAIN_OBJECTS: dict[str, frozenset[str]] = {
     "rst": frozenset({"directive", "directive:option", "role"}),
 }
 # their signature is shown as written (``url_for(endpoint, **values)`` is not inline markup)
-_SIGNATURES = frozenset({"describe", "object"} | {f"{d}:{n}" for d, ns in _DOMAIN_OBJECTS.items() for n in ns})
+_SIGNATURES = frozenset({"describe", "object", "option", "envvar", "confval", "program", "automodule", "autoclass",
+                         "autofunction", "automethod", "autoattribute", "autodata", "autoexception"}
+                        | {f"{d}:{n}" for d, ns in _DOMAIN_OBJECTS.items() for n in ns})
 _LABELS = {"versionadded": "New in version", "versionchanged": "Changed in version",
            "deprecated": "Deprecated since version", "versionremoved": "Removed in version",
            "seealso": "See also", "todo": "Todo"}
