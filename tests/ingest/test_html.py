@@ -129,3 +129,16 @@ def test_encoding_sniffing(tmp_path: Path) -> None:
     assert "café" in doc.sections[0].text and any("windows-1252" in w for w in doc.warnings)
     text, codec, _ = decode_html("\ufeff<p>x</p>".encode("utf-8"))
     assert codec == "utf-8-sig" and text == "<p>x</p>"
+
+
+@pytest.mark.parametrize(("title", "h1", "expected"), [
+    ("API — Flask Documentation (2.2.x)", "API", "API"),        # Sphinx
+    ("Install - Nautobot Documentation", "Install", "Install"),  # MkDocs
+    ("Nautobot | Install", "Install", "Install"),                # site name first
+    ("Install guide", "Install", "Install guide"),               # a longer title, not a site name
+    ("Release notes", "Overview", "Release notes"),
+])
+def test_title_without_the_site_name(title: str, h1: str, expected: str) -> None:
+    doc = convert_html_text(f"<html><head><title>{title}</title></head><body><main><h1>{h1}</h1>"
+                            "<p>Some text of the page.</p></main></body></html>", source_path="p.html")
+    assert doc.title == expected and doc.sections[0].heading_path[0] == expected

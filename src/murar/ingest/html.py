@@ -5,7 +5,8 @@
   cookie/consent banners, hidden elements and script/style/noscript/template
   are dropped. Script content never becomes text.
 * Title: ``og:title``, else ``<title>``, else the first ``<h1>``, else the file
-  stem. The canonical URL (``<link rel=canonical>``/``og:url``) goes to
+  stem; a title that is the ``<h1>`` joined to the site's name by a separator
+  ("API — Flask Documentation", "Install | My Site") is the ``<h1>``. The canonical URL (``<link rel=canonical>``/``og:url``) goes to
   ``Section.page_url``.
 * ``<h1>``–``<h6>`` start sections (MuRAR section 2: media belong to the
   section they appear in); ``heading_path`` starts with the page title.
@@ -317,6 +318,21 @@ class _Walker:
         stack.extend(reversed(actions))
 
 
+_TITLE_SEPARATORS = "—–-|·:»"
+
+
+def _without_site_name(title: str, h1: str) -> str:
+    """``h1`` when ``title`` is it plus the site's name ("API — Flask Documentation (2.2.x)",
+    "Install | Docusaurus", "Nautobot | Install"), as generators write ``<title>``; else ``title``."""
+    if not h1 or title == h1:
+        return title
+    if title.startswith(h1) and title[len(h1):].lstrip()[:1] in _TITLE_SEPARATORS:
+        return h1
+    if title.endswith(h1) and title[: -len(h1)].rstrip()[-1:] in _TITLE_SEPARATORS:
+        return h1
+    return title
+
+
 def _push_children(stack: list[LexborNode | Callable[[], None]], node: LexborNode) -> None:
     """Push the children of ``node`` so that they pop in document order."""
     kids: list[LexborNode | Callable[[], None]] = list(node.iter(include_text=True))
@@ -568,6 +584,7 @@ def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = No
     h1 = tree.css_first("h1")
     title = (_meta(tree, "og:title") or (cell_text(title_node) if title_node is not None else "")
              or (cell_text(h1) if h1 is not None else "") or stem)
+    title = _without_site_name(title, cell_text(h1) if h1 is not None else "")
     canonical_node = tree.css_first('link[rel="canonical"]')
     page_url = (canonical_node.attributes.get("href") if canonical_node is not None else None) or \
         _meta(tree, "og:url") or None
