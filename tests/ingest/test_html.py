@@ -135,6 +135,8 @@ def test_encoding_sniffing(tmp_path: Path) -> None:
     ("API — Flask Documentation (2.2.x)", "API", "API"),        # Sphinx
     ("Install - Nautobot Documentation", "Install", "Install"),  # MkDocs
     ("Nautobot | Install", "Install", "Install"),                # site name first
+    ("Contributing - MkDocs", "Contributing to MkDocs", "Contributing to MkDocs"),
+    ("Home - MkDocs", "MkDocs", "MkDocs"),                      # the home page: its h1 is the site name
     ("Install guide", "Install", "Install guide"),               # a longer title, not a site name
     ("Release notes", "Overview", "Release notes"),
 ])

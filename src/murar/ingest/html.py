@@ -319,6 +319,7 @@ class _Walker:
 
 
 _TITLE_SEPARATORS = "—–-|·:»"
+_SPACED_SEPARATOR = re.compile(r"\s+[—–\-|·»]\s+")
 
 
 def _without_site_name(title: str, h1: str) -> str:
@@ -329,6 +330,10 @@ def _without_site_name(title: str, h1: str) -> str:
     if title.startswith(h1) and title[len(h1):].lstrip()[:1] in _TITLE_SEPARATORS:
         return h1
     if title.endswith(h1) and title[: -len(h1)].rstrip()[-1:] in _TITLE_SEPARATORS:
+        return h1
+    # "Contributing - MkDocs" over <h1>Contributing to MkDocs</h1>: the page's part is the h1's start
+    parts = _SPACED_SEPARATOR.split(title)
+    if len(parts) == 2 and any(p.strip() and h1.casefold().startswith(p.strip().casefold()) for p in parts):
         return h1
     return title
 
