@@ -139,7 +139,7 @@ class _Context:
         # docutils (``.. class::`` sets a class attribute there)
         domain = getattr(conf, "primary_domain", None)
         added = tuple(getattr(conf, "object_types", None) or ())  # conf.py setup(): add_object_type
-        self.domain_objects: frozenset[str] = (_DOMAIN_OBJECTS.get(domain or "", frozenset())
+        self.object_directives: frozenset[str] = (_DOMAIN_OBJECTS.get(domain or "", frozenset())
                                                | {directive.lower() for directive, _ in added})
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
@@ -365,7 +365,7 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             arg = ""  # a layout ("2", "1 2 3 3"), not text
         label = _LABELS.get(name)
         lead = f"{label} {arg}".strip() if label else arg
-        if (name in _SIGNATURES or name in ctx.domain_objects) and arg:
+        if (name in _SIGNATURES or name in ctx.object_directives) and arg:
             box += nodes.paragraph(arg, arg)  # an object's signature, shown as written
             lead = ""
         if name in ("centered", "rubric") and arg:
@@ -538,7 +538,7 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
 def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
     """Register murar's directive and role handlers for one parse; restore after.
 
-    The primary domain's object directives (``ctx.domain_objects``, with the object
+    The primary domain's object directives (``ctx.object_directives``, with the object
     types conf.py's ``setup`` adds), their roles and conf.py's extlinks roles are
     registered too, so none warns or falls to docutils.
 
@@ -563,7 +563,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
-            for name in ctx.domain_objects:
+            for name in ctx.object_directives:
                 directives._directives[name] = _Container
             for name, (url, caption) in ctx.extlinks.items():
                 roles._roles[name.lower()] = _extlink_role(url, caption)
