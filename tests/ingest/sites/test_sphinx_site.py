@@ -65,6 +65,13 @@ def setup(app):
     assert c.object_types == (("confval", "confval"), ("fixture", "fixture"))
 
 
+def test_conf_that_doubles_a_string_does_not_fill_memory(tmp_path: Path) -> None:
+    conf = tmp_path / "conf.py"
+    conf.write_text('a = "xxxx"\n' + "a = a + a\n" * 60 + 'b = f"{a}{a}"\nproject = "P"\n')
+    c = read_conf(conf)
+    assert c.values["project"] == "P" and len(c.values["a"]) <= 100_000 and "b" not in c.values
+
+
 def test_broken_conf_gives_defaults_and_a_warning(tmp_path: Path) -> None:
     conf = tmp_path / "conf.py"
     conf.write_text("extensions = [\n")

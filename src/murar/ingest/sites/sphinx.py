@@ -164,11 +164,16 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
     )
 
 
+_MAX_VALUE_LEN = 100_000  # characters of a string, or items of a list, that conf.py may build
+
+
 def _value(node: ast.expr, values: dict[str, Any]) -> Any:
     """``node`` evaluated from literals and the settings in ``values`` only.
 
     Raises:
-        ValueError: the expression needs anything else (a call, an unknown name, a format spec).
+        ValueError: the expression needs anything else (a call, an unknown name, a format spec),
+            or builds a string or list over ``_MAX_VALUE_LEN`` long.
+        TypeError: ``+`` or an f-string over values that do not support it.
     """
     if isinstance(node, ast.Constant):
         return node.value
@@ -188,9 +193,13 @@ def _value(node: ast.expr, values: dict[str, Any]) -> Any:
                 parts.append(str(inner))
             else:
                 parts.append(str(_value(part, values)))
+        if sum(map(len, parts)) > _MAX_VALUE_LEN:
+            raise ValueError("value too long")
         return "".join(parts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _value(node.left, values), _value(node.right, values)
+        if len(left) + len(right) > _MAX_VALUE_LEN:  # "a = a + a" forty times must not fill memory
+            raise ValueError("value too long")
         if isinstance(left, str) and isinstance(right, str):
             return left + right
         if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
