@@ -270,3 +270,10 @@ def test_non_web_video_urls_are_never_kept(tmp_path: Path) -> None:
     doc = convert_myst(tmp_path / "p.md", site=site)
     assert [m.url for m in doc.media if isinstance(m, VideoItem)] == ["https://www.youtube.com/embed/abc"]
     assert any("file:///etc/passwd" in w and "not kept" in w for w in doc.warnings)
+
+
+def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+    # one rule for rST and MyST (murar.ingest.markup.roles.role_text)
+    site = _book(tmp_path, {"p.md": "# P\n\nSee {pep}`8#naming`, {rfc}`2616` and {pep}`the style guide <8>`.\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text

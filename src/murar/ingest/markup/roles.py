@@ -24,14 +24,26 @@ LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel",
 _EXPLICIT_TARGET = re.compile(r"^(.*?)\s*<([^<>]*)>\s*$", re.DOTALL)
 
 
+def _explicit(text: str) -> tuple[str, str] | None:
+    """``(title, target)`` of a role text written ``title <target>`` (either may be empty)."""
+    m = _EXPLICIT_TARGET.match(text)
+    return (m.group(1).strip(), m.group(2).strip()) if m else None
+
+
 def role_text(name: str, text: str) -> str:
-    """What the role ``name`` (``doc``, ``py:class``, ``guilabel``...) shows for ``text``."""
+    """What the role ``name`` (``doc``, ``py:class``, ``guilabel``...) shows for ``text``.
+
+    ``:pep:``/``:rfc:`` show "PEP 8" for ``8`` and for Sphinx's ``8#naming`` (an anchor
+    docutils' own role rejects), or their explicit title.
+    """
     role = name.lower().split(":")[-1]
     text = text.replace("\x00", "")
-    m = _EXPLICIT_TARGET.match(text)
+    explicit = _explicit(text)
     shown = text
-    if m and role not in LITERAL_ROLES:
-        shown = m.group(1).strip() or m.group(2).strip()
+    if explicit and role not in LITERAL_ROLES:
+        shown = explicit[0] or explicit[1]
+    elif role in ("pep", "rfc"):
+        shown = f"{role.upper()} {text.split('#', 1)[0].strip()}"
     elif role == "doc":
         shown = shown.lstrip("~!").rsplit("/", 1)[-1]
     elif role not in LITERAL_ROLES and shown.startswith("~"):
@@ -54,10 +66,10 @@ def extlink_text(url: str, caption: str | None, text: str) -> str:
     when the caption is ``None`` (Sphinx's extlinks documentation).
     """
     text = text.replace("\x00", "")
-    m = _EXPLICIT_TARGET.match(text)
-    if m and m.group(1).strip():
-        return m.group(1).strip()
-    part = m.group(2).strip() if m else text.strip()
+    explicit = _explicit(text)
+    if explicit and explicit[0]:
+        return explicit[0]
+    part = explicit[1] if explicit else text.strip()
     if caption is None:
         return url.replace("%s", part) if "%s" in url else url + part
     return caption.replace("%s", part) if "%s" in caption else caption + part

@@ -501,16 +501,6 @@ _text_role.options = {"class": directives.class_option}  # type: ignore[attr-def
 _text_role.content = True  # type: ignore[attr-defined]
 
 
-def _pep_rfc_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
-                  options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-    """Sphinx's ``:pep:``/``:rfc:``: "PEP 8" for ``8`` and for ``8#naming`` (docutils'
-    own role rejects the anchor), the title when one is given."""
-    shown = role_text(name, text)
-    if shown == text.replace("\x00", ""):  # no explicit title: the number, anchor dropped
-        shown = f"{name.upper()} {text.split('#', 1)[0].strip()}"
-    return [nodes.inline(rawtext, shown)], []
-
-
 def _extlink_role(url: str, caption: str | None) -> Any:
     """A role of conf.py's ``extlinks``: its caption filled with the target (:func:`extlink_text`)."""
     def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
@@ -569,7 +559,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
                 roles._roles[name.lower()] = _extlink_role(url, caption)
             for name in ctx.object_roles:
                 roles._roles[name] = _text_role
-            roles._roles["pep"] = roles._roles["rfc"] = _pep_rfc_role
+            roles._roles["pep"] = roles._roles["rfc"] = _text_role  # Sphinx's: anchors allowed
             _register_unknown(source, unknown)
             yield unknown
         finally:
