@@ -6,8 +6,8 @@
   are dropped. Script content never becomes text.
 * Title: ``og:title``, else ``<title>``, else the first ``<h1>``, else the file
   stem; a title that is the ``<h1>`` joined to the site's name by a separator
-  ("API — Flask Documentation", "Install | My Site") is the ``<h1>``. The canonical URL (``<link rel=canonical>``/``og:url``) goes to
-  ``Section.page_url``.
+  ("API — Flask Documentation", "Install | My Site") is the ``<h1>``. The
+  canonical URL (``<link rel=canonical>``/``og:url``) goes to ``Section.page_url``.
 * ``<h1>``–``<h6>`` start sections (MuRAR section 2: media belong to the
   section they appear in); ``heading_path`` starts with the page title.
 * ``<img>`` (alt, ``<figure><figcaption>`` caption), ``<table>`` (JSON rows,
@@ -586,10 +586,10 @@ def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = No
     tree = LexborHTMLParser(html)
     stem = Path(source_path).stem
     title_node = tree.css_first("title")
-    h1 = tree.css_first("h1")
-    title = (_meta(tree, "og:title") or (cell_text(title_node) if title_node is not None else "")
-             or (cell_text(h1) if h1 is not None else "") or stem)
-    title = _without_site_name(title, cell_text(h1) if h1 is not None else "")
+    h1_node = tree.css_first("h1")
+    h1 = cell_text(h1_node) if h1_node is not None else ""
+    title = _without_site_name(_meta(tree, "og:title") or (cell_text(title_node) if title_node is not None else "")
+                               or h1 or stem, h1)
     canonical_node = tree.css_first('link[rel="canonical"]')
     page_url = (canonical_node.attributes.get("href") if canonical_node is not None else None) or \
         _meta(tree, "og:url") or None

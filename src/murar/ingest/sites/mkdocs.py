@@ -130,6 +130,8 @@ class MkDocsSite:
         self._docs = config.content_dirs[0] if config.content_dirs else "docs"
         self._aliases = tuple(config.content_dirs)
         self._snippet_bases = tuple(p for p in config.settings.get("snippets.base_path", ".").split("\n") if p)
+        # base_path entries that are files (found by name alone), looked up once, not per snippet
+        self._snippet_base_files = frozenset(b for b in self._snippet_bases if (config.root / b).is_file())
         self._custom_dir = config.settings.get("theme.custom_dir", "")
         self._snippets: set[str] | None = None
 
@@ -281,7 +283,7 @@ class MkDocsSite:
         name = target.strip()
         tried: ResolvedLink | None = None
         for base in (*self._snippet_bases, posixpath.dirname(page_rel)):
-            if (self._config.root / base).is_file():
+            if base in self._snippet_base_files:
                 # a file in base_path is found by its name alone (pymdownx.snippets)
                 if posixpath.basename(base) == name:
                     return self._checked(base)

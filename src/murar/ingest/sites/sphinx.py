@@ -125,11 +125,13 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
             continue
         else:
             continue
+        if isinstance(value_node, ast.Dict):  # keep the entries that can be read
+            values[name] = _readable_items(value_node, values)
+            continue
         try:
             values[name] = _value(value_node, values)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            if isinstance(value_node, ast.Dict):  # keep the entries that can be read
-                values[name] = _readable_items(value_node, values)
+            continue
     suffix_raw = values.get("source_suffix")
     suffix: dict[str, str]
     if isinstance(suffix_raw, dict):
