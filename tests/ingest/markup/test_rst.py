@@ -493,3 +493,22 @@ def test_markdown_included_with_the_myst_parser(tmp_path: Path) -> None:
     (img,) = _images(doc)
     assert img.path == "docs/shot.png" and img.exists and "Run the installer Enter." in img.context_before
     assert {r.source_path for r in doc.asset_refs} == {"README.md"}
+
+
+def test_sphinx_default_substitutions_read_conf_py(tmp_path: Path) -> None:
+    # Sphinx defines |version|, |release| and |today| on every page; a page's own definition wins
+    import datetime
+
+    from murar.ingest.markup.rst import default_substitutions
+
+    page = "Install\n=======\n\nThis is release |release| (|version|), built |today|.\n"
+    own = "Own\n===\n\n.. |version| replace:: nightly\n\nVersion |version|.\n"
+    site = _project(tmp_path, {"install.rst": page, "own.rst": own},
+                    conf="version = '4.2'\nrelease = '4.2.1'\ntoday = 'March 3'\n")
+    doc = convert_rst(tmp_path / "install.rst", site=site)
+    assert doc.sections[0].text.strip() == "This is release 4.2.1 (4.2), built March 3."
+    assert doc.warnings == []
+    assert convert_rst(tmp_path / "own.rst", site=site).sections[0].text.strip() == "Version nightly."
+    day = datetime.date(2024, 5, 7)
+    assert default_substitutions({}, today=day) == {"version": "", "release": "", "today": "May 07, 2024"}
+    assert default_substitutions({"today_fmt": "%Y-%m-%d"}, today=day)["today"] == "2024-05-07"

@@ -25,8 +25,11 @@ containers (``only``, ``tabs``, ``versionadded``, ``collapse``, ...) keep their
 content; code directives keep their code. Under Sphinx settings (conf.py, a
 Jupyter Book's ``sphinx.config``) the primary domain's object directives are
 read without their prefix (``.. class:: Flask(...)`` is ``py:class``, its
-signature kept as written) and ``extlinks`` roles show their caption
-(https://www.sphinx-doc.org/en/master/usage/domains/index.html). A directive or role found nowhere
+signature kept as written), ``extlinks`` roles show their caption
+(https://www.sphinx-doc.org/en/master/usage/domains/index.html), and
+``|version|``, ``|release|`` and ``|today|`` read conf.py's values unless the
+page defines them (Sphinx's default substitutions,
+https://www.sphinx-doc.org/en/master/usage/restructuredtext/roles.html#substitutions). A directive or role found nowhere
 in these tables gets the generic handler too, with a warning, so unknown
 extension markup never errors and never leaks into the text. docutils
 messages become page warnings, never stderr.
@@ -35,6 +38,7 @@ messages become page warnings, never stderr.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import io
 import re
 import threading
@@ -48,7 +52,9 @@ from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.images import Figure as _DocutilsFigure
 from docutils.parsers.rst.directives.images import Image as _DocutilsImage
 from docutils.parsers.rst.languages import en as _en
+from docutils.readers.standalone import Reader as _StandaloneReader
 from docutils.statemachine import StringList
+from docutils.transforms import Transform
 from docutils.utils import SystemMessage
 
 from murar.errors import IngestError
@@ -143,6 +149,53 @@ class _Context:
                                                | {directive.lower() for directive, _ in added})
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
+        values = getattr(conf, "values", None)
+        self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
+
+
+def default_substitutions(values: dict[str, Any], *, today: datetime.date | None = None) -> dict[str, str]:
+    """Sphinx's default substitutions from conf.py ``values``: ``version`` and
+    ``release`` (``""`` when conf.py does not set them as literals), and
+    ``today``: conf.py's ``today``, else ``today`` (the ingest date by default)
+    formatted with ``today_fmt`` (strftime, Sphinx's default ``"%b %d, %Y"``).
+
+    Returns ``{name: text}`` for the three names; never raises (a bad
+    ``today_fmt`` gives the default format).
+    """
+    def text(name: str) -> str:
+        value = values.get(name)
+        return value if isinstance(value, str) else ""
+
+    day = today or datetime.date.today()
+    fmt = values.get("today_fmt")
+    try:
+        formatted = day.strftime(fmt if isinstance(fmt, str) and fmt else "%b %d, %Y")
+    except (ValueError, TypeError):
+        formatted = day.strftime("%b %d, %Y")
+    return {"version": text("version"), "release": text("release"), "today": text("today") or formatted}
+
+
+class _DefaultSubstitutions(Transform):  # type: ignore[misc]
+    """Defines each of Sphinx's default substitutions the document does not
+    define itself, before docutils resolves ``|name|`` references (its
+    ``Substitutions`` transform runs at priority 220)."""
+
+    default_priority = 210
+
+    def apply(self, **kwargs: Any) -> None:
+        ctx = getattr(self.document.settings, "murar_context", None)
+        for name, value in (ctx.substitutions.items() if isinstance(ctx, _Context) else ()):
+            if name in self.document.substitution_names:
+                continue
+            definition = nodes.substitution_definition(value, nodes.Text(value))
+            self.document.note_substitution_def(definition, name)
+
+
+class _Reader(_StandaloneReader):  # type: ignore[misc]
+    """docutils' standalone reader plus :class:`_DefaultSubstitutions`."""
+
+    def get_transforms(self) -> list[type[Transform]]:
+        return [*super().get_transforms(), _DefaultSubstitutions]
 
 
 def _ctx(directive: Directive) -> _Context:
@@ -829,7 +882,8 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
     with _namespace(text, ctx) as unknown:
         ctx.unknown = unknown
         try:
-            doctree = publish_doctree(text, source_path=source_path, settings_overrides=settings)
+            doctree = publish_doctree(text, source_path=source_path, settings_overrides=settings,
+                                      reader=_Reader())
         except SystemMessage as err:
             raise IngestError(f"{rel}: reStructuredText error: {err}") from err
         except (RecursionError, ValueError, TypeError, AttributeError, IndexError, KeyError) as err:
