@@ -209,6 +209,16 @@ def test_undefined_attribute_keeps_the_line(tmp_path: Path) -> None:
     assert "Set {undefined_thing} before SonataFlow starts." in doc.sections[0].text
 
 
+def test_attribute_value_holding_a_reference_keeps_the_line(tmp_path: Path) -> None:
+    """asciidoc-py dropped every line referencing an attribute whose value holds
+    ``{name}`` (a component attribute built from one defined nowhere, or ``{nbsp}``)."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": "= P\n\nVersion {full-ver} ships.\n\nSay {spaced} now.\n"},
+                      attrs="    full-ver: '{not-defined}.1'\n    spaced: 'a{nbsp}b'\n")
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site).sections[0].text
+    assert "Version {not-defined}.1 ships." in text
+    assert "Say a\u00a0b now." in text
+
+
 def test_no_command_or_file_read_from_document_content(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     marker = tmp_path / "pwned"
     secret = tmp_path / "secret.txt"
@@ -360,4 +370,5 @@ curl localhost:8080
     text = doc.sections[0].text
     assert "Send a request:\n\nExample request\n\ncurl localhost:8080" in text  # the listing and its title
     assert "keep\n+\n\n end" in text  # a "+" line inside a listing is code
+
 

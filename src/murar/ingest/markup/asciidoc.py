@@ -98,6 +98,13 @@ _BUILTIN_ATTRS = frozenset({
     "icons", "idprefix", "idseparator", "imagesdir", "linkattrs", "numbered", "sectnums", "source-highlighter",
     "revnumber", "revdate", "author", "email", "firstname", "lastname", "description", "keywords",
 })
+# character-replacement attributes (Asciidoctor's built-ins) by value, for attribute values
+_CHAR_ATTRS = {
+    "amp": "&", "apos": "'", "asterisk": "*", "backslash": "\\", "backtick": "`", "blank": "", "brvbar": "\u00a6",
+    "caret": "^", "deg": "\u00b0", "empty": "", "gt": ">", "ldquo": "\u201c", "lsquo": "\u2018", "lt": "<",
+    "nbsp": "\u00a0", "plus": "+", "quot": '"', "rdquo": "\u201d", "rsquo": "\u2019", "sp": " ", "tilde": "~",
+    "vbar": "|", "wj": "\u2060", "zwsp": "\u200b", "cpp": "C++", "pp": "++", "startsb": "[", "endsb": "]",
+}
 # attributes passed on the command line win over document entries: the values
 # asciidoc-py's own configuration evaluates are never the document's
 _FIXED_ATTRS: dict[str, str | None] = {
@@ -491,6 +498,29 @@ def _plain_asciidoc(line: str) -> str:
     return html_escape(line, quote=False)
 
 
+def _value_refs(value: str, attrs: dict[str, str], depth: int = 4) -> str:
+    """An attribute ``value`` as asciidoc-py may be given it: references to other
+    defined attributes replaced by their values (up to ``depth`` levels), the
+    rest escaped so they show as written.
+
+    asciidoc-py does not substitute inside a value passed to it, and drops the
+    whole line of a reference whose value holds ``{name}``; Asciidoctor shows a
+    missing attribute reference as written (``attribute-missing: skip``).
+    """
+    if "{" not in value:
+        return value
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group(0)
+        inner = attrs.get(m.group(2))
+        if inner is None:
+            return _CHAR_ATTRS.get(m.group(2), "\\" + m.group(0))
+        return _value_refs(inner, attrs, depth - 1) if depth > 0 else "\\" + m.group(0)
+
+    return _ATTR_REF.sub(sub, value)
+
+
 def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:
     """HTML of ``text`` and whether asciidoc-py stopped early (the HTML is then partial).
 
@@ -503,7 +533,7 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
             if k in used and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
-                api.attributes[k] = v
+                api.attributes[k] = _value_refs(v, attrs)
         api.attributes.update(_FIXED_ATTRS)
         out = io.StringIO()
         failed: BaseException | None = None
