@@ -372,3 +372,15 @@ curl localhost:8080
     assert "keep\n+\n\n end" in text  # a "+" line inside a listing is code
 
 
+
+def test_antora_environment_attributes_select_site_only_content(tmp_path: Path) -> None:
+    """ifdef::env-site[] is Antora's site-only content; ifndef::env-site[] is for GitHub previews."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/p.adoc": "= P\n\nifdef::env-site[]\nOn the site.\nendif::[]\n"
+                               "ifndef::site-gen-antora[]\nOn GitHub.\nendif::[]\n\ninclude::{partialsdir}/n.adoc[]\n",
+        f"{MOD}/partials/n.adoc": "From the partial.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert "On the site." in text and "On GitHub." not in text and "From the partial." in text
+    assert not doc.warnings
