@@ -384,3 +384,39 @@ def test_antora_environment_attributes_select_site_only_content(tmp_path: Path) 
     text = doc.sections[0].text
     assert "On the site." in text and "On GitHub." not in text and "From the partial." in text
     assert not doc.warnings
+
+
+def test_attributes_in_monospace_and_in_listings_that_ask_for_them(tmp_path: Path) -> None:
+    """Asciidoctor substitutes attributes in `monospace` and in listings with subs="attributes+"
+    (asciidoc-py showed `{name}` literally, ignored subs on [source] and failed on a plain
+    [subs="+attributes"] listing); `+...+` is literal; a listing without subs keeps `{name}`."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= P
+
+Run `{product_name}` and `+{product_name}+` here.
+
+.Deploy it
+[source,yaml,subs="attributes+"]
+----
+name: {product_name} <1>
+----
+<1> The name.
+
+[subs="+attributes"]
+----
+plain {product_name}
+----
+
+[source,yaml]
+----
+kept: {product_name}
+----
+
+After the listings.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Run SonataFlow and {product_name} here." in text
+    assert "name: SonataFlow" in text and "plain SonataFlow" in text and "kept: {product_name}" in text
+    assert "Deploy it" in text and "After the listings." in text
+    assert not [w for w in doc.warnings if "again" in w or "FAILED" in w]

@@ -29,6 +29,11 @@ row (Asciidoctor's implicit header row; asciidoc-py has none), and a list
 continuation ``+`` followed by one blank line attaches the next block to the
 item, unless that block is a section title (Asciidoctor would make the title a
 paragraph of the item; asciidoc-py stops rendering there: murar keeps the section).
+The preprocessor also substitutes attributes where Asciidoctor does and
+asciidoc-py does not: in a backtick monospace span (```{name}```; ```+...+```
+stays literal) and in a verbatim block whose ``subs`` turns attributes on
+(``subs="attributes+"``, ``+attributes``, ``normal``); the ``subs`` entry is
+then dropped, since asciidoc-py fails on Asciidoctor's incremental forms.
 
 Tabs (the Asciidoctor Tabs extension, https://github.com/asciidoctor/asciidoctor-tabs,
 which Antora sites load): a ``[tabs]`` example block holding a description list
@@ -147,6 +152,8 @@ class _Pre:
         out: list[str] = []
         skip: list[bool] = []  # stack of "this branch is skipped"
         verbatim: str | None = None
+        pending_subs = False  # the block attribute line above asked for attribute substitution
+        verbatim_subs = False  # the open verbatim block substitutes attributes
         for line in text.splitlines():
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
                 verbatim = line.strip()
@@ -183,8 +190,15 @@ class _Pre:
                 dm = _VERBATIM_DELIM.match(line)
                 if dm:
                     verbatim = dm.group(1)
+                    verbatim_subs, pending_subs = pending_subs and not verbatim.startswith("+"), False
                     out.append(line)
                     continue
+                if _BLOCK_ATTRS.match(line) and "subs" in line:
+                    line, pending_subs = _block_subs(line)
+                    if not line:
+                        continue
+                elif line.strip() and not line.startswith((".", "[", "//")):
+                    pending_subs = False
                 am = _ATTR_ENTRY.match(line)
                 if am:
                     name = am.group(2)
@@ -197,10 +211,16 @@ class _Pre:
                     out.append(line)
                     continue
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
+                if "`" in line:
+                    if "{" in line:
+                        line = _MONOSPACE.sub(lambda m: m.group(1) + self.sub(m.group(2)) + m.group(3), line)
+                    line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
                 out.append(self.escape_missing(self.inline_macros(line, file_rel)))
             else:
                 if line.strip() == verbatim:
-                    verbatim = None
+                    verbatim, verbatim_subs = None, False
+                elif verbatim_subs:
+                    line = self.sub(line)
                 out.append(line)
         return out
 
@@ -288,6 +308,30 @@ class _Pre:
 
 
 _BLOCK_ATTRS = re.compile(r"^\[([^\[\]]*)\]\s*$")
+_SUBS_ENTRY = re.compile(r"""\s*,?\s*\bsubs\s*=\s*("[^"]*"|'[^']*'|[^,\]]*)""")
+# a backtick monospace span (not the literal ``+...+`` form): Asciidoctor substitutes attributes in it,
+# asciidoc-py shows it as a literal
+_MONO_LITERAL = re.compile(r"(?<![\w`\\])`\+([^`\n]*?)\+`(?![\w`])")
+_MONOSPACE = re.compile(r"((?<![\w`\\])`)(?!\+)([^`\n]+?)(`(?![\w`]))")
+
+
+def _block_subs(line: str) -> tuple[str, bool]:
+    """A block attribute line without its ``subs=`` entry, and whether that entry
+    turns attribute substitution on (``attributes``, ``+attributes``,
+    ``attributes+``, ``normal``).
+
+    Asciidoctor's incremental forms (``attributes+``, ``-callouts``) make
+    asciidoc-py fail on the whole page, and its ``[source]`` blocks ignore
+    ``subs``; the preprocessor substitutes the block's attributes itself.
+    """
+    m = _SUBS_ENTRY.search(line)
+    if not m:
+        return line, False
+    subs = [s.strip() for s in m.group(1).strip("\"'").split(",")]
+    on = any(s.lstrip("+").rstrip("+") in ("attributes", "normal") and not s.startswith("-") for s in subs)
+    rest = line[: m.start()] + line[m.end():]
+    rest = re.sub(r"^\[\s*,", "[", rest)
+    return ("" if rest.strip() == "[]" else rest), on
 _SHORTHAND = re.compile(r"([.#%])([^.#%]+)")
 
 
