@@ -69,3 +69,31 @@ def test_glob_match_supports_globstar_and_braces() -> None:
     assert glob_match("_x.md", "**/_*.{md,mdx}")
     assert glob_match("a/_dir/b.md", "**/_*/**")
     assert not glob_match("a/x.md", "**/_*.{md,mdx}")
+
+
+def test_content_plugin_instances_shorthands_and_top_level_path(tmp_path: Path) -> None:
+    """Blog and pages plugin instances are content too; plugin names may be module shorthands
+    ('content-docs', '@docusaurus/content-blog') or require.resolve(...), options may sit in
+    /** @type */ ({...}); a nested versions.current.path is not the docs folder."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+module.exports = {
+  presets: [['classic', /** @type {import('@docusaurus/preset-classic').Options} */ ({
+    docs: { versions: { current: { path: 'next' } }, path: 'handbook' },
+  })]],
+  plugins: [
+    ['@docusaurus/plugin-content-blog', { id: 'news', path: './news', routeBasePath: 'news' }],
+    ['content-docs', /** @type {import('@docusaurus/plugin-content-docs').Options} */ ({ id: 'faq', path: 'faq' })],
+    [require.resolve('@docusaurus/content-pages'), { id: 'extra', path: 'landing' }],
+    ['content-blog', { id: 'changes' }],
+  ],
+  themeConfig: { docs: { sidebar: { hideable: true } } },
+};
+""")
+    for rel in ("handbook/a.md", "news/2024/post/index.md", "faq/q.md", "landing/l.md", "next/x.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert set(site.config.content_dirs) == {"handbook", "blog", "src/pages", "news", "faq", "landing"}
+    for rel in ("handbook/a.md", "news/2024/post/index.md", "faq/q.md", "landing/l.md"):
+        assert site.classify(rel).role is FileRole.PAGE, rel
+    assert site.classify("next/x.md").role is FileRole.EXCLUDED

@@ -104,15 +104,48 @@ def object_block(code: str, key: str) -> str | None:
     return object_at(code, m.end() - 1)
 
 
-def plugin_options(code: str, plugin: str) -> list[str]:
-    """Option objects of every ``['<plugin>', { ... }]`` entry in ``code``
-    (Docusaurus plugin instances, e.g. several ``plugin-content-docs``)."""
+def plugin_options(code: str, *plugins: str) -> list[str]:
+    """Option objects of every ``['<plugin>', { ... }]`` entry in ``code`` whose
+    name is one of ``plugins`` (Docusaurus plugin instances, e.g. several
+    ``plugin-content-docs``), in order. The name may be wrapped in
+    ``require.resolve(...)`` and the object in parentheses (``/** @type */ ({...})``
+    once comments are stripped)."""
+    names = "|".join(re.escape(p) for p in plugins)
     out: list[str] = []
-    for m in re.finditer(rf"""['"]{re.escape(plugin)}['"]\s*,\s*\{{""", code):
+    for m in re.finditer(rf"""(?:require\.resolve\(\s*)?['"](?:{names})['"]\s*\)?\s*,\s*\(?\s*\{{""", code):
         block = object_at(code, m.end() - 1)
         if block is not None:
             out.append(block)
     return out
+
+
+def top_level_string(block: str, key: str, consts: dict[str, str] | None = None) -> str | None:
+    """The ``key: 'literal'`` of the object literal body ``block`` at its own level
+    (not one inside a nested object such as ``versions: {current: {path: ...}}``),
+    else ``None``."""
+    depth, quote, i, n = 0, "", 0, len(block)
+    starts = [0]
+    while i < n:
+        c = block[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth -= 1
+        elif c == "," and depth == 0:
+            starts.append(i + 1)
+        i += 1
+    for start in starts:
+        m = re.match(rf"\s*['\"]?{re.escape(key)}['\"]?\s*:\s*{_STRING}", block[start:])
+        if m:
+            return _literal(m.groups(), consts if consts is not None else constants(block))
+    return None
 
 
 def object_at(code: str, start: int) -> str | None:

@@ -3,8 +3,11 @@
 From the Docusaurus documentation ("Static assets", "Docs: introduction",
 "MDX and React: importing Markdown", "plugin-content-docs" options):
 
-- pages are ``.md``/``.mdx`` files in the docs plugin's ``path`` (default
-  ``docs``), the blog (``blog``) and ``src/pages``; files or folders starting
+- pages are ``.md``/``.mdx`` files in the ``path`` of every content plugin
+  instance: the docs (default ``docs``), blog (``blog``) and pages
+  (``src/pages``) plugins of the preset, and each ``plugins`` entry naming
+  ``@docusaurus/plugin-content-{docs,blog,pages}`` or a module shorthand of
+  it (``content-docs``, ``@docusaurus/content-docs``); files or folders starting
   with ``_`` are partials, not pages (the plugin's default ``exclude``), as are
   Markdown files imported by another page (MDX partials, e.g. under
   ``static/``); ``versioned_docs/`` and ``i18n/`` hold older versions and
@@ -34,6 +37,12 @@ from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_un
 
 _PAGE_MARKUP = {".md": "markdown", ".mdx": "mdx", ".markdown": "markdown"}
 _DEFAULT_EXCLUDE = ("**/_*.{js,jsx,ts,tsx,md,mdx}", "**/_*/**", "**/*.test.{js,jsx,ts,tsx}", "**/__tests__/**")
+# plugin names and module shorthands (Docusaurus "Using plugins": '@docusaurus/content-docs' and
+# 'content-docs' load '@docusaurus/plugin-content-docs'), with each plugin's default path
+_CONTENT_PLUGINS = tuple(
+    ((f"@docusaurus/plugin-content-{kind}", f"@docusaurus/content-{kind}", f"content-{kind}"), default)
+    for kind, default in (("docs", "docs"), ("blog", "blog"), ("pages", "src/pages"))
+)
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
@@ -78,18 +87,15 @@ class DocusaurusSite:
         base_url = js.string_setting(code, "baseUrl", consts) or "/"
         static = js.array_setting(code, "staticDirectories", consts) or ["static"]
         docs_block = js.object_block(code, "docs") or ""
-        docs_path = js.string_setting(docs_block, "path", consts) or "docs"
-        route = js.string_setting(docs_block, "routeBasePath", consts)
+        docs_path = js.top_level_string(docs_block, "path", consts) or "docs"
+        route = js.top_level_string(docs_block, "routeBasePath", consts)
         exclude = js.array_setting(docs_block, "exclude", consts) or []
-        content = [docs_path, "blog", "src/pages"]
-        for block in js.plugin_options(code, "@docusaurus/plugin-content-docs"):  # more docs instances
-            extra = js.string_setting(block, "path", consts)
-            if extra and extra not in content:
-                content.append(extra)
         blog_block = js.object_block(code, "blog") or ""
-        blog_path = js.string_setting(blog_block, "path", consts)
-        if blog_path and blog_path not in content:
-            content[1] = blog_path
+        content = [docs_path, js.top_level_string(blog_block, "path", consts) or "blog", "src/pages"]
+        for names, default in _CONTENT_PLUGINS:  # more instances of the content plugins
+            for block in js.plugin_options(code, *names):
+                content.append(js.top_level_string(block, "path", consts) or default)
+        content = list(dict.fromkeys(join_rel(".", d) for d in content))
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
         settings = {"site_dir": site_dir, "docs_path": docs_path, "markdown.format": md_format}
