@@ -97,3 +97,33 @@ module.exports = {
     for rel in ("handbook/a.md", "news/2024/post/index.md", "faq/q.md", "landing/l.md"):
         assert site.classify(rel).role is FileRole.PAGE, rel
     assert site.classify("next/x.md").role is FileRole.EXCLUDED
+
+
+def test_include_current_version_false_publishes_the_last_version(tmp_path: Path) -> None:
+    """With includeCurrentVersion: false Docusaurus publishes no current docs: the default version
+    is lastVersion, else the first entry of versions.json (<id>_versions.json for an instance)."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+module.exports = {
+  presets: [['@docusaurus/preset-classic', ({ docs: { path: 'protocol', includeCurrentVersion: false } })]],
+  plugins: [
+    ['@docusaurus/plugin-content-docs', { id: 'SDK', path: 'sdk', includeCurrentVersion: false }],
+    ['@docusaurus/plugin-content-docs', { id: 'api', path: 'api', includeCurrentVersion: false, lastVersion: '2.x' }],
+  ],
+};
+""")
+    (tmp_path / "versions.json").write_text('["V2", "V1"]')
+    (tmp_path / "SDK_versions.json").write_text('["1.0.0"]')
+    for rel in ("versioned_docs/version-V2/intro.md", "versioned_docs/version-V1/intro.md",
+                "SDK_versioned_docs/version-1.0.0/start.md", "api_versioned_docs/version-2.x/ref.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.config.content_dirs[0] == "versioned_docs/version-V2"
+    assert "SDK_versioned_docs/version-1.0.0" in site.config.content_dirs
+    assert "api_versioned_docs/version-2.x" in site.config.content_dirs
+    for rel in ("versioned_docs/version-V2/intro.md", "SDK_versioned_docs/version-1.0.0/start.md",
+                "api_versioned_docs/version-2.x/ref.md"):
+        assert site.classify(rel).role is FileRole.PAGE, rel
+    assert site.classify("versioned_docs/version-V1/intro.md").role is FileRole.EXCLUDED
+    (tmp_path / "versions.json").write_text("not json")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs[0] == "protocol"

@@ -119,10 +119,9 @@ def plugin_options(code: str, *plugins: str) -> list[str]:
     return out
 
 
-def top_level_string(block: str, key: str, consts: dict[str, str] | None = None) -> str | None:
-    """The ``key: 'literal'`` of the object literal body ``block`` at its own level
-    (not one inside a nested object such as ``versions: {current: {path: ...}}``),
-    else ``None``."""
+def _top_level_entries(block: str) -> list[str]:
+    """The ``key: value`` entries of the object literal body ``block`` at its own
+    level (split at commas outside strings, brackets and braces)."""
     depth, quote, i, n = 0, "", 0, len(block)
     starts = [0]
     while i < n:
@@ -141,11 +140,28 @@ def top_level_string(block: str, key: str, consts: dict[str, str] | None = None)
         elif c == "," and depth == 0:
             starts.append(i + 1)
         i += 1
-    for start in starts:
-        m = re.match(rf"\s*['\"]?{re.escape(key)}['\"]?\s*:\s*{_STRING}", block[start:])
+    return [block[a:b - 1 if b < n else b] for a, b in zip(starts, [*starts[1:], n + 1], strict=True)]
+
+
+def top_level_value(block: str, key: str) -> str | None:
+    """The source text of ``key``'s value in the object literal body ``block`` at
+    its own level (not in a nested object such as ``versions: {current: {path: ...}}``),
+    stripped; ``None`` when the object has no such key."""
+    for entry in _top_level_entries(block):
+        m = re.match(rf"\s*['\"]?{re.escape(key)}['\"]?\s*:(.*)$", entry, re.DOTALL)
         if m:
-            return _literal(m.groups(), consts if consts is not None else constants(block))
+            return m.group(1).strip()
     return None
+
+
+def top_level_string(block: str, key: str, consts: dict[str, str] | None = None) -> str | None:
+    """The string literal value of ``key`` at the top level of ``block`` (see
+    :func:`top_level_value`; template placeholders resolved), else ``None``."""
+    value = top_level_value(block, key)
+    m = re.fullmatch(_STRING, value) if value is not None else None
+    if not m:
+        return None
+    return _literal(m.groups(), consts if consts is not None else constants(block))
 
 
 def object_at(code: str, start: int) -> str | None:

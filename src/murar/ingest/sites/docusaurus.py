@@ -11,7 +11,9 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   with ``_`` are partials, not pages (the plugin's default ``exclude``), as are
   Markdown files imported by another page (MDX partials, e.g. under
   ``static/``); ``versioned_docs/`` and ``i18n/`` hold older versions and
-  translations of the same pages and are not ingested;
+  translations of the same pages and are not ingested, except the version a
+  docs instance with ``includeCurrentVersion: false`` publishes instead of its
+  ``path`` (see :func:`docs_folder`);
 - ``staticDirectories`` (default ``static``) are copied to the site root: a
   root-relative link ``/img/x.png`` (or ``/<baseUrl>/img/x.png``) and
   ``useBaseUrl('img/x.png')`` mean ``static/img/x.png``;
@@ -26,6 +28,7 @@ Settings are read from ``docusaurus.config.{js,ts}`` without running it
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 from pathlib import Path, PurePosixPath
 
@@ -44,6 +47,34 @@ _CONTENT_PLUGINS = tuple(
     for kind, default in (("docs", "docs"), ("blog", "blog"), ("pages", "src/pages"))
 )
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
+
+
+def docs_folder(options: str, consts: dict[str, str], site: Path) -> str:
+    """The folder (relative to the site folder) a docs plugin instance publishes
+    as its default version, from the body of its options object.
+
+    That is its ``path`` (default ``docs``), unless ``includeCurrentVersion:
+    false``: Docusaurus then publishes no current version and the default one
+    is ``lastVersion``, or else the first entry of ``versions.json``
+    (``<id>_versions.json`` for an instance with an ``id``), whose files are in
+    ``versioned_docs/version-<name>`` (``<id>_versioned_docs/...``). An
+    unreadable or empty versions file leaves ``path``.
+    """
+    path = js.top_level_string(options, "path", consts) or "docs"
+    if js.top_level_value(options, "includeCurrentVersion") != "false":
+        return path
+    plugin_id = js.top_level_string(options, "id", consts) or "default"
+    prefix = "" if plugin_id == "default" else f"{plugin_id}_"
+    version = js.top_level_string(options, "lastVersion", consts)
+    if version is None:
+        try:
+            names = json.loads((site / f"{prefix}versions.json").read_text(encoding="utf-8", errors="replace"))
+        except (OSError, ValueError):
+            names = None
+        version = names[0] if isinstance(names, list) and names and isinstance(names[0], str) else None
+    if not version or version == "current" or "/" in version or version.startswith("."):
+        return path
+    return f"{prefix}versioned_docs/version-{version}"
 
 
 def _expand_braces(pattern: str) -> list[str]:
@@ -87,14 +118,17 @@ class DocusaurusSite:
         base_url = js.string_setting(code, "baseUrl", consts) or "/"
         static = js.array_setting(code, "staticDirectories", consts) or ["static"]
         docs_block = js.object_block(code, "docs") or ""
-        docs_path = js.top_level_string(docs_block, "path", consts) or "docs"
+        docs_path = docs_folder(docs_block, consts, root / site_dir)
         route = js.top_level_string(docs_block, "routeBasePath", consts)
         exclude = js.array_setting(docs_block, "exclude", consts) or []
         blog_block = js.object_block(code, "blog") or ""
         content = [docs_path, js.top_level_string(blog_block, "path", consts) or "blog", "src/pages"]
         for names, default in _CONTENT_PLUGINS:  # more instances of the content plugins
             for block in js.plugin_options(code, *names):
-                content.append(js.top_level_string(block, "path", consts) or default)
+                if default == "docs":
+                    content.append(docs_folder(block, consts, root / site_dir))
+                else:
+                    content.append(js.top_level_string(block, "path", consts) or default)
         content = list(dict.fromkeys(join_rel(".", d) for d in content))
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
@@ -154,11 +188,12 @@ class DocusaurusSite:
         if markup is None:
             return asset_or_unknown(rel)
         site_dir = self._site_dir
+        content = next((d for d in self._config.content_dirs if contained(rel, d)), None)
         for special, why in (("versioned_docs", "older docs version (versioned_docs)"),
                              ("i18n", "translation (i18n)")):
-            if contained(rel, join_rel(site_dir, special)):
+            folder = join_rel(site_dir, special)
+            if contained(rel, folder) and not (content is not None and contained(content, folder)):
                 return FileClass(role=FileRole.EXCLUDED, reason=why)
-        content = next((d for d in self._config.content_dirs if contained(rel, d)), None)
         if content is None:
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"outside the docs folders ({', '.join(self._config.content_dirs)})")
