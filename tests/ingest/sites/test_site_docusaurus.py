@@ -127,3 +127,16 @@ module.exports = {
     assert site.classify("versioned_docs/version-V1/intro.md").role is FileRole.EXCLUDED
     (tmp_path / "versions.json").write_text("not json")
     assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs[0] == "protocol"
+
+
+def test_percent_encoded_image_paths_are_decoded(tmp_path: Path) -> None:
+    """Docusaurus' MDX loader decodes the URL path (decodeURIComponent): ![](/img/Screen%20Shot.png)
+    is static/img/Screen Shot.png; markdown-it encodes <./my shot.png> the same way."""
+    site = _site(tmp_path)
+    root = tmp_path / "site"
+    for rel in ("public/img/Screen Shot 1.png", "guides/img/my shot.png", "guides/img/100%25.png"):
+        (root / rel).write_bytes(b"x")
+    page = "guides/intro.md"
+    assert site.resolve_asset("/img/Screen%20Shot%201.png", page_rel=page).rel_path == "public/img/Screen Shot 1.png"
+    assert site.resolve_asset("./img/my%20shot.png", page_rel=page).rel_path == "guides/img/my shot.png"
+    assert site.resolve_asset("./img/100%25.png", page_rel=page).rel_path == "guides/img/100%25.png"

@@ -31,6 +31,7 @@ import fnmatch
 import json
 import re
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _common
@@ -211,6 +212,13 @@ class DocusaurusSite:
         return join_rel(self._site_dir, rel)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        """Resolve an image/asset ``link`` of the page ``page_rel`` (see the module doc).
+
+        The path is percent-decoded first, as Docusaurus' MDX loader does
+        (``decodeURIComponent`` on the URL path: ``my%20shot.png`` and
+        ``<my shot.png>`` are the file ``my shot.png``); a file whose name
+        really holds ``%xx`` is still found under its raw name.
+        """
         target = strip_wrappers(link)
         if not target:
             return ResolvedLink(problem=f"unsupported syntax {link!r}")
@@ -218,8 +226,17 @@ class DocusaurusSite:
             if target.lower().startswith("data:"):
                 return ResolvedLink(problem="inline data URI image ignored")
             return ResolvedLink(url=target)
+        raw = target.split("#", 1)[0].split("?", 1)[0]
+        decoded = unquote(raw)
+        res = self._resolve_path(decoded, page_rel)
+        if decoded != raw and not (res.rel_path and (self._config.root / res.rel_path).is_file()):
+            again = self._resolve_path(raw, page_rel)
+            if again.rel_path and (self._config.root / again.rel_path).is_file():
+                return again
+        return res
+
+    def _resolve_path(self, path: str, page_rel: str) -> ResolvedLink:
         root = self._config.root
-        path = target.split("#", 1)[0].split("?", 1)[0]
         if path.startswith("@site/"):
             return self._checked(self._site_path(path[len("@site/"):]))
         if path.startswith("/"):
