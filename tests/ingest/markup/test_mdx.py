@@ -204,6 +204,25 @@ def test_image_components_become_images(tmp_path: Path) -> None:
                    ("Imported figure", "static/img/imported.png")]
 
 
+def test_imported_svg_used_as_a_component_is_an_image(tmp_path: Path) -> None:
+    """Docusaurus draws an imported SVG used as a component inline ("Inline SVGs"): the diagram
+    at the top of a page written `import Chart from '@site/docs/assets/chart.svg'` + `<Chart />`."""
+    site = _site(tmp_path)
+    root = site.config.root
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64"/></svg>'
+    (root / "docs" / "assets").mkdir(parents=True, exist_ok=True)
+    (root / "docs" / "assets" / "chart.svg").write_text(svg)
+    (root / "docs" / "guide" / "flow.svg").write_text(svg)
+    (root / "docs" / "svg.mdx").write_text(
+        "# Diagrams\n\nimport Chart from '@site/docs/assets/chart.svg';\nimport Flow from './guide/flow.svg';\n\n"
+        "<div style={{textAlign: 'center'}}>\n  <Chart style={{width: '100%'}}/>\n</div>\n\n"
+        "Between the two.\n\n<Flow className=\"themed\" title=\"Request flow\" />\n")
+    doc = convert_mdx(root / "docs" / "svg.mdx", site=site, assets_dir=tmp_path / "a")
+    got = [(m.alt, m.path) for m in doc.media if isinstance(m, ImageItem)]
+    assert got == [("", "docs/assets/chart.svg"), ("Request flow", "docs/guide/flow.svg")]
+    assert "Between the two." in doc.sections[0].text
+
+
 def test_multiline_jsx_comment_is_dropped() -> None:
     from murar.ingest.sites.base import PlainSite
 

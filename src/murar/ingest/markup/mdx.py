@@ -13,7 +13,9 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   between them stays; ``title``/``label``/``header`` attributes are kept as a
   bold line; ``<TabItem>`` becomes its tab label followed by its content; an
   image component (``<Image img={require('./x.png')} />``, ``<ThemedImage
-  sources={{light: ..., dark: ...}} />``: the light one) becomes an ``<img>``;
+  sources={{light: ..., dark: ...}} />``: the light one) becomes an ``<img>``,
+  and so does an imported SVG used as a component (``import Logo from
+  './logo.svg'`` then ``<Logo />``: Docusaurus draws it inline, "Inline SVGs");
 - ``:::note Title`` ... ``:::`` admonitions become a bold "Note: Title" line
   followed by their content;
 - JSX attribute expressions on HTML elements are evaluated when they are
@@ -354,6 +356,11 @@ class MdxTransformer:
         if tag.name in scope.partials:
             return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack)
         attrs = {name: (value, kind) for name, value, kind in tag.attrs}
+        svg = scope.images.get(tag.name)
+        if svg is not None and svg.lower().split("?", 1)[0].endswith(".svg"):
+            # an imported SVG used as a component is drawn inline (Docusaurus "Inline SVGs", SVGR)
+            alt = next((t for t in (_attr_text(attrs.get(a)) for a in ("title", "alt", "aria-label")) if t), "")
+            return f'\n\n<img src="{_escape(svg)}" alt="{_escape(alt)}" />\n\n'
         if tag.name == "Tabs":
             values = attrs.get("values")
             if values and values[0]:
