@@ -298,6 +298,34 @@ a|The available options:
     assert "*" not in cell and "`" not in cell
 
 
+def test_images_in_asciidoc_cells_stay_images(tmp_path: Path) -> None:
+    """A screenshot column written as AsciiDoc cells (cols="1,2a" or a|) lost its images:
+    the cell was reduced to text. Block and inline images there are the page's images."""
+    _png(tmp_path / MOD / "images" / "steps" / "save.png")
+    _png(tmp_path / MOD / "images" / "icon.png")
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= T
+
+[cols="1,2a"]
+|===
+|Step |Screen
+
+|Save
+|Click *Save* <b>now</b>.
+
+image::steps/save.png[Save dialog,400]
+
+|Icon
+a|The image:icon.png[gear] icon.
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    got = [(m.alt, m.path) for m in _images(doc)]
+    assert got == [("Save dialog", f"{MOD}/images/steps/save.png"), ("gear", f"{MOD}/images/icon.png")]
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert "Click Save <b>now</b>." in table.rows[0][1]
+
+
 def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     site = _component(tmp_path, {
         f"{MOD}/pages/p.adoc": "= P\n\nPress kbd:[Ctrl+C], then btn:[Save] via menu:File[Export > PDF]. "

@@ -533,9 +533,27 @@ _INLINE_MACRO = re.compile(r"\b(?:link|xref|mailto|https?|kbd|btn|menu)(?::|://)
 _EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_`])")
 
 
+_CELL_IMAGE = re.compile(r"\bimage::?([^\s\[\]]+)\[([^\]]*)\]")
+
+
 def _plain_asciidoc(line: str) -> str:
     """A line of an AsciiDoc table cell (``a|``) as escaped plain text: list markers
-    become a dash, emphasis marks and macros are reduced to their text."""
+    become a dash, emphasis marks and macros are reduced to their text. Block and
+    inline images (``image::shot.png[Alt]``, ``image:icon.png[]``) stay images: an
+    ``<img>`` built here from the target and alt (escaped), which the Site resolves."""
+    parts: list[str] = []
+    last = 0
+    for m in _CELL_IMAGE.finditer(line):
+        parts.append(_plain_text(line[last:m.start()]))
+        alt = m.group(2).split(",", 1)[0].strip().strip('"')
+        alt = "" if "=" in alt else alt
+        parts.append(f'<img src="{html_escape(m.group(1))}" alt="{html_escape(alt)}">')
+        last = m.end()
+    parts.append(_plain_text(line[last:]))
+    return "".join(parts)
+
+
+def _plain_text(line: str) -> str:
     line = re.sub(r"^\s*([*.\-]+)\s+", "- ", line)
     line = _INLINE_MACRO.sub(lambda m: m.group(1), line)
     line = _EMPHASIS.sub(lambda m: m.group(1), line)
