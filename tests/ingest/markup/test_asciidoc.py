@@ -326,6 +326,25 @@ a|The image:icon.png[gear] icon.
     assert "Click Save <b>now</b>." in table.rows[0][1]
 
 
+def test_link_text_and_linked_images_read_as_asciidoctor_shows_them(tmp_path: Path) -> None:
+    """asciidoc-py showed 'Docs,window=_blank' and 'the site^' as link text, and a link
+    around an inline image as raw macro text (kogito: a linked sequence diagram)."""
+    _png(tmp_path / MOD / "images" / "seq" / "flow.png")
+    site = _component(tmp_path, {f"{MOD}/pages/l.adoc": """\
+= L
+
+Read https://example.org/a[Docs,window=_blank], link:https://example.org/b[the site^] and
+link:https://example.org/c["Quoted, text",role=ext].
+
+link:images/seq/flow.png[image:seq/flow.png[Flow,width=100%],role="diagram"]
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Read Docs, the site and Quoted, text." in " ".join(text.split())
+    assert "image:" not in text and "window=" not in text and "^" not in text
+    assert [(m.alt, m.path) for m in _images(doc)] == [("Flow", f"{MOD}/images/seq/flow.png")]
+
+
 def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     site = _component(tmp_path, {
         f"{MOD}/pages/p.adoc": "= P\n\nPress kbd:[Ctrl+C], then btn:[Save] via menu:File[Export > PDF]. "

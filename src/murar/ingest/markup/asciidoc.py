@@ -88,6 +88,9 @@ _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
+_LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\[\]]*)\[([^\[\]]+)\]")
+# a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
+_LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
 _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
@@ -120,6 +123,23 @@ _BLOCKED_SYSTEM = frozenset({"eval", "eval3", "sys", "sys2", "sys3", "include"})
 
 
 # ----------------------------------------------------------------- preprocess
+def _link_text(attrlist: str) -> str:
+    """The text of a link/xref macro's attribute list as Asciidoctor reads it: with
+    named attributes (``Docs,window=_blank``, ``"a, b",role=x``) the first positional
+    one, and without the trailing ``^`` that asks for a new window (``Docs^``).
+    asciidoc-py shows the whole list as the text."""
+    text = attrlist
+    if "=" in text:
+        m = re.match(r'\s*"((?:[^"\\]|\\.)*)"\s*(?:,|$)', text)
+        if m:
+            text = m.group(1)
+        else:
+            first = text.split(",", 1)[0]
+            text = "" if "=" in first else first
+    text = text.strip()
+    return text[:-1].rstrip() if text.endswith("^") else text
+
+
 class _Pre:
     """The AsciiDoc preprocessor over one page and the files it includes."""
 
@@ -226,8 +246,10 @@ class _Pre:
 
     def inline_macros(self, line: str, file_rel: str) -> str:
         """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
-        ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``<<id,text>>``, and
-        ``xref:page.adoc[]`` (the target page's title, as Antora shows it)."""
+        ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``<<id,text>>``,
+        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), link text
+        with named attributes or a trailing ``^`` (see :func:`_link_text`), and a
+        link around an inline image (the image)."""
         if ":[" in line or "menu:" in line:
             line = _KBD_BTN.sub(lambda m: m.group(1), line)
             line = _MENU.sub(lambda m: " > ".join(p.strip() for p in [m.group(1), *m.group(2).split(">")] if p.strip()),
@@ -236,6 +258,10 @@ class _Pre:
             line = _XREF_ANGLE.sub(lambda m: (m.group(2) or re.sub(r"[-_]+", " ", m.group(1))).strip(), line)
         if "xref:" in line:
             line = _XREF_EMPTY.sub(lambda m: self.page_title(m.group(1), file_rel), line)
+        if "[image:" in line:
+            line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
+        if "[" in line and ("^]" in line or "=" in line):
+            line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
 
     def page_title(self, target: str, file_rel: str) -> str:
