@@ -345,6 +345,27 @@ link:images/seq/flow.png[image:seq/flow.png[Flow,width=100%],role="diagram"]
     assert [(m.alt, m.path) for m in _images(doc)] == [("Flow", f"{MOD}/images/seq/flow.png")]
 
 
+def test_ifeval_reads_an_undefined_attribute_as_empty(tmp_path: Path) -> None:
+    """Asciidoctor substitutes ifeval operands with attribute-missing 'drop': with
+    downstream_version unset, ifeval::["{downstream_version}" != ""] is false."""
+    site = _component(tmp_path, {f"{MOD}/pages/e.adoc": """\
+= E
+
+ifeval::["{downstream_version}" != ""]
+Downstream-only setup.
+endif::[]
+ifeval::["{downstream_version}" == ""]
+Community text.
+endif::[]
+ifeval::["{product_name}" == "SonataFlow"]
+Named product.
+endif::[]
+"""})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "e.adoc", site=site).sections[0].text
+    assert "Downstream-only setup." not in text
+    assert "Community text." in text and "Named product." in text
+
+
 def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     site = _component(tmp_path, {
         f"{MOD}/pages/p.adoc": "= P\n\nPress kbd:[Ctrl+C], then btn:[Save] via menu:File[Export > PDF]. "

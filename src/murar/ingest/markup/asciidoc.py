@@ -159,7 +159,9 @@ class _Pre:
 
     def condition(self, kind: str, target: str, expr: str) -> bool:
         if kind == "ifeval":
-            return _ifeval(self.sub(expr))
+            # Asciidoctor substitutes the operands with attribute-missing 'drop': an undefined
+            # attribute is the empty string there ("{x}" != "" is false when x is unset)
+            return _ifeval(_ATTR_REF.sub(lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), ""), expr))
         names_any = [n for n in target.split(",") if n]
         names_all = [n for n in target.split("+") if n]
         if "," in target:
