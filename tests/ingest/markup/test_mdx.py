@@ -223,6 +223,31 @@ def test_imported_svg_used_as_a_component_is_an_image(tmp_path: Path) -> None:
     assert "Between the two." in doc.sections[0].text
 
 
+def test_code_imported_as_text_fills_its_code_block(tmp_path: Path) -> None:
+    """Docusaurus "Code blocks": import Src from '!!raw-loader!./x.js' then
+    <CodeBlock language="js">{Src}</CodeBlock> shows that file; the page showed '{Src}'.
+    An extensionless import is resolved as webpack does (.js, .tsx, ...)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "examples").mkdir(parents=True)
+    (root / "src" / "examples" / "Form.jsx").write_text("export const Form = () => <form />;\n")
+    (root / "docs" / "snippets").mkdir()
+    (root / "docs" / "snippets" / "app.yaml").write_text("name: demo\nreplicas: 2\n")
+    (root / "docs" / "code.mdx").write_text(
+        "import CodeBlock from '@theme/CodeBlock';\n"
+        "import AppYaml from '!!raw-loader!./snippets/app.yaml';\n"
+        "import FormSource from '!!raw-loader!@site/src/examples/Form';\n"
+        "import Missing from '!!raw-loader!./nowhere.js';\n\n# Code\n\n"
+        '<CodeBlock language="yaml" title="app.yaml">{AppYaml}</CodeBlock>\n\n'
+        '<CodeBlock className="language-jsx">{FormSource}</CodeBlock>\n\n'
+        "<CodeBlock>{Missing}</CodeBlock>\n\nAfter.\n")
+    doc = convert_mdx(root / "docs" / "code.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "name: demo" in text and "replicas: 2" in text and "export const Form" in text
+    assert "{" + "AppYaml}" not in text and "{" + "Missing}" not in text and "After." in text
+    assert any("nowhere.js" in w for w in doc.warnings)
+
+
 def test_multiline_jsx_comment_is_dropped() -> None:
     from murar.ingest.sites.base import PlainSite
 
