@@ -274,10 +274,15 @@ class MdxTransformer:
     def _read_raw(self, target: str, page_rel: str) -> str | None:
         """The text of a file imported as code; an extensionless target is tried with
         the extensions webpack resolves in a Docusaurus site (``.js``, ``.jsx``, ``.ts``...)."""
+        root = self.site.config.root
         res = self.site.resolve_include(target, page_rel=page_rel)
-        path = self.site.config.root / res.rel_path if res.rel_path else None
+        path = root / res.rel_path if res.rel_path else None
         if path is not None and not path.is_file() and not PurePosixPath(target).suffix:
-            path = next((c for c in (path.with_name(path.name + ext) for ext in _CODE_EXTS) if c.is_file()), path)
+            for ext in _CODE_EXTS:  # each candidate goes through the Site (inside the root)
+                alt = self.site.resolve_include(target + ext, page_rel=page_rel)
+                if alt.rel_path and (root / alt.rel_path).is_file():
+                    path = root / alt.rel_path
+                    break
         if path is None or not path.is_file():
             self.warnings.append(f"code import {target!r}: {res.problem or 'file not found'}")
             return None
