@@ -366,6 +366,26 @@ endif::[]
     assert "Community text." in text and "Named product." in text
 
 
+def test_include_tag_wildcards_and_negations_follow_asciidoctor(tmp_path: Path) -> None:
+    """tags=* keeps tagged regions only, '**;!b' and '!b' keep everything but b
+    (murar kept untagged lines for '*' and ignored the negations)."""
+    site = _component(tmp_path, {f"{MOD}/examples/src.go": (
+        "head\n// tag::a[]\nin a\n// end::a[]\nmid\n// tag::b[]\nin b\n// end::b[]\ntail\n")})
+
+    def kept(spec: str) -> list[str]:
+        text = f"----\ninclude::example$src.go[tags={spec}]\n----\n"
+        return preprocess_asciidoc(text, site=site, page_rel=f"{MOD}/pages/p.adoc").split("\n")[1:-1]
+
+    assert kept("**") == ["head", "in a", "mid", "in b", "tail"]
+    assert kept("*") == ["in a", "in b"]
+    assert kept("**;!b") == ["head", "in a", "mid", "tail"]
+    assert kept("!b") == ["head", "in a", "mid", "tail"]
+    assert kept("*;!a") == ["in b"]
+    assert kept("a;b") == ["in a", "in b"]
+    assert kept('"a,b"') == ["in a", "in b"]
+    assert kept("missing") == []
+
+
 def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     site = _component(tmp_path, {
         f"{MOD}/pages/p.adoc": "= P\n\nPress kbd:[Ctrl+C], then btn:[Save] via menu:File[Export > PDF]. "

@@ -444,25 +444,54 @@ def _select(lines: list[str], opts: dict[str, str]) -> list[str]:
         lines = keep
     tags = opts.get("tags") or opts.get("tag")
     if tags:
-        wanted = {t for t in re.split(r"[;,]", tags) if t and not t.startswith("!") and t not in ("*", "**")}
-        if wanted:
-            keep, active = [], set[str]()
-            for line in lines:
-                tm = _TAG_LINE.search(line)
-                if tm:
-                    (active.add if tm.group(1) == "tag" else active.discard)(tm.group(2))
-                    continue
-                if active & wanted:
-                    keep.append(line)
-            lines = keep
-        else:
-            lines = [ln for ln in lines if not _TAG_LINE.search(ln)]
+        lines = _select_tags(lines, tags)
     if "indent" in opts and opts["indent"].isdigit():
         body = [ln for ln in lines if ln.strip()]
         strip = min((len(ln) - len(ln.lstrip(" ")) for ln in body), default=0)
         pad = " " * int(opts["indent"])
         lines = [pad + ln[strip:] if ln.strip() else ln for ln in lines]
     return lines
+
+
+def _select_tags(lines: list[str], spec: str) -> list[str]:
+    """The lines an include's ``tag=``/``tags=`` keeps, by Asciidoctor's rules
+    (Reader#preprocess_include_directive): ``a;b`` the named regions, ``!a`` all but
+    that region (only negations imply ``**``), ``**`` every line, ``*`` every tagged
+    region (untagged lines left out), combinable (``**;!secret``, ``*;!b``); tag
+    directive lines are never kept; a region inherits the selection it sits in."""
+    wanted: dict[str, bool] = {}
+    for tag in re.split(r"[;,]", spec.strip().strip("\"'")):
+        tag = tag.strip()
+        if tag:
+            wanted[tag.lstrip("!")] = not tag.startswith("!")
+    wildcard: bool | None
+    if "**" in wanted:
+        base = wanted.pop("**")
+        wildcard = wanted.pop("*") if "*" in wanted else base
+    else:
+        base = not any(wanted.values())
+        wildcard = wanted.pop("*", None)
+    keep: list[str] = []
+    stack: list[tuple[str, bool]] = []
+    select = base
+    for line in lines:
+        tm = _TAG_LINE.search(line) if "::" in line and "[]" in line else None
+        if tm:
+            kind, name = tm.group(1), tm.group(2)
+            if kind == "end":
+                if stack and stack[-1][0] == name:
+                    stack.pop()
+                    select = stack[-1][1] if stack else base
+            elif name in wanted:
+                select = wanted[name]
+                stack.append((name, select))
+            elif wildcard is not None:
+                select = False if stack and not select else wildcard
+                stack.append((name, select))
+            continue
+        if select:
+            keep.append(line)
+    return keep
 
 
 def _leveloffset(lines: list[str], offset: str) -> list[str]:
