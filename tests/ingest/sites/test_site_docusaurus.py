@@ -140,3 +140,16 @@ def test_percent_encoded_image_paths_are_decoded(tmp_path: Path) -> None:
     assert site.resolve_asset("/img/Screen%20Shot%201.png", page_rel=page).rel_path == "public/img/Screen Shot 1.png"
     assert site.resolve_asset("./img/my%20shot.png", page_rel=page).rel_path == "guides/img/my shot.png"
     assert site.resolve_asset("./img/100%25.png", page_rel=page).rel_path == "guides/img/100%25.png"
+
+
+def test_theme_config_docs_before_the_preset_is_not_the_docs_plugin(tmp_path: Path) -> None:
+    """themeConfig.docs ({sidebar: {hideable: true}}) written before presets is not the docs options."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+module.exports = {
+  themeConfig: { docs: { sidebar: { hideable: true } }, navbar: { title: 'X' } },
+  presets: [['classic', { docs: { path: 'handbook', routeBasePath: '/' } }]],
+};
+""")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.config.content_dirs[0] == "handbook"
+    assert site.config.settings["routeBasePath"] == "/"

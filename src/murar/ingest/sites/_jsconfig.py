@@ -104,6 +104,26 @@ def object_block(code: str, key: str) -> str | None:
     return object_at(code, m.end() - 1)
 
 
+def object_blocks(code: str, key: str) -> list[str]:
+    """The text of every ``key: { ... }`` object literal in ``code``, in order."""
+    out: list[str] = []
+    for m in re.finditer(rf"\b{re.escape(key)}\s*:\s*\(?\s*\{{", code):
+        block = object_at(code, m.end() - 1)
+        if block is not None:
+            out.append(block)
+    return out
+
+
+def top_level_keys(block: str) -> list[str]:
+    """The names of the entries of the object literal body ``block`` at its own level."""
+    keys: list[str] = []
+    for entry in _top_level_entries(block):
+        m = re.match(r"""\s*['"]?([A-Za-z_$][\w$-]*)['"]?\s*:""", entry)
+        if m:
+            keys.append(m.group(1))
+    return keys
+
+
 def plugin_options(code: str, *plugins: str) -> list[str]:
     """Option objects of every ``['<plugin>', { ... }]`` entry in ``code`` whose
     name is one of ``plugins`` (Docusaurus plugin instances, e.g. several

@@ -47,6 +47,7 @@ _CONTENT_PLUGINS = tuple(
     ((f"@docusaurus/plugin-content-{kind}", f"@docusaurus/content-{kind}", f"content-{kind}"), default)
     for kind, default in (("docs", "docs"), ("blog", "blog"), ("pages", "src/pages"))
 )
+_THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
@@ -118,7 +119,9 @@ class DocusaurusSite:
         consts = js.constants(code)
         base_url = js.string_setting(code, "baseUrl", consts) or "/"
         static = js.array_setting(code, "staticDirectories", consts) or ["static"]
-        docs_block = js.object_block(code, "docs") or ""
+        # the preset's docs options, not themeConfig.docs ({sidebar: ..., versionPersistence: ...})
+        docs_block = next((b for b in js.object_blocks(code, "docs")
+                           if not set(js.top_level_keys(b)) <= _THEME_DOCS_KEYS), "")
         docs_path = docs_folder(docs_block, consts, root / site_dir)
         route = js.top_level_string(docs_block, "routeBasePath", consts)
         exclude = js.array_setting(docs_block, "exclude", consts) or []
