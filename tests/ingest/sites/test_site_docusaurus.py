@@ -143,13 +143,13 @@ def test_percent_encoded_image_paths_are_decoded(tmp_path: Path) -> None:
 
 
 def test_theme_config_docs_before_the_preset_is_not_the_docs_plugin(tmp_path: Path) -> None:
-    """themeConfig.docs ({sidebar: {hideable: true}}) written before presets is not the docs options."""
+    """themeConfig.docs/.blog ({sidebar: ...}) written before presets are not the plugins' options."""
     (tmp_path / "docusaurus.config.js").write_text("""
 module.exports = {
-  themeConfig: { docs: { sidebar: { hideable: true } }, navbar: { title: 'X' } },
-  presets: [['classic', { docs: { path: 'handbook', routeBasePath: '/' } }]],
+  themeConfig: { docs: { sidebar: { hideable: true } }, blog: { sidebar: { groupByYear: true } } },
+  presets: [['classic', { docs: { path: 'handbook', routeBasePath: '/' }, blog: { path: 'news' } }]],
 };
 """)
     site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
-    assert site.config.content_dirs[0] == "handbook"
+    assert site.config.content_dirs[:2] == ("handbook", "news")
     assert site.config.settings["routeBasePath"] == "/"

@@ -48,6 +48,7 @@ _CONTENT_PLUGINS = tuple(
     for kind, default in (("docs", "docs"), ("blog", "blog"), ("pages", "src/pages"))
 )
 _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
+_THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
@@ -125,7 +126,8 @@ class DocusaurusSite:
         docs_path = docs_folder(docs_block, consts, root / site_dir)
         route = js.top_level_string(docs_block, "routeBasePath", consts)
         exclude = js.array_setting(docs_block, "exclude", consts) or []
-        blog_block = js.object_block(code, "blog") or ""
+        blog_block = next((b for b in js.object_blocks(code, "blog")
+                           if not set(js.top_level_keys(b)) <= _THEME_BLOG_KEYS), "")
         content = [docs_path, js.top_level_string(blog_block, "path", consts) or "blog", "src/pages"]
         for names, default in _CONTENT_PLUGINS:  # more instances of the content plugins
             for block in js.plugin_options(code, *names):
