@@ -386,6 +386,31 @@ def test_include_tag_wildcards_and_negations_follow_asciidoctor(tmp_path: Path) 
     assert kept("missing") == []
 
 
+def test_discrete_headings_wrapped_attribute_values_and_optional_includes(tmp_path: Path) -> None:
+    """Asciidoctor syntax asciidoc-py lacks: [discrete] headings (asciidoc-py's [float]; the heading
+    vanished with a 'missing section' error), attribute values wrapped with a trailing ' \\', and
+    include::...[opts=optional], which Asciidoctor drops silently when the file is missing."""
+    site = _component(tmp_path, {f"{MOD}/pages/d.adoc": """\
+= D
+:summary: The first half \\
+and the second half.
+
+Summary: {summary}
+
+[discrete]
+== Floating title
+
+Body under it.
+
+include::local-settings.adoc[opts=optional]
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "d.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Summary: The first half and the second half." in text
+    assert any("Floating title" in s.heading_path for s in doc.sections) and "Body under it." in text
+    assert not doc.warnings
+
+
 def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     site = _component(tmp_path, {
         f"{MOD}/pages/p.adoc": "= P\n\nPress kbd:[Ctrl+C], then btn:[Save] via menu:File[Export > PDF]. "

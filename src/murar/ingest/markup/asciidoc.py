@@ -176,7 +176,7 @@ class _Pre:
         verbatim: str | None = None
         pending_subs = False  # the block attribute line above asked for attribute substitution
         verbatim_subs = False  # the open verbatim block substitutes attributes
-        for line in text.splitlines():
+        for line in _join_attribute_continuations(text.splitlines()):
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
                 verbatim = line.strip()
                 out.append(line)
@@ -232,6 +232,8 @@ class _Pre:
                         self.attrs[name] = self.sub(am.group(4) or "")
                     out.append(line)
                     continue
+                if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
+                    line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
                 if "`" in line:
                     if "{" in line:
@@ -308,7 +310,8 @@ class _Pre:
             return []
         path = self.site.config.root / res.rel_path
         if not path.is_file():
-            self.warnings.append(f"include {raw!r}: file not found ({res.rel_path})")
+            if not _optional(attrlist):  # Asciidoctor drops a missing optional include silently
+                self.warnings.append(f"include {raw!r}: file not found ({res.rel_path})")
             return []
         if res.rel_path in chain or res.rel_path == self.page_rel:
             self.warnings.append(f"include {raw!r}: include cycle; skipped")
@@ -421,6 +424,34 @@ def _mark_tabs(line: str) -> str:
     role is the only difference in its HTML — a class on the ``exampleblock`` div.
     """
     return f'[role="{_TABS_ROLE}"]' if _TABS_STYLE.match(line) else line
+
+
+_DISCRETE = re.compile(r"^\[discrete(?=[\],.#%])")
+_ATTR_CONTINUED = re.compile(r"^:!?[\w][\w-]*!?:.*[ \t]\\$")
+
+
+def _join_attribute_continuations(lines: list[str]) -> list[str]:
+    """Attribute entries whose value goes on over lines ending in `` \\`` joined
+    into one line, as Asciidoctor reads them ("Splitting values over multiple lines")."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        joined = 0
+        while _ATTR_CONTINUED.match(line) and i + 1 < len(lines) and joined < 50:
+            i += 1
+            joined += 1
+            line = line[:-1].rstrip() + " " + lines[i].strip()
+        out.append(line)
+        i += 1
+    return out
+
+
+def _optional(attrlist: str) -> bool:
+    """Whether an include's attribute list marks it optional (``opts=optional``, ``%optional``)."""
+    opts = _attrlist(attrlist)
+    values = f"{opts.get('opts', '')},{opts.get('options', '')}"
+    return "optional" in re.split(r"[,\s]+", values) or "%optional" in attrlist
 
 
 def _attrlist(text: str) -> dict[str, str]:
