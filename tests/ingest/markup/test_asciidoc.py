@@ -424,6 +424,13 @@ def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     assert "See Installing SonataFlow and the section, sec a or Section A." in text
 
 
+def test_icon_macro_reads_as_its_text_form(tmp_path: Path) -> None:
+    """icon:name[] showed as raw macro text; Asciidoctor's text form is [name] (or [alt])."""
+    site = _component(tmp_path, {f"{MOD}/pages/i.adoc": "= I\n\nClick icon:ellipsis-v[] then icon:trash[alt=Delete].\n"})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site).sections[0].text
+    assert "Click [ellipsis-v] then [Delete]." in text
+
+
 def test_imagesdir_of_a_plain_asciidoc_page(tmp_path: Path) -> None:
     from murar.ingest.sites.base import PlainSite
 

@@ -85,6 +85,7 @@ _ATTR_ENTRY = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
 _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
 _ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
 _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
+_ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[^\]]*\]""")
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
@@ -250,10 +251,12 @@ class _Pre:
 
     def inline_macros(self, line: str, file_rel: str) -> str:
         """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
-        ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``<<id,text>>``,
+        ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
         ``xref:page.adoc[]`` (the target page's title, as Antora shows it), link text
         with named attributes or a trailing ``^`` (see :func:`_link_text`), and a
         link around an inline image (the image)."""
+        if "icon:" in line:  # Asciidoctor's text form of an icon (icons not set to font): [name], or [alt]
+            line = _ICON.sub(lambda m: f"[{m.group(2) or m.group(1)}]", line)
         if ":[" in line or "menu:" in line:
             line = _KBD_BTN.sub(lambda m: m.group(1), line)
             line = _MENU.sub(lambda m: " > ".join(p.strip() for p in [m.group(1), *m.group(2).split(">")] if p.strip()),
