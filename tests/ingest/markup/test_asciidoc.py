@@ -424,6 +424,31 @@ def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     assert "See Installing SonataFlow and the section, sec a or Section A." in text
 
 
+def test_asciidoc_included_into_a_listing_stays_as_written(tmp_path: Path) -> None:
+    """An example file included into a ---- listing is shown verbatim: its [%collapsible] and
+    [discrete] lines were rewritten for asciidoc-py ([options="collapsible"], [float])."""
+    site = _component(tmp_path, {
+        f"{MOD}/examples/demo.adoc": "// tag::x[]\n[%collapsible]\n====\nHidden.\n====\n\n[discrete]\n== Side\n// end::x[]\n",
+        f"{MOD}/pages/p.adoc": "= P\n\n.Syntax\n----\ninclude::example$demo.adoc[tag=x]\n----\n\nRendered:\n\n"
+                               "include::example$demo.adoc[tag=x]\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "[%collapsible]\n====\nHidden.\n====" in text and "[discrete]\n== Side" in text
+    assert 'options="collapsible"' not in text and "[float]" not in text
+
+
+def test_short_last_line_of_an_example_block_is_kept(tmp_path: Path) -> None:
+    """asciidoc-py read 'Body.' over the closing ==== as a two-line section title: the line
+    vanished and the block stayed open ('section title not permitted in delimited block')."""
+    site = _component(tmp_path, {f"{MOD}/pages/b.adoc": (
+        "= B\n\n[NOTE]\n====\nSee it.\n====\n\n.Titled\n====\nBody.\n====\n\n--\nOpen.\n--\n\nAfter.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
+    text = doc.sections[0].text
+    assert "See it." in text and "Body." in text and "Open." in text and "After." in text
+    assert not doc.warnings
+
+
 def test_icon_macro_reads_as_its_text_form(tmp_path: Path) -> None:
     """icon:name[] showed as raw macro text; Asciidoctor's text form is [name] (or [alt])."""
     site = _component(tmp_path, {f"{MOD}/pages/i.adoc": "= I\n\nClick icon:ellipsis-v[] then icon:trash[alt=Delete].\n"})

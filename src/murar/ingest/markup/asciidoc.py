@@ -62,6 +62,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
 from murar.ingest.markup.asciidoc_blocks import (
+    compound_block_ends,
     dangling_continuations,
     implicit_table_headers,
 )
@@ -171,12 +172,16 @@ class _Pre:
             hit = all(n in self.attrs for n in names_all)
         return hit if kind == "ifdef" else not hit
 
-    def run(self, text: str, *, file_rel: str, depth: int = 0, chain: tuple[str, ...] = ()) -> list[str]:
+    def run(self, text: str, *, file_rel: str, depth: int = 0, chain: tuple[str, ...] = (),
+            in_verbatim: bool = False, with_subs: bool = False) -> list[str]:
+        """Preprocess ``text`` (of ``file_rel``) into lines. ``in_verbatim``: the text is
+        included into a listing or literal block, so only preprocessor directives act on it
+        (``with_subs``: that block substitutes attributes)."""
         out: list[str] = []
         skip: list[bool] = []  # stack of "this branch is skipped"
-        verbatim: str | None = None
+        verbatim: str | None = "\0" if in_verbatim else None  # "\0": the including block, never closed here
         pending_subs = False  # the block attribute line above asked for attribute substitution
-        verbatim_subs = False  # the open verbatim block substitutes attributes
+        verbatim_subs = with_subs  # the open verbatim block substitutes attributes
         for line in _join_attribute_continuations(text.splitlines()):
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
                 verbatim = line.strip()
@@ -205,7 +210,8 @@ class _Pre:
                     continue
                 if any(skip):
                     continue
-                out.extend(self.include(target, rest, file_rel=file_rel, depth=depth, chain=chain))
+                out.extend(self.include(target, rest, file_rel=file_rel, depth=depth, chain=chain,
+                                        in_verbatim=verbatim is not None, with_subs=verbatim_subs))
                 continue
             if any(skip):
                 continue
@@ -301,7 +307,8 @@ class _Pre:
             return "\\" + m.group(0)
         return _ATTR_REF.sub(repl, line)
 
-    def include(self, target: str, attrlist: str, *, file_rel: str, depth: int, chain: tuple[str, ...]) -> list[str]:
+    def include(self, target: str, attrlist: str, *, file_rel: str, depth: int, chain: tuple[str, ...],
+                in_verbatim: bool = False, with_subs: bool = False) -> list[str]:
         raw = target
         target = self.sub(target)
         if re.match(r"^[a-z][a-z0-9+.-]*://", target, re.IGNORECASE):
@@ -336,9 +343,10 @@ class _Pre:
         lines = _select(text.splitlines(), opts)
         offset = opts.get("leveloffset", "")
         if PurePosixPath(res.rel_path).suffix.lower() not in (".adoc", ".asciidoc", ".asc", ".txt"):
-            return lines  # code included into a listing: verbatim
-        inner = self.run("\n".join(lines), file_rel=res.rel_path, depth=depth + 1, chain=(*chain, file_rel))
-        return _leveloffset(inner, offset) if offset else inner
+            return [self.sub(ln) for ln in lines] if with_subs else lines  # code included into a listing
+        inner = self.run("\n".join(lines), file_rel=res.rel_path, depth=depth + 1, chain=(*chain, file_rel),
+                         in_verbatim=in_verbatim, with_subs=with_subs)
+        return _leveloffset(inner, offset) if offset and not in_verbatim else inner
 
 
 _BLOCK_ATTRS = re.compile(r"^\[([^\[\]]*)\]\s*$")
@@ -569,8 +577,8 @@ def _ifeval(expr: str) -> bool:
 
 def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
-    asciidoc-py's (dangling continuations, implicit table header rows)."""
-    return implicit_table_headers(dangling_continuations(lines))
+    asciidoc-py's (dangling continuations, implicit table header rows, compound block ends)."""
+    return compound_block_ends(implicit_table_headers(dangling_continuations(lines)))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -7,6 +7,12 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
 * **Implicit header row** (https://docs.asciidoctor.org/asciidoc/latest/tables/add-header-row/#implicit-header-row):
   a table with neither the ``header`` nor the ``noheader`` option whose first
   line is followed by a blank line gets ``options="...,header"``.
+* **End of a compound block** (example ``====``, open ``--``): Asciidoctor
+  reads a block's lines up to its closing delimiter, so a short last line such
+  as ``Done.`` stays text. asciidoc-py reads that line and the delimiter under
+  it as a two-line section title ("section title not permitted in delimited
+  block"), losing the line and leaving the block unclosed; a blank line is put
+  between them.
 * **Dangling list continuation** (a ``+`` line followed by a blank line, see
   https://docs.asciidoctor.org/asciidoc/latest/lists/continuation/): Asciidoctor 2
   still attaches the next block to the list item when exactly one blank line
@@ -24,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["dangling_continuations", "implicit_table_headers"]
+__all__ = ["compound_block_ends", "dangling_continuations", "implicit_table_headers"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -194,3 +200,36 @@ def dangling_continuations(lines: list[str]) -> list[str]:
         elif lines[nxt].strip() == "+":
             skip.update(range(i, nxt))
     return [line for i, line in enumerate(lines) if i not in skip]
+
+
+_COMPOUND = re.compile(r"^(={4,}|--)$")
+
+
+def compound_block_ends(lines: list[str]) -> list[str]:
+    """``lines`` with a blank line put before the closing delimiter of each example
+    (``====``) and open (``--``) block whose last line is text (see module doc).
+
+    A delimiter opens a block where a block may start (after a blank line, an
+    attribute line, a block title, a comment or another delimiter); under a text
+    line with no block open it is a two-line title's underline and left alone.
+    Verbatim blocks and tables are not looked into.
+    """
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    out: list[str] = []
+    stack: list[str] = []
+    for i, line in enumerate(lines):
+        delim = _COMPOUND.match(line.rstrip()) if not ignored[i] else None
+        if delim:
+            prev = out[-1].strip() if out else ""
+            if stack and stack[-1] == delim.group(1):
+                stack.pop()
+                if prev and prev != "+" and not _COMPOUND.match(prev):
+                    out.append("")
+            elif not prev or _ATTR_LINE.match(prev) or _BLOCK_TITLE.match(prev) or _LINE_COMMENT.match(prev) \
+                    or _COMPOUND.match(prev) or (i > 0 and ignored[i - 1]):
+                stack.append(delim.group(1))
+        out.append(line)
+    return out
