@@ -449,6 +449,33 @@ def test_short_last_line_of_an_example_block_is_kept(tmp_path: Path) -> None:
     assert not doc.warnings
 
 
+def test_auto_numbered_callouts_and_collapsible_titles(tmp_path: Path) -> None:
+    """<.> callouts (Asciidoctor 2) are numbered in the listing and its callout list (asciidoc-py
+    showed '<.>' and read the list as a paragraph); a collapsible block's title is its toggle
+    text, without asciidoc-py's 'Example 1.' caption."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+----
+**** <.>
+Text in a sidebar.
+****
+----
+<.> Opens the sidebar.
+
+.Show the answer
+[%collapsible]
+====
+It is 42.
+====
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    text = doc.sections[0].text
+    assert "**** <1>" in text and "<.>" not in text
+    assert "Opens the sidebar." in text
+    assert "Show the answer" in text and "Example 1." not in text
+
+
 def test_icon_macro_reads_as_its_text_form(tmp_path: Path) -> None:
     """icon:name[] showed as raw macro text; Asciidoctor's text form is [name] (or [alt])."""
     site = _component(tmp_path, {f"{MOD}/pages/i.adoc": "= I\n\nClick icon:ellipsis-v[] then icon:trash[alt=Delete].\n"})

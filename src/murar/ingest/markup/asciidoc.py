@@ -62,6 +62,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
 from murar.ingest.markup.asciidoc_blocks import (
+    auto_callouts,
     compound_block_ends,
     dangling_continuations,
     implicit_table_headers,
@@ -417,6 +418,8 @@ def _shorthand(line: str) -> str:
         out.append(f'id="{ids[0]}"')
     if opts:
         out.append(f'options="{",".join(opts)}"')
+        if "collapsible" in opts:  # a collapsible block's title is its toggle text: no "Example N." caption
+            out.append('caption=""')
     rest = parts[1].strip() if len(parts) > 1 else ""
     return "[" + ", ".join([*out, rest] if rest else out) + "]"
 
@@ -577,8 +580,9 @@ def _ifeval(expr: str) -> bool:
 
 def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
-    asciidoc-py's (dangling continuations, implicit table header rows, compound block ends)."""
-    return compound_block_ends(implicit_table_headers(dangling_continuations(lines)))
+    asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
+    auto-numbered callouts)."""
+    return auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(lines))))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

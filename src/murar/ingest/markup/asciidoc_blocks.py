@@ -13,6 +13,10 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   it as a two-line section title ("section title not permitted in delimited
   block"), losing the line and leaving the block unclosed; a blank line is put
   between them.
+* **Auto-numbered callouts** (``<.>``, https://docs.asciidoctor.org/asciidoc/latest/verbatim/callouts/):
+  Asciidoctor numbers each ``<.>`` of a listing and each ``<.>`` item of the
+  callout list after it in order; asciidoc-py knows only ``<1>``, ``<2>``...,
+  so they are numbered here.
 * **Dangling list continuation** (a ``+`` line followed by a blank line, see
   https://docs.asciidoctor.org/asciidoc/latest/lists/continuation/): Asciidoctor 2
   still attaches the next block to the list item when exactly one blank line
@@ -30,7 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["compound_block_ends", "dangling_continuations", "implicit_table_headers"]
+__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -232,4 +236,40 @@ def compound_block_ends(lines: list[str]) -> list[str]:
                     or _COMPOUND.match(prev) or (i > 0 and ignored[i - 1]):
                 stack.append(delim.group(1))
         out.append(line)
+    return out
+
+
+_AUTO_CALLOUT = re.compile(r"<\.>")
+_AUTO_CALLOUT_ITEM = re.compile(r"^<\.>(?=\s)")
+
+
+def auto_callouts(lines: list[str]) -> list[str]:
+    """``lines`` with Asciidoctor's auto-numbered callouts (``<.>``) numbered: in each
+    listing or literal block from 1, and the ``<.>`` items of the callout list after
+    it from 1 (see module doc). Lines without ``<.>`` are returned unchanged."""
+    if not any("<.>" in line for line in lines):
+        return lines
+    out = list(lines)
+    item = 0
+    blocks = {b.start: b for b in _delimited_blocks(lines) if b.kind == "verbatim"}
+    i = 0
+    while i < len(out):
+        block = blocks.get(i)
+        if block is not None:
+            n = 0
+            if not out[i].startswith(("////", "++++")):
+                for j in range(block.start + 1, min(block.end, len(out))):
+                    if "<.>" in out[j]:
+                        def number(_m: re.Match[str]) -> str:
+                            nonlocal n
+                            n += 1
+                            return f"<{n}>"
+                        out[j] = _AUTO_CALLOUT.sub(number, out[j])
+            item = 0
+            i = block.end + 1
+            continue
+        if _AUTO_CALLOUT_ITEM.match(out[i]):
+            item += 1
+            out[i] = f"<{item}>" + out[i][3:]
+        i += 1
     return out
