@@ -421,7 +421,7 @@ def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     text = doc.sections[0].text
     assert "Press Ctrl+C, then Save via File > Export > PDF." in text
-    assert "See Installing SonataFlow and the section, sec a or Section A." in text
+    assert "See Installing SonataFlow and the section, A or Section A." in text  # <<sec-a>>: the section's title
 
 
 def test_asciidoc_included_into_a_listing_stays_as_written(tmp_path: Path) -> None:
@@ -592,3 +592,37 @@ After the listings.
     assert "name: SonataFlow" in text and "plain SonataFlow" in text and "kept: {product_name}" in text
     assert "Deploy it" in text and "After the listings." in text
     assert not [w for w in doc.warnings if "again" in w or "FAILED" in w]
+
+
+def test_cross_reference_without_text_shows_the_target_title(tmp_path: Path) -> None:
+    """<<id>> reads as Asciidoctor shows it: the title of the section or titled block with that
+    id (explicit [[id]]/[#id], reftext, or the generated _section_id), not the id's words."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+
+See <<setup-steps>>, <<_cleaning_up>>, <<cfg>>, <<listing-a>> and <<nowhere-id>>.
+
+[#setup-steps]
+== Setting up the *cluster*
+
+Text.
+
+== Cleaning up
+
+[[cfg,the configuration table]]
+.Configuration
+|===
+|a |b
+|===
+
+.Example listing
+[source,yaml,id=listing-a]
+----
+key: <<not-a-ref>>
+----
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert ("See Setting up the cluster, Cleaning up, the configuration table, Example listing "
+            "and nowhere id.") in text
+    assert "key: <<not-a-ref>>" in text

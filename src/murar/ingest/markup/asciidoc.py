@@ -66,6 +66,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     compound_block_ends,
     dangling_continuations,
     implicit_table_headers,
+    xref_texts,
 )
 from murar.ingest.markup.builder import (
     MarkupOptions,
@@ -269,7 +270,8 @@ class _Pre:
             line = _MENU.sub(lambda m: " > ".join(p.strip() for p in [m.group(1), *m.group(2).split(">")] if p.strip()),
                              line)
         if "<<" in line:
-            line = _XREF_ANGLE.sub(lambda m: (m.group(2) or re.sub(r"[-_]+", " ", m.group(1))).strip(), line)
+            # <<id,text>> here; <<id>> (no text) gets its target's title in asciidoc_blocks.xref_texts
+            line = _XREF_ANGLE.sub(lambda m: m.group(2).strip() if m.group(2) else m.group(0), line)
         if "xref:" in line:
             line = _XREF_EMPTY.sub(lambda m: self.page_title(m.group(1), file_rel), line)
         if "[image:" in line:
@@ -581,8 +583,8 @@ def _ifeval(expr: str) -> bool:
 def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts)."""
-    return auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(lines))))
+    auto-numbered callouts, cross reference text)."""
+    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(lines)))))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -17,6 +17,11 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   Asciidoctor numbers each ``<.>`` of a listing and each ``<.>`` item of the
   callout list after it in order; asciidoc-py knows only ``<1>``, ``<2>``...,
   so they are numbered here.
+* **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
+  title of the section or block with that id (its ``reftext`` when given);
+  asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
+  ``[id=...]``) and the section ids Asciidoctor generates (``_the_title``); an id
+  found nowhere reads as its words.
 * **Dangling list continuation** (a ``+`` line followed by a blank line, see
   https://docs.asciidoctor.org/asciidoc/latest/lists/continuation/): Asciidoctor 2
   still attaches the next block to the list item when exactly one blank line
@@ -34,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers"]
+__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -273,3 +278,66 @@ def auto_callouts(lines: list[str]) -> list[str]:
             out[i] = f"<{item}>" + out[i][3:]
         i += 1
     return out
+
+
+_XREF_BARE = re.compile(r"<<([\w:.#/-]+)>>")
+_ANCHOR_LINE = re.compile(r"^\[\[([\w:.-]+)(?:,\s*([^\]]+))?\]\]$")
+_ATTR_ID = re.compile(r"^\[[^\]]*?(?:#([\w:.-]+)|\bid\s*=\s*[\"']?([\w:.-]+))")
+_SECTION_LINE = re.compile(r"^(=+)[ \t]+(\S.*?)\s*$")
+_INLINE_MARKS = re.compile(r"[*_`#]+")
+
+
+def _auto_id(title: str) -> str:
+    """The section id Asciidoctor generates by default (idprefix and idseparator ``_``)."""
+    text = re.sub(r"<[^>]*>|&\w+;", "", _INLINE_MARKS.sub("", title)).lower()
+    text = re.sub(r"[^\w\s.-]", "", text)
+    return "_" + re.sub(r"[\s.-]+", "_", text).strip("_")
+
+
+def xref_texts(lines: list[str]) -> list[str]:
+    """``lines`` with each ``<<id>>`` (no text) outside verbatim blocks replaced by
+    the title of the section or titled block with that id (see module doc)."""
+    if not any("<<" in line for line in lines):
+        return lines
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        if block.kind == "verbatim":
+            for j in range(block.start, min(block.end + 1, len(lines))):
+                ignored[j] = True
+    titles: dict[str, str] = {}
+    pending: list[tuple[str, str | None]] = []  # (id, reftext) waiting for their title
+    block_title = ""
+    for i, raw in enumerate(lines):
+        if ignored[i]:  # a verbatim block: its title (if any) is the title of the ids above it
+            for found, reftext in pending if block_title else ():
+                titles.setdefault(found, reftext or _INLINE_MARKS.sub("", block_title))
+            pending, block_title = [], ""
+            continue
+        line = raw.strip()
+        anchor = _ANCHOR_LINE.match(line)
+        attr_id = _ATTR_ID.match(line) if not anchor and _ATTR_LINE.match(line) else None
+        if anchor:
+            pending.append((anchor.group(1), anchor.group(2).strip() if anchor.group(2) else None))
+            continue
+        if attr_id:
+            pending.append((attr_id.group(1) or attr_id.group(2), None))
+            continue
+        if _BLOCK_TITLE.match(line):
+            block_title = line[1:].strip()
+            continue
+        if _ATTR_LINE.match(line) or _LINE_COMMENT.match(line):
+            continue
+        section = _SECTION_LINE.match(line)
+        title = section.group(2) if section else block_title
+        if section:
+            titles.setdefault(_auto_id(title), _INLINE_MARKS.sub("", title))
+        if title:
+            for found, reftext in pending:
+                titles.setdefault(found, reftext or _INLINE_MARKS.sub("", title))
+        pending, block_title = [], ""
+
+    def text(m: re.Match[str]) -> str:
+        ref = m.group(1).split("#")[-1]
+        return titles.get(ref) or re.sub(r"[-_]+", " ", ref).strip()
+
+    return [line if ignored[i] or "<<" not in line else _XREF_BARE.sub(text, line) for i, line in enumerate(lines)]
