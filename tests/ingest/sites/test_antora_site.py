@@ -121,3 +121,10 @@ def test_playbook_attributes_value_references_and_intrinsic_attributes(
         "docs/modules/ROOT/partials/note.adoc"
     # opened on its antora.yml, the site still reads antora-playbook.yml at the root
     assert AntoraSite(tmp_path, "docs/antora.yml").attributes_for("docs/modules/ROOT/pages/index.adoc")["brand"] == "Acme"
+
+
+def test_version_true_is_not_the_word_true(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """version: true (Antora 3) means 'the git branch or tag name'; it was read as 'True'."""
+    write_files(tmp_path, {"antora.yml": "name: app\nversion: true\n", "modules/ROOT/pages/index.adoc": "= I\n"})
+    attrs = AntoraSite(tmp_path, "antora.yml").attributes_for("modules/ROOT/pages/index.adoc")
+    assert "page-component-version" not in attrs and "page-version" not in attrs

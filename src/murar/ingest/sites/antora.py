@@ -153,7 +153,9 @@ def _read_component(path: Path, rel_dir: str, warnings: list[str],
     attrs: dict[str, str] = dict(site_attrs or {})
     asciidoc = data.get("asciidoc")
     _merge_attributes(asciidoc.get("attributes") if isinstance(asciidoc, dict) else None, attrs, hard=set(hard))
-    version = "" if data.get("version") in (None, False, "~") else str(data.get("version"))
+    # version: true (Antora 3) takes the git branch or tag name, unknown here; ~ or false: versionless
+    raw_version = data.get("version")
+    version = "" if raw_version is None or isinstance(raw_version, bool) or raw_version == "~" else str(raw_version)
     return AntoraComponent(name=name, dir=rel_dir, attributes=attrs, title=str(data.get("title") or name),
                            version=version, display_version=str(data.get("display_version") or version))
 
