@@ -209,6 +209,16 @@ def test_undefined_attribute_keeps_the_line(tmp_path: Path) -> None:
     assert "Set {undefined_thing} before SonataFlow starts." in doc.sections[0].text
 
 
+def test_attribute_value_holding_a_reference_keeps_the_line(tmp_path: Path) -> None:
+    """asciidoc-py dropped every line referencing an attribute whose value holds
+    ``{name}`` (a component attribute built from one defined nowhere, or ``{nbsp}``)."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": "= P\n\nVersion {full-ver} ships.\n\nSay {spaced} now.\n"},
+                      attrs="    full-ver: '{not-defined}.1'\n    spaced: 'a{nbsp}b'\n")
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site).sections[0].text
+    assert "Version {not-defined}.1 ships." in text
+    assert "Say a\u00a0b now." in text
+
+
 def test_no_command_or_file_read_from_document_content(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     marker = tmp_path / "pwned"
     secret = tmp_path / "secret.txt"
@@ -288,6 +298,119 @@ a|The available options:
     assert "*" not in cell and "`" not in cell
 
 
+def test_images_in_asciidoc_cells_stay_images(tmp_path: Path) -> None:
+    """A screenshot column written as AsciiDoc cells (cols="1,2a" or a|) lost its images:
+    the cell was reduced to text. Block and inline images there are the page's images."""
+    _png(tmp_path / MOD / "images" / "steps" / "save.png")
+    _png(tmp_path / MOD / "images" / "icon.png")
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= T
+
+[cols="1,2a"]
+|===
+|Step |Screen
+
+|Save
+|Click *Save* <b>now</b>.
+
+image::steps/save.png[Save dialog,400]
+
+|Icon
+a|The image:icon.png[gear] icon.
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    got = [(m.alt, m.path) for m in _images(doc)]
+    assert got == [("Save dialog", f"{MOD}/images/steps/save.png"), ("gear", f"{MOD}/images/icon.png")]
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert "Click Save <b>now</b>." in table.rows[0][1]
+
+
+def test_link_text_and_linked_images_read_as_asciidoctor_shows_them(tmp_path: Path) -> None:
+    """asciidoc-py showed 'Docs,window=_blank' and 'the site^' as link text, and a link
+    around an inline image as raw macro text (kogito: a linked sequence diagram)."""
+    _png(tmp_path / MOD / "images" / "seq" / "flow.png")
+    site = _component(tmp_path, {f"{MOD}/pages/l.adoc": """\
+= L
+
+Read https://example.org/a[Docs,window=_blank], link:https://example.org/b[the site^] and
+link:https://example.org/c["Quoted, text",role=ext].
+
+link:images/seq/flow.png[image:seq/flow.png[Flow,width=100%],role="diagram"]
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Read Docs, the site and Quoted, text." in " ".join(text.split())
+    assert "image:" not in text and "window=" not in text and "^" not in text
+    assert [(m.alt, m.path) for m in _images(doc)] == [("Flow", f"{MOD}/images/seq/flow.png")]
+
+
+def test_ifeval_reads_an_undefined_attribute_as_empty(tmp_path: Path) -> None:
+    """Asciidoctor substitutes ifeval operands with attribute-missing 'drop': with
+    downstream_version unset, ifeval::["{downstream_version}" != ""] is false."""
+    site = _component(tmp_path, {f"{MOD}/pages/e.adoc": """\
+= E
+
+ifeval::["{downstream_version}" != ""]
+Downstream-only setup.
+endif::[]
+ifeval::["{downstream_version}" == ""]
+Community text.
+endif::[]
+ifeval::["{product_name}" == "SonataFlow"]
+Named product.
+endif::[]
+"""})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "e.adoc", site=site).sections[0].text
+    assert "Downstream-only setup." not in text
+    assert "Community text." in text and "Named product." in text
+
+
+def test_include_tag_wildcards_and_negations_follow_asciidoctor(tmp_path: Path) -> None:
+    """tags=* keeps tagged regions only, '**;!b' and '!b' keep everything but b
+    (murar kept untagged lines for '*' and ignored the negations)."""
+    site = _component(tmp_path, {f"{MOD}/examples/src.go": (
+        "head\n// tag::a[]\nin a\n// end::a[]\nmid\n// tag::b[]\nin b\n// end::b[]\ntail\n")})
+
+    def kept(spec: str) -> list[str]:
+        text = f"----\ninclude::example$src.go[tags={spec}]\n----\n"
+        return preprocess_asciidoc(text, site=site, page_rel=f"{MOD}/pages/p.adoc").split("\n")[1:-1]
+
+    assert kept("**") == ["head", "in a", "mid", "in b", "tail"]
+    assert kept("*") == ["in a", "in b"]
+    assert kept("**;!b") == ["head", "in a", "mid", "tail"]
+    assert kept("!b") == ["head", "in a", "mid", "tail"]
+    assert kept("*;!a") == ["in b"]
+    assert kept("a;b") == ["in a", "in b"]
+    assert kept('"a,b"') == ["in a", "in b"]
+    assert kept("missing") == []
+
+
+def test_discrete_headings_wrapped_attribute_values_and_optional_includes(tmp_path: Path) -> None:
+    """Asciidoctor syntax asciidoc-py lacks: [discrete] headings (asciidoc-py's [float]; the heading
+    vanished with a 'missing section' error), attribute values wrapped with a trailing ' \\', and
+    include::...[opts=optional], which Asciidoctor drops silently when the file is missing."""
+    site = _component(tmp_path, {f"{MOD}/pages/d.adoc": """\
+= D
+:summary: The first half \\
+and the second half.
+
+Summary: {summary}
+
+[discrete]
+== Floating title
+
+Body under it.
+
+include::local-settings.adoc[opts=optional]
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "d.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Summary: The first half and the second half." in text
+    assert any("Floating title" in s.heading_path for s in doc.sections) and "Body under it." in text
+    assert not doc.warnings
+
+
 def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     site = _component(tmp_path, {
         f"{MOD}/pages/p.adoc": "= P\n\nPress kbd:[Ctrl+C], then btn:[Save] via menu:File[Export > PDF]. "
@@ -298,7 +421,66 @@ def test_ui_macros_and_cross_references_read_as_text(tmp_path: Path) -> None:
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     text = doc.sections[0].text
     assert "Press Ctrl+C, then Save via File > Export > PDF." in text
-    assert "See Installing SonataFlow and the section, sec a or Section A." in text
+    assert "See Installing SonataFlow and the section, A or Section A." in text  # <<sec-a>>: the section's title
+
+
+def test_asciidoc_included_into_a_listing_stays_as_written(tmp_path: Path) -> None:
+    """An example file included into a ---- listing is shown verbatim: its [%collapsible] and
+    [discrete] lines were rewritten for asciidoc-py ([options="collapsible"], [float])."""
+    site = _component(tmp_path, {
+        f"{MOD}/examples/demo.adoc": "// tag::x[]\n[%collapsible]\n====\nHidden.\n====\n\n[discrete]\n== Side\n// end::x[]\n",
+        f"{MOD}/pages/p.adoc": "= P\n\n.Syntax\n----\ninclude::example$demo.adoc[tag=x]\n----\n\nRendered:\n\n"
+                               "include::example$demo.adoc[tag=x]\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "[%collapsible]\n====\nHidden.\n====" in text and "[discrete]\n== Side" in text
+    assert 'options="collapsible"' not in text and "[float]" not in text
+
+
+def test_short_last_line_of_an_example_block_is_kept(tmp_path: Path) -> None:
+    """asciidoc-py read 'Body.' over the closing ==== as a two-line section title: the line
+    vanished and the block stayed open ('section title not permitted in delimited block')."""
+    site = _component(tmp_path, {f"{MOD}/pages/b.adoc": (
+        "= B\n\n[NOTE]\n====\nSee it.\n====\n\n.Titled\n====\nBody.\n====\n\n--\nOpen.\n--\n\nAfter.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
+    text = doc.sections[0].text
+    assert "See it." in text and "Body." in text and "Open." in text and "After." in text
+    assert not doc.warnings
+
+
+def test_auto_numbered_callouts_and_collapsible_titles(tmp_path: Path) -> None:
+    """<.> callouts (Asciidoctor 2) are numbered in the listing and its callout list (asciidoc-py
+    showed '<.>' and read the list as a paragraph); a collapsible block's title is its toggle
+    text, without asciidoc-py's 'Example 1.' caption."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+----
+**** <.>
+Text in a sidebar.
+****
+----
+<.> Opens the sidebar.
+
+.Show the answer
+[%collapsible]
+====
+It is 42.
+====
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    text = doc.sections[0].text
+    assert "**** <1>" in text and "<.>" not in text
+    assert "Opens the sidebar." in text
+    assert "Show the answer" in text and "Example 1." not in text
+
+
+def test_icon_macro_reads_as_its_text_form(tmp_path: Path) -> None:
+    """icon:name[] showed as raw macro text; Asciidoctor's text form is [name] (or [alt])."""
+    site = _component(tmp_path, {f"{MOD}/pages/i.adoc": "= I\n\nClick icon:ellipsis-v[] then icon:trash[alt=Delete].\n"})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site).sections[0].text
+    assert "Click [ellipsis-v] then [Delete]." in text
 
 
 def test_imagesdir_of_a_plain_asciidoc_page(tmp_path: Path) -> None:
@@ -361,3 +543,86 @@ curl localhost:8080
     assert "Send a request:\n\nExample request\n\ncurl localhost:8080" in text  # the listing and its title
     assert "keep\n+\n\n end" in text  # a "+" line inside a listing is code
 
+
+
+def test_antora_environment_attributes_select_site_only_content(tmp_path: Path) -> None:
+    """ifdef::env-site[] is Antora's site-only content; ifndef::env-site[] is for GitHub previews."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/p.adoc": "= P\n\nifdef::env-site[]\nOn the site.\nendif::[]\n"
+                               "ifndef::site-gen-antora[]\nOn GitHub.\nendif::[]\n\ninclude::{partialsdir}/n.adoc[]\n",
+        f"{MOD}/partials/n.adoc": "From the partial.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert "On the site." in text and "On GitHub." not in text and "From the partial." in text
+    assert not doc.warnings
+
+
+def test_attributes_in_monospace_and_in_listings_that_ask_for_them(tmp_path: Path) -> None:
+    """Asciidoctor substitutes attributes in `monospace` and in listings with subs="attributes+"
+    (asciidoc-py showed `{name}` literally, ignored subs on [source] and failed on a plain
+    [subs="+attributes"] listing); `+...+` is literal; a listing without subs keeps `{name}`."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= P
+
+Run `{product_name}` and `+{product_name}+` here.
+
+.Deploy it
+[source,yaml,subs="attributes+"]
+----
+name: {product_name} <1>
+----
+<1> The name.
+
+[subs="+attributes"]
+----
+plain {product_name}
+----
+
+[source,yaml]
+----
+kept: {product_name}
+----
+
+After the listings.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Run SonataFlow and {product_name} here." in text
+    assert "name: SonataFlow" in text and "plain SonataFlow" in text and "kept: {product_name}" in text
+    assert "Deploy it" in text and "After the listings." in text
+    assert not [w for w in doc.warnings if "again" in w or "FAILED" in w]
+
+
+def test_cross_reference_without_text_shows_the_target_title(tmp_path: Path) -> None:
+    """<<id>> reads as Asciidoctor shows it: the title of the section or titled block with that
+    id (explicit [[id]]/[#id], reftext, or the generated _section_id), not the id's words."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+
+See <<setup-steps>>, <<_cleaning_up>>, <<cfg>>, <<listing-a>> and <<nowhere-id>>.
+
+[#setup-steps]
+== Setting up the *cluster*
+
+Text.
+
+== Cleaning up
+
+[[cfg,the configuration table]]
+.Configuration
+|===
+|a |b
+|===
+
+.Example listing
+[source,yaml,id=listing-a]
+----
+key: <<not-a-ref>>
+----
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert ("See Setting up the cluster, Cleaning up, the configuration table, Example listing "
+            "and nowhere id.") in text
+    assert "key: <<not-a-ref>>" in text

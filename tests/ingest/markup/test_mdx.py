@@ -204,6 +204,50 @@ def test_image_components_become_images(tmp_path: Path) -> None:
                    ("Imported figure", "static/img/imported.png")]
 
 
+def test_imported_svg_used_as_a_component_is_an_image(tmp_path: Path) -> None:
+    """Docusaurus draws an imported SVG used as a component inline ("Inline SVGs"): the diagram
+    at the top of a page written `import Chart from '@site/docs/assets/chart.svg'` + `<Chart />`."""
+    site = _site(tmp_path)
+    root = site.config.root
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64"/></svg>'
+    (root / "docs" / "assets").mkdir(parents=True, exist_ok=True)
+    (root / "docs" / "assets" / "chart.svg").write_text(svg)
+    (root / "docs" / "guide" / "flow.svg").write_text(svg)
+    (root / "docs" / "svg.mdx").write_text(
+        "# Diagrams\n\nimport Chart from '@site/docs/assets/chart.svg';\nimport Flow from './guide/flow.svg';\n\n"
+        "<div style={{textAlign: 'center'}}>\n  <Chart style={{width: '100%'}}/>\n</div>\n\n"
+        "Between the two.\n\n<Flow className=\"themed\" title=\"Request flow\" />\n")
+    doc = convert_mdx(root / "docs" / "svg.mdx", site=site, assets_dir=tmp_path / "a")
+    got = [(m.alt, m.path) for m in doc.media if isinstance(m, ImageItem)]
+    assert got == [("", "docs/assets/chart.svg"), ("Request flow", "docs/guide/flow.svg")]
+    assert "Between the two." in doc.sections[0].text
+
+
+def test_code_imported_as_text_fills_its_code_block(tmp_path: Path) -> None:
+    """Docusaurus "Code blocks": import Src from '!!raw-loader!./x.js' then
+    <CodeBlock language="js">{Src}</CodeBlock> shows that file; the page showed '{Src}'.
+    An extensionless import is resolved as webpack does (.js, .tsx, ...)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "examples").mkdir(parents=True)
+    (root / "src" / "examples" / "Form.jsx").write_text("export const Form = () => <form />;\n")
+    (root / "docs" / "snippets").mkdir()
+    (root / "docs" / "snippets" / "app.yaml").write_text("name: demo\nreplicas: 2\n")
+    (root / "docs" / "code.mdx").write_text(
+        "import CodeBlock from '@theme/CodeBlock';\n"
+        "import AppYaml from '!!raw-loader!./snippets/app.yaml';\n"
+        "import FormSource from '!!raw-loader!@site/src/examples/Form';\n"
+        "import Missing from '!!raw-loader!./nowhere.js';\n\n# Code\n\n"
+        '<CodeBlock language="yaml" title="app.yaml">{AppYaml}</CodeBlock>\n\n'
+        '<CodeBlock className="language-jsx">{FormSource}</CodeBlock>\n\n'
+        "<CodeBlock>{Missing}</CodeBlock>\n\nAfter.\n")
+    doc = convert_mdx(root / "docs" / "code.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "name: demo" in text and "replicas: 2" in text and "export const Form" in text
+    assert "{" + "AppYaml}" not in text and "{" + "Missing}" not in text and "After." in text
+    assert any("nowhere.js" in w for w in doc.warnings)
+
+
 def test_multiline_jsx_comment_is_dropped() -> None:
     from murar.ingest.sites.base import PlainSite
 

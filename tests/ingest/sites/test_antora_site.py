@@ -91,3 +91,40 @@ def test_intrinsic_component_attributes(tmp_path: Path) -> None:
     (tmp_path / "docs" / "antora.yml").write_text("name: sf\nversion: ~\n")
     attrs = AntoraSite(tmp_path).attributes_for("docs/modules/ROOT/pages/index.adoc")
     assert attrs["page-component-title"] == "sf" and "page-component-version" not in attrs
+
+
+def test_playbook_attributes_value_references_and_intrinsic_attributes(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """Antora gives every page the playbook's asciidoc.attributes (hard set unless
+    the value ends in '@'), lets a value reference earlier attributes, and sets
+    env-site, site-gen-antora and partialsdir=partial$ itself."""
+    write_files(tmp_path, {
+        "antora-playbook.yml": "site:\n  title: Demo Docs\nasciidoc:\n  attributes:\n"
+                               "    brand: Acme\n    edition: community@\n    locked: fixed\n",
+        "docs/antora.yml": "name: guide\nversion: '2.0'\nasciidoc:\n  attributes:\n"
+                           "    base: '2.0'\n    full: '{base}.1 for {brand}'\n    edition: enterprise\n"
+                           "    locked: changed\n    gone: ~\n    partialsdir: nope\n",
+        "docs/modules/ROOT/pages/index.adoc": "= Home\n\ninclude::{partialsdir}/note.adoc[]\n",
+        "docs/modules/ROOT/pages/sub/page.adoc": "= Sub\n",
+        "docs/modules/ROOT/partials/note.adoc": "Note.\n",
+    })
+    site = AntoraSite(tmp_path, "antora-playbook.yml")
+    attrs = site.attributes_for("docs/modules/ROOT/pages/index.adoc")
+    assert attrs["brand"] == "Acme" and attrs["site-title"] == "Demo Docs"
+    assert attrs["full"] == "2.0.1 for Acme"
+    assert attrs["edition"] == "enterprise" and attrs["locked"] == "fixed" and "gone" not in attrs
+    assert "env-site" in attrs and "site-gen-antora" in attrs and attrs["env"] == "site"
+    assert attrs["partialsdir"] == "partial$" and attrs["examplesdir"] == "example$"
+    assert site.attributes_for("docs/modules/ROOT/pages/sub/page.adoc")["page-relative-src-path"] == "sub/page.adoc"
+    assert "docs/modules/ROOT/partials/note.adoc" in site.include_targets()
+    assert site.resolve_include("partial$/note.adoc", page_rel="docs/modules/ROOT/pages/index.adoc").rel_path == \
+        "docs/modules/ROOT/partials/note.adoc"
+    # opened on its antora.yml, the site still reads antora-playbook.yml at the root
+    assert AntoraSite(tmp_path, "docs/antora.yml").attributes_for("docs/modules/ROOT/pages/index.adoc")["brand"] == "Acme"
+
+
+def test_version_true_is_not_the_word_true(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """version: true (Antora 3) means 'the git branch or tag name'; it was read as 'True'."""
+    write_files(tmp_path, {"antora.yml": "name: app\nversion: true\n", "modules/ROOT/pages/index.adoc": "= I\n"})
+    attrs = AntoraSite(tmp_path, "antora.yml").attributes_for("modules/ROOT/pages/index.adoc")
+    assert "page-component-version" not in attrs and "page-version" not in attrs

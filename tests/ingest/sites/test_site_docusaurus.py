@@ -69,3 +69,87 @@ def test_glob_match_supports_globstar_and_braces() -> None:
     assert glob_match("_x.md", "**/_*.{md,mdx}")
     assert glob_match("a/_dir/b.md", "**/_*/**")
     assert not glob_match("a/x.md", "**/_*.{md,mdx}")
+
+
+def test_content_plugin_instances_shorthands_and_top_level_path(tmp_path: Path) -> None:
+    """Blog and pages plugin instances are content too; plugin names may be module shorthands
+    ('content-docs', '@docusaurus/content-blog') or require.resolve(...), options may sit in
+    /** @type */ ({...}); a nested versions.current.path is not the docs folder."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+module.exports = {
+  presets: [['classic', /** @type {import('@docusaurus/preset-classic').Options} */ ({
+    docs: { versions: { current: { path: 'next' } }, path: 'handbook' },
+  })]],
+  plugins: [
+    ['@docusaurus/plugin-content-blog', { id: 'news', path: './news', routeBasePath: 'news' }],
+    ['content-docs', /** @type {import('@docusaurus/plugin-content-docs').Options} */ ({ id: 'faq', path: 'faq' })],
+    [require.resolve('@docusaurus/content-pages'), { id: 'extra', path: 'landing' }],
+    ['content-blog', { id: 'changes' }],
+  ],
+  themeConfig: { docs: { sidebar: { hideable: true } } },
+};
+""")
+    for rel in ("handbook/a.md", "news/2024/post/index.md", "faq/q.md", "landing/l.md", "next/x.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert set(site.config.content_dirs) == {"handbook", "blog", "src/pages", "news", "faq", "landing"}
+    for rel in ("handbook/a.md", "news/2024/post/index.md", "faq/q.md", "landing/l.md"):
+        assert site.classify(rel).role is FileRole.PAGE, rel
+    assert site.classify("next/x.md").role is FileRole.EXCLUDED
+
+
+def test_include_current_version_false_publishes_the_last_version(tmp_path: Path) -> None:
+    """With includeCurrentVersion: false Docusaurus publishes no current docs: the default version
+    is lastVersion, else the first entry of versions.json (<id>_versions.json for an instance)."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+module.exports = {
+  presets: [['@docusaurus/preset-classic', ({ docs: { path: 'protocol', includeCurrentVersion: false } })]],
+  plugins: [
+    ['@docusaurus/plugin-content-docs', { id: 'SDK', path: 'sdk', includeCurrentVersion: false }],
+    ['@docusaurus/plugin-content-docs', { id: 'api', path: 'api', includeCurrentVersion: false, lastVersion: '2.x' }],
+  ],
+};
+""")
+    (tmp_path / "versions.json").write_text('["V2", "V1"]')
+    (tmp_path / "SDK_versions.json").write_text('["1.0.0"]')
+    for rel in ("versioned_docs/version-V2/intro.md", "versioned_docs/version-V1/intro.md",
+                "SDK_versioned_docs/version-1.0.0/start.md", "api_versioned_docs/version-2.x/ref.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.config.content_dirs[0] == "versioned_docs/version-V2"
+    assert "SDK_versioned_docs/version-1.0.0" in site.config.content_dirs
+    assert "api_versioned_docs/version-2.x" in site.config.content_dirs
+    for rel in ("versioned_docs/version-V2/intro.md", "SDK_versioned_docs/version-1.0.0/start.md",
+                "api_versioned_docs/version-2.x/ref.md"):
+        assert site.classify(rel).role is FileRole.PAGE, rel
+    assert site.classify("versioned_docs/version-V1/intro.md").role is FileRole.EXCLUDED
+    (tmp_path / "versions.json").write_text("not json")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs[0] == "protocol"
+
+
+def test_percent_encoded_image_paths_are_decoded(tmp_path: Path) -> None:
+    """Docusaurus' MDX loader decodes the URL path (decodeURIComponent): ![](/img/Screen%20Shot.png)
+    is static/img/Screen Shot.png; markdown-it encodes <./my shot.png> the same way."""
+    site = _site(tmp_path)
+    root = tmp_path / "site"
+    for rel in ("public/img/Screen Shot 1.png", "guides/img/my shot.png", "guides/img/100%25.png"):
+        (root / rel).write_bytes(b"x")
+    page = "guides/intro.md"
+    assert site.resolve_asset("/img/Screen%20Shot%201.png", page_rel=page).rel_path == "public/img/Screen Shot 1.png"
+    assert site.resolve_asset("./img/my%20shot.png", page_rel=page).rel_path == "guides/img/my shot.png"
+    assert site.resolve_asset("./img/100%25.png", page_rel=page).rel_path == "guides/img/100%25.png"
+
+
+def test_theme_config_docs_before_the_preset_is_not_the_docs_plugin(tmp_path: Path) -> None:
+    """themeConfig.docs/.blog ({sidebar: ...}) written before presets are not the plugins' options."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+module.exports = {
+  themeConfig: { docs: { sidebar: { hideable: true } }, blog: { sidebar: { groupByYear: true } } },
+  presets: [['classic', { docs: { path: 'handbook', routeBasePath: '/' }, blog: { path: 'news' } }]],
+};
+""")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.config.content_dirs[:2] == ("handbook", "news")
+    assert site.config.settings["routeBasePath"] == "/"

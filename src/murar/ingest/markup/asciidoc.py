@@ -29,6 +29,11 @@ row (Asciidoctor's implicit header row; asciidoc-py has none), and a list
 continuation ``+`` followed by one blank line attaches the next block to the
 item, unless that block is a section title (Asciidoctor would make the title a
 paragraph of the item; asciidoc-py stops rendering there: murar keeps the section).
+The preprocessor also substitutes attributes where Asciidoctor does and
+asciidoc-py does not: in a backtick monospace span (```{name}```; ```+...+```
+stays literal) and in a verbatim block whose ``subs`` turns attributes on
+(``subs="attributes+"``, ``+attributes``, ``normal``); the ``subs`` entry is
+then dropped, since asciidoc-py fails on Asciidoctor's incremental forms.
 
 Tabs (the Asciidoctor Tabs extension, https://github.com/asciidoctor/asciidoctor-tabs,
 which Antora sites load): a ``[tabs]`` example block holding a description list
@@ -57,8 +62,11 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
 from murar.ingest.markup.asciidoc_blocks import (
+    auto_callouts,
+    compound_block_ends,
     dangling_continuations,
     implicit_table_headers,
+    xref_texts,
 )
 from murar.ingest.markup.builder import (
     MarkupOptions,
@@ -80,9 +88,13 @@ _ATTR_ENTRY = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
 _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
 _ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
 _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
+_ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[^\]]*\]""")
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
+_LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\[\]]*)\[([^\[\]]+)\]")
+# a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
+_LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
 _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
@@ -98,6 +110,13 @@ _BUILTIN_ATTRS = frozenset({
     "icons", "idprefix", "idseparator", "imagesdir", "linkattrs", "numbered", "sectnums", "source-highlighter",
     "revnumber", "revdate", "author", "email", "firstname", "lastname", "description", "keywords",
 })
+# character-replacement attributes (Asciidoctor's built-ins) by value, for attribute values
+_CHAR_ATTRS = {
+    "amp": "&", "apos": "'", "asterisk": "*", "backslash": "\\", "backtick": "`", "blank": "", "brvbar": "\u00a6",
+    "caret": "^", "deg": "\u00b0", "empty": "", "gt": ">", "ldquo": "\u201c", "lsquo": "\u2018", "lt": "<",
+    "nbsp": "\u00a0", "plus": "+", "quot": '"', "rdquo": "\u201d", "rsquo": "\u2019", "sp": " ", "tilde": "~",
+    "vbar": "|", "wj": "\u2060", "zwsp": "\u200b", "cpp": "C++", "pp": "++", "startsb": "[", "endsb": "]",
+}
 # attributes passed on the command line win over document entries: the values
 # asciidoc-py's own configuration evaluates are never the document's
 _FIXED_ATTRS: dict[str, str | None] = {
@@ -108,6 +127,23 @@ _BLOCKED_SYSTEM = frozenset({"eval", "eval3", "sys", "sys2", "sys3", "include"})
 
 
 # ----------------------------------------------------------------- preprocess
+def _link_text(attrlist: str) -> str:
+    """The text of a link/xref macro's attribute list as Asciidoctor reads it: with
+    named attributes (``Docs,window=_blank``, ``"a, b",role=x``) the first positional
+    one, and without the trailing ``^`` that asks for a new window (``Docs^``).
+    asciidoc-py shows the whole list as the text."""
+    text = attrlist
+    if "=" in text:
+        m = re.match(r'\s*"((?:[^"\\]|\\.)*)"\s*(?:,|$)', text)
+        if m:
+            text = m.group(1)
+        else:
+            first = text.split(",", 1)[0]
+            text = "" if "=" in first else first
+    text = text.strip()
+    return text[:-1].rstrip() if text.endswith("^") else text
+
+
 class _Pre:
     """The AsciiDoc preprocessor over one page and the files it includes."""
 
@@ -127,7 +163,9 @@ class _Pre:
 
     def condition(self, kind: str, target: str, expr: str) -> bool:
         if kind == "ifeval":
-            return _ifeval(self.sub(expr))
+            # Asciidoctor substitutes the operands with attribute-missing 'drop': an undefined
+            # attribute is the empty string there ("{x}" != "" is false when x is unset)
+            return _ifeval(_ATTR_REF.sub(lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), ""), expr))
         names_any = [n for n in target.split(",") if n]
         names_all = [n for n in target.split("+") if n]
         if "," in target:
@@ -136,11 +174,17 @@ class _Pre:
             hit = all(n in self.attrs for n in names_all)
         return hit if kind == "ifdef" else not hit
 
-    def run(self, text: str, *, file_rel: str, depth: int = 0, chain: tuple[str, ...] = ()) -> list[str]:
+    def run(self, text: str, *, file_rel: str, depth: int = 0, chain: tuple[str, ...] = (),
+            in_verbatim: bool = False, with_subs: bool = False) -> list[str]:
+        """Preprocess ``text`` (of ``file_rel``) into lines. ``in_verbatim``: the text is
+        included into a listing or literal block, so only preprocessor directives act on it
+        (``with_subs``: that block substitutes attributes)."""
         out: list[str] = []
         skip: list[bool] = []  # stack of "this branch is skipped"
-        verbatim: str | None = None
-        for line in text.splitlines():
+        verbatim: str | None = "\0" if in_verbatim else None  # "\0": the including block, never closed here
+        pending_subs = False  # the block attribute line above asked for attribute substitution
+        verbatim_subs = with_subs  # the open verbatim block substitutes attributes
+        for line in _join_attribute_continuations(text.splitlines()):
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
                 verbatim = line.strip()
                 out.append(line)
@@ -168,7 +212,8 @@ class _Pre:
                     continue
                 if any(skip):
                     continue
-                out.extend(self.include(target, rest, file_rel=file_rel, depth=depth, chain=chain))
+                out.extend(self.include(target, rest, file_rel=file_rel, depth=depth, chain=chain,
+                                        in_verbatim=verbatim is not None, with_subs=verbatim_subs))
                 continue
             if any(skip):
                 continue
@@ -176,8 +221,15 @@ class _Pre:
                 dm = _VERBATIM_DELIM.match(line)
                 if dm:
                     verbatim = dm.group(1)
+                    verbatim_subs, pending_subs = pending_subs and not verbatim.startswith("+"), False
                     out.append(line)
                     continue
+                if _BLOCK_ATTRS.match(line) and "subs" in line:
+                    line, pending_subs = _block_subs(line)
+                    if not line:
+                        continue
+                elif line.strip() and not line.startswith((".", "[", "//")):
+                    pending_subs = False
                 am = _ATTR_ENTRY.match(line)
                 if am:
                     name = am.group(2)
@@ -189,26 +241,43 @@ class _Pre:
                         self.attrs[name] = self.sub(am.group(4) or "")
                     out.append(line)
                     continue
+                if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
+                    line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
+                if "`" in line:
+                    if "{" in line:
+                        line = _MONOSPACE.sub(lambda m: m.group(1) + self.sub(m.group(2)) + m.group(3), line)
+                    line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
                 out.append(self.escape_missing(self.inline_macros(line, file_rel)))
             else:
                 if line.strip() == verbatim:
-                    verbatim = None
+                    verbatim, verbatim_subs = None, False
+                elif verbatim_subs:
+                    line = self.sub(line)
                 out.append(line)
         return out
 
     def inline_macros(self, line: str, file_rel: str) -> str:
         """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
-        ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``<<id,text>>``, and
-        ``xref:page.adoc[]`` (the target page's title, as Antora shows it)."""
+        ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
+        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), link text
+        with named attributes or a trailing ``^`` (see :func:`_link_text`), and a
+        link around an inline image (the image)."""
+        if "icon:" in line:  # Asciidoctor's text form of an icon (icons not set to font): [name], or [alt]
+            line = _ICON.sub(lambda m: f"[{m.group(2) or m.group(1)}]", line)
         if ":[" in line or "menu:" in line:
             line = _KBD_BTN.sub(lambda m: m.group(1), line)
             line = _MENU.sub(lambda m: " > ".join(p.strip() for p in [m.group(1), *m.group(2).split(">")] if p.strip()),
                              line)
         if "<<" in line:
-            line = _XREF_ANGLE.sub(lambda m: (m.group(2) or re.sub(r"[-_]+", " ", m.group(1))).strip(), line)
+            # <<id,text>> here; <<id>> (no text) gets its target's title in asciidoc_blocks.xref_texts
+            line = _XREF_ANGLE.sub(lambda m: m.group(2).strip() if m.group(2) else m.group(0), line)
         if "xref:" in line:
             line = _XREF_EMPTY.sub(lambda m: self.page_title(m.group(1), file_rel), line)
+        if "[image:" in line:
+            line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
+        if "[" in line and ("^]" in line or "=" in line):
+            line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
 
     def page_title(self, target: str, file_rel: str) -> str:
@@ -241,7 +310,8 @@ class _Pre:
             return "\\" + m.group(0)
         return _ATTR_REF.sub(repl, line)
 
-    def include(self, target: str, attrlist: str, *, file_rel: str, depth: int, chain: tuple[str, ...]) -> list[str]:
+    def include(self, target: str, attrlist: str, *, file_rel: str, depth: int, chain: tuple[str, ...],
+                in_verbatim: bool = False, with_subs: bool = False) -> list[str]:
         raw = target
         target = self.sub(target)
         if re.match(r"^[a-z][a-z0-9+.-]*://", target, re.IGNORECASE):
@@ -253,7 +323,8 @@ class _Pre:
             return []
         path = self.site.config.root / res.rel_path
         if not path.is_file():
-            self.warnings.append(f"include {raw!r}: file not found ({res.rel_path})")
+            if not _optional(attrlist):  # Asciidoctor drops a missing optional include silently
+                self.warnings.append(f"include {raw!r}: file not found ({res.rel_path})")
             return []
         if res.rel_path in chain or res.rel_path == self.page_rel:
             self.warnings.append(f"include {raw!r}: include cycle; skipped")
@@ -275,12 +346,37 @@ class _Pre:
         lines = _select(text.splitlines(), opts)
         offset = opts.get("leveloffset", "")
         if PurePosixPath(res.rel_path).suffix.lower() not in (".adoc", ".asciidoc", ".asc", ".txt"):
-            return lines  # code included into a listing: verbatim
-        inner = self.run("\n".join(lines), file_rel=res.rel_path, depth=depth + 1, chain=(*chain, file_rel))
-        return _leveloffset(inner, offset) if offset else inner
+            return [self.sub(ln) for ln in lines] if with_subs else lines  # code included into a listing
+        inner = self.run("\n".join(lines), file_rel=res.rel_path, depth=depth + 1, chain=(*chain, file_rel),
+                         in_verbatim=in_verbatim, with_subs=with_subs)
+        return _leveloffset(inner, offset) if offset and not in_verbatim else inner
 
 
 _BLOCK_ATTRS = re.compile(r"^\[([^\[\]]*)\]\s*$")
+_SUBS_ENTRY = re.compile(r"""\s*,?\s*\bsubs\s*=\s*("[^"]*"|'[^']*'|[^,\]]*)""")
+# a backtick monospace span (not the literal ``+...+`` form): Asciidoctor substitutes attributes in it,
+# asciidoc-py shows it as a literal
+_MONO_LITERAL = re.compile(r"(?<![\w`\\])`\+([^`\n]*?)\+`(?![\w`])")
+_MONOSPACE = re.compile(r"((?<![\w`\\])`)(?!\+)([^`\n]+?)(`(?![\w`]))")
+
+
+def _block_subs(line: str) -> tuple[str, bool]:
+    """A block attribute line without its ``subs=`` entry, and whether that entry
+    turns attribute substitution on (``attributes``, ``+attributes``,
+    ``attributes+``, ``normal``).
+
+    Asciidoctor's incremental forms (``attributes+``, ``-callouts``) make
+    asciidoc-py fail on the whole page, and its ``[source]`` blocks ignore
+    ``subs``; the preprocessor substitutes the block's attributes itself.
+    """
+    m = _SUBS_ENTRY.search(line)
+    if not m:
+        return line, False
+    subs = [s.strip() for s in m.group(1).strip("\"'").split(",")]
+    on = any(s.lstrip("+").rstrip("+") in ("attributes", "normal") and not s.startswith("-") for s in subs)
+    rest = line[: m.start()] + line[m.end():]
+    rest = re.sub(r"^\[\s*,", "[", rest)
+    return ("" if rest.strip() == "[]" else rest), on
 _SHORTHAND = re.compile(r"([.#%])([^.#%]+)")
 
 
@@ -324,6 +420,8 @@ def _shorthand(line: str) -> str:
         out.append(f'id="{ids[0]}"')
     if opts:
         out.append(f'options="{",".join(opts)}"')
+        if "collapsible" in opts:  # a collapsible block's title is its toggle text: no "Example N." caption
+            out.append('caption=""')
     rest = parts[1].strip() if len(parts) > 1 else ""
     return "[" + ", ".join([*out, rest] if rest else out) + "]"
 
@@ -342,6 +440,34 @@ def _mark_tabs(line: str) -> str:
     role is the only difference in its HTML — a class on the ``exampleblock`` div.
     """
     return f'[role="{_TABS_ROLE}"]' if _TABS_STYLE.match(line) else line
+
+
+_DISCRETE = re.compile(r"^\[discrete(?=[\],.#%])")
+_ATTR_CONTINUED = re.compile(r"^:!?[\w][\w-]*!?:.*[ \t]\\$")
+
+
+def _join_attribute_continuations(lines: list[str]) -> list[str]:
+    """Attribute entries whose value goes on over lines ending in `` \\`` joined
+    into one line, as Asciidoctor reads them ("Splitting values over multiple lines")."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        joined = 0
+        while _ATTR_CONTINUED.match(line) and i + 1 < len(lines) and joined < 50:
+            i += 1
+            joined += 1
+            line = line[:-1].rstrip() + " " + lines[i].strip()
+        out.append(line)
+        i += 1
+    return out
+
+
+def _optional(attrlist: str) -> bool:
+    """Whether an include's attribute list marks it optional (``opts=optional``, ``%optional``)."""
+    opts = _attrlist(attrlist)
+    values = f"{opts.get('opts', '')},{opts.get('options', '')}"
+    return "optional" in re.split(r"[,\s]+", values) or "%optional" in attrlist
 
 
 def _attrlist(text: str) -> dict[str, str]:
@@ -365,25 +491,54 @@ def _select(lines: list[str], opts: dict[str, str]) -> list[str]:
         lines = keep
     tags = opts.get("tags") or opts.get("tag")
     if tags:
-        wanted = {t for t in re.split(r"[;,]", tags) if t and not t.startswith("!") and t not in ("*", "**")}
-        if wanted:
-            keep, active = [], set[str]()
-            for line in lines:
-                tm = _TAG_LINE.search(line)
-                if tm:
-                    (active.add if tm.group(1) == "tag" else active.discard)(tm.group(2))
-                    continue
-                if active & wanted:
-                    keep.append(line)
-            lines = keep
-        else:
-            lines = [ln for ln in lines if not _TAG_LINE.search(ln)]
+        lines = _select_tags(lines, tags)
     if "indent" in opts and opts["indent"].isdigit():
         body = [ln for ln in lines if ln.strip()]
         strip = min((len(ln) - len(ln.lstrip(" ")) for ln in body), default=0)
         pad = " " * int(opts["indent"])
         lines = [pad + ln[strip:] if ln.strip() else ln for ln in lines]
     return lines
+
+
+def _select_tags(lines: list[str], spec: str) -> list[str]:
+    """The lines an include's ``tag=``/``tags=`` keeps, by Asciidoctor's rules
+    (Reader#preprocess_include_directive): ``a;b`` the named regions, ``!a`` all but
+    that region (only negations imply ``**``), ``**`` every line, ``*`` every tagged
+    region (untagged lines left out), combinable (``**;!secret``, ``*;!b``); tag
+    directive lines are never kept; a region inherits the selection it sits in."""
+    wanted: dict[str, bool] = {}
+    for tag in re.split(r"[;,]", spec.strip().strip("\"'")):
+        tag = tag.strip()
+        if tag:
+            wanted[tag.lstrip("!")] = not tag.startswith("!")
+    wildcard: bool | None
+    if "**" in wanted:
+        base = wanted.pop("**")
+        wildcard = wanted.pop("*") if "*" in wanted else base
+    else:
+        base = not any(wanted.values())
+        wildcard = wanted.pop("*", None)
+    keep: list[str] = []
+    stack: list[tuple[str, bool]] = []
+    select = base
+    for line in lines:
+        tm = _TAG_LINE.search(line) if "::" in line and "[]" in line else None
+        if tm:
+            kind, name = tm.group(1), tm.group(2)
+            if kind == "end":
+                if stack and stack[-1][0] == name:
+                    stack.pop()
+                    select = stack[-1][1] if stack else base
+            elif name in wanted:
+                select = wanted[name]
+                stack.append((name, select))
+            elif wildcard is not None:
+                select = False if stack and not select else wildcard
+                stack.append((name, select))
+            continue
+        if select:
+            keep.append(line)
+    return keep
 
 
 def _leveloffset(lines: list[str], offset: str) -> list[str]:
@@ -427,8 +582,9 @@ def _ifeval(expr: str) -> bool:
 
 def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
-    asciidoc-py's (dangling continuations, implicit table header rows)."""
-    return implicit_table_headers(dangling_continuations(lines))
+    asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
+    auto-numbered callouts, cross reference text)."""
+    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(lines)))))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -482,13 +638,54 @@ _INLINE_MACRO = re.compile(r"\b(?:link|xref|mailto|https?|kbd|btn|menu)(?::|://)
 _EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_`])")
 
 
+_CELL_IMAGE = re.compile(r"\bimage::?([^\s\[\]]+)\[([^\]]*)\]")
+
+
 def _plain_asciidoc(line: str) -> str:
     """A line of an AsciiDoc table cell (``a|``) as escaped plain text: list markers
-    become a dash, emphasis marks and macros are reduced to their text."""
+    become a dash, emphasis marks and macros are reduced to their text. Block and
+    inline images (``image::shot.png[Alt]``, ``image:icon.png[]``) stay images: an
+    ``<img>`` built here from the target and alt (escaped), which the Site resolves."""
+    parts: list[str] = []
+    last = 0
+    for m in _CELL_IMAGE.finditer(line):
+        parts.append(_plain_text(line[last:m.start()]))
+        alt = m.group(2).split(",", 1)[0].strip().strip('"')
+        alt = "" if "=" in alt else alt
+        parts.append(f'<img src="{html_escape(m.group(1))}" alt="{html_escape(alt)}">')
+        last = m.end()
+    parts.append(_plain_text(line[last:]))
+    return "".join(parts)
+
+
+def _plain_text(line: str) -> str:
     line = re.sub(r"^\s*([*.\-]+)\s+", "- ", line)
     line = _INLINE_MACRO.sub(lambda m: m.group(1), line)
     line = _EMPHASIS.sub(lambda m: m.group(1), line)
     return html_escape(line, quote=False)
+
+
+def _value_refs(value: str, attrs: dict[str, str], depth: int = 4) -> str:
+    """An attribute ``value`` as asciidoc-py may be given it: references to other
+    defined attributes replaced by their values (up to ``depth`` levels), the
+    rest escaped so they show as written.
+
+    asciidoc-py does not substitute inside a value passed to it, and drops the
+    whole line of a reference whose value holds ``{name}``; Asciidoctor shows a
+    missing attribute reference as written (``attribute-missing: skip``).
+    """
+    if "{" not in value:
+        return value
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return m.group(0)
+        inner = attrs.get(m.group(2))
+        if inner is None:
+            return _CHAR_ATTRS.get(m.group(2), "\\" + m.group(0))
+        return _value_refs(inner, attrs, depth - 1) if depth > 0 else "\\" + m.group(0)
+
+    return _ATTR_REF.sub(sub, value)
 
 
 def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:
@@ -503,7 +700,7 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
             if k in used and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
-                api.attributes[k] = v
+                api.attributes[k] = _value_refs(v, attrs)
         api.attributes.update(_FIXED_ATTRS)
         out = io.StringIO()
         failed: BaseException | None = None

@@ -7,6 +7,21 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
 * **Implicit header row** (https://docs.asciidoctor.org/asciidoc/latest/tables/add-header-row/#implicit-header-row):
   a table with neither the ``header`` nor the ``noheader`` option whose first
   line is followed by a blank line gets ``options="...,header"``.
+* **End of a compound block** (example ``====``, open ``--``): Asciidoctor
+  reads a block's lines up to its closing delimiter, so a short last line such
+  as ``Done.`` stays text. asciidoc-py reads that line and the delimiter under
+  it as a two-line section title ("section title not permitted in delimited
+  block"), losing the line and leaving the block unclosed; a blank line is put
+  between them.
+* **Auto-numbered callouts** (``<.>``, https://docs.asciidoctor.org/asciidoc/latest/verbatim/callouts/):
+  Asciidoctor numbers each ``<.>`` of a listing and each ``<.>`` item of the
+  callout list after it in order; asciidoc-py knows only ``<1>``, ``<2>``...,
+  so they are numbered here.
+* **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
+  title of the section or block with that id (its ``reftext`` when given);
+  asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
+  ``[id=...]``) and the section ids Asciidoctor generates (``_the_title``); an id
+  found nowhere reads as its words.
 * **Dangling list continuation** (a ``+`` line followed by a blank line, see
   https://docs.asciidoctor.org/asciidoc/latest/lists/continuation/): Asciidoctor 2
   still attaches the next block to the list item when exactly one blank line
@@ -24,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["dangling_continuations", "implicit_table_headers"]
+__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -194,3 +209,135 @@ def dangling_continuations(lines: list[str]) -> list[str]:
         elif lines[nxt].strip() == "+":
             skip.update(range(i, nxt))
     return [line for i, line in enumerate(lines) if i not in skip]
+
+
+_COMPOUND = re.compile(r"^(={4,}|--)$")
+
+
+def compound_block_ends(lines: list[str]) -> list[str]:
+    """``lines`` with a blank line put before the closing delimiter of each example
+    (``====``) and open (``--``) block whose last line is text (see module doc).
+
+    A delimiter opens a block where a block may start (after a blank line, an
+    attribute line, a block title, a comment or another delimiter); under a text
+    line with no block open it is a two-line title's underline and left alone.
+    Verbatim blocks and tables are not looked into.
+    """
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    out: list[str] = []
+    stack: list[str] = []
+    for i, line in enumerate(lines):
+        delim = _COMPOUND.match(line.rstrip()) if not ignored[i] else None
+        if delim:
+            prev = out[-1].strip() if out else ""
+            if stack and stack[-1] == delim.group(1):
+                stack.pop()
+                if prev and prev != "+" and not _COMPOUND.match(prev):
+                    out.append("")
+            elif not prev or _ATTR_LINE.match(prev) or _BLOCK_TITLE.match(prev) or _LINE_COMMENT.match(prev) \
+                    or _COMPOUND.match(prev) or (i > 0 and ignored[i - 1]):
+                stack.append(delim.group(1))
+        out.append(line)
+    return out
+
+
+_AUTO_CALLOUT = re.compile(r"<\.>")
+_AUTO_CALLOUT_ITEM = re.compile(r"^<\.>(?=\s)")
+
+
+def auto_callouts(lines: list[str]) -> list[str]:
+    """``lines`` with Asciidoctor's auto-numbered callouts (``<.>``) numbered: in each
+    listing or literal block from 1, and the ``<.>`` items of the callout list after
+    it from 1 (see module doc). Lines without ``<.>`` are returned unchanged."""
+    if not any("<.>" in line for line in lines):
+        return lines
+    out = list(lines)
+    item = 0
+    blocks = {b.start: b for b in _delimited_blocks(lines) if b.kind == "verbatim"}
+    i = 0
+    while i < len(out):
+        block = blocks.get(i)
+        if block is not None:
+            n = 0
+            if not out[i].startswith(("////", "++++")):
+                for j in range(block.start + 1, min(block.end, len(out))):
+                    if "<.>" in out[j]:
+                        def number(_m: re.Match[str]) -> str:
+                            nonlocal n
+                            n += 1
+                            return f"<{n}>"
+                        out[j] = _AUTO_CALLOUT.sub(number, out[j])
+            item = 0
+            i = block.end + 1
+            continue
+        if _AUTO_CALLOUT_ITEM.match(out[i]):
+            item += 1
+            out[i] = f"<{item}>" + out[i][3:]
+        i += 1
+    return out
+
+
+_XREF_BARE = re.compile(r"<<([\w:.#/-]+)>>")
+_ANCHOR_LINE = re.compile(r"^\[\[([\w:.-]+)(?:,\s*([^\]]+))?\]\]$")
+_ATTR_ID = re.compile(r"^\[[^\]]*?(?:#([\w:.-]+)|\bid\s*=\s*[\"']?([\w:.-]+))")
+_SECTION_LINE = re.compile(r"^(=+)[ \t]+(\S.*?)\s*$")
+_INLINE_MARKS = re.compile(r"[*_`#]+")
+
+
+def _auto_id(title: str) -> str:
+    """The section id Asciidoctor generates by default (idprefix and idseparator ``_``)."""
+    text = re.sub(r"<[^>]*>|&\w+;", "", _INLINE_MARKS.sub("", title)).lower()
+    text = re.sub(r"[^\w\s.-]", "", text)
+    return "_" + re.sub(r"[\s.-]+", "_", text).strip("_")
+
+
+def xref_texts(lines: list[str]) -> list[str]:
+    """``lines`` with each ``<<id>>`` (no text) outside verbatim blocks replaced by
+    the title of the section or titled block with that id (see module doc)."""
+    if not any("<<" in line for line in lines):
+        return lines
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        if block.kind == "verbatim":
+            for j in range(block.start, min(block.end + 1, len(lines))):
+                ignored[j] = True
+    titles: dict[str, str] = {}
+    pending: list[tuple[str, str | None]] = []  # (id, reftext) waiting for their title
+    block_title = ""
+    for i, raw in enumerate(lines):
+        if ignored[i]:  # a verbatim block: its title (if any) is the title of the ids above it
+            for found, reftext in pending if block_title else ():
+                titles.setdefault(found, reftext or _INLINE_MARKS.sub("", block_title))
+            pending, block_title = [], ""
+            continue
+        line = raw.strip()
+        anchor = _ANCHOR_LINE.match(line)
+        attr_id = _ATTR_ID.match(line) if not anchor and _ATTR_LINE.match(line) else None
+        if anchor:
+            pending.append((anchor.group(1), anchor.group(2).strip() if anchor.group(2) else None))
+            continue
+        if attr_id:
+            pending.append((attr_id.group(1) or attr_id.group(2), None))
+            continue
+        if _BLOCK_TITLE.match(line):
+            block_title = line[1:].strip()
+            continue
+        if _ATTR_LINE.match(line) or _LINE_COMMENT.match(line):
+            continue
+        section = _SECTION_LINE.match(line)
+        title = section.group(2) if section else block_title
+        if section:
+            titles.setdefault(_auto_id(title), _INLINE_MARKS.sub("", title))
+        if title:
+            for found, reftext in pending:
+                titles.setdefault(found, reftext or _INLINE_MARKS.sub("", title))
+        pending, block_title = [], ""
+
+    def text(m: re.Match[str]) -> str:
+        ref = m.group(1).split("#")[-1]
+        return titles.get(ref) or re.sub(r"[-_]+", " ", ref).strip()
+
+    return [line if ignored[i] or "<<" not in line else _XREF_BARE.sub(text, line) for i, line in enumerate(lines)]

@@ -13,7 +13,12 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   between them stays; ``title``/``label``/``header`` attributes are kept as a
   bold line; ``<TabItem>`` becomes its tab label followed by its content; an
   image component (``<Image img={require('./x.png')} />``, ``<ThemedImage
-  sources={{light: ..., dark: ...}} />``: the light one) becomes an ``<img>``;
+  sources={{light: ..., dark: ...}} />``: the light one) becomes an ``<img>``,
+  and so does an imported SVG used as a component (``import Logo from
+  './logo.svg'`` then ``<Logo />``: Docusaurus draws it inline, "Inline SVGs");
+- ``<CodeBlock language="js">{Source}</CodeBlock>`` whose ``Source`` is imported
+  as text (``import Source from '!!raw-loader!./x.js'`` or ``'./x.js?raw'``)
+  becomes a fenced code block holding that file (Docusaurus "Code blocks");
 - ``:::note Title`` ... ``:::`` admonitions become a bold "Note: Title" line
   followed by their content;
 - JSX attribute expressions on HTML elements are evaluated when they are
@@ -45,9 +50,13 @@ from murar.schema import ParsedDocument
 MAX_PARTIAL_DEPTH = 5
 MAX_TAG_CHARS = 2000
 MAX_FAILED_TAGS = 20  # per line: after that the rest of the line is text
+MAX_RAW_CHARS = 200_000  # a file imported as code text is read up to this many characters
 MAX_LINE_CHARS = 20_000  # longer lines are left as text: JSX scanning stays linear on hostile input
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
+_RAW_IMPORT = re.compile(r"^!{0,2}raw-loader!(.+)$")
+_CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
+_RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*([A-Za-z_$][\w$]*)\s*\}\s*</CodeBlock>")
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
 _ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
@@ -191,6 +200,7 @@ def _bracket_delta(line: str) -> int:
 class _Scope:
     images: dict[str, str] = field(default_factory=dict)
     partials: dict[str, str] = field(default_factory=dict)
+    raw: dict[str, str] = field(default_factory=dict)  # name -> file imported as text (raw-loader)
 
 
 ReadInclude = Callable[[str, str], tuple[str, str] | None]
@@ -232,8 +242,56 @@ class MdxTransformer:
         text = _HEAD.sub("", text)
         scope = _Scope()
         lines = self._strip_esm(text.splitlines(), scope, page_rel)
+        if scope.raw:
+            lines = self._raw_code_blocks(lines, scope, page_rel)
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
         return front + out
+
+    def _raw_code_blocks(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
+        """``<CodeBlock language="js">{Source}</CodeBlock>`` where ``Source`` was imported
+        as text (``'!!raw-loader!./x.js'``, ``'./x.js?raw'``) as a fenced block holding
+        that file (Docusaurus "Code blocks": importing code snippets)."""
+        text = "\n".join(lines)
+
+        def repl(m: re.Match[str]) -> str:
+            name = m.group(2)
+            target = scope.raw.get(name)
+            if target is None:
+                return m.group(0)
+            code = self._read_raw(target, page_rel)
+            if code is None:
+                return "\n"
+            lang = re.search(r"""\b(?:language\s*=\s*|className\s*=\s*(?=['"]language-))"""
+                             r"""(?:(['"])(?:language-)?([\w+#.-]*)\1|\{\s*(['"])([\w+#.-]*)\3\s*\})""", m.group(1))
+            title = re.search(r"""\btitle\s*=\s*(['"])([^'"]*)\1""", m.group(1))
+            fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
+            head = f"**{title.group(2)}**\n\n" if title else ""
+            info = (lang.group(2) or lang.group(4) or "") if lang else ""
+            return f"\n\n{head}{fence}{info}\n{code.rstrip()}\n{fence}\n\n"
+
+        return _RAW_CODE_BLOCK.sub(repl, text).split("\n")
+
+    def _read_raw(self, target: str, page_rel: str) -> str | None:
+        """The text of a file imported as code; an extensionless target is tried with
+        the extensions webpack resolves in a Docusaurus site (``.js``, ``.jsx``, ``.ts``...)."""
+        root = self.site.config.root
+        res = self.site.resolve_include(target, page_rel=page_rel)
+        path = root / res.rel_path if res.rel_path else None
+        if path is not None and not path.is_file() and not PurePosixPath(target).suffix:
+            for ext in _CODE_EXTS:  # each candidate goes through the Site (inside the root)
+                alt = self.site.resolve_include(target + ext, page_rel=page_rel)
+                if alt.rel_path and (root / alt.rel_path).is_file():
+                    path = root / alt.rel_path
+                    break
+        if path is None or not path.is_file():
+            self.warnings.append(f"code import {target!r}: {res.problem or 'file not found'}")
+            return None
+        try:
+            with path.open(encoding="utf-8", errors="replace") as fh:
+                return fh.read(MAX_RAW_CHARS)
+        except OSError as err:
+            self.warnings.append(f"code import {target!r}: cannot read ({err})")
+            return None
 
     # ------------------------------------------------------------------ ESM
     def _strip_esm(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
@@ -269,6 +327,10 @@ class MdxTransformer:
         names, target = m.group(1).strip(), m.group(3)
         default = names.split(",", 1)[0].strip()
         if not re.fullmatch(r"[A-Za-z_$][\w$]*", default):
+            return
+        raw = _RAW_IMPORT.match(target)
+        if raw or target.endswith("?raw"):
+            scope.raw[default] = raw.group(1) if raw else target[: -len("?raw")]
             return
         low = target.lower().split("?", 1)[0]
         if low.endswith(_IMAGE_EXTS):
@@ -354,6 +416,11 @@ class MdxTransformer:
         if tag.name in scope.partials:
             return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack)
         attrs = {name: (value, kind) for name, value, kind in tag.attrs}
+        svg = scope.images.get(tag.name)
+        if svg is not None and svg.lower().split("?", 1)[0].endswith(".svg"):
+            # an imported SVG used as a component is drawn inline (Docusaurus "Inline SVGs", SVGR)
+            alt = next((t for t in (_attr_text(attrs.get(a)) for a in ("title", "alt", "aria-label")) if t), "")
+            return f'\n\n<img src="{_escape(svg)}" alt="{_escape(alt)}" />\n\n'
         if tag.name == "Tabs":
             values = attrs.get("values")
             if values and values[0]:

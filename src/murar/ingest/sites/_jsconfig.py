@@ -104,15 +104,84 @@ def object_block(code: str, key: str) -> str | None:
     return object_at(code, m.end() - 1)
 
 
-def plugin_options(code: str, plugin: str) -> list[str]:
-    """Option objects of every ``['<plugin>', { ... }]`` entry in ``code``
-    (Docusaurus plugin instances, e.g. several ``plugin-content-docs``)."""
+def object_blocks(code: str, key: str) -> list[str]:
+    """The text of every ``key: { ... }`` object literal in ``code``, in order."""
     out: list[str] = []
-    for m in re.finditer(rf"""['"]{re.escape(plugin)}['"]\s*,\s*\{{""", code):
+    for m in re.finditer(rf"\b{re.escape(key)}\s*:\s*\(?\s*\{{", code):
         block = object_at(code, m.end() - 1)
         if block is not None:
             out.append(block)
     return out
+
+
+def top_level_keys(block: str) -> list[str]:
+    """The names of the entries of the object literal body ``block`` at its own level."""
+    keys: list[str] = []
+    for entry in _top_level_entries(block):
+        m = re.match(r"""\s*['"]?([A-Za-z_$][\w$-]*)['"]?\s*:""", entry)
+        if m:
+            keys.append(m.group(1))
+    return keys
+
+
+def plugin_options(code: str, *plugins: str) -> list[str]:
+    """Option objects of every ``['<plugin>', { ... }]`` entry in ``code`` whose
+    name is one of ``plugins`` (Docusaurus plugin instances, e.g. several
+    ``plugin-content-docs``), in order. The name may be wrapped in
+    ``require.resolve(...)`` and the object in parentheses (``/** @type */ ({...})``
+    once comments are stripped)."""
+    names = "|".join(re.escape(p) for p in plugins)
+    out: list[str] = []
+    for m in re.finditer(rf"""(?:require\.resolve\(\s*)?['"](?:{names})['"]\s*\)?\s*,\s*\(?\s*\{{""", code):
+        block = object_at(code, m.end() - 1)
+        if block is not None:
+            out.append(block)
+    return out
+
+
+def _top_level_entries(block: str) -> list[str]:
+    """The ``key: value`` entries of the object literal body ``block`` at its own
+    level (split at commas outside strings, brackets and braces)."""
+    depth, quote, i, n = 0, "", 0, len(block)
+    starts = [0]
+    while i < n:
+        c = block[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth -= 1
+        elif c == "," and depth == 0:
+            starts.append(i + 1)
+        i += 1
+    return [block[a:b - 1 if b < n else b] for a, b in zip(starts, [*starts[1:], n + 1], strict=True)]
+
+
+def top_level_value(block: str, key: str) -> str | None:
+    """The source text of ``key``'s value in the object literal body ``block`` at
+    its own level (not in a nested object such as ``versions: {current: {path: ...}}``),
+    stripped; ``None`` when the object has no such key."""
+    for entry in _top_level_entries(block):
+        m = re.match(rf"\s*['\"]?{re.escape(key)}['\"]?\s*:(.*)$", entry, re.DOTALL)
+        if m:
+            return m.group(1).strip()
+    return None
+
+
+def top_level_string(block: str, key: str, consts: dict[str, str] | None = None) -> str | None:
+    """The string literal value of ``key`` at the top level of ``block`` (see
+    :func:`top_level_value`; template placeholders resolved), else ``None``."""
+    value = top_level_value(block, key)
+    m = re.fullmatch(_STRING, value) if value is not None else None
+    if not m:
+        return None
+    return _literal(m.groups(), consts if consts is not None else constants(block))
 
 
 def object_at(code: str, start: int) -> str | None:

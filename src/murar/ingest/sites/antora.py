@@ -18,7 +18,19 @@ only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
   to the including file;
 - ``nav.adoc`` files are navigation, not pages.
 
-``antora-playbook.yml`` and ``antora.yml`` are read as data (YAML, no tags).
+AsciiDoc attributes of a page (docs.antora.org, "AsciiDoc Configuration",
+"Intrinsic Attributes"): the playbook's ``asciidoc.attributes`` (site-wide;
+``site.title``/``site.url`` as ``site-title``/``site-url``), then the component
+descriptor's (a playbook attribute set without a trailing ``@`` is hard set and
+wins); a value may reference attributes defined before it (``'{base}.1'``); a
+value of ``false`` or ``~`` unsets. Antora's intrinsic attributes come last and
+override both: ``env=site``, ``env-site``, ``site-gen=antora``,
+``site-gen-antora``, ``partialsdir=partial$``, ``examplesdir=example$`` (so
+``include::{partialsdir}/x.adoc[]`` is the partial ``x.adoc``) and the page
+attributes (``page-component-name``, ``page-module``, ...).
+
+``antora-playbook.yml`` (or the playbook file the site was opened with) and
+``antora.yml`` are read as data (YAML, no tags).
 """
 
 from __future__ import annotations
@@ -50,6 +62,10 @@ _RESOURCE_ID = re.compile(
 # a URL, not a resource ID (``ROOT:shot.png`` also looks like "scheme:path")
 _URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|//|data:|mailto:|javascript:)", re.IGNORECASE)
 _SKIP_DIRS = {"node_modules", "build", "public", ".git", "_site"}
+# Antora's intrinsic environment and family attributes (docs.antora.org, "Intrinsic Attributes";
+# @antora/asciidoc-loader sets partialsdir/examplesdir to the family tokens)
+_INTRINSIC = {"env": "site", "env-site": "", "site-gen": "antora", "site-gen-antora": "",
+              "partialsdir": "partial$", "examplesdir": "example$"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,24 +105,57 @@ class AntoraComponent:
     display_version: str = ""
 
 
-def _read_component(path: Path, rel_dir: str, warnings: list[str]) -> AntoraComponent:
+_ATTR_REF = re.compile(r"(?<!\\)\{([\w][\w-]*)\}")
+_PLAYBOOK_NAMES = ("antora-playbook.yml", "antora-playbook.yaml")
+
+
+def _read_yaml(path: Path, warnings: list[str], what: str) -> dict[str, Any]:
     try:
         data: Any = load_yaml_safely(path.read_text(encoding="utf-8", errors="replace"), unknown_tags="null")
     except (OSError, FrontMatterError) as err:
-        warnings.append(f"{path.name}: cannot read ({err}); folder name used as component name")
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
+        warnings.append(f"{path.name}: cannot read ({err}); {what}")
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _merge_attributes(raw: Any, into: dict[str, str], *, hard: set[str] | None = None) -> None:
+    """Add the ``asciidoc.attributes`` map ``raw`` of a playbook or component
+    descriptor to ``into``, in order, as Antora does.
+
+    A value may reference attributes already in ``into`` (``'{base}.1'``);
+    references to unknown ones are kept as written. ``false`` or ``~`` unset
+    the attribute; a trailing ``@`` on the name or value marks a soft set.
+    Names in ``hard`` (attributes a playbook set without ``@``) are not
+    changed. When ``hard`` is given, the names this map hard-sets are added to
+    it. ``raw`` that is not a mapping is ignored.
+    """
+    if not isinstance(raw, dict):
+        return
+    for key, value in raw.items():
+        name = str(key)
+        soft = name.endswith("@") or (isinstance(value, str) and value.endswith("@"))
+        name = name.rstrip("@")
+        if not name or (hard is not None and name in hard and name in into):
+            continue
+        if value is False or value is None:
+            into.pop(name, None)
+            continue
+        text = "" if value is True else value.rstrip("@") if isinstance(value, str) else str(value)
+        into[name] = _ATTR_REF.sub(lambda m: into.get(m.group(1), m.group(0)), text)
+        if hard is not None and not soft:
+            hard.add(name)
+
+
+def _read_component(path: Path, rel_dir: str, warnings: list[str],
+                    site_attrs: dict[str, str] | None = None, hard: frozenset[str] = frozenset()) -> AntoraComponent:
+    data = _read_yaml(path, warnings, "folder name used as component name")
     name = str(data.get("name") or PurePosixPath(rel_dir or ".").name or "ROOT")
-    attrs: dict[str, str] = {}
+    attrs: dict[str, str] = dict(site_attrs or {})
     asciidoc = data.get("asciidoc")
-    raw = asciidoc.get("attributes") if isinstance(asciidoc, dict) else None
-    if isinstance(raw, dict):
-        for k, v in raw.items():
-            if v is False or v is None:
-                continue
-            attrs[str(k).rstrip("@")] = "" if v is True else str(v).rstrip("@") if isinstance(v, str) else str(v)
-    version = "" if data.get("version") in (None, False, "~") else str(data.get("version"))
+    _merge_attributes(asciidoc.get("attributes") if isinstance(asciidoc, dict) else None, attrs, hard=set(hard))
+    # version: true (Antora 3) takes the git branch or tag name, unknown here; ~ or false: versionless
+    raw_version = data.get("version")
+    version = "" if raw_version is None or isinstance(raw_version, bool) or raw_version == "~" else str(raw_version)
     return AntoraComponent(name=name, dir=rel_dir, attributes=attrs, title=str(data.get("title") or name),
                            version=version, display_version=str(data.get("display_version") or version))
 
@@ -121,6 +170,7 @@ class AntoraSite:
         self._components: list[AntoraComponent] | None = None
         self._includes: frozenset[str] | None = None
         self._config: SiteConfig | None = None
+        self._site_attrs: tuple[dict[str, str], frozenset[str]] | None = None
         self.load_warnings: list[str] = []
 
     @classmethod
@@ -129,6 +179,30 @@ class AntoraSite:
         return cls(root, config_file)
 
     # ------------------------------------------------------------ components
+    def site_attributes(self) -> tuple[dict[str, str], frozenset[str]]:
+        """The playbook's site-wide attributes and the names it hard-sets.
+
+        The playbook is the file the site was opened with when it is not an
+        ``antora.yml``, else ``antora-playbook.yml`` at the root; none: empty.
+        """
+        if self._site_attrs is None:
+            attrs: dict[str, str] = {}
+            hard: set[str] = set()
+            names = [self._config_file] if self._config_file and PurePosixPath(self._config_file).name not in (
+                "antora.yml",) else []
+            path = next((self._root / n for n in (*names, *_PLAYBOOK_NAMES) if (self._root / n).is_file()), None)
+            if path is not None:
+                data = _read_yaml(path, self.load_warnings, "site-wide attributes ignored")
+                site = data.get("site")
+                if isinstance(site, dict):
+                    for key in ("title", "url"):
+                        if isinstance(site.get(key), str | int | float) and not isinstance(site.get(key), bool):
+                            attrs[f"site-{key}"] = str(site[key])
+                asciidoc = data.get("asciidoc")
+                _merge_attributes(asciidoc.get("attributes") if isinstance(asciidoc, dict) else None, attrs, hard=hard)
+            self._site_attrs = (attrs, frozenset(hard))
+        return self._site_attrs
+
     @property
     def components(self) -> list[AntoraComponent]:
         """Component versions found under the root (deepest paths first)."""
@@ -139,9 +213,10 @@ class AntoraSite:
                 if any(p.startswith(".") or p in _SKIP_DIRS for p in rel_parts[:-1]):
                     continue
                 rel_dir = PurePosixPath(*rel_parts[:-1]).as_posix() if len(rel_parts) > 1 else ""
-                found.append(_read_component(path, rel_dir, self.load_warnings))
+                site_attrs, hard = self.site_attributes()
+                found.append(_read_component(path, rel_dir, self.load_warnings, site_attrs, hard))
             if not found and (self._root / "modules").is_dir():
-                found.append(AntoraComponent(name=self._root.name, dir=""))
+                found.append(AntoraComponent(name=self._root.name, dir="", attributes=dict(self.site_attributes()[0])))
             found.sort(key=lambda c: -len(c.dir))
             self._components = found
         return self._components
@@ -172,11 +247,13 @@ class AntoraSite:
         return None
 
     def attributes_for(self, rel: str) -> dict[str, str]:
-        """AsciiDoc attributes Antora sets for a page: the component's
-        ``asciidoc.attributes`` plus its intrinsic page attributes."""
+        """AsciiDoc attributes Antora sets for a page (``name -> value``): the
+        playbook's and the component's ``asciidoc.attributes``, then Antora's
+        intrinsic attributes, which they cannot override (see the module doc)."""
         comp = self.component_of(rel)
         loc = self._locate(rel)
-        attrs = dict(comp.attributes) if comp else {}
+        attrs = dict(comp.attributes) if comp else dict(self.site_attributes()[0])
+        attrs.update(_INTRINSIC)
         if comp is not None:  # Antora's intrinsic page attributes (docs.antora.org: page attributes)
             attrs.setdefault("page-component-name", comp.name)
             attrs.setdefault("page-component-title", comp.title or comp.name)
@@ -187,6 +264,8 @@ class AntoraSite:
                 attrs.setdefault("page-component-display-version", comp.display_version)
         if loc is not None:
             attrs.setdefault("page-module", loc[1])
+            if loc[2] == "pages":
+                attrs.setdefault("page-relative-src-path", loc[3])
         return attrs
 
     # -------------------------------------------------------------- config

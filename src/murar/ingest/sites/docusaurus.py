@@ -3,12 +3,17 @@
 From the Docusaurus documentation ("Static assets", "Docs: introduction",
 "MDX and React: importing Markdown", "plugin-content-docs" options):
 
-- pages are ``.md``/``.mdx`` files in the docs plugin's ``path`` (default
-  ``docs``), the blog (``blog``) and ``src/pages``; files or folders starting
+- pages are ``.md``/``.mdx`` files in the ``path`` of every content plugin
+  instance: the docs (default ``docs``), blog (``blog``) and pages
+  (``src/pages``) plugins of the preset, and each ``plugins`` entry naming
+  ``@docusaurus/plugin-content-{docs,blog,pages}`` or a module shorthand of
+  it (``content-docs``, ``@docusaurus/content-docs``); files or folders starting
   with ``_`` are partials, not pages (the plugin's default ``exclude``), as are
   Markdown files imported by another page (MDX partials, e.g. under
   ``static/``); ``versioned_docs/`` and ``i18n/`` hold older versions and
-  translations of the same pages and are not ingested;
+  translations of the same pages and are not ingested, except the version a
+  docs instance with ``includeCurrentVersion: false`` publishes instead of its
+  ``path`` (see :func:`docs_folder`);
 - ``staticDirectories`` (default ``static``) are copied to the site root: a
   root-relative link ``/img/x.png`` (or ``/<baseUrl>/img/x.png``) and
   ``useBaseUrl('img/x.png')`` mean ``static/img/x.png``;
@@ -23,8 +28,10 @@ Settings are read from ``docusaurus.config.{js,ts}`` without running it
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _common
@@ -34,7 +41,43 @@ from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_un
 
 _PAGE_MARKUP = {".md": "markdown", ".mdx": "mdx", ".markdown": "markdown"}
 _DEFAULT_EXCLUDE = ("**/_*.{js,jsx,ts,tsx,md,mdx}", "**/_*/**", "**/*.test.{js,jsx,ts,tsx}", "**/__tests__/**")
+# plugin names and module shorthands (Docusaurus "Using plugins": '@docusaurus/content-docs' and
+# 'content-docs' load '@docusaurus/plugin-content-docs'), with each plugin's default path
+_CONTENT_PLUGINS = tuple(
+    ((f"@docusaurus/plugin-content-{kind}", f"@docusaurus/content-{kind}", f"content-{kind}"), default)
+    for kind, default in (("docs", "docs"), ("blog", "blog"), ("pages", "src/pages"))
+)
+_THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
+_THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
+
+
+def docs_folder(options: str, consts: dict[str, str], site: Path) -> str:
+    """The folder (relative to the site folder) a docs plugin instance publishes
+    as its default version, from the body of its options object.
+
+    That is its ``path`` (default ``docs``), unless ``includeCurrentVersion:
+    false``: Docusaurus then publishes no current version and the default one
+    is ``lastVersion``, or else the first entry of ``versions.json``
+    (``<id>_versions.json`` for an instance with an ``id``), whose files are in
+    ``versioned_docs/version-<name>`` (``<id>_versioned_docs/...``). An
+    unreadable or empty versions file leaves ``path``.
+    """
+    path = js.top_level_string(options, "path", consts) or "docs"
+    if js.top_level_value(options, "includeCurrentVersion") != "false":
+        return path
+    plugin_id = js.top_level_string(options, "id", consts) or "default"
+    prefix = "" if plugin_id == "default" else f"{plugin_id}_"
+    version = js.top_level_string(options, "lastVersion", consts)
+    if version is None:
+        try:
+            names = json.loads((site / f"{prefix}versions.json").read_text(encoding="utf-8", errors="replace"))
+        except (OSError, ValueError):
+            names = None
+        version = names[0] if isinstance(names, list) and names and isinstance(names[0], str) else None
+    if not version or version == "current" or "/" in version or version.startswith("."):
+        return path
+    return f"{prefix}versioned_docs/version-{version}"
 
 
 def _expand_braces(pattern: str) -> list[str]:
@@ -77,19 +120,22 @@ class DocusaurusSite:
         consts = js.constants(code)
         base_url = js.string_setting(code, "baseUrl", consts) or "/"
         static = js.array_setting(code, "staticDirectories", consts) or ["static"]
-        docs_block = js.object_block(code, "docs") or ""
-        docs_path = js.string_setting(docs_block, "path", consts) or "docs"
-        route = js.string_setting(docs_block, "routeBasePath", consts)
+        # the preset's docs options, not themeConfig.docs ({sidebar: ..., versionPersistence: ...})
+        docs_block = next((b for b in js.object_blocks(code, "docs")
+                           if not set(js.top_level_keys(b)) <= _THEME_DOCS_KEYS), "")
+        docs_path = docs_folder(docs_block, consts, root / site_dir)
+        route = js.top_level_string(docs_block, "routeBasePath", consts)
         exclude = js.array_setting(docs_block, "exclude", consts) or []
-        content = [docs_path, "blog", "src/pages"]
-        for block in js.plugin_options(code, "@docusaurus/plugin-content-docs"):  # more docs instances
-            extra = js.string_setting(block, "path", consts)
-            if extra and extra not in content:
-                content.append(extra)
-        blog_block = js.object_block(code, "blog") or ""
-        blog_path = js.string_setting(blog_block, "path", consts)
-        if blog_path and blog_path not in content:
-            content[1] = blog_path
+        blog_block = next((b for b in js.object_blocks(code, "blog")
+                           if not set(js.top_level_keys(b)) <= _THEME_BLOG_KEYS), "")
+        content = [docs_path, js.top_level_string(blog_block, "path", consts) or "blog", "src/pages"]
+        for names, default in _CONTENT_PLUGINS:  # more instances of the content plugins
+            for block in js.plugin_options(code, *names):
+                if default == "docs":
+                    content.append(docs_folder(block, consts, root / site_dir))
+                else:
+                    content.append(js.top_level_string(block, "path", consts) or default)
+        content = list(dict.fromkeys(join_rel(".", d) for d in content))
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
         settings = {"site_dir": site_dir, "docs_path": docs_path, "markdown.format": md_format}
@@ -148,11 +194,12 @@ class DocusaurusSite:
         if markup is None:
             return asset_or_unknown(rel)
         site_dir = self._site_dir
+        content = next((d for d in self._config.content_dirs if contained(rel, d)), None)
         for special, why in (("versioned_docs", "older docs version (versioned_docs)"),
                              ("i18n", "translation (i18n)")):
-            if contained(rel, join_rel(site_dir, special)):
+            folder = join_rel(site_dir, special)
+            if contained(rel, folder) and not (content is not None and contained(content, folder)):
                 return FileClass(role=FileRole.EXCLUDED, reason=why)
-        content = next((d for d in self._config.content_dirs if contained(rel, d)), None)
         if content is None:
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"outside the docs folders ({', '.join(self._config.content_dirs)})")
@@ -170,6 +217,13 @@ class DocusaurusSite:
         return join_rel(self._site_dir, rel)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        """Resolve an image/asset ``link`` of the page ``page_rel`` (see the module doc).
+
+        The path is percent-decoded first, as Docusaurus' MDX loader does
+        (``decodeURIComponent`` on the URL path: ``my%20shot.png`` and
+        ``<my shot.png>`` are the file ``my shot.png``); a file whose name
+        really holds ``%xx`` is still found under its raw name.
+        """
         target = strip_wrappers(link)
         if not target:
             return ResolvedLink(problem=f"unsupported syntax {link!r}")
@@ -177,8 +231,17 @@ class DocusaurusSite:
             if target.lower().startswith("data:"):
                 return ResolvedLink(problem="inline data URI image ignored")
             return ResolvedLink(url=target)
+        raw = target.split("#", 1)[0].split("?", 1)[0]
+        decoded = unquote(raw)
+        res = self._resolve_path(decoded, page_rel)
+        if decoded != raw and not (res.rel_path and (self._config.root / res.rel_path).is_file()):
+            again = self._resolve_path(raw, page_rel)
+            if again.rel_path and (self._config.root / again.rel_path).is_file():
+                return again
+        return res
+
+    def _resolve_path(self, path: str, page_rel: str) -> ResolvedLink:
         root = self._config.root
-        path = target.split("#", 1)[0].split("?", 1)[0]
         if path.startswith("@site/"):
             return self._checked(self._site_path(path[len("@site/"):]))
         if path.startswith("/"):
