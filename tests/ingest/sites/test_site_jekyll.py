@@ -152,3 +152,21 @@ def test_real_jekyll_corpus_resolves_every_image(docsite: Callable[[str], Path],
     assert counts.pages == 54
     assert counts.unresolved == [] and counts.warnings == []
     assert counts.resolved == 211 and counts.remote == 1
+
+
+def test_callout_ial_before_its_block_and_configured_titles(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """just-the-docs "Callouts": the block IAL goes before (or after) its paragraph or
+    quote, also inside a quote; the names and titles come from ``_config.yml``
+    ``callouts`` (an untitled one, or a ``-title`` one, gets no label)."""
+    write(tmp_path, "_config.yml", "title: T\ncallouts:\n  caveat:\n    title: Be careful\n    color: red\n"
+                                   "  highlight:\n    color: yellow\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("Intro.\n\n{: .caveat }\nMind the gap.\n\n> {: .caveat }\n> Quoted caveat.\n\n"
+                          "{: .highlight }\nJust yellow.\n\n{: .caveat-title }\n> Own title\n>\n> Body.\n\n"
+                          "{: .note }\nNot a configured callout.\n", page_rel="index.md")
+    assert "**Be careful:** Mind the gap." in out
+    assert "> **Be careful:** Quoted caveat." in out
+    assert "\nJust yellow." in out and "\n> Own title" in out and "\nNot a configured callout." in out
+    assert "{:" not in out
+    default = jekyll.label_callouts("Text before.\n\n{: .warning }\nA warning paragraph.\n")
+    assert "**Warning:** A warning paragraph." in default

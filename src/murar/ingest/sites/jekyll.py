@@ -184,6 +184,7 @@ _TOKEN = re.compile(r"\{%-?\s*(?P<tag>\w+)(?P<tagargs>.*?)-?%\}|\{\{-?(?P<expr>.
 _PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 _STRING = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""")
 _IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
+_QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?!:)[^}\n]*\}[ \t]*$", re.MULTILINE)
 _IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?!:)[^}\n]*\}")
 _KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^}]*?/\}|\{::comment\}.*?\{:/comment\}|\{::(\w+)[^}]*\}|\{:/(\w+)?\}",
                            re.DOTALL)
@@ -210,6 +211,7 @@ class JekyllSite:
         self._variables = dict(variables or {})
         self._root = config.root
         self._source = config.content_dirs[0] if config.content_dirs else "."
+        self._callouts = callout_titles(self._variables)
 
     @property
     def config(self) -> SiteConfig:
@@ -318,7 +320,7 @@ class JekyllSite:
         values["jekyll.environment"] = "production"
         body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values),
                                   warnings=sink, depth=0)
-        return head + strip_kramdown(body)
+        return head + strip_kramdown(body, self._callouts)
 
     def render_liquid(self, text: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
                       depth: int) -> str:
@@ -472,15 +474,42 @@ def _literal(text: str) -> str | None:
     return None
 
 
-_CALLOUT_IAL = re.compile(r"^[ \t]*\{:\s*\.(note|tip|warning|important|caution|info|danger)\b[^}\n]*\}[ \t]*$",
-                          re.IGNORECASE)
-_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_CALLOUT_IAL = re.compile(r"^(?P<lead>[ \t>]*)\{:\s*\.(?P<name>[\w-]+)[^}\n]*\}[ \t]*$")
+_FENCE = re.compile(r"^[ \t>]*(```|~~~)")
+#: callout classes labelled when ``_config.yml`` names none (the classes Jekyll themes style)
+DEFAULT_CALLOUTS = {name: name.capitalize() for name in
+                    ("note", "tip", "warning", "important", "caution", "info", "danger")}
 
 
-def label_callouts(text: str) -> str:
-    """A kramdown block IAL naming a callout class (``{: .note}``, ``{: .warning}``,
-    the just-the-docs convention) written right after a paragraph labels that
-    paragraph (``**Note:** ...``); code fences are left alone."""
+def callout_titles(variables: dict[str, str]) -> dict[str, str]:
+    """Callout class -> label, from ``_config.yml`` ``callouts`` (just-the-docs
+    "Callouts": the names are not predefined, each configured one has a ``color``
+    and an optional ``title``; an untitled one gets no label) given as the
+    flattened ``site.callouts.<name>.<key>`` ``variables``; without a ``callouts``
+    setting, :data:`DEFAULT_CALLOUTS`. Never raises."""
+    names = {key.split(".")[2] for key in variables if key.startswith("site.callouts.") and key.count(".") >= 3}
+    if not names:
+        return dict(DEFAULT_CALLOUTS)
+    return {name: variables.get(f"site.callouts.{name}.title", "").strip() for name in sorted(names)}
+
+
+def _quote_depth(line: str) -> int:
+    lead = re.match(r"[ \t>]*", line)
+    return lead.group(0).count(">") if lead else 0
+
+
+def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
+    """Label the block a kramdown callout IAL names with the callout's title
+    (``**Note:** ...``), the just-the-docs convention (``titles``: class -> label,
+    :func:`callout_titles`; default :data:`DEFAULT_CALLOUTS`).
+
+    kramdown ("Block IALs") applies a block IAL to the block right after it, or,
+    written on the line right after a block, to that block; just-the-docs
+    documents both places, also inside block quotes (``> {: .note }``). A
+    ``<name>-title`` callout takes its title from its first paragraph, which is
+    already in the text, so it is not labelled; neither is a class without a
+    title. Code fences are left alone."""
+    titles = DEFAULT_CALLOUTS if titles is None else titles
     lines = text.split("\n")
     in_fence = False
     for i, line in enumerate(lines):
@@ -488,23 +517,39 @@ def label_callouts(text: str) -> str:
             in_fence = not in_fence
             continue
         m = None if in_fence else _CALLOUT_IAL.match(line)
-        if m is None or i == 0 or not lines[i - 1].strip():
+        label = titles.get(m.group("name").lower(), "") if m else ""
+        if not label:
             continue
-        start = i - 1
-        while start > 0 and lines[start - 1].strip():
-            start -= 1
+        depth = _quote_depth(line)
+        prev = lines[i - 1] if i > 0 else ""
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
+            start = i - 1  # after a block: label that block's first line
+            while start > 0 and lines[start - 1].strip(" \t>") and not _CALLOUT_IAL.match(lines[start - 1]):
+                start -= 1
+        elif nxt.strip(" \t>") and not _FENCE.match(nxt):
+            start = i + 1  # before a block: label the block that follows
+            while start + 1 < len(lines) and _CALLOUT_IAL.match(lines[start]):
+                start += 1
+            if not lines[start].strip(" \t>"):
+                continue
+        else:
+            continue
         lead = re.match(r"[ \t>]*", lines[start])
         cut = lead.end() if lead else 0
-        lines[start] = f"{lines[start][:cut]}**{m.group(1).capitalize()}:** {lines[start][cut:]}"
+        if not lines[start][cut:].startswith(f"**{label}:**"):
+            lines[start] = f"{lines[start][:cut]}**{label}:** {lines[start][cut:]}"
     return "\n".join(lines)
 
 
-def strip_kramdown(text: str) -> str:
-    """Label callout paragraphs (:func:`label_callouts`), then remove kramdown inline
-    attribute lists (``{: .note }`` lines, ``{:.cls}`` after a span) and extension
-    markers (``{::comment}...{:/comment}``, ``{::nomarkdown}``)."""
-    text = label_callouts(text)
+def strip_kramdown(text: str, callouts: dict[str, str] | None = None) -> str:
+    """Label callout paragraphs (:func:`label_callouts` with ``callouts``), then remove
+    kramdown inline attribute lists (``{: .note }`` lines, in block quotes too,
+    ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
+    ``{::nomarkdown}``)."""
+    text = label_callouts(text, callouts)
     text = _IAL_LINE.sub("", text)
+    text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
     text = _IAL_SPAN.sub("", text)
     return _KRAMDOWN_EXT.sub("", text)
 
