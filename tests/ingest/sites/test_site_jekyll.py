@@ -170,3 +170,23 @@ def test_callout_ial_before_its_block_and_configured_titles(tmp_path: Path, writ
     assert "{:" not in out
     default = jekyll.label_callouts("Text before.\n\n{: .warning }\nA warning paragraph.\n")
     assert "**Warning:** A warning paragraph." in default
+
+
+def test_markdown_attribute_html_block_content_is_markdown(tmp_path: Path, write: Callable[..., Path],
+                                                           png: bytes) -> None:
+    """kramdown ``<div markdown="1">`` (the just-the-docs ``code-example`` block): its
+    image is a picture of the page and its emphasis is not left as ``**`` text."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "assets/shot.png", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\n<div class=\"code-example\" markdown=\"1\">\n![Shot](/assets/shot.png)\n\n"
+        "<div class=\"inner\">\nnested html\n</div>\nSome **bold** words.\n</div>\nAfter.\n\n"
+        "```html\n<div markdown=\"1\">\n</div>\n```\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [m.path for m in doc.media if m.kind == "image"] == ["assets/shot.png"]
+    text = doc.sections[0].text
+    assert "Some bold words." in text and "**" not in text and "After." in text
+    assert '<div markdown="1">' in text  # code fence untouched

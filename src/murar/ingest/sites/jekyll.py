@@ -542,12 +542,70 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     return "\n".join(lines)
 
 
+_MD_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)\s+markdown\s*=\s*"
+                            r"(?P<q>[\"']?)(?:1|block)(?P=q)(?P<rest>[^<>]*)>[ \t]*$")
+
+
+def open_markdown_blocks(text: str) -> str:
+    """kramdown's ``markdown="1"``/``markdown="block"`` HTML blocks (kramdown syntax,
+    "HTML Blocks": the element's content is parsed as Markdown), written with the
+    opening tag alone on its line (``<div class="code-example" markdown="1">``,
+    in a quote too), made CommonMark: the attribute is dropped and the content is
+    set off by blank lines from the opening tag and from the matching closing tag
+    (and from a nested element's closing tag), so its images, emphasis and lists
+    parse. Other HTML is left alone; code fences
+    are skipped."""
+    if "markdown" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    closers: list[tuple[str, int]] = []  # (tag, depth of that tag still open) of each open block
+    in_fence = False
+    for line in lines:
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            out.append(line)
+            continue
+        if in_fence:
+            out.append(line)
+            continue
+        m = _MD_BLOCK_OPEN.match(line)
+        if closers:
+            tag, depth = closers[-1]
+            depth += len(re.findall(rf"<{tag}\b", line, re.IGNORECASE))
+            closes = len(re.findall(rf"</{tag}\s*>", line, re.IGNORECASE))
+            if m is None and depth - closes < 0 and re.fullmatch(rf"[ \t>]*</{tag}\s*>[ \t]*", line,
+                                                                             re.IGNORECASE):
+                closers.pop()
+                lead = re.match(r"[ \t>]*", line)
+                out.extend([lead.group(0).rstrip() if lead else "", line])
+                continue
+            closers[-1] = (tag, depth - closes)
+            if m is None and re.fullmatch(r"[ \t>]*</[A-Za-z][\w-]*\s*>[ \t]*", line):
+                # kramdown parses the Markdown after a nested HTML element; CommonMark would
+                # keep it in that element's HTML block up to a blank line
+                lead = re.match(r"[ \t>]*", line)
+                out.extend([line, lead.group(0).rstrip() if lead else ""])
+                continue
+        if m is not None:
+            if closers:
+                closers[-1] = (closers[-1][0], closers[-1][1] - 1) if closers[-1][0] == m.group("tag") \
+                    else closers[-1]
+            out.extend([f"{m.group('lead')}<{m.group('tag')}{m.group('attrs')}{m.group('rest')}>",
+                        m.group("lead").rstrip()])
+            closers.append((m.group("tag"), 0))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def strip_kramdown(text: str, callouts: dict[str, str] | None = None) -> str:
-    """Label callout paragraphs (:func:`label_callouts` with ``callouts``), then remove
+    """Open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`), label callout
+    paragraphs (:func:`label_callouts` with ``callouts``), then remove
     kramdown inline attribute lists (``{: .note }`` lines, in block quotes too,
     ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
     ``{::nomarkdown}``)."""
-    text = label_callouts(text, callouts)
+    text = label_callouts(open_markdown_blocks(text), callouts)
     text = _IAL_LINE.sub("", text)
     text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
     text = _IAL_SPAN.sub("", text)
