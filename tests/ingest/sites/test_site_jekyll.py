@@ -190,3 +190,29 @@ def test_markdown_attribute_html_block_content_is_markdown(tmp_path: Path, write
     text = doc.sections[0].text
     assert "Some bold words." in text and "**" not in text and "After." in text
     assert '<div markdown="1">' in text  # code fence untouched
+
+
+def test_front_matter_defaults(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Jekyll "Front Matter Defaults": values by scope path (prefix or glob) and type feed
+    ``page.*`` and ``published``; a deeper scope and the page's own front matter win."""
+    write(tmp_path, "_config.yml", (
+        "title: T\ncollections:\n  recipes:\n    output: true\ndefaults:\n"
+        "  - scope: {path: ''}\n    values: {shots: /img, product: Base}\n"
+        "  - scope: {path: guide}\n    values: {shots: /guide/img}\n"
+        "  - scope: {path: '', type: recipes}\n    values: {product: Kitchen}\n"
+        "  - scope: {path: 'drafts-*'}\n    values: {published: false}\n"))
+    write(tmp_path, "guide/img/a.png", png)
+    write(tmp_path, "guide/start.md", "---\ntitle: S\n---\n![A]({{ page.shots }}/a.png) {{ page.product }}\n")
+    write(tmp_path, "_recipes/soup.md", "---\ntitle: Soup\n---\nFor {{ page.product }} and {{ page.shots }}\n")
+    write(tmp_path, "own.md", "---\nproduct: Own\n---\n{{ page.product }}\n")
+    write(tmp_path, "drafts-1.md", "---\ntitle: D\n---\nhidden\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess((tmp_path / "guide/start.md").read_text(), page_rel="guide/start.md")
+    assert "![A](/guide/img/a.png) Base" in out
+    assert site.resolve_asset("/guide/img/a.png", page_rel="guide/start.md").rel_path == "guide/img/a.png"
+    assert "For Kitchen and /img" in site.preprocess((tmp_path / "_recipes/soup.md").read_text(),
+                                                     page_rel="_recipes/soup.md")
+    assert "Own" in site.preprocess((tmp_path / "own.md").read_text(), page_rel="own.md")
+    fc = site.classify("drafts-1.md")
+    assert fc.role is FileRole.EXCLUDED and "published" in fc.reason
+    assert site.classify("guide/start.md").role is FileRole.PAGE

@@ -11,6 +11,8 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
 - Files and folders starting with ``_``/``.`` are not pages (``_layouts``,
   ``_sass``, ``_data``, ``_site``, ``_drafts``) except output collections;
   ``_includes`` files are includes; ``published: false`` pages are excluded;
+  ``defaults`` (front matter defaults by ``scope`` path/type) under each page's
+  own front matter, for ``published`` and the ``page.*`` Liquid variables;
   an ``.html`` file without front matter is a static file, not a page.
 - Liquid (:meth:`JekyllSite.render_liquid`): ``{% raw %}`` kept literal,
   ``{% comment %}`` removed, ``{% include x %}`` / ``{% include_relative x %}``
@@ -38,6 +40,7 @@ from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
+    glob_match,
     is_within,
     load_data_file,
     local_link,
@@ -96,6 +99,59 @@ class Collection:
     output: bool
 
 
+@dataclass(frozen=True, slots=True)
+class FrontMatterDefault:
+    """One ``_config.yml`` ``defaults`` entry: ``scope.path`` (relative to the source
+    folder; ``""`` every file; may be a glob), ``scope.type`` (``pages``, ``posts``,
+    ``drafts`` or a collection name; ``""`` any) and its front matter ``values``."""
+
+    path: str
+    type: str
+    values: dict[str, Any]
+
+    def applies(self, inner: str, kind: str, collections_dir: str) -> bool:
+        """True when this scope covers the file ``inner`` (relative to the source
+        folder) of type ``kind`` (Jekyll "Front Matter Defaults": the path is a
+        folder or file prefix, or a glob when it holds ``*``)."""
+        if self.type and self.type != kind:
+            return False
+        scope = self.path.strip("/")
+        if collections_dir and is_within(scope, collections_dir) and scope != collections_dir:
+            scope = scope[len(collections_dir) + 1:]
+        paths = [inner]
+        if collections_dir and is_within(inner, collections_dir):
+            paths.append(inner[len(collections_dir) + 1:])
+        if "*" in scope:
+            return any(glob_match(p, scope) for p in paths)
+        return not scope or any(is_within(p, scope) for p in paths)
+
+    def rank(self) -> tuple[int, int]:
+        """Precedence among matching scopes: a deeper path, then a given type, wins."""
+        return (len([p for p in self.path.strip("/").split("/") if p]), 1 if self.type else 0)
+
+
+def read_defaults(raw: Any) -> tuple[FrontMatterDefault, ...]:
+    """The ``defaults`` list of ``_config.yml`` (entries without ``values`` or with a
+    malformed ``scope`` are left out). Never raises."""
+    out: list[FrontMatterDefault] = []
+    for entry in raw if isinstance(raw, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("values"), dict):
+            continue
+        raw_scope = entry.get("scope")
+        scope: dict[str, Any] = raw_scope if isinstance(raw_scope, dict) else {}
+        out.append(FrontMatterDefault(str(scope.get("path") or ""), str(scope.get("type") or ""),
+                                      dict(entry["values"])))
+    return tuple(out)
+
+
+def _deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in over.items():
+        old = merged.get(key)
+        merged[key] = _deep_merge(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+    return merged
+
+
 def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
     if isinstance(value, dict):
         for key, sub in value.items():
@@ -107,14 +163,15 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
 
 
 def load_config(root: Path, config_file: str | None = None
-                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str]]:
+                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str], tuple[FrontMatterDefault, ...]]:
     """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``).
 
     Returns the :class:`SiteConfig` (``content_dirs``: the source folder;
     ``include_dirs``: ``_includes``; ``exclude``: config plus Jekyll defaults;
     ``base_url``: ``baseurl``; ``settings``: ``url``, ``baseurl``, ``include``,
     ``optional_front_matter``), the collections, and the Liquid variables (every
-    scalar of the config as ``site.<key>``).
+    scalar of the config as ``site.<key>``) and the front matter ``defaults``
+    (:func:`read_defaults`).
 
     Raises:
         ConfigError: the config is not valid YAML.
@@ -147,12 +204,13 @@ def load_config(root: Path, config_file: str | None = None
     incl = [str(x) for x in data.get("include") or [] if isinstance(x, str)]
     settings["include"] = "\n".join(incl)
     settings["optional_front_matter"] = "true" if optional_front_matter(root / source, data) else "false"
+    settings["collections_dir"] = str(data.get("collections_dir") or "").strip("/")
     includes_dir = safe_join(source, str(data.get("includes_dir") or "_includes"))
     cfg = SiteConfig(generator=GENERATOR, root=root, config_file=name, content_dirs=(source,),
                      static_dirs=(source,), include_dirs=(includes_dir,),
                      exclude=tuple(dict.fromkeys([*excl, *DEFAULT_EXCLUDE])),
                      base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings)
-    return cfg, tuple(collections), variables
+    return cfg, tuple(collections), variables, read_defaults(data.get("defaults"))
 
 
 def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
@@ -205,9 +263,10 @@ class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
 
     def __init__(self, config: SiteConfig, collections: tuple[Collection, ...] = (),
-                 variables: dict[str, str] | None = None) -> None:
+                 variables: dict[str, str] | None = None, defaults: tuple[FrontMatterDefault, ...] = ()) -> None:
         self._config = config
         self._collections = collections
+        self._defaults = defaults
         self._variables = dict(variables or {})
         self._root = config.root
         self._source = config.content_dirs[0] if config.content_dirs else "."
@@ -257,12 +316,33 @@ class JekyllSite:
                 return FileClass(role=FileRole.ASSET)
             return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
         meta, kind = self._front(rel)
+        meta = self.page_meta(rel, meta)
         if not kind and (markup == "html" or self._config.settings.get("optional_front_matter") != "true"):
             return FileClass(role=FileRole.EXCLUDED, markup=markup,
                              reason="no front matter: Jekyll copies it as a static file")
         if meta.get("published") is False:
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="published: false")
         return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def page_meta(self, rel: str, meta: dict[str, Any]) -> dict[str, Any]:
+        """The front matter ``meta`` of the file ``rel`` over the ``_config.yml``
+        ``defaults`` whose scope covers it (Jekyll "Front Matter Defaults": the
+        file's own front matter wins; among scopes, a deeper path, then one with a
+        type, wins, then the later one). The type is the file's collection
+        (``posts`` for ``_posts``), ``drafts`` for ``_drafts``, else ``pages``."""
+        if not self._defaults:
+            return meta
+        inner = self._inner(rel)
+        if inner is None:
+            return meta
+        collection = next((c for c in self._collections if is_within(rel, c.folder)), None)
+        kind = collection.name if collection else "drafts" if inner.split("/")[0] == "_drafts" else "pages"
+        coll_dir = self._config.settings.get("collections_dir", "")
+        sets = sorted((d for d in self._defaults if d.applies(inner, kind, coll_dir)), key=FrontMatterDefault.rank)
+        merged: dict[str, Any] = {}
+        for entry in sets:
+            merged = _deep_merge(merged, entry.values)
+        return _deep_merge(merged, meta)
 
     def _front(self, rel: str) -> tuple[dict[str, Any], str]:
         try:
@@ -315,7 +395,7 @@ class JekyllSite:
         head = text[: len(text) - len(body)]
         values = dict(self._variables)
         page_vars: dict[str, str] = {}
-        _flatten("page", meta, page_vars)
+        _flatten("page", self.page_meta(page_rel, meta), page_vars)
         values.update(page_vars)
         values["jekyll.environment"] = "production"
         body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values),
@@ -619,5 +699,5 @@ def load(root: Path, config_file: str | None = None) -> JekyllSite:
     Raises:
         ConfigError: the config is not valid YAML.
     """
-    config, collections, variables = load_config(root, config_file)
-    return JekyllSite(config, collections, variables)
+    config, collections, variables, defaults = load_config(root, config_file)
+    return JekyllSite(config, collections, variables, defaults)
