@@ -202,3 +202,22 @@ def test_tab_headings_are_tabs_not_sections(tmp_path: Path, write: Callable[...,
     text = doc.sections[0].text
     assert "Linux\n\nRun apt." in text and "Then restart." in text and "murar-tabs" not in text
     assert "# [Not a tab](#tab/code)" in text
+
+
+def test_cross_references_read_as_their_titles_or_names(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX "Links and Cross References": ``<xref:uid>`` and ``@uid`` show the target
+    page's title, an API uid its name; ``[text](xref:uid)`` keeps its text; code is left alone."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "files.md", "---\nuid: file-kinds\ntitle: Kinds of files\n---\n# Kinds\n")
+    write(tmp_path, "noted.md", "---\nuid: noted\n---\n# Heading title\n")
+    write(tmp_path, "a.md", (
+        "# A\n\nSee <xref:file-kinds#diagram> and @noted, or [the list](xref:file-kinds).\n"
+        "Call <xref:System.String.Format*>, <xref:System.Collections.Generic.List%601.Insert(System.Int32,%600)>, "
+        '<xref href="System.Int32?displayProperty=fullName"/> and [](xref:Contoso.Widget?text=the+widget).\n'
+        "Mail me@example.com, tag @someone; `<xref:noted>` stays.\n\n```md\n<xref:file-kinds>\n```\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md")
+    assert "See Kinds of files and Heading title, or [the list](xref:file-kinds)." in out
+    assert "Call Format, Insert(Int32, \\`0), System.Int32 and the widget." in out
+    assert "Mail me@example.com, tag @someone; `<xref:noted>` stays." in out
+    assert "```md\n<xref:file-kinds>\n```" in out

@@ -25,6 +25,10 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block;
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
   (their content is kept).
+- Cross references ("Links and Cross References"): ``<xref:uid>``,
+  ``<xref href="uid"/>``, ``[](xref:uid)`` and ``@uid`` read as the text DocFX
+  shows: the title of the docset page with that ``uid``, or an API's name
+  (:func:`xref_display`).
 - Tabs (DocFX "Markdown" docs, section "Tabs"): headings ``# [Label](#tab/id)``
   (any level; ``#tab/id/condition`` for dependent tabs) are tab labels, not
   headings of the page; consecutive ones form a group that ends at a ``---``
@@ -40,6 +44,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, unquote
 
 from murar.errors import ConfigError
 from murar.ingest.markup.mdtext import FenceTracker, label_lines
@@ -207,6 +212,17 @@ _TAB_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}(?P<c>[-*_])(?:[ \t]*(?P=c)){2,}[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+# cross references (DocFX "Links and Cross References"): <xref:uid>, <xref href="uid"/>, [](xref:uid), @uid
+_XREF_AUTOLINK = re.compile(r"<xref:(?P<uid>[^>\s]+)>", re.IGNORECASE)
+_XREF_TAG = re.compile(r"<xref\s[^>]*?\b(?:href|uid)\s*=\s*(?P<q>[\"'])(?P<uid>.*?)(?P=q)[^>]*?(?:/>|>\s*</xref>|>)",
+                       re.IGNORECASE)
+_XREF_EMPTY_LINK = re.compile(r"(?<!!)\[\s*\]\(\s*<?xref:(?P<uid>[^)\s>]+)>?\s*\)", re.IGNORECASE)
+# shorthand (XrefInlineShortParser): @ then a letter, up to whitespace or one of "'<>[]|, or a
+# punctuation mark .,;:!?~ followed by one of those or by another punctuation mark; or @"uid" / @'uid'
+_XREF_SHORT = re.compile(r"(?<![\\\w@])@(?:(?P<q>[\"'])(?P<quid>[^\"'\n]+?)(?P=q)|"
+                         r"(?P<uid>[A-Za-z](?:[^\s\"'<>\[\]|.,;:!?~]|[.,;:!?~](?=[^\s\"'<>\[\]|.,;:!?~]))*))")
+_CODE_SPAN = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)")
+_ANY_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
 _LABELS = {"NOTE": "Note", "TIP": "Tip", "IMPORTANT": "Important", "WARNING": "Warning", "CAUTION": "Caution"}
 
 
@@ -285,6 +301,50 @@ def _line_prefix(text: str, start: int) -> str:
     return ""
 
 
+def xref_display(ref: str, titles: dict[str, str]) -> str:
+    """The text DocFX shows for the cross reference ``ref`` (a uid with an optional
+    ``#anchor`` and ``?text=``/``displayProperty=`` query; DocFX "Links and Cross
+    References"): the ``text`` option; else the title of the docset page with that
+    uid (``titles``: uid -> title); else, for an API uid, its ``name`` (the last
+    segment: ``System.String.Format*`` -> ``Format``, generic arity and overload
+    marks dropped, parameters by their short names), its ``fullName`` or
+    ``nameWithType`` when ``displayProperty`` asks for it; else the uid. Never raises."""
+    uid, _, query = ref.partition("?")
+    options = {k.lower(): v[0] for k, v in parse_qs(query).items() if v}
+    if options.get("text"):
+        return options["text"].strip()
+    uid = unquote(uid).strip()
+    key = uid.split("#", 1)[0]
+    if key in titles:
+        return titles[key]
+    head, _, params = key.rstrip("*").partition("(")
+    prop = options.get("displayproperty", "").lower()
+    parts = [re.sub(r"`+\d+$", "", p) for p in head.split(".") if p]
+    if not parts:
+        return uid
+    shown = ".".join(parts) if prop == "fullname" else ".".join(parts[-2:]) if prop == "namewithtype" else parts[-1]
+    if params:
+        names = [re.sub(r"(?<=\w)`+\d+$", "", a.strip().split(".")[-1]) for a in params.rstrip(")").split(",")
+                 if a.strip()]
+        shown += f"({', '.join(names)})"
+    return shown
+
+
+def _md_text(text: str) -> str:
+    return re.sub(r"([\\`*_\[\]<>])", r"\\\1", text)
+
+
+def _outside_code(line: str, rewrite: Any) -> str:
+    """``rewrite`` applied to the parts of ``line`` outside inline code spans."""
+    out: list[str] = []
+    pos = 0
+    for m in _CODE_SPAN.finditer(line):
+        out.extend([rewrite(line[pos:m.start()]), m.group(0)])
+        pos = m.end()
+    out.append(rewrite(line[pos:]))
+    return "".join(out)
+
+
 class DocfxSite:
     """A DocFX / Microsoft Learn docset (see module doc). The constructor does no I/O."""
 
@@ -293,6 +353,7 @@ class DocfxSite:
         self._settings = settings
         self._root = config.root
         self._included: frozenset[str] | None = None
+        self._uids: dict[str, str] | None = None
 
     @property
     def config(self) -> SiteConfig:
@@ -312,19 +373,41 @@ class DocfxSite:
     def included_files(self) -> frozenset[str]:
         """Files pulled in by ``[!INCLUDE]`` from any Markdown file of the docsets (scanned once)."""
         if self._included is None:
-            found: set[str] = set()
-            for ds in self._settings.docsets:
-                for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
-                    try:
-                        text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
-                    except OSError:
-                        continue
-                    for m in _INCLUDE.finditer(text):
-                        res = self.resolve_include(m.group("path"), page_rel=rel)
-                        if res.rel_path and not res.problem:
-                            found.add(res.rel_path)
-            self._included = frozenset(found)
+            self._scan()
+        assert self._included is not None
         return self._included
+
+    def uid_titles(self) -> dict[str, str]:
+        """uid -> title of the docset's Markdown files with a ``uid`` in their front
+        matter (the title: front matter ``title``, else the first ``# `` heading,
+        else the uid); scanned once with :meth:`included_files`."""
+        if self._uids is None:
+            self._scan()
+        assert self._uids is not None
+        return self._uids
+
+    def _scan(self) -> None:
+        found: set[str] = set()
+        uids: dict[str, str] = {}
+        for ds in self._settings.docsets:
+            for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
+                try:
+                    text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                for m in _INCLUDE.finditer(text):
+                    res = self.resolve_include(m.group("path"), page_rel=rel)
+                    if res.rel_path and not res.problem:
+                        found.add(res.rel_path)
+                if text.lstrip("\ufeff").startswith("---"):
+                    meta, body, _ = split_front_matter(text.lstrip("\ufeff"))
+                    uid = meta.get("uid")
+                    if isinstance(uid, (str, int, float)) and str(uid).strip():
+                        h1 = re.search(r"^ {0,3}#[ \t]+(.+?)[ \t#]*$", body, re.MULTILINE)
+                        title = meta.get("title") if isinstance(meta.get("title"), str) else None
+                        uids.setdefault(str(uid).strip(), (title or (h1.group(1) if h1 else "") or str(uid)).strip())
+        self._included = frozenset(found)
+        self._uids = uids
 
     def classify(self, rel: str) -> FileClass:
         """Pages: Markdown selected by a ``build.content`` group; includes: Markdown
@@ -399,7 +482,33 @@ class DocfxSite:
         body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
         body = _VIDEO.sub(lambda m: f'\n<iframe src="{_escape_attr(m.group("url"))}"></iframe>\n', body)
         body = _DIV.sub(lambda m: m.group("lead"), body)
-        return _tab_groups(_MARKER.sub("", body))
+        return _tab_groups(_MARKER.sub("", self._xrefs(body)))
+
+    def _xrefs(self, body: str) -> str:
+        """Cross references as the text DocFX shows for them (:func:`xref_display`):
+        ``<xref:uid>``, ``<xref href="uid"/>`` and ``[](xref:uid)`` always; the
+        ``@uid`` shorthand when the uid is a docset page's or has a ``text`` option
+        (DocFX shows an unresolved shorthand as written). ``[text](xref:uid)`` keeps its text.
+        Code (fences, spans) is left alone."""
+        if "xref" not in body.lower() and "@" not in body:
+            return body
+        titles = self.uid_titles()
+
+        def short(m: re.Match[str]) -> str:
+            ref = m.group("quid") or m.group("uid")
+            key = unquote(ref.partition("?")[0]).split("#", 1)[0]
+            if key in titles or parse_qs(ref.partition("?")[2]).get("text"):
+                return _md_text(xref_display(ref, titles))
+            return m.group(0)
+
+        def rewrite(part: str) -> str:
+            part = _XREF_AUTOLINK.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
+            part = _XREF_TAG.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
+            part = _XREF_EMPTY_LINK.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
+            return _XREF_SHORT.sub(short, part) if "@" in part else part
+
+        fences = FenceTracker(_ANY_FENCE)
+        return "\n".join(line if fences.in_code(line) else _outside_code(line, rewrite) for line in body.split("\n"))
 
     def _inline_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
                          stack: tuple[str, ...]) -> str:
