@@ -221,3 +221,27 @@ def test_cross_references_read_as_their_titles_or_names(tmp_path: Path, write: C
     assert "Call Format, Insert(Int32, \\`0), System.Int32 and the widget." in out
     assert "Mail me@example.com, tag @someone; `<xref:noted>` stays." in out
     assert "```md\n<xref:file-kinds>\n```" in out
+
+
+def test_code_snippets_take_the_part_asked_for(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX "Code Snippet": ``#tag``/``?name=``/``id`` a named snippet (comment tags or
+    ``#region``), ``#L2-L3``/``?range=``/``range`` lines; a missing name is a warning."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "src/app.cs", (
+        "using System;\nclass App\n{\n    // <Greet>\n    void Greet()\n    {\n        // <inner>\n"
+        "        Say(\"hi\");\n        // </inner>\n    }\n    // </Greet>\n    #region Setup\n"
+        "    void Setup() { }\n    #endregion\n}\n"))
+    write(tmp_path, "src/run.py", "import os\n# <main>\nprint(os.name)\n# </main>\n")
+    write(tmp_path, "a.md", (
+        "# A\n\n[!code-csharp[](src/app.cs#greet \"Greeting\")]\n\n[!code-csharp[](src/app.cs?name=Setup)]\n\n"
+        ':::code language="python" source="src/run.py" id="main":::\n\n[!code-csharp[](src/app.cs#L1-L2)]\n\n'
+        ':::code language="csharp" source="src/app.cs" range="13":::\n\n[!code-csharp[](src/app.cs#nothere)]\n'))
+    site = docfx.load(tmp_path, "docfx.json")
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md", warnings=warnings)
+    blocks = re.findall(r"```(\w*)\n(.*?)\n```", out, re.DOTALL)
+    assert blocks == [("csharp", 'void Greet()\n{\n    Say("hi");\n}'), ("csharp", "void Setup() { }"),
+                      ("python", "print(os.name)"), ("csharp", "using System;\nclass App"),
+                      ("csharp", "void Setup() { }")]
+    assert len(warnings) == 1 and "nothere" in warnings[0]
+    assert "[!code" not in out

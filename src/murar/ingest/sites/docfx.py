@@ -22,7 +22,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 - ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
   become a bold label; ``> [!VIDEO url]`` a video; ``[!INCLUDE [title](path)]``
   the file's content at that place (inside quotes and lists too);
-  ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block;
+  ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block holding the
+  part asked for (a named snippet, line ranges: :func:`code_snippet`);
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
   (their content is kept).
 - Cross references ("Links and Cross References"): ``<xref:uid>``,
@@ -194,10 +195,17 @@ def _read_json(root: Path, rel: str) -> dict[str, Any]:
 
 _INCLUDE = re.compile(r"\[!INCLUDE\s*\[(?P<title>(?:[^\]\\]|\\.)*)\]\(\s*<?(?P<path>[^)>\s]+)>?(?:\s+\"[^\"]*\")?\s*\)\]",
                       re.IGNORECASE)
-_CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s]+?)(?:#[^)\s]*)?\s*\)\]",
+_CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s?#]+)(?:\?(?P<query>[^)\s#]*))?"
+                       r"(?:#(?P<frag>[^)\s]*))?(?:\s+\"[^\"]*\")?\s*\)\]",
                        re.IGNORECASE)
 _IMAGE = re.compile(r":::image\s+(?P<attrs>[^\n]*?)\s*:::(?!\w)", re.IGNORECASE)
 _IMAGE_END = re.compile(r":::image-end:::", re.IGNORECASE)
+# snippet tag lines (DocFX CodeSnippetExtractor): a comment holding only <name> / </name>, or #region name
+_SNIPPET_TAG = re.compile(r"^\s*(?://|#|'|--|;|%|::|REM\b|<!--|/\*|\(\*|\{-)\s*<(?P<end>/?)(?P<name>[\w.-]+)>\s*"
+                          r"(?:-->|\*/|\*\)|-\})?\s*$", re.IGNORECASE)
+_REGION = re.compile(r"^\s*(?:#|//\s*#?|'\s*#)\s*region\b\s*\"?(?P<name>[\w.-]*)\"?\s*$", re.IGNORECASE)
+_END_REGION = re.compile(r"^\s*(?:#|//\s*#?|'\s*#)\s*end\s*region\b.*$", re.IGNORECASE)
+_LINE_RANGE = re.compile(r"^L(?P<a>\d+)(?:-L(?P<b>\d+))?$", re.IGNORECASE)
 _CODE_EXT = re.compile(r":::code\s+(?P<attrs>[^\n]*?)\s*:::", re.IGNORECASE)
 _ATTR = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _ALERT = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!(?P<kind>NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*",
@@ -299,6 +307,65 @@ def _line_prefix(text: str, start: int) -> str:
     if m:
         return m.group(1) + " " * (len(m.group(2)) + len(m.group(3)))
     return ""
+
+
+def code_snippet(code: str, *, name: str = "", ranges: str = "", start: str = "", end: str = "") -> str | None:
+    """The part of the source ``code`` a DocFX code snippet asks for ("Code Snippet":
+    ``#tag``/``?name=``/``id``, ``#L12-L16``, ``?range=2-5,9``/``range``,
+    ``?start=&end=``); ``code`` itself when nothing is asked; ``None`` when the
+    named snippet is not in the file.
+
+    A named snippet runs between comment lines ``<name>`` and ``</name>`` (``//``,
+    ``#``, ``'``, ``--``, ``<!-- -->``, ``/* */`` ...) or ``#region name`` and
+    its ``#endregion``; names match without case; the tag lines of other snippets
+    inside it are left out and its common indentation is removed (as DocFX's
+    ``CodeSnippetExtractor`` does). Line numbers count from 1. Never raises."""
+    lines = code.split("\n")
+    if name:
+        wanted = name.strip().lower()
+        first = last = -1
+        regions: list[str] = []
+        for i, line in enumerate(lines):
+            tag = _SNIPPET_TAG.match(line)
+            region = None if tag else _REGION.match(line)
+            if tag and tag.group("name").lower() == wanted:
+                if not tag.group("end") and first < 0:
+                    first = i + 1
+                elif tag.group("end") and first >= 0:
+                    last = i
+                    break
+            elif region:
+                regions.append(region.group("name").lower())
+                if regions[-1] == wanted and first < 0:
+                    first = i + 1
+            elif _END_REGION.match(line) and regions and regions.pop() == wanted and first >= 0:
+                last = i
+                break
+        if first < 0:
+            return None
+        body = [ln for ln in lines[first:last if last >= 0 else len(lines)]
+                if not (_SNIPPET_TAG.match(ln) or _REGION.match(ln) or _END_REGION.match(ln))]
+        return _dedent(body)
+    picked: list[int] = []
+    if ranges:
+        for part in ranges.split(","):
+            a, _, b = part.strip().partition("-")
+            if a.strip().isdigit():
+                lo = int(a)
+                hi = int(b) if b.strip().isdigit() else (len(lines) if b == "" and "-" in part else lo)
+                picked += range(lo, hi + 1)
+    elif start or end:
+        lo = int(start) if start.isdigit() else 1
+        hi = int(end) if end.isdigit() else len(lines)
+        picked = list(range(lo, hi + 1))
+    if not picked:
+        return code
+    return _dedent([lines[n - 1] for n in picked if 0 < n <= len(lines)])
+
+
+def _dedent(lines: list[str]) -> str:
+    width = min((len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()), default=0)
+    return "\n".join(ln[width:] for ln in lines).strip("\n")
 
 
 def xref_display(ref: str, titles: dict[str, str]) -> str:
@@ -477,7 +544,7 @@ class DocfxSite:
         body = self._inline_includes(body, page_rel=page_rel, file_rel=file_rel, warnings=warnings, depth=depth,
                                      stack=stack)
         body = self._images(body, page_rel=page_rel, warnings=warnings)
-        body = _CODE_REF.sub(lambda m: self._code(m.group("path"), m.group("lang") or "", page_rel, warnings), body)
+        body = _CODE_REF.sub(lambda m: self._code_ref(m, page_rel, warnings), body)
         body = _CODE_EXT.sub(lambda m: self._code_ext(_attrs(m.group("attrs")), page_rel, warnings), body)
         body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
         body = _VIDEO.sub(lambda m: f'\n<iframe src="{_escape_attr(m.group("url"))}"></iframe>\n', body)
@@ -577,7 +644,8 @@ class DocfxSite:
         out.append(body[pos:])
         return "".join(out)
 
-    def _code(self, target: str, lang: str, page_rel: str, warnings: list[str]) -> str:
+    def _code(self, target: str, lang: str, page_rel: str, warnings: list[str], *, name: str = "", ranges: str = "",
+              start: str = "", end: str = "") -> str:
         res = self.resolve_asset(target, page_rel=page_rel)
         if res.rel_path is None or res.problem:
             warnings.append(f"code snippet {target!r}: {res.problem or 'not found'}")
@@ -586,11 +654,27 @@ class DocfxSite:
             code = (self._root / res.rel_path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             return ""
-        return f"\n```{lang}\n{code.rstrip()}\n```\n"
+        part = code_snippet(code, name=name, ranges=ranges, start=start, end=end)
+        if part is None:
+            warnings.append(f"code snippet {target!r}: no snippet named {name!r} in {res.rel_path}")
+            return ""
+        return f"\n```{lang}\n{part.rstrip()}\n```\n"
+
+    def _code_ref(self, m: re.Match[str], page_rel: str, warnings: list[str]) -> str:
+        """``[!code-lang[](path?query#fragment "title")]``: the fragment is a line range
+        (``L12-L16``) or a snippet name; the query ``name``, ``range``, ``start``/``end``."""
+        query = {k.lower(): v[0] for k, v in parse_qs(m.group("query") or "").items() if v}
+        frag = m.group("frag") or ""
+        lines = _LINE_RANGE.match(frag)
+        ranges = f"{lines.group('a')}-{lines.group('b') or lines.group('a')}" if lines else query.get("range", "")
+        name = "" if lines else frag or query.get("name", "")
+        return self._code(m.group("path"), m.group("lang") or "", page_rel, warnings, name=name, ranges=ranges,
+                          start=query.get("start", ""), end=query.get("end", ""))
 
     def _code_ext(self, attrs: dict[str, str], page_rel: str, warnings: list[str]) -> str:
         src = attrs.get("source", "")
-        return self._code(src, attrs.get("language", ""), page_rel, warnings) if src else ""
+        return self._code(src, attrs.get("language", ""), page_rel, warnings, name=attrs.get("id", ""),
+                          ranges=attrs.get("range", "")) if src else ""
 
 
 def load(root: Path, config_file: str | None = None) -> DocfxSite:
