@@ -245,3 +245,18 @@ def test_code_snippets_take_the_part_asked_for(tmp_path: Path, write: Callable[.
                       ("csharp", "void Setup() { }")]
     assert len(warnings) == 1 and "nothere" in warnings[0]
     assert "[!code" not in out
+
+
+def test_brace_globs_of_docfx_init_select_the_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``docfx init`` writes ``"files": ["**/*.{md,yml}"]``; DocFX expands the braces
+    (nested too), so every Markdown file is a page."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.{md,yml}"], "exclude": ["_site/**", "{drafts,old/{a,b}}/**"]}]}}))
+    for rel in ("index.md", "docs/intro.md", "drafts/x.md", "old/b/y.md", "old/c/z.md"):
+        write(tmp_path, rel, "# T\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    roles = {rel: site.classify(rel).role for rel in ("index.md", "docs/intro.md", "drafts/x.md", "old/b/y.md",
+                                                      "old/c/z.md")}
+    assert roles == {"index.md": FileRole.PAGE, "docs/intro.md": FileRole.PAGE, "drafts/x.md": FileRole.EXCLUDED,
+                     "old/b/y.md": FileRole.EXCLUDED, "old/c/z.md": FileRole.PAGE}
+    assert docfx.expand_braces("a{b}c") == ["a{b}c"] and len(docfx.expand_braces("{a,b}" * 20)) == 256

@@ -4,7 +4,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 "Markdown extensions") and the Microsoft Learn contributor guide:
 
 - ``docfx.json`` ``build.content[]`` groups (``files`` globs, ``exclude`` globs,
-  ``src`` folder, relative to the folder holding ``docfx.json``) name the
+  ``src`` folder, relative to the folder holding ``docfx.json``; ``{a,b}`` braces
+  expanded, :func:`expand_braces`) name the
   pages; ``build.resource[]`` the images. Markdown files outside the content
   globs are not pages; those pulled in by ``[!INCLUDE]`` (Learn keeps them in
   ``includes/`` folders, excluded from content) are includes. A repository with
@@ -93,12 +94,51 @@ class GlobGroup:
         return not any(glob_match(inner, x) or glob_match(inner, x.rstrip("/") + "/**") for x in self.exclude)
 
 
+_MAX_BRACE_EXPANSIONS = 256
+
+
+def expand_braces(pattern: str) -> list[str]:
+    """The globs a DocFX file-mapping pattern stands for once its ``{a,b}`` groups
+    are expanded (DocFX globs expand braces, nested too: ``**/*.{md,yml}``, the
+    pattern ``docfx init`` writes, is ``**/*.md`` and ``**/*.yml``). A brace
+    without a comma or without its pair stays literal; at most
+    :data:`_MAX_BRACE_EXPANSIONS` patterns come back. Never raises."""
+    out: list[str] = []
+    todo = [pattern]
+    while todo and len(out) < _MAX_BRACE_EXPANSIONS:
+        current = todo.pop()  # depth first: a pattern is finished after one step per group
+        group = _innermost_group(current)
+        if group is None:
+            out.append(current)
+            continue
+        start, end = group
+        todo.extend(current[:start] + option + current[end + 1:]
+                    for option in reversed(current[start + 1:end].split(",")))
+    return out[:_MAX_BRACE_EXPANSIONS] or [pattern]
+
+
+def _innermost_group(pattern: str) -> tuple[int, int] | None:
+    """Index of the ``{`` and ``}`` of the first brace group holding no other group and
+    a comma, or ``None``."""
+    opened: list[int] = []
+    for i, ch in enumerate(pattern):
+        if ch == "{":
+            opened.append(i)
+        elif ch == "}" and opened:
+            start = opened.pop()
+            if "," in pattern[start + 1:i]:
+                return start, i
+    return None
+
+
 def _strs(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
-        return (value,)
-    if isinstance(value, list):
-        return tuple(str(v) for v in value if isinstance(v, str))
-    return ()
+        values = [value]
+    elif isinstance(value, list):
+        values = [v for v in value if isinstance(v, str)]
+    else:
+        return ()
+    return tuple(dict.fromkeys(p for v in values for p in expand_braces(v)))
 
 
 def _groups(entries: Any, docset: str) -> list[GlobGroup]:
