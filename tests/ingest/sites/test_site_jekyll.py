@@ -216,3 +216,10 @@ def test_front_matter_defaults(tmp_path: Path, write: Callable[..., Path], png: 
     fc = site.classify("drafts-1.md")
     assert fc.role is FileRole.EXCLUDED and "published" in fc.reason
     assert site.classify("guide/start.md").role is FileRole.PAGE
+
+
+def test_kramdown_toc_list_is_not_page_text() -> None:
+    """kramdown replaces a one-item list marked ``{:toc}`` by the generated TOC: its
+    placeholder item is not text of the page; other lists stay."""
+    out = jekyll.strip_kramdown("Sections:\n\n* TOC\n{:toc}\n\n1. Contents\n{: toc }\n\n* Kept item\n{: .fancy}\n")
+    assert "TOC" not in out and "Contents" not in out and "* Kept item" in out and "{:" not in out

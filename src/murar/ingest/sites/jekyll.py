@@ -242,6 +242,8 @@ _TOKEN = re.compile(r"\{%-?\s*(?P<tag>\w+)(?P<tagargs>.*?)-?%\}|\{\{-?(?P<expr>.
 _PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 _STRING = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""")
 _IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
+# kramdown "Automatic Table of Contents Generation": a one-item list with the IAL {:toc} is replaced by the TOC
+_TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s*\}[ \t]*$\n?", re.MULTILINE)
 _QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?!:)[^}\n]*\}[ \t]*$", re.MULTILINE)
 _IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?!:)[^}\n]*\}")
 _KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^}]*?/\}|\{::comment\}.*?\{:/comment\}|\{::(\w+)[^}]*\}|\{:/(\w+)?\}",
@@ -681,11 +683,13 @@ def open_markdown_blocks(text: str) -> str:
 
 def strip_kramdown(text: str, callouts: dict[str, str] | None = None) -> str:
     """Open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`), label callout
-    paragraphs (:func:`label_callouts` with ``callouts``), then remove
+    paragraphs (:func:`label_callouts` with ``callouts``), drop the list a ``{:toc}``
+    IAL turns into the generated table of contents (kramdown), then remove
     kramdown inline attribute lists (``{: .note }`` lines, in block quotes too,
     ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
     ``{::nomarkdown}``)."""
     text = label_callouts(open_markdown_blocks(text), callouts)
+    text = _TOC_LIST.sub("", text)
     text = _IAL_LINE.sub("", text)
     text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
     text = _IAL_SPAN.sub("", text)
