@@ -223,3 +223,25 @@ def test_kramdown_toc_list_is_not_page_text() -> None:
     placeholder item is not text of the page; other lists stay."""
     out = jekyll.strip_kramdown("Sections:\n\n* TOC\n{:toc}\n\n1. Contents\n{: toc }\n\n* Kept item\n{: .fancy}\n")
     assert "TOC" not in out and "Contents" not in out and "* Kept item" in out and "{:" not in out
+
+
+def test_markdownify_and_string_filters_keep_a_captured_figure(tmp_path: Path, write: Callable[..., Path],
+                                                               png: bytes) -> None:
+    """The documented Jekyll figure idiom: a Markdown image captured, then written in
+    ``<figure>`` through ``markdownify | remove: "<p>"``; the picture and its caption stay."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\nbaseurl: /b\n")
+    write(tmp_path, "assets/pic.png", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\n{% capture img %}\n![A picture]({{ '/assets/pic.png' | relative_url }})\n"
+        "{% endcapture %}\n{% capture cap %}\nShot by *me*.\n{% endcapture %}\n\n<figure>\n"
+        "  {{ img | markdownify | remove: '<p>' | remove: '</p>' }}\n"
+        "  <figcaption>{{ cap | markdownify | remove: \"<p>\" | remove: \"</p>\" }}</figcaption>\n</figure>\n\n"
+        "{{ 'a-b-c' | replace: '-', ', ' | upcase }}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    images = [m for m in doc.media if m.kind == "image"]
+    assert [m.path for m in images] == ["assets/pic.png"] and "Shot by me" in (images[0].caption or "")
+    text = doc.sections[0].text
+    assert "![" not in text and "A, B, C" in text

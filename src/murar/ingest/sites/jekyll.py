@@ -19,7 +19,8 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   inlined at their place with their ``include.*`` parameters,
   ``{% highlight %}`` a code fence, ``{{ site.* }}``/``{{ page.* }}``/``include.*``
   and assigned variables substituted with the ``relative_url``,
-  ``absolute_url``, ``prepend``, ``append`` and ``default`` filters; every
+  ``absolute_url``, ``prepend``, ``append``, ``default`` and ``markdownify``
+  filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
   other tag is dropped and its content kept. Nothing is evaluated that would
   need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
@@ -455,10 +456,13 @@ class JekyllSite:
         for flt in parts[1:]:
             name, _, arg = flt.partition(":")
             name = name.strip()
-            argv = _literal(arg) if arg else None
-            if argv is None and arg:
-                argv = scope.lookup(arg)
-            if name == "relative_url":
+            args = [a if (a := _literal(x)) is not None else scope.lookup(x) for x in _split_args(arg)] if arg else []
+            argv = args[0] if args else None
+            if name in _STRING_FILTERS:
+                value = _STRING_FILTERS[name](value, args)
+            elif name == "markdownify":
+                value = _markdownify(value)
+            elif name == "relative_url":
                 value = self._relative_url(value)
             elif name == "absolute_url":
                 value = self._config.settings.get("url", "").rstrip("/") + self._relative_url(value)
@@ -524,6 +528,56 @@ class JekyllSite:
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
         return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
                                   depth=depth + 1)
+
+
+def _markdownify(text: str) -> str:
+    """Jekyll's ``markdownify`` filter: the Markdown ``text`` as HTML (CommonMark, raw
+    HTML kept), so a picture captured as Markdown and written inside ``<figure>``
+    stays a picture."""
+    from markdown_it import MarkdownIt
+
+    return str(MarkdownIt("commonmark", {"html": True}).render(text)).strip()
+
+
+def _arg(args: list[str], i: int) -> str:
+    return args[i] if len(args) > i else ""
+
+
+#: Liquid's standard string filters (shopify.github.io/liquid "Filters") that change the text
+_STRING_FILTERS: dict[str, Any] = {
+    "remove": lambda v, a: v.replace(_arg(a, 0), "") if _arg(a, 0) else v,
+    "remove_first": lambda v, a: v.replace(_arg(a, 0), "", 1) if _arg(a, 0) else v,
+    "replace": lambda v, a: v.replace(_arg(a, 0), _arg(a, 1)) if _arg(a, 0) else v,
+    "replace_first": lambda v, a: v.replace(_arg(a, 0), _arg(a, 1), 1) if _arg(a, 0) else v,
+    "strip": lambda v, a: v.strip(),
+    "lstrip": lambda v, a: v.lstrip(),
+    "rstrip": lambda v, a: v.rstrip(),
+    "upcase": lambda v, a: v.upper(),
+    "downcase": lambda v, a: v.lower(),
+    "capitalize": lambda v, a: v[:1].upper() + v[1:],
+    "strip_html": lambda v, a: re.sub(r"<[^>]*>", "", v),
+    "strip_newlines": lambda v, a: v.replace("\r", "").replace("\n", ""),
+}
+
+
+def _split_args(text: str) -> list[str]:
+    """Split the arguments of a filter (``'a', "b,c"``) on commas outside quotes."""
+    out, cur, quote = [], [], ""
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+            cur.append(ch)
+        elif ch == ",":
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return [a for a in out if a]
 
 
 def _split_filters(expr: str) -> list[str]:
