@@ -245,3 +245,22 @@ def test_markdownify_and_string_filters_keep_a_captured_figure(tmp_path: Path, w
     assert [m.path for m in images] == ["assets/pic.png"] and "Shot by me" in (images[0].caption or "")
     text = doc.sections[0].text
     assert "![" not in text and "A, B, C" in text
+
+
+def test_relative_links_resolve_from_the_permalink_url(tmp_path: Path, write: Callable[..., Path],
+                                                       png: bytes) -> None:
+    """Jekyll "Permalinks": a page is written at its ``permalink`` URL, so a relative
+    image link is resolved from that URL's folder (documentation-theme-jekyll keeps
+    pages in ``pages/<product>/`` with ``permalink: name.html`` and images in ``images/``)."""
+    write(tmp_path, "_config.yml", "title: T\nbaseurl: /site\n")
+    write(tmp_path, "images/shot.png", png)
+    write(tmp_path, "guide/pics/flow.png", png)
+    write(tmp_path, "pages/product/setup.md", "---\ntitle: Setup\npermalink: setup.html\n---\n![s](images/shot.png)\n")
+    write(tmp_path, "pages/product/flow.md", "---\ntitle: Flow\npermalink: /guide/flow/\n---\n![f](../pics/flow.png)\n")
+    write(tmp_path, "pages/product/plain.md", "---\ntitle: Plain\n---\n![s](images/shot.png)\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    assert site.resolve_asset("images/shot.png", page_rel="pages/product/setup.md").rel_path == "images/shot.png"
+    assert site.resolve_asset("../../../images/shot.png", page_rel="pages/product/setup.md").rel_path == \
+        "images/shot.png"  # above the site root stays at the root, as in a browser
+    assert site.resolve_asset("../pics/flow.png", page_rel="pages/product/flow.md").rel_path == "guide/pics/flow.png"
+    assert site.resolve_asset("images/shot.png", page_rel="pages/product/plain.md").problem

@@ -274,6 +274,7 @@ class JekyllSite:
         self._root = config.root
         self._source = config.content_dirs[0] if config.content_dirs else "."
         self._callouts = callout_titles(self._variables)
+        self._url_folders: dict[str, str | None] = {}
 
     @property
     def config(self) -> SiteConfig:
@@ -364,7 +365,11 @@ class JekyllSite:
         """Root-relative links (``baseurl`` removed) from the source folder, or from
         an output collection's folder when the first segment names it; relative
         links from the page's folder, then from its URL folder (``permalink: pretty``
-        pages are folders). Links to the site's own ``url`` are local. Never raises."""
+        pages are folders), then from the folder of the URL its ``permalink``
+        front matter gives it (Jekyll "Permalinks": the page is written at that URL,
+        so the browser resolves a relative link there; e.g. ``pages/a/b.md`` with
+        ``permalink: b.html`` and ``images/x.png`` is ``images/x.png`` at the site
+        root). Links to the site's own ``url`` are local. Never raises."""
         target = local_link(link, self._own_path)
         if isinstance(target, ResolvedLink):
             return target
@@ -380,7 +385,23 @@ class JekyllSite:
             cands = [safe_join(page_dir, path)]
             if posixpath.basename(stem) != "index":
                 cands.append(safe_join(stem, path))
+            url_dir = self._permalink_folder(page_rel)
+            if url_dir is not None:
+                cands.append(safe_join(self._source, posixpath.normpath(f"/{url_dir}/{path}").lstrip("/")))
         return lookup(self._root, cands, link=link)
+
+    def _permalink_folder(self, page_rel: str) -> str | None:
+        """The URL folder (no leading/trailing ``/``) of a page with a literal
+        ``permalink`` (front matter or ``defaults``); ``None`` without one or when it
+        holds ``:placeholders``. Read once per page."""
+        if page_rel not in self._url_folders:
+            folder: str | None = None
+            permalink = self.page_meta(page_rel, self._front(page_rel)[0]).get("permalink")
+            if isinstance(permalink, str) and permalink.strip() and ":" not in permalink:
+                url = "/" + permalink.strip().lstrip("/")
+                folder = (url if url.endswith("/") else posixpath.dirname(url)).strip("/")
+            self._url_folders[page_rel] = folder
+        return self._url_folders[page_rel]
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         """``{% include x %}`` targets: the ``_includes`` folder (theme includes are
