@@ -264,3 +264,17 @@ def test_relative_links_resolve_from_the_permalink_url(tmp_path: Path, write: Ca
         "images/shot.png"  # above the site root stays at the root, as in a browser
     assert site.resolve_asset("../pics/flow.png", page_rel="pages/product/flow.md").rel_path == "guide/pics/flow.png"
     assert site.resolve_asset("images/shot.png", page_rel="pages/product/plain.md").problem
+
+
+def test_data_files_are_site_data_variables(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Jekyll "Data Files": ``_data/alerts.yml`` is ``site.data.alerts`` (the
+    documentation-theme-jekyll alerts), subfolders nest; a broken data file is skipped."""
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_data/alerts.yml", "note: '<div class=\"alert\"><b>Note: </b>'\nend: '</div>'\n")
+    write(tmp_path, "_data/team/ops.json", '{"lead": "Ana"}')
+    write(tmp_path, "_data/broken.yml", "a: [unclosed\n")
+    write(tmp_path, "_data/nav.yml", "- title: Home\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("{{site.data.alerts.note}}Back up first.{{site.data.alerts.end}}\n\n"
+                          "Ask {{ site.data.team.ops.lead }}.\n", page_rel="index.md")
+    assert '<div class="alert"><b>Note: </b>Back up first.</div>' in out and "Ask Ana." in out

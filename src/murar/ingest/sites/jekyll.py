@@ -17,7 +17,8 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
 - Liquid (:meth:`JekyllSite.render_liquid`): ``{% raw %}`` kept literal,
   ``{% comment %}`` removed, ``{% include x %}`` / ``{% include_relative x %}``
   inlined at their place with their ``include.*`` parameters,
-  ``{% highlight %}`` a code fence, ``{{ site.* }}``/``{{ page.* }}``/``include.*``
+  ``{% highlight %}`` a code fence, ``{{ site.* }}`` (``site.data.*`` from the
+  ``_data`` files, :func:`load_data_files`)/``{{ page.* }}``/``include.*``
   and assigned variables substituted with the ``relative_url``,
   ``absolute_url``, ``prepend``, ``append``, ``default`` and ``markdownify``
   filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
@@ -47,6 +48,7 @@ from murar.ingest.sites._common import (
     local_link,
     lookup,
     matches_any,
+    os_walk_files,
     own_host_path,
     rebase_links,
     safe_join,
@@ -198,6 +200,7 @@ def load_config(root: Path, config_file: str | None = None
         collections += [Collection(str(c), safe_join(coll_dir, f"_{c}"), False) for c in raw]
     variables: dict[str, str] = {}
     _flatten("site", data, variables)
+    variables.update(load_data_files(root, safe_join(source, str(data.get("data_dir") or "_data"))))
     for key in ("url", "baseurl"):
         variables.setdefault(f"site.{key}", "")
     settings = {"url": variables["site.url"], "baseurl": variables["site.baseurl"]}
@@ -212,6 +215,31 @@ def load_config(root: Path, config_file: str | None = None
                      exclude=tuple(dict.fromkeys([*excl, *DEFAULT_EXCLUDE])),
                      base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings)
     return cfg, tuple(collections), variables, read_defaults(data.get("defaults"))
+
+
+_MAX_DATA_FILES = 200
+_MAX_DATA_BYTES = 512_000
+
+
+def load_data_files(root: Path, data_dir: str) -> dict[str, str]:
+    """The scalars of the site's data files as Liquid variables (Jekyll "Data Files":
+    ``_data/alerts.yml`` key ``note`` is ``site.data.alerts.note``, a subfolder a
+    further namespace: ``_data/team/ops.yml`` is ``site.data.team.ops``). YAML and
+    JSON files whose top level is a mapping; lists and CSV files give no scalar and
+    are left out, as are files over 512 KB, files past the first 200 and files that
+    do not parse (Jekyll would stop the build; ingest goes on). Never raises."""
+    out: dict[str, str] = {}
+    for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json"))[:_MAX_DATA_FILES]:
+        path = root / rel
+        try:
+            if path.stat().st_size > _MAX_DATA_BYTES:
+                continue
+            data = load_data_file(path)
+        except (OSError, ValueError):
+            continue
+        inner = rel[len(data_dir) + 1:] if data_dir not in ("", ".") else rel
+        _flatten("site.data." + posixpath.splitext(inner)[0].replace("/", "."), data, out)
+    return out
 
 
 def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
