@@ -278,3 +278,13 @@ def test_data_files_are_site_data_variables(tmp_path: Path, write: Callable[...,
     out = site.preprocess("{{site.data.alerts.note}}Back up first.{{site.data.alerts.end}}\n\n"
                           "Ask {{ site.data.team.ops.lead }}.\n", page_rel="index.md")
     assert '<div class="alert"><b>Note: </b>Back up first.</div>' in out and "Ask Ana." in out
+
+
+def test_one_line_markdown_span_element() -> None:
+    """``<div markdown="span" ...>**x**</div>`` on one line (documentation-theme-jekyll's
+    note/tip includes): kramdown parses the content as Markdown, so it gets a line of its own."""
+    out = jekyll.open_markdown_blocks('<div markdown="span" class="alert" role="alert"><b>Note:</b> Use **bold**.</div>\n'
+                                      "> <p markdown='1'>Quoted *text*</p>\n<div markdown=\"span\"></div>\n")
+    assert out.split("\n")[:5] == ['<div class="alert" role="alert">', "", "<b>Note:</b> Use **bold**.", "", "</div>"]
+    assert "> <p>\n>\n> Quoted *text*\n>\n> </p>" in out
+    assert '<div markdown="span"></div>' in out  # nothing inside: left alone

@@ -731,6 +731,10 @@ _MD_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attr
                             r"(?P<q>[\"']?)(?:1|block)(?P=q)(?P<rest>[^<>]*)>[ \t]*$")
 
 
+_MD_ONE_LINE = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)\s+markdown\s*=\s*"
+                          r"(?P<q>[\"']?)(?:1|block|span)(?P=q)(?P<rest>[^<>]*)>(?P<body>.*)</(?P=tag)\s*>[ \t]*$")
+
+
 def open_markdown_blocks(text: str) -> str:
     """kramdown's ``markdown="1"``/``markdown="block"`` HTML blocks (kramdown syntax,
     "HTML Blocks": the element's content is parsed as Markdown), written with the
@@ -738,8 +742,10 @@ def open_markdown_blocks(text: str) -> str:
     in a quote too), made CommonMark: the attribute is dropped and the content is
     set off by blank lines from the opening tag and from the matching closing tag
     (and from a nested element's closing tag), so its images, emphasis and lists
-    parse. Other HTML is left alone; code fences
-    are skipped."""
+    parse. An element with such an attribute (``"span"`` too) written whole on one
+    line (``<div markdown="span" class="alert">**Note:** ...</div>``, the
+    documentation-theme-jekyll alert includes) gets its content on a line of its
+    own the same way. Other HTML is left alone; code fences are skipped."""
     if "markdown" not in text:
         return text
     lines = text.split("\n")
@@ -753,6 +759,12 @@ def open_markdown_blocks(text: str) -> str:
             continue
         if in_fence:
             out.append(line)
+            continue
+        one = _MD_ONE_LINE.match(line)
+        if one is not None and one.group("body").strip():
+            lead, blank = one.group("lead"), one.group("lead").rstrip()
+            out.extend([f"{lead}<{one.group('tag')}{one.group('attrs')}{one.group('rest')}>", blank,
+                        lead + one.group("body").strip(), blank, f"{lead}</{one.group('tag')}>"])
             continue
         m = _MD_BLOCK_OPEN.match(line)
         if closers:
