@@ -288,3 +288,25 @@ def test_one_line_markdown_span_element() -> None:
     assert out.split("\n")[:5] == ['<div class="alert" role="alert">', "", "<b>Note:</b> Use **bold**.", "", "</div>"]
     assert "> <p>\n>\n> Quoted *text*\n>\n> </p>" in out
     assert '<div markdown="span"></div>' in out  # nothing inside: left alone
+
+
+def test_theme_gallery_and_video_includes_keep_their_media(tmp_path: Path, write: Callable[..., Path],
+                                                            png: bytes) -> None:
+    """Minimal Mistakes "Helpers" from a remote theme (not in the repository): ``gallery``
+    and ``feature_row`` show the front matter list's ``image_path`` pictures, ``video``
+    the provider's embed."""
+    write(tmp_path, "_config.yml", "title: T\nremote_theme: someone/theme\n")
+    for name in ("a.png", "b.png"):
+        write(tmp_path, f"assets/{name}", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\nshots:\n  - image_path: /assets/a.png\n    alt: First\n    title: One\n"
+        "  - image_path: /assets/b.png\n  - url: /nothing\nfeature_row:\n  - image_path: /assets/b.png\n---\n"
+        "{% include gallery id=\"shots\" caption=\"Two <b>shots</b>.\" %}\n\n{% include feature_row %}\n\n"
+        "{% include video id=\"XsxDH4HcOWA\" provider=\"youtube\" %}\n\n{% include video id=\"x\" provider=\"nope\" %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "page.md").read_text(), page_rel="page.md", warnings=warnings)
+    assert '![First](</assets/a.png> "One")\n\n![](</assets/b.png>)\n\nTwo shots.' in out
+    assert out.count("](</assets/b.png>)") == 2
+    assert '<iframe src="https://www.youtube-nocookie.com/embed/XsxDH4HcOWA"></iframe>' in out
+    assert out.count("<iframe") == 1 and len(warnings) == 4  # every missing include is still reported

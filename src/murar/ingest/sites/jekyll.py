@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -285,6 +285,7 @@ class _Scope:
     """Variables visible to Liquid while rendering one page (and its includes)."""
 
     values: dict[str, str]
+    meta: dict[str, Any] = field(default_factory=dict)  # the page's front matter (lists included)
 
     def lookup(self, name: str) -> str:
         return self.values.get(name.strip(), "")
@@ -447,10 +448,11 @@ class JekyllSite:
         head = text[: len(text) - len(body)]
         values = dict(self._variables)
         page_vars: dict[str, str] = {}
-        _flatten("page", self.page_meta(page_rel, meta), page_vars)
+        meta = self.page_meta(page_rel, meta)
+        _flatten("page", meta, page_vars)
         values.update(page_vars)
         values["jekyll.environment"] = "production"
-        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values),
+        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values, meta),
                                   warnings=sink, depth=0)
         return head + strip_kramdown(body, self._callouts)
 
@@ -523,21 +525,35 @@ class JekyllSite:
                 value = argv or ""
         return value
 
-    def _theme_figure(self, params_text: str, scope: _Scope) -> str:
-        """An include that is not in the repository (a remote theme's ``figure``,
-        ``image``): when one parameter is an image path, keep the picture with its
-        ``alt``/``caption``/``title`` parameters; otherwise nothing."""
+    def _theme_include(self, target: str, params_text: str, scope: _Scope) -> str:
+        """An include that is not in the repository (a remote theme's helpers, as
+        Minimal Mistakes documents them in "Helpers"): a parameter that is an image
+        path keeps that picture with its ``alt``/``caption``/``title`` (``figure``);
+        ``provider`` + ``id`` keep the embedded video (``video``: youtube, vimeo,
+        google-drive, bilibili); a front matter list named by the ``id`` parameter
+        or by the include's name whose entries have an ``image_path`` keeps those
+        pictures (``gallery``, ``feature_row``), with the ``caption`` parameter
+        after them; otherwise nothing."""
         params: dict[str, str] = {}
         for m in _PARAM.finditer(params_text):
             value = _literal(m.group(2))
             params[m.group(1).lower()] = value if value is not None else scope.lookup(m.group(2))
         src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
-        if not src:
+        if src:
+            return _md_picture(src, params.get("alt") or params.get("caption") or "",
+                               params.get("caption") or params.get("title") or "")
+        embed = _VIDEO_EMBEDS.get(params.get("provider", "").lower())
+        if embed and re.fullmatch(r"[\w-]+(?:\?[\w=&-]*)?", params.get("id", "")):
+            return f'\n<iframe src="{embed.format(id=params["id"])}"></iframe>\n'
+        items = scope.meta.get(params.get("id") or posixpath.splitext(posixpath.basename(target))[0])
+        pictures = [_md_picture(str(it["image_path"]), str(it.get("alt") or ""),
+                                str(it.get("title") or it.get("image_caption") or ""))
+                    for it in (items if isinstance(items, list) else [])
+                    if isinstance(it, dict) and isinstance(it.get("image_path"), str) and it["image_path"].strip()]
+        if not pictures:
             return ""
-        alt = re.sub(r"\s+", " ", params.get("alt") or params.get("caption") or "").replace("]", "\\]")
-        caption = re.sub(r"<[^>]+>", "", params.get("caption") or params.get("title") or "").replace('"', '\\"')
-        title = f' "{caption.strip()}"' if caption.strip() else ""
-        return f"![{alt}](<{src}>{title})"
+        caption = re.sub(r"<[^>]+>", "", params.get("caption", "")).strip()
+        return "\n\n" + "\n\n".join(pictures + ([caption] if caption else [])) + "\n\n"
 
     def _relative_url(self, value: str) -> str:
         if is_remote(value):
@@ -557,7 +573,7 @@ class JekyllSite:
             res = self.resolve_include(target, page_rel=file_rel)
         if res.rel_path is None or res.problem:
             warnings.append(f"{{% {tag} {target} %}}: {res.problem or 'not found'}")
-            return self._theme_figure(params_text, scope)
+            return self._theme_include(target, params_text, scope)
         if depth >= _MAX_INCLUDE_DEPTH:
             warnings.append(f"{{% {tag} {target} %}}: nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
@@ -571,7 +587,7 @@ class JekyllSite:
         raw = _HIDDEN.sub("", raw)
         raw = rebase_links(raw, from_rel=res.rel_path, to_rel=page_rel,
                            exists=lambda p: (self._root / p).is_file()) if tag == "include_relative" else raw
-        inner = _Scope(dict(scope.values))
+        inner = _Scope(dict(scope.values), scope.meta)
         for m in _PARAM.finditer(params_text):
             value = _literal(m.group(2))
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
@@ -627,6 +643,20 @@ def _split_args(text: str) -> list[str]:
             cur.append(ch)
     out.append("".join(cur).strip())
     return [a for a in out if a]
+
+
+#: Minimal Mistakes' ``video`` include: provider -> embed URL of the video ``id``
+_VIDEO_EMBEDS = {"youtube": "https://www.youtube-nocookie.com/embed/{id}",
+                 "vimeo": "https://player.vimeo.com/video/{id}?dnt=true",
+                 "google-drive": "https://drive.google.com/file/d/{id}/preview",
+                 "bilibili": "https://player.bilibili.com/player.html?bvid={id}"}
+
+
+def _md_picture(src: str, alt: str, caption: str) -> str:
+    alt = re.sub(r"\s+", " ", alt).replace("]", "\\]")
+    caption = re.sub(r"<[^>]+>", "", caption).replace('"', '\\"').strip()
+    title = f' "{caption}"' if caption else ""
+    return f"![{alt}](<{src}>{title})"
 
 
 def _split_filters(expr: str) -> list[str]:
