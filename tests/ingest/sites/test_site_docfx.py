@@ -260,3 +260,14 @@ def test_brace_globs_of_docfx_init_select_the_pages(tmp_path: Path, write: Calla
     assert roles == {"index.md": FileRole.PAGE, "docs/intro.md": FileRole.PAGE, "drafts/x.md": FileRole.EXCLUDED,
                      "old/b/y.md": FileRole.EXCLUDED, "old/c/z.md": FileRole.PAGE}
     assert docfx.expand_braces("a{b}c") == ["a{b}c"] and len(docfx.expand_braces("{a,b}" * 20)) == 256
+
+
+def test_markdown_toc_is_not_a_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX reads ``toc.md`` (any case) as a table of contents, like ``toc.yml``."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    for rel in ("guide/toc.md", "TOC.md", "guide/intro.md", "guide/toc-notes.md"):
+        write(tmp_path, rel, "# [Intro](intro.md)\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("guide/toc.md").role is FileRole.EXCLUDED and site.classify("TOC.md").role is FileRole.EXCLUDED
+    assert site.classify("guide/intro.md").role is FileRole.PAGE
+    assert site.classify("guide/toc-notes.md").role is FileRole.PAGE

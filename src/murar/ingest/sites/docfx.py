@@ -71,6 +71,8 @@ GENERATOR = "docfx"
 CONFIG_FILES = ("docfx.json", ".openpublishing.publish.config.json")
 PAGE_MARKUP = {".md": "markdown", ".markdown": "markdown"}
 DEFAULT_FILES = ("**/*.md", "**/*.yml")
+#: DocFX reads a file of this name (any case) as a table of contents, never as a page
+MARKDOWN_TOC = "toc.md"
 DEFAULT_EXCLUDE = ("**/obj/**", "**/includes/**", "_themes/**", "**/bin/**")
 _MAX_INCLUDE_DEPTH = 8
 
@@ -519,8 +521,9 @@ class DocfxSite:
     def classify(self, rel: str) -> FileClass:
         """Pages: Markdown selected by a ``build.content`` group; includes: Markdown
         pulled in by ``[!INCLUDE]`` or under an ``includes/`` folder; YAML
-        (``toc.yml``, landing pages) and unselected Markdown: excluded; images
-        and videos: assets."""
+        (``toc.yml``, landing pages), Markdown TOCs (a file named ``toc.md`` in
+        any case: DocFX's ``TocFileType.Markdown``) and unselected Markdown:
+        excluded; images and videos: assets."""
         suffix = suffix_of(rel)
         if suffix in IMAGE_SUFFIXES or suffix in VIDEO_SUFFIXES:
             return FileClass(role=FileRole.ASSET)
@@ -529,6 +532,8 @@ class DocfxSite:
         markup = PAGE_MARKUP.get(suffix)
         if suffix in (".yml", ".yaml", ".json"):
             return FileClass(role=FileRole.EXCLUDED, reason="DocFX YAML/JSON (TOC, metadata or landing page)")
+        if posixpath.basename(rel).lower() == MARKDOWN_TOC:
+            return FileClass(role=FileRole.EXCLUDED, markup="markdown", reason="DocFX Markdown TOC (toc.md)")
         if markup is None:
             return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
         if "includes" in rel.split("/")[:-1] or rel in self.included_files():
