@@ -310,3 +310,12 @@ def test_theme_gallery_and_video_includes_keep_their_media(tmp_path: Path, write
     assert out.count("](</assets/b.png>)") == 2
     assert '<iframe src="https://www.youtube-nocookie.com/embed/XsxDH4HcOWA"></iframe>' in out
     assert out.count("<iframe") == 1 and len(warnings) == 4  # every missing include is still reported
+
+
+def test_include_cached_is_an_include(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """jekyll-include-cache: ``{% include_cached x %}`` renders like ``{% include x %}``."""
+    write(tmp_path, "_config.yml", "title: T\nplugins:\n  - jekyll-include-cache\n")
+    write(tmp_path, "_includes/steps.md", "Step for {{ include.os }}: run ![setup](/img/setup.png)\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess('{% include_cached steps.md os="Linux" %}\n', page_rel="index.md")
+    assert "Step for Linux: run ![setup](/img/setup.png)" in out

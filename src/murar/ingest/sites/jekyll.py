@@ -16,7 +16,8 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   an ``.html`` file without front matter is a static file, not a page.
 - Liquid (:meth:`JekyllSite.render_liquid`): ``{% raw %}`` kept literal,
   ``{% comment %}`` removed, ``{% include x %}`` / ``{% include_relative x %}``
-  inlined at their place with their ``include.*`` parameters,
+  (and the jekyll-include-cache plugin's ``{% include_cached x %}``, the same
+  include rendered once) inlined at their place with their ``include.*`` parameters,
   ``{% highlight %}`` a code fence, ``{{ site.* }}`` (``site.data.*`` from the
   ``_data`` files, :func:`load_data_files`)/``{{ page.* }}``/``include.*``
   and assigned variables substituted with the ``relative_url``,
@@ -484,7 +485,7 @@ class JekyllSite:
                 out.append(self._expression(m.group("expr"), scope))
                 continue
             tag, args = m.group("tag"), m.group("tagargs").strip()
-            if tag in ("include", "include_relative"):
+            if tag in ("include", "include_relative", "include_cached"):  # include_cached: jekyll-include-cache
                 out.append(self._include(tag, args, page_rel=page_rel, file_rel=file_rel, scope=scope,
                                          warnings=warnings, depth=depth))
             elif tag == "assign":
