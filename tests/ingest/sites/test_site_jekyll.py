@@ -319,3 +319,23 @@ def test_include_cached_is_an_include(tmp_path: Path, write: Callable[..., Path]
     site = jekyll.load(tmp_path, "_config.yml")
     out = site.preprocess('{% include_cached steps.md os="Linux" %}\n', page_rel="index.md")
     assert "Step for Linux: run ![setup](/img/setup.png)" in out
+
+
+def test_parse_block_html_reads_markdown_in_every_block_element(tmp_path: Path, write: Callable[..., Path],
+                                                                png: bytes) -> None:
+    """kramdown ``parse_block_html`` (``_config.yml`` ``kramdown:`` or ``{::options}``):
+    Markdown inside a plain ``<div>``/``<details>`` is parsed, ``markdown="0"`` is not."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\nkramdown:\n  parse_block_html: true\n")
+    write(tmp_path, "img/a.png", png)
+    page = ("---\ntitle: P\n---\n# P\n\n<details>\n<summary>More</summary>\n![Inside](/img/a.png)\n*emph* text\n"
+            "</details>\n\n<div markdown=\"0\">\n**raw** stays\n</div>\n")
+    write(tmp_path, "page.md", page)
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [m.path for m in doc.media if m.kind == "image"] == ["img/a.png"]
+    assert "emph text" in doc.sections[0].text and "**raw** stays" in doc.sections[0].text
+    inline = jekyll.strip_kramdown('{::options parse_block_html="true" /}\n<div class="x">\n*a*\n</div>\n')
+    assert "<div class=\"x\">\n\n*a*\n\n</div>" in inline
+    assert "<div>\n*a*\n</div>" in jekyll.strip_kramdown("<div>\n*a*\n</div>\n")  # option off: left alone

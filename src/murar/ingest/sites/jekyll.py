@@ -304,6 +304,7 @@ class JekyllSite:
         self._root = config.root
         self._source = config.content_dirs[0] if config.content_dirs else "."
         self._callouts = callout_titles(self._variables)
+        self._parse_block_html = self._variables.get("site.kramdown.parse_block_html") == "true"
         self._url_folders: dict[str, str | None] = {}
 
     @property
@@ -455,7 +456,7 @@ class JekyllSite:
         values["jekyll.environment"] = "production"
         body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values, meta),
                                   warnings=sink, depth=0)
-        return head + strip_kramdown(body, self._callouts)
+        return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html)
 
     def render_liquid(self, text: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
                       depth: int) -> str:
@@ -766,7 +767,29 @@ _MD_ONE_LINE = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>
                           r"(?P<q>[\"']?)(?:1|block|span)(?P=q)(?P<rest>[^<>]*)>(?P<body>.*)</(?P=tag)\s*>[ \t]*$")
 
 
-def open_markdown_blocks(text: str) -> str:
+#: kramdown's block-level HTML elements whose content parse_block_html parses as Markdown
+_KRAMDOWN_BLOCK_TAGS = frozenset({"div", "details", "section", "article", "aside", "header", "footer", "main", "nav",
+                                  "figure", "blockquote", "fieldset", "form", "dl", "dd", "li", "td", "th",
+                                  "noscript", "center"})
+_PLAIN_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>(?:\s[^<>]*)?)>[ \t]*$")
+_PARSE_BLOCK_OPTION = re.compile(r"\{::options\b[^}]*\bparse_block_html\s*=\s*[\"']?true", re.IGNORECASE)
+
+
+def _block_open(line: str, all_blocks: bool) -> tuple[str, str, str] | None:
+    """(lead, tag, attributes without ``markdown``) of a line opening an HTML block
+    whose content is Markdown: ``markdown="1"``/``"block"``, or, with ``all_blocks``
+    (kramdown ``parse_block_html``), any block-level element without ``markdown="0"``."""
+    m = _MD_BLOCK_OPEN.match(line)
+    if m is not None:
+        return m.group("lead"), m.group("tag"), m.group("attrs") + m.group("rest")
+    if all_blocks:
+        p = _PLAIN_BLOCK_OPEN.match(line)
+        if p and p.group("tag").lower() in _KRAMDOWN_BLOCK_TAGS and not re.search(r"\bmarkdown\s*=", p.group("attrs")):
+            return p.group("lead"), p.group("tag"), p.group("attrs")
+    return None
+
+
+def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     """kramdown's ``markdown="1"``/``markdown="block"`` HTML blocks (kramdown syntax,
     "HTML Blocks": the element's content is parsed as Markdown), written with the
     opening tag alone on its line (``<div class="code-example" markdown="1">``,
@@ -776,8 +799,11 @@ def open_markdown_blocks(text: str) -> str:
     parse. An element with such an attribute (``"span"`` too) written whole on one
     line (``<div markdown="span" class="alert">**Note:** ...</div>``, the
     documentation-theme-jekyll alert includes) gets its content on a line of its
-    own the same way. Other HTML is left alone; code fences are skipped."""
-    if "markdown" not in text:
+    own the same way. With ``parse_block_html`` (kramdown option, set in
+    ``_config.yml`` ``kramdown:`` or by ``{::options parse_block_html="true" /}``)
+    every block-level element alone on its line is read so, unless it says
+    ``markdown="0"``. Other HTML is left alone; code fences are skipped."""
+    if "markdown" not in text and not parse_block_html:
         return text
     lines = text.split("\n")
     out: list[str] = []
@@ -797,7 +823,7 @@ def open_markdown_blocks(text: str) -> str:
             out.extend([f"{lead}<{one.group('tag')}{one.group('attrs')}{one.group('rest')}>", blank,
                         lead + one.group("body").strip(), blank, f"{lead}</{one.group('tag')}>"])
             continue
-        m = _MD_BLOCK_OPEN.match(line)
+        m = _block_open(line, parse_block_html)
         if closers:
             tag, depth = closers[-1]
             depth += len(re.findall(rf"<{tag}\b", line, re.IGNORECASE))
@@ -809,32 +835,36 @@ def open_markdown_blocks(text: str) -> str:
                 out.extend([lead.group(0).rstrip() if lead else "", line])
                 continue
             closers[-1] = (tag, depth - closes)
-            if m is None and re.fullmatch(r"[ \t>]*</[A-Za-z][\w-]*\s*>[ \t]*", line):
-                # kramdown parses the Markdown after a nested HTML element; CommonMark would
-                # keep it in that element's HTML block up to a blank line
+            if m is None and re.fullmatch(r"[ \t>]*(?:<(?P<t>[A-Za-z][\w-]*)\b[^<>]*>.*)?</(?(t)(?P=t)|[A-Za-z][\w-]*)"
+                                          r"\s*>[ \t]*", line):
+                # kramdown parses the Markdown after a nested HTML element (a closing tag, or a
+                # whole one-line element such as <summary>..</summary>); CommonMark would keep
+                # it in that element's HTML block up to a blank line
                 lead = re.match(r"[ \t>]*", line)
                 out.extend([line, lead.group(0).rstrip() if lead else ""])
                 continue
         if m is not None:
+            lead, tag_name, attrs = m
             if closers:
-                closers[-1] = (closers[-1][0], closers[-1][1] - 1) if closers[-1][0] == m.group("tag") \
-                    else closers[-1]
-            out.extend([f"{m.group('lead')}<{m.group('tag')}{m.group('attrs')}{m.group('rest')}>",
-                        m.group("lead").rstrip()])
-            closers.append((m.group("tag"), 0))
+                closers[-1] = (closers[-1][0], closers[-1][1] - 1) if closers[-1][0] == tag_name else closers[-1]
+            out.extend([f"{lead}<{tag_name}{attrs}>", lead.rstrip()])
+            closers.append((tag_name, 0))
             continue
         out.append(line)
     return "\n".join(out)
 
 
-def strip_kramdown(text: str, callouts: dict[str, str] | None = None) -> str:
-    """Open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`), label callout
+def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_block_html: bool = False) -> str:
+    """Open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`; every block
+    element with ``parse_block_html``, from ``_config.yml`` or the page's
+    ``{::options parse_block_html="true" /}``), label callout
     paragraphs (:func:`label_callouts` with ``callouts``), drop the list a ``{:toc}``
     IAL turns into the generated table of contents (kramdown), then remove
     kramdown inline attribute lists (``{: .note }`` lines, in block quotes too,
     ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
     ``{::nomarkdown}``)."""
-    text = label_callouts(open_markdown_blocks(text), callouts)
+    all_blocks = parse_block_html or _PARSE_BLOCK_OPTION.search(text) is not None
+    text = label_callouts(open_markdown_blocks(text, parse_block_html=all_blocks), callouts)
     text = _TOC_LIST.sub("", text)
     text = _IAL_LINE.sub("", text)
     text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
