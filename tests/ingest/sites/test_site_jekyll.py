@@ -339,3 +339,12 @@ def test_parse_block_html_reads_markdown_in_every_block_element(tmp_path: Path, 
     inline = jekyll.strip_kramdown('{::options parse_block_html="true" /}\n<div class="x">\n*a*\n</div>\n')
     assert "<div class=\"x\">\n\n*a*\n\n</div>" in inline
     assert "<div>\n*a*\n</div>" in jekyll.strip_kramdown("<div>\n*a*\n</div>\n")  # option off: left alone
+
+
+def test_attribute_lists_in_code_examples_are_kept() -> None:
+    """A kramdown example in a fenced code block keeps its ``{: .note }`` and ``{:toc}``
+    lines (just-the-docs documents its callouts with such examples); outside code they go."""
+    out = jekyll.strip_kramdown("```markdown\n{: .note }\nA paragraph\n* TOC\n{:toc}\n```\n\n"
+                                "~~~~\n{: .x}\n```\n{: .y}\n~~~~\n\nText\n{: .z}\n")
+    assert "```markdown\n{: .note }\nA paragraph\n* TOC\n{:toc}\n```" in out
+    assert "~~~~\n{: .x}\n```\n{: .y}\n~~~~" in out and "{: .z}" not in out
