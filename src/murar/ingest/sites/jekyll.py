@@ -229,8 +229,11 @@ def load_data_files(root: Path, data_dir: str) -> dict[str, str]:
     further namespace: ``_data/team/ops.yml`` is ``site.data.team.ops``). YAML and
     JSON files whose top level is a mapping; lists and CSV files give no scalar and
     are left out, as are files over 512 KB, files past the first 200 and files that
-    do not parse (Jekyll would stop the build; ingest goes on). Never raises."""
+    do not parse (Jekyll would stop the build; ingest goes on), and a ``data_dir``
+    outside the site. Never raises."""
     out: dict[str, str] = {}
+    if data_dir == ".." or data_dir.startswith(("../", "/")):
+        return out  # a data_dir outside the site is not read
     for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json"))[:_MAX_DATA_FILES]:
         path = root / rel
         try:
