@@ -271,3 +271,14 @@ def test_markdown_toc_is_not_a_page(tmp_path: Path, write: Callable[..., Path]) 
     assert site.classify("guide/toc.md").role is FileRole.EXCLUDED and site.classify("TOC.md").role is FileRole.EXCLUDED
     assert site.classify("guide/intro.md").role is FileRole.PAGE
     assert site.classify("guide/toc-notes.md").role is FileRole.PAGE
+
+
+def test_file_mapping_globs_ignore_case(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX globs match without regard to case (GlobMatcher.DefaultOptions: IgnoreCase)."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["Articles/**/*.MD"], "exclude": ["**/Drafts/**"]}]}}))
+    for rel in ("articles/setup.md", "articles/drafts/wip.md"):
+        write(tmp_path, rel, "# T\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("articles/setup.md").role is FileRole.PAGE
+    assert site.classify("articles/drafts/wip.md").role is FileRole.EXCLUDED

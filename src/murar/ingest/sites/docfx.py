@@ -5,7 +5,7 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 
 - ``docfx.json`` ``build.content[]`` groups (``files`` globs, ``exclude`` globs,
   ``src`` folder, relative to the folder holding ``docfx.json``; ``{a,b}`` braces
-  expanded, :func:`expand_braces`) name the
+  expanded, :func:`expand_braces`; matched without regard to case) name the
   pages; ``build.resource[]`` the images. Markdown files outside the content
   globs are not pages; those pulled in by ``[!INCLUDE]`` (Learn keeps them in
   ``includes/`` folders, excluded from content) are includes. A repository with
@@ -55,7 +55,7 @@ from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
-    glob_match,
+    glob_regex,
     is_within,
     lookup,
     os_walk_files,
@@ -91,12 +91,18 @@ class GlobGroup:
         if not is_within(rel, self.src):
             return False
         inner = rel[len(self.src) + 1:] if self.src not in ("", ".") else rel
-        if not any(glob_match(inner, f) for f in self.files):
+        if not any(_glob(inner, f) for f in self.files):
             return False
-        return not any(glob_match(inner, x) or glob_match(inner, x.rstrip("/") + "/**") for x in self.exclude)
+        return not any(_glob(inner, x) or _glob(inner, x.rstrip("/") + "/**") for x in self.exclude)
 
 
 _MAX_BRACE_EXPANSIONS = 256
+
+
+def _glob(rel: str, pattern: str) -> bool:
+    """DocFX file-mapping glob match: ``**`` across folders, ``*`` within one, and
+    without regard to case (DocFX's ``GlobMatcher.DefaultOptions`` has ``IgnoreCase``)."""
+    return re.fullmatch(glob_regex(pattern).pattern, rel, re.IGNORECASE | re.DOTALL) is not None
 
 
 def expand_braces(pattern: str) -> list[str]:
