@@ -282,3 +282,30 @@ def test_file_mapping_globs_ignore_case(tmp_path: Path, write: Callable[..., Pat
     site = docfx.load(tmp_path, "docfx.json")
     assert site.classify("articles/setup.md").role is FileRole.PAGE
     assert site.classify("articles/drafts/wip.md").role is FileRole.EXCLUDED
+
+
+def test_zone_pivots_are_labelled_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Learn zone pivots: each ``::: zone pivot="a,b"`` is a tab titled from the zone
+    pivot definition file (``zone_pivot_group_filename`` or the docset's
+    ``zone-pivot-groups.yml``), adjacent zones one set; images record their zone."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docs/docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "docs/zone-pivot-groups.yml", (
+        "groups:\n- id: os\n  title: OS\n  pivots:\n  - id: os-linux\n    title: Linux\n"
+        "  - id: os-macos\n    title: macOS\n  - id: os-windows\n    title: Windows\n"))
+    for name in ("nix.png", "win.png"):
+        write(tmp_path, f"docs/media/{name}", png)
+    write(tmp_path, "docs/a.md", (
+        "---\ntitle: A\nzone_pivot_groups: os\n---\n# A\n\n1. Set the path.\n\n    ::: zone pivot=\"os-linux,os-macos\"\n\n"
+        "    Run export.\n\n    ![](media/nix.png)\n\n    ::: zone-end\n\n    ::: zone pivot=\"os-windows\"\n\n"
+        "    Run set.\n\n    ![](media/win.png)\n\n    ::: zone-end\n\n    Then go on.\n\n"
+        "```md\n::: zone pivot=\"os-windows\"\n```\n"))
+    site = docfx.load(tmp_path, "docs/docfx.json")
+    doc = converter_for("markdown")(tmp_path / "docs/a.md", site=site, assets_dir=tmp_path / "_assets")
+    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("nix.png", "Linux / macOS", ("Linux / macOS", "Windows")),
+                    ("win.png", "Windows", ("Linux / macOS", "Windows"))]
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Linux / macOS\n\nRun export." in text and "Then go on." in text and "::: zone pivot" in text

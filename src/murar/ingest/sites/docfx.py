@@ -26,7 +26,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block holding the
   part asked for (a named snippet, line ranges: :func:`code_snippet`);
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
-  (their content is kept).
+  (their content is kept); ``::: zone pivot="id"`` zones are tabs labelled with
+  the pivot titles of the zone pivot definition file (:func:`_zone_pivots`).
 - Cross references ("Links and Cross References"): ``<xref:uid>``,
   ``<xref href="uid"/>``, ``[](xref:uid)`` and ``@uid`` read as the text DocFX
   shows: the title of the docset page with that ``uid``, or an API's name
@@ -57,6 +58,7 @@ from murar.ingest.sites._common import (
     VIDEO_SUFFIXES,
     glob_regex,
     is_within,
+    load_data_file,
     lookup,
     os_walk_files,
     rebase_links,
@@ -266,6 +268,7 @@ _MARKER = re.compile(r"^[ \t]*:::[ \t]*(?:row|row-end|column|column-end|zone|zon
 _TAB_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
                           r"\(#tab/[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*(?:/[A-Za-z0-9-]*)?\)(?:[ \t]+#+)?[ \t]*$")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_FENCE_ANY = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}(?P<c>[-*_])(?:[ \t]*(?P=c)){2,}[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 # cross references (DocFX "Links and Cross References"): <xref:uid>, <xref href="uid"/>, [](xref:uid), @uid
@@ -460,6 +463,77 @@ def _outside_code(line: str, rewrite: Any) -> str:
     return "".join(out)
 
 
+_ZONE_PIVOT = re.compile(r"^[ \t]*:::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*\"[^\"]*\"", re.IGNORECASE | re.MULTILINE)
+_ZONE_START = re.compile(r"^(?P<indent>[ \t]*):::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*\"(?P<ids>[^\"]*)\"[^\n]*$",
+                         re.IGNORECASE)
+_ZONE_END = re.compile(r"^[ \t]*:::[ \t]*zone-end\b", re.IGNORECASE)
+
+
+def _drop_markers(body: str) -> str:
+    """The ``:::row:::``/``:::zone:::``/``::: moniker`` ... marker lines emptied,
+    outside fenced code (a Markdown example of them in a code block stays)."""
+    if ":::" not in body:
+        return body
+    fences = FenceTracker(_FENCE_ANY)
+    return "\n".join(line if fences.in_code(line) or not _MARKER.fullmatch(line) else ""
+                     for line in body.split("\n"))
+
+
+def _read_pivots(path: Path) -> dict[str, str] | None:
+    """pivot id -> title of a zone pivot definition file; ``None`` when it is missing
+    or unreadable (``{}`` when it parses but defines no pivot)."""
+    if not path.is_file():
+        return None
+    try:
+        data = load_data_file(path)
+    except (OSError, ValueError):
+        return None
+    titles: dict[str, str] = {}
+    for group in data.get("groups") or [] if isinstance(data.get("groups"), list) else []:
+        for pivot in group.get("pivots") or [] if isinstance(group, dict) else []:
+            if isinstance(pivot, dict) and isinstance(pivot.get("id"), str):
+                titles[pivot["id"]] = str(pivot.get("title") or pivot["id"]).strip()
+    return titles
+
+
+def _zone_pivots(body: str, titles: dict[str, str]) -> str:
+    """Learn zone pivots (``::: zone pivot="a,b"`` ... ``::: zone-end``; one pivot's
+    zones shown at a time, chosen at the top of the page) as tab-set markers
+    (:mod:`murar.ingest.markup.tabs`): each zone is a tab labelled with its pivots'
+    titles (``titles``, else the ids), zones that follow one another (only blank
+    lines between) form one set; a bold label line starts each tab, as for DocFX
+    tabs. Zones with ``target=`` and the other markers are left to the marker
+    removal. Fenced code is left alone."""
+    lines = body.split("\n")
+    fences = FenceTracker(_FENCE_ANY)
+    out: list[str] = []
+    open_indent: str | None = None
+    for i, line in enumerate(lines):
+        if fences.in_code(line):
+            out.append(line)
+            continue
+        start = _ZONE_START.match(line)
+        if start:
+            indent = start.group("indent")
+            ids = [x.strip() for x in start.group("ids").split(",") if x.strip()]
+            label = " / ".join(titles.get(x, x) for x in ids) or "Pivot"
+            if open_indent is None:
+                out.extend(["", set_open(indent)])
+                open_indent = indent
+            out.extend(["", tab_start(label, indent), *label_lines(label, indent)])
+            continue
+        if _ZONE_END.match(line) and open_indent is not None:
+            following = next((ln for ln in lines[i + 1:] if ln.strip()), "")
+            if not _ZONE_START.match(following):
+                out.extend(["", set_close(open_indent), ""])
+                open_indent = None
+            continue
+        out.append(line)
+    if open_indent is not None:
+        out.extend(["", set_close(open_indent)])
+    return "\n".join(out)
+
+
 class DocfxSite:
     """A DocFX / Microsoft Learn docset (see module doc). The constructor does no I/O."""
 
@@ -469,6 +543,7 @@ class DocfxSite:
         self._root = config.root
         self._included: frozenset[str] | None = None
         self._uids: dict[str, str] | None = None
+        self._pivot_files: dict[str, dict[str, str] | None] = {}
 
     @property
     def config(self) -> SiteConfig:
@@ -585,13 +660,33 @@ class DocfxSite:
         with their links rebased to ``page_rel``. Problems go to ``warnings``.
         Never raises."""
         sink = warnings if warnings is not None else []
-        _meta, body, _ = split_front_matter(text)
+        meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
+        pivots = self._pivot_titles(page_rel, meta) if "zone" in body.lower() else {}
         return head + self._rewrite(body, page_rel=page_rel, file_rel=page_rel, warnings=sink, depth=0,
-                                    stack=(page_rel,))
+                                    stack=(page_rel,), pivots=pivots)
+
+    def _pivot_titles(self, page_rel: str, meta: dict[str, Any]) -> dict[str, str]:
+        """pivot id -> title from the page's zone pivot definition file: front matter
+        ``zone_pivot_group_filename`` (from the page's folder, else the docset root),
+        else ``zone-pivot-groups.yml``/``.json`` at the docset root (Learn "zone
+        pivots"; ``groups[].pivots[].id``/``title``). ``{}`` when none is found."""
+        docset = self._docset_of(page_rel) or "."
+        named = meta.get("zone_pivot_group_filename")
+        cands = [safe_join(posixpath.dirname(page_rel), named), safe_join(docset, named)] if isinstance(named, str) \
+            else []
+        cands += [safe_join(docset, n) for n in ("zone-pivot-groups.yml", "zone-pivot-groups.json")]
+        for rel in cands:
+            if not rel or rel.startswith("../") or rel == "..":
+                continue
+            if rel not in self._pivot_files:
+                self._pivot_files[rel] = _read_pivots(self._root / rel)
+            if self._pivot_files[rel] is not None:
+                return self._pivot_files[rel] or {}
+        return {}
 
     def _rewrite(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
-                 stack: tuple[str, ...]) -> str:
+                 stack: tuple[str, ...], pivots: dict[str, str] | None = None) -> str:
         body = self._inline_includes(body, page_rel=page_rel, file_rel=file_rel, warnings=warnings, depth=depth,
                                      stack=stack)
         body = self._images(body, page_rel=page_rel, warnings=warnings)
@@ -600,7 +695,10 @@ class DocfxSite:
         body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
         body = _VIDEO.sub(lambda m: f'\n<iframe src="{_escape_attr(m.group("url"))}"></iframe>\n', body)
         body = _DIV.sub(lambda m: m.group("lead"), body)
-        return _tab_groups(_MARKER.sub("", self._xrefs(body)))
+        body = self._xrefs(body)
+        if _ZONE_PIVOT.search(body):
+            body = _zone_pivots(body, pivots or {})
+        return _tab_groups(_drop_markers(body))
 
     def _xrefs(self, body: str) -> str:
         """Cross references as the text DocFX shows for them (:func:`xref_display`):
