@@ -309,3 +309,20 @@ def test_zone_pivots_are_labelled_tabs(tmp_path: Path, write: Callable[..., Path
                     ("win.png", "Windows", ("Linux / macOS", "Windows"))]
     text = "\n".join(s.text for s in doc.sections)
     assert "Linux / macOS\n\nRun export." in text and "Then go on." in text and "::: zone pivot" in text
+
+
+def test_code_snippet_in_a_list_step_stays_in_the_step(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``:::code`` inside a numbered step: the code block keeps the step's indentation,
+    so the step's next paragraph stays prose (it was read as an indented code block)."""
+    from markdown_it import MarkdownIt as _Md
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "src/a.txt", "line one\n\nline three\n")
+    write(tmp_path, "a.md", "# A\n\n1. Create the file.\n\n    :::code language=\"text\" source=\"src/a.txt\":::\n\n"
+                            "    Then save `a.txt` here.\n\n2. Next step.\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md")
+    tokens = _Md("commonmark").parse(out)
+    assert [t.type for t in tokens].count("ordered_list_open") == 1
+    assert any(t.type == "fence" and t.content == "line one\n\nline three\n" for t in tokens)
+    assert not any(t.type == "code_block" for t in tokens)

@@ -469,6 +469,18 @@ _ZONE_START = re.compile(r"^(?P<indent>[ \t]*):::[ \t]*zone[ \t]+pivot[ \t]*=[ \
 _ZONE_END = re.compile(r"^[ \t]*:::[ \t]*zone-end\b", re.IGNORECASE)
 
 
+def _indent_block(block: str, body: str, start: int) -> str:
+    """A code block that replaces a directive at ``start`` of ``body``, its lines
+    indented like the directive's line (a list item's or quote's prefix,
+    :func:`_line_prefix`), so a snippet inside a numbered step stays in the step and
+    the step's next paragraph is not read as an indented code block."""
+    prefix = _line_prefix(body, start)
+    if not block or not prefix:
+        return block
+    lines = block.strip("\n").split("\n")
+    return "\n" + "\n".join((prefix + line) if line else prefix.rstrip() for line in lines) + "\n"
+
+
 def _drop_markers(body: str) -> str:
     """The ``:::row:::``/``:::zone:::``/``::: moniker`` ... marker lines emptied,
     outside fenced code (a Markdown example of them in a code block stays)."""
@@ -690,8 +702,9 @@ class DocfxSite:
         body = self._inline_includes(body, page_rel=page_rel, file_rel=file_rel, warnings=warnings, depth=depth,
                                      stack=stack)
         body = self._images(body, page_rel=page_rel, warnings=warnings)
-        body = _CODE_REF.sub(lambda m: self._code_ref(m, page_rel, warnings), body)
-        body = _CODE_EXT.sub(lambda m: self._code_ext(_attrs(m.group("attrs")), page_rel, warnings), body)
+        body = _CODE_REF.sub(lambda m: _indent_block(self._code_ref(m, page_rel, warnings), body, m.start()), body)
+        body = _CODE_EXT.sub(lambda m: _indent_block(self._code_ext(_attrs(m.group("attrs")), page_rel, warnings),
+                                                     body, m.start()), body)
         body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
         body = _VIDEO.sub(lambda m: f'\n<iframe src="{_escape_attr(m.group("url"))}"></iframe>\n', body)
         body = _DIV.sub(lambda m: m.group("lead"), body)
