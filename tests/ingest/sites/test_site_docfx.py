@@ -326,3 +326,16 @@ def test_code_snippet_in_a_list_step_stays_in_the_step(tmp_path: Path, write: Ca
     assert [t.type for t in tokens].count("ordered_list_open") == 1
     assert any(t.type == "fence" and t.content == "line one\n\nline three\n" for t in tokens)
     assert not any(t.type == "code_block" for t in tokens)
+
+
+def test_video_in_a_list_step_stays_in_the_step(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``> [!VIDEO url]`` indented in a numbered step keeps the step's indentation."""
+    from markdown_it import MarkdownIt as _Md
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess("1. Watch this.\n\n    > [!VIDEO https://learn.microsoft.com/_video/x]\n\n    Then go on.\n\n"
+                          "2. Next.\n", page_rel="a.md")
+    tokens = _Md("commonmark").parse(out)
+    assert [t.type for t in tokens].count("ordered_list_open") == 1 and not any(t.type == "code_block" for t in tokens)
+    assert '    <iframe src="https://learn.microsoft.com/_video/x"></iframe>' in out

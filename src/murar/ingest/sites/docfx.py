@@ -706,7 +706,9 @@ class DocfxSite:
         body = _CODE_EXT.sub(lambda m: _indent_block(self._code_ext(_attrs(m.group("attrs")), page_rel, warnings),
                                                      body, m.start()), body)
         body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
-        body = _VIDEO.sub(lambda m: f'\n<iframe src="{_escape_attr(m.group("url"))}"></iframe>\n', body)
+        # the quote holding [!VIDEO] goes; its indentation stays, so a video in a list step stays in the step
+        body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}<iframe src="{_escape_attr(m.group("url"))}">'
+                                    f'</iframe>\n', body)
         body = _DIV.sub(lambda m: m.group("lead"), body)
         body = self._xrefs(body)
         if _ZONE_PIVOT.search(body):
