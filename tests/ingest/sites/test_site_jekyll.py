@@ -349,3 +349,16 @@ def test_attribute_lists_in_code_examples_are_kept() -> None:
                                 "~~~~\n{: .x}\n```\n{: .y}\n~~~~\n\nText\n{: .z}\n")
     assert "```markdown\n{: .note }\nA paragraph\n* TOC\n{:toc}\n```" in out
     assert "~~~~\n{: .x}\n```\n{: .y}\n~~~~" in out and "{: .z}" not in out
+
+
+def test_include_file_name_built_from_variables(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Jekyll "Includes": the file name may be built from ``{{ variables }}``, spaces
+    inside the braces included (``{% include {{ page.version.version }}/misc/x.md %}``)."""
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_includes/v2/misc/tip.md", "Tip for {{ include.who }}.\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    warnings: list[str] = []
+    out = site.preprocess("---\nversion:\n  version: v2\n---\n{% include {{ page.version.version }}/misc/tip.md %}\n"
+                          "{% include {{page.version.version}}/misc/tip.md who=\"ops\" %}\n", page_rel="p.md",
+                          warnings=warnings)
+    assert "Tip for .\n\nTip for ops." in out and warnings == []

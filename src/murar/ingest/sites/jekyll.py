@@ -273,6 +273,7 @@ _COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}", r
 _HIGHLIGHT = re.compile(r"\{%-?\s*highlight\s+([\w+#-]+)[^%]*-?%\}\n?(.*?)\{%-?\s*endhighlight\s*-?%\}", re.DOTALL)
 _CAPTURE = re.compile(r"\{%-?\s*capture\s+([\w.-]+)\s*-?%\}(.*?)\{%-?\s*endcapture\s*-?%\}", re.DOTALL)
 _TOKEN = re.compile(r"\{%-?\s*(?P<tag>\w+)(?P<tagargs>.*?)-?%\}|\{\{-?(?P<expr>.*?)-?\}\}", re.DOTALL)
+_INCLUDE_TARGET = re.compile(r"((?:\{\{.*?\}\}|[^\s{])+)(.*)$", re.DOTALL)
 _PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 _STRING = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""")
 _IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
@@ -570,9 +571,14 @@ class JekyllSite:
 
     def _include(self, tag: str, args: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
                  depth: int) -> str:
-        target_expr, _, params_text = args.partition(" ")
-        target = self._expression(target_expr[2:-2], scope) if target_expr.startswith("{{") else \
-            (_literal(target_expr) or target_expr)
+        # the file name: a literal, or built from {{ variables }} (Jekyll "Includes": "Using
+        # variables names for the include file"), up to the first blank outside {{ }}
+        m = _INCLUDE_TARGET.match(args.strip())
+        target_expr, params_text = (m.group(1), m.group(2)) if m else ("", args)
+        if "{{" in target_expr:
+            target = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: self._expression(v.group(1), scope), target_expr)
+        else:
+            target = _literal(target_expr) or target_expr
         if tag == "include_relative":
             res = lookup(self._root, [safe_join(posixpath.dirname(file_rel), target)], link=target)
         else:
