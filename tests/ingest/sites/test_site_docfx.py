@@ -339,3 +339,21 @@ def test_video_in_a_list_step_stays_in_the_step(tmp_path: Path, write: Callable[
     tokens = _Md("commonmark").parse(out)
     assert [t.type for t in tokens].count("ordered_list_open") == 1 and not any(t.type == "code_block" for t in tokens)
     assert '    <iframe src="https://learn.microsoft.com/_video/x"></iframe>' in out
+
+
+def test_content_src_outside_the_docfx_folder(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """DocFX "docfx.json": ``src`` is relative to docfx.json and may leave its folder
+    (``"src": "../articles"``); those files are pages of the docset, ``~/`` still its root."""
+    write(tmp_path, "site/docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "src": "../articles", "dest": "articles"}, {"files": ["*.md"]}]}}))
+    write(tmp_path, "site/index.md", "# Home\n")
+    write(tmp_path, "articles/img/a.png", png)
+    write(tmp_path, "articles/includes/note.md", "Shared note.\n")
+    write(tmp_path, "articles/guide.md", "# Guide\n\n[!INCLUDE [n](includes/note.md)]\n\n![a](~/../articles/img/a.png)\n")
+    write(tmp_path, "other/stray.md", "# Stray\n")
+    site = docfx.load(tmp_path, "site/docfx.json")
+    assert site.classify("articles/guide.md").role is FileRole.PAGE
+    assert site.classify("articles/includes/note.md").role is FileRole.INCLUDE
+    assert site.classify("other/stray.md").role is FileRole.EXCLUDED
+    assert site.resolve_asset("~/../articles/img/a.png", page_rel="articles/guide.md").rel_path == "articles/img/a.png"
+    assert "Shared note." in site.preprocess((tmp_path / "articles/guide.md").read_text(), page_rel="articles/guide.md")

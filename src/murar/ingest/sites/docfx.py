@@ -82,11 +82,13 @@ _MAX_INCLUDE_DEPTH = 8
 @dataclass(frozen=True, slots=True)
 class GlobGroup:
     """One ``build.content``/``build.resource`` entry: ``src`` (posix, relative to
-    the site root), ``files`` and ``exclude`` globs relative to ``src``."""
+    the site root), ``files`` and ``exclude`` globs relative to ``src``, and the
+    ``docset`` (folder of its ``docfx.json``) it belongs to."""
 
     src: str
     files: tuple[str, ...]
     exclude: tuple[str, ...] = ()
+    docset: str = "."
 
     def matches(self, rel: str) -> bool:
         """True when the root-relative ``rel`` is selected by this group."""
@@ -161,7 +163,7 @@ def _groups(entries: Any, docset: str) -> list[GlobGroup]:
         files = _strs(entry.get("files"))
         if files:
             src = safe_join(docset, str(entry.get("src") or ""))
-            out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude"))))
+            out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude")), docset=docset))
     return out
 
 
@@ -566,11 +568,28 @@ class DocfxSite:
         return self._settings
 
     def _docset_of(self, rel: str) -> str | None:
+        """The docset folder ``rel`` belongs to: the deepest docset holding it, else the
+        docset of a ``build.content``/``resource`` group whose ``src`` holds it (DocFX
+        "docfx.json": ``src`` is relative to docfx.json and may leave its folder,
+        ``"src": "../articles"``); ``None`` when neither does."""
         best: str | None = None
         for ds in self._settings.docsets:
             if is_within(rel, ds) and (best is None or len(ds) > len(best)):
                 best = ds
+        if best is None:
+            for group in (*self._settings.content, *self._settings.resource):
+                if group.src not in (".", "") and not group.src.startswith("../") and is_within(rel, group.src):
+                    return group.docset
         return best
+
+    def _scan_folders(self) -> list[str]:
+        """The docset folders and the content ``src`` folders outside them."""
+        folders = list(self._settings.docsets)
+        for group in self._settings.content:
+            if group.src.startswith("../") or any(is_within(group.src, f) for f in folders):
+                continue
+            folders.append(group.src)
+        return folders
 
     def included_files(self) -> frozenset[str]:
         """Files pulled in by ``[!INCLUDE]`` from any Markdown file of the docsets (scanned once)."""
@@ -591,7 +610,7 @@ class DocfxSite:
     def _scan(self) -> None:
         found: set[str] = set()
         uids: dict[str, str] = {}
-        for ds in self._settings.docsets:
+        for ds in self._scan_folders():
             for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
                 try:
                     text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
