@@ -357,3 +357,17 @@ def test_content_src_outside_the_docfx_folder(tmp_path: Path, write: Callable[..
     assert site.classify("other/stray.md").role is FileRole.EXCLUDED
     assert site.resolve_asset("~/../articles/img/a.png", page_rel="articles/guide.md").rel_path == "articles/img/a.png"
     assert "Shared note." in site.preprocess((tmp_path / "articles/guide.md").read_text(), page_rel="articles/guide.md")
+
+
+def test_root_relative_links_through_resource_dest(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """docfx.json ``{"src": "content/assets/images", "dest": "images"}`` publishes
+    ``content/assets/images/x.png`` at ``/images/x.png``; a page linking that URL finds the file."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": "**/*.md", "src": "content/guide", "dest": "guide"}],
+        "resource": [{"files": "**", "src": "content/assets/images", "dest": "images"}]}}))
+    write(tmp_path, "content/assets/images/shot.png", png)
+    write(tmp_path, "content/guide/a.md", "# A\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.resolve_asset("/images/shot.png", page_rel="content/guide/a.md").rel_path == \
+        "content/assets/images/shot.png"
+    assert site.resolve_asset("/images/none.png", page_rel="content/guide/a.md").problem

@@ -89,6 +89,7 @@ class GlobGroup:
     files: tuple[str, ...]
     exclude: tuple[str, ...] = ()
     docset: str = "."
+    dest: str = ""
 
     def matches(self, rel: str) -> bool:
         """True when the root-relative ``rel`` is selected by this group."""
@@ -163,7 +164,9 @@ def _groups(entries: Any, docset: str) -> list[GlobGroup]:
         files = _strs(entry.get("files"))
         if files:
             src = safe_join(docset, str(entry.get("src") or ""))
-            out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude")), docset=docset))
+            dest = str(entry.get("dest") or "").strip("/") if isinstance(entry.get("dest"), str) else ""
+            out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude")), docset=docset,
+                                 dest=dest))
     return out
 
 
@@ -657,7 +660,9 @@ class DocfxSite:
     # ------------------------------------------------------------ resolution
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Relative to the file (DocFX), ``~/`` from the docset root, root-relative
-        as a Learn URL ``/<docset base path>/<path>``. Never raises."""
+        as a Learn URL ``/<docset base path>/<path>``, or as a site URL of a
+        ``build.resource``/``content`` group with a ``dest`` (``/<dest>/<p>`` is
+        ``<src>/<p>``: docfx.json "src"/"dest"). Never raises."""
         link = link.strip()
         if not link:
             return ResolvedLink(problem="empty link")
@@ -677,6 +682,11 @@ class DocfxSite:
             if parts[0] in self._settings.base_paths or not (self._root / docset / parts[0]).is_dir():
                 cands.append(safe_join(docset, *parts[1:]))
             cands += [safe_join(docset, *parts), safe_join(*parts)]
+            # a site URL: a resource/content group writes <src>/<p> at /<dest>/<p> (docfx.json "dest")
+            site_path = "/".join(parts[1:]) if parts[0] in self._settings.base_paths else "/".join(parts)
+            for group in (*self._settings.resource, *self._settings.content):
+                if group.dest and is_within(site_path, group.dest):
+                    cands.append(safe_join(group.src, site_path[len(group.dest):].lstrip("/")))
         else:
             cands = [safe_join(posixpath.dirname(page_rel), path)]
         return lookup(self._root, cands, link=link)
