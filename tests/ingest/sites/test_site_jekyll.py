@@ -362,3 +362,19 @@ def test_include_file_name_built_from_variables(tmp_path: Path, write: Callable[
                           "{% include {{page.version.version}}/misc/tip.md who=\"ops\" %}\n", page_rel="p.md",
                           warnings=warnings)
     assert "Tip for .\n\nTip for ops." in out and warnings == []
+
+
+def test_highlight_block_in_a_list_step_keeps_the_rest_of_the_page() -> None:
+    """``{% highlight %}`` indented in a numbered step: the closing fence keeps the step's
+    indentation; at column 0 it opened a new code block that swallowed the next step
+    and the following section."""
+    from markdown_it import MarkdownIt as _Md
+
+    site = jekyll.JekyllSite(jekyll.load_config(Path("/nonexistent-site"))[0])
+    out = site.preprocess("1. Install:\n   {% highlight bash %}\n   npm install\n   {% endhighlight %}\n"
+                          "2. Next step.\n\n## Later\n\nText.\n\n- {% highlight ruby %}\n  puts 1\n  {% endhighlight %}\n",
+                          page_rel="p.md")
+    tokens = _Md("commonmark").parse(out)
+    fences = [t.content for t in tokens if t.type == "fence"]
+    assert fences == ["npm install\n", "puts 1\n"]
+    assert any(t.type == "heading_open" for t in tokens)

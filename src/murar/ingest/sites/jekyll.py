@@ -474,7 +474,7 @@ class JekyllSite:
 
         text = _RAW.sub(keep_raw, text)
         text = _COMMENT.sub("", text)
-        text = _HIGHLIGHT.sub(lambda m: f"```{m.group(1)}\n{m.group(2).rstrip()}\n```", text)
+        text = _HIGHLIGHT.sub(lambda m: _fence(m, text), text)
 
         def capture(m: re.Match[str]) -> str:
             scope.values[m.group(1)] = self.render_liquid(m.group(2), page_rel=page_rel, file_rel=file_rel,
@@ -605,6 +605,17 @@ class JekyllSite:
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
         return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
                                   depth=depth + 1)
+
+
+def _fence(m: re.Match[str], text: str) -> str:
+    """A ``{% highlight lang %}`` block as a code fence whose closing fence is indented
+    like the tag's line (a list step's indentation), so the fence stays in the step
+    instead of the closing fence opening a new block that swallows the rest of the page."""
+    lead = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+    marker = re.fullmatch(r"([ \t>]*)(?:[-*+]|\d+[.)])([ \t]+)", lead)
+    prefix = lead if not lead.strip(" \t>") else \
+        (marker.group(1) + " " * (len(lead) - len(marker.group(1))) if marker else "")
+    return f"```{m.group(1)}\n{m.group(2).rstrip()}\n{prefix}```"
 
 
 def _markdownify(text: str) -> str:
