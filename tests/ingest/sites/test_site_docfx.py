@@ -371,3 +371,13 @@ def test_root_relative_links_through_resource_dest(tmp_path: Path, write: Callab
     assert site.resolve_asset("/images/shot.png", page_rel="content/guide/a.md").rel_path == \
         "content/assets/images/shot.png"
     assert site.resolve_asset("/images/none.png", page_rel="content/guide/a.md").problem
+
+
+def test_inline_no_loc_reads_as_its_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Learn ``:::no-loc text="x":::`` inline (and alone on a line) is its text; code keeps it."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess('In the _:::no-loc text="Program.cs":::_ file call :::no-loc text="\\"Run\\"":::.\n\n'
+                          ':::no-loc text="Standalone":::\n\n`:::no-loc text="kept":::`\n', page_rel="a.md")
+    assert 'In the _Program.cs_ file call "Run".' in out and "\nStandalone\n" in out
+    assert '`:::no-loc text="kept":::`' in out

@@ -26,7 +26,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block holding the
   part asked for (a named snippet, line ranges: :func:`code_snippet`);
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
-  (their content is kept); ``::: zone pivot="id"`` zones are tabs labelled with
+  (their content is kept); inline ``:::no-loc text="x":::`` is its text;
+  ``::: zone pivot="id"`` zones are tabs labelled with
   the pivot titles of the zone pivot definition file (:func:`_zone_pivots`).
 - Cross references ("Links and Cross References"): ``<xref:uid>``,
   ``<xref href="uid"/>``, ``[](xref:uid)`` and ``@uid`` read as the text DocFX
@@ -486,6 +487,24 @@ def _indent_block(block: str, body: str, start: int) -> str:
     return "\n" + "\n".join((prefix + line) if line else prefix.rstrip() for line in lines) + "\n"
 
 
+_NO_LOC = re.compile(r""":::no-loc\s+text\s*=\s*(?:"(?P<q>(?:[^"\\\n]|\\.)*)"|(?P<bare>[^\s:]+))\s*:::""", re.IGNORECASE)
+
+
+def _no_loc(body: str) -> str:
+    """Learn's ``:::no-loc text="Program.cs":::`` (a string kept out of localization,
+    written inline) as its text (``\\"`` unescaped), outside fenced code and code spans."""
+    if ":::no-loc" not in body.lower():
+        return body
+
+    def text(m: re.Match[str]) -> str:
+        value = m.group("q") if m.group("q") is not None else m.group("bare")
+        return _md_text(re.sub(r"\\(.)", r"\1", value))
+
+    fences = FenceTracker(_FENCE_ANY)
+    return "\n".join(line if fences.in_code(line) else _outside_code(line, lambda part: _NO_LOC.sub(text, part))
+                     for line in body.split("\n"))
+
+
 def _drop_markers(body: str) -> str:
     """The ``:::row:::``/``:::zone:::``/``::: moniker`` ... marker lines emptied,
     outside fenced code (a Markdown example of them in a code block stays)."""
@@ -739,7 +758,7 @@ class DocfxSite:
         body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}<iframe src="{_escape_attr(m.group("url"))}">'
                                     f'</iframe>\n', body)
         body = _DIV.sub(lambda m: m.group("lead"), body)
-        body = self._xrefs(body)
+        body = _no_loc(self._xrefs(body))
         if _ZONE_PIVOT.search(body):
             body = _zone_pivots(body, pivots or {})
         return _tab_groups(_drop_markers(body))
