@@ -378,3 +378,11 @@ def test_highlight_block_in_a_list_step_keeps_the_rest_of_the_page() -> None:
     fences = [t.content for t in tokens if t.type == "fence"]
     assert fences == ["npm install\n", "puts 1\n"]
     assert any(t.type == "heading_open" for t in tokens)
+
+
+def test_kramdown_abbreviation_definitions_are_not_text() -> None:
+    """kramdown "Abbreviations": ``*[HTML]: ...`` defines an abbreviation; it is not output."""
+    out = jekyll.strip_kramdown("The HTML spec.\n\n*[HTML]: Hyper Text Markup Language\n*[W3C]:  World Wide Web\n\n"
+                                "* [a list item]: not a definition\n\n```\n*[X]: in code\n```\n")
+    assert "Hyper Text" not in out and "World Wide" not in out and "The HTML spec." in out
+    assert "* [a list item]: not a definition" in out and "*[X]: in code" in out

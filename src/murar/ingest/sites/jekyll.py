@@ -279,6 +279,8 @@ _STRING = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""")
 _IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
 # kramdown "Automatic Table of Contents Generation": a one-item list with the IAL {:toc} is replaced by the TOC
 _TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s*\}[ \t]*$\n?", re.MULTILINE)
+# kramdown "Abbreviations": a definition line "*[HTML]: Hyper Text Markup Language" is not output
+_ABBREVIATION = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:[^\n]*$\n?", re.MULTILINE)
 _QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?!:)[^}\n]*\}[ \t]*$", re.MULTILINE)
 _IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?!:)[^}\n]*\}")
 _KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^}]*?/\}|\{::comment\}.*?\{:/comment\}|\{::(\w+)[^}]*\}|\{:/(\w+)?\}",
@@ -880,7 +882,8 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
     element with ``parse_block_html``, from ``_config.yml`` or the page's
     ``{::options parse_block_html="true" /}``), label callout
     paragraphs (:func:`label_callouts` with ``callouts``), drop the list a ``{:toc}``
-    IAL turns into the generated table of contents (kramdown), then remove
+    IAL turns into the generated table of contents and abbreviation definition lines
+    (``*[HTML]: ...``, kramdown), then remove
     kramdown inline attribute lists (``{: .note }`` lines, in block quotes too,
     ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
     ``{::nomarkdown}``) outside fenced code."""
@@ -891,6 +894,7 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
 
 def _strip_attribute_lists(text: str) -> str:
     text = _TOC_LIST.sub("", text)
+    text = _ABBREVIATION.sub("", text)
     text = _IAL_LINE.sub("", text)
     text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
     text = _IAL_SPAN.sub("", text)
