@@ -386,3 +386,25 @@ def test_kramdown_abbreviation_definitions_are_not_text() -> None:
                                 "* [a list item]: not a definition\n\n```\n*[X]: in code\n```\n")
     assert "Hyper Text" not in out and "World Wide" not in out and "The HTML spec." in out
     assert "* [a list item]: not a definition" in out and "*[X]: in code" in out
+
+
+def test_tab_plugin_tags_are_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Jekyll tab plugins: ``{% tabs g %}{% tab g Label %}`` (jekyll-tabs), ``{% tab Label %}``
+    and ``{% tab title="Label" %}`` are tabs; images in them record their tab."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    for name in ("a.png", "i.png", "w.png"):
+        write(tmp_path, f"img/{name}", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\n{% tabs os %}\n{% tab os Android %}\nTap it.\n\n![](/img/a.png)\n{% endtab %}\n"
+        "{% tab os iOS %}\nSwipe it.\n\n![](/img/i.png)\n{% endtab %}\n{% endtabs %}\n\nAfter.\n\n"
+        "{% tabs %}\n{% tab title=\"Web: browser\" %}\n![](/img/w.png)\n{% endtab %}\n{% endtabs %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("a.png", "Android", ("Android", "iOS")), ("i.png", "iOS", ("Android", "iOS")),
+                    ("w.png", "Web: browser", ("Web: browser",))]
+    text = doc.sections[0].text
+    assert "Android\n\nTap it." in text and "After." in text and "{%" not in text

@@ -23,7 +23,8 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   and assigned variables substituted with the ``relative_url``,
   ``absolute_url``, ``prepend``, ``append``, ``default`` and ``markdownify``
   filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
-  other tag is dropped and its content kept. Nothing is evaluated that would
+  other tag is dropped and its content kept, except tab plugins' ``{% tabs %}``/
+  ``{% tab label %}``/``{% endtabs %}``, which become tab-set markers. Nothing is evaluated that would
   need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
   image) and ``{::comment}`` blocks are removed.
@@ -39,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from murar.errors import ConfigError
+from murar.ingest.markup.mdtext import label_lines
+from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
@@ -501,6 +504,8 @@ class JekyllSite:
                 scope.values[name.strip()] = self._expression(expr, scope)
             elif tag == "link":
                 out.append("/" + args.strip().strip("'\"").lstrip("/"))
+            elif tag in ("tabs", "tab", "endtabs"):
+                out.append(_tab_marker(tag, args, scope))
             # every other tag (if/for/unless/case/when/else/end*, plugin tags) is dropped
         out.append(text[pos:])
         rendered = "".join(out)
@@ -607,6 +612,28 @@ class JekyllSite:
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
         return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
                                   depth=depth + 1)
+
+
+def _tab_marker(tag: str, args: str, scope: _Scope) -> str:
+    """Tab plugins' ``{% tabs [group] %}`` / ``{% tab label %}`` / ``{% endtabs %}``
+    as tab-set markers (:mod:`murar.ingest.markup.tabs`) with a bold label line,
+    the way the other generators' tabs read. The label: ``title="X"``; else the
+    words after the group name when the tab repeats it (jekyll-tabs:
+    ``{% tabs log %}`` / ``{% tab log php %}``); else all the words (``{% tab Android %}``)."""
+    groups = scope.values.setdefault("\x00tabs", "")
+    if tag == "tabs":
+        scope.values["\x00tabs"] = groups + "\n" + args.split()[0] if args.split() else groups + "\n"
+        return f"\n\n{set_open()}\n\n"
+    if tag == "endtabs":
+        scope.values["\x00tabs"] = groups.rpartition("\n")[0]
+        return f"\n\n{set_close()}\n\n"
+    titled = re.search(r"""title\s*=\s*(?:"([^"]*)"|'([^']*)')""", args)
+    words = args.split()
+    group = groups.rpartition("\n")[2]
+    label = (titled.group(1) if titled.group(1) is not None else titled.group(2)) if titled else \
+        " ".join(words[1:] if group and len(words) > 1 and words[0] == group else words)
+    label = label.strip().strip("'\"") or "Tab"
+    return "\n".join(["", "", tab_start(label), *label_lines(label), ""])
 
 
 def _fence(m: re.Match[str], text: str) -> str:
