@@ -408,3 +408,20 @@ def test_tab_plugin_tags_are_tabs(tmp_path: Path, write: Callable[..., Path], pn
                     ("w.png", "Web: browser", ("Web: browser",))]
     text = doc.sections[0].text
     assert "Android\n\nTap it." in text and "After." in text and "{%" not in text
+
+
+def test_known_liquid_conditions_keep_one_branch(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``{% if %}``/``{% unless %}``/``{% case %}``: with every variable known (config,
+    front matter where an unset key is nil, include parameters) only the branch Liquid
+    renders is kept; an unknown variable keeps every branch."""
+    write(tmp_path, "_config.yml", "title: T\noutput: web\nversion: 3\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    page = ("---\nos: mac\nbeta: false\n---\n"
+            "{% if site.output == \"pdf\" %}PDF-ONLY{% elsif site.output == 'web' %}WEB-ONLY{% else %}X{% endif %}|"
+            "{% if page.cloud %}CLOUD{% else %}SELF{% endif %}|{% unless page.beta %}GA{% endunless %}|"
+            "{% case page.os %}{% when 'linux' %}L{% when 'mac', 'win' %}MW{% else %}O{% endcase %}|"
+            "{% if site.version >= 2 and page.os contains 'ma' %}NEW{% endif %}|"
+            "{% if post.flag %}A{% else %}B{% endif %}|"
+            "{% if page.os == 'mac' %}outer{% if page.cloud %}inner-cloud{% endif %}{% endif %}")
+    out = site.preprocess(page, page_rel="p.md")
+    assert out.split("---\n", 2)[2] == "WEB-ONLY|SELF|GA|MW|NEW|AB|outer"

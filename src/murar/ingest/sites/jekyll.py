@@ -23,7 +23,10 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   and assigned variables substituted with the ``relative_url``,
   ``absolute_url``, ``prepend``, ``append``, ``default`` and ``markdownify``
   filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
-  other tag is dropped and its content kept, except tab plugins' ``{% tabs %}``/
+  other tag is dropped and its content kept (``{% if %}``/``{% unless %}``/
+  ``{% case %}`` keep only the branch Liquid renders when every variable in the
+  condition is known: config, front matter, include parameters, assignments),
+  except tab plugins' ``{% tabs %}``/
   ``{% tab label %}``/``{% endtabs %}``, which become tab-set markers. Nothing is evaluated that would
   need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
@@ -486,6 +489,7 @@ class JekyllSite:
                                                           scope=scope, warnings=warnings, depth=depth).strip()
             return ""
 
+        text = _conditionals(text, scope)
         text = _CAPTURE.sub(capture, text)
         out: list[str] = []
         pos = 0
@@ -612,6 +616,164 @@ class JekyllSite:
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
         return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
                                   depth=depth + 1)
+
+
+_COND_TAG = re.compile(r"\{%-?\s*(if|unless|case|elsif|else|when|endif|endunless|endcase)\b(.*?)-?%\}", re.DOTALL)
+_COMPARISON = re.compile(r"^(.+?)\s*(==|!=|<>|>=|<=|>|<|\bcontains\b)\s*(.+)$")
+#: page variables Jekyll computes (absent from front matter does not mean nil)
+_COMPUTED_PAGE = frozenset({"content", "title", "excerpt", "url", "date", "id", "categories", "collection", "tags",
+                            "dir", "name", "path", "next", "previous", "relative_path", "slug", "ext", "output"})
+_UNKNOWN = object()
+
+
+def _operand(token: str, scope: _Scope) -> Any:
+    """The value of a Liquid operand: a literal, or a variable that is known
+    (assigned, an include parameter, a config scalar, the page's front matter, where
+    a key the page does not set is nil); ``_UNKNOWN`` otherwise."""
+    token = token.strip()
+    lit = _literal(token)
+    if lit is not None:
+        return lit
+    if token in ("true", "false"):
+        return token == "true"
+    if token in ("nil", "null"):
+        return None
+    if token in ("empty", "blank"):
+        return _UNKNOWN
+    if not re.fullmatch(r"[\w.-]+", token):
+        return _UNKNOWN
+    if token in scope.values:
+        value = scope.values[token]
+        return {"true": True, "false": False}.get(value, value)
+    head, _, rest = token.partition(".")
+    if head == "include":
+        return None  # a parameter the include was not given
+    if head == "page" and rest and rest.split(".")[0] not in _COMPUTED_PAGE:
+        node: Any = scope.meta
+        for part in rest.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return None
+            node = node[part]
+        if node is None or isinstance(node, (str, bool, int, float)):
+            return node if not isinstance(node, (int, float)) or isinstance(node, bool) else str(node)
+        return _UNKNOWN  # a list or mapping: not compared here
+    return _UNKNOWN
+
+
+def _truthy(value: Any) -> bool:
+    return value is not None and value is not False
+
+
+def _compare(left: Any, op: str, right: Any) -> bool | None:
+    if left is _UNKNOWN or right is _UNKNOWN:
+        return None
+    if op == "contains":
+        return isinstance(left, str) and isinstance(right, str) and right in left
+    if op in ("==", "!=", "<>"):
+        same = left == right or (left is not None and right is not None and str(left) == str(right))
+        return same if op == "==" else not same
+    try:
+        a, b = float(left), float(right)
+    except (TypeError, ValueError):
+        return None
+    return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
+
+
+def _condition(expr: str, scope: _Scope) -> bool | None:
+    """A Liquid condition (comparisons joined by ``and``/``or``, evaluated right to
+    left as Liquid does); ``None`` when a variable in it is not known."""
+    parts = re.split(r"\s+(and|or)\s+", expr.strip())
+    result: bool | None = None
+    for i in range(len(parts) - 1, -1, -2):
+        m = _COMPARISON.match(parts[i])
+        if m:
+            value = _compare(_operand(m.group(1), scope), m.group(2).strip(), _operand(m.group(3), scope))
+        else:
+            single = _operand(parts[i], scope)
+            value = None if single is _UNKNOWN else _truthy(single)
+        if value is None:
+            return None
+        if i == len(parts) - 1:
+            result = value
+        elif parts[i + 1] == "and":
+            result = value and bool(result)
+        else:
+            result = value or bool(result)
+    return result
+
+
+def _conditionals(text: str, scope: _Scope) -> str:
+    """``{% if %}``/``{% unless %}``/``{% case %}`` blocks whose conditions are known
+    (:func:`_condition`) reduced to the branch Liquid renders; a block with an
+    unknown condition keeps every branch (as before: a static reader cannot tell).
+    Nested blocks are read the same way; unbalanced tags are left to the tag loop."""
+    if "{%" not in text:
+        return text
+    tokens = list(_COND_TAG.finditer(text))
+    out: list[str] = []
+    pos = i = 0
+    while i < len(tokens):
+        start = tokens[i]
+        if start.group(1) not in ("if", "unless", "case"):
+            i += 1
+            continue
+        depth, marks, j, end = 0, [start], i + 1, None
+        while j < len(tokens):
+            name = tokens[j].group(1)
+            if name in ("if", "unless", "case"):
+                depth += 1
+            elif name in ("endif", "endunless", "endcase"):
+                if depth == 0:
+                    end = tokens[j]
+                    break
+                depth -= 1
+            elif depth == 0:
+                marks.append(tokens[j])
+            j += 1
+        if end is None:
+            i += 1
+            continue
+        bodies = [text[m.end():(marks[k + 1].start() if k + 1 < len(marks) else end.start())]
+                  for k, m in enumerate(marks)]
+        chosen = _choose(start.group(1), marks, scope)
+        out.append(text[pos:start.start()])
+        if chosen is None:
+            kept = bodies[1:] if start.group(1) == "case" else bodies
+            out.append("".join(_conditionals(b, scope) for b in kept))
+        elif chosen >= 0:
+            out.append(_conditionals(bodies[chosen], scope))
+        pos = end.end()
+        i = j + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _choose(kind: str, marks: list[re.Match[str]], scope: _Scope) -> int | None:
+    """Index of the branch rendered, ``-1`` for none, ``None`` when not known."""
+    if kind == "case":
+        subject = _operand(marks[0].group(2), scope)
+        if subject is _UNKNOWN:
+            return None
+        for k, mark in enumerate(marks[1:], start=1):
+            if mark.group(1) == "else":
+                return k
+            values = [_operand(v, scope) for v in re.split(r"\s*,\s*|\s+or\s+", mark.group(2).strip()) if v]
+            if any(v is _UNKNOWN for v in values):
+                return None
+            if any(_compare(subject, "==", v) for v in values):
+                return k
+        return -1
+    for k, mark in enumerate(marks):
+        if mark.group(1) == "else":
+            return k
+        value = _condition(mark.group(2), scope)
+        if value is None:
+            return None
+        if kind == "unless" and k == 0:
+            value = not value
+        if value:
+            return k
+    return -1
 
 
 def _tab_marker(tag: str, args: str, scope: _Scope) -> str:
