@@ -381,3 +381,19 @@ def test_inline_no_loc_reads_as_its_text(tmp_path: Path, write: Callable[..., Pa
                           ':::no-loc text="Standalone":::\n\n`:::no-loc text="kept":::`\n', page_rel="a.md")
     assert 'In the _Program.cs_ file call "Run".' in out and "\nStandalone\n" in out
     assert '`:::no-loc text="kept":::`' in out
+
+
+def test_syntax_examples_in_code_fences_stay_as_written(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A Markdown example of DocFX syntax in a fenced code block (DocFX's own docs
+    show ``[!code-csharp[](Program.cs)]``, ``> [!NOTE]``, ``[!INCLUDE]``) is not expanded,
+    nor warned about; the same syntax outside code still is."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "includes/inc.md", "Included.\n")
+    example = ("```markdown\n[!code-csharp[](Program.cs#L1-L2)]\n> [!NOTE]\n> Example note.\n"
+               "[!INCLUDE [inc](includes/inc.md)]\n:::image type=\"content\" source=\"x.png\" alt-text=\"x\":::\n```\n")
+    write(tmp_path, "a.md", "# A\n\n" + example + "\n> [!NOTE]\n> Real note.\n\n[!INCLUDE [inc](includes/inc.md)]\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md", warnings=warnings)
+    assert example in out and warnings == []
+    assert "> **Note:** \n> Real note." in out and out.rstrip().endswith("Included.")

@@ -62,6 +62,7 @@ from murar.ingest.sites._common import (
     load_data_file,
     lookup,
     os_walk_files,
+    outside_fences,
     rebase_links,
     safe_join,
     split_front_matter,
@@ -749,6 +750,15 @@ class DocfxSite:
                  stack: tuple[str, ...], pivots: dict[str, str] | None = None) -> str:
         body = self._inline_includes(body, page_rel=page_rel, file_rel=file_rel, warnings=warnings, depth=depth,
                                      stack=stack)
+        body = outside_fences(body, lambda part: self._extensions(part, page_rel=page_rel, warnings=warnings))
+        body = _no_loc(self._xrefs(body))
+        if _ZONE_PIVOT.search(body):
+            body = _zone_pivots(body, pivots or {})
+        return _tab_groups(_drop_markers(body))
+
+    def _extensions(self, body: str, *, page_rel: str, warnings: list[str]) -> str:
+        """The block extensions (images, code snippets, alerts, videos, divs) of a part
+        of the page outside fenced code (a Markdown example of them stays as written)."""
         body = self._images(body, page_rel=page_rel, warnings=warnings)
         body = _CODE_REF.sub(lambda m: _indent_block(self._code_ref(m, page_rel, warnings), body, m.start()), body)
         body = _CODE_EXT.sub(lambda m: _indent_block(self._code_ext(_attrs(m.group("attrs")), page_rel, warnings),
@@ -757,11 +767,7 @@ class DocfxSite:
         # the quote holding [!VIDEO] goes; its indentation stays, so a video in a list step stays in the step
         body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}<iframe src="{_escape_attr(m.group("url"))}">'
                                     f'</iframe>\n', body)
-        body = _DIV.sub(lambda m: m.group("lead"), body)
-        body = _no_loc(self._xrefs(body))
-        if _ZONE_PIVOT.search(body):
-            body = _zone_pivots(body, pivots or {})
-        return _tab_groups(_drop_markers(body))
+        return _DIV.sub(lambda m: m.group("lead"), body)
 
     def _xrefs(self, body: str) -> str:
         """Cross references as the text DocFX shows for them (:func:`xref_display`):
@@ -790,6 +796,12 @@ class DocfxSite:
         return "\n".join(line if fences.in_code(line) else _outside_code(line, rewrite) for line in body.split("\n"))
 
     def _inline_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
+                         stack: tuple[str, ...]) -> str:
+        """``[!INCLUDE]`` directives outside fenced code replaced by the included files."""
+        return outside_fences(body, lambda part: self._expand_includes(part, page_rel=page_rel, file_rel=file_rel,
+                                                                      warnings=warnings, depth=depth, stack=stack))
+
+    def _expand_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
                          stack: tuple[str, ...]) -> str:
         out: list[str] = []
         pos = 0

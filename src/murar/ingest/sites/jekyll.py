@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +56,7 @@ from murar.ingest.sites._common import (
     lookup,
     matches_any,
     os_walk_files,
+    outside_fences,
     own_host_path,
     rebase_links,
     safe_join,
@@ -1078,7 +1078,7 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
     ``{::nomarkdown}``) outside fenced code."""
     all_blocks = parse_block_html or _PARSE_BLOCK_OPTION.search(text) is not None
     text = label_callouts(open_markdown_blocks(text, parse_block_html=all_blocks), callouts)
-    return _outside_fences(text, _strip_attribute_lists)
+    return outside_fences(text, _strip_attribute_lists)
 
 
 def _strip_attribute_lists(text: str) -> str:
@@ -1088,33 +1088,6 @@ def _strip_attribute_lists(text: str) -> str:
     text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
     text = _IAL_SPAN.sub("", text)
     return _KRAMDOWN_EXT.sub("", text)
-
-
-_FENCE_LINE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
-
-
-def _outside_fences(text: str, rewrite: Callable[[str], str]) -> str:
-    """``rewrite`` applied to the parts of ``text`` outside fenced code blocks (a
-    fence closes at a run of its character at least as long); code is kept as
-    written, so a kramdown example in a code block keeps its ``{: .note }``."""
-    parts: list[tuple[bool, list[str]]] = []
-    fence = ""
-    for line in text.split("\n"):
-        m = _FENCE_LINE.match(line)
-        if fence:
-            parts[-1][1].append(line)
-            if m and m.group("fence")[0] == fence[0] and len(m.group("fence")) >= len(fence) \
-                    and not line[m.end():].strip():
-                fence = ""
-            continue
-        if m:
-            fence = m.group("fence")
-            parts.append((True, [line]))
-            continue
-        if not parts or parts[-1][0]:
-            parts.append((False, []))
-        parts[-1][1].append(line)
-    return "\n".join("\n".join(lines) if code else rewrite("\n".join(lines)) for code, lines in parts)
 
 
 def load(root: Path, config_file: str | None = None) -> JekyllSite:
