@@ -397,3 +397,15 @@ def test_syntax_examples_in_code_fences_stay_as_written(tmp_path: Path, write: C
     out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md", warnings=warnings)
     assert example in out and warnings == []
     assert "> **Note:** \n> Real note." in out and out.rstrip().endswith("Included.")
+
+
+def test_bad_pivot_file_and_huge_ranges_do_not_crash(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Malformed zone pivot definitions and absurd line ranges never crash a page."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "zone-pivot-groups.yml", "groups:\n  a: [x, y]\n")
+    write(tmp_path, "src/a.txt", "one\ntwo\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess('::: zone pivot="x"\n\nText.\n\n::: zone-end\n\n'
+                          ':::code language="text" source="src/a.txt" range="1-999999999999":::\n', page_rel="a.md")
+    assert "Text." in out and "one\ntwo" in out
+    assert docfx.code_snippet("a\nb\nc", start="2", end="99999999999") == "b\nc"

@@ -425,3 +425,11 @@ def test_known_liquid_conditions_keep_one_branch(tmp_path: Path, write: Callable
             "{% if page.os == 'mac' %}outer{% if page.cloud %}inner-cloud{% endif %}{% endif %}")
     out = site.preprocess(page, page_rel="p.md")
     assert out.split("---\n", 2)[2] == "WEB-ONLY|SELF|GA|MW|NEW|AB|outer"
+
+
+def test_deeply_nested_conditions_do_not_crash(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hundreds of nested ``{% if %}`` blocks: no recursion error, the text stays."""
+    write(tmp_path, "_config.yml", "title: T\non: true\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("{% if site.on %}" * 400 + "deep" + "{% endif %}" * 400, page_rel="p.md")
+    assert "deep" in out and "{%" not in out

@@ -411,11 +411,11 @@ def code_snippet(code: str, *, name: str = "", ranges: str = "", start: str = ""
             if a.strip().isdigit():
                 lo = int(a)
                 hi = int(b) if b.strip().isdigit() else (len(lines) if b == "" and "-" in part else lo)
-                picked += range(lo, hi + 1)
+                picked += range(max(lo, 1), min(hi, len(lines)) + 1)  # clamped: a huge range costs nothing
     elif start or end:
         lo = int(start) if start.isdigit() else 1
         hi = int(end) if end.isdigit() else len(lines)
-        picked = list(range(lo, hi + 1))
+        picked = list(range(max(lo, 1), min(hi, len(lines)) + 1))
     if not picked:
         return code
     return _dedent([lines[n - 1] for n in picked if 0 < n <= len(lines)])
@@ -526,8 +526,10 @@ def _read_pivots(path: Path) -> dict[str, str] | None:
     except (OSError, ValueError):
         return None
     titles: dict[str, str] = {}
-    for group in data.get("groups") or [] if isinstance(data.get("groups"), list) else []:
-        for pivot in group.get("pivots") or [] if isinstance(group, dict) else []:
+    groups = data.get("groups")
+    for group in groups if isinstance(groups, list) else []:
+        pivots = group.get("pivots") if isinstance(group, dict) else None
+        for pivot in pivots if isinstance(pivots, list) else []:
             if isinstance(pivot, dict) and isinstance(pivot.get("id"), str):
                 titles[pivot["id"]] = str(pivot.get("title") or pivot["id"]).strip()
     return titles

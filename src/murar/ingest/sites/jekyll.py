@@ -702,13 +702,16 @@ def _condition(expr: str, scope: _Scope) -> bool | None:
     return result
 
 
-def _conditionals(text: str, scope: _Scope) -> str:
+_MAX_CONDITION_DEPTH = 32
+
+
+def _conditionals(text: str, scope: _Scope, depth: int = 0) -> str:
     """``{% if %}``/``{% unless %}``/``{% case %}`` blocks whose conditions are known
     (:func:`_condition`) reduced to the branch Liquid renders; a block with an
     unknown condition keeps every branch (as before: a static reader cannot tell).
     Nested blocks are read the same way; unbalanced tags are left to the tag loop."""
-    if "{%" not in text:
-        return text
+    if "{%" not in text or depth > _MAX_CONDITION_DEPTH:
+        return text  # deeper nesting: every branch kept, its tags dropped by the tag loop
     tokens = list(_COND_TAG.finditer(text))
     out: list[str] = []
     pos = i = 0
@@ -717,17 +720,17 @@ def _conditionals(text: str, scope: _Scope) -> str:
         if start.group(1) not in ("if", "unless", "case"):
             i += 1
             continue
-        depth, marks, j, end = 0, [start], i + 1, None
+        level, marks, j, end = 0, [start], i + 1, None
         while j < len(tokens):
             name = tokens[j].group(1)
             if name in ("if", "unless", "case"):
-                depth += 1
+                level += 1
             elif name in ("endif", "endunless", "endcase"):
-                if depth == 0:
+                if level == 0:
                     end = tokens[j]
                     break
-                depth -= 1
-            elif depth == 0:
+                level -= 1
+            elif level == 0:
                 marks.append(tokens[j])
             j += 1
         if end is None:
@@ -739,9 +742,9 @@ def _conditionals(text: str, scope: _Scope) -> str:
         out.append(text[pos:start.start()])
         if chosen is None:
             kept = bodies[1:] if start.group(1) == "case" else bodies
-            out.append("".join(_conditionals(b, scope) for b in kept))
+            out.append("".join(_conditionals(b, scope, depth + 1) for b in kept))
         elif chosen >= 0:
-            out.append(_conditionals(bodies[chosen], scope))
+            out.append(_conditionals(bodies[chosen], scope, depth + 1))
         pos = end.end()
         i = j + 1
     out.append(text[pos:])
