@@ -371,3 +371,32 @@ def local_link(link: str, own_path: Callable[[str], str | None]) -> tuple[str, s
     if not path:
         return ResolvedLink(problem="link without a path")
     return link, path
+
+
+_FENCE_LINE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
+
+
+def outside_fences(text: str, rewrite: Callable[[str], str]) -> str:
+    """``rewrite`` applied to the parts of ``text`` outside fenced code blocks
+    (```` ``` ````/``~~~`` fences, indented or in quotes too; a fence closes at a
+    run of its character at least as long); code is kept as written, so a syntax
+    example in a code block (a kramdown ``{: .note }``, a DocFX ``[!code]``) stays
+    as it is. Never raises."""
+    parts: list[tuple[bool, list[str]]] = []
+    fence = ""
+    for line in text.split("\n"):
+        m = _FENCE_LINE.match(line)
+        if fence:
+            parts[-1][1].append(line)
+            if m and m.group("fence")[0] == fence[0] and len(m.group("fence")) >= len(fence) \
+                    and not line[m.end():].strip():
+                fence = ""
+            continue
+        if m:
+            fence = m.group("fence")
+            parts.append((True, [line]))
+            continue
+        if not parts or parts[-1][0]:
+            parts.append((False, []))
+        parts[-1][1].append(line)
+    return "\n".join("\n".join(lines) if code else rewrite("\n".join(lines)) for code, lines in parts)
