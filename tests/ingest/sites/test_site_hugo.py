@@ -167,7 +167,7 @@ def test_tabs_code_and_inline_shortcodes(tmp_path: Path, write: Callable[..., Pa
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     site = hugo.load(tmp_path)
     src = ('{{< tabpane >}}\n{{< tab header="Linux" lang="bash" >}}\napt install gizmo\n{{< /tab >}}\n'
-           '{{% tab name="Windows" %}}Run the **installer**.{{% /tab %}}\n{{< /tabpane >}}\n'
+           '{{% tab name="Windows" text=true %}}Run the **installer**.{{% /tab %}}\n{{< /tabpane >}}\n'
            '{{< year.inline >}}{{ now.Year }}{{< /year.inline >}}\n'
            '{{< imgproc shot Fit "600x300" >}}The imgproc caption{{< /imgproc >}}\n')
     write(tmp_path, "content/page/shot.png", png)
@@ -243,3 +243,29 @@ def test_tab_shortcodes_record_each_image_tab(tmp_path: Path, write: Callable[..
     tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
     assert tabs == [("linux.png", "Linux", ("Linux", "Windows")), ("windows.png", "Windows", ("Linux", "Windows"))]
     assert "murar-tabs" not in doc.sections[0].text and "After." in doc.sections[0].text
+
+
+def test_docsy_tabpane_code_and_text_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Docsy: a tabpane's tabs are code unless text=true (tab or pane); langEqualsHeader
+    names the code language after the header; card code=true and readfile code="true"
+    are code too; header Markdown (**x**) is not doubled into the bold label."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/flag.png", png)
+    write(tmp_path, "content/page/snippet.md", "# not a heading here\n")
+    site = hugo.load(tmp_path)
+    src = ('{{< tabpane langEqualsHeader=true >}}\n{{< tab "Shell" >}}\n# comment line\nmake all\n{{< /tab >}}\n'
+           '{{< tab header="Conf" lang="ini" >}}\n[core]\n{{< /tab >}}\n{{< /tabpane >}}\n\n'
+           '{{< tabpane text=true >}}\n{{% tab header="**Pick**:" disabled=true /%}}\n'
+           '{{% tab header="English" lang="en" %}}\n![Flag](flag.png)\n**Hello**\n{{% /tab %}}\n'
+           '{{< tab header="Raw" text=false >}}\nlet x = 1;\n{{< /tab >}}\n{{< /tabpane >}}\n\n'
+           '{{< card code=true header="**Gizmo**" lang="go" >}}\n# not a heading\n{{< /card >}}\n\n'
+           '{{< readfile file="snippet.md" code="true" lang="markdown" >}}\n')
+    out = site.preprocess(src, page_rel="content/page/index.md")
+    assert "**Shell** \n```Shell\n# comment line\nmake all\n```" in out
+    assert "**Conf** \n```ini\n[core]\n```" in out
+    assert ("flag.png", "Flag", "") in images_of(out)  # a text tab's lang is no code language
+    assert "```en" not in out and "**Hello**" in out
+    assert "**Raw** \n```\nlet x = 1;\n```" in out
+    assert "**Gizmo** \n```go\n# not a heading\n```" in out and "****" not in out
+    assert "```markdown\n# not a heading here\n```" in out
+    assert "{{" not in out

@@ -300,6 +300,25 @@ def _strip_markup(text: str) -> str:
     return re.sub(r"<[^>]+>", "", text).strip()
 
 
+def _label_text(text: str) -> str:
+    """A block label (tab/card ``header``, ``title``) as plain text: without HTML tags
+    and without Markdown strong emphasis (Docsy headers are ``markdownify``'d:
+    ``header="**C**"``), so the label can be set in bold or in a tab marker."""
+    return re.sub(r"(\*\*|__)(.+?)\1", r"\2", _strip_markup(text)).strip()
+
+
+def _truthy(value: str | None) -> bool:
+    """A shortcode boolean parameter (``text=true``, ``code="true"``)."""
+    return (value or "").strip().lower() in ("true", "1", "yes")
+
+
+def _fence(code: str, lang: str) -> str:
+    """``code`` as a fenced block (fence longer than any backtick run inside), on its own lines."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"\n{ticks}{lang.strip()}\n{code.strip(chr(10))}\n{ticks}\n"
+
+
 def _find_close(text: str, name: str, start: int) -> re.Match[str] | None:
     """The closing tag of the shortcode ``name`` opened before ``start`` (nesting aware)."""
     depth = 1
@@ -565,6 +584,8 @@ class HugoSite:
         body = _ESCAPED.sub(protect, body)
         out: list[str] = []
         pos = 0
+        panes: list[Shortcode] = []  # the open tab sets, innermost last
+        tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
         for m in _SHORTCODE.finditer(body):
             if m.start() < pos:
                 continue
@@ -574,15 +595,21 @@ class HugoSite:
             if m.group("close"):
                 if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs)
                     out.append(f"\n\n{set_close()}\n\n")
+                    if panes:
+                        panes.pop()
+                        tabs_seen.pop()
                 continue  # closing tags of reduced shortcodes
             sc = parse_args(name, m.group("args"))
+            docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
+            if name == "tab" and tabs_seen:
+                tabs_seen[-1] += 1
             wants_inner = name in IMAGE_SHORTCODES or name == "highlight" or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
                 sc.get("title", pos=0) if name == "tab" else "")
-            if not m.group("self") and name not in _NO_INNER and (wants_inner or label):
+            if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab):
                 close = _find_close(body, name, m.end())
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
@@ -594,8 +621,19 @@ class HugoSite:
             elif name in VIDEO_SHORTCODES:
                 out.append(_video(sc))
             elif name == "highlight" and close is not None:
-                lang = sc.get("lang", pos=0)
-                out.append(f"\n```{lang}\n{inner.strip(chr(10))}\n```\n")
+                out.append(_fence(inner, sc.get("lang", pos=0)))
+                pos = close.end()
+            elif docsy_tab and close is not None and not _docsy_tab_is_text(sc, panes[-1]):
+                # Docsy tabpane: a tab's content is code unless text=true (tab or tabpane)
+                label = label or f"Tab {tabs_seen[-1] - 1}"  # Docsy's default header
+                out.append(f"\n\n{tab_start(_label_text(label))}\n\n**{_label_text(label)}** ")
+                out.append(_fence(inner, _docsy_tab_lang(sc, panes[-1], label)))
+                pos = close.end()
+            elif name == "card" and close is not None and _truthy(sc.params.get("code")):
+                # Docsy card code=true: the inner content is highlighted code
+                if label:
+                    out.append(f"**{_label_text(label)}** ")
+                out.append(_fence(inner, sc.params.get("lang", "")))
                 pos = close.end()
             elif name in ("ref", "relref"):
                 out.append(sc.get("path", pos=0))
@@ -608,13 +646,17 @@ class HugoSite:
             else:
                 if name in _TAB_SETS and not m.group("self"):
                     out.append(f"\n\n{set_open()}\n\n")
+                    panes.append(sc)
+                    tabs_seen.append(0)
                 elif name == "tab" and label and close is not None:
-                    out.append(f"\n\n{tab_start(_strip_markup(label))}\n\n")
+                    out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
                 if label and close is not None:
-                    out.append(f"**{_strip_markup(label)}** ")
+                    out.append(f"**{_label_text(label)}** ")
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
-                if lang and close is not None and not re.search(r"\{\{[<%]", inner):
-                    out.append(f"\n```{lang}\n{inner.strip(chr(10))}\n```\n")
+                # a Docsy text tab's or card's lang names no code language
+                if lang and close is not None and not docsy_tab and name != "card" \
+                        and not re.search(r"\{\{[<%]", inner):
+                    out.append(_fence(inner, lang))
                     pos = close.end()
         out.append(body[pos:])
         text = "".join(out)
@@ -635,12 +677,13 @@ class HugoSite:
         except OSError as err:
             warnings.append(f"include {target!r}: cannot read ({err})")
             return ""
+        if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
+            return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."))
         _, body, _ = split_front_matter(raw)
         body = rebase_links(body, from_rel=res.rel_path, to_rel=page_rel,
                             exists=lambda p: (self._root / p).is_file())
         if suffix_of(res.rel_path) not in (".md", ".markdown", ".mdown", ".html", ".htm", ""):
-            lang = suffix_of(res.rel_path).lstrip(".")
-            return f"\n```{lang}\n{body.rstrip()}\n```\n"
+            return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."))
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
                                        _stack=(*stack, res.rel_path))
 
@@ -658,6 +701,25 @@ class HugoSite:
         else:
             link = src  # left for resolve_asset, which reports the paths it tried
         return _md_image(link, alt, caption)
+
+
+def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode) -> bool:
+    """Docsy ``tab`` in a ``tabpane``: text (Markdown/HTML) when ``text=true`` on the
+    tab, else on the pane; code otherwise (Docsy tabpane docs: "By default, the
+    tab's content is rendered as code block")."""
+    if "text" in tab.params:
+        return _truthy(tab.params["text"])
+    return _truthy(pane.params.get("text"))
+
+
+def _docsy_tab_lang(tab: Shortcode, pane: Shortcode, header: str) -> str:
+    """A Docsy code tab's language: the tab's ``lang``, else its header when the pane
+    has ``langEqualsHeader=true``, else the pane's ``lang``."""
+    if tab.params.get("lang"):
+        return tab.params["lang"]
+    if _truthy(pane.params.get("langequalsheader")):
+        return _label_text(header)
+    return pane.params.get("lang", "")
 
 
 def _image_param(sc: Shortcode) -> bool:
