@@ -269,3 +269,58 @@ def test_docsy_tabpane_code_and_text_tabs(tmp_path: Path, write: Callable[..., P
     assert "**Gizmo** \n```go\n# not a heading\n```" in out and "****" not in out
     assert "```markdown\n# not a heading here\n```" in out
     assert "{{" not in out
+
+
+def test_language_code_in_file_names_and_leaf_bundle_resources(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """Hugo: page.fr.md is page in French (a configured language) served at fr/...;
+    an unknown code stays in the name; index.<lang>.md makes a leaf bundle whose
+    other content files are resources, not pages (headless too)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ndefaultContentLanguage = "en"\n'
+                                 "[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n")
+    write(tmp_path, "content/guide/_index.fr.md", "---\ntitle: Guide\n---\n")
+    write(tmp_path, "content/guide/setup.en.md", "![s](setup-shot.png)\n")
+    write(tmp_path, "content/guide/v2.de.md", "---\ntitle: V2\n---\n")
+    write(tmp_path, "content/guide/tool/index.en.md", "---\ntitle: Tool\n---\n")
+    write(tmp_path, "content/guide/tool/notes.md", "Bundle resource text.\n")
+    write(tmp_path, "content/guide/tool/more/deep.fr.md", "Deeper resource.\n")
+    write(tmp_path, "content/parts/index.fr.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "content/parts/bit.md", "A headless resource.\n")
+    write(tmp_path, "static/guide/setup/setup-shot.png", png)
+    site = hugo.load(tmp_path)
+    roles = {rel: site.classify(rel).role for rel in (
+        "content/guide/_index.fr.md", "content/guide/setup.en.md", "content/guide/v2.de.md",
+        "content/guide/tool/index.en.md", "content/guide/tool/notes.md", "content/guide/tool/more/deep.fr.md",
+        "content/parts/index.fr.md", "content/parts/bit.md")}
+    assert [r for r, role in roles.items() if role is FileRole.PAGE] == [
+        "content/guide/_index.fr.md", "content/guide/setup.en.md", "content/guide/v2.de.md",
+        "content/guide/tool/index.en.md"]
+    assert roles["content/parts/bit.md"] is FileRole.INCLUDE
+    assert site.page_url_dir("content/guide/setup.en.md") == "guide/setup"
+    assert site.page_url_dir("content/guide/_index.fr.md") == "fr/guide"
+    assert site.page_url_dir("content/guide/tool/index.en.md") == "guide/tool"
+    assert site.page_url_dir("content/guide/v2.de.md") == "guide/v2.de"  # de is no configured language
+    assert site.resolve_asset("setup-shot.png", page_rel="content/guide/setup.en.md").rel_path == \
+        "static/guide/setup/setup-shot.png"
+
+
+def test_branch_build_options_reach_descendants_only_by_cascade(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo build options: a branch _index's own headless/build.render do not hide its
+    pages; a cascade of build.render: never hides the branch and its pages (a cascade
+    targeted at kind page hides the pages only)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/plain/_index.md", "---\nheadless: true\nbuild:\n  render: never\n---\n")
+    write(tmp_path, "content/plain/visible.md", "Shown.\n")
+    write(tmp_path, "content/_shared/_index.md", "---\ncascade:\n  build:\n    render: never\n---\n")
+    write(tmp_path, "content/_shared/deep/snippet.md", "Only included.\n")
+    write(tmp_path, "content/pages-only/_index.md",
+          "---\ncascade:\n  - build:\n      render: never\n    target:\n      kind: page\n---\n")
+    write(tmp_path, "content/pages-only/hidden.md", "Hidden.\n")
+    site = hugo.load(tmp_path)
+    assert site.classify("content/plain/_index.md").role is FileRole.EXCLUDED
+    assert site.classify("content/plain/visible.md").role is FileRole.PAGE
+    assert site.classify("content/_shared/_index.md").role is FileRole.INCLUDE
+    assert site.classify("content/_shared/deep/snippet.md").role is FileRole.INCLUDE
+    assert site.classify("content/pages-only/_index.md").role is FileRole.PAGE
+    assert site.classify("content/pages-only/hidden.md").role is FileRole.INCLUDE

@@ -192,7 +192,10 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     ``content`` mounts); ``static_dirs``: ``staticDir`` (list or string,
     ``staticDir0..10``), theme ``static/`` folders and ``static`` mounts;
     ``settings``: ``assets_dirs`` (``;``-joined), ``ignore_files`` (regexes joined
-    by newlines), ``build_drafts``, ``publish_dir``, ``base_url_full``.
+    by newlines), ``build_drafts``, ``publish_dir``, ``base_url_full``,
+    ``languages`` (``;``-joined codes, ``defaultContentLanguage`` first: the codes
+    a file name may carry, ``page.fr.md``), ``default_language_in_subdir`` and
+    ``content_languages`` (``dir=code;...`` for per-language ``contentDir``).
 
     Raises:
         ConfigError: a config file is invalid.
@@ -200,9 +203,15 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     root = root.resolve()
     cfg, main = read_hugo_config(root, environment=environment)
     content = _as_list(cfg.get("contentdir")) or ["content"]
-    for lang in (cfg.get("languages") or {}).values():
+    default_lang = str(cfg.get("defaultcontentlanguage") or "en").lower()
+    raw_languages = cfg.get("languages")
+    languages: dict[str, Any] = raw_languages if isinstance(raw_languages, dict) else {}
+    content_langs: dict[str, str] = {}  # a language's own contentDir -> its code
+    for code, lang in languages.items():
         if isinstance(lang, dict):
-            content += _as_list(lang.get("contentdir"))
+            for d in _as_list(lang.get("contentdir")):
+                content.append(d)
+                content_langs[safe_join(d) or "."] = str(code).lower()
     static = _as_list(cfg.get("staticdir")) or ["static"]
     for i in range(11):
         static += _as_list(cfg.get(f"staticdir{i}"))
@@ -232,6 +241,10 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         "build_drafts": str(bool(cfg.get("builddrafts"))).lower(),
         "ugly_urls": str(cfg.get("uglyurls") is True).lower(),
         "publish_dir": safe_join(str(cfg.get("publishdir") or "public")),
+        # language codes a file name may carry (page.fr.md), the default language first
+        "languages": ";".join(dict.fromkeys([default_lang, *(str(k).lower() for k in languages)])),
+        "default_language_in_subdir": str(cfg.get("defaultcontentlanguageinsubdir") is True).lower(),
+        "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
     }
     base = str(cfg.get("baseurl") or "/")
     return SiteConfig(generator=GENERATOR, root=root, config_file=main, content_dirs=content_dirs,
@@ -348,6 +361,8 @@ class HugoSite:
         self._ignore: list[re.Pattern[str]] | None = None
         self._included: frozenset[str] | None = None
         self._front: dict[str, dict[str, Any]] = {}
+        self._indexes: dict[str, tuple[str, ...]] = {}
+        self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
 
     @property
     def config(self) -> SiteConfig:
@@ -437,18 +452,71 @@ class HugoSite:
         if _never_rendered(meta):
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="build options: never rendered")
         if self._in_headless_bundle(rel, content):
-            return FileClass(role=FileRole.INCLUDE, markup=markup, reason="headless bundle")
+            return FileClass(role=FileRole.INCLUDE, markup=markup,
+                             reason="headless bundle or cascaded build.render: never")
+        if self._leaf_bundle_resource(rel, content):
+            return FileClass(role=FileRole.INCLUDE, markup=markup,
+                             reason="leaf bundle resource (Hugo renders no page for it)")
         return FileClass(role=FileRole.PAGE, markup=markup)
 
+    def split_language(self, name: str) -> tuple[str, str | None]:
+        """``(base name, language)`` of a content file name without its format
+        suffix: ``about.fr`` is ``("about", "fr")`` when ``fr`` is a configured
+        language (or the default one), else ``("about.fr", None)`` (Hugo
+        multilingual docs, "Translation by file name": the code is a suffix of
+        the file name; an unknown code stays part of the name)."""
+        stem, dot, code = name.rpartition(".")
+        if dot and stem and code.lower() in self._langs:
+            return stem, code.lower()
+        return name, None
+
+    def _bundle_indexes(self, folder: str) -> tuple[str, ...]:
+        """The bundle index files in ``folder`` (``index.*``/``_index.*`` of any
+        content format, with or without a language code), cached per folder."""
+        if folder not in self._indexes:
+            found: list[str] = []
+            try:
+                names = sorted(p.name for p in (self._root / folder).iterdir() if p.is_file())
+            except OSError:
+                names = []
+            for name in names:
+                stem, suffix = posixpath.splitext(name)
+                if suffix.lower() in PAGE_MARKUP and self.split_language(stem)[0] in ("index", "_index"):
+                    found.append(f"{folder}/{name}" if folder not in ("", ".") else name)
+            self._indexes[folder] = tuple(found)
+        return self._indexes[folder]
+
     def _in_headless_bundle(self, rel: str, content: str) -> bool:
+        """True when ``rel`` is a headless (or never rendered) leaf bundle's index or
+        resource, or a branch bundle or its descendant under a ``cascade`` that
+        sets ``build.render: never``. A branch ``_index`` page's own ``headless`` or
+        ``build`` options do not reach its descendants (Hugo build options docs:
+        only ``cascade`` passes them down)."""
+        branch = self.split_language(posixpath.splitext(posixpath.basename(rel))[0])[0] == "_index"
+        kind = "section" if branch else "page"
         folder = posixpath.dirname(rel)
         while folder and is_within(folder, content) and folder != content.strip("/"):
-            for name in ("index.md", "_index.md"):
-                cand = f"{folder}/{name}"
-                if (self._root / cand).is_file():
-                    meta = self._front_matter(cand)
-                    if meta.get("headless") is True or _never_rendered(meta):
-                        return True
+            for cand in self._bundle_indexes(folder):
+                meta = self._front_matter(cand)
+                leaf = self.split_language(posixpath.splitext(posixpath.basename(cand))[0])[0] == "index"
+                if leaf and (meta.get("headless") is True or _never_rendered(meta)):
+                    return True
+                if not leaf and _cascades_never_rendered(meta, kind):
+                    return True
+            folder = posixpath.dirname(folder)
+        return False
+
+    def _leaf_bundle_resource(self, rel: str, content: str) -> bool:
+        """True when ``rel`` sits in a leaf bundle (a folder, at any depth above it,
+        holding an ``index.*`` file) and is not that bundle's index: Hugo's page
+        bundles docs make every other file of a leaf bundle a page resource, with
+        no page of its own (it can still be pulled in by a shortcode)."""
+        folder = posixpath.dirname(rel)
+        while folder and is_within(folder, content) and folder != content.strip("/"):
+            for cand in self._bundle_indexes(folder):
+                stem = posixpath.splitext(posixpath.basename(cand))[0]
+                if cand != rel and self.split_language(stem)[0] == "index":
+                    return True
             folder = posixpath.dirname(folder)
         return False
 
@@ -456,7 +524,10 @@ class HugoSite:
     def page_url_dir(self, page_rel: str) -> str:
         """The URL folder of a page, without the base path: the front matter ``url``
         when set, else ``a/b`` for ``content/a/b.md`` (``a`` with ``uglyURLs``) and
-        ``content/a/b/index.md``; ``""`` for the home page."""
+        ``content/a/b/index.md``; ``""`` for the home page. A language code in the
+        file name (``b.fr.md``, ``index.fr.md``) is not part of the URL; a page of
+        a language other than the default (by file name or by its language's
+        ``contentDir``) is served under ``fr/`` (Hugo multilingual docs)."""
         meta = self._front_matter(page_rel) if (self._root / page_rel).is_file() else {}
         url = meta.get("url")
         if isinstance(url, str) and url.startswith("/"):
@@ -465,14 +536,20 @@ class HugoSite:
         content = self._content_dir_of(page_rel) or "."
         inner = page_rel[len(content) + 1:] if content not in (".", "") else page_rel
         stem, _ = posixpath.splitext(inner)
-        base = posixpath.basename(stem)
+        base, lang = self.split_language(posixpath.basename(stem))
+        stem = safe_join(posixpath.dirname(stem), base)
+        lang = lang or dict(kv.split("=", 1) for kv in self._config.settings.get("content_languages", "").split(";")
+                            if "=" in kv).get(content)
+        prefix = ""
+        if lang and (lang != self._langs[0] or self._config.settings.get("default_language_in_subdir") == "true"):
+            prefix = lang  # a language's pages are served under /<lang>/
         if base in ("index", "_index"):
-            return posixpath.dirname(stem)
+            return safe_join(prefix, posixpath.dirname(stem))
         if isinstance(meta.get("slug"), str) and meta["slug"].strip("/"):
             stem = safe_join(posixpath.dirname(stem), str(meta["slug"]).strip("/"))
         if self._config.settings.get("ugly_urls") == "true":
-            return posixpath.dirname(stem)
-        return stem
+            return safe_join(prefix, posixpath.dirname(stem))
+        return safe_join(prefix, stem)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an asset link as Hugo serves it: page-relative (bundle resources),
@@ -747,6 +824,25 @@ def _never_rendered(meta: dict[str, Any]) -> bool:
             render = opts.get("render")
             if render is False or str(render).lower() in ("never", "false"):
                 return True
+    return False
+
+
+def _cascades_never_rendered(meta: dict[str, Any], kind: str) -> bool:
+    """A branch page's ``cascade`` (a map or a list of maps) passes
+    ``build.render: never`` to itself and its descendants of ``kind``
+    (``"page"``/``"section"``): an entry without ``target`` (``_target``), or
+    whose target is only a ``kind`` that names ``kind``."""
+    cascade = meta.get("cascade")
+    entries = [cascade] if isinstance(cascade, dict) else cascade if isinstance(cascade, list) else []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        target = entry.get("target") or entry.get("_target")
+        if isinstance(target, dict) and target and (
+                set(target) != {"kind"} or kind not in str(target["kind"]).lower()):
+            continue
+        if _never_rendered(entry):
+            return True
     return False
 
 
