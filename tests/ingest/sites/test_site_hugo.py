@@ -324,3 +324,22 @@ def test_branch_build_options_reach_descendants_only_by_cascade(tmp_path: Path, 
     assert site.classify("content/_shared/deep/snippet.md").role is FileRole.INCLUDE
     assert site.classify("content/pages-only/_index.md").role is FileRole.PAGE
     assert site.classify("content/pages-only/hidden.md").role is FileRole.INCLUDE
+
+
+def test_mounts_into_a_subfolder_and_theme_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo module mounts: target static/pics serves pics/x from the source folder;
+    assets/shots likewise; project mounts leave the theme's own static folder mounted."""
+    write(tmp_path, "hugo.yaml", "baseURL: https://docs.example.net/\ntheme: plain\nmodule:\n  mounts:\n"
+                                 "    - source: brand/art\n      target: static/pics\n"
+                                 "    - source: content/shots\n      target: assets/shots\n"
+                                 "    - source: static\n      target: static\n")
+    write(tmp_path, "content/guide/page.md", "# Page\n")
+    write(tmp_path, "brand/art/logo.png", png)
+    write(tmp_path, "content/shots/window.png", png)
+    write(tmp_path, "themes/plain/static/theme-icon.png", png)
+    site = hugo.load(tmp_path)
+    page = "content/guide/page.md"
+    assert site.resolve_asset("/pics/logo.png", page_rel=page).rel_path == "brand/art/logo.png"
+    assert site.resolve_asset("/theme-icon.png", page_rel=page).rel_path == "themes/plain/static/theme-icon.png"
+    assert site.resolve_shortcode_src("shots/window.png", page_rel=page).rel_path == "content/shots/window.png"
+    assert site.resolve_asset("/pics/../../../etc/passwd", page_rel=page).problem is not None

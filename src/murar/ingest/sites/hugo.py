@@ -191,7 +191,9 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     ``content_dirs``: ``contentDir`` and every language's ``contentDir`` (or the
     ``content`` mounts); ``static_dirs``: ``staticDir`` (list or string,
     ``staticDir0..10``), theme ``static/`` folders and ``static`` mounts;
-    ``settings``: ``assets_dirs`` (``;``-joined), ``ignore_files`` (regexes joined
+    ``settings``: ``assets_dirs`` (``;``-joined), ``static_mounts``/``assets_mounts``
+    (``sub=source;...``: a mount whose target is a subfolder, ``target: static/images``),
+    ``ignore_files`` (regexes joined
     by newlines), ``build_drafts``, ``publish_dir``, ``base_url_full``,
     ``languages`` (``;``-joined codes, ``defaultContentLanguage`` first: the codes
     a file name may carry, ``page.fr.md``), ``default_language_in_subdir`` and
@@ -216,27 +218,36 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     for i in range(11):
         static += _as_list(cfg.get(f"staticdir{i}"))
     assets = _as_list(cfg.get("assetdir")) or ["assets"]
-    themes_dir = str(cfg.get("themesdir") or "themes")
-    for theme in _as_list(cfg.get("theme")):
-        static.append(f"{themes_dir}/{theme}/static")
-        assets.append(f"{themes_dir}/{theme}/assets")
     module = cfg.get("module") or {}
     mounts = module.get("mounts") if isinstance(module, dict) else None
+    sub_mounts: dict[str, list[str]] = {"static": [], "assets": []}  # "sub=source" of mounts into a subfolder
     if isinstance(mounts, list) and mounts:
         by_target: dict[str, list[str]] = {}
         for mount in mounts:
             if isinstance(mount, dict) and mount.get("source") and mount.get("target"):
-                target = str(mount["target"]).strip("/").split("/")[0]
-                by_target.setdefault(target, []).append(str(mount["source"]))
+                root_part, _, sub = str(mount["target"]).strip("/").partition("/")
+                by_target.setdefault(root_part, [])
+                source = safe_join(str(mount["source"]))
+                if sub and root_part in sub_mounts:
+                    sub_mounts[root_part].append(f"{safe_join(sub)}={source}")
+                else:
+                    by_target[root_part].append(source)
+        # a mount replaces the project's default folder of its component (Hugo module mounts docs)
         content = by_target.get("content", content)
         static = by_target.get("static", static)
         assets = by_target.get("assets", assets)
+    themes_dir = str(cfg.get("themesdir") or "themes")
+    for theme in _as_list(cfg.get("theme")):  # a theme's own folders stay mounted
+        static.append(f"{themes_dir}/{theme}/static")
+        assets.append(f"{themes_dir}/{theme}/assets")
     content_dirs = tuple(dict.fromkeys(safe_join(c) or "." for c in content))
     static_dirs = tuple(dict.fromkeys(safe_join(s) for s in static if safe_join(s)))
     include_dirs = tuple(f"{c}/includes" if c != "." else "includes" for c in content_dirs
                          if (root / c / "includes").is_dir())
     settings: dict[str, str] = {
         "assets_dirs": ";".join(dict.fromkeys(safe_join(a) for a in assets if safe_join(a))),
+        "static_mounts": ";".join(sub_mounts["static"]),
+        "assets_mounts": ";".join(sub_mounts["assets"]),
         "ignore_files": "\n".join(_as_list(cfg.get("ignorefiles"))),
         "build_drafts": str(bool(cfg.get("builddrafts"))).lower(),
         "ugly_urls": str(cfg.get("uglyurls") is True).lower(),
@@ -564,19 +575,32 @@ class HugoSite:
             return target
         link, path = target
         cands: list[str] = []
-        assets = [a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
         if path.startswith("/"):
             site_path = strip_base(path, self._config.base_url).lstrip("/")
-            cands += [safe_join(s, site_path) for s in self._config.static_dirs]
+            cands += self._served_from("static", site_path)
             cands += [safe_join(c, site_path) for c in self._config.content_dirs]
-            cands += [safe_join(a, site_path) for a in assets]
+            cands += self._served_from("assets", site_path)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
             url_dir = self.page_url_dir(page_rel)
-            cands += [safe_join(s, url_dir, path) for s in self._config.static_dirs]
+            cands += self._served_from("static", safe_join(url_dir, path))
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
-            cands += [safe_join(a, path) for a in assets]
+            cands += self._served_from("assets", safe_join(path))
         return lookup(self._root, cands, link=link)
+
+    def _served_from(self, component: str, site_path: str) -> list[str]:
+        """Project files that serve ``site_path`` (relative to the ``component``
+        root, ``"static"`` or ``"assets"``): the component's folders, then mounts
+        into a subfolder of it (``source: img``, ``target: static/images`` serves
+        ``images/x.png`` from ``img/x.png``)."""
+        dirs = self._config.static_dirs if component == "static" else [
+            a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
+        out = [safe_join(d, site_path) for d in dirs]
+        for pair in self._config.settings.get(f"{component}_mounts", "").split(";"):
+            sub, _, source = pair.partition("=")
+            if sub and source and (site_path == sub or site_path.startswith(sub + "/")):
+                out.append(safe_join(source, site_path[len(sub):].lstrip("/")))
+        return out
 
     def _own_url(self, link: str) -> str | None:
         full = self._config.settings.get("base_url_full", "")
@@ -599,8 +623,7 @@ class HugoSite:
         path, _ = split_link(src)
         page_dir = posixpath.dirname(page_rel)
         cands = [] if path.startswith("/") else [safe_join(page_dir, path)]
-        assets = [a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
-        cands += [safe_join(a, path.lstrip("/")) for a in assets]
+        cands += self._served_from("assets", safe_join(path.lstrip("/")))
         found = first_existing(self._root, cands)
         if found:
             return ResolvedLink(rel_path=found)
@@ -614,7 +637,7 @@ class HugoSite:
         res = self.resolve_asset(src, page_rel=page_rel)
         if res.rel_path and not res.problem:
             return res
-        site = [safe_join(s, path.lstrip("/")) for s in self._config.static_dirs]
+        site = self._served_from("static", safe_join(path.lstrip("/")))
         found = first_existing(self._root, site)
         return ResolvedLink(rel_path=found) if found else res
 
