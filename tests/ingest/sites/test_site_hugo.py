@@ -343,3 +343,54 @@ def test_mounts_into_a_subfolder_and_theme_folders(tmp_path: Path, write: Callab
     assert site.resolve_asset("/theme-icon.png", page_rel=page).rel_path == "themes/plain/static/theme-icon.png"
     assert site.resolve_shortcode_src("shots/window.png", page_rel=page).rel_path == "content/shots/window.png"
     assert site.resolve_asset("/pics/../../../etc/passwd", page_rel=page).problem is not None
+
+
+def test_inline_text_heading_and_glossary_shortcodes(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Inline shortcodes keep their visible words: `text`, else a glossary term's title;
+    an i18n `heading` gives the translated heading (i18n/<lang>.toml, nested too)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\n')
+    write(tmp_path, "i18n/en/en.toml", 'later = "Afterwards"\n[setup_heading]\nother = "Get ready"\n')
+    write(tmp_path, "content/en/docs/glossary/index.md", "---\ntitle: Glossary\n---\n")
+    write(tmp_path, "content/en/docs/glossary/widget.md", "---\ntitle: Widget Pool\nid: widget-pool\n---\nA pool.\n")
+    site = hugo.load(tmp_path)
+    src = ('A {{< glossary_tooltip text="gizmo" term_id="gizmo" >}} uses the '
+           '{{< glossary_tooltip term_id="Widget-Pool" >}} and a {{< glossary_tooltip term_id="sprocket-set" >}}.\n'
+           'Press {{< button text="Start" href="/start/" >}} now.\n\n'
+           '## {{% heading "setup" %}}\n\n## {{% heading "later" %}}\n\n## {{% heading "clean_up" %}}\n')
+    out = site.preprocess(src, page_rel="content/en/docs/page.md")
+    assert "A gizmo uses the Widget Pool and a sprocket-set." in out
+    assert "Press Start now." in out
+    assert "## Get ready\n" in out and "## Afterwards\n" in out and "## Clean up\n" in out
+    assert site.classify("content/en/docs/glossary/widget.md").role is FileRole.INCLUDE
+    # glossary_definition: the entry's summary (before <!--more-->), or all of it, after `prepend`
+    write(tmp_path, "content/en/docs/glossary/relay.md",
+          '---\ntitle: Relay\n---\nMoves {{< glossary_tooltip text="packets" term_id="packet" >}} on.\n\n'
+          "<!--more-->\n\nIt keeps a queue.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< glossary_definition term_id="relay" length="all" >}}\n\n'
+                          '{{< glossary_definition term_id="relay" prepend="A relay" >}}\n',
+                          page_rel="content/en/docs/page.md")
+    assert "Moves packets on.\n\nIt keeps a queue." in out
+    assert "A relay moves packets on." in out and out.count("queue") == 1 and "more" not in out
+
+
+def test_kubernetes_theme_code_samples_headings_and_feature_state(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes-style docs: codenew/code_sample show content/<lang>/examples/<file> as code;
+    {{% whatsnext-heading %}} is an h2 with its i18n text (a language's i18nDir); feature-state
+    keeps its version; a language in disableLanguages has no content."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\ndisableLanguages = ["xx"]\n'
+                                 '[languages.en]\ni18nDir = "./data/i18n"\n[languages.xx]\ncontentDir = "content/xx"\n')
+    write(tmp_path, "data/i18n/en/en.toml", '[whatsnext_heading]\nother = "Read on"\n')
+    write(tmp_path, "content/en/examples/app/gizmo.yaml", "kind: Gizmo\nspec: {}\n")
+    write(tmp_path, "content/xx/docs/task.md", "A disabled language's page.\n")
+    site = hugo.load(tmp_path)
+    assert site.config.content_dirs == ("content/en",)  # disableLanguages: its contentDir is not built
+    warnings: list[str] = []
+    src = ('{{< feature-state state="beta" for_k8s_version="v2.3" >}}\n\n'
+           '{{< codenew file="app/gizmo.yaml" >}}\n\n{{% code_sample language="yaml" file="app/gizmo.yaml" %}}\n\n'
+           "{{% whatsnext-heading %}}\n\nMore.\n\n{{< codenew file=\"app/missing.yaml\" >}}\n")
+    out = site.preprocess(src, page_rel="content/en/docs/task.md", warnings=warnings)
+    assert "`Kubernetes v2.3 [beta]`" in out
+    assert out.count("`app/gizmo.yaml`:\n\n```yaml\nkind: Gizmo\nspec: {}\n```") == 2
+    assert "## Read on\n" in out
+    assert any("app/missing.yaml" in w for w in warnings) and "{{" not in out

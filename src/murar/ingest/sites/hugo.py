@@ -78,11 +78,14 @@ INCLUDE_SHORTCODES = frozenset({"include", "readfile", "include-file", "include-
                                 "embed-md"})
 IMAGE_SHORTCODES = frozenset({"figure", "img", "image", "imgproc", "imgfig", "screenshot", "picture"})
 VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
+#: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
+CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab"
 _TAB_SETS = frozenset({"tabs", "tabpane"})
 #: shortcodes that never wrap content (no closing tag is looked for)
-_NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | frozenset({"ref", "relref", "param", "icon", "nb"})
+_NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | frozenset(
+    {"ref", "relref", "param", "icon", "nb"})
 
 
 def is_hugo_root(folder: Path) -> bool:
@@ -208,12 +211,16 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     default_lang = str(cfg.get("defaultcontentlanguage") or "en").lower()
     raw_languages = cfg.get("languages")
     languages: dict[str, Any] = raw_languages if isinstance(raw_languages, dict) else {}
+    disabled = {str(x).lower() for x in _as_list(cfg.get("disablelanguages"))}
+    languages = {k: v for k, v in languages.items() if str(k).lower() not in disabled}
     content_langs: dict[str, str] = {}  # a language's own contentDir -> its code
+    i18n = [str(cfg.get("i18ndir") or "i18n")]
     for code, lang in languages.items():
         if isinstance(lang, dict):
             for d in _as_list(lang.get("contentdir")):
                 content.append(d)
                 content_langs[safe_join(d) or "."] = str(code).lower()
+            i18n += _as_list(lang.get("i18ndir"))
     static = _as_list(cfg.get("staticdir")) or ["static"]
     for i in range(11):
         static += _as_list(cfg.get(f"staticdir{i}"))
@@ -240,12 +247,14 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     for theme in _as_list(cfg.get("theme")):  # a theme's own folders stay mounted
         static.append(f"{themes_dir}/{theme}/static")
         assets.append(f"{themes_dir}/{theme}/assets")
+        i18n.append(f"{themes_dir}/{theme}/i18n")
     content_dirs = tuple(dict.fromkeys(safe_join(c) or "." for c in content))
     static_dirs = tuple(dict.fromkeys(safe_join(s) for s in static if safe_join(s)))
     include_dirs = tuple(f"{c}/includes" if c != "." else "includes" for c in content_dirs
                          if (root / c / "includes").is_dir())
     settings: dict[str, str] = {
         "assets_dirs": ";".join(dict.fromkeys(safe_join(a) for a in assets if safe_join(a))),
+        "i18n_dirs": ";".join(dict.fromkeys(safe_join(d) for d in i18n if safe_join(d))),
         "static_mounts": ";".join(sub_mounts["static"]),
         "assets_mounts": ";".join(sub_mounts["assets"]),
         "ignore_files": "\n".join(_as_list(cfg.get("ignorefiles"))),
@@ -374,6 +383,8 @@ class HugoSite:
         self._front: dict[str, dict[str, Any]] = {}
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
+        self._i18n: dict[str, str] | None = None
+        self._glossary: dict[str, dict[str, str]] | None = None
 
     @property
     def config(self) -> SiteConfig:
@@ -469,6 +480,67 @@ class HugoSite:
             return FileClass(role=FileRole.INCLUDE, markup=markup,
                              reason="leaf bundle resource (Hugo renders no page for it)")
         return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def translate(self, key: str) -> str:
+        """The default language's translation of ``key`` from the i18n folders
+        (project ``i18n/``, then themes; files named after the language, e.g.
+        ``i18n/en.toml`` or ``i18n/en/en.toml``), as Hugo's ``T`` function gives it:
+        ``key = "text"`` or ``[key] other = "text"``. ``""`` when absent. Never raises."""
+        if self._i18n is None:
+            table: dict[str, str] = {}
+            lang = self._langs[0]
+            for folder in self._config.settings.get("i18n_dirs", "i18n").split(";"):
+                base = self._root / folder
+                if not folder or not base.is_dir():
+                    continue
+                files = sorted(p for p in base.rglob("*") if p.is_file() and p.stem.lower() == lang
+                               and p.suffix.lower() in (".toml", ".yaml", ".yml", ".json"))
+                for path in files:
+                    try:
+                        data = load_data_file(path)
+                    except (OSError, ValueError):
+                        continue
+                    for k, v in data.items():
+                        text = v.get("other") or v.get("one") if isinstance(v, dict) else v
+                        if isinstance(text, str) and str(k).lower() not in table:
+                            table[str(k).lower()] = text
+            self._i18n = table
+        return self._i18n.get(key.lower(), "")
+
+    def glossary_entry(self, term_id: str, *, page_rel: str = "") -> str | None:
+        """The file of the glossary entry ``term_id``: a content file in a
+        ``glossary`` folder whose front matter ``id`` or file name is the id
+        (case-insensitive), in the page's content folder first (its language),
+        then the others; ``None`` when there is none. Never raises."""
+        if self._glossary is None:
+            found: dict[str, dict[str, str]] = {}
+            md = frozenset(k for k, v in PAGE_MARKUP.items() if v == "markdown")
+            for content in self._config.content_dirs:
+                entries = found.setdefault(content, {})
+                for rel in os_walk_files(self._root, content, md):
+                    if "/glossary/" not in f"/{rel}":
+                        continue
+                    meta = self._front_matter(rel)
+                    stem = posixpath.splitext(posixpath.basename(rel))[0]
+                    if self.split_language(stem)[0] in ("index", "_index"):
+                        continue
+                    for key in (str(meta.get("id") or ""), stem):
+                        if key:
+                            entries.setdefault(key.lower(), rel)
+            self._glossary = found
+        own = self._content_dir_of(page_rel) if page_rel else None
+        order = ([own] if own in self._glossary else []) + [c for c in self._glossary if c != own]
+        for content in order:
+            if content is not None and term_id.lower() in self._glossary[content]:
+                return self._glossary[content][term_id.lower()]
+        return None
+
+    def glossary_term(self, term_id: str, *, page_rel: str = "") -> str:
+        """The title of the glossary entry ``term_id`` (see :meth:`glossary_entry`),
+        else ``term_id`` itself. Never raises."""
+        rel = self.glossary_entry(term_id, page_rel=page_rel)
+        title = self._front_matter(rel).get("title") if rel else None
+        return title.strip() if isinstance(title, str) and title.strip() else term_id
 
     def split_language(self, name: str) -> tuple[str, str | None]:
         """``(base name, language)`` of a content file name without its format
@@ -714,6 +786,8 @@ class HugoSite:
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+            elif name in CODE_SAMPLE_SHORTCODES:
+                out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
             elif name in IMAGE_SHORTCODES or _image_param(sc):
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
@@ -740,6 +814,26 @@ class HugoSite:
             elif name == "param":
                 key = sc.get("name", pos=0)
                 out.append(self._params.get(f"params.{key}", ""))
+            elif name == "heading" and sc.get("name", pos=0):
+                # theme convention (Kubernetes, Docsy sites): an i18n heading, "## {{% heading "whatsnext" %}}"
+                key = sc.get("name", pos=0)
+                out.append(self.translate(f"{key}_heading") or self.translate(key)
+                           or key.replace("_", " ").replace("-", " ").capitalize())
+            elif name.endswith("-heading") and len(name) > 8 and close is None:
+                # Kubernetes theme: {{% prerequisites-heading %}} is an <h2> with the i18n "<x>_heading" text
+                key = name[:-8]
+                out.append("## " + (self.translate(f"{key}_heading") or key.replace("-", " ").capitalize()))
+            elif name == "feature-state" and sc.params.get("for_k8s_version"):
+                label = self.translate("feature_state") or "FEATURE STATE:"
+                version, state = sc.params["for_k8s_version"], sc.params.get("state", "")
+                out.append(f"{label} `Kubernetes {version} [{state}]`" if state else f"{label} `Kubernetes {version}`")
+            elif name == "glossary_tooltip":
+                # Kubernetes convention: the visible word is `text`, else the glossary term's title
+                out.append(sc.params.get("text") or self.glossary_term(sc.params.get("term_id", ""),
+                                                                        page_rel=page_rel))
+            elif name == "glossary_definition":
+                out.append(self._glossary_definition(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
+                                                     stack=_stack))
             elif name.endswith(".inline"):
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
@@ -752,6 +846,8 @@ class HugoSite:
                     out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
                 if label and close is not None:
                     out.append(f"**{_label_text(label)}** ")
+                if close is None and sc.params.get("text") and name not in _TAB_SETS and name != "tab":
+                    out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
                 # a Docsy text tab's or card's lang names no code language
                 if lang and close is not None and not docsy_tab and name != "card" \
@@ -786,6 +882,52 @@ class HugoSite:
             return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."))
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
                                        _stack=(*stack, res.rel_path))
+
+    def _glossary_definition(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
+                             stack: tuple[str, ...]) -> str:
+        """Kubernetes ``glossary_definition``: the glossary entry's text, its summary
+        (before ``<!--more-->``) unless ``length="all"``, after ``prepend``."""
+        term = sc.params.get("term_id", "")
+        rel = self.glossary_entry(term, page_rel=page_rel)
+        if rel is None or rel in stack or depth >= _MAX_INCLUDE_DEPTH:
+            warnings.append(f"glossary definition {term!r}: no glossary entry" if rel is None
+                            else f"glossary definition {term!r}: cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
+            return ""
+        try:
+            raw = (self._root / rel).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            warnings.append(f"glossary definition {term!r}: cannot read ({err})")
+            return ""
+        body = split_front_matter(raw)[1].strip()
+        short, more, rest = body.partition("<!--more-->")
+        text = short.strip() if sc.params.get("length", "short") != "all" else (
+            f"{short.strip()}\n\n{rest.strip()}" if more else body)
+        prepend = sc.params.get("prepend", "").strip()
+        if prepend and text:
+            text = f"{prepend} {text[0].lower()}{text[1:]}"
+        text = self.rewrite_shortcodes(text, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
+                                       _stack=(*stack, rel))
+        return f"\n\n{text.strip()}\n\n"
+
+    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str]) -> str:
+        """An example file shown as code (Kubernetes ``codenew``/``code_sample``:
+        ``file`` is relative to ``<contentDir>/examples/``), labelled with its name."""
+        target = sc.get("file", pos=0).strip()
+        cands = [safe_join(c, "examples", target.lstrip("/")) for c in self._config.content_dirs]
+        found = first_existing(self._root, cands) if target else None
+        if found is None:
+            res = self.resolve_include(target, page_rel=page_rel)
+            found = res.rel_path if res.rel_path and not res.problem else None
+        if found is None:
+            warnings.append(f"code sample {target!r}: not found (tried {', '.join(cands) or 'no file'})")
+            return ""
+        try:
+            code = (self._root / found).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            warnings.append(f"code sample {target!r}: cannot read ({err})")
+            return ""
+        lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
+        return f"\n`{target}`:\n" + _fence(code.rstrip(), lang)
 
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
