@@ -394,3 +394,19 @@ def test_kubernetes_theme_code_samples_headings_and_feature_state(tmp_path: Path
     assert out.count("`app/gizmo.yaml`:\n\n```yaml\nkind: Gizmo\nspec: {}\n```") == 2
     assert "## Read on\n" in out
     assert any("app/missing.yaml" in w for w in warnings) and "{{" not in out
+
+
+def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """gohugo.io docs: code-toggle's inner configuration and code's inner content are code
+    (a readfile inside code shows the raw file), new-in names its version."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/box.html", "<div>{{ .Inner }}</div>\n")
+    site = hugo.load(tmp_path)
+    src = ('{{< new-in 0.120.0 >}}\n\n{{< code-toggle file="hugo" copy=true >}}\n[gizmo]\nsize = 3\n'
+           '{{< /code-toggle >}}\n\n{{< multiconfig fm=true >}}\ntitle: Gizmo\n{{< /multiconfig >}}\n\n'
+           '{{< code file="layouts/shortcodes/box.html" >}}\n{{< readfile file="/layouts/shortcodes/box.html" >}}\n'
+           "{{< /code >}}\n")
+    out = site.preprocess(src, page_rel="content/page.md")
+    assert "New in v0.120.0" in out
+    assert "```toml\n[gizmo]\nsize = 3\n```" in out and "```yaml\ntitle: Gizmo\n```" in out
+    assert "`layouts/shortcodes/box.html`:\n\n```html\n<div>{{ .Inner }}</div>\n```" in out

@@ -78,6 +78,9 @@ INCLUDE_SHORTCODES = frozenset({"include", "readfile", "include-file", "include-
                                 "embed-md"})
 IMAGE_SHORTCODES = frozenset({"figure", "img", "image", "imgproc", "imgfig", "screenshot", "picture"})
 VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
+#: shortcodes whose inner content is code: gohugo.io's ``code`` (language from ``file``/``lang``),
+#: ``code-toggle`` and Relearn's ``multiconfig`` (a configuration shown as TOML/YAML/JSON)
+CODE_BLOCK_SHORTCODES = frozenset({"code", "code-toggle", "multiconfig"})
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
@@ -775,7 +778,8 @@ class HugoSite:
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
             if name == "tab" and tabs_seen:
                 tabs_seen[-1] += 1
-            wants_inner = name in IMAGE_SHORTCODES or name == "highlight" or _image_param(sc) \
+            wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name == "highlight" \
+                or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
@@ -797,6 +801,17 @@ class HugoSite:
             elif name == "highlight" and close is not None:
                 out.append(_fence(inner, sc.get("lang", pos=0)))
                 pos = close.end()
+            elif name in CODE_BLOCK_SHORTCODES and close is not None:
+                code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings)
+                lang = sc.params.get("lang") or (suffix_of(sc.params.get("file", "")).lstrip(".")
+                                                 if name == "code" else _config_format(code))
+                if name == "code" and sc.params.get("file"):
+                    out.append(f"\n`{sc.params['file']}`:\n")
+                out.append(_fence(code, lang))
+                pos = close.end()
+            elif name == "new-in" and sc.get("version", pos=0):
+                # gohugo.io docs: the release that brought a feature
+                out.append(f"New in v{sc.get('version', pos=0).lstrip('vV')}")
             elif docsy_tab and close is not None and not _docsy_tab_is_text(sc, panes[-1]):
                 # Docsy tabpane: a tab's content is code unless text=true (tab or tabpane)
                 label = label or f"Tab {tabs_seen[-1] - 1}"  # Docsy's default header
@@ -909,6 +924,25 @@ class HugoSite:
                                        _stack=(*stack, rel))
         return f"\n\n{text.strip()}\n\n"
 
+    def _raw_includes(self, code: str, *, page_rel: str, warnings: list[str]) -> str:
+        """``code`` with each include shortcode in it replaced by the file's raw text
+        (inside a code block a ``readfile`` shows the file, not its rendering)."""
+        def raw(m: re.Match[str]) -> str:
+            name = m.group("name").lower()
+            if m.group("close") or name not in INCLUDE_SHORTCODES:
+                return m.group(0)
+            target = parse_args(name, m.group("args")).get("file", "path", "src", pos=0)
+            res = self.resolve_include(target, page_rel=page_rel)
+            if res.problem or res.rel_path is None:
+                warnings.append(f"include {target!r}: {res.problem or 'not found'}")
+                return ""
+            try:
+                return (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace").rstrip("\n")
+            except OSError as err:
+                warnings.append(f"include {target!r}: cannot read ({err})")
+                return ""
+        return _SHORTCODE.sub(raw, code)
+
     def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str]) -> str:
         """An example file shown as code (Kubernetes ``codenew``/``code_sample``:
         ``file`` is relative to ``<contentDir>/examples/``), labelled with its name."""
@@ -943,6 +977,16 @@ class HugoSite:
         else:
             link = src  # left for resolve_asset, which reports the paths it tried
         return _md_image(link, alt, caption)
+
+
+def _config_format(text: str) -> str:
+    """``json``, ``yaml`` or ``toml``: the format a configuration snippet is written in."""
+    stripped = text.strip()
+    if stripped.startswith(("{", "[{")):
+        return "json"
+    if re.search(r"^\s*\[[^\]\n]+\]\s*$|^\s*[\w.\"'-]+\s*=", stripped, re.MULTILINE):
+        return "toml"
+    return "yaml" if re.search(r"^\s*[\w.\"'-]+\s*:", stripped, re.MULTILINE) else "toml"
 
 
 def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode) -> bool:
