@@ -410,3 +410,26 @@ def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[
     assert "New in v0.120.0" in out
     assert "```toml\n[gizmo]\nsize = 3\n```" in out and "```yaml\ntitle: Gizmo\n```" in out
     assert "`layouts/shortcodes/box.html`:\n\n```html\n<div>{{ .Inner }}</div>\n```" in out
+
+
+def test_front_matter_of_html_asciidoc_and_rst_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo strips the front matter of every content format: an .html/.adoc/.rst page's
+    front matter must not reach its markup; its title is given the markup's way."""
+    from murar.ingest.corpus import convert_file
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/a/page.html", '---\ntitle: "Gizmo <HTML>"\n---\n<h2>Intro</h2><p>Html body.</p>\n')
+    write(tmp_path, "content/a/doc.adoc", "+++\ntitle = 'Gizmo AsciiDoc'\n+++\n== Part\n\nAdoc body.\n")
+    write(tmp_path, "content/a/titled.adoc", "---\ntitle: Short\n---\n= Full AsciiDoc Title\n\nText.\n")
+    write(tmp_path, "content/a/doc.rst", '{\n  "title": "Gizmo rST"\n}\n\nPart\n====\n\nRst body.\n')
+    site = hugo.load(tmp_path)
+    got = {}
+    for rel in ("content/a/page.html", "content/a/doc.adoc", "content/a/titled.adoc", "content/a/doc.rst"):
+        doc = convert_file(tmp_path / rel, root=tmp_path, assets_dir=tmp_path / "a", site=site)
+        text = " ".join(s.text for s in doc.sections)
+        assert "title" not in text and "---" not in text and "+++" not in text, (rel, text)
+        got[rel] = [s.heading_path for s in doc.sections if s.text.strip()]
+    assert got["content/a/page.html"] == [("Gizmo <HTML>", "Intro")]
+    assert got["content/a/doc.adoc"] == [("Gizmo AsciiDoc", "Part")]
+    assert got["content/a/titled.adoc"] == [("Full AsciiDoc Title",)]
+    assert got["content/a/doc.rst"] == [("Gizmo rST", "Part")]

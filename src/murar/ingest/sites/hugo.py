@@ -29,6 +29,7 @@ shortcodes (``{{</* x */>}}``) stay literal.
 
 from __future__ import annotations
 
+import html
 import logging
 import posixpath
 import re
@@ -735,11 +736,24 @@ class HugoSite:
     # ---------------------------------------------------------- preprocess
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """Hugo page source to plain Markdown: TOML/JSON front matter turned into
-        YAML, includes inlined, shortcodes rewritten (see :func:`rewrite_shortcodes`).
+        YAML (an HTML/AsciiDoc/rST content file's front matter removed, its ``title``
+        given as ``<title>``, ``= Title`` or an rST title section), includes inlined, shortcodes rewritten (see :func:`rewrite_shortcodes`).
         Problems (missing includes or images) go to ``warnings``. Never raises."""
         meta, body, kind = split_front_matter(text)
         head = ""
-        if kind in ("toml", "json"):
+        markup = PAGE_MARKUP.get(suffix_of(page_rel))
+        title = str(meta.get("title") or "").strip() if kind else ""
+        if markup in ("html", "asciidoc", "rst"):
+            # Hugo reads the front matter itself; the markup never sees it: its title is given in the
+            # markup's own way (HTML <title>, AsciiDoc "= Title", an rST title section) unless already there
+            if markup == "html":
+                head = f"<title>{html.escape(title)}</title>\n" if title else ""
+            elif markup == "asciidoc" and title and not re.match(r"\s*(?://[^\n]*\n\s*)*= \S", body):
+                head = f"= {title}\n\n"
+            elif markup == "rst" and title and title not in body.lstrip()[:400].split("\n\n")[0]:
+                rule = "=" * (len(title) + 2)
+                head = f"{rule}\n {title}\n{rule}\n\n"
+        elif kind in ("toml", "json"):
             head = yaml_front_matter(meta)
         elif kind == "yaml":
             head = text[: len(text) - len(body)]
