@@ -433,3 +433,19 @@ def test_front_matter_of_html_asciidoc_and_rst_pages(tmp_path: Path, write: Call
     assert got["content/a/doc.adoc"] == [("Gizmo AsciiDoc", "Part")]
     assert got["content/a/titled.adoc"] == [("Full AsciiDoc Title",)]
     assert got["content/a/doc.rst"] == [("Gizmo rST", "Part")]
+
+
+def test_tabs_items_name_unnamed_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hextra: {{< tabs items="A,B" >}} gives its unnamed {{< tab >}}s their names in order."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/mac.png", png)
+    write(tmp_path, "content/page/index.md",
+          '---\ntitle: Setup\n---\n\n{{< tabs items="macOS,Linux" >}}\n  {{< tab >}}![](mac.png){{< /tab >}}\n'
+          "  {{< tab >}}Use apt.{{< /tab >}}\n{{< /tabs >}}\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    tabs = [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("macOS", ("macOS", "Linux"))]

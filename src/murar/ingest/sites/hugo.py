@@ -799,6 +799,10 @@ class HugoSite:
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
                 sc.get("title", pos=0) if name == "tab" else "")
+            if name == "tab" and not label and panes and panes[-1].params.get("items"):
+                # Hextra/Nextra style: {{< tabs items="A,B" >}} names its unnamed tabs in order
+                items = [x.strip() for x in panes[-1].params["items"].split(",")]
+                label = items[tabs_seen[-1] - 1] if 0 < tabs_seen[-1] <= len(items) else ""
             if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab):
                 close = _find_close(body, name, m.end())
             inner = body[m.end():close.start()] if close is not None else ""
