@@ -449,3 +449,23 @@ def test_tabs_items_name_unnamed_tabs(tmp_path: Path, write: Callable[..., Path]
     doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
     tabs = [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
     assert tabs == [("macOS", ("macOS", "Linux"))]
+
+
+def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
+    the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;
+    [frontmatter] publishDate picks the keys."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/a/later.md", "---\ntitle: Later\ndate: 2999-01-01\n---\nx\n")
+    write(tmp_path, "content/a/later-pub.md", "+++\ntitle = 'P'\npublishDate = 2999-01-01T10:00:00Z\n+++\nx\n")
+    write(tmp_path, "content/a/gone.md", '---\ntitle: Gone\nexpiryDate: "2001-02-03"\n---\nx\n')
+    write(tmp_path, "content/a/now.md", "---\ntitle: Now\ndate: 2001-01-01\nexpiryDate: 2999-01-01\n---\nx\n")
+    site = hugo.load(tmp_path)
+    roles = {n: site.classify(f"content/a/{n}.md").role for n in ("later", "later-pub", "gone", "now")}
+    assert roles == {"later": FileRole.EXCLUDED, "later-pub": FileRole.EXCLUDED, "gone": FileRole.EXCLUDED,
+                     "now": FileRole.PAGE}
+    assert "future" in site.classify("content/a/later.md").reason
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\nbuildExpired = true\n[frontmatter]\npublishDate = ["publishDate"]\n')
+    site = hugo.load(tmp_path)
+    assert [site.classify(f"content/a/{n}.md").role for n in ("later", "later-pub", "gone")] == [
+        FileRole.PAGE, FileRole.EXCLUDED, FileRole.PAGE]

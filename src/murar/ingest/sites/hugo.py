@@ -34,6 +34,7 @@ import logging
 import posixpath
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -263,6 +264,11 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         "assets_mounts": ";".join(sub_mounts["assets"]),
         "ignore_files": "\n".join(_as_list(cfg.get("ignorefiles"))),
         "build_drafts": str(bool(cfg.get("builddrafts"))).lower(),
+        "build_future": str(cfg.get("buildfuture") is True).lower(),
+        "build_expired": str(cfg.get("buildexpired") is True).lower(),
+        # front matter keys that date a page (Hugo's [frontmatter] publishDate/expiryDate, ":default" expanded)
+        "publish_date_keys": ";".join(_date_keys(cfg, "publishdate", _PUBLISH_DATE_KEYS)),
+        "expiry_date_keys": ";".join(_date_keys(cfg, "expirydate", _EXPIRY_DATE_KEYS)),
         "ugly_urls": str(cfg.get("uglyurls") is True).lower(),
         "publish_dir": safe_join(str(cfg.get("publishdir") or "public")),
         # language codes a file name may carry (page.fr.md), the default language first
@@ -477,6 +483,9 @@ class HugoSite:
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="draft: true")
         if _never_rendered(meta):
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="build options: never rendered")
+        dated = self._unpublished(meta)
+        if dated:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=dated)
         if self._in_headless_bundle(rel, content):
             return FileClass(role=FileRole.INCLUDE, markup=markup,
                              reason="headless bundle or cascaded build.render: never")
@@ -545,6 +554,23 @@ class HugoSite:
         rel = self.glossary_entry(term_id, page_rel=page_rel)
         title = self._front_matter(rel).get("title") if rel else None
         return title.strip() if isinstance(title, str) and title.strip() else term_id
+
+    def _unpublished(self, meta: dict[str, Any]) -> str:
+        """Why Hugo does not publish a page by its dates ("" when it does): a publish
+        date in the future (first of ``publishDate``, ``pubdate``, ``published``,
+        ``date`` by default) without ``buildFuture``, or an expiry date in the past
+        (``expiryDate``, ``unpublishdate``) without ``buildExpired``."""
+        settings = self._config.settings
+        now = datetime.now(UTC)
+        if settings.get("build_future") != "true":
+            when = _first_date(meta, settings.get("publish_date_keys", ";".join(_PUBLISH_DATE_KEYS)))
+            if when is not None and when > now:
+                return f"publish date {when.date().isoformat()} is in the future (Hugo buildFuture off)"
+        if settings.get("build_expired") != "true":
+            when = _first_date(meta, settings.get("expiry_date_keys", ";".join(_EXPIRY_DATE_KEYS)))
+            if when is not None and when <= now:
+                return f"expired {when.date().isoformat()} (Hugo buildExpired off)"
+        return ""
 
     def split_language(self, name: str) -> tuple[str, str | None]:
         """``(base name, language)`` of a content file name without its format
@@ -1052,6 +1078,43 @@ def _never_rendered(meta: dict[str, Any]) -> bool:
             if render is False or str(render).lower() in ("never", "false"):
                 return True
     return False
+
+
+_PUBLISH_DATE_KEYS = ("publishdate", "pubdate", "published", "date")
+_EXPIRY_DATE_KEYS = ("expirydate", "unpublishdate")
+
+
+def _date_keys(cfg: dict[str, Any], which: str, default: tuple[str, ...]) -> list[str]:
+    """The front matter keys of ``[frontmatter] <which>`` (``":default"`` is Hugo's
+    own list; other ``:tokens`` such as ``:filename``/``:git`` are not front matter)."""
+    front = cfg.get("frontmatter")
+    keys = _as_list(front.get(which)) if isinstance(front, dict) and which in front else [":default"]
+    out: list[str] = []
+    for key in keys:
+        out += list(default) if key.lower() == ":default" else [] if key.startswith(":") else [key.lower()]
+    return list(dict.fromkeys(out))
+
+
+def _first_date(meta: dict[str, Any], keys: str) -> datetime | None:
+    """The first of ``keys`` (``;``-joined, lower case) set in ``meta`` as a UTC datetime."""
+    lowered = {str(k).lower(): v for k, v in meta.items()}
+    for key in keys.split(";"):
+        value = lowered.get(key)
+        if value in (None, ""):
+            continue
+        when: datetime | None = None
+        if isinstance(value, datetime):
+            when = value
+        elif isinstance(value, date):
+            when = datetime(value.year, value.month, value.day)
+        elif isinstance(value, str):
+            try:
+                when = datetime.fromisoformat(value.strip())
+            except ValueError:
+                when = None
+        if when is not None:
+            return when if when.tzinfo else when.replace(tzinfo=UTC)
+    return None
 
 
 def _cascades_never_rendered(meta: dict[str, Any], kind: str) -> bool:
