@@ -469,3 +469,13 @@ def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Calla
     site = hugo.load(tmp_path)
     assert [site.classify(f"content/a/{n}.md").role for n in ("later", "later-pub", "gone")] == [
         FileRole.PAGE, FileRole.EXCLUDED, FileRole.PAGE]
+
+
+def test_http_endpoint_shortcodes_keep_method_and_path(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A shortcode whose arguments are an HTTP method and a path/URL ({{< endpoint "POST" "/x" >}})
+    keeps them as inline code; other positional shortcodes stay silent."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('Call {{< endpoint "post" "/_api/gizmo/{id}" >}} then {{< request "GET" "https://h:1/v1/x" />}}.'
+                          ' {{< icon "fa-solid" "fa-check" >}}Done.', page_rel="content/api.md")
+    assert out == "Call `POST /_api/gizmo/{id}` then `GET https://h:1/v1/x`. Done."

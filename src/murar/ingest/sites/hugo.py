@@ -853,6 +853,10 @@ class HugoSite:
                     out.append(f"\n`{sc.params['file']}`:\n")
                 out.append(_fence(code, lang))
                 pos = close.end()
+            elif len(sc.args) >= 2 and sc.args[0].upper() in _HTTP_METHODS and sc.args[1][:1] in "/h<{:" \
+                    and name not in IMAGE_SHORTCODES:
+                # an API endpoint shortcode ({{< endpoint "POST" "/_api/x" >}}: ArangoDB, Virtool docs)
+                out.append(f"`{sc.args[0].upper()} {sc.args[1]}`")
             elif name == "new-in" and sc.get("version", pos=0):
                 # gohugo.io docs: the release that brought a feature
                 out.append(f"New in v{sc.get('version', pos=0).lstrip('vV')}")
@@ -1080,6 +1084,7 @@ def _never_rendered(meta: dict[str, Any]) -> bool:
     return False
 
 
+_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 _PUBLISH_DATE_KEYS = ("publishdate", "pubdate", "published", "date")
 _EXPIRY_DATE_KEYS = ("expirydate", "unpublishdate")
 
