@@ -4,27 +4,37 @@ Rules from the Hugo documentation (gohugo.io): configuration in ``hugo.toml``
 (``hugo.yaml``/``hugo.json``, or the older ``config.*``) at the project root,
 and/or split over ``config/_default/`` with ``config/production/`` merged on
 top (``hugo`` builds the production environment); ``contentDir`` (default
-``content``, per language ``languages.<l>.contentDir``), ``staticDir`` (a
-string or a list, plus ``staticDir0`` ... ``staticDir10``), ``themes/<theme>/static``,
-``[[module.mounts]]`` that remap ``content``/``static``/``assets``, ``baseURL``
-(its path is the site prefix), ``ignoreFiles`` (regular expressions), and the
-front matter options ``draft``, ``headless`` and ``build``/``_build``
-(``render: never``) that keep a page out of the site.
+``content``, per language ``languages.<l>.contentDir``; ``disableLanguages``
+drop theirs), ``staticDir`` (a string or a list, plus ``staticDir0`` ...
+``staticDir10``), ``themes/<theme>/static``, ``[[module.mounts]]`` that remap
+``content``/``static``/``assets`` (a mount replaces the project's default
+folder; a target subfolder such as ``static/images`` serves that path),
+``baseURL`` (its path is the site prefix), ``ignoreFiles`` (regular
+expressions), and the front matter that keeps a page out of the site:
+``draft``, ``headless`` (leaf bundles), ``build``/``_build`` (``render:
+never``, passed down only by ``cascade``), a future publish date or a past
+expiry date (unless ``buildFuture``/``buildExpired``).
 
 Pages are the content files (``.md``, ``.html``, ``.adoc``, ``.rst``, ...)
-under the content folders. Images beside a bundle's ``index.md``/``_index.md``
-are page resources; root-relative links (``/images/x.png``) are served from the
-static folders (and from content, where bundles publish their resources);
-relative links resolve against the page's folder, then against its URL.
+under the content folders; a language code in the file name (``page.fr.md``)
+names a configured language. Every other file of a leaf bundle (a folder with
+an ``index.*``) is a page resource, not a page. Images beside a bundle's
+``index.md``/``_index.md`` are page resources; root-relative links
+(``/images/x.png``) are served from the static folders (and from content,
+where bundles publish their resources); relative links resolve against the
+page's folder, then against its URL.
 
 Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
 shortcode with an image ``src`` become Markdown images with their caption;
 ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-``highlight`` becomes a code fence; ``ref``/``relref`` give their target;
-``param`` the site parameter; every other shortcode is reduced to its inner
-text (with its ``title``/``name``/``summary`` when it has one). Escaped
-shortcodes (``{{</* x */>}}``) stay literal.
+``highlight``, ``code``/``code-toggle``/``multiconfig`` and Docsy's code tabs
+and cards become code fences; ``ref``/``relref`` give their target;
+``param`` the site parameter; theme conventions keep their visible words
+(``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
+HTTP endpoints); every other shortcode is reduced to its inner text (with its
+``title``/``name``/``summary`` when it has one). Escaped shortcodes
+(``{{</* x */>}}``) stay literal.
 """
 
 from __future__ import annotations
