@@ -479,3 +479,40 @@ def test_http_endpoint_shortcodes_keep_method_and_path(tmp_path: Path, write: Ca
     out = site.preprocess('Call {{< endpoint "post" "/_api/gizmo/{id}" >}} then {{< request "GET" "https://h:1/v1/x" />}}.'
                           ' {{< icon "fa-solid" "fa-check" >}}Done.', page_rel="content/api.md")
     assert out == "Call `POST /_api/gizmo/{id}` then `GET https://h:1/v1/x`. Done."
+
+
+def _photo_png(side: int = 64) -> bytes:
+    """A valid side x side RGB PNG with varied pixels (big enough not to be taken for an icon)."""
+    import struct
+    import zlib
+
+    rows = b"".join(b"\x00" + bytes((x * 7 + y * 3) % 256 for x in range(side * 3)) for y in range(side))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_shortcodes_in_html_content_pages_give_html(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo runs shortcodes in .html content files too: there the rewrite is HTML (an <img>,
+    <pre><code>, <strong>), not Markdown the HTML reader would show as literal text."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/about/team.png", _photo_png())
+    write(tmp_path, "content/about/index.html",
+          '---\ntitle: About\n---\n<h2>Team</h2>\n{{< figure src="team.png" caption="Our <b>team</b>" >}}\n'
+          '{{< alert title="Heads up" >}}<p>Gizmos & more.</p>{{< /alert >}}\n'
+          "{{< highlight go >}}\nif a < b {}\n{{< /highlight >}}\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess((tmp_path / "content/about/index.html").read_text(), page_rel="content/about/index.html")
+    assert '<img src="team.png" alt="Our team" title="Our team">' in out
+    assert '<strong>Heads up</strong> <p>Gizmos & more.</p>' in out
+    assert '<pre><code class="language-go">if a &lt; b {}</code></pre>' in out
+    doc = convert_file(tmp_path / "content/about/index.html", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert [Path(m.path or "").name for m in doc.media if isinstance(m, ImageItem)] == ["team.png"]
+    text = " ".join(s.text for s in doc.sections)
+    assert "Heads up" in text and "**" not in text and "```" not in text and "![" not in text

@@ -341,11 +341,30 @@ def parse_args(name: str, text: str) -> Shortcode:
     return sc
 
 
-def _md_image(src: str, alt: str, caption: str) -> str:
-    alt = re.sub(r"\s+", " ", alt).replace("[", "\\[").replace("]", "\\]").strip()
-    caption = re.sub(r"\s+", " ", caption).replace("\\", "\\\\").replace('"', '\\"').strip()
+def _md_image(src: str, alt: str, caption: str, *, html_out: bool = False) -> str:
+    """An image with its caption as title: Markdown, or an ``<img>`` in an HTML page."""
+    alt = re.sub(r"\s+", " ", alt).strip()
+    caption = re.sub(r"\s+", " ", caption).strip()
+    if html_out:
+        title = f' title="{html.escape(caption)}"' if caption else ""
+        return f'<img src="{html.escape(src)}" alt="{html.escape(alt)}"{title}>'
+    alt = alt.replace("[", "\\[").replace("]", "\\]")
+    caption = caption.replace("\\", "\\\\").replace('"', '\\"')
     title = f' "{caption}"' if caption else ""
     return f"![{alt}](<{src}>{title})"
+
+
+def _bold(text: str, *, html_out: bool = False) -> str:
+    """A block label set in bold, followed by a space."""
+    return f"<strong>{html.escape(text)}</strong> " if html_out else f"**{text}** "
+
+
+def _code_span(text: str, *, html_out: bool = False) -> str:
+    """Inline code (Markdown backticks, or ``<code>`` in an HTML page)."""
+    if html_out:
+        return f"<code>{html.escape(text)}</code>"
+    ticks = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    return f"{ticks}{text}{ticks}"
 
 
 def _strip_markup(text: str) -> str:
@@ -365,8 +384,12 @@ def _truthy(value: str | None) -> bool:
     return (value or "").strip().lower() in ("true", "1", "yes")
 
 
-def _fence(code: str, lang: str) -> str:
-    """``code`` as a fenced block (fence longer than any backtick run inside), on its own lines."""
+def _fence(code: str, lang: str, *, html_out: bool = False) -> str:
+    """``code`` as a fenced block (fence longer than any backtick run inside), on its own
+    lines; in an HTML page a ``<pre><code>`` block."""
+    if html_out:
+        cls = f' class="language-{html.escape(lang.strip())}"' if lang.strip() else ""
+        return f"\n<pre><code{cls}>{html.escape(code.strip(chr(10)))}</code></pre>\n"
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     ticks = "`" * max(3, longest + 1)
     return f"\n{ticks}{lang.strip()}\n{code.strip(chr(10))}\n{ticks}\n"
@@ -503,6 +526,11 @@ class HugoSite:
             return FileClass(role=FileRole.INCLUDE, markup=markup,
                              reason="leaf bundle resource (Hugo renders no page for it)")
         return FileClass(role=FileRole.PAGE, markup=markup)
+
+    @staticmethod
+    def _html_page(page_rel: str) -> bool:
+        """True when ``page_rel`` is an HTML content file (shortcode output there is HTML)."""
+        return PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
 
     def translate(self, key: str) -> str:
         """The default language's translation of ``key`` from the i18n folders
@@ -809,6 +837,7 @@ class HugoSite:
         body = _ESCAPED.sub(protect, body)
         out: list[str] = []
         pos = 0
+        h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
         panes: list[Shortcode] = []  # the open tab sets, innermost last
         tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
         for m in _SHORTCODE.finditer(body):
@@ -853,34 +882,34 @@ class HugoSite:
             elif name in VIDEO_SHORTCODES:
                 out.append(_video(sc))
             elif name == "highlight" and close is not None:
-                out.append(_fence(inner, sc.get("lang", pos=0)))
+                out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
                 pos = close.end()
             elif name in CODE_BLOCK_SHORTCODES and close is not None:
                 code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings)
                 lang = sc.params.get("lang") or (suffix_of(sc.params.get("file", "")).lstrip(".")
                                                  if name == "code" else _config_format(code))
                 if name == "code" and sc.params.get("file"):
-                    out.append(f"\n`{sc.params['file']}`:\n")
-                out.append(_fence(code, lang))
+                    out.append(f"\n{_code_span(sc.params['file'], html_out=h)}:\n")
+                out.append(_fence(code, lang, html_out=h))
                 pos = close.end()
             elif len(sc.args) >= 2 and sc.args[0].upper() in _HTTP_METHODS and sc.args[1][:1] in "/h<{:" \
                     and name not in IMAGE_SHORTCODES:
                 # an API endpoint shortcode ({{< endpoint "POST" "/_api/x" >}}: ArangoDB, Virtool docs)
-                out.append(f"`{sc.args[0].upper()} {sc.args[1]}`")
+                out.append(_code_span(f"{sc.args[0].upper()} {sc.args[1]}", html_out=h))
             elif name == "new-in" and sc.get("version", pos=0):
                 # gohugo.io docs: the release that brought a feature
                 out.append(f"New in v{sc.get('version', pos=0).lstrip('vV')}")
             elif docsy_tab and close is not None and not _docsy_tab_is_text(sc, panes[-1]):
                 # Docsy tabpane: a tab's content is code unless text=true (tab or tabpane)
                 label = label or f"Tab {tabs_seen[-1] - 1}"  # Docsy's default header
-                out.append(f"\n\n{tab_start(_label_text(label))}\n\n**{_label_text(label)}** ")
-                out.append(_fence(inner, _docsy_tab_lang(sc, panes[-1], label)))
+                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
+                out.append(_fence(inner, _docsy_tab_lang(sc, panes[-1], label), html_out=h))
                 pos = close.end()
             elif name == "card" and close is not None and _truthy(sc.params.get("code")):
                 # Docsy card code=true: the inner content is highlighted code
                 if label:
-                    out.append(f"**{_label_text(label)}** ")
-                out.append(_fence(inner, sc.params.get("lang", "")))
+                    out.append(_bold(_label_text(label), html_out=h))
+                out.append(_fence(inner, sc.params.get("lang", ""), html_out=h))
                 pos = close.end()
             elif name in ("ref", "relref"):
                 out.append(sc.get("path", pos=0))
@@ -899,7 +928,8 @@ class HugoSite:
             elif name == "feature-state" and sc.params.get("for_k8s_version"):
                 label = self.translate("feature_state") or "FEATURE STATE:"
                 version, state = sc.params["for_k8s_version"], sc.params.get("state", "")
-                out.append(f"{label} `Kubernetes {version} [{state}]`" if state else f"{label} `Kubernetes {version}`")
+                out.append(f"{label} " + _code_span(f"Kubernetes {version} [{state}]" if state else f"Kubernetes {version}",
+                                                        html_out=h))
             elif name == "glossary_tooltip":
                 # Kubernetes convention: the visible word is `text`, else the glossary term's title
                 out.append(sc.params.get("text") or self.glossary_term(sc.params.get("term_id", ""),
@@ -918,14 +948,14 @@ class HugoSite:
                 elif name == "tab" and label and close is not None:
                     out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
                 if label and close is not None:
-                    out.append(f"**{_label_text(label)}** ")
+                    out.append(_bold(_label_text(label), html_out=h))
                 if close is None and sc.params.get("text") and name not in _TAB_SETS and name != "tab":
                     out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
                 # a Docsy text tab's or card's lang names no code language
                 if lang and close is not None and not docsy_tab and name != "card" \
                         and not re.search(r"\{\{[<%]", inner):
-                    out.append(_fence(inner, lang))
+                    out.append(_fence(inner, lang, html_out=h))
                     pos = close.end()
         out.append(body[pos:])
         text = "".join(out)
@@ -947,12 +977,13 @@ class HugoSite:
             warnings.append(f"include {target!r}: cannot read ({err})")
             return ""
         if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
-            return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."))
+            return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."),
+                          html_out=self._html_page(page_rel))
         _, body, _ = split_front_matter(raw)
         body = rebase_links(body, from_rel=res.rel_path, to_rel=page_rel,
                             exists=lambda p: (self._root / p).is_file())
         if suffix_of(res.rel_path) not in (".md", ".markdown", ".mdown", ".html", ".htm", ""):
-            return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."))
+            return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel))
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
                                        _stack=(*stack, res.rel_path))
 
@@ -1019,7 +1050,8 @@ class HugoSite:
             warnings.append(f"code sample {target!r}: cannot read ({err})")
             return ""
         lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
-        return f"\n`{target}`:\n" + _fence(code.rstrip(), lang)
+        h = self._html_page(page_rel)
+        return f"\n{_code_span(target, html_out=h)}:\n" + _fence(code.rstrip(), lang, html_out=h)
 
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
@@ -1034,7 +1066,7 @@ class HugoSite:
             link = relpath_from_page(res.rel_path, page_rel)
         else:
             link = src  # left for resolve_asset, which reports the paths it tried
-        return _md_image(link, alt, caption)
+        return _md_image(link, alt, caption, html_out=self._html_page(page_rel))
 
 
 def _config_format(text: str) -> str:
