@@ -516,3 +516,18 @@ def test_shortcodes_in_html_content_pages_give_html(tmp_path: Path, write: Calla
     assert [Path(m.path or "").name for m in doc.media if isinstance(m, ImageItem)] == ["team.png"]
     text = " ".join(s.text for s in doc.sections)
     assert "Heads up" in text and "**" not in text and "```" not in text and "![" not in text
+
+
+def test_param_shortcode_page_first_language_params_case_insensitive(
+    tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    """Hugo's param: the page's front matter (top level or params), then the site's
+    params with the default language's on top; keys are case-insensitive."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nProductName = "SiteGizmo"\nversion = "1.0"\n'
+                                 '[params.deep]\nKey = "deepval"\n[languages.en]\nweight = 1\n'
+                                 '[languages.en.params]\nversion = "2.0"\n')
+    write(tmp_path, "content/p.md", "---\ntitle: P\nproductName: PageGizmo\nparams:\n  color: red\n---\n")
+    site = hugo.load(tmp_path)
+    src = 'A {{< param "productname" >}} B {{< param "VERSION" >}} C {{< param "deep.key" >}} D {{< param "color" >}}'
+    assert site.preprocess(src, page_rel="content/p.md") == "A PageGizmo B 2.0 C deepval D red"
+    assert site.preprocess('{{< param "ProductName" >}}', page_rel="content/other.md") == "SiteGizmo"

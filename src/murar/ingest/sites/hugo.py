@@ -527,6 +527,25 @@ class HugoSite:
                              reason="leaf bundle resource (Hugo renders no page for it)")
         return FileClass(role=FileRole.PAGE, markup=markup)
 
+    def param(self, key: str, *, page_rel: str = "") -> str:
+        """Hugo's ``param`` shortcode: the page's front matter value ``key`` (top
+        level or under ``params``; a dotted key reaches into maps), else the site
+        parameter (the default language's over the site's); keys are
+        case-insensitive. ``""`` when unset. Never raises."""
+        key = key.strip().lower()
+        if not key:
+            return ""
+        if page_rel and (self._root / page_rel).is_file():
+            meta = self._front_matter(page_rel)
+            page: dict[str, str] = {}
+            _flatten("", {k: v for k, v in meta.items() if str(k).lower() != "params"}, page)
+            if isinstance(meta.get("params"), dict):
+                _flatten("", meta["params"], page)
+            lowered = {k.lower(): v for k, v in page.items()}
+            if key in lowered:
+                return lowered[key]
+        return self._params.get(f"params.{key}", "")
+
     @staticmethod
     def _html_page(page_rel: str) -> bool:
         """True when ``page_rel`` is an HTML content file (shortcode output there is HTML)."""
@@ -914,8 +933,7 @@ class HugoSite:
             elif name in ("ref", "relref"):
                 out.append(sc.get("path", pos=0))
             elif name == "param":
-                key = sc.get("name", pos=0)
-                out.append(self._params.get(f"params.{key}", ""))
+                out.append(self.param(sc.get("name", pos=0), page_rel=page_rel))
             elif name == "heading" and sc.get("name", pos=0):
                 # theme convention (Kubernetes, Docsy sites): an i18n heading, "## {{% heading "whatsnext" %}}"
                 key = sc.get("name", pos=0)
@@ -1196,4 +1214,11 @@ def load(root: Path, config_file: str | None = None, *, environment: str = "prod
     params: dict[str, str] = {}
     if isinstance(cfg.get("params"), dict):
         _flatten("params", cfg["params"], params)
-    return HugoSite(load_config(root, environment=environment), params)
+    # the default language's params override the site's (Hugo multilingual configuration)
+    languages = cfg.get("languages")
+    default = str(cfg.get("defaultcontentlanguage") or "en").lower()
+    lang_cfg = next((v for k, v in languages.items() if str(k).lower() == default and isinstance(v, dict)),
+                    None) if isinstance(languages, dict) else None
+    if lang_cfg is not None and isinstance(lang_cfg.get("params"), dict):
+        _flatten("params", lang_cfg["params"], params)
+    return HugoSite(load_config(root, environment=environment), {k.lower(): v for k, v in params.items()})
