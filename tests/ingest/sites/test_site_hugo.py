@@ -531,3 +531,17 @@ def test_param_shortcode_page_first_language_params_case_insensitive(
     src = 'A {{< param "productname" >}} B {{< param "VERSION" >}} C {{< param "deep.key" >}} D {{< param "color" >}}'
     assert site.preprocess(src, page_rel="content/p.md") == "A PageGizmo B 2.0 C deepval D red"
     assert site.preprocess('{{< param "ProductName" >}}', page_rel="content/other.md") == "SiteGizmo"
+
+
+def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
+    _name.md stays a page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    for name in ("#draft-notes.md", "_partial.md", "kept.md", "linked.md"):
+        write(tmp_path, f"content/a/{name}", "---\ntitle: T\n---\nx\n")
+    write(tmp_path, "content/a/linked.md", "---\ntitle: L\nbuild:\n  render: link\n---\nx\n")
+    site = hugo.load(tmp_path)
+    roles = {n: site.classify(f"content/a/{n}").role.name for n in
+             ("#draft-notes.md", "_partial.md", "kept.md", "linked.md", "kept.md~")}
+    assert roles == {"#draft-notes.md": "EXCLUDED", "_partial.md": "PAGE", "kept.md": "PAGE",
+                     "linked.md": "EXCLUDED", "kept.md~": "EXCLUDED"}

@@ -494,6 +494,9 @@ class HugoSite:
         suffix = suffix_of(rel)
         if any(is_within(rel, ex) for ex in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="Hugo build output or cache")
+        if any(part[:1] in ("#", ".") or part.endswith("~") for part in rel.split("/")):
+            # Hugo's file system skips names starting with "." or "#" or ending in "~" (editor files)
+            return FileClass(role=FileRole.EXCLUDED, reason="hidden or editor temporary file (Hugo ignores it)")
         if suffix in IMAGE_SUFFIXES or suffix in VIDEO_SUFFIXES:
             return FileClass(role=FileRole.ASSET)
         content = self._content_dir_of(rel)
@@ -1135,11 +1138,13 @@ def _video(sc: Shortcode) -> str:
 
 
 def _never_rendered(meta: dict[str, Any]) -> bool:
+    """Build options that publish no page: ``render: never`` (or ``false``), or
+    ``render: link`` (Hugo build options docs: a permalink but no rendered page)."""
     for key in ("build", "_build"):
         opts = meta.get(key)
         if isinstance(opts, dict):
             render = opts.get("render")
-            if render is False or str(render).lower() in ("never", "false"):
+            if render is False or str(render).lower() in ("never", "false", "link"):
                 return True
     return False
 
