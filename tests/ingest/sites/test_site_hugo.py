@@ -545,3 +545,17 @@ def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write:
              ("#draft-notes.md", "_partial.md", "kept.md", "linked.md", "kept.md~")}
     assert roles == {"#draft-notes.md": "EXCLUDED", "_partial.md": "PAGE", "kept.md": "PAGE",
                      "linked.md": "EXCLUDED", "kept.md~": "EXCLUDED"}
+
+
+def test_vendored_module_static_and_i18n(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A theme imported as a Hugo module and vendored (`hugo mod vendor`) serves its static
+    files and i18n from _vendor/<module path>/."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[module]\n[[module.imports]]\npath = "example.org/acme/doctheme"\n')
+    write(tmp_path, "_vendor/example.org/acme/doctheme/static/images/logo.png", png)
+    write(tmp_path, "_vendor/example.org/acme/doctheme/i18n/en.toml", 'whatsnext_heading = "Next steps"\n')
+    write(tmp_path, "content/a.md", "# A\n")
+    site = hugo.load(tmp_path)
+    assert site.resolve_asset("/images/logo.png", page_rel="content/a.md").rel_path == \
+        "_vendor/example.org/acme/doctheme/static/images/logo.png"
+    assert site.preprocess('## {{% heading "whatsnext" %}}', page_rel="content/a.md") == "## Next steps"
+    assert site.classify("_vendor/example.org/acme/doctheme/i18n/en.toml").role is not FileRole.PAGE

@@ -259,10 +259,20 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         static = by_target.get("static", static)
         assets = by_target.get("assets", assets)
     themes_dir = str(cfg.get("themesdir") or "themes")
-    for theme in _as_list(cfg.get("theme")):  # a theme's own folders stay mounted
-        static.append(f"{themes_dir}/{theme}/static")
-        assets.append(f"{themes_dir}/{theme}/assets")
-        i18n.append(f"{themes_dir}/{theme}/i18n")
+    # a theme's own folders stay mounted; a theme or imported module vendored with
+    # `hugo mod vendor` lives in _vendor/<module path>/ (Hugo modules docs)
+    imports = module.get("imports") if isinstance(module, dict) else None
+    module_paths = [str(i.get("path")) for i in (imports if isinstance(imports, list) else [imports])
+                    if isinstance(i, dict) and i.get("path")]
+    themes = _as_list(cfg.get("theme"))
+    for theme in dict.fromkeys(themes + module_paths):
+        bases = [f"_vendor/{theme}"] if (root / "_vendor" / theme).is_dir() else []
+        if (not bases and theme in themes) or (root / themes_dir / theme).is_dir():
+            bases.append(f"{themes_dir}/{theme}")
+        for base in bases:
+            static.append(f"{base}/static")
+            assets.append(f"{base}/assets")
+            i18n.append(f"{base}/i18n")
     content_dirs = tuple(dict.fromkeys(safe_join(c) or "." for c in content))
     static_dirs = tuple(dict.fromkeys(safe_join(s) for s in static if safe_join(s)))
     include_dirs = tuple(f"{c}/includes" if c != "." else "includes" for c in content_dirs
