@@ -559,3 +559,12 @@ def test_vendored_module_static_and_i18n(tmp_path: Path, write: Callable[..., Pa
         "_vendor/example.org/acme/doctheme/static/images/logo.png"
     assert site.preprocess('## {{% heading "whatsnext" %}}', page_rel="content/a.md") == "## Next steps"
     assert site.classify("_vendor/example.org/acme/doctheme/i18n/en.toml").role is not FileRole.PAGE
+
+
+def test_relearn_expand_title_and_siteparam(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Relearn: {{% expand "Title" %}} keeps its positional title; siteparam prints a site param."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\neditURL = "https://example.org/edit/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{% expand "Show the fix" %}}Restart it.{{% /expand %}}\n'
+                          'Edit at {{% siteparam name="editURL" %}}.', page_rel="content/a.md")
+    assert "**Show the fix** Restart it." in out and "Edit at https://example.org/edit/." in out

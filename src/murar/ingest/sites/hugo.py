@@ -895,7 +895,7 @@ class HugoSite:
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
-                sc.get("title", pos=0) if name == "tab" else "")
+                sc.get("title", pos=0) if name in ("tab", "expand") else "")  # Relearn: {{% expand "Title" %}}
             if name == "tab" and not label and panes and panes[-1].params.get("items"):
                 # Hextra/Nextra style: {{< tabs items="A,B" >}} names its unnamed tabs in order
                 items = [x.strip() for x in panes[-1].params["items"].split(",")]
@@ -947,6 +947,8 @@ class HugoSite:
                 out.append(sc.get("path", pos=0))
             elif name == "param":
                 out.append(self.param(sc.get("name", pos=0), page_rel=page_rel))
+            elif name == "siteparam":  # Relearn: a site parameter only
+                out.append(self._params.get(f"params.{sc.get('name', pos=0).strip().lower()}", ""))
             elif name == "heading" and sc.get("name", pos=0):
                 # theme convention (Kubernetes, Docsy sites): an i18n heading, "## {{% heading "whatsnext" %}}"
                 key = sc.get("name", pos=0)
