@@ -479,6 +479,9 @@ def test_http_endpoint_shortcodes_keep_method_and_path(tmp_path: Path, write: Ca
     out = site.preprocess('Call {{< endpoint "post" "/_api/gizmo/{id}" >}} then {{< request "GET" "https://h:1/v1/x" />}}.'
                           ' {{< icon "fa-solid" "fa-check" >}}Done.', page_rel="content/api.md")
     assert out == "Call `POST /_api/gizmo/{id}` then `GET https://h:1/v1/x`. Done."
+    out = site.preprocess('{{< api-endpoint method="post" endpoint="https://{{< host >}}/api/v2/buckets" api-ref="/x" >}}'
+                          ' and {{< api-endpoint "/accounts" GET >}}', page_rel="content/api.md")
+    assert out == "`POST https:///api/v2/buckets` and `GET /accounts`"
 
 
 def _photo_png(side: int = 64) -> bytes:

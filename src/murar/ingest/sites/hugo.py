@@ -924,10 +924,14 @@ class HugoSite:
                     out.append(f"\n{_code_span(sc.params['file'], html_out=h)}:\n")
                 out.append(_fence(code, lang, html_out=h))
                 pos = close.end()
-            elif len(sc.args) >= 2 and sc.args[0].upper() in _HTTP_METHODS and sc.args[1][:1] in "/h<{:" \
-                    and name not in IMAGE_SHORTCODES:
-                # an API endpoint shortcode ({{< endpoint "POST" "/_api/x" >}}: ArangoDB, Virtool docs)
-                out.append(_code_span(f"{sc.args[0].upper()} {sc.args[1]}", html_out=h))
+            elif (endpoint := _endpoint(sc)) is not None and name not in IMAGE_SHORTCODES:
+                # an API endpoint shortcode: {{< endpoint "POST" "/_api/x" >}} (ArangoDB, Virtool docs),
+                # {{< api-endpoint method="post" endpoint="https://host/api/v2/x" >}} (InfluxData docs)
+                method, target = endpoint
+                if "{{" in target:  # a shortcode nested in the parameter
+                    target = self.rewrite_shortcodes(target, page_rel=page_rel, warnings=warnings,
+                                                     _depth=_depth + 1, _stack=_stack)
+                out.append(_code_span(f"{method} {target}", html_out=h))
             elif name == "new-in" and sc.get("version", pos=0):
                 # gohugo.io docs: the release that brought a feature
                 out.append(f"New in v{sc.get('version', pos=0).lstrip('vV')}")
@@ -1100,6 +1104,18 @@ class HugoSite:
         else:
             link = src  # left for resolve_asset, which reports the paths it tried
         return _md_image(link, alt, caption, html_out=self._html_page(page_rel))
+
+
+def _endpoint(sc: Shortcode) -> tuple[str, str] | None:
+    """``(METHOD, path or URL)`` when a shortcode names an HTTP endpoint: a ``method``
+    parameter or an HTTP method argument, with an ``endpoint``/``path``/``url``
+    parameter or an argument that starts like a path or URL."""
+    method = sc.params.get("method") or next((a for a in sc.args if a.upper() in _HTTP_METHODS), "")
+    target = sc.params.get("endpoint") or sc.params.get("path") or sc.params.get("url") or next(
+        (a for a in sc.args if a.upper() not in _HTTP_METHODS and a[:1] in "/h<{:" and a.strip()), "")
+    if method.upper() not in _HTTP_METHODS or not target.strip():
+        return None
+    return method.upper(), target.strip()
 
 
 def _config_format(text: str) -> str:
