@@ -571,3 +571,17 @@ def test_relearn_expand_title_and_siteparam(tmp_path: Path, write: Callable[...,
     out = site.preprocess('{{% expand "Show the fix" %}}Restart it.{{% /expand %}}\n'
                           'Edit at {{% siteparam name="editURL" %}}.', page_rel="content/a.md")
     assert "**Show the fix** Restart it." in out and "Edit at https://example.org/edit/." in out
+
+
+def test_istio_image_link_and_text_code_blocks(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Istio: {{< image link="./x.svg" caption=... >}} is the image; {{< text bash >}} is code."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/ops/arch.png", png)
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< image width="75%"\n    link="./arch.png"\n    caption="Mesh layout"\n    >}}\n\n'
+                          '{{< text bash >}}\n$ kubectl get pods\n# not a heading\n{{< /text >}}\n\n'
+                          '{{< figure src="arch.png" link="https://example.org/big.png" >}}\n',
+                          page_rel="content/ops/index.md")
+    assert [src for src, _, _ in images_of(out)] == ["arch.png", "arch.png"]
+    assert ("arch.png", "Mesh layout", "Mesh layout") in images_of(out)
+    assert "```bash\n$ kubectl get pods\n# not a heading\n```" in out

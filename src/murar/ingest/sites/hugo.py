@@ -91,8 +91,9 @@ INCLUDE_SHORTCODES = frozenset({"include", "readfile", "include-file", "include-
 IMAGE_SHORTCODES = frozenset({"figure", "img", "image", "imgproc", "imgfig", "screenshot", "picture"})
 VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
 #: shortcodes whose inner content is code: gohugo.io's ``code`` (language from ``file``/``lang``),
-#: ``code-toggle`` and Relearn's ``multiconfig`` (a configuration shown as TOML/YAML/JSON)
-CODE_BLOCK_SHORTCODES = frozenset({"code", "code-toggle", "multiconfig"})
+#: ``code-toggle`` and Relearn's ``multiconfig`` (a configuration shown as TOML/YAML/JSON),
+#: Istio's ``text`` (language as first argument or ``syntax``)
+CODE_BLOCK_SHORTCODES = frozenset({"code", "code-toggle", "multiconfig", "text"})
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
@@ -918,8 +919,11 @@ class HugoSite:
                 pos = close.end()
             elif name in CODE_BLOCK_SHORTCODES and close is not None:
                 code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings)
-                lang = sc.params.get("lang") or (suffix_of(sc.params.get("file", "")).lstrip(".")
-                                                 if name == "code" else _config_format(code))
+                if name == "text":  # Istio: {{< text bash >}} / {{< text syntax="yaml" >}} is a code block
+                    lang = sc.get("syntax", "lang", pos=0)
+                else:
+                    lang = sc.params.get("lang") or (suffix_of(sc.params.get("file", "")).lstrip(".")
+                                                     if name == "code" else _config_format(code))
                 if name == "code" and sc.params.get("file"):
                     out.append(f"\n{_code_span(sc.params['file'], html_out=h)}:\n")
                 out.append(_fence(code, lang, html_out=h))
@@ -1092,6 +1096,8 @@ class HugoSite:
 
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
+        if not src and suffix_of(split_link(sc.params.get("link", ""))[0]) in IMAGE_SUFFIXES:
+            src = sc.params["link"]  # Istio's image shortcode: {{< image link="./arch.svg" caption="..." >}}
         if not src:
             return inner
         caption = _strip_markup(sc.get("caption", "title") or inner.strip())
