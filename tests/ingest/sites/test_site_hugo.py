@@ -410,6 +410,9 @@ def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[
     assert "New in v0.120.0" in out
     assert "```toml\n[gizmo]\nsize = 3\n```" in out and "```yaml\ntitle: Gizmo\n```" in out
     assert "`layouts/shortcodes/box.html`:\n\n```html\n<div>{{ .Inner }}</div>\n```" in out
+    # a code shortcode that wraps fenced blocks (Grafana k6 docs) keeps them as they are
+    out = site.preprocess("{{< code >}}\n\n```javascript\nlet a = 1;\n```\n\n{{< /code >}}\n", page_rel="content/page.md")
+    assert out.strip() == "```javascript\nlet a = 1;\n```"
 
 
 def test_front_matter_of_html_asciidoc_and_rst_pages(tmp_path: Path, write: Callable[..., Path]) -> None:

@@ -917,7 +917,9 @@ class HugoSite:
             elif name == "highlight" and close is not None:
                 out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
                 pos = close.end()
-            elif name in CODE_BLOCK_SHORTCODES and close is not None:
+            elif name in CODE_BLOCK_SHORTCODES and close is not None \
+                    and not re.search(r"^[ \t]*(```|~~~)", inner, re.MULTILINE):
+                # (a code shortcode that wraps fenced blocks, as Grafana k6's {{< code >}}, stays Markdown)
                 code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings)
                 if name == "text":  # Istio: {{< text bash >}} / {{< text syntax="yaml" >}} is a code block
                     lang = sc.get("syntax", "lang", pos=0)
