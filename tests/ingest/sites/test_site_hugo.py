@@ -413,6 +413,9 @@ def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[
     # a code shortcode that wraps fenced blocks (Grafana k6 docs) keeps them as they are
     out = site.preprocess("{{< code >}}\n\n```javascript\nlet a = 1;\n```\n\n{{< /code >}}\n", page_rel="content/page.md")
     assert out.strip() == "```javascript\nlet a = 1;\n```"
+    out = site.preprocess('{{< tabs >}}\n{{% tab name="Go" lang="go" %}}\n```go\nx := 1\n```\n{{% /tab %}}\n{{< /tabs >}}',
+                          page_rel="content/page.md")
+    assert "**Go** \n```go\nx := 1\n```" in out and "````" not in out
 
 
 def test_front_matter_of_html_asciidoc_and_rst_pages(tmp_path: Path, write: Callable[..., Path]) -> None:

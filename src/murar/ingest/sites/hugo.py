@@ -395,6 +395,11 @@ def _truthy(value: str | None) -> bool:
     return (value or "").strip().lower() in ("true", "1", "yes")
 
 
+def _has_fence(text: str) -> bool:
+    """True when ``text`` holds a fenced code block of its own (a line opening with ``` or ~~~)."""
+    return re.search(r"^[ \t]*(```|~~~)", text, re.MULTILINE) is not None
+
+
 def _fence(code: str, lang: str, *, html_out: bool = False) -> str:
     """``code`` as a fenced block (fence longer than any backtick run inside), on its own
     lines; in an HTML page a ``<pre><code>`` block."""
@@ -917,8 +922,7 @@ class HugoSite:
             elif name == "highlight" and close is not None:
                 out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
                 pos = close.end()
-            elif name in CODE_BLOCK_SHORTCODES and close is not None \
-                    and not re.search(r"^[ \t]*(```|~~~)", inner, re.MULTILINE):
+            elif name in CODE_BLOCK_SHORTCODES and close is not None and not _has_fence(inner):
                 # (a code shortcode that wraps fenced blocks, as Grafana k6's {{< code >}}, stays Markdown)
                 code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings)
                 if name == "text":  # Istio: {{< text bash >}} / {{< text syntax="yaml" >}} is a code block
@@ -997,7 +1001,7 @@ class HugoSite:
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
                 # a Docsy text tab's or card's lang names no code language
                 if lang and close is not None and not docsy_tab and name != "card" \
-                        and not re.search(r"\{\{[<%]", inner):
+                        and not re.search(r"\{\{[<%]", inner) and not _has_fence(inner):
                     out.append(_fence(inner, lang, html_out=h))
                     pos = close.end()
         out.append(body[pos:])
