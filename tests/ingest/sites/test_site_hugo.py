@@ -591,3 +591,15 @@ def test_istio_image_link_and_text_code_blocks(tmp_path: Path, write: Callable[.
     assert [src for src, _, _ in images_of(out)] == ["arch.png", "arch.png"]
     assert ("arch.png", "Mesh layout", "Mesh layout") in images_of(out)
     assert "```bash\n$ kubectl get pods\n# not a heading\n```" in out
+
+
+def test_video_shortcodes_by_src_and_escaped_titles(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Any shortcode whose src is a video file is a video (Grafana's video-embed); titles
+    with quotes stay inside their attribute."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/a/demo.mp4", b"\x00\x00\x00\x18ftypmp42")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< video-embed src="demo.mp4" caption="The \\"demo\\" run" >}}\n\n'
+                          '{{< youtube id="abc123" title="A \\"quoted\\" talk" >}}\n', page_rel="content/a/index.md")
+    assert '<video src="demo.mp4" title="The &quot;demo&quot; run"></video>' in out
+    assert '<iframe src="https://www.youtube.com/embed/abc123" title="A &quot;quoted&quot; talk"></iframe>' in out

@@ -917,7 +917,7 @@ class HugoSite:
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
-            elif name in VIDEO_SHORTCODES:
+            elif name in VIDEO_SHORTCODES or _video_param(sc):
                 out.append(_video(sc))
             elif name == "highlight" and close is not None:
                 out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
@@ -1164,17 +1164,22 @@ def _image_param(sc: Shortcode) -> bool:
     return bool(src) and suffix_of(split_link(src)[0]) in IMAGE_SUFFIXES
 
 
+def _video_param(sc: Shortcode) -> bool:
+    """A shortcode whose ``src`` is a video file (Grafana's ``video-embed``, theme ``video`` variants)."""
+    src = sc.params.get("src", "")
+    return bool(src) and suffix_of(split_link(src)[0]) in VIDEO_SUFFIXES
+
+
 def _video(sc: Shortcode) -> str:
+    title = html.escape(sc.get("title", "caption", "alt"))
     if sc.name == "youtube":
-        vid = sc.get("id", pos=0)
-        return f'\n<iframe src="https://www.youtube.com/embed/{vid}" title="{sc.get("title")}"></iframe>\n' \
-            if vid else ""
+        vid = html.escape(sc.get("id", pos=0))
+        return f'\n<iframe src="https://www.youtube.com/embed/{vid}" title="{title}"></iframe>\n' if vid else ""
     if sc.name == "vimeo":
-        vid = sc.get("id", pos=0)
-        return f'\n<iframe src="https://player.vimeo.com/video/{vid}" title="{sc.get("title")}"></iframe>\n' \
-            if vid else ""
-    src = sc.get("src", "url", "file", pos=0)
-    return f'\n<video src="{src}" title="{sc.get("title")}"></video>\n' if src else ""
+        vid = html.escape(sc.get("id", pos=0))
+        return f'\n<iframe src="https://player.vimeo.com/video/{vid}" title="{title}"></iframe>\n' if vid else ""
+    src = html.escape(sc.get("src", "url", "file", pos=0))
+    return f'\n<video src="{src}" title="{title}"></video>\n' if src else ""
 
 
 def _never_rendered(meta: dict[str, Any]) -> bool:
