@@ -603,3 +603,14 @@ def test_video_shortcodes_by_src_and_escaped_titles(tmp_path: Path, write: Calla
                           '{{< youtube id="abc123" title="A \\"quoted\\" talk" >}}\n', page_rel="content/a/index.md")
     assert '<video src="demo.mp4" title="The &quot;demo&quot; run"></video>' in out
     assert '<iframe src="https://www.youtube.com/embed/abc123" title="A &quot;quoted&quot; talk"></iframe>' in out
+
+
+def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo Book: the <---> column separators are not text; {{< details "Title" >}} keeps its title."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< columns >}}\n## Left\nL.\n\n<--->\n\n## Right\nR {{< hint info >}}tip{{< /hint >}}.\n'
+                          '{{< /columns >}}\n\n{{< details "Why?" open >}}\nBecause.\n{{< /details >}}\n',
+                          page_rel="content/a.md")
+    assert "<--->" not in out and "{{" not in out
+    assert "## Left\nL.\n" in out and "## Right\nR tip." in out and "**Why?** \nBecause." in out

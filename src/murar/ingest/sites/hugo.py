@@ -895,13 +895,14 @@ class HugoSite:
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
             if name == "tab" and tabs_seen:
                 tabs_seen[-1] += 1
-            wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name == "highlight" \
+            wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES \
+                or name in ("highlight", "columns") \
                 or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
-                sc.get("title", pos=0) if name in ("tab", "expand") else "")  # Relearn: {{% expand "Title" %}}
+                sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
             if name == "tab" and not label and panes and panes[-1].params.get("items"):
                 # Hextra/Nextra style: {{< tabs items="A,B" >}} names its unnamed tabs in order
                 items = [x.strip() for x in panes[-1].params["items"].split(",")]
@@ -961,6 +962,12 @@ class HugoSite:
                 out.append(sc.get("path", pos=0))
             elif name == "param":
                 out.append(self.param(sc.get("name", pos=0), page_rel=page_rel))
+            elif name == "columns" and close is not None:
+                # Hugo Book: columns are separated by a "<--->" line inside {{< columns >}}
+                columns = re.sub(r"^[ \t]*<--->[ \t]*$", "", inner, flags=re.MULTILINE)
+                out.append(self.rewrite_shortcodes(columns, page_rel=page_rel, warnings=warnings, _depth=_depth,
+                                                   _stack=_stack))
+                pos = close.end()
             elif name == "siteparam":  # Relearn: a site parameter only
                 out.append(self._params.get(f"params.{sc.get('name', pos=0).strip().lower()}", ""))
             elif name == "heading" and sc.get("name", pos=0):
