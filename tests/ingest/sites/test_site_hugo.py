@@ -167,7 +167,7 @@ def test_tabs_code_and_inline_shortcodes(tmp_path: Path, write: Callable[..., Pa
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     site = hugo.load(tmp_path)
     src = ('{{< tabpane >}}\n{{< tab header="Linux" lang="bash" >}}\napt install gizmo\n{{< /tab >}}\n'
-           '{{% tab name="Windows" text=true %}}Run the **installer**.{{% /tab %}}\n{{< /tabpane >}}\n'
+           '{{% tab name="Windows" %}}Run the **installer**.{{% /tab %}}\n{{< /tabpane >}}\n'
            '{{< year.inline >}}{{ now.Year }}{{< /year.inline >}}\n'
            '{{< imgproc shot Fit "600x300" >}}The imgproc caption{{< /imgproc >}}\n')
     write(tmp_path, "content/page/shot.png", png)
@@ -269,6 +269,14 @@ def test_docsy_tabpane_code_and_text_tabs(tmp_path: Path, write: Callable[..., P
     assert "**Gizmo** \n```go\n# not a heading\n```" in out and "****" not in out
     assert "```markdown\n# not a heading here\n```" in out
     assert "{{" not in out
+    # text unset: a {{% tab %}} (Markdown delimiters) or a tab holding shortcodes/fences is text, as
+    # sites on Docsy releases before `text` wrote them
+    out = site.preprocess('{{< tabpane >}}\n{{% tab header="Android" %}}\nUse **Gradle**:\n'
+                          '{{< highlight yaml >}}\nscripts: []\n{{< /highlight >}}\n{{% /tab %}}\n'
+                          '{{< tab header="iOS" >}}\n```ruby\npod install\n```\n{{< /tab >}}\n{{< /tabpane >}}\n',
+                          page_rel="content/page/index.md")
+    assert "**Android** \nUse **Gradle**:\n\n```yaml\nscripts: []\n```" in out
+    assert "**iOS** \n```ruby\npod install\n```" in out and "````" not in out
 
 
 def test_language_code_in_file_names_and_leaf_bundle_resources(

@@ -946,7 +946,8 @@ class HugoSite:
             elif name == "new-in" and sc.get("version", pos=0):
                 # gohugo.io docs: the release that brought a feature
                 out.append(f"New in v{sc.get('version', pos=0).lstrip('vV')}")
-            elif docsy_tab and close is not None and not _docsy_tab_is_text(sc, panes[-1]):
+            elif docsy_tab and close is not None and not _docsy_tab_is_text(
+                    sc, panes[-1], markdown_delims=m.group("angle") is None, inner=inner):
                 # Docsy tabpane: a tab's content is code unless text=true (tab or tabpane)
                 label = label or f"Tab {tabs_seen[-1] - 1}"  # Docsy's default header
                 out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
@@ -1147,13 +1148,19 @@ def _config_format(text: str) -> str:
     return "yaml" if re.search(r"^\s*[\w.\"'-]+\s*:", stripped, re.MULTILINE) else "toml"
 
 
-def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode) -> bool:
-    """Docsy ``tab`` in a ``tabpane``: text (Markdown/HTML) when ``text=true`` on the
-    tab, else on the pane; code otherwise (Docsy tabpane docs: "By default, the
-    tab's content is rendered as code block")."""
+def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool, inner: str) -> bool:
+    """Docsy ``tab`` in a ``tabpane``: text (Markdown/HTML) when ``text`` is set true on
+    the tab, else on the pane; code when it is set false (Docsy tabpane docs: "By
+    default, the tab's content is rendered as code block"). Unset, a tab written
+    with ``{{% %}}`` (Docsy: "If your content is markdown, use the percent sign")
+    or holding shortcodes or fenced code of its own is text: sites on Docsy
+    releases before ``text`` (e.g. ``{{% tab header="Android" %}}`` with prose and
+    ``highlight`` blocks) wrote Markdown tabs that way."""
     if "text" in tab.params:
         return _truthy(tab.params["text"])
-    return _truthy(pane.params.get("text"))
+    if "text" in pane.params:
+        return _truthy(pane.params["text"])
+    return markdown_delims or _has_fence(inner) or re.search(r"\{\{[<%]", inner) is not None
 
 
 def _docsy_tab_lang(tab: Shortcode, pane: Shortcode, header: str) -> str:
