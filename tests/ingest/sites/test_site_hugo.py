@@ -599,6 +599,8 @@ def test_istio_image_link_and_text_code_blocks(tmp_path: Path, write: Callable[.
     assert [src for src, _, _ in images_of(out)] == ["arch.png", "arch.png"]
     assert ("arch.png", "Mesh layout", "Mesh layout") in images_of(out)
     assert "```bash\n$ kubectl get pods\n# not a heading\n```" in out
+    # a theme's inline text shortcode (no language, one phrase) stays text
+    assert site.preprocess('Say {{< text color="red" >}}hello{{< /text >}}.', page_rel="content/a.md") == "Say hello."
 
 
 def test_video_shortcodes_by_src_and_escaped_titles(tmp_path: Path, write: Callable[..., Path]) -> None:

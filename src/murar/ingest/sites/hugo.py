@@ -923,7 +923,9 @@ class HugoSite:
             elif name == "highlight" and close is not None:
                 out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
                 pos = close.end()
-            elif name in CODE_BLOCK_SHORTCODES and close is not None and not _has_fence(inner):
+            elif name in CODE_BLOCK_SHORTCODES and close is not None and not _has_fence(inner) and (
+                    name != "text" or (re.fullmatch(r"[\w+#.-]+", sc.get("syntax", pos=0)) and "\n" in inner)):
+                # (Istio's text names a language and holds lines; another theme's text may style a phrase)
                 # (a code shortcode that wraps fenced blocks, as Grafana k6's {{< code >}}, stays Markdown)
                 code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings)
                 if name == "text":  # Istio: {{< text bash >}} / {{< text syntax="yaml" >}} is a code block
