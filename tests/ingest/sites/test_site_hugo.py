@@ -624,3 +624,26 @@ def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[...
                           page_rel="content/a.md")
     assert "<--->" not in out and "{{" not in out
     assert "## Left\nL.\n" in out and "## Right\nR tip." in out and "**Why?** \nBecause." in out
+
+
+def test_content_mounts_into_a_subfolder_a_file_and_a_language(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """Hugo mounts: source docs at content/docs serves docs/x.md at docs/x/; a file mounted as
+    content/_index.md is the home page; a mount for one language (sites.matrix, or the older
+    lang) serves its pages under /<lang>/."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n'
+                                 '[module]\n[[module.mounts]]\nsource = "manual"\ntarget = "content/docs"\n'
+                                 '[[module.mounts]]\nsource = "README.md"\ntarget = "content/_index.md"\n'
+                                 '[[module.mounts]]\nsource = "manual-fr"\ntarget = "content"\n'
+                                 '[module.mounts.sites.matrix]\nlanguages = ["fr"]\n')
+    write(tmp_path, "manual/guide/setup.md", "---\ntitle: Setup\n---\n![s](shot.png)\n")
+    write(tmp_path, "README.md", "---\ntitle: Home\n---\nHome.\n")
+    write(tmp_path, "manual-fr/page.md", "---\ntitle: Page\n---\nFr.\n")
+    write(tmp_path, "static/docs/guide/setup/shot.png", png)
+    site = hugo.load(tmp_path)
+    assert site.page_url_dir("manual/guide/setup.md") == "docs/guide/setup"
+    assert site.page_url_dir("README.md") == ""
+    assert site.page_url_dir("manual-fr/page.md") == "fr/page"
+    assert site.resolve_asset("shot.png", page_rel="manual/guide/setup.md").rel_path == \
+        "static/docs/guide/setup/shot.png"

@@ -216,7 +216,9 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     by newlines), ``build_drafts``, ``publish_dir``, ``base_url_full``,
     ``languages`` (``;``-joined codes, ``defaultContentLanguage`` first: the codes
     a file name may carry, ``page.fr.md``), ``default_language_in_subdir`` and
-    ``content_languages`` (``dir=code;...`` for per-language ``contentDir``).
+    ``content_languages`` (``dir=code;...`` for per-language ``contentDir`` and
+    content mounts with ``lang``), ``content_mount_paths`` (``source=sub;...``
+    for a content mount into a subfolder, ``target: content/docs``).
 
     Raises:
         ConfigError: a config file is invalid.
@@ -244,6 +246,7 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     module = cfg.get("module") or {}
     mounts = module.get("mounts") if isinstance(module, dict) else None
     sub_mounts: dict[str, list[str]] = {"static": [], "assets": []}  # "sub=source" of mounts into a subfolder
+    content_subs: dict[str, str] = {}  # content mount source -> the subfolder of content it is mounted at
     if isinstance(mounts, list) and mounts:
         by_target: dict[str, list[str]] = {}
         for mount in mounts:
@@ -255,6 +258,16 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
                     sub_mounts[root_part].append(f"{safe_join(sub)}={source}")
                 else:
                     by_target[root_part].append(source)
+                if root_part == "content":
+                    if sub:  # target content/docs: the source's pages are served under docs/
+                        content_subs[source or "."] = safe_join(sub)
+                    # a mount of one language's content: lang (Hugo < 0.153) or sites.matrix.languages
+                    sites = mount.get("sites")
+                    matrix = sites.get("matrix") if isinstance(sites, dict) else None
+                    langs = _as_list(mount.get("lang")) or (
+                        _as_list(matrix.get("languages")) if isinstance(matrix, dict) else [])
+                    if len(langs) == 1:
+                        content_langs[source or "."] = langs[0].lower()
         # a mount replaces the project's default folder of its component (Hugo module mounts docs)
         content = by_target.get("content", content)
         static = by_target.get("static", static)
@@ -296,6 +309,7 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         "languages": ";".join(dict.fromkeys([default_lang, *(str(k).lower() for k in languages)])),
         "default_language_in_subdir": str(cfg.get("defaultcontentlanguageinsubdir") is True).lower(),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
+        "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
     }
     base = str(cfg.get("baseurl") or "/")
     return SiteConfig(generator=GENERATOR, root=root, config_file=main, content_dirs=content_dirs,
@@ -724,6 +738,11 @@ class HugoSite:
             return posixpath.dirname(path) if posixpath.splitext(path)[1] else path
         content = self._content_dir_of(page_rel) or "."
         inner = page_rel[len(content) + 1:] if content not in (".", "") else page_rel
+        mounted_at = dict(kv.split("=", 1) for kv in self._config.settings.get("content_mount_paths", "").split(";")
+                          if "=" in kv).get(content, "")
+        if page_rel == content:  # a file mounted as a page (source: README.md, target: content/_index.md)
+            inner, mounted_at = (mounted_at or posixpath.basename(page_rel)), ""
+        inner = safe_join(mounted_at, inner)
         stem, _ = posixpath.splitext(inner)
         base, lang = self.split_language(posixpath.basename(stem))
         stem = safe_join(posixpath.dirname(stem), base)
