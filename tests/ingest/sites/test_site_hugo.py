@@ -416,6 +416,11 @@ def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[
            "{{< /code >}}\n")
     out = site.preprocess(src, page_rel="content/page.md")
     assert "New in v0.120.0" in out
+    dep = site.preprocess("{{< deprecated-in 0.144.0 >}}\nUse `gizmo.New` instead.\n{{< /deprecated-in >}}",
+                          page_rel="content/page.md")
+    assert dep.split() == ["Deprecated", "in", "v0.144.0", "Use", "`gizmo.New`", "instead."]
+    assert site.preprocess('{{< added-in "5.2.0" >}} {{< added-in "release-2024-03" >}}', page_rel="content/p.md") \
+        == "Added in v5.2.0 Added in release-2024-03"
     assert "```toml\n[gizmo]\nsize = 3\n```" in out and "```yaml\ntitle: Gizmo\n```" in out
     assert "`layouts/shortcodes/box.html`:\n\n```html\n<div>{{ .Inner }}</div>\n```" in out
     # a code shortcode that wraps fenced blocks (Grafana k6 docs) keeps them as they are

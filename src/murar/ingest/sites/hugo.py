@@ -964,9 +964,13 @@ class HugoSite:
                     target = self.rewrite_shortcodes(target, page_rel=page_rel, warnings=warnings,
                                                      _depth=_depth + 1, _stack=_stack)
                 out.append(_code_span(f"{method} {target}", html_out=h))
-            elif name == "new-in" and sc.get("version", pos=0):
-                # gohugo.io docs: the release that brought a feature
-                out.append(f"New in v{sc.get('version', pos=0).lstrip('vV')}")
+            elif name in _VERSION_NOTES and sc.get("version", pos=0):
+                # gohugo.io and Bootstrap docs: the release that brought (or deprecated) a feature
+                version = sc.get("version", pos=0).strip()
+                version = f"v{version[1:]}" if version[:1] in "vV" and version[1:2].isdigit() else (
+                    f"v{version}" if version[:1].isdigit() else version)
+                wraps = not m.group("self") and _find_close(body, name, m.end()) is not None
+                out.append(f"{_VERSION_NOTES[name]} {version}" + (" " if wraps else ""))
             elif docsy_tab and close is not None and not _docsy_tab_is_text(
                     sc, panes[-1], markdown_delims=m.group("angle") is None, inner=inner):
                 # Docsy tabpane: a tab's content is code unless text=true (tab or tabpane)
@@ -1229,6 +1233,8 @@ def _never_rendered(meta: dict[str, Any]) -> bool:
     return False
 
 
+#: version note shortcodes ({{< new-in 0.120.0 >}}) and the words they stand for
+_VERSION_NOTES = {"new-in": "New in", "added-in": "Added in", "deprecated-in": "Deprecated in"}
 _HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 _PUBLISH_DATE_KEYS = ("publishdate", "pubdate", "published", "date")
 _EXPIRY_DATE_KEYS = ("expirydate", "unpublishdate")
