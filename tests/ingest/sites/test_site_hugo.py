@@ -652,3 +652,14 @@ def test_content_mounts_into_a_subfolder_a_file_and_a_language(
     assert site.page_url_dir("manual-fr/page.md") == "fr/page"
     assert site.resolve_asset("shot.png", page_rel="manual/guide/setup.md").rel_path == \
         "static/docs/guide/setup/shot.png"
+
+
+def test_bootstrap_example_shows_its_markup(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Bootstrap docs: {{< example >}} holds an HTML snippet shown as markup (unless show_markup=false)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< example >}}\n<button type="button" class="btn-close" aria-label="Close"></button>\n'
+                          '{{< /example >}}\n\n{{< example show_markup="false" >}}\n<p>Preview only</p>\n{{< /example >}}\n',
+                          page_rel="content/docs/close.md")
+    assert '```html\n<button type="button" class="btn-close" aria-label="Close"></button>\n```' in out
+    assert "<p>Preview only</p>" in out and out.count("```") == 2

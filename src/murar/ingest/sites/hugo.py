@@ -915,7 +915,7 @@ class HugoSite:
             if name == "tab" and tabs_seen:
                 tabs_seen[-1] += 1
             wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES \
-                or name in ("highlight", "columns") \
+                or name in ("highlight", "columns", "example") \
                 or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
             close = None
@@ -988,6 +988,11 @@ class HugoSite:
                 out.append(sc.get("path", pos=0))
             elif name == "param":
                 out.append(self.param(sc.get("name", pos=0), page_rel=page_rel))
+            elif name == "example" and close is not None and not _has_fence(inner) \
+                    and sc.params.get("show_markup", "true").lower() != "false" and "<" in inner:
+                # Bootstrap docs: {{< example >}} shows an HTML snippet rendered and as its markup
+                out.append(_fence(inner, sc.params.get("lang", "html"), html_out=h))
+                pos = close.end()
             elif name == "columns" and close is not None:
                 # Hugo Book: columns are separated by a "<--->" line inside {{< columns >}}
                 columns = re.sub(r"^[ \t]*<--->[ \t]*$", "", inner, flags=re.MULTILINE)
