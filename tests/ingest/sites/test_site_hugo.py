@@ -424,10 +424,11 @@ def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[
     assert "```toml\n[gizmo]\nsize = 3\n```" in out and "```yaml\ntitle: Gizmo\n```" in out
     assert "`layouts/shortcodes/box.html`:\n\n```html\n<div>{{ .Inner }}</div>\n```" in out
     # a code shortcode that wraps fenced blocks (Grafana k6 docs) keeps them as they are
-    out = site.preprocess("{{< code >}}\n\n```javascript\nlet a = 1;\n```\n\n{{< /code >}}\n", page_rel="content/page.md")
-    assert out.strip() == "```javascript\nlet a = 1;\n```"
-    out = site.preprocess('{{< tabs >}}\n{{% tab name="Go" lang="go" %}}\n```go\nx := 1\n```\n{{% /tab %}}\n{{< /tabs >}}',
+    out = site.preprocess("{{< code >}}\n\n```javascript\nlet a = 1;\n```\n\n{{< /code >}}\n",
                           page_rel="content/page.md")
+    assert out.strip() == "```javascript\nlet a = 1;\n```"
+    out = site.preprocess('{{< tabs >}}\n{{% tab name="Go" lang="go" %}}\n```go\nx := 1\n```\n{{% /tab %}}\n'
+                          "{{< /tabs >}}", page_rel="content/page.md")
     assert "**Go** \n```go\nx := 1\n```" in out and "````" not in out
 
 
@@ -495,11 +496,12 @@ def test_http_endpoint_shortcodes_keep_method_and_path(tmp_path: Path, write: Ca
     keeps them as inline code; other positional shortcodes stay silent."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     site = hugo.load(tmp_path)
-    out = site.preprocess('Call {{< endpoint "post" "/_api/gizmo/{id}" >}} then {{< request "GET" "https://h:1/v1/x" />}}.'
-                          ' {{< icon "fa-solid" "fa-check" >}}Done.', page_rel="content/api.md")
+    out = site.preprocess('Call {{< endpoint "post" "/_api/gizmo/{id}" >}} then '
+                          '{{< request "GET" "https://h:1/v1/x" />}}. {{< icon "fa-solid" "fa-check" >}}Done.',
+                          page_rel="content/api.md")
     assert out == "Call `POST /_api/gizmo/{id}` then `GET https://h:1/v1/x`. Done."
-    out = site.preprocess('{{< api-endpoint method="post" endpoint="https://{{< host >}}/api/v2/buckets" api-ref="/x" >}}'
-                          ' and {{< api-endpoint "/accounts" GET >}}', page_rel="content/api.md")
+    out = site.preprocess('{{< api-endpoint method="post" endpoint="https://{{< host >}}/api/v2/buckets" '
+                          'api-ref="/x" >}} and {{< api-endpoint "/accounts" GET >}}', page_rel="content/api.md")
     assert out == "`POST https:///api/v2/buckets` and `GET /accounts`"
 
 
@@ -659,7 +661,7 @@ def test_bootstrap_example_shows_its_markup(tmp_path: Path, write: Callable[...,
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     site = hugo.load(tmp_path)
     out = site.preprocess('{{< example >}}\n<button type="button" class="btn-close" aria-label="Close"></button>\n'
-                          '{{< /example >}}\n\n{{< example show_markup="false" >}}\n<p>Preview only</p>\n{{< /example >}}\n',
-                          page_rel="content/docs/close.md")
+                          '{{< /example >}}\n\n{{< example show_markup="false" >}}\n<p>Preview only</p>\n'
+                          "{{< /example >}}\n", page_rel="content/docs/close.md")
     assert '```html\n<button type="button" class="btn-close" aria-label="Close"></button>\n```' in out
     assert "<p>Preview only</p>" in out and out.count("```") == 2

@@ -858,7 +858,8 @@ class HugoSite:
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """Hugo page source to plain Markdown: TOML/JSON front matter turned into
         YAML (an HTML/AsciiDoc/rST content file's front matter removed, its ``title``
-        given as ``<title>``, ``= Title`` or an rST title section), includes inlined, shortcodes rewritten (see :func:`rewrite_shortcodes`).
+        given as ``<title>``, ``= Title`` or an rST title section), includes inlined,
+        shortcodes rewritten (see :func:`rewrite_shortcodes`).
         Problems (missing includes or images) go to ``warnings``. Never raises."""
         meta, body, kind = split_front_matter(text)
         head = ""
@@ -1013,8 +1014,8 @@ class HugoSite:
             elif name == "feature-state" and sc.params.get("for_k8s_version"):
                 label = self.translate("feature_state") or "FEATURE STATE:"
                 version, state = sc.params["for_k8s_version"], sc.params.get("state", "")
-                out.append(f"{label} " + _code_span(f"Kubernetes {version} [{state}]" if state else f"Kubernetes {version}",
-                                                        html_out=h))
+                shown = f"Kubernetes {version} [{state}]" if state else f"Kubernetes {version}"
+                out.append(f"{label} " + _code_span(shown, html_out=h))
             elif name == "glossary_tooltip":
                 # Kubernetes convention: the visible word is `text`, else the glossary term's title
                 out.append(sc.params.get("text") or self.glossary_term(sc.params.get("term_id", ""),
