@@ -665,3 +665,22 @@ def test_bootstrap_example_shows_its_markup(tmp_path: Path, write: Callable[...,
                           "{{< /example >}}\n", page_rel="content/docs/close.md")
     assert '```html\n<button type="button" class="btn-close" aria-label="Close"></button>\n```' in out
     assert "<p>Preview only</p>" in out and out.count("```") == 2
+
+
+def test_cascade_targets_from_config_home_and_sections(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo cascade of build.render: never from the site configuration or any branch page
+    (the home page included) hides the pages its target (path/kind globs) matches."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[[cascade]]\n[cascade.build]\nrender = "never"\n'
+                                 '[cascade.target]\npath = "{/internal,/internal/**}"\n')
+    for rel in ("internal/_index.md", "internal/deep/b.md", "docs/drafts/c.md", "docs/ok/d.md", "blog/e.md"):
+        write(tmp_path, f"content/{rel}", "---\ntitle: T\n---\nx\n")
+    write(tmp_path, "content/_index.md", "---\ntitle: Home\ncascade:\n  build:\n    render: never\n"
+                                         "  target:\n    path: /blog/**\n---\n")
+    write(tmp_path, "content/docs/_index.md", "---\ntitle: Docs\ncascade:\n  - build:\n      render: never\n"
+                                              "    target:\n      path: /docs/drafts/**\n      kind: page\n---\n")
+    site = hugo.load(tmp_path)
+    pages = sorted(rel for rel in ("_index.md", "internal/_index.md", "internal/deep/b.md", "docs/_index.md",
+                                   "docs/drafts/c.md", "docs/ok/d.md", "blog/e.md")
+                   if site.classify(f"content/{rel}").role is FileRole.PAGE)
+    assert pages == ["_index.md", "docs/_index.md", "docs/ok/d.md"]
+    assert site.logical_path("content/docs/ok/d.md") == "/docs/ok/d" and site.logical_path("content/_index.md") == "/"

@@ -447,9 +447,11 @@ class HugoSite:
     """A Hugo project (see module doc). Build with :func:`load` (reads the config)
     or from a :class:`SiteConfig`; the constructor does no I/O."""
 
-    def __init__(self, config: SiteConfig, params: dict[str, str] | None = None) -> None:
+    def __init__(self, config: SiteConfig, params: dict[str, str] | None = None,
+                 cascade: list[dict[str, Any]] | None = None) -> None:
         self._config = config
         self._params = dict(params or {})
+        self._cascade: list[dict[str, Any]] = list(cascade or [])  # the site configuration's cascade
         self._root = config.root
         self._ignore: list[re.Pattern[str]] | None = None
         self._included: frozenset[str] | None = None
@@ -696,18 +698,42 @@ class HugoSite:
         ``build`` options do not reach its descendants (Hugo build options docs:
         only ``cascade`` passes them down)."""
         branch = self.split_language(posixpath.splitext(posixpath.basename(rel))[0])[0] == "_index"
-        kind = "section" if branch else "page"
-        folder = posixpath.dirname(rel)
-        while folder and is_within(folder, content) and folder != content.strip("/"):
+        path = self.logical_path(rel)
+        kind = ("home" if path == "/" else "section") if branch else "page"
+        if _cascades_never_rendered(self._cascade, kind, path):  # the site configuration's cascade
+            return True
+        top = content.strip("/") or "."
+        folder = posixpath.dirname(rel) or "."
+        while is_within(folder, content):
             for cand in self._bundle_indexes(folder):
                 meta = self._front_matter(cand)
                 leaf = self.split_language(posixpath.splitext(posixpath.basename(cand))[0])[0] == "index"
-                if leaf and (meta.get("headless") is True or _never_rendered(meta)):
+                if leaf and folder != top and (meta.get("headless") is True or _never_rendered(meta)):
                     return True
-                if not leaf and _cascades_never_rendered(meta, kind):
+                if not leaf and _cascades_never_rendered(meta.get("cascade"), kind, path):
                     return True
-            folder = posixpath.dirname(folder)
+            if folder in (top, ".", ""):
+                break
+            folder = posixpath.dirname(folder) or "."
         return False
+
+    def logical_path(self, rel: str) -> str:
+        """Hugo's logical path of a content file (what cascade ``target.path``
+        matches): ``/`` + its path under the content folder (mount target
+        included), lower case, without format suffix, language code or
+        ``index``/``_index``; ``/`` for the home page."""
+        content = self._content_dir_of(rel) or "."
+        inner = rel[len(content) + 1:] if content not in (".", "") else rel
+        mounted_at = dict(kv.split("=", 1) for kv in self._config.settings.get("content_mount_paths", "").split(";")
+                          if "=" in kv).get(content, "")
+        if rel == content:
+            inner, mounted_at = (mounted_at or posixpath.basename(rel)), ""
+        stem = posixpath.splitext(safe_join(mounted_at, inner))[0]
+        base = self.split_language(posixpath.basename(stem))[0]
+        stem = safe_join(posixpath.dirname(stem), base)
+        if base in ("index", "_index"):
+            stem = posixpath.dirname(stem)
+        return "/" + stem.strip("/").lower()
 
     def _leaf_bundle_resource(self, rel: str, content: str) -> bool:
         """True when ``rel`` sits in a leaf bundle (a folder, at any depth above it,
@@ -1279,23 +1305,50 @@ def _first_date(meta: dict[str, Any], keys: str) -> datetime | None:
     return None
 
 
-def _cascades_never_rendered(meta: dict[str, Any], kind: str) -> bool:
-    """A branch page's ``cascade`` (a map or a list of maps) passes
-    ``build.render: never`` to itself and its descendants of ``kind``
-    (``"page"``/``"section"``): an entry without ``target`` (``_target``), or
-    whose target is only a ``kind`` that names ``kind``."""
-    cascade = meta.get("cascade")
+def _cascades_never_rendered(cascade: Any, kind: str, path: str) -> bool:
+    """A ``cascade`` (a map or a list of maps, in a branch page's front matter or
+    the site configuration) passes ``build.render: never`` to the page of ``kind``
+    (``"page"``/``"section"``/``"home"``) at logical ``path`` (``/docs/intro``)
+    when an entry's ``target`` (``_target``) allows it: no target, or ``kind``
+    and ``path`` globs that match (``*``, ``**``, ``{a,b}``; ``environment`` is
+    production). A target on other keys (``lang``, sites) is not assumed to match."""
     entries = [cascade] if isinstance(cascade, dict) else cascade if isinstance(cascade, list) else []
     for entry in entries:
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict) or not _never_rendered(entry):
             continue
         target = entry.get("target") or entry.get("_target")
-        if isinstance(target, dict) and target and (
-                set(target) != {"kind"} or kind not in str(target["kind"]).lower()):
-            continue
-        if _never_rendered(entry):
+        if not isinstance(target, dict) or not target:
+            return True
+        matched = True
+        for key, want in target.items():
+            key = str(key).lower()
+            value = {"kind": kind, "path": path, "environment": "production"}.get(key)
+            if value is None or not _glob_match(str(want), value):
+                matched = False
+                break
+        if matched:
             return True
     return False
+
+
+def _glob_match(pattern: str, value: str) -> bool:
+    """Hugo's target globs (gobwas/glob, ``/`` separated, case-insensitive): ``**``
+    any path, ``*`` one path part, ``?`` one character, ``{a,b}`` alternatives."""
+    out: list[str] = []
+    i = 0
+    pattern = pattern.strip().lower()
+    while i < len(pattern):
+        ch = pattern[i]
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        out.append({"*": "[^/]*", "?": "[^/]", "{": "(?:", "}": ")", ",": "|"}.get(ch, re.escape(ch)))
+        i += 1
+    try:
+        return re.fullmatch("".join(out), value.lower()) is not None
+    except re.error:
+        return False
 
 
 def load(root: Path, config_file: str | None = None, *, environment: str = "production") -> HugoSite:
@@ -1318,4 +1371,7 @@ def load(root: Path, config_file: str | None = None, *, environment: str = "prod
                     None) if isinstance(languages, dict) else None
     if lang_cfg is not None and isinstance(lang_cfg.get("params"), dict):
         _flatten("params", lang_cfg["params"], params)
-    return HugoSite(load_config(root, environment=environment), {k.lower(): v for k, v in params.items()})
+    raw_cascade = cfg.get("cascade")
+    cascade = [raw_cascade] if isinstance(raw_cascade, dict) else raw_cascade if isinstance(raw_cascade, list) else []
+    return HugoSite(load_config(root, environment=environment), {k.lower(): v for k, v in params.items()},
+                    [c for c in cascade if isinstance(c, dict)])
