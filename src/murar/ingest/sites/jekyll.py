@@ -842,8 +842,9 @@ _STRING_FILTERS: dict[str, Any] = {
 }
 
 
-def _split_args(text: str) -> list[str]:
-    """Split the arguments of a filter (``'a', "b,c"``) on commas outside quotes."""
+def _split_outside_quotes(text: str, sep: str) -> list[str]:
+    """Split ``text`` on the character ``sep`` where it is outside single or double quotes
+    (Liquid: ``a | f: 'x|y' | g`` on pipes, a filter's ``'a', "b,c"`` on commas)."""
     out, cur, quote = [], [], ""
     for ch in text:
         if quote:
@@ -853,13 +854,18 @@ def _split_args(text: str) -> list[str]:
         elif ch in "'\"":
             quote = ch
             cur.append(ch)
-        elif ch == ",":
-            out.append("".join(cur).strip())
+        elif ch == sep:
+            out.append("".join(cur))
             cur = []
         else:
             cur.append(ch)
-    out.append("".join(cur).strip())
-    return [a for a in out if a]
+    out.append("".join(cur))
+    return out
+
+
+def _split_args(text: str) -> list[str]:
+    """The arguments of a filter (``'a', "b,c"``), stripped, empty ones left out."""
+    return [a.strip() for a in _split_outside_quotes(text, ",") if a.strip()]
 
 
 #: Minimal Mistakes' ``video`` include: provider -> embed URL of the video ``id``
@@ -878,22 +884,7 @@ def _md_picture(src: str, alt: str, caption: str) -> str:
 
 def _split_filters(expr: str) -> list[str]:
     """Split ``a | f: 'x|y' | g`` on pipes outside quotes."""
-    out, cur, quote = [], [], ""
-    for ch in expr:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-            cur.append(ch)
-        elif ch == "|":
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return out
+    return _split_outside_quotes(expr, "|")
 
 
 def _literal(text: str) -> str | None:
