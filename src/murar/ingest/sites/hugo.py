@@ -17,7 +17,11 @@ expiry date (unless ``buildFuture``/``buildExpired``).
 
 Pages are the content files (``.md``, ``.html``, ``.adoc``, ``.rst``, ...)
 under the content folders; a language code in the file name (``page.fr.md``)
-names a configured language. Every other file of a leaf bundle (a folder with
+names a configured language. Only the default content language
+(``defaultContentLanguage``) is ingested: a file named with another configured
+language's code, or under another language's own ``contentDir`` (multilingual
+docs: "Translation by file name", "Translation by content directory"), is a
+translation, excluded with its language as the reason. Every other file of a leaf bundle (a folder with
 an ``index.*``) is a page resource, not a page. Images beside a bundle's
 ``index.md``/``_index.md`` are page resources; root-relative links
 (``/images/x.png``) are served from the static folders (and from content,
@@ -458,6 +462,7 @@ class HugoSite:
         self._front: dict[str, dict[str, Any]] = {}
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
+        self._content_langs: list[tuple[str, str]] | None = None
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
 
@@ -522,7 +527,9 @@ class HugoSite:
         ``headless`` bundles, ``build.render: never`` and ``ignoreFiles`` matches
         are excluded; images and videos are assets; everything outside the
         content folders (layouts, themes, archetypes, the built ``public/``) is
-        excluded."""
+        excluded. Only the default content language is ingested: a content file of
+        another configured language (:meth:`language_of`: a language code in its
+        name, or its language's own ``contentDir``) is excluded as a translation."""
         suffix = suffix_of(rel)
         if any(is_within(rel, ex) for ex in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="Hugo build output or cache")
@@ -544,6 +551,10 @@ class HugoSite:
         for pat in self._ignore_patterns():
             if pat.search(rel) or pat.search("/" + rel):
                 return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=f"Hugo ignoreFiles {pat.pattern!r}")
+        lang = self.language_of(rel)
+        if lang != self._langs[0]:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup,
+                             reason=f"translation (language {lang}); default language {self._langs[0]}")
         if any(is_within(rel, inc) for inc in self._config.include_dirs) or rel in self.included_files():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         meta = self._front_matter(rel) if markup != "notebook" else {}
@@ -674,6 +685,28 @@ class HugoSite:
         if dot and stem and code.lower() in self._langs:
             return stem, code.lower()
         return name, None
+
+    def language_of(self, rel: str) -> str:
+        """The content language of the content file ``rel`` (lower case): the
+        configured language code in its file name (``page.fr.md``, ``_index.de.md``),
+        else the language whose own ``contentDir`` (or content mount with
+        ``lang``) holds it (the innermost such folder), else the default content
+        language (``defaultContentLanguage``, default ``en``). Hugo multilingual
+        docs, "Translation by file name" and "Translation by content directory".
+        Never raises."""
+        stem = posixpath.splitext(posixpath.basename(rel))[0]
+        code = self.split_language(stem)[1]
+        if code:
+            return code
+        if self._content_langs is None:
+            pairs = (kv.split("=", 1) for kv in self._config.settings.get("content_languages", "").split(";")
+                     if "=" in kv)
+            # innermost folder first: content/fr inside a default language's content
+            self._content_langs = sorted(((d, c) for d, c in pairs if d and c), key=lambda dc: -len(dc[0]))
+        for folder, code in self._content_langs:
+            if is_within(rel, folder):
+                return code
+        return self._langs[0]
 
     def _bundle_indexes(self, folder: str) -> tuple[str, ...]:
         """The bundle index files in ``folder`` (``index.*``/``_index.*`` of any
