@@ -715,6 +715,20 @@ def test_only_the_default_language_is_ingested(tmp_path: Path, write: Callable[.
     assert site.language_of("content/rezepte/brot.md") == "de"
 
 
+def test_disabled_languages_are_not_ingested(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """disableLanguages and languages.<l>.disabled: the language's content is not built,
+    named by file (page.no.md) or under its contentDir."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ndisableLanguages = ["no"]\n[languages.en]\nweight = 1\n'
+                                 '[languages.no]\nweight = 2\n[languages.sv]\ndisabled = true\ncontentDir = "content/sv"\n')
+    for rel in ("content/guide.md", "content/guide.no.md", "content/guide.sv.md", "content/sv/guide.md"):
+        write(tmp_path, rel, "Text.\n")
+    site = hugo.load(tmp_path)
+    assert site.classify("content/guide.md").role is FileRole.PAGE
+    assert site.classify("content/guide.no.md").reason == "translation (language no, disabled); default language en"
+    assert site.classify("content/guide.sv.md").reason == "translation (language sv, disabled); default language en"
+    assert site.classify("content/sv/guide.md").role is not FileRole.PAGE
+
+
 def test_single_language_site_keeps_language_codes_as_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Without languages (or with one), nothing is a translation: page.fr.md stays a page."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
