@@ -153,3 +153,18 @@ module.exports = {
     site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
     assert site.config.content_dirs[:2] == ("handbook", "news")
     assert site.config.settings["routeBasePath"] == "/"
+
+
+def test_i18n_translations_are_skipped_with_their_locale(tmp_path: Path) -> None:
+    # Docusaurus i18n: docs/ holds the default locale (i18n.defaultLocale); i18n/<locale>/ the translations
+    root = tmp_path / "site"
+    for rel in ("docs/intro.md", "i18n/en/docusaurus-plugin-content-docs/current/intro.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("# Intro\n")
+    (root / "docusaurus.config.js").write_text(
+        "module.exports = {\n  i18n: { defaultLocale: 'fr', locales: ['fr', 'en'] },\n"
+        "  presets: [['classic', { docs: { path: 'docs' } }]],\n};\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    assert site.classify("docs/intro.md").role is FileRole.PAGE
+    cls = site.classify("i18n/en/docusaurus-plugin-content-docs/current/intro.md")
+    assert cls.role is FileRole.EXCLUDED and cls.reason == "translation (i18n/en); default locale fr"

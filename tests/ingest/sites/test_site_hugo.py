@@ -282,9 +282,9 @@ def test_docsy_tabpane_code_and_text_tabs(tmp_path: Path, write: Callable[..., P
 def test_language_code_in_file_names_and_leaf_bundle_resources(
     tmp_path: Path, write: Callable[..., Path], png: bytes
 ) -> None:
-    """Hugo: page.fr.md is page in French (a configured language) served at fr/...;
-    an unknown code stays in the name; index.<lang>.md makes a leaf bundle whose
-    other content files are resources, not pages (headless too)."""
+    """Hugo: page.fr.md is page in French (a configured language) served at fr/...,
+    a translation, not ingested; an unknown code stays in the name; index.<lang>.md
+    makes a leaf bundle whose other content files are resources, not pages (headless too)."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\ndefaultContentLanguage = "en"\n'
                                  "[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n")
     write(tmp_path, "content/guide/_index.fr.md", "---\ntitle: Guide\n---\n")
@@ -302,8 +302,8 @@ def test_language_code_in_file_names_and_leaf_bundle_resources(
         "content/guide/tool/index.en.md", "content/guide/tool/notes.md", "content/guide/tool/more/deep.fr.md",
         "content/parts/index.fr.md", "content/parts/bit.md")}
     assert [r for r, role in roles.items() if role is FileRole.PAGE] == [
-        "content/guide/_index.fr.md", "content/guide/setup.en.md", "content/guide/v2.de.md",
-        "content/guide/tool/index.en.md"]
+        "content/guide/setup.en.md", "content/guide/v2.de.md", "content/guide/tool/index.en.md"]
+    assert roles["content/guide/_index.fr.md"] is FileRole.EXCLUDED  # a translation
     assert roles["content/parts/bit.md"] is FileRole.INCLUDE
     assert site.page_url_dir("content/guide/setup.en.md") == "guide/setup"
     assert site.page_url_dir("content/guide/_index.fr.md") == "fr/guide"
@@ -684,3 +684,56 @@ def test_cascade_targets_from_config_home_and_sections(tmp_path: Path, write: Ca
                    if site.classify(f"content/{rel}").role is FileRole.PAGE)
     assert pages == ["_index.md", "docs/_index.md", "docs/ok/d.md"]
     assert site.logical_path("content/docs/ok/d.md") == "/docs/ok/d" and site.logical_path("content/_index.md") == "/"
+
+
+def test_only_the_default_language_is_ingested(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo multilingual mode: a file named with another configured language's code
+    (translation by file name) and a file under another language's contentDir
+    (translation by content directory, also nested in the default language's
+    content folder) are translations, excluded with their language; the default
+    language's files, and codes that name no configured language, stay pages."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ndefaultContentLanguage = "de"\n'
+                                 '[languages.de]\nweight = 1\n[languages.fr]\ncontentDir = "content/fr"\n'
+                                 '[languages.pt-br]\ncontentDir = "lang/pt"\n')
+    for rel in ("content/_index.md", "content/rezepte/brot.md", "content/rezepte/brot.de.md",
+                "content/rezepte/kuchen.fr.md", "content/rezepte/_index.pt-br.md", "content/rezepte/torte.it.md",
+                "content/fr/recettes/pain.md", "lang/pt/receitas/pao.md"):
+        write(tmp_path, rel, "---\ntitle: T\n---\nText.\n")
+    site = hugo.load(tmp_path)
+    classes = {rel: site.classify(rel) for rel in (
+        "content/_index.md", "content/rezepte/brot.md", "content/rezepte/brot.de.md", "content/rezepte/kuchen.fr.md",
+        "content/rezepte/_index.pt-br.md", "content/rezepte/torte.it.md", "content/fr/recettes/pain.md",
+        "lang/pt/receitas/pao.md")}
+    assert [rel for rel, c in classes.items() if c.role is FileRole.PAGE] == [
+        "content/_index.md", "content/rezepte/brot.md", "content/rezepte/brot.de.md",
+        "content/rezepte/torte.it.md"]  # it is no configured language: part of the name
+    assert classes["content/rezepte/kuchen.fr.md"].role is FileRole.EXCLUDED
+    assert classes["content/rezepte/kuchen.fr.md"].reason == "translation (language fr); default language de"
+    assert classes["content/fr/recettes/pain.md"].reason == "translation (language fr); default language de"
+    assert classes["content/rezepte/_index.pt-br.md"].reason == "translation (language pt-br); default language de"
+    assert classes["lang/pt/receitas/pao.md"].reason == "translation (language pt-br); default language de"
+    assert site.language_of("content/rezepte/brot.md") == "de"
+
+
+def test_disabled_languages_are_not_ingested(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """disableLanguages and languages.<l>.disabled: the language's content is not built,
+    named by file (page.no.md) or under its contentDir."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ndisableLanguages = ["no"]\n[languages.en]\nweight = 1\n'
+                                 '[languages.no]\nweight = 2\n[languages.sv]\ndisabled = true\ncontentDir = "content/sv"\n')
+    for rel in ("content/guide.md", "content/guide.no.md", "content/guide.sv.md", "content/sv/guide.md"):
+        write(tmp_path, rel, "Text.\n")
+    site = hugo.load(tmp_path)
+    assert site.classify("content/guide.md").role is FileRole.PAGE
+    assert site.classify("content/guide.no.md").reason == "translation (language no, disabled); default language en"
+    assert site.classify("content/guide.sv.md").reason == "translation (language sv, disabled); default language en"
+    assert site.classify("content/sv/guide.md").role is not FileRole.PAGE
+
+
+def test_single_language_site_keeps_language_codes_as_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Without languages (or with one), nothing is a translation: page.fr.md stays a page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/a.fr.md", "Text.\n")
+    write(tmp_path, "content/b.en.md", "Text.\n")
+    site = hugo.load(tmp_path)
+    assert site.classify("content/a.fr.md").role is FileRole.PAGE
+    assert site.classify("content/b.en.md").role is FileRole.PAGE

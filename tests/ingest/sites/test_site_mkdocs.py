@@ -250,3 +250,57 @@ def test_snippets_auto_append_and_file_base_paths(tmp_path: Path) -> None:
     assert doc.warnings == []
     assert site.classify("docs/snippets/glossary.md").role is FileRole.INCLUDE
     assert site.classify("docs/glossary.md").role is FileRole.PAGE
+
+
+def _pages_and_skips(root: Path) -> tuple[list[str], dict[str, str]]:
+    walk = walk_site(open_site(root).site)
+    return [p.rel for p in walk.pages], {f.path: f.error for f in walk.others if f.status == "skipped"}
+
+
+def test_i18n_plugin_suffix_structure_keeps_the_default_locale(tmp_path: Path) -> None:
+    # mkdocs-static-i18n v1 (suffix structure, the default): page.fr.md is the French
+    # translation of page.md; page.en.md (default locale) is a page of its own unless page.md
+    # is beside it; an unconfigured suffix of a locale's form (zh) is a translation too (the plugin
+    # takes it for a locale), any other suffix is part of the name
+    root = tmp_path / "suffix"
+    (root / "docs" / "setup").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nplugins:\n  - search\n  - i18n:\n      languages:\n        - locale: en\n"
+        "          default: true\n          name: English\n        - locale: fr\n          name: Francais\n"
+        "        - locale: pt-BR\n          name: Portugues\n          build: false\n")
+    for name in ("index.md", "index.fr.md", "setup/install.md", "setup/install.fr.md", "setup/install.pt-BR.md",
+                 "setup/tune.en.md", "setup/tune.fr.md", "setup/both.md", "setup/both.en.md", "setup/notes.v2.md",
+                 "setup/install.zh.md"):
+        (root / "docs" / name).write_text(f"# {name}\n\nMade-up text.\n")
+    pages, skipped = _pages_and_skips(root)
+    assert pages == ["docs/index.md", "docs/setup/both.md", "docs/setup/install.md", "docs/setup/notes.v2.md",
+                     "docs/setup/tune.en.md"]
+    assert skipped["docs/setup/install.fr.md"] == "translation (locale fr); default locale en"
+    assert skipped["docs/setup/install.pt-BR.md"] == "translation (locale pt-BR); default locale en"
+    assert skipped["docs/setup/both.en.md"] == "both.md is the default locale's page (en)"
+    assert skipped["docs/setup/install.zh.md"] == "translation (locale zh, not a configured locale); default locale en"
+
+
+def test_i18n_plugin_folder_structure_and_v0_mapping(tmp_path: Path) -> None:
+    # folder structure: docs/<locale>/ holds each language; the default locale's folder holds the
+    # pages. The v0.x form (default_language + languages mapping) is read too.
+    root = tmp_path / "folder"
+    for name in ("de/index.md", "de/guide/start.md", "fr/index.md", "fr/guide/start.md", "shared.md"):
+        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / name).write_text(f"# {name}\n\nMade-up text.\n")
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nplugins:\n  i18n:\n    docs_structure: folder\n    default_language: de\n"
+        "    languages:\n      de: Deutsch\n      fr: Francais\n")
+    pages, skipped = _pages_and_skips(root)
+    assert pages == ["docs/de/guide/start.md", "docs/de/index.md", "docs/shared.md"]
+    assert skipped["docs/fr/guide/start.md"] == "translation (locale fr); default locale de"
+
+
+def test_without_i18n_plugin_locale_suffixes_are_pages(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    (root / "docs" / "fr").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - search\n")
+    for name in ("index.md", "index.fr.md", "fr/page.md"):
+        (root / "docs" / name).write_text("# T\n")
+    pages, _ = _pages_and_skips(root)
+    assert pages == ["docs/fr/page.md", "docs/index.fr.md", "docs/index.md"]

@@ -11,7 +11,8 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   with ``_`` are partials, not pages (the plugin's default ``exclude``), as are
   Markdown files imported by another page (MDX partials, e.g. under
   ``static/``); ``versioned_docs/`` and ``i18n/`` hold older versions and
-  translations of the same pages and are not ingested, except the version a
+  translations of the same pages and are not ingested (a translation is
+  reported with its locale and ``i18n.defaultLocale``), except the version a
   docs instance with ``includeCurrentVersion: false`` publishes instead of its
   ``path`` (see :func:`docs_folder`);
 - ``staticDirectories`` (default ``static``) are copied to the site root: a
@@ -138,7 +139,10 @@ class DocusaurusSite:
         content = list(dict.fromkeys(join_rel(".", d) for d in content))
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
-        settings = {"site_dir": site_dir, "docs_path": docs_path, "markdown.format": md_format}
+        i18n_block = js.object_block(code, "i18n") or ""
+        default_locale = js.string_setting(i18n_block, "defaultLocale", consts) or "en"
+        settings = {"site_dir": site_dir, "docs_path": docs_path, "markdown.format": md_format,
+                    "i18n.defaultLocale": default_locale}
         if route is not None:
             settings["routeBasePath"] = route
         config = SiteConfig(
@@ -196,10 +200,12 @@ class DocusaurusSite:
         site_dir = self._site_dir
         content = next((d for d in self._config.content_dirs if contained(rel, d)), None)
         for special, why in (("versioned_docs", "older docs version (versioned_docs)"),
-                             ("i18n", "translation (i18n)")):
+                             ("i18n", "translation (i18n/{locale}); default locale {default}")):
             folder = join_rel(site_dir, special)
             if contained(rel, folder) and not (content is not None and contained(content, folder)):
-                return FileClass(role=FileRole.EXCLUDED, reason=why)
+                locale = rel[len(folder) + 1:].split("/", 1)[0] if folder != "." else rel.split("/", 1)[0]
+                default = self._config.settings.get("i18n.defaultLocale", "en")
+                return FileClass(role=FileRole.EXCLUDED, reason=why.format(locale=locale, default=default))
         if content is None:
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"outside the docs folders ({', '.join(self._config.content_dirs)})")

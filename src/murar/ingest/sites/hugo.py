@@ -17,7 +17,11 @@ expiry date (unless ``buildFuture``/``buildExpired``).
 
 Pages are the content files (``.md``, ``.html``, ``.adoc``, ``.rst``, ...)
 under the content folders; a language code in the file name (``page.fr.md``)
-names a configured language. Every other file of a leaf bundle (a folder with
+names a configured language. Only the default content language
+(``defaultContentLanguage``) is ingested: a file named with another configured
+language's code, or under another language's own ``contentDir`` (multilingual
+docs: "Translation by file name", "Translation by content directory"), is a
+translation, excluded with its language as the reason. Every other file of a leaf bundle (a folder with
 an ``index.*``) is a page resource, not a page. Images beside a bundle's
 ``index.md``/``_index.md`` are page resources; root-relative links
 (``/images/x.png``) are served from the static folders (and from content,
@@ -216,8 +220,9 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     by newlines), ``build_drafts``, ``publish_dir``, ``base_url_full``,
     ``languages`` (``;``-joined codes, ``defaultContentLanguage`` first: the codes
     a file name may carry, ``page.fr.md``), ``default_language_in_subdir`` and
-    ``content_languages`` (``dir=code;...`` for per-language ``contentDir`` and
-    content mounts with ``lang``), ``content_mount_paths`` (``source=sub;...``
+    ``content_languages`` (``dir=code;...`` for per-language ``contentDir``, a
+    disabled language's too, and content mounts with ``lang``),
+    ``disabled_languages`` (``disableLanguages`` and ``languages.<l>.disabled``), ``content_mount_paths`` (``source=sub;...``
     for a content mount into a subfolder, ``target: content/docs``).
 
     Raises:
@@ -230,8 +235,14 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     raw_languages = cfg.get("languages")
     languages: dict[str, Any] = raw_languages if isinstance(raw_languages, dict) else {}
     disabled = {str(x).lower() for x in _as_list(cfg.get("disablelanguages"))}
-    languages = {k: v for k, v in languages.items() if str(k).lower() not in disabled}
+    disabled |= {str(k).lower() for k, v in languages.items() if isinstance(v, dict) and v.get("disabled") is True}
+    disabled.discard(default_lang)
     content_langs: dict[str, str] = {}  # a language's own contentDir -> its code
+    for code, lang in languages.items():  # a disabled language's folder: not content, but still its language's
+        if str(code).lower() in disabled and isinstance(lang, dict):
+            for d in _as_list(lang.get("contentdir")):
+                content_langs[safe_join(d) or "."] = str(code).lower()
+    languages = {k: v for k, v in languages.items() if str(k).lower() not in disabled}
     i18n = [str(cfg.get("i18ndir") or "i18n")]
     for code, lang in languages.items():
         if isinstance(lang, dict):
@@ -308,6 +319,8 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         # language codes a file name may carry (page.fr.md), the default language first
         "languages": ";".join(dict.fromkeys([default_lang, *(str(k).lower() for k in languages)])),
         "default_language_in_subdir": str(cfg.get("defaultcontentlanguageinsubdir") is True).lower(),
+        # disableLanguages and languages.<l>.disabled: their content (page.no.md too) is not built
+        "disabled_languages": ";".join(sorted(disabled)),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
     }
@@ -458,6 +471,8 @@ class HugoSite:
         self._front: dict[str, dict[str, Any]] = {}
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
+        self._content_langs: list[tuple[str, str]] | None = None
+        self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
 
@@ -522,7 +537,9 @@ class HugoSite:
         ``headless`` bundles, ``build.render: never`` and ``ignoreFiles`` matches
         are excluded; images and videos are assets; everything outside the
         content folders (layouts, themes, archetypes, the built ``public/``) is
-        excluded."""
+        excluded. Only the default content language is ingested: a content file of
+        another configured language (:meth:`language_of`: a language code in its
+        name, or its language's own ``contentDir``) is excluded as a translation."""
         suffix = suffix_of(rel)
         if any(is_within(rel, ex) for ex in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="Hugo build output or cache")
@@ -544,6 +561,11 @@ class HugoSite:
         for pat in self._ignore_patterns():
             if pat.search(rel) or pat.search("/" + rel):
                 return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=f"Hugo ignoreFiles {pat.pattern!r}")
+        lang = self.language_of(rel)
+        if lang != self._langs[0]:
+            state = ", disabled" if lang in self._disabled else ""
+            return FileClass(role=FileRole.EXCLUDED, markup=markup,
+                             reason=f"translation (language {lang}{state}); default language {self._langs[0]}")
         if any(is_within(rel, inc) for inc in self._config.include_dirs) or rel in self.included_files():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         meta = self._front_matter(rel) if markup != "notebook" else {}
@@ -674,6 +696,32 @@ class HugoSite:
         if dot and stem and code.lower() in self._langs:
             return stem, code.lower()
         return name, None
+
+    def language_of(self, rel: str) -> str:
+        """The content language of the content file ``rel`` (lower case): the
+        configured (or disabled: ``disableLanguages``, ``languages.<l>.disabled``)
+        language code in its file name (``page.fr.md``, ``_index.de.md``),
+        else the language whose own ``contentDir`` (or content mount with
+        ``lang``) holds it (the innermost such folder), else the default content
+        language (``defaultContentLanguage``, default ``en``). Hugo multilingual
+        docs, "Translation by file name" and "Translation by content directory".
+        Never raises."""
+        stem = posixpath.splitext(posixpath.basename(rel))[0]
+        code = self.split_language(stem)[1]
+        if code:
+            return code
+        base, dot, suffix = stem.rpartition(".")
+        if dot and base and suffix.lower() in self._disabled:  # a disabled language's file: not built
+            return suffix.lower()
+        if self._content_langs is None:
+            pairs = (kv.split("=", 1) for kv in self._config.settings.get("content_languages", "").split(";")
+                     if "=" in kv)
+            # innermost folder first: content/fr inside a default language's content
+            self._content_langs = sorted(((d, c) for d, c in pairs if d and c), key=lambda dc: -len(dc[0]))
+        for folder, code in self._content_langs:
+            if is_within(rel, folder):
+                return code
+        return self._langs[0]
 
     def _bundle_indexes(self, folder: str) -> tuple[str, ...]:
         """The bundle index files in ``folder`` (``index.*``/``_index.*`` of any

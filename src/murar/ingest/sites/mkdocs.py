@@ -23,6 +23,11 @@ one-line text file holding the target path (``core.symlinks=false``): that file
 is read as the link it stands for. Pages use the ``pymdown`` markup
 (:mod:`murar.ingest.markup.pymdown`: Python-Markdown extensions as MkDocs sites
 configure them).
+
+With the mkdocs-static-i18n plugin (``plugins: - i18n:``, see
+:func:`i18n_languages`), only the default locale's pages are ingested:
+translations (``page.fr.md`` with the suffix structure, ``docs/fr/...`` with
+the folder structure) are excluded with their locale as the reason.
 """
 
 from __future__ import annotations
@@ -42,6 +47,9 @@ from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_un
 
 _SNIPPET_LINE = re.compile(r"""^\s*(?:-{1,}8<-{1,})\s+(['"]?)([^'"\s][^'"]*?)\1\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
+#: a file name suffix the mkdocs-static-i18n plugin reads as a locale even when no language
+#: configures it: ISO 639-1 code, optional script and region (``zh``, ``zh-Hant-TW``, ``pt_BR``)
+_LOCALE_FORM = re.compile(r"[a-z]{2}(?:-[A-Za-z]{4})?(?:-[A-Z]{2})?|[a-z]{2}_[A-Z]{2}")
 
 
 class _PermissiveLoader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
@@ -95,6 +103,56 @@ def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _plugin_options(config: dict[str, Any], name: str) -> dict[str, Any] | None:
+    """The options of the plugin ``name`` in ``plugins`` (a list of names and one-key
+    maps, or a map); ``{}`` when it is named without options, ``None`` when absent."""
+    raw = config.get("plugins") or []
+    items = raw.items() if isinstance(raw, dict) else ((i, None) for i in raw) if isinstance(raw, list) else ()
+    for item, opts in items:
+        for key, value in (item.items() if isinstance(item, dict) else [(item, opts)]):
+            if str(key) == name:
+                return value if isinstance(value, dict) else {}
+    return None
+
+
+def i18n_languages(config: dict[str, Any]) -> tuple[str, tuple[str, ...], str] | None:
+    """``(default locale, every configured locale, docs_structure)`` of the
+    mkdocs-static-i18n plugin (``plugins: - i18n:``), ``None`` without it or
+    without two languages.
+
+    Follows the plugin's documentation: v1 ``languages`` is a list of
+    ``{locale, default, build, name}`` with one ``default: true`` language
+    (``build_only_locale`` makes that locale the default; the ``null`` locale is
+    a language switcher link, never built); the older v0.x form is
+    ``default_language`` with ``languages`` as a mapping of locale to name (or
+    options). ``docs_structure`` is ``suffix`` (default: ``page.fr.md``) or
+    ``folder`` (``docs/fr/page.md``). Never raises."""
+    opts = _plugin_options(config, "i18n")
+    if not opts:
+        return None
+    raw = opts.get("languages")
+    locales: list[str] = []
+    default = ""
+    if isinstance(raw, list):  # v1
+        for lang in raw:
+            if not isinstance(lang, dict) or not lang.get("locale") or str(lang["locale"]) == "null":
+                continue
+            locales.append(str(lang["locale"]))
+            if lang.get("default") is True and not default:
+                default = str(lang["locale"])
+    elif isinstance(raw, dict):  # v0.x: default_language + {locale: name}
+        locales = [str(k) for k in raw if str(k) != "null"]
+        default = str(opts.get("default_language") or "")
+    only = opts.get("build_only_locale")
+    if isinstance(only, str) and only in locales:
+        default = only
+    if not default:
+        return None
+    locales = list(dict.fromkeys([default, *locales]))
+    structure = "folder" if str(opts.get("docs_structure") or "suffix") == "folder" else "suffix"
+    return (default, tuple(locales), structure) if len(locales) > 1 else None
+
+
 def _git_symlink_target(root: Path, rel: str) -> str | None:
     """The target of ``rel`` when it is a git symlink checked out as a text file."""
     path = root / rel
@@ -134,6 +192,9 @@ class MkDocsSite:
         self._snippet_base_files = frozenset(b for b in self._snippet_bases if (config.root / b).is_file())
         self._custom_dir = config.settings.get("theme.custom_dir", "")
         self._snippets: set[str] | None = None
+        self._default_locale = config.settings.get("i18n.default_locale", "")
+        self._locales = frozenset(x for x in config.settings.get("i18n.locales", "").split(";") if x)
+        self._folder_structure = config.settings.get("i18n.docs_structure") == "folder"
 
     @classmethod
     def load(cls, root: Path, config_file: str | None) -> MkDocsSite:
@@ -181,6 +242,10 @@ class MkDocsSite:
             settings["theme"] = str(theme.get("name") or "")
         elif isinstance(theme, str):
             settings["theme"] = theme
+        i18n = i18n_languages(data)
+        if i18n is not None:
+            settings["i18n.default_locale"], locales, settings["i18n.docs_structure"] = i18n
+            settings["i18n.locales"] = ";".join(locales)
         config = SiteConfig(generator="mkdocs", root=root, config_file=config_file,
                             content_dirs=tuple(aliases), exclude=tuple(exclude), base_url=base,
                             settings=settings)
@@ -251,9 +316,39 @@ class MkDocsSite:
             if suffix in (".html", ".htm"):
                 return FileClass(role=FileRole.EXCLUDED, reason="static HTML in docs_dir (copied as is)")
             return asset_or_unknown(rel)
+        translation = self._translation(rel, inner)
+        if translation:
+            return FileClass(role=FileRole.EXCLUDED, markup="pymdown", reason=translation)
         if PurePosixPath(rel).name.lower() == "readme.md" and (self._config.root / rel).with_name("index.md").is_file():
             return FileClass(role=FileRole.EXCLUDED, reason="README.md beside index.md (MkDocs uses index.md)")
         return FileClass(role=FileRole.PAGE, markup="pymdown")
+
+    def _translation(self, rel: str, inner: str) -> str:
+        """Why the Markdown file ``rel`` (``inner`` below docs_dir) is not a page of the
+        default language under the mkdocs-static-i18n plugin ("" when it is one):
+        with the suffix structure, ``x.fr.md`` for a locale other than the default
+        (a configured one, or any suffix of a locale's form, ``zh``, ``pt-BR``,
+        ``en_US``, which the plugin also takes for a locale), and ``x.en.md`` (the default locale's suffix) beside ``x.md``,
+        which the default language uses; with the folder structure, any file
+        under another configured locale's folder (``fr/x.md``)."""
+        if not self._default_locale:
+            return ""
+        default = self._default_locale
+        if self._folder_structure:
+            top = inner.split("/", 1)[0]
+            if "/" in inner and top in self._locales and top != default:
+                return f"translation (locale {top}); default locale {default}"
+            return ""
+        stem, dot, locale = PurePosixPath(inner).stem.rpartition(".")
+        if not dot or not stem or (locale not in self._locales and not _LOCALE_FORM.fullmatch(locale)):
+            return ""
+        if locale != default:
+            known = "" if locale in self._locales else ", not a configured locale"
+            return f"translation (locale {locale}{known}); default locale {default}"
+        plain = stem + PurePosixPath(inner).suffix
+        if (self._config.root / rel).with_name(plain).is_file():
+            return f"{plain} is the default locale's page ({default})"
+        return ""
 
     # ---------------------------------------------------------------- links
     def _checked(self, rel: str) -> ResolvedLink:
