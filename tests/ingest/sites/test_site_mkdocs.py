@@ -206,6 +206,25 @@ def test_html_figure_caption_is_the_image_caption(tmp_path: Path) -> None:
     assert img.caption == "The saved view dialog" and img.path == "content/guide/img/saved.png"
 
 
+def test_markdown_figure_caption_is_the_image_caption(tmp_path: Path) -> None:
+    # md_in_html: <figure markdown> holding a Markdown image and a <figcaption>, also inside an admonition
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "mdfig.md").write_text(
+        "# Fig\n\n!!! tip \"In the toolbar\"\n    <figure markdown=\"span\">\n"
+        "      ![Toolbar icon](img/saved.png){ width=\"300\" }\n"
+        "      <figcaption>The save icon</figcaption>\n    </figure>\n\n"
+        "    Click it once.\n\n<figure markdown>\n  ![List](img/devices-light.png)\n"
+        "  <figcaption>\n    The device list\n  </figcaption>\n</figure>\n\n"
+        "<figure markdown>\n| a | b |\n|---|---|\n| 1 | 2 |\n<figcaption>Counts</figcaption>\n</figure>\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "mdfig.md", site=site, assets_dir=tmp_path / "a")
+    images = [(m.path, m.caption) for m in doc.media if isinstance(m, ImageItem)]
+    assert images == [("content/guide/img/saved.png", "The save icon"),
+                      ("content/guide/img/devices-light.png", "The device list")]
+    text = " ".join(s.text for s in doc.sections)
+    assert "Click it once." in text and "Counts" in text and "figure>" not in text
+
+
 def test_blocks_icons_and_abbreviations(tmp_path: Path) -> None:
     root = _site(tmp_path)
     yml = (root / "mkdocs.yml").read_text().replace("  - admonition\n", "  - admonition\n  - abbr\n")

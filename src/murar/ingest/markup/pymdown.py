@@ -15,6 +15,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   (admonition, pymdownx.details) and ``{ .class width=300 loading=lazy }``
   attribute lists (attr_list) are parsed by the mdit-py-plugins ``admon`` and
   ``attrs`` plugins; an admonition becomes "Kind: Title" followed by its body;
+- ``<figure markdown>`` (md_in_html): its ``<figcaption>`` is the caption of
+  the Markdown images in it;
 - images marked ``#only-dark`` (Material) are counted but not kept: the
   ``#only-light`` twin is the image of that step;
 - ``/// tab | Title``, ``/// note | Title`` ... ``///`` blocks (pymdownx.blocks)
@@ -54,6 +56,8 @@ _BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
 _ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
+_FIGCAPTION = re.compile(r"<figcaption\b[^>]*>(.*?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
+_MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]]*)\]\((?P<src><[^>\n]*>|[^\s)]+)(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
 
@@ -226,21 +230,67 @@ def _blocks(lines: list[str]) -> list[str]:
 
 def _md_in_html(lines: list[str]) -> list[str]:
     """md_in_html: ``<figure markdown>`` ... ``</figure>`` with Markdown inside is
-    opened up (blank lines around the inner Markdown) so the Markdown parses."""
+    opened up (blank lines around the inner Markdown) so the Markdown parses; the
+    inner lines keep the opening tag's indentation (a figure inside an admonition
+    stays in its body).
+
+    A ``<figcaption>`` of such a figure (Material for MkDocs "Images: Image
+    captions") is the caption of the Markdown images in it, as Python-Markdown
+    renders ``<figure><img><figcaption>``: it becomes their title (the caption
+    murar reads). A figure without a Markdown image keeps its caption as text."""
     out: list[str] = []
-    open_tags: list[str] = []
+    open_tags: list[tuple[str, str]] = []  # (tag, indentation of its opening line)
+    figure: list[str] | None = None  # the inner lines of the figure being read
+
+    def blank_then(*added: str) -> None:
+        # one blank line around the tags, never two: a second blank line ends an
+        # admonition for the parser, where Python-Markdown would go on
+        for line in ("", *added, ""):
+            if line or (out and out[-1].strip()):
+                out.append(line)
+
     for line in lines:
         m = _MD_IN_HTML_OPEN.match(line)
-        if m:
-            open_tags.append(m.group(2).lower())
-            out.extend(["", f"{m.group(1)}<{m.group(2)}{m.group(3)}{m.group(5)}>", ""])
+        if m and figure is None:
+            tag = m.group(2).lower()
+            open_tags.append((tag, m.group(1)))
+            blank_then(f"{m.group(1)}<{m.group(2)}{m.group(3)}{m.group(5)}>")
+            if tag == "figure":
+                figure = []
             continue
-        if open_tags and line.strip().lower() == f"</{open_tags[-1]}>":
-            open_tags.pop()
-            out.extend(["", line.strip(), ""])
+        if open_tags and line.strip().lower() == f"</{open_tags[-1][0]}>":
+            _tag, indent = open_tags.pop()
+            if figure is not None:
+                blank_then(*_figure_body(figure, indent))
+                figure = None
+            blank_then(indent + line.strip())
             continue
-        out.append(line.lstrip() if open_tags else line)
+        if figure is not None:
+            figure.append(line)
+        else:
+            out.append(open_tags[-1][1] + line.lstrip() if open_tags and line.strip() else line)
+    if figure is not None:  # never closed: kept as written
+        out.extend(figure)
     return out
+
+
+def _figure_body(inner: list[str], indent: str) -> list[str]:
+    """The inner lines of a ``<figure markdown>``: its ``<figcaption>`` moved onto
+    the Markdown images as their title (see :func:`_md_in_html`)."""
+    text = "\n".join(ln.strip() for ln in inner)
+    caption = ""
+    cap = _FIGCAPTION.search(text)
+    if cap:
+        caption = " ".join(re.sub(r"<[^>]+>", " ", cap.group(1)).split())
+        text = text[:cap.start()] + text[cap.end():]
+    if caption and _MD_IMAGE.search(text):
+        quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
+        text = _MD_IMAGE.sub(lambda im: im.group(0) if im.group("title") else
+                             f'![{im.group("alt")}]({im.group("src")} "{quoted}")', text)
+    elif caption:
+        text = f"{text}\n\n{caption}"
+    text = re.sub(r"\n{3,}", "\n\n", text.strip("\n"))
+    return [indent + ln if ln else ln for ln in text.split("\n")]
 
 
 def _dedent(line: str, n: int) -> str:
