@@ -269,3 +269,30 @@ def test_snippets_auto_append_and_file_base_paths(tmp_path: Path) -> None:
     assert doc.warnings == []
     assert site.classify("docs/snippets/glossary.md").role is FileRole.INCLUDE
     assert site.classify("docs/glossary.md").role is FileRole.PAGE
+
+
+def test_snippet_sections_and_line_range_lists(tmp_path: Path) -> None:
+    # pymdownx.snippets: "file:name" is the part between the [start:name]/[end:name] markers
+    # (dedented with dedent_subsections); marker lines never show; ranges may be listed with commas
+    root = tmp_path / "proj"
+    (root / "docs" / "examples").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+        "      base_path: docs\n      dedent_subsections: true\n")
+    (root / "docs" / "examples" / "app.py").write_text(
+        "import widgets\n\n\nclass App:\n    def setup(self):\n        # --8<-- [start:connect]\n"
+        "        self.link = widgets.connect(retries=3)\n        # --8<-- [end:connect]\n"
+        "        # --8<-- [start:other]\n        self.other = 1\n        # --8<-- [end:other]\n")
+    (root / "docs" / "guide.md").write_text(
+        '# Guide\n\nConnect:\n\n```python\n--8<-- "examples/app.py:connect"\n```\n\n'
+        'Whole file:\n\n```python\n--8<-- "examples/app.py"\n```\n\n'
+        'Two ranges:\n\n```python\n--8<-- "examples/app.py:1:1,4:4"\n```\n\n'
+        '```python\n--8<-- "examples/app.py:missing"\n```\n')
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "guide.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Connect:\n\nself.link = widgets.connect(retries=3)\n\nWhole file:" in text
+    assert "8<--" not in text and "self.other = 1" in text
+    assert "Two ranges:\n\nimport widgets\nclass App:" in text
+    missing = "snippet 'examples/app.py': section 'missing' not found; not included"
+    assert [w for w in doc.warnings if "snippet" in w] == [missing]

@@ -6,7 +6,9 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
 - ``--8<--`` snippets (pymdownx.snippets) are replaced by the file they name,
   before anything else and inside code blocks too, as the preprocessor does:
   one-line form (``--8<-- "file.md"``), block form (a ``--8<--`` line, file
-  names, a ``--8<--`` line), line ranges (``file.md:3:9``), ``;--8<--`` escapes;
+  names, a ``--8<--`` line), line ranges (``file.md:3:9``, ``file.md:1:3,6:8``),
+  sections (``file.py:name``, between ``--8<-- [start:name]`` and
+  ``--8<-- [end:name]``; marker lines never show), ``;--8<--`` escapes;
   the file is found by :meth:`Site.resolve_include` (snippets ``base_path``);
   the snippets of the site's ``auto_append`` list end every page;
 - ``=== "Tab"`` content tabs (pymdownx.tabbed) become the tab label as a bold
@@ -33,6 +35,7 @@ Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses pat
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
@@ -48,6 +51,8 @@ PLUGINS = ("admon", "attrs", "deflist", "footnote", "tasklists")
 _FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 _SNIPPET_LINE = re.compile(r"""^(\s*)(;?)-{1,}8<-{1,}\s+(['"]?)([^'"\s][^'"]*?)\3\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
+_SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
+                           re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
 _VERSION = re.compile(r"^(\+\+\+|---|~~~)\s+(\d[\w.\-]*)\s*$")
 _VERSION_WORD = {"+++": "Added", "---": "Removed", "~~~": "Changed"}
@@ -126,7 +131,7 @@ class PymdownTransformer:
         return "\n".join(out)
 
     def _snippet(self, spec: str, indent: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
-        name, start, end = _split_range(spec)
+        name, selector = _split_selector(spec)
         if depth >= MAX_SNIPPET_DEPTH:
             self.warnings.append(f"snippet {name!r}: nested more than {MAX_SNIPPET_DEPTH} levels; not included")
             return ""
@@ -142,9 +147,12 @@ class PymdownTransformer:
         except OSError as err:
             self.warnings.append(f"snippet {name!r}: cannot read ({err})")
             return ""
-        body_lines = body.split("\n")
-        if start is not None:
-            body_lines = body_lines[start - 1: end if end is not None else None]
+        body_lines = _select_lines(body.split("\n"), selector)
+        if body_lines is None:
+            self.warnings.append(f"snippet {name!r}: section {selector[1:]!r} not found; not included")
+            return ""
+        if selector and self.site.config.settings.get("snippets.dedent_subsections") == "true":
+            body_lines = textwrap.dedent("\n".join(body_lines)).split("\n")
         body = "\n".join(body_lines).rstrip("\n")
         body = self.expand_snippets(body, page_rel=page_rel, depth=depth + 1, stack=(*stack, res.rel_path))
         return "\n".join(indent + ln if ln else ln for ln in body.split("\n"))
@@ -301,14 +309,62 @@ def _dedent(line: str, n: int) -> str:
     return expanded[cut:]
 
 
-def _split_range(spec: str) -> tuple[str, int | None, int | None]:
-    """``file.md:3:9`` -> (``file.md``, 3, 9); ``file.md:3`` -> (file, 3, None)."""
-    m = re.match(r"^(.*?\.[A-Za-z0-9]+)(?::(\d*))?(?::(\d*))?$", spec.strip())
+def _split_selector(spec: str) -> tuple[str, str]:
+    """``file.md:3:9`` -> (``file.md``, ``:3:9``); ``file.py:func`` -> (``file.py``, ``:func``);
+    ``file.md`` -> (``file.md``, ``""``). Line ranges may be listed with commas
+    (``file.md:1:3,6:8``)."""
+    m = re.match(r"^(.*?\.[A-Za-z0-9]+)((?::-?\d*(?::-?\d*)?(?:,-?\d*(?::-?\d*)?)*)|:[A-Za-z][-_0-9A-Za-z]*)?$",
+                 spec.strip())
     if not m:
-        return spec.strip(), None, None
-    start = int(m.group(2)) if m.group(2) else None
-    end = int(m.group(3)) if m.group(3) else None
-    return m.group(1), start, end
+        return spec.strip(), ""
+    return m.group(1), m.group(2) or ""
+
+
+def _line_index(value: str, count: int) -> int | None:
+    """A 1-based snippet line number (negative: from the end) as a 0-based index; None when empty."""
+    if not value or value == "-":
+        return None
+    n = int(value)
+    return max(count + n, 0) if n < 0 else max(n - 1, 0)
+
+
+def _select_lines(lines: list[str], selector: str) -> list[str] | None:
+    """The lines of a snippet that ``selector`` picks (pymdownx.snippets "Snippet Lines"
+    and "Snippet Sections"):
+
+    - ``""``: the whole file;
+    - ``:start:end`` (1-based, both inclusive, either side may be empty, negative
+      counts from the end), several ranges joined with ``,``;
+    - ``:name``: the lines between ``--8<-- [start:name]`` and ``--8<-- [end:name]``.
+
+    Section marker lines (``--8<-- [start:x]``/``[end:x]``) are never part of the
+    output, whatever was selected. Returns None when the named section is absent.
+    """
+    if selector and not selector[1:2].isdigit() and selector[1:2] not in ("", ":", "-", ","):
+        name = selector[1:].lower()
+        out: list[str] = []
+        inside = found = False
+        for line in lines:
+            m = _SECTION_MARK.match(line)
+            if m is None:
+                if inside:
+                    out.append(line)
+                continue
+            if m.group(2).lower() == name:
+                if m.group(1).lower() == "start":
+                    inside = found = True
+                elif inside:
+                    break
+        return out if found else None
+    picked = lines
+    if selector:
+        picked = []
+        for part in selector[1:].split(","):
+            bounds = (part.split(":", 1) + [""])[:2]
+            start = _line_index(bounds[0], len(lines))
+            end = _line_index(bounds[1], len(lines))
+            picked.extend(lines[start or 0: None if end is None else end + 1])
+    return [ln for ln in picked if not _SECTION_MARK.match(ln)]
 
 
 def site_extensions(site: Site) -> frozenset[str]:

@@ -16,7 +16,9 @@ pymdownx.snippets documentation (``base_path``):
 - ``--8<--`` snippets resolve against the snippets ``base_path`` list (default
   the folder of ``mkdocs.yml``; an entry that is a file is found by its name
   alone), then the page's folder; a file pulled in as a snippet is an include,
-  not a page; ``auto_append`` snippets end every page.
+  not a page; ``auto_append`` snippets end every page; ``dedent_subsections``
+  (``settings["snippets.dedent_subsections"] == "true"``) dedents the lines a
+  line range or section picks.
 
 ``docs_dir`` may be a symlink (followed), or a symlink checked out by git as a
 one-line text file holding the target path (``core.symlinks=false``): that file
@@ -171,6 +173,8 @@ class MkDocsSite:
         append = [append] if isinstance(append, str) else [str(a) for a in append if a]
         if append:
             settings["snippets.auto_append"] = "\n".join(append)
+        if snippets.get("dedent_subsections") is True:
+            settings["snippets.dedent_subsections"] = "true"
         settings["markdown_extensions"] = " ".join(exts)
         theme = data.get("theme") or {}
         if isinstance(theme, dict) and theme.get("custom_dir"):
