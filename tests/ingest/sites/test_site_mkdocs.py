@@ -296,3 +296,21 @@ def test_snippet_sections_and_line_range_lists(tmp_path: Path) -> None:
     assert "Two ranges:\n\nimport widgets\nclass App:" in text
     missing = "snippet 'examples/app.py': section 'missing' not found; not included"
     assert [w for w in doc.warnings if "snippet" in w] == [missing]
+
+
+def test_attribute_lists_are_not_text(tmp_path: Path) -> None:
+    # attr_list: a heading's "{ #id }" is its anchor; a block's own "{: .class }" line, a list item's
+    # trailing list and one after an icon or emphasis are attributes; code and other braces stay
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "attrs.md").write_text(
+        "# Install { #install-guide }\n\n## Upgrade {: .wide data-x=\"1\" }\n\nRead this first.\n{: .lead }\n\n"
+        "- :material-clock:{ .lg .middle } __Set up quickly__\n- Second item { .annotate }\n\n"
+        "Some *stress*{ .x } here, {{ name }} and { not attributes }.\n\n```json\n{ \"key\": 1 }\n{ .kept }\n```\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "attrs.md", site=site, assets_dir=tmp_path / "a")
+    assert [(s.heading_path, s.anchor) for s in doc.sections] == [
+        (("Install",), "install-guide"), (("Install", "Upgrade"), None)]
+    text = doc.sections[1].text
+    assert text.startswith("Read this first.\n\nSet up quickly\n\nSecond item\n\nSome stress here, {{ name }} and "
+                           "{ not attributes }.")
+    assert '{ "key": 1 }\n{ .kept }' in text

@@ -15,8 +15,11 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   line followed by the tab's (dedented) content;
 - ``!!! note "Title"``, ``??? tip``, ``???+ info`` admonitions
   (admonition, pymdownx.details) and ``{ .class width=300 loading=lazy }``
-  attribute lists (attr_list) are parsed by the mdit-py-plugins ``admon`` and
-  ``attrs`` plugins; an admonition becomes "Kind: Title" followed by its body;
+  attribute lists (attr_list) after links and images are parsed by the
+  mdit-py-plugins ``admon`` and ``attrs`` plugins; an admonition becomes
+  "Kind: Title" followed by its body; the other attribute lists (a heading's
+  ``{ #id }``, a block's own line, after emphasis) are read before parsing
+  (:func:`_attr_lists`);
 - ``<figure markdown>`` (md_in_html): its ``<figcaption>`` is the caption of
   the Markdown images in it;
 - images marked ``#only-dark`` (Material) are counted but not kept: the
@@ -59,7 +62,15 @@ _VERSION_WORD = {"+++": "Added", "---": "Removed", "~~~": "Changed"}
 _BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)(?:\s*\|\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
-_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:")
+_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:(?:\{:?[^}\n]*\})?")
+# attr_list (Python-Markdown): "{: #id .class key=value }", the colon optional
+_ATTR_TOKEN = r"""(?:[.#][\w:-]+|[\w:-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}'"]+))"""
+_ATTR_LIST = rf"\{{:?[ \t]*(?P<attrs>{_ATTR_TOKEN}(?:[ \t,]+{_ATTR_TOKEN})*)[ \t]*\}}"
+_HEADING_ATTRS = re.compile(rf"^(?P<head>[ ]{{0,3}}#{{1,6}}[ \t].*?)[ \t]+{_ATTR_LIST}[ \t]*#*[ \t]*$")
+_LINE_ATTRS = re.compile(rf"^[ \t]*{_ATTR_LIST}[ \t]*$")
+_TRAILING_ATTRS = re.compile(rf"[ \t]+{_ATTR_LIST}[ \t]*$")
+_SPAN_ATTRS = re.compile(rf"(?<=[*_~=^]){_ATTR_LIST}")
+_ATTR_ID = re.compile(r"(?:^|[ \t,])#([\w:-]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
 _FIGCAPTION = re.compile(r"<figcaption\b[^>]*>(.*?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
 _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]]*)\]\((?P<src><[^>\n]*>|[^\s)]+)(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
@@ -91,6 +102,8 @@ class PymdownTransformer:
         lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
+        if "attr_list" in self.extensions:
+            lines = _attr_lists(lines)
         if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
             lines = [ln for ln in lines if not _ABBR.match(ln)]
         out = "\n".join(lines)
@@ -299,6 +312,31 @@ def _figure_body(inner: list[str], indent: str) -> list[str]:
         text = f"{text}\n\n{caption}"
     text = re.sub(r"\n{3,}", "\n\n", text.strip("\n"))
     return [indent + ln if ln else ln for ln in text.split("\n")]
+
+
+def _attr_lists(lines: list[str]) -> list[str]:
+    """attr_list (Python-Markdown "Attribute Lists"): ``{: #id .class key=value }``
+    sets HTML attributes, it is not text. A list ending a heading line gives the
+    heading its ``#id`` (kept as ``{#id}``, the anchor murar reads) and goes; a
+    list alone on a line (the block's) or ending a line (a list item's, a table
+    cell's) goes; one right after an emphasis closes (``*text*{ .x }``) goes.
+    Lists after links, images and code spans are the Markdown parser's. Fenced
+    code is left alone; braces holding anything but attributes stay as text."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    for line in lines:
+        if fences.in_code(line) or "{" not in line:
+            out.append(line)
+            continue
+        m = _HEADING_ATTRS.match(line)
+        if m:
+            ident = _ATTR_ID.search(m.group("attrs"))
+            out.append(m.group("head") + (f" {{#{ident.group(1)}}}" if ident else ""))
+            continue
+        if _LINE_ATTRS.match(line):
+            continue
+        out.append(_SPAN_ATTRS.sub("", _TRAILING_ATTRS.sub("", line)))
+    return out
 
 
 def _dedent(line: str, n: int) -> str:
