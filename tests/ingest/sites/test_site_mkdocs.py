@@ -314,3 +314,28 @@ def test_attribute_lists_are_not_text(tmp_path: Path) -> None:
     assert text.startswith("Read this first.\n\nSet up quickly\n\nSecond item\n\nSome stress here, {{ name }} and "
                            "{ not attributes }.")
     assert '{ "key": 1 }\n{ .kept }' in text
+
+
+def test_mdx_include_and_markdown_include(tmp_path: Path) -> None:
+    # "{!file!}" (mdx_include, markdown-include): relative to the extension's base_path, itself relative to
+    # mkdocs.yml's folder; inside code fences too; "{!> file!}" indents like its line; line selections
+    root = tmp_path / "proj"
+    (root / "site" / "docs").mkdir(parents=True)
+    (root / "examples").mkdir()
+    (root / "examples" / "hello.py").write_text("import sys\n\nprint('hello')\nsys.exit(0)\n")
+    (root / "site" / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - mdx_include:\n      base_path: docs\n  - pymdownx.tabbed\n")
+    (root / "site" / "docs" / "page.md").write_text(
+        "# Page\n\n```python\n{!../../examples/hello.py!}\n```\n\n=== \"Tab\"\n\n    ```python\n"
+        "    {!> ../../examples/hello.py [ln:3-4]!}\n    ```\n\nLiteral \\{!not/included.md!} and {!missing.md!} end.\n")
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    doc = convert_pymdown(root / "site" / "docs" / "page.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "import sys\n\nprint('hello')\nsys.exit(0)\n\nTab\n\nprint('hello')\nsys.exit(0)" in text
+    assert "Literal {!not/included.md!} and end." in text
+    assert [w for w in doc.warnings if "include" in w] == ["include 'missing.md' not found (tried site/docs/missing.md)"]
+    (root / "site" / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - markdown_include.include\n")
+    (root / "site" / "docs" / "page.md").write_text("# Page\n\n{!../examples/hello.py!lines=3 1}\n")
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    doc = convert_pymdown(root / "site" / "docs" / "page.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "print('hello') import sys"

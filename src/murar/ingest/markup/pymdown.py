@@ -11,6 +11,9 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   ``--8<-- [end:name]``; marker lines never show), ``;--8<--`` escapes;
   the file is found by :meth:`Site.resolve_include` (snippets ``base_path``);
   the snippets of the site's ``auto_append`` list end every page;
+- ``{!file!}`` includes (mdx_include, markdown-include) are replaced by the
+  file, found by the site's ``resolve_markdown_include`` (the extension's
+  ``base_path``), before snippets and inside code blocks too;
 - ``=== "Tab"`` content tabs (pymdownx.tabbed) become the tab label as a bold
   line followed by the tab's (dedented) content;
 - ``!!! note "Title"``, ``??? tip``, ``???+ info`` admonitions
@@ -45,6 +48,7 @@ from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.paths import ResolvedLink
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -54,6 +58,10 @@ PLUGINS = ("admon", "attrs", "deflist", "footnote", "tasklists")
 _FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 _SNIPPET_LINE = re.compile(r"""^(\s*)(;?)-{1,}8<-{1,}\s+(['"]?)([^'"\s][^'"]*?)\3\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
+# "{!file!}" includes: mdx_include ({!+ >file [ln:1-3] | utf-8 !}, "\{!" escapes), markdown-include ({!f!lines=1 3})
+_MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<path>[^\s|!\[\]{}][^|!\[\]{}\n]*?)[ \t]*"
+                          r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
+_MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
 _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
                            re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
@@ -98,6 +106,9 @@ class PymdownTransformer:
         appended = self.site.config.settings.get("snippets.auto_append", "")
         for name in (n for n in appended.split("\n") if n.strip()):  # pymdownx.snippets auto_append
             text = f'{text.rstrip()}\n\n--8<-- "{name.strip()}"\n'
+        syntax = self.site.config.settings.get("include.syntax")
+        if syntax and "{!" in text:
+            text = self.expand_includes(text, syntax=syntax, depth=0, stack=(page_rel,))
         text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
         lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
         if "markdown_version_annotations" in self.extensions:
@@ -169,6 +180,64 @@ class PymdownTransformer:
         body = "\n".join(body_lines).rstrip("\n")
         body = self.expand_snippets(body, page_rel=page_rel, depth=depth + 1, stack=(*stack, res.rel_path))
         return "\n".join(indent + ln if ln else ln for ln in body.split("\n"))
+
+    # ------------------------------------------------------ {!file!} includes
+    def expand_includes(self, text: str, *, syntax: str, depth: int, stack: tuple[str, ...]) -> str:
+        """Replace ``{!file!}`` includes (everywhere, code blocks too: the extensions
+        are preprocessors) by the files they name, recursively.
+
+        ``syntax`` is ``"mdx_include"`` (``{!+ >file [ln:2-5,9] | utf-8 !}``: ``>``
+        indents every included line like the include's line, ``[ln:...]`` picks
+        1-based inclusive line ranges, an empty bound or ``e`` being the last
+        line; ``\\{!`` is a literal ``{!``) or ``"markdown_include"``
+        (``{!file!lines=1 3 8-10}``). A missing, remote or unreadable file, or a
+        nesting deeper than :data:`MAX_SNIPPET_DEPTH`, leaves nothing and a warning.
+        """
+        pattern = _MDX_INCLUDE if syntax == "mdx_include" else _MD_INCLUDE
+
+        def replace(m: re.Match[str]) -> str:
+            if m.groupdict().get("escape"):
+                return m.group(0)[1:]
+            body = self._include_file(m.group("path"), syntax=syntax, depth=depth, stack=stack,
+                                      lines=m.group("lines"))
+            if m.groupdict().get("indent"):
+                line_start = text.rfind("\n", 0, m.start()) + 1
+                lead = re.match(r"[ \t]*", text[line_start:m.start()])
+                prefix = lead.group(0) if lead else ""
+                body = "\n".join([body.split("\n")[0]] + [prefix + ln if ln else ln for ln in body.split("\n")[1:]])
+            return body
+
+        return pattern.sub(replace, text)
+
+    def _include_file(self, name: str, *, syntax: str, depth: int, stack: tuple[str, ...], lines: str | None) -> str:
+        name = name.strip()
+        resolver = getattr(self.site, "resolve_markdown_include", None)
+        if depth >= MAX_SNIPPET_DEPTH:
+            self.warnings.append(f"include {name!r}: nested more than {MAX_SNIPPET_DEPTH} levels; not included")
+            return ""
+        if re.match(r"^[a-z][a-z0-9+.-]*://", name, re.IGNORECASE) or resolver is None:
+            self.warnings.append(f"include {name!r}: remote or unresolvable; not included")
+            return ""
+        res: ResolvedLink = resolver(name)
+        if res.rel_path is None or not (self.site.config.root / res.rel_path).is_file():
+            self.warnings.append(f"include {name!r} not found" + (f" (tried {res.rel_path})" if res.rel_path
+                                                                   else f" ({res.problem})"))
+            return ""
+        if res.rel_path in stack:
+            self.warnings.append(f"include {res.rel_path} includes itself; not included again")
+            return ""
+        try:
+            body = (self.site.config.root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            self.warnings.append(f"include {name!r}: cannot read ({err})")
+            return ""
+        if lines:
+            picked = _include_lines(body.split("\n"), lines, mdx=syntax == "mdx_include")
+            body = "\n".join(picked)
+        body = body.rstrip("\n")
+        if "{!" in body:
+            body = self.expand_includes(body, syntax=syntax, depth=depth + 1, stack=(*stack, res.rel_path))
+        return body
 
     # ----------------------------------------------------------------- tabs
     def _tabs(self, lines: list[str], depth: int = 0) -> list[str]:
@@ -312,6 +381,37 @@ def _figure_body(inner: list[str], indent: str) -> list[str]:
         text = f"{text}\n\n{caption}"
     text = re.sub(r"\n{3,}", "\n\n", text.strip("\n"))
     return [indent + ln if ln else ln for ln in text.split("\n")]
+
+
+def _include_lines(lines: list[str], spec: str, *, mdx: bool) -> list[str]:
+    """The lines an include's line selection picks (1-based, inclusive).
+
+    mdx_include (``[ln:2-5,9,7-]``): comma-separated parts, each ``a-b``, ``a`` or
+    ``e``; an empty bound or ``e`` is the last line; ``a > b`` gives the lines
+    reversed; a column after a dot (``2.5``) is ignored (whole lines); two empty
+    lines separate the parts. markdown-include (``lines=1 3 8-10``):
+    space-separated numbers and ranges, joined as they come."""
+    count = len(lines)
+
+    def index(bound: str) -> int:
+        bound = bound.split(".", 1)[0].strip()
+        if not bound or bound == "e" or not bound.isdigit():
+            return count
+        return min(max(int(bound), 1), max(count, 1))
+
+    out: list[str] = []
+    parts = spec.split(",") if mdx else spec.split()
+    for k, part in enumerate(p for p in parts if p.strip()):
+        if mdx and k:
+            out.extend(["", ""])
+        start_s, _, end_s = part.partition("-")
+        start = index(start_s)
+        end = index(end_s) if "-" in part else start
+        if start <= end:
+            out.extend(lines[start - 1:end])
+        else:
+            out.extend(reversed(lines[end - 1:start]))
+    return out
 
 
 def _attr_lists(lines: list[str]) -> list[str]:

@@ -20,6 +20,10 @@ pymdownx.snippets documentation (``base_path``):
   (``settings["snippets.dedent_subsections"] == "true"``) dedents the lines a
   line range or section picks.
 
+``{!file!}`` includes (the mdx_include and markdown-include extensions) name a
+file relative to the extension's ``base_path`` (default ``.``: the folder of
+``mkdocs.yml``, where ``mkdocs`` runs): :meth:`MkDocsSite.resolve_markdown_include`.
+
 ``docs_dir`` may be a symlink (followed), or a symlink checked out by git as a
 one-line text file holding the target path (``core.symlinks=false``): that file
 is read as the link it stands for. Pages use the ``pymdown`` markup
@@ -44,6 +48,9 @@ from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_un
 
 _SNIPPET_LINE = re.compile(r"""^\s*(?:-{1,}8<-{1,})\s+(['"]?)([^'"\s][^'"]*?)\1\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
+# Python-Markdown extensions that replace "{!file!}" by the file (mdx_include; markdown-include)
+_INCLUDE_EXTENSIONS = {"mdx_include": "mdx_include", "markdown_include.include": "markdown_include",
+                       "markdown_include": "markdown_include"}
 
 
 class _PermissiveLoader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
@@ -176,6 +183,12 @@ class MkDocsSite:
         if snippets.get("dedent_subsections") is True:
             settings["snippets.dedent_subsections"] = "true"
         settings["markdown_extensions"] = " ".join(exts)
+        for ext_name, syntax in _INCLUDE_EXTENSIONS.items():
+            if ext_name in exts:  # {!file!} includes: base_path is relative to where mkdocs runs (mkdocs.yml)
+                inc_base = exts[ext_name].get("base_path", ".")
+                settings["include.syntax"] = syntax
+                settings["include.base_path"] = join_rel(site_dir, str(inc_base or "."))
+                break
         theme = data.get("theme") or {}
         if isinstance(theme, dict) and theme.get("custom_dir"):
             custom = join_rel(site_dir, str(theme["custom_dir"]))
@@ -297,6 +310,20 @@ class MkDocsSite:
                 return res
             tried = tried or res
         return tried or ResolvedLink(problem=f"snippet not found: {name}")
+
+    def resolve_markdown_include(self, target: str) -> ResolvedLink:
+        """The file a ``{!target!}`` include (mdx_include, markdown-include) names:
+        ``target`` relative to the extension's ``base_path`` (itself relative to
+        the folder of ``mkdocs.yml``, where ``mkdocs`` runs), as those extensions
+        resolve it. A problem when no such extension is configured or the path
+        leaves the root; the file need not exist. Never raises."""
+        base = self._config.settings.get("include.base_path")
+        if base is None:
+            return ResolvedLink(problem="no {!file!} include extension configured")
+        joined = join_rel(base, target.strip())
+        if joined.startswith(".."):
+            return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
+        return self._checked(joined)
 
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """Nothing generator-level: snippets and Python-Markdown extensions are the
