@@ -339,3 +339,34 @@ def test_mdx_include_and_markdown_include(tmp_path: Path) -> None:
     site = MkDocsSite.load(root, "site/mkdocs.yml")
     doc = convert_pymdown(root / "site" / "docs" / "page.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "print('hello') import sys"
+
+
+def test_macros_plugin_renders_variables_and_drops_code(tmp_path: Path) -> None:
+    # mkdocs-macros: pages are Jinja2 templates over extra/config/front matter; includes come from
+    # include_dir; the site's Python macros are not run (dropped, with a warning); snippets come after
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "partials").mkdir()
+    (root / "mkdocs.yml").write_text(
+        "site_name: Widget Docs\nrepo_url: https://git.example.org/widget\nextra:\n  release: '4.2'\n"
+        "  tag: !ENV [DOCS_TAG, stable]\nplugins:\n  - macros:\n      include_dir: partials\n"
+        "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: partials\n")
+    (root / "partials" / "support.md").write_text("Support covers {{ release }}.\n")
+    (root / "partials" / "template.html").write_text("<p>{{ user.name }}</p>\n")
+    (root / "docs" / "index.md").write_text(
+        "---\nproduct: Widget\n---\n\n# {{ product }} {{ release }}\n\n{% set os = 'Linux' %}\n"
+        "Get [the source]({{ config.repo_url }}/tree/{{ config.extra.tag }}) for {{ os }}.\n\n"
+        "{% if release %}\nShown when released.\n{% endif %}\n{# a comment #}\n"
+        "{% include 'support.md' %}\n\n{{ button('Download', '/dl') }} and {% raw %}{{ literal }}{% endraw %}.\n\n"
+        "```html\n--8<-- \"template.html\"\n```\n")
+    (root / "docs" / "skip.md").write_text("---\nignore_macros: true\n---\n\n# Skip\n\nKeep {{ release }}.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "index.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.title == "Widget 4.2"
+    assert doc.sections[0].text == (
+        "Get the source for Linux.\n\nShown when released.\n\nSupport covers 4.2.\n\nand {{ literal }}.\n\n"
+        "<p>{{ user.name }}</p>")
+    assert [w for w in doc.warnings if w.startswith("macros")] == [
+        "macros: 1 expression(s) not rendered (site macros are not run): \"button('Download', '/dl')\""]
+    skip = convert_pymdown(root / "docs" / "skip.md", site=site, assets_dir=tmp_path / "a")
+    assert skip.sections[0].text == "Keep {{ release }}."

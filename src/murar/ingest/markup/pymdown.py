@@ -523,7 +523,10 @@ def convert_pymdown(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocume
     opts = MarkdownOptions(plugins=PLUGINS)
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
+    # the generator's page pass first (MkDocs plugins' on_page_markdown, e.g. macros),
+    # then the Python-Markdown extensions (snippets are a Markdown preprocessor)
+    text = site.preprocess(text, page_rel=rel, warnings=warnings)
     tr = PymdownTransformer(site, extensions=site_extensions(site))
     markdown = tr.transform(text, page_rel=rel)
     return convert_markdown_text(markdown, path=path, root=root, site=site, options=opts,
-                                 warnings=warnings + tr.warnings)
+                                 warnings=warnings + tr.warnings, preprocessed=True)

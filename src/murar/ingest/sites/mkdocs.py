@@ -41,7 +41,13 @@ from typing import Any
 
 import yaml
 
+from murar.ingest.frontmatter import (
+    FrontMatterError,
+    load_yaml_safely,
+    parse_front_matter,
+)
 from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites import _jinja
 from murar.ingest.sites._common import checked_rel, glob_regex
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
@@ -104,6 +110,18 @@ def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _plugins(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``plugins`` as ``{name: options}`` (a list of names and one-key dicts, or a dict)."""
+    raw = config.get("plugins") or []
+    items = raw.items() if isinstance(raw, dict) else ((i, None) for i in raw if isinstance(raw, list))
+    out: dict[str, dict[str, Any]] = {}
+    for item, opts in items:
+        pairs = item.items() if isinstance(item, dict) else [(item, opts)]
+        for name, value in pairs:
+            out[str(name)] = value if isinstance(value, dict) else {}
+    return out
+
+
 def _git_symlink_target(root: Path, rel: str) -> str | None:
     """The target of ``rel`` when it is a git symlink checked out as a text file."""
     path = root / rel
@@ -143,6 +161,7 @@ class MkDocsSite:
         self._snippet_base_files = frozenset(b for b in self._snippet_bases if (config.root / b).is_file())
         self._custom_dir = config.settings.get("theme.custom_dir", "")
         self._snippets: set[str] | None = None
+        self._macro_vars: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, root: Path, config_file: str | None) -> MkDocsSite:
@@ -188,6 +207,19 @@ class MkDocsSite:
                 inc_base = exts[ext_name].get("base_path", ".")
                 settings["include.syntax"] = syntax
                 settings["include.base_path"] = join_rel(site_dir, str(inc_base or "."))
+                break
+        plugins = _plugins(data)
+        for plugin in ("macros", "markdownextradata"):  # pages are Jinja2 templates
+            if plugin in plugins:
+                opts = plugins[plugin]
+                settings["macros.plugin"] = plugin
+                settings["macros.include_dir"] = join_rel(site_dir, str(opts.get("include_dir") or docs_name))
+                yamls = opts.get("include_yaml") or []
+                yamls = [yamls] if isinstance(yamls, (str, dict)) else yamls
+                names = [str(v) for y in yamls for v in (y.values() if isinstance(y, dict) else [y])]
+                settings["macros.include_yaml"] = "\n".join(join_rel(site_dir, n) for n in names)
+                if opts.get("render_by_default") is False:
+                    settings["macros.render_by_default"] = "false"
                 break
         theme = data.get("theme") or {}
         if isinstance(theme, dict) and theme.get("custom_dir"):
@@ -325,10 +357,58 @@ class MkDocsSite:
             return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
         return self._checked(joined)
 
+    def _macro_variables(self) -> dict[str, Any]:
+        """The Jinja2 names every page sees (mkdocs-macros ``on_config``): ``config``
+        (the whole ``mkdocs.yml``), ``extra`` and each ``extra`` key at the top,
+        then the ``include_yaml`` files' keys."""
+        if self._macro_vars is None:
+            cfg = self._config
+            data = read_mkdocs_yml(cfg.root / cfg.config_file) if cfg.config_file else {}
+            extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
+            assert isinstance(extra, dict)
+            variables: dict[str, Any] = {"config": data, "extra": extra}
+            for rel in filter(None, cfg.settings.get("macros.include_yaml", "").split("\n")):
+                res = self._checked(rel)
+                try:
+                    loaded = load_yaml_safely((cfg.root / (res.rel_path or rel)).read_text(encoding="utf-8"),
+                                              unknown_tags="null") if res.rel_path else None
+                except (OSError, UnicodeDecodeError, FrontMatterError):
+                    loaded = None
+                if isinstance(loaded, dict):
+                    variables.update(loaded)
+            variables.update(extra)
+            self._macro_vars = variables
+        return self._macro_vars
+
+    def _macro_include(self, name: str) -> str | None:
+        res = self._checked(join_rel(self._config.settings.get("macros.include_dir", self._docs), name))
+        path = self._config.root / res.rel_path if res.rel_path else None
+        try:
+            return path.read_text(encoding="utf-8", errors="replace") if path and path.is_file() else None
+        except OSError:
+            return None
+
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
-        """Nothing generator-level: snippets and Python-Markdown extensions are the
-        ``pymdown`` markup's (:mod:`murar.ingest.markup.pymdown`)."""
-        return text
+        """With the macros (mkdocs-macros) or markdownextradata plugin, the page
+        body is a Jinja2 template: it is rendered by :func:`murar.ingest.sites._jinja.render`
+        with the ``mkdocs.yml`` variables (:meth:`_macro_variables`) and the page's
+        front matter keys (``page.meta`` too); ``{% include %}`` reads from the
+        plugin's ``include_dir`` (default ``docs_dir``). A page whose front matter
+        says ``ignore_macros: true`` (or, with ``render_by_default: false``, does
+        not say ``render_macros: true``) is left as written. Snippets and
+        Python-Markdown extensions are the ``pymdown`` markup's
+        (:mod:`murar.ingest.markup.pymdown`)."""
+        settings = self._config.settings
+        if "macros.plugin" not in settings or ("{{" not in text and "{%" not in text and "{#" not in text):
+            return text
+        fm = parse_front_matter(text)
+        if fm.meta.get("ignore_macros") is True:
+            return text
+        if settings.get("macros.render_by_default") == "false" and fm.meta.get("render_macros") is not True:
+            return text
+        head = text[: len(text) - len(fm.body)] if fm.body and text.endswith(fm.body) else ""
+        variables = {**self._macro_variables(), **fm.meta, "page": {"meta": fm.meta, "title": fm.meta.get("title")}}
+        return head + _jinja.render(text[len(head):], variables, include=self._macro_include, warnings=warnings)
 
 
 def snippet_targets(text: str) -> list[str]:
