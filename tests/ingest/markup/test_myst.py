@@ -277,3 +277,25 @@ def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     site = _book(tmp_path, {"p.md": "# P\n\nSee {pep}`8#naming`, {rfc}`2616` and {pep}`the style guide <8>`.\n"})
     doc = convert_myst(tmp_path / "p.md", site=site)
     assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text
+
+
+def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
+    # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
+    site = _book(tmp_path, {"intro.md": """\
+# Setup
+
+Clone the project[^no-git] and build it.
+
+[^no-git]: A zip download works without git.
+
+    It holds the same files.
+
+## Next
+
+More text.
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Clone the project and build it." in text
+    assert "A zip download works without git.\n\nIt holds the same files." in text
+    assert "[^" not in text

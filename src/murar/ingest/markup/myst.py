@@ -2,6 +2,7 @@
 
 markdown-it-py with the MyST plugins of mdit-py-plugins is the parser
 (CommonMark + tables, front matter, ``(label)=`` targets, ``%`` comments,
+``[^name]`` footnotes (the notes' text ends the page, the references go),
 ``{role}`text``` roles, ``:::`` colon fences, ``$$`` math, definition lists,
 ``{{ substitutions }}``, ``{width=...}`` inline attributes). MyST directives (``` ```{name} argument``` fences and
 ``:::{name}`` colon fences, https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
@@ -40,6 +41,7 @@ from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
@@ -88,7 +90,8 @@ def myst_markdown_it() -> MarkdownIt:
     """The markdown-it parser configured for MyST (see module doc)."""
     return (MarkdownIt("commonmark", {"html": True}).enable("table")
             .use(front_matter_plugin).use(myst_block_plugin).use(myst_role_plugin).use(colon_fence_plugin)
-            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin))
+            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin)
+            .use(footnote_plugin))
 
 
 @dataclass(slots=True)
