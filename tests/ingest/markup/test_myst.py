@@ -299,3 +299,36 @@ More text.
     assert "Clone the project and build it." in text
     assert "A zip download works without git.\n\nIt holds the same files." in text
     assert "[^" not in text
+
+
+def test_video_files_in_figures_and_image_wildcards(tmp_path: Path) -> None:
+    # mystmd "Videos": {figure}/{image}/![]() of an .mp4 is a video; "name.*" picks the best existing file
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "demo.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    _png(tmp_path / "media" / "chart.png")
+    _png(tmp_path / "media" / "clip.png")
+    (tmp_path / "media" / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    files = {"intro.md": """\
+# Tour
+
+:::{figure} media/demo.mp4
+The editor in action.
+:::
+
+![Chart](media/chart.*)
+
+![](media/clip.*)
+"""}
+    for config, clip_is_video in (("_config.yml", False), ("myst.yml", True)):
+        for rel, text in files.items():
+            (tmp_path / rel).write_text(text)
+        (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+        site = _book(tmp_path, files) if config == "_config.yml" else JupyterBookSite(tmp_path, "myst.yml")
+        doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+        videos = [(v.path, v.title) for v in doc.media if isinstance(v, VideoItem)]
+        images = [i.path for i in _images(doc)]
+        assert videos[0] == ("media/demo.mp4", "The editor in action.")
+        assert images[0] == "media/chart.png"
+        assert (("media/clip.mp4", "Tour") in videos) is clip_is_video
+        assert ("media/clip.png" in images) is not clip_is_video
+        assert not [w for w in doc.warnings if "not an image" in w]

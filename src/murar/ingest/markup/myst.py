@@ -9,7 +9,9 @@ markdown-it-py with the MyST plugins of mdit-py-plugins is the parser
 are read here:
 
 - ``{figure}`` (the body is the author caption), ``{image}``, raw ``<img>``
-  and Markdown images become images; ``<iframe>``/``<video>`` and
+  and Markdown images become images, or videos when the file is one (mystmd
+  "Videos": ``{figure} clip.mp4``); ``name.*`` is the best existing file of
+  that name (Sphinx's and mystmd's image wildcard); ``<iframe>``/``<video>`` and
   ``{iframe}``/``{youtube}``/``{video}`` become videos;
 - admonitions (``{note}``, ``{admonition} Title``, ...) become text led by
   their label; containers (``{tab-set}``, ``{dropdown}``, ``{card}``,
@@ -60,7 +62,7 @@ from murar.ingest.markup.builder import (
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
-from murar.ingest.sites.base import Site
+from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
 
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it"]
@@ -82,6 +84,8 @@ _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-ex
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor"}
+_SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
+_MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
            "iframe": "{}", "video": "{}"}
 
@@ -278,7 +282,30 @@ class MystParser:
     def _image(self, src: str, *, alt: str, caption: str) -> None:
         if self.image_hook is not None and self.image_hook(src, alt, caption):
             return
+        path = src.split("?", 1)[0].split("#", 1)[0]
+        if path.endswith(".*"):
+            src = self._wildcard(src, path)
+            path = src.split("?", 1)[0].split("#", 1)[0]
+        if PurePosixPath(path).suffix.lower() in VIDEO_EXTS:
+            # a video file in {figure}, {image} or ![](...) is embedded as a video (mystmd "Videos")
+            self.b.end_paragraph()
+            self.b.video(src, title=caption or alt)
+            return
         self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base)
+
+    def _wildcard(self, src: str, path: str) -> str:
+        """``image.*``: the best existing file of that name for a web page, as Sphinx
+        (svg, png, gif, jpeg) or, for a ``myst.yml`` project, mystmd ("Multiple
+        Images": a video, then webp, svg, png, ...) picks it; unchanged when none exists."""
+        mystmd = PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
+        order = _MYSTMD_WILDCARD if mystmd else _SPHINX_WILDCARD
+        page = self._image_base or self.b.rel
+        for ext in order:
+            candidate = path[:-1] + ext
+            res = self.site.resolve_asset(candidate, page_rel=page)
+            if res.rel_path and (self.site.config.root / res.rel_path).is_file():
+                return candidate + src[len(path):]
+        return src
 
     # ------------------------------------------------------------- directives
     def _directive(self, d: _Directive) -> None:
