@@ -156,6 +156,10 @@ class MystParser:
         # called for every image link first; returns True when it handled the
         # link itself (notebook cell attachments, ``attachment:name.png``)
         self.image_hook: Callable[[str, str, str], bool] | None = None
+        # myst-nb glue: called with (kind, key, caption) for {glue...} roles and
+        # directives; returns the text to show (a figure it stores itself), None when
+        # the key is not glued in this notebook
+        self.glue_hook: Callable[[str, str, str], str | None] | None = None
 
     # ---------------------------------------------------------------- entry
     def feed(self, text: str, *, file_rel: str | None = None, top: bool = False) -> None:
@@ -251,7 +255,9 @@ class MystParser:
             elif ty in ("softbreak", "hardbreak"):
                 sink.append(" ")
             elif ty == "myst_role":
-                sink.append(role_text(str(c.meta.get("name", "")), c.content))
+                name = str(c.meta.get("name", ""))
+                glued = self._glue(name, c.content, "") if name.startswith("glue") else None
+                sink.append(glued if glued is not None else role_text(name, c.content))
             elif ty == "substitution_inline":
                 key = c.content.strip()
                 if key in self.subs:
@@ -308,9 +314,21 @@ class MystParser:
         return src
 
     # ------------------------------------------------------------- directives
+    def _glue(self, kind: str, key: str, caption: str) -> str | None:
+        if self.glue_hook is None:
+            return None
+        return self.glue_hook(kind, key.strip(), caption)
+
     def _directive(self, d: _Directive) -> None:
         name = d.name
-        if name in ("figure", "image", "thumbnail"):
+        if name.startswith("glue") and self.glue_hook is not None:
+            self.b.end_paragraph()
+            shown = self._glue(name, d.argument, self._plain(d.body))
+            if shown:
+                self.b.block(shown)
+            elif shown is None:
+                self.b.warnings.append(f"{{{name}}} {d.argument.strip()!r}: nothing glued under that name here")
+        elif name in ("figure", "image", "thumbnail"):
             alt = str(d.options.get("alt") or "")
             caption = self._plain(d.body) if name in ("figure", "thumbnail") else ""
             self.b.end_paragraph()
@@ -399,7 +417,9 @@ class MystParser:
                     if c.type in ("text", "code_inline", "math_inline"):
                         out.append(c.content)
                     elif c.type == "myst_role":
-                        out.append(role_text(str(c.meta.get("name", "")), c.content))
+                        name = str(c.meta.get("name", ""))
+                        glued = self._glue(name, c.content, "") if name.startswith("glue") else None
+                        out.append(glued if glued is not None else role_text(name, c.content))
                     elif c.type == "substitution_inline":
                         out.append(self.subs.get(c.content.strip(), ""))
                     elif c.type in ("softbreak", "hardbreak"):
