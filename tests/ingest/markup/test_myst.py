@@ -332,3 +332,21 @@ The editor in action.
         assert (("media/clip.mp4", "Tour") in videos) is clip_is_video
         assert ("media/clip.png" in images) is not clip_is_video
         assert not [w for w in doc.warnings if "not an image" in w]
+
+
+def test_admonition_title_is_inline_markdown(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"intro.md": """\
+# Tips
+
+:::{hint} Use `jb` as a **short-hand**
+The alias works everywhere.
+:::
+
+::::{admonition} The {term}`CLI` *flags*
+Pass them after the command.
+::::
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert "Hint Use jb as a short-hand: The alias works everywhere." in text
+    assert "The CLI flags: Pass them after the command." in text

@@ -335,13 +335,14 @@ class MystParser:
             self._image(d.argument, alt=alt, caption=caption)
         elif name in _ADMONITIONS:
             label = _LABELS.get(name, name.capitalize())
+            title = self._plain(d.argument) if d.argument else ""  # a title is inline Markdown
             if name == "admonition":
-                label = d.argument or "Note"
+                label = title or "Note"
                 lead = label
             elif name in ("versionadded", "versionchanged", "deprecated"):
-                lead = f"{label} {d.argument}".strip()
+                lead = f"{label} {title}".strip()
             else:
-                lead = label + (f" {d.argument}" if d.argument else "")
+                lead = label + (f" {title}" if title else "")
             if name == "todo" and not self._todo():
                 return
             self.b.end_paragraph()
