@@ -370,3 +370,35 @@ def test_macros_plugin_renders_variables_and_drops_code(tmp_path: Path) -> None:
         "macros: 1 expression(s) not rendered (site macros are not run): \"button('Download', '/dl')\""]
     skip = convert_pymdown(root / "docs" / "skip.md", site=site, assets_dir=tmp_path / "a")
     assert skip.sections[0].text == "Keep {{ release }}."
+
+
+def test_mkdocstrings_blocks_become_api_text(tmp_path: Path) -> None:
+    # "::: pkg.Object" (mkdocstrings, Python handler): the object's signature, docstring and public
+    # members, read statically; re-exports followed; Annotated[T, Doc(...)] parameters listed
+    root = tmp_path / "proj"
+    (root / "src" / "kettle").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text(
+        "site_name: K\nplugins:\n  - mkdocstrings:\n      handlers:\n        python:\n          paths: [src]\n"
+        "          options:\n            show_root_heading: true\n")
+    (root / "src" / "kettle" / "__init__.py").write_text('"""Kettle."""\nfrom .core import Kettle as Kettle\n')
+    (root / "src" / "kettle" / "core.py").write_text(
+        "from typing import Annotated\nfrom typing_extensions import Doc\n\n\nclass Kettle:\n"
+        '    """Boils water."""\n\n    def __init__(self, litres: float = 1.5) -> None:\n        self.litres = litres\n\n'
+        "    def boil(self, target: Annotated[int, Doc('Temperature in Celsius.')] = 100) -> bool:\n"
+        '        """Heat until the target."""\n        return True\n\n'
+        '    def descale(self) -> None:\n        """Remove limescale."""\n\n    def _relay(self):\n        pass\n')
+    (root / "docs" / "api.md").write_text(
+        "# API\n\n::: kettle.Kettle\n    options:\n      members:\n        - boil\n\n"
+        "```md\n::: kettle.Kettle\n```\n\n::: kettle.Teapot\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "api.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path for s in doc.sections] == [("API",), ("API", "kettle.Kettle"),
+                                                      ("API", "kettle.Kettle", "boil")]
+    assert doc.sections[1].text == "class Kettle(litres: float=1.5)\n\nBoils water."
+    assert doc.sections[2].text.startswith(
+        "boil(target: int=100) -> bool\n\nHeat until the target.\n\nParameters:\n\ntarget: Temperature in Celsius.")
+    assert "::: kettle.Kettle" in doc.sections[2].text  # the fenced example stays as written
+    assert "descale" not in " ".join(s.text for s in doc.sections)
+    assert [w for w in doc.warnings if "mkdocstrings" in w] == [
+        "mkdocstrings ::: kettle.Teapot: source not found; API text left out"]

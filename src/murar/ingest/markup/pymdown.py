@@ -11,6 +11,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   ``--8<-- [end:name]``; marker lines never show), ``;--8<--`` escapes;
   the file is found by :meth:`Site.resolve_include` (snippets ``base_path``);
   the snippets of the site's ``auto_append`` list end every page;
+- ``::: package.module.Object`` blocks (mkdocstrings) become the object's API
+  text, read statically from its source (:mod:`murar.ingest.markup.pyapi`);
 - ``{!file!}`` includes (mdx_include, markdown-include) are replaced by the
   file, found by the site's ``resolve_markdown_include`` (the extension's
   ``base_path``), before snippets and inside code blocks too;
@@ -62,6 +64,9 @@ _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 _MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<path>[^\s|!\[\]{}][^|!\[\]{}\n]*?)[ \t]*"
                           r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
 _MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
+_AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
+_MAX_SOURCE = 2_000_000
+_MAX_ALIAS_HOPS = 5
 _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
                            re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
@@ -110,6 +115,8 @@ class PymdownTransformer:
         if syntax and "{!" in text:
             text = self.expand_includes(text, syntax=syntax, depth=0, stack=(page_rel,))
         text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
+        if "mkdocstrings" in self.site.config.settings.get("plugins", "").split() and ":::" in text:
+            text = "\n".join(self._autodoc(text.split("\n")))
         lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
@@ -238,6 +245,62 @@ class PymdownTransformer:
         if "{!" in body:
             body = self.expand_includes(body, syntax=syntax, depth=depth + 1, stack=(*stack, res.rel_path))
         return body
+
+    # ------------------------------------------------------ mkdocstrings
+    def _autodoc(self, lines: list[str]) -> list[str]:
+        """mkdocstrings: a ``::: identifier`` line and the indented YAML options below
+        it become the object's API documentation (:mod:`murar.ingest.markup.pyapi`,
+        read from the module source the site finds); an object that cannot be
+        found or read leaves nothing, with a warning (never the raw block)."""
+        out: list[str] = []
+        fences = FenceTracker(_FENCE)
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            m = None if fences.in_code(line) else _AUTODOC.match(line)
+            if m is None:
+                out.append(line)
+                i += 1
+                continue
+            indent, identifier = m.group(1), m.group(2)
+            j = i + 1
+            while j < len(lines) and (not lines[j].strip() or _width(lines[j]) > _width(indent)):
+                j += 1
+            while j > i + 1 and not lines[j - 1].strip():
+                j -= 1
+            options = _autodoc_options(lines[i + 1:j], self.site.config.settings.get("mkdocstrings.options", ""))
+            rendered = self._render_api(identifier, options)
+            out.extend(indent + ln if ln else ln for ln in (rendered or "").split("\n"))
+            i = j
+        return out
+
+    def _render_api(self, identifier: str, options: dict[str, object]) -> str | None:
+        from murar.ingest.markup.pyapi import imported_name, render_object
+
+        handler = options.pop("__handler__", "python")
+        finder = getattr(self.site, "resolve_python_object", None)
+        target = identifier
+        for _hop in range(_MAX_ALIAS_HOPS):  # a re-exported name is followed to its definition
+            found = finder(target) if finder is not None and handler == "python" else None
+            if found is None:
+                break
+            rel, path = found
+            try:
+                source = (self.site.config.root / rel).read_text(encoding="utf-8", errors="replace")[:_MAX_SOURCE]
+            except OSError as err:
+                self.warnings.append(f"mkdocstrings ::: {identifier}: cannot read {rel} ({err})")
+                return None
+            text = render_object(source, path, identifier=identifier, options=options)
+            if text is not None:
+                return text
+            module = target.split(".")[: len(target.split(".")) - len(path)]
+            alias = imported_name(source, path[0], module=".".join(module), is_package=rel.endswith("__init__.py")) \
+                if path else None
+            if alias is None:
+                break
+            target = ".".join([alias, *path[1:]])
+        self.warnings.append(f"mkdocstrings ::: {identifier}: source not found; API text left out")
+        return None
 
     # ----------------------------------------------------------------- tabs
     def _tabs(self, lines: list[str], depth: int = 0) -> list[str]:
@@ -412,6 +475,33 @@ def _include_lines(lines: list[str], spec: str, *, mdx: bool) -> list[str]:
         else:
             out.extend(reversed(lines[end - 1:start]))
     return out
+
+
+def _autodoc_options(lines: list[str], site_options: str) -> dict[str, object]:
+    """The options of a ``:::`` block (its ``options:`` mapping over the site's
+    handler options; its ``handler`` under ``__handler__``); bad YAML gives the site's."""
+    import json
+
+    import yaml
+
+    merged: dict[str, object] = {}
+    try:
+        base = json.loads(site_options) if site_options else {}
+    except ValueError:
+        base = {}
+    if isinstance(base, dict):
+        merged.update(base)
+    body = textwrap.dedent("\n".join(lines))
+    try:
+        data = yaml.safe_load(body) if body.strip() else None
+    except yaml.YAMLError:
+        data = None
+    if isinstance(data, dict):
+        if isinstance(data.get("options"), dict):
+            merged.update({str(k): v for k, v in data["options"].items()})
+        if isinstance(data.get("handler"), str):
+            merged["__handler__"] = data["handler"]
+    return merged
 
 
 def _attr_lists(lines: list[str]) -> list[str]:

@@ -24,6 +24,10 @@ pymdownx.snippets documentation (``base_path``):
 file relative to the extension's ``base_path`` (default ``.``: the folder of
 ``mkdocs.yml``, where ``mkdocs`` runs): :meth:`MkDocsSite.resolve_markdown_include`.
 
+``::: package.module.Object`` blocks (the mkdocstrings plugin) are the API
+documentation of that object, whose module is found by
+:meth:`MkDocsSite.resolve_python_object` (mkdocstrings-python ``paths``).
+
 ``docs_dir`` may be a symlink (followed), or a symlink checked out by git as a
 one-line text file holding the target path (``core.symlinks=false``): that file
 is read as the link it stands for. Pages use the ``pymdown`` markup
@@ -33,6 +37,7 @@ configure them).
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import re
@@ -209,6 +214,16 @@ class MkDocsSite:
                 settings["include.base_path"] = join_rel(site_dir, str(inc_base or "."))
                 break
         plugins = _plugins(data)
+        settings["plugins"] = " ".join(plugins)
+        handlers = plugins.get("mkdocstrings", {}).get("handlers") or {}
+        python = handlers.get("python") if isinstance(handlers, dict) else None
+        if "mkdocstrings" in plugins:  # mkdocstrings-python: "paths" (default ["."]) from mkdocs.yml's folder
+            python = python if isinstance(python, dict) else {}
+            paths = python.get("paths") or ["."]
+            paths = [paths] if isinstance(paths, str) else [str(p) for p in paths if isinstance(p, (str, int))]
+            settings["mkdocstrings.paths"] = "\n".join(join_rel(site_dir, p) for p in paths)
+            options = python.get("options") if isinstance(python.get("options"), dict) else {}
+            settings["mkdocstrings.options"] = json.dumps(options, default=str)
         for plugin in ("macros", "markdownextradata"):  # pages are Jinja2 templates
             if plugin in plugins:
                 opts = plugins[plugin]
@@ -342,6 +357,26 @@ class MkDocsSite:
                 return res
             tried = tried or res
         return tried or ResolvedLink(problem=f"snippet not found: {name}")
+
+    def resolve_python_object(self, identifier: str) -> tuple[str, list[str]] | None:
+        """The source file of the module holding ``identifier`` (``pkg.mod.Class.method``)
+        and the attribute path below it, as mkdocstrings-python finds it statically:
+        the longest module prefix found as ``a/b.py`` or ``a/b/__init__.py`` under the
+        handler's ``paths`` (relative to ``mkdocs.yml``'s folder, default ``.``), then
+        under the root and its ``src`` folder (where the package griffe would find
+        installed usually lives). None when not found inside the root. Never raises."""
+        parts = [p for p in identifier.strip().split(".") if p]
+        if not parts or not all(p.isidentifier() for p in parts):
+            return None
+        bases = [b for b in self._config.settings.get("mkdocstrings.paths", ".").split("\n") if b]
+        for base in dict.fromkeys([*bases, ".", "src"]):
+            for cut in range(len(parts), 0, -1):
+                stem = join_rel(base, "/".join(parts[:cut]))
+                for rel in (f"{stem}.py", f"{stem}/__init__.py"):
+                    res = self._checked(rel)
+                    if res.rel_path and (self._config.root / res.rel_path).is_file():
+                        return res.rel_path, parts[cut:]
+        return None
 
     def resolve_markdown_include(self, target: str) -> ResolvedLink:
         """The file a ``{!target!}`` include (mdx_include, markdown-include) names:
