@@ -402,3 +402,20 @@ def test_mkdocstrings_blocks_become_api_text(tmp_path: Path) -> None:
     assert "descale" not in " ".join(s.text for s in doc.sections)
     assert [w for w in doc.warnings if "mkdocstrings" in w] == [
         "mkdocstrings ::: kettle.Teapot: source not found; API text left out"]
+
+
+def test_autorefs_cross_references_show_their_title(tmp_path: Path) -> None:
+    # mkdocs-autorefs (on with mkdocstrings): [title][identifier] and [identifier][] show the title;
+    # references the page defines, code spans and fences stay
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - search\n  - mkdocstrings\n")
+    (root / "docs" / "bus.md").write_text(
+        "# Bus\n\nIt returns a [`Subscription`][kettle.bus.Subscription] handle; see [kettle.bus.Bus][] and "
+        "the [guide][guide-ref].\n\nLiteral `[a][b]` stays.\n\n```text\n[x][y]\n```\n\n"
+        "[guide-ref]: https://example.org/guide\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "bus.md", site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert text.startswith("It returns a Subscription handle; see kettle.bus.Bus and the guide.\n\nLiteral [a][b] stays.")
+    assert "[x][y]" in text

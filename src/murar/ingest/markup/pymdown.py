@@ -13,6 +13,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   the snippets of the site's ``auto_append`` list end every page;
 - ``::: package.module.Object`` blocks (mkdocstrings) become the object's API
   text, read statically from its source (:mod:`murar.ingest.markup.pyapi`);
+- ``[title][identifier]`` cross-references (mkdocs-autorefs, on with
+  mkdocstrings) show their title;
 - ``{!file!}`` includes (mdx_include, markdown-include) are replaced by the
   file, found by the site's ``resolve_markdown_include`` (the extension's
   ``base_path``), before snippets and inside code blocks too;
@@ -64,6 +66,8 @@ _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 _MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<path>[^\s|!\[\]{}][^|!\[\]{}\n]*?)[ \t]*"
                           r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
 _MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
+_LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
+_AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
 _MAX_SOURCE = 2_000_000
 _MAX_ALIAS_HOPS = 5
@@ -118,6 +122,9 @@ class PymdownTransformer:
         if "mkdocstrings" in self.site.config.settings.get("plugins", "").split() and ":::" in text:
             text = "\n".join(self._autodoc(text.split("\n")))
         lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
+        plugins = self.site.config.settings.get("plugins", "").split()
+        if "autorefs" in plugins or "mkdocstrings" in plugins:  # mkdocstrings turns autorefs on
+            lines = _autorefs(lines)
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
         if "attr_list" in self.extensions:
@@ -502,6 +509,32 @@ def _autodoc_options(lines: list[str], site_options: str) -> dict[str, object]:
         if isinstance(data.get("handler"), str):
             merged["__handler__"] = data["handler"]
     return merged
+
+
+def _autorefs(lines: list[str]) -> list[str]:
+    """mkdocs-autorefs: ``[title][identifier]`` and ``[identifier][]`` link to a
+    heading or API object anywhere in the site; the reader sees the title. Such a
+    reference with no ``[label]: url`` definition on the page (which Markdown would
+    leave as bracketed text) becomes its title; defined references, code spans
+    and fenced code stay as written."""
+    fences = FenceTracker(_FENCE)
+    defined = {m.group(1).strip().lower() for ln in lines if (m := _LINK_DEF.match(ln))}
+
+    out: list[str] = []
+    for line in lines:
+        if fences.in_code(line) or "][" not in line:
+            out.append(line)
+            continue
+        spans = [m.span() for m in re.finditer(r"(`+)[^`]*?\1", line)]
+
+        def title(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
+            if any(a < m.start() < b for a, b in spans):  # inside a code span
+                return m.group(0)
+            label = (m.group(2) or m.group(1)).strip().lower()
+            return m.group(0) if label in defined else m.group(1)
+
+        out.append(_AUTOREF.sub(title, line))
+    return out
 
 
 def _attr_lists(lines: list[str]) -> list[str]:
