@@ -419,3 +419,16 @@ def test_autorefs_cross_references_show_their_title(tmp_path: Path) -> None:
     text = doc.sections[0].text
     assert text.startswith("It returns a Subscription handle; see kettle.bus.Bus and the guide.\n\nLiteral [a][b] stays.")
     assert "[x][y]" in text
+
+
+def test_inlinehilite_shebang_is_not_text(tmp_path: Path) -> None:
+    # pymdownx.inlinehilite: `#!python code` / `:::js code` highlight code; the mock shebang is not shown
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - pymdownx.inlinehilite\n")
+    (root / "docs" / "p.md").write_text(
+        "# P\n\nCall `#!python range(3)` or `:::js let x = 1;`; ``#!js `tick` `` and `#!` stay code.\n\n"
+        "```md\n`#!python kept`\n```\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Call range(3) or let x = 1;; `tick` and #! stay code.\n\n`#!python kept`"

@@ -13,6 +13,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   the snippets of the site's ``auto_append`` list end every page;
 - ``::: package.module.Object`` blocks (mkdocstrings) become the object's API
   text, read statically from its source (:mod:`murar.ingest.markup.pyapi`);
+- pymdownx.inlinehilite's ``#!lang``/``:::lang`` prefix of an inline code span
+  is not shown;
 - ``[title][identifier]`` cross-references (mkdocs-autorefs, on with
   mkdocstrings) show their title;
 - ``{!file!}`` includes (mdx_include, markdown-include) are replaced by the
@@ -66,6 +68,7 @@ _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 _MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<path>[^\s|!\[\]{}][^|!\[\]{}\n]*?)[ \t]*"
                           r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
 _MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
+_HILITE_SHEBANG = re.compile(r"(?<!`)(`+)(?::{3,}|#!)[\w#.+-]*[ \t]+(?=\S)")
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -129,6 +132,8 @@ class PymdownTransformer:
             lines = [self._version(ln) for ln in lines]
         if "attr_list" in self.extensions:
             lines = _attr_lists(lines)
+        if "pymdownx.inlinehilite" in self.extensions:
+            lines = _inline_hilite(lines)
         if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
             lines = [ln for ln in lines if not _ABBR.match(ln)]
         out = "\n".join(lines)
@@ -535,6 +540,19 @@ def _autorefs(lines: list[str]) -> list[str]:
 
         out.append(_AUTOREF.sub(title, line))
     return out
+
+
+def _drop_shebang(m: re.Match[str]) -> str:
+    rest = m.string[m.end():m.end() + 1]
+    return m.group(1) + (" " if rest == "`" else "")  # a code span starting with ` keeps its padding
+
+
+def _inline_hilite(lines: list[str]) -> list[str]:
+    """pymdownx.inlinehilite: the mock shebang that opens an inline code span
+    (`` `#!python range()` ``, `` `:::js var x` ``) names its language and is not
+    shown; fenced code is left alone."""
+    fences = FenceTracker(_FENCE)
+    return [ln if fences.in_code(ln) or "`" not in ln else _HILITE_SHEBANG.sub(_drop_shebang, ln) for ln in lines]
 
 
 def _attr_lists(lines: list[str]) -> list[str]:
