@@ -432,3 +432,16 @@ def test_inlinehilite_shebang_is_not_text(tmp_path: Path) -> None:
     site = MkDocsSite.load(root, "mkdocs.yml")
     doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Call range(3) or let x = 1;; `tick` and #! stay code.\n\n`#!python kept`"
+
+
+def test_attribute_lists_colon_form_and_escaped_ids(tmp_path: Path) -> None:
+    # "{: .x }" after a link or code span (Python-Markdown's colon form, which the parser's attrs plugin
+    # does not read) and a heading id with a backslash escape ("{: #\\8.0}")
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "ver.md").write_text(
+        "# 8.0 Notes {: #\\8.0}\n\n[Source][src]{: .source-link } and `code`{: .x } here.\n\n"
+        "[src]: https://example.org/src\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "ver.md", site=site, assets_dir=tmp_path / "a")
+    assert [(s.heading_path, s.anchor) for s in doc.sections] == [(("8.0 Notes",), "8.0")]
+    assert doc.sections[0].text == "Source and code here."

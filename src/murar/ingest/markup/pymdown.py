@@ -84,13 +84,13 @@ _BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
 _ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:(?:\{:?[^}\n]*\})?")
 # attr_list (Python-Markdown): "{: #id .class key=value }", the colon optional
-_ATTR_TOKEN = r"""(?:[.#][\w:-]+|[\w:-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}'"]+))"""
+_ATTR_TOKEN = r"""(?:[.#][^\s{}="']+|[\w:-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}'"]+))"""
 _ATTR_LIST = rf"\{{:?[ \t]*(?P<attrs>{_ATTR_TOKEN}(?:[ \t,]+{_ATTR_TOKEN})*)[ \t]*\}}"
 _HEADING_ATTRS = re.compile(rf"^(?P<head>[ ]{{0,3}}#{{1,6}}[ \t].*?)[ \t]+{_ATTR_LIST}[ \t]*#*[ \t]*$")
 _LINE_ATTRS = re.compile(rf"^[ \t]*{_ATTR_LIST}[ \t]*$")
 _TRAILING_ATTRS = re.compile(rf"[ \t]+{_ATTR_LIST}[ \t]*$")
-_SPAN_ATTRS = re.compile(rf"(?<=[*_~=^]){_ATTR_LIST}")
-_ATTR_ID = re.compile(r"(?:^|[ \t,])#([\w:-]+)")
+_SPAN_ATTRS = re.compile(rf"(?:(?<=[*_~=^])|(?<=[)\]`])(?=\{{:)){_ATTR_LIST}")
+_ATTR_ID = re.compile(r"(?:^|[ \t,])#([^\s{}=\"',]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
 _FIGCAPTION = re.compile(r"<figcaption\b[^>]*>(.*?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
 _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]]*)\]\((?P<src><[^>\n]*>|[^\s)]+)(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
@@ -560,8 +560,11 @@ def _attr_lists(lines: list[str]) -> list[str]:
     sets HTML attributes, it is not text. A list ending a heading line gives the
     heading its ``#id`` (kept as ``{#id}``, the anchor murar reads) and goes; a
     list alone on a line (the block's) or ending a line (a list item's, a table
-    cell's) goes; one right after an emphasis closes (``*text*{ .x }``) goes.
-    Lists after links, images and code spans are the Markdown parser's. Fenced
+    cell's) goes; one right after an emphasis closes (``*text*{ .x }``) goes, and
+    so does the colon form (``[text][ref]{: .x }``) after a link, image or code
+    span, which the parser's attrs plugin does not read (the other form there is
+    the parser's). An escaped id (``{: #\\8.0 }``) is its text without the
+    backslashes. Fenced
     code is left alone; braces holding anything but attributes stay as text."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
@@ -572,7 +575,8 @@ def _attr_lists(lines: list[str]) -> list[str]:
         m = _HEADING_ATTRS.match(line)
         if m:
             ident = _ATTR_ID.search(m.group("attrs"))
-            out.append(m.group("head") + (f" {{#{ident.group(1)}}}" if ident else ""))
+            anchor = ident.group(1).replace("\\", "") if ident else ""
+            out.append(m.group("head") + (f" {{#{anchor}}}" if anchor else ""))
             continue
         if _LINE_ATTRS.match(line):
             continue
