@@ -445,3 +445,16 @@ def test_attribute_lists_colon_form_and_escaped_ids(tmp_path: Path) -> None:
     doc = convert_pymdown(root / "content" / "guide" / "ver.md", site=site, assets_dir=tmp_path / "a")
     assert [(s.heading_path, s.anchor) for s in doc.sections] == [(("8.0 Notes",), "8.0")]
     assert doc.sections[0].text == "Source and code here."
+
+
+def test_reference_definition_under_paragraph_text_is_a_definition(tmp_path: Path) -> None:
+    # Python-Markdown reads "[label]: url" lines anywhere in a block (the "[//]: # comment" idiom),
+    # also right under text and inside an admonition; CommonMark alone would show them
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "refs.md").write_text(
+        "# Refs\n\nSee the [docs][d] first.\n[d]: https://example.org/docs\n"
+        "[//]: # \"a hidden note\"\n\n!!! note\n    Body text.\n    [//]: # \"hidden too\"\n\n"
+        "```md\nText\n[x]: kept\n```\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "refs.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "See the docs first.\n\nNote:\n\nBody text.\n\nText\n[x]: kept"

@@ -69,6 +69,7 @@ _MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<p
                           r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
 _MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
 _HILITE_SHEBANG = re.compile(r"(?<!`)(`+)(?::{3,}|#!)[\w#.+-]*[ \t]+(?=\S)")
+_REF_DEF_LINE = re.compile(r"""^\[[^\[\]\n]*\]:[ ]*\S+(?:[ ]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ ]*$""")
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -130,6 +131,7 @@ class PymdownTransformer:
             lines = _autorefs(lines)
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
+        lines = _reference_definitions(lines)
         if "attr_list" in self.extensions:
             lines = _attr_lists(lines)
         if "pymdownx.inlinehilite" in self.extensions:
@@ -553,6 +555,22 @@ def _inline_hilite(lines: list[str]) -> list[str]:
     shown; fenced code is left alone."""
     fences = FenceTracker(_FENCE)
     return [ln if fences.in_code(ln) or "`" not in ln else _HILITE_SHEBANG.sub(_drop_shebang, ln) for ln in lines]
+
+
+def _reference_definitions(lines: list[str]) -> list[str]:
+    """Python-Markdown takes a ``[label]: url "title"`` line as a link reference
+    definition anywhere in a block, also right under paragraph text (CommonMark
+    would not let it interrupt the paragraph, and show it): such a line gets a
+    blank line before it, so it is read as the definition it is (the
+    ``[//]: # "comment"`` idiom then hides its comment, as MkDocs does)."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in lines:
+        if not fences.in_code(line) and _REF_DEF_LINE.match(line.strip()) and out and out[-1].strip() \
+                and _width(out[-1]) == _width(line) and not _REF_DEF_LINE.match(out[-1].strip()):
+            out.append("")  # the same block (also inside an admonition or a tab, indented alike)
+        out.append(line)
+    return out
 
 
 def _attr_lists(lines: list[str]) -> list[str]:
