@@ -350,3 +350,32 @@ Pass them after the command.
     text = doc.sections[0].text
     assert "Hint Use jb as a short-hand: The alias works everywhere." in text
     assert "The CLI flags: Pass them after the command." in text
+
+
+def test_markdown_figures(tmp_path: Path) -> None:
+    # myst-parser's {figure-md} (and the older ":::{figure,class} label" form): an image line, Markdown
+    # or <img>, then the caption
+    _png(tmp_path / "images" / "fish.png")
+    _png(tmp_path / "images" / "droid.png")
+    site = _book(tmp_path, {"intro.md": """\
+# Figures
+
+:::{figure-md} fig-fish
+:class: myclass
+
+<img src="images/fish.png" alt="fishy" width="200px">
+
+This is a caption in **Markdown**!
+:::
+
+:::{figure,myclass} fig-droid
+![droid](images/droid.png)
+
+The droid, in *Markdown*.
+:::
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    assert [(i.path, i.alt, i.caption) for i in _images(doc)] == [
+        ("images/fish.png", "fishy", "This is a caption in Markdown!"),
+        ("images/droid.png", "droid", "The droid, in Markdown.")]
+    assert "<img" not in doc.sections[0].text and "caption" not in doc.sections[0].text

@@ -8,7 +8,8 @@ markdown-it-py with the MyST plugins of mdit-py-plugins is the parser
 ``:::{name}`` colon fences, https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
 are read here:
 
-- ``{figure}`` (the body is the author caption), ``{image}``, raw ``<img>``
+- ``{figure}`` (the body is the author caption), ``{figure-md} label`` (an
+  image line, Markdown or ``<img>``, then the caption), ``{image}``, raw ``<img>``
   and Markdown images become images, or videos when the file is one (mystmd
   "Videos": ``{figure} clip.mp4``); ``name.*`` is the best existing file of
   that name (Sphinx's and mystmd's image wildcard); ``<iframe>``/``<video>`` and
@@ -29,6 +30,7 @@ An unknown directive keeps its body as text, with a warning.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from collections.abc import Callable
@@ -68,7 +70,9 @@ from murar.schema import ParsedDocument
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it"]
 
 MAX_NESTING = 40
-_DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)\}\s*(.*)$", re.DOTALL)
+# "{name}" or the older "{name,class1,class2}" (classes after commas, myst-parser < 0.18)
+_DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)(?:,[\w-]+)*\}\s*(.*)$", re.DOTALL)
+_MD_IMAGE_LINE = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>)\s*$", re.IGNORECASE)
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
                 "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated"}
@@ -319,8 +323,31 @@ class MystParser:
             return None
         return self.glue_hook(kind, key.strip(), caption)
 
+    def _markdown_figure(self, d: _Directive) -> bool:
+        """myst-parser's Markdown figure (``{figure-md} label``, formerly a
+        ``{figure}`` whose argument is a label): the body is an image, Markdown or
+        ``<img>``, then the caption paragraph. False when the body holds no image."""
+        lines = d.body.split("\n")
+        at = next((k for k, ln in enumerate(lines) if _MD_IMAGE_LINE.match(ln)), None)
+        if at is None:
+            return False
+        caption = self._plain("\n".join(lines[:at] + lines[at + 1:]))
+        image = lines[at].strip()
+        self.b.end_paragraph()
+        if image.startswith("!"):
+            m = re.match(r"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?", image)
+            if m:
+                self._image(m.group(2), alt=m.group(1), caption=caption)
+        else:
+            self.b.html(f"<figure>{image}<figcaption>{html.escape(caption)}</figcaption></figure>",
+                        inline=True, image_base=self._image_base)
+        return True
+
     def _directive(self, d: _Directive) -> None:
         name = d.name
+        markdown_figure = name == "figure-md" or (name == "figure" and d.body and not PurePosixPath(d.argument).suffix)
+        if markdown_figure and self._markdown_figure(d):
+            return
         if name.startswith("glue") and self.glue_hook is not None:
             self.b.end_paragraph()
             shown = self._glue(name, d.argument, self._plain(d.body))
