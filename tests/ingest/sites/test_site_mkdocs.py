@@ -458,3 +458,26 @@ def test_reference_definition_under_paragraph_text_is_a_definition(tmp_path: Pat
     site = MkDocsSite.load(root, "mkdocs.yml")
     doc = convert_pymdown(root / "content" / "guide" / "refs.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "See the docs first.\n\nNote:\n\nBody text.\n\nText\n[x]: kept"
+
+
+@pytest.mark.parametrize("structure", ["suffix", "folder"])
+def test_static_i18n_reads_the_default_language(tmp_path: Path, structure: str) -> None:
+    # mkdocs-static-i18n: other locales' pages are translations; suffix: page.fr.md (and page.en.md beside
+    # page.md); folder: fr/page.md. The 0.x configuration (default_language, languages mapping) too.
+    root = tmp_path / "proj"
+    files = (["index.md", "index.fr.md", "guide/setup.md", "guide/setup.fr.md", "topic/index.md", "topic/index.en.md",
+              "notes.zh.md"] if structure == "suffix" else ["en/index.md", "fr/index.md", "en/guide.md", "fr/guide.md"])
+    for rel in files:
+        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / rel).write_text(f"# {rel}\n")
+    v1 = (f"plugins:\n  - i18n:\n      docs_structure: {structure}\n      languages:\n"
+          "        - locale: en\n          default: true\n        - locale: fr\n")
+    v0 = (f"plugins:\n  - i18n:\n      docs_structure: {structure}\n      default_language: en\n"
+          "      languages:\n        en: english\n        fr: français\n")
+    for config in (v1, v0):
+        (root / "mkdocs.yml").write_text("site_name: S\n" + config)
+        site = MkDocsSite.load(root, "mkdocs.yml")
+        pages = sorted(rel for rel in files if site.classify(f"docs/{rel}").role is FileRole.PAGE)
+        expected = (["guide/setup.md", "index.md", "notes.zh.md", "topic/index.md"] if structure == "suffix"
+                    else ["en/guide.md", "en/index.md"])
+        assert pages == expected

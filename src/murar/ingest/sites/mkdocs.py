@@ -28,6 +28,10 @@ file relative to the extension's ``base_path`` (default ``.``: the folder of
 documentation of that object, whose module is found by
 :meth:`MkDocsSite.resolve_python_object` (mkdocstrings-python ``paths``).
 
+With mkdocs-static-i18n, the site is read in its default language: other
+locales' pages (``page.fr.md``, or ``fr/page.md`` with ``docs_structure: folder``)
+are translations, not pages of their own.
+
 ``docs_dir`` may be a symlink (followed), or a symlink checked out by git as a
 one-line text file holding the target path (``core.symlinks=false``): that file
 is read as the link it stands for. Pages use the ``pymdown`` markup
@@ -127,6 +131,29 @@ def _plugins(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _i18n_settings(opts: dict[str, Any]) -> dict[str, str]:
+    """mkdocs-static-i18n: ``docs_structure`` (``suffix``, the default, or ``folder``),
+    the default locale and the other locales, from the 1.x ``languages`` list
+    (``locale``/``default`` keys) or the 0.x ``default_language`` and
+    ``languages`` mapping."""
+    default = str(opts.get("default_language") or "")
+    locales: list[str] = []
+    langs = opts.get("languages")
+    if isinstance(langs, list):
+        for lang in langs:
+            if isinstance(lang, dict) and lang.get("locale"):
+                locales.append(str(lang["locale"]))
+                if lang.get("default") is True:
+                    default = str(lang["locale"])
+    elif isinstance(langs, dict):
+        locales = [str(k) for k in langs]
+    if not locales:
+        return {}
+    default = default or locales[0]
+    return {"i18n.structure": str(opts.get("docs_structure") or "suffix"), "i18n.default": default,
+            "i18n.others": " ".join(loc for loc in locales if loc != default)}
+
+
 def _git_symlink_target(root: Path, rel: str) -> str | None:
     """The target of ``rel`` when it is a git symlink checked out as a text file."""
     path = root / rel
@@ -215,6 +242,8 @@ class MkDocsSite:
                 break
         plugins = _plugins(data)
         settings["plugins"] = " ".join(plugins)
+        if "i18n" in plugins:
+            settings.update(_i18n_settings(plugins["i18n"]))
         handlers = plugins.get("mkdocstrings", {}).get("handlers") or {}
         python = handlers.get("python") if isinstance(handlers, dict) else None
         if "mkdocstrings" in plugins:  # mkdocstrings-python: "paths" (default ["."]) from mkdocs.yml's folder
@@ -315,9 +344,34 @@ class MkDocsSite:
             if suffix in (".html", ".htm"):
                 return FileClass(role=FileRole.EXCLUDED, reason="static HTML in docs_dir (copied as is)")
             return asset_or_unknown(rel)
+        translation = self._translation(inner, rel)
+        if translation:
+            return FileClass(role=FileRole.EXCLUDED, reason=translation)
         if PurePosixPath(rel).name.lower() == "readme.md" and (self._config.root / rel).with_name("index.md").is_file():
             return FileClass(role=FileRole.EXCLUDED, reason="README.md beside index.md (MkDocs uses index.md)")
         return FileClass(role=FileRole.PAGE, markup="pymdown")
+
+    def _translation(self, inner: str, rel: str) -> str:
+        """Why a page is another language's copy under mkdocs-static-i18n (the site
+        is read in its default language), or ``""``: with the ``suffix`` structure a
+        ``page.<locale>.md`` of another configured locale, or ``page.<default>.md``
+        beside a ``page.md`` (the default version uses ``page.md`` first); with
+        ``folder``, a page under another locale's folder."""
+        settings = self._config.settings
+        others = settings.get("i18n.others", "").split()
+        if "i18n.default" not in settings:
+            return ""
+        default = settings["i18n.default"]
+        if settings.get("i18n.structure") == "folder":
+            top = inner.split("/", 1)[0]
+            return f"{top} translation (mkdocs-static-i18n; the {default} pages are read)" if top in others else ""
+        path = PurePosixPath(rel)
+        locale = PurePosixPath(path.stem).suffix.lstrip(".")
+        if locale in others:
+            return f"{locale} translation (mkdocs-static-i18n; the {default} pages are read)"
+        if locale == default and (self._config.root / path.with_name(PurePosixPath(path.stem).stem + path.suffix)).is_file():
+            return f"{path.name}: the default version uses the page without the .{default} suffix"
+        return ""
 
     # ---------------------------------------------------------------- links
     def _checked(self, rel: str) -> ResolvedLink:
