@@ -481,3 +481,20 @@ def test_static_i18n_reads_the_default_language(tmp_path: Path, structure: str) 
         expected = (["guide/setup.md", "index.md", "notes.zh.md", "topic/index.md"] if structure == "suffix"
                     else ["en/guide.md", "en/index.md"])
         assert pages == expected
+
+
+def test_exclude_plugin_globs_and_regexes(tmp_path: Path) -> None:
+    # mkdocs-exclude: fnmatch globs ("*" crosses folders) and regexes on paths relative to docs_dir
+    root = tmp_path / "proj"
+    for rel in ("index.md", "drafts/wip.md", "guide/notes.tmp.md", "guide/setup.md", "internal/a/b.md"):
+        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / rel).write_text(f"# {rel}\n")
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nplugins:\n  - search\n  - exclude:\n      glob:\n        - drafts/*\n        - \"*.tmp.md\"\n"
+        "      regex:\n        - '^internal/'\n        - '['\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    roles = {rel: site.classify(f"docs/{rel}").role for rel in (
+        "index.md", "drafts/wip.md", "guide/notes.tmp.md", "guide/setup.md", "internal/a/b.md")}
+    assert roles == {"index.md": FileRole.PAGE, "drafts/wip.md": FileRole.EXCLUDED,
+                     "guide/notes.tmp.md": FileRole.EXCLUDED, "guide/setup.md": FileRole.PAGE,
+                     "internal/a/b.md": FileRole.EXCLUDED}

@@ -28,6 +28,9 @@ file relative to the extension's ``base_path`` (default ``.``: the folder of
 documentation of that object, whose module is found by
 :meth:`MkDocsSite.resolve_python_object` (mkdocstrings-python ``paths``).
 
+The mkdocs-exclude plugin's ``glob`` and ``regex`` lists exclude files too
+(paths relative to ``docs_dir``).
+
 With mkdocs-static-i18n, the site is read in its default language: other
 locales' pages (``page.fr.md``, or ``fr/page.md`` with ``docs_structure: folder``)
 are translations, not pages of their own.
@@ -41,6 +44,7 @@ configure them).
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import posixpath
@@ -244,6 +248,12 @@ class MkDocsSite:
         settings["plugins"] = " ".join(plugins)
         if "i18n" in plugins:
             settings.update(_i18n_settings(plugins["i18n"]))
+        for name in ("exclude", "excluder"):  # mkdocs-exclude (and its fork): glob / regex lists
+            for kind in ("glob", "regex"):
+                values = plugins.get(name, {}).get(kind) or []
+                values = [values] if isinstance(values, str) else [str(v) for v in values if isinstance(v, str)]
+                if values:
+                    settings[f"exclude_plugin.{kind}"] = "\n".join(values)
         handlers = plugins.get("mkdocstrings", {}).get("handlers") or {}
         python = handlers.get("python") if isinstance(handlers, dict) else None
         if "mkdocstrings" in plugins:  # mkdocstrings-python: "paths" (default ["."]) from mkdocs.yml's folder
@@ -340,6 +350,8 @@ class MkDocsSite:
             return FileClass(role=FileRole.EXCLUDED, reason="dot file (MkDocs excludes it)")
         if any(_gitignore_match(inner, pat) for pat in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by exclude_docs")
+        if self._plugin_excluded(inner):
+            return FileClass(role=FileRole.EXCLUDED, reason="excluded by the exclude plugin (glob/regex)")
         if not is_md:
             if suffix in (".html", ".htm"):
                 return FileClass(role=FileRole.EXCLUDED, reason="static HTML in docs_dir (copied as is)")
@@ -350,6 +362,21 @@ class MkDocsSite:
         if PurePosixPath(rel).name.lower() == "readme.md" and (self._config.root / rel).with_name("index.md").is_file():
             return FileClass(role=FileRole.EXCLUDED, reason="README.md beside index.md (MkDocs uses index.md)")
         return FileClass(role=FileRole.PAGE, markup="pymdown")
+
+    def _plugin_excluded(self, inner: str) -> bool:
+        """mkdocs-exclude: the path relative to ``docs_dir`` matches a ``glob``
+        (fnmatch: ``*`` crosses folders) or a ``regex`` (matched at its start)."""
+        settings = self._config.settings
+        globs = [g for g in settings.get("exclude_plugin.glob", "").split("\n") if g]
+        if any(fnmatch.fnmatchcase(inner, g) for g in globs):
+            return True
+        for pattern in filter(None, settings.get("exclude_plugin.regex", "").split("\n")):
+            try:
+                if re.match(pattern, inner):
+                    return True
+            except re.error:
+                continue
+        return False
 
     def _translation(self, inner: str, rel: str) -> str:
         """Why a page is another language's copy under mkdocs-static-i18n (the site
