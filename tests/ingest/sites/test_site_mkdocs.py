@@ -498,3 +498,23 @@ def test_exclude_plugin_globs_and_regexes(tmp_path: Path) -> None:
     assert roles == {"index.md": FileRole.PAGE, "drafts/wip.md": FileRole.EXCLUDED,
                      "guide/notes.tmp.md": FileRole.EXCLUDED, "guide/setup.md": FileRole.PAGE,
                      "internal/a/b.md": FileRole.EXCLUDED}
+
+
+def test_mkdocstrings_follows_star_imports(tmp_path: Path) -> None:
+    # griffe follows "from .main import *" re-exports (pydantic v1 style); the first module defining it wins
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: P\nplugins:\n  - mkdocstrings\n")
+    (root / "pkg" / "__init__.py").write_text("from .errors import *\nfrom .main import *\n")
+    (root / "pkg" / "errors.py").write_text("class Oops(Exception):\n    pass\n")
+    (root / "pkg" / "main.py").write_text(
+        'def create(name: str) -> int:\n    """Create a record."""\n    return 1\n\n\nclass Model:\n'
+        '    def __init__(self, **data):\n        """Build from data."""\n')
+    (root / "docs" / "api.md").write_text(
+        "# API\n\n::: pkg.create\n\n::: pkg.Model\n    options:\n      members: [__init__]\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "api.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text.startswith("create(name: str) -> int\n\nCreate a record.")
+    assert [s.heading_path for s in doc.sections] == [("API",), ("API", "__init__")]  # not emphasis
+    assert not doc.warnings

@@ -22,6 +22,7 @@ and :data:`MAX_DEPTH` levels.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,15 +49,18 @@ def find_object(tree: ast.Module, path: Sequence[str]) -> ast.Module | _Def | No
     return node
 
 
-def imported_name(source: str, name: str, *, module: str, is_package: bool) -> str | None:
-    """The absolute dotted name that ``name`` is imported from in the module
-    ``source`` (``from .main import BaseModel`` in ``pkg/__init__.py`` gives
-    ``pkg.main.BaseModel``), at the top level or under an ``if`` (``TYPE_CHECKING``),
-    as griffe follows such aliases; None when ``name`` is not imported there."""
+def imported_names(source: str, name: str, *, module: str, is_package: bool) -> list[str]:
+    """Where ``name`` may come from when the module ``source`` imports it, as
+    absolute dotted names, as griffe follows aliases: ``from .main import BaseModel``
+    in ``pkg/__init__.py`` gives ``pkg.main.BaseModel`` (explicit imports first,
+    at the top level or under an ``if``/``try``), then ``pkg.x.BaseModel`` for each
+    ``from .x import *``. Empty when ``name`` is not imported there."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+        return []
+    explicit: list[str] = []
+    starred: list[str] = []
     todo: list[ast.stmt] = list(tree.body)
     while todo:
         stmt = todo.pop(0)
@@ -65,17 +69,18 @@ def imported_name(source: str, name: str, *, module: str, is_package: bool) -> s
         elif isinstance(stmt, ast.Try):
             todo.extend(stmt.body)
         elif isinstance(stmt, ast.ImportFrom):
+            package = module.split(".") if is_package else module.split(".")[:-1]
+            if stmt.level:
+                package = package[: len(package) - (stmt.level - 1)] if stmt.level > 1 else package
+                base = [*package, *(stmt.module.split(".") if stmt.module else [])]
+            else:
+                base = stmt.module.split(".") if stmt.module else []
             for alias in stmt.names:
-                if (alias.asname or alias.name) != name or alias.name == "*":
-                    continue
-                package = module.split(".") if is_package else module.split(".")[:-1]
-                if stmt.level:
-                    package = package[: len(package) - (stmt.level - 1)] if stmt.level > 1 else package
-                    base = [*package, *(stmt.module.split(".") if stmt.module else [])]
-                else:
-                    base = stmt.module.split(".") if stmt.module else []
-                return ".".join([*base, alias.name]) if base else None
-    return None
+                if alias.name == "*" and base:
+                    starred.append(".".join([*base, name]))
+                elif (alias.asname or alias.name) == name and base:
+                    explicit.append(".".join([*base, alias.name]))
+    return explicit + starred
 
 
 def _typing_doc(annotation: ast.expr | None) -> tuple[ast.expr | None, str]:
@@ -122,11 +127,16 @@ def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef, *, drop_self: bool)
     return f"{node.name}({text}){ret}", params
 
 
+def _escape(text: str) -> str:
+    """A Python name as Markdown text (``__init__`` is not emphasis)."""
+    return re.sub(r"([\\`*_\[\]<>])", r"\\\1", text)
+
+
 def _block(node: ast.Module | _Def, *, qualname: str, heading: int | None, child_heading: int, members: Any,
            depth: int, in_class: bool) -> list[str]:
     out: list[str] = []
     if heading is not None:
-        out += [f"{'#' * min(heading, 6)} {qualname}", ""]
+        out += [f"{'#' * min(heading, 6)} {_escape(qualname)}", ""]
     params: list[str] = []
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         sig, params = _signature(node, drop_self=in_class)

@@ -74,7 +74,7 @@ _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
 _MAX_SOURCE = 2_000_000
-_MAX_ALIAS_HOPS = 5
+_MAX_ALIAS_HOPS = 24
 _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
                            re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
@@ -289,15 +289,24 @@ class PymdownTransformer:
         return out
 
     def _render_api(self, identifier: str, options: dict[str, object]) -> str | None:
-        from murar.ingest.markup.pyapi import imported_name, render_object
+        from murar.ingest.markup.pyapi import imported_names, render_object
 
         handler = options.pop("__handler__", "python")
         finder = getattr(self.site, "resolve_python_object", None)
-        target = identifier
-        for _hop in range(_MAX_ALIAS_HOPS):  # a re-exported name is followed to its definition
-            found = finder(target) if finder is not None and handler == "python" else None
+        if finder is None or handler != "python":
+            self.warnings.append(f"mkdocstrings ::: {identifier}: no Python source to read; API text left out")
+            return None
+        # a re-exported name is followed to its definition (explicit imports, then "import *")
+        queue: list[str] = [identifier]
+        seen: set[str] = set()
+        while queue and len(seen) < _MAX_ALIAS_HOPS:
+            target = queue.pop(0)
+            if target in seen:
+                continue
+            seen.add(target)
+            found = finder(target)
             if found is None:
-                break
+                continue
             rel, path = found
             try:
                 source = (self.site.config.root / rel).read_text(encoding="utf-8", errors="replace")[:_MAX_SOURCE]
@@ -307,12 +316,10 @@ class PymdownTransformer:
             text = render_object(source, path, identifier=identifier, options=options)
             if text is not None:
                 return text
-            module = target.split(".")[: len(target.split(".")) - len(path)]
-            alias = imported_name(source, path[0], module=".".join(module), is_package=rel.endswith("__init__.py")) \
-                if path else None
-            if alias is None:
-                break
-            target = ".".join([alias, *path[1:]])
+            if path:
+                module = ".".join(target.split(".")[: len(target.split(".")) - len(path)])
+                queue += [".".join([alias, *path[1:]]) for alias in
+                          imported_names(source, path[0], module=module, is_package=rel.endswith("__init__.py"))]
         self.warnings.append(f"mkdocstrings ::: {identifier}: source not found; API text left out")
         return None
 
