@@ -128,3 +128,20 @@ def test_glued_values_and_figures_are_pasted(tmp_path: Path) -> None:
     assert [(i.caption, i.alt) for i in images] == [("Yield curve; the rate is 0.12.", "fig:yield")]
     text = "\n".join(s.text for s in doc.sections)
     assert "The rate is 0.123456, the label 'visible' and absent." in text
+
+
+def test_markdown_outputs_are_read_as_markdown(tmp_path: Path) -> None:
+    # myst-nb renders a text/markdown output (IPython display(Markdown(...))) as Markdown, not its repr
+    site = _site(tmp_path)
+    (tmp_path / "nb.ipynb").write_text(_nb([
+        _md("# Report"),
+        _code("display(Markdown(summary))", [
+            {"output_type": "display_data", "metadata": {},
+             "data": {"text/markdown": "**Total:** 42 rows\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+                      "text/plain": "<IPython.core.display.Markdown object>"}},
+        ]),
+    ]))
+    doc = convert_notebook(tmp_path / "nb.ipynb", site=site, assets_dir=tmp_path / "assets")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Total: 42 rows" in text and "IPython" not in text
+    assert [t.headers for t in doc.media if isinstance(t, TableItem)] == [["a", "b"]]

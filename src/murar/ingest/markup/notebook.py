@@ -10,8 +10,8 @@ As Jupyter Book / MyST-NB render a notebook (https://myst-nb.readthedocs.io/):
   the assets folder (``nb/<page id>/cell<N>-<k>.<ext>``, ``ImageItem.stored_path``
   relative to it) and become images in the section the cell sits in, with the
   cell's code and the surrounding text as context; ``text/html`` outputs are
-  read for tables (a DataFrame); short ``text/plain`` and stream outputs join
-  the text;
+  read for tables (a DataFrame), ``text/markdown`` outputs (``display(Markdown(...))``)
+  as MyST Markdown; short ``text/plain`` and stream outputs join the text;
 - the cell tags ``remove-cell``, ``remove-input`` and ``remove-output`` remove
   what Jupyter Book removes;
 - values stored with myst-nb's ``glue()`` are shown where the notebook's
@@ -212,6 +212,9 @@ class _Notebook:
                 if payload is not None:
                     self._store(payload, _IMAGE_MIME[image], f"cell{self.cell_no}-{k}", alt=alt[:200],
                                 caption=caption)
+            elif "text/markdown" in data:  # myst-nb renders a Markdown output as MyST Markdown
+                self.parser.feed(_text(data["text/markdown"]))
+                self.b.end_paragraph()
             elif "text/html" in data:
                 self.b.html(_text(data["text/html"]))
             elif alt and len(alt) <= _MAX_TEXT_OUTPUT and "application/vnd.jupyter.widget-view+json" not in data:
