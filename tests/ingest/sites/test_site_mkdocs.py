@@ -518,3 +518,22 @@ def test_mkdocstrings_follows_star_imports(tmp_path: Path) -> None:
     assert doc.sections[0].text.startswith("create(name: str) -> int\n\nCreate a record.")
     assert [s.heading_path for s in doc.sections] == [("API",), ("API", "__init__")]  # not emphasis
     assert not doc.warnings
+
+
+def test_pymdown_inline_syntax_reads_as_shown(tmp_path: Path) -> None:
+    # keys, mark, caret, tilde and critic: the text a reader sees; code and setext underlines stay
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - pymdownx.keys\n  - pymdownx.mark\n  - pymdownx.caret\n"
+        "  - pymdownx.tilde\n  - pymdownx.critic\n")
+    (root / "docs" / "p.md").write_text(
+        "Setup\n=====\n\nPress ++ctrl+shift+p++ or ++cmd+"
+        "\"My Key\"++. Water is H~2~O, x^2^ grows, ==marked== ^^added^^ ~~gone~~ text.\n\n"
+        "Edit: {++new words++}{--old words--} {~~cat~>dog~~}{>>a note<<} and `++not+keys++` and a == b.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.title == "Setup" or doc.sections[0].heading_path == ("Setup",)
+    assert doc.sections[0].text == (
+        "Press Ctrl+Shift+P or Cmd+My Key. Water is H2O, x2 grows, marked added gone text.\n\n"
+        "Edit: new words dog and ++not+keys++ and a == b.")

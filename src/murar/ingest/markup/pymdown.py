@@ -13,6 +13,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   the snippets of the site's ``auto_append`` list end every page;
 - ``::: package.module.Object`` blocks (mkdocstrings) become the object's API
   text, read statically from its source (:mod:`murar.ingest.markup.pyapi`);
+- keys (``++ctrl+c++``), mark, caret, tilde and critic inline syntax become
+  the text a reader sees (:func:`_inline_marks`);
 - pymdownx.inlinehilite's ``#!lang``/``:::lang`` prefix of an inline code span
   is not shown;
 - ``[title][identifier]`` cross-references (mkdocs-autorefs, on with
@@ -48,6 +50,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
@@ -70,6 +73,23 @@ _MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<p
 _MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
 _HILITE_SHEBANG = re.compile(r"(?<!`)(`+)(?::{3,}|#!)[\w#.+-]*[ \t]+(?=\S)")
 _REF_DEF_LINE = re.compile(r"""^\[[^\[\]\n]*\]:[ ]*\S+(?:[ ]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ ]*$""")
+_KEYS = re.compile(r"\+\+((?:[\w-]+|\"[^\"\n]+\"|'[^'\n]+')(?:\+(?:[\w-]+|\"[^\"\n]+\"|'[^'\n]+'))*)\+\+")
+_KEY_SPLIT = re.compile(r"\"[^\"\n]+\"|'[^'\n]+'|[\w-]+")
+_KEY_NAMES = {"ctrl": "Ctrl", "alt": "Alt", "shift": "Shift", "cmd": "Cmd", "command": "Cmd", "meta": "Meta",
+              "win": "Win", "windows": "Win", "super": "Super", "option": "Option", "opt": "Option",
+              "enter": "Enter", "return": "Return", "esc": "Esc", "escape": "Esc", "del": "Del", "delete": "Del",
+              "backspace": "Backspace", "tab": "Tab", "space": "Space", "spacebar": "Space", "up": "Up",
+              "down": "Down", "left": "Left", "right": "Right", "home": "Home", "end": "End", "fn": "Fn",
+              "insert": "Ins", "ins": "Ins", "page-up": "Page Up", "page-down": "Page Down",
+              "arrow-up": "Up", "arrow-down": "Down", "arrow-left": "Left", "arrow-right": "Right"}
+_MARK = re.compile(r"(?<![=\w])==(?=\S)(.+?)(?<=\S)==(?![=\w])")
+_CARET_INS = re.compile(r"(?<!\^)\^\^(?=\S)(.+?)(?<=\S)\^\^(?!\^)")
+_CARET_SUP = re.compile(r"(?<![\^\s])\^([^\s^]+)\^(?!\^)")
+_TILDE_DEL = re.compile(r"(?<!~)~~(?=\S)(.+?)(?<=\S)~~(?!~)")
+_TILDE_SUB = re.compile(r"(?<![~\s])~([^\s~]+)~(?!~)")
+_CRITIC = re.compile(r"\{(\+\+|--|==)(.*?)\1\}")
+_CRITIC_SUB = re.compile(r"\{~~(.*?)~>(.*?)~~\}")
+_CRITIC_COMMENT = re.compile(r"\{>>.*?<<\}")
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -136,6 +156,10 @@ class PymdownTransformer:
             lines = _attr_lists(lines)
         if "pymdownx.inlinehilite" in self.extensions:
             lines = _inline_hilite(lines)
+        inline = [name for name in ("pymdownx.keys", "pymdownx.mark", "pymdownx.caret", "pymdownx.tilde",
+                                    "pymdownx.critic") if name in self.extensions]
+        if inline:
+            lines = _inline_marks(lines, frozenset(inline))
         if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
             lines = [ln for ln in lines if not _ABBR.match(ln)]
         out = "\n".join(lines)
@@ -577,6 +601,44 @@ def _reference_definitions(lines: list[str]) -> list[str]:
                 and _width(out[-1]) == _width(line) and not _REF_DEF_LINE.match(out[-1].strip()):
             out.append("")  # the same block (also inside an admonition or a tab, indented alike)
         out.append(line)
+    return out
+
+
+def _key_name(key: str) -> str:
+    key = key.strip().strip('"').strip("'")
+    return _KEY_NAMES.get(key.lower(), key.upper() if len(key) == 1 else key.replace("-", " ").title())
+
+
+def _inline_marks(lines: list[str], extensions: frozenset[str]) -> list[str]:
+    """PyMdown inline syntax the CommonMark parser does not know, as the reader
+    sees it: pymdownx.keys ``++ctrl+alt+del++`` -> "Ctrl+Alt+Del"; pymdownx.mark
+    ``==text==``, pymdownx.caret ``^^text^^`` and ``x^2^``, pymdownx.tilde
+    ``~~text~~`` and ``H~2~O`` -> their text; pymdownx.critic ``{++add++}``,
+    ``{--del--}``, ``{==mark==}``, ``{>>comment<<}``, ``{~~old~>new~~}`` -> the
+    text of the accepted change. Code spans and fenced code stay as written."""
+    fences = FenceTracker(_FENCE)
+    subs: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = []
+    if "pymdownx.critic" in extensions:
+        subs += [(_CRITIC_SUB, lambda m: m.group(2)), (_CRITIC_COMMENT, lambda m: ""),
+                 (_CRITIC, lambda m: "" if m.group(1) == "--" else m.group(2))]
+    if "pymdownx.keys" in extensions:
+        subs.append((_KEYS, lambda m: "+".join(_key_name(k) for k in _KEY_SPLIT.findall(m.group(1)))))
+    if "pymdownx.mark" in extensions:
+        subs.append((_MARK, lambda m: m.group(1)))
+    if "pymdownx.caret" in extensions:
+        subs += [(_CARET_INS, lambda m: m.group(1)), (_CARET_SUP, lambda m: m.group(1))]
+    if "pymdownx.tilde" in extensions:
+        subs += [(_TILDE_DEL, lambda m: m.group(1)), (_TILDE_SUB, lambda m: m.group(1))]
+    out: list[str] = []
+    for line in lines:
+        if fences.in_code(line) or not any(c in line for c in "+=^~{") or set(line.strip()) <= {"=", "-"}:
+            out.append(line)
+            continue
+        parts = re.split(r"(`+[^`]*?`+)", line)  # code spans (odd items) stay as written
+        for k in range(0, len(parts), 2):
+            for pattern, repl in subs:
+                parts[k] = pattern.sub(repl, parts[k])
+        out.append("".join(parts))
     return out
 
 
