@@ -379,3 +379,18 @@ The droid, in *Markdown*.
         ("images/fish.png", "fishy", "This is a caption in Markdown!"),
         ("images/droid.png", "droid", "The droid, in Markdown.")]
     assert "<img" not in doc.sections[0].text and "caption" not in doc.sections[0].text
+
+
+def test_iframe_body_is_the_video_caption(tmp_path: Path) -> None:
+    # mystmd: ":::{iframe} URL" with a body: the body is the caption of the embedded video
+    site = _book(tmp_path, {"intro.md": """\
+# Tour
+
+:::{iframe} https://www.youtube.com/embed/F3st8X0L1Ys
+:width: 100%
+Get up and running with *MyST* in Jupyter!
+:::
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    assert [(v.url, v.title) for v in doc.media if isinstance(v, VideoItem)] == [
+        ("https://www.youtube.com/embed/F3st8X0L1Ys", "Get up and running with MyST in Jupyter!")]

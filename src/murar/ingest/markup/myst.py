@@ -423,7 +423,8 @@ class MystParser:
                 else _VIDEOS[name].format(arg)
             if name == "iframe" and not is_video_embed(url):
                 return  # an interactive embed (quiz, applet), not a video
-            self.b.video(url, title=str(d.options.get("title") or d.options.get("alt") or ""))
+            # mystmd's {iframe}/{video} body is the figure caption (the video's title without :title:)
+            self.b.video(url, title=str(d.options.get("title") or d.options.get("alt") or self._plain(d.body) or ""))
         else:
             self.b.warnings.append(f"directive {{{name}}}: not a known MyST/Sphinx directive; body kept as text")
             self.b.end_paragraph()
