@@ -537,3 +537,16 @@ def test_pymdown_inline_syntax_reads_as_shown(tmp_path: Path) -> None:
     assert doc.sections[0].text == (
         "Press Ctrl+Shift+P or Cmd+My Key. Water is H2O, x2 grows, marked added gone text.\n\n"
         "Edit: new words dog and ++not+keys++ and a == b.")
+
+
+def test_emoji_shortcodes_are_not_text(tmp_path: Path) -> None:
+    # pymdownx.emoji: ":smile:" and ":man_raising_hand:" render as emoji images; code, times and URLs stay
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - pymdownx.emoji\n")
+    (root / "docs" / "p.md").write_text(
+        ":man_raising_hand: I'm an annotation :+1: at 10:30:15 on http://x.org/a:b: with `:smile:` and "
+        ":octicons-heart-16:{ .heart } love.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "I'm an annotation at 10:30:15 on http://x.org/a:b: with :smile: and love."

@@ -36,8 +36,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
 - images marked ``#only-dark`` (Material) are counted but not kept: the
   ``#only-light`` twin is the image of that step;
 - ``/// tab | Title``, ``/// note | Title`` ... ``///`` blocks (pymdownx.blocks)
-  become a bold label and their content; Material icon shortcodes
-  (``:material-x:``) are dropped with pymdownx.emoji, abbreviation definitions
+  become a bold label and their content; Material icon and emoji shortcodes
+  (``:material-x:``, ``:smile:``) are dropped with pymdownx.emoji, abbreviation definitions
   (``*[HTML]: ...``) with abbr;
 - ``+++ 2.0`` / ``--- 2.0`` / ``~~~ 2.0`` version annotations become "Added /
   Removed / Changed in version 2.0" when the site configures the
@@ -90,6 +90,7 @@ _TILDE_SUB = re.compile(r"(?<![~\s])~([^\s~]+)~(?!~)")
 _CRITIC = re.compile(r"\{(\+\+|--|==)(.*?)\1\}")
 _CRITIC_SUB = re.compile(r"\{~~(.*?)~>(.*?)~~\}")
 _CRITIC_COMMENT = re.compile(r"\{>>.*?<<\}")
+_EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1):(?![\w:/])(?:\{:?[^}\n]*\})?")
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -162,6 +163,8 @@ class PymdownTransformer:
             lines = _inline_marks(lines, frozenset(inline))
         if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
             lines = [ln for ln in lines if not _ABBR.match(ln)]
+        if "pymdownx.emoji" in self.extensions:
+            lines = _emoji(lines)
         out = "\n".join(lines)
         return _ICON.sub("", out) if "pymdownx.emoji" in self.extensions else out
 
@@ -639,6 +642,20 @@ def _inline_marks(lines: list[str], extensions: frozenset[str]) -> list[str]:
             for pattern, repl in subs:
                 parts[k] = pattern.sub(repl, parts[k])
         out.append("".join(parts))
+    return out
+
+
+def _emoji(lines: list[str]) -> list[str]:
+    """pymdownx.emoji: ``:smile:``/``:man_raising_hand:`` shortcodes become emoji
+    images, not words; they go from the text (code spans and fences stay)."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in lines:
+        if fences.in_code(line) or line.count(":") < 2:
+            out.append(line)
+            continue
+        parts = re.split(r"(`+[^`]*?`+)", line)
+        out.append("".join(p if k % 2 else _EMOJI.sub("", p) for k, p in enumerate(parts)))
     return out
 
 
