@@ -550,3 +550,26 @@ def test_emoji_shortcodes_are_not_text(tmp_path: Path) -> None:
     site = MkDocsSite.load(root, "mkdocs.yml")
     doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "I'm an annotation at 10:30:15 on http://x.org/a:b: with :smile: and love."
+
+
+def test_hostile_lines_are_bounded_work(tmp_path: Path) -> None:
+    # long lines of unclosed autorefs, marks, critic edits, Jinja tags and figure markup finish quickly
+    # (run in a child process: a regex stuck in backtracking holds the interpreter)
+    import subprocess
+    import sys
+
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nplugins:\n  - mkdocstrings\n  - macros\nmarkdown_extensions:\n  - md_in_html\n"
+        "  - pymdownx.mark\n  - pymdownx.critic\n  - attr_list\n")
+    hostile = ["[" + "`a`b" * 3000, "==a " * 5000, "{~~a~>" * 5000, "{# a" * 5000, "{{ a" * 5000,
+               "<figure markdown>\n" + "![a](" * 3000 + "\n" + "<figcaption>" * 3000 + "\n</figure>"]
+    (root / "docs" / "p.md").write_text("# P\n\n" + "\n\n".join(hostile) + "\n")
+    code = ("import sys; from pathlib import Path; from murar.ingest.sites.mkdocs import MkDocsSite; "
+            "from murar.ingest.markup.pymdown import convert_pymdown; r = Path(sys.argv[1]); "
+            "s = MkDocsSite.load(r, 'mkdocs.yml'); "
+            "print(len(convert_pymdown(r / 'docs' / 'p.md', site=s, assets_dir=Path(sys.argv[2])).sections))")
+    done = subprocess.run([sys.executable, "-c", code, str(root), str(tmp_path / "a")], capture_output=True,
+                          text=True, timeout=90, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "1", done.stderr[-500:]

@@ -82,17 +82,17 @@ _KEY_NAMES = {"ctrl": "Ctrl", "alt": "Alt", "shift": "Shift", "cmd": "Cmd", "com
               "down": "Down", "left": "Left", "right": "Right", "home": "Home", "end": "End", "fn": "Fn",
               "insert": "Ins", "ins": "Ins", "page-up": "Page Up", "page-down": "Page Down",
               "arrow-up": "Up", "arrow-down": "Down", "arrow-left": "Left", "arrow-right": "Right"}
-_MARK = re.compile(r"(?<![=\w])==(?=\S)(.+?)(?<=\S)==(?![=\w])")
-_CARET_INS = re.compile(r"(?<!\^)\^\^(?=\S)(.+?)(?<=\S)\^\^(?!\^)")
+_MARK = re.compile(r"(?<![=\w])==(?=\S)(.{1,300}?)(?<=\S)==(?![=\w])")
+_CARET_INS = re.compile(r"(?<!\^)\^\^(?=\S)(.{1,300}?)(?<=\S)\^\^(?!\^)")
 _CARET_SUP = re.compile(r"(?<![\^\s])\^([^\s^]+)\^(?!\^)")
-_TILDE_DEL = re.compile(r"(?<!~)~~(?=\S)(.+?)(?<=\S)~~(?!~)")
+_TILDE_DEL = re.compile(r"(?<!~)~~(?=\S)(.{1,300}?)(?<=\S)~~(?!~)")
 _TILDE_SUB = re.compile(r"(?<![~\s])~([^\s~]+)~(?!~)")
-_CRITIC = re.compile(r"\{(\+\+|--|==)(.*?)\1\}")
-_CRITIC_SUB = re.compile(r"\{~~(.*?)~>(.*?)~~\}")
-_CRITIC_COMMENT = re.compile(r"\{>>.*?<<\}")
+_CRITIC = re.compile(r"\{(\+\+|--|==)(.{0,500}?)\1\}")
+_CRITIC_SUB = re.compile(r"\{~~([^~\n]{0,300})~>([^~\n]{0,300})~~\}")
+_CRITIC_COMMENT = re.compile(r"\{>>.{0,500}?<<\}")
 _EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1):(?![\w:/])(?:\{:?[^}\n]*\})?")
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
-_AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
+_AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
 _MAX_SOURCE = 2_000_000
 _MAX_ALIAS_HOPS = 24
@@ -114,8 +114,8 @@ _TRAILING_ATTRS = re.compile(rf"[ \t]+{_ATTR_LIST}[ \t]*$")
 _SPAN_ATTRS = re.compile(rf"(?:(?<=[*_~=^])|(?<=[)\]`])(?=\{{:)){_ATTR_LIST}")
 _ATTR_ID = re.compile(r"(?:^|[ \t,])#([^\s{}=\"',]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
-_FIGCAPTION = re.compile(r"<figcaption\b[^>]*>(.*?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
-_MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]]*)\]\((?P<src><[^>\n]*>|[^\s)]+)(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
+_FIGCAPTION = re.compile(r"<figcaption\b[^>]{0,500}>(.{0,5000}?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
+_MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]\n]{0,500})\]\((?P<src><[^>\n]{0,2000}>|[^\s)]{1,2000})(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
 

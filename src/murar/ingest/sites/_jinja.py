@@ -25,11 +25,9 @@ from typing import Any
 MAX_INCLUDE_DEPTH = 4
 MAX_OUTPUT_CHARS = 5_000_000
 
-_RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
-_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
-_TAG_LINE = re.compile(r"^[ \t]*\{%-?(.*?)-?%\}[ \t]*\n", re.MULTILINE)
-_TAG = re.compile(r"\{%-?(.*?)-?%\}", re.DOTALL)
-_EXPR = re.compile(r"\{\{-?(.*?)-?\}\}", re.DOTALL)
+_RAW_OPEN = re.compile(r"\{%-?\s*raw\s*-?%\}")
+_RAW_CLOSE = re.compile(r"\{%-?\s*endraw\s*-?%\}")
+_TAG_LINE = re.compile(r"^[ \t]*\{%([^\n]*?)%\}[ \t]*\n", re.MULTILINE)
 _SET = re.compile(r"^\s*set\s+([A-Za-z_]\w*)\s*=\s*(.+?)\s*$", re.DOTALL)
 _INCLUDE = re.compile(r"""^\s*include\s+(["'])(.+?)\1""")
 _STRING = re.compile(r"""^(["'])(.*)\1$""", re.DOTALL)
@@ -73,6 +71,21 @@ def _printable(value: Any) -> str | None:
     return None
 
 
+def _sub_delimited(text: str, opener: str, closer: str, repl: Callable[[str], str]) -> str:
+    """``text`` with each ``opener ... closer`` span replaced by ``repl(inside)``,
+    in one left-to-right pass (linear: an opener without a closer ends the pass)."""
+    out: list[str] = []
+    pos = 0
+    while (start := text.find(opener, pos)) >= 0:
+        end = text.find(closer, start + len(opener))
+        if end < 0:
+            break
+        out += [text[pos:start], repl(text[start + len(opener):end])]
+        pos = end + len(closer)
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str | None] | None = None,
            warnings: list[str] | None = None, depth: int = 0) -> str:
     """``text`` with its Jinja2 markup reduced as the module doc says.
@@ -92,12 +105,21 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
         raws.append(m.group(1))
         return f"\x00raw{len(raws) - 1}\x00"
 
-    text = _RAW.sub(keep_raw, text)
-    text = _COMMENT.sub("", text)
+    parts: list[str] = []
+    pos = 0
+    while (opened := _RAW_OPEN.search(text, pos)) is not None:
+        closed = _RAW_CLOSE.search(text, opened.end())
+        if closed is None:
+            break
+        parts += [text[pos:opened.start()], f"\x00raw{len(raws)}\x00"]
+        raws.append(text[opened.end():closed.start()])
+        pos = closed.end()
+    text = "".join([*parts, text[pos:]])
+    text = _sub_delimited(text, "{#", "#}", lambda body: "")
     unprinted: list[str] = []
 
-    def tag(m: re.Match[str]) -> str:
-        body = m.group(1).strip()
+    def tag(body: str) -> str:
+        body = body.strip().strip("-").strip()
         setm = _SET.match(body)
         if setm:
             found, value = _lookup(setm.group(2), variables)
@@ -118,8 +140,8 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
             return render(inner, variables, include=include, warnings=warnings, depth=depth + 1)
         return ""
 
-    def expr(m: re.Match[str]) -> str:
-        body = m.group(1).strip()
+    def expr(body: str) -> str:
+        body = body.strip().strip("-").strip()
         found, value = _lookup(body.split("|", 1)[0], variables)
         shown = _printable(value) if found else None
         if shown is None:
@@ -128,12 +150,14 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
         return shown
 
     def whole_line_tag(m: re.Match[str]) -> str:
-        out = tag(m)
+        if "%}" in m.group(1):  # more than one tag on the line: left to the inline pass
+            return m.group(0)
+        out = tag(m.group(1))
         return out + "\n" if out else ""
 
     text = _TAG_LINE.sub(whole_line_tag, text)
-    text = _TAG.sub(tag, text)
-    text = _EXPR.sub(expr, text)[:MAX_OUTPUT_CHARS]
+    text = _sub_delimited(text, "{%", "%}", tag)
+    text = _sub_delimited(text, "{{", "}}", expr)[:MAX_OUTPUT_CHARS]
     if unprinted and warnings is not None and depth == 0:
         sample = ", ".join(repr(u[:40]) for u in unprinted[:3])
         warnings.append(f"macros: {len(unprinted)} expression(s) not rendered (site macros are not run): {sample}")
