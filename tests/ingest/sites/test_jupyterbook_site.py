@@ -91,3 +91,34 @@ def test_sphinx_config_of_a_book_sets_extlinks_and_primary_domain(
     conf = JupyterBookSite(tmp_path, "_config.yml").conf
     assert conf.primary_domain == "js"
     assert conf.extlinks == {"issue": ("https://e.org/issues/%s", "issue %s")}
+
+
+def test_myst_yml_without_toc_reads_markdown_and_notebooks(tmp_path: Path,
+                                                           write_files: Callable[..., None]) -> None:
+    # mystmd's implicit TOC: every .md and .ipynb, no reST; hidden folders, _build and node_modules skipped
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  title: P\n",
+        "README.md": "# Home\n", "_parts/helper.md": "# Helper\n", "legacy.rst": "Legacy\n======\n",
+        "node_modules/pkg/readme.md": "# Package\n", "site/node_modules/x/y.md": "# Y\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    roles = {rel: site.classify(rel).role for rel in (
+        "README.md", "_parts/helper.md", "legacy.rst", "node_modules/pkg/readme.md", "site/node_modules/x/y.md")}
+    assert roles == {"README.md": FileRole.PAGE, "_parts/helper.md": FileRole.PAGE, "legacy.rst": FileRole.UNKNOWN,
+                     "node_modules/pkg/readme.md": FileRole.EXCLUDED, "site/node_modules/x/y.md": FileRole.EXCLUDED}
+
+
+def test_paired_notebook_and_markdown_are_one_document(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # jupytext pairs (lesson.ipynb + lesson.md) share a docname: Sphinx warns "multiple files found for the
+    # document" and builds the first file in sorted order (lesson.ipynb); the other is not a page
+    write_files(tmp_path, {
+        "_config.yml": "title: T\n", "_toc.yml": "format: jb-book\nroot: intro\nchapters:\n- file: lesson\n",
+        "intro.md": "# Intro\n", "lesson.md": "# Lesson\n", "lesson.ipynb": "{}", "other.rst": "Other\n=====\n",
+        "other.md": "# Other\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert site.classify("lesson.ipynb").role is FileRole.PAGE
+    assert site.classify("lesson.md").role is FileRole.EXCLUDED
+    assert "lesson.ipynb" in site.classify("lesson.md").reason
+    assert site.classify("other.md").role is FileRole.PAGE and site.classify("other.rst").role is FileRole.EXCLUDED
+    assert site.classify("intro.md").role is FileRole.PAGE

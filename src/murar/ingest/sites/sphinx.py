@@ -359,6 +359,24 @@ class SphinxSite:
         return self._includes
 
     # ---------------------------------------------------------------- protocol
+    def _docname_winner(self, rel: str) -> str:
+        """The file Sphinx builds for the document ``rel`` belongs to: when several
+        source files share a docname (``lesson.ipynb`` and its jupytext twin
+        ``lesson.md``), Sphinx warns "multiple files found for the document" and
+        keeps the first of them in sorted order; ``rel`` itself otherwise."""
+        name = PurePosixPath(rel).name
+        stem = next((name[: -len(sfx)] for sfx in sorted(self.conf.source_suffix, key=len, reverse=True)
+                     if name.endswith(sfx)), None)
+        if not stem:
+            return rel
+        folder = (self._root / rel).parent
+        candidates = [rel]
+        for sfx in self.conf.source_suffix:
+            other = PurePosixPath(rel).with_name(stem + sfx).as_posix()
+            if other != rel and (folder / (stem + sfx)).is_file() and not self._excluded(self._in_src(other) or other):
+                candidates.append(other)
+        return min(candidates)
+
     def markup_for(self, rel: str) -> str | None:
         """The markup that parses ``rel`` by its suffix, or ``None``."""
         name = PurePosixPath(rel).name
@@ -385,6 +403,10 @@ class SphinxSite:
         if self._excluded(src_rel):
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by conf.py exclude_patterns or Sphinx defaults")
         if markup is not None:
+            winner = self._docname_winner(rel)
+            if winner != rel:
+                return FileClass(role=FileRole.EXCLUDED,
+                                 reason=f"another file of the same document; Sphinx builds {winner}")
             return FileClass(role=FileRole.PAGE, markup=markup)
         if rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup="rst")
