@@ -208,17 +208,10 @@ class PymdownTransformer:
             self.warnings.append(f"snippet {name!r}: nested more than {MAX_SNIPPET_DEPTH} levels; not included")
             return ""
         res = self.site.resolve_include(name, page_rel=page_rel)
-        if res.rel_path is None or not (self.site.config.root / res.rel_path).is_file():
-            self.warnings.append(f"snippet {name!r} not found" + (f" (tried {res.rel_path})" if res.rel_path else ""))
+        found = self._read_included("snippet", name, res, stack, problem=False)
+        if found is None:
             return ""
-        if res.rel_path in stack:
-            self.warnings.append(f"snippet {res.rel_path} includes itself; not included again")
-            return ""
-        try:
-            body = (self.site.config.root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
-        except OSError as err:
-            self.warnings.append(f"snippet {name!r}: cannot read ({err})")
-            return ""
+        rel, body = found
         body_lines = _select_lines(body.split("\n"), selector)
         if body_lines is None:
             self.warnings.append(f"snippet {name!r}: section {selector[1:]!r} not found; not included")
@@ -226,7 +219,7 @@ class PymdownTransformer:
         if selector and self.site.config.settings.get("snippets.dedent_subsections") == "true":
             body_lines = textwrap.dedent("\n".join(body_lines)).split("\n")
         body = "\n".join(body_lines).rstrip("\n")
-        body = self.expand_snippets(body, page_rel=page_rel, depth=depth + 1, stack=(*stack, res.rel_path))
+        body = self.expand_snippets(body, page_rel=page_rel, depth=depth + 1, stack=(*stack, rel))
         return "\n".join(indent + ln if ln else ln for ln in body.split("\n"))
 
     # ------------------------------------------------------ {!file!} includes
@@ -257,6 +250,25 @@ class PymdownTransformer:
 
         return pattern.sub(replace, text)
 
+    def _read_included(self, kind: str, name: str, res: ResolvedLink, stack: tuple[str, ...], *,
+                       problem: bool) -> tuple[str, str] | None:
+        """``(rel_path, text)`` of the file a ``kind`` (``snippet``/``include``) named ``name``
+        resolved to (``res``), or ``None`` with a warning: not found (with the resolver's problem when
+        ``problem``), already on the inclusion ``stack`` (a cycle), or unreadable."""
+        if res.rel_path is None or not (self.site.config.root / res.rel_path).is_file():
+            detail = f" (tried {res.rel_path})" if res.rel_path else (f" ({res.problem})" if problem else "")
+            self.warnings.append(f"{kind} {name!r} not found{detail}")
+            return None
+        if res.rel_path in stack:
+            self.warnings.append(f"{kind} {res.rel_path} includes itself; not included again")
+            return None
+        try:
+            return res.rel_path, (self.site.config.root / res.rel_path).read_text(encoding="utf-8-sig",
+                                                                                   errors="replace")
+        except OSError as err:
+            self.warnings.append(f"{kind} {name!r}: cannot read ({err})")
+            return None
+
     def _include_file(self, name: str, *, syntax: str, depth: int, stack: tuple[str, ...], lines: str | None) -> str:
         name = name.strip()
         resolver = getattr(self.site, "resolve_markdown_include", None)
@@ -267,24 +279,16 @@ class PymdownTransformer:
             self.warnings.append(f"include {name!r}: remote or unresolvable; not included")
             return ""
         res: ResolvedLink = resolver(name)
-        if res.rel_path is None or not (self.site.config.root / res.rel_path).is_file():
-            self.warnings.append(f"include {name!r} not found" + (f" (tried {res.rel_path})" if res.rel_path
-                                                                   else f" ({res.problem})"))
+        found = self._read_included("include", name, res, stack, problem=True)
+        if found is None:
             return ""
-        if res.rel_path in stack:
-            self.warnings.append(f"include {res.rel_path} includes itself; not included again")
-            return ""
-        try:
-            body = (self.site.config.root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
-        except OSError as err:
-            self.warnings.append(f"include {name!r}: cannot read ({err})")
-            return ""
+        rel, body = found
         if lines:
             picked = _include_lines(body.split("\n"), lines, mdx=syntax == "mdx_include")
             body = "\n".join(picked)
         body = body.rstrip("\n")
         if "{!" in body:
-            body = self.expand_includes(body, syntax=syntax, depth=depth + 1, stack=(*stack, res.rel_path))
+            body = self.expand_includes(body, syntax=syntax, depth=depth + 1, stack=(*stack, rel))
         return body
 
     # ------------------------------------------------------ mkdocstrings
