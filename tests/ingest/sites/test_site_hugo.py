@@ -243,3 +243,384 @@ def test_tab_shortcodes_record_each_image_tab(tmp_path: Path, write: Callable[..
     tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
     assert tabs == [("linux.png", "Linux", ("Linux", "Windows")), ("windows.png", "Windows", ("Linux", "Windows"))]
     assert "murar-tabs" not in doc.sections[0].text and "After." in doc.sections[0].text
+
+
+def test_docsy_tabpane_code_and_text_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Docsy: a tabpane's tabs are code unless text=true (tab or pane); langEqualsHeader
+    names the code language after the header; card code=true and readfile code="true"
+    are code too; header Markdown (**x**) is not doubled into the bold label."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/flag.png", png)
+    write(tmp_path, "content/page/snippet.md", "# not a heading here\n")
+    site = hugo.load(tmp_path)
+    src = ('{{< tabpane langEqualsHeader=true >}}\n{{< tab "Shell" >}}\n# comment line\nmake all\n{{< /tab >}}\n'
+           '{{< tab header="Conf" lang="ini" >}}\n[core]\n{{< /tab >}}\n{{< /tabpane >}}\n\n'
+           '{{< tabpane text=true >}}\n{{% tab header="**Pick**:" disabled=true /%}}\n'
+           '{{% tab header="English" lang="en" %}}\n![Flag](flag.png)\n**Hello**\n{{% /tab %}}\n'
+           '{{< tab header="Raw" text=false >}}\nlet x = 1;\n{{< /tab >}}\n{{< /tabpane >}}\n\n'
+           '{{< card code=true header="**Gizmo**" lang="go" >}}\n# not a heading\n{{< /card >}}\n\n'
+           '{{< readfile file="snippet.md" code="true" lang="markdown" >}}\n')
+    out = site.preprocess(src, page_rel="content/page/index.md")
+    assert "**Shell** \n```Shell\n# comment line\nmake all\n```" in out
+    assert "**Conf** \n```ini\n[core]\n```" in out
+    assert ("flag.png", "Flag", "") in images_of(out)  # a text tab's lang is no code language
+    assert "```en" not in out and "**Hello**" in out
+    assert "**Raw** \n```\nlet x = 1;\n```" in out
+    assert "**Gizmo** \n```go\n# not a heading\n```" in out and "****" not in out
+    assert "```markdown\n# not a heading here\n```" in out
+    assert "{{" not in out
+    # text unset: a {{% tab %}} (Markdown delimiters) or a tab holding shortcodes/fences is text, as
+    # sites on Docsy releases before `text` wrote them
+    out = site.preprocess('{{< tabpane >}}\n{{% tab header="Android" %}}\nUse **Gradle**:\n'
+                          '{{< highlight yaml >}}\nscripts: []\n{{< /highlight >}}\n{{% /tab %}}\n'
+                          '{{< tab header="iOS" >}}\n```ruby\npod install\n```\n{{< /tab >}}\n{{< /tabpane >}}\n',
+                          page_rel="content/page/index.md")
+    assert "**Android** \nUse **Gradle**:\n\n```yaml\nscripts: []\n```" in out
+    assert "**iOS** \n```ruby\npod install\n```" in out and "````" not in out
+
+
+def test_language_code_in_file_names_and_leaf_bundle_resources(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """Hugo: page.fr.md is page in French (a configured language) served at fr/...;
+    an unknown code stays in the name; index.<lang>.md makes a leaf bundle whose
+    other content files are resources, not pages (headless too)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ndefaultContentLanguage = "en"\n'
+                                 "[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n")
+    write(tmp_path, "content/guide/_index.fr.md", "---\ntitle: Guide\n---\n")
+    write(tmp_path, "content/guide/setup.en.md", "![s](setup-shot.png)\n")
+    write(tmp_path, "content/guide/v2.de.md", "---\ntitle: V2\n---\n")
+    write(tmp_path, "content/guide/tool/index.en.md", "---\ntitle: Tool\n---\n")
+    write(tmp_path, "content/guide/tool/notes.md", "Bundle resource text.\n")
+    write(tmp_path, "content/guide/tool/more/deep.fr.md", "Deeper resource.\n")
+    write(tmp_path, "content/parts/index.fr.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "content/parts/bit.md", "A headless resource.\n")
+    write(tmp_path, "static/guide/setup/setup-shot.png", png)
+    site = hugo.load(tmp_path)
+    roles = {rel: site.classify(rel).role for rel in (
+        "content/guide/_index.fr.md", "content/guide/setup.en.md", "content/guide/v2.de.md",
+        "content/guide/tool/index.en.md", "content/guide/tool/notes.md", "content/guide/tool/more/deep.fr.md",
+        "content/parts/index.fr.md", "content/parts/bit.md")}
+    assert [r for r, role in roles.items() if role is FileRole.PAGE] == [
+        "content/guide/_index.fr.md", "content/guide/setup.en.md", "content/guide/v2.de.md",
+        "content/guide/tool/index.en.md"]
+    assert roles["content/parts/bit.md"] is FileRole.INCLUDE
+    assert site.page_url_dir("content/guide/setup.en.md") == "guide/setup"
+    assert site.page_url_dir("content/guide/_index.fr.md") == "fr/guide"
+    assert site.page_url_dir("content/guide/tool/index.en.md") == "guide/tool"
+    assert site.page_url_dir("content/guide/v2.de.md") == "guide/v2.de"  # de is no configured language
+    assert site.resolve_asset("setup-shot.png", page_rel="content/guide/setup.en.md").rel_path == \
+        "static/guide/setup/setup-shot.png"
+
+
+def test_branch_build_options_reach_descendants_only_by_cascade(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo build options: a branch _index's own headless/build.render do not hide its
+    pages; a cascade of build.render: never hides the branch and its pages (a cascade
+    targeted at kind page hides the pages only)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/plain/_index.md", "---\nheadless: true\nbuild:\n  render: never\n---\n")
+    write(tmp_path, "content/plain/visible.md", "Shown.\n")
+    write(tmp_path, "content/_shared/_index.md", "---\ncascade:\n  build:\n    render: never\n---\n")
+    write(tmp_path, "content/_shared/deep/snippet.md", "Only included.\n")
+    write(tmp_path, "content/pages-only/_index.md",
+          "---\ncascade:\n  - build:\n      render: never\n    target:\n      kind: page\n---\n")
+    write(tmp_path, "content/pages-only/hidden.md", "Hidden.\n")
+    site = hugo.load(tmp_path)
+    assert site.classify("content/plain/_index.md").role is FileRole.EXCLUDED
+    assert site.classify("content/plain/visible.md").role is FileRole.PAGE
+    assert site.classify("content/_shared/_index.md").role is FileRole.INCLUDE
+    assert site.classify("content/_shared/deep/snippet.md").role is FileRole.INCLUDE
+    assert site.classify("content/pages-only/_index.md").role is FileRole.PAGE
+    assert site.classify("content/pages-only/hidden.md").role is FileRole.INCLUDE
+
+
+def test_mounts_into_a_subfolder_and_theme_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo module mounts: target static/pics serves pics/x from the source folder;
+    assets/shots likewise; project mounts leave the theme's own static folder mounted."""
+    write(tmp_path, "hugo.yaml", "baseURL: https://docs.example.net/\ntheme: plain\nmodule:\n  mounts:\n"
+                                 "    - source: brand/art\n      target: static/pics\n"
+                                 "    - source: content/shots\n      target: assets/shots\n"
+                                 "    - source: static\n      target: static\n")
+    write(tmp_path, "content/guide/page.md", "# Page\n")
+    write(tmp_path, "brand/art/logo.png", png)
+    write(tmp_path, "content/shots/window.png", png)
+    write(tmp_path, "themes/plain/static/theme-icon.png", png)
+    site = hugo.load(tmp_path)
+    page = "content/guide/page.md"
+    assert site.resolve_asset("/pics/logo.png", page_rel=page).rel_path == "brand/art/logo.png"
+    assert site.resolve_asset("/theme-icon.png", page_rel=page).rel_path == "themes/plain/static/theme-icon.png"
+    assert site.resolve_shortcode_src("shots/window.png", page_rel=page).rel_path == "content/shots/window.png"
+    assert site.resolve_asset("/pics/../../../etc/passwd", page_rel=page).problem is not None
+
+
+def test_inline_text_heading_and_glossary_shortcodes(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Inline shortcodes keep their visible words: `text`, else a glossary term's title;
+    an i18n `heading` gives the translated heading (i18n/<lang>.toml, nested too)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\n')
+    write(tmp_path, "i18n/en/en.toml", 'later = "Afterwards"\n[setup_heading]\nother = "Get ready"\n')
+    write(tmp_path, "content/en/docs/glossary/index.md", "---\ntitle: Glossary\n---\n")
+    write(tmp_path, "content/en/docs/glossary/widget.md", "---\ntitle: Widget Pool\nid: widget-pool\n---\nA pool.\n")
+    site = hugo.load(tmp_path)
+    src = ('A {{< glossary_tooltip text="gizmo" term_id="gizmo" >}} uses the '
+           '{{< glossary_tooltip term_id="Widget-Pool" >}} and a {{< glossary_tooltip term_id="sprocket-set" >}}.\n'
+           'Press {{< button text="Start" href="/start/" >}} now.\n\n'
+           '## {{% heading "setup" %}}\n\n## {{% heading "later" %}}\n\n## {{% heading "clean_up" %}}\n')
+    out = site.preprocess(src, page_rel="content/en/docs/page.md")
+    assert "A gizmo uses the Widget Pool and a sprocket-set." in out
+    assert "Press Start now." in out
+    assert "## Get ready\n" in out and "## Afterwards\n" in out and "## Clean up\n" in out
+    assert site.classify("content/en/docs/glossary/widget.md").role is FileRole.INCLUDE
+    # glossary_definition: the entry's summary (before <!--more-->), or all of it, after `prepend`
+    write(tmp_path, "content/en/docs/glossary/relay.md",
+          '---\ntitle: Relay\n---\nMoves {{< glossary_tooltip text="packets" term_id="packet" >}} on.\n\n'
+          "<!--more-->\n\nIt keeps a queue.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< glossary_definition term_id="relay" length="all" >}}\n\n'
+                          '{{< glossary_definition term_id="relay" prepend="A relay" >}}\n',
+                          page_rel="content/en/docs/page.md")
+    assert "Moves packets on.\n\nIt keeps a queue." in out
+    assert "A relay moves packets on." in out and out.count("queue") == 1 and "more" not in out
+
+
+def test_kubernetes_theme_code_samples_headings_and_feature_state(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes-style docs: codenew/code_sample show content/<lang>/examples/<file> as code;
+    {{% whatsnext-heading %}} is an h2 with its i18n text (a language's i18nDir); feature-state
+    keeps its version; a language in disableLanguages has no content."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\ndisableLanguages = ["xx"]\n'
+                                 '[languages.en]\ni18nDir = "./data/i18n"\n[languages.xx]\ncontentDir = "content/xx"\n')
+    write(tmp_path, "data/i18n/en/en.toml", '[whatsnext_heading]\nother = "Read on"\n')
+    write(tmp_path, "content/en/examples/app/gizmo.yaml", "kind: Gizmo\nspec: {}\n")
+    write(tmp_path, "content/xx/docs/task.md", "A disabled language's page.\n")
+    site = hugo.load(tmp_path)
+    assert site.config.content_dirs == ("content/en",)  # disableLanguages: its contentDir is not built
+    warnings: list[str] = []
+    src = ('{{< feature-state state="beta" for_k8s_version="v2.3" >}}\n\n'
+           '{{< codenew file="app/gizmo.yaml" >}}\n\n{{% code_sample language="yaml" file="app/gizmo.yaml" %}}\n\n'
+           "{{% whatsnext-heading %}}\n\nMore.\n\n{{< codenew file=\"app/missing.yaml\" >}}\n")
+    out = site.preprocess(src, page_rel="content/en/docs/task.md", warnings=warnings)
+    assert "`Kubernetes v2.3 [beta]`" in out
+    assert out.count("`app/gizmo.yaml`:\n\n```yaml\nkind: Gizmo\nspec: {}\n```") == 2
+    assert "## Read on\n" in out
+    assert any("app/missing.yaml" in w for w in warnings) and "{{" not in out
+
+
+def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """gohugo.io docs: code-toggle's inner configuration and code's inner content are code
+    (a readfile inside code shows the raw file), new-in names its version."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/box.html", "<div>{{ .Inner }}</div>\n")
+    site = hugo.load(tmp_path)
+    src = ('{{< new-in 0.120.0 >}}\n\n{{< code-toggle file="hugo" copy=true >}}\n[gizmo]\nsize = 3\n'
+           '{{< /code-toggle >}}\n\n{{< multiconfig fm=true >}}\ntitle: Gizmo\n{{< /multiconfig >}}\n\n'
+           '{{< code file="layouts/shortcodes/box.html" >}}\n{{< readfile file="/layouts/shortcodes/box.html" >}}\n'
+           "{{< /code >}}\n")
+    out = site.preprocess(src, page_rel="content/page.md")
+    assert "New in v0.120.0" in out
+    assert "```toml\n[gizmo]\nsize = 3\n```" in out and "```yaml\ntitle: Gizmo\n```" in out
+    assert "`layouts/shortcodes/box.html`:\n\n```html\n<div>{{ .Inner }}</div>\n```" in out
+    # a code shortcode that wraps fenced blocks (Grafana k6 docs) keeps them as they are
+    out = site.preprocess("{{< code >}}\n\n```javascript\nlet a = 1;\n```\n\n{{< /code >}}\n", page_rel="content/page.md")
+    assert out.strip() == "```javascript\nlet a = 1;\n```"
+    out = site.preprocess('{{< tabs >}}\n{{% tab name="Go" lang="go" %}}\n```go\nx := 1\n```\n{{% /tab %}}\n{{< /tabs >}}',
+                          page_rel="content/page.md")
+    assert "**Go** \n```go\nx := 1\n```" in out and "````" not in out
+
+
+def test_front_matter_of_html_asciidoc_and_rst_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo strips the front matter of every content format: an .html/.adoc/.rst page's
+    front matter must not reach its markup; its title is given the markup's way."""
+    from murar.ingest.corpus import convert_file
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/a/page.html", '---\ntitle: "Gizmo <HTML>"\n---\n<h2>Intro</h2><p>Html body.</p>\n')
+    write(tmp_path, "content/a/doc.adoc", "+++\ntitle = 'Gizmo AsciiDoc'\n+++\n== Part\n\nAdoc body.\n")
+    write(tmp_path, "content/a/titled.adoc", "---\ntitle: Short\n---\n= Full AsciiDoc Title\n\nText.\n")
+    write(tmp_path, "content/a/doc.rst", '{\n  "title": "Gizmo rST"\n}\n\nPart\n====\n\nRst body.\n')
+    site = hugo.load(tmp_path)
+    got = {}
+    for rel in ("content/a/page.html", "content/a/doc.adoc", "content/a/titled.adoc", "content/a/doc.rst"):
+        doc = convert_file(tmp_path / rel, root=tmp_path, assets_dir=tmp_path / "a", site=site)
+        text = " ".join(s.text for s in doc.sections)
+        assert "title" not in text and "---" not in text and "+++" not in text, (rel, text)
+        got[rel] = [s.heading_path for s in doc.sections if s.text.strip()]
+    assert got["content/a/page.html"] == [("Gizmo <HTML>", "Intro")]
+    assert got["content/a/doc.adoc"] == [("Gizmo AsciiDoc", "Part")]
+    assert got["content/a/titled.adoc"] == [("Full AsciiDoc Title",)]
+    assert got["content/a/doc.rst"] == [("Gizmo rST", "Part")]
+
+
+def test_tabs_items_name_unnamed_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hextra: {{< tabs items="A,B" >}} gives its unnamed {{< tab >}}s their names in order."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/mac.png", png)
+    write(tmp_path, "content/page/index.md",
+          '---\ntitle: Setup\n---\n\n{{< tabs items="macOS,Linux" >}}\n  {{< tab >}}![](mac.png){{< /tab >}}\n'
+          "  {{< tab >}}Use apt.{{< /tab >}}\n{{< /tabs >}}\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    tabs = [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("macOS", ("macOS", "Linux"))]
+
+
+def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
+    the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;
+    [frontmatter] publishDate picks the keys."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/a/later.md", "---\ntitle: Later\ndate: 2999-01-01\n---\nx\n")
+    write(tmp_path, "content/a/later-pub.md", "+++\ntitle = 'P'\npublishDate = 2999-01-01T10:00:00Z\n+++\nx\n")
+    write(tmp_path, "content/a/gone.md", '---\ntitle: Gone\nexpiryDate: "2001-02-03"\n---\nx\n')
+    write(tmp_path, "content/a/now.md", "---\ntitle: Now\ndate: 2001-01-01\nexpiryDate: 2999-01-01\n---\nx\n")
+    site = hugo.load(tmp_path)
+    roles = {n: site.classify(f"content/a/{n}.md").role for n in ("later", "later-pub", "gone", "now")}
+    assert roles == {"later": FileRole.EXCLUDED, "later-pub": FileRole.EXCLUDED, "gone": FileRole.EXCLUDED,
+                     "now": FileRole.PAGE}
+    assert "future" in site.classify("content/a/later.md").reason
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\nbuildExpired = true\n[frontmatter]\npublishDate = ["publishDate"]\n')
+    site = hugo.load(tmp_path)
+    assert [site.classify(f"content/a/{n}.md").role for n in ("later", "later-pub", "gone")] == [
+        FileRole.PAGE, FileRole.EXCLUDED, FileRole.PAGE]
+
+
+def test_http_endpoint_shortcodes_keep_method_and_path(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A shortcode whose arguments are an HTTP method and a path/URL ({{< endpoint "POST" "/x" >}})
+    keeps them as inline code; other positional shortcodes stay silent."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('Call {{< endpoint "post" "/_api/gizmo/{id}" >}} then {{< request "GET" "https://h:1/v1/x" />}}.'
+                          ' {{< icon "fa-solid" "fa-check" >}}Done.', page_rel="content/api.md")
+    assert out == "Call `POST /_api/gizmo/{id}` then `GET https://h:1/v1/x`. Done."
+    out = site.preprocess('{{< api-endpoint method="post" endpoint="https://{{< host >}}/api/v2/buckets" api-ref="/x" >}}'
+                          ' and {{< api-endpoint "/accounts" GET >}}', page_rel="content/api.md")
+    assert out == "`POST https:///api/v2/buckets` and `GET /accounts`"
+
+
+def _photo_png(side: int = 64) -> bytes:
+    """A valid side x side RGB PNG with varied pixels (big enough not to be taken for an icon)."""
+    import struct
+    import zlib
+
+    rows = b"".join(b"\x00" + bytes((x * 7 + y * 3) % 256 for x in range(side * 3)) for y in range(side))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_shortcodes_in_html_content_pages_give_html(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo runs shortcodes in .html content files too: there the rewrite is HTML (an <img>,
+    <pre><code>, <strong>), not Markdown the HTML reader would show as literal text."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/about/team.png", _photo_png())
+    write(tmp_path, "content/about/index.html",
+          '---\ntitle: About\n---\n<h2>Team</h2>\n{{< figure src="team.png" caption="Our <b>team</b>" >}}\n'
+          '{{< alert title="Heads up" >}}<p>Gizmos & more.</p>{{< /alert >}}\n'
+          "{{< highlight go >}}\nif a < b {}\n{{< /highlight >}}\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess((tmp_path / "content/about/index.html").read_text(), page_rel="content/about/index.html")
+    assert '<img src="team.png" alt="Our team" title="Our team">' in out
+    assert '<strong>Heads up</strong> <p>Gizmos & more.</p>' in out
+    assert '<pre><code class="language-go">if a &lt; b {}</code></pre>' in out
+    doc = convert_file(tmp_path / "content/about/index.html", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert [Path(m.path or "").name for m in doc.media if isinstance(m, ImageItem)] == ["team.png"]
+    text = " ".join(s.text for s in doc.sections)
+    assert "Heads up" in text and "**" not in text and "```" not in text and "![" not in text
+
+
+def test_param_shortcode_page_first_language_params_case_insensitive(
+    tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    """Hugo's param: the page's front matter (top level or params), then the site's
+    params with the default language's on top; keys are case-insensitive."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nProductName = "SiteGizmo"\nversion = "1.0"\n'
+                                 '[params.deep]\nKey = "deepval"\n[languages.en]\nweight = 1\n'
+                                 '[languages.en.params]\nversion = "2.0"\n')
+    write(tmp_path, "content/p.md", "---\ntitle: P\nproductName: PageGizmo\nparams:\n  color: red\n---\n")
+    site = hugo.load(tmp_path)
+    src = 'A {{< param "productname" >}} B {{< param "VERSION" >}} C {{< param "deep.key" >}} D {{< param "color" >}}'
+    assert site.preprocess(src, page_rel="content/p.md") == "A PageGizmo B 2.0 C deepval D red"
+    assert site.preprocess('{{< param "ProductName" >}}', page_rel="content/other.md") == "SiteGizmo"
+
+
+def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
+    _name.md stays a page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    for name in ("#draft-notes.md", "_partial.md", "kept.md", "linked.md"):
+        write(tmp_path, f"content/a/{name}", "---\ntitle: T\n---\nx\n")
+    write(tmp_path, "content/a/linked.md", "---\ntitle: L\nbuild:\n  render: link\n---\nx\n")
+    site = hugo.load(tmp_path)
+    roles = {n: site.classify(f"content/a/{n}").role.name for n in
+             ("#draft-notes.md", "_partial.md", "kept.md", "linked.md", "kept.md~")}
+    assert roles == {"#draft-notes.md": "EXCLUDED", "_partial.md": "PAGE", "kept.md": "PAGE",
+                     "linked.md": "EXCLUDED", "kept.md~": "EXCLUDED"}
+
+
+def test_vendored_module_static_and_i18n(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A theme imported as a Hugo module and vendored (`hugo mod vendor`) serves its static
+    files and i18n from _vendor/<module path>/."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[module]\n[[module.imports]]\npath = "example.org/acme/doctheme"\n')
+    write(tmp_path, "_vendor/example.org/acme/doctheme/static/images/logo.png", png)
+    write(tmp_path, "_vendor/example.org/acme/doctheme/i18n/en.toml", 'whatsnext_heading = "Next steps"\n')
+    write(tmp_path, "content/a.md", "# A\n")
+    site = hugo.load(tmp_path)
+    assert site.resolve_asset("/images/logo.png", page_rel="content/a.md").rel_path == \
+        "_vendor/example.org/acme/doctheme/static/images/logo.png"
+    assert site.preprocess('## {{% heading "whatsnext" %}}', page_rel="content/a.md") == "## Next steps"
+    assert site.classify("_vendor/example.org/acme/doctheme/i18n/en.toml").role is not FileRole.PAGE
+
+
+def test_relearn_expand_title_and_siteparam(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Relearn: {{% expand "Title" %}} keeps its positional title; siteparam prints a site param."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\neditURL = "https://example.org/edit/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{% expand "Show the fix" %}}Restart it.{{% /expand %}}\n'
+                          'Edit at {{% siteparam name="editURL" %}}.', page_rel="content/a.md")
+    assert "**Show the fix** Restart it." in out and "Edit at https://example.org/edit/." in out
+
+
+def test_istio_image_link_and_text_code_blocks(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Istio: {{< image link="./x.svg" caption=... >}} is the image; {{< text bash >}} is code."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/ops/arch.png", png)
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< image width="75%"\n    link="./arch.png"\n    caption="Mesh layout"\n    >}}\n\n'
+                          '{{< text bash >}}\n$ kubectl get pods\n# not a heading\n{{< /text >}}\n\n'
+                          '{{< figure src="arch.png" link="https://example.org/big.png" >}}\n',
+                          page_rel="content/ops/index.md")
+    assert [src for src, _, _ in images_of(out)] == ["arch.png", "arch.png"]
+    assert ("arch.png", "Mesh layout", "Mesh layout") in images_of(out)
+    assert "```bash\n$ kubectl get pods\n# not a heading\n```" in out
+    # a theme's inline text shortcode (no language, one phrase) stays text
+    assert site.preprocess('Say {{< text color="red" >}}hello{{< /text >}}.', page_rel="content/a.md") == "Say hello."
+
+
+def test_video_shortcodes_by_src_and_escaped_titles(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Any shortcode whose src is a video file is a video (Grafana's video-embed); titles
+    with quotes stay inside their attribute."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/a/demo.mp4", b"\x00\x00\x00\x18ftypmp42")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< video-embed src="demo.mp4" caption="The \\"demo\\" run" >}}\n\n'
+                          '{{< youtube id="abc123" title="A \\"quoted\\" talk" >}}\n', page_rel="content/a/index.md")
+    assert '<video src="demo.mp4" title="The &quot;demo&quot; run"></video>' in out
+    assert '<iframe src="https://www.youtube.com/embed/abc123" title="A &quot;quoted&quot; talk"></iframe>' in out
+
+
+def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo Book: the <---> column separators are not text; {{< details "Title" >}} keeps its title."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< columns >}}\n## Left\nL.\n\n<--->\n\n## Right\nR {{< hint info >}}tip{{< /hint >}}.\n'
+                          '{{< /columns >}}\n\n{{< details "Why?" open >}}\nBecause.\n{{< /details >}}\n',
+                          page_rel="content/a.md")
+    assert "<--->" not in out and "{{" not in out
+    assert "## Left\nL.\n" in out and "## Right\nR tip." in out and "**Why?** \nBecause." in out

@@ -4,35 +4,47 @@ Rules from the Hugo documentation (gohugo.io): configuration in ``hugo.toml``
 (``hugo.yaml``/``hugo.json``, or the older ``config.*``) at the project root,
 and/or split over ``config/_default/`` with ``config/production/`` merged on
 top (``hugo`` builds the production environment); ``contentDir`` (default
-``content``, per language ``languages.<l>.contentDir``), ``staticDir`` (a
-string or a list, plus ``staticDir0`` ... ``staticDir10``), ``themes/<theme>/static``,
-``[[module.mounts]]`` that remap ``content``/``static``/``assets``, ``baseURL``
-(its path is the site prefix), ``ignoreFiles`` (regular expressions), and the
-front matter options ``draft``, ``headless`` and ``build``/``_build``
-(``render: never``) that keep a page out of the site.
+``content``, per language ``languages.<l>.contentDir``; ``disableLanguages``
+drop theirs), ``staticDir`` (a string or a list, plus ``staticDir0`` ...
+``staticDir10``), ``themes/<theme>/static``, ``[[module.mounts]]`` that remap
+``content``/``static``/``assets`` (a mount replaces the project's default
+folder; a target subfolder such as ``static/images`` serves that path),
+``baseURL`` (its path is the site prefix), ``ignoreFiles`` (regular
+expressions), and the front matter that keeps a page out of the site:
+``draft``, ``headless`` (leaf bundles), ``build``/``_build`` (``render:
+never``, passed down only by ``cascade``), a future publish date or a past
+expiry date (unless ``buildFuture``/``buildExpired``).
 
 Pages are the content files (``.md``, ``.html``, ``.adoc``, ``.rst``, ...)
-under the content folders. Images beside a bundle's ``index.md``/``_index.md``
-are page resources; root-relative links (``/images/x.png``) are served from the
-static folders (and from content, where bundles publish their resources);
-relative links resolve against the page's folder, then against its URL.
+under the content folders; a language code in the file name (``page.fr.md``)
+names a configured language. Every other file of a leaf bundle (a folder with
+an ``index.*``) is a page resource, not a page. Images beside a bundle's
+``index.md``/``_index.md`` are page resources; root-relative links
+(``/images/x.png``) are served from the static folders (and from content,
+where bundles publish their resources); relative links resolve against the
+page's folder, then against its URL.
 
 Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
 shortcode with an image ``src`` become Markdown images with their caption;
 ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-``highlight`` becomes a code fence; ``ref``/``relref`` give their target;
-``param`` the site parameter; every other shortcode is reduced to its inner
-text (with its ``title``/``name``/``summary`` when it has one). Escaped
-shortcodes (``{{</* x */>}}``) stay literal.
+``highlight``, ``code``/``code-toggle``/``multiconfig`` and Docsy's code tabs
+and cards become code fences; ``ref``/``relref`` give their target;
+``param`` the site parameter; theme conventions keep their visible words
+(``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
+HTTP endpoints); every other shortcode is reduced to its inner text (with its
+``title``/``name``/``summary`` when it has one). Escaped shortcodes
+(``{{</* x */>}}``) stay literal.
 """
 
 from __future__ import annotations
 
+import html
 import logging
 import posixpath
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -78,11 +90,18 @@ INCLUDE_SHORTCODES = frozenset({"include", "readfile", "include-file", "include-
                                 "embed-md"})
 IMAGE_SHORTCODES = frozenset({"figure", "img", "image", "imgproc", "imgfig", "screenshot", "picture"})
 VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
+#: shortcodes whose inner content is code: gohugo.io's ``code`` (language from ``file``/``lang``),
+#: ``code-toggle`` and Relearn's ``multiconfig`` (a configuration shown as TOML/YAML/JSON),
+#: Istio's ``text`` (language as first argument or ``syntax``)
+CODE_BLOCK_SHORTCODES = frozenset({"code", "code-toggle", "multiconfig", "text"})
+#: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
+CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab"
 _TAB_SETS = frozenset({"tabs", "tabpane"})
 #: shortcodes that never wrap content (no closing tag is looked for)
-_NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | frozenset({"ref", "relref", "param", "icon", "nb"})
+_NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | frozenset(
+    {"ref", "relref", "param", "icon", "nb"})
 
 
 def is_hugo_root(folder: Path) -> bool:
@@ -191,8 +210,13 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     ``content_dirs``: ``contentDir`` and every language's ``contentDir`` (or the
     ``content`` mounts); ``static_dirs``: ``staticDir`` (list or string,
     ``staticDir0..10``), theme ``static/`` folders and ``static`` mounts;
-    ``settings``: ``assets_dirs`` (``;``-joined), ``ignore_files`` (regexes joined
-    by newlines), ``build_drafts``, ``publish_dir``, ``base_url_full``.
+    ``settings``: ``assets_dirs`` (``;``-joined), ``static_mounts``/``assets_mounts``
+    (``sub=source;...``: a mount whose target is a subfolder, ``target: static/images``),
+    ``ignore_files`` (regexes joined
+    by newlines), ``build_drafts``, ``publish_dir``, ``base_url_full``,
+    ``languages`` (``;``-joined codes, ``defaultContentLanguage`` first: the codes
+    a file name may carry, ``page.fr.md``), ``default_language_in_subdir`` and
+    ``content_languages`` (``dir=code;...`` for per-language ``contentDir``).
 
     Raises:
         ConfigError: a config file is invalid.
@@ -200,38 +224,78 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     root = root.resolve()
     cfg, main = read_hugo_config(root, environment=environment)
     content = _as_list(cfg.get("contentdir")) or ["content"]
-    for lang in (cfg.get("languages") or {}).values():
+    default_lang = str(cfg.get("defaultcontentlanguage") or "en").lower()
+    raw_languages = cfg.get("languages")
+    languages: dict[str, Any] = raw_languages if isinstance(raw_languages, dict) else {}
+    disabled = {str(x).lower() for x in _as_list(cfg.get("disablelanguages"))}
+    languages = {k: v for k, v in languages.items() if str(k).lower() not in disabled}
+    content_langs: dict[str, str] = {}  # a language's own contentDir -> its code
+    i18n = [str(cfg.get("i18ndir") or "i18n")]
+    for code, lang in languages.items():
         if isinstance(lang, dict):
-            content += _as_list(lang.get("contentdir"))
+            for d in _as_list(lang.get("contentdir")):
+                content.append(d)
+                content_langs[safe_join(d) or "."] = str(code).lower()
+            i18n += _as_list(lang.get("i18ndir"))
     static = _as_list(cfg.get("staticdir")) or ["static"]
     for i in range(11):
         static += _as_list(cfg.get(f"staticdir{i}"))
     assets = _as_list(cfg.get("assetdir")) or ["assets"]
-    themes_dir = str(cfg.get("themesdir") or "themes")
-    for theme in _as_list(cfg.get("theme")):
-        static.append(f"{themes_dir}/{theme}/static")
-        assets.append(f"{themes_dir}/{theme}/assets")
     module = cfg.get("module") or {}
     mounts = module.get("mounts") if isinstance(module, dict) else None
+    sub_mounts: dict[str, list[str]] = {"static": [], "assets": []}  # "sub=source" of mounts into a subfolder
     if isinstance(mounts, list) and mounts:
         by_target: dict[str, list[str]] = {}
         for mount in mounts:
             if isinstance(mount, dict) and mount.get("source") and mount.get("target"):
-                target = str(mount["target"]).strip("/").split("/")[0]
-                by_target.setdefault(target, []).append(str(mount["source"]))
+                root_part, _, sub = str(mount["target"]).strip("/").partition("/")
+                by_target.setdefault(root_part, [])
+                source = safe_join(str(mount["source"]))
+                if sub and root_part in sub_mounts:
+                    sub_mounts[root_part].append(f"{safe_join(sub)}={source}")
+                else:
+                    by_target[root_part].append(source)
+        # a mount replaces the project's default folder of its component (Hugo module mounts docs)
         content = by_target.get("content", content)
         static = by_target.get("static", static)
         assets = by_target.get("assets", assets)
+    themes_dir = str(cfg.get("themesdir") or "themes")
+    # a theme's own folders stay mounted; a theme or imported module vendored with
+    # `hugo mod vendor` lives in _vendor/<module path>/ (Hugo modules docs)
+    imports = module.get("imports") if isinstance(module, dict) else None
+    module_paths = [str(i.get("path")) for i in (imports if isinstance(imports, list) else [imports])
+                    if isinstance(i, dict) and i.get("path")]
+    themes = _as_list(cfg.get("theme"))
+    for theme in dict.fromkeys(themes + module_paths):
+        bases = [f"_vendor/{theme}"] if (root / "_vendor" / theme).is_dir() else []
+        if (not bases and theme in themes) or (root / themes_dir / theme).is_dir():
+            bases.append(f"{themes_dir}/{theme}")
+        for base in bases:
+            static.append(f"{base}/static")
+            assets.append(f"{base}/assets")
+            i18n.append(f"{base}/i18n")
     content_dirs = tuple(dict.fromkeys(safe_join(c) or "." for c in content))
     static_dirs = tuple(dict.fromkeys(safe_join(s) for s in static if safe_join(s)))
     include_dirs = tuple(f"{c}/includes" if c != "." else "includes" for c in content_dirs
                          if (root / c / "includes").is_dir())
     settings: dict[str, str] = {
         "assets_dirs": ";".join(dict.fromkeys(safe_join(a) for a in assets if safe_join(a))),
+        "i18n_dirs": ";".join(dict.fromkeys(safe_join(d) for d in i18n if safe_join(d))),
+        "static_mounts": ";".join(sub_mounts["static"]),
+        "assets_mounts": ";".join(sub_mounts["assets"]),
         "ignore_files": "\n".join(_as_list(cfg.get("ignorefiles"))),
         "build_drafts": str(bool(cfg.get("builddrafts"))).lower(),
+        "build_future": str(cfg.get("buildfuture") is True).lower(),
+        "build_expired": str(cfg.get("buildexpired") is True).lower(),
+        # front matter keys that date a page (Hugo's [frontmatter] publishDate/expiryDate, ":default" expanded)
+        "publish_date_keys": ";".join(_date_keys(cfg, "publishdate", _PUBLISH_DATE_KEYS)),
+        "expiry_date_keys": ";".join(_date_keys(cfg, "expirydate", _EXPIRY_DATE_KEYS)),
         "ugly_urls": str(cfg.get("uglyurls") is True).lower(),
         "publish_dir": safe_join(str(cfg.get("publishdir") or "public")),
+        # language codes a file name may carry (page.fr.md), the default language first
+        "languages": ";".join(dict.fromkeys([default_lang, *(str(k).lower() for k in languages)])),
+        "default_language_in_subdir": str(cfg.get("defaultcontentlanguageinsubdir") is True).lower(),
+        "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
     }
     base = str(cfg.get("baseurl") or "/")
     return SiteConfig(generator=GENERATOR, root=root, config_file=main, content_dirs=content_dirs,
@@ -288,16 +352,63 @@ def parse_args(name: str, text: str) -> Shortcode:
     return sc
 
 
-def _md_image(src: str, alt: str, caption: str) -> str:
-    alt = re.sub(r"\s+", " ", alt).replace("[", "\\[").replace("]", "\\]").strip()
-    caption = re.sub(r"\s+", " ", caption).replace("\\", "\\\\").replace('"', '\\"').strip()
+def _md_image(src: str, alt: str, caption: str, *, html_out: bool = False) -> str:
+    """An image with its caption as title: Markdown, or an ``<img>`` in an HTML page."""
+    alt = re.sub(r"\s+", " ", alt).strip()
+    caption = re.sub(r"\s+", " ", caption).strip()
+    if html_out:
+        title = f' title="{html.escape(caption)}"' if caption else ""
+        return f'<img src="{html.escape(src)}" alt="{html.escape(alt)}"{title}>'
+    alt = alt.replace("[", "\\[").replace("]", "\\]")
+    caption = caption.replace("\\", "\\\\").replace('"', '\\"')
     title = f' "{caption}"' if caption else ""
     return f"![{alt}](<{src}>{title})"
+
+
+def _bold(text: str, *, html_out: bool = False) -> str:
+    """A block label set in bold, followed by a space."""
+    return f"<strong>{html.escape(text)}</strong> " if html_out else f"**{text}** "
+
+
+def _code_span(text: str, *, html_out: bool = False) -> str:
+    """Inline code (Markdown backticks, or ``<code>`` in an HTML page)."""
+    if html_out:
+        return f"<code>{html.escape(text)}</code>"
+    ticks = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    return f"{ticks}{text}{ticks}"
 
 
 def _strip_markup(text: str) -> str:
     """Caption text without inline HTML tags (Hugo captions are Markdown/HTML)."""
     return re.sub(r"<[^>]+>", "", text).strip()
+
+
+def _label_text(text: str) -> str:
+    """A block label (tab/card ``header``, ``title``) as plain text: without HTML tags
+    and without Markdown strong emphasis (Docsy headers are ``markdownify``'d:
+    ``header="**C**"``), so the label can be set in bold or in a tab marker."""
+    return re.sub(r"(\*\*|__)(.+?)\1", r"\2", _strip_markup(text)).strip()
+
+
+def _truthy(value: str | None) -> bool:
+    """A shortcode boolean parameter (``text=true``, ``code="true"``)."""
+    return (value or "").strip().lower() in ("true", "1", "yes")
+
+
+def _has_fence(text: str) -> bool:
+    """True when ``text`` holds a fenced code block of its own (a line opening with ``` or ~~~)."""
+    return re.search(r"^[ \t]*(```|~~~)", text, re.MULTILINE) is not None
+
+
+def _fence(code: str, lang: str, *, html_out: bool = False) -> str:
+    """``code`` as a fenced block (fence longer than any backtick run inside), on its own
+    lines; in an HTML page a ``<pre><code>`` block."""
+    if html_out:
+        cls = f' class="language-{html.escape(lang.strip())}"' if lang.strip() else ""
+        return f"\n<pre><code{cls}>{html.escape(code.strip(chr(10)))}</code></pre>\n"
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"\n{ticks}{lang.strip()}\n{code.strip(chr(10))}\n{ticks}\n"
 
 
 def _find_close(text: str, name: str, start: int) -> re.Match[str] | None:
@@ -329,6 +440,10 @@ class HugoSite:
         self._ignore: list[re.Pattern[str]] | None = None
         self._included: frozenset[str] | None = None
         self._front: dict[str, dict[str, Any]] = {}
+        self._indexes: dict[str, tuple[str, ...]] = {}
+        self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
+        self._i18n: dict[str, str] | None = None
+        self._glossary: dict[str, dict[str, str]] | None = None
 
     @property
     def config(self) -> SiteConfig:
@@ -395,6 +510,9 @@ class HugoSite:
         suffix = suffix_of(rel)
         if any(is_within(rel, ex) for ex in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="Hugo build output or cache")
+        if any(part[:1] in ("#", ".") or part.endswith("~") for part in rel.split("/")):
+            # Hugo's file system skips names starting with "." or "#" or ending in "~" (editor files)
+            return FileClass(role=FileRole.EXCLUDED, reason="hidden or editor temporary file (Hugo ignores it)")
         if suffix in IMAGE_SUFFIXES or suffix in VIDEO_SUFFIXES:
             return FileClass(role=FileRole.ASSET)
         content = self._content_dir_of(rel)
@@ -417,19 +535,177 @@ class HugoSite:
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="draft: true")
         if _never_rendered(meta):
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="build options: never rendered")
+        dated = self._unpublished(meta)
+        if dated:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=dated)
         if self._in_headless_bundle(rel, content):
-            return FileClass(role=FileRole.INCLUDE, markup=markup, reason="headless bundle")
+            return FileClass(role=FileRole.INCLUDE, markup=markup,
+                             reason="headless bundle or cascaded build.render: never")
+        if self._leaf_bundle_resource(rel, content):
+            return FileClass(role=FileRole.INCLUDE, markup=markup,
+                             reason="leaf bundle resource (Hugo renders no page for it)")
         return FileClass(role=FileRole.PAGE, markup=markup)
 
+    def param(self, key: str, *, page_rel: str = "") -> str:
+        """Hugo's ``param`` shortcode: the page's front matter value ``key`` (top
+        level or under ``params``; a dotted key reaches into maps), else the site
+        parameter (the default language's over the site's); keys are
+        case-insensitive. ``""`` when unset. Never raises."""
+        key = key.strip().lower()
+        if not key:
+            return ""
+        if page_rel and (self._root / page_rel).is_file():
+            meta = self._front_matter(page_rel)
+            page: dict[str, str] = {}
+            _flatten("", {k: v for k, v in meta.items() if str(k).lower() != "params"}, page)
+            if isinstance(meta.get("params"), dict):
+                _flatten("", meta["params"], page)
+            lowered = {k.lower(): v for k, v in page.items()}
+            if key in lowered:
+                return lowered[key]
+        return self._params.get(f"params.{key}", "")
+
+    @staticmethod
+    def _html_page(page_rel: str) -> bool:
+        """True when ``page_rel`` is an HTML content file (shortcode output there is HTML)."""
+        return PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
+
+    def translate(self, key: str) -> str:
+        """The default language's translation of ``key`` from the i18n folders
+        (project ``i18n/``, then themes; files named after the language, e.g.
+        ``i18n/en.toml`` or ``i18n/en/en.toml``), as Hugo's ``T`` function gives it:
+        ``key = "text"`` or ``[key] other = "text"``. ``""`` when absent. Never raises."""
+        if self._i18n is None:
+            table: dict[str, str] = {}
+            lang = self._langs[0]
+            for folder in self._config.settings.get("i18n_dirs", "i18n").split(";"):
+                base = self._root / folder
+                if not folder or not base.is_dir():
+                    continue
+                files = sorted(p for p in base.rglob("*") if p.is_file() and p.stem.lower() == lang
+                               and p.suffix.lower() in (".toml", ".yaml", ".yml", ".json"))
+                for path in files:
+                    try:
+                        data = load_data_file(path)
+                    except (OSError, ValueError):
+                        continue
+                    for k, v in data.items():
+                        text = v.get("other") or v.get("one") if isinstance(v, dict) else v
+                        if isinstance(text, str) and str(k).lower() not in table:
+                            table[str(k).lower()] = text
+            self._i18n = table
+        return self._i18n.get(key.lower(), "")
+
+    def glossary_entry(self, term_id: str, *, page_rel: str = "") -> str | None:
+        """The file of the glossary entry ``term_id``: a content file in a
+        ``glossary`` folder whose front matter ``id`` or file name is the id
+        (case-insensitive), in the page's content folder first (its language),
+        then the others; ``None`` when there is none. Never raises."""
+        if self._glossary is None:
+            found: dict[str, dict[str, str]] = {}
+            md = frozenset(k for k, v in PAGE_MARKUP.items() if v == "markdown")
+            for content in self._config.content_dirs:
+                entries = found.setdefault(content, {})
+                for rel in os_walk_files(self._root, content, md):
+                    if "/glossary/" not in f"/{rel}":
+                        continue
+                    meta = self._front_matter(rel)
+                    stem = posixpath.splitext(posixpath.basename(rel))[0]
+                    if self.split_language(stem)[0] in ("index", "_index"):
+                        continue
+                    for key in (str(meta.get("id") or ""), stem):
+                        if key:
+                            entries.setdefault(key.lower(), rel)
+            self._glossary = found
+        own = self._content_dir_of(page_rel) if page_rel else None
+        order = ([own] if own in self._glossary else []) + [c for c in self._glossary if c != own]
+        for content in order:
+            if content is not None and term_id.lower() in self._glossary[content]:
+                return self._glossary[content][term_id.lower()]
+        return None
+
+    def glossary_term(self, term_id: str, *, page_rel: str = "") -> str:
+        """The title of the glossary entry ``term_id`` (see :meth:`glossary_entry`),
+        else ``term_id`` itself. Never raises."""
+        rel = self.glossary_entry(term_id, page_rel=page_rel)
+        title = self._front_matter(rel).get("title") if rel else None
+        return title.strip() if isinstance(title, str) and title.strip() else term_id
+
+    def _unpublished(self, meta: dict[str, Any]) -> str:
+        """Why Hugo does not publish a page by its dates ("" when it does): a publish
+        date in the future (first of ``publishDate``, ``pubdate``, ``published``,
+        ``date`` by default) without ``buildFuture``, or an expiry date in the past
+        (``expiryDate``, ``unpublishdate``) without ``buildExpired``."""
+        settings = self._config.settings
+        now = datetime.now(UTC)
+        if settings.get("build_future") != "true":
+            when = _first_date(meta, settings.get("publish_date_keys", ";".join(_PUBLISH_DATE_KEYS)))
+            if when is not None and when > now:
+                return f"publish date {when.date().isoformat()} is in the future (Hugo buildFuture off)"
+        if settings.get("build_expired") != "true":
+            when = _first_date(meta, settings.get("expiry_date_keys", ";".join(_EXPIRY_DATE_KEYS)))
+            if when is not None and when <= now:
+                return f"expired {when.date().isoformat()} (Hugo buildExpired off)"
+        return ""
+
+    def split_language(self, name: str) -> tuple[str, str | None]:
+        """``(base name, language)`` of a content file name without its format
+        suffix: ``about.fr`` is ``("about", "fr")`` when ``fr`` is a configured
+        language (or the default one), else ``("about.fr", None)`` (Hugo
+        multilingual docs, "Translation by file name": the code is a suffix of
+        the file name; an unknown code stays part of the name)."""
+        stem, dot, code = name.rpartition(".")
+        if dot and stem and code.lower() in self._langs:
+            return stem, code.lower()
+        return name, None
+
+    def _bundle_indexes(self, folder: str) -> tuple[str, ...]:
+        """The bundle index files in ``folder`` (``index.*``/``_index.*`` of any
+        content format, with or without a language code), cached per folder."""
+        if folder not in self._indexes:
+            found: list[str] = []
+            try:
+                names = sorted(p.name for p in (self._root / folder).iterdir() if p.is_file())
+            except OSError:
+                names = []
+            for name in names:
+                stem, suffix = posixpath.splitext(name)
+                if suffix.lower() in PAGE_MARKUP and self.split_language(stem)[0] in ("index", "_index"):
+                    found.append(f"{folder}/{name}" if folder not in ("", ".") else name)
+            self._indexes[folder] = tuple(found)
+        return self._indexes[folder]
+
     def _in_headless_bundle(self, rel: str, content: str) -> bool:
+        """True when ``rel`` is a headless (or never rendered) leaf bundle's index or
+        resource, or a branch bundle or its descendant under a ``cascade`` that
+        sets ``build.render: never``. A branch ``_index`` page's own ``headless`` or
+        ``build`` options do not reach its descendants (Hugo build options docs:
+        only ``cascade`` passes them down)."""
+        branch = self.split_language(posixpath.splitext(posixpath.basename(rel))[0])[0] == "_index"
+        kind = "section" if branch else "page"
         folder = posixpath.dirname(rel)
         while folder and is_within(folder, content) and folder != content.strip("/"):
-            for name in ("index.md", "_index.md"):
-                cand = f"{folder}/{name}"
-                if (self._root / cand).is_file():
-                    meta = self._front_matter(cand)
-                    if meta.get("headless") is True or _never_rendered(meta):
-                        return True
+            for cand in self._bundle_indexes(folder):
+                meta = self._front_matter(cand)
+                leaf = self.split_language(posixpath.splitext(posixpath.basename(cand))[0])[0] == "index"
+                if leaf and (meta.get("headless") is True or _never_rendered(meta)):
+                    return True
+                if not leaf and _cascades_never_rendered(meta, kind):
+                    return True
+            folder = posixpath.dirname(folder)
+        return False
+
+    def _leaf_bundle_resource(self, rel: str, content: str) -> bool:
+        """True when ``rel`` sits in a leaf bundle (a folder, at any depth above it,
+        holding an ``index.*`` file) and is not that bundle's index: Hugo's page
+        bundles docs make every other file of a leaf bundle a page resource, with
+        no page of its own (it can still be pulled in by a shortcode)."""
+        folder = posixpath.dirname(rel)
+        while folder and is_within(folder, content) and folder != content.strip("/"):
+            for cand in self._bundle_indexes(folder):
+                stem = posixpath.splitext(posixpath.basename(cand))[0]
+                if cand != rel and self.split_language(stem)[0] == "index":
+                    return True
             folder = posixpath.dirname(folder)
         return False
 
@@ -437,7 +713,10 @@ class HugoSite:
     def page_url_dir(self, page_rel: str) -> str:
         """The URL folder of a page, without the base path: the front matter ``url``
         when set, else ``a/b`` for ``content/a/b.md`` (``a`` with ``uglyURLs``) and
-        ``content/a/b/index.md``; ``""`` for the home page."""
+        ``content/a/b/index.md``; ``""`` for the home page. A language code in the
+        file name (``b.fr.md``, ``index.fr.md``) is not part of the URL; a page of
+        a language other than the default (by file name or by its language's
+        ``contentDir``) is served under ``fr/`` (Hugo multilingual docs)."""
         meta = self._front_matter(page_rel) if (self._root / page_rel).is_file() else {}
         url = meta.get("url")
         if isinstance(url, str) and url.startswith("/"):
@@ -446,14 +725,20 @@ class HugoSite:
         content = self._content_dir_of(page_rel) or "."
         inner = page_rel[len(content) + 1:] if content not in (".", "") else page_rel
         stem, _ = posixpath.splitext(inner)
-        base = posixpath.basename(stem)
+        base, lang = self.split_language(posixpath.basename(stem))
+        stem = safe_join(posixpath.dirname(stem), base)
+        lang = lang or dict(kv.split("=", 1) for kv in self._config.settings.get("content_languages", "").split(";")
+                            if "=" in kv).get(content)
+        prefix = ""
+        if lang and (lang != self._langs[0] or self._config.settings.get("default_language_in_subdir") == "true"):
+            prefix = lang  # a language's pages are served under /<lang>/
         if base in ("index", "_index"):
-            return posixpath.dirname(stem)
+            return safe_join(prefix, posixpath.dirname(stem))
         if isinstance(meta.get("slug"), str) and meta["slug"].strip("/"):
             stem = safe_join(posixpath.dirname(stem), str(meta["slug"]).strip("/"))
         if self._config.settings.get("ugly_urls") == "true":
-            return posixpath.dirname(stem)
-        return stem
+            return safe_join(prefix, posixpath.dirname(stem))
+        return safe_join(prefix, stem)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an asset link as Hugo serves it: page-relative (bundle resources),
@@ -468,19 +753,32 @@ class HugoSite:
             return target
         link, path = target
         cands: list[str] = []
-        assets = [a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
         if path.startswith("/"):
             site_path = strip_base(path, self._config.base_url).lstrip("/")
-            cands += [safe_join(s, site_path) for s in self._config.static_dirs]
+            cands += self._served_from("static", site_path)
             cands += [safe_join(c, site_path) for c in self._config.content_dirs]
-            cands += [safe_join(a, site_path) for a in assets]
+            cands += self._served_from("assets", site_path)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
             url_dir = self.page_url_dir(page_rel)
-            cands += [safe_join(s, url_dir, path) for s in self._config.static_dirs]
+            cands += self._served_from("static", safe_join(url_dir, path))
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
-            cands += [safe_join(a, path) for a in assets]
+            cands += self._served_from("assets", safe_join(path))
         return lookup(self._root, cands, link=link)
+
+    def _served_from(self, component: str, site_path: str) -> list[str]:
+        """Project files that serve ``site_path`` (relative to the ``component``
+        root, ``"static"`` or ``"assets"``): the component's folders, then mounts
+        into a subfolder of it (``source: img``, ``target: static/images`` serves
+        ``images/x.png`` from ``img/x.png``)."""
+        dirs = self._config.static_dirs if component == "static" else [
+            a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
+        out = [safe_join(d, site_path) for d in dirs]
+        for pair in self._config.settings.get(f"{component}_mounts", "").split(";"):
+            sub, _, source = pair.partition("=")
+            if sub and source and (site_path == sub or site_path.startswith(sub + "/")):
+                out.append(safe_join(source, site_path[len(sub):].lstrip("/")))
+        return out
 
     def _own_url(self, link: str) -> str | None:
         full = self._config.settings.get("base_url_full", "")
@@ -503,8 +801,7 @@ class HugoSite:
         path, _ = split_link(src)
         page_dir = posixpath.dirname(page_rel)
         cands = [] if path.startswith("/") else [safe_join(page_dir, path)]
-        assets = [a for a in self._config.settings.get("assets_dirs", "").split(";") if a]
-        cands += [safe_join(a, path.lstrip("/")) for a in assets]
+        cands += self._served_from("assets", safe_join(path.lstrip("/")))
         found = first_existing(self._root, cands)
         if found:
             return ResolvedLink(rel_path=found)
@@ -518,7 +815,7 @@ class HugoSite:
         res = self.resolve_asset(src, page_rel=page_rel)
         if res.rel_path and not res.problem:
             return res
-        site = [safe_join(s, path.lstrip("/")) for s in self._config.static_dirs]
+        site = self._served_from("static", safe_join(path.lstrip("/")))
         found = first_existing(self._root, site)
         return ResolvedLink(rel_path=found) if found else res
 
@@ -541,11 +838,24 @@ class HugoSite:
     # ---------------------------------------------------------- preprocess
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """Hugo page source to plain Markdown: TOML/JSON front matter turned into
-        YAML, includes inlined, shortcodes rewritten (see :func:`rewrite_shortcodes`).
+        YAML (an HTML/AsciiDoc/rST content file's front matter removed, its ``title``
+        given as ``<title>``, ``= Title`` or an rST title section), includes inlined, shortcodes rewritten (see :func:`rewrite_shortcodes`).
         Problems (missing includes or images) go to ``warnings``. Never raises."""
         meta, body, kind = split_front_matter(text)
         head = ""
-        if kind in ("toml", "json"):
+        markup = PAGE_MARKUP.get(suffix_of(page_rel))
+        title = str(meta.get("title") or "").strip() if kind else ""
+        if markup in ("html", "asciidoc", "rst"):
+            # Hugo reads the front matter itself; the markup never sees it: its title is given in the
+            # markup's own way (HTML <title>, AsciiDoc "= Title", an rST title section) unless already there
+            if markup == "html":
+                head = f"<title>{html.escape(title)}</title>\n" if title else ""
+            elif markup == "asciidoc" and title and not re.match(r"\s*(?://[^\n]*\n\s*)*= \S", body):
+                head = f"= {title}\n\n"
+            elif markup == "rst" and title and title not in body.lstrip()[:400].split("\n\n")[0]:
+                rule = "=" * (len(title) + 2)
+                head = f"{rule}\n {title}\n{rule}\n\n"
+        elif kind in ("toml", "json"):
             head = yaml_front_matter(meta)
         elif kind == "yaml":
             head = text[: len(text) - len(body)]
@@ -565,6 +875,9 @@ class HugoSite:
         body = _ESCAPED.sub(protect, body)
         out: list[str] = []
         pos = 0
+        h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
+        panes: list[Shortcode] = []  # the open tab sets, innermost last
+        tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
         for m in _SHORTCODE.finditer(body):
             if m.start() < pos:
                 continue
@@ -574,47 +887,132 @@ class HugoSite:
             if m.group("close"):
                 if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs)
                     out.append(f"\n\n{set_close()}\n\n")
+                    if panes:
+                        panes.pop()
+                        tabs_seen.pop()
                 continue  # closing tags of reduced shortcodes
             sc = parse_args(name, m.group("args"))
-            wants_inner = name in IMAGE_SHORTCODES or name == "highlight" or _image_param(sc) \
+            docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
+            if name == "tab" and tabs_seen:
+                tabs_seen[-1] += 1
+            wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES \
+                or name in ("highlight", "columns") \
+                or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
-                sc.get("title", pos=0) if name == "tab" else "")
-            if not m.group("self") and name not in _NO_INNER and (wants_inner or label):
+                sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
+            if name == "tab" and not label and panes and panes[-1].params.get("items"):
+                # Hextra/Nextra style: {{< tabs items="A,B" >}} names its unnamed tabs in order
+                items = [x.strip() for x in panes[-1].params["items"].split(",")]
+                label = items[tabs_seen[-1] - 1] if 0 < tabs_seen[-1] <= len(items) else ""
+            if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab):
                 close = _find_close(body, name, m.end())
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+            elif name in CODE_SAMPLE_SHORTCODES:
+                out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
             elif name in IMAGE_SHORTCODES or _image_param(sc):
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
-            elif name in VIDEO_SHORTCODES:
+            elif name in VIDEO_SHORTCODES or _video_param(sc):
                 out.append(_video(sc))
             elif name == "highlight" and close is not None:
-                lang = sc.get("lang", pos=0)
-                out.append(f"\n```{lang}\n{inner.strip(chr(10))}\n```\n")
+                out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
+                pos = close.end()
+            elif name in CODE_BLOCK_SHORTCODES and close is not None and not _has_fence(inner) and (
+                    name != "text" or (re.fullmatch(r"[\w+#.-]+", sc.get("syntax", pos=0)) and "\n" in inner)):
+                # (Istio's text names a language and holds lines; another theme's text may style a phrase)
+                # (a code shortcode that wraps fenced blocks, as Grafana k6's {{< code >}}, stays Markdown)
+                code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings)
+                if name == "text":  # Istio: {{< text bash >}} / {{< text syntax="yaml" >}} is a code block
+                    lang = sc.get("syntax", "lang", pos=0)
+                else:
+                    lang = sc.params.get("lang") or (suffix_of(sc.params.get("file", "")).lstrip(".")
+                                                     if name == "code" else _config_format(code))
+                if name == "code" and sc.params.get("file"):
+                    out.append(f"\n{_code_span(sc.params['file'], html_out=h)}:\n")
+                out.append(_fence(code, lang, html_out=h))
+                pos = close.end()
+            elif (endpoint := _endpoint(sc)) is not None and name not in IMAGE_SHORTCODES:
+                # an API endpoint shortcode: {{< endpoint "POST" "/_api/x" >}} (ArangoDB, Virtool docs),
+                # {{< api-endpoint method="post" endpoint="https://host/api/v2/x" >}} (InfluxData docs)
+                method, target = endpoint
+                if "{{" in target:  # a shortcode nested in the parameter
+                    target = self.rewrite_shortcodes(target, page_rel=page_rel, warnings=warnings,
+                                                     _depth=_depth + 1, _stack=_stack)
+                out.append(_code_span(f"{method} {target}", html_out=h))
+            elif name == "new-in" and sc.get("version", pos=0):
+                # gohugo.io docs: the release that brought a feature
+                out.append(f"New in v{sc.get('version', pos=0).lstrip('vV')}")
+            elif docsy_tab and close is not None and not _docsy_tab_is_text(
+                    sc, panes[-1], markdown_delims=m.group("angle") is None, inner=inner):
+                # Docsy tabpane: a tab's content is code unless text=true (tab or tabpane)
+                label = label or f"Tab {tabs_seen[-1] - 1}"  # Docsy's default header
+                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
+                out.append(_fence(inner, _docsy_tab_lang(sc, panes[-1], label), html_out=h))
+                pos = close.end()
+            elif name == "card" and close is not None and _truthy(sc.params.get("code")):
+                # Docsy card code=true: the inner content is highlighted code
+                if label:
+                    out.append(_bold(_label_text(label), html_out=h))
+                out.append(_fence(inner, sc.params.get("lang", ""), html_out=h))
                 pos = close.end()
             elif name in ("ref", "relref"):
                 out.append(sc.get("path", pos=0))
             elif name == "param":
+                out.append(self.param(sc.get("name", pos=0), page_rel=page_rel))
+            elif name == "columns" and close is not None:
+                # Hugo Book: columns are separated by a "<--->" line inside {{< columns >}}
+                columns = re.sub(r"^[ \t]*<--->[ \t]*$", "", inner, flags=re.MULTILINE)
+                out.append(self.rewrite_shortcodes(columns, page_rel=page_rel, warnings=warnings, _depth=_depth,
+                                                   _stack=_stack))
+                pos = close.end()
+            elif name == "siteparam":  # Relearn: a site parameter only
+                out.append(self._params.get(f"params.{sc.get('name', pos=0).strip().lower()}", ""))
+            elif name == "heading" and sc.get("name", pos=0):
+                # theme convention (Kubernetes, Docsy sites): an i18n heading, "## {{% heading "whatsnext" %}}"
                 key = sc.get("name", pos=0)
-                out.append(self._params.get(f"params.{key}", ""))
+                out.append(self.translate(f"{key}_heading") or self.translate(key)
+                           or key.replace("_", " ").replace("-", " ").capitalize())
+            elif name.endswith("-heading") and len(name) > 8 and close is None:
+                # Kubernetes theme: {{% prerequisites-heading %}} is an <h2> with the i18n "<x>_heading" text
+                key = name[:-8]
+                out.append("## " + (self.translate(f"{key}_heading") or key.replace("-", " ").capitalize()))
+            elif name == "feature-state" and sc.params.get("for_k8s_version"):
+                label = self.translate("feature_state") or "FEATURE STATE:"
+                version, state = sc.params["for_k8s_version"], sc.params.get("state", "")
+                out.append(f"{label} " + _code_span(f"Kubernetes {version} [{state}]" if state else f"Kubernetes {version}",
+                                                        html_out=h))
+            elif name == "glossary_tooltip":
+                # Kubernetes convention: the visible word is `text`, else the glossary term's title
+                out.append(sc.params.get("text") or self.glossary_term(sc.params.get("term_id", ""),
+                                                                        page_rel=page_rel))
+            elif name == "glossary_definition":
+                out.append(self._glossary_definition(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
+                                                     stack=_stack))
             elif name.endswith(".inline"):
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
             else:
                 if name in _TAB_SETS and not m.group("self"):
                     out.append(f"\n\n{set_open()}\n\n")
+                    panes.append(sc)
+                    tabs_seen.append(0)
                 elif name == "tab" and label and close is not None:
-                    out.append(f"\n\n{tab_start(_strip_markup(label))}\n\n")
+                    out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
                 if label and close is not None:
-                    out.append(f"**{_strip_markup(label)}** ")
+                    out.append(_bold(_label_text(label), html_out=h))
+                if close is None and sc.params.get("text") and name not in _TAB_SETS and name != "tab":
+                    out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
-                if lang and close is not None and not re.search(r"\{\{[<%]", inner):
-                    out.append(f"\n```{lang}\n{inner.strip(chr(10))}\n```\n")
+                # a Docsy text tab's or card's lang names no code language
+                if lang and close is not None and not docsy_tab and name != "card" \
+                        and not re.search(r"\{\{[<%]", inner) and not _has_fence(inner):
+                    out.append(_fence(inner, lang, html_out=h))
                     pos = close.end()
         out.append(body[pos:])
         text = "".join(out)
@@ -635,17 +1033,87 @@ class HugoSite:
         except OSError as err:
             warnings.append(f"include {target!r}: cannot read ({err})")
             return ""
+        if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
+            return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."),
+                          html_out=self._html_page(page_rel))
         _, body, _ = split_front_matter(raw)
         body = rebase_links(body, from_rel=res.rel_path, to_rel=page_rel,
                             exists=lambda p: (self._root / p).is_file())
         if suffix_of(res.rel_path) not in (".md", ".markdown", ".mdown", ".html", ".htm", ""):
-            lang = suffix_of(res.rel_path).lstrip(".")
-            return f"\n```{lang}\n{body.rstrip()}\n```\n"
+            return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel))
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
                                        _stack=(*stack, res.rel_path))
 
+    def _glossary_definition(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
+                             stack: tuple[str, ...]) -> str:
+        """Kubernetes ``glossary_definition``: the glossary entry's text, its summary
+        (before ``<!--more-->``) unless ``length="all"``, after ``prepend``."""
+        term = sc.params.get("term_id", "")
+        rel = self.glossary_entry(term, page_rel=page_rel)
+        if rel is None or rel in stack or depth >= _MAX_INCLUDE_DEPTH:
+            warnings.append(f"glossary definition {term!r}: no glossary entry" if rel is None
+                            else f"glossary definition {term!r}: cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
+            return ""
+        try:
+            raw = (self._root / rel).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            warnings.append(f"glossary definition {term!r}: cannot read ({err})")
+            return ""
+        body = split_front_matter(raw)[1].strip()
+        short, more, rest = body.partition("<!--more-->")
+        text = short.strip() if sc.params.get("length", "short") != "all" else (
+            f"{short.strip()}\n\n{rest.strip()}" if more else body)
+        prepend = sc.params.get("prepend", "").strip()
+        if prepend and text:
+            text = f"{prepend} {text[0].lower()}{text[1:]}"
+        text = self.rewrite_shortcodes(text, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
+                                       _stack=(*stack, rel))
+        return f"\n\n{text.strip()}\n\n"
+
+    def _raw_includes(self, code: str, *, page_rel: str, warnings: list[str]) -> str:
+        """``code`` with each include shortcode in it replaced by the file's raw text
+        (inside a code block a ``readfile`` shows the file, not its rendering)."""
+        def raw(m: re.Match[str]) -> str:
+            name = m.group("name").lower()
+            if m.group("close") or name not in INCLUDE_SHORTCODES:
+                return m.group(0)
+            target = parse_args(name, m.group("args")).get("file", "path", "src", pos=0)
+            res = self.resolve_include(target, page_rel=page_rel)
+            if res.problem or res.rel_path is None:
+                warnings.append(f"include {target!r}: {res.problem or 'not found'}")
+                return ""
+            try:
+                return (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace").rstrip("\n")
+            except OSError as err:
+                warnings.append(f"include {target!r}: cannot read ({err})")
+                return ""
+        return _SHORTCODE.sub(raw, code)
+
+    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str]) -> str:
+        """An example file shown as code (Kubernetes ``codenew``/``code_sample``:
+        ``file`` is relative to ``<contentDir>/examples/``), labelled with its name."""
+        target = sc.get("file", pos=0).strip()
+        cands = [safe_join(c, "examples", target.lstrip("/")) for c in self._config.content_dirs]
+        found = first_existing(self._root, cands) if target else None
+        if found is None:
+            res = self.resolve_include(target, page_rel=page_rel)
+            found = res.rel_path if res.rel_path and not res.problem else None
+        if found is None:
+            warnings.append(f"code sample {target!r}: not found (tried {', '.join(cands) or 'no file'})")
+            return ""
+        try:
+            code = (self._root / found).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            warnings.append(f"code sample {target!r}: cannot read ({err})")
+            return ""
+        lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
+        h = self._html_page(page_rel)
+        return f"\n{_code_span(target, html_out=h)}:\n" + _fence(code.rstrip(), lang, html_out=h)
+
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
+        if not src and suffix_of(split_link(sc.params.get("link", ""))[0]) in IMAGE_SUFFIXES:
+            src = sc.params["link"]  # Istio's image shortcode: {{< image link="./arch.svg" caption="..." >}}
         if not src:
             return inner
         caption = _strip_markup(sc.get("caption", "title") or inner.strip())
@@ -657,7 +1125,54 @@ class HugoSite:
             link = relpath_from_page(res.rel_path, page_rel)
         else:
             link = src  # left for resolve_asset, which reports the paths it tried
-        return _md_image(link, alt, caption)
+        return _md_image(link, alt, caption, html_out=self._html_page(page_rel))
+
+
+def _endpoint(sc: Shortcode) -> tuple[str, str] | None:
+    """``(METHOD, path or URL)`` when a shortcode names an HTTP endpoint: a ``method``
+    parameter or an HTTP method argument, with an ``endpoint``/``path``/``url``
+    parameter or an argument that starts like a path or URL."""
+    method = sc.params.get("method") or next((a for a in sc.args if a.upper() in _HTTP_METHODS), "")
+    target = sc.params.get("endpoint") or sc.params.get("path") or sc.params.get("url") or next(
+        (a for a in sc.args if a.upper() not in _HTTP_METHODS and a[:1] in "/h<{:" and a.strip()), "")
+    if method.upper() not in _HTTP_METHODS or not target.strip():
+        return None
+    return method.upper(), target.strip()
+
+
+def _config_format(text: str) -> str:
+    """``json``, ``yaml`` or ``toml``: the format a configuration snippet is written in."""
+    stripped = text.strip()
+    if stripped.startswith(("{", "[{")):
+        return "json"
+    if re.search(r"^\s*\[[^\]\n]+\]\s*$|^\s*[\w.\"'-]+\s*=", stripped, re.MULTILINE):
+        return "toml"
+    return "yaml" if re.search(r"^\s*[\w.\"'-]+\s*:", stripped, re.MULTILINE) else "toml"
+
+
+def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool, inner: str) -> bool:
+    """Docsy ``tab`` in a ``tabpane``: text (Markdown/HTML) when ``text`` is set true on
+    the tab, else on the pane; code when it is set false (Docsy tabpane docs: "By
+    default, the tab's content is rendered as code block"). Unset, a tab written
+    with ``{{% %}}`` (Docsy: "If your content is markdown, use the percent sign")
+    or holding shortcodes or fenced code of its own is text: sites on Docsy
+    releases before ``text`` (e.g. ``{{% tab header="Android" %}}`` with prose and
+    ``highlight`` blocks) wrote Markdown tabs that way."""
+    if "text" in tab.params:
+        return _truthy(tab.params["text"])
+    if "text" in pane.params:
+        return _truthy(pane.params["text"])
+    return markdown_delims or _has_fence(inner) or re.search(r"\{\{[<%]", inner) is not None
+
+
+def _docsy_tab_lang(tab: Shortcode, pane: Shortcode, header: str) -> str:
+    """A Docsy code tab's language: the tab's ``lang``, else its header when the pane
+    has ``langEqualsHeader=true``, else the pane's ``lang``."""
+    if tab.params.get("lang"):
+        return tab.params["lang"]
+    if _truthy(pane.params.get("langequalsheader")):
+        return _label_text(header)
+    return pane.params.get("lang", "")
 
 
 def _image_param(sc: Shortcode) -> bool:
@@ -665,26 +1180,90 @@ def _image_param(sc: Shortcode) -> bool:
     return bool(src) and suffix_of(split_link(src)[0]) in IMAGE_SUFFIXES
 
 
+def _video_param(sc: Shortcode) -> bool:
+    """A shortcode whose ``src`` is a video file (Grafana's ``video-embed``, theme ``video`` variants)."""
+    src = sc.params.get("src", "")
+    return bool(src) and suffix_of(split_link(src)[0]) in VIDEO_SUFFIXES
+
+
 def _video(sc: Shortcode) -> str:
+    title = html.escape(sc.get("title", "caption", "alt"))
     if sc.name == "youtube":
-        vid = sc.get("id", pos=0)
-        return f'\n<iframe src="https://www.youtube.com/embed/{vid}" title="{sc.get("title")}"></iframe>\n' \
-            if vid else ""
+        vid = html.escape(sc.get("id", pos=0))
+        return f'\n<iframe src="https://www.youtube.com/embed/{vid}" title="{title}"></iframe>\n' if vid else ""
     if sc.name == "vimeo":
-        vid = sc.get("id", pos=0)
-        return f'\n<iframe src="https://player.vimeo.com/video/{vid}" title="{sc.get("title")}"></iframe>\n' \
-            if vid else ""
-    src = sc.get("src", "url", "file", pos=0)
-    return f'\n<video src="{src}" title="{sc.get("title")}"></video>\n' if src else ""
+        vid = html.escape(sc.get("id", pos=0))
+        return f'\n<iframe src="https://player.vimeo.com/video/{vid}" title="{title}"></iframe>\n' if vid else ""
+    src = html.escape(sc.get("src", "url", "file", pos=0))
+    return f'\n<video src="{src}" title="{title}"></video>\n' if src else ""
 
 
 def _never_rendered(meta: dict[str, Any]) -> bool:
+    """Build options that publish no page: ``render: never`` (or ``false``), or
+    ``render: link`` (Hugo build options docs: a permalink but no rendered page)."""
     for key in ("build", "_build"):
         opts = meta.get(key)
         if isinstance(opts, dict):
             render = opts.get("render")
-            if render is False or str(render).lower() in ("never", "false"):
+            if render is False or str(render).lower() in ("never", "false", "link"):
                 return True
+    return False
+
+
+_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+_PUBLISH_DATE_KEYS = ("publishdate", "pubdate", "published", "date")
+_EXPIRY_DATE_KEYS = ("expirydate", "unpublishdate")
+
+
+def _date_keys(cfg: dict[str, Any], which: str, default: tuple[str, ...]) -> list[str]:
+    """The front matter keys of ``[frontmatter] <which>`` (``":default"`` is Hugo's
+    own list; other ``:tokens`` such as ``:filename``/``:git`` are not front matter)."""
+    front = cfg.get("frontmatter")
+    keys = _as_list(front.get(which)) if isinstance(front, dict) and which in front else [":default"]
+    out: list[str] = []
+    for key in keys:
+        out += list(default) if key.lower() == ":default" else [] if key.startswith(":") else [key.lower()]
+    return list(dict.fromkeys(out))
+
+
+def _first_date(meta: dict[str, Any], keys: str) -> datetime | None:
+    """The first of ``keys`` (``;``-joined, lower case) set in ``meta`` as a UTC datetime."""
+    lowered = {str(k).lower(): v for k, v in meta.items()}
+    for key in keys.split(";"):
+        value = lowered.get(key)
+        if value in (None, ""):
+            continue
+        when: datetime | None = None
+        if isinstance(value, datetime):
+            when = value
+        elif isinstance(value, date):
+            when = datetime(value.year, value.month, value.day)
+        elif isinstance(value, str):
+            try:
+                when = datetime.fromisoformat(value.strip())
+            except ValueError:
+                when = None
+        if when is not None:
+            return when if when.tzinfo else when.replace(tzinfo=UTC)
+    return None
+
+
+def _cascades_never_rendered(meta: dict[str, Any], kind: str) -> bool:
+    """A branch page's ``cascade`` (a map or a list of maps) passes
+    ``build.render: never`` to itself and its descendants of ``kind``
+    (``"page"``/``"section"``): an entry without ``target`` (``_target``), or
+    whose target is only a ``kind`` that names ``kind``."""
+    cascade = meta.get("cascade")
+    entries = [cascade] if isinstance(cascade, dict) else cascade if isinstance(cascade, list) else []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        target = entry.get("target") or entry.get("_target")
+        if isinstance(target, dict) and target and (
+                set(target) != {"kind"} or kind not in str(target["kind"]).lower()):
+            continue
+        if _never_rendered(entry):
+            return True
     return False
 
 
@@ -701,4 +1280,11 @@ def load(root: Path, config_file: str | None = None, *, environment: str = "prod
     params: dict[str, str] = {}
     if isinstance(cfg.get("params"), dict):
         _flatten("params", cfg["params"], params)
-    return HugoSite(load_config(root, environment=environment), params)
+    # the default language's params override the site's (Hugo multilingual configuration)
+    languages = cfg.get("languages")
+    default = str(cfg.get("defaultcontentlanguage") or "en").lower()
+    lang_cfg = next((v for k, v in languages.items() if str(k).lower() == default and isinstance(v, dict)),
+                    None) if isinstance(languages, dict) else None
+    if lang_cfg is not None and isinstance(lang_cfg.get("params"), dict):
+        _flatten("params", lang_cfg["params"], params)
+    return HugoSite(load_config(root, environment=environment), {k.lower(): v for k, v in params.items()})
