@@ -202,3 +202,182 @@ def test_tab_headings_are_tabs_not_sections(tmp_path: Path, write: Callable[...,
     text = doc.sections[0].text
     assert "Linux\n\nRun apt." in text and "Then restart." in text and "murar-tabs" not in text
     assert "# [Not a tab](#tab/code)" in text
+
+
+def test_cross_references_read_as_their_titles_or_names(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX "Links and Cross References": ``<xref:uid>`` and ``@uid`` show the target
+    page's title, an API uid its name; ``[text](xref:uid)`` keeps its text; code is left alone."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "files.md", "---\nuid: file-kinds\ntitle: Kinds of files\n---\n# Kinds\n")
+    write(tmp_path, "noted.md", "---\nuid: noted\n---\n# Heading title\n")
+    write(tmp_path, "a.md", (
+        "# A\n\nSee <xref:file-kinds#diagram> and @noted, or [the list](xref:file-kinds).\n"
+        "Call <xref:System.String.Format*>, <xref:System.Collections.Generic.List%601.Insert(System.Int32,%600)>, "
+        '<xref href="System.Int32?displayProperty=fullName"/> and [](xref:Contoso.Widget?text=the+widget).\n'
+        "Mail me@example.com, tag @someone; `<xref:noted>` stays.\n\n```md\n<xref:file-kinds>\n```\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md")
+    assert "See Kinds of files and Heading title, or [the list](xref:file-kinds)." in out
+    assert "Call Format, Insert(Int32, \\`0), System.Int32 and the widget." in out
+    assert "Mail me@example.com, tag @someone; `<xref:noted>` stays." in out
+    assert "```md\n<xref:file-kinds>\n```" in out
+
+
+def test_code_snippets_take_the_part_asked_for(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX "Code Snippet": ``#tag``/``?name=``/``id`` a named snippet (comment tags or
+    ``#region``), ``#L2-L3``/``?range=``/``range`` lines; a missing name is a warning."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "src/app.cs", (
+        "using System;\nclass App\n{\n    // <Greet>\n    void Greet()\n    {\n        // <inner>\n"
+        "        Say(\"hi\");\n        // </inner>\n    }\n    // </Greet>\n    #region Setup\n"
+        "    void Setup() { }\n    #endregion\n}\n"))
+    write(tmp_path, "src/run.py", "import os\n# <main>\nprint(os.name)\n# </main>\n")
+    write(tmp_path, "a.md", (
+        "# A\n\n[!code-csharp[](src/app.cs#greet \"Greeting\")]\n\n[!code-csharp[](src/app.cs?name=Setup)]\n\n"
+        ':::code language="python" source="src/run.py" id="main":::\n\n[!code-csharp[](src/app.cs#L1-L2)]\n\n'
+        ':::code language="csharp" source="src/app.cs" range="13":::\n\n[!code-csharp[](src/app.cs#nothere)]\n'))
+    site = docfx.load(tmp_path, "docfx.json")
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md", warnings=warnings)
+    blocks = re.findall(r"```(\w*)\n(.*?)\n```", out, re.DOTALL)
+    assert blocks == [("csharp", 'void Greet()\n{\n    Say("hi");\n}'), ("csharp", "void Setup() { }"),
+                      ("python", "print(os.name)"), ("csharp", "using System;\nclass App"),
+                      ("csharp", "void Setup() { }")]
+    assert len(warnings) == 1 and "nothere" in warnings[0]
+    assert "[!code" not in out
+
+
+def test_brace_globs_of_docfx_init_select_the_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``docfx init`` writes ``"files": ["**/*.{md,yml}"]``; DocFX expands the braces
+    (nested too), so every Markdown file is a page."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.{md,yml}"], "exclude": ["_site/**", "{drafts,old/{a,b}}/**"]}]}}))
+    for rel in ("index.md", "docs/intro.md", "drafts/x.md", "old/b/y.md", "old/c/z.md"):
+        write(tmp_path, rel, "# T\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    roles = {rel: site.classify(rel).role for rel in ("index.md", "docs/intro.md", "drafts/x.md", "old/b/y.md",
+                                                      "old/c/z.md")}
+    assert roles == {"index.md": FileRole.PAGE, "docs/intro.md": FileRole.PAGE, "drafts/x.md": FileRole.EXCLUDED,
+                     "old/b/y.md": FileRole.EXCLUDED, "old/c/z.md": FileRole.PAGE}
+    assert docfx.expand_braces("a{b}c") == ["a{b}c"] and len(docfx.expand_braces("{a,b}" * 20)) == 256
+
+
+def test_markdown_toc_is_not_a_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX reads ``toc.md`` (any case) as a table of contents, like ``toc.yml``."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    for rel in ("guide/toc.md", "TOC.md", "guide/intro.md", "guide/toc-notes.md"):
+        write(tmp_path, rel, "# [Intro](intro.md)\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("guide/toc.md").role is FileRole.EXCLUDED and site.classify("TOC.md").role is FileRole.EXCLUDED
+    assert site.classify("guide/intro.md").role is FileRole.PAGE
+    assert site.classify("guide/toc-notes.md").role is FileRole.PAGE
+
+
+def test_file_mapping_globs_ignore_case(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX globs match without regard to case (GlobMatcher.DefaultOptions: IgnoreCase)."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["Articles/**/*.MD"], "exclude": ["**/Drafts/**"]}]}}))
+    for rel in ("articles/setup.md", "articles/drafts/wip.md"):
+        write(tmp_path, rel, "# T\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("articles/setup.md").role is FileRole.PAGE
+    assert site.classify("articles/drafts/wip.md").role is FileRole.EXCLUDED
+
+
+def test_zone_pivots_are_labelled_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Learn zone pivots: each ``::: zone pivot="a,b"`` is a tab titled from the zone
+    pivot definition file (``zone_pivot_group_filename`` or the docset's
+    ``zone-pivot-groups.yml``), adjacent zones one set; images record their zone."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docs/docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "docs/zone-pivot-groups.yml", (
+        "groups:\n- id: os\n  title: OS\n  pivots:\n  - id: os-linux\n    title: Linux\n"
+        "  - id: os-macos\n    title: macOS\n  - id: os-windows\n    title: Windows\n"))
+    for name in ("nix.png", "win.png"):
+        write(tmp_path, f"docs/media/{name}", png)
+    write(tmp_path, "docs/a.md", (
+        "---\ntitle: A\nzone_pivot_groups: os\n---\n# A\n\n1. Set the path.\n\n    ::: zone pivot=\"os-linux,os-macos\"\n\n"
+        "    Run export.\n\n    ![](media/nix.png)\n\n    ::: zone-end\n\n    ::: zone pivot=\"os-windows\"\n\n"
+        "    Run set.\n\n    ![](media/win.png)\n\n    ::: zone-end\n\n    Then go on.\n\n"
+        "```md\n::: zone pivot=\"os-windows\"\n```\n"))
+    site = docfx.load(tmp_path, "docs/docfx.json")
+    doc = converter_for("markdown")(tmp_path / "docs/a.md", site=site, assets_dir=tmp_path / "_assets")
+    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("nix.png", "Linux / macOS", ("Linux / macOS", "Windows")),
+                    ("win.png", "Windows", ("Linux / macOS", "Windows"))]
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Linux / macOS\n\nRun export." in text and "Then go on." in text and "::: zone pivot" in text
+
+
+def test_code_snippet_in_a_list_step_stays_in_the_step(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``:::code`` inside a numbered step: the code block keeps the step's indentation,
+    so the step's next paragraph stays prose (it was read as an indented code block)."""
+    from markdown_it import MarkdownIt as _Md
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "src/a.txt", "line one\n\nline three\n")
+    write(tmp_path, "a.md", "# A\n\n1. Create the file.\n\n    :::code language=\"text\" source=\"src/a.txt\":::\n\n"
+                            "    Then save `a.txt` here.\n\n2. Next step.\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md")
+    tokens = _Md("commonmark").parse(out)
+    assert [t.type for t in tokens].count("ordered_list_open") == 1
+    assert any(t.type == "fence" and t.content == "line one\n\nline three\n" for t in tokens)
+    assert not any(t.type == "code_block" for t in tokens)
+
+
+def test_video_in_a_list_step_stays_in_the_step(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``> [!VIDEO url]`` indented in a numbered step keeps the step's indentation."""
+    from markdown_it import MarkdownIt as _Md
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess("1. Watch this.\n\n    > [!VIDEO https://learn.microsoft.com/_video/x]\n\n    Then go on.\n\n"
+                          "2. Next.\n", page_rel="a.md")
+    tokens = _Md("commonmark").parse(out)
+    assert [t.type for t in tokens].count("ordered_list_open") == 1 and not any(t.type == "code_block" for t in tokens)
+    assert '    <iframe src="https://learn.microsoft.com/_video/x"></iframe>' in out
+
+
+def test_content_src_outside_the_docfx_folder(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """DocFX "docfx.json": ``src`` is relative to docfx.json and may leave its folder
+    (``"src": "../articles"``); those files are pages of the docset, ``~/`` still its root."""
+    write(tmp_path, "site/docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "src": "../articles", "dest": "articles"}, {"files": ["*.md"]}]}}))
+    write(tmp_path, "site/index.md", "# Home\n")
+    write(tmp_path, "articles/img/a.png", png)
+    write(tmp_path, "articles/includes/note.md", "Shared note.\n")
+    write(tmp_path, "articles/guide.md", "# Guide\n\n[!INCLUDE [n](includes/note.md)]\n\n![a](~/../articles/img/a.png)\n")
+    write(tmp_path, "other/stray.md", "# Stray\n")
+    site = docfx.load(tmp_path, "site/docfx.json")
+    assert site.classify("articles/guide.md").role is FileRole.PAGE
+    assert site.classify("articles/includes/note.md").role is FileRole.INCLUDE
+    assert site.classify("other/stray.md").role is FileRole.EXCLUDED
+    assert site.resolve_asset("~/../articles/img/a.png", page_rel="articles/guide.md").rel_path == "articles/img/a.png"
+    assert "Shared note." in site.preprocess((tmp_path / "articles/guide.md").read_text(), page_rel="articles/guide.md")
+
+
+def test_root_relative_links_through_resource_dest(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """docfx.json ``{"src": "content/assets/images", "dest": "images"}`` publishes
+    ``content/assets/images/x.png`` at ``/images/x.png``; a page linking that URL finds the file."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": "**/*.md", "src": "content/guide", "dest": "guide"}],
+        "resource": [{"files": "**", "src": "content/assets/images", "dest": "images"}]}}))
+    write(tmp_path, "content/assets/images/shot.png", png)
+    write(tmp_path, "content/guide/a.md", "# A\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.resolve_asset("/images/shot.png", page_rel="content/guide/a.md").rel_path == \
+        "content/assets/images/shot.png"
+    assert site.resolve_asset("/images/none.png", page_rel="content/guide/a.md").problem
+
+
+def test_inline_no_loc_reads_as_its_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Learn ``:::no-loc text="x":::`` inline (and alone on a line) is its text; code keeps it."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess('In the _:::no-loc text="Program.cs":::_ file call :::no-loc text="\\"Run\\"":::.\n\n'
+                          ':::no-loc text="Standalone":::\n\n`:::no-loc text="kept":::`\n', page_rel="a.md")
+    assert 'In the _Program.cs_ file call "Run".' in out and "\nStandalone\n" in out
+    assert '`:::no-loc text="kept":::`' in out

@@ -152,3 +152,259 @@ def test_real_jekyll_corpus_resolves_every_image(docsite: Callable[[str], Path],
     assert counts.pages == 54
     assert counts.unresolved == [] and counts.warnings == []
     assert counts.resolved == 211 and counts.remote == 1
+
+
+def test_callout_ial_before_its_block_and_configured_titles(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """just-the-docs "Callouts": the block IAL goes before (or after) its paragraph or
+    quote, also inside a quote; the names and titles come from ``_config.yml``
+    ``callouts`` (an untitled one, or a ``-title`` one, gets no label)."""
+    write(tmp_path, "_config.yml", "title: T\ncallouts:\n  caveat:\n    title: Be careful\n    color: red\n"
+                                   "  highlight:\n    color: yellow\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("Intro.\n\n{: .caveat }\nMind the gap.\n\n> {: .caveat }\n> Quoted caveat.\n\n"
+                          "{: .highlight }\nJust yellow.\n\n{: .caveat-title }\n> Own title\n>\n> Body.\n\n"
+                          "{: .note }\nNot a configured callout.\n", page_rel="index.md")
+    assert "**Be careful:** Mind the gap." in out
+    assert "> **Be careful:** Quoted caveat." in out
+    assert "\nJust yellow." in out and "\n> Own title" in out and "\nNot a configured callout." in out
+    assert "{:" not in out
+    default = jekyll.label_callouts("Text before.\n\n{: .warning }\nA warning paragraph.\n")
+    assert "**Warning:** A warning paragraph." in default
+
+
+def test_markdown_attribute_html_block_content_is_markdown(tmp_path: Path, write: Callable[..., Path],
+                                                           png: bytes) -> None:
+    """kramdown ``<div markdown="1">`` (the just-the-docs ``code-example`` block): its
+    image is a picture of the page and its emphasis is not left as ``**`` text."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "assets/shot.png", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\n<div class=\"code-example\" markdown=\"1\">\n![Shot](/assets/shot.png)\n\n"
+        "<div class=\"inner\">\nnested html\n</div>\nSome **bold** words.\n</div>\nAfter.\n\n"
+        "```html\n<div markdown=\"1\">\n</div>\n```\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [m.path for m in doc.media if m.kind == "image"] == ["assets/shot.png"]
+    text = doc.sections[0].text
+    assert "Some bold words." in text and "**" not in text and "After." in text
+    assert '<div markdown="1">' in text  # code fence untouched
+
+
+def test_front_matter_defaults(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Jekyll "Front Matter Defaults": values by scope path (prefix or glob) and type feed
+    ``page.*`` and ``published``; a deeper scope and the page's own front matter win."""
+    write(tmp_path, "_config.yml", (
+        "title: T\ncollections:\n  recipes:\n    output: true\ndefaults:\n"
+        "  - scope: {path: ''}\n    values: {shots: /img, product: Base}\n"
+        "  - scope: {path: guide}\n    values: {shots: /guide/img}\n"
+        "  - scope: {path: '', type: recipes}\n    values: {product: Kitchen}\n"
+        "  - scope: {path: 'drafts-*'}\n    values: {published: false}\n"))
+    write(tmp_path, "guide/img/a.png", png)
+    write(tmp_path, "guide/start.md", "---\ntitle: S\n---\n![A]({{ page.shots }}/a.png) {{ page.product }}\n")
+    write(tmp_path, "_recipes/soup.md", "---\ntitle: Soup\n---\nFor {{ page.product }} and {{ page.shots }}\n")
+    write(tmp_path, "own.md", "---\nproduct: Own\n---\n{{ page.product }}\n")
+    write(tmp_path, "drafts-1.md", "---\ntitle: D\n---\nhidden\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess((tmp_path / "guide/start.md").read_text(), page_rel="guide/start.md")
+    assert "![A](/guide/img/a.png) Base" in out
+    assert site.resolve_asset("/guide/img/a.png", page_rel="guide/start.md").rel_path == "guide/img/a.png"
+    assert "For Kitchen and /img" in site.preprocess((tmp_path / "_recipes/soup.md").read_text(),
+                                                     page_rel="_recipes/soup.md")
+    assert "Own" in site.preprocess((tmp_path / "own.md").read_text(), page_rel="own.md")
+    fc = site.classify("drafts-1.md")
+    assert fc.role is FileRole.EXCLUDED and "published" in fc.reason
+    assert site.classify("guide/start.md").role is FileRole.PAGE
+
+
+def test_kramdown_toc_list_is_not_page_text() -> None:
+    """kramdown replaces a one-item list marked ``{:toc}`` by the generated TOC: its
+    placeholder item is not text of the page; other lists stay."""
+    out = jekyll.strip_kramdown("Sections:\n\n* TOC\n{:toc}\n\n1. Contents\n{: toc }\n\n* Kept item\n{: .fancy}\n")
+    assert "TOC" not in out and "Contents" not in out and "* Kept item" in out and "{:" not in out
+
+
+def test_markdownify_and_string_filters_keep_a_captured_figure(tmp_path: Path, write: Callable[..., Path],
+                                                               png: bytes) -> None:
+    """The documented Jekyll figure idiom: a Markdown image captured, then written in
+    ``<figure>`` through ``markdownify | remove: "<p>"``; the picture and its caption stay."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\nbaseurl: /b\n")
+    write(tmp_path, "assets/pic.png", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\n{% capture img %}\n![A picture]({{ '/assets/pic.png' | relative_url }})\n"
+        "{% endcapture %}\n{% capture cap %}\nShot by *me*.\n{% endcapture %}\n\n<figure>\n"
+        "  {{ img | markdownify | remove: '<p>' | remove: '</p>' }}\n"
+        "  <figcaption>{{ cap | markdownify | remove: \"<p>\" | remove: \"</p>\" }}</figcaption>\n</figure>\n\n"
+        "{{ 'a-b-c' | replace: '-', ', ' | upcase }}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    images = [m for m in doc.media if m.kind == "image"]
+    assert [m.path for m in images] == ["assets/pic.png"] and "Shot by me" in (images[0].caption or "")
+    text = doc.sections[0].text
+    assert "![" not in text and "A, B, C" in text
+
+
+def test_relative_links_resolve_from_the_permalink_url(tmp_path: Path, write: Callable[..., Path],
+                                                       png: bytes) -> None:
+    """Jekyll "Permalinks": a page is written at its ``permalink`` URL, so a relative
+    image link is resolved from that URL's folder (documentation-theme-jekyll keeps
+    pages in ``pages/<product>/`` with ``permalink: name.html`` and images in ``images/``)."""
+    write(tmp_path, "_config.yml", "title: T\nbaseurl: /site\n")
+    write(tmp_path, "images/shot.png", png)
+    write(tmp_path, "guide/pics/flow.png", png)
+    write(tmp_path, "pages/product/setup.md", "---\ntitle: Setup\npermalink: setup.html\n---\n![s](images/shot.png)\n")
+    write(tmp_path, "pages/product/flow.md", "---\ntitle: Flow\npermalink: /guide/flow/\n---\n![f](../pics/flow.png)\n")
+    write(tmp_path, "pages/product/plain.md", "---\ntitle: Plain\n---\n![s](images/shot.png)\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    assert site.resolve_asset("images/shot.png", page_rel="pages/product/setup.md").rel_path == "images/shot.png"
+    assert site.resolve_asset("../../../images/shot.png", page_rel="pages/product/setup.md").rel_path == \
+        "images/shot.png"  # above the site root stays at the root, as in a browser
+    assert site.resolve_asset("../pics/flow.png", page_rel="pages/product/flow.md").rel_path == "guide/pics/flow.png"
+    assert site.resolve_asset("images/shot.png", page_rel="pages/product/plain.md").problem
+
+
+def test_data_files_are_site_data_variables(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Jekyll "Data Files": ``_data/alerts.yml`` is ``site.data.alerts`` (the
+    documentation-theme-jekyll alerts), subfolders nest; a broken data file is skipped."""
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_data/alerts.yml", "note: '<div class=\"alert\"><b>Note: </b>'\nend: '</div>'\n")
+    write(tmp_path, "_data/team/ops.json", '{"lead": "Ana"}')
+    write(tmp_path, "_data/broken.yml", "a: [unclosed\n")
+    write(tmp_path, "_data/nav.yml", "- title: Home\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("{{site.data.alerts.note}}Back up first.{{site.data.alerts.end}}\n\n"
+                          "Ask {{ site.data.team.ops.lead }}.\n", page_rel="index.md")
+    assert '<div class="alert"><b>Note: </b>Back up first.</div>' in out and "Ask Ana." in out
+    assert jekyll.load_data_files(tmp_path / "_data", "../_data") == {}  # never read outside the site
+
+
+def test_one_line_markdown_span_element() -> None:
+    """``<div markdown="span" ...>**x**</div>`` on one line (documentation-theme-jekyll's
+    note/tip includes): kramdown parses the content as Markdown, so it gets a line of its own."""
+    out = jekyll.open_markdown_blocks('<div markdown="span" class="alert" role="alert"><b>Note:</b> Use **bold**.</div>\n'
+                                      "> <p markdown='1'>Quoted *text*</p>\n<div markdown=\"span\"></div>\n")
+    assert out.split("\n")[:5] == ['<div class="alert" role="alert">', "", "<b>Note:</b> Use **bold**.", "", "</div>"]
+    assert "> <p>\n>\n> Quoted *text*\n>\n> </p>" in out
+    assert '<div markdown="span"></div>' in out  # nothing inside: left alone
+
+
+def test_theme_gallery_and_video_includes_keep_their_media(tmp_path: Path, write: Callable[..., Path],
+                                                            png: bytes) -> None:
+    """Minimal Mistakes "Helpers" from a remote theme (not in the repository): ``gallery``
+    and ``feature_row`` show the front matter list's ``image_path`` pictures, ``video``
+    the provider's embed."""
+    write(tmp_path, "_config.yml", "title: T\nremote_theme: someone/theme\n")
+    for name in ("a.png", "b.png"):
+        write(tmp_path, f"assets/{name}", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\nshots:\n  - image_path: /assets/a.png\n    alt: First\n    title: One\n"
+        "  - image_path: /assets/b.png\n  - url: /nothing\nfeature_row:\n  - image_path: /assets/b.png\n---\n"
+        "{% include gallery id=\"shots\" caption=\"Two <b>shots</b>.\" %}\n\n{% include feature_row %}\n\n"
+        "{% include video id=\"XsxDH4HcOWA\" provider=\"youtube\" %}\n\n{% include video id=\"x\" provider=\"nope\" %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "page.md").read_text(), page_rel="page.md", warnings=warnings)
+    assert '![First](</assets/a.png> "One")\n\n![](</assets/b.png>)\n\nTwo shots.' in out
+    assert out.count("](</assets/b.png>)") == 2
+    assert '<iframe src="https://www.youtube-nocookie.com/embed/XsxDH4HcOWA"></iframe>' in out
+    assert out.count("<iframe") == 1 and len(warnings) == 4  # every missing include is still reported
+
+
+def test_include_cached_is_an_include(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """jekyll-include-cache: ``{% include_cached x %}`` renders like ``{% include x %}``."""
+    write(tmp_path, "_config.yml", "title: T\nplugins:\n  - jekyll-include-cache\n")
+    write(tmp_path, "_includes/steps.md", "Step for {{ include.os }}: run ![setup](/img/setup.png)\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess('{% include_cached steps.md os="Linux" %}\n', page_rel="index.md")
+    assert "Step for Linux: run ![setup](/img/setup.png)" in out
+
+
+def test_parse_block_html_reads_markdown_in_every_block_element(tmp_path: Path, write: Callable[..., Path],
+                                                                png: bytes) -> None:
+    """kramdown ``parse_block_html`` (``_config.yml`` ``kramdown:`` or ``{::options}``):
+    Markdown inside a plain ``<div>``/``<details>`` is parsed, ``markdown="0"`` is not."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\nkramdown:\n  parse_block_html: true\n")
+    write(tmp_path, "img/a.png", png)
+    page = ("---\ntitle: P\n---\n# P\n\n<details>\n<summary>More</summary>\n![Inside](/img/a.png)\n*emph* text\n"
+            "</details>\n\n<div markdown=\"0\">\n**raw** stays\n</div>\n")
+    write(tmp_path, "page.md", page)
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [m.path for m in doc.media if m.kind == "image"] == ["img/a.png"]
+    assert "emph text" in doc.sections[0].text and "**raw** stays" in doc.sections[0].text
+    inline = jekyll.strip_kramdown('{::options parse_block_html="true" /}\n<div class="x">\n*a*\n</div>\n')
+    assert "<div class=\"x\">\n\n*a*\n\n</div>" in inline
+    assert "<div>\n*a*\n</div>" in jekyll.strip_kramdown("<div>\n*a*\n</div>\n")  # option off: left alone
+
+
+def test_attribute_lists_in_code_examples_are_kept() -> None:
+    """A kramdown example in a fenced code block keeps its ``{: .note }`` and ``{:toc}``
+    lines (just-the-docs documents its callouts with such examples); outside code they go."""
+    out = jekyll.strip_kramdown("```markdown\n{: .note }\nA paragraph\n* TOC\n{:toc}\n```\n\n"
+                                "~~~~\n{: .x}\n```\n{: .y}\n~~~~\n\nText\n{: .z}\n")
+    assert "```markdown\n{: .note }\nA paragraph\n* TOC\n{:toc}\n```" in out
+    assert "~~~~\n{: .x}\n```\n{: .y}\n~~~~" in out and "{: .z}" not in out
+
+
+def test_include_file_name_built_from_variables(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Jekyll "Includes": the file name may be built from ``{{ variables }}``, spaces
+    inside the braces included (``{% include {{ page.version.version }}/misc/x.md %}``)."""
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_includes/v2/misc/tip.md", "Tip for {{ include.who }}.\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    warnings: list[str] = []
+    out = site.preprocess("---\nversion:\n  version: v2\n---\n{% include {{ page.version.version }}/misc/tip.md %}\n"
+                          "{% include {{page.version.version}}/misc/tip.md who=\"ops\" %}\n", page_rel="p.md",
+                          warnings=warnings)
+    assert "Tip for .\n\nTip for ops." in out and warnings == []
+
+
+def test_highlight_block_in_a_list_step_keeps_the_rest_of_the_page() -> None:
+    """``{% highlight %}`` indented in a numbered step: the closing fence keeps the step's
+    indentation; at column 0 it opened a new code block that swallowed the next step
+    and the following section."""
+    from markdown_it import MarkdownIt as _Md
+
+    site = jekyll.JekyllSite(jekyll.load_config(Path("/nonexistent-site"))[0])
+    out = site.preprocess("1. Install:\n   {% highlight bash %}\n   npm install\n   {% endhighlight %}\n"
+                          "2. Next step.\n\n## Later\n\nText.\n\n- {% highlight ruby %}\n  puts 1\n  {% endhighlight %}\n",
+                          page_rel="p.md")
+    tokens = _Md("commonmark").parse(out)
+    fences = [t.content for t in tokens if t.type == "fence"]
+    assert fences == ["npm install\n", "puts 1\n"]
+    assert any(t.type == "heading_open" for t in tokens)
+
+
+def test_kramdown_abbreviation_definitions_are_not_text() -> None:
+    """kramdown "Abbreviations": ``*[HTML]: ...`` defines an abbreviation; it is not output."""
+    out = jekyll.strip_kramdown("The HTML spec.\n\n*[HTML]: Hyper Text Markup Language\n*[W3C]:  World Wide Web\n\n"
+                                "* [a list item]: not a definition\n\n```\n*[X]: in code\n```\n")
+    assert "Hyper Text" not in out and "World Wide" not in out and "The HTML spec." in out
+    assert "* [a list item]: not a definition" in out and "*[X]: in code" in out
+
+
+def test_tab_plugin_tags_are_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Jekyll tab plugins: ``{% tabs g %}{% tab g Label %}`` (jekyll-tabs), ``{% tab Label %}``
+    and ``{% tab title="Label" %}`` are tabs; images in them record their tab."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    for name in ("a.png", "i.png", "w.png"):
+        write(tmp_path, f"img/{name}", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\n{% tabs os %}\n{% tab os Android %}\nTap it.\n\n![](/img/a.png)\n{% endtab %}\n"
+        "{% tab os iOS %}\nSwipe it.\n\n![](/img/i.png)\n{% endtab %}\n{% endtabs %}\n\nAfter.\n\n"
+        "{% tabs %}\n{% tab title=\"Web: browser\" %}\n![](/img/w.png)\n{% endtab %}\n{% endtabs %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("a.png", "Android", ("Android", "iOS")), ("i.png", "iOS", ("Android", "iOS")),
+                    ("w.png", "Web: browser", ("Web: browser",))]
+    text = doc.sections[0].text
+    assert "Android\n\nTap it." in text and "After." in text and "{%" not in text

@@ -4,7 +4,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 "Markdown extensions") and the Microsoft Learn contributor guide:
 
 - ``docfx.json`` ``build.content[]`` groups (``files`` globs, ``exclude`` globs,
-  ``src`` folder, relative to the folder holding ``docfx.json``) name the
+  ``src`` folder, relative to the folder holding ``docfx.json``; ``{a,b}`` braces
+  expanded, :func:`expand_braces`; matched without regard to case) name the
   pages; ``build.resource[]`` the images. Markdown files outside the content
   globs are not pages; those pulled in by ``[!INCLUDE]`` (Learn keeps them in
   ``includes/`` folders, excluded from content) are includes. A repository with
@@ -22,9 +23,16 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 - ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
   become a bold label; ``> [!VIDEO url]`` a video; ``[!INCLUDE [title](path)]``
   the file's content at that place (inside quotes and lists too);
-  ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block;
+  ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block holding the
+  part asked for (a named snippet, line ranges: :func:`code_snippet`);
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
-  (their content is kept).
+  (their content is kept); inline ``:::no-loc text="x":::`` is its text;
+  ``::: zone pivot="id"`` zones are tabs labelled with
+  the pivot titles of the zone pivot definition file (:func:`_zone_pivots`).
+- Cross references ("Links and Cross References"): ``<xref:uid>``,
+  ``<xref href="uid"/>``, ``[](xref:uid)`` and ``@uid`` read as the text DocFX
+  shows: the title of the docset page with that ``uid``, or an API's name
+  (:func:`xref_display`).
 - Tabs (DocFX "Markdown" docs, section "Tabs"): headings ``# [Label](#tab/id)``
   (any level; ``#tab/id/condition`` for dependent tabs) are tab labels, not
   headings of the page; consecutive ones form a group that ends at a ``---``
@@ -40,6 +48,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, unquote
 
 from murar.errors import ConfigError
 from murar.ingest.markup.mdtext import FenceTracker, label_lines
@@ -48,8 +57,9 @@ from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
-    glob_match,
+    glob_regex,
     is_within,
+    load_data_file,
     lookup,
     os_walk_files,
     rebase_links,
@@ -64,6 +74,8 @@ GENERATOR = "docfx"
 CONFIG_FILES = ("docfx.json", ".openpublishing.publish.config.json")
 PAGE_MARKUP = {".md": "markdown", ".markdown": "markdown"}
 DEFAULT_FILES = ("**/*.md", "**/*.yml")
+#: DocFX reads a file of this name (any case) as a table of contents, never as a page
+MARKDOWN_TOC = "toc.md"
 DEFAULT_EXCLUDE = ("**/obj/**", "**/includes/**", "_themes/**", "**/bin/**")
 _MAX_INCLUDE_DEPTH = 8
 
@@ -71,28 +83,76 @@ _MAX_INCLUDE_DEPTH = 8
 @dataclass(frozen=True, slots=True)
 class GlobGroup:
     """One ``build.content``/``build.resource`` entry: ``src`` (posix, relative to
-    the site root), ``files`` and ``exclude`` globs relative to ``src``."""
+    the site root), ``files`` and ``exclude`` globs relative to ``src``, and the
+    ``docset`` (folder of its ``docfx.json``) it belongs to."""
 
     src: str
     files: tuple[str, ...]
     exclude: tuple[str, ...] = ()
+    docset: str = "."
+    dest: str = ""
 
     def matches(self, rel: str) -> bool:
         """True when the root-relative ``rel`` is selected by this group."""
         if not is_within(rel, self.src):
             return False
         inner = rel[len(self.src) + 1:] if self.src not in ("", ".") else rel
-        if not any(glob_match(inner, f) for f in self.files):
+        if not any(_glob(inner, f) for f in self.files):
             return False
-        return not any(glob_match(inner, x) or glob_match(inner, x.rstrip("/") + "/**") for x in self.exclude)
+        return not any(_glob(inner, x) or _glob(inner, x.rstrip("/") + "/**") for x in self.exclude)
+
+
+_MAX_BRACE_EXPANSIONS = 256
+
+
+def _glob(rel: str, pattern: str) -> bool:
+    """DocFX file-mapping glob match: ``**`` across folders, ``*`` within one, and
+    without regard to case (DocFX's ``GlobMatcher.DefaultOptions`` has ``IgnoreCase``)."""
+    return re.fullmatch(glob_regex(pattern).pattern, rel, re.IGNORECASE | re.DOTALL) is not None
+
+
+def expand_braces(pattern: str) -> list[str]:
+    """The globs a DocFX file-mapping pattern stands for once its ``{a,b}`` groups
+    are expanded (DocFX globs expand braces, nested too: ``**/*.{md,yml}``, the
+    pattern ``docfx init`` writes, is ``**/*.md`` and ``**/*.yml``). A brace
+    without a comma or without its pair stays literal; at most
+    :data:`_MAX_BRACE_EXPANSIONS` patterns come back. Never raises."""
+    out: list[str] = []
+    todo = [pattern]
+    while todo and len(out) < _MAX_BRACE_EXPANSIONS:
+        current = todo.pop()  # depth first: a pattern is finished after one step per group
+        group = _innermost_group(current)
+        if group is None:
+            out.append(current)
+            continue
+        start, end = group
+        todo.extend(current[:start] + option + current[end + 1:]
+                    for option in reversed(current[start + 1:end].split(",")))
+    return out[:_MAX_BRACE_EXPANSIONS] or [pattern]
+
+
+def _innermost_group(pattern: str) -> tuple[int, int] | None:
+    """Index of the ``{`` and ``}`` of the first brace group holding no other group and
+    a comma, or ``None``."""
+    opened: list[int] = []
+    for i, ch in enumerate(pattern):
+        if ch == "{":
+            opened.append(i)
+        elif ch == "}" and opened:
+            start = opened.pop()
+            if "," in pattern[start + 1:i]:
+                return start, i
+    return None
 
 
 def _strs(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
-        return (value,)
-    if isinstance(value, list):
-        return tuple(str(v) for v in value if isinstance(v, str))
-    return ()
+        values = [value]
+    elif isinstance(value, list):
+        values = [v for v in value if isinstance(v, str)]
+    else:
+        return ()
+    return tuple(dict.fromkeys(p for v in values for p in expand_braces(v)))
 
 
 def _groups(entries: Any, docset: str) -> list[GlobGroup]:
@@ -105,7 +165,9 @@ def _groups(entries: Any, docset: str) -> list[GlobGroup]:
         files = _strs(entry.get("files"))
         if files:
             src = safe_join(docset, str(entry.get("src") or ""))
-            out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude"))))
+            dest = str(entry.get("dest") or "").strip("/") if isinstance(entry.get("dest"), str) else ""
+            out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude")), docset=docset,
+                                 dest=dest))
     return out
 
 
@@ -189,10 +251,17 @@ def _read_json(root: Path, rel: str) -> dict[str, Any]:
 
 _INCLUDE = re.compile(r"\[!INCLUDE\s*\[(?P<title>(?:[^\]\\]|\\.)*)\]\(\s*<?(?P<path>[^)>\s]+)>?(?:\s+\"[^\"]*\")?\s*\)\]",
                       re.IGNORECASE)
-_CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s]+?)(?:#[^)\s]*)?\s*\)\]",
+_CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s?#]+)(?:\?(?P<query>[^)\s#]*))?"
+                       r"(?:#(?P<frag>[^)\s]*))?(?:\s+\"[^\"]*\")?\s*\)\]",
                        re.IGNORECASE)
 _IMAGE = re.compile(r":::image\s+(?P<attrs>[^\n]*?)\s*:::(?!\w)", re.IGNORECASE)
 _IMAGE_END = re.compile(r":::image-end:::", re.IGNORECASE)
+# snippet tag lines (DocFX CodeSnippetExtractor): a comment holding only <name> / </name>, or #region name
+_SNIPPET_TAG = re.compile(r"^\s*(?://|#|'|--|;|%|::|REM\b|<!--|/\*|\(\*|\{-)\s*<(?P<end>/?)(?P<name>[\w.-]+)>\s*"
+                          r"(?:-->|\*/|\*\)|-\})?\s*$", re.IGNORECASE)
+_REGION = re.compile(r"^\s*(?:#|//\s*#?|'\s*#)\s*region\b\s*\"?(?P<name>[\w.-]*)\"?\s*$", re.IGNORECASE)
+_END_REGION = re.compile(r"^\s*(?:#|//\s*#?|'\s*#)\s*end\s*region\b.*$", re.IGNORECASE)
+_LINE_RANGE = re.compile(r"^L(?P<a>\d+)(?:-L(?P<b>\d+))?$", re.IGNORECASE)
 _CODE_EXT = re.compile(r":::code\s+(?P<attrs>[^\n]*?)\s*:::", re.IGNORECASE)
 _ATTR = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _ALERT = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!(?P<kind>NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*",
@@ -205,8 +274,20 @@ _MARKER = re.compile(r"^[ \t]*:::[ \t]*(?:row|row-end|column|column-end|zone|zon
 _TAB_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
                           r"\(#tab/[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*(?:/[A-Za-z0-9-]*)?\)(?:[ \t]+#+)?[ \t]*$")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_FENCE_ANY = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}(?P<c>[-*_])(?:[ \t]*(?P=c)){2,}[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+# cross references (DocFX "Links and Cross References"): <xref:uid>, <xref href="uid"/>, [](xref:uid), @uid
+_XREF_AUTOLINK = re.compile(r"<xref:(?P<uid>[^>\s]+)>", re.IGNORECASE)
+_XREF_TAG = re.compile(r"<xref\s[^>]*?\b(?:href|uid)\s*=\s*(?P<q>[\"'])(?P<uid>.*?)(?P=q)[^>]*?(?:/>|>\s*</xref>|>)",
+                       re.IGNORECASE)
+_XREF_EMPTY_LINK = re.compile(r"(?<!!)\[\s*\]\(\s*<?xref:(?P<uid>[^)\s>]+)>?\s*\)", re.IGNORECASE)
+# shorthand (XrefInlineShortParser): @ then a letter, up to whitespace or one of "'<>[]|, or a
+# punctuation mark .,;:!?~ followed by one of those or by another punctuation mark; or @"uid" / @'uid'
+_XREF_SHORT = re.compile(r"(?<![\\\w@])@(?:(?P<q>[\"'])(?P<quid>[^\"'\n]+?)(?P=q)|"
+                         r"(?P<uid>[A-Za-z](?:[^\s\"'<>\[\]|.,;:!?~]|[.,;:!?~](?=[^\s\"'<>\[\]|.,;:!?~]))*))")
+_CODE_SPAN = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)")
+_ANY_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
 _LABELS = {"NOTE": "Note", "TIP": "Tip", "IMPORTANT": "Important", "WARNING": "Warning", "CAUTION": "Caution"}
 
 
@@ -285,6 +366,210 @@ def _line_prefix(text: str, start: int) -> str:
     return ""
 
 
+def code_snippet(code: str, *, name: str = "", ranges: str = "", start: str = "", end: str = "") -> str | None:
+    """The part of the source ``code`` a DocFX code snippet asks for ("Code Snippet":
+    ``#tag``/``?name=``/``id``, ``#L12-L16``, ``?range=2-5,9``/``range``,
+    ``?start=&end=``); ``code`` itself when nothing is asked; ``None`` when the
+    named snippet is not in the file.
+
+    A named snippet runs between comment lines ``<name>`` and ``</name>`` (``//``,
+    ``#``, ``'``, ``--``, ``<!-- -->``, ``/* */`` ...) or ``#region name`` and
+    its ``#endregion``; names match without case; the tag lines of other snippets
+    inside it are left out and its common indentation is removed (as DocFX's
+    ``CodeSnippetExtractor`` does). Line numbers count from 1. Never raises."""
+    lines = code.split("\n")
+    if name:
+        wanted = name.strip().lower()
+        first = last = -1
+        regions: list[str] = []
+        for i, line in enumerate(lines):
+            tag = _SNIPPET_TAG.match(line)
+            region = None if tag else _REGION.match(line)
+            if tag and tag.group("name").lower() == wanted:
+                if not tag.group("end") and first < 0:
+                    first = i + 1
+                elif tag.group("end") and first >= 0:
+                    last = i
+                    break
+            elif region:
+                regions.append(region.group("name").lower())
+                if regions[-1] == wanted and first < 0:
+                    first = i + 1
+            elif _END_REGION.match(line) and regions and regions.pop() == wanted and first >= 0:
+                last = i
+                break
+        if first < 0:
+            return None
+        body = [ln for ln in lines[first:last if last >= 0 else len(lines)]
+                if not (_SNIPPET_TAG.match(ln) or _REGION.match(ln) or _END_REGION.match(ln))]
+        return _dedent(body)
+    picked: list[int] = []
+    if ranges:
+        for part in ranges.split(","):
+            a, _, b = part.strip().partition("-")
+            if a.strip().isdigit():
+                lo = int(a)
+                hi = int(b) if b.strip().isdigit() else (len(lines) if b == "" and "-" in part else lo)
+                picked += range(lo, hi + 1)
+    elif start or end:
+        lo = int(start) if start.isdigit() else 1
+        hi = int(end) if end.isdigit() else len(lines)
+        picked = list(range(lo, hi + 1))
+    if not picked:
+        return code
+    return _dedent([lines[n - 1] for n in picked if 0 < n <= len(lines)])
+
+
+def _dedent(lines: list[str]) -> str:
+    width = min((len(ln) - len(ln.lstrip()) for ln in lines if ln.strip()), default=0)
+    return "\n".join(ln[width:] for ln in lines).strip("\n")
+
+
+def xref_display(ref: str, titles: dict[str, str]) -> str:
+    """The text DocFX shows for the cross reference ``ref`` (a uid with an optional
+    ``#anchor`` and ``?text=``/``displayProperty=`` query; DocFX "Links and Cross
+    References"): the ``text`` option; else the title of the docset page with that
+    uid (``titles``: uid -> title); else, for an API uid, its ``name`` (the last
+    segment: ``System.String.Format*`` -> ``Format``, generic arity and overload
+    marks dropped, parameters by their short names), its ``fullName`` or
+    ``nameWithType`` when ``displayProperty`` asks for it; else the uid. Never raises."""
+    uid, _, query = ref.partition("?")
+    options = {k.lower(): v[0] for k, v in parse_qs(query).items() if v}
+    if options.get("text"):
+        return options["text"].strip()
+    uid = unquote(uid).strip()
+    key = uid.split("#", 1)[0]
+    if key in titles:
+        return titles[key]
+    head, _, params = key.rstrip("*").partition("(")
+    prop = options.get("displayproperty", "").lower()
+    parts = [re.sub(r"`+\d+$", "", p) for p in head.split(".") if p]
+    if not parts:
+        return uid
+    shown = ".".join(parts) if prop == "fullname" else ".".join(parts[-2:]) if prop == "namewithtype" else parts[-1]
+    if params:
+        names = [re.sub(r"(?<=\w)`+\d+$", "", a.strip().split(".")[-1]) for a in params.rstrip(")").split(",")
+                 if a.strip()]
+        shown += f"({', '.join(names)})"
+    return shown
+
+
+def _md_text(text: str) -> str:
+    return re.sub(r"([\\`*_\[\]<>])", r"\\\1", text)
+
+
+def _outside_code(line: str, rewrite: Any) -> str:
+    """``rewrite`` applied to the parts of ``line`` outside inline code spans."""
+    out: list[str] = []
+    pos = 0
+    for m in _CODE_SPAN.finditer(line):
+        out.extend([rewrite(line[pos:m.start()]), m.group(0)])
+        pos = m.end()
+    out.append(rewrite(line[pos:]))
+    return "".join(out)
+
+
+_ZONE_PIVOT = re.compile(r"^[ \t]*:::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*\"[^\"]*\"", re.IGNORECASE | re.MULTILINE)
+_ZONE_START = re.compile(r"^(?P<indent>[ \t]*):::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*\"(?P<ids>[^\"]*)\"[^\n]*$",
+                         re.IGNORECASE)
+_ZONE_END = re.compile(r"^[ \t]*:::[ \t]*zone-end\b", re.IGNORECASE)
+
+
+def _indent_block(block: str, body: str, start: int) -> str:
+    """A code block that replaces a directive at ``start`` of ``body``, its lines
+    indented like the directive's line (a list item's or quote's prefix,
+    :func:`_line_prefix`), so a snippet inside a numbered step stays in the step and
+    the step's next paragraph is not read as an indented code block."""
+    prefix = _line_prefix(body, start)
+    if not block or not prefix:
+        return block
+    lines = block.strip("\n").split("\n")
+    return "\n" + "\n".join((prefix + line) if line else prefix.rstrip() for line in lines) + "\n"
+
+
+_NO_LOC = re.compile(r""":::no-loc\s+text\s*=\s*(?:"(?P<q>(?:[^"\\\n]|\\.)*)"|(?P<bare>[^\s:]+))\s*:::""", re.IGNORECASE)
+
+
+def _no_loc(body: str) -> str:
+    """Learn's ``:::no-loc text="Program.cs":::`` (a string kept out of localization,
+    written inline) as its text (``\\"`` unescaped), outside fenced code and code spans."""
+    if ":::no-loc" not in body.lower():
+        return body
+
+    def text(m: re.Match[str]) -> str:
+        value = m.group("q") if m.group("q") is not None else m.group("bare")
+        return _md_text(re.sub(r"\\(.)", r"\1", value))
+
+    fences = FenceTracker(_FENCE_ANY)
+    return "\n".join(line if fences.in_code(line) else _outside_code(line, lambda part: _NO_LOC.sub(text, part))
+                     for line in body.split("\n"))
+
+
+def _drop_markers(body: str) -> str:
+    """The ``:::row:::``/``:::zone:::``/``::: moniker`` ... marker lines emptied,
+    outside fenced code (a Markdown example of them in a code block stays)."""
+    if ":::" not in body:
+        return body
+    fences = FenceTracker(_FENCE_ANY)
+    return "\n".join(line if fences.in_code(line) or not _MARKER.fullmatch(line) else ""
+                     for line in body.split("\n"))
+
+
+def _read_pivots(path: Path) -> dict[str, str] | None:
+    """pivot id -> title of a zone pivot definition file; ``None`` when it is missing
+    or unreadable (``{}`` when it parses but defines no pivot)."""
+    if not path.is_file():
+        return None
+    try:
+        data = load_data_file(path)
+    except (OSError, ValueError):
+        return None
+    titles: dict[str, str] = {}
+    for group in data.get("groups") or [] if isinstance(data.get("groups"), list) else []:
+        for pivot in group.get("pivots") or [] if isinstance(group, dict) else []:
+            if isinstance(pivot, dict) and isinstance(pivot.get("id"), str):
+                titles[pivot["id"]] = str(pivot.get("title") or pivot["id"]).strip()
+    return titles
+
+
+def _zone_pivots(body: str, titles: dict[str, str]) -> str:
+    """Learn zone pivots (``::: zone pivot="a,b"`` ... ``::: zone-end``; one pivot's
+    zones shown at a time, chosen at the top of the page) as tab-set markers
+    (:mod:`murar.ingest.markup.tabs`): each zone is a tab labelled with its pivots'
+    titles (``titles``, else the ids), zones that follow one another (only blank
+    lines between) form one set; a bold label line starts each tab, as for DocFX
+    tabs. Zones with ``target=`` and the other markers are left to the marker
+    removal. Fenced code is left alone."""
+    lines = body.split("\n")
+    fences = FenceTracker(_FENCE_ANY)
+    out: list[str] = []
+    open_indent: str | None = None
+    for i, line in enumerate(lines):
+        if fences.in_code(line):
+            out.append(line)
+            continue
+        start = _ZONE_START.match(line)
+        if start:
+            indent = start.group("indent")
+            ids = [x.strip() for x in start.group("ids").split(",") if x.strip()]
+            label = " / ".join(titles.get(x, x) for x in ids) or "Pivot"
+            if open_indent is None:
+                out.extend(["", set_open(indent)])
+                open_indent = indent
+            out.extend(["", tab_start(label, indent), *label_lines(label, indent)])
+            continue
+        if _ZONE_END.match(line) and open_indent is not None:
+            following = next((ln for ln in lines[i + 1:] if ln.strip()), "")
+            if not _ZONE_START.match(following):
+                out.extend(["", set_close(open_indent), ""])
+                open_indent = None
+            continue
+        out.append(line)
+    if open_indent is not None:
+        out.extend(["", set_close(open_indent)])
+    return "\n".join(out)
+
+
 class DocfxSite:
     """A DocFX / Microsoft Learn docset (see module doc). The constructor does no I/O."""
 
@@ -293,6 +578,8 @@ class DocfxSite:
         self._settings = settings
         self._root = config.root
         self._included: frozenset[str] | None = None
+        self._uids: dict[str, str] | None = None
+        self._pivot_files: dict[str, dict[str, str] | None] = {}
 
     @property
     def config(self) -> SiteConfig:
@@ -303,34 +590,74 @@ class DocfxSite:
         return self._settings
 
     def _docset_of(self, rel: str) -> str | None:
+        """The docset folder ``rel`` belongs to: the deepest docset holding it, else the
+        docset of a ``build.content``/``resource`` group whose ``src`` holds it (DocFX
+        "docfx.json": ``src`` is relative to docfx.json and may leave its folder,
+        ``"src": "../articles"``); ``None`` when neither does."""
         best: str | None = None
         for ds in self._settings.docsets:
             if is_within(rel, ds) and (best is None or len(ds) > len(best)):
                 best = ds
+        if best is None:
+            for group in (*self._settings.content, *self._settings.resource):
+                if group.src not in (".", "") and not group.src.startswith("../") and is_within(rel, group.src):
+                    return group.docset
         return best
+
+    def _scan_folders(self) -> list[str]:
+        """The docset folders and the content ``src`` folders outside them."""
+        folders = list(self._settings.docsets)
+        for group in self._settings.content:
+            if group.src.startswith("../") or any(is_within(group.src, f) for f in folders):
+                continue
+            folders.append(group.src)
+        return folders
 
     def included_files(self) -> frozenset[str]:
         """Files pulled in by ``[!INCLUDE]`` from any Markdown file of the docsets (scanned once)."""
         if self._included is None:
-            found: set[str] = set()
-            for ds in self._settings.docsets:
-                for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
-                    try:
-                        text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
-                    except OSError:
-                        continue
-                    for m in _INCLUDE.finditer(text):
-                        res = self.resolve_include(m.group("path"), page_rel=rel)
-                        if res.rel_path and not res.problem:
-                            found.add(res.rel_path)
-            self._included = frozenset(found)
+            self._scan()
+        assert self._included is not None
         return self._included
+
+    def uid_titles(self) -> dict[str, str]:
+        """uid -> title of the docset's Markdown files with a ``uid`` in their front
+        matter (the title: front matter ``title``, else the first ``# `` heading,
+        else the uid); scanned once with :meth:`included_files`."""
+        if self._uids is None:
+            self._scan()
+        assert self._uids is not None
+        return self._uids
+
+    def _scan(self) -> None:
+        found: set[str] = set()
+        uids: dict[str, str] = {}
+        for ds in self._scan_folders():
+            for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
+                try:
+                    text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                for m in _INCLUDE.finditer(text):
+                    res = self.resolve_include(m.group("path"), page_rel=rel)
+                    if res.rel_path and not res.problem:
+                        found.add(res.rel_path)
+                if text.lstrip("\ufeff").startswith("---"):
+                    meta, body, _ = split_front_matter(text.lstrip("\ufeff"))
+                    uid = meta.get("uid")
+                    if isinstance(uid, (str, int, float)) and str(uid).strip():
+                        h1 = re.search(r"^ {0,3}#[ \t]+(.+?)[ \t#]*$", body, re.MULTILINE)
+                        title = meta.get("title") if isinstance(meta.get("title"), str) else None
+                        uids.setdefault(str(uid).strip(), (title or (h1.group(1) if h1 else "") or str(uid)).strip())
+        self._included = frozenset(found)
+        self._uids = uids
 
     def classify(self, rel: str) -> FileClass:
         """Pages: Markdown selected by a ``build.content`` group; includes: Markdown
         pulled in by ``[!INCLUDE]`` or under an ``includes/`` folder; YAML
-        (``toc.yml``, landing pages) and unselected Markdown: excluded; images
-        and videos: assets."""
+        (``toc.yml``, landing pages), Markdown TOCs (a file named ``toc.md`` in
+        any case: DocFX's ``TocFileType.Markdown``) and unselected Markdown:
+        excluded; images and videos: assets."""
         suffix = suffix_of(rel)
         if suffix in IMAGE_SUFFIXES or suffix in VIDEO_SUFFIXES:
             return FileClass(role=FileRole.ASSET)
@@ -339,6 +666,8 @@ class DocfxSite:
         markup = PAGE_MARKUP.get(suffix)
         if suffix in (".yml", ".yaml", ".json"):
             return FileClass(role=FileRole.EXCLUDED, reason="DocFX YAML/JSON (TOC, metadata or landing page)")
+        if posixpath.basename(rel).lower() == MARKDOWN_TOC:
+            return FileClass(role=FileRole.EXCLUDED, markup="markdown", reason="DocFX Markdown TOC (toc.md)")
         if markup is None:
             return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
         if "includes" in rel.split("/")[:-1] or rel in self.included_files():
@@ -350,7 +679,9 @@ class DocfxSite:
     # ------------------------------------------------------------ resolution
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Relative to the file (DocFX), ``~/`` from the docset root, root-relative
-        as a Learn URL ``/<docset base path>/<path>``. Never raises."""
+        as a Learn URL ``/<docset base path>/<path>``, or as a site URL of a
+        ``build.resource``/``content`` group with a ``dest`` (``/<dest>/<p>`` is
+        ``<src>/<p>``: docfx.json "src"/"dest"). Never raises."""
         link = link.strip()
         if not link:
             return ResolvedLink(problem="empty link")
@@ -370,6 +701,11 @@ class DocfxSite:
             if parts[0] in self._settings.base_paths or not (self._root / docset / parts[0]).is_dir():
                 cands.append(safe_join(docset, *parts[1:]))
             cands += [safe_join(docset, *parts), safe_join(*parts)]
+            # a site URL: a resource/content group writes <src>/<p> at /<dest>/<p> (docfx.json "dest")
+            site_path = "/".join(parts[1:]) if parts[0] in self._settings.base_paths else "/".join(parts)
+            for group in (*self._settings.resource, *self._settings.content):
+                if group.dest and is_within(site_path, group.dest):
+                    cands.append(safe_join(group.src, site_path[len(group.dest):].lstrip("/")))
         else:
             cands = [safe_join(posixpath.dirname(page_rel), path)]
         return lookup(self._root, cands, link=link)
@@ -384,22 +720,74 @@ class DocfxSite:
         with their links rebased to ``page_rel``. Problems go to ``warnings``.
         Never raises."""
         sink = warnings if warnings is not None else []
-        _meta, body, _ = split_front_matter(text)
+        meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
+        pivots = self._pivot_titles(page_rel, meta) if "zone" in body.lower() else {}
         return head + self._rewrite(body, page_rel=page_rel, file_rel=page_rel, warnings=sink, depth=0,
-                                    stack=(page_rel,))
+                                    stack=(page_rel,), pivots=pivots)
+
+    def _pivot_titles(self, page_rel: str, meta: dict[str, Any]) -> dict[str, str]:
+        """pivot id -> title from the page's zone pivot definition file: front matter
+        ``zone_pivot_group_filename`` (from the page's folder, else the docset root),
+        else ``zone-pivot-groups.yml``/``.json`` at the docset root (Learn "zone
+        pivots"; ``groups[].pivots[].id``/``title``). ``{}`` when none is found."""
+        docset = self._docset_of(page_rel) or "."
+        named = meta.get("zone_pivot_group_filename")
+        cands = [safe_join(posixpath.dirname(page_rel), named), safe_join(docset, named)] if isinstance(named, str) \
+            else []
+        cands += [safe_join(docset, n) for n in ("zone-pivot-groups.yml", "zone-pivot-groups.json")]
+        for rel in cands:
+            if not rel or rel.startswith("../") or rel == "..":
+                continue
+            if rel not in self._pivot_files:
+                self._pivot_files[rel] = _read_pivots(self._root / rel)
+            if self._pivot_files[rel] is not None:
+                return self._pivot_files[rel] or {}
+        return {}
 
     def _rewrite(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
-                 stack: tuple[str, ...]) -> str:
+                 stack: tuple[str, ...], pivots: dict[str, str] | None = None) -> str:
         body = self._inline_includes(body, page_rel=page_rel, file_rel=file_rel, warnings=warnings, depth=depth,
                                      stack=stack)
         body = self._images(body, page_rel=page_rel, warnings=warnings)
-        body = _CODE_REF.sub(lambda m: self._code(m.group("path"), m.group("lang") or "", page_rel, warnings), body)
-        body = _CODE_EXT.sub(lambda m: self._code_ext(_attrs(m.group("attrs")), page_rel, warnings), body)
+        body = _CODE_REF.sub(lambda m: _indent_block(self._code_ref(m, page_rel, warnings), body, m.start()), body)
+        body = _CODE_EXT.sub(lambda m: _indent_block(self._code_ext(_attrs(m.group("attrs")), page_rel, warnings),
+                                                     body, m.start()), body)
         body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
-        body = _VIDEO.sub(lambda m: f'\n<iframe src="{_escape_attr(m.group("url"))}"></iframe>\n', body)
+        # the quote holding [!VIDEO] goes; its indentation stays, so a video in a list step stays in the step
+        body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}<iframe src="{_escape_attr(m.group("url"))}">'
+                                    f'</iframe>\n', body)
         body = _DIV.sub(lambda m: m.group("lead"), body)
-        return _tab_groups(_MARKER.sub("", body))
+        body = _no_loc(self._xrefs(body))
+        if _ZONE_PIVOT.search(body):
+            body = _zone_pivots(body, pivots or {})
+        return _tab_groups(_drop_markers(body))
+
+    def _xrefs(self, body: str) -> str:
+        """Cross references as the text DocFX shows for them (:func:`xref_display`):
+        ``<xref:uid>``, ``<xref href="uid"/>`` and ``[](xref:uid)`` always; the
+        ``@uid`` shorthand when the uid is a docset page's or has a ``text`` option
+        (DocFX shows an unresolved shorthand as written). ``[text](xref:uid)`` keeps its text.
+        Code (fences, spans) is left alone."""
+        if "xref" not in body.lower() and "@" not in body:
+            return body
+        titles = self.uid_titles()
+
+        def short(m: re.Match[str]) -> str:
+            ref = m.group("quid") or m.group("uid")
+            key = unquote(ref.partition("?")[0]).split("#", 1)[0]
+            if key in titles or parse_qs(ref.partition("?")[2]).get("text"):
+                return _md_text(xref_display(ref, titles))
+            return m.group(0)
+
+        def rewrite(part: str) -> str:
+            part = _XREF_AUTOLINK.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
+            part = _XREF_TAG.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
+            part = _XREF_EMPTY_LINK.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
+            return _XREF_SHORT.sub(short, part) if "@" in part else part
+
+        fences = FenceTracker(_ANY_FENCE)
+        return "\n".join(line if fences.in_code(line) else _outside_code(line, rewrite) for line in body.split("\n"))
 
     def _inline_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
                          stack: tuple[str, ...]) -> str:
@@ -468,7 +856,8 @@ class DocfxSite:
         out.append(body[pos:])
         return "".join(out)
 
-    def _code(self, target: str, lang: str, page_rel: str, warnings: list[str]) -> str:
+    def _code(self, target: str, lang: str, page_rel: str, warnings: list[str], *, name: str = "", ranges: str = "",
+              start: str = "", end: str = "") -> str:
         res = self.resolve_asset(target, page_rel=page_rel)
         if res.rel_path is None or res.problem:
             warnings.append(f"code snippet {target!r}: {res.problem or 'not found'}")
@@ -477,11 +866,27 @@ class DocfxSite:
             code = (self._root / res.rel_path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             return ""
-        return f"\n```{lang}\n{code.rstrip()}\n```\n"
+        part = code_snippet(code, name=name, ranges=ranges, start=start, end=end)
+        if part is None:
+            warnings.append(f"code snippet {target!r}: no snippet named {name!r} in {res.rel_path}")
+            return ""
+        return f"\n```{lang}\n{part.rstrip()}\n```\n"
+
+    def _code_ref(self, m: re.Match[str], page_rel: str, warnings: list[str]) -> str:
+        """``[!code-lang[](path?query#fragment "title")]``: the fragment is a line range
+        (``L12-L16``) or a snippet name; the query ``name``, ``range``, ``start``/``end``."""
+        query = {k.lower(): v[0] for k, v in parse_qs(m.group("query") or "").items() if v}
+        frag = m.group("frag") or ""
+        lines = _LINE_RANGE.match(frag)
+        ranges = f"{lines.group('a')}-{lines.group('b') or lines.group('a')}" if lines else query.get("range", "")
+        name = "" if lines else frag or query.get("name", "")
+        return self._code(m.group("path"), m.group("lang") or "", page_rel, warnings, name=name, ranges=ranges,
+                          start=query.get("start", ""), end=query.get("end", ""))
 
     def _code_ext(self, attrs: dict[str, str], page_rel: str, warnings: list[str]) -> str:
         src = attrs.get("source", "")
-        return self._code(src, attrs.get("language", ""), page_rel, warnings) if src else ""
+        return self._code(src, attrs.get("language", ""), page_rel, warnings, name=attrs.get("id", ""),
+                          ranges=attrs.get("range", "")) if src else ""
 
 
 def load(root: Path, config_file: str | None = None) -> DocfxSite:

@@ -11,14 +11,20 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
 - Files and folders starting with ``_``/``.`` are not pages (``_layouts``,
   ``_sass``, ``_data``, ``_site``, ``_drafts``) except output collections;
   ``_includes`` files are includes; ``published: false`` pages are excluded;
+  ``defaults`` (front matter defaults by ``scope`` path/type) under each page's
+  own front matter, for ``published`` and the ``page.*`` Liquid variables;
   an ``.html`` file without front matter is a static file, not a page.
 - Liquid (:meth:`JekyllSite.render_liquid`): ``{% raw %}`` kept literal,
   ``{% comment %}`` removed, ``{% include x %}`` / ``{% include_relative x %}``
-  inlined at their place with their ``include.*`` parameters,
-  ``{% highlight %}`` a code fence, ``{{ site.* }}``/``{{ page.* }}``/``include.*``
+  (and the jekyll-include-cache plugin's ``{% include_cached x %}``, the same
+  include rendered once) inlined at their place with their ``include.*`` parameters,
+  ``{% highlight %}`` a code fence, ``{{ site.* }}`` (``site.data.*`` from the
+  ``_data`` files, :func:`load_data_files`)/``{{ page.* }}``/``include.*``
   and assigned variables substituted with the ``relative_url``,
-  ``absolute_url``, ``prepend``, ``append`` and ``default`` filters; every
-  other tag is dropped and its content kept. Nothing is evaluated that would
+  ``absolute_url``, ``prepend``, ``append``, ``default`` and ``markdownify``
+  filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
+  other tag is dropped and its content kept, except tab plugins' ``{% tabs %}``/
+  ``{% tab label %}``/``{% endtabs %}``, which become tab-set markers. Nothing is evaluated that would
   need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
   image) and ``{::comment}`` blocks are removed.
@@ -28,21 +34,26 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from murar.errors import ConfigError
+from murar.ingest.markup.mdtext import label_lines
+from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
+    glob_match,
     is_within,
     load_data_file,
     local_link,
     lookup,
     matches_any,
+    os_walk_files,
     own_host_path,
     rebase_links,
     safe_join,
@@ -96,6 +107,59 @@ class Collection:
     output: bool
 
 
+@dataclass(frozen=True, slots=True)
+class FrontMatterDefault:
+    """One ``_config.yml`` ``defaults`` entry: ``scope.path`` (relative to the source
+    folder; ``""`` every file; may be a glob), ``scope.type`` (``pages``, ``posts``,
+    ``drafts`` or a collection name; ``""`` any) and its front matter ``values``."""
+
+    path: str
+    type: str
+    values: dict[str, Any]
+
+    def applies(self, inner: str, kind: str, collections_dir: str) -> bool:
+        """True when this scope covers the file ``inner`` (relative to the source
+        folder) of type ``kind`` (Jekyll "Front Matter Defaults": the path is a
+        folder or file prefix, or a glob when it holds ``*``)."""
+        if self.type and self.type != kind:
+            return False
+        scope = self.path.strip("/")
+        if collections_dir and is_within(scope, collections_dir) and scope != collections_dir:
+            scope = scope[len(collections_dir) + 1:]
+        paths = [inner]
+        if collections_dir and is_within(inner, collections_dir):
+            paths.append(inner[len(collections_dir) + 1:])
+        if "*" in scope:
+            return any(glob_match(p, scope) for p in paths)
+        return not scope or any(is_within(p, scope) for p in paths)
+
+    def rank(self) -> tuple[int, int]:
+        """Precedence among matching scopes: a deeper path, then a given type, wins."""
+        return (len([p for p in self.path.strip("/").split("/") if p]), 1 if self.type else 0)
+
+
+def read_defaults(raw: Any) -> tuple[FrontMatterDefault, ...]:
+    """The ``defaults`` list of ``_config.yml`` (entries without ``values`` or with a
+    malformed ``scope`` are left out). Never raises."""
+    out: list[FrontMatterDefault] = []
+    for entry in raw if isinstance(raw, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("values"), dict):
+            continue
+        raw_scope = entry.get("scope")
+        scope: dict[str, Any] = raw_scope if isinstance(raw_scope, dict) else {}
+        out.append(FrontMatterDefault(str(scope.get("path") or ""), str(scope.get("type") or ""),
+                                      dict(entry["values"])))
+    return tuple(out)
+
+
+def _deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in over.items():
+        old = merged.get(key)
+        merged[key] = _deep_merge(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+    return merged
+
+
 def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
     if isinstance(value, dict):
         for key, sub in value.items():
@@ -107,14 +171,15 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
 
 
 def load_config(root: Path, config_file: str | None = None
-                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str]]:
+                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str], tuple[FrontMatterDefault, ...]]:
     """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``).
 
     Returns the :class:`SiteConfig` (``content_dirs``: the source folder;
     ``include_dirs``: ``_includes``; ``exclude``: config plus Jekyll defaults;
     ``base_url``: ``baseurl``; ``settings``: ``url``, ``baseurl``, ``include``,
     ``optional_front_matter``), the collections, and the Liquid variables (every
-    scalar of the config as ``site.<key>``).
+    scalar of the config as ``site.<key>``) and the front matter ``defaults``
+    (:func:`read_defaults`).
 
     Raises:
         ConfigError: the config is not valid YAML.
@@ -140,6 +205,7 @@ def load_config(root: Path, config_file: str | None = None
         collections += [Collection(str(c), safe_join(coll_dir, f"_{c}"), False) for c in raw]
     variables: dict[str, str] = {}
     _flatten("site", data, variables)
+    variables.update(load_data_files(root, safe_join(source, str(data.get("data_dir") or "_data"))))
     for key in ("url", "baseurl"):
         variables.setdefault(f"site.{key}", "")
     settings = {"url": variables["site.url"], "baseurl": variables["site.baseurl"]}
@@ -147,12 +213,41 @@ def load_config(root: Path, config_file: str | None = None
     incl = [str(x) for x in data.get("include") or [] if isinstance(x, str)]
     settings["include"] = "\n".join(incl)
     settings["optional_front_matter"] = "true" if optional_front_matter(root / source, data) else "false"
+    settings["collections_dir"] = str(data.get("collections_dir") or "").strip("/")
     includes_dir = safe_join(source, str(data.get("includes_dir") or "_includes"))
     cfg = SiteConfig(generator=GENERATOR, root=root, config_file=name, content_dirs=(source,),
                      static_dirs=(source,), include_dirs=(includes_dir,),
                      exclude=tuple(dict.fromkeys([*excl, *DEFAULT_EXCLUDE])),
                      base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings)
-    return cfg, tuple(collections), variables
+    return cfg, tuple(collections), variables, read_defaults(data.get("defaults"))
+
+
+_MAX_DATA_FILES = 200
+_MAX_DATA_BYTES = 512_000
+
+
+def load_data_files(root: Path, data_dir: str) -> dict[str, str]:
+    """The scalars of the site's data files as Liquid variables (Jekyll "Data Files":
+    ``_data/alerts.yml`` key ``note`` is ``site.data.alerts.note``, a subfolder a
+    further namespace: ``_data/team/ops.yml`` is ``site.data.team.ops``). YAML and
+    JSON files whose top level is a mapping; lists and CSV files give no scalar and
+    are left out, as are files over 512 KB, files past the first 200 and files that
+    do not parse (Jekyll would stop the build; ingest goes on), and a ``data_dir``
+    outside the site. Never raises."""
+    out: dict[str, str] = {}
+    if data_dir == ".." or data_dir.startswith(("../", "/")):
+        return out  # a data_dir outside the site is not read
+    for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json"))[:_MAX_DATA_FILES]:
+        path = root / rel
+        try:
+            if path.stat().st_size > _MAX_DATA_BYTES:
+                continue
+            data = load_data_file(path)
+        except (OSError, ValueError):
+            continue
+        inner = rel[len(data_dir) + 1:] if data_dir not in ("", ".") else rel
+        _flatten("site.data." + posixpath.splitext(inner)[0].replace("/", "."), data, out)
+    return out
 
 
 def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
@@ -181,9 +276,15 @@ _COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}", r
 _HIGHLIGHT = re.compile(r"\{%-?\s*highlight\s+([\w+#-]+)[^%]*-?%\}\n?(.*?)\{%-?\s*endhighlight\s*-?%\}", re.DOTALL)
 _CAPTURE = re.compile(r"\{%-?\s*capture\s+([\w.-]+)\s*-?%\}(.*?)\{%-?\s*endcapture\s*-?%\}", re.DOTALL)
 _TOKEN = re.compile(r"\{%-?\s*(?P<tag>\w+)(?P<tagargs>.*?)-?%\}|\{\{-?(?P<expr>.*?)-?\}\}", re.DOTALL)
+_INCLUDE_TARGET = re.compile(r"((?:\{\{.*?\}\}|[^\s{])+)(.*)$", re.DOTALL)
 _PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 _STRING = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""")
 _IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
+# kramdown "Automatic Table of Contents Generation": a one-item list with the IAL {:toc} is replaced by the TOC
+_TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s*\}[ \t]*$\n?", re.MULTILINE)
+# kramdown "Abbreviations": a definition line "*[HTML]: Hyper Text Markup Language" is not output
+_ABBREVIATION = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:[^\n]*$\n?", re.MULTILINE)
+_QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?!:)[^}\n]*\}[ \t]*$", re.MULTILINE)
 _IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?!:)[^}\n]*\}")
 _KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^}]*?/\}|\{::comment\}.*?\{:/comment\}|\{::(\w+)[^}]*\}|\{:/(\w+)?\}",
                            re.DOTALL)
@@ -195,6 +296,7 @@ class _Scope:
     """Variables visible to Liquid while rendering one page (and its includes)."""
 
     values: dict[str, str]
+    meta: dict[str, Any] = field(default_factory=dict)  # the page's front matter (lists included)
 
     def lookup(self, name: str) -> str:
         return self.values.get(name.strip(), "")
@@ -204,12 +306,16 @@ class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
 
     def __init__(self, config: SiteConfig, collections: tuple[Collection, ...] = (),
-                 variables: dict[str, str] | None = None) -> None:
+                 variables: dict[str, str] | None = None, defaults: tuple[FrontMatterDefault, ...] = ()) -> None:
         self._config = config
         self._collections = collections
+        self._defaults = defaults
         self._variables = dict(variables or {})
         self._root = config.root
         self._source = config.content_dirs[0] if config.content_dirs else "."
+        self._callouts = callout_titles(self._variables)
+        self._parse_block_html = self._variables.get("site.kramdown.parse_block_html") == "true"
+        self._url_folders: dict[str, str | None] = {}
 
     @property
     def config(self) -> SiteConfig:
@@ -255,12 +361,33 @@ class JekyllSite:
                 return FileClass(role=FileRole.ASSET)
             return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
         meta, kind = self._front(rel)
+        meta = self.page_meta(rel, meta)
         if not kind and (markup == "html" or self._config.settings.get("optional_front_matter") != "true"):
             return FileClass(role=FileRole.EXCLUDED, markup=markup,
                              reason="no front matter: Jekyll copies it as a static file")
         if meta.get("published") is False:
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="published: false")
         return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def page_meta(self, rel: str, meta: dict[str, Any]) -> dict[str, Any]:
+        """The front matter ``meta`` of the file ``rel`` over the ``_config.yml``
+        ``defaults`` whose scope covers it (Jekyll "Front Matter Defaults": the
+        file's own front matter wins; among scopes, a deeper path, then one with a
+        type, wins, then the later one). The type is the file's collection
+        (``posts`` for ``_posts``), ``drafts`` for ``_drafts``, else ``pages``."""
+        if not self._defaults:
+            return meta
+        inner = self._inner(rel)
+        if inner is None:
+            return meta
+        collection = next((c for c in self._collections if is_within(rel, c.folder)), None)
+        kind = collection.name if collection else "drafts" if inner.split("/")[0] == "_drafts" else "pages"
+        coll_dir = self._config.settings.get("collections_dir", "")
+        sets = sorted((d for d in self._defaults if d.applies(inner, kind, coll_dir)), key=FrontMatterDefault.rank)
+        merged: dict[str, Any] = {}
+        for entry in sets:
+            merged = _deep_merge(merged, entry.values)
+        return _deep_merge(merged, meta)
 
     def _front(self, rel: str) -> tuple[dict[str, Any], str]:
         try:
@@ -279,7 +406,11 @@ class JekyllSite:
         """Root-relative links (``baseurl`` removed) from the source folder, or from
         an output collection's folder when the first segment names it; relative
         links from the page's folder, then from its URL folder (``permalink: pretty``
-        pages are folders). Links to the site's own ``url`` are local. Never raises."""
+        pages are folders), then from the folder of the URL its ``permalink``
+        front matter gives it (Jekyll "Permalinks": the page is written at that URL,
+        so the browser resolves a relative link there; e.g. ``pages/a/b.md`` with
+        ``permalink: b.html`` and ``images/x.png`` is ``images/x.png`` at the site
+        root). Links to the site's own ``url`` are local. Never raises."""
         target = local_link(link, self._own_path)
         if isinstance(target, ResolvedLink):
             return target
@@ -295,7 +426,23 @@ class JekyllSite:
             cands = [safe_join(page_dir, path)]
             if posixpath.basename(stem) != "index":
                 cands.append(safe_join(stem, path))
+            url_dir = self._permalink_folder(page_rel)
+            if url_dir is not None:
+                cands.append(safe_join(self._source, posixpath.normpath(f"/{url_dir}/{path}").lstrip("/")))
         return lookup(self._root, cands, link=link)
+
+    def _permalink_folder(self, page_rel: str) -> str | None:
+        """The URL folder (no leading/trailing ``/``) of a page with a literal
+        ``permalink`` (front matter or ``defaults``); ``None`` without one or when it
+        holds ``:placeholders``. Read once per page."""
+        if page_rel not in self._url_folders:
+            folder: str | None = None
+            permalink = self.page_meta(page_rel, self._front(page_rel)[0]).get("permalink")
+            if isinstance(permalink, str) and permalink.strip() and ":" not in permalink:
+                url = "/" + permalink.strip().lstrip("/")
+                folder = (url if url.endswith("/") else posixpath.dirname(url)).strip("/")
+            self._url_folders[page_rel] = folder
+        return self._url_folders[page_rel]
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         """``{% include x %}`` targets: the ``_includes`` folder (theme includes are
@@ -313,12 +460,13 @@ class JekyllSite:
         head = text[: len(text) - len(body)]
         values = dict(self._variables)
         page_vars: dict[str, str] = {}
+        meta = self.page_meta(page_rel, meta)
         _flatten("page", meta, page_vars)
         values.update(page_vars)
         values["jekyll.environment"] = "production"
-        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values),
+        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values, meta),
                                   warnings=sink, depth=0)
-        return head + strip_kramdown(body)
+        return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html)
 
     def render_liquid(self, text: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
                       depth: int) -> str:
@@ -331,7 +479,7 @@ class JekyllSite:
 
         text = _RAW.sub(keep_raw, text)
         text = _COMMENT.sub("", text)
-        text = _HIGHLIGHT.sub(lambda m: f"```{m.group(1)}\n{m.group(2).rstrip()}\n```", text)
+        text = _HIGHLIGHT.sub(lambda m: _fence(m, text), text)
 
         def capture(m: re.Match[str]) -> str:
             scope.values[m.group(1)] = self.render_liquid(m.group(2), page_rel=page_rel, file_rel=file_rel,
@@ -348,7 +496,7 @@ class JekyllSite:
                 out.append(self._expression(m.group("expr"), scope))
                 continue
             tag, args = m.group("tag"), m.group("tagargs").strip()
-            if tag in ("include", "include_relative"):
+            if tag in ("include", "include_relative", "include_cached"):  # include_cached: jekyll-include-cache
                 out.append(self._include(tag, args, page_rel=page_rel, file_rel=file_rel, scope=scope,
                                          warnings=warnings, depth=depth))
             elif tag == "assign":
@@ -356,6 +504,8 @@ class JekyllSite:
                 scope.values[name.strip()] = self._expression(expr, scope)
             elif tag == "link":
                 out.append("/" + args.strip().strip("'\"").lstrip("/"))
+            elif tag in ("tabs", "tab", "endtabs"):
+                out.append(_tab_marker(tag, args, scope))
             # every other tag (if/for/unless/case/when/else/end*, plugin tags) is dropped
         out.append(text[pos:])
         rendered = "".join(out)
@@ -371,10 +521,13 @@ class JekyllSite:
         for flt in parts[1:]:
             name, _, arg = flt.partition(":")
             name = name.strip()
-            argv = _literal(arg) if arg else None
-            if argv is None and arg:
-                argv = scope.lookup(arg)
-            if name == "relative_url":
+            args = [a if (a := _literal(x)) is not None else scope.lookup(x) for x in _split_args(arg)] if arg else []
+            argv = args[0] if args else None
+            if name in _STRING_FILTERS:
+                value = _STRING_FILTERS[name](value, args)
+            elif name == "markdownify":
+                value = _markdownify(value)
+            elif name == "relative_url":
                 value = self._relative_url(value)
             elif name == "absolute_url":
                 value = self._config.settings.get("url", "").rstrip("/") + self._relative_url(value)
@@ -386,21 +539,35 @@ class JekyllSite:
                 value = argv or ""
         return value
 
-    def _theme_figure(self, params_text: str, scope: _Scope) -> str:
-        """An include that is not in the repository (a remote theme's ``figure``,
-        ``image``): when one parameter is an image path, keep the picture with its
-        ``alt``/``caption``/``title`` parameters; otherwise nothing."""
+    def _theme_include(self, target: str, params_text: str, scope: _Scope) -> str:
+        """An include that is not in the repository (a remote theme's helpers, as
+        Minimal Mistakes documents them in "Helpers"): a parameter that is an image
+        path keeps that picture with its ``alt``/``caption``/``title`` (``figure``);
+        ``provider`` + ``id`` keep the embedded video (``video``: youtube, vimeo,
+        google-drive, bilibili); a front matter list named by the ``id`` parameter
+        or by the include's name whose entries have an ``image_path`` keeps those
+        pictures (``gallery``, ``feature_row``), with the ``caption`` parameter
+        after them; otherwise nothing."""
         params: dict[str, str] = {}
         for m in _PARAM.finditer(params_text):
             value = _literal(m.group(2))
             params[m.group(1).lower()] = value if value is not None else scope.lookup(m.group(2))
         src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
-        if not src:
+        if src:
+            return _md_picture(src, params.get("alt") or params.get("caption") or "",
+                               params.get("caption") or params.get("title") or "")
+        embed = _VIDEO_EMBEDS.get(params.get("provider", "").lower())
+        if embed and re.fullmatch(r"[\w-]+(?:\?[\w=&-]*)?", params.get("id", "")):
+            return f'\n<iframe src="{embed.format(id=params["id"])}"></iframe>\n'
+        items = scope.meta.get(params.get("id") or posixpath.splitext(posixpath.basename(target))[0])
+        pictures = [_md_picture(str(it["image_path"]), str(it.get("alt") or ""),
+                                str(it.get("title") or it.get("image_caption") or ""))
+                    for it in (items if isinstance(items, list) else [])
+                    if isinstance(it, dict) and isinstance(it.get("image_path"), str) and it["image_path"].strip()]
+        if not pictures:
             return ""
-        alt = re.sub(r"\s+", " ", params.get("alt") or params.get("caption") or "").replace("]", "\\]")
-        caption = re.sub(r"<[^>]+>", "", params.get("caption") or params.get("title") or "").replace('"', '\\"')
-        title = f' "{caption.strip()}"' if caption.strip() else ""
-        return f"![{alt}](<{src}>{title})"
+        caption = re.sub(r"<[^>]+>", "", params.get("caption", "")).strip()
+        return "\n\n" + "\n\n".join(pictures + ([caption] if caption else [])) + "\n\n"
 
     def _relative_url(self, value: str) -> str:
         if is_remote(value):
@@ -411,16 +578,21 @@ class JekyllSite:
 
     def _include(self, tag: str, args: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
                  depth: int) -> str:
-        target_expr, _, params_text = args.partition(" ")
-        target = self._expression(target_expr[2:-2], scope) if target_expr.startswith("{{") else \
-            (_literal(target_expr) or target_expr)
+        # the file name: a literal, or built from {{ variables }} (Jekyll "Includes": "Using
+        # variables names for the include file"), up to the first blank outside {{ }}
+        m = _INCLUDE_TARGET.match(args.strip())
+        target_expr, params_text = (m.group(1), m.group(2)) if m else ("", args)
+        if "{{" in target_expr:
+            target = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: self._expression(v.group(1), scope), target_expr)
+        else:
+            target = _literal(target_expr) or target_expr
         if tag == "include_relative":
             res = lookup(self._root, [safe_join(posixpath.dirname(file_rel), target)], link=target)
         else:
             res = self.resolve_include(target, page_rel=file_rel)
         if res.rel_path is None or res.problem:
             warnings.append(f"{{% {tag} {target} %}}: {res.problem or 'not found'}")
-            return self._theme_figure(params_text, scope)
+            return self._theme_include(target, params_text, scope)
         if depth >= _MAX_INCLUDE_DEPTH:
             warnings.append(f"{{% {tag} {target} %}}: nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
@@ -434,12 +606,109 @@ class JekyllSite:
         raw = _HIDDEN.sub("", raw)
         raw = rebase_links(raw, from_rel=res.rel_path, to_rel=page_rel,
                            exists=lambda p: (self._root / p).is_file()) if tag == "include_relative" else raw
-        inner = _Scope(dict(scope.values))
+        inner = _Scope(dict(scope.values), scope.meta)
         for m in _PARAM.finditer(params_text):
             value = _literal(m.group(2))
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
         return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
                                   depth=depth + 1)
+
+
+def _tab_marker(tag: str, args: str, scope: _Scope) -> str:
+    """Tab plugins' ``{% tabs [group] %}`` / ``{% tab label %}`` / ``{% endtabs %}``
+    as tab-set markers (:mod:`murar.ingest.markup.tabs`) with a bold label line,
+    the way the other generators' tabs read. The label: ``title="X"``; else the
+    words after the group name when the tab repeats it (jekyll-tabs:
+    ``{% tabs log %}`` / ``{% tab log php %}``); else all the words (``{% tab Android %}``)."""
+    groups = scope.values.setdefault("\x00tabs", "")
+    if tag == "tabs":
+        scope.values["\x00tabs"] = groups + "\n" + args.split()[0] if args.split() else groups + "\n"
+        return f"\n\n{set_open()}\n\n"
+    if tag == "endtabs":
+        scope.values["\x00tabs"] = groups.rpartition("\n")[0]
+        return f"\n\n{set_close()}\n\n"
+    titled = re.search(r"""title\s*=\s*(?:"([^"]*)"|'([^']*)')""", args)
+    words = args.split()
+    group = groups.rpartition("\n")[2]
+    label = (titled.group(1) if titled.group(1) is not None else titled.group(2)) if titled else \
+        " ".join(words[1:] if group and len(words) > 1 and words[0] == group else words)
+    label = label.strip().strip("'\"") or "Tab"
+    return "\n".join(["", "", tab_start(label), *label_lines(label), ""])
+
+
+def _fence(m: re.Match[str], text: str) -> str:
+    """A ``{% highlight lang %}`` block as a code fence whose closing fence is indented
+    like the tag's line (a list step's indentation), so the fence stays in the step
+    instead of the closing fence opening a new block that swallows the rest of the page."""
+    lead = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+    marker = re.fullmatch(r"([ \t>]*)(?:[-*+]|\d+[.)])([ \t]+)", lead)
+    prefix = lead if not lead.strip(" \t>") else \
+        (marker.group(1) + " " * (len(lead) - len(marker.group(1))) if marker else "")
+    return f"```{m.group(1)}\n{m.group(2).rstrip()}\n{prefix}```"
+
+
+def _markdownify(text: str) -> str:
+    """Jekyll's ``markdownify`` filter: the Markdown ``text`` as HTML (CommonMark, raw
+    HTML kept), so a picture captured as Markdown and written inside ``<figure>``
+    stays a picture."""
+    from markdown_it import MarkdownIt
+
+    return str(MarkdownIt("commonmark", {"html": True}).render(text)).strip()
+
+
+def _arg(args: list[str], i: int) -> str:
+    return args[i] if len(args) > i else ""
+
+
+#: Liquid's standard string filters (shopify.github.io/liquid "Filters") that change the text
+_STRING_FILTERS: dict[str, Any] = {
+    "remove": lambda v, a: v.replace(_arg(a, 0), "") if _arg(a, 0) else v,
+    "remove_first": lambda v, a: v.replace(_arg(a, 0), "", 1) if _arg(a, 0) else v,
+    "replace": lambda v, a: v.replace(_arg(a, 0), _arg(a, 1)) if _arg(a, 0) else v,
+    "replace_first": lambda v, a: v.replace(_arg(a, 0), _arg(a, 1), 1) if _arg(a, 0) else v,
+    "strip": lambda v, a: v.strip(),
+    "lstrip": lambda v, a: v.lstrip(),
+    "rstrip": lambda v, a: v.rstrip(),
+    "upcase": lambda v, a: v.upper(),
+    "downcase": lambda v, a: v.lower(),
+    "capitalize": lambda v, a: v[:1].upper() + v[1:],
+    "strip_html": lambda v, a: re.sub(r"<[^>]*>", "", v),
+    "strip_newlines": lambda v, a: v.replace("\r", "").replace("\n", ""),
+}
+
+
+def _split_args(text: str) -> list[str]:
+    """Split the arguments of a filter (``'a', "b,c"``) on commas outside quotes."""
+    out, cur, quote = [], [], ""
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+            cur.append(ch)
+        elif ch == ",":
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return [a for a in out if a]
+
+
+#: Minimal Mistakes' ``video`` include: provider -> embed URL of the video ``id``
+_VIDEO_EMBEDS = {"youtube": "https://www.youtube-nocookie.com/embed/{id}",
+                 "vimeo": "https://player.vimeo.com/video/{id}?dnt=true",
+                 "google-drive": "https://drive.google.com/file/d/{id}/preview",
+                 "bilibili": "https://player.bilibili.com/player.html?bvid={id}"}
+
+
+def _md_picture(src: str, alt: str, caption: str) -> str:
+    alt = re.sub(r"\s+", " ", alt).replace("]", "\\]")
+    caption = re.sub(r"<[^>]+>", "", caption).replace('"', '\\"').strip()
+    title = f' "{caption}"' if caption else ""
+    return f"![{alt}](<{src}>{title})"
 
 
 def _split_filters(expr: str) -> list[str]:
@@ -472,15 +741,42 @@ def _literal(text: str) -> str | None:
     return None
 
 
-_CALLOUT_IAL = re.compile(r"^[ \t]*\{:\s*\.(note|tip|warning|important|caution|info|danger)\b[^}\n]*\}[ \t]*$",
-                          re.IGNORECASE)
-_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_CALLOUT_IAL = re.compile(r"^(?P<lead>[ \t>]*)\{:\s*\.(?P<name>[\w-]+)[^}\n]*\}[ \t]*$")
+_FENCE = re.compile(r"^[ \t>]*(```|~~~)")
+#: callout classes labelled when ``_config.yml`` names none (the classes Jekyll themes style)
+DEFAULT_CALLOUTS = {name: name.capitalize() for name in
+                    ("note", "tip", "warning", "important", "caution", "info", "danger")}
 
 
-def label_callouts(text: str) -> str:
-    """A kramdown block IAL naming a callout class (``{: .note}``, ``{: .warning}``,
-    the just-the-docs convention) written right after a paragraph labels that
-    paragraph (``**Note:** ...``); code fences are left alone."""
+def callout_titles(variables: dict[str, str]) -> dict[str, str]:
+    """Callout class -> label, from ``_config.yml`` ``callouts`` (just-the-docs
+    "Callouts": the names are not predefined, each configured one has a ``color``
+    and an optional ``title``; an untitled one gets no label) given as the
+    flattened ``site.callouts.<name>.<key>`` ``variables``; without a ``callouts``
+    setting, :data:`DEFAULT_CALLOUTS`. Never raises."""
+    names = {key.split(".")[2] for key in variables if key.startswith("site.callouts.") and key.count(".") >= 3}
+    if not names:
+        return dict(DEFAULT_CALLOUTS)
+    return {name: variables.get(f"site.callouts.{name}.title", "").strip() for name in sorted(names)}
+
+
+def _quote_depth(line: str) -> int:
+    lead = re.match(r"[ \t>]*", line)
+    return lead.group(0).count(">") if lead else 0
+
+
+def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
+    """Label the block a kramdown callout IAL names with the callout's title
+    (``**Note:** ...``), the just-the-docs convention (``titles``: class -> label,
+    :func:`callout_titles`; default :data:`DEFAULT_CALLOUTS`).
+
+    kramdown ("Block IALs") applies a block IAL to the block right after it, or,
+    written on the line right after a block, to that block; just-the-docs
+    documents both places, also inside block quotes (``> {: .note }``). A
+    ``<name>-title`` callout takes its title from its first paragraph, which is
+    already in the text, so it is not labelled; neither is a class without a
+    title. Code fences are left alone."""
+    titles = DEFAULT_CALLOUTS if titles is None else titles
     lines = text.split("\n")
     in_fence = False
     for i, line in enumerate(lines):
@@ -488,25 +784,175 @@ def label_callouts(text: str) -> str:
             in_fence = not in_fence
             continue
         m = None if in_fence else _CALLOUT_IAL.match(line)
-        if m is None or i == 0 or not lines[i - 1].strip():
+        label = titles.get(m.group("name").lower(), "") if m else ""
+        if not label:
             continue
-        start = i - 1
-        while start > 0 and lines[start - 1].strip():
-            start -= 1
+        depth = _quote_depth(line)
+        prev = lines[i - 1] if i > 0 else ""
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
+            start = i - 1  # after a block: label that block's first line
+            while start > 0 and lines[start - 1].strip(" \t>") and not _CALLOUT_IAL.match(lines[start - 1]):
+                start -= 1
+        elif nxt.strip(" \t>") and not _FENCE.match(nxt):
+            start = i + 1  # before a block: label the block that follows
+            while start + 1 < len(lines) and _CALLOUT_IAL.match(lines[start]):
+                start += 1
+            if not lines[start].strip(" \t>"):
+                continue
+        else:
+            continue
         lead = re.match(r"[ \t>]*", lines[start])
         cut = lead.end() if lead else 0
-        lines[start] = f"{lines[start][:cut]}**{m.group(1).capitalize()}:** {lines[start][cut:]}"
+        if not lines[start][cut:].startswith(f"**{label}:**"):
+            lines[start] = f"{lines[start][:cut]}**{label}:** {lines[start][cut:]}"
     return "\n".join(lines)
 
 
-def strip_kramdown(text: str) -> str:
-    """Label callout paragraphs (:func:`label_callouts`), then remove kramdown inline
-    attribute lists (``{: .note }`` lines, ``{:.cls}`` after a span) and extension
-    markers (``{::comment}...{:/comment}``, ``{::nomarkdown}``)."""
-    text = label_callouts(text)
+_MD_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)\s+markdown\s*=\s*"
+                            r"(?P<q>[\"']?)(?:1|block)(?P=q)(?P<rest>[^<>]*)>[ \t]*$")
+
+
+_MD_ONE_LINE = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)\s+markdown\s*=\s*"
+                          r"(?P<q>[\"']?)(?:1|block|span)(?P=q)(?P<rest>[^<>]*)>(?P<body>.*)</(?P=tag)\s*>[ \t]*$")
+
+
+#: kramdown's block-level HTML elements whose content parse_block_html parses as Markdown
+_KRAMDOWN_BLOCK_TAGS = frozenset({"div", "details", "section", "article", "aside", "header", "footer", "main", "nav",
+                                  "figure", "blockquote", "fieldset", "form", "dl", "dd", "li", "td", "th",
+                                  "noscript", "center"})
+_PLAIN_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>(?:\s[^<>]*)?)>[ \t]*$")
+_PARSE_BLOCK_OPTION = re.compile(r"\{::options\b[^}]*\bparse_block_html\s*=\s*[\"']?true", re.IGNORECASE)
+
+
+def _block_open(line: str, all_blocks: bool) -> tuple[str, str, str] | None:
+    """(lead, tag, attributes without ``markdown``) of a line opening an HTML block
+    whose content is Markdown: ``markdown="1"``/``"block"``, or, with ``all_blocks``
+    (kramdown ``parse_block_html``), any block-level element without ``markdown="0"``."""
+    m = _MD_BLOCK_OPEN.match(line)
+    if m is not None:
+        return m.group("lead"), m.group("tag"), m.group("attrs") + m.group("rest")
+    if all_blocks:
+        p = _PLAIN_BLOCK_OPEN.match(line)
+        if p and p.group("tag").lower() in _KRAMDOWN_BLOCK_TAGS and not re.search(r"\bmarkdown\s*=", p.group("attrs")):
+            return p.group("lead"), p.group("tag"), p.group("attrs")
+    return None
+
+
+def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
+    """kramdown's ``markdown="1"``/``markdown="block"`` HTML blocks (kramdown syntax,
+    "HTML Blocks": the element's content is parsed as Markdown), written with the
+    opening tag alone on its line (``<div class="code-example" markdown="1">``,
+    in a quote too), made CommonMark: the attribute is dropped and the content is
+    set off by blank lines from the opening tag and from the matching closing tag
+    (and from a nested element's closing tag), so its images, emphasis and lists
+    parse. An element with such an attribute (``"span"`` too) written whole on one
+    line (``<div markdown="span" class="alert">**Note:** ...</div>``, the
+    documentation-theme-jekyll alert includes) gets its content on a line of its
+    own the same way. With ``parse_block_html`` (kramdown option, set in
+    ``_config.yml`` ``kramdown:`` or by ``{::options parse_block_html="true" /}``)
+    every block-level element alone on its line is read so, unless it says
+    ``markdown="0"``. Other HTML is left alone; code fences are skipped."""
+    if "markdown" not in text and not parse_block_html:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    closers: list[tuple[str, int]] = []  # (tag, depth of that tag still open) of each open block
+    in_fence = False
+    for line in lines:
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            out.append(line)
+            continue
+        if in_fence:
+            out.append(line)
+            continue
+        one = _MD_ONE_LINE.match(line)
+        if one is not None and one.group("body").strip():
+            lead, blank = one.group("lead"), one.group("lead").rstrip()
+            out.extend([f"{lead}<{one.group('tag')}{one.group('attrs')}{one.group('rest')}>", blank,
+                        lead + one.group("body").strip(), blank, f"{lead}</{one.group('tag')}>"])
+            continue
+        m = _block_open(line, parse_block_html)
+        if closers:
+            tag, depth = closers[-1]
+            depth += len(re.findall(rf"<{tag}\b", line, re.IGNORECASE))
+            closes = len(re.findall(rf"</{tag}\s*>", line, re.IGNORECASE))
+            if m is None and depth - closes < 0 and re.fullmatch(rf"[ \t>]*</{tag}\s*>[ \t]*", line,
+                                                                             re.IGNORECASE):
+                closers.pop()
+                lead = re.match(r"[ \t>]*", line)
+                out.extend([lead.group(0).rstrip() if lead else "", line])
+                continue
+            closers[-1] = (tag, depth - closes)
+            if m is None and re.fullmatch(r"[ \t>]*(?:<(?P<t>[A-Za-z][\w-]*)\b[^<>]*>.*)?</(?(t)(?P=t)|[A-Za-z][\w-]*)"
+                                          r"\s*>[ \t]*", line):
+                # kramdown parses the Markdown after a nested HTML element (a closing tag, or a
+                # whole one-line element such as <summary>..</summary>); CommonMark would keep
+                # it in that element's HTML block up to a blank line
+                lead = re.match(r"[ \t>]*", line)
+                out.extend([line, lead.group(0).rstrip() if lead else ""])
+                continue
+        if m is not None:
+            lead, tag_name, attrs = m
+            if closers:
+                closers[-1] = (closers[-1][0], closers[-1][1] - 1) if closers[-1][0] == tag_name else closers[-1]
+            out.extend([f"{lead}<{tag_name}{attrs}>", lead.rstrip()])
+            closers.append((tag_name, 0))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_block_html: bool = False) -> str:
+    """Open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`; every block
+    element with ``parse_block_html``, from ``_config.yml`` or the page's
+    ``{::options parse_block_html="true" /}``), label callout
+    paragraphs (:func:`label_callouts` with ``callouts``), drop the list a ``{:toc}``
+    IAL turns into the generated table of contents and abbreviation definition lines
+    (``*[HTML]: ...``, kramdown), then remove
+    kramdown inline attribute lists (``{: .note }`` lines, in block quotes too,
+    ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
+    ``{::nomarkdown}``) outside fenced code."""
+    all_blocks = parse_block_html or _PARSE_BLOCK_OPTION.search(text) is not None
+    text = label_callouts(open_markdown_blocks(text, parse_block_html=all_blocks), callouts)
+    return _outside_fences(text, _strip_attribute_lists)
+
+
+def _strip_attribute_lists(text: str) -> str:
+    text = _TOC_LIST.sub("", text)
+    text = _ABBREVIATION.sub("", text)
     text = _IAL_LINE.sub("", text)
+    text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
     text = _IAL_SPAN.sub("", text)
     return _KRAMDOWN_EXT.sub("", text)
+
+
+_FENCE_LINE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
+
+
+def _outside_fences(text: str, rewrite: Callable[[str], str]) -> str:
+    """``rewrite`` applied to the parts of ``text`` outside fenced code blocks (a
+    fence closes at a run of its character at least as long); code is kept as
+    written, so a kramdown example in a code block keeps its ``{: .note }``."""
+    parts: list[tuple[bool, list[str]]] = []
+    fence = ""
+    for line in text.split("\n"):
+        m = _FENCE_LINE.match(line)
+        if fence:
+            parts[-1][1].append(line)
+            if m and m.group("fence")[0] == fence[0] and len(m.group("fence")) >= len(fence) \
+                    and not line[m.end():].strip():
+                fence = ""
+            continue
+        if m:
+            fence = m.group("fence")
+            parts.append((True, [line]))
+            continue
+        if not parts or parts[-1][0]:
+            parts.append((False, []))
+        parts[-1][1].append(line)
+    return "\n".join("\n".join(lines) if code else rewrite("\n".join(lines)) for code, lines in parts)
 
 
 def load(root: Path, config_file: str | None = None) -> JekyllSite:
@@ -516,5 +962,5 @@ def load(root: Path, config_file: str | None = None) -> JekyllSite:
     Raises:
         ConfigError: the config is not valid YAML.
     """
-    config, collections, variables = load_config(root, config_file)
-    return JekyllSite(config, collections, variables)
+    config, collections, variables, defaults = load_config(root, config_file)
+    return JekyllSite(config, collections, variables, defaults)
