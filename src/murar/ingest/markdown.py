@@ -209,10 +209,11 @@ class _Walker:
 
 
 def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: MarkdownOptions,
-             warnings: list[str]) -> ParsedDocument:
+             warnings: list[str], preprocessed: bool = False) -> ParsedDocument:
     b = PageBuilder(rel=rel, site=site or PlainSite(root), options=options)
     b.warnings.extend(warnings)
-    text = b.site.preprocess(text, page_rel=rel, warnings=b.warnings)
+    if not preprocessed:
+        text = b.site.preprocess(text, page_rel=rel, warnings=b.warnings)
     meta, body = split_front_matter(text, b.warnings)
     b.title = str(meta.get("title") or "").strip()
     body, cut = cap_pipe_tables(normalise(body))
@@ -253,11 +254,12 @@ def convert_markdown(path: Path, *, root: Path, options: MarkdownOptions | None 
 
 
 def convert_markdown_text(text: str, *, path: Path, root: Path, site: Site | None = None,
-                          options: MarkdownOptions | None = None, warnings: list[str] | None = None
-                          ) -> ParsedDocument:
+                          options: MarkdownOptions | None = None, warnings: list[str] | None = None,
+                          preprocessed: bool = False) -> ParsedDocument:
     """Like :func:`convert_markdown` for ``text`` already read from ``path`` (or
     produced from it, e.g. MDX turned into Markdown by :mod:`murar.ingest.markup.mdx`);
-    ``warnings`` (reading it, rewriting it) come first in the result's warnings."""
+    ``warnings`` (reading it, rewriting it) come first in the result's warnings.
+    ``preprocessed``: the caller already ran ``site.preprocess`` on the text."""
     root = root.resolve()
     return _convert(text, rel=page_rel(path, root), root=root, site=site, options=options or MarkdownOptions(),
-                    warnings=warnings or [])
+                    warnings=warnings or [], preprocessed=preprocessed)

@@ -277,3 +277,105 @@ def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     site = _book(tmp_path, {"p.md": "# P\n\nSee {pep}`8#naming`, {rfc}`2616` and {pep}`the style guide <8>`.\n"})
     doc = convert_myst(tmp_path / "p.md", site=site)
     assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text
+
+
+def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
+    # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
+    site = _book(tmp_path, {"intro.md": """\
+# Setup
+
+Clone the project[^no-git] and build it.
+
+[^no-git]: A zip download works without git.
+
+    It holds the same files.
+
+## Next
+
+More text.
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Clone the project and build it." in text
+    assert "A zip download works without git.\n\nIt holds the same files." in text
+    assert "[^" not in text
+
+
+def test_video_files_in_figures_and_image_wildcards(tmp_path: Path) -> None:
+    # mystmd "Videos": {figure}/{image}/![]() of an .mp4 is a video; "name.*" picks the best existing file
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "demo.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    _png(tmp_path / "media" / "chart.png")
+    _png(tmp_path / "media" / "clip.png")
+    (tmp_path / "media" / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    files = {"intro.md": """\
+# Tour
+
+:::{figure} media/demo.mp4
+The editor in action.
+:::
+
+![Chart](media/chart.*)
+
+![](media/clip.*)
+"""}
+    for config, clip_is_video in (("_config.yml", False), ("myst.yml", True)):
+        for rel, text in files.items():
+            (tmp_path / rel).write_text(text)
+        (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+        site = _book(tmp_path, files) if config == "_config.yml" else JupyterBookSite(tmp_path, "myst.yml")
+        doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+        videos = [(v.path, v.title) for v in doc.media if isinstance(v, VideoItem)]
+        images = [i.path for i in _images(doc)]
+        assert videos[0] == ("media/demo.mp4", "The editor in action.")
+        assert images[0] == "media/chart.png"
+        assert (("media/clip.mp4", "Tour") in videos) is clip_is_video
+        assert ("media/clip.png" in images) is not clip_is_video
+        assert not [w for w in doc.warnings if "not an image" in w]
+
+
+def test_admonition_title_is_inline_markdown(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"intro.md": """\
+# Tips
+
+:::{hint} Use `jb` as a **short-hand**
+The alias works everywhere.
+:::
+
+::::{admonition} The {term}`CLI` *flags*
+Pass them after the command.
+::::
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert "Hint Use jb as a short-hand: The alias works everywhere." in text
+    assert "The CLI flags: Pass them after the command." in text
+
+
+def test_markdown_figures(tmp_path: Path) -> None:
+    # myst-parser's {figure-md} (and the older ":::{figure,class} label" form): an image line, Markdown
+    # or <img>, then the caption
+    _png(tmp_path / "images" / "fish.png")
+    _png(tmp_path / "images" / "droid.png")
+    site = _book(tmp_path, {"intro.md": """\
+# Figures
+
+:::{figure-md} fig-fish
+:class: myclass
+
+<img src="images/fish.png" alt="fishy" width="200px">
+
+This is a caption in **Markdown**!
+:::
+
+:::{figure,myclass} fig-droid
+![droid](images/droid.png)
+
+The droid, in *Markdown*.
+:::
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    assert [(i.path, i.alt, i.caption) for i in _images(doc)] == [
+        ("images/fish.png", "fishy", "This is a caption in Markdown!"),
+        ("images/droid.png", "droid", "The droid, in Markdown.")]
+    assert "<img" not in doc.sections[0].text and "caption" not in doc.sections[0].text

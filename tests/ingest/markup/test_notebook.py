@@ -101,3 +101,30 @@ def test_not_a_notebook_is_a_typed_error(tmp_path: Path) -> None:
     (tmp_path / "bad.ipynb").write_text("{not json")
     with pytest.raises(IngestError, match="not a readable notebook"):
         convert_notebook(tmp_path / "bad.ipynb", site=site, assets_dir=tmp_path / "assets")
+
+
+def test_glued_values_and_figures_are_pasted(tmp_path: Path) -> None:
+    # myst-nb glue(): outputs named in metadata.scrapbook (hidden behind the papermill prefix with
+    # display=False) are shown where {glue:figure}, {glue:text}`name:fmt` and {glue:}`name` paste them
+    site = _site(tmp_path)
+    prefix = "application/papermill.record/"
+
+    def glued(name: str, data: dict[str, str], mime_prefix: str = prefix) -> dict[str, object]:
+        return {"output_type": "display_data", "metadata": {"scrapbook": {"name": name, "mime_prefix": mime_prefix}},
+                "data": {mime_prefix + k: v for k, v in data.items()}}
+
+    (tmp_path / "nb.ipynb").write_text(_nb([
+        _md("# Yields"),
+        _code("glue('rate', rate)\nglue('fig:yield', fig, display=False)", [
+            glued("rate", {"text/plain": "0.123456"}),
+            glued("fig:yield", {"image/png": _png_b64("blue"), "text/plain": "<Figure size 432x432 with 1 Axes>"}),
+            glued("shown", {"text/plain": "'visible'"}, mime_prefix=""),
+        ]),
+        _md("```{glue:figure} fig:yield\n:name: fig-yield\n\nYield curve; the rate is {glue:text}`rate:.2f`.\n```\n\n"
+            "The rate is {glue:}`rate`, the label {glue:}`shown` and {glue:text}`absent`."),
+    ]))
+    doc = convert_notebook(tmp_path / "nb.ipynb", site=site, assets_dir=tmp_path / "assets")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.caption, i.alt) for i in images] == [("Yield curve; the rate is 0.12.", "fig:yield")]
+    text = "\n".join(s.text for s in doc.sections)
+    assert "The rate is 0.123456, the label 'visible' and absent." in text

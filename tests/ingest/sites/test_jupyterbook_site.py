@@ -91,3 +91,18 @@ def test_sphinx_config_of_a_book_sets_extlinks_and_primary_domain(
     conf = JupyterBookSite(tmp_path, "_config.yml").conf
     assert conf.primary_domain == "js"
     assert conf.extlinks == {"issue": ("https://e.org/issues/%s", "issue %s")}
+
+
+def test_myst_yml_without_toc_reads_markdown_and_notebooks(tmp_path: Path,
+                                                           write_files: Callable[..., None]) -> None:
+    # mystmd's implicit TOC: every .md and .ipynb, no reST; hidden folders, _build and node_modules skipped
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  title: P\n",
+        "README.md": "# Home\n", "_parts/helper.md": "# Helper\n", "legacy.rst": "Legacy\n======\n",
+        "node_modules/pkg/readme.md": "# Package\n", "site/node_modules/x/y.md": "# Y\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    roles = {rel: site.classify(rel).role for rel in (
+        "README.md", "_parts/helper.md", "legacy.rst", "node_modules/pkg/readme.md", "site/node_modules/x/y.md")}
+    assert roles == {"README.md": FileRole.PAGE, "_parts/helper.md": FileRole.PAGE, "legacy.rst": FileRole.UNKNOWN,
+                     "node_modules/pkg/readme.md": FileRole.EXCLUDED, "site/node_modules/x/y.md": FileRole.EXCLUDED}

@@ -206,6 +206,25 @@ def test_html_figure_caption_is_the_image_caption(tmp_path: Path) -> None:
     assert img.caption == "The saved view dialog" and img.path == "content/guide/img/saved.png"
 
 
+def test_markdown_figure_caption_is_the_image_caption(tmp_path: Path) -> None:
+    # md_in_html: <figure markdown> holding a Markdown image and a <figcaption>, also inside an admonition
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "mdfig.md").write_text(
+        "# Fig\n\n!!! tip \"In the toolbar\"\n    <figure markdown=\"span\">\n"
+        "      ![Toolbar icon](img/saved.png){ width=\"300\" }\n"
+        "      <figcaption>The save icon</figcaption>\n    </figure>\n\n"
+        "    Click it once.\n\n<figure markdown>\n  ![List](img/devices-light.png)\n"
+        "  <figcaption>\n    The device list\n  </figcaption>\n</figure>\n\n"
+        "<figure markdown>\n| a | b |\n|---|---|\n| 1 | 2 |\n<figcaption>Counts</figcaption>\n</figure>\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "mdfig.md", site=site, assets_dir=tmp_path / "a")
+    images = [(m.path, m.caption) for m in doc.media if isinstance(m, ImageItem)]
+    assert images == [("content/guide/img/saved.png", "The save icon"),
+                      ("content/guide/img/devices-light.png", "The device list")]
+    text = " ".join(s.text for s in doc.sections)
+    assert "Click it once." in text and "Counts" in text and "figure>" not in text
+
+
 def test_blocks_icons_and_abbreviations(tmp_path: Path) -> None:
     root = _site(tmp_path)
     yml = (root / "mkdocs.yml").read_text().replace("  - admonition\n", "  - admonition\n  - abbr\n")
@@ -250,3 +269,192 @@ def test_snippets_auto_append_and_file_base_paths(tmp_path: Path) -> None:
     assert doc.warnings == []
     assert site.classify("docs/snippets/glossary.md").role is FileRole.INCLUDE
     assert site.classify("docs/glossary.md").role is FileRole.PAGE
+
+
+def test_snippet_sections_and_line_range_lists(tmp_path: Path) -> None:
+    # pymdownx.snippets: "file:name" is the part between the [start:name]/[end:name] markers
+    # (dedented with dedent_subsections); marker lines never show; ranges may be listed with commas
+    root = tmp_path / "proj"
+    (root / "docs" / "examples").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+        "      base_path: docs\n      dedent_subsections: true\n")
+    (root / "docs" / "examples" / "app.py").write_text(
+        "import widgets\n\n\nclass App:\n    def setup(self):\n        # --8<-- [start:connect]\n"
+        "        self.link = widgets.connect(retries=3)\n        # --8<-- [end:connect]\n"
+        "        # --8<-- [start:other]\n        self.other = 1\n        # --8<-- [end:other]\n")
+    (root / "docs" / "guide.md").write_text(
+        '# Guide\n\nConnect:\n\n```python\n--8<-- "examples/app.py:connect"\n```\n\n'
+        'Whole file:\n\n```python\n--8<-- "examples/app.py"\n```\n\n'
+        'Two ranges:\n\n```python\n--8<-- "examples/app.py:1:1,4:4"\n```\n\n'
+        '```python\n--8<-- "examples/app.py:missing"\n```\n')
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "guide.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Connect:\n\nself.link = widgets.connect(retries=3)\n\nWhole file:" in text
+    assert "8<--" not in text and "self.other = 1" in text
+    assert "Two ranges:\n\nimport widgets\nclass App:" in text
+    missing = "snippet 'examples/app.py': section 'missing' not found; not included"
+    assert [w for w in doc.warnings if "snippet" in w] == [missing]
+
+
+def test_attribute_lists_are_not_text(tmp_path: Path) -> None:
+    # attr_list: a heading's "{ #id }" is its anchor; a block's own "{: .class }" line, a list item's
+    # trailing list and one after an icon or emphasis are attributes; code and other braces stay
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "attrs.md").write_text(
+        "# Install { #install-guide }\n\n## Upgrade {: .wide data-x=\"1\" }\n\nRead this first.\n{: .lead }\n\n"
+        "- :material-clock:{ .lg .middle } __Set up quickly__\n- Second item { .annotate }\n\n"
+        "Some *stress*{ .x } here, {{ name }} and { not attributes }.\n\n```json\n{ \"key\": 1 }\n{ .kept }\n```\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "attrs.md", site=site, assets_dir=tmp_path / "a")
+    assert [(s.heading_path, s.anchor) for s in doc.sections] == [
+        (("Install",), "install-guide"), (("Install", "Upgrade"), None)]
+    text = doc.sections[1].text
+    assert text.startswith("Read this first.\n\nSet up quickly\n\nSecond item\n\nSome stress here, {{ name }} and "
+                           "{ not attributes }.")
+    assert '{ "key": 1 }\n{ .kept }' in text
+
+
+def test_mdx_include_and_markdown_include(tmp_path: Path) -> None:
+    # "{!file!}" (mdx_include, markdown-include): relative to the extension's base_path, itself relative to
+    # mkdocs.yml's folder; inside code fences too; "{!> file!}" indents like its line; line selections
+    root = tmp_path / "proj"
+    (root / "site" / "docs").mkdir(parents=True)
+    (root / "examples").mkdir()
+    (root / "examples" / "hello.py").write_text("import sys\n\nprint('hello')\nsys.exit(0)\n")
+    (root / "site" / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - mdx_include:\n      base_path: docs\n  - pymdownx.tabbed\n")
+    (root / "site" / "docs" / "page.md").write_text(
+        "# Page\n\n```python\n{!../../examples/hello.py!}\n```\n\n=== \"Tab\"\n\n    ```python\n"
+        "    {!> ../../examples/hello.py [ln:3-4]!}\n    ```\n\nLiteral \\{!not/included.md!} and {!missing.md!} end.\n")
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    doc = convert_pymdown(root / "site" / "docs" / "page.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "import sys\n\nprint('hello')\nsys.exit(0)\n\nTab\n\nprint('hello')\nsys.exit(0)" in text
+    assert "Literal {!not/included.md!} and end." in text
+    assert [w for w in doc.warnings if "include" in w] == ["include 'missing.md' not found (tried site/docs/missing.md)"]
+    (root / "site" / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - markdown_include.include\n")
+    (root / "site" / "docs" / "page.md").write_text("# Page\n\n{!../examples/hello.py!lines=3 1}\n")
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    doc = convert_pymdown(root / "site" / "docs" / "page.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "print('hello') import sys"
+
+
+def test_macros_plugin_renders_variables_and_drops_code(tmp_path: Path) -> None:
+    # mkdocs-macros: pages are Jinja2 templates over extra/config/front matter; includes come from
+    # include_dir; the site's Python macros are not run (dropped, with a warning); snippets come after
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "partials").mkdir()
+    (root / "mkdocs.yml").write_text(
+        "site_name: Widget Docs\nrepo_url: https://git.example.org/widget\nextra:\n  release: '4.2'\n"
+        "  tag: !ENV [DOCS_TAG, stable]\nplugins:\n  - macros:\n      include_dir: partials\n"
+        "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: partials\n")
+    (root / "partials" / "support.md").write_text("Support covers {{ release }}.\n")
+    (root / "partials" / "template.html").write_text("<p>{{ user.name }}</p>\n")
+    (root / "docs" / "index.md").write_text(
+        "---\nproduct: Widget\n---\n\n# {{ product }} {{ release }}\n\n{% set os = 'Linux' %}\n"
+        "Get [the source]({{ config.repo_url }}/tree/{{ config.extra.tag }}) for {{ os }}.\n\n"
+        "{% if release %}\nShown when released.\n{% endif %}\n{# a comment #}\n"
+        "{% include 'support.md' %}\n\n{{ button('Download', '/dl') }} and {% raw %}{{ literal }}{% endraw %}.\n\n"
+        "```html\n--8<-- \"template.html\"\n```\n")
+    (root / "docs" / "skip.md").write_text("---\nignore_macros: true\n---\n\n# Skip\n\nKeep {{ release }}.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "index.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.title == "Widget 4.2"
+    assert doc.sections[0].text == (
+        "Get the source for Linux.\n\nShown when released.\n\nSupport covers 4.2.\n\nand {{ literal }}.\n\n"
+        "<p>{{ user.name }}</p>")
+    assert [w for w in doc.warnings if w.startswith("macros")] == [
+        "macros: 1 expression(s) not rendered (site macros are not run): \"button('Download', '/dl')\""]
+    skip = convert_pymdown(root / "docs" / "skip.md", site=site, assets_dir=tmp_path / "a")
+    assert skip.sections[0].text == "Keep {{ release }}."
+
+
+def test_mkdocstrings_blocks_become_api_text(tmp_path: Path) -> None:
+    # "::: pkg.Object" (mkdocstrings, Python handler): the object's signature, docstring and public
+    # members, read statically; re-exports followed; Annotated[T, Doc(...)] parameters listed
+    root = tmp_path / "proj"
+    (root / "src" / "kettle").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text(
+        "site_name: K\nplugins:\n  - mkdocstrings:\n      handlers:\n        python:\n          paths: [src]\n"
+        "          options:\n            show_root_heading: true\n")
+    (root / "src" / "kettle" / "__init__.py").write_text('"""Kettle."""\nfrom .core import Kettle as Kettle\n')
+    (root / "src" / "kettle" / "core.py").write_text(
+        "from typing import Annotated\nfrom typing_extensions import Doc\n\n\nclass Kettle:\n"
+        '    """Boils water."""\n\n    def __init__(self, litres: float = 1.5) -> None:\n        self.litres = litres\n\n'
+        "    def boil(self, target: Annotated[int, Doc('Temperature in Celsius.')] = 100) -> bool:\n"
+        '        """Heat until the target."""\n        return True\n\n'
+        '    def descale(self) -> None:\n        """Remove limescale."""\n\n    def _relay(self):\n        pass\n')
+    (root / "docs" / "api.md").write_text(
+        "# API\n\n::: kettle.Kettle\n    options:\n      members:\n        - boil\n\n"
+        "```md\n::: kettle.Kettle\n```\n\n::: kettle.Teapot\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "api.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path for s in doc.sections] == [("API",), ("API", "kettle.Kettle"),
+                                                      ("API", "kettle.Kettle", "boil")]
+    assert doc.sections[1].text == "class Kettle(litres: float=1.5)\n\nBoils water."
+    assert doc.sections[2].text.startswith(
+        "boil(target: int=100) -> bool\n\nHeat until the target.\n\nParameters:\n\ntarget: Temperature in Celsius.")
+    assert "::: kettle.Kettle" in doc.sections[2].text  # the fenced example stays as written
+    assert "descale" not in " ".join(s.text for s in doc.sections)
+    assert [w for w in doc.warnings if "mkdocstrings" in w] == [
+        "mkdocstrings ::: kettle.Teapot: source not found; API text left out"]
+
+
+def test_autorefs_cross_references_show_their_title(tmp_path: Path) -> None:
+    # mkdocs-autorefs (on with mkdocstrings): [title][identifier] and [identifier][] show the title;
+    # references the page defines, code spans and fences stay
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - search\n  - mkdocstrings\n")
+    (root / "docs" / "bus.md").write_text(
+        "# Bus\n\nIt returns a [`Subscription`][kettle.bus.Subscription] handle; see [kettle.bus.Bus][] and "
+        "the [guide][guide-ref].\n\nLiteral `[a][b]` stays.\n\n```text\n[x][y]\n```\n\n"
+        "[guide-ref]: https://example.org/guide\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "bus.md", site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert text.startswith("It returns a Subscription handle; see kettle.bus.Bus and the guide.\n\nLiteral [a][b] stays.")
+    assert "[x][y]" in text
+
+
+def test_inlinehilite_shebang_is_not_text(tmp_path: Path) -> None:
+    # pymdownx.inlinehilite: `#!python code` / `:::js code` highlight code; the mock shebang is not shown
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - pymdownx.inlinehilite\n")
+    (root / "docs" / "p.md").write_text(
+        "# P\n\nCall `#!python range(3)` or `:::js let x = 1;`; ``#!js `tick` `` and `#!` stay code.\n\n"
+        "```md\n`#!python kept`\n```\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Call range(3) or let x = 1;; `tick` and #! stay code.\n\n`#!python kept`"
+
+
+def test_attribute_lists_colon_form_and_escaped_ids(tmp_path: Path) -> None:
+    # "{: .x }" after a link or code span (Python-Markdown's colon form, which the parser's attrs plugin
+    # does not read) and a heading id with a backslash escape ("{: #\\8.0}")
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "ver.md").write_text(
+        "# 8.0 Notes {: #\\8.0}\n\n[Source][src]{: .source-link } and `code`{: .x } here.\n\n"
+        "[src]: https://example.org/src\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "ver.md", site=site, assets_dir=tmp_path / "a")
+    assert [(s.heading_path, s.anchor) for s in doc.sections] == [(("8.0 Notes",), "8.0")]
+    assert doc.sections[0].text == "Source and code here."
+
+
+def test_reference_definition_under_paragraph_text_is_a_definition(tmp_path: Path) -> None:
+    # Python-Markdown reads "[label]: url" lines anywhere in a block (the "[//]: # comment" idiom),
+    # also right under text and inside an admonition; CommonMark alone would show them
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "refs.md").write_text(
+        "# Refs\n\nSee the [docs][d] first.\n[d]: https://example.org/docs\n"
+        "[//]: # \"a hidden note\"\n\n!!! note\n    Body text.\n    [//]: # \"hidden too\"\n\n"
+        "```md\nText\n[x]: kept\n```\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "refs.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "See the docs first.\n\nNote:\n\nBody text.\n\nText\n[x]: kept"

@@ -2,13 +2,17 @@
 
 markdown-it-py with the MyST plugins of mdit-py-plugins is the parser
 (CommonMark + tables, front matter, ``(label)=`` targets, ``%`` comments,
+``[^name]`` footnotes (the notes' text ends the page, the references go),
 ``{role}`text``` roles, ``:::`` colon fences, ``$$`` math, definition lists,
 ``{{ substitutions }}``, ``{width=...}`` inline attributes). MyST directives (``` ```{name} argument``` fences and
 ``:::{name}`` colon fences, https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
 are read here:
 
-- ``{figure}`` (the body is the author caption), ``{image}``, raw ``<img>``
-  and Markdown images become images; ``<iframe>``/``<video>`` and
+- ``{figure}`` (the body is the author caption), ``{figure-md} label`` (an
+  image line, Markdown or ``<img>``, then the caption), ``{image}``, raw ``<img>``
+  and Markdown images become images, or videos when the file is one (mystmd
+  "Videos": ``{figure} clip.mp4``); ``name.*`` is the best existing file of
+  that name (Sphinx's and mystmd's image wildcard); ``<iframe>``/``<video>`` and
   ``{iframe}``/``{youtube}``/``{video}`` become videos;
 - admonitions (``{note}``, ``{admonition} Title``, ...) become text led by
   their label; containers (``{tab-set}``, ``{dropdown}``, ``{card}``,
@@ -26,6 +30,7 @@ An unknown directive keeps its body as text, with a warning.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from collections.abc import Callable
@@ -40,6 +45,7 @@ from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
@@ -58,13 +64,15 @@ from murar.ingest.markup.builder import (
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
-from murar.ingest.sites.base import Site
+from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
 
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it"]
 
 MAX_NESTING = 40
-_DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)\}\s*(.*)$", re.DOTALL)
+# "{name}" or the older "{name,class1,class2}" (classes after commas, myst-parser < 0.18)
+_DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)(?:,[\w-]+)*\}\s*(.*)$", re.DOTALL)
+_MD_IMAGE_LINE = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>)\s*$", re.IGNORECASE)
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
                 "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated"}
@@ -80,6 +88,8 @@ _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-ex
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor"}
+_SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
+_MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
            "iframe": "{}", "video": "{}"}
 
@@ -88,7 +98,8 @@ def myst_markdown_it() -> MarkdownIt:
     """The markdown-it parser configured for MyST (see module doc)."""
     return (MarkdownIt("commonmark", {"html": True}).enable("table")
             .use(front_matter_plugin).use(myst_block_plugin).use(myst_role_plugin).use(colon_fence_plugin)
-            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin))
+            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin)
+            .use(footnote_plugin))
 
 
 @dataclass(slots=True)
@@ -149,6 +160,10 @@ class MystParser:
         # called for every image link first; returns True when it handled the
         # link itself (notebook cell attachments, ``attachment:name.png``)
         self.image_hook: Callable[[str, str, str], bool] | None = None
+        # myst-nb glue: called with (kind, key, caption) for {glue...} roles and
+        # directives; returns the text to show (a figure it stores itself), None when
+        # the key is not glued in this notebook
+        self.glue_hook: Callable[[str, str, str], str | None] | None = None
 
     # ---------------------------------------------------------------- entry
     def feed(self, text: str, *, file_rel: str | None = None, top: bool = False) -> None:
@@ -244,7 +259,9 @@ class MystParser:
             elif ty in ("softbreak", "hardbreak"):
                 sink.append(" ")
             elif ty == "myst_role":
-                sink.append(role_text(str(c.meta.get("name", "")), c.content))
+                name = str(c.meta.get("name", ""))
+                glued = self._glue(name, c.content, "") if name.startswith("glue") else None
+                sink.append(glued if glued is not None else role_text(name, c.content))
             elif ty == "substitution_inline":
                 key = c.content.strip()
                 if key in self.subs:
@@ -275,25 +292,84 @@ class MystParser:
     def _image(self, src: str, *, alt: str, caption: str) -> None:
         if self.image_hook is not None and self.image_hook(src, alt, caption):
             return
+        path = src.split("?", 1)[0].split("#", 1)[0]
+        if path.endswith(".*"):
+            src = self._wildcard(src, path)
+            path = src.split("?", 1)[0].split("#", 1)[0]
+        if PurePosixPath(path).suffix.lower() in VIDEO_EXTS:
+            # a video file in {figure}, {image} or ![](...) is embedded as a video (mystmd "Videos")
+            self.b.end_paragraph()
+            self.b.video(src, title=caption or alt)
+            return
         self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base)
 
+    def _wildcard(self, src: str, path: str) -> str:
+        """``image.*``: the best existing file of that name for a web page, as Sphinx
+        (svg, png, gif, jpeg) or, for a ``myst.yml`` project, mystmd ("Multiple
+        Images": a video, then webp, svg, png, ...) picks it; unchanged when none exists."""
+        mystmd = PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
+        order = _MYSTMD_WILDCARD if mystmd else _SPHINX_WILDCARD
+        page = self._image_base or self.b.rel
+        for ext in order:
+            candidate = path[:-1] + ext
+            res = self.site.resolve_asset(candidate, page_rel=page)
+            if res.rel_path and (self.site.config.root / res.rel_path).is_file():
+                return candidate + src[len(path):]
+        return src
+
     # ------------------------------------------------------------- directives
+    def _glue(self, kind: str, key: str, caption: str) -> str | None:
+        if self.glue_hook is None:
+            return None
+        return self.glue_hook(kind, key.strip(), caption)
+
+    def _markdown_figure(self, d: _Directive) -> bool:
+        """myst-parser's Markdown figure (``{figure-md} label``, formerly a
+        ``{figure}`` whose argument is a label): the body is an image, Markdown or
+        ``<img>``, then the caption paragraph. False when the body holds no image."""
+        lines = d.body.split("\n")
+        at = next((k for k, ln in enumerate(lines) if _MD_IMAGE_LINE.match(ln)), None)
+        if at is None:
+            return False
+        caption = self._plain("\n".join(lines[:at] + lines[at + 1:]))
+        image = lines[at].strip()
+        self.b.end_paragraph()
+        if image.startswith("!"):
+            m = re.match(r"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?", image)
+            if m:
+                self._image(m.group(2), alt=m.group(1), caption=caption)
+        else:
+            self.b.html(f"<figure>{image}<figcaption>{html.escape(caption)}</figcaption></figure>",
+                        inline=True, image_base=self._image_base)
+        return True
+
     def _directive(self, d: _Directive) -> None:
         name = d.name
-        if name in ("figure", "image", "thumbnail"):
+        markdown_figure = name == "figure-md" or (name == "figure" and d.body and not PurePosixPath(d.argument).suffix)
+        if markdown_figure and self._markdown_figure(d):
+            return
+        if name.startswith("glue") and self.glue_hook is not None:
+            self.b.end_paragraph()
+            shown = self._glue(name, d.argument, self._plain(d.body))
+            if shown:
+                self.b.block(shown)
+            elif shown is None:
+                self.b.warnings.append(f"{{{name}}} {d.argument.strip()!r}: nothing glued under that name here")
+        elif name in ("figure", "image", "thumbnail"):
             alt = str(d.options.get("alt") or "")
             caption = self._plain(d.body) if name in ("figure", "thumbnail") else ""
             self.b.end_paragraph()
             self._image(d.argument, alt=alt, caption=caption)
         elif name in _ADMONITIONS:
             label = _LABELS.get(name, name.capitalize())
+            title = self._plain(d.argument) if d.argument else ""  # a title is inline Markdown
             if name == "admonition":
-                label = d.argument or "Note"
+                label = title or "Note"
                 lead = label
             elif name in ("versionadded", "versionchanged", "deprecated"):
-                lead = f"{label} {d.argument}".strip()
+                lead = f"{label} {title}".strip()
             else:
-                lead = label + (f" {d.argument}" if d.argument else "")
+                lead = label + (f" {title}" if title else "")
             if name == "todo" and not self._todo():
                 return
             self.b.end_paragraph()
@@ -369,7 +445,9 @@ class MystParser:
                     if c.type in ("text", "code_inline", "math_inline"):
                         out.append(c.content)
                     elif c.type == "myst_role":
-                        out.append(role_text(str(c.meta.get("name", "")), c.content))
+                        name = str(c.meta.get("name", ""))
+                        glued = self._glue(name, c.content, "") if name.startswith("glue") else None
+                        out.append(glued if glued is not None else role_text(name, c.content))
                     elif c.type == "substitution_inline":
                         out.append(self.subs.get(c.content.strip(), ""))
                     elif c.type in ("softbreak", "hardbreak"):

@@ -13,7 +13,10 @@ As Jupyter Book / MyST-NB render a notebook (https://myst-nb.readthedocs.io/):
   read for tables (a DataFrame); short ``text/plain`` and stream outputs join
   the text;
 - the cell tags ``remove-cell``, ``remove-input`` and ``remove-output`` remove
-  what Jupyter Book removes.
+  what Jupyter Book removes;
+- values stored with myst-nb's ``glue()`` are shown where the notebook's
+  Markdown pastes them (``{glue:}`name```, ``{glue:text}``, ``{glue:figure}``
+  with its caption), as myst-nb renders them.
 
 Notebooks are never executed.
 """
@@ -62,6 +65,49 @@ class _Notebook:
         self.written = 0
         self.attachments: dict[str, dict[str, Any]] = {}
         self.parser.image_hook = self._attachment
+        self.parser.glue_hook = self._glue
+        self.glued: dict[str, dict[str, Any]] = {}
+        self.glue_no = 0
+
+    def collect_glue(self, cells: list[Any]) -> None:
+        """The outputs myst-nb's ``glue(name, value)`` stored: a display output whose
+        metadata ``scrapbook`` names it, its data keys behind ``mime_prefix``
+        (``application/papermill.record/`` when ``display=False``)."""
+        for cell in cells:
+            outputs = cell.get("outputs") if cell.get("cell_type") == "code" else None
+            for out in outputs or []:
+                scrap = (out.get("metadata") or {}).get("scrapbook")
+                if not isinstance(scrap, dict) or not isinstance(scrap.get("name"), str):
+                    continue
+                prefix = str(scrap.get("mime_prefix") or "")
+                data = out.get("data") or {}
+                self.glued[scrap["name"]] = {k[len(prefix):]: v for k, v in data.items() if k.startswith(prefix)}
+
+    def _glue(self, kind: str, key: str, caption: str) -> str | None:
+        """myst-nb "glue": ``{glue}``/``{glue:}``/``{glue:any}`` show the value (image or
+        text), ``{glue:text}`` its text (``name:.2f`` formats a number), ``{glue:md}``
+        its Markdown, ``{glue:figure}`` its image with the directive's caption."""
+        name, fmt = key, ""
+        if name not in self.glued and ":" in name:  # "name:format" ({glue:text}`pvalue:0.3g`)
+            name, fmt = name.rsplit(":", 1)
+        bundle = self.glued.get(name.strip())
+        if bundle is None:
+            return None
+        image = next((m for m in _IMAGE_MIME if m in bundle), None)
+        if image is not None and kind in ("glue", "glue:", "glue:any", "glue:figure"):
+            payload = self._decode(image, bundle[image])
+            if payload is not None:
+                self.glue_no += 1
+                self._store(payload, _IMAGE_MIME[image], f"glue{self.glue_no}-{name.strip()[:40]}", alt=name.strip(),
+                            caption=caption)
+            return ""
+        text = _text(bundle.get("text/markdown") if kind == "glue:md" else bundle.get("text/plain")).strip()
+        if fmt:
+            try:
+                text = format(float(text), fmt)
+            except ValueError:
+                pass
+        return text[:_MAX_TEXT_OUTPUT]
 
     def _store(self, data: bytes, ext: str, name: str, *, alt: str, caption: str) -> None:
         if len(data) > _MAX_IMAGE_BYTES:
@@ -207,6 +253,7 @@ def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: Marku
     if isinstance(title, str) and title.strip():
         builder.title = title.strip()
     walker = _Notebook(builder, site=site, assets_dir=assets_dir, options=opts)
+    walker.collect_glue(nb.get("cells") or [])
     for cell in nb.get("cells") or []:
         walker.cell(cell)
     kernel = (meta.get("kernelspec") or {}).get("name")

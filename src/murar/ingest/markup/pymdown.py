@@ -6,15 +6,31 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
 - ``--8<--`` snippets (pymdownx.snippets) are replaced by the file they name,
   before anything else and inside code blocks too, as the preprocessor does:
   one-line form (``--8<-- "file.md"``), block form (a ``--8<--`` line, file
-  names, a ``--8<--`` line), line ranges (``file.md:3:9``), ``;--8<--`` escapes;
+  names, a ``--8<--`` line), line ranges (``file.md:3:9``, ``file.md:1:3,6:8``),
+  sections (``file.py:name``, between ``--8<-- [start:name]`` and
+  ``--8<-- [end:name]``; marker lines never show), ``;--8<--`` escapes;
   the file is found by :meth:`Site.resolve_include` (snippets ``base_path``);
   the snippets of the site's ``auto_append`` list end every page;
+- ``::: package.module.Object`` blocks (mkdocstrings) become the object's API
+  text, read statically from its source (:mod:`murar.ingest.markup.pyapi`);
+- pymdownx.inlinehilite's ``#!lang``/``:::lang`` prefix of an inline code span
+  is not shown;
+- ``[title][identifier]`` cross-references (mkdocs-autorefs, on with
+  mkdocstrings) show their title;
+- ``{!file!}`` includes (mdx_include, markdown-include) are replaced by the
+  file, found by the site's ``resolve_markdown_include`` (the extension's
+  ``base_path``), before snippets and inside code blocks too;
 - ``=== "Tab"`` content tabs (pymdownx.tabbed) become the tab label as a bold
   line followed by the tab's (dedented) content;
 - ``!!! note "Title"``, ``??? tip``, ``???+ info`` admonitions
   (admonition, pymdownx.details) and ``{ .class width=300 loading=lazy }``
-  attribute lists (attr_list) are parsed by the mdit-py-plugins ``admon`` and
-  ``attrs`` plugins; an admonition becomes "Kind: Title" followed by its body;
+  attribute lists (attr_list) after links and images are parsed by the
+  mdit-py-plugins ``admon`` and ``attrs`` plugins; an admonition becomes
+  "Kind: Title" followed by its body; the other attribute lists (a heading's
+  ``{ #id }``, a block's own line, after emphasis) are read before parsing
+  (:func:`_attr_lists`);
+- ``<figure markdown>`` (md_in_html): its ``<figcaption>`` is the caption of
+  the Markdown images in it;
 - images marked ``#only-dark`` (Material) are counted but not kept: the
   ``#only-light`` twin is the image of that step;
 - ``/// tab | Title``, ``/// note | Title`` ... ``///`` blocks (pymdownx.blocks)
@@ -31,12 +47,14 @@ Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses pat
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.paths import ResolvedLink
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -46,14 +64,37 @@ PLUGINS = ("admon", "attrs", "deflist", "footnote", "tasklists")
 _FENCE = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 _SNIPPET_LINE = re.compile(r"""^(\s*)(;?)-{1,}8<-{1,}\s+(['"]?)([^'"\s][^'"]*?)\3\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
+# "{!file!}" includes: mdx_include ({!+ >file [ln:1-3] | utf-8 !}, "\{!" escapes), markdown-include ({!f!lines=1 3})
+_MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<path>[^\s|!\[\]{}][^|!\[\]{}\n]*?)[ \t]*"
+                          r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
+_MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
+_HILITE_SHEBANG = re.compile(r"(?<!`)(`+)(?::{3,}|#!)[\w#.+-]*[ \t]+(?=\S)")
+_REF_DEF_LINE = re.compile(r"""^\[[^\[\]\n]*\]:[ ]*\S+(?:[ ]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ ]*$""")
+_LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
+_AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
+_AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
+_MAX_SOURCE = 2_000_000
+_MAX_ALIAS_HOPS = 5
+_SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
+                           re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
 _VERSION = re.compile(r"^(\+\+\+|---|~~~)\s+(\d[\w.\-]*)\s*$")
 _VERSION_WORD = {"+++": "Added", "---": "Removed", "~~~": "Changed"}
 _BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)(?:\s*\|\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
-_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:")
+_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:(?:\{:?[^}\n]*\})?")
+# attr_list (Python-Markdown): "{: #id .class key=value }", the colon optional
+_ATTR_TOKEN = r"""(?:[.#][^\s{}="']+|[\w:-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}'"]+))"""
+_ATTR_LIST = rf"\{{:?[ \t]*(?P<attrs>{_ATTR_TOKEN}(?:[ \t,]+{_ATTR_TOKEN})*)[ \t]*\}}"
+_HEADING_ATTRS = re.compile(rf"^(?P<head>[ ]{{0,3}}#{{1,6}}[ \t].*?)[ \t]+{_ATTR_LIST}[ \t]*#*[ \t]*$")
+_LINE_ATTRS = re.compile(rf"^[ \t]*{_ATTR_LIST}[ \t]*$")
+_TRAILING_ATTRS = re.compile(rf"[ \t]+{_ATTR_LIST}[ \t]*$")
+_SPAN_ATTRS = re.compile(rf"(?:(?<=[*_~=^])|(?<=[)\]`])(?=\{{:)){_ATTR_LIST}")
+_ATTR_ID = re.compile(r"(?:^|[ \t,])#([^\s{}=\"',]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
+_FIGCAPTION = re.compile(r"<figcaption\b[^>]*>(.*?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
+_MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]]*)\]\((?P<src><[^>\n]*>|[^\s)]+)(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
 
@@ -78,10 +119,23 @@ class PymdownTransformer:
         appended = self.site.config.settings.get("snippets.auto_append", "")
         for name in (n for n in appended.split("\n") if n.strip()):  # pymdownx.snippets auto_append
             text = f'{text.rstrip()}\n\n--8<-- "{name.strip()}"\n'
+        syntax = self.site.config.settings.get("include.syntax")
+        if syntax and "{!" in text:
+            text = self.expand_includes(text, syntax=syntax, depth=0, stack=(page_rel,))
         text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
+        if "mkdocstrings" in self.site.config.settings.get("plugins", "").split() and ":::" in text:
+            text = "\n".join(self._autodoc(text.split("\n")))
         lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
+        plugins = self.site.config.settings.get("plugins", "").split()
+        if "autorefs" in plugins or "mkdocstrings" in plugins:  # mkdocstrings turns autorefs on
+            lines = _autorefs(lines)
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
+        lines = _reference_definitions(lines)
+        if "attr_list" in self.extensions:
+            lines = _attr_lists(lines)
+        if "pymdownx.inlinehilite" in self.extensions:
+            lines = _inline_hilite(lines)
         if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
             lines = [ln for ln in lines if not _ABBR.match(ln)]
         out = "\n".join(lines)
@@ -122,7 +176,7 @@ class PymdownTransformer:
         return "\n".join(out)
 
     def _snippet(self, spec: str, indent: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
-        name, start, end = _split_range(spec)
+        name, selector = _split_selector(spec)
         if depth >= MAX_SNIPPET_DEPTH:
             self.warnings.append(f"snippet {name!r}: nested more than {MAX_SNIPPET_DEPTH} levels; not included")
             return ""
@@ -138,12 +192,129 @@ class PymdownTransformer:
         except OSError as err:
             self.warnings.append(f"snippet {name!r}: cannot read ({err})")
             return ""
-        body_lines = body.split("\n")
-        if start is not None:
-            body_lines = body_lines[start - 1: end if end is not None else None]
+        body_lines = _select_lines(body.split("\n"), selector)
+        if body_lines is None:
+            self.warnings.append(f"snippet {name!r}: section {selector[1:]!r} not found; not included")
+            return ""
+        if selector and self.site.config.settings.get("snippets.dedent_subsections") == "true":
+            body_lines = textwrap.dedent("\n".join(body_lines)).split("\n")
         body = "\n".join(body_lines).rstrip("\n")
         body = self.expand_snippets(body, page_rel=page_rel, depth=depth + 1, stack=(*stack, res.rel_path))
         return "\n".join(indent + ln if ln else ln for ln in body.split("\n"))
+
+    # ------------------------------------------------------ {!file!} includes
+    def expand_includes(self, text: str, *, syntax: str, depth: int, stack: tuple[str, ...]) -> str:
+        """Replace ``{!file!}`` includes (everywhere, code blocks too: the extensions
+        are preprocessors) by the files they name, recursively.
+
+        ``syntax`` is ``"mdx_include"`` (``{!+ >file [ln:2-5,9] | utf-8 !}``: ``>``
+        indents every included line like the include's line, ``[ln:...]`` picks
+        1-based inclusive line ranges, an empty bound or ``e`` being the last
+        line; ``\\{!`` is a literal ``{!``) or ``"markdown_include"``
+        (``{!file!lines=1 3 8-10}``). A missing, remote or unreadable file, or a
+        nesting deeper than :data:`MAX_SNIPPET_DEPTH`, leaves nothing and a warning.
+        """
+        pattern = _MDX_INCLUDE if syntax == "mdx_include" else _MD_INCLUDE
+
+        def replace(m: re.Match[str]) -> str:
+            if m.groupdict().get("escape"):
+                return m.group(0)[1:]
+            body = self._include_file(m.group("path"), syntax=syntax, depth=depth, stack=stack,
+                                      lines=m.group("lines"))
+            if m.groupdict().get("indent"):
+                line_start = text.rfind("\n", 0, m.start()) + 1
+                lead = re.match(r"[ \t]*", text[line_start:m.start()])
+                prefix = lead.group(0) if lead else ""
+                body = "\n".join([body.split("\n")[0]] + [prefix + ln if ln else ln for ln in body.split("\n")[1:]])
+            return body
+
+        return pattern.sub(replace, text)
+
+    def _include_file(self, name: str, *, syntax: str, depth: int, stack: tuple[str, ...], lines: str | None) -> str:
+        name = name.strip()
+        resolver = getattr(self.site, "resolve_markdown_include", None)
+        if depth >= MAX_SNIPPET_DEPTH:
+            self.warnings.append(f"include {name!r}: nested more than {MAX_SNIPPET_DEPTH} levels; not included")
+            return ""
+        if re.match(r"^[a-z][a-z0-9+.-]*://", name, re.IGNORECASE) or resolver is None:
+            self.warnings.append(f"include {name!r}: remote or unresolvable; not included")
+            return ""
+        res: ResolvedLink = resolver(name)
+        if res.rel_path is None or not (self.site.config.root / res.rel_path).is_file():
+            self.warnings.append(f"include {name!r} not found" + (f" (tried {res.rel_path})" if res.rel_path
+                                                                   else f" ({res.problem})"))
+            return ""
+        if res.rel_path in stack:
+            self.warnings.append(f"include {res.rel_path} includes itself; not included again")
+            return ""
+        try:
+            body = (self.site.config.root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as err:
+            self.warnings.append(f"include {name!r}: cannot read ({err})")
+            return ""
+        if lines:
+            picked = _include_lines(body.split("\n"), lines, mdx=syntax == "mdx_include")
+            body = "\n".join(picked)
+        body = body.rstrip("\n")
+        if "{!" in body:
+            body = self.expand_includes(body, syntax=syntax, depth=depth + 1, stack=(*stack, res.rel_path))
+        return body
+
+    # ------------------------------------------------------ mkdocstrings
+    def _autodoc(self, lines: list[str]) -> list[str]:
+        """mkdocstrings: a ``::: identifier`` line and the indented YAML options below
+        it become the object's API documentation (:mod:`murar.ingest.markup.pyapi`,
+        read from the module source the site finds); an object that cannot be
+        found or read leaves nothing, with a warning (never the raw block)."""
+        out: list[str] = []
+        fences = FenceTracker(_FENCE)
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            m = None if fences.in_code(line) else _AUTODOC.match(line)
+            if m is None:
+                out.append(line)
+                i += 1
+                continue
+            indent, identifier = m.group(1), m.group(2)
+            j = i + 1
+            while j < len(lines) and (not lines[j].strip() or _width(lines[j]) > _width(indent)):
+                j += 1
+            while j > i + 1 and not lines[j - 1].strip():
+                j -= 1
+            options = _autodoc_options(lines[i + 1:j], self.site.config.settings.get("mkdocstrings.options", ""))
+            rendered = self._render_api(identifier, options)
+            out.extend(indent + ln if ln else ln for ln in (rendered or "").split("\n"))
+            i = j
+        return out
+
+    def _render_api(self, identifier: str, options: dict[str, object]) -> str | None:
+        from murar.ingest.markup.pyapi import imported_name, render_object
+
+        handler = options.pop("__handler__", "python")
+        finder = getattr(self.site, "resolve_python_object", None)
+        target = identifier
+        for _hop in range(_MAX_ALIAS_HOPS):  # a re-exported name is followed to its definition
+            found = finder(target) if finder is not None and handler == "python" else None
+            if found is None:
+                break
+            rel, path = found
+            try:
+                source = (self.site.config.root / rel).read_text(encoding="utf-8", errors="replace")[:_MAX_SOURCE]
+            except OSError as err:
+                self.warnings.append(f"mkdocstrings ::: {identifier}: cannot read {rel} ({err})")
+                return None
+            text = render_object(source, path, identifier=identifier, options=options)
+            if text is not None:
+                return text
+            module = target.split(".")[: len(target.split(".")) - len(path)]
+            alias = imported_name(source, path[0], module=".".join(module), is_package=rel.endswith("__init__.py")) \
+                if path else None
+            if alias is None:
+                break
+            target = ".".join([alias, *path[1:]])
+        self.warnings.append(f"mkdocstrings ::: {identifier}: source not found; API text left out")
+        return None
 
     # ----------------------------------------------------------------- tabs
     def _tabs(self, lines: list[str], depth: int = 0) -> list[str]:
@@ -226,20 +397,208 @@ def _blocks(lines: list[str]) -> list[str]:
 
 def _md_in_html(lines: list[str]) -> list[str]:
     """md_in_html: ``<figure markdown>`` ... ``</figure>`` with Markdown inside is
-    opened up (blank lines around the inner Markdown) so the Markdown parses."""
+    opened up (blank lines around the inner Markdown) so the Markdown parses; the
+    inner lines keep the opening tag's indentation (a figure inside an admonition
+    stays in its body).
+
+    A ``<figcaption>`` of such a figure (Material for MkDocs "Images: Image
+    captions") is the caption of the Markdown images in it, as Python-Markdown
+    renders ``<figure><img><figcaption>``: it becomes their title (the caption
+    murar reads). A figure without a Markdown image keeps its caption as text."""
     out: list[str] = []
-    open_tags: list[str] = []
+    open_tags: list[tuple[str, str]] = []  # (tag, indentation of its opening line)
+    figure: list[str] | None = None  # the inner lines of the figure being read
+
+    def blank_then(*added: str) -> None:
+        # one blank line around the tags, never two: a second blank line ends an
+        # admonition for the parser, where Python-Markdown would go on
+        for line in ("", *added, ""):
+            if line or (out and out[-1].strip()):
+                out.append(line)
+
     for line in lines:
         m = _MD_IN_HTML_OPEN.match(line)
+        if m and figure is None:
+            tag = m.group(2).lower()
+            open_tags.append((tag, m.group(1)))
+            blank_then(f"{m.group(1)}<{m.group(2)}{m.group(3)}{m.group(5)}>")
+            if tag == "figure":
+                figure = []
+            continue
+        if open_tags and line.strip().lower() == f"</{open_tags[-1][0]}>":
+            _tag, indent = open_tags.pop()
+            if figure is not None:
+                blank_then(*_figure_body(figure, indent))
+                figure = None
+            blank_then(indent + line.strip())
+            continue
+        if figure is not None:
+            figure.append(line)
+        else:
+            out.append(open_tags[-1][1] + line.lstrip() if open_tags and line.strip() else line)
+    if figure is not None:  # never closed: kept as written
+        out.extend(figure)
+    return out
+
+
+def _figure_body(inner: list[str], indent: str) -> list[str]:
+    """The inner lines of a ``<figure markdown>``: its ``<figcaption>`` moved onto
+    the Markdown images as their title (see :func:`_md_in_html`)."""
+    text = "\n".join(ln.strip() for ln in inner)
+    caption = ""
+    cap = _FIGCAPTION.search(text)
+    if cap:
+        caption = " ".join(re.sub(r"<[^>]+>", " ", cap.group(1)).split())
+        text = text[:cap.start()] + text[cap.end():]
+    if caption and _MD_IMAGE.search(text):
+        quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
+        text = _MD_IMAGE.sub(lambda im: im.group(0) if im.group("title") else
+                             f'![{im.group("alt")}]({im.group("src")} "{quoted}")', text)
+    elif caption:
+        text = f"{text}\n\n{caption}"
+    text = re.sub(r"\n{3,}", "\n\n", text.strip("\n"))
+    return [indent + ln if ln else ln for ln in text.split("\n")]
+
+
+def _include_lines(lines: list[str], spec: str, *, mdx: bool) -> list[str]:
+    """The lines an include's line selection picks (1-based, inclusive).
+
+    mdx_include (``[ln:2-5,9,7-]``): comma-separated parts, each ``a-b``, ``a`` or
+    ``e``; an empty bound or ``e`` is the last line; ``a > b`` gives the lines
+    reversed; a column after a dot (``2.5``) is ignored (whole lines); two empty
+    lines separate the parts. markdown-include (``lines=1 3 8-10``):
+    space-separated numbers and ranges, joined as they come."""
+    count = len(lines)
+
+    def index(bound: str) -> int:
+        bound = bound.split(".", 1)[0].strip()
+        if not bound or bound == "e" or not bound.isdigit():
+            return count
+        return min(max(int(bound), 1), max(count, 1))
+
+    out: list[str] = []
+    parts = spec.split(",") if mdx else spec.split()
+    for k, part in enumerate(p for p in parts if p.strip()):
+        if mdx and k:
+            out.extend(["", ""])
+        start_s, _, end_s = part.partition("-")
+        start = index(start_s)
+        end = index(end_s) if "-" in part else start
+        if start <= end:
+            out.extend(lines[start - 1:end])
+        else:
+            out.extend(reversed(lines[end - 1:start]))
+    return out
+
+
+def _autodoc_options(lines: list[str], site_options: str) -> dict[str, object]:
+    """The options of a ``:::`` block (its ``options:`` mapping over the site's
+    handler options; its ``handler`` under ``__handler__``); bad YAML gives the site's."""
+    import json
+
+    import yaml
+
+    merged: dict[str, object] = {}
+    try:
+        base = json.loads(site_options) if site_options else {}
+    except ValueError:
+        base = {}
+    if isinstance(base, dict):
+        merged.update(base)
+    body = textwrap.dedent("\n".join(lines))
+    try:
+        data = yaml.safe_load(body) if body.strip() else None
+    except yaml.YAMLError:
+        data = None
+    if isinstance(data, dict):
+        if isinstance(data.get("options"), dict):
+            merged.update({str(k): v for k, v in data["options"].items()})
+        if isinstance(data.get("handler"), str):
+            merged["__handler__"] = data["handler"]
+    return merged
+
+
+def _autorefs(lines: list[str]) -> list[str]:
+    """mkdocs-autorefs: ``[title][identifier]`` and ``[identifier][]`` link to a
+    heading or API object anywhere in the site; the reader sees the title. Such a
+    reference with no ``[label]: url`` definition on the page (which Markdown would
+    leave as bracketed text) becomes its title; defined references, code spans
+    and fenced code stay as written."""
+    fences = FenceTracker(_FENCE)
+    defined = {m.group(1).strip().lower() for ln in lines if (m := _LINK_DEF.match(ln))}
+
+    out: list[str] = []
+    for line in lines:
+        if fences.in_code(line) or "][" not in line:
+            out.append(line)
+            continue
+        spans = [m.span() for m in re.finditer(r"(`+)[^`]*?\1", line)]
+
+        def title(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
+            if any(a < m.start() < b for a, b in spans):  # inside a code span
+                return m.group(0)
+            label = (m.group(2) or m.group(1)).strip().lower()
+            return m.group(0) if label in defined else m.group(1)
+
+        out.append(_AUTOREF.sub(title, line))
+    return out
+
+
+def _drop_shebang(m: re.Match[str]) -> str:
+    rest = m.string[m.end():m.end() + 1]
+    return m.group(1) + (" " if rest == "`" else "")  # a code span starting with ` keeps its padding
+
+
+def _inline_hilite(lines: list[str]) -> list[str]:
+    """pymdownx.inlinehilite: the mock shebang that opens an inline code span
+    (`` `#!python range()` ``, `` `:::js var x` ``) names its language and is not
+    shown; fenced code is left alone."""
+    fences = FenceTracker(_FENCE)
+    return [ln if fences.in_code(ln) or "`" not in ln else _HILITE_SHEBANG.sub(_drop_shebang, ln) for ln in lines]
+
+
+def _reference_definitions(lines: list[str]) -> list[str]:
+    """Python-Markdown takes a ``[label]: url "title"`` line as a link reference
+    definition anywhere in a block, also right under paragraph text (CommonMark
+    would not let it interrupt the paragraph, and show it): such a line gets a
+    blank line before it, so it is read as the definition it is (the
+    ``[//]: # "comment"`` idiom then hides its comment, as MkDocs does)."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in lines:
+        if not fences.in_code(line) and _REF_DEF_LINE.match(line.strip()) and out and out[-1].strip() \
+                and _width(out[-1]) == _width(line) and not _REF_DEF_LINE.match(out[-1].strip()):
+            out.append("")  # the same block (also inside an admonition or a tab, indented alike)
+        out.append(line)
+    return out
+
+
+def _attr_lists(lines: list[str]) -> list[str]:
+    """attr_list (Python-Markdown "Attribute Lists"): ``{: #id .class key=value }``
+    sets HTML attributes, it is not text. A list ending a heading line gives the
+    heading its ``#id`` (kept as ``{#id}``, the anchor murar reads) and goes; a
+    list alone on a line (the block's) or ending a line (a list item's, a table
+    cell's) goes; one right after an emphasis closes (``*text*{ .x }``) goes, and
+    so does the colon form (``[text][ref]{: .x }``) after a link, image or code
+    span, which the parser's attrs plugin does not read (the other form there is
+    the parser's). An escaped id (``{: #\\8.0 }``) is its text without the
+    backslashes. Fenced
+    code is left alone; braces holding anything but attributes stay as text."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    for line in lines:
+        if fences.in_code(line) or "{" not in line:
+            out.append(line)
+            continue
+        m = _HEADING_ATTRS.match(line)
         if m:
-            open_tags.append(m.group(2).lower())
-            out.extend(["", f"{m.group(1)}<{m.group(2)}{m.group(3)}{m.group(5)}>", ""])
+            ident = _ATTR_ID.search(m.group("attrs"))
+            anchor = ident.group(1).replace("\\", "") if ident else ""
+            out.append(m.group("head") + (f" {{#{anchor}}}" if anchor else ""))
             continue
-        if open_tags and line.strip().lower() == f"</{open_tags[-1]}>":
-            open_tags.pop()
-            out.extend(["", line.strip(), ""])
+        if _LINE_ATTRS.match(line):
             continue
-        out.append(line.lstrip() if open_tags else line)
+        out.append(_SPAN_ATTRS.sub("", _TRAILING_ATTRS.sub("", line)))
     return out
 
 
@@ -251,14 +610,62 @@ def _dedent(line: str, n: int) -> str:
     return expanded[cut:]
 
 
-def _split_range(spec: str) -> tuple[str, int | None, int | None]:
-    """``file.md:3:9`` -> (``file.md``, 3, 9); ``file.md:3`` -> (file, 3, None)."""
-    m = re.match(r"^(.*?\.[A-Za-z0-9]+)(?::(\d*))?(?::(\d*))?$", spec.strip())
+def _split_selector(spec: str) -> tuple[str, str]:
+    """``file.md:3:9`` -> (``file.md``, ``:3:9``); ``file.py:func`` -> (``file.py``, ``:func``);
+    ``file.md`` -> (``file.md``, ``""``). Line ranges may be listed with commas
+    (``file.md:1:3,6:8``)."""
+    m = re.match(r"^(.*?\.[A-Za-z0-9]+)((?::-?\d*(?::-?\d*)?(?:,-?\d*(?::-?\d*)?)*)|:[A-Za-z][-_0-9A-Za-z]*)?$",
+                 spec.strip())
     if not m:
-        return spec.strip(), None, None
-    start = int(m.group(2)) if m.group(2) else None
-    end = int(m.group(3)) if m.group(3) else None
-    return m.group(1), start, end
+        return spec.strip(), ""
+    return m.group(1), m.group(2) or ""
+
+
+def _line_index(value: str, count: int) -> int | None:
+    """A 1-based snippet line number (negative: from the end) as a 0-based index; None when empty."""
+    if not value or value == "-":
+        return None
+    n = int(value)
+    return max(count + n, 0) if n < 0 else max(n - 1, 0)
+
+
+def _select_lines(lines: list[str], selector: str) -> list[str] | None:
+    """The lines of a snippet that ``selector`` picks (pymdownx.snippets "Snippet Lines"
+    and "Snippet Sections"):
+
+    - ``""``: the whole file;
+    - ``:start:end`` (1-based, both inclusive, either side may be empty, negative
+      counts from the end), several ranges joined with ``,``;
+    - ``:name``: the lines between ``--8<-- [start:name]`` and ``--8<-- [end:name]``.
+
+    Section marker lines (``--8<-- [start:x]``/``[end:x]``) are never part of the
+    output, whatever was selected. Returns None when the named section is absent.
+    """
+    if selector and not selector[1:2].isdigit() and selector[1:2] not in ("", ":", "-", ","):
+        name = selector[1:].lower()
+        out: list[str] = []
+        inside = found = False
+        for line in lines:
+            m = _SECTION_MARK.match(line)
+            if m is None:
+                if inside:
+                    out.append(line)
+                continue
+            if m.group(2).lower() == name:
+                if m.group(1).lower() == "start":
+                    inside = found = True
+                elif inside:
+                    break
+        return out if found else None
+    picked = lines
+    if selector:
+        picked = []
+        for part in selector[1:].split(","):
+            bounds = (part.split(":", 1) + [""])[:2]
+            start = _line_index(bounds[0], len(lines))
+            end = _line_index(bounds[1], len(lines))
+            picked.extend(lines[start or 0: None if end is None else end + 1])
+    return [ln for ln in picked if not _SECTION_MARK.match(ln)]
 
 
 def site_extensions(site: Site) -> frozenset[str]:
@@ -279,7 +686,10 @@ def convert_pymdown(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocume
     opts = MarkdownOptions(plugins=PLUGINS)
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
+    # the generator's page pass first (MkDocs plugins' on_page_markdown, e.g. macros),
+    # then the Python-Markdown extensions (snippets are a Markdown preprocessor)
+    text = site.preprocess(text, page_rel=rel, warnings=warnings)
     tr = PymdownTransformer(site, extensions=site_extensions(site))
     markdown = tr.transform(text, page_rel=rel)
     return convert_markdown_text(markdown, path=path, root=root, site=site, options=opts,
-                                 warnings=warnings + tr.warnings)
+                                 warnings=warnings + tr.warnings, preprocessed=True)

@@ -14,7 +14,8 @@ book root), ``exclude_patterns`` excludes files. Which files are pages:
 Files pulled in by ``{include}`` are content of the including pages, never
 pages. Jupyter Book 2 (``myst.yml``, https://mystmd.org/guide/table-of-contents)
 lists pages in ``project.toc`` and excludes ``project.exclude``; with a TOC,
-only its files are pages.
+only its files are pages; without one, every ``.md`` and ``.ipynb`` file is
+(mystmd reads no reST), hidden folders, ``_build`` and ``node_modules`` aside.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ from murar.ingest.sites.sphinx import (
 __all__ = ["JupyterBookSite", "read_book_config"]
 
 _PAGE_SUFFIXES = {".md": "markdown", ".ipynb": "myst-nb", ".rst": "restructuredtext", ".myst": "markdown"}
+# mystmd (Jupyter Book 2) reads MyST Markdown and notebooks, not reST, and skips node_modules
+# ("Table of Contents": hidden folders, _build and node_modules are excluded)
+_MYSTMD_SUFFIXES = {".md": "markdown", ".ipynb": "myst-nb"}
+_MYSTMD_EXCLUDES = ("node_modules", "**/node_modules")
 _BOOK_EXCLUDES = ("_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "**/.ipynb_checkpoints/**",
                   "_toc.yml", "_config.yml")
 
@@ -89,11 +94,14 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
     has_toc = False
     exclude: list[str] = []
     static: tuple[str, ...] = ()
+    suffixes = dict(_PAGE_SUFFIXES)
     if cfg_path.name == "myst.yml":
         data = _load_yaml(cfg_path, warnings) if cfg_path.is_file() else {}
         project = data.get("project") if isinstance(data.get("project"), dict) else {}
         assert isinstance(project, dict)
         exclude.extend(_strs(project.get("exclude")))
+        exclude.extend(_MYSTMD_EXCLUDES)
+        suffixes = dict(_MYSTMD_SUFFIXES)
         if project.get("toc") is not None:
             has_toc = only_toc = True
             _toc_entries(project.get("toc"), files, globs)
@@ -120,7 +128,7 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
                 break
     conf = SphinxConf(
         root_doc=next(iter(files), "intro"),
-        source_suffix=dict(_PAGE_SUFFIXES),
+        source_suffix=suffixes,
         exclude_patterns=tuple(exclude),
         html_static_path=static,
         **markup_settings(values),

@@ -16,7 +16,17 @@ pymdownx.snippets documentation (``base_path``):
 - ``--8<--`` snippets resolve against the snippets ``base_path`` list (default
   the folder of ``mkdocs.yml``; an entry that is a file is found by its name
   alone), then the page's folder; a file pulled in as a snippet is an include,
-  not a page; ``auto_append`` snippets end every page.
+  not a page; ``auto_append`` snippets end every page; ``dedent_subsections``
+  (``settings["snippets.dedent_subsections"] == "true"``) dedents the lines a
+  line range or section picks.
+
+``{!file!}`` includes (the mdx_include and markdown-include extensions) name a
+file relative to the extension's ``base_path`` (default ``.``: the folder of
+``mkdocs.yml``, where ``mkdocs`` runs): :meth:`MkDocsSite.resolve_markdown_include`.
+
+``::: package.module.Object`` blocks (the mkdocstrings plugin) are the API
+documentation of that object, whose module is found by
+:meth:`MkDocsSite.resolve_python_object` (mkdocstrings-python ``paths``).
 
 ``docs_dir`` may be a symlink (followed), or a symlink checked out by git as a
 one-line text file holding the target path (``core.symlinks=false``): that file
@@ -27,6 +37,7 @@ configure them).
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import re
@@ -35,13 +46,22 @@ from typing import Any
 
 import yaml
 
+from murar.ingest.frontmatter import (
+    FrontMatterError,
+    load_yaml_safely,
+    parse_front_matter,
+)
 from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites import _jinja
 from murar.ingest.sites._common import checked_rel, glob_regex
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 _SNIPPET_LINE = re.compile(r"""^\s*(?:-{1,}8<-{1,})\s+(['"]?)([^'"\s][^'"]*?)\1\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
+# Python-Markdown extensions that replace "{!file!}" by the file (mdx_include; markdown-include)
+_INCLUDE_EXTENSIONS = {"mdx_include": "mdx_include", "markdown_include.include": "markdown_include",
+                       "markdown_include": "markdown_include"}
 
 
 class _PermissiveLoader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
@@ -95,6 +115,18 @@ def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _plugins(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``plugins`` as ``{name: options}`` (a list of names and one-key dicts, or a dict)."""
+    raw = config.get("plugins") or []
+    items = raw.items() if isinstance(raw, dict) else ((i, None) for i in raw if isinstance(raw, list))
+    out: dict[str, dict[str, Any]] = {}
+    for item, opts in items:
+        pairs = item.items() if isinstance(item, dict) else [(item, opts)]
+        for name, value in pairs:
+            out[str(name)] = value if isinstance(value, dict) else {}
+    return out
+
+
 def _git_symlink_target(root: Path, rel: str) -> str | None:
     """The target of ``rel`` when it is a git symlink checked out as a text file."""
     path = root / rel
@@ -134,6 +166,7 @@ class MkDocsSite:
         self._snippet_base_files = frozenset(b for b in self._snippet_bases if (config.root / b).is_file())
         self._custom_dir = config.settings.get("theme.custom_dir", "")
         self._snippets: set[str] | None = None
+        self._macro_vars: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, root: Path, config_file: str | None) -> MkDocsSite:
@@ -171,7 +204,38 @@ class MkDocsSite:
         append = [append] if isinstance(append, str) else [str(a) for a in append if a]
         if append:
             settings["snippets.auto_append"] = "\n".join(append)
+        if snippets.get("dedent_subsections") is True:
+            settings["snippets.dedent_subsections"] = "true"
         settings["markdown_extensions"] = " ".join(exts)
+        for ext_name, syntax in _INCLUDE_EXTENSIONS.items():
+            if ext_name in exts:  # {!file!} includes: base_path is relative to where mkdocs runs (mkdocs.yml)
+                inc_base = exts[ext_name].get("base_path", ".")
+                settings["include.syntax"] = syntax
+                settings["include.base_path"] = join_rel(site_dir, str(inc_base or "."))
+                break
+        plugins = _plugins(data)
+        settings["plugins"] = " ".join(plugins)
+        handlers = plugins.get("mkdocstrings", {}).get("handlers") or {}
+        python = handlers.get("python") if isinstance(handlers, dict) else None
+        if "mkdocstrings" in plugins:  # mkdocstrings-python: "paths" (default ["."]) from mkdocs.yml's folder
+            python = python if isinstance(python, dict) else {}
+            paths = python.get("paths") or ["."]
+            paths = [paths] if isinstance(paths, str) else [str(p) for p in paths if isinstance(p, (str, int))]
+            settings["mkdocstrings.paths"] = "\n".join(join_rel(site_dir, p) for p in paths)
+            options = python.get("options") if isinstance(python.get("options"), dict) else {}
+            settings["mkdocstrings.options"] = json.dumps(options, default=str)
+        for plugin in ("macros", "markdownextradata"):  # pages are Jinja2 templates
+            if plugin in plugins:
+                opts = plugins[plugin]
+                settings["macros.plugin"] = plugin
+                settings["macros.include_dir"] = join_rel(site_dir, str(opts.get("include_dir") or docs_name))
+                yamls = opts.get("include_yaml") or []
+                yamls = [yamls] if isinstance(yamls, (str, dict)) else yamls
+                names = [str(v) for y in yamls for v in (y.values() if isinstance(y, dict) else [y])]
+                settings["macros.include_yaml"] = "\n".join(join_rel(site_dir, n) for n in names)
+                if opts.get("render_by_default") is False:
+                    settings["macros.render_by_default"] = "false"
+                break
         theme = data.get("theme") or {}
         if isinstance(theme, dict) and theme.get("custom_dir"):
             custom = join_rel(site_dir, str(theme["custom_dir"]))
@@ -294,10 +358,92 @@ class MkDocsSite:
             tried = tried or res
         return tried or ResolvedLink(problem=f"snippet not found: {name}")
 
+    def resolve_python_object(self, identifier: str) -> tuple[str, list[str]] | None:
+        """The source file of the module holding ``identifier`` (``pkg.mod.Class.method``)
+        and the attribute path below it, as mkdocstrings-python finds it statically:
+        the longest module prefix found as ``a/b.py`` or ``a/b/__init__.py`` under the
+        handler's ``paths`` (relative to ``mkdocs.yml``'s folder, default ``.``), then
+        under the root and its ``src`` folder (where the package griffe would find
+        installed usually lives). None when not found inside the root. Never raises."""
+        parts = [p for p in identifier.strip().split(".") if p]
+        if not parts or not all(p.isidentifier() for p in parts):
+            return None
+        bases = [b for b in self._config.settings.get("mkdocstrings.paths", ".").split("\n") if b]
+        for base in dict.fromkeys([*bases, ".", "src"]):
+            for cut in range(len(parts), 0, -1):
+                stem = join_rel(base, "/".join(parts[:cut]))
+                for rel in (f"{stem}.py", f"{stem}/__init__.py"):
+                    res = self._checked(rel)
+                    if res.rel_path and (self._config.root / res.rel_path).is_file():
+                        return res.rel_path, parts[cut:]
+        return None
+
+    def resolve_markdown_include(self, target: str) -> ResolvedLink:
+        """The file a ``{!target!}`` include (mdx_include, markdown-include) names:
+        ``target`` relative to the extension's ``base_path`` (itself relative to
+        the folder of ``mkdocs.yml``, where ``mkdocs`` runs), as those extensions
+        resolve it. A problem when no such extension is configured or the path
+        leaves the root; the file need not exist. Never raises."""
+        base = self._config.settings.get("include.base_path")
+        if base is None:
+            return ResolvedLink(problem="no {!file!} include extension configured")
+        joined = join_rel(base, target.strip())
+        if joined.startswith(".."):
+            return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
+        return self._checked(joined)
+
+    def _macro_variables(self) -> dict[str, Any]:
+        """The Jinja2 names every page sees (mkdocs-macros ``on_config``): ``config``
+        (the whole ``mkdocs.yml``), ``extra`` and each ``extra`` key at the top,
+        then the ``include_yaml`` files' keys."""
+        if self._macro_vars is None:
+            cfg = self._config
+            data = read_mkdocs_yml(cfg.root / cfg.config_file) if cfg.config_file else {}
+            extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
+            assert isinstance(extra, dict)
+            variables: dict[str, Any] = {"config": data, "extra": extra}
+            for rel in filter(None, cfg.settings.get("macros.include_yaml", "").split("\n")):
+                res = self._checked(rel)
+                try:
+                    loaded = load_yaml_safely((cfg.root / (res.rel_path or rel)).read_text(encoding="utf-8"),
+                                              unknown_tags="null") if res.rel_path else None
+                except (OSError, UnicodeDecodeError, FrontMatterError):
+                    loaded = None
+                if isinstance(loaded, dict):
+                    variables.update(loaded)
+            variables.update(extra)
+            self._macro_vars = variables
+        return self._macro_vars
+
+    def _macro_include(self, name: str) -> str | None:
+        res = self._checked(join_rel(self._config.settings.get("macros.include_dir", self._docs), name))
+        path = self._config.root / res.rel_path if res.rel_path else None
+        try:
+            return path.read_text(encoding="utf-8", errors="replace") if path and path.is_file() else None
+        except OSError:
+            return None
+
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
-        """Nothing generator-level: snippets and Python-Markdown extensions are the
-        ``pymdown`` markup's (:mod:`murar.ingest.markup.pymdown`)."""
-        return text
+        """With the macros (mkdocs-macros) or markdownextradata plugin, the page
+        body is a Jinja2 template: it is rendered by :func:`murar.ingest.sites._jinja.render`
+        with the ``mkdocs.yml`` variables (:meth:`_macro_variables`) and the page's
+        front matter keys (``page.meta`` too); ``{% include %}`` reads from the
+        plugin's ``include_dir`` (default ``docs_dir``). A page whose front matter
+        says ``ignore_macros: true`` (or, with ``render_by_default: false``, does
+        not say ``render_macros: true``) is left as written. Snippets and
+        Python-Markdown extensions are the ``pymdown`` markup's
+        (:mod:`murar.ingest.markup.pymdown`)."""
+        settings = self._config.settings
+        if "macros.plugin" not in settings or ("{{" not in text and "{%" not in text and "{#" not in text):
+            return text
+        fm = parse_front_matter(text)
+        if fm.meta.get("ignore_macros") is True:
+            return text
+        if settings.get("macros.render_by_default") == "false" and fm.meta.get("render_macros") is not True:
+            return text
+        head = text[: len(text) - len(fm.body)] if fm.body and text.endswith(fm.body) else ""
+        variables = {**self._macro_variables(), **fm.meta, "page": {"meta": fm.meta, "title": fm.meta.get("title")}}
+        return head + _jinja.render(text[len(head):], variables, include=self._macro_include, warnings=warnings)
 
 
 def snippet_targets(text: str) -> list[str]:

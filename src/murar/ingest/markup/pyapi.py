@@ -1,0 +1,181 @@
+"""Python API reference text, read statically from source files (mkdocstrings' ``::: identifier``).
+
+mkdocstrings (with its Python handler, which loads code statically with griffe)
+replaces a ``::: package.module.Object`` block by the object's documentation:
+its heading, signature and docstring, then its public members. murar does the
+same with :mod:`ast` (the code is never imported or run):
+
+- a module gives its docstring and its public classes and functions (names not
+  starting with ``_``), a class its docstring, ``__init__`` signature and public
+  methods, a function or method its signature and docstring;
+- ``members: [a, b]`` keeps those members only, ``members: false`` none;
+  ``show_root_heading`` puts a heading for the object itself (level
+  ``heading_level``, default 2), members get the next level (or
+  ``heading_level`` when the root has no heading), as mkdocstrings' defaults;
+- a parameter annotated ``Annotated[T, Doc("text")]`` (griffe's typingdoc
+  extension) shows as ``T`` in the signature and ``text`` in a parameter list.
+
+The output is Markdown. Bounded: at most :data:`MAX_MEMBERS` members per object
+and :data:`MAX_DEPTH` levels.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from typing import Any
+
+MAX_MEMBERS = 200
+MAX_DEPTH = 2
+
+_Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+def _members(node: ast.Module | ast.ClassDef) -> list[_Def]:
+    return [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+def find_object(tree: ast.Module, path: Sequence[str]) -> ast.Module | _Def | None:
+    """The node ``path`` (attribute names below the module) names in ``tree``; None when absent."""
+    node: ast.Module | _Def = tree
+    for name in path:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        found = next((m for m in _members(node) if m.name == name), None)
+        if found is None:
+            return None
+        node = found
+    return node
+
+
+def imported_name(source: str, name: str, *, module: str, is_package: bool) -> str | None:
+    """The absolute dotted name that ``name`` is imported from in the module
+    ``source`` (``from .main import BaseModel`` in ``pkg/__init__.py`` gives
+    ``pkg.main.BaseModel``), at the top level or under an ``if`` (``TYPE_CHECKING``),
+    as griffe follows such aliases; None when ``name`` is not imported there."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        stmt = todo.pop(0)
+        if isinstance(stmt, ast.If):
+            todo.extend(stmt.body + stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            todo.extend(stmt.body)
+        elif isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if (alias.asname or alias.name) != name or alias.name == "*":
+                    continue
+                package = module.split(".") if is_package else module.split(".")[:-1]
+                if stmt.level:
+                    package = package[: len(package) - (stmt.level - 1)] if stmt.level > 1 else package
+                    base = [*package, *(stmt.module.split(".") if stmt.module else [])]
+                else:
+                    base = stmt.module.split(".") if stmt.module else []
+                return ".".join([*base, alias.name]) if base else None
+    return None
+
+
+def _typing_doc(annotation: ast.expr | None) -> tuple[ast.expr | None, str]:
+    """``Annotated[T, Doc("text")]`` (typing_extensions.Doc, read by griffe's typingdoc
+    extension) -> ``(T, "text")``; any other annotation -> ``(annotation, "")``."""
+    if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.slice, ast.Tuple)):
+        return annotation, ""
+    head = annotation.value
+    name = head.attr if isinstance(head, ast.Attribute) else head.id if isinstance(head, ast.Name) else ""
+    if name != "Annotated" or not annotation.slice.elts:
+        return annotation, ""
+    for extra in annotation.slice.elts[1:]:
+        if isinstance(extra, ast.Call) and extra.args and isinstance(extra.args[0], ast.Constant) \
+                and isinstance(extra.args[0].value, str):
+            func = extra.func
+            if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) == "Doc":
+                return annotation.slice.elts[0], " ".join(extra.args[0].value.split())
+    return annotation, ""
+
+
+def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef, *, drop_self: bool) -> tuple[str, list[str]]:
+    """``(signature, parameter lines)``: ``Annotated[T, Doc(...)]`` parameters are
+    shown as ``T`` in the signature and their text as ``name: text`` lines."""
+    args = node.args
+    params: list[str] = []
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, *filter(None, (args.vararg, args.kwarg))):
+        arg.annotation, doc = _typing_doc(arg.annotation)
+        if doc:
+            params.append(f"- `{arg.arg}`: {doc}")
+    try:
+        text = ast.unparse(args)
+    except (ValueError, TypeError, RecursionError):
+        text = "..."
+    if drop_self:
+        parts = [p.strip() for p in text.split(",")]
+        if parts and parts[0] in ("self", "cls"):
+            text = ", ".join(parts[1:])
+    ret = ""
+    if node.returns is not None:
+        try:
+            ret = f" -> {ast.unparse(_typing_doc(node.returns)[0] or node.returns)}"
+        except (ValueError, TypeError, RecursionError):
+            ret = ""
+    return f"{node.name}({text}){ret}", params
+
+
+def _block(node: ast.Module | _Def, *, qualname: str, heading: int | None, child_heading: int, members: Any,
+           depth: int, in_class: bool) -> list[str]:
+    out: list[str] = []
+    if heading is not None:
+        out += [f"{'#' * min(heading, 6)} {qualname}", ""]
+    params: list[str] = []
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        sig, params = _signature(node, drop_self=in_class)
+        out += [f"`{sig}`", ""]
+    elif isinstance(node, ast.ClassDef):
+        init = next((m for m in _members(node) if m.name == "__init__" and not isinstance(m, ast.ClassDef)), None)
+        sig = node.name
+        if init is not None:  # the constructor's parameters, without its "-> None"
+            init_sig, params = _signature(init, drop_self=True)
+            sig = init_sig.replace("__init__", node.name, 1).split(") -> ", 1)[0]
+            sig += ")" if not sig.endswith(")") else ""
+        out += [f"`class {sig}`", ""]
+    doc = ast.get_docstring(node, clean=True) if not isinstance(node, ast.Module) or node.body else None
+    if doc:
+        out += [doc, ""]
+    if params:
+        out += ["Parameters:", "", *params, ""]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or depth >= MAX_DEPTH or members is False:
+        return out
+    assert isinstance(node, (ast.Module, ast.ClassDef))
+    wanted = [str(m) for m in members] if isinstance(members, list) else None
+    children = [m for m in _members(node) if (m.name in wanted if wanted is not None else not m.name.startswith("_"))]
+    for child in children[:MAX_MEMBERS]:
+        out += _block(child, qualname=child.name, heading=child_heading, child_heading=child_heading + 1,
+                      members=None, depth=depth + 1, in_class=isinstance(node, ast.ClassDef))
+    return out
+
+
+def render_object(source: str, path: Sequence[str], *, identifier: str, options: dict[str, Any]) -> str | None:
+    """Markdown documenting the object at attribute ``path`` of the module ``source``.
+
+    ``identifier`` is the dotted name written after ``:::`` (the root heading);
+    ``options`` the block's and the site's mkdocstrings options. Returns None
+    when the source does not parse or holds no such object. Never raises.
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    node = find_object(tree, path)
+    if node is None:
+        return None
+    try:
+        level = int(options.get("heading_level") or 2)
+    except (TypeError, ValueError):
+        level = 2
+    root_heading = level if options.get("show_root_heading") is True else None
+    # members sit one level below a root heading, else at heading_level (mkdocstrings' layout)
+    lines = _block(node, qualname=identifier, heading=root_heading,
+                   child_heading=level + 1 if root_heading is not None else level, members=options.get("members"),
+                   depth=0, in_class=False)
+    return "\n".join(lines).strip("\n")
