@@ -381,3 +381,15 @@ def test_inline_no_loc_reads_as_its_text(tmp_path: Path, write: Callable[..., Pa
                           ':::no-loc text="Standalone":::\n\n`:::no-loc text="kept":::`\n', page_rel="a.md")
     assert 'In the _Program.cs_ file call "Run".' in out and "\nStandalone\n" in out
     assert '`:::no-loc text="kept":::`' in out
+
+
+def test_code_snippet_ranges_are_clamped_to_the_file() -> None:
+    """``?range=1-999999999``/``#L1-L99999999`` ask for the whole file, not a list of a
+    billion line numbers; repeated ranges stop at the snippet's line limit."""
+    code = "a\nb\nc"
+    assert docfx.code_snippet(code, ranges="1-999999999") == code
+    assert docfx.code_snippet(code, start="2", end="99999999999999") == "b\nc"
+    assert docfx.code_snippet(code, ranges="50-60") == ""
+    assert docfx.code_snippet(code, ranges="3-1") == code
+    many = docfx.code_snippet("x\n" * 50_000, ranges=",".join(["1-50000"] * 500))
+    assert many is not None and many.count("\n") < 200_000

@@ -376,7 +376,9 @@ def code_snippet(code: str, *, name: str = "", ranges: str = "", start: str = ""
     ``#``, ``'``, ``--``, ``<!-- -->``, ``/* */`` ...) or ``#region name`` and
     its ``#endregion``; names match without case; the tag lines of other snippets
     inside it are left out and its common indentation is removed (as DocFX's
-    ``CodeSnippetExtractor`` does). Line numbers count from 1. Never raises."""
+    ``CodeSnippetExtractor`` does). Line numbers count from 1; ranges are clamped
+    to the file's lines, only the first 1000 comma-separated parts are read and a
+    snippet holds at most 100,000 lines. Never raises."""
     lines = code.split("\n")
     if name:
         wanted = name.strip().lower()
@@ -403,21 +405,29 @@ def code_snippet(code: str, *, name: str = "", ranges: str = "", start: str = ""
         body = [ln for ln in lines[first:last if last >= 0 else len(lines)]
                 if not (_SNIPPET_TAG.match(ln) or _REGION.match(ln) or _END_REGION.match(ln))]
         return _dedent(body)
-    picked: list[int] = []
+    spans: list[tuple[int, int]] = []
     if ranges:
-        for part in ranges.split(","):
+        for part in ranges.split(",")[:_MAX_RANGE_PARTS]:
             a, _, b = part.strip().partition("-")
             if a.strip().isdigit():
                 lo = int(a)
                 hi = int(b) if b.strip().isdigit() else (len(lines) if b == "" and "-" in part else lo)
-                picked += range(lo, hi + 1)
+                spans.append((lo, hi))
     elif start or end:
-        lo = int(start) if start.isdigit() else 1
-        hi = int(end) if end.isdigit() else len(lines)
-        picked = list(range(lo, hi + 1))
-    if not picked:
+        spans.append((int(start) if start.isdigit() else 1, int(end) if end.isdigit() else len(lines)))
+    if all(lo > hi for lo, hi in spans):
         return code
-    return _dedent([lines[n - 1] for n in picked if 0 < n <= len(lines)])
+    picked: list[int] = []
+    for lo, hi in spans:  # clamped to the file: "?range=1-999999999" is the whole file, not a billion numbers
+        picked += range(max(lo, 1), min(hi, len(lines)) + 1)
+        if len(picked) > _MAX_SNIPPET_LINES:
+            picked = picked[:_MAX_SNIPPET_LINES]
+            break
+    return _dedent([lines[n - 1] for n in picked])
+
+
+_MAX_RANGE_PARTS = 1000  # comma-separated parts of one ``range`` read
+_MAX_SNIPPET_LINES = 100_000  # lines one snippet may pick (repeated ranges count again)
 
 
 def _dedent(lines: list[str]) -> str:
