@@ -393,3 +393,18 @@ def test_code_snippet_ranges_are_clamped_to_the_file() -> None:
     assert docfx.code_snippet(code, ranges="3-1") == code
     many = docfx.code_snippet("x\n" * 50_000, ranges=",".join(["1-50000"] * 500))
     assert many is not None and many.count("\n") < 200_000
+
+
+def test_include_fan_out_without_cycles_is_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Ten includes of a file that includes the next file ten times, eight deep, is
+    10**8 includes with no cycle: the page stops at the include limit, one warning."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["*.md"]}]}}')
+    write(tmp_path, "index.md", "# I\n\n" + "[!INCLUDE [x](includes/f0.md)]\n\n" * 10)
+    for i in range(8):
+        write(tmp_path, f"includes/f{i}.md", f"x{i}\n\n" + f"[!INCLUDE [x](f{i + 1}.md)]\n\n" * 10)
+    write(tmp_path, "includes/f8.md", "leaf\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "index.md").read_text(), page_rel="index.md", warnings=warnings)
+    assert out.count("x0") + out.count("x1") + out.count("leaf") < 300
+    assert sum("later ones not inlined" in w for w in warnings) == 1

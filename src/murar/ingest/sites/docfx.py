@@ -78,6 +78,10 @@ DEFAULT_FILES = ("**/*.md", "**/*.yml")
 MARKDOWN_TOC = "toc.md"
 DEFAULT_EXCLUDE = ("**/obj/**", "**/includes/**", "_themes/**", "**/bin/**")
 _MAX_INCLUDE_DEPTH = 8
+#: includes inlined into one page at all depths, and their characters: without cycles, ten includes
+#: of a file that includes the next one ten times, eight deep, are 10**8 includes
+_MAX_INCLUDES = 200
+_MAX_INCLUDED_CHARS = 5_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -800,7 +804,13 @@ class DocfxSite:
         return "\n".join(line if fences.in_code(line) else _outside_code(line, rewrite) for line in body.split("\n"))
 
     def _inline_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
-                         stack: tuple[str, ...]) -> str:
+                         stack: tuple[str, ...], left: list[int] | None = None) -> str:
+        """``body`` with its ``[!INCLUDE]`` files inlined (nested ones too, at most
+        :data:`_MAX_INCLUDE_DEPTH` deep, no cycle); ``left``: the includes and
+        characters the page may still inline (:data:`_MAX_INCLUDES`,
+        :data:`_MAX_INCLUDED_CHARS`), shared by the nested calls; an include over
+        a limit is dropped with a warning."""
+        left = [_MAX_INCLUDES, _MAX_INCLUDED_CHARS] if left is None else left
         out: list[str] = []
         pos = 0
         for m in _INCLUDE.finditer(body):
@@ -814,17 +824,25 @@ class DocfxSite:
             if res.rel_path in stack or depth >= _MAX_INCLUDE_DEPTH:
                 warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
                 continue
+            if left[0] <= 0 or left[1] <= 0:
+                if left[0] >= 0:  # one warning for the rest of the page
+                    warnings.append(f"include {target!r} and the later ones not inlined: the page is over"
+                                    f" {_MAX_INCLUDES} includes or {_MAX_INCLUDED_CHARS} included characters")
+                left[0] = -1
+                continue
             try:
                 raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
             except OSError as err:
                 warnings.append(f"include {target!r}: cannot read ({err})")
                 continue
+            left[0] -= 1
+            left[1] -= len(raw)
             _, inc, _ = split_front_matter(raw)
             # nested includes first, relative to the include itself (DocFX), then every link
             # of the expanded text rebased once to the page (rebasing first sent a nested
             # include to includes/includes/x.md)
             inc = self._inline_includes(inc, page_rel=res.rel_path, file_rel=res.rel_path, warnings=warnings,
-                                        depth=depth + 1, stack=(*stack, res.rel_path))
+                                        depth=depth + 1, stack=(*stack, res.rel_path), left=left)
             inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
                                exists=lambda p: (self._root / p).is_file()).strip("\n")
             prefix = _line_prefix(body, m.start())
