@@ -624,3 +624,26 @@ def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[...
                           page_rel="content/a.md")
     assert "<--->" not in out and "{{" not in out
     assert "## Left\nL.\n" in out and "## Right\nR tip." in out and "**Why?** \nBecause." in out
+
+
+def test_unclosed_escaped_shortcodes_are_linear(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """10,000 ``{{</*`` without ``*/>}}`` after them took 3.7 s: the escaped-shortcode
+    regex scanned to the end of the page from each (quadratic: 50,000 took far over the
+    60 s alarm)."""
+    import signal
+
+    def stop(*_: Any) -> None:
+        raise TimeoutError("escaped shortcodes")
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/_index.md", "# a\n")
+    site = hugo.load(tmp_path)
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(60)
+    try:
+        out = site.preprocess("Literal: {{</* x */>}}\n\n" + "{{</* " * 50_000 + "\n", page_rel="content/_index.md",
+                              warnings=[])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert "{{< x >}}" in out and out.count("{{</*") == 50_000

@@ -68,6 +68,7 @@ from murar.ingest.sites._common import (
     split_front_matter,
     split_link,
     strip_base,
+    sub_closed,
     suffix_of,
     url_base_path,
     yaml_front_matter,
@@ -313,6 +314,7 @@ _SHORTCODE = re.compile(
     re.DOTALL,
 )
 _ESCAPED = re.compile(r"\{\{([<%])/\*(.*?)\*/([>%])\}\}", re.DOTALL)
+_ESCAPED_END = re.compile(r"\*/[>%]\}\}")
 _ARG = re.compile(r"""(?:([A-Za-z_][\w-]*)\s*=\s*)?("(?:[^"\\]|\\.)*"|`[^`]*`|'[^']*'|[^\s"'`]+)""")
 
 
@@ -872,7 +874,7 @@ class HugoSite:
             escaped.append("{{" + m.group(1) + m.group(2) + m.group(3) + "}}")
             return f"\x00HUGOESC{len(escaped) - 1}\x00"
 
-        body = _ESCAPED.sub(protect, body)
+        body = sub_closed(_ESCAPED, _ESCAPED_END, protect, body)  # 10,000 unclosed "{{</*": 5.4 s with .sub
         out: list[str] = []
         pos = 0
         h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
