@@ -135,3 +135,11 @@ def test_site_link_resolution_refuses_hostile_names(tmp_path: Path) -> None:
     for link in ("b" * 400 + ".png", DEEP_SRC, "file:///etc/passwd"):
         ref = resolve_reference(site, link, page_rel="p.md")
         assert ref.status == "unsupported" and ref.path is None, link
+
+
+def test_bounded_int_never_raises() -> None:
+    from murar.ingest.mdlimits import bounded_int
+
+    assert bounded_int("9" * 5000) == 1_000_000_000 and bounded_int("-" + "9" * 5000) == -1_000_000_000
+    assert bounded_int(" 0012 ") == 12 and bounded_int("²") is None and bounded_int("1e3") is None
+    assert bounded_int("0" * 5000 + "7") == 7 and bounded_int("") is None

@@ -33,9 +33,28 @@ __all__ = [
     "MAX_TABLE_ROWS",
     "MAX_UNMATCHED_BRACKETS",
     "add_bracket_guard",
+    "bounded_int",
     "cap_pipe_tables",
     "escape_unmatched_brackets",
 ]
+
+_INT = re.compile(r"\s*([+-]?)0*([0-9]+)\s*", re.ASCII)
+
+
+def bounded_int(text: str, limit: int = 1_000_000_000) -> int | None:
+    """The whole number ``text`` spells (ASCII digits, an optional sign, blanks
+    around), its size clamped to ``limit``; None when ``text`` is no such number.
+    For line numbers, ranges and indents read from pages: ``int()`` raises on 5,000
+    digits (``ValueError``, Python's 4,300-digit limit) and on ``"²"`` (which
+    ``str.isdigit`` accepts), and a number of ten digits as a list length or a
+    repeat count costs gigabytes. Never raises."""
+    m = _INT.fullmatch(text)
+    if m is None:
+        return None
+    digits = m.group(2)
+    value = limit if len(digits) > len(str(limit)) else min(int(digits), limit)
+    return -value if m.group(1) == "-" else value
+
 
 #: Unmatched ``[`` tolerated in one inline run before they are escaped.
 MAX_UNMATCHED_BRACKETS = 16

@@ -626,3 +626,30 @@ key: <<not-a-ref>>
     assert ("See Setting up the cluster, Cleaning up, the configuration table, Example listing "
             "and nowhere id.") in text
     assert "key: <<not-a-ref>>" in text
+
+
+def test_doubling_attributes_are_cut(tmp_path: Path) -> None:
+    """``:a1: {a0}{a0}`` ... ``:a60: {a59}{a59}`` is a 2**60-character value (MemoryError,
+    the page lost); values are cut at MAX_ATTRIBUTE_CHARS with a warning."""
+    site = _component(tmp_path, {})
+    text = ":a0: xy\n" + "".join(f":a{i + 1}: {{a{i}}}{{a{i}}}\n" for i in range(60)) + "\n{a60}\n\ntail\n"
+    warnings: list[str] = []
+    out = preprocess_asciidoc(text, site=site, page_rel=f"{MOD}/pages/p.adoc", warnings=warnings)
+    assert "tail" in out and len(out) < 10_000_000 and warnings
+
+
+def test_include_line_numbers_are_clamped(tmp_path: Path) -> None:
+    """``lines=1..`` with 5,000 digits raised ValueError (Python's digit limit),
+    ``lines=1..-1;1..-1;...`` 20,000 times selected 10**8 lines and ``indent=999999999``
+    padded every line with a gigabyte of blanks."""
+    site = _component(tmp_path, {f"{MOD}/partials/p.adoc": "  pline\n" * 5000})
+    big = "9" * 5000
+
+    def included(attrs: str) -> list[str]:
+        text = f"include::partial$p.adoc[{attrs}]\n"
+        return preprocess_asciidoc(text, site=site, page_rel=f"{MOD}/pages/p.adoc").split("\n")
+
+    assert included(f"lines=1..{big}").count("  pline") == 5000
+    assert included(f"lines={big}") == [""]
+    assert len(included("lines=" + ";1..-1" * 20_000)) <= 100_001
+    assert max(map(len, included("lines=1..2,indent=999999999"))) < 100

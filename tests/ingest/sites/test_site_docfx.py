@@ -431,3 +431,12 @@ def test_unclosed_includes_and_xrefs_are_linear(tmp_path: Path, write: Callable[
         signal.signal(signal.SIGALRM, old)
     assert out.count(opener.strip("[")) >= count
     assert "x" in site.preprocess("[!INCLUDE [a \\] b](inc.md)]x\n", page_rel="index.md", warnings=[])
+
+
+def test_code_snippet_numbers_beyond_int_parsing() -> None:
+    """``?range=1-`` with 5,000 digits raised ValueError (Python's 4,300-digit limit:
+    the page was lost) and ``²`` (``isdigit`` but not ``int``) did too."""
+    code = "a\nb\nc"
+    assert docfx.code_snippet(code, ranges="1-" + "9" * 5000) == code
+    assert docfx.code_snippet(code, ranges="2-²") == "b"
+    assert docfx.code_snippet(code, start="²", end="9" * 5000) == code

@@ -647,3 +647,12 @@ def test_unclosed_escaped_shortcodes_are_linear(tmp_path: Path, write: Callable[
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
     assert "{{< x >}}" in out and out.count("{{</*") == 50_000
+
+
+def test_placeholder_text_in_the_page_is_left_alone(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A page holding the NUL placeholder of an escaped shortcode itself raised IndexError."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/_index.md", "# a\n")
+    out = hugo.load(tmp_path).preprocess("a {{</* x */>}}\n\x00HUGOESC9\x00\n", page_rel="content/_index.md",
+                                         warnings=[])
+    assert "\x00HUGOESC9\x00" in out and "{{< x >}}" in out

@@ -458,3 +458,14 @@ def test_reference_definition_under_paragraph_text_is_a_definition(tmp_path: Pat
     site = MkDocsSite.load(root, "mkdocs.yml")
     doc = convert_pymdown(root / "content" / "guide" / "refs.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "See the docs first.\n\nNote:\n\nBody text.\n\nText\n[x]: kept"
+
+
+def test_snippet_line_selectors_are_clamped() -> None:
+    """``file.md:1:<5,000 digits>`` raised ValueError (the page was lost) and
+    ``:1:-1,1:-1,...`` 20,000 times selected 10**8 lines."""
+    from murar.ingest.markup.pymdown import _select_lines
+
+    lines = ["l"] * 5000
+    assert _select_lines(lines, ":1:" + "9" * 5000) == lines
+    assert _select_lines(lines, ":-" + "9" * 5000 + ":2") == ["l", "l"]
+    assert len(_select_lines(lines, ":" + ",".join(["1:-1"] * 20_000)) or []) <= 100_000

@@ -54,6 +54,7 @@ from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.mdlimits import bounded_int
 from murar.ingest.paths import ResolvedLink
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -75,6 +76,7 @@ _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
 _MAX_SOURCE = 2_000_000
 _MAX_ALIAS_HOPS = 5
+_MAX_SELECTED_LINES = 100_000  # lines one snippet's line ranges may select
 _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
                            re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
@@ -472,9 +474,10 @@ def _include_lines(lines: list[str], spec: str, *, mdx: bool) -> list[str]:
 
     def index(bound: str) -> int:
         bound = bound.split(".", 1)[0].strip()
-        if not bound or bound == "e" or not bound.isdigit():
+        n = bounded_int(bound) if bound.isdigit() else None
+        if not bound or bound == "e" or n is None:
             return count
-        return min(max(int(bound), 1), max(count, 1))
+        return min(max(n, 1), max(count, 1))
 
     out: list[str] = []
     parts = spec.split(",") if mdx else spec.split()
@@ -625,7 +628,9 @@ def _line_index(value: str, count: int) -> int | None:
     """A 1-based snippet line number (negative: from the end) as a 0-based index; None when empty."""
     if not value or value == "-":
         return None
-    n = int(value)
+    n = bounded_int(value)
+    if n is None:  # not a number: the whole file, as an empty bound
+        return None
     return max(count + n, 0) if n < 0 else max(n - 1, 0)
 
 
@@ -640,6 +645,7 @@ def _select_lines(lines: list[str], selector: str) -> list[str] | None:
 
     Section marker lines (``--8<-- [start:x]``/``[end:x]``) are never part of the
     output, whatever was selected. Returns None when the named section is absent.
+    Line numbers are clamped and at most 100,000 lines are selected.
     """
     if selector and not selector[1:2].isdigit() and selector[1:2] not in ("", ":", "-", ","):
         name = selector[1:].lower()
@@ -661,6 +667,9 @@ def _select_lines(lines: list[str], selector: str) -> list[str] | None:
     if selector:
         picked = []
         for part in selector[1:].split(","):
+            if len(picked) >= _MAX_SELECTED_LINES:  # ":1:-1,1:-1,..." repeats the file
+                picked = picked[:_MAX_SELECTED_LINES]
+                break
             bounds = (part.split(":", 1) + [""])[:2]
             start = _line_index(bounds[0], len(lines))
             end = _line_index(bounds[1], len(lines))

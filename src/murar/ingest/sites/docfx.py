@@ -53,6 +53,7 @@ from urllib.parse import parse_qs, unquote
 from murar.errors import ConfigError
 from murar.ingest.markup.mdtext import FenceTracker, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.mdlimits import bounded_int
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     IMAGE_SUFFIXES,
@@ -414,12 +415,14 @@ def code_snippet(code: str, *, name: str = "", ranges: str = "", start: str = ""
     if ranges:
         for part in ranges.split(",")[:_MAX_RANGE_PARTS]:
             a, _, b = part.strip().partition("-")
-            if a.strip().isdigit():
-                lo = int(a)
-                hi = int(b) if b.strip().isdigit() else (len(lines) if b == "" and "-" in part else lo)
-                spans.append((lo, hi))
+            low = bounded_int(a) if a.strip().isdigit() else None
+            if low is not None:
+                high = bounded_int(b) if b.strip().isdigit() else None
+                spans.append((low, high if high is not None else (len(lines) if b == "" and "-" in part else low)))
     elif start or end:
-        spans.append((int(start) if start.isdigit() else 1, int(end) if end.isdigit() else len(lines)))
+        begin = bounded_int(start) if start.isdigit() else None
+        stop = bounded_int(end) if end.isdigit() else None
+        spans.append((1 if begin is None else begin, len(lines) if stop is None else stop))
     if all(lo > hi for lo, hi in spans):
         return code
     picked: list[int] = []

@@ -1018,7 +1018,9 @@ class HugoSite:
                     pos = close.end()
         out.append(body[pos:])
         text = "".join(out)
-        return re.sub("\x00HUGOESC(\\d+)\x00", lambda m: escaped[int(m.group(1))], text)
+        # the page may hold "\x00HUGOESC7\x00" itself: only the numbers handed out here are put back
+        return re.sub("\x00HUGOESC(\\d{1,9})\x00", lambda m: escaped[int(m.group(1))]
+                      if int(m.group(1)) < len(escaped) else m.group(0), text)
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
                  stack: tuple[str, ...]) -> str:
