@@ -48,14 +48,14 @@ def find_object(tree: ast.Module, path: Sequence[str]) -> ast.Module | _Def | No
     return node
 
 
-def imported_name(source: str, name: str, *, module: str, is_package: bool) -> str | None:
+def imported_name(source: str | ast.Module | None, name: str, *, module: str, is_package: bool) -> str | None:
     """The absolute dotted name that ``name`` is imported from in the module
     ``source`` (``from .main import BaseModel`` in ``pkg/__init__.py`` gives
     ``pkg.main.BaseModel``), at the top level or under an ``if`` (``TYPE_CHECKING``),
-    as griffe follows such aliases; None when ``name`` is not imported there."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    as griffe follows such aliases; None when ``name`` is not imported there.
+    ``source``: the module's text or its tree (:func:`parse_module`)."""
+    tree = parse_module(source) if isinstance(source, str) else source
+    if tree is None:
         return None
     todo: list[ast.stmt] = list(tree.body)
     while todo:
@@ -155,16 +155,26 @@ def _block(node: ast.Module | _Def, *, qualname: str, heading: int | None, child
     return out
 
 
-def render_object(source: str, path: Sequence[str], *, identifier: str, options: dict[str, Any]) -> str | None:
-    """Markdown documenting the object at attribute ``path`` of the module ``source``.
+def parse_module(source: str) -> ast.Module | None:
+    """The syntax tree of the module ``source``; None when it does not parse. Never raises."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def render_object(source: str | ast.Module | None, path: Sequence[str], *, identifier: str,
+                  options: dict[str, Any]) -> str | None:
+    """Markdown documenting the object at attribute ``path`` of the module ``source``
+    (its text, or its tree from :func:`parse_module`, so that a page documenting
+    many objects of one module parses it once).
 
     ``identifier`` is the dotted name written after ``:::`` (the root heading);
     ``options`` the block's and the site's mkdocstrings options. Returns None
     when the source does not parse or holds no such object. Never raises.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parse_module(source) if isinstance(source, str) else source
+    if tree is None:
         return None
     node = find_object(tree, path)
     if node is None:

@@ -46,6 +46,7 @@ Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses pat
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 from pathlib import Path
@@ -76,6 +77,9 @@ _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
 _MAX_SOURCE = 2_000_000
 _MAX_ALIAS_HOPS = 5
+#: characters of Python source the mkdocstrings blocks of one page may parse, each file once
+#: (300 "::: pkg.mod.fN" blocks re-parsed a 1.9 MB module each time: the page hit the 180 s budget)
+_MAX_API_SOURCE_CHARS = 10_000_000
 _MAX_SELECTED_LINES = 100_000  # lines one snippet's line ranges may select
 _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
                            re.IGNORECASE)
@@ -116,6 +120,9 @@ class PymdownTransformer:
         self.site = site
         self.extensions = extensions
         self.warnings: list[str] = []
+        # mkdocstrings sources parsed for this page (file -> tree), and the characters it may still parse
+        self._api_trees: dict[str, ast.Module | None] = {}
+        self._api_chars_left = _MAX_API_SOURCE_CHARS
 
     def transform(self, text: str, *, page_rel: str) -> str:
         appended = self.site.config.settings.get("snippets.auto_append", "")
@@ -291,7 +298,7 @@ class PymdownTransformer:
         return out
 
     def _render_api(self, identifier: str, options: dict[str, object]) -> str | None:
-        from murar.ingest.markup.pyapi import imported_name, render_object
+        from murar.ingest.markup.pyapi import imported_name, parse_module, render_object
 
         handler = options.pop("__handler__", "python")
         finder = getattr(self.site, "resolve_python_object", None)
@@ -306,12 +313,19 @@ class PymdownTransformer:
             except OSError as err:
                 self.warnings.append(f"mkdocstrings ::: {identifier}: cannot read {rel} ({err})")
                 return None
-            text = render_object(source, path, identifier=identifier, options=options)
+            if rel not in self._api_trees:
+                if self._api_chars_left < len(source):
+                    self.warnings.append(f"mkdocstrings ::: {identifier}: the page's API sources are over"
+                                         f" {_MAX_API_SOURCE_CHARS} characters; {rel} not read, API text left out")
+                    return None
+                self._api_chars_left -= len(source)
+                self._api_trees[rel] = parse_module(source)
+            text = render_object(self._api_trees[rel], path, identifier=identifier, options=options)
             if text is not None:
                 return text
             module = target.split(".")[: len(target.split(".")) - len(path)]
-            alias = imported_name(source, path[0], module=".".join(module), is_package=rel.endswith("__init__.py")) \
-                if path else None
+            alias = imported_name(self._api_trees[rel], path[0], module=".".join(module),
+                                  is_package=rel.endswith("__init__.py")) if path else None
             if alias is None:
                 break
             target = ".".join([alias, *path[1:]])
