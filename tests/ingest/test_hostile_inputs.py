@@ -143,3 +143,25 @@ def test_bounded_int_never_raises() -> None:
     assert bounded_int("9" * 5000) == 1_000_000_000 and bounded_int("-" + "9" * 5000) == -1_000_000_000
     assert bounded_int(" 0012 ") == 12 and bounded_int("²") is None and bounded_int("1e3") is None
     assert bounded_int("0" * 5000 + "7") == 7 and bounded_int("") is None
+
+
+@pytest.mark.parametrize("deep", ["- " * 19 + "x", "1. " * 30 + "x", "> " * 30 + "x",
+                                  "".join(" " * i + "- x\n" for i in range(0, 400, 2))])
+def test_deep_nesting_does_not_drop_the_rest_of_the_page(tmp_path: Path, deep: str) -> None:
+    """markdown-it stops at maxNesting (20 in the commonmark preset) and drops every
+    later line: one line of 19 list markers lost the rest of the page, silently."""
+    page = tmp_path / "deep.md"
+    page.write_text(f"# T\n\nhead\n\n{deep}\n\nThe rest of the page.\n", encoding="utf-8")
+    doc = convert_markdown(page, root=tmp_path)
+    assert "The rest of the page." in " ".join(s.text for s in doc.sections)
+
+
+def test_deep_nesting_in_myst_keeps_the_rest(tmp_path: Path) -> None:
+    from murar.ingest.markup.myst import convert_myst
+    from murar.ingest.sites.base import PlainSite
+
+    page = tmp_path / "deep.md"
+    page.write_text("# T\n\n" + "- " * 30 + "x\n\nThe rest of the page.\n", encoding="utf-8")
+    doc = convert_myst(page, site=PlainSite(tmp_path))
+    assert "The rest of the page." in " ".join(s.text for s in doc.sections)
+    assert any("nested deeper than" in w for w in doc.warnings)
