@@ -653,3 +653,13 @@ def test_include_line_numbers_are_clamped(tmp_path: Path) -> None:
     assert included(f"lines={big}") == [""]
     assert len(included("lines=" + ";1..-1" * 20_000)) <= 100_001
     assert max(map(len, included("lines=1..2,indent=999999999"))) < 100
+
+
+def test_markdown_style_blockquote_keeps_the_rest_of_the_page(tmp_path: Path) -> None:
+    """Asciidoctor reads ``> text`` as a blockquote; asciidoc-py failed on it
+    ("unexpected error") and everything after it was lost."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": (
+        "= T\n\nhead\n\n> quoted\n> > nested\n\n----\n> in code\n----\n\nThe rest of the page.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = " ".join(s.text for s in doc.sections)
+    assert "quoted nested" in text and "> in code" in text and "The rest of the page." in text

@@ -66,6 +66,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     compound_block_ends,
     dangling_continuations,
     implicit_table_headers,
+    markdown_quotes,
     xref_texts,
 )
 from murar.ingest.markup.builder import (
@@ -605,8 +606,9 @@ def _ifeval(expr: str) -> bool:
 def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts, cross reference text)."""
-    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(lines)))))
+    auto-numbered callouts, cross reference text, Markdown-style blockquotes)."""
+    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(
+        markdown_quotes(lines))))))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
