@@ -814,7 +814,7 @@ class DocfxSite:
         characters the page may still inline (:data:`_MAX_INCLUDES`,
         :data:`_MAX_INCLUDED_CHARS`), shared by the nested calls; an include over
         a limit is dropped with a warning."""
-        left = [_MAX_INCLUDES, _MAX_INCLUDED_CHARS] if left is None else left
+        left = [_MAX_INCLUDES, _MAX_INCLUDED_CHARS, 1] if left is None else left  # 1: cycle warning still due
         out: list[str] = []
         pos = 0
         for m in _INCLUDE.finditer(body):
@@ -826,7 +826,10 @@ class DocfxSite:
                 warnings.append(f"include {target!r}: {res.problem or 'not found'}")
                 continue
             if res.rel_path in stack or depth >= _MAX_INCLUDE_DEPTH:
-                warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
+                if left[2]:  # one warning for the page (a fan-out repeats it thousands of times)
+                    warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}"
+                                    " (not inlined, nor the page's other such includes)")
+                left[2] = 0
                 continue
             if left[0] <= 0 or left[1] <= 0:
                 if left[0] >= 0:  # one warning for the rest of the page
