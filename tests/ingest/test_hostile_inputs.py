@@ -156,12 +156,14 @@ def test_deep_nesting_does_not_drop_the_rest_of_the_page(tmp_path: Path, deep: s
     assert "The rest of the page." in " ".join(s.text for s in doc.sections)
 
 
-def test_deep_nesting_in_myst_keeps_the_rest(tmp_path: Path) -> None:
+@pytest.mark.parametrize("deep", ["- " * 30, "[^a]: " * 200])
+def test_deep_nesting_in_myst_keeps_the_rest(tmp_path: Path, deep: str) -> None:
+    """Lists, and footnote definitions (each holds a block), nested past maxNesting."""
     from murar.ingest.markup.myst import convert_myst
     from murar.ingest.sites.base import PlainSite
 
     page = tmp_path / "deep.md"
-    page.write_text("# T\n\n" + "- " * 30 + "x\n\nThe rest of the page.\n", encoding="utf-8")
+    page.write_text("# T\n\n" + deep + "x\n\nThe rest of the page.\n", encoding="utf-8")
     doc = convert_myst(page, site=PlainSite(tmp_path))
     assert "The rest of the page." in " ".join(s.text for s in doc.sections)
     assert any("nested deeper than" in w for w in doc.warnings)

@@ -72,7 +72,8 @@ _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 MAX_CONTAINER_DEPTH = 24
 #: markdown-it's ``maxNesting`` for murar's parsers: room for MAX_CONTAINER_DEPTH lists (two levels each)
 MAX_PARSER_NESTING = 100
-_CONTAINER_MARK = re.compile(r"[ \t]*(?:>|[-+*](?=[ \t]|$)|[0-9]{1,9}[.)](?=[ \t]|$))[ \t]?")
+# a list or quote marker, or a footnote definition's label (its content is a block too)
+_CONTAINER_MARK = re.compile(r"[ \t]*(?:>|[-+*](?=[ \t]|$)|[0-9]{1,9}[.)](?=[ \t]|$)|\[\^[^\]\s]{1,100}\]:)[ \t]?")
 _BREAK_LINE = re.compile(r"[ \t]*(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
 
 
@@ -87,7 +88,7 @@ def cap_nesting(text: str, *, max_depth: int = MAX_CONTAINER_DEPTH) -> tuple[str
     :data:`MAX_PARSER_NESTING` (:func:`add_nesting_room`). One linear pass.
     """
     if " " * (2 * max_depth) not in text and "\t" not in text and not any(
-            text.count(c) > max_depth for c in "-+*>.)"):
+            text.count(c) > max_depth for c in "-+*>.)^"):
         return text, []  # no line can be that deep
     out: list[str] = []
     fences = FenceTracker(_FENCE)
