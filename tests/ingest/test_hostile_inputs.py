@@ -135,3 +135,55 @@ def test_site_link_resolution_refuses_hostile_names(tmp_path: Path) -> None:
     for link in ("b" * 400 + ".png", DEEP_SRC, "file:///etc/passwd"):
         ref = resolve_reference(site, link, page_rel="p.md")
         assert ref.status == "unsupported" and ref.path is None, link
+
+
+def test_bounded_int_never_raises() -> None:
+    from murar.ingest.mdlimits import bounded_int
+
+    assert bounded_int("9" * 5000) == 1_000_000_000 and bounded_int("-" + "9" * 5000) == -1_000_000_000
+    assert bounded_int(" 0012 ") == 12 and bounded_int("²") is None and bounded_int("1e3") is None
+    assert bounded_int("0" * 5000 + "7") == 7 and bounded_int("") is None
+
+
+@pytest.mark.parametrize("deep", ["- " * 19 + "x", "1. " * 30 + "x", "> " * 30 + "x",
+                                  "".join(" " * i + "- x\n" for i in range(0, 400, 2))])
+def test_deep_nesting_does_not_drop_the_rest_of_the_page(tmp_path: Path, deep: str) -> None:
+    """markdown-it stops at maxNesting (20 in the commonmark preset) and drops every
+    later line: one line of 19 list markers lost the rest of the page, silently."""
+    page = tmp_path / "deep.md"
+    page.write_text(f"# T\n\nhead\n\n{deep}\n\nThe rest of the page.\n", encoding="utf-8")
+    doc = convert_markdown(page, root=tmp_path)
+    assert "The rest of the page." in " ".join(s.text for s in doc.sections)
+
+
+@pytest.mark.parametrize("deep", ["- " * 30, "[^a]: " * 200])
+def test_deep_nesting_in_myst_keeps_the_rest(tmp_path: Path, deep: str) -> None:
+    """Lists, and footnote definitions (each holds a block), nested past maxNesting."""
+    from murar.ingest.markup.myst import convert_myst
+    from murar.ingest.sites.base import PlainSite
+
+    page = tmp_path / "deep.md"
+    page.write_text("# T\n\n" + deep + "x\n\nThe rest of the page.\n", encoding="utf-8")
+    doc = convert_myst(page, site=PlainSite(tmp_path))
+    assert "The rest of the page." in " ".join(s.text for s in doc.sections)
+    assert any("nested deeper than" in w for w in doc.warnings)
+
+
+def test_unclosed_html_comments_are_linear() -> None:
+    """20,000 ``<!--`` without ``-->`` took 9.7 s in the comment stripping of every
+    Markdown page (each scanned to the end of the text); the alarm is a safety net."""
+    import signal
+
+    from murar.ingest.adobe import normalise
+
+    def stop(*_: object) -> None:
+        raise TimeoutError("comments")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(60)
+    try:
+        assert normalise("head\n" + "<!--" * 100_000 + "\n\ntail") == "head\n"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert normalise("a<!-- x -->b<!-- murar-tabs: set -->c<!--\ny-->d<!--open") == "ab<!-- murar-tabs: set -->cd"

@@ -28,7 +28,12 @@ from murar.ingest.markup.builder import (
 )
 from murar.ingest.markup.mdtext import admonition_label, read_table
 from murar.ingest.markup.tabs import apply_tab_marker
-from murar.ingest.mdlimits import add_bracket_guard, cap_pipe_tables
+from murar.ingest.mdlimits import (
+    add_bracket_guard,
+    add_nesting_room,
+    cap_nesting,
+    cap_pipe_tables,
+)
 from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites.base import PlainSite, Site
 from murar.schema import ParsedDocument
@@ -50,7 +55,7 @@ class MarkdownOptions(MarkupOptions):
 
 
 def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    md = add_nesting_room(MarkdownIt("commonmark", {"html": True}).enable("table"))
     for name in plugins:
         if name == "admon":
             from mdit_py_plugins.admon import admon_plugin
@@ -218,6 +223,8 @@ def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: Mar
     b.title = str(meta.get("title") or "").strip()
     body, cut = cap_pipe_tables(normalise(body))
     b.warnings.extend(cut)
+    body, deep = cap_nesting(body)  # markdown-it drops the rest of a page past its nesting limit
+    b.warnings.extend(deep)
     md = _parser(options.plugins)
     # every link reaches murar's own rules (paths.resolve_link), which warn about
     # file:, data: and javascript: images instead of leaving them as silent text

@@ -33,9 +33,29 @@ __all__ = [
     "MAX_TABLE_ROWS",
     "MAX_UNMATCHED_BRACKETS",
     "add_bracket_guard",
+    "bounded_int",
+    "cap_nesting",
     "cap_pipe_tables",
     "escape_unmatched_brackets",
 ]
+
+_INT = re.compile(r"\s*([+-]?)0*([0-9]+)\s*", re.ASCII)
+
+
+def bounded_int(text: str, limit: int = 1_000_000_000) -> int | None:
+    """The whole number ``text`` spells (ASCII digits, an optional sign, blanks
+    around), its size clamped to ``limit``; None when ``text`` is no such number.
+    For line numbers, ranges and indents read from pages: ``int()`` raises on 5,000
+    digits (``ValueError``, Python's 4,300-digit limit) and on ``"²"`` (which
+    ``str.isdigit`` accepts), and a number of ten digits as a list length or a
+    repeat count costs gigabytes. Never raises."""
+    m = _INT.fullmatch(text)
+    if m is None:
+        return None
+    digits = m.group(2)
+    value = limit if len(digits) > len(str(limit)) else min(int(digits), limit)
+    return -value if m.group(1) == "-" else value
+
 
 #: Unmatched ``[`` tolerated in one inline run before they are escaped.
 MAX_UNMATCHED_BRACKETS = 16
@@ -46,6 +66,60 @@ MAX_TABLE_CELLS = 10_000
 
 _DELIMITER_ROW = re.compile(r"^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+
+
+#: list/quote levels one line may open (markers on the line plus two columns of indentation each)
+MAX_CONTAINER_DEPTH = 24
+#: markdown-it's ``maxNesting`` for murar's parsers: room for MAX_CONTAINER_DEPTH lists (two levels each)
+MAX_PARSER_NESTING = 100
+# a list or quote marker, or a footnote definition's label (its content is a block too)
+_CONTAINER_MARK = re.compile(r"[ \t]*(?:>|[-+*](?=[ \t]|$)|[0-9]{1,9}[.)](?=[ \t]|$)|\[\^[^\]\s]{1,100}\]:)[ \t]?")
+_BREAK_LINE = re.compile(r"[ \t]*(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
+
+
+def cap_nesting(text: str, *, max_depth: int = MAX_CONTAINER_DEPTH) -> tuple[str, list[str]]:
+    """``text`` with list and block quote markers past ``max_depth`` levels on a line
+    escaped (``\\-``, ``\\>``), so they read as text, and one warning when any was.
+
+    markdown-it stops at ``maxNesting`` levels and *drops the rest of the page*
+    (``"- " * 19 + "x"`` with the commonmark preset lost every later line). A
+    line's depth is counted as its leading markers plus one per two columns of
+    indentation; fenced code and thematic breaks are left alone. Use with
+    :data:`MAX_PARSER_NESTING` (:func:`add_nesting_room`). One linear pass.
+    """
+    if " " * (2 * max_depth) not in text and "\t" not in text and not any(
+            text.count(c) > max_depth for c in "-+*>.)^"):
+        return text, []  # no line can be that deep
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    escaped = 0
+    for line in text.split("\n"):
+        if fences.in_code(line) or _BREAK_LINE.fullmatch(line):
+            out.append(line)
+            continue
+        indent = len(line) - len(line.lstrip(" \t"))
+        depth = line[:indent].expandtabs(4).count(" ") // 2
+        pos = 0
+        while (m := _CONTAINER_MARK.match(line, pos)) and m.end() > pos:
+            depth += 1
+            if depth > max_depth:
+                at = m.start() + len(m.group(0)) - len(m.group(0).lstrip(" \t"))
+                line = line[:at] + "\\" + line[at:]
+                escaped += 1
+                break
+            pos = m.end()
+        out.append(line)
+    if not escaped:
+        return text, []
+    warning = f"{escaped} line(s) nested deeper than {max_depth} list/quote levels: the deeper markers read as text"
+    return "\n".join(out), [warning]
+
+
+def add_nesting_room(md: MarkdownIt) -> MarkdownIt:
+    """Set ``md``'s ``maxNesting`` to :data:`MAX_PARSER_NESTING` (the commonmark
+    preset's 20 is about nine nested lists); returns ``md``."""
+    md.options["maxNesting"] = MAX_PARSER_NESTING
+    return md
 
 
 def cap_pipe_tables(text: str, *, max_rows: int = MAX_TABLE_ROWS, max_cells: int = MAX_TABLE_CELLS,

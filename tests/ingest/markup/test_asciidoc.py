@@ -626,3 +626,40 @@ key: <<not-a-ref>>
     assert ("See Setting up the cluster, Cleaning up, the configuration table, Example listing "
             "and nowhere id.") in text
     assert "key: <<not-a-ref>>" in text
+
+
+def test_doubling_attributes_are_cut(tmp_path: Path) -> None:
+    """``:a1: {a0}{a0}`` ... ``:a60: {a59}{a59}`` is a 2**60-character value (MemoryError,
+    the page lost); values are cut at MAX_ATTRIBUTE_CHARS with a warning."""
+    site = _component(tmp_path, {})
+    text = ":a0: xy\n" + "".join(f":a{i + 1}: {{a{i}}}{{a{i}}}\n" for i in range(60)) + "\n{a60}\n\ntail\n"
+    warnings: list[str] = []
+    out = preprocess_asciidoc(text, site=site, page_rel=f"{MOD}/pages/p.adoc", warnings=warnings)
+    assert "tail" in out and len(out) < 10_000_000 and warnings
+
+
+def test_include_line_numbers_are_clamped(tmp_path: Path) -> None:
+    """``lines=1..`` with 5,000 digits raised ValueError (Python's digit limit),
+    ``lines=1..-1;1..-1;...`` 20,000 times selected 10**8 lines and ``indent=999999999``
+    padded every line with a gigabyte of blanks."""
+    site = _component(tmp_path, {f"{MOD}/partials/p.adoc": "  pline\n" * 5000})
+    big = "9" * 5000
+
+    def included(attrs: str) -> list[str]:
+        text = f"include::partial$p.adoc[{attrs}]\n"
+        return preprocess_asciidoc(text, site=site, page_rel=f"{MOD}/pages/p.adoc").split("\n")
+
+    assert included(f"lines=1..{big}").count("  pline") == 5000
+    assert included(f"lines={big}") == [""]
+    assert len(included("lines=" + ";1..-1" * 20_000)) <= 100_001
+    assert max(map(len, included("lines=1..2,indent=999999999"))) < 100
+
+
+def test_markdown_style_blockquote_keeps_the_rest_of_the_page(tmp_path: Path) -> None:
+    """Asciidoctor reads ``> text`` as a blockquote; asciidoc-py failed on it
+    ("unexpected error") and everything after it was lost."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": (
+        "= T\n\nhead\n\n> quoted\n> > nested\n\n----\n> in code\n----\n\nThe rest of the page.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = " ".join(s.text for s in doc.sections)
+    assert "quoted nested" in text and "> in code" in text and "The rest of the page." in text

@@ -409,3 +409,63 @@ def test_bad_pivot_file_and_huge_ranges_do_not_crash(tmp_path: Path, write: Call
                           ':::code language="text" source="src/a.txt" range="1-999999999999":::\n', page_rel="a.md")
     assert "Text." in out and "one\ntwo" in out
     assert docfx.code_snippet("a\nb\nc", start="2", end="99999999999") == "b\nc"
+
+
+def test_code_snippet_ranges_are_clamped_to_the_file() -> None:
+    """``?range=1-999999999``/``#L1-L99999999`` ask for the whole file, not a list of a
+    billion line numbers; repeated ranges stop at the snippet's line limit."""
+    code = "a\nb\nc"
+    assert docfx.code_snippet(code, ranges="1-999999999") == code
+    assert docfx.code_snippet(code, start="2", end="99999999999999") == "b\nc"
+    assert docfx.code_snippet(code, ranges="50-60") == ""
+    assert docfx.code_snippet(code, ranges="3-1") == code
+    many = docfx.code_snippet("x\n" * 50_000, ranges=",".join(["1-50000"] * 500))
+    assert many is not None and many.count("\n") < 200_000
+
+
+def test_include_fan_out_without_cycles_is_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Ten includes of a file that includes the next file ten times, eight deep, is
+    10**8 includes with no cycle: the page stops at the include limit, one warning."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["*.md"]}]}}')
+    write(tmp_path, "index.md", "# I\n\n" + "[!INCLUDE [x](includes/f0.md)]\n\n" * 10)
+    for i in range(8):
+        write(tmp_path, f"includes/f{i}.md", f"x{i}\n\n" + f"[!INCLUDE [x](f{i + 1}.md)]\n\n" * 10)
+    write(tmp_path, "includes/f8.md", "leaf\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "index.md").read_text(), page_rel="index.md", warnings=warnings)
+    assert out.count("x0") + out.count("x1") + out.count("leaf") < 300
+    assert sum("later ones not inlined" in w for w in warnings) == 1
+    assert len(warnings) <= 2  # one per limit, not one per refused include (1,751)
+
+
+@pytest.mark.parametrize(("opener", "count"), [("[!INCLUDE [", 20_000), ("<xref:", 40_000)])
+def test_unclosed_includes_and_xrefs_are_linear(tmp_path: Path, write: Callable[..., Path], opener: str,
+                                                count: int) -> None:
+    """10,000 ``[!INCLUDE [`` (33 s) or ``<xref:`` (5 s) on one page: each scanned to the
+    end of the page (quadratic; the counts here took far over the 60 s alarm)."""
+    import signal
+
+    def stop(*_: Any) -> None:
+        raise TimeoutError(opener)
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(60)
+    try:
+        out = site.preprocess("# T\n\n" + opener * count + "\n", page_rel="index.md", warnings=[])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert out.count(opener.strip("[")) >= count
+    assert "x" in site.preprocess("[!INCLUDE [a \\] b](inc.md)]x\n", page_rel="index.md", warnings=[])
+
+
+def test_code_snippet_numbers_beyond_int_parsing() -> None:
+    """``?range=1-`` with 5,000 digits raised ValueError (Python's 4,300-digit limit:
+    the page was lost) and ``²`` (``isdigit`` but not ``int``) did too."""
+    code = "a\nb\nc"
+    assert docfx.code_snippet(code, ranges="1-" + "9" * 5000) == code
+    assert docfx.code_snippet(code, ranges="2-²") == "b"
+    assert docfx.code_snippet(code, start="²", end="9" * 5000) == code

@@ -433,3 +433,62 @@ def test_deeply_nested_conditions_do_not_crash(tmp_path: Path, write: Callable[.
     site = jekyll.load(tmp_path, "_config.yml")
     out = site.preprocess("{% if site.on %}" * 400 + "deep" + "{% endif %}" * 400, page_rel="p.md")
     assert "deep" in out and "{%" not in out
+
+
+def _hostile_site(tmp_path: Path, write: Callable[..., Path]) -> Any:
+    write(tmp_path, "_config.yml", "title: x\n")
+    write(tmp_path, "index.md", "# I\n")
+    write(tmp_path, "_includes/b.md", "x\n" + "{% include b.md %}\n" * 10)
+    write(tmp_path, "_includes/h.md", "<p hidden>gone</p>shown" + "<p hidden>" * 20_000)
+    return jekyll.load(tmp_path, "_config.yml")
+
+
+def test_self_include_fan_out_is_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A file including itself ten times is 10**8 includes at depth 8: the page stops
+    at the include limit, with one warning per limit."""
+    site = _hostile_site(tmp_path, write)
+    warnings: list[str] = []
+    out = site.preprocess("# I\n\n" + "{% include b.md %}\n" * 10, page_rel="index.md", warnings=warnings)
+    assert out.count("x") == jekyll._MAX_INCLUDES and len(warnings) == 2
+
+
+def test_doubling_assign_is_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``assign a = a | append: a`` sixty times is a 2**61-character string; values and
+    the page's output are cut, with a warning."""
+    site = _hostile_site(tmp_path, write)
+    page = ('{% assign a = "xx" %}\n' + "{% assign a = a | append: a %}\n" * 60 + "{{ a }}" * 1000
+            + "{% capture c %}{{a}}{{a}}{% endcapture %}" * 50 + "{{ c }}" * 1000)
+    warnings: list[str] = []
+    out = site.preprocess(page, page_rel="index.md", warnings=warnings)
+    assert len(out) <= jekyll._MAX_RENDERED_CHARS + jekyll._MAX_VALUE_CHARS and len(warnings) == 1
+
+
+@pytest.mark.parametrize("opener", ["{{", "{% raw %}", "{% comment %}", "{% capture a %}", "{% highlight py %}",
+                                    "{::comment}", "{::a"])
+def test_unclosed_liquid_and_kramdown_tags_are_linear(tmp_path: Path, write: Callable[..., Path],
+                                                      opener: str) -> None:
+    """20,000 openers without a closer (about 200 KB) are rendered in linear time; each
+    used to be scanned to the end of the page (5,000 ``{% highlight %}``: 16 s). The
+    size of the output is checked; the 60 s alarm is only a safety net."""
+    import signal
+
+    def stop(*_: Any) -> None:
+        raise TimeoutError(opener)
+
+    site = _hostile_site(tmp_path, write)
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(60)
+    try:
+        out = site.preprocess("# T\n\n" + opener * 20_000 + "\n", page_rel="index.md", warnings=[])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert len(out) <= 20_000 * len(opener) + 10
+
+
+def test_hidden_elements_in_includes_and_raw_placeholders(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """20,000 unclosed ``<p hidden>`` in an include took 32 s; a page holding the NUL
+    placeholder of a raw block itself raised IndexError."""
+    site = _hostile_site(tmp_path, write)
+    out = site.preprocess("{% include h.md %}\n\x00RAW9\x00", page_rel="index.md", warnings=[])
+    assert "gone" not in out and "shown" in out and "\x00RAW9\x00" in out

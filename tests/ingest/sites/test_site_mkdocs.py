@@ -628,3 +628,47 @@ def test_hostile_lines_are_bounded_work(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code, str(root), str(tmp_path / "a")], capture_output=True,
                           text=True, timeout=90, check=False)
     assert done.returncode == 0 and done.stdout.strip() == "1", done.stderr[-500:]
+
+
+def test_snippet_line_selectors_are_clamped() -> None:
+    """``file.md:1:<5,000 digits>`` raised ValueError (the page was lost) and
+    ``:1:-1,1:-1,...`` 20,000 times selected 10**8 lines."""
+    from murar.ingest.markup.pymdown import _select_lines
+
+    lines = ["l"] * 5000
+    assert _select_lines(lines, ":1:" + "9" * 5000) == lines
+    assert _select_lines(lines, ":-" + "9" * 5000 + ":2") == ["l", "l"]
+    assert len(_select_lines(lines, ":" + ",".join(["1:-1"] * 20_000)) or []) <= 100_000
+
+
+def test_mkdocstrings_blocks_parse_each_module_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """300 ``::: pkg.mod.fN`` blocks on a 1.9 MB module parsed it (and, when it did not
+    parse, parsed it again looking for a re-export) once per block: the page hit the
+    180 s budget and was lost. Each module is now parsed once per page, and a page's
+    API sources are bounded (_MAX_API_SOURCE_CHARS)."""
+    import ast
+
+    from murar.ingest.markup import pyapi
+
+    root = tmp_path / "proj"
+    (root / "pkg").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: K\nplugins:\n  - mkdocstrings\n")
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "mod.py").write_text("".join(f'def f{i}(a):\n    """Doc {i}."""\n' for i in range(50)))
+    (root / "pkg" / "bad.py").write_text("def broken(:\n")
+    (root / "docs" / "api.md").write_text(
+        "# API\n\n" + "".join(f"::: pkg.mod.f{i}\n\n::: pkg.bad.g{i}\n\n" for i in range(50)))
+    parsed: list[int] = []
+    real_parse = ast.parse
+
+    def counting_parse(source: str, *args: object, **kwargs: object) -> ast.Module:
+        parsed.append(len(source))
+        return real_parse(source, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(pyapi.ast, "parse", counting_parse)
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "api.md", site=site, assets_dir=tmp_path / "a")
+    text = " ".join(s.text for s in doc.sections)
+    assert all(f"Doc {i}." in text for i in range(50))
+    assert len(parsed) == 2

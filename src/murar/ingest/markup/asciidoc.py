@@ -53,7 +53,7 @@ import contextlib
 import io
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html import escape as html_escape
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -66,6 +66,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     compound_block_ends,
     dangling_continuations,
     implicit_table_headers,
+    markdown_quotes,
     xref_texts,
 )
 from murar.ingest.markup.builder import (
@@ -76,6 +77,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
+from murar.ingest.mdlimits import bounded_int
 from murar.ingest.sites.base import Site
 from murar.ingest.tables import parse_table_node
 from murar.schema import ParsedDocument
@@ -86,6 +88,10 @@ _LOCK = threading.Lock()
 _DIRECTIVE = re.compile(r"^(include|ifdef|ifndef|ifeval|endif)::([^\[]*)\[(.*)\]\s*$")
 _ATTR_ENTRY = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
 _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
+#: characters an attribute value, or a line after attribute substitution, may reach: ":a1: {a0}{a0}",
+#: ":a2: {a1}{a1}"... doubles a value per line (60 lines: 2**60 characters, MemoryError)
+MAX_ATTRIBUTE_CHARS = 100_000
+MAX_SUBSTITUTED_CHARS = 1_000_000
 _ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
 _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
 _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[^\]]*\]""")
@@ -158,8 +164,16 @@ class _Pre:
         self.included: list[str] = []
         self.titles: dict[str, str] = {}
 
-    def sub(self, text: str) -> str:
-        return _ATTR_REF.sub(lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), m.group(0)), text)
+    def sub(self, text: str, limit: int = MAX_SUBSTITUTED_CHARS) -> str:
+        """``text`` with its attribute references replaced by their values, cut at
+        ``limit`` characters (a warning says so)."""
+        out = _bounded_sub(text, lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), m.group(0)),
+                           limit)
+        if out is None:
+            self.warnings.append(f"attribute substitution over {limit} characters cut: {text[:40]!r}")
+            return _bounded_sub(text, lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), m.group(0)),
+                                limit, cut=True) or ""
+        return out
 
     def condition(self, kind: str, target: str, expr: str) -> bool:
         if kind == "ifeval":
@@ -238,7 +252,7 @@ class _Pre:
                     if am.group(1) or am.group(3):
                         self.attrs.pop(name, None)
                     else:
-                        self.attrs[name] = self.sub(am.group(4) or "")
+                        self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
                     out.append(line)
                     continue
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
@@ -477,25 +491,34 @@ def _attrlist(text: str) -> dict[str, str]:
     return out
 
 
+_MAX_SELECTED_LINES = 100_000  # lines one include may select (``lines=1..-1;1..-1;...`` repeats them)
+_MAX_INDENT = 80
+
+
 def _select(lines: list[str], opts: dict[str, str]) -> list[str]:
-    """Apply ``lines=`` (``1..5;10..-1``), ``tag=``/``tags=`` and ``indent=``."""
+    """Apply ``lines=`` (``1..5;10..-1``), ``tag=``/``tags=`` and ``indent=``.
+    Numbers are clamped (:func:`~murar.ingest.mdlimits.bounded_int`), at most
+    :data:`_MAX_SELECTED_LINES` lines are selected and ``indent`` is at most
+    :data:`_MAX_INDENT`."""
     if "lines" in opts:
         keep: list[str] = []
         for part in re.split(r"[;,]", opts["lines"]):
+            if len(keep) >= _MAX_SELECTED_LINES:
+                break
             m = re.match(r"^\s*(\d+)(?:\.\.(-?\d+))?\s*$", part)
             if not m:
                 continue
-            a = int(m.group(1))
-            b = int(m.group(2)) if m.group(2) else a
-            keep.extend(lines[a - 1: None if b == -1 else b])
-        lines = keep
+            a = bounded_int(m.group(1)) or 0
+            b = (bounded_int(m.group(2)) or 0) if m.group(2) else a
+            keep.extend(lines[max(a - 1, 0): None if b == -1 else b])
+        lines = keep[:_MAX_SELECTED_LINES]
     tags = opts.get("tags") or opts.get("tag")
     if tags:
         lines = _select_tags(lines, tags)
     if "indent" in opts and opts["indent"].isdigit():
         body = [ln for ln in lines if ln.strip()]
         strip = min((len(ln) - len(ln.lstrip(" ")) for ln in body), default=0)
-        pad = " " * int(opts["indent"])
+        pad = " " * min(bounded_int(opts["indent"]) or 0, _MAX_INDENT)
         lines = [pad + ln[strip:] if ln.strip() else ln for ln in lines]
     return lines
 
@@ -583,8 +606,9 @@ def _ifeval(expr: str) -> bool:
 def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts, cross reference text)."""
-    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(lines)))))
+    auto-numbered callouts, cross reference text, Markdown-style blockquotes)."""
+    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(
+        markdown_quotes(lines))))))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -665,7 +689,28 @@ def _plain_text(line: str) -> str:
     return html_escape(line, quote=False)
 
 
-def _value_refs(value: str, attrs: dict[str, str], depth: int = 4) -> str:
+def _bounded_sub(text: str, repl: Callable[[re.Match[str]], str], limit: int, *, cut: bool = False) -> str | None:
+    """``_ATTR_REF.sub(repl, text)`` while it stays within ``limit`` characters; past
+    it, None (or, with ``cut``, the first ``limit`` characters), without building
+    the whole result."""
+    out: list[str] = []
+    size = pos = 0
+    for m in _ATTR_REF.finditer(text):
+        piece = repl(m)
+        out += (text[pos:m.start()], piece)
+        size += m.start() - pos + len(piece)
+        pos = m.end()
+        if size > limit:
+            return "".join(out)[:limit] if cut else None
+    out.append(text[pos:])
+    size += len(text) - pos
+    if size > limit:
+        return "".join(out)[:limit] if cut else None
+    return "".join(out)
+
+
+def _value_refs(value: str, attrs: dict[str, str], depth: int = 4,
+                _done: dict[tuple[str, int], str] | None = None) -> str:
     """An attribute ``value`` as asciidoc-py may be given it: references to other
     defined attributes replaced by their values (up to ``depth`` levels), the
     rest escaped so they show as written.
@@ -673,9 +718,13 @@ def _value_refs(value: str, attrs: dict[str, str], depth: int = 4) -> str:
     asciidoc-py does not substitute inside a value passed to it, and drops the
     whole line of a reference whose value holds ``{name}``; Asciidoctor shows a
     missing attribute reference as written (``attribute-missing: skip``).
+    The result is cut at :data:`MAX_ATTRIBUTE_CHARS` characters; each attribute is
+    expanded once per level (a value of 30,000 references to one of 30,000
+    references... is not expanded 30,000**4 times).
     """
     if "{" not in value:
         return value
+    done = {} if _done is None else _done
 
     def sub(m: re.Match[str]) -> str:
         if m.group(1):
@@ -683,9 +732,14 @@ def _value_refs(value: str, attrs: dict[str, str], depth: int = 4) -> str:
         inner = attrs.get(m.group(2))
         if inner is None:
             return _CHAR_ATTRS.get(m.group(2), "\\" + m.group(0))
-        return _value_refs(inner, attrs, depth - 1) if depth > 0 else "\\" + m.group(0)
+        if depth <= 0:
+            return "\\" + m.group(0)
+        key = (m.group(2), depth - 1)
+        if key not in done:
+            done[key] = _value_refs(inner, attrs, depth - 1, done)
+        return done[key]
 
-    return _ATTR_REF.sub(sub, value)
+    return _bounded_sub(value, sub, MAX_ATTRIBUTE_CHARS, cut=True) or ""
 
 
 def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:

@@ -211,6 +211,34 @@ def dangling_continuations(lines: list[str]) -> list[str]:
     return [line for i, line in enumerate(lines) if i not in skip]
 
 
+_QUOTE_MARKS = re.compile(r"^(?:>[ \t]?)+")
+
+
+def markdown_quotes(lines: list[str]) -> list[str]:
+    """``lines`` with each Markdown-style blockquote (Asciidoctor: lines starting
+    with ``>`` at the start of a block, outside verbatim blocks) written as a
+    ``____`` quote block, nested levels flattened into it. asciidoc-py has no such
+    blocks: it failed on the first one ("unexpected error") and the rest of the
+    page was lost."""
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not ignored[i] and lines[i].startswith(">") and (i == 0 or not lines[i - 1].strip()):
+            j = i
+            while j < len(lines) and not ignored[j] and lines[j].startswith(">"):
+                j += 1
+            out += ["____", *(_QUOTE_MARKS.sub("", ln) for ln in lines[i:j]), "____"]
+            i = j
+            continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
 _COMPOUND = re.compile(r"^(={4,}|--)$")
 
 

@@ -64,6 +64,7 @@ from murar.ingest.markup.builder import (
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
+from murar.ingest.mdlimits import add_nesting_room, cap_nesting
 from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
 
@@ -96,7 +97,7 @@ _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://play
 
 def myst_markdown_it() -> MarkdownIt:
     """The markdown-it parser configured for MyST (see module doc)."""
-    return (MarkdownIt("commonmark", {"html": True}).enable("table")
+    return (add_nesting_room(MarkdownIt("commonmark", {"html": True})).enable("table")
             .use(front_matter_plugin).use(myst_block_plugin).use(myst_role_plugin).use(colon_fence_plugin)
             .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin)
             .use(footnote_plugin))
@@ -176,6 +177,8 @@ class MystParser:
             self.b.warnings.append(f"directives nested deeper than {MAX_NESTING} levels: kept as text")
             self.b.block(text[: self.opts.max_code_chars])
             return
+        text, deep = cap_nesting(text)  # markdown-it drops the rest of a page past its nesting limit
+        self.b.warnings.extend(deep)
         try:
             tokens = self.md.parse(text)
         except Exception as err:  # markdown-it is total; never lose the page on a plugin bug

@@ -49,15 +49,15 @@ def find_object(tree: ast.Module, path: Sequence[str]) -> ast.Module | _Def | No
     return node
 
 
-def imported_names(source: str, name: str, *, module: str, is_package: bool) -> list[str]:
-    """Where ``name`` may come from when the module ``source`` imports it, as
-    absolute dotted names, as griffe follows aliases: ``from .main import BaseModel``
-    in ``pkg/__init__.py`` gives ``pkg.main.BaseModel`` (explicit imports first,
-    at the top level or under an ``if``/``try``), then ``pkg.x.BaseModel`` for each
-    ``from .x import *``. Empty when ``name`` is not imported there."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+def imported_names(source: str | ast.Module | None, name: str, *, module: str, is_package: bool) -> list[str]:
+    """Where ``name`` may come from when the module ``source`` (its text, or its tree
+    from :func:`parse_module`) imports it, as absolute dotted names, as griffe
+    follows aliases: ``from .main import BaseModel`` in ``pkg/__init__.py`` gives
+    ``pkg.main.BaseModel`` (explicit imports first, at the top level or under an
+    ``if``/``try``), then ``pkg.x.BaseModel`` for each ``from .x import *``. Empty
+    when ``name`` is not imported there or the source does not parse."""
+    tree = parse_module(source) if isinstance(source, str) else source
+    if tree is None:
         return []
     explicit: list[str] = []
     starred: list[str] = []
@@ -165,16 +165,26 @@ def _block(node: ast.Module | _Def, *, qualname: str, heading: int | None, child
     return out
 
 
-def render_object(source: str, path: Sequence[str], *, identifier: str, options: dict[str, Any]) -> str | None:
-    """Markdown documenting the object at attribute ``path`` of the module ``source``.
+def parse_module(source: str) -> ast.Module | None:
+    """The syntax tree of the module ``source``; None when it does not parse. Never raises."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def render_object(source: str | ast.Module | None, path: Sequence[str], *, identifier: str,
+                  options: dict[str, Any]) -> str | None:
+    """Markdown documenting the object at attribute ``path`` of the module ``source``
+    (its text, or its tree from :func:`parse_module`, so that a page documenting
+    many objects of one module parses it once).
 
     ``identifier`` is the dotted name written after ``:::`` (the root heading);
     ``options`` the block's and the site's mkdocstrings options. Returns None
     when the source does not parse or holds no such object. Never raises.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parse_module(source) if isinstance(source, str) else source
+    if tree is None:
         return None
     node = find_object(tree, path)
     if node is None:

@@ -48,6 +48,7 @@ Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses pat
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 from collections.abc import Callable
@@ -57,6 +58,7 @@ from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.mdlimits import bounded_int
 from murar.ingest.paths import ResolvedLink
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -96,6 +98,10 @@ _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
 _MAX_SOURCE = 2_000_000
 _MAX_ALIAS_HOPS = 24
+#: characters of Python source the mkdocstrings blocks of one page may parse, each file once
+#: (300 "::: pkg.mod.fN" blocks re-parsed a 1.9 MB module each time: the page hit the 180 s budget)
+_MAX_API_SOURCE_CHARS = 10_000_000
+_MAX_SELECTED_LINES = 100_000  # lines one snippet's line ranges may select
 _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
                            re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
@@ -135,6 +141,9 @@ class PymdownTransformer:
         self.site = site
         self.extensions = extensions
         self.warnings: list[str] = []
+        # mkdocstrings sources parsed for this page (file -> tree), and the characters it may still parse
+        self._api_trees: dict[str, ast.Module | None] = {}
+        self._api_chars_left = _MAX_API_SOURCE_CHARS
 
     def transform(self, text: str, *, page_rel: str) -> str:
         appended = self.site.config.settings.get("snippets.auto_append", "")
@@ -320,7 +329,11 @@ class PymdownTransformer:
         return out
 
     def _render_api(self, identifier: str, options: dict[str, object]) -> str | None:
-        from murar.ingest.markup.pyapi import imported_names, render_object
+        from murar.ingest.markup.pyapi import (
+            imported_names,
+            parse_module,
+            render_object,
+        )
 
         handler = options.pop("__handler__", "python")
         finder = getattr(self.site, "resolve_python_object", None)
@@ -344,13 +357,20 @@ class PymdownTransformer:
             except OSError as err:
                 self.warnings.append(f"mkdocstrings ::: {identifier}: cannot read {rel} ({err})")
                 return None
-            text = render_object(source, path, identifier=identifier, options=options)
+            if rel not in self._api_trees:
+                if self._api_chars_left < len(source):
+                    self.warnings.append(f"mkdocstrings ::: {identifier}: the page's API sources are over"
+                                         f" {_MAX_API_SOURCE_CHARS} characters; {rel} not read, API text left out")
+                    return None
+                self._api_chars_left -= len(source)
+                self._api_trees[rel] = parse_module(source)
+            text = render_object(self._api_trees[rel], path, identifier=identifier, options=options)
             if text is not None:
                 return text
             if path:
                 module = ".".join(target.split(".")[: len(target.split(".")) - len(path)])
                 queue += [".".join([alias, *path[1:]]) for alias in
-                          imported_names(source, path[0], module=module, is_package=rel.endswith("__init__.py"))]
+                          imported_names(self._api_trees[rel], path[0], module=module, is_package=rel.endswith("__init__.py"))]
         self.warnings.append(f"mkdocstrings ::: {identifier}: source not found; API text left out")
         return None
 
@@ -510,9 +530,10 @@ def _include_lines(lines: list[str], spec: str, *, mdx: bool) -> list[str]:
 
     def index(bound: str) -> int:
         bound = bound.split(".", 1)[0].strip()
-        if not bound or bound == "e" or not bound.isdigit():
+        n = bounded_int(bound) if bound.isdigit() else None
+        if not bound or bound == "e" or n is None:
             return count
-        return min(max(int(bound), 1), max(count, 1))
+        return min(max(n, 1), max(count, 1))
 
     out: list[str] = []
     parts = spec.split(",") if mdx else spec.split()
@@ -715,7 +736,9 @@ def _line_index(value: str, count: int) -> int | None:
     """A 1-based snippet line number (negative: from the end) as a 0-based index; None when empty."""
     if not value or value == "-":
         return None
-    n = int(value)
+    n = bounded_int(value)
+    if n is None:  # not a number: the whole file, as an empty bound
+        return None
     return max(count + n, 0) if n < 0 else max(n - 1, 0)
 
 
@@ -730,6 +753,7 @@ def _select_lines(lines: list[str], selector: str) -> list[str] | None:
 
     Section marker lines (``--8<-- [start:x]``/``[end:x]``) are never part of the
     output, whatever was selected. Returns None when the named section is absent.
+    Line numbers are clamped and at most 100,000 lines are selected.
     """
     if selector and not selector[1:2].isdigit() and selector[1:2] not in ("", ":", "-", ","):
         name = selector[1:].lower()
@@ -751,6 +775,9 @@ def _select_lines(lines: list[str], selector: str) -> list[str] | None:
     if selector:
         picked = []
         for part in selector[1:].split(","):
+            if len(picked) >= _MAX_SELECTED_LINES:  # ":1:-1,1:-1,..." repeats the file
+                picked = picked[:_MAX_SELECTED_LINES]
+                break
             bounds = (part.split(":", 1) + [""])[:2]
             start = _line_index(bounds[0], len(lines))
             end = _line_index(bounds[1], len(lines))

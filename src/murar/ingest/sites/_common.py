@@ -194,6 +194,20 @@ def checked_rel(root: Path, rel: str) -> ResolvedLink:
     return ResolvedLink(rel_path=resolved.relative_to(root).as_posix())
 
 
+def sub_closed(pattern: re.Pattern[str], end: re.Pattern[str], repl: Callable[[re.Match[str]], str],
+                text: str) -> str:
+    """``pattern.sub(repl, text)`` for a block pattern ``open(.*?)close`` whose closing
+    tag alone is ``end``: only the text up to the last closing tag is searched, so
+    openers without a closer after them (Jekyll ``{% raw %}`` 5,000 times took 4.6 s) are not
+    each scanned to the end of the text. The same matches, in linear time."""
+    last = None
+    for last in end.finditer(text):
+        pass
+    if last is None:
+        return text
+    return pattern.sub(repl, text[:last.end()]) + text[last.end():]
+
+
 def split_link(link: str) -> tuple[str, str]:
     """``(path, suffix)`` of a local link: the unquoted path and the ``?query#fragment`` part."""
     parts = urlsplit(link.strip().strip("<>"))

@@ -10,7 +10,8 @@ Python macros; it renders what is data and drops what is code:
   nothing and is counted;
 - ``{% set name = "value" %}`` defines a variable for the rest of the page;
 - ``{% include "file" %}`` inserts the file found by the caller's ``include``
-  (rendered too, at most :data:`MAX_INCLUDE_DEPTH` deep);
+  (rendered too, at most :data:`MAX_INCLUDE_DEPTH` deep and :data:`MAX_INCLUDES`
+  times per page);
 - ``{% raw %}...{% endraw %}`` is kept as written; ``{# ... #}`` comments and
   every other ``{% ... %}`` tag go (their body stays), a line holding only a
   tag goes whole.
@@ -23,15 +24,34 @@ from collections.abc import Callable
 from typing import Any
 
 MAX_INCLUDE_DEPTH = 4
+MAX_INCLUDES = 200  # includes rendered for one page, all depths together: a file including itself N times is N**depth
 MAX_OUTPUT_CHARS = 5_000_000
 
-_RAW_OPEN = re.compile(r"\{%-?\s*raw\s*-?%\}")
-_RAW_CLOSE = re.compile(r"\{%-?\s*endraw\s*-?%\}")
-_TAG_LINE = re.compile(r"^[ \t]*\{%([^\n]*?)%\}[ \t]*\n", re.MULTILINE)
+# opening and closing delimiters, scanned by _sub_spans (not one "open(.*?)close" regex: that is
+# quadratic on a page of openers without a closer, such as 20,000 "{#")
+_RAW = (re.compile(r"\{%-?\s*raw\s*-?%\}"), re.compile(r"\{%-?\s*endraw\s*-?%\}"))
+_COMMENT = (re.compile(r"\{#"), re.compile(r"#\}"))
+_TAG_LINE = re.compile(r"^[ \t]*\{%-?(.*?)-?%\}[ \t]*\n", re.MULTILINE)  # one line: linear
+_TAG = (re.compile(r"\{%-?"), re.compile(r"-?%\}"))
+_EXPR = (re.compile(r"\{\{-?"), re.compile(r"-?\}\}"))
 _SET = re.compile(r"^\s*set\s+([A-Za-z_]\w*)\s*=\s*(.+?)\s*$", re.DOTALL)
 _INCLUDE = re.compile(r"""^\s*include\s+(["'])(.+?)\1""")
 _STRING = re.compile(r"""^(["'])(.*)\1$""", re.DOTALL)
 _PATH_PART = re.compile(r"""\.([A-Za-z_]\w*)|\[\s*(["'])(.*?)\2\s*\]|\[\s*(\d+)\s*\]""")
+
+
+def _sub_spans(text: str, delims: tuple[re.Pattern[str], re.Pattern[str]], fn: Callable[[str], str]) -> str:
+    """``text`` with each span from an opener to the first closer after it replaced
+    by ``fn(what lies between)``; an opener without a closer stays. Linear: the
+    scan stops at the first opener that has no closer (none after it has one)."""
+    opener, closer = delims
+    out: list[str] = []
+    pos = 0
+    while (start := opener.search(text, pos)) and (stop := closer.search(text, start.end())):
+        out += (text[pos:start.start()], fn(text[start.end():stop.start()]))
+        pos = stop.end()
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _lookup(expr: str, variables: dict[str, Any]) -> tuple[bool, Any]:
@@ -71,55 +91,35 @@ def _printable(value: Any) -> str | None:
     return None
 
 
-def _sub_delimited(text: str, opener: str, closer: str, repl: Callable[[str], str]) -> str:
-    """``text`` with each ``opener ... closer`` span replaced by ``repl(inside)``,
-    in one left-to-right pass (linear: an opener without a closer ends the pass)."""
-    out: list[str] = []
-    pos = 0
-    while (start := text.find(opener, pos)) >= 0:
-        end = text.find(closer, start + len(opener))
-        if end < 0:
-            break
-        out += [text[pos:start], repl(text[start + len(opener):end])]
-        pos = end + len(closer)
-    out.append(text[pos:])
-    return "".join(out)
-
-
 def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str | None] | None = None,
-           warnings: list[str] | None = None, depth: int = 0) -> str:
+           warnings: list[str] | None = None, depth: int = 0,
+           _page: tuple[list[int], set[str]] | None = None) -> str:
     """``text`` with its Jinja2 markup reduced as the module doc says.
 
     ``variables``: the template's names (the caller's ``{% set %}`` values are
     added to a copy); ``include(name)``: the text of an included template, None
     when missing. ``warnings`` gets one line for the expressions not printed and
-    one per missing include. Never raises; the output is bounded by
-    :data:`MAX_OUTPUT_CHARS`.
+    one per missing include or include over the limits. Never raises; the output
+    is bounded by :data:`MAX_OUTPUT_CHARS`, includes by :data:`MAX_INCLUDE_DEPTH`
+    and :data:`MAX_INCLUDES`; time is linear in the text and the included files.
     """
     if "{{" not in text and "{%" not in text and "{#" not in text:
         return text
+    # what the whole page (all include depths) may still include: files, characters; the refusals warned about
+    left, refused = _page if _page is not None else ([MAX_INCLUDES, MAX_OUTPUT_CHARS], set())
     variables = dict(variables)
     raws: list[str] = []
 
-    def keep_raw(m: re.Match[str]) -> str:
-        raws.append(m.group(1))
+    def keep_raw(body: str) -> str:
+        raws.append(body)
         return f"\x00raw{len(raws) - 1}\x00"
 
-    parts: list[str] = []
-    pos = 0
-    while (opened := _RAW_OPEN.search(text, pos)) is not None:
-        closed = _RAW_CLOSE.search(text, opened.end())
-        if closed is None:
-            break
-        parts += [text[pos:opened.start()], f"\x00raw{len(raws)}\x00"]
-        raws.append(text[opened.end():closed.start()])
-        pos = closed.end()
-    text = "".join([*parts, text[pos:]])
-    text = _sub_delimited(text, "{#", "#}", lambda body: "")
+    text = _sub_spans(text, _RAW, keep_raw)
+    text = _sub_spans(text, _COMMENT, lambda _: "")
     unprinted: list[str] = []
 
     def tag(body: str) -> str:
-        body = body.strip().strip("-").strip()
+        body = body.strip()
         setm = _SET.match(body)
         if setm:
             found, value = _lookup(setm.group(2), variables)
@@ -128,20 +128,28 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
             return ""
         incm = _INCLUDE.match(body)
         if incm and include is not None:
-            if depth >= MAX_INCLUDE_DEPTH:
-                if warnings is not None:
-                    warnings.append(f"macros: include {incm.group(2)!r} nested too deep; not included")
+            name = incm.group(2)
+            why = ("nested too deep" if depth >= MAX_INCLUDE_DEPTH else
+                   f"over {MAX_INCLUDES} includes or {MAX_OUTPUT_CHARS} included characters in the page"
+                   if left[0] <= 0 or left[1] <= 0 else "")
+            if why:
+                if warnings is not None and why not in refused:  # one warning per reason and page
+                    warnings.append(f"macros: include {name!r} {why}; not included (nor the later ones so refused)")
+                refused.add(why)
                 return ""
-            inner = include(incm.group(2))
+            inner = include(name)
             if inner is None:
                 if warnings is not None:
-                    warnings.append(f"macros: include {incm.group(2)!r} not found")
+                    warnings.append(f"macros: include {name!r} not found")
                 return ""
-            return render(inner, variables, include=include, warnings=warnings, depth=depth + 1)
+            left[0] -= 1
+            left[1] -= len(inner)
+            return render(inner[:MAX_OUTPUT_CHARS], variables, include=include, warnings=warnings, depth=depth + 1,
+                          _page=(left, refused))
         return ""
 
     def expr(body: str) -> str:
-        body = body.strip().strip("-").strip()
+        body = body.strip()
         found, value = _lookup(body.split("|", 1)[0], variables)
         shown = _printable(value) if found else None
         if shown is None:
@@ -150,15 +158,15 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
         return shown
 
     def whole_line_tag(m: re.Match[str]) -> str:
-        if "%}" in m.group(1):  # more than one tag on the line: left to the inline pass
-            return m.group(0)
         out = tag(m.group(1))
         return out + "\n" if out else ""
 
     text = _TAG_LINE.sub(whole_line_tag, text)
-    text = _sub_delimited(text, "{%", "%}", tag)
-    text = _sub_delimited(text, "{{", "}}", expr)[:MAX_OUTPUT_CHARS]
+    text = _sub_spans(text, _TAG, tag)[:MAX_OUTPUT_CHARS]
+    text = _sub_spans(text, _EXPR, expr)[:MAX_OUTPUT_CHARS]
     if unprinted and warnings is not None and depth == 0:
         sample = ", ".join(repr(u[:40]) for u in unprinted[:3])
         warnings.append(f"macros: {len(unprinted)} expression(s) not rendered (site macros are not run): {sample}")
-    return re.sub("\x00raw(\\d+)\x00", lambda r: raws[int(r.group(1))], text)
+    # a page may hold "\x00raw7\x00" itself: only the numbers handed out here are put back
+    return re.sub("\x00raw(\\d{1,9})\x00", lambda r: raws[int(r.group(1))] if int(r.group(1)) < len(raws)
+                  else r.group(0), text)

@@ -53,6 +53,7 @@ from urllib.parse import parse_qs, unquote
 from murar.errors import ConfigError
 from murar.ingest.markup.mdtext import FenceTracker, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.mdlimits import bounded_int
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     IMAGE_SUFFIXES,
@@ -79,6 +80,10 @@ DEFAULT_FILES = ("**/*.md", "**/*.yml")
 MARKDOWN_TOC = "toc.md"
 DEFAULT_EXCLUDE = ("**/obj/**", "**/includes/**", "_themes/**", "**/bin/**")
 _MAX_INCLUDE_DEPTH = 8
+#: includes inlined into one page at all depths, and their characters: without cycles, ten includes
+#: of a file that includes the next one ten times, eight deep, are 10**8 includes
+_MAX_INCLUDES = 200
+_MAX_INCLUDED_CHARS = 5_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +255,8 @@ def _read_json(root: Path, rel: str) -> dict[str, Any]:
 
 # ----------------------------------------------------------------- syntax
 
-_INCLUDE = re.compile(r"\[!INCLUDE\s*\[(?P<title>(?:[^\]\\]|\\.)*)\]\(\s*<?(?P<path>[^)>\s]+)>?(?:\s+\"[^\"]*\")?\s*\)\]",
+# (a title holds no "[" nor line end: "[!INCLUDE [" 10,000 times made each title scan to the end: >20 s)
+_INCLUDE = re.compile(r"\[!INCLUDE\s*\[(?P<title>(?:[^\[\]\\\n]|\\.)*)\]\(\s*<?(?P<path>[^)>\s]+)>?(?:\s+\"[^\"]*\")?\s*\)\]",
                       re.IGNORECASE)
 _CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s?#]+)(?:\?(?P<query>[^)\s#]*))?"
                        r"(?:#(?P<frag>[^)\s]*))?(?:\s+\"[^\"]*\")?\s*\)\]",
@@ -279,7 +285,7 @@ _FENCE_ANY = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}(?P<c>[-*_])(?:[ \t]*(?P=c)){2,}[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 # cross references (DocFX "Links and Cross References"): <xref:uid>, <xref href="uid"/>, [](xref:uid), @uid
-_XREF_AUTOLINK = re.compile(r"<xref:(?P<uid>[^>\s]+)>", re.IGNORECASE)
+_XREF_AUTOLINK = re.compile(r"<xref:(?P<uid>[^<>\s]+)>", re.IGNORECASE)  # [^<..]: "<xref:" x10,000 took 6 s
 _XREF_TAG = re.compile(r"<xref\s[^>]*?\b(?:href|uid)\s*=\s*(?P<q>[\"'])(?P<uid>.*?)(?P=q)[^>]*?(?:/>|>\s*</xref>|>)",
                        re.IGNORECASE)
 _XREF_EMPTY_LINK = re.compile(r"(?<!!)\[\s*\]\(\s*<?xref:(?P<uid>[^)\s>]+)>?\s*\)", re.IGNORECASE)
@@ -377,7 +383,9 @@ def code_snippet(code: str, *, name: str = "", ranges: str = "", start: str = ""
     ``#``, ``'``, ``--``, ``<!-- -->``, ``/* */`` ...) or ``#region name`` and
     its ``#endregion``; names match without case; the tag lines of other snippets
     inside it are left out and its common indentation is removed (as DocFX's
-    ``CodeSnippetExtractor`` does). Line numbers count from 1. Never raises."""
+    ``CodeSnippetExtractor`` does). Line numbers count from 1; ranges are clamped
+    to the file's lines, only the first 1000 comma-separated parts are read and a
+    snippet holds at most 100,000 lines. Never raises."""
     lines = code.split("\n")
     if name:
         wanted = name.strip().lower()
@@ -404,21 +412,31 @@ def code_snippet(code: str, *, name: str = "", ranges: str = "", start: str = ""
         body = [ln for ln in lines[first:last if last >= 0 else len(lines)]
                 if not (_SNIPPET_TAG.match(ln) or _REGION.match(ln) or _END_REGION.match(ln))]
         return _dedent(body)
-    picked: list[int] = []
+    spans: list[tuple[int, int]] = []
     if ranges:
-        for part in ranges.split(","):
+        for part in ranges.split(",")[:_MAX_RANGE_PARTS]:
             a, _, b = part.strip().partition("-")
-            if a.strip().isdigit():
-                lo = int(a)
-                hi = int(b) if b.strip().isdigit() else (len(lines) if b == "" and "-" in part else lo)
-                picked += range(max(lo, 1), min(hi, len(lines)) + 1)  # clamped: a huge range costs nothing
+            low = bounded_int(a) if a.strip().isdigit() else None
+            if low is not None:
+                high = bounded_int(b) if b.strip().isdigit() else None
+                spans.append((low, high if high is not None else (len(lines) if b == "" and "-" in part else low)))
     elif start or end:
-        lo = int(start) if start.isdigit() else 1
-        hi = int(end) if end.isdigit() else len(lines)
-        picked = list(range(max(lo, 1), min(hi, len(lines)) + 1))
-    if not picked:
+        begin = bounded_int(start) if start.isdigit() else None
+        stop = bounded_int(end) if end.isdigit() else None
+        spans.append((1 if begin is None else begin, len(lines) if stop is None else stop))
+    if all(lo > hi for lo, hi in spans):
         return code
-    return _dedent([lines[n - 1] for n in picked if 0 < n <= len(lines)])
+    picked: list[int] = []
+    for lo, hi in spans:  # clamped to the file: "?range=1-999999999" is the whole file, not a billion numbers
+        picked += range(max(lo, 1), min(hi, len(lines)) + 1)
+        if len(picked) > _MAX_SNIPPET_LINES:
+            picked = picked[:_MAX_SNIPPET_LINES]
+            break
+    return _dedent([lines[n - 1] for n in picked])
+
+
+_MAX_RANGE_PARTS = 1000  # comma-separated parts of one ``range`` read
+_MAX_SNIPPET_LINES = 100_000  # lines one snippet may pick (repeated ranges count again)
 
 
 def _dedent(lines: list[str]) -> str:
@@ -798,13 +816,21 @@ class DocfxSite:
         return "\n".join(line if fences.in_code(line) else _outside_code(line, rewrite) for line in body.split("\n"))
 
     def _inline_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
-                         stack: tuple[str, ...]) -> str:
-        """``[!INCLUDE]`` directives outside fenced code replaced by the included files."""
+                         stack: tuple[str, ...], left: list[int] | None = None) -> str:
+        """``[!INCLUDE]`` directives outside fenced code replaced by the included files
+        (:meth:`_expand_includes`); ``left`` is shared by the nested calls."""
+        left = [_MAX_INCLUDES, _MAX_INCLUDED_CHARS, 1] if left is None else left  # 1: cycle warning still due
         return outside_fences(body, lambda part: self._expand_includes(part, page_rel=page_rel, file_rel=file_rel,
-                                                                      warnings=warnings, depth=depth, stack=stack))
+                                                                      warnings=warnings, depth=depth, stack=stack,
+                                                                      left=left))
 
     def _expand_includes(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
-                         stack: tuple[str, ...]) -> str:
+                         stack: tuple[str, ...], left: list[int]) -> str:
+        """``body`` with its ``[!INCLUDE]`` files inlined (nested ones too, at most
+        :data:`_MAX_INCLUDE_DEPTH` deep, no cycle); ``left``: the includes and
+        characters the page may still inline (:data:`_MAX_INCLUDES`,
+        :data:`_MAX_INCLUDED_CHARS`) and whether the cycle warning is still due; an
+        include over a limit is dropped with a warning."""
         out: list[str] = []
         pos = 0
         for m in _INCLUDE.finditer(body):
@@ -816,19 +842,30 @@ class DocfxSite:
                 warnings.append(f"include {target!r}: {res.problem or 'not found'}")
                 continue
             if res.rel_path in stack or depth >= _MAX_INCLUDE_DEPTH:
-                warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
+                if left[2]:  # one warning for the page (a fan-out repeats it thousands of times)
+                    warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}"
+                                    " (not inlined, nor the page's other such includes)")
+                left[2] = 0
+                continue
+            if left[0] <= 0 or left[1] <= 0:
+                if left[0] >= 0:  # one warning for the rest of the page
+                    warnings.append(f"include {target!r} and the later ones not inlined: the page is over"
+                                    f" {_MAX_INCLUDES} includes or {_MAX_INCLUDED_CHARS} included characters")
+                left[0] = -1
                 continue
             try:
                 raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
             except OSError as err:
                 warnings.append(f"include {target!r}: cannot read ({err})")
                 continue
+            left[0] -= 1
+            left[1] -= len(raw)
             _, inc, _ = split_front_matter(raw)
             # nested includes first, relative to the include itself (DocFX), then every link
             # of the expanded text rebased once to the page (rebasing first sent a nested
             # include to includes/includes/x.md)
             inc = self._inline_includes(inc, page_rel=res.rel_path, file_rel=res.rel_path, warnings=warnings,
-                                        depth=depth + 1, stack=(*stack, res.rel_path))
+                                        depth=depth + 1, stack=(*stack, res.rel_path), left=left)
             inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
                                exists=lambda p: (self._root / p).is_file()).strip("\n")
             prefix = _line_prefix(body, m.start())

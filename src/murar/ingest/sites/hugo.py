@@ -72,6 +72,7 @@ from murar.ingest.sites._common import (
     split_front_matter,
     split_link,
     strip_base,
+    sub_closed,
     suffix_of,
     url_base_path,
     yaml_front_matter,
@@ -340,6 +341,7 @@ _SHORTCODE = re.compile(
     re.DOTALL,
 )
 _ESCAPED = re.compile(r"\{\{([<%])/\*(.*?)\*/([>%])\}\}", re.DOTALL)
+_ESCAPED_END = re.compile(r"\*/[>%]\}\}")
 _ARG = re.compile(r"""(?:([A-Za-z_][\w-]*)\s*=\s*)?("(?:[^"\\]|\\.)*"|`[^`]*`|'[^']*'|[^\s"'`]+)""")
 
 
@@ -966,7 +968,7 @@ class HugoSite:
             escaped.append("{{" + m.group(1) + m.group(2) + m.group(3) + "}}")
             return f"\x00HUGOESC{len(escaped) - 1}\x00"
 
-        body = _ESCAPED.sub(protect, body)
+        body = sub_closed(_ESCAPED, _ESCAPED_END, protect, body)  # 10,000 unclosed "{{</*": 5.4 s with .sub
         out: list[str] = []
         pos = 0
         h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
@@ -1119,7 +1121,9 @@ class HugoSite:
                     pos = close.end()
         out.append(body[pos:])
         text = "".join(out)
-        return re.sub("\x00HUGOESC(\\d+)\x00", lambda m: escaped[int(m.group(1))], text)
+        # the page may hold "\x00HUGOESC7\x00" itself: only the numbers handed out here are put back
+        return re.sub("\x00HUGOESC(\\d{1,9})\x00", lambda m: escaped[int(m.group(1))]
+                      if int(m.group(1)) < len(escaped) else m.group(0), text)
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
                  stack: tuple[str, ...]) -> str:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,7 @@ from murar.ingest.sites._common import (
     split_front_matter,
     split_link,
     strip_base,
+    sub_closed,
     suffix_of,
     url_base_path,
 )
@@ -83,6 +85,13 @@ JEKYLL_KEYS = frozenset({"baseurl", "url", "markdown", "kramdown", "theme", "rem
 JUPYTER_BOOK_KEYS = frozenset({"execute", "sphinx", "launch_buttons", "only_build_toc_files", "parse",
                                "bibtex_bibfiles", "latex", "repository"})
 _MAX_INCLUDE_DEPTH = 8
+#: limits of one page's Liquid: includes at all depths (a file including itself ten times is
+#: 10**8 includes at depth 8), characters included, characters of one variable (``assign a = a |
+#: append: a`` doubles it), characters rendered
+_MAX_INCLUDES = 200
+_MAX_INCLUDED_CHARS = 5_000_000
+_MAX_VALUE_CHARS = 100_000
+_MAX_RENDERED_CHARS = 5_000_000
 
 
 def looks_like_jekyll(config_path: Path) -> bool:
@@ -274,10 +283,15 @@ def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
 
 # ------------------------------------------------------------------- Liquid
 
+# block tags, each with the pattern of its closing tag (see sub_closed)
 _RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+_RAW_END = re.compile(r"\{%-?\s*endraw\s*-?%\}")
 _COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}", re.DOTALL)
+_COMMENT_END = re.compile(r"\{%-?\s*endcomment\s*-?%\}")
 _HIGHLIGHT = re.compile(r"\{%-?\s*highlight\s+([\w+#-]+)[^%]*-?%\}\n?(.*?)\{%-?\s*endhighlight\s*-?%\}", re.DOTALL)
+_HIGHLIGHT_END = re.compile(r"\{%-?\s*endhighlight\s*-?%\}")
 _CAPTURE = re.compile(r"\{%-?\s*capture\s+([\w.-]+)\s*-?%\}(.*?)\{%-?\s*endcapture\s*-?%\}", re.DOTALL)
+_CAPTURE_END = re.compile(r"\{%-?\s*endcapture\s*-?%\}")
 _TOKEN = re.compile(r"\{%-?\s*(?P<tag>\w+)(?P<tagargs>.*?)-?%\}|\{\{-?(?P<expr>.*?)-?\}\}", re.DOTALL)
 _INCLUDE_TARGET = re.compile(r"((?:\{\{.*?\}\}|[^\s{])+)(.*)$", re.DOTALL)
 _PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
@@ -289,9 +303,11 @@ _TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s
 _ABBREVIATION = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:[^\n]*$\n?", re.MULTILINE)
 _QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?!:)[^}\n]*\}[ \t]*$", re.MULTILINE)
 _IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?!:)[^}\n]*\}")
-_KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^}]*?/\}|\{::comment\}.*?\{:/comment\}|\{::(\w+)[^}]*\}|\{:/(\w+)?\}",
-                           re.DOTALL)
-_HIDDEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
+# ([^{}], not [^}]: "{::a" 20,000 times made each marker scan to the end of the text)
+_KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^{}]*?/\}|\{::(\w+)[^{}]*\}|\{:/(\w+)?\}")
+_KRAMDOWN_COMMENT = re.compile(r"\{::comment\}.*?\{:/comment\}", re.DOTALL)
+_KRAMDOWN_COMMENT_END = re.compile(r"\{:/comment\}")
+_HIDDEN_OPEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -300,6 +316,9 @@ class _Scope:
 
     values: dict[str, str]
     meta: dict[str, Any] = field(default_factory=dict)  # the page's front matter (lists included)
+    # what the page may still include (files, characters) and render (characters); shared with its includes
+    # and whether a too deep include is still to be warned about
+    left: list[int] = field(default_factory=lambda: [_MAX_INCLUDES, _MAX_INCLUDED_CHARS, _MAX_RENDERED_CHARS, 1])
 
     def lookup(self, name: str) -> str:
         return self.values.get(name.strip(), "")
@@ -480,24 +499,29 @@ class JekyllSite:
             raws.append(m.group(1))
             return f"\x00RAW{len(raws) - 1}\x00"
 
-        text = _RAW.sub(keep_raw, text)
-        text = _COMMENT.sub("", text)
-        text = _HIGHLIGHT.sub(lambda m: _fence(m, text), text)
+        text = sub_closed(_RAW, _RAW_END, keep_raw, text)
+        text = sub_closed(_COMMENT, _COMMENT_END, lambda _: "", text)
+        text = sub_closed(_HIGHLIGHT, _HIGHLIGHT_END, lambda m: _fence(m, text), text)
 
         def capture(m: re.Match[str]) -> str:
             scope.values[m.group(1)] = self.render_liquid(m.group(2), page_rel=page_rel, file_rel=file_rel,
-                                                          scope=scope, warnings=warnings, depth=depth).strip()
+                                                          scope=scope, warnings=warnings,
+                                                          depth=depth).strip()[:_MAX_VALUE_CHARS]
             return ""
 
         text = _conditionals(text, scope)
-        text = _CAPTURE.sub(capture, text)
+        text = sub_closed(_CAPTURE, _CAPTURE_END, capture, text)
         out: list[str] = []
         pos = 0
-        for m in _TOKEN.finditer(text):
+        for m in _tokens(text):
             out.append(text[pos:m.start()])
             pos = m.end()
+            if scope.left[2] <= 0:
+                break
             if m.group("expr") is not None:
-                out.append(self._expression(m.group("expr"), scope))
+                value = self._expression(m.group("expr"), scope)
+                scope.left[2] -= len(value)
+                out.append(value)
                 continue
             tag, args = m.group("tag"), m.group("tagargs").strip()
             if tag in ("include", "include_relative", "include_cached"):  # include_cached: jekyll-include-cache
@@ -505,15 +529,22 @@ class JekyllSite:
                                          warnings=warnings, depth=depth))
             elif tag == "assign":
                 name, _, expr = args.partition("=")
-                scope.values[name.strip()] = self._expression(expr, scope)
+                scope.values[name.strip()] = self._expression(expr, scope)[:_MAX_VALUE_CHARS]
             elif tag == "link":
                 out.append("/" + args.strip().strip("'\"").lstrip("/"))
             elif tag in ("tabs", "tab", "endtabs"):
                 out.append(_tab_marker(tag, args, scope))
             # every other tag (if/for/unless/case/when/else/end*, plugin tags) is dropped
-        out.append(text[pos:])
+        if scope.left[2] <= 0:
+            if scope.left[2] > -_MAX_RENDERED_CHARS * 10:  # one warning for the page
+                warnings.append(f"{file_rel}: Liquid output over {_MAX_RENDERED_CHARS} characters; the rest is cut")
+            scope.left[2] = -_MAX_RENDERED_CHARS * 10
+        else:
+            out.append(text[pos:])
         rendered = "".join(out)
-        return re.sub("\x00RAW(\\d+)\x00", lambda r: raws[int(r.group(1))], rendered)
+        # the text may hold "\x00RAW7\x00" itself: only the numbers handed out here are put back
+        return re.sub("\x00RAW(\\d{1,9})\x00", lambda r: raws[int(r.group(1))] if int(r.group(1)) < len(raws)
+                      else r.group(0), rendered)
 
     def _expression(self, expr: str, scope: _Scope) -> str:
         parts = [p.strip() for p in _split_filters(expr)]
@@ -598,19 +629,30 @@ class JekyllSite:
             warnings.append(f"{{% {tag} {target} %}}: {res.problem or 'not found'}")
             return self._theme_include(target, params_text, scope)
         if depth >= _MAX_INCLUDE_DEPTH:
-            warnings.append(f"{{% {tag} {target} %}}: nesting deeper than {_MAX_INCLUDE_DEPTH}")
+            if scope.left[3]:  # one warning for the page
+                warnings.append(f"{{% {tag} {target} %}}: nesting deeper than {_MAX_INCLUDE_DEPTH} (not included,"
+                                f" nor the other includes that deep)")
+            scope.left[3] = 0
+            return ""
+        if scope.left[0] <= 0 or scope.left[1] <= 0:
+            if scope.left[0] >= 0:  # one warning for the rest of the page
+                warnings.append(f"{{% {tag} {target} %}} and the later includes skipped: the page is over"
+                                f" {_MAX_INCLUDES} includes or {_MAX_INCLUDED_CHARS} included characters")
+            scope.left[0] = -1
             return ""
         try:
             raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
         except OSError as err:
             warnings.append(f"{{% {tag} {target} %}}: cannot read ({err})")
             return ""
+        scope.left[0] -= 1
+        scope.left[1] -= len(raw)
         if tag == "include_relative":
             raw = split_front_matter(raw)[1]
-        raw = _HIDDEN.sub("", raw)
+        raw = _strip_hidden(raw)
         raw = rebase_links(raw, from_rel=res.rel_path, to_rel=page_rel,
                            exists=lambda p: (self._root / p).is_file()) if tag == "include_relative" else raw
-        inner = _Scope(dict(scope.values), scope.meta)
+        inner = _Scope(dict(scope.values), scope.meta, scope.left)
         for m in _PARAM.finditer(params_text):
             value = _literal(m.group(2))
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
@@ -751,6 +793,28 @@ def _conditionals(text: str, scope: _Scope, depth: int = 0) -> str:
     return "".join(out)
 
 
+def _strip_hidden(text: str) -> str:
+    """``text`` without its hidden HTML elements (``hidden``/``aria-hidden="true"``),
+    each up to the first closing tag of its name. An opening tag whose name is
+    not closed after it stays, and so does every later one of that name (one
+    ``.*?</\\1>`` regex scanned to the end from each: 20,000 ``<p hidden>`` took 32 s)."""
+    out: list[str] = []
+    pos = 0
+    unclosed: set[str] = set()
+    for m in _HIDDEN_OPEN.finditer(text):
+        name = m.group(1).lower()
+        if m.start() < pos or name in unclosed:
+            continue
+        close = re.compile(rf"</{re.escape(name)}>", re.IGNORECASE).search(text, m.end())
+        if close is None:
+            unclosed.add(name)
+            continue
+        out.append(text[pos:m.start()])
+        pos = close.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _choose(kind: str, marks: list[re.Match[str]], scope: _Scope) -> int | None:
     """Index of the branch rendered, ``-1`` for none, ``None`` when not known."""
     if kind == "case":
@@ -777,6 +841,36 @@ def _choose(kind: str, marks: list[re.Match[str]], scope: _Scope) -> int | None:
         if value:
             return k
     return -1
+
+
+def _tokens(text: str) -> Iterator[re.Match[str]]:
+    """``_TOKEN.finditer(text)``, without scanning to the end of the text from each
+    ``{{``/``{%`` that has no closer after it (5,000 ``{{`` took 2.3 s): such an
+    opener, and every later one of its kind, is text."""
+    closers = {"{%": "%}", "{{": "}}"}
+    next_open = {"{%": -1, "{{": -1}  # the next position of each opener at or after pos (-2: none left)
+    next_close = {"{%": -1, "{{": -1}  # the first closer after that opener
+    pos = 0
+    while True:
+        for o, at in next_open.items():
+            if -2 < at < pos:
+                found = text.find(o, pos)
+                next_open[o] = found if found >= 0 else -2
+        live = [(at, o) for o, at in next_open.items() if at >= 0]
+        if not live:
+            return
+        start, o = min(live)
+        if next_close[o] < start + 2:
+            next_close[o] = text.find(closers[o], start + 2)
+        if next_close[o] < 0:
+            next_open[o] = -2  # no closer after it: neither it nor a later one is a token
+            continue
+        m = _TOKEN.match(text, start)
+        if m:
+            yield m
+            pos = m.end()
+        else:
+            pos = start + 1
 
 
 def _tab_marker(tag: str, args: str, scope: _Scope) -> str:
@@ -1081,7 +1175,7 @@ def _strip_attribute_lists(text: str) -> str:
     text = _IAL_LINE.sub("", text)
     text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
     text = _IAL_SPAN.sub("", text)
-    return _KRAMDOWN_EXT.sub("", text)
+    return _KRAMDOWN_EXT.sub("", sub_closed(_KRAMDOWN_COMMENT, _KRAMDOWN_COMMENT_END, lambda _: "", text))
 
 
 def load(root: Path, config_file: str | None = None) -> JekyllSite:

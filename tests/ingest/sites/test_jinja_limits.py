@@ -1,0 +1,53 @@
+"""Hostile templates for the Jinja2 reducer of the macros plugin (:mod:`murar.ingest.sites._jinja`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from murar.ingest.sites import _jinja
+
+
+def test_unclosed_delimiters_are_linear() -> None:
+    """200,000 ``{#``/``{%``/``{{``/``{% raw %}`` without a closer stay text; each used
+    to rescan the rest of the page (20,000 ``{{`` took 35 s). Run in a subprocess,
+    the 60 s limit only a safety net."""
+    code = ("from murar.ingest.sites import _jinja\n"
+            "for t in ('{#' * 200000, '{%' * 200000, '{{' * 200000):\n"
+            "    assert _jinja.render(t, {}) == t\n"
+            "assert _jinja.render('{% raw %}' * 50000, {}) == ''\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_delimiters_still_reduce() -> None:
+    text = 'a {% raw %}{{x}}{% endraw %} {{ y }} {#c#} {%- set z = "q" -%}{{z}} {{-z-}}\n{% if x %}\nb\n'
+    assert _jinja.render(text, {"y": "Y"}) == "a {{x}} Y  q q\nb\n"
+
+
+def test_self_include_fan_out_is_bounded_with_one_warning_per_reason() -> None:
+    """A file that includes itself 30 times is 30**4 includes at depth 4; the page
+    stops at MAX_INCLUDES and says so once."""
+    calls: list[str] = []
+
+    def include(name: str) -> str:
+        calls.append(name)
+        return "x\n" + '{% include "b" %}\n' * 30
+
+    warnings: list[str] = []
+    out = _jinja.render('{% include "b" %}\n' * 30, {}, include=include, warnings=warnings)
+    assert len(calls) == _jinja.MAX_INCLUDES
+    assert out.count("x") == _jinja.MAX_INCLUDES
+    assert len(warnings) == 2 and "too deep" in warnings[0] and "over 200 includes" in warnings[1]
+
+
+def test_large_includes_stop_at_the_output_limit() -> None:
+    warnings: list[str] = []
+    out = _jinja.render('{% include "b" %}' * 30, {}, include=lambda _: "y" * 2_000_000, warnings=warnings)
+    assert len(out) <= _jinja.MAX_OUTPUT_CHARS + 2_000_000 and len(warnings) == 1
+
+
+def test_placeholder_text_in_the_page_is_left_alone() -> None:
+    """A page holding the NUL placeholder of a raw block itself (a number never handed
+    out, or 5,000 digits) used to raise IndexError/ValueError."""
+    text = "{{ x }}\x00raw9\x00 \x00raw" + "9" * 5000 + "\x00"
+    assert _jinja.render(text, {"x": "X"}) == text.replace("{{ x }}", "X")
