@@ -187,3 +187,25 @@ def test_unclosed_html_comments_are_linear() -> None:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
     assert normalise("a<!-- x -->b<!-- murar-tabs: set -->c<!--\ny-->d<!--open") == "ab<!-- murar-tabs: set -->cd"
+
+
+def test_a_huge_included_file_is_cut_not_loaded_whole(tmp_path: Path) -> None:
+    # a snippet (MkDocs), a [!INCLUDE] (DocFX) or a Hugo include of a 6 MB file reads 5 MB, with a warning
+    from murar.ingest.markup.builder import MAX_INCLUDE_BYTES, read_include
+    from murar.ingest.sites.detect import open_site
+
+    big = "word " * (6_000_000 // 5)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets\n")
+    (tmp_path / "big.txt").write_text(big)
+    (tmp_path / "docs" / "index.md").write_text("# Page\n\nBefore.\n\n--8<-- \"big.txt\"\n\nAfter.\n")
+    from murar.ingest.markup.pymdown import convert_pymdown
+
+    doc = convert_pymdown(tmp_path / "docs" / "index.md", site=open_site(tmp_path).site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Before." in text and "After." in text
+    assert any("larger than 5000000 bytes" in w for w in doc.warnings)
+    warnings: list[str] = []
+    assert len(read_include(tmp_path / "big.txt", label="x", warnings=warnings)) == MAX_INCLUDE_BYTES
+    assert warnings == ["x: file larger than 5000000 bytes, cut there"]
+    assert read_include(tmp_path / "docs" / "index.md", label="y", max_bytes=10) == "# Page\n\nBe"

@@ -117,6 +117,29 @@ def page_rel(path: Path, root: Path) -> str:
         raise IngestError(f"{path} is outside the site root {root}") from err
 
 
+#: bytes of one included file (snippet, partial, include, code sample) read; the rest is cut
+MAX_INCLUDE_BYTES = 5_000_000
+
+
+def read_include(path: Path, *, label: str, warnings: list[str] | None = None,
+                 max_bytes: int = MAX_INCLUDE_BYTES) -> str:
+    """The text of a file a page pulls in (include, snippet, partial, code sample):
+    UTF-8 (BOM dropped, bad bytes replaced), at most ``max_bytes`` bytes read; a
+    longer file is cut there with a warning naming ``label``, so one huge include
+    never loads whole (a page file is bounded the same way by :func:`read_source`).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with path.open("rb") as fh:
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        data = data[:max_bytes]
+        if warnings is not None:
+            warnings.append(f"{label}: file larger than {max_bytes} bytes, cut there")
+    return data.decode("utf-8-sig", errors="replace")
+
+
 def read_source(path: Path, *, max_bytes: int, warnings: list[str]) -> str:
     """Read a text source file: UTF-8 (BOM tolerated), else Windows-1252, else
     UTF-8 with replacement; files over ``max_bytes`` bytes are truncated.

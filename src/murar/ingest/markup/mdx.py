@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
-from murar.ingest.markup.builder import page_rel, read_source
+from murar.ingest.markup.builder import page_rel, read_include, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.sites.base import Site
@@ -227,7 +227,7 @@ class MdxTransformer:
             return None
         path = self.site.config.root / res.rel_path
         try:
-            return res.rel_path, path.read_text(encoding="utf-8-sig", errors="replace")
+            return res.rel_path, read_include(path, label=f"partial {target!r}", warnings=self.warnings)
         except OSError as err:
             self.warnings.append(f"partial {target!r}: cannot read {res.rel_path} ({err})")
             return None

@@ -55,7 +55,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
-from murar.ingest.markup.builder import page_rel, read_source
+from murar.ingest.markup.builder import page_rel, read_include, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.mdlimits import bounded_int
@@ -272,8 +272,8 @@ class PymdownTransformer:
             self.warnings.append(f"{kind} {res.rel_path} includes itself; not included again")
             return None
         try:
-            return res.rel_path, (self.site.config.root / res.rel_path).read_text(encoding="utf-8-sig",
-                                                                                   errors="replace")
+            return res.rel_path, read_include(self.site.config.root / res.rel_path, label=f"{kind} {name!r}",
+                                              warnings=self.warnings)
         except OSError as err:
             self.warnings.append(f"{kind} {name!r}: cannot read ({err})")
             return None

@@ -51,6 +51,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from murar.errors import ConfigError
+from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import FenceTracker, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.mdlimits import bounded_int
@@ -854,7 +855,7 @@ class DocfxSite:
                 left[0] = -1
                 continue
             try:
-                raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+                raw = read_include(self._root / res.rel_path, label=f"include {target!r}", warnings=warnings)
             except OSError as err:
                 warnings.append(f"include {target!r}: cannot read ({err})")
                 continue
@@ -914,7 +915,7 @@ class DocfxSite:
             warnings.append(f"code snippet {target!r}: {res.problem or 'not found'}")
             return ""
         try:
-            code = (self._root / res.rel_path).read_text(encoding="utf-8", errors="replace")
+            code = read_include(self._root / res.rel_path, label=f"code {res.rel_path}")
         except OSError:
             return ""
         part = code_snippet(code, name=name, ranges=ranges, start=start, end=end)

@@ -54,6 +54,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
+from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
@@ -1136,7 +1137,7 @@ class HugoSite:
             warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
         try:
-            raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+            raw = read_include(self._root / res.rel_path, label=f"include {target!r}", warnings=warnings)
         except OSError as err:
             warnings.append(f"include {target!r}: cannot read ({err})")
             return ""
@@ -1162,7 +1163,7 @@ class HugoSite:
                             else f"glossary definition {term!r}: cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
         try:
-            raw = (self._root / rel).read_text(encoding="utf-8-sig", errors="replace")
+            raw = read_include(self._root / rel, label=f"glossary definition {term!r}", warnings=warnings)
         except OSError as err:
             warnings.append(f"glossary definition {term!r}: cannot read ({err})")
             return ""
@@ -1190,7 +1191,7 @@ class HugoSite:
                 warnings.append(f"include {target!r}: {res.problem or 'not found'}")
                 return ""
             try:
-                return (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace").rstrip("\n")
+                return read_include(self._root / res.rel_path, label=f"include {target!r}", warnings=warnings).rstrip("\n")
             except OSError as err:
                 warnings.append(f"include {target!r}: cannot read ({err})")
                 return ""
@@ -1209,7 +1210,7 @@ class HugoSite:
             warnings.append(f"code sample {target!r}: not found (tried {', '.join(cands) or 'no file'})")
             return ""
         try:
-            code = (self._root / found).read_text(encoding="utf-8-sig", errors="replace")
+            code = read_include(self._root / found, label=f"code sample {target!r}", warnings=warnings)
         except OSError as err:
             warnings.append(f"code sample {target!r}: cannot read ({err})")
             return ""

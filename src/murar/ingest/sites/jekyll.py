@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from murar.errors import ConfigError
+from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
@@ -641,7 +642,7 @@ class JekyllSite:
             scope.left[0] = -1
             return ""
         try:
-            raw = (self._root / res.rel_path).read_text(encoding="utf-8-sig", errors="replace")
+            raw = read_include(self._root / res.rel_path, label=f"{{% {tag} {target} %}}", warnings=warnings)
         except OSError as err:
             warnings.append(f"{{% {tag} {target} %}}: cannot read ({err})")
             return ""

@@ -64,6 +64,7 @@ from murar.ingest.frontmatter import (
     load_yaml_safely,
     parse_front_matter,
 )
+from murar.ingest.markup.builder import read_include
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _jinja
 from murar.ingest.sites._common import checked_rel, glob_regex
@@ -539,7 +540,7 @@ class MkDocsSite:
         res = self._checked(join_rel(self._config.settings.get("macros.include_dir", self._docs), name))
         path = self._config.root / res.rel_path if res.rel_path else None
         try:
-            return path.read_text(encoding="utf-8", errors="replace") if path and path.is_file() else None
+            return read_include(path, label=f"macros include {res.rel_path}") if path and path.is_file() else None
         except OSError:
             return None
 
