@@ -54,6 +54,12 @@ class MarkdownOptions(MarkupOptions):
     plugins: tuple[str, ...] = ()
 
 
+#: markdown-it plugins for the Markdown every site generator reads on top of CommonMark:
+#: ``[^1]`` footnotes, which GitHub Flavored Markdown, kramdown (Jekyll), Goldmark (Hugo),
+#: Markdig (DocFX) and remark-gfm (Docusaurus) all render (the note's text ends the page)
+GENERATOR_PLUGINS: tuple[str, ...] = ("footnote",)
+
+
 def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
     md = add_nesting_room(MarkdownIt("commonmark", {"html": True}).enable("table"))
     for name in plugins:

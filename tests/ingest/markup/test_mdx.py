@@ -264,3 +264,23 @@ def test_hostile_jsx_is_kept_as_text() -> None:
     for text in ("<a " * 100_000, ("<a <a <a <a x\n" * 5_000), ("<Foo a={{\n" * 5_000), "{" * 100_000):
         md, _ = mdx_to_markdown(text, page_rel="a.mdx", site=site)
         assert len(md) >= len(text) // 4, text[:20]
+
+
+def test_footnotes_read_as_the_generators_render_them(tmp_path: Path) -> None:
+    # GFM footnotes: remark-gfm (Docusaurus), kramdown (Jekyll), Goldmark (Hugo), Markdig (DocFX)
+    # render "[^1]" as a note at the end of the page; the marker and "[^1]:" never show as text
+    from murar.ingest.markup.registry import converter_for
+    from murar.ingest.sites.detect import open_site
+
+    body = "# Limits\n\nUploads stop at 2 GB[^size] per file.\n\n[^size]: Measured after compression.\n\nNext.\n"
+    site = _site(tmp_path)
+    page = site.config.root / "docs" / "limits.mdx"
+    page.write_text(body)
+    mdx_text = "\n".join(s.text for s in convert_mdx(page, site=site, assets_dir=tmp_path / "a").sections)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "limits.md").write_text(body)
+    md_doc = converter_for("markdown")(plain / "limits.md", site=open_site(plain).site, assets_dir=tmp_path / "b")
+    for text in (mdx_text, "\n".join(s.text for s in md_doc.sections)):
+        assert "Uploads stop at 2 GB per file." in text and "Measured after compression." in text
+        assert "[^size]" not in text and "Next." in text

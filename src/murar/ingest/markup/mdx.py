@@ -40,7 +40,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
+from murar.ingest.markdown import (
+    GENERATOR_PLUGINS,
+    MarkdownOptions,
+    convert_markdown_text,
+)
 from murar.ingest.markup.builder import page_rel, read_include, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
@@ -593,7 +597,7 @@ def convert_mdx(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
     root = site.config.root
     rel = page_rel(path, root)
     warnings: list[str] = []
-    opts = MarkdownOptions()
+    opts = MarkdownOptions(plugins=GENERATOR_PLUGINS)  # remark-gfm footnotes, as Docusaurus renders them
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     markdown, mdx_warnings = mdx_to_markdown(text, page_rel=rel, site=site)
     return convert_markdown_text(markdown, path=path, root=root, site=site, options=opts,

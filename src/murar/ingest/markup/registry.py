@@ -20,7 +20,7 @@ from typing import Protocol
 
 from murar.errors import IngestError, MissingExtraError
 from murar.ingest.html import convert_html
-from murar.ingest.markdown import convert_markdown
+from murar.ingest.markdown import GENERATOR_PLUGINS, MarkdownOptions, convert_markdown
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -37,8 +37,10 @@ class MarkupConverter(Protocol):
 
 
 def convert_markdown_page(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
-    """Markdown (CommonMark + the Site's extensions) through :mod:`murar.ingest.markdown`."""
-    return convert_markdown(path, root=site.config.root, site=site)
+    """Markdown (CommonMark + tables + footnotes, :data:`~murar.ingest.markdown.GENERATOR_PLUGINS`,
+    and the Site's extensions) through :mod:`murar.ingest.markdown`."""
+    return convert_markdown(path, root=site.config.root, site=site,
+                            options=MarkdownOptions(plugins=GENERATOR_PLUGINS))
 
 
 def convert_html_page(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
