@@ -42,6 +42,7 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
@@ -115,7 +116,14 @@ _MAX_BRACE_EXPANSIONS = 256
 def _glob(rel: str, pattern: str) -> bool:
     """DocFX file-mapping glob match: ``**`` across folders, ``*`` within one, and
     without regard to case (DocFX's ``GlobMatcher.DefaultOptions`` has ``IgnoreCase``)."""
-    return re.fullmatch(glob_regex(pattern).pattern, rel, re.IGNORECASE | re.DOTALL) is not None
+    return _glob_compiled(pattern).fullmatch(rel) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob_compiled(pattern: str) -> re.Pattern[str]:
+    """The regex of a file-mapping glob, built once per pattern (every file of the
+    site is matched against every pattern of every group)."""
+    return re.compile(glob_regex(pattern).pattern, re.IGNORECASE | re.DOTALL)
 
 
 def expand_braces(pattern: str) -> list[str]:
