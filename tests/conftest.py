@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -137,3 +139,25 @@ def stand_in_mpnet(model_cache: Path) -> Callable[[], Path]:
         return folder
 
     return make
+
+
+@pytest.fixture
+def deadline() -> Callable[[int, str], contextlib.AbstractContextManager[None]]:
+    """``with deadline(60, "what"):`` raises ``TimeoutError("what")`` when the block runs
+    longer than that many seconds (SIGALRM). A safety net for tests of linear-time
+    rules on hostile input: the test still asserts on the output, never on a time."""
+
+    @contextlib.contextmanager
+    def within(seconds: int, what: str) -> Iterator[None]:
+        def stop(*_: object) -> None:
+            raise TimeoutError(what)
+
+        old = signal.signal(signal.SIGALRM, stop)
+        signal.alarm(seconds)
+        try:
+            yield
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+
+    return within

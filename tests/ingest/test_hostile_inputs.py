@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,23 +171,13 @@ def test_deep_nesting_in_myst_keeps_the_rest(tmp_path: Path, deep: str) -> None:
     assert any("nested deeper than" in w for w in doc.warnings)
 
 
-def test_unclosed_html_comments_are_linear() -> None:
+def test_unclosed_html_comments_are_linear(deadline: Callable[[int, str], Any]) -> None:
     """20,000 ``<!--`` without ``-->`` took 9.7 s in the comment stripping of every
     Markdown page (each scanned to the end of the text); the alarm is a safety net."""
-    import signal
-
     from murar.ingest.adobe import normalise
 
-    def stop(*_: object) -> None:
-        raise TimeoutError("comments")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(60)
-    try:
+    with deadline(60, "comments"):
         assert normalise("head\n" + "<!--" * 100_000 + "\n\ntail") == "head\n"
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     assert normalise("a<!-- x -->b<!-- murar-tabs: set -->c<!--\ny-->d<!--open") == "ab<!-- murar-tabs: set -->cd"
 
 

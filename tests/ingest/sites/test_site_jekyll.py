@@ -466,23 +466,13 @@ def test_doubling_assign_is_bounded(tmp_path: Path, write: Callable[..., Path]) 
 @pytest.mark.parametrize("opener", ["{{", "{% raw %}", "{% comment %}", "{% capture a %}", "{% highlight py %}",
                                     "{::comment}", "{::a"])
 def test_unclosed_liquid_and_kramdown_tags_are_linear(tmp_path: Path, write: Callable[..., Path],
-                                                      opener: str) -> None:
+                                                      opener: str, deadline: Callable[[int, str], Any]) -> None:
     """20,000 openers without a closer (about 200 KB) are rendered in linear time; each
     used to be scanned to the end of the page (5,000 ``{% highlight %}``: 16 s). The
     size of the output is checked; the 60 s alarm is only a safety net."""
-    import signal
-
-    def stop(*_: Any) -> None:
-        raise TimeoutError(opener)
-
     site = _hostile_site(tmp_path, write)
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(60)
-    try:
+    with deadline(60, opener):
         out = site.preprocess("# T\n\n" + opener * 20_000 + "\n", page_rel="index.md", warnings=[])
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     assert len(out) <= 20_000 * len(opener) + 10
 
 
