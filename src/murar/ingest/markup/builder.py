@@ -131,13 +131,20 @@ def read_include(path: Path, *, label: str, warnings: list[str] | None = None,
     Raises:
         OSError: the file cannot be read.
     """
+    data = _read_capped(path, max_bytes, warnings, f"{label}: file larger than {max_bytes} bytes, cut there")
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def _read_capped(path: Path, max_bytes: int, warnings: list[str] | None, message: str) -> bytes:
+    """The first ``max_bytes`` bytes of ``path``; ``message`` is warned when there were
+    more (the rest is never read). Raises ``OSError``."""
     with path.open("rb") as fh:
         data = fh.read(max_bytes + 1)
     if len(data) > max_bytes:
         data = data[:max_bytes]
         if warnings is not None:
-            warnings.append(f"{label}: file larger than {max_bytes} bytes, cut there")
-    return data.decode("utf-8-sig", errors="replace")
+            warnings.append(message)
+    return data
 
 
 def read_source(path: Path, *, max_bytes: int, warnings: list[str]) -> str:
@@ -148,13 +155,9 @@ def read_source(path: Path, *, max_bytes: int, warnings: list[str]) -> str:
         IngestError: the file cannot be read or looks binary (NUL bytes).
     """
     try:
-        with path.open("rb") as fh:
-            data = fh.read(max_bytes + 1)
+        data = _read_capped(path, max_bytes, warnings, f"file larger than {max_bytes} bytes: truncated")
     except OSError as err:
         raise IngestError(f"cannot read {path}: {err}") from err
-    if len(data) > max_bytes:
-        data = data[:max_bytes]
-        warnings.append(f"file larger than {max_bytes} bytes: truncated")
     if b"\x00" in data[:8192]:
         raise IngestError(f"{path.name} looks binary (NUL bytes), not a text page")
     try:
