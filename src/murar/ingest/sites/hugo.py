@@ -611,6 +611,15 @@ class HugoSite:
         """True when ``page_rel`` is an HTML content file (shortcode output there is HTML)."""
         return PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
 
+    def _read(self, rel: str, label: str, warnings: list[str]) -> str | None:
+        """The text of the file ``rel`` a shortcode pulls in (:func:`read_include`: size-capped,
+        the cut warned under ``label``), or ``None`` with a "cannot read" warning."""
+        try:
+            return read_include(self._root / rel, label=label, warnings=warnings)
+        except OSError as err:
+            warnings.append(f"{label}: cannot read ({err})")
+            return None
+
     def translate(self, key: str) -> str:
         """The default language's translation of ``key`` from the i18n folders
         (project ``i18n/``, then themes; files named after the language, e.g.
@@ -1136,10 +1145,8 @@ class HugoSite:
         if res.rel_path in stack or depth >= _MAX_INCLUDE_DEPTH:
             warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
-        try:
-            raw = read_include(self._root / res.rel_path, label=f"include {target!r}", warnings=warnings)
-        except OSError as err:
-            warnings.append(f"include {target!r}: cannot read ({err})")
+        raw = self._read(res.rel_path, f"include {target!r}", warnings)
+        if raw is None:
             return ""
         if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
             return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."),
@@ -1162,10 +1169,8 @@ class HugoSite:
             warnings.append(f"glossary definition {term!r}: no glossary entry" if rel is None
                             else f"glossary definition {term!r}: cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
-        try:
-            raw = read_include(self._root / rel, label=f"glossary definition {term!r}", warnings=warnings)
-        except OSError as err:
-            warnings.append(f"glossary definition {term!r}: cannot read ({err})")
+        raw = self._read(rel, f"glossary definition {term!r}", warnings)
+        if raw is None:
             return ""
         body = split_front_matter(raw)[1].strip()
         short, more, rest = body.partition("<!--more-->")
@@ -1190,11 +1195,8 @@ class HugoSite:
             if res.problem or res.rel_path is None:
                 warnings.append(f"include {target!r}: {res.problem or 'not found'}")
                 return ""
-            try:
-                return read_include(self._root / res.rel_path, label=f"include {target!r}", warnings=warnings).rstrip("\n")
-            except OSError as err:
-                warnings.append(f"include {target!r}: cannot read ({err})")
-                return ""
+            text = self._read(res.rel_path, f"include {target!r}", warnings)
+            return "" if text is None else text.rstrip("\n")
         return _SHORTCODE.sub(raw, code)
 
     def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str]) -> str:
@@ -1209,10 +1211,8 @@ class HugoSite:
         if found is None:
             warnings.append(f"code sample {target!r}: not found (tried {', '.join(cands) or 'no file'})")
             return ""
-        try:
-            code = read_include(self._root / found, label=f"code sample {target!r}", warnings=warnings)
-        except OSError as err:
-            warnings.append(f"code sample {target!r}: cannot read ({err})")
+        code = self._read(found, f"code sample {target!r}", warnings)
+        if code is None:
             return ""
         lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
         h = self._html_page(page_rel)
