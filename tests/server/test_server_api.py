@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -193,7 +194,12 @@ def test_feedback_appends_jsonl_with_answer(
     assert "time" in lines[1]
 
 
-def test_feedback_defaults_to_a_temp_dir(fake_service: FakeAnswerService) -> None:
+def test_feedback_defaults_to_a_temp_dir(
+    fake_service: FakeAnswerService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The default folder is made by tempfile.mkdtemp: point it at tmp_path so the
+    # test leaves nothing behind in the system temp folder.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     app = create_app(fake_service, config=ServerConfig())
     with TestClient(app) as c:
         assert (
@@ -202,6 +208,7 @@ def test_feedback_defaults_to_a_temp_dir(fake_service: FakeAnswerService) -> Non
         )
     path = app.state.murar.feedback.path
     assert path is not None and path.is_file() and "murar-feedback-" in str(path)
+    assert path.parent.parent == tmp_path
 
 
 def test_health_stats_info_docs(fake_service: FakeAnswerService) -> None:
