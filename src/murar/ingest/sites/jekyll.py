@@ -95,9 +95,34 @@ _MAX_VALUE_CHARS = 100_000
 _MAX_RENDERED_CHARS = 5_000_000
 
 
+#: folders only a Jekyll site has at its source root (Jekyll "Directory Structure")
+JEKYLL_FOLDERS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
+#: files that may hold the site's ``jekyll build --config a,b`` command, in the order read
+_BUILD_FILES = ("Makefile", "GNUmakefile", "netlify.toml", "package.json", "Rakefile", "Dockerfile",
+                "docker-compose.yml", "*.sh", "scripts/*.sh", "bin/*", ".github/workflows/*.yml",
+                ".github/workflows/*.yaml")
+_CONFIG_OPTION = re.compile(r"\bjekyll\b[^\n]*?--config(?:=|\s+)[\"']?([^\s\"']+)")
+
+
+def _has_jekyll_evidence(folder: Path, keys: set[str]) -> bool:
+    """Jekyll keys in the config, a Jekyll folder beside it, or a Gemfile naming jekyll."""
+    if keys & JEKYLL_KEYS or any((folder / name).is_dir() for name in JEKYLL_FOLDERS):
+        return True
+    gemfile = folder / "Gemfile"
+    try:
+        return gemfile.is_file() and re.search(r"""(?m)^\s*gem\s+["'](?:jekyll|github-pages)["']""",
+                                               gemfile.read_text(encoding="utf-8", errors="replace")) is not None
+    except OSError:
+        return False
+
+
 def looks_like_jekyll(config_path: Path) -> bool:
-    """True when ``config_path`` (a ``_config.yml``) is Jekyll's rather than Jupyter
-    Book's: no ``_toc.yml`` beside it and a Jekyll-only key, or no book-only key.
+    """True when ``config_path`` is a Jekyll config: ``_config.yml``/``.yaml``/``.toml``
+    (Jekyll's default names) with no ``_toc.yml`` beside it and a Jekyll-only key, or
+    no Jupyter Book key; another ``_config*`` file (one given with ``--config``, such
+    as ``_config_base.yml``) only when no default-named config is beside it and the
+    folder shows Jekyll (a Jekyll-only key, ``_layouts``/``_includes``/``_posts``/
+    ``_data``/``_sass``/``_drafts``, or a Gemfile naming ``jekyll``/``github-pages``).
     Never raises."""
     folder = config_path.parent
     if (folder / "_toc.yml").is_file() or (folder / "_toc.yaml").is_file():
@@ -106,9 +131,54 @@ def looks_like_jekyll(config_path: Path) -> bool:
         keys = set(load_data_file(config_path))
     except (OSError, ValueError):
         return False
+    if config_path.name not in CONFIG_FILES:
+        if any((folder / name).is_file() for name in CONFIG_FILES):
+            return False  # the default config decides
+        return _has_jekyll_evidence(folder, keys)
     if keys & JEKYLL_KEYS:
         return True
     return not keys & JUPYTER_BOOK_KEYS
+
+
+def config_files(root: Path, found: str | None) -> list[str]:
+    """The config files Jekyll reads for the site at ``root`` (posix, relative to
+    ``root``; ``found``: the config detection found). Jekyll "Configuration": by
+    default the first of ``_config.yml``, ``_config.yaml``, ``_config.toml``;
+    otherwise the files ``jekyll build --config a.yml,b.yml`` names, later ones
+    overriding earlier ones. Without a default config, the first ``jekyll ...
+    --config`` list in the site's build files (Makefile, netlify.toml, package.json,
+    Dockerfile, shell scripts, GitHub workflows) whose files exist (shell and make
+    variables in it left out) is used; failing that, ``found`` alone. Never raises."""
+    base = posixpath.dirname(found) if found else ""
+    folder = root / base if base else root
+    default = next((n for n in CONFIG_FILES if (folder / n).is_file()), None)
+    if default is not None or found is None:
+        return [safe_join(base, default)] if default else []
+    if posixpath.basename(found) in CONFIG_FILES:
+        return [found]
+    seen = 0
+    for pattern in _BUILD_FILES:
+        try:
+            paths = sorted(p for p in folder.glob(pattern) if p.is_file())
+        except OSError:
+            continue
+        for path in paths:
+            seen += 1
+            if seen > 50:
+                return [found]
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+            except OSError:
+                continue
+            for m in _CONFIG_OPTION.finditer(re.sub(r"\\\r?\n", " ", text)):
+                # a shell/make variable ($1, $(extra), ${X}) names no file here: it is dropped
+                names = [re.sub(r"\$(?:\([^)]*\)|\{[^}]*\}|\w+)", "", n) for n in m.group(1).split(",")]
+                names = [n for n in names if n and "$" not in n and "{" not in n]
+                names = [n for n in names if not n.startswith("/") and ".." not in n.split("/")
+                         and (folder / n).is_file()]
+                if names:
+                    return [safe_join(base, n) for n in names]
+    return [found]
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +255,8 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
 
 def load_config(root: Path, config_file: str | None = None
                 ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str], tuple[FrontMatterDefault, ...]]:
-    """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``).
+    """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``,
+    with the other files Jekyll would merge over it, :func:`config_files`).
 
     Returns the :class:`SiteConfig` (``content_dirs``: the source folder;
     ``include_dirs``: ``_includes``; ``exclude``: config plus Jekyll defaults;
@@ -198,13 +269,15 @@ def load_config(root: Path, config_file: str | None = None
         ConfigError: the config is not valid YAML.
     """
     root = root.resolve()
-    name = config_file or next((n for n in CONFIG_FILES if (root / n).is_file()), None)
+    names = config_files(root, config_file) if config_file else \
+        [n for n in CONFIG_FILES if (root / n).is_file()][:1]
+    name = names[0] if names else None
     data: dict[str, Any] = {}
-    if name is not None:
+    for one in names:
         try:
-            data = load_data_file(root / name)
+            data = _deep_merge(data, load_data_file(root / one))
         except (OSError, ValueError) as err:
-            raise ConfigError(f"Jekyll config {name}: {err}") from err
+            raise ConfigError(f"Jekyll config {one}: {err}") from err
     base_dir = posixpath.dirname(name) if name else ""
     source = safe_join(base_dir, str(data.get("source") or ".")) or "."
     coll_dir = safe_join(source, str(data.get("collections_dir") or ""))
