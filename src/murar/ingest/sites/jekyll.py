@@ -25,7 +25,11 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
   other tag is dropped and its content kept (``{% if %}``/``{% unless %}``/
   ``{% case %}`` keep only the branch Liquid renders when every variable in the
-  condition is known: config, front matter, include parameters, assignments),
+  condition is known: config, front matter, include parameters, assignments;
+  ``{% for x in list %}`` repeats its body for each item of a list that is known:
+  ``site.data.*``, the config, ``page.*`` front matter, include parameters,
+  ranges, with ``limit``/``offset``/``reversed`` and ``forloop.*``, bounded per
+  page; ``{% post_url name %}`` gives the post's path, as ``{% link %}`` does),
   except tab plugins' ``{% tabs %}``/
   ``{% tab label %}``/``{% endtabs %}``, which become tab-set markers. Nothing is evaluated that would
   need Ruby; no path is guessed.
@@ -35,14 +39,19 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import posixpath
 import re
-from collections.abc import Iterator
+from collections import ChainMap
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from murar.errors import ConfigError
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
@@ -93,6 +102,9 @@ _MAX_INCLUDES = 200
 _MAX_INCLUDED_CHARS = 5_000_000
 _MAX_VALUE_CHARS = 100_000
 _MAX_RENDERED_CHARS = 5_000_000
+#: loop iterations of one page (all loops, nested ones included) and items of one loop
+_MAX_LOOP_ITEMS = 2_000
+_MAX_LOOP_LENGTH = 500
 
 
 #: folders only a Jekyll site has at its source root (Jekyll "Directory Structure")
@@ -254,7 +266,8 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
 
 
 def load_config(root: Path, config_file: str | None = None
-                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str], tuple[FrontMatterDefault, ...]]:
+                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str], tuple[FrontMatterDefault, ...],
+                           dict[str, Any]]:
     """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``,
     with the other files Jekyll would merge over it, :func:`config_files`).
 
@@ -262,8 +275,9 @@ def load_config(root: Path, config_file: str | None = None
     ``include_dirs``: ``_includes``; ``exclude``: config plus Jekyll defaults;
     ``base_url``: ``baseurl``; ``settings``: ``url``, ``baseurl``, ``include``,
     ``optional_front_matter``), the collections, and the Liquid variables (every
-    scalar of the config as ``site.<key>``) and the front matter ``defaults``
-    (:func:`read_defaults`).
+    scalar of the config as ``site.<key>``), the front matter ``defaults``
+    (:func:`read_defaults`) and the ``site`` object (the config with ``data``: the
+    data files, :func:`load_data_tree`) that ``{% for %}`` loops read lists from.
 
     Raises:
         ConfigError: the config is not valid YAML.
@@ -291,7 +305,8 @@ def load_config(root: Path, config_file: str | None = None
         collections += [Collection(str(c), safe_join(coll_dir, f"_{c}"), False) for c in raw]
     variables: dict[str, str] = {}
     _flatten("site", data, variables)
-    variables.update(load_data_files(root, safe_join(source, str(data.get("data_dir") or "_data"))))
+    data_tree = load_data_tree(root, safe_join(source, str(data.get("data_dir") or "_data")))
+    _flatten("site.data", data_tree, variables)
     for key in ("url", "baseurl"):
         variables.setdefault(f"site.{key}", "")
     settings = {"url": variables["site.url"], "baseurl": variables["site.baseurl"]}
@@ -305,34 +320,62 @@ def load_config(root: Path, config_file: str | None = None
                      static_dirs=(source,), include_dirs=(includes_dir,),
                      exclude=tuple(dict.fromkeys([*excl, *DEFAULT_EXCLUDE])),
                      base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings)
-    return cfg, tuple(collections), variables, read_defaults(data.get("defaults"))
+    return cfg, tuple(collections), variables, read_defaults(data.get("defaults")), {**data, "data": data_tree}
 
 
 _MAX_DATA_FILES = 200
 _MAX_DATA_BYTES = 512_000
 
 
-def load_data_files(root: Path, data_dir: str) -> dict[str, str]:
-    """The scalars of the site's data files as Liquid variables (Jekyll "Data Files":
-    ``_data/alerts.yml`` key ``note`` is ``site.data.alerts.note``, a subfolder a
-    further namespace: ``_data/team/ops.yml`` is ``site.data.team.ops``). YAML and
-    JSON files whose top level is a mapping; lists and CSV files give no scalar and
-    are left out, as are files over 512 KB, files past the first 200 and files that
-    do not parse (Jekyll would stop the build; ingest goes on), and a ``data_dir``
-    outside the site. Never raises."""
-    out: dict[str, str] = {}
+def load_data_tree(root: Path, data_dir: str) -> dict[str, Any]:
+    """The site's data files as Jekyll gives them to Liquid (Jekyll "Data Files":
+    ``_data/alerts.yml`` is ``site.data.alerts``, a subfolder a further namespace:
+    ``_data/team/ops.yml`` is ``site.data.team.ops``; a CSV/TSV file is a list of
+    rows keyed by its header). YAML, JSON, CSV and TSV files; files over 512 KB,
+    files past the first 200, files that do not parse (Jekyll would stop the build;
+    ingest goes on), and a ``data_dir`` outside the site are left out. Never raises."""
+    tree: dict[str, Any] = {}
     if data_dir == ".." or data_dir.startswith(("../", "/")):
-        return out  # a data_dir outside the site is not read
-    for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json"))[:_MAX_DATA_FILES]:
+        return tree  # a data_dir outside the site is not read
+    for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json", ".csv", ".tsv"))[:_MAX_DATA_FILES]:
         path = root / rel
         try:
             if path.stat().st_size > _MAX_DATA_BYTES:
                 continue
-            data = load_data_file(path)
+            data = _read_data(path)
         except (OSError, ValueError):
             continue
         inner = rel[len(data_dir) + 1:] if data_dir not in ("", ".") else rel
-        _flatten("site.data." + posixpath.splitext(inner)[0].replace("/", "."), data, out)
+        *folders, stem = posixpath.splitext(inner)[0].split("/")
+        node = tree
+        for part in folders:
+            node = node.setdefault(part, {}) if isinstance(node.get(part, {}), dict) else {}
+        node[stem] = data
+    return tree
+
+
+def _read_data(path: Path) -> Any:
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+        return list(csv.DictReader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ","))
+    if suffix == ".json":
+        try:
+            return json.loads(path.read_text(encoding="utf-8-sig", errors="replace"))
+        except json.JSONDecodeError as err:
+            raise ValueError(str(err)) from err
+    try:
+        return load_yaml_safely(path.read_text(encoding="utf-8-sig", errors="replace"), max_chars=_MAX_DATA_BYTES,
+                                unknown_tags="null")
+    except (FrontMatterError, RecursionError) as err:
+        raise ValueError(str(err)) from err
+
+
+def load_data_files(root: Path, data_dir: str) -> dict[str, str]:
+    """The scalars of the site's data files (:func:`load_data_tree`) as Liquid
+    variables: ``site.data.alerts.note``. Never raises."""
+    out: dict[str, str] = {}
+    _flatten("site.data", load_data_tree(root, data_dir), out)
     return out
 
 
@@ -388,11 +431,15 @@ _HIDDEN_OPEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>
 class _Scope:
     """Variables visible to Liquid while rendering one page (and its includes)."""
 
-    values: dict[str, str]
+    values: MutableMapping[str, str]
     meta: dict[str, Any] = field(default_factory=dict)  # the page's front matter (lists included)
     # what the page may still include (files, characters) and render (characters); shared with its includes
-    # and whether a too deep include is still to be warned about
-    left: list[int] = field(default_factory=lambda: [_MAX_INCLUDES, _MAX_INCLUDED_CHARS, _MAX_RENDERED_CHARS, 1])
+    # and whether a too deep include is still to be warned about; the loop iterations left
+    left: list[int] = field(default_factory=lambda: [_MAX_INCLUDES, _MAX_INCLUDED_CHARS, _MAX_RENDERED_CHARS, 1,
+                                                     _MAX_LOOP_ITEMS])
+    # structured values by name: "site" (config and data), "page" (front matter), "include"
+    # (the include's parameters), loop variables
+    objects: dict[str, Any] = field(default_factory=dict)
 
     def lookup(self, name: str) -> str:
         return self.values.get(name.strip(), "")
@@ -402,8 +449,10 @@ class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
 
     def __init__(self, config: SiteConfig, collections: tuple[Collection, ...] = (),
-                 variables: dict[str, str] | None = None, defaults: tuple[FrontMatterDefault, ...] = ()) -> None:
+                 variables: dict[str, str] | None = None, defaults: tuple[FrontMatterDefault, ...] = (),
+                 site_object: dict[str, Any] | None = None) -> None:
         self._config = config
+        self._site_object = dict(site_object or {})
         self._collections = collections
         self._defaults = defaults
         self._variables = dict(variables or {})
@@ -560,22 +609,31 @@ class JekyllSite:
         _flatten("page", meta, page_vars)
         values.update(page_vars)
         values["jekyll.environment"] = "production"
-        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values, meta),
-                                  warnings=sink, depth=0)
+        scope = _Scope(values, meta, objects={"site": self._site_object, "page": meta})
+        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=scope, warnings=sink, depth=0)
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html)
 
     def render_liquid(self, text: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
                       depth: int) -> str:
         """Render the Liquid of ``text`` (written in ``file_rel``, shown on ``page_rel``)."""
         raws: list[str] = []
+        key = id(raws)
+
+        def keep_text(kept: str) -> str:
+            raws.append(kept)
+            return f"\x00RAW{key}-{len(raws) - 1}\x00"
 
         def keep_raw(m: re.Match[str]) -> str:
-            raws.append(m.group(1))
-            return f"\x00RAW{len(raws) - 1}\x00"
+            return keep_text(m.group(1))
 
         text = sub_closed(_RAW, _RAW_END, keep_raw, text)
         text = sub_closed(_COMMENT, _COMMENT_END, lambda _: "", text)
         text = sub_closed(_HIGHLIGHT, _HIGHLIGHT_END, lambda m: _fence(m, text), text)
+        if "{%" in text and "for" in text:
+            # each rendered loop is kept like a raw block: its output is not read as Liquid again
+            text = self._loops(text, lambda body, inner: keep_text(self.render_liquid(
+                body, page_rel=page_rel, file_rel=file_rel, scope=inner, warnings=warnings, depth=depth)), scope,
+                               warnings, file_rel)
 
         def capture(m: re.Match[str]) -> str:
             scope.values[m.group(1)] = self.render_liquid(m.group(2), page_rel=page_rel, file_rel=file_rel,
@@ -606,6 +664,8 @@ class JekyllSite:
                 scope.values[name.strip()] = self._expression(expr, scope)[:_MAX_VALUE_CHARS]
             elif tag == "link":
                 out.append("/" + args.strip().strip("'\"").lstrip("/"))
+            elif tag == "post_url":
+                out.append(self._post_url(args))
             elif tag in ("tabs", "tab", "endtabs"):
                 out.append(_tab_marker(tag, args, scope))
             # every other tag (if/for/unless/case/when/else/end*, plugin tags) is dropped
@@ -616,9 +676,81 @@ class JekyllSite:
         else:
             out.append(text[pos:])
         rendered = "".join(out)
-        # the text may hold "\x00RAW7\x00" itself: only the numbers handed out here are put back
-        return re.sub("\x00RAW(\\d{1,9})\x00", lambda r: raws[int(r.group(1))] if int(r.group(1)) < len(raws)
+        # the text may hold "\x00RAW7\x00" itself: only the numbers handed out here are put back (a
+        # capture's own rendering leaves this call's marks for this call)
+        return re.sub(f"\x00RAW{key}-(\\d{{1,9}})\x00", lambda r: raws[int(r.group(1))] if int(r.group(1)) < len(raws)
                       else r.group(0), rendered)
+
+    def _loops(self, text: str, render: Callable[[str, _Scope], str], scope: _Scope, warnings: list[str],
+               file_rel: str) -> str:
+        """``{% for x in list %}...{% else %}...{% endfor %}`` over a list whose value is
+        known (:func:`_object`: the data files, the config, the page's front matter, an
+        include parameter, an outer loop's item, a ``(1..n)`` range) rendered once per
+        item with ``render(body, scope)``, the item as ``x`` and ``forloop.index``/
+        ``index0``/``rindex``/``rindex0``/``first``/``last``/``length`` set; ``offset:``,
+        ``limit:`` and ``reversed`` as Liquid applies them (slice, then reverse); an
+        empty list renders the ``else`` branch. A loop over anything else keeps its body
+        once (its tags are dropped later), with the loops inside it expanded. At most
+        :data:`_MAX_LOOP_LENGTH` items a loop and :data:`_MAX_LOOP_ITEMS` iterations a
+        page (nested ones counted), with one warning when cut."""
+        out: list[str] = []
+        pos = 0
+        for head, other, end in _loop_blocks(text):
+            out.append(text[pos:head.start()])
+            pos = end.end()
+            m = _FOR_ARGS.match(head.group(2))
+            items = _object(m.group(2), scope) if m else None
+            if not isinstance(items, list):
+                out.append(text[head.start():end.end()] if "for" not in text[head.end():end.start()] else
+                           head.group(0) + self._loops(text[head.end():end.start()], render, scope, warnings,
+                                                       file_rel) + end.group(0))
+                continue
+            assert m is not None
+            loop_body = text[head.end():(other.start() if other else end.start())]
+            params = dict(re.findall(r"(limit|offset)\s*:\s*([\w.-]+)", m.group(3)))
+            first = _int_operand(params.get("offset"), scope, 0)
+            count = _int_operand(params.get("limit"), scope, len(items))
+            items = items[first:first + count]
+            if re.search(r"\breversed\b", m.group(3)):
+                items = items[::-1]
+            if not items:
+                out.append(render(text[other.end():end.start()], scope) if other else "")
+                continue
+            length = len(items)
+            for index, item in enumerate(items[:_MAX_LOOP_LENGTH]):
+                if scope.left[4] <= 0 or scope.left[2] <= 0:
+                    if scope.left[4] == 0:
+                        warnings.append(f"{file_rel}: Liquid loops over {_MAX_LOOP_ITEMS} iterations on the page;"
+                                        f" the rest is left out")
+                        scope.left[4] = -1
+                    break
+                scope.left[4] -= 1
+                layer: dict[str, str] = {}
+                _flatten(m.group(1), item, layer)
+                loop = {"index": index + 1, "index0": index, "rindex": length - index, "rindex0": length - index - 1,
+                        "first": index == 0, "last": index == length - 1, "length": length}
+                _flatten("forloop", loop, layer)
+                inner = _Scope(ChainMap(layer, scope.values), scope.meta, scope.left,
+                               {**scope.objects, m.group(1): item, "forloop": loop})
+                rendered = render(loop_body, inner)
+                scope.left[2] -= len(rendered)
+                out.append(rendered)
+        out.append(text[pos:])
+        return "".join(out)
+
+    def _post_url(self, args: str) -> str:
+        """``{% post_url 2020-01-01-name %}`` (Jekyll "Links": a post by its file name,
+        a subfolder of ``_posts`` before it): the post's path from the site root, as
+        ``{% link %}`` gives (``""`` when no post has that name)."""
+        name = args.strip().strip("'\"")
+        posts = next((c.folder for c in self._collections if c.name == "posts"), "_posts")
+        if not re.fullmatch(r"[\w./-]+", name) or ".." in name.split("/"):
+            return ""
+        for suffix in PAGE_MARKUP:
+            rel = safe_join(posts, name + suffix)
+            if (self._root / rel).is_file():
+                return "/" + rel
+        return ""
 
     def _expression(self, expr: str, scope: _Scope) -> str:
         parts = [p.strip() for p in _split_filters(expr)]
@@ -726,10 +858,12 @@ class JekyllSite:
         raw = _strip_hidden(raw)
         raw = rebase_links(raw, from_rel=res.rel_path, to_rel=page_rel,
                            exists=lambda p: (self._root / p).is_file()) if tag == "include_relative" else raw
-        inner = _Scope(dict(scope.values), scope.meta, scope.left)
+        params: dict[str, Any] = {}
+        inner = _Scope(dict(scope.values), scope.meta, scope.left, {**scope.objects, "include": params})
         for m in _PARAM.finditer(params_text):
             value = _literal(m.group(2))
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
+            params[m.group(1)] = value if value is not None else _object(m.group(2), scope)
         return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
                                   depth=depth + 1)
 
@@ -774,6 +908,76 @@ def _operand(token: str, scope: _Scope) -> Any:
             return node if not isinstance(node, (int, float)) or isinstance(node, bool) else str(node)
         return _UNKNOWN  # a list or mapping: not compared here
     return _UNKNOWN
+
+
+_LOOP_TAG = re.compile(r"\{%-?\s*(for|endfor|if|unless|case|endif|endunless|endcase|else)\b(.*?)-?%\}", re.DOTALL)
+_FOR_ARGS = re.compile(r"^\s*(\w+)\s+in\s+(\([^()]*\)|[\w.\-\[\]\"']+)(.*)$", re.DOTALL)
+_OPENERS = {"for": "endfor", "if": "endif", "unless": "endunless", "case": "endcase"}
+
+
+def _loop_blocks(text: str) -> Iterator[tuple[re.Match[str], re.Match[str] | None, re.Match[str]]]:
+    """(``for`` tag, its own ``else`` tag or None, matching ``endfor`` tag) of
+    each outermost, closed ``{% for %}`` block of ``text``, in order."""
+    stack: list[str] = []
+    head: re.Match[str] | None = None
+    other: re.Match[str] | None = None
+    for tok in _LOOP_TAG.finditer(text):
+        name = tok.group(1)
+        if name in _OPENERS:
+            if not stack and name != "for":
+                continue  # an if outside loops: not this function's
+            if not stack:
+                head, other = tok, None
+            stack.append(name)
+        elif name == "else":
+            if stack == ["for"]:
+                other = tok
+        elif stack and _OPENERS[stack[-1]] == name:
+            stack.pop()
+            if not stack and head is not None:
+                yield head, other, tok
+                head = None
+        elif stack and name in _OPENERS.values():
+            continue  # an unbalanced closer inside the loop: ignored
+
+
+def _int_operand(token: str | None, scope: _Scope, default: int) -> int:
+    if token is None:
+        return default
+    value = _literal(token)
+    value = value if value is not None else scope.lookup(token)
+    try:
+        return max(0, int(float(value)))
+    except ValueError:
+        return default
+
+
+def _object(expr: str, scope: _Scope) -> Any:
+    """The structured value of a Liquid expression: a ``(a..b)`` range (a list of
+    integers, at most :data:`_MAX_LOOP_LENGTH`), or a variable path (``site.data.nav.main``,
+    ``page.items``, ``item.children``, ``a[0]``, ``a["b"]``, ``.first``/``.last``)
+    under the scope's objects; ``None`` when not known."""
+    expr = expr.strip()
+    rng = re.fullmatch(r"\(\s*([\w.-]+)\s*\.\.\s*([\w.-]+)\s*\)", expr)
+    if rng:
+        lo, hi = _int_operand(rng.group(1), scope, -1), _int_operand(rng.group(2), scope, -1)
+        return list(range(lo, min(hi, lo + _MAX_LOOP_LENGTH - 1) + 1)) if lo >= 0 and hi >= 0 else None
+    parts = re.findall(r"""\[\s*(?:"([^"]*)"|'([^']*)'|(\d+))\s*\]|([\w-]+)""", expr)
+    if not parts or not re.fullmatch(r"""[\w-]+(?:\.[\w-]+|\[\s*(?:"[^"]*"|'[^']*'|\d+)\s*\])*""", expr):
+        return None
+    keys: list[str | int] = [int(p[2]) if p[2] else (p[0] or p[1] or p[3]) for p in parts]
+    if keys[0] not in scope.objects:
+        return None
+    node: Any = scope.objects[keys[0]]
+    for key in keys[1:]:
+        if isinstance(node, list) and (isinstance(key, int) or key in ("first", "last")):
+            index = 0 if key == "first" else -1 if key == "last" else key
+            node = node[index] if node and isinstance(index, int) and -len(node) <= index < len(node) else None
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+        else:
+            return None
+    return node
 
 
 def _truthy(value: Any) -> bool:
@@ -1259,5 +1463,5 @@ def load(root: Path, config_file: str | None = None) -> JekyllSite:
     Raises:
         ConfigError: the config is not valid YAML.
     """
-    config, collections, variables, defaults = load_config(root, config_file)
-    return JekyllSite(config, collections, variables, defaults)
+    config, collections, variables, defaults, site_object = load_config(root, config_file)
+    return JekyllSite(config, collections, variables, defaults, site_object)

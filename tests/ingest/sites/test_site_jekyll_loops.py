@@ -1,0 +1,74 @@
+"""Jekyll Liquid ``{% for %}`` loops over known lists and ``{% post_url %}``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from murar.ingest.sites import jekyll
+
+PAGE = """---
+title: Tools
+steps: [Install, Configure]
+nothing: []
+---
+{% for s in page.steps %}{{ forloop.index }}. {{ s }}
+{% endfor %}
+{% for t in site.data.tools.cli reversed %}{% if forloop.first %}Tools: {% endif %}{{ t.name }}\
+{% unless forloop.last %}, {% endunless %}{% endfor %}
+
+{% for t in site.data.tools.cli limit: 1 offset: 1 %}Second: {{ t.name }} ({{ t.note }}){% endfor %}
+
+{% for x in page.nothing %}never{% else %}No extras.{% endfor %}
+
+{% for t in site.posts %}Post {{ t.title }}{% endfor %}
+
+{% for i in (1..2) %}{% for t in site.data.tools.cli %}[{{ i }}{{ t.name }}]{% endfor %}{% endfor %}
+
+{% include row.html items=site.data.tools.cli %}
+
+{% capture names %}{% for t in site.data.tools.cli %}{{ t.name }}/{% endfor %}{% endcapture %}Names: {{ names }}
+
+Read [the news]({% post_url 2021-03-04-release %}).
+"""
+
+
+def _site(tmp_path: Path, write: Callable[..., Path]) -> jekyll.JekyllSite:
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_data/tools.yml", "cli:\n  - name: alpha\n    note: first\n  - name: beta\n    note: second\n"
+          "  - name: gamma\n    note: third\n")
+    write(tmp_path, "_includes/row.html", "{% for t in include.items limit: 2 %}<b>{{ t.note }}</b>{% endfor %}")
+    write(tmp_path, "_posts/2021-03-04-release.md", "---\ntitle: R\n---\nnews\n")
+    write(tmp_path, "index.md", PAGE)
+    return jekyll.load(tmp_path, "_config.yml")
+
+
+def test_for_loops_over_known_lists_are_expanded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    site = _site(tmp_path, write)
+    warnings: list[str] = []
+    text = site.preprocess(PAGE, page_rel="index.md", warnings=warnings)
+    assert "1. Install\n2. Configure\n" in text
+    assert "Tools: gamma, beta, alpha" in text
+    assert "Second: beta (second)" in text
+    assert "No extras." in text and "never" not in text
+    assert "Post " in text  # an unknown list: the body once, as before
+    assert "[1alpha][1beta][1gamma][2alpha][2beta][2gamma]" in text
+    assert "<b>first</b><b>second</b>" in text and "third" not in text
+    assert "Names: alpha/beta/gamma/" in text
+    assert "[the news](/_posts/2021-03-04-release.md)" in text
+    assert "{%" not in text and "{{" not in text
+    assert warnings == []
+
+
+def test_loops_are_bounded(tmp_path: Path, write: Callable[..., Path], deadline: Callable[..., Any]) -> None:
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_data/big.yml", "".join(f"- n{i}\n" for i in range(3000)))
+    site = jekyll.load(tmp_path, "_config.yml")
+    page = "{% for a in site.data.big %}{% for b in site.data.big %}{% for c in (1..1000) %}" \
+           "{{ a }}{{ b }}{{ c }}{% endfor %}{% endfor %}{% endfor %}"
+    warnings: list[str] = []
+    with deadline(20, "nested loops"):
+        text = site.preprocess(page, page_rel="index.md", warnings=warnings)
+    assert text.count("n0n0") <= jekyll._MAX_LOOP_LENGTH
+    assert any("loops over" in w for w in warnings)
