@@ -167,3 +167,13 @@ def test_real_adobe_pages(adobe_root: Path) -> None:
     first_table = next(m for m in ids.media if isinstance(m, TableItem))
     assert first_table.index_in_page == 0 and first_table.headers[0] == "Display Name"
     assert first_table.heading_path == ("Gathering your IDs", "Standard ID namespaces")
+
+
+def test_html_figcaption_inline_markup_adds_no_space_before_punctuation(tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# Shots\n\n<figure>\n  <img src=\"a.png\" alt=\"box\">\n"
+        "  <figcaption>Taken by <a href=\"https://example.org\">the team</a>. A <em>wide</em> view!</figcaption>\n"
+        "</figure>\n")
+    (img,) = convert_markdown(tmp_path / "p.md", root=tmp_path).media
+    assert img.caption == "Taken by the team. A wide view!"  # type: ignore[union-attr]
