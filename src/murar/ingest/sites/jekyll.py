@@ -1271,9 +1271,24 @@ def _literal(text: str) -> str | None:
 
 _CALLOUT_IAL = re.compile(r"^(?P<lead>[ \t>]*)\{:\s*\.(?P<name>[\w-]+)[^}\n]*\}[ \t]*$")
 _FENCE = re.compile(r"^[ \t>]*(```|~~~)")
+# an HTML block opening alone on its line whose class may name a callout (its Markdown content,
+# set off by a blank line, follows: open_markdown_blocks)
+_CALLOUT_DIV = re.compile(r"""^[ \t>]*<(?:div|aside|section|blockquote)\b[^<>]*?\bclass\s*=\s*["'](?P<cls>[^"'<>]*)["'][^<>]*>[ \t]*$""",
+                          re.IGNORECASE)
 #: callout classes labelled when ``_config.yml`` names none (the classes Jekyll themes style)
 DEFAULT_CALLOUTS = {name: name.capitalize() for name in
                     ("note", "tip", "warning", "important", "caution", "info", "danger")}
+
+
+#: Minimal Mistakes "Utility Classes: Notices" (``{: .notice--info}`` after a paragraph, or
+#: ``<div class="notice--info">``): a coloured box without a title; labelled by its kind
+NOTICE_CALLOUTS = {"notice": "Note", "notice--primary": "Note", "notice--info": "Info",
+                   "notice--warning": "Warning", "notice--success": "Success", "notice--danger": "Danger"}
+
+
+def _callout_label(name: str, titles: dict[str, str]) -> str:
+    name = name.lower()
+    return titles[name] if name in titles else NOTICE_CALLOUTS.get(name, "")
 
 
 def callout_titles(variables: dict[str, str]) -> dict[str, str]:
@@ -1303,7 +1318,11 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     documents both places, also inside block quotes (``> {: .note }``). A
     ``<name>-title`` callout takes its title from its first paragraph, which is
     already in the text, so it is not labelled; neither is a class without a
-    title. Code fences are left alone."""
+    title. Minimal Mistakes' notice classes (:data:`NOTICE_CALLOUTS`) are labelled
+    by their kind unless configured otherwise. An HTML block alone on its line
+    whose class is a callout (``<div class="notice--info" markdown="1">``), its
+    Markdown content after a blank line, has that content's first line labelled.
+    Code fences are left alone."""
     titles = DEFAULT_CALLOUTS if titles is None else titles
     lines = text.split("\n")
     in_fence = False
@@ -1312,7 +1331,17 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
             in_fence = not in_fence
             continue
         m = None if in_fence else _CALLOUT_IAL.match(line)
-        label = titles.get(m.group("name").lower(), "") if m else ""
+        label = _callout_label(m.group("name"), titles) if m else ""
+        if not label and not in_fence:
+            div = _CALLOUT_DIV.match(line)
+            label = next((x for c in div.group("cls").split() if (x := _callout_label(c, titles))), "") if div else ""
+            if label and i + 2 < len(lines) and not lines[i + 1].strip(" \t>") and lines[i + 2].strip(" \t>") \
+                    and not _FENCE.match(lines[i + 2]) and not lines[i + 2].lstrip(" \t>").startswith("<"):
+                lead = re.match(r"[ \t>]*", lines[i + 2])
+                cut = lead.end() if lead else 0
+                if not lines[i + 2][cut:].startswith(f"**{label}:**"):
+                    lines[i + 2] = f"{lines[i + 2][:cut]}**{label}:** {lines[i + 2][cut:]}"
+            continue
         if not label:
             continue
         depth = _quote_depth(line)
