@@ -32,8 +32,10 @@ Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
 shortcode with an image ``src`` become Markdown images with their caption;
 ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-``highlight``, ``code``/``code-toggle``/``multiconfig`` and Docsy's code tabs
-and cards become code fences; ``ref``/``relref`` give their target;
+``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+```mermaid block) and Docsy's code tabs and cards become code fences; a card
+without inner content (Hextra ``card``, ``feature-card``) keeps its title and
+subtitle; ``ref``/``relref`` give their target;
 ``param`` the site parameter; theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
 HTTP endpoints); every other shortcode is reduced to its inner text (with its
@@ -100,6 +102,12 @@ VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
 #: ``code-toggle`` and Relearn's ``multiconfig`` (a configuration shown as TOML/YAML/JSON),
 #: Istio's ``text`` (language as first argument or ``syntax``)
 CODE_BLOCK_SHORTCODES = frozenset({"code", "code-toggle", "multiconfig", "text"})
+#: diagram shortcodes whose inner text is the diagram's source (Hugo Book, Relearn, Geekdoc ``mermaid``):
+#: kept as a code block in that language, as a ```mermaid fence is on every generator
+DIAGRAM_SHORTCODES = frozenset({"mermaid"})
+#: a card that has no inner content (Hextra ``{{< card title= subtitle= >}}`` in ``{{< cards >}}``,
+#: ``hextra/feature-card``, self-closing ``{{< card title="..." />}}``): its title and subtitle are its text
+_CARD = re.compile(r"(?:^|[/-])card$")
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
@@ -1001,7 +1009,7 @@ class HugoSite:
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
             if name == "tab" and tabs_seen:
                 tabs_seen[-1] += 1
-            wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES \
+            wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name in DIAGRAM_SHORTCODES \
                 or name in ("highlight", "columns", "example") \
                 or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
@@ -1026,6 +1034,12 @@ class HugoSite:
                     pos = close.end()
             elif name in VIDEO_SHORTCODES or _video_param(sc):
                 out.append(_video(sc))
+            elif name in DIAGRAM_SHORTCODES and close is not None:
+                out.append(_fence(inner, name, html_out=h))
+                pos = close.end()
+            elif close is None and _CARD.search(name) and label:
+                subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
+                out.append("\n\n" + _bold(_label_text(label), html_out=h) + subtitle + "\n\n")
             elif name == "highlight" and close is not None:
                 out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
                 pos = close.end()

@@ -1,0 +1,37 @@
+"""Hugo: mermaid diagrams stay code, cards without inner content keep their titles,
+and an ``index.md`` at the content root makes the home page a leaf bundle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from murar.ingest.sites import hugo
+
+PAGE = """---
+title: Flow
+---
+{{< mermaid align="center" >}}
+graph LR
+  Build --> Test
+{{< /mermaid >}}
+
+{{< cards >}}
+  {{< card link="../setup" title="Set up the agent" subtitle="A <b>short</b> start." />}}
+  {{< card link="../tune" title="Tune it" icon="cog" >}}
+  {{< hextra/feature-card title="Fast builds" subtitle="Seconds, not minutes." >}}
+{{< /cards >}}
+"""
+
+
+def test_mermaid_shortcode_is_a_code_block_and_cards_keep_titles(tmp_path: Path,
+                                                                   write: Callable[..., Path]) -> None:
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    write(tmp_path, "content/flow.md", PAGE)
+    site = hugo.load(tmp_path, "hugo.toml")
+    text = site.preprocess(PAGE, page_rel="content/flow.md", warnings=[])
+    assert "```mermaid\ngraph LR\n  Build --> Test\n```" in text
+    assert "**Set up the agent** A short start." in text
+    assert "**Tune it** " in text
+    assert "**Fast builds** Seconds, not minutes." in text
+
