@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from murar.ingest.sites import hugo
+from murar.ingest.sites.base import FileRole
 
 PAGE = """---
 title: Flow
@@ -35,3 +36,16 @@ def test_mermaid_shortcode_is_a_code_block_and_cards_keep_titles(tmp_path: Path,
     assert "**Tune it** " in text
     assert "**Fast builds** Seconds, not minutes." in text
 
+
+def test_index_md_at_the_content_root_makes_a_leaf_home(tmp_path: Path, write: Callable[..., Path]) -> None:
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    write(tmp_path, "content/_index.md", "---\ntitle: Home\n---\nhome\n")
+    write(tmp_path, "content/guide/a.md", "---\ntitle: A\n---\na\n")
+    site = hugo.load(tmp_path, "hugo.toml")
+    assert site.classify("content/_index.md").role is FileRole.PAGE
+    assert site.classify("content/guide/a.md").role is FileRole.PAGE
+    write(tmp_path, "content/index.md", "---\ntitle: Leaf home\n---\nleaf\n")
+    site = hugo.load(tmp_path, "hugo.toml")
+    assert site.classify("content/index.md").role is FileRole.PAGE
+    for rel in ("content/_index.md", "content/guide/a.md"):
+        assert site.classify(rel).role is FileRole.INCLUDE, rel  # what Hugo 0.168 publishes: only the home

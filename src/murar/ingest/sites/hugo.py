@@ -807,13 +807,21 @@ class HugoSite:
         """True when ``rel`` sits in a leaf bundle (a folder, at any depth above it,
         holding an ``index.*`` file) and is not that bundle's index: Hugo's page
         bundles docs make every other file of a leaf bundle a page resource, with
-        no page of its own (it can still be pulled in by a shortcode)."""
+        no page of its own (it can still be pulled in by a shortcode). The content
+        folder itself counts: an ``index.md`` there (not ``_index.md``) makes the
+        home page a leaf bundle, so Hugo publishes no other page of that content
+        folder, ``_index.md`` included (Hugo warns "Using index.md in your content's
+        root directory is usually incorrect for your home page")."""
+        top = content.strip("/")
+        top = "" if top == "." else top
         folder = posixpath.dirname(rel)
-        while folder and is_within(folder, content) and folder != content.strip("/"):
+        while is_within(folder, top) if top else True:
             for cand in self._bundle_indexes(folder):
                 stem = posixpath.splitext(posixpath.basename(cand))[0]
                 if cand != rel and self.split_language(stem)[0] == "index":
                     return True
+            if folder == top:
+                return False
             folder = posixpath.dirname(folder)
         return False
 
