@@ -10,6 +10,7 @@ from murar.ingest.sites import jekyll
 
 PAGE = """---
 title: Tools
+area: guides
 steps: [Install, Configure]
 nothing: []
 ---
@@ -30,7 +31,7 @@ nothing: []
 
 {% capture names %}{% for t in site.data.tools.cli %}{{ t.name }}/{% endfor %}{% endcapture %}Names: {{ names }}
 
-Read [the news]({% post_url 2021-03-04-release %}).
+Read [the news]({% post_url 2021-03-04-release %}) and [setup]({% link {{ page.area }}/setup.md %}).
 """
 
 
@@ -56,7 +57,7 @@ def test_for_loops_over_known_lists_are_expanded(tmp_path: Path, write: Callable
     assert "[1alpha][1beta][1gamma][2alpha][2beta][2gamma]" in text
     assert "<b>first</b><b>second</b>" in text and "third" not in text
     assert "Names: alpha/beta/gamma/" in text
-    assert "[the news](/_posts/2021-03-04-release.md)" in text
+    assert "[the news](/_posts/2021-03-04-release.md) and [setup](/guides/setup.md)" in text
     assert "{%" not in text and "{{" not in text
     assert warnings == []
 

@@ -662,10 +662,10 @@ class JekyllSite:
             elif tag == "assign":
                 name, _, expr = args.partition("=")
                 scope.values[name.strip()] = self._expression(expr, scope)[:_MAX_VALUE_CHARS]
-            elif tag == "link":
-                out.append("/" + args.strip().strip("'\"").lstrip("/"))
-            elif tag == "post_url":
-                out.append(self._post_url(args))
+            elif tag in ("link", "post_url"):
+                # Jekyll "Links": the path may hold Liquid variables ({% link {{ page.dir }}/a.md %})
+                args = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: self._expression(v.group(1), scope), args)
+                out.append("/" + args.strip().strip("'\"").lstrip("/") if tag == "link" else self._post_url(args))
             elif tag in ("tabs", "tab", "endtabs"):
                 out.append(_tab_marker(tag, args, scope))
             # every other tag (if/for/unless/case/when/else/end*, plugin tags) is dropped
