@@ -1461,8 +1461,54 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     return "\n".join(out)
 
 
+#: block-level elements whose content kramdown keeps as raw HTML up to the matching closing tag
+#: (``pre``, ``script``, ``style`` already end at their closing tag in CommonMark)
+_RAW_HTML_BLOCK_TAGS = frozenset({"div", "table", "ul", "ol", "dl", "blockquote", "section", "article", "aside",
+                                  "figure", "details", "nav", "header", "footer", "form", "fieldset", "center"})
+_RAW_HTML_OPEN = re.compile(r"^ {0,3}<(?P<tag>[A-Za-z][\w-]*)(?=[\s/>]|$)(?P<rest>[^\n]*)$")
+
+
+def join_html_blocks(text: str) -> str:
+    """kramdown "HTML Blocks": a block-level element opened at the start of a line
+    (``<div>``, ``<table>``; without ``markdown=``) is raw HTML up to its matching
+    closing tag, blank lines included, where CommonMark ends the HTML block at the
+    first blank line and reads the rest as Markdown (indented rows become a code
+    block). Blank lines inside such an element are dropped so it stays one HTML
+    block. An element whose closing tag does not follow is left alone (and so is
+    every later one of that name: linear time)."""
+    if "<" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    unbalanced: set[str] = set()
+    i = 0
+    while i < len(lines):
+        m = _RAW_HTML_OPEN.match(lines[i])
+        tag = m.group("tag").lower() if m else ""
+        if not m or tag not in _RAW_HTML_BLOCK_TAGS or tag in unbalanced or re.search(r"\bmarkdown\s*=", m.group("rest")):
+            out.append(lines[i])
+            i += 1
+            continue
+        opens, closes = re.compile(rf"<{tag}(?=[\s/>]|$)", re.IGNORECASE), re.compile(rf"</{tag}\s*>", re.IGNORECASE)
+        depth, j = 0, i
+        while j < len(lines):
+            depth += len(opens.findall(lines[j])) - len(closes.findall(lines[j]))
+            if depth <= 0:
+                break
+            j += 1
+        if j >= len(lines):
+            unbalanced.add(tag)
+            out.append(lines[i])
+            i += 1
+            continue
+        out.extend(line for line in lines[i:j + 1] if line.strip())
+        i = j + 1
+    return "\n".join(out)
+
+
 def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_block_html: bool = False) -> str:
-    """Open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`; every block
+    """Keep raw HTML block elements whole (:func:`join_html_blocks`, unless
+    ``parse_block_html``), open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`; every block
     element with ``parse_block_html``, from ``_config.yml`` or the page's
     ``{::options parse_block_html="true" /}``), label callout
     paragraphs (:func:`label_callouts` with ``callouts``), drop the list a ``{:toc}``
@@ -1472,6 +1518,8 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
     ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
     ``{::nomarkdown}``) outside fenced code."""
     all_blocks = parse_block_html or _PARSE_BLOCK_OPTION.search(text) is not None
+    if not all_blocks:
+        text = outside_fences(text, join_html_blocks)
     text = label_callouts(open_markdown_blocks(text, parse_block_html=all_blocks), callouts)
     return outside_fences(text, _strip_attribute_lists)
 
