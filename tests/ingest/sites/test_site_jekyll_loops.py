@@ -23,6 +23,8 @@ nothing: []
 
 {% for x in page.nothing %}never{% else %}No extras.{% endfor %}
 
+{% for t in site.data.tools.cli %}{% if t.badge %}({{ t.badge }}){% endif %}{% if t.tags contains "fast" %}Fast {{ t.name }}.{% endif %}{% endfor %}
+
 {% for t in site.posts %}Post {{ t.title }}{% endfor %}
 
 {% for i in (1..2) %}{% for t in site.data.tools.cli %}[{{ i }}{{ t.name }}]{% endfor %}{% endfor %}
@@ -37,7 +39,7 @@ Read [the news]({% post_url 2021-03-04-release %}) and [setup]({% link {{ page.a
 
 def _site(tmp_path: Path, write: Callable[..., Path]) -> jekyll.JekyllSite:
     write(tmp_path, "_config.yml", "title: T\n")
-    write(tmp_path, "_data/tools.yml", "cli:\n  - name: alpha\n    note: first\n  - name: beta\n    note: second\n"
+    write(tmp_path, "_data/tools.yml", "cli:\n  - name: alpha\n    note: first\n    badge: new\n    tags: [fast]\n  - name: beta\n    note: second\n"
           "  - name: gamma\n    note: third\n")
     write(tmp_path, "_includes/row.html", "{% for t in include.items limit: 2 %}<b>{{ t.note }}</b>{% endfor %}")
     write(tmp_path, "_posts/2021-03-04-release.md", "---\ntitle: R\n---\nnews\n")
@@ -53,6 +55,7 @@ def test_for_loops_over_known_lists_are_expanded(tmp_path: Path, write: Callable
     assert "Tools: gamma, beta, alpha" in text
     assert "Second: beta (second)" in text
     assert "No extras." in text and "never" not in text
+    assert "(new)Fast alpha.\n" in text and "()" not in text  # a key the item lacks is nil
     assert "Post " in text  # an unknown list: the body once, as before
     assert "[1alpha][1beta][1gamma][2alpha][2beta][2gamma]" in text
     assert "<b>first</b><b>second</b>" in text and "third" not in text

@@ -898,6 +898,10 @@ def _operand(token: str, scope: _Scope) -> Any:
     head, _, rest = token.partition(".")
     if head == "include":
         return None  # a parameter the include was not given
+    if head in scope.objects and head not in ("site", "page"):
+        # a loop variable: its item is known whole, so a key it lacks is nil; a list or mapping is truthy
+        found = _object(token, scope)
+        return str(found) if isinstance(found, (int, float)) and not isinstance(found, bool) else found
     if head == "page" and rest and rest.split(".")[0] not in _COMPUTED_PAGE:
         node: Any = scope.meta
         for part in rest.split("."):
@@ -988,6 +992,8 @@ def _compare(left: Any, op: str, right: Any) -> bool | None:
     if left is _UNKNOWN or right is _UNKNOWN:
         return None
     if op == "contains":
+        if isinstance(left, list):
+            return any(str(x) == str(right) for x in left)
         return isinstance(left, str) and isinstance(right, str) and right in left
     if op in ("==", "!=", "<>"):
         same = left == right or (left is not None and right is not None and str(left) == str(right))
