@@ -49,3 +49,17 @@ def test_index_md_at_the_content_root_makes_a_leaf_home(tmp_path: Path, write: C
     assert site.classify("content/index.md").role is FileRole.PAGE
     for rel in ("content/_index.md", "content/guide/a.md"):
         assert site.classify(rel).role is FileRole.INCLUDE, rel  # what Hugo 0.168 publishes: only the home
+
+
+def test_card_image_is_a_picture_above_its_title(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    write(tmp_path, "static/img/wide.png", png)
+    write(tmp_path, "assets/pics/tall.png", png)
+    page = ('{{< cards >}}\n  {{< card link="/" title="Static one" image="/img/wide.png" subtitle="From static." >}}\n'
+            '  {{< card link="/" title="Processed" image="pics/tall.png" subtitle="From assets." method="Resize" >}}\n'
+            "{{< /cards >}}\n")
+    write(tmp_path, "content/docs/cards.md", page)
+    site = hugo.load(tmp_path, "hugo.toml")
+    text = site.preprocess(page, page_rel="content/docs/cards.md", warnings=[])
+    assert '![Static one](<../../static/img/wide.png> "From static.")\n\n**Static one** From static.' in text
+    assert '![Processed](<../../assets/pics/tall.png> "From assets.")\n\n**Processed** From assets.' in text

@@ -106,7 +106,8 @@ CODE_BLOCK_SHORTCODES = frozenset({"code", "code-toggle", "multiconfig", "text"}
 #: kept as a code block in that language, as a ```mermaid fence is on every generator
 DIAGRAM_SHORTCODES = frozenset({"mermaid"})
 #: a card that has no inner content (Hextra ``{{< card title= subtitle= >}}`` in ``{{< cards >}}``,
-#: ``hextra/feature-card``, self-closing ``{{< card title="..." />}}``): its title and subtitle are its text
+#: ``hextra/feature-card``, self-closing ``{{< card title="..." />}}``): its title and subtitle are its text,
+#: its ``image`` (a remote URL, a static path, or an ``assets/`` path Hugo processes) a picture above them
 _CARD = re.compile(r"(?:^|[/-])card$")
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
@@ -1036,6 +1037,15 @@ class HugoSite:
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
+            elif close is None and _CARD.search(name) and label:
+                # a card's image (Hextra card image=: remote, static or assets) above its title and subtitle
+                subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
+                image = sc.params.get("image", "").strip()
+                picture = self._image(Shortcode("img", params={"src": image, "alt": _label_text(label),
+                                                               "caption": subtitle}),
+                                      "", page_rel=page_rel, warnings=warnings) + "\n\n" \
+                    if image and (is_remote(image) or suffix_of(split_link(image)[0]) in IMAGE_SUFFIXES) else ""
+                out.append("\n\n" + picture + _bold(_label_text(label), html_out=h) + subtitle + "\n\n")
             elif name in IMAGE_SHORTCODES or _image_param(sc):
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
@@ -1045,9 +1055,6 @@ class HugoSite:
             elif name in DIAGRAM_SHORTCODES and close is not None:
                 out.append(_fence(inner, name, html_out=h))
                 pos = close.end()
-            elif close is None and _CARD.search(name) and label:
-                subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
-                out.append("\n\n" + _bold(_label_text(label), html_out=h) + subtitle + "\n\n")
             elif name == "highlight" and close is not None:
                 out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
                 pos = close.end()
