@@ -76,3 +76,17 @@ def test_loops_are_bounded(tmp_path: Path, write: Callable[..., Path], deadline:
         text = site.preprocess(page, page_rel="index.md", warnings=warnings)
     assert text.count("n0n0") <= jekyll._MAX_LOOP_LENGTH
     assert any("loops over" in w for w in warnings)
+
+
+def test_each_include_sees_the_capture_made_before_it(tmp_path: Path, write: Callable[..., Path]) -> None:
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_data/sizes.yml", "- small\n- large\n")
+    write(tmp_path, "_includes/demo.html", '<div class="demo">{{ include.content }}</div>\n')
+    page = ("{% capture sample %}{% for s in site.data.sizes %}<b>{{ s }}</b>{% endfor %}{% endcapture %}\n"
+            "{% include demo.html content=sample %}\n\n"
+            "{% capture sample %}<i>second</i>{% endcapture %}\n{% include demo.html content=sample %}\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    text = site.preprocess(page, page_rel="index.md", warnings=[])
+    assert '<div class="demo"><b>small</b><b>large</b></div>' in text
+    assert '<div class="demo"><i>second</i></div>' in text
+    assert "\x00" not in text

@@ -635,11 +635,20 @@ class JekyllSite:
                 body, page_rel=page_rel, file_rel=file_rel, scope=inner, warnings=warnings, depth=depth)), scope,
                                warnings, file_rel)
 
+        captures: list[tuple[str, str]] = []
+        mark = f"murarcapture{key}"  # a tag name of this call only: where a capture stood
+
         def capture(m: re.Match[str]) -> str:
-            scope.values[m.group(1)] = self.render_liquid(m.group(2), page_rel=page_rel, file_rel=file_rel,
-                                                          scope=scope, warnings=warnings,
-                                                          depth=depth).strip()[:_MAX_VALUE_CHARS]
-            return ""
+            # rendered where it stands, in the tag loop: a page that captures "example" before each of
+            # its includes shows each capture once, not the last one everywhere
+            captures.append((m.group(1), m.group(2)))
+            return f"{{% {mark} {len(captures) - 1} %}}"
+
+        def restore(rendered: str) -> str:
+            # the text may hold "\x00RAW7\x00" itself: only the numbers handed out here are put back (a
+            # capture's own rendering leaves this call's marks for this call)
+            return re.sub(f"\x00RAW{key}-(\\d{{1,9}})\x00", lambda r: raws[int(r.group(1))]
+                          if int(r.group(1)) < len(raws) else r.group(0), rendered)
 
         text = _conditionals(text, scope)
         text = sub_closed(_CAPTURE, _CAPTURE_END, capture, text)
@@ -659,6 +668,11 @@ class JekyllSite:
             if tag in ("include", "include_relative", "include_cached"):  # include_cached: jekyll-include-cache
                 out.append(self._include(tag, args, page_rel=page_rel, file_rel=file_rel, scope=scope,
                                          warnings=warnings, depth=depth))
+            elif tag == mark and args.isdigit() and int(args) < len(captures):
+                name, body = captures[int(args)]
+                scope.values[name] = restore(self.render_liquid(body, page_rel=page_rel, file_rel=file_rel,
+                                                                scope=scope, warnings=warnings,
+                                                                depth=depth)).strip()[:_MAX_VALUE_CHARS]
             elif tag == "assign":
                 name, _, expr = args.partition("=")
                 scope.values[name.strip()] = self._expression(expr, scope)[:_MAX_VALUE_CHARS]
@@ -675,11 +689,7 @@ class JekyllSite:
             scope.left[2] = -_MAX_RENDERED_CHARS * 10
         else:
             out.append(text[pos:])
-        rendered = "".join(out)
-        # the text may hold "\x00RAW7\x00" itself: only the numbers handed out here are put back (a
-        # capture's own rendering leaves this call's marks for this call)
-        return re.sub(f"\x00RAW{key}-(\\d{{1,9}})\x00", lambda r: raws[int(r.group(1))] if int(r.group(1)) < len(raws)
-                      else r.group(0), rendered)
+        return restore("".join(out))
 
     def _loops(self, text: str, render: Callable[[str, _Scope], str], scope: _Scope, warnings: list[str],
                file_rel: str) -> str:
