@@ -177,3 +177,13 @@ def test_html_figcaption_inline_markup_adds_no_space_before_punctuation(tmp_path
         "</figure>\n")
     (img,) = convert_markdown(tmp_path / "p.md", root=tmp_path).media
     assert img.caption == "Taken by the team. A wide view!"  # type: ignore[union-attr]
+
+
+def test_html_block_text_joins_inline_elements_without_a_space(tmp_path: Path) -> None:
+    (tmp_path / "p.md").write_text(
+        "# Buttons\n\n<div class=\"callout\">\n<h5>Link caveat</h5>\n"
+        "<p>Links in <code>&lt;a&gt;</code>s stay active; see <a href=\"#x\">the notes</a>.</p>\n</div>\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    text = doc.sections[-1].text
+    assert "Links in <a>s stay active; see the notes." in text
+    assert "Link caveat Links" in text  # block elements still break words

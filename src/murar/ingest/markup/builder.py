@@ -484,7 +484,7 @@ class PageBuilder:
             cap.decompose()
         if inline:
             return
-        text = root.text(separator=" ", strip=True)
+        text = cell_text(root)  # inline elements join without a space: "<code>a</code>s" reads "as"
         if text:
             self.block(clean_text(text))
 
