@@ -187,3 +187,10 @@ def test_html_block_text_joins_inline_elements_without_a_space(tmp_path: Path) -
     text = doc.sections[-1].text
     assert "Links in <a>s stay active; see the notes." in text
     assert "Link caveat Links" in text  # block elements still break words
+
+
+def test_html_block_text_keeps_no_break_spaces(tmp_path: Path) -> None:
+    (tmp_path / "p.md").write_text("# Product\n\n<p>Run NGINX\u00a0Plus <em>behind</em> the proxy.</p>\n",
+                                   encoding="utf-8")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    assert "Run NGINX\u00a0Plus behind the proxy." in doc.sections[-1].text
