@@ -63,3 +63,13 @@ def test_card_image_is_a_picture_above_its_title(tmp_path: Path, write: Callable
     text = site.preprocess(page, page_rel="content/docs/cards.md", warnings=[])
     assert '![Static one](<../../static/img/wide.png> "From static.")\n\n**Static one** From static.' in text
     assert '![Processed](<../../assets/pics/tall.png> "From assets.")\n\n**Processed** From assets.' in text
+
+
+def test_a_card_wrapping_content_shows_its_image(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    write(tmp_path, "content/docs/tiles/shot.png", png)  # published at the page's URL folder
+    page = '{{% columns %}}\n- {{< card image="shot.png" >}}\n  Tile text.\n  {{< /card >}}\n{{% /columns %}}\n'
+    write(tmp_path, "content/docs/tiles.md", page)
+    site = hugo.load(tmp_path, "hugo.toml")
+    text = site.preprocess(page, page_rel="content/docs/tiles.md", warnings=[])
+    assert "![](<tiles/shot.png>)" in text and "Tile text." in text

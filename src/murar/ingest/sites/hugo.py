@@ -1021,7 +1021,8 @@ class HugoSite:
             wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name in DIAGRAM_SHORTCODES \
                 or name in ("highlight", "columns", "example") \
                 or _image_param(sc) \
-                or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
+                or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params \
+                or (_CARD.search(name) is not None and "image" in sc.params)
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
@@ -1040,11 +1041,7 @@ class HugoSite:
             elif close is None and _CARD.search(name) and label:
                 # a card's image (Hextra card image=: remote, static or assets) above its title and subtitle
                 subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
-                image = sc.params.get("image", "").strip()
-                picture = self._image(Shortcode("img", params={"src": image, "alt": _label_text(label),
-                                                               "caption": subtitle}),
-                                      "", page_rel=page_rel, warnings=warnings) + "\n\n" \
-                    if image and (is_remote(image) or suffix_of(split_link(image)[0]) in IMAGE_SUFFIXES) else ""
+                picture = self._card_picture(sc, label, subtitle, page_rel=page_rel, warnings=warnings)
                 out.append("\n\n" + picture + _bold(_label_text(label), html_out=h) + subtitle + "\n\n")
             elif name in IMAGE_SHORTCODES or _image_param(sc):
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
@@ -1148,6 +1145,9 @@ class HugoSite:
                     tabs_seen.append(0)
                 elif name == "tab" and label and close is not None:
                     out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
+                if close is not None and _CARD.search(name):
+                    # a card wrapping content (Hugo Book card image=) shows its image above it
+                    out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
                 if label and close is not None:
                     out.append(_bold(_label_text(label), html_out=h))
                 if close is None and sc.params.get("text") and name not in _TAB_SETS and name != "tab":
@@ -1246,6 +1246,16 @@ class HugoSite:
         lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
         h = self._html_page(page_rel)
         return f"\n{_code_span(target, html_out=h)}:\n" + _fence(code.rstrip(), lang, html_out=h)
+
+    def _card_picture(self, sc: Shortcode, label: str, caption: str, *, page_rel: str, warnings: list[str]) -> str:
+        """A card's ``image`` parameter (a remote URL or an image path) as a picture on its
+        own line (alt: the card's title, caption: ``caption``); ``""`` without one."""
+        image = sc.params.get("image", "").strip()
+        if not image or not (is_remote(image) or suffix_of(split_link(image)[0]) in IMAGE_SUFFIXES):
+            return ""
+        picture = self._image(Shortcode("img", params={"src": image, "alt": _label_text(label), "caption": caption}),
+                              "", page_rel=page_rel, warnings=warnings)
+        return f"\n\n{picture}\n\n"
 
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
