@@ -90,3 +90,16 @@ def test_each_include_sees_the_capture_made_before_it(tmp_path: Path, write: Cal
     assert '<div class="demo"><b>small</b><b>large</b></div>' in text
     assert '<div class="demo"><i>second</i></div>' in text
     assert "\x00" not in text
+
+
+def test_include_named_by_an_unknown_variable_says_so(tmp_path: Path, write: Callable[..., Path]) -> None:
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_includes/v1/note.md", "Versioned note.\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    warnings: list[str] = []
+    page = ("---\nrelease: v1\nprefix: ''\n---\n{% include {{ page.release }}/note.md %}\n"
+            "{% include {{ page.version.name }}/note.md %}\n{% include v1/{{ page.prefix }}note.md %}\n")
+    text = site.preprocess(page, page_rel="index.md", warnings=warnings)
+    assert text.count("Versioned note.") == 2  # an empty value is known
+    assert warnings == [("{% include {{ page.version.name }}/note.md %}: page.version.name is not known here"
+                         " (a plugin's variable?); not included")]

@@ -834,6 +834,15 @@ class JekyllSite:
         m = _INCLUDE_TARGET.match(args.strip())
         target_expr, params_text = (m.group(1), m.group(2)) if m else ("", args)
         if "{{" in target_expr:
+            # (a variable that is set but empty is known: the name is then built without it)
+            unknown = [v.group(1).strip() for v in re.finditer(r"\{\{-?(.*?)-?\}\}", target_expr)
+                       if not self._expression(v.group(1), scope)
+                       and (name := _split_filters(v.group(1))[0].strip()) not in scope.values
+                       and _literal(name) is None]
+            if unknown:  # a variable a plugin sets (page.version.version): the file cannot be named
+                warnings.append(f"{{% {tag} {target_expr} %}}: {unknown[0]} is not known here (a plugin's"
+                                f" variable?); not included")
+                return ""
             target = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: self._expression(v.group(1), scope), target_expr)
         else:
             target = _literal(target_expr) or target_expr
