@@ -167,3 +167,30 @@ def test_real_adobe_pages(adobe_root: Path) -> None:
     first_table = next(m for m in ids.media if isinstance(m, TableItem))
     assert first_table.index_in_page == 0 and first_table.headers[0] == "Display Name"
     assert first_table.heading_path == ("Gathering your IDs", "Standard ID namespaces")
+
+
+def test_html_figcaption_inline_markup_adds_no_space_before_punctuation(tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# Shots\n\n<figure>\n  <img src=\"a.png\" alt=\"box\">\n"
+        "  <figcaption>Taken by <a href=\"https://example.org\">the team</a>. A <em>wide</em> view!</figcaption>\n"
+        "</figure>\n")
+    (img,) = convert_markdown(tmp_path / "p.md", root=tmp_path).media
+    assert img.caption == "Taken by the team. A wide view!"  # type: ignore[union-attr]
+
+
+def test_html_block_text_joins_inline_elements_without_a_space(tmp_path: Path) -> None:
+    (tmp_path / "p.md").write_text(
+        "# Buttons\n\n<div class=\"callout\">\n<h5>Link caveat</h5>\n"
+        "<p>Links in <code>&lt;a&gt;</code>s stay active; see <a href=\"#x\">the notes</a>.</p>\n</div>\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    text = doc.sections[-1].text
+    assert "Links in <a>s stay active; see the notes." in text
+    assert "Link caveat Links" in text  # block elements still break words
+
+
+def test_html_block_text_keeps_no_break_spaces(tmp_path: Path) -> None:
+    (tmp_path / "p.md").write_text("# Product\n\n<p>Run NGINX\u00a0Plus <em>behind</em> the proxy.</p>\n",
+                                   encoding="utf-8")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    assert "Run NGINX\u00a0Plus behind the proxy." in doc.sections[-1].text

@@ -67,6 +67,18 @@ def cell_text(node: LexborNode) -> str:
     return _WS.sub(" ", "".join(parts)).strip()
 
 
+_ASCII_WS = re.compile(r"[ \t\r\n\f]+")
+
+
+def inline_text(node: LexborNode) -> str:
+    """Plain text of ``node`` as :func:`cell_text` reads it (inline elements join
+    without a space, blocks and ``<br>`` break words), with only ASCII whitespace
+    collapsed: a no-break space stays as written."""
+    parts: list[str] = []
+    _collect_text(node, parts)
+    return _ASCII_WS.sub(" ", "".join(parts)).strip(" ")
+
+
 def _collect_text(node: LexborNode, parts: list[str]) -> None:
     # an explicit stack, not recursion: hostile pages nest thousands of elements
     stack: list[LexborNode | str] = list(node.iter(include_text=True))

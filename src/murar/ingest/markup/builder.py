@@ -29,7 +29,7 @@ from murar.ingest.captions import clip_after, clip_before
 from murar.ingest.media_flags import flag_image
 from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
 from murar.ingest.sites.base import Site
-from murar.ingest.tables import parse_table_node, rows_to_markdown
+from murar.ingest.tables import inline_text, parse_table_node, rows_to_markdown
 from murar.ingest.transcripts import cues_text, find_cues
 from murar.ingest.videos import locate_video
 from murar.schema import (
@@ -472,7 +472,7 @@ class PageBuilder:
                     while fig is not None and fig.tag not in ("figure", "body"):
                         fig = fig.parent
                     figcap = fig.css_first("figcaption") if fig is not None and fig.tag == "figure" else None
-                    caption = figcap.text(separator=" ", strip=True) if figcap else ""
+                    caption = inline_text(figcap) if figcap else ""  # "<a>me</a>." reads "me.", not "me ."
                     self.image(src, alt=el.attributes.get("alt") or "",
                                caption=caption or (el.attributes.get("title") or ""),
                                page_rel=image_base, inline=in_sentence, declared_width=_px(el.attributes.get("width")))
@@ -484,7 +484,7 @@ class PageBuilder:
             cap.decompose()
         if inline:
             return
-        text = root.text(separator=" ", strip=True)
+        text = inline_text(root)  # inline elements join without a space: "<code>a</code>s" reads "as"
         if text:
             self.block(clean_text(text))
 

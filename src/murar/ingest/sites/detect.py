@@ -19,7 +19,8 @@ ones such as Sphinx ``conf.py`` or Hugo ``config.toml``).
 
 Generator documentation the markers come from: Docusaurus "Configuration",
 MkDocs "Configuration", Sphinx "Configuration" (conf.py), Jekyll
-"Configuration" (``_config.yml``), Jupyter Book "Configuration" (``_config.yml``
+"Configuration" (``_config.yml``/``.yaml``/``.toml``, or files given with
+``--config``: ``_config_base.yml``, confirmed by Jekyll's folders), Jupyter Book "Configuration" (``_config.yml``
 + ``_toc.yml``; Jupyter Book 2 / MyST ``myst.yml``), Hugo "Configure Hugo"
 (``hugo.toml``, ``config.toml``, ``config/_default/``), DocFX "docfx.json",
 Antora "Component version descriptor" (``antora.yml``) and playbook, mdBook
@@ -145,7 +146,7 @@ GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml"), factory="murar.ingest.sites.antora:AntoraSite.load"),
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
-    GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
+    GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml", "_config.toml", "_config*.yml", "_config*.yaml", "_config*.toml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
     GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, factory="murar.ingest.sites.hugo:load"),
     GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf, factory="murar.ingest.sites.sphinx:SphinxSite.load"),
 )
@@ -176,19 +177,28 @@ class Detection:
     path: Path
 
 
+def _marker_paths(folder: Path, marker: str) -> list[Path]:
+    """The files (a trailing ``/``: folders) in ``folder`` a marker names; a ``*`` in
+    the marker matches within one name (``_config*.yml``), sorted, at most 50."""
+    if "*" in marker:
+        try:
+            return sorted(p for p in folder.glob(marker) if p.is_file())[:50]
+        except OSError:
+            return []
+    cand = folder / marker.rstrip("/")
+    return [cand] if (cand.is_dir() if marker.endswith("/") else cand.is_file()) else []
+
+
 def _markers_in(folder: Path) -> Iterator[Detection]:
     for spec in GENERATORS:
         for marker in spec.markers:
-            cand = folder / marker.rstrip("/")
-            ok = cand.is_dir() if marker.endswith("/") else cand.is_file()
-            if not ok:
-                continue
-            try:
-                if spec.confirm is not None and not spec.confirm(cand):
+            for cand in _marker_paths(folder, marker):
+                try:
+                    if spec.confirm is not None and not spec.confirm(cand):
+                        continue
+                except OSError:
                     continue
-            except OSError:
-                continue
-            yield Detection(spec=spec, path=cand)
+                yield Detection(spec=spec, path=cand)
 
 
 def _ancestors(folder: Path) -> Iterator[Path]:

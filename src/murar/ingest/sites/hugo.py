@@ -32,8 +32,10 @@ Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
 shortcode with an image ``src`` become Markdown images with their caption;
 ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-``highlight``, ``code``/``code-toggle``/``multiconfig`` and Docsy's code tabs
-and cards become code fences; ``ref``/``relref`` give their target;
+``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+```mermaid block) and Docsy's code tabs and cards become code fences; a card
+without inner content (Hextra ``card``, ``feature-card``) keeps its title and
+subtitle; ``ref``/``relref`` give their target;
 ``param`` the site parameter; theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
 HTTP endpoints); every other shortcode is reduced to its inner text (with its
@@ -100,6 +102,13 @@ VIDEO_SHORTCODES = frozenset({"youtube", "vimeo", "video"})
 #: ``code-toggle`` and Relearn's ``multiconfig`` (a configuration shown as TOML/YAML/JSON),
 #: Istio's ``text`` (language as first argument or ``syntax``)
 CODE_BLOCK_SHORTCODES = frozenset({"code", "code-toggle", "multiconfig", "text"})
+#: diagram shortcodes whose inner text is the diagram's source (Hugo Book, Relearn, Geekdoc ``mermaid``):
+#: kept as a code block in that language, as a ```mermaid fence is on every generator
+DIAGRAM_SHORTCODES = frozenset({"mermaid"})
+#: a card that has no inner content (Hextra ``{{< card title= subtitle= >}}`` in ``{{< cards >}}``,
+#: ``hextra/feature-card``, self-closing ``{{< card title="..." />}}``): its title and subtitle are its text,
+#: its ``image`` (a remote URL, a static path, or an ``assets/`` path Hugo processes) a picture above them
+_CARD = re.compile(r"(?:^|[/-])card$")
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
@@ -799,13 +808,21 @@ class HugoSite:
         """True when ``rel`` sits in a leaf bundle (a folder, at any depth above it,
         holding an ``index.*`` file) and is not that bundle's index: Hugo's page
         bundles docs make every other file of a leaf bundle a page resource, with
-        no page of its own (it can still be pulled in by a shortcode)."""
+        no page of its own (it can still be pulled in by a shortcode). The content
+        folder itself counts: an ``index.md`` there (not ``_index.md``) makes the
+        home page a leaf bundle, so Hugo publishes no other page of that content
+        folder, ``_index.md`` included (Hugo warns "Using index.md in your content's
+        root directory is usually incorrect for your home page")."""
+        top = content.strip("/")
+        top = "" if top == "." else top
         folder = posixpath.dirname(rel)
-        while folder and is_within(folder, content) and folder != content.strip("/"):
+        while is_within(folder, top) if top else True:
             for cand in self._bundle_indexes(folder):
                 stem = posixpath.splitext(posixpath.basename(cand))[0]
                 if cand != rel and self.split_language(stem)[0] == "index":
                     return True
+            if folder == top:
+                return False
             folder = posixpath.dirname(folder)
         return False
 
@@ -1001,10 +1018,11 @@ class HugoSite:
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
             if name == "tab" and tabs_seen:
                 tabs_seen[-1] += 1
-            wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES \
+            wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name in DIAGRAM_SHORTCODES \
                 or name in ("highlight", "columns", "example") \
                 or _image_param(sc) \
-                or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params
+                or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params \
+                or (_CARD.search(name) is not None and "image" in sc.params)
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
@@ -1020,12 +1038,20 @@ class HugoSite:
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
+            elif close is None and _CARD.search(name) and label:
+                # a card's image (Hextra card image=: remote, static or assets) above its title and subtitle
+                subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
+                picture = self._card_picture(sc, label, subtitle, page_rel=page_rel, warnings=warnings)
+                out.append("\n\n" + picture + _bold(_label_text(label), html_out=h) + subtitle + "\n\n")
             elif name in IMAGE_SHORTCODES or _image_param(sc):
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
             elif name in VIDEO_SHORTCODES or _video_param(sc):
                 out.append(_video(sc))
+            elif name in DIAGRAM_SHORTCODES and close is not None:
+                out.append(_fence(inner, name, html_out=h))
+                pos = close.end()
             elif name == "highlight" and close is not None:
                 out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
                 pos = close.end()
@@ -1119,6 +1145,9 @@ class HugoSite:
                     tabs_seen.append(0)
                 elif name == "tab" and label and close is not None:
                     out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
+                if close is not None and _CARD.search(name):
+                    # a card wrapping content (Hugo Book card image=) shows its image above it
+                    out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
                 if label and close is not None:
                     out.append(_bold(_label_text(label), html_out=h))
                 if close is None and sc.params.get("text") and name not in _TAB_SETS and name != "tab":
@@ -1217,6 +1246,16 @@ class HugoSite:
         lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
         h = self._html_page(page_rel)
         return f"\n{_code_span(target, html_out=h)}:\n" + _fence(code.rstrip(), lang, html_out=h)
+
+    def _card_picture(self, sc: Shortcode, label: str, caption: str, *, page_rel: str, warnings: list[str]) -> str:
+        """A card's ``image`` parameter (a remote URL or an image path) as a picture on its
+        own line (alt: the card's title, caption: ``caption``); ``""`` without one."""
+        image = sc.params.get("image", "").strip()
+        if not image or not (is_remote(image) or suffix_of(split_link(image)[0]) in IMAGE_SUFFIXES):
+            return ""
+        picture = self._image(Shortcode("img", params={"src": image, "alt": _label_text(label), "caption": caption}),
+                              "", page_rel=page_rel, warnings=warnings)
+        return f"\n\n{picture}\n\n"
 
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)

@@ -25,7 +25,11 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
   other tag is dropped and its content kept (``{% if %}``/``{% unless %}``/
   ``{% case %}`` keep only the branch Liquid renders when every variable in the
-  condition is known: config, front matter, include parameters, assignments),
+  condition is known: config, front matter, include parameters, assignments;
+  ``{% for x in list %}`` repeats its body for each item of a list that is known:
+  ``site.data.*``, the config, ``page.*`` front matter, include parameters,
+  ranges, with ``limit``/``offset``/``reversed`` and ``forloop.*``, bounded per
+  page; ``{% post_url name %}`` gives the post's path, as ``{% link %}`` does),
   except tab plugins' ``{% tabs %}``/
   ``{% tab label %}``/``{% endtabs %}``, which become tab-set markers. Nothing is evaluated that would
   need Ruby; no path is guessed.
@@ -35,14 +39,19 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import posixpath
 import re
-from collections.abc import Iterator
+from collections import ChainMap
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from murar.errors import ConfigError
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
@@ -93,11 +102,39 @@ _MAX_INCLUDES = 200
 _MAX_INCLUDED_CHARS = 5_000_000
 _MAX_VALUE_CHARS = 100_000
 _MAX_RENDERED_CHARS = 5_000_000
+#: loop iterations of one page (all loops, nested ones included) and items of one loop
+_MAX_LOOP_ITEMS = 2_000
+_MAX_LOOP_LENGTH = 500
+
+
+#: folders only a Jekyll site has at its source root (Jekyll "Directory Structure")
+JEKYLL_FOLDERS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
+#: files that may hold the site's ``jekyll build --config a,b`` command, in the order read
+_BUILD_FILES = ("Makefile", "GNUmakefile", "netlify.toml", "package.json", "Rakefile", "Dockerfile",
+                "docker-compose.yml", "*.sh", "scripts/*.sh", "bin/*", ".github/workflows/*.yml",
+                ".github/workflows/*.yaml")
+_CONFIG_OPTION = re.compile(r"\bjekyll\b[^\n]*?--config(?:=|\s+)[\"']?([^\s\"']+)")
+
+
+def _has_jekyll_evidence(folder: Path, keys: set[str]) -> bool:
+    """Jekyll keys in the config, a Jekyll folder beside it, or a Gemfile naming jekyll."""
+    if keys & JEKYLL_KEYS or any((folder / name).is_dir() for name in JEKYLL_FOLDERS):
+        return True
+    gemfile = folder / "Gemfile"
+    try:
+        return gemfile.is_file() and re.search(r"""(?m)^\s*gem\s+["'](?:jekyll|github-pages)["']""",
+                                               gemfile.read_text(encoding="utf-8", errors="replace")) is not None
+    except OSError:
+        return False
 
 
 def looks_like_jekyll(config_path: Path) -> bool:
-    """True when ``config_path`` (a ``_config.yml``) is Jekyll's rather than Jupyter
-    Book's: no ``_toc.yml`` beside it and a Jekyll-only key, or no book-only key.
+    """True when ``config_path`` is a Jekyll config: ``_config.yml``/``.yaml``/``.toml``
+    (Jekyll's default names) with no ``_toc.yml`` beside it and a Jekyll-only key, or
+    no Jupyter Book key; another ``_config*`` file (one given with ``--config``, such
+    as ``_config_base.yml``) only when no default-named config is beside it and the
+    folder shows Jekyll (a Jekyll-only key, ``_layouts``/``_includes``/``_posts``/
+    ``_data``/``_sass``/``_drafts``, or a Gemfile naming ``jekyll``/``github-pages``).
     Never raises."""
     folder = config_path.parent
     if (folder / "_toc.yml").is_file() or (folder / "_toc.yaml").is_file():
@@ -106,9 +143,54 @@ def looks_like_jekyll(config_path: Path) -> bool:
         keys = set(load_data_file(config_path))
     except (OSError, ValueError):
         return False
+    if config_path.name not in CONFIG_FILES:
+        if any((folder / name).is_file() for name in CONFIG_FILES):
+            return False  # the default config decides
+        return _has_jekyll_evidence(folder, keys)
     if keys & JEKYLL_KEYS:
         return True
     return not keys & JUPYTER_BOOK_KEYS
+
+
+def config_files(root: Path, found: str | None) -> list[str]:
+    """The config files Jekyll reads for the site at ``root`` (posix, relative to
+    ``root``; ``found``: the config detection found). Jekyll "Configuration": by
+    default the first of ``_config.yml``, ``_config.yaml``, ``_config.toml``;
+    otherwise the files ``jekyll build --config a.yml,b.yml`` names, later ones
+    overriding earlier ones. Without a default config, the first ``jekyll ...
+    --config`` list in the site's build files (Makefile, netlify.toml, package.json,
+    Dockerfile, shell scripts, GitHub workflows) whose files exist (shell and make
+    variables in it left out) is used; failing that, ``found`` alone. Never raises."""
+    base = posixpath.dirname(found) if found else ""
+    folder = root / base if base else root
+    default = next((n for n in CONFIG_FILES if (folder / n).is_file()), None)
+    if default is not None or found is None:
+        return [safe_join(base, default)] if default else []
+    if posixpath.basename(found) in CONFIG_FILES:
+        return [found]
+    seen = 0
+    for pattern in _BUILD_FILES:
+        try:
+            paths = sorted(p for p in folder.glob(pattern) if p.is_file())
+        except OSError:
+            continue
+        for path in paths:
+            seen += 1
+            if seen > 50:
+                return [found]
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+            except OSError:
+                continue
+            for m in _CONFIG_OPTION.finditer(re.sub(r"\\\r?\n", " ", text)):
+                # a shell/make variable ($1, $(extra), ${X}) names no file here: it is dropped
+                names = [re.sub(r"\$(?:\([^)]*\)|\{[^}]*\}|\w+)", "", n) for n in m.group(1).split(",")]
+                names = [n for n in names if n and "$" not in n and "{" not in n]
+                names = [n for n in names if not n.startswith("/") and ".." not in n.split("/")
+                         and (folder / n).is_file()]
+                if names:
+                    return [safe_join(base, n) for n in names]
+    return [found]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,27 +266,32 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
 
 
 def load_config(root: Path, config_file: str | None = None
-                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str], tuple[FrontMatterDefault, ...]]:
-    """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``).
+                ) -> tuple[SiteConfig, tuple[Collection, ...], dict[str, str], tuple[FrontMatterDefault, ...],
+                           dict[str, Any]]:
+    """Read ``_config.yml`` at ``root`` (or ``config_file``, posix, relative to ``root``,
+    with the other files Jekyll would merge over it, :func:`config_files`).
 
     Returns the :class:`SiteConfig` (``content_dirs``: the source folder;
     ``include_dirs``: ``_includes``; ``exclude``: config plus Jekyll defaults;
     ``base_url``: ``baseurl``; ``settings``: ``url``, ``baseurl``, ``include``,
     ``optional_front_matter``), the collections, and the Liquid variables (every
-    scalar of the config as ``site.<key>``) and the front matter ``defaults``
-    (:func:`read_defaults`).
+    scalar of the config as ``site.<key>``), the front matter ``defaults``
+    (:func:`read_defaults`) and the ``site`` object (the config with ``data``: the
+    data files, :func:`load_data_tree`) that ``{% for %}`` loops read lists from.
 
     Raises:
         ConfigError: the config is not valid YAML.
     """
     root = root.resolve()
-    name = config_file or next((n for n in CONFIG_FILES if (root / n).is_file()), None)
+    names = config_files(root, config_file) if config_file else \
+        [n for n in CONFIG_FILES if (root / n).is_file()][:1]
+    name = names[0] if names else None
     data: dict[str, Any] = {}
-    if name is not None:
+    for one in names:
         try:
-            data = load_data_file(root / name)
+            data = _deep_merge(data, load_data_file(root / one))
         except (OSError, ValueError) as err:
-            raise ConfigError(f"Jekyll config {name}: {err}") from err
+            raise ConfigError(f"Jekyll config {one}: {err}") from err
     base_dir = posixpath.dirname(name) if name else ""
     source = safe_join(base_dir, str(data.get("source") or ".")) or "."
     coll_dir = safe_join(source, str(data.get("collections_dir") or ""))
@@ -218,7 +305,8 @@ def load_config(root: Path, config_file: str | None = None
         collections += [Collection(str(c), safe_join(coll_dir, f"_{c}"), False) for c in raw]
     variables: dict[str, str] = {}
     _flatten("site", data, variables)
-    variables.update(load_data_files(root, safe_join(source, str(data.get("data_dir") or "_data"))))
+    data_tree = load_data_tree(root, safe_join(source, str(data.get("data_dir") or "_data")))
+    _flatten("site.data", data_tree, variables)
     for key in ("url", "baseurl"):
         variables.setdefault(f"site.{key}", "")
     settings = {"url": variables["site.url"], "baseurl": variables["site.baseurl"]}
@@ -232,34 +320,62 @@ def load_config(root: Path, config_file: str | None = None
                      static_dirs=(source,), include_dirs=(includes_dir,),
                      exclude=tuple(dict.fromkeys([*excl, *DEFAULT_EXCLUDE])),
                      base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings)
-    return cfg, tuple(collections), variables, read_defaults(data.get("defaults"))
+    return cfg, tuple(collections), variables, read_defaults(data.get("defaults")), {**data, "data": data_tree}
 
 
 _MAX_DATA_FILES = 200
 _MAX_DATA_BYTES = 512_000
 
 
-def load_data_files(root: Path, data_dir: str) -> dict[str, str]:
-    """The scalars of the site's data files as Liquid variables (Jekyll "Data Files":
-    ``_data/alerts.yml`` key ``note`` is ``site.data.alerts.note``, a subfolder a
-    further namespace: ``_data/team/ops.yml`` is ``site.data.team.ops``). YAML and
-    JSON files whose top level is a mapping; lists and CSV files give no scalar and
-    are left out, as are files over 512 KB, files past the first 200 and files that
-    do not parse (Jekyll would stop the build; ingest goes on), and a ``data_dir``
-    outside the site. Never raises."""
-    out: dict[str, str] = {}
+def load_data_tree(root: Path, data_dir: str) -> dict[str, Any]:
+    """The site's data files as Jekyll gives them to Liquid (Jekyll "Data Files":
+    ``_data/alerts.yml`` is ``site.data.alerts``, a subfolder a further namespace:
+    ``_data/team/ops.yml`` is ``site.data.team.ops``; a CSV/TSV file is a list of
+    rows keyed by its header). YAML, JSON, CSV and TSV files; files over 512 KB,
+    files past the first 200, files that do not parse (Jekyll would stop the build;
+    ingest goes on), and a ``data_dir`` outside the site are left out. Never raises."""
+    tree: dict[str, Any] = {}
     if data_dir == ".." or data_dir.startswith(("../", "/")):
-        return out  # a data_dir outside the site is not read
-    for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json"))[:_MAX_DATA_FILES]:
+        return tree  # a data_dir outside the site is not read
+    for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json", ".csv", ".tsv"))[:_MAX_DATA_FILES]:
         path = root / rel
         try:
             if path.stat().st_size > _MAX_DATA_BYTES:
                 continue
-            data = load_data_file(path)
+            data = _read_data(path)
         except (OSError, ValueError):
             continue
         inner = rel[len(data_dir) + 1:] if data_dir not in ("", ".") else rel
-        _flatten("site.data." + posixpath.splitext(inner)[0].replace("/", "."), data, out)
+        *folders, stem = posixpath.splitext(inner)[0].split("/")
+        node = tree
+        for part in folders:
+            node = node.setdefault(part, {}) if isinstance(node.get(part, {}), dict) else {}
+        node[stem] = data
+    return tree
+
+
+def _read_data(path: Path) -> Any:
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+        return list(csv.DictReader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ","))
+    if suffix == ".json":
+        try:
+            return json.loads(path.read_text(encoding="utf-8-sig", errors="replace"))
+        except json.JSONDecodeError as err:
+            raise ValueError(str(err)) from err
+    try:
+        return load_yaml_safely(path.read_text(encoding="utf-8-sig", errors="replace"), max_chars=_MAX_DATA_BYTES,
+                                unknown_tags="null")
+    except (FrontMatterError, RecursionError) as err:
+        raise ValueError(str(err)) from err
+
+
+def load_data_files(root: Path, data_dir: str) -> dict[str, str]:
+    """The scalars of the site's data files (:func:`load_data_tree`) as Liquid
+    variables: ``site.data.alerts.note``. Never raises."""
+    out: dict[str, str] = {}
+    _flatten("site.data", load_data_tree(root, data_dir), out)
     return out
 
 
@@ -315,11 +431,15 @@ _HIDDEN_OPEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>
 class _Scope:
     """Variables visible to Liquid while rendering one page (and its includes)."""
 
-    values: dict[str, str]
+    values: MutableMapping[str, str]
     meta: dict[str, Any] = field(default_factory=dict)  # the page's front matter (lists included)
     # what the page may still include (files, characters) and render (characters); shared with its includes
-    # and whether a too deep include is still to be warned about
-    left: list[int] = field(default_factory=lambda: [_MAX_INCLUDES, _MAX_INCLUDED_CHARS, _MAX_RENDERED_CHARS, 1])
+    # and whether a too deep include is still to be warned about; the loop iterations left
+    left: list[int] = field(default_factory=lambda: [_MAX_INCLUDES, _MAX_INCLUDED_CHARS, _MAX_RENDERED_CHARS, 1,
+                                                     _MAX_LOOP_ITEMS])
+    # structured values by name: "site" (config and data), "page" (front matter), "include"
+    # (the include's parameters), loop variables
+    objects: dict[str, Any] = field(default_factory=dict)
 
     def lookup(self, name: str) -> str:
         return self.values.get(name.strip(), "")
@@ -329,8 +449,10 @@ class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
 
     def __init__(self, config: SiteConfig, collections: tuple[Collection, ...] = (),
-                 variables: dict[str, str] | None = None, defaults: tuple[FrontMatterDefault, ...] = ()) -> None:
+                 variables: dict[str, str] | None = None, defaults: tuple[FrontMatterDefault, ...] = (),
+                 site_object: dict[str, Any] | None = None) -> None:
         self._config = config
+        self._site_object = dict(site_object or {})
         self._collections = collections
         self._defaults = defaults
         self._variables = dict(variables or {})
@@ -487,28 +609,46 @@ class JekyllSite:
         _flatten("page", meta, page_vars)
         values.update(page_vars)
         values["jekyll.environment"] = "production"
-        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=_Scope(values, meta),
-                                  warnings=sink, depth=0)
+        scope = _Scope(values, meta, objects={"site": self._site_object, "page": meta})
+        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=scope, warnings=sink, depth=0)
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html)
 
     def render_liquid(self, text: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
                       depth: int) -> str:
         """Render the Liquid of ``text`` (written in ``file_rel``, shown on ``page_rel``)."""
         raws: list[str] = []
+        key = id(raws)
+
+        def keep_text(kept: str) -> str:
+            raws.append(kept)
+            return f"\x00RAW{key}-{len(raws) - 1}\x00"
 
         def keep_raw(m: re.Match[str]) -> str:
-            raws.append(m.group(1))
-            return f"\x00RAW{len(raws) - 1}\x00"
+            return keep_text(m.group(1))
 
         text = sub_closed(_RAW, _RAW_END, keep_raw, text)
         text = sub_closed(_COMMENT, _COMMENT_END, lambda _: "", text)
         text = sub_closed(_HIGHLIGHT, _HIGHLIGHT_END, lambda m: _fence(m, text), text)
+        if "{%" in text and "for" in text:
+            # each rendered loop is kept like a raw block: its output is not read as Liquid again
+            text = self._loops(text, lambda body, inner: keep_text(self.render_liquid(
+                body, page_rel=page_rel, file_rel=file_rel, scope=inner, warnings=warnings, depth=depth)), scope,
+                               warnings, file_rel)
+
+        captures: list[tuple[str, str]] = []
+        mark = f"murarcapture{key}"  # a tag name of this call only: where a capture stood
 
         def capture(m: re.Match[str]) -> str:
-            scope.values[m.group(1)] = self.render_liquid(m.group(2), page_rel=page_rel, file_rel=file_rel,
-                                                          scope=scope, warnings=warnings,
-                                                          depth=depth).strip()[:_MAX_VALUE_CHARS]
-            return ""
+            # rendered where it stands, in the tag loop: a page that captures "example" before each of
+            # its includes shows each capture once, not the last one everywhere
+            captures.append((m.group(1), m.group(2)))
+            return f"{{% {mark} {len(captures) - 1} %}}"
+
+        def restore(rendered: str) -> str:
+            # the text may hold "\x00RAW7\x00" itself: only the numbers handed out here are put back (a
+            # capture's own rendering leaves this call's marks for this call)
+            return re.sub(f"\x00RAW{key}-(\\d{{1,9}})\x00", lambda r: raws[int(r.group(1))]
+                          if int(r.group(1)) < len(raws) else r.group(0), rendered)
 
         text = _conditionals(text, scope)
         text = sub_closed(_CAPTURE, _CAPTURE_END, capture, text)
@@ -528,11 +668,18 @@ class JekyllSite:
             if tag in ("include", "include_relative", "include_cached"):  # include_cached: jekyll-include-cache
                 out.append(self._include(tag, args, page_rel=page_rel, file_rel=file_rel, scope=scope,
                                          warnings=warnings, depth=depth))
+            elif tag == mark and args.isdigit() and int(args) < len(captures):
+                name, body = captures[int(args)]
+                scope.values[name] = restore(self.render_liquid(body, page_rel=page_rel, file_rel=file_rel,
+                                                                scope=scope, warnings=warnings,
+                                                                depth=depth)).strip()[:_MAX_VALUE_CHARS]
             elif tag == "assign":
                 name, _, expr = args.partition("=")
                 scope.values[name.strip()] = self._expression(expr, scope)[:_MAX_VALUE_CHARS]
-            elif tag == "link":
-                out.append("/" + args.strip().strip("'\"").lstrip("/"))
+            elif tag in ("link", "post_url"):
+                # Jekyll "Links": the path may hold Liquid variables ({% link {{ page.dir }}/a.md %})
+                args = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: self._expression(v.group(1), scope), args)
+                out.append("/" + args.strip().strip("'\"").lstrip("/") if tag == "link" else self._post_url(args))
             elif tag in ("tabs", "tab", "endtabs"):
                 out.append(_tab_marker(tag, args, scope))
             # every other tag (if/for/unless/case/when/else/end*, plugin tags) is dropped
@@ -542,10 +689,78 @@ class JekyllSite:
             scope.left[2] = -_MAX_RENDERED_CHARS * 10
         else:
             out.append(text[pos:])
-        rendered = "".join(out)
-        # the text may hold "\x00RAW7\x00" itself: only the numbers handed out here are put back
-        return re.sub("\x00RAW(\\d{1,9})\x00", lambda r: raws[int(r.group(1))] if int(r.group(1)) < len(raws)
-                      else r.group(0), rendered)
+        return restore("".join(out))
+
+    def _loops(self, text: str, render: Callable[[str, _Scope], str], scope: _Scope, warnings: list[str],
+               file_rel: str) -> str:
+        """``{% for x in list %}...{% else %}...{% endfor %}`` over a list whose value is
+        known (:func:`_object`: the data files, the config, the page's front matter, an
+        include parameter, an outer loop's item, a ``(1..n)`` range) rendered once per
+        item with ``render(body, scope)``, the item as ``x`` and ``forloop.index``/
+        ``index0``/``rindex``/``rindex0``/``first``/``last``/``length`` set; ``offset:``,
+        ``limit:`` and ``reversed`` as Liquid applies them (slice, then reverse); an
+        empty list renders the ``else`` branch. A loop over anything else keeps its body
+        once (its tags are dropped later), with the loops inside it expanded. At most
+        :data:`_MAX_LOOP_LENGTH` items a loop and :data:`_MAX_LOOP_ITEMS` iterations a
+        page (nested ones counted), with one warning when cut."""
+        out: list[str] = []
+        pos = 0
+        for head, other, end in _loop_blocks(text):
+            out.append(text[pos:head.start()])
+            pos = end.end()
+            m = _FOR_ARGS.match(head.group(2))
+            items = _object(m.group(2), scope) if m else None
+            if not isinstance(items, list):
+                out.append(text[head.start():end.end()] if "for" not in text[head.end():end.start()] else
+                           head.group(0) + self._loops(text[head.end():end.start()], render, scope, warnings,
+                                                       file_rel) + end.group(0))
+                continue
+            assert m is not None
+            loop_body = text[head.end():(other.start() if other else end.start())]
+            params = dict(re.findall(r"(limit|offset)\s*:\s*([\w.-]+)", m.group(3)))
+            first = _int_operand(params.get("offset"), scope, 0)
+            count = _int_operand(params.get("limit"), scope, len(items))
+            items = items[first:first + count]
+            if re.search(r"\breversed\b", m.group(3)):
+                items = items[::-1]
+            if not items:
+                out.append(render(text[other.end():end.start()], scope) if other else "")
+                continue
+            length = len(items)
+            for index, item in enumerate(items[:_MAX_LOOP_LENGTH]):
+                if scope.left[4] <= 0 or scope.left[2] <= 0:
+                    if scope.left[4] == 0:
+                        warnings.append(f"{file_rel}: Liquid loops over {_MAX_LOOP_ITEMS} iterations on the page;"
+                                        f" the rest is left out")
+                        scope.left[4] = -1
+                    break
+                scope.left[4] -= 1
+                layer: dict[str, str] = {}
+                _flatten(m.group(1), item, layer)
+                loop = {"index": index + 1, "index0": index, "rindex": length - index, "rindex0": length - index - 1,
+                        "first": index == 0, "last": index == length - 1, "length": length}
+                _flatten("forloop", loop, layer)
+                inner = _Scope(ChainMap(layer, scope.values), scope.meta, scope.left,
+                               {**scope.objects, m.group(1): item, "forloop": loop})
+                rendered = render(loop_body, inner)
+                scope.left[2] -= len(rendered)
+                out.append(rendered)
+        out.append(text[pos:])
+        return "".join(out)
+
+    def _post_url(self, args: str) -> str:
+        """``{% post_url 2020-01-01-name %}`` (Jekyll "Links": a post by its file name,
+        a subfolder of ``_posts`` before it): the post's path from the site root, as
+        ``{% link %}`` gives (``""`` when no post has that name)."""
+        name = args.strip().strip("'\"")
+        posts = next((c.folder for c in self._collections if c.name == "posts"), "_posts")
+        if not re.fullmatch(r"[\w./-]+", name) or ".." in name.split("/"):
+            return ""
+        for suffix in PAGE_MARKUP:
+            rel = safe_join(posts, name + suffix)
+            if (self._root / rel).is_file():
+                return "/" + rel
+        return ""
 
     def _expression(self, expr: str, scope: _Scope) -> str:
         parts = [p.strip() for p in _split_filters(expr)]
@@ -619,6 +834,15 @@ class JekyllSite:
         m = _INCLUDE_TARGET.match(args.strip())
         target_expr, params_text = (m.group(1), m.group(2)) if m else ("", args)
         if "{{" in target_expr:
+            # (a variable that is set but empty is known: the name is then built without it)
+            unknown = [v.group(1).strip() for v in re.finditer(r"\{\{-?(.*?)-?\}\}", target_expr)
+                       if not self._expression(v.group(1), scope)
+                       and (name := _split_filters(v.group(1))[0].strip()) not in scope.values
+                       and _literal(name) is None]
+            if unknown:  # a variable a plugin sets (page.version.version): the file cannot be named
+                warnings.append(f"{{% {tag} {target_expr} %}}: {unknown[0]} is not known here (a plugin's"
+                                f" variable?); not included")
+                return ""
             target = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: self._expression(v.group(1), scope), target_expr)
         else:
             target = _literal(target_expr) or target_expr
@@ -653,10 +877,12 @@ class JekyllSite:
         raw = _strip_hidden(raw)
         raw = rebase_links(raw, from_rel=res.rel_path, to_rel=page_rel,
                            exists=lambda p: (self._root / p).is_file()) if tag == "include_relative" else raw
-        inner = _Scope(dict(scope.values), scope.meta, scope.left)
+        params: dict[str, Any] = {}
+        inner = _Scope(dict(scope.values), scope.meta, scope.left, {**scope.objects, "include": params})
         for m in _PARAM.finditer(params_text):
             value = _literal(m.group(2))
             inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
+            params[m.group(1)] = value if value is not None else _object(m.group(2), scope)
         return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
                                   depth=depth + 1)
 
@@ -691,6 +917,10 @@ def _operand(token: str, scope: _Scope) -> Any:
     head, _, rest = token.partition(".")
     if head == "include":
         return None  # a parameter the include was not given
+    if head in scope.objects and head not in ("site", "page"):
+        # a loop variable: its item is known whole, so a key it lacks is nil; a list or mapping is truthy
+        found = _object(token, scope)
+        return str(found) if isinstance(found, (int, float)) and not isinstance(found, bool) else found
     if head == "page" and rest and rest.split(".")[0] not in _COMPUTED_PAGE:
         node: Any = scope.meta
         for part in rest.split("."):
@@ -703,6 +933,76 @@ def _operand(token: str, scope: _Scope) -> Any:
     return _UNKNOWN
 
 
+_LOOP_TAG = re.compile(r"\{%-?\s*(for|endfor|if|unless|case|endif|endunless|endcase|else)\b(.*?)-?%\}", re.DOTALL)
+_FOR_ARGS = re.compile(r"^\s*(\w+)\s+in\s+(\([^()]*\)|[\w.\-\[\]\"']+)(.*)$", re.DOTALL)
+_OPENERS = {"for": "endfor", "if": "endif", "unless": "endunless", "case": "endcase"}
+
+
+def _loop_blocks(text: str) -> Iterator[tuple[re.Match[str], re.Match[str] | None, re.Match[str]]]:
+    """(``for`` tag, its own ``else`` tag or None, matching ``endfor`` tag) of
+    each outermost, closed ``{% for %}`` block of ``text``, in order."""
+    stack: list[str] = []
+    head: re.Match[str] | None = None
+    other: re.Match[str] | None = None
+    for tok in _LOOP_TAG.finditer(text):
+        name = tok.group(1)
+        if name in _OPENERS:
+            if not stack and name != "for":
+                continue  # an if outside loops: not this function's
+            if not stack:
+                head, other = tok, None
+            stack.append(name)
+        elif name == "else":
+            if stack == ["for"]:
+                other = tok
+        elif stack and _OPENERS[stack[-1]] == name:
+            stack.pop()
+            if not stack and head is not None:
+                yield head, other, tok
+                head = None
+        elif stack and name in _OPENERS.values():
+            continue  # an unbalanced closer inside the loop: ignored
+
+
+def _int_operand(token: str | None, scope: _Scope, default: int) -> int:
+    if token is None:
+        return default
+    value = _literal(token)
+    value = value if value is not None else scope.lookup(token)
+    try:
+        return max(0, int(float(value)))
+    except ValueError:
+        return default
+
+
+def _object(expr: str, scope: _Scope) -> Any:
+    """The structured value of a Liquid expression: a ``(a..b)`` range (a list of
+    integers, at most :data:`_MAX_LOOP_LENGTH`), or a variable path (``site.data.nav.main``,
+    ``page.items``, ``item.children``, ``a[0]``, ``a["b"]``, ``.first``/``.last``)
+    under the scope's objects; ``None`` when not known."""
+    expr = expr.strip()
+    rng = re.fullmatch(r"\(\s*([\w.-]+)\s*\.\.\s*([\w.-]+)\s*\)", expr)
+    if rng:
+        lo, hi = _int_operand(rng.group(1), scope, -1), _int_operand(rng.group(2), scope, -1)
+        return list(range(lo, min(hi, lo + _MAX_LOOP_LENGTH - 1) + 1)) if lo >= 0 and hi >= 0 else None
+    parts = re.findall(r"""\[\s*(?:"([^"]*)"|'([^']*)'|(\d+))\s*\]|([\w-]+)""", expr)
+    if not parts or not re.fullmatch(r"""[\w-]+(?:\.[\w-]+|\[\s*(?:"[^"]*"|'[^']*'|\d+)\s*\])*""", expr):
+        return None
+    keys: list[str | int] = [int(p[2]) if p[2] else (p[0] or p[1] or p[3]) for p in parts]
+    if keys[0] not in scope.objects:
+        return None
+    node: Any = scope.objects[keys[0]]
+    for key in keys[1:]:
+        if isinstance(node, list) and (isinstance(key, int) or key in ("first", "last")):
+            index = 0 if key == "first" else -1 if key == "last" else key
+            node = node[index] if node and isinstance(index, int) and -len(node) <= index < len(node) else None
+        elif isinstance(node, dict) and key in node:
+            node = node[key]
+        else:
+            return None
+    return node
+
+
 def _truthy(value: Any) -> bool:
     return value is not None and value is not False
 
@@ -711,6 +1011,8 @@ def _compare(left: Any, op: str, right: Any) -> bool | None:
     if left is _UNKNOWN or right is _UNKNOWN:
         return None
     if op == "contains":
+        if isinstance(left, list):
+            return any(str(x) == str(right) for x in left)
         return isinstance(left, str) and isinstance(right, str) and right in left
     if op in ("==", "!=", "<>"):
         same = left == right or (left is not None and right is not None and str(left) == str(right))
@@ -994,9 +1296,24 @@ def _literal(text: str) -> str | None:
 
 _CALLOUT_IAL = re.compile(r"^(?P<lead>[ \t>]*)\{:\s*\.(?P<name>[\w-]+)[^}\n]*\}[ \t]*$")
 _FENCE = re.compile(r"^[ \t>]*(```|~~~)")
+# an HTML block opening alone on its line whose class may name a callout (its Markdown content,
+# set off by a blank line, follows: open_markdown_blocks)
+_CALLOUT_DIV = re.compile(r"""^[ \t>]*<(?:div|aside|section|blockquote)\b[^<>]*?\bclass\s*=\s*["'](?P<cls>[^"'<>]*)["'][^<>]*>[ \t]*$""",
+                          re.IGNORECASE)
 #: callout classes labelled when ``_config.yml`` names none (the classes Jekyll themes style)
 DEFAULT_CALLOUTS = {name: name.capitalize() for name in
                     ("note", "tip", "warning", "important", "caution", "info", "danger")}
+
+
+#: Minimal Mistakes "Utility Classes: Notices" (``{: .notice--info}`` after a paragraph, or
+#: ``<div class="notice--info">``): a coloured box without a title; labelled by its kind
+NOTICE_CALLOUTS = {"notice": "Note", "notice--primary": "Note", "notice--info": "Info",
+                   "notice--warning": "Warning", "notice--success": "Success", "notice--danger": "Danger"}
+
+
+def _callout_label(name: str, titles: dict[str, str]) -> str:
+    name = name.lower()
+    return titles[name] if name in titles else NOTICE_CALLOUTS.get(name, "")
 
 
 def callout_titles(variables: dict[str, str]) -> dict[str, str]:
@@ -1026,7 +1343,11 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     documents both places, also inside block quotes (``> {: .note }``). A
     ``<name>-title`` callout takes its title from its first paragraph, which is
     already in the text, so it is not labelled; neither is a class without a
-    title. Code fences are left alone."""
+    title. Minimal Mistakes' notice classes (:data:`NOTICE_CALLOUTS`) are labelled
+    by their kind unless configured otherwise. An HTML block alone on its line
+    whose class is a callout (``<div class="notice--info" markdown="1">``), its
+    Markdown content after a blank line, has that content's first line labelled.
+    Code fences are left alone."""
     titles = DEFAULT_CALLOUTS if titles is None else titles
     lines = text.split("\n")
     in_fence = False
@@ -1035,7 +1356,17 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
             in_fence = not in_fence
             continue
         m = None if in_fence else _CALLOUT_IAL.match(line)
-        label = titles.get(m.group("name").lower(), "") if m else ""
+        label = _callout_label(m.group("name"), titles) if m else ""
+        if not label and not in_fence:
+            div = _CALLOUT_DIV.match(line)
+            label = next((x for c in div.group("cls").split() if (x := _callout_label(c, titles))), "") if div else ""
+            if label and i + 2 < len(lines) and not lines[i + 1].strip(" \t>") and lines[i + 2].strip(" \t>") \
+                    and not _FENCE.match(lines[i + 2]) and not lines[i + 2].lstrip(" \t>").startswith("<"):
+                lead = re.match(r"[ \t>]*", lines[i + 2])
+                cut = lead.end() if lead else 0
+                if not lines[i + 2][cut:].startswith(f"**{label}:**"):
+                    lines[i + 2] = f"{lines[i + 2][:cut]}**{label}:** {lines[i + 2][cut:]}"
+            continue
         if not label:
             continue
         depth = _quote_depth(line)
@@ -1155,8 +1486,54 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     return "\n".join(out)
 
 
+#: block-level elements whose content kramdown keeps as raw HTML up to the matching closing tag
+#: (``pre``, ``script``, ``style`` already end at their closing tag in CommonMark)
+_RAW_HTML_BLOCK_TAGS = frozenset({"div", "table", "ul", "ol", "dl", "blockquote", "section", "article", "aside",
+                                  "figure", "details", "nav", "header", "footer", "form", "fieldset", "center"})
+_RAW_HTML_OPEN = re.compile(r"^ {0,3}<(?P<tag>[A-Za-z][\w-]*)(?=[\s/>]|$)(?P<rest>[^\n]*)$")
+
+
+def join_html_blocks(text: str) -> str:
+    """kramdown "HTML Blocks": a block-level element opened at the start of a line
+    (``<div>``, ``<table>``; without ``markdown=``) is raw HTML up to its matching
+    closing tag, blank lines included, where CommonMark ends the HTML block at the
+    first blank line and reads the rest as Markdown (indented rows become a code
+    block). Blank lines inside such an element are dropped so it stays one HTML
+    block. An element whose closing tag does not follow is left alone (and so is
+    every later one of that name: linear time)."""
+    if "<" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    unbalanced: set[str] = set()
+    i = 0
+    while i < len(lines):
+        m = _RAW_HTML_OPEN.match(lines[i])
+        tag = m.group("tag").lower() if m else ""
+        if not m or tag not in _RAW_HTML_BLOCK_TAGS or tag in unbalanced or re.search(r"\bmarkdown\s*=", m.group("rest")):
+            out.append(lines[i])
+            i += 1
+            continue
+        opens, closes = re.compile(rf"<{tag}(?=[\s/>]|$)", re.IGNORECASE), re.compile(rf"</{tag}\s*>", re.IGNORECASE)
+        depth, j = 0, i
+        while j < len(lines):
+            depth += len(opens.findall(lines[j])) - len(closes.findall(lines[j]))
+            if depth <= 0:
+                break
+            j += 1
+        if j >= len(lines):
+            unbalanced.add(tag)
+            out.append(lines[i])
+            i += 1
+            continue
+        out.extend(line for line in lines[i:j + 1] if line.strip())
+        i = j + 1
+    return "\n".join(out)
+
+
 def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_block_html: bool = False) -> str:
-    """Open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`; every block
+    """Keep raw HTML block elements whole (:func:`join_html_blocks`, unless
+    ``parse_block_html``), open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`; every block
     element with ``parse_block_html``, from ``_config.yml`` or the page's
     ``{::options parse_block_html="true" /}``), label callout
     paragraphs (:func:`label_callouts` with ``callouts``), drop the list a ``{:toc}``
@@ -1166,6 +1543,8 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
     ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
     ``{::nomarkdown}``) outside fenced code."""
     all_blocks = parse_block_html or _PARSE_BLOCK_OPTION.search(text) is not None
+    if not all_blocks:
+        text = outside_fences(text, join_html_blocks)
     text = label_callouts(open_markdown_blocks(text, parse_block_html=all_blocks), callouts)
     return outside_fences(text, _strip_attribute_lists)
 
@@ -1186,5 +1565,5 @@ def load(root: Path, config_file: str | None = None) -> JekyllSite:
     Raises:
         ConfigError: the config is not valid YAML.
     """
-    config, collections, variables, defaults = load_config(root, config_file)
-    return JekyllSite(config, collections, variables, defaults)
+    config, collections, variables, defaults, site_object = load_config(root, config_file)
+    return JekyllSite(config, collections, variables, defaults, site_object)

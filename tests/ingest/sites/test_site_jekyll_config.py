@@ -1,0 +1,55 @@
+"""Jekyll sites whose config is not ``_config.yml``: detection and merged configs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from murar.ingest.sites import jekyll
+from murar.ingest.sites.detect import detect, open_site
+
+
+def test_config_given_with_dash_dash_config_is_detected_and_merged(tmp_path: Path,
+                                                                   write: Callable[..., Path]) -> None:
+    write(tmp_path, "_config_main.yml", "title: Base\nbaseurl: /docs\nproduct: Old\n")
+    write(tmp_path, "_config_shop.yml", "product: Gadget\n")
+    write(tmp_path, "_config_local.yml", "url: http://localhost:4000\n")
+    write(tmp_path, "Makefile", "serve:\n\tbundle exec jekyll serve \\\n"
+          "\t  --config _config_main.yml,_config_shop.yml$(EXTRA)\n")
+    write(tmp_path, "_includes/x.html", "x")
+    write(tmp_path, "index.md", "---\nlayout: page\n---\n# {{ site.product }} at {{ site.baseurl }}\n")
+    found = detect(tmp_path)
+    assert found is not None and found.spec.name == "jekyll"
+    sel = open_site(tmp_path)
+    assert isinstance(sel.site, jekyll.JekyllSite)
+    text = sel.site.preprocess((tmp_path / "index.md").read_text(), page_rel="index.md")
+    assert "# Gadget at /docs" in text
+    assert sel.site.config.settings["url"] == ""  # _config_local.yml is not in the build command
+
+
+def test_only_yaml_or_toml_default_config(tmp_path: Path, write: Callable[..., Path]) -> None:
+    write(tmp_path / "a", "_config.yaml", "title: A\n")
+    write(tmp_path / "b", "_config.toml", 'title = "B"\nbaseurl = "/b"\n')
+    write(tmp_path / "b", "_layouts/default.html", "{{ content }}")
+    for name in ("a", "b"):
+        found = detect(tmp_path / name)
+        assert found is not None and found.spec.name == "jekyll", name
+    assert open_site(tmp_path / "b").site.config.base_url == "/b/"
+
+
+def test_other_config_names_need_jekyll_evidence(tmp_path: Path, write: Callable[..., Path]) -> None:
+    write(tmp_path / "plain", "_config_lint.yml", "rules: []\n")
+    write(tmp_path / "plain", "page.md", "# P\n")
+    assert detect(tmp_path / "plain") is None
+    # a variant config without a build command: that file alone
+    write(tmp_path / "gem", "_config_site.yml", "title: G\n")
+    write(tmp_path / "gem", "Gemfile", "source 'https://rubygems.org'\ngem \"jekyll\", \"~> 4\"\n")
+    found = detect(tmp_path / "gem")
+    assert found is not None and found.spec.name == "jekyll"
+    assert jekyll.config_files(tmp_path / "gem", "_config_site.yml") == ["_config_site.yml"]
+    # a Hugo site with a stray _config file is still Hugo
+    write(tmp_path / "hugo", "hugo.toml", 'title = "H"\n')
+    write(tmp_path / "hugo", "_config_ci.yml", "steps: []\n")
+    write(tmp_path / "hugo", "content/_index.md", "# H\n")
+    found = detect(tmp_path / "hugo")
+    assert found is not None and found.spec.name == "hugo"

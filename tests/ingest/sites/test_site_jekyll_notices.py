@@ -1,0 +1,42 @@
+"""Minimal Mistakes notices (kramdown block IALs and HTML blocks) get a label."""
+
+from __future__ import annotations
+
+from murar.ingest.sites import jekyll
+
+
+def test_minimal_mistakes_notice_classes_are_labelled() -> None:
+    text = ("Back up the folder first.\n{: .notice--warning}\n\n"
+            "{: .notice--info}\nThe cache lives in memory.\n\n"
+            "Plain notice text.\n{: .notice}\n\n"
+            '<div class="notice--danger" markdown="1">\nDropping the table loses its rows.\n</div>\n\n'
+            "Just a styled paragraph.\n{: .text-center}\n")
+    out = jekyll.strip_kramdown(text, jekyll.callout_titles({}))
+    assert "**Warning:** Back up the folder first." in out
+    assert "**Info:** The cache lives in memory." in out
+    assert "**Note:** Plain notice text." in out
+    assert "**Danger:** Dropping the table loses its rows." in out
+    assert "**" not in out.split("Just a styled")[1] and "{:" not in out
+
+
+def test_configured_callouts_still_decide() -> None:
+    titles = jekyll.callout_titles({"site.callouts.notice--info.color": "blue"})  # configured, untitled
+    out = jekyll.strip_kramdown("Text.\n{: .notice--info}\n", titles)
+    assert "**" not in out
+
+
+def test_html_block_stays_whole_across_blank_lines_as_kramdown_reads_it() -> None:
+    from markdown_it import MarkdownIt
+
+    text = ("Intro.\n\n<div class=\"scroller\">\n<table>\n  <tbody>\n    \n      <tr>\n        <td>one</td>\n"
+            "      </tr>\n    \n      <tr>\n        <td>two</td>\n      </tr>\n    \n  </tbody>\n</table>\n</div>\n\n"
+            "After *the* table.\n\n<div>\nunclosed\n\n    indented code\n")
+    out = jekyll.strip_kramdown(text, {})
+    tokens = MarkdownIt("commonmark").parse(out)
+    blocks = [t for t in tokens if t.type == "html_block"]
+    assert "one" in blocks[0].content and "two" in blocks[0].content and "</div>" in blocks[0].content
+    assert not any(t.type == "code_block" and "<td>" in t.content for t in tokens)
+    assert "After *the* table." in out
+    assert "unclosed\n\n    indented code" in out  # no closing tag: left alone
+    # parse_block_html: the content is Markdown, blank lines matter
+    assert "\n\n" in jekyll.strip_kramdown("<div>\n\n*x*\n\n</div>\n", {}, parse_block_html=True)
