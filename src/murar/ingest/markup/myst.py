@@ -65,6 +65,7 @@ from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import add_nesting_room, cap_nesting
+from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
 
@@ -165,6 +166,53 @@ class MystParser:
         # directives; returns the text to show (a figure it stores itself), None when
         # the key is not glued in this notebook
         self.glue_hook: Callable[[str, str, str], str | None] | None = None
+        self._xref_index: XrefIndex | None | bool = False  # False: not looked up yet
+
+    # ------------------------------------------------------- cross-references
+    @property
+    def _xrefs(self) -> XrefIndex | None:
+        """The site's labels and page titles (Sphinx, Jupyter Book), read on first use."""
+        if self._xref_index is False:
+            get = getattr(self.site, "xrefs", None)
+            self._xref_index = get() if callable(get) else None
+        return self._xref_index if isinstance(self._xref_index, XrefIndex) else None
+
+    def _docname(self) -> str:
+        get = getattr(self.site, "docname", None)
+        return str(get(self.b.rel)) if callable(get) else PurePosixPath(self.b.rel).with_suffix("").as_posix()
+
+    def _role(self, name: str, content: str) -> str:
+        glued = self._glue(name, content, "") if name.startswith("glue") else None
+        if glued is not None:
+            return glued
+        xrefs = self._xrefs if name.lower().split(":")[-1] in ("ref", "numref", "doc") else None
+        return role_text(name, content, xrefs=xrefs, docname=self._docname() if xrefs else "")
+
+    def _empty_link_text(self, href: str) -> str:
+        """What myst-parser shows for a link without text (``[](#label)``,
+        ``[](page.md)``, ``[](page.md#label)``): the target's title, as Sphinx
+        renders the reference; the label (or the page's name) when unknown;
+        nothing for an external URL (myst-parser shows the URL; murar keeps text only)."""
+        href = href.strip().removeprefix("project:")
+        if not href or re.match(r"^[a-z][\w+.-]*:", href, re.IGNORECASE):
+            return ""
+        path, _, frag = href.partition("#")
+        xrefs = self._xrefs
+        if path:
+            if xrefs is not None:
+                if frag:
+                    tgt = xrefs.target(frag)
+                    if tgt is not None and tgt.title:
+                        return tgt.title
+                title = xrefs.doc_title(path, docname=self._docname())
+                if title:
+                    return title
+            return frag or PurePosixPath(path).stem
+        if xrefs is not None:
+            tgt = xrefs.target(frag)
+            if tgt is not None and tgt.title:
+                return tgt.title
+        return frag
 
     # ---------------------------------------------------------------- entry
     def feed(self, text: str, *, file_rel: str | None = None, top: bool = False) -> None:
@@ -255,16 +303,14 @@ class MystParser:
     def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
         children = tok.children or []
         depth_link = 0
-        for c in children:
+        for k, c in enumerate(children):
             ty = c.type
             if ty in ("text", "code_inline", "math_inline", "math_single", "math_inline_double"):
                 sink.append(c.content)
             elif ty in ("softbreak", "hardbreak"):
                 sink.append(" ")
             elif ty == "myst_role":
-                name = str(c.meta.get("name", ""))
-                glued = self._glue(name, c.content, "") if name.startswith("glue") else None
-                sink.append(glued if glued is not None else role_text(name, c.content))
+                sink.append(self._role(str(c.meta.get("name", "")), c.content))
             elif ty == "substitution_inline":
                 key = c.content.strip()
                 if key in self.subs:
@@ -278,6 +324,8 @@ class MystParser:
                 self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""))
             elif ty == "link_open":
                 depth_link += 1
+                if k + 1 < len(children) and children[k + 1].type == "link_close":
+                    sink.append(self._empty_link_text(str(c.attrs.get("href") or "")))
             elif ty == "link_close":
                 depth_link -= 1
             elif ty == "html_inline":
@@ -449,9 +497,7 @@ class MystParser:
                     if c.type in ("text", "code_inline", "math_inline"):
                         out.append(c.content)
                     elif c.type == "myst_role":
-                        name = str(c.meta.get("name", ""))
-                        glued = self._glue(name, c.content, "") if name.startswith("glue") else None
-                        out.append(glued if glued is not None else role_text(name, c.content))
+                        out.append(self._role(str(c.meta.get("name", "")), c.content))
                     elif c.type == "substitution_inline":
                         out.append(self.subs.get(c.content.strip(), ""))
                     elif c.type in ("softbreak", "hardbreak"):

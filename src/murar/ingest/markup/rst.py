@@ -66,6 +66,7 @@ from murar.ingest.markup.builder import (
 )
 from murar.ingest.markup.roles import extlink_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
+from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -151,6 +152,14 @@ class _Context:
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
         values = getattr(conf, "values", None)
         self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
+
+    def xrefs(self) -> tuple[XrefIndex | None, str]:
+        """The site's labels and page titles (a Sphinx or Jupyter Book site) and the
+        page's docname; ``(None, "")`` for a plain folder of reST."""
+        get, name = getattr(self.site, "xrefs", None), getattr(self.site, "docname", None)
+        if not callable(get) or not callable(name):
+            return None, ""
+        return get(), str(name(self.page_rel))
 
 
 def default_substitutions(values: dict[str, Any], *, today: datetime.date | None = None) -> dict[str, str]:
@@ -545,8 +554,15 @@ class _Video(Directive):  # type: ignore[misc]  # docutils ships no types
 # ----------------------------------------------------------------------- roles
 def _text_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
                options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-    """Any Sphinx role reduced to the text a reader sees."""
-    shown = role_text(name, text)
+    """Any Sphinx role reduced to the text a reader sees (cross-references: their
+    target's title from the site's labels, :func:`murar.ingest.markup.roles.xref_text`)."""
+    xrefs = None
+    docname = ""
+    if name.lower().split(":")[-1] in ("ref", "numref", "doc"):
+        ctx = getattr(inliner.document.settings, "murar_context", None)
+        if isinstance(ctx, _Context):
+            xrefs, docname = ctx.xrefs()
+    shown = role_text(name, text, xrefs=xrefs, docname=docname)
     return [nodes.inline(rawtext, shown)], []
 
 

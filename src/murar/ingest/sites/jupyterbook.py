@@ -173,6 +173,17 @@ class JupyterBookSite(SphinxSite):
     def _exclude_patterns(self) -> tuple[str, ...]:
         return (*super()._exclude_patterns(), *_BOOK_EXCLUDES)
 
+    # Jupyter Book 1 turns Sphinx's numfig on; mystmd numbers figures on every page from 1
+    _numfig_default = True
+
+    @property
+    def _per_page_numbers(self) -> bool:  # type: ignore[override]
+        return PurePosixPath(self._config_file or "").name == "myst.yml"
+
+    def _doc_order(self, files: dict[str, str]) -> list[str]:
+        """The order of the table of contents (``_toc.yml``, ``project.toc``)."""
+        return list(self.book["toc_files"]) or super()._doc_order(files)
+
     def in_toc(self, rel: str) -> bool:
         """True when ``rel`` (relative to the ingest root) is listed in the TOC."""
         src_rel = self._in_src(rel)

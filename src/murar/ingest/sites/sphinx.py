@@ -29,6 +29,7 @@ from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
 from murar.ingest.sites._common import glob_regex, os_walk_files, scan_include_targets
+from murar.ingest.sites._xrefs import XrefIndex, scan_xrefs, toctree_order
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "markup_settings", "read_conf", "sphinx_glob"]
@@ -292,6 +293,7 @@ class SphinxSite:
         self._config: SiteConfig | None = None
         self._includes: frozenset[str] | None = None
         self._excludes: list[re.Pattern[str]] | None = None
+        self._xrefs: XrefIndex | None = None
         self.load_warnings: list[str] = []
 
     @classmethod
@@ -357,6 +359,50 @@ class SphinxSite:
             self._includes = scan_include_targets(
                 self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel))
         return self._includes
+
+    # -------------------------------------------------------- cross-references
+    def docname(self, rel: str) -> str:
+        """The Sphinx document name of ``rel`` (relative to the source directory, no suffix)."""
+        src_rel = self._in_src(rel) or rel
+        for sfx in sorted(self.conf.source_suffix, key=len, reverse=True):
+            if src_rel.endswith(sfx):
+                return src_rel[: -len(sfx)]
+        return PurePosixPath(src_rel).with_suffix("").as_posix()
+
+    def xrefs(self) -> XrefIndex:
+        """Labels and document titles of every source file (:mod:`murar.ingest.sites._xrefs`),
+        for ``:ref:``/``:numref:``/``:doc:`` text; scanned once, on first use. Figures are
+        numbered when conf.py sets ``numfig`` (Sphinx's default: off), in toctree order."""
+        if self._xrefs is None:
+            files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
+                                  skip_hidden_files=True)
+            pairs = [(rel, self.docname(rel)) for rel in files
+                     if not self._excluded(self._in_src(rel) or rel)]
+            values = self.conf.values
+            fmt = values.get("numfig_format")
+            self._xrefs = scan_xrefs(self._root, pairs, order=self._doc_order(dict(pairs)),
+                                     numfig=bool(values.get("numfig", self._numfig_default)),
+                                     numfig_format=fmt if isinstance(fmt, dict) else None,
+                                     per_page_numbers=self._per_page_numbers)
+        return self._xrefs
+
+    _numfig_default = False  # Sphinx's numfig default
+    _per_page_numbers = False
+
+    def _doc_order(self, files: dict[str, str]) -> list[str]:
+        """Docnames in toctree order from ``root_doc`` (see :func:`toctree_order`)."""
+        by_doc = {doc: rel for rel, doc in files.items()}
+
+        def read(doc: str) -> str | None:
+            rel = by_doc.get(doc)
+            if rel is None:
+                return None
+            try:
+                return (self._root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                return None
+
+        return toctree_order(read, self.conf.root_doc)
 
     # ---------------------------------------------------------------- protocol
     def _docname_winner(self, rel: str) -> str:
