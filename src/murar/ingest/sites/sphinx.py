@@ -387,6 +387,10 @@ class SphinxSite:
         return self._xrefs
 
     _numfig_default = False  # Sphinx's numfig default
+    # where skip reasons point: the setting that decided (a Jupyter Book names its own config)
+    _source_dir_name = "Sphinx source directory"
+    _exclude_source = "conf.py exclude_patterns or Sphinx defaults"
+    _suffix_source = "not in conf.py source_suffix"
     _per_page_numbers = False
 
     def _doc_order(self, files: dict[str, str]) -> list[str]:
@@ -443,11 +447,11 @@ class SphinxSite:
         if src_rel is None:
             if suffix in _ASSET_EXTS:
                 return FileClass(role=FileRole.ASSET)
-            return FileClass(role=FileRole.EXCLUDED, reason=f"outside the Sphinx source directory {self.srcdir}/")
+            return FileClass(role=FileRole.EXCLUDED, reason=f"outside the {self._source_dir_name} {self.srcdir}/")
         if markup is not None and rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         if self._excluded(src_rel):
-            return FileClass(role=FileRole.EXCLUDED, reason="excluded by conf.py exclude_patterns or Sphinx defaults")
+            return FileClass(role=FileRole.EXCLUDED, reason=f"excluded by {self._exclude_source}")
         if markup is not None:
             winner = self._docname_winner(rel)
             if winner != rel:
@@ -460,7 +464,7 @@ class SphinxSite:
             return FileClass(role=FileRole.ASSET)
         fc = asset_or_unknown(rel)
         if fc.role is FileRole.UNKNOWN:
-            return FileClass(role=FileRole.UNKNOWN, reason=f"{fc.reason} (not in conf.py source_suffix)")
+            return FileClass(role=FileRole.UNKNOWN, reason=f"{fc.reason} ({self._suffix_source})")
         return fc
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
