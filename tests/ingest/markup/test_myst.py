@@ -169,6 +169,20 @@ def test_include_parses_at_the_include_point_with_page_relative_images(tmp_path:
     assert own.path == "parts/own.png" and own.exists
 
 
+def test_quoted_include_markers_lose_their_quotes(tmp_path: Path) -> None:
+    # myst-parser reads a directive's ":key: value" lines as YAML: a quoted start-after/end-before
+    # marker is the text inside the quotes, so only the part between the markers is included
+    site = _book(tmp_path, {
+        "intro.md": "# Home\n\n```{include} README.md\n:start-after: 'intro-begin -->'\n"
+                    ":end-before: \"<!-- intro-end\"\n```\n",
+        "README.md": "# Repo readme\n\nBadges.\n\n<!-- intro-begin -->\nThe kept part.\n<!-- intro-end -->\n\n"
+                     "## Sponsors\n\n![logo](sponsor.png)\n",
+    })
+    doc = convert_myst(tmp_path / "intro.md", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [(("Home",), "The kept part.")]
+    assert not doc.media and not doc.warnings
+
+
 def test_eval_rst_block_and_html_embeds(tmp_path: Path) -> None:
     _png(tmp_path / "img" / "x.png")
     site = _book(tmp_path, {"p.md": """\

@@ -69,7 +69,7 @@ from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
 
-__all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it"]
+__all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it", "option_value"]
 
 MAX_NESTING = 40
 # "{name}" or the older "{name,class1,class2}" (classes after commas, myst-parser < 0.18)
@@ -112,6 +112,18 @@ class _Directive:
     body: str
 
 
+def option_value(raw: str) -> str:
+    """A ``:key: value`` option as myst-parser reads it: the option block is YAML,
+    so a quoted value (``:start-after: 'begin -->'``) loses its quotes (``''`` in single
+    quotes is one ``'``; ``\\"`` and ``\\\\`` in double quotes are escapes); other values as written."""
+    value = raw.strip()
+    if re.fullmatch(r"'(?:[^']|'')*'", value):  # one single-quoted scalar
+        return value[1:-1].replace("''", "'")
+    if re.fullmatch(r'"(?:[^"\\]|\\.)*"', value):  # one double-quoted scalar
+        return re.sub(r'\\(["\\])', r"\1", value[1:-1])
+    return raw  # anything else (csv-table's '"a", "b"' header) as written
+
+
 def _split_directive(info: str, content: str) -> _Directive | None:
     m = _DIRECTIVE_INFO.match(info.strip())
     if not m:
@@ -134,7 +146,7 @@ def _split_directive(info: str, content: str) -> _Directive | None:
         while i < len(lines) and _OPTION_LINE.match(lines[i].strip()) and lines[i].strip():
             om = _OPTION_LINE.match(lines[i].strip())
             assert om is not None
-            options[om.group(1)] = om.group(2)
+            options[om.group(1)] = option_value(om.group(2))
             i += 1
         lines = lines[i:]
     return _Directive(name=name, argument=argument, options=options, body="\n".join(lines).strip("\n"))

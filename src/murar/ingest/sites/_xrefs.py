@@ -275,6 +275,9 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
 
 
 def _myst_directive_body(body: list[str], kind: str, arg: str) -> tuple[dict[str, str], str]:
+    # the page parser's own reading of option values (imported here: myst imports this module)
+    from murar.ingest.markup.myst import option_value
+
     options: dict[str, str] = {}
     k = 0
     if body and body[0].strip() == "---":
@@ -291,7 +294,7 @@ def _myst_directive_body(body: list[str], kind: str, arg: str) -> tuple[dict[str
         while k < len(body) and _OPTION.match(body[k]):
             om = _OPTION.match(body[k])
             assert om is not None
-            options[om.group(1)] = om.group(2).strip()
+            options[om.group(1)] = option_value(om.group(2)).strip()
             k += 1
     rest = [ln.strip() for ln in body[k:]]
     if kind == "figure":
