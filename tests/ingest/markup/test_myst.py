@@ -408,3 +408,11 @@ Get up and running with *MyST* in Jupyter!
     doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
     assert [(v.url, v.title) for v in doc.media if isinstance(v, VideoItem)] == [
         ("https://www.youtube.com/embed/F3st8X0L1Ys", "Get up and running with MyST in Jupyter!")]
+
+
+def test_sub_ref_shows_the_sphinx_substitution(tmp_path: Path) -> None:
+    # {sub-ref}`release` is Sphinx's |release| (conf.py's value; empty when conf.py computes it)
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\nrelease = '2.1.0'\n")
+    (tmp_path / "index.md").write_text("# Home\n\nRelease **{sub-ref}`release`** ({sub-ref}`wordcount-words` words).\n")
+    doc = convert_myst(tmp_path / "index.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "Release 2.1.0 ( words)."

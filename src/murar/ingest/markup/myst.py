@@ -197,8 +197,20 @@ class MystParser:
         glued = self._glue(name, content, "") if name.startswith("glue") else None
         if glued is not None:
             return glued
+        if name.lower() == "sub-ref":
+            return self._sub_ref(content.strip())
         xrefs = self._xrefs if name.lower().split(":")[-1] in ("ref", "numref", "doc") else None
         return role_text(name, content, xrefs=xrefs, docname=self._docname() if xrefs else "")
+
+    def _sub_ref(self, key: str) -> str:
+        """myst-parser's ``{sub-ref}`name``` shows the document's substitution ``name``:
+        Sphinx's ``version``/``release``/``today`` from the site's settings (empty when
+        they are computed, not literals); others (``wordcount-words``) show nothing."""
+        from murar.ingest.markup.rst import default_substitutions
+
+        values = getattr(getattr(self.site, "conf", None), "values", None)
+        subs = default_substitutions(values) if isinstance(values, dict) else {}
+        return subs.get(key, "")
 
     def _empty_link_text(self, href: str) -> str:
         """What myst-parser shows for a link without text (``[](#label)``,
