@@ -62,3 +62,20 @@ def test_rst_ref_doc_numref_under_sphinx(tmp_path: Path, write_files: Callable[.
     write_files(tmp_path, {"conf.py": "project = 'P'\n"})
     text = _text(convert_rst(tmp_path / "index.rst", site=SphinxSite(tmp_path, "conf.py")))
     assert "The main window" in text and "shot" not in text.replace("shots", "")
+
+
+def test_mystmd_references_read_figure_numbers_and_fill_link_text(tmp_path: Path,
+                                                                  write_files: Callable[..., None]) -> None:
+    # mystmd (myst.yml): figures are numbered on each page and an empty link to one reads "Figure 1";
+    # a link's own text has %s/{number}/{name} filled; "@label" is a reference to a known label
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  title: P\n",
+        "plots.md": "---\ntitle: Plots\n---\n\n(sec-plots)=\n## Making plots\n\n:::{figure} a.png\n:label: fig-a\n"
+                    "Sales by month.\n:::\n",
+        "a.png": "png",
+        "intro.md": "# Intro\n\nSee [](#fig-a), [Fig. %s shows {name}](#fig-a), {numref}`fig-a`, @sec-plots,\n"
+                    "[](plots.md) and ask @someone.\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    text = _text(convert_myst(tmp_path / "intro.md", site=site))
+    assert text == ("See Figure 1, Fig. 1 shows Sales by month., Figure 1, Making plots, Plots and ask @someone.")

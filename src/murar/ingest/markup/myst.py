@@ -75,6 +75,7 @@ MAX_NESTING = 40
 # "{name}" or the older "{name,class1,class2}" (classes after commas, myst-parser < 0.18)
 _DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)(?:,[\w-]+)*\}\s*(.*)$", re.DOTALL)
 _MD_IMAGE_LINE = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>)\s*$", re.IGNORECASE)
+_AT_REFERENCE = re.compile(r"(?<![\w@.])@([A-Za-z0-9_](?:[\w:.-]*\w)?)")
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
                 "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated"}
@@ -85,7 +86,8 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "tab", "group-tab", "exercise", "solution", "example", "proof", "prf:theorem", "prf:proof",
                "prf:definition", "prf:example", "prf:lemma", "prf:algorithm", "epigraph", "pull-quote",
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
-               "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box"}
+               "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box",
+               "myst"}  # myst: mystmd's demo block (its source, then the result)
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
@@ -212,6 +214,37 @@ class MystParser:
         subs = default_substitutions(values) if isinstance(values, dict) else {}
         return subs.get(key, "")
 
+    def _mystmd(self) -> bool:
+        return PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
+
+    def _at_references(self, text: str) -> str:
+        """mystmd's ``@label`` shorthand (a reference, as ``{ref}``: the target's title or
+        caption) for labels the project defines; other ``@words`` (citations, handles) as written."""
+        xrefs = self._xrefs
+        if xrefs is None:
+            return text
+
+        def sub(m: re.Match[str]) -> str:
+            tgt = xrefs.target(m.group(1))
+            return tgt.title if tgt is not None and tgt.title else m.group(0)
+
+        return _AT_REFERENCE.sub(sub, text)
+
+    def _link_template(self, sink: list[str], start: int, href: str) -> None:
+        """mystmd fills ``%s``/``{number}``/``{name}`` in a link's own text
+        (``[Sec. %s](#intro)``) with the target's number and title."""
+        label = href.strip().removeprefix("project:")
+        if not label.startswith("#") or start > len(sink):
+            return
+        text = "".join(sink[start:])
+        if "%s" not in text and "{" not in text:
+            return
+        xrefs = self._xrefs
+        shown = xrefs.link_text(label[1:], text) if xrefs is not None and xrefs.mystmd else None
+        if shown is not None and shown != text:
+            del sink[start:]
+            sink.append(shown)
+
     def _empty_link_text(self, href: str) -> str:
         """What myst-parser shows for a link without text (``[](#label)``,
         ``[](page.md)``, ``[](page.md#label)``): the target's title, as Sphinx
@@ -224,18 +257,17 @@ class MystParser:
         xrefs = self._xrefs
         if path:
             if xrefs is not None:
-                if frag:
-                    tgt = xrefs.target(frag)
-                    if tgt is not None and tgt.title:
-                        return tgt.title
+                shown = xrefs.link_text(frag, "") if frag else None
+                if shown:
+                    return shown
                 title = xrefs.doc_title(path, docname=self._docname())
                 if title:
                     return title
             return frag or PurePosixPath(path).stem
         if xrefs is not None:
-            tgt = xrefs.target(frag)
-            if tgt is not None and tgt.title:
-                return tgt.title
+            shown = xrefs.link_text(frag, "")
+            if shown:
+                return shown
         return frag
 
     # ---------------------------------------------------------------- entry
@@ -327,9 +359,12 @@ class MystParser:
     def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
         children = tok.children or []
         depth_link = 0
+        links: list[tuple[int, str]] = []  # (where the link text starts in sink, href) of open links
         for k, c in enumerate(children):
             ty = c.type
-            if ty in ("text", "code_inline", "math_inline", "math_single", "math_inline_double"):
+            if ty == "text" and "@" in c.content and self._mystmd():
+                sink.append(self._at_references(c.content))
+            elif ty in ("text", "code_inline", "math_inline", "math_single", "math_inline_double"):
                 sink.append(c.content)
             elif ty in ("softbreak", "hardbreak"):
                 sink.append(" ")
@@ -348,10 +383,15 @@ class MystParser:
                 self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""))
             elif ty == "link_open":
                 depth_link += 1
+                href = str(c.attrs.get("href") or "")
+                links.append((len(sink), href))
                 if k + 1 < len(children) and children[k + 1].type == "link_close":
-                    sink.append(self._empty_link_text(str(c.attrs.get("href") or "")))
+                    sink.append(self._empty_link_text(href))
             elif ty == "link_close":
                 depth_link -= 1
+                if links:
+                    start, href = links.pop()
+                    self._link_template(sink, start, href)
             elif ty == "html_inline":
                 tag = c.content.lower()
                 if tag.startswith("<br"):

@@ -37,6 +37,8 @@ __all__ = ["XrefIndex", "XrefTarget", "scan_xrefs", "toctree_order"]
 
 _MAX_FILE_BYTES = 2_000_000
 _NUMFIG_FORMAT = {"figure": "Fig. %s", "table": "Table %s", "code-block": "Listing %s", "section": "Section %s"}
+# mystmd's reference templates ("Cross-references": "Figure 1", "Table 1", "Program 1")
+_MYSTMD_FORMAT = {"figure": "Figure %s", "table": "Table %s", "code-block": "Program %s", "section": "Section %s"}
 
 _RST_LABEL = re.compile(r"^\.\.[ \t]+_(?:`([^`]+)`|([^:`][^:]*?)):[ \t]*$")
 _RST_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+(?P<name>[\w:.-]+)::[ \t]*(?P<arg>.*)$")
@@ -73,6 +75,23 @@ class XrefIndex:
     doc_titles: dict[str, str] = field(default_factory=dict)
     numfig: bool = False
     numfig_format: dict[str, str] = field(default_factory=lambda: dict(_NUMFIG_FORMAT))
+    mystmd: bool = False
+
+    def link_text(self, label: str, text: str) -> str | None:
+        """What mystmd shows for a link ``[text](#label)``: an empty text is the
+        target's "Figure 1" when it is numbered, else its title; ``%s``/``{number}``
+        and ``{name}`` in a given text are filled. ``None`` when ``label`` is unknown
+        (or, under myst-parser, for an empty text: the caller's rule applies)."""
+        tgt = self.target(label)
+        if tgt is None:
+            return None
+        if not text.strip():
+            if self.mystmd and tgt.number:
+                return _fill(self.numfig_format.get(tgt.kind, "%s"), tgt.number, tgt.title)
+            return tgt.title or None
+        if self.mystmd and re.search(r"%s|\{number\}|\{name\}", text):
+            return _fill(text, tgt.number or "??", tgt.title or label)
+        return text
 
     def target(self, label: str) -> XrefTarget | None:
         """The target of ``label`` (Sphinx's label normalisation: case and runs of spaces ignored)."""
@@ -195,7 +214,7 @@ def _scan_rst(text: str) -> _Found:
             caption = body if kind == "figure" else (options.get("caption") if kind == "code-block"
                                                       else d.group("arg").strip())
             caption = _plain(caption or "")
-            names = [*pending, *([options["name"]] if options.get("name") else [])]
+            names = [*pending, *[options[k] for k in ("name", "label") if options.get(k)]]
             for label in names:
                 found.labels.append((label, XrefTarget(caption, kind, "")))
             if names and (kind == "figure" or caption):
@@ -251,7 +270,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             if d and name in _FIGURES:
                 kind = _FIGURES[name]
                 options, caption = _myst_directive_body(lines[i + 1:end], kind, d.group("arg").strip())
-                names = [*pending, *([options["name"]] if options.get("name") else [])]
+                names = [*pending, *[options[k] for k in ("name", "label") if options.get(k)]]  # label: mystmd
                 if name == "figure-md" and d.group("arg").strip():
                     names.append(d.group("arg").strip())
                 for label in names:
@@ -333,11 +352,14 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     directory without suffix). Figures, captioned tables and code blocks with a
     label are numbered per kind when ``numfig``: over the whole project in
     ``order`` (docnames; the others follow in name order), or from 1 on every
-    page when ``per_page_numbers`` (mystmd). The first definition of a label
+    page when ``per_page_numbers`` (mystmd, whose references also read "Figure 1"
+    and fill link texts, :meth:`XrefIndex.link_text`). The first definition of a label
     wins, as Sphinx keeps it ("duplicate label" warning). Unreadable files are
     skipped. Returns the :class:`XrefIndex`.
     """
-    index = XrefIndex(numfig=numfig)
+    index = XrefIndex(numfig=numfig, mystmd=per_page_numbers)
+    if per_page_numbers:
+        index.numfig_format.update(_MYSTMD_FORMAT)
     if numfig_format:
         index.numfig_format.update({k: v for k, v in numfig_format.items() if isinstance(v, str)})
     per_doc: dict[str, _Found] = {}
