@@ -79,3 +79,21 @@ def test_mystmd_references_read_figure_numbers_and_fill_link_text(tmp_path: Path
     site = JupyterBookSite(tmp_path, "myst.yml")
     text = _text(convert_myst(tmp_path / "intro.md", site=site))
     assert text == ("See Figure 1, Fig. 1 shows Sales by month., Figure 1, Making plots, Plots and ask @someone.")
+
+
+def test_equation_references_read_their_numbers(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Sphinx numbers labelled equations on each page ("(1)", math_eqref_format), over the project when
+    # numfig is on (math_numfig); {eq}/:eq: show the number
+    write_files(tmp_path, {
+        "conf.py": "extensions = ['myst_parser']\n",
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   laws\n\n.. math::\n   :label: energy\n\n   E = mc^2\n\n"
+                     "See :eq:`energy` and :eq:`unknown-eq`.\n",
+        "laws.md": "# Laws\n\n$$ F = m a $$ (newton)\n\n```{math}\n:label: momentum\np = m v\n```\n\n"
+                   "Newton {eq}`newton`, momentum {eq}`momentum`, energy {eq}`energy`.\n",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    assert "See (1) and unknown-eq." in _text(convert_rst(tmp_path / "index.rst", site=site))
+    assert "Newton (1), momentum (2), energy (1)." in _text(convert_myst(tmp_path / "laws.md", site=site))
+    write_files(tmp_path, {"conf.py": "extensions = ['myst_parser']\nnumfig = True\n"})
+    site = SphinxSite(tmp_path, "conf.py")
+    assert "Newton (2), momentum (3), energy (1)." in _text(convert_myst(tmp_path / "laws.md", site=site))

@@ -201,7 +201,7 @@ class MystParser:
             return glued
         if name.lower() == "sub-ref":
             return self._sub_ref(content.strip())
-        xrefs = self._xrefs if name.lower().split(":")[-1] in ("ref", "numref", "doc") else None
+        xrefs = self._xrefs if name.lower().split(":")[-1] in ("ref", "numref", "doc", "eq") else None
         return role_text(name, content, xrefs=xrefs, docname=self._docname() if xrefs else "")
 
     def _sub_ref(self, key: str) -> str:

@@ -45,6 +45,8 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
     role = name.lower().split(":")[-1]
     text = text.replace("\x00", "")
     explicit = _explicit(text)
+    if role == "eq" and xrefs is not None and not explicit:
+        return xrefs.eq_text(text.strip())
     if role in ("ref", "numref", "doc") and name.lower() in (role, "std:" + role):
         if xrefs is not None:
             return xref_text(role, text, xrefs, docname=docname)

@@ -558,7 +558,7 @@ def _text_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
     target's title from the site's labels, :func:`murar.ingest.markup.roles.xref_text`)."""
     xrefs = None
     docname = ""
-    if name.lower().split(":")[-1] in ("ref", "numref", "doc"):
+    if name.lower().split(":")[-1] in ("ref", "numref", "doc", "eq"):
         ctx = getattr(inliner.document.settings, "murar_context", None)
         if isinstance(ctx, _Context):
             xrefs, docname = ctx.xrefs()

@@ -44,13 +44,14 @@ _RST_LABEL = re.compile(r"^\.\.[ \t]+_(?:`([^`]+)`|([^:`][^:]*?)):[ \t]*$")
 _RST_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+(?P<name>[\w:.-]+)::[ \t]*(?P<arg>.*)$")
 _RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
 _OPTION = re.compile(r"^[ \t]*:([\w-]+):[ \t]*(.*)$")
+_DOLLAR_LABEL = re.compile(r"\$\$[ \t]*\(([^()\s]+)\)[ \t]*$")  # "$$ ... $$ (label)" (MyST dollarmath)
 _MYST_LABEL = re.compile(r"^[ \t]{0,3}\(([^()\n]+)\)=[ \t]*$")
 _MYST_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})[ \t]*(?P<info>.*)$")
 _DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.+-]+)\}[ \t]*(?P<arg>.*)$")
 _FIGURES = {"figure": "figure", "figure-md": "figure", "table": "table", "list-table": "table",
             "csv-table": "table", "code-block": "code-block", "code": "code-block", "sourcecode": "code-block",
-            "literalinclude": "code-block"}
+            "literalinclude": "code-block", "math": "equation"}
 _INLINE_MARKUP = re.compile(r"\{[\w:.+-]+\}`([^`]*)`|:[\w:.+-]+:`([^`]*)`|`([^`]*)`_{0,2}|\*\*?|\\(.)")
 
 
@@ -76,6 +77,15 @@ class XrefIndex:
     numfig: bool = False
     numfig_format: dict[str, str] = field(default_factory=lambda: dict(_NUMFIG_FORMAT))
     mystmd: bool = False
+    eqref_format: str = "({number})"
+
+    def eq_text(self, label: str) -> str:
+        """What ``:eq:``/``{eq}`` shows for an equation label: ``math_eqref_format``
+        filled (Sphinx's default ``({number})``), the label when unknown."""
+        tgt = self.target(label)
+        if tgt is None or tgt.kind != "equation" or not tgt.number:
+            return label
+        return _fill(self.eqref_format, tgt.number, label)
 
     def link_text(self, label: str, text: str) -> str | None:
         """What mystmd shows for a link ``[text](#label)``: an empty text is the
@@ -86,6 +96,8 @@ class XrefIndex:
         if tgt is None:
             return None
         if not text.strip():
+            if tgt.kind == "equation" and tgt.number:
+                return _fill(self.eqref_format, tgt.number, label)
             if self.mystmd and tgt.number:
                 return _fill(self.numfig_format.get(tgt.kind, "%s"), tgt.number, tgt.title)
             return tgt.title or None
@@ -212,12 +224,12 @@ def _scan_rst(text: str) -> _Found:
             indent = len(d.group("indent"))
             options, body, end = _rst_figure_body(lines, i + 1, indent)
             caption = body if kind == "figure" else (options.get("caption") if kind == "code-block"
-                                                      else d.group("arg").strip())
+                                                      else "" if kind == "equation" else d.group("arg").strip())
             caption = _plain(caption or "")
             names = [*pending, *[options[k] for k in ("name", "label") if options.get(k)]]
             for label in names:
                 found.labels.append((label, XrefTarget(caption, kind, "")))
-            if names and (kind == "figure" or caption):
+            if names and (kind in ("figure", "equation") or caption):
                 found.figures.append((names[0], kind, caption))
             pending = []
             i = max(end, i + 1)
@@ -250,6 +262,13 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             pending.append(m.group(1).strip())
             i += 1
             continue
+        eq = _DOLLAR_LABEL.search(line) if "$$" in line else None
+        if eq:
+            found.labels.append((eq.group(1), XrefTarget("", "equation", "")))
+            found.figures.append((eq.group(1), "equation", ""))
+            pending = []
+            i += 1
+            continue
         h = _MYST_HEADING.match(line)
         if h:
             title = _plain(h.group(2))
@@ -275,7 +294,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                     names.append(d.group("arg").strip())
                 for label in names:
                     found.labels.append((label, XrefTarget(caption, kind, "")))
-                if names and (kind == "figure" or caption):
+                if names and (kind in ("figure", "equation") or caption):
                     found.figures.append((names[0], kind, caption))
             elif d and depth < 20:  # admonitions, tabs...: their body holds headings and figures too
                 body = lines[i + 1:end]
@@ -328,6 +347,8 @@ def _myst_directive_body(body: list[str], kind: str, arg: str) -> tuple[dict[str
         return options, _plain(" ".join(caption_lines))
     if kind == "code-block":
         return options, _plain(options.get("caption", ""))
+    if kind == "equation":
+        return options, ""
     return options, _plain(arg)
 
 
@@ -346,7 +367,8 @@ def _notebook_markdown(text: str) -> str:
 
 
 def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[str] = (), numfig: bool = False,
-               numfig_format: dict[str, str] | None = None, per_page_numbers: bool = False) -> XrefIndex:
+               numfig_format: dict[str, str] | None = None, per_page_numbers: bool = False,
+               math_numfig: bool = True, eqref_format: str | None = None) -> XrefIndex:
     """Collect the labels and document titles of ``files``: ``(rel, docname)``
     pairs (``rel`` relative to ``root``, ``docname`` relative to the source
     directory without suffix). Figures, captioned tables and code blocks with a
@@ -354,10 +376,15 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     ``order`` (docnames; the others follow in name order), or from 1 on every
     page when ``per_page_numbers`` (mystmd, whose references also read "Figure 1"
     and fill link texts, :meth:`XrefIndex.link_text`). The first definition of a label
-    wins, as Sphinx keeps it ("duplicate label" warning). Unreadable files are
+    wins, as Sphinx keeps it ("duplicate label" warning). Labelled equations
+    (``$$ ... $$ (label)``, ``math`` with ``:label:``) are always numbered: over
+    the project under ``numfig`` and ``math_numfig``, else per page, and read
+    ``eqref_format`` (Sphinx's ``math_eqref_format``, default ``({number})``). Unreadable files are
     skipped. Returns the :class:`XrefIndex`.
     """
     index = XrefIndex(numfig=numfig, mystmd=per_page_numbers)
+    if eqref_format:
+        index.eqref_format = eqref_format
     if per_page_numbers:
         index.numfig_format.update(_MYSTMD_FORMAT)
     if numfig_format:
@@ -385,12 +412,17 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     listed = [d for d in dict.fromkeys(order) if d in per_doc]
     docs = listed + sorted(set(per_doc) - set(listed))
     counters: dict[str, int] = {}
+    # equations are always numbered: over the project like figures under numfig (math_numfig),
+    # else from 1 on every page
+    eq_global = numfig and math_numfig and not per_page_numbers
     for docname in docs:
         found = per_doc[docname]
         if found.title:
             index.doc_titles[docname] = found.title
         if per_page_numbers:
             counters = {}
+        if not eq_global:
+            counters.pop("equation", None)
         numbers: dict[str, str] = {}
         for label, kind, _caption in found.figures:
             counters[kind] = counters.get(kind, 0) + 1
@@ -398,7 +430,7 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
         for label, tgt in found.labels:
             key = _norm(label)
             if key not in index.labels:
-                number = numbers.get(label, "") if numfig else ""
+                number = numbers.get(label, "") if numfig or tgt.kind == "equation" else ""
                 index.labels[key] = XrefTarget(tgt.title, tgt.kind, docname, number)
     return index
 

@@ -383,7 +383,10 @@ class SphinxSite:
             self._xrefs = scan_xrefs(self._root, pairs, order=self._doc_order(dict(pairs)),
                                      numfig=bool(values.get("numfig", self._numfig_default)),
                                      numfig_format=fmt if isinstance(fmt, dict) else None,
-                                     per_page_numbers=self._per_page_numbers)
+                                     per_page_numbers=self._per_page_numbers,
+                                     math_numfig=bool(values.get("math_numfig", True)),
+                                     eqref_format=values.get("math_eqref_format") if isinstance(
+                                         values.get("math_eqref_format"), str) else None)
         return self._xrefs
 
     _numfig_default = False  # Sphinx's numfig default
