@@ -91,7 +91,8 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
-         "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor"}
+         "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
+         "todolist"}
 _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",

@@ -80,7 +80,7 @@ _DROP_DIRECTIVES = frozenset({
     "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
     "autosummary", "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
     "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
-    "mermaid", "plantuml", "uml", "math", "doctest-skip", "testsetup", "testcleanup",
+    "mermaid", "plantuml", "uml", "math", "doctest-skip", "testsetup", "testcleanup", "todolist",
 })
 # directives whose body is ordinary content: the title/argument is kept as text
 _CONTAINER_DIRECTIVES = frozenset({
@@ -123,6 +123,8 @@ _LABELS = {"versionadded": "New in version", "versionchanged": "Changed in versi
            "seealso": "See also", "todo": "Todo"}
 _DIRECTIVE_RE = re.compile(r"^[ \t]*\.\.[ \t]+(?:\|[^|]+\|[ \t]+)?([A-Za-z0-9][\w:.+-]*)::", re.MULTILINE)
 _ROLE_RE = re.compile(r"(?<![\w`\\]):([A-Za-z][\w:.+-]*):`")
+# ".. role:: name(base)" declares a role of the document (docutils "Custom Interpreted Text Roles")
+_DECLARED_ROLE_RE = re.compile(r"^[ \t]*\.\.[ \t]+role::[ \t]+([A-Za-z][\w:.+-]*)", re.MULTILINE)
 _KNOWN_DIRECTIVES = frozenset(directives._directive_registry) | frozenset(_en.directives)
 _KNOWN_ROLES = frozenset(roles._role_registry) | frozenset(_en.roles)
 _ADMONITIONS = (nodes.attention, nodes.caution, nodes.danger, nodes.error, nodes.hint, nodes.important,
@@ -586,10 +588,12 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
         if low not in _KNOWN_DIRECTIVES and low not in directives._directives:
             directives._directives[low] = _Container
             unknown.append(f"directive {name}")
+    declared = {name.lower() for name in _DECLARED_ROLE_RE.findall(source)}
     for name in sorted(set(_ROLE_RE.findall(source))):
         low = name.lower()
         if low not in _KNOWN_ROLES and low not in roles._roles:
-            unknown.append(f"role {name}")
+            if low not in declared:  # a role the page declares itself is no unknown name
+                unknown.append(f"role {name}")
             roles._roles[low] = _text_role
 
 
@@ -645,7 +649,7 @@ _SPHINX_ROLES = frozenset({
     "const", "confval", "dudir", "durole", "py:func", "py:meth", "py:class", "py:mod", "py:attr",
     "py:obj", "py:data", "py:exc",
     "py:const", "sup", "sub", "math", "cite", "fa", "octicon", "bdg", "badge", "iconify", "icon", "button",
-    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas",
+    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas", "mailheader", "newsgroup",
 })
 
 
