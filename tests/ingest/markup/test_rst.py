@@ -525,3 +525,17 @@ def test_declared_roles_and_sphinx_standard_names_do_not_warn(tmp_path: Path) ->
     doc = convert_rst(tmp_path / "index.rst", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "In Python 1 + 2 is 3; see Content-Type and comp.lang.python.\n\nEnd."
     assert doc.warnings == []
+
+
+def test_titles_inside_an_object_description_stay_text(tmp_path: Path) -> None:
+    # Sphinx parses an object description's body with titles allowed (nested_parse_with_titles): an
+    # "Examples" title inside a confval shows there; docutils alone drops it with an error
+    (tmp_path / "conf.py").write_text(
+        "def setup(app):\n    app.add_object_type('confval', 'confval')\n")
+    (tmp_path / "index.rst").write_text(
+        "Settings\n========\n\n.. confval:: short_names\n\n   Shows short names.\n\n   Examples\n   ~~~~~~~~\n\n"
+        "   Set it to ``True``.\n\nAfter the setting.\n")
+    doc = convert_rst(tmp_path / "index.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert [s.heading_path for s in doc.sections] == [("Settings",)]
+    assert doc.sections[0].text == "short_names\n\nShows short names.\n\nExamples\n\nSet it to True.\n\nAfter the setting."
+    assert not [w for w in doc.warnings if "title" in w]

@@ -445,9 +445,37 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             uri = str(self.options.get(key) or "").strip()
             if uri:
                 box += nodes.image(uri=uri, alt=arg)
-        if self.content:
+        if self.content and (name in _SIGNATURES or name in ctx.object_directives or name in ("only", "ifconfig")
+                             or name not in _CONTAINER_DIRECTIVES):
+            _parse_with_titles(self, box)  # Sphinx's object descriptions, only and ifconfig allow titles
+        elif self.content:
             self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
+
+
+def _parse_with_titles(directive: Directive, box: nodes.Element) -> None:
+    """Parse a directive's body into ``box`` allowing section titles, as Sphinx's
+    ``nested_parse_with_titles`` does for object descriptions (a ``confval`` whose
+    body has an "Examples" title): docutils alone reports "Unexpected section title"
+    and drops it. The title stays as a paragraph of the body, not a page section."""
+    state = directive.state
+    memo = state.memo
+    saved = memo.title_styles, memo.section_level
+    memo.title_styles, memo.section_level = [], 0
+    try:
+        state.nested_parse(directive.content, directive.content_offset, box, match_titles=True)
+    finally:
+        memo.title_styles, memo.section_level = saved
+    for section in list(box.findall(nodes.section)):
+        if section.parent is None:
+            continue
+        replacement: list[nodes.Node] = []
+        for child in section.children:
+            if isinstance(child, nodes.title):
+                replacement.append(nodes.paragraph(child.rawsource, "", *child.children))
+            else:
+                replacement.append(child)
+        section.replace_self(replacement)
 
 
 class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
