@@ -1,4 +1,4 @@
-"""Cross-reference targets of a Sphinx project or Jupyter Book, for ``ref``/``numref``/``doc``.
+"""Cross-reference targets of a Sphinx project or Jupyter Book, for ``ref``/``numref``/``doc``/``eq``.
 
 Sphinx shows a cross-reference by what it points to, across the whole
 project (https://www.sphinx-doc.org/en/master/usage/referencing.html):
@@ -15,7 +15,10 @@ project (https://www.sphinx-doc.org/en/master/usage/referencing.html):
   with ``%s``/``{number}`` replaced by the number and ``{name}`` by the title.
   With ``numfig`` on, Sphinx numbers the labelled figures (captioned tables and
   code blocks) of the whole project in table-of-contents order; mystmd
-  (``myst.yml``) numbers them per page.
+  (``myst.yml``) numbers them per page;
+- ``:eq:`label``` (MyST ``{eq}``): the labelled equation's number, ``(1)``
+  (``math_eqref_format``); equations are numbered per page, or over the
+  project with ``numfig`` and ``math_numfig``.
 
 :func:`scan_xrefs` reads the labels with line rules (a label line, then the
 next title or directive), without parsing whole pages; it is run once per
@@ -57,9 +60,9 @@ _INLINE_MARKUP = re.compile(r"\{[\w:.+-]+\}`([^`]*)`|:[\w:.+-]+:`([^`]*)`|`([^`]
 
 @dataclass(frozen=True, slots=True)
 class XrefTarget:
-    """What a label names: ``kind`` is ``section``, ``figure``, ``table`` or
-    ``code-block``; ``title`` the section title or caption (``""`` when none);
-    ``number`` its number under numfig (``""`` when it has none)."""
+    """What a label names: ``kind`` is ``section``, ``figure``, ``table``,
+    ``code-block`` or ``equation``; ``title`` the section title or caption (``""``
+    when none); ``number`` its number (``""`` when it has none)."""
 
     title: str
     kind: str
@@ -70,7 +73,8 @@ class XrefTarget:
 @dataclass(slots=True)
 class XrefIndex:
     """Labels (lower case) -> targets and docnames -> titles of one project;
-    ``numfig`` and ``numfig_format`` as the project sets them."""
+    ``numfig``, ``numfig_format`` and ``eqref_format`` as the project sets them;
+    ``mystmd`` for a ``myst.yml`` project (its references read "Figure 1")."""
 
     labels: dict[str, XrefTarget] = field(default_factory=dict)
     doc_titles: dict[str, str] = field(default_factory=dict)
