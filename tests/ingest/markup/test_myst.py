@@ -169,6 +169,20 @@ def test_include_parses_at_the_include_point_with_page_relative_images(tmp_path:
     assert own.path == "parts/own.png" and own.exists
 
 
+def test_quoted_include_markers_lose_their_quotes(tmp_path: Path) -> None:
+    # myst-parser reads a directive's ":key: value" lines as YAML: a quoted start-after/end-before
+    # marker is the text inside the quotes, so only the part between the markers is included
+    site = _book(tmp_path, {
+        "intro.md": "# Home\n\n```{include} README.md\n:start-after: 'intro-begin -->'\n"
+                    ":end-before: \"<!-- intro-end\"\n```\n",
+        "README.md": "# Repo readme\n\nBadges.\n\n<!-- intro-begin -->\nThe kept part.\n<!-- intro-end -->\n\n"
+                     "## Sponsors\n\n![logo](sponsor.png)\n",
+    })
+    doc = convert_myst(tmp_path / "intro.md", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [(("Home",), "The kept part.")]
+    assert not doc.media and not doc.warnings
+
+
 def test_eval_rst_block_and_html_embeds(tmp_path: Path) -> None:
     _png(tmp_path / "img" / "x.png")
     site = _book(tmp_path, {"p.md": """\
@@ -394,3 +408,11 @@ Get up and running with *MyST* in Jupyter!
     doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
     assert [(v.url, v.title) for v in doc.media if isinstance(v, VideoItem)] == [
         ("https://www.youtube.com/embed/F3st8X0L1Ys", "Get up and running with MyST in Jupyter!")]
+
+
+def test_sub_ref_shows_the_sphinx_substitution(tmp_path: Path) -> None:
+    # {sub-ref}`release` is Sphinx's |release| (conf.py's value; empty when conf.py computes it)
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\nrelease = '2.1.0'\n")
+    (tmp_path / "index.md").write_text("# Home\n\nRelease **{sub-ref}`release`** ({sub-ref}`wordcount-words` words).\n")
+    doc = convert_myst(tmp_path / "index.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "Release 2.1.0 ( words)."

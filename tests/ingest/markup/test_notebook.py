@@ -145,3 +145,14 @@ def test_markdown_outputs_are_read_as_markdown(tmp_path: Path) -> None:
     text = "\n".join(s.text for s in doc.sections)
     assert "Total: 42 rows" in text and "IPython" not in text
     assert [t.headers for t in doc.media if isinstance(t, TableItem)] == [["a", "b"]]
+
+
+def test_cells_without_ids_are_read_without_warnings(tmp_path: Path) -> None:
+    # nbformat 4.5 asks for cell ids; notebooks saved by older tools lack them and nbformat warns
+    # (MissingIDFieldWarning) although it reads them fine: that is no problem of the page
+    site = _site(tmp_path)
+    cells = [{k: v for k, v in c.items() if k != "id"} for c in (_md("# T\n\nText."), _code("x = 1", []))]
+    (tmp_path / "nb.ipynb").write_text(_nb(cells))
+    doc = convert_notebook(tmp_path / "nb.ipynb", site=site, assets_dir=tmp_path / "assets")
+    assert doc.sections[0].text.startswith("Text.")
+    assert not [w for w in doc.warnings if "missing an id" in w]

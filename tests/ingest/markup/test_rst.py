@@ -512,3 +512,30 @@ def test_sphinx_default_substitutions_read_conf_py(tmp_path: Path) -> None:
     day = datetime.date(2024, 5, 7)
     assert default_substitutions({}, today=day) == {"version": "", "release": "", "today": "May 07, 2024"}
     assert default_substitutions({"today_fmt": "%Y-%m-%d"}, today=day)["today"] == "2024-05-07"
+
+
+def test_declared_roles_and_sphinx_standard_names_do_not_warn(tmp_path: Path) -> None:
+    # ".. role:: name(base)" declares the page's own role; :mailheader:/:newsgroup: are Sphinx roles and
+    # .. todolist:: (sphinx.ext.todo) collects todo notes: none is an unknown name
+    (tmp_path / "conf.py").write_text("extensions = ['sphinx.ext.todo']\n")
+    (tmp_path / "index.rst").write_text(
+        "Roles\n=====\n\n.. role:: python(code)\n   :language: python\n\n"
+        "In Python :python:`1 + 2` is 3; see :mailheader:`Content-Type` and :newsgroup:`comp.lang.python`.\n\n"
+        ".. todolist::\n\nEnd.\n")
+    doc = convert_rst(tmp_path / "index.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "In Python 1 + 2 is 3; see Content-Type and comp.lang.python.\n\nEnd."
+    assert doc.warnings == []
+
+
+def test_titles_inside_an_object_description_stay_text(tmp_path: Path) -> None:
+    # Sphinx parses an object description's body with titles allowed (nested_parse_with_titles): an
+    # "Examples" title inside a confval shows there; docutils alone drops it with an error
+    (tmp_path / "conf.py").write_text(
+        "def setup(app):\n    app.add_object_type('confval', 'confval')\n")
+    (tmp_path / "index.rst").write_text(
+        "Settings\n========\n\n.. confval:: short_names\n\n   Shows short names.\n\n   Examples\n   ~~~~~~~~\n\n"
+        "   Set it to ``True``.\n\nAfter the setting.\n")
+    doc = convert_rst(tmp_path / "index.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert [s.heading_path for s in doc.sections] == [("Settings",)]
+    assert doc.sections[0].text == "short_names\n\nShows short names.\n\nExamples\n\nSet it to True.\n\nAfter the setting."
+    assert not [w for w in doc.warnings if "title" in w]

@@ -122,3 +122,20 @@ def test_paired_notebook_and_markdown_are_one_document(tmp_path: Path, write_fil
     assert "lesson.ipynb" in site.classify("lesson.md").reason
     assert site.classify("other.md").role is FileRole.PAGE and site.classify("other.rst").role is FileRole.EXCLUDED
     assert site.classify("intro.md").role is FileRole.PAGE
+
+
+def test_skip_reasons_name_the_books_own_config(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # a Jupyter Book has no conf.py: reasons name _config.yml (Jupyter Book 1) or myst.yml (mystmd)
+    write_files(tmp_path, {
+        "jb1/_config.yml": "title: B\nexclude_patterns: ['drafts/*']\n", "jb1/intro.md": "# I\n",
+        "jb1/drafts/wip.md": "# W\n", "jb1/data.xyz": "x",
+        "jb2/myst.yml": "version: 1\nproject:\n  exclude: ['drafts/*']\n", "jb2/intro.md": "# I\n",
+        "jb2/drafts/wip.md": "# W\n", "jb2/page.rst": "T\n=\n",
+    })
+    jb1 = JupyterBookSite(tmp_path, "jb1/_config.yml")
+    jb2 = JupyterBookSite(tmp_path, "jb2/myst.yml")
+    reasons = [jb1.classify("jb1/drafts/wip.md").reason, jb1.classify("jb1/data.xyz").reason,
+               jb2.classify("jb2/drafts/wip.md").reason, jb2.classify("jb2/page.rst").reason]
+    assert not [r for r in reasons if "conf.py" in r]
+    assert "_config.yml exclude_patterns" in reasons[0] and "myst.yml project.exclude" in reasons[2]
+    assert "not a mystmd page type (.ipynb, .md)" in reasons[3]

@@ -370,6 +370,26 @@ def test_attribute_lists_are_not_text(tmp_path: Path) -> None:
     assert '{ "key": 1 }\n{ .kept }' in text
 
 
+def test_attribute_lists_of_bare_words_are_not_text(tmp_path: Path) -> None:
+    # Python-Markdown's attr_list also takes bare words ("{ on-glb }" sets on-glb="on-glb"): after an image
+    # or link, ending a heading, a list item or a table cell, and as the last line of a block; a list that
+    # starts its own paragraph, or follows a plain parenthesis, is text there too
+    root = _site(tmp_path)
+    (root / "content" / "guide" / "words.md").write_text(
+        "# Shots { on-glb }\n\n![Main](main.png){ on-glb }\n\n![Zoom](main.png){: #zoom on-glb }\n\n"
+        "Read [this](https://example.org){ target=_blank } now.\nMore text.\n{ data-search-exclude }\n\n"
+        "- First { .x }\n- Second {: hidden }\n\n| a | b { nowrap } |\n|---|---|\n| 1 | 2 |\n\n"
+        "Call f(x){ y } here.\n\n{ standalone }\n")
+    (root / "content" / "guide" / "main.png").write_bytes(b"png")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "content" / "guide" / "words.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path for s in doc.sections] == [("Shots",)]
+    assert doc.sections[0].text == ("Read this now. More text.\n\nFirst\n\nSecond\n\nCall f(x){ y } here.\n\n"
+                                    "{ standalone }")
+    assert [getattr(m, "headers", None) for m in doc.media if type(m).__name__ == "TableItem"] == [["a", "b"]]
+    assert len([m for m in doc.media if type(m).__name__ == "ImageItem"]) == 2
+
+
 def test_mdx_include_and_markdown_include(tmp_path: Path) -> None:
     # "{!file!}" (mdx_include, markdown-include): relative to the extension's base_path, itself relative to
     # mkdocs.yml's folder; inside code fences too; "{!> file!}" indents like its line; line selections

@@ -65,15 +65,17 @@ from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import add_nesting_room, cap_nesting
+from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
 
-__all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it"]
+__all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it", "option_value"]
 
 MAX_NESTING = 40
 # "{name}" or the older "{name,class1,class2}" (classes after commas, myst-parser < 0.18)
 _DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)(?:,[\w-]+)*\}\s*(.*)$", re.DOTALL)
 _MD_IMAGE_LINE = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>)\s*$", re.IGNORECASE)
+_AT_REFERENCE = re.compile(r"(?<![\w@.])@([A-Za-z0-9_](?:[\w:.-]*\w)?)")
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
                 "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated"}
@@ -84,11 +86,13 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "tab", "group-tab", "exercise", "solution", "example", "proof", "prf:theorem", "prf:proof",
                "prf:definition", "prf:example", "prf:lemma", "prf:algorithm", "epigraph", "pull-quote",
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
-               "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box"}
+               "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box",
+               "myst"}  # myst: mystmd's demo block (its source, then the result)
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
-         "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor"}
+         "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
+         "todolist"}
 _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
@@ -109,6 +113,18 @@ class _Directive:
     argument: str
     options: dict[str, Any]
     body: str
+
+
+def option_value(raw: str) -> str:
+    """A ``:key: value`` option as myst-parser reads it: the option block is YAML,
+    so a quoted value (``:start-after: 'begin -->'``) loses its quotes (``''`` in single
+    quotes is one ``'``; ``\\"`` and ``\\\\`` in double quotes are escapes); other values as written."""
+    value = raw.strip()
+    if re.fullmatch(r"'(?:[^']|'')*'", value):  # one single-quoted scalar
+        return value[1:-1].replace("''", "'")
+    if re.fullmatch(r'"(?:[^"\\]|\\.)*"', value):  # one double-quoted scalar
+        return re.sub(r'\\(["\\])', r"\1", value[1:-1])
+    return raw  # anything else (csv-table's '"a", "b"' header) as written
 
 
 def _split_directive(info: str, content: str) -> _Directive | None:
@@ -133,7 +149,7 @@ def _split_directive(info: str, content: str) -> _Directive | None:
         while i < len(lines) and _OPTION_LINE.match(lines[i].strip()) and lines[i].strip():
             om = _OPTION_LINE.match(lines[i].strip())
             assert om is not None
-            options[om.group(1)] = om.group(2)
+            options[om.group(1)] = option_value(om.group(2))
             i += 1
         lines = lines[i:]
     return _Directive(name=name, argument=argument, options=options, body="\n".join(lines).strip("\n"))
@@ -165,6 +181,95 @@ class MystParser:
         # directives; returns the text to show (a figure it stores itself), None when
         # the key is not glued in this notebook
         self.glue_hook: Callable[[str, str, str], str | None] | None = None
+        self._xref_index: XrefIndex | None | bool = False  # False: not looked up yet
+
+    # ------------------------------------------------------- cross-references
+    @property
+    def _xrefs(self) -> XrefIndex | None:
+        """The site's labels and page titles (Sphinx, Jupyter Book), read on first use."""
+        if self._xref_index is False:
+            get = getattr(self.site, "xrefs", None)
+            self._xref_index = get() if callable(get) else None
+        return self._xref_index if isinstance(self._xref_index, XrefIndex) else None
+
+    def _docname(self) -> str:
+        get = getattr(self.site, "docname", None)
+        return str(get(self.b.rel)) if callable(get) else PurePosixPath(self.b.rel).with_suffix("").as_posix()
+
+    def _role(self, name: str, content: str) -> str:
+        glued = self._glue(name, content, "") if name.startswith("glue") else None
+        if glued is not None:
+            return glued
+        if name.lower() == "sub-ref":
+            return self._sub_ref(content.strip())
+        xrefs = self._xrefs if name.lower().split(":")[-1] in ("ref", "numref", "doc", "eq") else None
+        return role_text(name, content, xrefs=xrefs, docname=self._docname() if xrefs else "")
+
+    def _sub_ref(self, key: str) -> str:
+        """myst-parser's ``{sub-ref}`name``` shows the document's substitution ``name``:
+        Sphinx's ``version``/``release``/``today`` from the site's settings (empty when
+        they are computed, not literals); others (``wordcount-words``) show nothing."""
+        from murar.ingest.markup.rst import default_substitutions
+
+        values = getattr(getattr(self.site, "conf", None), "values", None)
+        subs = default_substitutions(values) if isinstance(values, dict) else {}
+        return subs.get(key, "")
+
+    def _mystmd(self) -> bool:
+        return PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
+
+    def _at_references(self, text: str) -> str:
+        """mystmd's ``@label`` shorthand (a reference, as ``{ref}``: the target's title or
+        caption) for labels the project defines; other ``@words`` (citations, handles) as written."""
+        xrefs = self._xrefs
+        if xrefs is None:
+            return text
+
+        def sub(m: re.Match[str]) -> str:
+            tgt = xrefs.target(m.group(1))
+            return tgt.title if tgt is not None and tgt.title else m.group(0)
+
+        return _AT_REFERENCE.sub(sub, text)
+
+    def _link_template(self, sink: list[str], start: int, href: str) -> None:
+        """mystmd fills ``%s``/``{number}``/``{name}`` in a link's own text
+        (``[Sec. %s](#intro)``) with the target's number and title."""
+        label = href.strip().removeprefix("project:")
+        if not label.startswith("#") or start > len(sink):
+            return
+        text = "".join(sink[start:])
+        if "%s" not in text and "{" not in text:
+            return
+        xrefs = self._xrefs
+        shown = xrefs.link_text(label[1:], text) if xrefs is not None and xrefs.mystmd else None
+        if shown is not None and shown != text:
+            del sink[start:]
+            sink.append(shown)
+
+    def _empty_link_text(self, href: str) -> str:
+        """What myst-parser shows for a link without text (``[](#label)``,
+        ``[](page.md)``, ``[](page.md#label)``): the target's title, as Sphinx
+        renders the reference; the label (or the page's name) when unknown;
+        nothing for an external URL (myst-parser shows the URL; murar keeps text only)."""
+        href = href.strip().removeprefix("project:")
+        if not href or re.match(r"^[a-z][\w+.-]*:", href, re.IGNORECASE):
+            return ""
+        path, _, frag = href.partition("#")
+        xrefs = self._xrefs
+        if path:
+            if xrefs is not None:
+                shown = xrefs.link_text(frag, "") if frag else None
+                if shown:
+                    return shown
+                title = xrefs.doc_title(path, docname=self._docname())
+                if title:
+                    return title
+            return frag or PurePosixPath(path).stem
+        if xrefs is not None:
+            shown = xrefs.link_text(frag, "")
+            if shown:
+                return shown
+        return frag
 
     # ---------------------------------------------------------------- entry
     def feed(self, text: str, *, file_rel: str | None = None, top: bool = False) -> None:
@@ -255,16 +360,17 @@ class MystParser:
     def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
         children = tok.children or []
         depth_link = 0
-        for c in children:
+        links: list[tuple[int, str]] = []  # (where the link text starts in sink, href) of open links
+        for k, c in enumerate(children):
             ty = c.type
-            if ty in ("text", "code_inline", "math_inline", "math_single", "math_inline_double"):
+            if ty == "text" and "@" in c.content and self._mystmd():
+                sink.append(self._at_references(c.content))
+            elif ty in ("text", "code_inline", "math_inline", "math_single", "math_inline_double"):
                 sink.append(c.content)
             elif ty in ("softbreak", "hardbreak"):
                 sink.append(" ")
             elif ty == "myst_role":
-                name = str(c.meta.get("name", ""))
-                glued = self._glue(name, c.content, "") if name.startswith("glue") else None
-                sink.append(glued if glued is not None else role_text(name, c.content))
+                sink.append(self._role(str(c.meta.get("name", "")), c.content))
             elif ty == "substitution_inline":
                 key = c.content.strip()
                 if key in self.subs:
@@ -278,8 +384,15 @@ class MystParser:
                 self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""))
             elif ty == "link_open":
                 depth_link += 1
+                href = str(c.attrs.get("href") or "")
+                links.append((len(sink), href))
+                if k + 1 < len(children) and children[k + 1].type == "link_close":
+                    sink.append(self._empty_link_text(href))
             elif ty == "link_close":
                 depth_link -= 1
+                if links:
+                    start, href = links.pop()
+                    self._link_template(sink, start, href)
             elif ty == "html_inline":
                 tag = c.content.lower()
                 if tag.startswith("<br"):
@@ -449,9 +562,7 @@ class MystParser:
                     if c.type in ("text", "code_inline", "math_inline"):
                         out.append(c.content)
                     elif c.type == "myst_role":
-                        name = str(c.meta.get("name", ""))
-                        glued = self._glue(name, c.content, "") if name.startswith("glue") else None
-                        out.append(glued if glued is not None else role_text(name, c.content))
+                        out.append(self._role(str(c.meta.get("name", "")), c.content))
                     elif c.type == "substitution_inline":
                         out.append(self.subs.get(c.content.strip(), ""))
                     elif c.type in ("softbreak", "hardbreak"):

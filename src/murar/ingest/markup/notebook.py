@@ -250,6 +250,10 @@ def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: Marku
         except Exception as err:  # noqa: BLE001 - an invalid but readable notebook is still read
             builder.warnings.append(f"notebook does not validate: {str(err).splitlines()[0][:200]}")
     for w in caught:
+        # a 4.5 notebook without cell ids (written by older tools) is read as Jupyter reads it:
+        # nbformat gives the cells ids (normalize) and the notebook is fine; not a problem to report
+        if type(w.message).__name__ == "MissingIDFieldWarning":
+            continue
         builder.warnings.append(f"nbformat: {str(w.message).splitlines()[0][:200]}")
     meta = nb.get("metadata") or {}
     title = meta.get("title")

@@ -114,10 +114,19 @@ _ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:(?:\{:
 # attr_list (Python-Markdown): "{: #id .class key=value }", the colon optional
 _ATTR_TOKEN = r"""(?:[.#][^\s{}="']+|[\w:-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}'"]+))"""
 _ATTR_LIST = rf"\{{:?[ \t]*(?P<attrs>{_ATTR_TOKEN}(?:[ \t,]+{_ATTR_TOKEN})*)[ \t]*\}}"
-_HEADING_ATTRS = re.compile(rf"^(?P<head>[ ]{{0,3}}#{{1,6}}[ \t].*?)[ \t]+{_ATTR_LIST}[ \t]*#*[ \t]*$")
+# Python-Markdown's scanner also takes a bare word ("{ on-glb }": the attribute on-glb="on-glb")
+_ATTR_WORD = r"""(?:[.#][^\s{}="']+|[\w:-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}'"]+)|[^\s{}="'][^\s{}="']*)"""
+_ANY_ATTR_LIST = rf"\{{:?[ \t]*(?P<attrs>{_ATTR_WORD}(?:[ \t,]+{_ATTR_WORD})*)[ \t]*\}}"
+_HEADING_ATTRS = re.compile(rf"^(?P<head>[ ]{{0,3}}#{{1,6}}[ \t].*?)[ \t]+{_ANY_ATTR_LIST}[ \t]*#*[ \t]*$")
 _LINE_ATTRS = re.compile(rf"^[ \t]*{_ATTR_LIST}[ \t]*$")
+_LINE_ANY_ATTRS = re.compile(rf"^[ \t]*{_ANY_ATTR_LIST}[ \t]*$")
 _TRAILING_ATTRS = re.compile(rf"[ \t]+{_ATTR_LIST}[ \t]*$")
-_SPAN_ATTRS = re.compile(rf"(?:(?<=[*_~=^])|(?<=[)\]`])(?=\{{:)){_ATTR_LIST}")
+_TRAILING_ANY_ATTRS = re.compile(rf"[ \t]+{_ANY_ATTR_LIST}[ \t]*$")
+_CELL_ATTRS = re.compile(rf"[ \t]+{_ANY_ATTR_LIST}[ \t]*(?=\|)")
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\S")
+_SPAN_ATTRS = re.compile(rf"(?<=[*_~=^)\]`]){_ANY_ATTR_LIST}")
+_LINK_END = re.compile(r"\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)$")
+_OLD_FORM = re.compile(rf"^{_ATTR_LIST}$")
 _ATTR_ID = re.compile(r"(?:^|[ \t,])#([^\s{}=\"',]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
 _FIGCAPTION = re.compile(r"<figcaption\b[^>]{0,500}>(.{0,5000}?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
@@ -697,7 +706,7 @@ def _attr_lists(lines: list[str]) -> list[str]:
     code is left alone; braces holding anything but attributes stay as text."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
-    for line in lines:
+    for k, line in enumerate(lines):
         if fences.in_code(line) or "{" not in line:
             out.append(line)
             continue
@@ -709,8 +718,41 @@ def _attr_lists(lines: list[str]) -> list[str]:
             continue
         if _LINE_ATTRS.match(line):
             continue
-        out.append(_SPAN_ATTRS.sub("", _TRAILING_ATTRS.sub("", line)))
+        if (_LINE_ANY_ATTRS.match(line) and k > 0 and lines[k - 1].strip()
+                and (k + 1 == len(lines) or not lines[k + 1].strip())):
+            continue  # the block's own list, on its last line (Python-Markdown's BLOCK_RE)
+        if _LIST_ITEM.match(line):  # a list item's text ends with its list (HEADER_RE on li)
+            line = _TRAILING_ANY_ATTRS.sub("", line)
+        elif line.lstrip().startswith("|") or line.rstrip().endswith("|"):  # table cells (td/th)
+            line = _CELL_ATTRS.sub("", line)
+        out.append(_SPAN_ATTRS.sub(_span_attrs, _TRAILING_ATTRS.sub("", line)))
     return out
+
+
+def _span_attrs(m: re.Match[str]) -> str:
+    """An attribute list right after an inline element (the tail of a link, image,
+    code span or emphasis: Python-Markdown's INLINE_RE) goes, except the
+    ``{ .x #y key=v }`` form the parser's attrs plugin reads itself after a link,
+    image or code span. A list holding a bare word goes only after an element that
+    really ends there: a link's ``](...)``, a closing backtick, a closing emphasis."""
+    start = m.start()
+    text = m.string
+    before = text[start - 1] if start else ""
+    written = m.group(0)
+    if _OLD_FORM.match(written):
+        if before in ")]`" and not written.startswith("{:"):
+            return written
+        return ""
+    prefix = text[max(0, start - 2000):start]
+    if before == ")":
+        closed = _LINK_END.search(prefix) is not None
+    elif before == "]":
+        closed = True
+    elif before == "`":
+        closed = prefix.count("`") % 2 == 0
+    else:  # emphasis: a right-flanking closer, after text and with an opener before it
+        closed = len(prefix) > 1 and not prefix[-2].isspace() and prefix.count(before) % 2 == 0
+    return "" if closed else written
 
 
 def _dedent(line: str, n: int) -> str:

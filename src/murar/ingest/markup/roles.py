@@ -14,8 +14,12 @@ is ``None``.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-__all__ = ["LITERAL_ROLES", "extlink_text", "role_text"]
+if TYPE_CHECKING:
+    from murar.ingest.sites._xrefs import XrefIndex
+
+__all__ = ["LITERAL_ROLES", "extlink_text", "role_text", "xref_text"]
 
 # roles whose text is shown as written (no "title <target>" splitting)
 LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel", "menuselection", "abbr",
@@ -30,15 +34,26 @@ def _explicit(text: str) -> tuple[str, str] | None:
     return (m.group(1).strip(), m.group(2).strip()) if m else None
 
 
-def role_text(name: str, text: str) -> str:
+def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: str = "") -> str:
     """What the role ``name`` (``doc``, ``py:class``, ``guilabel``...) shows for ``text``.
 
     ``:pep:``/``:rfc:`` show "PEP 8" for ``8`` and for Sphinx's ``8#naming`` (an anchor
-    docutils' own role rejects), or their explicit title.
+    docutils' own role rejects), or their explicit title. With ``xrefs`` (the
+    site's labels; ``docname`` the referring document) ``ref``, ``numref`` and
+    ``doc`` show their target's title (:func:`xref_text`).
     """
     role = name.lower().split(":")[-1]
     text = text.replace("\x00", "")
     explicit = _explicit(text)
+    if role == "eq" and xrefs is not None and not explicit:
+        return xrefs.eq_text(text.strip())
+    if role in ("ref", "numref", "doc") and name.lower() in (role, "std:" + role):
+        if xrefs is not None:
+            return xref_text(role, text, xrefs, docname=docname)
+        if role == "numref":  # no site: a {number}/%s template never shows as written
+            title = explicit[0] if explicit else ""
+            return " ".join(re.sub(r"\{number\}|%s|\{name\}", "", title).split()) or (
+                explicit[1] if explicit else text.strip())
     shown = text
     if explicit and role not in LITERAL_ROLES:
         shown = explicit[0] or explicit[1]
@@ -55,6 +70,25 @@ def role_text(name: str, text: str) -> str:
     elif role == "guilabel":
         shown = re.sub(r"&(?!&)", "", shown).replace("&&", "&")
     return shown
+
+
+def xref_text(role: str, text: str, xrefs: XrefIndex, *, docname: str = "") -> str:
+    """What Sphinx shows for ``:ref:``/``:numref:``/``:doc:`` with role text ``text``
+    (``target`` or ``title <target>``) in the document ``docname``: an explicit
+    title as written (``numref``: its ``%s``/``{number}``/``{name}`` filled), else
+    the target's title; the target as written (``doc``: its last path part) when
+    the site does not define it."""
+    explicit = _explicit(text)
+    title, target = (explicit[0], explicit[1]) if explicit else ("", text.strip())
+    if role == "numref":
+        return xrefs.numref_text(target, title or None)
+    if title:
+        return title
+    if role == "doc":
+        found = xrefs.doc_title(target.lstrip("~!"), docname=docname)
+        return found or target.lstrip("~!").rsplit("/", 1)[-1]
+    tgt = xrefs.target(target)
+    return tgt.title if tgt is not None and tgt.title else target
 
 
 def extlink_text(url: str, caption: str | None, text: str) -> str:

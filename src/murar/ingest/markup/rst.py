@@ -66,6 +66,7 @@ from murar.ingest.markup.builder import (
 )
 from murar.ingest.markup.roles import extlink_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
+from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -79,7 +80,7 @@ _DROP_DIRECTIVES = frozenset({
     "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
     "autosummary", "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
     "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
-    "mermaid", "plantuml", "uml", "math", "doctest-skip", "testsetup", "testcleanup",
+    "mermaid", "plantuml", "uml", "math", "doctest-skip", "testsetup", "testcleanup", "todolist",
 })
 # directives whose body is ordinary content: the title/argument is kept as text
 _CONTAINER_DIRECTIVES = frozenset({
@@ -122,6 +123,8 @@ _LABELS = {"versionadded": "New in version", "versionchanged": "Changed in versi
            "seealso": "See also", "todo": "Todo"}
 _DIRECTIVE_RE = re.compile(r"^[ \t]*\.\.[ \t]+(?:\|[^|]+\|[ \t]+)?([A-Za-z0-9][\w:.+-]*)::", re.MULTILINE)
 _ROLE_RE = re.compile(r"(?<![\w`\\]):([A-Za-z][\w:.+-]*):`")
+# ".. role:: name(base)" declares a role of the document (docutils "Custom Interpreted Text Roles")
+_DECLARED_ROLE_RE = re.compile(r"^[ \t]*\.\.[ \t]+role::[ \t]+([A-Za-z][\w:.+-]*)", re.MULTILINE)
 _KNOWN_DIRECTIVES = frozenset(directives._directive_registry) | frozenset(_en.directives)
 _KNOWN_ROLES = frozenset(roles._role_registry) | frozenset(_en.roles)
 _ADMONITIONS = (nodes.attention, nodes.caution, nodes.danger, nodes.error, nodes.hint, nodes.important,
@@ -151,6 +154,14 @@ class _Context:
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
         values = getattr(conf, "values", None)
         self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
+
+    def xrefs(self) -> tuple[XrefIndex | None, str]:
+        """The site's labels and page titles (a Sphinx or Jupyter Book site) and the
+        page's docname; ``(None, "")`` for a plain folder of reST."""
+        get, name = getattr(self.site, "xrefs", None), getattr(self.site, "docname", None)
+        if not callable(get) or not callable(name):
+            return None, ""
+        return get(), str(name(self.page_rel))
 
 
 def default_substitutions(values: dict[str, Any], *, today: datetime.date | None = None) -> dict[str, str]:
@@ -434,9 +445,37 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             uri = str(self.options.get(key) or "").strip()
             if uri:
                 box += nodes.image(uri=uri, alt=arg)
-        if self.content:
+        if self.content and (name in _SIGNATURES or name in ctx.object_directives or name in ("only", "ifconfig")
+                             or name not in _CONTAINER_DIRECTIVES):
+            _parse_with_titles(self, box)  # Sphinx's object descriptions, only and ifconfig allow titles
+        elif self.content:
             self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
+
+
+def _parse_with_titles(directive: Directive, box: nodes.Element) -> None:
+    """Parse a directive's body into ``box`` allowing section titles, as Sphinx's
+    ``nested_parse_with_titles`` does for object descriptions (a ``confval`` whose
+    body has an "Examples" title): docutils alone reports "Unexpected section title"
+    and drops it. The title stays as a paragraph of the body, not a page section."""
+    state = directive.state
+    memo = state.memo
+    saved = memo.title_styles, memo.section_level
+    memo.title_styles, memo.section_level = [], 0
+    try:
+        state.nested_parse(directive.content, directive.content_offset, box, match_titles=True)
+    finally:
+        memo.title_styles, memo.section_level = saved
+    for section in list(box.findall(nodes.section)):
+        if section.parent is None:
+            continue
+        replacement: list[nodes.Node] = []
+        for child in section.children:
+            if isinstance(child, nodes.title):
+                replacement.append(nodes.paragraph(child.rawsource, "", *child.children))
+            else:
+                replacement.append(child)
+        section.replace_self(replacement)
 
 
 class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -545,8 +584,15 @@ class _Video(Directive):  # type: ignore[misc]  # docutils ships no types
 # ----------------------------------------------------------------------- roles
 def _text_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
                options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-    """Any Sphinx role reduced to the text a reader sees."""
-    shown = role_text(name, text)
+    """Any Sphinx role reduced to the text a reader sees (cross-references: their
+    target's title from the site's labels, :func:`murar.ingest.markup.roles.xref_text`)."""
+    xrefs = None
+    docname = ""
+    if name.lower().split(":")[-1] in ("ref", "numref", "doc", "eq"):
+        ctx = getattr(inliner.document.settings, "murar_context", None)
+        if isinstance(ctx, _Context):
+            xrefs, docname = ctx.xrefs()
+    shown = role_text(name, text, xrefs=xrefs, docname=docname)
     return [nodes.inline(rawtext, shown)], []
 
 
@@ -570,10 +616,12 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
         if low not in _KNOWN_DIRECTIVES and low not in directives._directives:
             directives._directives[low] = _Container
             unknown.append(f"directive {name}")
+    declared = {name.lower() for name in _DECLARED_ROLE_RE.findall(source)}
     for name in sorted(set(_ROLE_RE.findall(source))):
         low = name.lower()
         if low not in _KNOWN_ROLES and low not in roles._roles:
-            unknown.append(f"role {name}")
+            if low not in declared:  # a role the page declares itself is no unknown name
+                unknown.append(f"role {name}")
             roles._roles[low] = _text_role
 
 
@@ -629,7 +677,7 @@ _SPHINX_ROLES = frozenset({
     "const", "confval", "dudir", "durole", "py:func", "py:meth", "py:class", "py:mod", "py:attr",
     "py:obj", "py:data", "py:exc",
     "py:const", "sup", "sub", "math", "cite", "fa", "octicon", "bdg", "badge", "iconify", "icon", "button",
-    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas",
+    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas", "mailheader", "newsgroup",
 })
 
 

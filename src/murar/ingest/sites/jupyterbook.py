@@ -173,6 +173,37 @@ class JupyterBookSite(SphinxSite):
     def _exclude_patterns(self) -> tuple[str, ...]:
         return (*super()._exclude_patterns(), *_BOOK_EXCLUDES)
 
+    @property
+    def _mystmd(self) -> bool:
+        return PurePosixPath(self._config_file or "").name == "myst.yml"
+
+    @property
+    def _source_dir_name(self) -> str:  # type: ignore[override]
+        return "Jupyter Book folder"
+
+    @property
+    def _exclude_source(self) -> str:  # type: ignore[override]
+        if self._mystmd:
+            return "myst.yml project.exclude or mystmd defaults (_build, node_modules, hidden files)"
+        name = PurePosixPath(self._config_file or "_config.yml").name
+        return f"{name} exclude_patterns or Jupyter Book defaults (_build, .ipynb_checkpoints, ...)"
+
+    @property
+    def _suffix_source(self) -> str:  # type: ignore[override]
+        kinds = ", ".join(sorted(self.conf.source_suffix))
+        return f"not a {'mystmd' if self._mystmd else 'Jupyter Book'} page type ({kinds})"
+
+    # Jupyter Book 1 turns Sphinx's numfig on; mystmd numbers figures on every page from 1
+    _numfig_default = True
+
+    @property
+    def _per_page_numbers(self) -> bool:  # type: ignore[override]
+        return self._mystmd
+
+    def _doc_order(self, files: dict[str, str]) -> list[str]:
+        """The order of the table of contents (``_toc.yml``, ``project.toc``)."""
+        return list(self.book["toc_files"]) or super()._doc_order(files)
+
     def in_toc(self, rel: str) -> bool:
         """True when ``rel`` (relative to the ingest root) is listed in the TOC."""
         src_rel = self._in_src(rel)

@@ -29,6 +29,7 @@ from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
 from murar.ingest.sites._common import glob_regex, os_walk_files, scan_include_targets
+from murar.ingest.sites._xrefs import XrefIndex, scan_xrefs, toctree_order
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "markup_settings", "read_conf", "sphinx_glob"]
@@ -292,6 +293,7 @@ class SphinxSite:
         self._config: SiteConfig | None = None
         self._includes: frozenset[str] | None = None
         self._excludes: list[re.Pattern[str]] | None = None
+        self._xrefs: XrefIndex | None = None
         self.load_warnings: list[str] = []
 
     @classmethod
@@ -358,6 +360,57 @@ class SphinxSite:
                 self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel))
         return self._includes
 
+    # -------------------------------------------------------- cross-references
+    def docname(self, rel: str) -> str:
+        """The Sphinx document name of ``rel`` (relative to the source directory, no suffix)."""
+        src_rel = self._in_src(rel) or rel
+        for sfx in sorted(self.conf.source_suffix, key=len, reverse=True):
+            if src_rel.endswith(sfx):
+                return src_rel[: -len(sfx)]
+        return PurePosixPath(src_rel).with_suffix("").as_posix()
+
+    def xrefs(self) -> XrefIndex:
+        """Labels and document titles of every source file (:mod:`murar.ingest.sites._xrefs`),
+        for ``:ref:``/``:numref:``/``:doc:`` text; scanned once, on first use. Figures are
+        numbered when conf.py sets ``numfig`` (Sphinx's default: off), in toctree order."""
+        if self._xrefs is None:
+            files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
+                                  skip_hidden_files=True)
+            pairs = [(rel, self.docname(rel)) for rel in files
+                     if not self._excluded(self._in_src(rel) or rel)]
+            values = self.conf.values
+            fmt = values.get("numfig_format")
+            self._xrefs = scan_xrefs(self._root, pairs, order=self._doc_order(dict(pairs)),
+                                     numfig=bool(values.get("numfig", self._numfig_default)),
+                                     numfig_format=fmt if isinstance(fmt, dict) else None,
+                                     per_page_numbers=self._per_page_numbers,
+                                     math_numfig=bool(values.get("math_numfig", True)),
+                                     eqref_format=values.get("math_eqref_format") if isinstance(
+                                         values.get("math_eqref_format"), str) else None)
+        return self._xrefs
+
+    _numfig_default = False  # Sphinx's numfig default
+    # where skip reasons point: the setting that decided (a Jupyter Book names its own config)
+    _source_dir_name = "Sphinx source directory"
+    _exclude_source = "conf.py exclude_patterns or Sphinx defaults"
+    _suffix_source = "not in conf.py source_suffix"
+    _per_page_numbers = False
+
+    def _doc_order(self, files: dict[str, str]) -> list[str]:
+        """Docnames in toctree order from ``root_doc`` (see :func:`toctree_order`)."""
+        by_doc = {doc: rel for rel, doc in files.items()}
+
+        def read(doc: str) -> str | None:
+            rel = by_doc.get(doc)
+            if rel is None:
+                return None
+            try:
+                return (self._root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                return None
+
+        return toctree_order(read, self.conf.root_doc)
+
     # ---------------------------------------------------------------- protocol
     def _docname_winner(self, rel: str) -> str:
         """The file Sphinx builds for the document ``rel`` belongs to: when several
@@ -397,11 +450,11 @@ class SphinxSite:
         if src_rel is None:
             if suffix in _ASSET_EXTS:
                 return FileClass(role=FileRole.ASSET)
-            return FileClass(role=FileRole.EXCLUDED, reason=f"outside the Sphinx source directory {self.srcdir}/")
+            return FileClass(role=FileRole.EXCLUDED, reason=f"outside the {self._source_dir_name} {self.srcdir}/")
         if markup is not None and rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         if self._excluded(src_rel):
-            return FileClass(role=FileRole.EXCLUDED, reason="excluded by conf.py exclude_patterns or Sphinx defaults")
+            return FileClass(role=FileRole.EXCLUDED, reason=f"excluded by {self._exclude_source}")
         if markup is not None:
             winner = self._docname_winner(rel)
             if winner != rel:
@@ -414,7 +467,7 @@ class SphinxSite:
             return FileClass(role=FileRole.ASSET)
         fc = asset_or_unknown(rel)
         if fc.role is FileRole.UNKNOWN:
-            return FileClass(role=FileRole.UNKNOWN, reason=f"{fc.reason} (not in conf.py source_suffix)")
+            return FileClass(role=FileRole.UNKNOWN, reason=f"{fc.reason} ({self._suffix_source})")
         return fc
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:

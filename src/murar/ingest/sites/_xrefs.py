@@ -1,0 +1,511 @@
+"""Cross-reference targets of a Sphinx project or Jupyter Book, for ``ref``/``numref``/``doc``/``eq``.
+
+Sphinx shows a cross-reference by what it points to, across the whole
+project (https://www.sphinx-doc.org/en/master/usage/referencing.html):
+
+- ``:ref:`label``` (MyST ``{ref}`label```, ``[](#label)``): the title of the
+  section the label stands before, or the caption of the figure (the title of
+  the table, the caption of the code block) it names; labels are
+  case-insensitive;
+- ``:doc:`path``` (MyST ``{doc}``, ``[](page.md)``): the target document's
+  title (its first section title), the path relative to the referring document
+  unless it starts with ``/`` (the source directory);
+- ``:numref:`label```: ``numfig_format`` for the target's kind (``"Fig. %s"``,
+  ``"Table %s"``, ``"Listing %s"``, ``"Section %s"``) or the role's own title
+  with ``%s``/``{number}`` replaced by the number and ``{name}`` by the title.
+  With ``numfig`` on, Sphinx numbers the labelled figures (captioned tables and
+  code blocks) of the whole project in table-of-contents order; mystmd
+  (``myst.yml``) numbers them per page;
+- ``:eq:`label``` (MyST ``{eq}``): the labelled equation's number, ``(1)``
+  (``math_eqref_format``); equations are numbered per page, or over the
+  project with ``numfig`` and ``math_numfig``.
+
+:func:`scan_xrefs` reads the labels with line rules (a label line, then the
+next title or directive), without parsing whole pages; it is run once per
+site, lazily.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+
+__all__ = ["XrefIndex", "XrefTarget", "scan_xrefs", "toctree_order"]
+
+_MAX_FILE_BYTES = 2_000_000
+_NUMFIG_FORMAT = {"figure": "Fig. %s", "table": "Table %s", "code-block": "Listing %s", "section": "Section %s"}
+# mystmd's reference templates ("Cross-references": "Figure 1", "Table 1", "Program 1")
+_MYSTMD_FORMAT = {"figure": "Figure %s", "table": "Table %s", "code-block": "Program %s", "section": "Section %s"}
+
+_RST_LABEL = re.compile(r"^\.\.[ \t]+_(?:`([^`]+)`|([^:`][^:]*?)):[ \t]*$")
+_RST_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+(?P<name>[\w:.-]+)::[ \t]*(?P<arg>.*)$")
+_RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
+_OPTION = re.compile(r"^[ \t]*:([\w-]+):[ \t]*(.*)$")
+_DOLLAR_LABEL = re.compile(r"\$\$[ \t]*\(([^()\s]+)\)[ \t]*$")  # "$$ ... $$ (label)" (MyST dollarmath)
+_MYST_LABEL = re.compile(r"^[ \t]{0,3}\(([^()\n]+)\)=[ \t]*$")
+_MYST_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})[ \t]*(?P<info>.*)$")
+_DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.+-]+)\}[ \t]*(?P<arg>.*)$")
+_FIGURES = {"figure": "figure", "figure-md": "figure", "table": "table", "list-table": "table",
+            "csv-table": "table", "code-block": "code-block", "code": "code-block", "sourcecode": "code-block",
+            "literalinclude": "code-block", "math": "equation"}
+_INLINE_MARKUP = re.compile(r"\{[\w:.+-]+\}`([^`]*)`|:[\w:.+-]+:`([^`]*)`|`([^`]*)`_{0,2}|\*\*?|\\(.)")
+
+
+@dataclass(frozen=True, slots=True)
+class XrefTarget:
+    """What a label names: ``kind`` is ``section``, ``figure``, ``table``,
+    ``code-block`` or ``equation``; ``title`` the section title or caption (``""``
+    when none); ``number`` its number (``""`` when it has none)."""
+
+    title: str
+    kind: str
+    docname: str
+    number: str = ""
+
+
+@dataclass(slots=True)
+class XrefIndex:
+    """Labels (lower case) -> targets and docnames -> titles of one project;
+    ``numfig``, ``numfig_format`` and ``eqref_format`` as the project sets them;
+    ``mystmd`` for a ``myst.yml`` project (its references read "Figure 1")."""
+
+    labels: dict[str, XrefTarget] = field(default_factory=dict)
+    doc_titles: dict[str, str] = field(default_factory=dict)
+    numfig: bool = False
+    numfig_format: dict[str, str] = field(default_factory=lambda: dict(_NUMFIG_FORMAT))
+    mystmd: bool = False
+    eqref_format: str = "({number})"
+
+    def eq_text(self, label: str) -> str:
+        """What ``:eq:``/``{eq}`` shows for an equation label: ``math_eqref_format``
+        filled (Sphinx's default ``({number})``), the label when unknown."""
+        tgt = self.target(label)
+        if tgt is None or tgt.kind != "equation" or not tgt.number:
+            return label
+        return _fill(self.eqref_format, tgt.number, label)
+
+    def link_text(self, label: str, text: str) -> str | None:
+        """What mystmd shows for a link ``[text](#label)``: an empty text is the
+        target's "Figure 1" when it is numbered, else its title; ``%s``/``{number}``
+        and ``{name}`` in a given text are filled. ``None`` when ``label`` is unknown
+        (or, under myst-parser, for an empty text: the caller's rule applies)."""
+        tgt = self.target(label)
+        if tgt is None:
+            return None
+        if not text.strip():
+            if tgt.kind == "equation" and tgt.number:
+                return _fill(self.eqref_format, tgt.number, label)
+            if self.mystmd and tgt.number:
+                return _fill(self.numfig_format.get(tgt.kind, "%s"), tgt.number, tgt.title)
+            return tgt.title or None
+        if self.mystmd and re.search(r"%s|\{number\}|\{name\}", text):
+            return _fill(text, tgt.number or "??", tgt.title or label)
+        return text
+
+    def target(self, label: str) -> XrefTarget | None:
+        """The target of ``label`` (Sphinx's label normalisation: case and runs of spaces ignored)."""
+        return self.labels.get(_norm(label))
+
+    def doc_title(self, target: str, *, docname: str) -> str | None:
+        """The title of the document ``target`` refers to from ``docname`` (both
+        relative to the source directory, without suffix); ``None`` when unknown."""
+        target = target.strip()
+        if not target:
+            return None
+        if target.startswith("/"):
+            path = target.lstrip("/")
+        else:
+            path = posixpath.join(posixpath.dirname(docname), target)
+        path = posixpath.normpath(path)
+        if path in self.doc_titles:
+            return self.doc_titles[path]
+        stem, dot, _ = path.rpartition(".")
+        return self.doc_titles.get(stem) if dot else None
+
+    def numref_text(self, label: str, template: str | None) -> str:
+        """What ``:numref:`` shows for ``label`` with the role's own title ``template``
+        (``None``: the ``numfig_format`` of the target's kind). A target without a
+        number shows its title (Sphinx warns and cannot number it); an unknown
+        label shows the template without its number, else the label."""
+        tgt = self.target(label)
+        if tgt is None:
+            if template:
+                return _fill(template, "", label).strip()
+            return label
+        fmt = template or self.numfig_format.get(tgt.kind, "%s")
+        if not tgt.number:
+            return tgt.title or (_fill(template, "", label).strip() if template else label)
+        return _fill(fmt, tgt.number, tgt.title)
+
+
+def _fill(template: str, number: str, name: str) -> str:
+    out = template.replace("%s", number).replace("{number}", number).replace("{name}", name)
+    return re.sub(r"\s{2,}", " ", out)
+
+
+def _norm(label: str) -> str:
+    return " ".join(label.split()).lower()
+
+
+def _plain(text: str) -> str:
+    """Inline rST/MyST markup of a title reduced to its text (roles to their content)."""
+    def sub(m: re.Match[str]) -> str:
+        for g in m.groups():
+            if g is not None:
+                inner = re.match(r"^(.*?)\s*<[^<>]*>$", g, re.DOTALL)
+                return inner.group(1) if inner and inner.group(1) else g
+        return ""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # Markdown links/images
+    return " ".join(_INLINE_MARKUP.sub(sub, text).split())
+
+
+@dataclass(slots=True)
+class _Found:
+    title: str | None = None
+    labels: list[tuple[str, XrefTarget]] = field(default_factory=list)
+    figures: list[tuple[str, str, str]] = field(default_factory=list)  # (label, kind, caption) in page order
+
+
+def _rst_figure_body(lines: list[str], start: int, indent: int) -> tuple[dict[str, str], str, int]:
+    """Options and first body paragraph of a directive whose block starts at ``start``."""
+    options: dict[str, str] = {}
+    i = start
+    body: list[str] = []
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        m = _OPTION.match(line)
+        if m and not body and line.strip():
+            options[m.group(1)] = m.group(2).strip()
+        elif line.strip():
+            body.append(line.strip())
+        elif body:
+            break
+        i += 1
+    return options, " ".join(body), i
+
+
+def _scan_rst(text: str) -> _Found:
+    found = _Found()
+    lines = text.splitlines()
+    pending: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _RST_LABEL.match(line)
+        if m:
+            pending.append(m.group(1) or m.group(2))
+            i += 1
+            continue
+        title = None
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if (line.strip() and not line[0].isspace() and _RST_ADORNMENT.match(nxt)
+                and len(nxt.rstrip()) >= len(line.rstrip()) - 1 and not _RST_ADORNMENT.match(line)):
+            title, step = line.strip(), 2
+        elif (_RST_ADORNMENT.match(line) and i + 2 < len(lines) and nxt.strip()
+              and _RST_ADORNMENT.match(lines[i + 2]) and lines[i + 2].strip()[0] == line.strip()[0]):
+            title, step = nxt.strip(), 3
+        if title is not None:
+            title = _plain(title)
+            if found.title is None:
+                found.title = title
+            for label in pending:
+                found.labels.append((label, XrefTarget(title, "section", "")))
+            pending = []
+            i += step
+            continue
+        d = _RST_DIRECTIVE.match(line)
+        if d and d.group("name").lower() in _FIGURES:
+            kind = _FIGURES[d.group("name").lower()]
+            indent = len(d.group("indent"))
+            options, body, end = _rst_figure_body(lines, i + 1, indent)
+            caption = body if kind == "figure" else (options.get("caption") if kind == "code-block"
+                                                      else "" if kind == "equation" else d.group("arg").strip())
+            caption = _plain(caption or "")
+            names = [*pending, *[options[k] for k in ("name", "label") if options.get(k)]]
+            for label in names:
+                found.labels.append((label, XrefTarget(caption, kind, "")))
+            if names and (kind in ("figure", "equation") or caption):
+                found.figures.append((names[0], kind, caption))
+            pending = []
+            i = max(end, i + 1)
+            continue
+        if line.strip() and not line.lstrip().startswith(".. "):
+            pending = []
+        i += 1
+    return found
+
+
+def _scan_myst(text: str) -> _Found:
+    found = _Found()
+    lines = text.splitlines()
+    start = 0
+    if lines and lines[0].strip() == "---":  # front matter
+        end = next((k for k in range(1, len(lines)) if lines[k].strip() in ("---", "...")), None)
+        if end is not None:
+            start = end + 1
+    _scan_myst_lines(lines[start:], found, depth=0)
+    return found
+
+
+def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
+    pending: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _MYST_LABEL.match(line)
+        if m:
+            pending.append(m.group(1).strip())
+            i += 1
+            continue
+        eq = _DOLLAR_LABEL.search(line) if "$$" in line else None
+        if eq:
+            found.labels.append((eq.group(1), XrefTarget("", "equation", "")))
+            found.figures.append((eq.group(1), "equation", ""))
+            pending = []
+            i += 1
+            continue
+        h = _MYST_HEADING.match(line)
+        if h:
+            title = _plain(h.group(2))
+            if found.title is None:
+                found.title = title
+            for label in pending:
+                found.labels.append((label, XrefTarget(title, "section", "")))
+            pending = []
+            i += 1
+            continue
+        f = _FENCE.match(line)
+        if f:
+            fence = f.group("fence")
+            close = re.compile(r"^[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$")
+            end = next((k for k in range(i + 1, len(lines)) if close.match(lines[k])), len(lines))
+            d = _DIRECTIVE_INFO.match(f.group("info").strip())
+            name = d.group("name").lower() if d else ""
+            if d and name in _FIGURES:
+                kind = _FIGURES[name]
+                options, caption = _myst_directive_body(lines[i + 1:end], kind, d.group("arg").strip())
+                names = [*pending, *[options[k] for k in ("name", "label") if options.get(k)]]  # label: mystmd
+                if name == "figure-md" and d.group("arg").strip():
+                    names.append(d.group("arg").strip())
+                for label in names:
+                    found.labels.append((label, XrefTarget(caption, kind, "")))
+                if names and (kind in ("figure", "equation") or caption):
+                    found.figures.append((names[0], kind, caption))
+            elif d and depth < 20:  # admonitions, tabs...: their body holds headings and figures too
+                body = lines[i + 1:end]
+                if name == "eval-rst":
+                    inner = _scan_rst("\n".join(body))
+                    found.labels.extend(inner.labels)
+                    found.figures.extend(inner.figures)
+                else:
+                    _scan_myst_lines(body, found, depth=depth + 1)
+            pending = []
+            i = end + 1
+            continue
+        if line.strip():
+            pending = []
+        i += 1
+
+
+def _myst_directive_body(body: list[str], kind: str, arg: str) -> tuple[dict[str, str], str]:
+    # the page parser's own reading of option values (imported here: myst imports this module)
+    from murar.ingest.markup.myst import option_value
+
+    options: dict[str, str] = {}
+    k = 0
+    if body and body[0].strip() == "---":
+        end = next((j for j in range(1, len(body)) if body[j].strip() == "---"), None)
+        if end is not None:
+            try:
+                data = load_yaml_safely("\n".join(body[1:end]), unknown_tags="null")
+            except FrontMatterError:
+                data = None
+            if isinstance(data, dict):
+                options = {str(a): str(b) for a, b in data.items() if isinstance(b, (str, int, float))}
+            k = end + 1
+    else:
+        while k < len(body) and _OPTION.match(body[k]):
+            om = _OPTION.match(body[k])
+            assert om is not None
+            options[om.group(1)] = option_value(om.group(2)).strip()
+            k += 1
+    rest = [ln.strip() for ln in body[k:]]
+    if kind == "figure":
+        caption_lines: list[str] = []
+        for ln in rest:
+            if re.match(r"^(!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>)$", ln, re.IGNORECASE):
+                continue
+            if not ln and caption_lines:
+                break
+            if ln:
+                caption_lines.append(ln)
+        return options, _plain(" ".join(caption_lines))
+    if kind == "code-block":
+        return options, _plain(options.get("caption", ""))
+    if kind == "equation":
+        return options, ""
+    return options, _plain(arg)
+
+
+def _notebook_markdown(text: str) -> str:
+    try:
+        nb = json.loads(text)
+    except ValueError:
+        return ""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    out: list[str] = []
+    for cell in cells if isinstance(cells, list) else ():
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
+            src = cell.get("source")
+            out.append("".join(src) if isinstance(src, list) else str(src or ""))
+    return "\n\n".join(out)
+
+
+def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[str] = (), numfig: bool = False,
+               numfig_format: dict[str, str] | None = None, per_page_numbers: bool = False,
+               math_numfig: bool = True, eqref_format: str | None = None) -> XrefIndex:
+    """Collect the labels and document titles of ``files``: ``(rel, docname)``
+    pairs (``rel`` relative to ``root``, ``docname`` relative to the source
+    directory without suffix). Figures, captioned tables and code blocks with a
+    label are numbered per kind when ``numfig``: over the whole project in
+    ``order`` (docnames; the others follow in name order), or from 1 on every
+    page when ``per_page_numbers`` (mystmd, whose references also read "Figure 1"
+    and fill link texts, :meth:`XrefIndex.link_text`). The first definition of a label
+    wins, as Sphinx keeps it ("duplicate label" warning). Labelled equations
+    (``$$ ... $$ (label)``, ``math`` with ``:label:``) are always numbered: over
+    the project under ``numfig`` and ``math_numfig``, else per page, and read
+    ``eqref_format`` (Sphinx's ``math_eqref_format``, default ``({number})``). Unreadable files are
+    skipped. Returns the :class:`XrefIndex`.
+    """
+    index = XrefIndex(numfig=numfig, mystmd=per_page_numbers)
+    if eqref_format:
+        index.eqref_format = eqref_format
+    if per_page_numbers:
+        index.numfig_format.update(_MYSTMD_FORMAT)
+    if numfig_format:
+        index.numfig_format.update({k: v for k, v in numfig_format.items() if isinstance(v, str)})
+    per_doc: dict[str, _Found] = {}
+    for rel, docname in files:
+        path = root / rel
+        try:
+            with path.open("rb") as fh:
+                raw = fh.read(_MAX_FILE_BYTES)
+        except OSError:
+            continue
+        text = raw.decode("utf-8", errors="replace")
+        suffix = posixpath.splitext(rel)[1].lower()
+        if suffix == ".ipynb":
+            found = _scan_myst(_notebook_markdown(text))
+        elif suffix == ".rst" or suffix == ".txt":
+            found = _scan_rst(text)
+        else:
+            found = _scan_myst(text)
+            fm = _front_matter_title(text)
+            if fm and per_page_numbers:  # mystmd: the front matter title is the page title
+                found.title = fm
+        per_doc.setdefault(docname, found)
+    listed = [d for d in dict.fromkeys(order) if d in per_doc]
+    docs = listed + sorted(set(per_doc) - set(listed))
+    counters: dict[str, int] = {}
+    # equations are always numbered: over the project like figures under numfig (math_numfig),
+    # else from 1 on every page
+    eq_global = numfig and math_numfig and not per_page_numbers
+    for docname in docs:
+        found = per_doc[docname]
+        if found.title:
+            index.doc_titles[docname] = found.title
+        if per_page_numbers:
+            counters = {}
+        if not eq_global:
+            counters.pop("equation", None)
+        numbers: dict[str, str] = {}
+        for label, kind, _caption in found.figures:
+            counters[kind] = counters.get(kind, 0) + 1
+            numbers[label] = str(counters[kind])
+        for label, tgt in found.labels:
+            key = _norm(label)
+            if key not in index.labels:
+                number = numbers.get(label, "") if numfig or tgt.kind == "equation" else ""
+                index.labels[key] = XrefTarget(tgt.title, tgt.kind, docname, number)
+    return index
+
+
+def _front_matter_title(text: str) -> str | None:
+    if not text.startswith("---"):
+        return None
+    end = text.find("\n---", 3)
+    if end < 0:
+        return None
+    try:
+        data = load_yaml_safely(text[3:end])
+    except FrontMatterError:
+        return None
+    title = data.get("title") if isinstance(data, dict) else None
+    return title.strip() if isinstance(title, str) and title.strip() else None
+
+
+_TOCTREE_RST = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+toctree::")
+_TOCTREE_MYST = re.compile(r"^[ \t]*(`{3,}|:{3,})[ \t]*\{toctree\}")
+
+
+def _toctree_entries(text: str) -> list[str]:
+    """Document entries of the ``toctree`` directives of one source (``title <doc>``
+    gives ``doc``; options, globs and URLs left out)."""
+    lines = text.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        rst = _TOCTREE_RST.match(lines[i])
+        myst = _TOCTREE_MYST.match(lines[i]) if not rst else None
+        if not rst and not myst:
+            i += 1
+            continue
+        i += 1
+        while i < len(lines):
+            line = lines[i]
+            if myst and re.match(r"^[ \t]*" + re.escape(myst.group(1)) + r"[ \t]*$", line):
+                break
+            if rst and line.strip() and len(line) - len(line.lstrip()) <= len(rst.group("indent")):
+                break
+            entry = line.strip()
+            if entry and not entry.startswith(":") and entry != "---" and not re.match(r"^[\w-]+:\s", entry):
+                m = re.match(r"^.*<([^<>]+)>$", entry)
+                target = (m.group(1) if m else entry).strip()
+                if "*" not in target and "://" not in target and target != "self":
+                    out.append(target)
+            i += 1
+    return out
+
+
+def toctree_order(read: Callable[[str], str | None], root_doc: str, *, limit: int = 10_000) -> list[str]:
+    """Docnames in the order Sphinx walks the ``toctree`` directives from ``root_doc``
+    (depth first, each document once); ``read(docname)`` gives a document's source."""
+    order: list[str] = []
+    seen: set[str] = set()
+    stack = [root_doc]
+    while stack and len(order) < limit:
+        doc = stack.pop()
+        if doc in seen:
+            continue
+        seen.add(doc)
+        text = read(doc)
+        if text is None:
+            continue
+        order.append(doc)
+        children = []
+        for entry in _toctree_entries(text):
+            path = entry.lstrip("/") if entry.startswith("/") else posixpath.join(posixpath.dirname(doc), entry)
+            path = posixpath.normpath(path)
+            stem, dot, ext = path.rpartition(".")
+            children.append(stem if dot and ext in ("rst", "md", "ipynb", "txt") else path)
+        stack.extend(reversed(children))
+    return order

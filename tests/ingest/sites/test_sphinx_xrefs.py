@@ -1,0 +1,99 @@
+"""Cross-references read as Sphinx renders them: ``ref``/``numref``/``doc`` and MyST's
+empty-text links show their target's title (labels defined on any page of the site)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from murar.ingest.markup.myst import convert_myst
+from murar.ingest.markup.rst import convert_rst
+from murar.ingest.sites.jupyterbook import JupyterBookSite
+from murar.ingest.sites.sphinx import SphinxSite
+
+BOOK_TOC = """\
+format: jb-book
+root: intro
+chapters:
+- file: guide/start
+- file: guide/pictures
+"""
+
+
+def _text(doc: object) -> str:
+    return "\n".join(s.text for s in doc.sections)  # type: ignore[attr-defined]
+
+
+def test_myst_refs_show_target_titles_across_pages(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {
+        "_config.yml": "title: B\n",
+        "_toc.yml": BOOK_TOC,
+        "intro.md": "# Welcome\n\nSee {ref}`setup-steps`, {ref}`the steps <setup-steps>`, [](#setup-steps),\n"
+                    "[](guide/start.md), {doc}`guide/start`, {numref}`cat-pic`, {numref}`Figure {number} <cat-pic>`,\n"
+                    "{numref}`Picture %s: {name} <dog-pic>` and {ref}`nowhere-label`.\n",
+        "guide/start.md": "# Getting started\n\n(setup-steps)=\n## Setting things up\n\nText.\n",
+        "guide/pictures.md": "# Pictures\n\n```{figure} cat.png\n:name: cat-pic\n\nA sleeping cat.\n```\n\n"
+                             "(dog-pic)=\n:::{figure} dog.png\nA running dog.\n:::\n",
+        "guide/cat.png": "png", "guide/dog.png": "png",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    text = _text(convert_myst(tmp_path / "intro.md", site=site))
+    assert "See Setting things up, the steps, Setting things up," in text
+    assert "Getting started, Getting started, Fig. 1, Figure 1," in text
+    assert "Picture 2: A running dog. and nowhere-label." in text
+    assert "{number}" not in text and "setup-steps" not in text
+
+
+def test_rst_ref_doc_numref_under_sphinx(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {
+        "conf.py": "project = 'P'\nnumfig = True\nnumfig_format = {'figure': 'Figure %s'}\n",
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   usage/install\n   usage/shots\n\n"
+                     "Read :ref:`install-linux`, :doc:`usage/install`, :doc:`/usage/shots`, :numref:`shot`\n"
+                     "and :ref:`Linux <install-linux>`.\n",
+        "usage/install.rst": "Installing\n==========\n\n.. _install-linux:\n\nOn *Linux*\n----------\n\nText.\n",
+        "usage/shots.rst": "Screens\n=======\n\n.. figure:: a.png\n   :name: first\n\n   First.\n\n"
+                           ".. _shot:\n\n.. figure:: b.png\n\n   The main window.\n",
+        "usage/a.png": "png", "usage/b.png": "png",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    text = _text(convert_rst(tmp_path / "index.rst", site=site))
+    assert "Read On Linux, Installing, Screens, Figure 2 and Linux." in " ".join(text.split())
+    # Sphinx's default numfig is off: the caption, never a bare label or template
+    write_files(tmp_path, {"conf.py": "project = 'P'\n"})
+    text = _text(convert_rst(tmp_path / "index.rst", site=SphinxSite(tmp_path, "conf.py")))
+    assert "The main window" in text and "shot" not in text.replace("shots", "")
+
+
+def test_mystmd_references_read_figure_numbers_and_fill_link_text(tmp_path: Path,
+                                                                  write_files: Callable[..., None]) -> None:
+    # mystmd (myst.yml): figures are numbered on each page and an empty link to one reads "Figure 1";
+    # a link's own text has %s/{number}/{name} filled; "@label" is a reference to a known label
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  title: P\n",
+        "plots.md": "---\ntitle: Plots\n---\n\n(sec-plots)=\n## Making plots\n\n:::{figure} a.png\n:label: fig-a\n"
+                    "Sales by month.\n:::\n",
+        "a.png": "png",
+        "intro.md": "# Intro\n\nSee [](#fig-a), [Fig. %s shows {name}](#fig-a), {numref}`fig-a`, @sec-plots,\n"
+                    "[](plots.md) and ask @someone.\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    text = _text(convert_myst(tmp_path / "intro.md", site=site))
+    assert text == ("See Figure 1, Fig. 1 shows Sales by month., Figure 1, Making plots, Plots and ask @someone.")
+
+
+def test_equation_references_read_their_numbers(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Sphinx numbers labelled equations on each page ("(1)", math_eqref_format), over the project when
+    # numfig is on (math_numfig); {eq}/:eq: show the number
+    write_files(tmp_path, {
+        "conf.py": "extensions = ['myst_parser']\n",
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   laws\n\n.. math::\n   :label: energy\n\n   E = mc^2\n\n"
+                     "See :eq:`energy` and :eq:`unknown-eq`.\n",
+        "laws.md": "# Laws\n\n$$ F = m a $$ (newton)\n\n```{math}\n:label: momentum\np = m v\n```\n\n"
+                   "Newton {eq}`newton`, momentum {eq}`momentum`, energy {eq}`energy`.\n",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    assert "See (1) and unknown-eq." in _text(convert_rst(tmp_path / "index.rst", site=site))
+    assert "Newton (1), momentum (2), energy (1)." in _text(convert_myst(tmp_path / "laws.md", site=site))
+    write_files(tmp_path, {"conf.py": "extensions = ['myst_parser']\nnumfig = True\n"})
+    site = SphinxSite(tmp_path, "conf.py")
+    assert "Newton (2), momentum (3), energy (1)." in _text(convert_myst(tmp_path / "laws.md", site=site))
