@@ -663,3 +663,41 @@ def test_markdown_style_blockquote_keeps_the_rest_of_the_page(tmp_path: Path) ->
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     text = " ".join(s.text for s in doc.sections)
     assert "quoted nested" in text and "> in code" in text and "The rest of the page." in text
+
+
+def test_two_line_titles_read_as_asciidoctor_reads_them(tmp_path: Path) -> None:
+    """A two-line (setext) document title is the page title, and a ``-----`` section
+    underline is a title, not the start of a listing block: before, the title was the
+    file name and everything after the underline was verbatim to the preprocessor
+    (attribute entries, ``<<id>>`` texts, the ``xref:`` title of a page)."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/p.adoc": """\
+Installing the Tool
+===================
+:tool: Gadget
+
+Intro about {tool}; see <<_first_steps>> and xref:other.adoc[].
+
+First Steps
+-----------
+
+:later: value
+Use `{later}` here.
+
+[TIP]
+====
+A tip block, not a section.
+====
+
+Not a title: the underline is too short
+---
+""",
+        f"{MOD}/pages/other.adoc": "Other Page Title\n================\n\nBody.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert doc.title == "Installing the Tool"
+    assert [s.heading_path for s in doc.sections] == [
+        ("Installing the Tool",), ("Installing the Tool", "First Steps")]
+    assert "Intro about Gadget; see First Steps and Other Page Title." in doc.sections[0].text
+    assert "Use value here." in doc.sections[1].text and "A tip block, not a section." in doc.sections[1].text
+

@@ -67,6 +67,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     dangling_continuations,
     implicit_table_headers,
     markdown_quotes,
+    setext_titles,
     xref_texts,
 )
 from murar.ingest.markup.builder import (
@@ -198,7 +199,8 @@ class _Pre:
         verbatim: str | None = "\0" if in_verbatim else None  # "\0": the including block, never closed here
         pending_subs = False  # the block attribute line above asked for attribute substitution
         verbatim_subs = with_subs  # the open verbatim block substitutes attributes
-        for line in _join_attribute_continuations(text.splitlines()):
+        raw_lines = text.splitlines()
+        for line in _join_attribute_continuations(raw_lines if in_verbatim else setext_titles(raw_lines)):
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
                 verbatim = line.strip()
                 out.append(line)
@@ -295,7 +297,8 @@ class _Pre:
         return line
 
     def page_title(self, target: str, file_rel: str) -> str:
-        """The ``= Title`` of the page an ``xref:`` points at, else its file name in words."""
+        """The title (``= Title``, or a two-line one) of the page an ``xref:`` points at,
+        else its file name in words."""
         page = target.split("#", 1)[0]
         fallback = re.sub(r"[-_]+", " ", PurePosixPath(re.split(r"[:$]", page)[-1]).stem).strip()
         if page not in self.titles:
@@ -306,11 +309,12 @@ class _Pre:
             if res.rel_path is not None and (self.site.config.root / res.rel_path).is_file():
                 try:
                     with (self.site.config.root / res.rel_path).open(encoding="utf-8", errors="replace") as fh:
-                        for _ in range(40):
-                            m = _DOC_TITLE.match(fh.readline())
-                            if m:
-                                title = self.sub(m.group(1).strip())
-                                break
+                        top = [fh.readline().rstrip("\n") for _ in range(40)]
+                    for line in setext_titles(top):  # a two-line title too
+                        m = _DOC_TITLE.match(line)
+                        if m:
+                            title = self.sub(m.group(1).strip())
+                            break
                 except OSError:
                     title = ""
             self.titles[page] = title

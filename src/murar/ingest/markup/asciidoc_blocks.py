@@ -22,6 +22,13 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
   ``[id=...]``) and the section ids Asciidoctor generates (``_the_title``); an id
   found nowhere reads as its words.
+* **Two-line (setext) section titles** (``Title`` over a line of ``=``, ``-``, ``~``,
+  ``^`` or ``+``, https://docs.asciidoctor.org/asciidoc/latest/sections/titles-and-levels/):
+  written as one-line titles (``= Title`` ... ``===== Title``) where Asciidoctor reads
+  a two-line title (:func:`setext_titles`), before anything else looks at the
+  lines: the preprocessor took a ``-----`` underline for the start of a listing
+  block (the rest of the page was then verbatim to it), and the document title
+  and ``<<id>>`` texts were found only in the one-line form.
 * **Dangling list continuation** (a ``+`` line followed by a blank line, see
   https://docs.asciidoctor.org/asciidoc/latest/lists/continuation/): Asciidoctor 2
   still attaches the next block to the list item when exactly one blank line
@@ -39,7 +46,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers", "xref_texts"]
+__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers", "setext_titles",
+           "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -369,3 +377,74 @@ def xref_texts(lines: list[str]) -> list[str]:
         return titles.get(ref) or re.sub(r"[-_]+", " ", ref).strip()
 
     return [line if ignored[i] or "<<" not in line else _XREF_BARE.sub(text, line) for i, line in enumerate(lines)]
+
+
+_SETEXT_LEVELS = {"=": 0, "-": 1, "~": 2, "^": 3, "+": 4}
+_SETEXT_TITLE = re.compile(r"^(?!\.)[^\n]*?[^\W_][^\n]*$")
+_ATTR_ENTRY_LINE = re.compile(r"^:!?[\w][\w-]*!?:")
+_DIRECTIVE_LINE = re.compile(r"^(?:include|ifdef|ifndef|ifeval|endif)::")
+
+
+def _setext_level(title: str, underline: str) -> int | None:
+    """The section level of the two-line title ``title`` over ``underline``, as
+    Asciidoctor's ``is_two_line_section_title?`` decides it (the underline one of
+    ``=-~^+`` repeated, its length within one of the title's, the title not starting
+    with ``.`` and holding a letter or digit), else ``None``. An underline of one
+    character is never one here (a ``+`` continuation under a one-letter line)."""
+    title, underline = title.rstrip(), underline.rstrip()
+    level = _SETEXT_LEVELS.get(underline[:1])
+    if level is None or len(underline) < 2 or underline != underline[0] * len(underline):
+        return None
+    if abs(len(title) - len(underline)) >= 2 or not _SETEXT_TITLE.match(title) or title[:1].isspace():
+        return None
+    return level
+
+
+def _block_may_start_after(line: str) -> bool:
+    """Whether a block (or section) may start on the line after ``line``: a blank
+    line, a block attribute line or anchor, a block title, a line comment, an
+    attribute entry or a preprocessor directive is before it."""
+    line = line.strip()
+    return (not line or bool(_ATTR_LINE.match(line)) or bool(_BLOCK_TITLE.match(line))
+            or bool(_LINE_COMMENT.match(line)) or bool(_ATTR_ENTRY_LINE.match(line))
+            or bool(_DIRECTIVE_LINE.match(line)))
+
+
+def setext_titles(lines: list[str]) -> list[str]:
+    """``lines`` with each two-line section title Asciidoctor reads written as a
+    one-line title (``Install`` over ``-------`` is ``== Install``). Only where a
+    block may start (:func:`_block_may_start_after`), outside verbatim blocks,
+    fences and tables (their delimiters are never titles: a title holds a letter
+    or digit). Lines without any underline character come back unchanged."""
+    out: list[str] = []
+    closer: str | None = None  # the delimiter closing the open verbatim block or table
+    prev = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.rstrip()
+        if closer is not None:
+            if stripped == closer:
+                closer = None
+            out.append(line)
+            prev = line
+            i += 1
+            continue
+        # a line Asciidoctor reads as block metadata (attribute list, anchor, comment, attribute
+        # entry) or a directive is never a title: "[TIP]" over "====" opens an example block
+        if i + 1 < len(lines) and _block_may_start_after(prev) and not _block_may_start_after(stripped):
+            level = _setext_level(stripped, lines[i + 1])
+            if level is not None:
+                out.append("=" * (level + 1) + " " + stripped.strip())
+                prev = out[-1]
+                i += 2
+                continue
+        verbatim = _VERBATIM_OPEN.match(stripped)
+        if verbatim and (verbatim.group(1) == "```" or stripped == verbatim.group(1)):
+            closer = verbatim.group(1)
+        elif _TABLE_OPEN.match(stripped):
+            closer = stripped
+        out.append(line)
+        prev = line
+        i += 1
+    return out
