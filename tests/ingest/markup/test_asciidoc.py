@@ -701,3 +701,26 @@ Not a title: the underline is too short
     assert "Intro about Gadget; see First Steps and Other Page Title." in doc.sections[0].text
     assert "Use value here." in doc.sections[1].text and "A tip block, not a section." in doc.sections[1].text
 
+
+def test_block_style_from_an_attribute_makes_a_tab_set(tmp_path: Path) -> None:
+    """``[{tabs}]`` with ``:tabs: tabs``: Asciidoctor substitutes attributes in a block
+    attribute list, so the block is a tab set and its images know their tab."""
+    _png(tmp_path / MOD / "images" / "l.png")
+    _png(tmp_path / MOD / "images" / "w.png")
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= T
+:tabs: tabs
+
+[{tabs}]
+====
+Linux::
++
+image::l.png[On Linux]
+
+Windows::
++
+image::w.png[On Windows]
+====
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    assert [(m.alt, m.tab) for m in _images(doc)] == [("On Linux", "Linux"), ("On Windows", "Windows")]

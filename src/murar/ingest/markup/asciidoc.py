@@ -257,6 +257,8 @@ class _Pre:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
                     out.append(line)
                     continue
+                if "{" in line and _BLOCK_ATTRS.match(line) and not line.startswith("[["):
+                    line = self.sub(line)  # Asciidoctor substitutes attributes in a block attribute list
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
                     line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
