@@ -724,3 +724,50 @@ image::w.png[On Windows]
 """})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
     assert [(m.alt, m.tab) for m in _images(doc)] == [("On Linux", "Linux"), ("On Windows", "Windows")]
+
+
+def test_xrefstyle_shapes_cross_reference_text(tmp_path: Path) -> None:
+    """``xrefstyle`` (short, full, basic) as Asciidoctor's xreftext applies it: numbered
+    sections (``sectnums``) and captioned figures, tables and examples read as
+    ``Section 2.1`` / ``Figure 1`` (short), with the quoted title (full), or the title
+    (basic); an in-page ``xref:#id[]`` or ``xref:id[]`` reads like ``<<id>>``."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= Doc
+:sectnums:
+
+See <<setup>>, <<fig-a>>, <<tbl-b>>, xref:#ex-c[] and xref:_use_it[].
+
+[[setup]]
+== Set up
+
+.Layout
+[#fig-a]
+image::layout.png[Layout]
+
+.Options
+[[tbl-b]]
+|===
+|a |b
+|===
+
+=== Use it
+
+.Sample
+[[ex-c]]
+====
+Body.
+====
+
+:xrefstyle: full
+
+Then <<setup>>, <<fig-a>>.
+
+:xrefstyle: basic
+
+Last <<_use_it>>, <<tbl-b>>.
+"""}, attrs="    xrefstyle: short\n")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "See Section 1, Figure 1, Table 1, Example 1 and Section 1.1." in text
+    assert "Then Section 1, \u201cSet up\u201d, Figure 1, \u201cLayout\u201d." in text
+    assert "Last Use it, Options." in text

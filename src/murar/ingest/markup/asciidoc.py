@@ -291,12 +291,24 @@ class _Pre:
             # <<id,text>> here; <<id>> (no text) gets its target's title in asciidoc_blocks.xref_texts
             line = _XREF_ANGLE.sub(lambda m: m.group(2).strip() if m.group(2) else m.group(0), line)
         if "xref:" in line:
-            line = _XREF_EMPTY.sub(lambda m: self.page_title(m.group(1), file_rel), line)
+            line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
         if "[" in line and ("^]" in line or "=" in line):
             line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
+
+    def xref_text(self, target: str, file_rel: str) -> str:
+        """What ``xref:target[]`` shows: a reference to an id of this page (``#id``, or a
+        target with no file extension: Asciidoctor's internal reference) as ``<<id>>``,
+        whose text :func:`~murar.ingest.markup.asciidoc_blocks.xref_texts` fills in; a
+        page's title otherwise (:meth:`page_title`)."""
+        path, _, fragment = target.partition("#")
+        if not path and fragment:
+            return f"<<{fragment}>>"
+        if not fragment and not re.search(r"[.:$/]", path):
+            return f"<<{path}>>"
+        return self.page_title(target, file_rel)
 
     def page_title(self, target: str, file_rel: str) -> str:
         """The title (``= Title``, or a two-line one) of the page an ``xref:`` points at,
@@ -609,12 +621,13 @@ def _ifeval(expr: str) -> bool:
         return False
 
 
-def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
+def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts, cross reference text, Markdown-style blockquotes)."""
+    auto-numbered callouts, cross reference text, Markdown-style blockquotes); ``attrs``:
+    the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(
-        markdown_quotes(lines))))))
+        markdown_quotes(lines))))), attrs)
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -622,7 +635,7 @@ def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str
     """Run the AsciiDoc preprocessor on ``text`` (see module doc); never raises for bad content."""
     pre = _Pre(site=site, page_rel=page_rel, attrs=attrs or {}, options=options or MarkupOptions(),
                warnings=warnings if warnings is not None else [])
-    return "\n".join(_blocks_as_asciidoctor(pre.run(text, file_rel=page_rel)))
+    return "\n".join(_blocks_as_asciidoctor(pre.run(text, file_rel=page_rel), attrs))
 
 
 # --------------------------------------------------------------------- render
@@ -958,7 +971,7 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     attrs.setdefault("docname", PurePosixPath(rel).stem)
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
-    lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel))
+    lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs)
     for line in lines:
         m = _DOC_TITLE.match(line)
         if m:
