@@ -43,7 +43,7 @@ def test_classify_families_hidden_nav_and_outside(tmp_path: Path, write_files: C
     role = lambda rel: site.classify(rel).role
     assert role("docs/modules/ROOT/pages/index.adoc") is FileRole.PAGE
     assert site.classify("docs/modules/ROOT/pages/index.adoc").markup == "asciidoc"
-    assert role("docs/modules/ROOT/pages/reused.adoc") is FileRole.INCLUDE
+    assert role("docs/modules/ROOT/pages/reused.adoc") is FileRole.PAGE  # included, and published by Antora too
     assert role("docs/modules/ROOT/pages/shared/_part.adoc") is FileRole.INCLUDE
     assert role("docs/modules/ROOT/pages/_common/report.adoc") is FileRole.INCLUDE
     assert role("docs/modules/ROOT/partials/p.adoc") is FileRole.INCLUDE

@@ -8,8 +8,9 @@ only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
 ``assets/attachments/`` are the older layout and still accepted). Rules used:
 
 - a ``.adoc`` file in ``pages/`` is a page, unless its name or a folder under
-  ``pages/`` starts with ``_`` (Antora's hidden files, kept as includes) or
-  another page includes it (content of that page, not a page of its own);
+  ``pages/`` starts with ``_`` (Antora's hidden files, kept as includes); a page
+  that another page includes is both (Antora publishes every file of the pages
+  family, "Pages" in the Antora docs);
 - an image target is a *resource ID* ``[version@][component:][module:][family$]path``
   resolved against the image family of the given (default: current) module of
   the given (default: current) component; a URL stays remote;
@@ -327,8 +328,7 @@ class AntoraSite:
             return FileClass(role=FileRole.EXCLUDED, reason="not in a module's pages family")
         if any(part.startswith("_") for part in inner.split("/")):
             return FileClass(role=FileRole.INCLUDE, markup="asciidoc")  # Antora hidden file
-        if rel in self.include_targets():
-            return FileClass(role=FileRole.INCLUDE, markup="asciidoc")
+        # a page another page includes is still published by Antora: a page of its own as well
         return FileClass(role=FileRole.PAGE, markup="asciidoc")
 
     def _family_file(self, comp: AntoraComponent, module: str, family: str, path: str) -> str | None:
