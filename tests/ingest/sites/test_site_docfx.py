@@ -353,7 +353,8 @@ def test_content_src_outside_the_docfx_folder(tmp_path: Path, write: Callable[..
     write(tmp_path, "other/stray.md", "# Stray\n")
     site = docfx.load(tmp_path, "site/docfx.json")
     assert site.classify("articles/guide.md").role is FileRole.PAGE
-    assert site.classify("articles/includes/note.md").role is FileRole.INCLUDE
+    # selected by "**/*.md" (no exclude): DocFX builds it as a page, though guide.md includes it
+    assert site.classify("articles/includes/note.md").role is FileRole.PAGE
     assert site.classify("other/stray.md").role is FileRole.EXCLUDED
     assert site.resolve_asset("~/../articles/img/a.png", page_rel="articles/guide.md").rel_path == "articles/img/a.png"
     assert "Shared note." in site.preprocess((tmp_path / "articles/guide.md").read_text(), page_rel="articles/guide.md")
@@ -460,3 +461,22 @@ def test_code_snippet_numbers_beyond_int_parsing() -> None:
     assert docfx.code_snippet(code, ranges="1-" + "9" * 5000) == code
     assert docfx.code_snippet(code, ranges="2-²") == "b"
     assert docfx.code_snippet(code, start="²", end="9" * 5000) == code
+
+
+def test_included_file_selected_by_content_globs_is_a_page_and_fenced_includes_are_examples(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX builds every file its content globs select, included or not; an
+    [!INCLUDE] inside a code fence is an example and pulls nothing in."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {"content": [
+        {"files": ["**/*.md"], "exclude": ["**/includes/**", "shared/**"]}]}}))
+    write(tmp_path, "guide.md", "# Guide\n\n[!INCLUDE [common](common.md)]\n\n"
+                                "```md\n[!INCLUDE [x](shared/example.md)]\n```\n\n[!INCLUDE [s](shared/real.md)]\n")
+    write(tmp_path, "common.md", "# Common\n\nShared steps.\n")
+    write(tmp_path, "shared/example.md", "Example only.\n")
+    write(tmp_path, "shared/real.md", "Real include.\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("common.md").role is FileRole.PAGE
+    assert site.classify("shared/real.md").role is FileRole.INCLUDE
+    assert site.classify("shared/example.md").role is FileRole.EXCLUDED
+    out = site.preprocess((tmp_path / "guide.md").read_text(), page_rel="guide.md", warnings=[])
+    assert "Shared steps." in out and "Real include." in out and "[!INCLUDE [x](shared/example.md)]" in out

@@ -8,7 +8,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   expanded, :func:`expand_braces`; matched without regard to case) name the
   pages; ``build.resource[]`` the images. Markdown files outside the content
   globs are not pages; those pulled in by ``[!INCLUDE]`` (Learn keeps them in
-  ``includes/`` folders, excluded from content) are includes. A repository with
+  ``includes/`` folders, excluded from content) are includes. A file the content
+  globs select is a page even when a page includes it (DocFX builds it too); an
+  ``[!INCLUDE]`` in fenced code is an example, not an include. A repository with
   only ``.openpublishing.publish.config.json`` (no ``docfx.json``) uses each
   docset's ``build_source_folder`` with DocFX's default ``**/*.md`` globs.
 - Links resolve relative to the file that holds them (an include's links
@@ -600,6 +602,21 @@ def _zone_pivots(body: str, titles: dict[str, str]) -> str:
     return "\n".join(out)
 
 
+def _include_targets(text: str) -> list[str]:
+    """The paths of the ``[!INCLUDE]`` directives of ``text`` outside fenced code (an
+    include written as an example in a code block is not followed, as DocFX)."""
+    if _INCLUDE.search(text) is None:
+        return []
+    found: list[str] = []
+
+    def collect(part: str) -> str:
+        found.extend(m.group("path") for m in _INCLUDE.finditer(part))
+        return part
+
+    outside_fences(text, collect)
+    return found
+
+
 class DocfxSite:
     """A DocFX / Microsoft Learn docset (see module doc). The constructor does no I/O."""
 
@@ -668,8 +685,8 @@ class DocfxSite:
                     text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
                 except OSError:
                     continue
-                for m in _INCLUDE.finditer(text):
-                    res = self.resolve_include(m.group("path"), page_rel=rel)
+                for target in _include_targets(text):
+                    res = self.resolve_include(target, page_rel=rel)
                     if res.rel_path and not res.problem:
                         found.add(res.rel_path)
                 if text.lstrip("\ufeff").startswith("---"):
@@ -683,8 +700,10 @@ class DocfxSite:
         self._uids = uids
 
     def classify(self, rel: str) -> FileClass:
-        """Pages: Markdown selected by a ``build.content`` group; includes: Markdown
-        pulled in by ``[!INCLUDE]`` or under an ``includes/`` folder; YAML
+        """Pages: Markdown selected by a ``build.content`` group (pulled in by
+        ``[!INCLUDE]`` or not: DocFX builds every file its content globs select);
+        includes: other Markdown pulled in by ``[!INCLUDE]`` or under an
+        ``includes/`` folder; YAML
         (``toc.yml``, landing pages), Markdown TOCs (a file named ``toc.md`` in
         any case: DocFX's ``TocFileType.Markdown``) and unselected Markdown:
         excluded; images and videos: assets."""
@@ -700,10 +719,11 @@ class DocfxSite:
             return FileClass(role=FileRole.EXCLUDED, markup="markdown", reason="DocFX Markdown TOC (toc.md)")
         if markup is None:
             return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
-        if "includes" in rel.split("/")[:-1] or rel in self.included_files():
-            return FileClass(role=FileRole.INCLUDE, markup=markup)
+        # a file the content globs select is built (published) by DocFX even when a page includes it
         if any(g.matches(rel) for g in self._settings.content):
             return FileClass(role=FileRole.PAGE, markup=markup)
+        if "includes" in rel.split("/")[:-1] or rel in self.included_files():
+            return FileClass(role=FileRole.INCLUDE, markup=markup)
         return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="not selected by docfx.json build.content")
 
     # ------------------------------------------------------------ resolution
