@@ -771,3 +771,20 @@ Last <<_use_it>>, <<tbl-b>>.
     assert "See Section 1, Figure 1, Table 1, Example 1 and Section 1.1." in text
     assert "Then Section 1, \u201cSet up\u201d, Figure 1, \u201cLayout\u201d." in text
     assert "Last Use it, Options." in text
+
+
+def test_inline_image_with_only_named_attributes_has_the_default_alt(tmp_path: Path) -> None:
+    """``image:menu-open.png[align="left",scaledwidth=30%]`` gives no alt text: Asciidoctor
+    uses the file name ("menu open"); asciidoc-py read 'align=' as the alt, in text and in cells."""
+    _png(tmp_path / MOD / "images" / "menu-open.png")
+    site = _component(tmp_path, {f"{MOD}/pages/i.adoc": """\
+= I
+
+Hold image:menu-open.png[align="left",scaledwidth=30%] to open it.
+
+|===
+|image:menu-open.png[align="right"] |Release.
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site)
+    assert [m.alt for m in _images(doc)] == ["menu open", "menu open"]

@@ -102,6 +102,8 @@ _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\[\]]*)\[([^\[\]]+)\]")
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
+# an inline image whose attribute list starts with a named attribute (no alt text)
+_INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image:(?!:)[^\s\[\]]+)\[(?=\s*[A-Za-z][\w-]*\s*=)")
 _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
@@ -280,7 +282,8 @@ class _Pre:
         ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
         ``xref:page.adoc[]`` (the target page's title, as Antora shows it), link text
         with named attributes or a trailing ``^`` (see :func:`_link_text`), and a
-        link around an inline image (the image)."""
+        link around an inline image (the image), an inline image whose attribute list
+        starts with a named attribute (no alt: asciidoc-py read ``align=`` as the alt)."""
         if "icon:" in line:  # Asciidoctor's text form of an icon (icons not set to font): [name], or [alt]
             line = _ICON.sub(lambda m: f"[{m.group(2) or m.group(1)}]", line)
         if ":[" in line or "menu:" in line:
@@ -294,6 +297,9 @@ class _Pre:
             line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
+        if "image:" in line and "=" in line:
+            # image:x.png[align="left"]: no alt given (Asciidoctor: the file name); asciidoc-py took 'align='
+            line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
         if "[" in line and ("^]" in line or "=" in line):
             line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
