@@ -788,3 +788,20 @@ Hold image:menu-open.png[align="left",scaledwidth=30%] to open it.
 """})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site)
     assert [m.alt for m in _images(doc)] == ["menu open", "menu open"]
+
+
+def test_generated_section_ids_follow_idprefix_and_idseparator(tmp_path: Path) -> None:
+    """With ``idprefix: ''`` and ``idseparator: '-'`` (set site-wide by many Antora
+    playbooks) Asciidoctor's section ids are ``record-retrieval``, not ``_record_retrieval``:
+    ``<<record-retrieval>>`` reads as that section's title."""
+    site = _component(tmp_path, {f"{MOD}/pages/r.adoc": """\
+= R
+
+See <<record-retrieval>> and <<_record_retrieval>>.
+
+== Record Retrieval
+
+Text.
+"""}, attrs="    idprefix: ''\n    idseparator: '-'\n")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "r.adoc", site=site)
+    assert "See Record Retrieval and record retrieval." in doc.sections[0].text

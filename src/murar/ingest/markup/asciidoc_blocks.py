@@ -324,11 +324,21 @@ _INLINE_MARKS = re.compile(r"[*_`#]+")
 _TITLE_ANCHOR = re.compile(r"\s*\[\[([\w:.-]+)(?:,[^\]]*)?\]\]\s*$")
 
 
-def _auto_id(title: str) -> str:
-    """The section id Asciidoctor generates by default (idprefix and idseparator ``_``)."""
+def _auto_id(title: str, prefix: str = "_", separator: str = "_") -> str:
+    """The section id Asciidoctor generates (``Section.generate_id``) with ``idprefix``
+    ``prefix`` and ``idseparator`` ``separator`` (defaults ``_`` and ``_``): the lower-case
+    title without markup, entities and characters other than word characters, spaces,
+    ``-`` and ``.``; runs of spaces, ``.``, ``-`` (and the separator) become one separator,
+    none at the end (nor at the start with an empty prefix); an empty separator just
+    drops the spaces."""
     text = re.sub(r"<[^>]*>|&\w+;", "", _INLINE_MARKS.sub("", title)).lower()
-    text = re.sub(r"[^\w\s.-]", "", text)
-    return "_" + re.sub(r"[\s.-]+", "_", text).strip("_")
+    text = prefix + re.sub(r"[^\w\s.-]", "", text)
+    if not separator:
+        return re.sub(r"\s", "", text)
+    sep = separator[0]
+    text = re.sub("[" + re.escape(" .-" + sep) + r"\s]+", sep, text)
+    text = text.removesuffix(sep)
+    return text[1:] if not prefix and text.startswith(sep) else text
 
 
 @dataclass
@@ -467,7 +477,8 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
                     number = ".".join(str(n) for n in sections[:level])
                     refsig = doc.get("section-refsig", "Section")
                     label = f"{refsig} {number}".strip()
-            targets.setdefault(_auto_id(title), _RefTarget(_INLINE_MARKS.sub("", title), None, label))
+            auto = _auto_id(title, doc.get("idprefix", "_"), doc.get("idseparator", "_"))
+            targets.setdefault(auto, _RefTarget(_INLINE_MARKS.sub("", title), None, label))
             settle(title, label)
         elif section:
             settle(_TITLE_ANCHOR.sub("", section.group(2)), "")
