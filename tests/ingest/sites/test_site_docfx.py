@@ -480,3 +480,20 @@ def test_included_file_selected_by_content_globs_is_a_page_and_fenced_includes_a
     assert site.classify("shared/example.md").role is FileRole.EXCLUDED
     out = site.preprocess((tmp_path / "guide.md").read_text(), page_rel="guide.md", warnings=[])
     assert "Shared steps." in out and "Real include." in out and "[!INCLUDE [x](shared/example.md)]" in out
+
+
+def test_markdown_image_of_a_video_is_a_video(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """DocFX's Markdown pipeline has Markdig's MediaLinks: ![alt](clip.mp4) renders a
+    <video> and ![alt](YouTube/Vimeo link) an <iframe>, not an <img>; other images,
+    code spans and fences stay as written."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {"content": [{"files": ["**/*.md"]}]}}))
+    write(tmp_path, "media/shot.png", png)
+    write(tmp_path, "videos/clip.mp4", "not really a video")
+    page = ("# P\n\n![The reload working ](./videos/clip.mp4)\n\n![Talk](https://www.youtube.com/watch?v=abc)\n\n"
+            "![Shot](media/shot.png)\n\nWrite `![x](y.mp4)` for a video.\n\n```md\n![x](z.mp4)\n```\n")
+    write(tmp_path, "p.md", page)
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(page, page_rel="p.md", warnings=[])
+    assert '<video src="./videos/clip.mp4" title="The reload working"></video>' in out
+    assert '<iframe src="https://www.youtube.com/watch?v=abc" title="Talk"></iframe>' in out
+    assert "![Shot](media/shot.png)" in out and "`![x](y.mp4)`" in out and "\n![x](z.mp4)\n" in out

@@ -22,6 +22,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   description up to ``:::image-end:::`` (kept as the caption);
   ``type="icon"`` is an icon (written as a 16-pixel ``<img class="icon">``, so the
   media flags mark it ``tiny``/``inline`` and it is never an answer image).
+- ``![alt](clip.mp4)`` (a video file) and ``![alt](YouTube/Vimeo link)`` are
+  videos (Markdig's MediaLinks extension, part of DocFX's Markdown pipeline).
 - ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
   become a bold label; ``> [!VIDEO url]`` a video; ``[!INCLUDE [title](path)]``
   the file's content at that place (inside quotes and lists too);
@@ -535,6 +537,31 @@ def _no_loc(body: str) -> str:
                      for line in body.split("\n"))
 
 
+# a Markdown image (Markdig MediaLinks, on in DocFX's pipeline): ![alt](target "title")
+_MD_IMAGE = re.compile(r'!\[(?P<alt>(?:[^\[\]\\\n]|\\.)*)\]\(\s*<?(?P<src>[^)\s>]+)>?(?:\s+"[^"\n]*")?\s*\)')
+
+
+def _media_links(text: str) -> str:
+    """Markdown images that Markdig's MediaLinks extension (in DocFX's Markdown
+    pipeline, ``UseDocfxExtensions``) renders as players, written as the HTML it
+    renders: a video file (``![Demo](media/run.mp4)``, by extension) as ``<video>``,
+    a YouTube or Vimeo link as an ``<iframe>``; the alt text is the title. Other
+    images are left as written."""
+    def media(m: re.Match[str]) -> str:
+        src = m.group("src")
+        title = _escape_attr(re.sub(r"\\(.)", r"\1", m.group("alt")).strip())
+        if suffix_of(split_link(src)[0]) in VIDEO_SUFFIXES:
+            return f'<video src="{_escape_attr(src)}" title="{title}"></video>'
+        if is_remote(src) and _HOSTED_VIDEO.search(src):
+            return f'<iframe src="{_escape_attr(src)}" title="{title}"></iframe>'
+        return m.group(0)
+
+    return _MD_IMAGE.sub(media, text)
+
+
+_HOSTED_VIDEO = re.compile(r"^https?://(?:www\.|m\.)?(?:youtube\.com/watch\?|youtu\.be/|vimeo\.com/\d)", re.IGNORECASE)
+
+
 def _drop_markers(body: str) -> str:
     """The ``:::row:::``/``:::zone:::``/``::: moniker`` ... marker lines emptied,
     outside fenced code (a Markdown example of them in a code block stays)."""
@@ -809,6 +836,8 @@ class DocfxSite:
         """The block extensions (images, code snippets, alerts, videos, divs) of a part
         of the page outside fenced code (a Markdown example of them stays as written)."""
         body = self._images(body, page_rel=page_rel, warnings=warnings)
+        if "](" in body:
+            body = "\n".join(_outside_code(line, _media_links) if "![" in line else line for line in body.split("\n"))
         body = _CODE_REF.sub(lambda m: _indent_block(self._code_ref(m, page_rel, warnings), body, m.start()), body)
         body = _CODE_EXT.sub(lambda m: _indent_block(self._code_ext(_attrs(m.group("attrs")), page_rel, warnings),
                                                      body, m.start()), body)
