@@ -805,3 +805,29 @@ Text.
 """}, attrs="    idprefix: ''\n    idseparator: '-'\n")
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "r.adoc", site=site)
     assert "See Record Retrieval and record retrieval." in doc.sections[0].text
+
+
+def test_inline_formatting_inside_monospace_and_quotes_subs_in_literal_blocks(tmp_path: Path) -> None:
+    """Asciidoctor applies inline formatting inside backtick monospace (asciidoc-py keeps
+    it literal) and honours ``[role]`text``` and ``subs="+quotes"`` on a literal block:
+    only the text of ``[in]#cmd#``, ``*x*`` and ``_y_`` is shown; ```+literal+``` and
+    plain literal blocks keep their marks."""
+    site = _component(tmp_path, {f"{MOD}/pages/m.adoc": """\
+= M
+
+Type `[in]#open db.g#` then name it [path]`db.g`; keep `+*raw*+` and `a_b_c`.
+
+[subs="+quotes"]
+....
+[prompt]#tool># [in]#draw a#
+*2.8* = _sum_
+....
+
+....
+*kept* as written
+....
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "m.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Type open db.g then name it db.g; keep *raw* and a_b_c." in text
+    assert "tool> draw a\n2.8 = sum" in text and "*kept* as written" in text

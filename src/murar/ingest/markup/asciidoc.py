@@ -201,6 +201,7 @@ class _Pre:
         verbatim: str | None = "\0" if in_verbatim else None  # "\0": the including block, never closed here
         pending_subs = False  # the block attribute line above asked for attribute substitution
         verbatim_subs = with_subs  # the open verbatim block substitutes attributes
+        pending_quotes = verbatim_quotes = False  # ... asked for / applies inline formatting (quotes)
         raw_lines = text.splitlines()
         for line in _join_attribute_continuations(raw_lines if in_verbatim else setext_titles(raw_lines)):
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
@@ -240,14 +241,15 @@ class _Pre:
                 if dm:
                     verbatim = dm.group(1)
                     verbatim_subs, pending_subs = pending_subs and not verbatim.startswith("+"), False
+                    verbatim_quotes, pending_quotes = pending_quotes and not verbatim.startswith("+"), False
                     out.append(line)
                     continue
                 if _BLOCK_ATTRS.match(line) and "subs" in line:
-                    line, pending_subs = _block_subs(line)
+                    line, pending_subs, pending_quotes = _block_subs(line)
                     if not line:
                         continue
                 elif line.strip() and not line.startswith((".", "[", "//")):
-                    pending_subs = False
+                    pending_subs = pending_quotes = False
                 am = _ATTR_ENTRY.match(line)
                 if am:
                     name = am.group(2)
@@ -265,15 +267,21 @@ class _Pre:
                     line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
                 if "`" in line:
-                    if "{" in line:
-                        line = _MONOSPACE.sub(lambda m: m.group(1) + self.sub(m.group(2)) + m.group(3), line)
+                    if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
+                        line = _ROLE_BEFORE_MONO.sub("", line)
+                    if "{" in line or re.search(r"[#*_]", line):
+                        line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_quotes(self.sub(m.group(2)) if "{" in m.group(2)
+                                                                                  else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
                 out.append(self.escape_missing(self.inline_macros(line, file_rel)))
             else:
                 if line.strip() == verbatim:
-                    verbatim, verbatim_subs = None, False
-                elif verbatim_subs:
-                    line = self.sub(line)
+                    verbatim, verbatim_subs, verbatim_quotes = None, False, False
+                else:
+                    if verbatim_subs:
+                        line = self.sub(line)
+                    if verbatim_quotes:
+                        line = _mono_quotes(line)
                 out.append(line)
         return out
 
@@ -398,10 +406,36 @@ _MONO_LITERAL = re.compile(r"(?<![\w`\\])`\+([^`\n]*?)\+`(?![\w`])")
 _MONOSPACE = re.compile(r"((?<![\w`\\])`)(?!\+)([^`\n]+?)(`(?![\w`]))")
 
 
-def _block_subs(line: str) -> tuple[str, bool]:
-    """A block attribute line without its ``subs=`` entry, and whether that entry
+_ROLE_BEFORE_MONO = re.compile(r"(?<![\w\]\\])\[[\w.-]+\](?=`[^`\s])")
+_MONO_QUOTES = (
+    re.compile(r"\[[^\]\s]+\]#([^#\n]+?)#"),  # [role]#text#
+    re.compile(r"##([^#\n]+?)##"),
+    re.compile(r"(?<![\w#])#([^#\s](?:[^#\n]*?[^#\s])?)#(?![\w#])"),
+    re.compile(r"\*\*([^*\n]+?)\*\*"),
+    re.compile(r"(?<![\w*])\*([^*\s](?:[^*\n]*?[^*\s])?)\*(?![\w*])"),
+    re.compile(r"__([^_\n]+?)__"),
+    re.compile(r"(?<![\w_])_([^_\s](?:[^_\n]*?[^_\s])?)_(?![\w_])"),
+)
+
+
+def _mono_quotes(text: str) -> str:
+    """The text of a backtick monospace span as Asciidoctor shows it: its inline
+    formatting marks (``[role]#x#``, ``#x#``, ``*x*``, ``_x_`` and their doubled
+    forms) applied, so only their text is left. Asciidoctor applies the normal
+    substitutions inside monospace; asciidoc-py's backtick span is literal and showed
+    the marks (```[in]#opendb pawn.g#``` read as "[in]#opendb pawn.g#")."""
+    for pattern in _MONO_QUOTES:
+        if any(ch in text for ch in "#*_"):
+            text = pattern.sub(r"\1", text)
+    return text
+
+
+def _block_subs(line: str) -> tuple[str, bool, bool]:
+    """A block attribute line without its ``subs=`` entry, whether that entry
     turns attribute substitution on (``attributes``, ``+attributes``,
-    ``attributes+``, ``normal``).
+    ``attributes+``, ``normal``) and whether it turns inline formatting on
+    (``quotes``, ``+quotes``, ``quotes+``, ``normal``: the marks of ``*2.8*`` or
+    ``[prompt]#mged>#`` in a literal block are applied, only their text is left).
 
     Asciidoctor's incremental forms (``attributes+``, ``-callouts``) make
     asciidoc-py fail on the whole page, and its ``[source]`` blocks ignore
@@ -409,12 +443,13 @@ def _block_subs(line: str) -> tuple[str, bool]:
     """
     m = _SUBS_ENTRY.search(line)
     if not m:
-        return line, False
+        return line, False, False
     subs = [s.strip() for s in m.group(1).strip("\"'").split(",")]
     on = any(s.lstrip("+").rstrip("+") in ("attributes", "normal") and not s.startswith("-") for s in subs)
+    quotes = any(s.lstrip("+").rstrip("+") in ("quotes", "normal") and not s.startswith("-") for s in subs)
     rest = line[: m.start()] + line[m.end():]
     rest = re.sub(r"^\[\s*,", "[", rest)
-    return ("" if rest.strip() == "[]" else rest), on
+    return ("" if rest.strip() == "[]" else rest), on, quotes
 _SHORTHAND = re.compile(r"([.#%])([^.#%]+)")
 
 
