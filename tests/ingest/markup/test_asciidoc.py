@@ -831,3 +831,24 @@ Type `[in]#open db.g#` then name it [path]`db.g`; keep `+*raw*+` and `a_b_c`.
     text = doc.sections[0].text
     assert "Type open db.g then name it db.g; keep *raw* and a_b_c." in text
     assert "tool> draw a\n2.8 = sum" in text and "*kept* as written" in text
+
+
+def test_autowidth_columns_keep_the_table_and_its_cell_images(tmp_path: Path) -> None:
+    """``[cols="2*.>~a"]`` (Asciidoctor: two autowidth AsciiDoc columns) is an illegal
+    column spec to asciidoc-py, which dropped the table and the images in its cells."""
+    _png(tmp_path / MOD / "images" / "left.png")
+    _png(tmp_path / MOD / "images" / "right.png")
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+[cols="2*.>~a"]
+|===
+|
+image::left.png[Left view]
+|
+image::right.png[Right view]
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert [m.alt for m in _images(doc)] == ["Left view", "Right view"]
+    assert not [w for w in doc.warnings if "column spec" in w]
