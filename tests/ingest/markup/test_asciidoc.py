@@ -852,3 +852,26 @@ image::right.png[Right view]
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
     assert [m.alt for m in _images(doc)] == ["Left view", "Right view"]
     assert not [w for w in doc.warnings if "column spec" in w]
+
+
+def test_block_title_over_an_image_in_an_asciidoc_cell_is_its_caption(tmp_path: Path) -> None:
+    """``.Left`` over ``image::left.png[]`` in an ``a|`` cell is the figure's title
+    (Asciidoctor: "Figure 1. Left"), not a line of cell text; a title over text stays text."""
+    _png(tmp_path / MOD / "images" / "left.png")
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+[cols="2*a"]
+|===
+|
+.Left
+image::left.png[]
+|
+.Note
+Plain words.
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert [(m.alt, m.caption) for m in _images(doc)] == [("left", "Left")]
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert "Note" in table.markdown and "Plain words." in table.markdown and "Left" not in table.markdown

@@ -702,7 +702,7 @@ def _hardened() -> Iterator[Any]:
             if not filter_cmd or not str(filter_cmd).strip():
                 return lines  # no filter (every table cell asks): already HTML, as asciidoc-py returns it
             if "asciidoc" in str(filter_cmd):  # an "a|" cell or [asciidoc] block: plain text of it
-                return [_plain_asciidoc(part) for line in lines for part in str(line).split("\n")]
+                return _plain_asciidoc_lines([part for line in lines for part in str(line).split("\n")])
             return [html_escape(str(line), quote=False) for line in lines]
 
         def guarded_system(name: str, args: str, is_macro: bool = False, attrs: Any = None) -> Any:
@@ -731,7 +731,30 @@ _EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_
 _CELL_IMAGE = re.compile(r"\bimage::?([^\s\[\]]+)\[([^\]]*)\]")
 
 
-def _plain_asciidoc(line: str) -> str:
+_CELL_BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
+
+
+def _plain_asciidoc_lines(lines: list[str]) -> list[str]:
+    """The lines of an AsciiDoc cell as :func:`_plain_asciidoc` gives them, a block
+    title (``.Front view``) right above a block image becoming that image's caption
+    (Asciidoctor shows it as the figure's title) instead of a line of text."""
+    out: list[str] = []
+    title = ""
+    for line in lines:
+        m = _CELL_BLOCK_TITLE.match(line.strip())
+        if m and not line.strip().startswith(".."):
+            title = m.group(1).strip()
+            continue
+        out.append(_plain_asciidoc(line, title if line.strip().startswith("image::") else ""))
+        if title and not line.strip().startswith("image::"):
+            out.insert(len(out) - 1, html_escape(title, quote=False))  # not a figure title: keep it as text
+        title = ""
+    if title:
+        out.append(html_escape(title, quote=False))
+    return out
+
+
+def _plain_asciidoc(line: str, caption: str = "") -> str:
     """A line of an AsciiDoc table cell (``a|``) as escaped plain text: list markers
     become a dash, emphasis marks and macros are reduced to their text. Block and
     inline images (``image::shot.png[Alt]``, ``image:icon.png[]``) stay images: an
@@ -742,7 +765,8 @@ def _plain_asciidoc(line: str) -> str:
         parts.append(_plain_text(line[last:m.start()]))
         alt = m.group(2).split(",", 1)[0].strip().strip('"')
         alt = "" if "=" in alt else alt
-        parts.append(f'<img src="{html_escape(m.group(1))}" alt="{html_escape(alt)}">')
+        title = f' title="{html_escape(caption)}"' if caption else ""
+        parts.append(f'<img src="{html_escape(m.group(1))}" alt="{html_escape(alt)}"{title}>')
         last = m.end()
     parts.append(_plain_text(line[last:]))
     return "".join(parts)
@@ -955,7 +979,7 @@ class _HtmlWalker:
             caption = _FIGURE_PREFIX.sub("", clean_text(cap.text(separator=" "))) if cap else ""
             parsed = parse_table_node(node)
             for img in node.css("img"):
-                self.b.image(img.attributes.get("src") or "", alt=_alt(img))
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img), caption=img.attributes.get("title") or "")
             self.b.table(parsed.headers, parsed.rows, caption)
             return
         if tag == "div" and "admonitionblock" in cls:
