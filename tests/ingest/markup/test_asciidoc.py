@@ -854,6 +854,14 @@ image::right.png[Right view]
     assert not [w for w in doc.warnings if "column spec" in w]
 
 
+def test_percentage_column_widths_are_proportions(tmp_path: Path) -> None:
+    """``cols="33%,33%,33%"`` is valid to Asciidoctor (proportions); asciidoc-py reported
+    'ERROR: total width less than 100%' for it."""
+    site = _component(tmp_path, {f"{MOD}/pages/w.adoc": "= W\n\n[%header,cols=\"33%,33%,33%\"]\n|===\n|a |b |c\n|===\n"})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "w.adoc", site=site)
+    assert not [w for w in doc.warnings if "width" in w]
+
+
 def test_block_title_over_an_image_in_an_asciidoc_cell_is_its_caption(tmp_path: Path) -> None:
     """``.Left`` over ``image::left.png[]`` in an ``a|`` cell is the figure's title
     (Asciidoctor: "Figure 1. Left"), not a line of cell text; a title over text stays text."""

@@ -263,8 +263,8 @@ class _Pre:
                     continue
                 if "{" in line and _BLOCK_ATTRS.match(line) and not line.startswith("[["):
                     line = self.sub(line)  # Asciidoctor substitutes attributes in a block attribute list
-                if "~" in line and "cols" in line and _BLOCK_ATTRS.match(line):
-                    line = _COLS_AUTOWIDTH.sub(lambda m: m.group(0).replace("~", ""), line)
+                if "cols" in line and ("~" in line or "%" in line) and _BLOCK_ATTRS.match(line):
+                    line = _COLS_AUTOWIDTH.sub(lambda m: re.sub(r"(?<=\d)%", "", m.group(0).replace("~", "")), line)
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
                     line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
@@ -410,7 +410,8 @@ _MONOSPACE = re.compile(r"((?<![\w`\\])`)(?!\+)([^`\n]+?)(`(?![\w`]))")
 
 # a table's cols="..." value: Asciidoctor's autowidth column width "~" (cols="2*.>~a") is an illegal
 # column spec to asciidoc-py, which then lost the whole table (its cells' images too); without it the
-# columns share the width, as they do in a table read as text
+# columns share the width, as they do in a table read as text; percentage widths ("33%,33%,33%") are
+# proportions to Asciidoctor, while asciidoc-py reported an error when they do not add up to 100
 _COLS_AUTOWIDTH = re.compile(r"""\bcols\s*=\s*(?:"[^"]*"|'[^']*'|[^,\]]*)""")
 _ROLE_BEFORE_MONO = re.compile(r"(?<![\w\]\\])\[[\w.-]+\](?=`[^`\s])")
 _MONO_QUOTES = (
