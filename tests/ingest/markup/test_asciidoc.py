@@ -883,3 +883,15 @@ Plain words.
     assert [(m.alt, m.caption) for m in _images(doc)] == [("left", "Left")]
     (table,) = [m for m in doc.media if isinstance(m, TableItem)]
     assert "Note" in table.markdown and "Plain words." in table.markdown and "Left" not in table.markdown
+
+
+def test_xref_to_a_page_uses_its_reftext(tmp_path: Path) -> None:
+    """Antora fills an empty ``xref:page.adoc[]`` with the target page's ``reftext``
+    (set in its header), else its title."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/a.adoc": "= A\n\nSee xref:b.adoc[] and xref:c.adoc[].\n",
+        f"{MOD}/pages/b.adoc": "= Installing and Testing the Prerequisites\n:reftext: Install the Prerequisites\n\nBody.\n",
+        f"{MOD}/pages/c.adoc": "= Plain Title\n:description: x\n\nBody.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
+    assert "See Install the Prerequisites and Plain Title." in doc.sections[0].text

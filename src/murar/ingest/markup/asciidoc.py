@@ -327,8 +327,9 @@ class _Pre:
         return self.page_title(target, file_rel)
 
     def page_title(self, target: str, file_rel: str) -> str:
-        """The title (``= Title``, or a two-line one) of the page an ``xref:`` points at,
-        else its file name in words."""
+        """The link text Antora gives an ``xref:`` to a page: the target page's ``reftext``
+        (a ``:reftext:`` entry in its header, "Customize reftext and navtitle"), else its
+        title (``= Title``, or a two-line one), else its file name in words."""
         page = target.split("#", 1)[0]
         fallback = re.sub(r"[-_]+", " ", PurePosixPath(re.split(r"[:$]", page)[-1]).stem).strip()
         if page not in self.titles:
@@ -340,10 +341,20 @@ class _Pre:
                 try:
                     with (self.site.config.root / res.rel_path).open(encoding="utf-8", errors="replace") as fh:
                         top = [fh.readline().rstrip("\n") for _ in range(40)]
-                    for line in setext_titles(top):  # a two-line title too
+                    lines = setext_titles(top)  # a two-line title too
+                    for i, line in enumerate(lines):
                         m = _DOC_TITLE.match(line)
                         if m:
                             title = self.sub(m.group(1).strip())
+                            # the header's attribute entries: a reftext there is the link text (Antora)
+                            for entry in lines[i + 1:]:
+                                em = _ATTR_ENTRY.match(entry)
+                                if not em:
+                                    if entry.strip() and not entry.startswith("//"):
+                                        break
+                                    continue
+                                if em.group(2) == "reftext" and em.group(4) and not (em.group(1) or em.group(3)):
+                                    title = self.sub(em.group(4).strip())
                             break
                 except OSError:
                     title = ""
