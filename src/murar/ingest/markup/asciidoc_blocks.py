@@ -20,8 +20,10 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
 * **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
   title of the section or block with that id (its ``reftext`` when given);
   asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
-  ``[id=...]``) and the section ids Asciidoctor generates (``_the_title``); an id
-  found nowhere reads as its words.
+  ``[id=...]``) and the section ids Asciidoctor generates (``_the_title``, or with
+  the page's ``idprefix``/``idseparator``); an id found nowhere reads as its words.
+  ``xrefstyle`` (``short``, ``full``, ``basic``) shapes the text as Asciidoctor's
+  ``xreftext`` does (``Section 2.1``, ``Figure 3, “Title”``; :func:`xref_texts`).
 * **Two-line (setext) section titles** (``Title`` over a line of ``=``, ``-``, ``~``,
   ``^`` or ``+``, https://docs.asciidoctor.org/asciidoc/latest/sections/titles-and-levels/):
   written as one-line titles (``= Title`` ... ``===== Title``) where Asciidoctor reads
