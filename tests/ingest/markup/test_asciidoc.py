@@ -895,3 +895,14 @@ def test_xref_to_a_page_uses_its_reftext(tmp_path: Path) -> None:
     })
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
     assert "See Install the Prerequisites and Plain Title." in doc.sections[0].text
+
+
+def test_book_doctype_from_the_component_allows_parts(tmp_path: Path) -> None:
+    """``doctype: book`` (in antora.yml or the page) lets a page hold level-0 sections
+    (parts), as Asciidoctor allows; asciidoc-py ran as 'article' and reported
+    'only book doctypes can contain level 0 sections' for each."""
+    site = _component(tmp_path, {f"{MOD}/pages/b.adoc": "= Algorithms\n\nText A.\n\n= Second Part\n\nText C.\n"},
+                      attrs="    doctype: book\n")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
+    assert "Text C." in "\n".join(s.text for s in doc.sections)
+    assert not [w for w in doc.warnings if "level 0" in w]

@@ -853,6 +853,8 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
     with _hardened() as api_cls:
         api = api_cls()
         api.options("--no-header-footer")
+        if attrs.get("doctype") in ("book", "manpage"):  # asciidoc-py takes the doctype as an option only
+            api.options("--doctype", attrs["doctype"])  # (a book may hold level-0 sections: parts)
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
             if k in used and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
