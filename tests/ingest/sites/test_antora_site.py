@@ -52,6 +52,8 @@ def test_classify_families_hidden_nav_and_outside(tmp_path: Path, write_files: C
     assert role("docs/README.adoc") is FileRole.EXCLUDED
     assert role("docs/modules/ROOT/assets/images/a.png") is FileRole.ASSET
     assert role("package.json") is FileRole.UNKNOWN
+    # the component descriptor is configuration, also when the site was opened on the playbook
+    assert role("docs/antora.yml") is FileRole.EXCLUDED and "configuration" in site.classify("docs/antora.yml").reason
 
 
 def test_resolution_of_images_and_includes(tmp_path: Path, write_files: Callable[..., None]) -> None:

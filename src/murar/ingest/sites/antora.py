@@ -363,6 +363,8 @@ class AntoraSite:
     # ------------------------------------------------------------- protocol
     def classify(self, rel: str) -> FileClass:
         name = PurePosixPath(rel).name
+        if name in ("antora.yml", *_PLAYBOOK_NAMES):
+            return FileClass(role=FileRole.EXCLUDED, reason="Antora configuration (read for its rules)")
         is_adoc = name.lower().endswith(_ADOC)
         loc = self._locate(rel)
         if loc is None:
