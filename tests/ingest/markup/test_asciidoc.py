@@ -906,3 +906,15 @@ def test_book_doctype_from_the_component_allows_parts(tmp_path: Path) -> None:
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
     assert "Text C." in "\n".join(s.text for s in doc.sections)
     assert not [w for w in doc.warnings if "level 0" in w]
+
+
+def test_xref_with_a_fragment_reads_as_antora_shows_it(tmp_path: Path) -> None:
+    """Antora gives ``xref:other.adoc#setup[]`` no title: the link text is the reference
+    as written; to the page itself (``xref:a.adoc#setup[]`` in a.adoc) it is an internal
+    reference, read like ``<<setup>>``."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/a.adoc": "= A\n\nSee xref:b.adoc#setup[], xref:a.adoc#local[] and xref:b.adoc[].\n\n[#local]\n== Local Part\n\nX.\n",
+        f"{MOD}/pages/b.adoc": "= Bee Page\n\n[#setup]\n== Setup\n\nBody.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
+    assert "See b.adoc#setup, Local Part and Bee Page." in doc.sections[0].text

@@ -315,15 +315,26 @@ class _Pre:
         return line
 
     def xref_text(self, target: str, file_rel: str) -> str:
-        """What ``xref:target[]`` shows: a reference to an id of this page (``#id``, or a
-        target with no file extension: Asciidoctor's internal reference) as ``<<id>>``,
-        whose text :func:`~murar.ingest.markup.asciidoc_blocks.xref_texts` fills in; a
-        page's title otherwise (:meth:`page_title`)."""
+        """What ``xref:target[]`` shows: a reference to an id of this page (``#id``, a
+        target with no file extension: Asciidoctor's internal reference, or this page's
+        own file with a fragment) as ``<<id>>``, whose text
+        :func:`~murar.ingest.markup.asciidoc_blocks.xref_texts` fills in; a deep link to
+        another page (``other.adoc#id``) as written, as Antora leaves it ("Page Link Text":
+        the text is not populated when a fragment is given); a page's reftext or title
+        otherwise (:meth:`page_title`)."""
         path, _, fragment = target.partition("#")
         if not path and fragment:
             return f"<<{fragment}>>"
         if not fragment and not re.search(r"[.:$/]", path):
             return f"<<{path}>>"
+        if fragment:
+            # Antora (convert-page-ref): a deep link to another page gets no title, its text is the
+            # reference as written; to this very page it is an internal reference
+            head, sep, tail = path.rpartition(":")
+            res = self.site.resolve_include(path if "$" in path else f"{head}{sep}page${tail}", page_rel=file_rel)
+            if res.rel_path is not None and res.rel_path == self.page_rel:
+                return f"<<{fragment}>>"
+            return target
         return self.page_title(target, file_rel)
 
     def page_title(self, target: str, file_rel: str) -> str:
