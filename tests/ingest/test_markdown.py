@@ -194,3 +194,17 @@ def test_html_block_text_keeps_no_break_spaces(tmp_path: Path) -> None:
                                    encoding="utf-8")
     doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
     assert "Run NGINX\u00a0Plus behind the proxy." in doc.sections[-1].text
+
+
+def test_a_figure_laid_out_as_a_one_column_table_is_a_captioned_image(tmp_path: Path) -> None:
+    """``| ![Figure 1](a.png) |`` over ``| **Figure 1: Setup** |`` (one column: the image
+    cell and a caption cell) is how many sites caption an image; the text is the image's
+    caption and there is no table. A real table holding an image stays a table."""
+    (tmp_path / "a.png").write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# P\n\n| ![Figure 1: Setup dialog](a.png) |\n| :---: |\n| **Figure 1: The setup dialog** |\n\n"
+        "| Step | Screen |\n| --- | --- |\n| One | ![Shot](a.png) |\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [m.caption for m in images] == ["Figure 1: The setup dialog", ""]
+    assert len([m for m in doc.media if isinstance(m, TableItem)]) == 1

@@ -36,7 +36,7 @@ from murar.ingest.mdlimits import (
 )
 from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites.base import PlainSite, Site
-from murar.schema import ParsedDocument
+from murar.schema import ImageItem, ParsedDocument
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -102,6 +102,21 @@ def _with_inline_closers(children: list[Token], i: int) -> str:
         if c.content.lower().startswith(f"</{tag}"):
             break
     return "".join(parts)
+
+
+def _figure_caption(headers: list[str], rows: list[list[str]]) -> str | None:
+    """The caption of a figure written as a one-column table (an image cell and a
+    caption cell, ``| ![Figure 1](a.png) |`` over ``| **Figure 1: Setup** |``, the
+    GitHub way to caption an image): the text of its cells, or ``None`` when the
+    table is not one (more than one column, more than three cells, or no cell
+    without text for the image)."""
+    cells = ([headers] if headers else []) + rows
+    if not cells or len(cells) > 3 or any(len(row) != 1 for row in cells):
+        return None
+    texts = [row[0].strip() for row in cells]
+    if all(texts):
+        return None
+    return " ".join(t for t in texts if t)
 
 
 class _Walker:
@@ -198,8 +213,16 @@ class _Walker:
                 i += 3
                 continue
             if t.type == "table_open":
+                before = len(b.cur.media)
                 headers, rows, i = read_table(tokens, i, self._cell)
-                b.table(headers, rows)
+                added = [m for m, _ in b.cur.media[before:]]
+                caption = _figure_caption(headers, rows)
+                if caption is not None and added and all(isinstance(m, ImageItem) for m in added):
+                    for img in added:  # a figure laid out as a table: its text is the caption
+                        if isinstance(img, ImageItem) and not img.caption:
+                            img.caption = caption
+                else:
+                    b.table(headers, rows)
             elif t.type == "inline":
                 self._inline(t, b.cur.current)
             elif t.type in ("paragraph_close", "list_item_close", "blockquote_close", "admonition_close",

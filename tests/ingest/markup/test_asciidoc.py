@@ -663,3 +663,258 @@ def test_markdown_style_blockquote_keeps_the_rest_of_the_page(tmp_path: Path) ->
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     text = " ".join(s.text for s in doc.sections)
     assert "quoted nested" in text and "> in code" in text and "The rest of the page." in text
+
+
+def test_two_line_titles_read_as_asciidoctor_reads_them(tmp_path: Path) -> None:
+    """A two-line (setext) document title is the page title, and a ``-----`` section
+    underline is a title, not the start of a listing block: before, the title was the
+    file name and everything after the underline was verbatim to the preprocessor
+    (attribute entries, ``<<id>>`` texts, the ``xref:`` title of a page)."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/p.adoc": """\
+Installing the Tool
+===================
+:tool: Gadget
+
+Intro about {tool}; see <<_first_steps>> and xref:other.adoc[].
+
+First Steps
+-----------
+
+:later: value
+Use `{later}` here.
+
+[TIP]
+====
+A tip block, not a section.
+====
+
+Not a title: the underline is too short
+---
+""",
+        f"{MOD}/pages/other.adoc": "Other Page Title\n================\n\nBody.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert doc.title == "Installing the Tool"
+    assert [s.heading_path for s in doc.sections] == [
+        ("Installing the Tool",), ("Installing the Tool", "First Steps")]
+    assert "Intro about Gadget; see First Steps and Other Page Title." in doc.sections[0].text
+    assert "Use value here." in doc.sections[1].text and "A tip block, not a section." in doc.sections[1].text
+
+
+def test_block_style_from_an_attribute_makes_a_tab_set(tmp_path: Path) -> None:
+    """``[{tabs}]`` with ``:tabs: tabs``: Asciidoctor substitutes attributes in a block
+    attribute list, so the block is a tab set and its images know their tab."""
+    _png(tmp_path / MOD / "images" / "l.png")
+    _png(tmp_path / MOD / "images" / "w.png")
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= T
+:tabs: tabs
+
+[{tabs}]
+====
+Linux::
++
+image::l.png[On Linux]
+
+Windows::
++
+image::w.png[On Windows]
+====
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    assert [(m.alt, m.tab) for m in _images(doc)] == [("On Linux", "Linux"), ("On Windows", "Windows")]
+
+
+def test_xrefstyle_shapes_cross_reference_text(tmp_path: Path) -> None:
+    """``xrefstyle`` (short, full, basic) as Asciidoctor's xreftext applies it: numbered
+    sections (``sectnums``) and captioned figures, tables and examples read as
+    ``Section 2.1`` / ``Figure 1`` (short), with the quoted title (full), or the title
+    (basic); an in-page ``xref:#id[]`` or ``xref:id[]`` reads like ``<<id>>``."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= Doc
+:sectnums:
+
+See <<setup>>, <<fig-a>>, <<tbl-b>>, xref:#ex-c[] and xref:_use_it[].
+
+[[setup]]
+== Set up
+
+.Layout
+[#fig-a]
+image::layout.png[Layout]
+
+.Options
+[[tbl-b]]
+|===
+|a |b
+|===
+
+=== Use it
+
+.Sample
+[[ex-c]]
+====
+Body.
+====
+
+:xrefstyle: full
+
+Then <<setup>>, <<fig-a>>.
+
+:xrefstyle: basic
+
+Last <<_use_it>>, <<tbl-b>>.
+"""}, attrs="    xrefstyle: short\n")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "See Section 1, Figure 1, Table 1, Example 1 and Section 1.1." in text
+    assert "Then Section 1, \u201cSet up\u201d, Figure 1, \u201cLayout\u201d." in text
+    assert "Last Use it, Options." in text
+
+
+def test_inline_image_with_only_named_attributes_has_the_default_alt(tmp_path: Path) -> None:
+    """``image:menu-open.png[align="left",scaledwidth=30%]`` gives no alt text: Asciidoctor
+    uses the file name ("menu open"); asciidoc-py read 'align=' as the alt, in text and in cells."""
+    _png(tmp_path / MOD / "images" / "menu-open.png")
+    site = _component(tmp_path, {f"{MOD}/pages/i.adoc": """\
+= I
+
+Hold image:menu-open.png[align="left",scaledwidth=30%] to open it.
+
+|===
+|image:menu-open.png[align="right"] |Release.
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site)
+    assert [m.alt for m in _images(doc)] == ["menu open", "menu open"]
+
+
+def test_generated_section_ids_follow_idprefix_and_idseparator(tmp_path: Path) -> None:
+    """With ``idprefix: ''`` and ``idseparator: '-'`` (set site-wide by many Antora
+    playbooks) Asciidoctor's section ids are ``record-retrieval``, not ``_record_retrieval``:
+    ``<<record-retrieval>>`` reads as that section's title."""
+    site = _component(tmp_path, {f"{MOD}/pages/r.adoc": """\
+= R
+
+See <<record-retrieval>> and <<_record_retrieval>>.
+
+== Record Retrieval
+
+Text.
+"""}, attrs="    idprefix: ''\n    idseparator: '-'\n")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "r.adoc", site=site)
+    assert "See Record Retrieval and record retrieval." in doc.sections[0].text
+
+
+def test_inline_formatting_inside_monospace_and_quotes_subs_in_literal_blocks(tmp_path: Path) -> None:
+    """Asciidoctor applies inline formatting inside backtick monospace (asciidoc-py keeps
+    it literal) and honours ``[role]`text``` and ``subs="+quotes"`` on a literal block:
+    only the text of ``[in]#cmd#``, ``*x*`` and ``_y_`` is shown; ```+literal+``` and
+    plain literal blocks keep their marks."""
+    site = _component(tmp_path, {f"{MOD}/pages/m.adoc": """\
+= M
+
+Type `[in]#open db.g#` then name it [path]`db.g`; keep `+*raw*+` and `a_b_c`.
+
+[subs="+quotes"]
+....
+[prompt]#tool># [in]#draw a#
+*2.8* = _sum_
+....
+
+....
+*kept* as written
+....
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "m.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Type open db.g then name it db.g; keep *raw* and a_b_c." in text
+    assert "tool> draw a\n2.8 = sum" in text and "*kept* as written" in text
+
+
+def test_autowidth_columns_keep_the_table_and_its_cell_images(tmp_path: Path) -> None:
+    """``[cols="2*.>~a"]`` (Asciidoctor: two autowidth AsciiDoc columns) is an illegal
+    column spec to asciidoc-py, which dropped the table and the images in its cells."""
+    _png(tmp_path / MOD / "images" / "left.png")
+    _png(tmp_path / MOD / "images" / "right.png")
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+[cols="2*.>~a"]
+|===
+|
+image::left.png[Left view]
+|
+image::right.png[Right view]
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert [m.alt for m in _images(doc)] == ["Left view", "Right view"]
+    assert not [w for w in doc.warnings if "column spec" in w]
+
+
+def test_percentage_column_widths_are_proportions(tmp_path: Path) -> None:
+    """``cols="33%,33%,33%"`` is valid to Asciidoctor (proportions); asciidoc-py reported
+    'ERROR: total width less than 100%' for it."""
+    site = _component(tmp_path, {f"{MOD}/pages/w.adoc": "= W\n\n[%header,cols=\"33%,33%,33%\"]\n|===\n|a |b |c\n|===\n"})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "w.adoc", site=site)
+    assert not [w for w in doc.warnings if "width" in w]
+
+
+def test_block_title_over_an_image_in_an_asciidoc_cell_is_its_caption(tmp_path: Path) -> None:
+    """``.Left`` over ``image::left.png[]`` in an ``a|`` cell is the figure's title
+    (Asciidoctor: "Figure 1. Left"), not a line of cell text; a title over text stays text."""
+    _png(tmp_path / MOD / "images" / "left.png")
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+[cols="2*a"]
+|===
+|
+.Left
+image::left.png[]
+|
+.Note
+Plain words.
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert [(m.alt, m.caption) for m in _images(doc)] == [("left", "Left")]
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert "Note" in table.markdown and "Plain words." in table.markdown and "Left" not in table.markdown
+
+
+def test_xref_to_a_page_uses_its_reftext(tmp_path: Path) -> None:
+    """Antora fills an empty ``xref:page.adoc[]`` with the target page's ``reftext``
+    (set in its header), else its title."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/a.adoc": "= A\n\nSee xref:b.adoc[] and xref:c.adoc[].\n",
+        f"{MOD}/pages/b.adoc": "= Installing and Testing the Prerequisites\n:reftext: Install the Prerequisites\n\nBody.\n",
+        f"{MOD}/pages/c.adoc": "= Plain Title\n:description: x\n\nBody.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
+    assert "See Install the Prerequisites and Plain Title." in doc.sections[0].text
+
+
+def test_book_doctype_from_the_component_allows_parts(tmp_path: Path) -> None:
+    """``doctype: book`` (in antora.yml or the page) lets a page hold level-0 sections
+    (parts), as Asciidoctor allows; asciidoc-py ran as 'article' and reported
+    'only book doctypes can contain level 0 sections' for each."""
+    site = _component(tmp_path, {f"{MOD}/pages/b.adoc": "= Algorithms\n\nText A.\n\n= Second Part\n\nText C.\n"},
+                      attrs="    doctype: book\n")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
+    assert "Text C." in "\n".join(s.text for s in doc.sections)
+    assert not [w for w in doc.warnings if "level 0" in w]
+
+
+def test_xref_with_a_fragment_reads_as_antora_shows_it(tmp_path: Path) -> None:
+    """Antora gives ``xref:other.adoc#setup[]`` no title: the link text is the reference
+    as written; to the page itself (``xref:a.adoc#setup[]`` in a.adoc) it is an internal
+    reference, read like ``<<setup>>``."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/a.adoc": "= A\n\nSee xref:b.adoc#setup[], xref:a.adoc#local[] and xref:b.adoc[].\n\n[#local]\n== Local Part\n\nX.\n",
+        f"{MOD}/pages/b.adoc": "= Bee Page\n\n[#setup]\n== Setup\n\nBody.\n",
+    })
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
+    assert "See b.adoc#setup, Local Part and Bee Page." in doc.sections[0].text

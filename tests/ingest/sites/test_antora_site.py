@@ -43,7 +43,7 @@ def test_classify_families_hidden_nav_and_outside(tmp_path: Path, write_files: C
     role = lambda rel: site.classify(rel).role
     assert role("docs/modules/ROOT/pages/index.adoc") is FileRole.PAGE
     assert site.classify("docs/modules/ROOT/pages/index.adoc").markup == "asciidoc"
-    assert role("docs/modules/ROOT/pages/reused.adoc") is FileRole.INCLUDE
+    assert role("docs/modules/ROOT/pages/reused.adoc") is FileRole.PAGE  # included, and published by Antora too
     assert role("docs/modules/ROOT/pages/shared/_part.adoc") is FileRole.INCLUDE
     assert role("docs/modules/ROOT/pages/_common/report.adoc") is FileRole.INCLUDE
     assert role("docs/modules/ROOT/partials/p.adoc") is FileRole.INCLUDE
@@ -52,6 +52,8 @@ def test_classify_families_hidden_nav_and_outside(tmp_path: Path, write_files: C
     assert role("docs/README.adoc") is FileRole.EXCLUDED
     assert role("docs/modules/ROOT/assets/images/a.png") is FileRole.ASSET
     assert role("package.json") is FileRole.UNKNOWN
+    # the component descriptor is configuration, also when the site was opened on the playbook
+    assert role("docs/antora.yml") is FileRole.EXCLUDED and "configuration" in site.classify("docs/antora.yml").reason
 
 
 def test_resolution_of_images_and_includes(tmp_path: Path, write_files: Callable[..., None]) -> None:
@@ -128,3 +130,36 @@ def test_version_true_is_not_the_word_true(tmp_path: Path, write_files: Callable
     write_files(tmp_path, {"antora.yml": "name: app\nversion: true\n", "modules/ROOT/pages/index.adoc": "= I\n"})
     attrs = AntoraSite(tmp_path, "antora.yml").attributes_for("modules/ROOT/pages/index.adoc")
     assert "page-component-version" not in attrs and "page-version" not in attrs
+
+
+def test_two_versions_of_one_component_read_the_latest(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """Two antora.yml with one name: Antora shows the latest version (semantic versions
+    from the highest, prereleases passed over); the other's pages are skipped with its
+    version named, and resource IDs resolve in the right version."""
+    write_files(tmp_path, {
+        "v1/antora.yml": "name: app\nversion: '1.9'\n",
+        "v1/modules/ROOT/pages/index.adoc": "= Old\n",
+        "v1/modules/ROOT/images/shot.png": "png",
+        "v2/antora.yml": "name: app\nversion: '1.10'\n",
+        "v2/modules/ROOT/pages/index.adoc": "= New\n",
+        "v2/modules/ROOT/images/shot.png": "png",
+        "v2/modules/ROOT/partials/p.adoc": "P\n",
+        "next/antora.yml": "name: app\nversion: '2.0'\nprerelease: true\n",
+        "next/modules/ROOT/pages/index.adoc": "= Next\n",
+        "other/antora.yml": "name: tools\nversion: ~\n",
+        "other/modules/ROOT/pages/use.adoc": "= Use\n",
+    })
+    site = AntoraSite(tmp_path)
+    role = lambda rel: site.classify(rel).role
+    assert role("v2/modules/ROOT/pages/index.adoc") is FileRole.PAGE
+    assert role("v1/modules/ROOT/pages/index.adoc") is FileRole.EXCLUDED
+    assert "'1.9'" in site.classify("v1/modules/ROOT/pages/index.adoc").reason
+    assert "'2.0'" in site.classify("next/modules/ROOT/pages/index.adoc").reason
+    tools = "other/modules/ROOT/pages/use.adoc"
+    assert site.resolve_asset("app:ROOT:shot.png", page_rel=tools).rel_path == "v2/modules/ROOT/images/shot.png"
+    assert site.resolve_asset("1.9@app:ROOT:shot.png", page_rel=tools).rel_path == "v1/modules/ROOT/images/shot.png"
+    assert site.resolve_include("app:ROOT:partial$p.adoc", page_rel=tools).rel_path == "v2/modules/ROOT/partials/p.adoc"
+    assert site.resolve_asset("3.0@app:ROOT:shot.png", page_rel=tools).problem
+    # in its own component a page keeps its version
+    assert site.resolve_asset("app:ROOT:shot.png", page_rel="v1/modules/ROOT/pages/index.adoc").rel_path == \
+        "v1/modules/ROOT/images/shot.png"

@@ -353,7 +353,8 @@ def test_content_src_outside_the_docfx_folder(tmp_path: Path, write: Callable[..
     write(tmp_path, "other/stray.md", "# Stray\n")
     site = docfx.load(tmp_path, "site/docfx.json")
     assert site.classify("articles/guide.md").role is FileRole.PAGE
-    assert site.classify("articles/includes/note.md").role is FileRole.INCLUDE
+    # selected by "**/*.md" (no exclude): DocFX builds it as a page, though guide.md includes it
+    assert site.classify("articles/includes/note.md").role is FileRole.PAGE
     assert site.classify("other/stray.md").role is FileRole.EXCLUDED
     assert site.resolve_asset("~/../articles/img/a.png", page_rel="articles/guide.md").rel_path == "articles/img/a.png"
     assert "Shared note." in site.preprocess((tmp_path / "articles/guide.md").read_text(), page_rel="articles/guide.md")
@@ -460,3 +461,39 @@ def test_code_snippet_numbers_beyond_int_parsing() -> None:
     assert docfx.code_snippet(code, ranges="1-" + "9" * 5000) == code
     assert docfx.code_snippet(code, ranges="2-²") == "b"
     assert docfx.code_snippet(code, start="²", end="9" * 5000) == code
+
+
+def test_included_file_selected_by_content_globs_is_a_page_and_fenced_includes_are_examples(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX builds every file its content globs select, included or not; an
+    [!INCLUDE] inside a code fence is an example and pulls nothing in."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {"content": [
+        {"files": ["**/*.md"], "exclude": ["**/includes/**", "shared/**"]}]}}))
+    write(tmp_path, "guide.md", "# Guide\n\n[!INCLUDE [common](common.md)]\n\n"
+                                "```md\n[!INCLUDE [x](shared/example.md)]\n```\n\n[!INCLUDE [s](shared/real.md)]\n")
+    write(tmp_path, "common.md", "# Common\n\nShared steps.\n")
+    write(tmp_path, "shared/example.md", "Example only.\n")
+    write(tmp_path, "shared/real.md", "Real include.\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("common.md").role is FileRole.PAGE
+    assert site.classify("shared/real.md").role is FileRole.INCLUDE
+    assert site.classify("shared/example.md").role is FileRole.EXCLUDED
+    out = site.preprocess((tmp_path / "guide.md").read_text(), page_rel="guide.md", warnings=[])
+    assert "Shared steps." in out and "Real include." in out and "[!INCLUDE [x](shared/example.md)]" in out
+
+
+def test_markdown_image_of_a_video_is_a_video(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """DocFX's Markdown pipeline has Markdig's MediaLinks: ![alt](clip.mp4) renders a
+    <video> and ![alt](YouTube/Vimeo link) an <iframe>, not an <img>; other images,
+    code spans and fences stay as written."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {"content": [{"files": ["**/*.md"]}]}}))
+    write(tmp_path, "media/shot.png", png)
+    write(tmp_path, "videos/clip.mp4", "not really a video")
+    page = ("# P\n\n![The reload working ](./videos/clip.mp4)\n\n![Talk](https://www.youtube.com/watch?v=abc)\n\n"
+            "![Shot](media/shot.png)\n\nWrite `![x](y.mp4)` for a video.\n\n```md\n![x](z.mp4)\n```\n")
+    write(tmp_path, "p.md", page)
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(page, page_rel="p.md", warnings=[])
+    assert '<video src="./videos/clip.mp4" title="The reload working"></video>' in out
+    assert '<iframe src="https://www.youtube.com/watch?v=abc" title="Talk"></iframe>' in out
+    assert "![Shot](media/shot.png)" in out and "`![x](y.mp4)`" in out and "\n![x](z.mp4)\n" in out

@@ -67,6 +67,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     dangling_continuations,
     implicit_table_headers,
     markdown_quotes,
+    setext_titles,
     xref_texts,
 )
 from murar.ingest.markup.builder import (
@@ -101,6 +102,8 @@ _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\[\]]*)\[([^\[\]]+)\]")
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
+# an inline image whose attribute list starts with a named attribute (no alt text)
+_INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image:(?!:)[^\s\[\]]+)\[(?=\s*[A-Za-z][\w-]*\s*=)")
 _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
@@ -198,7 +201,9 @@ class _Pre:
         verbatim: str | None = "\0" if in_verbatim else None  # "\0": the including block, never closed here
         pending_subs = False  # the block attribute line above asked for attribute substitution
         verbatim_subs = with_subs  # the open verbatim block substitutes attributes
-        for line in _join_attribute_continuations(text.splitlines()):
+        pending_quotes = verbatim_quotes = False  # ... asked for / applies inline formatting (quotes)
+        raw_lines = text.splitlines()
+        for line in _join_attribute_continuations(raw_lines if in_verbatim else setext_titles(raw_lines)):
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
                 verbatim = line.strip()
                 out.append(line)
@@ -236,14 +241,15 @@ class _Pre:
                 if dm:
                     verbatim = dm.group(1)
                     verbatim_subs, pending_subs = pending_subs and not verbatim.startswith("+"), False
+                    verbatim_quotes, pending_quotes = pending_quotes and not verbatim.startswith("+"), False
                     out.append(line)
                     continue
                 if _BLOCK_ATTRS.match(line) and "subs" in line:
-                    line, pending_subs = _block_subs(line)
+                    line, pending_subs, pending_quotes = _block_subs(line)
                     if not line:
                         continue
                 elif line.strip() and not line.startswith((".", "[", "//")):
-                    pending_subs = False
+                    pending_subs = pending_quotes = False
                 am = _ATTR_ENTRY.match(line)
                 if am:
                     name = am.group(2)
@@ -255,19 +261,29 @@ class _Pre:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
                     out.append(line)
                     continue
+                if "{" in line and _BLOCK_ATTRS.match(line) and not line.startswith("[["):
+                    line = self.sub(line)  # Asciidoctor substitutes attributes in a block attribute list
+                if "cols" in line and ("~" in line or "%" in line) and _BLOCK_ATTRS.match(line):
+                    line = _COLS_AUTOWIDTH.sub(lambda m: re.sub(r"(?<=\d)%", "", m.group(0).replace("~", "")), line)
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
                     line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
                 if "`" in line:
-                    if "{" in line:
-                        line = _MONOSPACE.sub(lambda m: m.group(1) + self.sub(m.group(2)) + m.group(3), line)
+                    if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
+                        line = _ROLE_BEFORE_MONO.sub("", line)
+                    if "{" in line or re.search(r"[#*_]", line):
+                        line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_quotes(self.sub(m.group(2)) if "{" in m.group(2)
+                                                                                  else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
                 out.append(self.escape_missing(self.inline_macros(line, file_rel)))
             else:
                 if line.strip() == verbatim:
-                    verbatim, verbatim_subs = None, False
-                elif verbatim_subs:
-                    line = self.sub(line)
+                    verbatim, verbatim_subs, verbatim_quotes = None, False, False
+                else:
+                    if verbatim_subs:
+                        line = self.sub(line)
+                    if verbatim_quotes:
+                        line = _mono_quotes(line)
                 out.append(line)
         return out
 
@@ -276,7 +292,8 @@ class _Pre:
         ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
         ``xref:page.adoc[]`` (the target page's title, as Antora shows it), link text
         with named attributes or a trailing ``^`` (see :func:`_link_text`), and a
-        link around an inline image (the image)."""
+        link around an inline image (the image), an inline image whose attribute list
+        starts with a named attribute (no alt: asciidoc-py read ``align=`` as the alt)."""
         if "icon:" in line:  # Asciidoctor's text form of an icon (icons not set to font): [name], or [alt]
             line = _ICON.sub(lambda m: f"[{m.group(2) or m.group(1)}]", line)
         if ":[" in line or "menu:" in line:
@@ -287,15 +304,43 @@ class _Pre:
             # <<id,text>> here; <<id>> (no text) gets its target's title in asciidoc_blocks.xref_texts
             line = _XREF_ANGLE.sub(lambda m: m.group(2).strip() if m.group(2) else m.group(0), line)
         if "xref:" in line:
-            line = _XREF_EMPTY.sub(lambda m: self.page_title(m.group(1), file_rel), line)
+            line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
+        if "image:" in line and "=" in line:
+            # image:x.png[align="left"]: no alt given (Asciidoctor: the file name); asciidoc-py took 'align='
+            line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
         if "[" in line and ("^]" in line or "=" in line):
             line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
 
+    def xref_text(self, target: str, file_rel: str) -> str:
+        """What ``xref:target[]`` shows: a reference to an id of this page (``#id``, a
+        target with no file extension: Asciidoctor's internal reference, or this page's
+        own file with a fragment) as ``<<id>>``, whose text
+        :func:`~murar.ingest.markup.asciidoc_blocks.xref_texts` fills in; a deep link to
+        another page (``other.adoc#id``) as written, as Antora leaves it ("Page Link Text":
+        the text is not populated when a fragment is given); a page's reftext or title
+        otherwise (:meth:`page_title`)."""
+        path, _, fragment = target.partition("#")
+        if not path and fragment:
+            return f"<<{fragment}>>"
+        if not fragment and not re.search(r"[.:$/]", path):
+            return f"<<{path}>>"
+        if fragment:
+            # Antora (convert-page-ref): a deep link to another page gets no title, its text is the
+            # reference as written; to this very page it is an internal reference
+            head, sep, tail = path.rpartition(":")
+            res = self.site.resolve_include(path if "$" in path else f"{head}{sep}page${tail}", page_rel=file_rel)
+            if res.rel_path is not None and res.rel_path == self.page_rel:
+                return f"<<{fragment}>>"
+            return target
+        return self.page_title(target, file_rel)
+
     def page_title(self, target: str, file_rel: str) -> str:
-        """The ``= Title`` of the page an ``xref:`` points at, else its file name in words."""
+        """The link text Antora gives an ``xref:`` to a page: the target page's ``reftext``
+        (a ``:reftext:`` entry in its header, "Customize reftext and navtitle"), else its
+        title (``= Title``, or a two-line one), else its file name in words."""
         page = target.split("#", 1)[0]
         fallback = re.sub(r"[-_]+", " ", PurePosixPath(re.split(r"[:$]", page)[-1]).stem).strip()
         if page not in self.titles:
@@ -306,11 +351,22 @@ class _Pre:
             if res.rel_path is not None and (self.site.config.root / res.rel_path).is_file():
                 try:
                     with (self.site.config.root / res.rel_path).open(encoding="utf-8", errors="replace") as fh:
-                        for _ in range(40):
-                            m = _DOC_TITLE.match(fh.readline())
-                            if m:
-                                title = self.sub(m.group(1).strip())
-                                break
+                        top = [fh.readline().rstrip("\n") for _ in range(40)]
+                    lines = setext_titles(top)  # a two-line title too
+                    for i, line in enumerate(lines):
+                        m = _DOC_TITLE.match(line)
+                        if m:
+                            title = self.sub(m.group(1).strip())
+                            # the header's attribute entries: a reftext there is the link text (Antora)
+                            for entry in lines[i + 1:]:
+                                em = _ATTR_ENTRY.match(entry)
+                                if not em:
+                                    if entry.strip() and not entry.startswith("//"):
+                                        break
+                                    continue
+                                if em.group(2) == "reftext" and em.group(4) and not (em.group(1) or em.group(3)):
+                                    title = self.sub(em.group(4).strip())
+                            break
                 except OSError:
                     title = ""
             self.titles[page] = title
@@ -374,10 +430,41 @@ _MONO_LITERAL = re.compile(r"(?<![\w`\\])`\+([^`\n]*?)\+`(?![\w`])")
 _MONOSPACE = re.compile(r"((?<![\w`\\])`)(?!\+)([^`\n]+?)(`(?![\w`]))")
 
 
-def _block_subs(line: str) -> tuple[str, bool]:
-    """A block attribute line without its ``subs=`` entry, and whether that entry
+# a table's cols="..." value: Asciidoctor's autowidth column width "~" (cols="2*.>~a") is an illegal
+# column spec to asciidoc-py, which then lost the whole table (its cells' images too); without it the
+# columns share the width, as they do in a table read as text; percentage widths ("33%,33%,33%") are
+# proportions to Asciidoctor, while asciidoc-py reported an error when they do not add up to 100
+_COLS_AUTOWIDTH = re.compile(r"""\bcols\s*=\s*(?:"[^"]*"|'[^']*'|[^,\]]*)""")
+_ROLE_BEFORE_MONO = re.compile(r"(?<![\w\]\\])\[[\w.-]+\](?=`[^`\s])")
+_MONO_QUOTES = (
+    re.compile(r"\[[^\]\s]+\]#([^#\n]+?)#"),  # [role]#text#
+    re.compile(r"##([^#\n]+?)##"),
+    re.compile(r"(?<![\w#])#([^#\s](?:[^#\n]*?[^#\s])?)#(?![\w#])"),
+    re.compile(r"\*\*([^*\n]+?)\*\*"),
+    re.compile(r"(?<![\w*])\*([^*\s](?:[^*\n]*?[^*\s])?)\*(?![\w*])"),
+    re.compile(r"__([^_\n]+?)__"),
+    re.compile(r"(?<![\w_])_([^_\s](?:[^_\n]*?[^_\s])?)_(?![\w_])"),
+)
+
+
+def _mono_quotes(text: str) -> str:
+    """The text of a backtick monospace span as Asciidoctor shows it: its inline
+    formatting marks (``[role]#x#``, ``#x#``, ``*x*``, ``_x_`` and their doubled
+    forms) applied, so only their text is left. Asciidoctor applies the normal
+    substitutions inside monospace; asciidoc-py's backtick span is literal and showed
+    the marks (```[in]#opendb pawn.g#``` read as "[in]#opendb pawn.g#")."""
+    for pattern in _MONO_QUOTES:
+        if any(ch in text for ch in "#*_"):
+            text = pattern.sub(r"\1", text)
+    return text
+
+
+def _block_subs(line: str) -> tuple[str, bool, bool]:
+    """A block attribute line without its ``subs=`` entry, whether that entry
     turns attribute substitution on (``attributes``, ``+attributes``,
-    ``attributes+``, ``normal``).
+    ``attributes+``, ``normal``) and whether it turns inline formatting on
+    (``quotes``, ``+quotes``, ``quotes+``, ``normal``: the marks of ``*2.8*`` or
+    ``[prompt]#mged>#`` in a literal block are applied, only their text is left).
 
     Asciidoctor's incremental forms (``attributes+``, ``-callouts``) make
     asciidoc-py fail on the whole page, and its ``[source]`` blocks ignore
@@ -385,12 +472,13 @@ def _block_subs(line: str) -> tuple[str, bool]:
     """
     m = _SUBS_ENTRY.search(line)
     if not m:
-        return line, False
+        return line, False, False
     subs = [s.strip() for s in m.group(1).strip("\"'").split(",")]
     on = any(s.lstrip("+").rstrip("+") in ("attributes", "normal") and not s.startswith("-") for s in subs)
+    quotes = any(s.lstrip("+").rstrip("+") in ("quotes", "normal") and not s.startswith("-") for s in subs)
     rest = line[: m.start()] + line[m.end():]
     rest = re.sub(r"^\[\s*,", "[", rest)
-    return ("" if rest.strip() == "[]" else rest), on
+    return ("" if rest.strip() == "[]" else rest), on, quotes
 _SHORTHAND = re.compile(r"([.#%])([^.#%]+)")
 
 
@@ -603,12 +691,13 @@ def _ifeval(expr: str) -> bool:
         return False
 
 
-def _blocks_as_asciidoctor(lines: list[str]) -> list[str]:
+def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts, cross reference text, Markdown-style blockquotes)."""
+    auto-numbered callouts, cross reference text, Markdown-style blockquotes); ``attrs``:
+    the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(
-        markdown_quotes(lines))))))
+        markdown_quotes(lines))))), attrs)
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -616,7 +705,7 @@ def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str
     """Run the AsciiDoc preprocessor on ``text`` (see module doc); never raises for bad content."""
     pre = _Pre(site=site, page_rel=page_rel, attrs=attrs or {}, options=options or MarkupOptions(),
                warnings=warnings if warnings is not None else [])
-    return "\n".join(_blocks_as_asciidoctor(pre.run(text, file_rel=page_rel)))
+    return "\n".join(_blocks_as_asciidoctor(pre.run(text, file_rel=page_rel), attrs))
 
 
 # --------------------------------------------------------------------- render
@@ -636,7 +725,7 @@ def _hardened() -> Iterator[Any]:
             if not filter_cmd or not str(filter_cmd).strip():
                 return lines  # no filter (every table cell asks): already HTML, as asciidoc-py returns it
             if "asciidoc" in str(filter_cmd):  # an "a|" cell or [asciidoc] block: plain text of it
-                return [_plain_asciidoc(part) for line in lines for part in str(line).split("\n")]
+                return _plain_asciidoc_lines([part for line in lines for part in str(line).split("\n")])
             return [html_escape(str(line), quote=False) for line in lines]
 
         def guarded_system(name: str, args: str, is_macro: bool = False, attrs: Any = None) -> Any:
@@ -665,7 +754,30 @@ _EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_
 _CELL_IMAGE = re.compile(r"\bimage::?([^\s\[\]]+)\[([^\]]*)\]")
 
 
-def _plain_asciidoc(line: str) -> str:
+_CELL_BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
+
+
+def _plain_asciidoc_lines(lines: list[str]) -> list[str]:
+    """The lines of an AsciiDoc cell as :func:`_plain_asciidoc` gives them, a block
+    title (``.Front view``) right above a block image becoming that image's caption
+    (Asciidoctor shows it as the figure's title) instead of a line of text."""
+    out: list[str] = []
+    title = ""
+    for line in lines:
+        m = _CELL_BLOCK_TITLE.match(line.strip())
+        if m and not line.strip().startswith(".."):
+            title = m.group(1).strip()
+            continue
+        out.append(_plain_asciidoc(line, title if line.strip().startswith("image::") else ""))
+        if title and not line.strip().startswith("image::"):
+            out.insert(len(out) - 1, html_escape(title, quote=False))  # not a figure title: keep it as text
+        title = ""
+    if title:
+        out.append(html_escape(title, quote=False))
+    return out
+
+
+def _plain_asciidoc(line: str, caption: str = "") -> str:
     """A line of an AsciiDoc table cell (``a|``) as escaped plain text: list markers
     become a dash, emphasis marks and macros are reduced to their text. Block and
     inline images (``image::shot.png[Alt]``, ``image:icon.png[]``) stay images: an
@@ -676,7 +788,8 @@ def _plain_asciidoc(line: str) -> str:
         parts.append(_plain_text(line[last:m.start()]))
         alt = m.group(2).split(",", 1)[0].strip().strip('"')
         alt = "" if "=" in alt else alt
-        parts.append(f'<img src="{html_escape(m.group(1))}" alt="{html_escape(alt)}">')
+        title = f' title="{html_escape(caption)}"' if caption else ""
+        parts.append(f'<img src="{html_escape(m.group(1))}" alt="{html_escape(alt)}"{title}>')
         last = m.end()
     parts.append(_plain_text(line[last:]))
     return "".join(parts)
@@ -751,6 +864,8 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
     with _hardened() as api_cls:
         api = api_cls()
         api.options("--no-header-footer")
+        if attrs.get("doctype") in ("book", "manpage"):  # asciidoc-py takes the doctype as an option only
+            api.options("--doctype", attrs["doctype"])  # (a book may hold level-0 sections: parts)
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
             if k in used and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
@@ -889,7 +1004,7 @@ class _HtmlWalker:
             caption = _FIGURE_PREFIX.sub("", clean_text(cap.text(separator=" "))) if cap else ""
             parsed = parse_table_node(node)
             for img in node.css("img"):
-                self.b.image(img.attributes.get("src") or "", alt=_alt(img))
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img), caption=img.attributes.get("title") or "")
             self.b.table(parsed.headers, parsed.rows, caption)
             return
         if tag == "div" and "admonitionblock" in cls:
@@ -952,7 +1067,7 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     attrs.setdefault("docname", PurePosixPath(rel).stem)
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
-    lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel))
+    lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs)
     for line in lines:
         m = _DOC_TITLE.match(line)
         if m:

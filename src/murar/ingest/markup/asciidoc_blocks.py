@@ -20,8 +20,17 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
 * **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
   title of the section or block with that id (its ``reftext`` when given);
   asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
-  ``[id=...]``) and the section ids Asciidoctor generates (``_the_title``); an id
-  found nowhere reads as its words.
+  ``[id=...]``) and the section ids Asciidoctor generates (``_the_title``, or with
+  the page's ``idprefix``/``idseparator``); an id found nowhere reads as its words.
+  ``xrefstyle`` (``short``, ``full``, ``basic``) shapes the text as Asciidoctor's
+  ``xreftext`` does (``Section 2.1``, ``Figure 3, “Title”``; :func:`xref_texts`).
+* **Two-line (setext) section titles** (``Title`` over a line of ``=``, ``-``, ``~``,
+  ``^`` or ``+``, https://docs.asciidoctor.org/asciidoc/latest/sections/titles-and-levels/):
+  written as one-line titles (``= Title`` ... ``===== Title``) where Asciidoctor reads
+  a two-line title (:func:`setext_titles`), before anything else looks at the
+  lines: the preprocessor took a ``-----`` underline for the start of a listing
+  block (the rest of the page was then verbatim to it), and the document title
+  and ``<<id>>`` texts were found only in the one-line form.
 * **Dangling list continuation** (a ``+`` line followed by a blank line, see
   https://docs.asciidoctor.org/asciidoc/latest/lists/continuation/): Asciidoctor 2
   still attaches the next block to the list item when exactly one blank line
@@ -39,7 +48,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers", "xref_texts"]
+__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers", "setext_titles",
+           "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -313,40 +323,137 @@ _ANCHOR_LINE = re.compile(r"^\[\[([\w:.-]+)(?:,\s*([^\]]+))?\]\]$")
 _ATTR_ID = re.compile(r"^\[[^\]]*?(?:#([\w:.-]+)|\bid\s*=\s*[\"']?([\w:.-]+))")
 _SECTION_LINE = re.compile(r"^(=+)[ \t]+(\S.*?)\s*$")
 _INLINE_MARKS = re.compile(r"[*_`#]+")
+_TITLE_ANCHOR = re.compile(r"\s*\[\[([\w:.-]+)(?:,[^\]]*)?\]\]\s*$")
 
 
-def _auto_id(title: str) -> str:
-    """The section id Asciidoctor generates by default (idprefix and idseparator ``_``)."""
+def _auto_id(title: str, prefix: str = "_", separator: str = "_") -> str:
+    """The section id Asciidoctor generates (``Section.generate_id``) with ``idprefix``
+    ``prefix`` and ``idseparator`` ``separator`` (defaults ``_`` and ``_``): the lower-case
+    title without markup, entities and characters other than word characters, spaces,
+    ``-`` and ``.``; runs of spaces, ``.``, ``-`` (and the separator) become one separator,
+    none at the end (nor at the start with an empty prefix); an empty separator just
+    drops the spaces."""
     text = re.sub(r"<[^>]*>|&\w+;", "", _INLINE_MARKS.sub("", title)).lower()
-    text = re.sub(r"[^\w\s.-]", "", text)
-    return "_" + re.sub(r"[\s.-]+", "_", text).strip("_")
+    text = prefix + re.sub(r"[^\w\s.-]", "", text)
+    if not separator:
+        return re.sub(r"\s", "", text)
+    sep = separator[0]
+    text = re.sub("[" + re.escape(" .-" + sep) + r"\s]+", sep, text)
+    text = text.removesuffix(sep)
+    return text[1:] if not prefix and text.startswith(sep) else text
 
 
-def xref_texts(lines: list[str]) -> list[str]:
+@dataclass
+class _RefTarget:
+    """What Asciidoctor's ``xreftext`` builds a reference's text from: the ``title``,
+    an explicit ``reftext`` and the ``label`` of a numbered section or captioned
+    block (``Section 2.1``, ``Figure 3``; ``""`` when it has none)."""
+
+    title: str
+    reftext: str | None = None
+    label: str = ""
+
+    def text(self, style: str) -> str:
+        """The reference text under ``xrefstyle`` ``style`` (``full``, ``short``,
+        ``basic``, or anything else: the title)."""
+        if self.reftext:
+            return self.reftext
+        if not self.label or style not in ("full", "short"):
+            return self.title
+        return self.label if style == "short" else f"{self.label}, \u201c{self.title}\u201d"
+
+
+# block kind -> (caption attribute, its default value); listing captions are off by default
+_CAPTIONS = {"figure": ("figure-caption", "Figure"), "table": ("table-caption", "Table"),
+             "example": ("example-caption", "Example"), "listing": ("listing-caption", None)}
+_ADMONITION_STYLES = frozenset({"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"})
+_ATTR_ENTRY_PARTS = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
+_CAPTION_ATTR = re.compile(r"""\bcaption\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))""")
+
+
+def _block_kind(line: str, style: str) -> str | None:
+    """The captioned kind (:data:`_CAPTIONS`) of the block that opens at ``line`` with
+    the block style ``style``, else ``None``."""
+    if line.startswith("image::"):
+        return "figure"
+    if _TABLE_OPEN.match(line):
+        return "table"
+    if re.fullmatch(r"={4,}", line):
+        return None if style.upper() in _ADMONITION_STYLES else "example"
+    return None
+
+
+def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """``lines`` with each ``<<id>>`` (no text) outside verbatim blocks replaced by
-    the title of the section or titled block with that id (see module doc)."""
+    the text Asciidoctor shows for it (see module doc): the reftext, else under
+    ``xrefstyle`` (``attrs`` and attribute entries of the page; Asciidoctor's
+    ``xreftext``) ``short``: ``Section 2.1`` / ``Figure 3``, ``full``: ``Section 2.1,
+    “Title”`` / ``Figure 3, “Title”``, ``basic`` or unset: the title. Sections carry
+    a number when ``sectnums`` is set (levels 1 to ``sectnumlevels``, default 3);
+    titled images, tables and examples carry their caption's number (``figure-caption``,
+    ``table-caption``, ``example-caption``; listings only with ``listing-caption``)."""
     if not any("<<" in line for line in lines):
         return lines
+    doc = dict(attrs or {})
     ignored = [False] * len(lines)
     for block in _delimited_blocks(lines):
         if block.kind == "verbatim":
             for j in range(block.start, min(block.end + 1, len(lines))):
                 ignored[j] = True
-    titles: dict[str, str] = {}
+    targets: dict[str, _RefTarget] = {}
+    styles: list[str] = []  # the xrefstyle in effect at each line
     pending: list[tuple[str, str | None]] = []  # (id, reftext) waiting for their title
     block_title = ""
+    block_style = ""
+    caption: str | None = None  # a caption= given in the block's attribute list
+    counters: dict[str, int] = {}
+    sections: list[int] = []
+
+    def label_for(kind: str | None) -> str:
+        if kind is None or caption == "":
+            return ""
+        if caption is not None:
+            return caption.removesuffix(". ").strip()
+        name, default = _CAPTIONS[kind]
+        prefix = doc.get(name, default)
+        if prefix is None:
+            return ""
+        counters[kind] = counters.get(kind, 0) + 1
+        return f"{prefix} {counters[kind]}".strip()
+
+    def settle(title: str, label: str) -> None:
+        for found, reftext in pending:
+            targets.setdefault(found, _RefTarget(_INLINE_MARKS.sub("", title), reftext, label))
+
     for i, raw in enumerate(lines):
+        styles.append(doc.get("xrefstyle", ""))
         if ignored[i]:  # a verbatim block: its title (if any) is the title of the ids above it
-            for found, reftext in pending if block_title else ():
-                titles.setdefault(found, reftext or _INLINE_MARKS.sub("", block_title))
-            pending, block_title = [], ""
+            if block_title and (i == 0 or not ignored[i - 1]):
+                settle(block_title, label_for("listing"))
+            if i == 0 or not ignored[i - 1]:
+                pending, block_title, block_style, caption = [], "", "", None
             continue
         line = raw.strip()
+        entry = _ATTR_ENTRY_PARTS.match(line)
+        if entry:
+            if entry.group(1) or entry.group(3):
+                doc.pop(entry.group(2), None)
+            else:
+                doc[entry.group(2)] = entry.group(4) or ""
+            continue
         anchor = _ANCHOR_LINE.match(line)
         attr_id = _ATTR_ID.match(line) if not anchor and _ATTR_LINE.match(line) else None
         if anchor:
             pending.append((anchor.group(1), anchor.group(2).strip() if anchor.group(2) else None))
             continue
+        if _ATTR_LINE.match(line) and not line.startswith("[["):
+            body = line[1:-1]
+            first = body.split(",", 1)[0].strip()
+            if first and "=" not in first:
+                block_style = re.split(r"[.#%]", first, maxsplit=1)[0]
+            cap = _CAPTION_ATTR.search(body)
+            if cap:
+                caption = next((g for g in cap.groups() if g is not None), "")
         if attr_id:
             pending.append((attr_id.group(1) or attr_id.group(2), None))
             continue
@@ -356,16 +463,109 @@ def xref_texts(lines: list[str]) -> list[str]:
         if _ATTR_LINE.match(line) or _LINE_COMMENT.match(line):
             continue
         section = _SECTION_LINE.match(line)
-        title = section.group(2) if section else block_title
-        if section:
-            titles.setdefault(_auto_id(title), _INLINE_MARKS.sub("", title))
-        if title:
-            for found, reftext in pending:
-                titles.setdefault(found, reftext or _INLINE_MARKS.sub("", title))
-        pending, block_title = [], ""
+        inline_anchor = _TITLE_ANCHOR.search(section.group(2)) if section else None
+        if inline_anchor and section:  # "== Title [[id]]": the anchor is the section's id
+            pending.append((inline_anchor.group(1), None))
+        if section and block_style not in ("discrete", "float"):
+            title = _TITLE_ANCHOR.sub("", section.group(2))
+            level = len(section.group(1)) - 1
+            label = ""
+            if level >= 1 and ("sectnums" in doc or "numbered" in doc):
+                del sections[level:]
+                sections += [0] * (level - len(sections))
+                sections[level - 1] += 1
+                levels = doc.get("sectnumlevels", "3")
+                if level <= (int(levels) if levels.isdigit() else 3):
+                    number = ".".join(str(n) for n in sections[:level])
+                    refsig = doc.get("section-refsig", "Section")
+                    label = f"{refsig} {number}".strip()
+            auto = _auto_id(title, doc.get("idprefix", "_"), doc.get("idseparator", "_"))
+            targets.setdefault(auto, _RefTarget(_INLINE_MARKS.sub("", title), None, label))
+            settle(title, label)
+        elif section:
+            settle(_TITLE_ANCHOR.sub("", section.group(2)), "")
+        elif block_title:
+            settle(block_title, label_for(_block_kind(line, block_style)))
+        pending, block_title, block_style, caption = [], "", "", None
 
-    def text(m: re.Match[str]) -> str:
+    def text(m: re.Match[str], style: str) -> str:
         ref = m.group(1).split("#")[-1]
-        return titles.get(ref) or re.sub(r"[-_]+", " ", ref).strip()
+        target = targets.get(ref)
+        return target.text(style) if target else re.sub(r"[-_]+", " ", ref).strip()
 
-    return [line if ignored[i] or "<<" not in line else _XREF_BARE.sub(text, line) for i, line in enumerate(lines)]
+    out = list(lines)
+    for i, line in enumerate(lines):
+        if not ignored[i] and "<<" in line:
+            style = styles[i]
+            out[i] = _XREF_BARE.sub(lambda m: text(m, style), line)  # noqa: B023 - used at once
+    return out
+
+_SETEXT_LEVELS = {"=": 0, "-": 1, "~": 2, "^": 3, "+": 4}
+_SETEXT_TITLE = re.compile(r"^(?!\.)[^\n]*?[^\W_][^\n]*$")
+_ATTR_ENTRY_LINE = re.compile(r"^:!?[\w][\w-]*!?:")
+_DIRECTIVE_LINE = re.compile(r"^(?:include|ifdef|ifndef|ifeval|endif)::")
+
+
+def _setext_level(title: str, underline: str) -> int | None:
+    """The section level of the two-line title ``title`` over ``underline``, as
+    Asciidoctor's ``is_two_line_section_title?`` decides it (the underline one of
+    ``=-~^+`` repeated, its length within one of the title's, the title not starting
+    with ``.`` and holding a letter or digit), else ``None``. An underline of one
+    character is never one here (a ``+`` continuation under a one-letter line)."""
+    title, underline = title.rstrip(), underline.rstrip()
+    level = _SETEXT_LEVELS.get(underline[:1])
+    if level is None or len(underline) < 2 or underline != underline[0] * len(underline):
+        return None
+    if abs(len(title) - len(underline)) >= 2 or not _SETEXT_TITLE.match(title) or title[:1].isspace():
+        return None
+    return level
+
+
+def _block_may_start_after(line: str) -> bool:
+    """Whether a block (or section) may start on the line after ``line``: a blank
+    line, a block attribute line or anchor, a block title, a line comment, an
+    attribute entry or a preprocessor directive is before it."""
+    line = line.strip()
+    return (not line or bool(_ATTR_LINE.match(line)) or bool(_BLOCK_TITLE.match(line))
+            or bool(_LINE_COMMENT.match(line)) or bool(_ATTR_ENTRY_LINE.match(line))
+            or bool(_DIRECTIVE_LINE.match(line)))
+
+
+def setext_titles(lines: list[str]) -> list[str]:
+    """``lines`` with each two-line section title Asciidoctor reads written as a
+    one-line title (``Install`` over ``-------`` is ``== Install``). Only where a
+    block may start (:func:`_block_may_start_after`), outside verbatim blocks,
+    fences and tables (their delimiters are never titles: a title holds a letter
+    or digit). Lines without any underline character come back unchanged."""
+    out: list[str] = []
+    closer: str | None = None  # the delimiter closing the open verbatim block or table
+    prev = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.rstrip()
+        if closer is not None:
+            if stripped == closer:
+                closer = None
+            out.append(line)
+            prev = line
+            i += 1
+            continue
+        # a line Asciidoctor reads as block metadata (attribute list, anchor, comment, attribute
+        # entry) or a directive is never a title: "[TIP]" over "====" opens an example block
+        if i + 1 < len(lines) and _block_may_start_after(prev) and not _block_may_start_after(stripped):
+            level = _setext_level(stripped, lines[i + 1])
+            if level is not None:
+                out.append("=" * (level + 1) + " " + stripped.strip())
+                prev = out[-1]
+                i += 2
+                continue
+        verbatim = _VERBATIM_OPEN.match(stripped)
+        if verbatim and (verbatim.group(1) == "```" or stripped == verbatim.group(1)):
+            closer = verbatim.group(1)
+        elif _TABLE_OPEN.match(stripped):
+            closer = stripped
+        out.append(line)
+        prev = line
+        i += 1
+    return out

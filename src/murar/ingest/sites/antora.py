@@ -8,15 +8,23 @@ only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
 ``assets/attachments/`` are the older layout and still accepted). Rules used:
 
 - a ``.adoc`` file in ``pages/`` is a page, unless its name or a folder under
-  ``pages/`` starts with ``_`` (Antora's hidden files, kept as includes) or
-  another page includes it (content of that page, not a page of its own);
+  ``pages/`` starts with ``_`` (Antora's hidden files, kept as includes); a page
+  that another page includes is both (Antora publishes every file of the pages
+  family, "Pages" in the Antora docs);
 - an image target is a *resource ID* ``[version@][component:][module:][family$]path``
   resolved against the image family of the given (default: current) module of
   the given (default: current) component; a URL stays remote;
 - an include target is a resource ID whose family is ``partial$``,
   ``example$``, ``page$`` (or ``image$``/``attachment$``), or a path relative
   to the including file;
-- ``nav.adoc`` files are navigation, not pages.
+- ``nav.adoc`` files are navigation, not pages;
+- several versions of one component (``antora.yml`` files with the same
+  ``name``): only the latest is read, the one Antora shows by default ("How
+  Component Versions are Sorted": unversioned, then named versions, then semantic
+  versions from the highest; the first that is not a ``prerelease``); the pages of
+  the others are skipped with a reason naming their version. A resource ID with a
+  version (``2.0@comp:page.adoc``) names that version; without one it is the
+  current version in the current component and the latest version of another.
 
 AsciiDoc attributes of a page (docs.antora.org, "AsciiDoc Configuration",
 "Intrinsic Attributes"): the playbook's ``asciidoc.attributes`` (site-wide;
@@ -45,7 +53,7 @@ from murar.ingest.paths import ResolvedLink, resolve_link
 from murar.ingest.sites._common import os_walk_files, scan_include_targets
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["AntoraComponent", "AntoraSite", "parse_resource_id"]
+__all__ = ["AntoraComponent", "AntoraSite", "latest_versions", "parse_resource_id"]
 
 _ADOC = (".adoc", ".asciidoc", ".asc")
 _FAMILY_DIRS = {
@@ -76,10 +84,11 @@ class ResourceId:
     module: str | None
     family: str | None
     path: str
+    version: str | None = None
 
 
 def parse_resource_id(target: str) -> ResourceId:
-    """Split ``[version@][component:][module:][family$]path`` (the version is ignored)."""
+    """Split ``[version@][component:][module:][family$]path``."""
     target = target.strip()
     if "::" in target.split("$", 1)[0]:  # component::path is the component's ROOT module
         target = target.replace("::", ":ROOT:", 1)
@@ -89,7 +98,7 @@ def parse_resource_id(target: str) -> ResourceId:
     comp, mod = m.group("component"), m.group("module")
     if comp is not None and mod is None:  # one coordinate is the module
         comp, mod = None, comp
-    return ResourceId(comp, mod, m.group("family"), m.group("path"))
+    return ResourceId(comp, mod, m.group("family"), m.group("path"), m.group("version"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,6 +112,7 @@ class AntoraComponent:
     title: str = ""
     version: str = ""
     display_version: str = ""
+    prerelease: bool = False
 
 
 _ATTR_REF = re.compile(r"(?<!\\)\{([\w][\w-]*)\}")
@@ -156,8 +166,45 @@ def _read_component(path: Path, rel_dir: str, warnings: list[str],
     # version: true (Antora 3) takes the git branch or tag name, unknown here; ~ or false: versionless
     raw_version = data.get("version")
     version = "" if raw_version is None or isinstance(raw_version, bool) or raw_version == "~" else str(raw_version)
+    prerelease = data.get("prerelease")  # true, or a string appended to the version shown
     return AntoraComponent(name=name, dir=rel_dir, attributes=attrs, title=str(data.get("title") or name),
-                           version=version, display_version=str(data.get("display_version") or version))
+                           version=version, display_version=str(data.get("display_version") or version),
+                           prerelease=bool(prerelease) and prerelease != "false")
+
+
+_SEMANTIC = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(.*)$")
+
+
+def _version_rank(version: str) -> tuple[Any, ...]:
+    """A key that sorts component versions as Antora lists them, newest first ("How
+    Component Versions are Sorted"): the unversioned one (``~``: ``""`` here), then
+    named versions in reverse alphabetical order, then semantic versions (an integer,
+    or a number with a dot, optionally after ``v``) from highest to lowest, a
+    ``-suffix`` prerelease below its release. Sort ascending by this key."""
+    if not version:
+        return (0,)
+    m = _SEMANTIC.match(version)
+    semantic = m is not None and ("." in version or version.isdigit())
+    if not semantic or m is None:
+        return (1, (*(-ord(ch) for ch in version), 0))
+    numbers = tuple(-int(g or 0) for g in m.group(1, 2, 3))
+    suffix = m.group(4)
+    return (2, numbers, 1 if suffix else 0, (*(-ord(ch) for ch in suffix), 0))
+
+
+def latest_versions(components: list[AntoraComponent]) -> dict[str, AntoraComponent]:
+    """component name -> the version Antora treats as the latest (shown by default and
+    used by resource IDs into another component that name no version): the first
+    version in Antora's order (:func:`_version_rank`) that is not a prerelease, else
+    the first one."""
+    by_name: dict[str, list[AntoraComponent]] = {}
+    for comp in components:
+        by_name.setdefault(comp.name, []).append(comp)
+    latest: dict[str, AntoraComponent] = {}
+    for name, versions in by_name.items():
+        ordered = sorted(versions, key=lambda c: (_version_rank(c.version), c.dir))
+        latest[name] = next((c for c in ordered if not c.prerelease), ordered[0])
+    return latest
 
 
 class AntoraSite:
@@ -168,6 +215,7 @@ class AntoraSite:
         self._root = root.resolve()
         self._config_file = config_file
         self._components: list[AntoraComponent] | None = None
+        self._latest: dict[str, AntoraComponent] | None = None
         self._includes: frozenset[str] | None = None
         self._config: SiteConfig | None = None
         self._site_attrs: tuple[dict[str, str], frozenset[str]] | None = None
@@ -220,6 +268,13 @@ class AntoraSite:
             found.sort(key=lambda c: -len(c.dir))
             self._components = found
         return self._components
+
+    @property
+    def latest(self) -> dict[str, AntoraComponent]:
+        """component name -> its latest version (:func:`latest_versions`)."""
+        if self._latest is None:
+            self._latest = latest_versions(self.components)
+        return self._latest
 
     def _locate(self, rel: str) -> tuple[AntoraComponent, str, str, str] | None:
         """``(component, module, family folder, path in family)`` of a file, or ``None``."""
@@ -308,13 +363,20 @@ class AntoraSite:
     # ------------------------------------------------------------- protocol
     def classify(self, rel: str) -> FileClass:
         name = PurePosixPath(rel).name
+        if name in ("antora.yml", *_PLAYBOOK_NAMES):
+            return FileClass(role=FileRole.EXCLUDED, reason="Antora configuration (read for its rules)")
         is_adoc = name.lower().endswith(_ADOC)
         loc = self._locate(rel)
         if loc is None:
             if is_adoc:
                 return FileClass(role=FileRole.EXCLUDED, reason="outside an Antora module (modules/<name>/pages)")
             return asset_or_unknown(rel)
-        _comp, _module, fdir, inner = loc
+        comp, _module, fdir, inner = loc
+        latest = self.latest.get(comp.name, comp)
+        if latest is not comp and is_adoc:
+            return FileClass(role=FileRole.EXCLUDED, reason=(
+                f"Antora component {comp.name!r} version {comp.version or '~'!r} is not its latest version "
+                f"({latest.version or '~'!r}, at {latest.dir or '.'}); Antora shows the latest by default"))
         if fdir == "" and name == "nav.adoc":
             return FileClass(role=FileRole.EXCLUDED, reason="Antora navigation file")
         if not is_adoc:
@@ -327,8 +389,7 @@ class AntoraSite:
             return FileClass(role=FileRole.EXCLUDED, reason="not in a module's pages family")
         if any(part.startswith("_") for part in inner.split("/")):
             return FileClass(role=FileRole.INCLUDE, markup="asciidoc")  # Antora hidden file
-        if rel in self.include_targets():
-            return FileClass(role=FileRole.INCLUDE, markup="asciidoc")
+        # a page another page includes is still published by Antora: a page of its own as well
         return FileClass(role=FileRole.PAGE, markup="asciidoc")
 
     def _family_file(self, comp: AntoraComponent, module: str, family: str, path: str) -> str | None:
@@ -345,8 +406,17 @@ class AntoraSite:
         rid = parse_resource_id(target)
         here = self._locate(page_rel)
         comp = here[0] if here else self.component_of(page_rel)
-        if rid.component is not None:
-            comp = next((c for c in self.components if c.name == rid.component), None)
+        if rid.component is not None or rid.version is not None:
+            # Antora: a version names that version; without one, the current version in the
+            # current component, the latest version of another component
+            name = rid.component or (comp.name if comp else None)
+            if rid.version is not None:
+                wanted = "" if rid.version in ("_", "~") else rid.version
+                comp = next((c for c in self.components if c.name == name and c.version == wanted), None)
+                if comp is None:
+                    return ResolvedLink(problem=f"unknown Antora component version {rid.version}@{name}")
+            elif comp is None or comp.name != name:
+                comp = self.latest.get(name or "")
             if comp is None:
                 return ResolvedLink(problem=f"unknown Antora component {rid.component!r}")
         module = rid.module or (here[1] if here else None)

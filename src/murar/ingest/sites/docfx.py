@@ -8,7 +8,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   expanded, :func:`expand_braces`; matched without regard to case) name the
   pages; ``build.resource[]`` the images. Markdown files outside the content
   globs are not pages; those pulled in by ``[!INCLUDE]`` (Learn keeps them in
-  ``includes/`` folders, excluded from content) are includes. A repository with
+  ``includes/`` folders, excluded from content) are includes. A file the content
+  globs select is a page even when a page includes it (DocFX builds it too); an
+  ``[!INCLUDE]`` in fenced code is an example, not an include. A repository with
   only ``.openpublishing.publish.config.json`` (no ``docfx.json``) uses each
   docset's ``build_source_folder`` with DocFX's default ``**/*.md`` globs.
 - Links resolve relative to the file that holds them (an include's links
@@ -20,6 +22,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   description up to ``:::image-end:::`` (kept as the caption);
   ``type="icon"`` is an icon (written as a 16-pixel ``<img class="icon">``, so the
   media flags mark it ``tiny``/``inline`` and it is never an answer image).
+- ``![alt](clip.mp4)`` (a video file) and ``![alt](YouTube/Vimeo link)`` are
+  videos (Markdig's MediaLinks extension, part of DocFX's Markdown pipeline).
 - ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
   become a bold label; ``> [!VIDEO url]`` a video; ``[!INCLUDE [title](path)]``
   the file's content at that place (inside quotes and lists too);
@@ -533,6 +537,31 @@ def _no_loc(body: str) -> str:
                      for line in body.split("\n"))
 
 
+# a Markdown image (Markdig MediaLinks, on in DocFX's pipeline): ![alt](target "title")
+_MD_IMAGE = re.compile(r'!\[(?P<alt>(?:[^\[\]\\\n]|\\.)*)\]\(\s*<?(?P<src>[^)\s>]+)>?(?:\s+"[^"\n]*")?\s*\)')
+
+
+def _media_links(text: str) -> str:
+    """Markdown images that Markdig's MediaLinks extension (in DocFX's Markdown
+    pipeline, ``UseDocfxExtensions``) renders as players, written as the HTML it
+    renders: a video file (``![Demo](media/run.mp4)``, by extension) as ``<video>``,
+    a YouTube or Vimeo link as an ``<iframe>``; the alt text is the title. Other
+    images are left as written."""
+    def media(m: re.Match[str]) -> str:
+        src = m.group("src")
+        title = _escape_attr(re.sub(r"\\(.)", r"\1", m.group("alt")).strip())
+        if suffix_of(split_link(src)[0]) in VIDEO_SUFFIXES:
+            return f'<video src="{_escape_attr(src)}" title="{title}"></video>'
+        if is_remote(src) and _HOSTED_VIDEO.search(src):
+            return f'<iframe src="{_escape_attr(src)}" title="{title}"></iframe>'
+        return m.group(0)
+
+    return _MD_IMAGE.sub(media, text)
+
+
+_HOSTED_VIDEO = re.compile(r"^https?://(?:www\.|m\.)?(?:youtube\.com/watch\?|youtu\.be/|vimeo\.com/\d)", re.IGNORECASE)
+
+
 def _drop_markers(body: str) -> str:
     """The ``:::row:::``/``:::zone:::``/``::: moniker`` ... marker lines emptied,
     outside fenced code (a Markdown example of them in a code block stays)."""
@@ -598,6 +627,21 @@ def _zone_pivots(body: str, titles: dict[str, str]) -> str:
     if open_indent is not None:
         out.extend(["", set_close(open_indent)])
     return "\n".join(out)
+
+
+def _include_targets(text: str) -> list[str]:
+    """The paths of the ``[!INCLUDE]`` directives of ``text`` outside fenced code (an
+    include written as an example in a code block is not followed, as DocFX)."""
+    if _INCLUDE.search(text) is None:
+        return []
+    found: list[str] = []
+
+    def collect(part: str) -> str:
+        found.extend(m.group("path") for m in _INCLUDE.finditer(part))
+        return part
+
+    outside_fences(text, collect)
+    return found
 
 
 class DocfxSite:
@@ -668,8 +712,8 @@ class DocfxSite:
                     text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
                 except OSError:
                     continue
-                for m in _INCLUDE.finditer(text):
-                    res = self.resolve_include(m.group("path"), page_rel=rel)
+                for target in _include_targets(text):
+                    res = self.resolve_include(target, page_rel=rel)
                     if res.rel_path and not res.problem:
                         found.add(res.rel_path)
                 if text.lstrip("\ufeff").startswith("---"):
@@ -683,8 +727,10 @@ class DocfxSite:
         self._uids = uids
 
     def classify(self, rel: str) -> FileClass:
-        """Pages: Markdown selected by a ``build.content`` group; includes: Markdown
-        pulled in by ``[!INCLUDE]`` or under an ``includes/`` folder; YAML
+        """Pages: Markdown selected by a ``build.content`` group (pulled in by
+        ``[!INCLUDE]`` or not: DocFX builds every file its content globs select);
+        includes: other Markdown pulled in by ``[!INCLUDE]`` or under an
+        ``includes/`` folder; YAML
         (``toc.yml``, landing pages), Markdown TOCs (a file named ``toc.md`` in
         any case: DocFX's ``TocFileType.Markdown``) and unselected Markdown:
         excluded; images and videos: assets."""
@@ -700,10 +746,11 @@ class DocfxSite:
             return FileClass(role=FileRole.EXCLUDED, markup="markdown", reason="DocFX Markdown TOC (toc.md)")
         if markup is None:
             return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
-        if "includes" in rel.split("/")[:-1] or rel in self.included_files():
-            return FileClass(role=FileRole.INCLUDE, markup=markup)
+        # a file the content globs select is built (published) by DocFX even when a page includes it
         if any(g.matches(rel) for g in self._settings.content):
             return FileClass(role=FileRole.PAGE, markup=markup)
+        if "includes" in rel.split("/")[:-1] or rel in self.included_files():
+            return FileClass(role=FileRole.INCLUDE, markup=markup)
         return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="not selected by docfx.json build.content")
 
     # ------------------------------------------------------------ resolution
@@ -789,6 +836,8 @@ class DocfxSite:
         """The block extensions (images, code snippets, alerts, videos, divs) of a part
         of the page outside fenced code (a Markdown example of them stays as written)."""
         body = self._images(body, page_rel=page_rel, warnings=warnings)
+        if "](" in body:
+            body = "\n".join(_outside_code(line, _media_links) if "![" in line else line for line in body.split("\n"))
         body = _CODE_REF.sub(lambda m: _indent_block(self._code_ref(m, page_rel, warnings), body, m.start()), body)
         body = _CODE_EXT.sub(lambda m: _indent_block(self._code_ext(_attrs(m.group("attrs")), page_rel, warnings),
                                                      body, m.start()), body)
