@@ -23,7 +23,7 @@ module.exports = {
 def _site(tmp_path: Path) -> DocusaurusSite:
     root = tmp_path / "site"
     for rel in ("public/img/a.png", "assets/img/b.png", "guides/intro.md", "guides/x.mdx", "guides/drafts/d.md",
-                "guides/_part.mdx", "community/join.md", "news/2024-01-01-hello.md", "src/pages/about.md",
+                "guides/_part.mdx", "community/join.md", "community/_part.mdx", "news/2024-01-01-hello.md", "src/pages/about.md",
                 "guides/img/local.png"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(b"x")
@@ -41,12 +41,15 @@ def test_settings_are_read_from_the_js_config(tmp_path: Path) -> None:
 
 
 def test_pages_partials_and_exclusions(tmp_path: Path) -> None:
+    """An instance's exclude option replaces the default list (Docusaurus issue #9641): guides/
+    excludes drafts/ only, so its _part.mdx is published as a page; community/ keeps the defaults."""
     site = _site(tmp_path)
     assert site.classify("guides/intro.md").markup == "markdown"  # format: detect -> .md is CommonMark
     assert site.classify("guides/x.mdx").markup == "mdx"
     for rel in ("community/join.md", "news/2024-01-01-hello.md", "src/pages/about.md"):
         assert site.classify(rel).role is FileRole.PAGE, rel
-    assert site.classify("guides/_part.mdx").role is FileRole.INCLUDE
+    assert site.classify("guides/_part.mdx").role is FileRole.PAGE
+    assert site.classify("community/_part.mdx").role is FileRole.INCLUDE
     assert site.classify("guides/drafts/d.md").role is FileRole.EXCLUDED
 
 
@@ -168,3 +171,110 @@ def test_i18n_translations_are_skipped_with_their_locale(tmp_path: Path) -> None
     assert site.classify("docs/intro.md").role is FileRole.PAGE
     cls = site.classify("i18n/en/docusaurus-plugin-content-docs/current/intro.md")
     assert cls.role is FileRole.EXCLUDED and cls.reason == "translation (i18n/en); default locale fr"
+
+
+def _versioned(tmp_path: Path, options: str, versions: str | None = '["2.0", "1.0"]') -> DocusaurusSite:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "docusaurus.config.js").write_text(
+        f"module.exports = {{ presets: [['classic', {{ docs: {{ {options} }} }}]] }};\n")
+    if versions is not None:
+        (tmp_path / "versions.json").write_text(versions)
+    for rel in ("docs/intro.md", "versioned_docs/version-2.0/intro.md", "versioned_docs/version-1.0/intro.md",
+                "versioned_docs/version-0.9/intro.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# Intro\n")
+    return DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+
+
+def test_the_default_docs_version_is_read_and_the_others_skipped_by_name(tmp_path: Path) -> None:
+    """Docusaurus "Versioning": with versions.json the version shown by default is lastVersion,
+    else the latest release (its first entry), not docs/ (the unreleased Next); the other
+    versions are reported with their names."""
+    site = _versioned(tmp_path, "path: 'docs'")
+    assert site.config.content_dirs[0] == "versioned_docs/version-2.0"
+    assert site.classify("versioned_docs/version-2.0/intro.md").role is FileRole.PAGE
+    skipped = {rel: site.classify(rel) for rel in ("docs/intro.md", "versioned_docs/version-1.0/intro.md",
+                                                   "versioned_docs/version-0.9/intro.md")}
+    assert all(c.role is FileRole.EXCLUDED for c in skipped.values())
+    assert skipped["docs/intro.md"].reason == \
+        "docs version current (Next); murar reads the default version 2.0"
+    assert skipped["versioned_docs/version-1.0/intro.md"].reason == \
+        "docs version 1.0; murar reads the default version 2.0"
+    assert "0.9" in skipped["versioned_docs/version-0.9/intro.md"].reason
+
+
+def test_last_version_only_include_versions_and_disabled_versioning(tmp_path: Path) -> None:
+    assert _versioned(tmp_path, "lastVersion: 'current'").config.content_dirs[0] == "docs"
+    assert _versioned(tmp_path, "lastVersion: '1.0'").config.content_dirs[0] == "versioned_docs/version-1.0"
+    site = _versioned(tmp_path, "onlyIncludeVersions: ['current', '1.0']")
+    assert site.config.content_dirs[0] == "versioned_docs/version-1.0"
+    assert site.classify("versioned_docs/version-2.0/intro.md").reason == \
+        "docs version 2.0, not published: not in onlyIncludeVersions; murar reads the default version 1.0"
+    assert _versioned(tmp_path, "disableVersioning: true").config.content_dirs[0] == "docs"
+    site = _versioned(tmp_path, "includeCurrentVersion: false")
+    assert site.classify("docs/intro.md").reason == ("docs version current (Next), not published: "
+                                                     "includeCurrentVersion: false; murar reads the default version 2.0")
+    # no versions file, or its folder missing from the checkout: docs/ itself
+    assert _versioned(tmp_path / "plain", "path: 'docs'", versions=None).config.content_dirs[0] == "docs"
+    assert _versioned(tmp_path / "gone", "path: 'docs'", versions='["3.0"]').config.content_dirs[0] == "docs"
+    assert _versioned(tmp_path / "bad", "path: 'docs'", versions="not json").config.content_dirs[0] == "docs"
+
+
+def test_docs_instances_version_their_own_folders(tmp_path: Path) -> None:
+    (tmp_path / "docusaurus.config.js").write_text("""
+module.exports = {
+  presets: [['classic', { docs: { lastVersion: 'current' } }]],
+  plugins: [['content-docs', { id: 'sdk', path: 'sdk', routeBasePath: 'sdk' }]],
+};
+""")
+    (tmp_path / "versions.json").write_text('["1.0"]')
+    (tmp_path / "sdk_versions.json").write_text('["5.x", "4.x"]')
+    for rel in ("docs/a.md", "versioned_docs/version-1.0/a.md", "sdk/b.md", "sdk_versioned_docs/version-5.x/b.md",
+                "sdk_versioned_docs/version-4.x/b.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.config.content_dirs == ("docs", "blog", "src/pages", "sdk_versioned_docs/version-5.x")
+    roles = {rel: site.classify(rel).role for rel in ("docs/a.md", "versioned_docs/version-1.0/a.md", "sdk/b.md",
+                                                      "sdk_versioned_docs/version-5.x/b.md",
+                                                      "sdk_versioned_docs/version-4.x/b.md")}
+    assert [r for r, role in roles.items() if role is FileRole.PAGE] == ["docs/a.md",
+                                                                          "sdk_versioned_docs/version-5.x/b.md"]
+    assert site.classify("sdk/b.md").reason == "docs version current (Next); murar reads the default version 5.x"
+
+
+def test_include_exclude_per_instance_and_disabled_preset_plugins(tmp_path: Path) -> None:
+    """plugin-content-docs/blog/pages options: include (default **/*.{md,mdx}) and exclude (an
+    own list replaces the default one) belong to each instance; docs: false / blog: false in the
+    preset options turn that plugin off."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+const config = {
+  themeConfig: { docs: { sidebar: { hideable: true } } },
+  presets: [['classic', { docs: false, blog: { include: ['**/*.md'] }, theme: {} }]],
+  plugins: [
+    ['@docusaurus/plugin-content-docs', { id: 'guide', path: 'guide', exclude: ['**/internal/**', '**/_*/**'] }],
+    ['@docusaurus/plugin-content-docs', { id: 'api', path: 'api', include: ['reference/**/*.mdx'] }],
+  ],
+};
+export default config;
+""")
+    for rel in ("docs/a.md", "blog/p.md", "blog/q.mdx", "guide/g.md", "guide/internal/i.md", "guide/_own.mdx",
+                "guide/_parts/x.md", "api/reference/r.mdx", "api/other.mdx"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.config.content_dirs == ("blog", "src/pages", "guide", "api")
+    role = {rel: site.classify(rel).role for rel in ("docs/a.md", "blog/p.md", "blog/q.mdx", "guide/g.md",
+                                                     "guide/internal/i.md", "guide/_own.mdx", "guide/_parts/x.md",
+                                                     "api/reference/r.mdx", "api/other.mdx")}
+    assert [r for r, c in role.items() if c is FileRole.PAGE] == [
+        "blog/p.md", "guide/g.md", "guide/_own.mdx", "api/reference/r.mdx"]
+    assert role["guide/_parts/x.md"] is FileRole.INCLUDE
+    assert site.classify("blog/q.mdx").reason == "not matched by the blog plugin's include option"
+    assert site.classify("guide/internal/i.md").reason == "excluded by the docs plugin's exclude option"
+    assert site.classify("docs/a.md").role is FileRole.EXCLUDED
+    (tmp_path / "docusaurus.config.js").write_text(
+        "module.exports = { presets: [['@docusaurus/preset-classic', { blog: false, pages: false }]] };\n")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs",)
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = { presets: ['classic'] };\n")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs", "blog", "src/pages")

@@ -174,6 +174,85 @@ def top_level_value(block: str, key: str) -> str | None:
     return None
 
 
+def top_level_strings(block: str, key: str, consts: dict[str, str] | None = None) -> list[str] | None:
+    """The string elements of ``key``'s array literal at the top level of
+    ``block`` (see :func:`top_level_value`; template placeholders resolved,
+    other elements skipped), else ``None`` (no such key, or not an array literal)."""
+    value = top_level_value(block, key)
+    if value is None or not value.startswith("[") or not value.endswith("]"):
+        return None
+    consts = consts if consts is not None else constants(block)
+    out: list[str] = []
+    for entry in _top_level_entries(value[1:-1]):
+        m = re.fullmatch(_STRING, entry.strip())
+        literal = _literal(m.groups(), consts) if m else None
+        if literal is not None:
+            out.append(literal)
+    return out
+
+
+def array_entries(code: str, key: str) -> list[str] | None:
+    """The top-level entries (source text, stripped) of the first ``key: [ ... ]``
+    array literal in ``code``, else ``None`` (no such key, or its value is not an
+    array literal, e.g. a variable)."""
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*(\S)", code)
+    if not m or m.group(1) != "[":
+        return None
+    body = _bracketed(code, m.start(1))
+    if body is None:
+        return None
+    return [e.strip() for e in _top_level_entries(body) if e.strip()]
+
+
+def preset_entries(code: str) -> list[tuple[str, str | None]] | None:
+    """``(name, options)`` of every entry of the ``presets`` array of a Docusaurus
+    config: ``'classic'`` gives ``('classic', None)``; ``['classic', {...}]`` (the
+    name possibly in ``require.resolve(...)``, the object possibly in parentheses)
+    gives the object's body. ``None`` when ``presets`` is missing or not an array
+    literal; an entry whose options are not an object literal gets ``None``."""
+    entries = array_entries(code, "presets")
+    if entries is None:
+        return None
+    out: list[tuple[str, str | None]] = []
+    for entry in entries:
+        parts = [entry]
+        if entry.startswith("["):
+            body = _bracketed(entry, 0)
+            parts = [e.strip() for e in _top_level_entries(body or "")]
+        m = re.search(_STRING, parts[0]) if parts else None
+        name = next((g for g in m.groups() if g is not None), "") if m else ""
+        options = None
+        if len(parts) > 1:
+            opt = parts[1].lstrip("(").strip()
+            if opt.startswith("{"):
+                options = object_at(opt, 0)
+        out.append((name, options))
+    return out
+
+
+def _bracketed(code: str, start: int) -> str | None:
+    """The inside of the bracketed literal opened at ``code[start]`` (``[``, ``{``
+    or ``(``; nested brackets and strings skipped), else ``None``."""
+    depth, quote, i, n = 0, "", start, len(code)
+    while i < n:
+        c = code[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth -= 1
+            if depth == 0:
+                return code[start + 1 : i]
+        i += 1
+    return None
+
+
 def top_level_string(block: str, key: str, consts: dict[str, str] | None = None) -> str | None:
     """The string literal value of ``key`` at the top level of ``block`` (see
     :func:`top_level_value`; template placeholders resolved), else ``None``."""
