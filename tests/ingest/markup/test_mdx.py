@@ -284,3 +284,26 @@ def test_footnotes_read_as_the_generators_render_them(tmp_path: Path) -> None:
     for text in (mdx_text, "\n".join(s.text for s in md_doc.sections)):
         assert "Uploads stop at 2 GB per file." in text and "Measured after compression." in text
         assert "[^size]" not in text and "Next." in text
+
+
+def test_helper_links_become_the_paths_they_name(tmp_path: Path) -> None:
+    """require('./x.mp4').default is the file x.mp4 next to the file that writes it (webpack), and
+    useBaseUrl('video/y.mp4') the site path /video/y.mp4: a video's url is that path, not the JSX
+    expression, and a require() in a partial stays relative to the partial."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "guide" / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    (root / "docs" / "parts").mkdir()
+    (root / "docs" / "parts" / "own.png").write_bytes(PNG)
+    (root / "docs" / "parts" / "_shot.mdx").write_text("<img src={require('./own.png').default} alt=\"Own\" />\n")
+    (root / "docs" / "guide" / "media.mdx").write_text(
+        "import Shot from '../parts/_shot.mdx';\n\n# Media\n\nText.\n\n"
+        "<video controls src={require('./clip.mp4').default}></video>\n\n"
+        "<video controls>\n  <source src={useBaseUrl('video/demo.mp4')} type=\"video/mp4\" />\n</video>\n\n"
+        "<Shot />\n")
+    doc = convert_mdx(root / "docs" / "guide" / "media.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [(v.url, v.path) for v in videos] == [("./clip.mp4", "docs/guide/clip.mp4"),
+                                                 ("/video/demo.mp4", "static/video/demo.mp4")]
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.alt, i.path, i.exists) for i in images] == [("Own", "docs/parts/own.png", True)]

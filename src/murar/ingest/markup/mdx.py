@@ -22,8 +22,10 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
 - ``:::note Title`` ... ``:::`` admonitions become a bold "Note: Title" line
   followed by their content;
 - JSX attribute expressions on HTML elements are evaluated when they are
-  literals, imported names, ``require('...').default`` or base-URL helpers
-  (``useBaseUrl('...')``, left for :meth:`Site.resolve_asset` to resolve);
+  literals, imported names, ``require('./x.png').default`` (the file
+  ``./x.png``, relative to the file that writes it, so a partial's stays its
+  own) or base-URL helpers (``useBaseUrl('img/x.png')``: the site path
+  ``/img/x.png``); :meth:`Site.resolve_asset` resolves the path;
   other expressions stay visible to the resolver, which records them as
   unsupported syntax; ``style={{...}}`` and event handlers are dropped;
 - ``<head>`` metadata blocks and ``{/* comments */}`` are removed.
@@ -48,6 +50,7 @@ from murar.ingest.markdown import (
 from murar.ingest.markup.builder import page_rel, read_include, read_source
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.sites._links import helper_path
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -476,7 +479,7 @@ class MdxTransformer:
                 if expr in scope.images:
                     src = scope.images[expr]
                 elif re.match(r"^(require|useBaseUrl|withBaseUrl)\s*\(", expr):
-                    src = "{" + expr + "}"
+                    src = helper_path(expr) or "{" + expr + "}"
                 else:
                     lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
                     if lit and lit.group(2).lower().endswith(_IMAGE_EXTS):
@@ -503,6 +506,8 @@ class MdxTransformer:
                 out.append(f' {name}="{_escape(lit.group(2))}"')
             elif low in _LINK_ATTRS and expr in scope.images:
                 out.append(f' {name}="{_escape(scope.images[expr])}"')
+            elif low in _LINK_ATTRS and (path := helper_path(expr)) is not None:
+                out.append(f' {name}="{_escape(path)}"')
             elif low in _LINK_ATTRS or low == "alt" or low == "title":
                 # left for the Site (useBaseUrl(...), require(...).default) or reported unsupported
                 out.append(f' {name}="{_escape("{" + expr + "}")}"')
