@@ -307,3 +307,25 @@ def test_helper_links_become_the_paths_they_name(tmp_path: Path) -> None:
                                                  ("/video/demo.mp4", "static/video/demo.mp4")]
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [(i.alt, i.path, i.exists) for i in images] == [("Own", "docs/parts/own.png", True)]
+
+
+def test_javascript_expressions_opening_a_line_are_code_not_text(tmp_path: Path) -> None:
+    """An MDX {expression} is JavaScript: a render function given to <BrowserOnly> draws a chart and
+    none of its source is page text; a string literal is text; a brace that never closes before the
+    next heading stays text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "chart.mdx").write_text(
+        "import BrowserOnly from '@docusaurus/BrowserOnly';\n\n# Chart\n\n## Tree\n\n<BrowserOnly>\n{() => {\n"
+        "  const [open, setOpen] = React.useState(false);\n\n  const tree = {\n    name: 'Root node',\n"
+        "    children: [{ name: 'Leaf' }],\n  };\n  // it's drawn below\n  return (\n    <div>\n"
+        "      <Chart data={tree}/>\n      <button onClick={() => setOpen(!open)}>Toggle</button>\n    </div>\n"
+        "  );\n}}\n</BrowserOnly>\n\nAfter the chart.\n\n{'A literal line'}\n\n{count} items follow.\n\n"
+        "{unclosed brace\n\n## Next\n\nNext text.\n")
+    doc = convert_mdx(root / "docs" / "chart.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    for leaked in ("useState", "Root node", "const tree", "return (", "Toggle", "</div>"):
+        assert leaked not in text, leaked
+    assert "After the chart." in text and "A literal line" in text and "items follow." in text
+    assert "{count}" not in text
+    assert "{unclosed brace" in text and "Next text." in text

@@ -28,6 +28,9 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   ``/img/x.png``); :meth:`Site.resolve_asset` resolves the path;
   other expressions stay visible to the resolver, which records them as
   unsupported syntax; ``style={{...}}`` and event handlers are dropped;
+- a ``{JavaScript expression}`` opening a line (an MDX flow expression, e.g.
+  the render function of ``<BrowserOnly>``) is code, not text, and goes,
+  unless it is a string literal (its text stays);
 - ``<head>`` metadata blocks and ``{/* comments */}`` are removed.
 
 Fenced code blocks are copied untouched. Paths are never guessed here: links
@@ -58,8 +61,10 @@ MAX_PARTIAL_DEPTH = 5
 MAX_TAG_CHARS = 2000
 MAX_FAILED_TAGS = 20  # per line: after that the rest of the line is text
 MAX_RAW_CHARS = 200_000  # a file imported as code text is read up to this many characters
-MAX_LINE_CHARS = 20_000  # longer lines are left as text: JSX scanning stays linear on hostile input
+MAX_LINE_CHARS = 20_000
+MAX_EXPRESSION_LINES = 400  # a {JavaScript expression} that does not close within this many lines is text  # longer lines are left as text: JSX scanning stays linear on hostile input
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+_NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
 _RAW_IMPORT = re.compile(r"^!{0,2}raw-loader!(.+)$")
 _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
@@ -363,6 +368,20 @@ class MdxTransformer:
                 i += 1
                 joined += 1
                 line = line + "\n" + lines[i]
+            # a {JavaScript expression} opening a line is code (MDX flow expression): only a string
+            # literal is page text; a render function (<BrowserOnly>{() => ...}</BrowserOnly>) is not
+            stripped = line.lstrip()
+            if stripped.startswith("{") and not stripped.startswith("{/*"):
+                end = _expression_end(lines, i)
+                if end is not None:
+                    last, col = end
+                    expr = "\n".join([line, *lines[i + 1 : last + 1]])
+                    expr = expr[: len(expr) - len(lines[last]) + col] if last > i else line[:col]
+                    lit = re.fullmatch(r"""\s*\{\s*(['"`])([^'"`]*)\1\s*\}""", expr, re.DOTALL)
+                    # what follows the closing brace on its line is read on as usual
+                    lines = [*lines[:last], (lit.group(2) if lit else "") + lines[last][col:], *lines[last + 1 :]]
+                    i = last
+                    continue
             # join a tag that spans several lines (bounded: a broken tag must not swallow the page)
             joined = 0
             while _open_tag_unfinished(line) and i + 1 < len(lines) and joined < 40:
@@ -537,6 +556,41 @@ def _continues(prev: str) -> bool:
     s = prev.rstrip()
     return bool(s) and not s.endswith(";") and (s.endswith((",", "(", "{", "[", "=", "=>", "+", "from")) or
                                                   bool(re.match(r"^(import|export)\s*\{?\s*$", s)))
+
+
+def _expression_end(lines: list[str], i: int) -> tuple[int, int] | None:
+    """Where the ``{`` expression opening ``lines[i]`` ends: ``(line index, column
+    after its closing brace)``; ``None`` when it does not close within
+    :data:`MAX_EXPRESSION_LINES` lines, or a Markdown heading, admonition or
+    code fence comes first (the brace was text). Strings and comments are
+    skipped; an apostrophe inside a word (``don't`` in JSX text) opens no
+    string, and a quote left open at the end of a line is closed there."""
+    depth = 0
+    for k in range(i, min(len(lines), i + MAX_EXPRESSION_LINES)):
+        line = lines[k]
+        if len(line) > MAX_LINE_CHARS or (k > i and _NOT_IN_EXPRESSION.match(line)):
+            return None
+        quote = ""
+        j = line.index("{") if k == i else 0
+        while j < len(line):
+            c = line[j]
+            if quote:
+                if c == "\\":
+                    j += 1
+                elif c == quote:
+                    quote = ""
+            elif c in "'\"`" and not (c == "'" and j and line[j - 1].isalnum()):
+                quote = c
+            elif line.startswith("//", j):
+                break
+            elif c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    return k, j + 1
+            j += 1
+    return None
 
 
 def _open_tag_unfinished(line: str) -> bool:
