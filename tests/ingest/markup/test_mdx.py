@@ -329,3 +329,23 @@ def test_javascript_expressions_opening_a_line_are_code_not_text(tmp_path: Path)
     assert "After the chart." in text and "A literal line" in text and "items follow." in text
     assert "{count}" not in text
     assert "{unclosed brace" in text and "Next text." in text
+
+
+def test_video_player_components_are_videos(tmp_path: Path) -> None:
+    """<ReactPlayer url={require('./clip.mp4').default} /> plays the file next to the page; a player
+    pointing at a video host is a remote video; an audio player or a non-player component is not."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    (root / "docs" / "players.mdx").write_text(
+        "import ReactPlayer from 'react-player';\nimport demo from '@site/static/video/demo.mp4';\n\n# Players\n\n"
+        "Watch the clip.\n\n<div style={{ position: 'relative' }}>\n  <ReactPlayer\n"
+        "    url={require('./clip.mp4').default}\n    controls\n    width=\"100%\"\n  />\n</div>\n\n"
+        "<VideoPlayer src={demo} title=\"Demo run\" />\n\n<YouTube url=\"https://www.youtube.com/watch?v=abc123\" />\n\n"
+        "<AudioPlayer src=\"/audio/a.mp3\" />\n\n<Card url=\"https://example.org/x.mp4\" />\n")
+    doc = convert_mdx(root / "docs" / "players.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [(v.path, v.url) for v in videos] == [
+        ("docs/clip.mp4", "./clip.mp4"), ("static/video/demo.mp4", "@site/static/video/demo.mp4"),
+        (None, "https://www.youtube.com/watch?v=abc123")]
+    assert videos[1].title == "Demo run"

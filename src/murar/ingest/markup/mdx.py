@@ -16,6 +16,9 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   sources={{light: ..., dark: ...}} />``: the light one) becomes an ``<img>``,
   and so does an imported SVG used as a component (``import Logo from
   './logo.svg'`` then ``<Logo />``: Docusaurus draws it inline, "Inline SVGs");
+  a video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
+  ``<Video src=... />``, ``<YouTube url=... />``) whose ``url``/``src`` names
+  a video file or a video host's page becomes a ``<video>``;
 - ``<CodeBlock language="js">{Source}</CodeBlock>`` whose ``Source`` is imported
   as text (``import Source from '!!raw-loader!./x.js'`` or ``'./x.js?raw'``)
   becomes a fenced code block holding that file (Docusaurus "Code blocks");
@@ -81,6 +84,10 @@ _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp"
 _LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
 _TEXT_ATTRS = ("title", "label", "header", "heading", "name")
 _IMAGE_COMPONENT = re.compile(r"Image|Img|Figure|Screenshot|Picture|Zoom|Photo", re.IGNORECASE)
+_VIDEO_COMPONENT = re.compile(r"Video|Player|YouTube|Vimeo|Loom|Wistia", re.IGNORECASE)
+_VIDEO_ATTRS = {"url", "src", "video", "videosrc", "videourl"}
+_VIDEO_LINK = re.compile(r"youtube\.com/|youtube-nocookie\.com/|youtu\.be/|vimeo\.com/|loom\.com/|wistia"
+                         r"|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
 _IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture"}
 _MD_IMAGE = re.compile(r"(!\[[^\]]*\]\()(\s*<?)([^)\s>]+)")
 _HTML_SRC = re.compile(r"""(\b(?:src|href|poster)\s*=\s*)(["'])([^"']+)\2""")
@@ -460,6 +467,9 @@ class MdxTransformer:
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
+        video = self._component_video(tag, scope)
+        if video:
+            return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
         image = self._component_image(tag, scope)
         out = ""
@@ -506,6 +516,25 @@ class MdxTransformer:
         if not src:
             return ""
         return f'\n\n<img src="{_escape(src)}" alt="{_escape(alt)}" />\n\n'
+
+    def _component_video(self, tag: _Tag, scope: _Scope) -> str:
+        """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
+        ``<Video src="/video/x.webm" />``, ``<YouTube url="https://youtu.be/..." />``) as a
+        ``<video>`` tag: its ``url``/``src`` names a video file or a video host's page."""
+        if not _VIDEO_COMPONENT.search(tag.name):
+            return ""
+        for name, value, kind in tag.attrs:
+            if name.lower() not in _VIDEO_ATTRS or value is None:
+                continue
+            src = value.strip() if kind == "str" else ""
+            if kind == "expr":
+                expr = value.strip()
+                lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
+                src = scope.images.get(expr) or helper_path(expr) or (lit.group(2) if lit else "")
+            if src and _VIDEO_LINK.search(src):
+                title = _attr_text({n: (v, k) for n, v, k in tag.attrs}.get("title"))
+                return f'\n\n<video src="{_escape(src)}" title="{_escape(title)}"></video>\n\n'
+        return ""
 
     def _html_tag(self, tag: _Tag, scope: _Scope) -> str:
         out = [f"<{tag.name}"]
