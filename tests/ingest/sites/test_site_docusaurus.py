@@ -278,3 +278,13 @@ export default config;
     assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs",)
     (tmp_path / "docusaurus.config.js").write_text("module.exports = { presets: ['classic'] };\n")
     assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs", "blog", "src/pages")
+
+
+def test_pathname_protocol_links_are_site_paths(tmp_path: Path) -> None:
+    """Docusaurus 'Assets': ![banner](pathname:///img/b.png) is <img src="/img/b.png"> without asset
+    processing, i.e. the static file img/b.png."""
+    site = _site(tmp_path)
+    page = "guides/intro.md"
+    assert site.resolve_asset("pathname:///img/b.png", page_rel=page).rel_path == "assets/img/b.png"
+    assert site.resolve_asset("pathname:///product/img/a.png", page_rel=page).rel_path == "public/img/a.png"
+    assert site.resolve_asset("pathname://img/b.png", page_rel=page).problem

@@ -21,7 +21,8 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   holds translations, reported with their locale and ``i18n.defaultLocale``;
 - ``staticDirectories`` (default ``static``) are copied to the site root: a
   root-relative link ``/img/x.png`` (or ``/<baseUrl>/img/x.png``) and
-  ``useBaseUrl('img/x.png')`` mean ``static/img/x.png``;
+  ``useBaseUrl('img/x.png')`` mean ``static/img/x.png``, and so does
+  ``pathname:///img/x.png`` (a URL Docusaurus leaves unprocessed);
 - ``@site/...`` is the site folder; ``require('...').default`` and
   ``import x from '...'`` resolve relative to the page (MDX processing, see
   :mod:`murar.ingest.markup.mdx`).
@@ -368,7 +369,8 @@ class DocusaurusSite:
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an image/asset ``link`` of the page ``page_rel`` (see the module doc).
 
-        The path is percent-decoded first, as Docusaurus' MDX loader does
+        ``pathname:///img/x.png`` (Docusaurus' escape from asset processing)
+        is the site path ``/img/x.png``. The path is percent-decoded first, as Docusaurus' MDX loader does
         (``decodeURIComponent`` on the URL path: ``my%20shot.png`` and
         ``<my shot.png>`` are the file ``my shot.png``); a file whose name
         really holds ``%xx`` is still found under its raw name.
@@ -376,6 +378,11 @@ class DocusaurusSite:
         target = strip_wrappers(link)
         if not target:
             return ResolvedLink(problem=f"unsupported syntax {link!r}")
+        if target.lower().startswith("pathname://"):
+            # Docusaurus "Assets": pathname:///img/x.png is the URL /img/x.png, not processed by webpack
+            target = target[len("pathname://"):]
+            if not target.startswith("/"):
+                return ResolvedLink(problem=f"unsupported syntax {link!r}")
         if is_remote(target):
             if target.lower().startswith("data:"):
                 return ResolvedLink(problem="inline data URI image ignored")
