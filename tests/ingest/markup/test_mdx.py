@@ -349,3 +349,24 @@ def test_video_player_components_are_videos(tmp_path: Path) -> None:
         ("docs/clip.mp4", "./clip.mp4"), ("static/video/demo.mp4", "@site/static/video/demo.mp4"),
         (None, "https://www.youtube.com/watch?v=abc123")]
     assert videos[1].title == "Demo run"
+
+
+def test_mdx_code_block_fences_are_read_as_mdx(tmp_path: Path) -> None:
+    """Docusaurus unwraps ```mdx-code-block fences before compiling: imports in one bind names used
+    later, <Tabs> opened in one fence and closed in another make tabs, and an SVG imported there is
+    drawn; an mdx-code-block shown inside a ````md example stays an example."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "flow.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"/>')
+    (root / "docs" / "wrapped.md").write_text(
+        "# Wrapped\n\n```mdx-code-block\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n"
+        "import Flow from './flow.svg';\n```\n\nIntro.\n\n```mdx-code-block\n<Tabs>\n<TabItem value=\"cs\" label=\"C#\">\n"
+        "```\n\n```csharp\nvar x = 1;\n```\n\n```mdx-code-block\n</TabItem>\n<TabItem value=\"cpp\" label=\"C++\">\n```\n\n"
+        "Use the C++ client.\n\n```mdx-code-block\n</TabItem>\n</Tabs>\n```\n\n````mdx-code-block\n<Flow />\n````\n\n"
+        "````md\n```mdx-code-block\n<Shown />\n```\n````\n")
+    doc = convert_mdx(root / "docs" / "wrapped.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "import Tabs" not in text and "<TabItem" not in text and "</Tabs>" not in text
+    assert "C#" in text and "var x = 1;" in text and "C++" in text and "Use the C++ client." in text
+    assert "<Shown />" in text  # inside a fenced example: code
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["docs/flow.svg"]

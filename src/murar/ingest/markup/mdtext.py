@@ -30,6 +30,11 @@ class FenceTracker:
         self._opening = opening
         self._fence: str | None = None
 
+    @property
+    def inside(self) -> bool:
+        """True between an opening fence and its closing one."""
+        return self._fence is not None
+
     def in_code(self, line: str) -> bool:
         """True when ``line`` opens, is inside or closes a fenced code block (the
         rewriters copy such lines as they are)."""

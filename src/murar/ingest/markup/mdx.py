@@ -34,6 +34,9 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
 - a ``{JavaScript expression}`` opening a line (an MDX flow expression, e.g.
   the render function of ``<BrowserOnly>``) is code, not text, and goes,
   unless it is a string literal (its text stays);
+- a ```` ```mdx-code-block ```` fence is not code: its content is read as
+  MDX (Docusaurus unwraps it before compiling, for Markdown that other tools
+  must show as code);
 - ``<head>`` metadata blocks and ``{/* comments */}`` are removed.
 
 Fenced code blocks are copied untouched. Paths are never guessed here: links
@@ -67,6 +70,7 @@ MAX_RAW_CHARS = 200_000  # a file imported as code text is read up to this many 
 MAX_LINE_CHARS = 20_000
 MAX_EXPRESSION_LINES = 400  # a {JavaScript expression} that does not close within this many lines is text  # longer lines are left as text: JSX scanning stays linear on hostile input
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+_MDX_CODE_BLOCK = re.compile(r"^ *(`{3,4}) *mdx-code-block\s*$")
 _NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
 _RAW_IMPORT = re.compile(r"^!{0,2}raw-loader!(.+)$")
@@ -260,7 +264,7 @@ class MdxTransformer:
             front, text = m.group(0), text[m.end():]
         text = _HEAD.sub("", text)
         scope = _Scope()
-        lines = self._strip_esm(text.splitlines(), scope, page_rel)
+        lines = self._strip_esm(unwrap_mdx_code_blocks(text.splitlines()), scope, page_rel)
         if scope.raw:
             lines = self._raw_code_blocks(lines, scope, page_rel)
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
@@ -578,6 +582,31 @@ class MdxTransformer:
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
         body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
         return "\n\n" + body.strip("\n") + "\n\n"
+
+
+def unwrap_mdx_code_blocks(lines: list[str]) -> list[str]:
+    """``lines`` with every ```` ```mdx-code-block ```` fence (3 or 4 backticks)
+    replaced by its content: Docusaurus reads that content as MDX, not as code
+    (``unwrapMdxCodeBlocks``, "MDX code blocks"), so imports, components and
+    ``<Tabs>`` tags opened in one such block and closed in another work. A block
+    ends at the first bare fence of its length; one that never ends, or that sits
+    inside another fenced block (an example), stays code."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    i = 0
+    while i < len(lines):
+        m = None if fences.inside else _MDX_CODE_BLOCK.match(lines[i])
+        if m:
+            close = re.compile(rf"^ *{m.group(1)}\s*$")
+            end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), None)
+            if end is not None:
+                out.extend(["", *lines[i + 1 : end], ""])
+                i = end + 1
+                continue
+        fences.in_code(lines[i])
+        out.append(lines[i])
+        i += 1
+    return out
 
 
 def _continues(prev: str) -> bool:
