@@ -370,3 +370,17 @@ def test_mdx_code_block_fences_are_read_as_mdx(tmp_path: Path) -> None:
     assert "C#" in text and "var x = 1;" in text and "C++" in text and "Use the C++ client." in text
     assert "<Shown />" in text  # inside a fenced example: code
     assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["docs/flow.svg"]
+
+
+def test_indented_lines_are_not_code_in_mdx(tmp_path: Path) -> None:
+    """MDX has no indented code blocks ('Differences from Markdown'): HTML indented inside a
+    component is markup, not a code sample."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "cards.md").write_text(
+        "# Cards\n\n<DocsCard header=\"Android\" href=\"/android\">\n        <p>Learn the fundamentals of Android apps.</p>\n"
+        "</DocsCard>\n\n```js\n    const kept = 'indented code in a fence';\n```\n")
+    doc = convert_mdx(root / "docs" / "cards.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Learn the fundamentals of Android apps." in text and "<p>" not in text
+    assert "const kept = 'indented code in a fence';" in text

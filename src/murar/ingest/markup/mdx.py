@@ -714,7 +714,8 @@ def convert_mdx(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
     root = site.config.root
     rel = page_rel(path, root)
     warnings: list[str] = []
-    opts = MarkdownOptions(plugins=GENERATOR_PLUGINS)  # remark-gfm footnotes, as Docusaurus renders them
+    # remark-gfm footnotes, as Docusaurus renders them; MDX has no indented code blocks
+    opts = MarkdownOptions(plugins=(*GENERATOR_PLUGINS, "no-indented-code"))
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     markdown, mdx_warnings = mdx_to_markdown(text, page_rel=rel, site=site)
     return convert_markdown_text(markdown, path=path, root=root, site=site, options=opts,
