@@ -288,3 +288,33 @@ def test_pathname_protocol_links_are_site_paths(tmp_path: Path) -> None:
     assert site.resolve_asset("pathname:///img/b.png", page_rel=page).rel_path == "assets/img/b.png"
     assert site.resolve_asset("pathname:///product/img/a.png", page_rel=page).rel_path == "public/img/a.png"
     assert site.resolve_asset("pathname://img/b.png", page_rel=page).problem
+
+
+def test_site_plugins_wrapping_the_content_plugins_are_content(tmp_path: Path) -> None:
+    """A site's own plugin extending plugin-content-docs/blog ('Extending a plugin') is known by the
+    options only those plugins take (sidebarPath, blogTitle, ...) next to its path; a plugin with
+    just a path is something else."""
+    (tmp_path / "docusaurus.config.ts").write_text("""
+import path from 'path';
+const config = {
+  presets: [['classic', { docs: false, blog: false } satisfies Preset.Options]],
+  plugins: [
+    'docusaurus-plugin-sass',
+    [path.resolve(__dirname, './plugins/docs-enhanced'), {
+      id: 'guide', path: 'guide', sidebarPath: require.resolve('./sidebars.js'), exclude: ['**/shared/**'],
+    }],
+    [require.resolve('./plugins/changelog'), { path: 'changes', blogTitle: 'Changes', postsPerPage: 20 }],
+    ['docusaurus-plugin-image-zoom', { path: 'img' }],
+  ],
+};
+export default config;
+""")
+    for rel in ("guide/a.md", "guide/shared/part.md", "changes/2024-01-01-v1.md", "img/x.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.ts")
+    assert site.config.content_dirs == ("src/pages", "guide", "changes")
+    assert site.classify("guide/a.md").role is FileRole.PAGE
+    assert site.classify("guide/shared/part.md").role is FileRole.EXCLUDED
+    assert site.classify("changes/2024-01-01-v1.md").role is FileRole.PAGE
+    assert site.classify("img/x.md").role is FileRole.EXCLUDED

@@ -124,21 +124,6 @@ def top_level_keys(block: str) -> list[str]:
     return keys
 
 
-def plugin_options(code: str, *plugins: str) -> list[str]:
-    """Option objects of every ``['<plugin>', { ... }]`` entry in ``code`` whose
-    name is one of ``plugins`` (Docusaurus plugin instances, e.g. several
-    ``plugin-content-docs``), in order. The name may be wrapped in
-    ``require.resolve(...)`` and the object in parentheses (``/** @type */ ({...})``
-    once comments are stripped)."""
-    names = "|".join(re.escape(p) for p in plugins)
-    out: list[str] = []
-    for m in re.finditer(rf"""(?:require\.resolve\(\s*)?['"](?:{names})['"]\s*\)?\s*,\s*\(?\s*\{{""", code):
-        block = object_at(code, m.end() - 1)
-        if block is not None:
-            out.append(block)
-    return out
-
-
 def _top_level_entries(block: str) -> list[str]:
     """The ``key: value`` entries of the object literal body ``block`` at its own
     level (split at commas outside strings, brackets and braces)."""
@@ -202,6 +187,33 @@ def array_entries(code: str, key: str) -> list[str] | None:
     if body is None:
         return None
     return [e.strip() for e in _top_level_entries(body) if e.strip()]
+
+
+def plugin_entries(code: str) -> list[tuple[str, str | None]]:
+    """``(name, options)`` of every entry of every ``plugins: [...]`` array in
+    ``code``: a name written as a string literal or ``require.resolve('...')`` is
+    that string, any other (``path.resolve(__dirname, './plugins/x')``) its
+    source text; ``options`` is the body of the entry's object literal (possibly
+    in parentheses or followed by ``satisfies T``), ``None`` without one."""
+    out: list[tuple[str, str | None]] = []
+    for m in re.finditer(r"\bplugins\s*:\s*\[", code):
+        body = _bracketed(code, m.end() - 1)
+        for entry in _top_level_entries(body or ""):
+            entry = entry.strip()
+            parts = [entry]
+            if entry.startswith("["):
+                parts = [e.strip() for e in _top_level_entries(_bracketed(entry, 0) or "")]
+            head = parts[0] if parts else ""
+            lit = re.fullmatch(rf"(?:require\.resolve\(\s*)?{_STRING}\s*\)?", head)
+            name = next((g for g in lit.groups() if g is not None), "") if lit else head
+            options = None
+            if len(parts) > 1:
+                opt = parts[1].lstrip("(").strip()
+                if opt.startswith("{"):
+                    options = object_at(opt, 0)
+            if name:
+                out.append((name, options))
+    return out
 
 
 def preset_entries(code: str) -> list[tuple[str, str | None]] | None:

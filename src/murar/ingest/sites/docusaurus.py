@@ -56,6 +56,12 @@ _CONTENT_PLUGINS = tuple(
 _DEFAULT_PATH = {"docs": "docs", "blog": "blog", "pages": "src/pages"}
 _DEFAULT_INCLUDE = {"docs": ("**/*.{md,mdx}",), "blog": ("**/*.{md,mdx}",),
                     "pages": ("**/*.{js,jsx,ts,tsx,md,mdx}",)}
+# options only plugin-content-docs / plugin-content-blog take: a wrapper plugin passing them is one
+_DOCS_ONLY_OPTIONS = {"sidebarPath", "sidebarItemsGenerator", "lastVersion", "onlyIncludeVersions",
+                      "includeCurrentVersion", "disableVersioning", "editCurrentVersion", "sidebarCollapsible",
+                      "sidebarCollapsed", "numberPrefixParser", "docItemComponent", "docRootComponent"}
+_BLOG_ONLY_OPTIONS = {"blogTitle", "blogDescription", "blogSidebarCount", "blogSidebarTitle", "postsPerPage",
+                      "authorsMapPath", "feedOptions", "blogListComponent", "blogPostComponent"}
 _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _VERSIONED = re.compile(r"((?:[^/]+_)?versioned_docs)/version-([^/]+)/")
@@ -140,6 +146,25 @@ class ContentInstance:
     folder: str
     include: tuple[str, ...]
     exclude: tuple[str, ...]
+
+
+def _plugin_kind(name: str, options: str | None) -> str | None:
+    """The content plugin (``docs``, ``blog``, ``pages``) a ``plugins`` entry adds:
+    one of the content plugins by name or shorthand, or a site's own plugin
+    wrapping one (``[path.resolve(__dirname, './plugins/docs-x'), {id, path,
+    sidebarPath}]``, "Extending a plugin"), known by a ``path`` with options only
+    that plugin takes (``sidebarPath``, ``lastVersion``, ``blogTitle``, ...)."""
+    for names, kind in _CONTENT_PLUGINS:
+        if name in names:
+            return kind
+    keys = set(js.top_level_keys(options or ""))
+    if "path" not in keys:
+        return None
+    if keys & _DOCS_ONLY_OPTIONS:
+        return "docs"
+    if keys & _BLOG_ONLY_OPTIONS:
+        return "blog"
+    return None
 
 
 def _preset_plugins(code: str) -> list[tuple[str, str | None]]:
@@ -237,8 +262,10 @@ class DocusaurusSite:
         for kind, block in _preset_plugins(code):
             if block is not None:
                 options.append((kind, block))
-        for names, kind in _CONTENT_PLUGINS:  # more instances of the content plugins
-            options.extend((kind, block) for block in js.plugin_options(code, *names))
+        for name, entry in js.plugin_entries(code):  # more instances of the content plugins
+            plugin = _plugin_kind(name, entry)
+            if plugin is not None:
+                options.append((plugin, entry or ""))
         instances: list[ContentInstance] = []
         skipped: dict[str, str] = {}
         docs_path = route = None
