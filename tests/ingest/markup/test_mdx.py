@@ -384,3 +384,18 @@ def test_indented_lines_are_not_code_in_mdx(tmp_path: Path) -> None:
     text = "\n".join(s.text for s in doc.sections)
     assert "Learn the fundamentals of Android apps." in text and "<p>" not in text
     assert "const kept = 'indented code in a fence';" in text
+
+
+def test_image_components_taking_a_path_or_url(tmp_path: Path) -> None:
+    """<DocImage path={require('./static/x.png')} title="..." /> (Harness docs) and <Image url="..." />
+    name their image in path/url."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "static").mkdir()
+    (root / "docs" / "static" / "roles.png").write_bytes(PNG)
+    (root / "docs" / "roles.mdx").write_text(
+        "# Roles\n\nOpen the roles page.\n\n<DocImage path={require('./static/roles.png')} width=\"60%\" "
+        "title=\"Roles page\" />\n\n<Image url=\"/img/root.png\" alt=\"Root\" />\n")
+    doc = convert_mdx(root / "docs" / "roles.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)]
+    assert images == [("docs/static/roles.png", "Roles page"), ("static/img/root.png", "Root")]

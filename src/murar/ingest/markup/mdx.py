@@ -92,7 +92,7 @@ _VIDEO_COMPONENT = re.compile(r"Video|Player|YouTube|Vimeo|Loom|Wistia", re.IGNO
 _VIDEO_ATTRS = {"url", "src", "video", "videosrc", "videourl"}
 _VIDEO_LINK = re.compile(r"youtube\.com/|youtube-nocookie\.com/|youtu\.be/|vimeo\.com/|loom\.com/|wistia"
                          r"|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
-_IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture"}
+_IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture", "path", "url"}
 _MD_IMAGE = re.compile(r"(!\[[^\]]*\]\()(\s*<?)([^)\s>]+)")
 _HTML_SRC = re.compile(r"""(\b(?:src|href|poster)\s*=\s*)(["'])([^"']+)\2""")
 _TABS_VALUES = re.compile(r"""\{\s*label\s*:\s*(['"`])(.*?)\1\s*,\s*value\s*:\s*(['"`])(.*?)\3\s*\}"""
