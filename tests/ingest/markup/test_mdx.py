@@ -399,3 +399,20 @@ def test_image_components_taking_a_path_or_url(tmp_path: Path) -> None:
     doc = convert_mdx(root / "docs" / "roles.mdx", site=site, assets_dir=tmp_path / "a")
     images = [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)]
     assert images == [("docs/static/roles.png", "Roles page"), ("static/img/root.png", "Root")]
+
+
+def test_partial_props_are_filled_in(tmp_path: Path) -> None:
+    """Docusaurus 'Importing Markdown': <Partial name="Sebastien" /> renders the partial's
+    {props.name} as Sebastien; a prop not given renders nothing; code keeps the braces."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "_servop.md").write_text(
+        "Service **{props.service_name}**, operation {props.operation_name}{props.missing}.\n\n"
+        "```js\nconst x = {props.kept};\n```\n")
+    (root / "docs" / "rename.mdx").write_text(
+        "import PartialServop from './_servop.md';\n\n# Rename folder\n\n"
+        "<PartialServop service_name=\"globalFileV3\" operation_name={'SYS_RENAME_FOLDER'} />\n")
+    doc = convert_mdx(root / "docs" / "rename.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Service globalFileV3, operation SYS_RENAME_FOLDER." in text
+    assert "{props.kept}" in text and "{props.service_name}" not in text

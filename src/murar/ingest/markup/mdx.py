@@ -8,7 +8,8 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   dropped; ``import name from './x.png'`` binds an image used later as
   ``<img src={name} />``; ``import Part from './_part.mdx'`` binds a partial
   that is inlined where ``<Part />`` is used (its relative links rewritten to
-  stay correct from the page; nested partials and cycles bounded);
+  stay correct from the page; nested partials and cycles bounded; the
+  partial's ``{props.name}`` reads as ``<Part name="..." />`` gives it);
 - JSX components are reduced to their text: the tags go, the Markdown
   between them stays; ``title``/``label``/``header`` attributes are kept as a
   bold line; ``<TabItem>`` becomes its tab label followed by its content; an
@@ -70,6 +71,7 @@ MAX_RAW_CHARS = 200_000  # a file imported as code text is read up to this many 
 MAX_LINE_CHARS = 20_000
 MAX_EXPRESSION_LINES = 400  # a {JavaScript expression} that does not close within this many lines is text  # longer lines are left as text: JSX scanning stays linear on hostile input
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+_PROPS_EXPR = re.compile(r"\{\s*props\.([A-Za-z_$][\w$]*)\s*\}")
 _MDX_CODE_BLOCK = re.compile(r"^ *(`{3,4}) *mdx-code-block\s*$")
 _NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
@@ -256,15 +258,21 @@ class MdxTransformer:
             return None
 
     # ------------------------------------------------------------------ api
-    def transform(self, text: str, *, page_rel: str, depth: int = 0, stack: tuple[str, ...] = ()) -> str:
-        """Markdown for the MDX ``text`` of ``page_rel`` (front matter kept as is)."""
+    def transform(self, text: str, *, page_rel: str, depth: int = 0, stack: tuple[str, ...] = (),
+                  props: dict[str, str] | None = None) -> str:
+        """Markdown for the MDX ``text`` of ``page_rel`` (front matter kept as is).
+        ``props``: the string attributes a partial is used with; ``{props.name}``
+        outside code reads as that value (nothing when it is not given)."""
         front = ""
         m = re.match(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", text, re.DOTALL)
         if m:
             front, text = m.group(0), text[m.end():]
         text = _HEAD.sub("", text)
         scope = _Scope()
-        lines = self._strip_esm(unwrap_mdx_code_blocks(text.splitlines()), scope, page_rel)
+        lines = unwrap_mdx_code_blocks(text.splitlines())
+        if props is not None:
+            lines = _fill_props(lines, props)
+        lines = self._strip_esm(lines, scope, page_rel)
         if scope.raw:
             lines = self._raw_code_blocks(lines, scope, page_rel)
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
@@ -451,7 +459,9 @@ class MdxTransformer:
         if tag.closing:
             return f"\n\n{set_close()}\n\n" if tag.name == "Tabs" else "\n"
         if tag.name in scope.partials:
-            return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack)
+            props = {name: text for name, value, kind in tag.attrs if (text := _attr_text((value, kind)))}
+            return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack,
+                                        props=props)
         attrs = {name: (value, kind) for name, value, kind in tag.attrs}
         svg = scope.images.get(tag.name)
         if svg is not None and svg.lower().split("?", 1)[0].endswith(".svg"):
@@ -566,7 +576,8 @@ class MdxTransformer:
         out.append(" />" if tag.self_closing else ">")
         return "".join(out)
 
-    def _inline_partial(self, target: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
+    def _inline_partial(self, target: str, *, page_rel: str, depth: int, stack: tuple[str, ...],
+                        props: dict[str, str] | None = None) -> str:
         if depth >= MAX_PARTIAL_DEPTH:
             self.warnings.append(f"partial {target!r}: nested more than {MAX_PARTIAL_DEPTH} levels; not inlined")
             return "\n"
@@ -578,10 +589,21 @@ class MdxTransformer:
             self.warnings.append(f"partial {rel} includes itself; not inlined again")
             return "\n"
         self.partials_used.append(rel)
-        body = self.transform(text, page_rel=rel, depth=depth + 1, stack=stack)
+        body = self.transform(text, page_rel=rel, depth=depth + 1, stack=stack, props=props or {})
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
         body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
         return "\n\n" + body.strip("\n") + "\n\n"
+
+
+def _fill_props(lines: list[str], props: dict[str, str]) -> list[str]:
+    """``{props.name}`` outside fenced code replaced by ``props[name]`` ("" when absent)."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in lines:
+        if not fences.in_code(line) and "props" in line:
+            line = _PROPS_EXPR.sub(lambda m: props.get(m.group(1), ""), line)
+        out.append(line)
+    return out
 
 
 def unwrap_mdx_code_blocks(lines: list[str]) -> list[str]:
