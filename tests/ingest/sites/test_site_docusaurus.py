@@ -318,3 +318,16 @@ export default config;
     assert site.classify("guide/shared/part.md").role is FileRole.EXCLUDED
     assert site.classify("changes/2024-01-01-v1.md").role is FileRole.PAGE
     assert site.classify("img/x.md").role is FileRole.EXCLUDED
+
+
+def test_draft_pages_are_skipped(tmp_path: Path) -> None:
+    """plugin-content-docs/blog front matter: draft: true documents exist in development only."""
+    site = _site(tmp_path)
+    root = tmp_path / "site"
+    (root / "guides" / "wip.md").write_text("---\ntitle: WIP\ndraft: true\n---\n\nNot yet.\n")
+    (root / "news" / "2024-02-02-soon.md").write_text("---\ndraft: true\n---\n\nSoon.\n")
+    (root / "guides" / "done.md").write_text("---\ntitle: Done\ndraft: false\nunlisted: true\n---\n\nDone.\n")
+    for rel in ("guides/wip.md", "news/2024-02-02-soon.md"):
+        cls = site.classify(rel)
+        assert cls.role is FileRole.EXCLUDED and cls.reason.startswith("draft: true"), rel
+    assert site.classify("guides/done.md").role is FileRole.PAGE

@@ -14,6 +14,8 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   ``exclude`` list replaces it (so ``_x.md`` is then published, Docusaurus
   issue #9641). Markdown files imported by another page are partials too
   (MDX partials, e.g. under ``static/``);
+- a page with ``draft: true`` in its front matter is published in
+  development only, so it is skipped;
 - a docs instance publishes several versions (``docs/`` as "current", the
   ``versions.json`` releases in ``versioned_docs/version-<name>``); murar reads
   the one a reader sees by default, ``lastVersion`` (see :func:`docs_version`),
@@ -37,6 +39,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import unquote
 
 from murar.ingest.paths import ResolvedLink, is_remote
@@ -366,7 +369,19 @@ class DocusaurusSite:
                              reason=f"excluded by the {instance.kind} plugin's exclude option")
         if rel in self._imported_partials():
             return FileClass(role=FileRole.INCLUDE, markup=markup, reason="MDX partial imported by a page")
+        if self._front_matter(rel).get("draft") is True:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup,
+                             reason="draft: true (Docusaurus publishes drafts in development only)")
         return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def _front_matter(self, rel: str) -> dict[str, Any]:
+        """The front matter of ``rel`` (read from its first 16 KiB; ``{}`` when unreadable)."""
+        try:
+            with (self._config.root / rel).open(encoding="utf-8-sig", errors="replace") as fh:
+                head = fh.read(16_384)
+        except OSError:
+            return {}
+        return _common.split_front_matter(head)[0]
 
     def _unpublished(self, rel: str, instance: ContentInstance | None) -> str:
         """Why ``rel`` is a docs version or translation murar does not read ("" when
