@@ -416,3 +416,20 @@ def test_partial_props_are_filled_in(tmp_path: Path) -> None:
     text = "\n".join(s.text for s in doc.sections)
     assert "Service globalFileV3, operation SYS_RENAME_FOLDER." in text
     assert "{props.kept}" in text and "{props.service_name}" not in text
+
+
+def test_code_block_components_holding_a_template_literal_are_code(tmp_path: Path) -> None:
+    """Docusaurus 'Code blocks: usage in JSX': <CodeBlock language="jsx" title="...">{`...`}</CodeBlock>
+    is a code block of the literal's text (braces and tags inside it included)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "jsx.mdx").write_text(
+        "import CodeBlock from '@theme/CodeBlock';\n\n# JSX code\n\nBefore.\n\n"
+        "<CodeBlock language=\"jsx\" title=\"/src/Hello.js\">\n  {`function Hello(props) {\n"
+        "  return <h1>Hello, {props.name}</h1>;\n}`}\n</CodeBlock>\n\n"
+        "<CodeBlock language=\"js\">{`const s = \"a \\` b\";`}</CodeBlock>\n\nAfter.\n")
+    doc = convert_mdx(root / "docs" / "jsx.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "function Hello(props) {\n  return <h1>Hello, {props.name}</h1>;\n}" in text
+    assert 'const s = "a ` b";' in text and "`}" not in text
+    assert "/src/Hello.js" in text and "Before." in text and "After." in text

@@ -77,7 +77,8 @@ _NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
 _RAW_IMPORT = re.compile(r"^!{0,2}raw-loader!(.+)$")
 _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
-_RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*([A-Za-z_$][\w$]*)\s*\}\s*</CodeBlock>")
+_RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
+                             r"\s*\}\s*</CodeBlock>", re.DOTALL)
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
 _ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
@@ -273,7 +274,7 @@ class MdxTransformer:
         if props is not None:
             lines = _fill_props(lines, props)
         lines = self._strip_esm(lines, scope, page_rel)
-        if scope.raw:
+        if scope.raw or any("<CodeBlock" in line for line in lines):
             lines = self._raw_code_blocks(lines, scope, page_rel)
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
         return front + out
@@ -281,17 +282,21 @@ class MdxTransformer:
     def _raw_code_blocks(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
         """``<CodeBlock language="js">{Source}</CodeBlock>`` where ``Source`` was imported
         as text (``'!!raw-loader!./x.js'``, ``'./x.js?raw'``) as a fenced block holding
-        that file (Docusaurus "Code blocks": importing code snippets)."""
+        that file (Docusaurus "Code blocks": importing code snippets), and one holding a
+        template literal (``{`const x = 1;`}``, "Usage in JSX") as a fenced block of its text."""
         text = "\n".join(lines)
 
         def repl(m: re.Match[str]) -> str:
-            name = m.group(2)
-            target = scope.raw.get(name)
-            if target is None:
-                return m.group(0)
-            code = self._read_raw(target, page_rel)
-            if code is None:
-                return "\n"
+            if m.group(3) is not None:
+                code = re.sub(r"\\([`\\$])", r"\1", m.group(3))
+            else:
+                target = scope.raw.get(m.group(2))
+                if target is None:
+                    return m.group(0)
+                found = self._read_raw(target, page_rel)
+                if found is None:
+                    return "\n"
+                code = found
             lang = re.search(r"""\b(?:language\s*=\s*|className\s*=\s*(?=['"]language-))"""
                              r"""(?:(['"])(?:language-)?([\w+#.-]*)\1|\{\s*(['"])([\w+#.-]*)\3\s*\})""", m.group(1))
             title = re.search(r"""\btitle\s*=\s*(['"])([^'"]*)\1""", m.group(1))
@@ -644,13 +649,15 @@ def _expression_end(lines: list[str], i: int) -> tuple[int, int] | None:
     :data:`MAX_EXPRESSION_LINES` lines, or a Markdown heading, admonition or
     code fence comes first (the brace was text). Strings and comments are
     skipped; an apostrophe inside a word (``don't`` in JSX text) opens no
-    string, and a quote left open at the end of a line is closed there."""
+    string, and a ``'`` or ``"`` left open at the end of a line is closed there
+    (a template literal may span lines)."""
     depth = 0
+    quote = ""
     for k in range(i, min(len(lines), i + MAX_EXPRESSION_LINES)):
         line = lines[k]
-        if len(line) > MAX_LINE_CHARS or (k > i and _NOT_IN_EXPRESSION.match(line)):
+        if len(line) > MAX_LINE_CHARS or (k > i and quote != "`" and _NOT_IN_EXPRESSION.match(line)):
             return None
-        quote = ""
+        quote = "`" if quote == "`" else ""  # a template literal goes on; a ' or " string does not
         j = line.index("{") if k == i else 0
         while j < len(line):
             c = line[j]
