@@ -331,3 +331,13 @@ def test_draft_pages_are_skipped(tmp_path: Path) -> None:
         cls = site.classify(rel)
         assert cls.role is FileRole.EXCLUDED and cls.reason.startswith("draft: true"), rel
     assert site.classify("guides/done.md").role is FileRole.PAGE
+
+
+def test_a_config_without_content_plugins_reads_the_classic_defaults(tmp_path: Path) -> None:
+    """A stub config (no presets, no content plugin) is read as the classic preset's docs/blog/pages;
+    a config with content plugins but no presets has only those."""
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = { baseUrl: '/' };\n")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs", "blog", "src/pages")
+    (tmp_path / "docusaurus.config.js").write_text(
+        "module.exports = { plugins: [['@docusaurus/plugin-content-docs', { path: 'guide' }]] };\n")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("guide",)

@@ -175,7 +175,8 @@ def _preset_plugins(code: str) -> list[tuple[str, str | None]]:
     preset adds (``""``: default options; ``None``: disabled by ``docs: false``,
     ``blog: false`` or ``pages: false``). The preset is the first ``presets``
     entry named ``classic`` (``@docusaurus/preset-classic``) or whose options
-    name one of these plugins. No ``presets`` in a config: none; a ``presets``
+    name one of these plugins. No ``presets`` in a config: none (unless no
+    content plugin is written at all: then the classic defaults); a ``presets``
     value that is not an array literal: the first ``docs:``/``blog:`` objects
     outside ``themeConfig``."""
     kinds = ("docs", "blog", "pages")
@@ -269,6 +270,9 @@ class DocusaurusSite:
             plugin = _plugin_kind(name, entry)
             if plugin is not None:
                 options.append((plugin, entry or ""))
+        if not options and not re.search(r"\bpresets\b", code):
+            # no content plugin written anywhere (a stub config): the classic preset's defaults
+            options = [(kind, "") for kind in ("docs", "blog", "pages")]
         instances: list[ContentInstance] = []
         skipped: dict[str, str] = {}
         docs_path = route = None
