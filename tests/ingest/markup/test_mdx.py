@@ -433,3 +433,19 @@ def test_code_block_components_holding_a_template_literal_are_code(tmp_path: Pat
     assert "function Hello(props) {\n  return <h1>Hello, {props.name}</h1>;\n}" in text
     assert 'const s = "a ` b";' in text and "`}" not in text
     assert "/src/Hello.js" in text and "Before." in text and "After." in text
+
+
+def test_exported_constants_and_front_matter_values_are_shown(tmp_path: Path) -> None:
+    """MDX 'Using exports' and Docusaurus' frontMatter export: {version} after export const version =
+    '3.1' renders 3.1, {frontMatter.title} the front matter title; inline code keeps its braces;
+    <Details summary="..."> shows its summary."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "vals.mdx").write_text(
+        "---\ntitle: Upgrade guide\n---\n\nexport const version = '3.1';\n\n# Upgrade\n\n"
+        "Install version {version} of {frontMatter.title}, not `{version}`; {unknown} stays.\n\n"
+        "<Details summary=\"Older releases\">\n\nOlder text.\n\n</Details>\n")
+    doc = convert_mdx(root / "docs" / "vals.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Install version 3.1 of Upgrade guide, not {version}; {unknown} stays." in text
+    assert "Older releases" in text and "Older text." in text

@@ -52,6 +52,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from murar.ingest.frontmatter import parse_front_matter
 from murar.ingest.markdown import (
     GENERATOR_PLUGINS,
     MarkdownOptions,
@@ -85,11 +86,13 @@ _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
 _ATTR_BARE = re.compile(r"[^\s>]+")
 _JSX_COMMENT = re.compile(r"\{\s*/\*.*?\*/\s*\}", re.DOTALL)
-_STRING_EXPR = re.compile(r"""\{\s*(['"`])([^'"`{}]*)\1\s*\}""")
+# an inline {expression} that may be shown as text: a literal or a (dotted) name
+_SIMPLE_EXPR = re.compile(r"""\{(\s*(?:(['"`])[^'"`{}]*\2|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|-?\d+(?:\.\d+)?)\s*)\}""")
+_EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`])[^'"`]*\3|-?\d+(?:\.\d+)?)\s*;?""")
 _HEAD = re.compile(r"<head>.*?</head>", re.DOTALL | re.IGNORECASE)
 _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
 _LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
-_TEXT_ATTRS = ("title", "label", "header", "heading", "name")
+_TEXT_ATTRS = ("title", "label", "header", "heading", "name", "summary")
 _IMAGE_COMPONENT = re.compile(r"Image|Img|Figure|Screenshot|Picture|Zoom|Photo", re.IGNORECASE)
 _VIDEO_COMPONENT = re.compile(r"Video|Player|YouTube|Vimeo|Loom|Wistia", re.IGNORECASE)
 _VIDEO_ATTRS = {"url", "src", "video", "videosrc", "videourl"}
@@ -227,6 +230,17 @@ class _Scope:
     images: dict[str, str] = field(default_factory=dict)
     partials: dict[str, str] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)  # name -> file imported as text (raw-loader)
+    # text of names an {expression} may show: export const NAME = 'literal', frontMatter.key
+    values: dict[str, str] = field(default_factory=dict)
+
+    def value(self, expr: str) -> str | None:
+        """The text ``{expr}`` renders when it is a string or number literal or a known
+        name (``version``, ``frontMatter.title``), else ``None``."""
+        expr = expr.strip()
+        lit = re.fullmatch(r"""(['"`])([^'"`]*)\1|(-?\d+(?:\.\d+)?)""", expr, re.DOTALL)
+        if lit:
+            return lit.group(2) if lit.group(2) is not None else lit.group(3)
+        return self.values.get(expr)
 
 
 ReadInclude = Callable[[str, str], tuple[str, str] | None]
@@ -270,6 +284,10 @@ class MdxTransformer:
             front, text = m.group(0), text[m.end():]
         text = _HEAD.sub("", text)
         scope = _Scope()
+        if front:
+            for key, val in parse_front_matter(front).meta.items():
+                if isinstance(val, str | int | float) and not isinstance(val, bool):
+                    scope.values[f"frontMatter.{key}"] = str(val)
         lines = unwrap_mdx_code_blocks(text.splitlines())
         if props is not None:
             lines = _fill_props(lines, props)
@@ -357,6 +375,12 @@ class MdxTransformer:
         return out
 
     def _bind(self, stmt: str, scope: _Scope) -> None:
+        const = _EXPORT_CONST.fullmatch(stmt.strip())
+        if const:
+            value = scope.value(const.group(2))
+            if value is not None:
+                scope.values[const.group(1)] = value
+            return
         m = _IMPORT.match(stmt.strip())
         if not m:
             return
@@ -401,9 +425,9 @@ class MdxTransformer:
                     last, col = end
                     expr = "\n".join([line, *lines[i + 1 : last + 1]])
                     expr = expr[: len(expr) - len(lines[last]) + col] if last > i else line[:col]
-                    lit = re.fullmatch(r"""\s*\{\s*(['"`])([^'"`]*)\1\s*\}""", expr, re.DOTALL)
+                    shown = scope.value(expr.strip()[1:-1]) or ""
                     # what follows the closing brace on its line is read on as usual
-                    lines = [*lines[:last], (lit.group(2) if lit else "") + lines[last][col:], *lines[last + 1 :]]
+                    lines = [*lines[:last], shown + lines[last][col:], *lines[last + 1 :]]
                     i = last
                     continue
             # join a tag that spans several lines (bounded: a broken tag must not swallow the page)
@@ -452,7 +476,16 @@ class MdxTransformer:
             parts.append(c)
             i += 1
         text = "".join(parts)
-        return _STRING_EXPR.sub(lambda m: m.group(2), text) if "{" in text else text
+        if "{" not in text:
+            return text
+
+        def shown(m: re.Match[str]) -> str:
+            value = scope.value(m.group(1))
+            return m.group(0) if value is None else value
+
+        # inline code (`{x}`) is literal text in MDX
+        parts = re.split(r"(`+[^`]*`+)", text)
+        return "".join(part if k % 2 else _SIMPLE_EXPR.sub(shown, part) for k, part in enumerate(parts))
 
     def _render_tag(self, tag: _Tag, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
                     tabs: dict[str, str]) -> str:
