@@ -9,7 +9,8 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   (``blog``) and pages (``src/pages``) plugins of the preset, unless turned off
   (``docs: false``), and each ``plugins`` entry naming
   ``@docusaurus/plugin-content-{docs,blog,pages}`` or a module shorthand of
-  it (``content-docs``, ``@docusaurus/content-docs``). The default ``exclude``
+  it (``content-docs``, ``@docusaurus/content-docs``), or a site's own plugin
+  wrapping one (see :func:`_plugin_kind`). The default ``exclude``
   makes files or folders starting with ``_`` partials, not pages; an own
   ``exclude`` list replaces it (so ``_x.md`` is then published, Docusaurus
   issue #9641). Markdown files imported by another page are partials too
@@ -230,9 +231,10 @@ def glob_match(rel: str, pattern: str) -> bool:
 class DocusaurusSite:
     """A Docusaurus site rooted at ``config.root`` (see the module doc for the rules).
 
-    ``instances`` are its content plugin instances (default: the preset's docs,
-    blog and pages plugins with their default options); ``skipped`` maps folders
-    of docs versions that are not read to the reason reported for their files.
+    ``instances`` are its content plugin instances (default: each of
+    ``config.content_dirs`` with the docs plugin's default globs and
+    ``config.exclude``); ``skipped`` maps folders of docs versions that are not
+    read to the reason reported for their files.
     """
 
     def __init__(self, config: SiteConfig, *, instances: tuple[ContentInstance, ...] | None = None,
@@ -241,9 +243,9 @@ class DocusaurusSite:
         self._site_dir = config.settings.get("site_dir", ".")
         self._imported: set[str] | None = None
         self._instances = instances if instances is not None else tuple(
-            ContentInstance(kind=kind, folder=folder, include=_DEFAULT_INCLUDE[kind],
+            ContentInstance(kind="docs", folder=folder, include=_DEFAULT_INCLUDE["docs"],
                             exclude=_DEFAULT_EXCLUDE + config.exclude)
-            for kind, folder in zip(("docs", "blog", "pages"), config.content_dirs, strict=False))
+            for folder in config.content_dirs)
         self._skipped = dict(skipped or {})
         # Docusaurus 3 reads .md as MDX unless markdown.format is "md" or "detect"
         self._md_markup = "mdx" if config.settings.get("markdown.format", "mdx") == "mdx" else "markdown"
