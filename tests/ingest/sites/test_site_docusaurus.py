@@ -341,3 +341,23 @@ def test_a_config_without_content_plugins_reads_the_classic_defaults(tmp_path: P
     (tmp_path / "docusaurus.config.js").write_text(
         "module.exports = { plugins: [['@docusaurus/plugin-content-docs', { path: 'guide' }]] };\n")
     assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("guide",)
+
+
+def test_commonmark_pages_read_admonitions_and_the_mdx_format_front_matter(tmp_path: Path) -> None:
+    """Docusaurus 'MDX vs. CommonMark': remark-directive admonitions work in both formats; the
+    mdx.format front matter chooses the format of one file."""
+    from murar.ingest.markdown import convert_markdown
+
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = { markdown: { format: 'detect' } };\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "plain.md").write_text(
+        "# Plain\n\n:::tip[Keep it short]\n\nTip body.\n\n:::\n\n```md\n:::note\nexample\n:::\n```\n")
+    (tmp_path / "docs" / "jsx.md").write_text("---\nmdx:\n  format: mdx\n---\n\n# JSX\n")
+    (tmp_path / "docs" / "cm.mdx").write_text("---\nmdx:\n  format: md\n---\n\n# CM\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.classify("docs/plain.md").markup == "markdown"
+    assert site.classify("docs/jsx.md").markup == "mdx" and site.classify("docs/cm.mdx").markup == "markdown"
+    doc = convert_markdown(tmp_path / "docs" / "plain.md", root=tmp_path, site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Tip: Keep it short\n\nTip body." in text and ":::tip" not in text
+    assert ":::note\nexample\n:::" in text

@@ -59,7 +59,12 @@ from murar.ingest.markdown import (
     convert_markdown_text,
 )
 from murar.ingest.markup.builder import page_rel, read_include, read_source
-from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
+from murar.ingest.markup.mdtext import (
+    DIRECTIVE_ADMONITION,
+    FenceTracker,
+    admonition_label,
+    label_lines,
+)
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.sites._links import helper_path
 from murar.ingest.sites.base import Site
@@ -81,7 +86,6 @@ _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
 _RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
                              r"\s*\}\s*</CodeBlock>", re.DOTALL)
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
-_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
 _ATTR_BARE = re.compile(r"[^\s>]+")
@@ -436,7 +440,7 @@ class MdxTransformer:
                 i += 1
                 joined += 1
                 line = line + " " + lines[i].strip()
-            adm = _ADMONITION.match(line)
+            adm = DIRECTIVE_ADMONITION.match(line)
             if adm and (adm.group(3) or adm.group(2)):
                 kind, title = adm.group(3), (adm.group(4) or adm.group(5) or "").strip()
                 if kind:

@@ -16,7 +16,9 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   issue #9641). Markdown files imported by another page are partials too
   (MDX partials, e.g. under ``static/``);
 - a page with ``draft: true`` in its front matter is published in
-  development only, so it is skipped;
+  development only, so it is skipped; ``mdx: {format: md}`` in a page's front
+  matter makes it CommonMark whatever ``markdown.format`` says (and ``mdx``
+  MDX); admonitions are read in both;
 - a docs instance publishes several versions (``docs/`` as "current", the
   ``versions.json`` releases in ``versioned_docs/version-<name>``); murar reads
   the one a reader sees by default, ``lastVersion`` (see :func:`docs_version`),
@@ -43,6 +45,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote
 
+from murar.ingest.markup.mdtext import directive_admonitions
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
@@ -69,6 +72,7 @@ _BLOG_ONLY_OPTIONS = {"blogTitle", "blogDescription", "blogSidebarCount", "blogS
 _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _VERSIONED = re.compile(r"((?:[^/]+_)?versioned_docs)/version-([^/]+)/")
+_FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
@@ -375,9 +379,14 @@ class DocusaurusSite:
                              reason=f"excluded by the {instance.kind} plugin's exclude option")
         if rel in self._imported_partials():
             return FileClass(role=FileRole.INCLUDE, markup=markup, reason="MDX partial imported by a page")
-        if self._front_matter(rel).get("draft") is True:
+        meta = self._front_matter(rel)
+        if meta.get("draft") is True:
             return FileClass(role=FileRole.EXCLUDED, markup=markup,
                              reason="draft: true (Docusaurus publishes drafts in development only)")
+        own = meta.get("mdx")  # front matter mdx.format overrides markdown.format for the file
+        fmt = own.get("format") if isinstance(own, dict) else None
+        if fmt in ("md", "mdx", "detect"):
+            markup = "mdx" if fmt == "mdx" or (fmt == "detect" and suffix == ".mdx") else "markdown"
         return FileClass(role=FileRole.PAGE, markup=markup)
 
     def _front_matter(self, rel: str) -> dict[str, Any]:
@@ -488,5 +497,7 @@ class DocusaurusSite:
         return self._checked(join_rel(PurePosixPath(page_rel).parent.as_posix(), path))
 
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
-        """Nothing to rewrite: MDX syntax is the markup's (:mod:`murar.ingest.markup.mdx`)."""
-        return text
+        """``:::note Title`` ... ``:::`` admonitions as a bold label line: Docusaurus
+        reads them (remark-directive) in CommonMark pages too (``markdown.format``
+        ``md``/``detect``); the rest of MDX is the markup's (:mod:`murar.ingest.markup.mdx`)."""
+        return directive_admonitions(text, _FENCE)
