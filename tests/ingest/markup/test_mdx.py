@@ -342,13 +342,14 @@ def test_video_player_components_are_videos(tmp_path: Path) -> None:
         "Watch the clip.\n\n<div style={{ position: 'relative' }}>\n  <ReactPlayer\n"
         "    url={require('./clip.mp4').default}\n    controls\n    width=\"100%\"\n  />\n</div>\n\n"
         "<VideoPlayer src={demo} title=\"Demo run\" />\n\n<YouTube url=\"https://www.youtube.com/watch?v=abc123\" />\n\n"
-        "<AudioPlayer src=\"/audio/a.mp3\" />\n\n<Card url=\"https://example.org/x.mp4\" />\n")
+        "<AudioPlayer src=\"/audio/a.mp3\" />\n\n<Card url=\"https://example.org/x.mp4\" />\n\n"
+        "<LiteYouTubeEmbed id=\"dQw4w9WgXcQ\" title=\"Intro talk\" />\n")
     doc = convert_mdx(root / "docs" / "players.mdx", site=site, assets_dir=tmp_path / "a")
     videos = [m for m in doc.media if isinstance(m, VideoItem)]
     assert [(v.path, v.url) for v in videos] == [
         ("docs/clip.mp4", "./clip.mp4"), ("static/video/demo.mp4", "@site/static/video/demo.mp4"),
-        (None, "https://www.youtube.com/watch?v=abc123")]
-    assert videos[1].title == "Demo run"
+        (None, "https://www.youtube.com/watch?v=abc123"), (None, "https://www.youtube.com/watch?v=dQw4w9WgXcQ")]
+    assert videos[1].title == "Demo run" and videos[3].title == "Intro talk"
 
 
 def test_mdx_code_block_fences_are_read_as_mdx(tmp_path: Path) -> None:

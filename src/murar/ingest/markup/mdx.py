@@ -576,9 +576,17 @@ class MdxTransformer:
     def _component_video(self, tag: _Tag, scope: _Scope) -> str:
         """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
         ``<Video src="/video/x.webm" />``, ``<YouTube url="https://youtu.be/..." />``) as a
-        ``<video>`` tag: its ``url``/``src`` names a video file or a video host's page."""
+        ``<video>`` tag: its ``url``/``src`` names a video file or a video host's page; a
+        YouTube embed taking the video's id (``<LiteYouTubeEmbed id="..." />`` of
+        react-lite-youtube-embed, ``videoId=``) plays ``https://www.youtube.com/watch?v=<id>``."""
         if not _VIDEO_COMPONENT.search(tag.name):
             return ""
+        attrs = {n: (v, k) for n, v, k in tag.attrs}
+        title = _attr_text(attrs.get("title"))
+        if "youtube" in tag.name.lower():
+            video_id = _attr_text(attrs.get("id")) or _attr_text(attrs.get("videoId"))
+            if re.fullmatch(r"[\w-]{6,20}", video_id):
+                return f'\n\n<video src="https://www.youtube.com/watch?v={video_id}" title="{_escape(title)}"></video>\n\n'
         for name, value, kind in tag.attrs:
             if name.lower() not in _VIDEO_ATTRS or value is None:
                 continue
@@ -588,7 +596,6 @@ class MdxTransformer:
                 lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
                 src = scope.images.get(expr) or helper_path(expr) or (lit.group(2) if lit else "")
             if src and _VIDEO_LINK.search(src):
-                title = _attr_text({n: (v, k) for n, v, k in tag.attrs}.get("title"))
                 return f'\n\n<video src="{_escape(src)}" title="{_escape(title)}"></video>\n\n'
         return ""
 
