@@ -361,3 +361,21 @@ def test_commonmark_pages_read_admonitions_and_the_mdx_format_front_matter(tmp_p
     text = "\n".join(s.text for s in doc.sections)
     assert "Tip: Keep it short\n\nTip body." in text and ":::tip" not in text
     assert ":::note\nexample\n:::" in text
+
+
+def test_content_paths_written_with_path_join_or_a_constant(tmp_path: Path) -> None:
+    """path: path.resolve(__dirname, '../docs') and path: GUIDES (const GUIDES = 'guides') are read,
+    relative to the config's folder, instead of falling back to the default docs/."""
+    site_dir = tmp_path / "website"
+    site_dir.mkdir()
+    (site_dir / "docusaurus.config.js").write_text("""
+const path = require('path');
+const GUIDES = 'guides';
+module.exports = {
+  presets: [['classic', { docs: { path: path.resolve(__dirname, '..', 'docs') }, blog: false }]],
+  plugins: [['content-docs', { id: 'guides', path: GUIDES }],
+            ['content-docs', { id: 'api', path: path.join(__dirname, 'api', 'v2') }]],
+};
+""")
+    site = DocusaurusSite.load(tmp_path, "website/docusaurus.config.js")
+    assert site.config.content_dirs == ("docs", "website/src/pages", "website/guides", "website/api/v2")

@@ -11,10 +11,12 @@ reported as unknown (``None``) and the generator's documented default applies.
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 _CONST = re.compile(r"""(?m)^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(['"`])([^'"`\n]*)\2""")
 _STRING = r"""(?:'([^'\n]*)'|"([^"\n]*)"|`([^`\n]*)`)"""
+_DIRNAME_PATH = re.compile(rf"(?:path\s*\.\s*)?(?:join|resolve)\(\s*__dirname\s*((?:,\s*{_STRING}\s*)+),?\s*\)")
 
 
 def strip_comments(code: str) -> str:
@@ -266,13 +268,25 @@ def _bracketed(code: str, start: int) -> str | None:
 
 
 def top_level_string(block: str, key: str, consts: dict[str, str] | None = None) -> str | None:
-    """The string literal value of ``key`` at the top level of ``block`` (see
-    :func:`top_level_value`; template placeholders resolved), else ``None``."""
+    """The string value of ``key`` at the top level of ``block`` (see
+    :func:`top_level_value`): a string literal (template placeholders resolved),
+    a name bound by a top-level ``const NAME = '...'``, or
+    ``path.join(__dirname, 'a', 'b')`` / ``path.resolve(...)`` as the posix path
+    ``a/b`` relative to the config's folder; else ``None``."""
     value = top_level_value(block, key)
-    m = re.fullmatch(_STRING, value) if value is not None else None
-    if not m:
+    if value is None:
         return None
-    return _literal(m.groups(), consts if consts is not None else constants(block))
+    consts = consts if consts is not None else constants(block)
+    m = re.fullmatch(_STRING, value)
+    if m:
+        return _literal(m.groups(), consts)
+    if value in consts:  # path: DOCS_DIR, bound by const DOCS_DIR = '...'
+        return consts[value]
+    call = _DIRNAME_PATH.fullmatch(value)
+    if call:  # path.join(__dirname, '../docs'): relative to the config's folder
+        parts = [_literal(p.groups(), consts) for p in re.finditer(_STRING, call.group(1))]
+        return None if any(p is None for p in parts) else posixpath.join(*(p for p in parts if p is not None))
+    return None
 
 
 def object_at(code: str, start: int) -> str | None:
