@@ -450,3 +450,15 @@ def test_exported_constants_and_front_matter_values_are_shown(tmp_path: Path) ->
     text = "\n".join(s.text for s in doc.sections)
     assert "Install version 3.1 of Upgrade guide, not {version}; {unknown} stays." in text
     assert "Older releases" in text and "Older text." in text
+
+
+def test_a_self_closing_tag_with_a_space_before_the_bracket(tmp_path: Path) -> None:
+    """JSX allows <Part a="x" / > (space between / and >); the tag must not swallow the lines after
+    it (a heading became paragraph text)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "op.md").write_text(
+        "# Rename\n\nRename the folder.\n\n<PartialServop service_name=\"files\" / >\n\n## Usage\n\nCall it.\n")
+    doc = convert_mdx(root / "docs" / "op.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path[-1] for s in doc.sections] == ["Rename", "Usage"]
+    assert "PartialServop" not in "\n".join(s.text for s in doc.sections)

@@ -137,8 +137,13 @@ def _scan_tag(text: str, i: int) -> _Tag | None:
             return None
         if text[j] == ">":
             return _Tag(i, j + 1, name, attrs, closing, False)
-        if text.startswith("/>", j):
-            return _Tag(i, j + 2, name, attrs, closing, True)
+        if text[j] == "/":  # self-closing; JSX allows space between / and > (<Part / >)
+            k = j + 1
+            while k < n and text[k] in " \t\n":
+                k += 1
+            if k < n and text[k] == ">":
+                return _Tag(i, k + 1, name, attrs, closing, True)
+            return None
         if text[j] == "{":  # spread {...props}
             k = _skip_braces(text, j)
             if k < 0:
