@@ -462,3 +462,16 @@ def test_a_self_closing_tag_with_a_space_before_the_bracket(tmp_path: Path) -> N
     doc = convert_mdx(root / "docs" / "op.md", site=site, assets_dir=tmp_path / "a")
     assert [s.heading_path[-1] for s in doc.sections] == ["Rename", "Usage"]
     assert "PartialServop" not in "\n".join(s.text for s in doc.sections)
+
+
+def test_admonition_component_reads_like_the_directive(tmp_path: Path) -> None:
+    """Docusaurus 'Admonitions: usage in JSX': <Admonition type="tip" title="..."> is :::tip Title."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "adm.mdx").write_text(
+        "import Admonition from '@theme/Admonition';\n\n# Adm\n\n"
+        "<Admonition type=\"tip\" icon=\"💡\" title=\"Did you know...\">\n  <p>Plugins help.</p>\n</Admonition>\n\n"
+        ":::tip Did you know...\n\nPlugins help.\n\n:::\n")
+    doc = convert_mdx(root / "docs" / "adm.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("Tip: Did you know...\n\nPlugins help.") == 2

@@ -23,8 +23,9 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
 - ``<CodeBlock language="js">{Source}</CodeBlock>`` whose ``Source`` is imported
   as text (``import Source from '!!raw-loader!./x.js'`` or ``'./x.js?raw'``)
   becomes a fenced code block holding that file (Docusaurus "Code blocks");
-- ``:::note Title`` ... ``:::`` admonitions become a bold "Note: Title" line
-  followed by their content;
+- ``:::note Title`` ... ``:::`` admonitions, and their JSX form ``<Admonition
+  type="note" title="Title">``, become a bold "Note: Title" line followed by
+  their content;
 - JSX attribute expressions on HTML elements are evaluated when they are
   literals, imported names, ``require('./x.png').default`` (the file
   ``./x.png``, relative to the file that writes it, so a partial's stays its
@@ -515,6 +516,10 @@ class MdxTransformer:
             # an imported SVG used as a component is drawn inline (Docusaurus "Inline SVGs", SVGR)
             alt = next((t for t in (_attr_text(attrs.get(a)) for a in ("title", "alt", "aria-label")) if t), "")
             return f'\n\n<img src="{_escape(svg)}" alt="{_escape(alt)}" />\n\n'
+        if tag.name == "Admonition" and _attr_text(attrs.get("type")):
+            # @theme/Admonition: the JSX form of :::type Title (Docusaurus "Admonitions: usage in JSX")
+            label = admonition_label(_attr_text(attrs.get("type")), _attr_text(attrs.get("title")))
+            return "\n".join(["", *label_lines(label), ""])
         if tag.name == "Tabs":
             values = attrs.get("values")
             if values and values[0]:
