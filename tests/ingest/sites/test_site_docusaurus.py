@@ -379,3 +379,20 @@ module.exports = {
 """)
     site = DocusaurusSite.load(tmp_path, "website/docusaurus.config.js")
     assert site.config.content_dirs == ("docs", "website/src/pages", "website/guides", "website/api/v2")
+
+
+def test_highlight_magic_comments_are_not_code(tmp_path: Path) -> None:
+    """Docusaurus 'Code blocks: highlighting with comments': the magic comment lines are not shown."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = {};\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "code.mdx").write_text(
+        "# Code\n\n```js\nfunction f() {\n  // highlight-next-line\n  return 1;\n}\n```\n\n"
+        "```yaml\n# highlight-start\nkey: value\n# highlight-end\n```\n\n"
+        "```jsx\n{/* highlight-next-line */}\n<p>Hi</p>\n```\n\nText about // highlight-next-line stays.\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    doc = convert_mdx(tmp_path / "docs" / "code.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "function f() {\n  return 1;\n}" in text and "key: value" in text and "<p>Hi</p>" in text
+    assert text.count("highlight-") == 1  # the sentence outside code

@@ -45,7 +45,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote
 
-from murar.ingest.markup.mdtext import directive_admonitions
+from murar.ingest.markup.mdtext import FenceTracker, directive_admonitions
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
@@ -73,6 +73,9 @@ _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _VERSIONED = re.compile(r"((?:[^/]+_)?versioned_docs)/version-([^/]+)/")
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+# the default magic comments (theme-common), in the comment syntaxes Prism's languages use
+_MAGIC_COMMENT = re.compile(r"^\s*(?://|/\*|\{/\*|#|<!--|--|;;|%)\s*highlight-(?:next-line|start|end)\s*"
+                            r"(?:\*/\}?|-->)?\s*$")
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
@@ -230,6 +233,21 @@ def _expand_braces(pattern: str) -> list[str]:
 def glob_match(rel: str, pattern: str) -> bool:
     """Match a posix path against a glob with ``**`` and ``{a,b}`` (micromatch-like)."""
     return any(_common.glob_match(rel, pat) for pat in _expand_braces(pattern))
+
+
+def _drop_magic_comments(text: str) -> str:
+    """``text`` without the highlight magic-comment lines inside its fenced code blocks."""
+    if "highlight-" not in text:
+        return text
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in text.split("\n"):
+        inside = fences.inside
+        fences.in_code(line)
+        if inside and fences.inside and _MAGIC_COMMENT.match(line):
+            continue
+        out.append(line)
+    return "\n".join(out)
 
 
 class DocusaurusSite:
@@ -499,5 +517,9 @@ class DocusaurusSite:
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """``:::note Title`` ... ``:::`` admonitions as a bold label line: Docusaurus
         reads them (remark-directive) in CommonMark pages too (``markdown.format``
-        ``md``/``detect``); the rest of MDX is the markup's (:mod:`murar.ingest.markup.mdx`)."""
-        return directive_admonitions(text, _FENCE)
+        ``md``/``detect``); the rest of MDX is the markup's (:mod:`murar.ingest.markup.mdx`).
+        Lines of fenced code holding only a magic comment (``// highlight-next-line``,
+        ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
+        the lines they mark and does not show them ("Code blocks: highlighting with
+        comments")."""
+        return _drop_magic_comments(directive_admonitions(text, _FENCE))
