@@ -475,3 +475,15 @@ def test_admonition_component_reads_like_the_directive(tmp_path: Path) -> None:
     doc = convert_mdx(root / "docs" / "adm.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert text.count("Tip: Did you know...\n\nPlugins help.") == 2
+
+
+def test_tabs_values_with_trailing_commas(tmp_path: Path) -> None:
+    """values={[{ label: 'Yarn', value: 'yarn', }]} (Prettier's trailing commas) still labels the tab."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "tabs.mdx").write_text(
+        "# Install\n\n<Tabs values={[\n  { label: 'npm', value: 'npm', },\n  { value: 'yarn', label: 'Yarn', },\n]}>\n"
+        "<TabItem value=\"npm\">\n\nnpm install\n\n</TabItem>\n<TabItem value=\"yarn\">\n\nyarn add\n\n</TabItem>\n</Tabs>\n")
+    doc = convert_mdx(root / "docs" / "tabs.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Yarn\n\nyarn add" in text

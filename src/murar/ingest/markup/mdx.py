@@ -106,8 +106,8 @@ _VIDEO_LINK = re.compile(r"youtube\.com/|youtube-nocookie\.com/|youtu\.be/|vimeo
 _IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture", "path", "url"}
 _MD_IMAGE = re.compile(r"(!\[[^\]]*\]\()(\s*<?)([^)\s>]+)")
 _HTML_SRC = re.compile(r"""(\b(?:src|href|poster)\s*=\s*)(["'])([^"']+)\2""")
-_TABS_VALUES = re.compile(r"""\{\s*label\s*:\s*(['"`])(.*?)\1\s*,\s*value\s*:\s*(['"`])(.*?)\3\s*\}"""
-                          r"""|\{\s*value\s*:\s*(['"`])(.*?)\5\s*,\s*label\s*:\s*(['"`])(.*?)\7\s*\}""")
+_TABS_VALUES = re.compile(r"""\{\s*label\s*:\s*(['"`])(.*?)\1\s*,\s*value\s*:\s*(['"`])(.*?)\3\s*,?\s*\}"""
+                          r"""|\{\s*value\s*:\s*(['"`])(.*?)\5\s*,\s*label\s*:\s*(['"`])(.*?)\7\s*,?\s*\}""")
 
 
 @dataclass(slots=True)
