@@ -48,7 +48,9 @@ class MarkdownOptions(MarkupOptions):
     tables, by name (``"admon"``: ``!!! note``/``??? tip`` admonitions;
     ``"attrs"``: ``{ .class width=300 }`` attribute lists; ``"deflist"``,
     ``"footnote"``, ``"tasklists"``), for Markdown dialects such as
-    Python-Markdown with pymdownx (:mod:`murar.ingest.markup.pymdown`).
+    Python-Markdown with pymdownx (:mod:`murar.ingest.markup.pymdown`), and
+    ``"no-indented-code"``: lines indented by four spaces are not a code block
+    (MDX, :mod:`murar.ingest.markup.mdx`).
     """
 
     plugins: tuple[str, ...] = ()
@@ -79,6 +81,8 @@ def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
             from mdit_py_plugins.footnote import footnote_plugin
 
             md.use(footnote_plugin)
+        elif name == "no-indented-code":  # MDX: indented lines are not code
+            md.disable("code")
         elif name == "tasklists":
             from mdit_py_plugins.tasklists import tasklists_plugin
 

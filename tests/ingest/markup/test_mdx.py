@@ -284,3 +284,206 @@ def test_footnotes_read_as_the_generators_render_them(tmp_path: Path) -> None:
     for text in (mdx_text, "\n".join(s.text for s in md_doc.sections)):
         assert "Uploads stop at 2 GB per file." in text and "Measured after compression." in text
         assert "[^size]" not in text and "Next." in text
+
+
+def test_helper_links_become_the_paths_they_name(tmp_path: Path) -> None:
+    """require('./x.mp4').default is the file x.mp4 next to the file that writes it (webpack), and
+    useBaseUrl('video/y.mp4') the site path /video/y.mp4: a video's url is that path, not the JSX
+    expression, and a require() in a partial stays relative to the partial."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "guide" / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    (root / "docs" / "parts").mkdir()
+    (root / "docs" / "parts" / "own.png").write_bytes(PNG)
+    (root / "docs" / "parts" / "_shot.mdx").write_text("<img src={require('./own.png').default} alt=\"Own\" />\n")
+    (root / "docs" / "guide" / "media.mdx").write_text(
+        "import Shot from '../parts/_shot.mdx';\n\n# Media\n\nText.\n\n"
+        "<video controls src={require('./clip.mp4').default}></video>\n\n"
+        "<video controls>\n  <source src={useBaseUrl('video/demo.mp4')} type=\"video/mp4\" />\n</video>\n\n"
+        "<Shot />\n")
+    doc = convert_mdx(root / "docs" / "guide" / "media.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [(v.url, v.path) for v in videos] == [("./clip.mp4", "docs/guide/clip.mp4"),
+                                                 ("/video/demo.mp4", "static/video/demo.mp4")]
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.alt, i.path, i.exists) for i in images] == [("Own", "docs/parts/own.png", True)]
+
+
+def test_javascript_expressions_opening_a_line_are_code_not_text(tmp_path: Path) -> None:
+    """An MDX {expression} is JavaScript: a render function given to <BrowserOnly> draws a chart and
+    none of its source is page text; a string literal is text; a brace that never closes before the
+    next heading stays text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "chart.mdx").write_text(
+        "import BrowserOnly from '@docusaurus/BrowserOnly';\n\n# Chart\n\n## Tree\n\n<BrowserOnly>\n{() => {\n"
+        "  const [open, setOpen] = React.useState(false);\n\n  const tree = {\n    name: 'Root node',\n"
+        "    children: [{ name: 'Leaf' }],\n  };\n  // it's drawn below\n  return (\n    <div>\n"
+        "      <Chart data={tree}/>\n      <button onClick={() => setOpen(!open)}>Toggle</button>\n    </div>\n"
+        "  );\n}}\n</BrowserOnly>\n\nAfter the chart.\n\n{'A literal line'}\n\n{count} items follow.\n\n"
+        "{unclosed brace\n\n## Next\n\nNext text.\n")
+    doc = convert_mdx(root / "docs" / "chart.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    for leaked in ("useState", "Root node", "const tree", "return (", "Toggle", "</div>"):
+        assert leaked not in text, leaked
+    assert "After the chart." in text and "A literal line" in text and "items follow." in text
+    assert "{count}" not in text
+    assert "{unclosed brace" in text and "Next text." in text
+
+
+def test_video_player_components_are_videos(tmp_path: Path) -> None:
+    """<ReactPlayer url={require('./clip.mp4').default} /> plays the file next to the page; a player
+    pointing at a video host is a remote video; an audio player or a non-player component is not."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "clip.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    (root / "docs" / "players.mdx").write_text(
+        "import ReactPlayer from 'react-player';\nimport demo from '@site/static/video/demo.mp4';\n\n# Players\n\n"
+        "Watch the clip.\n\n<div style={{ position: 'relative' }}>\n  <ReactPlayer\n"
+        "    url={require('./clip.mp4').default}\n    controls\n    width=\"100%\"\n  />\n</div>\n\n"
+        "<VideoPlayer src={demo} title=\"Demo run\" />\n\n<YouTube url=\"https://www.youtube.com/watch?v=abc123\" />\n\n"
+        "<AudioPlayer src=\"/audio/a.mp3\" />\n\n<Card url=\"https://example.org/x.mp4\" />\n\n"
+        "<LiteYouTubeEmbed id=\"dQw4w9WgXcQ\" title=\"Intro talk\" />\n")
+    doc = convert_mdx(root / "docs" / "players.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [(v.path, v.url) for v in videos] == [
+        ("docs/clip.mp4", "./clip.mp4"), ("static/video/demo.mp4", "@site/static/video/demo.mp4"),
+        (None, "https://www.youtube.com/watch?v=abc123"), (None, "https://www.youtube.com/watch?v=dQw4w9WgXcQ")]
+    assert videos[1].title == "Demo run" and videos[3].title == "Intro talk"
+
+
+def test_mdx_code_block_fences_are_read_as_mdx(tmp_path: Path) -> None:
+    """Docusaurus unwraps ```mdx-code-block fences before compiling: imports in one bind names used
+    later, <Tabs> opened in one fence and closed in another make tabs, and an SVG imported there is
+    drawn; an mdx-code-block shown inside a ````md example stays an example."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "flow.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"/>')
+    (root / "docs" / "wrapped.md").write_text(
+        "# Wrapped\n\n```mdx-code-block\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n"
+        "import Flow from './flow.svg';\n```\n\nIntro.\n\n```mdx-code-block\n<Tabs>\n<TabItem value=\"cs\" label=\"C#\">\n"
+        "```\n\n```csharp\nvar x = 1;\n```\n\n```mdx-code-block\n</TabItem>\n<TabItem value=\"cpp\" label=\"C++\">\n```\n\n"
+        "Use the C++ client.\n\n```mdx-code-block\n</TabItem>\n</Tabs>\n```\n\n````mdx-code-block\n<Flow />\n````\n\n"
+        "````md\n```mdx-code-block\n<Shown />\n```\n````\n")
+    doc = convert_mdx(root / "docs" / "wrapped.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "import Tabs" not in text and "<TabItem" not in text and "</Tabs>" not in text
+    assert "C#" in text and "var x = 1;" in text and "C++" in text and "Use the C++ client." in text
+    assert "<Shown />" in text  # inside a fenced example: code
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["docs/flow.svg"]
+
+
+def test_indented_lines_are_not_code_in_mdx(tmp_path: Path) -> None:
+    """MDX has no indented code blocks ('Differences from Markdown'): HTML indented inside a
+    component is markup, not a code sample."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "cards.md").write_text(
+        "# Cards\n\n<DocsCard header=\"Android\" href=\"/android\">\n        <p>Learn the fundamentals of Android apps.</p>\n"
+        "</DocsCard>\n\n```js\n    const kept = 'indented code in a fence';\n```\n")
+    doc = convert_mdx(root / "docs" / "cards.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Learn the fundamentals of Android apps." in text and "<p>" not in text
+    assert "const kept = 'indented code in a fence';" in text
+
+
+def test_image_components_taking_a_path_or_url(tmp_path: Path) -> None:
+    """<DocImage path={require('./static/x.png')} title="..." /> (Harness docs) and <Image url="..." />
+    name their image in path/url."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "static").mkdir()
+    (root / "docs" / "static" / "roles.png").write_bytes(PNG)
+    (root / "docs" / "roles.mdx").write_text(
+        "# Roles\n\nOpen the roles page.\n\n<DocImage path={require('./static/roles.png')} width=\"60%\" "
+        "title=\"Roles page\" />\n\n<Image url=\"/img/root.png\" alt=\"Root\" />\n")
+    doc = convert_mdx(root / "docs" / "roles.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)]
+    assert images == [("docs/static/roles.png", "Roles page"), ("static/img/root.png", "Root")]
+
+
+def test_partial_props_are_filled_in(tmp_path: Path) -> None:
+    """Docusaurus 'Importing Markdown': <Partial name="Sebastien" /> renders the partial's
+    {props.name} as Sebastien; a prop not given renders nothing; code keeps the braces."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "_servop.md").write_text(
+        "Service **{props.service_name}**, operation {props.operation_name}{props.missing}.\n\n"
+        "```js\nconst x = {props.kept};\n```\n")
+    (root / "docs" / "rename.mdx").write_text(
+        "import PartialServop from './_servop.md';\n\n# Rename folder\n\n"
+        "<PartialServop service_name=\"globalFileV3\" operation_name={'SYS_RENAME_FOLDER'} />\n")
+    doc = convert_mdx(root / "docs" / "rename.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Service globalFileV3, operation SYS_RENAME_FOLDER." in text
+    assert "{props.kept}" in text and "{props.service_name}" not in text
+
+
+def test_code_block_components_holding_a_template_literal_are_code(tmp_path: Path) -> None:
+    """Docusaurus 'Code blocks: usage in JSX': <CodeBlock language="jsx" title="...">{`...`}</CodeBlock>
+    is a code block of the literal's text (braces and tags inside it included)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "jsx.mdx").write_text(
+        "import CodeBlock from '@theme/CodeBlock';\n\n# JSX code\n\nBefore.\n\n"
+        "<CodeBlock language=\"jsx\" title=\"/src/Hello.js\">\n  {`function Hello(props) {\n"
+        "  return <h1>Hello, {props.name}</h1>;\n}`}\n</CodeBlock>\n\n"
+        "<CodeBlock language=\"js\">{`const s = \"a \\` b\";`}</CodeBlock>\n\nAfter.\n")
+    doc = convert_mdx(root / "docs" / "jsx.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "function Hello(props) {\n  return <h1>Hello, {props.name}</h1>;\n}" in text
+    assert 'const s = "a ` b";' in text and "`}" not in text
+    assert "/src/Hello.js" in text and "Before." in text and "After." in text
+
+
+def test_exported_constants_and_front_matter_values_are_shown(tmp_path: Path) -> None:
+    """MDX 'Using exports' and Docusaurus' frontMatter export: {version} after export const version =
+    '3.1' renders 3.1, {frontMatter.title} the front matter title; inline code keeps its braces;
+    <Details summary="..."> shows its summary."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "vals.mdx").write_text(
+        "---\ntitle: Upgrade guide\n---\n\nexport const version = '3.1';\n\n# Upgrade\n\n"
+        "Install version {version} of {frontMatter.title}, not `{version}`; {unknown} stays.\n\n"
+        "<Details summary=\"Older releases\">\n\nOlder text.\n\n</Details>\n")
+    doc = convert_mdx(root / "docs" / "vals.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Install version 3.1 of Upgrade guide, not {version}; {unknown} stays." in text
+    assert "Older releases" in text and "Older text." in text
+
+
+def test_a_self_closing_tag_with_a_space_before_the_bracket(tmp_path: Path) -> None:
+    """JSX allows <Part a="x" / > (space between / and >); the tag must not swallow the lines after
+    it (a heading became paragraph text)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "op.md").write_text(
+        "# Rename\n\nRename the folder.\n\n<PartialServop service_name=\"files\" / >\n\n## Usage\n\nCall it.\n")
+    doc = convert_mdx(root / "docs" / "op.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path[-1] for s in doc.sections] == ["Rename", "Usage"]
+    assert "PartialServop" not in "\n".join(s.text for s in doc.sections)
+
+
+def test_admonition_component_reads_like_the_directive(tmp_path: Path) -> None:
+    """Docusaurus 'Admonitions: usage in JSX': <Admonition type="tip" title="..."> is :::tip Title."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "adm.mdx").write_text(
+        "import Admonition from '@theme/Admonition';\n\n# Adm\n\n"
+        "<Admonition type=\"tip\" icon=\"💡\" title=\"Did you know...\">\n  <p>Plugins help.</p>\n</Admonition>\n\n"
+        ":::tip Did you know...\n\nPlugins help.\n\n:::\n")
+    doc = convert_mdx(root / "docs" / "adm.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("Tip: Did you know...\n\nPlugins help.") == 2
+
+
+def test_tabs_values_with_trailing_commas(tmp_path: Path) -> None:
+    """values={[{ label: 'Yarn', value: 'yarn', }]} (Prettier's trailing commas) still labels the tab."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "tabs.mdx").write_text(
+        "# Install\n\n<Tabs values={[\n  { label: 'npm', value: 'npm', },\n  { value: 'yarn', label: 'Yarn', },\n]}>\n"
+        "<TabItem value=\"npm\">\n\nnpm install\n\n</TabItem>\n<TabItem value=\"yarn\">\n\nyarn add\n\n</TabItem>\n</Tabs>\n")
+    doc = convert_mdx(root / "docs" / "tabs.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Yarn\n\nyarn add" in text

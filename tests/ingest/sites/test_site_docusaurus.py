@@ -23,7 +23,7 @@ module.exports = {
 def _site(tmp_path: Path) -> DocusaurusSite:
     root = tmp_path / "site"
     for rel in ("public/img/a.png", "assets/img/b.png", "guides/intro.md", "guides/x.mdx", "guides/drafts/d.md",
-                "guides/_part.mdx", "community/join.md", "news/2024-01-01-hello.md", "src/pages/about.md",
+                "guides/_part.mdx", "community/join.md", "community/_part.mdx", "news/2024-01-01-hello.md", "src/pages/about.md",
                 "guides/img/local.png"):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(b"x")
@@ -41,12 +41,15 @@ def test_settings_are_read_from_the_js_config(tmp_path: Path) -> None:
 
 
 def test_pages_partials_and_exclusions(tmp_path: Path) -> None:
+    """An instance's exclude option replaces the default list (Docusaurus issue #9641): guides/
+    excludes drafts/ only, so its _part.mdx is published as a page; community/ keeps the defaults."""
     site = _site(tmp_path)
     assert site.classify("guides/intro.md").markup == "markdown"  # format: detect -> .md is CommonMark
     assert site.classify("guides/x.mdx").markup == "mdx"
     for rel in ("community/join.md", "news/2024-01-01-hello.md", "src/pages/about.md"):
         assert site.classify(rel).role is FileRole.PAGE, rel
-    assert site.classify("guides/_part.mdx").role is FileRole.INCLUDE
+    assert site.classify("guides/_part.mdx").role is FileRole.PAGE
+    assert site.classify("community/_part.mdx").role is FileRole.INCLUDE
     assert site.classify("guides/drafts/d.md").role is FileRole.EXCLUDED
 
 
@@ -168,3 +171,228 @@ def test_i18n_translations_are_skipped_with_their_locale(tmp_path: Path) -> None
     assert site.classify("docs/intro.md").role is FileRole.PAGE
     cls = site.classify("i18n/en/docusaurus-plugin-content-docs/current/intro.md")
     assert cls.role is FileRole.EXCLUDED and cls.reason == "translation (i18n/en); default locale fr"
+
+
+def _versioned(tmp_path: Path, options: str, versions: str | None = '["2.0", "1.0"]') -> DocusaurusSite:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "docusaurus.config.js").write_text(
+        f"module.exports = {{ presets: [['classic', {{ docs: {{ {options} }} }}]] }};\n")
+    if versions is not None:
+        (tmp_path / "versions.json").write_text(versions)
+    for rel in ("docs/intro.md", "versioned_docs/version-2.0/intro.md", "versioned_docs/version-1.0/intro.md",
+                "versioned_docs/version-0.9/intro.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# Intro\n")
+    return DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+
+
+def test_the_default_docs_version_is_read_and_the_others_skipped_by_name(tmp_path: Path) -> None:
+    """Docusaurus "Versioning": with versions.json the version shown by default is lastVersion,
+    else the latest release (its first entry), not docs/ (the unreleased Next); the other
+    versions are reported with their names."""
+    site = _versioned(tmp_path, "path: 'docs'")
+    assert site.config.content_dirs[0] == "versioned_docs/version-2.0"
+    assert site.classify("versioned_docs/version-2.0/intro.md").role is FileRole.PAGE
+    skipped = {rel: site.classify(rel) for rel in ("docs/intro.md", "versioned_docs/version-1.0/intro.md",
+                                                   "versioned_docs/version-0.9/intro.md")}
+    assert all(c.role is FileRole.EXCLUDED for c in skipped.values())
+    assert skipped["docs/intro.md"].reason == \
+        "docs version current (Next); murar reads the default version 2.0"
+    assert skipped["versioned_docs/version-1.0/intro.md"].reason == \
+        "docs version 1.0; murar reads the default version 2.0"
+    assert "0.9" in skipped["versioned_docs/version-0.9/intro.md"].reason
+
+
+def test_last_version_only_include_versions_and_disabled_versioning(tmp_path: Path) -> None:
+    assert _versioned(tmp_path, "lastVersion: 'current'").config.content_dirs[0] == "docs"
+    assert _versioned(tmp_path, "lastVersion: '1.0'").config.content_dirs[0] == "versioned_docs/version-1.0"
+    site = _versioned(tmp_path, "onlyIncludeVersions: ['current', '1.0']")
+    assert site.config.content_dirs[0] == "versioned_docs/version-1.0"
+    assert site.classify("versioned_docs/version-2.0/intro.md").reason == \
+        "docs version 2.0, not published: not in onlyIncludeVersions; murar reads the default version 1.0"
+    assert _versioned(tmp_path, "disableVersioning: true").config.content_dirs[0] == "docs"
+    site = _versioned(tmp_path, "includeCurrentVersion: false")
+    assert site.classify("docs/intro.md").reason == ("docs version current (Next), not published: "
+                                                     "includeCurrentVersion: false; murar reads the default version 2.0")
+    # no versions file, or its folder missing from the checkout: docs/ itself
+    assert _versioned(tmp_path / "plain", "path: 'docs'", versions=None).config.content_dirs[0] == "docs"
+    assert _versioned(tmp_path / "gone", "path: 'docs'", versions='["3.0"]').config.content_dirs[0] == "docs"
+    assert _versioned(tmp_path / "bad", "path: 'docs'", versions="not json").config.content_dirs[0] == "docs"
+
+
+def test_docs_instances_version_their_own_folders(tmp_path: Path) -> None:
+    (tmp_path / "docusaurus.config.js").write_text("""
+module.exports = {
+  presets: [['classic', { docs: { lastVersion: 'current' } }]],
+  plugins: [['content-docs', { id: 'sdk', path: 'sdk', routeBasePath: 'sdk' }]],
+};
+""")
+    (tmp_path / "versions.json").write_text('["1.0"]')
+    (tmp_path / "sdk_versions.json").write_text('["5.x", "4.x"]')
+    for rel in ("docs/a.md", "versioned_docs/version-1.0/a.md", "sdk/b.md", "sdk_versioned_docs/version-5.x/b.md",
+                "sdk_versioned_docs/version-4.x/b.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.config.content_dirs == ("docs", "blog", "src/pages", "sdk_versioned_docs/version-5.x")
+    roles = {rel: site.classify(rel).role for rel in ("docs/a.md", "versioned_docs/version-1.0/a.md", "sdk/b.md",
+                                                      "sdk_versioned_docs/version-5.x/b.md",
+                                                      "sdk_versioned_docs/version-4.x/b.md")}
+    assert [r for r, role in roles.items() if role is FileRole.PAGE] == ["docs/a.md",
+                                                                          "sdk_versioned_docs/version-5.x/b.md"]
+    assert site.classify("sdk/b.md").reason == "docs version current (Next); murar reads the default version 5.x"
+
+
+def test_include_exclude_per_instance_and_disabled_preset_plugins(tmp_path: Path) -> None:
+    """plugin-content-docs/blog/pages options: include (default **/*.{md,mdx}) and exclude (an
+    own list replaces the default one) belong to each instance; docs: false / blog: false in the
+    preset options turn that plugin off."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+const config = {
+  themeConfig: { docs: { sidebar: { hideable: true } } },
+  presets: [['classic', { docs: false, blog: { include: ['**/*.md'] }, theme: {} }]],
+  plugins: [
+    ['@docusaurus/plugin-content-docs', { id: 'guide', path: 'guide', exclude: ['**/internal/**', '**/_*/**'] }],
+    ['@docusaurus/plugin-content-docs', { id: 'api', path: 'api', include: ['reference/**/*.mdx'] }],
+  ],
+};
+export default config;
+""")
+    for rel in ("docs/a.md", "blog/p.md", "blog/q.mdx", "guide/g.md", "guide/internal/i.md", "guide/_own.mdx",
+                "guide/_parts/x.md", "api/reference/r.mdx", "api/other.mdx"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.config.content_dirs == ("blog", "src/pages", "guide", "api")
+    role = {rel: site.classify(rel).role for rel in ("docs/a.md", "blog/p.md", "blog/q.mdx", "guide/g.md",
+                                                     "guide/internal/i.md", "guide/_own.mdx", "guide/_parts/x.md",
+                                                     "api/reference/r.mdx", "api/other.mdx")}
+    assert [r for r, c in role.items() if c is FileRole.PAGE] == [
+        "blog/p.md", "guide/g.md", "guide/_own.mdx", "api/reference/r.mdx"]
+    assert role["guide/_parts/x.md"] is FileRole.INCLUDE
+    assert site.classify("blog/q.mdx").reason == "not matched by the blog plugin's include option"
+    assert site.classify("guide/internal/i.md").reason == "excluded by the docs plugin's exclude option"
+    assert site.classify("docs/a.md").role is FileRole.EXCLUDED
+    (tmp_path / "docusaurus.config.js").write_text(
+        "module.exports = { presets: [['@docusaurus/preset-classic', { blog: false, pages: false }]] };\n")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs",)
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = { presets: ['classic'] };\n")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs", "blog", "src/pages")
+
+
+def test_pathname_protocol_links_are_site_paths(tmp_path: Path) -> None:
+    """Docusaurus 'Assets': ![banner](pathname:///img/b.png) is <img src="/img/b.png"> without asset
+    processing, i.e. the static file img/b.png."""
+    site = _site(tmp_path)
+    page = "guides/intro.md"
+    assert site.resolve_asset("pathname:///img/b.png", page_rel=page).rel_path == "assets/img/b.png"
+    assert site.resolve_asset("pathname:///product/img/a.png", page_rel=page).rel_path == "public/img/a.png"
+    assert site.resolve_asset("pathname://img/b.png", page_rel=page).problem
+
+
+def test_site_plugins_wrapping_the_content_plugins_are_content(tmp_path: Path) -> None:
+    """A site's own plugin extending plugin-content-docs/blog ('Extending a plugin') is known by the
+    options only those plugins take (sidebarPath, blogTitle, ...) next to its path; a plugin with
+    just a path is something else."""
+    (tmp_path / "docusaurus.config.ts").write_text("""
+import path from 'path';
+const config = {
+  presets: [['classic', { docs: false, blog: false } satisfies Preset.Options]],
+  plugins: [
+    'docusaurus-plugin-sass',
+    [path.resolve(__dirname, './plugins/docs-enhanced'), {
+      id: 'guide', path: 'guide', sidebarPath: require.resolve('./sidebars.js'), exclude: ['**/shared/**'],
+    }],
+    [require.resolve('./plugins/changelog'), { path: 'changes', blogTitle: 'Changes', postsPerPage: 20 }],
+    ['docusaurus-plugin-image-zoom', { path: 'img' }],
+  ],
+};
+export default config;
+""")
+    for rel in ("guide/a.md", "guide/shared/part.md", "changes/2024-01-01-v1.md", "img/x.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.ts")
+    assert site.config.content_dirs == ("src/pages", "guide", "changes")
+    assert site.classify("guide/a.md").role is FileRole.PAGE
+    assert site.classify("guide/shared/part.md").role is FileRole.EXCLUDED
+    assert site.classify("changes/2024-01-01-v1.md").role is FileRole.PAGE
+    assert site.classify("img/x.md").role is FileRole.EXCLUDED
+
+
+def test_draft_pages_are_skipped(tmp_path: Path) -> None:
+    """plugin-content-docs/blog front matter: draft: true documents exist in development only."""
+    site = _site(tmp_path)
+    root = tmp_path / "site"
+    (root / "guides" / "wip.md").write_text("---\ntitle: WIP\ndraft: true\n---\n\nNot yet.\n")
+    (root / "news" / "2024-02-02-soon.md").write_text("---\ndraft: true\n---\n\nSoon.\n")
+    (root / "guides" / "done.md").write_text("---\ntitle: Done\ndraft: false\nunlisted: true\n---\n\nDone.\n")
+    for rel in ("guides/wip.md", "news/2024-02-02-soon.md"):
+        cls = site.classify(rel)
+        assert cls.role is FileRole.EXCLUDED and cls.reason.startswith("draft: true"), rel
+    assert site.classify("guides/done.md").role is FileRole.PAGE
+
+
+def test_a_config_without_content_plugins_reads_the_classic_defaults(tmp_path: Path) -> None:
+    """A stub config (no presets, no content plugin) is read as the classic preset's docs/blog/pages;
+    a config with content plugins but no presets has only those."""
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = { baseUrl: '/' };\n")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs", "blog", "src/pages")
+    (tmp_path / "docusaurus.config.js").write_text(
+        "module.exports = { plugins: [['@docusaurus/plugin-content-docs', { path: 'guide' }]] };\n")
+    assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("guide",)
+
+
+def test_commonmark_pages_read_admonitions_and_the_mdx_format_front_matter(tmp_path: Path) -> None:
+    """Docusaurus 'MDX vs. CommonMark': remark-directive admonitions work in both formats; the
+    mdx.format front matter chooses the format of one file."""
+    from murar.ingest.markdown import convert_markdown
+
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = { markdown: { format: 'detect' } };\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "plain.md").write_text(
+        "# Plain\n\n:::tip[Keep it short]\n\nTip body.\n\n:::\n\n```md\n:::note\nexample\n:::\n```\n")
+    (tmp_path / "docs" / "jsx.md").write_text("---\nmdx:\n  format: mdx\n---\n\n# JSX\n")
+    (tmp_path / "docs" / "cm.mdx").write_text("---\nmdx:\n  format: md\n---\n\n# CM\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert site.classify("docs/plain.md").markup == "markdown"
+    assert site.classify("docs/jsx.md").markup == "mdx" and site.classify("docs/cm.mdx").markup == "markdown"
+    doc = convert_markdown(tmp_path / "docs" / "plain.md", root=tmp_path, site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Tip: Keep it short\n\nTip body." in text and ":::tip" not in text
+    assert ":::note\nexample\n:::" in text
+
+
+def test_content_paths_written_with_path_join_or_a_constant(tmp_path: Path) -> None:
+    """path: path.resolve(__dirname, '../docs') and path: GUIDES (const GUIDES = 'guides') are read,
+    relative to the config's folder, instead of falling back to the default docs/."""
+    site_dir = tmp_path / "website"
+    site_dir.mkdir()
+    (site_dir / "docusaurus.config.js").write_text("""
+const path = require('path');
+const GUIDES = 'guides';
+module.exports = {
+  presets: [['classic', { docs: { path: path.resolve(__dirname, '..', 'docs') }, blog: false }]],
+  plugins: [['content-docs', { id: 'guides', path: GUIDES }],
+            ['content-docs', { id: 'api', path: path.join(__dirname, 'api', 'v2') }]],
+};
+""")
+    site = DocusaurusSite.load(tmp_path, "website/docusaurus.config.js")
+    assert site.config.content_dirs == ("docs", "website/src/pages", "website/guides", "website/api/v2")
+
+
+def test_highlight_magic_comments_are_not_code(tmp_path: Path) -> None:
+    """Docusaurus 'Code blocks: highlighting with comments': the magic comment lines are not shown."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = {};\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "code.mdx").write_text(
+        "# Code\n\n```js\nfunction f() {\n  // highlight-next-line\n  return 1;\n}\n```\n\n"
+        "```yaml\n# highlight-start\nkey: value\n# highlight-end\n```\n\n"
+        "```jsx\n{/* highlight-next-line */}\n<p>Hi</p>\n```\n\nText about // highlight-next-line stays.\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    doc = convert_mdx(tmp_path / "docs" / "code.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "function f() {\n  return 1;\n}" in text and "key: value" in text and "<p>Hi</p>" in text
+    assert text.count("highlight-") == 1  # the sentence outside code

@@ -16,7 +16,12 @@ from collections.abc import Callable
 
 from markdown_it.token import Token
 
-__all__ = ["FenceTracker", "admonition_label", "label_lines", "read_table"]
+__all__ = ["DIRECTIVE_ADMONITION", "FenceTracker", "admonition_label", "directive_admonitions", "label_lines",
+           "read_table"]
+
+#: a remark-directive container line (Docusaurus admonitions): ``:::tip``, ``:::tip Title``,
+#: ``:::tip[Title]``, ``::::info{#id}`` or a closing ``:::``; groups: indent, colons, kind, [title], title
+DIRECTIVE_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
 
 
 class FenceTracker:
@@ -29,6 +34,11 @@ class FenceTracker:
     def __init__(self, opening: re.Pattern[str]) -> None:
         self._opening = opening
         self._fence: str | None = None
+
+    @property
+    def inside(self) -> bool:
+        """True between an opening fence and its closing one."""
+        return self._fence is not None
 
     def in_code(self, line: str) -> bool:
         """True when ``line`` opens, is inside or closes a fenced code block (the
@@ -52,6 +62,26 @@ def admonition_label(kind: str, title: str = "") -> str:
     name = kind.replace("-", " ").capitalize()
     title = title.strip()
     return f"{name}: {title}" if title and title.lower() != kind.lower() else f"{name}:"
+
+
+def directive_admonitions(text: str, fence: re.Pattern[str]) -> str:
+    """``text`` with every admonition opening line (:data:`DIRECTIVE_ADMONITION`)
+    as its bold label line (:func:`admonition_label`) and every closing ``:::``
+    line blank; lines of fenced code (``fence``, see :class:`FenceTracker`) are
+    left alone."""
+    if ":::" not in text:
+        return text
+    fences = FenceTracker(fence)
+    out: list[str] = []
+    for line in text.split("\n"):
+        m = None if fences.in_code(line) else DIRECTIVE_ADMONITION.match(line)
+        if m and m.group(3):
+            out.extend(label_lines(admonition_label(m.group(3), (m.group(4) or m.group(5) or "").strip()), m.group(1)))
+        elif m:
+            out.append("")
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def label_lines(label: str, indent: str = "") -> list[str]:

@@ -8,7 +8,8 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   dropped; ``import name from './x.png'`` binds an image used later as
   ``<img src={name} />``; ``import Part from './_part.mdx'`` binds a partial
   that is inlined where ``<Part />`` is used (its relative links rewritten to
-  stay correct from the page; nested partials and cycles bounded);
+  stay correct from the page; nested partials and cycles bounded; the
+  partial's ``{props.name}`` reads as ``<Part name="..." />`` gives it);
 - JSX components are reduced to their text: the tags go, the Markdown
   between them stays; ``title``/``label``/``header`` attributes are kept as a
   bold line; ``<TabItem>`` becomes its tab label followed by its content; an
@@ -16,16 +17,28 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   sources={{light: ..., dark: ...}} />``: the light one) becomes an ``<img>``,
   and so does an imported SVG used as a component (``import Logo from
   './logo.svg'`` then ``<Logo />``: Docusaurus draws it inline, "Inline SVGs");
+  a video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
+  ``<Video src=... />``, ``<YouTube url=... />``) whose ``url``/``src`` names
+  a video file or a video host's page becomes a ``<video>``;
 - ``<CodeBlock language="js">{Source}</CodeBlock>`` whose ``Source`` is imported
   as text (``import Source from '!!raw-loader!./x.js'`` or ``'./x.js?raw'``)
   becomes a fenced code block holding that file (Docusaurus "Code blocks");
-- ``:::note Title`` ... ``:::`` admonitions become a bold "Note: Title" line
-  followed by their content;
+- ``:::note Title`` ... ``:::`` admonitions, and their JSX form ``<Admonition
+  type="note" title="Title">``, become a bold "Note: Title" line followed by
+  their content;
 - JSX attribute expressions on HTML elements are evaluated when they are
-  literals, imported names, ``require('...').default`` or base-URL helpers
-  (``useBaseUrl('...')``, left for :meth:`Site.resolve_asset` to resolve);
+  literals, imported names, ``require('./x.png').default`` (the file
+  ``./x.png``, relative to the file that writes it, so a partial's stays its
+  own) or base-URL helpers (``useBaseUrl('img/x.png')``: the site path
+  ``/img/x.png``); :meth:`Site.resolve_asset` resolves the path;
   other expressions stay visible to the resolver, which records them as
   unsupported syntax; ``style={{...}}`` and event handlers are dropped;
+- a ``{JavaScript expression}`` opening a line (an MDX flow expression, e.g.
+  the render function of ``<BrowserOnly>``) is code, not text, and goes,
+  unless it is a string literal (its text stays);
+- a ```` ```mdx-code-block ```` fence is not code: its content is read as
+  MDX (Docusaurus unwraps it before compiling, for Markdown that other tools
+  must show as code);
 - ``<head>`` metadata blocks and ``{/* comments */}`` are removed.
 
 Fenced code blocks are copied untouched. Paths are never guessed here: links
@@ -40,14 +53,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from murar.ingest.frontmatter import parse_front_matter
 from murar.ingest.markdown import (
     GENERATOR_PLUGINS,
     MarkdownOptions,
     convert_markdown_text,
 )
 from murar.ingest.markup.builder import page_rel, read_include, read_source
-from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
+from murar.ingest.markup.mdtext import (
+    DIRECTIVE_ADMONITION,
+    FenceTracker,
+    admonition_label,
+    label_lines,
+)
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.sites._links import helper_path
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -55,29 +75,39 @@ MAX_PARTIAL_DEPTH = 5
 MAX_TAG_CHARS = 2000
 MAX_FAILED_TAGS = 20  # per line: after that the rest of the line is text
 MAX_RAW_CHARS = 200_000  # a file imported as code text is read up to this many characters
-MAX_LINE_CHARS = 20_000  # longer lines are left as text: JSX scanning stays linear on hostile input
+MAX_LINE_CHARS = 20_000
+MAX_EXPRESSION_LINES = 400  # a {JavaScript expression} that does not close within this many lines is text  # longer lines are left as text: JSX scanning stays linear on hostile input
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+_PROPS_EXPR = re.compile(r"\{\s*props\.([A-Za-z_$][\w$]*)\s*\}")
+_MDX_CODE_BLOCK = re.compile(r"^ *(`{3,4}) *mdx-code-block\s*$")
+_NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
 _RAW_IMPORT = re.compile(r"^!{0,2}raw-loader!(.+)$")
 _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
-_RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*([A-Za-z_$][\w$]*)\s*\}\s*</CodeBlock>")
+_RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
+                             r"\s*\}\s*</CodeBlock>", re.DOTALL)
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
-_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
 _ATTR_BARE = re.compile(r"[^\s>]+")
 _JSX_COMMENT = re.compile(r"\{\s*/\*.*?\*/\s*\}", re.DOTALL)
-_STRING_EXPR = re.compile(r"""\{\s*(['"`])([^'"`{}]*)\1\s*\}""")
+# an inline {expression} that may be shown as text: a literal or a (dotted) name
+_SIMPLE_EXPR = re.compile(r"""\{(\s*(?:(['"`])[^'"`{}]*\2|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|-?\d+(?:\.\d+)?)\s*)\}""")
+_EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`])[^'"`]*\3|-?\d+(?:\.\d+)?)\s*;?""")
 _HEAD = re.compile(r"<head>.*?</head>", re.DOTALL | re.IGNORECASE)
 _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
 _LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
-_TEXT_ATTRS = ("title", "label", "header", "heading", "name")
+_TEXT_ATTRS = ("title", "label", "header", "heading", "name", "summary")
 _IMAGE_COMPONENT = re.compile(r"Image|Img|Figure|Screenshot|Picture|Zoom|Photo", re.IGNORECASE)
-_IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture"}
+_VIDEO_COMPONENT = re.compile(r"Video|Player|YouTube|Vimeo|Loom|Wistia", re.IGNORECASE)
+_VIDEO_ATTRS = {"url", "src", "video", "videosrc", "videourl"}
+_VIDEO_LINK = re.compile(r"youtube\.com/|youtube-nocookie\.com/|youtu\.be/|vimeo\.com/|loom\.com/|wistia"
+                         r"|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
+_IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture", "path", "url"}
 _MD_IMAGE = re.compile(r"(!\[[^\]]*\]\()(\s*<?)([^)\s>]+)")
 _HTML_SRC = re.compile(r"""(\b(?:src|href|poster)\s*=\s*)(["'])([^"']+)\2""")
-_TABS_VALUES = re.compile(r"""\{\s*label\s*:\s*(['"`])(.*?)\1\s*,\s*value\s*:\s*(['"`])(.*?)\3\s*\}"""
-                          r"""|\{\s*value\s*:\s*(['"`])(.*?)\5\s*,\s*label\s*:\s*(['"`])(.*?)\7\s*\}""")
+_TABS_VALUES = re.compile(r"""\{\s*label\s*:\s*(['"`])(.*?)\1\s*,\s*value\s*:\s*(['"`])(.*?)\3\s*,?\s*\}"""
+                          r"""|\{\s*value\s*:\s*(['"`])(.*?)\5\s*,\s*label\s*:\s*(['"`])(.*?)\7\s*,?\s*\}""")
 
 
 @dataclass(slots=True)
@@ -108,8 +138,13 @@ def _scan_tag(text: str, i: int) -> _Tag | None:
             return None
         if text[j] == ">":
             return _Tag(i, j + 1, name, attrs, closing, False)
-        if text.startswith("/>", j):
-            return _Tag(i, j + 2, name, attrs, closing, True)
+        if text[j] == "/":  # self-closing; JSX allows space between / and > (<Part / >)
+            k = j + 1
+            while k < n and text[k] in " \t\n":
+                k += 1
+            if k < n and text[k] == ">":
+                return _Tag(i, k + 1, name, attrs, closing, True)
+            return None
         if text[j] == "{":  # spread {...props}
             k = _skip_braces(text, j)
             if k < 0:
@@ -205,6 +240,17 @@ class _Scope:
     images: dict[str, str] = field(default_factory=dict)
     partials: dict[str, str] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)  # name -> file imported as text (raw-loader)
+    # text of names an {expression} may show: export const NAME = 'literal', frontMatter.key
+    values: dict[str, str] = field(default_factory=dict)
+
+    def value(self, expr: str) -> str | None:
+        """The text ``{expr}`` renders when it is a string or number literal or a known
+        name (``version``, ``frontMatter.title``), else ``None``."""
+        expr = expr.strip()
+        lit = re.fullmatch(r"""(['"`])([^'"`]*)\1|(-?\d+(?:\.\d+)?)""", expr, re.DOTALL)
+        if lit:
+            return lit.group(2) if lit.group(2) is not None else lit.group(3)
+        return self.values.get(expr)
 
 
 ReadInclude = Callable[[str, str], tuple[str, str] | None]
@@ -237,16 +283,26 @@ class MdxTransformer:
             return None
 
     # ------------------------------------------------------------------ api
-    def transform(self, text: str, *, page_rel: str, depth: int = 0, stack: tuple[str, ...] = ()) -> str:
-        """Markdown for the MDX ``text`` of ``page_rel`` (front matter kept as is)."""
+    def transform(self, text: str, *, page_rel: str, depth: int = 0, stack: tuple[str, ...] = (),
+                  props: dict[str, str] | None = None) -> str:
+        """Markdown for the MDX ``text`` of ``page_rel`` (front matter kept as is).
+        ``props``: the string attributes a partial is used with; ``{props.name}``
+        outside code reads as that value (nothing when it is not given)."""
         front = ""
         m = re.match(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", text, re.DOTALL)
         if m:
             front, text = m.group(0), text[m.end():]
         text = _HEAD.sub("", text)
         scope = _Scope()
-        lines = self._strip_esm(text.splitlines(), scope, page_rel)
-        if scope.raw:
+        if front:
+            for key, val in parse_front_matter(front).meta.items():
+                if isinstance(val, str | int | float) and not isinstance(val, bool):
+                    scope.values[f"frontMatter.{key}"] = str(val)
+        lines = unwrap_mdx_code_blocks(text.splitlines())
+        if props is not None:
+            lines = _fill_props(lines, props)
+        lines = self._strip_esm(lines, scope, page_rel)
+        if scope.raw or any("<CodeBlock" in line for line in lines):
             lines = self._raw_code_blocks(lines, scope, page_rel)
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
         return front + out
@@ -254,17 +310,21 @@ class MdxTransformer:
     def _raw_code_blocks(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
         """``<CodeBlock language="js">{Source}</CodeBlock>`` where ``Source`` was imported
         as text (``'!!raw-loader!./x.js'``, ``'./x.js?raw'``) as a fenced block holding
-        that file (Docusaurus "Code blocks": importing code snippets)."""
+        that file (Docusaurus "Code blocks": importing code snippets), and one holding a
+        template literal (``{`const x = 1;`}``, "Usage in JSX") as a fenced block of its text."""
         text = "\n".join(lines)
 
         def repl(m: re.Match[str]) -> str:
-            name = m.group(2)
-            target = scope.raw.get(name)
-            if target is None:
-                return m.group(0)
-            code = self._read_raw(target, page_rel)
-            if code is None:
-                return "\n"
+            if m.group(3) is not None:
+                code = re.sub(r"\\([`\\$])", r"\1", m.group(3))
+            else:
+                target = scope.raw.get(m.group(2))
+                if target is None:
+                    return m.group(0)
+                found = self._read_raw(target, page_rel)
+                if found is None:
+                    return "\n"
+                code = found
             lang = re.search(r"""\b(?:language\s*=\s*|className\s*=\s*(?=['"]language-))"""
                              r"""(?:(['"])(?:language-)?([\w+#.-]*)\1|\{\s*(['"])([\w+#.-]*)\3\s*\})""", m.group(1))
             title = re.search(r"""\btitle\s*=\s*(['"])([^'"]*)\1""", m.group(1))
@@ -325,6 +385,12 @@ class MdxTransformer:
         return out
 
     def _bind(self, stmt: str, scope: _Scope) -> None:
+        const = _EXPORT_CONST.fullmatch(stmt.strip())
+        if const:
+            value = scope.value(const.group(2))
+            if value is not None:
+                scope.values[const.group(1)] = value
+            return
         m = _IMPORT.match(stmt.strip())
         if not m:
             return
@@ -360,13 +426,27 @@ class MdxTransformer:
                 i += 1
                 joined += 1
                 line = line + "\n" + lines[i]
+            # a {JavaScript expression} opening a line is code (MDX flow expression): only a string
+            # literal is page text; a render function (<BrowserOnly>{() => ...}</BrowserOnly>) is not
+            stripped = line.lstrip()
+            if stripped.startswith("{") and not stripped.startswith("{/*"):
+                end = _expression_end(lines, i)
+                if end is not None:
+                    last, col = end
+                    expr = "\n".join([line, *lines[i + 1 : last + 1]])
+                    expr = expr[: len(expr) - len(lines[last]) + col] if last > i else line[:col]
+                    shown = scope.value(expr.strip()[1:-1]) or ""
+                    # what follows the closing brace on its line is read on as usual
+                    lines = [*lines[:last], shown + lines[last][col:], *lines[last + 1 :]]
+                    i = last
+                    continue
             # join a tag that spans several lines (bounded: a broken tag must not swallow the page)
             joined = 0
             while _open_tag_unfinished(line) and i + 1 < len(lines) and joined < 40:
                 i += 1
                 joined += 1
                 line = line + " " + lines[i].strip()
-            adm = _ADMONITION.match(line)
+            adm = DIRECTIVE_ADMONITION.match(line)
             if adm and (adm.group(3) or adm.group(2)):
                 kind, title = adm.group(3), (adm.group(4) or adm.group(5) or "").strip()
                 if kind:
@@ -406,7 +486,16 @@ class MdxTransformer:
             parts.append(c)
             i += 1
         text = "".join(parts)
-        return _STRING_EXPR.sub(lambda m: m.group(2), text) if "{" in text else text
+        if "{" not in text:
+            return text
+
+        def shown(m: re.Match[str]) -> str:
+            value = scope.value(m.group(1))
+            return m.group(0) if value is None else value
+
+        # inline code (`{x}`) is literal text in MDX
+        parts = re.split(r"(`+[^`]*`+)", text)
+        return "".join(part if k % 2 else _SIMPLE_EXPR.sub(shown, part) for k, part in enumerate(parts))
 
     def _render_tag(self, tag: _Tag, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
                     tabs: dict[str, str]) -> str:
@@ -418,13 +507,19 @@ class MdxTransformer:
         if tag.closing:
             return f"\n\n{set_close()}\n\n" if tag.name == "Tabs" else "\n"
         if tag.name in scope.partials:
-            return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack)
+            props = {name: text for name, value, kind in tag.attrs if (text := _attr_text((value, kind)))}
+            return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack,
+                                        props=props)
         attrs = {name: (value, kind) for name, value, kind in tag.attrs}
         svg = scope.images.get(tag.name)
         if svg is not None and svg.lower().split("?", 1)[0].endswith(".svg"):
             # an imported SVG used as a component is drawn inline (Docusaurus "Inline SVGs", SVGR)
             alt = next((t for t in (_attr_text(attrs.get(a)) for a in ("title", "alt", "aria-label")) if t), "")
             return f'\n\n<img src="{_escape(svg)}" alt="{_escape(alt)}" />\n\n'
+        if tag.name == "Admonition" and _attr_text(attrs.get("type")):
+            # @theme/Admonition: the JSX form of :::type Title (Docusaurus "Admonitions: usage in JSX")
+            label = admonition_label(_attr_text(attrs.get("type")), _attr_text(attrs.get("title")))
+            return "\n".join(["", *label_lines(label), ""])
         if tag.name == "Tabs":
             values = attrs.get("values")
             if values and values[0]:
@@ -438,6 +533,9 @@ class MdxTransformer:
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
+        video = self._component_video(tag, scope)
+        if video:
+            return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
         image = self._component_image(tag, scope)
         out = ""
@@ -476,7 +574,7 @@ class MdxTransformer:
                 if expr in scope.images:
                     src = scope.images[expr]
                 elif re.match(r"^(require|useBaseUrl|withBaseUrl)\s*\(", expr):
-                    src = "{" + expr + "}"
+                    src = helper_path(expr) or "{" + expr + "}"
                 else:
                     lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
                     if lit and lit.group(2).lower().endswith(_IMAGE_EXTS):
@@ -484,6 +582,32 @@ class MdxTransformer:
         if not src:
             return ""
         return f'\n\n<img src="{_escape(src)}" alt="{_escape(alt)}" />\n\n'
+
+    def _component_video(self, tag: _Tag, scope: _Scope) -> str:
+        """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
+        ``<Video src="/video/x.webm" />``, ``<YouTube url="https://youtu.be/..." />``) as a
+        ``<video>`` tag: its ``url``/``src`` names a video file or a video host's page; a
+        YouTube embed taking the video's id (``<LiteYouTubeEmbed id="..." />`` of
+        react-lite-youtube-embed, ``videoId=``) plays ``https://www.youtube.com/watch?v=<id>``."""
+        if not _VIDEO_COMPONENT.search(tag.name):
+            return ""
+        attrs = {n: (v, k) for n, v, k in tag.attrs}
+        title = _attr_text(attrs.get("title"))
+        if "youtube" in tag.name.lower():
+            video_id = _attr_text(attrs.get("id")) or _attr_text(attrs.get("videoId"))
+            if re.fullmatch(r"[\w-]{6,20}", video_id):
+                return f'\n\n<video src="https://www.youtube.com/watch?v={video_id}" title="{_escape(title)}"></video>\n\n'
+        for name, value, kind in tag.attrs:
+            if name.lower() not in _VIDEO_ATTRS or value is None:
+                continue
+            src = value.strip() if kind == "str" else ""
+            if kind == "expr":
+                expr = value.strip()
+                lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
+                src = scope.images.get(expr) or helper_path(expr) or (lit.group(2) if lit else "")
+            if src and _VIDEO_LINK.search(src):
+                return f'\n\n<video src="{_escape(src)}" title="{_escape(title)}"></video>\n\n'
+        return ""
 
     def _html_tag(self, tag: _Tag, scope: _Scope) -> str:
         out = [f"<{tag.name}"]
@@ -503,13 +627,16 @@ class MdxTransformer:
                 out.append(f' {name}="{_escape(lit.group(2))}"')
             elif low in _LINK_ATTRS and expr in scope.images:
                 out.append(f' {name}="{_escape(scope.images[expr])}"')
+            elif low in _LINK_ATTRS and (path := helper_path(expr)) is not None:
+                out.append(f' {name}="{_escape(path)}"')
             elif low in _LINK_ATTRS or low == "alt" or low == "title":
                 # left for the Site (useBaseUrl(...), require(...).default) or reported unsupported
                 out.append(f' {name}="{_escape("{" + expr + "}")}"')
         out.append(" />" if tag.self_closing else ">")
         return "".join(out)
 
-    def _inline_partial(self, target: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
+    def _inline_partial(self, target: str, *, page_rel: str, depth: int, stack: tuple[str, ...],
+                        props: dict[str, str] | None = None) -> str:
         if depth >= MAX_PARTIAL_DEPTH:
             self.warnings.append(f"partial {target!r}: nested more than {MAX_PARTIAL_DEPTH} levels; not inlined")
             return "\n"
@@ -521,10 +648,46 @@ class MdxTransformer:
             self.warnings.append(f"partial {rel} includes itself; not inlined again")
             return "\n"
         self.partials_used.append(rel)
-        body = self.transform(text, page_rel=rel, depth=depth + 1, stack=stack)
+        body = self.transform(text, page_rel=rel, depth=depth + 1, stack=stack, props=props or {})
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
         body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
         return "\n\n" + body.strip("\n") + "\n\n"
+
+
+def _fill_props(lines: list[str], props: dict[str, str]) -> list[str]:
+    """``{props.name}`` outside fenced code replaced by ``props[name]`` ("" when absent)."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in lines:
+        if not fences.in_code(line) and "props" in line:
+            line = _PROPS_EXPR.sub(lambda m: props.get(m.group(1), ""), line)
+        out.append(line)
+    return out
+
+
+def unwrap_mdx_code_blocks(lines: list[str]) -> list[str]:
+    """``lines`` with every ```` ```mdx-code-block ```` fence (3 or 4 backticks)
+    replaced by its content: Docusaurus reads that content as MDX, not as code
+    (``unwrapMdxCodeBlocks``, "MDX code blocks"), so imports, components and
+    ``<Tabs>`` tags opened in one such block and closed in another work. A block
+    ends at the first bare fence of its length; one that never ends, or that sits
+    inside another fenced block (an example), stays code."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    i = 0
+    while i < len(lines):
+        m = None if fences.inside else _MDX_CODE_BLOCK.match(lines[i])
+        if m:
+            close = re.compile(rf"^ *{m.group(1)}\s*$")
+            end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), None)
+            if end is not None:
+                out.extend(["", *lines[i + 1 : end], ""])
+                i = end + 1
+                continue
+        fences.in_code(lines[i])
+        out.append(lines[i])
+        i += 1
+    return out
 
 
 def _continues(prev: str) -> bool:
@@ -532,6 +695,43 @@ def _continues(prev: str) -> bool:
     s = prev.rstrip()
     return bool(s) and not s.endswith(";") and (s.endswith((",", "(", "{", "[", "=", "=>", "+", "from")) or
                                                   bool(re.match(r"^(import|export)\s*\{?\s*$", s)))
+
+
+def _expression_end(lines: list[str], i: int) -> tuple[int, int] | None:
+    """Where the ``{`` expression opening ``lines[i]`` ends: ``(line index, column
+    after its closing brace)``; ``None`` when it does not close within
+    :data:`MAX_EXPRESSION_LINES` lines, or a Markdown heading, admonition or
+    code fence comes first (the brace was text). Strings and comments are
+    skipped; an apostrophe inside a word (``don't`` in JSX text) opens no
+    string, and a ``'`` or ``"`` left open at the end of a line is closed there
+    (a template literal may span lines)."""
+    depth = 0
+    quote = ""
+    for k in range(i, min(len(lines), i + MAX_EXPRESSION_LINES)):
+        line = lines[k]
+        if len(line) > MAX_LINE_CHARS or (k > i and quote != "`" and _NOT_IN_EXPRESSION.match(line)):
+            return None
+        quote = "`" if quote == "`" else ""  # a template literal goes on; a ' or " string does not
+        j = line.index("{") if k == i else 0
+        while j < len(line):
+            c = line[j]
+            if quote:
+                if c == "\\":
+                    j += 1
+                elif c == quote:
+                    quote = ""
+            elif c in "'\"`" and not (c == "'" and j and line[j - 1].isalnum()):
+                quote = c
+            elif line.startswith("//", j):
+                break
+            elif c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    return k, j + 1
+            j += 1
+    return None
 
 
 def _open_tag_unfinished(line: str) -> bool:
@@ -597,7 +797,8 @@ def convert_mdx(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
     root = site.config.root
     rel = page_rel(path, root)
     warnings: list[str] = []
-    opts = MarkdownOptions(plugins=GENERATOR_PLUGINS)  # remark-gfm footnotes, as Docusaurus renders them
+    # remark-gfm footnotes, as Docusaurus renders them; MDX has no indented code blocks
+    opts = MarkdownOptions(plugins=(*GENERATOR_PLUGINS, "no-indented-code"))
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     markdown, mdx_warnings = mdx_to_markdown(text, page_rel=rel, site=site)
     return convert_markdown_text(markdown, path=path, root=root, site=site, options=opts,

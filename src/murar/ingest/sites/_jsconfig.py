@@ -11,10 +11,12 @@ reported as unknown (``None``) and the generator's documented default applies.
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 _CONST = re.compile(r"""(?m)^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(['"`])([^'"`\n]*)\2""")
 _STRING = r"""(?:'([^'\n]*)'|"([^"\n]*)"|`([^`\n]*)`)"""
+_DIRNAME_PATH = re.compile(rf"(?:path\s*\.\s*)?(?:join|resolve)\(\s*__dirname\s*((?:,\s*{_STRING}\s*)+),?\s*\)")
 
 
 def strip_comments(code: str) -> str:
@@ -124,21 +126,6 @@ def top_level_keys(block: str) -> list[str]:
     return keys
 
 
-def plugin_options(code: str, *plugins: str) -> list[str]:
-    """Option objects of every ``['<plugin>', { ... }]`` entry in ``code`` whose
-    name is one of ``plugins`` (Docusaurus plugin instances, e.g. several
-    ``plugin-content-docs``), in order. The name may be wrapped in
-    ``require.resolve(...)`` and the object in parentheses (``/** @type */ ({...})``
-    once comments are stripped)."""
-    names = "|".join(re.escape(p) for p in plugins)
-    out: list[str] = []
-    for m in re.finditer(rf"""(?:require\.resolve\(\s*)?['"](?:{names})['"]\s*\)?\s*,\s*\(?\s*\{{""", code):
-        block = object_at(code, m.end() - 1)
-        if block is not None:
-            out.append(block)
-    return out
-
-
 def _top_level_entries(block: str) -> list[str]:
     """The ``key: value`` entries of the object literal body ``block`` at its own
     level (split at commas outside strings, brackets and braces)."""
@@ -174,14 +161,132 @@ def top_level_value(block: str, key: str) -> str | None:
     return None
 
 
-def top_level_string(block: str, key: str, consts: dict[str, str] | None = None) -> str | None:
-    """The string literal value of ``key`` at the top level of ``block`` (see
-    :func:`top_level_value`; template placeholders resolved), else ``None``."""
+def top_level_strings(block: str, key: str, consts: dict[str, str] | None = None) -> list[str] | None:
+    """The string elements of ``key``'s array literal at the top level of
+    ``block`` (see :func:`top_level_value`; template placeholders resolved,
+    other elements skipped), else ``None`` (no such key, or not an array literal)."""
     value = top_level_value(block, key)
-    m = re.fullmatch(_STRING, value) if value is not None else None
-    if not m:
+    if value is None or not value.startswith("[") or not value.endswith("]"):
         return None
-    return _literal(m.groups(), consts if consts is not None else constants(block))
+    consts = consts if consts is not None else constants(block)
+    out: list[str] = []
+    for entry in _top_level_entries(value[1:-1]):
+        m = re.fullmatch(_STRING, entry.strip())
+        literal = _literal(m.groups(), consts) if m else None
+        if literal is not None:
+            out.append(literal)
+    return out
+
+
+def array_entries(code: str, key: str) -> list[str] | None:
+    """The top-level entries (source text, stripped) of the first ``key: [ ... ]``
+    array literal in ``code``, else ``None`` (no such key, or its value is not an
+    array literal, e.g. a variable)."""
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*(\S)", code)
+    if not m or m.group(1) != "[":
+        return None
+    body = _bracketed(code, m.start(1))
+    if body is None:
+        return None
+    return [e.strip() for e in _top_level_entries(body) if e.strip()]
+
+
+def plugin_entries(code: str) -> list[tuple[str, str | None]]:
+    """``(name, options)`` of every entry of every ``plugins: [...]`` array in
+    ``code``: a name written as a string literal or ``require.resolve('...')`` is
+    that string, any other (``path.resolve(__dirname, './plugins/x')``) its
+    source text; ``options`` is the body of the entry's object literal (possibly
+    in parentheses or followed by ``satisfies T``), ``None`` without one."""
+    out: list[tuple[str, str | None]] = []
+    for m in re.finditer(r"\bplugins\s*:\s*\[", code):
+        body = _bracketed(code, m.end() - 1)
+        for entry in _top_level_entries(body or ""):
+            entry = entry.strip()
+            parts = [entry]
+            if entry.startswith("["):
+                parts = [e.strip() for e in _top_level_entries(_bracketed(entry, 0) or "")]
+            head = parts[0] if parts else ""
+            lit = re.fullmatch(rf"(?:require\.resolve\(\s*)?{_STRING}\s*\)?", head)
+            name = next((g for g in lit.groups() if g is not None), "") if lit else head
+            options = None
+            if len(parts) > 1:
+                opt = parts[1].lstrip("(").strip()
+                if opt.startswith("{"):
+                    options = object_at(opt, 0)
+            if name:
+                out.append((name, options))
+    return out
+
+
+def preset_entries(code: str) -> list[tuple[str, str | None]] | None:
+    """``(name, options)`` of every entry of the ``presets`` array of a Docusaurus
+    config: ``'classic'`` gives ``('classic', None)``; ``['classic', {...}]`` (the
+    name possibly in ``require.resolve(...)``, the object possibly in parentheses)
+    gives the object's body. ``None`` when ``presets`` is missing or not an array
+    literal; an entry whose options are not an object literal gets ``None``."""
+    entries = array_entries(code, "presets")
+    if entries is None:
+        return None
+    out: list[tuple[str, str | None]] = []
+    for entry in entries:
+        parts = [entry]
+        if entry.startswith("["):
+            body = _bracketed(entry, 0)
+            parts = [e.strip() for e in _top_level_entries(body or "")]
+        m = re.search(_STRING, parts[0]) if parts else None
+        name = next((g for g in m.groups() if g is not None), "") if m else ""
+        options = None
+        if len(parts) > 1:
+            opt = parts[1].lstrip("(").strip()
+            if opt.startswith("{"):
+                options = object_at(opt, 0)
+        out.append((name, options))
+    return out
+
+
+def _bracketed(code: str, start: int) -> str | None:
+    """The inside of the bracketed literal opened at ``code[start]`` (``[``, ``{``
+    or ``(``; nested brackets and strings skipped), else ``None``."""
+    depth, quote, i, n = 0, "", start, len(code)
+    while i < n:
+        c = code[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth -= 1
+            if depth == 0:
+                return code[start + 1 : i]
+        i += 1
+    return None
+
+
+def top_level_string(block: str, key: str, consts: dict[str, str] | None = None) -> str | None:
+    """The string value of ``key`` at the top level of ``block`` (see
+    :func:`top_level_value`): a string literal (template placeholders resolved),
+    a name bound by a top-level ``const NAME = '...'``, or
+    ``path.join(__dirname, 'a', 'b')`` / ``path.resolve(...)`` as the posix path
+    ``a/b`` relative to the config's folder; else ``None``."""
+    value = top_level_value(block, key)
+    if value is None:
+        return None
+    consts = consts if consts is not None else constants(block)
+    m = re.fullmatch(_STRING, value)
+    if m:
+        return _literal(m.groups(), consts)
+    if value in consts:  # path: DOCS_DIR, bound by const DOCS_DIR = '...'
+        return consts[value]
+    call = _DIRNAME_PATH.fullmatch(value)
+    if call:  # path.join(__dirname, '../docs'): relative to the config's folder
+        parts = [_literal(p.groups(), consts) for p in re.finditer(_STRING, call.group(1))]
+        return None if any(p is None for p in parts) else posixpath.join(*(p for p in parts if p is not None))
+    return None
 
 
 def object_at(code: str, start: int) -> str | None:

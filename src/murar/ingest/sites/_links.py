@@ -25,20 +25,29 @@ def contained(rel: str, folder: str) -> bool:
     return rel == folder or rel.startswith(folder.rstrip("/") + "/")
 
 
+def helper_path(expr: str) -> str | None:
+    """The path a JSX helper call names, ``None`` when ``expr`` is not one:
+    ``useBaseUrl('img/x.png')`` (optionally in braces) -> ``/img/x.png`` (a
+    base-URL helper takes a site path; Docusaurus ``useBaseUrl``, VitePress
+    ``withBase``); ``require('./x.png').default`` -> ``./x.png``."""
+    m = _WRAPPER.match(expr.strip())
+    if not m:
+        return None
+    path = m.group("path").strip()
+    if m.group("fn") in ("useBaseUrl", "withBaseUrl", "withBase") and not re.match(r"^[a-z][a-z0-9+.-]*:|^//", path):
+        return "/" + path.lstrip("/")
+    return path
+
+
 def strip_wrappers(link: str) -> str:
     """The path inside a JSX/helper expression written where a link is expected.
 
-    ``{useBaseUrl('img/x.png')}`` -> ``/img/x.png`` (a base-URL helper takes a
-    site path; Docusaurus ``useBaseUrl``, VitePress ``withBase``);
-    ``require('./x.png').default`` -> ``./x.png``; quotes and braces around a
-    literal are removed. Anything else is returned stripped.
+    A helper call gives its path (:func:`helper_path`); quotes and braces
+    around a literal are removed. Anything else is returned stripped.
     """
     text = link.strip().strip("<>").strip()
-    m = _WRAPPER.match(text)
-    if m:
-        path = m.group("path").strip()
-        if m.group("fn") in ("useBaseUrl", "withBaseUrl", "withBase") and not re.match(r"^[a-z][a-z0-9+.-]*:|^//", path):
-            return "/" + path.lstrip("/")
+    path = helper_path(text)
+    if path is not None:
         return path
     if text.startswith("{") and text.endswith("}"):
         inner = text[1:-1].strip()

@@ -3,21 +3,31 @@
 From the Docusaurus documentation ("Static assets", "Docs: introduction",
 "MDX and React: importing Markdown", "plugin-content-docs" options):
 
-- pages are ``.md``/``.mdx`` files in the ``path`` of every content plugin
-  instance: the docs (default ``docs``), blog (``blog``) and pages
-  (``src/pages``) plugins of the preset, and each ``plugins`` entry naming
+- pages are the files matched by the ``include`` globs (default
+  ``**/*.{md,mdx}``) and not by the ``exclude`` globs of every content plugin
+  instance, relative to its ``path``: the docs (default ``docs``), blog
+  (``blog``) and pages (``src/pages``) plugins of the preset, unless turned off
+  (``docs: false``), and each ``plugins`` entry naming
   ``@docusaurus/plugin-content-{docs,blog,pages}`` or a module shorthand of
-  it (``content-docs``, ``@docusaurus/content-docs``); files or folders starting
-  with ``_`` are partials, not pages (the plugin's default ``exclude``), as are
-  Markdown files imported by another page (MDX partials, e.g. under
-  ``static/``); ``versioned_docs/`` and ``i18n/`` hold older versions and
-  translations of the same pages and are not ingested (a translation is
-  reported with its locale and ``i18n.defaultLocale``), except the version a
-  docs instance with ``includeCurrentVersion: false`` publishes instead of its
-  ``path`` (see :func:`docs_folder`);
+  it (``content-docs``, ``@docusaurus/content-docs``), or a site's own plugin
+  wrapping one (see :func:`_plugin_kind`). The default ``exclude``
+  makes files or folders starting with ``_`` partials, not pages; an own
+  ``exclude`` list replaces it (so ``_x.md`` is then published, Docusaurus
+  issue #9641). Markdown files imported by another page are partials too
+  (MDX partials, e.g. under ``static/``);
+- a page with ``draft: true`` in its front matter is published in
+  development only, so it is skipped; ``mdx: {format: md}`` in a page's front
+  matter makes it CommonMark whatever ``markdown.format`` says (and ``mdx``
+  MDX); admonitions are read in both;
+- a docs instance publishes several versions (``docs/`` as "current", the
+  ``versions.json`` releases in ``versioned_docs/version-<name>``); murar reads
+  the one a reader sees by default, ``lastVersion`` (see :func:`docs_version`),
+  and reports the files of the others with their version name; ``i18n/``
+  holds translations, reported with their locale and ``i18n.defaultLocale``;
 - ``staticDirectories`` (default ``static``) are copied to the site root: a
   root-relative link ``/img/x.png`` (or ``/<baseUrl>/img/x.png``) and
-  ``useBaseUrl('img/x.png')`` mean ``static/img/x.png``;
+  ``useBaseUrl('img/x.png')`` mean ``static/img/x.png``, and so does
+  ``pathname:///img/x.png`` (a URL Docusaurus leaves unprocessed);
 - ``@site/...`` is the site folder; ``require('...').default`` and
   ``import x from '...'`` resolve relative to the page (MDX processing, see
   :mod:`murar.ingest.markup.mdx`).
@@ -28,12 +38,14 @@ Settings are read from ``docusaurus.config.{js,ts}`` without running it
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import unquote
 
+from murar.ingest.markup.mdtext import FenceTracker, directive_admonitions
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
@@ -45,40 +57,167 @@ _DEFAULT_EXCLUDE = ("**/_*.{js,jsx,ts,tsx,md,mdx}", "**/_*/**", "**/*.test.{js,j
 # plugin names and module shorthands (Docusaurus "Using plugins": '@docusaurus/content-docs' and
 # 'content-docs' load '@docusaurus/plugin-content-docs'), with each plugin's default path
 _CONTENT_PLUGINS = tuple(
-    ((f"@docusaurus/plugin-content-{kind}", f"@docusaurus/content-{kind}", f"content-{kind}"), default)
-    for kind, default in (("docs", "docs"), ("blog", "blog"), ("pages", "src/pages"))
+    ((f"@docusaurus/plugin-content-{kind}", f"@docusaurus/content-{kind}", f"content-{kind}"), kind)
+    for kind in ("docs", "blog", "pages")
 )
+_DEFAULT_PATH = {"docs": "docs", "blog": "blog", "pages": "src/pages"}
+_DEFAULT_INCLUDE = {"docs": ("**/*.{md,mdx}",), "blog": ("**/*.{md,mdx}",),
+                    "pages": ("**/*.{js,jsx,ts,tsx,md,mdx}",)}
+# options only plugin-content-docs / plugin-content-blog take: a wrapper plugin passing them is one
+_DOCS_ONLY_OPTIONS = {"sidebarPath", "sidebarItemsGenerator", "lastVersion", "onlyIncludeVersions",
+                      "includeCurrentVersion", "disableVersioning", "editCurrentVersion", "sidebarCollapsible",
+                      "sidebarCollapsed", "numberPrefixParser", "docItemComponent", "docRootComponent"}
+_BLOG_ONLY_OPTIONS = {"blogTitle", "blogDescription", "blogSidebarCount", "blogSidebarTitle", "postsPerPage",
+                      "authorsMapPath", "feedOptions", "blogListComponent", "blogPostComponent"}
 _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
+_VERSIONED = re.compile(r"((?:[^/]+_)?versioned_docs)/version-([^/]+)/")
+_FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+# the default magic comments (theme-common), in the comment syntaxes Prism's languages use
+_MAGIC_COMMENT = re.compile(r"^\s*(?://|/\*|\{/\*|#|<!--|--|;;|%)\s*highlight-(?:next-line|start|end)\s*"
+                            r"(?:\*/\}?|-->)?\s*$")
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
-def docs_folder(options: str, consts: dict[str, str], site: Path) -> str:
-    """The folder (relative to the site folder) a docs plugin instance publishes
-    as its default version, from the body of its options object.
+@dataclass(frozen=True, slots=True)
+class DocsVersion:
+    """The version of a docs plugin instance murar reads, and the ones it skips.
 
-    That is its ``path`` (default ``docs``), unless ``includeCurrentVersion:
-    false``: Docusaurus then publishes no current version and the default one
-    is ``lastVersion``, or else the first entry of ``versions.json``
-    (``<id>_versions.json`` for an instance with an ``id``), whose files are in
-    ``versioned_docs/version-<name>`` (``<id>_versioned_docs/...``). An
-    unreadable or empty versions file leaves ``path``.
+    ``folder`` (relative to the site folder) holds the pages of ``name``, the
+    instance's ``lastVersion`` (``"current"``: its ``path``); ``skipped`` maps
+    the folder of every other version to the reason shown in the ingest report.
+    """
+
+    name: str
+    folder: str
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def _safe_version(name: str) -> bool:
+    return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
+
+
+def docs_version(options: str, consts: dict[str, str], site: Path) -> DocsVersion:
+    """The version a docs plugin instance shows by default, from the body of its
+    options object (Docusaurus "Versioning" and plugin-content-docs options).
+
+    The instance's versions are ``current`` (its ``path``, default ``docs``: the
+    unreleased "Next"), unless ``includeCurrentVersion: false``, followed by the
+    names in ``versions.json`` (``<id>_versions.json`` for an instance with an
+    ``id``; none with ``disableVersioning: true``), whose files are in
+    ``versioned_docs/version-<name>`` (``<id>_versioned_docs/...``), kept only
+    when listed in ``onlyIncludeVersions``. The default version is
+    ``lastVersion``, else the first released one, else ``current``. That is the
+    one read; a released version whose folder is missing (a partial checkout)
+    falls back to ``path``.
     """
     path = js.top_level_string(options, "path", consts) or "docs"
-    if js.top_level_value(options, "includeCurrentVersion") != "false":
-        return path
     plugin_id = js.top_level_string(options, "id", consts) or "default"
     prefix = "" if plugin_id == "default" else f"{plugin_id}_"
-    version = js.top_level_string(options, "lastVersion", consts)
-    if version is None:
+    released: list[str] = []
+    if js.top_level_value(options, "disableVersioning") != "true":
         try:
             names = json.loads((site / f"{prefix}versions.json").read_text(encoding="utf-8", errors="replace"))
         except (OSError, ValueError):
             names = None
-        version = names[0] if isinstance(names, list) and names and isinstance(names[0], str) else None
-    if not version or version == "current" or "/" in version or version.startswith("."):
-        return path
-    return f"{prefix}versioned_docs/version-{version}"
+        if isinstance(names, list):
+            released = [n for n in names if isinstance(n, str) and _safe_version(n) and n != "current"]
+    versions = released.copy()
+    if js.top_level_value(options, "includeCurrentVersion") != "false":
+        versions.insert(0, "current")
+    only = js.top_level_strings(options, "onlyIncludeVersions", consts)
+    included = [v for v in versions if only is None or v in only] or ["current"]
+    last = js.top_level_string(options, "lastVersion", consts)
+    if last is None or (last != "current" and not _safe_version(last)):
+        last = next((v for v in included if v != "current"), "current")
+
+    def folder(name: str) -> str:
+        return join_rel(".", path) if name == "current" else f"{prefix}versioned_docs/version-{name}"
+
+    chosen = last if last == "current" or (site / folder(last)).is_dir() else "current"
+    skipped: dict[str, str] = {}
+    for name in ("current", *released):
+        if name == chosen:
+            continue
+        label = "current (Next)" if name == "current" else name
+        why = "" if name in included else ", not published: " + (
+            "includeCurrentVersion: false" if name == "current" else "not in onlyIncludeVersions")
+        skipped[folder(name)] = f"docs version {label}{why}; murar reads the default version {chosen}"
+    return DocsVersion(name=chosen, folder=folder(chosen), skipped=skipped)
+
+
+@dataclass(frozen=True, slots=True)
+class ContentInstance:
+    """One content plugin instance: its ``kind`` (``docs``, ``blog``, ``pages``),
+    the ``folder`` it reads (relative to the ingest root) and its ``include`` and
+    ``exclude`` globs (relative to that folder; an ``exclude`` option replaces
+    the default list, Docusaurus issue #9641)."""
+
+    kind: str
+    folder: str
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+
+
+def _plugin_kind(name: str, options: str | None) -> str | None:
+    """The content plugin (``docs``, ``blog``, ``pages``) a ``plugins`` entry adds:
+    one of the content plugins by name or shorthand, or a site's own plugin
+    wrapping one (``[path.resolve(__dirname, './plugins/docs-x'), {id, path,
+    sidebarPath}]``, "Extending a plugin"), known by a ``path`` with options only
+    that plugin takes (``sidebarPath``, ``lastVersion``, ``blogTitle``, ...)."""
+    for names, kind in _CONTENT_PLUGINS:
+        if name in names:
+            return kind
+    keys = set(js.top_level_keys(options or ""))
+    if "path" not in keys:
+        return None
+    if keys & _DOCS_ONLY_OPTIONS:
+        return "docs"
+    if keys & _BLOG_ONLY_OPTIONS:
+        return "blog"
+    return None
+
+
+def _preset_plugins(code: str) -> list[tuple[str, str | None]]:
+    """``(kind, options body)`` of the docs, blog and pages plugins the config's
+    preset adds (``""``: default options; ``None``: disabled by ``docs: false``,
+    ``blog: false`` or ``pages: false``). The preset is the first ``presets``
+    entry named ``classic`` (``@docusaurus/preset-classic``) or whose options
+    name one of these plugins. No ``presets`` in a config: none (unless no
+    content plugin is written at all: then the classic defaults); a ``presets``
+    value that is not an array literal: the first ``docs:``/``blog:`` objects
+    outside ``themeConfig``."""
+    kinds = ("docs", "blog", "pages")
+    if not code:
+        return [(kind, "") for kind in kinds]
+    entries = js.preset_entries(code)
+    if entries is None:
+        if not re.search(r"\bpresets\b", code):
+            return []
+        docs = next((b for b in js.object_blocks(code, "docs") if not set(js.top_level_keys(b)) <= _THEME_DOCS_KEYS), "")
+        blog = next((b for b in js.object_blocks(code, "blog") if not set(js.top_level_keys(b)) <= _THEME_BLOG_KEYS), "")
+        return [("docs", docs), ("blog", blog), ("pages", "")]
+    for name, options in entries:
+        keys = set(js.top_level_keys(options or ""))
+        if "classic" not in name and not keys & set(kinds):
+            continue
+        out: list[tuple[str, str | None]] = []
+        for kind in kinds:
+            value = js.top_level_value(options or "", kind)
+            if value == "false":
+                out.append((kind, None))
+                continue
+            body = ""
+            if value is not None:
+                value = value.lstrip("(").strip()
+                if value.startswith("{"):
+                    body = js.object_at(value, 0) or ""
+                elif re.fullmatch(r"[A-Za-z_$][\w$]*", value):  # const docsOptions = {...}
+                    m = re.search(rf"(?m)^\s*(?:const|let|var)\s+{re.escape(value)}\s*=\s*\(?\s*\{{", code)
+                    body = (js.object_at(code, m.end() - 1) or "") if m else ""
+            out.append((kind, body))
+        return out
+    return []
 
 
 def _expand_braces(pattern: str) -> list[str]:
@@ -96,14 +235,40 @@ def glob_match(rel: str, pattern: str) -> bool:
     return any(_common.glob_match(rel, pat) for pat in _expand_braces(pattern))
 
 
-class DocusaurusSite:
-    """A Docusaurus site rooted at ``config.root`` (see the module doc for the rules)."""
+def _drop_magic_comments(text: str) -> str:
+    """``text`` without the highlight magic-comment lines inside its fenced code blocks."""
+    if "highlight-" not in text:
+        return text
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in text.split("\n"):
+        inside = fences.inside
+        fences.in_code(line)
+        if inside and fences.inside and _MAGIC_COMMENT.match(line):
+            continue
+        out.append(line)
+    return "\n".join(out)
 
-    def __init__(self, config: SiteConfig) -> None:
+
+class DocusaurusSite:
+    """A Docusaurus site rooted at ``config.root`` (see the module doc for the rules).
+
+    ``instances`` are its content plugin instances (default: each of
+    ``config.content_dirs`` with the docs plugin's default globs and
+    ``config.exclude``); ``skipped`` maps folders of docs versions that are not
+    read to the reason reported for their files.
+    """
+
+    def __init__(self, config: SiteConfig, *, instances: tuple[ContentInstance, ...] | None = None,
+                 skipped: dict[str, str] | None = None) -> None:
         self._config = config
         self._site_dir = config.settings.get("site_dir", ".")
         self._imported: set[str] | None = None
-        self._exclude = (*_DEFAULT_EXCLUDE, *config.exclude)
+        self._instances = instances if instances is not None else tuple(
+            ContentInstance(kind="docs", folder=folder, include=_DEFAULT_INCLUDE["docs"],
+                            exclude=_DEFAULT_EXCLUDE + config.exclude)
+            for folder in config.content_dirs)
+        self._skipped = dict(skipped or {})
         # Docusaurus 3 reads .md as MDX unless markdown.format is "md" or "detect"
         self._md_markup = "mdx" if config.settings.get("markdown.format", "mdx") == "mdx" else "markdown"
 
@@ -121,39 +286,55 @@ class DocusaurusSite:
         consts = js.constants(code)
         base_url = js.string_setting(code, "baseUrl", consts) or "/"
         static = js.array_setting(code, "staticDirectories", consts) or ["static"]
-        # the preset's docs options, not themeConfig.docs ({sidebar: ..., versionPersistence: ...})
-        docs_block = next((b for b in js.object_blocks(code, "docs")
-                           if not set(js.top_level_keys(b)) <= _THEME_DOCS_KEYS), "")
-        docs_path = docs_folder(docs_block, consts, root / site_dir)
-        route = js.top_level_string(docs_block, "routeBasePath", consts)
-        exclude = js.array_setting(docs_block, "exclude", consts) or []
-        blog_block = next((b for b in js.object_blocks(code, "blog")
-                           if not set(js.top_level_keys(b)) <= _THEME_BLOG_KEYS), "")
-        content = [docs_path, js.top_level_string(blog_block, "path", consts) or "blog", "src/pages"]
-        for names, default in _CONTENT_PLUGINS:  # more instances of the content plugins
-            for block in js.plugin_options(code, *names):
-                if default == "docs":
-                    content.append(docs_folder(block, consts, root / site_dir))
-                else:
-                    content.append(js.top_level_string(block, "path", consts) or default)
-        content = list(dict.fromkeys(join_rel(".", d) for d in content))
+        options: list[tuple[str, str]] = []  # (kind, options body) of every enabled instance
+        for kind, block in _preset_plugins(code):
+            if block is not None:
+                options.append((kind, block))
+        for name, entry in js.plugin_entries(code):  # more instances of the content plugins
+            plugin = _plugin_kind(name, entry)
+            if plugin is not None:
+                options.append((plugin, entry or ""))
+        if not options and not re.search(r"\bpresets\b", code):
+            # no content plugin written anywhere (a stub config): the classic preset's defaults
+            options = [(kind, "") for kind in ("docs", "blog", "pages")]
+        instances: list[ContentInstance] = []
+        skipped: dict[str, str] = {}
+        docs_path = route = None
+        for kind, block in options:
+            if kind == "docs":
+                version = docs_version(block, consts, root / site_dir)
+                folder = version.folder
+                skipped.update({join_rel(site_dir, f): why for f, why in version.skipped.items()})
+                if docs_path is None:
+                    docs_path, route = folder, js.top_level_string(block, "routeBasePath", consts)
+            else:
+                folder = js.top_level_string(block, "path", consts) or _DEFAULT_PATH[kind]
+            folder = join_rel(site_dir, folder)
+            if any(i.folder == folder for i in instances):
+                continue
+            include = js.top_level_strings(block, "include", consts)
+            exclude = js.top_level_strings(block, "exclude", consts)
+            instances.append(ContentInstance(
+                kind=kind, folder=folder,
+                include=tuple(include) if include is not None else _DEFAULT_INCLUDE[kind],
+                exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE))
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
         i18n_block = js.object_block(code, "i18n") or ""
         default_locale = js.string_setting(i18n_block, "defaultLocale", consts) or "en"
-        settings = {"site_dir": site_dir, "docs_path": docs_path, "markdown.format": md_format,
-                    "i18n.defaultLocale": default_locale}
+        settings = {"site_dir": site_dir, "markdown.format": md_format, "i18n.defaultLocale": default_locale}
+        if docs_path is not None:
+            settings["docs_path"] = docs_path
         if route is not None:
             settings["routeBasePath"] = route
         config = SiteConfig(
             generator="docusaurus", root=root, config_file=config_file,
-            content_dirs=tuple(join_rel(site_dir, d) for d in content),
+            content_dirs=tuple(i.folder for i in instances),
             static_dirs=tuple(join_rel(site_dir, d) for d in static),
-            exclude=tuple(exclude),
             base_url="/" + base_url.strip("/") + "/" if base_url.strip("/") else "/",
             settings=settings,
         )
-        return cls(config)
+        return cls(config, instances=tuple(instances), skipped=skipped)
 
     @property
     def config(self) -> SiteConfig:
@@ -197,26 +378,64 @@ class DocusaurusSite:
                 return asset_or_unknown(rel)
         if markup is None:
             return asset_or_unknown(rel)
-        site_dir = self._site_dir
-        content = next((d for d in self._config.content_dirs if contained(rel, d)), None)
-        for special, why in (("versioned_docs", "older docs version (versioned_docs)"),
-                             ("i18n", "translation (i18n/{locale}); default locale {default}")):
-            folder = join_rel(site_dir, special)
-            if contained(rel, folder) and not (content is not None and contained(content, folder)):
-                locale = rel[len(folder) + 1:].split("/", 1)[0] if folder != "." else rel.split("/", 1)[0]
-                default = self._config.settings.get("i18n.defaultLocale", "en")
-                return FileClass(role=FileRole.EXCLUDED, reason=why.format(locale=locale, default=default))
-        if content is None:
+        instance = max((i for i in self._instances if contained(rel, i.folder)),
+                       key=lambda i: len(i.folder), default=None)
+        unpublished = self._unpublished(rel, instance)
+        if unpublished:
+            return FileClass(role=FileRole.EXCLUDED, reason=unpublished)
+        if instance is None:
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"outside the docs folders ({', '.join(self._config.content_dirs)})")
-        inner = rel if content == "." else rel[len(content) + 1 :]
-        if any(glob_match(inner, pat) or fnmatch.fnmatch(inner, pat) for pat in self._exclude):
+        inner = rel if instance.folder == "." else rel[len(instance.folder) + 1 :]
+        if not any(glob_match(inner, pat) for pat in instance.include):
+            return FileClass(role=FileRole.EXCLUDED,
+                             reason=f"not matched by the {instance.kind} plugin's include option")
+        if any(glob_match(inner, pat) for pat in instance.exclude):
             if PurePosixPath(inner).name.startswith("_") or "/_" in f"/{inner}":
                 return FileClass(role=FileRole.INCLUDE, markup=markup, reason="partial (_-prefixed)")
-            return FileClass(role=FileRole.EXCLUDED, reason="excluded by the docs plugin's exclude option")
+            return FileClass(role=FileRole.EXCLUDED,
+                             reason=f"excluded by the {instance.kind} plugin's exclude option")
         if rel in self._imported_partials():
             return FileClass(role=FileRole.INCLUDE, markup=markup, reason="MDX partial imported by a page")
+        meta = self._front_matter(rel)
+        if meta.get("draft") is True:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup,
+                             reason="draft: true (Docusaurus publishes drafts in development only)")
+        own = meta.get("mdx")  # front matter mdx.format overrides markdown.format for the file
+        fmt = own.get("format") if isinstance(own, dict) else None
+        if fmt in ("md", "mdx", "detect"):
+            markup = "mdx" if fmt == "mdx" or (fmt == "detect" and suffix == ".mdx") else "markdown"
         return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def _front_matter(self, rel: str) -> dict[str, Any]:
+        """The front matter of ``rel`` (read from its first 16 KiB; ``{}`` when unreadable)."""
+        try:
+            with (self._config.root / rel).open(encoding="utf-8-sig", errors="replace") as fh:
+                head = fh.read(16_384)
+        except OSError:
+            return {}
+        return _common.split_front_matter(head)[0]
+
+    def _unpublished(self, rel: str, instance: ContentInstance | None) -> str:
+        """Why ``rel`` is a docs version or translation murar does not read ("" when
+        it is not), unless the content folder holding it lies inside that folder."""
+        def applies(folder: str) -> bool:
+            return contained(rel, folder) and not (instance is not None and contained(instance.folder, folder))
+
+        for folder, why in self._skipped.items():
+            if applies(folder):
+                return why
+        site_dir = self._site_dir
+        inner = rel[len(site_dir) + 1:] if site_dir != "." else rel
+        i18n = join_rel(site_dir, "i18n")
+        if applies(i18n):
+            locale = inner.split("/", 2)[1] if "/" in inner else ""
+            default = self._config.settings.get("i18n.defaultLocale", "en")
+            return f"translation (i18n/{locale}); default locale {default}"
+        m = _VERSIONED.match(inner)
+        if m and applies(join_rel(site_dir, m.group(0).rstrip("/"))):
+            return f"docs version {m.group(2)} ({m.group(1)}), not in the versions file"
+        return ""
 
     # ---------------------------------------------------------------- links
     def _site_path(self, rel: str) -> str:
@@ -225,7 +444,8 @@ class DocusaurusSite:
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an image/asset ``link`` of the page ``page_rel`` (see the module doc).
 
-        The path is percent-decoded first, as Docusaurus' MDX loader does
+        ``pathname:///img/x.png`` (Docusaurus' escape from asset processing)
+        is the site path ``/img/x.png``. The path is percent-decoded first, as Docusaurus' MDX loader does
         (``decodeURIComponent`` on the URL path: ``my%20shot.png`` and
         ``<my shot.png>`` are the file ``my shot.png``); a file whose name
         really holds ``%xx`` is still found under its raw name.
@@ -233,6 +453,11 @@ class DocusaurusSite:
         target = strip_wrappers(link)
         if not target:
             return ResolvedLink(problem=f"unsupported syntax {link!r}")
+        if target.lower().startswith("pathname://"):
+            # Docusaurus "Assets": pathname:///img/x.png is the URL /img/x.png, not processed by webpack
+            target = target[len("pathname://"):]
+            if not target.startswith("/"):
+                return ResolvedLink(problem=f"unsupported syntax {link!r}")
         if is_remote(target):
             if target.lower().startswith("data:"):
                 return ResolvedLink(problem="inline data URI image ignored")
@@ -290,5 +515,11 @@ class DocusaurusSite:
         return self._checked(join_rel(PurePosixPath(page_rel).parent.as_posix(), path))
 
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
-        """Nothing to rewrite: MDX syntax is the markup's (:mod:`murar.ingest.markup.mdx`)."""
-        return text
+        """``:::note Title`` ... ``:::`` admonitions as a bold label line: Docusaurus
+        reads them (remark-directive) in CommonMark pages too (``markdown.format``
+        ``md``/``detect``); the rest of MDX is the markup's (:mod:`murar.ingest.markup.mdx`).
+        Lines of fenced code holding only a magic comment (``// highlight-next-line``,
+        ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
+        the lines they mark and does not show them ("Code blocks: highlighting with
+        comments")."""
+        return _drop_magic_comments(directive_admonitions(text, _FENCE))
