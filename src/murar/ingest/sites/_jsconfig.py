@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 
 _CONST = re.compile(r"""(?m)^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(['"`])([^'"`\n]*)\2""")
 _STRING = r"""(?:'([^'\n]*)'|"([^"\n]*)"|`([^`\n]*)`)"""
@@ -129,24 +130,8 @@ def top_level_keys(block: str) -> list[str]:
 def _top_level_entries(block: str) -> list[str]:
     """The ``key: value`` entries of the object literal body ``block`` at its own
     level (split at commas outside strings, brackets and braces)."""
-    depth, quote, i, n = 0, "", 0, len(block)
-    starts = [0]
-    while i < n:
-        c = block[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "'\"`":
-            quote = c
-        elif c in "{[(":
-            depth += 1
-        elif c in "}])":
-            depth -= 1
-        elif c == "," and depth == 0:
-            starts.append(i + 1)
-        i += 1
+    n = len(block)
+    starts = [0] + [i + 1 for i, c, depth in _structure(block, 0) if c == "," and depth == 0]
     return [block[a:b - 1 if b < n else b] for a, b in zip(starts, [*starts[1:], n + 1], strict=True)]
 
 
@@ -244,9 +229,10 @@ def preset_entries(code: str) -> list[tuple[str, str | None]] | None:
     return out
 
 
-def _bracketed(code: str, start: int) -> str | None:
-    """The inside of the bracketed literal opened at ``code[start]`` (``[``, ``{``
-    or ``(``; nested brackets and strings skipped), else ``None``."""
+def _structure(code: str, start: int) -> Iterator[tuple[int, str, int]]:
+    """``(index, char, depth)`` of each bracket and comma of the JavaScript ``code``
+    from ``start`` on, outside string and template literals; ``depth`` is the
+    bracket depth after the character (an opening bracket counts itself)."""
     depth, quote, i, n = 0, "", start, len(code)
     while i < n:
         c = code[i]
@@ -257,13 +243,18 @@ def _bracketed(code: str, start: int) -> str | None:
                 quote = ""
         elif c in "'\"`":
             quote = c
-        elif c in "{[(":
-            depth += 1
-        elif c in "}])":
-            depth -= 1
-            if depth == 0:
-                return code[start + 1 : i]
+        elif c in "{[(,}])":
+            depth += 1 if c in "{[(" else -1 if c != "," else 0
+            yield i, c, depth
         i += 1
+
+
+def _bracketed(code: str, start: int) -> str | None:
+    """The inside of the bracketed literal opened at ``code[start]`` (``[``, ``{``
+    or ``(``; nested brackets and strings skipped), else ``None``."""
+    for i, c, depth in _structure(code, start):
+        if depth == 0 and c in "}])":
+            return code[start + 1 : i]
     return None
 
 
