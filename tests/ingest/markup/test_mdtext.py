@@ -41,6 +41,7 @@ def test_callout_label_and_lead() -> None:
     assert callout_label("note") == "Note" and callout_label("see-also") == "See also"
     assert callout_label("note", "Before you start:") == "Before you start"  # an explicit title wins
     assert callout_label("Note:") == "Note"  # an i18n string with its colon
+    assert callout_lead("Why?") == "**Why?** "  # a question needs no colon
     assert callout_lead("Tip") == "**Tip:** " and callout_lead("A & B", html_out=True) == "<strong>A &amp; B:</strong> "
 
 

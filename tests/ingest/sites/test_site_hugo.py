@@ -765,7 +765,7 @@ def test_placeholder_text_in_the_page_is_left_alone(tmp_path: Path, write: Calla
 def test_callout_shortcodes_and_alerts_lead_with_their_kind_or_title(tmp_path: Path,
                                                                        write: Callable[..., Path]) -> None:
     """Theme callouts read like every generator's admonitions: "**Kind:** text", an explicit
-    title winning (Hextra callout, Hugo Book/Geekdoc hint, Relearn notice, Docsy alert, the nginx
+    title winning (Hextra callout, Hugo Book/Geekdoc hint, LoveIt admonition, Relearn notice, Docsy alert, the nginx
     call-out, kind-named shortcodes with the site's i18n label); Hugo blockquote alerts likewise."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
     write(tmp_path, "i18n/en.toml", 'caution = "Careful:"\n')
@@ -774,6 +774,8 @@ def test_callout_shortcodes_and_alerts_lead_with_their_kind_or_title(tmp_path: P
             '{{< callout emoji="🌐" >}}Plain.{{< /callout >}}\n\n'
             '{{% hint danger %}}\nNo undo.\n{{% /hint %}}\n\n'
             '{{< hint type=important title="Read first" >}}Geek.{{< /hint >}}\n\n'
+            '{{< admonition question "Why?" >}}\nBecause.\n{{< /admonition >}}\n\n'
+            '{{< admonition type=bug >}}\nCrash.\n{{< /admonition >}}\n\n'
             '{{% notice tip "Shortcut" %}}\nUse keys.\n{{% /notice %}}\n\n'
             '{{% notice style="info" %}}Relearn.{{% /notice %}}\n\n'
             '{{% notice style="green" %}}Only colour.{{% /notice %}}\n\n'
@@ -784,7 +786,7 @@ def test_callout_shortcodes_and_alerts_lead_with_their_kind_or_title(tmp_path: P
             '{{< caution >}}\nThin ice.\n{{< /caution >}}\n\n'
             '> [!IMPORTANT] Before you upgrade\n> Back up.\n\n> [!note]\n> Quiet.\n')
     out = site.preprocess(page, page_rel="content/a.md")
-    for expected in ("**Warning:** Hot plate.", "**Tip:** Plain.", "**Danger:** No undo.", "**Read first:** Geek.",
+    for expected in ("**Warning:** Hot plate.", "**Tip:** Plain.", "**Danger:** No undo.", "**Read first:** Geek.", "**Why?** Because.", "**Bug:** Crash.",
                      "**Shortcut:** Use keys.", "**Info:** Relearn.", "\n\nOnly colour.", "**Warning:** Docsy.",
                      "\n\nPrimary box.", "- Step **Note:**  Inline note.", "**Faster:** Titled.", "**Careful:** Thin ice.",
                      "> **Before you upgrade:** \n> Back up.", "> **Note:** \n> Quiet."):

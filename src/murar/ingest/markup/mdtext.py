@@ -105,10 +105,11 @@ def callout_label(kind: str, title: str = "") -> str:
 def callout_lead(label: str, *, html_out: bool = False) -> str:
     """``label`` as the bold lead of a callout's first paragraph, ``"**Note:** "``
     (``<strong>Note:</strong>`` in an HTML page), the way Jekyll notices, DocFX
-    alerts and Hugo callouts are read."""
+    alerts and Hugo callouts are read; a label ending in ``?``/``!``/``.`` gets no colon."""
+    label = label if label[-1:] in ("?", "!", ".") else label + ":"
     if html_out:
-        return f"<strong>{html.escape(label)}:</strong> "
-    return f"**{label}:** "
+        return f"<strong>{html.escape(label)}</strong> "
+    return f"**{label}** "
 
 
 def alert_markers(text: str, *, titled: bool = False, kinds: frozenset[str] | None = GITHUB_ALERTS,

@@ -37,7 +37,7 @@ shortcode with an image ``src`` become Markdown images with their caption;
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle; ``ref``/``relref`` give their target;
 ``param`` the site parameter; a callout (Hextra ``callout``, Hugo Book and
-Geekdoc ``hint``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
+Geekdoc ``hint``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
 ``call-out``, ``{{< note >}}``; :meth:`HugoSite.callout`) leads its content with
 its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
@@ -656,6 +656,7 @@ class HugoSite:
         themes take them: Hextra ``{{< callout type="info" >}}`` (its own Markdown
         output's kinds, :data:`_HEXTRA_CALLOUTS`), Hugo Book ``{{< hint info >}}``
         and Geekdoc ``{{< hint type=note title=... >}}`` (kind ``note`` by default),
+        LoveIt/FixIt/PaperMod ``{{< admonition tip "Title" >}}`` (or ``type=``/``title=``),
         Relearn ``{{% notice note "Title" %}}`` (``style``/``title`` by name too; a
         style that is only a colour shows no title), Docsy ``{{% alert title=...
         color=... %}}``, the nginx theme's ``{{< call-out class="note" title=... >}}``
@@ -664,8 +665,9 @@ class HugoSite:
         if name == "callout":
             kind = sc.params.get("type", "").strip().lower() or "default"
             return callout_label(_HEXTRA_CALLOUTS.get(kind, kind), title)
-        if name == "hint":
+        if name in ("hint", "admonition"):
             kind = sc.get("type", pos=0).strip().lower()
+            title = title or (sc.get(pos=1) if name == "admonition" else "")
             return callout_label("note" if kind in ("", "default") else kind, title)
         if name == "notice":
             kind, title = sc.get("style", pos=0).strip().lower(), sc.get("title", pos=1)
