@@ -779,6 +779,7 @@ def test_callout_shortcodes_and_alerts_lead_with_their_kind_or_title(tmp_path: P
             '{{% notice tip "Shortcut" %}}\nUse keys.\n{{% /notice %}}\n\n'
             '{{% notice style="info" %}}Relearn.{{% /notice %}}\n\n'
             '{{% notice style="green" %}}Only colour.{{% /notice %}}\n\n'
+            '{{% notice style="warning" title=" " %}}Untitled.{{% /notice %}}\n\n'
             '{{% alert color="warning" %}}Docsy.{{% /alert %}}\n\n'
             '{{% alert %}}Primary box.{{% /alert %}}\n\n'
             '- Step {{< call-out class="note" >}} Inline note. {{< /call-out >}}\n\n'
@@ -787,7 +788,7 @@ def test_callout_shortcodes_and_alerts_lead_with_their_kind_or_title(tmp_path: P
             '> [!IMPORTANT] Before you upgrade\n> Back up.\n\n> [!note]\n> Quiet.\n')
     out = site.preprocess(page, page_rel="content/a.md")
     for expected in ("**Warning:** Hot plate.", "**Tip:** Plain.", "**Danger:** No undo.", "**Read first:** Geek.", "**Why?** Because.", "**Bug:** Crash.",
-                     "**Shortcut:** Use keys.", "**Info:** Relearn.", "\n\nOnly colour.", "**Warning:** Docsy.",
+                     "**Shortcut:** Use keys.", "**Info:** Relearn.", "\n\nOnly colour.", "\n\nUntitled.", "**Warning:** Docsy.",
                      "\n\nPrimary box.", "- Step **Note:**  Inline note.", "**Faster:** Titled.", "**Careful:** Thin ice.",
                      "> **Before you upgrade:** \n> Back up.", "> **Note:** \n> Quiet."):
         assert expected in out, expected

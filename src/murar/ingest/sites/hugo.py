@@ -671,7 +671,9 @@ class HugoSite:
             return callout_label("note" if kind in ("", "default") else kind, title)
         if name == "notice":
             kind, title = sc.get("style", pos=0).strip().lower(), sc.get("title", pos=1)
-            if kind in _CALLOUT_KINDS and not title.strip():
+            if title and not title.strip():
+                return ""  # title=" ": Relearn's way to show no title, even for a severity style
+            if kind in _CALLOUT_KINDS and not title:
                 title = self.translate(kind)
             return callout_label(kind, title) if title.strip() or kind in _CALLOUT_KINDS else ""
         if name == "alert":
