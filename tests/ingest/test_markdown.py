@@ -208,3 +208,11 @@ def test_a_figure_laid_out_as_a_one_column_table_is_a_captioned_image(tmp_path: 
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [m.caption for m in images] == ["Figure 1: The setup dialog", ""]
     assert len([m for m in doc.media if isinstance(m, TableItem)]) == 1
+
+
+def test_github_alerts_in_any_case_read_like_admonitions(tmp_path: Path) -> None:
+    """GitHub alerts (kind in any letter case, alone on the marker line or followed by text) lead
+    their text with the kind, on every Markdown generator."""
+    (tmp_path / "p.md").write_text("# Alerts\n\n> [!tip]\n> Use the cache.\n\n> [!Caution] Slow disks lose data.\n")
+    text = convert_markdown(tmp_path / "p.md", root=tmp_path).sections[0].text
+    assert text == "Tip: Use the cache.\n\nCaution: Slow disks lose data."

@@ -26,7 +26,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
-from murar.ingest.markup.mdtext import admonition_label, read_table
+from murar.ingest.markup.mdtext import admonition_label, alert_markers, read_table
 from murar.ingest.markup.tabs import apply_tab_marker
 from murar.ingest.mdlimits import (
     add_bracket_guard,
@@ -254,7 +254,7 @@ def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: Mar
         text = b.site.preprocess(text, page_rel=rel, warnings=b.warnings)
     meta, body = split_front_matter(text, b.warnings)
     b.title = str(meta.get("title") or "").strip()
-    body, cut = cap_pipe_tables(normalise(body))
+    body, cut = cap_pipe_tables(alert_markers(normalise(body)))
     b.warnings.extend(cut)
     body, deep = cap_nesting(body)  # markdown-it drops the rest of a page past its nesting limit
     b.warnings.extend(deep)

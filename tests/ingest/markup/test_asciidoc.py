@@ -918,3 +918,12 @@ def test_xref_with_a_fragment_reads_as_antora_shows_it(tmp_path: Path) -> None:
     })
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
     assert "See b.adoc#setup, Local Part and Bee Page." in doc.sections[0].text
+
+
+def test_titled_admonition_block_leads_with_kind_and_title(tmp_path: Path) -> None:
+    """A titled admonition block reads "Tip: Title" then its content, like a titled admonition on
+    every other generator (the title is not a paragraph of its own after a bare "Tip:")."""
+    site = _component(tmp_path, {f"{MOD}/pages/a.adoc": "= A\n\n.Fast path\n[TIP]\n====\nUse the cache.\n====\n\n"
+                                                        "[WARNING]\n====\nNo title here.\n====\n"})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site).sections[0].text
+    assert text == "Tip: Fast path\n\nUse the cache.\n\nWarning: No title here."

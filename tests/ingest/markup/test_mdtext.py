@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
+from murar.ingest.markup.mdtext import (
+    FenceTracker,
+    admonition_label,
+    alert_markers,
+    callout_label,
+    callout_lead,
+    label_lines,
+)
 from murar.ingest.markup.mdx import mdx_to_markdown
 from murar.ingest.sites.base import PlainSite
 
@@ -28,3 +35,21 @@ def test_mdx_admonitions_read_like_every_other_dialect(tmp_path: Path) -> None:
     text, warnings = mdx_to_markdown(":::note\n\nPlain.\n\n:::\n\n:::tip[Fast path]\n\nQuick.\n\n:::\n",
                                      page_rel="p.mdx", site=PlainSite(tmp_path))
     assert "**Note:**" in text and "**Tip: Fast path**" in text and ":::" not in text and warnings == []
+
+
+def test_callout_label_and_lead() -> None:
+    assert callout_label("note") == "Note" and callout_label("see-also") == "See also"
+    assert callout_label("note", "Before you start:") == "Before you start"  # an explicit title wins
+    assert callout_label("Note:") == "Note"  # an i18n string with its colon
+    assert callout_lead("Why?") == "**Why?** "  # a question needs no colon
+    assert callout_lead("Tip") == "**Tip:** " and callout_lead("A & B", html_out=True) == "<strong>A &amp; B:</strong> "
+
+
+def test_alert_markers_any_case_titles_and_fences() -> None:
+    text = "> [!note]\n> Body.\n\n>[!Warning] Mind the gap.\n\n```md\n> [!TIP]\n```\n\n> [!DANGER]\n> Odd.\n"
+    out = alert_markers(text)
+    assert out.startswith("> **Note:** \n> Body.") and ">**Warning:** Mind the gap." in out
+    assert "```md\n> [!TIP]\n```" in out and "> [!DANGER]" in out  # code stays; GitHub knows five kinds
+    hugo = alert_markers("> [!TIP]+ Fast path\n> Body.\n\n> [!danger]\n> Odd.\n", titled=True, kinds=None)
+    assert hugo == "> **Fast path:** \n> Body.\n\n> **Danger:** \n> Odd.\n"
+    assert alert_markers("> [!NOTE]- folded\n") == "> [!NOTE]- folded\n"  # a fold sign is no GitHub alert

@@ -155,7 +155,7 @@ def test_shortcodes_rewritten(site_root: Path) -> None:
                         "static2/img/second.png", "static/images/static-shot.png"]
     # include content sits where the shortcode was, between its neighbours
     assert re.search(r"Inner \*\*call-out\*\* text\.\s+Included step text\..*After the include\.", out, re.DOTALL)
-    assert "**Heads up**" in out
+    assert "**Heads up:** Inner" in out  # a call-out title leads its text
     assert "[the API](/api/reference.md)" in out and "Version 4.2." in out
     assert '{{< figure src="x.png" >}}' in out  # escaped shortcode kept literal
     assert 'src="https://www.youtube.com/embed/dQw4w9WgXcQ"' in out
@@ -534,7 +534,7 @@ def test_shortcodes_in_html_content_pages_give_html(tmp_path: Path, write: Calla
     site = hugo.load(tmp_path)
     out = site.preprocess((tmp_path / "content/about/index.html").read_text(), page_rel="content/about/index.html")
     assert '<img src="team.png" alt="Our team" title="Our team">' in out
-    assert '<strong>Heads up</strong> <p>Gizmos & more.</p>' in out
+    assert '<strong>Heads up:</strong> <p>Gizmos & more.</p>' in out
     assert '<pre><code class="language-go">if a &lt; b {}</code></pre>' in out
     doc = convert_file(tmp_path / "content/about/index.html", root=tmp_path, assets_dir=tmp_path / "a", site=site)
     assert [Path(m.path or "").name for m in doc.media if isinstance(m, ImageItem)] == ["team.png"]
@@ -630,7 +630,7 @@ def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[...
                           '{{< /columns >}}\n\n{{< details "Why?" open >}}\nBecause.\n{{< /details >}}\n',
                           page_rel="content/a.md")
     assert "<--->" not in out and "{{" not in out
-    assert "## Left\nL.\n" in out and "## Right\nR tip." in out and "**Why?** \nBecause." in out
+    assert "## Left\nL.\n" in out and "## Right\nR **Info:** tip." in out and "**Why?** \nBecause." in out
 
 
 def test_content_mounts_into_a_subfolder_a_file_and_a_language(
@@ -760,3 +760,36 @@ def test_placeholder_text_in_the_page_is_left_alone(tmp_path: Path, write: Calla
     out = hugo.load(tmp_path).preprocess("a {{</* x */>}}\n\x00HUGOESC9\x00\n", page_rel="content/_index.md",
                                          warnings=[])
     assert "\x00HUGOESC9\x00" in out and "{{< x >}}" in out
+
+
+def test_callout_shortcodes_and_alerts_lead_with_their_kind_or_title(tmp_path: Path,
+                                                                       write: Callable[..., Path]) -> None:
+    """Theme callouts read like every generator's admonitions: "**Kind:** text", an explicit
+    title winning (Hextra callout, Hugo Book/Geekdoc hint, LoveIt admonition, Relearn notice, Docsy alert, the nginx
+    call-out, kind-named shortcodes with the site's i18n label); Hugo blockquote alerts likewise."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "i18n/en.toml", 'caution = "Careful:"\n')
+    site = hugo.load(tmp_path)
+    page = ('{{< callout type="warning" >}}\nHot plate.\n{{< /callout >}}\n\n'
+            '{{< callout emoji="🌐" >}}Plain.{{< /callout >}}\n\n'
+            '{{% hint danger %}}\nNo undo.\n{{% /hint %}}\n\n'
+            '{{< hint type=important title="Read first" >}}Geek.{{< /hint >}}\n\n'
+            '{{< admonition question "Why?" >}}\nBecause.\n{{< /admonition >}}\n\n'
+            '{{< admonition type=bug >}}\nCrash.\n{{< /admonition >}}\n\n'
+            '{{% notice tip "Shortcut" %}}\nUse keys.\n{{% /notice %}}\n\n'
+            '{{% notice style="info" %}}Relearn.{{% /notice %}}\n\n'
+            '{{% notice style="green" %}}Only colour.{{% /notice %}}\n\n'
+            '{{% notice style="warning" title=" " %}}Untitled.{{% /notice %}}\n\n'
+            '{{% alert color="warning" %}}Docsy.{{% /alert %}}\n\n'
+            '{{% alert %}}Primary box.{{% /alert %}}\n\n'
+            '- Step {{< call-out class="note" >}} Inline note. {{< /call-out >}}\n\n'
+            '{{< call-out class="tip" title="Faster:" >}}\n\nTitled.\n{{< /call-out >}}\n\n'
+            '{{< caution >}}\nThin ice.\n{{< /caution >}}\n\n'
+            '> [!IMPORTANT] Before you upgrade\n> Back up.\n\n> [!note]\n> Quiet.\n')
+    out = site.preprocess(page, page_rel="content/a.md")
+    for expected in ("**Warning:** Hot plate.", "**Tip:** Plain.", "**Danger:** No undo.", "**Read first:** Geek.", "**Why?** Because.", "**Bug:** Crash.",
+                     "**Shortcut:** Use keys.", "**Info:** Relearn.", "\n\nOnly colour.", "\n\nUntitled.", "**Warning:** Docsy.",
+                     "\n\nPrimary box.", "- Step **Note:**  Inline note.", "**Faster:** Titled.", "**Careful:** Thin ice.",
+                     "> **Before you upgrade:** \n> Back up.", "> **Note:** \n> Quiet."):
+        assert expected in out, expected
+    assert "{{" not in out and "[!" not in out

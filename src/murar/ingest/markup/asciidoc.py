@@ -1012,7 +1012,13 @@ class _HtmlWalker:
             icon = node.css_first("td.icon")
             label = clean_text(icon.text(separator=" ")) if icon else ""
             content = node.css_first("td.content")
-            if label:
+            first = next((c for c in content.iter() if c.tag != "-text"), None) if content is not None else None
+            if label and first is not None and first.tag == "div" and "title" in (first.attributes.get("class") or ""):
+                # [TIP] with a .Title: "Tip: Title" leads, as a titled admonition does on every generator
+                self.b.text(f"{label}: {clean_text(first.text(separator=' '))}")
+                self.b.end_paragraph()
+                first.decompose()
+            elif label:
                 self.b.text(f"{label}: ")
             if content is not None:
                 self.walk(content)

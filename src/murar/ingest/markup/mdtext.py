@@ -1,7 +1,8 @@
 """Helpers shared by the Markdown dialects (CommonMark + Adobe, MDX,
 Python-Markdown, MyST): fenced code blocks followed line by line, the bold label
-line a tab or an admonition becomes, and a markdown-it pipe table read from its
-tokens.
+line a tab or an admonition becomes, the bold lead a callout's first paragraph
+gets (GitHub-style alerts, theme callouts), and a markdown-it pipe table read
+from its tokens.
 
 A fence follows CommonMark ("Fenced code blocks"): a run of three or more
 backticks or tildes opens a code block; a run of the same character at least
@@ -11,13 +12,14 @@ reads (how much indentation it allows), with the run in the group ``fence``.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
 from markdown_it.token import Token
 
-__all__ = ["DIRECTIVE_ADMONITION", "FenceTracker", "admonition_label", "directive_admonitions", "label_lines",
-           "read_table"]
+__all__ = ["DIRECTIVE_ADMONITION", "GITHUB_ALERTS", "FenceTracker", "admonition_label", "alert_markers",
+           "callout_label", "callout_lead", "directive_admonitions", "label_lines", "read_table"]
 
 #: a remark-directive container line (Docusaurus admonitions): ``:::tip``, ``:::tip Title``,
 #: ``:::tip[Title]``, ``::::info{#id}`` or a closing ``:::``; groups: indent, colons, kind, [title], title
@@ -81,6 +83,57 @@ def directive_admonitions(text: str, fence: re.Pattern[str]) -> str:
             out.append("")
         else:
             out.append(line)
+    return "\n".join(out)
+
+
+#: the alert kinds GitHub renders ("Basic writing and formatting syntax", Alerts), any letter case
+GITHUB_ALERTS = frozenset({"note", "tip", "important", "warning", "caution"})
+#: a block quote line that opens with an alert marker: ``> [!NOTE]``, ``>[!tip]``, ``> [!WARNING]- Title``
+_ALERT_MARKER = re.compile(r"^(?P<lead>[ \t]*(?:>[ \t]*)+)\[!(?P<kind>[A-Za-z][\w-]*)\](?P<sign>[+-]?)"
+                           r"(?:[ \t]+(?P<rest>.*?))?[ \t]*$")
+_QUOTED_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
+
+
+def callout_label(kind: str, title: str = "") -> str:
+    """The word a callout is read with: its ``title`` when it has one (as the
+    themes show it instead of the kind; a trailing colon dropped), else its kind
+    as a word (``"note"`` -> ``"Note"``, ``"see-also"`` -> ``"See also"``)."""
+    title = title.strip().rstrip(":").strip()
+    return title or kind.replace("-", " ").replace("_", " ").strip().rstrip(":").strip().capitalize()
+
+
+def callout_lead(label: str, *, html_out: bool = False) -> str:
+    """``label`` as the bold lead of a callout's first paragraph, ``"**Note:** "``
+    (``<strong>Note:</strong>`` in an HTML page), the way Jekyll notices, DocFX
+    alerts and Hugo callouts are read; a label ending in ``?``/``!``/``.`` gets no colon."""
+    label = label if label[-1:] in ("?", "!", ".") else label + ":"
+    if html_out:
+        return f"<strong>{html.escape(label)}</strong> "
+    return f"**{label}** "
+
+
+def alert_markers(text: str, *, titled: bool = False, kinds: frozenset[str] | None = GITHUB_ALERTS,
+                  fence: re.Pattern[str] = _QUOTED_FENCE) -> str:
+    """``text`` with the marker of each alert block quote made its bold lead
+    (:func:`callout_lead`): ``> [!NOTE]`` -> ``> **Note:** ``, the kind in any
+    letter case. GitHub renders the five :data:`GITHUB_ALERTS` with the marker
+    alone on its line; DocFX also reads text after it, which stays as the
+    alert's first words. With ``titled`` (Hugo 0.134+ blockquote render hooks,
+    Obsidian) the text after the marker is the alert's title and a ``+``/``-``
+    fold sign may follow the marker; ``kinds=None`` accepts any kind (Hugo passes
+    any word to its render hook). Lines of fenced code (``fence``, see
+    :class:`FenceTracker`) are left alone."""
+    if "[!" not in text:
+        return text
+    fences = FenceTracker(fence)
+    out: list[str] = []
+    for line in text.split("\n"):
+        m = None if fences.in_code(line) or "[!" not in line else _ALERT_MARKER.match(line)
+        if m and (kinds is None or m.group("kind").lower() in kinds) and (titled or not m.group("sign")):
+            rest = (m.group("rest") or "").strip()
+            label = callout_label(m.group("kind"), rest if titled else "")
+            line = m.group("lead") + callout_lead(label) + ("" if titled else rest)
+        out.append(line)
     return "\n".join(out)
 
 

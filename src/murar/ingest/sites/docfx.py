@@ -57,7 +57,7 @@ from urllib.parse import parse_qs, unquote
 
 from murar.errors import ConfigError
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mdtext import FenceTracker, label_lines
+from murar.ingest.markup.mdtext import FenceTracker, alert_markers, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.mdlimits import bounded_int
 from murar.ingest.paths import ResolvedLink, is_remote
@@ -284,8 +284,6 @@ _END_REGION = re.compile(r"^\s*(?:#|//\s*#?|'\s*#)\s*end\s*region\b.*$", re.IGNO
 _LINE_RANGE = re.compile(r"^L(?P<a>\d+)(?:-L(?P<b>\d+))?$", re.IGNORECASE)
 _CODE_EXT = re.compile(r":::code\s+(?P<attrs>[^\n]*?)\s*:::", re.IGNORECASE)
 _ATTR = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
-_ALERT = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!(?P<kind>NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*",
-                    re.IGNORECASE | re.MULTILINE)
 _VIDEO = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!VIDEO\s+(?P<url>[^\]\s]+)\s*\][ \t]*$", re.IGNORECASE | re.MULTILINE)
 _DIV = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!div\b[^\]]*\][ \t]*", re.IGNORECASE | re.MULTILINE)
 _MARKER = re.compile(r"^[ \t]*:::[ \t]*(?:row|row-end|column|column-end|zone|zone-end|moniker|moniker-end|"
@@ -308,7 +306,6 @@ _XREF_SHORT = re.compile(r"(?<![\\\w@])@(?:(?P<q>[\"'])(?P<quid>[^\"'\n]+?)(?P=q
                          r"(?P<uid>[A-Za-z](?:[^\s\"'<>\[\]|.,;:!?~]|[.,;:!?~](?=[^\s\"'<>\[\]|.,;:!?~]))*))")
 _CODE_SPAN = re.compile(r"(`+)(?:.+?)(?<!`)\1(?!`)")
 _ANY_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
-_LABELS = {"NOTE": "Note", "TIP": "Tip", "IMPORTANT": "Important", "WARNING": "Warning", "CAUTION": "Caution"}
 
 
 def _attrs(text: str) -> dict[str, str]:
@@ -841,7 +838,7 @@ class DocfxSite:
         body = _CODE_REF.sub(lambda m: _indent_block(self._code_ref(m, page_rel, warnings), body, m.start()), body)
         body = _CODE_EXT.sub(lambda m: _indent_block(self._code_ext(_attrs(m.group("attrs")), page_rel, warnings),
                                                      body, m.start()), body)
-        body = _ALERT.sub(lambda m: f"{m.group('lead')}**{_LABELS[m.group('kind').upper()]}:** ", body)
+        body = alert_markers(body)  # > [!NOTE] ...: "**Note:** ..." (text after the marker is the alert's)
         # the quote holding [!VIDEO] goes; its indentation stays, so a video in a list step stays in the step
         body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}<iframe src="{_escape_attr(m.group("url"))}">'
                                     f'</iframe>\n', body)

@@ -36,7 +36,12 @@ shortcode with an image ``src`` become Markdown images with their caption;
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle; ``ref``/``relref`` give their target;
-``param`` the site parameter; theme conventions keep their visible words
+``param`` the site parameter; a callout (Hextra ``callout``, Hugo Book and
+Geekdoc ``hint``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
+``call-out``, ``{{< note >}}``; :meth:`HugoSite.callout`) leads its content with
+its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
+blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
+hooks); theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
 HTTP endpoints); every other shortcode is reduced to its inner text (with its
 ``title``/``name``/``summary`` when it has one). Escaped shortcodes
@@ -57,6 +62,7 @@ from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
 from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.mdtext import alert_markers, callout_label, callout_lead
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
@@ -114,6 +120,20 @@ CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab"
 _TAB_SETS = frozenset({"tabs", "tabpane"})
+#: Hextra's callout types as its own Markdown output names them (``callout.markdown.md``: a callout
+#: becomes the matching GitHub alert; no ``type`` is ``default``)
+_HEXTRA_CALLOUTS = {"default": "tip", "info": "note", "warning": "warning", "error": "caution",
+                    "important": "important"}
+#: colours, styles and classes that say what a callout is about (Docsy alert ``color``, Relearn notice
+#: ``style``, nginx call-out ``class``); the others ("primary", "blue", "side-callout") only paint the box
+_CALLOUT_KINDS = frozenset({"note", "tip", "info", "warning", "caution", "important", "danger", "error",
+                            "success", "attention", "deprecated"})
+#: paired shortcodes named after their kind (Kubernetes' and the nginx theme's ``{{< note >}}``): labelled
+#: with the site's i18n string for the name (Kubernetes: ``note = "Note:"``) or the name
+_KIND_SHORTCODES = frozenset({"note", "tip", "info", "warning", "caution", "important", "danger"})
+# blank lines and indentation up to a line of paragraph text (not a list item, heading, quote, fence,
+# table row, HTML tag, shortcode or indented code)
+_BLANK_THEN_TEXT = re.compile(r"[ \t]*(?:\n[ \t]*)+(?=[^\s\-*+#>|<`~{\d])")
 #: shortcodes that never wrap content (no closing tag is looked for)
 _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | frozenset(
     {"ref", "relref", "param", "icon", "nb"})
@@ -629,6 +649,44 @@ class HugoSite:
             warnings.append(f"{label}: cannot read ({err})")
             return None
 
+    def callout(self, sc: Shortcode) -> str | None:
+        """The label a callout shortcode's content is read with (:func:`callout_label`:
+        an explicit title wins, else its kind as a word), ``""`` for a callout that
+        shows no kind (a colour only), ``None`` when ``sc`` is no callout. As the
+        themes take them: Hextra ``{{< callout type="info" >}}`` (its own Markdown
+        output's kinds, :data:`_HEXTRA_CALLOUTS`), Hugo Book ``{{< hint info >}}``
+        and Geekdoc ``{{< hint type=note title=... >}}`` (kind ``note`` by default),
+        LoveIt/FixIt/PaperMod ``{{< admonition tip "Title" >}}`` (or ``type=``/``title=``),
+        Relearn ``{{% notice note "Title" %}}`` (``style``/``title`` by name too; a
+        style that is only a colour shows no title), Docsy ``{{% alert title=...
+        color=... %}}``, the nginx theme's ``{{< call-out class="note" title=... >}}``
+        (also positional), and kind-named shortcodes (:data:`_KIND_SHORTCODES`)."""
+        name, title = sc.name, sc.params.get("title", "")
+        if name == "callout":
+            kind = sc.params.get("type", "").strip().lower() or "default"
+            return callout_label(_HEXTRA_CALLOUTS.get(kind, kind), title)
+        if name in ("hint", "admonition"):
+            kind = sc.get("type", pos=0).strip().lower()
+            title = title or (sc.get(pos=1) if name == "admonition" else "")
+            return callout_label("note" if kind in ("", "default") else kind, title)
+        if name == "notice":
+            kind, title = sc.get("style", pos=0).strip().lower(), sc.get("title", pos=1)
+            if title and not title.strip():
+                return ""  # title=" ": Relearn's way to show no title, even for a severity style
+            if kind in _CALLOUT_KINDS and not title:
+                title = self.translate(kind)
+            return callout_label(kind, title) if title.strip() or kind in _CALLOUT_KINDS else ""
+        if name == "alert":
+            kind = (sc.params.get("color") or sc.params.get("type") or sc.params.get("context") or "").strip().lower()
+            return callout_label(kind, title) if title.strip() or kind in _CALLOUT_KINDS else ""
+        if name == "call-out":
+            kind = next((c for c in sc.get("class", pos=0).lower().split() if c in _CALLOUT_KINDS), "")
+            title = sc.get("title", pos=1)
+            return callout_label(kind, title) if title.strip() or kind else ""
+        if name in _KIND_SHORTCODES:
+            return callout_label(name, title or self.translate(name))
+        return None
+
     def translate(self, key: str) -> str:
         """The default language's translation of ``key`` from the i18n folders
         (project ``i18n/``, then themes; files named after the language, e.g.
@@ -983,7 +1041,12 @@ class HugoSite:
         elif kind == "yaml":
             head = text[: len(text) - len(body)]
         sink = warnings if warnings is not None else []
-        return head + self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
+        body = self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
+        if markup == "markdown":
+            # Hugo 0.132+ blockquote alerts: "> [!TYPE]" of any type, an optional +/- fold sign and (0.134+)
+            # a title after it, which the themes' render hooks show instead of the type
+            body = alert_markers(body, titled=True, kinds=None)
+        return head + body
 
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
                            _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
@@ -1031,7 +1094,9 @@ class HugoSite:
                 # Hextra/Nextra style: {{< tabs items="A,B" >}} names its unnamed tabs in order
                 items = [x.strip() for x in panes[-1].params["items"].split(",")]
                 label = items[tabs_seen[-1] - 1] if 0 < tabs_seen[-1] <= len(items) else ""
-            if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab):
+            callout = None if m.group("self") else self.callout(sc)
+            if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab
+                                                                   or callout is not None):
                 close = _find_close(body, name, m.end())
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
@@ -1148,7 +1213,13 @@ class HugoSite:
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
-                if label and close is not None:
+                if callout is not None and close is not None:
+                    if callout:  # a callout's kind or title leads its text, as on every generator
+                        out.append(callout_lead(_label_text(callout), html_out=h))
+                        # ... in the paragraph its content opens with, blank lines before it or not
+                        gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
+                        pos = gap.end() if gap and not h else pos
+                elif label and close is not None:
                     out.append(_bold(_label_text(label), html_out=h))
                 if close is None and sc.params.get("text") and name not in _TAB_SETS and name != "tab":
                     out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)

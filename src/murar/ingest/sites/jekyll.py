@@ -53,7 +53,7 @@ from typing import Any
 from murar.errors import ConfigError
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mdtext import label_lines
+from murar.ingest.markup.mdtext import callout_lead, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
@@ -1364,8 +1364,8 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
                     and not _FENCE.match(lines[i + 2]) and not lines[i + 2].lstrip(" \t>").startswith("<"):
                 lead = re.match(r"[ \t>]*", lines[i + 2])
                 cut = lead.end() if lead else 0
-                if not lines[i + 2][cut:].startswith(f"**{label}:**"):
-                    lines[i + 2] = f"{lines[i + 2][:cut]}**{label}:** {lines[i + 2][cut:]}"
+                if not lines[i + 2][cut:].startswith(callout_lead(label).rstrip()):
+                    lines[i + 2] = lines[i + 2][:cut] + callout_lead(label) + lines[i + 2][cut:]
             continue
         if not label:
             continue
@@ -1386,8 +1386,8 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
             continue
         lead = re.match(r"[ \t>]*", lines[start])
         cut = lead.end() if lead else 0
-        if not lines[start][cut:].startswith(f"**{label}:**"):
-            lines[start] = f"{lines[start][:cut]}**{label}:** {lines[start][cut:]}"
+        if not lines[start][cut:].startswith(callout_lead(label).rstrip()):
+            lines[start] = lines[start][:cut] + callout_lead(label) + lines[start][cut:]
     return "\n".join(lines)
 
 
