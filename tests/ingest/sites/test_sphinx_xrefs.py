@@ -97,3 +97,29 @@ def test_equation_references_read_their_numbers(tmp_path: Path, write_files: Cal
     write_files(tmp_path, {"conf.py": "extensions = ['myst_parser']\nnumfig = True\n"})
     site = SphinxSite(tmp_path, "conf.py")
     assert "Newton (2), momentum (3), energy (1)." in _text(convert_myst(tmp_path / "laws.md", site=site))
+
+
+def test_numbered_toctree_prefixes_figure_numbers_with_the_section(tmp_path: Path,
+                                                                   write_files: Callable[..., None]) -> None:
+    # numfig with a ":numbered:" toctree: Sphinx counts figures per chapter (numfig_secnum_depth 1)
+    # and shows "Fig. 2.1"; sections are numbered too ("Section 2.1"); equations "(2.1)"
+    chapter = "{title}\n=====\n\n{body}\n\nPart\n----\n\n.. figure:: x.png\n   :name: {name}-b\n\n   B.\n"
+    write_files(tmp_path, {
+        "conf.py": "numfig = True\n",
+        "index.rst": "Home\n====\n\n.. toctree::\n   :numbered:\n\n   one\n   two\n\n"
+                     "See :numref:`one-a`, :numref:`one-b`, :numref:`two-a`, :numref:`two-b`, :numref:`two-part`"
+                     " and :eq:`two-eq`.\n",
+        "one.rst": chapter.format(title="One", name="one",
+                                  body=".. figure:: x.png\n   :name: one-a\n\n   A."),
+        "two.rst": chapter.format(title="Two", name="two",
+                                  body=".. figure:: x.png\n   :name: two-a\n\n   A.\n\n.. math::\n   :label: two-eq\n\n"
+                                       "   x = 1\n\n.. _two-part:").replace("Part\n----", "Later\n-----"),
+        "x.png": "png",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    text = " ".join(_text(convert_rst(tmp_path / "index.rst", site=site)).split())
+    assert "See Fig. 1.1, Fig. 1.2, Fig. 2.1, Fig. 2.2, Section 2.1 and (2.1)." in text
+    (tmp_path / "conf.py").write_text("numfig = True\nnumfig_secnum_depth = 0\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    text = " ".join(_text(convert_rst(tmp_path / "index.rst", site=site)).split())
+    assert "See Fig. 1, Fig. 2, Fig. 3, Fig. 4, Section 2.1 and (1)." in text
