@@ -123,3 +123,15 @@ def test_numbered_toctree_prefixes_figure_numbers_with_the_section(tmp_path: Pat
     site = SphinxSite(tmp_path, "conf.py")
     text = " ".join(_text(convert_rst(tmp_path / "index.rst", site=site)).split())
     assert "See Fig. 1, Fig. 2, Fig. 3, Fig. 4, Section 2.1 and (1)." in text
+
+
+def test_figure_without_caption_gets_no_number(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Sphinx numbers only figures with a caption; a captionless one is skipped (numref shows its label)
+    write_files(tmp_path, {
+        "conf.py": "numfig = True\n",
+        "index.rst": "Home\n====\n\n.. figure:: x.png\n   :name: bare\n\n.. figure:: x.png\n   :name: shown\n\n"
+                     "   A caption.\n\nSee :numref:`bare` and :numref:`shown`.\n",
+        "x.png": "png",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    assert "See bare and Fig. 1." in _text(convert_rst(tmp_path / "index.rst", site=site))

@@ -252,7 +252,7 @@ def _scan_rst(text: str) -> _Found:
                 found.labels.append((label, XrefTarget(caption, kind, "")))
             if names and (kind in ("figure", "equation") or caption):
                 found.figures.append((names[0], kind, caption))
-                found.events.append(("fig", names[0], kind))
+                found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
             pending = []
             i = max(end, i + 1)
             continue
@@ -320,7 +320,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                     found.labels.append((label, XrefTarget(caption, kind, "")))
                 if names and (kind in ("figure", "equation") or caption):
                     found.figures.append((names[0], kind, caption))
-                    found.events.append(("fig", names[0], kind))
+                    found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
             elif name == "toctree":
                 body = lines[i:end + 1]
                 found.events.append(("toc", tuple(_toctree_entries("\n".join(body))), _numbered_depth(body)))
@@ -600,7 +600,9 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
         if not eq_global:
             counters.pop("equation", None)
         numbers: dict[str, str] = {}
-        for label, kind, _caption in found.figures:
+        for label, kind, caption in found.figures:
+            if not caption and kind == "figure" and not per_page_numbers:
+                continue  # Sphinx numbers no figure without a caption (numref warns, shows the label)
             counters[kind] = counters.get(kind, 0) + 1
             numbers[label] = str(counters[kind])
         if sphinx_figs or sphinx_secs:  # Sphinx's own walk numbered what it reaches
