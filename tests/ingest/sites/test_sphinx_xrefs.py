@@ -135,3 +135,17 @@ def test_figure_without_caption_gets_no_number(tmp_path: Path, write_files: Call
     })
     site = SphinxSite(tmp_path, "conf.py")
     assert "See bare and Fig. 1." in _text(convert_rst(tmp_path / "index.rst", site=site))
+
+
+def test_mystmd_numbered_headings_fill_section_references(tmp_path: Path,
+                                                          write_files: Callable[..., None]) -> None:
+    # myst.yml "numbering: headings: true": headings are numbered per page (the "# Title" lifted out
+    # is not), so a reference reads "Section 2.1" instead of "Sec. ??"
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  numbering:\n    headings: true\n",
+        "guide.md": "# Guide\n\n## Install\n\nText.\n\n## Use\n\n(use-cli)=\n### From the shell\n\nText.\n\n"
+                    "See [Sec. %s](#use-cli), [](#use-cli) and {numref}`use-cli`.\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    text = _text(convert_myst(tmp_path / "guide.md", site=site))
+    assert "See Sec. 2.1, Section 2.1 and Section 2.1." in text

@@ -537,7 +537,7 @@ def _notebook_markdown(text: str) -> str:
 def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[str] = (), numfig: bool = False,
                numfig_format: dict[str, str] | None = None, per_page_numbers: bool = False,
                math_numfig: bool = True, eqref_format: str | None = None,
-               secnum_depth: int = 1) -> XrefIndex:
+               secnum_depth: int = 1, heading_depths: frozenset[int] = frozenset()) -> XrefIndex:
     """Collect the labels and document titles of ``files``: ``(rel, docname)``
     pairs (``rel`` relative to ``root``, ``docname`` relative to the source
     directory without suffix). Figures, captioned tables and code blocks with a
@@ -577,6 +577,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
             fm = _front_matter_title(text)
             if fm and per_page_numbers:  # mystmd: the front matter title is the page title
                 found.title = fm
+            elif per_page_numbers and found.events and found.events[0][:2] == ("sec", 1):
+                found.events[0] = ("title", 1, found.events[0][2])  # mystmd lifts a first "# Title" out
         per_doc.setdefault(docname, found)
     listed = [d for d in dict.fromkeys(order) if d in per_doc]
     docs = listed + sorted(set(per_doc) - set(listed))
@@ -605,6 +607,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
                 continue  # Sphinx numbers no figure without a caption (numref warns, shows the label)
             counters[kind] = counters.get(kind, 0) + 1
             numbers[label] = str(counters[kind])
+        if per_page_numbers and heading_depths:
+            numbers.update(_mystmd_heading_numbers(found, heading_depths))
         if sphinx_figs or sphinx_secs:  # Sphinx's own walk numbered what it reaches
             numbers = {label: n for label, n in numbers.items() if _kind_of(found, label) == "equation"
                        and not eq_global}
@@ -616,6 +620,31 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
                 number = numbers.get(label, "") if numfig or tgt.kind == "equation" else ""
                 index.labels[key] = XrefTarget(tgt.title, tgt.kind, docname, number)
     return index
+
+
+def _mystmd_heading_numbers(found: _Found, depths: frozenset[int]) -> dict[str, str]:
+    """mystmd's heading numbers on one page (``numbering: headings``; myst-transforms
+    ``enumerate``): a count per heading depth the page uses, a heading's number its
+    counts down to its depth ("2.1"; depths the page skips left out, trailing zeros
+    dropped); the title lifted from a first ``# Title`` is not a heading. Returns
+    label -> number for the labelled headings."""
+    levels = sorted({int(e[1]) for e in found.events if e[0] == "sec"})  # type: ignore[call-overload]
+    counts = {level: 0 for level in levels}
+    out: dict[str, str] = {}
+    for kind, level, labels in found.events:
+        if kind != "sec" or int(level) not in depths:  # type: ignore[call-overload]
+            continue
+        for other in levels:
+            if other == level:
+                counts[other] += 1
+            elif other > int(level):  # type: ignore[call-overload]
+                counts[other] = 0
+        nums = [counts[other] for other in levels]
+        while nums and nums[-1] == 0:
+            nums.pop()
+        for label in labels:  # type: ignore[attr-defined]
+            out[str(label)] = ".".join(map(str, nums))
+    return out
 
 
 def _kind_of(found: _Found, label: str) -> str:

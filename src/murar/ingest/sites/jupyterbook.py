@@ -78,6 +78,17 @@ def _toc_entries(node: Any, files: list[str], globs: list[str]) -> None:
             _toc_entries(item, files, globs)
 
 
+def _numbered_headings(numbering: object) -> list[int]:
+    """The heading depths mystmd numbers (``project.numbering``: ``true`` numbers
+    everything, ``headings: true`` every depth, ``heading_2: true`` one depth)."""
+    if numbering is True:
+        return [1, 2, 3, 4, 5, 6]
+    if not isinstance(numbering, dict):
+        return []
+    every = numbering.get("headings") is True
+    return [d for d in range(1, 7) if numbering.get(f"heading_{d}", every) is True]
+
+
 def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -> tuple[SphinxConf, dict[str, Any]]:
     """The Sphinx-equivalent settings of a Jupyter Book and its TOC facts.
 
@@ -102,6 +113,7 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
         exclude.extend(_strs(project.get("exclude")))
         exclude.extend(_MYSTMD_EXCLUDES)
         suffixes = dict(_MYSTMD_SUFFIXES)
+        values["mystmd_heading_depths"] = _numbered_headings(project.get("numbering"))
         if project.get("toc") is not None:
             has_toc = only_toc = True
             _toc_entries(project.get("toc"), files, globs)

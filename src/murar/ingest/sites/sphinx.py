@@ -392,7 +392,9 @@ class SphinxSite:
                                      math_numfig=bool(values.get("math_numfig", True)),
                                      eqref_format=values.get("math_eqref_format") if isinstance(
                                          values.get("math_eqref_format"), str) else None,
-                                     secnum_depth=_int_value(values.get("numfig_secnum_depth"), 1))
+                                     secnum_depth=_int_value(values.get("numfig_secnum_depth"), 1),
+                                     heading_depths=frozenset(d for d in values.get("mystmd_heading_depths") or ()
+                                                              if isinstance(d, int)))
         return self._xrefs
 
     _numfig_default = False  # Sphinx's numfig default
