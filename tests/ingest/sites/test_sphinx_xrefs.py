@@ -149,3 +149,17 @@ def test_mystmd_numbered_headings_fill_section_references(tmp_path: Path,
     site = JupyterBookSite(tmp_path, "myst.yml")
     text = _text(convert_myst(tmp_path / "guide.md", site=site))
     assert "See Sec. 2.1, Section 2.1 and Section 2.1." in text
+
+
+def test_mystmd_counts_unlabelled_formulas_and_figures(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # mystmd numbers every display formula, figure and table on a page, labelled or not, and no
+    # code block unless numbering.code is on; Sphinx (myst-parser) numbers labelled formulas only
+    page = ("# Page\n\n$$\na = 1\n$$\n\n$$ b = 2 $$ (eq-b)\n\n```{figure} x.png\nFirst.\n```\n\n"
+            "```{figure} x.png\n:label: fig-second\nSecond.\n```\n\n```{code-block} python\n:caption: Run it\n"
+            ":label: code-run\nrun()\n```\n\nSee {eq}`eq-b`, {numref}`fig-second` and [](#code-run).\n")
+    write_files(tmp_path, {"myst.yml": "version: 1\nproject: {}\n", "page.md": page, "x.png": "png"})
+    text = _text(convert_myst(tmp_path / "page.md", site=JupyterBookSite(tmp_path, "myst.yml")))
+    assert "$$\na = 1\n$$ (1)" in text and "$$\nb = 2\n$$ (2)" in text and "See (2), Figure 2 and Run it." in text
+    write_files(tmp_path, {"myst.yml": "version: 1\nproject:\n  numbering:\n    code: true\n"})
+    text = _text(convert_myst(tmp_path / "page.md", site=JupyterBookSite(tmp_path, "myst.yml")))
+    assert "See (2), Figure 2 and Program 1." in text

@@ -183,11 +183,17 @@ class MystParser:
         # the key is not glued in this notebook
         self.glue_hook: Callable[[str, str, str], str | None] | None = None
         self._xref_index: XrefIndex | None | bool = False  # False: not looked up yet
+        self._formulas = 0  # display formulas seen on the page (mystmd numbers them all)
 
     # ------------------------------------------------------- cross-references
     def _eq_number(self, label: str) -> str:
-        """The number of the equation labelled ``label`` (``""`` when unnumbered or unknown)."""
-        xrefs = self._xrefs if label.strip() else None
+        """The number of the display formula labelled ``label`` (``""`` when unnumbered or
+        unknown); under mystmd, which numbers every display formula of a page, an
+        unlabelled one's number is its place on the page."""
+        self._formulas += 1
+        xrefs = self._xrefs
+        if not label.strip():
+            return str(self._formulas) if xrefs is not None and xrefs.number_all_equations else ""
         tgt = xrefs.target(label.strip()) if xrefs is not None else None
         return tgt.number if tgt is not None and tgt.kind == "equation" else ""
 
@@ -344,7 +350,7 @@ class MystParser:
             elif ty == "code_block":
                 self.b.code(t.content)
             elif ty in ("math_block", "math_block_label", "amsmath"):
-                self.b.code(display_math(t.content, self._eq_number(t.info) if ty == "math_block_label" else ""))
+                self.b.code(display_math(t.content, self._eq_number(t.info if ty == "math_block_label" else "")))
             elif ty == "html_block":
                 self.b.html(t.content, image_base=self._image_base)
             i += 1

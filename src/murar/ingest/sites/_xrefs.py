@@ -82,6 +82,8 @@ class XrefIndex:
     numfig_format: dict[str, str] = field(default_factory=lambda: dict(_NUMFIG_FORMAT))
     mystmd: bool = False
     eqref_format: str = "({number})"
+    # mystmd numbers every display formula of a page, labelled or not (myst.yml numbering.equation)
+    number_all_equations: bool = False
 
     def eq_text(self, label: str) -> str:
         """What ``:eq:``/``{eq}`` shows for an equation label: ``math_eqref_format``
@@ -284,6 +286,16 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             pending.append(m.group(1).strip())
             i += 1
             continue
+        if line.lstrip().startswith("$$"):  # a display formula: numbered by mystmd even without a label
+            rest = line.lstrip()[2:]
+            end = i if "$$" in rest else next((k for k in range(i + 1, len(lines)) if "$$" in lines[k]), i)
+            if not _DOLLAR_LABEL.search(lines[end]):
+                found.figures.append(("", "equation", ""))
+                pending = []
+                i = end + 1
+                continue
+            line = lines[end]
+            i = end
         eq = _DOLLAR_LABEL.search(line) if "$$" in line else None
         if eq:
             found.labels.append((eq.group(1), XrefTarget("", "equation", "")))
@@ -321,6 +333,8 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                 if names and (kind in ("figure", "equation") or caption):
                     found.figures.append((names[0], kind, caption))
                     found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
+                elif not names:  # mystmd numbers unlabelled figures, tables and formulas too
+                    found.figures.append(("", kind, caption))
             elif name == "toctree":
                 body = lines[i:end + 1]
                 found.events.append(("toc", tuple(_toctree_entries("\n".join(body))), _numbered_depth(body)))
@@ -537,7 +551,8 @@ def _notebook_markdown(text: str) -> str:
 def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[str] = (), numfig: bool = False,
                numfig_format: dict[str, str] | None = None, per_page_numbers: bool = False,
                math_numfig: bool = True, eqref_format: str | None = None,
-               secnum_depth: int = 1, heading_depths: frozenset[int] = frozenset()) -> XrefIndex:
+               secnum_depth: int = 1, heading_depths: frozenset[int] = frozenset(),
+               mystmd_kinds: frozenset[str] = frozenset({"figure", "table", "equation"})) -> XrefIndex:
     """Collect the labels and document titles of ``files``: ``(rel, docname)``
     pairs (``rel`` relative to ``root``, ``docname`` relative to the source
     directory without suffix). Figures, captioned tables and code blocks with a
@@ -551,7 +566,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     ``eqref_format`` (Sphinx's ``math_eqref_format``, default ``({number})``). Unreadable files are
     skipped. Returns the :class:`XrefIndex`.
     """
-    index = XrefIndex(numfig=numfig, mystmd=per_page_numbers)
+    index = XrefIndex(numfig=numfig, mystmd=per_page_numbers,
+                      number_all_equations=per_page_numbers and "equation" in mystmd_kinds)
     if eqref_format:
         index.eqref_format = eqref_format
     if per_page_numbers:
@@ -603,10 +619,13 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
             counters.pop("equation", None)
         numbers: dict[str, str] = {}
         for label, kind, caption in found.figures:
-            if not caption and kind == "figure" and not per_page_numbers:
-                continue  # Sphinx numbers no figure without a caption (numref warns, shows the label)
+            if per_page_numbers and kind not in mystmd_kinds:
+                continue  # mystmd numbers figures, tables and equations unless myst.yml numbering says otherwise
+            if not per_page_numbers and (not label or (not caption and kind == "figure")):
+                continue  # Sphinx numbers labelled targets only, no figure without a caption (numref warns)
             counters[kind] = counters.get(kind, 0) + 1
-            numbers[label] = str(counters[kind])
+            if label:
+                numbers[label] = str(counters[kind])
         if per_page_numbers and heading_depths:
             numbers.update(_mystmd_heading_numbers(found, heading_depths))
         if sphinx_figs or sphinx_secs:  # Sphinx's own walk numbered what it reaches

@@ -394,7 +394,9 @@ class SphinxSite:
                                          values.get("math_eqref_format"), str) else None,
                                      secnum_depth=_int_value(values.get("numfig_secnum_depth"), 1),
                                      heading_depths=frozenset(d for d in values.get("mystmd_heading_depths") or ()
-                                                              if isinstance(d, int)))
+                                                              if isinstance(d, int)),
+                                     mystmd_kinds=frozenset(values.get("mystmd_numbered_kinds",
+                                                                       ("figure", "table", "equation"))))
         return self._xrefs
 
     _numfig_default = False  # Sphinx's numfig default
