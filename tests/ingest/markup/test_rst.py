@@ -557,9 +557,14 @@ The area :math:`\\pi r^2` grows.
 
 .. math:: v = d / t
 
+.. math::
+  a &= b \\\\
+  c &= d
+
 See :eq:`area`.
 """})
     text = "\n".join(s.text for s in convert_rst(tmp_path / "page.rst", site=site).sections)
     assert "The area $\\pi r^2$ grows." in text
     assert "$$\nA = \\pi r_1^2\n$$ (1)" in text
     assert "$$\nv = d / t\n$$" in text and "See (1)." in text
+    assert "$$\na &= b \\\\\nc &= d\n$$" in text  # lines right under the directive: the formula's lines

@@ -512,15 +512,17 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
 class _Math(Directive):  # type: ignore[misc]  # docutils ships no types
     """Sphinx's ``math``: the argument and body as one display formula
     (:func:`murar.ingest.markup.mathtext.display_math`), with its number when
-    labelled (``:label:``, or ``:name:`` as Sphinx reads it)."""
+    labelled (``:label:``, or ``:name:`` as Sphinx reads it). The formula may start
+    on the directive's line and the lines right under it (one argument, its line
+    breaks kept, as Sphinx's ``MathDirective`` takes it)."""
 
-    optional_arguments = 99
+    optional_arguments = 1
     final_argument_whitespace = True
     has_content = True
     option_spec = _AnyOptions()
 
     def run(self) -> list[nodes.Node]:
-        latex = "\n\n".join(p for p in (" ".join(self.arguments), "\n".join(self.content)) if p.strip())
+        latex = "\n\n".join(p for p in (*self.arguments[:1], "\n".join(self.content)) if p.strip())
         label = str(self.options.get("label") or self.options.get("name") or "").strip()
         number = ""
         if label:
