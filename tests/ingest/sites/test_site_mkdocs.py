@@ -726,3 +726,16 @@ def test_code_annotations_keep_marker_and_note_together(tmp_path: Path) -> None:
     assert "(1) The port to serve on." in text and "(2) The host name." in text
     assert "Plain (1) text." in text and "(1) A note on text." in text
     assert "(1) one" not in text
+
+
+def test_annotations_of_admonitions_divs_and_notes(tmp_path: Path) -> None:
+    # Material: "!!! note annotate" and <div class="annotate" markdown> take the list after them as
+    # their notes; a note with { .annotate } holds nested notes
+    site, page = _math_site(tmp_path, "# A\n\n!!! note annotate \"Title\"\n\n    Body (1) here.\n\n"
+                                      "1.  Admonition note.\n\n<div class=\"annotate\" markdown>\n\n"
+                                      "Quote (1) here.\n\n</div>\n\n1.  Div note (1)\n    { .annotate }\n\n"
+                                      "    1.  Nested note.\n")
+    (tmp_path / "mkdocs.yml").write_text((tmp_path / "mkdocs.yml").read_text() + "  - admonition\n  - md_in_html\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    text = "\n".join(s.text for s in convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections)
+    assert "(1) Admonition note." in text and "(1) Div note (1)" in text and "(1) Nested note." in text

@@ -752,6 +752,9 @@ def _math_span(m: re.Match[str]) -> str:
 _ANNOTATION_MARK = re.compile(r"\((\d{1,3})\)!")
 _COMMENT_MARK = re.compile(r"(?:#|//|--|;|%|/\*|<!--|\{#|\{/\*).*\(\d{1,3}\)")  # a marker in a comment
 _ORDERED_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<num>\d{1,9})[.)](?P<gap>[ \t]+)(?=\S)")
+_ANNOTATE_ADMONITION = re.compile(r"^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*?[ \t]+annotate\b")
+_ANNOTATE_DIV = re.compile(r"""^[ \t]*<div\b[^>]*\bclass=["'][^"']*\bannotate\b[^"']*["'][^>]*>""")
+_DIV_CLOSE = re.compile(r"^[ \t]*</div>")
 _ANNOTATE_ATTR = re.compile(r"^[ \t]*\{:?[^{}\n]*(?<![\w-])\.annotate(?![\w-])[^{}\n]*\}[ \t]*$")
 
 
@@ -763,15 +766,25 @@ def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
     rendered as a bubble (``(1)!``: the comment is stripped too); the ordered list
     right after the block holds the annotations, shown on a click and hidden
     under the code. The same for a block with ``{ .annotate }`` and its ``(1)``
-    markers in text. murar keeps the marker as ``(1)`` (the ``!`` dropped) and the
+    markers in text, for an admonition with the ``annotate`` modifier (``!!! note
+    annotate``) and a ``<div class="annotate" markdown>`` (the list after it).
+    murar keeps the marker as ``(1)`` (the ``!`` dropped) and the
     list as the annotations' text next to the code, each item starting ``(1)``
     so that it reads as the note of its marker.
     """
     out: list[str] = []
     i = 0
     annotated_block = False
+    admonition: int | None = None  # indent of an "annotate" admonition whose body is being passed
+    in_div = False  # inside <div class="annotate" markdown>
     while i < len(lines):
         line = lines[i]
+        if admonition is not None:
+            if not line.strip() or len(line) - len(line.lstrip()) > admonition:
+                out.append(line)
+                i += 1
+                continue
+            admonition, annotated_block = None, True
         f = _FENCE.match(line)
         if f:
             fence = f.group("fence")
@@ -786,8 +799,12 @@ def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
             out.extend(block)
             i = end + 1
             continue
-        if _ANNOTATE_ATTR.match(line):
-            annotated_block = True
+        adm = _ANNOTATE_ADMONITION.match(line)
+        if _ANNOTATE_ATTR.match(line) or adm or _ANNOTATE_DIV.match(line) or (in_div and _DIV_CLOSE.match(line)):
+            annotated_block = bool(_ANNOTATE_ATTR.match(line)) or (in_div and bool(_DIV_CLOSE.match(line)))
+            if adm:
+                admonition = len(adm.group("indent"))
+            in_div = bool(_ANNOTATE_DIV.match(line)) or (in_div and not _DIV_CLOSE.match(line))
             out.append(line)
             i += 1
             continue
@@ -796,6 +813,7 @@ def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
             m = _ORDERED_ITEM.match(line)
             if m:
                 indent = m.group("indent")
+                notes: list[str] = []
                 while i < len(lines):
                     ln = lines[i]
                     item = _ORDERED_ITEM.match(ln)
@@ -804,8 +822,9 @@ def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
                              f"({item.group('num')}) {ln[item.end():]}"
                     elif ln.strip() and len(ln) - len(ln.lstrip()) <= len(indent) and not item:
                         break
-                    out.append(ln)
+                    notes.append(ln)
                     i += 1
+                out.extend(_code_annotations(notes, all_code=all_code))  # annotations nested in a note
                 continue
         out.append(line)
         i += 1
