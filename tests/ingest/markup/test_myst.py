@@ -416,3 +416,15 @@ def test_sub_ref_shows_the_sphinx_substitution(tmp_path: Path) -> None:
     (tmp_path / "index.md").write_text("# Home\n\nRelease **{sub-ref}`release`** ({sub-ref}`wordcount-words` words).\n")
     doc = convert_myst(tmp_path / "index.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "Release 2.1.0 ( words)."
+
+
+def test_math_keeps_its_latex_with_equation_numbers(tmp_path: Path) -> None:
+    # dollarmath and {math}: LaTeX source in "$"/"$$" delimiters; a labelled equation shows its number
+    site = _book(tmp_path, {"laws.md": "# Laws\n\nSpeed $v_1 = d/t$ and {math}`\\alpha`.\n\n"
+                                       "$$\nF = m a\n$$ (newton)\n\n"
+                                       "```{math}\n:label: mom\np = m v\n```\n\n$$ \\int_0^1 f $$\n\n"
+                                       "By {eq}`newton` and {eq}`mom`.\n"})
+    text = "\n".join(s.text for s in convert_myst(tmp_path / "laws.md", site=site).sections)
+    assert "Speed $v_1 = d/t$ and $\\alpha$." in text
+    assert "$$\nF = m a\n$$ (1)" in text and "$$\np = m v\n$$ (2)" in text
+    assert "$$\n\\int_0^1 f\n$$" in text and "By (1) and (2)." in text

@@ -539,3 +539,32 @@ def test_titles_inside_an_object_description_stay_text(tmp_path: Path) -> None:
     assert [s.heading_path for s in doc.sections] == [("Settings",)]
     assert doc.sections[0].text == "short_names\n\nShows short names.\n\nExamples\n\nSet it to True.\n\nAfter the setting."
     assert not [w for w in doc.warnings if "title" in w]
+
+
+def test_math_directive_and_role_keep_their_latex(tmp_path: Path) -> None:
+    # Sphinx's math directive and role are formulas MathJax typesets: kept as LaTeX source,
+    # a display formula as a "$$" block with its number when labelled, inline math as "$...$"
+    site = _project(tmp_path, {"page.rst": """\
+Laws
+====
+
+The area :math:`\\pi r^2` grows.
+
+.. math::
+   :label: area
+
+   A = \\pi r_1^2
+
+.. math:: v = d / t
+
+.. math::
+  a &= b \\\\
+  c &= d
+
+See :eq:`area`.
+"""})
+    text = "\n".join(s.text for s in convert_rst(tmp_path / "page.rst", site=site).sections)
+    assert "The area $\\pi r^2$ grows." in text
+    assert "$$\nA = \\pi r_1^2\n$$ (1)" in text
+    assert "$$\nv = d / t\n$$" in text and "See (1)." in text
+    assert "$$\na &= b \\\\\nc &= d\n$$" in text  # lines right under the directive: the formula's lines

@@ -692,3 +692,50 @@ def test_mkdocstrings_blocks_parse_each_module_once(tmp_path: Path, monkeypatch:
     text = " ".join(s.text for s in doc.sections)
     assert all(f"Doc {i}." in text for i in range(50))
     assert len(parsed) == 2
+
+
+def _math_site(tmp_path: Path, page: str, features: str = "") -> tuple[MkDocsSite, Path]:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(
+        f"site_name: T\ntheme:\n  name: material\n  features: [{features}]\n"
+        "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n  - pymdownx.arithmatex:\n"
+        "      generic: true\n")
+    (tmp_path / "docs" / "index.md").write_text(page)
+    return MkDocsSite.load(tmp_path, "mkdocs.yml"), tmp_path / "docs" / "index.md"
+
+
+def test_arithmatex_math_keeps_its_latex(tmp_path: Path) -> None:
+    # pymdownx.arithmatex: "$...$", "\(...\)", "$$...$$", "\[...\]" are LaTeX MathJax typesets; the
+    # Markdown parser must not read their "_", "{...}" and "\" (emphasis, attribute lists, escapes)
+    site, page = _math_site(tmp_path, "# Sums\n\nWith $x_i + y_i$ and \\(a_{n}\\), for $5 or $10.\n\n"
+                                      "$$\n\\sum_{i=1}^n x_i\n$$\n\n\\[\nE = mc^2\n\\]\n")
+    text = "\n".join(s.text for s in convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections)
+    assert "With $x_i + y_i$ and $a_{n}$, for $5 or $10." in text
+    assert "$$\n\\sum_{i=1}^n x_i\n$$" in text and "$$\nE = mc^2\n$$" in text
+
+
+def test_code_annotations_keep_marker_and_note_together(tmp_path: Path) -> None:
+    # Material: "# (1)!" in an annotated code block is a bubble (the comment stripped); the ordered
+    # list after the block holds the notes. The marker reads "(1)", its note follows as "(1) ..."
+    site, page = _math_site(tmp_path, "# Conf\n\n``` yaml\nport: 80 # (1)!\nhost: a # (2)\n```\n\n"
+                                      "1.  The port to serve on.\n2.  The host name.\n\n"
+                                      "Plain (1) text.\n{ .annotate }\n\n1.  A note on text.\n\n"
+                                      "Steps:\n\n1. one\n", features="content.code.annotate")
+    text = "\n".join(s.text for s in convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections)
+    assert "port: 80 # (1)\nhost: a # (2)" in text and "(1)!" not in text
+    assert "(1) The port to serve on." in text and "(2) The host name." in text
+    assert "Plain (1) text." in text and "(1) A note on text." in text
+    assert "(1) one" not in text
+
+
+def test_annotations_of_admonitions_divs_and_notes(tmp_path: Path) -> None:
+    # Material: "!!! note annotate" and <div class="annotate" markdown> take the list after them as
+    # their notes; a note with { .annotate } holds nested notes
+    site, page = _math_site(tmp_path, "# A\n\n!!! note annotate \"Title\"\n\n    Body (1) here.\n\n"
+                                      "1.  Admonition note.\n\n<div class=\"annotate\" markdown>\n\n"
+                                      "Quote (1) here.\n\n</div>\n\n1.  Div note (1)\n    { .annotate }\n\n"
+                                      "    1.  Nested note.\n")
+    (tmp_path / "mkdocs.yml").write_text((tmp_path / "mkdocs.yml").read_text() + "  - admonition\n  - md_in_html\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    text = "\n".join(s.text for s in convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections)
+    assert "(1) Admonition note." in text and "(1) Div note (1)" in text and "(1) Nested note." in text

@@ -97,3 +97,69 @@ def test_equation_references_read_their_numbers(tmp_path: Path, write_files: Cal
     write_files(tmp_path, {"conf.py": "extensions = ['myst_parser']\nnumfig = True\n"})
     site = SphinxSite(tmp_path, "conf.py")
     assert "Newton (2), momentum (3), energy (1)." in _text(convert_myst(tmp_path / "laws.md", site=site))
+
+
+def test_numbered_toctree_prefixes_figure_numbers_with_the_section(tmp_path: Path,
+                                                                   write_files: Callable[..., None]) -> None:
+    # numfig with a ":numbered:" toctree: Sphinx counts figures per chapter (numfig_secnum_depth 1)
+    # and shows "Fig. 2.1"; sections are numbered too ("Section 2.1"); equations "(2.1)"
+    chapter = "{title}\n=====\n\n{body}\n\nPart\n----\n\n.. figure:: x.png\n   :name: {name}-b\n\n   B.\n"
+    write_files(tmp_path, {
+        "conf.py": "numfig = True\n",
+        "index.rst": "Home\n====\n\n.. toctree::\n   :numbered:\n\n   one\n   two\n\n"
+                     "See :numref:`one-a`, :numref:`one-b`, :numref:`two-a`, :numref:`two-b`, :numref:`two-part`"
+                     " and :eq:`two-eq`.\n",
+        "one.rst": chapter.format(title="One", name="one",
+                                  body=".. figure:: x.png\n   :name: one-a\n\n   A."),
+        "two.rst": chapter.format(title="Two", name="two",
+                                  body=".. figure:: x.png\n   :name: two-a\n\n   A.\n\n.. math::\n   :label: two-eq\n\n"
+                                       "   x = 1\n\n.. _two-part:").replace("Part\n----", "Later\n-----"),
+        "x.png": "png",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    text = " ".join(_text(convert_rst(tmp_path / "index.rst", site=site)).split())
+    assert "See Fig. 1.1, Fig. 1.2, Fig. 2.1, Fig. 2.2, Section 2.1 and (2.1)." in text
+    (tmp_path / "conf.py").write_text("numfig = True\nnumfig_secnum_depth = 0\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    text = " ".join(_text(convert_rst(tmp_path / "index.rst", site=site)).split())
+    assert "See Fig. 1, Fig. 2, Fig. 3, Fig. 4, Section 2.1 and (1)." in text
+
+
+def test_figure_without_caption_gets_no_number(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Sphinx numbers only figures with a caption; a captionless one is skipped (numref shows its label)
+    write_files(tmp_path, {
+        "conf.py": "numfig = True\n",
+        "index.rst": "Home\n====\n\n.. figure:: x.png\n   :name: bare\n\n.. figure:: x.png\n   :name: shown\n\n"
+                     "   A caption.\n\nSee :numref:`bare` and :numref:`shown`.\n",
+        "x.png": "png",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    assert "See bare and Fig. 1." in _text(convert_rst(tmp_path / "index.rst", site=site))
+
+
+def test_mystmd_numbered_headings_fill_section_references(tmp_path: Path,
+                                                          write_files: Callable[..., None]) -> None:
+    # myst.yml "numbering: headings: true": headings are numbered per page (the "# Title" lifted out
+    # is not), so a reference reads "Section 2.1" instead of "Sec. ??"
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  numbering:\n    headings: true\n",
+        "guide.md": "# Guide\n\n## Install\n\nText.\n\n## Use\n\n(use-cli)=\n### From the shell\n\nText.\n\n"
+                    "See [Sec. %s](#use-cli), [](#use-cli) and {numref}`use-cli`.\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    text = _text(convert_myst(tmp_path / "guide.md", site=site))
+    assert "See Sec. 2.1, Section 2.1 and Section 2.1." in text
+
+
+def test_mystmd_counts_unlabelled_formulas_and_figures(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # mystmd numbers every display formula, figure and table on a page, labelled or not, and no
+    # code block unless numbering.code is on; Sphinx (myst-parser) numbers labelled formulas only
+    page = ("# Page\n\n$$\na = 1\n$$\n\n$$ b = 2 $$ (eq-b)\n\n```{figure} x.png\nFirst.\n```\n\n"
+            "```{figure} x.png\n:label: fig-second\nSecond.\n```\n\n```{code-block} python\n:caption: Run it\n"
+            ":label: code-run\nrun()\n```\n\nSee {eq}`eq-b`, {numref}`fig-second` and [](#code-run).\n")
+    write_files(tmp_path, {"myst.yml": "version: 1\nproject: {}\n", "page.md": page, "x.png": "png"})
+    text = _text(convert_myst(tmp_path / "page.md", site=JupyterBookSite(tmp_path, "myst.yml")))
+    assert "$$\na = 1\n$$ (1)" in text and "$$\nb = 2\n$$ (2)" in text and "See (2), Figure 2 and Run it." in text
+    write_files(tmp_path, {"myst.yml": "version: 1\nproject:\n  numbering:\n    code: true\n"})
+    text = _text(convert_myst(tmp_path / "page.md", site=JupyterBookSite(tmp_path, "myst.yml")))
+    assert "See (2), Figure 2 and Program 1." in text

@@ -61,6 +61,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
+from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
@@ -182,8 +183,20 @@ class MystParser:
         # the key is not glued in this notebook
         self.glue_hook: Callable[[str, str, str], str | None] | None = None
         self._xref_index: XrefIndex | None | bool = False  # False: not looked up yet
+        self._formulas = 0  # display formulas seen on the page (mystmd numbers them all)
 
     # ------------------------------------------------------- cross-references
+    def _eq_number(self, label: str) -> str:
+        """The number of the display formula labelled ``label`` (``""`` when unnumbered or
+        unknown); under mystmd, which numbers every display formula of a page, an
+        unlabelled one's number is its place on the page."""
+        self._formulas += 1
+        xrefs = self._xrefs
+        if not label.strip():
+            return str(self._formulas) if xrefs is not None and xrefs.number_all_equations else ""
+        tgt = xrefs.target(label.strip()) if xrefs is not None else None
+        return tgt.number if tgt is not None and tgt.kind == "equation" else ""
+
     @property
     def _xrefs(self) -> XrefIndex | None:
         """The site's labels and page titles (Sphinx, Jupyter Book), read on first use."""
@@ -334,8 +347,10 @@ class MystParser:
                     self.b.code(t.content)
                 else:
                     self._directive(d)
-            elif ty == "code_block" or ty in ("math_block", "math_block_label", "amsmath"):
+            elif ty == "code_block":
                 self.b.code(t.content)
+            elif ty in ("math_block", "math_block_label", "amsmath"):
+                self.b.code(display_math(t.content, self._eq_number(t.info if ty == "math_block_label" else "")))
             elif ty == "html_block":
                 self.b.html(t.content, image_base=self._image_base)
             i += 1
@@ -365,8 +380,12 @@ class MystParser:
             ty = c.type
             if ty == "text" and "@" in c.content and self._mystmd():
                 sink.append(self._at_references(c.content))
-            elif ty in ("text", "code_inline", "math_inline", "math_single", "math_inline_double"):
+            elif ty in ("text", "code_inline"):
                 sink.append(c.content)
+            elif ty in ("math_inline", "math_single"):
+                sink.append(inline_math(c.content))
+            elif ty == "math_inline_double":
+                sink.append(inline_math(c.content).join("$$") if c.content.strip() else "")
             elif ty in ("softbreak", "hardbreak"):
                 sink.append(" ")
             elif ty == "myst_role":
@@ -512,6 +531,10 @@ class MystParser:
             self.b.end_paragraph()
             if name in TAB_SETS:
                 self.b.close_tab_set()
+        elif name == "math":
+            label = str(d.options.get("label") or d.options.get("name") or "").strip()
+            self.b.code(display_math("\n\n".join(p for p in (d.argument, d.body) if p.strip()),
+                                     self._eq_number(label)))
         elif name in _CODE:
             self.b.code(d.body)
         elif name in _DROP:

@@ -56,6 +56,7 @@ from pathlib import Path
 
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_include, read_source
+from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.mdlimits import bounded_int
@@ -165,6 +166,10 @@ class PymdownTransformer:
         if "mkdocstrings" in self.site.config.settings.get("plugins", "").split() and ":::" in text:
             text = "\n".join(self._autodoc(text.split("\n")))
         lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
+        if "pymdownx.arithmatex" in self.extensions:  # before attr_list and caret read "{...}", "^"
+            lines = _arithmatex(lines)
+        lines = _code_annotations(lines, all_code="content.code.annotate" in
+                                  self.site.config.settings.get("theme.features", "").split())
         plugins = self.site.config.settings.get("plugins", "").split()
         if "autorefs" in plugins or "mkdocstrings" in plugins:  # mkdocstrings turns autorefs on
             lines = _autorefs(lines)
@@ -676,6 +681,153 @@ def _inline_marks(lines: list[str], extensions: frozenset[str]) -> list[str]:
             for pattern, repl in subs:
                 parts[k] = pattern.sub(repl, parts[k])
         out.append("".join(parts))
+    return out
+
+
+_MATH_INLINE = re.compile(r"(?<![\\$])\$(?![\s$])((?:\\.|[^\\$\n])+?)(?<!\s)\$(?![\d$])"  # $x$ (smart_dollar)
+                          r"|(?<!\\)\\\((.+?)\\\)")  # \(x\)
+_MATH_BLOCK_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?:(?P<open>\$\$|\\\[)|\\begin\{(?P<env>[A-Za-z]+\*?)\})")
+_MATH_CLOSE = {"$$": "$$", "\\[": "\\]"}
+
+
+def _math_fence(indent: str, latex: str) -> list[str]:
+    """A display formula as a fenced block of its text (:func:`~murar.ingest.markup.mathtext.display_math`)."""
+    shown = display_math(latex)
+    return [f"{indent}~~~~~~", *(f"{indent}{ln}" for ln in shown.split("\n")), f"{indent}~~~~~~"] if shown else []
+
+
+def _arithmatex(lines: list[str]) -> list[str]:
+    """pymdownx.arithmatex: ``$$ ... $$``, ``\\[ ... \\]`` and ``\\begin{env} ... \\end{env}``
+    blocks and ``$...$``/``\\(...\\)`` inline math are LaTeX that MathJax/KaTeX
+    typesets; they are kept as their source (``$$``/``$`` delimited, the
+    :mod:`murar.ingest.markup.mathtext` convention) in code the Markdown parser
+    leaves alone (its ``_``, ``{...}``, ``\\`` are no emphasis, attribute lists or
+    escapes). ``$5 or $10`` is no math (smart dollar: no blank inside the dollars)."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fences.in_code(line):
+            out.append(line)
+            i += 1
+            continue
+        m = _MATH_BLOCK_OPEN.match(line)
+        if m and (i == 0 or not lines[i - 1].strip() or m.group("env")):
+            close = f"\\end{{{m.group('env')}}}" if m.group("env") else _MATH_CLOSE[m.group("open")]
+            start = m.end() if not m.group("env") else m.start("indent") + len(m.group("indent"))
+            rest = line[start:]
+            found: int | None = None
+            for j in range(i, min(len(lines), i + 500)):
+                hay = rest if j == i else lines[j]
+                at = hay.find(close, 1 if j == i and m.group("env") else 0)
+                if at >= 0 and hay[at + len(close):].strip() in ("", "$$"):
+                    found = j
+                    break
+            if found is not None:
+                body = [rest] + lines[i + 1:found + 1] if found > i else [rest]
+                last = body[-1]
+                cut = last.rfind(close)
+                body[-1] = last[:cut + len(close)] if m.group("env") else last[:cut]
+                out.extend(_math_fence(m.group("indent"), "\n".join(body)))
+                i = found + 1
+                continue
+        if "$" in line or "\\(" in line:
+            parts = re.split(r"(`+[^`]*?`+)", line)  # code spans stay as written
+            for k in range(0, len(parts), 2):
+                parts[k] = _MATH_INLINE.sub(_math_span, parts[k])
+            line = "".join(parts)
+        out.append(line)
+        i += 1
+    return out
+
+
+def _math_span(m: re.Match[str]) -> str:
+    shown = inline_math(m.group(1) if m.group(1) is not None else m.group(2))
+    ticks = "`" * (max((len(r) for r in re.findall(r"`+", shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{ticks}{pad}{shown}{pad}{ticks}"
+
+
+_ANNOTATION_MARK = re.compile(r"\((\d{1,3})\)!")
+_COMMENT_MARK = re.compile(r"(?:#|//|--|;|%|/\*|<!--|\{#|\{/\*).*\(\d{1,3}\)")  # a marker in a comment
+_ORDERED_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<num>\d{1,9})[.)](?P<gap>[ \t]+)(?=\S)")
+_ANNOTATE_ADMONITION = re.compile(r"^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*?[ \t]+annotate\b")
+_ANNOTATE_DIV = re.compile(r"""^[ \t]*<div\b[^>]*\bclass=["'][^"']*\bannotate\b[^"']*["'][^>]*>""")
+_DIV_CLOSE = re.compile(r"^[ \t]*</div>")
+_ANNOTATE_ATTR = re.compile(r"^[ \t]*\{:?[^{}\n]*(?<![\w-])\.annotate(?![\w-])[^{}\n]*\}[ \t]*$")
+
+
+def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
+    """Material for MkDocs annotations ("Code blocks" and "Annotations" references).
+
+    In a code block with the ``annotate`` class (every code block when the theme
+    feature ``content.code.annotate`` is on) a ``(1)`` in a comment is a marker,
+    rendered as a bubble (``(1)!``: the comment is stripped too); the ordered list
+    right after the block holds the annotations, shown on a click and hidden
+    under the code. The same for a block with ``{ .annotate }`` and its ``(1)``
+    markers in text, for an admonition with the ``annotate`` modifier (``!!! note
+    annotate``) and a ``<div class="annotate" markdown>`` (the list after it).
+    murar keeps the marker as ``(1)`` (the ``!`` dropped) and the
+    list as the annotations' text next to the code, each item starting ``(1)``
+    so that it reads as the note of its marker.
+    """
+    out: list[str] = []
+    i = 0
+    annotated_block = False
+    admonition: int | None = None  # indent of an "annotate" admonition whose body is being passed
+    in_div = False  # inside <div class="annotate" markdown>
+    while i < len(lines):
+        line = lines[i]
+        if admonition is not None:
+            if not line.strip() or len(line) - len(line.lstrip()) > admonition:
+                out.append(line)
+                i += 1
+                continue
+            admonition, annotated_block = None, True
+        f = _FENCE.match(line)
+        if f:
+            fence = f.group("fence")
+            info = line[f.end():]
+            close = re.compile(r"^\s*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$")
+            end = next((k for k in range(i + 1, len(lines)) if close.match(lines[k])), len(lines) - 1)
+            block = lines[i:end + 1]
+            if (all_code or re.search(r"(?<![\w-])\.annotate(?![\w-])", info)) and any(
+                    _COMMENT_MARK.search(ln) for ln in block[1:-1]):
+                block = [block[0], *(_ANNOTATION_MARK.sub(r"(\1)", ln) for ln in block[1:-1]), *block[-1:]]
+                annotated_block = True
+            out.extend(block)
+            i = end + 1
+            continue
+        adm = _ANNOTATE_ADMONITION.match(line)
+        if _ANNOTATE_ATTR.match(line) or adm or _ANNOTATE_DIV.match(line) or (in_div and _DIV_CLOSE.match(line)):
+            annotated_block = bool(_ANNOTATE_ATTR.match(line)) or (in_div and bool(_DIV_CLOSE.match(line)))
+            if adm:
+                admonition = len(adm.group("indent"))
+            in_div = bool(_ANNOTATE_DIV.match(line)) or (in_div and not _DIV_CLOSE.match(line))
+            out.append(line)
+            i += 1
+            continue
+        if annotated_block and line.strip():
+            annotated_block = False
+            m = _ORDERED_ITEM.match(line)
+            if m:
+                indent = m.group("indent")
+                notes: list[str] = []
+                while i < len(lines):
+                    ln = lines[i]
+                    item = _ORDERED_ITEM.match(ln)
+                    if item and item.group("indent") == indent:
+                        ln = f"{ln[:item.start('num')]}{item.group('num')}.{item.group('gap')}" \
+                             f"({item.group('num')}) {ln[item.end():]}"
+                    elif ln.strip() and len(ln) - len(ln.lstrip()) <= len(indent) and not item:
+                        break
+                    notes.append(ln)
+                    i += 1
+                out.extend(_code_annotations(notes, all_code=all_code))  # annotations nested in a note
+                continue
+        out.append(line)
+        i += 1
     return out
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from murar.ingest.markup.mathtext import inline_math
+
 if TYPE_CHECKING:
     from murar.ingest.sites._xrefs import XrefIndex
 
@@ -44,6 +46,8 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
     """
     role = name.lower().split(":")[-1]
     text = text.replace("\x00", "")
+    if role == "math":  # LaTeX a reader sees typeset (murar.ingest.markup.mathtext)
+        return inline_math(text)
     explicit = _explicit(text)
     if role == "eq" and xrefs is not None and not explicit:
         return xrefs.eq_text(text.strip())

@@ -64,6 +64,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
+from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.roles import extlink_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites._xrefs import XrefIndex
@@ -80,7 +81,7 @@ _DROP_DIRECTIVES = frozenset({
     "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
     "autosummary", "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
     "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
-    "mermaid", "plantuml", "uml", "math", "doctest-skip", "testsetup", "testcleanup", "todolist",
+    "mermaid", "plantuml", "uml", "doctest-skip", "testsetup", "testcleanup", "todolist",
 })
 # directives whose body is ordinary content: the title/argument is kept as text
 _CONTAINER_DIRECTIVES = frozenset({
@@ -508,6 +509,31 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
         return [nodes.literal_block(text, text)] if text.strip() else []
 
 
+class _Math(Directive):  # type: ignore[misc]  # docutils ships no types
+    """Sphinx's ``math``: the argument and body as one display formula
+    (:func:`murar.ingest.markup.mathtext.display_math`), with its number when
+    labelled (``:label:``, or ``:name:`` as Sphinx reads it). The formula may start
+    on the directive's line and the lines right under it (one argument, its line
+    breaks kept, as Sphinx's ``MathDirective`` takes it)."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        latex = "\n\n".join(p for p in (*self.arguments[:1], "\n".join(self.content)) if p.strip())
+        label = str(self.options.get("label") or self.options.get("name") or "").strip()
+        number = ""
+        if label:
+            ctx = getattr(self.state.document.settings, "murar_context", None)
+            xrefs = ctx.xrefs()[0] if isinstance(ctx, _Context) else None
+            tgt = xrefs.target(label) if xrefs is not None else None
+            number = tgt.number if tgt is not None and tgt.kind == "equation" else ""
+        text = display_math(latex, number)
+        return [nodes.math_block(text, text)] if text else []
+
+
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 
 
@@ -654,6 +680,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
+            directives._directives["math"] = _Math
             for name in ctx.object_directives:
                 directives._directives[name] = _Container
             for name, (url, caption) in ctx.extlinks.items():
@@ -711,6 +738,9 @@ class _Walker:
             return
         if isinstance(node, nodes.raw):
             self.raw(node)
+            return
+        if isinstance(node, nodes.math):  # docutils' own :math: role
+            self.b.text(inline_math(node.astext()))
             return
         if isinstance(node, _VideoNode):
             self.b.video(str(node.get("url", "")), title=str(node.get("title", "")))

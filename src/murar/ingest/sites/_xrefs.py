@@ -82,6 +82,8 @@ class XrefIndex:
     numfig_format: dict[str, str] = field(default_factory=lambda: dict(_NUMFIG_FORMAT))
     mystmd: bool = False
     eqref_format: str = "({number})"
+    # mystmd numbers every display formula of a page, labelled or not (myst.yml numbering.equation)
+    number_all_equations: bool = False
 
     def eq_text(self, label: str) -> str:
         """What ``:eq:``/``{eq}`` shows for an equation label: ``math_eqref_format``
@@ -171,6 +173,9 @@ class _Found:
     title: str | None = None
     labels: list[tuple[str, XrefTarget]] = field(default_factory=list)
     figures: list[tuple[str, str, str]] = field(default_factory=list)  # (label, kind, caption) in page order
+    # the page's outline in order, for Sphinx's section and figure numbers under a numbered toctree:
+    # ("sec", level, labels), ("toc", entries, numbered depth), ("fig", label, kind)
+    events: list[tuple[str, object, object]] = field(default_factory=list)
 
 
 def _rst_figure_body(lines: list[str], start: int, indent: int) -> tuple[dict[str, str], str, int]:
@@ -197,9 +202,20 @@ def _scan_rst(text: str) -> _Found:
     found = _Found()
     lines = text.splitlines()
     pending: list[str] = []
+    styles: dict[tuple[str, bool], int] = {}
     i = 0
     while i < len(lines):
         line = lines[i]
+        toc = _TOCTREE_RST.match(line)
+        if toc:
+            indent = len(toc.group("indent"))
+            end = next((k for k in range(i + 1, len(lines))
+                        if lines[k].strip() and len(lines[k]) - len(lines[k].lstrip()) <= indent), len(lines))
+            block = lines[i:end]
+            found.events.append(("toc", tuple(_toctree_entries("\n".join(block))), _numbered_depth(block)))
+            pending = []
+            i = end
+            continue
         m = _RST_LABEL.match(line)
         if m:
             pending.append(m.group(1) or m.group(2))
@@ -209,14 +225,17 @@ def _scan_rst(text: str) -> _Found:
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         if (line.strip() and not line[0].isspace() and _RST_ADORNMENT.match(nxt)
                 and len(nxt.rstrip()) >= len(line.rstrip()) - 1 and not _RST_ADORNMENT.match(line)):
-            title, step = line.strip(), 2
+            title, step, style = line.strip(), 2, (nxt.strip()[0], False)
         elif (_RST_ADORNMENT.match(line) and i + 2 < len(lines) and nxt.strip()
               and _RST_ADORNMENT.match(lines[i + 2]) and lines[i + 2].strip()[0] == line.strip()[0]):
-            title, step = nxt.strip(), 3
+            title, step, style = nxt.strip(), 3, (line.strip()[0], True)
         if title is not None:
             title = _plain(title)
             if found.title is None:
                 found.title = title
+            # docutils: a title's level is the order in which its adornment style first appears
+            level = styles.setdefault(style, len(styles) + 1)
+            found.events.append(("sec", level, tuple(pending)))
             for label in pending:
                 found.labels.append((label, XrefTarget(title, "section", "")))
             pending = []
@@ -235,6 +254,7 @@ def _scan_rst(text: str) -> _Found:
                 found.labels.append((label, XrefTarget(caption, kind, "")))
             if names and (kind in ("figure", "equation") or caption):
                 found.figures.append((names[0], kind, caption))
+                found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
             pending = []
             i = max(end, i + 1)
             continue
@@ -266,10 +286,21 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             pending.append(m.group(1).strip())
             i += 1
             continue
+        if line.lstrip().startswith("$$"):  # a display formula: numbered by mystmd even without a label
+            rest = line.lstrip()[2:]
+            end = i if "$$" in rest else next((k for k in range(i + 1, len(lines)) if "$$" in lines[k]), i)
+            if not _DOLLAR_LABEL.search(lines[end]):
+                found.figures.append(("", "equation", ""))
+                pending = []
+                i = end + 1
+                continue
+            line = lines[end]
+            i = end
         eq = _DOLLAR_LABEL.search(line) if "$$" in line else None
         if eq:
             found.labels.append((eq.group(1), XrefTarget("", "equation", "")))
             found.figures.append((eq.group(1), "equation", ""))
+            found.events.append(("fig", eq.group(1), "equation"))
             pending = []
             i += 1
             continue
@@ -278,6 +309,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             title = _plain(h.group(2))
             if found.title is None:
                 found.title = title
+            found.events.append(("sec", len(h.group(1)), tuple(pending)))
             for label in pending:
                 found.labels.append((label, XrefTarget(title, "section", "")))
             pending = []
@@ -300,12 +332,19 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                     found.labels.append((label, XrefTarget(caption, kind, "")))
                 if names and (kind in ("figure", "equation") or caption):
                     found.figures.append((names[0], kind, caption))
+                    found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
+                elif not names:  # mystmd numbers unlabelled figures, tables and formulas too
+                    found.figures.append(("", kind, caption))
+            elif name == "toctree":
+                body = lines[i:end + 1]
+                found.events.append(("toc", tuple(_toctree_entries("\n".join(body))), _numbered_depth(body)))
             elif d and depth < 20:  # admonitions, tabs...: their body holds headings and figures too
                 body = lines[i + 1:end]
                 if name == "eval-rst":
                     inner = _scan_rst("\n".join(body))
                     found.labels.extend(inner.labels)
                     found.figures.extend(inner.figures)
+                    found.events.extend(e for e in inner.events if e[0] != "sec")
                 else:
                     _scan_myst_lines(body, found, depth=depth + 1)
             pending = []
@@ -356,6 +395,145 @@ def _myst_directive_body(body: list[str], kind: str, arg: str) -> tuple[dict[str
     return options, _plain(arg)
 
 
+def _numbered_depth(block: list[str]) -> int:
+    """The ``numbered`` option of a toctree block: its depth, 999 when given without one
+    (Sphinx: all levels), 0 when absent or false."""
+    for line in block[1:]:
+        m = re.match(r"^[ \t]*:?numbered:?[ \t]*(.*?)[ \t]*$", line)
+        if m and (line.lstrip().startswith(":") or re.match(r"^[ \t]*numbered:", line)):
+            value = m.group(1).strip().lower()
+            if value in ("", "true", "yes", "on"):
+                return 999
+            return int(value) if value.isdigit() else 0
+    return 0
+
+
+def _doc_entry(docname: str, entry: str) -> str:
+    """A toctree entry of ``docname`` as a docname (relative to the document, ``/`` the source dir)."""
+    path = entry.lstrip("/") if entry.startswith("/") else posixpath.join(posixpath.dirname(docname), entry)
+    path = posixpath.normpath(path)
+    stem, dot, ext = path.rpartition(".")
+    return stem if dot and ext in ("rst", "md", "ipynb", "txt") else path
+
+
+def _outline(events: list[tuple[str, object, object]]) -> list[tuple[object, ...]]:
+    """The events of one page nested by section level (``("sec", index, labels, children)``)."""
+    top: list[tuple[object, ...]] = []
+    stack: list[tuple[int, list[tuple[object, ...]]]] = [(0, top)]
+    for n, (kind, a, b) in enumerate(events):
+        if kind == "sec":
+            level = int(a)  # type: ignore[call-overload]
+            while len(stack) > 1 and stack[-1][0] >= level:
+                stack.pop()
+            children: list[tuple[object, ...]] = []
+            stack[-1][1].append(("sec", n, b, children))
+            stack.append((level, children))
+        else:
+            stack[-1][1].append((kind, a, b))
+    return top
+
+
+def _sphinx_numbers(per_doc: dict[str, _Found], root_doc: str, *, secnum_depth: int,
+                    kinds: frozenset[str]) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """Sphinx's numbers under a numbered toctree: ``(figures, sections)``, each
+    docname -> label -> number ("3.2").
+
+    Section numbers (``assign_section_numbers``): every document a toctree with
+    ``:numbered:`` lists (and the ones its documents' toctrees list, in place
+    among their sections) is numbered in order, its title ``n``, its sections
+    ``n.1``..., up to the ``numbered`` depth. Figure numbers
+    (``assign_figure_numbers``): the documents are walked from ``root_doc``,
+    toctree entries where the toctree stands; a figure of a kind in ``kinds`` is
+    counted under the first ``numfig_secnum_depth`` parts of its section's number
+    (``0``: one count over the project) and numbered by that prefix and count.
+    """
+    trees = {doc: _outline(found.events) for doc, found in per_doc.items()}
+    secnums: dict[str, dict[int, tuple[int, ...]]] = {}
+    assigned: set[str] = set()
+    numstack: list[int] = [0]
+
+    def walk_items(doc: str, items: list[tuple[object, ...]], depth: int) -> None:
+        for item in items:
+            if item[0] == "sec":
+                numstack[-1] += 1
+                if depth > 0:
+                    secnums.setdefault(doc, {})[int(item[1])] = tuple(numstack)  # type: ignore[call-overload]
+                children = item[3]
+                assert isinstance(children, list)
+                if children:
+                    numstack.append(0)
+                    walk_items(doc, children, depth - 1)
+                    numstack.pop()
+            elif item[0] == "toc":
+                walk_toctree(doc, item[1], depth)  # type: ignore[arg-type]
+
+    def walk_toctree(doc: str, entries: tuple[str, ...], depth: int) -> None:
+        if depth <= 0:
+            return
+        for entry in entries:
+            ref = _doc_entry(doc, entry)
+            if ref in assigned or ref not in trees:
+                continue
+            assigned.add(ref)
+            walk_items(ref, trees[ref], depth)
+
+    def numbered_tocs(items: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+        out: list[tuple[object, ...]] = []
+        for item in items:
+            if item[0] == "toc" and int(item[2]) > 0:  # type: ignore[call-overload]
+                out.append(item)
+            elif item[0] == "sec":
+                out.extend(numbered_tocs(item[3]))  # type: ignore[arg-type]
+        return out
+
+    for doc in [root_doc, *sorted(trees)]:  # documents with a numbered toctree, each toctree numbered anew
+        tocs = numbered_tocs(trees.get(doc, []))
+        if tocs:
+            assigned.add(doc)
+        for toc in tocs:
+            numstack[:] = [0]
+            walk_toctree(doc, toc[1], int(toc[2]))  # type: ignore[arg-type, call-overload]
+
+    figures: dict[str, dict[str, str]] = {}
+    counters: dict[tuple[str, tuple[int, ...]], int] = {}
+    walked: set[str] = set()
+
+    def walk_doc(doc: str, secnum: tuple[int, ...]) -> None:
+        if doc in walked or doc not in trees:
+            return
+        walked.add(doc)
+        walk_tree(doc, trees[doc], secnum)
+
+    def walk_tree(doc: str, items: list[tuple[object, ...]], secnum: tuple[int, ...]) -> None:
+        for item in items:
+            if item[0] == "sec":
+                walk_tree(doc, item[3], secnums.get(doc, {}).get(int(item[1])) or secnum)  # type: ignore[arg-type, call-overload]
+            elif item[0] == "toc":
+                for entry in item[1]:  # type: ignore[attr-defined]
+                    walk_doc(_doc_entry(doc, entry), secnum)
+            elif item[1] and item[2] in kinds:
+                prefix = secnum[:secnum_depth]
+                key = (str(item[2]), prefix)
+                counters[key] = counters.get(key, 0) + 1
+                figures.setdefault(doc, {}).setdefault(str(item[1]), ".".join(map(str, (*prefix, counters[key]))))
+
+    walk_doc(root_doc, ())
+    sections = {doc: {label: ".".join(map(str, nums[int(item[1])]))  # type: ignore[call-overload]
+                      for item in _flat_sections(trees[doc]) if int(item[1]) in nums  # type: ignore[call-overload]
+                      for label in item[2]}  # type: ignore[attr-defined]
+                for doc, nums in secnums.items()}
+    return figures, sections
+
+
+def _flat_sections(items: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = []
+    for item in items:
+        if item[0] == "sec":
+            out.append(item)
+            out.extend(_flat_sections(item[3]))  # type: ignore[arg-type]
+    return out
+
+
 def _notebook_markdown(text: str) -> str:
     try:
         nb = json.loads(text)
@@ -372,7 +550,9 @@ def _notebook_markdown(text: str) -> str:
 
 def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[str] = (), numfig: bool = False,
                numfig_format: dict[str, str] | None = None, per_page_numbers: bool = False,
-               math_numfig: bool = True, eqref_format: str | None = None) -> XrefIndex:
+               math_numfig: bool = True, eqref_format: str | None = None,
+               secnum_depth: int = 1, heading_depths: frozenset[int] = frozenset(),
+               mystmd_kinds: frozenset[str] = frozenset({"figure", "table", "equation"})) -> XrefIndex:
     """Collect the labels and document titles of ``files``: ``(rel, docname)``
     pairs (``rel`` relative to ``root``, ``docname`` relative to the source
     directory without suffix). Figures, captioned tables and code blocks with a
@@ -386,7 +566,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     ``eqref_format`` (Sphinx's ``math_eqref_format``, default ``({number})``). Unreadable files are
     skipped. Returns the :class:`XrefIndex`.
     """
-    index = XrefIndex(numfig=numfig, mystmd=per_page_numbers)
+    index = XrefIndex(numfig=numfig, mystmd=per_page_numbers,
+                      number_all_equations=per_page_numbers and "equation" in mystmd_kinds)
     if eqref_format:
         index.eqref_format = eqref_format
     if per_page_numbers:
@@ -412,6 +593,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
             fm = _front_matter_title(text)
             if fm and per_page_numbers:  # mystmd: the front matter title is the page title
                 found.title = fm
+            elif per_page_numbers and found.events and found.events[0][:2] == ("sec", 1):
+                found.events[0] = ("title", 1, found.events[0][2])  # mystmd lifts a first "# Title" out
         per_doc.setdefault(docname, found)
     listed = [d for d in dict.fromkeys(order) if d in per_doc]
     docs = listed + sorted(set(per_doc) - set(listed))
@@ -419,6 +602,13 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     # equations are always numbered: over the project like figures under numfig (math_numfig),
     # else from 1 on every page
     eq_global = numfig and math_numfig and not per_page_numbers
+    # a numbered toctree: Sphinx prefixes figure numbers with the section number (numfig_secnum_depth)
+    sphinx_figs: dict[str, dict[str, str]] = {}
+    sphinx_secs: dict[str, dict[str, str]] = {}
+    if numfig and not per_page_numbers and listed and any(
+            e[0] == "toc" and int(e[2]) > 0 for f in per_doc.values() for e in f.events):  # type: ignore[call-overload]
+        kinds = frozenset({"figure", "table", "code-block"} | ({"equation"} if eq_global else set()))
+        sphinx_figs, sphinx_secs = _sphinx_numbers(per_doc, listed[0], secnum_depth=secnum_depth, kinds=kinds)
     for docname in docs:
         found = per_doc[docname]
         if found.title:
@@ -428,15 +618,56 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
         if not eq_global:
             counters.pop("equation", None)
         numbers: dict[str, str] = {}
-        for label, kind, _caption in found.figures:
+        for label, kind, caption in found.figures:
+            if per_page_numbers and kind not in mystmd_kinds:
+                continue  # mystmd numbers figures, tables and equations unless myst.yml numbering says otherwise
+            if not per_page_numbers and (not label or (not caption and kind == "figure")):
+                continue  # Sphinx numbers labelled targets only, no figure without a caption (numref warns)
             counters[kind] = counters.get(kind, 0) + 1
-            numbers[label] = str(counters[kind])
+            if label:
+                numbers[label] = str(counters[kind])
+        if per_page_numbers and heading_depths:
+            numbers.update(_mystmd_heading_numbers(found, heading_depths))
+        if sphinx_figs or sphinx_secs:  # Sphinx's own walk numbered what it reaches
+            numbers = {label: n for label, n in numbers.items() if _kind_of(found, label) == "equation"
+                       and not eq_global}
+            numbers.update(sphinx_figs.get(docname, {}))
+            numbers.update(sphinx_secs.get(docname, {}))
         for label, tgt in found.labels:
             key = _norm(label)
             if key not in index.labels:
                 number = numbers.get(label, "") if numfig or tgt.kind == "equation" else ""
                 index.labels[key] = XrefTarget(tgt.title, tgt.kind, docname, number)
     return index
+
+
+def _mystmd_heading_numbers(found: _Found, depths: frozenset[int]) -> dict[str, str]:
+    """mystmd's heading numbers on one page (``numbering: headings``; myst-transforms
+    ``enumerate``): a count per heading depth the page uses, a heading's number its
+    counts down to its depth ("2.1"; depths the page skips left out, trailing zeros
+    dropped); the title lifted from a first ``# Title`` is not a heading. Returns
+    label -> number for the labelled headings."""
+    levels = sorted({int(e[1]) for e in found.events if e[0] == "sec"})  # type: ignore[call-overload]
+    counts = {level: 0 for level in levels}
+    out: dict[str, str] = {}
+    for kind, level, labels in found.events:
+        if kind != "sec" or int(level) not in depths:  # type: ignore[call-overload]
+            continue
+        for other in levels:
+            if other == level:
+                counts[other] += 1
+            elif other > int(level):  # type: ignore[call-overload]
+                counts[other] = 0
+        nums = [counts[other] for other in levels]
+        while nums and nums[-1] == 0:
+            nums.pop()
+        for label in labels:  # type: ignore[attr-defined]
+            out[str(label)] = ".".join(map(str, nums))
+    return out
+
+
+def _kind_of(found: _Found, label: str) -> str:
+    return next((kind for lab, kind, _ in found.figures if lab == label), "")
 
 
 def _front_matter_title(text: str) -> str | None:

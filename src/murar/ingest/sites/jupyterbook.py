@@ -78,6 +78,29 @@ def _toc_entries(node: Any, files: list[str], globs: list[str]) -> None:
             _toc_entries(item, files, globs)
 
 
+def _numbered_headings(numbering: object) -> list[int]:
+    """The heading depths mystmd numbers (``project.numbering``: ``true`` numbers
+    everything, ``headings: true`` every depth, ``heading_2: true`` one depth)."""
+    if numbering is True:
+        return [1, 2, 3, 4, 5, 6]
+    if not isinstance(numbering, dict):
+        return []
+    every = numbering.get("headings") is True
+    return [d for d in range(1, 7) if numbering.get(f"heading_{d}", every) is True]
+
+
+def _numbered_kinds(numbering: object) -> list[str]:
+    """The target kinds mystmd numbers: figures, tables and equations unless
+    ``project.numbering`` turns them off, code only when it turns code on
+    (myst-transforms ``ReferenceState``); ``numbering: false`` numbers none."""
+    if isinstance(numbering, bool):
+        return ["figure", "table", "equation", "code-block"] if numbering else []
+    options = numbering if isinstance(numbering, dict) else {}
+    defaults = {"figure": True, "table": True, "equation": True, "code": False}
+    kinds = {"figure": "figure", "table": "table", "equation": "equation", "code": "code-block"}
+    return [kinds[k] for k, on in defaults.items() if options.get(k, on) is not False and (on or options.get(k))]
+
+
 def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -> tuple[SphinxConf, dict[str, Any]]:
     """The Sphinx-equivalent settings of a Jupyter Book and its TOC facts.
 
@@ -102,6 +125,8 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
         exclude.extend(_strs(project.get("exclude")))
         exclude.extend(_MYSTMD_EXCLUDES)
         suffixes = dict(_MYSTMD_SUFFIXES)
+        values["mystmd_heading_depths"] = _numbered_headings(project.get("numbering"))
+        values["mystmd_numbered_kinds"] = _numbered_kinds(project.get("numbering"))
         if project.get("toc") is not None:
             has_toc = only_toc = True
             _toc_entries(project.get("toc"), files, globs)

@@ -315,6 +315,9 @@ class MkDocsSite:
             settings["theme"] = str(theme.get("name") or "")
         elif isinstance(theme, str):
             settings["theme"] = theme
+        features = theme.get("features") if isinstance(theme, dict) else None
+        if isinstance(features, list):  # Material's feature flags (content.code.annotate, ...)
+            settings["theme.features"] = " ".join(str(f) for f in features if isinstance(f, str))
         i18n = i18n_languages(data)
         if i18n is not None:
             settings["i18n.default_locale"], locales, settings["i18n.docs_structure"] = i18n

@@ -272,6 +272,11 @@ def sphinx_glob(patterns: Iterable[str]) -> list[re.Pattern[str]]:
     return [re.compile(glob_regex(p.strip("/")).pattern + r"\Z") for p in patterns if p.strip("/")]
 
 
+def _int_value(value: object, default: int) -> int:
+    """A conf.py integer setting (``numfig_secnum_depth``), ``default`` when unset or not an integer."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+
+
 class SphinxSite:
     """A Sphinx project: ``root`` is the ingest root, ``config_file`` the path
     of ``conf.py`` relative to it (``source/conf.py``: the source directory is
@@ -386,7 +391,12 @@ class SphinxSite:
                                      per_page_numbers=self._per_page_numbers,
                                      math_numfig=bool(values.get("math_numfig", True)),
                                      eqref_format=values.get("math_eqref_format") if isinstance(
-                                         values.get("math_eqref_format"), str) else None)
+                                         values.get("math_eqref_format"), str) else None,
+                                     secnum_depth=_int_value(values.get("numfig_secnum_depth"), 1),
+                                     heading_depths=frozenset(d for d in values.get("mystmd_heading_depths") or ()
+                                                              if isinstance(d, int)),
+                                     mystmd_kinds=frozenset(values.get("mystmd_numbered_kinds",
+                                                                       ("figure", "table", "equation"))))
         return self._xrefs
 
     _numfig_default = False  # Sphinx's numfig default
