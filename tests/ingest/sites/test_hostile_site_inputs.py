@@ -7,8 +7,9 @@ from __future__ import annotations
 import pickle
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from murar.ingest.sites import jekyll
+from murar.ingest.sites import _xrefs, jekyll
 from murar.ingest.sites.detect import open_site
 
 
@@ -40,3 +41,20 @@ def test_jekyll_config_and_data_symlinked_out_of_the_root_are_not_read(tmp_path:
     assert isinstance(site, jekyll.JekyllSite)
     text = site.preprocess((root / "index.md").read_text(), page_rel="index.md")
     assert "Base" in text and "SECRET" not in text
+
+
+def test_xref_label_scan_is_linear_on_pathological_titles(tmp_path: Path, write: Callable[..., Path],
+                                                          deadline: Callable[..., Any]) -> None:
+    n = 100_000
+    write(tmp_path, "spaces.md", "(a)=\n# Spaced" + " " * n + "out ##\n")
+    write(tmp_path, "brackets.md", "(b)=\n# " + "[" * n + "\n")
+    write(tmp_path, "links.md", "(c)=\n# " + "[a](" * (n // 4) + "\n")
+    write(tmp_path, "role.md", "(d)=\n# :ref:`Role" + " " * n + "text`\n")
+    write(tmp_path, "ok.md", "(e)=\n# See [the guide](g(1).md) and {ref}`Other <x>` ##\n")
+    files = [(f"{name}.md", name) for name in ("spaces", "brackets", "links", "role", "ok")]
+    with deadline(20, "the label scan backtracks quadratically on a long heading"):  # was minutes
+        index = _xrefs.scan_xrefs(tmp_path, files)
+    titles = {x: (t.title if (t := index.target(x)) else None) for x in "abcde"}
+    assert titles["a"] == "Spaced out"
+    assert titles["b"] == "[" * n and titles["d"] == "Role text"
+    assert titles["e"] == "See the guide and Other"
