@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from murar.ingest.sites import _xrefs, jekyll
+from murar.ingest.sites._common import glob_match, glob_regex
+from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.detect import open_site
+from murar.ingest.sites.docusaurus import DocusaurusSite
 
 
 def test_jekyll_data_files_that_do_not_parse_are_left_out(tmp_path: Path, write: Callable[..., Path]) -> None:
@@ -58,3 +61,29 @@ def test_xref_label_scan_is_linear_on_pathological_titles(tmp_path: Path, write:
     assert titles["a"] == "Spaced out"
     assert titles["b"] == "[" * n and titles["d"] == "Role text"
     assert titles["e"] == "See the guide and Other"
+
+
+def test_docusaurus_exclude_globs_that_backtrack_or_do_not_compile(tmp_path: Path, write: Callable[..., Path],
+                                                                   deadline: Callable[..., Any]) -> None:
+    write(tmp_path, "docusaurus.config.js", """module.exports = { presets: [['classic', { docs: {
+  exclude: ['""" + "**/" * 14 + """nothing.md', '""" + "*a" * 24 + """b', '[z-a]*.md', 'x/[]y.md',
+            '""" + "{a,b}" * 24 + """', '**/_*.md'] } }]] };
+""")
+    deep = "docs/" + "a/" * 30 + "a" * 60 + ".md"
+    for rel in (deep, "docs/ok.md", "docs/_part.md"):
+        write(tmp_path, rel, "# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    with deadline(20, "an exclude glob backtracks exponentially"):  # was minutes, or re.error
+        roles = {rel: site.classify(rel).role for rel in (deep, "docs/ok.md", "docs/_part.md")}
+    assert roles == {deep: FileRole.PAGE, "docs/ok.md": FileRole.PAGE, "docs/_part.md": FileRole.INCLUDE}  # a partial
+
+
+def test_glob_automaton_matches_the_regex_translation() -> None:
+    from murar.ingest.sites._common import _glob_automaton, _glob_tokens
+
+    cases = [("a/b/c.md", "**/*.md"), ("c.md", "**/*.md"), ("a/_b/c.md", "**/_*/**"), ("ab/c", "*/*/*"),
+             ("a/b/c/d", "a/**/**/d"), ("a/x", "a/**/**/**/x"), ("ax", "**/**/**/x"), ("a/b", "[!a]/*/**")]
+    for rel, pat in cases:
+        want = glob_regex(pat).fullmatch(rel) is not None
+        assert _glob_automaton(rel, _glob_tokens(pat)) is want, (rel, pat)
+        assert glob_match(rel, pat) is want, (rel, pat)

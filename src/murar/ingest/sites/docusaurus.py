@@ -38,6 +38,7 @@ Settings are read from ``docusaurus.config.{js,ts}`` without running it
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -220,14 +221,24 @@ def _preset_plugins(code: str) -> list[tuple[str, str | None]]:
     return []
 
 
-def _expand_braces(pattern: str) -> list[str]:
-    m = re.search(r"\{([^{}]*)\}", pattern)
-    if not m:
-        return [pattern]
-    out: list[str] = []
-    for alt in m.group(1).split(","):
-        out.extend(_expand_braces(pattern[: m.start()] + alt + pattern[m.end() :]))
-    return out
+#: patterns one glob's ``{a,b}`` groups expand to, at most (``{a,b}`` twenty times over is a million)
+_MAX_BRACE_EXPANSIONS = 256
+
+
+@functools.lru_cache(maxsize=256)
+def _expand_braces(pattern: str) -> tuple[str, ...]:
+    """The patterns of a glob's ``{a,b}`` groups, innermost first, the first
+    :data:`_MAX_BRACE_EXPANSIONS` of them."""
+    todo, out = [pattern], list[str]()
+    while todo and len(out) < _MAX_BRACE_EXPANSIONS:
+        one = todo.pop()
+        m = re.search(r"\{([^{}]*)\}", one)
+        if not m:
+            out.append(one)
+            continue
+        if len(todo) < _MAX_BRACE_EXPANSIONS:
+            todo.extend(reversed([one[: m.start()] + alt + one[m.end():] for alt in m.group(1).split(",")]))
+    return tuple(out)
 
 
 def glob_match(rel: str, pattern: str) -> bool:
