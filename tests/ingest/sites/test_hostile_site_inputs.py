@@ -87,3 +87,19 @@ def test_glob_automaton_matches_the_regex_translation() -> None:
         want = glob_regex(pat).fullmatch(rel) is not None
         assert _glob_automaton(rel, _glob_tokens(pat)) is want, (rel, pat)
         assert glob_match(rel, pat) is want, (rel, pat)
+
+
+def test_docusaurus_plugin_paths_out_of_the_root_are_not_read(tmp_path: Path, write: Callable[..., Path]) -> None:
+    root = tmp_path / "site"
+    write(tmp_path, "outside/secret.md", "import X from '../site/docs/a.md';\n")
+    write(root, "docusaurus.config.js", """const path = require('path');
+module.exports = { staticDirectories: ['static', '../outside'], presets: [['classic', {}]],
+  plugins: [['@docusaurus/plugin-content-docs', { id: 'up', path: path.resolve(__dirname, '..') }],
+            ['@docusaurus/plugin-content-docs', { id: 'abs', path: '/etc' }]] };
+""")
+    write(root, "docs/a.md", "# A\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    # before: '..' and '/etc' were content folders, and the partial scan walked them (rglob of '/')
+    assert site.config.content_dirs == ("docs", "blog", "src/pages")
+    assert site.config.static_dirs == ("static",)
+    assert site.classify("docs/a.md").role is FileRole.PAGE
