@@ -103,3 +103,29 @@ module.exports = { staticDirectories: ['static', '../outside'], presets: [['clas
     assert site.config.content_dirs == ("docs", "blog", "src/pages")
     assert site.config.static_dirs == ("static",)
     assert site.classify("docs/a.md").role is FileRole.PAGE
+
+
+def _mdx_texts(root: Path, write: Callable[..., Path], name: str, text: str) -> tuple[list[str], list[str]]:
+    from murar.ingest.markup.mdx import convert_mdx
+
+    write(root, "docusaurus.config.js", "module.exports = { presets: [['classic', {}]] };\n")
+    page = write(root, f"docs/{name}.mdx", text)
+    doc = convert_mdx(page, site=DocusaurusSite.load(root, "docusaurus.config.js"), assets_dir=root / "assets")
+    return [s.text for s in doc.sections], doc.warnings
+
+
+def test_mdx_unclosed_comments_and_head_are_linear(tmp_path: Path, write: Callable[..., Path],
+                                                   deadline: Callable[..., Any]) -> None:
+    n = 30_000
+    with deadline(20, "a lazy regex rescans the line from every unclosed opener"):  # was ~40 s and ~50 s
+        texts, _ = _mdx_texts(tmp_path, write, "c", "# C\n\n" + "{/* " * n + "\n\n" + "<head>" * n + "\n\nafter\n")
+    assert texts[-1].endswith("after")
+    texts, _ = _mdx_texts(tmp_path, write, "ok", "# K\n\nkeep {/* c */} this{ /* y */ } and <head><b>x</b></head>end\n")
+    assert texts == ["keep this and end"]
+
+
+def test_mdx_import_that_never_closes_does_not_take_the_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    texts, warnings = _mdx_texts(tmp_path, write, "i", "import {A,\n\n# Guide\n\nThe text.\n")
+    assert texts == ["The text."] and any("never closes" in w for w in warnings)  # was [] and no warning
+    texts, warnings = _mdx_texts(tmp_path, write, "e", "export const x = {\n  a: 'one',\n\n  b: 2,\n};\n\n# T\n\nSee.\n")
+    assert texts == ["See."] and not warnings  # a blank line inside a closed statement stays in it
