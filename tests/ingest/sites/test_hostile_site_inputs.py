@@ -129,3 +129,28 @@ def test_mdx_import_that_never_closes_does_not_take_the_page(tmp_path: Path, wri
     assert texts == ["The text."] and any("never closes" in w for w in warnings)  # was [] and no warning
     texts, warnings = _mdx_texts(tmp_path, write, "e", "export const x = {\n  a: 'one',\n\n  b: 2,\n};\n\n# T\n\nSee.\n")
     assert texts == ["See."] and not warnings  # a blank line inside a closed statement stays in it
+
+
+def _antora_page(root: Path, write: Callable[..., Path], text: str, attrs: str = "") -> tuple[list[str], list[str]]:
+    from murar.ingest.markup.asciidoc import convert_asciidoc
+    from murar.ingest.sites.antora import AntoraSite
+
+    write(root, "docs/antora.yml", "name: guide\nversion: main\nasciidoc:\n  attributes:\n" + (attrs or "    x: y\n"))
+    page = write(root, "docs/modules/ROOT/pages/p.adoc", text)
+    doc = convert_asciidoc(page, site=AntoraSite(root, "docs/antora.yml"))
+    return [s.text for s in doc.sections], doc.warnings
+
+
+def test_asciidoc_idseparator_that_is_a_regex_escape(tmp_path: Path, write: Callable[..., Path]) -> None:
+    texts, _ = _antora_page(tmp_path, write, "= P\n\nSee <<sec\\one>>.\n\n== Sec One\n\nText.\n",
+                            attrs="    idprefix: ''\n    idseparator: '\\'\n")
+    assert texts[1:] == ["Text."]  # was re.error 'bad escape (end of pattern)': the page failed
+
+
+def test_asciidoc_self_referencing_attribute_in_a_block_attribute_list(tmp_path: Path, write: Callable[..., Path],
+                                                                       deadline: Callable[..., Any]) -> None:
+    with deadline(30, "asciidoc-py doubles {tabs} on every pass over the attribute list"):  # was > 180 s
+        texts, warnings = _antora_page(tmp_path, write, "= T\n:tabs: {tabs}{tabs}\n\n[{tabs}]\n====\nLinux::\n"
+                                       "+\nlin\n====\n\nAfter.\n")
+    # (asciidoc-py catches the deadline's TimeoutError: 'FAILED: ... unexpected error', rendered again)
+    assert texts[-1].endswith("After.") and not any("FAILED" in w for w in warnings)
