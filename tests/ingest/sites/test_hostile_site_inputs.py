@@ -154,3 +154,17 @@ def test_asciidoc_self_referencing_attribute_in_a_block_attribute_list(tmp_path:
                                        "+\nlin\n====\n\nAfter.\n")
     # (asciidoc-py catches the deadline's TimeoutError: 'FAILED: ... unexpected error', rendered again)
     assert texts[-1].endswith("After.") and not any("FAILED" in w for w in warnings)
+
+
+def test_hugo_thousands_of_unclosed_shortcodes_are_linear(tmp_path: Path, write: Callable[..., Path],
+                                                          deadline: Callable[..., Any]) -> None:
+    from murar.ingest.sites import hugo
+
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    body = ("{{< mermaid >}}" * 20_000 + "\n\n" + "{{< card " * 20_000 + "\n\n"
+            + "{{< mermaid >}}\ngraph TD\n{{< /mermaid >}}\n\nText after.\n")
+    write(tmp_path, "content/docs/p.md", "---\ntitle: P\n---\n" + body)
+    site = hugo.load(tmp_path, "hugo.toml")
+    with deadline(20, "each unclosed shortcode looked for its closing tag to the end of the page"):  # was minutes
+        text = site.preprocess(body, page_rel="content/docs/p.md")
+    assert "```mermaid\ngraph TD\n```" in text and text.rstrip().endswith("Text after.")
