@@ -262,7 +262,11 @@ class _Pre:
                     out.append(line)
                     continue
                 if "{" in line and _BLOCK_ATTRS.match(line) and not line.startswith("[["):
-                    line = self.sub(line)  # Asciidoctor substitutes attributes in a block attribute list
+                    # Asciidoctor substitutes attributes in a block attribute list, once: a reference the
+                    # value brings (':tabs: {tabs}{tabs}') stays as written; asciidoc-py would expand it
+                    # again on every pass over the list (doubling it: minutes), so it is escaped
+                    line = _ATTR_REF.sub(lambda m: "\\" + m.group(0) if not m.group(1) and m.group(2) in self.attrs
+                                         else m.group(0), self.sub(line))
                 if "cols" in line and ("~" in line or "%" in line) and _BLOCK_ATTRS.match(line):
                     line = _COLS_AUTOWIDTH.sub(lambda m: re.sub(r"(?<=\d)%", "", m.group(0).replace("~", "")), line)
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]

@@ -338,7 +338,7 @@ def _auto_id(title: str, prefix: str = "_", separator: str = "_") -> str:
     if not separator:
         return re.sub(r"\s", "", text)
     sep = separator[0]
-    text = re.sub("[" + re.escape(" .-" + sep) + r"\s]+", sep, text)
+    text = re.sub("[" + re.escape(" .-" + sep) + r"\s]+", lambda _m: sep, text)  # sep is text, not a template
     text = text.removesuffix(sep)
     return text[1:] if not prefix and text.startswith(sep) else text
 

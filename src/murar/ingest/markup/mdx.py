@@ -90,11 +90,13 @@ _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
 _ATTR_BARE = re.compile(r"[^\s>]+")
-_JSX_COMMENT = re.compile(r"\{\s*/\*.*?\*/\s*\}", re.DOTALL)
+# {/* comment */} and <head>...</head> are cut by _drop_pairs (a lazy '.*?' regex is quadratic on
+# thousands of openers that never close)
+_JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE = re.compile(r"\{\s*/\*"), re.compile(r"\*/\s*\}")
 # an inline {expression} that may be shown as text: a literal or a (dotted) name
 _SIMPLE_EXPR = re.compile(r"""\{(\s*(?:(['"`])[^'"`{}]*\2|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|-?\d+(?:\.\d+)?)\s*)\}""")
 _EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`])[^'"`]*\3|-?\d+(?:\.\d+)?)\s*;?""")
-_HEAD = re.compile(r"<head>.*?</head>", re.DOTALL | re.IGNORECASE)
+_HEAD_OPEN, _HEAD_CLOSE = re.compile(r"<head>", re.IGNORECASE), re.compile(r"</head>", re.IGNORECASE)
 _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
 _LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
 _TEXT_ATTRS = ("title", "label", "header", "heading", "name", "summary")
@@ -119,6 +121,21 @@ class _Tag:
     closing: bool
     self_closing: bool
 
+
+def _drop_pairs(text: str, opener: re.Pattern[str], closer: re.Pattern[str]) -> str:
+    """``text`` without each span from an ``opener`` match to the first ``closer``
+    match after it (what ``re.sub(open + '.*?' + close, '', text, flags=DOTALL)``
+    removes), in linear time: once an opener has no closer after it, none later has."""
+    out: list[str] = []
+    pos = 0
+    while (m := opener.search(text, pos)) is not None:
+        end = closer.search(text, m.end())
+        if end is None:
+            break
+        out.append(text[pos:m.start()])
+        pos = end.end()
+    out.append(text[pos:])
+    return "".join(out)
 
 def _scan_tag(text: str, i: int) -> _Tag | None:
     """Parse a JSX/HTML tag starting at ``text[i] == '<'`` (attributes may hold
@@ -292,7 +309,7 @@ class MdxTransformer:
         m = re.match(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", text, re.DOTALL)
         if m:
             front, text = m.group(0), text[m.end():]
-        text = _HEAD.sub("", text)
+        text = _drop_pairs(text, _HEAD_OPEN, _HEAD_CLOSE)
         scope = _Scope()
         if front:
             for key, val in parse_front_matter(front).meta.items():
@@ -370,6 +387,7 @@ class MdxTransformer:
                 continue
             if _ESM_START.match(line):
                 stmt = [line]
+                start = i
                 depth = _bracket_delta(line)
                 i += 1
                 while i < len(lines) and (depth > 0 or (lines[i].strip() and not _ESM_START.match(lines[i])
@@ -377,6 +395,13 @@ class MdxTransformer:
                     depth += _bracket_delta(lines[i])
                     stmt.append(lines[i])
                     i += 1
+                if depth > 0 and i >= len(lines):
+                    # its brackets never close (MDX fails to compile it): it ends at the first blank
+                    # line, where MDX ends an ESM block, instead of taking the rest of the page with it
+                    i = next((k for k in range(start + 1, len(lines)) if not lines[k].strip()), len(lines))
+                    stmt = lines[start:i]
+                    self.warnings.append(f"{line.strip()[:60]!r}: import/export never closes its brackets;"
+                                         " ended at the next blank line")
                 self._bind("\n".join(stmt), scope)
                 out.append("")
                 continue
@@ -455,7 +480,7 @@ class MdxTransformer:
                     out.append("")
                 i += 1
                 continue
-            line = _JSX_COMMENT.sub("", line)
+            line = _drop_pairs(line, _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE)
             out.append(self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels))
             i += 1
         return "\n".join(out) + "\n"

@@ -49,7 +49,7 @@ _RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
 _OPTION = re.compile(r"^[ \t]*:([\w-]+):[ \t]*(.*)$")
 _DOLLAR_LABEL = re.compile(r"\$\$[ \t]*\(([^()\s]+)\)[ \t]*$")  # "$$ ... $$ (label)" (MyST dollarmath)
 _MYST_LABEL = re.compile(r"^[ \t]{0,3}\(([^()\n]+)\)=[ \t]*$")
-_MYST_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
+_MYST_HEADING = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(.*)$")  # closing #s: _heading_text
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})[ \t]*(?P<info>.*)$")
 _DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.+-]+)\}[ \t]*(?P<arg>.*)$")
 _FIGURES = {"figure": "figure", "figure-md": "figure", "table": "table", "list-table": "table",
@@ -152,6 +152,14 @@ def _fill(template: str, number: str, name: str) -> str:
     return re.sub(r"\s{2,}", " ", out)
 
 
+def _heading_text(text: str) -> str:
+    """An ATX heading's text without its closing sequence (CommonMark: ``#``s after
+    a space, or alone), in linear time (a regex for it backtracks on long runs of spaces)."""
+    text = text.rstrip(" \t")
+    bare = text.rstrip("#")
+    return bare.rstrip(" \t") if bare != text and (not bare or bare[-1] in " \t") else text
+
+
 def _norm(label: str) -> str:
     return " ".join(label.split()).lower()
 
@@ -161,10 +169,14 @@ def _plain(text: str) -> str:
     def sub(m: re.Match[str]) -> str:
         for g in m.groups():
             if g is not None:
-                inner = re.match(r"^(.*?)\s*<[^<>]*>$", g, re.DOTALL)
-                return inner.group(1) if inner and inner.group(1) else g
+                # 'text <target>': the text (rfind, not a regex: linear on long runs of spaces)
+                k = g.rfind("<")
+                head = g[:k].rstrip() if k > 0 and g.endswith(">") and ">" not in g[k + 1:-1] else ""
+                return head or g
         return ""
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # Markdown links/images
+    # Markdown links/images (no bracket inside the text, one level of parentheses in the target:
+    # linear on runs of '[' or '[a](')
+    text = re.sub(r"!?\[([^\[\]]*)\]\((?:[^()]|\([^()]*\))*\)", r"\1", text)
     return " ".join(_INLINE_MARKUP.sub(sub, text).split())
 
 
@@ -306,7 +318,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             continue
         h = _MYST_HEADING.match(line)
         if h:
-            title = _plain(h.group(2))
+            title = _plain(_heading_text(h.group(2)))
             if found.title is None:
                 found.title = title
             found.events.append(("sec", len(h.group(1)), tuple(pending)))

@@ -38,6 +38,7 @@ Settings are read from ``docusaurus.config.{js,ts}`` without running it
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from murar.ingest.markup.mdtext import FenceTracker, directive_admonitions
-from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._links import contained, join_rel, strip_wrappers
@@ -91,6 +92,11 @@ class DocsVersion:
     name: str
     folder: str
     skipped: dict[str, str] = field(default_factory=dict)
+
+
+def _outside(folder: str) -> bool:
+    """True when a posix folder joined to the site (:func:`join_rel`) is not inside the root."""
+    return folder == ".." or folder.startswith(("../", "/"))
 
 
 def _safe_version(name: str) -> bool:
@@ -220,14 +226,24 @@ def _preset_plugins(code: str) -> list[tuple[str, str | None]]:
     return []
 
 
-def _expand_braces(pattern: str) -> list[str]:
-    m = re.search(r"\{([^{}]*)\}", pattern)
-    if not m:
-        return [pattern]
-    out: list[str] = []
-    for alt in m.group(1).split(","):
-        out.extend(_expand_braces(pattern[: m.start()] + alt + pattern[m.end() :]))
-    return out
+#: patterns one glob's ``{a,b}`` groups expand to, at most (``{a,b}`` twenty times over is a million)
+_MAX_BRACE_EXPANSIONS = 256
+
+
+@functools.lru_cache(maxsize=256)
+def _expand_braces(pattern: str) -> tuple[str, ...]:
+    """The patterns of a glob's ``{a,b}`` groups, innermost first, the first
+    :data:`_MAX_BRACE_EXPANSIONS` of them."""
+    todo, out = [pattern], list[str]()
+    while todo and len(out) < _MAX_BRACE_EXPANSIONS:
+        one = todo.pop()
+        m = re.search(r"\{([^{}]*)\}", one)
+        if not m:
+            out.append(one)
+            continue
+        if len(todo) < _MAX_BRACE_EXPANSIONS:
+            todo.extend(reversed([one[: m.start()] + alt + one[m.end():] for alt in m.group(1).split(",")]))
+    return tuple(out)
 
 
 def glob_match(rel: str, pattern: str) -> bool:
@@ -310,8 +326,8 @@ class DocusaurusSite:
             else:
                 folder = js.top_level_string(block, "path", consts) or _DEFAULT_PATH[kind]
             folder = join_rel(site_dir, folder)
-            if any(i.folder == folder for i in instances):
-                continue
+            if _outside(folder) or any(i.folder == folder for i in instances):
+                continue  # a path out of the site (path.resolve(__dirname, '../..'), '/etc') is not read
             include = js.top_level_strings(block, "include", consts)
             exclude = js.top_level_strings(block, "exclude", consts)
             instances.append(ContentInstance(
@@ -330,7 +346,7 @@ class DocusaurusSite:
         config = SiteConfig(
             generator="docusaurus", root=root, config_file=config_file,
             content_dirs=tuple(i.folder for i in instances),
-            static_dirs=tuple(join_rel(site_dir, d) for d in static),
+            static_dirs=tuple(f for d in static if not _outside(f := join_rel(site_dir, d))),
             base_url="/" + base_url.strip("/") + "/" if base_url.strip("/") else "/",
             settings=settings,
         )
@@ -348,8 +364,8 @@ class DocusaurusSite:
             root = self._config.root
             for base in (*self._config.content_dirs, *self._config.static_dirs):
                 folder = root / base
-                if not folder.is_dir():
-                    continue
+                if not folder.is_dir() or inside_root(folder, root).problem:
+                    continue  # a symlink out of the site: not read
                 for path in folder.rglob("*.md*"):
                     if path.suffix.lower() not in (".md", ".mdx"):
                         continue

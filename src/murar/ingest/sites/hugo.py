@@ -366,7 +366,9 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
 
 _SHORTCODE = re.compile(
     r"\{\{(?:(?P<angle><)|%)\s*(?P<close>/)?\s*(?P<name>[A-Za-z0-9_][\w./-]*)"
-    r"(?P<args>(?:\"(?:[^\"\\]|\\.)*\"|`[^`]*`|(?!\s*/?\s*[>%]\}\})[^\"`])*)"
+    # (an unquoted '{{' ends the arguments: a tag never closed fails at the next tag, not at the
+    # end of the page, so thousands of them stay linear)
+    r"(?P<args>(?:\"(?:[^\"\\]|\\.)*\"|`[^`]*`|(?!\s*/?\s*[>%]\}\}|\{\{)[^\"`])*)"
     r"\s*(?P<self>/)?\s*(?(angle)>|%)\}\}",
     re.DOTALL,
 )
@@ -470,19 +472,21 @@ def _fence(code: str, lang: str, *, html_out: bool = False) -> str:
     return f"\n{ticks}{lang.strip()}\n{code.strip(chr(10))}\n{ticks}\n"
 
 
-def _find_close(text: str, name: str, start: int) -> re.Match[str] | None:
-    """The closing tag of the shortcode ``name`` opened before ``start`` (nesting aware)."""
-    depth = 1
-    for m in _SHORTCODE.finditer(text, start):
-        if m.group("name").lower() != name:
-            continue
+def _closing_tags(tags: list[re.Match[str]]) -> dict[int, re.Match[str]]:
+    """The closing tag of each opening one (by its start) among the shortcode ``tags`` of a
+    text in order, nesting aware per name (a stack per name; one pass). An opening tag
+    never closed has none: before, each one's closing tag was looked for to the end of
+    the text (thousands of unclosed ones: quadratic)."""
+    closing: dict[int, re.Match[str]] = {}
+    open_tags: dict[str, list[re.Match[str]]] = {}
+    for m in tags:
+        name = m.group("name").lower()
         if m.group("close"):
-            depth -= 1
-            if depth == 0:
-                return m
+            if open_tags.get(name):
+                closing[open_tags[name].pop().start()] = m
         elif not m.group("self"):
-            depth += 1
-    return None
+            open_tags.setdefault(name, []).append(m)
+    return closing
 
 
 # --------------------------------------------------------------------- site
@@ -1064,7 +1068,9 @@ class HugoSite:
         h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
         panes: list[Shortcode] = []  # the open tab sets, innermost last
         tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
-        for m in _SHORTCODE.finditer(body):
+        tags = list(_SHORTCODE.finditer(body))
+        closing = _closing_tags(tags)
+        for m in tags:
             if m.start() < pos:
                 continue
             out.append(body[pos:m.start()])
@@ -1097,7 +1103,7 @@ class HugoSite:
             callout = None if m.group("self") else self.callout(sc)
             if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab
                                                                    or callout is not None):
-                close = _find_close(body, name, m.end())
+                close = closing.get(m.start())
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
@@ -1147,7 +1153,7 @@ class HugoSite:
                 version = sc.get("version", pos=0).strip()
                 version = f"v{version[1:]}" if version[:1] in "vV" and version[1:2].isdigit() else (
                     f"v{version}" if version[:1].isdigit() else version)
-                wraps = not m.group("self") and _find_close(body, name, m.end()) is not None
+                wraps = not m.group("self") and m.start() in closing
                 out.append(f"{_VERSION_NOTES[name]} {version}" + (" " if wraps else ""))
             elif docsy_tab and close is not None and not _docsy_tab_is_text(
                     sc, panes[-1], markdown_delims=m.group("angle") is None, inner=inner):

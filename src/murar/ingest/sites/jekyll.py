@@ -51,11 +51,11 @@ from pathlib import Path
 from typing import Any
 
 from murar.errors import ConfigError
-from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.frontmatter import MAX_DEPTH, FrontMatterError, load_yaml_safely
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import callout_lead, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
-from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
@@ -160,7 +160,9 @@ def config_files(root: Path, found: str | None) -> list[str]:
     overriding earlier ones. Without a default config, the first ``jekyll ...
     --config`` list in the site's build files (Makefile, netlify.toml, package.json,
     Dockerfile, shell scripts, GitHub workflows) whose files exist (shell and make
-    variables in it left out) is used; failing that, ``found`` alone. Never raises."""
+    variables in it left out) is used; failing that, ``found`` alone. A file (or
+    build file) that is a symlink out of ``root`` is not read. Never raises."""
+    root = root.resolve()
     base = posixpath.dirname(found) if found else ""
     folder = root / base if base else root
     default = next((n for n in CONFIG_FILES if (folder / n).is_file()), None)
@@ -171,7 +173,7 @@ def config_files(root: Path, found: str | None) -> list[str]:
     seen = 0
     for pattern in _BUILD_FILES:
         try:
-            paths = sorted(p for p in folder.glob(pattern) if p.is_file())
+            paths = sorted(p for p in folder.glob(pattern) if p.is_file() and not inside_root(p, root).problem)
         except OSError:
             continue
         for path in paths:
@@ -179,7 +181,8 @@ def config_files(root: Path, found: str | None) -> list[str]:
             if seen > 50:
                 return [found]
             try:
-                text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+                with path.open("rb") as stream:  # a large binary in bin/ is not read whole
+                    text = stream.read(200_000).decode("utf-8", errors="replace")
             except OSError:
                 continue
             for m in _CONFIG_OPTION.finditer(re.sub(r"\\\r?\n", " ", text)):
@@ -187,7 +190,7 @@ def config_files(root: Path, found: str | None) -> list[str]:
                 names = [re.sub(r"\$(?:\([^)]*\)|\{[^}]*\}|\w+)", "", n) for n in m.group(1).split(",")]
                 names = [n for n in names if n and "$" not in n and "{" not in n]
                 names = [n for n in names if not n.startswith("/") and ".." not in n.split("/")
-                         and (folder / n).is_file()]
+                         and (folder / n).is_file() and not inside_root(folder / n, root).problem]
                 if names:
                     return [safe_join(base, n) for n in names]
     return [found]
@@ -288,6 +291,8 @@ def load_config(root: Path, config_file: str | None = None
     name = names[0] if names else None
     data: dict[str, Any] = {}
     for one in names:
+        if inside_root(root / one, root).problem:
+            continue  # a symlink out of the site (the walk reports it): not read
         try:
             data = _deep_merge(data, load_data_file(root / one))
         except (OSError, ValueError) as err:
@@ -333,12 +338,15 @@ def load_data_tree(root: Path, data_dir: str) -> dict[str, Any]:
     ``_data/team/ops.yml`` is ``site.data.team.ops``; a CSV/TSV file is a list of
     rows keyed by its header). YAML, JSON, CSV and TSV files; files over 512 KB,
     files past the first 200, files that do not parse (Jekyll would stop the build;
-    ingest goes on), and a ``data_dir`` outside the site are left out. Never raises."""
+    ingest goes on), and a ``data_dir`` or file symlink outside the site are left out. Never raises."""
     tree: dict[str, Any] = {}
+    root = root.resolve()
     if data_dir == ".." or data_dir.startswith(("../", "/")):
         return tree  # a data_dir outside the site is not read
     for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json", ".csv", ".tsv"))[:_MAX_DATA_FILES]:
         path = root / rel
+        if inside_root(path, root).problem:
+            continue  # a symlink out of the site
         try:
             if path.stat().st_size > _MAX_DATA_BYTES:
                 continue
@@ -355,20 +363,40 @@ def load_data_tree(root: Path, data_dir: str) -> dict[str, Any]:
 
 
 def _read_data(path: Path) -> Any:
+    """A data file's value. Raises ValueError: it does not parse (a CSV field over the
+    csv module's limit, JSON nested deeper than YAML may be: :data:`MAX_DEPTH`)."""
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
         text = path.read_text(encoding="utf-8-sig", errors="replace")
-        return list(csv.DictReader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ","))
+        try:
+            return list(csv.DictReader(io.StringIO(text), delimiter="\t" if suffix == ".tsv" else ","))
+        except csv.Error as err:
+            raise ValueError(str(err)) from err
     if suffix == ".json":
         try:
-            return json.loads(path.read_text(encoding="utf-8-sig", errors="replace"))
-        except json.JSONDecodeError as err:
-            raise ValueError(str(err)) from err
+            data = json.loads(path.read_text(encoding="utf-8-sig", errors="replace"))
+        except (json.JSONDecodeError, RecursionError) as err:
+            raise ValueError(f"not valid JSON ({type(err).__name__})") from err
+        if _too_deep(data):  # the site object is pickled to the page workers: keep it shallow
+            raise ValueError(f"JSON nested deeper than {MAX_DEPTH}")
+        return data
     try:
         return load_yaml_safely(path.read_text(encoding="utf-8-sig", errors="replace"), max_chars=_MAX_DATA_BYTES,
                                 unknown_tags="null")
     except (FrontMatterError, RecursionError) as err:
         raise ValueError(str(err)) from err
+
+
+def _too_deep(value: Any) -> bool:
+    """True when lists/mappings nest deeper than :data:`MAX_DEPTH` (iterative)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            if depth >= MAX_DEPTH:
+                return True
+            stack.extend((sub, depth + 1) for sub in (node.values() if isinstance(node, dict) else node))
+    return False
 
 
 def load_data_files(root: Path, data_dir: str) -> dict[str, str]:

@@ -1,0 +1,170 @@
+"""Hostile and malformed input to the site rules (config detection, data files,
+includes, versions): a clear error or a reported skip, never a crash that loses the
+other pages, unbounded work, or a read outside the corpus root."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from murar.ingest.sites import _xrefs, jekyll
+from murar.ingest.sites._common import glob_match, glob_regex
+from murar.ingest.sites.base import FileRole
+from murar.ingest.sites.detect import open_site
+from murar.ingest.sites.docusaurus import DocusaurusSite
+
+
+def test_jekyll_data_files_that_do_not_parse_are_left_out(tmp_path: Path, write: Callable[..., Path]) -> None:
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_data/big.csv", 'a,b\n"' + "x" * 200_000 + '",1\n')  # over the csv module's field limit
+    write(tmp_path, "_data/deep.json", "[" * 100_000 + "]" * 100_000)  # RecursionError in json
+    write(tmp_path, "_data/tall.json", '{"a":' * 900 + "1" + "}" * 900)  # parses; too deep to pickle
+    write(tmp_path, "_data/ok.csv", "name,size\nalpha,1\n")
+    write(tmp_path, "index.md", "---\ntitle: P\n---\n{% for r in site.data.ok %}{{ r.name }}{% endfor %}\n")
+    site = open_site(tmp_path).site  # was _csv.Error / RecursionError out of open_site
+    assert isinstance(site, jekyll.JekyllSite)
+    pickle.dumps(site)  # the site goes to the page workers: was RecursionError, every page failed
+    assert "alpha" in site.preprocess((tmp_path / "index.md").read_text(), page_rel="index.md")
+
+
+def test_jekyll_config_and_data_symlinked_out_of_the_root_are_not_read(tmp_path: Path,
+                                                                       write: Callable[..., Path]) -> None:
+    outside = write(tmp_path, "outside/secret.yml", "secret: SECRET\n")
+    root = tmp_path / "site"
+    write(root, "_config_base.yml", "title: Base\n")
+    (root / "_config_link.yml").symlink_to(outside)
+    (root / "_data").mkdir()
+    (root / "_data/leak.yml").symlink_to(outside)
+    write(root, "Makefile", "build:\n\tjekyll build --config _config_base.yml,_config_link.yml\n")
+    write(root, "_layouts/default.html", "{{ content }}")
+    write(root, "index.md", "---\ntitle: P\n---\n{{ site.title }} {{ site.secret }} {{ site.data.leak.secret }}\n")
+    site = open_site(root).site
+    assert isinstance(site, jekyll.JekyllSite)
+    text = site.preprocess((root / "index.md").read_text(), page_rel="index.md")
+    assert "Base" in text and "SECRET" not in text
+
+
+def test_xref_label_scan_is_linear_on_pathological_titles(tmp_path: Path, write: Callable[..., Path],
+                                                          deadline: Callable[..., Any]) -> None:
+    n = 100_000
+    write(tmp_path, "spaces.md", "(a)=\n# Spaced" + " " * n + "out ##\n")
+    write(tmp_path, "brackets.md", "(b)=\n# " + "[" * n + "\n")
+    write(tmp_path, "links.md", "(c)=\n# " + "[a](" * (n // 4) + "\n")
+    write(tmp_path, "role.md", "(d)=\n# :ref:`Role" + " " * n + "text`\n")
+    write(tmp_path, "ok.md", "(e)=\n# See [the guide](g(1).md) and {ref}`Other <x>` ##\n")
+    files = [(f"{name}.md", name) for name in ("spaces", "brackets", "links", "role", "ok")]
+    with deadline(20, "the label scan backtracks quadratically on a long heading"):  # was minutes
+        index = _xrefs.scan_xrefs(tmp_path, files)
+    titles = {x: (t.title if (t := index.target(x)) else None) for x in "abcde"}
+    assert titles["a"] == "Spaced out"
+    assert titles["b"] == "[" * n and titles["d"] == "Role text"
+    assert titles["e"] == "See the guide and Other"
+
+
+def test_docusaurus_exclude_globs_that_backtrack_or_do_not_compile(tmp_path: Path, write: Callable[..., Path],
+                                                                   deadline: Callable[..., Any]) -> None:
+    write(tmp_path, "docusaurus.config.js", """module.exports = { presets: [['classic', { docs: {
+  exclude: ['""" + "**/" * 14 + """nothing.md', '""" + "*a" * 24 + """b', '[z-a]*.md', 'x/[]y.md',
+            '""" + "{a,b}" * 24 + """', '**/_*.md'] } }]] };
+""")
+    deep = "docs/" + "a/" * 30 + "a" * 60 + ".md"
+    for rel in (deep, "docs/ok.md", "docs/_part.md"):
+        write(tmp_path, rel, "# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    with deadline(20, "an exclude glob backtracks exponentially"):  # was minutes, or re.error
+        roles = {rel: site.classify(rel).role for rel in (deep, "docs/ok.md", "docs/_part.md")}
+    assert roles == {deep: FileRole.PAGE, "docs/ok.md": FileRole.PAGE, "docs/_part.md": FileRole.INCLUDE}  # a partial
+
+
+def test_glob_automaton_matches_the_regex_translation() -> None:
+    from murar.ingest.sites._common import _glob_automaton, _glob_tokens
+
+    cases = [("a/b/c.md", "**/*.md"), ("c.md", "**/*.md"), ("a/_b/c.md", "**/_*/**"), ("ab/c", "*/*/*"),
+             ("a/b/c/d", "a/**/**/d"), ("a/x", "a/**/**/**/x"), ("ax", "**/**/**/x"), ("a/b", "[!a]/*/**")]
+    for rel, pat in cases:
+        want = glob_regex(pat).fullmatch(rel) is not None
+        assert _glob_automaton(rel, _glob_tokens(pat)) is want, (rel, pat)
+        assert glob_match(rel, pat) is want, (rel, pat)
+
+
+def test_docusaurus_plugin_paths_out_of_the_root_are_not_read(tmp_path: Path, write: Callable[..., Path]) -> None:
+    root = tmp_path / "site"
+    write(tmp_path, "outside/secret.md", "import X from '../site/docs/a.md';\n")
+    write(root, "docusaurus.config.js", """const path = require('path');
+module.exports = { staticDirectories: ['static', '../outside'], presets: [['classic', {}]],
+  plugins: [['@docusaurus/plugin-content-docs', { id: 'up', path: path.resolve(__dirname, '..') }],
+            ['@docusaurus/plugin-content-docs', { id: 'abs', path: '/etc' }]] };
+""")
+    write(root, "docs/a.md", "# A\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    # before: '..' and '/etc' were content folders, and the partial scan walked them (rglob of '/')
+    assert site.config.content_dirs == ("docs", "blog", "src/pages")
+    assert site.config.static_dirs == ("static",)
+    assert site.classify("docs/a.md").role is FileRole.PAGE
+
+
+def _mdx_texts(root: Path, write: Callable[..., Path], name: str, text: str) -> tuple[list[str], list[str]]:
+    from murar.ingest.markup.mdx import convert_mdx
+
+    write(root, "docusaurus.config.js", "module.exports = { presets: [['classic', {}]] };\n")
+    page = write(root, f"docs/{name}.mdx", text)
+    doc = convert_mdx(page, site=DocusaurusSite.load(root, "docusaurus.config.js"), assets_dir=root / "assets")
+    return [s.text for s in doc.sections], doc.warnings
+
+
+def test_mdx_unclosed_comments_and_head_are_linear(tmp_path: Path, write: Callable[..., Path],
+                                                   deadline: Callable[..., Any]) -> None:
+    n = 30_000
+    with deadline(20, "a lazy regex rescans the line from every unclosed opener"):  # was ~40 s and ~50 s
+        texts, _ = _mdx_texts(tmp_path, write, "c", "# C\n\n" + "{/* " * n + "\n\n" + "<head>" * n + "\n\nafter\n")
+    assert texts[-1].endswith("after")
+    texts, _ = _mdx_texts(tmp_path, write, "ok", "# K\n\nkeep {/* c */} this{ /* y */ } and <head><b>x</b></head>end\n")
+    assert texts == ["keep this and end"]
+
+
+def test_mdx_import_that_never_closes_does_not_take_the_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    texts, warnings = _mdx_texts(tmp_path, write, "i", "import {A,\n\n# Guide\n\nThe text.\n")
+    assert texts == ["The text."] and any("never closes" in w for w in warnings)  # was [] and no warning
+    texts, warnings = _mdx_texts(tmp_path, write, "e", "export const x = {\n  a: 'one',\n\n  b: 2,\n};\n\n# T\n\nSee.\n")
+    assert texts == ["See."] and not warnings  # a blank line inside a closed statement stays in it
+
+
+def _antora_page(root: Path, write: Callable[..., Path], text: str, attrs: str = "") -> tuple[list[str], list[str]]:
+    from murar.ingest.markup.asciidoc import convert_asciidoc
+    from murar.ingest.sites.antora import AntoraSite
+
+    write(root, "docs/antora.yml", "name: guide\nversion: main\nasciidoc:\n  attributes:\n" + (attrs or "    x: y\n"))
+    page = write(root, "docs/modules/ROOT/pages/p.adoc", text)
+    doc = convert_asciidoc(page, site=AntoraSite(root, "docs/antora.yml"))
+    return [s.text for s in doc.sections], doc.warnings
+
+
+def test_asciidoc_idseparator_that_is_a_regex_escape(tmp_path: Path, write: Callable[..., Path]) -> None:
+    texts, _ = _antora_page(tmp_path, write, "= P\n\nSee <<sec\\one>>.\n\n== Sec One\n\nText.\n",
+                            attrs="    idprefix: ''\n    idseparator: '\\'\n")
+    assert texts[1:] == ["Text."]  # was re.error 'bad escape (end of pattern)': the page failed
+
+
+def test_asciidoc_self_referencing_attribute_in_a_block_attribute_list(tmp_path: Path, write: Callable[..., Path],
+                                                                       deadline: Callable[..., Any]) -> None:
+    with deadline(30, "asciidoc-py doubles {tabs} on every pass over the attribute list"):  # was > 180 s
+        texts, warnings = _antora_page(tmp_path, write, "= T\n:tabs: {tabs}{tabs}\n\n[{tabs}]\n====\nLinux::\n"
+                                       "+\nlin\n====\n\nAfter.\n")
+    # (asciidoc-py catches the deadline's TimeoutError: 'FAILED: ... unexpected error', rendered again)
+    assert texts[-1].endswith("After.") and not any("FAILED" in w for w in warnings)
+
+
+def test_hugo_thousands_of_unclosed_shortcodes_are_linear(tmp_path: Path, write: Callable[..., Path],
+                                                          deadline: Callable[..., Any]) -> None:
+    from murar.ingest.sites import hugo
+
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    body = ("{{< mermaid >}}" * 20_000 + "\n\n" + "{{< card " * 20_000 + "\n\n"
+            + "{{< mermaid >}}\ngraph TD\n{{< /mermaid >}}\n\nText after.\n")
+    write(tmp_path, "content/docs/p.md", "---\ntitle: P\n---\n" + body)
+    site = hugo.load(tmp_path, "hugo.toml")
+    with deadline(20, "each unclosed shortcode looked for its closing tag to the end of the page"):  # was minutes
+        text = site.preprocess(body, page_rel="content/docs/p.md")
+    assert "```mermaid\ngraph TD\n```" in text and text.rstrip().endswith("Text after.")
