@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from murar.ingest.sites import jekyll
-from murar.ingest.sites.detect import detect, open_site
+from murar.ingest.sites.detect import detect, open_site, site_summary
 
 
 def test_config_given_with_dash_dash_config_is_detected_and_merged(tmp_path: Path,
@@ -53,3 +53,17 @@ def test_other_config_names_need_jekyll_evidence(tmp_path: Path, write: Callable
     write(tmp_path / "hugo", "content/_index.md", "# H\n")
     found = detect(tmp_path / "hugo")
     assert found is not None and found.spec.name == "hugo"
+
+
+def test_data_files_left_out_are_reported_with_the_site(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A _data file that does not parse is left out (Jekyll would stop the build;
+    ingest goes on), and the ingest summary says which file and why."""
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_data/team.yml", "- name: Ana\n")
+    write(tmp_path, "_data/broken.json", '{"a": [1, 2')
+    write(tmp_path, "index.md", "---\n---\n# Home\n\n{{ site.data.team[0].name }}\n")
+    selection = open_site(tmp_path)
+    notes = [n for n in selection.notes if "broken.json" in n]
+    assert len(notes) == 1 and "left out" in notes[0] and "JSON" in notes[0]
+    assert not any("team.yml" in n for n in selection.notes)
+    assert notes[0] in site_summary(selection)["notes"]  # type: ignore[operator]

@@ -86,7 +86,9 @@ class SiteConfig:
     config file). ``base_url`` is the site's path prefix (Docusaurus ``baseUrl``,
     Jekyll ``baseurl``, ...), stripped from root-relative links before they are
     looked up in ``static_dirs``. ``settings`` keeps other generator settings
-    by their own names (``imagesdir``, ``docs_dir``, ...).
+    by their own names (``imagesdir``, ``docs_dir``, ...). ``notes`` says what
+    reading the config left out (a data file that does not parse, ...); they are
+    shown with the ingest summary (``IngestReport.site["notes"]``).
     """
 
     generator: str
@@ -98,6 +100,7 @@ class SiteConfig:
     exclude: tuple[str, ...] = ()
     base_url: str = "/"
     settings: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
 
 
 @runtime_checkable

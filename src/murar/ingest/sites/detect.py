@@ -322,7 +322,7 @@ def open_site(folder: Path, *, site_type: str = "auto") -> SiteSelection:
         return SiteSelection(site=PlainSite(root, generator=spec.name, config_file=config_rel), walk=folder,
                              notes=tuple(notes))
     site = factory(root, config_rel)
-    return SiteSelection(site=site, walk=folder, notes=tuple(notes))
+    return SiteSelection(site=site, walk=folder, notes=(*notes, *site.config.notes))
 
 
 def _marker_root(config_path: Path, spec: GeneratorSpec) -> Path:

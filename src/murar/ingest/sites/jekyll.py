@@ -310,7 +310,8 @@ def load_config(root: Path, config_file: str | None = None
         collections += [Collection(str(c), safe_join(coll_dir, f"_{c}"), False) for c in raw]
     variables: dict[str, str] = {}
     _flatten("site", data, variables)
-    data_tree = load_data_tree(root, safe_join(source, str(data.get("data_dir") or "_data")))
+    notes: list[str] = []
+    data_tree = load_data_tree(root, safe_join(source, str(data.get("data_dir") or "_data")), notes)
     _flatten("site.data", data_tree, variables)
     for key in ("url", "baseurl"):
         variables.setdefault(f"site.{key}", "")
@@ -324,7 +325,8 @@ def load_config(root: Path, config_file: str | None = None
     cfg = SiteConfig(generator=GENERATOR, root=root, config_file=name, content_dirs=(source,),
                      static_dirs=(source,), include_dirs=(includes_dir,),
                      exclude=tuple(dict.fromkeys([*excl, *DEFAULT_EXCLUDE])),
-                     base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings)
+                     base_url=url_base_path(str(data.get("baseurl") or "/")), settings=settings,
+                     notes=tuple(notes[:20]) + ((f"... {len(notes) - 20} more",) if len(notes) > 20 else ()))
     return cfg, tuple(collections), variables, read_defaults(data.get("defaults")), {**data, "data": data_tree}
 
 
@@ -332,26 +334,35 @@ _MAX_DATA_FILES = 200
 _MAX_DATA_BYTES = 512_000
 
 
-def load_data_tree(root: Path, data_dir: str) -> dict[str, Any]:
+def load_data_tree(root: Path, data_dir: str, skipped: list[str] | None = None) -> dict[str, Any]:
     """The site's data files as Jekyll gives them to Liquid (Jekyll "Data Files":
     ``_data/alerts.yml`` is ``site.data.alerts``, a subfolder a further namespace:
     ``_data/team/ops.yml`` is ``site.data.team.ops``; a CSV/TSV file is a list of
     rows keyed by its header). YAML, JSON, CSV and TSV files; files over 512 KB,
     files past the first 200, files that do not parse (Jekyll would stop the build;
-    ingest goes on), and a ``data_dir`` or file symlink outside the site are left out. Never raises."""
+    ingest goes on), and a ``data_dir`` or file symlink outside the site are left out,
+    each with a line in ``skipped`` (when given) saying which and why. Never raises."""
     tree: dict[str, Any] = {}
+    notes: list[str] = skipped if skipped is not None else []
     root = root.resolve()
     if data_dir == ".." or data_dir.startswith(("../", "/")):
-        return tree  # a data_dir outside the site is not read
-    for rel in os_walk_files(root, data_dir, (".yml", ".yaml", ".json", ".csv", ".tsv"))[:_MAX_DATA_FILES]:
+        notes.append(f"data_dir {data_dir} is outside the site: not read")
+        return tree
+    files = os_walk_files(root, data_dir, (".yml", ".yaml", ".json", ".csv", ".tsv"))
+    if len(files) > _MAX_DATA_FILES:
+        notes.append(f"{len(files) - _MAX_DATA_FILES} data files past the first {_MAX_DATA_FILES} left out")
+    for rel in files[:_MAX_DATA_FILES]:
         path = root / rel
         if inside_root(path, root).problem:
-            continue  # a symlink out of the site
+            notes.append(f"data file {rel} left out: a symlink out of the site")
+            continue
         try:
             if path.stat().st_size > _MAX_DATA_BYTES:
+                notes.append(f"data file {rel} left out: over {_MAX_DATA_BYTES // 1000} KB")
                 continue
             data = _read_data(path)
-        except (OSError, ValueError):
+        except (OSError, ValueError) as err:
+            notes.append(f"data file {rel} left out: {str(err)[:200]}")
             continue
         inner = rel[len(data_dir) + 1:] if data_dir not in ("", ".") else rel
         *folders, stem = posixpath.splitext(inner)[0].split("/")
