@@ -168,3 +168,26 @@ def test_hugo_thousands_of_unclosed_shortcodes_are_linear(tmp_path: Path, write:
     with deadline(20, "each unclosed shortcode looked for its closing tag to the end of the page"):  # was minutes
         text = site.preprocess(body, page_rel="content/docs/p.md")
     assert "```mermaid\ngraph TD\n```" in text and text.rstrip().endswith("Text after.")
+
+
+def test_sphinx_mkdocs_docfx_globs_stay_linear_on_backtracking_patterns(
+        tmp_path: Path, write: Callable[..., Path], deadline: Callable[..., Any]) -> None:
+    """Sphinx ``exclude_patterns``, MkDocs ``exclude_docs`` and DocFX file-mapping
+    globs built their own backtracking regexes: ``*a*a...*b`` on a long file name
+    took time exponential in the stars. They now match through ``glob_match``."""
+    bad, deep_name = "*a" * 24 + "b", "a" * 60 + ".md"
+    write(tmp_path / "sx", "conf.py", f"project = 'S'\nexclude_patterns = ['{bad}', '{'**/' * 14}x.rst', 'drafts']\n")
+    write(tmp_path / "mk", "mkdocs.yml", f"site_name: M\nexclude_docs: |\n  {bad}\n  /drafts/\n")
+    write(tmp_path / "fx", "docfx.json", '{"build": {"content": [{"files": ["' + bad + '", "**/*.md"], '
+          '"exclude": ["' + bad + '", "Drafts/**"]}]}}')
+    cases = {"sx": (deep_name.replace(".md", ".rst"), "drafts/d.rst"), "mk": ("docs/" + deep_name, "docs/drafts/d.md"),
+             "fx": (deep_name, "drafts/d.md")}
+    for site, (deep, excluded) in cases.items():
+        write(tmp_path / site, deep, "# T\n\nText.\n")
+        write(tmp_path / site, excluded, "# D\n\nText.\n")
+    for site, (deep, excluded) in cases.items():
+        opened = open_site(tmp_path / site).site
+        assert opened.config.generator == {"sx": "sphinx", "mk": "mkdocs", "fx": "docfx"}[site]
+        with deadline(20, f"{site}: a glob backtracks exponentially"):  # was minutes per file
+            roles = (opened.classify(deep).role, opened.classify(excluded).role)
+        assert roles[0] is FileRole.PAGE and roles[1] is not FileRole.PAGE, (site, roles)

@@ -46,7 +46,6 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 
 from __future__ import annotations
 
-import functools
 import json
 import posixpath
 import re
@@ -64,7 +63,7 @@ from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
-    glob_regex,
+    glob_match,
     is_within,
     load_data_file,
     lookup,
@@ -119,15 +118,9 @@ _MAX_BRACE_EXPANSIONS = 256
 
 def _glob(rel: str, pattern: str) -> bool:
     """DocFX file-mapping glob match: ``**`` across folders, ``*`` within one, and
-    without regard to case (DocFX's ``GlobMatcher.DefaultOptions`` has ``IgnoreCase``)."""
-    return _glob_compiled(pattern).fullmatch(rel) is not None
-
-
-@functools.lru_cache(maxsize=1024)
-def _glob_compiled(pattern: str) -> re.Pattern[str]:
-    """The regex of a file-mapping glob, built once per pattern (every file of the
-    site is matched against every pattern of every group)."""
-    return re.compile(glob_regex(pattern).pattern, re.IGNORECASE | re.DOTALL)
+    without regard to case (DocFX's ``GlobMatcher.DefaultOptions`` has ``IgnoreCase``);
+    linear on any pattern (:func:`murar.ingest.sites._common.glob_match`)."""
+    return glob_match(rel.lower(), pattern.lower())
 
 
 def expand_braces(pattern: str) -> list[str]:

@@ -20,11 +20,11 @@ only its files are pages; without one, every ``.md`` and ``.ipynb`` file is
 
 from __future__ import annotations
 
-import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.sites._common import glob_match
 from murar.ingest.sites.base import FileClass, FileRole
 from murar.ingest.sites.sphinx import (
     SphinxConf,
@@ -175,7 +175,7 @@ class JupyterBookSite(SphinxSite):
     def __init__(self, root: Path, config_file: str | None = "_config.yml") -> None:
         super().__init__(root, config_file, generator="jupyterbook")
         self._book: dict[str, Any] | None = None
-        self._toc_globs: list[re.Pattern[str]] | None = None
+        self._toc_globs: list[str] | None = None
 
     @classmethod
     def load(cls, root: Path, config_file: str | None) -> JupyterBookSite:
@@ -239,7 +239,7 @@ class JupyterBookSite(SphinxSite):
             return True
         if self._toc_globs is None:
             self._toc_globs = sphinx_glob(self.book["toc_globs"])
-        return any(p.match(stem) or p.match(src_rel) for p in self._toc_globs)
+        return any(glob_match(stem, p) or glob_match(src_rel, p) for p in self._toc_globs)
 
     def classify(self, rel: str) -> FileClass:
         fc = super().classify(rel)

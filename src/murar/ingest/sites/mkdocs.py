@@ -67,7 +67,7 @@ from murar.ingest.frontmatter import (
 from murar.ingest.markup.builder import read_include
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _jinja
-from murar.ingest.sites._common import checked_rel, glob_regex
+from murar.ingest.sites._common import checked_rel, glob_match
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
@@ -211,8 +211,8 @@ def _gitignore_match(rel: str, pattern: str) -> bool:
     if not pat or pat.startswith(("#", "!")):
         return False
     anchored = pat.startswith("/") or "/" in pat.rstrip("/")
-    prefix = "" if anchored else "(?:.*/)?"
-    return re.fullmatch(f"{prefix}{glob_regex(pat.strip('/')).pattern}(?:/.*)?", rel) is not None
+    body = pat.strip("/") if anchored else "**/" + pat.strip("/")
+    return glob_match(rel, body) or glob_match(rel, body + "/**")  # the path, or a file below it
 
 
 class MkDocsSite:

@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
-from murar.ingest.sites._common import glob_regex, os_walk_files, scan_include_targets
+from murar.ingest.sites._common import glob_match, os_walk_files, scan_include_targets
 from murar.ingest.sites._xrefs import XrefIndex, scan_xrefs, toctree_order
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
@@ -265,11 +265,12 @@ def markup_settings(values: dict[str, Any]) -> dict[str, Any]:
     return {"primary_domain": domain if isinstance(domain, str) and domain else None, "extlinks": extlinks}
 
 
-def sphinx_glob(patterns: Iterable[str]) -> list[re.Pattern[str]]:
-    """Compile Sphinx ``exclude_patterns`` (sphinx.util.matching: ``**`` crosses
-    folders, ``*`` and ``?`` stay inside one path segment, ``[...]`` sets; see
-    :func:`murar.ingest.sites._common.glob_regex`), anchored at both ends."""
-    return [re.compile(glob_regex(p.strip("/")).pattern + r"\Z") for p in patterns if p.strip("/")]
+def sphinx_glob(patterns: Iterable[str]) -> list[str]:
+    """Sphinx ``exclude_patterns`` ready for :func:`murar.ingest.sites._common.glob_match`
+    (sphinx.util.matching: ``**`` crosses folders, ``*`` and ``?`` stay inside one
+    path segment, ``[...]`` sets; the whole path must match): each pattern without
+    its outer ``/``, empty ones dropped. ``glob_match`` stays linear on any pattern."""
+    return [p.strip("/") for p in patterns if p.strip("/")]
 
 
 def _int_value(value: object, default: int) -> int:
@@ -297,7 +298,7 @@ class SphinxSite:
         self._conf: SphinxConf | None = conf
         self._config: SiteConfig | None = None
         self._includes: frozenset[str] | None = None
-        self._excludes: list[re.Pattern[str]] | None = None
+        self._excludes: list[str] | None = None
         self._xrefs: XrefIndex | None = None
         self.load_warnings: list[str] = []
 
@@ -352,7 +353,7 @@ class SphinxSite:
         # a pattern that matches a folder excludes everything below it (Sphinx prunes the walk)
         parts = src_rel.split("/")
         prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        return any(p.match(prefix) for p in self._excludes for prefix in prefixes)
+        return any(glob_match(prefix, p) for p in self._excludes for prefix in prefixes)
 
     # --------------------------------------------------------------- includes
     def include_targets(self) -> frozenset[str]:
