@@ -29,6 +29,8 @@ nothing: []
 
 {% for i in (1..2) %}{% for t in site.data.tools.cli %}[{{ i }}{{ t.name }}]{% endfor %}{% endfor %}
 
+{% for i in (-2..1) %}<{{ i }}>{% endfor %}
+
 {% include row.html items=site.data.tools.cli %}
 
 {% capture names %}{% for t in site.data.tools.cli %}{{ t.name }}/{% endfor %}{% endcapture %}Names: {{ names }}
@@ -58,6 +60,7 @@ def test_for_loops_over_known_lists_are_expanded(tmp_path: Path, write: Callable
     assert "(new)Fast alpha.\n" in text and "()" not in text  # a key the item lacks is nil
     assert "Post " in text  # an unknown list: the body once, as before
     assert "[1alpha][1beta][1gamma][2alpha][2beta][2gamma]" in text
+    assert "<-2><-1><0><1>" in text  # Liquid ranges may start below zero
     assert "<b>first</b><b>second</b>" in text and "third" not in text
     assert "Names: alpha/beta/gamma/" in text
     assert "[the news](/_posts/2021-03-04-release.md) and [setup](/guides/setup.md)" in text

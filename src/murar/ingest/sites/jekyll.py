@@ -1014,6 +1014,17 @@ def _int_operand(token: str | None, scope: _Scope, default: int) -> int:
         return default
 
 
+def _range_bound(token: str, scope: _Scope) -> int | None:
+    """An end of a Liquid ``(a..b)`` range: an integer literal or variable, negative
+    ones too (Liquid ``(-2..1)`` is -2, -1, 0, 1); ``None`` when not known."""
+    value = _literal(token)
+    value = value if value is not None else scope.lookup(token)
+    try:
+        return int(float(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
 def _object(expr: str, scope: _Scope) -> Any:
     """The structured value of a Liquid expression: a ``(a..b)`` range (a list of
     integers, at most :data:`_MAX_LOOP_LENGTH`), or a variable path (``site.data.nav.main``,
@@ -1022,8 +1033,8 @@ def _object(expr: str, scope: _Scope) -> Any:
     expr = expr.strip()
     rng = re.fullmatch(r"\(\s*([\w.-]+)\s*\.\.\s*([\w.-]+)\s*\)", expr)
     if rng:
-        lo, hi = _int_operand(rng.group(1), scope, -1), _int_operand(rng.group(2), scope, -1)
-        return list(range(lo, min(hi, lo + _MAX_LOOP_LENGTH - 1) + 1)) if lo >= 0 and hi >= 0 else None
+        lo, hi = _range_bound(rng.group(1), scope), _range_bound(rng.group(2), scope)
+        return list(range(lo, min(hi, lo + _MAX_LOOP_LENGTH - 1) + 1)) if lo is not None and hi is not None else None
     parts = re.findall(r"""\[\s*(?:"([^"]*)"|'([^']*)'|(\d+))\s*\]|([\w-]+)""", expr)
     if not parts or not re.fullmatch(r"""[\w-]+(?:\.[\w-]+|\[\s*(?:"[^"]*"|'[^']*'|\d+)\s*\])*""", expr):
         return None
