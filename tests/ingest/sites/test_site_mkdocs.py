@@ -627,6 +627,23 @@ def test_emoji_shortcodes_are_not_text(tmp_path: Path) -> None:
     assert doc.sections[0].text == "I'm an annotation at 10:30:15 on http://x.org/a:b: with :smile: and love."
 
 
+def test_an_icon_in_a_tab_title_leaves_no_stray_space(tmp_path: Path) -> None:
+    # Material's own docs title tabs ':octicons-file-code-16: `mkdocs.yml`': the icon is dropped,
+    # and its space with it, so the label is bold text, not '** mkdocs.yml**' with its asterisks showing
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - pymdownx.tabbed\n  - pymdownx.emoji\n")
+    (root / "docs" / "p.md").write_text(
+        '# P\n\n=== ":octicons-file-code-16: `mkdocs.yml`"\n\n    Config.\n\n=== "macOS :material-apple:"\n\n'
+        "    Run it.\n\nAdd :material-check: here.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "*" not in text and ":" not in text
+    assert "mkdocs.yml\n\nConfig.\n\nmacOS\n\nRun it.\n\nAdd here." in text
+
+
 def test_hostile_lines_are_bounded_work(tmp_path: Path) -> None:
     # long lines of unclosed autorefs, marks, critic edits, Jinja tags and figure markup finish quickly
     # (run in a child process: a regex stuck in backtracking holds the interpreter)

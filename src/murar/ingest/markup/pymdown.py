@@ -112,6 +112,16 @@ _BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)(?:\s*\|\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
 _ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:(?:\{:?[^}\n]*\})?")
+
+
+def _spaced(shortcode: re.Pattern[str]) -> re.Pattern[str]:
+    """``shortcode`` with one space beside it, so that dropping it from
+    ``**:icon: Label**`` leaves ``**Label**`` (bold), not ``** Label**``."""
+    return re.compile(rf"[ \t]?(?:{shortcode.pattern})(?=\*\*|$)|(?:{shortcode.pattern})[ \t]?", re.MULTILINE)
+
+
+_ICON_SPACED = _spaced(_ICON)
+_EMOJI_SPACED = _spaced(_EMOJI)
 # attr_list (Python-Markdown): "{: #id .class key=value }", the colon optional
 _ATTR_TOKEN = r"""(?:[.#][^\s{}="']+|[\w:-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}'"]+))"""
 _ATTR_LIST = rf"\{{:?[ \t]*(?P<attrs>{_ATTR_TOKEN}(?:[ \t,]+{_ATTR_TOKEN})*)[ \t]*\}}"
@@ -189,7 +199,7 @@ class PymdownTransformer:
         if "pymdownx.emoji" in self.extensions:
             lines = _emoji(lines)
         out = "\n".join(lines)
-        return _ICON.sub("", out) if "pymdownx.emoji" in self.extensions else out
+        return _ICON_SPACED.sub("", out) if "pymdownx.emoji" in self.extensions else out
 
     # ------------------------------------------------------------- snippets
     def expand_snippets(self, text: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
@@ -841,7 +851,7 @@ def _emoji(lines: list[str]) -> list[str]:
             out.append(line)
             continue
         parts = re.split(r"(`+[^`]*?`+)", line)
-        out.append("".join(p if k % 2 else _EMOJI.sub("", p) for k, p in enumerate(parts)))
+        out.append("".join(p if k % 2 else _EMOJI_SPACED.sub("", p) for k, p in enumerate(parts)))
     return out
 
 
