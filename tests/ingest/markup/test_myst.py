@@ -362,6 +362,13 @@ Pass them after the command.
 """})
     doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
     text = doc.sections[0].text
+    # myst-parser (Jupyter Book 1, Sphinx): {hint} takes no argument, its first line is content
+    assert "Hint: Use jb as a short-hand The alias works everywhere." in text
+    assert "The CLI flags: Pass them after the command." in text
+    # mystmd (myst.yml) reads the first line as the admonition's title
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "b")
+    text = doc.sections[0].text
     assert "Hint Use jb as a short-hand: The alias works everywhere." in text
     assert "The CLI flags: Pass them after the command." in text
 

@@ -80,6 +80,9 @@ _AT_REFERENCE = re.compile(r"(?<![\w@.])@([A-Za-z0-9_](?:[\w:.-]*\w)?)")
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
                 "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated"}
+# admonitions docutils/Sphinx give no argument: a first-line text is content there
+_CONTENT_ONLY = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
+                 "seealso", "todo"}
 _LABELS = {"seealso": "See also", "versionadded": "New in version", "versionchanged": "Changed in version",
            "deprecated": "Deprecated since version"}
 _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-carousel", "grid", "grid-item",
@@ -497,7 +500,13 @@ class MystParser:
             self._image(d.argument, alt=alt, caption=caption)
         elif name in _ADMONITIONS:
             label = _LABELS.get(name, name.capitalize())
-            title = self._plain(d.argument) if d.argument else ""  # a title is inline Markdown
+            body = d.body
+            if d.argument and name in _CONTENT_ONLY and not self._mystmd():
+                # myst-parser (Sphinx, Jupyter Book 1): these take no argument, so text after
+                # "{note}" is the first line of the content; mystmd reads it as a title
+                body, title = d.argument + "\n" + body, ""
+            else:
+                title = self._plain(d.argument) if d.argument else ""  # a title is inline Markdown
             if name == "admonition":
                 label = title or "Note"
                 lead = label
@@ -509,7 +518,7 @@ class MystParser:
                 return
             self.b.end_paragraph()
             self.b.text(f"{lead}: ")
-            self.feed(d.body)
+            self.feed(body)
             self.b.end_paragraph()
         elif name in _CONTAINERS:
             if name == "only":
