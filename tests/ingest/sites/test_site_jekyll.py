@@ -278,7 +278,9 @@ def test_data_files_are_site_data_variables(tmp_path: Path, write: Callable[...,
     out = site.preprocess("{{site.data.alerts.note}}Back up first.{{site.data.alerts.end}}\n\n"
                           "Ask {{ site.data.team.ops.lead }}.\n", page_rel="index.md")
     assert '<div class="alert"><b>Note: </b>Back up first.</div>' in out and "Ask Ana." in out
-    assert jekyll.load_data_files(tmp_path / "_data", "../_data") == {}  # never read outside the site
+    skipped: list[str] = []
+    assert jekyll.load_data_tree(tmp_path / "_data", "../_data", skipped) == {}  # never read outside the site
+    assert skipped == ["data_dir ../_data is outside the site: not read"]
 
 
 def test_one_line_markdown_span_element() -> None:

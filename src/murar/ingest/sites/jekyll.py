@@ -19,7 +19,7 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   (and the jekyll-include-cache plugin's ``{% include_cached x %}``, the same
   include rendered once) inlined at their place with their ``include.*`` parameters,
   ``{% highlight %}`` a code fence, ``{{ site.* }}`` (``site.data.*`` from the
-  ``_data`` files, :func:`load_data_files`)/``{{ page.* }}``/``include.*``
+  ``_data`` files, :func:`load_data_tree`)/``{{ page.* }}``/``include.*``
   and assigned variables substituted with the ``relative_url``,
   ``absolute_url``, ``prepend``, ``append``, ``default`` and ``markdownify``
   filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
@@ -408,14 +408,6 @@ def _too_deep(value: Any) -> bool:
                 return True
             stack.extend((sub, depth + 1) for sub in (node.values() if isinstance(node, dict) else node))
     return False
-
-
-def load_data_files(root: Path, data_dir: str) -> dict[str, str]:
-    """The scalars of the site's data files (:func:`load_data_tree`) as Liquid
-    variables: ``site.data.alerts.note``. Never raises."""
-    out: dict[str, str] = {}
-    _flatten("site.data", load_data_tree(root, data_dir), out)
-    return out
 
 
 def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
