@@ -13,7 +13,7 @@ from murar.ingest.markup.pymdown import convert_pymdown
 from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.mkdocs import MkDocsSite, snippet_targets
-from murar.schema import ImageItem
+from murar.schema import ImageItem, ParsedDocument
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
@@ -99,6 +99,15 @@ def _site(tmp_path: Path) -> Path:
     (root / "README.md").write_text("# Repository readme\n")
     return root
 
+
+
+def _convert_page(tmp_path: Path, config: str, page: str) -> ParsedDocument:
+    """``page`` as ``docs/p.md`` of a project whose ``mkdocs.yml`` is ``config``, converted."""
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(config)
+    (root / "docs" / "p.md").write_text(page)
+    return convert_pymdown(root / "docs" / "p.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
 
 def test_pages_includes_and_exclusions(tmp_path: Path) -> None:
     root = _site(tmp_path)
@@ -497,14 +506,9 @@ def test_autorefs_cross_references_show_their_title(tmp_path: Path) -> None:
 
 def test_inlinehilite_shebang_is_not_text(tmp_path: Path) -> None:
     # pymdownx.inlinehilite: `#!python code` / `:::js code` highlight code; the mock shebang is not shown
-    root = tmp_path / "proj"
-    (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - pymdownx.inlinehilite\n")
-    (root / "docs" / "p.md").write_text(
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - pymdownx.inlinehilite\n",
         "# P\n\nCall `#!python range(3)` or `:::js let x = 1;`; ``#!js `tick` `` and `#!` stay code.\n\n"
         "```md\n`#!python kept`\n```\n")
-    site = MkDocsSite.load(root, "mkdocs.yml")
-    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Call range(3) or let x = 1;; `tick` and #! stay code.\n\n`#!python kept`"
 
 
@@ -597,17 +601,11 @@ def test_mkdocstrings_follows_star_imports(tmp_path: Path) -> None:
 
 def test_pymdown_inline_syntax_reads_as_shown(tmp_path: Path) -> None:
     # keys, mark, caret, tilde and critic: the text a reader sees; code and setext underlines stay
-    root = tmp_path / "proj"
-    (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text(
-        "site_name: S\nmarkdown_extensions:\n  - pymdownx.keys\n  - pymdownx.mark\n  - pymdownx.caret\n"
-        "  - pymdownx.tilde\n  - pymdownx.critic\n")
-    (root / "docs" / "p.md").write_text(
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - pymdownx.keys\n  - pymdownx.mark\n  - pymdownx.caret\n"
+        "  - pymdownx.tilde\n  - pymdownx.critic\n",
         "Setup\n=====\n\nPress ++ctrl+shift+p++ or ++cmd+"
         "\"My Key\"++. Water is H~2~O, x^2^ grows, ==marked== ^^added^^ ~~gone~~ text.\n\n"
         "Edit: {++new words++}{--old words--} {~~cat~>dog~~}{>>a note<<} and `++not+keys++` and a == b.\n")
-    site = MkDocsSite.load(root, "mkdocs.yml")
-    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     assert doc.title == "Setup" or doc.sections[0].heading_path == ("Setup",)
     assert doc.sections[0].text == (
         "Press Ctrl+Shift+P or Cmd+My Key. Water is H2O, x2 grows, marked added gone text.\n\n"
@@ -616,29 +614,18 @@ def test_pymdown_inline_syntax_reads_as_shown(tmp_path: Path) -> None:
 
 def test_emoji_shortcodes_are_not_text(tmp_path: Path) -> None:
     # pymdownx.emoji: ":smile:" and ":man_raising_hand:" render as emoji images; code, times and URLs stay
-    root = tmp_path / "proj"
-    (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - pymdownx.emoji\n")
-    (root / "docs" / "p.md").write_text(
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - pymdownx.emoji\n",
         ":man_raising_hand: I'm an annotation :+1: at 10:30:15 on http://x.org/a:b: with `:smile:` and "
         ":octicons-heart-16:{ .heart } love.\n")
-    site = MkDocsSite.load(root, "mkdocs.yml")
-    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "I'm an annotation at 10:30:15 on http://x.org/a:b: with :smile: and love."
 
 
 def test_an_icon_in_a_tab_title_leaves_no_stray_space(tmp_path: Path) -> None:
     # Material's own docs title tabs ':octicons-file-code-16: `mkdocs.yml`': the icon is dropped,
     # and its space with it, so the label is bold text, not '** mkdocs.yml**' with its asterisks showing
-    root = tmp_path / "proj"
-    (root / "docs").mkdir(parents=True)
-    (root / "mkdocs.yml").write_text(
-        "site_name: S\nmarkdown_extensions:\n  - pymdownx.tabbed\n  - pymdownx.emoji\n")
-    (root / "docs" / "p.md").write_text(
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - pymdownx.tabbed\n  - pymdownx.emoji\n",
         '# P\n\n=== ":octicons-file-code-16: `mkdocs.yml`"\n\n    Config.\n\n=== "macOS :material-apple:"\n\n'
         "    Run it.\n\nAdd :material-check: here.\n")
-    site = MkDocsSite.load(root, "mkdocs.yml")
-    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "*" not in text and ":" not in text
     assert "mkdocs.yml\n\nConfig.\n\nmacOS\n\nRun it.\n\nAdd here." in text
@@ -663,7 +650,7 @@ def test_hostile_lines_are_bounded_work(tmp_path: Path) -> None:
             "s = MkDocsSite.load(r, 'mkdocs.yml'); "
             "print(len(convert_pymdown(r / 'docs' / 'p.md', site=s, assets_dir=Path(sys.argv[2])).sections))")
     done = subprocess.run([sys.executable, "-c", code, str(root), str(tmp_path / "a")], capture_output=True,
-                          text=True, timeout=90, check=False)
+          text=True, timeout=90, check=False)
     assert done.returncode == 0 and done.stdout.strip() == "1", done.stderr[-500:]
 
 
