@@ -36,7 +36,7 @@ from pathlib import Path
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 
-__all__ = ["XrefIndex", "XrefTarget", "scan_xrefs", "toctree_order"]
+__all__ = ["XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_order"]
 
 _MAX_FILE_BYTES = 2_000_000
 _NUMFIG_FORMAT = {"figure": "Fig. %s", "table": "Table %s", "code-block": "Listing %s", "section": "Section %s"}
@@ -560,6 +560,16 @@ def _notebook_markdown(text: str) -> str:
     return "\n\n".join(out)
 
 
+def read_capped(root: Path, rel: str) -> str | None:
+    """The text of the source file ``rel`` (relative to ``root``): its first
+    2,000,000 bytes as UTF-8 (errors replaced); ``None`` when it cannot be read."""
+    try:
+        with (root / rel).open("rb") as fh:
+            return fh.read(_MAX_FILE_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[str] = (), numfig: bool = False,
                numfig_format: dict[str, str] | None = None, per_page_numbers: bool = False,
                math_numfig: bool = True, eqref_format: str | None = None,
@@ -588,13 +598,9 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
         index.numfig_format.update({k: v for k, v in numfig_format.items() if isinstance(v, str)})
     per_doc: dict[str, _Found] = {}
     for rel, docname in files:
-        path = root / rel
-        try:
-            with path.open("rb") as fh:
-                raw = fh.read(_MAX_FILE_BYTES)
-        except OSError:
+        text = read_capped(root, rel)
+        if text is None:
             continue
-        text = raw.decode("utf-8", errors="replace")
         suffix = posixpath.splitext(rel)[1].lower()
         if suffix == ".ipynb":
             found = _scan_myst(_notebook_markdown(text))

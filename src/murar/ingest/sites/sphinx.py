@@ -29,7 +29,7 @@ from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
 from murar.ingest.sites._common import glob_match, os_walk_files, scan_include_targets
-from murar.ingest.sites._xrefs import XrefIndex, scan_xrefs, toctree_order
+from murar.ingest.sites._xrefs import XrefIndex, read_capped, scan_xrefs, toctree_order
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "markup_settings", "read_conf", "sphinx_glob"]
@@ -413,12 +413,7 @@ class SphinxSite:
 
         def read(doc: str) -> str | None:
             rel = by_doc.get(doc)
-            if rel is None:
-                return None
-            try:
-                return (self._root / rel).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                return None
+            return None if rel is None else read_capped(self._root, rel)
 
         return toctree_order(read, self.conf.root_doc)
 
