@@ -860,6 +860,8 @@ def test_percentage_column_widths_are_proportions(tmp_path: Path) -> None:
     site = _component(tmp_path, {f"{MOD}/pages/w.adoc": "= W\n\n[%header,cols=\"33%,33%,33%\"]\n|===\n|a |b |c\n|===\n"})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "w.adoc", site=site)
     assert not [w for w in doc.warnings if "width" in w]
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.headers == ["a", "b", "c"]
 
 
 def test_block_title_over_an_image_in_an_asciidoc_cell_is_its_caption(tmp_path: Path) -> None:

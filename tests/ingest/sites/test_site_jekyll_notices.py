@@ -22,7 +22,8 @@ def test_minimal_mistakes_notice_classes_are_labelled() -> None:
 def test_configured_callouts_still_decide() -> None:
     titles = jekyll.callout_titles({"site.callouts.notice--info.color": "blue"})  # configured, untitled
     out = jekyll.strip_kramdown("Text.\n{: .notice--info}\n", titles)
-    assert "**" not in out
+    assert out == "Text.\n"  # the configured (untitled) callout: no label, the text kept
+    assert jekyll.strip_kramdown("Text.\n{: .notice--info}\n", {}) == "**Info:** Text.\n"  # unconfigured
 
 
 def test_html_block_stays_whole_across_blank_lines_as_kramdown_reads_it() -> None:
