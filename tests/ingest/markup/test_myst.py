@@ -435,3 +435,21 @@ def test_math_keeps_its_latex_with_equation_numbers(tmp_path: Path) -> None:
     assert "Speed $v_1 = d/t$ and $\\alpha$." in text
     assert "$$\nF = m a\n$$ (1)" in text and "$$\np = m v\n$$ (2)" in text
     assert "$$\n\\int_0^1 f\n$$" in text and "By (1) and (2)." in text
+
+
+def test_only_and_ifconfig_conditions_are_not_text(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"c.md": """\
+# Conditions
+
+```{only} html
+Screen text.
+```
+
+:::{ifconfig} release_level in ('beta',)
+Beta text.
+:::
+
+Closing text.
+"""})
+    text = convert_myst(tmp_path / "c.md", site=site).sections[0].text
+    assert text.split("\n\n") == ["Screen text.", "Beta text.", "Closing text."]

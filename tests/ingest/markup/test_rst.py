@@ -568,3 +568,29 @@ See :eq:`area`.
     assert "$$\nA = \\pi r_1^2\n$$ (1)" in text
     assert "$$\nv = d / t\n$$" in text and "See (1)." in text
     assert "$$\na &= b \\\\\nc &= d\n$$" in text  # lines right under the directive: the formula's lines
+
+
+def test_only_and_ifconfig_conditions_are_not_text(tmp_path: Path) -> None:
+    # Sphinx's ``only``/``ifconfig`` take a condition, never shown; an empty ``only`` before
+    # ``contents`` (a pattern of large manuals) shows nothing at all
+    site = _project(tmp_path, {"c.rst": """\
+Conditions
+==========
+
+.. only:: html
+
+.. contents::
+   :local:
+
+.. only:: not print
+
+   Screen text.
+
+.. ifconfig:: release_level in ('beta',)
+
+   Beta text.
+
+Closing text.
+"""})
+    text = convert_rst(tmp_path / "c.rst", site=site).sections[0].text
+    assert text.split("\n\n") == ["Screen text.", "Beta text.", "Closing text."]

@@ -531,7 +531,8 @@ class MystParser:
                 self.b.open_tab_set()
             elif name in TAB_ITEMS:
                 self.b.tab(self._plain(d.argument))
-            if d.argument and name not in ("grid", "hlist", "card-carousel"):  # those take a layout
+            # grid/hlist/card-carousel take a layout, only/ifconfig a condition: not text
+            if d.argument and name not in ("grid", "hlist", "card-carousel", "only", "ifconfig"):
                 self.b.block(self._plain(d.argument))
             for key in ("img-top", "img-bottom", "img-background"):  # sphinx-design cards
                 if isinstance(d.options.get(key), str) and d.options[key].strip():

@@ -426,8 +426,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             box["murar_tab_set"] = True
         elif name in TAB_ITEMS:
             box["murar_tab"] = arg
-        if name in ("grid", "hlist", "card-carousel"):
-            arg = ""  # a layout ("2", "1 2 3 3"), not text
+        if name in ("grid", "hlist", "card-carousel", "only", "ifconfig"):
+            arg = ""  # a layout ("2", "1 2 3 3") or a condition ("html", "not latex"), not text
         label = _LABELS.get(name)
         lead = f"{label} {arg}".strip() if label else arg
         if (name in _SIGNATURES or name in ctx.object_directives) and arg:
