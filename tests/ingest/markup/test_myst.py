@@ -453,3 +453,22 @@ Closing text.
 """})
     text = convert_myst(tmp_path / "c.md", site=site).sections[0].text
     assert text.split("\n\n") == ["Screen text.", "Beta text.", "Closing text."]
+
+
+def test_version_changes_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"v.md": """\
+# Versions
+
+```{versionadded} 4.4
+```
+
+```{versionchanged} 25 Reply links no longer offer a comment box.
+```
+
+```{deprecated} 3.1
+Use the *new* importer.
+```
+"""})
+    text = convert_myst(tmp_path / "v.md", site=site).sections[0].text
+    assert text.split("\n\n") == ["New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
+                                  "Deprecated since version 3.1: Use the new importer."]

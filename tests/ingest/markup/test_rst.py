@@ -594,3 +594,26 @@ Closing text.
 """})
     text = convert_rst(tmp_path / "c.rst", site=site).sections[0].text
     assert text.split("\n\n") == ["Screen text.", "Beta text.", "Closing text."]
+
+
+def test_version_changes_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+    # sphinx.domains.changeset: "<label> <version>: " leads the first paragraph (the rest of the
+    # directive line is one), "<label> <version>." stands alone when there is no text
+    site = _project(tmp_path, {"v.rst": """\
+Versions
+========
+
+.. versionadded:: 4.4
+
+.. versionchanged:: 25
+   Reply links no longer offer a comment box.
+
+.. deprecated:: 3.1
+
+   Use the *new* importer.
+
+   Second paragraph.
+"""})
+    text = convert_rst(tmp_path / "v.rst", site=site).sections[0].text
+    assert text.split("\n\n") == ["New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
+                                  "Deprecated since version 3.1: Use the new importer.", "Second paragraph."]

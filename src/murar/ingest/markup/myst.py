@@ -79,12 +79,12 @@ _MD_IMAGE_LINE = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>)\s*$", re
 _AT_REFERENCE = re.compile(r"(?<![\w@.])@([A-Za-z0-9_](?:[\w:.-]*\w)?)")
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
-                "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated"}
+                "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated", "versionremoved"}
 # admonitions docutils/Sphinx give no argument: a first-line text is content there
 _CONTENT_ONLY = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
                  "seealso", "todo"}
 _LABELS = {"seealso": "See also", "versionadded": "New in version", "versionchanged": "Changed in version",
-           "deprecated": "Deprecated since version"}
+           "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-carousel", "grid", "grid-item",
                "grid-item-card", "margin", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
                "tab", "group-tab", "exercise", "solution", "example", "proof", "prf:theorem", "prf:proof",
@@ -510,8 +510,17 @@ class MystParser:
             if name == "admonition":
                 label = title or "Note"
                 lead = label
-            elif name in ("versionadded", "versionchanged", "deprecated"):
-                lead = f"{label} {title}".strip()
+            elif name in ("versionadded", "versionchanged", "deprecated", "versionremoved"):
+                # Sphinx's VersionChange: the version, then the rest of the line as text;
+                # the label ends with "." when nothing follows
+                version, _, rest = d.argument.strip().partition(" ")
+                lead = f"{label} {version}".strip()
+                body = "\n".join(p for p in (rest.strip(), body) if p.strip())
+                if not body.strip():
+                    self.b.end_paragraph()
+                    self.b.text(f"{lead}.")
+                    self.b.end_paragraph()
+                    return
             else:
                 lead = label + (f" {title}" if title else "")
             if name == "todo" and not self._todo():

@@ -119,6 +119,7 @@ _DOMAIN_OBJECTS: dict[str, frozenset[str]] = {
 _SIGNATURES = frozenset({"describe", "object", "option", "envvar", "confval", "program", "automodule", "autoclass",
                          "autofunction", "automethod", "autoattribute", "autodata", "autoexception"}
                         | {f"{d}:{n}" for d, ns in _DOMAIN_OBJECTS.items() for n in ns})
+_VERSION_CHANGES = frozenset({"versionadded", "versionchanged", "deprecated", "versionremoved"})
 _LABELS = {"versionadded": "New in version", "versionchanged": "Changed in version",
            "deprecated": "Deprecated since version", "versionremoved": "Removed in version",
            "seealso": "See also", "todo": "Todo"}
@@ -436,6 +437,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         if name in ("centered", "rubric") and arg:
             box += nodes.paragraph(arg, arg)
             return [box]
+        if name in _VERSION_CHANGES:
+            return [self._version_change(box, str(label), arg)]
         if lead:
             para = nodes.paragraph()
             text_nodes, messages = self.state.inline_text(lead, self.lineno)
@@ -452,6 +455,29 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         elif self.content:
             self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
+
+
+    def _version_change(self, box: nodes.container, label: str, arg: str) -> nodes.container:
+        """Sphinx's ``versionadded``/``versionchanged``/``deprecated``/``versionremoved``
+        (sphinx.domains.changeset.VersionChange): the version is the first argument, the
+        rest of the directive line a first paragraph; the label leads the first paragraph
+        ("Changed in version 2.0: Text"), or stands alone with a full stop when there is
+        no text ("New in version 2.0.")."""
+        version, _, rest = arg.partition(" ")
+        head = f"{label} {version}".strip()
+        if rest.strip():
+            para = nodes.paragraph()
+            text_nodes, messages = self.state.inline_text(rest.strip(), self.lineno)
+            para.extend(text_nodes)
+            box += para
+            box.extend(messages)
+        if self.content:
+            self.state.nested_parse(self.content, self.content_offset, box)
+        if len(box) and isinstance(box[0], nodes.paragraph):
+            box[0].insert(0, nodes.Text(f"{head}: "))
+        else:
+            box.insert(0, nodes.paragraph("", f"{head}: " if len(box) else f"{head}."))
+        return box
 
 
 def _parse_with_titles(directive: Directive, box: nodes.Element) -> None:
