@@ -472,3 +472,9 @@ Use the *new* importer.
     text = convert_myst(tmp_path / "v.md", site=site).sections[0].text
     assert text.split("\n\n") == ["New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
                                   "Deprecated since version 3.1: Use the new importer."]
+
+
+def test_icon_roles_show_no_text(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"i.md": "# Icons\n\nOpen {octicon}`gear;1em;sd-text-info` **Settings**, then {fab}`github` GitHub.\n"})
+    text = convert_myst(tmp_path / "i.md", site=site).sections[0].text
+    assert text == "Open Settings, then GitHub."

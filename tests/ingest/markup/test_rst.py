@@ -617,3 +617,16 @@ Versions
     text = convert_rst(tmp_path / "v.rst", site=site).sections[0].text
     assert text.split("\n\n") == ["New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
                                   "Deprecated since version 3.1: Use the new importer.", "Second paragraph."]
+
+
+def test_icon_roles_show_no_text(tmp_path: Path) -> None:
+    # an icon role draws a glyph (sphinx-design octicon/fas, sphinx-icon's icon): its name is not text
+    site = _project(tmp_path, {"i.rst": """\
+Icons
+=====
+
+Click the :icon:`fa-times` :guilabel:`(cancel)` icon, then :octicon:`gear;1em` **Settings**
+and :fas:`check` done.
+"""})
+    text = convert_rst(tmp_path / "i.rst", site=site).sections[0].text
+    assert text == "Click the (cancel) icon, then Settings and done."
