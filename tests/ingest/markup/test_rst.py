@@ -630,3 +630,22 @@ and :fas:`check` done.
 """})
     text = convert_rst(tmp_path / "i.rst", site=site).sections[0].text
     assert text == "Click the (cancel) icon, then Settings and done."
+
+
+def test_seealso_and_todo_take_no_argument(tmp_path: Path) -> None:
+    # Sphinx's seealso (and sphinx.ext.todo's todo) take no argument: lines right under the
+    # directive are its content, a bullet list stays a list, never "See also - ..."
+    site = _project(tmp_path, {"s.rst": """\
+See
+===
+
+.. seealso::
+   - :doc:`other`
+   - The reference.
+
+.. seealso:: The upgrade guide.
+
+.. todo:: Hidden unless todo_include_todos.
+"""})
+    text = convert_rst(tmp_path / "s.rst", site=site).sections[0].text
+    assert text.split("\n\n") == ["See also: other", "The reference.", "See also: The upgrade guide."]

@@ -480,6 +480,25 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         return box
 
 
+class _LabelledAdmonition(Directive):  # type: ignore[misc]  # docutils ships no types
+    """Sphinx's ``seealso`` and ``todo`` (sphinx.ext.todo): admonitions that take no
+    argument, so text on the directive line, and lines right under it, are content;
+    read like the other admonitions ("See also: ...")."""
+
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        name = self.name.lower()
+        if name == "todo" and not _ctx(self).todo:
+            return []
+        label = _LABELS.get(name, name.capitalize())
+        node = nodes.admonition("\n".join(self.content))
+        node += nodes.title(label, label)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
 def _parse_with_titles(directive: Directive, box: nodes.Element) -> None:
     """Parse a directive's body into ``box`` allowing section titles, as Sphinx's
     ``nested_parse_with_titles`` does for object descriptions (a ``confval`` whose
@@ -706,6 +725,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
+            directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
             for name in ctx.object_directives:
                 directives._directives[name] = _Container
