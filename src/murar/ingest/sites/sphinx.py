@@ -470,8 +470,16 @@ class SphinxSite:
                                      heading_depths=frozenset(d for d in values.get("mystmd_heading_depths") or ()
                                                               if isinstance(d, int)),
                                      mystmd_kinds=frozenset(values.get("mystmd_numbered_kinds",
-                                                                       ("figure", "table", "equation"))))
+                                                                       ("figure", "table", "equation"))),
+                                     inserted_tocs=self._inserted_toctrees(),
+                                     continuous_numbers="sphinx_multitoc_numbering" in (
+                                         *self.conf.extensions, *_strs(values.get("extensions"))))
         return self._xrefs
+
+    def _inserted_toctrees(self) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+        """Toctrees an extension inserts at the end of documents (docname -> ``(entries,
+        numbered depth)`` per toctree); none for a plain Sphinx project."""
+        return {}
 
     _numfig_default = False  # Sphinx's numfig default
     # where skip reasons point: the setting that decided (a Jupyter Book names its own config)
