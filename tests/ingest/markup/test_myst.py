@@ -478,3 +478,24 @@ def test_icon_roles_show_no_text(tmp_path: Path) -> None:
     site = _book(tmp_path, {"i.md": "# Icons\n\nOpen {octicon}`gear;1em;sd-text-info` **Settings**, then {fab}`github` GitHub.\n"})
     text = convert_myst(tmp_path / "i.md", site=site).sections[0].text
     assert text == "Open Settings, then GitHub."
+
+
+def test_a_target_names_the_next_block_only(tmp_path: Path) -> None:
+    # "(label)=" names the block right after it (docutils moves a target onto the next node
+    # that is not invisible): a paragraph in between means the later heading keeps its own anchor
+    site = _book(tmp_path, {"t.md": """\
+# Page
+
+(unpacking)=
+For example, a paragraph the label names.
+
+## Graphics
+
+(kept)=
+```{index} single: Plots
+```
+
+## Plots
+"""})
+    anchors = [s.anchor for s in convert_myst(tmp_path / "t.md", site=site).sections]
+    assert anchors == ["page", "graphics", "kept"]

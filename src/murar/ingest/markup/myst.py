@@ -103,6 +103,18 @@ _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://play
            "iframe": "{}", "video": "{}"}
 
 
+def _keeps_label(t: Token) -> bool:
+    """True when a ``(label)=`` passes over this block to the next one: a heading (which
+    takes it), another target, a ``%`` comment or an ``{index}`` (docutils leaves targets
+    to the next node that is not an Invisible one)."""
+    if t.type in ("heading_open", "myst_target", "myst_line_comment", "front_matter"):
+        return True
+    if t.type in ("fence", "colon_fence"):
+        d = _DIRECTIVE_INFO.match(t.info.strip())
+        return d is not None and d.group(1).lower() == "index"
+    return False
+
+
 def myst_markdown_it() -> MarkdownIt:
     """The markdown-it parser configured for MyST (see module doc)."""
     return (add_nesting_room(MarkdownIt("commonmark", {"html": True})).enable("table")
@@ -327,7 +339,11 @@ class MystParser:
                     self._front_matter(t.content)
             elif ty == "myst_target":
                 self._label = t.content.strip()
-            elif ty == "heading_open":
+            elif self._label is not None and t.level == 0 and t.nesting >= 0 and not _keeps_label(t):
+                # a target names the block right after it (docutils PropagateTargets): another
+                # block in between means it is not this heading's anchor
+                self._label = None
+            if ty == "heading_open":
                 parts: list[str] = []
                 self._inline(tokens[i + 1], parts, heading=True)
                 title = clean_text("".join(parts))
