@@ -499,3 +499,38 @@ For example, a paragraph the label names.
 """})
     anchors = [s.anchor for s in convert_myst(tmp_path / "t.md", site=site).sections]
     assert anchors == ["page", "graphics", "kept"]
+
+
+def test_exercises_and_solutions_with_gated_directives(tmp_path: Path) -> None:
+    # sphinx-exercise: "Exercise (Title)"; a solution's argument is the exercise's label (not text)
+    # and it reads "Solution to Exercise"; the gated -start/-end form wraps ordinary content
+    site = _book(tmp_path, {"e.md": """\
+# Exercises
+
+```{exercise-start} Restart Jupyter
+:label: gs_ex1
+```
+
+Quit with `Ctrl-C`.
+
+```{exercise-end}
+```
+
+```{solution-start} gs_ex1
+:class: dropdown
+```
+
+Start your browser.
+
+```{solution-end}
+```
+
+```{exercise}
+:hidden:
+Not shown.
+```
+"""})
+    doc = convert_myst(tmp_path / "e.md", site=site)
+    assert doc.sections[0].text.split("\n\n") == ["Exercise (Restart Jupyter)", "Quit with Ctrl-C.",
+                                                  "Solution to Exercise", "Start your browser."]
+    assert not doc.warnings

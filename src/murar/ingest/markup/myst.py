@@ -87,11 +87,12 @@ _LABELS = {"seealso": "See also", "versionadded": "New in version", "versionchan
            "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-carousel", "grid", "grid-item",
                "grid-item-card", "margin", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
-               "tab", "group-tab", "exercise", "solution", "example", "proof", "prf:theorem", "prf:proof",
+               "tab", "group-tab", "example", "proof", "prf:theorem", "prf:proof",
                "prf:definition", "prf:example", "prf:lemma", "prf:algorithm", "epigraph", "pull-quote",
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
+_EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
@@ -545,6 +546,8 @@ class MystParser:
             self.b.text(f"{lead}: ")
             self.feed(body)
             self.b.end_paragraph()
+        elif name in _EXERCISES or name.removesuffix("-start") in _EXERCISES or name.removesuffix("-end") in _EXERCISES:
+            self._exercise(d)
         elif name in _CONTAINERS:
             if name == "only":
                 from murar.ingest.markup.rst import html_only
@@ -606,6 +609,21 @@ class MystParser:
                 self.b.block(self._plain(d.argument))
             self.feed(d.body)
             self.b.end_paragraph()
+
+    def _exercise(self, d: _Directive) -> None:
+        """sphinx-exercise's ``exercise`` ("Exercise (Title)") and ``solution`` ("Solution to
+        Exercise": its argument is the exercise's label, never text), also in the gated form
+        (``exercise-start`` ... ``exercise-end``, the content between them); ``:hidden:``
+        ones are not shown."""
+        name = d.name
+        if name.endswith("-end") or "hidden" in d.options:
+            return
+        base = name.removesuffix("-start")
+        title = self._plain(d.argument) if d.argument and base == "exercise" else ""
+        self.b.end_paragraph()
+        self.b.block("Exercise" + (f" ({title})" if title else "") if base == "exercise" else "Solution to Exercise")
+        self.feed(d.body)
+        self.b.end_paragraph()
 
     def _todo(self) -> bool:
         conf = getattr(self.site, "conf", None)
