@@ -649,3 +649,18 @@ See
 """})
     text = convert_rst(tmp_path / "s.rst", site=site).sections[0].text
     assert text.split("\n\n") == ["See also: other", "The reference.", "See also: The upgrade guide."]
+
+
+def test_image_alt_wrapped_over_lines_is_one_line(tmp_path: Path) -> None:
+    # an option value continued on the next line is one alt attribute; whitespace collapses in it
+    _png(tmp_path / "img" / "wizard.png")
+    site = _project(tmp_path, {"w.rst": """\
+Wizard
+======
+
+.. image:: img/wizard.png
+   :alt: Select which remote folders to sync, and which local folder to store
+    them in.
+"""})
+    alt = _images(convert_rst(tmp_path / "w.rst", site=site))[0].alt
+    assert alt == "Select which remote folders to sync, and which local folder to store them in."
