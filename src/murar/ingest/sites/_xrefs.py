@@ -467,14 +467,14 @@ def _sphinx_numbers(per_doc: dict[str, _Found], root_doc: str, *, secnum_depth: 
     from 1.
     """
     trees = {doc: _outline(found.events) for doc, found in per_doc.items()}
-    for doc, tocs in (inserted or {}).items():
+    for doc, added in (inserted or {}).items():
         tree = trees.get(doc)
         if tree is None:
             continue
         last_top = next((item for item in reversed(tree) if item[0] == "sec"), None)
         place = last_top[3] if last_top is not None else tree
         assert isinstance(place, list)
-        place.extend(("toc", entries, depth) for entries, depth in tocs)
+        place.extend(("toc", entries, depth) for entries, depth in added)
     secnums: dict[str, dict[int, tuple[int, ...]]] = {}
     assigned: set[str] = set()
     numstack: list[int] = [0]

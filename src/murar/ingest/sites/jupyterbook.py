@@ -110,22 +110,22 @@ def toc_trees(data: object, *, limit: int = 10_000) -> dict[str, list[tuple[tupl
         doc = item.get(key)
         if not isinstance(doc, str) or not doc.strip():
             continue
-        subtrees: list[tuple[object, dict[str, Any]]] = []
+        subtrees: list[tuple[list[Any], dict[str, Any]]] = []
         items_key = next((k for k in _ITEMS_KEYS if isinstance(item.get(k), list)), None)
         if items_key is not None:
             opts = item.get("options") if isinstance(item.get("options"), dict) else {}
             assert isinstance(opts, dict)
             subtrees.append((item[items_key], opts))
         else:
-            parts = next((item[k] for k in _SUBTREES_KEYS if isinstance(item.get(k), list)), [])
+            parts: list[Any] = next((item[k] for k in _SUBTREES_KEYS if isinstance(item.get(k), list)), [])
             for part in parts:
                 if isinstance(part, dict):
-                    entries = next((part[k] for k in _ITEMS_KEYS if isinstance(part.get(k), list)), [])
-                    subtrees.append((entries, part))
+                    listed: list[Any] = next((part[k] for k in _ITEMS_KEYS if isinstance(part.get(k), list)), [])
+                    subtrees.append((listed, part))
         trees: list[tuple[tuple[str, ...], int]] = []
         children: list[dict[str, Any]] = []
         for entries, opts in subtrees:
-            files = [e for e in entries if isinstance(e, dict) and isinstance(e.get("file"), str)]  # type: ignore[union-attr]
+            files = [e for e in entries if isinstance(e, dict) and isinstance(e.get("file"), str)]
             numbered = opts["numbered"] if "numbered" in opts else defaults.get("numbered")
             trees.append((tuple(_stem(e["file"]) for e in files), _numbered_value(numbered)))
             children.extend(files)
