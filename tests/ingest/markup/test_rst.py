@@ -664,3 +664,29 @@ Wizard
 """})
     alt = _images(convert_rst(tmp_path / "w.rst", site=site))[0].alt
     assert alt == "Select which remote folders to sync, and which local folder to store them in."
+
+
+def test_only_reads_the_tags_conf_py_adds(tmp_path: Path) -> None:
+    # conf.py may add tags (Sphinx's "tags" object); an if on literal settings is followed
+    conf = ("html_context = {'outdated': False, 'isTesting': True}\n"
+            "if html_context['isTesting']:\n    tags.add('testing')\n"
+            "if html_context['outdated']:\n    tags.add('outdated')\n"
+            "if some_function():\n    tags.add('unknown')\n")
+    site = _project(tmp_path, {"t.rst": """\
+Tags
+====
+
+.. only:: testing
+
+   Testing version.
+
+.. only:: not testing
+
+   Stable version.
+
+.. only:: outdated or unknown
+
+   Old version.
+"""}, conf=conf)
+    assert site.conf.tags == ("testing",)
+    assert convert_rst(tmp_path / "t.rst", site=site).sections[0].text == "Testing version."

@@ -552,7 +552,7 @@ class MystParser:
             if name == "only":
                 from murar.ingest.markup.rst import html_only
 
-                if not html_only(d.argument):
+                if not html_only(d.argument, tuple(getattr(getattr(self.site, "conf", None), "tags", None) or ())):
                     return
             self.b.end_paragraph()
             if name in TAB_SETS:

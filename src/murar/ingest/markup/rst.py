@@ -154,6 +154,7 @@ class _Context:
                                                | {directive.lower() for directive, _ in added})
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
+        self.tags: tuple[str, ...] = tuple(getattr(conf, "tags", None) or ())  # conf.py's tags.add()
         values = getattr(conf, "values", None)
         self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
 
@@ -376,10 +377,11 @@ _CARD_IMAGE_OPTIONS = ("img-top", "img-bottom", "img-background")
 _HTML_TAGS = frozenset({"html", "format_html", "builder_html", "dirhtml", "builder_dirhtml", "singlehtml"})
 
 
-def html_only(expression: str) -> bool:
+def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
     """Sphinx ``.. only::`` expression evaluated for the HTML builder (tags ``html``,
-    ``format_html``, ``builder_html``); ``and``/``or``/``not``/parentheses, never ``eval``.
-    An expression it cannot read counts as true (the content is kept)."""
+    ``format_html``, ``builder_html``, and ``tags`` conf.py adds); ``and``/``or``/``not``/
+    parentheses, never ``eval``. An expression it cannot read counts as true (the content
+    is kept)."""
     import ast
 
     try:
@@ -391,7 +393,7 @@ def html_only(expression: str) -> bool:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Name):
-            return node.id in _HTML_TAGS
+            return node.id in _HTML_TAGS or node.id in tags
         if isinstance(node, ast.BoolOp):
             values = [ev(v) for v in node.values]
             return all(values) if isinstance(node.op, ast.And) else any(values)
@@ -419,7 +421,7 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         ctx = _ctx(self)
         if name == "todo" and not ctx.todo:
             return []
-        if name == "only" and not html_only(" ".join(self.arguments)):
+        if name == "only" and not html_only(" ".join(self.arguments), ctx.tags):
             return []  # content for another builder (latex, epub...): not on the HTML site
         box = nodes.container(classes=["murar-" + name.replace(":", "-")])
         arg = " ".join(self.arguments).strip()

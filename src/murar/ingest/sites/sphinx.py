@@ -62,6 +62,8 @@ class SphinxConf:
     with one ``%s`` (https://www.sphinx-doc.org/en/master/usage/extensions/extlinks.html).
     ``object_types`` are the ``(directive, role)`` names ``setup(app)`` adds
     (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API).
+    ``tags`` are the tags conf.py adds with ``tags.add("name")`` for ``.. only::``
+    (https://www.sphinx-doc.org/en/master/usage/configuration.html#conf-tags).
     """
 
     root_doc: str = "index"
@@ -77,6 +79,7 @@ class SphinxConf:
     primary_domain: str | None = "py"
     extlinks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     object_types: tuple[tuple[str, str], ...] = ()
+    tags: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
 
 
@@ -163,6 +166,7 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         rst_epilog=str(values.get("rst_epilog") or ""),
         **markup_settings(values),
         object_types=_object_types(tree, values),
+        tags=tuple(_conf_tags(tree.body, values)),
         values=values,
     )
 
@@ -228,6 +232,51 @@ def _readable_items(node: ast.Dict, values: dict[str, Any]) -> dict[Any, Any]:
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             continue
     return out
+
+
+def _conf_tags(body: list[ast.stmt], values: dict[str, Any], depth: int = 0) -> list[str]:
+    """The tags conf.py's top level adds with ``tags.add("name")``, following an ``if``
+    whose test reads from literal settings (``if html_context["isTesting"]:``) into the
+    branch Python would take; an ``if`` it cannot read is skipped. Nesting is bounded."""
+    out: list[str] = []
+    if depth > 20:
+        return out
+    for stmt in body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            if (isinstance(call.func, ast.Attribute) and call.func.attr == "add"
+                    and isinstance(call.func.value, ast.Name) and call.func.value.id == "tags"
+                    and len(call.args) == 1 and isinstance(call.args[0], ast.Constant)
+                    and isinstance(call.args[0].value, str)):
+                out.append(call.args[0].value)
+        elif isinstance(stmt, ast.If):
+            try:
+                taken = bool(_test_value(stmt.test, values))
+            except (ValueError, TypeError, KeyError, IndexError, SyntaxError, RecursionError):
+                continue
+            out.extend(_conf_tags(stmt.body if taken else stmt.orelse, values, depth + 1))
+    return out
+
+
+def _test_value(node: ast.expr, values: dict[str, Any]) -> Any:
+    """An ``if`` test from literal settings: names, subscripts, ``not``, ``and``/``or``,
+    ``==``/``!=``/``in``/``not in`` (raises for anything else, as :func:`_value`)."""
+    if isinstance(node, ast.Subscript):
+        return _test_value(node.value, values)[_test_value(node.slice, values)]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return not _test_value(node.operand, values)
+    if isinstance(node, ast.BoolOp):
+        parts = [_test_value(v, values) for v in node.values]
+        return all(parts) if isinstance(node.op, ast.And) else any(parts)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        left, right = _test_value(node.left, values), _test_value(node.comparators[0], values)
+        op = node.ops[0]
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            return (left == right) == isinstance(op, ast.Eq)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            return (left in right) == isinstance(op, ast.In)
+        raise ValueError("comparison")
+    return _value(node, values)
 
 
 def _object_types(tree: ast.Module, values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
