@@ -150,7 +150,7 @@ GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
     GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml", "_config.toml", "_config*.yml", "_config*.yaml", "_config*.toml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
-    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, factory="murar.ingest.sites.hugo:load"),
+    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, factory="murar.ingest.sites.hugo:load", variants=("language",)),
     GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf, factory="murar.ingest.sites.sphinx:SphinxSite.load"),
 )
 
