@@ -146,7 +146,7 @@ GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="quarto", title="Quarto", markers=("_quarto.yml", "_quarto.yaml")),
     GeneratorSpec(name="mintlify", title="Mintlify", markers=("mint.json", "docs.json"), confirm=_is_mintlify),
     GeneratorSpec(name="docfx", title="DocFX", markers=("docfx.json", ".openpublishing.publish.config.json"), factory="murar.ingest.sites.docfx:load"),
-    GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml"), factory="murar.ingest.sites.antora:AntoraSite.load"),
+    GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml"), factory="murar.ingest.sites.antora:AntoraSite.load", variants=("docs_version",)),
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
     GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml", "_config.toml", "_config*.yml", "_config*.yaml", "_config*.toml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
