@@ -13,7 +13,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import ConfigError
 from murar.ingest.sites import hugo
-from murar.ingest.sites.base import FileRole, Site
+from murar.ingest.sites.base import FileRole, Site, SiteVariant
 
 
 @pytest.fixture()
@@ -793,3 +793,38 @@ def test_callout_shortcodes_and_alerts_lead_with_their_kind_or_title(tmp_path: P
                      "> **Before you upgrade:** \n> Back up.", "> **Note:** \n> Quiet."):
         assert expected in out, expected
     assert "{{" not in out and "[!" not in out
+
+
+def test_a_chosen_language_reads_its_own_pages_params_strings_and_bundle_resources(
+        tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo multilingual mode, a made-up site translated by content directory and by file name.
+    --language fr reads the French pages only: Hugo assigns a file without language code to the
+    default language and builds each language from its own pages (no page fallback); the
+    language's params override the site's; an i18n string French lacks takes the default
+    language's ("Missing translations"); a French bundle uses the English bundle's image it
+    does not hold ("Page bundles": a bundle inherits its translations' resources)."""
+    write(tmp_path, "hugo.toml", "baseURL = 'https://x.example/'\ndefaultContentLanguage = 'en'\n"
+                                 "[params]\nproduct = 'Widget'\n[languages.en]\ncontentDir = 'content/en'\n"
+                                 "[languages.fr]\ncontentDir = 'content/fr'\n[languages.fr.params]\n"
+                                 "product = 'Bidule'\n[languages.de]\ncontentDir = 'content/de'\n")
+    write(tmp_path, "i18n/en.toml", 'note = "Note"\nwarning = "Warning"\n')
+    write(tmp_path, "i18n/fr.toml", 'note = "Remarque"\n')
+    write(tmp_path, "content/en/guide/index.md", "# Guide\n\n![Shot](shot.png)\n")
+    write(tmp_path, "content/en/guide/shot.png", png)
+    write(tmp_path, "content/en/only-english.md", "# Only English\n")
+    write(tmp_path, "content/en/faq.md", "# FAQ\n")
+    write(tmp_path, "content/en/faq.fr.md", "# FAQ (fr by file name)\n")
+    write(tmp_path, "content/fr/guide/index.md", "# Guide\n\n![Capture](shot.png) {{< param product >}}\n")
+    write(tmp_path, "content/de/guide/index.md", "# Anleitung\n")
+    site = hugo.load(tmp_path, variant=SiteVariant(language="fr"))
+    pages = sorted(rel for rel in ("content/en/guide/index.md", "content/en/only-english.md", "content/en/faq.md",
+                                   "content/en/faq.fr.md", "content/fr/guide/index.md", "content/de/guide/index.md")
+                   if site.classify(rel).role is FileRole.PAGE)
+    assert pages == ["content/en/faq.fr.md", "content/fr/guide/index.md"]
+    assert site.classify("content/en/only-english.md").reason == "translation (language en); murar reads language fr"
+    assert site.config.language == "fr" and hugo.load(tmp_path).config.language == "en"
+    assert site.resolve_asset("shot.png", page_rel="content/fr/guide/index.md").rel_path == "content/en/guide/shot.png"
+    assert "Bidule" in site.preprocess("{{< param product >}}", page_rel="content/fr/guide/index.md")
+    assert (site.translate("note"), site.translate("warning")) == ("Remarque", "Warning")
+    with pytest.raises(ConfigError, match=r"'es' is not a language of this Hugo site; it has en, fr, de"):
+        hugo.load(tmp_path, variant=SiteVariant(language="es"))

@@ -18,7 +18,8 @@ expiry date (unless ``buildFuture``/``buildExpired``).
 Pages are the content files (``.md``, ``.html``, ``.adoc``, ``.rst``, ...)
 under the content folders; a language code in the file name (``page.fr.md``)
 names a configured language. Only the default content language
-(``defaultContentLanguage``) is ingested: a file named with another configured
+(``defaultContentLanguage``), or the one asked for (``--language``,
+:meth:`HugoSite.classify`), is ingested: a file named with another configured
 language's code, or under another language's own ``contentDir`` (multilingual
 docs: "Translation by file name", "Translation by content directory"), is a
 translation, excluded with its language as the reason. Every other file of a leaf bundle (a folder with
@@ -86,7 +87,7 @@ from murar.ingest.sites._common import (
     url_base_path,
     yaml_front_matter,
 )
-from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, SiteVariant
 
 log = logging.getLogger(__name__)
 
@@ -239,7 +240,7 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
         out[prefix] = str(value)
 
 
-def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
+def load_config(root: Path, *, environment: str = "production", language: str | None = None) -> SiteConfig:
     """Read the Hugo configuration at ``root`` into a :class:`SiteConfig`.
 
     ``content_dirs``: ``contentDir`` and every language's ``contentDir`` (or the
@@ -255,9 +256,14 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     disabled language's too, and content mounts with ``lang``),
     ``disabled_languages`` (``disableLanguages`` and ``languages.<l>.disabled``), ``content_mount_paths`` (``source=sub;...``
     for a content mount into a subfolder, ``target: content/docs``).
+    ``language`` (a language key, ``murar ingest --language``) is the language
+    whose pages are read (``settings["content_language"]`` when it is not
+    ``defaultContentLanguage``; ``config.language`` names the one read when the
+    site has several).
 
     Raises:
-        ConfigError: a config file is invalid.
+        ConfigError: a config file is invalid, or ``language`` is not one of the
+            site's languages (or is disabled).
     """
     root = root.resolve()
     cfg, main = read_hugo_config(root, environment=environment)
@@ -355,11 +361,31 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
     }
+    codes = settings["languages"].split(";")
+    chosen = _chosen_language(language, codes, disabled, main)
+    if chosen != default_lang:
+        settings["content_language"] = chosen
     base = str(cfg.get("baseurl") or "/")
     return SiteConfig(generator=GENERATOR, root=root, config_file=main, content_dirs=content_dirs,
                       static_dirs=static_dirs, include_dirs=include_dirs,
                       exclude=(settings["publish_dir"], "resources/_gen", "node_modules"),
-                      base_url=url_base_path(base), settings={**settings, "base_url_full": base})
+                      base_url=url_base_path(base), settings={**settings, "base_url_full": base},
+                      language=chosen if len(codes) > 1 else "")
+
+
+def _chosen_language(language: str | None, codes: list[str], disabled: set[str], config_file: str | None) -> str:
+    """The language key read: ``language`` (case-insensitive, as Hugo lower-cases
+    language keys) when it is one of ``codes`` (``defaultContentLanguage`` first),
+    else the default. Raises :class:`ConfigError` for another or a disabled one."""
+    if language is None:
+        return codes[0]
+    wanted = language.strip().lower()
+    if wanted in codes:
+        return wanted
+    where = f"languages in {config_file or 'the Hugo configuration'}"
+    state = " is disabled (disableLanguages or languages.<key>.disabled)" if wanted in disabled else \
+        " is not a language of this Hugo site"
+    raise ConfigError(f"language {language!r}{state}; it has {', '.join(codes)} ({where})")
 
 
 # ------------------------------------------------------------------ shortcodes
@@ -507,6 +533,8 @@ class HugoSite:
         self._front: dict[str, dict[str, Any]] = {}
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
+        # the language read (--language), else defaultContentLanguage
+        self._lang = config.settings.get("content_language") or self._langs[0]
         self._content_langs: list[tuple[str, str]] | None = None
         self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
         self._i18n: dict[str, str] | None = None
@@ -573,9 +601,15 @@ class HugoSite:
         ``headless`` bundles, ``build.render: never`` and ``ignoreFiles`` matches
         are excluded; images and videos are assets; everything outside the
         content folders (layouts, themes, archetypes, the built ``public/``) is
-        excluded. Only the default content language is ingested: a content file of
-        another configured language (:meth:`language_of`: a language code in its
-        name, or its language's own ``contentDir``) is excluded as a translation."""
+        excluded. One language is ingested, ``defaultContentLanguage`` or the one
+        chosen (``--language``): a content file of another configured language
+        (:meth:`language_of`: a language code in its name, or its language's own
+        ``contentDir``) is excluded as a translation. A page the chosen language
+        has no translation of is not read in the default language instead: Hugo
+        assigns a file without language code to the default language and builds
+        each language from its own pages ("Translation by file name"; merging in
+        another language's pages is a template's choice, ``lang.Merge``). Bundle
+        resources do fall back (:meth:`resolve_asset`)."""
         suffix = suffix_of(rel)
         if any(is_within(rel, ex) for ex in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="Hugo build output or cache")
@@ -598,10 +632,12 @@ class HugoSite:
             if pat.search(rel) or pat.search("/" + rel):
                 return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=f"Hugo ignoreFiles {pat.pattern!r}")
         lang = self.language_of(rel)
-        if lang != self._langs[0]:
+        if lang != self._lang:
             state = ", disabled" if lang in self._disabled else ""
+            read = f"default language {self._lang}" if self._lang == self._langs[0] else \
+                f"murar reads language {self._lang}"
             return FileClass(role=FileRole.EXCLUDED, markup=markup,
-                             reason=f"translation (language {lang}{state}); default language {self._langs[0]}")
+                             reason=f"translation (language {lang}{state}); {read}")
         if any(is_within(rel, inc) for inc in self._config.include_dirs) or rel in self.included_files():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         meta = self._front_matter(rel) if markup != "notebook" else {}
@@ -692,30 +728,37 @@ class HugoSite:
         return None
 
     def translate(self, key: str) -> str:
-        """The default language's translation of ``key`` from the i18n folders
+        """The translation of ``key`` into the language read from the i18n folders
         (project ``i18n/``, then themes; files named after the language, e.g.
         ``i18n/en.toml`` or ``i18n/en/en.toml``), as Hugo's ``T`` function gives it:
-        ``key = "text"`` or ``[key] other = "text"``. ``""`` when absent. Never raises."""
+        ``key = "text"`` or ``[key] other = "text"``; a key the language read
+        (``--language``) does not translate takes the default language's text
+        (Hugo multilingual docs, "Missing translations"). ``""`` when absent.
+        Never raises."""
         if self._i18n is None:
             table: dict[str, str] = {}
-            lang = self._langs[0]
-            for folder in self._config.settings.get("i18n_dirs", "i18n").split(";"):
-                base = self._root / folder
-                if not folder or not base.is_dir():
-                    continue
-                files = sorted(p for p in base.rglob("*") if p.is_file() and p.stem.lower() == lang
-                               and p.suffix.lower() in (".toml", ".yaml", ".yml", ".json"))
-                for path in files:
-                    try:
-                        data = load_data_file(path)
-                    except (OSError, ValueError):
-                        continue
-                    for k, v in data.items():
-                        text = v.get("other") or v.get("one") if isinstance(v, dict) else v
-                        if isinstance(text, str) and str(k).lower() not in table:
-                            table[str(k).lower()] = text
+            for lang in dict.fromkeys((self._lang, self._langs[0])):
+                self._read_translations(lang, table)
             self._i18n = table
         return self._i18n.get(key.lower(), "")
+
+    def _read_translations(self, lang: str, table: dict[str, str]) -> None:
+        """Add the i18n strings of ``lang`` to ``table`` (a key already there is kept)."""
+        for folder in self._config.settings.get("i18n_dirs", "i18n").split(";"):
+            base = self._root / folder
+            if not folder or not base.is_dir():
+                continue
+            files = sorted(p for p in base.rglob("*") if p.is_file() and p.stem.lower() == lang
+                           and p.suffix.lower() in (".toml", ".yaml", ".yml", ".json"))
+            for path in files:
+                try:
+                    data = load_data_file(path)
+                except (OSError, ValueError):
+                    continue
+                for k, v in data.items():
+                    text = v.get("other") or v.get("one") if isinstance(v, dict) else v
+                    if isinstance(text, str) and str(k).lower() not in table:
+                        table[str(k).lower()] = text
 
     def glossary_entry(self, term_id: str, *, page_rel: str = "") -> str | None:
         """The file of the glossary entry ``term_id``: a content file in a
@@ -931,7 +974,9 @@ class HugoSite:
         path removed) from the static folders, then the content folders (published
         bundle resources); last, ``assets/`` (global resources, as Hugo's embedded
         image render hook looks them up). A link to the site's
-        own ``baseURL`` host is local. Never raises."""
+        own ``baseURL`` host is local. A page-relative link a bundle of the
+        language read does not hold is looked up in its translations' bundles
+        (:meth:`linked_bundle_dirs`). Never raises."""
         target = local_link(link, self._own_url)
         if isinstance(target, ResolvedLink):
             return target
@@ -944,11 +989,31 @@ class HugoSite:
             cands += self._served_from("assets", site_path)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
+            if self._lang != self._langs[0]:
+                cands += [safe_join(d, path) for d in self.linked_bundle_dirs(page_rel)]
             url_dir = self.page_url_dir(page_rel)
             cands += self._served_from("static", safe_join(url_dir, path))
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
             cands += self._served_from("assets", safe_join(path))
         return lookup(self._root, cands, link=link)
+
+    def linked_bundle_dirs(self, page_rel: str) -> list[str]:
+        """The folders of the bundles ``page_rel``'s translations would sit in
+        when languages have their own ``contentDir``: the page's folder moved from
+        its language's content folder to each other one (default language
+        first). Hugo multilingual docs, "Page bundles": "each Page Bundle inherits
+        the resources of its linked translated pages' bundles except for the
+        content files", a file of the page's own bundle first. Translation by
+        file name shares one bundle folder, so it adds nothing."""
+        langs = dict(kv.split("=", 1) for kv in self._config.settings.get("content_languages", "").split(";")
+                     if "=" in kv)
+        folders = [d for d in dict.fromkeys([*self._config.content_dirs, *langs]) if d and (self._root / d).is_dir()]
+        own = max((d for d in folders if is_within(page_rel, d)), key=len, default=None)
+        if own is None:
+            return []
+        inner = posixpath.dirname(page_rel[len(own) + 1:] if own not in (".", "") else page_rel)
+        others = sorted((d for d in folders if d != own), key=lambda d: langs.get(d, self._langs[0]) != self._langs[0])
+        return [safe_join(d, inner) for d in others]
 
     def _served_from(self, component: str, site_path: str) -> list[str]:
         """Project files that serve ``site_path`` (relative to the ``component``
@@ -1520,27 +1585,32 @@ def _glob_match(pattern: str, value: str) -> bool:
         return False
 
 
-def load(root: Path, config_file: str | None = None, *, environment: str = "production") -> HugoSite:
+def load(root: Path, config_file: str | None = None, *, environment: str = "production",
+         variant: SiteVariant | None = None) -> HugoSite:
     """A :class:`HugoSite` for the Hugo project at ``root`` (config read now).
 
     ``config_file`` (the marker detection found, relative to ``root``) is not
     needed: Hugo's own precedence between the root file and ``config/`` is applied.
+    ``variant.language`` reads that language's pages (and params, i18n strings)
+    instead of ``defaultContentLanguage``'s (see :meth:`HugoSite.classify`).
 
     Raises:
-        ConfigError: a config file is invalid.
+        ConfigError: a config file is invalid, or the site has no such language
+            (the message lists the ones it has).
     """
+    config = load_config(root, environment=environment, language=variant.language if variant else None)
     cfg, _ = read_hugo_config(root.resolve(), environment=environment)
     params: dict[str, str] = {}
     if isinstance(cfg.get("params"), dict):
         _flatten("params", cfg["params"], params)
-    # the default language's params override the site's (Hugo multilingual configuration)
+    # the language's params override the site's (Hugo multilingual configuration)
     languages = cfg.get("languages")
-    default = str(cfg.get("defaultcontentlanguage") or "en").lower()
-    lang_cfg = next((v for k, v in languages.items() if str(k).lower() == default and isinstance(v, dict)),
+    read = config.settings.get("content_language") or str(cfg.get("defaultcontentlanguage") or "en").lower()
+    lang_cfg = next((v for k, v in languages.items() if str(k).lower() == read and isinstance(v, dict)),
                     None) if isinstance(languages, dict) else None
     if lang_cfg is not None and isinstance(lang_cfg.get("params"), dict):
         _flatten("params", lang_cfg["params"], params)
     raw_cascade = cfg.get("cascade")
     cascade = [raw_cascade] if isinstance(raw_cascade, dict) else raw_cascade if isinstance(raw_cascade, list) else []
-    return HugoSite(load_config(root, environment=environment), {k.lower(): v for k, v in params.items()},
+    return HugoSite(config, {k.lower(): v for k, v in params.items()},
                     [c for c in cascade if isinstance(c, dict)])
