@@ -471,6 +471,23 @@ def test_tabs_items_name_unnamed_tabs(tmp_path: Path, write: Callable[..., Path]
     assert tabs == [("macOS", ("macOS", "Linux"))]
 
 
+def test_tabs_arguments_name_unnamed_codetabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Dapr docs: {{< tabs "Self-hosted" Kubernetes >}} names its {{% codetab %}}s in order."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/k8s.png", png)
+    write(tmp_path, "content/page/index.md",
+          '---\ntitle: Deploy\n---\n\n{{< tabs "Self-hosted" Kubernetes >}}\n\n{{% codetab %}}\nRun the CLI.\n'
+          "{{% /codetab %}}\n\n{{% codetab %}}\nApply the chart.\n\n![](k8s.png)\n{{% /codetab %}}\n\n{{< /tabs >}}\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    tabs = [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("Kubernetes", ("Self-hosted", "Kubernetes"))]
+    assert "Self-hosted" in doc.sections[0].text and "{{" not in doc.sections[0].text
+
+
 def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
     the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;

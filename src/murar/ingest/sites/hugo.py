@@ -118,8 +118,10 @@ _CARD = re.compile(r"(?:^|[/-])card$")
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
-#: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab"
+#: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
+#: sites built on its docs: a "codetab")
 _TAB_SETS = frozenset({"tabs", "tabpane"})
+_TAB_ITEMS = frozenset({"tab", "codetab"})
 #: Hextra's callout types as its own Markdown output names them (``callout.markdown.md``: a callout
 #: becomes the matching GitHub alert; no ``type`` is ``default``)
 _HEXTRA_CALLOUTS = {"default": "tip", "info": "note", "warning": "warning", "error": "caution",
@@ -1085,7 +1087,7 @@ class HugoSite:
                 continue  # closing tags of reduced shortcodes
             sc = parse_args(name, m.group("args"))
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
-            if name == "tab" and tabs_seen:
+            if name in _TAB_ITEMS and tabs_seen:
                 tabs_seen[-1] += 1
             wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name in DIAGRAM_SHORTCODES \
                 or name in ("highlight", "columns", "example") \
@@ -1096,9 +1098,11 @@ class HugoSite:
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
                 sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
-            if name == "tab" and not label and panes and panes[-1].params.get("items"):
-                # Hextra/Nextra style: {{< tabs items="A,B" >}} names its unnamed tabs in order
-                items = [x.strip() for x in panes[-1].params["items"].split(",")]
+            if name in _TAB_ITEMS and not label and panes:
+                # a set that names its unnamed tabs in order: Hextra/Nextra {{< tabs items="A,B" >}}, Dapr
+                # {{< tabs "Python" ".NET" >}} with {{% codetab %}}s (its tabs.html ranges over .Params)
+                items = [x.strip() for x in panes[-1].params["items"].split(",")] \
+                    if panes[-1].params.get("items") else panes[-1].args if panes[-1].name == "tabs" else []
                 label = items[tabs_seen[-1] - 1] if 0 < tabs_seen[-1] <= len(items) else ""
             callout = None if m.group("self") else self.callout(sc)
             if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab
@@ -1214,7 +1218,7 @@ class HugoSite:
                     out.append(f"\n\n{set_open()}\n\n")
                     panes.append(sc)
                     tabs_seen.append(0)
-                elif name == "tab" and label and close is not None:
+                elif name in _TAB_ITEMS and label and close is not None:
                     out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
@@ -1227,7 +1231,7 @@ class HugoSite:
                         pos = gap.end() if gap and not h else pos
                 elif label and close is not None:
                     out.append(_bold(_label_text(label), html_out=h))
-                if close is None and sc.params.get("text") and name not in _TAB_SETS and name != "tab":
+                if close is None and sc.params.get("text") and name not in _TAB_SETS and name not in _TAB_ITEMS:
                     out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
                 # a Docsy text tab's or card's lang names no code language
