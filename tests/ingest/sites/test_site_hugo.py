@@ -488,6 +488,33 @@ def test_tabs_arguments_name_unnamed_codetabs(tmp_path: Path, write: Callable[..
     assert "Self-hosted" in doc.sections[0].text and "{{" not in doc.sections[0].text
 
 
+def test_resources_named_in_front_matter(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo page resources metadata: front matter resources (src glob, name, title, :counter)
+    name a bundle's files; Geekdoc {{< img name= >}} and {{< video name= >}} pick them by that
+    name and show the title when they give none."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem, VideoItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/tour/photos/p-001.png", png)
+    write(tmp_path, "content/tour/photos/p-002.png", png)
+    write(tmp_path, "content/tour/clip.mp4", b"\x00\x00\x00\x18ftypmp42")
+    write(tmp_path, "content/tour/_index.md",
+          "---\ntitle: Tour\nresources:\n  - src: clip.mp4\n    name: intro\n    title: The intro clip\n"
+          '  - src: "photos/*.png"\n    name: shot-:counter\n    title: Shot :counter\n---\n\n'
+          'First.\n\n{{< img name="shot-2" >}}\n\nThen.\n\n{{< img name="shot-1" alt="Own words" >}}\n\n'
+          '{{< video name="intro" controls="true" >}}\n')
+    site = hugo.load(tmp_path)
+    assert [(r.name, r.title) for r in site.page_resources("content/tour/_index.md")] == [
+        ("intro", "The intro clip"), ("shot-1", "Shot 1"), ("shot-2", "Shot 2")]
+    doc = convert_file(tmp_path / "content/tour/_index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    images = [(Path(m.path or "").name, m.alt, m.caption) for m in doc.media if isinstance(m, ImageItem)]
+    assert images == [("p-002.png", "Shot 2", "Shot 2"), ("p-001.png", "Own words", "")]
+    videos = [(Path(m.path or "").name, m.title) for m in doc.media if isinstance(m, VideoItem)]
+    assert videos == [("clip.mp4", "The intro clip")]
+    assert all(m.exists for m in doc.media if isinstance(m, (ImageItem, VideoItem)))
+
+
 def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
     the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;

@@ -54,8 +54,10 @@ import html
 import logging
 import posixpath
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -118,6 +120,8 @@ _CARD = re.compile(r"(?:^|[/-])card$")
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
+#: files a page bundle's resources are looked up among (a bundle of thousands is read no further)
+_MAX_RESOURCES = 1000
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
 #: sites built on its docs: a "codetab")
 _TAB_SETS = frozenset({"tabs", "tabpane"})
@@ -397,6 +401,18 @@ class Shortcode:
         return ""
 
 
+@dataclass(frozen=True, slots=True)
+class PageResource:
+    """One resource of a page bundle (Hugo "Page resources"): the file ``rel``
+    (relative to the project root), its ``name`` (the path inside the bundle
+    unless front matter ``resources`` renames it) and the ``title`` front matter
+    gives it (``""`` when none does)."""
+
+    rel: str
+    name: str
+    title: str = ""
+
+
 def parse_args(name: str, text: str) -> Shortcode:
     """Parse a shortcode's parameters (``key="v"``, ``key=v``, ``"positional"``, raw ```v```)."""
     sc = Shortcode(name=name.lower())
@@ -513,6 +529,7 @@ class HugoSite:
         self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
+        self._resources: dict[str, list[PageResource]] = {}
 
     @property
     def config(self) -> SiteConfig:
@@ -975,6 +992,69 @@ class HugoSite:
             return None
         return other.path or "/"
 
+    def page_resources(self, page_rel: str) -> list[PageResource]:
+        """The resources of the bundle whose index is ``page_rel`` (``index.*`` or
+        ``_index.*``), in path order: the files beside it and in its subfolders
+        (not in a nested bundle, not content pages), at most
+        :data:`_MAX_RESOURCES`. Front matter ``resources`` entries (``src`` a glob
+        on the path inside the bundle; ``name``, ``title`` with ``:counter``) name
+        and title them, the first entry that sets a key winning for that key
+        (Hugo "Page resources", metadata). ``[]`` for a page that is no bundle.
+        Never raises."""
+        if page_rel in self._resources:
+            return self._resources[page_rel]
+        found: list[PageResource] = []
+        self._resources[page_rel] = found
+        stem = posixpath.splitext(posixpath.basename(page_rel))[0]
+        if self.split_language(stem)[0] not in ("index", "_index") or not (self._root / page_rel).is_file():
+            return found
+        folder = posixpath.dirname(page_rel)
+        files: list[str] = []
+        pending = deque([folder])
+        visited = 0
+        while pending and len(files) < _MAX_RESOURCES and visited < _MAX_RESOURCES:
+            current = pending.popleft()
+            visited += 1
+            try:
+                entries = sorted(self._root.joinpath(current).iterdir(), key=lambda e: e.name)
+            except OSError:
+                continue
+            if current != folder and self._bundle_indexes(current):
+                continue  # a nested bundle holds its own resources
+            for entry in entries:
+                rel = f"{current}/{entry.name}" if current not in ("", ".") else entry.name
+                if entry.name.startswith((".", "#")) or entry.is_symlink():
+                    continue
+                if entry.is_dir():
+                    pending.append(rel)
+                elif suffix_of(rel) not in PAGE_MARKUP and len(files) < _MAX_RESOURCES:
+                    files.append(rel)
+        meta = self._front_matter(page_rel).get("resources")
+        specs = [s for s in meta if isinstance(s, dict) and s.get("src")] if isinstance(meta, list) else []
+        counters: dict[tuple[int, str], int] = {}
+        for rel in files:
+            path = rel[len(folder) + 1:] if folder not in ("", ".") else rel
+            values: dict[str, str] = {}
+            for i, spec in enumerate(specs[:100]):
+                if not _glob_match(str(spec["src"]), path):
+                    continue
+                for key in ("name", "title"):
+                    if key not in values and isinstance(spec.get(key), str):
+                        counters[i, key] = counters.get((i, key), 0) + 1
+                        values[key] = spec[key].replace(":counter", str(counters[i, key]))
+            found.append(PageResource(rel=rel, name=values.get("name") or path, title=values.get("title", "")))
+        return found
+
+    def page_resource(self, pattern: str, *, page_rel: str) -> PageResource | None:
+        """The first resource of the page's bundle whose name matches the glob
+        ``pattern`` (case-insensitive), as Hugo's ``.Resources.GetMatch`` picks it
+        (Geekdoc ``img``/``video`` ``name=``, a name front matter ``resources``
+        gives); ``None`` when none does. Never raises."""
+        pattern = pattern.strip()
+        if not pattern:
+            return None
+        return next((r for r in self.page_resources(page_rel) if _glob_match(pattern, r.name)), None)
+
     def resolve_shortcode_src(self, src: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an image shortcode's ``src`` the way Hugo's ``figure`` does: a page
         resource of the bundle (a name without suffix as a ``GetMatch`` pattern, as
@@ -991,6 +1071,9 @@ class HugoSite:
         found = first_existing(self._root, cands)
         if found:
             return ResolvedLink(rel_path=found)
+        named = self.page_resource(path, page_rel=page_rel) if not path.startswith("/") else None
+        if named is not None:  # a resource named in front matter (Geekdoc {{< img name="forest-1" >}})
+            return ResolvedLink(rel_path=named.rel)
         if not suffix_of(path) and not path.startswith("/"):
             # a page resource named by a pattern (Docsy imgproc: Resources.GetMatch "**name*")
             bundle = self._root / page_dir
@@ -1123,7 +1206,7 @@ class HugoSite:
                 if close is not None:
                     pos = close.end()
             elif name in VIDEO_SHORTCODES or _video_param(sc):
-                out.append(_video(sc))
+                out.append(_video(self._named_video(sc, page_rel=page_rel)))
             elif name in DIAGRAM_SHORTCODES and close is not None:
                 out.append(_fence(inner, name, html_out=h))
                 pos = close.end()
@@ -1338,6 +1421,20 @@ class HugoSite:
                               "", page_rel=page_rel, warnings=warnings)
         return f"\n\n{picture}\n\n"
 
+    def _named_video(self, sc: Shortcode, *, page_rel: str) -> Shortcode:
+        """A video shortcode that names a page resource instead of giving its file
+        (Geekdoc ``{{< video name="demo" >}}``, the name front matter ``resources``
+        gives it) with the file as ``src`` and, without a title of its own, the
+        resource's title; ``sc`` itself otherwise."""
+        name = sc.params.get("name", "")
+        if not name or sc.get("src", "url", "file", pos=0):
+            return sc
+        named = self.page_resource(name, page_rel=page_rel)
+        if named is None or suffix_of(named.rel) not in VIDEO_SUFFIXES:
+            return sc
+        title = sc.get("title", "caption", "alt") or named.title
+        return Shortcode(sc.name, [], {**sc.params, "src": relpath_from_page(named.rel, page_rel), "title": title})
+
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
         if not src and suffix_of(split_link(sc.params.get("link", ""))[0]) in IMAGE_SUFFIXES:
@@ -1345,6 +1442,10 @@ class HugoSite:
         if not src:
             return inner
         caption = _strip_markup(sc.get("caption", "title") or inner.strip())
+        if not caption and not sc.get("alt") and src == sc.params.get("name"):
+            # Geekdoc img: a resource named in front matter shows its title as alt text and caption
+            named = self.page_resource(src, page_rel=page_rel)
+            caption = _strip_markup(named.title) if named is not None else ""
         alt = sc.get("alt") or caption
         res = self.resolve_shortcode_src(src, page_rel=page_rel)
         if res.url:
@@ -1507,9 +1608,19 @@ def _cascades_never_rendered(cascade: Any, kind: str, path: str) -> bool:
 def _glob_match(pattern: str, value: str) -> bool:
     """Hugo's target globs (gobwas/glob, ``/`` separated, case-insensitive): ``**``
     any path, ``*`` one path part, ``?`` one character, ``{a,b}`` alternatives."""
+    rx = _glob_regex(pattern.strip().lower())
+    return rx is not None and len(value) <= 4096 and rx.fullmatch(value.lower()) is not None
+
+
+@lru_cache(maxsize=512)
+def _glob_regex(pattern: str) -> re.Pattern[str] | None:
+    """:func:`_glob_match`'s pattern (lower case) as a regular expression; ``None`` for an
+    invalid one, or one longer than 512 characters or with more than 12 wildcards (whose
+    backtracking could grow with the power of their number)."""
+    if len(pattern) > 512 or pattern.count("*") + pattern.count("?") > 12:
+        return None
     out: list[str] = []
     i = 0
-    pattern = pattern.strip().lower()
     while i < len(pattern):
         ch = pattern[i]
         if pattern.startswith("**", i):
@@ -1519,9 +1630,9 @@ def _glob_match(pattern: str, value: str) -> bool:
         out.append({"*": "[^/]*", "?": "[^/]", "{": "(?:", "}": ")", ",": "|"}.get(ch, re.escape(ch)))
         i += 1
     try:
-        return re.fullmatch("".join(out), value.lower()) is not None
+        return re.compile("".join(out))
     except re.error:
-        return False
+        return None
 
 
 def load(root: Path, config_file: str | None = None, *, environment: str = "production") -> HugoSite:
