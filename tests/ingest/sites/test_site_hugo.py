@@ -515,6 +515,28 @@ def test_resources_named_in_front_matter(tmp_path: Path, write: Callable[..., Pa
     assert all(m.exists for m in doc.media if isinstance(m, (ImageItem, VideoItem)))
 
 
+def test_carousel_and_gallery_pictures_by_resource_globs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Blowfish {{< carousel images="{a,b}" >}} / images="glob" and {{< gallery match="glob" >}}
+    show the page resources the globs match (remote URLs as they are); a gallery of its own
+    <img> tags is read as it is."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    for name in ("shots/01.png", "shots/02.png", "shots/notes.txt", "cover.png"):
+        write(tmp_path, f"content/post/{name}", png)
+    write(tmp_path, "content/post/index.md", "---\ntitle: Post\nresources:\n  - src: shots/02.png\n"
+                                             "    title: Second shot\n---\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< carousel images="{cover.png, https://cdn.example.org/x.jpg}" >}}\n\n'
+                          '{{< carousel images="shots/*" aspectRatio="21-9" >}}\n\n'
+                          '{{< gallery match="shots/*" sortOrder="desc" >}}\n\n'
+                          '{{< gallery >}}\n<img src="cover.png" class="grid-w33" />\n{{< /gallery >}}\n',
+                          page_rel="content/post/index.md")
+    assert images_of(out) == [
+        ("cover.png", "", ""), ("https://cdn.example.org/x.jpg", "", ""),
+        ("shots/01.png", "", ""), ("shots/02.png", "Second shot", "Second shot"),
+        ("shots/02.png", "Second shot", "Second shot"), ("shots/01.png", "", ""),
+        ("cover.png", "", "")]
+
+
 def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
     the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;

@@ -117,6 +117,9 @@ DIAGRAM_SHORTCODES = frozenset({"mermaid"})
 #: ``hextra/feature-card``, self-closing ``{{< card title="..." />}}``): its title and subtitle are its text,
 #: its ``image`` (a remote URL, a static path, or an ``assets/`` path Hugo processes) a picture above them
 _CARD = re.compile(r"(?:^|[/-])card$")
+#: shortcodes that show a set of page resources picked by globs (Blowfish ``carousel`` ``images=``, the
+#: hugo-shortcode-gallery ``gallery`` ``match=``)
+_GALLERY = re.compile(r"carousel|gallery|slider")
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
@@ -1201,6 +1204,10 @@ class HugoSite:
                 subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
                 picture = self._card_picture(sc, label, subtitle, page_rel=page_rel, warnings=warnings)
                 out.append("\n\n" + picture + _bold(_label_text(label), html_out=h) + subtitle + "\n\n")
+            elif (pictures := self._resource_gallery(sc, page_rel=page_rel)) is not None:
+                out.append(pictures)
+                if close is not None:
+                    pos = close.end()
             elif name in IMAGE_SHORTCODES or _image_param(sc):
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
@@ -1420,6 +1427,35 @@ class HugoSite:
         picture = self._image(Shortcode("img", params={"src": image, "alt": _label_text(label), "caption": caption}),
                               "", page_rel=page_rel, warnings=warnings)
         return f"\n\n{picture}\n\n"
+
+    def _resource_gallery(self, sc: Shortcode, *, page_rel: str) -> str | None:
+        """The pictures of a gallery or carousel that names its images by page
+        resource globs, one per line: Blowfish ``{{< carousel images="{a.jpg,https://x/b.jpg}" >}}``
+        or ``images="gallery/*"`` (its carousel.html: remote URLs as they are, the
+        rest ``.Resources.Match``) and the gallery shortcode ``{{< gallery
+        match="images/*" >}}`` (hugo-shortcode-gallery: ``.Resources.Match``, with
+        ``sortOrder``), a resource's front matter title as caption; ``None`` for
+        any other shortcode (a gallery of its own ``<img>`` tags is read as it is)."""
+        if _GALLERY.search(sc.name) is None:
+            return None
+        spec = sc.params.get("images") or sc.params.get("match")
+        if not spec:
+            return None
+        globs = [g.strip() for g in spec.strip().removeprefix("{").removesuffix("}").split(",")
+                 if g.strip()] if "images" in sc.params else [spec.strip()]
+        h = self._html_page(page_rel)
+        pictures: list[str] = []
+        resources = self.page_resources(page_rel)
+        for glob in globs[:_MAX_RESOURCES]:
+            if is_remote(glob):
+                pictures.append(_md_image(glob, "", "", html_out=h))
+                continue
+            found = [r for r in resources if _glob_match(glob, r.name) and suffix_of(r.rel) in IMAGE_SUFFIXES]
+            if sc.params.get("sortorder", "").lower() == "desc":
+                found.reverse()
+            pictures += [_md_image(relpath_from_page(r.rel, page_rel), _strip_markup(r.title),
+                                   _strip_markup(r.title), html_out=h) for r in found]
+        return f"\n\n{chr(10).join(pictures[:_MAX_RESOURCES])}\n\n" if pictures else ""
 
     def _named_video(self, sc: Shortcode, *, page_rel: str) -> Shortcode:
         """A video shortcode that names a page resource instead of giving its file
