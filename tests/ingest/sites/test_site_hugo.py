@@ -537,6 +537,37 @@ def test_carousel_and_gallery_pictures_by_resource_globs(tmp_path: Path, write: 
         ("cover.png", "", "")]
 
 
+def test_cards_with_content_keep_their_labels_and_stay_one_block(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """A card that wraps content: Docsy's card.html shows header, title, subtitle, the content,
+    then the footer (an image there too); a heading inside a card (Hugo Book columns of cards)
+    labels the card and opens no section, so the card's image keeps the card's words as context."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/team/photo.png", png)
+    write(tmp_path, "content/team/sign.png", png)
+    write(tmp_path, "content/team/index.md",
+          "---\ntitle: Team\n---\n\n## Members\n\n{{% columns %}}\n"
+          '- {{< card image="photo.png" >}}\n  ### Ada Byron\n  Wrote the first program.\n  {{< /card >}}\n\n'
+          "- {{< card >}}\n  ### Alan Turing\n  Broke ciphers.\n  {{< /card >}}\n{{% /columns %}}\n\n"
+          '{{< card header="**Founder**" title="Grace" subtitle="Admiral, 1906" footer="![Signature](sign.png)" >}}\n'
+          "Invented the compiler.\n{{< /card >}}\n\n"
+          '{{< timelineItem header="Release 2" subheader="Spring" >}}\nShipped.\n{{< /timelineItem >}}\n')
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/team/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Members",)]
+    text = doc.sections[0].text
+    assert "Ada Byron Wrote the first program." in text and "Alan Turing Broke ciphers." in text
+    assert "Founder Grace Admiral, 1906\n\nInvented the compiler." in text
+    assert "Release 2 Spring Shipped." in text
+    images = {Path(m.path or "").name: m for m in doc.media if isinstance(m, ImageItem)}
+    assert images["photo.png"].context_after.startswith("Ada Byron Wrote the first program.")
+    assert images["sign.png"].alt == "Signature" and "Invented the compiler." in images["sign.png"].context_before
+
+
 def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
     the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;

@@ -64,7 +64,12 @@ from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mdtext import alert_markers, callout_label, callout_lead
+from murar.ingest.markup.mdtext import (
+    FenceTracker,
+    alert_markers,
+    callout_label,
+    callout_lead,
+)
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
@@ -450,6 +455,35 @@ def _md_image(src: str, alt: str, caption: str, *, html_out: bool = False) -> st
 def _bold(text: str, *, html_out: bool = False) -> str:
     """A block label set in bold, followed by a space."""
     return f"<strong>{html.escape(text)}</strong> " if html_out else f"**{text}** "
+
+
+def _card_head(sc: Shortcode, *, html_out: bool = False) -> str:
+    """The label lines of a card that wraps content, as Docsy's card.html shows them
+    above it: its ``header`` and ``title`` in bold, then its ``subtitle``; ``""`` when
+    it has none."""
+    header, title = _label_text(sc.params.get("header", "")), _label_text(sc.params.get("title", ""))
+    parts = [_bold(x, html_out=html_out).strip() for x in dict.fromkeys((header, title)) if x]
+    subtitle = _strip_markup(sc.get("subtitle", "subheader"))
+    line = " ".join([*parts, subtitle] if subtitle else parts)
+    return f"\n\n{line}\n\n" if line else ""
+
+
+_ATX_HEADING = re.compile(r"^([ \t]*)#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE_LINE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
+
+
+def _headings_as_labels(text: str) -> str:
+    """``text`` with its Markdown ATX headings (outside fenced code) set as bold
+    lines: in a card a heading labels the card, it opens no section of the page."""
+    fences = FenceTracker(_FENCE_LINE)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if fences.in_code(line) or "#" not in line:
+            continue
+        m = _ATX_HEADING.match(line)
+        if m:
+            lines[i] = f"{m.group(1)}**{m.group(2)}**"
+    return "\n".join(lines)
 
 
 def _code_span(text: str, *, html_out: bool = False) -> str:
@@ -1179,7 +1213,7 @@ class HugoSite:
                 or name in ("highlight", "columns", "example") \
                 or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params \
-                or (_CARD.search(name) is not None and "image" in sc.params)
+                or _CARD.search(name) is not None
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
@@ -1303,6 +1337,18 @@ class HugoSite:
             elif name.endswith(".inline"):
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
+            elif close is not None and _CARD.search(name) and _depth < _MAX_INCLUDE_DEPTH:
+                # a card wrapping content: its image (Hugo Book card image=), its header, title and subtitle
+                # (Docsy card.html: card-header, h5, h6), its content, then its footer; a heading in it
+                # titles the card (a book-card/card div), not a section that runs on over the next cards
+                out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
+                out.append(_card_head(sc, html_out=h))
+                content = inner if h else _headings_as_labels(inner)
+                out.append(self.rewrite_shortcodes(content, page_rel=page_rel, warnings=warnings,
+                                                   _depth=_depth + 1, _stack=_stack))
+                if sc.params.get("footer", "").strip():
+                    out.append(f"\n\n{sc.params['footer'].strip()}\n\n")
+                pos = close.end()
             else:
                 if name in _TAB_SETS and not m.group("self"):
                     out.append(f"\n\n{set_open()}\n\n")
@@ -1320,7 +1366,9 @@ class HugoSite:
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
                         pos = gap.end() if gap and not h else pos
                 elif label and close is not None:
-                    out.append(_bold(_label_text(label), html_out=h))
+                    # with its subtitle (Blowfish timelineItem subheader=) after it
+                    subtitle = _strip_markup(sc.get("subtitle", "subheader"))
+                    out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
                 if close is None and sc.params.get("text") and name not in _TAB_SETS and name not in _TAB_ITEMS:
                     out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
