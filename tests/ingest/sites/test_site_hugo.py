@@ -719,6 +719,15 @@ def test_video_shortcodes_by_src_and_escaped_titles(tmp_path: Path, write: Calla
     assert '<iframe src="https://www.youtube.com/embed/abc123" title="A &quot;quoted&quot; talk"></iframe>' in out
 
 
+def test_youtube_lite_shortcodes_are_youtube_videos(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Blowfish {{< youtubeLite id="..." label="..." >}} (lite-youtube-embed) is a YouTube video."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('Watch:\n\n{{< youtubeLite id="SgXhGb-7QbU" label="Tools demo" >}}\n',
+                          page_rel="content/a.md")
+    assert '<iframe src="https://www.youtube.com/embed/SgXhGb-7QbU" title="Tools demo"></iframe>' in out
+
+
 def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo Book: the <---> column separators are not text; {{< details "Title" >}} keeps its title."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')

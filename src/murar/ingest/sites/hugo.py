@@ -1246,7 +1246,7 @@ class HugoSite:
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
-            elif name in VIDEO_SHORTCODES or _video_param(sc):
+            elif name in VIDEO_SHORTCODES or _video_param(sc) or ("youtube" in name and sc.get("id", pos=0)):
                 out.append(_video(self._named_video(sc, page_rel=page_rel)))
             elif name in DIAGRAM_SHORTCODES and close is not None:
                 out.append(_fence(inner, name, html_out=h))
@@ -1600,8 +1600,8 @@ def _video_param(sc: Shortcode) -> bool:
 
 
 def _video(sc: Shortcode) -> str:
-    title = html.escape(sc.get("title", "caption", "alt"))
-    if sc.name == "youtube":
+    title = html.escape(sc.get("title", "caption", "alt", "label"))
+    if "youtube" in sc.name:  # Hugo's youtube, Blowfish's youtubeLite (lite-youtube-embed): a video id
         vid = html.escape(sc.get("id", pos=0))
         return f'\n<iframe src="https://www.youtube.com/embed/{vid}" title="{title}"></iframe>\n' if vid else ""
     if sc.name == "vimeo":
