@@ -728,6 +728,21 @@ def test_youtube_lite_shortcodes_are_youtube_videos(tmp_path: Path, write: Calla
     assert '<iframe src="https://www.youtube.com/embed/SgXhGb-7QbU" title="Tools demo"></iframe>' in out
 
 
+def test_geekdoc_include_with_a_language_is_code(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Geekdoc {{< include file= language= >}} highlights the file in that language, a Markdown
+    file too (markdown="true" renders it instead)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "static/custom.css.example", ":root {\n  --x: 1;\n}\n")
+    write(tmp_path, "content/snippets/usage.md", "## Usage\n\nRun it.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< include file="/static/custom.css.example" language="CSS" >}}\n\n'
+                          '{{< include file="/content/snippets/usage.md" language="markdown" >}}\n\n'
+                          '{{< include file="/content/snippets/usage.md" markdown="true" >}}\n',
+                          page_rel="content/a.md")
+    assert "```CSS\n:root {\n  --x: 1;\n}\n```" in out
+    assert "```markdown\n## Usage\n\nRun it.\n```" in out and out.rstrip().endswith("## Usage\n\nRun it.")
+
+
 def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo Book: the <---> column separators are not text; {{< details "Title" >}} keeps its title."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')

@@ -1399,6 +1399,9 @@ class HugoSite:
         if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
             return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."),
                           html_out=self._html_page(page_rel))
+        if sc.params.get("language") and not _truthy(sc.params.get("markdown")):
+            # Geekdoc include language="CSS": the file highlighted in that language (markdown="true" renders it)
+            return _fence(raw.rstrip(), sc.params["language"], html_out=self._html_page(page_rel))
         _, body, _ = split_front_matter(raw)
         body = rebase_links(body, from_rel=res.rel_path, to_rel=page_rel,
                             exists=lambda p: (self._root / p).is_file())
