@@ -743,6 +743,25 @@ def test_geekdoc_include_with_a_language_is_code(tmp_path: Path, write: Callable
     assert "```markdown\n## Usage\n\nRun it.\n```" in out and out.rstrip().endswith("## Usage\n\nRun it.")
 
 
+def test_doks_callouts_and_videos_by_file_name(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Doks (doks-core): a callout's kind is context= or its first argument, note by default
+    (Hextra's type= and its tip default stay); {{< video src="clip" >}} names a bundle video
+    by its file name without the suffix."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[module]\n[[module.mounts]]\n'
+                                 'source = "node_modules/@thulite/doks-core/layouts"\ntarget = "layouts"\n')
+    write(tmp_path, "content/docs/demo/robin (540p).mp4", b"\x00\x00\x00\x18ftypmp42")
+    write(tmp_path, "content/docs/demo/index.md", "---\ntitle: Demo\n---\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< callout >}}\nDefault.\n{{< /callout >}}\n\n{{< callout "info" >}}\nInfo.\n{{< /callout >}}\n\n'
+                          '{{< callout context="warning" title="Heads up" >}}\nCareful.\n{{< /callout >}}\n\n'
+                          '{{< video src="robin (540p)" autoplay="true" >}}\n', page_rel="content/docs/demo/index.md")
+    assert "**Note:** Default." in out and "**Info:** Info." in out and "**Heads up:** Careful." in out
+    assert '<video src="robin (540p).mp4" title=""></video>' in out
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hextra"\n')
+    out = hugo.load(tmp_path).preprocess('{{< callout >}}\nDefault.\n{{< /callout >}}\n', page_rel="content/a.md")
+    assert "**Tip:** Default." in out
+
+
 def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo Book: the <---> column separators are not text; {{< details "Title" >}} keeps its title."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')

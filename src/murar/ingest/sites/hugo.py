@@ -368,6 +368,11 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         "disabled_languages": ";".join(sorted(disabled)),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
+        # the themes and modules the site is built with (theme, module imports, mount sources): a theme whose
+        # shortcode shares its name with another theme's (Doks' and Hextra's callout) is told apart by them
+        "theme_paths": ";".join(dict.fromkeys([*themes, *module_paths, *(
+            str(mt["source"]) for mt in (mounts if isinstance(mounts, list) else [])
+            if isinstance(mt, dict) and mt.get("source"))])),
     }
     base = str(cfg.get("baseurl") or "/")
     return SiteConfig(generator=GENERATOR, root=root, config_file=main, content_dirs=content_dirs,
@@ -564,6 +569,7 @@ class HugoSite:
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
         self._content_langs: list[tuple[str, str]] | None = None
         self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
+        self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
@@ -723,8 +729,12 @@ class HugoSite:
         (also positional), and kind-named shortcodes (:data:`_KIND_SHORTCODES`)."""
         name, title = sc.name, sc.params.get("title", "")
         if name == "callout":
-            kind = sc.params.get("type", "").strip().lower() or "default"
-            return callout_label(_HEXTRA_CALLOUTS.get(kind, kind), title)
+            if "type" in sc.params or not (sc.params.get("context") or sc.args or self._doks):
+                kind = sc.params.get("type", "").strip().lower() or "default"
+                return callout_label(_HEXTRA_CALLOUTS.get(kind, kind), title)
+            # Doks (doks-core callout): context= or the first argument, "note" by default
+            kind = (sc.params.get("context") or sc.get(pos=0)).strip().lower() or "note"
+            return callout_label(kind, title)
         if name in ("hint", "admonition"):
             kind = sc.get("type", pos=0).strip().lower()
             title = title or (sc.get(pos=1) if name == "admonition" else "")
@@ -1510,17 +1520,24 @@ class HugoSite:
 
     def _named_video(self, sc: Shortcode, *, page_rel: str) -> Shortcode:
         """A video shortcode that names a page resource instead of giving its file
-        (Geekdoc ``{{< video name="demo" >}}``, the name front matter ``resources``
-        gives it) with the file as ``src`` and, without a title of its own, the
-        resource's title; ``sc`` itself otherwise."""
-        name = sc.params.get("name", "")
-        if not name or sc.get("src", "url", "file", pos=0):
-            return sc
-        named = self.page_resource(name, page_rel=page_rel)
+        (Geekdoc ``{{< video name="demo" >}}``: the name front matter ``resources``
+        gives it; Doks ``{{< video src="demo" >}}``: the file name without its
+        suffix, "matched against page bundle resources") with the file as ``src``
+        and, without a title of its own, the resource's title; ``sc`` itself otherwise."""
+        name, src = sc.params.get("name", ""), sc.get("src", "url", "file", pos=0)
+        named: PageResource | None = None
+        if name and not src:
+            named = self.page_resource(name, page_rel=page_rel)
+        elif src and sc.name not in ("youtube", "vimeo") and not is_remote(src) \
+                and not suffix_of(split_link(src)[0]):
+            want = src.strip().lower()
+            named = next((r for r in self.page_resources(page_rel) if suffix_of(r.rel) in VIDEO_SUFFIXES
+                          and posixpath.splitext(r.name)[0].lower() == want), None)
         if named is None or suffix_of(named.rel) not in VIDEO_SUFFIXES:
             return sc
         title = sc.get("title", "caption", "alt") or named.title
-        return Shortcode(sc.name, [], {**sc.params, "src": relpath_from_page(named.rel, page_rel), "title": title})
+        params = {k: v for k, v in sc.params.items() if k not in ("url", "file")}
+        return Shortcode(sc.name, [], {**params, "src": relpath_from_page(named.rel, page_rel), "title": title})
 
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
