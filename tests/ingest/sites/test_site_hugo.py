@@ -762,6 +762,16 @@ def test_doks_callouts_and_videos_by_file_name(tmp_path: Path, write: Callable[.
     assert "**Tip:** Default." in out
 
 
+def test_figure_caption_has_title_caption_and_attribution(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo's figure shows a figcaption of title (h4), caption and attr; alt falls back to the caption."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< figure src="/ruler.jpg" title="Measuring" caption="Photo by" attr="Linus S." >}}\n\n'
+                          '{{< figure src="/cat.jpg" title="Only a title" >}}\n', page_rel="content/a.md")
+    assert images_of(out) == [("/ruler.jpg", "Photo by", "Measuring Photo by Linus S."),
+                              ("/cat.jpg", "Only a title", "Only a title")]
+
+
 def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo Book: the <---> column separators are not text; {{< details "Title" >}} keeps its title."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')

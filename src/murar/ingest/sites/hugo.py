@@ -1546,11 +1546,17 @@ class HugoSite:
         if not src:
             return inner
         caption = _strip_markup(sc.get("caption", "title") or inner.strip())
+        alt_default = caption
+        if sc.name == "figure" and (sc.params.get("attr") or (sc.params.get("title") and sc.params.get("caption"))):
+            # Hugo's figure (and Docsy's): a figcaption of title (h4), caption, then attr (the attribution)
+            parts = (sc.params.get("title", ""), sc.params.get("caption", ""), sc.params.get("attr", ""))
+            caption = " ".join(dict.fromkeys(x for x in (_strip_markup(p) for p in parts) if x))
+            alt_default = _strip_markup(sc.params.get("caption", "")) or caption
         if not caption and not sc.get("alt") and src == sc.params.get("name"):
             # Geekdoc img: a resource named in front matter shows its title as alt text and caption
             named = self.page_resource(src, page_rel=page_rel)
-            caption = _strip_markup(named.title) if named is not None else ""
-        alt = sc.get("alt") or caption
+            caption = alt_default = _strip_markup(named.title) if named is not None else ""
+        alt = sc.get("alt") or alt_default
         res = self.resolve_shortcode_src(src, page_rel=page_rel)
         if res.url:
             link = res.url
