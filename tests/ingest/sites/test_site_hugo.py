@@ -561,7 +561,7 @@ def test_cards_with_content_keep_their_labels_and_stay_one_block(
     assert [s.heading_path for s in doc.sections] == [("Members",)]
     text = doc.sections[0].text
     assert "Ada Byron Wrote the first program." in text and "Alan Turing Broke ciphers." in text
-    assert "Founder Grace Admiral, 1906\n\nInvented the compiler." in text
+    assert "Founder Grace Admiral, 1906 Invented the compiler." in text
     assert "Release 2 Spring Shipped." in text
     images = {Path(m.path or "").name: m for m in doc.media if isinstance(m, ImageItem)}
     assert images["photo.png"].context_after.startswith("Ada Byron Wrote the first program.")

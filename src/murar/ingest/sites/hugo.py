@@ -463,14 +463,14 @@ def _bold(text: str, *, html_out: bool = False) -> str:
 
 
 def _card_head(sc: Shortcode, *, html_out: bool = False) -> str:
-    """The label lines of a card that wraps content, as Docsy's card.html shows them
-    above it: its ``header`` and ``title`` in bold, then its ``subtitle``; ``""`` when
-    it has none."""
+    """The labels of a card that wraps content, as Docsy's card.html shows them above
+    it: its ``header`` and ``title`` in bold, then its ``subtitle``, followed by a
+    space; ``""`` when it has none."""
     header, title = _label_text(sc.params.get("header", "")), _label_text(sc.params.get("title", ""))
     parts = [_bold(x, html_out=html_out).strip() for x in dict.fromkeys((header, title)) if x]
     subtitle = _strip_markup(sc.get("subtitle", "subheader"))
     line = " ".join([*parts, subtitle] if subtitle else parts)
-    return f"\n\n{line}\n\n" if line else ""
+    return f"{line} " if line else ""
 
 
 _ATX_HEADING = re.compile(r"^([ \t]*)#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
@@ -1351,11 +1351,11 @@ class HugoSite:
                 # a card wrapping content: its image (Hugo Book card image=), its header, title and subtitle
                 # (Docsy card.html: card-header, h5, h6), its content, then its footer; a heading in it
                 # titles the card (a book-card/card div), not a section that runs on over the next cards
-                out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
-                out.append(_card_head(sc, html_out=h))
-                content = inner if h else _headings_as_labels(inner)
-                out.append(self.rewrite_shortcodes(content, page_rel=page_rel, warnings=warnings,
-                                                   _depth=_depth + 1, _stack=_stack))
+                picture = self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings)
+                content = self.rewrite_shortcodes(inner if h else _headings_as_labels(inner), page_rel=page_rel,
+                                                  warnings=warnings, _depth=_depth + 1, _stack=_stack)
+                head = _card_head(sc, html_out=h)  # leads the paragraph the content opens with
+                out.append(picture + (("" if picture else "\n\n") + head + content.lstrip("\n") if head else content))
                 if sc.params.get("footer", "").strip():
                     out.append(f"\n\n{sc.params['footer'].strip()}\n\n")
                 pos = close.end()
