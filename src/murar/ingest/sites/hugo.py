@@ -130,6 +130,8 @@ CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
 #: files a page bundle's resources are looked up among (a bundle of thousands is read no further)
 _MAX_RESOURCES = 1000
+#: resource names one page's gallery and carousel globs are tested against, in all
+_MAX_GLOB_TESTS = 200_000
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
 #: sites built on its docs: a "codetab")
 _TAB_SETS = frozenset({"tabs", "tabpane"})
@@ -573,6 +575,7 @@ class HugoSite:
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
+        self._glob_tests: dict[str, int] = {}  # resource names tested against gallery globs, per page
 
     @property
     def config(self) -> SiteConfig:
@@ -1511,6 +1514,11 @@ class HugoSite:
             if is_remote(glob):
                 pictures.append(_md_image(glob, "", "", html_out=h))
                 continue
+            # glob tests on one page are bounded: thousands of galleries over a large bundle stop matching
+            spent = self._glob_tests.get(page_rel, 0) + len(resources)
+            if spent > _MAX_GLOB_TESTS:
+                break
+            self._glob_tests[page_rel] = spent
             found = [r for r in resources if _glob_match(glob, r.name) and suffix_of(r.rel) in IMAGE_SUFFIXES]
             if sc.params.get("sortorder", "").lower() == "desc":
                 found.reverse()
