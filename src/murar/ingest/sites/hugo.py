@@ -29,15 +29,19 @@ where bundles publish their resources); relative links resolve against the
 page's folder, then against its URL.
 
 Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
-shortcode with an image ``src`` become Markdown images with their caption;
-``include``/``readfile`` pull the file in at that place (theme convention:
+shortcode with an image ``src`` become Markdown images with their caption
+(a bundle's files also by the name front matter ``resources`` gives them,
+:meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
+one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
 ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
-subtitle; ``ref``/``relref`` give their target;
+subtitle, one with content (Docsy, Hugo Book) its image, header, title and
+subtitle before it and its footer after it, its headings read as labels;
+``ref``/``relref`` give their target;
 ``param`` the site parameter; a callout (Hextra ``callout``, Hugo Book and
-Geekdoc ``hint``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
+Geekdoc ``hint``, Doks ``callout``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
 ``call-out``, ``{{< note >}}``; :meth:`HugoSite.callout`) leads its content with
 its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
