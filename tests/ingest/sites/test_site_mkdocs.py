@@ -743,3 +743,14 @@ def test_annotations_of_admonitions_divs_and_notes(tmp_path: Path) -> None:
     site = MkDocsSite.load(tmp_path, "mkdocs.yml")
     text = "\n".join(s.text for s in convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections)
     assert "(1) Admonition note." in text and "(1) Div note (1)" in text and "(1) Nested note." in text
+
+
+def test_backslash_escape_inside_an_attribute_list_after_a_link(tmp_path: Path) -> None:
+    """Paperless-ngx's home page: [Demo](url){ .md-button target=\\_blank } is a button (Python-Markdown
+    reads the escape inside the list); the escaped list showed as text after "Demo"."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n",
+                        "# Home\n\n[Get started](setup.md){ .md-button .md-button--primary }\n"
+                        "[Demo](https://demo.example.org){ .md-button .md-button--secondary target=\\_blank }\n\n"
+                        "Next paragraph.\n")
+    text = doc.sections[0].text
+    assert "Get started Demo" in text and "{" not in text and "target" not in text

@@ -140,6 +140,7 @@ _LINK_END = re.compile(r"\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)$")
 _OLD_FORM = re.compile(rf"^{_ATTR_LIST}$")
 _ATTR_ID = re.compile(r"(?:^|[ \t,])#([^\s{}=\"',]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
+_ESCAPED_PUNCT = re.compile(r"\\([!-/:-@\[-`{-~])")
 _FIGCAPTION = re.compile(r"<figcaption\b[^>]{0,500}>(.{0,5000}?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
 _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]\n]{0,500})\]\((?P<src><[^>\n]{0,2000}>|[^\s)]{1,2000})(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
@@ -903,7 +904,9 @@ def _span_attrs(m: re.Match[str]) -> str:
     written = m.group(0)
     if _OLD_FORM.match(written):
         if before in ")]`" and not written.startswith("{:"):
-            return written
+            # Python-Markdown reads backslash escapes inside the list (target=\_blank is "_blank");
+            # the parser's attrs plugin reads the unescaped form, and showed the escaped one as text
+            return _ESCAPED_PUNCT.sub(r"\1", written) if "\\" in written else written
         return ""
     prefix = text[max(0, start - 2000):start]
     if before == ")":
