@@ -929,3 +929,14 @@ def test_titled_admonition_block_leads_with_kind_and_title(tmp_path: Path) -> No
                                                         "[WARNING]\n====\nNo title here.\n====\n"})
     text = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site).sections[0].text
     assert text == "Tip: Fast path\n\nUse the cache.\n\nWarning: No title here."
+
+
+def test_escaped_url_in_monospace_reads_without_its_backslash(tmp_path: Path) -> None:
+    """OpenNMS: "Navigate to `\\http://hostname/opennms/dashboard1`" shows the URL (Asciidoctor runs the
+    macros substitution inside monospace; the backslash only stops the link); asciidoc-py's literal
+    backtick span kept "\\http". A listing block keeps it, as Asciidoctor does there."""
+    site = _component(tmp_path, {f"{MOD}/pages/u.adoc": (
+        "= U\n\nNavigate to `\\http://hostname/opennms/dashboard1` to test, or `\\mailto:ops@example.org[]`.\n\n"
+        "----\ncurl \\http://x\n----\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "u.adoc", site=site).sections[0].text
+    assert "Navigate to http://hostname/opennms/dashboard1 to test" in text and "curl \\http://x" in text

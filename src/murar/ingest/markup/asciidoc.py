@@ -275,9 +275,9 @@ class _Pre:
                 if "`" in line:
                     if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
                         line = _ROLE_BEFORE_MONO.sub("", line)
-                    if "{" in line or re.search(r"[#*_]", line):
-                        line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_quotes(self.sub(m.group(2)) if "{" in m.group(2)
-                                                                                  else m.group(2)) + m.group(3), line)
+                    if "{" in line or "\\" in line or re.search(r"[#*_]", line):
+                        line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
+                                                                                else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
                 out.append(self.escape_missing(self.inline_macros(line, file_rel)))
             else:
@@ -449,6 +449,19 @@ _MONO_QUOTES = (
     re.compile(r"__([^_\n]+?)__"),
     re.compile(r"(?<![\w_])_([^_\s](?:[^_\n]*?[^_\s])?)_(?![\w_])"),
 )
+
+
+# Asciidoctor's InlineLinkRx / InlineLinkMacroRx: a backslash before a URL scheme or a link/mailto
+# macro (at the start, after a blank or one of >()[];"') stops the link and is not shown
+_ESCAPED_URL = re.compile(r"""(?:^|(?<=[\s>()\[\];"']))\\(?=(?:https?|file|ftp|irc)://|(?:link|mailto):)""")
+
+
+def _mono_span(text: str) -> str:
+    """A backtick monospace span's text as Asciidoctor shows it: :func:`_mono_quotes`,
+    and an escaped URL (```\\http://host/x```: the macros substitution runs inside
+    monospace too) without its backslash, which asciidoc-py's literal span kept."""
+    text = _mono_quotes(text)
+    return _ESCAPED_URL.sub("", text) if "\\" in text else text
 
 
 def _mono_quotes(text: str) -> str:
