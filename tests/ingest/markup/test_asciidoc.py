@@ -471,8 +471,8 @@ It is 42.
 """})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
     text = doc.sections[0].text
-    assert "**** <1>" in text and "<.>" not in text
-    assert "Opens the sidebar." in text
+    assert "**** (1)" in text and "<.>" not in text
+    assert "(1) Opens the sidebar." in text
     assert "Show the answer" in text and "Example 1." not in text
 
 
@@ -940,3 +940,16 @@ def test_escaped_url_in_monospace_reads_without_its_backslash(tmp_path: Path) ->
         "----\ncurl \\http://x\n----\n")})
     text = convert_asciidoc(tmp_path / MOD / "pages" / "u.adoc", site=site).sections[0].text
     assert "Navigate to http://hostname/opennms/dashboard1 to test" in text and "curl \\http://x" in text
+
+
+def test_callout_numbers_in_the_code_and_before_each_note(tmp_path: Path) -> None:
+    """OpenNMS trends.adoc: '<title>Nodes</title> <1>' then '<1> The title of the trend chart.'; Asciidoctor
+    shows the marker as (1) in the code and numbers each note of the callout list, so the note says which
+    line it explains (murar showed '<1>' in the code and the notes without numbers). XML-comment
+    callouts ('<!--2-->', for code where '<2>' would be markup) are callouts too."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= T\n\n[source,xml]\n----\n<title>Nodes</title> <1>\n<visible>true</visible> <!--2-->\n----\n"
+        "<1> The title of the trend chart.\nSee below.\n<2> The visible flag.\n\nAfter.\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site).sections[0].text
+    assert "<title>Nodes</title> (1)" in text and "<visible>true</visible> (2)" in text
+    assert "(1) The title of the trend chart. See below." in text and "(2) The visible flag." in text

@@ -964,6 +964,9 @@ def _tab_label(dt: LexborNode) -> str | None:
     return " / ".join(t for t in terms if t)
 
 
+_CALLOUT_MARK = re.compile(r"<(\d{1,4})>")
+
+
 class _HtmlWalker:
     def __init__(self, builder: PageBuilder) -> None:
         self.b = builder
@@ -1047,7 +1050,24 @@ class _HtmlWalker:
                 self.b.block(title)
             pre = node.css_first("pre")
             if pre is not None:
+                for mark in pre.css("b"):  # a callout: asciidoc-py's <b>&lt;1&gt;</b>, Asciidoctor's (1)
+                    conum = _CALLOUT_MARK.fullmatch(mark.text().strip())
+                    if conum:
+                        mark.replace_with(f"({conum.group(1)})")
                 self.b.code(pre.text())
+            return
+        if tag == "div" and "colist" in cls:
+            # a callout list: each note after the number its code line shows, as Asciidoctor numbers it
+            self.b.end_paragraph()
+            items = node.css_first("ol")
+            number = 0
+            for item in _children(items) if items is not None else ():
+                if item.tag != "li":
+                    continue
+                number += 1
+                self.b.text(f"({number}) ")
+                self.walk(item)
+                self.b.end_paragraph()
             return
         if tag == "div" and "videoblock" in cls:
             for media in node.css("video, iframe"):

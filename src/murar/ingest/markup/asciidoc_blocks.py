@@ -16,7 +16,8 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
 * **Auto-numbered callouts** (``<.>``, https://docs.asciidoctor.org/asciidoc/latest/verbatim/callouts/):
   Asciidoctor numbers each ``<.>`` of a listing and each ``<.>`` item of the
   callout list after it in order; asciidoc-py knows only ``<1>``, ``<2>``...,
-  so they are numbered here.
+  so they are numbered here. XML-comment callouts (``<!--1-->``, ``<!--.-->``)
+  at the end of a verbatim line are read as ``<1>``/``<.>``.
 * **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
   title of the section or block with that id (its ``reftext`` when given);
   asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
@@ -283,16 +284,29 @@ def compound_block_ends(lines: list[str]) -> list[str]:
 
 
 _AUTO_CALLOUT = re.compile(r"<\.>")
+_XML_CALLOUT = re.compile(r"<!--(\d{1,4}|\.)-->(?=(?:[ \t]?<!--(?:\d{1,4}|\.)-->)*[ \t]*$)")
 _AUTO_CALLOUT_ITEM = re.compile(r"^<\.>(?=\s)")
 
 
 def auto_callouts(lines: list[str]) -> list[str]:
     """``lines`` with Asciidoctor's auto-numbered callouts (``<.>``) numbered: in each
     listing or literal block from 1, and the ``<.>`` items of the callout list after
-    it from 1 (see module doc). Lines without ``<.>`` are returned unchanged."""
-    if not any("<.>" in line for line in lines):
+    it from 1 (see module doc). XML-comment callouts at the end of a verbatim line
+    (``<!--1-->``, ``<!--.-->``: Asciidoctor's CalloutScanRx, for code whose language
+    would break on ``<1>``) are read as ``<1>``/``<.>``; asciidoc-py showed them as text.
+    Lines without callouts of these forms are returned unchanged."""
+    if not any("<.>" in line or "<!--" in line for line in lines):
         return lines
     out = list(lines)
+    if any("<!--" in line for line in lines):
+        for verbatim in _delimited_blocks(lines):
+            if verbatim.kind != "verbatim" or out[verbatim.start].startswith(("////", "++++")):
+                continue
+            for j in range(verbatim.start + 1, min(verbatim.end, len(out))):
+                if "<!--" in out[j]:
+                    out[j] = _XML_CALLOUT.sub(r"<\1>", out[j])
+    if not any("<.>" in line for line in out):
+        return out
     item = 0
     blocks = {b.start: b for b in _delimited_blocks(lines) if b.kind == "verbatim"}
     i = 0
