@@ -519,3 +519,14 @@ def test_column_content_is_markdown_at_any_indentation(tmp_path: Path, write: Ca
     assert not any(t.type == "code_block" for t in tokens)
     assert [src for src, _alt, _title in images(out)] == ["media/off.png", "media/on.png", "media/blur.png"]
     assert [t.type for t in tokens].count("ordered_list_open") == 1 and "Then close it." in out
+
+
+def test_complex_image_description_is_read_as_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A type="complex" long description is Markdown that Learn renders; the caption held its marks
+    ("Display using **Blurred Vision** simulation")."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(':::image type="complex" source="media/b.png" alt-text="Blurred":::\n'
+                          "   Display using **Blurred Vision** simulation, see `render` [docs](x.md)\n:::image-end:::\n",
+                          page_rel="a.md")
+    assert images(out) == [("media/b.png", "Blurred", "Display using Blurred Vision simulation, see render docs")]
