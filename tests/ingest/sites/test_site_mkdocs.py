@@ -754,3 +754,20 @@ def test_backslash_escape_inside_an_attribute_list_after_a_link(tmp_path: Path) 
                         "Next paragraph.\n")
     text = doc.sections[0].text
     assert "Get started Demo" in text and "{" not in text and "target" not in text
+
+
+def test_admonition_goes_on_across_blank_lines_and_holds_a_tab_set(tmp_path: Path) -> None:
+    """Python-Markdown's admonition goes on across any number of blank lines while the next line is
+    indented (mkdocs build: both paragraphs in the note, the tab set's screenshots in the tip); the parser's
+    admonition plugin ended at the second blank line and the rest was an indented code block."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n  - pymdownx.superfences\n"
+                        "  - pymdownx.tabbed:\n      alternate_style: true\n",
+                        "# T\n\n!!! note\n\n    Para 1.\n\n\n    Para 2.\n\n"
+                        '!!! tip "Two ways"\n\n    === "Desktop"\n\n        ![Desktop view](img/m.png)\n\n'
+                        '    === "Mobile"\n\n        ![Mobile view](img/n.png)\n\nAfter.\n\n'
+                        "```text\nkeep\n\n\ntwo blank lines\n```\n")
+    text = doc.sections[0].text
+    assert text.startswith("Note:\n\nPara 1.\n\nPara 2.\n\nTip: Two ways")
+    assert "![" not in text and "murar-tabs" not in text and "keep\n\n\ntwo blank lines" in text
+    assert [(m.alt, m.tab) for m in doc.media if isinstance(m, ImageItem)] == [("Desktop view", "Desktop"),
+                                                                                ("Mobile view", "Mobile")]

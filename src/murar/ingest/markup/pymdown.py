@@ -199,7 +199,7 @@ class PymdownTransformer:
             lines = [ln for ln in lines if not _ABBR.match(ln)]
         if "pymdownx.emoji" in self.extensions:
             lines = _emoji(lines)
-        out = "\n".join(lines)
+        out = "\n".join(_single_blank_lines(lines))
         return _ICON_SPACED.sub("", out) if "pymdownx.emoji" in self.extensions else out
 
     # ------------------------------------------------------------- snippets
@@ -449,6 +449,23 @@ class PymdownTransformer:
         if not m:
             return line
         return f"**{_VERSION_WORD[m.group(1)]} in version {m.group(2)}**\n"
+
+
+def _single_blank_lines(lines: list[str]) -> list[str]:
+    """Runs of blank lines outside fenced code as one blank line. Python-Markdown reads
+    an admonition, a details block or a content tab on across any number of blank
+    lines while the next line is indented (``!!! tip``, two blank lines, then a tab
+    set: Material shows the tabs in the tip); the parser's admonition plugin ends the
+    block at the second blank line, and the indented rest became a code block."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    for line in lines:
+        if not fences.in_code(line) and not line.strip():
+            if out and not out[-1].strip():
+                continue
+            line = ""
+        out.append(line)
+    return out
 
 
 def _blocks(lines: list[str]) -> list[str]:
