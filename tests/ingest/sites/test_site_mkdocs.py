@@ -771,3 +771,19 @@ def test_admonition_goes_on_across_blank_lines_and_holds_a_tab_set(tmp_path: Pat
     assert "![" not in text and "murar-tabs" not in text and "keep\n\n\ntwo blank lines" in text
     assert [(m.alt, m.tab) for m in doc.media if isinstance(m, ImageItem)] == [("Desktop view", "Desktop"),
                                                                                 ("Mobile view", "Mobile")]
+
+
+def test_caption_blocks_caption_the_image_before_them(tmp_path: Path) -> None:
+    """pymdownx.blocks.caption: '/// figure-caption' after an image makes it a figure with 'Figure 1.'
+    and the caption (mkdocs build: <figcaption><span class="caption-prefix">Figure 1.</span> ...);
+    murar read the block as an admonition-like 'Caption:' paragraph and the image had no caption.
+    A table caption numbers tables apart; after text the caption stays text."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - tables\n  - pymdownx.blocks.caption\n",
+                        "# P\n\n![A](img/a.png)\n\n/// figure-caption\nFirst **figure**\n///\n\n"
+                        "| a | b |\n|---|---|\n| 1 | 2 |\n\n/// table-caption\nThe table\n///\n\n"
+                        "![B](img/b.png)\n\n/// figure-caption | <\nSecond figure\n///\n\n"
+                        "Text.\n\n/// caption\nA text caption\n///\n")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.alt, m.caption) for m in images] == [("A", "Figure 1. First figure"), ("B", "Figure 2. Second figure")]
+    text = doc.sections[0].text
+    assert "Table 1. The table" in text and "A text caption" in text and "Caption" not in text

@@ -54,11 +54,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
-from markdown_it import MarkdownIt
-
 from murar.errors import ConfigError
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mdtext import FenceTracker, alert_markers, label_lines
+from murar.ingest.markup.mdtext import (
+    FenceTracker,
+    alert_markers,
+    inline_text,
+    label_lines,
+)
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.mdlimits import bounded_int
 from murar.ingest.paths import ResolvedLink, is_remote
@@ -477,27 +480,6 @@ def xref_display(ref: str, titles: dict[str, str]) -> str:
                  if a.strip()]
         shown += f"({', '.join(names)})"
     return shown
-
-
-_INLINE_MD = MarkdownIt("commonmark")
-
-
-def _inline_text(text: str) -> str:
-    """The text a reader sees of inline Markdown (``Display using **Blurred Vision**``:
-    ``Display using Blurred Vision``): a complex image's long description is rendered
-    Markdown on Learn, and the caption murar keeps is text."""
-    if not re.search(r"[*_`\[\\<&]", text):
-        return text
-    out: list[str] = []
-    for token in _INLINE_MD.parseInline(text[:20_000]):
-        for child in token.children or []:
-            if child.type in ("text", "code_inline"):
-                out.append(child.content)
-            elif child.type in ("softbreak", "hardbreak"):
-                out.append(" ")
-            elif child.type == "image":
-                out.append(child.content)
-    return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
 def _md_text(text: str) -> str:
@@ -1007,7 +989,7 @@ class DocfxSite:
             if kind == "complex":
                 end = _IMAGE_END.search(body, pos)
                 if end is not None:
-                    caption = _inline_text(re.sub(r"\s+", " ", body[pos:end.start()]).strip())
+                    caption = inline_text(re.sub(r"\s+", " ", body[pos:end.start()]).strip())
                     pos = end.end()
             image = _md_image(src, alt, caption)
             lightbox = attrs.get("lightbox", "")

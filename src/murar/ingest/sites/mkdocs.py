@@ -271,6 +271,16 @@ class MkDocsSite:
         if snippets.get("dedent_subsections") is True:
             settings["snippets.dedent_subsections"] = "true"
         settings["markdown_extensions"] = " ".join(exts)
+        caption = exts.get("pymdownx.blocks.caption")
+        if caption is not None:  # its caption types (name -> numbered prefix) and auto numbering
+            raw_types = caption.get("types")
+            if isinstance(raw_types, list):
+                named = {str(t["name"]): str(t.get("prefix") or "") for t in raw_types
+                         if isinstance(t, dict) and t.get("name")}
+                named.update({t: "" for t in raw_types if isinstance(t, str)})
+                settings["caption.types"] = json.dumps(named)
+            if caption.get("auto") is False:
+                settings["caption.auto"] = "false"
         for ext_name, syntax in _INCLUDE_EXTENSIONS.items():
             if ext_name in exts:  # {!file!} includes: base_path is relative to where mkdocs runs (mkdocs.yml)
                 inc_base = exts[ext_name].get("base_path", ".")
