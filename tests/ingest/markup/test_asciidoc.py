@@ -953,3 +953,20 @@ def test_callout_numbers_in_the_code_and_before_each_note(tmp_path: Path) -> Non
     text = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site).sections[0].text
     assert "<title>Nodes</title> (1)" in text and "<visible>true</visible> (2)" in text
     assert "(1) The title of the trend chart. See below." in text and "(2) The visible flag." in text
+
+
+def test_block_image_title_attribute_named_first_attribute_and_attached_paragraph_end(tmp_path: Path) -> None:
+    """Compared with asciidoctor 2.0: image::x.png[Alt,title="..."] has that caption ('Figure 1. ...');
+    image::k.png[role=thumb] has no alt given, so the file name ('k', asciidoc-py took 'role=thumb');
+    a paragraph attached with '+' ends at the next list item ('. Save.' is item 2, asciidoc-py read it as
+    text of the paragraph)."""
+    for name in ("h", "k", "b"):
+        _png(tmp_path / MOD / "images" / f"{name}.png")
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": (
+        '= P\n\nimage::h.png[Attr shot,title="Caption from the title attribute"]\n\n'
+        "image::k.png[role=thumb]\n\n. Open the menu.\n+\nimage::b.png[Menu open]\n+\nThen pick an item.\n. Save.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert [(m.alt, m.caption) for m in _images(doc)] == [
+        ("Attr shot", "Caption from the title attribute"), ("k", ""), ("Menu open", "")]
+    text = doc.sections[0].text
+    assert "Then pick an item.\n\nSave." in text and ". Save" not in text

@@ -49,7 +49,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers", "setext_titles",
+__all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "dangling_continuations",
+           "implicit_table_headers", "setext_titles",
            "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
@@ -220,6 +221,40 @@ def dangling_continuations(lines: list[str]) -> list[str]:
         elif lines[nxt].strip() == "+":
             skip.update(range(i, nxt))
     return [line for i, line in enumerate(lines) if i not in skip]
+
+
+_LIST_ITEM = re.compile(r"^[ \t]*(?:\*{1,5}|\.{1,5}|-|\d{1,9}\.|[a-zA-Z]\.|[ivxIVX]{1,6}\))[ \t]+\S")
+_BLOCK_START = re.compile(r"^(?:-{2,}|={4,}|\*{4,}|\.{4,}|_{4,}|\+{4,}|/{4,}|```|\|===|,===|:===|!===)\s*$|^\[")
+
+
+def attached_paragraph_ends(lines: list[str]) -> list[str]:
+    """``lines`` with a blank line before a list item that follows, without a blank
+    line, a paragraph attached to the previous item with ``+`` (outside verbatim
+    blocks and tables). Asciidoctor ends the attached paragraph at the item's marker
+    (``. First`` / ``+`` / ``Attached.`` / ``. Second``: two items); asciidoc-py read
+    ``. Second`` as text of the attached paragraph. A blank line between list items
+    keeps the list in both."""
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    out: list[str] = []
+    attached = False
+    for i, line in enumerate(lines):
+        if ignored[i] or not line.strip():
+            attached = False if not line.strip() else attached
+            out.append(line)
+            continue
+        if line.strip() == "+":
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            attached = bool(nxt.strip()) and not _BLOCK_START.match(nxt) and not _LIST_ITEM.match(nxt)
+            out.append(line)
+            continue
+        if attached and _LIST_ITEM.match(line) and out and out[-1].strip() and out[-1].strip() != "+":
+            out.append("")
+            attached = False
+        out.append(line)
+    return out
 
 
 _QUOTE_MARKS = re.compile(r"^(?:>[ \t]?)+")
