@@ -804,3 +804,47 @@ def test_annotations_of_admonitions_divs_and_notes(tmp_path: Path) -> None:
     site = MkDocsSite.load(tmp_path, "mkdocs.yml")
     text = "\n".join(s.text for s in convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections)
     assert "(1) Admonition note." in text and "(1) Div note (1)" in text and "(1) Nested note." in text
+
+
+def test_backslash_escape_inside_an_attribute_list_after_a_link(tmp_path: Path) -> None:
+    """Paperless-ngx's home page: [Demo](url){ .md-button target=\\_blank } is a button (Python-Markdown
+    reads the escape inside the list); the escaped list showed as text after "Demo"."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n",
+                        "# Home\n\n[Get started](setup.md){ .md-button .md-button--primary }\n"
+                        "[Demo](https://demo.example.org){ .md-button .md-button--secondary target=\\_blank }\n\n"
+                        "Next paragraph.\n")
+    text = doc.sections[0].text
+    assert "Get started Demo" in text and "{" not in text and "target" not in text
+
+
+def test_admonition_goes_on_across_blank_lines_and_holds_a_tab_set(tmp_path: Path) -> None:
+    """Python-Markdown's admonition goes on across any number of blank lines while the next line is
+    indented (mkdocs build: both paragraphs in the note, the tab set's screenshots in the tip); the parser's
+    admonition plugin ended at the second blank line and the rest was an indented code block."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n  - pymdownx.superfences\n"
+                        "  - pymdownx.tabbed:\n      alternate_style: true\n",
+                        "# T\n\n!!! note\n\n    Para 1.\n\n\n    Para 2.\n\n"
+                        '!!! tip "Two ways"\n\n    === "Desktop"\n\n        ![Desktop view](img/m.png)\n\n'
+                        '    === "Mobile"\n\n        ![Mobile view](img/n.png)\n\nAfter.\n\n'
+                        "```text\nkeep\n\n\ntwo blank lines\n```\n")
+    text = doc.sections[0].text
+    assert text.startswith("Note:\n\nPara 1.\n\nPara 2.\n\nTip: Two ways")
+    assert "![" not in text and "murar-tabs" not in text and "keep\n\n\ntwo blank lines" in text
+    assert [(m.alt, m.tab) for m in doc.media if isinstance(m, ImageItem)] == [("Desktop view", "Desktop"),
+                                                                                ("Mobile view", "Mobile")]
+
+
+def test_caption_blocks_caption_the_image_before_them(tmp_path: Path) -> None:
+    """pymdownx.blocks.caption: '/// figure-caption' after an image makes it a figure with 'Figure 1.'
+    and the caption (mkdocs build: <figcaption><span class="caption-prefix">Figure 1.</span> ...);
+    murar read the block as an admonition-like 'Caption:' paragraph and the image had no caption.
+    A table caption numbers tables apart; after text the caption stays text."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - tables\n  - pymdownx.blocks.caption\n",
+                        "# P\n\n![A](img/a.png)\n\n/// figure-caption\nFirst **figure**\n///\n\n"
+                        "| a | b |\n|---|---|\n| 1 | 2 |\n\n/// table-caption\nThe table\n///\n\n"
+                        "![B](img/b.png)\n\n/// figure-caption | <\nSecond figure\n///\n\n"
+                        "Text.\n\n/// caption\nA text caption\n///\n")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.alt, m.caption) for m in images] == [("A", "Figure 1. First figure"), ("B", "Figure 2. Second figure")]
+    text = doc.sections[0].text
+    assert "Table 1. The table" in text and "A text caption" in text and "Caption" not in text

@@ -68,7 +68,7 @@ from murar.ingest.frontmatter import (
 )
 from murar.ingest.markup.builder import read_include
 from murar.ingest.paths import ResolvedLink, is_remote
-from murar.ingest.sites import _jinja
+from murar.ingest.sites import _include_markdown, _jinja
 from murar.ingest.sites._common import checked_rel, glob_match
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites.base import (
@@ -290,6 +290,16 @@ class MkDocsSite:
         if snippets.get("dedent_subsections") is True:
             settings["snippets.dedent_subsections"] = "true"
         settings["markdown_extensions"] = " ".join(exts)
+        caption = exts.get("pymdownx.blocks.caption")
+        if caption is not None:  # its caption types (name -> numbered prefix) and auto numbering
+            raw_types = caption.get("types")
+            if isinstance(raw_types, list):
+                named = {str(t["name"]): str(t.get("prefix") or "") for t in raw_types
+                         if isinstance(t, dict) and t.get("name")}
+                named.update({t: "" for t in raw_types if isinstance(t, str)})
+                settings["caption.types"] = json.dumps(named)
+            if caption.get("auto") is False:
+                settings["caption.auto"] = "false"
         for ext_name, syntax in _INCLUDE_EXTENSIONS.items():
             if ext_name in exts:  # {!file!} includes: base_path is relative to where mkdocs runs (mkdocs.yml)
                 inc_base = exts[ext_name].get("base_path", ".")
@@ -313,6 +323,8 @@ class MkDocsSite:
             settings["mkdocstrings.paths"] = "\n".join(join_rel(site_dir, p) for p in paths)
             options = python.get("options") if isinstance(python.get("options"), dict) else {}
             settings["mkdocstrings.options"] = json.dumps(options, default=str)
+        if "include-markdown" in plugins:  # mkdocs-include-markdown-plugin: its option defaults
+            settings["include_markdown.options"] = json.dumps(plugins["include-markdown"], default=str)
         for plugin in ("macros", "markdownextradata"):  # pages are Jinja2 templates
             if plugin in plugins:
                 opts = plugins[plugin]
@@ -418,6 +430,8 @@ class MkDocsSite:
             return FileClass(role=FileRole.EXCLUDED, reason="theme custom_dir (templates, not pages)")
         if any(part.startswith(".") for part in inner.split("/")):
             return FileClass(role=FileRole.EXCLUDED, reason="dot file (MkDocs excludes it)")
+        if inner.split("/", 1)[0] == "templates" and "/" in inner:
+            return FileClass(role=FileRole.EXCLUDED, reason="under docs_dir/templates/ (MkDocs excludes it)")
         if any(_gitignore_match(inner, pat) for pat in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by exclude_docs")
         if self._plugin_excluded(inner):
@@ -664,11 +678,42 @@ class MkDocsSite:
         front matter keys (``page.meta`` too); ``{% include %}`` reads from the
         plugin's ``include_dir`` (default ``docs_dir``). A page whose front matter
         says ``ignore_macros: true`` (or, with ``render_by_default: false``, does
-        not say ``render_macros: true``) is left as written. Snippets and
-        Python-Markdown extensions are the ``pymdown`` markup's
-        (:mod:`murar.ingest.markup.pymdown`)."""
+        not say ``render_macros: true``) is left as written. With the
+        include-markdown plugin, its ``{% include-markdown %}``/``{% include %}``
+        directives are expanded (:mod:`murar.ingest.sites._include_markdown`);
+        the plugins run in the order ``mkdocs.yml`` lists them, as MkDocs runs
+        their ``on_page_markdown``. Snippets and Python-Markdown extensions are
+        the ``pymdown`` markup's (:mod:`murar.ingest.markup.pymdown`)."""
         settings = self._config.settings
-        if "macros.plugin" not in settings or ("{{" not in text and "{%" not in text and "{#" not in text):
+        plugins = settings.get("plugins", "").split()
+        for plugin in plugins:  # the plugins' on_page_markdown, in the order mkdocs.yml lists them
+            if plugin == "include-markdown" and "include_markdown.options" in settings:
+                text = self._include_markdown(text, page_rel=page_rel, warnings=warnings)
+            elif plugin == settings.get("macros.plugin"):
+                text = self._macros(text, warnings)
+        return text
+
+    def _include_markdown(self, text: str, *, page_rel: str, warnings: list[str] | None) -> str:
+        """The mkdocs-include-markdown-plugin directives of the page body expanded
+        (:mod:`murar.ingest.sites._include_markdown`); the front matter is left alone."""
+        try:
+            raw = json.loads(self._config.settings["include_markdown.options"])
+        except ValueError:
+            raw = {}
+        options = _include_markdown.options_from_config(raw if isinstance(raw, dict) else {})
+        if options.opening_tag not in text:
+            return text
+        fm = parse_front_matter(text)
+        head = text[: len(text) - len(fm.body)] if fm.body and text.endswith(fm.body) else ""
+        docs = self._docs_of(page_rel) or self._aliases[0]
+        body = _include_markdown.expand_page(text[len(head):], root=self._config.root, docs_dir=docs,
+                                             page_rel=page_rel, options=options,
+                                             warnings=warnings if warnings is not None else [])
+        return head + body
+
+    def _macros(self, text: str, warnings: list[str] | None = None) -> str:
+        settings = self._config.settings
+        if "{{" not in text and "{%" not in text and "{#" not in text:
             return text
         fm = parse_front_matter(text)
         if fm.meta.get("ignore_macros") is True:
