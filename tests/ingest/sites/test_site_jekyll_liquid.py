@@ -107,3 +107,17 @@ def test_value_filters_are_bounded(tmp_path: Path, write: Callable[..., Path], p
     with deadline(60, page[:40]):
         out = _render(tmp_path, write, page, files={"_data/big.yml": big})
     assert len(out) <= jekyll._MAX_RENDERED_CHARS + jekyll._MAX_VALUE_CHARS
+
+
+def test_render_with_liquid_false_keeps_the_tags_as_written(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Jekyll 4 "Front Matter": ``render_with_liquid: false`` leaves the page's Liquid
+    unrendered, so a page documenting tags shows them (they were run: an include tag in
+    a code example was looked up and dropped, ``{% raw %}`` markers vanished)."""
+    write(tmp_path, "_config.yml", "title: T\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    page = ("---\ntitle: Writing\nrender_with_liquid: false\n---\n"
+            "Embed a video with `{% include embed/youtube.html id='ID' %}`; wrap examples in `{% raw %}`.\n")
+    warnings: list[str] = []
+    out = site.preprocess(page, page_rel="_posts/2020-01-01-writing.md", warnings=warnings)
+    assert out.endswith("`{% include embed/youtube.html id='ID' %}`; wrap examples in `{% raw %}`.\n")
+    assert warnings == []

@@ -33,8 +33,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   ``break``/``continue``, bounded per page; ``{% post_url name %}`` gives the
   post's path, as ``{% link %}`` does; tab plugins' ``{% tabs %}``/``{% tab label %}``/
   ``{% endtabs %}`` become tab-set markers; every other tag (a plugin's) writes
-  nothing, the text around it stays. Nothing is evaluated that would need Ruby;
-  no path is guessed.
+  nothing, the text around it stays. A page with ``render_with_liquid: false``
+  (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
+  evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
   image) and ``{::comment}`` blocks are removed.
 """
@@ -612,13 +613,16 @@ class JekyllSite:
 
     # ------------------------------------------------------------ preprocess
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
-        """Liquid rendered as far as a static reader can (see module doc) and kramdown
-        attribute lists removed; front matter kept. Problems go to ``warnings``. Never raises."""
+        """Liquid rendered as far as a static reader can (see module doc; none on a page
+        whose front matter says ``render_with_liquid: false``, Jekyll 4.0 "Front
+        Matter") and kramdown attribute lists removed; front matter kept. Problems go
+        to ``warnings``. Never raises."""
         sink = warnings if warnings is not None else []
         meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
         meta = self.page_meta(page_rel, meta)
-        body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
+        if meta.get("render_with_liquid") is not False:
+            body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html)
 
     def render_liquid(self, text: str, *, page_rel: str, meta: dict[str, Any], warnings: list[str]) -> str:
