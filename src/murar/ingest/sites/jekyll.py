@@ -42,6 +42,7 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import json
@@ -1171,42 +1172,63 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     return "\n".join(out)
 
 
-#: block-level elements whose content kramdown keeps as raw HTML up to the matching closing tag
-#: (``pre``, ``script``, ``style`` already end at their closing tag in CommonMark)
-_RAW_HTML_BLOCK_TAGS = frozenset({"div", "table", "ul", "ol", "dl", "blockquote", "section", "article", "aside",
-                                  "figure", "details", "nav", "header", "footer", "form", "fieldset", "center"})
+#: kramdown's span-level HTML elements (kramdown ``Parser::Html::Constants::HTML_SPAN_ELEMENTS``): a line
+#: opening one of these starts a paragraph; any other element opens a raw HTML block
+_KRAMDOWN_SPAN_TAGS = frozenset({"a", "abbr", "acronym", "b", "big", "bdo", "br", "button", "cite", "code", "del",
+                                 "dfn", "em", "i", "img", "input", "ins", "kbd", "label", "mark", "option", "q", "rb",
+                                 "rbc", "rp", "rt", "rtc", "ruby", "samp", "select", "small", "span", "strong", "sub",
+                                 "sup", "textarea", "tt", "u", "var"})
+#: elements without a body (``HTML_ELEMENTS_WITHOUT_BODY``), and those CommonMark already ends at their
+#: closing tag (``pre``, ``script``, ``style``, ``textarea``: their blank lines are content)
+_NOT_JOINED_TAGS = frozenset({"area", "base", "br", "col", "command", "embed", "hr", "img", "input", "keygen", "link",
+                              "meta", "param", "source", "track", "wbr", "pre", "script", "style", "textarea"})
 _RAW_HTML_OPEN = re.compile(r"^ {0,3}<(?P<tag>[A-Za-z][\w-]*)(?=[\s/>]|$)(?P<rest>[^\n]*)$")
+_HTML_TAG_EVENT = re.compile(r"<(/?)([A-Za-z][\w-]*)(?=[\s/>]|$)")
 
 
 def join_html_blocks(text: str) -> str:
-    """kramdown "HTML Blocks": a block-level element opened at the start of a line
-    (``<div>``, ``<table>``; without ``markdown=``) is raw HTML up to its matching
-    closing tag, blank lines included, where CommonMark ends the HTML block at the
-    first blank line and reads the rest as Markdown (indented rows become a code
-    block). Blank lines inside such an element are dropped so it stays one HTML
-    block. An element whose closing tag does not follow is left alone (and so is
-    every later one of that name: linear time)."""
+    """kramdown "HTML Blocks": an element opened at the start of a line that is not a
+    span element (``<div>``, ``<table>``, ``<p>``, ``<video>``, ``<figure>``, a custom
+    element; without ``markdown=``) is raw HTML up to its matching closing tag, blank
+    lines included (kramdown's parser reads it raw unless ``parse_block_html`` is on),
+    where CommonMark ends the HTML block at the first blank line and reads the rest as
+    Markdown (indented rows become a code block, the lines after a blank line inside a
+    ``<p>`` leak as text). Blank lines inside such an element are dropped so it stays
+    one HTML block. An element whose closing tag does not follow is left alone (and so
+    is every later one of that name). Linear: the tags of each name are counted once."""
     if "<" not in text:
         return text
     lines = text.split("\n")
+    events: dict[str, tuple[list[int], list[int]]] = {}  # tag -> (line numbers, running depth after each)
+    for n, line in enumerate(lines):
+        if "<" not in line:
+            continue
+        for ev in _HTML_TAG_EVENT.finditer(line):
+            tag = ev.group(2).lower()
+            if tag in _KRAMDOWN_SPAN_TAGS or tag in _NOT_JOINED_TAGS:
+                continue
+            rows, depth = events.setdefault(tag, ([], []))
+            step = -1 if ev.group(1) else 1
+            if rows and rows[-1] == n:
+                depth[-1] += step
+            else:
+                rows.append(n)
+                depth.append((depth[-1] if depth else 0) + step)
     out: list[str] = []
     unbalanced: set[str] = set()
     i = 0
     while i < len(lines):
         m = _RAW_HTML_OPEN.match(lines[i])
         tag = m.group("tag").lower() if m else ""
-        if not m or tag not in _RAW_HTML_BLOCK_TAGS or tag in unbalanced or re.search(r"\bmarkdown\s*=", m.group("rest")):
+        if not m or tag not in events or tag in unbalanced or re.search(r"\bmarkdown\s*=", m.group("rest")):
             out.append(lines[i])
             i += 1
             continue
-        opens, closes = re.compile(rf"<{tag}(?=[\s/>]|$)", re.IGNORECASE), re.compile(rf"</{tag}\s*>", re.IGNORECASE)
-        depth, j = 0, i
-        while j < len(lines):
-            depth += len(opens.findall(lines[j])) - len(closes.findall(lines[j]))
-            if depth <= 0:
-                break
-            j += 1
-        if j >= len(lines):
+        rows, depth = events[tag]
+        k = bisect.bisect_left(rows, i)
+        base = depth[k - 1] if k else 0
+        j = next((rows[x] for x in range(k, len(rows)) if depth[x] - base <= 0), None)
+        if j is None:
             unbalanced.add(tag)
             out.append(lines[i])
             i += 1
