@@ -61,3 +61,15 @@ def test_unclosed_custom_elements_are_linear(deadline: Callable[[int, str], Any]
     with deadline(30, "unclosed custom elements"):
         out = jekyll.join_html_blocks(text)
     assert out == text
+
+
+def test_dot_segments_of_root_relative_links_resolve_as_in_a_browser(tmp_path: Path, write: Callable[..., Path],
+                                                                     png: bytes) -> None:
+    """``/../media/a.png`` is ``/media/a.png`` in a browser (".." at the root stays at
+    the root; a theme that prefixes "/" to a relative ``../media/a.png`` writes it); it
+    was refused as escaping the corpus root."""
+    write(tmp_path, "_config.yml", "title: T\nbaseurl: /docs\n")
+    write(tmp_path, "media/a.png", png)
+    site = jekyll.load(tmp_path, "_config.yml")
+    for link in ("/../media/a.png", "/docs/./media/a.png", "/docs/x/../media/a.png"):
+        assert site.resolve_asset(link, page_rel="_posts/2020-01-01-a.md").rel_path == "media/a.png", link

@@ -565,7 +565,8 @@ class JekyllSite:
         return own_host_path(self._config.settings.get("url", ""), link)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
-        """Root-relative links (``baseurl`` removed) from the source folder, or from
+        """Root-relative links (``baseurl`` removed; dot segments resolved as a browser
+        does, ``/../x`` is ``/x``) from the source folder, or from
         an output collection's folder when the first segment names it; relative
         links from the page's folder, then from its URL folder (``permalink: pretty``
         pages are folders), then from the folder of the URL its ``permalink``
@@ -578,6 +579,9 @@ class JekyllSite:
             return target
         link, path = target
         if path.startswith("/"):
+            # a browser resolves "/../x" and "/a/./b" to "/x" and "/a/b" (WHATWG URL: ".." at the root
+            # stays at the root)
+            path = "/" + posixpath.normpath(path).lstrip("/") + ("/" if path.endswith("/") else "")
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands = [safe_join(self._source, site_path)]
             first, _, rest = site_path.partition("/")
