@@ -38,6 +38,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
   image) and ``{::comment}`` blocks are removed.
+- Theme rules where a theme documents them: Minimal Mistakes' helper includes and
+  notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
+  image captions, a post's preview image).
 """
 
 from __future__ import annotations
@@ -477,6 +480,7 @@ class JekyllSite:
         self._source = config.content_dirs[0] if config.content_dirs else "."
         self._callouts = callout_titles(self._variables)
         self._parse_block_html = self._variables.get("site.kramdown.parse_block_html") == "true"
+        self._chirpy = is_chirpy(self._site_object, self._root)
         self._url_folders: dict[str, str | None] = {}
 
     @property
@@ -628,6 +632,9 @@ class JekyllSite:
         meta = self.page_meta(page_rel, meta)
         if meta.get("render_with_liquid") is not False:
             body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
+        if self._chirpy:
+            collection = next((c for c in self._collections if is_within(page_rel, c.folder)), None)
+            body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html)
 
     def render_liquid(self, text: str, *, page_rel: str, meta: dict[str, Any], warnings: list[str]) -> str:
@@ -911,6 +918,95 @@ def _strip_hidden(text: str) -> str:
     return "".join(out)
 
 
+def is_chirpy(site: dict[str, Any], root: Path) -> bool:
+    """True when the site uses the Chirpy theme: ``theme``/``remote_theme`` names
+    ``jekyll-theme-chirpy`` (the chirpy-starter way), or the site is the theme itself
+    (``jekyll-theme-chirpy.gemspec`` at its root, the fork way)."""
+    named = " ".join(str(site.get(key) or "") for key in ("theme", "remote_theme"))
+    return "jekyll-theme-chirpy" in named or (root / "jekyll-theme-chirpy.gemspec").is_file()
+
+
+# the pieces of Markdown an image source is found by in one pass (a regex per "![" rescanned the line:
+# a line of 50,000 "![" took 5 s)
+_IMAGE_TOKEN = re.compile(r"\\.|!\[|\]\(|\]|\n|`")
+_IMAGE_SRC = re.compile(r"[ \t]*(<[^<>\n]*>|[^\s()<>]+)")
+_HTML_IMG_SRC = re.compile(r"(<img\b[^<>]*?\ssrc\s*=\s*)([\"'])([^\"'<>]*)\2", re.IGNORECASE)
+_ITALIC_LINE = re.compile(r"^[ \t>]*(?:_(?=\S)([^_\n]+?)_|\*(?=[^\s*])([^*\n]+?)\*)[ \t]*$")
+_IMAGE_LINE_END = re.compile(r"!\[[^\]\n]{0,1000}\]\((?P<src><[^<>\n]*>|[^\s()<>]+)(?P<title>\s+\"[^\"\n]*\")?\)"
+                             r"(?:\{:[^}\n]*\})?[ \t]*$")
+
+
+def _chirpy_src(src: str, subpath: str) -> str:
+    """Chirpy's ``media-url.html``: a source that is neither a URL nor a data URI is
+    ``/<media_subpath>/<src>`` with repeated slashes collapsed."""
+    if "//" in src or ":" in src or not src:
+        return src
+    return re.sub(r"/{2,}", "/", f"/{subpath}/{src}")
+
+
+def chirpy_media(body: str, meta: dict[str, Any], *, post: bool) -> str:
+    """The Chirpy theme's media rules (its "Writing a New Post" guide, implemented by
+    ``refactor-content.html``, ``media-url.html`` and the ``post`` layout):
+
+    - every image source that is not a URL (``![](x.png)``, ``<img src>``) becomes
+      ``/<media_subpath>/<src>`` (``img_path`` in Chirpy before 6.0): a relative
+      path is read from the site root, not from the post's folder;
+    - an italic line right after an image line (``_Caption_``) is that image's caption
+      (the image gets it as its title; the line stays as text);
+    - a post's preview ``image`` (front matter ``image: path`` or ``image: {path, alt}``)
+      is shown above the post, with its ``alt`` as the caption.
+
+    Code (fences, inline code) is left as written."""
+    raw_sub = meta.get("media_subpath") if meta.get("media_subpath") is not None else meta.get("img_path")
+    subpath = raw_sub.strip("/") if isinstance(raw_sub, str) else ""
+
+    def markdown_sources(part: str) -> str:
+        out: list[str] = []
+        pos, image, code = 0, False, False
+        for m in _IMAGE_TOKEN.finditer(part):
+            token = m.group(0)
+            if token == "\n":
+                image = code = False
+            elif token == "`":
+                code = not code  # inline code: left as written
+            elif code or token.startswith("\\"):
+                continue
+            elif token in ("![", "]"):
+                image = token == "!["
+            elif image:  # "](" closing an image's alt text: its source follows
+                image = False
+                src = _IMAGE_SRC.match(part, m.end())
+                if src:
+                    inner = src.group(1)[1:-1] if src.group(1).startswith("<") else src.group(1)
+                    new = _chirpy_src(inner, subpath)
+                    out += [part[pos:src.start(1)], f"<{new}>" if src.group(1).startswith("<") else new]
+                    pos = src.end(1)
+        return "".join(out) + part[pos:]
+
+    def sources(part: str) -> str:
+        part = markdown_sources(part)
+        part = _HTML_IMG_SRC.sub(lambda m: m.group(1) + m.group(2) + _chirpy_src(m.group(3), subpath) + m.group(2),
+                                 part)
+        lines = part.split("\n")
+        for i in range(len(lines) - 1):
+            cap = _ITALIC_LINE.match(lines[i + 1])
+            img = _IMAGE_LINE_END.match(lines[i], max(0, lines[i].rfind("!["))) if cap else None
+            if cap and img and not img.group("title"):
+                text = (cap.group(1) or cap.group(2)).strip().replace('"', "'")
+                lines[i] = lines[i][:img.end("src")] + f' "{text}"' + lines[i][img.end("src"):]
+        return "\n".join(lines)
+
+    body = outside_fences(body, sources)
+    image = meta.get("image")
+    path = image.get("path") if isinstance(image, dict) else image
+    if post and isinstance(path, str) and path.strip():
+        alt = image.get("alt") if isinstance(image, dict) else None
+        alt_text = re.sub(r"[\s\]\\]+", " ", str(alt)).strip() if alt else ""
+        title = ' "' + alt_text.replace('"', "'") + '"' if alt_text else ""
+        body = f"![{alt_text}](<{_chirpy_src(path.strip(), subpath)}>{title})\n\n" + body
+    return body
+
+
 def _jsonify(value: Any) -> str | None:
     """Jekyll's ``jsonify``: ``value`` as JSON, the first :data:`MAX_VALUE_CHARS`
     characters (the encoder stops there: ``{{ site | jsonify }}`` of a large site is
@@ -995,9 +1091,11 @@ DEFAULT_CALLOUTS = {name: name.capitalize() for name in
                     ("note", "tip", "warning", "important", "caution", "info", "danger")}
 
 
-#: Minimal Mistakes "Utility Classes: Notices" (``{: .notice--info}`` after a paragraph, or
+#: Chirpy "Writing a New Post: Prompts" (``{: .prompt-tip }`` after a quote: a box with an icon and no title)
+#: and Minimal Mistakes "Utility Classes: Notices" (``{: .notice--info}`` after a paragraph, or
 #: ``<div class="notice--info">``): a coloured box without a title; labelled by its kind
-NOTICE_CALLOUTS = {"notice": "Note", "notice--primary": "Note", "notice--info": "Info",
+NOTICE_CALLOUTS = {"prompt-tip": "Tip", "prompt-info": "Info", "prompt-warning": "Warning", "prompt-danger": "Danger",
+                   "notice": "Note", "notice--primary": "Note", "notice--info": "Info",
                    "notice--warning": "Warning", "notice--success": "Success", "notice--danger": "Danger"}
 
 
