@@ -9,7 +9,7 @@ from typing import Any
 
 from murar.ingest.markdown import convert_markdown
 from murar.ingest.sites import jekyll
-from murar.schema import ImageItem
+from murar.schema import ImageItem, VideoItem
 
 POST = """---
 title: Shipping logs
@@ -79,3 +79,23 @@ def test_image_sources_are_found_in_linear_time(deadline: Callable[[int, str], A
         with deadline(30, body[:10]):
             out = jekyll.chirpy_media(body, {"media_subpath": "/m"}, post=True)
         assert out.endswith("\n_caption_\n")
+
+
+def test_chirpy_embed_includes_of_a_starter_site_keep_their_videos(tmp_path: Path, write: Callable[..., Path],
+                                                                   png: bytes) -> None:
+    """A chirpy-starter site has the theme's ``embed/*.html`` includes in the gem, not in
+    the repository: ``embed/youtube.html id=...`` is the YouTube video and
+    ``embed/video.html src=...`` the local file with its title (both were dropped; the
+    poster image of the second was taken for a picture)."""
+    write(tmp_path, "_config.yml", "title: T\ntheme: jekyll-theme-chirpy\n")
+    write(tmp_path, "assets/media/run.mp4", b"\x00" * 64)
+    page = write(tmp_path, "_posts/2024-05-02-demo.md",
+                 "---\ntitle: Demo\n---\n\nThe talk:\n\n{% include embed/youtube.html id='dQw4w9WgXcQ' %}\n\n"
+                 "A run:\n\n{% include embed/video.html src='assets/media/run.mp4' poster='run.png'"
+                 " title='A full run' %}\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = convert_markdown(page, root=tmp_path, site=site)
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert len(videos) == 2 and videos[0].url.endswith("/embed/dQw4w9WgXcQ")
+    assert (videos[1].path, videos[1].title) == ("assets/media/run.mp4", "A full run")
+    assert not [m for m in doc.media if isinstance(m, ImageItem)]

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import bisect
 import csv
+import html
 import io
 import json
 import posixpath
@@ -491,6 +492,11 @@ class JekyllSite:
     def collections(self) -> tuple[Collection, ...]:
         return self._collections
 
+    @property
+    def chirpy(self) -> bool:
+        """True when the site uses the Chirpy theme (:func:`is_chirpy`)."""
+        return self._chirpy
+
     # -------------------------------------------------------------- classify
     def _inner(self, rel: str) -> str | None:
         if not is_within(rel, self._source):
@@ -798,8 +804,18 @@ class _JekyllLiquid(Renderer):
         google-drive, bilibili); a front matter list named by the ``id`` parameter
         or by the include's name whose entries have an ``image_path`` keeps those
         pictures (``gallery``, ``feature_row``), with the ``caption`` parameter
-        after them; otherwise nothing."""
+        after them. Chirpy's ``embed/<platform>.html id=...`` (youtube, vimeo,
+        bilibili) is that platform's video and ``embed/video.html src=... title=...``
+        the video file with its title as caption ("Writing a New Post: Video").
+        Otherwise nothing."""
         params = {key.lower(): to_text(value) for key, value in self._params(params_text, ctx).items()}
+        folder, stem = posixpath.dirname(target), posixpath.splitext(posixpath.basename(target))[0]
+        if self.site.chirpy and folder == "embed":
+            if stem == "video" and suffix_of(split_link(params.get("src", ""))[0]) in VIDEO_SUFFIXES:
+                title = html.escape(params.get("title", ""), quote=True)
+                return f'\n<video src="{html.escape(_chirpy_src(params["src"], ""), quote=True)}" title="{title}">' \
+                       f"</video>\n"
+            params.setdefault("provider", stem)
         src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
         if src:
             return _md_picture(src, params.get("alt") or params.get("caption") or "",
