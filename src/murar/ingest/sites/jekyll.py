@@ -1098,6 +1098,8 @@ def _md_picture(src: str, alt: str, caption: str) -> str:
 
 _CALLOUT_IAL = re.compile(r"^(?P<lead>[ \t>]*)\{:\s*\.(?P<name>[\w-]+)[^}\n]*\}[ \t]*$")
 _FENCE = re.compile(r"^[ \t>]*(```|~~~)")
+# a line that is one whole HTML comment: a block of its own in kramdown and CommonMark
+_COMMENT_LINE = re.compile(r"^[ \t>]*<!--.*-->[ \t]*$")
 # an HTML block opening alone on its line whose class may name a callout (its Markdown content,
 # set off by a blank line, follows: open_markdown_blocks)
 _CALLOUT_DIV = re.compile(r"""^[ \t>]*<(?:div|aside|section|blockquote)\b[^<>]*?\bclass\s*=\s*["'](?P<cls>[^"'<>]*)["'][^<>]*>[ \t]*$""",
@@ -1176,9 +1178,12 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
         depth = _quote_depth(line)
         prev = lines[i - 1] if i > 0 else ""
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if _COMMENT_LINE.match(prev):
+            continue  # the attribute list belongs to the HTML comment block before it: nothing shown
         if prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
-            start = i - 1  # after a block: label that block's first line
-            while start > 0 and lines[start - 1].strip(" \t>") and not _CALLOUT_IAL.match(lines[start - 1]):
+            start = i - 1  # after a block: label that block's first line (an HTML comment line is a block)
+            while start > 0 and lines[start - 1].strip(" \t>") and not _CALLOUT_IAL.match(lines[start - 1]) \
+                    and not _COMMENT_LINE.match(lines[start - 1]):
                 start -= 1
         elif nxt.strip(" \t>") and not _FENCE.match(nxt):
             start = i + 1  # before a block: label the block that follows
