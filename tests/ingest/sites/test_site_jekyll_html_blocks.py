@@ -7,9 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from murar.ingest.markdown import convert_markdown
 from murar.ingest.sites import jekyll
-from murar.schema import VideoItem
+from murar.schema import ImageItem, VideoItem
 
 VIDEO_PAGE = """---
 title: Demo
@@ -73,3 +75,38 @@ def test_dot_segments_of_root_relative_links_resolve_as_in_a_browser(tmp_path: P
     site = jekyll.load(tmp_path, "_config.yml")
     for link in ("/../media/a.png", "/docs/./media/a.png", "/docs/x/../media/a.png"):
         assert site.resolve_asset(link, page_rel="_posts/2020-01-01-a.md").rel_path == "media/a.png", link
+
+
+BOX_PAGE = """---
+title: Remote
+---
+<div class='note warning'>
+
+Follow the [checklist](/checklist/) first.
+
+![The port settings](/images/ports.png)
+
+</div>
+
+After the box.
+"""
+
+
+@pytest.mark.parametrize("engine", ["CommonMark", "GFM", "kramdown"])
+def test_html_blocks_follow_the_sites_markdown_converter(tmp_path: Path, write: Callable[..., Path], png: bytes,
+                                                         engine: str) -> None:
+    """Jekyll "Markdown Options": with ``markdown: CommonMark`` (jekyll-commonmark) or
+    ``GFM`` (jekyll-commonmark-ghpages) a ``<div>`` ends at its blank line and the
+    Markdown inside it is Markdown (the link and the picture); kramdown keeps the
+    element raw up to ``</div>``, so its Markdown stays literal. murar read every site
+    the kramdown way: '[checklist](/checklist/)' was page text and the picture lost."""
+    write(tmp_path, "_config.yml", f"title: T\nmarkdown: {engine}\n")
+    write(tmp_path, "images/ports.png", png)
+    page = write(tmp_path, "docs/remote.md", BOX_PAGE)
+    doc = convert_markdown(page, root=tmp_path, site=jekyll.load(tmp_path, "_config.yml"))
+    text = "\n".join(s.text for s in doc.sections)
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    if engine == "kramdown":
+        assert "[checklist](/checklist/)" in text and not images
+    else:
+        assert "Follow the checklist first." in text and [m.path for m in images] == ["images/ports.png"]

@@ -126,6 +126,8 @@ _MAX_LOOP_LENGTH = MAX_LOOP_LENGTH
 _MAX_INCLUDE_BLOCKS = 64
 
 
+#: ``markdown:`` values that name a CommonMark converter (lower case): HTML blocks follow CommonMark
+COMMONMARK_CONVERTERS = frozenset({"commonmark", "commonmarkghpages", "gfm"})
 #: folders only a Jekyll site has at its source root (Jekyll "Directory Structure")
 JEKYLL_FOLDERS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
 #: files that may hold the site's ``jekyll build --config a,b`` command, in the order read
@@ -481,6 +483,9 @@ class JekyllSite:
         self._source = config.content_dirs[0] if config.content_dirs else "."
         self._callouts = callout_titles(self._variables)
         self._parse_block_html = self._variables.get("site.kramdown.parse_block_html") == "true"
+        # Jekyll "Markdown Options": kramdown unless `markdown:` names a CommonMark converter
+        # (jekyll-commonmark's CommonMark, jekyll-commonmark-ghpages' CommonMarkGhPages / GFM)
+        self._kramdown = self._variables.get("site.markdown", "kramdown").strip().lower() not in COMMONMARK_CONVERTERS
         self._chirpy = is_chirpy(self._site_object, self._root)
         self._url_folders: dict[str, str | None] = {}
 
@@ -641,7 +646,8 @@ class JekyllSite:
         if self._chirpy:
             collection = next((c for c in self._collections if is_within(page_rel, c.folder)), None)
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
-        return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html)
+        return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
+                                     html_blocks=self._kramdown)
 
     def render_liquid(self, text: str, *, page_rel: str, meta: dict[str, Any], warnings: list[str]) -> str:
         """The Liquid of the page ``page_rel`` (front matter ``meta``, with its
@@ -1361,7 +1367,8 @@ def join_html_blocks(text: str) -> str:
     return "\n".join(out)
 
 
-def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_block_html: bool = False) -> str:
+def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_block_html: bool = False,
+                   html_blocks: bool = True) -> str:
     """Keep raw HTML block elements whole (:func:`join_html_blocks`, unless
     ``parse_block_html``), open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`; every block
     element with ``parse_block_html``, from ``_config.yml`` or the page's
@@ -1371,11 +1378,15 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
     (``*[HTML]: ...``, kramdown), then remove
     kramdown inline attribute lists (``{: .note }`` lines, in block quotes too,
     ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
-    ``{::nomarkdown}``) outside fenced code."""
+    ``{::nomarkdown}``) outside fenced code. ``html_blocks=False`` (a site whose
+    Markdown converter is CommonMark, not kramdown) leaves HTML blocks to CommonMark's
+    rules: no joining, no ``markdown="1"``."""
     all_blocks = parse_block_html or _PARSE_BLOCK_OPTION.search(text) is not None
-    if not all_blocks:
+    if html_blocks and not all_blocks:
         text = outside_fences(text, join_html_blocks)
-    text = label_callouts(open_markdown_blocks(text, parse_block_html=all_blocks), callouts)
+    if html_blocks:
+        text = open_markdown_blocks(text, parse_block_html=all_blocks)
+    text = label_callouts(text, callouts)
     return outside_fences(text, _strip_attribute_lists)
 
 
