@@ -216,3 +216,24 @@ def test_github_alerts_in_any_case_read_like_admonitions(tmp_path: Path) -> None
     (tmp_path / "p.md").write_text("# Alerts\n\n> [!tip]\n> Use the cache.\n\n> [!Caution] Slow disks lose data.\n")
     text = convert_markdown(tmp_path / "p.md", root=tmp_path).sections[0].text
     assert text == "Tip: Use the cache.\n\nCaution: Slow disks lose data."
+
+
+def test_text_after_a_boxed_heading_belongs_to_the_section_around_the_box(tmp_path: Path) -> None:
+    """A heading inside a block quote (a lesson's ``> ## Exercise`` box) titles the box;
+    when the quote ends, the page goes on in the section the box stands in: the plot
+    after it is under 'Plotting', not under the exercise (nor under its nested
+    solution), and no empty section is left."""
+    (tmp_path / "plot.png").write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# Lesson\n\n## Plotting\n\nCall plot().\n\n> ## Exercise\n>\n> Plot two series.\n>\n"
+        "> > ## Solution\n> >\n> > Call plot() twice.\n>\n> Then add a legend.\n\n![Two series](plot.png)\n\n"
+        "After the box.\n\n## Saving\n\nCall savefig().\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    assert [(" > ".join(s.heading_path), s.text) for s in doc.sections] == [
+        ("Lesson", ""), ("Lesson > Plotting", "Call plot()."), ("Lesson > Exercise", "Plot two series."),
+        ("Lesson > Solution", "Call plot() twice."), ("Lesson > Exercise", "Then add a legend."),
+        ("Lesson > Plotting", "After the box."),
+        ("Lesson > Saving", "Call savefig()."),
+    ]
+    (img,) = doc.media
+    assert img.section_id == doc.sections[5].id and img.context_after == "After the box."

@@ -130,6 +130,7 @@ class _Walker:
         self.b = builder
         self.opts = options
         self.admonition = "note"
+        self.quotes: list[tuple[int, list[tuple[int, str]]]] = []  # open block quotes (PageBuilder.open_container)
 
     def _video(self, url: str, title: str = "") -> None:
         self.b.cur.end_paragraph()
@@ -229,8 +230,13 @@ class _Walker:
                     b.table(headers, rows)
             elif t.type == "inline":
                 self._inline(t, b.cur.current)
-            elif t.type in ("paragraph_close", "list_item_close", "blockquote_close", "admonition_close",
-                            "dt_close", "dd_close"):
+            elif t.type == "blockquote_open":
+                self.quotes.append(b.open_container())
+            elif t.type == "blockquote_close":
+                b.cur.end_paragraph()
+                if self.quotes:
+                    b.close_container(self.quotes.pop())
+            elif t.type in ("paragraph_close", "list_item_close", "admonition_close", "dt_close", "dd_close"):
                 b.cur.end_paragraph()
             elif t.type == "admonition_open":
                 b.cur.end_paragraph()

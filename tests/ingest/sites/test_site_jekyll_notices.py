@@ -41,3 +41,12 @@ def test_html_block_stays_whole_across_blank_lines_as_kramdown_reads_it() -> Non
     assert "unclosed\n\n    indented code" in out  # no closing tag: left alone
     # parse_block_html: the content is Markdown, blank lines matter
     assert "\n\n" in jekyll.strip_kramdown("<div>\n\n*x*\n\n</div>\n", {}, parse_block_html=True)
+
+
+def test_comment_lines_before_a_quote_are_blocks_of_their_own() -> None:
+    """kramdown applies a block IAL to the block just before it; an HTML comment line
+    (``<!-- markdownlint-disable -->``) is a block of its own, so the quote after it is
+    labelled, not the comment (the label went on the comment line and the quote read
+    unlabelled); an IAL right after a comment labels nothing."""
+    text = "<!-- lint-off -->\n> Back up first.\n{: .prompt-warning }\n\n<!-- lint-on -->\n{: .note }\n"
+    assert jekyll.strip_kramdown(text) == "<!-- lint-off -->\n> **Warning:** Back up first.\n\n<!-- lint-on -->\n"

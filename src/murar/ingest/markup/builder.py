@@ -181,6 +181,7 @@ class _Section:
     parts: list[str] = field(default_factory=list)
     media: list[tuple[AnyMedia, int]] = field(default_factory=list)
     current: list[str] = field(default_factory=list)
+    resumed: bool = False  # continues a section after a container with headings (dropped when it stays empty)
 
     def text_so_far(self) -> str:
         done = "\n\n".join(p for p in self.parts if p)
@@ -233,6 +234,27 @@ class PageBuilder:
         self._stack.append((level, title))
         path = tuple(t for _, t in self._stack)
         self._sections.append(_Section(path, level, anchor, len(self._sections)))
+
+    def open_container(self) -> tuple[int, list[tuple[int, str]]]:
+        """Mark the start of a container block (a block quote): what
+        :meth:`close_container` needs to return to the section around it."""
+        sec = self.cur
+        return len(self._sections), list(self._stack) if self._stack else [(sec.level, sec.heading_path[-1])]
+
+    def close_container(self, opened: tuple[int, list[tuple[int, str]]]) -> None:
+        """End a container block: when headings were started inside it (a lesson's
+        ``> ## Challenge`` box), the text after it belongs to the section the container
+        stands in, as the page shows it (the box ends, its heading with it), not to the
+        last heading inside it."""
+        count, stack = opened
+        if len(self._sections) == count:
+            return
+        before = self._sections[count - 1] if count else None
+        self._sections[-1].end_paragraph()
+        self._stack = stack
+        path = before.heading_path if before else tuple(t for _, t in stack)
+        self._sections.append(_Section(path, before.level if before else stack[-1][0],
+                                       before.anchor if before else None, len(self._sections), resumed=True))
 
     @property
     def cur(self) -> _Section:
@@ -498,6 +520,8 @@ class PageBuilder:
         sections: list[Section] = []
         media: list[AnyMedia] = []
         for sb in self._sections:
+            if sb.resumed and not sb.media and not any(sb.parts):
+                continue
             text = "\n\n".join(p for p in sb.parts if p)
             sid = stable_id(self.rel, "section", str(sb.ordinal), " > ".join(sb.heading_path))
             sections.append(Section(

@@ -14,39 +14,45 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   ``defaults`` (front matter defaults by ``scope`` path/type) under each page's
   own front matter, for ``published`` and the ``page.*`` Liquid variables;
   an ``.html`` file without front matter is a static file, not a page.
-- Liquid (:meth:`JekyllSite.render_liquid`): ``{% raw %}`` kept literal,
-  ``{% comment %}`` removed, ``{% include x %}`` / ``{% include_relative x %}``
-  (and the jekyll-include-cache plugin's ``{% include_cached x %}``, the same
-  include rendered once) inlined at their place with their ``include.*`` parameters,
-  ``{% highlight %}`` a code fence, ``{{ site.* }}`` (``site.data.*`` from the
-  ``_data`` files, :func:`load_data_tree`)/``{{ page.* }}``/``include.*``
-  and assigned variables substituted with the ``relative_url``,
-  ``absolute_url``, ``prepend``, ``append``, ``default`` and ``markdownify``
-  filters and Liquid's string filters (``remove``, ``replace``, ``strip`` ...); every
-  other tag is dropped and its content kept (``{% if %}``/``{% unless %}``/
-  ``{% case %}`` keep only the branch Liquid renders when every variable in the
-  condition is known: config, front matter, include parameters, assignments;
-  ``{% for x in list %}`` repeats its body for each item of a list that is known:
-  ``site.data.*``, the config, ``page.*`` front matter, include parameters,
-  ranges, with ``limit``/``offset``/``reversed`` and ``forloop.*``, bounded per
-  page; ``{% post_url name %}`` gives the post's path, as ``{% link %}`` does),
-  except tab plugins' ``{% tabs %}``/
-  ``{% tab label %}``/``{% endtabs %}``, which become tab-set markers. Nothing is evaluated that would
-  need Ruby; no path is guessed.
+- Liquid (:meth:`JekyllSite.render_liquid`, rendered in document order by
+  :mod:`murar.ingest.sites._liquid`): ``{% raw %}`` kept literal,
+  ``{% comment %}`` removed, ``assign``/``capture`` read by the tags after them,
+  ``{% include x %}`` / ``{% include_relative x %}`` (and the jekyll-include-cache
+  plugin's ``{% include_cached x %}``) rendered at their place in the page's
+  context with their ``include.*`` parameters (a variable an include assigns stays
+  set), ``{% highlight %}`` a code fence, ``{{ site.* }}`` (the config and
+  ``site.data.*`` from the ``_data`` files, :func:`load_data_tree`)/``{{ page.* }}``
+  (front matter with its defaults) and Liquid's and Jekyll's filters
+  (``relative_url``, ``absolute_url``, ``markdownify``, ``where``/``where_exp``,
+  ``sort``, ``map``, ``split``, ``join``, ``first``/``last``/``size`` ...);
+  ``if``/``unless``/``case`` keep the branch Liquid renders when the values are
+  known (a key the config lacks may come from the theme or Jekyll, as may a
+  ``page`` variable Jekyll computes: not known; any other absent key is nil) and
+  every branch from the first unknown one on; ``for`` loops over known lists,
+  hashes and ranges with ``limit``/``offset``/``reversed``, ``forloop.*``,
+  ``break``/``continue``, bounded per page; ``{% post_url name %}`` gives the
+  post's path, as ``{% link %}`` does; tab plugins' ``{% tabs %}``/``{% tab label %}``/
+  ``{% endtabs %}`` become tab-set markers; every other tag (a plugin's) writes
+  nothing, the text around it stays. A page with ``render_with_liquid: false``
+  (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
+  evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
   image) and ``{::comment}`` blocks are removed.
+- Theme rules where a theme documents them: Minimal Mistakes' helper includes and
+  notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
+  image captions, a post's preview image).
 """
 
 from __future__ import annotations
 
+import bisect
 import csv
+import html
 import io
 import json
 import posixpath
 import re
-from collections import ChainMap
-from collections.abc import Callable, Iterator, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +84,17 @@ from murar.ingest.sites._common import (
     suffix_of,
     url_base_path,
 )
+from murar.ingest.sites._liquid import (
+    MAX_LOOP_LENGTH,
+    MAX_VALUE_CHARS,
+    UNKNOWN,
+    Context,
+    Renderer,
+    Tag,
+    literal,
+    parse,
+    to_text,
+)
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
 
 GENERATOR = "jekyll"
@@ -100,13 +117,17 @@ _MAX_INCLUDE_DEPTH = 8
 #: append: a`` doubles it), characters rendered
 _MAX_INCLUDES = 200
 _MAX_INCLUDED_CHARS = 5_000_000
-_MAX_VALUE_CHARS = 100_000
+_MAX_VALUE_CHARS = MAX_VALUE_CHARS
 _MAX_RENDERED_CHARS = 5_000_000
 #: loop iterations of one page (all loops, nested ones included) and items of one loop
 _MAX_LOOP_ITEMS = 2_000
-_MAX_LOOP_LENGTH = 500
+_MAX_LOOP_LENGTH = MAX_LOOP_LENGTH
+#: block tags open (all files) beyond which a page includes no more files (bounds the recursion)
+_MAX_INCLUDE_BLOCKS = 64
 
 
+#: ``markdown:`` values that name a CommonMark converter (lower case): HTML blocks follow CommonMark
+COMMONMARK_CONVERTERS = frozenset({"commonmark", "commonmarkghpages", "gfm"})
 #: folders only a Jekyll site has at its source root (Jekyll "Directory Structure")
 JEKYLL_FOLDERS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
 #: files that may hold the site's ``jekyll build --config a,b`` command, in the order read
@@ -431,19 +452,8 @@ def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
 
 # ------------------------------------------------------------------- Liquid
 
-# block tags, each with the pattern of its closing tag (see sub_closed)
-_RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
-_RAW_END = re.compile(r"\{%-?\s*endraw\s*-?%\}")
-_COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}", re.DOTALL)
-_COMMENT_END = re.compile(r"\{%-?\s*endcomment\s*-?%\}")
-_HIGHLIGHT = re.compile(r"\{%-?\s*highlight\s+([\w+#-]+)[^%]*-?%\}\n?(.*?)\{%-?\s*endhighlight\s*-?%\}", re.DOTALL)
-_HIGHLIGHT_END = re.compile(r"\{%-?\s*endhighlight\s*-?%\}")
-_CAPTURE = re.compile(r"\{%-?\s*capture\s+([\w.-]+)\s*-?%\}(.*?)\{%-?\s*endcapture\s*-?%\}", re.DOTALL)
-_CAPTURE_END = re.compile(r"\{%-?\s*endcapture\s*-?%\}")
-_TOKEN = re.compile(r"\{%-?\s*(?P<tag>\w+)(?P<tagargs>.*?)-?%\}|\{\{-?(?P<expr>.*?)-?\}\}", re.DOTALL)
 _INCLUDE_TARGET = re.compile(r"((?:\{\{.*?\}\}|[^\s{])+)(.*)$", re.DOTALL)
 _PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
-_STRING = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""")
 _IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
 # kramdown "Automatic Table of Contents Generation": a one-item list with the IAL {:toc} is replaced by the TOC
 _TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s*\}[ \t]*$\n?", re.MULTILINE)
@@ -458,24 +468,6 @@ _KRAMDOWN_COMMENT_END = re.compile(r"\{:/comment\}")
 _HIDDEN_OPEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>", re.IGNORECASE)
 
 
-@dataclass(slots=True)
-class _Scope:
-    """Variables visible to Liquid while rendering one page (and its includes)."""
-
-    values: MutableMapping[str, str]
-    meta: dict[str, Any] = field(default_factory=dict)  # the page's front matter (lists included)
-    # what the page may still include (files, characters) and render (characters); shared with its includes
-    # and whether a too deep include is still to be warned about; the loop iterations left
-    left: list[int] = field(default_factory=lambda: [_MAX_INCLUDES, _MAX_INCLUDED_CHARS, _MAX_RENDERED_CHARS, 1,
-                                                     _MAX_LOOP_ITEMS])
-    # structured values by name: "site" (config and data), "page" (front matter), "include"
-    # (the include's parameters), loop variables
-    objects: dict[str, Any] = field(default_factory=dict)
-
-    def lookup(self, name: str) -> str:
-        return self.values.get(name.strip(), "")
-
-
 class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
 
@@ -483,7 +475,7 @@ class JekyllSite:
                  variables: dict[str, str] | None = None, defaults: tuple[FrontMatterDefault, ...] = (),
                  site_object: dict[str, Any] | None = None) -> None:
         self._config = config
-        self._site_object = dict(site_object or {})
+        self._site_object = {"url": "", "baseurl": "", **(site_object or {})}
         self._collections = collections
         self._defaults = defaults
         self._variables = dict(variables or {})
@@ -491,6 +483,10 @@ class JekyllSite:
         self._source = config.content_dirs[0] if config.content_dirs else "."
         self._callouts = callout_titles(self._variables)
         self._parse_block_html = self._variables.get("site.kramdown.parse_block_html") == "true"
+        # Jekyll "Markdown Options": kramdown unless `markdown:` names a CommonMark converter
+        # (jekyll-commonmark's CommonMark, jekyll-commonmark-ghpages' CommonMarkGhPages / GFM)
+        self._kramdown = self._variables.get("site.markdown", "kramdown").strip().lower() not in COMMONMARK_CONVERTERS
+        self._chirpy = is_chirpy(self._site_object, self._root)
         self._url_folders: dict[str, str | None] = {}
 
     @property
@@ -500,6 +496,11 @@ class JekyllSite:
     @property
     def collections(self) -> tuple[Collection, ...]:
         return self._collections
+
+    @property
+    def chirpy(self) -> bool:
+        """True when the site uses the Chirpy theme (:func:`is_chirpy`)."""
+        return self._chirpy
 
     # -------------------------------------------------------------- classify
     def _inner(self, rel: str) -> str | None:
@@ -579,7 +580,8 @@ class JekyllSite:
         return own_host_path(self._config.settings.get("url", ""), link)
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
-        """Root-relative links (``baseurl`` removed) from the source folder, or from
+        """Root-relative links (``baseurl`` removed; dot segments resolved as a browser
+        does, ``/../x`` is ``/x``) from the source folder, or from
         an output collection's folder when the first segment names it; relative
         links from the page's folder, then from its URL folder (``permalink: pretty``
         pages are folders), then from the folder of the URL its ``permalink``
@@ -592,6 +594,9 @@ class JekyllSite:
             return target
         link, path = target
         if path.startswith("/"):
+            # a browser resolves "/../x" and "/a/./b" to "/x" and "/a/b" (WHATWG URL: ".." at the root
+            # stays at the root)
+            path = "/" + posixpath.normpath(path).lstrip("/") + ("/" if path.endswith("/") else "")
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands = [safe_join(self._source, site_path)]
             first, _, rest = site_path.partition("/")
@@ -628,155 +633,33 @@ class JekyllSite:
 
     # ------------------------------------------------------------ preprocess
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
-        """Liquid rendered as far as a static reader can (see module doc) and kramdown
-        attribute lists removed; front matter kept. Problems go to ``warnings``.
-        Never raises."""
+        """Liquid rendered as far as a static reader can (see module doc; none on a page
+        whose front matter says ``render_with_liquid: false``, Jekyll 4.0 "Front
+        Matter") and kramdown attribute lists removed; front matter kept. Problems go
+        to ``warnings``. Never raises."""
         sink = warnings if warnings is not None else []
         meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
-        values = dict(self._variables)
-        page_vars: dict[str, str] = {}
         meta = self.page_meta(page_rel, meta)
-        _flatten("page", meta, page_vars)
-        values.update(page_vars)
-        values["jekyll.environment"] = "production"
-        scope = _Scope(values, meta, objects={"site": self._site_object, "page": meta})
-        body = self.render_liquid(body, page_rel=page_rel, file_rel=page_rel, scope=scope, warnings=sink, depth=0)
-        return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html)
+        if meta.get("render_with_liquid") is not False:
+            body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
+        if self._chirpy:
+            collection = next((c for c in self._collections if is_within(page_rel, c.folder)), None)
+            body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
+        return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
+                                     html_blocks=self._kramdown)
 
-    def render_liquid(self, text: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
-                      depth: int) -> str:
-        """Render the Liquid of ``text`` (written in ``file_rel``, shown on ``page_rel``)."""
-        raws: list[str] = []
-        key = id(raws)
-
-        def keep_text(kept: str) -> str:
-            raws.append(kept)
-            return f"\x00RAW{key}-{len(raws) - 1}\x00"
-
-        def keep_raw(m: re.Match[str]) -> str:
-            return keep_text(m.group(1))
-
-        text = sub_closed(_RAW, _RAW_END, keep_raw, text)
-        text = sub_closed(_COMMENT, _COMMENT_END, lambda _: "", text)
-        text = sub_closed(_HIGHLIGHT, _HIGHLIGHT_END, lambda m: _fence(m, text), text)
-        if "{%" in text and "for" in text:
-            # each rendered loop is kept like a raw block: its output is not read as Liquid again
-            text = self._loops(text, lambda body, inner: keep_text(self.render_liquid(
-                body, page_rel=page_rel, file_rel=file_rel, scope=inner, warnings=warnings, depth=depth)), scope,
-                               warnings, file_rel)
-
-        captures: list[tuple[str, str]] = []
-        mark = f"murarcapture{key}"  # a tag name of this call only: where a capture stood
-
-        def capture(m: re.Match[str]) -> str:
-            # rendered where it stands, in the tag loop: a page that captures "example" before each of
-            # its includes shows each capture once, not the last one everywhere
-            captures.append((m.group(1), m.group(2)))
-            return f"{{% {mark} {len(captures) - 1} %}}"
-
-        def restore(rendered: str) -> str:
-            # the text may hold "\x00RAW7\x00" itself: only the numbers handed out here are put back (a
-            # capture's own rendering leaves this call's marks for this call)
-            return re.sub(f"\x00RAW{key}-(\\d{{1,9}})\x00", lambda r: raws[int(r.group(1))]
-                          if int(r.group(1)) < len(raws) else r.group(0), rendered)
-
-        text = _conditionals(text, scope)
-        text = sub_closed(_CAPTURE, _CAPTURE_END, capture, text)
+    def render_liquid(self, text: str, *, page_rel: str, meta: dict[str, Any], warnings: list[str]) -> str:
+        """The Liquid of the page ``page_rel`` (front matter ``meta``, with its
+        defaults) rendered in document order (:mod:`murar.ingest.sites._liquid`) with
+        ``site`` (the config and ``site.data``), ``page``, ``jekyll.environment`` and
+        Jekyll's tags and filters (:class:`_JekyllLiquid`)."""
+        ctx = Context(scopes=[{}], globals={"site": self._site_object, "page": meta,
+                                            "jekyll": {"environment": "production"}},
+                      left=[_MAX_INCLUDES, _MAX_INCLUDED_CHARS, _MAX_RENDERED_CHARS, 1, _MAX_LOOP_ITEMS],
+                      warnings=warnings)
         out: list[str] = []
-        pos = 0
-        for m in _tokens(text):
-            out.append(text[pos:m.start()])
-            pos = m.end()
-            if scope.left[2] <= 0:
-                break
-            if m.group("expr") is not None:
-                value = self._expression(m.group("expr"), scope)
-                scope.left[2] -= len(value)
-                out.append(value)
-                continue
-            tag, args = m.group("tag"), m.group("tagargs").strip()
-            if tag in ("include", "include_relative", "include_cached"):  # include_cached: jekyll-include-cache
-                out.append(self._include(tag, args, page_rel=page_rel, file_rel=file_rel, scope=scope,
-                                         warnings=warnings, depth=depth))
-            elif tag == mark and args.isdigit() and int(args) < len(captures):
-                name, body = captures[int(args)]
-                scope.values[name] = restore(self.render_liquid(body, page_rel=page_rel, file_rel=file_rel,
-                                                                scope=scope, warnings=warnings,
-                                                                depth=depth)).strip()[:_MAX_VALUE_CHARS]
-            elif tag == "assign":
-                name, _, expr = args.partition("=")
-                scope.values[name.strip()] = self._expression(expr, scope)[:_MAX_VALUE_CHARS]
-            elif tag in ("link", "post_url"):
-                # Jekyll "Links": the path may hold Liquid variables ({% link {{ page.dir }}/a.md %})
-                args = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: self._expression(v.group(1), scope), args)
-                out.append("/" + args.strip().strip("'\"").lstrip("/") if tag == "link" else self._post_url(args))
-            elif tag in ("tabs", "tab", "endtabs"):
-                out.append(_tab_marker(tag, args, scope))
-            # every other tag (if/for/unless/case/when/else/end*, plugin tags) is dropped
-        if scope.left[2] <= 0:
-            if scope.left[2] > -_MAX_RENDERED_CHARS * 10:  # one warning for the page
-                warnings.append(f"{file_rel}: Liquid output over {_MAX_RENDERED_CHARS} characters; the rest is cut")
-            scope.left[2] = -_MAX_RENDERED_CHARS * 10
-        else:
-            out.append(text[pos:])
-        return restore("".join(out))
-
-    def _loops(self, text: str, render: Callable[[str, _Scope], str], scope: _Scope, warnings: list[str],
-               file_rel: str) -> str:
-        """``{% for x in list %}...{% else %}...{% endfor %}`` over a list whose value is
-        known (:func:`_object`: the data files, the config, the page's front matter, an
-        include parameter, an outer loop's item, a ``(1..n)`` range) rendered once per
-        item with ``render(body, scope)``, the item as ``x`` and ``forloop.index``/
-        ``index0``/``rindex``/``rindex0``/``first``/``last``/``length`` set; ``offset:``,
-        ``limit:`` and ``reversed`` as Liquid applies them (slice, then reverse); an
-        empty list renders the ``else`` branch. A loop over anything else keeps its body
-        once (its tags are dropped later), with the loops inside it expanded. At most
-        :data:`_MAX_LOOP_LENGTH` items a loop and :data:`_MAX_LOOP_ITEMS` iterations a
-        page (nested ones counted), with one warning when cut."""
-        out: list[str] = []
-        pos = 0
-        for head, other, end in _loop_blocks(text):
-            out.append(text[pos:head.start()])
-            pos = end.end()
-            m = _FOR_ARGS.match(head.group(2))
-            items = _object(m.group(2), scope) if m else None
-            if not isinstance(items, list):
-                out.append(text[head.start():end.end()] if "for" not in text[head.end():end.start()] else
-                           head.group(0) + self._loops(text[head.end():end.start()], render, scope, warnings,
-                                                       file_rel) + end.group(0))
-                continue
-            assert m is not None
-            loop_body = text[head.end():(other.start() if other else end.start())]
-            params = dict(re.findall(r"(limit|offset)\s*:\s*([\w.-]+)", m.group(3)))
-            first = _int_operand(params.get("offset"), scope, 0)
-            count = _int_operand(params.get("limit"), scope, len(items))
-            items = items[first:first + count]
-            if re.search(r"\breversed\b", m.group(3)):
-                items = items[::-1]
-            if not items:
-                out.append(render(text[other.end():end.start()], scope) if other else "")
-                continue
-            length = len(items)
-            for index, item in enumerate(items[:_MAX_LOOP_LENGTH]):
-                if scope.left[4] <= 0 or scope.left[2] <= 0:
-                    if scope.left[4] == 0:
-                        warnings.append(f"{file_rel}: Liquid loops over {_MAX_LOOP_ITEMS} iterations on the page;"
-                                        f" the rest is left out")
-                        scope.left[4] = -1
-                    break
-                scope.left[4] -= 1
-                layer: dict[str, str] = {}
-                _flatten(m.group(1), item, layer)
-                loop = {"index": index + 1, "index0": index, "rindex": length - index, "rindex0": length - index - 1,
-                        "first": index == 0, "last": index == length - 1, "length": length}
-                _flatten("forloop", loop, layer)
-                inner = _Scope(ChainMap(layer, scope.values), scope.meta, scope.left,
-                               {**scope.objects, m.group(1): item, "forloop": loop})
-                rendered = render(loop_body, inner)
-                scope.left[2] -= len(rendered)
-                out.append(rendered)
-        out.append(text[pos:])
+        _JekyllLiquid(self, page_rel).render_file(text, page_rel, ctx, out)
         return "".join(out)
 
     def _post_url(self, args: str) -> str:
@@ -793,35 +676,133 @@ class JekyllSite:
                 return "/" + rel
         return ""
 
-    def _expression(self, expr: str, scope: _Scope) -> str:
-        parts = [p.strip() for p in _split_filters(expr)]
-        if not parts or not parts[0]:
-            return ""
-        value = _literal(parts[0])
-        if value is None:
-            value = scope.lookup(parts[0])
-        for flt in parts[1:]:
-            name, _, arg = flt.partition(":")
-            name = name.strip()
-            args = [a if (a := _literal(x)) is not None else scope.lookup(x) for x in _split_args(arg)] if arg else []
-            argv = args[0] if args else None
-            if name in _STRING_FILTERS:
-                value = _STRING_FILTERS[name](value, args)
-            elif name == "markdownify":
-                value = _markdownify(value)
-            elif name == "relative_url":
-                value = self._relative_url(value)
-            elif name == "absolute_url":
-                value = self._config.settings.get("url", "").rstrip("/") + self._relative_url(value)
-            elif name == "prepend":
-                value = (argv or "") + value
-            elif name == "append":
-                value = value + (argv or "")
-            elif name == "default" and not value:
-                value = argv or ""
-        return value
+    def _relative_url(self, value: str) -> str:
+        if is_remote(value):
+            return value
+        base = self._config.settings.get("baseurl", "").strip("/")
+        path = "/" + value.lstrip("/")
+        return f"/{base}{path}" if base else path
 
-    def _theme_include(self, target: str, params_text: str, scope: _Scope) -> str:
+
+class _JekyllLiquid(Renderer):
+    """Jekyll's Liquid (jekyllrb.com "Liquid", "Includes", "Links"): the tags
+    ``include``/``include_relative``/``include_cached``, ``link``, ``post_url``,
+    ``highlight`` and tab plugins' ``tabs``/``tab``, the filters ``relative_url``,
+    ``absolute_url``, ``markdownify``, ``jsonify``, ``where_exp``, ``group_by`` and the
+    array filters ``push``/``pop``/``shift``/``unshift``; ``site.<key>`` the config
+    lacks is not known (a theme's config or a value Jekyll computes, ``site.pages``),
+    and so is a ``page`` variable Jekyll computes (``page.url``) when the front matter
+    does not set it; any other key an object lacks is nil."""
+
+    def __init__(self, site: JekyllSite, page_rel: str) -> None:
+        self.site = site
+        self.page_rel = page_rel
+        self.files: list[str] = []  # the file being rendered, innermost last
+
+    def render_file(self, text: str, file_rel: str, ctx: Context, out: list[str]) -> None:
+        self.files.append(file_rel)
+        try:
+            self.render(parse(text), ctx, out)
+        finally:
+            self.files.pop()
+
+    def missing(self, path: list[str | int], depth: int) -> Any:
+        head = path[0]
+        if head == "site" and depth <= 2:
+            return UNKNOWN
+        if head == "page" and depth == 1 and path[1] in _COMPUTED_PAGE:
+            return UNKNOWN
+        if head == "jekyll":
+            return UNKNOWN
+        return None
+
+    def over_budget(self, ctx: Context) -> None:
+        ctx.warnings.append(f"{self.files[-1] if self.files else self.page_rel}: Liquid output over"
+                            f" {_MAX_RENDERED_CHARS} characters; the rest is cut")
+
+    def over_loop_budget(self, ctx: Context) -> None:
+        ctx.warnings.append(f"{self.files[-1] if self.files else self.page_rel}: Liquid loops over"
+                            f" {_MAX_LOOP_ITEMS} iterations on the page; the rest is left out")
+
+    def filter(self, name: str, value: Any, args: list[Any], ctx: Context) -> Any:
+        if value is UNKNOWN:
+            return UNKNOWN
+        if name in ("relative_url", "absolute_url"):
+            if value is None:
+                return None
+            url = self.site._relative_url(to_text(value))
+            return url if name == "relative_url" or is_remote(url) else \
+                self.site.config.settings.get("url", "").rstrip("/") + url
+        if name == "markdownify":
+            return _markdownify(to_text(value))
+        if name == "jsonify":
+            return _jsonify(value)
+        if name == "where_exp":
+            return self._where_exp(value, args, ctx)
+        if name == "group_by":
+            groups: dict[str, list[Any]] = {}
+            for item in value if isinstance(value, list) else []:
+                key = item.get(args[0]) if isinstance(item, dict) and args and isinstance(args[0], str) else None
+                groups.setdefault(to_text(key), []).append(item)
+            return [{"name": k, "items": v, "size": len(v)} for k, v in groups.items()]
+        if name in ("push", "unshift") and isinstance(value, list):
+            arg = args[0] if args and args[0] is not UNKNOWN else None
+            return value + [arg] if name == "push" else [arg] + value
+        if name in ("pop", "shift") and isinstance(value, list):
+            return value[:-1] if name == "pop" else value[1:]
+        if name in ("sample", "group_by_exp", "find_exp"):
+            return UNKNOWN
+        return super().filter(name, value, args, ctx)
+
+    def _where_exp(self, value: Any, args: list[Any], ctx: Context) -> Any:
+        """Jekyll ``where_exp: "item", "item.x == 1"``: the items the condition holds for."""
+        if isinstance(value, dict):
+            value = list(value.values())
+        if not isinstance(value, list) or len(args) < 2 or not isinstance(args[0], str) \
+                or not isinstance(args[1], str):
+            return UNKNOWN
+        kept: list[Any] = []
+        for item in value[:MAX_LOOP_LENGTH]:
+            ctx.scopes.append({args[0]: item})
+            try:
+                hold = self.condition(args[1], ctx)
+            finally:
+                ctx.scopes.pop()
+            if hold is UNKNOWN:
+                return UNKNOWN
+            if hold:
+                kept.append(item)
+        return kept
+
+    def tag(self, name: str, args: str, ctx: Context, out: list[str]) -> None:
+        if name in ("include", "include_relative", "include_cached"):  # include_cached: jekyll-include-cache
+            self._include(name, args, ctx, out)
+        elif name in ("link", "post_url"):
+            # Jekyll "Links": the path may hold Liquid variables ({% link {{ page.dir }}/a.md %})
+            args = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
+            out.append("/" + args.strip().strip("'\"").lstrip("/") if name == "link" else self.site._post_url(args))
+        elif name in ("tabs", "tab", "endtabs"):
+            out.append(_tab_marker(name, args, ctx))
+        # every other tag (a plugin's) writes nothing; the text around it stays
+
+    def block(self, node: Tag, ctx: Context, out: list[str]) -> None:
+        if node.name != "highlight" or not node.branches:
+            super().block(node, ctx, out)
+            return
+        inner: list[str] = []
+        self.render(node.branches[0].body, ctx, inner)
+        body = "".join(inner)
+        body = body.removeprefix("\n")
+        lang = (node.args.split() or [""])[0]
+        tail: list[str] = []
+        for piece in reversed(out):  # the text of the tag's line before it: a list step's indentation
+            tail.append(piece)
+            if "\n" in piece or sum(map(len, tail)) > 200:
+                break
+        before = "".join(reversed(tail))
+        out.append(_fence(lang, body, before[before.rfind("\n") + 1:]))
+
+    def _theme_include(self, target: str, params_text: str, ctx: Context) -> str:
         """An include that is not in the repository (a remote theme's helpers, as
         Minimal Mistakes documents them in "Helpers"): a parameter that is an image
         path keeps that picture with its ``alt``/``caption``/``title`` (``figure``);
@@ -829,11 +810,18 @@ class JekyllSite:
         google-drive, bilibili); a front matter list named by the ``id`` parameter
         or by the include's name whose entries have an ``image_path`` keeps those
         pictures (``gallery``, ``feature_row``), with the ``caption`` parameter
-        after them; otherwise nothing."""
-        params: dict[str, str] = {}
-        for m in _PARAM.finditer(params_text):
-            value = _literal(m.group(2))
-            params[m.group(1).lower()] = value if value is not None else scope.lookup(m.group(2))
+        after them. Chirpy's ``embed/<platform>.html id=...`` (youtube, vimeo,
+        bilibili) is that platform's video and ``embed/video.html src=... title=...``
+        the video file with its title as caption ("Writing a New Post: Video").
+        Otherwise nothing."""
+        params = {key.lower(): to_text(value) for key, value in self._params(params_text, ctx).items()}
+        folder, stem = posixpath.dirname(target), posixpath.splitext(posixpath.basename(target))[0]
+        if self.site.chirpy and folder == "embed":
+            if stem == "video" and suffix_of(split_link(params.get("src", ""))[0]) in VIDEO_SUFFIXES:
+                title = html.escape(params.get("title", ""), quote=True)
+                return f'\n<video src="{html.escape(_chirpy_src(params["src"], ""), quote=True)}" title="{title}">' \
+                       f"</video>\n"
+            params.setdefault("provider", stem)
         src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
         if src:
             return _md_picture(src, params.get("alt") or params.get("caption") or "",
@@ -841,7 +829,9 @@ class JekyllSite:
         embed = _VIDEO_EMBEDS.get(params.get("provider", "").lower())
         if embed and re.fullmatch(r"[\w-]+(?:\?[\w=&-]*)?", params.get("id", "")):
             return f'\n<iframe src="{embed.format(id=params["id"])}"></iframe>\n'
-        items = scope.meta.get(params.get("id") or posixpath.splitext(posixpath.basename(target))[0])
+        page = ctx.globals.get("page")
+        items = page.get(params.get("id") or posixpath.splitext(posixpath.basename(target))[0]) \
+            if isinstance(page, dict) else None
         pictures = [_md_picture(str(it["image_path"]), str(it.get("alt") or ""),
                                 str(it.get("title") or it.get("image_caption") or ""))
                     for it in (items if isinstance(items, list) else [])
@@ -851,291 +841,81 @@ class JekyllSite:
         caption = re.sub(r"<[^>]+>", "", params.get("caption", "")).strip()
         return "\n\n" + "\n\n".join(pictures + ([caption] if caption else [])) + "\n\n"
 
-    def _relative_url(self, value: str) -> str:
-        if is_remote(value):
-            return value
-        base = self._config.settings.get("baseurl", "").strip("/")
-        path = "/" + value.lstrip("/")
-        return f"/{base}{path}" if base else path
+    def _params(self, params_text: str, ctx: Context) -> dict[str, Any]:
+        """An include's parameters (Jekyll "Includes": ``name="value"``, ``name='value'``
+        or ``name=variable``)."""
+        params: dict[str, Any] = {}
+        for m in _PARAM.finditer(params_text):
+            value = literal(m.group(2))
+            params[m.group(1)] = value if isinstance(value, str) else self.lookup(m.group(2), ctx)
+        return params
 
-    def _include(self, tag: str, args: str, *, page_rel: str, file_rel: str, scope: _Scope, warnings: list[str],
-                 depth: int) -> str:
+    def _include(self, tag: str, args: str, ctx: Context, out: list[str]) -> None:
+        site, warnings = self.site, ctx.warnings
+        file_rel = self.files[-1] if self.files else self.page_rel
         # the file name: a literal, or built from {{ variables }} (Jekyll "Includes": "Using
         # variables names for the include file"), up to the first blank outside {{ }}
         m = _INCLUDE_TARGET.match(args.strip())
         target_expr, params_text = (m.group(1), m.group(2)) if m else ("", args)
         if "{{" in target_expr:
-            # (a variable that is set but empty is known: the name is then built without it)
-            unknown = [v.group(1).strip() for v in re.finditer(r"\{\{-?(.*?)-?\}\}", target_expr)
-                       if not self._expression(v.group(1), scope)
-                       and (name := _split_filters(v.group(1))[0].strip()) not in scope.values
-                       and _literal(name) is None]
+            parts = [(v.group(1), self.evaluate(v.group(1), ctx)) for v in re.finditer(r"\{\{-?(.*?)-?\}\}",
+                                                                                       target_expr)]
+            # nil too: Jekyll stops the build on an include it cannot find, so a site that builds
+            # sets the variable somewhere a static reader does not see
+            unknown = [expr.strip() for expr, value in parts if value is UNKNOWN or value is None]
             if unknown:  # a variable a plugin sets (page.version.version): the file cannot be named
                 warnings.append(f"{{% {tag} {target_expr} %}}: {unknown[0]} is not known here (a plugin's"
                                 f" variable?); not included")
-                return ""
-            target = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: self._expression(v.group(1), scope), target_expr)
+                return
+            values = iter(to_text(value) for _, value in parts)
+            target = re.sub(r"\{\{-?(.*?)-?\}\}", lambda _: next(values), target_expr)
         else:
-            target = _literal(target_expr) or target_expr
+            quoted = literal(target_expr)
+            target = quoted if isinstance(quoted, str) else target_expr
         if tag == "include_relative":
-            res = lookup(self._root, [safe_join(posixpath.dirname(file_rel), target)], link=target)
+            res = lookup(site.config.root, [safe_join(posixpath.dirname(file_rel), target)], link=target)
         else:
-            res = self.resolve_include(target, page_rel=file_rel)
+            res = site.resolve_include(target, page_rel=file_rel)
         if res.rel_path is None or res.problem:
             warnings.append(f"{{% {tag} {target} %}}: {res.problem or 'not found'}")
-            return self._theme_include(target, params_text, scope)
-        if depth >= _MAX_INCLUDE_DEPTH:
-            if scope.left[3]:  # one warning for the page
+            out.append(self._theme_include(target, params_text, ctx))
+            return
+        if len(self.files) > _MAX_INCLUDE_DEPTH or ctx.blocks > _MAX_INCLUDE_BLOCKS:
+            if ctx.left[3]:  # one warning for the page
                 warnings.append(f"{{% {tag} {target} %}}: nesting deeper than {_MAX_INCLUDE_DEPTH} (not included,"
                                 f" nor the other includes that deep)")
-            scope.left[3] = 0
-            return ""
-        if scope.left[0] <= 0 or scope.left[1] <= 0:
-            if scope.left[0] >= 0:  # one warning for the rest of the page
+            ctx.left[3] = 0
+            return
+        if ctx.left[0] <= 0 or ctx.left[1] <= 0:
+            if ctx.left[0] >= 0:  # one warning for the rest of the page
                 warnings.append(f"{{% {tag} {target} %}} and the later includes skipped: the page is over"
                                 f" {_MAX_INCLUDES} includes or {_MAX_INCLUDED_CHARS} included characters")
-            scope.left[0] = -1
-            return ""
+            ctx.left[0] = -1
+            return
         try:
-            raw = read_include(self._root / res.rel_path, label=f"{{% {tag} {target} %}}", warnings=warnings)
+            raw = read_include(site.config.root / res.rel_path, label=f"{{% {tag} {target} %}}", warnings=warnings)
         except OSError as err:
             warnings.append(f"{{% {tag} {target} %}}: cannot read ({err})")
-            return ""
-        scope.left[0] -= 1
-        scope.left[1] -= len(raw)
+            return
+        ctx.left[0] -= 1
+        ctx.left[1] -= len(raw)
         if tag == "include_relative":
             raw = split_front_matter(raw)[1]
         raw = _strip_hidden(raw)
-        raw = rebase_links(raw, from_rel=res.rel_path, to_rel=page_rel,
-                           exists=lambda p: (self._root / p).is_file()) if tag == "include_relative" else raw
-        params: dict[str, Any] = {}
-        inner = _Scope(dict(scope.values), scope.meta, scope.left, {**scope.objects, "include": params})
-        for m in _PARAM.finditer(params_text):
-            value = _literal(m.group(2))
-            inner.values[f"include.{m.group(1)}"] = value if value is not None else scope.lookup(m.group(2))
-            params[m.group(1)] = value if value is not None else _object(m.group(2), scope)
-        return self.render_liquid(raw, page_rel=page_rel, file_rel=res.rel_path, scope=inner, warnings=warnings,
-                                  depth=depth + 1)
+        raw = rebase_links(raw, from_rel=res.rel_path, to_rel=self.page_rel,
+                           exists=lambda p: (site.config.root / p).is_file()) if tag == "include_relative" else raw
+        # Jekyll renders an include in the page's context with its own "include" object: a
+        # variable it assigns stays set after it
+        ctx.scopes.append({"include": self._params(params_text, ctx)})
+        try:
+            self.render_file(raw, res.rel_path, ctx, out)
+        finally:
+            ctx.scopes.pop()
 
 
-_COND_TAG = re.compile(r"\{%-?\s*(if|unless|case|elsif|else|when|endif|endunless|endcase)\b(.*?)-?%\}", re.DOTALL)
-_COMPARISON = re.compile(r"^(.+?)\s*(==|!=|<>|>=|<=|>|<|\bcontains\b)\s*(.+)$")
 #: page variables Jekyll computes (absent from front matter does not mean nil)
 _COMPUTED_PAGE = frozenset({"content", "title", "excerpt", "url", "date", "id", "categories", "collection", "tags",
                             "dir", "name", "path", "next", "previous", "relative_path", "slug", "ext", "output"})
-_UNKNOWN = object()
-
-
-def _operand(token: str, scope: _Scope) -> Any:
-    """The value of a Liquid operand: a literal, or a variable that is known
-    (assigned, an include parameter, a config scalar, the page's front matter, where
-    a key the page does not set is nil); ``_UNKNOWN`` otherwise."""
-    token = token.strip()
-    lit = _literal(token)
-    if lit is not None:
-        return lit
-    if token in ("true", "false"):
-        return token == "true"
-    if token in ("nil", "null"):
-        return None
-    if token in ("empty", "blank"):
-        return _UNKNOWN
-    if not re.fullmatch(r"[\w.-]+", token):
-        return _UNKNOWN
-    if token in scope.values:
-        value = scope.values[token]
-        return {"true": True, "false": False}.get(value, value)
-    head, _, rest = token.partition(".")
-    if head == "include":
-        return None  # a parameter the include was not given
-    if head in scope.objects and head not in ("site", "page"):
-        # a loop variable: its item is known whole, so a key it lacks is nil; a list or mapping is truthy
-        found = _object(token, scope)
-        return str(found) if isinstance(found, (int, float)) and not isinstance(found, bool) else found
-    if head == "page" and rest and rest.split(".")[0] not in _COMPUTED_PAGE:
-        node: Any = scope.meta
-        for part in rest.split("."):
-            if not isinstance(node, dict) or part not in node:
-                return None
-            node = node[part]
-        if node is None or isinstance(node, (str, bool, int, float)):
-            return node if not isinstance(node, (int, float)) or isinstance(node, bool) else str(node)
-        return _UNKNOWN  # a list or mapping: not compared here
-    return _UNKNOWN
-
-
-_LOOP_TAG = re.compile(r"\{%-?\s*(for|endfor|if|unless|case|endif|endunless|endcase|else)\b(.*?)-?%\}", re.DOTALL)
-_FOR_ARGS = re.compile(r"^\s*(\w+)\s+in\s+(\([^()]*\)|[\w.\-\[\]\"']+)(.*)$", re.DOTALL)
-_OPENERS = {"for": "endfor", "if": "endif", "unless": "endunless", "case": "endcase"}
-
-
-def _loop_blocks(text: str) -> Iterator[tuple[re.Match[str], re.Match[str] | None, re.Match[str]]]:
-    """(``for`` tag, its own ``else`` tag or None, matching ``endfor`` tag) of
-    each outermost, closed ``{% for %}`` block of ``text``, in order."""
-    stack: list[str] = []
-    head: re.Match[str] | None = None
-    other: re.Match[str] | None = None
-    for tok in _LOOP_TAG.finditer(text):
-        name = tok.group(1)
-        if name in _OPENERS:
-            if not stack and name != "for":
-                continue  # an if outside loops: not this function's
-            if not stack:
-                head, other = tok, None
-            stack.append(name)
-        elif name == "else":
-            if stack == ["for"]:
-                other = tok
-        elif stack and _OPENERS[stack[-1]] == name:
-            stack.pop()
-            if not stack and head is not None:
-                yield head, other, tok
-                head = None
-        elif stack and name in _OPENERS.values():
-            continue  # an unbalanced closer inside the loop: ignored
-
-
-def _int_operand(token: str | None, scope: _Scope, default: int) -> int:
-    if token is None:
-        return default
-    value = _literal(token)
-    value = value if value is not None else scope.lookup(token)
-    try:
-        return max(0, int(float(value)))
-    except ValueError:
-        return default
-
-
-def _range_bound(token: str, scope: _Scope) -> int | None:
-    """An end of a Liquid ``(a..b)`` range: an integer literal or variable, negative
-    ones too (Liquid ``(-2..1)`` is -2, -1, 0, 1); ``None`` when not known."""
-    value = _literal(token)
-    value = value if value is not None else scope.lookup(token)
-    try:
-        return int(float(value))
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
-def _object(expr: str, scope: _Scope) -> Any:
-    """The structured value of a Liquid expression: a ``(a..b)`` range (a list of
-    integers, at most :data:`_MAX_LOOP_LENGTH`), or a variable path (``site.data.nav.main``,
-    ``page.items``, ``item.children``, ``a[0]``, ``a["b"]``, ``.first``/``.last``)
-    under the scope's objects; ``None`` when not known."""
-    expr = expr.strip()
-    rng = re.fullmatch(r"\(\s*([\w.-]+)\s*\.\.\s*([\w.-]+)\s*\)", expr)
-    if rng:
-        lo, hi = _range_bound(rng.group(1), scope), _range_bound(rng.group(2), scope)
-        return list(range(lo, min(hi, lo + _MAX_LOOP_LENGTH - 1) + 1)) if lo is not None and hi is not None else None
-    parts = re.findall(r"""\[\s*(?:"([^"]*)"|'([^']*)'|(\d+))\s*\]|([\w-]+)""", expr)
-    if not parts or not re.fullmatch(r"""[\w-]+(?:\.[\w-]+|\[\s*(?:"[^"]*"|'[^']*'|\d+)\s*\])*""", expr):
-        return None
-    keys: list[str | int] = [int(p[2]) if p[2] else (p[0] or p[1] or p[3]) for p in parts]
-    if keys[0] not in scope.objects:
-        return None
-    node: Any = scope.objects[keys[0]]
-    for key in keys[1:]:
-        if isinstance(node, list) and (isinstance(key, int) or key in ("first", "last")):
-            index = 0 if key == "first" else -1 if key == "last" else key
-            node = node[index] if node and isinstance(index, int) and -len(node) <= index < len(node) else None
-        elif isinstance(node, dict) and key in node:
-            node = node[key]
-        else:
-            return None
-    return node
-
-
-def _truthy(value: Any) -> bool:
-    return value is not None and value is not False
-
-
-def _compare(left: Any, op: str, right: Any) -> bool | None:
-    if left is _UNKNOWN or right is _UNKNOWN:
-        return None
-    if op == "contains":
-        if isinstance(left, list):
-            return any(str(x) == str(right) for x in left)
-        return isinstance(left, str) and isinstance(right, str) and right in left
-    if op in ("==", "!=", "<>"):
-        same = left == right or (left is not None and right is not None and str(left) == str(right))
-        return same if op == "==" else not same
-    try:
-        a, b = float(left), float(right)
-    except (TypeError, ValueError):
-        return None
-    return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
-
-
-def _condition(expr: str, scope: _Scope) -> bool | None:
-    """A Liquid condition (comparisons joined by ``and``/``or``, evaluated right to
-    left as Liquid does); ``None`` when a variable in it is not known."""
-    parts = re.split(r"\s+(and|or)\s+", expr.strip())
-    result: bool | None = None
-    for i in range(len(parts) - 1, -1, -2):
-        m = _COMPARISON.match(parts[i])
-        if m:
-            value = _compare(_operand(m.group(1), scope), m.group(2).strip(), _operand(m.group(3), scope))
-        else:
-            single = _operand(parts[i], scope)
-            value = None if single is _UNKNOWN else _truthy(single)
-        if value is None:
-            return None
-        if i == len(parts) - 1:
-            result = value
-        elif parts[i + 1] == "and":
-            result = value and bool(result)
-        else:
-            result = value or bool(result)
-    return result
-
-
-_MAX_CONDITION_DEPTH = 32
-
-
-def _conditionals(text: str, scope: _Scope, depth: int = 0) -> str:
-    """``{% if %}``/``{% unless %}``/``{% case %}`` blocks whose conditions are known
-    (:func:`_condition`) reduced to the branch Liquid renders; a block with an
-    unknown condition keeps every branch (as before: a static reader cannot tell).
-    Nested blocks are read the same way; unbalanced tags are left to the tag loop."""
-    if "{%" not in text or depth > _MAX_CONDITION_DEPTH:
-        return text  # deeper nesting: every branch kept, its tags dropped by the tag loop
-    tokens = list(_COND_TAG.finditer(text))
-    out: list[str] = []
-    pos = i = 0
-    while i < len(tokens):
-        start = tokens[i]
-        if start.group(1) not in ("if", "unless", "case"):
-            i += 1
-            continue
-        level, marks, j, end = 0, [start], i + 1, None
-        while j < len(tokens):
-            name = tokens[j].group(1)
-            if name in ("if", "unless", "case"):
-                level += 1
-            elif name in ("endif", "endunless", "endcase"):
-                if level == 0:
-                    end = tokens[j]
-                    break
-                level -= 1
-            elif level == 0:
-                marks.append(tokens[j])
-            j += 1
-        if end is None:
-            i += 1
-            continue
-        bodies = [text[m.end():(marks[k + 1].start() if k + 1 < len(marks) else end.start())]
-                  for k, m in enumerate(marks)]
-        chosen = _choose(start.group(1), marks, scope)
-        out.append(text[pos:start.start()])
-        if chosen is None:
-            kept = bodies[1:] if start.group(1) == "case" else bodies
-            out.append("".join(_conditionals(b, scope, depth + 1) for b in kept))
-        elif chosen >= 0:
-            out.append(_conditionals(bodies[chosen], scope, depth + 1))
-        pos = end.end()
-        i = j + 1
-    out.append(text[pos:])
-    return "".join(out)
 
 
 def _strip_hidden(text: str) -> str:
@@ -1160,95 +940,143 @@ def _strip_hidden(text: str) -> str:
     return "".join(out)
 
 
-def _choose(kind: str, marks: list[re.Match[str]], scope: _Scope) -> int | None:
-    """Index of the branch rendered, ``-1`` for none, ``None`` when not known."""
-    if kind == "case":
-        subject = _operand(marks[0].group(2), scope)
-        if subject is _UNKNOWN:
-            return None
-        for k, mark in enumerate(marks[1:], start=1):
-            if mark.group(1) == "else":
-                return k
-            values = [_operand(v, scope) for v in re.split(r"\s*,\s*|\s+or\s+", mark.group(2).strip()) if v]
-            if any(v is _UNKNOWN for v in values):
-                return None
-            if any(_compare(subject, "==", v) for v in values):
-                return k
-        return -1
-    for k, mark in enumerate(marks):
-        if mark.group(1) == "else":
-            return k
-        value = _condition(mark.group(2), scope)
-        if value is None:
-            return None
-        if kind == "unless" and k == 0:
-            value = not value
-        if value:
-            return k
-    return -1
+def is_chirpy(site: dict[str, Any], root: Path) -> bool:
+    """True when the site uses the Chirpy theme: ``theme``/``remote_theme`` names
+    ``jekyll-theme-chirpy`` (the chirpy-starter way), or the site is the theme itself
+    (``jekyll-theme-chirpy.gemspec`` at its root, the fork way)."""
+    named = " ".join(str(site.get(key) or "") for key in ("theme", "remote_theme"))
+    return "jekyll-theme-chirpy" in named or (root / "jekyll-theme-chirpy.gemspec").is_file()
 
 
-def _tokens(text: str) -> Iterator[re.Match[str]]:
-    """``_TOKEN.finditer(text)``, without scanning to the end of the text from each
-    ``{{``/``{%`` that has no closer after it (5,000 ``{{`` took 2.3 s): such an
-    opener, and every later one of its kind, is text."""
-    closers = {"{%": "%}", "{{": "}}"}
-    next_open = {"{%": -1, "{{": -1}  # the next position of each opener at or after pos (-2: none left)
-    next_close = {"{%": -1, "{{": -1}  # the first closer after that opener
-    pos = 0
-    while True:
-        for o, at in next_open.items():
-            if -2 < at < pos:
-                found = text.find(o, pos)
-                next_open[o] = found if found >= 0 else -2
-        live = [(at, o) for o, at in next_open.items() if at >= 0]
-        if not live:
-            return
-        start, o = min(live)
-        if next_close[o] < start + 2:
-            next_close[o] = text.find(closers[o], start + 2)
-        if next_close[o] < 0:
-            next_open[o] = -2  # no closer after it: neither it nor a later one is a token
-            continue
-        m = _TOKEN.match(text, start)
-        if m:
-            yield m
-            pos = m.end()
-        else:
-            pos = start + 1
+# the pieces of Markdown an image source is found by in one pass (a regex per "![" rescanned the line:
+# a line of 50,000 "![" took 5 s)
+_IMAGE_TOKEN = re.compile(r"\\.|!\[|\]\(|\]|\n|`")
+_IMAGE_SRC = re.compile(r"[ \t]*(<[^<>\n]*>|[^\s()<>]+)")
+_HTML_IMG_SRC = re.compile(r"(<img\b[^<>]*?\ssrc\s*=\s*)([\"'])([^\"'<>]*)\2", re.IGNORECASE)
+_ITALIC_LINE = re.compile(r"^[ \t>]*(?:_(?=\S)([^_\n]+?)_|\*(?=[^\s*])([^*\n]+?)\*)[ \t]*$")
+_IMAGE_LINE_END = re.compile(r"!\[[^\]\n]{0,1000}\]\((?P<src><[^<>\n]*>|[^\s()<>]+)(?P<title>\s+\"[^\"\n]*\")?\)"
+                             r"(?:\{:[^}\n]*\})?[ \t]*$")
 
 
-def _tab_marker(tag: str, args: str, scope: _Scope) -> str:
+def _chirpy_src(src: str, subpath: str) -> str:
+    """Chirpy's ``media-url.html``: a source that is neither a URL nor a data URI is
+    ``/<media_subpath>/<src>`` with repeated slashes collapsed."""
+    if "//" in src or ":" in src or not src:
+        return src
+    return re.sub(r"/{2,}", "/", f"/{subpath}/{src}")
+
+
+def chirpy_media(body: str, meta: dict[str, Any], *, post: bool) -> str:
+    """The Chirpy theme's media rules (its "Writing a New Post" guide, implemented by
+    ``refactor-content.html``, ``media-url.html`` and the ``post`` layout):
+
+    - every image source that is not a URL (``![](x.png)``, ``<img src>``) becomes
+      ``/<media_subpath>/<src>`` (``img_path`` in Chirpy before 6.0): a relative
+      path is read from the site root, not from the post's folder;
+    - an italic line right after an image line (``_Caption_``) is that image's caption
+      (the image gets it as its title; the line stays as text);
+    - a post's preview ``image`` (front matter ``image: path`` or ``image: {path, alt}``)
+      is shown above the post, with its ``alt`` as the caption.
+
+    Code (fences, inline code) is left as written."""
+    raw_sub = meta.get("media_subpath") if meta.get("media_subpath") is not None else meta.get("img_path")
+    subpath = raw_sub.strip("/") if isinstance(raw_sub, str) else ""
+
+    def markdown_sources(part: str) -> str:
+        out: list[str] = []
+        pos, image, code = 0, False, False
+        for m in _IMAGE_TOKEN.finditer(part):
+            token = m.group(0)
+            if token == "\n":
+                image = code = False
+            elif token == "`":
+                code = not code  # inline code: left as written
+            elif code or token.startswith("\\"):
+                continue
+            elif token in ("![", "]"):
+                image = token == "!["
+            elif image:  # "](" closing an image's alt text: its source follows
+                image = False
+                src = _IMAGE_SRC.match(part, m.end())
+                if src:
+                    inner = src.group(1)[1:-1] if src.group(1).startswith("<") else src.group(1)
+                    new = _chirpy_src(inner, subpath)
+                    out += [part[pos:src.start(1)], f"<{new}>" if src.group(1).startswith("<") else new]
+                    pos = src.end(1)
+        return "".join(out) + part[pos:]
+
+    def sources(part: str) -> str:
+        part = markdown_sources(part)
+        part = _HTML_IMG_SRC.sub(lambda m: m.group(1) + m.group(2) + _chirpy_src(m.group(3), subpath) + m.group(2),
+                                 part)
+        lines = part.split("\n")
+        for i in range(len(lines) - 1):
+            cap = _ITALIC_LINE.match(lines[i + 1])
+            img = _IMAGE_LINE_END.match(lines[i], max(0, lines[i].rfind("!["))) if cap else None
+            if cap and img and not img.group("title"):
+                text = (cap.group(1) or cap.group(2)).strip().replace('"', "'")
+                lines[i] = lines[i][:img.end("src")] + f' "{text}"' + lines[i][img.end("src"):]
+        return "\n".join(lines)
+
+    body = outside_fences(body, sources)
+    image = meta.get("image")
+    path = image.get("path") if isinstance(image, dict) else image
+    if post and isinstance(path, str) and path.strip():
+        alt = image.get("alt") if isinstance(image, dict) else None
+        alt_text = re.sub(r"[\s\]\\]+", " ", str(alt)).strip() if alt else ""
+        title = ' "' + alt_text.replace('"', "'") + '"' if alt_text else ""
+        body = f"![{alt_text}](<{_chirpy_src(path.strip(), subpath)}>{title})\n\n" + body
+    return body
+
+
+def _jsonify(value: Any) -> str | None:
+    """Jekyll's ``jsonify``: ``value`` as JSON, the first :data:`MAX_VALUE_CHARS`
+    characters (the encoder stops there: ``{{ site | jsonify }}`` of a large site is
+    not serialised whole)."""
+    out: list[str] = []
+    size = 0
+    try:
+        for chunk in json.JSONEncoder(default=str).iterencode(value):
+            out.append(chunk)
+            size += len(chunk)
+            if size > MAX_VALUE_CHARS:
+                break
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return "".join(out)[:MAX_VALUE_CHARS]
+
+
+def _tab_marker(tag: str, args: str, ctx: Context) -> str:
     """Tab plugins' ``{% tabs [group] %}`` / ``{% tab label %}`` / ``{% endtabs %}``
     as tab-set markers (:mod:`murar.ingest.markup.tabs`) with a bold label line,
     the way the other generators' tabs read. The label: ``title="X"``; else the
     words after the group name when the tab repeats it (jekyll-tabs:
     ``{% tabs log %}`` / ``{% tab log php %}``); else all the words (``{% tab Android %}``)."""
-    groups = scope.values.setdefault("\x00tabs", "")
+    groups: list[str] = ctx.state.setdefault("tabs", [])
     if tag == "tabs":
-        scope.values["\x00tabs"] = groups + "\n" + args.split()[0] if args.split() else groups + "\n"
+        groups.append(args.split()[0] if args.split() else "")
         return f"\n\n{set_open()}\n\n"
     if tag == "endtabs":
-        scope.values["\x00tabs"] = groups.rpartition("\n")[0]
+        if groups:
+            groups.pop()
         return f"\n\n{set_close()}\n\n"
     titled = re.search(r"""title\s*=\s*(?:"([^"]*)"|'([^']*)')""", args)
     words = args.split()
-    group = groups.rpartition("\n")[2]
+    group = groups[-1] if groups else ""
     label = (titled.group(1) if titled.group(1) is not None else titled.group(2)) if titled else \
         " ".join(words[1:] if group and len(words) > 1 and words[0] == group else words)
     label = label.strip().strip("'\"") or "Tab"
     return "\n".join(["", "", tab_start(label), *label_lines(label), ""])
 
 
-def _fence(m: re.Match[str], text: str) -> str:
+def _fence(lang: str, body: str, lead: str) -> str:
     """A ``{% highlight lang %}`` block as a code fence whose closing fence is indented
-    like the tag's line (a list step's indentation), so the fence stays in the step
-    instead of the closing fence opening a new block that swallows the rest of the page."""
-    lead = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+    like the tag's line ``lead`` (a list step's indentation), so the fence stays in the
+    step instead of the closing fence opening a new block that swallows the rest of the page."""
     marker = re.fullmatch(r"([ \t>]*)(?:[-*+]|\d+[.)])([ \t]+)", lead)
     prefix = lead if not lead.strip(" \t>") else \
         (marker.group(1) + " " * (len(lead) - len(marker.group(1))) if marker else "")
-    return f"```{m.group(1)}\n{m.group(2).rstrip()}\n{prefix}```"
+    return f"```{lang}\n{body.rstrip()}\n{prefix}```"
 
 
 def _markdownify(text: str) -> str:
@@ -1258,53 +1086,6 @@ def _markdownify(text: str) -> str:
     from markdown_it import MarkdownIt
 
     return str(MarkdownIt("commonmark", {"html": True}).render(text)).strip()
-
-
-def _arg(args: list[str], i: int) -> str:
-    return args[i] if len(args) > i else ""
-
-
-#: Liquid's standard string filters (shopify.github.io/liquid "Filters") that change the text
-_STRING_FILTERS: dict[str, Any] = {
-    "remove": lambda v, a: v.replace(_arg(a, 0), "") if _arg(a, 0) else v,
-    "remove_first": lambda v, a: v.replace(_arg(a, 0), "", 1) if _arg(a, 0) else v,
-    "replace": lambda v, a: v.replace(_arg(a, 0), _arg(a, 1)) if _arg(a, 0) else v,
-    "replace_first": lambda v, a: v.replace(_arg(a, 0), _arg(a, 1), 1) if _arg(a, 0) else v,
-    "strip": lambda v, a: v.strip(),
-    "lstrip": lambda v, a: v.lstrip(),
-    "rstrip": lambda v, a: v.rstrip(),
-    "upcase": lambda v, a: v.upper(),
-    "downcase": lambda v, a: v.lower(),
-    "capitalize": lambda v, a: v[:1].upper() + v[1:],
-    "strip_html": lambda v, a: re.sub(r"<[^>]*>", "", v),
-    "strip_newlines": lambda v, a: v.replace("\r", "").replace("\n", ""),
-}
-
-
-def _split_outside_quotes(text: str, sep: str) -> list[str]:
-    """Split ``text`` on the character ``sep`` where it is outside single or double quotes
-    (Liquid: ``a | f: 'x|y' | g`` on pipes, a filter's ``'a', "b,c"`` on commas)."""
-    out, cur, quote = [], [], ""
-    for ch in text:
-        if quote:
-            cur.append(ch)
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-            cur.append(ch)
-        elif ch == sep:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return out
-
-
-def _split_args(text: str) -> list[str]:
-    """The arguments of a filter (``'a', "b,c"``), stripped, empty ones left out."""
-    return [a.strip() for a in _split_outside_quotes(text, ",") if a.strip()]
 
 
 #: Minimal Mistakes' ``video`` include: provider -> embed URL of the video ``id``
@@ -1321,23 +1102,10 @@ def _md_picture(src: str, alt: str, caption: str) -> str:
     return f"![{alt}](<{src}>{title})"
 
 
-def _split_filters(expr: str) -> list[str]:
-    """Split ``a | f: 'x|y' | g`` on pipes outside quotes."""
-    return _split_outside_quotes(expr, "|")
-
-
-def _literal(text: str) -> str | None:
-    m = _STRING.match(text)
-    if m:
-        return m.group(1) if m.group(1) is not None else m.group(2)
-    stripped = text.strip()
-    if re.fullmatch(r"-?\d+(?:\.\d+)?", stripped):
-        return stripped
-    return None
-
-
 _CALLOUT_IAL = re.compile(r"^(?P<lead>[ \t>]*)\{:\s*\.(?P<name>[\w-]+)[^}\n]*\}[ \t]*$")
 _FENCE = re.compile(r"^[ \t>]*(```|~~~)")
+# a line that is one whole HTML comment: a block of its own in kramdown and CommonMark
+_COMMENT_LINE = re.compile(r"^[ \t>]*<!--.*-->[ \t]*$")
 # an HTML block opening alone on its line whose class may name a callout (its Markdown content,
 # set off by a blank line, follows: open_markdown_blocks)
 _CALLOUT_DIV = re.compile(r"""^[ \t>]*<(?:div|aside|section|blockquote)\b[^<>]*?\bclass\s*=\s*["'](?P<cls>[^"'<>]*)["'][^<>]*>[ \t]*$""",
@@ -1347,9 +1115,11 @@ DEFAULT_CALLOUTS = {name: name.capitalize() for name in
                     ("note", "tip", "warning", "important", "caution", "info", "danger")}
 
 
-#: Minimal Mistakes "Utility Classes: Notices" (``{: .notice--info}`` after a paragraph, or
+#: Chirpy "Writing a New Post: Prompts" (``{: .prompt-tip }`` after a quote: a box with an icon and no title)
+#: and Minimal Mistakes "Utility Classes: Notices" (``{: .notice--info}`` after a paragraph, or
 #: ``<div class="notice--info">``): a coloured box without a title; labelled by its kind
-NOTICE_CALLOUTS = {"notice": "Note", "notice--primary": "Note", "notice--info": "Info",
+NOTICE_CALLOUTS = {"prompt-tip": "Tip", "prompt-info": "Info", "prompt-warning": "Warning", "prompt-danger": "Danger",
+                   "notice": "Note", "notice--primary": "Note", "notice--info": "Info",
                    "notice--warning": "Warning", "notice--success": "Success", "notice--danger": "Danger"}
 
 
@@ -1414,9 +1184,12 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
         depth = _quote_depth(line)
         prev = lines[i - 1] if i > 0 else ""
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if _COMMENT_LINE.match(prev):
+            continue  # the attribute list belongs to the HTML comment block before it: nothing shown
         if prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
-            start = i - 1  # after a block: label that block's first line
-            while start > 0 and lines[start - 1].strip(" \t>") and not _CALLOUT_IAL.match(lines[start - 1]):
+            start = i - 1  # after a block: label that block's first line (an HTML comment line is a block)
+            while start > 0 and lines[start - 1].strip(" \t>") and not _CALLOUT_IAL.match(lines[start - 1]) \
+                    and not _COMMENT_LINE.match(lines[start - 1]):
                 start -= 1
         elif nxt.strip(" \t>") and not _FENCE.match(nxt):
             start = i + 1  # before a block: label the block that follows
@@ -1528,42 +1301,63 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     return "\n".join(out)
 
 
-#: block-level elements whose content kramdown keeps as raw HTML up to the matching closing tag
-#: (``pre``, ``script``, ``style`` already end at their closing tag in CommonMark)
-_RAW_HTML_BLOCK_TAGS = frozenset({"div", "table", "ul", "ol", "dl", "blockquote", "section", "article", "aside",
-                                  "figure", "details", "nav", "header", "footer", "form", "fieldset", "center"})
+#: kramdown's span-level HTML elements (kramdown ``Parser::Html::Constants::HTML_SPAN_ELEMENTS``): a line
+#: opening one of these starts a paragraph; any other element opens a raw HTML block
+_KRAMDOWN_SPAN_TAGS = frozenset({"a", "abbr", "acronym", "b", "big", "bdo", "br", "button", "cite", "code", "del",
+                                 "dfn", "em", "i", "img", "input", "ins", "kbd", "label", "mark", "option", "q", "rb",
+                                 "rbc", "rp", "rt", "rtc", "ruby", "samp", "select", "small", "span", "strong", "sub",
+                                 "sup", "textarea", "tt", "u", "var"})
+#: elements without a body (``HTML_ELEMENTS_WITHOUT_BODY``), and those CommonMark already ends at their
+#: closing tag (``pre``, ``script``, ``style``, ``textarea``: their blank lines are content)
+_NOT_JOINED_TAGS = frozenset({"area", "base", "br", "col", "command", "embed", "hr", "img", "input", "keygen", "link",
+                              "meta", "param", "source", "track", "wbr", "pre", "script", "style", "textarea"})
 _RAW_HTML_OPEN = re.compile(r"^ {0,3}<(?P<tag>[A-Za-z][\w-]*)(?=[\s/>]|$)(?P<rest>[^\n]*)$")
+_HTML_TAG_EVENT = re.compile(r"<(/?)([A-Za-z][\w-]*)(?=[\s/>]|$)")
 
 
 def join_html_blocks(text: str) -> str:
-    """kramdown "HTML Blocks": a block-level element opened at the start of a line
-    (``<div>``, ``<table>``; without ``markdown=``) is raw HTML up to its matching
-    closing tag, blank lines included, where CommonMark ends the HTML block at the
-    first blank line and reads the rest as Markdown (indented rows become a code
-    block). Blank lines inside such an element are dropped so it stays one HTML
-    block. An element whose closing tag does not follow is left alone (and so is
-    every later one of that name: linear time)."""
+    """kramdown "HTML Blocks": an element opened at the start of a line that is not a
+    span element (``<div>``, ``<table>``, ``<p>``, ``<video>``, ``<figure>``, a custom
+    element; without ``markdown=``) is raw HTML up to its matching closing tag, blank
+    lines included (kramdown's parser reads it raw unless ``parse_block_html`` is on),
+    where CommonMark ends the HTML block at the first blank line and reads the rest as
+    Markdown (indented rows become a code block, the lines after a blank line inside a
+    ``<p>`` leak as text). Blank lines inside such an element are dropped so it stays
+    one HTML block. An element whose closing tag does not follow is left alone (and so
+    is every later one of that name). Linear: the tags of each name are counted once."""
     if "<" not in text:
         return text
     lines = text.split("\n")
+    events: dict[str, tuple[list[int], list[int]]] = {}  # tag -> (line numbers, running depth after each)
+    for n, line in enumerate(lines):
+        if "<" not in line:
+            continue
+        for ev in _HTML_TAG_EVENT.finditer(line):
+            tag = ev.group(2).lower()
+            if tag in _KRAMDOWN_SPAN_TAGS or tag in _NOT_JOINED_TAGS:
+                continue
+            rows, depth = events.setdefault(tag, ([], []))
+            step = -1 if ev.group(1) else 1
+            if rows and rows[-1] == n:
+                depth[-1] += step
+            else:
+                rows.append(n)
+                depth.append((depth[-1] if depth else 0) + step)
     out: list[str] = []
     unbalanced: set[str] = set()
     i = 0
     while i < len(lines):
         m = _RAW_HTML_OPEN.match(lines[i])
         tag = m.group("tag").lower() if m else ""
-        if not m or tag not in _RAW_HTML_BLOCK_TAGS or tag in unbalanced or re.search(r"\bmarkdown\s*=", m.group("rest")):
+        if not m or tag not in events or tag in unbalanced or re.search(r"\bmarkdown\s*=", m.group("rest")):
             out.append(lines[i])
             i += 1
             continue
-        opens, closes = re.compile(rf"<{tag}(?=[\s/>]|$)", re.IGNORECASE), re.compile(rf"</{tag}\s*>", re.IGNORECASE)
-        depth, j = 0, i
-        while j < len(lines):
-            depth += len(opens.findall(lines[j])) - len(closes.findall(lines[j]))
-            if depth <= 0:
-                break
-            j += 1
-        if j >= len(lines):
+        rows, depth = events[tag]
+        k = bisect.bisect_left(rows, i)
+        base = depth[k - 1] if k else 0
+        j = next((rows[x] for x in range(k, len(rows)) if depth[x] - base <= 0), None)
+        if j is None:
             unbalanced.add(tag)
             out.append(lines[i])
             i += 1
@@ -1573,7 +1367,8 @@ def join_html_blocks(text: str) -> str:
     return "\n".join(out)
 
 
-def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_block_html: bool = False) -> str:
+def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_block_html: bool = False,
+                   html_blocks: bool = True) -> str:
     """Keep raw HTML block elements whole (:func:`join_html_blocks`, unless
     ``parse_block_html``), open ``markdown="1"`` HTML blocks (:func:`open_markdown_blocks`; every block
     element with ``parse_block_html``, from ``_config.yml`` or the page's
@@ -1583,11 +1378,15 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
     (``*[HTML]: ...``, kramdown), then remove
     kramdown inline attribute lists (``{: .note }`` lines, in block quotes too,
     ``{:.cls}`` after a span) and extension markers (``{::comment}...{:/comment}``,
-    ``{::nomarkdown}``) outside fenced code."""
+    ``{::nomarkdown}``) outside fenced code. ``html_blocks=False`` (a site whose
+    Markdown converter is CommonMark, not kramdown) leaves HTML blocks to CommonMark's
+    rules: no joining, no ``markdown="1"``."""
     all_blocks = parse_block_html or _PARSE_BLOCK_OPTION.search(text) is not None
-    if not all_blocks:
+    if html_blocks and not all_blocks:
         text = outside_fences(text, join_html_blocks)
-    text = label_callouts(open_markdown_blocks(text, parse_block_html=all_blocks), callouts)
+    if html_blocks:
+        text = open_markdown_blocks(text, parse_block_html=all_blocks)
+    text = label_callouts(text, callouts)
     return outside_fences(text, _strip_attribute_lists)
 
 

@@ -1,0 +1,123 @@
+"""Jekyll Liquid rendered in document order: assign/capture before the tags that read
+them, filters on lists, loops over hashes, break/continue, includes sharing the
+page's variables. All pages are made up."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from murar.ingest.sites import jekyll
+
+
+def _render(tmp_path: Path, write: Callable[..., Path], page: str, config: str = "title: T\n",
+            files: dict[str, str] | None = None) -> str:
+    write(tmp_path, "_config.yml", config)
+    for rel, text in (files or {}).items():
+        write(tmp_path, rel, text)
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("---\ntitle: P\n---\n" + page, page_rel="index.md", warnings=[])
+    return out.split("---\n", 2)[2]
+
+
+def test_assigned_values_decide_the_conditions_and_loops_after_them(tmp_path: Path,
+                                                                    write: Callable[..., Path]) -> None:
+    """Liquid renders in order: a condition on a variable assigned just before it keeps
+    one branch (every branch was kept: the conditions were read before any assign ran),
+    and a loop over a list built with ``split`` repeats (it was kept once, empty)."""
+    page = ("{% assign mode = 'cloud' %}{% if mode == 'cloud' %}Cloud steps.{% else %}Server steps.{% endif %}\n"
+            "{% assign os = 'linux,mac' | split: ',' %}{% for o in os %}[{{ o }}]{% endfor %} "
+            "{{ os | size }} {{ os | last }} {{ os | join: ' and ' }}\n")
+    assert _render(tmp_path, write, page) == "Cloud steps.\n[linux][mac] 2 mac linux and mac\n"
+
+
+def test_loops_over_hashes_break_and_continue(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``for x in hash`` gives ``[key, value]`` pairs; ``{% continue %}`` and ``{% break %}``
+    end an iteration or the loop; an assign inside the loop stays set after it."""
+    page = ("{% for kv in site.data.ports %}{{ kv[0] }}={{ kv[1] }};{% endfor %}\n"
+            "{% for i in (1..9) %}{% if i == 2 %}{% continue %}{% endif %}{% if i > 4 %}{% break %}{% endif %}"
+            "{% assign seen = i %}{{ i }}{% endfor %} last={{ seen }}\n")
+    out = _render(tmp_path, write, page, files={"_data/ports.yml": "http: 80\nssh: 22\n"})
+    assert out == "http=80;ssh=22;\n134 last=4\n"
+
+
+def test_array_filters_where_sort_map_first(tmp_path: Path, write: Callable[..., Path]) -> None:
+    page = ("{% assign stable = site.data.tools | where: 'stage', 'stable' | sort: 'name' %}"
+            "{{ stable | map: 'name' | join: ', ' }}|{{ stable.first.name }}|{{ site.data.tools | size }}|"
+            "{% assign beta = site.data.tools | where_exp: 't', 't.stage != \"stable\"' %}{{ beta[0].name }}\n")
+    data = "- name: zeta\n  stage: stable\n- name: alpha\n  stage: stable\n- name: mu\n  stage: beta\n"
+    assert _render(tmp_path, write, page, files={"_data/tools.yml": data}) == "alpha, zeta|alpha|3|mu\n"
+
+
+def test_an_include_sets_variables_the_page_reads(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Jekyll renders an include in the page's context: a value it assigns (a theme's
+    ``base_path.html`` computing a root path) is there for the lines after the include;
+    whitespace control beside a ``{%- comment -%}`` trims the text next to it."""
+    include = ("{%- comment -%} Computes the root. {%- endcomment -%}\n\n"
+               "{% if site.url %}{% assign root = site.url | append: site.baseurl %}{% else %}"
+               "{% assign root = '.' %}{% endif %}")
+    page = "{% include base.html %}Start at [home]({{ root }}/index.html).\n"
+    out = _render(tmp_path, write, page, config="title: T\nurl: https://x.org\nbaseurl: /docs\n",
+                  files={"_includes/base.html": include})
+    assert out == "Start at [home](https://x.org/docs/index.html).\n"
+
+
+def test_a_video_include_built_from_parameters(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A theme include that splits its ``src`` parameter, measures and slices it and
+    loops over the types (the Chirpy ``embed/video.html`` pattern): each ``<source>``
+    gets the file's path and type, and an unset ``title`` writes no caption."""
+    include = ("{% assign url = include.src %}{% assign types = include.types | default: '' | split: '|' %}"
+               "{% assign ext = url | split: '.' | last %}{% assign types = ext | concat: types %}"
+               "{% assign cut = url | size | minus: ext.size %}{% assign stem = url | slice: 0, cut %}"
+               "<video>{% for t in types %}<source src=\"{{ stem | append: t }}\" type=\"video/{{ t }}\">{% endfor %}"
+               "</video>{% if include.title %}<em>{{ include.title }}</em>{% endif %}")
+    page = "{% include video.html src='/media/demo.mp4' types='webm' %}\n"
+    out = _render(tmp_path, write, page, files={"_includes/video.html": include})
+    assert out == ('<video><source src="/media/demo.mp4" type="video/mp4"><source src="/media/demo.webm"'
+                   ' type="video/webm"></video>\n')
+
+
+def test_null_config_values_are_known_and_missing_site_keys_are_not(tmp_path: Path,
+                                                                    write: Callable[..., Path]) -> None:
+    """``cdn:`` with no value is nil (one branch); a key the config lacks may come from
+    the theme's config or Jekyll itself (``site.pages``): every branch stays."""
+    page = "{% if site.cdn %}CDN{% else %}local{% endif %}|{% if site.theme_color %}A{% else %}B{% endif %}\n"
+    assert _render(tmp_path, write, page, config="title: T\ncdn:\n") == "local|AB\n"
+
+
+@pytest.mark.parametrize("page", [
+    # each character replaced by the whole value: 10**10 characters if built whole
+    '{% assign a = "' + "a" * 100_000 + '" %}{% assign b = a | replace: "a", a %}{{ b | size }}',
+    # 10,000 items of 90,000 characters joined 200 times
+    '{% assign a = "' + "a" * 90_000 + '" | split: "," %}' + "{% assign a = a | concat: a %}" * 20
+    + '{{ a | join: "-" }}' * 200,
+    # the whole site (a 2,000-entry data file) as JSON, 300 times
+    "{{ site | jsonify }}" * 300,
+    # uniq over 10,000 values, 100 times
+    '{% assign l = site.data.big | map: "name" %}' + "{% assign l = l | concat: l %}" * 4 + "{{ l | uniq | size }}" * 100,
+])
+def test_value_filters_are_bounded(tmp_path: Path, write: Callable[..., Path], page: str,
+                                   deadline: Callable[[int, str], Any]) -> None:
+    """Filters that grow a value stop at the value limit (and the page at its output
+    limit) instead of building gigabytes: each of these finished in under a second."""
+    big = "".join(f"- name: n{i}\n  text: {'y' * 200}\n" for i in range(2_000))
+    with deadline(60, page[:40]):
+        out = _render(tmp_path, write, page, files={"_data/big.yml": big})
+    assert len(out) <= jekyll._MAX_RENDERED_CHARS + jekyll._MAX_VALUE_CHARS
+
+
+def test_render_with_liquid_false_keeps_the_tags_as_written(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Jekyll 4 "Front Matter": ``render_with_liquid: false`` leaves the page's Liquid
+    unrendered, so a page documenting tags shows them (they were run: an include tag in
+    a code example was looked up and dropped, ``{% raw %}`` markers vanished)."""
+    write(tmp_path, "_config.yml", "title: T\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    page = ("---\ntitle: Writing\nrender_with_liquid: false\n---\n"
+            "Embed a video with `{% include embed/youtube.html id='ID' %}`; wrap examples in `{% raw %}`.\n")
+    warnings: list[str] = []
+    out = site.preprocess(page, page_rel="_posts/2020-01-01-writing.md", warnings=warnings)
+    assert out.endswith("`{% include embed/youtube.html id='ID' %}`; wrap examples in `{% raw %}`.\n")
+    assert warnings == []
