@@ -487,3 +487,37 @@ def test_tabs_values_with_trailing_commas(tmp_path: Path) -> None:
     doc = convert_mdx(root / "docs" / "tabs.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Yarn\n\nyarn add" in text
+
+
+def test_video_embed_taking_a_host_and_video_id_is_that_video(tmp_path: Path) -> None:
+    """<VideoEmbed host="youtube" videoId="..." /> (a site's own player, registered for every page)
+    plays the video of that id on the host its host=/platform= attribute names; its caption is its
+    title when it has none; a host murar cannot address stays no video."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "embeds.mdx").write_text(
+        "# Embeds\n\nCreate the environment.\n\n"
+        "<VideoEmbed host=\"youtube\" videoId=\"B-Vsbq1kwqg\" caption=\"Build your own solution\"/>\n\n"
+        "Then the scopes.\n\n<VideoCard platform=\"Vimeo\" videoId=\"76979871\" title=\"Scopes\" />\n\n"
+        "<VideoEmbed host=\"loom\" videoId=\"abc123def\" />\n")
+    doc = convert_mdx(root / "docs" / "embeds.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [(v.url, v.title) for v in videos] == [
+        ("https://www.youtube.com/watch?v=B-Vsbq1kwqg", "Build your own solution"),
+        ("https://vimeo.com/76979871", "Scopes")]
+    assert videos[0].context_before.endswith("Create the environment.")
+
+
+def test_image_component_caption_is_the_figure_caption(tmp_path: Path) -> None:
+    """<ZoomImage src alt caption /> draws the image with its caption under it (a <figure>), so the
+    caption is the image's caption, and alt stays the alt text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "zoom.mdx").write_text(
+        "# Chart\n\nAdd a series.\n\n<ZoomImage\n  src=\"/img/base.png\"\n  alt=\"Bar chart\"\n  caption=\"Display data\"\n/>\n\n"
+        "Learn more.\n\n<Screenshot src=\"/img/root.png\" caption=\"Only a caption\" />\n")
+    doc = convert_mdx(root / "docs" / "zoom.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.path, i.alt, i.caption) for i in images] == [
+        ("static/img/base.png", "Bar chart", "Display data"), ("static/img/root.png", "Only a caption", "Only a caption")]
+    assert images[0].context_before.endswith("Add a series.")

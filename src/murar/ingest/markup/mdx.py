@@ -105,6 +105,9 @@ _VIDEO_COMPONENT = re.compile(r"Video|Player|YouTube|Vimeo|Loom|Wistia", re.IGNO
 _VIDEO_ATTRS = {"url", "src", "video", "videosrc", "videourl"}
 _VIDEO_LINK = re.compile(r"youtube\.com/|youtube-nocookie\.com/|youtu\.be/|vimeo\.com/|loom\.com/|wistia"
                          r"|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
+# a player taking a video id plays it from the host its name or host=/platform= attribute names
+_VIDEO_HOST_ATTRS = ("host", "platform", "provider", "service")
+_VIDEO_ID_URLS = (("youtube", "https://www.youtube.com/watch?v="), ("vimeo", "https://vimeo.com/"))
 _IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture", "path", "url"}
 _MD_IMAGE = re.compile(r"(!\[[^\]]*\]\()(\s*<?)([^)\s>]+)")
 _HTML_SRC = re.compile(r"""(\b(?:src|href|poster)\s*=\s*)(["'])([^"']+)\2""")
@@ -579,12 +582,12 @@ class MdxTransformer:
         attribute that names an image file (the light variant of ``sources``)."""
         if not _IMAGE_COMPONENT.search(tag.name):  # DocsCard img=, Avatar src=: decoration
             return ""
-        alt = ""
+        attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
+        alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
+        caption = _attr_text(attrs.get("caption"))
         src = ""
         for name, value, kind in tag.attrs:
             low = name.lower()
-            if low in ("alt", "caption", "title") and value and kind == "str":
-                alt = alt or value
             if src or value is None:
                 continue
             if low not in _IMAGE_ATTRS:  # icon=, logo=, avatar= are decoration, not the page's images
@@ -606,7 +609,10 @@ class MdxTransformer:
                         src = lit.group(2)
         if not src:
             return ""
-        return f'\n\n<img src="{_escape(src)}" alt="{_escape(alt)}" />\n\n'
+        img = f'<img src="{_escape(src)}" alt="{_escape(alt or caption)}" />'
+        if caption:  # drawn under the image, as <figure><figcaption> is (ZoomImage caption=...)
+            return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n"
+        return f"\n\n{img}\n\n"
 
     def _component_video(self, tag: _Tag, scope: _Scope) -> str:
         """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
@@ -617,11 +623,14 @@ class MdxTransformer:
         if not _VIDEO_COMPONENT.search(tag.name):
             return ""
         attrs = {n: (v, k) for n, v, k in tag.attrs}
-        title = _attr_text(attrs.get("title"))
-        if "youtube" in tag.name.lower():
-            video_id = _attr_text(attrs.get("id")) or _attr_text(attrs.get("videoId"))
-            if re.fullmatch(r"[\w-]{6,20}", video_id):
-                return f'\n\n<video src="https://www.youtube.com/watch?v={video_id}" title="{_escape(title)}"></video>\n\n'
+        title = _attr_text(attrs.get("title")) or _attr_text(attrs.get("caption"))
+        host = tag.name.lower()
+        for key in _VIDEO_HOST_ATTRS:  # <VideoEmbed host="youtube" videoId="..." />
+            host += " " + _attr_text(attrs.get(key)).lower()
+        video_id = _attr_text(attrs.get("videoId")) or _attr_text(attrs.get("id"))
+        for name, watch in _VIDEO_ID_URLS:
+            if name in host and re.fullmatch(r"[\w-]{6,20}", video_id):
+                return f'\n\n<video src="{watch}{video_id}" title="{_escape(title)}"></video>\n\n'
         for name, value, kind in tag.attrs:
             if name.lower() not in _VIDEO_ATTRS or value is None:
                 continue
@@ -783,6 +792,10 @@ def _attr_text(value: tuple[str | None, str] | None) -> str:
         lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", text.strip())
         return lit.group(2).strip() if lit else ""
     return text.strip()
+
+
+def _html_text(value: str) -> str:
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _escape(value: str) -> str:
