@@ -521,3 +521,22 @@ def test_image_component_caption_is_the_figure_caption(tmp_path: Path) -> None:
     assert [(i.path, i.alt, i.caption) for i in images] == [
         ("static/img/base.png", "Bar chart", "Display data"), ("static/img/root.png", "Only a caption", "Only a caption")]
     assert images[0].context_before.endswith("Add a series.")
+
+
+def test_markdown_right_after_a_tag_line_is_markdown(tmp_path: Path) -> None:
+    """MDX has no HTML blocks: a line of tags standing as a block ends at its line end, so the
+    Markdown on the next line (a link, emphasis, a fence) is read as Markdown, not kept raw in an
+    HTML block up to the next blank line."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "limits.mdx").write_text(
+        "# Limits\n\nLimit the container.\n\n<details>\n<summary>compose file</summary>\n```yaml\ncpus: '1.00'\n```\n"
+        "</details>\nSee the [docker docs](https://docs.docker.com/x) for **more**.\n\n"
+        "<div>\n<img src=\"/img/base.png\" alt=\"Stats\" />\n</div>\nThe stats *page*.\n")
+    doc = convert_mdx(root / "docs" / "limits.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "See the docker docs for more." in text and "](" not in text and "**" not in text
+    assert "The stats page." in text and "*page*" not in text
+    assert "cpus: '1.00'" in text
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.path, i.alt) for i in images] == [("static/img/base.png", "Stats")]

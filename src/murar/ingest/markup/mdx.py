@@ -96,6 +96,9 @@ _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE = re.compile(r"\{\s*/\*"), re.compile(r"\*
 # an inline {expression} that may be shown as text: a literal or a (dotted) name
 _SIMPLE_EXPR = re.compile(r"""\{(\s*(?:(['"`])[^'"`{}]*\2|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|-?\d+(?:\.\d+)?)\s*)\}""")
 _EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`])[^'"`]*\3|-?\d+(?:\.\d+)?)\s*;?""")
+# a line holding only tags (and the text between them): a block of its own in MDX
+_FLOW_TAGS = re.compile(rf"<[A-Za-z/][^\n]{{0,{MAX_LINE_CHARS}}}>")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _HEAD_OPEN, _HEAD_CLOSE = re.compile(r"<head>", re.IGNORECASE), re.compile(r"</head>", re.IGNORECASE)
 _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
 _LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
@@ -441,10 +444,17 @@ class MdxTransformer:
         out: list[str] = []
         fences = FenceTracker(_FENCE)
         tabs_labels: dict[str, str] = {}
+        flow = False  # the last line was a tag line standing as a block (MDX "JSX flow")
+        closed = False  # the last line closed a fenced code block
         i = 0
         while i < len(lines):
             line = lines[i]
+            was_inside = fences.inside
             if fences.in_code(line):
+                if flow and not was_inside:
+                    out.append("")  # a fence right after a tag line is code (no HTML block holds it)
+                flow = False
+                closed = was_inside and not fences.inside
                 out.append(line)
                 i += 1
                 continue
@@ -481,9 +491,19 @@ class MdxTransformer:
                     out.extend(label_lines(admonition_label(kind, title)))
                 else:
                     out.append("")
+                flow = closed = False
                 i += 1
                 continue
             line = _drop_pairs(line, _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE)
+            # MDX has no HTML blocks: a line of tags standing as a block (after a blank line or another
+            # such line) ends at its line end, and the Markdown after it is read as Markdown; a blank
+            # line keeps the Markdown reader from taking that Markdown into an HTML block
+            stripped = line.strip()
+            is_flow = bool(_FLOW_TAGS.fullmatch(stripped)) and (
+                flow or closed or not out or not out[-1].strip() or bool(_ATX_HEADING.match(out[-1])))
+            if flow and stripped and not is_flow:
+                out.append("")
+            flow, closed = is_flow, False
             out.append(self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels))
             i += 1
         return "\n".join(out) + "\n"
