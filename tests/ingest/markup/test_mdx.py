@@ -448,7 +448,7 @@ def test_exported_constants_and_front_matter_values_are_shown(tmp_path: Path) ->
         "<Details summary=\"Older releases\">\n\nOlder text.\n\n</Details>\n")
     doc = convert_mdx(root / "docs" / "vals.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
-    assert "Install version 3.1 of Upgrade guide, not {version}; {unknown} stays." in text
+    assert "Install version 3.1 of Upgrade guide, not {version}; stays." in text  # {unknown}: see below
     assert "Older releases" in text and "Older text." in text
 
 
@@ -540,3 +540,51 @@ def test_markdown_right_after_a_tag_line_is_markdown(tmp_path: Path) -> None:
     assert "cpus: '1.00'" in text
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [(i.path, i.alt) for i in images] == [("static/img/base.png", "Stats")]
+
+
+def _expressions_page(root: Path) -> Path:
+    page = root / "docs" / "exprs.mdx"
+    page.write_text(
+        "---\ntitle: Limits\n---\n\nexport const product = 'Widget';\n\n# Limits of {frontMatter.title}\n\n"
+        "Use {`template`} and {'quoted'} and {2} here, not `{code}` or ``a `{b}` c``.\n\n"
+        "Unknown {props.plan} and {frontMatter.missing} and {new Date().getFullYear()} and {user.name}.\n\n"
+        "- a **{product}** item, escaped \\{literal\\}\n\n| app | plan |\n|---|---|\n| {product} | {props.tier} |\n")
+    return page
+
+
+def test_inline_expressions_render_their_value_or_nothing(tmp_path: Path) -> None:
+    """MDX 3 (Docusaurus 3) reads every {...} in text as a JavaScript expression ('What is MDX?':
+    expressions): literals (template literals too, even though they hold backticks), exported
+    constants and front matter render their value; props and front matter keys a page is not given
+    are undefined and render nothing; anything else is computed at render time, unknown to murar,
+    and left out rather than shown as code. Code spans and \\{ stay literal."""
+    site = _site(tmp_path)
+    doc = convert_mdx(_expressions_page(site.config.root), site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert doc.sections[0].heading_path == ("Limits of Limits",)
+    assert "Use template and quoted and 2 here, not {code} or a `{b}` c." in text
+    assert "Unknown and and and ." in text
+    assert "a Widget item, escaped {literal}" in text
+    table = next(m for m in doc.media if m.kind == "table")
+    assert table.rows == [["Widget", ""]]
+
+
+def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
+    """Docusaurus 2 compiles pages with MDX 1, where braces in Markdown text are text (MDX 2 made
+    them expressions, 'Upgrading to Docusaurus v3') and a JSX block runs on to the next blank line
+    like an HTML block: a site whose package.json depends on @docusaurus/core 2.x keeps unknown
+    {expressions} as written, and Markdown right after a tag line stays inside that block."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "package.json").write_text('{"dependencies": {"@docusaurus/core": "^2.4.3", "react": "^17"}}')
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    assert site.config.settings["mdx.version"] == "1"
+    doc = convert_mdx(_expressions_page(root), site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Unknown {props.plan} and {frontMatter.missing} and {new Date().getFullYear()} and {user.name}." in text
+    (root / "docs" / "block.mdx").write_text("# Block\n\n<details>\n<summary>More</summary>\n</details>\n"
+                                           "See the [docs](https://example.org/d).\n")
+    doc = convert_mdx(root / "docs" / "block.mdx", site=site, assets_dir=tmp_path / "a")
+    assert "[docs](https://example.org/d)" in doc.sections[0].text
+    (root / "package.json").write_text('{"devDependencies": {"@docusaurus/core": "3.5.2"}}')
+    assert DocusaurusSite.load(root, "docusaurus.config.js").config.settings["mdx.version"] == "3"

@@ -47,6 +47,7 @@ go to the :class:`~murar.ingest.sites.base.Site`.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections.abc import Callable
@@ -93,11 +94,10 @@ _ATTR_BARE = re.compile(r"[^\s>]+")
 # {/* comment */} and <head>...</head> are cut by _drop_pairs (a lazy '.*?' regex is quadratic on
 # thousands of openers that never close)
 _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE = re.compile(r"\{\s*/\*"), re.compile(r"\*/\s*\}")
-# an inline {expression} that may be shown as text: a literal or a (dotted) name
-_SIMPLE_EXPR = re.compile(r"""\{(\s*(?:(['"`])[^'"`{}]*\2|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|-?\d+(?:\.\d+)?)\s*)\}""")
 _EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`])[^'"`]*\3|-?\d+(?:\.\d+)?)\s*;?""")
 # a line holding only tags (and the text between them): a block of its own in MDX
 _FLOW_TAGS = re.compile(rf"<[A-Za-z/][^\n]{{0,{MAX_LINE_CHARS}}}>")
+_BACKTICKS = re.compile(r"`+")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _HEAD_OPEN, _HEAD_CLOSE = re.compile(r"<head>", re.IGNORECASE), re.compile(r"</head>", re.IGNORECASE)
 _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
@@ -444,6 +444,8 @@ class MdxTransformer:
         out: list[str] = []
         fences = FenceTracker(_FENCE)
         tabs_labels: dict[str, str] = {}
+        # MDX 1 (Docusaurus 2) ends a JSX block at a blank line, as CommonMark ends an HTML block
+        mdx2 = self.site.config.settings.get("mdx.version") != "1"
         flow = False  # the last line was a tag line standing as a block (MDX "JSX flow")
         closed = False  # the last line closed a fenced code block
         i = 0
@@ -495,11 +497,11 @@ class MdxTransformer:
                 i += 1
                 continue
             line = _drop_pairs(line, _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE)
-            # MDX has no HTML blocks: a line of tags standing as a block (after a blank line or another
+            # MDX 2+ has no HTML blocks: a line of tags standing as a block (after a blank line or another
             # such line) ends at its line end, and the Markdown after it is read as Markdown; a blank
             # line keeps the Markdown reader from taking that Markdown into an HTML block
             stripped = line.strip()
-            is_flow = bool(_FLOW_TAGS.fullmatch(stripped)) and (
+            is_flow = mdx2 and bool(_FLOW_TAGS.fullmatch(stripped)) and (
                 flow or closed or not out or not out[-1].strip() or bool(_ATX_HEADING.match(out[-1])))
             if flow and stripped and not is_flow:
                 out.append("")
@@ -514,16 +516,26 @@ class MdxTransformer:
             return line
         parts: list[str] = []
         i = 0
-        in_code = False
-        failed = 0
-        while i < len(line):
+        failed = failed_expressions = 0
+        n = len(line)
+        runs: dict[int, list[int]] | None = None  # backtick runs by width: where each starts
+        while i < n:
             c = line[i]
-            if c == "`":
-                in_code = not in_code
-                parts.append(c)
-                i += 1
+            if c == "`":  # a code span is literal text; an unmatched backtick run is text
+                if runs is None:
+                    runs = _backtick_runs(line)
+                width = len(_BACKTICKS.match(line, i).group(0))  # type: ignore[union-attr]
+                starts = runs[width]
+                k = bisect.bisect_left(starts, i + width)
+                end = starts[k] + width if k < len(starts) else i + width
+                parts.append(line[i:end])
+                i = end
                 continue
-            if c == "<" and not in_code and failed < MAX_FAILED_TAGS:
+            if c == "\\" and i + 1 < n and line[i + 1] in "{}<":
+                parts.append(line[i : i + 2])  # \{ and \< are the characters themselves
+                i += 2
+                continue
+            if c == "<" and failed < MAX_FAILED_TAGS:
                 tag = _scan_tag(line, i)
                 if tag is None:
                     failed += 1
@@ -531,20 +543,33 @@ class MdxTransformer:
                     parts.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs))
                     i = tag.end
                     continue
+            if c == "{" and failed_expressions < MAX_FAILED_TAGS:
+                end = _skip_braces(line, i)
+                if end > 0:
+                    parts.append(self._inline_expression(line[i:end], scope))
+                    i = end
+                    continue
+                failed_expressions += 1
             parts.append(c)
             i += 1
-        text = "".join(parts)
-        if "{" not in text:
-            return text
+        return "".join(parts)
 
-        def shown(m: re.Match[str]) -> str:
-            value = scope.value(m.group(1))
-            return m.group(0) if value is None else value
-
-        # inline code (`{x}`) is literal text in MDX
-        parts = re.split(r"(`+[^`]*`+)", text)
-        return "".join(part if k % 2 else _SIMPLE_EXPR.sub(shown, part) for k, part in enumerate(parts))
-
+    def _inline_expression(self, expr: str, scope: _Scope) -> str:
+        """The text an inline ``{expression}`` (MDX "expression (text)") renders: a
+        string or number literal, an exported constant or a front matter value
+        (:meth:`_Scope.value`); ``{props.x}`` and ``{frontMatter.x}`` that are not
+        given render nothing (undefined), and so does a comment. Any other
+        expression is computed when the page renders: with MDX 2+ (Docusaurus 3)
+        murar cannot know its value and leaves it out rather than show code; with
+        MDX 1 (Docusaurus 2, ``mdx.version`` 1) braces in text were not
+        expressions, so the text stays as written."""
+        body = expr[1:-1]
+        value = scope.value(body)
+        if value is not None:
+            return value
+        if self.site.config.settings.get("mdx.version") == "1":
+            return expr
+        return ""
     def _render_tag(self, tag: _Tag, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
                     tabs: dict[str, str]) -> str:
         is_component = tag.name[0].isupper() or "." in tag.name
@@ -706,6 +731,15 @@ class MdxTransformer:
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
         body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
         return "\n\n" + body.strip("\n") + "\n\n"
+
+
+def _backtick_runs(line: str) -> dict[int, list[int]]:
+    """The start of every run of backticks in ``line``, by run width (in order), so a
+    code span's closing run (the next run of the same width) is found in log time."""
+    runs: dict[int, list[int]] = {}
+    for m in _BACKTICKS.finditer(line):
+        runs.setdefault(m.end() - m.start(), []).append(m.start())
+    return runs
 
 
 def _fill_props(lines: list[str], props: dict[str, str]) -> list[str]:

@@ -80,6 +80,35 @@ _MAGIC_COMMENT = re.compile(r"^\s*(?://|/\*|\{/\*|#|<!--|--|;;|%)\s*highlight-(?
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
+#: package.json is read up to this many bytes
+MAX_PACKAGE_JSON_BYTES = 1_000_000
+
+
+def mdx_version(site: Path) -> str | None:
+    """The MDX version the site's Docusaurus compiles pages with, from the
+    ``@docusaurus/core`` (or ``preset-classic``) dependency in its ``package.json``:
+    ``"1"`` for Docusaurus 2 (MDX 1, where braces in Markdown text are text),
+    ``"3"`` for Docusaurus 3 (MDX 3, where they are expressions; "Upgrading to
+    Docusaurus v3"); ``None`` when no readable ``package.json`` names it."""
+    try:
+        with (site / "package.json").open(encoding="utf-8", errors="replace") as fh:
+            data = json.loads(fh.read(MAX_PACKAGE_JSON_BYTES))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    for group in ("dependencies", "devDependencies"):
+        deps = data.get(group)
+        if not isinstance(deps, dict):
+            continue
+        for name in ("@docusaurus/core", "@docusaurus/preset-classic"):
+            spec = deps.get(name)
+            m = re.search(r"\d+", spec) if isinstance(spec, str) else None
+            if m:
+                return "1" if int(m.group(0)) <= 2 else "3"
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class DocsVersion:
     """The version of a docs plugin instance murar reads, and the ones it skips.
@@ -339,6 +368,9 @@ class DocusaurusSite:
         i18n_block = js.object_block(code, "i18n") or ""
         default_locale = js.string_setting(i18n_block, "defaultLocale", consts) or "en"
         settings = {"site_dir": site_dir, "markdown.format": md_format, "i18n.defaultLocale": default_locale}
+        mdx = mdx_version(root / site_dir)
+        if mdx is not None:
+            settings["mdx.version"] = mdx
         if docs_path is not None:
             settings["docs_path"] = docs_path
         if route is not None:
