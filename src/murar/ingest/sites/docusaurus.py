@@ -74,9 +74,26 @@ _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _VERSIONED = re.compile(r"((?:[^/]+_)?versioned_docs)/version-([^/]+)/")
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
-# the default magic comments (theme-common), in the comment syntaxes Prism's languages use
-_MAGIC_COMMENT = re.compile(r"^\s*(?://|/\*|\{/\*|#|<!--|--|;;|%)\s*highlight-(?:next-line|start|end)\s*"
-                            r"(?:\*/\}?|-->)?\s*$")
+# magic comments (theme-common codeBlockUtils): the comment syntaxes a directive may be written in,
+# the ones each language reads, and the directives of the default themeConfig.prism.magicComments
+_COMMENT_STYLES = {
+    "js": (r"//", ""), "jsBlock": (r"/\*", r"\*/"), "jsx": (r"\{\s*/\*", r"\*/\s*\}"), "bash": (r"#", ""),
+    "html": (r"<!--", r"-->"), "lua": (r"--", ""), "wasm": (r";;", ""), "tex": (r"%", ""), "vb": (r"['‘’]", ""),
+    "vbnet": (r"(?:_\s*)?['‘’]", ""), "rem": (r"[Rr][Ee][Mm]\b", ""), "f90": (r"!", ""), "ml": (r"\(\*", r"\*\)"),
+    "cobol": (r"\*>", ""),
+}
+_POPULAR_STYLES = ("js", "jsBlock", "jsx", "bash", "html")
+_LANGUAGE_STYLES = {
+    **dict.fromkeys(("js", "javascript", "ts", "typescript"), ("js", "jsBlock")),
+    **dict.fromkeys(("jsx", "tsx"), ("js", "jsBlock", "jsx")), "html": ("js", "jsBlock", "html"),
+    **dict.fromkeys(("python", "py", "bash"), ("bash",)), **dict.fromkeys(("markdown", "md"), ("html", "jsx", "bash")),
+    **dict.fromkeys(("tex", "latex", "matlab"), ("tex",)), **dict.fromkeys(("lua", "haskell"), ("lua",)),
+    "sql": ("lua", "jsBlock"), "wasm": ("wasm",), **dict.fromkeys(("vb", "vba", "visual-basic"), ("vb", "rem")),
+    "vbnet": ("vbnet", "rem"), "batch": ("rem",), "basic": ("rem", "f90"), "fsharp": ("js", "ml"),
+    **dict.fromkeys(("ocaml", "sml"), ("ml",)), "fortran": ("f90",), "cobol": ("cobol",),
+}
+DEFAULT_MAGIC_COMMENTS = ("highlight-next-line", "highlight-start", "highlight-end")
+_FENCE_INFO = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*([^\s`{]*)")
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
@@ -280,16 +297,59 @@ def glob_match(rel: str, pattern: str) -> bool:
     return any(_common.glob_match(rel, pat) for pat in _expand_braces(pattern))
 
 
-def _drop_magic_comments(text: str) -> str:
-    """``text`` without the highlight magic-comment lines inside its fenced code blocks."""
-    if "highlight-" not in text:
+def magic_comments(prism: str, consts: dict[str, str]) -> tuple[str, ...]:
+    """The directives of ``themeConfig.prism.magicComments`` (the body of the
+    ``prism`` object): every entry's ``line`` and ``block: {start, end}``, in
+    order. The list replaces the default one (``highlight-next-line``,
+    ``highlight-start``, ``highlight-end``), which applies when there is none or
+    it is not an array literal."""
+    entries = js.array_entries(prism, "magicComments")
+    if entries is None:
+        return DEFAULT_MAGIC_COMMENTS
+    out: list[str] = []
+    for entry in entries:
+        body = js.object_at(entry, 0) if entry.startswith("{") else None
+        if body is None:
+            continue
+        line = js.top_level_string(body, "line", consts)
+        block = js.top_level_value(body, "block") or ""
+        inner = js.object_at(block, 0) if block.startswith("{") else None
+        ends = [js.top_level_string(inner, k, consts) for k in ("start", "end")] if inner else []
+        out.extend(d for d in (line, *ends) if d)
+    return tuple(dict.fromkeys(out))
+
+
+@functools.lru_cache(maxsize=64)
+def _magic_comment_line(language: str, directives: tuple[str, ...]) -> re.Pattern[str]:
+    """A whole line holding one of ``directives`` as a comment of ``language``
+    (theme-common ``getAllMagicCommentDirectiveStyles``: opening and closing
+    comment marks of one style, white space around them)."""
+    names = "|".join(re.escape(d) for d in directives)
+    styles = _LANGUAGE_STYLES.get(language, _POPULAR_STYLES)
+    alts = "|".join(f"(?:{_COMMENT_STYLES[k][0]}\\s*(?:{names})\\s*{_COMMENT_STYLES[k][1]})" for k in styles)
+    return re.compile(rf"^\s*(?:{alts})\s*$")
+
+
+def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_COMMENTS,
+                         default_language: str | None = None) -> str:
+    """``text`` without the magic-comment lines inside its fenced code blocks: a line
+    holding only one of ``directives`` (``themeConfig.prism.magicComments``: each
+    entry's ``line`` and ``block.start``/``block.end``) as a comment of the block's
+    language. A block without a language (and no ``prism.defaultLanguage``) keeps
+    every line, as Docusaurus' ``parseLines`` does."""
+    if not directives or not any(d in text for d in directives):
         return text
     fences = FenceTracker(_FENCE)
     out: list[str] = []
+    pattern: re.Pattern[str] | None = None
     for line in text.split("\n"):
         inside = fences.inside
         fences.in_code(line)
-        if inside and fences.inside and _MAGIC_COMMENT.match(line):
+        if not inside and fences.inside:  # an opening fence: its info string names the language
+            info = _FENCE_INFO.match(line)
+            language = (info.group(1) if info else "") or default_language
+            pattern = _magic_comment_line(language, directives) if language else None
+        elif inside and fences.inside and pattern is not None and len(line) < 2000 and pattern.match(line):
             continue
         out.append(line)
     return "\n".join(out)
@@ -305,8 +365,11 @@ class DocusaurusSite:
     """
 
     def __init__(self, config: SiteConfig, *, instances: tuple[ContentInstance, ...] | None = None,
-                 skipped: dict[str, str] | None = None) -> None:
+                 skipped: dict[str, str] | None = None, magic_comments: tuple[str, ...] = DEFAULT_MAGIC_COMMENTS,
+                 default_language: str | None = None) -> None:
         self._config = config
+        self._magic_comments = magic_comments
+        self._default_language = default_language
         self._site_dir = config.settings.get("site_dir", ".")
         self._imported: set[str] | None = None
         self._instances = instances if instances is not None else tuple(
@@ -382,7 +445,9 @@ class DocusaurusSite:
             base_url="/" + base_url.strip("/") + "/" if base_url.strip("/") else "/",
             settings=settings,
         )
-        return cls(config, instances=tuple(instances), skipped=skipped)
+        prism = js.object_block(js.object_block(code, "themeConfig") or code, "prism") or ""
+        return cls(config, instances=tuple(instances), skipped=skipped, magic_comments=magic_comments(prism, consts),
+                   default_language=js.top_level_string(prism, "defaultLanguage", consts))
 
     @property
     def config(self) -> SiteConfig:
@@ -570,4 +635,4 @@ class DocusaurusSite:
         ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
         the lines they mark and does not show them ("Code blocks: highlighting with
         comments")."""
-        return _drop_magic_comments(directive_admonitions(text, _FENCE))
+        return _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
