@@ -124,6 +124,19 @@ def test_mdx_unclosed_comments_and_head_are_linear(tmp_path: Path, write: Callab
     assert texts == ["keep this and end"]
 
 
+def test_magic_comment_lines_and_backtick_runs_are_linear(tmp_path: Path, write: Callable[..., Path],
+                                                          deadline: Callable[..., Any]) -> None:
+    """A code line that opens like a magic comment and ends in a long run of spaces and a letter
+    (the pattern backtracked over the spaces: 38 ms a line), and a text line of backtick runs
+    that never close (each run searched the rest of the line for its closer)."""
+    spaces = "// highlight-next-line" + " " * 1900 + "x"
+    ticks = " ".join("`" * (k % 40 + 1) + "a" for k in range(3000))
+    with deadline(20, "a magic comment or code span scan is quadratic"):
+        texts, _ = _mdx_texts(tmp_path, write, "m", "# M\n\n```yaml\n" + (spaces + "\n") * 2000 + "```\n\n"
+                              + ticks[:19_000] + "\n\nafter\n")
+    assert texts[-1].endswith("after") and "highlight-next-line" in texts[-1]
+
+
 def test_mdx_import_that_never_closes_does_not_take_the_page(tmp_path: Path, write: Callable[..., Path]) -> None:
     texts, warnings = _mdx_texts(tmp_path, write, "i", "import {A,\n\n# Guide\n\nThe text.\n")
     assert texts == ["The text."] and any("never closes" in w for w in warnings)  # was [] and no warning

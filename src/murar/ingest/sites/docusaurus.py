@@ -327,7 +327,7 @@ def _magic_comment_line(language: str, directives: tuple[str, ...]) -> re.Patter
     names = "|".join(re.escape(d) for d in directives)
     styles = _LANGUAGE_STYLES.get(language, _POPULAR_STYLES)
     alts = "|".join(f"(?:{_COMMENT_STYLES[k][0]}\\s*(?:{names})\\s*{_COMMENT_STYLES[k][1]})" for k in styles)
-    return re.compile(rf"^\s*(?:{alts})\s*$")
+    return re.compile(alts)  # matched whole against the stripped line (no backtracking over its spaces)
 
 
 def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_COMMENTS,
@@ -349,7 +349,7 @@ def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_
             info = _FENCE_INFO.match(line)
             language = (info.group(1) if info else "") or default_language
             pattern = _magic_comment_line(language, directives) if language else None
-        elif inside and fences.inside and pattern is not None and len(line) < 2000 and pattern.match(line):
+        elif inside and fences.inside and pattern is not None and len(line) < 2000 and pattern.fullmatch(line.strip()):
             continue
         out.append(line)
     return "\n".join(out)
