@@ -588,3 +588,37 @@ def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
     assert "[docs](https://example.org/d)" in doc.sections[0].text
     (root / "package.json").write_text('{"devDependencies": {"@docusaurus/core": "3.5.2"}}')
     assert DocusaurusSite.load(root, "docusaurus.config.js").config.settings["mdx.version"] == "3"
+
+
+def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
+    """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
+    component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a
+    component is what its module exports whatever it is registered as (an image viewer, a
+    YouTube player, @theme/Admonition); a page's own import of the name wins."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "theme").mkdir(parents=True)
+    (root / "src" / "theme" / "MDXComponents.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\n"
+        "import Shot from '@site/src/components/zoom/ZoomableImage';\nimport Clip from '../components/YouTubeClip';\n"
+        "import Callout from '@theme/Admonition';\nimport Prereqs from '@site/docs/_prereqs.md';\n"
+        "import Logo from '@site/static/img/logo.svg';\n"
+        "// import Hidden from '@site/docs/_hidden.md';\n"
+        "export default {\n  ...MDXComponents,\n  Shot,\n  Clip,\n  Warn: Callout,\n  Prereqs,\n  Logo,\n"
+        "  Inline: (props) => <div {...props} />,\n};\n")
+    (root / "static" / "img" / "logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"/>')
+    (root / "docs" / "_prereqs.md").write_text("Install the CLI first.\n")
+    (root / "docs" / "global.mdx").write_text(
+        "# Global\n\nBefore you start:\n\n<Prereqs />\n\nThe dashboard:\n\n<Shot src=\"/img/base.png\" alt=\"Dashboard\" />\n\n"
+        "<Clip id=\"dQw4w9WgXcQ\" title=\"Tour\" />\n\n<Warn type=\"warning\">\n\nBack up first.\n\n</Warn>\n\n<Logo />\n")
+    (root / "docs" / "own.mdx").write_text(
+        "import Shot from '@site/src/components/Badge';\n\n# Own\n\nText.\n\n<Shot src=\"/img/base.png\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "global.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Install the CLI first." in text and "Warning:\n\nBack up first." in text
+    assert [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("static/img/base.png", "Dashboard"), ("static/img/logo.svg", "")]
+    assert [m.url for m in doc.media if isinstance(m, VideoItem)] == ["https://www.youtube.com/watch?v=dQw4w9WgXcQ"]
+    own = convert_mdx(root / "docs" / "own.mdx", site=site, assets_dir=tmp_path / "a")
+    assert [m for m in own.media if isinstance(m, ImageItem)] == []

@@ -263,6 +263,9 @@ class _Scope:
     images: dict[str, str] = field(default_factory=dict)
     partials: dict[str, str] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)  # name -> file imported as text (raw-loader)
+    # name -> the component its module exports (Shot from '.../ZoomableImage' is a ZoomableImage,
+    # Warn from '@theme/Admonition' an Admonition): what the component is, whatever it is called
+    kinds: dict[str, str] = field(default_factory=dict)
     # text of names an {expression} may show: export const NAME = 'literal', frontMatter.key
     values: dict[str, str] = field(default_factory=dict)
 
@@ -305,6 +308,13 @@ class MdxTransformer:
             self.warnings.append(f"partial {target!r}: cannot read {res.rel_path} ({err})")
             return None
 
+    def _global_components(self) -> dict[str, str]:
+        """Components the site makes available on every page without an import
+        (Docusaurus: a swizzled ``MDXComponents``), ``name -> module``."""
+        components = getattr(self.site, "mdx_components", None)
+        found = components() if callable(components) else None
+        return found if isinstance(found, dict) else {}
+
     # ------------------------------------------------------------------ api
     def transform(self, text: str, *, page_rel: str, depth: int = 0, stack: tuple[str, ...] = (),
                   props: dict[str, str] | None = None) -> str:
@@ -321,6 +331,8 @@ class MdxTransformer:
             for key, val in parse_front_matter(front).meta.items():
                 if isinstance(val, str | int | float) and not isinstance(val, bool):
                     scope.values[f"frontMatter.{key}"] = str(val)
+        for name, module in self._global_components().items():  # page imports bind over them
+            _bind_module(name, module, scope)
         lines = unwrap_mdx_code_blocks(text.splitlines())
         if props is not None:
             lines = _fill_props(lines, props)
@@ -433,11 +445,7 @@ class MdxTransformer:
         if raw or target.endswith("?raw"):
             scope.raw[default] = raw.group(1) if raw else target[: -len("?raw")]
             return
-        low = target.lower().split("?", 1)[0]
-        if low.endswith(_IMAGE_EXTS):
-            scope.images[default] = target
-        elif low.endswith((".md", ".mdx")):
-            scope.partials[default] = target
+        _bind_module(default, target, scope)
 
     # ------------------------------------------------------------------ body
     def _body(self, lines: list[str], scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
@@ -578,7 +586,7 @@ class MdxTransformer:
                 return f"</{tag.name}>"
             return self._html_tag(tag, scope)
         if tag.closing:
-            return f"\n\n{set_close()}\n\n" if tag.name == "Tabs" else "\n"
+            return f"\n\n{set_close()}\n\n" if _is(tag, scope, "Tabs") else "\n"
         if tag.name in scope.partials:
             props = {name: text for name, value, kind in tag.attrs if (text := _attr_text((value, kind)))}
             return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack,
@@ -589,11 +597,11 @@ class MdxTransformer:
             # an imported SVG used as a component is drawn inline (Docusaurus "Inline SVGs", SVGR)
             alt = next((t for t in (_attr_text(attrs.get(a)) for a in ("title", "alt", "aria-label")) if t), "")
             return f'\n\n<img src="{_escape(svg)}" alt="{_escape(alt)}" />\n\n'
-        if tag.name == "Admonition" and _attr_text(attrs.get("type")):
+        if _is(tag, scope, "Admonition") and _attr_text(attrs.get("type")):
             # @theme/Admonition: the JSX form of :::type Title (Docusaurus "Admonitions: usage in JSX")
             label = admonition_label(_attr_text(attrs.get("type")), _attr_text(attrs.get("title")))
             return "\n".join(["", *label_lines(label), ""])
-        if tag.name == "Tabs":
+        if _is(tag, scope, "Tabs"):
             values = attrs.get("values")
             if values and values[0]:
                 for mt in _TABS_VALUES.finditer(values[0]):
@@ -601,7 +609,7 @@ class MdxTransformer:
                     value = mt.group(4) if mt.group(4) is not None else mt.group(6)
                     tabs[value] = label
             return "\n" if tag.self_closing else f"\n\n{set_open()}\n\n"
-        if tag.name == "TabItem":
+        if _is(tag, scope, "TabItem"):
             label = _attr_text(attrs.get("label"))
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
@@ -625,7 +633,7 @@ class MdxTransformer:
         @theme/IdealImage, ``<ThemedImage sources={{light: useBaseUrl('/x.png'), dark: ...}} />``,
         ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
         attribute that names an image file (the light variant of ``sources``)."""
-        if not _IMAGE_COMPONENT.search(tag.name):  # DocsCard img=, Avatar src=: decoration
+        if not _IMAGE_COMPONENT.search(_names(tag, scope)):  # DocsCard img=, Avatar src=: decoration
             return ""
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
@@ -665,11 +673,11 @@ class MdxTransformer:
         ``<video>`` tag: its ``url``/``src`` names a video file or a video host's page; a
         YouTube embed taking the video's id (``<LiteYouTubeEmbed id="..." />`` of
         react-lite-youtube-embed, ``videoId=``) plays ``https://www.youtube.com/watch?v=<id>``."""
-        if not _VIDEO_COMPONENT.search(tag.name):
+        if not _VIDEO_COMPONENT.search(_names(tag, scope)):
             return ""
         attrs = {n: (v, k) for n, v, k in tag.attrs}
         title = _attr_text(attrs.get("title")) or _attr_text(attrs.get("caption"))
-        host = tag.name.lower()
+        host = _names(tag, scope).lower()
         for key in _VIDEO_HOST_ATTRS:  # <VideoEmbed host="youtube" videoId="..." />
             host += " " + _attr_text(attrs.get(key)).lower()
         video_id = _attr_text(attrs.get("videoId")) or _attr_text(attrs.get("id"))
@@ -731,6 +739,36 @@ class MdxTransformer:
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
         body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
         return "\n\n" + body.strip("\n") + "\n\n"
+
+
+def _bind_module(name: str, module: str, scope: _Scope) -> None:
+    """Bind ``name`` imported (or registered) from ``module``: an image file, a Markdown
+    partial, or a component known by the module it comes from (``@theme/Tabs`` -> Tabs,
+    ``../components/zoom/ZoomableImage`` -> ZoomableImage; an ``index`` file by its folder)."""
+    for table in (scope.images, scope.partials, scope.kinds):
+        table.pop(name, None)
+    low = module.lower().split("?", 1)[0]
+    if low.endswith(_IMAGE_EXTS):
+        scope.images[name] = module
+    elif low.endswith((".md", ".mdx")):
+        scope.partials[name] = module
+    else:
+        parts = [p for p in module.split("?", 1)[0].split("/") if p]
+        stem = parts[-1].rsplit(".", 1)[0] if parts else ""
+        if stem == "index" and len(parts) > 1:
+            stem = parts[-2]
+        if stem and stem != name:
+            scope.kinds[name] = stem
+
+
+def _is(tag: _Tag, scope: _Scope, kind: str) -> bool:
+    """True when the component ``tag`` names is ``kind`` by its name or by its module."""
+    return tag.name == kind or scope.kinds.get(tag.name) == kind
+
+
+def _names(tag: _Tag, scope: _Scope) -> str:
+    """The component's name and the name of what its module exports, for pattern tests."""
+    return f"{tag.name} {scope.kinds.get(tag.name, '')}"
 
 
 def _backtick_runs(line: str) -> dict[int, list[int]]:

@@ -94,6 +94,9 @@ _LANGUAGE_STYLES = {
 }
 DEFAULT_MAGIC_COMMENTS = ("highlight-next-line", "highlight-start", "highlight-end")
 _FENCE_INFO = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*([^\s`{]*)")
+_MDX_COMPONENTS = tuple(f"src/theme/MDXComponents{ext}" for ext in (".js", ".jsx", ".ts", ".tsx"))
+_DEFAULT_IMPORT = re.compile(r"""(?m)^\s*import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])([^'"]+)\2""")
+_NAMED_IMPORT = re.compile(r"""(?m)^\s*import\s*\{([^}]*)\}\s*from\s*(['"])([^'"]+)\2""")
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
@@ -297,6 +300,45 @@ def glob_match(rel: str, pattern: str) -> bool:
     return any(_common.glob_match(rel, pat) for pat in _expand_braces(pattern))
 
 
+def _registered_components(code: str, folder: str) -> dict[str, str]:
+    """``name -> module`` of the entries of the object a swizzled ``MDXComponents``
+    exports (``export default {...MDXComponents, Tabs, Shot: ZoomImage}``, or
+    ``export default NAME`` of a ``const NAME = {...}``): shorthand and ``key:
+    ImportedName`` entries whose name is imported; a relative module (``./x``,
+    ``../components/x``, written in ``folder``) becomes ``@site/<path>``."""
+    imports: dict[str, str] = {}
+    for m in _DEFAULT_IMPORT.finditer(code):
+        imports[m.group(1)] = m.group(3)
+    for m in _NAMED_IMPORT.finditer(code):
+        for part in m.group(1).split(","):
+            names = part.split(" as ")
+            local = names[-1].strip()
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
+                imports[local] = m.group(3)
+    body = None
+    export = re.search(r"\bexport\s+default\s*(\{|[A-Za-z_$][\w$]*)", code)
+    if export and export.group(1) == "{":
+        body = js.object_at(code, export.start(1))
+    elif export:
+        decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(export.group(1))}\s*(?::[^=]*)?=\s*\{{", code)
+        body = js.object_at(code, decl.end() - 1) if decl else None
+    out: dict[str, str] = {}
+    for entry in js.object_entries(body or ""):
+        kv = re.fullmatch(r"""['"]?([A-Za-z_$][\w$]*)['"]?(?:\s*:\s*([A-Za-z_$][\w$]*))?""", entry)
+        if not kv or kv.group(0).startswith("..."):
+            continue
+        source = imports.get(kv.group(2) or kv.group(1))
+        if source is None:
+            continue
+        if source.startswith(("./", "../")):
+            joined = join_rel(folder, source)
+            if _outside(joined):
+                continue
+            source = "@site/" + joined
+        out[kv.group(1)] = source
+    return out
+
+
 def magic_comments(prism: str, consts: dict[str, str]) -> tuple[str, ...]:
     """The directives of ``themeConfig.prism.magicComments`` (the body of the
     ``prism`` object): every entry's ``line`` and ``block: {start, end}``, in
@@ -372,6 +414,7 @@ class DocusaurusSite:
         self._default_language = default_language
         self._site_dir = config.settings.get("site_dir", ".")
         self._imported: set[str] | None = None
+        self._components: dict[str, str] | None = None
         self._instances = instances if instances is not None else tuple(
             ContentInstance(kind="docs", folder=folder, include=_DEFAULT_INCLUDE["docs"],
                             exclude=_DEFAULT_EXCLUDE + config.exclude)
@@ -452,6 +495,28 @@ class DocusaurusSite:
     @property
     def config(self) -> SiteConfig:
         return self._config
+
+    # ---------------------------------------------------------------- MDX scope
+    def mdx_components(self) -> dict[str, str]:
+        """The components every MDX page may use without importing them: the names
+        the site's ``src/theme/MDXComponents`` (a swizzled theme component, Docusaurus
+        "MDX and React: MDX component scope") adds to the default mapping, each with
+        the module it is imported from (``@theme/Admonition``, a package name, or a
+        file of the site as ``@site/<path>``: a component, an image, a Markdown
+        partial). Names whose value is not an imported name (an inline function,
+        a spread) are left out; ``{}`` when the site has no such file."""
+        if self._components is None:
+            self._components = {}
+            for rel in _MDX_COMPONENTS:
+                path = self._config.root / self._site_path(rel)
+                if path.is_file() and not inside_root(path, self._config.root).problem:
+                    try:
+                        code = js.strip_comments(path.read_text(encoding="utf-8", errors="replace")[:200_000])
+                    except OSError:
+                        break
+                    self._components = _registered_components(code, PurePosixPath(rel).parent.as_posix())
+                    break
+        return self._components
 
     # ---------------------------------------------------------------- files
     def _imported_partials(self) -> set[str]:
