@@ -216,3 +216,22 @@ def test_github_alerts_in_any_case_read_like_admonitions(tmp_path: Path) -> None
     (tmp_path / "p.md").write_text("# Alerts\n\n> [!tip]\n> Use the cache.\n\n> [!Caution] Slow disks lose data.\n")
     text = convert_markdown(tmp_path / "p.md", root=tmp_path).sections[0].text
     assert text == "Tip: Use the cache.\n\nCaution: Slow disks lose data."
+
+
+def test_an_image_in_a_table_cell_has_its_row_as_context(tmp_path: Path) -> None:
+    """An icon in a table cell is read with its row: the cells left of it before it, its own
+    cell's words and the cells right of it after it (the section around the table holds no
+    table text, so an icon table under a heading had no context at all)."""
+    for name in ("cloud.png", "cloud-off.png"):
+        (tmp_path / name).write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# Icons\n\nIntro before the table.\n\n| Icon | Name | Meaning |\n|---|---|---|\n"
+        "| ![cloud](cloud.png) | Synced | Only on the server |\n| Local | ![off](cloud-off.png) Offline | Not backed up |\n\n"
+        "After the table.\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    first, second = (m for m in doc.media if isinstance(m, ImageItem))
+    assert (first.context_before, first.context_after) == ("Intro before the table.", "Synced\nOnly on the server")
+    assert (second.context_before, second.context_after) == ("Local", "Offline\nNot backed up")
+    table = next(m for m in doc.media if isinstance(m, TableItem))
+    assert table.rows == [["", "Synced", "Only on the server"], ["Local", "Offline", "Not backed up"]]
+

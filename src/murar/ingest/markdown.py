@@ -10,6 +10,7 @@ markup converter does.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from murar.ingest.mdlimits import (
 )
 from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites.base import PlainSite, Site
-from murar.schema import ImageItem, ParsedDocument
+from murar.schema import AnyMedia, ImageItem, ParsedDocument
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,6 +141,13 @@ class _Walker:
         self._inline(tok, cell)
         return clean_text("".join(cell))
 
+    def _cell_in(self, cells: list[tuple[str, list[AnyMedia]]], tok: Token) -> str:
+        """:meth:`_cell`, recording the cell's text and the media written in it in ``cells``."""
+        start = len(self.b.cur.media)
+        text = self._cell(tok)
+        cells.append((text, [m for m, _ in self.b.cur.media[start:]]))
+        return text
+
     def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
         children = tok.children or []
         # source line of each child and the text of each line: an image with words on
@@ -218,7 +226,8 @@ class _Walker:
                 continue
             if t.type == "table_open":
                 before = len(b.cur.media)
-                headers, rows, i = read_table(tokens, i, self._cell)
+                cells: list[tuple[str, list[AnyMedia]]] = []  # every cell in reading order, with its media
+                headers, rows, i = read_table(tokens, i, functools.partial(self._cell_in, cells))
                 added = [m for m, _ in b.cur.media[before:]]
                 caption = _figure_caption(headers, rows)
                 if caption is not None and added and all(isinstance(m, ImageItem) for m in added):
@@ -227,6 +236,7 @@ class _Walker:
                             img.caption = caption
                 else:
                     b.table(headers, rows)
+                    _row_context(b, cells, [len(headers), *(len(r) for r in rows)])
             elif t.type == "inline":
                 self._inline(t, b.cur.current)
             elif t.type in ("paragraph_close", "list_item_close", "blockquote_close", "admonition_close",
@@ -244,6 +254,22 @@ class _Walker:
             elif t.type == "html_block" and not apply_tab_marker(b, t.content):
                 b.html(t.content)
             i += 1
+
+
+def _row_context(b: PageBuilder, cells: list[tuple[str, list[AnyMedia]]], widths: list[int]) -> None:
+    """Give each medium written in a table cell the text of its row around it: the
+    cells left of its cell before it, its own cell and the cells right of it after
+    it (``widths``: the cell count of the header row, then of each body row)."""
+    start = 0
+    for width in widths:
+        row = cells[start : start + width]
+        start += width
+        for k, (_, media) in enumerate(row):
+            if media:  # its own cell's words (a connector icon's name) come first after it
+                left = "\n\n".join(t for t, _ in row[:k] if t)
+                right = "\n\n".join(t for t, _ in row[k:] if t)
+                for m in media:
+                    b.in_table_row(m, left, right)
 
 
 def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: MarkdownOptions,

@@ -217,6 +217,7 @@ class PageBuilder:
         self._tab_sets: list[list[str]] = []  # labels of every tab set of the page, in page order
         self._open_tabs: list[tuple[int, str]] = []  # (tab set, current tab label) of each open set
         self._tab_of: dict[int, int] = {}  # id(item) -> its tab set
+        self._row_of: dict[int, tuple[str, str]] = {}  # id(item) -> text of its table row before/after it
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
@@ -276,6 +277,12 @@ class PageBuilder:
             set_no, item.tab = self._open_tabs[-1]
             self._tab_of[id(item)] = set_no
         sec.media.append((item, len(sec.text_so_far())))
+
+    def in_table_row(self, item: AnyMedia, before: str, after: str) -> None:
+        """``item`` sits in a table cell: the text around it is its row (``before``: the
+        cells left of it, ``after``: the cells right of it, one per line), not the
+        section text, which holds no table. A side with no cell text keeps the section's."""
+        self._row_of[id(item)] = (before, after)
 
     # ----------------------------------------------------------------- tabs
     def open_tab_set(self) -> None:
@@ -507,8 +514,9 @@ class PageBuilder:
             for item, offset in sb.media:
                 item.section_id = sid
                 item.page_title = title
-                item.context_before = clip_before(text[:offset].strip(), n)
-                item.context_after = clip_after(text[offset:].strip(), n)
+                row_before, row_after = self._row_of.get(id(item), ("", ""))
+                item.context_before = clip_before(row_before or text[:offset].strip(), n)
+                item.context_after = clip_after(row_after or text[offset:].strip(), n)
                 if id(item) in self._tab_of:
                     item.tab_set = tuple(dict.fromkeys(self._tab_sets[self._tab_of[id(item)]]))
                 media.append(item)
