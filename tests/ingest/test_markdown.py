@@ -235,3 +235,18 @@ def test_an_image_in_a_table_cell_has_its_row_as_context(tmp_path: Path) -> None
     table = next(m for m in doc.media if isinstance(m, TableItem))
     assert table.rows == [["", "Synced", "Only on the server"], ["Local", "Offline", "Not backed up"]]
 
+
+def test_link_text_edges_and_tags(tmp_path: Path) -> None:
+    """A link's text is its words: a space at its edge still parts it from the next word
+    ('[JSON Form ](x)widget' renders 'JSON Form widget'), a <br> in it is a space and other tags
+    in it are not text (they showed as '<br/>' in the page text)."""
+    (tmp_path / "p.md").write_text(
+        "# Links\n\nWorking with a [JSON Form ](json.md)widget and the [ source data](d.md) property.\n\n"
+        "Pick [<br/>**Warehouse**<br/>](w.md)By Microsoft or [<b>Lake</b>house](l.md).\n\n"
+        "Use the [<img src=\"funnel.png\" alt=\"funnel\"/> filter](f.md) popover.\n")
+    (tmp_path / "funnel.png").write_bytes(PNG_1PX)
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    text = doc.sections[0].text
+    assert "Working with a JSON Form widget and the source data property." in text
+    assert "Pick Warehouse By Microsoft or Lakehouse." in text and "Use the filter popover." in text
+    assert [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)] == [("funnel.png", "funnel")]

@@ -195,14 +195,21 @@ class _Walker:
                             break
                     elif children[j].type == "image" and not heading:
                         image(j)
+                    elif children[j].type == "html_inline":  # a tag in the link text is not text; <br> a space
+                        tag = children[j].content.lower()
+                        if tag.startswith(("<img", "<video", "<iframe")) and not heading:
+                            self.b.html(_with_inline_closers(children, j), inline=True, in_sentence=in_sentence(j))
+                        text_parts.append(" " if tag.startswith("<br") else "")
                     else:
                         text_parts.append(children[j].content)
                     j += 1
-                label = "".join(text_parts).strip()
+                raw_label = "".join(text_parts)
+                label = raw_label.strip()
                 if label.upper() == "!VIDEO" and not heading:
                     self._video(href)
-                else:
-                    sink.append(label)
+                elif label:  # space at an edge of the link text still parts it from the words around
+                    sink.append((" " if raw_label[0].isspace() else "") + label
+                                + (" " if raw_label[-1].isspace() else ""))
                 i = j
             elif c.type == "html_inline":
                 tag = c.content.lower()
