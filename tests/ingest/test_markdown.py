@@ -250,3 +250,26 @@ def test_link_text_edges_and_tags(tmp_path: Path) -> None:
     assert "Working with a JSON Form widget and the source data property." in text
     assert "Pick Warehouse By Microsoft or Lakehouse." in text and "Use the filter popover." in text
     assert [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)] == [("funnel.png", "funnel")]
+
+
+def test_pictures_in_an_html_block_stand_where_they_are_written(tmp_path: Path) -> None:
+    """An HTML block's pictures are read where they stand in its text (a screenshot after the
+    list item it shows, not before the whole block), and the pictures of an HTML table are kept
+    (they were dropped with the table) and read with their row; the block's text is unchanged."""
+    for name in ("a.png", "b.png", "c.png", "d.png"):
+        (tmp_path / name).write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# Steps\n\nOpen the editor.\n\n<details>\n<summary>Using your own database?</summary>\n<ul>\n"
+        "<li>Comment out the database service</li>\n<img src=\"a.png\" alt=\"service\"/>\n"
+        "<li>Comment out the volumes</li>\n<img src=\"b.png\" alt=\"volumes\"/>\n</ul>\n</details>\n\n"
+        "<table>\n<tr><td><img src=\"c.png\" alt=\"Hub\"/></td><td>Hub architecture</td></tr>\n"
+        "<tr><td>Edge</td><td><img src=\"d.png\"/> Edge sequence</td></tr>\n</table>\n\nDone.\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    a, b, c, d = (m for m in doc.media if isinstance(m, ImageItem))
+    assert a.context_before.endswith("Comment out the database service")
+    assert a.context_after.startswith("Comment out the volumes")
+    assert b.context_before.endswith("Comment out the volumes") and b.context_after.startswith("Done.")
+    assert (c.path, c.context_after) == ("c.png", "Hub\nHub architecture")
+    assert (d.context_before, d.context_after) == ("Edge", "Edge sequence")
+    assert ("Using your own database? Comment out the database service Comment out the volumes"
+            in doc.sections[0].text)
