@@ -36,6 +36,14 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
 - a ``{JavaScript expression}`` opening a line (an MDX flow expression, e.g.
   the render function of ``<BrowserOnly>``) is code, not text, and goes,
   unless it is a string literal (its text stays);
+- an inline ``{expression}`` in text renders its value when murar knows it
+  (a literal, an exported constant, a front matter value), nothing when it is
+  ``props``/``frontMatter`` the page is not given or any other code (MDX 3);
+  under MDX 1 (a Docusaurus 2 site, ``mdx.version`` 1) braces in text are text;
+- MDX 2+ has no HTML blocks: Markdown right after a line of tags is Markdown;
+- components the site registers for every page (Docusaurus ``src/theme/MDXComponents``)
+  are bound without an import, and a component is known by its module as well
+  as by its name (``Shot`` from ``.../ZoomableImage`` is an image viewer);
 - a ```` ```mdx-code-block ```` fence is not code: its content is read as
   MDX (Docusaurus unwraps it before compiling, for Markdown that other tools
   must show as code);

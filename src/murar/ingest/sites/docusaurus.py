@@ -32,6 +32,12 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   ``import x from '...'`` resolve relative to the page (MDX processing, see
   :mod:`murar.ingest.markup.mdx`).
 
+- the MDX version pages compile with follows ``@docusaurus/core`` in
+  ``package.json`` (2.x: MDX 1; 3.x or unknown: MDX 3); a swizzled
+  ``src/theme/MDXComponents`` puts components in every page's scope; fenced
+  code loses its ``themeConfig.prism.magicComments`` lines (theme-common
+  ``parseLines``).
+
 Settings are read from ``docusaurus.config.{js,ts}`` without running it
 (:mod:`murar.ingest.sites._jsconfig`); what cannot be read takes the default.
 """
