@@ -622,3 +622,13 @@ def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) 
     assert [m.url for m in doc.media if isinstance(m, VideoItem)] == ["https://www.youtube.com/watch?v=dQw4w9WgXcQ"]
     own = convert_mdx(root / "docs" / "own.mdx", site=site, assets_dir=tmp_path / "a")
     assert [m for m in own.media if isinstance(m, ImageItem)] == []
+    # swizzle --eject writes a folder: src/theme/MDXComponents/index.js (imports relative to the folder)
+    (root / "src" / "theme" / "MDXComponents.js").unlink()
+    (root / "src" / "theme" / "MDXComponents").mkdir()
+    (root / "src" / "theme" / "MDXComponents" / "index.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\nimport Prereqs from '../../../docs/_prereqs.md';\n"
+        "export default { ...MDXComponents, Prereqs };\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    assert site.mdx_components() == {"Prereqs": "@site/docs/_prereqs.md"}
+    doc = convert_mdx(root / "docs" / "global.mdx", site=site, assets_dir=tmp_path / "a")
+    assert "Install the CLI first." in "\n".join(s.text for s in doc.sections)

@@ -100,7 +100,8 @@ _LANGUAGE_STYLES = {
 }
 DEFAULT_MAGIC_COMMENTS = ("highlight-next-line", "highlight-start", "highlight-end")
 _FENCE_INFO = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*([^\s`{]*)")
-_MDX_COMPONENTS = tuple(f"src/theme/MDXComponents{ext}" for ext in (".js", ".jsx", ".ts", ".tsx"))
+# a swizzled MDXComponents: the file, or the folder swizzle --eject writes (its index)
+_MDX_COMPONENTS = tuple(f"src/theme/MDXComponents{end}{ext}" for end in ("", "/index") for ext in (".js", ".jsx", ".ts", ".tsx"))
 _DEFAULT_IMPORT = re.compile(r"""(?m)^\s*import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])([^'"]+)\2""")
 _NAMED_IMPORT = re.compile(r"""(?m)^\s*import\s*\{([^}]*)\}\s*from\s*(['"])([^'"]+)\2""")
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
@@ -505,7 +506,7 @@ class DocusaurusSite:
     # ---------------------------------------------------------------- MDX scope
     def mdx_components(self) -> dict[str, str]:
         """The components every MDX page may use without importing them: the names
-        the site's ``src/theme/MDXComponents`` (a swizzled theme component, Docusaurus
+        the site's ``src/theme/MDXComponents`` (or ``MDXComponents/index``: a swizzled theme component, Docusaurus
         "MDX and React: MDX component scope") adds to the default mapping, each with
         the module it is imported from (``@theme/Admonition``, a package name, or a
         file of the site as ``@site/<path>``: a component, an image, a Markdown
