@@ -148,3 +148,22 @@ def test_evaluate_runs_the_metrics(assistant: murar.Assistant, eval_root: Path, 
     assert run.media is not None and run.retrieval is not None
     assert all(r.error is None for r in run.results)
     assert (tmp_path / "report").is_dir() and any((tmp_path / "report").iterdir())
+
+
+def test_build_index_reads_the_language_and_docs_version_asked_for(tmp_path: Path) -> None:
+    """A made-up Docusaurus site in English and French: ``language="fr"`` indexes the French
+    translation where there is one; a locale the site lacks is a ConfigError listing its own."""
+    site = tmp_path / "site"
+    files = {"docusaurus.config.js": "module.exports = { i18n: { defaultLocale: 'en', locales: ['en', 'fr'] } };\n",
+             "docs/setup.md": "# Setup\n\nInstall the agent.\n",
+             "i18n/fr/docusaurus-plugin-content-docs/current/setup.md": "# Installation\n\nInstallez l'agent.\n"}
+    for rel, text in files.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text)
+    report = murar.build_index(site, tmp_path / "idx", embedder="hashing", language="fr", docs_version="current")
+    # one docs version only (no versions.json): the summary names the language, no version
+    assert report.pages == 1 and report.site["language"] == "fr" and "docs_version" not in report.site
+    assert {f.path: f.error for f in report.skipped}["docs/setup.md"] == \
+        "read from its translation i18n/fr/docusaurus-plugin-content-docs/current/setup.md (locale fr)"
+    with pytest.raises(murar.ConfigError, match="it has en, fr"):
+        murar.build_index(site, tmp_path / "idx2", embedder="hashing", language="de")

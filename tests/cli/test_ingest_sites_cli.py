@@ -68,3 +68,38 @@ def test_zero_pages_exits_non_zero_with_what_was_found(tmp_path: Path) -> None:
     r = runner.invoke(app, ["ingest", str(corpus), "--index", str(tmp_path / "i"), "--embedder", "hashing"])
     assert r.exit_code == 1
     assert "no pages ingested" in r.output and "3 .tex" in r.output and "--site-type" in r.output
+
+
+def _bilingual(tmp_path: Path) -> Path:
+    root = tmp_path / "bi"
+    files = {
+        "docusaurus.config.js": "module.exports = { i18n: { defaultLocale: 'en', locales: ['en', 'fr'] } };\n",
+        "versions.json": '["1.0"]',
+        "docs/guide.md": "# Guide\n\nOpen the canvas.\n",
+        "docs/setup.md": "# Setup\n\nInstall it.\n",
+        "versioned_docs/version-1.0/guide.md": "# Guide 1.0\n\nOpen the old canvas.\n",
+        "i18n/fr/docusaurus-plugin-content-docs/current/guide.md": "# Guide\n\nOuvrez le canevas.\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_language_and_docs_version_options_choose_what_is_read(tmp_path: Path) -> None:
+    site = _bilingual(tmp_path)
+    base = ["ingest", str(site), "--embedder", "hashing", "--format", "json"]
+    r = runner.invoke(app, [*base, "--index", str(tmp_path / "i"), "--language", "fr", "--docs-version", "current"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert (out["report"]["site"]["language"], out["report"]["site"]["docs_version"]) == ("fr", "current")
+    skipped = {s["path"]: s["error"] for s in out["report"]["skipped"]}
+    assert "read from its translation" in skipped["docs/guide.md"]
+    assert "docs/setup.md" not in skipped and out["report"]["pages"] == 2  # French guide + English setup
+    # text summary names them; a value the site lacks fails, listing the site's own
+    r = runner.invoke(app, ["ingest", str(site), "--index", str(tmp_path / "j"), "--embedder", "hashing", "--quiet",
+                            "--docs-version", "1.0"])
+    assert r.exit_code == 0, r.output
+    assert "language=en" in r.output and "docs_version=1.0" in r.output
+    r = runner.invoke(app, [*base, "--index", str(tmp_path / "k"), "--language", "de"])
+    assert r.exit_code == 1 and "it has en, fr" in r.output

@@ -54,6 +54,8 @@ def build_index(
     transcribe: bool = False,
     chunking: ChunkingOptions | None = None,
     budget: FileBudget | None = None,
+    language: str | None = None,
+    docs_version: str | None = None,
 ) -> IngestReport:
     """Parse, chunk and embed every supported file under ``source`` into the
     index folder ``index``, or the store at a ``postgresql://`` URL (the same
@@ -76,6 +78,17 @@ def build_index(
         progress: ``progress(stage, done, total)``, or an object with
             ``start(stage, total)``/``advance(stage, n)`` (a ProgressHook).
         site_type: the docs generator (``--site-type``): ``auto`` detects it from its config file.
+        language: the language of a multilingual site to read (``--language``): a
+            Docusaurus ``i18n.locales`` code, a Hugo language key, an
+            mkdocs-static-i18n locale; untranslated pages fall back to the default
+            language where the generator does so. ``None``: the default language.
+        docs_version: the docs version of a versioned site to read
+            (``--docs-version``): a Docusaurus ``versions.json`` name or
+            ``current``, an Antora component version (a component without it
+            keeps its latest). ``None``: the version readers see by default.
+            ``report.site["language"]``/``["docs_version"]`` name what was read; a
+            generator without languages or versions notes the option as not
+            applicable (``report.site["notes"]``).
         incremental: rewrite only added, changed and removed pages (``--full`` is ``False``).
         transcribe: transcribe videos without subtitles (``--transcribe``, extra ``asr``).
         chunking, budget: snippet sizes and per-file limits (bytes, sections, snippets, seconds).
@@ -91,7 +104,9 @@ def build_index(
     Raises:
         IngestError: ``source`` is not a folder.
         IndexError_: another ingest is writing ``index``.
-        ConfigError: unknown embedder or missing endpoint settings.
+        ConfigError: unknown embedder or missing endpoint settings; a
+            ``language`` or ``docs_version`` the site does not have (the message
+            lists the ones it has).
         ModelError: ``embedder="mpnet"`` and this machine has not prepared it.
 
     Example::
@@ -131,5 +146,6 @@ def build_index(
     _manifest, report = _build(Path(source), target, embedder=emb, chunking=chunking,
                                excludes=DEFAULT_EXCLUDES + tuple(exclude), progress=hook,
                                keep_versions=keep_versions, incremental=incremental, recognizer=recognizer,
-                               site_type=site_type, budget=budget)
+                               site_type=site_type, budget=budget, language=language,
+                               docs_version=docs_version)
     return report

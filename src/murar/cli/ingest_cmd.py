@@ -63,6 +63,14 @@ def ingest(
     site_type: Annotated[str, typer.Option(
         "--site-type", help="Documentation generator, detected from its config file by default: "
         + " | ".join(site_types()) + " (html: a built site; plain: no generator rules).")] = "auto",
+    language: Annotated[str | None, typer.Option(
+        "--language", help="Language of a multilingual site to read instead of its default one: a Docusaurus "
+        "locale (i18n.locales), a Hugo language key, an mkdocs-static-i18n locale. Untranslated pages "
+        "fall back to the default language where the generator does so.")] = None,
+    docs_version: Annotated[str | None, typer.Option(
+        "--docs-version", help="Docs version of a versioned site to read instead of the default one: a "
+        "Docusaurus versions.json name or 'current', an Antora component version (a component without "
+        "it keeps its latest).")] = None,
     max_file_bytes: Annotated[int, typer.Option(
         help="Per-file budget: larger files are skipped unread (bytes; 0 = no limit).")] = 50_000_000,
     max_file_sections: Annotated[int, typer.Option(
@@ -115,7 +123,8 @@ def ingest(
                 recognizer = WhisperRecognizer()
             manifest, report = build_index(source, target, embedder=emb, excludes=excludes, progress=progress,
                                            incremental=incremental, recognizer=recognizer,
-                                           site_type=site_type, ocr=ocr_engine,
+                                           site_type=site_type, ocr=ocr_engine, language=language,
+                                           docs_version=docs_version,
                                            budget=FileBudget(max_bytes=max_file_bytes,
                                                              max_sections=max_file_sections,
                                                              max_snippets=max_file_snippets,
@@ -184,7 +193,7 @@ def _site_line(site: dict[str, object]) -> str:
     parts = [str(site.get("generator", "plain"))]
     if site.get("config_file"):
         parts.append(f"({site['config_file']})")
-    for key in ("content_dirs", "static_dirs", "base_url", "exclude"):
+    for key in ("language", "docs_version", "content_dirs", "static_dirs", "base_url", "exclude"):
         value = site.get(key)
         if value:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)

@@ -278,6 +278,8 @@ def build_index(
     budget: FileBudget | None = None,
     ocr: OcrEngine | None = None,
     ocr_cache: Path | None = None,
+    language: str | None = None,
+    docs_version: str | None = None,
 ) -> tuple[IndexManifest, IngestReport]:
     """Ingest every supported file under ``corpus`` into a new version of an index.
 
@@ -296,7 +298,10 @@ def build_index(
     The documentation generator is detected from its config file
     (:func:`murar.ingest.sites.detect.open_site`; ``site_type`` forces one); when
     the config sits above ``corpus``, paths are relative to the config's folder
-    (the recorded corpus root) and only ``corpus`` is walked.
+    (the recorded corpus root) and only ``corpus`` is walked. ``language`` and
+    ``docs_version`` read that language and docs version of a multilingual or
+    versioned site instead of its default ones (:class:`~murar.ingest.sites.base.SiteVariant`;
+    ``report.site`` names the ones read).
 
     ``budget`` (:class:`~murar.ingest.budget.FileBudget`) bounds the work one
     file may cause: bytes, sections, snippets and conversion seconds; a file
@@ -315,11 +320,13 @@ def build_index(
         NoPagesError: no page could be ingested (the message lists the file
             extensions found and the site types murar knows); the live version
             stays live.
-        ConfigError: ``site_type`` is unknown.
+        ConfigError: ``site_type`` is unknown, or the site has no such
+            ``language`` or ``docs_version`` (the message lists the ones it has).
         IndexError_: another ingest holds the index lock; the store is
             unreachable or of another schema.
     """
     from murar.errors import IngestError
+    from murar.ingest.sites.base import SiteVariant
     from murar.ingest.sites.detect import open_site, site_summary
 
     corpus = corpus.resolve()
@@ -327,7 +334,9 @@ def build_index(
         raise IngestError(f"corpus folder not found: {corpus}")
     prog: ProgressHook = progress or _NoProgress()
     report = IngestReport()
-    selection = open_site(corpus, site_type=site_type)
+    variant = None if language is None and docs_version is None else SiteVariant(
+        language=language, docs_version=docs_version)
+    selection = open_site(corpus, site_type=site_type, variant=variant)
     report.site = site_summary(selection)
     corpus = selection.site.config.root
     target = writer or open_writer(index_dir, keep_versions=keep_versions)

@@ -471,8 +471,8 @@ It is 42.
 """})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
     text = doc.sections[0].text
-    assert "**** <1>" in text and "<.>" not in text
-    assert "Opens the sidebar." in text
+    assert "**** (1)" in text and "<.>" not in text
+    assert "(1) Opens the sidebar." in text
     assert "Show the answer" in text and "Example 1." not in text
 
 
@@ -929,3 +929,44 @@ def test_titled_admonition_block_leads_with_kind_and_title(tmp_path: Path) -> No
                                                         "[WARNING]\n====\nNo title here.\n====\n"})
     text = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site).sections[0].text
     assert text == "Tip: Fast path\n\nUse the cache.\n\nWarning: No title here."
+
+
+def test_escaped_url_in_monospace_reads_without_its_backslash(tmp_path: Path) -> None:
+    """OpenNMS: "Navigate to `\\http://hostname/opennms/dashboard1`" shows the URL (Asciidoctor runs the
+    macros substitution inside monospace; the backslash only stops the link); asciidoc-py's literal
+    backtick span kept "\\http". A listing block keeps it, as Asciidoctor does there."""
+    site = _component(tmp_path, {f"{MOD}/pages/u.adoc": (
+        "= U\n\nNavigate to `\\http://hostname/opennms/dashboard1` to test, or `\\mailto:ops@example.org[]`.\n\n"
+        "----\ncurl \\http://x\n----\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "u.adoc", site=site).sections[0].text
+    assert "Navigate to http://hostname/opennms/dashboard1 to test" in text and "curl \\http://x" in text
+
+
+def test_callout_numbers_in_the_code_and_before_each_note(tmp_path: Path) -> None:
+    """OpenNMS trends.adoc: '<title>Nodes</title> <1>' then '<1> The title of the trend chart.'; Asciidoctor
+    shows the marker as (1) in the code and numbers each note of the callout list, so the note says which
+    line it explains (murar showed '<1>' in the code and the notes without numbers). XML-comment
+    callouts ('<!--2-->', for code where '<2>' would be markup) are callouts too."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= T\n\n[source,xml]\n----\n<title>Nodes</title> <1>\n<visible>true</visible> <!--2-->\n----\n"
+        "<1> The title of the trend chart.\nSee below.\n<2> The visible flag.\n\nAfter.\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site).sections[0].text
+    assert "<title>Nodes</title> (1)" in text and "<visible>true</visible> (2)" in text
+    assert "(1) The title of the trend chart. See below." in text and "(2) The visible flag." in text
+
+
+def test_block_image_title_attribute_named_first_attribute_and_attached_paragraph_end(tmp_path: Path) -> None:
+    """Compared with asciidoctor 2.0: image::x.png[Alt,title="..."] has that caption ('Figure 1. ...');
+    image::k.png[role=thumb] has no alt given, so the file name ('k', asciidoc-py took 'role=thumb');
+    a paragraph attached with '+' ends at the next list item ('. Save.' is item 2, asciidoc-py read it as
+    text of the paragraph)."""
+    for name in ("h", "k", "b"):
+        _png(tmp_path / MOD / "images" / f"{name}.png")
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": (
+        '= P\n\nimage::h.png[Attr shot,title="Caption from the title attribute"]\n\n'
+        "image::k.png[role=thumb]\n\n. Open the menu.\n+\nimage::b.png[Menu open]\n+\nThen pick an item.\n. Save.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert [(m.alt, m.caption) for m in _images(doc)] == [
+        ("Attr shot", "Caption from the title attribute"), ("k", ""), ("Menu open", "")]
+    text = doc.sections[0].text
+    assert "Then pick an item.\n\nSave." in text and ". Save" not in text

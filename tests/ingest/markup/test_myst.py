@@ -435,3 +435,102 @@ def test_math_keeps_its_latex_with_equation_numbers(tmp_path: Path) -> None:
     assert "Speed $v_1 = d/t$ and $\\alpha$." in text
     assert "$$\nF = m a\n$$ (1)" in text and "$$\np = m v\n$$ (2)" in text
     assert "$$\n\\int_0^1 f\n$$" in text and "By (1) and (2)." in text
+
+
+def test_only_and_ifconfig_conditions_are_not_text(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"c.md": """\
+# Conditions
+
+```{only} html
+Screen text.
+```
+
+:::{ifconfig} release_level in ('beta',)
+Beta text.
+:::
+
+Closing text.
+"""})
+    text = convert_myst(tmp_path / "c.md", site=site).sections[0].text
+    assert text.split("\n\n") == ["Screen text.", "Beta text.", "Closing text."]
+
+
+def test_version_changes_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"v.md": """\
+# Versions
+
+```{versionadded} 4.4
+```
+
+```{versionchanged} 25 Reply links no longer offer a comment box.
+```
+
+```{deprecated} 3.1
+Use the *new* importer.
+```
+"""})
+    text = convert_myst(tmp_path / "v.md", site=site).sections[0].text
+    assert text.split("\n\n") == ["New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
+                                  "Deprecated since version 3.1: Use the new importer."]
+
+
+def test_icon_roles_show_no_text(tmp_path: Path) -> None:
+    site = _book(tmp_path, {"i.md": "# Icons\n\nOpen {octicon}`gear;1em;sd-text-info` **Settings**, then {fab}`github` GitHub.\n"})
+    text = convert_myst(tmp_path / "i.md", site=site).sections[0].text
+    assert text == "Open Settings, then GitHub."
+
+
+def test_a_target_names_the_next_block_only(tmp_path: Path) -> None:
+    # "(label)=" names the block right after it (docutils moves a target onto the next node
+    # that is not invisible): a paragraph in between means the later heading keeps its own anchor
+    site = _book(tmp_path, {"t.md": """\
+# Page
+
+(unpacking)=
+For example, a paragraph the label names.
+
+## Graphics
+
+(kept)=
+```{index} single: Plots
+```
+
+## Plots
+"""})
+    anchors = [s.anchor for s in convert_myst(tmp_path / "t.md", site=site).sections]
+    assert anchors == ["page", "graphics", "kept"]
+
+
+def test_exercises_and_solutions_with_gated_directives(tmp_path: Path) -> None:
+    # sphinx-exercise: "Exercise (Title)"; a solution's argument is the exercise's label (not text)
+    # and it reads "Solution to Exercise"; the gated -start/-end form wraps ordinary content
+    site = _book(tmp_path, {"e.md": """\
+# Exercises
+
+```{exercise-start} Restart Jupyter
+:label: gs_ex1
+```
+
+Quit with `Ctrl-C`.
+
+```{exercise-end}
+```
+
+```{solution-start} gs_ex1
+:class: dropdown
+```
+
+Start your browser.
+
+```{solution-end}
+```
+
+```{exercise}
+:hidden:
+Not shown.
+```
+"""})
+    doc = convert_myst(tmp_path / "e.md", site=site)
+    assert doc.sections[0].text.split("\n\n") == ["Exercise (Restart Jupyter)", "Quit with Ctrl-C.",
+                                                  "Solution to Exercise", "Start your browser."]
+    assert not doc.warnings

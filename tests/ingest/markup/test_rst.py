@@ -568,3 +568,125 @@ See :eq:`area`.
     assert "$$\nA = \\pi r_1^2\n$$ (1)" in text
     assert "$$\nv = d / t\n$$" in text and "See (1)." in text
     assert "$$\na &= b \\\\\nc &= d\n$$" in text  # lines right under the directive: the formula's lines
+
+
+def test_only_and_ifconfig_conditions_are_not_text(tmp_path: Path) -> None:
+    # Sphinx's ``only``/``ifconfig`` take a condition, never shown; an empty ``only`` before
+    # ``contents`` (a pattern of large manuals) shows nothing at all
+    site = _project(tmp_path, {"c.rst": """\
+Conditions
+==========
+
+.. only:: html
+
+.. contents::
+   :local:
+
+.. only:: not print
+
+   Screen text.
+
+.. ifconfig:: release_level in ('beta',)
+
+   Beta text.
+
+Closing text.
+"""})
+    text = convert_rst(tmp_path / "c.rst", site=site).sections[0].text
+    assert text.split("\n\n") == ["Screen text.", "Beta text.", "Closing text."]
+
+
+def test_version_changes_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+    # sphinx.domains.changeset: "<label> <version>: " leads the first paragraph (the rest of the
+    # directive line is one), "<label> <version>." stands alone when there is no text
+    site = _project(tmp_path, {"v.rst": """\
+Versions
+========
+
+.. versionadded:: 4.4
+
+.. versionchanged:: 25
+   Reply links no longer offer a comment box.
+
+.. deprecated:: 3.1
+
+   Use the *new* importer.
+
+   Second paragraph.
+"""})
+    text = convert_rst(tmp_path / "v.rst", site=site).sections[0].text
+    assert text.split("\n\n") == ["New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
+                                  "Deprecated since version 3.1: Use the new importer.", "Second paragraph."]
+
+
+def test_icon_roles_show_no_text(tmp_path: Path) -> None:
+    # an icon role draws a glyph (sphinx-design octicon/fas, sphinx-icon's icon): its name is not text
+    site = _project(tmp_path, {"i.rst": """\
+Icons
+=====
+
+Click the :icon:`fa-times` :guilabel:`(cancel)` icon, then :octicon:`gear;1em` **Settings**
+and :fas:`check` done.
+"""})
+    text = convert_rst(tmp_path / "i.rst", site=site).sections[0].text
+    assert text == "Click the (cancel) icon, then Settings and done."
+
+
+def test_seealso_and_todo_take_no_argument(tmp_path: Path) -> None:
+    # Sphinx's seealso (and sphinx.ext.todo's todo) take no argument: lines right under the
+    # directive are its content, a bullet list stays a list, never "See also - ..."
+    site = _project(tmp_path, {"s.rst": """\
+See
+===
+
+.. seealso::
+   - :doc:`other`
+   - The reference.
+
+.. seealso:: The upgrade guide.
+
+.. todo:: Hidden unless todo_include_todos.
+"""})
+    text = convert_rst(tmp_path / "s.rst", site=site).sections[0].text
+    assert text.split("\n\n") == ["See also: other", "The reference.", "See also: The upgrade guide."]
+
+
+def test_image_alt_wrapped_over_lines_is_one_line(tmp_path: Path) -> None:
+    # an option value continued on the next line is one alt attribute; whitespace collapses in it
+    _png(tmp_path / "img" / "wizard.png")
+    site = _project(tmp_path, {"w.rst": """\
+Wizard
+======
+
+.. image:: img/wizard.png
+   :alt: Select which remote folders to sync, and which local folder to store
+    them in.
+"""})
+    alt = _images(convert_rst(tmp_path / "w.rst", site=site))[0].alt
+    assert alt == "Select which remote folders to sync, and which local folder to store them in."
+
+
+def test_only_reads_the_tags_conf_py_adds(tmp_path: Path) -> None:
+    # conf.py may add tags (Sphinx's "tags" object); an if on literal settings is followed
+    conf = ("html_context = {'outdated': False, 'isTesting': True}\n"
+            "if html_context['isTesting']:\n    tags.add('testing')\n"
+            "if html_context['outdated']:\n    tags.add('outdated')\n"
+            "if some_function():\n    tags.add('unknown')\n")
+    site = _project(tmp_path, {"t.rst": """\
+Tags
+====
+
+.. only:: testing
+
+   Testing version.
+
+.. only:: not testing
+
+   Stable version.
+
+.. only:: outdated or unknown
+
+   Old version.
+"""}, conf=conf)
+    assert site.conf.tags == ("testing",)
+    assert convert_rst(tmp_path / "t.rst", site=site).sections[0].text == "Testing version."

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from murar.errors import ConfigError
 from murar.ingest.sites.antora import AntoraSite, parse_resource_id
-from murar.ingest.sites.base import FileRole, Site
+from murar.ingest.sites.base import FileRole, Site, SiteVariant
 
 
 def test_parse_resource_id() -> None:
@@ -163,3 +166,29 @@ def test_two_versions_of_one_component_read_the_latest(tmp_path: Path, write_fil
     # in its own component a page keeps its version
     assert site.resolve_asset("app:ROOT:shot.png", page_rel="v1/modules/ROOT/pages/index.adoc").rel_path == \
         "v1/modules/ROOT/images/shot.png"
+
+
+def test_a_chosen_docs_version_is_read_where_a_component_has_it(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """--docs-version 1.0 on a made-up site of two components versioned apart: the component
+    with a 1.0 reads it, the one without keeps its latest; a version no component has fails,
+    listing each component's versions (Antora: each component has its own versions)."""
+    write_files(tmp_path, {
+        "a1/antora.yml": "name: app\nversion: '1.0'\n", "a1/modules/ROOT/pages/index.adoc": "= App 1.0\n",
+        "a2/antora.yml": "name: app\nversion: '2.0'\n", "a2/modules/ROOT/pages/index.adoc": "= App 2.0\n",
+        "t1/antora.yml": "name: tools\nversion: '0.9'\n", "t1/modules/ROOT/pages/use.adoc": "= Use 0.9\n",
+        "t3/antora.yml": "name: tools\nversion: '3.0'\n", "t3/modules/ROOT/pages/use.adoc": "= Use 3.0\n",
+    })
+    pages = ("a1/modules/ROOT/pages/index.adoc", "a2/modules/ROOT/pages/index.adoc",
+             "t1/modules/ROOT/pages/use.adoc", "t3/modules/ROOT/pages/use.adoc")
+    default = AntoraSite.load(tmp_path, None)
+    assert [p for p in pages if default.classify(p).role is FileRole.PAGE] == [pages[1], pages[3]]
+    assert default.config.docs_version == "app 2.0, tools 3.0"
+    site = AntoraSite.load(tmp_path, None, variant=SiteVariant(docs_version="1.0"))
+    assert [p for p in pages if site.classify(p).role is FileRole.PAGE] == [pages[0], pages[3]]
+    assert site.config.docs_version == "app 1.0, tools 3.0"
+    assert site.classify(pages[1]).reason == \
+        "Antora component 'app' version '2.0' is not the version read ('1.0', at a1: the chosen docs version)"
+    assert "read since it has no version '1.0'" in site.classify(pages[2]).reason
+    with pytest.raises(ConfigError, match=r"it has app: 2.0, 1.0; tools: 3.0, 0.9"):
+        AntoraSite.load(tmp_path, None, variant=SiteVariant(docs_version="5.x"))

@@ -183,6 +183,26 @@ def test_hugo_thousands_of_unclosed_shortcodes_are_linear(tmp_path: Path, write:
     assert "```mermaid\ngraph TD\n```" in text and text.rstrip().endswith("Text after.")
 
 
+def test_hugo_galleries_nested_cards_and_resource_globs_are_bounded(tmp_path: Path, write: Callable[..., Path],
+                                                                  deadline: Callable[..., Any]) -> None:
+    """Thousands of carousels over a bundle of a thousand files, cards nested thousands deep and
+    front matter globs that would backtrack stay bounded (glob tests per page, card depth, wildcards)."""
+    from murar.ingest.sites import hugo
+
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    for i in range(1000):
+        write(tmp_path, f"content/p/img{i:04}.png", b"x")
+    write(tmp_path, "content/p/index.md", "---\ntitle: P\nresources:\n  - src: '" + "*a" * 40 + "'\n    title: T\n---\n")
+    site = hugo.load(tmp_path, "hugo.toml")
+    body = ("".join(f'{{{{< carousel images="{{x{i}*,y{i}*}}" >}}}}\n' for i in range(5000))
+            + "{{< card >}}" * 3000 + "inner" + "{{< /card >}}" * 3000 + "\n\nText after.\n")
+    with deadline(20, "every carousel glob tested against every bundle file; nested cards recursing"):
+        text = site.preprocess(body, page_rel="content/p/index.md")
+    assert text.rstrip().endswith("Text after.") and "inner" in text
+    assert len(site.page_resources("content/p/index.md")) == 1000
+    assert all(r.title == "" for r in site.page_resources("content/p/index.md"))
+
+
 def test_sphinx_mkdocs_docfx_globs_stay_linear_on_backtracking_patterns(
         tmp_path: Path, write: Callable[..., Path], deadline: Callable[..., Any]) -> None:
     """Sphinx ``exclude_patterns``, MkDocs ``exclude_docs`` and DocFX file-mapping

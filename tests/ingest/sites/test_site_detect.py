@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from murar.errors import ConfigError
-from murar.ingest.sites.base import PlainSite
+from murar.ingest.sites.base import PlainSite, SiteVariant
 from murar.ingest.sites.detect import (
     GENERATORS,
     detect,
@@ -111,3 +111,31 @@ def test_real_corpora_are_detected(docsites_root: Path) -> None:
         if (docsites_root / folder).is_dir():
             found = detect(docsites_root / folder)
             assert found is not None and found.spec.name == generator, folder
+
+
+def test_a_language_or_version_a_generator_lacks_is_noted_not_ignored(tmp_path: Path) -> None:
+    _touch(tmp_path / "s" / "conf.py", "project = 'x'\nextensions = []\n")
+    _touch(tmp_path / "s" / "index.rst", "Title\n=====\n")
+    sel = open_site(tmp_path / "s", variant=SiteVariant(language="fr", docs_version="2.0"))
+    assert sel.site.config.generator == "sphinx"
+    assert [n.split(":")[0] for n in sel.notes] == ["language 'fr' not applicable", "docs version '2.0' not applicable"]
+    assert "Sphinx has no languages to choose from" in sel.notes[0]
+    plain = open_site(tmp_path / "s", site_type="plain", variant=SiteVariant(language="fr"))
+    assert "a plain folder (no generator) has no languages" in plain.notes[1]
+    # a generator with both: nothing noted
+    _touch(tmp_path / "d" / "docusaurus.config.js", "module.exports = {};\n")
+    _touch(tmp_path / "d" / "docs" / "a.md", "# A\n")
+    assert open_site(tmp_path / "d", variant=SiteVariant(language="en", docs_version="current")).notes == ()
+
+def test_a_chosen_language_walks_the_whole_site_and_is_summarised(tmp_path: Path) -> None:
+    _touch(tmp_path / "site" / "docusaurus.config.js",
+           "module.exports = { i18n: { defaultLocale: 'en', locales: ['en', 'fr'] } };\n")
+    _touch(tmp_path / "site" / "docs" / "a.md", "# A\n")
+    _touch(tmp_path / "site" / "i18n" / "fr" / "docusaurus-plugin-content-docs" / "current" / "a.md", "# A fr\n")
+    default = open_site(tmp_path / "site" / "docs")
+    assert default.walk == (tmp_path / "site" / "docs").resolve() and site_summary(default)["language"] == "en"
+    # the French pages live beside the folder given: the site root is walked
+    sel = open_site(tmp_path / "site" / "docs", variant=SiteVariant(language="fr"))
+    assert sel.walk == (tmp_path / "site").resolve()
+    assert any(n.startswith("the whole site at") for n in sel.notes)
+    assert site_summary(sel)["language"] == "fr" and "docs_version" not in site_summary(sel)

@@ -497,3 +497,36 @@ def test_markdown_image_of_a_video_is_a_video(tmp_path: Path, write: Callable[..
     assert '<video src="./videos/clip.mp4" title="The reload working"></video>' in out
     assert '<iframe src="https://www.youtube.com/watch?v=abc" title="Talk"></iframe>' in out
     assert "![Shot](media/shot.png)" in out and "`![x](y.mp4)`" in out and "\n![x](z.mp4)\n" in out
+
+
+def test_column_content_is_markdown_at_any_indentation(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Learn's "Columns" syntax indents content under :::column:::; DocFX's NestedColumnParser reads it as
+    blocks (the :::image line opens at any indentation). Images indented six spaces in a column, in a
+    row inside a numbered step, and a Markdown image in a column were indented code (no image)."""
+    from markdown_it import MarkdownIt as _Md
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(
+        "Compare the two recordings.\n\n:::row:::\n   :::column span=\"\":::\n"
+        '      :::image type="complex" source="media/off.png" alt-text="Samples off" lightbox="media/off.png":::\n'
+        "         A recording with samples off  \n      :::image-end:::  \n   :::column-end:::\n"
+        "   :::column span=\"2\":::\n      ![Samples on](media/on.png)\n\n      Text beside it.\n"
+        "   :::column-end:::\n:::row-end:::\n\n"
+        "1.  Open the tool.\n\n    :::row:::\n       :::column span=\"\":::\n          ![Blurred](media/blur.png)\n"
+        "       :::column-end:::\n    :::row-end:::\n\n    Then close it.\n\n1.  Done.\n", page_rel="a.md")
+    tokens = _Md("commonmark").parse(out)
+    assert not any(t.type == "code_block" for t in tokens)
+    assert [src for src, _alt, _title in images(out)] == ["media/off.png", "media/on.png", "media/blur.png"]
+    assert [t.type for t in tokens].count("ordered_list_open") == 1 and "Then close it." in out
+
+
+def test_complex_image_description_is_read_as_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A type="complex" long description is Markdown that Learn renders; the caption held its marks
+    ("Display using **Blurred Vision** simulation")."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(':::image type="complex" source="media/b.png" alt-text="Blurred":::\n'
+                          "   Display using **Blurred Vision** simulation, see `render` [docs](x.md)\n:::image-end:::\n",
+                          page_rel="a.md")
+    assert images(out) == [("media/b.png", "Blurred", "Display using Blurred Vision simulation, see render docs")]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from murar.ingest.sites.base import FileRole
+import pytest
+
+from murar.errors import ConfigError
+from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.docusaurus import DocusaurusSite, glob_match
 
 CONFIG = """// a comment with baseUrl: '/wrong/'
@@ -425,3 +428,83 @@ def test_configured_magic_comments_and_languages(tmp_path: Path) -> None:
     text = "\n".join(s.text for s in convert_mdx(page, site=site, assets_dir=tmp_path / "a").sections)
     assert "const x = 1;\n// This will error\nx = 2;" in text and "/* c-highlight-start */" in text
     assert "// highlight-next-line" not in text
+
+
+def _multilingual(root: Path) -> Path:
+    """A made-up Docusaurus site with a French translation of part of its docs and blog, a
+    German one, and a released docs version 1.0 (with its own French translation)."""
+    (root / "docusaurus.config.js").parent.mkdir(parents=True, exist_ok=True)
+    (root / "docusaurus.config.js").write_text(
+        "module.exports = {\n  i18n: { defaultLocale: 'en', locales: ['en', 'fr', 'de'] },\n"
+        "  presets: [['classic', { docs: { lastVersion: 'current' } }]],\n"
+        "  plugins: [['content-docs', { id: 'sdk', path: 'sdk' }]],\n};\n")
+    (root / "versions.json").write_text('["1.0"]')
+    for rel in ("docs/intro.md", "docs/setup.md", "docs/_shared.md", "versioned_docs/version-1.0/intro.md",
+                "blog/2024-01-01-news.md", "sdk/ref.md",
+                "i18n/fr/docusaurus-plugin-content-docs/current/intro.md",
+                "i18n/fr/docusaurus-plugin-content-docs/current/only-in-french.md",
+                "i18n/fr/docusaurus-plugin-content-docs/current/_shared.md",
+                "i18n/fr/docusaurus-plugin-content-docs/version-1.0/intro.md",
+                "i18n/fr/docusaurus-plugin-content-blog/2024-01-01-news.md",
+                "i18n/fr/docusaurus-plugin-content-docs-sdk/current/ref.md",
+                "i18n/de/docusaurus-plugin-content-docs/current/intro.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("# T\n")
+    return root
+
+
+def _pages(site: DocusaurusSite, root: Path) -> list[str]:
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
+    return [rel for rel in files if site.classify(rel).role is FileRole.PAGE]
+
+
+def test_a_chosen_locale_reads_each_page_from_its_translation_else_the_default(tmp_path: Path) -> None:
+    """`docusaurus build --locale fr`: each content plugin reads the files of its own folder
+    (plugin-content-docs readVersionDocs globs only contentPath), each from
+    i18n/fr/docusaurus-plugin-content-<kind>[-<id>]/... when translated there (getFolderContainingFile
+    over [contentPathLocalized, contentPath]), else the default locale's file."""
+    root = _multilingual(tmp_path / "site")
+    default = DocusaurusSite.load(root, "docusaurus.config.js")
+    assert _pages(default, root) == ["blog/2024-01-01-news.md", "docs/intro.md", "docs/setup.md", "sdk/ref.md"]
+    assert default.config.language == "en" and default.config.docs_version == "current"
+    site = DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(language="fr"))
+    assert _pages(site, root) == ["docs/setup.md",  # not translated: the English page
+                                  "i18n/fr/docusaurus-plugin-content-blog/2024-01-01-news.md",
+                                  "i18n/fr/docusaurus-plugin-content-docs-sdk/current/ref.md",
+                                  "i18n/fr/docusaurus-plugin-content-docs/current/intro.md"]
+    assert site.config.language == "fr"
+    assert site.classify("docs/intro.md").reason == \
+        "read from its translation i18n/fr/docusaurus-plugin-content-docs/current/intro.md (locale fr)"
+    orphan = site.classify("i18n/fr/docusaurus-plugin-content-docs/current/only-in-french.md")
+    assert orphan.role is FileRole.EXCLUDED and orphan.reason.startswith("translation of no page: docs/only-in-french.md")
+    assert site.classify("i18n/fr/docusaurus-plugin-content-docs/current/_shared.md").role is FileRole.INCLUDE
+    assert site.classify("i18n/de/docusaurus-plugin-content-docs/current/intro.md").reason == \
+        "translation (i18n/de); murar reads locale fr"
+    assert site.classify("i18n/fr/docusaurus-plugin-content-docs/version-1.0/intro.md").reason == \
+        "translation (i18n/fr) of content murar does not read"
+    # the default locale asked for by name reads exactly what the default does
+    same = DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(language="en"))
+    assert _pages(same, root) == _pages(default, root)
+
+
+def test_a_chosen_docs_version_is_read_with_its_translation(tmp_path: Path) -> None:
+    root = _multilingual(tmp_path / "site")
+    site = DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(docs_version="1.0"))
+    # the sdk instance has no version 1.0: it keeps its default (current)
+    assert _pages(site, root) == ["blog/2024-01-01-news.md", "sdk/ref.md", "versioned_docs/version-1.0/intro.md"]
+    assert site.config.docs_version == "1.0"
+    assert site.classify("docs/intro.md").reason == "docs version current (Next); murar reads version 1.0 (chosen)"
+    both = DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(language="fr", docs_version="1.0"))
+    assert "i18n/fr/docusaurus-plugin-content-docs/version-1.0/intro.md" in _pages(both, root)
+    assert both.classify("versioned_docs/version-1.0/intro.md").role is FileRole.EXCLUDED
+
+
+def test_a_locale_or_version_the_site_lacks_is_a_config_error_listing_its_own(tmp_path: Path) -> None:
+    root = _multilingual(tmp_path / "site")
+    with pytest.raises(ConfigError, match=r"'es' is not a locale of this Docusaurus site; it has en, fr, de"):
+        DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(language="es"))
+    with pytest.raises(ConfigError, match=r"'5.x' is not a version of this Docusaurus site; it has current, 1.0"):
+        DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(docs_version="5.x"))
+    (root / "versions.json").write_text('["2.0", "1.0"]')  # listed, but its folder is not in the checkout
+    with pytest.raises(ConfigError, match=r"versioned_docs/version-2.0 is missing"):
+        DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(docs_version="2.0"))

@@ -13,7 +13,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import ConfigError
 from murar.ingest.sites import hugo
-from murar.ingest.sites.base import FileRole, Site
+from murar.ingest.sites.base import FileRole, Site, SiteVariant
 
 
 @pytest.fixture()
@@ -471,6 +471,103 @@ def test_tabs_items_name_unnamed_tabs(tmp_path: Path, write: Callable[..., Path]
     assert tabs == [("macOS", ("macOS", "Linux"))]
 
 
+def test_tabs_arguments_name_unnamed_codetabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Dapr docs: {{< tabs "Self-hosted" Kubernetes >}} names its {{% codetab %}}s in order."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/k8s.png", png)
+    write(tmp_path, "content/page/index.md",
+          '---\ntitle: Deploy\n---\n\n{{< tabs "Self-hosted" Kubernetes >}}\n\n{{% codetab %}}\nRun the CLI.\n'
+          "{{% /codetab %}}\n\n{{% codetab %}}\nApply the chart.\n\n![](k8s.png)\n{{% /codetab %}}\n\n{{< /tabs >}}\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    tabs = [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("Kubernetes", ("Self-hosted", "Kubernetes"))]
+    assert "Self-hosted" in doc.sections[0].text and "{{" not in doc.sections[0].text
+
+
+def test_resources_named_in_front_matter(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo page resources metadata: front matter resources (src glob, name, title, :counter)
+    name a bundle's files; Geekdoc {{< img name= >}} and {{< video name= >}} pick them by that
+    name and show the title when they give none."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem, VideoItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/tour/photos/p-001.png", png)
+    write(tmp_path, "content/tour/photos/p-002.png", png)
+    write(tmp_path, "content/tour/clip.mp4", b"\x00\x00\x00\x18ftypmp42")
+    write(tmp_path, "content/tour/_index.md",
+          "---\ntitle: Tour\nresources:\n  - src: clip.mp4\n    name: intro\n    title: The intro clip\n"
+          '  - src: "photos/*.png"\n    name: shot-:counter\n    title: Shot :counter\n---\n\n'
+          'First.\n\n{{< img name="shot-2" >}}\n\nThen.\n\n{{< img name="shot-1" alt="Own words" >}}\n\n'
+          '{{< video name="intro" controls="true" >}}\n')
+    site = hugo.load(tmp_path)
+    assert [(r.name, r.title) for r in site.page_resources("content/tour/_index.md")] == [
+        ("intro", "The intro clip"), ("shot-1", "Shot 1"), ("shot-2", "Shot 2")]
+    doc = convert_file(tmp_path / "content/tour/_index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    images = [(Path(m.path or "").name, m.alt, m.caption) for m in doc.media if isinstance(m, ImageItem)]
+    assert images == [("p-002.png", "Shot 2", "Shot 2"), ("p-001.png", "Own words", "")]
+    videos = [(Path(m.path or "").name, m.title) for m in doc.media if isinstance(m, VideoItem)]
+    assert videos == [("clip.mp4", "The intro clip")]
+    assert all(m.exists for m in doc.media if isinstance(m, (ImageItem, VideoItem)))
+
+
+def test_carousel_and_gallery_pictures_by_resource_globs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Blowfish {{< carousel images="{a,b}" >}} / images="glob" and {{< gallery match="glob" >}}
+    show the page resources the globs match (remote URLs as they are); a gallery of its own
+    <img> tags is read as it is."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    for name in ("shots/01.png", "shots/02.png", "shots/notes.txt", "cover.png"):
+        write(tmp_path, f"content/post/{name}", png)
+    write(tmp_path, "content/post/index.md", "---\ntitle: Post\nresources:\n  - src: shots/02.png\n"
+                                             "    title: Second shot\n---\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< carousel images="{cover.png, https://cdn.example.org/x.jpg}" >}}\n\n'
+                          '{{< carousel images="shots/*" aspectRatio="21-9" >}}\n\n'
+                          '{{< gallery match="shots/*" sortOrder="desc" >}}\n\n'
+                          '{{< gallery >}}\n<img src="cover.png" class="grid-w33" />\n{{< /gallery >}}\n',
+                          page_rel="content/post/index.md")
+    assert images_of(out) == [
+        ("cover.png", "", ""), ("https://cdn.example.org/x.jpg", "", ""),
+        ("shots/01.png", "", ""), ("shots/02.png", "Second shot", "Second shot"),
+        ("shots/02.png", "Second shot", "Second shot"), ("shots/01.png", "", ""),
+        ("cover.png", "", "")]
+
+
+def test_cards_with_content_keep_their_labels_and_stay_one_block(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """A card that wraps content: Docsy's card.html shows header, title, subtitle, the content,
+    then the footer (an image there too); a heading inside a card (Hugo Book columns of cards)
+    labels the card and opens no section, so the card's image keeps the card's words as context."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/team/photo.png", png)
+    write(tmp_path, "content/team/sign.png", png)
+    write(tmp_path, "content/team/index.md",
+          "---\ntitle: Team\n---\n\n## Members\n\n{{% columns %}}\n"
+          '- {{< card image="photo.png" >}}\n  ### Ada Byron\n  Wrote the first program.\n  {{< /card >}}\n\n'
+          "- {{< card >}}\n  ### Alan Turing\n  Broke ciphers.\n  {{< /card >}}\n{{% /columns %}}\n\n"
+          '{{< card header="**Founder**" title="Grace" subtitle="Admiral, 1906" footer="![Signature](sign.png)" >}}\n'
+          "Invented the compiler.\n{{< /card >}}\n\n"
+          '{{< timelineItem header="Release 2" subheader="Spring" >}}\nShipped.\n{{< /timelineItem >}}\n')
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/team/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Members",)]
+    text = doc.sections[0].text
+    assert "Ada Byron Wrote the first program." in text and "Alan Turing Broke ciphers." in text
+    assert "Founder Grace Admiral, 1906 Invented the compiler." in text
+    assert "Release 2 Spring Shipped." in text
+    images = {Path(m.path or "").name: m for m in doc.media if isinstance(m, ImageItem)}
+    assert images["photo.png"].context_after.startswith("Ada Byron Wrote the first program.")
+    assert images["sign.png"].alt == "Signature" and "Invented the compiler." in images["sign.png"].context_before
+
+
 def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
     the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;
@@ -620,6 +717,59 @@ def test_video_shortcodes_by_src_and_escaped_titles(tmp_path: Path, write: Calla
                           '{{< youtube id="abc123" title="A \\"quoted\\" talk" >}}\n', page_rel="content/a/index.md")
     assert '<video src="demo.mp4" title="The &quot;demo&quot; run"></video>' in out
     assert '<iframe src="https://www.youtube.com/embed/abc123" title="A &quot;quoted&quot; talk"></iframe>' in out
+
+
+def test_youtube_lite_shortcodes_are_youtube_videos(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Blowfish {{< youtubeLite id="..." label="..." >}} (lite-youtube-embed) is a YouTube video."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('Watch:\n\n{{< youtubeLite id="SgXhGb-7QbU" label="Tools demo" >}}\n',
+                          page_rel="content/a.md")
+    assert '<iframe src="https://www.youtube.com/embed/SgXhGb-7QbU" title="Tools demo"></iframe>' in out
+
+
+def test_geekdoc_include_with_a_language_is_code(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Geekdoc {{< include file= language= >}} highlights the file in that language, a Markdown
+    file too (markdown="true" renders it instead)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "static/custom.css.example", ":root {\n  --x: 1;\n}\n")
+    write(tmp_path, "content/snippets/usage.md", "## Usage\n\nRun it.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< include file="/static/custom.css.example" language="CSS" >}}\n\n'
+                          '{{< include file="/content/snippets/usage.md" language="markdown" >}}\n\n'
+                          '{{< include file="/content/snippets/usage.md" markdown="true" >}}\n',
+                          page_rel="content/a.md")
+    assert "```CSS\n:root {\n  --x: 1;\n}\n```" in out
+    assert "```markdown\n## Usage\n\nRun it.\n```" in out and out.rstrip().endswith("## Usage\n\nRun it.")
+
+
+def test_doks_callouts_and_videos_by_file_name(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Doks (doks-core): a callout's kind is context= or its first argument, note by default
+    (Hextra's type= and its tip default stay); {{< video src="clip" >}} names a bundle video
+    by its file name without the suffix."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[module]\n[[module.mounts]]\n'
+                                 'source = "node_modules/@thulite/doks-core/layouts"\ntarget = "layouts"\n')
+    write(tmp_path, "content/docs/demo/robin (540p).mp4", b"\x00\x00\x00\x18ftypmp42")
+    write(tmp_path, "content/docs/demo/index.md", "---\ntitle: Demo\n---\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< callout >}}\nDefault.\n{{< /callout >}}\n\n{{< callout "info" >}}\nInfo.\n{{< /callout >}}\n\n'
+                          '{{< callout context="warning" title="Heads up" >}}\nCareful.\n{{< /callout >}}\n\n'
+                          '{{< video src="robin (540p)" autoplay="true" >}}\n', page_rel="content/docs/demo/index.md")
+    assert "**Note:** Default." in out and "**Info:** Info." in out and "**Heads up:** Careful." in out
+    assert '<video src="robin (540p).mp4" title=""></video>' in out
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hextra"\n')
+    out = hugo.load(tmp_path).preprocess('{{< callout >}}\nDefault.\n{{< /callout >}}\n', page_rel="content/a.md")
+    assert "**Tip:** Default." in out
+
+
+def test_figure_caption_has_title_caption_and_attribution(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo's figure shows a figcaption of title (h4), caption and attr; alt falls back to the caption."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< figure src="/ruler.jpg" title="Measuring" caption="Photo by" attr="Linus S." >}}\n\n'
+                          '{{< figure src="/cat.jpg" title="Only a title" >}}\n', page_rel="content/a.md")
+    assert images_of(out) == [("/ruler.jpg", "Photo by", "Measuring Photo by Linus S."),
+                              ("/cat.jpg", "Only a title", "Only a title")]
 
 
 def test_hugo_book_columns_and_details_title(tmp_path: Path, write: Callable[..., Path]) -> None:
@@ -793,3 +943,38 @@ def test_callout_shortcodes_and_alerts_lead_with_their_kind_or_title(tmp_path: P
                      "> **Before you upgrade:** \n> Back up.", "> **Note:** \n> Quiet."):
         assert expected in out, expected
     assert "{{" not in out and "[!" not in out
+
+
+def test_a_chosen_language_reads_its_own_pages_params_strings_and_bundle_resources(
+        tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo multilingual mode, a made-up site translated by content directory and by file name.
+    --language fr reads the French pages only: Hugo assigns a file without language code to the
+    default language and builds each language from its own pages (no page fallback); the
+    language's params override the site's; an i18n string French lacks takes the default
+    language's ("Missing translations"); a French bundle uses the English bundle's image it
+    does not hold ("Page bundles": a bundle inherits its translations' resources)."""
+    write(tmp_path, "hugo.toml", "baseURL = 'https://x.example/'\ndefaultContentLanguage = 'en'\n"
+                                 "[params]\nproduct = 'Widget'\n[languages.en]\ncontentDir = 'content/en'\n"
+                                 "[languages.fr]\ncontentDir = 'content/fr'\n[languages.fr.params]\n"
+                                 "product = 'Bidule'\n[languages.de]\ncontentDir = 'content/de'\n")
+    write(tmp_path, "i18n/en.toml", 'note = "Note"\nwarning = "Warning"\n')
+    write(tmp_path, "i18n/fr.toml", 'note = "Remarque"\n')
+    write(tmp_path, "content/en/guide/index.md", "# Guide\n\n![Shot](shot.png)\n")
+    write(tmp_path, "content/en/guide/shot.png", png)
+    write(tmp_path, "content/en/only-english.md", "# Only English\n")
+    write(tmp_path, "content/en/faq.md", "# FAQ\n")
+    write(tmp_path, "content/en/faq.fr.md", "# FAQ (fr by file name)\n")
+    write(tmp_path, "content/fr/guide/index.md", "# Guide\n\n![Capture](shot.png) {{< param product >}}\n")
+    write(tmp_path, "content/de/guide/index.md", "# Anleitung\n")
+    site = hugo.load(tmp_path, variant=SiteVariant(language="fr"))
+    pages = sorted(rel for rel in ("content/en/guide/index.md", "content/en/only-english.md", "content/en/faq.md",
+                                   "content/en/faq.fr.md", "content/fr/guide/index.md", "content/de/guide/index.md")
+                   if site.classify(rel).role is FileRole.PAGE)
+    assert pages == ["content/en/faq.fr.md", "content/fr/guide/index.md"]
+    assert site.classify("content/en/only-english.md").reason == "translation (language en); murar reads language fr"
+    assert site.config.language == "fr" and hugo.load(tmp_path).config.language == "en"
+    assert site.resolve_asset("shot.png", page_rel="content/fr/guide/index.md").rel_path == "content/en/guide/shot.png"
+    assert "Bidule" in site.preprocess("{{< param product >}}", page_rel="content/fr/guide/index.md")
+    assert (site.translate("note"), site.translate("warning")) == ("Remarque", "Warning")
+    with pytest.raises(ConfigError, match=r"'es' is not a language of this Hugo site; it has en, fr, de"):
+        hugo.load(tmp_path, variant=SiteVariant(language="es"))

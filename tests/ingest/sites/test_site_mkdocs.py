@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from murar.errors import ConfigError
 from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
 from murar.ingest.markup.pymdown import convert_pymdown
-from murar.ingest.sites.base import FileRole
+from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.mkdocs import MkDocsSite, snippet_targets
 from murar.schema import ImageItem, ParsedDocument
@@ -280,8 +281,8 @@ def test_snippets_auto_append_and_file_base_paths(tmp_path: Path) -> None:
     assert site.classify("docs/glossary.md").role is FileRole.PAGE
 
 
-def _pages_and_skips(root: Path) -> tuple[list[str], dict[str, str]]:
-    walk = walk_site(open_site(root).site)
+def _pages_and_skips(root: Path, language: str | None = None) -> tuple[list[str], dict[str, str]]:
+    walk = walk_site(open_site(root, variant=SiteVariant(language=language) if language else None).site)
     return [p.rel for p in walk.pages], {f.path: f.error for f in walk.others if f.status == "skipped"}
 
 
@@ -322,6 +323,66 @@ def test_i18n_plugin_folder_structure_and_v0_mapping(tmp_path: Path) -> None:
     pages, skipped = _pages_and_skips(root)
     assert pages == ["docs/de/guide/start.md", "docs/de/index.md", "docs/shared.md"]
     assert skipped["docs/fr/guide/start.md"] == "translation (locale fr); default locale de"
+
+
+def test_i18n_a_chosen_locale_reads_its_pages_else_the_default_ones(tmp_path: Path) -> None:
+    """mkdocs-static-i18n builds a language (reconfigure_files) from each page's file of that
+    locale, else, with fallback_to_default (the default), its default-locale file; linked
+    images are looked up as image.fr.png, image.en.png, image.png (I18nFiles.get_file_from_path)."""
+    root = tmp_path / "suffix"
+    (root / "docs" / "setup").mkdir(parents=True)
+    config = ("site_name: S\nplugins:\n  - i18n:\n      languages:\n        - locale: en\n          default: true\n"
+              "          name: English\n        - locale: fr\n          name: Francais\n"
+              "        - locale: de\n          name: Deutsch\n")
+    (root / "mkdocs.yml").write_text(config)
+    for name in ("index.md", "index.fr.md", "setup/install.md", "setup/install.de.md", "setup/tune.en.md",
+                 "setup/both.md", "setup/both.en.md", "setup/both.fr.md"):
+        (root / "docs" / name).write_text(f"# {name}\n\n![Shot](shot.png)\n")
+    for name in ("shot.png", "shot.fr.png", "setup/shot.png", "setup/logo.en.png"):
+        (root / "docs" / name).write_bytes(b"png")
+    # the default locale's build finds logo.en.png for logo.png too
+    assert open_site(root).site.resolve_asset("logo.png", page_rel="docs/setup/install.md").rel_path == \
+        "docs/setup/logo.en.png"
+    pages, skipped = _pages_and_skips(root, "fr")
+    assert pages == ["docs/index.fr.md", "docs/setup/both.fr.md", "docs/setup/install.md", "docs/setup/tune.en.md"]
+    assert skipped["docs/index.md"] == "read from its translation docs/index.fr.md (locale fr)"
+    assert skipped["docs/setup/install.de.md"] == "translation (locale de); murar reads locale fr"
+    assert skipped["docs/setup/both.en.md"] == "both.md is the default locale's page (en)"
+    site = open_site(root, variant=SiteVariant(language="fr")).site
+    assert site.config.language == "fr"
+    assert site.resolve_asset("shot.png", page_rel="docs/index.fr.md").rel_path == "docs/shot.fr.png"
+    assert site.resolve_asset("shot.png", page_rel="docs/setup/install.md").rel_path == "docs/setup/shot.png"
+    # without fallback_to_default an untranslated page is not in the French site
+    (root / "mkdocs.yml").write_text(config.replace("  - i18n:\n", "  - i18n:\n      fallback_to_default: false\n"))
+    pages, skipped = _pages_and_skips(root, "fr")
+    assert pages == ["docs/index.fr.md", "docs/setup/both.fr.md"]
+    assert skipped["docs/setup/install.md"] == "no translation in locale fr (mkdocs-static-i18n fallback_to_default: false)"
+    with pytest.raises(ConfigError, match=r"'es' is not a locale of this MkDocs site; it has en, fr, de"):
+        open_site(root, variant=SiteVariant(language="es"))
+
+
+def test_i18n_folder_structure_chosen_locale(tmp_path: Path) -> None:
+    root = tmp_path / "folder"
+    for name in ("en/index.md", "en/guide/start.md", "en/guide/shot.png", "fr/index.md", "de/index.md", "shared.md"):
+        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / name).write_text(f"# {name}\n")
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nplugins:\n  i18n:\n    docs_structure: folder\n    default_language: en\n"
+        "    languages:\n      en: English\n      fr: Francais\n      de: Deutsch\n")
+    pages, skipped = _pages_and_skips(root, "fr")
+    assert pages == ["docs/en/guide/start.md", "docs/fr/index.md", "docs/shared.md"]
+    assert skipped["docs/en/index.md"] == "read from its translation docs/fr/index.md (locale fr)"
+    assert skipped["docs/de/index.md"] == "translation (locale de); murar reads locale fr"
+    site = open_site(root, variant=SiteVariant(language="fr")).site
+    # fr/guide/shot.png is not there: the default locale's image (en/guide/shot.png)
+    assert site.resolve_asset("guide/shot.png", page_rel="docs/fr/index.md").rel_path == "docs/en/guide/shot.png"
+
+
+def test_without_i18n_plugin_a_language_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\n")
+    with pytest.raises(ConfigError, match="this MkDocs site has no languages to choose from"):
+        open_site(tmp_path, variant=SiteVariant(language="fr"))
 
 
 def test_without_i18n_plugin_locale_suffixes_are_pages(tmp_path: Path) -> None:
@@ -743,3 +804,47 @@ def test_annotations_of_admonitions_divs_and_notes(tmp_path: Path) -> None:
     site = MkDocsSite.load(tmp_path, "mkdocs.yml")
     text = "\n".join(s.text for s in convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections)
     assert "(1) Admonition note." in text and "(1) Div note (1)" in text and "(1) Nested note." in text
+
+
+def test_backslash_escape_inside_an_attribute_list_after_a_link(tmp_path: Path) -> None:
+    """Paperless-ngx's home page: [Demo](url){ .md-button target=\\_blank } is a button (Python-Markdown
+    reads the escape inside the list); the escaped list showed as text after "Demo"."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n",
+                        "# Home\n\n[Get started](setup.md){ .md-button .md-button--primary }\n"
+                        "[Demo](https://demo.example.org){ .md-button .md-button--secondary target=\\_blank }\n\n"
+                        "Next paragraph.\n")
+    text = doc.sections[0].text
+    assert "Get started Demo" in text and "{" not in text and "target" not in text
+
+
+def test_admonition_goes_on_across_blank_lines_and_holds_a_tab_set(tmp_path: Path) -> None:
+    """Python-Markdown's admonition goes on across any number of blank lines while the next line is
+    indented (mkdocs build: both paragraphs in the note, the tab set's screenshots in the tip); the parser's
+    admonition plugin ended at the second blank line and the rest was an indented code block."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n  - pymdownx.superfences\n"
+                        "  - pymdownx.tabbed:\n      alternate_style: true\n",
+                        "# T\n\n!!! note\n\n    Para 1.\n\n\n    Para 2.\n\n"
+                        '!!! tip "Two ways"\n\n    === "Desktop"\n\n        ![Desktop view](img/m.png)\n\n'
+                        '    === "Mobile"\n\n        ![Mobile view](img/n.png)\n\nAfter.\n\n'
+                        "```text\nkeep\n\n\ntwo blank lines\n```\n")
+    text = doc.sections[0].text
+    assert text.startswith("Note:\n\nPara 1.\n\nPara 2.\n\nTip: Two ways")
+    assert "![" not in text and "murar-tabs" not in text and "keep\n\n\ntwo blank lines" in text
+    assert [(m.alt, m.tab) for m in doc.media if isinstance(m, ImageItem)] == [("Desktop view", "Desktop"),
+                                                                                ("Mobile view", "Mobile")]
+
+
+def test_caption_blocks_caption_the_image_before_them(tmp_path: Path) -> None:
+    """pymdownx.blocks.caption: '/// figure-caption' after an image makes it a figure with 'Figure 1.'
+    and the caption (mkdocs build: <figcaption><span class="caption-prefix">Figure 1.</span> ...);
+    murar read the block as an admonition-like 'Caption:' paragraph and the image had no caption.
+    A table caption numbers tables apart; after text the caption stays text."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - tables\n  - pymdownx.blocks.caption\n",
+                        "# P\n\n![A](img/a.png)\n\n/// figure-caption\nFirst **figure**\n///\n\n"
+                        "| a | b |\n|---|---|\n| 1 | 2 |\n\n/// table-caption\nThe table\n///\n\n"
+                        "![B](img/b.png)\n\n/// figure-caption | <\nSecond figure\n///\n\n"
+                        "Text.\n\n/// caption\nA text caption\n///\n")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.alt, m.caption) for m in images] == [("A", "Figure 1. First figure"), ("B", "Figure 2. Second figure")]
+    text = doc.sections[0].text
+    assert "Table 1. The table" in text and "A text caption" in text and "Caption" not in text

@@ -144,3 +144,25 @@ def test_rst_prolog_and_epilog_wrap_rst_pages_only(tmp_path: Path) -> None:
     site = SphinxSite(tmp_path, "conf.py")
     assert site.preprocess("body", page_rel="p.rst") == "PRO\n\nbody\n\nEPI"
     assert site.preprocess("body", page_rel="p.md") == "body"
+
+
+def test_makefile_conf_dir_flag_names_the_source_directory(tmp_path: Path) -> None:
+    # conf.py at the top, pages under content/: the Makefile builds with
+    # "sphinx-build -c . content _build" (sphinx-build's -c: the configuration directory)
+    (tmp_path / "conf.py").write_text("master_doc = 'index'\nhtml_static_path = ['static']\n")
+    (tmp_path / "Makefile").write_text(
+        "CONFIG_DIR     = .\nSPHINXOPTS     = -D language=en \\\n                 -T -j $(WORKERS)\n"
+        "ifndef WORKERS\n  WORKERS = auto\nendif\nSOURCE_DIR     = content\n\n"
+        "html:\n\tsphinx-build -c $(CONFIG_DIR) -b html $(SPHINXOPTS) $(SOURCE_DIR) _build/html\n")
+    for rel in ("content/index.rst", "content/apps/users.rst", "tests/notes.rst", "static/logo.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("Title\n=====\n")
+    site = SphinxSite.load(tmp_path, "conf.py")
+    assert site.srcdir == "content"
+    assert site.classify("content/apps/users.rst").role is FileRole.PAGE
+    assert site.classify("tests/notes.rst").role is FileRole.EXCLUDED
+    assert site.docname("content/apps/users.rst") == "apps/users"
+    assert site.config.static_dirs == ("static",)  # html_static_path is relative to conf.py's folder
+    # a Makefile without -c, or one naming conf.py's own folder, leaves conf.py's folder the source
+    (tmp_path / "Makefile").write_text("SOURCEDIR = .\nhtml:\n\tsphinx-build -M html $(SOURCEDIR) _build\n")
+    assert SphinxSite.load(tmp_path, "conf.py").srcdir == ""

@@ -163,3 +163,27 @@ def test_mystmd_counts_unlabelled_formulas_and_figures(tmp_path: Path, write_fil
     write_files(tmp_path, {"myst.yml": "version: 1\nproject:\n  numbering:\n    code: true\n"})
     text = _text(convert_myst(tmp_path / "page.md", site=JupyterBookSite(tmp_path, "myst.yml")))
     assert "See (2), Figure 2 and Program 1." in text
+
+
+def test_jupyter_book_toc_numbered_parts_number_sections_and_figures(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Jupyter Book 1: sphinx-external-toc turns each "numbered: true" part of _toc.yml into a
+    # numbered toctree of the root and a chapter's "sections:" into a toctree ending that
+    # chapter; every numbered toctree restarts at 1 unless sphinx-multitoc-numbering continues it
+    figure = "```{{figure}} x.png\n:name: {name}\n\n{cap}\n```\n"
+    write_files(tmp_path, {
+        "_config.yml": "title: B\n",
+        "_toc.yml": "format: jb-book\nroot: intro\nparts:\n- caption: A\n  numbered: true\n  chapters:\n"
+                    "  - file: one\n- caption: B\n  numbered: true\n  chapters:\n  - file: two\n"
+                    "    sections:\n    - file: two/sub\n",
+        "intro.md": "# Intro\n\nSee {numref}`fig-one`, {numref}`fig-sub` and {numref}`sub`.\n",
+        "one.md": "# One\n\n" + figure.format(name="fig-one", cap="First."),
+        "two.md": "# Two\n\n## Part\n\nText.\n",
+        "two/sub.md": "(sub)=\n# Sub\n\n" + figure.format(name="fig-sub", cap="Second."),
+        "x.png": "png", "two/x.png": "png",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert "See Fig. 1.1, Fig. 1.2 and Section 1.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
+    (tmp_path / "_config.yml").write_text("title: B\nsphinx:\n  extra_extensions: [sphinx_multitoc_numbering]\n")
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert "See Fig. 1.1, Fig. 2.1 and Section 2.2." in _text(convert_myst(tmp_path / "intro.md", site=site))

@@ -62,6 +62,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
 from murar.ingest.markup.asciidoc_blocks import (
+    attached_paragraph_ends,
     auto_callouts,
     compound_block_ends,
     dangling_continuations,
@@ -102,8 +103,10 @@ _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\[\]]*)\[([^\[\]]+)\]")
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
-# an inline image whose attribute list starts with a named attribute (no alt text)
-_INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image:(?!:)[^\s\[\]]+)\[(?=\s*[A-Za-z][\w-]*\s*=)")
+# an inline or block image whose attribute list starts with a named attribute (no alt text)
+_INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(?=\s*[A-Za-z][\w-]*\s*=)")
+# a block image's title="..." attribute: its caption, as a .Title line gives it
+_BLOCK_IMAGE_TITLE = re.compile(r"""^(image::[^\s\[\]]+\[.*?)(?:,\s*|(?<=\[))title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))(.*\]\s*)$""")
 _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
@@ -275,10 +278,19 @@ class _Pre:
                 if "`" in line:
                     if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
                         line = _ROLE_BEFORE_MONO.sub("", line)
-                    if "{" in line or re.search(r"[#*_]", line):
-                        line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_quotes(self.sub(m.group(2)) if "{" in m.group(2)
-                                                                                  else m.group(2)) + m.group(3), line)
+                    if "{" in line or "\\" in line or re.search(r"[#*_]", line):
+                        line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
+                                                                                else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
+                if line.startswith("image::") and "title" in line and len(line) <= 2000:
+                    titled = _BLOCK_IMAGE_TITLE.match(line)
+                    if titled:  # image::x.png[Alt,title="Caption"]: the caption a .Title line gives
+                        title = next(g for g in titled.group(2, 3, 4) if g is not None).strip()
+                        line = titled.group(1) + titled.group(5)
+                        if title and out and re.match(r"^\.[^.\s]", out[-1]):
+                            out[-1] = "." + title
+                        elif title:
+                            out.append("." + title)
                 out.append(self.escape_missing(self.inline_macros(line, file_rel)))
             else:
                 if line.strip() == verbatim:
@@ -449,6 +461,19 @@ _MONO_QUOTES = (
     re.compile(r"__([^_\n]+?)__"),
     re.compile(r"(?<![\w_])_([^_\s](?:[^_\n]*?[^_\s])?)_(?![\w_])"),
 )
+
+
+# Asciidoctor's InlineLinkRx / InlineLinkMacroRx: a backslash before a URL scheme or a link/mailto
+# macro (at the start, after a blank or one of >()[];"') stops the link and is not shown
+_ESCAPED_URL = re.compile(r"""(?:^|(?<=[\s>()\[\];"']))\\(?=(?:https?|file|ftp|irc)://|(?:link|mailto):)""")
+
+
+def _mono_span(text: str) -> str:
+    """A backtick monospace span's text as Asciidoctor shows it: :func:`_mono_quotes`,
+    and an escaped URL (```\\http://host/x```: the macros substitution runs inside
+    monospace too) without its backslash, which asciidoc-py's literal span kept."""
+    text = _mono_quotes(text)
+    return _ESCAPED_URL.sub("", text) if "\\" in text else text
 
 
 def _mono_quotes(text: str) -> str:
@@ -700,8 +725,8 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
     auto-numbered callouts, cross reference text, Markdown-style blockquotes); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
-    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(dangling_continuations(
-        markdown_quotes(lines))))), attrs)
+    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
+        dangling_continuations(markdown_quotes(lines)))))), attrs)
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -951,6 +976,9 @@ def _tab_label(dt: LexborNode) -> str | None:
     return " / ".join(t for t in terms if t)
 
 
+_CALLOUT_MARK = re.compile(r"<(\d{1,4})>")
+
+
 class _HtmlWalker:
     def __init__(self, builder: PageBuilder) -> None:
         self.b = builder
@@ -1034,7 +1062,24 @@ class _HtmlWalker:
                 self.b.block(title)
             pre = node.css_first("pre")
             if pre is not None:
+                for mark in pre.css("b"):  # a callout: asciidoc-py's <b>&lt;1&gt;</b>, Asciidoctor's (1)
+                    conum = _CALLOUT_MARK.fullmatch(mark.text().strip())
+                    if conum:
+                        mark.replace_with(f"({conum.group(1)})")
                 self.b.code(pre.text())
+            return
+        if tag == "div" and "colist" in cls:
+            # a callout list: each note after the number its code line shows, as Asciidoctor numbers it
+            self.b.end_paragraph()
+            items = node.css_first("ol")
+            number = 0
+            for item in _children(items) if items is not None else ():
+                if item.tag != "li":
+                    continue
+                number += 1
+                self.b.text(f"({number}) ")
+                self.walk(item)
+                self.b.end_paragraph()
             return
         if tag == "div" and "videoblock" in cls:
             for media in node.css("video, iframe"):

@@ -16,7 +16,8 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
 * **Auto-numbered callouts** (``<.>``, https://docs.asciidoctor.org/asciidoc/latest/verbatim/callouts/):
   Asciidoctor numbers each ``<.>`` of a listing and each ``<.>`` item of the
   callout list after it in order; asciidoc-py knows only ``<1>``, ``<2>``...,
-  so they are numbered here.
+  so they are numbered here. XML-comment callouts (``<!--1-->``, ``<!--.-->``)
+  at the end of a verbatim line are read as ``<1>``/``<.>``.
 * **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
   title of the section or block with that id (its ``reftext`` when given);
   asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
@@ -48,7 +49,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["auto_callouts", "compound_block_ends", "dangling_continuations", "implicit_table_headers", "setext_titles",
+__all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "dangling_continuations",
+           "implicit_table_headers", "setext_titles",
            "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
@@ -221,6 +223,40 @@ def dangling_continuations(lines: list[str]) -> list[str]:
     return [line for i, line in enumerate(lines) if i not in skip]
 
 
+_LIST_ITEM = re.compile(r"^[ \t]*(?:\*{1,5}|\.{1,5}|-|\d{1,9}\.|[a-zA-Z]\.|[ivxIVX]{1,6}\))[ \t]+\S")
+_BLOCK_START = re.compile(r"^(?:-{2,}|={4,}|\*{4,}|\.{4,}|_{4,}|\+{4,}|/{4,}|```|\|===|,===|:===|!===)\s*$|^\[")
+
+
+def attached_paragraph_ends(lines: list[str]) -> list[str]:
+    """``lines`` with a blank line before a list item that follows, without a blank
+    line, a paragraph attached to the previous item with ``+`` (outside verbatim
+    blocks and tables). Asciidoctor ends the attached paragraph at the item's marker
+    (``. First`` / ``+`` / ``Attached.`` / ``. Second``: two items); asciidoc-py read
+    ``. Second`` as text of the attached paragraph. A blank line between list items
+    keeps the list in both."""
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    out: list[str] = []
+    attached = False
+    for i, line in enumerate(lines):
+        if ignored[i] or not line.strip():
+            attached = False if not line.strip() else attached
+            out.append(line)
+            continue
+        if line.strip() == "+":
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            attached = bool(nxt.strip()) and not _BLOCK_START.match(nxt) and not _LIST_ITEM.match(nxt)
+            out.append(line)
+            continue
+        if attached and _LIST_ITEM.match(line) and out and out[-1].strip() and out[-1].strip() != "+":
+            out.append("")
+            attached = False
+        out.append(line)
+    return out
+
+
 _QUOTE_MARKS = re.compile(r"^(?:>[ \t]?)+")
 
 
@@ -283,16 +319,29 @@ def compound_block_ends(lines: list[str]) -> list[str]:
 
 
 _AUTO_CALLOUT = re.compile(r"<\.>")
+_XML_CALLOUT = re.compile(r"<!--(\d{1,4}|\.)-->(?=(?:[ \t]?<!--(?:\d{1,4}|\.)-->)*[ \t]*$)")
 _AUTO_CALLOUT_ITEM = re.compile(r"^<\.>(?=\s)")
 
 
 def auto_callouts(lines: list[str]) -> list[str]:
     """``lines`` with Asciidoctor's auto-numbered callouts (``<.>``) numbered: in each
     listing or literal block from 1, and the ``<.>`` items of the callout list after
-    it from 1 (see module doc). Lines without ``<.>`` are returned unchanged."""
-    if not any("<.>" in line for line in lines):
+    it from 1 (see module doc). XML-comment callouts at the end of a verbatim line
+    (``<!--1-->``, ``<!--.-->``: Asciidoctor's CalloutScanRx, for code whose language
+    would break on ``<1>``) are read as ``<1>``/``<.>``; asciidoc-py showed them as text.
+    Lines without callouts of these forms are returned unchanged."""
+    if not any("<.>" in line or "<!--" in line for line in lines):
         return lines
     out = list(lines)
+    if any("<!--" in line for line in lines):
+        for verbatim in _delimited_blocks(lines):
+            if verbatim.kind != "verbatim" or out[verbatim.start].startswith(("////", "++++")):
+                continue
+            for j in range(verbatim.start + 1, min(verbatim.end, len(out))):
+                if "<!--" in out[j]:
+                    out[j] = _XML_CALLOUT.sub(r"<\1>", out[j])
+    if not any("<.>" in line for line in out):
+        return out
     item = 0
     blocks = {b.start: b for b in _delimited_blocks(lines) if b.kind == "verbatim"}
     i = 0

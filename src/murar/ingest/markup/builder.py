@@ -363,7 +363,7 @@ class PageBuilder:
             id=stable_id(self.rel, "image", str(sec.ordinal), str(len(sec.media)), written),
             **self._placement(sec),
             caption=clean_text(caption),
-            alt=clean_text(alt),
+            alt=paragraph_text(alt),  # an attribute: one line, as the page's alt text reads
             path=ref.path,
             url=written if ref.status == "remote" else None,
             exists=exists,
@@ -384,7 +384,7 @@ class PageBuilder:
             id=stable_id(self.rel, "image", str(sec.ordinal), str(len(sec.media)), stored_path),
             **self._placement(sec),
             caption=clean_text(caption),
-            alt=clean_text(alt),
+            alt=paragraph_text(alt),  # an attribute: one line, as the page's alt text reads
             stored_path=stored_path,
             exists=True,
             width=width,

@@ -16,14 +16,36 @@ import html
 import re
 from collections.abc import Callable
 
+from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 __all__ = ["DIRECTIVE_ADMONITION", "GITHUB_ALERTS", "FenceTracker", "admonition_label", "alert_markers",
-           "callout_label", "callout_lead", "directive_admonitions", "label_lines", "read_table"]
+           "callout_label", "callout_lead", "directive_admonitions", "inline_text", "label_lines", "read_table"]
 
 #: a remark-directive container line (Docusaurus admonitions): ``:::tip``, ``:::tip Title``,
 #: ``:::tip[Title]``, ``::::info{#id}`` or a closing ``:::``; groups: indent, colons, kind, [title], title
 DIRECTIVE_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
+
+
+_INLINE_MD = MarkdownIt("commonmark")
+
+
+def inline_text(text: str, max_chars: int = 20_000) -> str:
+    """The text a reader sees of a line of inline Markdown (``Display using **Blurred
+    Vision**`` -> ``Display using Blurred Vision``; links as their text, images as their
+    alt), whitespace collapsed; at most ``max_chars`` characters are parsed. Used where
+    a generator renders Markdown into a caption (a Learn complex image's description,
+    a pymdownx caption block)."""
+    if not re.search(r"[*_`\[\\<&]", text):
+        return re.sub(r"\s+", " ", text).strip()
+    out: list[str] = []
+    for token in _INLINE_MD.parseInline(text[:max_chars]):
+        for child in token.children or []:
+            if child.type in ("text", "code_inline", "image"):
+                out.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                out.append(" ")
+    return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
 class FenceTracker:

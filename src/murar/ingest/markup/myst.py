@@ -79,19 +79,20 @@ _MD_IMAGE_LINE = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>)\s*$", re
 _AT_REFERENCE = re.compile(r"(?<![\w@.])@([A-Za-z0-9_](?:[\w:.-]*\w)?)")
 _OPTION_LINE = re.compile(r"^:([\w-]+):\s*(.*)$")
 _ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
-                "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated"}
+                "seealso", "todo", "admonition", "versionadded", "versionchanged", "deprecated", "versionremoved"}
 # admonitions docutils/Sphinx give no argument: a first-line text is content there
 _CONTENT_ONLY = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
                  "seealso", "todo"}
 _LABELS = {"seealso": "See also", "versionadded": "New in version", "versionchanged": "Changed in version",
-           "deprecated": "Deprecated since version"}
+           "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-carousel", "grid", "grid-item",
                "grid-item-card", "margin", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
-               "tab", "group-tab", "exercise", "solution", "example", "proof", "prf:theorem", "prf:proof",
+               "tab", "group-tab", "example", "proof", "prf:theorem", "prf:proof",
                "prf:definition", "prf:example", "prf:lemma", "prf:algorithm", "epigraph", "pull-quote",
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
+_EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
@@ -101,6 +102,18 @@ _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
            "iframe": "{}", "video": "{}"}
+
+
+def _keeps_label(t: Token) -> bool:
+    """True when a ``(label)=`` passes over this block to the next one: a heading (which
+    takes it), another target, a ``%`` comment or an ``{index}`` (docutils leaves targets
+    to the next node that is not an Invisible one)."""
+    if t.type in ("heading_open", "myst_target", "myst_line_comment", "front_matter"):
+        return True
+    if t.type in ("fence", "colon_fence"):
+        d = _DIRECTIVE_INFO.match(t.info.strip())
+        return d is not None and d.group(1).lower() == "index"
+    return False
 
 
 def myst_markdown_it() -> MarkdownIt:
@@ -327,7 +340,11 @@ class MystParser:
                     self._front_matter(t.content)
             elif ty == "myst_target":
                 self._label = t.content.strip()
-            elif ty == "heading_open":
+            elif self._label is not None and t.level == 0 and t.nesting >= 0 and not _keeps_label(t):
+                # a target names the block right after it (docutils PropagateTargets): another
+                # block in between means it is not this heading's anchor
+                self._label = None
+            if ty == "heading_open":
                 parts: list[str] = []
                 self._inline(tokens[i + 1], parts, heading=True)
                 title = clean_text("".join(parts))
@@ -510,8 +527,17 @@ class MystParser:
             if name == "admonition":
                 label = title or "Note"
                 lead = label
-            elif name in ("versionadded", "versionchanged", "deprecated"):
-                lead = f"{label} {title}".strip()
+            elif name in ("versionadded", "versionchanged", "deprecated", "versionremoved"):
+                # Sphinx's VersionChange: the version, then the rest of the line as text;
+                # the label ends with "." when nothing follows
+                version, _, rest = d.argument.strip().partition(" ")
+                lead = f"{label} {version}".strip()
+                body = "\n".join(p for p in (rest.strip(), body) if p.strip())
+                if not body.strip():
+                    self.b.end_paragraph()
+                    self.b.text(f"{lead}.")
+                    self.b.end_paragraph()
+                    return
             else:
                 lead = label + (f" {title}" if title else "")
             if name == "todo" and not self._todo():
@@ -520,18 +546,21 @@ class MystParser:
             self.b.text(f"{lead}: ")
             self.feed(body)
             self.b.end_paragraph()
+        elif name in _EXERCISES or name.removesuffix("-start") in _EXERCISES or name.removesuffix("-end") in _EXERCISES:
+            self._exercise(d)
         elif name in _CONTAINERS:
             if name == "only":
                 from murar.ingest.markup.rst import html_only
 
-                if not html_only(d.argument):
+                if not html_only(d.argument, tuple(getattr(getattr(self.site, "conf", None), "tags", None) or ())):
                     return
             self.b.end_paragraph()
             if name in TAB_SETS:
                 self.b.open_tab_set()
             elif name in TAB_ITEMS:
                 self.b.tab(self._plain(d.argument))
-            if d.argument and name not in ("grid", "hlist", "card-carousel"):  # those take a layout
+            # grid/hlist/card-carousel take a layout, only/ifconfig a condition: not text
+            if d.argument and name not in ("grid", "hlist", "card-carousel", "only", "ifconfig"):
                 self.b.block(self._plain(d.argument))
             for key in ("img-top", "img-bottom", "img-background"):  # sphinx-design cards
                 if isinstance(d.options.get(key), str) and d.options[key].strip():
@@ -580,6 +609,21 @@ class MystParser:
                 self.b.block(self._plain(d.argument))
             self.feed(d.body)
             self.b.end_paragraph()
+
+    def _exercise(self, d: _Directive) -> None:
+        """sphinx-exercise's ``exercise`` ("Exercise (Title)") and ``solution`` ("Solution to
+        Exercise": its argument is the exercise's label, never text), also in the gated form
+        (``exercise-start`` ... ``exercise-end``, the content between them); ``:hidden:``
+        ones are not shown."""
+        name = d.name
+        if name.endswith("-end") or "hidden" in d.options:
+            return
+        base = name.removesuffix("-start")
+        title = self._plain(d.argument) if d.argument and base == "exercise" else ""
+        self.b.end_paragraph()
+        self.b.block("Exercise" + (f" ({title})" if title else "") if base == "exercise" else "Solution to Exercise")
+        self.feed(d.body)
+        self.b.end_paragraph()
 
     def _todo(self) -> bool:
         conf = getattr(self.site, "conf", None)

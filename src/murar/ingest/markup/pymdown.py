@@ -36,7 +36,9 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
 - images marked ``#only-dark`` (Material) are counted but not kept: the
   ``#only-light`` twin is the image of that step;
 - ``/// tab | Title``, ``/// note | Title`` ... ``///`` blocks (pymdownx.blocks)
-  become a bold label and their content; Material icon and emoji shortcodes
+  become a bold label and their content; ``/// caption`` (``figure-caption``,
+  ``table-caption``: numbered ``Figure 1.``) captions the images before it
+  (pymdownx.blocks.caption); Material icon and emoji shortcodes
   (``:material-x:``, ``:smile:``) are dropped with pymdownx.emoji, abbreviation definitions
   (``*[HTML]: ...``) with abbr;
 - ``+++ 2.0`` / ``--- 2.0`` / ``~~~ 2.0`` version annotations become "Added /
@@ -49,6 +51,7 @@ Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses pat
 from __future__ import annotations
 
 import ast
+import json
 import re
 import textwrap
 from collections.abc import Callable
@@ -57,7 +60,12 @@ from pathlib import Path
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_include, read_source
 from murar.ingest.markup.mathtext import display_math, inline_math
-from murar.ingest.markup.mdtext import FenceTracker, admonition_label, label_lines
+from murar.ingest.markup.mdtext import (
+    FenceTracker,
+    admonition_label,
+    inline_text,
+    label_lines,
+)
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.mdlimits import bounded_int
 from murar.ingest.paths import ResolvedLink
@@ -140,6 +148,7 @@ _LINK_END = re.compile(r"\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)$")
 _OLD_FORM = re.compile(rf"^{_ATTR_LIST}$")
 _ATTR_ID = re.compile(r"(?:^|[ \t,])#([^\s{}=\"',]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
+_ESCAPED_PUNCT = re.compile(r"\\([!-/:-@\[-`{-~])")
 _FIGCAPTION = re.compile(r"<figcaption\b[^>]{0,500}>(.{0,5000}?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
 _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]\n]{0,500})\]\((?P<src><[^>\n]{0,2000}>|[^\s)]{1,2000})(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
@@ -175,7 +184,11 @@ class PymdownTransformer:
         text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
         if "mkdocstrings" in self.site.config.settings.get("plugins", "").split() and ":::" in text:
             text = "\n".join(self._autodoc(text.split("\n")))
-        lines = self._tabs(_blocks(_md_in_html(text.split("\n"))))
+        lines = _md_in_html(text.split("\n"))
+        if "pymdownx.blocks.caption" in self.extensions:
+            types = json.loads(self.site.config.settings.get("caption.types") or "{}") or CAPTION_TYPES
+            lines = _caption_blocks(lines, types, auto=self.site.config.settings.get("caption.auto") != "false")
+        lines = self._tabs(_blocks(lines))
         if "pymdownx.arithmatex" in self.extensions:  # before attr_list and caret read "{...}", "^"
             lines = _arithmatex(lines)
         lines = _code_annotations(lines, all_code="content.code.annotate" in
@@ -198,7 +211,7 @@ class PymdownTransformer:
             lines = [ln for ln in lines if not _ABBR.match(ln)]
         if "pymdownx.emoji" in self.extensions:
             lines = _emoji(lines)
-        out = "\n".join(lines)
+        out = "\n".join(_single_blank_lines(lines))
         return _ICON_SPACED.sub("", out) if "pymdownx.emoji" in self.extensions else out
 
     # ------------------------------------------------------------- snippets
@@ -448,6 +461,93 @@ class PymdownTransformer:
         if not m:
             return line
         return f"**{_VERSION_WORD[m.group(1)]} in version {m.group(2)}**\n"
+
+
+def _single_blank_lines(lines: list[str]) -> list[str]:
+    """Runs of blank lines outside fenced code as one blank line. Python-Markdown reads
+    an admonition, a details block or a content tab on across any number of blank
+    lines while the next line is indented (``!!! tip``, two blank lines, then a tab
+    set: Material shows the tabs in the tip); the parser's admonition plugin ends the
+    block at the second blank line, and the indented rest became a code block."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    for line in lines:
+        if not fences.in_code(line) and not line.strip():
+            if out and not out[-1].strip():
+                continue
+            line = ""
+        out.append(line)
+    return out
+
+
+#: pymdownx.blocks.caption's default types: block name -> numbered prefix template
+CAPTION_TYPES = {"caption": "", "figure-caption": "Figure {}.", "table-caption": "Table {}."}
+_TAG_LINE = re.compile(r"^\s*</?[A-Za-z][^>]{0,500}>\s*$")
+_CAPTION_NUMBER = re.compile(r"^\^?(\d{1,6}(?:\.\d{1,6}){0,5})(?=\s|$)")
+
+
+def _caption_blocks(lines: list[str], types: dict[str, str], *, auto: bool) -> list[str]:
+    """pymdownx.blocks.caption: ``/// caption`` (or ``figure-caption``, ``table-caption``,
+    a configured type) ... ``///`` after a block makes that block a figure with the
+    caption. After images, the caption is their caption (the title murar reads, as for
+    ``<figcaption>``); after anything else it stays a paragraph. A type with a prefix
+    template numbers its captions in page order (``Figure 1.``; ``auto``, the default)
+    or by the block's own number (``/// figure-caption | 2``). An unclosed block is
+    left as written."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    counters: dict[str, int] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = None if fences.in_code(line) else _BLOCK_OPEN.match(line)
+        if m is None or m.group(2) not in types:
+            out.append(line)
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and not _BLOCK_CLOSE.match(lines[j]):
+            j += 1
+        if j == len(lines):
+            out.append(line)
+            i += 1
+            continue
+        body = lines[i + 1:j]
+        while body and _BLOCK_OPTION.match(body[0]):
+            body = body[1:]
+        text = inline_text(" ".join(b.strip() for b in body if b.strip()))
+        kind, argument = m.group(2), (m.group(3) or "").strip().lstrip("<>").strip()
+        template = types[kind]
+        if "{}" in template:
+            own = _CAPTION_NUMBER.match(argument)
+            number = own.group(1) if own else ""
+            if not number and auto:
+                counters[kind] = counters.get(kind, 0) + 1
+                number = str(counters[kind])
+            if number:
+                text = f"{template.format(number)} {text}".strip()
+        _attach_caption(out, text, m.group(1))
+        i = j + 1
+    return out
+
+
+def _attach_caption(out: list[str], caption: str, indent: str) -> None:
+    """``caption`` onto the Markdown images of the last block of ``out`` (their title),
+    else a paragraph after it."""
+    k = len(out) - 1
+    while k >= 0 and (not out[k].strip() or _TAG_LINE.match(out[k])):
+        k -= 1
+    start = k
+    while start > 0 and out[start - 1].strip() and not _TAG_LINE.match(out[start - 1]):
+        start -= 1
+    if caption and k >= 0 and any(_MD_IMAGE.search(ln) for ln in out[start:k + 1]):
+        quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
+        for n in range(start, k + 1):
+            out[n] = _MD_IMAGE.sub(lambda im: im.group(0) if im.group("title") else
+                                   f'![{im.group("alt")}]({im.group("src")} "{quoted}")', out[n])
+        return
+    if caption:
+        out.extend(["", indent + caption, ""])
 
 
 def _blocks(lines: list[str]) -> list[str]:
@@ -903,7 +1003,9 @@ def _span_attrs(m: re.Match[str]) -> str:
     written = m.group(0)
     if _OLD_FORM.match(written):
         if before in ")]`" and not written.startswith("{:"):
-            return written
+            # Python-Markdown reads backslash escapes inside the list (target=\_blank is "_blank");
+            # the parser's attrs plugin reads the unescaped form, and showed the escaped one as text
+            return _ESCAPED_PUNCT.sub(r"\1", written) if "\\" in written else written
         return ""
     prefix = text[max(0, start - 2000):start]
     if before == ")":

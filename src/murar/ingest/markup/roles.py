@@ -2,7 +2,8 @@
 
 Sphinx roles (https://www.sphinx-doc.org/en/master/usage/restructuredtext/roles.html)
 render as text: ``:guilabel:`&Save``` shows "Save", ``:menuselection:`A --> B```
-shows "A > B" (Sphinx draws an arrow), a cross-reference with an explicit
+shows "A > B" (Sphinx draws an arrow), an icon role (``:octicon:``, ``:fas:``,
+``:icon:``) shows nothing (a glyph), a cross-reference with an explicit
 title (``:doc:`the guide </a/b>```) shows its title, one without shows its
 target (``~`` keeps the last dotted part, ``!`` is dropped). MyST's
 ``{role}`text``` follows the same rules. A role of ``sphinx.ext.extlinks``
@@ -21,12 +22,16 @@ from murar.ingest.markup.mathtext import inline_math
 if TYPE_CHECKING:
     from murar.ingest.sites._xrefs import XrefIndex
 
-__all__ = ["LITERAL_ROLES", "extlink_text", "role_text", "xref_text"]
+__all__ = ["ICON_ROLES", "LITERAL_ROLES", "extlink_text", "role_text", "xref_text"]
 
 # roles whose text is shown as written (no "title <target>" splitting)
 LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel", "menuselection", "abbr",
                            "math", "literal", "regexp", "mimetype", "makevar", "dfn", "program", "sup", "sub",
                            "superscript", "subscript", "emphasis", "strong"})
+# icon-font roles: a glyph, no text (sphinx-design's octicon/fab/fas/far/material-*, sphinx-icon's
+# and sphinx-iconify's icon roles, sphinx-fontawesome's fa)
+ICON_ROLES = frozenset({"octicon", "fa", "fab", "fas", "far", "icon", "iconify", "material-regular",
+                        "material-outlined", "material-round", "material-sharp", "material-twotone"})
 _EXPLICIT_TARGET = re.compile(r"^(.*?)\s*<([^<>]*)>\s*$", re.DOTALL)
 
 
@@ -46,6 +51,8 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
     """
     role = name.lower().split(":")[-1]
     text = text.replace("\x00", "")
+    if role in ICON_ROLES:  # an icon shows a glyph, never its name
+        return ""
     if role == "math":  # LaTeX a reader sees typeset (murar.ingest.markup.mathtext)
         return inline_math(text)
     explicit = _explicit(text)

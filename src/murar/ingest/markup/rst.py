@@ -119,6 +119,7 @@ _DOMAIN_OBJECTS: dict[str, frozenset[str]] = {
 _SIGNATURES = frozenset({"describe", "object", "option", "envvar", "confval", "program", "automodule", "autoclass",
                          "autofunction", "automethod", "autoattribute", "autodata", "autoexception"}
                         | {f"{d}:{n}" for d, ns in _DOMAIN_OBJECTS.items() for n in ns})
+_VERSION_CHANGES = frozenset({"versionadded", "versionchanged", "deprecated", "versionremoved"})
 _LABELS = {"versionadded": "New in version", "versionchanged": "Changed in version",
            "deprecated": "Deprecated since version", "versionremoved": "Removed in version",
            "seealso": "See also", "todo": "Todo"}
@@ -153,6 +154,7 @@ class _Context:
                                                | {directive.lower() for directive, _ in added})
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
+        self.tags: tuple[str, ...] = tuple(getattr(conf, "tags", None) or ())  # conf.py's tags.add()
         values = getattr(conf, "values", None)
         self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
 
@@ -375,10 +377,11 @@ _CARD_IMAGE_OPTIONS = ("img-top", "img-bottom", "img-background")
 _HTML_TAGS = frozenset({"html", "format_html", "builder_html", "dirhtml", "builder_dirhtml", "singlehtml"})
 
 
-def html_only(expression: str) -> bool:
+def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
     """Sphinx ``.. only::`` expression evaluated for the HTML builder (tags ``html``,
-    ``format_html``, ``builder_html``); ``and``/``or``/``not``/parentheses, never ``eval``.
-    An expression it cannot read counts as true (the content is kept)."""
+    ``format_html``, ``builder_html``, and ``tags`` conf.py adds); ``and``/``or``/``not``/
+    parentheses, never ``eval``. An expression it cannot read counts as true (the content
+    is kept)."""
     import ast
 
     try:
@@ -390,7 +393,7 @@ def html_only(expression: str) -> bool:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Name):
-            return node.id in _HTML_TAGS
+            return node.id in _HTML_TAGS or node.id in tags
         if isinstance(node, ast.BoolOp):
             values = [ev(v) for v in node.values]
             return all(values) if isinstance(node.op, ast.And) else any(values)
@@ -418,7 +421,7 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         ctx = _ctx(self)
         if name == "todo" and not ctx.todo:
             return []
-        if name == "only" and not html_only(" ".join(self.arguments)):
+        if name == "only" and not html_only(" ".join(self.arguments), ctx.tags):
             return []  # content for another builder (latex, epub...): not on the HTML site
         box = nodes.container(classes=["murar-" + name.replace(":", "-")])
         arg = " ".join(self.arguments).strip()
@@ -426,8 +429,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             box["murar_tab_set"] = True
         elif name in TAB_ITEMS:
             box["murar_tab"] = arg
-        if name in ("grid", "hlist", "card-carousel"):
-            arg = ""  # a layout ("2", "1 2 3 3"), not text
+        if name in ("grid", "hlist", "card-carousel", "only", "ifconfig"):
+            arg = ""  # a layout ("2", "1 2 3 3") or a condition ("html", "not latex"), not text
         label = _LABELS.get(name)
         lead = f"{label} {arg}".strip() if label else arg
         if (name in _SIGNATURES or name in ctx.object_directives) and arg:
@@ -436,6 +439,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         if name in ("centered", "rubric") and arg:
             box += nodes.paragraph(arg, arg)
             return [box]
+        if name in _VERSION_CHANGES:
+            return [self._version_change(box, str(label), arg)]
         if lead:
             para = nodes.paragraph()
             text_nodes, messages = self.state.inline_text(lead, self.lineno)
@@ -452,6 +457,48 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         elif self.content:
             self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
+
+
+    def _version_change(self, box: nodes.container, label: str, arg: str) -> nodes.container:
+        """Sphinx's ``versionadded``/``versionchanged``/``deprecated``/``versionremoved``
+        (sphinx.domains.changeset.VersionChange): the version is the first argument, the
+        rest of the directive line a first paragraph; the label leads the first paragraph
+        ("Changed in version 2.0: Text"), or stands alone with a full stop when there is
+        no text ("New in version 2.0.")."""
+        version, _, rest = arg.partition(" ")
+        head = f"{label} {version}".strip()
+        if rest.strip():
+            para = nodes.paragraph()
+            text_nodes, messages = self.state.inline_text(rest.strip(), self.lineno)
+            para.extend(text_nodes)
+            box += para
+            box.extend(messages)
+        if self.content:
+            self.state.nested_parse(self.content, self.content_offset, box)
+        if len(box) and isinstance(box[0], nodes.paragraph):
+            box[0].insert(0, nodes.Text(f"{head}: "))
+        else:
+            box.insert(0, nodes.paragraph("", f"{head}: " if len(box) else f"{head}."))
+        return box
+
+
+class _LabelledAdmonition(Directive):  # type: ignore[misc]  # docutils ships no types
+    """Sphinx's ``seealso`` and ``todo`` (sphinx.ext.todo): admonitions that take no
+    argument, so text on the directive line, and lines right under it, are content;
+    read like the other admonitions ("See also: ...")."""
+
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        name = self.name.lower()
+        if name == "todo" and not _ctx(self).todo:
+            return []
+        label = _LABELS.get(name, name.capitalize())
+        node = nodes.admonition("\n".join(self.content))
+        node += nodes.title(label, label)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
 
 
 def _parse_with_titles(directive: Directive, box: nodes.Element) -> None:
@@ -680,6 +727,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
+            directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
             for name in ctx.object_directives:
                 directives._directives[name] = _Container

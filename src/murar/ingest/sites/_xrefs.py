@@ -446,7 +446,9 @@ def _outline(events: list[tuple[str, object, object]]) -> list[tuple[object, ...
 
 
 def _sphinx_numbers(per_doc: dict[str, _Found], root_doc: str, *, secnum_depth: int,
-                    kinds: frozenset[str]) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+                    kinds: frozenset[str],
+                    inserted: dict[str, list[tuple[tuple[str, ...], int]]] | None = None,
+                    continuous: bool = False) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
     """Sphinx's numbers under a numbered toctree: ``(figures, sections)``, each
     docname -> label -> number ("3.2").
 
@@ -458,8 +460,21 @@ def _sphinx_numbers(per_doc: dict[str, _Found], root_doc: str, *, secnum_depth: 
     toctree entries where the toctree stands; a figure of a kind in ``kinds`` is
     counted under the first ``numfig_secnum_depth`` parts of its section's number
     (``0``: one count over the project) and numbered by that prefix and count.
+
+    ``inserted`` toctrees (Jupyter Book's ``_toc.yml``) end their document's last top-level
+    section, where sphinx-external-toc appends them; ``continuous`` numbers the chapters
+    of every numbered toctree on from the last one (sphinx-multitoc-numbering) instead of
+    from 1.
     """
     trees = {doc: _outline(found.events) for doc, found in per_doc.items()}
+    for doc, added in (inserted or {}).items():
+        tree = trees.get(doc)
+        if tree is None:
+            continue
+        last_top = next((item for item in reversed(tree) if item[0] == "sec"), None)
+        place = last_top[3] if last_top is not None else tree
+        assert isinstance(place, list)
+        place.extend(("toc", entries, depth) for entries, depth in added)
     secnums: dict[str, dict[int, tuple[int, ...]]] = {}
     assigned: set[str] = set()
     numstack: list[int] = [0]
@@ -503,7 +518,7 @@ def _sphinx_numbers(per_doc: dict[str, _Found], root_doc: str, *, secnum_depth: 
         if tocs:
             assigned.add(doc)
         for toc in tocs:
-            numstack[:] = [0]
+            numstack[:] = [numstack[0] if continuous else 0]
             walk_toctree(doc, toc[1], int(toc[2]))  # type: ignore[arg-type, call-overload]
 
     figures: dict[str, dict[str, str]] = {}
@@ -574,7 +589,9 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
                numfig_format: dict[str, str] | None = None, per_page_numbers: bool = False,
                math_numfig: bool = True, eqref_format: str | None = None,
                secnum_depth: int = 1, heading_depths: frozenset[int] = frozenset(),
-               mystmd_kinds: frozenset[str] = frozenset({"figure", "table", "equation"})) -> XrefIndex:
+               mystmd_kinds: frozenset[str] = frozenset({"figure", "table", "equation"}),
+               inserted_tocs: dict[str, list[tuple[tuple[str, ...], int]]] | None = None,
+               continuous_numbers: bool = False) -> XrefIndex:
     """Collect the labels and document titles of ``files``: ``(rel, docname)``
     pairs (``rel`` relative to ``root``, ``docname`` relative to the source
     directory without suffix). Figures, captioned tables and code blocks with a
@@ -586,7 +603,11 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     (``$$ ... $$ (label)``, ``math`` with ``:label:``) are always numbered: over
     the project under ``numfig`` and ``math_numfig``, else per page, and read
     ``eqref_format`` (Sphinx's ``math_eqref_format``, default ``({number})``). Unreadable files are
-    skipped. Returns the :class:`XrefIndex`.
+    skipped. ``inserted_tocs`` are toctrees a TOC file puts at the end of documents
+    (Jupyter Book 1's ``_toc.yml``, with their ``numbered`` depth) and
+    ``continuous_numbers`` continues chapter numbers over numbered toctrees
+    (sphinx-multitoc-numbering), both for :func:`_sphinx_numbers`. Returns the
+    :class:`XrefIndex`.
     """
     index = XrefIndex(numfig=numfig, mystmd=per_page_numbers,
                       number_all_equations=per_page_numbers and "equation" in mystmd_kinds)
@@ -623,10 +644,13 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     # a numbered toctree: Sphinx prefixes figure numbers with the section number (numfig_secnum_depth)
     sphinx_figs: dict[str, dict[str, str]] = {}
     sphinx_secs: dict[str, dict[str, str]] = {}
-    if numfig and not per_page_numbers and listed and any(
-            e[0] == "toc" and int(e[2]) > 0 for f in per_doc.values() for e in f.events):  # type: ignore[call-overload]
+    inserted_tocs = inserted_tocs or {}
+    if numfig and not per_page_numbers and listed and (any(
+            e[0] == "toc" and int(e[2]) > 0 for f in per_doc.values() for e in f.events)  # type: ignore[call-overload]
+            or any(depth > 0 for tocs in inserted_tocs.values() for _, depth in tocs)):
         kinds = frozenset({"figure", "table", "code-block"} | ({"equation"} if eq_global else set()))
-        sphinx_figs, sphinx_secs = _sphinx_numbers(per_doc, listed[0], secnum_depth=secnum_depth, kinds=kinds)
+        sphinx_figs, sphinx_secs = _sphinx_numbers(per_doc, listed[0], secnum_depth=secnum_depth, kinds=kinds,
+                                                   inserted=inserted_tocs, continuous=continuous_numbers)
     for docname in docs:
         found = per_doc[docname]
         if found.title:

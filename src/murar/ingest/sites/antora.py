@@ -22,7 +22,11 @@ only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
   ``name``): only the latest is read, the one Antora shows by default ("How
   Component Versions are Sorted": unversioned, then named versions, then semantic
   versions from the highest; the first that is not a ``prerelease``); the pages of
-  the others are skipped with a reason naming their version. A resource ID with a
+  the others are skipped with a reason naming their version. ``--docs-version X``
+  (:class:`~murar.ingest.sites.base.SiteVariant`) reads version ``X`` of every
+  component that has it and the latest of the others (a site aggregates
+  components versioned apart: each keeps its own version list, "Component
+  Version"). A resource ID with a
   version (``2.0@comp:page.adoc``) names that version; without one it is the
   current version in the current component and the latest version of another.
 
@@ -48,10 +52,17 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from murar.errors import ConfigError
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import ResolvedLink, resolve_link
 from murar.ingest.sites._common import os_walk_files, scan_include_targets
-from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
+from murar.ingest.sites.base import (
+    FileClass,
+    FileRole,
+    SiteConfig,
+    SiteVariant,
+    asset_or_unknown,
+)
 
 __all__ = ["AntoraComponent", "AntoraSite", "latest_versions", "parse_resource_id"]
 
@@ -211,20 +222,32 @@ class AntoraSite:
     """An Antora documentation set: every ``antora.yml`` under ``root`` is a
     component version (see module doc). Paths are relative to ``root``."""
 
-    def __init__(self, root: Path, config_file: str | None = None) -> None:
+    def __init__(self, root: Path, config_file: str | None = None, *, docs_version: str | None = None) -> None:
         self._root = root.resolve()
         self._config_file = config_file
+        # the component version to read where a component has it (--docs-version); "~"/"_": unversioned
+        self._wanted = None if docs_version is None else "" if docs_version in ("~", "_") else docs_version
         self._components: list[AntoraComponent] | None = None
         self._latest: dict[str, AntoraComponent] | None = None
+        self._read: dict[str, AntoraComponent] | None = None
         self._includes: frozenset[str] | None = None
         self._config: SiteConfig | None = None
         self._site_attrs: tuple[dict[str, str], frozenset[str]] | None = None
         self.load_warnings: list[str] = []
 
     @classmethod
-    def load(cls, root: Path, config_file: str | None) -> AntoraSite:
-        """Registry factory (see :mod:`murar.ingest.sites.detect`)."""
-        return cls(root, config_file)
+    def load(cls, root: Path, config_file: str | None, *, variant: SiteVariant | None = None) -> AntoraSite:
+        """Registry factory (see :mod:`murar.ingest.sites.detect`); ``variant.docs_version``
+        chooses the component version read (see :attr:`read`).
+
+        Raises:
+            ConfigError: no component has that version (the message lists each
+                component's versions).
+        """
+        site = cls(root, config_file, docs_version=variant.docs_version if variant else None)
+        if site._wanted is not None:
+            _ = site.read  # the components are scanned now, so an unknown version fails here
+        return site
 
     # ------------------------------------------------------------ components
     def site_attributes(self) -> tuple[dict[str, str], frozenset[str]]:
@@ -275,6 +298,31 @@ class AntoraSite:
         if self._latest is None:
             self._latest = latest_versions(self.components)
         return self._latest
+
+    @property
+    def read(self) -> dict[str, AntoraComponent]:
+        """component name -> the version whose pages are read: the chosen
+        version (``docs_version``) when the component has it, else its latest.
+
+        Raises:
+            ConfigError: a version was chosen and no component has it (the
+                message lists the versions of each component).
+        """
+        if self._read is None:
+            read = dict(self.latest)
+            if self._wanted is not None:
+                chosen = {c.name: c for c in sorted(self.components, key=lambda c: c.dir) if c.version == self._wanted}
+                if not chosen:
+                    have: dict[str, list[str]] = {}
+                    for comp in sorted(self.components, key=lambda c: _version_rank(c.version)):
+                        have.setdefault(comp.name, []).append(comp.version or "~")
+                    listed = "; ".join(f"{name}: {', '.join(v)}" for name, v in sorted(have.items()))
+                    raise ConfigError(f"docs version {self._wanted or '~'!r} is not a version of any Antora "
+                                      f"component of this site; it has {listed or 'no component'} "
+                                      "(version in each antora.yml)")
+                read.update(chosen)
+            self._read = read
+        return self._read
 
     def _locate(self, rel: str) -> tuple[AntoraComponent, str, str, str] | None:
         """``(component, module, family folder, path in family)`` of a file, or ``None``."""
@@ -339,10 +387,15 @@ class AntoraSite:
                     if (mod / "pages").is_dir():
                         pages.append(f"{rel_mod}/pages")
                     images.extend(f"{rel_mod}/{d}" for d in _FAMILY_DIRS["image"] if (mod / d).is_dir())
+            counts: dict[str, int] = {}
+            for comp in comps:
+                counts[comp.name] = counts.get(comp.name, 0) + 1
+            versioned = [(name, c.version or "~") for name, c in sorted(self.read.items()) if counts.get(name, 0) > 1]
             self._config = SiteConfig(
                 generator="antora", root=self._root, config_file=self._config_file,
                 content_dirs=tuple(pages) or (".",), static_dirs=tuple(images),
                 settings={"components": " ".join(f"{c.name}@{c.dir or '.'}" for c in comps)},
+                docs_version=versioned[0][1] if len(versioned) == 1 else ", ".join(f"{n} {v}" for n, v in versioned),
             )
         return self._config
 
@@ -372,11 +425,17 @@ class AntoraSite:
                 return FileClass(role=FileRole.EXCLUDED, reason="outside an Antora module (modules/<name>/pages)")
             return asset_or_unknown(rel)
         comp, _module, fdir, inner = loc
-        latest = self.latest.get(comp.name, comp)
-        if latest is not comp and is_adoc:
+        read = self.read.get(comp.name, comp)
+        if read is not comp and is_adoc:
+            where = f"{read.version or '~'!r}, at {read.dir or '.'}"
+            if self._wanted is None:
+                why = f"is not its latest version ({where}); Antora shows the latest by default"
+            elif read.version == self._wanted:
+                why = f"is not the version read ({where}: the chosen docs version)"
+            else:
+                why = f"is not its latest version ({where}), read since it has no version {self._wanted or '~'!r}"
             return FileClass(role=FileRole.EXCLUDED, reason=(
-                f"Antora component {comp.name!r} version {comp.version or '~'!r} is not its latest version "
-                f"({latest.version or '~'!r}, at {latest.dir or '.'}); Antora shows the latest by default"))
+                f"Antora component {comp.name!r} version {comp.version or '~'!r} {why}"))
         if fdir == "" and name == "nav.adoc":
             return FileClass(role=FileRole.EXCLUDED, reason="Antora navigation file")
         if not is_adoc:

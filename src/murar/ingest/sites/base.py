@@ -89,6 +89,10 @@ class SiteConfig:
     by their own names (``imagesdir``, ``docs_dir``, ...). ``notes`` says what
     reading the config left out (a data file that does not parse, ...); they are
     shown with the ingest summary (``IngestReport.site["notes"]``).
+    ``language`` and ``docs_version`` name the language and docs version read
+    from a site that has several (``""``: the site has one, or no such notion;
+    a site whose parts are versioned apart lists ``part version`` pairs, e.g.
+    Antora's ``comp 2.0, other 1.1``); see :class:`SiteVariant`.
     """
 
     generator: str
@@ -101,6 +105,24 @@ class SiteConfig:
     base_url: str = "/"
     settings: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    language: str = ""
+    docs_version: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SiteVariant:
+    """Which language and docs version of a multilingual or versioned site to read
+    (``murar ingest --language CODE --docs-version NAME``; ``None``: the one the
+    generator shows by default).
+
+    Generators that have languages or versions (``GeneratorSpec.variants`` in
+    :mod:`murar.ingest.sites.detect`) take it as their factory's ``variant``
+    keyword and raise :class:`~murar.errors.ConfigError` for a value the site
+    does not have, the message listing the ones it has.
+    """
+
+    language: str | None = None
+    docs_version: str | None = None
 
 
 @runtime_checkable

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from murar.errors import ConfigError
-from murar.ingest.sites.base import PlainSite, Site
+from murar.ingest.sites.base import PlainSite, Site, SiteVariant
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,9 @@ class GeneratorSpec:
     (``None``: no rules yet, :class:`PlainSite` is used); ``probe`` recognises
     the given folder itself when the generator has no config file (a built HTML
     site); it is tried before any marker. ``aliases`` are other names
-    ``--site-type`` accepts.
+    ``--site-type`` accepts. ``variants`` names what of a :class:`SiteVariant`
+    the generator can choose (``"language"``, ``"docs_version"``); its factory
+    then takes a ``variant`` keyword (only when one is asked for).
     """
 
     name: str
@@ -132,22 +134,23 @@ class GeneratorSpec:
     confirm: Callable[[Path], bool] | None = None
     probe: Callable[[Path], bool] | None = None
     aliases: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
 
 
 # Registration: one line per generator. Order matters within a folder (specific first).
 GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="html", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load", aliases=("built",)),
-    GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load"),
-    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load"),
+    GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load", variants=("language", "docs_version")),
+    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load", variants=("language",)),
     GeneratorSpec(name="vitepress", title="VitePress", markers=tuple(f".vitepress/config.{e}" for e in ("js", "ts", "mjs", "mts", "cjs"))),
     GeneratorSpec(name="quarto", title="Quarto", markers=("_quarto.yml", "_quarto.yaml")),
     GeneratorSpec(name="mintlify", title="Mintlify", markers=("mint.json", "docs.json"), confirm=_is_mintlify),
     GeneratorSpec(name="docfx", title="DocFX", markers=("docfx.json", ".openpublishing.publish.config.json"), factory="murar.ingest.sites.docfx:load"),
-    GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml"), factory="murar.ingest.sites.antora:AntoraSite.load"),
+    GeneratorSpec(name="antora", title="Antora", markers=("antora-playbook.yml", "antora.yml"), factory="murar.ingest.sites.antora:AntoraSite.load", variants=("docs_version",)),
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
     GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml", "_config.toml", "_config*.yml", "_config*.yaml", "_config*.toml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
-    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, factory="murar.ingest.sites.hugo:load"),
+    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, factory="murar.ingest.sites.hugo:load", variants=("language",)),
     GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf, factory="murar.ingest.sites.sphinx:SphinxSite.load"),
 )
 
@@ -269,32 +272,43 @@ def _load_factory(spec: GeneratorSpec) -> SiteFactory | None:
 class SiteSelection:
     """What :func:`open_site` chose: the ``site``, the folder to ``walk`` (the
     given folder, which is below ``site.config.root`` when the config sits
-    above it) and ``notes`` for the ingest summary (fallbacks, forced type)."""
+    above it; the root itself when a language or docs version was chosen) and
+    ``notes`` for the ingest summary (fallbacks, forced type, options that do
+    not apply)."""
 
     site: Site
     walk: Path
     notes: tuple[str, ...] = ()
 
 
-def open_site(folder: Path, *, site_type: str = "auto") -> SiteSelection:
+def open_site(folder: Path, *, site_type: str = "auto", variant: SiteVariant | None = None) -> SiteSelection:
     """Detect (or force with ``site_type``) the generator of ``folder`` and build its Site.
 
     The ingest root is the folder holding the config when that is ``folder`` or
     one of its ancestors (so root-relative links and static dirs resolve), else
     ``folder`` itself (a config in a subfolder: its paths are prefixed).
 
+    ``variant`` chooses the language and docs version of a multilingual or
+    versioned site (``None``: the generator's default); a choice the generator
+    has no notion of (a Sphinx site's version, a plain folder's language) is
+    not applied and says so in ``notes``.
+
     Raises:
-        ConfigError: ``site_type`` is unknown, or the generator's config cannot be read.
+        ConfigError: ``site_type`` is unknown, the generator's config cannot be
+            read, or the site has no such language or docs version (the message
+            lists the ones it has).
     """
     folder = folder.resolve()
     if site_type == "plain":
-        return SiteSelection(site=PlainSite(folder), walk=folder, notes=("site type forced: plain",))
+        return SiteSelection(site=PlainSite(folder), walk=folder, notes=(
+            "site type forced: plain", *_not_applicable(variant, (), "a plain folder (no generator)")))
     notes: list[str] = []
     config_path: Path | None
     if site_type == "auto":
         found = detect(folder)
         if found is None:
-            return SiteSelection(site=PlainSite(folder), walk=folder)
+            return SiteSelection(site=PlainSite(folder), walk=folder,
+                                 notes=_not_applicable(variant, (), "a plain folder (no generator)"))
         spec, config_path = found.spec, found.path
     else:
         spec = spec_for(site_type)
@@ -319,10 +333,43 @@ def open_site(folder: Path, *, site_type: str = "auto") -> SiteSelection:
     factory = _load_factory(spec)
     if factory is None:
         notes.append(f"no resolution rules for {spec.title} yet; plain rules used")
+        notes.extend(_not_applicable(variant, (), f"{spec.title} (plain rules)"))
         return SiteSelection(site=PlainSite(root, generator=spec.name, config_file=config_rel), walk=folder,
                              notes=tuple(notes))
-    site = factory(root, config_rel)
-    return SiteSelection(site=site, walk=folder, notes=(*notes, *site.config.notes))
+    notes.extend(_not_applicable(variant, spec.variants, spec.title))
+    chosen = _supported(variant, spec.variants)
+    site = factory(root, config_rel) if chosen is None else factory(root, config_rel, variant=chosen)  # type: ignore[call-arg]
+    walk = folder
+    if chosen is not None and folder != root:
+        # another language or version lives beside the folder given (i18n/, versioned_docs/, content/fr)
+        walk = root
+        notes.append(f"the whole site at {root} is walked, not only {folder}: the chosen language or "
+                     "docs version has its files elsewhere in the site")
+    return SiteSelection(site=site, walk=walk, notes=(*notes, *site.config.notes))
+
+
+_VARIANT_NOUNS = {"language": "languages", "docs_version": "docs versions"}
+
+
+def _not_applicable(variant: SiteVariant | None, supported: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """Notes for the parts of ``variant`` a generator cannot choose (it has no such notion)."""
+    if variant is None:
+        return ()
+    out = []
+    for key, noun in _VARIANT_NOUNS.items():
+        value = getattr(variant, key)
+        if value is not None and key not in supported:
+            out.append(f"{key.replace('_', ' ')} {value!r} not applicable: {what} has no {noun} to choose "
+                       "from; the site is read as it is")
+    return tuple(out)
+
+
+def _supported(variant: SiteVariant | None, supported: tuple[str, ...]) -> SiteVariant | None:
+    """The part of ``variant`` a generator can choose, ``None`` when nothing is asked of it."""
+    if variant is None:
+        return None
+    kept = {key: getattr(variant, key) if key in supported else None for key in _VARIANT_NOUNS}
+    return SiteVariant(**kept) if any(v is not None for v in kept.values()) else None
 
 
 def _marker_root(config_path: Path, spec: GeneratorSpec) -> Path:
@@ -353,6 +400,10 @@ def site_summary(selection: SiteSelection) -> dict[str, object]:
             out[key] = list(value)
     if cfg.base_url != "/":
         out["base_url"] = cfg.base_url
+    if cfg.language:
+        out["language"] = cfg.language
+    if cfg.docs_version:
+        out["docs_version"] = cfg.docs_version
     if cfg.settings:
         out["settings"] = dict(cfg.settings)
     if selection.notes:

@@ -56,7 +56,12 @@ from urllib.parse import parse_qs, unquote
 
 from murar.errors import ConfigError
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mdtext import FenceTracker, alert_markers, label_lines
+from murar.ingest.markup.mdtext import (
+    FenceTracker,
+    alert_markers,
+    inline_text,
+    label_lines,
+)
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.mdlimits import bounded_int
 from murar.ingest.paths import ResolvedLink, is_remote
@@ -281,6 +286,7 @@ _VIDEO = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!VIDEO\s+(?P<url>[^\]\s]+)\s*\][
 _DIV = re.compile(r"^(?P<lead>[ \t]*>[ \t]*)\[!div\b[^\]]*\][ \t]*", re.IGNORECASE | re.MULTILINE)
 _MARKER = re.compile(r"^[ \t]*:::[ \t]*(?:row|row-end|column|column-end|zone|zone-end|moniker|moniker-end|"
                      r"no-loc|form)\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
+_MARKER_KIND = re.compile(r"^([ \t]*):::[ \t]*([A-Za-z-]+)")
 # a tab: a heading whose only content is a link to "#tab/<id>[+<id>...][/<condition>]" (DocFX TabGroupAggregator)
 _TAB_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
                           r"\(#tab/[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*(?:/[A-Za-z0-9-]*)?\)(?:[ \t]+#+)?[ \t]*$")
@@ -554,12 +560,48 @@ _HOSTED_VIDEO = re.compile(r"^https?://(?:www\.|m\.)?(?:youtube\.com/watch\?|you
 
 def _drop_markers(body: str) -> str:
     """The ``:::row:::``/``:::zone:::``/``::: moniker`` ... marker lines emptied,
-    outside fenced code (a Markdown example of them in a code block stays)."""
+    outside fenced code (a Markdown example of them in a code block stays).
+
+    The content of a ``:::column:::`` is Markdown blocks however deep it is indented
+    (the Learn "Columns" syntax indents it under the column marker): DocFX's
+    NestedColumnParser opens the column as a container and its ``:::image`` lines
+    parse at any indentation, so a column's lines are moved back to the indentation
+    of their ``:::row:::`` (inside a list step, the step's), keeping their relative
+    indentation; an image indented six spaces in a column was read as code."""
     if ":::" not in body:
         return body
     fences = FenceTracker(_FENCE_ANY)
-    return "\n".join(line if fences.in_code(line) or not _MARKER.fullmatch(line) else ""
-                     for line in body.split("\n"))
+    out: list[str] = []
+    row_indent: str | None = None
+    column: list[str] | None = None
+    column_base = ""
+    for line in body.split("\n"):
+        if fences.in_code(line) or not _MARKER.fullmatch(line):
+            (column if column is not None else out).append(line)
+            continue
+        kind = _MARKER_KIND.match(line)
+        word = kind.group(2).lower() if kind else ""
+        if column is not None and word in ("column", "column-end", "row", "row-end"):
+            out.extend(_reindented(column, column_base))
+            column = None
+        if word == "row":
+            row_indent = kind.group(1) if kind else ""
+        elif word == "row-end":
+            row_indent = None
+        elif word == "column":
+            column = []
+            column_base = row_indent if row_indent is not None else (kind.group(1) if kind else "")
+        out.append("")
+    if column is not None:
+        out.extend(_reindented(column, column_base))
+    return "\n".join(out)
+
+
+def _reindented(lines: list[str], base: str) -> list[str]:
+    """``lines`` with their common indentation replaced by ``base`` (blank lines emptied)."""
+    expanded = [ln.expandtabs(4) for ln in lines]
+    depth = min((len(ln) - len(ln.lstrip(" ")) for ln in expanded if ln.strip()), default=0)
+    return [base + ln[depth:] if ln.strip() else "" for ln in expanded]
 
 
 def _read_pivots(path: Path) -> dict[str, str] | None:
@@ -947,7 +989,7 @@ class DocfxSite:
             if kind == "complex":
                 end = _IMAGE_END.search(body, pos)
                 if end is not None:
-                    caption = re.sub(r"\s+", " ", body[pos:end.start()]).strip()
+                    caption = inline_text(re.sub(r"\s+", " ", body[pos:end.start()]).strip())
                     pos = end.end()
             image = _md_image(src, alt, caption)
             lightbox = attrs.get("lightbox", "")

@@ -22,8 +22,10 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
 - a docs instance publishes several versions (``docs/`` as "current", the
   ``versions.json`` releases in ``versioned_docs/version-<name>``); murar reads
   the one a reader sees by default, ``lastVersion`` (see :func:`docs_version`),
-  and reports the files of the others with their version name; ``i18n/``
-  holds translations, reported with their locale and ``i18n.defaultLocale``;
+  or the one asked for (``--docs-version``), and reports the files of the
+  others with their version name; ``i18n/`` holds translations, reported with
+  their locale and ``i18n.defaultLocale``, unless a locale is asked for
+  (``--language``: :meth:`DocusaurusSite.classify`);
 - ``staticDirectories`` (default ``static``) are copied to the site root: a
   root-relative link ``/img/x.png`` (or ``/<baseUrl>/img/x.png``) and
   ``useBaseUrl('img/x.png')`` mean ``static/img/x.png``, and so does
@@ -52,12 +54,19 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote
 
+from murar.errors import ConfigError
 from murar.ingest.markup.mdtext import FenceTracker, directive_admonitions
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._links import contained, join_rel, strip_wrappers
-from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
+from murar.ingest.sites.base import (
+    FileClass,
+    FileRole,
+    SiteConfig,
+    SiteVariant,
+    asset_or_unknown,
+)
 
 _PAGE_MARKUP = {".md": "markdown", ".mdx": "mdx", ".markdown": "markdown"}
 _DEFAULT_EXCLUDE = ("**/_*.{js,jsx,ts,tsx,md,mdx}", "**/_*/**", "**/*.test.{js,jsx,ts,tsx}", "**/__tests__/**")
@@ -141,13 +150,18 @@ class DocsVersion:
     """The version of a docs plugin instance murar reads, and the ones it skips.
 
     ``folder`` (relative to the site folder) holds the pages of ``name``, the
-    instance's ``lastVersion`` (``"current"``: its ``path``); ``skipped`` maps
-    the folder of every other version to the reason shown in the ingest report.
+    instance's ``lastVersion`` (``"current"``: its ``path``) or the version asked
+    for; ``skipped`` maps the folder of every other version to the reason shown in
+    the ingest report; ``versions`` names every version of the instance
+    (``current`` first when it is one); ``asked`` is false when the version asked
+    for is not one of them (the default version is then read).
     """
 
     name: str
     folder: str
     skipped: dict[str, str] = field(default_factory=dict)
+    versions: tuple[str, ...] = ()
+    asked: bool = False
 
 
 def _outside(folder: str) -> bool:
@@ -159,9 +173,11 @@ def _safe_version(name: str) -> bool:
     return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
 
 
-def docs_version(options: str, consts: dict[str, str], site: Path) -> DocsVersion:
-    """The version a docs plugin instance shows by default, from the body of its
-    options object (Docusaurus "Versioning" and plugin-content-docs options).
+def docs_version(options: str, consts: dict[str, str], site: Path, *, wanted: str | None = None) -> DocsVersion:
+    """The version of a docs plugin instance murar reads: ``wanted`` when the
+    instance has it (``murar ingest --docs-version``), else the one it shows by
+    default, from the body of its options object (Docusaurus "Versioning" and
+    plugin-content-docs options).
 
     The instance's versions are ``current`` (its ``path``, default ``docs``: the
     unreleased "Next"), unless ``includeCurrentVersion: false``, followed by the
@@ -171,7 +187,13 @@ def docs_version(options: str, consts: dict[str, str], site: Path) -> DocsVersio
     when listed in ``onlyIncludeVersions``. The default version is
     ``lastVersion``, else the first released one, else ``current``. That is the
     one read; a released version whose folder is missing (a partial checkout)
-    falls back to ``path``.
+    falls back to ``path``. A ``wanted`` version is one of ``current`` and the
+    ``versions.json`` names, published or not (``docusaurus build`` builds the
+    ones ``onlyIncludeVersions`` keeps; the files of the others are still there).
+
+    Raises:
+        ConfigError: ``wanted`` is listed in ``versions.json`` but its
+            ``versioned_docs/version-<name>`` folder is missing.
     """
     path = js.top_level_string(options, "path", consts) or "docs"
     plugin_id = js.top_level_string(options, "id", consts) or "default"
@@ -197,15 +219,33 @@ def docs_version(options: str, consts: dict[str, str], site: Path) -> DocsVersio
         return join_rel(".", path) if name == "current" else f"{prefix}versioned_docs/version-{name}"
 
     chosen = last if last == "current" or (site / folder(last)).is_dir() else "current"
+    names = ("current", *released)
+    asked = wanted is not None and wanted in names
+    if asked and wanted is not None:
+        if wanted != "current" and not (site / folder(wanted)).is_dir():
+            raise ConfigError(f"docs version {wanted!r} is in {prefix}versions.json but its folder "
+                              f"{folder(wanted)} is missing; check out the complete site")
+        chosen = wanted
+    read = f"version {chosen} (chosen)" if asked else f"the default version {chosen}"
     skipped: dict[str, str] = {}
-    for name in ("current", *released):
+    for name in names:
         if name == chosen:
             continue
         label = "current (Next)" if name == "current" else name
         why = "" if name in included else ", not published: " + (
             "includeCurrentVersion: false" if name == "current" else "not in onlyIncludeVersions")
-        skipped[folder(name)] = f"docs version {label}{why}; murar reads the default version {chosen}"
-    return DocsVersion(name=chosen, folder=folder(chosen), skipped=skipped)
+        skipped[folder(name)] = f"docs version {label}{why}; murar reads {read}"
+    return DocsVersion(name=chosen, folder=folder(chosen), skipped=skipped, versions=names, asked=asked)
+
+
+def _versions_read(versions: list[tuple[str, DocsVersion]]) -> str:
+    """The docs version read, for the ingest summary: ``""`` when no docs instance
+    has versions, the version's name when one has, else ``<plugin id> <version>``
+    of each versioned instance, comma-separated."""
+    versioned = [(pid, v.name) for pid, v in versions if len(v.versions) > 1]
+    if len(versioned) <= 1:
+        return versioned[0][1] if versioned else ""
+    return ", ".join(f"{pid} {name}" for pid, name in versioned)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,12 +253,26 @@ class ContentInstance:
     """One content plugin instance: its ``kind`` (``docs``, ``blog``, ``pages``),
     the ``folder`` it reads (relative to the ingest root) and its ``include`` and
     ``exclude`` globs (relative to that folder; an ``exclude`` option replaces
-    the default list, Docusaurus issue #9641)."""
+    the default list, Docusaurus issue #9641). ``localized`` is the folder of the
+    chosen locale's translations of its files (:func:`localized_folder`; ``""``
+    when the default locale is read)."""
 
     kind: str
     folder: str
     include: tuple[str, ...]
     exclude: tuple[str, ...]
+    localized: str = ""
+
+
+def localized_folder(kind: str, plugin_id: str, locale: str, version: str | None = None) -> str:
+    """The folder (relative to the site folder) holding a content plugin
+    instance's translations into ``locale``, as Docusaurus' ``getPluginI18nPath``
+    builds it: ``i18n/<locale>/docusaurus-plugin-content-<kind>[-<id>]``, for a
+    docs instance followed by ``current`` or ``version-<name>`` (``version``)."""
+    folder = f"i18n/{locale}/docusaurus-plugin-content-{kind}" + ("" if plugin_id == "default" else f"-{plugin_id}")
+    if kind == "docs":
+        folder += "/current" if version in (None, "current") else f"/version-{version}"
+    return folder
 
 
 def _plugin_kind(name: str, options: str | None) -> str | None:
@@ -431,8 +485,17 @@ class DocusaurusSite:
         self._md_markup = "mdx" if config.settings.get("markdown.format", "mdx") == "mdx" else "markdown"
 
     @classmethod
-    def load(cls, root: Path, config_file: str | None) -> DocusaurusSite:
-        """Read ``config_file`` (relative to ``root``; ``None``: defaults) into a site."""
+    def load(cls, root: Path, config_file: str | None, *, variant: SiteVariant | None = None) -> DocusaurusSite:
+        """Read ``config_file`` (relative to ``root``; ``None``: defaults) into a site.
+
+        ``variant`` chooses the locale (one of ``i18n.locales``) and the docs
+        version (``current`` or a ``versions.json`` name) read instead of the
+        defaults (see :meth:`classify` for how a locale is read).
+
+        Raises:
+            ConfigError: the site has no such locale, or no docs instance has
+                that version (the message lists the ones it has).
+        """
         root = root.resolve()
         site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
         code = ""
@@ -455,13 +518,25 @@ class DocusaurusSite:
         if not options and not re.search(r"\bpresets\b", code):
             # no content plugin written anywhere (a stub config): the classic preset's defaults
             options = [(kind, "") for kind in ("docs", "blog", "pages")]
+        i18n_block = js.object_block(code, "i18n") or ""
+        default_locale = js.string_setting(i18n_block, "defaultLocale", consts) or "en"
+        locales = tuple(dict.fromkeys([default_locale, *(js.top_level_strings(i18n_block, "locales", consts) or [])]))
+        wanted = variant.docs_version if variant is not None else None
+        locale = variant.language if variant is not None and variant.language is not None else default_locale
+        if locale not in locales or not _safe_version(locale):
+            raise ConfigError(f"language {locale!r} is not a locale of this Docusaurus site; it has "
+                              f"{', '.join(locales)} (i18n.locales in {config_file or 'docusaurus.config.js'})")
         instances: list[ContentInstance] = []
         skipped: dict[str, str] = {}
         docs_path = route = None
+        versions: list[tuple[str, DocsVersion]] = []  # (plugin id, version read) of every docs instance
         for kind, block in options:
+            version_name = None
+            plugin_id = js.top_level_string(block, "id", consts) or "default"
             if kind == "docs":
-                version = docs_version(block, consts, root / site_dir)
-                folder = version.folder
+                version = docs_version(block, consts, root / site_dir, wanted=wanted)
+                versions.append((plugin_id, version))
+                folder, version_name = version.folder, version.name
                 skipped.update({join_rel(site_dir, f): why for f, why in version.skipped.items()})
                 if docs_path is None:
                     docs_path, route = folder, js.top_level_string(block, "routeBasePath", consts)
@@ -472,18 +547,31 @@ class DocusaurusSite:
                 continue  # a path out of the site (path.resolve(__dirname, '../..'), '/etc') is not read
             include = js.top_level_strings(block, "include", consts)
             exclude = js.top_level_strings(block, "exclude", consts)
+            localized = "" if locale == default_locale or not _safe_version(plugin_id) else join_rel(
+                site_dir, localized_folder(kind, plugin_id, locale, version_name))
             instances.append(ContentInstance(
                 kind=kind, folder=folder,
                 include=tuple(include) if include is not None else _DEFAULT_INCLUDE[kind],
-                exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE))
+                exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized))
+        if wanted is not None and not any(v.asked for _, v in versions):
+            have = sorted({n for _, v in versions for n in v.versions}, key=lambda n: (n != "current", n))
+            raise ConfigError(f"docs version {wanted!r} is not a version of this Docusaurus site; it has "
+                              f"{', '.join(have) or 'no versioned docs'} (current = the docs folder, "
+                              "the others from versions.json)")
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
-        i18n_block = js.object_block(code, "i18n") or ""
-        default_locale = js.string_setting(i18n_block, "defaultLocale", consts) or "en"
         settings = {"site_dir": site_dir, "markdown.format": md_format, "i18n.defaultLocale": default_locale}
         mdx = mdx_version(root / site_dir)
         if mdx is not None:
             settings["mdx.version"] = mdx
+        notes: tuple[str, ...] = ()
+        if locale != default_locale:
+            settings["i18n.locale"] = locale
+            if not any((root / i.localized).is_dir() for i in instances if i.localized):
+                folder = join_rel(site_dir, f"i18n/{locale}")
+                note = (f"no translations into {locale} found ({folder}/docusaurus-plugin-content-*): "
+                        f"every page is read in the default locale {default_locale}")
+                notes = (note,)
         if docs_path is not None:
             settings["docs_path"] = docs_path
         if route is not None:
@@ -494,6 +582,9 @@ class DocusaurusSite:
             static_dirs=tuple(f for d in static if not _outside(f := join_rel(site_dir, d))),
             base_url="/" + base_url.strip("/") + "/" if base_url.strip("/") else "/",
             settings=settings,
+            notes=notes,
+            language=locale if len(locales) > 1 else "",
+            docs_version=_versions_read(versions),
         )
         prism = js.object_block(js.object_block(code, "themeConfig") or code, "prism") or ""
         return cls(config, instances=tuple(instances), skipped=skipped, magic_comments=magic_comments(prism, consts),
@@ -531,7 +622,8 @@ class DocusaurusSite:
         if self._imported is None:
             found: set[str] = set()
             root = self._config.root
-            for base in (*self._config.content_dirs, *self._config.static_dirs):
+            localized = tuple(i.localized for i in self._instances if i.localized)
+            for base in (*self._config.content_dirs, *localized, *self._config.static_dirs):
                 folder = root / base
                 if not folder.is_dir() or inside_root(folder, root).problem:
                     continue  # a symlink out of the site: not read
@@ -551,6 +643,18 @@ class DocusaurusSite:
         return self._imported
 
     def classify(self, rel: str) -> FileClass:
+        """Role and markup of ``rel`` (see the module doc).
+
+        With a locale other than the default chosen (``variant.language``), a
+        content instance is read as ``docusaurus build --locale`` builds it
+        (plugin-content-docs ``readVersionDocs``/``readDocFile``, the blog and
+        pages plugins alike): its pages are the files of its own folder matched
+        by its ``include``/``exclude`` globs, each read from the same path under
+        the locale's folder (:func:`localized_folder`) when the translation
+        exists there ("Lookup in localized folder in priority"), else from the
+        default locale's file. A translated file with no file of that path in
+        the instance's folder is no page (Docusaurus only globs that folder).
+        """
         suffix = PurePosixPath(rel).suffix.lower()
         markup = _PAGE_MARKUP.get(suffix)
         if markup == "markdown":
@@ -563,6 +667,16 @@ class DocusaurusSite:
                 return asset_or_unknown(rel)
         if markup is None:
             return asset_or_unknown(rel)
+        translated = max((i for i in self._instances if i.localized and contained(rel, i.localized)),
+                         key=lambda i: len(i.localized), default=None)
+        if translated is not None:
+            inner = rel[len(translated.localized) + 1:]
+            source = join_rel(translated.folder, inner)
+            if not (self._config.root / source).is_file():
+                return FileClass(role=FileRole.EXCLUDED, reason=(
+                    f"translation of no page: {source} does not exist (Docusaurus reads the files of "
+                    f"{translated.folder}, each from its translation when there is one)"))
+            return self._classify_in(rel, translated, inner, markup, suffix)
         instance = max((i for i in self._instances if contained(rel, i.folder)),
                        key=lambda i: len(i.folder), default=None)
         unpublished = self._unpublished(rel, instance)
@@ -572,6 +686,16 @@ class DocusaurusSite:
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"outside the docs folders ({', '.join(self._config.content_dirs)})")
         inner = rel if instance.folder == "." else rel[len(instance.folder) + 1 :]
+        found = self._classify_in(rel, instance, inner, markup, suffix)
+        if found.role is FileRole.PAGE and instance.localized \
+                and (self._config.root / instance.localized / inner).is_file():
+            locale = self._config.settings.get("i18n.locale", "")
+            return FileClass(role=FileRole.EXCLUDED, markup=found.markup, reason=(
+                f"read from its translation {join_rel(instance.localized, inner)} (locale {locale})"))
+        return found
+
+    def _classify_in(self, rel: str, instance: ContentInstance, inner: str, markup: str, suffix: str) -> FileClass:
+        """Role of the file ``rel`` read as ``inner`` (its path in ``instance``'s folder)."""
         if not any(glob_match(inner, pat) for pat in instance.include):
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"not matched by the {instance.kind} plugin's include option")
@@ -615,8 +739,13 @@ class DocusaurusSite:
         i18n = join_rel(site_dir, "i18n")
         if applies(i18n):
             locale = inner.split("/", 2)[1] if "/" in inner else ""
-            default = self._config.settings.get("i18n.defaultLocale", "en")
-            return f"translation (i18n/{locale}); default locale {default}"
+            chosen = self._config.settings.get("i18n.locale")
+            if chosen is None:
+                default = self._config.settings.get("i18n.defaultLocale", "en")
+                return f"translation (i18n/{locale}); default locale {default}"
+            if locale == chosen:
+                return f"translation (i18n/{locale}) of content murar does not read"
+            return f"translation (i18n/{locale}); murar reads locale {chosen}"
         m = _VERSIONED.match(inner)
         if m and applies(join_rel(site_dir, m.group(0).rstrip("/"))):
             return f"docs version {m.group(2)} ({m.group(1)}), not in the versions file"

@@ -18,7 +18,8 @@ expiry date (unless ``buildFuture``/``buildExpired``).
 Pages are the content files (``.md``, ``.html``, ``.adoc``, ``.rst``, ...)
 under the content folders; a language code in the file name (``page.fr.md``)
 names a configured language. Only the default content language
-(``defaultContentLanguage``) is ingested: a file named with another configured
+(``defaultContentLanguage``), or the one asked for (``--language``,
+:meth:`HugoSite.classify`), is ingested: a file named with another configured
 language's code, or under another language's own ``contentDir`` (multilingual
 docs: "Translation by file name", "Translation by content directory"), is a
 translation, excluded with its language as the reason. Every other file of a leaf bundle (a folder with
@@ -29,15 +30,19 @@ where bundles publish their resources); relative links resolve against the
 page's folder, then against its URL.
 
 Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
-shortcode with an image ``src`` become Markdown images with their caption;
-``include``/``readfile`` pull the file in at that place (theme convention:
+shortcode with an image ``src`` become Markdown images with their caption
+(a bundle's files also by the name front matter ``resources`` gives them,
+:meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
+one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
 ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
-subtitle; ``ref``/``relref`` give their target;
+subtitle, one with content (Docsy, Hugo Book) its image, header, title and
+subtitle before it and its footer after it, its headings read as labels;
+``ref``/``relref`` give their target;
 ``param`` the site parameter; a callout (Hextra ``callout``, Hugo Book and
-Geekdoc ``hint``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
+Geekdoc ``hint``, Doks ``callout``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
 ``call-out``, ``{{< note >}}``; :meth:`HugoSite.callout`) leads its content with
 its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
@@ -54,15 +59,22 @@ import html
 import logging
 import posixpath
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mdtext import alert_markers, callout_label, callout_lead
+from murar.ingest.markup.mdtext import (
+    FenceTracker,
+    alert_markers,
+    callout_label,
+    callout_lead,
+)
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
@@ -86,7 +98,7 @@ from murar.ingest.sites._common import (
     url_base_path,
     yaml_front_matter,
 )
-from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
+from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, SiteVariant
 
 log = logging.getLogger(__name__)
 
@@ -115,11 +127,20 @@ DIAGRAM_SHORTCODES = frozenset({"mermaid"})
 #: ``hextra/feature-card``, self-closing ``{{< card title="..." />}}``): its title and subtitle are its text,
 #: its ``image`` (a remote URL, a static path, or an ``assets/`` path Hugo processes) a picture above them
 _CARD = re.compile(r"(?:^|[/-])card$")
+#: shortcodes that show a set of page resources picked by globs (Blowfish ``carousel`` ``images=``, the
+#: hugo-shortcode-gallery ``gallery`` ``match=``)
+_GALLERY = re.compile(r"carousel|gallery|slider")
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
-#: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab"
+#: files a page bundle's resources are looked up among (a bundle of thousands is read no further)
+_MAX_RESOURCES = 1000
+#: resource names one page's gallery and carousel globs are tested against, in all
+_MAX_GLOB_TESTS = 200_000
+#: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
+#: sites built on its docs: a "codetab")
 _TAB_SETS = frozenset({"tabs", "tabpane"})
+_TAB_ITEMS = frozenset({"tab", "codetab"})
 #: Hextra's callout types as its own Markdown output names them (``callout.markdown.md``: a callout
 #: becomes the matching GitHub alert; no ``type`` is ``default``)
 _HEXTRA_CALLOUTS = {"default": "tip", "info": "note", "warning": "warning", "error": "caution",
@@ -239,7 +260,7 @@ def _flatten(prefix: str, value: Any, out: dict[str, str]) -> None:
         out[prefix] = str(value)
 
 
-def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
+def load_config(root: Path, *, environment: str = "production", language: str | None = None) -> SiteConfig:
     """Read the Hugo configuration at ``root`` into a :class:`SiteConfig`.
 
     ``content_dirs``: ``contentDir`` and every language's ``contentDir`` (or the
@@ -255,9 +276,14 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
     disabled language's too, and content mounts with ``lang``),
     ``disabled_languages`` (``disableLanguages`` and ``languages.<l>.disabled``), ``content_mount_paths`` (``source=sub;...``
     for a content mount into a subfolder, ``target: content/docs``).
+    ``language`` (a language key, ``murar ingest --language``) is the language
+    whose pages are read (``settings["content_language"]`` when it is not
+    ``defaultContentLanguage``; ``config.language`` names the one read when the
+    site has several).
 
     Raises:
-        ConfigError: a config file is invalid.
+        ConfigError: a config file is invalid, or ``language`` is not one of the
+            site's languages (or is disabled).
     """
     root = root.resolve()
     cfg, main = read_hugo_config(root, environment=environment)
@@ -354,12 +380,37 @@ def load_config(root: Path, *, environment: str = "production") -> SiteConfig:
         "disabled_languages": ";".join(sorted(disabled)),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
+        # the themes and modules the site is built with (theme, module imports, mount sources): a theme whose
+        # shortcode shares its name with another theme's (Doks' and Hextra's callout) is told apart by them
+        "theme_paths": ";".join(dict.fromkeys([*themes, *module_paths, *(
+            str(mt["source"]) for mt in (mounts if isinstance(mounts, list) else [])
+            if isinstance(mt, dict) and mt.get("source"))])),
     }
+    codes = settings["languages"].split(";")
+    chosen = _chosen_language(language, codes, disabled, main)
+    if chosen != default_lang:
+        settings["content_language"] = chosen
     base = str(cfg.get("baseurl") or "/")
     return SiteConfig(generator=GENERATOR, root=root, config_file=main, content_dirs=content_dirs,
                       static_dirs=static_dirs, include_dirs=include_dirs,
                       exclude=(settings["publish_dir"], "resources/_gen", "node_modules"),
-                      base_url=url_base_path(base), settings={**settings, "base_url_full": base})
+                      base_url=url_base_path(base), settings={**settings, "base_url_full": base},
+                      language=chosen if len(codes) > 1 else "")
+
+
+def _chosen_language(language: str | None, codes: list[str], disabled: set[str], config_file: str | None) -> str:
+    """The language key read: ``language`` (case-insensitive, as Hugo lower-cases
+    language keys) when it is one of ``codes`` (``defaultContentLanguage`` first),
+    else the default. Raises :class:`ConfigError` for another or a disabled one."""
+    if language is None:
+        return codes[0]
+    wanted = language.strip().lower()
+    if wanted in codes:
+        return wanted
+    where = f"languages in {config_file or 'the Hugo configuration'}"
+    state = " is disabled (disableLanguages or languages.<key>.disabled)" if wanted in disabled else \
+        " is not a language of this Hugo site"
+    raise ConfigError(f"language {language!r}{state}; it has {', '.join(codes)} ({where})")
 
 
 # ------------------------------------------------------------------ shortcodes
@@ -393,6 +444,18 @@ class Shortcode:
         if pos is not None and pos < len(self.args):
             return self.args[pos]
         return ""
+
+
+@dataclass(frozen=True, slots=True)
+class PageResource:
+    """One resource of a page bundle (Hugo "Page resources"): the file ``rel``
+    (relative to the project root), its ``name`` (the path inside the bundle
+    unless front matter ``resources`` renames it) and the ``title`` front matter
+    gives it (``""`` when none does)."""
+
+    rel: str
+    name: str
+    title: str = ""
 
 
 def parse_args(name: str, text: str) -> Shortcode:
@@ -429,6 +492,35 @@ def _md_image(src: str, alt: str, caption: str, *, html_out: bool = False) -> st
 def _bold(text: str, *, html_out: bool = False) -> str:
     """A block label set in bold, followed by a space."""
     return f"<strong>{html.escape(text)}</strong> " if html_out else f"**{text}** "
+
+
+def _card_head(sc: Shortcode, *, html_out: bool = False) -> str:
+    """The labels of a card that wraps content, as Docsy's card.html shows them above
+    it: its ``header`` and ``title`` in bold, then its ``subtitle``, followed by a
+    space; ``""`` when it has none."""
+    header, title = _label_text(sc.params.get("header", "")), _label_text(sc.params.get("title", ""))
+    parts = [_bold(x, html_out=html_out).strip() for x in dict.fromkeys((header, title)) if x]
+    subtitle = _strip_markup(sc.get("subtitle", "subheader"))
+    line = " ".join([*parts, subtitle] if subtitle else parts)
+    return f"{line} " if line else ""
+
+
+_ATX_HEADING = re.compile(r"^([ \t]*)#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE_LINE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
+
+
+def _headings_as_labels(text: str) -> str:
+    """``text`` with its Markdown ATX headings (outside fenced code) set as bold
+    lines: in a card a heading labels the card, it opens no section of the page."""
+    fences = FenceTracker(_FENCE_LINE)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if fences.in_code(line) or "#" not in line:
+            continue
+        m = _ATX_HEADING.match(line)
+        if m:
+            lines[i] = f"{m.group(1)}**{m.group(2)}**"
+    return "\n".join(lines)
 
 
 def _code_span(text: str, *, html_out: bool = False) -> str:
@@ -507,10 +599,15 @@ class HugoSite:
         self._front: dict[str, dict[str, Any]] = {}
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
+        # the language read (--language), else defaultContentLanguage
+        self._lang = config.settings.get("content_language") or self._langs[0]
         self._content_langs: list[tuple[str, str]] | None = None
         self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
+        self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
+        self._resources: dict[str, list[PageResource]] = {}
+        self._glob_tests: dict[str, int] = {}  # resource names tested against gallery globs, per page
 
     @property
     def config(self) -> SiteConfig:
@@ -573,9 +670,15 @@ class HugoSite:
         ``headless`` bundles, ``build.render: never`` and ``ignoreFiles`` matches
         are excluded; images and videos are assets; everything outside the
         content folders (layouts, themes, archetypes, the built ``public/``) is
-        excluded. Only the default content language is ingested: a content file of
-        another configured language (:meth:`language_of`: a language code in its
-        name, or its language's own ``contentDir``) is excluded as a translation."""
+        excluded. One language is ingested, ``defaultContentLanguage`` or the one
+        chosen (``--language``): a content file of another configured language
+        (:meth:`language_of`: a language code in its name, or its language's own
+        ``contentDir``) is excluded as a translation. A page the chosen language
+        has no translation of is not read in the default language instead: Hugo
+        assigns a file without language code to the default language and builds
+        each language from its own pages ("Translation by file name"; merging in
+        another language's pages is a template's choice, ``lang.Merge``). Bundle
+        resources do fall back (:meth:`resolve_asset`)."""
         suffix = suffix_of(rel)
         if any(is_within(rel, ex) for ex in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="Hugo build output or cache")
@@ -598,10 +701,12 @@ class HugoSite:
             if pat.search(rel) or pat.search("/" + rel):
                 return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=f"Hugo ignoreFiles {pat.pattern!r}")
         lang = self.language_of(rel)
-        if lang != self._langs[0]:
+        if lang != self._lang:
             state = ", disabled" if lang in self._disabled else ""
+            read = f"default language {self._lang}" if self._lang == self._langs[0] else \
+                f"murar reads language {self._lang}"
             return FileClass(role=FileRole.EXCLUDED, markup=markup,
-                             reason=f"translation (language {lang}{state}); default language {self._langs[0]}")
+                             reason=f"translation (language {lang}{state}); {read}")
         if any(is_within(rel, inc) for inc in self._config.include_dirs) or rel in self.included_files():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         meta = self._front_matter(rel) if markup != "notebook" else {}
@@ -667,8 +772,12 @@ class HugoSite:
         (also positional), and kind-named shortcodes (:data:`_KIND_SHORTCODES`)."""
         name, title = sc.name, sc.params.get("title", "")
         if name == "callout":
-            kind = sc.params.get("type", "").strip().lower() or "default"
-            return callout_label(_HEXTRA_CALLOUTS.get(kind, kind), title)
+            if "type" in sc.params or not (sc.params.get("context") or sc.args or self._doks):
+                kind = sc.params.get("type", "").strip().lower() or "default"
+                return callout_label(_HEXTRA_CALLOUTS.get(kind, kind), title)
+            # Doks (doks-core callout): context= or the first argument, "note" by default
+            kind = (sc.params.get("context") or sc.get(pos=0)).strip().lower() or "note"
+            return callout_label(kind, title)
         if name in ("hint", "admonition"):
             kind = sc.get("type", pos=0).strip().lower()
             title = title or (sc.get(pos=1) if name == "admonition" else "")
@@ -692,30 +801,37 @@ class HugoSite:
         return None
 
     def translate(self, key: str) -> str:
-        """The default language's translation of ``key`` from the i18n folders
+        """The translation of ``key`` into the language read from the i18n folders
         (project ``i18n/``, then themes; files named after the language, e.g.
         ``i18n/en.toml`` or ``i18n/en/en.toml``), as Hugo's ``T`` function gives it:
-        ``key = "text"`` or ``[key] other = "text"``. ``""`` when absent. Never raises."""
+        ``key = "text"`` or ``[key] other = "text"``; a key the language read
+        (``--language``) does not translate takes the default language's text
+        (Hugo multilingual docs, "Missing translations"). ``""`` when absent.
+        Never raises."""
         if self._i18n is None:
             table: dict[str, str] = {}
-            lang = self._langs[0]
-            for folder in self._config.settings.get("i18n_dirs", "i18n").split(";"):
-                base = self._root / folder
-                if not folder or not base.is_dir():
-                    continue
-                files = sorted(p for p in base.rglob("*") if p.is_file() and p.stem.lower() == lang
-                               and p.suffix.lower() in (".toml", ".yaml", ".yml", ".json"))
-                for path in files:
-                    try:
-                        data = load_data_file(path)
-                    except (OSError, ValueError):
-                        continue
-                    for k, v in data.items():
-                        text = v.get("other") or v.get("one") if isinstance(v, dict) else v
-                        if isinstance(text, str) and str(k).lower() not in table:
-                            table[str(k).lower()] = text
+            for lang in dict.fromkeys((self._lang, self._langs[0])):
+                self._read_translations(lang, table)
             self._i18n = table
         return self._i18n.get(key.lower(), "")
+
+    def _read_translations(self, lang: str, table: dict[str, str]) -> None:
+        """Add the i18n strings of ``lang`` to ``table`` (a key already there is kept)."""
+        for folder in self._config.settings.get("i18n_dirs", "i18n").split(";"):
+            base = self._root / folder
+            if not folder or not base.is_dir():
+                continue
+            files = sorted(p for p in base.rglob("*") if p.is_file() and p.stem.lower() == lang
+                           and p.suffix.lower() in (".toml", ".yaml", ".yml", ".json"))
+            for path in files:
+                try:
+                    data = load_data_file(path)
+                except (OSError, ValueError):
+                    continue
+                for k, v in data.items():
+                    text = v.get("other") or v.get("one") if isinstance(v, dict) else v
+                    if isinstance(text, str) and str(k).lower() not in table:
+                        table[str(k).lower()] = text
 
     def glossary_entry(self, term_id: str, *, page_rel: str = "") -> str | None:
         """The file of the glossary entry ``term_id``: a content file in a
@@ -931,7 +1047,9 @@ class HugoSite:
         path removed) from the static folders, then the content folders (published
         bundle resources); last, ``assets/`` (global resources, as Hugo's embedded
         image render hook looks them up). A link to the site's
-        own ``baseURL`` host is local. Never raises."""
+        own ``baseURL`` host is local. A page-relative link a bundle of the
+        language read does not hold is looked up in its translations' bundles
+        (:meth:`linked_bundle_dirs`). Never raises."""
         target = local_link(link, self._own_url)
         if isinstance(target, ResolvedLink):
             return target
@@ -944,11 +1062,31 @@ class HugoSite:
             cands += self._served_from("assets", site_path)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
+            if self._lang != self._langs[0]:
+                cands += [safe_join(d, path) for d in self.linked_bundle_dirs(page_rel)]
             url_dir = self.page_url_dir(page_rel)
             cands += self._served_from("static", safe_join(url_dir, path))
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
             cands += self._served_from("assets", safe_join(path))
         return lookup(self._root, cands, link=link)
+
+    def linked_bundle_dirs(self, page_rel: str) -> list[str]:
+        """The folders of the bundles ``page_rel``'s translations would sit in
+        when languages have their own ``contentDir``: the page's folder moved from
+        its language's content folder to each other one (default language
+        first). Hugo multilingual docs, "Page bundles": "each Page Bundle inherits
+        the resources of its linked translated pages' bundles except for the
+        content files", a file of the page's own bundle first. Translation by
+        file name shares one bundle folder, so it adds nothing."""
+        langs = dict(kv.split("=", 1) for kv in self._config.settings.get("content_languages", "").split(";")
+                     if "=" in kv)
+        folders = [d for d in dict.fromkeys([*self._config.content_dirs, *langs]) if d and (self._root / d).is_dir()]
+        own = max((d for d in folders if is_within(page_rel, d)), key=len, default=None)
+        if own is None:
+            return []
+        inner = posixpath.dirname(page_rel[len(own) + 1:] if own not in (".", "") else page_rel)
+        others = sorted((d for d in folders if d != own), key=lambda d: langs.get(d, self._langs[0]) != self._langs[0])
+        return [safe_join(d, inner) for d in others]
 
     def _served_from(self, component: str, site_path: str) -> list[str]:
         """Project files that serve ``site_path`` (relative to the ``component``
@@ -973,6 +1111,69 @@ class HugoSite:
             return None
         return other.path or "/"
 
+    def page_resources(self, page_rel: str) -> list[PageResource]:
+        """The resources of the bundle whose index is ``page_rel`` (``index.*`` or
+        ``_index.*``), in path order: the files beside it and in its subfolders
+        (not in a nested bundle, not content pages), at most
+        :data:`_MAX_RESOURCES`. Front matter ``resources`` entries (``src`` a glob
+        on the path inside the bundle; ``name``, ``title`` with ``:counter``) name
+        and title them, the first entry that sets a key winning for that key
+        (Hugo "Page resources", metadata). ``[]`` for a page that is no bundle.
+        Never raises."""
+        if page_rel in self._resources:
+            return self._resources[page_rel]
+        found: list[PageResource] = []
+        self._resources[page_rel] = found
+        stem = posixpath.splitext(posixpath.basename(page_rel))[0]
+        if self.split_language(stem)[0] not in ("index", "_index") or not (self._root / page_rel).is_file():
+            return found
+        folder = posixpath.dirname(page_rel)
+        files: list[str] = []
+        pending = deque([folder])
+        visited = 0
+        while pending and len(files) < _MAX_RESOURCES and visited < _MAX_RESOURCES:
+            current = pending.popleft()
+            visited += 1
+            try:
+                entries = sorted(self._root.joinpath(current).iterdir(), key=lambda e: e.name)
+            except OSError:
+                continue
+            if current != folder and self._bundle_indexes(current):
+                continue  # a nested bundle holds its own resources
+            for entry in entries:
+                rel = f"{current}/{entry.name}" if current not in ("", ".") else entry.name
+                if entry.name.startswith((".", "#")) or entry.is_symlink():
+                    continue
+                if entry.is_dir():
+                    pending.append(rel)
+                elif suffix_of(rel) not in PAGE_MARKUP and len(files) < _MAX_RESOURCES:
+                    files.append(rel)
+        meta = self._front_matter(page_rel).get("resources")
+        specs = [s for s in meta if isinstance(s, dict) and s.get("src")] if isinstance(meta, list) else []
+        counters: dict[tuple[int, str], int] = {}
+        for rel in files:
+            path = rel[len(folder) + 1:] if folder not in ("", ".") else rel
+            values: dict[str, str] = {}
+            for i, spec in enumerate(specs[:100]):
+                if not _glob_match(str(spec["src"]), path):
+                    continue
+                for key in ("name", "title"):
+                    if key not in values and isinstance(spec.get(key), str):
+                        counters[i, key] = counters.get((i, key), 0) + 1
+                        values[key] = spec[key].replace(":counter", str(counters[i, key]))
+            found.append(PageResource(rel=rel, name=values.get("name") or path, title=values.get("title", "")))
+        return found
+
+    def page_resource(self, pattern: str, *, page_rel: str) -> PageResource | None:
+        """The first resource of the page's bundle whose name matches the glob
+        ``pattern`` (case-insensitive), as Hugo's ``.Resources.GetMatch`` picks it
+        (Geekdoc ``img``/``video`` ``name=``, a name front matter ``resources``
+        gives); ``None`` when none does. Never raises."""
+        pattern = pattern.strip()
+        if not pattern:
+            return None
+        return next((r for r in self.page_resources(page_rel) if _glob_match(pattern, r.name)), None)
+
     def resolve_shortcode_src(self, src: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an image shortcode's ``src`` the way Hugo's ``figure`` does: a page
         resource of the bundle (a name without suffix as a ``GetMatch`` pattern, as
@@ -989,6 +1190,9 @@ class HugoSite:
         found = first_existing(self._root, cands)
         if found:
             return ResolvedLink(rel_path=found)
+        named = self.page_resource(path, page_rel=page_rel) if not path.startswith("/") else None
+        if named is not None:  # a resource named in front matter (Geekdoc {{< img name="forest-1" >}})
+            return ResolvedLink(rel_path=named.rel)
         if not suffix_of(path) and not path.startswith("/"):
             # a page resource named by a pattern (Docsy imgproc: Resources.GetMatch "**name*")
             bundle = self._root / page_dir
@@ -1085,20 +1289,22 @@ class HugoSite:
                 continue  # closing tags of reduced shortcodes
             sc = parse_args(name, m.group("args"))
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
-            if name == "tab" and tabs_seen:
+            if name in _TAB_ITEMS and tabs_seen:
                 tabs_seen[-1] += 1
             wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name in DIAGRAM_SHORTCODES \
                 or name in ("highlight", "columns", "example") \
                 or _image_param(sc) \
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params \
-                or (_CARD.search(name) is not None and "image" in sc.params)
+                or _CARD.search(name) is not None
             close = None
             # a block's label; {{< tab "Linux" >}} gives it as the first argument
             label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
                 sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
-            if name == "tab" and not label and panes and panes[-1].params.get("items"):
-                # Hextra/Nextra style: {{< tabs items="A,B" >}} names its unnamed tabs in order
-                items = [x.strip() for x in panes[-1].params["items"].split(",")]
+            if name in _TAB_ITEMS and not label and panes:
+                # a set that names its unnamed tabs in order: Hextra/Nextra {{< tabs items="A,B" >}}, Dapr
+                # {{< tabs "Python" ".NET" >}} with {{% codetab %}}s (its tabs.html ranges over .Params)
+                items = [x.strip() for x in panes[-1].params["items"].split(",")] \
+                    if panes[-1].params.get("items") else panes[-1].args if panes[-1].name == "tabs" else []
                 label = items[tabs_seen[-1] - 1] if 0 < tabs_seen[-1] <= len(items) else ""
             callout = None if m.group("self") else self.callout(sc)
             if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab
@@ -1114,12 +1320,16 @@ class HugoSite:
                 subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
                 picture = self._card_picture(sc, label, subtitle, page_rel=page_rel, warnings=warnings)
                 out.append("\n\n" + picture + _bold(_label_text(label), html_out=h) + subtitle + "\n\n")
+            elif (pictures := self._resource_gallery(sc, page_rel=page_rel)) is not None:
+                out.append(pictures)
+                if close is not None:
+                    pos = close.end()
             elif name in IMAGE_SHORTCODES or _image_param(sc):
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
-            elif name in VIDEO_SHORTCODES or _video_param(sc):
-                out.append(_video(sc))
+            elif name in VIDEO_SHORTCODES or _video_param(sc) or ("youtube" in name and sc.get("id", pos=0)):
+                out.append(_video(self._named_video(sc, page_rel=page_rel)))
             elif name in DIAGRAM_SHORTCODES and close is not None:
                 out.append(_fence(inner, name, html_out=h))
                 pos = close.end()
@@ -1209,12 +1419,24 @@ class HugoSite:
             elif name.endswith(".inline"):
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
+            elif close is not None and _CARD.search(name) and _depth < _MAX_INCLUDE_DEPTH:
+                # a card wrapping content: its image (Hugo Book card image=), its header, title and subtitle
+                # (Docsy card.html: card-header, h5, h6), its content, then its footer; a heading in it
+                # titles the card (a book-card/card div), not a section that runs on over the next cards
+                picture = self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings)
+                content = self.rewrite_shortcodes(inner if h else _headings_as_labels(inner), page_rel=page_rel,
+                                                  warnings=warnings, _depth=_depth + 1, _stack=_stack)
+                head = _card_head(sc, html_out=h)  # leads the paragraph the content opens with
+                out.append(picture + (("" if picture else "\n\n") + head + content.lstrip("\n") if head else content))
+                if sc.params.get("footer", "").strip():
+                    out.append(f"\n\n{sc.params['footer'].strip()}\n\n")
+                pos = close.end()
             else:
                 if name in _TAB_SETS and not m.group("self"):
                     out.append(f"\n\n{set_open()}\n\n")
                     panes.append(sc)
                     tabs_seen.append(0)
-                elif name == "tab" and label and close is not None:
+                elif name in _TAB_ITEMS and label and close is not None:
                     out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
@@ -1226,8 +1448,10 @@ class HugoSite:
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
                         pos = gap.end() if gap and not h else pos
                 elif label and close is not None:
-                    out.append(_bold(_label_text(label), html_out=h))
-                if close is None and sc.params.get("text") and name not in _TAB_SETS and name != "tab":
+                    # with its subtitle (Blowfish timelineItem subheader=) after it
+                    subtitle = _strip_markup(sc.get("subtitle", "subheader"))
+                    out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
+                if close is None and sc.params.get("text") and name not in _TAB_SETS and name not in _TAB_ITEMS:
                     out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
                 # a Docsy text tab's or card's lang names no code language
@@ -1257,6 +1481,9 @@ class HugoSite:
         if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
             return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."),
                           html_out=self._html_page(page_rel))
+        if sc.params.get("language") and not _truthy(sc.params.get("markdown")):
+            # Geekdoc include language="CSS": the file highlighted in that language (markdown="true" renders it)
+            return _fence(raw.rstrip(), sc.params["language"], html_out=self._html_page(page_rel))
         _, body, _ = split_front_matter(raw)
         body = rebase_links(body, from_rel=res.rel_path, to_rel=page_rel,
                             exists=lambda p: (self._root / p).is_file())
@@ -1334,6 +1561,61 @@ class HugoSite:
                               "", page_rel=page_rel, warnings=warnings)
         return f"\n\n{picture}\n\n"
 
+    def _resource_gallery(self, sc: Shortcode, *, page_rel: str) -> str | None:
+        """The pictures of a gallery or carousel that names its images by page
+        resource globs, one per line: Blowfish ``{{< carousel images="{a.jpg,https://x/b.jpg}" >}}``
+        or ``images="gallery/*"`` (its carousel.html: remote URLs as they are, the
+        rest ``.Resources.Match``) and the gallery shortcode ``{{< gallery
+        match="images/*" >}}`` (hugo-shortcode-gallery: ``.Resources.Match``, with
+        ``sortOrder``), a resource's front matter title as caption; ``None`` for
+        any other shortcode (a gallery of its own ``<img>`` tags is read as it is)."""
+        if _GALLERY.search(sc.name) is None:
+            return None
+        spec = sc.params.get("images") or sc.params.get("match")
+        if not spec:
+            return None
+        globs = [g.strip() for g in spec.strip().removeprefix("{").removesuffix("}").split(",")
+                 if g.strip()] if "images" in sc.params else [spec.strip()]
+        h = self._html_page(page_rel)
+        pictures: list[str] = []
+        resources = self.page_resources(page_rel)
+        for glob in globs[:_MAX_RESOURCES]:
+            if is_remote(glob):
+                pictures.append(_md_image(glob, "", "", html_out=h))
+                continue
+            # glob tests on one page are bounded: thousands of galleries over a large bundle stop matching
+            spent = self._glob_tests.get(page_rel, 0) + len(resources)
+            if spent > _MAX_GLOB_TESTS:
+                break
+            self._glob_tests[page_rel] = spent
+            found = [r for r in resources if _glob_match(glob, r.name) and suffix_of(r.rel) in IMAGE_SUFFIXES]
+            if sc.params.get("sortorder", "").lower() == "desc":
+                found.reverse()
+            pictures += [_md_image(relpath_from_page(r.rel, page_rel), _strip_markup(r.title),
+                                   _strip_markup(r.title), html_out=h) for r in found]
+        return f"\n\n{chr(10).join(pictures[:_MAX_RESOURCES])}\n\n" if pictures else ""
+
+    def _named_video(self, sc: Shortcode, *, page_rel: str) -> Shortcode:
+        """A video shortcode that names a page resource instead of giving its file
+        (Geekdoc ``{{< video name="demo" >}}``: the name front matter ``resources``
+        gives it; Doks ``{{< video src="demo" >}}``: the file name without its
+        suffix, "matched against page bundle resources") with the file as ``src``
+        and, without a title of its own, the resource's title; ``sc`` itself otherwise."""
+        name, src = sc.params.get("name", ""), sc.get("src", "url", "file", pos=0)
+        named: PageResource | None = None
+        if name and not src:
+            named = self.page_resource(name, page_rel=page_rel)
+        elif src and sc.name not in ("youtube", "vimeo") and not is_remote(src) \
+                and not suffix_of(split_link(src)[0]):
+            want = src.strip().lower()
+            named = next((r for r in self.page_resources(page_rel) if suffix_of(r.rel) in VIDEO_SUFFIXES
+                          and posixpath.splitext(r.name)[0].lower() == want), None)
+        if named is None or suffix_of(named.rel) not in VIDEO_SUFFIXES:
+            return sc
+        title = sc.get("title", "caption", "alt") or named.title
+        params = {k: v for k, v in sc.params.items() if k not in ("url", "file")}
+        return Shortcode(sc.name, [], {**params, "src": relpath_from_page(named.rel, page_rel), "title": title})
+
     def _image(self, sc: Shortcode, inner: str, *, page_rel: str, warnings: list[str]) -> str:
         src = sc.get("src", "image", "file", "name", "path", "url", pos=0)
         if not src and suffix_of(split_link(sc.params.get("link", ""))[0]) in IMAGE_SUFFIXES:
@@ -1341,7 +1623,17 @@ class HugoSite:
         if not src:
             return inner
         caption = _strip_markup(sc.get("caption", "title") or inner.strip())
-        alt = sc.get("alt") or caption
+        alt_default = caption
+        if sc.name == "figure" and (sc.params.get("attr") or (sc.params.get("title") and sc.params.get("caption"))):
+            # Hugo's figure (and Docsy's): a figcaption of title (h4), caption, then attr (the attribution)
+            parts = (sc.params.get("title", ""), sc.params.get("caption", ""), sc.params.get("attr", ""))
+            caption = " ".join(dict.fromkeys(x for x in (_strip_markup(p) for p in parts) if x))
+            alt_default = _strip_markup(sc.params.get("caption", "")) or caption
+        if not caption and not sc.get("alt") and src == sc.params.get("name"):
+            # Geekdoc img: a resource named in front matter shows its title as alt text and caption
+            named = self.page_resource(src, page_rel=page_rel)
+            caption = alt_default = _strip_markup(named.title) if named is not None else ""
+        alt = sc.get("alt") or alt_default
         res = self.resolve_shortcode_src(src, page_rel=page_rel)
         if res.url:
             link = res.url
@@ -1411,8 +1703,8 @@ def _video_param(sc: Shortcode) -> bool:
 
 
 def _video(sc: Shortcode) -> str:
-    title = html.escape(sc.get("title", "caption", "alt"))
-    if sc.name == "youtube":
+    title = html.escape(sc.get("title", "caption", "alt", "label"))
+    if "youtube" in sc.name:  # Hugo's youtube, Blowfish's youtubeLite (lite-youtube-embed): a video id
         vid = html.escape(sc.get("id", pos=0))
         return f'\n<iframe src="https://www.youtube.com/embed/{vid}" title="{title}"></iframe>\n' if vid else ""
     if sc.name == "vimeo":
@@ -1503,9 +1795,19 @@ def _cascades_never_rendered(cascade: Any, kind: str, path: str) -> bool:
 def _glob_match(pattern: str, value: str) -> bool:
     """Hugo's target globs (gobwas/glob, ``/`` separated, case-insensitive): ``**``
     any path, ``*`` one path part, ``?`` one character, ``{a,b}`` alternatives."""
+    rx = _glob_regex(pattern.strip().lower())
+    return rx is not None and len(value) <= 4096 and rx.fullmatch(value.lower()) is not None
+
+
+@lru_cache(maxsize=512)
+def _glob_regex(pattern: str) -> re.Pattern[str] | None:
+    """:func:`_glob_match`'s pattern (lower case) as a regular expression; ``None`` for an
+    invalid one, or one longer than 512 characters or with more than 12 wildcards (whose
+    backtracking could grow with the power of their number)."""
+    if len(pattern) > 512 or pattern.count("*") + pattern.count("?") > 12:
+        return None
     out: list[str] = []
     i = 0
-    pattern = pattern.strip().lower()
     while i < len(pattern):
         ch = pattern[i]
         if pattern.startswith("**", i):
@@ -1515,32 +1817,37 @@ def _glob_match(pattern: str, value: str) -> bool:
         out.append({"*": "[^/]*", "?": "[^/]", "{": "(?:", "}": ")", ",": "|"}.get(ch, re.escape(ch)))
         i += 1
     try:
-        return re.fullmatch("".join(out), value.lower()) is not None
+        return re.compile("".join(out))
     except re.error:
-        return False
+        return None
 
 
-def load(root: Path, config_file: str | None = None, *, environment: str = "production") -> HugoSite:
+def load(root: Path, config_file: str | None = None, *, environment: str = "production",
+         variant: SiteVariant | None = None) -> HugoSite:
     """A :class:`HugoSite` for the Hugo project at ``root`` (config read now).
 
     ``config_file`` (the marker detection found, relative to ``root``) is not
     needed: Hugo's own precedence between the root file and ``config/`` is applied.
+    ``variant.language`` reads that language's pages (and params, i18n strings)
+    instead of ``defaultContentLanguage``'s (see :meth:`HugoSite.classify`).
 
     Raises:
-        ConfigError: a config file is invalid.
+        ConfigError: a config file is invalid, or the site has no such language
+            (the message lists the ones it has).
     """
+    config = load_config(root, environment=environment, language=variant.language if variant else None)
     cfg, _ = read_hugo_config(root.resolve(), environment=environment)
     params: dict[str, str] = {}
     if isinstance(cfg.get("params"), dict):
         _flatten("params", cfg["params"], params)
-    # the default language's params override the site's (Hugo multilingual configuration)
+    # the language's params override the site's (Hugo multilingual configuration)
     languages = cfg.get("languages")
-    default = str(cfg.get("defaultcontentlanguage") or "en").lower()
-    lang_cfg = next((v for k, v in languages.items() if str(k).lower() == default and isinstance(v, dict)),
+    read = config.settings.get("content_language") or str(cfg.get("defaultcontentlanguage") or "en").lower()
+    lang_cfg = next((v for k, v in languages.items() if str(k).lower() == read and isinstance(v, dict)),
                     None) if isinstance(languages, dict) else None
     if lang_cfg is not None and isinstance(lang_cfg.get("params"), dict):
         _flatten("params", lang_cfg["params"], params)
     raw_cascade = cfg.get("cascade")
     cascade = [raw_cascade] if isinstance(raw_cascade, dict) else raw_cascade if isinstance(raw_cascade, list) else []
-    return HugoSite(load_config(root, environment=environment), {k.lower(): v for k, v in params.items()},
+    return HugoSite(config, {k.lower(): v for k, v in params.items()},
                     [c for c in cascade if isinstance(c, dict)])

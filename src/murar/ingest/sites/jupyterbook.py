@@ -33,7 +33,7 @@ from murar.ingest.sites.sphinx import (
     sphinx_glob,
 )
 
-__all__ = ["JupyterBookSite", "read_book_config"]
+__all__ = ["JupyterBookSite", "read_book_config", "toc_trees"]
 
 _PAGE_SUFFIXES = {".md": "markdown", ".ipynb": "myst-nb", ".rst": "restructuredtext", ".myst": "markdown"}
 # mystmd (Jupyter Book 2) reads MyST Markdown and notebooks, not reST, and skips node_modules
@@ -78,6 +78,63 @@ def _toc_entries(node: Any, files: list[str], globs: list[str]) -> None:
             _toc_entries(item, files, globs)
 
 
+_SUBTREES_KEYS = ("parts", "subtrees")
+_ITEMS_KEYS = ("chapters", "sections", "entries")
+
+
+def _numbered_value(value: object) -> int:
+    """A toctree's ``numbered`` as Sphinx's depth: ``True`` 999, a positive integer itself, else 0."""
+    if value is True:
+        return 999
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def toc_trees(data: object, *, limit: int = 10_000) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+    """The toctrees a Jupyter Book 1 ``_toc.yml`` puts in its documents, as
+    sphinx-external-toc inserts them (``parse_toc_data``/``insert_toctrees``): document
+    stem -> ``(entry stems, numbered depth)`` per toctree. The ``root`` document and every
+    ``file:`` item with children get one toctree per part (``parts:``/``subtrees:``, each
+    with its own options) or one for a ``chapters:``/``sections:``/``entries:`` list (its
+    ``options:``); ``numbered`` (``true`` or a depth) comes from the toctree or the TOC's
+    ``defaults``. Glob and URL entries are left out; at most ``limit`` documents are read."""
+    out: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+    if not isinstance(data, dict):
+        return out
+    defaults = data.get("defaults") if isinstance(data.get("defaults"), dict) else {}
+    assert isinstance(defaults, dict)
+    stack: list[tuple[dict[str, Any], str]] = [(data, "root")]
+    steps = 0
+    while stack and len(out) < limit and steps < 10 * limit:  # bounded: YAML aliases can make cycles
+        steps += 1
+        item, key = stack.pop()
+        doc = item.get(key)
+        if not isinstance(doc, str) or not doc.strip():
+            continue
+        subtrees: list[tuple[list[Any], dict[str, Any]]] = []
+        items_key = next((k for k in _ITEMS_KEYS if isinstance(item.get(k), list)), None)
+        if items_key is not None:
+            opts = item.get("options") if isinstance(item.get("options"), dict) else {}
+            assert isinstance(opts, dict)
+            subtrees.append((item[items_key], opts))
+        else:
+            parts: list[Any] = next((item[k] for k in _SUBTREES_KEYS if isinstance(item.get(k), list)), [])
+            for part in parts:
+                if isinstance(part, dict):
+                    listed: list[Any] = next((part[k] for k in _ITEMS_KEYS if isinstance(part.get(k), list)), [])
+                    subtrees.append((listed, part))
+        trees: list[tuple[tuple[str, ...], int]] = []
+        children: list[dict[str, Any]] = []
+        for entries, opts in subtrees:
+            files = [e for e in entries if isinstance(e, dict) and isinstance(e.get("file"), str)]
+            numbered = opts["numbered"] if "numbered" in opts else defaults.get("numbered")
+            trees.append((tuple(_stem(e["file"]) for e in files), _numbered_value(numbered)))
+            children.extend(files)
+        if trees:
+            out.setdefault(_stem(doc), trees)
+        stack.extend((c, "file") for c in reversed(children))
+    return out
+
+
 def _numbered_headings(numbering: object) -> list[int]:
     """The heading depths mystmd numbers (``project.numbering``: ``true`` numbers
     everything, ``headings: true`` every depth, ``heading_2: true`` one depth)."""
@@ -105,8 +162,9 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
     """The Sphinx-equivalent settings of a Jupyter Book and its TOC facts.
 
     Returns ``(conf, book)``: ``book`` holds ``only_toc`` (bool), ``toc_files``
-    (paths without suffix, relative to the book root), ``toc_globs`` and
-    ``has_toc``. Never raises for a bad file (warnings instead).
+    (paths without suffix, relative to the book root), ``toc_globs``, ``has_toc`` and
+    ``toc_trees`` (the toctrees ``_toc.yml`` inserts, :func:`toc_trees`); the conf's
+    ``extensions`` are ``sphinx.extra_extensions``. Never raises for a bad file (warnings instead).
     """
     cfg_path = root / (config_file or "_config.yml")
     book_dir = cfg_path.parent
@@ -117,6 +175,7 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
     has_toc = False
     exclude: list[str] = []
     static: tuple[str, ...] = ()
+    trees: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     suffixes = dict(_PAGE_SUFFIXES)
     if cfg_path.name == "myst.yml":
         data = _load_yaml(cfg_path, warnings) if cfg_path.is_file() else {}
@@ -145,11 +204,15 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
         assert isinstance(parse, dict)
         if isinstance(parse.get("myst_substitutions"), dict):
             values["myst_substitutions"] = parse["myst_substitutions"]
+        extra = sphinx.get("extra_extensions")
+        values["extensions"] = [str(e) for e in extra] if isinstance(extra, list) else []
         for toc_name in ("_toc.yml", "_toc.yaml"):
             toc_path = book_dir / toc_name
             if toc_path.is_file():
                 has_toc = True
-                _toc_entries(_load_yaml(toc_path, warnings), files, globs)
+                toc = _load_yaml(toc_path, warnings)
+                _toc_entries(toc, files, globs)
+                trees = toc_trees(toc)
                 break
     conf = SphinxConf(
         root_doc=next(iter(files), "intro"),
@@ -160,7 +223,8 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
         values=values,
     )
     stems = tuple(_stem(f) for f in files)
-    return conf, {"only_toc": only_toc, "toc_files": stems, "toc_globs": tuple(globs), "has_toc": has_toc}
+    return conf, {"only_toc": only_toc, "toc_files": stems, "toc_globs": tuple(globs), "has_toc": has_toc,
+                  "toc_trees": trees}
 
 
 def _stem(rel: str) -> str:
@@ -228,6 +292,10 @@ class JupyterBookSite(SphinxSite):
     def _doc_order(self, files: dict[str, str]) -> list[str]:
         """The order of the table of contents (``_toc.yml``, ``project.toc``)."""
         return list(self.book["toc_files"]) or super()._doc_order(files)
+
+    def _inserted_toctrees(self) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+        """The toctrees ``_toc.yml`` inserts at the end of its documents (Jupyter Book 1)."""
+        return {} if self._mystmd else dict(self.book.get("toc_trees") or {})
 
     def in_toc(self, rel: str) -> bool:
         """True when ``rel`` (relative to the ingest root) is listed in the TOC."""

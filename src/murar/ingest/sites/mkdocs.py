@@ -31,7 +31,8 @@ documentation of that object, whose module is found by
 The mkdocs-exclude plugin's ``glob`` and ``regex`` lists exclude files too
 (paths relative to ``docs_dir``).
 
-With mkdocs-static-i18n, the site is read in its default language: other
+With mkdocs-static-i18n, the site is read in its default language (or the
+locale asked for, ``--language``: :meth:`MkDocsSite._chosen_translation`): other
 locales' pages (``page.fr.md``, or ``fr/page.md`` with ``docs_structure: folder``)
 are translations, not pages of their own.
 
@@ -59,6 +60,7 @@ from typing import Any
 
 import yaml
 
+from murar.errors import ConfigError
 from murar.ingest.frontmatter import (
     FrontMatterError,
     load_yaml_safely,
@@ -66,10 +68,16 @@ from murar.ingest.frontmatter import (
 )
 from murar.ingest.markup.builder import read_include
 from murar.ingest.paths import ResolvedLink, is_remote
-from murar.ingest.sites import _jinja
+from murar.ingest.sites import _include_markdown, _jinja
 from murar.ingest.sites._common import checked_rel, glob_match
 from murar.ingest.sites._links import contained, join_rel
-from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
+from murar.ingest.sites.base import (
+    FileClass,
+    FileRole,
+    SiteConfig,
+    SiteVariant,
+    asset_or_unknown,
+)
 
 _SNIPPET_LINE = re.compile(r"""^\s*(?:-{1,}8<-{1,})\s+(['"]?)([^'"\s][^'"]*?)\1\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
@@ -230,11 +238,22 @@ class MkDocsSite:
         self._default_locale = config.settings.get("i18n.default_locale", "")
         self._locales = frozenset(x for x in config.settings.get("i18n.locales", "").split(";") if x)
         self._folder_structure = config.settings.get("i18n.docs_structure") == "folder"
+        # the locale read when it is not the default (--language); "" otherwise
+        self._locale = config.settings.get("i18n.locale", "")
+        self._fallback = config.settings.get("i18n.fallback_to_default") != "false"
         self._macro_vars: dict[str, Any] | None = None
 
     @classmethod
-    def load(cls, root: Path, config_file: str | None) -> MkDocsSite:
-        """Read ``config_file`` (``mkdocs.yml`` relative to ``root``; ``None``: defaults)."""
+    def load(cls, root: Path, config_file: str | None, *, variant: SiteVariant | None = None) -> MkDocsSite:
+        """Read ``config_file`` (``mkdocs.yml`` relative to ``root``; ``None``: defaults).
+
+        ``variant.language`` reads that locale of the mkdocs-static-i18n plugin
+        instead of its default one (see :meth:`_translation`).
+
+        Raises:
+            ConfigError: the language is not a locale of the plugin, or the site
+                has no such plugin (the message lists the locales it has).
+        """
         root = root.resolve()
         site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
         data = read_mkdocs_yml(root / config_file) if config_file else {}
@@ -271,6 +290,16 @@ class MkDocsSite:
         if snippets.get("dedent_subsections") is True:
             settings["snippets.dedent_subsections"] = "true"
         settings["markdown_extensions"] = " ".join(exts)
+        caption = exts.get("pymdownx.blocks.caption")
+        if caption is not None:  # its caption types (name -> numbered prefix) and auto numbering
+            raw_types = caption.get("types")
+            if isinstance(raw_types, list):
+                named = {str(t["name"]): str(t.get("prefix") or "") for t in raw_types
+                         if isinstance(t, dict) and t.get("name")}
+                named.update({t: "" for t in raw_types if isinstance(t, str)})
+                settings["caption.types"] = json.dumps(named)
+            if caption.get("auto") is False:
+                settings["caption.auto"] = "false"
         for ext_name, syntax in _INCLUDE_EXTENSIONS.items():
             if ext_name in exts:  # {!file!} includes: base_path is relative to where mkdocs runs (mkdocs.yml)
                 inc_base = exts[ext_name].get("base_path", ".")
@@ -294,6 +323,8 @@ class MkDocsSite:
             settings["mkdocstrings.paths"] = "\n".join(join_rel(site_dir, p) for p in paths)
             options = python.get("options") if isinstance(python.get("options"), dict) else {}
             settings["mkdocstrings.options"] = json.dumps(options, default=str)
+        if "include-markdown" in plugins:  # mkdocs-include-markdown-plugin: its option defaults
+            settings["include_markdown.options"] = json.dumps(plugins["include-markdown"], default=str)
         for plugin in ("macros", "markdownextradata"):  # pages are Jinja2 templates
             if plugin in plugins:
                 opts = plugins[plugin]
@@ -319,12 +350,25 @@ class MkDocsSite:
         if isinstance(features, list):  # Material's feature flags (content.code.annotate, ...)
             settings["theme.features"] = " ".join(str(f) for f in features if isinstance(f, str))
         i18n = i18n_languages(data)
+        locale = ""
         if i18n is not None:
             settings["i18n.default_locale"], locales, settings["i18n.docs_structure"] = i18n
             settings["i18n.locales"] = ";".join(locales)
+            locale = i18n[0]
+            if plugins.get("i18n", {}).get("fallback_to_default") is False:
+                settings["i18n.fallback_to_default"] = "false"
+        wanted = variant.language if variant is not None else None
+        if wanted is not None and wanted != locale:
+            if i18n is None:
+                raise ConfigError(f"language {wanted!r}: this MkDocs site has no languages to choose from "
+                                  f"(no mkdocs-static-i18n plugin with two languages in {config_file or 'mkdocs.yml'})")
+            if wanted not in i18n[1] or not re.fullmatch(r"[A-Za-z0-9_-]+", wanted):
+                raise ConfigError(f"language {wanted!r} is not a locale of this MkDocs site; it has "
+                                  f"{', '.join(i18n[1])} (plugins: i18n: languages in {config_file or 'mkdocs.yml'})")
+            settings["i18n.locale"] = locale = wanted
         config = SiteConfig(generator="mkdocs", root=root, config_file=config_file,
                             content_dirs=tuple(aliases), exclude=tuple(exclude), base_url=base,
-                            settings=settings)
+                            settings=settings, language=locale)
         return cls(config)
 
     @property
@@ -386,6 +430,8 @@ class MkDocsSite:
             return FileClass(role=FileRole.EXCLUDED, reason="theme custom_dir (templates, not pages)")
         if any(part.startswith(".") for part in inner.split("/")):
             return FileClass(role=FileRole.EXCLUDED, reason="dot file (MkDocs excludes it)")
+        if inner.split("/", 1)[0] == "templates" and "/" in inner:
+            return FileClass(role=FileRole.EXCLUDED, reason="under docs_dir/templates/ (MkDocs excludes it)")
         if any(_gitignore_match(inner, pat) for pat in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by exclude_docs")
         if self._plugin_excluded(inner):
@@ -423,9 +469,12 @@ class MkDocsSite:
         (a configured one, or any suffix of a locale's form, ``zh``, ``pt-BR``,
         ``en_US``, which the plugin also takes for a locale), and ``x.en.md`` (the default locale's suffix) beside ``x.md``,
         which the default language uses; with the folder structure, any file
-        under another configured locale's folder (``fr/x.md``)."""
+        under another configured locale's folder (``fr/x.md``). With another
+        locale chosen, :meth:`_chosen_translation` decides."""
         if not self._default_locale:
             return ""
+        if self._locale:
+            return self._chosen_translation(rel, inner)
         default = self._default_locale
         if self._folder_structure:
             top = inner.split("/", 1)[0]
@@ -441,6 +490,45 @@ class MkDocsSite:
         plain = stem + PurePosixPath(inner).suffix
         if (self._config.root / rel).with_name(plain).is_file():
             return f"{plain} is the default locale's page ({default})"
+        return ""
+
+    def _chosen_translation(self, rel: str, inner: str) -> str:
+        """Why ``rel`` is not a page of the chosen locale ("" when it is one), as
+        mkdocs-static-i18n builds a language (``reconfigure_files``): each page
+        (the path without its locale suffix or folder) is read from its file of
+        that locale (``x.fr.md``; ``fr/x.md`` with the folder structure), else,
+        with ``fallback_to_default`` (the default), from its default-locale file
+        (``x.md``, or ``x.en.md`` when there is no ``x.md``; ``en/x.md`` or
+        ``x.md``); the files of other locales are not read."""
+        chosen, default = self._locale, self._default_locale
+        docs = rel[: len(rel) - len(inner)]
+        if self._folder_structure:
+            top, _, rest = inner.partition("/")
+            if rest and top == chosen:
+                return ""
+            if rest and top in self._locales and top != default:
+                return f"translation (locale {top}); murar reads locale {chosen}"
+            norm = rest if rest and top == default else inner
+            translated = f"{chosen}/{norm}"
+        else:
+            path = PurePosixPath(inner)
+            stem, dot, locale = path.stem.rpartition(".")
+            if dot and stem and (locale in self._locales or _LOCALE_FORM.fullmatch(locale)):
+                if locale == chosen:
+                    return ""
+                if locale != default:
+                    known = "" if locale in self._locales else ", not a configured locale"
+                    return f"translation (locale {locale}{known}); murar reads locale {chosen}"
+                plain = stem + path.suffix
+                if (self._config.root / rel).with_name(plain).is_file():
+                    return f"{plain} is the default locale's page ({default})"
+            else:
+                stem = path.stem
+            translated = posixpath.join(posixpath.dirname(inner), f"{stem}.{chosen}{path.suffix}")
+        if (self._config.root / (docs + translated)).is_file():
+            return f"read from its translation {docs + translated} (locale {chosen})"
+        if not self._fallback:
+            return f"no translation in locale {chosen} (mkdocs-static-i18n fallback_to_default: false)"
         return ""
 
     # ---------------------------------------------------------------- links
@@ -464,8 +552,44 @@ class MkDocsSite:
             base = self._config.base_url
             inner = path[len(base):] if base != "/" and path.startswith(base) else path.lstrip("/")
             docs = self._docs_of(page_rel) or self._aliases[0]
-            return self._checked(join_rel(docs, inner))
-        return self._checked(join_rel(posixpath.dirname(page_rel), path))
+            return self._localized(self._checked(join_rel(docs, inner)))
+        return self._localized(self._checked(join_rel(posixpath.dirname(page_rel), path)))
+
+    def _localized(self, res: ResolvedLink) -> ResolvedLink:
+        """The locale's file for a resolved link (``res`` itself without the
+        plugin, or when none of the candidates exists), as
+        mkdocs-static-i18n's ``I18nFiles.get_file_from_path`` finds a linked
+        file for the language being built: suffix structure ``img.fr.png``, then
+        ``img.en.png`` (default locale), then ``img.png``; folder structure
+        ``fr/img.png``, then ``en/img.png`` (with ``fallback_to_default``), then
+        ``img.png`` (a link already under a locale folder is tried there first).
+        The default locale's build looks up ``img.en.png`` before ``img.png`` alike."""
+        if not self._default_locale or res.rel_path is None:
+            return res
+        docs = self._docs_of(res.rel_path)
+        if docs is None:
+            return res
+        inner = res.rel_path[len(docs) + 1:] if docs != "." else res.rel_path
+        chosen, default = self._locale or self._default_locale, self._default_locale
+        cands: list[str] = []
+        if self._folder_structure:
+            top, _, rest = inner.partition("/")
+            if rest and top in (chosen, default):
+                other = default if top == chosen else chosen
+                cands = [inner, *([f"{other}/{rest}"] if self._fallback and other != top else []), rest]
+            else:
+                cands = [f"{chosen}/{inner}", *([f"{default}/{inner}"] if self._fallback and chosen != default else []),
+                         inner]
+        else:
+            path = PurePosixPath(inner)
+            if path.suffix:
+                cands = [str(path.with_suffix(f".{chosen}{path.suffix}")),
+                         str(path.with_suffix(f".{default}{path.suffix}")), inner]
+        for cand in cands:
+            found = self._checked(join_rel(docs, cand))
+            if found.rel_path and (self._config.root / found.rel_path).is_file():
+                return found
+        return res
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         name = target.strip()
@@ -554,11 +678,42 @@ class MkDocsSite:
         front matter keys (``page.meta`` too); ``{% include %}`` reads from the
         plugin's ``include_dir`` (default ``docs_dir``). A page whose front matter
         says ``ignore_macros: true`` (or, with ``render_by_default: false``, does
-        not say ``render_macros: true``) is left as written. Snippets and
-        Python-Markdown extensions are the ``pymdown`` markup's
-        (:mod:`murar.ingest.markup.pymdown`)."""
+        not say ``render_macros: true``) is left as written. With the
+        include-markdown plugin, its ``{% include-markdown %}``/``{% include %}``
+        directives are expanded (:mod:`murar.ingest.sites._include_markdown`);
+        the plugins run in the order ``mkdocs.yml`` lists them, as MkDocs runs
+        their ``on_page_markdown``. Snippets and Python-Markdown extensions are
+        the ``pymdown`` markup's (:mod:`murar.ingest.markup.pymdown`)."""
         settings = self._config.settings
-        if "macros.plugin" not in settings or ("{{" not in text and "{%" not in text and "{#" not in text):
+        plugins = settings.get("plugins", "").split()
+        for plugin in plugins:  # the plugins' on_page_markdown, in the order mkdocs.yml lists them
+            if plugin == "include-markdown" and "include_markdown.options" in settings:
+                text = self._include_markdown(text, page_rel=page_rel, warnings=warnings)
+            elif plugin == settings.get("macros.plugin"):
+                text = self._macros(text, warnings)
+        return text
+
+    def _include_markdown(self, text: str, *, page_rel: str, warnings: list[str] | None) -> str:
+        """The mkdocs-include-markdown-plugin directives of the page body expanded
+        (:mod:`murar.ingest.sites._include_markdown`); the front matter is left alone."""
+        try:
+            raw = json.loads(self._config.settings["include_markdown.options"])
+        except ValueError:
+            raw = {}
+        options = _include_markdown.options_from_config(raw if isinstance(raw, dict) else {})
+        if options.opening_tag not in text:
+            return text
+        fm = parse_front_matter(text)
+        head = text[: len(text) - len(fm.body)] if fm.body and text.endswith(fm.body) else ""
+        docs = self._docs_of(page_rel) or self._aliases[0]
+        body = _include_markdown.expand_page(text[len(head):], root=self._config.root, docs_dir=docs,
+                                             page_rel=page_rel, options=options,
+                                             warnings=warnings if warnings is not None else [])
+        return head + body
+
+    def _macros(self, text: str, warnings: list[str] | None = None) -> str:
+        settings = self._config.settings
+        if "{{" not in text and "{%" not in text and "{#" not in text:
             return text
         fm = parse_front_matter(text)
         if fm.meta.get("ignore_macros") is True:
@@ -596,6 +751,6 @@ def _strip_range(name: str) -> str:
     return m.group(1) if m else name
 
 
-def load(root: Path, config_file: str | None = None) -> MkDocsSite:
+def load(root: Path, config_file: str | None = None, *, variant: SiteVariant | None = None) -> MkDocsSite:
     """Registry factory: :meth:`MkDocsSite.load`."""
-    return MkDocsSite.load(root, config_file)
+    return MkDocsSite.load(root, config_file, variant=variant)

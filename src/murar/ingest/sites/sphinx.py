@@ -32,7 +32,7 @@ from murar.ingest.sites._common import glob_match, os_walk_files, scan_include_t
 from murar.ingest.sites._xrefs import XrefIndex, read_capped, scan_xrefs, toctree_order
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["SphinxConf", "SphinxSite", "markup_settings", "read_conf", "sphinx_glob"]
+__all__ = ["SphinxConf", "SphinxSite", "makefile_source_dir", "markup_settings", "read_conf", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
     r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S.*?)[ \t]*$"
@@ -62,6 +62,8 @@ class SphinxConf:
     with one ``%s`` (https://www.sphinx-doc.org/en/master/usage/extensions/extlinks.html).
     ``object_types`` are the ``(directive, role)`` names ``setup(app)`` adds
     (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API).
+    ``tags`` are the tags conf.py adds with ``tags.add("name")`` for ``.. only::``
+    (https://www.sphinx-doc.org/en/master/usage/configuration.html#conf-tags).
     """
 
     root_doc: str = "index"
@@ -77,6 +79,7 @@ class SphinxConf:
     primary_domain: str | None = "py"
     extlinks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     object_types: tuple[tuple[str, str], ...] = ()
+    tags: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
 
 
@@ -163,6 +166,7 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         rst_epilog=str(values.get("rst_epilog") or ""),
         **markup_settings(values),
         object_types=_object_types(tree, values),
+        tags=tuple(_conf_tags(tree.body, values)),
         values=values,
     )
 
@@ -230,6 +234,51 @@ def _readable_items(node: ast.Dict, values: dict[str, Any]) -> dict[Any, Any]:
     return out
 
 
+def _conf_tags(body: list[ast.stmt], values: dict[str, Any], depth: int = 0) -> list[str]:
+    """The tags conf.py's top level adds with ``tags.add("name")``, following an ``if``
+    whose test reads from literal settings (``if html_context["isTesting"]:``) into the
+    branch Python would take; an ``if`` it cannot read is skipped. Nesting is bounded."""
+    out: list[str] = []
+    if depth > 20:
+        return out
+    for stmt in body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            if (isinstance(call.func, ast.Attribute) and call.func.attr == "add"
+                    and isinstance(call.func.value, ast.Name) and call.func.value.id == "tags"
+                    and len(call.args) == 1 and isinstance(call.args[0], ast.Constant)
+                    and isinstance(call.args[0].value, str)):
+                out.append(call.args[0].value)
+        elif isinstance(stmt, ast.If):
+            try:
+                taken = bool(_test_value(stmt.test, values))
+            except (ValueError, TypeError, KeyError, IndexError, SyntaxError, RecursionError):
+                continue
+            out.extend(_conf_tags(stmt.body if taken else stmt.orelse, values, depth + 1))
+    return out
+
+
+def _test_value(node: ast.expr, values: dict[str, Any]) -> Any:
+    """An ``if`` test from literal settings: names, subscripts, ``not``, ``and``/``or``,
+    ``==``/``!=``/``in``/``not in`` (raises for anything else, as :func:`_value`)."""
+    if isinstance(node, ast.Subscript):
+        return _test_value(node.value, values)[_test_value(node.slice, values)]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return not _test_value(node.operand, values)
+    if isinstance(node, ast.BoolOp):
+        parts = [_test_value(v, values) for v in node.values]
+        return all(parts) if isinstance(node.op, ast.And) else any(parts)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        left, right = _test_value(node.left, values), _test_value(node.comparators[0], values)
+        op = node.ops[0]
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            return (left == right) == isinstance(op, ast.Eq)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            return (left in right) == isinstance(op, ast.In)
+        raise ValueError("comparison")
+    return _value(node, values)
+
+
 def _object_types(tree: ast.Module, values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """``(directive, role)`` of each ``add_object_type``/``add_crossref_type`` call with literal names."""
     out: list[tuple[str, str]] = []
@@ -273,6 +322,72 @@ def sphinx_glob(patterns: Iterable[str]) -> list[str]:
     return [p.strip("/") for p in patterns if p.strip("/")]
 
 
+_MAKE_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*[:?+]?=[ \t]*(.*?)[ \t]*$")
+_MAKE_VAR = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]")
+# sphinx-build options that take a value (sphinx.cmd.build): the source directory is the first
+# argument that is neither an option nor an option's value
+_VALUE_OPTIONS = frozenset({"-b", "-c", "-d", "-D", "-A", "-t", "-j", "-w", "-M", "--builder", "--jobs",
+                            "--doctree-dir", "--conf-dir", "--define", "--html-define", "--tag",
+                            "--warning-file", "--exception-on-warning"})
+
+
+def makefile_source_dir(root: Path, confdir: str) -> str | None:
+    """The source directory a Sphinx project's ``Makefile`` builds when it keeps
+    ``conf.py`` elsewhere: ``sphinx-build -c <confdir> ... SOURCEDIR OUTDIR``
+    (sphinx-build's ``-c``: "use the given configuration directory instead of the
+    source directory"). ``confdir`` is conf.py's folder relative to ``root``, where
+    the Makefile is looked for; ``$(VAR)`` is expanded from the Makefile's own
+    assignments. Returns the source directory relative to ``root`` when it is an
+    existing folder inside ``conf.py``'s folder, else ``None`` (conf.py's folder is the
+    source directory). Reads at most 200,000 characters; never raises."""
+    base = (root / confdir).resolve() if confdir not in ("", ".") else root
+    try:
+        text = (base / "Makefile").read_text(encoding="utf-8", errors="replace")[:200_000]
+    except OSError:
+        return None
+    lines = text.replace("\\\n", " ").splitlines()[:5_000]
+    values: dict[str, str] = {}
+    for line in lines:
+        m = _MAKE_ASSIGN.match(line)
+        if m and not line.startswith("\t"):
+            values.setdefault(m.group(1), m.group(2))
+
+    def expand(s: str) -> str:
+        for _ in range(4):  # nested variables, bounded
+            s = _MAKE_VAR.sub(lambda v: values.get(v.group(1), ""), s)
+        return s[:10_000]
+
+    for line in lines:
+        cmd = expand(line)
+        if "sphinx-build" not in cmd and "sphinx.cmd.build" not in cmd:
+            continue
+        tokens = cmd.replace('"', " ").replace("'", " ").split()[:200]
+        start = next((i for i, tok in enumerate(tokens) if "sphinx-build" in tok or tok == "sphinx.cmd.build"), None)
+        if start is None:
+            continue
+        conf_dir, positional, k = None, [], start + 1
+        while k < len(tokens):
+            tok = tokens[k]
+            if tok in _VALUE_OPTIONS:
+                if tok in ("-c", "--conf-dir") and k + 1 < len(tokens):
+                    conf_dir = tokens[k + 1]
+                k += 2
+                continue
+            if not tok.startswith("-") and not tok.startswith("$"):
+                positional.append(tok)
+            k += 1
+        if conf_dir is None or not positional:
+            continue
+        try:
+            conf_path, src_path = (base / conf_dir).resolve(), (base / positional[0]).resolve()
+            src_rel = src_path.relative_to(root).as_posix()
+        except (OSError, ValueError):
+            continue
+        if conf_path == base and src_path != base and base in src_path.parents and src_path.is_dir():
+            return src_rel
+    return None
+
+
 def _int_value(value: object, default: int) -> int:
     """A conf.py integer setting (``numfig_secnum_depth``), ``default`` when unset or not an integer."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
@@ -289,11 +404,13 @@ class SphinxSite:
     """
 
     def __init__(self, root: Path, config_file: str | None = "conf.py", *, conf: SphinxConf | None = None,
-                 generator: str = "sphinx") -> None:
+                 generator: str = "sphinx", source_dir: str | None = None) -> None:
         self.generator = generator
         self._root = root.resolve()
         self._config_file = config_file
-        src = PurePosixPath(config_file).parent.as_posix() if config_file else "."
+        confdir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
+        self._confdir = "" if confdir in (".", "") else confdir.strip("/") + "/"
+        src = source_dir if source_dir is not None else confdir
         self._src = "" if src in (".", "") else src.strip("/") + "/"
         self._conf: SphinxConf | None = conf
         self._config: SiteConfig | None = None
@@ -304,8 +421,12 @@ class SphinxSite:
 
     @classmethod
     def load(cls, root: Path, config_file: str | None) -> SphinxSite:
-        """Registry factory: ``config_file`` is ``conf.py``'s path relative to ``root``."""
-        return cls(root, config_file)
+        """Registry factory: ``config_file`` is ``conf.py``'s path relative to ``root``; the
+        source directory is conf.py's folder unless that folder's Makefile builds another
+        one with ``sphinx-build -c`` (:func:`makefile_source_dir`)."""
+        confdir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
+        found = makefile_source_dir(root.resolve(), confdir)
+        return cls(root, config_file, source_dir=found)
 
     # ---------------------------------------------------------------- config
     @property
@@ -329,7 +450,8 @@ class SphinxSite:
                 root=self._root,
                 config_file=self._config_file,
                 content_dirs=(self.srcdir or ".",),
-                static_dirs=tuple(self._src + d.strip("/") for d in conf.html_static_path + conf.html_extra_path),
+                # html_static_path and html_extra_path are relative to the configuration directory
+                static_dirs=tuple(self._confdir + d.strip("/") for d in conf.html_static_path + conf.html_extra_path),
                 exclude=self._exclude_patterns(),
                 settings={"root_doc": conf.root_doc, "language": conf.language or "",
                           "source_suffix": " ".join(sorted(conf.source_suffix))},
@@ -397,8 +519,16 @@ class SphinxSite:
                                      heading_depths=frozenset(d for d in values.get("mystmd_heading_depths") or ()
                                                               if isinstance(d, int)),
                                      mystmd_kinds=frozenset(values.get("mystmd_numbered_kinds",
-                                                                       ("figure", "table", "equation"))))
+                                                                       ("figure", "table", "equation"))),
+                                     inserted_tocs=self._inserted_toctrees(),
+                                     continuous_numbers="sphinx_multitoc_numbering" in (
+                                         *self.conf.extensions, *_strs(values.get("extensions"))))
         return self._xrefs
+
+    def _inserted_toctrees(self) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+        """Toctrees an extension inserts at the end of documents (docname -> ``(entries,
+        numbered depth)`` per toctree); none for a plain Sphinx project."""
+        return {}
 
     _numfig_default = False  # Sphinx's numfig default
     # where skip reasons point: the setting that decided (a Jupyter Book names its own config)
