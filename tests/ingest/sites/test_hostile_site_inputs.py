@@ -224,3 +224,13 @@ def test_sphinx_mkdocs_docfx_globs_stay_linear_on_backtracking_patterns(
         with deadline(20, f"{site}: a glob backtracks exponentially"):  # was minutes per file
             roles = (opened.classify(deep).role, opened.classify(excluded).role)
         assert roles[0] is FileRole.PAGE and roles[1] is not FileRole.PAGE, (site, roles)
+
+
+def test_html_fragment_text_that_looks_like_a_picture_marker(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """builder.html marks where it took each picture out of an HTML fragment with private-use
+    characters; a page writing such characters itself must not crash the page or lose a picture."""
+    write(tmp_path, "a.png", "")
+    texts, _ = _mdx_texts(tmp_path, write, "mark", "# M\n\n<div>fake \ue0007\ue001 and \ue0000\ue001 "
+                          "<img src=\"/a.png\" alt=\"A\"/> after</div>\n\nEnd.\n")
+    assert texts[-1].endswith("End.") and "after" in texts[-1]
+

@@ -512,12 +512,18 @@ class PageBuilder:
         pieces = _EMBED_MARK.split(inline_text(root))  # inline elements join without a space
         sec = self.cur
         prefix = ""
+        placed = 0  # markers come in document order; one the page itself wrote is text, not a picture
         for i in range(1, len(pieces), 2):
             prefix += pieces[i - 1]
-            sec.current[:] = [clean_text(prefix)]
-            self._embed_from(pending[int(pieces[i])], image_base, in_sentence)
-        sec.current.clear()
+            if pieces[i] == str(placed) and placed < len(pending):
+                sec.current[:] = [clean_text(prefix)]
+                self._embed_from(pending[placed], image_base, in_sentence)
+                placed += 1
         text = clean_text("".join(pieces[0::2]))
+        sec.current[:] = [text]
+        for args in pending[placed:]:
+            self._embed_from(args, image_base, in_sentence)
+        sec.current.clear()
         if text:
             self.block(text)
 
