@@ -237,3 +237,60 @@ def test_text_after_a_boxed_heading_belongs_to_the_section_around_the_box(tmp_pa
     ]
     (img,) = doc.media
     assert img.section_id == doc.sections[5].id and img.context_after == "After the box."
+
+
+def test_an_image_in_a_table_cell_has_its_row_as_context(tmp_path: Path) -> None:
+    """An icon in a table cell is read with its row: the cells left of it before it, its own
+    cell's words and the cells right of it after it (the section around the table holds no
+    table text, so an icon table under a heading had no context at all)."""
+    for name in ("cloud.png", "cloud-off.png"):
+        (tmp_path / name).write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# Icons\n\nIntro before the table.\n\n| Icon | Name | Meaning |\n|---|---|---|\n"
+        "| ![cloud](cloud.png) | Synced | Only on the server |\n| Local | ![off](cloud-off.png) Offline | Not backed up |\n\n"
+        "After the table.\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    first, second = (m for m in doc.media if isinstance(m, ImageItem))
+    assert (first.context_before, first.context_after) == ("Intro before the table.", "Synced\nOnly on the server")
+    assert (second.context_before, second.context_after) == ("Local", "Offline\nNot backed up")
+    table = next(m for m in doc.media if isinstance(m, TableItem))
+    assert table.rows == [["", "Synced", "Only on the server"], ["Local", "Offline", "Not backed up"]]
+
+
+def test_link_text_edges_and_tags(tmp_path: Path) -> None:
+    """A link's text is its words: a space at its edge still parts it from the next word
+    ('[JSON Form ](x)widget' renders 'JSON Form widget'), a <br> in it is a space and other tags
+    in it are not text (they showed as '<br/>' in the page text)."""
+    (tmp_path / "p.md").write_text(
+        "# Links\n\nWorking with a [JSON Form ](json.md)widget and the [ source data](d.md) property.\n\n"
+        "Pick [<br/>**Warehouse**<br/>](w.md)By Microsoft or [<b>Lake</b>house](l.md).\n\n"
+        "Use the [<img src=\"funnel.png\" alt=\"funnel\"/> filter](f.md) popover.\n")
+    (tmp_path / "funnel.png").write_bytes(PNG_1PX)
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    text = doc.sections[0].text
+    assert "Working with a JSON Form widget and the source data property." in text
+    assert "Pick Warehouse By Microsoft or Lakehouse." in text and "Use the filter popover." in text
+    assert [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)] == [("funnel.png", "funnel")]
+
+
+def test_pictures_in_an_html_block_stand_where_they_are_written(tmp_path: Path) -> None:
+    """An HTML block's pictures are read where they stand in its text (a screenshot after the
+    list item it shows, not before the whole block), and the pictures of an HTML table are kept
+    (they were dropped with the table) and read with their row; the block's text is unchanged."""
+    for name in ("a.png", "b.png", "c.png", "d.png"):
+        (tmp_path / name).write_bytes(PNG_1PX)
+    (tmp_path / "p.md").write_text(
+        "# Steps\n\nOpen the editor.\n\n<details>\n<summary>Using your own database?</summary>\n<ul>\n"
+        "<li>Comment out the database service</li>\n<img src=\"a.png\" alt=\"service\"/>\n"
+        "<li>Comment out the volumes</li>\n<img src=\"b.png\" alt=\"volumes\"/>\n</ul>\n</details>\n\n"
+        "<table>\n<tr><td><img src=\"c.png\" alt=\"Hub\"/></td><td>Hub architecture</td></tr>\n"
+        "<tr><td>Edge</td><td><img src=\"d.png\"/> Edge sequence</td></tr>\n</table>\n\nDone.\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    a, b, c, d = (m for m in doc.media if isinstance(m, ImageItem))
+    assert a.context_before.endswith("Comment out the database service")
+    assert a.context_after.startswith("Comment out the volumes")
+    assert b.context_before.endswith("Comment out the volumes") and b.context_after.startswith("Done.")
+    assert (c.path, c.context_after) == ("c.png", "Hub\nHub architecture")
+    assert (d.context_before, d.context_after) == ("Edge", "Edge sequence")
+    assert ("Using your own database? Comment out the database service Comment out the volumes"
+            in doc.sections[0].text)

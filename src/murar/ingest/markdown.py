@@ -10,6 +10,7 @@ markup converter does.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from murar.ingest.mdlimits import (
 )
 from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites.base import PlainSite, Site
-from murar.schema import ImageItem, ParsedDocument
+from murar.schema import AnyMedia, ImageItem, ParsedDocument
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -141,6 +142,13 @@ class _Walker:
         self._inline(tok, cell)
         return clean_text("".join(cell))
 
+    def _cell_in(self, cells: list[tuple[str, list[AnyMedia]]], tok: Token) -> str:
+        """:meth:`_cell`, recording the cell's text and the media written in it in ``cells``."""
+        start = len(self.b.cur.media)
+        text = self._cell(tok)
+        cells.append((text, [m for m, _ in self.b.cur.media[start:]]))
+        return text
+
     def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
         children = tok.children or []
         # source line of each child and the text of each line: an image with words on
@@ -188,14 +196,21 @@ class _Walker:
                             break
                     elif children[j].type == "image" and not heading:
                         image(j)
+                    elif children[j].type == "html_inline":  # a tag in the link text is not text; <br> a space
+                        tag = children[j].content.lower()
+                        if tag.startswith(("<img", "<video", "<iframe")) and not heading:
+                            self.b.html(_with_inline_closers(children, j), inline=True, in_sentence=in_sentence(j))
+                        text_parts.append(" " if tag.startswith("<br") else "")
                     else:
                         text_parts.append(children[j].content)
                     j += 1
-                label = "".join(text_parts).strip()
+                raw_label = "".join(text_parts)
+                label = raw_label.strip()
                 if label.upper() == "!VIDEO" and not heading:
                     self._video(href)
-                else:
-                    sink.append(label)
+                elif label:  # space at an edge of the link text still parts it from the words around
+                    sink.append((" " if raw_label[0].isspace() else "") + label
+                                + (" " if raw_label[-1].isspace() else ""))
                 i = j
             elif c.type == "html_inline":
                 tag = c.content.lower()
@@ -219,7 +234,8 @@ class _Walker:
                 continue
             if t.type == "table_open":
                 before = len(b.cur.media)
-                headers, rows, i = read_table(tokens, i, self._cell)
+                cells: list[tuple[str, list[AnyMedia]]] = []  # every cell in reading order, with its media
+                headers, rows, i = read_table(tokens, i, functools.partial(self._cell_in, cells))
                 added = [m for m, _ in b.cur.media[before:]]
                 caption = _figure_caption(headers, rows)
                 if caption is not None and added and all(isinstance(m, ImageItem) for m in added):
@@ -228,6 +244,7 @@ class _Walker:
                             img.caption = caption
                 else:
                     b.table(headers, rows)
+                    _row_context(b, cells, [len(headers), *(len(r) for r in rows)])
             elif t.type == "inline":
                 self._inline(t, b.cur.current)
             elif t.type == "blockquote_open":
@@ -250,6 +267,22 @@ class _Walker:
             elif t.type == "html_block" and not apply_tab_marker(b, t.content):
                 b.html(t.content)
             i += 1
+
+
+def _row_context(b: PageBuilder, cells: list[tuple[str, list[AnyMedia]]], widths: list[int]) -> None:
+    """Give each medium written in a table cell the text of its row around it: the
+    cells left of its cell before it, its own cell and the cells right of it after
+    it (``widths``: the cell count of the header row, then of each body row)."""
+    start = 0
+    for width in widths:
+        row = cells[start : start + width]
+        start += width
+        for k, (_, media) in enumerate(row):
+            if media:  # its own cell's words (a connector icon's name) come first after it
+                left = "\n\n".join(t for t, _ in row[:k] if t)
+                right = "\n\n".join(t for t, _ in row[k:] if t)
+                for m in media:
+                    b.in_table_row(m, left, right)
 
 
 def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: MarkdownOptions,

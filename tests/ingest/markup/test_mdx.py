@@ -448,7 +448,7 @@ def test_exported_constants_and_front_matter_values_are_shown(tmp_path: Path) ->
         "<Details summary=\"Older releases\">\n\nOlder text.\n\n</Details>\n")
     doc = convert_mdx(root / "docs" / "vals.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
-    assert "Install version 3.1 of Upgrade guide, not {version}; {unknown} stays." in text
+    assert "Install version 3.1 of Upgrade guide, not {version}; stays." in text  # {unknown}: see below
     assert "Older releases" in text and "Older text." in text
 
 
@@ -487,3 +487,148 @@ def test_tabs_values_with_trailing_commas(tmp_path: Path) -> None:
     doc = convert_mdx(root / "docs" / "tabs.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Yarn\n\nyarn add" in text
+
+
+def test_video_embed_taking_a_host_and_video_id_is_that_video(tmp_path: Path) -> None:
+    """<VideoEmbed host="youtube" videoId="..." /> (a site's own player, registered for every page)
+    plays the video of that id on the host its host=/platform= attribute names; its caption is its
+    title when it has none; a host murar cannot address stays no video."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "embeds.mdx").write_text(
+        "# Embeds\n\nCreate the environment.\n\n"
+        "<VideoEmbed host=\"youtube\" videoId=\"B-Vsbq1kwqg\" caption=\"Build your own solution\"/>\n\n"
+        "Then the scopes.\n\n<VideoCard platform=\"Vimeo\" videoId=\"76979871\" title=\"Scopes\" />\n\n"
+        "<VideoEmbed host=\"loom\" videoId=\"abc123def\" />\n")
+    doc = convert_mdx(root / "docs" / "embeds.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [(v.url, v.title) for v in videos] == [
+        ("https://www.youtube.com/watch?v=B-Vsbq1kwqg", "Build your own solution"),
+        ("https://vimeo.com/76979871", "Scopes")]
+    assert videos[0].context_before.endswith("Create the environment.")
+
+
+def test_image_component_caption_is_the_figure_caption(tmp_path: Path) -> None:
+    """<ZoomImage src alt caption /> draws the image with its caption under it (a <figure>), so the
+    caption is the image's caption, and alt stays the alt text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "zoom.mdx").write_text(
+        "# Chart\n\nAdd a series.\n\n<ZoomImage\n  src=\"/img/base.png\"\n  alt=\"Bar chart\"\n  caption=\"Display data\"\n/>\n\n"
+        "Learn more.\n\n<Screenshot src=\"/img/root.png\" caption=\"Only a caption\" />\n")
+    doc = convert_mdx(root / "docs" / "zoom.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.path, i.alt, i.caption) for i in images] == [
+        ("static/img/base.png", "Bar chart", "Display data"), ("static/img/root.png", "Only a caption", "Only a caption")]
+    assert images[0].context_before.endswith("Add a series.")
+
+
+def test_markdown_right_after_a_tag_line_is_markdown(tmp_path: Path) -> None:
+    """MDX has no HTML blocks: a line of tags standing as a block ends at its line end, so the
+    Markdown on the next line (a link, emphasis, a fence) is read as Markdown, not kept raw in an
+    HTML block up to the next blank line."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "limits.mdx").write_text(
+        "# Limits\n\nLimit the container.\n\n<details>\n<summary>compose file</summary>\n```yaml\ncpus: '1.00'\n```\n"
+        "</details>\nSee the [docker docs](https://docs.docker.com/x) for **more**.\n\n"
+        "<div>\n<img src=\"/img/base.png\" alt=\"Stats\" />\n</div>\nThe stats *page*.\n")
+    doc = convert_mdx(root / "docs" / "limits.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "See the docker docs for more." in text and "](" not in text and "**" not in text
+    assert "The stats page." in text and "*page*" not in text
+    assert "cpus: '1.00'" in text
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.path, i.alt) for i in images] == [("static/img/base.png", "Stats")]
+
+
+def _expressions_page(root: Path) -> Path:
+    page = root / "docs" / "exprs.mdx"
+    page.write_text(
+        "---\ntitle: Limits\n---\n\nexport const product = 'Widget';\n\n# Limits of {frontMatter.title}\n\n"
+        "Use {`template`} and {'quoted'} and {2} here, not `{code}` or ``a `{b}` c``.\n\n"
+        "Unknown {props.plan} and {frontMatter.missing} and {new Date().getFullYear()} and {user.name}.\n\n"
+        "- a **{product}** item, escaped \\{literal\\}\n\n| app | plan |\n|---|---|\n| {product} | {props.tier} |\n")
+    return page
+
+
+def test_inline_expressions_render_their_value_or_nothing(tmp_path: Path) -> None:
+    """MDX 3 (Docusaurus 3) reads every {...} in text as a JavaScript expression ('What is MDX?':
+    expressions): literals (template literals too, even though they hold backticks), exported
+    constants and front matter render their value; props and front matter keys a page is not given
+    are undefined and render nothing; anything else is computed at render time, unknown to murar,
+    and left out rather than shown as code. Code spans and \\{ stay literal."""
+    site = _site(tmp_path)
+    doc = convert_mdx(_expressions_page(site.config.root), site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert doc.sections[0].heading_path == ("Limits of Limits",)
+    assert "Use template and quoted and 2 here, not {code} or a `{b}` c." in text
+    assert "Unknown and and and ." in text
+    assert "a Widget item, escaped {literal}" in text
+    table = next(m for m in doc.media if m.kind == "table")
+    assert table.rows == [["Widget", ""]]
+
+
+def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
+    """Docusaurus 2 compiles pages with MDX 1, where braces in Markdown text are text (MDX 2 made
+    them expressions, 'Upgrading to Docusaurus v3') and a JSX block runs on to the next blank line
+    like an HTML block: a site whose package.json depends on @docusaurus/core 2.x keeps unknown
+    {expressions} as written, and Markdown right after a tag line stays inside that block."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "package.json").write_text('{"dependencies": {"@docusaurus/core": "^2.4.3", "react": "^17"}}')
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    assert site.config.settings["mdx.version"] == "1"
+    doc = convert_mdx(_expressions_page(root), site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Unknown {props.plan} and {frontMatter.missing} and {new Date().getFullYear()} and {user.name}." in text
+    (root / "docs" / "block.mdx").write_text("# Block\n\n<details>\n<summary>More</summary>\n</details>\n"
+                                           "See the [docs](https://example.org/d).\n")
+    doc = convert_mdx(root / "docs" / "block.mdx", site=site, assets_dir=tmp_path / "a")
+    assert "[docs](https://example.org/d)" in doc.sections[0].text
+    (root / "package.json").write_text('{"devDependencies": {"@docusaurus/core": "3.5.2"}}')
+    assert DocusaurusSite.load(root, "docusaurus.config.js").config.settings["mdx.version"] == "3"
+
+
+def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
+    """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
+    component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a
+    component is what its module exports whatever it is registered as (an image viewer, a
+    YouTube player, @theme/Admonition); a page's own import of the name wins."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "theme").mkdir(parents=True)
+    (root / "src" / "theme" / "MDXComponents.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\n"
+        "import Shot from '@site/src/components/zoom/ZoomableImage';\nimport Clip from '../components/YouTubeClip';\n"
+        "import Callout from '@theme/Admonition';\nimport Prereqs from '@site/docs/_prereqs.md';\n"
+        "import Logo from '@site/static/img/logo.svg';\n"
+        "// import Hidden from '@site/docs/_hidden.md';\n"
+        "export default {\n  ...MDXComponents,\n  Shot,\n  Clip,\n  Warn: Callout,\n  Prereqs,\n  Logo,\n"
+        "  Inline: (props) => <div {...props} />,\n};\n")
+    (root / "static" / "img" / "logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="80" height="60"/>')
+    (root / "docs" / "_prereqs.md").write_text("Install the CLI first.\n")
+    (root / "docs" / "global.mdx").write_text(
+        "# Global\n\nBefore you start:\n\n<Prereqs />\n\nThe dashboard:\n\n<Shot src=\"/img/base.png\" alt=\"Dashboard\" />\n\n"
+        "<Clip id=\"dQw4w9WgXcQ\" title=\"Tour\" />\n\n<Warn type=\"warning\">\n\nBack up first.\n\n</Warn>\n\n<Logo />\n")
+    (root / "docs" / "own.mdx").write_text(
+        "import Shot from '@site/src/components/Badge';\n\n# Own\n\nText.\n\n<Shot src=\"/img/base.png\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "global.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Install the CLI first." in text and "Warning:\n\nBack up first." in text
+    assert [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("static/img/base.png", "Dashboard"), ("static/img/logo.svg", "")]
+    assert [m.url for m in doc.media if isinstance(m, VideoItem)] == ["https://www.youtube.com/watch?v=dQw4w9WgXcQ"]
+    own = convert_mdx(root / "docs" / "own.mdx", site=site, assets_dir=tmp_path / "a")
+    assert [m for m in own.media if isinstance(m, ImageItem)] == []
+    # swizzle --eject writes a folder: src/theme/MDXComponents/index.js (imports relative to the folder)
+    (root / "src" / "theme" / "MDXComponents.js").unlink()
+    (root / "src" / "theme" / "MDXComponents").mkdir()
+    (root / "src" / "theme" / "MDXComponents" / "index.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\nimport Prereqs from '../../../docs/_prereqs.md';\n"
+        "export default { ...MDXComponents, Prereqs };\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    assert site.mdx_components() == {"Prereqs": "@site/docs/_prereqs.md"}
+    doc = convert_mdx(root / "docs" / "global.mdx", site=site, assets_dir=tmp_path / "a")
+    assert "Install the CLI first." in "\n".join(s.text for s in doc.sections)

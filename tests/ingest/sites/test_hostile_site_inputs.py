@@ -124,6 +124,19 @@ def test_mdx_unclosed_comments_and_head_are_linear(tmp_path: Path, write: Callab
     assert texts == ["keep this and end"]
 
 
+def test_magic_comment_lines_and_backtick_runs_are_linear(tmp_path: Path, write: Callable[..., Path],
+                                                          deadline: Callable[..., Any]) -> None:
+    """A code line that opens like a magic comment and ends in a long run of spaces and a letter
+    (the pattern backtracked over the spaces: 38 ms a line), and a text line of backtick runs
+    that never close (each run searched the rest of the line for its closer)."""
+    spaces = "// highlight-next-line" + " " * 1900 + "x"
+    ticks = " ".join("`" * (k % 40 + 1) + "a" for k in range(3000))
+    with deadline(20, "a magic comment or code span scan is quadratic"):
+        texts, _ = _mdx_texts(tmp_path, write, "m", "# M\n\n```yaml\n" + (spaces + "\n") * 2000 + "```\n\n"
+                              + ticks[:19_000] + "\n\nafter\n")
+    assert texts[-1].endswith("after") and "highlight-next-line" in texts[-1]
+
+
 def test_mdx_import_that_never_closes_does_not_take_the_page(tmp_path: Path, write: Callable[..., Path]) -> None:
     texts, warnings = _mdx_texts(tmp_path, write, "i", "import {A,\n\n# Guide\n\nThe text.\n")
     assert texts == ["The text."] and any("never closes" in w for w in warnings)  # was [] and no warning
@@ -211,3 +224,13 @@ def test_sphinx_mkdocs_docfx_globs_stay_linear_on_backtracking_patterns(
         with deadline(20, f"{site}: a glob backtracks exponentially"):  # was minutes per file
             roles = (opened.classify(deep).role, opened.classify(excluded).role)
         assert roles[0] is FileRole.PAGE and roles[1] is not FileRole.PAGE, (site, roles)
+
+
+def test_html_fragment_text_that_looks_like_a_picture_marker(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """builder.html marks where it took each picture out of an HTML fragment with private-use
+    characters; a page writing such characters itself must not crash the page or lose a picture."""
+    write(tmp_path, "a.png", "")
+    texts, _ = _mdx_texts(tmp_path, write, "mark", "# M\n\n<div>fake \ue0007\ue001 and \ue0000\ue001 "
+                          "<img src=\"/a.png\" alt=\"A\"/> after</div>\n\nEnd.\n")
+    assert texts[-1].endswith("End.") and "after" in texts[-1]
+

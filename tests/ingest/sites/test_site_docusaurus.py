@@ -401,6 +401,35 @@ def test_highlight_magic_comments_are_not_code(tmp_path: Path) -> None:
     assert text.count("highlight-") == 1  # the sentence outside code
 
 
+def test_configured_magic_comments_and_languages(tmp_path: Path) -> None:
+    """themeConfig.prism.magicComments replaces the default directives (an error-line comment is
+    dropped, a default one no longer is); a comment only counts in a syntax the block's language
+    reads (a '//' line in a Python block is code); a block without a language takes
+    prism.defaultLanguage, and without one keeps its lines (theme-common parseLines)."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "code.mdx"
+    page.write_text(
+        "# Code\n\n```js\nconst x = 1;\n// This will error\nx = 2;\n// highlight-next-line\n```\n\n"
+        "```python\n# c-highlight-next-line\nprint(1)\n// This will error\n```\n\n"
+        "```\n/* c-highlight-start */\nlet y;\n/* c-highlight-end */\n```\n")
+    (tmp_path / "docusaurus.config.js").write_text(
+        "module.exports = { themeConfig: { prism: { defaultLanguage: 'javascript', magicComments: [\n"
+        "  { className: 'hl', line: 'c-highlight-next-line', block: { start: 'c-highlight-start', end: 'c-highlight-end' } },\n"
+        "  { className: 'code-block-error-line', line: 'This will error' },\n] } } };\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = "\n".join(s.text for s in convert_mdx(page, site=site, assets_dir=tmp_path / "a").sections)
+    assert "const x = 1;\nx = 2;\n// highlight-next-line" in text
+    assert "print(1)\n// This will error" in text and "c-highlight" not in text
+    assert "let y;" in text
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = { themeConfig: { prism: {} } };\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = "\n".join(s.text for s in convert_mdx(page, site=site, assets_dir=tmp_path / "a").sections)
+    assert "const x = 1;\n// This will error\nx = 2;" in text and "/* c-highlight-start */" in text
+    assert "// highlight-next-line" not in text
+
+
 def _multilingual(root: Path) -> Path:
     """A made-up Docusaurus site with a French translation of part of its docs and blog, a
     German one, and a released docs version 1.0 (with its own French translation)."""

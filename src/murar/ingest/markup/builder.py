@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
@@ -29,7 +29,12 @@ from murar.ingest.captions import clip_after, clip_before
 from murar.ingest.media_flags import flag_image
 from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
 from murar.ingest.sites.base import Site
-from murar.ingest.tables import inline_text, parse_table_node, rows_to_markdown
+from murar.ingest.tables import (
+    cell_text,
+    inline_text,
+    parse_table_node,
+    rows_to_markdown,
+)
 from murar.ingest.transcripts import cues_text, find_cues
 from murar.ingest.videos import locate_video
 from murar.schema import (
@@ -49,6 +54,19 @@ _WS = re.compile(r"[ \t\r\f\v]+")
 _BREAKS_AND_BLANKS = re.compile(r"[ \t\r\f\v\n]+")
 # an <iframe> is a video only when it embeds a video player (as murar.ingest.html decides);
 # quizzes, applets and other interactive embeds are not media of the answer
+_EMBED_MARK = re.compile("\ue000(\\d+)\ue001")  # where html() took a picture out of a fragment's text
+
+
+def _ancestor(node: LexborNode, tags: tuple[str, ...], limit: int = 200) -> LexborNode | None:
+    """The nearest ancestor of ``node`` whose tag is one of ``tags`` (at most ``limit`` levels up)."""
+    up = node.parent
+    for _ in range(limit):
+        if up is None or up.tag in tags:
+            return up
+        up = up.parent
+    return None
+
+
 _VIDEO_IFRAME = re.compile(r"youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|wistia|brightcove|/embed/|video|"
                            r"player|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
 # image variants a theme shows only in dark mode (Material ``#only-dark``, GitHub
@@ -218,6 +236,7 @@ class PageBuilder:
         self._tab_sets: list[list[str]] = []  # labels of every tab set of the page, in page order
         self._open_tabs: list[tuple[int, str]] = []  # (tab set, current tab label) of each open set
         self._tab_of: dict[int, int] = {}  # id(item) -> its tab set
+        self._row_of: dict[int, tuple[str, str]] = {}  # id(item) -> text of its table row before/after it
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
@@ -298,6 +317,12 @@ class PageBuilder:
             set_no, item.tab = self._open_tabs[-1]
             self._tab_of[id(item)] = set_no
         sec.media.append((item, len(sec.text_so_far())))
+
+    def in_table_row(self, item: AnyMedia, before: str, after: str) -> None:
+        """``item`` sits in a table cell: the text around it is its row (``before``: the
+        cells left of it, ``after``: the cells right of it, one per line), not the
+        section text, which holds no table. A side with no cell text keeps the section's."""
+        self._row_of[id(item)] = (before, after)
 
     # ----------------------------------------------------------------- tabs
     def open_tab_set(self) -> None:
@@ -482,33 +507,80 @@ class PageBuilder:
                 parsed = parse_table_node(table)
                 cap = table.css_first("caption")
                 self.table(parsed.headers, parsed.rows, cap.text(strip=True) if cap else "")
+                # the table's pictures, each read with its row (see in_table_row)
+                for el in table.css("img, iframe, video"):
+                    item = self._embed(el, image_base, in_sentence)
+                    row = _ancestor(el, ("tr",))
+                    cell = _ancestor(el, ("td", "th"))
+                    if item is not None and row is not None and cell is not None:
+                        cells = [c for c in row.iter() if c.tag in ("td", "th")]
+                        own = next((k for k, c in enumerate(cells) if c.mem_id == cell.mem_id), len(cells))
+                        texts = [cell_text(c) for c in cells]
+                        self.in_table_row(item, "\n\n".join(t for t in texts[:own] if t),
+                                          "\n\n".join(t for t in texts[own:] if t))
             table.decompose()
-        for el in root.css("img, iframe, video"):
-            src = (el.attributes.get("src") or "").strip()
-            if not src and el.tag == "video":
-                source = el.css_first("source")
-                src = ((source.attributes.get("src") or "") if source else "").strip()
-            if src:
-                if el.tag == "img":
-                    fig = el.parent
-                    while fig is not None and fig.tag not in ("figure", "body"):
-                        fig = fig.parent
-                    figcap = fig.css_first("figcaption") if fig is not None and fig.tag == "figure" else None
-                    caption = inline_text(figcap) if figcap else ""  # "<a>me</a>." reads "me.", not "me ."
-                    self.image(src, alt=el.attributes.get("alt") or "",
-                               caption=caption or (el.attributes.get("title") or ""),
-                               page_rel=image_base, inline=in_sentence, declared_width=_px(el.attributes.get("width")))
-                elif el.tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
-                    # a javascript:/file: embed goes to video() too: refused there, with a warning
-                    self.video(src, title=el.attributes.get("title") or "")
-            el.decompose()
+        embeds = [el for el in root.css("img, iframe, video")]
+        if inline:
+            for el in embeds:
+                self._embed(el, image_base, in_sentence)
+            return
+        # each picture stands where it is written in the fragment's text, so its context is the
+        # text around it there (a screenshot after its list item), not the fragment as a whole
+        pending = [self._embed_args(el) for el in embeds]
+        for k, el in enumerate(embeds):
+            el.replace_with(f"\ue000{k}\ue001")
         for cap in root.css("figcaption"):
             cap.decompose()
-        if inline:
-            return
-        text = inline_text(root)  # inline elements join without a space: "<code>a</code>s" reads "as"
+        pieces = _EMBED_MARK.split(inline_text(root))  # inline elements join without a space
+        sec = self.cur
+        prefix = ""
+        placed = 0  # markers come in document order; one the page itself wrote is text, not a picture
+        for i in range(1, len(pieces), 2):
+            prefix += pieces[i - 1]
+            if pieces[i] == str(placed) and placed < len(pending):
+                sec.current[:] = [clean_text(prefix)]
+                self._embed_from(pending[placed], image_base, in_sentence)
+                placed += 1
+        text = clean_text("".join(pieces[0::2]))
+        sec.current[:] = [text]
+        for args in pending[placed:]:
+            self._embed_from(args, image_base, in_sentence)
+        sec.current.clear()
         if text:
-            self.block(clean_text(text))
+            self.block(text)
+
+    def _embed_args(self, el: LexborNode) -> tuple[str, str, dict[str, str]]:
+        """``(tag, src, attributes)`` of an ``<img>``/``<iframe>``/``<video>``, with the
+        caption of the ``<figure>`` an image sits in as the ``figcaption`` attribute."""
+        attrs = {k: v or "" for k, v in el.attributes.items()}
+        src = attrs.get("src", "").strip()
+        if not src and el.tag == "video":
+            source = el.css_first("source")
+            src = ((source.attributes.get("src") or "") if source else "").strip()
+        if el.tag == "img":
+            fig = el.parent
+            while fig is not None and fig.tag not in ("figure", "body"):
+                fig = fig.parent
+            figcap = fig.css_first("figcaption") if fig is not None and fig.tag == "figure" else None
+            attrs["figcaption"] = inline_text(figcap) if figcap else ""  # "<a>me</a>." reads "me.", not "me ."
+        return el.tag or "", src, attrs
+
+    def _embed(self, el: LexborNode, image_base: str | None, in_sentence: bool) -> AnyMedia | None:
+        return self._embed_from(self._embed_args(el), image_base, in_sentence)
+
+    def _embed_from(self, args: tuple[str, str, dict[str, str]], image_base: str | None,
+                    in_sentence: bool) -> AnyMedia | None:
+        """Add the image or video an HTML element names (see :meth:`html`)."""
+        tag, src, attrs = args
+        if not src:
+            return None
+        if tag == "img":
+            return self.image(src, alt=attrs.get("alt", ""), caption=attrs["figcaption"] or attrs.get("title", ""),
+                              page_rel=image_base, inline=in_sentence, declared_width=_px(attrs.get("width")))
+        if tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
+            # a javascript:/file: embed goes to video() too: refused there, with a warning
+            return self.video(src, title=attrs.get("title", ""))
+        return None
 
     # -------------------------------------------------------------- finish
     def finish(self, *, metadata: dict[str, Any] | None = None, page_url: str | None = None) -> ParsedDocument:
@@ -531,8 +603,9 @@ class PageBuilder:
             for item, offset in sb.media:
                 item.section_id = sid
                 item.page_title = title
-                item.context_before = clip_before(text[:offset].strip(), n)
-                item.context_after = clip_after(text[offset:].strip(), n)
+                row_before, row_after = self._row_of.get(id(item), ("", ""))
+                item.context_before = clip_before(row_before or text[:offset].strip(), n)
+                item.context_after = clip_after(row_after or text[offset:].strip(), n)
                 if id(item) in self._tab_of:
                     item.tab_set = tuple(dict.fromkeys(self._tab_sets[self._tab_of[id(item)]]))
                 media.append(item)

@@ -36,6 +36,14 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
 - a ``{JavaScript expression}`` opening a line (an MDX flow expression, e.g.
   the render function of ``<BrowserOnly>``) is code, not text, and goes,
   unless it is a string literal (its text stays);
+- an inline ``{expression}`` in text renders its value when murar knows it
+  (a literal, an exported constant, a front matter value), nothing when it is
+  ``props``/``frontMatter`` the page is not given or any other code (MDX 3);
+  under MDX 1 (a Docusaurus 2 site, ``mdx.version`` 1) braces in text are text;
+- MDX 2+ has no HTML blocks: Markdown right after a line of tags is Markdown;
+- components the site registers for every page (Docusaurus ``src/theme/MDXComponents``)
+  are bound without an import, and a component is known by its module as well
+  as by its name (``Shot`` from ``.../ZoomableImage`` is an image viewer);
 - a ```` ```mdx-code-block ```` fence is not code: its content is read as
   MDX (Docusaurus unwraps it before compiling, for Markdown that other tools
   must show as code);
@@ -47,6 +55,7 @@ go to the :class:`~murar.ingest.sites.base.Site`.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections.abc import Callable
@@ -93,9 +102,11 @@ _ATTR_BARE = re.compile(r"[^\s>]+")
 # {/* comment */} and <head>...</head> are cut by _drop_pairs (a lazy '.*?' regex is quadratic on
 # thousands of openers that never close)
 _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE = re.compile(r"\{\s*/\*"), re.compile(r"\*/\s*\}")
-# an inline {expression} that may be shown as text: a literal or a (dotted) name
-_SIMPLE_EXPR = re.compile(r"""\{(\s*(?:(['"`])[^'"`{}]*\2|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|-?\d+(?:\.\d+)?)\s*)\}""")
 _EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`])[^'"`]*\3|-?\d+(?:\.\d+)?)\s*;?""")
+# a line holding only tags (and the text between them): a block of its own in MDX
+_FLOW_TAGS = re.compile(rf"<[A-Za-z/][^\n]{{0,{MAX_LINE_CHARS}}}>")
+_BACKTICKS = re.compile(r"`+")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _HEAD_OPEN, _HEAD_CLOSE = re.compile(r"<head>", re.IGNORECASE), re.compile(r"</head>", re.IGNORECASE)
 _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
 _LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
@@ -105,6 +116,9 @@ _VIDEO_COMPONENT = re.compile(r"Video|Player|YouTube|Vimeo|Loom|Wistia", re.IGNO
 _VIDEO_ATTRS = {"url", "src", "video", "videosrc", "videourl"}
 _VIDEO_LINK = re.compile(r"youtube\.com/|youtube-nocookie\.com/|youtu\.be/|vimeo\.com/|loom\.com/|wistia"
                          r"|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
+# a player taking a video id plays it from the host its name or host=/platform= attribute names
+_VIDEO_HOST_ATTRS = ("host", "platform", "provider", "service")
+_VIDEO_ID_URLS = (("youtube", "https://www.youtube.com/watch?v="), ("vimeo", "https://vimeo.com/"))
 _IMAGE_ATTRS = {"img", "src", "image", "sources", "source", "screenshot", "picture", "path", "url"}
 _MD_IMAGE = re.compile(r"(!\[[^\]]*\]\()(\s*<?)([^)\s>]+)")
 _HTML_SRC = re.compile(r"""(\b(?:src|href|poster)\s*=\s*)(["'])([^"']+)\2""")
@@ -257,6 +271,9 @@ class _Scope:
     images: dict[str, str] = field(default_factory=dict)
     partials: dict[str, str] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)  # name -> file imported as text (raw-loader)
+    # name -> the component its module exports (Shot from '.../ZoomableImage' is a ZoomableImage,
+    # Warn from '@theme/Admonition' an Admonition): what the component is, whatever it is called
+    kinds: dict[str, str] = field(default_factory=dict)
     # text of names an {expression} may show: export const NAME = 'literal', frontMatter.key
     values: dict[str, str] = field(default_factory=dict)
 
@@ -299,6 +316,13 @@ class MdxTransformer:
             self.warnings.append(f"partial {target!r}: cannot read {res.rel_path} ({err})")
             return None
 
+    def _global_components(self) -> dict[str, str]:
+        """Components the site makes available on every page without an import
+        (Docusaurus: a swizzled ``MDXComponents``), ``name -> module``."""
+        components = getattr(self.site, "mdx_components", None)
+        found = components() if callable(components) else None
+        return found if isinstance(found, dict) else {}
+
     # ------------------------------------------------------------------ api
     def transform(self, text: str, *, page_rel: str, depth: int = 0, stack: tuple[str, ...] = (),
                   props: dict[str, str] | None = None) -> str:
@@ -315,6 +339,8 @@ class MdxTransformer:
             for key, val in parse_front_matter(front).meta.items():
                 if isinstance(val, str | int | float) and not isinstance(val, bool):
                     scope.values[f"frontMatter.{key}"] = str(val)
+        for name, module in self._global_components().items():  # page imports bind over them
+            _bind_module(name, module, scope)
         lines = unwrap_mdx_code_blocks(text.splitlines())
         if props is not None:
             lines = _fill_props(lines, props)
@@ -427,21 +453,26 @@ class MdxTransformer:
         if raw or target.endswith("?raw"):
             scope.raw[default] = raw.group(1) if raw else target[: -len("?raw")]
             return
-        low = target.lower().split("?", 1)[0]
-        if low.endswith(_IMAGE_EXTS):
-            scope.images[default] = target
-        elif low.endswith((".md", ".mdx")):
-            scope.partials[default] = target
+        _bind_module(default, target, scope)
 
     # ------------------------------------------------------------------ body
     def _body(self, lines: list[str], scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
         out: list[str] = []
         fences = FenceTracker(_FENCE)
         tabs_labels: dict[str, str] = {}
+        # MDX 1 (Docusaurus 2) ends a JSX block at a blank line, as CommonMark ends an HTML block
+        mdx2 = self.site.config.settings.get("mdx.version") != "1"
+        flow = False  # the last line was a tag line standing as a block (MDX "JSX flow")
+        closed = False  # the last line closed a fenced code block
         i = 0
         while i < len(lines):
             line = lines[i]
+            was_inside = fences.inside
             if fences.in_code(line):
+                if flow and not was_inside:
+                    out.append("")  # a fence right after a tag line is code (no HTML block holds it)
+                flow = False
+                closed = was_inside and not fences.inside
                 out.append(line)
                 i += 1
                 continue
@@ -478,9 +509,19 @@ class MdxTransformer:
                     out.extend(label_lines(admonition_label(kind, title)))
                 else:
                     out.append("")
+                flow = closed = False
                 i += 1
                 continue
             line = _drop_pairs(line, _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE)
+            # MDX 2+ has no HTML blocks: a line of tags standing as a block (after a blank line or another
+            # such line) ends at its line end, and the Markdown after it is read as Markdown; a blank
+            # line keeps the Markdown reader from taking that Markdown into an HTML block
+            stripped = line.strip()
+            is_flow = mdx2 and bool(_FLOW_TAGS.fullmatch(stripped)) and (
+                flow or closed or not out or not out[-1].strip() or bool(_ATX_HEADING.match(out[-1])))
+            if flow and stripped and not is_flow:
+                out.append("")
+            flow, closed = is_flow, False
             out.append(self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels))
             i += 1
         return "\n".join(out) + "\n"
@@ -491,16 +532,26 @@ class MdxTransformer:
             return line
         parts: list[str] = []
         i = 0
-        in_code = False
-        failed = 0
-        while i < len(line):
+        failed = failed_expressions = 0
+        n = len(line)
+        runs: dict[int, list[int]] | None = None  # backtick runs by width: where each starts
+        while i < n:
             c = line[i]
-            if c == "`":
-                in_code = not in_code
-                parts.append(c)
-                i += 1
+            if c == "`":  # a code span is literal text; an unmatched backtick run is text
+                if runs is None:
+                    runs = _backtick_runs(line)
+                width = len(_BACKTICKS.match(line, i).group(0))  # type: ignore[union-attr]
+                starts = runs[width]
+                k = bisect.bisect_left(starts, i + width)
+                end = starts[k] + width if k < len(starts) else i + width
+                parts.append(line[i:end])
+                i = end
                 continue
-            if c == "<" and not in_code and failed < MAX_FAILED_TAGS:
+            if c == "\\" and i + 1 < n and line[i + 1] in "{}<":
+                parts.append(line[i : i + 2])  # \{ and \< are the characters themselves
+                i += 2
+                continue
+            if c == "<" and failed < MAX_FAILED_TAGS:
                 tag = _scan_tag(line, i)
                 if tag is None:
                     failed += 1
@@ -508,20 +559,33 @@ class MdxTransformer:
                     parts.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs))
                     i = tag.end
                     continue
+            if c == "{" and failed_expressions < MAX_FAILED_TAGS:
+                end = _skip_braces(line, i)
+                if end > 0:
+                    parts.append(self._inline_expression(line[i:end], scope))
+                    i = end
+                    continue
+                failed_expressions += 1
             parts.append(c)
             i += 1
-        text = "".join(parts)
-        if "{" not in text:
-            return text
+        return "".join(parts)
 
-        def shown(m: re.Match[str]) -> str:
-            value = scope.value(m.group(1))
-            return m.group(0) if value is None else value
-
-        # inline code (`{x}`) is literal text in MDX
-        parts = re.split(r"(`+[^`]*`+)", text)
-        return "".join(part if k % 2 else _SIMPLE_EXPR.sub(shown, part) for k, part in enumerate(parts))
-
+    def _inline_expression(self, expr: str, scope: _Scope) -> str:
+        """The text an inline ``{expression}`` (MDX "expression (text)") renders: a
+        string or number literal, an exported constant or a front matter value
+        (:meth:`_Scope.value`); ``{props.x}`` and ``{frontMatter.x}`` that are not
+        given render nothing (undefined), and so does a comment. Any other
+        expression is computed when the page renders: with MDX 2+ (Docusaurus 3)
+        murar cannot know its value and leaves it out rather than show code; with
+        MDX 1 (Docusaurus 2, ``mdx.version`` 1) braces in text were not
+        expressions, so the text stays as written."""
+        body = expr[1:-1]
+        value = scope.value(body)
+        if value is not None:
+            return value
+        if self.site.config.settings.get("mdx.version") == "1":
+            return expr
+        return ""
     def _render_tag(self, tag: _Tag, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
                     tabs: dict[str, str]) -> str:
         is_component = tag.name[0].isupper() or "." in tag.name
@@ -530,7 +594,7 @@ class MdxTransformer:
                 return f"</{tag.name}>"
             return self._html_tag(tag, scope)
         if tag.closing:
-            return f"\n\n{set_close()}\n\n" if tag.name == "Tabs" else "\n"
+            return f"\n\n{set_close()}\n\n" if _is(tag, scope, "Tabs") else "\n"
         if tag.name in scope.partials:
             props = {name: text for name, value, kind in tag.attrs if (text := _attr_text((value, kind)))}
             return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack,
@@ -541,11 +605,11 @@ class MdxTransformer:
             # an imported SVG used as a component is drawn inline (Docusaurus "Inline SVGs", SVGR)
             alt = next((t for t in (_attr_text(attrs.get(a)) for a in ("title", "alt", "aria-label")) if t), "")
             return f'\n\n<img src="{_escape(svg)}" alt="{_escape(alt)}" />\n\n'
-        if tag.name == "Admonition" and _attr_text(attrs.get("type")):
+        if _is(tag, scope, "Admonition") and _attr_text(attrs.get("type")):
             # @theme/Admonition: the JSX form of :::type Title (Docusaurus "Admonitions: usage in JSX")
             label = admonition_label(_attr_text(attrs.get("type")), _attr_text(attrs.get("title")))
             return "\n".join(["", *label_lines(label), ""])
-        if tag.name == "Tabs":
+        if _is(tag, scope, "Tabs"):
             values = attrs.get("values")
             if values and values[0]:
                 for mt in _TABS_VALUES.finditer(values[0]):
@@ -553,7 +617,7 @@ class MdxTransformer:
                     value = mt.group(4) if mt.group(4) is not None else mt.group(6)
                     tabs[value] = label
             return "\n" if tag.self_closing else f"\n\n{set_open()}\n\n"
-        if tag.name == "TabItem":
+        if _is(tag, scope, "TabItem"):
             label = _attr_text(attrs.get("label"))
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
@@ -577,14 +641,14 @@ class MdxTransformer:
         @theme/IdealImage, ``<ThemedImage sources={{light: useBaseUrl('/x.png'), dark: ...}} />``,
         ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
         attribute that names an image file (the light variant of ``sources``)."""
-        if not _IMAGE_COMPONENT.search(tag.name):  # DocsCard img=, Avatar src=: decoration
+        if not _IMAGE_COMPONENT.search(_names(tag, scope)):  # DocsCard img=, Avatar src=: decoration
             return ""
-        alt = ""
+        attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
+        alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
+        caption = _attr_text(attrs.get("caption"))
         src = ""
         for name, value, kind in tag.attrs:
             low = name.lower()
-            if low in ("alt", "caption", "title") and value and kind == "str":
-                alt = alt or value
             if src or value is None:
                 continue
             if low not in _IMAGE_ATTRS:  # icon=, logo=, avatar= are decoration, not the page's images
@@ -606,7 +670,10 @@ class MdxTransformer:
                         src = lit.group(2)
         if not src:
             return ""
-        return f'\n\n<img src="{_escape(src)}" alt="{_escape(alt)}" />\n\n'
+        img = f'<img src="{_escape(src)}" alt="{_escape(alt or caption)}" />'
+        if caption:  # drawn under the image, as <figure><figcaption> is (ZoomImage caption=...)
+            return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n"
+        return f"\n\n{img}\n\n"
 
     def _component_video(self, tag: _Tag, scope: _Scope) -> str:
         """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
@@ -614,14 +681,17 @@ class MdxTransformer:
         ``<video>`` tag: its ``url``/``src`` names a video file or a video host's page; a
         YouTube embed taking the video's id (``<LiteYouTubeEmbed id="..." />`` of
         react-lite-youtube-embed, ``videoId=``) plays ``https://www.youtube.com/watch?v=<id>``."""
-        if not _VIDEO_COMPONENT.search(tag.name):
+        if not _VIDEO_COMPONENT.search(_names(tag, scope)):
             return ""
         attrs = {n: (v, k) for n, v, k in tag.attrs}
-        title = _attr_text(attrs.get("title"))
-        if "youtube" in tag.name.lower():
-            video_id = _attr_text(attrs.get("id")) or _attr_text(attrs.get("videoId"))
-            if re.fullmatch(r"[\w-]{6,20}", video_id):
-                return f'\n\n<video src="https://www.youtube.com/watch?v={video_id}" title="{_escape(title)}"></video>\n\n'
+        title = _attr_text(attrs.get("title")) or _attr_text(attrs.get("caption"))
+        host = _names(tag, scope).lower()
+        for key in _VIDEO_HOST_ATTRS:  # <VideoEmbed host="youtube" videoId="..." />
+            host += " " + _attr_text(attrs.get(key)).lower()
+        video_id = _attr_text(attrs.get("videoId")) or _attr_text(attrs.get("id"))
+        for name, watch in _VIDEO_ID_URLS:
+            if name in host and re.fullmatch(r"[\w-]{6,20}", video_id):
+                return f'\n\n<video src="{watch}{video_id}" title="{_escape(title)}"></video>\n\n'
         for name, value, kind in tag.attrs:
             if name.lower() not in _VIDEO_ATTRS or value is None:
                 continue
@@ -677,6 +747,45 @@ class MdxTransformer:
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
         body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
         return "\n\n" + body.strip("\n") + "\n\n"
+
+
+def _bind_module(name: str, module: str, scope: _Scope) -> None:
+    """Bind ``name`` imported (or registered) from ``module``: an image file, a Markdown
+    partial, or a component known by the module it comes from (``@theme/Tabs`` -> Tabs,
+    ``../components/zoom/ZoomableImage`` -> ZoomableImage; an ``index`` file by its folder)."""
+    for table in (scope.images, scope.partials, scope.kinds):
+        table.pop(name, None)
+    low = module.lower().split("?", 1)[0]
+    if low.endswith(_IMAGE_EXTS):
+        scope.images[name] = module
+    elif low.endswith((".md", ".mdx")):
+        scope.partials[name] = module
+    else:
+        parts = [p for p in module.split("?", 1)[0].split("/") if p]
+        stem = parts[-1].rsplit(".", 1)[0] if parts else ""
+        if stem == "index" and len(parts) > 1:
+            stem = parts[-2]
+        if stem and stem != name:
+            scope.kinds[name] = stem
+
+
+def _is(tag: _Tag, scope: _Scope, kind: str) -> bool:
+    """True when the component ``tag`` names is ``kind`` by its name or by its module."""
+    return tag.name == kind or scope.kinds.get(tag.name) == kind
+
+
+def _names(tag: _Tag, scope: _Scope) -> str:
+    """The component's name and the name of what its module exports, for pattern tests."""
+    return f"{tag.name} {scope.kinds.get(tag.name, '')}"
+
+
+def _backtick_runs(line: str) -> dict[int, list[int]]:
+    """The start of every run of backticks in ``line``, by run width (in order), so a
+    code span's closing run (the next run of the same width) is found in log time."""
+    runs: dict[int, list[int]] = {}
+    for m in _BACKTICKS.finditer(line):
+        runs.setdefault(m.end() - m.start(), []).append(m.start())
+    return runs
 
 
 def _fill_props(lines: list[str], props: dict[str, str]) -> list[str]:
@@ -783,6 +892,10 @@ def _attr_text(value: tuple[str | None, str] | None) -> str:
         lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", text.strip())
         return lit.group(2).strip() if lit else ""
     return text.strip()
+
+
+def _html_text(value: str) -> str:
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _escape(value: str) -> str:

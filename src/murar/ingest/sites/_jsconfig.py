@@ -127,6 +127,12 @@ def top_level_keys(block: str) -> list[str]:
     return keys
 
 
+def object_entries(block: str) -> list[str]:
+    """The entries of the object literal body ``block`` at its own level (``key: value``,
+    shorthand ``name``, spread ``...other``), stripped, empty ones left out."""
+    return [e.strip() for e in _top_level_entries(block) if e.strip()]
+
+
 def _top_level_entries(block: str) -> list[str]:
     """The ``key: value`` entries of the object literal body ``block`` at its own
     level (split at commas outside strings, brackets and braces)."""

@@ -34,6 +34,12 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   ``import x from '...'`` resolve relative to the page (MDX processing, see
   :mod:`murar.ingest.markup.mdx`).
 
+- the MDX version pages compile with follows ``@docusaurus/core`` in
+  ``package.json`` (2.x: MDX 1; 3.x or unknown: MDX 3); a swizzled
+  ``src/theme/MDXComponents`` puts components in every page's scope; fenced
+  code loses its ``themeConfig.prism.magicComments`` lines (theme-common
+  ``parseLines``).
+
 Settings are read from ``docusaurus.config.{js,ts}`` without running it
 (:mod:`murar.ingest.sites._jsconfig`); what cannot be read takes the default.
 """
@@ -83,10 +89,60 @@ _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _VERSIONED = re.compile(r"((?:[^/]+_)?versioned_docs)/version-([^/]+)/")
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
-# the default magic comments (theme-common), in the comment syntaxes Prism's languages use
-_MAGIC_COMMENT = re.compile(r"^\s*(?://|/\*|\{/\*|#|<!--|--|;;|%)\s*highlight-(?:next-line|start|end)\s*"
-                            r"(?:\*/\}?|-->)?\s*$")
+# magic comments (theme-common codeBlockUtils): the comment syntaxes a directive may be written in,
+# the ones each language reads, and the directives of the default themeConfig.prism.magicComments
+_COMMENT_STYLES = {
+    "js": (r"//", ""), "jsBlock": (r"/\*", r"\*/"), "jsx": (r"\{\s*/\*", r"\*/\s*\}"), "bash": (r"#", ""),
+    "html": (r"<!--", r"-->"), "lua": (r"--", ""), "wasm": (r";;", ""), "tex": (r"%", ""), "vb": (r"['‘’]", ""),
+    "vbnet": (r"(?:_\s*)?['‘’]", ""), "rem": (r"[Rr][Ee][Mm]\b", ""), "f90": (r"!", ""), "ml": (r"\(\*", r"\*\)"),
+    "cobol": (r"\*>", ""),
+}
+_POPULAR_STYLES = ("js", "jsBlock", "jsx", "bash", "html")
+_LANGUAGE_STYLES = {
+    **dict.fromkeys(("js", "javascript", "ts", "typescript"), ("js", "jsBlock")),
+    **dict.fromkeys(("jsx", "tsx"), ("js", "jsBlock", "jsx")), "html": ("js", "jsBlock", "html"),
+    **dict.fromkeys(("python", "py", "bash"), ("bash",)), **dict.fromkeys(("markdown", "md"), ("html", "jsx", "bash")),
+    **dict.fromkeys(("tex", "latex", "matlab"), ("tex",)), **dict.fromkeys(("lua", "haskell"), ("lua",)),
+    "sql": ("lua", "jsBlock"), "wasm": ("wasm",), **dict.fromkeys(("vb", "vba", "visual-basic"), ("vb", "rem")),
+    "vbnet": ("vbnet", "rem"), "batch": ("rem",), "basic": ("rem", "f90"), "fsharp": ("js", "ml"),
+    **dict.fromkeys(("ocaml", "sml"), ("ml",)), "fortran": ("f90",), "cobol": ("cobol",),
+}
+DEFAULT_MAGIC_COMMENTS = ("highlight-next-line", "highlight-start", "highlight-end")
+_FENCE_INFO = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*([^\s`{]*)")
+# a swizzled MDXComponents: the file, or the folder swizzle --eject writes (its index)
+_MDX_COMPONENTS = tuple(f"src/theme/MDXComponents{end}{ext}" for end in ("", "/index") for ext in (".js", ".jsx", ".ts", ".tsx"))
+_DEFAULT_IMPORT = re.compile(r"""(?m)^\s*import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])([^'"]+)\2""")
+_NAMED_IMPORT = re.compile(r"""(?m)^\s*import\s*\{([^}]*)\}\s*from\s*(['"])([^'"]+)\2""")
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
+
+
+#: package.json is read up to this many bytes
+MAX_PACKAGE_JSON_BYTES = 1_000_000
+
+
+def mdx_version(site: Path) -> str | None:
+    """The MDX version the site's Docusaurus compiles pages with, from the
+    ``@docusaurus/core`` (or ``preset-classic``) dependency in its ``package.json``:
+    ``"1"`` for Docusaurus 2 (MDX 1, where braces in Markdown text are text),
+    ``"3"`` for Docusaurus 3 (MDX 3, where they are expressions; "Upgrading to
+    Docusaurus v3"); ``None`` when no readable ``package.json`` names it."""
+    try:
+        with (site / "package.json").open(encoding="utf-8", errors="replace") as fh:
+            data = json.loads(fh.read(MAX_PACKAGE_JSON_BYTES))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    for group in ("dependencies", "devDependencies"):
+        deps = data.get(group)
+        if not isinstance(deps, dict):
+            continue
+        for name in ("@docusaurus/core", "@docusaurus/preset-classic"):
+            spec = deps.get(name)
+            m = re.search(r"\d+", spec) if isinstance(spec, str) else None
+            if m:
+                return "1" if int(m.group(0)) <= 2 else "3"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,16 +361,98 @@ def glob_match(rel: str, pattern: str) -> bool:
     return any(_common.glob_match(rel, pat) for pat in _expand_braces(pattern))
 
 
-def _drop_magic_comments(text: str) -> str:
-    """``text`` without the highlight magic-comment lines inside its fenced code blocks."""
-    if "highlight-" not in text:
+def _registered_components(code: str, folder: str) -> dict[str, str]:
+    """``name -> module`` of the entries of the object a swizzled ``MDXComponents``
+    exports (``export default {...MDXComponents, Tabs, Shot: ZoomImage}``, or
+    ``export default NAME`` of a ``const NAME = {...}``): shorthand and ``key:
+    ImportedName`` entries whose name is imported; a relative module (``./x``,
+    ``../components/x``, written in ``folder``) becomes ``@site/<path>``."""
+    imports: dict[str, str] = {}
+    for m in _DEFAULT_IMPORT.finditer(code):
+        imports[m.group(1)] = m.group(3)
+    for m in _NAMED_IMPORT.finditer(code):
+        for part in m.group(1).split(","):
+            names = part.split(" as ")
+            local = names[-1].strip()
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
+                imports[local] = m.group(3)
+    body = None
+    export = re.search(r"\bexport\s+default\s*(\{|[A-Za-z_$][\w$]*)", code)
+    if export and export.group(1) == "{":
+        body = js.object_at(code, export.start(1))
+    elif export:
+        decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(export.group(1))}\s*(?::[^=]*)?=\s*\{{", code)
+        body = js.object_at(code, decl.end() - 1) if decl else None
+    out: dict[str, str] = {}
+    for entry in js.object_entries(body or ""):
+        kv = re.fullmatch(r"""['"]?([A-Za-z_$][\w$]*)['"]?(?:\s*:\s*([A-Za-z_$][\w$]*))?""", entry)
+        if not kv or kv.group(0).startswith("..."):
+            continue
+        source = imports.get(kv.group(2) or kv.group(1))
+        if source is None:
+            continue
+        if source.startswith(("./", "../")):
+            joined = join_rel(folder, source)
+            if _outside(joined):
+                continue
+            source = "@site/" + joined
+        out[kv.group(1)] = source
+    return out
+
+
+def magic_comments(prism: str, consts: dict[str, str]) -> tuple[str, ...]:
+    """The directives of ``themeConfig.prism.magicComments`` (the body of the
+    ``prism`` object): every entry's ``line`` and ``block: {start, end}``, in
+    order. The list replaces the default one (``highlight-next-line``,
+    ``highlight-start``, ``highlight-end``), which applies when there is none or
+    it is not an array literal."""
+    entries = js.array_entries(prism, "magicComments")
+    if entries is None:
+        return DEFAULT_MAGIC_COMMENTS
+    out: list[str] = []
+    for entry in entries:
+        body = js.object_at(entry, 0) if entry.startswith("{") else None
+        if body is None:
+            continue
+        line = js.top_level_string(body, "line", consts)
+        block = js.top_level_value(body, "block") or ""
+        inner = js.object_at(block, 0) if block.startswith("{") else None
+        ends = [js.top_level_string(inner, k, consts) for k in ("start", "end")] if inner else []
+        out.extend(d for d in (line, *ends) if d)
+    return tuple(dict.fromkeys(out))
+
+
+@functools.lru_cache(maxsize=64)
+def _magic_comment_line(language: str, directives: tuple[str, ...]) -> re.Pattern[str]:
+    """A whole line holding one of ``directives`` as a comment of ``language``
+    (theme-common ``getAllMagicCommentDirectiveStyles``: opening and closing
+    comment marks of one style, white space around them)."""
+    names = "|".join(re.escape(d) for d in directives)
+    styles = _LANGUAGE_STYLES.get(language, _POPULAR_STYLES)
+    alts = "|".join(f"(?:{_COMMENT_STYLES[k][0]}\\s*(?:{names})\\s*{_COMMENT_STYLES[k][1]})" for k in styles)
+    return re.compile(alts)  # matched whole against the stripped line (no backtracking over its spaces)
+
+
+def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_COMMENTS,
+                         default_language: str | None = None) -> str:
+    """``text`` without the magic-comment lines inside its fenced code blocks: a line
+    holding only one of ``directives`` (``themeConfig.prism.magicComments``: each
+    entry's ``line`` and ``block.start``/``block.end``) as a comment of the block's
+    language. A block without a language (and no ``prism.defaultLanguage``) keeps
+    every line, as Docusaurus' ``parseLines`` does."""
+    if not directives or not any(d in text for d in directives):
         return text
     fences = FenceTracker(_FENCE)
     out: list[str] = []
+    pattern: re.Pattern[str] | None = None
     for line in text.split("\n"):
         inside = fences.inside
         fences.in_code(line)
-        if inside and fences.inside and _MAGIC_COMMENT.match(line):
+        if not inside and fences.inside:  # an opening fence: its info string names the language
+            info = _FENCE_INFO.match(line)
+            language = (info.group(1) if info else "") or default_language
+            pattern = _magic_comment_line(language, directives) if language else None
+        elif inside and fences.inside and pattern is not None and len(line) < 2000 and pattern.fullmatch(line.strip()):
             continue
         out.append(line)
     return "\n".join(out)
@@ -330,10 +468,14 @@ class DocusaurusSite:
     """
 
     def __init__(self, config: SiteConfig, *, instances: tuple[ContentInstance, ...] | None = None,
-                 skipped: dict[str, str] | None = None) -> None:
+                 skipped: dict[str, str] | None = None, magic_comments: tuple[str, ...] = DEFAULT_MAGIC_COMMENTS,
+                 default_language: str | None = None) -> None:
         self._config = config
+        self._magic_comments = magic_comments
+        self._default_language = default_language
         self._site_dir = config.settings.get("site_dir", ".")
         self._imported: set[str] | None = None
+        self._components: dict[str, str] | None = None
         self._instances = instances if instances is not None else tuple(
             ContentInstance(kind="docs", folder=folder, include=_DEFAULT_INCLUDE["docs"],
                             exclude=_DEFAULT_EXCLUDE + config.exclude)
@@ -419,6 +561,9 @@ class DocusaurusSite:
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
         settings = {"site_dir": site_dir, "markdown.format": md_format, "i18n.defaultLocale": default_locale}
+        mdx = mdx_version(root / site_dir)
+        if mdx is not None:
+            settings["mdx.version"] = mdx
         notes: tuple[str, ...] = ()
         if locale != default_locale:
             settings["i18n.locale"] = locale
@@ -441,11 +586,35 @@ class DocusaurusSite:
             language=locale if len(locales) > 1 else "",
             docs_version=_versions_read(versions),
         )
-        return cls(config, instances=tuple(instances), skipped=skipped)
+        prism = js.object_block(js.object_block(code, "themeConfig") or code, "prism") or ""
+        return cls(config, instances=tuple(instances), skipped=skipped, magic_comments=magic_comments(prism, consts),
+                   default_language=js.top_level_string(prism, "defaultLanguage", consts))
 
     @property
     def config(self) -> SiteConfig:
         return self._config
+
+    # ---------------------------------------------------------------- MDX scope
+    def mdx_components(self) -> dict[str, str]:
+        """The components every MDX page may use without importing them: the names
+        the site's ``src/theme/MDXComponents`` (or ``MDXComponents/index``: a swizzled theme component, Docusaurus
+        "MDX and React: MDX component scope") adds to the default mapping, each with
+        the module it is imported from (``@theme/Admonition``, a package name, or a
+        file of the site as ``@site/<path>``: a component, an image, a Markdown
+        partial). Names whose value is not an imported name (an inline function,
+        a spread) are left out; ``{}`` when the site has no such file."""
+        if self._components is None:
+            self._components = {}
+            for rel in _MDX_COMPONENTS:
+                path = self._config.root / self._site_path(rel)
+                if path.is_file() and not inside_root(path, self._config.root).problem:
+                    try:
+                        code = js.strip_comments(path.read_text(encoding="utf-8", errors="replace")[:200_000])
+                    except OSError:
+                        break
+                    self._components = _registered_components(code, PurePosixPath(rel).parent.as_posix())
+                    break
+        return self._components
 
     # ---------------------------------------------------------------- files
     def _imported_partials(self) -> set[str]:
@@ -667,4 +836,4 @@ class DocusaurusSite:
         ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
         the lines they mark and does not show them ("Code blocks: highlighting with
         comments")."""
-        return _drop_magic_comments(directive_admonitions(text, _FENCE))
+        return _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
