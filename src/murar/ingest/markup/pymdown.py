@@ -116,6 +116,10 @@ _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
 _VERSION = re.compile(r"^(\+\+\+|---|~~~)\s+(\d[\w.\-]*)\s*$")
 _VERSION_WORD = {"+++": "Added", "---": "Removed", "~~~": "Changed"}
+#: a SuperFences fence line with options (``key="value"`` pairs after the language), e.g. ```yaml tab="Docker"
+_FENCE_OPTIONS = re.compile(r"""^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w#.+-]*)[ \t]+"""
+                            r"""(?P<options>(?:[a-zA-Z]\w*=(?:"[^"\n]*"|'[^'\n]*')?[ \t]*)+)$""")
+_FENCE_OPTION = re.compile(r"""([a-zA-Z]\w*)=(?:"([^"\n]*)"|'([^'\n]*)')?""")
 _BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)(?:\s*\|\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
@@ -188,6 +192,8 @@ class PymdownTransformer:
         if "pymdownx.blocks.caption" in self.extensions:
             types = json.loads(self.site.config.settings.get("caption.types") or "{}") or CAPTION_TYPES
             lines = _caption_blocks(lines, types, auto=self.site.config.settings.get("caption.auto") != "false")
+        if "pymdownx.superfences" in self.extensions:
+            lines = _fence_tabs(lines)
         lines = self._tabs(_blocks(lines))
         if "pymdownx.arithmatex" in self.extensions:  # before attr_list and caret read "{...}", "^"
             lines = _arithmatex(lines)
@@ -548,6 +554,53 @@ def _attach_caption(out: list[str], caption: str, indent: str) -> None:
         return
     if caption:
         out.extend(["", indent + caption, ""])
+
+
+def _fence_tabs(lines: list[str]) -> list[str]:
+    """SuperFences' ``tab="Label"`` fence option (pymdown-extensions 5.0 to 7.x,
+    which the sites that still write it pin; removed in 8.0): the fence is shown
+    in a tab of that label (an empty label: the language; none: "Tab N"), and
+    fences with a tab that follow each other with only blank lines between form
+    one tab set (``SuperFencesTabPostProcessor`` groups consecutive tab
+    paragraphs). Each such fence is rewritten as a ``=== "Label"`` content tab
+    holding the fence (indented 4 spaces more), which :meth:`PymdownReader._tabs`
+    then reads as any tab set. Lines in other fences are left alone; linear."""
+    out: list[str] = []
+    fence: str | None = None  # the fence run of an open non-tab fence
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fence is not None:
+            stripped = line.strip()
+            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+                fence = None
+            out.append(line)
+            i += 1
+            continue
+        m = _FENCE_OPTIONS.match(line)
+        options = {k: v1 or v2 for k, v1, v2 in _FENCE_OPTION.findall(m.group("options"))} if m else {}
+        if m is None or "tab" not in options:
+            opening = _FENCE.match(line)
+            if opening:
+                fence = opening.group("fence")
+            out.append(line)
+            i += 1
+            continue
+        indent, run, lang = m.group("indent"), m.group("fence"), m.group("lang")
+        label = options["tab"] or lang or "Tab"
+        rest = " ".join(f'{k}="{v}"' for k, v in options.items() if k != "tab" and v)
+        out.extend([f'{indent}=== "{label.replace(chr(34), chr(39))}"', "",
+                    f"{indent}    {run}{lang}{' ' + rest if rest else ''}"])
+        i += 1
+        while i < len(lines):  # the fence's lines, indented into the tab, up to its closing fence
+            body = lines[i]
+            out.append(f"    {body}" if body.strip() else "")
+            i += 1
+            stripped = body.strip()
+            if stripped and set(stripped) == {run[0]} and len(stripped) >= len(run):
+                break
+        out.append("")
+    return out
 
 
 def _blocks(lines: list[str]) -> list[str]:

@@ -1,0 +1,49 @@
+"""MkDocs rules found by rebuilding real sites (made-up pages reproducing each pattern)."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+from murar.ingest.markup.pymdown import convert_pymdown
+from murar.ingest.sites.mkdocs import MkDocsSite
+from murar.schema import ParsedDocument
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="
+)
+
+
+def _convert_page(tmp_path: Path, config: str, page: str, *, rel: str = "p.md") -> ParsedDocument:
+    """``page`` as ``docs/<rel>`` of a project whose ``mkdocs.yml`` is ``config``, converted."""
+    root = tmp_path / "proj"
+    path = root / "docs" / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    (root / "mkdocs.yml").write_text(config)
+    path.write_text(page)
+    return convert_pymdown(path, site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+
+
+def test_superfences_tab_option_makes_consecutive_fences_a_tab_set(tmp_path: Path) -> None:
+    """Traefik's pages (pymdown-extensions 7.0): ```yaml tab="Docker" fences in a row are one tab set
+    whose tabs are labelled (SuperFences' legacy tab option); murar showed the code blocks one after
+    the other without the labels, so which configuration was which was lost. A paragraph ends a set;
+    an empty tab label is the language; fences nested in an admonition are tabs too."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n  - pymdownx.superfences\n",
+                        '# P\n\nStatic:\n\n```yaml tab="File (YAML)"\napi:\n  dashboard: true\n```\n\n'
+                        '```toml tab="File (TOML)"\n[api]\n  dashboard = true\n```\n\nDynamic:\n\n'
+                        '```bash tab=""\n--api.insecure=true\n```\n\n'
+                        '!!! note "Nested"\n\n    ```toml tab="TOML"\n    [entryPoints]\n    ```\n\n'
+                        '````md\n```yaml tab="Literal"\nx: 1\n```\n````\n')
+    text = doc.sections[0].text
+    assert "File (YAML)\n\napi:\n  dashboard: true\n\nFile (TOML)\n\n[api]\n  dashboard = true\n\nDynamic:" in text
+    assert "bash\n\n--api.insecure=true" in text
+    assert "Note: Nested\n\nTOML\n\n[entryPoints]" in text
+    assert '```yaml tab="Literal"\nx: 1\n```' in text  # a fence inside another fence is code
+    assert "murar-tabs" not in text and "===" not in text
+
+
+def test_superfences_tab_option_needs_superfences(tmp_path: Path) -> None:
+    doc = _convert_page(tmp_path, "site_name: S\n", '# P\n\n```yaml tab="Docker"\na: 1\n```\n')
+    assert "Docker" not in doc.sections[0].text
+
