@@ -47,3 +47,38 @@ def test_superfences_tab_option_needs_superfences(tmp_path: Path) -> None:
     doc = _convert_page(tmp_path, "site_name: S\n", '# P\n\n```yaml tab="Docker"\na: 1\n```\n')
     assert "Docker" not in doc.sections[0].text
 
+
+def _raw_html_site(tmp_path: Path, config: str) -> Path:
+    root = tmp_path / "proj"
+    for rel in ("docs/assets/img/dash.png", "docs/ops/shots/b.png"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(PNG)
+    (root / "mkdocs.yml").write_text(config)
+    (root / "docs" / "ops").mkdir(exist_ok=True)
+    (root / "docs" / "ops" / "dashboard.md").write_text(
+        '# Dashboard\n\nThe central place.\n\n<figure>\n    <img src="../../assets/img/dash.png" alt="Dashboard" />\n'
+        "    <figcaption>The dashboard in action</figcaption>\n</figure>\n\n![Shot](shots/b.png)\n")
+    (root / "docs" / "ops" / "index.md").write_text('# Ops\n\n<img src="../../assets/img/dash.png" alt="Up two">\n')
+    return root
+
+
+def test_raw_html_image_is_relative_to_the_page_url(tmp_path: Path) -> None:
+    """Traefik's dashboard page: <img src="../../assets/img/x.png"> in raw HTML from operations/dashboard.md.
+    MkDocs leaves raw HTML as written and serves the page at operations/dashboard/ (use_directory_urls),
+    so the browser loads assets/img/x.png; murar resolved it from the file's folder (docs/assets/img, not
+    found). Markdown links stay relative to the file; an index page is served at its own folder."""
+    root = _raw_html_site(tmp_path, "site_name: S\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs/ops/dashboard.md", site=site, assets_dir=tmp_path / "a")
+    assert [(m.alt, m.caption, m.path) for m in doc.media] == [
+        ("Dashboard", "The dashboard in action", "docs/assets/img/dash.png"), ("Shot", "", "docs/ops/shots/b.png")]
+    assert not doc.warnings
+    index = convert_pymdown(root / "docs/ops/index.md", site=site, assets_dir=tmp_path / "b")
+    assert index.warnings == ["image assets/img/dash.png: file not found"]  # index.md is served at ops/
+
+
+def test_use_directory_urls_false_keeps_links_relative_to_the_file(tmp_path: Path) -> None:
+    root = _raw_html_site(tmp_path, "site_name: S\nuse_directory_urls: false\n")
+    doc = convert_pymdown(root / "docs/ops/dashboard.md", site=MkDocsSite.load(root, "mkdocs.yml"),
+                          assets_dir=tmp_path / "a")
+    assert doc.warnings and "docs/assets/img/dash.png" not in [m.path for m in doc.media]

@@ -271,6 +271,8 @@ class MkDocsSite:
             if text_link is not None:
                 aliases = [text_link]
                 settings["docs_dir_link"] = f"{docs} -> {text_link} (git symlink checked out as a file)"
+        if data.get("use_directory_urls") is False:
+            settings["use_directory_urls"] = "false"
         exclude_raw = data.get("exclude_docs") or ""
         exclude = [ln.strip() for ln in str(exclude_raw).splitlines() if ln.strip()]
         site_url = str(data.get("site_url") or "")
@@ -553,7 +555,31 @@ class MkDocsSite:
             inner = path[len(base):] if base != "/" and path.startswith(base) else path.lstrip("/")
             docs = self._docs_of(page_rel) or self._aliases[0]
             return self._localized(self._checked(join_rel(docs, inner)))
-        return self._localized(self._checked(join_rel(posixpath.dirname(page_rel), path)))
+        res = self._localized(self._checked(join_rel(posixpath.dirname(page_rel), path)))
+        if res.rel_path is None or (self._config.root / res.rel_path).exists():
+            return res
+        url_dir = self._url_folder(page_rel)
+        if url_dir is not None:
+            alt = self._localized(self._checked(join_rel(url_dir, path)))
+            if alt.rel_path and self._docs_of(alt.rel_path) and (self._config.root / alt.rel_path).exists():
+                return alt
+        return res
+
+    def _url_folder(self, page_rel: str) -> str | None:
+        """The folder a browser resolves the page's relative links against when it is
+        not the page's own folder: with ``use_directory_urls`` (the default) a page
+        ``a/b.md`` is written as ``a/b/index.html`` and served at ``a/b/`` (MkDocs
+        "Configuration": use_directory_urls), so a link MkDocs does not rewrite (an
+        ``<img src>`` in raw HTML, which Python-Markdown stashes untouched, or a
+        Markdown link whose file does not exist, left as written with a warning) is
+        relative to ``a/b/``. ``None`` for ``index.md``/``README.md`` pages (served
+        at their own folder) and with ``use_directory_urls: false``."""
+        if self._config.settings.get("use_directory_urls") == "false":
+            return None
+        stem, suffix = posixpath.splitext(page_rel)
+        if suffix.lower() not in (".md", ".markdown") or posixpath.basename(stem).lower() in ("index", "readme"):
+            return None
+        return stem
 
     def _localized(self, res: ResolvedLink) -> ResolvedLink:
         """The locale's file for a resolved link (``res`` itself without the
