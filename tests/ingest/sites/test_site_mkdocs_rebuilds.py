@@ -6,6 +6,7 @@ import base64
 from pathlib import Path
 
 from murar.ingest.markup.pymdown import convert_pymdown
+from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.mkdocs import MkDocsSite
 from murar.schema import ParsedDocument
 
@@ -82,3 +83,21 @@ def test_use_directory_urls_false_keeps_links_relative_to_the_file(tmp_path: Pat
     doc = convert_pymdown(root / "docs/ops/dashboard.md", site=MkDocsSite.load(root, "mkdocs.yml"),
                           assets_dir=tmp_path / "a")
     assert doc.warnings and "docs/assets/img/dash.png" not in [m.path for m in doc.media]
+
+
+def test_markdown_include_files_are_includes_not_pages(tmp_path: Path) -> None:
+    """Traefik: content/includes/traefik-for-business-applications.md is pulled into pages with
+    {!traefik-for-business-applications.md!} (markdown_include, base_path content/includes/); murar also
+    read it as a page of its own, so its box came back twice. Like --8<-- snippets it is now an include."""
+    root = tmp_path / "proj"
+    (root / "content" / "includes").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\ndocs_dir: content\nmarkdown_extensions:\n"
+                                     "  - markdown_include.include:\n      base_path: content/includes/\n")
+    (root / "content" / "includes" / "business.md").write_text('!!! question "In production?"\n\n    Ask us.\n')
+    (root / "content" / "includes" / "unused.md").write_text("# Unused\n")
+    (root / "content" / "start.md").write_text("# Start\n\nRun it.\n\n{!business.md!}\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    assert site.classify("content/includes/business.md").role is FileRole.INCLUDE
+    assert site.classify("content/includes/unused.md").role is FileRole.PAGE
+    doc = convert_pymdown(root / "content" / "start.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Run it.\n\nQuestion: In production?\n\nAsk us."

@@ -603,6 +603,13 @@ def _fence_tabs(lines: list[str]) -> list[str]:
     return out
 
 
+def include_targets(text: str, syntax: str) -> list[str]:
+    """The files the ``{!file!}`` includes of ``text`` name (``syntax``: ``"mdx_include"``
+    or ``"markdown_include"``, see :meth:`PymdownReader.expand_includes`); escaped ones left out."""
+    pattern = _MDX_INCLUDE if syntax == "mdx_include" else _MD_INCLUDE
+    return [m.group("path") for m in pattern.finditer(text) if not m.groupdict().get("escape")]
+
+
 def _blocks(lines: list[str]) -> list[str]:
     """pymdownx.blocks: ``/// tab | Title`` or ``/// note | Title`` ... ``///`` become
     a bold label line and the block's content (its option lines dropped)."""

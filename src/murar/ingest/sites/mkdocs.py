@@ -67,6 +67,7 @@ from murar.ingest.frontmatter import (
     parse_front_matter,
 )
 from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
 from murar.ingest.sites._common import checked_rel, glob_match
@@ -387,10 +388,12 @@ class MkDocsSite:
         return next((d for d in self._aliases if contained(rel, d)), None)
 
     def snippet_files(self) -> set[str]:
-        """Files pulled into some page by ``--8<--`` (relative to the root)."""
+        """Files pulled into some page by ``--8<--`` or a ``{!file!}`` include
+        (relative to the root): includes, not pages of their own."""
         if self._snippets is None:
             found: set[str] = set()
             root = self._config.root
+            syntax = self._config.settings.get("include.syntax", "")
             for docs in self._aliases:
                 folder = root / docs
                 if not folder.is_dir():
@@ -400,13 +403,17 @@ class MkDocsSite:
                         text = path.read_text(encoding="utf-8", errors="replace")
                     except OSError:
                         continue
-                    if "8<-" not in text:
-                        continue
                     rel = path.relative_to(root).as_posix()
-                    for target in snippet_targets(text):
-                        res = self.resolve_include(target, page_rel=rel)
-                        if res.rel_path:
-                            found.add(res.rel_path)
+                    if "8<-" in text:
+                        for target in snippet_targets(text):
+                            res = self.resolve_include(target, page_rel=rel)
+                            if res.rel_path:
+                                found.add(res.rel_path)
+                    if syntax and "{!" in text:
+                        for target in include_targets(text, syntax):
+                            res = self.resolve_markdown_include(target)
+                            if res.rel_path:
+                                found.add(res.rel_path)
             for name in filter(str.strip, self._config.settings.get("snippets.auto_append", "").split("\n")):
                 appended = self.resolve_include(name, page_rel="")
                 if appended.rel_path and (root / appended.rel_path).is_file():
@@ -418,7 +425,7 @@ class MkDocsSite:
         suffix = PurePosixPath(rel).suffix.lower()
         is_md = suffix in (".md", ".markdown")
         if is_md and self.snippet_files() and rel in self.snippet_files():
-            return FileClass(role=FileRole.INCLUDE, markup="pymdown", reason="snippet pulled in with --8<--")
+            return FileClass(role=FileRole.INCLUDE, markup="pymdown", reason="snippet pulled in with --8<-- or {!file!}")
         docs = self._docs_of(rel)
         link = self._config.settings.get("docs_dir_link", "")
         if link and rel == link.split(" -> ", 1)[0]:
