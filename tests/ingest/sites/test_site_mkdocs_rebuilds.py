@@ -101,3 +101,26 @@ def test_markdown_include_files_are_includes_not_pages(tmp_path: Path) -> None:
     assert site.classify("content/includes/unused.md").role is FileRole.PAGE
     doc = convert_pymdown(root / "content" / "start.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Run it.\n\nQuestion: In production?\n\nAsk us."
+
+
+def test_markdown_include_heading_offset_and_inherited_depth(tmp_path: Path) -> None:
+    """NetBox (markdown_include with headingOffset: 1): a feature page '# Devices' pulls in model pages
+    written with '# Device'; the extension adds one '#' to every line of the included text that starts
+    with '#', so the model is a section under the page heading. murar read the included '# Device' as a
+    second top-level heading. inheritHeadingDepth adds the depth of the heading before the include too."""
+    root = tmp_path / "proj"
+    (root / "docs" / "models").mkdir(parents=True)
+    (root / "docs" / "models" / "device.md").write_text("# Device\n\nA piece of hardware.\n\n## Fields\n\nName.\n")
+    (root / "docs" / "devices.md").write_text("# Devices and Cabling\n\nIntro.\n\n{!docs/models/device.md!}\n")
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - markdown_include.include:\n"
+                                     "      headingOffset: 1\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "devices.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path for s in doc.sections] == [
+        ("Devices and Cabling",), ("Devices and Cabling", "Device"), ("Devices and Cabling", "Device", "Fields")]
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - markdown_include.include:\n"
+                                     "      inheritHeadingDepth: true\n")
+    (root / "docs" / "devices.md").write_text("# Devices\n\n## Models\n\n{!docs/models/device.md!}\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "devices.md", site=site, assets_dir=tmp_path / "b")
+    assert doc.sections[-1].heading_path == ("Devices", "Models", "Device", "Fields")

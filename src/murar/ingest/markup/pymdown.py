@@ -51,6 +51,7 @@ Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses pat
 from __future__ import annotations
 
 import ast
+import bisect
 import json
 import re
 import textwrap
@@ -82,6 +83,7 @@ _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 _MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<path>[^\s|!\[\]{}][^|!\[\]{}\n]*?)[ \t]*"
                           r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
 _MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
+_HEADING_START = re.compile(r"^#+", re.MULTILINE)  # markdown-include's HEADING_SYNTAX, per line
 _HILITE_SHEBANG = re.compile(r"(?<!`)(`+)(?::{3,}|#!)[\w#.+-]*[ \t]+(?=\S)")
 _REF_DEF_LINE = re.compile(r"""^\[[^\[\]\n]*\]:[ ]*\S+(?:[ ]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ ]*$""")
 _KEYS = re.compile(r"\+\+((?:[\w-]+|\"[^\"\n]+\"|'[^'\n]+')(?:\+(?:[\w-]+|\"[^\"\n]+\"|'[^'\n]+'))*)\+\+")
@@ -287,12 +289,22 @@ class PymdownTransformer:
         nesting deeper than :data:`MAX_SNIPPET_DEPTH`, leaves nothing and a warning.
         """
         pattern = _MDX_INCLUDE if syntax == "mdx_include" else _MD_INCLUDE
+        settings = self.site.config.settings
+        offset = bounded_int(settings.get("include.heading_offset", "0"), 6) or 0 if syntax == "markdown_include" else 0
+        inherit = syntax == "markdown_include" and settings.get("include.inherit_heading_depth") == "true"
+        headings = [(h.start(), len(h.group(0))) for h in _HEADING_START.finditer(text)] if inherit else []
 
         def replace(m: re.Match[str]) -> str:
             if m.groupdict().get("escape"):
                 return m.group(0)[1:]
             body = self._include_file(m.group("path"), syntax=syntax, depth=depth, stack=stack,
                                       lines=m.group("lines"))
+            if offset or inherit:  # markdown-include headingOffset / inheritHeadingDepth
+                line_start = text.rfind("\n", 0, m.start()) + 1
+                before = bisect.bisect_left(headings, (line_start, 0))
+                extra = offset + (headings[before - 1][1] if before else 0)
+                if extra:
+                    body = "\n".join("#" * extra + ln if ln.startswith("#") else ln for ln in body.split("\n"))
             if m.groupdict().get("indent"):
                 line_start = text.rfind("\n", 0, m.start()) + 1
                 lead = re.match(r"[ \t]*", text[line_start:m.start()])

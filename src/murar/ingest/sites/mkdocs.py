@@ -308,6 +308,12 @@ class MkDocsSite:
                 inc_base = exts[ext_name].get("base_path", ".")
                 settings["include.syntax"] = syntax
                 settings["include.base_path"] = join_rel(site_dir, str(inc_base or "."))
+                opts = exts[ext_name]
+                offset = opts.get("headingOffset")
+                if syntax == "markdown_include" and isinstance(offset, int) and offset > 0:
+                    settings["include.heading_offset"] = str(min(offset, 6))  # 7 '#' are no heading already
+                if syntax == "markdown_include" and opts.get("inheritHeadingDepth") is True:
+                    settings["include.inherit_heading_depth"] = "true"
                 break
         plugins = _plugins(data)
         settings["plugins"] = " ".join(plugins)
