@@ -124,3 +124,30 @@ def test_markdown_include_heading_offset_and_inherited_depth(tmp_path: Path) -> 
     site = MkDocsSite.load(root, "mkdocs.yml")
     doc = convert_pymdown(root / "docs" / "devices.md", site=site, assets_dir=tmp_path / "b")
     assert doc.sections[-1].heading_path == ("Devices", "Models", "Device", "Fields")
+
+
+def test_a_page_without_a_title_has_the_title_mkdocs_gives_it(tmp_path: Path) -> None:
+    """Knative and Mealie pages start with text, no '# Title': MkDocs titles them from their nav entry
+    (Page.title; Material shows it as the page's h1), else from the file name; murar used the file stem
+    ('first-source') as the page title and the first heading of every section path."""
+    root = tmp_path / "proj"
+    (root / "docs" / "getting-started").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nnav:\n  - Home: index.md\n  - Getting Started:\n      - Events:\n"
+        "          - Introducing the Player: getting-started/first-source.md\n  - Community: https://example.org\n")
+    (root / "docs" / "getting-started" / "first-source.md").write_text("Intro text.\n\n## Creating a source\n\nRun it.\n")
+    (root / "docs" / "getting-started" / "clean_up-steps.md").write_text("Delete it.\n")
+    (root / "docs" / "index.md").write_text("Welcome.\n")
+    (root / "docs" / "titled.md").write_text("# Own Title\n\nText.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+
+    def convert(rel: str) -> ParsedDocument:
+        return convert_pymdown(root / "docs" / rel, site=site, assets_dir=tmp_path / "a")
+
+    doc = convert("getting-started/first-source.md")
+    assert doc.title == "Introducing the Player"
+    assert [s.heading_path for s in doc.sections] == [("Introducing the Player",),
+                                                      ("Introducing the Player", "Creating a source")]
+    assert convert("getting-started/clean_up-steps.md").title == "Clean up steps"
+    assert convert("index.md").title == "Home"
+    assert convert("titled.md").title == "Own Title"

@@ -214,6 +214,27 @@ def _git_symlink_target(root: Path, rel: str) -> str | None:
     return target
 
 
+def _nav_titles(nav: Any, *, depth: int = 0, out: dict[str, str] | None = None) -> dict[str, str]:
+    """``{page path relative to docs_dir: title}`` of the ``nav`` entries that give a
+    page a title (``- Title: page.md``, at any section depth; the first one wins, as
+    MkDocs titles a page from its first nav entry); URLs and untitled entries left out.
+    Bounded: 12 levels, 5,000 entries."""
+    out = {} if out is None else out
+    if depth > 12 or not isinstance(nav, list):
+        return out
+    for item in nav:
+        if len(out) >= 5000:
+            break
+        if not isinstance(item, dict):
+            continue
+        for title, value in item.items():
+            if isinstance(value, str) and not is_remote(value) and value.strip():
+                out.setdefault(posixpath.normpath(value.strip().lstrip("/")), str(title))
+            elif isinstance(value, list):
+                _nav_titles(value, depth=depth + 1, out=out)
+    return out
+
+
 def _gitignore_match(rel: str, pattern: str) -> bool:
     """A gitignore-style pattern (as ``exclude_docs`` uses) against a path relative to docs_dir."""
     pat = pattern.strip()
@@ -243,6 +264,7 @@ class MkDocsSite:
         self._locale = config.settings.get("i18n.locale", "")
         self._fallback = config.settings.get("i18n.fallback_to_default") != "false"
         self._macro_vars: dict[str, Any] | None = None
+        self._nav_titles: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, root: Path, config_file: str | None, *, variant: SiteVariant | None = None) -> MkDocsSite:
@@ -358,6 +380,9 @@ class MkDocsSite:
         features = theme.get("features") if isinstance(theme, dict) else None
         if isinstance(features, list):  # Material's feature flags (content.code.annotate, ...)
             settings["theme.features"] = " ".join(str(f) for f in features if isinstance(f, str))
+        nav_titles = _nav_titles(data.get("nav"))
+        if nav_titles:
+            settings["nav.titles"] = json.dumps(nav_titles)
         i18n = i18n_languages(data)
         locale = ""
         if i18n is not None:
@@ -388,6 +413,31 @@ class MkDocsSite:
     def extensions(self) -> frozenset[str]:
         """Names of the configured ``markdown_extensions``."""
         return frozenset(self._config.settings.get("markdown_extensions", "").split())
+
+    def untitled_page_title(self, rel: str) -> str | None:
+        """The title MkDocs gives the page ``rel`` when it has no ``title`` front matter
+        and no level-1 heading (``Page.title``; Material then shows it as the page's
+        ``<h1>``): its ``nav`` title, "Home" for the home page (``index.md``/``README.md``
+        at the top of ``docs_dir``), else the file name with ``-``/``_`` as spaces,
+        capitalized when all lowercase (``first-source.md`` -> "First source")."""
+        docs = self._docs_of(rel)
+        if docs is None:
+            return None
+        inner = rel[len(docs) + 1:] if docs != "." else rel
+        if self._nav_titles is None:
+            try:
+                loaded = json.loads(self._config.settings.get("nav.titles") or "{}")
+            except ValueError:
+                loaded = {}
+            self._nav_titles = loaded if isinstance(loaded, dict) else {}
+        if isinstance(self._nav_titles.get(inner), str):
+            return str(self._nav_titles[inner])
+        stem = PurePosixPath(inner).stem
+        if inner.lower() in ("index.md", "readme.md"):
+            return "Home"
+        name = "index" if stem == "README" else stem
+        title = name.replace("-", " ").replace("_", " ")
+        return title.capitalize() if title.lower() == title else title
 
     # ---------------------------------------------------------------- files
     def _docs_of(self, rel: str) -> str | None:
