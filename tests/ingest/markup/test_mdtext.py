@@ -28,6 +28,9 @@ def test_admonition_label() -> None:
     assert admonition_label("tip") == "Tip:"
     assert admonition_label("note", "Note") == "Note:"  # a title that only repeats the kind
     assert admonition_label("see-also", " ") == "See also:"
+    # Knative: !!! tip "Tip: Clicking the icon shows the event." read "Tip: Tip: Clicking ..."
+    assert admonition_label("tip", "Tip: Clicking the icon shows it.") == "Tip: Clicking the icon shows it."
+    assert admonition_label("note", "Notes: more") == "Note: Notes: more"
     assert label_lines("Tip:", "  ") == ["", "  **Tip:**", ""]
 
 

@@ -65,6 +65,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     attached_paragraph_ends,
     auto_callouts,
     compound_block_ends,
+    continuation_runs,
     dangling_continuations,
     implicit_table_headers,
     markdown_quotes,
@@ -726,7 +727,7 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     auto-numbered callouts, cross reference text, Markdown-style blockquotes); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
-        dangling_continuations(markdown_quotes(lines)))))), attrs)
+        dangling_continuations(continuation_runs(markdown_quotes(lines))))))), attrs)
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -49,7 +49,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "dangling_continuations",
+__all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
+           "dangling_continuations",
            "implicit_table_headers", "setext_titles",
            "xref_texts"]
 
@@ -220,6 +221,42 @@ def dangling_continuations(lines: list[str]) -> list[str]:
             skip.add(i)
         elif lines[nxt].strip() == "+":
             skip.update(range(i, nxt))
+    return [line for i, line in enumerate(lines) if i not in skip]
+
+
+def continuation_runs(lines: list[str]) -> list[str]:
+    """``lines`` with the list continuations Asciidoctor reads across other lines
+    joined where asciidoc-py would show a ``+`` as text (outside verbatim blocks and
+    tables; checked with Asciidoctor 2.0):
+
+    * ``+``, line comments, ``+``: Asciidoctor skips the comment lines and the
+      second ``+`` continues the same item (Red Hat modular docs include a module
+      that starts with its "Module included in ..." comments and a ``+`` right after
+      a ``+``); the comments and the second ``+`` go;
+    * ``+``, ``.Block title``, ``+``, block: the title stays pending across the
+      second ``+`` and titles the block (``.Example ...`` over a paragraph); the
+      second ``+`` goes.
+
+    asciidoc-py showed "+ .Example ..." and "+ In the following ..." as text."""
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    skip: set[int] = set()
+    for i, line in enumerate(lines):
+        if ignored[i] or i in skip or line.strip() != "+":
+            continue
+        j = i + 1
+        while j < len(lines) and not ignored[j] and _LINE_COMMENT.match(lines[j]):
+            j += 1
+        if j > i + 1 and j < len(lines) and not ignored[j] and lines[j].strip() == "+":
+            skip.update(range(i + 1, j + 1))
+            j += 1
+            while j < len(lines) and not ignored[j] and _LINE_COMMENT.match(lines[j]):
+                j += 1
+        if (j + 1 < len(lines) and not ignored[j] and _BLOCK_TITLE.match(lines[j])
+                and not ignored[j + 1] and lines[j + 1].strip() == "+"):
+            skip.add(j + 1)
     return [line for i, line in enumerate(lines) if i not in skip]
 
 

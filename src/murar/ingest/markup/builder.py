@@ -275,10 +275,18 @@ class PageBuilder:
         self._sections.append(_Section(path, before.level if before else stack[-1][0],
                                        before.anchor if before else None, len(self._sections), resumed=True))
 
+    def untitled_title(self) -> str:
+        """The title of a page that gives none itself (no title front matter, no level-1
+        heading): the one its generator shows (a site's optional
+        ``untitled_page_title(rel)``, e.g. MkDocs' nav title), else the file name stem."""
+        hook = getattr(self.site, "untitled_page_title", None)
+        found = hook(self.rel) if callable(hook) else None
+        return found.strip() if isinstance(found, str) and found.strip() else Path(self.rel).stem
+
     @property
     def cur(self) -> _Section:
         if not self._sections:
-            title = self.title or Path(self.rel).stem
+            title = self.title or self.untitled_title()
             self._sections.append(_Section((title,), 1, None, 0))
             self._stack = [(0, title)]
         return self._sections[-1]
@@ -587,7 +595,7 @@ class PageBuilder:
         """The page as a :class:`ParsedDocument` (context filled in)."""
         if self._sections:
             self._sections[-1].end_paragraph()
-        title = self.title or Path(self.rel).stem
+        title = self.title or self.untitled_title()
         n = self.opts.context_chars
         sections: list[Section] = []
         media: list[AnyMedia] = []

@@ -51,6 +51,7 @@ Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses pat
 from __future__ import annotations
 
 import ast
+import bisect
 import json
 import re
 import textwrap
@@ -82,6 +83,7 @@ _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 _MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<path>[^\s|!\[\]{}][^|!\[\]{}\n]*?)[ \t]*"
                           r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
 _MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
+_HEADING_START = re.compile(r"^#+", re.MULTILINE)  # markdown-include's HEADING_SYNTAX, per line
 _HILITE_SHEBANG = re.compile(r"(?<!`)(`+)(?::{3,}|#!)[\w#.+-]*[ \t]+(?=\S)")
 _REF_DEF_LINE = re.compile(r"""^\[[^\[\]\n]*\]:[ ]*\S+(?:[ ]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ ]*$""")
 _KEYS = re.compile(r"\+\+((?:[\w-]+|\"[^\"\n]+\"|'[^'\n]+')(?:\+(?:[\w-]+|\"[^\"\n]+\"|'[^'\n]+'))*)\+\+")
@@ -116,6 +118,10 @@ _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
 _VERSION = re.compile(r"^(\+\+\+|---|~~~)\s+(\d[\w.\-]*)\s*$")
 _VERSION_WORD = {"+++": "Added", "---": "Removed", "~~~": "Changed"}
+#: a SuperFences fence line with options (``key="value"`` pairs after the language), e.g. ```yaml tab="Docker"
+_FENCE_OPTIONS = re.compile(r"""^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w#.+-]*)[ \t]+"""
+                            r"""(?P<options>(?:[a-zA-Z]\w*=(?:"[^"\n]*"|'[^'\n]*')?[ \t]*)+)$""")
+_FENCE_OPTION = re.compile(r"""([a-zA-Z]\w*)=(?:"([^"\n]*)"|'([^'\n]*)')?""")
 _BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)(?:\s*\|\s*(.*?))?\s*$")
 _BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
@@ -188,6 +194,8 @@ class PymdownTransformer:
         if "pymdownx.blocks.caption" in self.extensions:
             types = json.loads(self.site.config.settings.get("caption.types") or "{}") or CAPTION_TYPES
             lines = _caption_blocks(lines, types, auto=self.site.config.settings.get("caption.auto") != "false")
+        if "pymdownx.superfences" in self.extensions:
+            lines = _fence_tabs(lines)
         lines = self._tabs(_blocks(lines))
         if "pymdownx.arithmatex" in self.extensions:  # before attr_list and caret read "{...}", "^"
             lines = _arithmatex(lines)
@@ -281,12 +289,22 @@ class PymdownTransformer:
         nesting deeper than :data:`MAX_SNIPPET_DEPTH`, leaves nothing and a warning.
         """
         pattern = _MDX_INCLUDE if syntax == "mdx_include" else _MD_INCLUDE
+        settings = self.site.config.settings
+        offset = bounded_int(settings.get("include.heading_offset", "0"), 6) or 0 if syntax == "markdown_include" else 0
+        inherit = syntax == "markdown_include" and settings.get("include.inherit_heading_depth") == "true"
+        headings = [(h.start(), len(h.group(0))) for h in _HEADING_START.finditer(text)] if inherit else []
 
         def replace(m: re.Match[str]) -> str:
             if m.groupdict().get("escape"):
                 return m.group(0)[1:]
             body = self._include_file(m.group("path"), syntax=syntax, depth=depth, stack=stack,
                                       lines=m.group("lines"))
+            if offset or inherit:  # markdown-include headingOffset / inheritHeadingDepth
+                line_start = text.rfind("\n", 0, m.start()) + 1
+                before = bisect.bisect_left(headings, (line_start, 0))
+                extra = offset + (headings[before - 1][1] if before else 0)
+                if extra:
+                    body = "\n".join("#" * extra + ln if ln.startswith("#") else ln for ln in body.split("\n"))
             if m.groupdict().get("indent"):
                 line_start = text.rfind("\n", 0, m.start()) + 1
                 lead = re.match(r"[ \t]*", text[line_start:m.start()])
@@ -548,6 +566,60 @@ def _attach_caption(out: list[str], caption: str, indent: str) -> None:
         return
     if caption:
         out.extend(["", indent + caption, ""])
+
+
+def _fence_tabs(lines: list[str]) -> list[str]:
+    """SuperFences' ``tab="Label"`` fence option (pymdown-extensions 5.0 to 7.x,
+    which the sites that still write it pin; removed in 8.0): the fence is shown
+    in a tab of that label (an empty label: the language; none: "Tab N"), and
+    fences with a tab that follow each other with only blank lines between form
+    one tab set (``SuperFencesTabPostProcessor`` groups consecutive tab
+    paragraphs). Each such fence is rewritten as a ``=== "Label"`` content tab
+    holding the fence (indented 4 spaces more), which :meth:`PymdownReader._tabs`
+    then reads as any tab set. Lines in other fences are left alone; linear."""
+    out: list[str] = []
+    fence: str | None = None  # the fence run of an open non-tab fence
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fence is not None:
+            stripped = line.strip()
+            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+                fence = None
+            out.append(line)
+            i += 1
+            continue
+        m = _FENCE_OPTIONS.match(line)
+        options = {k: v1 or v2 for k, v1, v2 in _FENCE_OPTION.findall(m.group("options"))} if m else {}
+        if m is None or "tab" not in options:
+            opening = _FENCE.match(line)
+            if opening:
+                fence = opening.group("fence")
+            out.append(line)
+            i += 1
+            continue
+        indent, run, lang = m.group("indent"), m.group("fence"), m.group("lang")
+        label = options["tab"] or lang or "Tab"
+        rest = " ".join(f'{k}="{v}"' for k, v in options.items() if k != "tab" and v)
+        out.extend([f'{indent}=== "{label.replace(chr(34), chr(39))}"', "",
+                    f"{indent}    {run}{lang}{' ' + rest if rest else ''}"])
+        i += 1
+        while i < len(lines):  # the fence's lines, indented into the tab, up to its closing fence
+            body = lines[i]
+            out.append(f"    {body}" if body.strip() else "")
+            i += 1
+            stripped = body.strip()
+            if stripped and set(stripped) == {run[0]} and len(stripped) >= len(run):
+                break
+        out.append("")
+    return out
+
+
+def include_targets(text: str, syntax: str) -> list[str]:
+    """The files the ``{!file!}`` includes of ``text`` name (``syntax``: ``"mdx_include"``
+    or ``"markdown_include"``, see :meth:`PymdownReader.expand_includes`); escaped ones left out."""
+    pattern = _MDX_INCLUDE if syntax == "mdx_include" else _MD_INCLUDE
+    return [m.group("path") for m in pattern.finditer(text) if not m.groupdict().get("escape")]
 
 
 def _blocks(lines: list[str]) -> list[str]:

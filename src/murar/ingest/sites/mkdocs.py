@@ -67,6 +67,7 @@ from murar.ingest.frontmatter import (
     parse_front_matter,
 )
 from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
 from murar.ingest.sites._common import checked_rel, glob_match
@@ -213,6 +214,27 @@ def _git_symlink_target(root: Path, rel: str) -> str | None:
     return target
 
 
+def _nav_titles(nav: Any, *, depth: int = 0, out: dict[str, str] | None = None) -> dict[str, str]:
+    """``{page path relative to docs_dir: title}`` of the ``nav`` entries that give a
+    page a title (``- Title: page.md``, at any section depth; the first one wins, as
+    MkDocs titles a page from its first nav entry); URLs and untitled entries left out.
+    Bounded: 12 levels, 5,000 entries."""
+    out = {} if out is None else out
+    if depth > 12 or not isinstance(nav, list):
+        return out
+    for item in nav:
+        if len(out) >= 5000:
+            break
+        if not isinstance(item, dict):
+            continue
+        for title, value in item.items():
+            if isinstance(value, str) and not is_remote(value) and value.strip():
+                out.setdefault(posixpath.normpath(value.strip().lstrip("/")), str(title))
+            elif isinstance(value, list):
+                _nav_titles(value, depth=depth + 1, out=out)
+    return out
+
+
 def _gitignore_match(rel: str, pattern: str) -> bool:
     """A gitignore-style pattern (as ``exclude_docs`` uses) against a path relative to docs_dir."""
     pat = pattern.strip()
@@ -242,6 +264,7 @@ class MkDocsSite:
         self._locale = config.settings.get("i18n.locale", "")
         self._fallback = config.settings.get("i18n.fallback_to_default") != "false"
         self._macro_vars: dict[str, Any] | None = None
+        self._nav_titles: dict[str, Any] | None = None
 
     @classmethod
     def load(cls, root: Path, config_file: str | None, *, variant: SiteVariant | None = None) -> MkDocsSite:
@@ -271,6 +294,8 @@ class MkDocsSite:
             if text_link is not None:
                 aliases = [text_link]
                 settings["docs_dir_link"] = f"{docs} -> {text_link} (git symlink checked out as a file)"
+        if data.get("use_directory_urls") is False:
+            settings["use_directory_urls"] = "false"
         exclude_raw = data.get("exclude_docs") or ""
         exclude = [ln.strip() for ln in str(exclude_raw).splitlines() if ln.strip()]
         site_url = str(data.get("site_url") or "")
@@ -305,6 +330,12 @@ class MkDocsSite:
                 inc_base = exts[ext_name].get("base_path", ".")
                 settings["include.syntax"] = syntax
                 settings["include.base_path"] = join_rel(site_dir, str(inc_base or "."))
+                opts = exts[ext_name]
+                offset = opts.get("headingOffset")
+                if syntax == "markdown_include" and isinstance(offset, int) and offset > 0:
+                    settings["include.heading_offset"] = str(min(offset, 6))  # 7 '#' are no heading already
+                if syntax == "markdown_include" and opts.get("inheritHeadingDepth") is True:
+                    settings["include.inherit_heading_depth"] = "true"
                 break
         plugins = _plugins(data)
         settings["plugins"] = " ".join(plugins)
@@ -349,6 +380,9 @@ class MkDocsSite:
         features = theme.get("features") if isinstance(theme, dict) else None
         if isinstance(features, list):  # Material's feature flags (content.code.annotate, ...)
             settings["theme.features"] = " ".join(str(f) for f in features if isinstance(f, str))
+        nav_titles = _nav_titles(data.get("nav"))
+        if nav_titles:
+            settings["nav.titles"] = json.dumps(nav_titles)
         i18n = i18n_languages(data)
         locale = ""
         if i18n is not None:
@@ -380,15 +414,42 @@ class MkDocsSite:
         """Names of the configured ``markdown_extensions``."""
         return frozenset(self._config.settings.get("markdown_extensions", "").split())
 
+    def untitled_page_title(self, rel: str) -> str | None:
+        """The title MkDocs gives the page ``rel`` when it has no ``title`` front matter
+        and no level-1 heading (``Page.title``; Material then shows it as the page's
+        ``<h1>``): its ``nav`` title, "Home" for the home page (``index.md``/``README.md``
+        at the top of ``docs_dir``), else the file name with ``-``/``_`` as spaces,
+        capitalized when all lowercase (``first-source.md`` -> "First source")."""
+        docs = self._docs_of(rel)
+        if docs is None:
+            return None
+        inner = rel[len(docs) + 1:] if docs != "." else rel
+        if self._nav_titles is None:
+            try:
+                loaded = json.loads(self._config.settings.get("nav.titles") or "{}")
+            except ValueError:
+                loaded = {}
+            self._nav_titles = loaded if isinstance(loaded, dict) else {}
+        if isinstance(self._nav_titles.get(inner), str):
+            return str(self._nav_titles[inner])
+        stem = PurePosixPath(inner).stem
+        if inner.lower() in ("index.md", "readme.md"):
+            return "Home"
+        name = "index" if stem == "README" else stem
+        title = name.replace("-", " ").replace("_", " ")
+        return title.capitalize() if title.lower() == title else title
+
     # ---------------------------------------------------------------- files
     def _docs_of(self, rel: str) -> str | None:
         return next((d for d in self._aliases if contained(rel, d)), None)
 
     def snippet_files(self) -> set[str]:
-        """Files pulled into some page by ``--8<--`` (relative to the root)."""
+        """Files pulled into some page by ``--8<--`` or a ``{!file!}`` include
+        (relative to the root): includes, not pages of their own."""
         if self._snippets is None:
             found: set[str] = set()
             root = self._config.root
+            syntax = self._config.settings.get("include.syntax", "")
             for docs in self._aliases:
                 folder = root / docs
                 if not folder.is_dir():
@@ -398,13 +459,17 @@ class MkDocsSite:
                         text = path.read_text(encoding="utf-8", errors="replace")
                     except OSError:
                         continue
-                    if "8<-" not in text:
-                        continue
                     rel = path.relative_to(root).as_posix()
-                    for target in snippet_targets(text):
-                        res = self.resolve_include(target, page_rel=rel)
-                        if res.rel_path:
-                            found.add(res.rel_path)
+                    if "8<-" in text:
+                        for target in snippet_targets(text):
+                            res = self.resolve_include(target, page_rel=rel)
+                            if res.rel_path:
+                                found.add(res.rel_path)
+                    if syntax and "{!" in text:
+                        for target in include_targets(text, syntax):
+                            res = self.resolve_markdown_include(target)
+                            if res.rel_path:
+                                found.add(res.rel_path)
             for name in filter(str.strip, self._config.settings.get("snippets.auto_append", "").split("\n")):
                 appended = self.resolve_include(name, page_rel="")
                 if appended.rel_path and (root / appended.rel_path).is_file():
@@ -416,7 +481,7 @@ class MkDocsSite:
         suffix = PurePosixPath(rel).suffix.lower()
         is_md = suffix in (".md", ".markdown")
         if is_md and self.snippet_files() and rel in self.snippet_files():
-            return FileClass(role=FileRole.INCLUDE, markup="pymdown", reason="snippet pulled in with --8<--")
+            return FileClass(role=FileRole.INCLUDE, markup="pymdown", reason="snippet pulled in with --8<-- or {!file!}")
         docs = self._docs_of(rel)
         link = self._config.settings.get("docs_dir_link", "")
         if link and rel == link.split(" -> ", 1)[0]:
@@ -553,7 +618,31 @@ class MkDocsSite:
             inner = path[len(base):] if base != "/" and path.startswith(base) else path.lstrip("/")
             docs = self._docs_of(page_rel) or self._aliases[0]
             return self._localized(self._checked(join_rel(docs, inner)))
-        return self._localized(self._checked(join_rel(posixpath.dirname(page_rel), path)))
+        res = self._localized(self._checked(join_rel(posixpath.dirname(page_rel), path)))
+        if res.rel_path is None or (self._config.root / res.rel_path).exists():
+            return res
+        url_dir = self._url_folder(page_rel)
+        if url_dir is not None:
+            alt = self._localized(self._checked(join_rel(url_dir, path)))
+            if alt.rel_path and self._docs_of(alt.rel_path) and (self._config.root / alt.rel_path).exists():
+                return alt
+        return res
+
+    def _url_folder(self, page_rel: str) -> str | None:
+        """The folder a browser resolves the page's relative links against when it is
+        not the page's own folder: with ``use_directory_urls`` (the default) a page
+        ``a/b.md`` is written as ``a/b/index.html`` and served at ``a/b/`` (MkDocs
+        "Configuration": use_directory_urls), so a link MkDocs does not rewrite (an
+        ``<img src>`` in raw HTML, which Python-Markdown stashes untouched, or a
+        Markdown link whose file does not exist, left as written with a warning) is
+        relative to ``a/b/``. ``None`` for ``index.md``/``README.md`` pages (served
+        at their own folder) and with ``use_directory_urls: false``."""
+        if self._config.settings.get("use_directory_urls") == "false":
+            return None
+        stem, suffix = posixpath.splitext(page_rel)
+        if suffix.lower() not in (".md", ".markdown") or posixpath.basename(stem).lower() in ("index", "readme"):
+            return None
+        return stem
 
     def _localized(self, res: ResolvedLink) -> ResolvedLink:
         """The locale's file for a resolved link (``res`` itself without the

@@ -1,0 +1,153 @@
+"""MkDocs rules found by rebuilding real sites (made-up pages reproducing each pattern)."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+from murar.ingest.markup.pymdown import convert_pymdown
+from murar.ingest.sites.base import FileRole
+from murar.ingest.sites.mkdocs import MkDocsSite
+from murar.schema import ParsedDocument
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="
+)
+
+
+def _convert_page(tmp_path: Path, config: str, page: str, *, rel: str = "p.md") -> ParsedDocument:
+    """``page`` as ``docs/<rel>`` of a project whose ``mkdocs.yml`` is ``config``, converted."""
+    root = tmp_path / "proj"
+    path = root / "docs" / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    (root / "mkdocs.yml").write_text(config)
+    path.write_text(page)
+    return convert_pymdown(path, site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+
+
+def test_superfences_tab_option_makes_consecutive_fences_a_tab_set(tmp_path: Path) -> None:
+    """Traefik's pages (pymdown-extensions 7.0): ```yaml tab="Docker" fences in a row are one tab set
+    whose tabs are labelled (SuperFences' legacy tab option); murar showed the code blocks one after
+    the other without the labels, so which configuration was which was lost. A paragraph ends a set;
+    an empty tab label is the language; fences nested in an admonition are tabs too."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n  - pymdownx.superfences\n",
+                        '# P\n\nStatic:\n\n```yaml tab="File (YAML)"\napi:\n  dashboard: true\n```\n\n'
+                        '```toml tab="File (TOML)"\n[api]\n  dashboard = true\n```\n\nDynamic:\n\n'
+                        '```bash tab=""\n--api.insecure=true\n```\n\n'
+                        '!!! note "Nested"\n\n    ```toml tab="TOML"\n    [entryPoints]\n    ```\n\n'
+                        '````md\n```yaml tab="Literal"\nx: 1\n```\n````\n')
+    text = doc.sections[0].text
+    assert "File (YAML)\n\napi:\n  dashboard: true\n\nFile (TOML)\n\n[api]\n  dashboard = true\n\nDynamic:" in text
+    assert "bash\n\n--api.insecure=true" in text
+    assert "Note: Nested\n\nTOML\n\n[entryPoints]" in text
+    assert '```yaml tab="Literal"\nx: 1\n```' in text  # a fence inside another fence is code
+    assert "murar-tabs" not in text and "===" not in text
+
+
+def test_superfences_tab_option_needs_superfences(tmp_path: Path) -> None:
+    doc = _convert_page(tmp_path, "site_name: S\n", '# P\n\n```yaml tab="Docker"\na: 1\n```\n')
+    assert "Docker" not in doc.sections[0].text
+
+
+def _raw_html_site(tmp_path: Path, config: str) -> Path:
+    root = tmp_path / "proj"
+    for rel in ("docs/assets/img/dash.png", "docs/ops/shots/b.png"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(PNG)
+    (root / "mkdocs.yml").write_text(config)
+    (root / "docs" / "ops").mkdir(exist_ok=True)
+    (root / "docs" / "ops" / "dashboard.md").write_text(
+        '# Dashboard\n\nThe central place.\n\n<figure>\n    <img src="../../assets/img/dash.png" alt="Dashboard" />\n'
+        "    <figcaption>The dashboard in action</figcaption>\n</figure>\n\n![Shot](shots/b.png)\n")
+    (root / "docs" / "ops" / "index.md").write_text('# Ops\n\n<img src="../../assets/img/dash.png" alt="Up two">\n')
+    return root
+
+
+def test_raw_html_image_is_relative_to_the_page_url(tmp_path: Path) -> None:
+    """Traefik's dashboard page: <img src="../../assets/img/x.png"> in raw HTML from operations/dashboard.md.
+    MkDocs leaves raw HTML as written and serves the page at operations/dashboard/ (use_directory_urls),
+    so the browser loads assets/img/x.png; murar resolved it from the file's folder (docs/assets/img, not
+    found). Markdown links stay relative to the file; an index page is served at its own folder."""
+    root = _raw_html_site(tmp_path, "site_name: S\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs/ops/dashboard.md", site=site, assets_dir=tmp_path / "a")
+    assert [(m.alt, m.caption, m.path) for m in doc.media] == [
+        ("Dashboard", "The dashboard in action", "docs/assets/img/dash.png"), ("Shot", "", "docs/ops/shots/b.png")]
+    assert not doc.warnings
+    index = convert_pymdown(root / "docs/ops/index.md", site=site, assets_dir=tmp_path / "b")
+    assert index.warnings == ["image assets/img/dash.png: file not found"]  # index.md is served at ops/
+
+
+def test_use_directory_urls_false_keeps_links_relative_to_the_file(tmp_path: Path) -> None:
+    root = _raw_html_site(tmp_path, "site_name: S\nuse_directory_urls: false\n")
+    doc = convert_pymdown(root / "docs/ops/dashboard.md", site=MkDocsSite.load(root, "mkdocs.yml"),
+                          assets_dir=tmp_path / "a")
+    assert doc.warnings and "docs/assets/img/dash.png" not in [m.path for m in doc.media]
+
+
+def test_markdown_include_files_are_includes_not_pages(tmp_path: Path) -> None:
+    """Traefik: content/includes/traefik-for-business-applications.md is pulled into pages with
+    {!traefik-for-business-applications.md!} (markdown_include, base_path content/includes/); murar also
+    read it as a page of its own, so its box came back twice. Like --8<-- snippets it is now an include."""
+    root = tmp_path / "proj"
+    (root / "content" / "includes").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\ndocs_dir: content\nmarkdown_extensions:\n"
+                                     "  - markdown_include.include:\n      base_path: content/includes/\n")
+    (root / "content" / "includes" / "business.md").write_text('!!! question "In production?"\n\n    Ask us.\n')
+    (root / "content" / "includes" / "unused.md").write_text("# Unused\n")
+    (root / "content" / "start.md").write_text("# Start\n\nRun it.\n\n{!business.md!}\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    assert site.classify("content/includes/business.md").role is FileRole.INCLUDE
+    assert site.classify("content/includes/unused.md").role is FileRole.PAGE
+    doc = convert_pymdown(root / "content" / "start.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Run it.\n\nQuestion: In production?\n\nAsk us."
+
+
+def test_markdown_include_heading_offset_and_inherited_depth(tmp_path: Path) -> None:
+    """NetBox (markdown_include with headingOffset: 1): a feature page '# Devices' pulls in model pages
+    written with '# Device'; the extension adds one '#' to every line of the included text that starts
+    with '#', so the model is a section under the page heading. murar read the included '# Device' as a
+    second top-level heading. inheritHeadingDepth adds the depth of the heading before the include too."""
+    root = tmp_path / "proj"
+    (root / "docs" / "models").mkdir(parents=True)
+    (root / "docs" / "models" / "device.md").write_text("# Device\n\nA piece of hardware.\n\n## Fields\n\nName.\n")
+    (root / "docs" / "devices.md").write_text("# Devices and Cabling\n\nIntro.\n\n{!docs/models/device.md!}\n")
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - markdown_include.include:\n"
+                                     "      headingOffset: 1\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "devices.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path for s in doc.sections] == [
+        ("Devices and Cabling",), ("Devices and Cabling", "Device"), ("Devices and Cabling", "Device", "Fields")]
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - markdown_include.include:\n"
+                                     "      inheritHeadingDepth: true\n")
+    (root / "docs" / "devices.md").write_text("# Devices\n\n## Models\n\n{!docs/models/device.md!}\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "devices.md", site=site, assets_dir=tmp_path / "b")
+    assert doc.sections[-1].heading_path == ("Devices", "Models", "Device", "Fields")
+
+
+def test_a_page_without_a_title_has_the_title_mkdocs_gives_it(tmp_path: Path) -> None:
+    """Knative and Mealie pages start with text, no '# Title': MkDocs titles them from their nav entry
+    (Page.title; Material shows it as the page's h1), else from the file name; murar used the file stem
+    ('first-source') as the page title and the first heading of every section path."""
+    root = tmp_path / "proj"
+    (root / "docs" / "getting-started").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nnav:\n  - Home: index.md\n  - Getting Started:\n      - Events:\n"
+        "          - Introducing the Player: getting-started/first-source.md\n  - Community: https://example.org\n")
+    (root / "docs" / "getting-started" / "first-source.md").write_text("Intro text.\n\n## Creating a source\n\nRun it.\n")
+    (root / "docs" / "getting-started" / "clean_up-steps.md").write_text("Delete it.\n")
+    (root / "docs" / "index.md").write_text("Welcome.\n")
+    (root / "docs" / "titled.md").write_text("# Own Title\n\nText.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+
+    def convert(rel: str) -> ParsedDocument:
+        return convert_pymdown(root / "docs" / rel, site=site, assets_dir=tmp_path / "a")
+
+    doc = convert("getting-started/first-source.md")
+    assert doc.title == "Introducing the Player"
+    assert [s.heading_path for s in doc.sections] == [("Introducing the Player",),
+                                                      ("Introducing the Player", "Creating a source")]
+    assert convert("getting-started/clean_up-steps.md").title == "Clean up steps"
+    assert convert("index.md").title == "Home"
+    assert convert("titled.md").title == "Own Title"
