@@ -166,3 +166,29 @@ def test_makefile_conf_dir_flag_names_the_source_directory(tmp_path: Path) -> No
     # a Makefile without -c, or one naming conf.py's own folder, leaves conf.py's folder the source
     (tmp_path / "Makefile").write_text("SOURCEDIR = .\nhtml:\n\tsphinx-build -M html $(SOURCEDIR) _build\n")
     assert SphinxSite.load(tmp_path, "conf.py").srcdir == ""
+
+
+def test_conf_sys_path_is_read_from_path_expressions(tmp_path: Path) -> None:
+    # autodoc imports from the folders conf.py puts on sys.path (conf.py runs in its own folder)
+    (tmp_path / "conf.py").write_text("""\
+import os, sys
+from pathlib import Path
+sys.path.insert(0, os.path.abspath('..'))
+base = os.path.dirname(os.path.abspath(__file__))
+sys.path.append(os.path.join(base, '_ext'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'src'))
+sys.path.insert(0, find_it())
+""")
+    assert read_conf(tmp_path / "conf.py").sys_path == ("..", "_ext", "../src")
+
+
+def test_python_objects_are_found_on_conf_sys_path_inside_the_root(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('../lib'))\n")
+    (tmp_path / "lib" / "pkg").mkdir(parents=True)
+    (tmp_path / "lib" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "lib" / "pkg" / "mod.py").write_text("")
+    site = SphinxSite(tmp_path, "docs/conf.py")
+    assert site.resolve_python_object("pkg.mod.Cls.meth") == ("lib/pkg/mod.py", ["Cls", "meth"])
+    assert site.resolve_python_object("pkg") == ("lib/pkg/__init__.py", [])
+    assert site.resolve_python_object("os.path") is None

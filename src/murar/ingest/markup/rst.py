@@ -37,6 +37,7 @@ messages become page warnings, never stderr.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import datetime
 import io
@@ -58,6 +59,7 @@ from docutils.transforms import Transform
 from docutils.utils import SystemMessage
 
 from murar.errors import IngestError
+from murar.ingest.markup.autodoc import AUTODOC_DIRECTIVES, AutodocConfig, autodoc_rst
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -65,6 +67,7 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
+from murar.ingest.markup.pyapi import imported_names, parse_module
 from murar.ingest.markup.roles import extlink_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites._xrefs import XrefIndex
@@ -74,10 +77,13 @@ from murar.schema import ParsedDocument
 __all__ = ["convert_rst", "convert_rst_text", "parse_rst_into"]
 
 _REGISTRY_LOCK = threading.RLock()
+_MAX_API_SOURCE_CHARS = 5_000_000  # Python sources one page's autodoc directives may read
+_MAX_API_LINES = 40_000  # reST lines one page's autodoc directives may insert
+_MAX_ALIAS_HOPS = 8  # re-exports followed to find an object's definition
 
 # Sphinx directives with no content to keep (navigation, indexing, config)
 _DROP_DIRECTIVES = frozenset({
-    "toctree", "index", "highlight", "tabularcolumns", "default-domain", "currentmodule", "module",
+    "toctree", "index", "highlight", "tabularcolumns", "default-domain",
     "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
     "autosummary", "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
     "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
@@ -157,6 +163,14 @@ class _Context:
         self.tags: tuple[str, ...] = tuple(getattr(conf, "tags", None) or ())  # conf.py's tags.add()
         values = getattr(conf, "values", None)
         self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
+        self.autodoc = AutodocConfig.from_values(values if isinstance(values, dict) else {},
+                                                 tuple(getattr(conf, "extensions", None) or ()))
+        self.current_module = ""  # set by .. currentmodule:: / .. module:: / .. automodule::
+        self.api_trees: dict[str, ast.Module | None] = {}  # module sources read for autodoc, by file
+        self.api_chars_left = _MAX_API_SOURCE_CHARS
+        self.api_lines_left = _MAX_API_LINES
+        self.api_index: dict[Any, Any] = {}  # autodoc's member index per module/class node
+        self.api_missing: list[str] = []  # autodoc objects whose source is not in the corpus
 
     def xrefs(self) -> tuple[XrefIndex | None, str]:
         """The site's labels and page titles (a Sphinx or Jupyter Book site) and the
@@ -482,6 +496,116 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         return box
 
 
+class _CurrentModule(Directive):  # type: ignore[misc]  # docutils ships no types
+    """``currentmodule``/``module`` (and their ``py:`` forms): no output (Sphinx's Python
+    domain shows nothing for them); the module named is where later autodoc
+    directives look names up (``None`` clears it)."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        arg = self.arguments[0].strip() if self.arguments else ""
+        _ctx(self).current_module = "" if arg == "None" else arg
+        return []
+
+
+class _Autodoc(_Container):
+    """``sphinx.ext.autodoc`` directives (``automodule``, ``autoclass``, ``autofunction``,
+    ...) and sphinx-automodapi's ``automodapi``: the reST Sphinx inserts for the object
+    (:func:`murar.ingest.markup.autodoc.autodoc_rst`, from the module source the site
+    finds, :meth:`SphinxSite.resolve_python_object`), parsed where the directive stands
+    with titles allowed, its images resolving against the page. An object whose source
+    is not in the corpus keeps the signature as written, with a warning."""
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        name = self.name.lower()
+        arg = " ".join(self.arguments).strip()
+        m = re.match(r"^([A-Za-z_][\w.]*)\s*(\(.*)?$", arg, re.DOTALL)
+        if m is None:
+            return super().run()
+        identifier, signature = m.group(1), (m.group(2) or "").strip() or None
+        is_module = name in ("automodule", "automodapi")
+        module_opt = str(self.options.get("module") or "").strip()
+        candidates = [identifier]
+        if not is_module:
+            base = module_opt or ctx.current_module
+            if base:
+                candidates.insert(0, f"{base}.{identifier}")
+        lines = None
+        if ctx.api_lines_left <= 0:  # the page's autodoc budget is spent: nothing more is rendered
+            ctx.warnings.append(f"line {self.lineno}: {name} {identifier}: the page's autodoc text is over"
+                                f" {_MAX_API_LINES} lines; left out")
+            return super().run()
+        for candidate in candidates:
+            lines = self._render(candidate, name, signature, ctx)
+            if lines is not None:
+                break
+        if lines is None:
+            ctx.api_missing.append(identifier)
+            return super().run()
+        ctx.api_lines_left -= max(len(lines), 1)
+        if ctx.api_lines_left < 0:
+            ctx.warnings.append(f"line {self.lineno}: {name} {identifier}: the page's autodoc text is over"
+                                f" {_MAX_API_LINES} lines; left out")
+            return super().run()
+        if name == "automodule":
+            ctx.current_module = identifier
+        if self.content:  # content written under the directive follows the docstring
+            lines += [f"   {ln}" if ln.strip() and not is_module else ln for ln in self.content]
+        page = str((ctx.site.config.root / ctx.page_rel).resolve())
+        text = "\n".join(lines)
+        _register_unknown(text, ctx.unknown)
+        self.state_machine.insert_input(StringList(lines, source=page), page)
+        return []
+
+    def _render(self, identifier: str, name: str, signature: str | None, ctx: _Context) -> list[str] | None:
+        finder = getattr(ctx.site, "resolve_python_object", None)
+        if not callable(finder):
+            return None
+        options = dict(self.options)
+        queue, seen = [identifier], set[str]()
+        while queue and len(seen) < _MAX_ALIAS_HOPS:
+            target = queue.pop(0)
+            if target in seen:
+                continue
+            seen.add(target)
+            found = finder(target)
+            if found is None:
+                continue
+            rel, path = found
+            tree = self._tree(rel, ctx)
+            if tree is None:
+                continue
+            module = ".".join(target.split(".")[: len(target.split(".")) - len(path)])
+            lines = autodoc_rst(tree, path, directive=name, module=module, options=options, config=ctx.autodoc,
+                                signature=signature, cache=ctx.api_index)
+            if lines is not None:
+                return lines
+            if path:  # a re-exported name: follow the import to its definition
+                queue += [".".join([alias, *path[1:]]) for alias in
+                          imported_names(tree, path[0], module=module, is_package=rel.endswith("__init__.py"))]
+        return None
+
+    @staticmethod
+    def _tree(rel: str, ctx: _Context) -> ast.Module | None:
+        if rel not in ctx.api_trees:
+            try:
+                source = (ctx.site.config.root / rel).read_text(encoding="utf-8", errors="replace")[:2_000_000]
+            except OSError:
+                return None
+            if len(source) > ctx.api_chars_left:
+                ctx.warnings.append(f"autodoc: the page's Python sources are over {_MAX_API_SOURCE_CHARS}"
+                                    f" characters; {rel} not read")
+                return None
+            ctx.api_chars_left -= len(source)
+            ctx.api_trees[rel] = parse_module(source)
+        return ctx.api_trees[rel]
+
+
 class _LabelledAdmonition(Directive):  # type: ignore[misc]  # docutils ships no types
     """Sphinx's ``seealso`` and ``todo`` (sphinx.ext.todo): admonitions that take no
     argument, so text on the directive line, and lines right under it, are content;
@@ -729,6 +853,10 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["thumbnail"] = _Thumbnail
             directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
+            for name in AUTODOC_DIRECTIVES:
+                directives._directives[name] = _Autodoc
+            for name in ("currentmodule", "module", "py:currentmodule", "py:module"):
+                directives._directives[name] = _CurrentModule
             for name in ctx.object_directives:
                 directives._directives[name] = _Container
             for name, (url, caption) in ctx.extlinks.items():
@@ -1018,6 +1146,10 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
         if ":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES):
             builder.warnings.append(f"{name}: not a known Sphinx/docutils name; content kept as text")
+    if ctx.api_missing:
+        more = f" and {len(ctx.api_missing) - 1} more" if len(ctx.api_missing) > 1 else ""
+        builder.warnings.append(f"autodoc: Python source of {ctx.api_missing[0]}{more} not found in the corpus;"
+                                " docstrings left out, signatures kept as written")
     for line in stream.getvalue().splitlines():
         m = re.match(r"^(?:.*?):(\d+): \((\w+)/\d\) (.*)$", line)
         if m:

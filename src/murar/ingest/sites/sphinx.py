@@ -21,6 +21,7 @@ conf that imports a theme or computes a date still gives its plain settings.
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,7 +29,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.paths import ResolvedLink, resolve_link
-from murar.ingest.sites._common import glob_match, os_walk_files, scan_include_targets
+from murar.ingest.sites._common import (
+    checked_rel,
+    glob_match,
+    os_walk_files,
+    scan_include_targets,
+)
+from murar.ingest.sites._links import join_rel
 from murar.ingest.sites._xrefs import XrefIndex, read_capped, scan_xrefs, toctree_order
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
@@ -64,6 +71,8 @@ class SphinxConf:
     (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API).
     ``tags`` are the tags conf.py adds with ``tags.add("name")`` for ``.. only::``
     (https://www.sphinx-doc.org/en/master/usage/configuration.html#conf-tags).
+    ``sys_path`` are the folders conf.py puts on ``sys.path`` (``sys.path.insert(0,
+    os.path.abspath(".."))``), relative to conf.py's folder, where autodoc imports from.
     """
 
     root_doc: str = "index"
@@ -80,6 +89,7 @@ class SphinxConf:
     extlinks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     object_types: tuple[tuple[str, str], ...] = ()
     tags: tuple[str, ...] = ()
+    sys_path: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
 
 
@@ -167,6 +177,7 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         **markup_settings(values),
         object_types=_object_types(tree, values),
         tags=tuple(_conf_tags(tree.body, values)),
+        sys_path=tuple(conf_sys_path(tree)),
         values=values,
     )
 
@@ -277,6 +288,102 @@ def _test_value(node: ast.expr, values: dict[str, Any]) -> Any:
             return (left in right) == isinstance(op, ast.In)
         raise ValueError("comparison")
     return _value(node, values)
+
+
+_PATH_FUNCS = {"abspath", "realpath", "normpath", "dirname", "join", "getcwd", "fspath", "str", "Path",
+               "PurePath", "resolve", "absolute", "joinpath", "expanduser"}
+
+
+def conf_sys_path(tree: ast.Module) -> list[str]:
+    """The folders conf.py adds to ``sys.path`` (``sys.path.insert(i, p)``,
+    ``sys.path.append(p)``; at the top level or under ``if``/``try``), as posix paths
+    relative to conf.py's folder (Sphinx runs conf.py there, so ``os.path.abspath("..")``
+    is its parent). A path is read from literals, ``__file__``, ``os.getcwd()``,
+    ``os.path`` functions (``abspath``, ``dirname``, ``join``, ...), ``pathlib.Path``
+    (``/``, ``.parent``, ``.parents[n]``, ``.resolve()``) and names assigned such values
+    earlier; anything else is skipped. Never raises."""
+    env: dict[str, str] = {}
+    out: list[str] = []
+    todo: list[ast.stmt] = list(tree.body)
+    steps = 0
+    while todo and steps < 5_000:
+        steps += 1
+        stmt = todo.pop(0)
+        if isinstance(stmt, (ast.If, ast.Try)):
+            todo[:0] = [*stmt.body, *getattr(stmt, "orelse", [])]
+            continue
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = _path_value(stmt.value, env)
+            if value is not None:
+                env[stmt.targets[0].id] = value
+            else:
+                env.pop(stmt.targets[0].id, None)
+            continue
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr in ("insert", "append") and ast.unparse(call.func.value) == "sys.path"):
+            continue
+        arg = call.args[-1] if call.args else None
+        value = _path_value(arg, env) if arg is not None else None
+        if value is not None:
+            out.append(posixpath.normpath(value))
+    return list(dict.fromkeys(out))
+
+
+def _path_value(node: ast.expr, env: dict[str, str], depth: int = 0) -> str | None:
+    """A path expression of conf.py as a posix path relative to conf.py's folder
+    (``".."`` for its parent), or None when it is not made of known parts."""
+    if depth > 30:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value or "."
+    if isinstance(node, ast.Name):
+        if node.id == "__file__":
+            return "conf.py"
+        return env.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):  # pathlib's "/"
+        left, right = _path_value(node.left, env, depth + 1), _path_value(node.right, env, depth + 1)
+        return None if left is None or right is None else posixpath.normpath(posixpath.join(left, right))
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        inner = _path_value(node.value, env, depth + 1)
+        return None if inner is None else _parent(inner)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "parents":
+        inner = _path_value(node.value.value, env, depth + 1)
+        index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if inner is None or not isinstance(index, int) or not 0 <= index < 30:
+            return None
+        for _ in range(index + 1):
+            inner = _parent(inner)
+        return inner
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name not in _PATH_FUNCS or node.keywords:
+        return None
+    if name == "getcwd":
+        return "."
+    # a method on a path (Path(x).resolve(), p.joinpath("a")) or a function of its arguments
+    receiver = [func.value] if isinstance(func, ast.Attribute) and name in ("resolve", "absolute", "joinpath") else []
+    args = [_path_value(a, env, depth + 1) for a in (*receiver, *node.args)]
+    if not args or any(a is None for a in args):
+        return None
+    parts = [str(a) for a in args]
+    if name in ("join", "joinpath"):
+        return posixpath.normpath(posixpath.join(*parts))
+    if name == "dirname":
+        return _parent(parts[0])
+    return posixpath.normpath(parts[0]) if len(parts) == 1 else None
+
+
+def _parent(path: str) -> str:
+    """The folder holding ``path`` (relative to conf.py's folder; ``".."`` above it)."""
+    path = posixpath.normpath(path)
+    if path == ".":
+        return ".."
+    if path.split("/")[-1] == "..":
+        return posixpath.join(path, "..")
+    return posixpath.dirname(path) or "."
 
 
 def _object_types(tree: ast.Module, values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -615,6 +722,29 @@ class SphinxSite:
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         return self.resolve_asset(target, page_rel=page_rel)
+
+    def resolve_python_object(self, identifier: str) -> tuple[str, list[str]] | None:
+        """The source file of the module holding ``identifier`` (``pkg.mod.Class.method``)
+        and the attribute path below it, for ``sphinx.ext.autodoc``: Sphinx imports the
+        module from ``sys.path``, so the longest module prefix is looked for as ``a/b.py``
+        or ``a/b/__init__.py`` in the folders conf.py adds to ``sys.path``, then in the
+        root and its ``src`` folder (where the project that the docs build installs
+        usually lives). None when not found inside the root. Never raises."""
+        parts = [p for p in identifier.strip().split(".") if p]
+        if not parts or len(parts) > 30 or not all(p.isidentifier() for p in parts):
+            return None
+        confdir = self._confdir.rstrip("/") or "."
+        bases = [join_rel(confdir, p) for p in self.conf.sys_path]
+        for base in dict.fromkeys([*bases, ".", "src"]):
+            if base.startswith(".."):
+                continue
+            for cut in range(len(parts), 0, -1):
+                stem = join_rel(base, "/".join(parts[:cut]))
+                for rel in (f"{stem}.py", f"{stem}/__init__.py"):
+                    res = checked_rel(self._root, rel)
+                    if res.rel_path and (self._root / res.rel_path).is_file():
+                        return res.rel_path, parts[cut:]
+        return None
 
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every
