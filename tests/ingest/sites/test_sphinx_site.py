@@ -70,7 +70,7 @@ def test_conf_that_doubles_a_string_does_not_fill_memory(tmp_path: Path) -> None
     conf = tmp_path / "conf.py"
     conf.write_text('a = "xxxx"\n' + "a = a + a\n" * 60 + 'b = f"{a}{a}"\nproject = "P"\n')
     c = read_conf(conf)
-    assert c.values["project"] == "P" and len(c.values["a"]) <= 100_000 and "b" not in c.values
+    assert c.values["project"] == "P" and len(c.values.get("a", "")) <= 100_000 and "b" not in c.values
 
 
 def test_broken_conf_gives_defaults_and_a_warning(tmp_path: Path) -> None:
@@ -192,3 +192,59 @@ def test_python_objects_are_found_on_conf_sys_path_inside_the_root(tmp_path: Pat
     assert site.resolve_python_object("pkg.mod.Cls.meth") == ("lib/pkg/mod.py", ["Cls", "meth"])
     assert site.resolve_python_object("pkg") == ("lib/pkg/__init__.py", [])
     assert site.resolve_python_object("os.path") is None
+
+
+def test_conf_format_percent_environ_defaults_and_conditional_values(tmp_path: Path) -> None:
+    # values built the way conf.py files build them: str.format, %, os.environ defaults, if/else
+    (tmp_path / "conf.py").write_text("""\
+import os
+app_version = "4.3"
+project = "Viewer {:s} Manual".format(app_version)
+rst_epilog = '''
+.. |APP_VERSION| replace:: {:s}
+.. |TODO| replace:: Help us {what}.
+'''.format(app_version, what="finish this page")
+release = os.environ.get("DOCS_RELEASE", app_version)
+version = os.getenv("BUILD_VERSION", "4.4")
+language = os.getenv("LANG_OVERRIDE", "en")
+badge = "-" if language == "en" else language
+title = "%s (%s)" % (project, release)
+named = "%(p)s docs" % {"p": "Viewer"}
+wide = "{:>999999999}".format("x")
+attr = "{0.__class__}".format("x")
+spec = "%999999999s" % "x"
+version_text = str(app_version)
+""")
+    v = read_conf(tmp_path / "conf.py").values
+    assert v["project"] == "Viewer 4.3 Manual"
+    assert v["rst_epilog"] == "\n.. |APP_VERSION| replace:: 4.3\n.. |TODO| replace:: Help us finish this page.\n"
+    assert (v["release"], v["version"], v["badge"], v["title"]) == ("4.3", "4.4", "-", "Viewer 4.3 Manual (4.3)")
+    assert v["named"] == "Viewer docs" and v["version_text"] == "4.3"
+    assert "wide" not in v and "attr" not in v and "spec" not in v  # wide or attribute formats are not read
+
+
+def test_conf_star_import_of_a_shared_parent_conf(tmp_path: Path) -> None:
+    # a manual's conf.py imports the settings of a conf.py shared by several manuals (sys.path + import *)
+    (tmp_path / "conf.py").write_text("""\
+import os, sys
+extensions = ['sphinx_copybutton']
+version = 'latest'
+_private = 'hidden'
+rst_epilog = '.. |version| replace:: %s' % version
+""")
+    (tmp_path / "user").mkdir()
+    (tmp_path / "user" / "conf.py").write_text("""\
+import sys, os
+sys.path.insert(0, os.path.abspath('../'))
+from conf import *
+from sphinx_astropy.conf.v1 import *
+extensions += ['sphinx.ext.todo']
+project = u'Cloud %s User Manual' % (version)
+""")
+    site = SphinxSite(tmp_path, "user/conf.py")
+    v = site.conf.values
+    assert v["extensions"] == ["sphinx_copybutton", "sphinx.ext.todo"]
+    assert v["project"] == "Cloud latest User Manual" and "_private" not in v
+    assert site.conf.rst_epilog == ".. |version| replace:: latest"
+    # without a root, imports are not followed (nothing is read from outside the corpus)
+    assert "version" not in read_conf(tmp_path / "user" / "conf.py").values

@@ -101,13 +101,18 @@ def _strs(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
+def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | None = None) -> SphinxConf:
     """Read the literal settings of a Sphinx ``conf.py`` without executing it.
 
     A value is kept when it is a literal, or is built only from literals and
-    settings assigned earlier (a name, an f-string, ``+``: ``f"{_repo}/issues/%s"``);
-    anything else (a call, an import) is skipped, or only its entries that need
-    it in a dict display; ``x += [...]`` extends a list.
+    settings assigned earlier (a name, an f-string, ``+``, ``"...".format(...)``,
+    ``"..." % (...)``, ``str(...)``, ``a if test else b``: ``f"{_repo}/issues/%s"``),
+    or is ``os.environ.get(name, default)``/``os.getenv`` (the default: a build
+    without that variable); anything else (a call, an import) is skipped, or only
+    its entries that need it in a dict display; ``x += [...]`` extends a list.
+    ``from module import *`` (or ``import a, b``) of a Python file found inside
+    ``root`` on the folders conf.py puts on ``sys.path`` (a shared parent
+    ``conf.py``) gives that file's settings read the same way, at that point.
     The object types a ``setup(app)`` registers with literal names
     (``app.add_object_type("confval", "confval")``, ``add_crossref_type``) are
     collected as ``(directive, role)`` pairs. A conf.py that is not valid
@@ -119,33 +124,7 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
     except (OSError, SyntaxError, ValueError) as err:
         warns.append(f"{path.name}: cannot read settings ({type(err).__name__}); Sphinx defaults used")
         return SphinxConf()
-    values: dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name, value_node = node.targets[0].id, node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            name, value_node = node.target.id, node.value
-        elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
-              and isinstance(node.target, ast.Name)):
-            try:
-                extra = _value(node.value, values)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                continue
-            base = values.get(node.target.id)
-            if isinstance(base, list) and isinstance(extra, (list, tuple)):
-                values[node.target.id] = base + list(extra)
-            elif isinstance(base, str) and isinstance(extra, str):
-                values[node.target.id] = base + extra
-            continue
-        else:
-            continue
-        if isinstance(value_node, ast.Dict):  # keep the entries that can be read
-            values[name] = _readable_items(value_node, values)
-            continue
-        try:
-            values[name] = _value(value_node, values)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
+    values = _conf_values(tree, path, root, depth=0)
     suffix_raw = values.get("source_suffix")
     suffix: dict[str, str]
     if isinstance(suffix_raw, dict):
@@ -180,6 +159,115 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         sys_path=tuple(conf_sys_path(tree)),
         values=values,
     )
+
+
+_MAX_IMPORT_DEPTH = 3  # conf.py importing a shared conf.py importing another
+
+
+def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int) -> dict[str, Any]:
+    """The settings :func:`read_conf` reads from the top level of ``tree`` (the file ``path``)."""
+    values: dict[str, Any] = {}
+    syspath: list[str] | None = None
+    for node in tree.body:
+        if isinstance(node, (ast.ImportFrom, ast.Import)):
+            if root is None or depth >= _MAX_IMPORT_DEPTH:
+                continue
+            if syspath is None:
+                syspath = conf_sys_path(tree)
+            values.update(_imported_settings(node, path, root, syspath, depth))
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value_node = node.targets[0].id, node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            name, value_node = node.target.id, node.value
+        elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
+              and isinstance(node.target, ast.Name)):
+            try:
+                extra = _value(node.value, values)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            base = values.get(node.target.id)
+            if isinstance(base, list) and isinstance(extra, (list, tuple)):
+                values[node.target.id] = base + list(extra)
+            elif isinstance(base, str) and isinstance(extra, str):
+                values[node.target.id] = base + extra
+            continue
+        else:
+            continue
+        if isinstance(value_node, ast.Dict):  # keep the entries that can be read
+            values[name] = _readable_items(value_node, values)
+            continue
+        try:
+            values[name] = _value(value_node, values)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            values.pop(name, None)  # a setting Python reassigns to what murar cannot read is unknown
+            continue
+    return values
+
+
+def _imported_settings(node: ast.ImportFrom | ast.Import, path: Path, root: Path, syspath: list[str],
+                       depth: int) -> dict[str, Any]:
+    """The names ``from module import *`` (public names, or ``__all__``) or ``from module
+    import a, b as c`` bring into conf.py, when ``module`` is a Python file inside ``root``
+    on conf.py's ``sys.path`` folders (never an installed package); read, never run."""
+    if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+        return {}
+    folder = path.parent
+    stem = node.module.replace(".", "/")
+    for entry, name in ((e, n) for e in syspath for n in (f"{stem}.py", f"{stem}/__init__.py")):
+        candidate = folder / entry / name
+        try:
+            candidate = candidate.resolve()
+            inside = candidate.is_relative_to(root.resolve())
+        except (OSError, RuntimeError, ValueError):
+            continue
+        if not inside or candidate == path.resolve() or not candidate.is_file():
+            continue
+        try:
+            tree = ast.parse(candidate.read_text(encoding="utf-8", errors="replace")[:1_000_000])
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return {}
+        values = _conf_values(tree, candidate, root, depth=depth + 1)
+        names = [(a.name, a.asname or a.name) for a in node.names]
+        if names == [("*", "*")]:
+            public = values.get("__all__")
+            keep = set(public) if isinstance(public, (list, tuple)) else None
+            return {k: v for k, v in values.items()
+                    if (k in keep if keep is not None else not k.startswith("_"))}
+        return {alias: values[name] for name, alias in names if name in values}
+    return {}
+
+
+_FORMAT_SPEC = re.compile(r"^(?:[<>^=]?[+\- ]?\d{0,3}(?:\.\d{1,3})?[sdfrgeoxX%]?)?$")
+_PERCENT = re.compile(r"%(?:\((\w+)\))?([sdrif%])")
+
+
+def _format(template: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+    """``template.format(*args, **kwargs)`` for plain fields (``{}``, ``{0}``, ``{name}``)
+    with small format specs (``{:s}``, ``{:>3}``); raises ValueError for attribute or item
+    access, nested or wide specs, which conf.py settings do not need."""
+    import string
+
+    for _, field_name, spec, conversion in string.Formatter().parse(template):
+        if field_name is None:
+            continue
+        if field_name and not (field_name.isdigit() or field_name.isidentifier()):
+            raise ValueError("field access")
+        if conversion not in (None, "s", "r") or not _FORMAT_SPEC.match(spec or ""):
+            raise ValueError("format spec")
+    if not all(isinstance(v, (str, int, float)) for v in (*args, *kwargs.values())):
+        raise ValueError("formatted value")
+    return template.format(*args, **kwargs)
+
+
+def _percent(template: str, operand: Any) -> str:
+    """``template % operand`` for ``%s``/``%d``/``%(name)s`` fields only (raises ValueError else)."""
+    if "%" in _PERCENT.sub("", template):
+        raise ValueError("percent spec")
+    items = operand if isinstance(operand, (tuple, dict)) else (operand,)
+    if not all(isinstance(v, (str, int, float)) for v in (items.values() if isinstance(items, dict) else items)):
+        raise ValueError("formatted value")
+    return template % items
 
 
 _MAX_VALUE_LEN = 100_000  # characters of a string, or items of a list, that conf.py may build
@@ -230,7 +318,46 @@ def _value(node: ast.expr, values: dict[str, Any]) -> Any:
         if any(k is None for k in node.keys):
             raise ValueError("dict unpacking")
         return {_value(k, values): _value(v, values) for k, v in zip(node.keys, node.values) if k is not None}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        left = _value(node.left, values)
+        if not isinstance(left, str):
+            raise TypeError("unsupported %")
+        result = _percent(left, _value(node.right, values))
+        if len(result) > _MAX_VALUE_LEN:
+            raise ValueError("value too long")
+        return result
+    if isinstance(node, ast.IfExp):
+        return _value(node.body if _test_value(node.test, values) else node.orelse, values)
+    if isinstance(node, ast.Call):
+        return _call_value(node, values)
     return ast.literal_eval(node)  # negative numbers and the like, else ValueError
+
+
+def _call_value(node: ast.Call, values: dict[str, Any]) -> Any:
+    """The calls :func:`_value` reads: ``"...".format(...)``, ``str(x)``, and
+    ``os.environ.get(name, default)``/``os.getenv(name, default)`` (the default)."""
+    func = node.func
+    dotted = ast.unparse(func) if isinstance(func, (ast.Attribute, ast.Name)) else ""
+    if dotted in ("os.environ.get", "os.getenv", "environ.get", "getenv") and 1 <= len(node.args) <= 2:
+        return _value(node.args[1], values) if len(node.args) == 2 else None
+    if dotted == "str" and len(node.args) == 1 and not node.keywords:
+        inner = _value(node.args[0], values)
+        if isinstance(inner, (str, int, float)) and not isinstance(inner, bool):
+            return str(inner)
+        raise ValueError("str()")
+    if isinstance(func, ast.Attribute) and func.attr == "format":
+        template = _value(func.value, values)
+        if not isinstance(template, str) or any(isinstance(a, ast.Starred) for a in node.args):
+            raise ValueError("format")
+        args = [_value(a, values) for a in node.args]
+        kwargs = {k.arg: _value(k.value, values) for k in node.keywords if k.arg}
+        if len(kwargs) != len(node.keywords):
+            raise ValueError("format")
+        result = _format(template, args, kwargs)
+        if len(result) > _MAX_VALUE_LEN:
+            raise ValueError("value too long")
+        return result
+    raise ValueError("call")
 
 
 def _readable_items(node: ast.Dict, values: dict[str, Any]) -> dict[Any, Any]:
@@ -545,7 +672,8 @@ class SphinxSite:
     def conf(self) -> SphinxConf:
         if self._conf is None:
             conf_path = self._root / (self._config_file or "conf.py")
-            self._conf = read_conf(conf_path, self.load_warnings) if conf_path.is_file() else SphinxConf()
+            self._conf = (read_conf(conf_path, self.load_warnings, root=self._root) if conf_path.is_file()
+                          else SphinxConf())
         return self._conf
 
     @property
