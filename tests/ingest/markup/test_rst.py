@@ -696,3 +696,31 @@ Tags
 """}, conf=conf)
     assert site.conf.tags == ("testing",)
     assert convert_rst(tmp_path / "t.rst", site=site).sections[0].text == "Testing version."
+
+
+def test_only_follows_the_html_builder_tags(tmp_path: Path) -> None:
+    # Sphinx tags an HTML build with its format and builder name: under the html builder
+    # "singlehtml" is false, so "builder_html and (not singlehtml)" shows its figure
+    _png(tmp_path / "img" / "menu.png")
+    page = ("Home\n====\n\n.. only:: builder_html and (not singlehtml)\n\n   .. figure:: /img/menu.png\n\n"
+            "   Menus.\n\n.. only:: latex or epub or singlehtml\n\n   Printed.\n\n"
+            ".. only:: dirhtml\n\n   Pretty URLs.\n")
+    site = _project(tmp_path, {"index.rst": page})
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    assert [i.path for i in _images(doc)] == ["img/menu.png"]
+    assert doc.sections[0].text == "Menus."
+    # a project Read the Docs builds with dirhtml has that builder's tags
+    (tmp_path / ".readthedocs.yaml").write_text("version: 2\nsphinx:\n  configuration: conf.py\n  builder: dirhtml\n")
+    doc = convert_rst(tmp_path / "index.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "Pretty URLs."
+
+
+def test_only_reads_makefile_tags(tmp_path: Path) -> None:
+    # SPHINXOPTS ?= -t fulldocs: the Makefile's HTML build passes the tag to sphinx-build
+    (tmp_path / "Makefile").write_text(
+        "SPHINXOPTS    ?= -t fulldocs\nSPHINXBUILD   ?= sphinx-build\nSOURCEDIR     = .\nBUILDDIR      = _build\n\n"
+        "%: Makefile\n\t@$(SPHINXBUILD) -M $@ \"$(SOURCEDIR)\" \"$(BUILDDIR)\" $(SPHINXOPTS) $(O)\n"
+        "latexpdf:\n\t$(SPHINXBUILD) -b latex -t print . _build/latex\n")
+    site = _project(tmp_path, {"index.rst": "Home\n====\n\n.. only:: fulldocs\n\n   Full.\n\n"
+                                            ".. only:: print\n\n   Paper.\n"})
+    assert convert_rst(tmp_path / "index.rst", site=site).sections[0].text == "Full."

@@ -388,15 +388,21 @@ class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
 
 
 _CARD_IMAGE_OPTIONS = ("img-top", "img-bottom", "img-background")
-_HTML_TAGS = frozenset({"html", "format_html", "builder_html", "dirhtml", "builder_dirhtml", "singlehtml"})
+# tags every HTML build has (Sphinx adds the builder's format, name, format_<format>, builder_<name>)
+_HTML_TAGS = frozenset({"html", "format_html"})
 
 
 def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
-    """Sphinx ``.. only::`` expression evaluated for the HTML builder (tags ``html``,
-    ``format_html``, ``builder_html``, and ``tags`` conf.py adds); ``and``/``or``/``not``/
+    """Sphinx ``.. only::`` expression evaluated for an HTML build: Sphinx sets the tags
+    of the builder (its format ``html``, its name, ``format_html``, ``builder_<name>``)
+    and the ``tags`` given (conf.py's ``tags.add``, ``sphinx-build -t``); the builder is
+    ``html`` unless ``tags`` name another (``dirhtml``/``builder_dirhtml``), so under the
+    ``html`` builder ``singlehtml`` and ``dirhtml`` are false. ``and``/``or``/``not``/
     parentheses, never ``eval``. An expression it cannot read counts as true (the content
     is kept)."""
-    import ast
+    active = set(_HTML_TAGS) | set(tags)
+    if not any(t.startswith("builder_") for t in tags):
+        active |= {"builder_html"}
 
     try:
         tree = ast.parse(expression.strip() or "html", mode="eval")
@@ -407,7 +413,7 @@ def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Name):
-            return node.id in _HTML_TAGS or node.id in tags
+            return node.id in active
         if isinstance(node, ast.BoolOp):
             values = [ev(v) for v in node.values]
             return all(values) if isinstance(node.op, ast.And) else any(values)

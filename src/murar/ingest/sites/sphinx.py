@@ -24,10 +24,11 @@ import ast
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import ResolvedLink, resolve_link
 from murar.ingest.sites._common import (
     checked_rel,
@@ -39,7 +40,8 @@ from murar.ingest.sites._links import join_rel
 from murar.ingest.sites._xrefs import XrefIndex, read_capped, scan_xrefs, toctree_order
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["SphinxConf", "SphinxSite", "makefile_source_dir", "markup_settings", "read_conf", "sphinx_glob"]
+__all__ = ["SphinxConf", "SphinxSite", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
+           "rtd_builder", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
     r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S.*?)[ \t]*$"
@@ -565,20 +567,16 @@ _VALUE_OPTIONS = frozenset({"-b", "-c", "-d", "-D", "-A", "-t", "-j", "-w", "-M"
                             "--warning-file", "--exception-on-warning"})
 
 
-def makefile_source_dir(root: Path, confdir: str) -> str | None:
-    """The source directory a Sphinx project's ``Makefile`` builds when it keeps
-    ``conf.py`` elsewhere: ``sphinx-build -c <confdir> ... SOURCEDIR OUTDIR``
-    (sphinx-build's ``-c``: "use the given configuration directory instead of the
-    source directory"). ``confdir`` is conf.py's folder relative to ``root``, where
-    the Makefile is looked for; ``$(VAR)`` is expanded from the Makefile's own
-    assignments. Returns the source directory relative to ``root`` when it is an
-    existing folder inside ``conf.py``'s folder, else ``None`` (conf.py's folder is the
-    source directory). Reads at most 200,000 characters; never raises."""
+def _sphinx_build_commands(root: Path, confdir: str) -> list[list[str]]:
+    """The ``sphinx-build`` command lines of the ``Makefile`` in conf.py's folder
+    (``confdir``, relative to ``root``) as token lists from ``sphinx-build`` on, with
+    ``$(VAR)`` expanded from the Makefile's own assignments (bounded). Reads at most
+    200,000 characters; empty when there is no Makefile. Never raises."""
     base = (root / confdir).resolve() if confdir not in ("", ".") else root
     try:
         text = (base / "Makefile").read_text(encoding="utf-8", errors="replace")[:200_000]
     except OSError:
-        return None
+        return []
     lines = text.replace("\\\n", " ").splitlines()[:5_000]
     values: dict[str, str] = {}
     for line in lines:
@@ -591,15 +589,30 @@ def makefile_source_dir(root: Path, confdir: str) -> str | None:
             s = _MAKE_VAR.sub(lambda v: values.get(v.group(1), ""), s)
         return s[:10_000]
 
+    commands: list[list[str]] = []
     for line in lines:
         cmd = expand(line)
         if "sphinx-build" not in cmd and "sphinx.cmd.build" not in cmd:
             continue
         tokens = cmd.replace('"', " ").replace("'", " ").split()[:200]
         start = next((i for i, tok in enumerate(tokens) if "sphinx-build" in tok or tok == "sphinx.cmd.build"), None)
-        if start is None:
-            continue
-        conf_dir, positional, k = None, [], start + 1
+        if start is not None:
+            commands.append(tokens[start:])
+    return commands
+
+
+def makefile_source_dir(root: Path, confdir: str) -> str | None:
+    """The source directory a Sphinx project's ``Makefile`` builds when it keeps
+    ``conf.py`` elsewhere: ``sphinx-build -c <confdir> ... SOURCEDIR OUTDIR``
+    (sphinx-build's ``-c``: "use the given configuration directory instead of the
+    source directory"). ``confdir`` is conf.py's folder relative to ``root``, where
+    the Makefile is looked for; ``$(VAR)`` is expanded from the Makefile's own
+    assignments. Returns the source directory relative to ``root`` when it is an
+    existing folder inside ``conf.py``'s folder, else ``None`` (conf.py's folder is the
+    source directory). Never raises."""
+    base = (root / confdir).resolve() if confdir not in ("", ".") else root
+    for tokens in _sphinx_build_commands(root, confdir):
+        conf_dir, positional, k = None, [], 1
         while k < len(tokens):
             tok = tokens[k]
             if tok in _VALUE_OPTIONS:
@@ -620,6 +633,47 @@ def makefile_source_dir(root: Path, confdir: str) -> str | None:
         if conf_path == base and src_path != base and base in src_path.parents and src_path.is_dir():
             return src_rel
     return None
+
+
+_HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
+
+
+def makefile_tags(root: Path, confdir: str) -> list[str]:
+    """The tags the ``Makefile``'s HTML builds pass to ``sphinx-build`` with ``-t NAME``
+    (``--tag``; often through ``SPHINXOPTS ?= -t fulldocs``), for ``.. only::``
+    (https://www.sphinx-doc.org/en/master/man/sphinx-build.html#cmdoption-sphinx-build-t).
+    A command for another builder (``-b latex``, ``-M latexpdf``) is left out; a tag that
+    is not a plain name (``-t $@``) is skipped. Never raises."""
+    out: list[str] = []
+    for tokens in _sphinx_build_commands(root, confdir):
+        builder = next((tokens[i + 1] for i, tok in enumerate(tokens[:-1]) if tok in ("-b", "-M", "--builder")),
+                       None)
+        if builder and builder not in _HTML_BUILDERS and builder.isidentifier():
+            continue
+        out += [tokens[i + 1] for i, tok in enumerate(tokens[:-1])
+                if tok in ("-t", "--tag") and tokens[i + 1].isidentifier()]
+    return list(dict.fromkeys(out))
+
+
+def rtd_builder(root: Path) -> str:
+    """The Sphinx builder Read the Docs runs for the project (``.readthedocs.yaml``'s
+    ``sphinx: builder:``, https://docs.readthedocs.io/en/stable/config-file/v2.html#sphinx-builder;
+    ``html``, ``dirhtml`` or ``singlehtml``), ``"html"`` when not configured. Never raises."""
+    for name in (".readthedocs.yaml", ".readthedocs.yml", "readthedocs.yaml", "readthedocs.yml"):
+        try:
+            text = (root / name).read_text(encoding="utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        try:
+            config = load_yaml_safely(text, unknown_tags="null")
+        except FrontMatterError:
+            return "html"
+        sphinx = config.get("sphinx") if isinstance(config, dict) else None
+        builder = sphinx.get("builder") if isinstance(sphinx, dict) else None
+        if builder in _HTML_BUILDERS:
+            return str(builder)
+        return "html"
+    return "html"
 
 
 def _int_value(value: object, default: int) -> int:
@@ -672,8 +726,13 @@ class SphinxSite:
     def conf(self) -> SphinxConf:
         if self._conf is None:
             conf_path = self._root / (self._config_file or "conf.py")
-            self._conf = (read_conf(conf_path, self.load_warnings, root=self._root) if conf_path.is_file()
-                          else SphinxConf())
+            conf = (read_conf(conf_path, self.load_warnings, root=self._root) if conf_path.is_file()
+                    else SphinxConf())
+            # tags of the build: the Makefile's "-t NAME" and the builder (Read the Docs' sphinx.builder)
+            builder = rtd_builder(self._root)
+            build_tags = [*makefile_tags(self._root, self._confdir.rstrip("/") or "."),
+                          *((builder, f"builder_{builder}") if builder != "html" else ())]
+            self._conf = replace(conf, tags=tuple(dict.fromkeys((*conf.tags, *build_tags))))
         return self._conf
 
     @property
