@@ -724,3 +724,20 @@ def test_only_reads_makefile_tags(tmp_path: Path) -> None:
     site = _project(tmp_path, {"index.rst": "Home\n====\n\n.. only:: fulldocs\n\n   Full.\n\n"
                                             ".. only:: print\n\n   Paper.\n"})
     assert convert_rst(tmp_path / "index.rst", site=site).sections[0].text == "Full."
+
+
+def test_icon_substitutions_in_a_heading_are_pictures_not_title_text(tmp_path: Path) -> None:
+    # Sphinx takes a title's text without image alts (clean_astext): "|basic| |fa| Fill" titles "Fill",
+    # for the heading and for references to it; a replace:: or |version| substitution is text
+    _png(tmp_path / "static" / "basic.png")
+    site = _project(tmp_path, {
+        "index.rst": "Styles\n======\n\n.. _fill:\n\n|basic| |fa| Fill Symbol\n------------------------\n\n"
+                     "Fill text.\n\n|app| |version| notes\n-------------------\n\nNotes.\n\n"
+                     ".. |basic| image:: /static/basic.png\n.. |fa| image:: /static/basic.png\n   :alt: Font Awesome\n",
+        "other.rst": "Other\n=====\n\nSee :ref:`fill` and :doc:`index`.\n\n:doc:`guide`\n",
+        "guide.rst": "|app| |version| Guide\n=====================\n\nText.\n"},
+        conf="version = '3.2'\nrst_prolog = '.. |app| replace:: Viewer'\n")
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    assert [s.heading_path[-1] for s in doc.sections] == ["Styles", "Fill Symbol", "Viewer 3.2 notes"]
+    other = convert_rst(tmp_path / "other.rst", site=site)
+    assert other.sections[0].text == "See Fill Symbol and Styles.\n\nViewer 3.2 Guide"

@@ -989,7 +989,7 @@ class _Walker:
 
     def section(self, node: nodes.section, depth: int) -> None:
         title_node = node.next_node(nodes.title)
-        title = title_node.astext() if title_node is not None and title_node.parent is node else ""
+        title = _title_text(title_node) if title_node is not None and title_node.parent is node else ""
         ids = node.get("ids") or []
         self.b.heading(depth + 1, title, ids[0] if ids else None)
         for child in node.children:
@@ -1079,6 +1079,22 @@ class _Walker:
         if "html" not in str(node.get("format", "")).lower():
             return
         self.b.html(node.astext())
+
+
+def _title_text(title: nodes.Element) -> str:
+    """A section title's text as Sphinx takes it for the page, the TOC and references
+    (``sphinx.util.nodes.clean_astext``): without image alts (a ``|icon|`` substitution
+    in a heading shows a picture, not its name) and without raw markup."""
+    parts = [str(t) for t in title.findall(nodes.Text)
+             if not any(isinstance(a, nodes.raw) for a in _ancestors(t, title))]
+    return " ".join("".join(parts).split())
+
+
+def _ancestors(node: nodes.Node, stop: nodes.Node) -> Iterator[nodes.Node]:
+    cur = node.parent
+    while cur is not None and cur is not stop:
+        yield cur
+        cur = cur.parent
 
 
 def _grid(part: nodes.Element) -> list[list[str]]:

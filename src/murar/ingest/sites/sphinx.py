@@ -37,7 +37,13 @@ from murar.ingest.sites._common import (
     scan_include_targets,
 )
 from murar.ingest.sites._links import join_rel
-from murar.ingest.sites._xrefs import XrefIndex, read_capped, scan_xrefs, toctree_order
+from murar.ingest.sites._xrefs import (
+    XrefIndex,
+    read_capped,
+    rst_substitutions,
+    scan_xrefs,
+    toctree_order,
+)
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
@@ -816,8 +822,17 @@ class SphinxSite:
                                                                        ("figure", "table", "equation"))),
                                      inserted_tocs=self._inserted_toctrees(),
                                      continuous_numbers="sphinx_multitoc_numbering" in (
-                                         *self.conf.extensions, *_strs(values.get("extensions"))))
+                                         *self.conf.extensions, *_strs(values.get("extensions"))),
+                                     substitutions=self._substitutions())
         return self._xrefs
+
+    def _substitutions(self) -> dict[str, str]:
+        """Substitutions every rST page has: Sphinx's ``|version|``/``|release|`` (when
+        conf.py sets them) and those ``rst_prolog``/``rst_epilog`` define."""
+        values = self.conf.values
+        subs = {k: str(values[k]) for k in ("version", "release") if isinstance(values.get(k), str)}
+        subs.update(rst_substitutions(f"{self.conf.rst_prolog}\n{self.conf.rst_epilog}"))
+        return subs
 
     def _inserted_toctrees(self) -> dict[str, list[tuple[tuple[str, ...], int]]]:
         """Toctrees an extension inserts at the end of documents (docname -> ``(entries,
