@@ -741,3 +741,12 @@ def test_icon_substitutions_in_a_heading_are_pictures_not_title_text(tmp_path: P
     assert [s.heading_path[-1] for s in doc.sections] == ["Styles", "Fill Symbol", "Viewer 3.2 notes"]
     other = convert_rst(tmp_path / "other.rst", site=site)
     assert other.sections[0].text == "See Fill Symbol and Styles.\n\nViewer 3.2 Guide"
+
+
+def test_centered_text_is_inline_markup(tmp_path: Path) -> None:
+    # sphinx.directives.other.Centered parses its argument: a |badge| substitution is a picture
+    site = _project(tmp_path, {"p.rst": "P\n=\n\nHelp us translate.\n\n.. centered:: |badge| **Thanks**\n\n"
+                                       ".. |badge| image:: https://example.org/badge.png\n   :alt: Translation status\n"})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert doc.sections[0].text == "Help us translate.\n\nThanks"
+    assert [(i.url, i.alt) for i in _images(doc)] == [("https://example.org/badge.png", "Translation status")]

@@ -457,7 +457,12 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             box += nodes.paragraph(arg, arg)  # an object's signature, shown as written
             lead = ""
         if name in ("centered", "rubric") and arg:
-            box += nodes.paragraph(arg, arg)
+            # inline text, as sphinx.directives.other.Centered parses it (a |badge| substitution is a picture)
+            para = nodes.paragraph(arg)
+            text_nodes, messages = self.state.inline_text(arg, self.lineno)
+            para.extend(text_nodes)
+            box += para
+            box.extend(messages)
             return [box]
         if name in _VERSION_CHANGES:
             return [self._version_change(box, str(label), arg)]
