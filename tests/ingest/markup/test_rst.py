@@ -743,6 +743,15 @@ def test_icon_substitutions_in_a_heading_are_pictures_not_title_text(tmp_path: P
     assert other.sections[0].text == "See Fill Symbol and Styles.\n\nViewer 3.2 Guide"
 
 
+def test_tabs_take_no_argument_so_a_tab_right_under_them_is_content(tmp_path: Path) -> None:
+    # sphinx-tabs' tabs (and sphinx-design's tab-set) take no argument: docutils reads the
+    # indented lines right under them, without a blank line, as content
+    site = _project(tmp_path, {"p.rst": "P\n=\n\n.. tabs::\n .. code-tab:: gdscript GDScript\n\n    extends Area2D\n\n"
+                                       " .. code-tab:: csharp\n\n    using Godot;\n\nAfter.\n"})
+    text = convert_rst(tmp_path / "p.rst", site=site).sections[0].text
+    assert text == "extends Area2D\n\nusing Godot;\n\nAfter."
+
+
 def test_centered_text_is_inline_markup(tmp_path: Path) -> None:
     # sphinx.directives.other.Centered parses its argument: a |badge| substitution is a picture
     site = _project(tmp_path, {"p.rst": "P\n=\n\nHelp us translate.\n\n.. centered:: |badge| **Thanks**\n\n"

@@ -102,6 +102,8 @@ _CONTAINER_DIRECTIVES = frozenset({
     "py:module", "py:data", "py:exception", "js:function", "c:function", "cpp:function", "http:get",
     "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "list-grid",
 })
+# containers whose extension gives them no argument: lines right under them are content
+_NO_ARGUMENTS = frozenset({"tabs", "tab-set", "tab-set-code", "grid-item", "article-info", "hlist", "glossary"})
 _CODE_DIRECTIVES = frozenset({
     "code-block", "sourcecode", "code", "code-cell", "code-tab", "ipython", "jupyter-execute", "doctest", "testcode",
     "testoutput", "prompt", "console", "parsed-literal", "highlight-block",
@@ -523,6 +525,16 @@ class _CurrentModule(Directive):  # type: ignore[misc]  # docutils ships no type
         return []
 
 
+class _ContentOnly(_Container):
+    """A container directive that takes no argument (sphinx-tabs' ``tabs``, sphinx-design's
+    ``tab-set``/``tab-set-code``/``grid-item``/``article-info``, Sphinx's ``hlist`` and
+    ``glossary``): indented lines right under it, with no blank line, are content, as
+    docutils reads a directive without arguments (``.. tabs::`` followed directly by
+    `` .. code-tab:: gdscript GDScript`` holds that tab)."""
+
+    optional_arguments = 0
+
+
 class _Autodoc(_Container):
     """``sphinx.ext.autodoc`` directives (``automodule``, ``autoclass``, ``autofunction``,
     ...) and sphinx-automodapi's ``automodapi``: the reST Sphinx inserts for the object
@@ -856,7 +868,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
                 directives._directives[name] = _Drop
             for name in _CONTAINER_DIRECTIVES - {"admonition", "sidebar", "topic", "rubric", "epigraph",
                                                  "container"}:
-                directives._directives[name] = _Container
+                directives._directives[name] = _ContentOnly if name in _NO_ARGUMENTS else _Container
             for name in _CODE_DIRECTIVES - {"code", "parsed-literal"}:
                 directives._directives[name] = _Code
             for name in _VIDEO_DIRECTIVES:
