@@ -168,3 +168,19 @@ def test_many_autoclass_directives_on_a_big_module_stay_fast(tmp_path: Path) -> 
     doc = convert_rst(tmp_path / "p.rst", site=SphinxSite(tmp_path, "conf.py"))
     assert time.monotonic() - start < 30
     assert doc.sections[0].text.startswith("big.C19000\n\nbig.C19001")
+
+
+def test_myst_autodoc_directive_inserts_the_docstring(tmp_path: Path) -> None:
+    # myst-parser runs Sphinx directives; autodoc's docstrings are reST whatever the page's syntax
+    from murar.ingest.markup.myst import convert_myst
+
+    site = _site(tmp_path, "", conf="import os, sys\nsys.path.insert(0, os.path.abspath('..'))\n"
+                 "extensions = ['myst_parser', 'sphinx.ext.autodoc']\n")
+    page = tmp_path / "docs" / "plugins" / "meter.md"
+    page.write_text("# Meter\n\n```{autofunction} starlib.meter.measure\n```\n\n```{automodule} starlib.meter\n"
+                    ":members: Meter\n```\n")
+    doc = convert_myst(page, site=site)
+    text = doc.sections[0].text
+    assert text.startswith("starlib.meter.measure(image, box=None) -> float\n\nMeasure one star.\n\nReturns the flux.")
+    assert text.endswith("starlib.meter.Meter(gain: float = 1.0)\n\nA brightness meter.")
+    assert [i.path for i in doc.media if isinstance(i, ImageItem)] == ["docs/plugins/figures/box.png"]

@@ -53,6 +53,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from murar.errors import IngestError
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.markup.autodoc import AUTODOC_DIRECTIVES
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -583,6 +584,12 @@ class MystParser:
             self._literalinclude(d)
         elif name == "eval-rst":
             self._eval_rst(d.body)
+        elif name in AUTODOC_DIRECTIVES:
+            # myst-parser runs Sphinx's autodoc directives; what they insert (the docstrings) is reST
+            options = "".join(f"   :{k}:{' ' + str(v) if v not in (None, '', True) else ''}\n"
+                              for k, v in d.options.items() if re.fullmatch(r"[\w-]+", str(k)))
+            body = "".join(f"   {ln}\n" if ln.strip() else "\n" for ln in d.body.split("\n"))
+            self._eval_rst(f".. {name}:: {d.argument.strip()}\n{options}\n{body}")
         elif name == "list-table":
             self._list_table(d)
         elif name == "csv-table":
