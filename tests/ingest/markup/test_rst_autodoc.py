@@ -184,3 +184,50 @@ def test_myst_autodoc_directive_inserts_the_docstring(tmp_path: Path) -> None:
     assert text.startswith("starlib.meter.measure(image, box=None) -> float\n\nMeasure one star.\n\nReturns the flux.")
     assert text.endswith("starlib.meter.Meter(gain: float = 1.0)\n\nA brightness meter.")
     assert [i.path for i in doc.media if isinstance(i, ImageItem)] == ["docs/plugins/figures/box.png"]
+
+
+_CONFIG = '''\
+"""Configuration."""
+from ._impl import make_logger
+
+__all__ = ["make_logger", "getLogger"]
+'''
+_IMPL = '''\
+def make_logger(*args, **initial_values):
+    """Return a logger.
+
+    Args:
+        args:
+            Passed to the factory.
+
+            .. seealso:: the factory page
+        initial_values (dict): Context values.
+
+    Returns:
+        A bound logger.
+
+    Note:
+        Not thread-safe.
+    """
+
+
+getLogger = make_logger
+'''
+
+
+def test_autodoc_shows_the_documented_name_follows_aliases_and_reads_google_sections(tmp_path: Path) -> None:
+    # autodoc names an object as documented (loglib.make_logger, defined in loglib._impl), follows
+    # `getLogger = make_logger`, and napoleon renders Google-style sections (Args, Returns, Note)
+    (tmp_path / "loglib").mkdir()
+    (tmp_path / "loglib" / "__init__.py").write_text(_CONFIG + "from ._impl import getLogger\n")
+    (tmp_path / "loglib" / "_impl.py").write_text(_IMPL)
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.napoleon']\n")
+    (tmp_path / "api.rst").write_text("API\n===\n\n.. module:: loglib\n\n.. autofunction:: make_logger\n\n"
+                                      ".. autofunction:: getLogger\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    body = ("(*args, **initial_values)\n\nReturn a logger.\n\nParameters\n\n"
+            "args – Passed to the factory.\n\nSee also: the factory page\n\n"
+            "initial_values (dict) – Context values.\n\nReturns\n\nA bound logger.\n\nNote: Not thread-safe.")
+    assert doc.sections[0].text == f"loglib.make_logger{body}\n\nloglib.getLogger{body}"
+    assert doc.warnings == []

@@ -60,14 +60,16 @@ _Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 class AutodocConfig:
     """The conf.py settings autodoc output depends on: ``autodoc_default_options``,
     ``autodoc_member_order``, ``autoclass_content`` (``class``, ``init``, ``both``),
-    ``add_module_names`` and whether NumPy-style sections are rubrics (napoleon or
-    numpydoc in ``extensions``)."""
+    ``add_module_names``, whether NumPy-style sections are rubrics (napoleon or
+    numpydoc in ``extensions``) and whether Google-style ones are read as napoleon
+    renders them."""
 
     default_options: dict[str, Any] = field(default_factory=dict)
     member_order: str = "alphabetical"
     class_content: str = "class"
     add_module_names: bool = True
     numpy_sections: bool = False
+    google_sections: bool = False
 
     @classmethod
     def from_values(cls, values: dict[str, Any], extensions: Sequence[str]) -> AutodocConfig:
@@ -80,6 +82,7 @@ class AutodocConfig:
             class_content=content if content in ("class", "init", "both") else "class",
             add_module_names=values.get("add_module_names", True) is not False,
             numpy_sections=any(e in ("sphinx.ext.napoleon", "numpydoc") for e in extensions),
+            google_sections="sphinx.ext.napoleon" in extensions,
         )
 
 
@@ -182,8 +185,93 @@ def _option_names(value: Any) -> list[str] | None:
     return None
 
 
-def _lines(text: str, indent: str, numpy_sections: bool) -> list[str]:
+# Google-style sections (sphinx.ext.napoleon): header -> (kind, the label napoleon shows)
+_GOOGLE_SECTIONS = {
+    "args": ("params", "Parameters"), "arguments": ("params", "Parameters"), "parameters": ("params", "Parameters"),
+    "params": ("params", "Parameters"), "keyword args": ("params", "Keyword Arguments"),
+    "keyword arguments": ("params", "Keyword Arguments"), "kwargs": ("params", "Keyword Arguments"),
+    "other parameters": ("params", "Other Parameters"), "attributes": ("params", "Attributes"),
+    "raises": ("params", "Raises"), "raise": ("params", "Raises"), "exceptions": ("params", "Raises"),
+    "warns": ("params", "Warns"), "methods": ("params", "Methods"),
+    "returns": ("text", "Returns"), "return": ("text", "Returns"), "yields": ("text", "Yields"),
+    "yield": ("text", "Yields"), "example": ("text", "Example"), "examples": ("text", "Examples"),
+    "references": ("text", "References"), "note": ("note", "note"), "notes": ("note", "note"),
+    "warning": ("note", "warning"), "warnings": ("note", "warning"), "see also": ("note", "seealso"),
+    "todo": ("note", "todo"), "tip": ("note", "tip"), "hint": ("note", "hint"), "important": ("note", "important"),
+    "attention": ("note", "attention"), "caution": ("note", "caution"), "danger": ("note", "danger"),
+    "error": ("note", "error"),
+}
+_GOOGLE_HEADER = re.compile(r"^([ \t]*)([A-Za-z][A-Za-z ]{1,25}):[ \t]*$")
+_GOOGLE_ITEM = re.compile(r"^(\*{0,2}[\w.\[\]]+)(?: ?\(([^()]*)\))?[ \t]*:(?:[ \t]+(.*)|$)")
+
+
+def _width(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _google(lines: list[str]) -> list[str]:
+    """Google-style sections as sphinx.ext.napoleon renders them: ``Args:`` over an
+    indented block becomes a "Parameters" rubric and a list of ``name (type) – text``
+    items, ``Returns:``/``Yields:``/``Example:`` a rubric over the block, ``Note:``/
+    ``Warning:``/``See Also:`` the admonition. One pass over the lines."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _GOOGLE_HEADER.match(line)
+        section = _GOOGLE_SECTIONS.get(m.group(2).strip().lower()) if m else None
+        if m is None or section is None:
+            out.append(line)
+            i += 1
+            continue
+        base = _width(line)
+        j = i + 1
+        while j < len(lines) and (not lines[j].strip() or _width(lines[j]) > base):
+            j += 1
+        block = lines[i + 1:j]
+        while block and not block[-1].strip():
+            block.pop()
+        if not any(b.strip() for b in block):
+            out.append(line)
+            i += 1
+            continue
+        strip = min(_width(b) for b in block if b.strip())
+        block = [b[strip:] if b.strip() else "" for b in block]
+        pad = line[:base]
+        kind, label = section
+        if kind == "note":
+            out += [f"{pad}.. {label}::", "", *[f"{pad}   {b}" if b else "" for b in block], ""]
+        elif kind == "text":
+            out += [f"{pad}.. rubric:: {label}", "", *[f"{pad}{b}" if b else "" for b in block], ""]
+        else:
+            out += [f"{pad}.. rubric:: {label}", ""]
+            items: list[tuple[str, list[str]]] = []  # (name (type), its text lines as written)
+            for b in block:
+                item = _GOOGLE_ITEM.match(b) if b and not b[0].isspace() else None
+                if item:
+                    name, typ = item.group(1).strip().replace("*", "\\*"), item.group(2)
+                    first = (item.group(3) or "").strip()
+                    items.append((f"{name} ({typ.strip()})" if typ else name, [first] if first else []))
+                elif items:
+                    items[-1][1].append(b)
+                elif b.strip():
+                    items.append(("", [b]))
+            for head, texts in items:
+                while texts and not texts[-1].strip():
+                    texts.pop()
+                first = texts[0].strip() if texts else ""
+                rest = texts[1:]
+                cut = min((_width(t) for t in rest if t.strip()), default=0)
+                lead = f"{head} – {first}" if head and first else head or first
+                out += [f"{pad}- {lead}", *[f"{pad}  {t[cut:]}" if t.strip() else "" for t in rest], ""]
+        i = j
+    return out
+
+
+def _lines(text: str, indent: str, numpy_sections: bool, google_sections: bool = False) -> list[str]:
     lines = text.split("\n")
+    if google_sections:
+        lines = _google(lines)
     if numpy_sections:  # "Parameters" over dashes is a rubric (numpydoc, napoleon), not a title
         out: list[str] = []
         i = 0
@@ -311,7 +399,7 @@ class _Writer:
                 if content == "both" else body
         inner = indent + "   "
         if body:
-            out += [*_lines(body, inner, self.config.numpy_sections), ""]
+            out += [*_lines(body, inner, self.config.numpy_sections, self.config.google_sections), ""]
         if isinstance(node, ast.ClassDef):
             out += self.members(node, qual=f"{qual}.{name}" if qual else name, indent=inner, depth=depth)
         return out
@@ -328,15 +416,32 @@ def _find(tree: ast.Module, path: Sequence[str], cache: dict[Any, Any]) -> ast.A
         key = ("names", id(node))
         if key not in cache:
             table: dict[str, ast.AST] = {}
+            aliases: dict[str, str] = {}
             for stmt in node.body:
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     table.setdefault(stmt.name, stmt)
+                elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                      and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Name)):
+                    aliases.setdefault(stmt.targets[0].id, stmt.value.id)  # getLogger = get_logger
+            for alias, target in aliases.items():
+                if alias not in table and target in table:
+                    table[alias] = table[target]
             cache[key] = table
         found = cache[key].get(name)
         if found is None:
             return None
         node = found
     return node
+
+
+def assigned_name(tree: ast.Module, name: str) -> str | None:
+    """The name a module-level ``name = other`` assignment gives ``name`` (``getLogger =
+    get_logger``), so an alias of an imported object can be followed; None otherwise."""
+    for stmt in tree.body:
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id == name and isinstance(stmt.value, ast.Name)):
+            return stmt.value.id
+    return None
 
 
 def _summary(doc: str) -> str:
@@ -356,7 +461,7 @@ def _automodapi(tree: ast.Module, module: str, options: dict[str, Any], config: 
     if "no-main-docstr" not in options:
         doc = _docstring(tree)
         if doc:
-            out += [*_lines(doc, "", config.numpy_sections), ""]
+            out += [*_lines(doc, "", config.numpy_sections, config.google_sections), ""]
     public = module_all(tree)
     skip = set(_option_names(options.get("skip")) or [])
     include = _option_names(options.get("include"))
@@ -388,13 +493,16 @@ def _automodapi(tree: ast.Module, module: str, options: dict[str, Any], config: 
 
 def autodoc_rst(tree: ast.Module, path: Sequence[str], *, directive: str, module: str,
                 options: dict[str, Any], config: AutodocConfig, signature: str | None = None,
-                cache: dict[Any, Any] | None = None) -> list[str] | None:
+                cache: dict[Any, Any] | None = None, shown: str | None = None) -> list[str] | None:
     """The reST lines the autodoc or automodapi ``directive`` puts in the page for the
     object at attribute ``path`` of ``module`` (parsed as ``tree``), or None when the
     module holds no such object. ``options`` are the directive's options (flags as
     ``""``); ``signature`` an explicit one written in the directive (``f(a, b)``);
     ``cache`` keeps the member index of each class and module between calls (keyed by
-    node identity: the trees must outlive it)."""
+    node identity: the trees must outlive it). ``module`` is the module the object is
+    documented under (``structlog`` for ``structlog.get_logger`` defined in
+    ``structlog._config``), ``shown`` the object's documented name when it differs from
+    ``path[-1]`` (an alias such as ``getLogger = get_logger``)."""
     cache = cache if cache is not None else {}
     node = _find(tree, path, cache)
     if node is None:
@@ -404,8 +512,9 @@ def autodoc_rst(tree: ast.Module, path: Sequence[str], *, directive: str, module
     writer = _Writer(config, options, cache)
     if isinstance(node, ast.Module):
         doc = "" if "no-docstring" in options else _docstring(node)
-        out = [*_lines(doc, "", config.numpy_sections), ""] if doc else []
+        out = [*_lines(doc, "", config.numpy_sections, config.google_sections), ""] if doc else []
         return out + writer.members(node, qual=module, indent="", depth=0)
     in_class = len(path) > 1  # automethod/autoattribute: "Cls.name" as autodoc shows it
-    return writer.object(node, name=".".join(path[-2:]) if in_class else path[-1], qual="" if in_class else module,
+    names = [*path[:-1], shown or path[-1]]
+    return writer.object(node, name=".".join(names[-2:]) if in_class else names[-1], qual="" if in_class else module,
                          indent="", in_class=in_class, signature=signature, depth=0)

@@ -59,7 +59,12 @@ from docutils.transforms import Transform
 from docutils.utils import SystemMessage
 
 from murar.errors import IngestError
-from murar.ingest.markup.autodoc import AUTODOC_DIRECTIVES, AutodocConfig, autodoc_rst
+from murar.ingest.markup.autodoc import (
+    AUTODOC_DIRECTIVES,
+    AutodocConfig,
+    assigned_name,
+    autodoc_rst,
+)
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -590,6 +595,8 @@ class _Autodoc(_Container):
         if not callable(finder):
             return None
         options = dict(self.options)
+        shown_module: str | None = None  # autodoc shows the name as documented, not where it is defined
+        shown: str | None = None
         queue, seen = [identifier], set[str]()
         while queue and len(seen) < _MAX_ALIAS_HOPS:
             target = queue.pop(0)
@@ -604,13 +611,18 @@ class _Autodoc(_Container):
             if tree is None:
                 continue
             module = ".".join(target.split(".")[: len(target.split(".")) - len(path)])
-            lines = autodoc_rst(tree, path, directive=name, module=module, options=options, config=ctx.autodoc,
-                                signature=signature, cache=ctx.api_index)
+            if shown_module is None:
+                shown_module, shown = module, (path[-1] if path else None)
+            lines = autodoc_rst(tree, path, directive=name, module=shown_module, options=options,
+                                config=ctx.autodoc, signature=signature, cache=ctx.api_index, shown=shown)
             if lines is not None:
                 return lines
-            if path:  # a re-exported name: follow the import to its definition
+            if path:  # a re-exported name or an alias (getLogger = get_logger): follow it to its definition
+                head = assigned_name(tree, path[0]) or path[0]
+                if head != path[0] and len(path) == 1:
+                    queue.append(f"{module}.{head}")
                 queue += [".".join([alias, *path[1:]]) for alias in
-                          imported_names(tree, path[0], module=module, is_package=rel.endswith("__init__.py"))]
+                          imported_names(tree, head, module=module, is_package=rel.endswith("__init__.py"))]
         return None
 
     @staticmethod
