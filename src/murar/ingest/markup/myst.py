@@ -94,11 +94,11 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
-_CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
+_CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode", "testoutput",
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
-         "todolist"}
+         "todolist", "testsetup", "testcleanup"}
 _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
@@ -549,6 +549,8 @@ class MystParser:
             self.b.end_paragraph()
         elif name in _EXERCISES or name.removesuffix("-start") in _EXERCISES or name.removesuffix("-end") in _EXERCISES:
             self._exercise(d)
+        elif name == "glossary":
+            self._glossary(d.body)
         elif name in _CONTAINERS:
             if name == "only":
                 from murar.ingest.markup.rst import html_only
@@ -707,6 +709,34 @@ class MystParser:
         finally:
             self._image_base = saved
             self._heading_offset = saved_offset
+
+    def _glossary(self, body: str) -> None:
+        """Sphinx's ``glossary``: lines at the left margin are terms (several may share a
+        definition; ``term : key`` gives an index key, not text), the indented block under
+        them their definition, which myst-parser parses as Markdown (roles, directives)."""
+        lines = body.split("\n")
+        i = 0
+        self.b.end_paragraph()
+        while i < len(lines):
+            if not lines[i].strip():
+                i += 1
+                continue
+            terms: list[str] = []
+            while i < len(lines) and lines[i].strip() and not lines[i][:1].isspace():
+                terms.append(lines[i].strip().split(" : ", 1)[0])
+                i += 1
+            block: list[str] = []
+            while i < len(lines) and (not lines[i].strip() or lines[i][:1].isspace()):
+                block.append(lines[i])
+                i += 1
+            cut = min((len(b) - len(b.lstrip()) for b in block if b.strip()), default=0)
+            for term in terms:
+                self.b.block(self._plain(term))
+            if not terms and block:  # indented text with no term above it: read as written
+                self.feed("\n".join(block))
+                continue
+            self.feed("\n".join(b[cut:] for b in block))
+            self.b.end_paragraph()
 
     def _literalinclude(self, d: _Directive) -> None:
         found = self._resolve_file("literalinclude", d.argument.strip())
