@@ -217,6 +217,7 @@ class _Found:
     # the page's outline in order, for Sphinx's section and figure numbers under a numbered toctree:
     # ("sec", level, labels), ("toc", entries, numbered depth), ("fig", label, kind)
     events: list[tuple[str, object, object]] = field(default_factory=list)
+    sections: list[tuple[int, str]] = field(default_factory=list)  # (level, title) in page order
 
 
 def _rst_figure_body(lines: list[str], start: int, indent: int) -> tuple[dict[str, str], str, int]:
@@ -278,6 +279,7 @@ def _scan_rst(text: str, substitutions: dict[str, str] | None = None) -> _Found:
             # docutils: a title's level is the order in which its adornment style first appears
             level = styles.setdefault(style, len(styles) + 1)
             found.events.append(("sec", level, tuple(pending)))
+            found.sections.append((level, title))
             for label in pending:
                 found.labels.append((label, XrefTarget(title, "section", "")))
             pending = []
@@ -352,6 +354,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             if found.title is None:
                 found.title = title
             found.events.append(("sec", len(h.group(1)), tuple(pending)))
+            found.sections.append((len(h.group(1)), title))
             for label in pending:
                 found.labels.append((label, XrefTarget(title, "section", "")))
             pending = []
@@ -621,7 +624,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
                secnum_depth: int = 1, heading_depths: frozenset[int] = frozenset(),
                mystmd_kinds: frozenset[str] = frozenset({"figure", "table", "equation"}),
                inserted_tocs: dict[str, list[tuple[tuple[str, ...], int]]] | None = None,
-               continuous_numbers: bool = False, substitutions: dict[str, str] | None = None) -> XrefIndex:
+               continuous_numbers: bool = False, substitutions: dict[str, str] | None = None,
+               section_labels: tuple[bool, int | None] | None = None) -> XrefIndex:
     """Collect the labels and document titles of ``files``: ``(rel, docname)``
     pairs (``rel`` relative to ``root``, ``docname`` relative to the source
     directory without suffix). Figures, captioned tables and code blocks with a
@@ -638,7 +642,10 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     ``continuous_numbers`` continues chapter numbers over numbered toctrees
     (sphinx-multitoc-numbering), both for :func:`_sphinx_numbers`. ``substitutions``
     are the project-wide ones (Sphinx's ``|version|``, ``rst_prolog``'s definitions)
-    that rST titles may use, by name (:func:`rst_substitutions`). Returns the
+    that rST titles may use, by name (:func:`rst_substitutions`).
+    ``section_labels`` is ``(prefix_document, maxdepth)`` under sphinx.ext.autosectionlabel:
+    every section title down to ``maxdepth`` (None: all) is also a label, written
+    ``docname:Title`` with the prefix, after the explicit labels (which win). Returns the
     :class:`XrefIndex`.
     """
     index = XrefIndex(numfig=numfig, mystmd=per_page_numbers,
@@ -712,6 +719,13 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
             if key not in index.labels:
                 number = numbers.get(label, "") if numfig or tgt.kind == "equation" else ""
                 index.labels[key] = XrefTarget(tgt.title, tgt.kind, docname, number)
+    if section_labels is not None:  # sphinx.ext.autosectionlabel: titles are labels too
+        prefix, maxdepth = section_labels
+        for docname in docs:
+            for level, title in per_doc[docname].sections:
+                if title and (maxdepth is None or level <= maxdepth):
+                    index.labels.setdefault(_norm(f"{docname}:{title}" if prefix else title),
+                                            XrefTarget(title, "section", docname, ""))
     return index
 
 

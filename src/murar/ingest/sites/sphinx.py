@@ -823,8 +823,20 @@ class SphinxSite:
                                      inserted_tocs=self._inserted_toctrees(),
                                      continuous_numbers="sphinx_multitoc_numbering" in (
                                          *self.conf.extensions, *_strs(values.get("extensions"))),
-                                     substitutions=self._substitutions())
+                                     substitutions=self._substitutions(),
+                                     section_labels=self._section_labels())
         return self._xrefs
+
+    def _section_labels(self) -> tuple[bool, int | None] | None:
+        """``(autosectionlabel_prefix_document, autosectionlabel_maxdepth)`` when conf.py
+        loads sphinx.ext.autosectionlabel (every section title is a ``:ref:`` label,
+        https://www.sphinx-doc.org/en/master/usage/extensions/autosectionlabel.html), else None."""
+        values = self.conf.values
+        if "sphinx.ext.autosectionlabel" not in (*self.conf.extensions, *_strs(values.get("extensions"))):
+            return None
+        depth = values.get("autosectionlabel_maxdepth")
+        return (values.get("autosectionlabel_prefix_document") is True,
+                depth if isinstance(depth, int) and not isinstance(depth, bool) and depth > 0 else None)
 
     def _substitutions(self) -> dict[str, str]:
         """Substitutions every rST page has: Sphinx's ``|version|``/``|release|`` (when
