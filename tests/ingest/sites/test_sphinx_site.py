@@ -248,3 +248,24 @@ project = u'Cloud %s User Manual' % (version)
     assert site.conf.rst_epilog == ".. |version| replace:: latest"
     # without a root, imports are not followed (nothing is read from outside the corpus)
     assert "version" not in read_conf(tmp_path / "user" / "conf.py").values
+
+
+def test_conf_reading_is_bounded_on_hostile_files(tmp_path: Path) -> None:
+    import time
+
+    # 200 conf files importing each other 200 times, formats that would build gigabytes, and a
+    # substitution definition line without its closing bar
+    for i in range(200):
+        imports = "".join(f"from c{j} import *\n" for j in range(200))
+        (tmp_path / f"c{i}.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n" + imports)
+    (tmp_path / "conf.py").write_text(
+        "import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n" + "from c0 import *\n" * 200
+        + "big = 'x' * 1\nbig = '" + "x" * 90_000 + "'\nwide = '{0}' * 1\nwide = ('" + "{0}" * 30_000
+        + "').format(big)\npct = ('" + "%(a)s" * 20_000 + "') % {'a': big}\nproject = 'P'\n"
+        + "rst_prolog = '.. |" + "x" * 50_000 + "'\n")
+    start = time.monotonic()
+    site = SphinxSite(tmp_path, "conf.py")
+    values = site.conf.values
+    assert values["project"] == "P" and "wide" not in values and "pct" not in values
+    site._substitutions()
+    assert time.monotonic() - start < 20

@@ -180,8 +180,8 @@ def _plain(text: str) -> str:
     return " ".join(_INLINE_MARKUP.sub(sub, text).split())
 
 
-_SUBST_DEF = re.compile(r"^\.\.[ \t]+\|([^|]+)\|[ \t]+(image|figure|replace)::[ \t]*(.*)$", re.MULTILINE)
-_SUBST_REF = re.compile(r"\|([^|\s](?:[^|]*[^|\s])?)\|(?:__?)?")
+_SUBST_DEF = re.compile(r"^\.\.[ \t]+\|([^|\n]+)\|[ \t]+(image|figure|replace)::[ \t]*(.*)$", re.MULTILINE)
+_SUBST_REF = re.compile(r"\|([^|\s](?:[^|\n]*[^|\s])?)\|(?:__?)?")
 
 
 def rst_substitutions(text: str) -> dict[str, str]:

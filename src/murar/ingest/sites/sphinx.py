@@ -172,8 +172,14 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
 _MAX_IMPORT_DEPTH = 3  # conf.py importing a shared conf.py importing another
 
 
-def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int) -> dict[str, Any]:
-    """The settings :func:`read_conf` reads from the top level of ``tree`` (the file ``path``)."""
+_MAX_IMPORTED_FILES = 16  # shared conf files one read_conf follows imports into
+
+
+def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
+                 budget: list[int] | None = None) -> dict[str, Any]:
+    """The settings :func:`read_conf` reads from the top level of ``tree`` (the file ``path``);
+    ``budget`` counts the imported files still to be read (shared by the nested reads)."""
+    budget = budget if budget is not None else [_MAX_IMPORTED_FILES]
     values: dict[str, Any] = {}
     syspath: list[str] | None = None
     for node in tree.body:
@@ -182,7 +188,7 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int)
                 continue
             if syspath is None:
                 syspath = conf_sys_path(tree)
-            values.update(_imported_settings(node, path, root, syspath, depth))
+            values.update(_imported_settings(node, path, root, syspath, depth, budget))
             continue
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value_node = node.targets[0].id, node.value
@@ -214,7 +220,7 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int)
 
 
 def _imported_settings(node: ast.ImportFrom | ast.Import, path: Path, root: Path, syspath: list[str],
-                       depth: int) -> dict[str, Any]:
+                       depth: int, budget: list[int]) -> dict[str, Any]:
     """The names ``from module import *`` (public names, or ``__all__``) or ``from module
     import a, b as c`` bring into conf.py, when ``module`` is a Python file inside ``root``
     on conf.py's ``sys.path`` folders (never an installed package); read, never run."""
@@ -231,11 +237,14 @@ def _imported_settings(node: ast.ImportFrom | ast.Import, path: Path, root: Path
             continue
         if not inside or candidate == path.resolve() or not candidate.is_file():
             continue
+        if budget[0] <= 0:
+            return {}
+        budget[0] -= 1
         try:
             tree = ast.parse(candidate.read_text(encoding="utf-8", errors="replace")[:1_000_000])
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             return {}
-        values = _conf_values(tree, candidate, root, depth=depth + 1)
+        values = _conf_values(tree, candidate, root, depth=depth + 1, budget=budget)
         names = [(a.name, a.asname or a.name) for a in node.names]
         if names == [("*", "*")]:
             public = values.get("__all__")
@@ -265,6 +274,10 @@ def _format(template: str, args: list[Any], kwargs: dict[str, Any]) -> str:
             raise ValueError("format spec")
     if not all(isinstance(v, (str, int, float)) for v in (*args, *kwargs.values())):
         raise ValueError("formatted value")
+    fields = template.count("{")
+    longest = max((len(str(v)) for v in (*args, *kwargs.values())), default=0)
+    if len(template) + fields * longest > _MAX_VALUE_LEN:  # "{0}" repeated over a long value
+        raise ValueError("value too long")
     return template.format(*args, **kwargs)
 
 
@@ -273,8 +286,12 @@ def _percent(template: str, operand: Any) -> str:
     if "%" in _PERCENT.sub("", template):
         raise ValueError("percent spec")
     items = operand if isinstance(operand, (tuple, dict)) else (operand,)
-    if not all(isinstance(v, (str, int, float)) for v in (items.values() if isinstance(items, dict) else items)):
+    values = list(items.values() if isinstance(items, dict) else items)
+    if not all(isinstance(v, (str, int, float)) for v in values):
         raise ValueError("formatted value")
+    longest = max((len(str(v)) for v in values), default=0)
+    if len(template) + template.count("%") * longest > _MAX_VALUE_LEN:  # "%(a)s" repeated over a long value
+        raise ValueError("value too long")
     return template % items
 
 
