@@ -534,3 +534,19 @@ Not shown.
     assert doc.sections[0].text.split("\n\n") == ["Exercise (Restart Jupyter)", "Quit with Ctrl-C.",
                                                   "Solution to Exercise", "Start your browser."]
     assert not doc.warnings
+
+
+def test_glossary_terms_and_markdown_definitions_and_hidden_doctest_setup(tmp_path: Path) -> None:
+    # Sphinx's glossary under myst-parser: unindented lines are terms, the indented block
+    # under them is a Markdown definition (roles and directives work); sphinx.ext.doctest's
+    # testsetup/testcleanup are not shown, testoutput is code
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx.ext.doctest']\n")
+    (tmp_path / "g.md").write_text(
+        "# Glossary\n\n```{testsetup}\nimport app\n```\n\n:::{glossary}\n\nEvent dict\nevent dictionary : key\n"
+        "    All the logged values.\n\n    Passed through the {term}`processor` chain.\n\n    :::{seealso}\n"
+        "    {doc}`processors`\n    :::\n\nProcessor\n    A callable.\n:::\n\n```{testoutput}\nok\n```\n")
+    doc = convert_myst(tmp_path / "g.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == (
+        "Event dict\n\nevent dictionary\n\nAll the logged values.\n\nPassed through the processor chain.\n\n"
+        "See also: processors\n\nProcessor\n\nA callable.\n\nok")
+    assert doc.warnings == []

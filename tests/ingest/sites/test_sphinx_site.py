@@ -70,7 +70,7 @@ def test_conf_that_doubles_a_string_does_not_fill_memory(tmp_path: Path) -> None
     conf = tmp_path / "conf.py"
     conf.write_text('a = "xxxx"\n' + "a = a + a\n" * 60 + 'b = f"{a}{a}"\nproject = "P"\n')
     c = read_conf(conf)
-    assert c.values["project"] == "P" and len(c.values["a"]) <= 100_000 and "b" not in c.values
+    assert c.values["project"] == "P" and len(c.values.get("a", "")) <= 100_000 and "b" not in c.values
 
 
 def test_broken_conf_gives_defaults_and_a_warning(tmp_path: Path) -> None:
@@ -166,3 +166,106 @@ def test_makefile_conf_dir_flag_names_the_source_directory(tmp_path: Path) -> No
     # a Makefile without -c, or one naming conf.py's own folder, leaves conf.py's folder the source
     (tmp_path / "Makefile").write_text("SOURCEDIR = .\nhtml:\n\tsphinx-build -M html $(SOURCEDIR) _build\n")
     assert SphinxSite.load(tmp_path, "conf.py").srcdir == ""
+
+
+def test_conf_sys_path_is_read_from_path_expressions(tmp_path: Path) -> None:
+    # autodoc imports from the folders conf.py puts on sys.path (conf.py runs in its own folder)
+    (tmp_path / "conf.py").write_text("""\
+import os, sys
+from pathlib import Path
+sys.path.insert(0, os.path.abspath('..'))
+base = os.path.dirname(os.path.abspath(__file__))
+sys.path.append(os.path.join(base, '_ext'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'src'))
+sys.path.insert(0, find_it())
+""")
+    assert read_conf(tmp_path / "conf.py").sys_path == ("..", "_ext", "../src")
+
+
+def test_python_objects_are_found_on_conf_sys_path_inside_the_root(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('../lib'))\n")
+    (tmp_path / "lib" / "pkg").mkdir(parents=True)
+    (tmp_path / "lib" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "lib" / "pkg" / "mod.py").write_text("")
+    site = SphinxSite(tmp_path, "docs/conf.py")
+    assert site.resolve_python_object("pkg.mod.Cls.meth") == ("lib/pkg/mod.py", ["Cls", "meth"])
+    assert site.resolve_python_object("pkg") == ("lib/pkg/__init__.py", [])
+    assert site.resolve_python_object("os.path") is None
+
+
+def test_conf_format_percent_environ_defaults_and_conditional_values(tmp_path: Path) -> None:
+    # values built the way conf.py files build them: str.format, %, os.environ defaults, if/else
+    (tmp_path / "conf.py").write_text("""\
+import os
+app_version = "4.3"
+project = "Viewer {:s} Manual".format(app_version)
+rst_epilog = '''
+.. |APP_VERSION| replace:: {:s}
+.. |TODO| replace:: Help us {what}.
+'''.format(app_version, what="finish this page")
+release = os.environ.get("DOCS_RELEASE", app_version)
+version = os.getenv("BUILD_VERSION", "4.4")
+language = os.getenv("LANG_OVERRIDE", "en")
+badge = "-" if language == "en" else language
+title = "%s (%s)" % (project, release)
+named = "%(p)s docs" % {"p": "Viewer"}
+wide = "{:>999999999}".format("x")
+attr = "{0.__class__}".format("x")
+spec = "%999999999s" % "x"
+version_text = str(app_version)
+""")
+    v = read_conf(tmp_path / "conf.py").values
+    assert v["project"] == "Viewer 4.3 Manual"
+    assert v["rst_epilog"] == "\n.. |APP_VERSION| replace:: 4.3\n.. |TODO| replace:: Help us finish this page.\n"
+    assert (v["release"], v["version"], v["badge"], v["title"]) == ("4.3", "4.4", "-", "Viewer 4.3 Manual (4.3)")
+    assert v["named"] == "Viewer docs" and v["version_text"] == "4.3"
+    assert "wide" not in v and "attr" not in v and "spec" not in v  # wide or attribute formats are not read
+
+
+def test_conf_star_import_of_a_shared_parent_conf(tmp_path: Path) -> None:
+    # a manual's conf.py imports the settings of a conf.py shared by several manuals (sys.path + import *)
+    (tmp_path / "conf.py").write_text("""\
+import os, sys
+extensions = ['sphinx_copybutton']
+version = 'latest'
+_private = 'hidden'
+rst_epilog = '.. |version| replace:: %s' % version
+""")
+    (tmp_path / "user").mkdir()
+    (tmp_path / "user" / "conf.py").write_text("""\
+import sys, os
+sys.path.insert(0, os.path.abspath('../'))
+from conf import *
+from sphinx_astropy.conf.v1 import *
+extensions += ['sphinx.ext.todo']
+project = u'Cloud %s User Manual' % (version)
+""")
+    site = SphinxSite(tmp_path, "user/conf.py")
+    v = site.conf.values
+    assert v["extensions"] == ["sphinx_copybutton", "sphinx.ext.todo"]
+    assert v["project"] == "Cloud latest User Manual" and "_private" not in v
+    assert site.conf.rst_epilog == ".. |version| replace:: latest"
+    # without a root, imports are not followed (nothing is read from outside the corpus)
+    assert "version" not in read_conf(tmp_path / "user" / "conf.py").values
+
+
+def test_conf_reading_is_bounded_on_hostile_files(tmp_path: Path) -> None:
+    import time
+
+    # 200 conf files importing each other 200 times, formats that would build gigabytes, and a
+    # substitution definition line without its closing bar
+    for i in range(200):
+        imports = "".join(f"from c{j} import *\n" for j in range(200))
+        (tmp_path / f"c{i}.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n" + imports)
+    (tmp_path / "conf.py").write_text(
+        "import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n" + "from c0 import *\n" * 200
+        + "big = 'x' * 1\nbig = '" + "x" * 90_000 + "'\nwide = '{0}' * 1\nwide = ('" + "{0}" * 30_000
+        + "').format(big)\npct = ('" + "%(a)s" * 20_000 + "') % {'a': big}\nproject = 'P'\n"
+        + "rst_prolog = '.. |" + "x" * 50_000 + "'\n")
+    start = time.monotonic()
+    site = SphinxSite(tmp_path, "conf.py")
+    values = site.conf.values
+    assert values["project"] == "P" and "wide" not in values and "pct" not in values
+    site._substitutions()
+    assert time.monotonic() - start < 20

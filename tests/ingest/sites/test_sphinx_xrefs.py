@@ -187,3 +187,20 @@ def test_jupyter_book_toc_numbered_parts_number_sections_and_figures(
     (tmp_path / "_config.yml").write_text("title: B\nsphinx:\n  extra_extensions: [sphinx_multitoc_numbering]\n")
     site = JupyterBookSite(tmp_path, "_config.yml")
     assert "See Fig. 1.1, Fig. 2.1 and Section 2.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
+
+
+def test_autosectionlabel_makes_section_titles_labels(tmp_path: Path) -> None:
+    # sphinx.ext.autosectionlabel: :ref:`docname:Title` (prefix_document) reads the section title;
+    # sections below maxdepth get none
+    (tmp_path / "conf.py").write_text("extensions = ['sphinx.ext.autosectionlabel', 'myst_parser']\n"
+                                      "autosectionlabel_prefix_document = True\nautosectionlabel_maxdepth = 2\n")
+    (tmp_path / "collaborate").mkdir()
+    (tmp_path / "collaborate" / "send-messages.rst").write_text(
+        "Send messages\n=============\n\nEdit Messages\n-------------\n\nText.\n\nDeep\n~~~~\n\nMore.\n")
+    (tmp_path / "about.md").write_text("# About\n\n## Product Tiers\n\nText.\n")
+    (tmp_path / "index.rst").write_text(
+        "Home\n====\n\nSee :ref:`collaborate/send-messages:edit messages`, :ref:`about:Product Tiers`,\n"
+        ":ref:`collaborate/send-messages:deep` and :ref:`the tiers <about:product tiers>`.\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    text = convert_rst(tmp_path / "index.rst", site=site).sections[0].text
+    assert text == "See Edit Messages, Product Tiers, collaborate/send-messages:deep and the tiers."

@@ -53,6 +53,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from murar.errors import IngestError
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.markup.autodoc import AUTODOC_DIRECTIVES
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -93,11 +94,11 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
-_CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode",
+_CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode", "testoutput",
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
-         "todolist"}
+         "todolist", "testsetup", "testcleanup"}
 _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
@@ -548,6 +549,8 @@ class MystParser:
             self.b.end_paragraph()
         elif name in _EXERCISES or name.removesuffix("-start") in _EXERCISES or name.removesuffix("-end") in _EXERCISES:
             self._exercise(d)
+        elif name == "glossary":
+            self._glossary(d.body)
         elif name in _CONTAINERS:
             if name == "only":
                 from murar.ingest.markup.rst import html_only
@@ -583,6 +586,12 @@ class MystParser:
             self._literalinclude(d)
         elif name == "eval-rst":
             self._eval_rst(d.body)
+        elif name in AUTODOC_DIRECTIVES:
+            # myst-parser runs Sphinx's autodoc directives; what they insert (the docstrings) is reST
+            options = "".join(f"   :{k}:{' ' + str(v) if v not in (None, '', True) else ''}\n"
+                              for k, v in d.options.items() if re.fullmatch(r"[\w-]+", str(k)))
+            body = "".join(f"   {ln}\n" if ln.strip() else "\n" for ln in d.body.split("\n"))
+            self._eval_rst(f".. {name}:: {d.argument.strip()}\n{options}\n{body}")
         elif name == "list-table":
             self._list_table(d)
         elif name == "csv-table":
@@ -700,6 +709,34 @@ class MystParser:
         finally:
             self._image_base = saved
             self._heading_offset = saved_offset
+
+    def _glossary(self, body: str) -> None:
+        """Sphinx's ``glossary``: lines at the left margin are terms (several may share a
+        definition; ``term : key`` gives an index key, not text), the indented block under
+        them their definition, which myst-parser parses as Markdown (roles, directives)."""
+        lines = body.split("\n")
+        i = 0
+        self.b.end_paragraph()
+        while i < len(lines):
+            if not lines[i].strip():
+                i += 1
+                continue
+            terms: list[str] = []
+            while i < len(lines) and lines[i].strip() and not lines[i][:1].isspace():
+                terms.append(lines[i].strip().split(" : ", 1)[0])
+                i += 1
+            block: list[str] = []
+            while i < len(lines) and (not lines[i].strip() or lines[i][:1].isspace()):
+                block.append(lines[i])
+                i += 1
+            cut = min((len(b) - len(b.lstrip()) for b in block if b.strip()), default=0)
+            for term in terms:
+                self.b.block(self._plain(term))
+            if not terms and block:  # indented text with no term above it: read as written
+                self.feed("\n".join(block))
+                continue
+            self.feed("\n".join(b[cut:] for b in block))
+            self.b.end_paragraph()
 
     def _literalinclude(self, d: _Directive) -> None:
         found = self._resolve_file("literalinclude", d.argument.strip())

@@ -37,6 +37,7 @@ messages become page warnings, never stderr.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import datetime
 import io
@@ -58,6 +59,12 @@ from docutils.transforms import Transform
 from docutils.utils import SystemMessage
 
 from murar.errors import IngestError
+from murar.ingest.markup.autodoc import (
+    AUTODOC_DIRECTIVES,
+    AutodocConfig,
+    assigned_name,
+    autodoc_rst,
+)
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -65,6 +72,7 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
+from murar.ingest.markup.pyapi import imported_names, parse_module
 from murar.ingest.markup.roles import extlink_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites._xrefs import XrefIndex
@@ -74,10 +82,13 @@ from murar.schema import ParsedDocument
 __all__ = ["convert_rst", "convert_rst_text", "parse_rst_into"]
 
 _REGISTRY_LOCK = threading.RLock()
+_MAX_API_SOURCE_CHARS = 5_000_000  # Python sources one page's autodoc directives may read
+_MAX_API_LINES = 40_000  # reST lines one page's autodoc directives may insert
+_MAX_ALIAS_HOPS = 8  # re-exports followed to find an object's definition
 
 # Sphinx directives with no content to keep (navigation, indexing, config)
 _DROP_DIRECTIVES = frozenset({
-    "toctree", "index", "highlight", "tabularcolumns", "default-domain", "currentmodule", "module",
+    "toctree", "index", "highlight", "tabularcolumns", "default-domain",
     "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
     "autosummary", "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
     "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
@@ -96,6 +107,8 @@ _CONTAINER_DIRECTIVES = frozenset({
     "py:module", "py:data", "py:exception", "js:function", "c:function", "cpp:function", "http:get",
     "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "list-grid",
 })
+# containers whose extension gives them no argument: lines right under them are content
+_NO_ARGUMENTS = frozenset({"tabs", "tab-set", "tab-set-code", "grid-item", "article-info", "hlist", "glossary"})
 _CODE_DIRECTIVES = frozenset({
     "code-block", "sourcecode", "code", "code-cell", "code-tab", "ipython", "jupyter-execute", "doctest", "testcode",
     "testoutput", "prompt", "console", "parsed-literal", "highlight-block",
@@ -157,6 +170,14 @@ class _Context:
         self.tags: tuple[str, ...] = tuple(getattr(conf, "tags", None) or ())  # conf.py's tags.add()
         values = getattr(conf, "values", None)
         self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
+        self.autodoc = AutodocConfig.from_values(values if isinstance(values, dict) else {},
+                                                 tuple(getattr(conf, "extensions", None) or ()))
+        self.current_module = ""  # set by .. currentmodule:: / .. module:: / .. automodule::
+        self.api_trees: dict[str, ast.Module | None] = {}  # module sources read for autodoc, by file
+        self.api_chars_left = _MAX_API_SOURCE_CHARS
+        self.api_lines_left = _MAX_API_LINES
+        self.api_index: dict[Any, Any] = {}  # autodoc's member index per module/class node
+        self.api_missing: list[str] = []  # autodoc objects whose source is not in the corpus
 
     def xrefs(self) -> tuple[XrefIndex | None, str]:
         """The site's labels and page titles (a Sphinx or Jupyter Book site) and the
@@ -374,15 +395,21 @@ class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
 
 
 _CARD_IMAGE_OPTIONS = ("img-top", "img-bottom", "img-background")
-_HTML_TAGS = frozenset({"html", "format_html", "builder_html", "dirhtml", "builder_dirhtml", "singlehtml"})
+# tags every HTML build has (Sphinx adds the builder's format, name, format_<format>, builder_<name>)
+_HTML_TAGS = frozenset({"html", "format_html"})
 
 
 def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
-    """Sphinx ``.. only::`` expression evaluated for the HTML builder (tags ``html``,
-    ``format_html``, ``builder_html``, and ``tags`` conf.py adds); ``and``/``or``/``not``/
+    """Sphinx ``.. only::`` expression evaluated for an HTML build: Sphinx sets the tags
+    of the builder (its format ``html``, its name, ``format_html``, ``builder_<name>``)
+    and the ``tags`` given (conf.py's ``tags.add``, ``sphinx-build -t``); the builder is
+    ``html`` unless ``tags`` name another (``dirhtml``/``builder_dirhtml``), so under the
+    ``html`` builder ``singlehtml`` and ``dirhtml`` are false. ``and``/``or``/``not``/
     parentheses, never ``eval``. An expression it cannot read counts as true (the content
     is kept)."""
-    import ast
+    active = set(_HTML_TAGS) | set(tags)
+    if not any(t.startswith("builder_") for t in tags):
+        active |= {"builder_html"}
 
     try:
         tree = ast.parse(expression.strip() or "html", mode="eval")
@@ -393,7 +420,7 @@ def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Name):
-            return node.id in _HTML_TAGS or node.id in tags
+            return node.id in active
         if isinstance(node, ast.BoolOp):
             values = [ev(v) for v in node.values]
             return all(values) if isinstance(node.op, ast.And) else any(values)
@@ -437,7 +464,12 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             box += nodes.paragraph(arg, arg)  # an object's signature, shown as written
             lead = ""
         if name in ("centered", "rubric") and arg:
-            box += nodes.paragraph(arg, arg)
+            # inline text, as sphinx.directives.other.Centered parses it (a |badge| substitution is a picture)
+            para = nodes.paragraph(arg)
+            text_nodes, messages = self.state.inline_text(arg, self.lineno)
+            para.extend(text_nodes)
+            box += para
+            box.extend(messages)
             return [box]
         if name in _VERSION_CHANGES:
             return [self._version_change(box, str(label), arg)]
@@ -480,6 +512,133 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         else:
             box.insert(0, nodes.paragraph("", f"{head}: " if len(box) else f"{head}."))
         return box
+
+
+class _CurrentModule(Directive):  # type: ignore[misc]  # docutils ships no types
+    """``currentmodule``/``module`` (and their ``py:`` forms): no output (Sphinx's Python
+    domain shows nothing for them); the module named is where later autodoc
+    directives look names up (``None`` clears it)."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        arg = self.arguments[0].strip() if self.arguments else ""
+        _ctx(self).current_module = "" if arg == "None" else arg
+        return []
+
+
+class _ContentOnly(_Container):
+    """A container directive that takes no argument (sphinx-tabs' ``tabs``, sphinx-design's
+    ``tab-set``/``tab-set-code``/``grid-item``/``article-info``, Sphinx's ``hlist`` and
+    ``glossary``): indented lines right under it, with no blank line, are content, as
+    docutils reads a directive without arguments (``.. tabs::`` followed directly by
+    `` .. code-tab:: gdscript GDScript`` holds that tab)."""
+
+    optional_arguments = 0
+
+
+class _Autodoc(_Container):
+    """``sphinx.ext.autodoc`` directives (``automodule``, ``autoclass``, ``autofunction``,
+    ...) and sphinx-automodapi's ``automodapi``: the reST Sphinx inserts for the object
+    (:func:`murar.ingest.markup.autodoc.autodoc_rst`, from the module source the site
+    finds, :meth:`SphinxSite.resolve_python_object`), parsed where the directive stands
+    with titles allowed, its images resolving against the page. An object whose source
+    is not in the corpus keeps the signature as written, with a warning."""
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        name = self.name.lower()
+        arg = " ".join(self.arguments).strip()
+        m = re.match(r"^([A-Za-z_][\w.]*)\s*(\(.*)?$", arg, re.DOTALL)
+        if m is None:
+            return super().run()
+        identifier, signature = m.group(1), (m.group(2) or "").strip() or None
+        is_module = name in ("automodule", "automodapi")
+        module_opt = str(self.options.get("module") or "").strip()
+        candidates = [identifier]
+        if not is_module:
+            base = module_opt or ctx.current_module
+            if base:
+                candidates.insert(0, f"{base}.{identifier}")
+        lines = None
+        if ctx.api_lines_left <= 0:  # the page's autodoc budget is spent: nothing more is rendered
+            ctx.warnings.append(f"line {self.lineno}: {name} {identifier}: the page's autodoc text is over"
+                                f" {_MAX_API_LINES} lines; left out")
+            return super().run()
+        for candidate in candidates:
+            lines = self._render(candidate, name, signature, ctx)
+            if lines is not None:
+                break
+        if lines is None:
+            ctx.api_missing.append(identifier)
+            return super().run()
+        ctx.api_lines_left -= max(len(lines), 1)
+        if ctx.api_lines_left < 0:
+            ctx.warnings.append(f"line {self.lineno}: {name} {identifier}: the page's autodoc text is over"
+                                f" {_MAX_API_LINES} lines; left out")
+            return super().run()
+        if name == "automodule":
+            ctx.current_module = identifier
+        if self.content:  # content written under the directive follows the docstring
+            lines += [f"   {ln}" if ln.strip() and not is_module else ln for ln in self.content]
+        page = str((ctx.site.config.root / ctx.page_rel).resolve())
+        text = "\n".join(lines)
+        _register_unknown(text, ctx.unknown)
+        self.state_machine.insert_input(StringList(lines, source=page), page)
+        return []
+
+    def _render(self, identifier: str, name: str, signature: str | None, ctx: _Context) -> list[str] | None:
+        finder = getattr(ctx.site, "resolve_python_object", None)
+        if not callable(finder):
+            return None
+        options = dict(self.options)
+        shown_module: str | None = None  # autodoc shows the name as documented, not where it is defined
+        shown: str | None = None
+        queue, seen = [identifier], set[str]()
+        while queue and len(seen) < _MAX_ALIAS_HOPS:
+            target = queue.pop(0)
+            if target in seen:
+                continue
+            seen.add(target)
+            found = finder(target)
+            if found is None:
+                continue
+            rel, path = found
+            tree = self._tree(rel, ctx)
+            if tree is None:
+                continue
+            module = ".".join(target.split(".")[: len(target.split(".")) - len(path)])
+            if shown_module is None:
+                shown_module, shown = module, (path[-1] if path else None)
+            lines = autodoc_rst(tree, path, directive=name, module=shown_module, options=options,
+                                config=ctx.autodoc, signature=signature, cache=ctx.api_index, shown=shown)
+            if lines is not None:
+                return lines
+            if path:  # a re-exported name or an alias (getLogger = get_logger): follow it to its definition
+                head = assigned_name(tree, path[0]) or path[0]
+                if head != path[0] and len(path) == 1:
+                    queue.append(f"{module}.{head}")
+                queue += [".".join([alias, *path[1:]]) for alias in
+                          imported_names(tree, head, module=module, is_package=rel.endswith("__init__.py"))]
+        return None
+
+    @staticmethod
+    def _tree(rel: str, ctx: _Context) -> ast.Module | None:
+        if rel not in ctx.api_trees:
+            try:
+                source = (ctx.site.config.root / rel).read_text(encoding="utf-8", errors="replace")[:2_000_000]
+            except OSError:
+                return None
+            if len(source) > ctx.api_chars_left:
+                ctx.warnings.append(f"autodoc: the page's Python sources are over {_MAX_API_SOURCE_CHARS}"
+                                    f" characters; {rel} not read")
+                return None
+            ctx.api_chars_left -= len(source)
+            ctx.api_trees[rel] = parse_module(source)
+        return ctx.api_trees[rel]
 
 
 class _LabelledAdmonition(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -721,7 +880,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
                 directives._directives[name] = _Drop
             for name in _CONTAINER_DIRECTIVES - {"admonition", "sidebar", "topic", "rubric", "epigraph",
                                                  "container"}:
-                directives._directives[name] = _Container
+                directives._directives[name] = _ContentOnly if name in _NO_ARGUMENTS else _Container
             for name in _CODE_DIRECTIVES - {"code", "parsed-literal"}:
                 directives._directives[name] = _Code
             for name in _VIDEO_DIRECTIVES:
@@ -729,6 +888,10 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["thumbnail"] = _Thumbnail
             directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
+            for name in AUTODOC_DIRECTIVES:
+                directives._directives[name] = _Autodoc
+            for name in ("currentmodule", "module", "py:currentmodule", "py:module"):
+                directives._directives[name] = _CurrentModule
             for name in ctx.object_directives:
                 directives._directives[name] = _Container
             for name, (url, caption) in ctx.extlinks.items():
@@ -855,7 +1018,7 @@ class _Walker:
 
     def section(self, node: nodes.section, depth: int) -> None:
         title_node = node.next_node(nodes.title)
-        title = title_node.astext() if title_node is not None and title_node.parent is node else ""
+        title = _title_text(title_node) if title_node is not None and title_node.parent is node else ""
         ids = node.get("ids") or []
         self.b.heading(depth + 1, title, ids[0] if ids else None)
         for child in node.children:
@@ -947,6 +1110,22 @@ class _Walker:
         self.b.html(node.astext())
 
 
+def _title_text(title: nodes.Element) -> str:
+    """A section title's text as Sphinx takes it for the page, the TOC and references
+    (``sphinx.util.nodes.clean_astext``): without image alts (a ``|icon|`` substitution
+    in a heading shows a picture, not its name) and without raw markup."""
+    parts = [str(t) for t in title.findall(nodes.Text)
+             if not any(isinstance(a, nodes.raw) for a in _ancestors(t, title))]
+    return " ".join("".join(parts).split())
+
+
+def _ancestors(node: nodes.Node, stop: nodes.Node) -> Iterator[nodes.Node]:
+    cur = node.parent
+    while cur is not None and cur is not stop:
+        yield cur
+        cur = cur.parent
+
+
 def _grid(part: nodes.Element) -> list[list[str]]:
     """Rows of cell text with ``morecols``/``morerows`` spans expanded."""
     out: list[list[str]] = []
@@ -1018,6 +1197,10 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
         if ":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES):
             builder.warnings.append(f"{name}: not a known Sphinx/docutils name; content kept as text")
+    if ctx.api_missing:
+        more = f" and {len(ctx.api_missing) - 1} more" if len(ctx.api_missing) > 1 else ""
+        builder.warnings.append(f"autodoc: Python source of {ctx.api_missing[0]}{more} not found in the corpus;"
+                                " docstrings left out, signatures kept as written")
     for line in stream.getvalue().splitlines():
         m = re.match(r"^(?:.*?):(\d+): \((\w+)/\d\) (.*)$", line)
         if m:

@@ -180,6 +180,35 @@ def _plain(text: str) -> str:
     return " ".join(_INLINE_MARKUP.sub(sub, text).split())
 
 
+_SUBST_DEF = re.compile(r"^\.\.[ \t]+\|([^|\n]+)\|[ \t]+(image|figure|replace)::[ \t]*(.*)$", re.MULTILINE)
+_SUBST_REF = re.compile(r"\|([^|\s](?:[^|\n]*[^|\s])?)\|(?:__?)?")
+
+
+def rst_substitutions(text: str) -> dict[str, str]:
+    """The substitutions ``text`` defines (``.. |name| replace:: text``, ``.. |name| image::``)
+    as the text they put in a title, by name: a replacement's text (one line), nothing
+    for an image (Sphinx takes a title's text without image alts, ``clean_astext``)."""
+    out: dict[str, str] = {}
+    for m in _SUBST_DEF.finditer(text):
+        out.setdefault(m.group(1).strip(), "" if m.group(2) != "replace" else _plain(m.group(3)))
+    return out
+
+
+def _substituted(title: str, subs: dict[str, str]) -> str:
+    """``|name|`` references in a title replaced by what ``subs`` gives them (docutils
+    matches a name exactly, then without regard to case); unknown ones stay."""
+    if "|" not in title or not subs:
+        return title
+    lower = {k.lower(): v for k, v in subs.items()}
+
+    def sub(m: re.Match[str]) -> str:
+        name = m.group(1)
+        found = subs.get(name, lower.get(name.lower()))
+        return m.group(0) if found is None else found
+
+    return _SUBST_REF.sub(sub, title)
+
+
 @dataclass(slots=True)
 class _Found:
     title: str | None = None
@@ -188,6 +217,7 @@ class _Found:
     # the page's outline in order, for Sphinx's section and figure numbers under a numbered toctree:
     # ("sec", level, labels), ("toc", entries, numbered depth), ("fig", label, kind)
     events: list[tuple[str, object, object]] = field(default_factory=list)
+    sections: list[tuple[int, str]] = field(default_factory=list)  # (level, title) in page order
 
 
 def _rst_figure_body(lines: list[str], start: int, indent: int) -> tuple[dict[str, str], str, int]:
@@ -210,8 +240,9 @@ def _rst_figure_body(lines: list[str], start: int, indent: int) -> tuple[dict[st
     return options, " ".join(body), i
 
 
-def _scan_rst(text: str) -> _Found:
+def _scan_rst(text: str, substitutions: dict[str, str] | None = None) -> _Found:
     found = _Found()
+    subs = {**(substitutions or {}), **rst_substitutions(text)}
     lines = text.splitlines()
     pending: list[str] = []
     styles: dict[tuple[str, bool], int] = {}
@@ -242,12 +273,13 @@ def _scan_rst(text: str) -> _Found:
               and _RST_ADORNMENT.match(lines[i + 2]) and lines[i + 2].strip()[0] == line.strip()[0]):
             title, step, style = nxt.strip(), 3, (line.strip()[0], True)
         if title is not None:
-            title = _plain(title)
+            title = " ".join(_plain(_substituted(title, subs)).split())
             if found.title is None:
                 found.title = title
             # docutils: a title's level is the order in which its adornment style first appears
             level = styles.setdefault(style, len(styles) + 1)
             found.events.append(("sec", level, tuple(pending)))
+            found.sections.append((level, title))
             for label in pending:
                 found.labels.append((label, XrefTarget(title, "section", "")))
             pending = []
@@ -322,6 +354,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             if found.title is None:
                 found.title = title
             found.events.append(("sec", len(h.group(1)), tuple(pending)))
+            found.sections.append((len(h.group(1)), title))
             for label in pending:
                 found.labels.append((label, XrefTarget(title, "section", "")))
             pending = []
@@ -591,7 +624,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
                secnum_depth: int = 1, heading_depths: frozenset[int] = frozenset(),
                mystmd_kinds: frozenset[str] = frozenset({"figure", "table", "equation"}),
                inserted_tocs: dict[str, list[tuple[tuple[str, ...], int]]] | None = None,
-               continuous_numbers: bool = False) -> XrefIndex:
+               continuous_numbers: bool = False, substitutions: dict[str, str] | None = None,
+               section_labels: tuple[bool, int | None] | None = None) -> XrefIndex:
     """Collect the labels and document titles of ``files``: ``(rel, docname)``
     pairs (``rel`` relative to ``root``, ``docname`` relative to the source
     directory without suffix). Figures, captioned tables and code blocks with a
@@ -606,7 +640,12 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     skipped. ``inserted_tocs`` are toctrees a TOC file puts at the end of documents
     (Jupyter Book 1's ``_toc.yml``, with their ``numbered`` depth) and
     ``continuous_numbers`` continues chapter numbers over numbered toctrees
-    (sphinx-multitoc-numbering), both for :func:`_sphinx_numbers`. Returns the
+    (sphinx-multitoc-numbering), both for :func:`_sphinx_numbers`. ``substitutions``
+    are the project-wide ones (Sphinx's ``|version|``, ``rst_prolog``'s definitions)
+    that rST titles may use, by name (:func:`rst_substitutions`).
+    ``section_labels`` is ``(prefix_document, maxdepth)`` under sphinx.ext.autosectionlabel:
+    every section title down to ``maxdepth`` (None: all) is also a label, written
+    ``docname:Title`` with the prefix, after the explicit labels (which win). Returns the
     :class:`XrefIndex`.
     """
     index = XrefIndex(numfig=numfig, mystmd=per_page_numbers,
@@ -626,7 +665,7 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
         if suffix == ".ipynb":
             found = _scan_myst(_notebook_markdown(text))
         elif suffix == ".rst" or suffix == ".txt":
-            found = _scan_rst(text)
+            found = _scan_rst(text, substitutions)
         else:
             found = _scan_myst(text)
             fm = _front_matter_title(text)
@@ -680,6 +719,13 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
             if key not in index.labels:
                 number = numbers.get(label, "") if numfig or tgt.kind == "equation" else ""
                 index.labels[key] = XrefTarget(tgt.title, tgt.kind, docname, number)
+    if section_labels is not None:  # sphinx.ext.autosectionlabel: titles are labels too
+        prefix, maxdepth = section_labels
+        for docname in docs:
+            for level, title in per_doc[docname].sections:
+                if title and (maxdepth is None or level <= maxdepth):
+                    index.labels.setdefault(_norm(f"{docname}:{title}" if prefix else title),
+                                            XrefTarget(title, "section", docname, ""))
     return index
 
 

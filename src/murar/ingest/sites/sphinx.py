@@ -21,18 +21,33 @@ conf that imports a theme or computes a date still gives its plain settings.
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import ResolvedLink, resolve_link
-from murar.ingest.sites._common import glob_match, os_walk_files, scan_include_targets
-from murar.ingest.sites._xrefs import XrefIndex, read_capped, scan_xrefs, toctree_order
+from murar.ingest.sites._common import (
+    checked_rel,
+    glob_match,
+    os_walk_files,
+    scan_include_targets,
+)
+from murar.ingest.sites._links import join_rel
+from murar.ingest.sites._xrefs import (
+    XrefIndex,
+    read_capped,
+    rst_substitutions,
+    scan_xrefs,
+    toctree_order,
+)
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["SphinxConf", "SphinxSite", "makefile_source_dir", "markup_settings", "read_conf", "sphinx_glob"]
+__all__ = ["SphinxConf", "SphinxSite", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
+           "rtd_builder", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
     r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S.*?)[ \t]*$"
@@ -64,6 +79,8 @@ class SphinxConf:
     (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API).
     ``tags`` are the tags conf.py adds with ``tags.add("name")`` for ``.. only::``
     (https://www.sphinx-doc.org/en/master/usage/configuration.html#conf-tags).
+    ``sys_path`` are the folders conf.py puts on ``sys.path`` (``sys.path.insert(0,
+    os.path.abspath(".."))``), relative to conf.py's folder, where autodoc imports from.
     """
 
     root_doc: str = "index"
@@ -80,6 +97,7 @@ class SphinxConf:
     extlinks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     object_types: tuple[tuple[str, str], ...] = ()
     tags: tuple[str, ...] = ()
+    sys_path: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
 
 
@@ -91,13 +109,18 @@ def _strs(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
+def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | None = None) -> SphinxConf:
     """Read the literal settings of a Sphinx ``conf.py`` without executing it.
 
     A value is kept when it is a literal, or is built only from literals and
-    settings assigned earlier (a name, an f-string, ``+``: ``f"{_repo}/issues/%s"``);
-    anything else (a call, an import) is skipped, or only its entries that need
-    it in a dict display; ``x += [...]`` extends a list.
+    settings assigned earlier (a name, an f-string, ``+``, ``"...".format(...)``,
+    ``"..." % (...)``, ``str(...)``, ``a if test else b``: ``f"{_repo}/issues/%s"``),
+    or is ``os.environ.get(name, default)``/``os.getenv`` (the default: a build
+    without that variable); anything else (a call, an import) is skipped, or only
+    its entries that need it in a dict display; ``x += [...]`` extends a list.
+    ``from module import *`` (or ``import a, b``) of a Python file found inside
+    ``root`` on the folders conf.py puts on ``sys.path`` (a shared parent
+    ``conf.py``) gives that file's settings read the same way, at that point.
     The object types a ``setup(app)`` registers with literal names
     (``app.add_object_type("confval", "confval")``, ``add_crossref_type``) are
     collected as ``(directive, role)`` pairs. A conf.py that is not valid
@@ -109,33 +132,7 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
     except (OSError, SyntaxError, ValueError) as err:
         warns.append(f"{path.name}: cannot read settings ({type(err).__name__}); Sphinx defaults used")
         return SphinxConf()
-    values: dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            name, value_node = node.targets[0].id, node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            name, value_node = node.target.id, node.value
-        elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
-              and isinstance(node.target, ast.Name)):
-            try:
-                extra = _value(node.value, values)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                continue
-            base = values.get(node.target.id)
-            if isinstance(base, list) and isinstance(extra, (list, tuple)):
-                values[node.target.id] = base + list(extra)
-            elif isinstance(base, str) and isinstance(extra, str):
-                values[node.target.id] = base + extra
-            continue
-        else:
-            continue
-        if isinstance(value_node, ast.Dict):  # keep the entries that can be read
-            values[name] = _readable_items(value_node, values)
-            continue
-        try:
-            values[name] = _value(value_node, values)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
+    values = _conf_values(tree, path, root, depth=0)
     suffix_raw = values.get("source_suffix")
     suffix: dict[str, str]
     if isinstance(suffix_raw, dict):
@@ -167,8 +164,135 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
         **markup_settings(values),
         object_types=_object_types(tree, values),
         tags=tuple(_conf_tags(tree.body, values)),
+        sys_path=tuple(conf_sys_path(tree)),
         values=values,
     )
+
+
+_MAX_IMPORT_DEPTH = 3  # conf.py importing a shared conf.py importing another
+
+
+_MAX_IMPORTED_FILES = 16  # shared conf files one read_conf follows imports into
+
+
+def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
+                 budget: list[int] | None = None) -> dict[str, Any]:
+    """The settings :func:`read_conf` reads from the top level of ``tree`` (the file ``path``);
+    ``budget`` counts the imported files still to be read (shared by the nested reads)."""
+    budget = budget if budget is not None else [_MAX_IMPORTED_FILES]
+    values: dict[str, Any] = {}
+    syspath: list[str] | None = None
+    for node in tree.body:
+        if isinstance(node, (ast.ImportFrom, ast.Import)):
+            if root is None or depth >= _MAX_IMPORT_DEPTH:
+                continue
+            if syspath is None:
+                syspath = conf_sys_path(tree)
+            values.update(_imported_settings(node, path, root, syspath, depth, budget))
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, value_node = node.targets[0].id, node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            name, value_node = node.target.id, node.value
+        elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
+              and isinstance(node.target, ast.Name)):
+            try:
+                extra = _value(node.value, values)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            base = values.get(node.target.id)
+            if isinstance(base, list) and isinstance(extra, (list, tuple)):
+                values[node.target.id] = base + list(extra)
+            elif isinstance(base, str) and isinstance(extra, str):
+                values[node.target.id] = base + extra
+            continue
+        else:
+            continue
+        if isinstance(value_node, ast.Dict):  # keep the entries that can be read
+            values[name] = _readable_items(value_node, values)
+            continue
+        try:
+            values[name] = _value(value_node, values)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            values.pop(name, None)  # a setting Python reassigns to what murar cannot read is unknown
+            continue
+    return values
+
+
+def _imported_settings(node: ast.ImportFrom | ast.Import, path: Path, root: Path, syspath: list[str],
+                       depth: int, budget: list[int]) -> dict[str, Any]:
+    """The names ``from module import *`` (public names, or ``__all__``) or ``from module
+    import a, b as c`` bring into conf.py, when ``module`` is a Python file inside ``root``
+    on conf.py's ``sys.path`` folders (never an installed package); read, never run."""
+    if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+        return {}
+    folder = path.parent
+    stem = node.module.replace(".", "/")
+    for entry, name in ((e, n) for e in syspath for n in (f"{stem}.py", f"{stem}/__init__.py")):
+        candidate = folder / entry / name
+        try:
+            candidate = candidate.resolve()
+            inside = candidate.is_relative_to(root.resolve())
+        except (OSError, RuntimeError, ValueError):
+            continue
+        if not inside or candidate == path.resolve() or not candidate.is_file():
+            continue
+        if budget[0] <= 0:
+            return {}
+        budget[0] -= 1
+        try:
+            tree = ast.parse(candidate.read_text(encoding="utf-8", errors="replace")[:1_000_000])
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return {}
+        values = _conf_values(tree, candidate, root, depth=depth + 1, budget=budget)
+        names = [(a.name, a.asname or a.name) for a in node.names]
+        if names == [("*", "*")]:
+            public = values.get("__all__")
+            keep = set(public) if isinstance(public, (list, tuple)) else None
+            return {k: v for k, v in values.items()
+                    if (k in keep if keep is not None else not k.startswith("_"))}
+        return {alias: values[name] for name, alias in names if name in values}
+    return {}
+
+
+_FORMAT_SPEC = re.compile(r"^(?:[<>^=]?[+\- ]?\d{0,3}(?:\.\d{1,3})?[sdfrgeoxX%]?)?$")
+_PERCENT = re.compile(r"%(?:\((\w+)\))?([sdrif%])")
+
+
+def _format(template: str, args: list[Any], kwargs: dict[str, Any]) -> str:
+    """``template.format(*args, **kwargs)`` for plain fields (``{}``, ``{0}``, ``{name}``)
+    with small format specs (``{:s}``, ``{:>3}``); raises ValueError for attribute or item
+    access, nested or wide specs, which conf.py settings do not need."""
+    import string
+
+    for _, field_name, spec, conversion in string.Formatter().parse(template):
+        if field_name is None:
+            continue
+        if field_name and not (field_name.isdigit() or field_name.isidentifier()):
+            raise ValueError("field access")
+        if conversion not in (None, "s", "r") or not _FORMAT_SPEC.match(spec or ""):
+            raise ValueError("format spec")
+    if not all(isinstance(v, (str, int, float)) for v in (*args, *kwargs.values())):
+        raise ValueError("formatted value")
+    fields = template.count("{")
+    longest = max((len(str(v)) for v in (*args, *kwargs.values())), default=0)
+    if len(template) + fields * longest > _MAX_VALUE_LEN:  # "{0}" repeated over a long value
+        raise ValueError("value too long")
+    return template.format(*args, **kwargs)
+
+
+def _percent(template: str, operand: Any) -> str:
+    """``template % operand`` for ``%s``/``%d``/``%(name)s`` fields only (raises ValueError else)."""
+    if "%" in _PERCENT.sub("", template):
+        raise ValueError("percent spec")
+    items = operand if isinstance(operand, (tuple, dict)) else (operand,)
+    values = list(items.values() if isinstance(items, dict) else items)
+    if not all(isinstance(v, (str, int, float)) for v in values):
+        raise ValueError("formatted value")
+    longest = max((len(str(v)) for v in values), default=0)
+    if len(template) + template.count("%") * longest > _MAX_VALUE_LEN:  # "%(a)s" repeated over a long value
+        raise ValueError("value too long")
+    return template % items
 
 
 _MAX_VALUE_LEN = 100_000  # characters of a string, or items of a list, that conf.py may build
@@ -219,7 +343,46 @@ def _value(node: ast.expr, values: dict[str, Any]) -> Any:
         if any(k is None for k in node.keys):
             raise ValueError("dict unpacking")
         return {_value(k, values): _value(v, values) for k, v in zip(node.keys, node.values) if k is not None}
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        left = _value(node.left, values)
+        if not isinstance(left, str):
+            raise TypeError("unsupported %")
+        result = _percent(left, _value(node.right, values))
+        if len(result) > _MAX_VALUE_LEN:
+            raise ValueError("value too long")
+        return result
+    if isinstance(node, ast.IfExp):
+        return _value(node.body if _test_value(node.test, values) else node.orelse, values)
+    if isinstance(node, ast.Call):
+        return _call_value(node, values)
     return ast.literal_eval(node)  # negative numbers and the like, else ValueError
+
+
+def _call_value(node: ast.Call, values: dict[str, Any]) -> Any:
+    """The calls :func:`_value` reads: ``"...".format(...)``, ``str(x)``, and
+    ``os.environ.get(name, default)``/``os.getenv(name, default)`` (the default)."""
+    func = node.func
+    dotted = ast.unparse(func) if isinstance(func, (ast.Attribute, ast.Name)) else ""
+    if dotted in ("os.environ.get", "os.getenv", "environ.get", "getenv") and 1 <= len(node.args) <= 2:
+        return _value(node.args[1], values) if len(node.args) == 2 else None
+    if dotted == "str" and len(node.args) == 1 and not node.keywords:
+        inner = _value(node.args[0], values)
+        if isinstance(inner, (str, int, float)) and not isinstance(inner, bool):
+            return str(inner)
+        raise ValueError("str()")
+    if isinstance(func, ast.Attribute) and func.attr == "format":
+        template = _value(func.value, values)
+        if not isinstance(template, str) or any(isinstance(a, ast.Starred) for a in node.args):
+            raise ValueError("format")
+        args = [_value(a, values) for a in node.args]
+        kwargs = {k.arg: _value(k.value, values) for k in node.keywords if k.arg}
+        if len(kwargs) != len(node.keywords):
+            raise ValueError("format")
+        result = _format(template, args, kwargs)
+        if len(result) > _MAX_VALUE_LEN:
+            raise ValueError("value too long")
+        return result
+    raise ValueError("call")
 
 
 def _readable_items(node: ast.Dict, values: dict[str, Any]) -> dict[Any, Any]:
@@ -279,6 +442,102 @@ def _test_value(node: ast.expr, values: dict[str, Any]) -> Any:
     return _value(node, values)
 
 
+_PATH_FUNCS = {"abspath", "realpath", "normpath", "dirname", "join", "getcwd", "fspath", "str", "Path",
+               "PurePath", "resolve", "absolute", "joinpath", "expanduser"}
+
+
+def conf_sys_path(tree: ast.Module) -> list[str]:
+    """The folders conf.py adds to ``sys.path`` (``sys.path.insert(i, p)``,
+    ``sys.path.append(p)``; at the top level or under ``if``/``try``), as posix paths
+    relative to conf.py's folder (Sphinx runs conf.py there, so ``os.path.abspath("..")``
+    is its parent). A path is read from literals, ``__file__``, ``os.getcwd()``,
+    ``os.path`` functions (``abspath``, ``dirname``, ``join``, ...), ``pathlib.Path``
+    (``/``, ``.parent``, ``.parents[n]``, ``.resolve()``) and names assigned such values
+    earlier; anything else is skipped. Never raises."""
+    env: dict[str, str] = {}
+    out: list[str] = []
+    todo: list[ast.stmt] = list(tree.body)
+    steps = 0
+    while todo and steps < 5_000:
+        steps += 1
+        stmt = todo.pop(0)
+        if isinstance(stmt, (ast.If, ast.Try)):
+            todo[:0] = [*stmt.body, *getattr(stmt, "orelse", [])]
+            continue
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = _path_value(stmt.value, env)
+            if value is not None:
+                env[stmt.targets[0].id] = value
+            else:
+                env.pop(stmt.targets[0].id, None)
+            continue
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr in ("insert", "append") and ast.unparse(call.func.value) == "sys.path"):
+            continue
+        arg = call.args[-1] if call.args else None
+        value = _path_value(arg, env) if arg is not None else None
+        if value is not None:
+            out.append(posixpath.normpath(value))
+    return list(dict.fromkeys(out))
+
+
+def _path_value(node: ast.expr, env: dict[str, str], depth: int = 0) -> str | None:
+    """A path expression of conf.py as a posix path relative to conf.py's folder
+    (``".."`` for its parent), or None when it is not made of known parts."""
+    if depth > 30:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value or "."
+    if isinstance(node, ast.Name):
+        if node.id == "__file__":
+            return "conf.py"
+        return env.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):  # pathlib's "/"
+        left, right = _path_value(node.left, env, depth + 1), _path_value(node.right, env, depth + 1)
+        return None if left is None or right is None else posixpath.normpath(posixpath.join(left, right))
+    if isinstance(node, ast.Attribute) and node.attr == "parent":
+        inner = _path_value(node.value, env, depth + 1)
+        return None if inner is None else _parent(inner)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "parents":
+        inner = _path_value(node.value.value, env, depth + 1)
+        index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if inner is None or not isinstance(index, int) or not 0 <= index < 30:
+            return None
+        for _ in range(index + 1):
+            inner = _parent(inner)
+        return inner
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if name not in _PATH_FUNCS or node.keywords:
+        return None
+    if name == "getcwd":
+        return "."
+    # a method on a path (Path(x).resolve(), p.joinpath("a")) or a function of its arguments
+    receiver = [func.value] if isinstance(func, ast.Attribute) and name in ("resolve", "absolute", "joinpath") else []
+    args = [_path_value(a, env, depth + 1) for a in (*receiver, *node.args)]
+    if not args or any(a is None for a in args):
+        return None
+    parts = [str(a) for a in args]
+    if name in ("join", "joinpath"):
+        return posixpath.normpath(posixpath.join(*parts))
+    if name == "dirname":
+        return _parent(parts[0])
+    return posixpath.normpath(parts[0]) if len(parts) == 1 else None
+
+
+def _parent(path: str) -> str:
+    """The folder holding ``path`` (relative to conf.py's folder; ``".."`` above it)."""
+    path = posixpath.normpath(path)
+    if path == ".":
+        return ".."
+    if path.split("/")[-1] == "..":
+        return posixpath.join(path, "..")
+    return posixpath.dirname(path) or "."
+
+
 def _object_types(tree: ast.Module, values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """``(directive, role)`` of each ``add_object_type``/``add_crossref_type`` call with literal names."""
     out: list[tuple[str, str]] = []
@@ -331,20 +590,16 @@ _VALUE_OPTIONS = frozenset({"-b", "-c", "-d", "-D", "-A", "-t", "-j", "-w", "-M"
                             "--warning-file", "--exception-on-warning"})
 
 
-def makefile_source_dir(root: Path, confdir: str) -> str | None:
-    """The source directory a Sphinx project's ``Makefile`` builds when it keeps
-    ``conf.py`` elsewhere: ``sphinx-build -c <confdir> ... SOURCEDIR OUTDIR``
-    (sphinx-build's ``-c``: "use the given configuration directory instead of the
-    source directory"). ``confdir`` is conf.py's folder relative to ``root``, where
-    the Makefile is looked for; ``$(VAR)`` is expanded from the Makefile's own
-    assignments. Returns the source directory relative to ``root`` when it is an
-    existing folder inside ``conf.py``'s folder, else ``None`` (conf.py's folder is the
-    source directory). Reads at most 200,000 characters; never raises."""
+def _sphinx_build_commands(root: Path, confdir: str) -> list[list[str]]:
+    """The ``sphinx-build`` command lines of the ``Makefile`` in conf.py's folder
+    (``confdir``, relative to ``root``) as token lists from ``sphinx-build`` on, with
+    ``$(VAR)`` expanded from the Makefile's own assignments (bounded). Reads at most
+    200,000 characters; empty when there is no Makefile. Never raises."""
     base = (root / confdir).resolve() if confdir not in ("", ".") else root
     try:
         text = (base / "Makefile").read_text(encoding="utf-8", errors="replace")[:200_000]
     except OSError:
-        return None
+        return []
     lines = text.replace("\\\n", " ").splitlines()[:5_000]
     values: dict[str, str] = {}
     for line in lines:
@@ -357,15 +612,30 @@ def makefile_source_dir(root: Path, confdir: str) -> str | None:
             s = _MAKE_VAR.sub(lambda v: values.get(v.group(1), ""), s)
         return s[:10_000]
 
+    commands: list[list[str]] = []
     for line in lines:
         cmd = expand(line)
         if "sphinx-build" not in cmd and "sphinx.cmd.build" not in cmd:
             continue
         tokens = cmd.replace('"', " ").replace("'", " ").split()[:200]
         start = next((i for i, tok in enumerate(tokens) if "sphinx-build" in tok or tok == "sphinx.cmd.build"), None)
-        if start is None:
-            continue
-        conf_dir, positional, k = None, [], start + 1
+        if start is not None:
+            commands.append(tokens[start:])
+    return commands
+
+
+def makefile_source_dir(root: Path, confdir: str) -> str | None:
+    """The source directory a Sphinx project's ``Makefile`` builds when it keeps
+    ``conf.py`` elsewhere: ``sphinx-build -c <confdir> ... SOURCEDIR OUTDIR``
+    (sphinx-build's ``-c``: "use the given configuration directory instead of the
+    source directory"). ``confdir`` is conf.py's folder relative to ``root``, where
+    the Makefile is looked for; ``$(VAR)`` is expanded from the Makefile's own
+    assignments. Returns the source directory relative to ``root`` when it is an
+    existing folder inside ``conf.py``'s folder, else ``None`` (conf.py's folder is the
+    source directory). Never raises."""
+    base = (root / confdir).resolve() if confdir not in ("", ".") else root
+    for tokens in _sphinx_build_commands(root, confdir):
+        conf_dir, positional, k = None, [], 1
         while k < len(tokens):
             tok = tokens[k]
             if tok in _VALUE_OPTIONS:
@@ -386,6 +656,47 @@ def makefile_source_dir(root: Path, confdir: str) -> str | None:
         if conf_path == base and src_path != base and base in src_path.parents and src_path.is_dir():
             return src_rel
     return None
+
+
+_HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
+
+
+def makefile_tags(root: Path, confdir: str) -> list[str]:
+    """The tags the ``Makefile``'s HTML builds pass to ``sphinx-build`` with ``-t NAME``
+    (``--tag``; often through ``SPHINXOPTS ?= -t fulldocs``), for ``.. only::``
+    (https://www.sphinx-doc.org/en/master/man/sphinx-build.html#cmdoption-sphinx-build-t).
+    A command for another builder (``-b latex``, ``-M latexpdf``) is left out; a tag that
+    is not a plain name (``-t $@``) is skipped. Never raises."""
+    out: list[str] = []
+    for tokens in _sphinx_build_commands(root, confdir):
+        builder = next((tokens[i + 1] for i, tok in enumerate(tokens[:-1]) if tok in ("-b", "-M", "--builder")),
+                       None)
+        if builder and builder not in _HTML_BUILDERS and builder.isidentifier():
+            continue
+        out += [tokens[i + 1] for i, tok in enumerate(tokens[:-1])
+                if tok in ("-t", "--tag") and tokens[i + 1].isidentifier()]
+    return list(dict.fromkeys(out))
+
+
+def rtd_builder(root: Path) -> str:
+    """The Sphinx builder Read the Docs runs for the project (``.readthedocs.yaml``'s
+    ``sphinx: builder:``, https://docs.readthedocs.io/en/stable/config-file/v2.html#sphinx-builder;
+    ``html``, ``dirhtml`` or ``singlehtml``), ``"html"`` when not configured. Never raises."""
+    for name in (".readthedocs.yaml", ".readthedocs.yml", "readthedocs.yaml", "readthedocs.yml"):
+        try:
+            text = (root / name).read_text(encoding="utf-8", errors="replace")[:200_000]
+        except OSError:
+            continue
+        try:
+            config = load_yaml_safely(text, unknown_tags="null")
+        except FrontMatterError:
+            return "html"
+        sphinx = config.get("sphinx") if isinstance(config, dict) else None
+        builder = sphinx.get("builder") if isinstance(sphinx, dict) else None
+        if builder in _HTML_BUILDERS:
+            return str(builder)
+        return "html"
+    return "html"
 
 
 def _int_value(value: object, default: int) -> int:
@@ -438,7 +749,13 @@ class SphinxSite:
     def conf(self) -> SphinxConf:
         if self._conf is None:
             conf_path = self._root / (self._config_file or "conf.py")
-            self._conf = read_conf(conf_path, self.load_warnings) if conf_path.is_file() else SphinxConf()
+            conf = (read_conf(conf_path, self.load_warnings, root=self._root) if conf_path.is_file()
+                    else SphinxConf())
+            # tags of the build: the Makefile's "-t NAME" and the builder (Read the Docs' sphinx.builder)
+            builder = rtd_builder(self._root)
+            build_tags = [*makefile_tags(self._root, self._confdir.rstrip("/") or "."),
+                          *((builder, f"builder_{builder}") if builder != "html" else ())]
+            self._conf = replace(conf, tags=tuple(dict.fromkeys((*conf.tags, *build_tags))))
         return self._conf
 
     @property
@@ -522,8 +839,29 @@ class SphinxSite:
                                                                        ("figure", "table", "equation"))),
                                      inserted_tocs=self._inserted_toctrees(),
                                      continuous_numbers="sphinx_multitoc_numbering" in (
-                                         *self.conf.extensions, *_strs(values.get("extensions"))))
+                                         *self.conf.extensions, *_strs(values.get("extensions"))),
+                                     substitutions=self._substitutions(),
+                                     section_labels=self._section_labels())
         return self._xrefs
+
+    def _section_labels(self) -> tuple[bool, int | None] | None:
+        """``(autosectionlabel_prefix_document, autosectionlabel_maxdepth)`` when conf.py
+        loads sphinx.ext.autosectionlabel (every section title is a ``:ref:`` label,
+        https://www.sphinx-doc.org/en/master/usage/extensions/autosectionlabel.html), else None."""
+        values = self.conf.values
+        if "sphinx.ext.autosectionlabel" not in (*self.conf.extensions, *_strs(values.get("extensions"))):
+            return None
+        depth = values.get("autosectionlabel_maxdepth")
+        return (values.get("autosectionlabel_prefix_document") is True,
+                depth if isinstance(depth, int) and not isinstance(depth, bool) and depth > 0 else None)
+
+    def _substitutions(self) -> dict[str, str]:
+        """Substitutions every rST page has: Sphinx's ``|version|``/``|release|`` (when
+        conf.py sets them) and those ``rst_prolog``/``rst_epilog`` define."""
+        values = self.conf.values
+        subs = {k: str(values[k]) for k in ("version", "release") if isinstance(values.get(k), str)}
+        subs.update(rst_substitutions(f"{self.conf.rst_prolog}\n{self.conf.rst_epilog}"))
+        return subs
 
     def _inserted_toctrees(self) -> dict[str, list[tuple[tuple[str, ...], int]]]:
         """Toctrees an extension inserts at the end of documents (docname -> ``(entries,
@@ -615,6 +953,29 @@ class SphinxSite:
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         return self.resolve_asset(target, page_rel=page_rel)
+
+    def resolve_python_object(self, identifier: str) -> tuple[str, list[str]] | None:
+        """The source file of the module holding ``identifier`` (``pkg.mod.Class.method``)
+        and the attribute path below it, for ``sphinx.ext.autodoc``: Sphinx imports the
+        module from ``sys.path``, so the longest module prefix is looked for as ``a/b.py``
+        or ``a/b/__init__.py`` in the folders conf.py adds to ``sys.path``, then in the
+        root and its ``src`` folder (where the project that the docs build installs
+        usually lives). None when not found inside the root. Never raises."""
+        parts = [p for p in identifier.strip().split(".") if p]
+        if not parts or len(parts) > 30 or not all(p.isidentifier() for p in parts):
+            return None
+        confdir = self._confdir.rstrip("/") or "."
+        bases = [join_rel(confdir, p) for p in self.conf.sys_path]
+        for base in dict.fromkeys([*bases, ".", "src"]):
+            if base.startswith(".."):
+                continue
+            for cut in range(len(parts), 0, -1):
+                stem = join_rel(base, "/".join(parts[:cut]))
+                for rel in (f"{stem}.py", f"{stem}/__init__.py"):
+                    res = checked_rel(self._root, rel)
+                    if res.rel_path and (self._root / res.rel_path).is_file():
+                        return res.rel_path, parts[cut:]
+        return None
 
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every

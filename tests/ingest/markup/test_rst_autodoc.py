@@ -1,0 +1,233 @@
+"""Sphinx autodoc / sphinx-automodapi directives read from the module source (never imported)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from murar.ingest.markup.rst import convert_rst
+from murar.ingest.sites.sphinx import SphinxSite
+from murar.schema import ImageItem, TableItem
+
+_MODULE = '''\
+"""Measure the brightness of a star.
+
+**Usage**
+
+Draw a box around the star:
+
+.. figure:: figures/box.png
+   :alt: Box buttons
+
+   The "Box" buttons.
+
+The numbers appear in the report.
+"""
+import os
+from helpers import Imported
+
+__all__ = ["Meter", "measure", "Undocumented"]
+
+
+def measure(image, box=None) -> float:
+    """Measure one star.
+
+    Returns the flux.
+    """
+
+
+def _private():
+    """Not shown."""
+
+
+class Undocumented:
+    pass
+
+
+class Meter(Base):
+    """A brightness meter."""
+
+    def __init__(self, gain: float = 1.0):
+        """Not shown with autoclass_content 'class'."""
+
+    def zero(self):
+        """Reset the meter."""
+
+    def read(self, *, unit="e"):
+        """Read the value."""
+
+    def helper(self):
+        pass
+
+    @property
+    def level(self):
+        """Current level."""
+'''
+
+
+def _site(tmp_path: Path, page: str, conf: str = "import os, sys\nsys.path.insert(0, os.path.abspath('..'))\n"
+          ) -> SphinxSite:
+    (tmp_path / "starlib").mkdir()
+    (tmp_path / "starlib" / "__init__.py").write_text("")
+    (tmp_path / "starlib" / "meter.py").write_text(_MODULE)
+    docs = tmp_path / "docs"
+    (docs / "plugins" / "figures").mkdir(parents=True)
+    Image.new("RGB", (8, 6), "white").save(docs / "plugins" / "figures" / "box.png")
+    (docs / "conf.py").write_text(conf)
+    (docs / "plugins" / "meter.rst").write_text(page)
+    return SphinxSite(tmp_path, "docs/conf.py")
+
+
+def test_automodule_inserts_the_module_docstring_with_its_figures(tmp_path: Path) -> None:
+    # sphinx.ext.autodoc: the docstring is reST of the page, so its figure resolves against the page
+    site = _site(tmp_path, "Meter\n=====\n\nIntro.\n\n.. automodule:: starlib.meter\n\nAfter.\n")
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    text = doc.sections[0].text
+    assert text.startswith("Intro.\n\nMeasure the brightness of a star.\n\nUsage\n\nDraw a box around the star:")
+    assert text.endswith("The numbers appear in the report.\n\nAfter.")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.path, i.alt, i.caption) for i in images] == [
+        ("docs/plugins/figures/box.png", "Box buttons", 'The "Box" buttons.')]
+    assert images[0].context_before.endswith("Draw a box around the star:")
+    assert not doc.warnings
+
+
+def test_automodule_members_follow_all_and_autodoc_defaults(tmp_path: Path) -> None:
+    # :members: documents __all__'s documented members, alphabetically; classes get their members too;
+    # private, undocumented and imported names are left out
+    site = _site(tmp_path, "API\n===\n\n.. automodule:: starlib.meter\n   :members:\n")
+    text = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site).sections[0].text
+    after_doc = text.split("The numbers appear in the report.\n\n", 1)[1]
+    assert after_doc == (
+        "starlib.meter.Meter(gain: float = 1.0)\n\nA brightness meter.\n\n"
+        "level\n\nCurrent level.\n\nread(*, unit='e')\n\nRead the value.\n\nzero()\n\nReset the meter.\n\n"
+        "starlib.meter.measure(image, box=None) -> float\n\nMeasure one star.\n\nReturns the flux.")
+
+
+def test_autoclass_after_currentmodule_and_bysource_order(tmp_path: Path) -> None:
+    site = _site(tmp_path, "API\n===\n\n.. currentmodule:: starlib.meter\n\n.. autoclass:: Meter\n   :members:\n"
+                 "   :member-order: bysource\n   :undoc-members:\n",
+                 conf="import os, sys\nsys.path.insert(0, os.path.abspath('..'))\nautoclass_content = 'both'\n")
+    text = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site).sections[0].text
+    assert text == ("starlib.meter.Meter(gain: float = 1.0)\n\nA brightness meter.\n\n"
+                    "Not shown with autoclass_content 'class'.\n\nzero()\n\nReset the meter.\n\n"
+                    "read(*, unit='e')\n\nRead the value.\n\nhelper()\n\nlevel\n\nCurrent level.")
+
+
+def test_automodapi_heading_docstring_and_summary_tables(tmp_path: Path) -> None:
+    # sphinx-automodapi: "<module> Module" heading, the docstring, then Functions/Classes summaries
+    site = _site(tmp_path, "Reference\n=========\n\n.. automodapi:: starlib.meter\n   :skip: Undocumented\n")
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert [s.heading_path[-1] for s in doc.sections] == [
+        "Reference", "starlib.meter Module", "Functions", "Classes"]
+    assert doc.sections[1].text.startswith("Measure the brightness of a star.")
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [[list(r) for r in t.rows] for t in tables] == [[["measure", "Measure one star."]],
+                                                           [["Meter", "A brightness meter."]]]
+    assert len([m for m in doc.media if isinstance(m, ImageItem)]) == 1
+
+
+def test_automodapi_without_heading_keeps_the_docstring_in_the_section(tmp_path: Path) -> None:
+    site = _site(tmp_path, "Meter\n=====\n\n.. automodapi:: starlib.meter\n   :no-heading:\n"
+                 "   :skip: Meter, measure, Undocumented\n")
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Meter",)]
+    assert "Draw a box around the star:" in doc.sections[0].text
+    assert not [m for m in doc.media if isinstance(m, TableItem)]
+
+
+def test_autodoc_source_outside_the_corpus_keeps_the_name_with_a_warning(tmp_path: Path) -> None:
+    site = _site(tmp_path, "API\n===\n\n.. py:module:: elsewhere\n\n.. autofunction:: elsewhere.run\n")
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert doc.sections[0].text == "elsewhere.run"  # py:module itself shows nothing
+    assert doc.warnings == [("autodoc: Python source of elsewhere.run not found in the corpus; docstrings left out,"
+                             " signatures kept as written")]
+
+
+def test_autodoc_on_hostile_sources_is_bounded(tmp_path: Path) -> None:
+    import time
+
+    # 20,000 documented functions and a page with 400 automodule :members: directives
+    (tmp_path / "big.py").write_text("".join(f'def f{i}():\n    """Doc {i}."""\n' for i in range(20_000)))
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n")
+    (tmp_path / "p.rst").write_text("P\n=\n\n" + ".. automodule:: big\n   :members:\n\n" * 400)
+    start = time.monotonic()
+    doc = convert_rst(tmp_path / "p.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert time.monotonic() - start < 30
+    assert any("autodoc text is over 40000 lines" in w for w in doc.warnings)
+
+
+def test_many_autoclass_directives_on_a_big_module_stay_fast(tmp_path: Path) -> None:
+    import time
+
+    (tmp_path / "big.py").write_text("".join(f"class C{i}:\n    pass\n" for i in range(20_000)))
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n")
+    (tmp_path / "p.rst").write_text("P\n=\n\n" + "".join(f".. autoclass:: big.C{i}\n\n" for i in range(19_000, 20_000)))
+    start = time.monotonic()
+    doc = convert_rst(tmp_path / "p.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert time.monotonic() - start < 30
+    assert doc.sections[0].text.startswith("big.C19000\n\nbig.C19001")
+
+
+def test_myst_autodoc_directive_inserts_the_docstring(tmp_path: Path) -> None:
+    # myst-parser runs Sphinx directives; autodoc's docstrings are reST whatever the page's syntax
+    from murar.ingest.markup.myst import convert_myst
+
+    site = _site(tmp_path, "", conf="import os, sys\nsys.path.insert(0, os.path.abspath('..'))\n"
+                 "extensions = ['myst_parser', 'sphinx.ext.autodoc']\n")
+    page = tmp_path / "docs" / "plugins" / "meter.md"
+    page.write_text("# Meter\n\n```{autofunction} starlib.meter.measure\n```\n\n```{automodule} starlib.meter\n"
+                    ":members: Meter\n```\n")
+    doc = convert_myst(page, site=site)
+    text = doc.sections[0].text
+    assert text.startswith("starlib.meter.measure(image, box=None) -> float\n\nMeasure one star.\n\nReturns the flux.")
+    assert text.endswith("starlib.meter.Meter(gain: float = 1.0)\n\nA brightness meter.")
+    assert [i.path for i in doc.media if isinstance(i, ImageItem)] == ["docs/plugins/figures/box.png"]
+
+
+_CONFIG = '''\
+"""Configuration."""
+from ._impl import make_logger
+
+__all__ = ["make_logger", "getLogger"]
+'''
+_IMPL = '''\
+def make_logger(*args, **initial_values):
+    """Return a logger.
+
+    Args:
+        args:
+            Passed to the factory.
+
+            .. seealso:: the factory page
+        initial_values (dict): Context values.
+
+    Returns:
+        A bound logger.
+
+    Note:
+        Not thread-safe.
+    """
+
+
+getLogger = make_logger
+'''
+
+
+def test_autodoc_shows_the_documented_name_follows_aliases_and_reads_google_sections(tmp_path: Path) -> None:
+    # autodoc names an object as documented (loglib.make_logger, defined in loglib._impl), follows
+    # `getLogger = make_logger`, and napoleon renders Google-style sections (Args, Returns, Note)
+    (tmp_path / "loglib").mkdir()
+    (tmp_path / "loglib" / "__init__.py").write_text(_CONFIG + "from ._impl import getLogger\n")
+    (tmp_path / "loglib" / "_impl.py").write_text(_IMPL)
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.napoleon']\n")
+    (tmp_path / "api.rst").write_text("API\n===\n\n.. module:: loglib\n\n.. autofunction:: make_logger\n\n"
+                                      ".. autofunction:: getLogger\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    body = ("(*args, **initial_values)\n\nReturn a logger.\n\nParameters\n\n"
+            "args – Passed to the factory.\n\nSee also: the factory page\n\n"
+            "initial_values (dict) – Context values.\n\nReturns\n\nA bound logger.\n\nNote: Not thread-safe.")
+    assert doc.sections[0].text == f"loglib.make_logger{body}\n\nloglib.getLogger{body}"
+    assert doc.warnings == []
