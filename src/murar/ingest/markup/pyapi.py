@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 MAX_MEMBERS = 200
 MAX_DEPTH = 2
@@ -47,6 +47,61 @@ def find_object(tree: ast.Module, path: Sequence[str]) -> ast.Module | _Def | No
             return None
         node = found
     return node
+
+
+_T = TypeVar("_T")
+
+
+def follow_object(
+    identifier: str,
+    *,
+    find: Callable[[str], tuple[str, list[str]] | None],
+    tree_of: Callable[[str], ast.Module | None],
+    render: Callable[[ast.Module, list[str], str], _T | None],
+    alias_of: Callable[[ast.Module, str], str | None] | None = None,
+    max_hops: int = 8,
+) -> _T | None:
+    """Render the Python object ``identifier`` (dotted) where it is defined, following
+    the names a module only imports, as griffe (mkdocstrings) and Sphinx autodoc find
+    a documented object.
+
+    ``find(dotted)`` gives ``(rel, path)``: the source file of the longest module
+    prefix of ``dotted`` (relative to the site root) and the attribute names left
+    below it, or None. ``tree_of(rel)`` gives that file's tree (None: unread, that
+    candidate is passed over). ``render(tree, path, module)`` gives the object's text,
+    or None when the module does not define it; then each place the module imports
+    the name from (:func:`imported_names`) is tried, and with ``alias_of`` a
+    module-level alias too (``getLogger = get_logger``: autodoc documents the object
+    the name is bound to). At most ``max_hops`` names are looked up; None when none
+    renders.
+    """
+    queue, seen = [identifier], set[str]()
+    while queue and len(seen) < max_hops:
+        target = queue.pop(0)
+        if target in seen:
+            continue
+        seen.add(target)
+        found = find(target)
+        if found is None:
+            continue
+        rel, path = found
+        tree = tree_of(rel)
+        if tree is None:
+            continue
+        module = ".".join(target.split(".")[: len(target.split(".")) - len(path)])
+        result = render(tree, path, module)
+        if result is not None:
+            return result
+        if not path:
+            continue
+        head = path[0]
+        if alias_of is not None:
+            head = alias_of(tree, path[0]) or path[0]
+            if head != path[0] and len(path) == 1:
+                queue.append(f"{module}.{head}")
+        queue += [".".join([alias, *path[1:]]) for alias in
+                  imported_names(tree, head, module=module, is_package=rel.endswith("__init__.py"))]
+    return None
 
 
 def imported_names(source: str | ast.Module | None, name: str, *, module: str, is_package: bool) -> list[str]:

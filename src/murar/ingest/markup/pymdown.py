@@ -385,7 +385,7 @@ class PymdownTransformer:
 
     def _render_api(self, identifier: str, options: dict[str, object]) -> str | None:
         from murar.ingest.markup.pyapi import (
-            imported_names,
+            follow_object,
             parse_module,
             render_object,
         )
@@ -395,39 +395,31 @@ class PymdownTransformer:
         if finder is None or handler != "python":
             self.warnings.append(f"mkdocstrings ::: {identifier}: no Python source to read; API text left out")
             return None
-        # a re-exported name is followed to its definition (explicit imports, then "import *")
-        queue: list[str] = [identifier]
-        seen: set[str] = set()
-        while queue and len(seen) < _MAX_ALIAS_HOPS:
-            target = queue.pop(0)
-            if target in seen:
-                continue
-            seen.add(target)
-            found = finder(target)
-            if found is None:
-                continue
-            rel, path = found
+        unread: list[str] = []
+
+        def tree_of(rel: str) -> ast.Module | None:
+            if rel in self._api_trees:
+                return self._api_trees[rel]
             try:
                 source = (self.site.config.root / rel).read_text(encoding="utf-8", errors="replace")[:_MAX_SOURCE]
             except OSError as err:
-                self.warnings.append(f"mkdocstrings ::: {identifier}: cannot read {rel} ({err})")
+                unread.append(f"mkdocstrings ::: {identifier}: cannot read {rel} ({err})")
                 return None
-            if rel not in self._api_trees:
-                if self._api_chars_left < len(source):
-                    self.warnings.append(f"mkdocstrings ::: {identifier}: the page's API sources are over"
-                                         f" {_MAX_API_SOURCE_CHARS} characters; {rel} not read, API text left out")
-                    return None
-                self._api_chars_left -= len(source)
-                self._api_trees[rel] = parse_module(source)
-            text = render_object(self._api_trees[rel], path, identifier=identifier, options=options)
-            if text is not None:
-                return text
-            if path:
-                module = ".".join(target.split(".")[: len(target.split(".")) - len(path)])
-                queue += [".".join([alias, *path[1:]]) for alias in
-                          imported_names(self._api_trees[rel], path[0], module=module, is_package=rel.endswith("__init__.py"))]
-        self.warnings.append(f"mkdocstrings ::: {identifier}: source not found; API text left out")
-        return None
+            if self._api_chars_left < len(source):
+                unread.append(f"mkdocstrings ::: {identifier}: the page's API sources are over"
+                              f" {_MAX_API_SOURCE_CHARS} characters; {rel} not read, API text left out")
+                return None
+            self._api_chars_left -= len(source)
+            self._api_trees[rel] = parse_module(source)
+            return self._api_trees[rel]
+
+        # a re-exported name is followed to its definition (explicit imports, then "import *")
+        text = follow_object(identifier, find=finder, tree_of=tree_of, max_hops=_MAX_ALIAS_HOPS,
+                             render=lambda tree, path, _module: render_object(tree, path, identifier=identifier,
+                                                                              options=options))
+        if text is None:
+            self.warnings.extend(unread or [f"mkdocstrings ::: {identifier}: source not found; API text left out"])
+        return text
 
     # ----------------------------------------------------------------- tabs
     def _tabs(self, lines: list[str], depth: int = 0) -> list[str]:

@@ -72,7 +72,7 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
-from murar.ingest.markup.pyapi import imported_names, parse_module
+from murar.ingest.markup.pyapi import follow_object, parse_module
 from murar.ingest.markup.roles import extlink_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites._xrefs import XrefIndex
@@ -595,35 +595,18 @@ class _Autodoc(_Container):
         if not callable(finder):
             return None
         options = dict(self.options)
-        shown_module: str | None = None  # autodoc shows the name as documented, not where it is defined
-        shown: str | None = None
-        queue, seen = [identifier], set[str]()
-        while queue and len(seen) < _MAX_ALIAS_HOPS:
-            target = queue.pop(0)
-            if target in seen:
-                continue
-            seen.add(target)
-            found = finder(target)
-            if found is None:
-                continue
-            rel, path = found
-            tree = self._tree(rel, ctx)
-            if tree is None:
-                continue
-            module = ".".join(target.split(".")[: len(target.split(".")) - len(path)])
-            if shown_module is None:
-                shown_module, shown = module, (path[-1] if path else None)
-            lines = autodoc_rst(tree, path, directive=name, module=shown_module, options=options,
-                                config=ctx.autodoc, signature=signature, cache=ctx.api_index, shown=shown)
-            if lines is not None:
-                return lines
-            if path:  # a re-exported name or an alias (getLogger = get_logger): follow it to its definition
-                head = assigned_name(tree, path[0]) or path[0]
-                if head != path[0] and len(path) == 1:
-                    queue.append(f"{module}.{head}")
-                queue += [".".join([alias, *path[1:]]) for alias in
-                          imported_names(tree, head, module=module, is_package=rel.endswith("__init__.py"))]
-        return None
+        shown_as: list[tuple[str, str | None]] = []  # autodoc shows the name as documented, not where it is defined
+
+        def render(tree: ast.Module, path: list[str], module: str) -> list[str] | None:
+            if not shown_as:
+                shown_as.append((module, path[-1] if path else None))
+            lines: list[str] | None = autodoc_rst(
+                tree, path, directive=name, module=shown_as[0][0], options=options, config=ctx.autodoc,
+                signature=signature, cache=ctx.api_index, shown=shown_as[0][1])
+            return lines
+
+        return follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx), render=render,
+                             alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
 
     @staticmethod
     def _tree(rel: str, ctx: _Context) -> ast.Module | None:
