@@ -632,3 +632,39 @@ def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) 
     assert site.mdx_components() == {"Prereqs": "@site/docs/_prereqs.md"}
     doc = convert_mdx(root / "docs" / "global.mdx", site=site, assets_dir=tmp_path / "a")
     assert "Install the CLI first." in "\n".join(s.text for s in doc.sections)
+
+
+def test_site_component_rendering_an_iframe_is_that_embed(tmp_path: Path) -> None:
+    """A component of the site itself that renders an <iframe> whose src is a template over its props
+    (a product-walkthrough embed: <Walk id="..." title="..." />) reads as that iframe, as React renders
+    it: a walkthrough host's embed is a video with the title; registered or imported by name; a
+    package's component, one missing a prop its src needs, or one rendering no iframe stays text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components" / "tour").mkdir(parents=True)
+    (root / "src" / "components" / "Walk.jsx").write_text(
+        "export const Walk = (props) => (\n  <div style={{ height: 0 }}>\n    <iframe\n"
+        "      src={`https://demo.arcade.software/${props.id}?embed`}\n      title={props.title}\n"
+        "      loading=\"lazy\" />\n  </div>\n);\n")
+    (root / "src" / "components" / "tour" / "index.tsx").write_text(
+        "export default function Tour({ demo, label }) {\n  return <iframe title={label} "
+        "src={`https://app.storylane.io/share/${demo}`} />;\n}\n")
+    (root / "src" / "components" / "Note.jsx").write_text("export const Note = (p) => <div>{p.children}</div>;\n")
+    (root / "src" / "theme").mkdir(parents=True)
+    (root / "src" / "theme" / "MDXComponents.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\nimport { Walk } from '@site/src/components/Walk';\n"
+        "export default { ...MDXComponents, Walk };\n")
+    (root / "docs" / "tours.mdx").write_text(
+        "import Tour from '@site/src/components/tour';\nimport { Note, Walk as Steps } from '../src/components/Note';\n"
+        "import Other from 'walk-package';\n\n# Tours\n\nClick **Sources**.\n\n"
+        "<Walk id=\"k63eXyZ\" title=\"Add a source\" />\n\nThen pick one.\n\n<Tour demo=\"abc\" label=\"Billing tour\" />\n\n"
+        "<Walk title=\"No id\" />\n\n<Other id=\"x\" title=\"Package\" />\n\n<Note title=\"Plain\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "tours.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [(v.url, v.title) for v in videos] == [
+        ("https://demo.arcade.software/k63eXyZ?embed", "Add a source"),
+        ("https://app.storylane.io/share/abc", "Billing tour")]
+    assert "Click Sources." in videos[0].context_before
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Add a source" not in text and "No id" in text and "Package" in text and "Plain" in text

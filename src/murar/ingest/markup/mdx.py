@@ -19,7 +19,10 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   './logo.svg'`` then ``<Logo />``: Docusaurus draws it inline, "Inline SVGs");
   a video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
   ``<Video src=... />``, ``<YouTube url=... />``) whose ``url``/``src`` names
-  a video file or a video host's page becomes a ``<video>``;
+  a video file or a video host's page becomes a ``<video>``; a component that is a
+  file of the site and renders an ``<iframe>`` (``<Arcade id="..." title="..." />``
+  whose module writes ``src={`https://demo.arcade.software/${props.id}?embed`}``)
+  becomes that ``<iframe>``, its ``src`` filled from the tag's attributes;
 - ``<CodeBlock language="js">{Source}</CodeBlock>`` whose ``Source`` is imported
   as text (``import Source from '!!raw-loader!./x.js'`` or ``'./x.js?raw'``)
   becomes a fenced code block holding that file (Docusaurus "Code blocks");
@@ -96,6 +99,15 @@ _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
 _RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
                              r"\s*\}\s*</CodeBlock>", re.DOTALL)
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
+_NAMED = re.compile(r"\{([^{}]{0,2000})\}")
+# the <iframe> a site's own component renders and its src: a literal or a template literal
+# filled from the component's props (`https://demo.arcade.software/${props.id}?embed`)
+_COMPONENT_IFRAME = re.compile(r"""<iframe\b[^<]{0,2000}?\bsrc\s*=\s*(?:\{\s*(`[^`]{1,500}`|(?:props\.)?[A-Za-z_$][\w$]*)\s*\}"""
+                               r"""|(["'])([^"']{1,500})\2)""", re.DOTALL)
+_COMPONENT_TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}|(["'])([^"']{0,300})\2)""")
+_TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
+_MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
+MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
 _ATTR_BARE = re.compile(r"[^\s>]+")
@@ -276,6 +288,8 @@ class _Scope:
     kinds: dict[str, str] = field(default_factory=dict)
     # text of names an {expression} may show: export const NAME = 'literal', frontMatter.key
     values: dict[str, str] = field(default_factory=dict)
+    # name -> the module a component is imported (or registered) from, to read a site's own component
+    modules: dict[str, str] = field(default_factory=dict)
 
     def value(self, expr: str) -> str | None:
         """The text ``{expr}`` renders when it is a string or number literal or a known
@@ -303,6 +317,7 @@ class MdxTransformer:
         self.read = read or self._read
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
+        self._components: dict[str, str | None] = {}  # module -> its source (None: not a file of the site)
 
     def _read(self, target: str, page_rel: str) -> tuple[str, str] | None:
         res = self.site.resolve_include(target, page_rel=page_rel)
@@ -446,6 +461,12 @@ class MdxTransformer:
         if not m:
             return
         names, target = m.group(1).strip(), m.group(3)
+        named = _NAMED.search(names)
+        if named and not _RAW_IMPORT.match(target):  # import { Arcade, Card as Tile } from '...'
+            for part in named.group(1).split(",")[:50]:
+                local = part.split(" as ")[-1].strip()
+                if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
+                    _bind_module(local, target, scope)
         default = names.split(",", 1)[0].strip()
         if not re.fullmatch(r"[A-Za-z_$][\w$]*", default):
             return
@@ -622,7 +643,7 @@ class MdxTransformer:
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
-        video = self._component_video(tag, scope)
+        video = self._component_video(tag, scope) or self._component_iframe(tag, scope, page_rel)
         if video:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
@@ -704,6 +725,53 @@ class MdxTransformer:
                 return f'\n\n<video src="{_escape(src)}" title="{_escape(title)}"></video>\n\n'
         return ""
 
+    def _component_iframe(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+        """A component of the site itself (``@site/src/components/Arcade``, a relative
+        module) that renders an ``<iframe>`` (an embedded walkthrough or player: ``<Arcade
+        id="..." title="..." />``) as that ``<iframe>``, its ``src`` template filled from the
+        tag's attributes the way React renders it; ``""`` when the module is a package,
+        renders no iframe, or the src needs a prop the tag does not give."""
+        module = scope.modules.get(tag.name)
+        code = self._component_source(module, page_rel) if module else None
+        m = _COMPONENT_IFRAME.search(code) if code else None
+        if code is None or m is None:
+            return ""
+        props = {name: value for name, value, kind in tag.attrs if kind == "str" and value}
+        if m.group(3) is not None:
+            src = m.group(3)
+        elif m.group(1).startswith("`"):
+            slots = _TEMPLATE_SLOT.findall(m.group(1))
+            if "${" in _TEMPLATE_SLOT.sub("", m.group(1)) or any(name not in props for name in slots):
+                return ""
+            src = _TEMPLATE_SLOT.sub(lambda s: props[s.group(1)], m.group(1)[1:-1])
+        else:
+            src = props.get(m.group(1).removeprefix("props."), "")
+        if not src:
+            return ""
+        t = _COMPONENT_TITLE.search(m.group(0) + code[m.end():m.end() + 2000].split(">", 1)[0])
+        title = (props.get(t.group(1), "") if t.group(1) else t.group(3)) if t else ""
+        return f'\n\n<iframe src="{_escape(src)}" title="{_escape(title)}"></iframe>\n\n'
+
+    def _component_source(self, module: str, page_rel: str) -> str | None:
+        """The source of a component module that is a file of the site (``@site/...``,
+        ``./x``, ``/src/...``; webpack's extensions and ``index`` files tried), else ``None``."""
+        if not module.startswith(("@site/", "./", "../", "/")):
+            return None
+        key = module if module.startswith(("@site/", "/")) else f"{PurePosixPath(page_rel).parent}|{module}"
+        if key not in self._components:
+            self._components[key] = None
+            root = self.site.config.root
+            for ext in ("", *_MODULE_EXTS):
+                res = self.site.resolve_include(module + ext, page_rel=page_rel)
+                if res.rel_path and PurePosixPath(res.rel_path).suffix in _CODE_EXTS and (root / res.rel_path).is_file():
+                    try:
+                        with (root / res.rel_path).open(encoding="utf-8", errors="replace") as fh:
+                            self._components[key] = fh.read(MAX_COMPONENT_CHARS)
+                    except OSError:
+                        pass
+                    break
+        return self._components[key]
+
     def _html_tag(self, tag: _Tag, scope: _Scope) -> str:
         out = [f"<{tag.name}"]
         for name, value, kind in tag.attrs:
@@ -753,7 +821,7 @@ def _bind_module(name: str, module: str, scope: _Scope) -> None:
     """Bind ``name`` imported (or registered) from ``module``: an image file, a Markdown
     partial, or a component known by the module it comes from (``@theme/Tabs`` -> Tabs,
     ``../components/zoom/ZoomableImage`` -> ZoomableImage; an ``index`` file by its folder)."""
-    for table in (scope.images, scope.partials, scope.kinds):
+    for table in (scope.images, scope.partials, scope.kinds, scope.modules):
         table.pop(name, None)
     low = module.lower().split("?", 1)[0]
     if low.endswith(_IMAGE_EXTS):
@@ -761,6 +829,7 @@ def _bind_module(name: str, module: str, scope: _Scope) -> None:
     elif low.endswith((".md", ".mdx")):
         scope.partials[name] = module
     else:
+        scope.modules[name] = module
         parts = [p for p in module.split("?", 1)[0].split("/") if p]
         stem = parts[-1].rsplit(".", 1)[0] if parts else ""
         if stem == "index" and len(parts) > 1:
