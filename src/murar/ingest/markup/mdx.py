@@ -462,7 +462,8 @@ class MdxTransformer:
             return
         names, target = m.group(1).strip(), m.group(3)
         named = _NAMED.search(names)
-        if named and not _RAW_IMPORT.match(target):  # import { Arcade, Card as Tile } from '...'
+        code_module = not target.lower().split("?", 1)[0].endswith((*_IMAGE_EXTS, ".md", ".mdx"))
+        if named and code_module and not _RAW_IMPORT.match(target):  # import { Arcade, Card as Tile } from '...'
             for part in named.group(1).split(",")[:50]:
                 local = part.split(" as ")[-1].strip()
                 if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
