@@ -668,3 +668,20 @@ def test_site_component_rendering_an_iframe_is_that_embed(tmp_path: Path) -> Non
     assert "Click Sources." in videos[0].context_before
     text = "\n".join(s.text for s in doc.sections)
     assert "Add a source" not in text and "No id" in text and "Package" in text and "Plain" in text
+
+
+def test_code_block_imported_under_another_name_shows_the_code(tmp_path: Path) -> None:
+    """@theme/CodeBlock imported as another name (import Snippet from '@theme/CodeBlock') is the
+    same component: <Snippet language="py">{Source}</Snippet> of a raw-loader import, or of a
+    template literal, shows the code in a fenced block."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "hello.py").write_text("print('hello from the file')\n")
+    (root / "docs" / "alias.mdx").write_text(
+        "import Snippet from '@theme/CodeBlock';\nimport Hello from '!!raw-loader!./hello.py';\n\n# Alias\n\n"
+        "Run this:\n\n<Snippet language=\"python\" title=\"hello.py\">{Hello}</Snippet>\n\n"
+        "Then this:\n\n<Snippet language=\"bash\">{`pip install demo`}</Snippet>\n")
+    doc = convert_mdx(root / "docs" / "alias.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "print('hello from the file')" in text and "pip install demo" in text
+    assert "{Hello}" not in text and "Hello" not in text.replace("hello", "")

@@ -96,8 +96,14 @@ _NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
 _RAW_IMPORT = re.compile(r"^!{0,2}raw-loader!(.+)$")
 _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
-_RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
-                             r"\s*\}\s*</CodeBlock>", re.DOTALL)
+
+
+def _raw_code_block(names: list[str]) -> re.Pattern[str]:
+    """``<CodeBlock ...>{Source}</CodeBlock>`` (or ``{`literal`}``) written with any of
+    ``names`` (``@theme/CodeBlock`` imported as ``Code``): attributes, imported name, literal."""
+    tags = "|".join(re.escape(n) for n in names)
+    return re.compile(rf"<(?P<tag>{tags})\b([^<>]{{0,500}})>\s*\{{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
+                      r"\s*\}\s*</(?P=tag)>", re.DOTALL)
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
 _NAMED = re.compile(r"\{([^{}]{0,2000})\}")
 # the <iframe> a site's own component renders and its src: a literal or a template literal
@@ -360,12 +366,13 @@ class MdxTransformer:
         if props is not None:
             lines = _fill_props(lines, props)
         lines = self._strip_esm(lines, scope, page_rel)
-        if scope.raw or any("<CodeBlock" in line for line in lines):
-            lines = self._raw_code_blocks(lines, scope, page_rel)
+        code_tags = ["CodeBlock", *sorted(n for n, k in scope.kinds.items() if k == "CodeBlock" and n != "CodeBlock")]
+        if scope.raw or any(f"<{n}" in line for line in lines for n in code_tags):
+            lines = self._raw_code_blocks(lines, scope, page_rel, code_tags[:20])
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
         return front + out
 
-    def _raw_code_blocks(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
+    def _raw_code_blocks(self, lines: list[str], scope: _Scope, page_rel: str, tags: list[str]) -> list[str]:
         """``<CodeBlock language="js">{Source}</CodeBlock>`` where ``Source`` was imported
         as text (``'!!raw-loader!./x.js'``, ``'./x.js?raw'``) as a fenced block holding
         that file (Docusaurus "Code blocks": importing code snippets), and one holding a
@@ -373,10 +380,10 @@ class MdxTransformer:
         text = "\n".join(lines)
 
         def repl(m: re.Match[str]) -> str:
-            if m.group(3) is not None:
-                code = re.sub(r"\\([`\\$])", r"\1", m.group(3))
+            if m.group(4) is not None:
+                code = re.sub(r"\\([`\\$])", r"\1", m.group(4))
             else:
-                target = scope.raw.get(m.group(2))
+                target = scope.raw.get(m.group(3))
                 if target is None:
                     return m.group(0)
                 found = self._read_raw(target, page_rel)
@@ -384,14 +391,14 @@ class MdxTransformer:
                     return "\n"
                 code = found
             lang = re.search(r"""\b(?:language\s*=\s*|className\s*=\s*(?=['"]language-))"""
-                             r"""(?:(['"])(?:language-)?([\w+#.-]*)\1|\{\s*(['"])([\w+#.-]*)\3\s*\})""", m.group(1))
-            title = re.search(r"""\btitle\s*=\s*(['"])([^'"]*)\1""", m.group(1))
+                             r"""(?:(['"])(?:language-)?([\w+#.-]*)\1|\{\s*(['"])([\w+#.-]*)\3\s*\})""", m.group(2))
+            title = re.search(r"""\btitle\s*=\s*(['"])([^'"]*)\1""", m.group(2))
             fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
             head = f"**{title.group(2)}**\n\n" if title else ""
             info = (lang.group(2) or lang.group(4) or "") if lang else ""
             return f"\n\n{head}{fence}{info}\n{code.rstrip()}\n{fence}\n\n"
 
-        return _RAW_CODE_BLOCK.sub(repl, text).split("\n")
+        return _raw_code_block(tags).sub(repl, text).split("\n")
 
     def _read_raw(self, target: str, page_rel: str) -> str | None:
         """The text of a file imported as code; an extensionless target is tried with
