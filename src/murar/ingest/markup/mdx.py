@@ -651,6 +651,8 @@ class MdxTransformer:
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
+        if _is(tag, scope, "DocCardList") and "items" not in attrs:
+            return self._doc_cards(page_rel, stack)
         video = self._component_video(tag, scope) or self._component_iframe(tag, scope, page_rel)
         if video:
             return video
@@ -732,6 +734,16 @@ class MdxTransformer:
             if src and _VIDEO_LINK.search(src):
                 return f'\n\n<video src="{_escape(src)}" title="{_escape(title)}"></video>\n\n'
         return ""
+
+    def _doc_cards(self, page_rel: str, stack: tuple[str, ...]) -> str:
+        """``<DocCardList />`` (@theme/DocCardList) on a category's index doc: each card's
+        title as a bold line and its description (the Site's ``category_cards``; a
+        partial's list is the cards of the page it is shown on)."""
+        cards_of = getattr(self.site, "category_cards", None)
+        cards = cards_of(stack[0] if stack else page_rel) if callable(cards_of) else None
+        if not cards:
+            return "\n"
+        return "".join(f"\n\n**{_html_text(c.title)}**\n\n{_html_text(c.description)}" for c in cards) + "\n\n"
 
     def _component_iframe(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
         """A component of the site itself (``@site/src/components/Arcade``, a relative
