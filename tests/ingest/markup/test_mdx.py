@@ -706,7 +706,7 @@ def test_doc_card_list_shows_the_category_cards(tmp_path: Path) -> None:
     (cat / "_part.md").write_text("Partial.\n")
     (cat / "02-cloud" / "a.md").write_text("# A\n\nText.\n")
     (cat / "02-cloud" / "b.md").write_text("# B\n\nText.\n")
-    (cat / "02-cloud" / "_category_.json").write_text('{"label": "Cloud sources"}')
+    (cat / "02-cloud" / "index.md").write_text("---\nsidebar_label: Cloud sources\n---\n\n# Cloud\n")
     doc = convert_mdx(cat / "index.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert text.index("Add a source\n\nClick Sources in the sidebar, then New.") < text.index(
