@@ -716,3 +716,33 @@ def test_doc_card_list_shows_the_category_cards(tmp_path: Path) -> None:
     site = DocusaurusSite.load(root, "docusaurus.config.js")
     doc = convert_mdx(cat / "index.mdx", site=site, assets_dir=tmp_path / "a")
     assert "Add a source" not in "\n".join(s.text for s in doc.sections)
+
+
+def test_site_component_drawing_a_prop_as_img_is_an_image(tmp_path: Path) -> None:
+    """A component of the site that draws one of its props as its <img> (a zoomable thumbnail:
+    const resolved = require(`@site/static${src}`).default; <img src={resolved} {...rest} />) is an
+    image whatever it is called; inside a <figure>, the <figcaption> is its caption. A component
+    drawing an image of its own (a logo it imports) is not an image of the page."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components" / "Thumbnail").mkdir(parents=True)
+    (root / "src" / "components" / "Thumbnail" / "index.tsx").write_text(
+        "import React from 'react';\nconst Thumbnail = ({src, ...restProps}) => {\n"
+        "  const resolved = require(`@site/static${src}`).default;\n"
+        "  return (<div className=\"thumb\"><img src={resolved} {...restProps} /></div>);\n};\n"
+        "export default Thumbnail;\n")
+    (root / "src" / "components" / "Step.jsx").write_text(
+        "export default function Step(props) {\n  return <li><img src={props.shot} alt={props.text} />{props.text}</li>;\n}\n")
+    (root / "src" / "components" / "Badge.jsx").write_text(
+        "import logo from './logo.png';\nexport default function Badge({ label }) {\n"
+        "  return <span><img src={logo} />{label}</span>;\n}\n")
+    (root / "docs" / "shots.mdx").write_text(
+        "import Thumbnail from '@site/src/components/Thumbnail';\nimport Step from '../src/components/Step';\n"
+        "import Badge from '@site/src/components/Badge';\n\n# Shots\n\nConfigure the query.\n\n<figure>\n"
+        "  <Thumbnail src=\"/img/base.png\" alt=\"Query editor\" width='70%'/>\n"
+        "  <figcaption align='center'><i>The query editor</i></figcaption>\n</figure>\n\n"
+        "<Step shot=\"/img/required.png\" text=\"Open settings\" />\n\n<Badge label=\"Beta\" />\n")
+    doc = convert_mdx(root / "docs" / "shots.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [m.path for m in images] == ["static/img/base.png", "static/img/required.png"]
+    assert (images[0].alt, images[0].caption) == ("Query editor", "The query editor")

@@ -22,7 +22,10 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   a video file or a video host's page becomes a ``<video>``; a component that is a
   file of the site and renders an ``<iframe>`` (``<Arcade id="..." title="..." />``
   whose module writes ``src={`https://demo.arcade.software/${props.id}?embed`}``)
-  becomes that ``<iframe>``, its ``src`` filled from the tag's attributes;
+  becomes that ``<iframe>``, its ``src`` filled from the tag's attributes, and one
+  that draws one of its props as its ``<img>`` (``<Thumbnail src="/img/x.png" />``
+  whose module writes ``<img src={require(`@site/static${src}`).default} />``) is an
+  image component (inside ``<figure>``, the ``<figcaption>`` is its caption);
 - ``<CodeBlock language="js">{Source}</CodeBlock>`` whose ``Source`` is imported
   as text (``import Source from '!!raw-loader!./x.js'`` or ``'./x.js?raw'``)
   becomes a fenced code block holding that file (Docusaurus "Code blocks");
@@ -111,6 +114,7 @@ _NAMED = re.compile(r"\{([^{}]{0,2000})\}")
 _COMPONENT_IFRAME = re.compile(r"""<iframe\b[^<]{0,2000}?\bsrc\s*=\s*(?:\{\s*(`[^`]{1,500}`|(?:props\.)?[A-Za-z_$][\w$]*)\s*\}"""
                                r"""|(["'])([^"']{1,500})\2)""", re.DOTALL)
 _COMPONENT_TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}|(["'])([^"']{0,300})\2)""")
+_COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}")
 _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
@@ -551,7 +555,13 @@ class MdxTransformer:
             if flow and stripped and not is_flow:
                 out.append("")
             flow, closed = is_flow, False
-            out.append(self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels))
+            rendered = self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels)
+            if rendered.lstrip(" \t").startswith(("\n\n<img", "\n\n<figure>")) and out \
+                    and out[-1].rstrip().endswith(">") and not out[-1].lstrip().startswith("</"):
+                # an image component inside an HTML element (<figure> then <Shot /> then <figcaption>)
+                # stays inside it, so the figure's caption is its caption
+                rendered = rendered.strip(" \t\n")
+            out.append(rendered)
             i += 1
         return "\n".join(out) + "\n"
 
@@ -657,7 +667,7 @@ class MdxTransformer:
         if video:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
-        image = self._component_image(tag, scope)
+        image = self._component_image(tag, scope, page_rel)
         out = ""
         if texts:
             out = "\n\n**" + " — ".join(dict.fromkeys(texts)) + "**\n\n"
@@ -667,12 +677,13 @@ class MdxTransformer:
             return out
         return "\n" if not tag.self_closing else ""
 
-    def _component_image(self, tag: _Tag, scope: _Scope) -> str:
+    def _component_image(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
         """An image component (``<Image img={require('./x.png')} />`` of
         @theme/IdealImage, ``<ThemedImage sources={{light: useBaseUrl('/x.png'), dark: ...}} />``,
         ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
         attribute that names an image file (the light variant of ``sources``)."""
-        if not _IMAGE_COMPONENT.search(_names(tag, scope)):  # DocsCard img=, Avatar src=: decoration
+        drawn = self._component_img_prop(tag, scope, page_rel)
+        if not drawn and not _IMAGE_COMPONENT.search(_names(tag, scope)):  # DocsCard img=, Avatar src=: decoration
             return ""
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
@@ -682,7 +693,7 @@ class MdxTransformer:
             low = name.lower()
             if src or value is None:
                 continue
-            if low not in _IMAGE_ATTRS:  # icon=, logo=, avatar= are decoration, not the page's images
+            if low not in _IMAGE_ATTRS and name != drawn:  # icon=, logo=, avatar= are decoration
                 continue
             if kind == "str" and value.lower().split("?", 1)[0].endswith(_IMAGE_EXTS):
                 src = value
@@ -771,6 +782,29 @@ class MdxTransformer:
         t = _COMPONENT_TITLE.search(m.group(0) + code[m.end():m.end() + 2000].split(">", 1)[0])
         title = (props.get(t.group(1), "") if t.group(1) else t.group(3)) if t else ""
         return f'\n\n<iframe src="{_escape(src)}" title="{_escape(title)}"></iframe>\n\n'
+
+    def _component_img_prop(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+        """The attribute of ``tag`` that a component of the site draws as its ``<img>``
+        (``<img src={src} />``, ``src={props.shot}``, or a name computed from it:
+        ``const resolved = require(`@site/static${src}`).default`` then ``<img src={resolved}>``),
+        ``""`` when the component is not a file of the site or draws none of them."""
+        module = scope.modules.get(tag.name)
+        code = self._component_source(module, page_rel) if module else None
+        if not code or "<img" not in code:
+            return ""
+        names = {name for name, value, kind in tag.attrs if kind == "str" and value}
+        for k, m in enumerate(_COMPONENT_IMG.finditer(code, 0, MAX_COMPONENT_CHARS)):
+            if k >= 20:  # a component draws a few images; a hostile file is not searched further
+                break
+            expr = m.group(1)
+            var = re.fullmatch(r"\s*([A-Za-z_$][\w$]*)\s*", expr)
+            if var and var.group(1) not in names:  # a name computed from a prop
+                decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(var.group(1))}\s*=\s*([^;\n]{{1,300}})", code)
+                expr = decl.group(1) if decl else expr
+            used: list[str] = [n for n in re.findall(r"(?:props\.)?([A-Za-z_$][\w$]*)", expr) if n in names]
+            if used:
+                return used[0]
+        return ""
 
     def _component_source(self, module: str, page_rel: str) -> str | None:
         """The source of a component module that is a file of the site (``@site/...``,
