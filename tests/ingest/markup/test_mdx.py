@@ -741,8 +741,9 @@ def test_site_component_drawing_a_prop_as_img_is_an_image(tmp_path: Path) -> Non
         "import Badge from '@site/src/components/Badge';\n\n# Shots\n\nConfigure the query.\n\n<figure>\n"
         "  <Thumbnail src=\"/img/base.png\" alt=\"Query editor\" width='70%'/>\n"
         "  <figcaption align='center'><i>The query editor</i></figcaption>\n</figure>\n\n"
-        "<Step shot=\"/img/required.png\" text=\"Open settings\" />\n\n<Badge label=\"Beta\" />\n")
+        "<Step shot=\"/img/required.png\" text=\"Open settings\" />\n\n<Badge label=\"Beta\" />\n\n"
+        "<Step shot={require('@site/static/img/imported.png').default} text=\"Save\" />\n")
     doc = convert_mdx(root / "docs" / "shots.mdx", site=site, assets_dir=tmp_path / "a")
     images = [m for m in doc.media if isinstance(m, ImageItem)]
-    assert [m.path for m in images] == ["static/img/base.png", "static/img/required.png"]
+    assert [m.path for m in images] == ["static/img/base.png", "static/img/required.png", "static/img/imported.png"]
     assert (images[0].alt, images[0].caption) == ("Query editor", "The query editor")

@@ -792,7 +792,7 @@ class MdxTransformer:
         code = self._component_source(module, page_rel) if module else None
         if not code or "<img" not in code:
             return ""
-        names = {name for name, value, kind in tag.attrs if kind == "str" and value}
+        names = {name for name, value, kind in tag.attrs if kind in ("str", "expr") and value}
         for k, m in enumerate(_COMPONENT_IMG.finditer(code, 0, MAX_COMPONENT_CHARS)):
             if k >= 20:  # a component draws a few images; a hostile file is not searched further
                 break
