@@ -707,9 +707,12 @@ def test_doc_card_list_shows_the_category_cards(tmp_path: Path) -> None:
     (cat / "02-cloud" / "a.md").write_text("# A\n\nText.\n")
     (cat / "02-cloud" / "b.md").write_text("# B\n\nText.\n")
     (cat / "02-cloud" / "index.md").write_text("---\nsidebar_label: Cloud sources\n---\n\n# Cloud\n")
+    (cat / "extra").mkdir()
+    (cat / "extra" / "x.md").write_text("# X\n")
+    (cat / "extra" / "_category_.yml").write_text("label: Extras\nposition: 0\n")
     doc = convert_mdx(cat / "index.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
-    assert text.index("Add a source\n\nClick Sources in the sidebar, then New.") < text.index(
+    assert text.index("Extras\n\n1 item") < text.index("Add a source\n\nClick Sources in the sidebar, then New.") < text.index(
         "Cloud sources\n\n2 items") < text.index("Remove\n\nDelete a source you no longer use.")
     assert "Draft" not in text and "Secret" not in text and "Partial" not in text
     (root / "sidebars.js").write_text("module.exports = { docs: ['sources/index', 'sources/add'] };\n")
