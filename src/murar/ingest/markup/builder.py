@@ -67,8 +67,11 @@ def _ancestor(node: LexborNode, tags: tuple[str, ...], limit: int = 200) -> Lexb
     return None
 
 
+# and recorded product walkthroughs (Arcade, Navattic, Storylane, Supademo: screenshots played as
+# steps with their text, the docs' screencasts) are media too
 _VIDEO_IFRAME = re.compile(r"youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|wistia|brightcove|/embed/|video|"
-                           r"player|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)", re.IGNORECASE)
+                           r"player|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)|arcade\.software/|navattic\.com/|storylane\.io/|"
+                           r"supademo\.com/", re.IGNORECASE)
 # image variants a theme shows only in dark mode (Material ``#only-dark``, GitHub
 # ``#gh-dark-mode-only``): the light twin beside it is the one kept
 _DARK_ONLY = ("#only-dark", "#gh-dark-mode-only")

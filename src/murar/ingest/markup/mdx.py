@@ -19,7 +19,13 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   './logo.svg'`` then ``<Logo />``: Docusaurus draws it inline, "Inline SVGs");
   a video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
   ``<Video src=... />``, ``<YouTube url=... />``) whose ``url``/``src`` names
-  a video file or a video host's page becomes a ``<video>``;
+  a video file or a video host's page becomes a ``<video>``; a component that is a
+  file of the site and renders an ``<iframe>`` (``<Arcade id="..." title="..." />``
+  whose module writes ``src={`https://demo.arcade.software/${props.id}?embed`}``)
+  becomes that ``<iframe>``, its ``src`` filled from the tag's attributes, and one
+  that draws one of its props as its ``<img>`` (``<Thumbnail src="/img/x.png" />``
+  whose module writes ``<img src={require(`@site/static${src}`).default} />``) is an
+  image component (inside ``<figure>``, the ``<figcaption>`` is its caption);
 - ``<CodeBlock language="js">{Source}</CodeBlock>`` whose ``Source`` is imported
   as text (``import Source from '!!raw-loader!./x.js'`` or ``'./x.js?raw'``)
   becomes a fenced code block holding that file (Docusaurus "Code blocks");
@@ -93,9 +99,25 @@ _NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")
 _ESM_START = re.compile(r"^(import|export)\b(?!\s*[-:=])")
 _RAW_IMPORT = re.compile(r"^!{0,2}raw-loader!(.+)$")
 _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
-_RAW_CODE_BLOCK = re.compile(r"<CodeBlock\b([^<>]{0,500})>\s*\{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
-                             r"\s*\}\s*</CodeBlock>", re.DOTALL)
+
+
+def _raw_code_block(names: list[str]) -> re.Pattern[str]:
+    """``<CodeBlock ...>{Source}</CodeBlock>`` (or ``{`literal`}``) written with any of
+    ``names`` (``@theme/CodeBlock`` imported as ``Code``): attributes, imported name, literal."""
+    tags = "|".join(re.escape(n) for n in names)
+    return re.compile(rf"<(?P<tag>{tags})\b([^<>]{{0,500}})>\s*\{{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
+                      r"\s*\}\s*</(?P=tag)>", re.DOTALL)
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
+_NAMED = re.compile(r"\{([^{}]{0,2000})\}")
+# the <iframe> a site's own component renders and its src: a literal or a template literal
+# filled from the component's props (`https://demo.arcade.software/${props.id}?embed`)
+_COMPONENT_IFRAME = re.compile(r"""<iframe\b[^<]{0,2000}?\bsrc\s*=\s*(?:\{\s*(`[^`]{1,500}`|(?:props\.)?[A-Za-z_$][\w$]*)\s*\}"""
+                               r"""|(["'])([^"']{1,500})\2)""", re.DOTALL)
+_COMPONENT_TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}|(["'])([^"']{0,300})\2)""")
+_COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}")
+_TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
+_MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
+MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
 _ATTR_BARE = re.compile(r"[^\s>]+")
@@ -276,6 +298,8 @@ class _Scope:
     kinds: dict[str, str] = field(default_factory=dict)
     # text of names an {expression} may show: export const NAME = 'literal', frontMatter.key
     values: dict[str, str] = field(default_factory=dict)
+    # name -> the module a component is imported (or registered) from, to read a site's own component
+    modules: dict[str, str] = field(default_factory=dict)
 
     def value(self, expr: str) -> str | None:
         """The text ``{expr}`` renders when it is a string or number literal or a known
@@ -303,6 +327,7 @@ class MdxTransformer:
         self.read = read or self._read
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
+        self._components: dict[str, str | None] = {}  # module -> its source (None: not a file of the site)
 
     def _read(self, target: str, page_rel: str) -> tuple[str, str] | None:
         res = self.site.resolve_include(target, page_rel=page_rel)
@@ -345,12 +370,13 @@ class MdxTransformer:
         if props is not None:
             lines = _fill_props(lines, props)
         lines = self._strip_esm(lines, scope, page_rel)
-        if scope.raw or any("<CodeBlock" in line for line in lines):
-            lines = self._raw_code_blocks(lines, scope, page_rel)
+        code_tags = ["CodeBlock", *sorted(n for n, k in scope.kinds.items() if k == "CodeBlock" and n != "CodeBlock")]
+        if scope.raw or any(f"<{n}" in line for line in lines for n in code_tags):
+            lines = self._raw_code_blocks(lines, scope, page_rel, code_tags[:20])
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
         return front + out
 
-    def _raw_code_blocks(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
+    def _raw_code_blocks(self, lines: list[str], scope: _Scope, page_rel: str, tags: list[str]) -> list[str]:
         """``<CodeBlock language="js">{Source}</CodeBlock>`` where ``Source`` was imported
         as text (``'!!raw-loader!./x.js'``, ``'./x.js?raw'``) as a fenced block holding
         that file (Docusaurus "Code blocks": importing code snippets), and one holding a
@@ -358,10 +384,10 @@ class MdxTransformer:
         text = "\n".join(lines)
 
         def repl(m: re.Match[str]) -> str:
-            if m.group(3) is not None:
-                code = re.sub(r"\\([`\\$])", r"\1", m.group(3))
+            if m.group(4) is not None:
+                code = re.sub(r"\\([`\\$])", r"\1", m.group(4))
             else:
-                target = scope.raw.get(m.group(2))
+                target = scope.raw.get(m.group(3))
                 if target is None:
                     return m.group(0)
                 found = self._read_raw(target, page_rel)
@@ -369,14 +395,14 @@ class MdxTransformer:
                     return "\n"
                 code = found
             lang = re.search(r"""\b(?:language\s*=\s*|className\s*=\s*(?=['"]language-))"""
-                             r"""(?:(['"])(?:language-)?([\w+#.-]*)\1|\{\s*(['"])([\w+#.-]*)\3\s*\})""", m.group(1))
-            title = re.search(r"""\btitle\s*=\s*(['"])([^'"]*)\1""", m.group(1))
+                             r"""(?:(['"])(?:language-)?([\w+#.-]*)\1|\{\s*(['"])([\w+#.-]*)\3\s*\})""", m.group(2))
+            title = re.search(r"""\btitle\s*=\s*(['"])([^'"]*)\1""", m.group(2))
             fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", code)), default=0))
             head = f"**{title.group(2)}**\n\n" if title else ""
             info = (lang.group(2) or lang.group(4) or "") if lang else ""
             return f"\n\n{head}{fence}{info}\n{code.rstrip()}\n{fence}\n\n"
 
-        return _RAW_CODE_BLOCK.sub(repl, text).split("\n")
+        return _raw_code_block(tags).sub(repl, text).split("\n")
 
     def _read_raw(self, target: str, page_rel: str) -> str | None:
         """The text of a file imported as code; an extensionless target is tried with
@@ -446,6 +472,13 @@ class MdxTransformer:
         if not m:
             return
         names, target = m.group(1).strip(), m.group(3)
+        named = _NAMED.search(names)
+        code_module = not target.lower().split("?", 1)[0].endswith((*_IMAGE_EXTS, ".md", ".mdx"))
+        if named and code_module and not _RAW_IMPORT.match(target):  # import { Arcade, Card as Tile } from '...'
+            for part in named.group(1).split(",")[:50]:
+                local = part.split(" as ")[-1].strip()
+                if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
+                    _bind_module(local, target, scope)
         default = names.split(",", 1)[0].strip()
         if not re.fullmatch(r"[A-Za-z_$][\w$]*", default):
             return
@@ -522,7 +555,13 @@ class MdxTransformer:
             if flow and stripped and not is_flow:
                 out.append("")
             flow, closed = is_flow, False
-            out.append(self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels))
+            rendered = self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels)
+            if rendered.lstrip(" \t").startswith(("\n\n<img", "\n\n<figure>")) and out \
+                    and out[-1].rstrip().endswith(">") and not out[-1].lstrip().startswith("</"):
+                # an image component inside an HTML element (<figure> then <Shot /> then <figcaption>)
+                # stays inside it, so the figure's caption is its caption
+                rendered = rendered.strip(" \t\n")
+            out.append(rendered)
             i += 1
         return "\n".join(out) + "\n"
 
@@ -622,11 +661,13 @@ class MdxTransformer:
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
-        video = self._component_video(tag, scope)
+        if _is(tag, scope, "DocCardList") and "items" not in attrs:
+            return self._doc_cards(page_rel, stack)
+        video = self._component_video(tag, scope) or self._component_iframe(tag, scope, page_rel)
         if video:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
-        image = self._component_image(tag, scope)
+        image = self._component_image(tag, scope, page_rel)
         out = ""
         if texts:
             out = "\n\n**" + " — ".join(dict.fromkeys(texts)) + "**\n\n"
@@ -636,12 +677,13 @@ class MdxTransformer:
             return out
         return "\n" if not tag.self_closing else ""
 
-    def _component_image(self, tag: _Tag, scope: _Scope) -> str:
+    def _component_image(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
         """An image component (``<Image img={require('./x.png')} />`` of
         @theme/IdealImage, ``<ThemedImage sources={{light: useBaseUrl('/x.png'), dark: ...}} />``,
         ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
         attribute that names an image file (the light variant of ``sources``)."""
-        if not _IMAGE_COMPONENT.search(_names(tag, scope)):  # DocsCard img=, Avatar src=: decoration
+        drawn = self._component_img_prop(tag, scope, page_rel)
+        if not drawn and not _IMAGE_COMPONENT.search(_names(tag, scope)):  # DocsCard img=, Avatar src=: decoration
             return ""
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
@@ -651,7 +693,7 @@ class MdxTransformer:
             low = name.lower()
             if src or value is None:
                 continue
-            if low not in _IMAGE_ATTRS:  # icon=, logo=, avatar= are decoration, not the page's images
+            if low not in _IMAGE_ATTRS and name != drawn:  # icon=, logo=, avatar= are decoration
                 continue
             if kind == "str" and value.lower().split("?", 1)[0].endswith(_IMAGE_EXTS):
                 src = value
@@ -704,6 +746,86 @@ class MdxTransformer:
                 return f'\n\n<video src="{_escape(src)}" title="{_escape(title)}"></video>\n\n'
         return ""
 
+    def _doc_cards(self, page_rel: str, stack: tuple[str, ...]) -> str:
+        """``<DocCardList />`` (@theme/DocCardList) on a category's index doc: each card's
+        title as a bold line and its description (the Site's ``category_cards``; a
+        partial's list is the cards of the page it is shown on)."""
+        cards_of = getattr(self.site, "category_cards", None)
+        cards = cards_of(stack[0] if stack else page_rel) if callable(cards_of) else None
+        if not cards:
+            return "\n"
+        return "".join(f"\n\n**{_html_text(c.title)}**\n\n{_html_text(c.description)}" for c in cards) + "\n\n"
+
+    def _component_iframe(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+        """A component of the site itself (``@site/src/components/Arcade``, a relative
+        module) that renders an ``<iframe>`` (an embedded walkthrough or player: ``<Arcade
+        id="..." title="..." />``) as that ``<iframe>``, its ``src`` template filled from the
+        tag's attributes the way React renders it; ``""`` when the module is a package,
+        renders no iframe, or the src needs a prop the tag does not give."""
+        module = scope.modules.get(tag.name)
+        code = self._component_source(module, page_rel) if module else None
+        m = _COMPONENT_IFRAME.search(code) if code else None
+        if code is None or m is None:
+            return ""
+        props = {name: value for name, value, kind in tag.attrs if kind == "str" and value}
+        if m.group(3) is not None:
+            src = m.group(3)
+        elif m.group(1).startswith("`"):
+            slots = _TEMPLATE_SLOT.findall(m.group(1))
+            if "${" in _TEMPLATE_SLOT.sub("", m.group(1)) or any(name not in props for name in slots):
+                return ""
+            src = _TEMPLATE_SLOT.sub(lambda s: props[s.group(1)], m.group(1)[1:-1])
+        else:
+            src = props.get(m.group(1).removeprefix("props."), "")
+        if not src:
+            return ""
+        t = _COMPONENT_TITLE.search(m.group(0) + code[m.end():m.end() + 2000].split(">", 1)[0])
+        title = (props.get(t.group(1), "") if t.group(1) else t.group(3)) if t else ""
+        return f'\n\n<iframe src="{_escape(src)}" title="{_escape(title)}"></iframe>\n\n'
+
+    def _component_img_prop(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+        """The attribute of ``tag`` that a component of the site draws as its ``<img>``
+        (``<img src={src} />``, ``src={props.shot}``, or a name computed from it:
+        ``const resolved = require(`@site/static${src}`).default`` then ``<img src={resolved}>``),
+        ``""`` when the component is not a file of the site or draws none of them."""
+        module = scope.modules.get(tag.name)
+        code = self._component_source(module, page_rel) if module else None
+        if not code or "<img" not in code:
+            return ""
+        names = {name for name, value, kind in tag.attrs if kind in ("str", "expr") and value}
+        for k, m in enumerate(_COMPONENT_IMG.finditer(code, 0, MAX_COMPONENT_CHARS)):
+            if k >= 20:  # a component draws a few images; a hostile file is not searched further
+                break
+            expr = m.group(1)
+            var = re.fullmatch(r"\s*([A-Za-z_$][\w$]*)\s*", expr)
+            if var and var.group(1) not in names:  # a name computed from a prop
+                decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(var.group(1))}\s*=\s*([^;\n]{{1,300}})", code)
+                expr = decl.group(1) if decl else expr
+            used: list[str] = [n for n in re.findall(r"(?:props\.)?([A-Za-z_$][\w$]*)", expr) if n in names]
+            if used:
+                return used[0]
+        return ""
+
+    def _component_source(self, module: str, page_rel: str) -> str | None:
+        """The source of a component module that is a file of the site (``@site/...``,
+        ``./x``, ``/src/...``; webpack's extensions and ``index`` files tried), else ``None``."""
+        if not module.startswith(("@site/", "./", "../", "/")):
+            return None
+        key = module if module.startswith(("@site/", "/")) else f"{PurePosixPath(page_rel).parent}|{module}"
+        if key not in self._components:
+            self._components[key] = None
+            root = self.site.config.root
+            for ext in ("", *_MODULE_EXTS):
+                res = self.site.resolve_include(module + ext, page_rel=page_rel)
+                if res.rel_path and PurePosixPath(res.rel_path).suffix in _CODE_EXTS and (root / res.rel_path).is_file():
+                    try:
+                        with (root / res.rel_path).open(encoding="utf-8", errors="replace") as fh:
+                            self._components[key] = fh.read(MAX_COMPONENT_CHARS)
+                    except OSError:
+                        pass
+                    break
+        return self._components[key]
+
     def _html_tag(self, tag: _Tag, scope: _Scope) -> str:
         out = [f"<{tag.name}"]
         for name, value, kind in tag.attrs:
@@ -753,7 +875,7 @@ def _bind_module(name: str, module: str, scope: _Scope) -> None:
     """Bind ``name`` imported (or registered) from ``module``: an image file, a Markdown
     partial, or a component known by the module it comes from (``@theme/Tabs`` -> Tabs,
     ``../components/zoom/ZoomableImage`` -> ZoomableImage; an ``index`` file by its folder)."""
-    for table in (scope.images, scope.partials, scope.kinds):
+    for table in (scope.images, scope.partials, scope.kinds, scope.modules):
         table.pop(name, None)
     low = module.lower().split("?", 1)[0]
     if low.endswith(_IMAGE_EXTS):
@@ -761,6 +883,7 @@ def _bind_module(name: str, module: str, scope: _Scope) -> None:
     elif low.endswith((".md", ".mdx")):
         scope.partials[name] = module
     else:
+        scope.modules[name] = module
         parts = [p for p in module.split("?", 1)[0].split("/") if p]
         stem = parts[-1].rsplit(".", 1)[0] if parts else ""
         if stem == "index" and len(parts) > 1:
