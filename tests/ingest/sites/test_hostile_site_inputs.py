@@ -5,13 +5,23 @@ other pages, unbounded work, or a read outside the corpus root."""
 from __future__ import annotations
 
 import pickle
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from murar.errors import ConfigError
+from murar.ingest.corpus import (
+    IngestReport,
+    convert_corpus,
+    no_pages_message,
+    walk_site,
+)
 from murar.ingest.sites import _xrefs, jekyll
 from murar.ingest.sites._common import glob_match, glob_regex
-from murar.ingest.sites.base import FileRole
+from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.docusaurus import DocusaurusSite
 
@@ -211,3 +221,108 @@ def test_sphinx_mkdocs_docfx_globs_stay_linear_on_backtracking_patterns(
         with deadline(20, f"{site}: a glob backtracks exponentially"):  # was minutes per file
             roles = (opened.classify(deep).role, opened.classify(excluded).role)
         assert roles[0] is FileRole.PAGE and roles[1] is not FileRole.PAGE, (site, roles)
+
+
+# ------------------------------------------------- languages and versions (--language, --docs-version)
+
+def _read(root: Path, **variant: str) -> tuple[dict[str, str], tuple[str, ...]]:
+    """source path -> text of the pages an ingest of ``root`` reads, and the site's notes."""
+    sel = open_site(root, variant=SiteVariant(**variant) if variant else None)
+    report = IngestReport()
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = convert_corpus(sel.site.config.root, assets_dir=Path(tmp), report=report, site=sel.site,
+                              walk=walk_site(sel.site, under=sel.walk))
+    assert not report.failed
+    return {d.source_path: " ".join(s.text for s in d.sections) for d in docs}, sel.notes
+
+
+def _outside(tmp_path: Path, write: Callable[..., Path]) -> Path:
+    out = tmp_path / "outside"
+    for rel in ("intro.md", "index.md", "fr/index.md", "docusaurus-plugin-content-docs/current/intro.md",
+                "content/intro.md"):
+        write(out, rel, "# Secret\n\nSECRET outside the corpus.\n")
+    write(out, "en.toml", 'note = "SECRET note"\n')
+    return out
+
+
+def test_docusaurus_translations_and_versions_linked_out_of_the_root(tmp_path: Path,
+                                                                     write: Callable[..., Path]) -> None:
+    """A locale folder or a translated file that is a symbolic link out of the root is
+    not read, so it does not replace the default locale's page (the page was lost: 0
+    pages); a version folder linked out is missing (it was chosen and read nothing)."""
+    out, root = _outside(tmp_path, write), tmp_path / "site"
+    write(root, "docusaurus.config.js", "module.exports = { i18n: { defaultLocale: 'en', locales: ['en', 'fr', "
+          "'es'] }, presets: [['classic', { docs: { path: 'docs' } }]] };\n")
+    write(root, "docs/intro.md", "# Intro\n\nEnglish intro.\n")
+    write(root, "versions.json", '["2.0", "1.0"]')
+    write(root, "versioned_docs/version-1.0/intro.md", "# Intro\n\nVersion one.\n")
+    (root / "versioned_docs/version-2.0").symlink_to(out)
+    (root / "i18n").mkdir()
+    (root / "i18n/fr").symlink_to(out)
+    write(root, "i18n/es/docusaurus-plugin-content-docs/current/.keep", "")
+    (root / "i18n/es/docusaurus-plugin-content-docs/current/intro.md").symlink_to(out / "intro.md")
+    for lang in ("fr", "es"):
+        pages, _ = _read(root, language=lang, docs_version="current")
+        assert list(pages) == ["docs/intro.md"] and "English intro." in pages["docs/intro.md"]
+    pages, _ = _read(root)  # 2.0 (the default) is missing: the current docs, as for a partial checkout
+    assert list(pages) == ["docs/intro.md"]
+    with pytest.raises(ConfigError, match="leads out of the corpus root"):
+        open_site(root, variant=SiteVariant(docs_version="2.0"))
+    assert "Version one." in _read(root, docs_version="1.0")[0]["versioned_docs/version-1.0/intro.md"]
+
+
+@pytest.mark.parametrize("structure", ["suffix", "folder"])
+def test_mkdocs_translations_linked_out_of_the_root(tmp_path: Path, write: Callable[..., Path],
+                                                     structure: str) -> None:
+    """mkdocs-static-i18n: a translation that is a symbolic link out of the root is not
+    read; the default locale's page stands in for it (fallback_to_default) instead of
+    being excluded as 'read from its translation' (0 pages)."""
+    out, root = _outside(tmp_path, write), tmp_path / "site"
+    write(root, "mkdocs.yml", f"site_name: S\nplugins:\n  - i18n:\n      docs_structure: {structure}\n"
+          "      languages:\n        - locale: en\n          default: true\n        - locale: fr\n")
+    if structure == "suffix":
+        write(root, "docs/index.md", "# Home\n\nEnglish home.\n")
+        (root / "docs/index.fr.md").symlink_to(out / "index.md")
+    else:
+        write(root, "docs/en/index.md", "# Home\n\nEnglish home.\n")
+        (root / "docs/fr").symlink_to(out / "fr")
+    pages, _ = _read(root, language="fr")
+    assert len(pages) == 1 and "English home." in next(iter(pages.values()))
+
+
+def test_hugo_content_folders_out_of_the_root(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A language whose contentDir is absolute or leads out of the root made every
+    file's classification raise (os_walk_files walked it: ValueError), so no page was
+    read in any language. Now nothing out of the root is read, the default language's
+    pages are, and choosing such a language says why it has no pages there."""
+    out, root = _outside(tmp_path, write), tmp_path / "site"
+    write(root, "hugo.toml", f'title = "T"\n[languages.en]\ncontentDir = "content"\n'
+          f'[languages.fr]\ncontentDir = "{out / "content"}"\n[languages.de]\ncontentDir = "../outside/content"\n'
+          '[languages.es]\ncontentDir = "content-es"\n[languages.it]\ncontentDir = "content-it"\n')
+    write(root, "content/_index.md", "# Home\n\nEnglish home.\n")
+    (root / "content-es").symlink_to(out / "content")
+    pages, _ = _read(root)
+    assert list(pages) == ["content/_index.md"] and "SECRET" not in pages["content/_index.md"]
+    for lang in ("fr", "de", "es"):
+        pages, notes = _read(root, language=lang)
+        assert pages == {} and any(f"language {lang}: its contentDir" in n and "out of the corpus root" in n
+                                   for n in notes)
+    assert any("content-it is not a folder" in n for n in _read(root, language="it")[1])
+    sel = open_site(root, variant=SiteVariant(language="fr"))  # the no-pages error says why
+    assert "notes: language fr: its contentDir" in no_pages_message(sel, walk_site(sel.site, under=sel.walk),
+                                                                     IngestReport())
+
+
+@pytest.mark.parametrize("how", ["i18nDir", "link"])
+def test_hugo_i18n_strings_out_of_the_root_are_not_read(tmp_path: Path, write: Callable[..., Path],
+                                                         how: str) -> None:
+    """A callout's label comes from the i18n files: one found through an i18nDir out of
+    the root, or a file linked out of it, was read ('SECRET note:')."""
+    out, root = _outside(tmp_path, write), tmp_path / "site"
+    write(root, "hugo.toml", 'title = "T"\n' + ('i18nDir = "../outside"\n' if how == "i18nDir" else ""))
+    write(root, "content/_index.md", "# Home\n\n{{< notice note >}}\nEnglish note.\n{{< /notice >}}\n")
+    if how == "link":
+        write(root, "i18n/.keep", "")
+        (root / "i18n/en.toml").symlink_to(out / "en.toml")
+    text = _read(root)[0]["content/_index.md"]
+    assert "SECRET" not in text and "English note." in text

@@ -63,7 +63,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -76,7 +76,7 @@ from murar.ingest.markup.mdtext import (
     callout_lead,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
-from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
@@ -395,7 +395,25 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                       static_dirs=static_dirs, include_dirs=include_dirs,
                       exclude=(settings["publish_dir"], "resources/_gen", "node_modules"),
                       base_url=url_base_path(base), settings={**settings, "base_url_full": base},
-                      language=chosen if len(codes) > 1 else "")
+                      language=chosen if len(codes) > 1 else "",
+                      notes=_unread_content_dirs(root, content_langs, chosen) if language is not None else ())
+
+
+def _unread_content_dirs(root: Path, content_langs: dict[str, str], chosen: str) -> tuple[str, ...]:
+    """Notes on the ``contentDir`` of the language read (``--language``) that murar
+    cannot read: one leading out of the corpus root (``../x``, an absolute path, a
+    symbolic link out) or that is no folder; that language's pages there are not
+    read (its translations by file name elsewhere still are)."""
+    notes: list[str] = []
+    for folder, code in content_langs.items():
+        if code != chosen:
+            continue
+        where = f"language {chosen}: its contentDir {folder}"
+        if folder.startswith(("../", "/")) or folder == ".." or inside_root(root / folder, root).problem:
+            notes.append(f"{where} leads out of the corpus root; its pages there are not read")
+        elif not (root / folder).is_dir():
+            notes.append(f"{where} is not a folder; no pages are read from it")
+    return tuple(notes)
 
 
 def _chosen_language(language: str | None, codes: list[str], disabled: set[str], config_file: str | None) -> str:
@@ -818,12 +836,14 @@ class HugoSite:
     def _read_translations(self, lang: str, table: dict[str, str]) -> None:
         """Add the i18n strings of ``lang`` to ``table`` (a key already there is kept)."""
         for folder in self._config.settings.get("i18n_dirs", "i18n").split(";"):
-            base = self._root / folder
-            if not folder or not base.is_dir():
+            if not folder:
                 continue
-            files = sorted(p for p in base.rglob("*") if p.is_file() and p.stem.lower() == lang
-                           and p.suffix.lower() in (".toml", ".yaml", ".yml", ".json"))
+            # not out of the root: an i18nDir of ../x or /etc, a folder or file linked out
+            found = os_walk_files(self._root, folder, (".toml", ".yaml", ".yml", ".json"), skip_dirs=())
+            files = [self._root / rel for rel in found if PurePosixPath(rel).stem.lower() == lang]
             for path in files:
+                if inside_root(path, self._root).problem:
+                    continue
                 try:
                     data = load_data_file(path)
                 except (OSError, ValueError):

@@ -488,7 +488,7 @@ class MkDocsSite:
             known = "" if locale in self._locales else ", not a configured locale"
             return f"translation (locale {locale}{known}); default locale {default}"
         plain = stem + PurePosixPath(inner).suffix
-        if (self._config.root / rel).with_name(plain).is_file():
+        if self._readable(posixpath.join(posixpath.dirname(rel), plain)):
             return f"{plain} is the default locale's page ({default})"
         return ""
 
@@ -520,12 +520,12 @@ class MkDocsSite:
                     known = "" if locale in self._locales else ", not a configured locale"
                     return f"translation (locale {locale}{known}); murar reads locale {chosen}"
                 plain = stem + path.suffix
-                if (self._config.root / rel).with_name(plain).is_file():
+                if self._readable(posixpath.join(posixpath.dirname(rel), plain)):
                     return f"{plain} is the default locale's page ({default})"
             else:
                 stem = path.stem
             translated = posixpath.join(posixpath.dirname(inner), f"{stem}.{chosen}{path.suffix}")
-        if (self._config.root / (docs + translated)).is_file():
+        if self._readable(docs + translated):
             return f"read from its translation {docs + translated} (locale {chosen})"
         if not self._fallback:
             return f"no translation in locale {chosen} (mkdocs-static-i18n fallback_to_default: false)"
@@ -534,6 +534,12 @@ class MkDocsSite:
     # ---------------------------------------------------------------- links
     def _checked(self, rel: str) -> ResolvedLink:
         return checked_rel(self._config.root, rel)
+
+    def _readable(self, rel: str) -> bool:
+        """True when ``rel`` is a file murar reads: a page's translation (or its
+        default-locale twin) that is a symbolic link out of the root is not read by
+        the walker, so it does not stand in for the page (the page was lost)."""
+        return (self._config.root / rel).is_file() and not self._checked(rel).problem
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         target = link.strip().strip("<>").strip()
