@@ -200,6 +200,47 @@ def test_hugo_galleries_nested_cards_and_resource_globs_are_bounded(tmp_path: Pa
     assert all(r.title == "" for r in site.page_resources("content/p/index.md"))
 
 
+@pytest.mark.parametrize("where", ["resources", "gallery", "carousel", "img"])
+def test_hugo_resource_globs_are_linear(tmp_path: Path, write: Callable[..., Path], where: str,
+                                        deadline: Callable[..., Any]) -> None:
+    """Six stars are enough: '*a*a*a*a*a*a*b' against a bundle file named with 200
+    letters backtracked for hours, in front matter resources, a gallery match=, a
+    carousel images= or a Geekdoc img name= (the 12-wildcard cap did not help). Globs
+    now run as an automaton, linear in the name."""
+    from murar.ingest.sites import hugo
+
+    glob = "*a" * 6 + "*b"
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    for i in range(3):
+        write(tmp_path, f"content/p/{i}{'a' * 200}.png", b"x")
+    write(tmp_path, "content/p/shots/one.png", b"x")
+    front = f"resources:\n  - src: '{glob}'\n    title: T\n  - src: 'shots/*'\n    title: Shot\n" \
+        if where == "resources" else ""
+    body = {"resources": "x", "gallery": f'{{{{< gallery match="{glob}" >}}}}{{{{< gallery match="shots/*" >}}}}',
+            "carousel": f'{{{{< carousel images="{{{glob},shots/*}}" >}}}}',
+            "img": f'{{{{< img name="{glob}" >}}}}{{{{< img name="shots/*" >}}}}'}[where]
+    write(tmp_path, "content/p/index.md", f"---\ntitle: P\n{front}---\n{body}\n\nText after.\n")
+    site = hugo.load(tmp_path, "hugo.toml")
+    with deadline(20, f"a glob with six stars in {where}"):
+        text = site.preprocess((tmp_path / "content/p/index.md").read_text(), page_rel="content/p/index.md")
+        titles = {r.rel: r.title for r in site.page_resources("content/p/index.md")}
+    assert "Text after." in text
+    if where == "resources":
+        assert titles["content/p/shots/one.png"] == "Shot" and list(titles.values()).count("T") == 0
+    else:
+        assert "shots/one.png" in text
+
+
+def test_hugo_globs_match_as_gobwas_does() -> None:
+    from murar.ingest.sites.hugo import _glob_match
+
+    assert _glob_match("gallery/*", "gallery/a.JPG") and not _glob_match("gallery/*", "gallery/x/a.jpg")
+    assert _glob_match("**.jpg", "a/b/c.jpg") and _glob_match("*/{a,b*}?.png", "x/bb1.png")
+    assert _glob_match("{a,{b,c}}*{d,e}", "cxe") and not _glob_match("{a,b", "a")
+    assert _glob_match("*{}*", "ab") and not _glob_match("*{}*", "a/b")  # two stars, not a globstar
+    assert _glob_match("a,b", "a,b") and not _glob_match("a,b", "a")  # a comma outside braces is a comma
+
+
 def test_sphinx_mkdocs_docfx_globs_stay_linear_on_backtracking_patterns(
         tmp_path: Path, write: Callable[..., Path], deadline: Callable[..., Any]) -> None:
     """Sphinx ``exclude_patterns``, MkDocs ``exclude_docs`` and DocFX file-mapping
