@@ -690,3 +690,13 @@ Tags
 """}, conf=conf)
     assert site.conf.tags == ("testing",)
     assert convert_rst(tmp_path / "t.rst", site=site).sections[0].text == "Testing version."
+
+
+def test_only_conditions_nested_past_the_parser_keep_the_page(tmp_path: Path) -> None:
+    """``.. only::`` with 'not' 2,000 times (RecursionError) or 200 nested parentheses
+    after 'and' (MemoryError from Python's parser): the page was lost. A condition it
+    cannot read keeps its content, as one it cannot parse already did."""
+    site = _project(tmp_path, {"d.rst": "Deep\n====\n\n.. only:: " + "not " * 2_000 + "html\n\n   Kept text.\n\n"
+                               ".. only:: html" + " and (html" * 200 + ")" * 200 + "\n\n   Also kept.\n\nAfter.\n"})
+    text = convert_rst(tmp_path / "d.rst", site=site).sections[0].text
+    assert "Kept text." in text and "Also kept." in text and "After." in text

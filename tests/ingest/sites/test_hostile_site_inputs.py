@@ -367,3 +367,48 @@ def test_hugo_i18n_strings_out_of_the_root_are_not_read(tmp_path: Path, write: C
         (root / "i18n/en.toml").symlink_to(out / "en.toml")
     text = _read(root)[0]["content/_index.md"]
     assert "SECRET" not in text and "English note." in text
+
+
+def test_sphinx_makefile_variables_and_links_are_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The Makefile's variables were expanded whole and cut afterwards: B = $(C) 10,000
+    times over a 10,000-character C is 100,000,000 characters a line (four levels of it
+    was a MemoryError out of the site's loading, in the parent process: every page
+    lost). A Makefile linked out of the root was read (a link to /dev/zero never ended)."""
+    import tracemalloc
+
+    from murar.ingest.sites.sphinx import makefile_source_dir
+
+    root = tmp_path / "site"
+    write(root, "conf.py", "project = 'P'\n")
+    write(root, "content/index.rst", "Title\n=====\n")
+    write(root, "Makefile", "C = " + "x" * 10_000 + "\nB = " + "$(C)" * 10_000 + "\nhtml:\n"
+          + "\techo $(B)\n" * 5 + "\tsphinx-build -c . content _build\n")
+    tracemalloc.start()
+    try:
+        found = makefile_source_dir(root.resolve(), ".")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == "content" and peak < 20_000_000
+    write(tmp_path, "elsewhere/Makefile", "html:\n\tsphinx-build -c . content _build\n")
+    (root / "Makefile").unlink()
+    (root / "Makefile").symlink_to(tmp_path / "elsewhere/Makefile")
+    assert makefile_source_dir(root.resolve(), ".") is None
+
+
+def test_sphinx_conf_py_too_deep_for_the_parser_or_linked_out(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A conf.py nested deeper than Python's parser goes ('x = ---...1') raised
+    MemoryError out of the site's loading: the whole ingest stopped. It now gives the
+    defaults and a warning; a conf.py linked out of the root is not read."""
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    root = tmp_path / "site"
+    write(root, "conf.py", 'project = "P"\nx = ' + "-" * 100_000 + "1\n")
+    write(root, "index.rst", "Title\n=====\n\nText.\n")
+    pages, _ = _read(root)
+    assert "Text." in pages["index.rst"]
+    write(tmp_path, "elsewhere/conf.py", 'project = "SECRET"\nroot_doc = "secret"\n')
+    (root / "conf.py").unlink()
+    (root / "conf.py").symlink_to(tmp_path / "elsewhere/conf.py")
+    site = SphinxSite.load(root, "conf.py")
+    assert site.conf.root_doc == "index" and "SECRET" not in str(site.conf.values)

@@ -381,12 +381,13 @@ def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
     """Sphinx ``.. only::`` expression evaluated for the HTML builder (tags ``html``,
     ``format_html``, ``builder_html``, and ``tags`` conf.py adds); ``and``/``or``/``not``/
     parentheses, never ``eval``. An expression it cannot read counts as true (the content
-    is kept)."""
+    is kept), and so does one nested deeper than Python's parser goes (``not`` 100,000
+    times raised MemoryError, which lost the page)."""
     import ast
 
     try:
         tree = ast.parse(expression.strip() or "html", mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True
 
     def ev(node: ast.AST) -> bool:
@@ -403,7 +404,7 @@ def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
 
     try:
         return ev(tree)
-    except ValueError:
+    except (ValueError, RecursionError):
         return True
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
 from murar.ingest.sites._common import glob_match, os_walk_files, scan_include_targets
 from murar.ingest.sites._xrefs import XrefIndex, read_capped, scan_xrefs, toctree_order
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
@@ -91,6 +91,10 @@ def _strs(value: Any) -> tuple[str, ...]:
     return ()
 
 
+#: bytes of conf.py read (a real one is a few kilobytes)
+_MAX_CONF_BYTES = 2_000_000
+
+
 def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
     """Read the literal settings of a Sphinx ``conf.py`` without executing it.
 
@@ -101,12 +105,19 @@ def read_conf(path: Path, warnings: list[str] | None = None) -> SphinxConf:
     The object types a ``setup(app)`` registers with literal names
     (``app.add_object_type("confval", "confval")``, ``add_crossref_type``) are
     collected as ``(directive, role)`` pairs. A conf.py that is not valid
-    Python gives the defaults and a warning. Never raises for a bad file.
+    Python, nests deeper than Python's parser goes (``x = ---...1`` 100,000 times:
+    MemoryError, ``'a' + 'a' + ...``: RecursionError, out of the site's loading) or
+    is over 2,000,000 bytes gives the defaults and a warning. Never raises for a
+    bad file.
     """
     warns = warnings if warnings is not None else []
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=str(path))
-    except (OSError, SyntaxError, ValueError) as err:
+        with path.open("rb") as fh:
+            raw = fh.read(_MAX_CONF_BYTES + 1)
+        if len(raw) > _MAX_CONF_BYTES:
+            raise ValueError("over 2,000,000 bytes")
+        tree = ast.parse(raw.decode("utf-8", errors="replace"), filename=str(path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError) as err:
         warns.append(f"{path.name}: cannot read settings ({type(err).__name__}); Sphinx defaults used")
         return SphinxConf()
     values: dict[str, Any] = {}
@@ -339,10 +350,15 @@ def makefile_source_dir(root: Path, confdir: str) -> str | None:
     the Makefile is looked for; ``$(VAR)`` is expanded from the Makefile's own
     assignments. Returns the source directory relative to ``root`` when it is an
     existing folder inside ``conf.py``'s folder, else ``None`` (conf.py's folder is the
-    source directory). Reads at most 200,000 characters; never raises."""
+    source directory). Reads at most 200,000 bytes of a Makefile inside ``root``
+    (resolved); a variable expands to at most 10,000 characters; never raises."""
     base = (root / confdir).resolve() if confdir not in ("", ".") else root
+    makefile = base / "Makefile"
+    if inside_root(makefile, root).problem:
+        return None  # a Makefile linked out of the root (to /dev/zero: read_text never ended)
     try:
-        text = (base / "Makefile").read_text(encoding="utf-8", errors="replace")[:200_000]
+        with makefile.open("rb") as fh:
+            text = fh.read(200_000).decode("utf-8", errors="replace")
     except OSError:
         return None
     lines = text.replace("\\\n", " ").splitlines()[:5_000]
@@ -353,8 +369,23 @@ def makefile_source_dir(root: Path, confdir: str) -> str | None:
             values.setdefault(m.group(1), m.group(2))
 
     def expand(s: str) -> str:
-        for _ in range(4):  # nested variables, bounded
-            s = _MAKE_VAR.sub(lambda v: values.get(v.group(1), ""), s)
+        # nested variables, bounded in depth and size (A = $(B)$(B)... four levels deep grew past
+        # gigabytes before the cut: MemoryError out of the site's loading, every page lost)
+        for _ in range(4):
+            if "$" not in s:
+                break
+            out: list[str] = []
+            size = pos = 0
+            for v in _MAKE_VAR.finditer(s):
+                piece = s[pos:v.start()] + values.get(v.group(1), "")[:10_000]
+                out.append(piece)
+                size += len(piece)
+                pos = v.end()
+                if size > 10_000:
+                    break
+            else:
+                out.append(s[pos:])
+            s = "".join(out)[:10_000]
         return s[:10_000]
 
     for line in lines:
@@ -438,7 +469,12 @@ class SphinxSite:
     def conf(self) -> SphinxConf:
         if self._conf is None:
             conf_path = self._root / (self._config_file or "conf.py")
-            self._conf = read_conf(conf_path, self.load_warnings) if conf_path.is_file() else SphinxConf()
+            if conf_path.is_file() and inside_root(conf_path, self._root).problem:
+                self.load_warnings.append(f"{self._config_file}: a link out of the corpus root; not read, "
+                                          "Sphinx defaults used")
+                self._conf = SphinxConf()
+            else:
+                self._conf = read_conf(conf_path, self.load_warnings) if conf_path.is_file() else SphinxConf()
         return self._conf
 
     @property
