@@ -994,7 +994,9 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
     section level the text sits at).
 
     Raises:
-        IngestError: docutils gave up on the source (a severe error it cannot recover from).
+        IngestError: docutils gave up on the source (a severe error it cannot recover from),
+            or read nothing of it: a line over its ``line_length_limit`` (10,000 characters;
+            docutils' Parser.parse stops there, so Sphinx shows only that error).
     """
     ctx = _Context(site=site, page_rel=builder.rel, options=options, warnings=builder.warnings)
     stream = _MessageStream()
@@ -1019,10 +1021,16 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
         if ":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES):
             builder.warnings.append(f"{name}: not a known Sphinx/docutils name; content kept as text")
-    for line in stream.getvalue().splitlines():
-        m = re.match(r"^(?:.*?):(\d+): \((\w+)/\d\) (.*)$", line)
+    messages = stream.getvalue()
+    too_long = re.search(r"\(\w+/\d\) Line (\d+) exceeds the line-length-limit", messages)
+    if too_long:  # the document is only that error: no page at all, silently, before
+        raise IngestError(f"{rel}: line {too_long.group(1)} is over docutils' line length limit (10,000 "
+                          "characters); docutils, and so Sphinx, read nothing of it")
+    for line in messages.splitlines():
+        m = re.match(r"^(?:.*?):(\d*): \((\w+)/\d\) (.*)$", line)
         if m:
-            builder.warnings.append(f"line {m.group(1)}: {m.group(2).lower()}: {m.group(3)}")
+            where = f"line {m.group(1)}: " if m.group(1) else ""
+            builder.warnings.append(f"{where}{m.group(2).lower()}: {m.group(3)}")
     _Walker(builder, ctx).document(doctree, depth)
 
 
