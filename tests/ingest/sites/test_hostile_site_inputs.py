@@ -412,3 +412,29 @@ def test_sphinx_conf_py_too_deep_for_the_parser_or_linked_out(tmp_path: Path, wr
     (root / "conf.py").symlink_to(tmp_path / "elsewhere/conf.py")
     site = SphinxSite.load(root, "conf.py")
     assert site.conf.root_doc == "index" and "SECRET" not in str(site.conf.values)
+
+
+def test_config_files_too_deep_or_too_large_are_config_errors(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A mkdocs.yml or docfx.json nested deeper than the parser goes raised RecursionError
+    out of open_site (the whole ingest stopped, no reason given); mkdocs.yml aliases that
+    expand to millions of values (nine levels of nine: a MemoryError after 35 s, here
+    seven) were walked whole when an extension's options were read. Now each is a
+    ConfigError naming the file. An INHERIT parent out of the root is not read."""
+    from murar.ingest.sites.mkdocs import read_mkdocs_yml
+
+    deep = "[" * 100_000 + "]" * 100_000
+    write(tmp_path / "mk", "mkdocs.yml", f"site_name: S\nnav: {deep}\n")
+    write(tmp_path / "fx", "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}, "x": ' + deep + "}")
+    laughs, prev = 'x0: &a ["x","x","x","x","x","x","x","x","x"]\n', "a"
+    for name in "bcdefg":
+        laughs += f"x{name}: &{name} [" + ",".join(["*" + prev] * 9) + "]\n"
+        prev = name
+    write(tmp_path / "lol", "mkdocs.yml", "site_name: S\n" + laughs + "markdown_extensions:\n  - pymdownx.snippets:\n"
+          "      base_path: *g\n")
+    for site, match in (("mk", "nests too deep"), ("fx", "nests too deep"), ("lol", "aliases expand")):
+        write(tmp_path / site, "docs/index.md", "# H\n")
+        with pytest.raises(ConfigError, match=match):
+            open_site(tmp_path / site)
+    write(tmp_path, "outside.yml", "site_name: SECRET\n")
+    write(tmp_path / "in", "mkdocs.yml", "INHERIT: ../outside.yml\nnav: [a.md]\n")
+    assert read_mkdocs_yml(tmp_path / "in/mkdocs.yml", root=(tmp_path / "in").resolve()) == {"nav": ["a.md"]}

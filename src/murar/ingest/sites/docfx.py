@@ -261,6 +261,8 @@ def _read_json(root: Path, rel: str) -> dict[str, Any]:
         raise ConfigError(f"cannot read DocFX config {rel}: {err}") from err
     except json.JSONDecodeError as err:
         raise ConfigError(f"DocFX config {rel} is not valid JSON: {err}") from err
+    except RecursionError as err:  # nested deeper than the decoder goes: it stopped the whole ingest
+        raise ConfigError(f"DocFX config {rel} nests too deep to read") from err
     return data if isinstance(data, dict) else {}
 
 
