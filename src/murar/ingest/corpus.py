@@ -374,6 +374,9 @@ def no_pages_message(selection: Any, walk: SiteWalk, report: IngestReport) -> st
     if report.failed:
         first = report.failed[0]
         parts.append(f"{len(report.failed)} page(s) failed, first {first.path}: {first.error}")
+    notes = getattr(selection, "notes", ())
+    if notes:  # e.g. the chosen language's content folder leads out of the root
+        parts.append("notes: " + "; ".join(notes))
     parts.append(f"pages are read as: {', '.join(known_markups())}")
     parts.append(f"known site types (--site-type): {', '.join(site_types())}")
     return "; ".join(parts)

@@ -759,3 +759,25 @@ def test_centered_text_is_inline_markup(tmp_path: Path) -> None:
     doc = convert_rst(tmp_path / "p.rst", site=site)
     assert doc.sections[0].text == "Help us translate.\n\nThanks"
     assert [(i.url, i.alt) for i in _images(doc)] == [("https://example.org/badge.png", "Translation status")]
+
+
+def test_only_conditions_nested_past_the_parser_keep_the_page(tmp_path: Path) -> None:
+    """``.. only::`` with 'not' 2,000 times (RecursionError) or 200 nested parentheses
+    after 'and' (MemoryError from Python's parser): the page was lost. A condition it
+    cannot read keeps its content, as one it cannot parse already did."""
+    site = _project(tmp_path, {"d.rst": "Deep\n====\n\n.. only:: " + "not " * 2_000 + "html\n\n   Kept text.\n\n"
+                               ".. only:: html" + " and (html" * 200 + ")" * 200 + "\n\n   Also kept.\n\nAfter.\n"})
+    text = convert_rst(tmp_path / "d.rst", site=site).sections[0].text
+    assert "Kept text." in text and "Also kept." in text and "After." in text
+
+
+def test_a_line_over_the_docutils_limit_is_a_failed_page_not_an_empty_one(tmp_path: Path) -> None:
+    """docutils reads nothing of a source with a line over 10,000 characters (its
+    line_length_limit; Sphinx shows only that error): the page came out with no
+    section and no warning (a silent success). It is now an IngestError naming the line:
+    the page is reported as failed, with why."""
+    from murar.errors import IngestError
+
+    site = _project(tmp_path, {"long.rst": "Title\n=====\n\nBefore.\n\n" + "x " * 6_000 + "\n\nAfter.\n"})
+    with pytest.raises(IngestError, match="line 6 is over docutils' line length limit"):
+        convert_rst(tmp_path / "long.rst", site=site)

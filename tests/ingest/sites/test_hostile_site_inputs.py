@@ -5,13 +5,23 @@ other pages, unbounded work, or a read outside the corpus root."""
 from __future__ import annotations
 
 import pickle
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from murar.errors import ConfigError
+from murar.ingest.corpus import (
+    IngestReport,
+    convert_corpus,
+    no_pages_message,
+    walk_site,
+)
 from murar.ingest.sites import _xrefs, jekyll
 from murar.ingest.sites._common import glob_match, glob_regex
-from murar.ingest.sites.base import FileRole
+from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.docusaurus import DocusaurusSite
 
@@ -203,6 +213,47 @@ def test_hugo_galleries_nested_cards_and_resource_globs_are_bounded(tmp_path: Pa
     assert all(r.title == "" for r in site.page_resources("content/p/index.md"))
 
 
+@pytest.mark.parametrize("where", ["resources", "gallery", "carousel", "img"])
+def test_hugo_resource_globs_are_linear(tmp_path: Path, write: Callable[..., Path], where: str,
+                                        deadline: Callable[..., Any]) -> None:
+    """Six stars are enough: '*a*a*a*a*a*a*b' against a bundle file named with 200
+    letters backtracked for hours, in front matter resources, a gallery match=, a
+    carousel images= or a Geekdoc img name= (the 12-wildcard cap did not help). Globs
+    now run as an automaton, linear in the name."""
+    from murar.ingest.sites import hugo
+
+    glob = "*a" * 6 + "*b"
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    for i in range(3):
+        write(tmp_path, f"content/p/{i}{'a' * 200}.png", b"x")
+    write(tmp_path, "content/p/shots/one.png", b"x")
+    front = f"resources:\n  - src: '{glob}'\n    title: T\n  - src: 'shots/*'\n    title: Shot\n" \
+        if where == "resources" else ""
+    body = {"resources": "x", "gallery": f'{{{{< gallery match="{glob}" >}}}}{{{{< gallery match="shots/*" >}}}}',
+            "carousel": f'{{{{< carousel images="{{{glob},shots/*}}" >}}}}',
+            "img": f'{{{{< img name="{glob}" >}}}}{{{{< img name="shots/*" >}}}}'}[where]
+    write(tmp_path, "content/p/index.md", f"---\ntitle: P\n{front}---\n{body}\n\nText after.\n")
+    site = hugo.load(tmp_path, "hugo.toml")
+    with deadline(20, f"a glob with six stars in {where}"):
+        text = site.preprocess((tmp_path / "content/p/index.md").read_text(), page_rel="content/p/index.md")
+        titles = {r.rel: r.title for r in site.page_resources("content/p/index.md")}
+    assert "Text after." in text
+    if where == "resources":
+        assert titles["content/p/shots/one.png"] == "Shot" and list(titles.values()).count("T") == 0
+    else:
+        assert "shots/one.png" in text
+
+
+def test_hugo_globs_match_as_gobwas_does() -> None:
+    from murar.ingest.sites.hugo import _glob_match
+
+    assert _glob_match("gallery/*", "gallery/a.JPG") and not _glob_match("gallery/*", "gallery/x/a.jpg")
+    assert _glob_match("**.jpg", "a/b/c.jpg") and _glob_match("*/{a,b*}?.png", "x/bb1.png")
+    assert _glob_match("{a,{b,c}}*{d,e}", "cxe") and not _glob_match("{a,b", "a")
+    assert _glob_match("*{}*", "ab") and not _glob_match("*{}*", "a/b")  # two stars, not a globstar
+    assert _glob_match("a,b", "a,b") and not _glob_match("a,b", "a")  # a comma outside braces is a comma
+
+
 def test_sphinx_mkdocs_docfx_globs_stay_linear_on_backtracking_patterns(
         tmp_path: Path, write: Callable[..., Path], deadline: Callable[..., Any]) -> None:
     """Sphinx ``exclude_patterns``, MkDocs ``exclude_docs`` and DocFX file-mapping
@@ -234,3 +285,178 @@ def test_html_fragment_text_that_looks_like_a_picture_marker(tmp_path: Path, wri
                           "<img src=\"/a.png\" alt=\"A\"/> after</div>\n\nEnd.\n")
     assert texts[-1].endswith("End.") and "after" in texts[-1]
 
+
+# ------------------------------------------------- languages and versions (--language, --docs-version)
+
+def _read(root: Path, **variant: str) -> tuple[dict[str, str], tuple[str, ...]]:
+    """source path -> text of the pages an ingest of ``root`` reads, and the site's notes."""
+    sel = open_site(root, variant=SiteVariant(**variant) if variant else None)
+    report = IngestReport()
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = convert_corpus(sel.site.config.root, assets_dir=Path(tmp), report=report, site=sel.site,
+                              walk=walk_site(sel.site, under=sel.walk))
+    assert not report.failed
+    return {d.source_path: " ".join(s.text for s in d.sections) for d in docs}, sel.notes
+
+
+def _outside(tmp_path: Path, write: Callable[..., Path]) -> Path:
+    out = tmp_path / "outside"
+    for rel in ("intro.md", "index.md", "fr/index.md", "docusaurus-plugin-content-docs/current/intro.md",
+                "content/intro.md"):
+        write(out, rel, "# Secret\n\nSECRET outside the corpus.\n")
+    write(out, "en.toml", 'note = "SECRET note"\n')
+    return out
+
+
+def test_docusaurus_translations_and_versions_linked_out_of_the_root(tmp_path: Path,
+                                                                     write: Callable[..., Path]) -> None:
+    """A locale folder or a translated file that is a symbolic link out of the root is
+    not read, so it does not replace the default locale's page (the page was lost: 0
+    pages); a version folder linked out is missing (it was chosen and read nothing)."""
+    out, root = _outside(tmp_path, write), tmp_path / "site"
+    write(root, "docusaurus.config.js", "module.exports = { i18n: { defaultLocale: 'en', locales: ['en', 'fr', "
+          "'es'] }, presets: [['classic', { docs: { path: 'docs' } }]] };\n")
+    write(root, "docs/intro.md", "# Intro\n\nEnglish intro.\n")
+    write(root, "versions.json", '["2.0", "1.0"]')
+    write(root, "versioned_docs/version-1.0/intro.md", "# Intro\n\nVersion one.\n")
+    (root / "versioned_docs/version-2.0").symlink_to(out)
+    (root / "i18n").mkdir()
+    (root / "i18n/fr").symlink_to(out)
+    write(root, "i18n/es/docusaurus-plugin-content-docs/current/.keep", "")
+    (root / "i18n/es/docusaurus-plugin-content-docs/current/intro.md").symlink_to(out / "intro.md")
+    for lang in ("fr", "es"):
+        pages, _ = _read(root, language=lang, docs_version="current")
+        assert list(pages) == ["docs/intro.md"] and "English intro." in pages["docs/intro.md"]
+    pages, _ = _read(root)  # 2.0 (the default) is missing: the current docs, as for a partial checkout
+    assert list(pages) == ["docs/intro.md"]
+    with pytest.raises(ConfigError, match="leads out of the corpus root"):
+        open_site(root, variant=SiteVariant(docs_version="2.0"))
+    assert "Version one." in _read(root, docs_version="1.0")[0]["versioned_docs/version-1.0/intro.md"]
+
+
+@pytest.mark.parametrize("structure", ["suffix", "folder"])
+def test_mkdocs_translations_linked_out_of_the_root(tmp_path: Path, write: Callable[..., Path],
+                                                     structure: str) -> None:
+    """mkdocs-static-i18n: a translation that is a symbolic link out of the root is not
+    read; the default locale's page stands in for it (fallback_to_default) instead of
+    being excluded as 'read from its translation' (0 pages)."""
+    out, root = _outside(tmp_path, write), tmp_path / "site"
+    write(root, "mkdocs.yml", f"site_name: S\nplugins:\n  - i18n:\n      docs_structure: {structure}\n"
+          "      languages:\n        - locale: en\n          default: true\n        - locale: fr\n")
+    if structure == "suffix":
+        write(root, "docs/index.md", "# Home\n\nEnglish home.\n")
+        (root / "docs/index.fr.md").symlink_to(out / "index.md")
+    else:
+        write(root, "docs/en/index.md", "# Home\n\nEnglish home.\n")
+        (root / "docs/fr").symlink_to(out / "fr")
+    pages, _ = _read(root, language="fr")
+    assert len(pages) == 1 and "English home." in next(iter(pages.values()))
+
+
+def test_hugo_content_folders_out_of_the_root(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A language whose contentDir is absolute or leads out of the root made every
+    file's classification raise (os_walk_files walked it: ValueError), so no page was
+    read in any language. Now nothing out of the root is read, the default language's
+    pages are, and choosing such a language says why it has no pages there."""
+    out, root = _outside(tmp_path, write), tmp_path / "site"
+    write(root, "hugo.toml", f'title = "T"\n[languages.en]\ncontentDir = "content"\n'
+          f'[languages.fr]\ncontentDir = "{out / "content"}"\n[languages.de]\ncontentDir = "../outside/content"\n'
+          '[languages.es]\ncontentDir = "content-es"\n[languages.it]\ncontentDir = "content-it"\n')
+    write(root, "content/_index.md", "# Home\n\nEnglish home.\n")
+    (root / "content-es").symlink_to(out / "content")
+    pages, _ = _read(root)
+    assert list(pages) == ["content/_index.md"] and "SECRET" not in pages["content/_index.md"]
+    for lang in ("fr", "de", "es"):
+        pages, notes = _read(root, language=lang)
+        assert pages == {} and any(f"language {lang}: its contentDir" in n and "out of the corpus root" in n
+                                   for n in notes)
+    assert any("content-it is not a folder" in n for n in _read(root, language="it")[1])
+    sel = open_site(root, variant=SiteVariant(language="fr"))  # the no-pages error says why
+    assert "notes: language fr: its contentDir" in no_pages_message(sel, walk_site(sel.site, under=sel.walk),
+                                                                     IngestReport())
+
+
+@pytest.mark.parametrize("how", ["i18nDir", "link"])
+def test_hugo_i18n_strings_out_of_the_root_are_not_read(tmp_path: Path, write: Callable[..., Path],
+                                                         how: str) -> None:
+    """A callout's label comes from the i18n files: one found through an i18nDir out of
+    the root, or a file linked out of it, was read ('SECRET note:')."""
+    out, root = _outside(tmp_path, write), tmp_path / "site"
+    write(root, "hugo.toml", 'title = "T"\n' + ('i18nDir = "../outside"\n' if how == "i18nDir" else ""))
+    write(root, "content/_index.md", "# Home\n\n{{< notice note >}}\nEnglish note.\n{{< /notice >}}\n")
+    if how == "link":
+        write(root, "i18n/.keep", "")
+        (root / "i18n/en.toml").symlink_to(out / "en.toml")
+    text = _read(root)[0]["content/_index.md"]
+    assert "SECRET" not in text and "English note." in text
+
+
+def test_sphinx_makefile_variables_and_links_are_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The Makefile's variables were expanded whole and cut afterwards: B = $(C) 10,000
+    times over a 10,000-character C is 100,000,000 characters a line (four levels of it
+    was a MemoryError out of the site's loading, in the parent process: every page
+    lost). A Makefile linked out of the root was read (a link to /dev/zero never ended)."""
+    import tracemalloc
+
+    from murar.ingest.sites.sphinx import makefile_source_dir
+
+    root = tmp_path / "site"
+    write(root, "conf.py", "project = 'P'\n")
+    write(root, "content/index.rst", "Title\n=====\n")
+    write(root, "Makefile", "C = " + "x" * 10_000 + "\nB = " + "$(C)" * 10_000 + "\nhtml:\n"
+          + "\techo $(B)\n" * 5 + "\tsphinx-build -c . content _build\n")
+    tracemalloc.start()
+    try:
+        found = makefile_source_dir(root.resolve(), ".")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == "content" and peak < 20_000_000
+    write(tmp_path, "elsewhere/Makefile", "html:\n\tsphinx-build -c . content _build\n")
+    (root / "Makefile").unlink()
+    (root / "Makefile").symlink_to(tmp_path / "elsewhere/Makefile")
+    assert makefile_source_dir(root.resolve(), ".") is None
+
+
+def test_sphinx_conf_py_too_deep_for_the_parser_or_linked_out(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A conf.py nested deeper than Python's parser goes ('x = ---...1') raised
+    MemoryError out of the site's loading: the whole ingest stopped. It now gives the
+    defaults and a warning; a conf.py linked out of the root is not read."""
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    root = tmp_path / "site"
+    write(root, "conf.py", 'project = "P"\nx = ' + "-" * 100_000 + "1\n")
+    write(root, "index.rst", "Title\n=====\n\nText.\n")
+    pages, _ = _read(root)
+    assert "Text." in pages["index.rst"]
+    write(tmp_path, "elsewhere/conf.py", 'project = "SECRET"\nroot_doc = "secret"\n')
+    (root / "conf.py").unlink()
+    (root / "conf.py").symlink_to(tmp_path / "elsewhere/conf.py")
+    site = SphinxSite.load(root, "conf.py")
+    assert site.conf.root_doc == "index" and "SECRET" not in str(site.conf.values)
+
+
+def test_config_files_too_deep_or_too_large_are_config_errors(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A mkdocs.yml or docfx.json nested deeper than the parser goes raised RecursionError
+    out of open_site (the whole ingest stopped, no reason given); mkdocs.yml aliases that
+    expand to millions of values (nine levels of nine: a MemoryError after 35 s, here
+    seven) were walked whole when an extension's options were read. Now each is a
+    ConfigError naming the file. An INHERIT parent out of the root is not read."""
+    from murar.ingest.sites.mkdocs import read_mkdocs_yml
+
+    deep = "[" * 100_000 + "]" * 100_000
+    write(tmp_path / "mk", "mkdocs.yml", f"site_name: S\nnav: {deep}\n")
+    write(tmp_path / "fx", "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}, "x": ' + deep + "}")
+    laughs, prev = 'x0: &a ["x","x","x","x","x","x","x","x","x"]\n', "a"
+    for name in "bcdefg":
+        laughs += f"x{name}: &{name} [" + ",".join(["*" + prev] * 9) + "]\n"
+        prev = name
+    write(tmp_path / "lol", "mkdocs.yml", "site_name: S\n" + laughs + "markdown_extensions:\n  - pymdownx.snippets:\n"
+          "      base_path: *g\n")
+    for site, match in (("mk", "nests too deep"), ("fx", "nests too deep"), ("lol", "aliases expand")):
+        write(tmp_path / site, "docs/index.md", "# H\n")
+        with pytest.raises(ConfigError, match=match):
+            open_site(tmp_path / site)
+    write(tmp_path, "outside.yml", "site_name: SECRET\n")
+    write(tmp_path / "in", "mkdocs.yml", "INHERIT: ../outside.yml\nnav: [a.md]\n")
+    assert read_mkdocs_yml(tmp_path / "in/mkdocs.yml", root=(tmp_path / "in").resolve()) == {"nav": ["a.md"]}

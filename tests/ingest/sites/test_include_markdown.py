@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -140,3 +141,33 @@ def test_glob_includes_every_matching_file_in_path_order(tmp_path: Path) -> None
                                "docs/p.md": '# FAQ\n\n{% include-markdown "faq/*.md" %}\n'})
     text = _convert(root, "docs/p.md").sections[0].text
     assert text.index("First answer.") < text.index("Second answer.") and "Not markdown." not in text
+
+
+def _expanded(root: Path, page: str) -> tuple[str, list[str]]:
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    warnings: list[str] = []
+    return site.preprocess(page + "\nText after.\n", page_rel="docs/p.md", warnings=warnings), warnings
+
+
+def test_fan_out_of_includes_is_bounded(tmp_path: Path, deadline: Any) -> None:
+    """Twenty files that each include '*.md' (every other one) nest 20**6 inclusions
+    deep down to the depth limit; a page of 50,000 directives summed its whole output
+    after each (quadratic). Both ran past a minute with millions of warnings; now the
+    page stops including after its limit, with at most about a hundred warnings."""
+    files = {f"docs/p{i:02}.md": f"# P{i}\n\n" + '{% include-markdown "*.md" %}\n' for i in range(20)}
+    root = _project(tmp_path, {**files, "docs/a.md": "A", "docs/p.md": "x"})
+    for page in ('{% include-markdown "p*.md" %}', '{% include-markdown "a.md" %}' * 50_000,
+                 '{% include-markdown "missing.md" %}' * 50_000):
+        with deadline(20, page[:40]):
+            text, warnings = _expanded(root, page)
+        assert text.endswith("Text after.\n") and len(warnings) <= 110
+
+
+def test_an_indentation_times_the_lines_is_bounded(tmp_path: Path) -> None:
+    """The text before a directive on its line indents every included line
+    (preserve-includer-indent): 100,000 letters before it times a file of 1,000 lines
+    built 100,000,000 characters; now the page stops including there and keeps its text."""
+    root = _project(tmp_path, {"docs/a.md": "A\n" * 1000, "docs/p.md": "x"})
+    text, warnings = _expanded(root, "a" * 100_000 + '{% include-markdown "a.md" %}\n')
+    assert len(text) < 200_000 and text.startswith("a" * 100_000) and text.endswith("Text after.\n")
+    assert any("indented by 100000 characters" in w for w in warnings)

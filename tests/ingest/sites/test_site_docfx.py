@@ -530,3 +530,16 @@ def test_complex_image_description_is_read_as_text(tmp_path: Path, write: Callab
                           "   Display using **Blurred Vision** simulation, see `render` [docs](x.md)\n:::image-end:::\n",
                           page_rel="a.md")
     assert images(out) == [("media/b.png", "Blurred", "Display using Blurred Vision simulation, see render docs")]
+
+
+def test_complex_images_without_an_end_are_linear(tmp_path: Path, write: Callable[..., Path],
+                                                  deadline: Callable[[int, str], Any]) -> None:
+    """Each complex image searched the rest of the page for its ':::image-end:::': 40,000
+    after the last one took 45 s; now half a second. An image before an end still takes it."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    page = (':::image type="complex" source="media/b.png" alt-text="B":::\nLong text.\n:::image-end:::\n\n'
+            + ':::image type="complex" source="media/a.png" alt-text="A":::\n\n' * 40_000)
+    with deadline(20, "complex images without an end"):
+        out = site.preprocess(page, page_rel="a.md")
+    assert images(out)[0] == ("media/b.png", "B", "Long text.") and len(images(out)) == 40_001

@@ -121,3 +121,87 @@ def test_render_with_liquid_false_keeps_the_tags_as_written(tmp_path: Path, writ
     out = site.preprocess(page, page_rel="_posts/2020-01-01-writing.md", warnings=warnings)
     assert out.endswith("`{% include embed/youtube.html id='ID' %}`; wrap examples in `{% raw %}`.\n")
     assert warnings == []
+
+
+# ------------------------------------------------------------------ hostile Liquid
+
+def _hostile(tmp_path: Path, write: Callable[..., Path], page: str) -> tuple[str, list[str]]:
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_data/big.yml", "".join(f"- name: n{i}\n  a: {i}\n" for i in range(600)))
+    site = jekyll.load(tmp_path, "_config.yml")
+    warnings: list[str] = []
+    out = site.preprocess("# T\n\n" + page + "\n\nThe text after.\n", page_rel="index.md", warnings=warnings)
+    return out, warnings
+
+
+@pytest.mark.parametrize("page", [
+    "{{ 1" + "1" * 5_000 + " }}",  # int() of 5,000 digits: ValueError took the page
+    "{% assign a = 10 %}" + "{% assign a = a | times: a %}" * 40 + "{{ a }}",  # 10**(2**40): minutes, gigabytes
+    "{{ 10 | round: -99999999999 }}",  # builds 10**99999999999
+])
+def test_numbers_too_large_for_any_page_are_not_built(tmp_path: Path, write: Callable[..., Path], page: str,
+                                                      deadline: Callable[[int, str], Any]) -> None:
+    with deadline(20, page[:30]):
+        out, _ = _hostile(tmp_path, write, page)
+    assert "The text after." in out and len(out) < 1_000
+
+
+@pytest.mark.parametrize("page", [
+    "{% if a" + " " * 100_000 + "b %}x{% endif %}",  # the and/or split, then the comparison
+    "{% case a %}{% when b" + " " * 100_000 + "x %}y{% endcase %}",  # the when split
+    "{{ (" + "." * 100_000 + " }}",  # the range pattern
+    "{{ a[" + " " * 100_000 + "x }}",  # a bracket of the value path
+    "{% include missing.html " + "a" * 100_000 + " %}",  # the include's parameter names
+    "{% link " + "{{ a" * 25_000 + " %}",  # link's {{ }} without a closer
+])
+def test_long_runs_in_tag_arguments_are_linear(tmp_path: Path, write: Callable[..., Path], page: str,
+                                               deadline: Callable[[int, str], Any]) -> None:
+    """Each of these took 14 s to minutes (a pattern tried at every character of a run,
+    scanning the run each time); now well under a second."""
+    with deadline(10, page[:30]):
+        out, _ = _hostile(tmp_path, write, page)
+    assert "The text after." in out
+
+
+def test_nested_ranges_do_not_recurse(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A range's ends are single words (Liquid's RangesRegex): ``(1..(1..(...)))`` 3,000
+    deep was a RecursionError that lost the page."""
+    out, _ = _hostile(tmp_path, write, "{{ " + "(1.." * 3_000 + "1" + ")" * 3_000 + " }}"
+                      "{% for i in (1..3) %}{{ i }}{% endfor %}")
+    assert "123" in out and "The text after." in out
+
+
+@pytest.mark.parametrize("page", [
+    # 500 iterations of 20,000 assigns
+    "{% for i in (1..500) %}" + "{% assign b = i %}" * 20_000 + "{% endfor %}",
+    # a where_exp of 30 comparisons over 600 items in each of 2,000 iterations
+    '{% for i in (1..500) %}{% assign k = site.data.big | where_exp: "it", "' + "it.a == 3 or " * 29
+    + 'it.a == 4" %}{% endfor %}' * 4,
+    # 10,000 sorts of 10,000 items
+    '{% assign a = "' + "b a " * 5_000 + '" | split: " " %}' + "{% assign b = a | sort %}" * 10_000,
+    # 200 iterations of 3,000 filters on a 100,000-character value
+    '{% assign a = "' + "x" * 100_000 + '" %}{% for i in (1..200) %}{{ a' + " | upcase" * 3_000
+    + " | size }}{% endfor %}",
+    # markdownify of 100,000 characters markdown-it is slowest on (8 s each), 60 times
+    '{% assign a = "' + "[a](" * 25_000 + '" %}' + "{{ a | markdownify | size }}" * 60,
+])
+def test_the_work_of_a_page_is_bounded(tmp_path: Path, write: Callable[..., Path], page: str,
+                                       deadline: Callable[[int, str], Any]) -> None:
+    """Loops, includes and output had limits, but not the work a loop body or a filter
+    chain does: each of these ran for 40 s to minutes. The page stops running tags after
+    its work limit (a warning says so) and keeps its text, in a few seconds."""
+    with deadline(30, page[:40]):
+        out, warnings = _hostile(tmp_path, write, page)
+    assert "The text after." in out
+    assert any("work allowed" in w or "markdownify over" in w for w in warnings)
+
+
+def test_tags_after_the_work_limit_keep_their_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Past the work limit the page reads as a static reader reads unknown values: text
+    kept, every branch of a condition kept, a loop's body once, no output of values."""
+    page = ("{% for i in (1..500) %}" + "{% assign b = i %}" * 20_000 + "{% endfor %}"
+            "{% if site.title == 'T' %}Kept A{% else %}Kept B{% endif %}"
+            "{% for x in site.data.big %}<{{ x.name }}>{% endfor %}")
+    out, warnings = _hostile(tmp_path, write, page)
+    assert "Kept A" in out and "Kept B" in out and out.count("<>") == 1
+    assert len([w for w in warnings if "work allowed" in w]) == 1

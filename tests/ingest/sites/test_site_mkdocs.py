@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -832,6 +833,19 @@ def test_admonition_goes_on_across_blank_lines_and_holds_a_tab_set(tmp_path: Pat
     assert "![" not in text and "murar-tabs" not in text and "keep\n\n\ntwo blank lines" in text
     assert [(m.alt, m.tab) for m in doc.media if isinstance(m, ImageItem)] == [("Desktop view", "Desktop"),
                                                                                 ("Mobile view", "Mobile")]
+
+
+@pytest.mark.parametrize("page", [
+    "/// caption\n" * 30_000,  # openers without a closer: each scanned to the end
+    "![a](x.png)\n" * 20_000 + "/// caption\nCap\n///\n\n" * 5_000,  # one block read again per caption
+    "/// caption | a" + " " * 100_000 + "b\nCap\n///\n",  # a lazy argument before trailing blanks
+])
+def test_caption_blocks_are_linear(tmp_path: Path, page: str, deadline: Any) -> None:
+    """Each of these ran past a minute; now a few seconds at most."""
+    config = "site_name: S\nmarkdown_extensions:\n  - pymdownx.blocks.caption\n"
+    with deadline(30, page[:20]):
+        doc = _convert_page(tmp_path, config, "# P\n\n" + page + "\nText after.\n")
+    assert "Text after." in doc.sections[-1].text
 
 
 def test_caption_blocks_caption_the_image_before_them(tmp_path: Path) -> None:

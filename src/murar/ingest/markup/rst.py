@@ -406,14 +406,15 @@ def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
     ``html`` unless ``tags`` name another (``dirhtml``/``builder_dirhtml``), so under the
     ``html`` builder ``singlehtml`` and ``dirhtml`` are false. ``and``/``or``/``not``/
     parentheses, never ``eval``. An expression it cannot read counts as true (the content
-    is kept)."""
+    is kept), and so does one nested deeper than Python's parser goes (``not`` 100,000
+    times raised MemoryError, which lost the page)."""
     active = set(_HTML_TAGS) | set(tags)
     if not any(t.startswith("builder_") for t in tags):
         active |= {"builder_html"}
 
     try:
         tree = ast.parse(expression.strip() or "html", mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True
 
     def ev(node: ast.AST) -> bool:
@@ -430,7 +431,7 @@ def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
 
     try:
         return ev(tree)
-    except ValueError:
+    except (ValueError, RecursionError):
         return True
 
 
@@ -1155,7 +1156,9 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
     section level the text sits at).
 
     Raises:
-        IngestError: docutils gave up on the source (a severe error it cannot recover from).
+        IngestError: docutils gave up on the source (a severe error it cannot recover from),
+            or read nothing of it: a line over its ``line_length_limit`` (10,000 characters;
+            docutils' Parser.parse stops there, so Sphinx shows only that error).
     """
     ctx = _Context(site=site, page_rel=builder.rel, options=options, warnings=builder.warnings)
     stream = _MessageStream()
@@ -1184,10 +1187,16 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         more = f" and {len(ctx.api_missing) - 1} more" if len(ctx.api_missing) > 1 else ""
         builder.warnings.append(f"autodoc: Python source of {ctx.api_missing[0]}{more} not found in the corpus;"
                                 " docstrings left out, signatures kept as written")
-    for line in stream.getvalue().splitlines():
-        m = re.match(r"^(?:.*?):(\d+): \((\w+)/\d\) (.*)$", line)
+    messages = stream.getvalue()
+    too_long = re.search(r"\(\w+/\d\) Line (\d+) exceeds the line-length-limit", messages)
+    if too_long:  # the document is only that error: no page at all, silently, before
+        raise IngestError(f"{rel}: line {too_long.group(1)} is over docutils' line length limit (10,000 "
+                          "characters); docutils, and so Sphinx, read nothing of it")
+    for line in messages.splitlines():
+        m = re.match(r"^(?:.*?):(\d*): \((\w+)/\d\) (.*)$", line)
         if m:
-            builder.warnings.append(f"line {m.group(1)}: {m.group(2).lower()}: {m.group(3)}")
+            where = f"line {m.group(1)}: " if m.group(1) else ""
+            builder.warnings.append(f"{where}{m.group(2).lower()}: {m.group(3)}")
     _Walker(builder, ctx).document(doctree, depth)
 
 

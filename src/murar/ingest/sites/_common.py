@@ -438,17 +438,26 @@ def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
     """Posix paths (relative to ``root``) of files with one of ``suffixes`` under
     ``folder``, sorted. Hidden folders and folders named in ``skip_dirs`` are not
     entered; hidden files are left out with ``skip_hidden_files``. Folder
-    symlinks are not followed. Never raises."""
+    symlinks are not followed, and a ``folder`` that leads out of ``root`` (``../x``,
+    an absolute path, a symbolic link out: a config's ``contentDir``) gives nothing.
+    Never raises."""
     base = root / folder if folder not in ("", ".") else root
     wanted, skipped = frozenset(suffixes), frozenset(skip_dirs)
     out: list[str] = []
-    if not base.is_dir():
+    try:
+        real_root, real_base = root.resolve(), base.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return out
+    if not base.is_dir() or (real_base != real_root and real_root not in real_base.parents):
         return out
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in skipped)
         for name in filenames:
             if PurePosixPath(name).suffix.lower() in wanted and not (skip_hidden_files and name.startswith(".")):
-                out.append(Path(dirpath, name).relative_to(root).as_posix())
+                try:
+                    out.append(Path(dirpath, name).relative_to(root).as_posix())
+                except ValueError:  # not written under root: nothing to name it by
+                    continue
     return sorted(out)
 
 

@@ -25,8 +25,9 @@ file they name (plugin documentation, "Usage"; ``event.py``, ``process.py``):
 
 The plugin's own options (``opening_tag``, ``closing_tag`` and the argument
 defaults) come from ``mkdocs.yml``. Everything is bounded: nesting depth,
-files per glob, characters per page; a directive without its closing tag is
-left as written.
+files per glob, files included and characters read or indented per page (a file
+including twenty others that each include them all again is 20**6 inclusions),
+warnings per page; a directive without its closing tag is left as written.
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ MAX_DEPTH = 6
 MAX_GLOB_FILES = 100
 MAX_WALK_FILES = 5000
 MAX_OUTPUT_CHARS = 4_000_000
+#: files one page includes, at all depths
+MAX_INCLUDES = 500
+#: warnings one page's directives give (then one saying the rest are not listed)
+MAX_WARNINGS = 100
 _INDENT_CHARS = frozenset(" \t\\._")  # plus word characters (str.isalnum)
 _HEAD = re.compile(r"""\s*(include-markdown|include)\s+(?:"((?:[^"\\]|\\.)+)"|'((?:[^'\\]|\\.)+)')""", re.DOTALL)
 _HEADING = re.compile(r"^(#+)")
@@ -160,13 +165,34 @@ class IncludeMarkdownExpander:
 
     ``root`` is the corpus root, ``docs_dir`` the docs folder relative to it.
     Problems (a missing file, a remote or absolute path, a cycle, nesting deeper
-    than :data:`MAX_DEPTH`) go to ``warnings``; the directive then leaves nothing."""
+    than :data:`MAX_DEPTH`) go to ``warnings`` (at most :data:`MAX_WARNINGS`); the
+    directive then leaves nothing. Past :data:`MAX_INCLUDES` files or
+    :data:`MAX_OUTPUT_CHARS` characters read or indented, the page's later
+    directives leave nothing (one warning)."""
 
     def __init__(self, root: Path, docs_dir: str, options: IncludeOptions, warnings: list[str]) -> None:
         self.root = root
         self.docs_dir = docs_dir
         self.options = options
         self.warnings = warnings
+        self.problems = 0
+        self.includes_left = MAX_INCLUDES
+        self.chars_left = MAX_OUTPUT_CHARS
+        self.stopped = False
+
+    def warn(self, message: str) -> None:
+        """Add ``message`` to the warnings, up to :data:`MAX_WARNINGS` of them."""
+        self.problems += 1
+        if self.problems <= MAX_WARNINGS:
+            self.warnings.append(message)
+        elif self.problems == MAX_WARNINGS + 1:
+            self.warnings.append(f"include-markdown: more than {MAX_WARNINGS} problems on the page; the rest "
+                                 "are not listed")
+
+    def _stop(self, why: str) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self.warnings.append(f"include-markdown: {why}; later directives not expanded")
 
     def expand(self, text: str, *, file_rel: str, depth: int = 0, stack: tuple[str, ...] = ()) -> str:
         """``text`` (the content of ``file_rel``, relative to the root) with its directives replaced."""
@@ -177,6 +203,7 @@ class IncludeMarkdownExpander:
         if not closers:
             return text
         out: list[str] = []
+        size = 0
         pos = 0
         for opener in self._openers(text, opening):
             if opener < pos:
@@ -192,10 +219,13 @@ class IncludeMarkdownExpander:
             name = head.group(2).replace('\\"', '"') if head.group(2) is not None else head.group(3).replace("\\'", "'")
             body = self._directive(head.group(1), name, text[head.end():close], text[start:opener],
                                    file_rel=file_rel, depth=depth, stack=stack)
+            if body is None:  # nothing included: the text before the directive on its line stays
+                body = text[start:opener]
             out.append(text[pos:start])
             out.append(body)
+            size += start - pos + len(body)  # (a sum over out after each directive was quadratic)
             pos = close + len(closing)
-            if sum(map(len, out)) > MAX_OUTPUT_CHARS:
+            if size > MAX_OUTPUT_CHARS:
                 self.warnings.append(f"include-markdown: {file_rel} grows past {MAX_OUTPUT_CHARS} characters; "
                                      "later directives not expanded")
                 break
@@ -215,23 +245,28 @@ class IncludeMarkdownExpander:
             return default
         if value in ("true", "false"):
             return value == "true"
-        self.warnings.append(f"include-markdown: {name}={value!r} is not true or false; default used")
+        self.warn(f"include-markdown: {name}={value!r} is not true or false; default used")
         return default
 
     def _directive(self, kind: str, name: str, args: str, indent: str, *, file_rel: str, depth: int,
-                   stack: tuple[str, ...]) -> str:
+                   stack: tuple[str, ...]) -> str | None:
+        """The text that replaces one directive (``indent``: the text before it on its
+        line, which the included text is placed after); ``None`` when no file is
+        included (a problem, or the page's limits reached)."""
         opts = self.options
         markdown = kind == "include-markdown"
+        if self.stopped:
+            return None
         if depth >= MAX_DEPTH:
-            self.warnings.append(f"{kind} {name!r}: nested more than {MAX_DEPTH} levels; not included")
-            return ""
+            self.warn(f"{kind} {name!r}: nested more than {MAX_DEPTH} levels; not included")
+            return None
         known = _MARKDOWN_ARGS if markdown else _ARGS
-        for arg in _ARG_NAME.findall(_QUOTED.sub('""', args)):
+        for arg in dict.fromkeys(_ARG_NAME.findall(_QUOTED.sub('""', args))):
             if arg not in known:
-                self.warnings.append(f"{kind} {name!r}: argument {arg!r} ignored (the plugin has no such argument)")
+                self.warn(f"{kind} {name!r}: argument {arg!r} ignored (the plugin has no such argument)")
         files = self._resolve(name, file_rel)
         if not files:
-            return ""
+            return None
         start = _str_arg(args, "start") or opts.start
         end = _str_arg(args, "end") or opts.end
         start, end = (_escapes(start) if start else None), (_escapes(end) if end else None)
@@ -247,17 +282,22 @@ class IncludeMarkdownExpander:
             try:
                 offset = max(-6, min(6, int(raw_offset)))
             except ValueError:
-                self.warnings.append(f"include-markdown: heading-offset={raw_offset!r} is not a number; ignored")
+                self.warn(f"include-markdown: heading-offset={raw_offset!r} is not a number; ignored")
         parts: list[str] = []
         for rel in files:
             if rel in stack or rel == file_rel:
-                self.warnings.append(f"{kind} {rel} includes itself; not included again")
+                self.warn(f"{kind} {rel} includes itself; not included again")
                 continue
+            if self.includes_left <= 0 or self.chars_left <= 0:
+                self._stop(f"the page includes more than {MAX_INCLUDES} files or {MAX_OUTPUT_CHARS} characters")
+                break
+            self.includes_left -= 1
             try:
                 body = read_include(self.root / rel, label=f"{kind} {name!r}", warnings=self.warnings)
             except OSError as err:
-                self.warnings.append(f"{kind} {name!r}: cannot read ({err})")
+                self.warn(f"{kind} {name!r}: cannot read ({err})")
                 continue
+            self.chars_left -= len(body)
             if start or end:
                 body = _between(body, start, end)
             if recursive:
@@ -267,8 +307,16 @@ class IncludeMarkdownExpander:
             if rewrite:
                 body = rebase_links(body, from_rel=rel, to_rel=file_rel,
                                     exists=lambda target: (self.root / target).exists())
+            # the indentation every line gets: 100,000 letters before the directive times a file's lines
+            added = len(indent) * (body.count("\n") + 1 if preserve else 1)
+            if added > self.chars_left:
+                self._stop(f"{name!r} indented by {len(indent)} characters would pass {MAX_OUTPUT_CHARS}")
+                break
+            self.chars_left -= added
             parts.append(self._placed(body, indent, markdown=markdown, comments=comments, dedent=dedent,
                                       preserve=preserve, name=name))
+        if not parts:
+            return None
         text = "".join(parts)
         return _shift_headings(text, offset) if markdown and offset else text
 
@@ -297,21 +345,21 @@ class IncludeMarkdownExpander:
         """The files (relative to the root) ``name`` includes from ``file_rel``, as the
         plugin finds them; ``[]`` with a warning when none."""
         if re.match(r"^[A-Za-z][A-Za-z0-9+.-]+:", name):
-            self.warnings.append(f"include-markdown {name!r}: remote file, not fetched")
+            self.warn(f"include-markdown {name!r}: remote file, not fetched")
             return []
         if name.startswith("/"):
-            self.warnings.append(f"include-markdown {name!r}: absolute file system path, not read")
+            self.warn(f"include-markdown {name!r}: absolute file system path, not read")
             return []
         base = str(PurePosixPath(file_rel).parent) if name.startswith(("./", "../")) else self.docs_dir
         res = checked_rel(self.root, f"{base}/{name}" if base not in ("", ".") else name)
         if res.rel_path and (self.root / res.rel_path).is_file():
             return [res.rel_path]
         if not any(ch in name for ch in "*?[{"):
-            self.warnings.append(f"include-markdown {name!r} not found (tried {res.rel_path or res.problem})")
+            self.warn(f"include-markdown {name!r} not found (tried {res.rel_path or res.problem})")
             return []
         found = self._glob(base, name)
         if not found:
-            self.warnings.append(f"include-markdown {name!r}: no file matches")
+            self.warn(f"include-markdown {name!r}: no file matches")
         return found
 
     def _glob(self, base: str, pattern: str) -> list[str]:
@@ -328,8 +376,8 @@ class IncludeMarkdownExpander:
             if glob_match(inner, pattern):
                 matches.append(prefix + inner)
                 if len(matches) >= MAX_GLOB_FILES:
-                    self.warnings.append(f"include-markdown {pattern!r}: more than {MAX_GLOB_FILES} files; "
-                                         "the first ones included")
+                    self.warn(f"include-markdown {pattern!r}: more than {MAX_GLOB_FILES} files; "
+                              "the first ones included")
                     break
         return sorted(matches)
 

@@ -24,7 +24,10 @@ unbalanced tags kept as single tags); :class:`Renderer` renders it with a
 :class:`Context`. Tags and filters the interpreter does not know are left to
 :meth:`Renderer.tag` and :meth:`Renderer.filter`, which a generator overrides
 (Jekyll: ``include``, ``link``, ``relative_url`` ...). Every loop, value and
-output is bounded (:class:`Context` ``left``)."""
+output is bounded (:class:`Context` ``left``), and so is the work of a page
+(:class:`Context` ``work``): past it, the rest of the page is read as a static
+reader reads values it does not know (text kept, tags write nothing, every branch
+kept, loop bodies once)."""
 
 from __future__ import annotations
 
@@ -67,6 +70,19 @@ MAX_VALUE_CHARS = 100_000
 MAX_LIST_ITEMS = 10_000
 #: items one loop renders
 MAX_LOOP_LENGTH = 500
+#: bits of a whole number (``assign a = a | times: a`` squares it: 40 times is 2**40 digits)
+MAX_NUMBER_BITS = 1024
+#: work of one page, in units of about 4 ns: each tag and output costs :data:`STEP_COST` plus
+#: :data:`CHAR_COST` per character of its arguments, each filter :data:`STEP_COST` plus the
+#: size of the value it reads (:data:`CHAR_COST` per character of a string, :data:`ITEM_COST`
+#: per item of a list or hash; the slowest filter, escape_once, takes about 110 ns a
+#: character). Loops, includes and output are bounded on their own, but not what a loop
+#: body does: 500 iterations of 20,000 assigns, or 30,000 filters on a 100,000-character
+#: value, ran for minutes; now a page stops within about 2 s
+MAX_WORK = 400_000_000
+STEP_COST = 1_000
+CHAR_COST = 20
+ITEM_COST = 1_000
 
 _TOKEN = re.compile(r"\{%-?\s*(?P<tag>\w+)(?P<tagargs>.*?)-?%\}|\{\{-?(?P<expr>.*?)-?\}\}", re.DOTALL)
 _RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
@@ -77,11 +93,18 @@ _COMMENT_END = re.compile(r"\{%-?\s*endcomment\s*-?%\}")
 BLOCKS: dict[str, tuple[str, ...]] = {"if": ("elsif", "else"), "unless": ("elsif", "else"), "case": ("when", "else"),
                                       "for": ("else",), "tablerow": (), "capture": (), "highlight": ()}
 _FOR_ARGS = re.compile(r"^\s*([\w-]+)\s+in\s+(\([^()]*\)|[\w.\-]+(?:\.[\w-]+|\[[^\]]*\])*)(.*)$", re.DOTALL)
-_COMPARISON = re.compile(r"^(.+?)\s*(==|!=|<>|>=|<=|>|<|\bcontains\b)\s*(.+)$", re.DOTALL)
+_COMPARISON = re.compile(r"^(.+?)(?<!\s)\s*(==|!=|<>|>=|<=|>|<|\bcontains\b)\s*(.+)$", re.DOTALL)
 _STRING = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')\s*$""", re.DOTALL)
-_NUMBER = re.compile(r"^\s*(-?\d+)(\.\d+)?\s*$")
-_RANGE = re.compile(r"^\s*\(\s*(\S+?)\s*\.\.\s*(\S+?)\s*\)\s*$")
-_PATH_PART = re.compile(r"""\.?([\w-]+\??)|\[\s*("[^"]*"|'[^']*'|[^\]]*?)\s*\]""")
+#: at most 300 digits (Python's int() raises on 4,300; Liquid's numbers are Ruby's, whole numbers
+#: of any size, which a page never writes)
+_NUMBER = re.compile(r"^\s*(-?\d{1,300})(\.\d{1,300})?\s*$")
+# the value path's parts; a bracket's inner text is stripped afterwards (blanks before the inner
+# part taken once, possessively: "a[", 30,000 blanks and "x" took 3.4 s, backtracking over them)
+_PATH_PART = re.compile(r"""\.?([\w-]+\??)|\[\s*+("[^"]*"\s*|'[^']*'\s*|[^\]]*)\]""")
+# comparisons and and/or start after a word (a lazy left side tried at every blank of a run
+# of blanks, scanning the run each time, was quadratic)
+_AND_OR = re.compile(r"(?<!\s)\s+(and|or)\s+")
+_WHEN_SEP = re.compile(r"(?<!\s)\s*,\s*|(?<!\s)\s+or\s+")
 
 
 # ------------------------------------------------------------------ parsing
@@ -233,6 +256,20 @@ def _tree(flat: list[Node]) -> list[Node]:
 
 # ---------------------------------------------------------------- values
 
+def range_bounds(expr: str) -> tuple[str, str] | None:
+    """The two ends of a Liquid range ``(lo..hi)`` (``expr`` stripped), or None. As
+    Liquid's ``RangesRegex`` reads it, the last ``..`` splits the two ends, each one
+    word; an end holds no parenthesis, so a range never nests (``(1..(1..(...)))``
+    3,000 deep was a RecursionError, and ``(`` with 60,000 dots a quadratic scan)."""
+    if not (expr.startswith("(") and expr.endswith(")")):
+        return None
+    lo, sep, hi = expr[1:-1].rpartition("..")
+    lo, hi = lo.strip(), hi.strip()
+    if not sep or not lo or not hi or any(c.isspace() or c in "()" for c in lo + hi):
+        return None
+    return lo, hi
+
+
 def literal(token: str) -> Any:
     """The value of a Liquid literal (``"a"``, ``'a'``, ``3``, ``-1.5``, ``true``,
     ``false``, ``nil``, ``empty``, ``blank``); :data:`UNKNOWN` when ``token`` is not one."""
@@ -255,6 +292,8 @@ def to_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value) if math.isfinite(value) else ""
+    if isinstance(value, int) and value.bit_length() > MAX_NUMBER_BITS:
+        return ""  # a data file's 4,000-digit number squared: str() raises past 4,300 digits
     if isinstance(value, list):
         return join_bounded(value, "")
     if isinstance(value, dict):
@@ -356,6 +395,7 @@ class Context:
     own. ``globals``: objects such as ``site``/``page``; a name found nowhere is
     :data:`UNKNOWN`. ``left``: the shared budget (includes, included characters,
     rendered characters, a flag for one nesting warning, loop iterations).
+    ``work``: the work left (:data:`MAX_WORK`; negative once spent).
     ``uncertain``: how many enclosing branches are kept without a known condition."""
 
     scopes: list[dict[str, Any]]
@@ -366,6 +406,7 @@ class Context:
     interrupt: str = ""
     blocks: int = 0
     state: dict[str, Any] = field(default_factory=dict)
+    work: int = MAX_WORK
 
     def assign(self, name: str, value: Any) -> None:
         if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
@@ -393,9 +434,9 @@ class Renderer:
         value = literal(expr)
         if value is not UNKNOWN:
             return value
-        rng = _RANGE.match(expr)
+        rng = range_bounds(expr)
         if rng:
-            lo, hi = _number(self.lookup(rng.group(1), ctx)), _number(self.lookup(rng.group(2), ctx))
+            lo, hi = _number(self.lookup(rng[0], ctx)), _number(self.lookup(rng[1], ctx))
             if lo is None or hi is None:
                 return UNKNOWN
             lo, hi = int(lo), int(hi)
@@ -409,7 +450,7 @@ class Renderer:
             if m.group(1) is not None:
                 parts.append(m.group(1))
             else:
-                inner = m.group(2)
+                inner = m.group(2).strip()
                 key = literal(inner)
                 if key is UNKNOWN:
                     key = self.lookup(inner, ctx) if inner and "[" not in inner else UNKNOWN
@@ -459,6 +500,8 @@ class Renderer:
         parts = split_outside_quotes(expr, "|")
         value = self.lookup(parts[0], ctx) if parts[0].strip() else None
         for flt in parts[1:]:
+            if not self.spend(ctx, STEP_COST + _work_of(value)):
+                return UNKNOWN
             name, _, argtext = flt.partition(":")
             name = name.strip()
             args = [self.lookup(a, ctx) for a in split_outside_quotes(argtext, ",") if a.strip()] if argtext else []
@@ -468,7 +511,9 @@ class Renderer:
     def condition(self, expr: str, ctx: Context) -> Any:
         """A Liquid condition: comparisons joined by ``and``/``or``, read right to left
         as Liquid does; :data:`UNKNOWN` when a value it needs is not known."""
-        parts = re.split(r"\s+(and|or)\s+", expr.strip())
+        parts = _AND_OR.split(expr.strip())
+        if not self.spend(ctx, STEP_COST * len(parts)):  # each comparison reads two values
+            return UNKNOWN
         result: Any = None
         for i in range(len(parts) - 1, -1, -2):
             m = _COMPARISON.match(parts[i])
@@ -518,6 +563,19 @@ class Renderer:
         """Called once when the loop iterations run out."""
         ctx.warnings.append("Liquid loops over the iterations allowed for a page; the rest is left out")
 
+    def over_work(self, ctx: Context) -> None:
+        """Called once when the page's work (:data:`MAX_WORK`) runs out."""
+        ctx.warnings.append("Liquid over the work allowed for a page; the tags after this point are not run")
+
+    def spend(self, ctx: Context, units: int) -> bool:
+        """Take ``units`` from the page's work (:attr:`Context.work`); False once it is
+        spent (:meth:`over_work` called the first time)."""
+        if ctx.work >= 0:
+            ctx.work -= units
+            if ctx.work < 0:
+                self.over_work(ctx)
+        return ctx.work >= 0
+
     # --------------------------------------------------------- render
     def render(self, nodes: list[Node], ctx: Context, out: list[str]) -> None:
         """Append the rendering of ``nodes`` to ``out``."""
@@ -532,7 +590,10 @@ class Renderer:
             if isinstance(node, str):
                 out.append(node)
                 ctx.left[2] -= len(node)
-            elif node.name == "=":
+                continue
+            if not self.spend(ctx, STEP_COST + CHAR_COST * len(node.args)) and node.branches is None:
+                continue  # past the page's work: a single tag writes nothing (blocks: every branch, once)
+            if node.name == "=":
                 text = to_text(self.evaluate(node.args, ctx))
                 out.append(text)
                 ctx.left[2] -= len(text)
@@ -576,14 +637,14 @@ class Renderer:
                     self.render(branch.body, ctx, out)
                     return
         elif node.name == "case":
-            subject = self.lookup(node.args, ctx)
+            subject = self.lookup(node.args, ctx) if ctx.work >= 0 else UNKNOWN
             matched = False
             for k, branch in enumerate(branches[1:], start=1):
                 if branch.name == "else":
                     if not matched:
                         self.render(branch.body, ctx, out)
                     continue
-                values = [self.lookup(v, ctx) for v in re.split(r"\s*,\s*|\s+or\s+", branch.args.strip()) if v]
+                values = [self.lookup(v, ctx) for v in _WHEN_SEP.split(branch.args.strip()) if v]
                 hits = [equal(subject, v) for v in values]
                 if UNKNOWN in hits and True not in hits:
                     self._uncertain([b.body for b in branches[k:]], ctx, out)
@@ -613,7 +674,7 @@ class Renderer:
     def _for(self, node: Tag, ctx: Context, out: list[str]) -> None:
         branches = node.branches or []
         m = _FOR_ARGS.match(node.args)
-        items: Any = self.lookup(m.group(2), ctx) if m else UNKNOWN
+        items: Any = self.lookup(m.group(2), ctx) if m and ctx.work >= 0 else UNKNOWN
         if isinstance(items, dict):
             items = [[k, v] for k, v in items.items()]
         elif isinstance(items, str):
@@ -644,7 +705,7 @@ class Renderer:
         ctx.state["loops"] = ctx.state.get("loops", 0) + 1
         try:
             for index, item in enumerate(items[:MAX_LOOP_LENGTH]):
-                if ctx.left[4] <= 0 or ctx.left[2] <= 0:
+                if ctx.left[4] <= 0 or ctx.left[2] <= 0 or ctx.work < 0:
                     if ctx.left[4] == 0:
                         self.over_loop_budget(ctx)
                         ctx.left[4] = -1
@@ -688,7 +749,16 @@ def split_outside_quotes(text: str, sep: str) -> list[str]:
 
 # ---------------------------------------------------------------- filters
 
+def _work_of(value: Any) -> int:
+    """The work of reading ``value`` (:data:`MAX_WORK`'s units)."""
+    if isinstance(value, str):
+        return len(value) * CHAR_COST
+    return len(value) * ITEM_COST if isinstance(value, (list, dict)) else 0
+
+
 def _bounded(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > MAX_NUMBER_BITS:
+        return UNKNOWN
     if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
         return value[:MAX_VALUE_CHARS]
     if isinstance(value, list) and len(value) > MAX_LIST_ITEMS:
@@ -912,7 +982,8 @@ FILTERS: dict[str, Any] = {
     "abs": lambda v, a: abs(_num(v)),
     "ceil": lambda v, a: math.ceil(_num(v)),
     "floor": lambda v, a: math.floor(_num(v)),
-    "round": lambda v, a: round(_num(v), int(_num(_arg(a, 0)))) if _arg(a, 0) else round(_num(v)),
+    # (digits clamped: round(10, -10**11) builds 10**(10**11))
+    "round": lambda v, a: round(_num(v), max(-400, min(400, int(_num(_arg(a, 0)))))) if _arg(a, 0) else round(_num(v)),
     "at_least": lambda v, a: max(_num(v), _num(_arg(a, 0))),
     "at_most": lambda v, a: min(_num(v), _num(_arg(a, 0))),
     "slugify": _slugify,

@@ -261,6 +261,8 @@ def _read_json(root: Path, rel: str) -> dict[str, Any]:
         raise ConfigError(f"cannot read DocFX config {rel}: {err}") from err
     except json.JSONDecodeError as err:
         raise ConfigError(f"DocFX config {rel} is not valid JSON: {err}") from err
+    except RecursionError as err:  # nested deeper than the decoder goes: it stopped the whole ingest
+        raise ConfigError(f"DocFX config {rel} nests too deep to read") from err
     return data if isinstance(data, dict) else {}
 
 
@@ -968,6 +970,9 @@ class DocfxSite:
     def _images(self, body: str, *, page_rel: str, warnings: list[str]) -> str:
         out: list[str] = []
         pos = 0
+        # where the last ':::image-end:::' ends: a complex image after it has none (each searched to
+        # the end of the page: 20,000 complex images without an end took 75 s)
+        last_end = max((e.end() for e in _IMAGE_END.finditer(body)), default=-1)
         while True:
             m = _IMAGE.search(body, pos)
             if m is None:
@@ -986,7 +991,7 @@ class DocfxSite:
                            f'class="icon">')
                 continue
             caption = ""
-            if kind == "complex":
+            if kind == "complex" and pos < last_end:
                 end = _IMAGE_END.search(body, pos)
                 if end is not None:
                     caption = inline_text(re.sub(r"\s+", " ", body[pos:end.start()]).strip())

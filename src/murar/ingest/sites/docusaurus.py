@@ -174,7 +174,19 @@ def _safe_version(name: str) -> bool:
     return bool(name) and "/" not in name and "\\" not in name and not name.startswith(".")
 
 
-def docs_version(options: str, consts: dict[str, str], site: Path, *, wanted: str | None = None) -> DocsVersion:
+def _within(path: Path, root: Path, *, folder: bool = False) -> bool:
+    """True when ``path`` is a file (``folder``: a folder) whose real path is inside
+    ``root`` (resolved): a translation or version folder that is a symbolic link out
+    of the site is not there for murar, which does not read it."""
+    try:
+        there = path.is_dir() if folder else path.is_file()
+    except OSError:
+        return False
+    return there and not inside_root(path, root).problem
+
+
+def docs_version(options: str, consts: dict[str, str], site: Path, *, wanted: str | None = None,
+                 root: Path | None = None) -> DocsVersion:
     """The version of a docs plugin instance murar reads: ``wanted`` when the
     instance has it (``murar ingest --docs-version``), else the one it shows by
     default, from the body of its options object (Docusaurus "Versioning" and
@@ -192,18 +204,24 @@ def docs_version(options: str, consts: dict[str, str], site: Path, *, wanted: st
     ``versions.json`` names, published or not (``docusaurus build`` builds the
     ones ``onlyIncludeVersions`` keeps; the files of the others are still there).
 
+    A folder or ``versions.json`` that leads out of ``root`` (resolved; default
+    ``site``) is not read: the folder counts as missing.
+
     Raises:
         ConfigError: ``wanted`` is listed in ``versions.json`` but its
             ``versioned_docs/version-<name>`` folder is missing.
     """
+    root = (root or site).resolve()
     path = js.top_level_string(options, "path", consts) or "docs"
     plugin_id = js.top_level_string(options, "id", consts) or "default"
     prefix = "" if plugin_id == "default" else f"{plugin_id}_"
     released: list[str] = []
     if js.top_level_value(options, "disableVersioning") != "true":
+        listing = site / f"{prefix}versions.json"
         try:
-            names = json.loads((site / f"{prefix}versions.json").read_text(encoding="utf-8", errors="replace"))
-        except (OSError, ValueError):
+            names = json.loads(listing.read_text(encoding="utf-8", errors="replace")) \
+                if _within(listing, root) else None
+        except (OSError, ValueError, RecursionError):
             names = None
         if isinstance(names, list):
             released = [n for n in names if isinstance(n, str) and _safe_version(n) and n != "current"]
@@ -219,13 +237,15 @@ def docs_version(options: str, consts: dict[str, str], site: Path, *, wanted: st
     def folder(name: str) -> str:
         return join_rel(".", path) if name == "current" else f"{prefix}versioned_docs/version-{name}"
 
-    chosen = last if last == "current" or (site / folder(last)).is_dir() else "current"
+    chosen = last if last == "current" or _within(site / folder(last), root, folder=True) else "current"
     names = ("current", *released)
     asked = wanted is not None and wanted in names
     if asked and wanted is not None:
-        if wanted != "current" and not (site / folder(wanted)).is_dir():
+        if wanted != "current" and not _within(site / folder(wanted), root, folder=True):
+            there = (site / folder(wanted)).exists()
             raise ConfigError(f"docs version {wanted!r} is in {prefix}versions.json but its folder "
-                              f"{folder(wanted)} is missing; check out the complete site")
+                              f"{folder(wanted)} " + ("leads out of the corpus root (a symbolic link); not read"
+                                                      if there else "is missing; check out the complete site"))
         chosen = wanted
     read = f"version {chosen} (chosen)" if asked else f"the default version {chosen}"
     skipped: dict[str, str] = {}
@@ -536,7 +556,7 @@ class DocusaurusSite:
             version_name = None
             plugin_id = js.top_level_string(block, "id", consts) or "default"
             if kind == "docs":
-                version = docs_version(block, consts, root / site_dir, wanted=wanted)
+                version = docs_version(block, consts, root / site_dir, wanted=wanted, root=root)
                 versions.append((plugin_id, version))
                 folder, version_name = version.folder, version.name
                 skipped.update({join_rel(site_dir, f): why for f, why in version.skipped.items()})
@@ -569,7 +589,7 @@ class DocusaurusSite:
         notes: tuple[str, ...] = ()
         if locale != default_locale:
             settings["i18n.locale"] = locale
-            if not any((root / i.localized).is_dir() for i in instances if i.localized):
+            if not any(_within(root / i.localized, root, folder=True) for i in instances if i.localized):
                 folder = join_rel(site_dir, f"i18n/{locale}")
                 note = (f"no translations into {locale} found ({folder}/docusaurus-plugin-content-*): "
                         f"every page is read in the default locale {default_locale}")
@@ -708,7 +728,7 @@ class DocusaurusSite:
         inner = rel if instance.folder == "." else rel[len(instance.folder) + 1 :]
         found = self._classify_in(rel, instance, inner, markup, suffix)
         if found.role is FileRole.PAGE and instance.localized \
-                and (self._config.root / instance.localized / inner).is_file():
+                and _within(self._config.root / instance.localized / inner, self._config.root):
             locale = self._config.settings.get("i18n.locale", "")
             return FileClass(role=FileRole.EXCLUDED, markup=found.markup, reason=(
                 f"read from its translation {join_rel(instance.localized, inner)} (locale {locale})"))

@@ -63,7 +63,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -76,7 +76,7 @@ from murar.ingest.markup.mdtext import (
     callout_lead,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
-from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
@@ -135,8 +135,9 @@ CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
 #: files a page bundle's resources are looked up among (a bundle of thousands is read no further)
 _MAX_RESOURCES = 1000
-#: resource names one page's gallery and carousel globs are tested against, in all
-_MAX_GLOB_TESTS = 200_000
+#: characters of resource names one page's globs (front matter resources, galleries and carousels,
+#: name= lookups) are tested against, in all
+_MAX_GLOB_CHARS = 2_000_000
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
 #: sites built on its docs: a "codetab")
 _TAB_SETS = frozenset({"tabs", "tabpane"})
@@ -395,7 +396,25 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                       static_dirs=static_dirs, include_dirs=include_dirs,
                       exclude=(settings["publish_dir"], "resources/_gen", "node_modules"),
                       base_url=url_base_path(base), settings={**settings, "base_url_full": base},
-                      language=chosen if len(codes) > 1 else "")
+                      language=chosen if len(codes) > 1 else "",
+                      notes=_unread_content_dirs(root, content_langs, chosen) if language is not None else ())
+
+
+def _unread_content_dirs(root: Path, content_langs: dict[str, str], chosen: str) -> tuple[str, ...]:
+    """Notes on the ``contentDir`` of the language read (``--language``) that murar
+    cannot read: one leading out of the corpus root (``../x``, an absolute path, a
+    symbolic link out) or that is no folder; that language's pages there are not
+    read (its translations by file name elsewhere still are)."""
+    notes: list[str] = []
+    for folder, code in content_langs.items():
+        if code != chosen:
+            continue
+        where = f"language {chosen}: its contentDir {folder}"
+        if folder.startswith(("../", "/")) or folder == ".." or inside_root(root / folder, root).problem:
+            notes.append(f"{where} leads out of the corpus root; its pages there are not read")
+        elif not (root / folder).is_dir():
+            notes.append(f"{where} is not a folder; no pages are read from it")
+    return tuple(notes)
 
 
 def _chosen_language(language: str | None, codes: list[str], disabled: set[str], config_file: str | None) -> str:
@@ -607,7 +626,7 @@ class HugoSite:
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
-        self._glob_tests: dict[str, int] = {}  # resource names tested against gallery globs, per page
+        self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
 
     @property
     def config(self) -> SiteConfig:
@@ -818,12 +837,14 @@ class HugoSite:
     def _read_translations(self, lang: str, table: dict[str, str]) -> None:
         """Add the i18n strings of ``lang`` to ``table`` (a key already there is kept)."""
         for folder in self._config.settings.get("i18n_dirs", "i18n").split(";"):
-            base = self._root / folder
-            if not folder or not base.is_dir():
+            if not folder:
                 continue
-            files = sorted(p for p in base.rglob("*") if p.is_file() and p.stem.lower() == lang
-                           and p.suffix.lower() in (".toml", ".yaml", ".yml", ".json"))
+            # not out of the root: an i18nDir of ../x or /etc, a folder or file linked out
+            found = os_walk_files(self._root, folder, (".toml", ".yaml", ".yml", ".json"), skip_dirs=())
+            files = [self._root / rel for rel in found if PurePosixPath(rel).stem.lower() == lang]
             for path in files:
+                if inside_root(path, self._root).problem:
+                    continue
                 try:
                     data = load_data_file(path)
                 except (OSError, ValueError):
@@ -1155,7 +1176,7 @@ class HugoSite:
             path = rel[len(folder) + 1:] if folder not in ("", ".") else rel
             values: dict[str, str] = {}
             for i, spec in enumerate(specs[:100]):
-                if not _glob_match(str(spec["src"]), path):
+                if not self._glob(page_rel, str(spec["src"]), path):
                     continue
                 for key in ("name", "title"):
                     if key not in values and isinstance(spec.get(key), str):
@@ -1172,7 +1193,15 @@ class HugoSite:
         pattern = pattern.strip()
         if not pattern:
             return None
-        return next((r for r in self.page_resources(page_rel) if _glob_match(pattern, r.name)), None)
+        return next((r for r in self.page_resources(page_rel) if self._glob(page_rel, pattern, r.name)), None)
+
+    def _glob(self, page_rel: str, pattern: str, name: str) -> bool:
+        """:func:`_glob_match` of a resource ``name``, the characters tested charged to
+        the page (:data:`_MAX_GLOB_CHARS`; past them nothing matches: 5,000 carousels
+        over a bundle of 1,000 long file names stop matching)."""
+        spent = self._glob_chars.get(page_rel, 0) + len(name) + 1
+        self._glob_chars[page_rel] = spent
+        return spent <= _MAX_GLOB_CHARS and _glob_match(pattern, name)
 
     def resolve_shortcode_src(self, src: str, *, page_rel: str) -> ResolvedLink:
         """Resolve an image shortcode's ``src`` the way Hugo's ``figure`` does: a page
@@ -1584,11 +1613,9 @@ class HugoSite:
                 pictures.append(_md_image(glob, "", "", html_out=h))
                 continue
             # glob tests on one page are bounded: thousands of galleries over a large bundle stop matching
-            spent = self._glob_tests.get(page_rel, 0) + len(resources)
-            if spent > _MAX_GLOB_TESTS:
+            if self._glob_chars.get(page_rel, 0) > _MAX_GLOB_CHARS:
                 break
-            self._glob_tests[page_rel] = spent
-            found = [r for r in resources if _glob_match(glob, r.name) and suffix_of(r.rel) in IMAGE_SUFFIXES]
+            found = [r for r in resources if self._glob(page_rel, glob, r.name) and suffix_of(r.rel) in IMAGE_SUFFIXES]
             if sc.params.get("sortorder", "").lower() == "desc":
                 found.reverse()
             pictures += [_md_image(relpath_from_page(r.rel, page_rel), _strip_markup(r.title),
@@ -1794,32 +1821,140 @@ def _cascades_never_rendered(cascade: Any, kind: str, path: str) -> bool:
 
 def _glob_match(pattern: str, value: str) -> bool:
     """Hugo's target globs (gobwas/glob, ``/`` separated, case-insensitive): ``**``
-    any path, ``*`` one path part, ``?`` one character, ``{a,b}`` alternatives."""
-    rx = _glob_regex(pattern.strip().lower())
-    return rx is not None and len(value) <= 4096 and rx.fullmatch(value.lower()) is not None
+    any path, ``*`` one path part, ``?`` one character, ``{a,b}`` alternatives
+    (nested too; a comma outside braces is a comma). Linear in ``len(value)``
+    whatever the pattern: an alternative with a star is run as a bit-parallel
+    automaton, not a regex (``*a*a*a*a*a*a*b`` against a 200-character file name
+    backtracked for hours)."""
+    program = _glob_program(pattern.strip().lower())
+    if program is None or len(value) > 4096:
+        return False
+    value = value.lower()
+    return any(alt.fullmatch(value) is not None if isinstance(alt, re.Pattern) else _glob_run(alt, value)
+               for alt in program)
+
+
+@dataclass(frozen=True, slots=True)
+class _GlobAutomaton:
+    """The tokens of a glob alternative as bit masks (bit ``i``: token ``i``): the
+    literal tokens each character matches, ``?``, ``*`` and ``**`` tokens; ``accept``
+    is the bit after the last token. Adjacent stars are merged, so a star's empty
+    match is one shift."""
+
+    literals: dict[str, int]
+    any_char: int
+    star: int
+    globstar: int
+    accept: int
+
+
+def _glob_run(auto: _GlobAutomaton, value: str) -> bool:
+    """Shift-And simulation of ``auto`` over ``value``: the set of tokens matched so
+    far, as bits, after each character (a few integer operations a character)."""
+    stars = auto.star | auto.globstar
+    states = 1 | ((1 & stars) << 1)
+    for ch in value:
+        if ch == "/":
+            step, loop = auto.literals.get(ch, 0), auto.globstar
+        else:
+            step, loop = auto.literals.get(ch, 0) | auto.any_char, stars
+        states = ((states & step) << 1) | (states & loop)
+        if not states:
+            return False
+        states |= (states & stars) << 1
+    return bool(states & auto.accept)
+
+
+def _glob_tokens(pattern: str) -> list[str]:
+    """``pattern`` as tokens: ``**``, ``*``, ``?``, ``{``, ``,``, ``}`` or one literal character."""
+    tokens: list[str] = []
+    i = 0
+    while i < len(pattern):
+        tok = "**" if pattern.startswith("**", i) else pattern[i]
+        tokens.append(tok)
+        i += len(tok)
+    return tokens
+
+
+def _glob_alternatives(tokens: list[str], limit: int = 64) -> list[list[str]] | None:
+    """The token lists of ``tokens`` with its ``{a,b}`` groups expanded (nested ones
+    too; a comma outside braces is a comma), at most ``limit``; ``None`` for an
+    unbalanced brace or more alternatives."""
+    out: list[list[str]] = [[]]
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok == "}":
+            return None
+        if tok != "{":
+            out = [a + [tok] for a in out]
+            i += 1
+            continue
+        depth, j, start, parts = 0, i, i + 1, []
+        while j < len(tokens):
+            if tokens[j] == "{":
+                depth += 1
+            elif tokens[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif tokens[j] == "," and depth == 1:
+                parts.append(tokens[start:j])
+                start = j + 1
+            j += 1
+        else:
+            return None
+        parts.append(tokens[start:j])
+        options: list[list[str]] = []
+        for part in parts:
+            sub = _glob_alternatives(part, limit)
+            if sub is None or len(options) + len(sub) > limit:
+                return None
+            options += sub
+        out = [a + b for a in out for b in options]
+        if len(out) > limit:
+            return None
+        i = j + 1
+    return out
 
 
 @lru_cache(maxsize=512)
-def _glob_regex(pattern: str) -> re.Pattern[str] | None:
-    """:func:`_glob_match`'s pattern (lower case) as a regular expression; ``None`` for an
-    invalid one, or one longer than 512 characters or with more than 12 wildcards (whose
-    backtracking could grow with the power of their number)."""
-    if len(pattern) > 512 or pattern.count("*") + pattern.count("?") > 12:
+def _glob_program(pattern: str) -> tuple[re.Pattern[str] | _GlobAutomaton, ...] | None:
+    """:func:`_glob_match`'s pattern (lower case) compiled: one entry per brace
+    alternative, a regular expression when it has no star, else a
+    :class:`_GlobAutomaton` (one star already backtracks over the rest of the
+    pattern at every character); ``None`` for an invalid pattern or one longer than
+    512 characters."""
+    if len(pattern) > 512:
         return None
-    out: list[str] = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
+    alternatives = _glob_alternatives(_glob_tokens(pattern))
+    if alternatives is None:
+        return None
+    program: list[re.Pattern[str] | _GlobAutomaton] = []
+    for alt in alternatives:
+        tokens: list[str] = []  # "**", "*", "?" or one literal character
+        for tok in alt:
+            if tok in ("*", "**") and tokens and tokens[-1] in ("*", "**"):
+                tokens[-1] = "**" if "**" in (tok, tokens[-1]) else "*"  # adjacent stars: one
+            else:
+                tokens.append(tok)
+        if not any(t in ("*", "**") for t in tokens):  # fixed length: the regex is linear
+            program.append(re.compile("".join({"**": ".*", "*": "[^/]*", "?": "[^/]"}.get(t, re.escape(t))
+                                              for t in tokens), re.DOTALL))
             continue
-        out.append({"*": "[^/]*", "?": "[^/]", "{": "(?:", "}": ")", ",": "|"}.get(ch, re.escape(ch)))
-        i += 1
-    try:
-        return re.compile("".join(out))
-    except re.error:
-        return None
+        literals: dict[str, int] = {}
+        any_char = star = globstar = 0
+        for k, tok in enumerate(tokens):
+            if tok == "?":
+                any_char |= 1 << k
+            elif tok == "*":
+                star |= 1 << k
+            elif tok == "**":
+                globstar |= 1 << k
+            else:
+                literals[tok] = literals.get(tok, 0) | 1 << k
+        program.append(_GlobAutomaton(literals, any_char, star, globstar, 1 << len(tokens)))
+    return tuple(program)
 
 
 def load(root: Path, config_file: str | None = None, *, environment: str = "production",

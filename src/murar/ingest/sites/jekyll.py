@@ -87,6 +87,7 @@ from murar.ingest.sites._common import (
 from murar.ingest.sites._liquid import (
     MAX_LOOP_LENGTH,
     MAX_VALUE_CHARS,
+    STEP_COST,
     UNKNOWN,
     Context,
     Renderer,
@@ -453,7 +454,14 @@ def optional_front_matter(source: Path, data: dict[str, Any]) -> bool:
 # ------------------------------------------------------------------- Liquid
 
 _INCLUDE_TARGET = re.compile(r"((?:\{\{.*?\}\}|[^\s{])+)(.*)$", re.DOTALL)
-_PARAM = re.compile(r"""([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
+# a name starts after a non-name character (tried inside a 100,000-letter word, each start
+# scanned the word to its end)
+_PARAM = re.compile(r"""(?<![\w-])([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
+_OUTPUT = re.compile(r"\{\{-?(.*?)-?\}\}")
+_OUTPUT_END = re.compile(r"\}\}")
+#: characters one page's ``markdownify`` filters convert (markdown-it takes up to 10 s on
+#: 100,000 characters of ``[a](``); past them the text stays Markdown
+_MAX_MARKDOWNIFY_CHARS = 200_000
 _IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
 # kramdown "Automatic Table of Contents Generation": a one-item list with the IAL {:toc} is replaced by the TOC
 _TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s*\}[ \t]*$\n?", re.MULTILINE)
@@ -724,6 +732,10 @@ class _JekyllLiquid(Renderer):
         ctx.warnings.append(f"{self.files[-1] if self.files else self.page_rel}: Liquid loops over"
                             f" {_MAX_LOOP_ITEMS} iterations on the page; the rest is left out")
 
+    def over_work(self, ctx: Context) -> None:
+        ctx.warnings.append(f"{self.files[-1] if self.files else self.page_rel}: Liquid over the work allowed"
+                            f" for a page; the tags after this point are not run")
+
     def filter(self, name: str, value: Any, args: list[Any], ctx: Context) -> Any:
         if value is UNKNOWN:
             return UNKNOWN
@@ -734,7 +746,15 @@ class _JekyllLiquid(Renderer):
             return url if name == "relative_url" or is_remote(url) else \
                 self.site.config.settings.get("url", "").rstrip("/") + url
         if name == "markdownify":
-            return _markdownify(to_text(value))
+            text = to_text(value)
+            done = ctx.state.get("markdownified", 0) + len(text)
+            ctx.state["markdownified"] = done
+            if done > _MAX_MARKDOWNIFY_CHARS:
+                if done - len(text) <= _MAX_MARKDOWNIFY_CHARS:
+                    ctx.warnings.append(f"{self.files[-1] if self.files else self.page_rel}: markdownify over"
+                                        f" {_MAX_MARKDOWNIFY_CHARS} characters on the page; the rest stays Markdown")
+                return text
+            return _markdownify(text)
         if name == "jsonify":
             return _jsonify(value)
         if name == "where_exp":
@@ -763,6 +783,8 @@ class _JekyllLiquid(Renderer):
             return UNKNOWN
         kept: list[Any] = []
         for item in value[:MAX_LOOP_LENGTH]:
+            if not self.spend(ctx, STEP_COST):  # the condition (it spends too)
+                return UNKNOWN
             ctx.scopes.append({args[0]: item})
             try:
                 hold = self.condition(args[1], ctx)
@@ -779,7 +801,7 @@ class _JekyllLiquid(Renderer):
             self._include(name, args, ctx, out)
         elif name in ("link", "post_url"):
             # Jekyll "Links": the path may hold Liquid variables ({% link {{ page.dir }}/a.md %})
-            args = re.sub(r"\{\{-?(.*?)-?\}\}", lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
+            args = sub_closed(_OUTPUT, _OUTPUT_END, lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
             out.append("/" + args.strip().strip("'\"").lstrip("/") if name == "link" else self.site._post_url(args))
         elif name in ("tabs", "tab", "endtabs"):
             out.append(_tab_marker(name, args, ctx))
@@ -1085,7 +1107,11 @@ def _markdownify(text: str) -> str:
     stays a picture."""
     from markdown_it import MarkdownIt
 
-    return str(MarkdownIt("commonmark", {"html": True}).render(text)).strip()
+    from murar.ingest.mdlimits import add_bracket_guard
+
+    md = MarkdownIt("commonmark", {"html": True})
+    add_bracket_guard(md)  # unmatched [ made markdown-it quadratic
+    return str(md.render(text)).strip()
 
 
 #: Minimal Mistakes' ``video`` include: provider -> embed URL of the video ``id``

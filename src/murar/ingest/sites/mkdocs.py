@@ -68,7 +68,7 @@ from murar.ingest.frontmatter import (
 )
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.pymdown import include_targets
-from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
 from murar.ingest.sites._common import checked_rel, glob_match
 from murar.ingest.sites._links import contained, join_rel
@@ -108,21 +108,54 @@ _PermissiveLoader.add_multi_constructor("!", _any_tag)
 _PermissiveLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
 
 
-def read_mkdocs_yml(path: Path, *, depth: int = 0) -> dict[str, Any]:
+#: values a ``mkdocs.yml`` may hold once its YAML aliases are expanded (a real one: hundreds)
+MAX_CONFIG_VALUES = 100_000
+
+
+def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None) -> dict[str, Any]:
     """``mkdocs.yml`` as a dict (custom tags read as plain values; an ``INHERIT``
-    parent merged under it, as MkDocs does); ``{}`` when unreadable."""
+    parent merged under it, as MkDocs does, when it is inside ``root``, resolved);
+    ``{}`` when unreadable.
+
+    Raises:
+        ConfigError: the file nests deeper than the YAML parser goes, or its aliases
+            expand to more than :data:`MAX_CONFIG_VALUES` values (nine levels of nine
+            aliases, the 'billion laughs', made an extension's options a MemoryError
+            out of the site's loading)."""
     try:
         data = yaml.load(path.read_text(encoding="utf-8-sig", errors="replace"), Loader=_PermissiveLoader)
     except (OSError, yaml.YAMLError):
         return {}
+    except (RecursionError, MemoryError) as err:
+        raise ConfigError(f"{path.name} nests too deep to read ({type(err).__name__})") from err
     if not isinstance(data, dict):
         return {}
+    if _expanded_size(data, MAX_CONFIG_VALUES) > MAX_CONFIG_VALUES:
+        raise ConfigError(f"{path.name}: its YAML aliases expand to more than {MAX_CONFIG_VALUES} values; not read")
     parent = data.pop("INHERIT", None)
     if isinstance(parent, str) and depth < 5:
-        base = read_mkdocs_yml(path.parent / parent, depth=depth + 1)
+        inherited = path.parent / parent
+        if root is not None and inside_root(inherited, root).problem:
+            return data  # a parent out of the corpus root is not read
+        base = read_mkdocs_yml(inherited, depth=depth + 1, root=root)
         base.update(data)
         return base
     return data
+
+
+def _expanded_size(value: Any, limit: int) -> int:
+    """How many values ``value`` holds, aliases counted each time they are used; counting
+    stops past ``limit``."""
+    count, stack = 0, [value]
+    while stack and count <= limit:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+            stack.extend(item.keys())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return count
 
 
 def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -279,7 +312,7 @@ class MkDocsSite:
         """
         root = root.resolve()
         site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
-        data = read_mkdocs_yml(root / config_file) if config_file else {}
+        data = read_mkdocs_yml(root / config_file, root=root) if config_file else {}
         docs_name = str(data.get("docs_dir") or "docs")
         docs = join_rel(site_dir, docs_name)
         settings: dict[str, str] = {"docs_dir": docs_name}
@@ -553,7 +586,7 @@ class MkDocsSite:
             known = "" if locale in self._locales else ", not a configured locale"
             return f"translation (locale {locale}{known}); default locale {default}"
         plain = stem + PurePosixPath(inner).suffix
-        if (self._config.root / rel).with_name(plain).is_file():
+        if self._readable(posixpath.join(posixpath.dirname(rel), plain)):
             return f"{plain} is the default locale's page ({default})"
         return ""
 
@@ -585,12 +618,12 @@ class MkDocsSite:
                     known = "" if locale in self._locales else ", not a configured locale"
                     return f"translation (locale {locale}{known}); murar reads locale {chosen}"
                 plain = stem + path.suffix
-                if (self._config.root / rel).with_name(plain).is_file():
+                if self._readable(posixpath.join(posixpath.dirname(rel), plain)):
                     return f"{plain} is the default locale's page ({default})"
             else:
                 stem = path.stem
             translated = posixpath.join(posixpath.dirname(inner), f"{stem}.{chosen}{path.suffix}")
-        if (self._config.root / (docs + translated)).is_file():
+        if self._readable(docs + translated):
             return f"read from its translation {docs + translated} (locale {chosen})"
         if not self._fallback:
             return f"no translation in locale {chosen} (mkdocs-static-i18n fallback_to_default: false)"
@@ -599,6 +632,12 @@ class MkDocsSite:
     # ---------------------------------------------------------------- links
     def _checked(self, rel: str) -> ResolvedLink:
         return checked_rel(self._config.root, rel)
+
+    def _readable(self, rel: str) -> bool:
+        """True when ``rel`` is a file murar reads: a page's translation (or its
+        default-locale twin) that is a symbolic link out of the root is not read by
+        the walker, so it does not stand in for the page (the page was lost)."""
+        return (self._config.root / rel).is_file() and not self._checked(rel).problem
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         target = link.strip().strip("<>").strip()
@@ -735,7 +774,7 @@ class MkDocsSite:
         then the ``include_yaml`` files' keys."""
         if self._macro_vars is None:
             cfg = self._config
-            data = read_mkdocs_yml(cfg.root / cfg.config_file) if cfg.config_file else {}
+            data = read_mkdocs_yml(cfg.root / cfg.config_file, root=cfg.root) if cfg.config_file else {}
             extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
             assert isinstance(extra, dict)
             variables: dict[str, Any] = {"config": data, "extra": extra}

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
-from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
 from murar.ingest.sites._common import (
     checked_rel,
     glob_match,
@@ -109,6 +109,10 @@ def _strs(value: Any) -> tuple[str, ...]:
     return ()
 
 
+#: bytes of conf.py read (a real one is a few kilobytes)
+_MAX_CONF_BYTES = 2_000_000
+
+
 def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | None = None) -> SphinxConf:
     """Read the literal settings of a Sphinx ``conf.py`` without executing it.
 
@@ -124,12 +128,19 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
     The object types a ``setup(app)`` registers with literal names
     (``app.add_object_type("confval", "confval")``, ``add_crossref_type``) are
     collected as ``(directive, role)`` pairs. A conf.py that is not valid
-    Python gives the defaults and a warning. Never raises for a bad file.
+    Python, nests deeper than Python's parser goes (``x = ---...1`` 100,000 times:
+    MemoryError, ``'a' + 'a' + ...``: RecursionError, out of the site's loading) or
+    is over 2,000,000 bytes gives the defaults and a warning. Never raises for a
+    bad file.
     """
     warns = warnings if warnings is not None else []
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"), filename=str(path))
-    except (OSError, SyntaxError, ValueError) as err:
+        with path.open("rb") as fh:
+            raw = fh.read(_MAX_CONF_BYTES + 1)
+        if len(raw) > _MAX_CONF_BYTES:
+            raise ValueError("over 2,000,000 bytes")
+        tree = ast.parse(raw.decode("utf-8", errors="replace"), filename=str(path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError) as err:
         warns.append(f"{path.name}: cannot read settings ({type(err).__name__}); Sphinx defaults used")
         return SphinxConf()
     values = _conf_values(tree, path, root, depth=0)
@@ -593,11 +604,16 @@ _VALUE_OPTIONS = frozenset({"-b", "-c", "-d", "-D", "-A", "-t", "-j", "-w", "-M"
 def _sphinx_build_commands(root: Path, confdir: str) -> list[list[str]]:
     """The ``sphinx-build`` command lines of the ``Makefile`` in conf.py's folder
     (``confdir``, relative to ``root``) as token lists from ``sphinx-build`` on, with
-    ``$(VAR)`` expanded from the Makefile's own assignments (bounded). Reads at most
-    200,000 characters; empty when there is no Makefile. Never raises."""
+    ``$(VAR)`` expanded from the Makefile's own assignments. Reads at most 200,000
+    bytes of a Makefile inside ``root`` (resolved); a variable expands to at most
+    10,000 characters; empty when there is no such Makefile. Never raises."""
     base = (root / confdir).resolve() if confdir not in ("", ".") else root
+    makefile = base / "Makefile"
+    if inside_root(makefile, root).problem:
+        return []  # a Makefile linked out of the root (to /dev/zero: read_text never ended)
     try:
-        text = (base / "Makefile").read_text(encoding="utf-8", errors="replace")[:200_000]
+        with makefile.open("rb") as fh:
+            text = fh.read(200_000).decode("utf-8", errors="replace")
     except OSError:
         return []
     lines = text.replace("\\\n", " ").splitlines()[:5_000]
@@ -608,8 +624,23 @@ def _sphinx_build_commands(root: Path, confdir: str) -> list[list[str]]:
             values.setdefault(m.group(1), m.group(2))
 
     def expand(s: str) -> str:
-        for _ in range(4):  # nested variables, bounded
-            s = _MAKE_VAR.sub(lambda v: values.get(v.group(1), ""), s)
+        # nested variables, bounded in depth and size (A = $(B)$(B)... four levels deep grew past
+        # gigabytes before the cut: MemoryError out of the site's loading, every page lost)
+        for _ in range(4):
+            if "$" not in s:
+                break
+            out: list[str] = []
+            size = pos = 0
+            for v in _MAKE_VAR.finditer(s):
+                piece = s[pos:v.start()] + values.get(v.group(1), "")[:10_000]
+                out.append(piece)
+                size += len(piece)
+                pos = v.end()
+                if size > 10_000:
+                    break
+            else:
+                out.append(s[pos:])
+            s = "".join(out)[:10_000]
         return s[:10_000]
 
     commands: list[list[str]] = []
@@ -749,8 +780,13 @@ class SphinxSite:
     def conf(self) -> SphinxConf:
         if self._conf is None:
             conf_path = self._root / (self._config_file or "conf.py")
-            conf = (read_conf(conf_path, self.load_warnings, root=self._root) if conf_path.is_file()
-                    else SphinxConf())
+            if conf_path.is_file() and inside_root(conf_path, self._root).problem:
+                self.load_warnings.append(f"{self._config_file}: a link out of the corpus root; not read, "
+                                          "Sphinx defaults used")
+                conf = SphinxConf()
+            else:
+                conf = (read_conf(conf_path, self.load_warnings, root=self._root) if conf_path.is_file()
+                        else SphinxConf())
             # tags of the build: the Makefile's "-t NAME" and the builder (Read the Docs' sphinx.builder)
             builder = rtd_builder(self._root)
             build_tags = [*makefile_tags(self._root, self._confdir.rstrip("/") or "."),
