@@ -3,8 +3,13 @@ stars that stay stars across a brace group, and hostile patterns."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
+from murar.ingest.sites import docfx
 from murar.ingest.sites._glob import (
     DOCFX,
     DOCUSAURUS,
@@ -14,6 +19,8 @@ from murar.ingest.sites._glob import (
     compile_glob,
     glob_match,
 )
+from murar.ingest.sites.base import FileRole
+from murar.ingest.sites.docusaurus import DocusaurusSite
 
 
 def test_path_globs_as_sphinx_jekyll_and_mkdocs_read_them() -> None:
@@ -35,6 +42,27 @@ def test_a_star_beside_a_brace_group_stays_in_its_folder() -> None:
     # a '**' written as one stays a '**' when the '/' after it comes from a group
     assert glob_match("y", "{**,x}/y", DOCUSAURUS) and glob_match("a/b/y", "**{/y,z}", DOCFX)
     assert glob_match("y", "**{/y,z}", DOCFX) and not glob_match("y", "*{*,x}/y", DOCUSAURUS)
+
+
+def test_star_merging_brace_glob_no_longer_selects_files_in_folders(tmp_path: Path,
+                                                                    write: Callable[..., Path]) -> None:
+    """DocFX ``files: ["*{,.v2}*.md"]`` names the Markdown files at the top of ``src``;
+    before, the empty alternative joined the stars into ``**`` and every page below
+    was selected too. Same for a Docusaurus ``exclude``."""
+    write(tmp_path / "fx", "docfx.json", json.dumps({"build": {"content": [{"files": ["*{,.v2}*.md"]}]}}))
+    for rel in ("index.md", "a.v2.md", "guide/intro.md"):
+        write(tmp_path / "fx", rel, "# T\n")
+    site = docfx.load(tmp_path / "fx", "docfx.json")
+    roles = {rel: site.classify(rel).role for rel in ("index.md", "a.v2.md", "guide/intro.md")}
+    assert roles == {"index.md": FileRole.PAGE, "a.v2.md": FileRole.PAGE, "guide/intro.md": FileRole.EXCLUDED}
+
+    write(tmp_path / "du", "docusaurus.config.js",
+          "module.exports = { presets: [['classic', { docs: { exclude: ['*{,.old}*.md'] } }]] };\n")
+    for rel in ("docs/top.md", "docs/guide/intro.md"):
+        write(tmp_path / "du", rel, "# T\n")
+    dsite = DocusaurusSite.load(tmp_path / "du", "docusaurus.config.js")
+    assert dsite.classify("docs/top.md").role is FileRole.EXCLUDED
+    assert dsite.classify("docs/guide/intro.md").role is FileRole.PAGE
 
 
 def test_hugo_globs_follow_gobwas() -> None:
