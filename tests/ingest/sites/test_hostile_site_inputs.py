@@ -20,7 +20,6 @@ from murar.ingest.corpus import (
     walk_site,
 )
 from murar.ingest.sites import _xrefs, jekyll
-from murar.ingest.sites._common import glob_match, glob_regex
 from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.docusaurus import DocusaurusSite
@@ -86,17 +85,6 @@ def test_docusaurus_exclude_globs_that_backtrack_or_do_not_compile(tmp_path: Pat
     with deadline(20, "an exclude glob backtracks exponentially"):  # was minutes, or re.error
         roles = {rel: site.classify(rel).role for rel in (deep, "docs/ok.md", "docs/_part.md")}
     assert roles == {deep: FileRole.PAGE, "docs/ok.md": FileRole.PAGE, "docs/_part.md": FileRole.INCLUDE}  # a partial
-
-
-def test_glob_automaton_matches_the_regex_translation() -> None:
-    from murar.ingest.sites._common import _glob_automaton, _glob_tokens
-
-    cases = [("a/b/c.md", "**/*.md"), ("c.md", "**/*.md"), ("a/_b/c.md", "**/_*/**"), ("ab/c", "*/*/*"),
-             ("a/b/c/d", "a/**/**/d"), ("a/x", "a/**/**/**/x"), ("ax", "**/**/**/x"), ("a/b", "[!a]/*/**")]
-    for rel, pat in cases:
-        want = glob_regex(pat).fullmatch(rel) is not None
-        assert _glob_automaton(rel, _glob_tokens(pat)) is want, (rel, pat)
-        assert glob_match(rel, pat) is want, (rel, pat)
 
 
 def test_docusaurus_plugin_paths_out_of_the_root_are_not_read(tmp_path: Path, write: Callable[..., Path]) -> None:

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from murar.errors import ConfigError
+from murar.ingest.sites._glob import DOCUSAURUS, glob_match
 from murar.ingest.sites.base import FileRole, SiteVariant
-from murar.ingest.sites.docusaurus import DocusaurusSite, glob_match
+from murar.ingest.sites.docusaurus import DocusaurusSite
 
 CONFIG = """// a comment with baseUrl: '/wrong/'
 const BASE = '/product';
@@ -71,10 +72,10 @@ def test_links_resolve_through_static_dirs_base_url_and_site_alias(tmp_path: Pat
 
 
 def test_glob_match_supports_globstar_and_braces() -> None:
-    assert glob_match("a/_x.mdx", "**/_*.{js,jsx,ts,tsx,md,mdx}")
-    assert glob_match("_x.md", "**/_*.{md,mdx}")
-    assert glob_match("a/_dir/b.md", "**/_*/**")
-    assert not glob_match("a/x.md", "**/_*.{md,mdx}")
+    assert glob_match("a/_x.mdx", "**/_*.{js,jsx,ts,tsx,md,mdx}", DOCUSAURUS)
+    assert glob_match("_x.md", "**/_*.{md,mdx}", DOCUSAURUS)
+    assert glob_match("a/_dir/b.md", "**/_*/**", DOCUSAURUS)
+    assert not glob_match("a/x.md", "**/_*.{md,mdx}", DOCUSAURUS)
 
 
 def test_content_plugin_instances_shorthands_and_top_level_path(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from murar.ingest.sites._common import glob_match
+from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites.base import FileRole, Site
 from murar.ingest.sites.sphinx import SphinxSite, read_conf, sphinx_glob
 

@@ -1,7 +1,7 @@
 """Helpers shared by the generator modules (Hugo, Jekyll, DocFX, Docusaurus,
 MkDocs): front matter in YAML/TOML/JSON, ordered candidate lookup inside the
-root, glob matching and the rebasing of relative links when an include is
-inlined into another page.
+root, root-anchored exclude lists (globs: :mod:`murar.ingest.sites._glob`)
+and the rebasing of relative links when an include is inlined into another page.
 
 Nothing here guesses where a file lives: every candidate list is built by the
 generator module from that generator's documented rules.
@@ -9,7 +9,6 @@ generator module from that generator's documented rules.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import posixpath
@@ -28,6 +27,7 @@ from murar.ingest.frontmatter import (
     parse_front_matter,
 )
 from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.sites._glob import glob_match
 
 _MAX_CONFIG_CHARS = 2_000_000
 
@@ -101,151 +101,9 @@ def matches_any(rel: str, patterns: Iterable[str]) -> bool:
         pat = pat.strip("/")
         if not pat:
             continue
-        if rel == pat or rel.startswith(pat + "/"):
-            return True
-        if glob_match(rel, pat) or glob_match(rel, pat + "/**"):
+        if rel == pat or rel.startswith(pat + "/") or glob_match(rel, pat, or_below=True):
             return True
     return False
-
-
-def glob_match(rel: str, pattern: str) -> bool:
-    """Match ``rel`` against a glob where ``**`` spans folders and ``*`` does not.
-    Linear in ``len(rel)`` times the pattern's length whatever the pattern
-    (``**/**/**/x`` or ``*a*a*a*b`` make a backtracking regex exponential): a
-    pattern with more than two stars is run as an automaton, not a regex."""
-    pattern = _collapse_stars(pattern)
-    if pattern.count("*") <= 2:
-        return _glob_compiled(pattern).fullmatch(rel) is not None
-    return _glob_automaton(rel, _glob_tokens(pattern))
-
-
-def _collapse_stars(pattern: str) -> str:
-    """``**/**/`` -> ``**/``, ``/**/**`` -> ``/**``: the same matches, fewer stars."""
-    while True:
-        shorter = pattern.replace("**/**/", "**/")
-        shorter = shorter[:-3] if shorter.endswith("/**/**") or shorter == "**/**" else shorter
-        if shorter == pattern:
-            return pattern
-        pattern = shorter
-
-
-@functools.lru_cache(maxsize=512)
-def _glob_compiled(pattern: str) -> re.Pattern[str]:
-    return glob_regex(pattern)
-
-
-#: automaton tokens: '*' (no '/'), '**' (anything), and the entry of '**/' (folders or none),
-#: which is followed by a '**' and a '/' token it may skip
-_STAR, _GLOBSTAR, _DIR_ENTRY = "*", "**", "**/"
-
-
-@functools.lru_cache(maxsize=512)
-def _glob_tokens(pattern: str) -> tuple[str | re.Pattern[str], ...]:
-    """The pattern as tokens: a star kind, or a one-character regex (literal, ``?``, class)."""
-    out: list[str | re.Pattern[str]] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        if pattern.startswith("**/", i):
-            out += [_DIR_ENTRY, _GLOBSTAR, re.compile("/")]
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(_GLOBSTAR)
-            i += 2
-        elif pattern[i] == "*":
-            out.append(_STAR)
-            i += 1
-        else:
-            j = pattern.find("]", i + 1) if pattern[i] == "[" else -1
-            k = j + 1 if j != -1 else i + 1
-            out.append(re.compile(glob_regex(pattern[i:k]).pattern, re.DOTALL))
-            i = k
-    return tuple(out)
-
-
-def _glob_automaton(rel: str, tokens: tuple[str | re.Pattern[str], ...]) -> bool:
-    """Thompson simulation of the tokens: the set of positions reachable after each character."""
-    end = len(tokens)
-
-    def closure(states: set[int]) -> set[int]:
-        todo = list(states)
-        while todo:
-            k = todo.pop()
-            if k < end and isinstance(tokens[k], str):  # a star may match nothing; '**/' may be skipped
-                for nxt in (k + 1, k + 3) if tokens[k] == _DIR_ENTRY else (k + 1,):
-                    if nxt not in states:
-                        states.add(nxt)
-                        todo.append(nxt)
-        return states
-
-    states = closure({0})
-    for ch in rel:
-        nxt: set[int] = set()
-        for k in states:
-            if k == end:
-                continue
-            tok = tokens[k]
-            if tok == _GLOBSTAR or (tok == _STAR and ch != "/"):
-                nxt.add(k)
-            elif not isinstance(tok, str) and tok.fullmatch(ch):
-                nxt.add(k + 1)
-        if not nxt:
-            return False
-        states = closure(nxt)
-    return end in states
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """The regular expression of a glob: ``**/`` any folders (or none), ``**``
-    anything, ``*`` and ``?`` within one path part, ``[...]`` a character class
-    (``[!...]`` negated); the rest literal. Not anchored (use ``fullmatch``)."""
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if pattern.startswith("**", i):
-            i += 2
-            if i < n and pattern[i] == "/":  # "**/" also matches no folder at all
-                out.append("(?:.*/)?")
-                i += 1
-            else:
-                out.append(".*")
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            j = pattern.find("]", i + 1)
-            if j == -1:
-                out.append(re.escape(c))
-            else:
-                out.append(_glob_class(pattern[i + 1 : j]))
-                i = j
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return re.compile("".join(out))
-
-
-def _glob_class(body: str) -> str:
-    """A glob ``[...]`` body as a regex class that always compiles: its characters
-    escaped, ``a-z`` ranges kept (a reversed one matches nothing), ``!`` negates
-    (never matching ``/``); an empty class matches nothing."""
-    negate = body.startswith("!")
-    body = body[1:] if negate else body
-    parts: list[str] = []
-    k = 0
-    while k < len(body):
-        if k + 2 < len(body) and body[k + 1] == "-":
-            if body[k] <= body[k + 2]:
-                parts.append(f"{re.escape(body[k])}-{re.escape(body[k + 2])}")
-            k += 3
-            continue
-        parts.append(re.escape(body[k]))
-        k += 1
-    if negate:
-        return f"[^/{''.join(parts)}]"
-    return f"[{''.join(parts)}]" if parts else "(?!)"
 
 
 def first_existing(root: Path, candidates: Iterable[str]) -> str | None:

@@ -41,7 +41,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.markup.builder import read_include
-from murar.ingest.sites._common import checked_rel, glob_match, rebase_links
+from murar.ingest.sites._common import checked_rel, rebase_links
+from murar.ingest.sites._glob import glob_match
 
 MAX_DEPTH = 6
 MAX_GLOB_FILES = 100

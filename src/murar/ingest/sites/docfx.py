@@ -4,9 +4,10 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 "Markdown extensions") and the Microsoft Learn contributor guide:
 
 - ``docfx.json`` ``build.content[]`` groups (``files`` globs, ``exclude`` globs,
-  ``src`` folder, relative to the folder holding ``docfx.json``; ``{a,b}`` braces
-  expanded, :func:`expand_braces`; matched without regard to case) name the
-  pages; ``build.resource[]`` the images. Markdown files outside the content
+  ``src`` folder, relative to the folder holding ``docfx.json``; ``{a,b}``
+  alternatives, nested too, :data:`murar.ingest.sites._glob.DOCFX`; matched
+  without regard to case; an exclude glob also covers what lies under a folder
+  it matches) name the pages; ``build.resource[]`` the images. Markdown files outside the content
   globs are not pages; those pulled in by ``[!INCLUDE]`` (Learn keeps them in
   ``includes/`` folders, excluded from content) are includes. A file the content
   globs select is a page even when a page includes it (DocFX builds it too); an
@@ -68,7 +69,6 @@ from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
-    glob_match,
     is_within,
     load_data_file,
     lookup,
@@ -80,6 +80,7 @@ from murar.ingest.sites._common import (
     split_link,
     suffix_of,
 )
+from murar.ingest.sites._glob import DOCFX, glob_match
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
 
 GENERATOR = "docfx"
@@ -113,53 +114,9 @@ class GlobGroup:
         if not is_within(rel, self.src):
             return False
         inner = rel[len(self.src) + 1:] if self.src not in ("", ".") else rel
-        if not any(_glob(inner, f) for f in self.files):
+        if not any(glob_match(inner, f, DOCFX) for f in self.files):
             return False
-        return not any(_glob(inner, x) or _glob(inner, x.rstrip("/") + "/**") for x in self.exclude)
-
-
-_MAX_BRACE_EXPANSIONS = 256
-
-
-def _glob(rel: str, pattern: str) -> bool:
-    """DocFX file-mapping glob match: ``**`` across folders, ``*`` within one, and
-    without regard to case (DocFX's ``GlobMatcher.DefaultOptions`` has ``IgnoreCase``);
-    linear on any pattern (:func:`murar.ingest.sites._common.glob_match`)."""
-    return glob_match(rel.lower(), pattern.lower())
-
-
-def expand_braces(pattern: str) -> list[str]:
-    """The globs a DocFX file-mapping pattern stands for once its ``{a,b}`` groups
-    are expanded (DocFX globs expand braces, nested too: ``**/*.{md,yml}``, the
-    pattern ``docfx init`` writes, is ``**/*.md`` and ``**/*.yml``). A brace
-    without a comma or without its pair stays literal; at most
-    :data:`_MAX_BRACE_EXPANSIONS` patterns come back. Never raises."""
-    out: list[str] = []
-    todo = [pattern]
-    while todo and len(out) < _MAX_BRACE_EXPANSIONS:
-        current = todo.pop()  # depth first: a pattern is finished after one step per group
-        group = _innermost_group(current)
-        if group is None:
-            out.append(current)
-            continue
-        start, end = group
-        todo.extend(current[:start] + option + current[end + 1:]
-                    for option in reversed(current[start + 1:end].split(",")))
-    return out[:_MAX_BRACE_EXPANSIONS] or [pattern]
-
-
-def _innermost_group(pattern: str) -> tuple[int, int] | None:
-    """Index of the ``{`` and ``}`` of the first brace group holding no other group and
-    a comma, or ``None``."""
-    opened: list[int] = []
-    for i, ch in enumerate(pattern):
-        if ch == "{":
-            opened.append(i)
-        elif ch == "}" and opened:
-            start = opened.pop()
-            if "," in pattern[start + 1:i]:
-                return start, i
-    return None
+        return not any(glob_match(inner, x, DOCFX, or_below=True) for x in self.exclude)
 
 
 def _strs(value: Any) -> tuple[str, ...]:
@@ -169,7 +126,7 @@ def _strs(value: Any) -> tuple[str, ...]:
         values = [v for v in value if isinstance(v, str)]
     else:
         return ()
-    return tuple(dict.fromkeys(p for v in values for p in expand_braces(v)))
+    return tuple(dict.fromkeys(values))
 
 
 def _groups(entries: Any, docset: str) -> list[GlobGroup]:

@@ -60,6 +60,7 @@ from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._doccards import DocCard, category_cards
+from murar.ingest.sites._glob import DOCUSAURUS, glob_match
 from murar.ingest.sites._links import contained, join_rel, strip_wrappers
 from murar.ingest.sites.base import (
     FileClass,
@@ -355,31 +356,6 @@ def _preset_plugins(code: str) -> list[tuple[str, str | None]]:
             out.append((kind, body))
         return out
     return []
-
-
-#: patterns one glob's ``{a,b}`` groups expand to, at most (``{a,b}`` twenty times over is a million)
-_MAX_BRACE_EXPANSIONS = 256
-
-
-@functools.lru_cache(maxsize=256)
-def _expand_braces(pattern: str) -> tuple[str, ...]:
-    """The patterns of a glob's ``{a,b}`` groups, innermost first, the first
-    :data:`_MAX_BRACE_EXPANSIONS` of them."""
-    todo, out = [pattern], list[str]()
-    while todo and len(out) < _MAX_BRACE_EXPANSIONS:
-        one = todo.pop()
-        m = re.search(r"\{([^{}]*)\}", one)
-        if not m:
-            out.append(one)
-            continue
-        if len(todo) < _MAX_BRACE_EXPANSIONS:
-            todo.extend(reversed([one[: m.start()] + alt + one[m.end():] for alt in m.group(1).split(",")]))
-    return tuple(out)
-
-
-def glob_match(rel: str, pattern: str) -> bool:
-    """Match a posix path against a glob with ``**`` and ``{a,b}`` (micromatch-like)."""
-    return any(_common.glob_match(rel, pat) for pat in _expand_braces(pattern))
 
 
 def _registered_components(code: str, folder: str) -> dict[str, str]:
@@ -736,10 +712,10 @@ class DocusaurusSite:
 
     def _classify_in(self, rel: str, instance: ContentInstance, inner: str, markup: str, suffix: str) -> FileClass:
         """Role of the file ``rel`` read as ``inner`` (its path in ``instance``'s folder)."""
-        if not any(glob_match(inner, pat) for pat in instance.include):
+        if not any(glob_match(inner, pat, DOCUSAURUS) for pat in instance.include):
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"not matched by the {instance.kind} plugin's include option")
-        if any(glob_match(inner, pat) for pat in instance.exclude):
+        if any(glob_match(inner, pat, DOCUSAURUS) for pat in instance.exclude):
             if PurePosixPath(inner).name.startswith("_") or "/_" in f"/{inner}":
                 return FileClass(role=FileRole.INCLUDE, markup=markup, reason="partial (_-prefixed)")
             return FileClass(role=FileRole.EXCLUDED,

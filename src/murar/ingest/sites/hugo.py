@@ -62,7 +62,6 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
@@ -98,6 +97,7 @@ from murar.ingest.sites._common import (
     url_base_path,
     yaml_front_matter,
 )
+from murar.ingest.sites._glob import HUGO, glob_match
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, SiteVariant
 
 log = logging.getLogger(__name__)
@@ -1820,141 +1820,11 @@ def _cascades_never_rendered(cascade: Any, kind: str, path: str) -> bool:
 
 
 def _glob_match(pattern: str, value: str) -> bool:
-    """Hugo's target globs (gobwas/glob, ``/`` separated, case-insensitive): ``**``
-    any path, ``*`` one path part, ``?`` one character, ``{a,b}`` alternatives
-    (nested too; a comma outside braces is a comma). Linear in ``len(value)``
-    whatever the pattern: an alternative with a star is run as a bit-parallel
-    automaton, not a regex (``*a*a*a*a*a*a*b`` against a 200-character file name
-    backtracked for hours)."""
-    program = _glob_program(pattern.strip().lower())
-    if program is None or len(value) > 4096:
-        return False
-    value = value.lower()
-    return any(alt.fullmatch(value) is not None if isinstance(alt, re.Pattern) else _glob_run(alt, value)
-               for alt in program)
-
-
-@dataclass(frozen=True, slots=True)
-class _GlobAutomaton:
-    """The tokens of a glob alternative as bit masks (bit ``i``: token ``i``): the
-    literal tokens each character matches, ``?``, ``*`` and ``**`` tokens; ``accept``
-    is the bit after the last token. Adjacent stars are merged, so a star's empty
-    match is one shift."""
-
-    literals: dict[str, int]
-    any_char: int
-    star: int
-    globstar: int
-    accept: int
-
-
-def _glob_run(auto: _GlobAutomaton, value: str) -> bool:
-    """Shift-And simulation of ``auto`` over ``value``: the set of tokens matched so
-    far, as bits, after each character (a few integer operations a character)."""
-    stars = auto.star | auto.globstar
-    states = 1 | ((1 & stars) << 1)
-    for ch in value:
-        if ch == "/":
-            step, loop = auto.literals.get(ch, 0), auto.globstar
-        else:
-            step, loop = auto.literals.get(ch, 0) | auto.any_char, stars
-        states = ((states & step) << 1) | (states & loop)
-        if not states:
-            return False
-        states |= (states & stars) << 1
-    return bool(states & auto.accept)
-
-
-def _glob_tokens(pattern: str) -> list[str]:
-    """``pattern`` as tokens: ``**``, ``*``, ``?``, ``{``, ``,``, ``}`` or one literal character."""
-    tokens: list[str] = []
-    i = 0
-    while i < len(pattern):
-        tok = "**" if pattern.startswith("**", i) else pattern[i]
-        tokens.append(tok)
-        i += len(tok)
-    return tokens
-
-
-def _glob_alternatives(tokens: list[str], limit: int = 64) -> list[list[str]] | None:
-    """The token lists of ``tokens`` with its ``{a,b}`` groups expanded (nested ones
-    too; a comma outside braces is a comma), at most ``limit``; ``None`` for an
-    unbalanced brace or more alternatives."""
-    out: list[list[str]] = [[]]
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        if tok == "}":
-            return None
-        if tok != "{":
-            out = [a + [tok] for a in out]
-            i += 1
-            continue
-        depth, j, start, parts = 0, i, i + 1, []
-        while j < len(tokens):
-            if tokens[j] == "{":
-                depth += 1
-            elif tokens[j] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif tokens[j] == "," and depth == 1:
-                parts.append(tokens[start:j])
-                start = j + 1
-            j += 1
-        else:
-            return None
-        parts.append(tokens[start:j])
-        options: list[list[str]] = []
-        for part in parts:
-            sub = _glob_alternatives(part, limit)
-            if sub is None or len(options) + len(sub) > limit:
-                return None
-            options += sub
-        out = [a + b for a in out for b in options]
-        if len(out) > limit:
-            return None
-        i = j + 1
-    return out
-
-
-@lru_cache(maxsize=512)
-def _glob_program(pattern: str) -> tuple[re.Pattern[str] | _GlobAutomaton, ...] | None:
-    """:func:`_glob_match`'s pattern (lower case) compiled: one entry per brace
-    alternative, a regular expression when it has no star, else a
-    :class:`_GlobAutomaton` (one star already backtracks over the rest of the
-    pattern at every character); ``None`` for an invalid pattern or one longer than
-    512 characters."""
-    if len(pattern) > 512:
-        return None
-    alternatives = _glob_alternatives(_glob_tokens(pattern))
-    if alternatives is None:
-        return None
-    program: list[re.Pattern[str] | _GlobAutomaton] = []
-    for alt in alternatives:
-        tokens: list[str] = []  # "**", "*", "?" or one literal character
-        for tok in alt:
-            if tok in ("*", "**") and tokens and tokens[-1] in ("*", "**"):
-                tokens[-1] = "**" if "**" in (tok, tokens[-1]) else "*"  # adjacent stars: one
-            else:
-                tokens.append(tok)
-        if not any(t in ("*", "**") for t in tokens):  # fixed length: the regex is linear
-            program.append(re.compile("".join({"**": ".*", "*": "[^/]*", "?": "[^/]"}.get(t, re.escape(t))
-                                              for t in tokens), re.DOTALL))
-            continue
-        literals: dict[str, int] = {}
-        any_char = star = globstar = 0
-        for k, tok in enumerate(tokens):
-            if tok == "?":
-                any_char |= 1 << k
-            elif tok == "*":
-                star |= 1 << k
-            elif tok == "**":
-                globstar |= 1 << k
-            else:
-                literals[tok] = literals.get(tok, 0) | 1 << k
-        program.append(_GlobAutomaton(literals, any_char, star, globstar, 1 << len(tokens)))
-    return tuple(program)
+    """Hugo's glob match (gobwas/glob, :data:`murar.ingest.sites._glob.HUGO`:
+    ``**`` any path, ``*`` one path part, ``{a,b}`` alternatives, a comma
+    outside braces a comma, case-insensitive) of a value of at most 4,096
+    characters; the pattern's outer spaces are dropped."""
+    return len(value) <= 4096 and glob_match(value, pattern.strip(), HUGO)
 
 
 def load(root: Path, config_file: str | None = None, *, environment: str = "production",

@@ -66,7 +66,6 @@ from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
-    glob_match,
     is_within,
     load_data_file,
     local_link,
@@ -84,6 +83,7 @@ from murar.ingest.sites._common import (
     suffix_of,
     url_base_path,
 )
+from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._liquid import (
     MAX_LOOP_LENGTH,
     MAX_VALUE_CHARS,

@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
-from murar.ingest.sites._common import glob_match
+from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites.base import FileClass, FileRole
 from murar.ingest.sites.sphinx import (
     SphinxConf,

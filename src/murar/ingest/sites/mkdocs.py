@@ -70,7 +70,8 @@ from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
-from murar.ingest.sites._common import checked_rel, glob_match
+from murar.ingest.sites._common import checked_rel
+from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites.base import (
     FileClass,
@@ -275,7 +276,7 @@ def _gitignore_match(rel: str, pattern: str) -> bool:
         return False
     anchored = pat.startswith("/") or "/" in pat.rstrip("/")
     body = pat.strip("/") if anchored else "**/" + pat.strip("/")
-    return glob_match(rel, body) or glob_match(rel, body + "/**")  # the path, or a file below it
+    return glob_match(rel, body, or_below=True)  # the path, or a file below it
 
 
 class MkDocsSite:

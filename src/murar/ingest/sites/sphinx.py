@@ -32,10 +32,10 @@ from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
 from murar.ingest.sites._common import (
     checked_rel,
-    glob_match,
     os_walk_files,
     scan_include_targets,
 )
+from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._links import join_rel
 from murar.ingest.sites._xrefs import (
     XrefIndex,
@@ -585,7 +585,7 @@ def markup_settings(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def sphinx_glob(patterns: Iterable[str]) -> list[str]:
-    """Sphinx ``exclude_patterns`` ready for :func:`murar.ingest.sites._common.glob_match`
+    """Sphinx ``exclude_patterns`` ready for :func:`murar.ingest.sites._glob.glob_match`
     (sphinx.util.matching: ``**`` crosses folders, ``*`` and ``?`` stay inside one
     path segment, ``[...]`` sets; the whole path must match): each pattern without
     its outer ``/``, empty ones dropped. ``glob_match`` stays linear on any pattern."""
@@ -826,9 +826,7 @@ class SphinxSite:
         if self._excludes is None:
             self._excludes = sphinx_glob(self._exclude_patterns())
         # a pattern that matches a folder excludes everything below it (Sphinx prunes the walk)
-        parts = src_rel.split("/")
-        prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        return any(glob_match(prefix, p) for p in self._excludes for prefix in prefixes)
+        return any(glob_match(src_rel, p, or_below=True) for p in self._excludes)
 
     # --------------------------------------------------------------- includes
     def include_targets(self) -> frozenset[str]:
