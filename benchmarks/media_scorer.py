@@ -16,7 +16,7 @@ study, over the model answers the other benchmarks cached (no model call: run
   threshold, beside the current rules (``selected``) and all candidates
   (the recall ceiling of any re-ranking of them).
 
-Features (cosines of MiniLM vectors unless said): ``selected`` (the rules
+Features (cosines of the index's embedder unless said): ``selected`` (the rules
 picked it), ``score`` (item to its snippet), ``sentence`` (item to the answer
 sentence it would follow), ``step`` (its step text to the closest answer
 sentence), ``question`` (item to the question), ``question_gap`` (the best
@@ -24,9 +24,15 @@ candidate's ``question`` minus its own), ``section_gap`` (best retrieved snippet
 score minus its section's), ``share`` (answer sentences attributed to its
 section / all), ``rank`` (candidates of its section scored above it),
 ``n_candidates`` (image candidates of its section), ``n_selected`` (images the
-rules picked in this answer).
+rules picked in this answer), ``alt`` (its alt text and caption to the closest
+answer sentence; 0 without either), ``alt_gap`` / ``step_gap`` (the best
+``alt`` / ``step`` among its section's candidates minus its own), ``after`` (the
+first sentence after it in the page to the closest answer sentence).
+Indexes are those of the product's default embedder (mpnet when prepared).
 
     python benchmarks/media_scorer.py [--llm bundled]
+    python benchmarks/media_scorer.py --docsites-questions benchmarks/docsites_questions.jsonl \
+        benchmarks/docsites_heldout.jsonl     # every cached question set; one fold per site
 """
 
 from __future__ import annotations
@@ -50,9 +56,10 @@ from quality import SHARED, NotCached, replay_pipeline
 from murar.answer.media import step_text
 from murar.eval.media_metrics import GoldQuestion, load_gold, normalise_path
 from murar.eval.mirage import f1_score
+from murar.ingest.chunking import first_sentence
 
 FEATURES = ("selected", "score", "sentence", "step", "question", "question_gap", "section_gap", "share",
-            "rank", "n_candidates", "n_selected")
+            "rank", "n_candidates", "n_selected", "alt", "alt_gap", "after", "step_gap")
 
 
 def candidate_rows(index: Path, cache: Path, golds: list[GoldQuestion], corpus: str, llm: str) -> dict[str, Any]:
@@ -81,6 +88,7 @@ def candidate_rows(index: Path, cache: Path, golds: list[GoldQuestion], corpus: 
             continue
         vecs = emb.embed([g.question] + [a.sentence for a in t.attributions])
         qv, sv = vecs[0], vecs[1:]
+        row_of = {a.sentence_index: r for r, a in enumerate(t.attributions)}
         section_of = {s.snippet.id: s.snippet.section_id for s in t.retrieved}
         section_score: dict[str, float] = {}
         for s in t.retrieved:
@@ -91,24 +99,38 @@ def candidate_rows(index: Path, cache: Path, golds: list[GoldQuestion], corpus: 
         mvecs = {i: store.media_vector(i) for i in best}
         qsim = {i: float(v @ qv) if v is not None else 0.0 for i, v in mvecs.items()}
         steps = emb.embed([step_text(c.item) for c in best.values()])
-        for (item_id, c), step in zip(best.items(), steps):
+        alts = emb.embed([own_words(c.item) for c in best.values()])
+        afters = emb.embed([first_sentence(c.item.context_after, 300) or "" for c in best.values()])
+        alt_sim = {i: float((sv @ a).max()) if len(sv) and own_words(c.item) else 0.0
+                   for (i, c), a in zip(best.items(), alts)}
+        step_sim = {i: float((sv @ st).max()) if len(sv) else 0.0 for i, st in zip(best, steps)}
+        for (item_id, c), step, after in zip(best.items(), steps, afters):
             sec = c.item.section_id
             same = [o.score for o in best.values() if o.item.section_id == sec]
             mv = mvecs[item_id]
             xs.append([
                 float(item_id in selected), c.score,
-                float(mv @ sv[c.sentence_index]) if mv is not None and len(sv) else 0.0,
+                float(mv @ sv[row_of[c.sentence_index]]) if mv is not None and c.sentence_index in row_of else 0.0,
                 float((sv @ step).max()) if len(sv) else 0.0,
                 qsim[item_id], max(qsim.values()) - qsim[item_id],
                 top - section_score.get(sec, 0.0),
                 sum(1 for a in t.attributions if a.snippet_id and section_of.get(a.snippet_id) == sec)
                 / max(len(t.attributions), 1),
-                float(sum(1 for s in same if s > c.score)), float(len(same)), float(n_selected)])
+                float(sum(1 for s in same if s > c.score)), float(len(same)), float(n_selected),
+                alt_sim[item_id],
+                max(alt_sim[o] for o, oc in best.items() if oc.item.section_id == sec) - alt_sim[item_id],
+                float((sv @ after).max()) if len(sv) and c.item.context_after else 0.0,
+                max(step_sim[o] for o, oc in best.items() if oc.item.section_id == sec) - step_sim[item_id]])
             ys.append(int(normalise_path(str(getattr(c.item, "path", "") or "")) in gold))
     print(f"  {corpus}: {len(ys)} candidates, {sum(ys)} gold, {n_gold} gold images, {misses} answers not cached",
           flush=True)
     return {"X": np.array(xs, dtype=float).reshape(-1, len(FEATURES)), "y": np.array(ys, dtype=int),
             "n_gold": n_gold, "misses": misses}
+
+
+def own_words(item: Any) -> str:
+    """The words an image carries itself: its alt text and caption (``""`` when it has none)."""
+    return " ".join(x for x in (getattr(item, "alt", "") or "", getattr(item, "caption", "") or "") if x).strip()
 
 
 def micro(y: np.ndarray, keep: np.ndarray, n_gold: int) -> tuple[float, float, float]:
@@ -122,9 +144,12 @@ def micro(y: np.ndarray, keep: np.ndarray, n_gold: int) -> tuple[float, float, f
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--llm", default="bundled")
-    ap.add_argument("--index", type=Path, default=REPO / "benchmarks" / "out" / "adobe-minilm")
+    ap.add_argument("--index", type=Path, default=None,
+                    help="Adobe index (default benchmarks/out/adobe-<embedder>, the product's default embedder)")
     ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "answers")
-    ap.add_argument("--docsites-questions", type=Path, default=REPO / "benchmarks" / "docsites_questions.jsonl")
+    ap.add_argument("--docsites-questions", type=Path, nargs="+",
+                    default=[REPO / "benchmarks" / "docsites_questions.jsonl"],
+                    help="docs-site question files (several: each file's questions of one site are one more fold)")
     ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
     ap.add_argument("--docsites-cache", type=Path, default=REPO / "benchmarks" / "out" / "docsites-answers")
     args = ap.parse_args()
@@ -133,13 +158,25 @@ def main() -> None:
     from sklearn.metrics import roc_auc_score
     from sklearn.preprocessing import StandardScaler
 
+    from murar.cli.common import auto_embedder_kind
+
+    kind = auto_embedder_kind()  # the indexes quality.py and docsites.py --quality build by default
+    index = args.index or REPO / "benchmarks" / "out" / f"adobe-{kind}"
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    parts = {"dev": candidate_rows(args.index, args.cache / f"{args.llm}.jsonl",
+    parts = {"dev": candidate_rows(index, args.cache / f"{args.llm}.jsonl",
                                    load_gold(SHARED / "eval" / "dev.jsonl"), "dev", args.llm)}
-    for corpus, qs in sorted(questions_by_corpus(args.docsites_questions).items()):
-        index = args.index_root / f"{corpus}-minilm"
-        if index.exists():
-            parts[corpus] = candidate_rows(index, args.docsites_cache / f"{args.llm}.jsonl", qs, corpus, args.llm)
+    for qfile in args.docsites_questions:
+        for corpus, qs in sorted(questions_by_corpus(qfile).items()):
+            site_index = args.index_root / f"{corpus}-{kind}"
+            if site_index.exists():
+                # one fold per site: a site's questions of every file are held out together
+                got = candidate_rows(site_index, args.docsites_cache / f"{args.llm}.jsonl", qs,
+                                     f"{corpus} ({qfile.stem})", args.llm)
+                if corpus in parts:
+                    old = parts[corpus]
+                    got = {"X": np.vstack([old["X"], got["X"]]), "y": np.concatenate([old["y"], got["y"]]),
+                           "n_gold": old["n_gold"] + got["n_gold"], "misses": old["misses"] + got["misses"]}
+                parts[corpus] = got
     X = np.vstack([v["X"] for v in parts.values()])
     y = np.concatenate([v["y"] for v in parts.values()])
     groups = np.concatenate([[k] * len(v["y"]) for k, v in parts.items()])
