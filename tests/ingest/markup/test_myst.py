@@ -550,3 +550,43 @@ def test_glossary_terms_and_markdown_definitions_and_hidden_doctest_setup(tmp_pa
         "Event dict\n\nevent dictionary\n\nAll the logged values.\n\nPassed through the processor chain.\n\n"
         "See also: processors\n\nProcessor\n\nA callable.\n\nok")
     assert doc.warnings == []
+
+
+def test_substitution_values_are_read_as_myst(tmp_path: Path) -> None:
+    """napari's docs: conf.py's ``myst_substitutions`` hold Markdown (a code span, a whole code
+    fence). myst-parser parses a value as MyST in isolation: inline where the reference is in a
+    line, as blocks where it stands alone. murar showed "`tool=2.0`" with its backticks and
+    dropped the alone-on-a-line fence (the install commands) without a word."""
+    _png(tmp_path / "img" / "fish.png")
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['myst_parser']\nmyst_enable_extensions = ['substitution', 'colon_fence']\n"
+        "tool_version = '2.0'\nmyst_substitutions = {\n"
+        "    'pin': f'`tool={tool_version}`',\n    'bold': 'a **strong** word',\n"
+        "    'setup': '```sh\\npip install tool\\ntool init\\n```',\n"
+        "    'shot': '```{image} img/fish.png\\n:alt: A fish\\n```',\n"
+        "    'loop': 'before {{ loop }} after',\n    'self_block': '{{ self_block }}',\n}\n")
+    (tmp_path / "index.md").write_text(
+        "# Install\n\nPin {{ pin }} for {{ bold }}.\n\n{{ setup }}\n\nThen look:\n\n{{ shot }}\n\n"
+        "Also {{ loop }}.\n\n{{ self_block }}\n\n{{ missing }}\n\nDone.\n")
+    doc = convert_myst(tmp_path / "index.md", site=SphinxSite(tmp_path, "conf.py"))
+    text = doc.sections[0].text
+    assert "Pin tool=2.0 for a strong word." in text
+    assert "pip install tool\ntool init" in text and "`" not in text and "**" not in text
+    assert "Also before after." in text and "{{" not in text  # a value referring to itself: reported
+    assert text.endswith("Done.")
+    assert [(m.alt, m.path.split("/")[-1]) for m in _images(doc)] == [("A fish", "fish.png")]
+    assert any("self_block" in w and "itself" in w for w in doc.warnings)
+    assert any("{{ missing }} is not defined" in w for w in doc.warnings)
+
+
+def test_substitution_values_that_multiply_are_bounded(tmp_path: Path) -> None:
+    # each value refers twice to the next one, 40 levels deep (2**40 expansions if followed)
+    subs = {f"s{i}": f"*x* {{{{ s{i + 1} }}}} {{{{ s{i + 1} }}}}" for i in range(40)}
+    subs.update({f"b{i}": f"{{{{ b{i + 1} }}}}\n\n{{{{ b{i + 1} }}}}" for i in range(40)})
+    subs.update(s40="end", b40="end")
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\nmyst_enable_extensions = ['substitution']\n"
+                                      f"myst_substitutions = {subs!r}\n")
+    (tmp_path / "index.md").write_text("# T\n\nA {{ s0 }}.\n\n{{ b0 }}\n")
+    doc = convert_myst(tmp_path / "index.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text.startswith("A x x")
+    assert any("substitution values parsed on this page" in w for w in doc.warnings)

@@ -151,3 +151,55 @@ def test_a_page_without_a_title_has_the_title_mkdocs_gives_it(tmp_path: Path) ->
     assert convert("getting-started/clean_up-steps.md").title == "Clean up steps"
     assert convert("index.md").title == "Home"
     assert convert("titled.md").title == "Own Title"
+
+
+def _media_site(tmp_path: Path, config: str, page: str) -> ParsedDocument:
+    root = tmp_path / "proj"
+    for rel in ("docs/img/a.png", "docs/img/b c.png", "docs/img/d.png", "docs/img/e.png"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(PNG)
+    (root / "docs" / "clips").mkdir(exist_ok=True)
+    (root / "docs" / "clips" / "tour.webm").write_bytes(b"\x1aE\xdf\xa3 not a real video")
+    return _convert_page(tmp_path, config, page, rel="guide/p.md")
+
+
+def test_fancyboxmd_double_bang_images_are_captioned_figures(tmp_path: Path) -> None:
+    """QField's docs (fancyboxmd 1.1.0): ``!![Title](img.png, 800px "Description")`` is a figure whose
+    caption is the description (``""`` none), else the title; the link's part before a comma is the
+    file. murar left a "!" in the text before each image, and with a width the whole line leaked as
+    text and the image was lost (or looked for as "img.png,1000px")."""
+    page = ("# Guide\n\nOpen the form.\n\n!![Form](../img/a.png \"\")\n\nPick a layer.\n\n"
+            "!![Layer list](../img/b c.png, 800 px)\n\nSet the path:\n\n!![](../img/d.png,1000px \"The path dialog\")\n\n"
+            "Done !![Tip](../img/e.png) here.\n\n```md\n!![Literal](../img/a.png)\n```\n\n`!![code](x.png)`\n")
+    doc = _media_site(tmp_path, "site_name: S\nmarkdown_extensions:\n  - fancyboxmd\n", page)
+    text = doc.sections[0].text
+    prose = text.split("!![Literal]")[0]
+    assert "!" not in prose and "800 px" not in prose and "1000px" not in prose
+    assert "Done here." in prose
+    images = [(m.path.split("/")[-1], m.alt, m.caption) for m in doc.media if m.kind == "image"]
+    assert images == [("a.png", "Form", ""), ("b c.png", "Layer list", "Layer list"),
+                      ("d.png", "", "The path dialog"), ("e.png", "Tip", "Tip")]
+    assert "!![Literal](../img/a.png)" in text and "!![code](x.png)" in text  # code stays as written
+    assert not any("not found" in w for w in doc.warnings)
+
+
+def test_double_bang_is_plain_markdown_without_fancyboxmd(tmp_path: Path) -> None:
+    doc = _media_site(tmp_path, "site_name: S\n", "# Guide\n\n!![Form](../img/a.png)\n")
+    assert [m.caption for m in doc.media] == [""]
+    assert "!" in doc.sections[0].text
+
+
+def test_mkdocs_video_mark_makes_an_image_link_a_video(tmp_path: Path) -> None:
+    """QField's docs (mkdocs-video 1.5.0): the plugin replaces every ``<img>`` whose alt text is its
+    ``mark`` (default ``type:video``) by a video player of the image's src. murar read
+    ``![type:video](clip.webm)`` as an image (alt "type:video", "corrupt or not an image")."""
+    page = "# Guide\n\nWatch the tour.\n\n![type:video](../clips/tour.webm)\n\n![Shot](../img/a.png)\n"
+    doc = _media_site(tmp_path, "site_name: S\nplugins:\n  - search\n  - mkdocs-video\n", page)
+    assert [(m.kind, (getattr(m, "path", None) or getattr(m, "url", "")).split("/")[-1]) for m in doc.media] == [
+        ("video", "tour.webm"), ("image", "a.png")]
+    assert not any("not an image" in w for w in doc.warnings)
+    custom = _media_site(tmp_path, "site_name: S\nplugins:\n  - mkdocs-video:\n      mark: movie\n",
+                         "# Guide\n\n![movie](https://www.youtube.com/embed/abc)\n\n![type:video](../img/a.png)\n")
+    assert [m.kind for m in custom.media] == ["video", "image"]
+    plain = _media_site(tmp_path, "site_name: S\n", page)  # without the plugin it is an image
+    assert [m.kind for m in plain.media] == ["image", "image"]

@@ -74,6 +74,9 @@ from murar.schema import ParsedDocument
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it", "option_value"]
 
 MAX_NESTING = 40
+MAX_SUBSTITUTIONS = 2_000  # substitution values parsed on one page
+# Markdown in a substitution's value (read as inline MyST, not shown as written)
+_INLINE_MARKUP = re.compile(r"[`*_\[\]{}$<\\]")
 # "{name}" or the older "{name,class1,class2}" (classes after commas, myst-parser < 0.18)
 _DIRECTIVE_INFO = re.compile(r"^\{([A-Za-z0-9][\w:.+-]*)(?:,[\w-]+)*\}\s*(.*)$", re.DOTALL)
 _MD_IMAGE_LINE = re.compile(r"^\s*(?:!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>)\s*$", re.IGNORECASE)
@@ -191,6 +194,8 @@ class MystParser:
         self._table_caption = ""
         self._includes = 0
         self._depth = 0
+        self._subs_open: list[str] = []  # block substitutions being fed (a loop is not followed)
+        self._sub_expansions = 0  # substitution values parsed on this page (bounded: values may nest)
         self._heading_offset = 0  # {include} :heading-offset:
         # called for every image link first; returns True when it handled the
         # link itself (notebook cell attachments, ``attachment:name.png``)
@@ -370,6 +375,8 @@ class MystParser:
                     self._directive(d)
             elif ty == "code_block":
                 self.b.code(t.content)
+            elif ty == "substitution_block":
+                self._block_substitution(t.content.strip())
             elif ty in ("math_block", "math_block_label", "amsmath"):
                 self.b.code(display_math(t.content, self._eq_number(t.info if ty == "math_block_label" else "")))
             elif ty == "html_block":
@@ -414,7 +421,7 @@ class MystParser:
             elif ty == "substitution_inline":
                 key = c.content.strip()
                 if key in self.subs:
-                    sink.append(self.subs[key])
+                    sink.append(self._inline_substitution(key, ()))
                 else:
                     self.b.warnings.append(f"substitution {{{{ {key} }}}} is not defined")
             elif ty == "image":
@@ -638,7 +645,52 @@ class MystParser:
         conf = getattr(self.site, "conf", None)
         return bool(getattr(conf, "values", {}).get("todo_include_todos"))
 
-    def _plain(self, text: str) -> str:
+    def _block_substitution(self, key: str) -> None:
+        """A substitution alone on its lines is block content: myst-parser's
+        ``render_substitution`` parses the value as MyST Markdown in isolation and
+        puts its blocks there (myst-parser "Substitutions with Jinja2": a value
+        holding a ``{note}`` or ``{image}`` directive, or a code fence, shows as
+        that block). A value that refers to itself is reported, not followed."""
+        if key not in self.subs:
+            self.b.warnings.append(f"substitution {{{{ {key[:200]} }}}} is not defined")
+            return
+        if key in self._subs_open:
+            self.b.warnings.append(f"substitution {{{{ {key[:200]} }}}} refers to itself; not expanded again")
+            return
+        if not self._may_expand(key):
+            return
+        self.b.end_paragraph()
+        self._subs_open.append(key)
+        try:
+            self.feed(self.subs[key])
+        finally:
+            self._subs_open.pop()
+
+    def _inline_substitution(self, key: str, seen: tuple[str, ...]) -> str:
+        """The value of a substitution referred to inside a line: parsed as inline
+        MyST (myst-parser's ``render_substitution``), so a code span or emphasis in
+        it reads as text; one that refers to itself is reported, not followed."""
+        if key in seen or len(seen) >= MAX_NESTING:
+            why = "refers to itself" if key in seen else f"nested more than {MAX_NESTING} levels"
+            self.b.warnings.append(f"substitution {{{{ {key[:200]} }}}} {why}; not expanded again")
+            return ""
+        value = self.subs[key]
+        if not _INLINE_MARKUP.search(value):
+            return value
+        if not self._may_expand(key):
+            return ""
+        return self._plain(value, (*seen, key))
+
+    def _may_expand(self, key: str) -> bool:
+        """False (with one warning) past :data:`MAX_SUBSTITUTIONS` parsed values on
+        the page: values referring to other values could otherwise multiply."""
+        self._sub_expansions += 1
+        if self._sub_expansions == MAX_SUBSTITUTIONS + 1:
+            self.b.warnings.append(f"more than {MAX_SUBSTITUTIONS} substitution values parsed on this page; "
+                                   f"{{{{ {key[:200]} }}}} and later ones left out")
+        return self._sub_expansions <= MAX_SUBSTITUTIONS
+
+    def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
         """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""
         out: list[str] = []
         for t in self.md.parse(text):
@@ -649,7 +701,8 @@ class MystParser:
                     elif c.type == "myst_role":
                         out.append(self._role(str(c.meta.get("name", "")), c.content))
                     elif c.type == "substitution_inline":
-                        out.append(self.subs.get(c.content.strip(), ""))
+                        key = c.content.strip()
+                        out.append(self._inline_substitution(key, seen) if key in self.subs else "")
                     elif c.type in ("softbreak", "hardbreak"):
                         out.append(" ")
                 out.append(" ")

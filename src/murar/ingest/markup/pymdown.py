@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import html
 import json
 import re
 import textwrap
@@ -128,6 +129,8 @@ _FENCE_OPTION = re.compile(r"""([a-zA-Z]\w*)=(?:"([^"\n]*)"|'([^'\n]*)')?""")
 _BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)\s*(?:\|(.*))?$")
 _BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
+# fancyboxmd: "!![Title](src, width "Description")" (one bracket level inside the title and the link)
+_FANCYBOX = re.compile(r"!!\[((?:[^\[\]\\\n]|\\.|\[[^\[\]\n]*\])*)\]\(((?:[^()\\\n]|\\.|\([^()\n]*\))*)\)")
 _ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[a-z0-9-]+:(?:\{:?[^}\n]*\})?")
 
 
@@ -218,6 +221,11 @@ class PymdownTransformer:
                                     "pymdownx.critic") if name in self.extensions]
         if inline:
             lines = _inline_marks(lines, frozenset(inline))
+        if "fancyboxmd" in self.extensions:
+            lines = _fancybox(lines)
+        mark = self.site.config.settings.get("video.mark")
+        if mark:  # the mkdocs-video plugin: an image whose alt text is its mark is a video
+            lines = _video_marks(lines, mark)
         if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
             lines = [ln for ln in lines if not _ABBR.match(ln)]
         if "pymdownx.emoji" in self.extensions:
@@ -1028,6 +1036,60 @@ def _emoji(lines: list[str]) -> list[str]:
         parts = re.split(r"(`+[^`]*?`+)", line)
         out.append("".join(p if k % 2 else _EMOJI_SPACED.sub("", p) for k, p in enumerate(parts)))
     return out
+
+
+def _outside_code(lines: list[str], rewrite: Callable[[str], str], needle: str) -> list[str]:
+    """``rewrite`` applied to the parts of each line that contain ``needle`` and are
+    neither in a fenced code block nor in a code span."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in lines:
+        if fences.in_code(line) or needle not in line:
+            out.append(line)
+            continue
+        parts = re.split(r"(`+[^`]*?`+)", line)
+        out.append("".join(p if k % 2 or needle not in p else rewrite(p) for k, p in enumerate(parts)))
+    return out
+
+
+def _fancybox_image(m: re.Match[str]) -> str:
+    """One fancyboxmd image as the Markdown image the converter reads. As the
+    extension's ``FancyBoxInlineProcessor`` builds it (fancyboxmd 1.1.0): the
+    bracket text is the ``alt``; the link is read as Python-Markdown reads a link
+    (a quoted title at its end), its part before the first comma is the ``src``
+    (after it, the preview width); the figure caption is the quoted title when
+    there is one (even ``""``), else the bracket text."""
+    alt, link = m.group(1), m.group(2).strip()
+    description: str | None = None
+    if link[-1:] in ('"', "'"):
+        opening = re.search(r"\s" + link[-1], link[:-1])
+        if opening:
+            description, link = link[opening.end():-1], link[: opening.start()].strip()
+    src = link.split(",")[0].strip().strip("<>")
+    caption = alt if description is None else description
+    title = ' "' + caption.replace("\\", "\\\\").replace('"', '\\"') + '"' if caption.strip() else ""
+    return f"![{alt}](<{src}>{title})" if src else m.group(0)[1:]
+
+
+def _fancybox(lines: list[str]) -> list[str]:
+    """fancyboxmd (``markdown_extensions: [fancyboxmd]``): ``!![Title](image.png "Description")``
+    and ``!![Title](image.png, 600px)`` are figures of the image with a caption
+    (:func:`_fancybox_image`), not a "!" before an image."""
+    return _outside_code(lines, lambda part: _FANCYBOX.sub(_fancybox_image, part), "!![")
+
+
+def _video_marks(lines: list[str], mark: str) -> list[str]:
+    """mkdocs-video (``plugins: [mkdocs-video]``): its ``on_page_content`` replaces
+    every ``<img>`` whose ``alt`` is the plugin's ``mark`` (default ``type:video``)
+    by an ``<iframe>`` (or, with ``is_video``, a ``<video>``) of the image's
+    ``src``: ``![type:video](clip.mp4)`` is a video, never an image."""
+    pattern = re.compile(r"!\[" + re.escape(mark) + r"\]\(\s*(<[^<>\n]*>|[^\s()]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)")
+
+    def video(m: re.Match[str]) -> str:
+        src = m.group(1).strip("<>").strip()
+        return f'<video src="{html.escape(src, quote=True)}"></video>' if src else m.group(0)
+
+    return _outside_code(lines, lambda part: pattern.sub(video, part), "![" + mark + "]")
 
 
 def _attr_lists(lines: list[str]) -> list[str]:

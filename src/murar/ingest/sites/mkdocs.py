@@ -388,6 +388,9 @@ class MkDocsSite:
             settings["mkdocstrings.paths"] = "\n".join(join_rel(site_dir, p) for p in paths)
             options = python.get("options") if isinstance(python.get("options"), dict) else {}
             settings["mkdocstrings.options"] = json.dumps(options, default=str)
+        if "mkdocs-video" in plugins:  # mkdocs-video: images whose alt text is "mark" are videos
+            mark = plugins["mkdocs-video"].get("mark")
+            settings["video.mark"] = mark.strip() if isinstance(mark, str) and mark.strip() else "type:video"
         if "include-markdown" in plugins:  # mkdocs-include-markdown-plugin: its option defaults
             settings["include_markdown.options"] = json.dumps(plugins["include-markdown"], default=str)
         for plugin in ("macros", "markdownextradata"):  # pages are Jinja2 templates
