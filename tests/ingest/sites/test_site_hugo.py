@@ -978,3 +978,15 @@ def test_a_chosen_language_reads_its_own_pages_params_strings_and_bundle_resourc
     assert (site.translate("note"), site.translate("warning")) == ("Remarque", "Warning")
     with pytest.raises(ConfigError, match=r"'es' is not a language of this Hugo site; it has en, fr, de"):
         hugo.load(tmp_path, variant=SiteVariant(language="es"))
+
+
+def test_docsy_description_is_the_lead_paragraph(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Docsy shows a page's front matter description, as Markdown, under the title (its lead);
+    other themes do not show it in the page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = ["docsy"]\n')
+    page = "---\ntitle: Dials\ndescription: How the *dial* panel\n  shows pressure.\n---\n\n## Reading\nText.\n"
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/docs/dials.md")
+    assert "How the *dial* panel shows pressure.\n\n\n## Reading\nText." in out
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hextra"\n')
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/docs/dials.md")
+    assert out.count("How the *dial* panel") == 1  # only in the front matter

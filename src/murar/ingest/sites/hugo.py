@@ -623,6 +623,7 @@ class HugoSite:
         self._content_langs: list[tuple[str, str]] | None = None
         self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
+        self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
@@ -1278,6 +1279,11 @@ class HugoSite:
         elif kind == "yaml":
             head = text[: len(text) - len(body)]
         sink = warnings if warnings is not None else []
+        lead = meta.get("description") if kind and self._docsy and markup == "markdown" else None
+        if isinstance(lead, str) and lead.strip():
+            # Docsy shows the page's description as the lead paragraph under its title, rendered as
+            # Markdown (layouts/docs/list.html, _default/content.html: `.Params.description | markdownify`)
+            body = " ".join(lead.split()) + "\n\n" + body
         body = self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
         if markup == "markdown":
             # Hugo 0.132+ blockquote alerts: "> [!TYPE]" of any type, an optional +/- fold sign and (0.134+)
