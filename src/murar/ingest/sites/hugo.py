@@ -138,6 +138,9 @@ _MAX_RESOURCES = 1000
 #: characters of resource names one page's globs (front matter resources, galleries and carousels,
 #: name= lookups) are tested against, in all
 _MAX_GLOB_CHARS = 2_000_000
+#: child pages a Docsy section index lists at most
+_SECTION_INDEX_MAX = 200
+
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
 #: sites built on its docs: a "codetab")
 _TAB_SETS = frozenset({"tabs", "tabpane"})
@@ -1285,11 +1288,60 @@ class HugoSite:
             # Markdown (layouts/docs/list.html, _default/content.html: `.Params.description | markdownify`)
             body = " ".join(lead.split()) + "\n\n" + body
         body = self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
+        if self._docsy and markup == "markdown" and kind:
+            listing = self._docsy_section_index(page_rel, meta)
+            body = body.rstrip() + listing if listing else body
         if markup == "markdown":
             # Hugo 0.132+ blockquote alerts: "> [!TYPE]" of any type, an optional +/- fold sign and (0.134+)
             # a title after it, which the themes' render hooks show instead of the type
             body = alert_markers(body, titled=True, kinds=None)
         return head + body
+
+    def _docsy_section_index(self, page_rel: str, meta: dict[str, Any]) -> str:
+        """The list of child pages Docsy draws under a docs section page's content
+        (``layouts/docs/list.html`` calls ``partials/section-index.html``): each page
+        whose parent is this section, by weight, as its title and its description
+        (``simple_list: true``: titles only; ``no_list: true``: none; children with
+        ``hide_summary: true`` left out). Pages of the ``docs`` type only: the first
+        folder under the content folder is ``docs`` or the front matter says
+        ``type: docs``. Children are the section folder's own pages and its
+        subfolders' ``_index``/``index`` pages, as :meth:`classify` publishes them;
+        at most :data:`_SECTION_INDEX_MAX`. Hugo's ``ByWeight``: weighted pages first by
+        weight, then by title and path (dates not compared). ``""`` when none."""
+        folder, name = posixpath.split(page_rel)
+        content = self._content_dir_of(page_rel)
+        if not name.startswith("_index.") or content is None or meta.get("no_list") is True:
+            return ""
+        under = posixpath.relpath(folder, content).split("/")[0] if folder != content else ""
+        if under != "docs" and str(meta.get("type", "")).lower() != "docs":
+            return ""
+        try:
+            entries = sorted(self._root.joinpath(folder).iterdir(), key=lambda p: p.name)[:_SECTION_INDEX_MAX * 4]
+        except OSError:
+            return ""
+        children: list[tuple[int, str, str, str]] = []
+        for entry in entries:
+            rel = f"{folder}/{entry.name}"
+            if entry.is_dir() and not entry.is_symlink():
+                rel = next((f"{rel}/{n}{x}" for n in ("_index", "index") for x in PAGE_MARKUP
+                            if (entry / f"{n}{x}").is_file()), "")
+            elif entry.name.startswith(("_index.", "index.")) or not entry.is_file():
+                continue
+            if not rel or len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
+                    or inside_root(self._root / rel, self._root.resolve()).problem:
+                continue  # (a file linked out of the corpus is never read)
+            child = self._front_matter(rel)
+            title = " ".join(str(child.get("title") or "").split())
+            if not title or child.get("hide_summary") is True:
+                continue
+            weight = child.get("weight")
+            weight = weight if isinstance(weight, int) and not isinstance(weight, bool) and weight else 0
+            desc = child.get("description")
+            desc = " ".join(desc.split()) if isinstance(desc, str) and meta.get("simple_list") is not True else ""
+            children.append((weight, title, rel, desc))
+        children.sort(key=lambda c: (c[0] == 0, c[0], c[1].lower(), c[2]))
+        return "".join(f"\n\n**{title}**: {desc}" if desc else f"\n\n**{title}**"
+                       for _, title, _, desc in children) + "\n" if children else ""
 
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
                            _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
