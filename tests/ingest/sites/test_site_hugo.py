@@ -1032,3 +1032,22 @@ def test_docsy_section_index_reads_no_page_linked_out_of_the_root(tmp_path: Path
     (site_dir / "content/docs/secret.md").symlink_to(outside)
     out = hugo.load(site_dir).preprocess("---\ntitle: Docs\n---\n", page_rel="content/docs/_index.md")
     assert "**Real**" in out and "Secret" not in out
+
+
+def test_a_site_shortcode_template_without_actions_is_its_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo renders a project shortcode template that holds no action ({{/* comments */}} aside)
+    as its text, indented as the shortcode when it opens its line; a template with actions, a
+    missing one and a name reaching out of the layouts stay reduced as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/beta-note.html",
+          '{{/* shown on beta pages */}}<div class="alert">This pump is in <b>beta</b>.</div>\n')
+    write(tmp_path, "layouts/_shortcodes/ports/cmd.html", "<pre><code>pump --port 80\npump --status\n</code></pre>")
+    write(tmp_path, "layouts/shortcodes/version.html", "{{ .Site.Params.version }}")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("{{% beta-note %}}\n\n1. Run:\n\n    {{< ports/cmd >}}\n\nNow {{< version >}} {{< nope >}}.\n",
+                          page_rel="content/a.md")
+    assert '<div class="alert">This pump is in <b>beta</b>.</div>' in out and "shown on" not in out
+    assert "    <pre><code>pump --port 80\n    pump --status\n    </code></pre>" in out
+    assert "Now  ." in out and "{{" not in out
+    assert hugo._without_template_comments("a {{/* open") is None
+    assert hugo._without_template_comments("a {{- /* x */ -}} b") == "a  b"

@@ -630,6 +630,7 @@ class HugoSite:
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
+        self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
 
     @property
@@ -1528,6 +1529,16 @@ class HugoSite:
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
+                static = None if callout is not None or label or name in _TAB_SETS or name in _TAB_ITEMS \
+                    else self._static_template(name)
+                if static is not None:
+                    # the site's own shortcode template without actions: its text as is, its lines indented
+                    # as the shortcode is when it opens its line (as Hugo does), so a list item keeps them
+                    line_start = body.rfind("\n", 0, m.start()) + 1
+                    indent = body[line_start:m.start()]
+                    if indent and not indent.isspace():
+                        indent = ""
+                    out.append(static.rstrip("\n").replace("\n", "\n" + indent))
                 if callout is not None and close is not None:
                     if callout:  # a callout's kind or title leads its text, as on every generator
                         out.append(callout_lead(_label_text(callout), html_out=h))
@@ -1551,6 +1562,36 @@ class HugoSite:
         # the page may hold "\x00HUGOESC7\x00" itself: only the numbers handed out here are put back
         return re.sub("\x00HUGOESC(\\d{1,9})\x00", lambda m: escaped[int(m.group(1))]
                       if int(m.group(1)) < len(escaped) else m.group(0), text)
+
+    def _static_template(self, name: str) -> str | None:
+        """The output of the site's own shortcode template ``layouts/_shortcodes/<name>.html``
+        (Hugo 0.146+) or ``layouts/shortcodes/<name>.html`` when it holds no template action:
+        Go's text/template copies text outside ``{{ }}`` verbatim, so such a template renders
+        as its text (Hugo "Create your own shortcodes"; a project's template is looked up
+        before any theme's). ``{{/* comments */}}`` are dropped; a template with any other
+        action, a theme's template, or one over 64 KB gives ``None`` (the shortcode is
+        then reduced as before). Read once per name."""
+        if name in self._static_templates:
+            return self._static_templates[name]
+        found: str | None = None
+        if re.fullmatch(r"[\w.-]+(?:/[\w.-]+){0,8}", name) and ".." not in name \
+                and len(self._static_templates) < 10_000:
+            for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
+                path = self._root / folder / f"{name}.html"
+                if not path.is_file():
+                    continue
+                if inside_root(path, self._root.resolve()).problem:
+                    break  # a template linked out of the corpus is never read
+                try:
+                    with path.open("r", encoding="utf-8", errors="replace") as fh:
+                        text = fh.read(65_537)
+                except OSError:
+                    break
+                if len(text) <= 65_536:
+                    found = _without_template_comments(text)
+                break
+        self._static_templates[name] = found
+        return found
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
                  stack: tuple[str, ...]) -> str:
@@ -1749,6 +1790,25 @@ def _config_format(text: str) -> str:
     if re.search(r"^\s*\[[^\]\n]+\]\s*$|^\s*[\w.\"'-]+\s*=", stripped, re.MULTILINE):
         return "toml"
     return "yaml" if re.search(r"^\s*[\w.\"'-]+\s*:", stripped, re.MULTILINE) else "toml"
+
+
+_COMMENT_OPEN = re.compile(r"\{\{-?\s*/\*")
+_COMMENT_CLOSE = re.compile(r"\*/\s*-?\}\}")
+
+
+def _without_template_comments(text: str) -> str | None:
+    """``text`` with its Go template comments (``{{/* */}}``, ``{{- /* */ -}}``) removed, or
+    ``None`` when it holds any other action (or an unclosed comment). One pass, linear."""
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("{{", pos)) >= 0:
+        opener = _COMMENT_OPEN.match(text, start)
+        closer = _COMMENT_CLOSE.search(text, opener.end()) if opener else None
+        if closer is None:
+            return None
+        out.append(text[pos:start])
+        pos = closer.end()
+    return "".join(out) + text[pos:]
 
 
 def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool, inner: str) -> bool:
