@@ -987,6 +987,8 @@ def test_docsy_description_is_the_lead_paragraph(tmp_path: Path, write: Callable
     page = "---\ntitle: Dials\ndescription: How the *dial* panel\n  shows pressure.\n---\n\n## Reading\nText.\n"
     out = hugo.load(tmp_path).preprocess(page, page_rel="content/docs/dials.md")
     assert "How the *dial* panel shows pressure.\n\n\n## Reading\nText." in out
+    home = hugo.load(tmp_path).preprocess(page, page_rel="content/_index.md")
+    assert home.count("How the *dial* panel") == 1  # Docsy's home page shows only its content
     write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hextra"\n')
     out = hugo.load(tmp_path).preprocess(page, page_rel="content/docs/dials.md")
     assert out.count("How the *dial* panel") == 1  # only in the front matter

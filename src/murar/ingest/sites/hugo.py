@@ -1284,9 +1284,12 @@ class HugoSite:
             head = text[: len(text) - len(body)]
         sink = warnings if warnings is not None else []
         lead = meta.get("description") if kind and self._docsy and markup == "markdown" else None
-        if isinstance(lead, str) and lead.strip():
+        home = posixpath.basename(page_rel).startswith("_index.") \
+            and posixpath.dirname(page_rel) in self._config.content_dirs
+        if isinstance(lead, str) and lead.strip() and not home:
             # Docsy shows the page's description as the lead paragraph under its title, rendered as
-            # Markdown (layouts/docs/list.html, _default/content.html: `.Params.description | markdownify`)
+            # Markdown (layouts/docs/list.html, _default/content.html, blog/content.html:
+            # `.Params.description | markdownify`); its home page (home.html) shows only the content
             body = " ".join(lead.split()) + "\n\n" + body
         body = self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
         if self._docsy and markup == "markdown" and kind:
