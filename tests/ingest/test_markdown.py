@@ -294,3 +294,14 @@ def test_pictures_in_an_html_block_stand_where_they_are_written(tmp_path: Path) 
     assert (d.context_before, d.context_after) == ("Edge", "Edge sequence")
     assert ("Using your own database? Comment out the database service Comment out the volumes"
             in doc.sections[0].text)
+
+
+def test_a_raw_pre_block_keeps_its_lines(tmp_path: Path) -> None:
+    """A raw HTML <pre> block (top level or in a list item) shows its lines as written, as a
+    browser does; the newline right after <pre> is not content."""
+    page = tmp_path / "page.md"
+    page.write_text("# Pump\n\nRun:\n\n<pre><code>\npump --start\npump --status &amp;&amp; echo ok\n</code></pre>\n\n"
+                    "1. Then:\n\n    <pre>valve open\n    valve close</pre>\n", encoding="utf-8")
+    text = convert_markdown(page, root=tmp_path).sections[0].text
+    assert "pump --start\npump --status && echo ok" in text
+    assert "valve open\n valve close" in text

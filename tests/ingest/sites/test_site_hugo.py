@@ -978,3 +978,78 @@ def test_a_chosen_language_reads_its_own_pages_params_strings_and_bundle_resourc
     assert (site.translate("note"), site.translate("warning")) == ("Remarque", "Warning")
     with pytest.raises(ConfigError, match=r"'es' is not a language of this Hugo site; it has en, fr, de"):
         hugo.load(tmp_path, variant=SiteVariant(language="es"))
+
+
+def test_docsy_description_is_the_lead_paragraph(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Docsy shows a page's front matter description, as Markdown, under the title (its lead);
+    other themes do not show it in the page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = ["docsy"]\n')
+    page = "---\ntitle: Dials\ndescription: How the *dial* panel\n  shows pressure.\n---\n\n## Reading\nText.\n"
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/docs/dials.md")
+    assert "How the *dial* panel shows pressure.\n\n\n## Reading\nText." in out
+    home = hugo.load(tmp_path).preprocess(page, page_rel="content/_index.md")
+    assert home.count("How the *dial* panel") == 1  # Docsy's home page shows only its content
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hextra"\n')
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/docs/dials.md")
+    assert out.count("How the *dial* panel") == 1  # only in the front matter
+
+
+def test_docsy_docs_section_lists_its_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Docsy's docs section page lists the pages whose parent it is (section-index partial) by
+    weight, unweighted ones after by title, each as title and description; drafts, grandchildren,
+    hide_summary pages are not listed; simple_list shows titles only, no_list nothing; not outside docs."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = ["docsy"]\n')
+    write(tmp_path, "content/docs/gauges/_index.md", "---\ntitle: Gauges\n---\n\nAll gauges.\n")
+    write(tmp_path, "content/docs/gauges/needle.md", "---\ntitle: Needle\ndescription: Reading the needle.\n---\n")
+    write(tmp_path, "content/docs/gauges/bezel.md", "---\ntitle: Bezel\n---\n")
+    write(tmp_path, "content/docs/gauges/dial.md", "---\ntitle: Dial\nweight: 2\ndescription: The dial.\n---\n")
+    write(tmp_path, "content/docs/gauges/old.md", "---\ntitle: Old\ndraft: true\n---\n")
+    write(tmp_path, "content/docs/gauges/quiet.md", "---\ntitle: Quiet\nhide_summary: true\n---\n")
+    write(tmp_path, "content/docs/gauges/glass/_index.md", "---\ntitle: Glass\nweight: 5\n---\n")
+    write(tmp_path, "content/docs/gauges/glass/pane.md", "---\ntitle: Pane\n---\n")
+    write(tmp_path, "content/blog/_index.md", "---\ntitle: Blog\n---\n")
+    write(tmp_path, "content/blog/post.md", "---\ntitle: Post\n---\n")
+    site = hugo.load(tmp_path)
+
+    def listed(rel: str) -> str:
+        text = (tmp_path / rel).read_text()
+        return site.preprocess(text, page_rel=rel).split("---\n", 2)[2].strip()
+
+    assert listed("content/docs/gauges/_index.md") == (
+        "All gauges.\n\n**Dial**: The dial.\n\n**Glass**\n\n**Bezel**\n\n**Needle**: Reading the needle.")
+    assert listed("content/blog/_index.md") == ""
+    write(tmp_path, "content/docs/gauges/_index.md", "---\ntitle: Gauges\nsimple_list: true\n---\n")
+    assert listed("content/docs/gauges/_index.md") == "**Dial**\n\n**Glass**\n\n**Bezel**\n\n**Needle**"
+    write(tmp_path, "content/docs/gauges/_index.md", "---\ntitle: Gauges\nno_list: true\n---\n")
+    assert listed("content/docs/gauges/_index.md") == ""
+
+
+def test_docsy_section_index_reads_no_page_linked_out_of_the_root(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A child page that is a symlink out of the site is not listed (its front matter never read)."""
+    outside = write(tmp_path, "elsewhere/secret.md", "---\ntitle: Secret\ndescription: Outside.\n---\n")
+    site_dir = tmp_path / "site"
+    write(site_dir, "hugo.toml", 'baseURL = "/"\ntheme = ["docsy"]\n')
+    write(site_dir, "content/docs/_index.md", "---\ntitle: Docs\n---\n")
+    write(site_dir, "content/docs/real.md", "---\ntitle: Real\n---\n")
+    (site_dir / "content/docs/secret.md").symlink_to(outside)
+    out = hugo.load(site_dir).preprocess("---\ntitle: Docs\n---\n", page_rel="content/docs/_index.md")
+    assert "**Real**" in out and "Secret" not in out
+
+
+def test_a_site_shortcode_template_without_actions_is_its_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo renders a project shortcode template that holds no action ({{/* comments */}} aside)
+    as its text, indented as the shortcode when it opens its line; a template with actions, a
+    missing one and a name reaching out of the layouts stay reduced as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/beta-note.html",
+          '{{/* shown on beta pages */}}<div class="alert">This pump is in <b>beta</b>.</div>\n')
+    write(tmp_path, "layouts/_shortcodes/ports/cmd.html", "<pre><code>pump --port 80\npump --status\n</code></pre>")
+    write(tmp_path, "layouts/shortcodes/version.html", "{{ .Site.Params.version }}")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("{{% beta-note %}}\n\n1. Run:\n\n    {{< ports/cmd >}}\n\nNow {{< version >}} {{< nope >}}.\n",
+                          page_rel="content/a.md")
+    assert '<div class="alert">This pump is in <b>beta</b>.</div>' in out and "shown on" not in out
+    assert "    <pre><code>pump --port 80\n    pump --status\n    </code></pre>" in out
+    assert "Now  ." in out and "{{" not in out
+    assert hugo._without_template_comments("a {{/* open") is None
+    assert hugo._without_template_comments("a {{- /* x */ -}} b") == "a  b"

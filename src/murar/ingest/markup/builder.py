@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -513,6 +514,13 @@ class PageBuilder:
             bad.decompose()
         if not inline:
             self.end_paragraph()
+            if _only_pre(root):
+                # a fragment of <pre> blocks is preformatted text: its lines kept, as a browser shows
+                # them (HTML "the pre element"; one newline right after <pre> is not content)
+                for pre in root.css("pre"):
+                    text = pre.text(deep=True, separator="", strip=False)
+                    self.code(textwrap.dedent(text.removeprefix("\r").removeprefix("\n")).rstrip())
+                return
         for table in root.css("table"):
             if table.parent is not None and table.parent.tag not in ("td", "th"):
                 parsed = parse_table_node(table)
@@ -623,3 +631,19 @@ class PageBuilder:
         meta = {k: v for k, v in (metadata or {}).items() if isinstance(v, (str, int, float, bool, list))}
         return ParsedDocument(source_path=self.rel, title=title, metadata=meta, sections=sections,
                               media=media, warnings=self.warnings, asset_refs=self.asset_refs)
+
+
+def _only_pre(root: LexborNode) -> bool:
+    """True when ``root``'s children are ``<pre>`` elements (and blank text) only."""
+    seen = False
+    child = root.child
+    while child is not None:
+        if child.tag == "pre":
+            seen = True
+        elif child.tag == "-text":
+            if (child.text(deep=False) or "").strip():
+                return False
+        elif child.tag != "_comment":
+            return False
+        child = child.next
+    return seen

@@ -138,6 +138,9 @@ _MAX_RESOURCES = 1000
 #: characters of resource names one page's globs (front matter resources, galleries and carousels,
 #: name= lookups) are tested against, in all
 _MAX_GLOB_CHARS = 2_000_000
+#: child pages a Docsy section index lists at most
+_SECTION_INDEX_MAX = 200
+
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
 #: sites built on its docs: a "codetab")
 _TAB_SETS = frozenset({"tabs", "tabpane"})
@@ -623,9 +626,11 @@ class HugoSite:
         self._content_langs: list[tuple[str, str]] | None = None
         self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
+        self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
+        self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
 
     @property
@@ -1278,12 +1283,69 @@ class HugoSite:
         elif kind == "yaml":
             head = text[: len(text) - len(body)]
         sink = warnings if warnings is not None else []
+        lead = meta.get("description") if kind and self._docsy and markup == "markdown" else None
+        home = posixpath.basename(page_rel).startswith("_index.") \
+            and posixpath.dirname(page_rel) in self._config.content_dirs
+        if isinstance(lead, str) and lead.strip() and not home:
+            # Docsy shows the page's description as the lead paragraph under its title, rendered as
+            # Markdown (layouts/docs/list.html, _default/content.html, blog/content.html:
+            # `.Params.description | markdownify`); its home page (home.html) shows only the content
+            body = " ".join(lead.split()) + "\n\n" + body
         body = self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
+        if self._docsy and markup == "markdown" and kind:
+            listing = self._docsy_section_index(page_rel, meta)
+            body = body.rstrip() + listing if listing else body
         if markup == "markdown":
             # Hugo 0.132+ blockquote alerts: "> [!TYPE]" of any type, an optional +/- fold sign and (0.134+)
             # a title after it, which the themes' render hooks show instead of the type
             body = alert_markers(body, titled=True, kinds=None)
         return head + body
+
+    def _docsy_section_index(self, page_rel: str, meta: dict[str, Any]) -> str:
+        """The list of child pages Docsy draws under a docs section page's content
+        (``layouts/docs/list.html`` calls ``partials/section-index.html``): each page
+        whose parent is this section, by weight, as its title and its description
+        (``simple_list: true``: titles only; ``no_list: true``: none; children with
+        ``hide_summary: true`` left out). Pages of the ``docs`` type only: the first
+        folder under the content folder is ``docs`` or the front matter says
+        ``type: docs``. Children are the section folder's own pages and its
+        subfolders' ``_index``/``index`` pages, as :meth:`classify` publishes them;
+        at most :data:`_SECTION_INDEX_MAX`. Hugo's ``ByWeight``: weighted pages first by
+        weight, then by title and path (dates not compared). ``""`` when none."""
+        folder, name = posixpath.split(page_rel)
+        content = self._content_dir_of(page_rel)
+        if not name.startswith("_index.") or content is None or meta.get("no_list") is True:
+            return ""
+        under = posixpath.relpath(folder, content).split("/")[0] if folder != content else ""
+        if under != "docs" and str(meta.get("type", "")).lower() != "docs":
+            return ""
+        try:
+            entries = sorted(self._root.joinpath(folder).iterdir(), key=lambda p: p.name)[:_SECTION_INDEX_MAX * 4]
+        except OSError:
+            return ""
+        children: list[tuple[int, str, str, str]] = []
+        for entry in entries:
+            rel = f"{folder}/{entry.name}"
+            if entry.is_dir() and not entry.is_symlink():
+                rel = next((f"{rel}/{n}{x}" for n in ("_index", "index") for x in PAGE_MARKUP
+                            if (entry / f"{n}{x}").is_file()), "")
+            elif entry.name.startswith(("_index.", "index.")) or not entry.is_file():
+                continue
+            if not rel or len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
+                    or inside_root(self._root / rel, self._root.resolve()).problem:
+                continue  # (a file linked out of the corpus is never read)
+            child = self._front_matter(rel)
+            title = " ".join(str(child.get("title") or "").split())
+            if not title or child.get("hide_summary") is True:
+                continue
+            weight = child.get("weight")
+            weight = weight if isinstance(weight, int) and not isinstance(weight, bool) and weight else 0
+            desc = child.get("description")
+            desc = " ".join(desc.split()) if isinstance(desc, str) and meta.get("simple_list") is not True else ""
+            children.append((weight, title, rel, desc))
+        children.sort(key=lambda c: (c[0] == 0, c[0], c[1].lower(), c[2]))
+        return "".join(f"\n\n**{title}**: {desc}" if desc else f"\n\n**{title}**"
+                       for _, title, _, desc in children) + "\n" if children else ""
 
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
                            _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
@@ -1470,6 +1532,16 @@ class HugoSite:
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
+                static = None if callout is not None or label or name in _TAB_SETS or name in _TAB_ITEMS \
+                    else self._static_template(name)
+                if static is not None:
+                    # the site's own shortcode template without actions: its text as is, its lines indented
+                    # as the shortcode is when it opens its line (as Hugo does), so a list item keeps them
+                    line_start = body.rfind("\n", 0, m.start()) + 1
+                    indent = body[line_start:m.start()]
+                    if indent and not indent.isspace():
+                        indent = ""
+                    out.append(static.rstrip("\n").replace("\n", "\n" + indent))
                 if callout is not None and close is not None:
                     if callout:  # a callout's kind or title leads its text, as on every generator
                         out.append(callout_lead(_label_text(callout), html_out=h))
@@ -1493,6 +1565,36 @@ class HugoSite:
         # the page may hold "\x00HUGOESC7\x00" itself: only the numbers handed out here are put back
         return re.sub("\x00HUGOESC(\\d{1,9})\x00", lambda m: escaped[int(m.group(1))]
                       if int(m.group(1)) < len(escaped) else m.group(0), text)
+
+    def _static_template(self, name: str) -> str | None:
+        """The output of the site's own shortcode template ``layouts/_shortcodes/<name>.html``
+        (Hugo 0.146+) or ``layouts/shortcodes/<name>.html`` when it holds no template action:
+        Go's text/template copies text outside ``{{ }}`` verbatim, so such a template renders
+        as its text (Hugo "Create your own shortcodes"; a project's template is looked up
+        before any theme's). ``{{/* comments */}}`` are dropped; a template with any other
+        action, a theme's template, or one over 64 KB gives ``None`` (the shortcode is
+        then reduced as before). Read once per name."""
+        if name in self._static_templates:
+            return self._static_templates[name]
+        found: str | None = None
+        if re.fullmatch(r"[\w.-]+(?:/[\w.-]+){0,8}", name) and ".." not in name \
+                and len(self._static_templates) < 10_000:
+            for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
+                path = self._root / folder / f"{name}.html"
+                if not path.is_file():
+                    continue
+                if inside_root(path, self._root.resolve()).problem:
+                    break  # a template linked out of the corpus is never read
+                try:
+                    with path.open("r", encoding="utf-8", errors="replace") as fh:
+                        text = fh.read(65_537)
+                except OSError:
+                    break
+                if len(text) <= 65_536:
+                    found = _without_template_comments(text)
+                break
+        self._static_templates[name] = found
+        return found
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
                  stack: tuple[str, ...]) -> str:
@@ -1691,6 +1793,25 @@ def _config_format(text: str) -> str:
     if re.search(r"^\s*\[[^\]\n]+\]\s*$|^\s*[\w.\"'-]+\s*=", stripped, re.MULTILINE):
         return "toml"
     return "yaml" if re.search(r"^\s*[\w.\"'-]+\s*:", stripped, re.MULTILINE) else "toml"
+
+
+_COMMENT_OPEN = re.compile(r"\{\{-?\s*/\*")
+_COMMENT_CLOSE = re.compile(r"\*/\s*-?\}\}")
+
+
+def _without_template_comments(text: str) -> str | None:
+    """``text`` with its Go template comments (``{{/* */}}``, ``{{- /* */ -}}``) removed, or
+    ``None`` when it holds any other action (or an unclosed comment). One pass, linear."""
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("{{", pos)) >= 0:
+        opener = _COMMENT_OPEN.match(text, start)
+        closer = _COMMENT_CLOSE.search(text, opener.end()) if opener else None
+        if closer is None:
+            return None
+        out.append(text[pos:start])
+        pos = closer.end()
+    return "".join(out) + text[pos:]
 
 
 def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool, inner: str) -> bool:
