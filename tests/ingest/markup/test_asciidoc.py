@@ -982,3 +982,33 @@ def test_block_image_title_attribute_named_first_attribute_and_attached_paragrap
         ("Attr shot", "Caption from the title attribute"), ("k", ""), ("Menu open", "")]
     text = doc.sections[0].text
     assert "Then pick an item.\n\nSave." in text and ". Save" not in text
+
+
+def test_anchor_over_a_blank_line_and_natural_cross_references(tmp_path: Path) -> None:
+    """Asciidoctor skips blank lines between block metadata and its block
+    (``parse_block_metadata_lines``), so ``[[id]]``, a blank line, then a section gives the
+    section that id and ``<<id>>`` its title. ``<<Section Title>>`` (a space or a capital
+    in it) is a natural cross reference: the section (or block with an id) it names by
+    title; a block without an id is not in Asciidoctor's catalog, so it and a title
+    found nowhere stay unresolved as Asciidoctor shows them (``[Nowhere Here]``)."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+
+See <<copy-steps>>, <<Moving files>>, <<Nowhere Here>> and 1 << 2 >> 3.\nAlso <<Later Steps>>.
+
+[[copy-steps]]
+
+== Copy / Paste
+
+Text.
+
+.Moving files
+image::move.png[]
+
+== Later Steps
+"""})
+    _png(tmp_path / MOD / "images" / "move.png")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "See Copy / Paste, [Moving files], [Nowhere Here] and 1 << 2 >> 3." in text
+    assert "Also Later Steps." in text

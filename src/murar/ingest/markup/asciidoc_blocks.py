@@ -429,7 +429,8 @@ def auto_callouts(lines: list[str]) -> list[str]:
     return out
 
 
-_XREF_BARE = re.compile(r"<<([\w:.#/-]+)>>")
+_XREF_BARE = re.compile(r"<<([^<>,\n]{1,200})>>")  # an id, or a title (natural xref)
+_XREF_ID = re.compile(r"[\w:.#/-]+")
 _ANCHOR_LINE = re.compile(r"^\[\[([\w:.-]+)(?:,\s*([^\]]+))?\]\]$")
 _ATTR_ID = re.compile(r"^\[[^\]]*?(?:#([\w:.-]+)|\bid\s*=\s*[\"']?([\w:.-]+))")
 _SECTION_LINE = re.compile(r"^(=+)[ \t]+(\S.*?)\s*$")
@@ -545,6 +546,8 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
                 pending, block_title, block_style, caption = [], "", "", None
             continue
         line = raw.strip()
+        if not line:  # Asciidoctor's parse_block_metadata_lines skips blank lines: metadata waits
+            continue
         entry = _ATTR_ENTRY_PARTS.match(line)
         if entry:
             if entry.group(1) or entry.group(3):
@@ -599,10 +602,20 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
             settle(block_title, label_for(_block_kind(line, block_style)))
         pending, block_title, block_style, caption = [], "", "", None
 
+    by_title: dict[str, _RefTarget] = {}
+    for target in targets.values():
+        by_title.setdefault(target.title, target)
+
     def text(m: re.Match[str], style: str) -> str:
-        ref = m.group(1).split("#")[-1]
-        target = targets.get(ref)
-        return target.text(style) if target else re.sub(r"[-_]+", " ", ref).strip()
+        ref = m.group(1)
+        if _XREF_ID.fullmatch(ref):
+            ref = ref.split("#")[-1]
+            target = targets.get(ref)
+            return target.text(style) if target else re.sub(r"[-_]+", " ", ref).strip()
+        # a natural cross reference (a space or a capital in it): a section title
+        # or block title; one found nowhere stays as written (asciidoc-py's "[ref]")
+        target = by_title.get(ref.strip()) if ref.lower() != ref or " " in ref else None
+        return target.text(style) if target else m.group(0)
 
     out = list(lines)
     for i, line in enumerate(lines):
