@@ -1012,3 +1012,34 @@ image::move.png[]
     text = "\n".join(s.text for s in doc.sections)
     assert "See Copy / Paste, [Moving files], [Nowhere Here] and 1 << 2 >> 3." in text
     assert "Also Later Steps." in text
+
+
+def test_unquoted_named_attribute_values_read_as_asciidoctor_reads_them(tmp_path: Path) -> None:
+    """Asciidoctor reads an unquoted value to the next comma (``[id=realm_{context}]``,
+    ``options=header``); asciidoc-py evaluated such a list as Python keywords, failed and
+    took the whole line as one positional attribute: the section under it was lost
+    ("missing section") and the table had no header row."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+:context: guide
+
+[id=creating-a-realm_{context}]
+== Creating a realm
+
+Text about realms.
+
+[cols="1,2",options=header]
+|===
+|Field |Meaning
+|Host |The server name.
+|===
+
+See <<creating-a-realm_guide>>.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert [s.heading_path[-1] for s in doc.sections] == ["X", "Creating a realm"]
+    assert not doc.warnings
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert tables and tables[0].headers == ["Field", "Meaning"]
+    assert "See Creating a realm." in doc.sections[-1].text
+

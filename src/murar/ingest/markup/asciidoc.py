@@ -69,6 +69,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     dangling_continuations,
     implicit_table_headers,
     markdown_quotes,
+    quoted_attribute_values,
     setext_titles,
     xref_texts,
 )
@@ -724,10 +725,11 @@ def _ifeval(expr: str) -> bool:
 def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts, cross reference text, Markdown-style blockquotes); ``attrs``:
+    auto-numbered callouts, cross reference text, Markdown-style blockquotes, unquoted
+    attribute values); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
-        dangling_continuations(continuation_runs(markdown_quotes(lines))))))), attrs)
+        dangling_continuations(continuation_runs(markdown_quotes(quoted_attribute_values(lines)))))))), attrs)
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

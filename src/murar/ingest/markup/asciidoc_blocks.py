@@ -51,7 +51,7 @@ from typing import Literal
 
 __all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
            "dangling_continuations",
-           "implicit_table_headers", "setext_titles",
+           "implicit_table_headers", "quoted_attribute_values", "setext_titles",
            "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
@@ -623,6 +623,70 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
             style = styles[i]
             out[i] = _XREF_BARE.sub(lambda m: text(m, style), line)  # noqa: B023 - used at once
     return out
+
+_NAMED_ENTRY = re.compile(r"\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*")
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _split_attribute_list(body: str) -> list[str] | None:
+    """The entries of an attribute list ``body`` split at commas outside quotes,
+    else ``None`` when a quote never closes."""
+    entries: list[str] = []
+    start, quote, last = 0, "", ""  # last: the entry's last non-space character so far
+    for i, ch in enumerate(body):
+        if quote:
+            if ch == quote and body[i - 1] != "\\":
+                quote = ""
+        elif ch in "\"'" and last == "=":
+            quote = ch
+        elif ch == ",":
+            entries.append(body[start:i])
+            start, last = i + 1, ""
+            continue
+        if not ch.isspace():
+            last = ch
+    if quote:
+        return None
+    entries.append(body[start:])
+    return entries
+
+
+def quoted_attribute_values(lines: list[str]) -> list[str]:
+    """``lines`` with the unquoted values of a block attribute line made only of named
+    attributes quoted (``[id=setup_{context}]`` -> ``[id="setup_guide"]``), outside
+    verbatim blocks. Asciidoctor's AttributeList reads an unquoted value to the next
+    comma; asciidoc-py evaluates the list as Python keyword arguments, so one unquoted
+    word made it read the whole line as one positional attribute: ``[id=x]`` over a
+    section title lost the section ("missing section") and ``options=header`` was not
+    an option."""
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        if block.kind == "verbatim":
+            for j in range(block.start + 1, min(block.end, len(lines))):
+                ignored[j] = True
+    out = list(lines)
+    for i, raw in enumerate(lines):
+        line = raw.rstrip()
+        if ignored[i] or "=" not in line or not _ATTR_LINE.match(line) or line.startswith("[["):
+            continue
+        entries = _split_attribute_list(line[1:-1])
+        if not entries:
+            continue
+        named = [_NAMED_ENTRY.fullmatch(entry) for entry in entries]
+        if not all(named):
+            continue
+        changed = False
+        parts: list[str] = []
+        for m in named:
+            assert m is not None
+            name, value = m.group(1), m.group(2)
+            if value[:1] not in ("\"", "'") and value and '"' not in value and not _PLAIN_NUMBER.fullmatch(value):
+                value, changed = f'"{value}"', True
+            parts.append(f"{name}={value}")
+        if changed:
+            out[i] = "[" + ",".join(parts) + "]"
+    return out
+
 
 _SETEXT_LEVELS = {"=": 0, "-": 1, "~": 2, "^": 3, "+": 4}
 _SETEXT_TITLE = re.compile(r"^(?!\.)[^\n]*?[^\W_][^\n]*$")
