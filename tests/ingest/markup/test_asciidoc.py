@@ -1043,3 +1043,29 @@ See <<creating-a-realm_guide>>.
     assert tables and tables[0].headers == ["Field", "Meaning"]
     assert "See Creating a realm." in doc.sections[-1].text
 
+
+def test_a_titled_paragraph_of_one_inline_image_is_a_captioned_image(tmp_path: Path) -> None:
+    """``.Title`` over a paragraph that is one inline image: Asciidoctor draws the title
+    right above the picture (the paragraph's title), so it is the picture's caption,
+    not a line of text; a titled paragraph with text around its image keeps its title."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+
+. Click *Save*.
++
+.The save dialog
+image:save.png[Save dialog]
++
+The record is stored.
+
+.Icons
+Press image:gear.png[Gear] to open the settings.
+"""})
+    _png(tmp_path / MOD / "images" / "save.png")
+    _png(tmp_path / MOD / "images" / "gear.png")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    save, gear = _images(doc)
+    assert (save.caption, save.alt) == ("The save dialog", "Save dialog")
+    assert gear.caption == ""
+    text = doc.sections[0].text
+    assert "The save dialog" not in text and "Icons" in text

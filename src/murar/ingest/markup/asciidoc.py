@@ -982,6 +982,23 @@ def _tab_label(dt: LexborNode) -> str | None:
 _CALLOUT_MARK = re.compile(r"<(\d{1,4})>")
 
 
+def _titled_lone_image(node: LexborNode) -> tuple[str, LexborNode] | None:
+    """(title, img) of a titled paragraph holding one inline image and nothing else
+    (``.Create realm`` over ``image:create.png[]``): Asciidoctor draws the title right
+    above the picture, so it reads as that picture's caption; else ``None``."""
+    parts = list(_children(node))
+    if len(parts) != 2 or parts[0].tag != "div" or "title" not in (parts[0].attributes.get("class") or "").split():
+        return None
+    para = parts[1]
+    spans = list(_children(para)) if para.tag == "p" else []
+    if len(spans) != 1 or spans[0].tag != "span" or "image" not in (spans[0].attributes.get("class") or "").split():
+        return None
+    imgs = spans[0].css("img")
+    if len(imgs) != 1 or para.text(separator=" ").strip() != spans[0].text(separator=" ").strip():
+        return None
+    return clean_text(parts[0].text(separator=" ")), imgs[0]
+
+
 class _HtmlWalker:
     def __init__(self, builder: PageBuilder) -> None:
         self.b = builder
@@ -1027,6 +1044,13 @@ class _HtmlWalker:
                 self.b.image(img.attributes.get("src") or "", alt=_alt(img), caption=caption)
             self.b.end_paragraph()
             return
+        if tag == "div" and "paragraph" in cls:
+            lone = _titled_lone_image(node)
+            if lone is not None:
+                self.b.end_paragraph()
+                self.b.image(lone[1].attributes.get("src") or "", alt=_alt(lone[1]), caption=lone[0])
+                self.b.end_paragraph()
+                return
         if tag == "span" and "image" in cls:
             for img in node.css("img"):
                 self.b.image(img.attributes.get("src") or "", alt=_alt(img))
