@@ -1069,3 +1069,38 @@ Press image:gear.png[Gear] to open the settings.
     assert gear.caption == ""
     text = doc.sections[0].text
     assert "The save dialog" not in text and "Icons" in text
+
+
+def test_level_5_section_titles_are_headings(tmp_path: Path) -> None:
+    """Asciidoctor has section levels 0 to 5; asciidoc-py stops at 4, so a ``======``
+    title was a paragraph showing ``====== Required``. It is a heading under its level-4
+    parent, with the id given above it; inside a listing it stays as written."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+
+== A
+
+=== B
+
+==== C
+
+===== Requirement
+
+Pick one.
+
+[[_required_kind]]
+====== Required
+
+Every *required* step must pass.
+
+----
+====== not a title
+----
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    last = doc.sections[-1]
+    assert last.heading_path[-2:] == ("Requirement", "Required")
+    assert last.anchor == "_required_kind"
+    assert "Every required step must pass." in last.text
+    assert "====== not a title" in last.text
+    assert not any("====== Required" in s.text for s in doc.sections)

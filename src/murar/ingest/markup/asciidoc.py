@@ -68,6 +68,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     continuation_runs,
     dangling_continuations,
     implicit_table_headers,
+    level5_titles,
     markdown_quotes,
     quoted_attribute_values,
     setext_titles,
@@ -726,10 +727,10 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
     auto-numbered callouts, cross reference text, Markdown-style blockquotes, unquoted
-    attribute values); ``attrs``:
+    attribute values, level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
-    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
-        dangling_continuations(continuation_runs(markdown_quotes(quoted_attribute_values(lines)))))))), attrs)
+    return level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
+        dangling_continuations(continuation_runs(markdown_quotes(quoted_attribute_values(lines)))))))), attrs))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

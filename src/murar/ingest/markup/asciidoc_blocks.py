@@ -47,11 +47,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html import escape as html_escape
 from typing import Literal
 
 __all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
            "dangling_continuations",
-           "implicit_table_headers", "quoted_attribute_values", "setext_titles",
+           "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
            "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
@@ -623,6 +624,34 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
             style = styles[i]
             out[i] = _XREF_BARE.sub(lambda m: text(m, style), line)  # noqa: B023 - used at once
     return out
+
+_LEVEL5_TITLE = re.compile(r"^======[ \t]+(\S.*?)\s*$")
+
+
+def level5_titles(lines: list[str]) -> list[str]:
+    """``lines`` with each level-5 section title (``====== Title``, outside verbatim
+    blocks, at the start of a block) written as the ``<h6>`` Asciidoctor renders for it,
+    in a passthrough block. Asciidoctor has section levels 0 to 5; asciidoc-py stops at
+    4 and read the title as a paragraph, ``====== Title`` showing in the text."""
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        m = _LEVEL5_TITLE.match(line) if not ignored[i] else None
+        if m is None or not _block_may_start_after(lines[i - 1] if i else ""):
+            out.append(line)
+            continue
+        title = _TITLE_ANCHOR.sub("", m.group(1))
+        text = html_escape(_INLINE_MARKS.sub("", title), quote=False)
+        above = lines[i - 1].strip() if i else ""
+        anchor = _ANCHOR_LINE.match(above)  # the id given above the title, else the generated one
+        attr = _ATTR_ID.match(above) if not anchor and _ATTR_LINE.match(above) else None
+        ident = anchor.group(1) if anchor else (attr.group(1) or attr.group(2)) if attr else _auto_id(title)
+        out += ["++++", f'<h6 id="{html_escape(ident)}">{text}</h6>', "++++"]
+    return out
+
 
 _NAMED_ENTRY = re.compile(r"\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*")
 _PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
