@@ -1104,3 +1104,19 @@ Every *required* step must pass.
     assert "Every required step must pass." in last.text
     assert "====== not a title" in last.text
     assert not any("====== Required" in s.text for s in doc.sections)
+
+
+def test_single_quotes_are_not_emphasis_outside_compat_mode(tmp_path: Path) -> None:
+    """Asciidoctor 2 reads ``'word'`` as text with its quotes (single-quote emphasis and
+    the ````text''``/```text'`` curved quotes are compat-mode syntax); asciidoc-py made
+    them emphasis, dropping the quotes from the text and leaving ``<em>`` in an image's
+    alt text. With ``:compat-mode:`` they are emphasis, as in Asciidoctor."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/x.adoc": "= X\n\nChoose 'password' or 'token'.\n\nimage:name.png[The name 'hello-world']\n",
+        f"{MOD}/pages/y.adoc": "= Y\n:compat-mode:\n\nChoose 'password' here.\n"})
+    _png(tmp_path / MOD / "images" / "name.png")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert "Choose 'password' or 'token'." in doc.sections[0].text
+    assert _images(doc)[0].alt == "The name 'hello-world'"
+    old = convert_asciidoc(tmp_path / MOD / "pages" / "y.adoc", site=site)
+    assert "Choose password here." in old.sections[0].text

@@ -888,6 +888,11 @@ def _value_refs(value: str, attrs: dict[str, str], depth: int = 4,
     return _bounded_sub(value, sub, MAX_ATTRIBUTE_CHARS, cut=True) or ""
 
 
+# asciidoc-py's quote marks that Asciidoctor 2 knows only in compat-mode, turned off
+_ASCIIDOCTOR_QUOTES = Path(__file__).with_name("asciidoctor_quotes.conf")
+_COMPAT_MODE_ENTRY = re.compile(r"^:compat-mode:", re.MULTILINE)
+
+
 def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:
     """HTML of ``text`` and whether asciidoc-py stopped early (the HTML is then partial).
 
@@ -899,6 +904,8 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
         api.options("--no-header-footer")
         if attrs.get("doctype") in ("book", "manpage"):  # asciidoc-py takes the doctype as an option only
             api.options("--doctype", attrs["doctype"])  # (a book may hold level-0 sections: parts)
+        if "compat-mode" not in attrs and not _COMPAT_MODE_ENTRY.search(text):
+            api.options("--conf-file", str(_ASCIIDOCTOR_QUOTES))  # 'x' is no emphasis outside compat-mode
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
             if k in used and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
