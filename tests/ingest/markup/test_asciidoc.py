@@ -982,3 +982,141 @@ def test_block_image_title_attribute_named_first_attribute_and_attached_paragrap
         ("Attr shot", "Caption from the title attribute"), ("k", ""), ("Menu open", "")]
     text = doc.sections[0].text
     assert "Then pick an item.\n\nSave." in text and ". Save" not in text
+
+
+def test_anchor_over_a_blank_line_and_natural_cross_references(tmp_path: Path) -> None:
+    """Asciidoctor skips blank lines between block metadata and its block
+    (``parse_block_metadata_lines``), so ``[[id]]``, a blank line, then a section gives the
+    section that id and ``<<id>>`` its title. ``<<Section Title>>`` (a space or a capital
+    in it) is a natural cross reference: the section (or block with an id) it names by
+    title; a block without an id is not in Asciidoctor's catalog, so it and a title
+    found nowhere stay unresolved as Asciidoctor shows them (``[Nowhere Here]``)."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+
+See <<copy-steps>>, <<Moving files>>, <<Nowhere Here>> and 1 << 2 >> 3.\nAlso <<Later Steps>>.
+
+[[copy-steps]]
+
+== Copy / Paste
+
+Text.
+
+.Moving files
+image::move.png[]
+
+== Later Steps
+"""})
+    _png(tmp_path / MOD / "images" / "move.png")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "See Copy / Paste, [Moving files], [Nowhere Here] and 1 << 2 >> 3." in text
+    assert "Also Later Steps." in text
+
+
+def test_unquoted_named_attribute_values_read_as_asciidoctor_reads_them(tmp_path: Path) -> None:
+    """Asciidoctor reads an unquoted value to the next comma (``[id=realm_{context}]``,
+    ``options=header``); asciidoc-py evaluated such a list as Python keywords, failed and
+    took the whole line as one positional attribute: the section under it was lost
+    ("missing section") and the table had no header row."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+:context: guide
+
+[id=creating-a-realm_{context}]
+== Creating a realm
+
+Text about realms.
+
+[cols="1,2",options=header]
+|===
+|Field |Meaning
+|Host |The server name.
+|===
+
+See <<creating-a-realm_guide>>.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert [s.heading_path[-1] for s in doc.sections] == ["X", "Creating a realm"]
+    assert not doc.warnings
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert tables and tables[0].headers == ["Field", "Meaning"]
+    assert "See Creating a realm." in doc.sections[-1].text
+
+
+def test_a_titled_paragraph_of_one_inline_image_is_a_captioned_image(tmp_path: Path) -> None:
+    """``.Title`` over a paragraph that is one inline image: Asciidoctor draws the title
+    right above the picture (the paragraph's title), so it is the picture's caption,
+    not a line of text; a titled paragraph with text around its image keeps its title."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+
+. Click *Save*.
++
+.The save dialog
+image:save.png[Save dialog]
++
+The record is stored.
+
+.Icons
+Press image:gear.png[Gear] to open the settings.
+"""})
+    _png(tmp_path / MOD / "images" / "save.png")
+    _png(tmp_path / MOD / "images" / "gear.png")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    save, gear = _images(doc)
+    assert (save.caption, save.alt) == ("The save dialog", "Save dialog")
+    assert gear.caption == ""
+    text = doc.sections[0].text
+    assert "The save dialog" not in text and "Icons" in text
+
+
+def test_level_5_section_titles_are_headings(tmp_path: Path) -> None:
+    """Asciidoctor has section levels 0 to 5; asciidoc-py stops at 4, so a ``======``
+    title was a paragraph showing ``====== Required``. It is a heading under its level-4
+    parent, with the id given above it; inside a listing it stays as written."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": """\
+= X
+
+== A
+
+=== B
+
+==== C
+
+===== Requirement
+
+Pick one.
+
+[[_required_kind]]
+====== Required
+
+Every *required* step must pass.
+
+----
+====== not a title
+----
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    last = doc.sections[-1]
+    assert last.heading_path[-2:] == ("Requirement", "Required")
+    assert last.anchor == "_required_kind"
+    assert "Every required step must pass." in last.text
+    assert "====== not a title" in last.text
+    assert not any("====== Required" in s.text for s in doc.sections)
+
+
+def test_single_quotes_are_not_emphasis_outside_compat_mode(tmp_path: Path) -> None:
+    """Asciidoctor 2 reads ``'word'`` as text with its quotes (single-quote emphasis and
+    the ````text''``/```text'`` curved quotes are compat-mode syntax); asciidoc-py made
+    them emphasis, dropping the quotes from the text and leaving ``<em>`` in an image's
+    alt text. With ``:compat-mode:`` they are emphasis, as in Asciidoctor."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/x.adoc": "= X\n\nChoose 'password' or 'token'.\n\nimage:name.png[The name 'hello-world']\n",
+        f"{MOD}/pages/y.adoc": "= Y\n:compat-mode:\n\nChoose 'password' here.\n"})
+    _png(tmp_path / MOD / "images" / "name.png")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert "Choose 'password' or 'token'." in doc.sections[0].text
+    assert _images(doc)[0].alt == "The name 'hello-world'"
+    old = convert_asciidoc(tmp_path / MOD / "pages" / "y.adoc", site=site)
+    assert "Choose password here." in old.sections[0].text

@@ -68,7 +68,9 @@ from murar.ingest.markup.asciidoc_blocks import (
     continuation_runs,
     dangling_continuations,
     implicit_table_headers,
+    level5_titles,
     markdown_quotes,
+    quoted_attribute_values,
     setext_titles,
     xref_texts,
 )
@@ -724,10 +726,11 @@ def _ifeval(expr: str) -> bool:
 def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts, cross reference text, Markdown-style blockquotes); ``attrs``:
+    auto-numbered callouts, cross reference text, Markdown-style blockquotes, unquoted
+    attribute values, level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
-    return xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
-        dangling_continuations(continuation_runs(markdown_quotes(lines))))))), attrs)
+    return level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
+        dangling_continuations(continuation_runs(markdown_quotes(quoted_attribute_values(lines)))))))), attrs))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -885,6 +888,11 @@ def _value_refs(value: str, attrs: dict[str, str], depth: int = 4,
     return _bounded_sub(value, sub, MAX_ATTRIBUTE_CHARS, cut=True) or ""
 
 
+# asciidoc-py's quote marks that Asciidoctor 2 knows only in compat-mode, turned off
+_ASCIIDOCTOR_QUOTES = Path(__file__).with_name("asciidoctor_quotes.conf")
+_COMPAT_MODE_ENTRY = re.compile(r"^:compat-mode:", re.MULTILINE)
+
+
 def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:
     """HTML of ``text`` and whether asciidoc-py stopped early (the HTML is then partial).
 
@@ -896,6 +904,8 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
         api.options("--no-header-footer")
         if attrs.get("doctype") in ("book", "manpage"):  # asciidoc-py takes the doctype as an option only
             api.options("--doctype", attrs["doctype"])  # (a book may hold level-0 sections: parts)
+        if "compat-mode" not in attrs and not _COMPAT_MODE_ENTRY.search(text):
+            api.options("--conf-file", str(_ASCIIDOCTOR_QUOTES))  # 'x' is no emphasis outside compat-mode
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
             if k in used and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
@@ -980,6 +990,23 @@ def _tab_label(dt: LexborNode) -> str | None:
 _CALLOUT_MARK = re.compile(r"<(\d{1,4})>")
 
 
+def _titled_lone_image(node: LexborNode) -> tuple[str, LexborNode] | None:
+    """(title, img) of a titled paragraph holding one inline image and nothing else
+    (``.Create realm`` over ``image:create.png[]``): Asciidoctor draws the title right
+    above the picture, so it reads as that picture's caption; else ``None``."""
+    parts = list(_children(node))
+    if len(parts) != 2 or parts[0].tag != "div" or "title" not in (parts[0].attributes.get("class") or "").split():
+        return None
+    para = parts[1]
+    spans = list(_children(para)) if para.tag == "p" else []
+    if len(spans) != 1 or spans[0].tag != "span" or "image" not in (spans[0].attributes.get("class") or "").split():
+        return None
+    imgs = spans[0].css("img")
+    if len(imgs) != 1 or para.text(separator=" ").strip() != spans[0].text(separator=" ").strip():
+        return None
+    return clean_text(parts[0].text(separator=" ")), imgs[0]
+
+
 class _HtmlWalker:
     def __init__(self, builder: PageBuilder) -> None:
         self.b = builder
@@ -1025,6 +1052,13 @@ class _HtmlWalker:
                 self.b.image(img.attributes.get("src") or "", alt=_alt(img), caption=caption)
             self.b.end_paragraph()
             return
+        if tag == "div" and "paragraph" in cls:
+            lone = _titled_lone_image(node)
+            if lone is not None:
+                self.b.end_paragraph()
+                self.b.image(lone[1].attributes.get("src") or "", alt=_alt(lone[1]), caption=lone[0])
+                self.b.end_paragraph()
+                return
         if tag == "span" and "image" in cls:
             for img in node.css("img"):
                 self.b.image(img.attributes.get("src") or "", alt=_alt(img))

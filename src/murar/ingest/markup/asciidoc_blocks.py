@@ -47,11 +47,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html import escape as html_escape
 from typing import Literal
 
 __all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
            "dangling_continuations",
-           "implicit_table_headers", "setext_titles",
+           "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
            "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
@@ -429,7 +430,8 @@ def auto_callouts(lines: list[str]) -> list[str]:
     return out
 
 
-_XREF_BARE = re.compile(r"<<([\w:.#/-]+)>>")
+_XREF_BARE = re.compile(r"<<([^<>,\n]{1,200})>>")  # an id, or a title (natural xref)
+_XREF_ID = re.compile(r"[\w:.#/-]+")
 _ANCHOR_LINE = re.compile(r"^\[\[([\w:.-]+)(?:,\s*([^\]]+))?\]\]$")
 _ATTR_ID = re.compile(r"^\[[^\]]*?(?:#([\w:.-]+)|\bid\s*=\s*[\"']?([\w:.-]+))")
 _SECTION_LINE = re.compile(r"^(=+)[ \t]+(\S.*?)\s*$")
@@ -545,6 +547,8 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
                 pending, block_title, block_style, caption = [], "", "", None
             continue
         line = raw.strip()
+        if not line:  # Asciidoctor's parse_block_metadata_lines skips blank lines: metadata waits
+            continue
         entry = _ATTR_ENTRY_PARTS.match(line)
         if entry:
             if entry.group(1) or entry.group(3):
@@ -599,10 +603,20 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
             settle(block_title, label_for(_block_kind(line, block_style)))
         pending, block_title, block_style, caption = [], "", "", None
 
+    by_title: dict[str, _RefTarget] = {}
+    for target in targets.values():
+        by_title.setdefault(target.title, target)
+
     def text(m: re.Match[str], style: str) -> str:
-        ref = m.group(1).split("#")[-1]
-        target = targets.get(ref)
-        return target.text(style) if target else re.sub(r"[-_]+", " ", ref).strip()
+        ref = m.group(1)
+        if _XREF_ID.fullmatch(ref):
+            ref = ref.split("#")[-1]
+            target = targets.get(ref)
+            return target.text(style) if target else re.sub(r"[-_]+", " ", ref).strip()
+        # a natural cross reference (a space or a capital in it): a section title
+        # or block title; one found nowhere stays as written (asciidoc-py's "[ref]")
+        target = by_title.get(ref.strip()) if ref.lower() != ref or " " in ref else None
+        return target.text(style) if target else m.group(0)
 
     out = list(lines)
     for i, line in enumerate(lines):
@@ -610,6 +624,98 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
             style = styles[i]
             out[i] = _XREF_BARE.sub(lambda m: text(m, style), line)  # noqa: B023 - used at once
     return out
+
+_LEVEL5_TITLE = re.compile(r"^======[ \t]+(\S.*?)\s*$")
+
+
+def level5_titles(lines: list[str]) -> list[str]:
+    """``lines`` with each level-5 section title (``====== Title``, outside verbatim
+    blocks, at the start of a block) written as the ``<h6>`` Asciidoctor renders for it,
+    in a passthrough block. Asciidoctor has section levels 0 to 5; asciidoc-py stops at
+    4 and read the title as a paragraph, ``====== Title`` showing in the text."""
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        for j in range(block.start, min(block.end + 1, len(lines))):
+            ignored[j] = True
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        m = _LEVEL5_TITLE.match(line) if not ignored[i] else None
+        if m is None or not _block_may_start_after(lines[i - 1] if i else ""):
+            out.append(line)
+            continue
+        title = _TITLE_ANCHOR.sub("", m.group(1))
+        text = html_escape(_INLINE_MARKS.sub("", title), quote=False)
+        above = lines[i - 1].strip() if i else ""
+        anchor = _ANCHOR_LINE.match(above)  # the id given above the title, else the generated one
+        attr = _ATTR_ID.match(above) if not anchor and _ATTR_LINE.match(above) else None
+        ident = anchor.group(1) if anchor else (attr.group(1) or attr.group(2)) if attr else _auto_id(title)
+        out += ["++++", f'<h6 id="{html_escape(ident)}">{text}</h6>', "++++"]
+    return out
+
+
+_NAMED_ENTRY = re.compile(r"\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*")
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _split_attribute_list(body: str) -> list[str] | None:
+    """The entries of an attribute list ``body`` split at commas outside quotes,
+    else ``None`` when a quote never closes."""
+    entries: list[str] = []
+    start, quote, last = 0, "", ""  # last: the entry's last non-space character so far
+    for i, ch in enumerate(body):
+        if quote:
+            if ch == quote and body[i - 1] != "\\":
+                quote = ""
+        elif ch in "\"'" and last == "=":
+            quote = ch
+        elif ch == ",":
+            entries.append(body[start:i])
+            start, last = i + 1, ""
+            continue
+        if not ch.isspace():
+            last = ch
+    if quote:
+        return None
+    entries.append(body[start:])
+    return entries
+
+
+def quoted_attribute_values(lines: list[str]) -> list[str]:
+    """``lines`` with the unquoted values of a block attribute line made only of named
+    attributes quoted (``[id=setup_{context}]`` -> ``[id="setup_guide"]``), outside
+    verbatim blocks. Asciidoctor's AttributeList reads an unquoted value to the next
+    comma; asciidoc-py evaluates the list as Python keyword arguments, so one unquoted
+    word made it read the whole line as one positional attribute: ``[id=x]`` over a
+    section title lost the section ("missing section") and ``options=header`` was not
+    an option."""
+    ignored = [False] * len(lines)
+    for block in _delimited_blocks(lines):
+        if block.kind == "verbatim":
+            for j in range(block.start + 1, min(block.end, len(lines))):
+                ignored[j] = True
+    out = list(lines)
+    for i, raw in enumerate(lines):
+        line = raw.rstrip()
+        if ignored[i] or "=" not in line or not _ATTR_LINE.match(line) or line.startswith("[["):
+            continue
+        entries = _split_attribute_list(line[1:-1])
+        if not entries:
+            continue
+        named = [_NAMED_ENTRY.fullmatch(entry) for entry in entries]
+        if not all(named):
+            continue
+        changed = False
+        parts: list[str] = []
+        for m in named:
+            assert m is not None
+            name, value = m.group(1), m.group(2)
+            if value[:1] not in ("\"", "'") and value and '"' not in value and not _PLAIN_NUMBER.fullmatch(value):
+                value, changed = f'"{value}"', True
+            parts.append(f"{name}={value}")
+        if changed:
+            out[i] = "[" + ",".join(parts) + "]"
+    return out
+
 
 _SETEXT_LEVELS = {"=": 0, "-": 1, "~": 2, "^": 3, "+": 4}
 _SETEXT_TITLE = re.compile(r"^(?!\.)[^\n]*?[^\W_][^\n]*$")
