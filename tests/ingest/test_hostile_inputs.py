@@ -201,3 +201,55 @@ def test_a_huge_included_file_is_cut_not_loaded_whole(tmp_path: Path) -> None:
     assert len(read_include(tmp_path / "big.txt", label="x", warnings=warnings)) == MAX_INCLUDE_BYTES
     assert warnings == ["x: file larger than 5000000 bytes, cut there"]
     assert read_include(tmp_path / "docs" / "index.md", label="y", max_bytes=10) == "# Page\n\nBe"
+
+
+# ---- many media items in one paragraph / section: each item's context is linear overall
+_MANY = 20_000
+
+
+def _many_images_page(tmp_path: Path, body: str) -> Any:
+    page = tmp_path / "p.md"
+    page.write_text("# Many\n\n" + body + "\n", encoding="utf-8")
+    return convert_markdown(page, root=tmp_path)
+
+
+@pytest.mark.timeout(60)
+def test_twenty_thousand_images_in_one_paragraph(tmp_path: Path) -> None:
+    # was quadratic: each image re-joined the paragraph before it and re-collapsed the section
+    doc = _many_images_page(tmp_path, " ".join(f"w{i} ![p](https://example.org/{i}.png)" for i in range(_MANY)))
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(images) == _MANY
+    assert images[0].context_before == "w0" and images[0].context_after.startswith("w1 w2 ")
+    assert images[-1].context_before.endswith(f"w{_MANY - 2} w{_MANY - 1}") and images[-1].context_after == ""
+
+
+@pytest.mark.timeout(60)
+def test_twenty_thousand_images_in_one_section(tmp_path: Path) -> None:
+    doc = _many_images_page(tmp_path, "\n\n".join(f"w{i}\n\n![p](https://example.org/{i}.png)" for i in range(_MANY)))
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(images) == _MANY
+    k = _MANY // 2
+    assert images[k].context_before.endswith(f"w{k - 1}\nw{k}")
+    assert images[k].context_after.startswith(f"w{k + 1}\nw{k + 2}")
+
+
+@pytest.mark.timeout(60)
+def test_twenty_thousand_images_in_one_html_paragraph(tmp_path: Path) -> None:
+    # was quadratic: the fragment's text up to each picture was cleaned again for every picture
+    doc = _many_images_page(
+        tmp_path, "<p>" + " ".join(f'w{i} <img src="https://example.org/{i}.png">' for i in range(_MANY)) + "</p>")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(images) == _MANY
+    k = _MANY // 2
+    assert images[k].context_before.endswith(f"w{k - 1} w{k}")
+    assert images[k].context_after.startswith(f"w{k + 1} w{k + 2}")
+
+
+def test_text_before_a_video_in_an_html_paragraph_is_not_repeated(tmp_path: Path) -> None:
+    # the paragraph text up to each video was written again after it (quadratic text with many videos)
+    doc = _many_images_page(
+        tmp_path, '<p>intro words <iframe src="https://www.youtube.com/embed/abc"></iframe> more words '
+                  '<iframe src="https://www.youtube.com/embed/def"></iframe> end</p>')
+    assert doc.sections[0].text == "intro words\n\nmore words\n\nend"
+    assert [(m.context_before, m.context_after) for m in doc.media] == [
+        ("intro words", "more words\nend"), ("intro words\nmore words", "end")]

@@ -163,8 +163,13 @@ class _Walker:
             if c.type in ("text", "code_inline"):
                 line_text.setdefault(ln, []).append(c.content)
 
+        inline_line: dict[int, bool] = {}  # per line, not per image (10,000 images on one line)
+
         def in_sentence(k: int) -> bool:
-            return is_inline_line(" ".join(line_text.get(line_of[k], [])), "")
+            ln = line_of[k]
+            if ln not in inline_line:
+                inline_line[ln] = is_inline_line(" ".join(line_text.get(ln, [])), "")
+            return inline_line[ln]
 
         def image(k: int) -> None:
             c = children[k]

@@ -25,7 +25,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
-from murar.ingest.captions import clip_after, clip_before
+from murar.ingest.captions import clip_after, clip_before, contexts_at
+from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
 from murar.ingest.media_flags import flag_image
 from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
 from murar.ingest.sites.base import Site
@@ -199,15 +200,42 @@ class _Section:
     level: int
     anchor: str | None
     ordinal: int
-    parts: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=Pieces)
     media: list[tuple[AnyMedia, int]] = field(default_factory=list)
-    current: list[str] = field(default_factory=list)
+    current: list[str] = field(default_factory=Pieces)
     resumed: bool = False  # continues a section after a container with headings (dropped when it stays empty)
+    # running len(text_so_far()): the parts and pieces read so far (see text_length)
+    _done: tuple[int, int, int, int] = field(default=(-1, 0, 0, 0), init=False, repr=False)  # edits, seen, n, len
+    _cur: tuple[int, int, ParagraphLength] = field(default=(-1, 0, ParagraphLength()), init=False, repr=False)
 
     def text_so_far(self) -> str:
         done = "\n\n".join(p for p in self.parts if p)
         cur = paragraph_text("".join(self.current))
         return f"{done}\n\n{cur}" if done and cur else (done or cur)
+
+    def text_length(self) -> int:
+        """``len(self.text_so_far())``, reading only the parts and pieces added since the
+        last call (a change other than an append starts over), so that placing each of
+        many media items of a section costs the text between them, not the section."""
+        parts, cur = self.parts, self.current
+        edits = parts.edits if isinstance(parts, Pieces) else -2
+        seen_edits, seen, n, done = self._done
+        if seen_edits != edits or seen > len(parts):
+            seen = n = done = 0
+        for p in parts[seen:]:
+            if p:
+                done += len(p) + (2 if n else 0)
+                n += 1
+        self._done = (edits, len(parts), n, done)
+        edits = cur.edits if isinstance(cur, Pieces) else -2
+        seen_edits, seen, length = self._cur
+        if seen_edits != edits or seen > len(cur):
+            seen, length = 0, ParagraphLength()
+        for p in cur[seen:]:
+            length.feed(p)
+        self._cur = (edits, len(cur), length)
+        c = length.value
+        return done + 2 + c if done and c else (done or c)
 
     def end_paragraph(self) -> None:
         text = paragraph_text("".join(self.current))
@@ -327,7 +355,7 @@ class PageBuilder:
             # the innermost tab holds the item; its set's labels are filled in by finish()
             set_no, item.tab = self._open_tabs[-1]
             self._tab_of[id(item)] = set_no
-        sec.media.append((item, len(sec.text_so_far())))
+        sec.media.append((item, sec.text_length()))
 
     def in_table_row(self, item: AnyMedia, before: str, after: str) -> None:
         """``item`` sits in a table cell: the text around it is its row (``before``: the
@@ -544,18 +572,24 @@ class PageBuilder:
             cap.decompose()
         pieces = _EMBED_MARK.split(inline_text(root))  # inline elements join without a space
         sec = self.cur
-        prefix = ""
+        # the paragraph up to each picture, as clean_text() then paragraph_text() read it, built up
+        # chunk by chunk (re-cleaning the whole prefix at each picture was quadratic); a video ends
+        # the paragraph (see video()), so the text after it starts a new one, not a copy of the old
+        joiner, start = LineJoiner(), 0
         placed = 0  # markers come in document order; one the page itself wrote is text, not a picture
         for i in range(1, len(pieces), 2):
-            prefix += pieces[i - 1]
+            sec.current.append(joiner.feed(pieces[i - 1]))
             if pieces[i] == str(placed) and placed < len(pending):
-                sec.current[:] = [clean_text(prefix)]
                 self._embed_from(pending[placed], image_base, in_sentence)
                 placed += 1
-        text = clean_text("".join(pieces[0::2]))
+                if not sec.current:  # the paragraph was ended
+                    joiner, start = LineJoiner(), i + 1
+        text = clean_text("".join(pieces[start::2]))
         sec.current[:] = [text]
         for args in pending[placed:]:
             self._embed_from(args, image_base, in_sentence)
+            if not sec.current:
+                text = ""
         sec.current.clear()
         if text:
             self.block(text)
@@ -611,12 +645,13 @@ class PageBuilder:
                 id=sid, source_path=self.rel, page_title=title, heading_path=sb.heading_path,
                 anchor=sb.anchor, level=sb.level, text=text, ordinal=sb.ordinal, page_url=page_url,
             ))
-            for item, offset in sb.media:
+            around = contexts_at(text, [offset for _, offset in sb.media], n)
+            for (item, _), (before, after) in zip(sb.media, around):
                 item.section_id = sid
                 item.page_title = title
                 row_before, row_after = self._row_of.get(id(item), ("", ""))
-                item.context_before = clip_before(row_before or text[:offset].strip(), n)
-                item.context_after = clip_after(row_after or text[offset:].strip(), n)
+                item.context_before = clip_before(row_before, n) if row_before else before
+                item.context_after = clip_after(row_after, n) if row_after else after
                 if id(item) in self._tab_of:
                     item.tab_set = tuple(dict.fromkeys(self._tab_sets[self._tab_of[id(item)]]))
                 media.append(item)
