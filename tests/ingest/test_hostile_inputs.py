@@ -253,3 +253,22 @@ def test_text_before_a_video_in_an_html_paragraph_is_not_repeated(tmp_path: Path
     assert doc.sections[0].text == "intro words\n\nmore words\n\nend"
     assert [(m.context_before, m.context_after) for m in doc.media] == [
         ("intro words", "more words\nend"), ("intro words\nmore words", "end")]
+
+
+def test_page_warnings_are_capped_with_an_exact_count(tmp_path: Path) -> None:
+    # 5,000 broken image links gave 5,000 warning lines in the report (unbounded with the page)
+    from murar.ingest.corpus import MAX_PAGE_WARNINGS, IngestReport, convert_corpus
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "p.md").write_text("# P\n\n" + "\n\n".join(f"![x](gone{i}.png)" for i in range(5000)) + "\n",
+                               encoding="utf-8")
+    everything = len(convert_markdown(docs / "p.md", root=docs).warnings)
+    assert everything >= 5000
+    report = IngestReport()
+    (doc,) = convert_corpus(docs, assets_dir=tmp_path / "assets", report=report)
+    (page,) = [f for f in report.files if f.path == "p.md"]
+    assert len(page.warnings) == MAX_PAGE_WARNINGS + 1 == len(doc.warnings)
+    assert page.warnings[-1] == f"... and {everything - MAX_PAGE_WARNINGS} more warnings of this page (not kept)"
+    assert page.more_warnings == doc.warnings_dropped == everything - MAX_PAGE_WARNINGS
+    assert report.warning_count == everything and len(report.warnings) == MAX_PAGE_WARNINGS + 1
