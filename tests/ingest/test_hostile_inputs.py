@@ -272,3 +272,20 @@ def test_page_warnings_are_capped_with_an_exact_count(tmp_path: Path) -> None:
     assert page.warnings[-1] == f"... and {everything - MAX_PAGE_WARNINGS} more warnings of this page (not kept)"
     assert page.more_warnings == doc.warnings_dropped == everything - MAX_PAGE_WARNINGS
     assert report.warning_count == everything and len(report.warnings) == MAX_PAGE_WARNINGS + 1
+
+
+@pytest.mark.timeout(60)
+def test_a_table_row_of_ten_thousand_icons(tmp_path: Path) -> None:
+    # each icon joined and collapsed the whole row around it: quadratic in the row
+    n = 10_000
+    cells = "".join(f'<td>c{i} <img src="https://example.org/{i}.png"></td>' for i in range(n))
+    doc = _many_images_page(tmp_path, f"<table><tr>{cells}</tr></table>")
+    icons = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(icons) == n
+    assert icons[0].context_before == "" and icons[0].context_after.startswith("c0\nc1\nc2")
+    assert icons[n // 2].context_before.endswith(f"c{n // 2 - 2}\nc{n // 2 - 1}")
+    assert icons[-1].context_after == f"c{n - 1}"
+    pipe = "| " + " | ".join(f"c{i} ![p](https://example.org/{i}.png)" for i in range(n)) + " |\n|" + "---|" * n
+    doc = _many_images_page(tmp_path, pipe)
+    icons = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(icons) == n and icons[n // 2].context_after.startswith(f"c{n // 2}\nc{n // 2 + 1}")

@@ -282,12 +282,10 @@ def _row_context(b: PageBuilder, cells: list[tuple[str, list[AnyMedia]]], widths
     for width in widths:
         row = cells[start : start + width]
         start += width
-        for k, (_, media) in enumerate(row):
-            if media:  # its own cell's words (a connector icon's name) come first after it
-                left = "\n\n".join(t for t, _ in row[:k] if t)
-                right = "\n\n".join(t for t, _ in row[k:] if t)
-                for m in media:
-                    b.in_table_row(m, left, right)
+        # its own cell's words (a connector icon's name) come first after it
+        placed = [(m, k) for k, (_, media) in enumerate(row) for m in media]
+        if placed:
+            b.table_row([t for t, _ in row], placed)
 
 
 def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: MarkdownOptions,

@@ -25,7 +25,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
-from murar.ingest.captions import clip_after, clip_before, contexts_at
+from murar.ingest.captions import contexts_at
 from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
 from murar.ingest.media_flags import flag_image
 from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
@@ -267,7 +267,8 @@ class PageBuilder:
         self._tab_sets: list[list[str]] = []  # labels of every tab set of the page, in page order
         self._open_tabs: list[tuple[int, str]] = []  # (tab set, current tab label) of each open set
         self._tab_of: dict[int, int] = {}  # id(item) -> its tab set
-        self._row_of: dict[int, tuple[str, str]] = {}  # id(item) -> text of its table row before/after it
+        # id(item) -> context from its table row before/after it (clipped; None: that side has no cell text)
+        self._row_of: dict[int, tuple[str | None, str | None]] = {}
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
@@ -357,11 +358,30 @@ class PageBuilder:
             self._tab_of[id(item)] = set_no
         sec.media.append((item, sec.text_length()))
 
-    def in_table_row(self, item: AnyMedia, before: str, after: str) -> None:
-        """``item`` sits in a table cell: the text around it is its row (``before``: the
-        cells left of it, ``after``: the cells right of it, one per line), not the
-        section text, which holds no table. A side with no cell text keeps the section's."""
-        self._row_of[id(item)] = (before, after)
+    def table_row(self, texts: list[str], placed: list[tuple[AnyMedia, int]]) -> None:
+        """Each ``(item, k)`` of ``placed`` sits in cell ``k`` of a table row whose cells read
+        ``texts``: the text around it is its row (before: the cells left of it, after: its
+        own cell and the cells right of it, one per line), not the section text, which
+        holds no table. A side with no cell text keeps the section's. The row's text is
+        collapsed once for all its items (a row of thousands of icons was quadratic)."""
+        n = self.opts.context_chars
+        kept = [t for t in texts if t]
+        left: list[int] = []  # len("\n\n".join(non-empty texts[:k])) for k = 0 .. len(texts)
+        length = count = 0
+        for t in texts:
+            left.append(length)
+            if t:
+                length += len(t) + (2 if count else 0)
+                count += 1
+        left.append(length)
+        nonempty_before = [0]
+        for t in texts:
+            nonempty_before.append(nonempty_before[-1] + (1 if t else 0))
+        ks = [min(max(k, 0), len(texts)) for _, k in placed]
+        around = contexts_at("\n\n".join(kept), [left[k] for k in ks], n)
+        for (item, _), k, (before, after) in zip(placed, ks, around):
+            self._row_of[id(item)] = (before if nonempty_before[k] else None,
+                                      after if nonempty_before[k] < len(kept) else None)
 
     # ----------------------------------------------------------------- tabs
     def open_tab_set(self) -> None:
@@ -546,17 +566,24 @@ class PageBuilder:
                 parsed = parse_table_node(table)
                 cap = table.css_first("caption")
                 self.table(parsed.headers, parsed.rows, cap.text(strip=True) if cap else "")
-                # the table's pictures, each read with its row (see in_table_row)
+                # the table's pictures, each read with its row (see table_row), each row read once
+                rows: dict[int, tuple[list[str], dict[int, int]]] = {}  # row -> its cell texts, cell -> index
+                by_row: dict[int, list[tuple[AnyMedia, int]]] = {}
                 for el in table.css("img, iframe, video"):
                     item = self._embed(el, image_base, in_sentence)
                     row = _ancestor(el, ("tr",))
                     cell = _ancestor(el, ("td", "th"))
                     if item is not None and row is not None and cell is not None:
-                        cells = [c for c in row.iter() if c.tag in ("td", "th")]
-                        own = next((k for k, c in enumerate(cells) if c.mem_id == cell.mem_id), len(cells))
-                        texts = [cell_text(c) for c in cells]
-                        self.in_table_row(item, "\n\n".join(t for t in texts[:own] if t),
-                                          "\n\n".join(t for t in texts[own:] if t))
+                        if row.mem_id not in rows:
+                            cells = [c for c in row.iter() if c.tag in ("td", "th")]
+                            index: dict[int, int] = {}
+                            for k, c in enumerate(cells):
+                                index.setdefault(c.mem_id, k)
+                            rows[row.mem_id] = ([cell_text(c) for c in cells], index)
+                        texts, index = rows[row.mem_id]
+                        by_row.setdefault(row.mem_id, []).append((item, index.get(cell.mem_id, len(texts))))
+                for row_id, items in by_row.items():
+                    self.table_row(rows[row_id][0], items)
             table.decompose()
         embeds = [el for el in root.css("img, iframe, video")]
         if inline:
@@ -649,9 +676,9 @@ class PageBuilder:
             for (item, _), (before, after) in zip(sb.media, around):
                 item.section_id = sid
                 item.page_title = title
-                row_before, row_after = self._row_of.get(id(item), ("", ""))
-                item.context_before = clip_before(row_before, n) if row_before else before
-                item.context_after = clip_after(row_after, n) if row_after else after
+                row_before, row_after = self._row_of.get(id(item), (None, None))
+                item.context_before = before if row_before is None else row_before
+                item.context_after = after if row_after is None else row_after
                 if id(item) in self._tab_of:
                     item.tab_set = tuple(dict.fromkeys(self._tab_sets[self._tab_of[id(item)]]))
                 media.append(item)
