@@ -250,7 +250,9 @@ class ParsedDocument:
     """What a converter returns for one file: sections and their media.
 
     ``warnings`` are human-readable problems that did not stop the parse
-    (missing images, unsafe links, undecodable bytes).
+    (missing images, unsafe links, undecodable bytes); ``warnings_dropped``
+    counts those past the per-page cap that were not kept (see
+    :func:`murar.ingest.corpus.cap_warnings`).
     """
 
     source_path: str
@@ -261,6 +263,7 @@ class ParsedDocument:
     warnings: list[str] = field(default_factory=list)
     pages: int | None = None
     asset_refs: list[AssetRef] = field(default_factory=list)
+    warnings_dropped: int = 0
 
 
 # ---------------------------------------------------------------- answers

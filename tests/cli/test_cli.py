@@ -66,3 +66,19 @@ def test_help_lists_commands() -> None:
     assert r.exit_code == 0
     for cmd in ("ingest", "ask", "models", "eval", "serve"):
         assert cmd in r.output
+
+
+def test_ingest_json_counts_warnings_past_the_page_cap(tmp_path: Path) -> None:
+    from murar.ingest.corpus import MAX_PAGE_WARNINGS
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "p.md").write_text("# P\n\nText.\n\n" + "\n\n".join(f"![x](gone{i}.png)" for i in range(300)) + "\n")
+    r = runner.invoke(app, ["ingest", str(docs), "--index", str(tmp_path / "idx"), "--embedder", "hashing",
+                            "--format", "json"])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.output)["report"]
+    assert len(rep["warnings"]) == MAX_PAGE_WARNINGS + 1
+    assert rep["warnings"][-1].endswith(f"and {rep['warning_count'] - MAX_PAGE_WARNINGS} more warnings of this page"
+                                        " (not kept)")
+    assert rep["warning_count"] >= 300

@@ -55,3 +55,18 @@ def test_context_caption_joins_parts() -> None:
     item = _img("Figure 1: Pipeline")
     item.context_before, item.context_after = "before text", "after text"
     assert context_caption(item) == "Figure 1: Pipeline\nbefore text\nafter text"
+
+
+def test_contexts_at_equals_clipping_each_side() -> None:
+    import random
+
+    from murar.ingest.captions import clip_after, clip_before, contexts_at
+
+    rng = random.Random(3)
+    alphabet = ["a", "word", " ", "  ", "\n", "\n\n", "\t", "\xa0", "\r\n", " \n \n "]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        n = rng.choice([0, 1, 5, 10, 200])
+        offsets = [rng.randint(-2, len(text) + 2) for _ in range(4)]
+        expected = [(clip_before(text[:max(o, 0)], n), clip_after(text[max(o, 0):], n)) for o in offsets]
+        assert contexts_at(text, offsets, n) == expected, (text, offsets, n)

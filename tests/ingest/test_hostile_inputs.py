@@ -201,3 +201,91 @@ def test_a_huge_included_file_is_cut_not_loaded_whole(tmp_path: Path) -> None:
     assert len(read_include(tmp_path / "big.txt", label="x", warnings=warnings)) == MAX_INCLUDE_BYTES
     assert warnings == ["x: file larger than 5000000 bytes, cut there"]
     assert read_include(tmp_path / "docs" / "index.md", label="y", max_bytes=10) == "# Page\n\nBe"
+
+
+# ---- many media items in one paragraph / section: each item's context is linear overall
+_MANY = 20_000
+
+
+def _many_images_page(tmp_path: Path, body: str) -> Any:
+    page = tmp_path / "p.md"
+    page.write_text("# Many\n\n" + body + "\n", encoding="utf-8")
+    return convert_markdown(page, root=tmp_path)
+
+
+@pytest.mark.timeout(60)
+def test_twenty_thousand_images_in_one_paragraph(tmp_path: Path) -> None:
+    # was quadratic: each image re-joined the paragraph before it and re-collapsed the section
+    doc = _many_images_page(tmp_path, " ".join(f"w{i} ![p](https://example.org/{i}.png)" for i in range(_MANY)))
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(images) == _MANY
+    assert images[0].context_before == "w0" and images[0].context_after.startswith("w1 w2 ")
+    assert images[-1].context_before.endswith(f"w{_MANY - 2} w{_MANY - 1}") and images[-1].context_after == ""
+
+
+@pytest.mark.timeout(60)
+def test_twenty_thousand_images_in_one_section(tmp_path: Path) -> None:
+    doc = _many_images_page(tmp_path, "\n\n".join(f"w{i}\n\n![p](https://example.org/{i}.png)" for i in range(_MANY)))
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(images) == _MANY
+    k = _MANY // 2
+    assert images[k].context_before.endswith(f"w{k - 1}\nw{k}")
+    assert images[k].context_after.startswith(f"w{k + 1}\nw{k + 2}")
+
+
+@pytest.mark.timeout(60)
+def test_twenty_thousand_images_in_one_html_paragraph(tmp_path: Path) -> None:
+    # was quadratic: the fragment's text up to each picture was cleaned again for every picture
+    doc = _many_images_page(
+        tmp_path, "<p>" + " ".join(f'w{i} <img src="https://example.org/{i}.png">' for i in range(_MANY)) + "</p>")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(images) == _MANY
+    k = _MANY // 2
+    assert images[k].context_before.endswith(f"w{k - 1} w{k}")
+    assert images[k].context_after.startswith(f"w{k + 1} w{k + 2}")
+
+
+def test_text_before_a_video_in_an_html_paragraph_is_not_repeated(tmp_path: Path) -> None:
+    # the paragraph text up to each video was written again after it (quadratic text with many videos)
+    doc = _many_images_page(
+        tmp_path, '<p>intro words <iframe src="https://www.youtube.com/embed/abc"></iframe> more words '
+                  '<iframe src="https://www.youtube.com/embed/def"></iframe> end</p>')
+    assert doc.sections[0].text == "intro words\n\nmore words\n\nend"
+    assert [(m.context_before, m.context_after) for m in doc.media] == [
+        ("intro words", "more words\nend"), ("intro words\nmore words", "end")]
+
+
+def test_page_warnings_are_capped_with_an_exact_count(tmp_path: Path) -> None:
+    # 5,000 broken image links gave 5,000 warning lines in the report (unbounded with the page)
+    from murar.ingest.corpus import MAX_PAGE_WARNINGS, IngestReport, convert_corpus
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "p.md").write_text("# P\n\n" + "\n\n".join(f"![x](gone{i}.png)" for i in range(5000)) + "\n",
+                               encoding="utf-8")
+    everything = len(convert_markdown(docs / "p.md", root=docs).warnings)
+    assert everything >= 5000
+    report = IngestReport()
+    (doc,) = convert_corpus(docs, assets_dir=tmp_path / "assets", report=report)
+    (page,) = [f for f in report.files if f.path == "p.md"]
+    assert len(page.warnings) == MAX_PAGE_WARNINGS + 1 == len(doc.warnings)
+    assert page.warnings[-1] == f"... and {everything - MAX_PAGE_WARNINGS} more warnings of this page (not kept)"
+    assert page.more_warnings == doc.warnings_dropped == everything - MAX_PAGE_WARNINGS
+    assert report.warning_count == everything and len(report.warnings) == MAX_PAGE_WARNINGS + 1
+
+
+@pytest.mark.timeout(60)
+def test_a_table_row_of_ten_thousand_icons(tmp_path: Path) -> None:
+    # each icon joined and collapsed the whole row around it: quadratic in the row
+    n = 10_000
+    cells = "".join(f'<td>c{i} <img src="https://example.org/{i}.png"></td>' for i in range(n))
+    doc = _many_images_page(tmp_path, f"<table><tr>{cells}</tr></table>")
+    icons = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(icons) == n
+    assert icons[0].context_before == "" and icons[0].context_after.startswith("c0\nc1\nc2")
+    assert icons[n // 2].context_before.endswith(f"c{n // 2 - 2}\nc{n // 2 - 1}")
+    assert icons[-1].context_after == f"c{n - 1}"
+    pipe = "| " + " | ".join(f"c{i} ![p](https://example.org/{i}.png)" for i in range(n)) + " |\n|" + "---|" * n
+    doc = _many_images_page(tmp_path, pipe)
+    icons = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(icons) == n and icons[n // 2].context_after.startswith(f"c{n // 2}\nc{n // 2 + 1}")

@@ -143,7 +143,7 @@ def ingest(
             "images": report.images, "tables": report.tables, "videos": report.videos,
             "assets": assets,
             "failed": [to_jsonable(f) for f in report.failed], "skipped": [to_jsonable(f) for f in report.skipped],
-            "warnings": report.warnings, "seconds": report.seconds, "reused_embeddings": report.reused_embeddings,
+            "warnings": report.warnings, "warning_count": report.warning_count, "seconds": report.seconds, "reused_embeddings": report.reused_embeddings,
             "changes": report.changes, "remote_images": report.remote_images, "transcripts": report.transcripts,
             "slowest": [{"path": f.path, "seconds": f.seconds} for f in report.slowest(10)],
         }}, indent=2))
@@ -162,7 +162,7 @@ def ingest(
                                                   stats.resolved, stats.resolvable))
     table.add_row("failed files", str(len(report.failed)))
     table.add_row("skipped files", str(len(report.skipped)))
-    table.add_row("warnings", str(len(report.warnings)))
+    table.add_row("warnings", str(report.warning_count))
     table.add_row("embedder", manifest.embedder)
     table.add_row("reused embeddings", str(report.reused_embeddings))
     if report.changes:

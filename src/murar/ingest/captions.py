@@ -18,6 +18,7 @@ it in reading order, at most ``max_chars`` characters each way (seed 001 uses
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Literal
 
@@ -29,6 +30,7 @@ __all__ = [
     "clip_after",
     "clip_before",
     "context_caption",
+    "contexts_at",
     "fill_context",
 ]
 
@@ -98,6 +100,70 @@ def clip_after(text: str, max_chars: int = DEFAULT_CONTEXT_CHARS) -> str:
     if len(text) <= max_chars:
         return text
     head = text[:max_chars]
+    cut = max(head.rfind(" "), head.rfind("\n"))
+    if cut > max_chars // 2:
+        head = head[:cut]
+    return head.strip()
+
+
+def contexts_at(text: str, offsets: Sequence[int],
+                max_chars: int = DEFAULT_CONTEXT_CHARS) -> list[tuple[str, str]]:
+    """``(clip_before(text[:o]), clip_after(text[o:]))`` for every offset ``o`` of
+    ``offsets`` (clamped to the text), in time linear in ``len(text)`` plus
+    ``len(offsets) * max_chars``: the whitespace of ``text`` is collapsed once, not
+    once per offset (a section with thousands of images was quadratic).
+
+    Collapsing (:func:`collapse_whitespace`) turns every whitespace run between two
+    non-whitespace characters into one character and drops the runs at the ends, so
+    the collapsed prefix ``text[:o]`` is a prefix of the collapsed ``text`` (and the
+    collapsed suffix a suffix); its length counts the non-whitespace characters and
+    the runs inside it.
+    """
+    collapsed = collapse_whitespace(text)
+    size = len(text)
+    starts: list[int] = []
+    ends: list[int] = []
+    ws_before: list[int] = [0]  # whitespace characters in the runs before run k
+    for m in _WS.finditer(text):
+        starts.append(m.start())
+        ends.append(m.end())
+        ws_before.append(ws_before[-1] + m.end() - m.start())
+    lead = 1 if starts and starts[0] == 0 else 0
+    trail = 1 if ends and ends[-1] == size else 0
+    nonws_total = size - ws_before[-1]
+    out: list[tuple[str, str]] = []
+    for o in offsets:
+        o = min(max(o, 0), size)
+        j = bisect_right(ends, o)  # runs wholly in text[:o]
+        ws = ws_before[j] + (o - starts[j] if j < len(starts) and starts[j] < o else 0)
+        inner = bisect_left(ends, o)  # runs followed by a character of text[:o]
+        pos = (o - ws) + max(inner - lead, 0)
+        k = bisect_right(starts, o)  # runs preceded by a character of text[o:]
+        suf = (nonws_total - (o - ws)) + max(len(starts) - k - trail, 0)
+        out.append((_clip_tail(collapsed, pos, max_chars), _clip_head(collapsed, len(collapsed) - suf, max_chars)))
+    return out
+
+
+def _clip_tail(collapsed: str, end: int, max_chars: int) -> str:
+    """:func:`clip_before` of ``collapsed[:end]`` (already collapsed), reading at most ``max_chars`` of it."""
+    if max_chars <= 0:
+        return ""
+    if end <= max_chars:
+        return collapsed[:end]
+    tail = collapsed[end - max_chars:end]
+    m = _WS.search(tail)
+    if m is not None and m.start() < max_chars // 2:
+        tail = tail[m.end():]
+    return tail.strip()
+
+
+def _clip_head(collapsed: str, start: int, max_chars: int) -> str:
+    """:func:`clip_after` of ``collapsed[start:]`` (already collapsed), reading at most ``max_chars`` of it."""
+    if max_chars <= 0:
+        return ""
+    if len(collapsed) - start <= max_chars:
+        return collapsed[start:]
+    head = collapsed[start:start + max_chars]
     cut = max(head.rfind(" "), head.rfind("\n"))
     if cut > max_chars // 2:
         head = head[:cut]

@@ -35,6 +35,9 @@ from murar.schema import AssetRef, ParsedDocument
 
 log = logging.getLogger(__name__)
 
+#: warnings kept per page; a hostile page (100,000 broken links) gets one summary line for the rest
+MAX_PAGE_WARNINGS = 100
+
 DEFAULT_EXCLUDES = ("license.md", "LICENSE*", "CHANGELOG*", "CODE_OF_CONDUCT*", "CONTRIBUTING*")
 
 
@@ -45,7 +48,8 @@ class FileReport:
     or ``asset`` (an image, video or download that pages reference). ``ext`` is
     the lower-cased file extension (``""`` when none). ``seconds``: wall-clock
     time spent on the file (conversion, then chunking), to the microsecond (a tiny page
-    converted in-process takes well under a millisecond)."""
+    converted in-process takes well under a millisecond). ``more_warnings``: the file's
+    warnings past :data:`MAX_PAGE_WARNINGS`, not kept (its last kept line says how many)."""
 
     path: str
     status: str
@@ -55,6 +59,7 @@ class FileReport:
     media: int = 0
     ext: str = ""
     seconds: float = 0.0
+    more_warnings: int = 0
 
 
 @dataclass(slots=True, kw_only=True)
@@ -104,7 +109,14 @@ class IngestReport:
 
     @property
     def warnings(self) -> list[str]:
+        """Every kept warning line, ``"path: warning"`` (a page's lines past
+        :data:`MAX_PAGE_WARNINGS` are one summary line)."""
         return [f"{f.path}: {w}" for f in self.files for w in f.warnings]
+
+    @property
+    def warning_count(self) -> int:
+        """How many warnings there were, counting those not kept (summary lines left out)."""
+        return sum(len(f.warnings) - (1 if f.more_warnings else 0) + f.more_warnings for f in self.files)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +261,17 @@ def walk_site(site: Site, *, under: Path | None = None,
     return out
 
 
+def cap_warnings(doc: ParsedDocument, limit: int = MAX_PAGE_WARNINGS) -> None:
+    """Keep the first ``limit`` warnings of ``doc`` and one line ``"... and N more warnings
+    of this page (not kept)"`` for the rest, counted in ``doc.warnings_dropped``. Once
+    capped, a page is not capped again (its summary line is never dropped)."""
+    if doc.warnings_dropped or len(doc.warnings) <= limit:
+        return
+    doc.warnings_dropped = len(doc.warnings) - limit
+    del doc.warnings[limit:]
+    doc.warnings.append(f"... and {doc.warnings_dropped} more warnings of this page (not kept)")
+
+
 def convert_file(path: Path, *, root: Path, assets_dir: Path, site: Site | None = None,
                  markup: str | None = None) -> ParsedDocument:
     """Convert one file with the converter for its markup (default: from its extension
@@ -267,7 +290,9 @@ def convert_file(path: Path, *, root: Path, assets_dir: Path, site: Site | None 
         if cls.markup is None:
             raise IngestError(f"{path.name}: unsupported file type {path.suffix.lower()!r}")
         markup = cls.markup
-    return converter_for(markup)(path, site=site, assets_dir=assets_dir)
+    doc = converter_for(markup)(path, site=site, assets_dir=assets_dir)
+    cap_warnings(doc)
+    return doc
 
 
 def convert_corpus(
@@ -351,7 +376,8 @@ def _convert_one(f: SiteFile, runner: ConversionRunner, budget: FileBudget, docs
     docs.append(doc)
     report.asset_refs.extend(doc.asset_refs)
     report.files.append(FileReport(path=rel, status="ok", warnings=list(doc.warnings),
-                                   sections=len(doc.sections), media=len(doc.media), ext=ext))
+                                   sections=len(doc.sections), media=len(doc.media), ext=ext,
+                                   more_warnings=doc.warnings_dropped))
 
 
 def no_pages_message(selection: Any, walk: SiteWalk, report: IngestReport) -> str:

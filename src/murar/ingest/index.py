@@ -456,6 +456,7 @@ def _build_version(
         if fr is not None:
             fr.seconds = round(fr.seconds + time.perf_counter() - tc, 6)
             fr.warnings = list(d.warnings)
+            fr.more_warnings = d.warnings_dropped
     t2 = time.perf_counter()
     reuse_ok = live is not None and live.manifest.get("embedder") == embedder.name
     cache = _reusable_vectors(writer, [d.source_path for d in todo if d.source_path in live.pages], embedder.name) \

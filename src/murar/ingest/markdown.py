@@ -163,8 +163,13 @@ class _Walker:
             if c.type in ("text", "code_inline"):
                 line_text.setdefault(ln, []).append(c.content)
 
+        inline_line: dict[int, bool] = {}  # per line, not per image (10,000 images on one line)
+
         def in_sentence(k: int) -> bool:
-            return is_inline_line(" ".join(line_text.get(line_of[k], [])), "")
+            ln = line_of[k]
+            if ln not in inline_line:
+                inline_line[ln] = is_inline_line(" ".join(line_text.get(ln, [])), "")
+            return inline_line[ln]
 
         def image(k: int) -> None:
             c = children[k]
@@ -277,12 +282,10 @@ def _row_context(b: PageBuilder, cells: list[tuple[str, list[AnyMedia]]], widths
     for width in widths:
         row = cells[start : start + width]
         start += width
-        for k, (_, media) in enumerate(row):
-            if media:  # its own cell's words (a connector icon's name) come first after it
-                left = "\n\n".join(t for t, _ in row[:k] if t)
-                right = "\n\n".join(t for t, _ in row[k:] if t)
-                for m in media:
-                    b.in_table_row(m, left, right)
+        # its own cell's words (a connector icon's name) come first after it
+        placed = [(m, k) for k, (_, media) in enumerate(row) for m in media]
+        if placed:
+            b.table_row([t for t, _ in row], placed)
 
 
 def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: MarkdownOptions,

@@ -26,7 +26,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
-from murar.ingest.captions import clip_after, clip_before
+from murar.ingest.captions import contexts_at
+from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
 from murar.ingest.media_flags import flag_image
 from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
 from murar.ingest.sites.base import Site
@@ -200,15 +201,42 @@ class _Section:
     level: int
     anchor: str | None
     ordinal: int
-    parts: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=Pieces)
     media: list[tuple[AnyMedia, int]] = field(default_factory=list)
-    current: list[str] = field(default_factory=list)
+    current: list[str] = field(default_factory=Pieces)
     resumed: bool = False  # continues a section after a container with headings (dropped when it stays empty)
+    # running len(text_so_far()): the parts and pieces read so far (see text_length)
+    _done: tuple[int, int, int, int] = field(default=(-1, 0, 0, 0), init=False, repr=False)  # edits, seen, n, len
+    _cur: tuple[int, int, ParagraphLength] = field(default=(-1, 0, ParagraphLength()), init=False, repr=False)
 
     def text_so_far(self) -> str:
         done = "\n\n".join(p for p in self.parts if p)
         cur = paragraph_text("".join(self.current))
         return f"{done}\n\n{cur}" if done and cur else (done or cur)
+
+    def text_length(self) -> int:
+        """``len(self.text_so_far())``, reading only the parts and pieces added since the
+        last call (a change other than an append starts over), so that placing each of
+        many media items of a section costs the text between them, not the section."""
+        parts, cur = self.parts, self.current
+        edits = parts.edits if isinstance(parts, Pieces) else -2
+        seen_edits, seen, n, done = self._done
+        if seen_edits != edits or seen > len(parts):
+            seen = n = done = 0
+        for p in parts[seen:]:
+            if p:
+                done += len(p) + (2 if n else 0)
+                n += 1
+        self._done = (edits, len(parts), n, done)
+        edits = cur.edits if isinstance(cur, Pieces) else -2
+        seen_edits, seen, length = self._cur
+        if seen_edits != edits or seen > len(cur):
+            seen, length = 0, ParagraphLength()
+        for p in cur[seen:]:
+            length.feed(p)
+        self._cur = (edits, len(cur), length)
+        c = length.value
+        return done + 2 + c if done and c else (done or c)
 
     def end_paragraph(self) -> None:
         text = paragraph_text("".join(self.current))
@@ -240,7 +268,8 @@ class PageBuilder:
         self._tab_sets: list[list[str]] = []  # labels of every tab set of the page, in page order
         self._open_tabs: list[tuple[int, str]] = []  # (tab set, current tab label) of each open set
         self._tab_of: dict[int, int] = {}  # id(item) -> its tab set
-        self._row_of: dict[int, tuple[str, str]] = {}  # id(item) -> text of its table row before/after it
+        # id(item) -> context from its table row before/after it (clipped; None: that side has no cell text)
+        self._row_of: dict[int, tuple[str | None, str | None]] = {}
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
@@ -328,13 +357,32 @@ class PageBuilder:
             # the innermost tab holds the item; its set's labels are filled in by finish()
             set_no, item.tab = self._open_tabs[-1]
             self._tab_of[id(item)] = set_no
-        sec.media.append((item, len(sec.text_so_far())))
+        sec.media.append((item, sec.text_length()))
 
-    def in_table_row(self, item: AnyMedia, before: str, after: str) -> None:
-        """``item`` sits in a table cell: the text around it is its row (``before``: the
-        cells left of it, ``after``: the cells right of it, one per line), not the
-        section text, which holds no table. A side with no cell text keeps the section's."""
-        self._row_of[id(item)] = (before, after)
+    def table_row(self, texts: list[str], placed: list[tuple[AnyMedia, int]]) -> None:
+        """Each ``(item, k)`` of ``placed`` sits in cell ``k`` of a table row whose cells read
+        ``texts``: the text around it is its row (before: the cells left of it, after: its
+        own cell and the cells right of it, one per line), not the section text, which
+        holds no table. A side with no cell text keeps the section's. The row's text is
+        collapsed once for all its items (a row of thousands of icons was quadratic)."""
+        n = self.opts.context_chars
+        kept = [t for t in texts if t]
+        left: list[int] = []  # len("\n\n".join(non-empty texts[:k])) for k = 0 .. len(texts)
+        length = count = 0
+        for t in texts:
+            left.append(length)
+            if t:
+                length += len(t) + (2 if count else 0)
+                count += 1
+        left.append(length)
+        nonempty_before = [0]
+        for t in texts:
+            nonempty_before.append(nonempty_before[-1] + (1 if t else 0))
+        ks = [min(max(k, 0), len(texts)) for _, k in placed]
+        around = contexts_at("\n\n".join(kept), [left[k] for k in ks], n)
+        for (item, _), k, (before, after) in zip(placed, ks, around):
+            self._row_of[id(item)] = (before if nonempty_before[k] else None,
+                                      after if nonempty_before[k] < len(kept) else None)
 
     # ----------------------------------------------------------------- tabs
     def open_tab_set(self) -> None:
@@ -526,17 +574,24 @@ class PageBuilder:
                 parsed = parse_table_node(table)
                 cap = table.css_first("caption")
                 self.table(parsed.headers, parsed.rows, cap.text(strip=True) if cap else "")
-                # the table's pictures, each read with its row (see in_table_row)
+                # the table's pictures, each read with its row (see table_row), each row read once
+                rows: dict[int, tuple[list[str], dict[int, int]]] = {}  # row -> its cell texts, cell -> index
+                by_row: dict[int, list[tuple[AnyMedia, int]]] = {}
                 for el in table.css("img, iframe, video"):
                     item = self._embed(el, image_base, in_sentence)
                     row = _ancestor(el, ("tr",))
                     cell = _ancestor(el, ("td", "th"))
                     if item is not None and row is not None and cell is not None:
-                        cells = [c for c in row.iter() if c.tag in ("td", "th")]
-                        own = next((k for k, c in enumerate(cells) if c.mem_id == cell.mem_id), len(cells))
-                        texts = [cell_text(c) for c in cells]
-                        self.in_table_row(item, "\n\n".join(t for t in texts[:own] if t),
-                                          "\n\n".join(t for t in texts[own:] if t))
+                        if row.mem_id not in rows:
+                            cells = [c for c in row.iter() if c.tag in ("td", "th")]
+                            index: dict[int, int] = {}
+                            for k, c in enumerate(cells):
+                                index.setdefault(c.mem_id, k)
+                            rows[row.mem_id] = ([cell_text(c) for c in cells], index)
+                        texts, index = rows[row.mem_id]
+                        by_row.setdefault(row.mem_id, []).append((item, index.get(cell.mem_id, len(texts))))
+                for row_id, items in by_row.items():
+                    self.table_row(rows[row_id][0], items)
             table.decompose()
         embeds = [el for el in root.css("img, iframe, video")]
         if inline:
@@ -552,18 +607,24 @@ class PageBuilder:
             cap.decompose()
         pieces = _EMBED_MARK.split(inline_text(root))  # inline elements join without a space
         sec = self.cur
-        prefix = ""
+        # the paragraph up to each picture, as clean_text() then paragraph_text() read it, built up
+        # chunk by chunk (re-cleaning the whole prefix at each picture was quadratic); a video ends
+        # the paragraph (see video()), so the text after it starts a new one, not a copy of the old
+        joiner, start = LineJoiner(), 0
         placed = 0  # markers come in document order; one the page itself wrote is text, not a picture
         for i in range(1, len(pieces), 2):
-            prefix += pieces[i - 1]
+            sec.current.append(joiner.feed(pieces[i - 1]))
             if pieces[i] == str(placed) and placed < len(pending):
-                sec.current[:] = [clean_text(prefix)]
                 self._embed_from(pending[placed], image_base, in_sentence)
                 placed += 1
-        text = clean_text("".join(pieces[0::2]))
+                if not sec.current:  # the paragraph was ended
+                    joiner, start = LineJoiner(), i + 1
+        text = clean_text("".join(pieces[start::2]))
         sec.current[:] = [text]
         for args in pending[placed:]:
             self._embed_from(args, image_base, in_sentence)
+            if not sec.current:
+                text = ""
         sec.current.clear()
         if text:
             self.block(text)
@@ -619,12 +680,13 @@ class PageBuilder:
                 id=sid, source_path=self.rel, page_title=title, heading_path=sb.heading_path,
                 anchor=sb.anchor, level=sb.level, text=text, ordinal=sb.ordinal, page_url=page_url,
             ))
-            for item, offset in sb.media:
+            around = contexts_at(text, [offset for _, offset in sb.media], n)
+            for (item, _), (before, after) in zip(sb.media, around):
                 item.section_id = sid
                 item.page_title = title
-                row_before, row_after = self._row_of.get(id(item), ("", ""))
-                item.context_before = clip_before(row_before or text[:offset].strip(), n)
-                item.context_after = clip_after(row_after or text[offset:].strip(), n)
+                row_before, row_after = self._row_of.get(id(item), (None, None))
+                item.context_before = before if row_before is None else row_before
+                item.context_after = after if row_after is None else row_after
                 if id(item) in self._tab_of:
                     item.tab_set = tuple(dict.fromkeys(self._tab_sets[self._tab_of[id(item)]]))
                 media.append(item)
