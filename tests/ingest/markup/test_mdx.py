@@ -9,7 +9,7 @@ import pytest
 
 from murar.ingest.markup.mdx import convert_mdx, mdx_to_markdown, rebase_links
 from murar.ingest.sites.docusaurus import DocusaurusSite
-from murar.schema import ImageItem, VideoItem
+from murar.schema import ImageItem, ParsedDocument, VideoItem
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
@@ -117,6 +117,14 @@ def _site(tmp_path: Path) -> DocusaurusSite:
     (root / "docs" / "_steps.mdx").write_text(PARTIAL)
     (root / "docs" / "_nested.md").write_text("Nested partial text.\n\n<Steps />\n")
     return DocusaurusSite.load(root, "docusaurus.config.js")
+
+
+def _convert_page(tmp_path: Path, name: str, text: str) -> ParsedDocument:
+    """``text`` written as ``docs/<name>`` of the :func:`_site` site, converted as Docusaurus builds it."""
+    site = _site(tmp_path)
+    page = site.config.root / "docs" / name
+    page.write_text(text)
+    return convert_mdx(page, site=site, assets_dir=tmp_path / "a")
 
 
 def test_mdx_page_reads_like_the_rendered_page(tmp_path: Path) -> None:
@@ -313,16 +321,14 @@ def test_javascript_expressions_opening_a_line_are_code_not_text(tmp_path: Path)
     """An MDX {expression} is JavaScript: a render function given to <BrowserOnly> draws a chart and
     none of its source is page text; a string literal is text; a brace that never closes before the
     next heading stays text."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "chart.mdx").write_text(
+    doc = _convert_page(
+        tmp_path, "chart.mdx",
         "import BrowserOnly from '@docusaurus/BrowserOnly';\n\n# Chart\n\n## Tree\n\n<BrowserOnly>\n{() => {\n"
         "  const [open, setOpen] = React.useState(false);\n\n  const tree = {\n    name: 'Root node',\n"
         "    children: [{ name: 'Leaf' }],\n  };\n  // it's drawn below\n  return (\n    <div>\n"
         "      <Chart data={tree}/>\n      <button onClick={() => setOpen(!open)}>Toggle</button>\n    </div>\n"
         "  );\n}}\n</BrowserOnly>\n\nAfter the chart.\n\n{'A literal line'}\n\n{count} items follow.\n\n"
         "{unclosed brace\n\n## Next\n\nNext text.\n")
-    doc = convert_mdx(root / "docs" / "chart.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     for leaked in ("useState", "Root node", "const tree", "return (", "Toggle", "</div>"):
         assert leaked not in text, leaked
@@ -376,12 +382,10 @@ def test_mdx_code_block_fences_are_read_as_mdx(tmp_path: Path) -> None:
 def test_indented_lines_are_not_code_in_mdx(tmp_path: Path) -> None:
     """MDX has no indented code blocks ('Differences from Markdown'): HTML indented inside a
     component is markup, not a code sample."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "cards.md").write_text(
+    doc = _convert_page(
+        tmp_path, "cards.md",
         "# Cards\n\n<DocsCard header=\"Android\" href=\"/android\">\n        <p>Learn the fundamentals of Android apps.</p>\n"
         "</DocsCard>\n\n```js\n    const kept = 'indented code in a fence';\n```\n")
-    doc = convert_mdx(root / "docs" / "cards.md", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Learn the fundamentals of Android apps." in text and "<p>" not in text
     assert "const kept = 'indented code in a fence';" in text
@@ -422,14 +426,12 @@ def test_partial_props_are_filled_in(tmp_path: Path) -> None:
 def test_code_block_components_holding_a_template_literal_are_code(tmp_path: Path) -> None:
     """Docusaurus 'Code blocks: usage in JSX': <CodeBlock language="jsx" title="...">{`...`}</CodeBlock>
     is a code block of the literal's text (braces and tags inside it included)."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "jsx.mdx").write_text(
+    doc = _convert_page(
+        tmp_path, "jsx.mdx",
         "import CodeBlock from '@theme/CodeBlock';\n\n# JSX code\n\nBefore.\n\n"
         "<CodeBlock language=\"jsx\" title=\"/src/Hello.js\">\n  {`function Hello(props) {\n"
         "  return <h1>Hello, {props.name}</h1>;\n}`}\n</CodeBlock>\n\n"
         "<CodeBlock language=\"js\">{`const s = \"a \\` b\";`}</CodeBlock>\n\nAfter.\n")
-    doc = convert_mdx(root / "docs" / "jsx.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "function Hello(props) {\n  return <h1>Hello, {props.name}</h1>;\n}" in text
     assert 'const s = "a ` b";' in text and "`}" not in text
@@ -440,13 +442,11 @@ def test_exported_constants_and_front_matter_values_are_shown(tmp_path: Path) ->
     """MDX 'Using exports' and Docusaurus' frontMatter export: {version} after export const version =
     '3.1' renders 3.1, {frontMatter.title} the front matter title; inline code keeps its braces;
     <Details summary="..."> shows its summary."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "vals.mdx").write_text(
+    doc = _convert_page(
+        tmp_path, "vals.mdx",
         "---\ntitle: Upgrade guide\n---\n\nexport const version = '3.1';\n\n# Upgrade\n\n"
         "Install version {version} of {frontMatter.title}, not `{version}`; {unknown} stays.\n\n"
         "<Details summary=\"Older releases\">\n\nOlder text.\n\n</Details>\n")
-    doc = convert_mdx(root / "docs" / "vals.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Install version 3.1 of Upgrade guide, not {version}; stays." in text  # {unknown}: see below
     assert "Older releases" in text and "Older text." in text
@@ -455,36 +455,28 @@ def test_exported_constants_and_front_matter_values_are_shown(tmp_path: Path) ->
 def test_a_self_closing_tag_with_a_space_before_the_bracket(tmp_path: Path) -> None:
     """JSX allows <Part a="x" / > (space between / and >); the tag must not swallow the lines after
     it (a heading became paragraph text)."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "op.md").write_text(
-        "# Rename\n\nRename the folder.\n\n<PartialServop service_name=\"files\" / >\n\n## Usage\n\nCall it.\n")
-    doc = convert_mdx(root / "docs" / "op.md", site=site, assets_dir=tmp_path / "a")
+    doc = _convert_page(tmp_path, "op.md", "# Rename\n\nRename the folder.\n\n<PartialServop service_name=\"files\" / >\n\n## Usage\n\nCall it.\n")
     assert [s.heading_path[-1] for s in doc.sections] == ["Rename", "Usage"]
     assert "PartialServop" not in "\n".join(s.text for s in doc.sections)
 
 
 def test_admonition_component_reads_like_the_directive(tmp_path: Path) -> None:
     """Docusaurus 'Admonitions: usage in JSX': <Admonition type="tip" title="..."> is :::tip Title."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "adm.mdx").write_text(
+    doc = _convert_page(
+        tmp_path, "adm.mdx",
         "import Admonition from '@theme/Admonition';\n\n# Adm\n\n"
         "<Admonition type=\"tip\" icon=\"💡\" title=\"Did you know...\">\n  <p>Plugins help.</p>\n</Admonition>\n\n"
         ":::tip Did you know...\n\nPlugins help.\n\n:::\n")
-    doc = convert_mdx(root / "docs" / "adm.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert text.count("Tip: Did you know...\n\nPlugins help.") == 2
 
 
 def test_tabs_values_with_trailing_commas(tmp_path: Path) -> None:
     """values={[{ label: 'Yarn', value: 'yarn', }]} (Prettier's trailing commas) still labels the tab."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "tabs.mdx").write_text(
+    doc = _convert_page(
+        tmp_path, "tabs.mdx",
         "# Install\n\n<Tabs values={[\n  { label: 'npm', value: 'npm', },\n  { value: 'yarn', label: 'Yarn', },\n]}>\n"
         "<TabItem value=\"npm\">\n\nnpm install\n\n</TabItem>\n<TabItem value=\"yarn\">\n\nyarn add\n\n</TabItem>\n</Tabs>\n")
-    doc = convert_mdx(root / "docs" / "tabs.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Yarn\n\nyarn add" in text
 
@@ -493,14 +485,12 @@ def test_video_embed_taking_a_host_and_video_id_is_that_video(tmp_path: Path) ->
     """<VideoEmbed host="youtube" videoId="..." /> (a site's own player, registered for every page)
     plays the video of that id on the host its host=/platform= attribute names; its caption is its
     title when it has none; a host murar cannot address stays no video."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "embeds.mdx").write_text(
+    doc = _convert_page(
+        tmp_path, "embeds.mdx",
         "# Embeds\n\nCreate the environment.\n\n"
         "<VideoEmbed host=\"youtube\" videoId=\"B-Vsbq1kwqg\" caption=\"Build your own solution\"/>\n\n"
         "Then the scopes.\n\n<VideoCard platform=\"Vimeo\" videoId=\"76979871\" title=\"Scopes\" />\n\n"
         "<VideoEmbed host=\"loom\" videoId=\"abc123def\" />\n")
-    doc = convert_mdx(root / "docs" / "embeds.mdx", site=site, assets_dir=tmp_path / "a")
     videos = [m for m in doc.media if isinstance(m, VideoItem)]
     assert [(v.url, v.title) for v in videos] == [
         ("https://www.youtube.com/watch?v=B-Vsbq1kwqg", "Build your own solution"),
@@ -527,13 +517,11 @@ def test_markdown_right_after_a_tag_line_is_markdown(tmp_path: Path) -> None:
     """MDX has no HTML blocks: a line of tags standing as a block ends at its line end, so the
     Markdown on the next line (a link, emphasis, a fence) is read as Markdown, not kept raw in an
     HTML block up to the next blank line."""
-    site = _site(tmp_path)
-    root = site.config.root
-    (root / "docs" / "limits.mdx").write_text(
+    doc = _convert_page(
+        tmp_path, "limits.mdx",
         "# Limits\n\nLimit the container.\n\n<details>\n<summary>compose file</summary>\n```yaml\ncpus: '1.00'\n```\n"
         "</details>\nSee the [docker docs](https://docs.docker.com/x) for **more**.\n\n"
         "<div>\n<img src=\"/img/base.png\" alt=\"Stats\" />\n</div>\nThe stats *page*.\n")
-    doc = convert_mdx(root / "docs" / "limits.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "See the docker docs for more." in text and "](" not in text and "**" not in text
     assert "The stats page." in text and "*page*" not in text
