@@ -205,17 +205,14 @@ class _Section:
     media: list[tuple[AnyMedia, int]] = field(default_factory=list)
     current: list[str] = field(default_factory=Pieces)
     resumed: bool = False  # continues a section after a container with headings (dropped when it stays empty)
-    # running len(text_so_far()): the parts and pieces read so far (see text_length)
+    # running text length: the parts and pieces read so far (see text_length)
     _done: tuple[int, int, int, int] = field(default=(-1, 0, 0, 0), init=False, repr=False)  # edits, seen, n, len
     _cur: tuple[int, int, ParagraphLength] = field(default=(-1, 0, ParagraphLength()), init=False, repr=False)
 
-    def text_so_far(self) -> str:
-        done = "\n\n".join(p for p in self.parts if p)
-        cur = paragraph_text("".join(self.current))
-        return f"{done}\n\n{cur}" if done and cur else (done or cur)
-
     def text_length(self) -> int:
-        """``len(self.text_so_far())``, reading only the parts and pieces added since the
+        """The length of the section's text so far: its non-empty parts joined by blank
+        lines, then the current paragraph (``paragraph_text`` of its pieces) after one
+        more blank line. Reads only the parts and pieces added since the
         last call (a change other than an append starts over), so that placing each of
         many media items of a section costs the text between them, not the section."""
         parts, cur = self.parts, self.current
