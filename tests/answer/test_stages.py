@@ -229,6 +229,41 @@ def test_a_caption_never_repeats_the_sentence_its_item_follows() -> None:
     assert [s.item.display_caption for s in sels] == [" > ".join(a.heading_path), "The segment builder canvas"]
 
 
+def test_two_pictures_under_one_docs_sentence_get_distinct_captions() -> None:
+    """Docs often put a sentence between two screenshots: it is the text after the
+    first and the text before the second. Both fallback captions were that sentence;
+    the picture it introduces keeps it, the other takes its next text."""
+    from murar.answer.captions import caption_choices, write_display_captions
+
+    between = "Use the icon at the top of each column to copy the call URL to your clipboard."
+    first, second = _image("a", "s", ""), _image("b", "s", "")
+    first.context_before = "Click an item to see it larger."
+    first.context_after = between
+    second.context_before = between
+    second.context_after = ""
+    sels = [_sel(first, 0), _sel(second, 0)]
+    said = {0: "Click an item in the Network view to see it larger [1]."}
+    write_display_captions(sels, None, said)
+    assert sels[1].item.display_caption == between.rstrip(".")  # the text before it introduces it
+    assert sels[0].item.display_caption == " > ".join(first.heading_path)  # its next text
+    # a caption already shown earlier in the answer (streaming) is taken too
+    sels = [_sel(second, 1)]
+    write_display_captions(sels, None, {1: "Copy the URL [1]."}, taken=[between.rstrip(".")])
+    assert sels[0].item.display_caption == " > ".join(second.heading_path)
+    # with no other text left, an item keeps its caption rather than none
+    sels = [_sel(second, 0), _sel(second, 1)]
+    second.heading_path = ()
+    write_display_captions(sels, None, {})
+    assert [s.item.display_caption for s in sels] == [between.rstrip(".")] * 2
+    # a text a few words over the limit is kept whole, a longer one ends at a clause break,
+    # else it is cut with an ellipsis
+    assert caption_choices(second) == [between.rstrip(".")]  # 17 words
+    second.context_before = between.rstrip(".") + ", where you can paste it into another document."
+    assert caption_choices(second) == [between.rstrip(".")]
+    second.context_before = "Select " + " ".join(f"item{k}" for k in range(30)) + "."
+    assert caption_choices(second) == ["Select " + " ".join(f"item{k}" for k in range(11)) + "…"]
+
+
 def test_redundant_table_and_answer_based_selection() -> None:
     from murar.answer.strategies import (
         AnswerBasedOptions,

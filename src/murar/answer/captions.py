@@ -14,7 +14,7 @@ its item follows (:func:`repeats`): the next of the author's texts is used.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import replace
 
 from murar.answer.generate import strip_citations
@@ -47,10 +47,10 @@ def informative(text: str) -> bool:
 
 
 def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") -> str:
-    """A caption without a model, in words of the documentation (at most
+    """A caption without a model, in words of the documentation (about
     ``max_words`` words): figure caption, informative alt text, video title or
     table columns, else the step text before the item, else the text after it,
-    else its section's heading path.
+    else its section's heading path (the first of :func:`caption_choices`).
 
     ``avoid``: the answer sentence the item follows. A source's leading
     sentences that it already says (:func:`repeats`) are dropped, and a source
@@ -59,7 +59,37 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") ->
     reader has just read. ``""`` when every source repeats it (renderers then
     show the item's label).
     """
-    for base in _caption_sources(item):
+    return next((cap for _, cap in _ranked_choices(item, max_words=max_words, avoid=avoid)), "")
+
+
+_SLACK = 6
+"""A text at most this many words longer than ``max_words`` is kept whole, and a
+longer one ends at its last clause break (comma, semicolon, colon, dash) within
+that many words when one exists: "Use the icon at the top of each column to copy
+the…" reads worse than the whole clause."""
+
+
+def _clip(words: list[str], max_words: int) -> str:
+    """``words`` joined, at most ``max_words + _SLACK`` of them (see :data:`_SLACK`)."""
+    limit = max_words + _SLACK
+    if len(words) <= limit:
+        return " ".join(words)
+    for k in range(limit, max_words // 2, -1):  # a clause break after word k
+        if words[k - 1][-1:] in ",;:" or words[k] in ("-", "–", "—"):
+            return " ".join(words[:k]).rstrip(",;:")
+    return " ".join(words[:max_words]) + "…"
+
+
+def caption_choices(item: AnyMedia, *, max_words: int = 12, avoid: str = "") -> list[str]:
+    """Every caption :func:`fallback_caption` could give ``item``, best first, without
+    repeats: long texts are clipped (:data:`_SLACK`)."""
+    return [cap for _, cap in _ranked_choices(item, max_words=max_words, avoid=avoid)]
+
+
+def _ranked_choices(item: AnyMedia, *, max_words: int, avoid: str) -> list[tuple[int, str]]:
+    """:func:`caption_choices` with the rank of each one's source (:func:`_caption_sources`)."""
+    out: list[tuple[int, str]] = []
+    for kind, base in _caption_sources(item):
         if avoid:
             # "The estimate is displayed. The size is ...": the reader has just read the first sentence
             sentences = split_sentences(base) or [base]
@@ -69,30 +99,34 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") ->
                 continue
             base = " ".join(sentences)
         words = base.split()
-        return (" ".join(words[:max_words]) + ("…" if len(words) > max_words else "")).strip()
-    return ""
+        cap = _clip(words, max_words).strip()
+        if cap and all(cap != c for _, c in out):
+            out.append((kind, cap))
+    return out
 
 
-def _caption_sources(item: AnyMedia) -> Iterator[str]:
-    """The author's texts a caption may come from, best first."""
+def _caption_sources(item: AnyMedia) -> Iterator[tuple[int, str]]:
+    """The author's texts a caption may come from, best first, each with the rank of
+    its kind (0 caption, 1 alt text / title / columns, 2 text before, 3 text after,
+    4 heading path)."""
     if informative(item.caption):
-        yield item.caption
+        yield 0, item.caption
     if isinstance(item, ImageItem) and informative(item.alt):
-        yield item.alt
+        yield 1, item.alt
     if isinstance(item, VideoItem) and item.title:
-        yield item.title  # every renderer marks it as a video already ("▶ Video: ...")
+        yield 1, item.title  # every renderer marks it as a video already ("▶ Video: ...")
     if isinstance(item, TableItem) and item.headers:
-        yield "Table: " + ", ".join(h for h in item.headers[:4] if h)
+        yield 1, "Table: " + ", ".join(h for h in item.headers[:4] if h)
     # docs introduce a screenshot in the sentence before it; else use the sentence after it;
     # a text opening inside a sentence (a context clipped mid-sentence) makes no caption
     before = last_sentence(item.context_before)
     if before and not continues(before):
-        yield before.rstrip(".:")
+        yield 2, before.rstrip(".:")
     after = first_sentence(item.context_after)
     if after and not continues(after):
-        yield after.rstrip(".:")
+        yield 3, after.rstrip(".:")
     if item.heading_path:
-        yield " > ".join(item.heading_path)
+        yield 4, " > ".join(item.heading_path)
 
 
 _TOKEN = re.compile(r"[a-z0-9]+")
@@ -148,11 +182,14 @@ def _valid(caption: str) -> bool:
 
 
 def write_display_captions(selections: list[MediaSelection], llm: ChatModel | None,
-                           sentences: Mapping[int, str] | None = None) -> int:
+                           sentences: Mapping[int, str] | None = None, *,
+                           taken: Collection[str] = ()) -> int:
     """Set ``item.display_caption`` on every selection; returns how many came from the model.
 
     ``sentences``: the answer sentences by index; a caption that the sentence an
     item follows (its ``sentence_index``) already says is not used (:func:`repeats`).
+    Deterministic captions are distinct within one answer (:func:`_assign_distinct`);
+    ``taken``: captions already shown in it (media placed earlier while streaming).
     """
     # copies: the store's items are shared between requests and must not be mutated
     for sel in selections:
@@ -171,10 +208,38 @@ def write_display_captions(selections: list[MediaSelection], llm: ChatModel | No
                 # the same caption for two items describes neither
                 if 1 <= n <= len(items) and _valid(cap) and cap not in from_model.values():
                     from_model.setdefault(n, cap)
+    used = set(taken)
+    choices: dict[int, list[tuple[int, str]]] = {}
     for i, (sel, item) in enumerate(zip(selections, items), 1):
         avoid = (sentences or {}).get(sel.sentence_index, "")
         cap = from_model.get(i, "")
         if cap and avoid and repeats(cap, avoid):
             cap = ""
-        item.display_caption = cap or fallback_caption(item, avoid=avoid)
+        if cap:
+            item.display_caption = cap
+            used.add(cap)
+        else:
+            choices[i] = _ranked_choices(item, max_words=12, avoid=avoid)
+    _assign_distinct(choices, items, used)
     return len(from_model)
+
+
+def _assign_distinct(choices: dict[int, list[tuple[int, str]]], items: list[AnyMedia], used: set[str]) -> None:
+    """Give each item (by 1-based number) the best of its ranked ``choices`` that no
+    other item shows. Two screenshots under one sentence of the docs would both take
+    it (the sentence after the first is the sentence before the second): the item
+    whose source of it ranks higher (the text before it, which introduces it) keeps
+    it, the other moves on to its next text. An item left without a free text keeps
+    its first choice (``""`` if it has none). At most a few items: quadratic is fine."""
+    pending = dict(choices)
+    while pending:
+        def rank(i: int) -> tuple[int, int]:
+            free = [kind for kind, cap in pending[i] if cap not in used]
+            return (free[0] if free else 99, i)
+
+        i = min(pending, key=rank)
+        free = [cap for _, cap in pending.pop(i) if cap not in used]
+        cap = free[0] if free else next((c for _, c in choices[i]), "")
+        items[i - 1].display_caption = cap
+        if cap:
+            used.add(cap)

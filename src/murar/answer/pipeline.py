@@ -668,9 +668,10 @@ class _Incremental:
     def _place(self, new: list[MediaSelection], sentence: str) -> list[MediaBlock]:
         """Record ``new`` selections (placed after ``sentence``) and make their blocks;
         a block cites the snippet its selection came from (as :func:`~murar.answer.render.to_blocks`)."""
+        shown = [sel.item.display_caption for sel in self.selected if sel.item.display_caption]
         self.selected.extend(new)
         assign_placeholders(self.selected)
-        write_display_captions(new, None, {sel.sentence_index: sentence for sel in new})
+        write_display_captions(new, None, {sel.sentence_index: sentence for sel in new}, taken=shown)
         if self.p.config.guard:
             self.trace.guard.extend(guard_media_captions(new))
         cite = self.citation_of
