@@ -64,7 +64,7 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") ->
 
 _SLACK = 6
 """A text at most this many words longer than ``max_words`` is kept whole, and a
-longer one ends at its last clause break (comma, semicolon, colon, dash) within
+longer one ends at its last clause break (comma, semicolon, dash) within
 that many words when one exists: "Use the icon at the top of each column to copy
 the…" reads worse than the whole clause."""
 
@@ -75,8 +75,8 @@ def _clip(words: list[str], max_words: int) -> str:
     if len(words) <= limit:
         return " ".join(words)
     for k in range(limit, max_words // 2, -1):  # a clause break after word k
-        if words[k - 1][-1:] in ",;:" or words[k] in ("-", "–", "—"):
-            return " ".join(words[:k]).rstrip(",;:")
+        if words[k - 1][-1:] in ",;" or words[k] in ("–", "—"):
+            return " ".join(words[:k]).rstrip(",;")
     return " ".join(words[:max_words]) + "…"
 
 
@@ -98,6 +98,11 @@ def _ranked_choices(item: AnyMedia, *, max_words: int, avoid: str) -> list[tuple
             if not sentences:
                 continue
             base = " ".join(sentences)
+        if kind == 4:  # a long heading path keeps its most specific headings
+            parts = base.split(" > ")
+            while len(parts) > 1 and len(" > ".join(parts).split()) > max_words + _SLACK:
+                parts = parts[1:]
+            base = " > ".join(parts)
         words = base.split()
         cap = _clip(words, max_words).strip()
         if cap and all(cap != c for _, c in out):
