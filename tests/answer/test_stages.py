@@ -262,6 +262,9 @@ def test_two_pictures_under_one_docs_sentence_get_distinct_captions() -> None:
     assert caption_choices(second) == [between.rstrip(".")]
     second.context_before = "Select " + " ".join(f"item{k}" for k in range(30)) + "."
     assert caption_choices(second) == ["Select " + " ".join(f"item{k}" for k in range(11)) + "…"]
+    # a callout's lone label before the picture is no caption
+    second.context_before, second.heading_path = "Open the schema.\nNote:", ("Page", "Schemas")
+    assert caption_choices(second) == ["Page > Schemas"]
     # "Step 2: Create schemas" is a label, not a clause; a long heading path keeps its last headings
     second.context_before = ""
     second.heading_path = ("Set up data manually", "Step 2: Create schemas", "Create the Luma Loyalty schema",

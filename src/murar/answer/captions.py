@@ -125,10 +125,10 @@ def _caption_sources(item: AnyMedia) -> Iterator[tuple[int, str]]:
     # docs introduce a screenshot in the sentence before it; else use the sentence after it;
     # a text opening inside a sentence (a context clipped mid-sentence) makes no caption
     before = last_sentence(item.context_before)
-    if before and not continues(before):
+    if before and not continues(before) and informative(before.rstrip(".:")):  # not a lone "Note"
         yield 2, before.rstrip(".:")
     after = first_sentence(item.context_after)
-    if after and not continues(after):
+    if after and not continues(after) and informative(after.rstrip(".:")):
         yield 3, after.rstrip(".:")
     if item.heading_path:
         yield 4, " > ".join(item.heading_path)
