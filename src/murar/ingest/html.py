@@ -248,7 +248,8 @@ class _Walker:
             text = child.text_content or ""
             # a line break in the source is whitespace outside <pre> (only <br> breaks a line):
             # a hard-wrapped paragraph is one sentence stream, as murar.ingest.markup.builder.paragraph_text
-            self.buf.append(text if self.pre else text.replace("\n", " "))
+            if text:
+                self.buf.append(text if self.pre else text.replace("\n", " "))
             return
         tag = child.tag or ""
         if tag.startswith("-") or tag in _SKIP or _hidden(child):
@@ -272,12 +273,22 @@ class _Walker:
             self.pre += 1
             stack.append(self._end_pre)
             _push_children(stack, child)
+        elif (tag in _BLOCK or tag in ("td", "th")) and self.pre:
+            # a block inside <pre> (old Pygments' <div class="line">) is a line of it, not a paragraph
+            self._line_break()
+            stack.append(self._line_break)
+            _push_children(stack, child)
         elif tag in _BLOCK or tag in ("td", "th"):
             self.flush()
             stack.append(self.flush)
             _push_children(stack, child)
         else:
             _push_children(stack, child)
+
+    def _line_break(self) -> None:
+        """In preformatted text: what follows starts on a line of its own."""
+        if self.buf and not self.buf[-1].endswith("\n"):  # buf holds no empty piece
+            self.buf.append("\n")
 
     def _end_pre(self) -> None:
         self.flush()

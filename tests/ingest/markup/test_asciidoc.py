@@ -1120,3 +1120,19 @@ def test_single_quotes_are_not_emphasis_outside_compat_mode(tmp_path: Path) -> N
     assert _images(doc)[0].alt == "The name 'hello-world'"
     old = convert_asciidoc(tmp_path / MOD / "pages" / "y.adoc", site=site)
     assert "Choose password here." in old.sections[0].text
+
+
+def test_passthrough_pre_keeps_its_lines_and_deep_passthrough_does_not_recurse(tmp_path: Path) -> None:
+    """A ``<pre>`` in a passthrough block (in a ``<details>``, after its ``<summary>``) keeps its
+    lines as the browser shows them (they were joined into the summary's line); a passthrough
+    nesting thousands of ``<div>`` is read without recursion (it was a RecursionError)."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/p.adoc": "= P\n\nIntro.\n\n++++\n<details><summary>Show the unit file</summary>\n"
+                               "<div class=\"highlight\"><pre>[Service]\n  ExecStart=/usr/bin/pump<br>Restart=always"
+                               "</pre></div>\n</details>\n++++\n\nAfter.\n",
+        f"{MOD}/pages/deep.adoc": "= Deep\n\n++++\n" + "<div>" * 3000 + "deep <b>text</b>" + "</div>" * 3000
+                                  + "\n++++\n"})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site).sections[0].text
+    assert text == "Intro.\n\nShow the unit file\n\n[Service]\n  ExecStart=/usr/bin/pump\nRestart=always\n\nAfter."
+    deep = convert_asciidoc(tmp_path / MOD / "pages" / "deep.adoc", site=site)
+    assert deep.sections[0].text == "deep text"

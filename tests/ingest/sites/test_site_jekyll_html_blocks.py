@@ -110,3 +110,16 @@ def test_html_blocks_follow_the_sites_markdown_converter(tmp_path: Path, write: 
         assert "[checklist](/checklist/)" in text and not images
     else:
         assert "Follow the checklist first." in text and [m.path for m in images] == ["images/ports.png"]
+
+
+def test_a_blank_line_of_a_pre_inside_an_html_block_is_kept(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A ``<details>`` of command output whose ``<pre>`` has a blank line: kramdown keeps the
+    element raw, blank line included, and the browser shows it as an empty line. The blank line
+    was dropped with the others of the element (the two runs of output read as one)."""
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "index.md", "---\ntitle: Scores\n---\nThe scores:\n\n<details>\n<summary>\nShow them\n</summary>\n"
+                                "<pre>\nFirst run:\nmodel_a  1.25\n\nSecond run:\nmodel_b  2.50\n</pre>\n</details>\n\n"
+                                "Done.\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    text = convert_markdown(tmp_path / "index.md", root=tmp_path, site=site).sections[0].text
+    assert text == "The scores:\n\nShow them\n\nFirst run:\nmodel_a  1.25\n\nSecond run:\nmodel_b  2.50\n\nDone."

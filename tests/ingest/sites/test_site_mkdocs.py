@@ -862,3 +862,26 @@ def test_caption_blocks_caption_the_image_before_them(tmp_path: Path) -> None:
     assert [(m.alt, m.caption) for m in images] == [("A", "Figure 1. First figure"), ("B", "Figure 2. Second figure")]
     text = doc.sections[0].text
     assert "Table 1. The table" in text and "A text caption" in text and "Caption" not in text
+
+
+def test_a_blank_line_of_a_pre_inside_a_raw_html_block_is_kept(tmp_path: Path) -> None:
+    """Python-Markdown keeps a block-level element opened at a line start raw up to its closing
+    tag, blank lines included: a ``<details>`` whose ``<pre>`` shows two runs of output keeps the
+    empty line between them and the indented line after it (CommonMark ended the HTML block at
+    the blank line: the rest read as a paragraph). A ``<pre>`` in a fenced code block is code."""
+    doc = _convert_page(tmp_path, "site_name: S\n", (
+        "# Runs\n\n<details>\n<summary>Show the runs</summary>\n<pre>\nfirst run: ok\n\nsecond run:\n"
+        "    retried once\n</pre>\n</details>\n\n```html\n<div><pre>a\n\nb</pre></div>\n```\n"))
+    text = doc.sections[0].text
+    assert text.startswith("Show the runs\n\nfirst run: ok\n\nsecond run:\n    retried once\n\n")
+    assert text.endswith("<div><pre>a\n\nb</pre></div>")
+
+
+def test_raw_pre_blank_lines_of_twenty_thousand_unclosed_elements_are_linear(deadline: Any) -> None:
+    """20,000 unclosed ``<div>``/``<pre>`` lines with blank lines between: one pass."""
+    from murar.ingest.markup.pymdown import _raw_pre_blank_lines
+
+    lines = ["<div>", "<pre>", ""] * 10_000 + ["</pre>"]
+    with deadline(30, "raw pre blank lines"):
+        out = _raw_pre_blank_lines(lines)
+    assert len(out) == len(lines) and out[2] == "<span></span>" and out[-1] == "</pre>"

@@ -61,6 +61,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
+from murar.ingest.htmltext import BLOCK_TAGS, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
     attached_paragraph_ends,
     auto_callouts,
@@ -563,6 +564,8 @@ def _shorthand(line: str) -> str:
 _TABS_STYLE = re.compile(r"^\[tabs\s*(?:,.*)?\]\s*$")
 #: the role a ``[tabs]`` block renders with, so the walker can tell it from an ordinary example block
 _TABS_ROLE = "murar-tabs"
+# elements the HTML walker descends into recursively; deeper ones are read flat (see _HtmlWalker.walk)
+_MAX_WALK_DEPTH = 150
 
 
 def _mark_tabs(line: str) -> str:
@@ -1011,6 +1014,7 @@ class _HtmlWalker:
     def __init__(self, builder: PageBuilder) -> None:
         self.b = builder
         self.tab_panes: list[LexborNode] = []  # the content <div> of each open tab set, innermost last
+        self.depth = 0  # elements being walked (walk() recurses)
 
     def title_of(self, node: LexborNode) -> str:
         for child in node.iter():
@@ -1019,13 +1023,29 @@ class _HtmlWalker:
         return ""
 
     def walk(self, node: LexborNode) -> None:
-        for child in node.iter(include_text=True):
-            self.visit(child)
+        if self.depth >= _MAX_WALK_DEPTH:
+            # deeper than any page asciidoc-py renders (a hostile passthrough of thousands of
+            # nested <div>): the rest is read as raw HTML is, without recursion
+            self.b.html(node.html or "")
+            return
+        self.depth += 1
+        try:
+            for child in node.iter(include_text=True):
+                self.visit(child)
+        finally:
+            self.depth -= 1
 
     def visit(self, node: LexborNode) -> None:
         tag = node.tag
         if tag == "-text":
             self.b.text(node.text_content or "")
+            return
+        if tag == "br":  # a line break inside a paragraph, which reads as one line
+            self.b.text(" ")
+            return
+        if tag == "pre":  # passthrough <pre> (the listing blocks asciidoc-py writes are read below)
+            self.b.end_paragraph()
+            self.b.preformatted(pre_text(node))
             return
         cls = (node.attributes.get("class") or "").split()
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
@@ -1134,7 +1154,7 @@ class _HtmlWalker:
             self.b.block(clean_text(node.text(separator=" ")))
             return
         self.walk(node)
-        if tag in ("p", "li", "dt", "dd", "div", "pre", "blockquote", "tr", "td", "th"):
+        if tag in BLOCK_TAGS:  # a block (a passthrough <summary>, <section>...) ends its paragraph
             self.b.end_paragraph()
 
 

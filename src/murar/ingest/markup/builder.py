@@ -27,6 +27,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import contexts_at
+from murar.ingest.htmltext import TextBlock, text_blocks
 from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
 from murar.ingest.media_flags import flag_image
 from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
@@ -343,6 +344,12 @@ class PageBuilder:
         """Add a code block, cut at ``max_code_chars`` characters."""
         self.block(text[: self.opts.max_code_chars])
 
+    def preformatted(self, text: str) -> None:
+        """Add the text of a raw HTML ``<pre>`` (see :func:`murar.ingest.htmltext.pre_text`)
+        as a code block: its lines as written, less the indentation they all share (the
+        HTML source's own nesting)."""
+        self.code(textwrap.dedent(text).strip("\n").rstrip())
+
     # --------------------------------------------------------------- media
     def _placement(self, sec: _Section) -> dict[str, Any]:
         return {"section_id": "", "source_path": self.rel, "page_title": "",
@@ -543,6 +550,8 @@ class PageBuilder:
         """Read an HTML fragment written in the page: ``<img>`` become images
         (caption: the enclosing ``<figure>``'s ``<figcaption>``, else the title),
         ``<iframe>``/``<video>`` videos, ``<table>`` tables and the rest text
+        in blocks as a browser lays them out (:func:`murar.ingest.htmltext.text_blocks`:
+        each block element a paragraph, a ``<pre>`` a code block wherever it stands)
         (unless ``inline``: then only embeds are taken). Scripts and styles are
         dropped. ``image_base`` is the file ``<img src>`` resolves against;
         ``in_sentence``: the fragment sits inside a sentence, its images are icons
@@ -559,13 +568,6 @@ class PageBuilder:
             bad.decompose()
         if not inline:
             self.end_paragraph()
-            if _only_pre(root):
-                # a fragment of <pre> blocks is preformatted text: its lines kept, as a browser shows
-                # them (HTML "the pre element"; one newline right after <pre> is not content)
-                for pre in root.css("pre"):
-                    text = pre.text(deep=True, separator="", strip=False)
-                    self.code(textwrap.dedent(text.removeprefix("\r").removeprefix("\n")).rstrip())
-                return
         for table in root.css("table"):
             if table.parent is not None and table.parent.tag not in ("td", "th"):
                 parsed = parse_table_node(table)
@@ -602,13 +604,33 @@ class PageBuilder:
             el.replace_with(f"\ue000{k}\ue001")
         for cap in root.css("figcaption"):
             cap.decompose()
-        pieces = _EMBED_MARK.split(inline_text(root))  # inline elements join without a space
+        # the fragment's blocks as a browser lays them out, each its own paragraph (a <pre> one
+        # wherever it stands, its lines kept); markers come in document order, and one the page
+        # itself wrote is text, not a picture
+        placed = 0
+        for block in text_blocks(root):
+            placed = self._html_block(block, pending, placed, image_base, in_sentence)
+        for args in pending[placed:]:
+            self._embed_from(args, image_base, in_sentence)
+
+    def _html_block(self, block: TextBlock, pending: list[tuple[str, str, dict[str, str]]], placed: int,
+                    image_base: str | None, in_sentence: bool) -> int:
+        """Add one block of an HTML fragment (see :meth:`html`) with the pictures whose markers
+        it holds, each where it stands in the text; returns how many of ``pending`` are placed."""
+        pieces = _EMBED_MARK.split(block.text)
+        if block.pre:
+            # preformatted text (HTML "the pre element"); a picture in it stands before it
+            for i in range(1, len(pieces), 2):
+                if pieces[i] == str(placed) and placed < len(pending):
+                    self._embed_from(pending[placed], image_base, in_sentence)
+                    placed += 1
+            self.preformatted("".join(pieces[::2]))
+            return placed
         sec = self.cur
         # the paragraph up to each picture, as clean_text() then paragraph_text() read it, built up
         # chunk by chunk (re-cleaning the whole prefix at each picture was quadratic); a video ends
         # the paragraph (see video()), so the text after it starts a new one, not a copy of the old
         joiner, start = LineJoiner(), 0
-        placed = 0  # markers come in document order; one the page itself wrote is text, not a picture
         for i in range(1, len(pieces), 2):
             sec.current.append(joiner.feed(pieces[i - 1]))
             if pieces[i] == str(placed) and placed < len(pending):
@@ -617,14 +639,10 @@ class PageBuilder:
                 if not sec.current:  # the paragraph was ended
                     joiner, start = LineJoiner(), i + 1
         text = clean_text("".join(pieces[start::2]))
-        sec.current[:] = [text]
-        for args in pending[placed:]:
-            self._embed_from(args, image_base, in_sentence)
-            if not sec.current:
-                text = ""
         sec.current.clear()
         if text:
             self.block(text)
+        return placed
 
     def _embed_args(self, el: LexborNode) -> tuple[str, str, dict[str, str]]:
         """``(tag, src, attributes)`` of an ``<img>``/``<iframe>``/``<video>``, with the
@@ -691,18 +709,3 @@ class PageBuilder:
         return ParsedDocument(source_path=self.rel, title=title, metadata=meta, sections=sections,
                               media=media, warnings=self.warnings, asset_refs=self.asset_refs)
 
-
-def _only_pre(root: LexborNode) -> bool:
-    """True when ``root``'s children are ``<pre>`` elements (and blank text) only."""
-    seen = False
-    child = root.child
-    while child is not None:
-        if child.tag == "pre":
-            seen = True
-        elif child.tag == "-text":
-            if (child.text(deep=False) or "").strip():
-                return False
-        elif child.tag != "_comment":
-            return False
-        child = child.next
-    return seen

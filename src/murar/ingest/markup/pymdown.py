@@ -196,7 +196,7 @@ class PymdownTransformer:
         text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
         if "mkdocstrings" in self.site.config.settings.get("plugins", "").split() and ":::" in text:
             text = "\n".join(self._autodoc(text.split("\n")))
-        lines = _md_in_html(text.split("\n"))
+        lines = _md_in_html(_raw_pre_blank_lines(text.split("\n")))
         if "pymdownx.blocks.caption" in self.extensions:
             types = json.loads(self.site.config.settings.get("caption.types") or "{}") or CAPTION_TYPES
             lines = _caption_blocks(lines, types, auto=self.site.config.settings.get("caption.auto") != "false")
@@ -657,6 +657,52 @@ def _blocks(lines: list[str]) -> list[str]:
             out.append("")
             continue
         out.append(line)
+    return out
+
+
+# Python-Markdown's block-level elements (``Markdown.block_level_elements``): one opened at the start
+# of a line is a raw HTML block up to its matching closing tag, blank lines included
+_RAW_BLOCK_OPEN = re.compile(
+    r"^<(address|article|aside|blockquote|body|canvas|center|colgroup|dd|details|div|dl|dt|fieldset|figcaption|"
+    r"figure|footer|form|group|h[1-6]|header|hgroup|html|iframe|legend|li|main|map|math|menu|nav|noscript|object|"
+    r"ol|option|output|p|progress|section|summary|table|tbody|td|tfoot|th|thead|tr|ul|video)(?=[\s/>]|$)",
+    re.IGNORECASE)
+_PRE_EVENT = re.compile(r"<(/?)pre(?=[\s/>]|$)", re.IGNORECASE)
+
+
+def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
+    """A blank line inside a ``<pre>`` of a raw HTML block (Python-Markdown "Raw HTML": a
+    block-level element opened at the start of a line is raw up to its closing tag, blank
+    lines included; a ``<details>`` of command output) is content the browser shows as an
+    empty line; CommonMark would end the HTML block there and read the rest as Markdown.
+    It becomes an empty ``<span>`` line (not blank: the block goes on; no text in the
+    ``<pre>``). Only a ``<pre>`` closed further down is read so. One pass: linear."""
+    closes = [n for n, line in enumerate(lines) if "</pre" in line.lower()]
+    last_close = closes[-1] if closes else -1
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    scope = ""  # the raw block element being read, "" outside one
+    depth = in_pre = 0
+    for n, line in enumerate(lines):
+        if not scope and fences.in_code(line):
+            out.append(line)
+            continue
+        if not scope:
+            m = _RAW_BLOCK_OPEN.match(line)
+            if m is None:
+                out.append(line)
+                continue
+            scope, depth, in_pre = m.group(1).lower(), 0, 0
+        if not line.strip():
+            out.append("<span></span>" if in_pre and n < last_close else line)
+            continue
+        out.append(line)
+        for ev in _PRE_EVENT.finditer(line):
+            in_pre = max(0, in_pre + (-1 if ev.group(1) else 1))
+        for ev in re.finditer(rf"<(/?){scope}(?=[\s/>]|$)", line, re.IGNORECASE):
+            depth += -1 if ev.group(1) else 1
+        if depth <= 0:
+            scope = ""
     return out
 
 

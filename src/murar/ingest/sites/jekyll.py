@@ -1339,6 +1339,7 @@ _NOT_JOINED_TAGS = frozenset({"area", "base", "br", "col", "command", "embed", "
                               "meta", "param", "source", "track", "wbr", "pre", "script", "style", "textarea"})
 _RAW_HTML_OPEN = re.compile(r"^ {0,3}<(?P<tag>[A-Za-z][\w-]*)(?=[\s/>]|$)(?P<rest>[^\n]*)$")
 _HTML_TAG_EVENT = re.compile(r"<(/?)([A-Za-z][\w-]*)(?=[\s/>]|$)")
+_PRE_EVENT = re.compile(r"<(/?)pre(?=[\s/>]|$)", re.IGNORECASE)
 
 
 def join_html_blocks(text: str) -> str:
@@ -1349,8 +1350,10 @@ def join_html_blocks(text: str) -> str:
     where CommonMark ends the HTML block at the first blank line and reads the rest as
     Markdown (indented rows become a code block, the lines after a blank line inside a
     ``<p>`` leak as text). Blank lines inside such an element are dropped so it stays
-    one HTML block. An element whose closing tag does not follow is left alone (and so
-    is every later one of that name). Linear: the tags of each name are counted once."""
+    one HTML block; one inside a ``<pre>`` of it (a ``<details>`` of command output) is
+    content, shown as an empty line: it becomes an empty ``<span>``. An element whose
+    closing tag does not follow is left alone (and so is every later one of that name).
+    Linear: the tags of each name are counted once."""
     if "<" not in text:
         return text
     lines = text.split("\n")
@@ -1388,7 +1391,14 @@ def join_html_blocks(text: str) -> str:
             out.append(lines[i])
             i += 1
             continue
-        out.extend(line for line in lines[i:j + 1] if line.strip())
+        in_pre = 0  # open <pre> elements: their blank lines are content, shown as empty lines
+        for line in lines[i:j + 1]:
+            if line.strip():
+                out.append(line)
+                for ev in _PRE_EVENT.finditer(line):
+                    in_pre = max(0, in_pre + (-1 if ev.group(1) else 1))
+            elif in_pre:
+                out.append("<span></span>")  # not blank (the HTML block goes on), no text in the <pre>
         i = j + 1
     return "\n".join(out)
 
