@@ -1053,3 +1053,26 @@ def test_a_site_shortcode_template_without_actions_is_its_text(tmp_path: Path, w
     assert "Now  ." in out and "{{" not in out
     assert hugo._without_template_comments("a {{/* open") is None
     assert hugo._without_template_comments("a {{- /* x */ -}} b") == "a  b"
+
+
+def test_geekdoc_toc_tree_lists_the_section_pages_as_a_tree(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Geekdoc's {{< toc-tree >}} draws the page's child pages as a nested list (weight groups,
+    then title; linkTitle first; ": geekdocDescription"); hidden pages, drafts and a flat section's
+    children are left out; on another theme the shortcode is reduced to nothing as before."""
+    write(tmp_path, "config.yaml", "baseURL: /\ntheme: hugo-geekdoc\n")
+    write(tmp_path, "content/pumps/_index.md", "---\ntitle: Pumps\n---\n\n## Index\n\n{{< toc-tree >}}\n")
+    write(tmp_path, "content/pumps/valves.md", "---\ntitle: Valves\ngeekdocDescription: Opening them.\n---\nx\n")
+    write(tmp_path, "content/pumps/bearings.md", "---\ntitle: Bearings\nlinkTitle: Bearing care\n---\nx\n")
+    write(tmp_path, "content/pumps/first.md", "---\ntitle: Zeta start\nweight: -1\n---\nx\n")
+    write(tmp_path, "content/pumps/secret.md", "---\ntitle: Secret\ngeekdocHidden: true\n---\nx\n")
+    write(tmp_path, "content/pumps/old.md", "---\ntitle: Old\ndraft: true\n---\nx\n")
+    write(tmp_path, "content/pumps/seals/_index.md", "---\ntitle: Seals\nweight: 3\n---\n")
+    write(tmp_path, "content/pumps/seals/lip.md", "---\ntitle: Lip seals\n---\nx\n")
+    write(tmp_path, "content/pumps/flat/_index.md", "---\ntitle: Flat\nweight: 3\ngeekdocFlatSection: true\n---\n")
+    write(tmp_path, "content/pumps/flat/inner.md", "---\ntitle: Inner\n---\nx\n")
+    page = (tmp_path / "content/pumps/_index.md").read_text()
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/pumps/_index.md")
+    assert out.split("## Index")[1].strip() == (
+        "- Zeta start\n- Bearing care\n- Valves: Opening them.\n- Flat\n- Seals\n  - Lip seals")
+    write(tmp_path, "config.yaml", "baseURL: /\ntheme: other\n")
+    assert hugo.load(tmp_path).preprocess(page, page_rel="content/pumps/_index.md").split("## Index")[1].strip() == ""
