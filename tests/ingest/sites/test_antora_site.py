@@ -215,3 +215,23 @@ def test_page_imagesdir_entry_is_not_used_by_antora(tmp_path: Path, write_files:
     assert ":imagesdir: ./img" in doc.sections[-1].text  # the listing shows it as written
     page = ":imagesdir: shots\n\nimage::{imagesdir}/valve.png[]\n"
     assert site.preprocess(page, page_rel="modules/ROOT/pages/p.adoc") == page
+
+
+def test_admonition_captions_from_the_playbook_label_admonitions(tmp_path: Path,
+                                                                  write_files: Callable[..., None]) -> None:
+    """A localised site sets note-caption/warning-caption in its playbook: the admonitions read
+    with those labels, as Asciidoctor writes them; a page's own entry still decides for that page."""
+    from murar.ingest.markup.asciidoc import convert_asciidoc
+
+    write_files(tmp_path, {
+        "antora-playbook.yml": "site:\n  title: P\nasciidoc:\n  attributes:\n    note-caption: Anmerkung\n"
+                               "    warning-caption: Warnung\n",
+        "antora.yml": "name: pumps\nversion: latest\n",
+        "modules/ROOT/pages/p.adoc": "= Pumpen\n\nNOTE: Erst entlüften.\n\n[WARNING]\n====\nHeiß.\n====\n",
+        "modules/ROOT/pages/q.adoc": ":note-caption: Hinweis\n\n= Q\n\nNOTE: Eigener.\n",
+    })
+    site = AntoraSite(tmp_path, "antora-playbook.yml")
+    doc = convert_asciidoc(tmp_path / "modules/ROOT/pages/p.adoc", site=site)
+    assert doc.sections[0].text == "Anmerkung: Erst entlüften.\n\nWarnung: Heiß."
+    doc = convert_asciidoc(tmp_path / "modules/ROOT/pages/q.adoc", site=site)
+    assert doc.sections[0].text == "Hinweis: Eigener."
