@@ -1076,3 +1076,22 @@ def test_geekdoc_toc_tree_lists_the_section_pages_as_a_tree(tmp_path: Path, writ
         "- Zeta start\n- Bearing care\n- Valves: Opening them.\n- Flat\n- Seals\n  - Lip seals")
     write(tmp_path, "config.yaml", "baseURL: /\ntheme: other\n")
     assert hugo.load(tmp_path).preprocess(page, page_rel="content/pumps/_index.md").split("## Index")[1].strip() == ""
+
+
+def test_doks_dark_mode_image_twin_is_counted_not_kept(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Doks pairs an img-lightmode image with an img-darkmode twin (its stylesheet shows one per
+    colour mode): the light one is the page's image, the dark one is resolved and counted only."""
+    from murar.ingest.corpus import convert_file
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "assets/images/menu-light.png", png)
+    write(tmp_path, "assets/images/menu-dark.png", png)
+    write(tmp_path, "content/docs/menus.md", (
+        "---\ntitle: Menus\n---\n\nThe sidebar menu:\n\n"
+        '{{< img src="images/menu-light.png" alt="Menu, light" class="img-lightmode border" >}}\n'
+        '{{< img src="images/menu-dark.png" alt="Menu, dark" class="img-darkmode border" >}}\n'))
+    doc = convert_file(tmp_path / "content/docs/menus.md", root=tmp_path, assets_dir=tmp_path / "a",
+                       site=hugo.load(tmp_path))
+    assert [m.path for m in doc.media] == ["assets/images/menu-light.png"]
+    assert [(r.path, r.status) for r in doc.asset_refs] == [
+        ("assets/images/menu-light.png", "resolved"), ("assets/images/menu-dark.png", "resolved")]

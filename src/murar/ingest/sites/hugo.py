@@ -140,6 +140,8 @@ _MAX_RESOURCES = 1000
 _MAX_GLOB_CHARS = 2_000_000
 #: child pages a Docsy section index lists at most
 _SECTION_INDEX_MAX = 200
+#: image classes a theme shows only in dark mode (Doks/Thulite: img-darkmode beside an img-lightmode twin)
+_DARK_MODE_CLASSES = frozenset({"img-darkmode"})
 #: levels of child pages a Geekdoc toc-tree lists at most
 _TOC_TREE_DEPTH = 6
 
@@ -1819,6 +1821,10 @@ class HugoSite:
             link = relpath_from_page(res.rel_path, page_rel)
         else:
             link = src  # left for resolve_asset, which reports the paths it tried
+        if _DARK_MODE_CLASSES & set(sc.params.get("class", "").split()):
+            # Doks shows an img-darkmode image only in dark mode, its img-lightmode twin otherwise (its
+            # stylesheet hides the other one): the light one is read, the dark one only counted
+            link = split_link(link)[0] + "#only-dark"
         return _md_image(link, alt, caption, html_out=self._html_page(page_rel))
 
 
