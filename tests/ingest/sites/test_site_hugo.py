@@ -1062,7 +1062,7 @@ def test_geekdoc_toc_tree_lists_the_section_pages_as_a_tree(tmp_path: Path, writ
     write(tmp_path, "config.yaml", "baseURL: /\ntheme: hugo-geekdoc\n")
     write(tmp_path, "content/pumps/_index.md", "---\ntitle: Pumps\n---\n\n## Index\n\n{{< toc-tree >}}\n")
     write(tmp_path, "content/pumps/valves.md", "---\ntitle: Valves\ngeekdocDescription: Opening them.\n---\nx\n")
-    write(tmp_path, "content/pumps/bearings.md", "---\ntitle: Bearings\nlinkTitle: Bearing care\n---\nx\n")
+    write(tmp_path, "content/pumps/bearings.md", "---\ntitle: Bearings\nlinkTitle: Wheel bearings\n---\nx\n")
     write(tmp_path, "content/pumps/first.md", "---\ntitle: Zeta start\nweight: -1\n---\nx\n")
     write(tmp_path, "content/pumps/secret.md", "---\ntitle: Secret\ngeekdocHidden: true\n---\nx\n")
     write(tmp_path, "content/pumps/old.md", "---\ntitle: Old\ndraft: true\n---\nx\n")
@@ -1073,7 +1073,7 @@ def test_geekdoc_toc_tree_lists_the_section_pages_as_a_tree(tmp_path: Path, writ
     page = (tmp_path / "content/pumps/_index.md").read_text()
     out = hugo.load(tmp_path).preprocess(page, page_rel="content/pumps/_index.md")
     assert out.split("## Index")[1].strip() == (
-        "- Zeta start\n- Bearing care\n- Valves: Opening them.\n- Flat\n- Seals\n  - Lip seals")
+        "- Zeta start\n- Wheel bearings\n- Valves: Opening them.\n- Flat\n- Seals\n  - Lip seals")
     write(tmp_path, "config.yaml", "baseURL: /\ntheme: other\n")
     assert hugo.load(tmp_path).preprocess(page, page_rel="content/pumps/_index.md").split("## Index")[1].strip() == ""
 

@@ -1365,7 +1365,7 @@ class HugoSite:
     def _geekdoc_toc_tree(self, page_rel: str, *, depth: int = 0) -> str:
         """Geekdoc's ``{{< toc-tree >}}`` (``layouts/shortcodes/toc-tree.html``): the
         page's ``.Pages`` as a nested list, grouped by weight (ascending, unweighted
-        first as weight 0), by title within a group; each its title (``linkTitle``
+        as weight 0), by title within a group; each its title (``linkTitle``
         first, as ``partials/utils/title``) and ``: geekdocDescription``, then its own
         children unless ``geekdocFlatSection``; ``geekdocHidden`` pages left out
         (unless ``geekdocHiddenTocTree: false``). Nothing when the page's
@@ -1379,8 +1379,8 @@ class HugoSite:
         for rel, child in self._section_children(page_rel):
             if child.get("geekdocHidden") is True and child.get("geekdocHiddenTocTree", True) is not False:
                 continue
-            title = " ".join(str(child.get("linkTitle") or child.get("title") or "").split())
-            rows.append((_weight(child), title.lower(), rel, child))
+            # (each weight group .ByTitle: by title, not the linkTitle shown)
+            rows.append((_weight(child), " ".join(str(child.get("title") or "").split()).lower(), rel, child))
         lines: list[str] = []
         for _, _, rel, child in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
             title = " ".join(str(child.get("linkTitle") or child.get("title") or "").split()) \
