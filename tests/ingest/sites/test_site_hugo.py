@@ -1095,3 +1095,23 @@ def test_doks_dark_mode_image_twin_is_counted_not_kept(tmp_path: Path, write: Ca
     assert [m.path for m in doc.media] == ["assets/images/menu-light.png"]
     assert [(r.path, r.status) for r in doc.asset_refs] == [
         ("assets/images/menu-light.png", "resolved"), ("assets/images/menu-dark.png", "resolved")]
+
+
+def test_front_matter_closed_by_a_line_starting_with_three_dashes(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo's page lexer ends YAML front matter at the first line starting with "---": a "----"
+    closing line still closes it (checked with hugo 0.168: title and description read, no text
+    left), and "--- words" leaves "words" as content; the page's draft flag is read there too."""
+    from murar.ingest.corpus import convert_file
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/docs/lease.md", "---\ntitle: Leases\ndescription: Granting one\n----\n\n"
+                                             "A lease expires after its TTL.\n")
+    write(tmp_path, "content/docs/two.md", "---\ntitle: Second\n--- trailing words\n\nBody two.\n")
+    write(tmp_path, "content/docs/old.md", "---\ntitle: Old\ndraft: true\n-----\n\nGone.\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/docs/lease.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert doc.title == "Leases"
+    assert [s.text for s in doc.sections] == ["A lease expires after its TTL."]
+    doc = convert_file(tmp_path / "content/docs/two.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert doc.title == "Second" and doc.sections[0].text == "trailing words\n\nBody two."
+    assert site.classify("content/docs/old.md").role == FileRole.EXCLUDED

@@ -142,6 +142,10 @@ _MAX_GLOB_CHARS = 2_000_000
 _SECTION_INDEX_MAX = 200
 #: image classes a theme shows only in dark mode (Doks/Thulite: img-darkmode beside an img-lightmode twin)
 _DARK_MODE_CLASSES = frozenset({"img-darkmode"})
+# a page's opening front matter delimiter, and the first line starting with the closing one
+_FM_OPEN = re.compile(r"\A(\ufeff?(---|\+\+\+)[ \t]*\r?\n)")
+_FM_LOOSE_YAML = re.compile(r"^---([^\n]*)$", re.MULTILINE)
+_FM_LOOSE_TOML = re.compile(r"^\+\+\+([^\n]*)$", re.MULTILINE)
 #: levels of child pages a Geekdoc toc-tree lists at most
 _TOC_TREE_DEPTH = 6
 
@@ -667,7 +671,7 @@ class HugoSite:
                     head = fh.read(16_384)
             except OSError:
                 head = ""
-            self._front[rel] = split_front_matter(head)[0]
+            self._front[rel] = split_front_matter(front_matter_as_hugo_reads_it(head))[0]
         return self._front[rel]
 
     def included_files(self) -> frozenset[str]:
@@ -1269,6 +1273,7 @@ class HugoSite:
         given as ``<title>``, ``= Title`` or an rST title section), includes inlined,
         shortcodes rewritten (see :func:`rewrite_shortcodes`).
         Problems (missing includes or images) go to ``warnings``. Never raises."""
+        text = front_matter_as_hugo_reads_it(text)
         meta, body, kind = split_front_matter(text)
         head = ""
         markup = PAGE_MARKUP.get(suffix_of(page_rel))
@@ -1915,6 +1920,25 @@ def _video(sc: Shortcode) -> str:
         return f'\n<iframe src="https://player.vimeo.com/video/{vid}" title="{title}"></iframe>\n' if vid else ""
     src = html.escape(sc.get("src", "url", "file", pos=0))
     return f'\n<video src="{src}" title="{title}"></video>\n' if src else ""
+
+
+def front_matter_as_hugo_reads_it(text: str) -> str:
+    """``text`` with its YAML/TOML front matter closed where Hugo's page lexer closes
+    it (``parser/pageparser``: the first line that *starts* with the opening
+    ``---``/``+++``, the rest of that line being content), so a ``----`` or
+    ``--- words`` closing line ends the front matter as on the built site; a
+    closing line of dashes only leaves nothing (Hugo renders the leftover ``-`` as
+    an empty list item). Unchanged otherwise."""
+    m = _FM_OPEN.match(text)
+    if not m:
+        return text
+    delim = m.group(2)
+    close = (_FM_LOOSE_YAML if delim == "---" else _FM_LOOSE_TOML).search(text, m.end())
+    if close is None or not close.group(1).strip():
+        return text  # no closing line, or an exact one: read as written
+    rest = close.group(1).strip()
+    rest = "" if delim == "---" and not rest.strip("-") else rest
+    return text[:close.start()] + delim + "\n" + (rest + "\n" if rest else "") + text[close.end():].lstrip("\r")
 
 
 def _weight(meta: dict[str, Any]) -> int:
