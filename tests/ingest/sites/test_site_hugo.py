@@ -1115,3 +1115,18 @@ def test_front_matter_closed_by_a_line_starting_with_three_dashes(tmp_path: Path
     doc = convert_file(tmp_path / "content/docs/two.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
     assert doc.title == "Second" and doc.sections[0].text == "trailing words\n\nBody two."
     assert site.classify("content/docs/old.md").role == FileRole.EXCLUDED
+
+
+def test_geekdoc_toc_tree_is_bounded_over_all_levels(tmp_path: Path, write: Callable[..., Path],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wide, deep tree of sections lists at most _TOC_TREE_MAX pages in all (a budget shared by
+    the levels, not per level: 200 children over 6 levels would be 200**6 lines)."""
+    monkeypatch.setattr(hugo, "_TOC_TREE_MAX", 25)
+    write(tmp_path, "config.yaml", "baseURL: /\ntheme: hugo-geekdoc\n")
+    write(tmp_path, "content/a/_index.md", "---\ntitle: A\n---\n{{< toc-tree >}}\n")
+    for i in range(6):
+        write(tmp_path, f"content/a/s{i}/_index.md", f"---\ntitle: S{i}\n---\n")
+        for j in range(6):
+            write(tmp_path, f"content/a/s{i}/p{j}.md", f"---\ntitle: P{i}{j}\n---\nx\n")
+    out = hugo.load(tmp_path).preprocess("---\ntitle: A\n---\n{{< toc-tree >}}\n", page_rel="content/a/_index.md")
+    assert out.count("- ") == 25 and "- S0\n  - P00" in out

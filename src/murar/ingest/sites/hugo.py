@@ -148,6 +148,8 @@ _FM_LOOSE_YAML = re.compile(r"^---([^\n]*)$", re.MULTILINE)
 _FM_LOOSE_TOML = re.compile(r"^\+\+\+([^\n]*)$", re.MULTILINE)
 #: levels of child pages a Geekdoc toc-tree lists at most
 _TOC_TREE_DEPTH = 6
+#: pages a Geekdoc toc-tree lists at most, over all its levels
+_TOC_TREE_MAX = 1_000
 
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
 #: sites built on its docs: a "codetab")
@@ -1367,7 +1369,7 @@ class HugoSite:
             children.append((rel, self._front_matter(rel)))
         return children
 
-    def _geekdoc_toc_tree(self, page_rel: str, *, depth: int = 0) -> str:
+    def _geekdoc_toc_tree(self, page_rel: str, *, depth: int = 0, budget: list[int] | None = None) -> str:
         """Geekdoc's ``{{< toc-tree >}}`` (``layouts/shortcodes/toc-tree.html``): the
         page's ``.Pages`` as a nested list, grouped by weight (ascending, unweighted
         as weight 0), by title within a group; each its title (``linkTitle``
@@ -1375,7 +1377,8 @@ class HugoSite:
         children unless ``geekdocFlatSection``; ``geekdocHidden`` pages left out
         (unless ``geekdocHiddenTocTree: false``). Nothing when the page's
         ``geekdocToC`` (else the site's) is ``0``/false. At most
-        :data:`_TOC_TREE_DEPTH` levels."""
+        :data:`_TOC_TREE_DEPTH` levels and :data:`_TOC_TREE_MAX` pages in all."""
+        left = budget if budget is not None else [_TOC_TREE_MAX]
         if depth == 0:
             own = self._front_matter(page_rel).get("geekdocToC", self._params.get("params.geekdoctoc", 6))
             if own in (0, False, "0", "false"):
@@ -1388,6 +1391,9 @@ class HugoSite:
             rows.append((_weight(child), " ".join(str(child.get("title") or "").split()).lower(), rel, child))
         lines: list[str] = []
         for _, _, rel, child in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
+            if left[0] <= 0:
+                break
+            left[0] -= 1
             title = " ".join(str(child.get("linkTitle") or child.get("title") or "").split()) \
                 or posixpath.basename(posixpath.dirname(rel) if posixpath.basename(rel).startswith(("_index.", "index."))
                                       else posixpath.splitext(rel)[0]).replace("-", " ").replace("_", " ").title()
@@ -1395,7 +1401,7 @@ class HugoSite:
             desc = " ".join(str(desc).split()) if desc not in (None, "") else ""
             lines.append("  " * depth + f"- {title}" + (f": {desc}" if desc else ""))
             if depth + 1 < _TOC_TREE_DEPTH and child.get("geekdocFlatSection") is not True:
-                sub = self._geekdoc_toc_tree(rel, depth=depth + 1)
+                sub = self._geekdoc_toc_tree(rel, depth=depth + 1, budget=left) if left[0] > 0 else ""
                 if sub:
                     lines.append(sub)
         text = "\n".join(lines)

@@ -500,7 +500,7 @@ class JekyllSite:
         self._kramdown = self._variables.get("site.markdown", "kramdown").strip().lower() not in COMMONMARK_CONVERTERS
         self._chirpy = is_chirpy(self._site_object, self._root)
         self._url_folders: dict[str, str | None] = {}
-        self._nav_pages: list[tuple[str, str | None, dict[str, Any]]] | None = None
+        self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
         self._children_nav: bool | None = None
 
     @property
@@ -683,18 +683,23 @@ class JekyllSite:
             self._children_nav = theme
         return self._children_nav
 
-    def _nav_entries(self) -> list[tuple[str, str | None, dict[str, Any]]]:
-        """Every page of the site (at most :data:`_MAX_NAV_PAGES`) as (path, its
-        collection's name or ``None``, its front matter with defaults); read once."""
+    def _nav_children(self, collection: str | None, parent: str) -> list[tuple[str, dict[str, Any]]]:
+        """The pages of ``collection`` (``None``: pages outside collections) whose
+        ``parent`` prints as ``parent``, each as (path, front matter with defaults).
+        Every page of the site (at most :data:`_MAX_NAV_PAGES`) is read once and
+        indexed by collection and parent."""
         if self._nav_pages is None:
-            entries: list[tuple[str, str | None, dict[str, Any]]] = []
+            index: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] = {}
             for rel in os_walk_files(self._root, self._source, PAGE_MARKUP)[:_MAX_NAV_PAGES]:
                 if self.classify(rel).role != FileRole.PAGE:
                     continue
-                collection = next((c.name for c in self._collections if is_within(rel, c.folder)), None)
-                entries.append((rel, collection, self.page_meta(rel, self._front(rel)[0])))
-            self._nav_pages = entries
-        return self._nav_pages
+                meta = self.page_meta(rel, self._front(rel)[0])
+                if meta.get("parent") is None:
+                    continue
+                coll = next((c.name for c in self._collections if is_within(rel, c.folder)), None)
+                index.setdefault((coll, _liquid_str(meta.get("parent"))), []).append((rel, meta))
+            self._nav_pages = index
+        return self._nav_pages.get((collection, parent), [])
 
     def _children_listing(self, page_rel: str, meta: dict[str, Any]) -> str:
         """The "Table of contents" just-the-docs draws under a ``has_children: true``
@@ -714,8 +719,8 @@ class JekyllSite:
         title, parent = _liquid_str(meta.get("title")), meta.get("parent")
         insensitive = str(self._site_object.get("nav_sort") or "") == "case_insensitive"
         groups: list[list[tuple[Any, str]]] = [[], [], [], []]
-        for rel, coll, child in self._nav_entries():
-            if coll != collection or rel == page_rel or _liquid_str(child.get("parent")) != title:
+        for rel, child in self._nav_children(collection, title):
+            if rel == page_rel:
                 continue
             grand = child.get("grand_parent")
             if (grand is not None or parent is not None) and (parent is None or _liquid_str(grand) != _liquid_str(parent)):
