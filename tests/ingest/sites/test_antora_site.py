@@ -192,3 +192,46 @@ def test_a_chosen_docs_version_is_read_where_a_component_has_it(
     assert "read since it has no version '1.0'" in site.classify(pages[2]).reason
     with pytest.raises(ConfigError, match=r"it has app: 2.0, 1.0; tools: 3.0, 0.9"):
         AntoraSite.load(tmp_path, None, variant=SiteVariant(docs_version="5.x"))
+
+
+def test_page_imagesdir_entry_is_not_used_by_antora(tmp_path: Path, write_files: Callable[..., None],
+                                                     png: bytes) -> None:
+    """A page that sets :imagesdir: (for an editor preview) still gets its images from the module's
+    images family, as Antora resolves image targets as resource IDs; a listing that shows the entry
+    keeps it, and a page that references {imagesdir} itself is left alone."""
+    from murar.ingest.markup.asciidoc import convert_asciidoc
+
+    write_files(tmp_path, {
+        "antora.yml": "name: pumps\nversion: latest\n",
+        "modules/ROOT/images/valve.png": png,
+        "modules/ROOT/pages/p.adoc": (
+            ":imagesdir: _images/\n\n= Valves\n\nOpen the valve.\n\nimage::valve.png[Valve handle, 300]\n\n"
+            "Click image:valve.png[valve, 30] to close.\n\n----\n:imagesdir: ./img\n----\n"),
+    })
+    site = AntoraSite(tmp_path, "antora.yml")
+    doc = convert_asciidoc(tmp_path / "modules/ROOT/pages/p.adoc", site=site)
+    assert [m.path for m in doc.media] == ["modules/ROOT/images/valve.png"] * 2
+    assert not doc.warnings
+    assert ":imagesdir: ./img" in doc.sections[-1].text  # the listing shows it as written
+    page = ":imagesdir: shots\n\nimage::{imagesdir}/valve.png[]\n"
+    assert site.preprocess(page, page_rel="modules/ROOT/pages/p.adoc") == page
+
+
+def test_admonition_captions_from_the_playbook_label_admonitions(tmp_path: Path,
+                                                                  write_files: Callable[..., None]) -> None:
+    """A localised site sets note-caption/warning-caption in its playbook: the admonitions read
+    with those labels, as Asciidoctor writes them; a page's own entry still decides for that page."""
+    from murar.ingest.markup.asciidoc import convert_asciidoc
+
+    write_files(tmp_path, {
+        "antora-playbook.yml": "site:\n  title: P\nasciidoc:\n  attributes:\n    note-caption: Anmerkung\n"
+                               "    warning-caption: Warnung\n",
+        "antora.yml": "name: pumps\nversion: latest\n",
+        "modules/ROOT/pages/p.adoc": "= Pumpen\n\nNOTE: Erst entlüften.\n\n[WARNING]\n====\nHeiß.\n====\n",
+        "modules/ROOT/pages/q.adoc": ":note-caption: Hinweis\n\n= Q\n\nNOTE: Eigener.\n",
+    })
+    site = AntoraSite(tmp_path, "antora-playbook.yml")
+    doc = convert_asciidoc(tmp_path / "modules/ROOT/pages/p.adoc", site=site)
+    assert doc.sections[0].text == "Anmerkung: Erst entlüften.\n\nWarnung: Heiß."
+    doc = convert_asciidoc(tmp_path / "modules/ROOT/pages/q.adoc", site=site)
+    assert doc.sections[0].text == "Hinweis: Eigener."

@@ -1053,3 +1053,80 @@ def test_a_site_shortcode_template_without_actions_is_its_text(tmp_path: Path, w
     assert "Now  ." in out and "{{" not in out
     assert hugo._without_template_comments("a {{/* open") is None
     assert hugo._without_template_comments("a {{- /* x */ -}} b") == "a  b"
+
+
+def test_geekdoc_toc_tree_lists_the_section_pages_as_a_tree(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Geekdoc's {{< toc-tree >}} draws the page's child pages as a nested list (weight groups,
+    then title; linkTitle first; ": geekdocDescription"); hidden pages, drafts and a flat section's
+    children are left out; on another theme the shortcode is reduced to nothing as before."""
+    write(tmp_path, "config.yaml", "baseURL: /\ntheme: hugo-geekdoc\n")
+    write(tmp_path, "content/pumps/_index.md", "---\ntitle: Pumps\n---\n\n## Index\n\n{{< toc-tree >}}\n")
+    write(tmp_path, "content/pumps/valves.md", "---\ntitle: Valves\ngeekdocDescription: Opening them.\n---\nx\n")
+    write(tmp_path, "content/pumps/bearings.md", "---\ntitle: Bearings\nlinkTitle: Wheel bearings\n---\nx\n")
+    write(tmp_path, "content/pumps/first.md", "---\ntitle: Zeta start\nweight: -1\n---\nx\n")
+    write(tmp_path, "content/pumps/secret.md", "---\ntitle: Secret\ngeekdocHidden: true\n---\nx\n")
+    write(tmp_path, "content/pumps/old.md", "---\ntitle: Old\ndraft: true\n---\nx\n")
+    write(tmp_path, "content/pumps/seals/_index.md", "---\ntitle: Seals\nweight: 3\n---\n")
+    write(tmp_path, "content/pumps/seals/lip.md", "---\ntitle: Lip seals\n---\nx\n")
+    write(tmp_path, "content/pumps/flat/_index.md", "---\ntitle: Flat\nweight: 3\ngeekdocFlatSection: true\n---\n")
+    write(tmp_path, "content/pumps/flat/inner.md", "---\ntitle: Inner\n---\nx\n")
+    page = (tmp_path / "content/pumps/_index.md").read_text()
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/pumps/_index.md")
+    assert out.split("## Index")[1].strip() == (
+        "- Zeta start\n- Wheel bearings\n- Valves: Opening them.\n- Flat\n- Seals\n  - Lip seals")
+    write(tmp_path, "config.yaml", "baseURL: /\ntheme: other\n")
+    assert hugo.load(tmp_path).preprocess(page, page_rel="content/pumps/_index.md").split("## Index")[1].strip() == ""
+
+
+def test_doks_dark_mode_image_twin_is_counted_not_kept(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Doks pairs an img-lightmode image with an img-darkmode twin (its stylesheet shows one per
+    colour mode): the light one is the page's image, the dark one is resolved and counted only."""
+    from murar.ingest.corpus import convert_file
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "assets/images/menu-light.png", png)
+    write(tmp_path, "assets/images/menu-dark.png", png)
+    write(tmp_path, "content/docs/menus.md", (
+        "---\ntitle: Menus\n---\n\nThe sidebar menu:\n\n"
+        '{{< img src="images/menu-light.png" alt="Menu, light" class="img-lightmode border" >}}\n'
+        '{{< img src="images/menu-dark.png" alt="Menu, dark" class="img-darkmode border" >}}\n'))
+    doc = convert_file(tmp_path / "content/docs/menus.md", root=tmp_path, assets_dir=tmp_path / "a",
+                       site=hugo.load(tmp_path))
+    assert [m.path for m in doc.media] == ["assets/images/menu-light.png"]
+    assert [(r.path, r.status) for r in doc.asset_refs] == [
+        ("assets/images/menu-light.png", "resolved"), ("assets/images/menu-dark.png", "resolved")]
+
+
+def test_front_matter_closed_by_a_line_starting_with_three_dashes(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo's page lexer ends YAML front matter at the first line starting with "---": a "----"
+    closing line still closes it (checked with hugo 0.168: title and description read, no text
+    left), and "--- words" leaves "words" as content; the page's draft flag is read there too."""
+    from murar.ingest.corpus import convert_file
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/docs/lease.md", "---\ntitle: Leases\ndescription: Granting one\n----\n\n"
+                                             "A lease expires after its TTL.\n")
+    write(tmp_path, "content/docs/two.md", "---\ntitle: Second\n--- trailing words\n\nBody two.\n")
+    write(tmp_path, "content/docs/old.md", "---\ntitle: Old\ndraft: true\n-----\n\nGone.\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/docs/lease.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert doc.title == "Leases"
+    assert [s.text for s in doc.sections] == ["A lease expires after its TTL."]
+    doc = convert_file(tmp_path / "content/docs/two.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert doc.title == "Second" and doc.sections[0].text == "trailing words\n\nBody two."
+    assert site.classify("content/docs/old.md").role == FileRole.EXCLUDED
+
+
+def test_geekdoc_toc_tree_is_bounded_over_all_levels(tmp_path: Path, write: Callable[..., Path],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wide, deep tree of sections lists at most _TOC_TREE_MAX pages in all (a budget shared by
+    the levels, not per level: 200 children over 6 levels would be 200**6 lines)."""
+    monkeypatch.setattr(hugo, "_TOC_TREE_MAX", 25)
+    write(tmp_path, "config.yaml", "baseURL: /\ntheme: hugo-geekdoc\n")
+    write(tmp_path, "content/a/_index.md", "---\ntitle: A\n---\n{{< toc-tree >}}\n")
+    for i in range(6):
+        write(tmp_path, f"content/a/s{i}/_index.md", f"---\ntitle: S{i}\n---\n")
+        for j in range(6):
+            write(tmp_path, f"content/a/s{i}/p{j}.md", f"---\ntitle: P{i}{j}\n---\nx\n")
+    out = hugo.load(tmp_path).preprocess("---\ntitle: A\n---\n{{< toc-tree >}}\n", page_rel="content/a/_index.md")
+    assert out.count("- ") == 25 and "- S0\n  - P00" in out

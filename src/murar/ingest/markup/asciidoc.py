@@ -133,6 +133,10 @@ _CHAR_ATTRS = {
     "nbsp": "\u00a0", "plus": "+", "quot": '"', "rdquo": "\u201d", "rsquo": "\u2019", "sp": " ", "tilde": "~",
     "vbar": "|", "wj": "\u2060", "zwsp": "\u200b", "cpp": "C++", "pp": "++", "startsb": "[", "endsb": "]",
 }
+# the labels of admonitions (Asciidoctor "Admonitions": <name>-caption, set to localise them), passed on
+# even when no text references them, since the admonition templates read them
+_ADMONITION_CAPTIONS = frozenset({"note-caption", "tip-caption", "important-caption", "warning-caption",
+                                  "caution-caption"})
 # attributes passed on the command line win over document entries: the values
 # asciidoc-py's own configuration evaluates are never the document's
 _FIXED_ATTRS: dict[str, str | None] = {
@@ -911,7 +915,8 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
             api.options("--conf-file", str(_ASCIIDOCTOR_QUOTES))  # 'x' is no emphasis outside compat-mode
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
-            if k in used and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
+            caption = k in _ADMONITION_CAPTIONS and f":{k}:" not in text  # (the page's own entry decides)
+            if (k in used or caption) and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
                 api.attributes[k] = _value_refs(v, attrs)
         api.attributes.update(_FIXED_ATTRS)
         out = io.StringIO()

@@ -80,6 +80,9 @@ _RESOURCE_ID = re.compile(
     r"(?:(?P<family>[a-z]+)\$)?(?P<path>.+)$")
 # a URL, not a resource ID (``ROOT:shot.png`` also looks like "scheme:path")
 _URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|//|data:|mailto:|javascript:)", re.IGNORECASE)
+# a verbatim or comment block's delimiter line, and an imagesdir attribute entry (set or unset)
+_BLOCK_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|`{3,})[ \t]*$")
+_IMAGESDIR_ENTRY = re.compile(r"^:imagesdir!?:(?:[ \t].*)?$")
 _SKIP_DIRS = {"node_modules", "build", "public", ".git", "_site"}
 # Antora's intrinsic environment and family attributes (docs.antora.org, "Intrinsic Attributes";
 # @antora/asciidoc-loader sets partialsdir/examplesdir to the family tokens)
@@ -514,4 +517,23 @@ class AntoraSite:
         return resolve_link(target, page_rel=page_rel, root=self._root)
 
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
-        return text
+        """The page as Antora reads it: an ``:imagesdir:`` entry (set so the page
+        previews in an editor or on GitHub) removed, since Antora resolves every image
+        target as a resource ID in the images family and never prefixes it with
+        ``imagesdir`` (the entry "is stripped out when Antora builds", Dan Allen in
+        couchbase/docs-server#432); kept when the page references ``{imagesdir}``
+        itself, and inside listing, literal, passthrough and comment blocks."""
+        if ":imagesdir:" not in text or "{imagesdir}" in text:
+            return text
+        out: list[str] = []
+        fence: str | None = None
+        for line in text.split("\n"):
+            delim = _BLOCK_DELIM.match(line)
+            if fence is None and delim:
+                fence = delim.group(1)
+            elif fence is not None and line.rstrip() == fence:
+                fence = None
+            elif fence is None and _IMAGESDIR_ENTRY.match(line):
+                continue
+            out.append(line)
+        return "\n".join(out)

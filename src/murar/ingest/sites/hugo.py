@@ -140,6 +140,16 @@ _MAX_RESOURCES = 1000
 _MAX_GLOB_CHARS = 2_000_000
 #: child pages a Docsy section index lists at most
 _SECTION_INDEX_MAX = 200
+#: image classes a theme shows only in dark mode (Doks/Thulite: img-darkmode beside an img-lightmode twin)
+_DARK_MODE_CLASSES = frozenset({"img-darkmode"})
+# a page's opening front matter delimiter, and the first line starting with the closing one
+_FM_OPEN = re.compile(r"\A(\ufeff?(---|\+\+\+)[ \t]*\r?\n)")
+_FM_LOOSE_YAML = re.compile(r"^---([^\n]*)$", re.MULTILINE)
+_FM_LOOSE_TOML = re.compile(r"^\+\+\+([^\n]*)$", re.MULTILINE)
+#: levels of child pages a Geekdoc toc-tree lists at most
+_TOC_TREE_DEPTH = 6
+#: pages a Geekdoc toc-tree lists at most, over all its levels
+_TOC_TREE_MAX = 1_000
 
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
 #: sites built on its docs: a "codetab")
@@ -627,6 +637,7 @@ class HugoSite:
         self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
+        self._geekdoc = "geekdoc" in config.settings.get("theme_paths", "").lower()  # a Geekdoc site
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
@@ -662,7 +673,7 @@ class HugoSite:
                     head = fh.read(16_384)
             except OSError:
                 head = ""
-            self._front[rel] = split_front_matter(head)[0]
+            self._front[rel] = split_front_matter(front_matter_as_hugo_reads_it(head))[0]
         return self._front[rel]
 
     def included_files(self) -> frozenset[str]:
@@ -1264,6 +1275,7 @@ class HugoSite:
         given as ``<title>``, ``= Title`` or an rST title section), includes inlined,
         shortcodes rewritten (see :func:`rewrite_shortcodes`).
         Problems (missing includes or images) go to ``warnings``. Never raises."""
+        text = front_matter_as_hugo_reads_it(text)
         meta, body, kind = split_front_matter(text)
         head = ""
         markup = PAGE_MARKUP.get(suffix_of(page_rel))
@@ -1319,11 +1331,31 @@ class HugoSite:
         under = posixpath.relpath(folder, content).split("/")[0] if folder != content else ""
         if under != "docs" and str(meta.get("type", "")).lower() != "docs":
             return ""
+        children: list[tuple[int, str, str, str]] = []
+        for rel, child in self._section_children(page_rel):
+            title = " ".join(str(child.get("title") or "").split())
+            if not title or child.get("hide_summary") is True:
+                continue
+            desc = child.get("description")
+            desc = " ".join(desc.split()) if isinstance(desc, str) and meta.get("simple_list") is not True else ""
+            children.append((_weight(child), title, rel, desc))
+        children.sort(key=lambda c: (c[0] == 0, c[0], c[1].lower(), c[2]))
+        return "".join(f"\n\n**{title}**: {desc}" if desc else f"\n\n**{title}**"
+                       for _, title, _, desc in children) + "\n" if children else ""
+
+    def _section_children(self, page_rel: str) -> list[tuple[str, dict[str, Any]]]:
+        """The pages Hugo gives a section page ``page_rel`` (``_index.*``) as ``.Pages``:
+        the section folder's own pages and its subfolders' ``_index``/``index`` pages,
+        as :meth:`classify` publishes them, with their front matter (at most
+        :data:`_SECTION_INDEX_MAX`, in file name order; none for another page)."""
+        folder, name = posixpath.split(page_rel)
+        if not name.startswith("_index.") or self._content_dir_of(page_rel) is None:
+            return []
         try:
             entries = sorted(self._root.joinpath(folder).iterdir(), key=lambda p: p.name)[:_SECTION_INDEX_MAX * 4]
         except OSError:
-            return ""
-        children: list[tuple[int, str, str, str]] = []
+            return []
+        children: list[tuple[str, dict[str, Any]]] = []
         for entry in entries:
             rel = f"{folder}/{entry.name}"
             if entry.is_dir() and not entry.is_symlink():
@@ -1334,18 +1366,46 @@ class HugoSite:
             if not rel or len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
                     or inside_root(self._root / rel, self._root.resolve()).problem:
                 continue  # (a file linked out of the corpus is never read)
-            child = self._front_matter(rel)
-            title = " ".join(str(child.get("title") or "").split())
-            if not title or child.get("hide_summary") is True:
+            children.append((rel, self._front_matter(rel)))
+        return children
+
+    def _geekdoc_toc_tree(self, page_rel: str, *, depth: int = 0, budget: list[int] | None = None) -> str:
+        """Geekdoc's ``{{< toc-tree >}}`` (``layouts/shortcodes/toc-tree.html``): the
+        page's ``.Pages`` as a nested list, grouped by weight (ascending, unweighted
+        as weight 0), by title within a group; each its title (``linkTitle``
+        first, as ``partials/utils/title``) and ``: geekdocDescription``, then its own
+        children unless ``geekdocFlatSection``; ``geekdocHidden`` pages left out
+        (unless ``geekdocHiddenTocTree: false``). Nothing when the page's
+        ``geekdocToC`` (else the site's) is ``0``/false. At most
+        :data:`_TOC_TREE_DEPTH` levels and :data:`_TOC_TREE_MAX` pages in all."""
+        left = budget if budget is not None else [_TOC_TREE_MAX]
+        if depth == 0:
+            own = self._front_matter(page_rel).get("geekdocToC", self._params.get("params.geekdoctoc", 6))
+            if own in (0, False, "0", "false"):
+                return ""
+        rows: list[tuple[int, str, str, dict[str, Any]]] = []
+        for rel, child in self._section_children(page_rel):
+            if child.get("geekdocHidden") is True and child.get("geekdocHiddenTocTree", True) is not False:
                 continue
-            weight = child.get("weight")
-            weight = weight if isinstance(weight, int) and not isinstance(weight, bool) and weight else 0
-            desc = child.get("description")
-            desc = " ".join(desc.split()) if isinstance(desc, str) and meta.get("simple_list") is not True else ""
-            children.append((weight, title, rel, desc))
-        children.sort(key=lambda c: (c[0] == 0, c[0], c[1].lower(), c[2]))
-        return "".join(f"\n\n**{title}**: {desc}" if desc else f"\n\n**{title}**"
-                       for _, title, _, desc in children) + "\n" if children else ""
+            # (each weight group .ByTitle: by title, not the linkTitle shown)
+            rows.append((_weight(child), " ".join(str(child.get("title") or "").split()).lower(), rel, child))
+        lines: list[str] = []
+        for _, _, rel, child in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
+            if left[0] <= 0:
+                break
+            left[0] -= 1
+            title = " ".join(str(child.get("linkTitle") or child.get("title") or "").split()) \
+                or posixpath.basename(posixpath.dirname(rel) if posixpath.basename(rel).startswith(("_index.", "index."))
+                                      else posixpath.splitext(rel)[0]).replace("-", " ").replace("_", " ").title()
+            desc = child.get("geekdocDescription")
+            desc = " ".join(str(desc).split()) if desc not in (None, "") else ""
+            lines.append("  " * depth + f"- {title}" + (f": {desc}" if desc else ""))
+            if depth + 1 < _TOC_TREE_DEPTH and child.get("geekdocFlatSection") is not True:
+                sub = self._geekdoc_toc_tree(rel, depth=depth + 1, budget=left) if left[0] > 0 else ""
+                if sub:
+                    lines.append(sub)
+        text = "\n".join(lines)
+        return f"\n\n{text}\n\n" if depth == 0 and text else text
 
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
                            _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
@@ -1484,6 +1544,8 @@ class HugoSite:
                 out.append(self.rewrite_shortcodes(columns, page_rel=page_rel, warnings=warnings, _depth=_depth,
                                                    _stack=_stack))
                 pos = close.end()
+            elif name == "toc-tree" and self._geekdoc:
+                out.append(self._geekdoc_toc_tree(page_rel))
             elif name == "siteparam":  # Relearn: a site parameter only
                 out.append(self._params.get(f"params.{sc.get('name', pos=0).strip().lower()}", ""))
             elif name == "heading" and sc.get("name", pos=0):
@@ -1770,6 +1832,10 @@ class HugoSite:
             link = relpath_from_page(res.rel_path, page_rel)
         else:
             link = src  # left for resolve_asset, which reports the paths it tried
+        if _DARK_MODE_CLASSES & set(sc.params.get("class", "").split()):
+            # Doks shows an img-darkmode image only in dark mode, its img-lightmode twin otherwise (its
+            # stylesheet hides the other one): the light one is read, the dark one only counted
+            link = split_link(link)[0] + "#only-dark"
         return _md_image(link, alt, caption, html_out=self._html_page(page_rel))
 
 
@@ -1860,6 +1926,31 @@ def _video(sc: Shortcode) -> str:
         return f'\n<iframe src="https://player.vimeo.com/video/{vid}" title="{title}"></iframe>\n' if vid else ""
     src = html.escape(sc.get("src", "url", "file", pos=0))
     return f'\n<video src="{src}" title="{title}"></video>\n' if src else ""
+
+
+def front_matter_as_hugo_reads_it(text: str) -> str:
+    """``text`` with its YAML/TOML front matter closed where Hugo's page lexer closes
+    it (``parser/pageparser``: the first line that *starts* with the opening
+    ``---``/``+++``, the rest of that line being content), so a ``----`` or
+    ``--- words`` closing line ends the front matter as on the built site; a
+    closing line of dashes only leaves nothing (Hugo renders the leftover ``-`` as
+    an empty list item). Unchanged otherwise."""
+    m = _FM_OPEN.match(text)
+    if not m:
+        return text
+    delim = m.group(2)
+    close = (_FM_LOOSE_YAML if delim == "---" else _FM_LOOSE_TOML).search(text, m.end())
+    if close is None or not close.group(1).strip():
+        return text  # no closing line, or an exact one: read as written
+    rest = close.group(1).strip()
+    rest = "" if delim == "---" and not rest.strip("-") else rest
+    return text[:close.start()] + delim + "\n" + (rest + "\n" if rest else "") + text[close.end():].lstrip("\r")
+
+
+def _weight(meta: dict[str, Any]) -> int:
+    """A page's ``weight`` front matter (0 when unset or not an integer)."""
+    weight = meta.get("weight")
+    return weight if isinstance(weight, int) and not isinstance(weight, bool) else 0
 
 
 def _never_rendered(meta: dict[str, Any]) -> bool:

@@ -40,7 +40,8 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   image) and ``{::comment}`` blocks are removed.
 - Theme rules where a theme documents them: Minimal Mistakes' helper includes and
   notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
-  image captions, a post's preview image).
+  image captions, a post's preview image), just-the-docs' children list under a
+  ``has_children`` page (:meth:`JekyllSite._children_listing`).
 """
 
 from __future__ import annotations
@@ -125,6 +126,9 @@ _MAX_LOOP_ITEMS = 2_000
 _MAX_LOOP_LENGTH = MAX_LOOP_LENGTH
 #: block tags open (all files) beyond which a page includes no more files (bounds the recursion)
 _MAX_INCLUDE_BLOCKS = 64
+# pages whose front matter a just-the-docs children list is looked up in, and children listed per page
+_MAX_NAV_PAGES = 20_000
+_MAX_CHILDREN = 500
 
 
 #: ``markdown:`` values that name a CommonMark converter (lower case): HTML blocks follow CommonMark
@@ -496,6 +500,8 @@ class JekyllSite:
         self._kramdown = self._variables.get("site.markdown", "kramdown").strip().lower() not in COMMONMARK_CONVERTERS
         self._chirpy = is_chirpy(self._site_object, self._root)
         self._url_folders: dict[str, str | None] = {}
+        self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
+        self._children_nav: bool | None = None
 
     @property
     def config(self) -> SiteConfig:
@@ -654,8 +660,87 @@ class JekyllSite:
         if self._chirpy:
             collection = next((c for c in self._collections if is_within(page_rel, c.folder)), None)
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
+        listing = self._children_listing(page_rel, meta)
+        body = body.rstrip() + listing if listing else body
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
+
+    def _draws_children_nav(self) -> bool:
+        """True when pages are laid out by just-the-docs' ``default`` layout, which
+        lists a ``has_children`` page's children: ``theme``/``remote_theme`` names
+        ``just-the-docs`` (or the site is the theme, ``just-the-docs.gemspec``), and
+        the site's own ``_layouts/default.html``, if it has one, still draws them."""
+        if self._children_nav is None:
+            named = " ".join(str(self._site_object.get(k) or "") for k in ("theme", "remote_theme")).lower()
+            theme = "just-the-docs" in named or (self._root / "just-the-docs.gemspec").is_file()
+            layout = self._root / safe_join(self._source, "_layouts/default.html")
+            if theme and layout.is_file() and not inside_root(layout, self._root.resolve()).problem:
+                try:
+                    own = layout.read_text(encoding="utf-8", errors="replace")[:200_000]
+                except OSError:
+                    own = ""
+                theme = "has_children" in own or "children_nav" in own
+            self._children_nav = theme
+        return self._children_nav
+
+    def _nav_children(self, collection: str | None, parent: str) -> list[tuple[str, dict[str, Any]]]:
+        """The pages of ``collection`` (``None``: pages outside collections) whose
+        ``parent`` prints as ``parent``, each as (path, front matter with defaults).
+        Every page of the site (at most :data:`_MAX_NAV_PAGES`) is read once and
+        indexed by collection and parent."""
+        if self._nav_pages is None:
+            index: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] = {}
+            for rel in os_walk_files(self._root, self._source, PAGE_MARKUP)[:_MAX_NAV_PAGES]:
+                if self.classify(rel).role != FileRole.PAGE:
+                    continue
+                meta = self.page_meta(rel, self._front(rel)[0])
+                if meta.get("parent") is None:
+                    continue
+                coll = next((c.name for c in self._collections if is_within(rel, c.folder)), None)
+                index.setdefault((coll, _liquid_str(meta.get("parent"))), []).append((rel, meta))
+            self._nav_pages = index
+        return self._nav_pages.get((collection, parent), [])
+
+    def _children_listing(self, page_rel: str, meta: dict[str, Any]) -> str:
+        """The "Table of contents" just-the-docs draws under a ``has_children: true``
+        page (``_layouts/default.html`` includes ``components/children_nav.html``
+        unless ``has_toc: false``): the pages of the same collection (pages outside
+        collections for a page outside them) whose ``parent`` is this page's
+        ``title`` and whose ``grand_parent`` is this page's ``parent`` (Jekyll's
+        ``where``: none when this page has no parent), in ``sorted_pages.html``
+        order — numeric ``nav_order`` first, then string ones (case-insensitive with
+        ``nav_sort: case_insensitive``), then pages without one by title — reversed
+        by ``child_nav_order: desc``, each as its title and `` - summary``. An h2
+        heading and a list, as published; ``""`` when there is nothing to list."""
+        if meta.get("has_children") is not True or meta.get("has_toc") is False \
+                or not isinstance(meta.get("title"), str | int | float) or not self._draws_children_nav():
+            return ""
+        collection = next((c.name for c in self._collections if is_within(page_rel, c.folder)), None)
+        title, parent = _liquid_str(meta.get("title")), meta.get("parent")
+        insensitive = str(self._site_object.get("nav_sort") or "") == "case_insensitive"
+        groups: list[list[tuple[Any, str]]] = [[], [], [], []]
+        for rel, child in self._nav_children(collection, title):
+            if rel == page_rel:
+                continue
+            grand = child.get("grand_parent")
+            if (grand is not None or parent is not None) and (parent is None or _liquid_str(grand) != _liquid_str(parent)):
+                continue
+            name = " ".join(_liquid_str(child.get("title")).split())
+            if not name:
+                continue
+            summary = child.get("summary")
+            line = f"- {name} - {' '.join(str(summary).split())}" if summary not in (None, "", False) else f"- {name}"
+            order = child.get("nav_order")
+            key = order if order is not None else child.get("title")
+            number = isinstance(key, int | float) and not isinstance(key, bool)
+            text_key = str(key).lower() if insensitive else str(key)
+            groups[(0 if order is not None else 2) + (0 if number else 1)].append((key if number else text_key, line))
+        lines = [line for group in groups for _, line in sorted(group, key=lambda g: g[0])]
+        if str(meta.get("child_nav_order") or "") in ("desc", "reversed"):
+            lines.reverse()
+        if not lines:
+            return ""
+        return "\n\n---\n\n## Table of contents\n\n" + "\n".join(lines[:_MAX_CHILDREN]) + "\n"
 
     def render_liquid(self, text: str, *, page_rel: str, meta: dict[str, Any], warnings: list[str]) -> str:
         """The Liquid of the page ``page_rel`` (front matter ``meta``, with its
@@ -938,6 +1023,15 @@ class _JekyllLiquid(Renderer):
 #: page variables Jekyll computes (absent from front matter does not mean nil)
 _COMPUTED_PAGE = frozenset({"content", "title", "excerpt", "url", "date", "id", "categories", "collection", "tags",
                             "dir", "name", "path", "next", "previous", "relative_path", "slug", "ext", "output"})
+
+
+def _liquid_str(value: Any) -> str:
+    """A front matter value as Liquid/Ruby ``to_s`` prints it (``nil`` is empty)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _strip_hidden(text: str) -> str:
