@@ -589,3 +589,22 @@ def test_moniker_default_view_keeps_to_the_page_range(tmp_path: Path, write: Cal
              "::: moniker range=\"cloud-latest\"\nLatest only.\n::: moniker-end\n")
     out = site.preprocess(mixed, page_rel="new/c.md")
     assert "Year release." in out and "Numbered release." in out and "Latest only." in out
+
+
+def test_content_group_of_an_older_version_is_not_the_default_page(tmp_path: Path,
+                                                                   write: Callable[..., Path]) -> None:
+    """DocFX content ``groups`` with a ``moniker_range`` publish versions of one page from two
+    folders at one URL; the default view shows the newest, so the older folder's twin is reported,
+    not read. An older-version page without a twin is still a page (Learn shows that version)."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "src": "./v1", "group": "old"},
+                    {"files": ["**/*.md"], "exclude": ["v1/**"], "group": "new"}],
+        "groups": {"old": {"moniker_range": "app-1"}, "new": {"moniker_range": ">= app-2"}}}}))
+    write(tmp_path, "v1/setup/install.md", "# Install (version 1)\n")
+    write(tmp_path, "v1/setup/legacy.md", "# Only in version 1\n")
+    write(tmp_path, "setup/install.md", "# Install\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    old = site.classify("v1/setup/install.md")
+    assert old.role is FileRole.EXCLUDED and "setup/install.md" in old.reason
+    assert site.classify("v1/setup/legacy.md").role is FileRole.PAGE
+    assert site.classify("setup/install.md").role is FileRole.PAGE

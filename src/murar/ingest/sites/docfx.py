@@ -796,11 +796,40 @@ class DocfxSite:
         if markup is None:
             return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
         # a file the content globs select is built (published) by DocFX even when a page includes it
-        if any(g.matches(rel) for g in self._settings.content):
+        group = next((g for g in self._settings.content if g.matches(rel)), None)
+        if group is not None:
+            other = self._default_version_of(rel, group)
+            if other:
+                return FileClass(role=FileRole.EXCLUDED, markup=markup,
+                                 reason=f"another version ({group.monikers}) of {other}, the page of the default view")
             return FileClass(role=FileRole.PAGE, markup=markup)
         if "includes" in rel.split("/")[:-1] or rel in self.included_files():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="not selected by docfx.json build.content")
+
+    def _default_version_of(self, rel: str, group: GlobGroup) -> str | None:
+        """The file that the default view publishes at ``rel``'s URL when ``rel`` is a
+        version it does not show: DocFX content ``groups`` with a ``moniker_range``
+        publish the versions of one page from different folders (``"src":
+        "./vs-2015"`` for ``vs-2015``, ``"src": "./"`` for ``>= vs-2019``) at the same
+        URL, and a reader without ``?view=`` gets the newest
+        (:mod:`murar.ingest.sites._monikers`). ``None`` when ``rel``'s group is in the
+        default view, its range cannot be ordered, or no other group publishes that URL
+        (the page then exists in its own versions only, and Learn shows it)."""
+        if not group.monikers:
+            return None
+        ranges = [g.monikers for g in self._settings.content if g.monikers and g.docset == group.docset]
+        if zone_shown(group.monikers, default_view(ranges)):
+            return None
+        inner = rel[len(group.src) + 1:] if group.src not in ("", ".") else rel
+        defaults = default_view(ranges)
+        for g in self._settings.content:
+            if g is group or g.docset != group.docset or (g.monikers and not zone_shown(g.monikers, defaults)):
+                continue
+            twin = safe_join(g.src, inner) if g.src not in ("", ".") else inner
+            if twin and twin != rel and g.matches(twin) and (self._root / twin).is_file():
+                return twin
+        return None
 
     # ------------------------------------------------------------ resolution
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
