@@ -738,3 +738,35 @@ def test_site_component_drawing_a_prop_as_img_is_an_image(tmp_path: Path) -> Non
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [m.path for m in images] == ["static/img/base.png", "static/img/required.png", "static/img/imported.png"]
     assert (images[0].alt, images[0].caption) == ("Query editor", "The query editor")
+
+
+def test_site_component_renders_its_text_props(tmp_path: Path) -> None:
+    """A component of the site that renders a prop as an element's child (<span>{tier}</span>) or maps
+    an array prop to elements ({badges.map((b) => <a>{b.label}</a>)}) shows those strings, as React
+    renders them; a plan badge written as <Badges badges={[{ label: "Enterprise", href: ... }]} /> read
+    as nothing. Props the component does not render as text (href, color) and package components
+    stay unread."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Badges.js").write_text(
+        "export default function Badges({ badges }) {\n  return (\n    <div className=\"badges\">\n"
+        "      {badges.map((badge, i) => (\n        badge.href ? (\n"
+        "          <a key={i} href={badge.href} className=\"badge\">\n            {badge.label}\n          </a>\n"
+        "        ) : (<span key={i}>{badge.label}</span>)\n      ))}\n    </div>\n  );\n}\n")
+    (root / "src" / "components" / "Tier.jsx").write_text(
+        "const Tier = ({ tier, color }) => <span style={{ color }}>{tier}</span>;\nexport default Tier;\n")
+    (root / "src" / "theme").mkdir(parents=True)
+    (root / "src" / "theme" / "MDXComponents.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\nimport Badges from '@site/src/components/Badges';\n"
+        "export default { ...MDXComponents, Badges };\n")
+    (root / "docs" / "sso.mdx").write_text(
+        "import Tier from '@site/src/components/Tier';\nimport Pill from 'pill-package';\n\n# Single sign-on\n\n"
+        "<Badges\nbadges={[\n{ label: \"Enterprise\", href: \"https://example.com/pricing\" },\n"
+        "{ label: 'Self-hosted' }\n]}\n/>\n\nConfigure the provider. <Tier tier=\"Business plan\" color=\"red\" />\n\n"
+        "<Pill text=\"Package pill\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "sso.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Enterprise" in text and "Self-hosted" in text and "Business plan" in text
+    assert "example.com" not in text and "red" not in text and "Package pill" not in text

@@ -115,6 +115,10 @@ _COMPONENT_IFRAME = re.compile(r"""<iframe\b[^<]{0,2000}?\bsrc\s*=\s*(?:\{\s*(`[
                                r"""|(["'])([^"']{1,500})\2)""", re.DOTALL)
 _COMPONENT_TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}|(["'])([^"']{0,300})\2)""")
 _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}")
+# a prop rendered as an element's only child (<span>{label}</span>), and an array prop mapped to elements
+_COMPONENT_CHILD = re.compile(r">\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*<")
+_COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
+_OBJECT_FIELD = re.compile(r"""([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
 _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
@@ -328,6 +332,8 @@ class MdxTransformer:
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
         self._components: dict[str, str | None] = {}  # module -> its source (None: not a file of the site)
+        # component source -> (props rendered as a child, array prop -> fields of its items rendered)
+        self._text_props: dict[str, tuple[set[str], dict[str, set[str]]]] = {}
 
     def _read(self, target: str, page_rel: str) -> tuple[str, str] | None:
         res = self.site.resolve_include(target, page_rel=page_rel)
@@ -668,6 +674,8 @@ class MdxTransformer:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
         image = self._component_image(tag, scope, page_rel)
+        if not image:
+            texts += self._component_text_props(tag, scope, page_rel)
         out = ""
         if texts:
             out = "\n\n**" + " — ".join(dict.fromkeys(texts)) + "**\n\n"
@@ -782,6 +790,39 @@ class MdxTransformer:
         t = _COMPONENT_TITLE.search(m.group(0) + code[m.end():m.end() + 2000].split(">", 1)[0])
         title = (props.get(t.group(1), "") if t.group(1) else t.group(3)) if t else ""
         return f'\n\n<iframe src="{_escape(src)}" title="{_escape(title)}"></iframe>\n\n'
+
+    def _component_text_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> list[str]:
+        """The text a component of the site itself renders from the tag's props, as React
+        does: a prop written as an element's only child (``<span>{plan}</span>``,
+        ``{props.label}``), and the fields of the objects of an array prop it maps to
+        children (``{tags.map((tag) => <a>{tag.name}</a>)}`` with ``tags={[{ name:
+        "Enterprise" }]}``). Only string values are known; ``[]`` when the component is
+        not a file of the site."""
+        module = scope.modules.get(tag.name)
+        code = self._component_source(module, page_rel) if module else None
+        if not code or "{" not in code:
+            return []
+        if code not in self._text_props:  # read once per component, however many tags use it
+            direct = {m.group(1) for k, m in zip(range(50), _COMPONENT_CHILD.finditer(code))}
+            mapped: dict[str, set[str]] = {}
+            for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
+                item = re.escape(m.group(2))
+                child = re.compile(rf">\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*<")
+                mapped.setdefault(m.group(1), set()).update(
+                    f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
+            self._text_props[code] = (direct, mapped)
+        direct, mapped = self._text_props[code]
+        out: list[str] = []
+        for name, value, kind in tag.attrs:
+            if value is None or name.lower() in _TEXT_ATTRS:
+                continue
+            if name in direct and (text := _attr_text((value, kind))):
+                out.append(text)
+            elif kind == "expr" and mapped.get(name):
+                for _, f in zip(range(50), _OBJECT_FIELD.finditer(value, 0, 20_000)):
+                    if f.group(1) in mapped[name] and f.group(3).strip():
+                        out.append(f.group(3).strip())
+        return out
 
     def _component_img_prop(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
         """The attribute of ``tag`` that a component of the site draws as its ``<img>``
