@@ -770,3 +770,28 @@ def test_site_component_renders_its_text_props(tmp_path: Path) -> None:
     text = "\n".join(s.text for s in doc.sections)
     assert "Enterprise" in text and "Self-hosted" in text and "Business plan" in text
     assert "example.com" not in text and "red" not in text and "Package pill" not in text
+
+
+def test_site_component_builds_its_image_path_from_a_prop(tmp_path: Path) -> None:
+    """A component of the site whose <img> src is a path built from its props
+    (src={require(`@site/docs/shots/${id}`).default}) draws that file: <Shot id="menu.webp" /> was no
+    image (the template's braces hid it, and id= is no image attribute). A prop the template needs but
+    the tag lacks, or a path that is no image, stays no image."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "shots").mkdir(parents=True)
+    (root / "docs" / "shots" / "menu.webp").write_bytes(PNG)
+    (root / "src" / "components" / "Shot").mkdir(parents=True)
+    (root / "src" / "components" / "Shot" / "index.js").write_text(
+        "import React from 'react';\nexport default function Shot({ id, width = '600px', alt = '' }) {\n"
+        "  return (\n    <Frame>\n      <img\n        src={require(`@site/docs/shots/${id}`).default}\n"
+        "        alt={alt}\n        style={{ width }}\n      />\n    </Frame>\n  );\n}\n")
+    (root / "docs" / "menu.mdx").write_text(
+        "import Shot from '@site/src/components/Shot';\n\n# Menu\n\nOpen the menu.\n\n"
+        "<Shot id=\"menu.webp\" width=\"500px\" alt=\"The main menu\" />\n\nNo id here.\n\n<Shot width=\"500px\" />\n\n"
+        "<Shot id=\"notes.txt\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "menu.mdx", site=site, assets_dir=tmp_path / "a")
+    shots = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.alt) for m in shots] == [("docs/shots/menu.webp", "The main menu")]
+    assert "Open the menu." in shots[0].context_before

@@ -119,6 +119,9 @@ _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}"
 _COMPONENT_CHILD = re.compile(r">\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*<")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
 _OBJECT_FIELD = re.compile(r"""([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
+# <img src={require(`@site/img/${id}`).default}> or src={`/img/${name}.png`}: a path built from props
+_COMPONENT_IMG_TEMPLATE = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:require\(\s*)?`([^`]{1,300})`\s*\)?"
+                                     r"(?:\.default)?\s*\}")
 _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
@@ -691,12 +694,12 @@ class MdxTransformer:
         ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
         attribute that names an image file (the light variant of ``sources``)."""
         drawn = self._component_img_prop(tag, scope, page_rel)
-        if not drawn and not _IMAGE_COMPONENT.search(_names(tag, scope)):  # DocsCard img=, Avatar src=: decoration
-            return ""
+        src = self._component_img_template(tag, scope, page_rel)
+        if not drawn and not src and not _IMAGE_COMPONENT.search(_names(tag, scope)):
+            return ""  # DocsCard img=, Avatar src=: decoration
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
         caption = _attr_text(attrs.get("caption"))
-        src = ""
         for name, value, kind in tag.attrs:
             low = name.lower()
             if src or value is None:
@@ -790,6 +793,28 @@ class MdxTransformer:
         t = _COMPONENT_TITLE.search(m.group(0) + code[m.end():m.end() + 2000].split(">", 1)[0])
         title = (props.get(t.group(1), "") if t.group(1) else t.group(3)) if t else ""
         return f'\n\n<iframe src="{_escape(src)}" title="{_escape(title)}"></iframe>\n\n'
+
+    def _component_img_template(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+        """The image path a component of the site builds from the tag's props for its
+        ``<img>``: ``src={require(`@site/docs/img/${id}`).default}`` (or a template
+        literal without ``require``) with each ``${prop}`` filled from the tag, as React
+        and webpack resolve it (``<ZoomImage id="x.webp" />`` draws
+        ``@site/docs/img/x.webp``); ``""`` when the component is not a file of the site,
+        builds no such path, or a prop it needs is not given as a string."""
+        module = scope.modules.get(tag.name)
+        code = self._component_source(module, page_rel) if module else None
+        if not code or "<img" not in code or "${" not in code:
+            return ""
+        props = {name: value for name, value, kind in tag.attrs if kind == "str" and value}
+        for _, m in zip(range(20), _COMPONENT_IMG_TEMPLATE.finditer(code, 0, MAX_COMPONENT_CHARS)):
+            template = m.group(1)
+            if any(name not in props for name in _TEMPLATE_SLOT.findall(template)) or \
+                    "${" in _TEMPLATE_SLOT.sub("", template):
+                continue
+            path = _TEMPLATE_SLOT.sub(lambda s: props[s.group(1)], template)
+            if path.lower().split("?", 1)[0].endswith(_IMAGE_EXTS):
+                return path
+        return ""
 
     def _component_text_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> list[str]:
         """The text a component of the site itself renders from the tag's props, as React
