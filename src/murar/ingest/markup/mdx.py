@@ -337,6 +337,8 @@ class MdxTransformer:
         self._components: dict[str, str | None] = {}  # module -> its source (None: not a file of the site)
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
         self._text_props: dict[str, tuple[set[str], dict[str, set[str]]]] = {}
+        self._img_templates: dict[str, list[str]] = {}
+        self._img_srcs: dict[str, list[tuple[str, str]]] = {}  # component source -> its <img> src expressions  # component source -> its <img> src path templates
 
     def _read(self, target: str, page_rel: str) -> tuple[str, str] | None:
         res = self.site.resolve_include(target, page_rel=page_rel)
@@ -805,9 +807,11 @@ class MdxTransformer:
         code = self._component_source(module, page_rel) if module else None
         if not code or "<img" not in code or "${" not in code:
             return ""
+        if code not in self._img_templates:  # read once per component, however many tags use it
+            self._img_templates[code] = [m.group(1) for _, m in zip(
+                range(20), _COMPONENT_IMG_TEMPLATE.finditer(code, 0, MAX_COMPONENT_CHARS))]
         props = {name: value for name, value, kind in tag.attrs if kind == "str" and value}
-        for _, m in zip(range(20), _COMPONENT_IMG_TEMPLATE.finditer(code, 0, MAX_COMPONENT_CHARS)):
-            template = m.group(1)
+        for template in self._img_templates[code]:
             if any(name not in props for name in _TEMPLATE_SLOT.findall(template)) or \
                     "${" in _TEMPLATE_SLOT.sub("", template):
                 continue
@@ -859,14 +863,19 @@ class MdxTransformer:
         if not code or "<img" not in code:
             return ""
         names = {name for name, value, kind in tag.attrs if kind in ("str", "expr") and value}
-        for k, m in enumerate(_COMPONENT_IMG.finditer(code, 0, MAX_COMPONENT_CHARS)):
-            if k >= 20:  # a component draws a few images; a hostile file is not searched further
-                break
-            expr = m.group(1)
+        if code not in self._img_srcs:  # read once per component, however many tags use it
+            srcs: list[tuple[str, str]] = []  # (src expression, the declaration of the name it is, if any)
+            for _, m in zip(range(20), _COMPONENT_IMG.finditer(code, 0, MAX_COMPONENT_CHARS)):
+                # a component draws a few images; a hostile file is not searched further
+                var = re.fullmatch(r"\s*([A-Za-z_$][\w$]*)\s*", m.group(1))
+                decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(var.group(1))}\s*=\s*([^;\n]{{1,300}})",
+                                 code) if var else None
+                srcs.append((m.group(1), decl.group(1) if decl else ""))
+            self._img_srcs[code] = srcs
+        for expr, declared in self._img_srcs[code]:
             var = re.fullmatch(r"\s*([A-Za-z_$][\w$]*)\s*", expr)
-            if var and var.group(1) not in names:  # a name computed from a prop
-                decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(var.group(1))}\s*=\s*([^;\n]{{1,300}})", code)
-                expr = decl.group(1) if decl else expr
+            if var and var.group(1) not in names and declared:  # a name computed from a prop
+                expr = declared
             used: list[str] = [n for n in re.findall(r"(?:props\.)?([A-Za-z_$][\w$]*)", expr) if n in names]
             if used:
                 return used[0]
