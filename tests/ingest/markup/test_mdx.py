@@ -795,3 +795,32 @@ def test_site_component_builds_its_image_path_from_a_prop(tmp_path: Path) -> Non
     shots = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [(m.path, m.alt) for m in shots] == [("docs/shots/menu.webp", "The main menu")]
     assert "Open the menu." in shots[0].context_before
+
+
+def test_component_in_a_line_of_text_stays_in_its_paragraph(tmp_path: Path) -> None:
+    """MDX makes an element with text beside it on its line a text (inline) element: it renders inside
+    the paragraph. A glossary component wrapping a word (its title=/summary= shown only on hover) cut the
+    sentence in two around a bold 'Process — A process is ...' block; a badge after a heading's words
+    broke the heading. Now the wrapped words read in place, a self-closing badge's text stays inline,
+    and an element alone on its line (also after a list marker) keeps its bold label."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Term.js").write_text(
+        "export default function Term({ href, title, summary, children }) {\n  return (<span><a href={href}>"
+        "{children}</a>{summary ? (<span role=\"tooltip\"><b>{title}</b><span>{summary}</span></span>) : null}"
+        "</span>);\n}\n")
+    (root / "src" / "components" / "Tier.jsx").write_text(
+        "const Tier = ({ tier }) => <span className=\"tier\">{tier}</span>;\nexport default Tier;\n")
+    (root / "docs" / "terms.mdx").write_text(
+        "import Term from '@site/src/components/Term';\nimport Tier from '@site/src/components/Tier';\n"
+        "import Step from '@site/src/components/Step';\n\n"
+        "# Terms\n\nThe <Term href=\"/g#p\" title=\"Process\" summary=\"A model of steps.\">process</Term> starts "
+        "when a message arrives.\n\n## Audit log <Tier tier=\"Enterprise\" />\n\nEvents are kept.\n\n"
+        "1. <Step title=\"Install the agent\" />\n\n   Run the installer.\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "terms.mdx", site=site, assets_dir=tmp_path / "a")
+    assert "The process starts when a message arrives." in doc.sections[0].text
+    assert "A model of steps." not in doc.sections[0].text
+    assert doc.sections[1].heading_path[-1] == "Audit log Enterprise"
+    assert "Install the agent\n\nRun the installer." in doc.sections[1].text

@@ -122,6 +122,8 @@ _OBJECT_FIELD = re.compile(r"""([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2
 # <img src={require(`@site/img/${id}`).default}> or src={`/img/${name}.png`}: a path built from props
 _COMPONENT_IMG_TEMPLATE = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:require\(\s*)?`([^`]{1,300})`\s*\)?"
                                      r"(?:\.default)?\s*\}")
+# what may stand before a flow (block) element on its line: indentation, list markers, quote markers
+_CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:[-*+]|\d{1,9}[.)]|>)(?=[ \t]|$))*[ \t]*")
 _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
@@ -585,6 +587,8 @@ class MdxTransformer:
         failed = failed_expressions = 0
         n = len(line)
         runs: dict[int, list[int]] | None = None  # backtick runs by width: where each starts
+        flow_start = _CONTAINER_PREFIX.match(line).end()  # type: ignore[union-attr]  # a tag here may be flow
+        text_end = len(line.rstrip())
         while i < n:
             c = line[i]
             if c == "`":  # a code span is literal text; an unmatched backtick run is text
@@ -606,7 +610,11 @@ class MdxTransformer:
                 if tag is None:
                     failed += 1
                 else:
-                    parts.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs))
+                    # MDX: an element with text beside it on its line is a text (inline) element, inside
+                    # the paragraph; alone on its line(s) it is a flow (block) element
+                    inline = i > flow_start or tag.end < text_end
+                    parts.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs,
+                                                  inline=inline))
                     i = tag.end
                     continue
             if c == "{" and failed_expressions < MAX_FAILED_TAGS:
@@ -637,7 +645,7 @@ class MdxTransformer:
             return expr
         return ""
     def _render_tag(self, tag: _Tag, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
-                    tabs: dict[str, str]) -> str:
+                    tabs: dict[str, str], inline: bool = False) -> str:
         is_component = tag.name[0].isupper() or "." in tag.name
         if not is_component:
             if tag.closing:
@@ -682,6 +690,10 @@ class MdxTransformer:
         if not image:
             texts += self._component_text_props(tag, scope, page_rel)
         out = ""
+        if texts and inline and not image:
+            # a text element stays in its paragraph: a self-closing one (a badge) shows its text there;
+            # one wrapping words shows those words, its props being hover text (a glossary tooltip)
+            return f" {_html_text(' — '.join(dict.fromkeys(texts)))} " if tag.self_closing else ""
         if texts:
             out = "\n\n**" + " — ".join(dict.fromkeys(texts)) + "**\n\n"
         if image:
