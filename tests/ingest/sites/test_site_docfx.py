@@ -589,6 +589,9 @@ def test_moniker_default_view_keeps_to_the_page_range(tmp_path: Path, write: Cal
              "::: moniker range=\"cloud-latest\"\nLatest only.\n::: moniker-end\n")
     out = site.preprocess(mixed, page_rel="new/c.md")
     assert "Year release." in out and "Numbered release." in out and "Latest only." in out
+    builds = site.preprocess("::: moniker range=\"<hub-1811\"\nBefore 1811.\n::: moniker-end\n\n"
+                             "::: moniker range=\">=hub-2008\"\nSince 2008.\n::: moniker-end\n", page_rel="new/d.md")
+    assert "Since 2008." in builds and "Before 1811." not in builds
 
 
 def test_content_group_of_an_older_version_is_not_the_default_page(tmp_path: Path,

@@ -18,7 +18,7 @@ numbers, and the newest version is the highest one the page and its config name
 (or one above it when a range says ``> highest``), kept within the page's own
 range. A zone is shown when that default moniker of one of its products satisfies
 its range. Where the order cannot be known (a moniker without a trailing number,
-``azure-sqldw-latest``; a product mixing year versions and small ones,
+``azure-sqldw-latest``; a product mixing years and small version numbers,
 ``iotedge-2020-11`` and ``iotedge-1.4``) the zone is kept, as before: more text
 is better than losing the current version's.
 """
@@ -140,9 +140,8 @@ def default_view(ranges: Iterable[str], page_range: str | None = None) -> dict[s
     page = parse_range(page_range) if page_range else None
     out: dict[str, Version] = {}
     for prod, versions in named.items():
-        firsts = {v[0] >= 1900 for v in versions}
-        if prod in unordered or len(firsts) > 1:  # year versions mixed with small ones: order unknown
-            continue
+        if prod in unordered or (any(v[0] >= 1000 for v in versions) and any(v[0] < 100 for v in versions)):
+            continue  # years (or yymm builds) mixed with small version numbers: order unknown
         candidates = sorted(versions | ({ABOVE} if prod in above else set()), reverse=True)
         if page is not None and prod in _products(page):
             candidates = [v for v in candidates if satisfies(page, prod, v)] or candidates
