@@ -611,3 +611,24 @@ def test_content_group_of_an_older_version_is_not_the_default_page(tmp_path: Pat
     assert old.role is FileRole.EXCLUDED and "setup/install.md" in old.reason
     assert site.classify("v1/setup/legacy.md").role is FileRole.PAGE
     assert site.classify("setup/install.md").role is FileRole.PAGE
+
+
+def test_zones_for_other_targets_are_not_on_the_docs_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Learn shows ``::: zone target="docs"`` content on the site; ``target="chromeless"`` zones are
+    for the page embedded in a product (the Azure portal) and ``target="pdf"`` for the PDF (DocFX's
+    ZoneExtension writes data-target). Both targets were read, so a page had two titles and a
+    chromeless '## [Backup](#tab/backup)' heading read as a tab. Also inside an include."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "includes/more.md", '::: zone target="chromeless"\n\nPortal only.\n\n::: zone-end\n\nShared.\n')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(
+        '::: zone target="docs"\n\n# Guide: protect your data\n\n::: zone-end\n\n'
+        '::: zone target="chromeless"\n\n# Protect your data\n\n::: zone-end\n\nIntro text.\n\n'
+        '::: zone target="docs"\n\n## Backup\n\n::: zone-end\n::: zone target="chromeless"\n\n'
+        '## [Backup](#tab/backup)\n\n::: zone-end\n\nBackup text.\n\n::: zone target="pdf"\n\nPrint only.\n\n'
+        "::: zone-end\n\n[!INCLUDE [more](includes/more.md)]\n\n"
+        '```markdown\n::: zone target="chromeless"\nExample stays.\n::: zone-end\n```\n', page_rel="a.md")
+    assert "# Guide: protect your data" in out and "## Backup" in out and "Intro text." in out
+    assert "# Protect your data" not in out and "#tab/backup" not in out and "Print only." not in out
+    assert "Portal only." not in out and "Shared." in out
+    assert '::: zone target="chromeless"\nExample stays.' in out

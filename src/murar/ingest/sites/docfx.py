@@ -32,7 +32,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   part asked for (a named snippet, line ranges: :func:`code_snippet`);
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
   (their content is kept; a ``::: moniker range`` zone only when the page's
-  default view shows it: :mod:`murar.ingest.sites._monikers`); inline ``:::no-loc text="x":::`` is its text;
+  default view shows it: :mod:`murar.ingest.sites._monikers`; a ``::: zone
+  target="chromeless"``/``"pdf"`` zone not at all, as the Learn site shows only
+  ``target="docs"`` ones); inline ``:::no-loc text="x":::`` is its text;
   ``::: zone pivot="id"`` zones are tabs labelled with
   the pivot titles of the zone pivot definition file (:func:`_zone_pivots`).
 - Cross references ("Links and Cross References"): ``<xref:uid>``,
@@ -614,6 +616,42 @@ def _moniker_zones(body: str, ranges: list[str], page_range: str | None) -> str:
     return "\n".join(out)
 
 
+_TARGET_ZONE = re.compile(r"^[ \t>]*:::[ \t]*zone\b(?=[^\n]*\btarget[ \t]*=[ \t]*[\"']?(?P<target>[\w-]*))[^\n]*$",
+                          re.IGNORECASE)
+_ANY_ZONE_END = re.compile(r"^[ \t>]*:::[ \t]*zone-end\b[^\n]*$", re.IGNORECASE)
+
+
+def _target_zones(body: str) -> str:
+    """``body`` as the Learn site shows it: a ``::: zone target="chromeless"`` (shown
+    when the page is embedded in a product, such as the Azure portal) or
+    ``target="pdf"`` (the PDF export) zone is removed up to its ``::: zone-end``;
+    ``target="docs"`` zones stay for :func:`_drop_markers` to unwrap. DocFX's
+    ``ZoneExtension`` permits these three targets and writes ``data-target``; zones do
+    not nest. Fenced code is left alone."""
+    if "target" not in body:
+        return body
+    out: list[str] = []
+    hidden = False
+    fences = FenceTracker(_FENCE_ANY)
+    for line in body.split("\n"):
+        if fences.in_code(line):
+            if not hidden:
+                out.append(line)
+            continue
+        m = _TARGET_ZONE.match(line)
+        if m and m.group("target").lower() != "docs":
+            hidden = True
+            out.append("")
+            continue
+        if hidden:
+            if _ANY_ZONE_END.match(line):
+                hidden = False
+                out.append("")
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def _reindented(lines: list[str], base: str) -> list[str]:
     """``lines`` with their common indentation replaced by ``base`` (blank lines emptied)."""
     expanded = [ln.expandtabs(4) for ln in lines]
@@ -928,6 +966,8 @@ class DocfxSite:
                                      stack=stack)
         if versions is not None and "moniker" in body.lower():
             body = _moniker_zones(body, *versions)
+        if ":::" in body:
+            body = _target_zones(body)
         body = outside_fences(body, lambda part: self._extensions(part, page_rel=page_rel, warnings=warnings))
         body = _no_loc(self._xrefs(body))
         if _ZONE_PIVOT.search(body):
