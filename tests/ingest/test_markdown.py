@@ -305,3 +305,16 @@ def test_a_raw_pre_block_keeps_its_lines(tmp_path: Path) -> None:
     text = convert_markdown(page, root=tmp_path).sections[0].text
     assert "pump --start\npump --status && echo ok" in text
     assert "valve open\n valve close" in text
+
+
+def test_end_tag_br_breaks_words_as_br_does(tmp_path: Path) -> None:
+    """HTML parsers read an end tag ``</br>`` as ``<br>`` (HTML Standard, "in body": an end tag
+    whose name is "br" acts as the start tag), so browsers break the line there; pages that write
+    ``</br>`` in a table cell or a paragraph read as one glued word ('option_aoption_b')."""
+    page = tmp_path / "a.md"
+    page.write_text("# Options\n\n|Setting|Option|\n|-|-|\n|Sort|option_a</br>option_b|\n\n"
+                    "First line</BR>second line.\n", encoding="utf-8")
+    doc = convert_markdown(page, root=tmp_path)
+    table = next(m for m in doc.media if isinstance(m, TableItem))
+    assert table.rows == [["Sort", "option_a option_b"]]
+    assert "First line second line." in doc.sections[0].text

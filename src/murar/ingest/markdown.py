@@ -11,6 +11,7 @@ markup converter does.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,6 +94,16 @@ def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
     return md
 
 
+_BR = re.compile(r"</?br\b", re.IGNORECASE)
+
+
+def _is_br(tag: str) -> bool:
+    """True for a line break tag: ``<br>``, ``<br/>``, and ``</br>``, which HTML parsers
+    read as ``<br>`` (HTML Standard, "in body" insertion mode: an end tag "br" acts as
+    a start tag "br")."""
+    return bool(_BR.match(tag))
+
+
 def _with_inline_closers(children: list[Token], i: int) -> str:
     """The HTML of inline token ``i`` plus the inline HTML up to its closing tag
     (``<video src=x><source ...></video>`` written inside a paragraph arrives as
@@ -157,7 +168,7 @@ class _Walker:
         line_text: dict[int, list[str]] = {}
         ln = 0
         for c in children:
-            if c.type in ("softbreak", "hardbreak") or (c.type == "html_inline" and c.content.lower().startswith("<br")):
+            if c.type in ("softbreak", "hardbreak") or (c.type == "html_inline" and _is_br(c.content)):
                 ln += 1
             line_of.append(ln)
             if c.type in ("text", "code_inline"):
@@ -205,7 +216,7 @@ class _Walker:
                         tag = children[j].content.lower()
                         if tag.startswith(("<img", "<video", "<iframe")) and not heading:
                             self.b.html(_with_inline_closers(children, j), inline=True, in_sentence=in_sentence(j))
-                        text_parts.append(" " if tag.startswith("<br") else "")
+                        text_parts.append(" " if _is_br(tag) else "")
                     else:
                         text_parts.append(children[j].content)
                     j += 1
@@ -219,7 +230,7 @@ class _Walker:
                 i = j
             elif c.type == "html_inline":
                 tag = c.content.lower()
-                if tag.startswith("<br"):
+                if _is_br(tag):
                     sink.append(" ")
                 elif tag.startswith(("<img", "<video", "<iframe")) and not heading:
                     self.b.html(_with_inline_closers(children, i), inline=True, in_sentence=in_sentence(i))

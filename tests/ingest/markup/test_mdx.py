@@ -738,3 +738,89 @@ def test_site_component_drawing_a_prop_as_img_is_an_image(tmp_path: Path) -> Non
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [m.path for m in images] == ["static/img/base.png", "static/img/required.png", "static/img/imported.png"]
     assert (images[0].alt, images[0].caption) == ("Query editor", "The query editor")
+
+
+def test_site_component_renders_its_text_props(tmp_path: Path) -> None:
+    """A component of the site that renders a prop as an element's child (<span>{tier}</span>) or maps
+    an array prop to elements ({badges.map((b) => <a>{b.label}</a>)}) shows those strings, as React
+    renders them; a plan badge written as <Badges badges={[{ label: "Enterprise", href: ... }]} /> read
+    as nothing. Props the component does not render as text (href, color) and package components
+    stay unread."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Badges.js").write_text(
+        "export default function Badges({ badges }) {\n  return (\n    <div className=\"badges\">\n"
+        "      {badges.map((badge, i) => (\n        badge.href ? (\n"
+        "          <a key={i} href={badge.href} className=\"badge\">\n            {badge.label}\n          </a>\n"
+        "        ) : (<span key={i}>{badge.label}</span>)\n      ))}\n    </div>\n  );\n}\n")
+    (root / "src" / "components" / "Tier.jsx").write_text(
+        "const Tier = ({ tier, color }) => <span style={{ color }}>{tier}</span>;\nexport default Tier;\n")
+    (root / "src" / "theme").mkdir(parents=True)
+    (root / "src" / "theme" / "MDXComponents.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\nimport Badges from '@site/src/components/Badges';\n"
+        "export default { ...MDXComponents, Badges };\n")
+    (root / "docs" / "sso.mdx").write_text(
+        "import Tier from '@site/src/components/Tier';\nimport Pill from 'pill-package';\n\n# Single sign-on\n\n"
+        "<Badges\nbadges={[\n{ label: \"Enterprise\", href: \"https://example.com/pricing\" },\n"
+        "{ label: 'Self-hosted' }\n]}\n/>\n\nConfigure the provider. <Tier tier=\"Business plan\" color=\"red\" />\n\n"
+        "<Pill text=\"Package pill\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "sso.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Enterprise" in text and "Self-hosted" in text and "Business plan" in text
+    assert "example.com" not in text and "red" not in text and "Package pill" not in text
+
+
+def test_site_component_builds_its_image_path_from_a_prop(tmp_path: Path) -> None:
+    """A component of the site whose <img> src is a path built from its props
+    (src={require(`@site/docs/shots/${id}`).default}) draws that file: <Shot id="menu.webp" /> was no
+    image (the template's braces hid it, and id= is no image attribute). A prop the template needs but
+    the tag lacks, or a path that is no image, stays no image."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "shots").mkdir(parents=True)
+    (root / "docs" / "shots" / "menu.webp").write_bytes(PNG)
+    (root / "src" / "components" / "Shot").mkdir(parents=True)
+    (root / "src" / "components" / "Shot" / "index.js").write_text(
+        "import React from 'react';\nexport default function Shot({ id, width = '600px', alt = '' }) {\n"
+        "  return (\n    <Frame>\n      <img\n        src={require(`@site/docs/shots/${id}`).default}\n"
+        "        alt={alt}\n        style={{ width }}\n      />\n    </Frame>\n  );\n}\n")
+    (root / "docs" / "menu.mdx").write_text(
+        "import Shot from '@site/src/components/Shot';\n\n# Menu\n\nOpen the menu.\n\n"
+        "<Shot id=\"menu.webp\" width=\"500px\" alt=\"The main menu\" />\n\nNo id here.\n\n<Shot width=\"500px\" />\n\n"
+        "<Shot id=\"notes.txt\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "menu.mdx", site=site, assets_dir=tmp_path / "a")
+    shots = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.alt) for m in shots] == [("docs/shots/menu.webp", "The main menu")]
+    assert "Open the menu." in shots[0].context_before
+
+
+def test_component_in_a_line_of_text_stays_in_its_paragraph(tmp_path: Path) -> None:
+    """MDX makes an element with text beside it on its line a text (inline) element: it renders inside
+    the paragraph. A glossary component wrapping a word (its title=/summary= shown only on hover) cut the
+    sentence in two around a bold 'Process — A process is ...' block; a badge after a heading's words
+    broke the heading. Now the wrapped words read in place, a self-closing badge's text stays inline,
+    and an element alone on its line (also after a list marker) keeps its bold label."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Term.js").write_text(
+        "export default function Term({ href, title, summary, children }) {\n  return (<span><a href={href}>"
+        "{children}</a>{summary ? (<span role=\"tooltip\"><b>{title}</b><span>{summary}</span></span>) : null}"
+        "</span>);\n}\n")
+    (root / "src" / "components" / "Tier.jsx").write_text(
+        "const Tier = ({ tier }) => <span className=\"tier\">{tier}</span>;\nexport default Tier;\n")
+    (root / "docs" / "terms.mdx").write_text(
+        "import Term from '@site/src/components/Term';\nimport Tier from '@site/src/components/Tier';\n"
+        "import Step from '@site/src/components/Step';\n\n"
+        "# Terms\n\nThe <Term href=\"/g#p\" title=\"Process\" summary=\"A model of steps.\">process</Term> starts "
+        "when a message arrives.\n\n## Audit log <Tier tier=\"Enterprise\" />\n\nEvents are kept.\n\n"
+        "1. <Step title=\"Install the agent\" />\n\n   Run the installer.\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "terms.mdx", site=site, assets_dir=tmp_path / "a")
+    assert "The process starts when a message arrives." in doc.sections[0].text
+    assert "A model of steps." not in doc.sections[0].text
+    assert doc.sections[1].heading_path[-1] == "Audit log Enterprise"
+    assert "Install the agent\n\nRun the installer." in doc.sections[1].text

@@ -544,3 +544,91 @@ def test_complex_images_without_an_end_are_linear(tmp_path: Path, write: Callabl
     with deadline(20, "complex images without an end"):
         out = site.preprocess(page, page_rel="a.md")
     assert images(out)[0] == ("media/b.png", "B", "Long text.") and len(images(out)) == 40_001
+
+
+def test_moniker_zones_show_the_default_view(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A Learn page opened without ``?view=`` shows the newest version it exists in; each
+    ``::: moniker range`` zone is shown only when that version is in its range. Every zone was
+    kept, so the page read both products' steps and both screenshots."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(
+        "# Settings\n\n::: moniker range=\">=tool-2024\"\nOpen **Preferences** from the gear menu.\n::: moniker-end\n\n"
+        "::: moniker range=\"tool-2021\"\nOpen **Options** from the Tools menu.\n\n"
+        "![Old dialog](media/2021/dialog.png)\n::: moniker-end\n\n"
+        "::: moniker range=\"<=tool-2021\"\nLegacy profiles are kept.\n::: moniker-end\n\n"
+        "::: moniker range=\"tool-2024\"\n![New dialog](media/2024/dialog.png)\n::: moniker-end\n\n"
+        "::: moniker range=\"tool-2021 || >= other-3.0\"\nShared with the other product.\n::: moniker-end\n\n"
+        "```markdown\n::: moniker range=\"tool-2021\"\nAn example stays.\n::: moniker-end\n```\n\nCommon text.\n",
+        page_rel="a.md")
+    assert "Preferences" in out and "Common text." in out and "Shared with the other product." in out
+    assert "Options** from the Tools menu" not in out and "Legacy profiles" not in out
+    assert [src for src, _alt, _title in images(out)] == ["media/2024/dialog.png"]
+    assert '::: moniker range="tool-2021"\nAn example stays.' in out
+
+
+def test_moniker_default_view_keeps_to_the_page_range(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The default view of a page is the newest version in the page's own range (front matter
+    ``monikerRange``, else ``fileMetadata.monikerRange``, else its content group's
+    ``moniker_range``); a product whose versions cannot be ordered keeps every zone."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "group": "current"}],
+        "groups": {"current": {"moniker_range": ">= kit-1.0"}},
+        "fileMetadata": {"monikerRange": {"old/**/*.md": "<= kit-1.2"}}}}))
+    site = docfx.load(tmp_path, "docfx.json")
+    zones = ("::: moniker range=\"kit-1.2\"\nOne two.\n::: moniker-end\n\n"
+             "::: moniker range=\">kit-1.2\"\nOne three.\n::: moniker-end\n")
+    assert "One three." in site.preprocess(zones, page_rel="new/a.md")
+    assert "One two." not in site.preprocess(zones, page_rel="new/a.md")
+    old = site.preprocess(zones, page_rel="old/a.md")
+    assert "One two." in old and "One three." not in old
+    pinned = site.preprocess("---\nmonikerRange: kit-1.2\n---\n" + zones, page_rel="new/b.md")
+    assert "One two." in pinned and "One three." not in pinned
+    mixed = ("::: moniker range=\"edge-2020-11\"\nYear release.\n::: moniker-end\n\n"
+             "::: moniker range=\"edge-1.4\"\nNumbered release.\n::: moniker-end\n\n"
+             "::: moniker range=\"cloud-latest\"\nLatest only.\n::: moniker-end\n")
+    out = site.preprocess(mixed, page_rel="new/c.md")
+    assert "Year release." in out and "Numbered release." in out and "Latest only." in out
+    builds = site.preprocess("::: moniker range=\"<hub-1811\"\nBefore 1811.\n::: moniker-end\n\n"
+                             "::: moniker range=\">=hub-2008\"\nSince 2008.\n::: moniker-end\n", page_rel="new/d.md")
+    assert "Since 2008." in builds and "Before 1811." not in builds
+
+
+def test_content_group_of_an_older_version_is_not_the_default_page(tmp_path: Path,
+                                                                   write: Callable[..., Path]) -> None:
+    """DocFX content ``groups`` with a ``moniker_range`` publish versions of one page from two
+    folders at one URL; the default view shows the newest, so the older folder's twin is reported,
+    not read. An older-version page without a twin is still a page (Learn shows that version)."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "src": "./v1", "group": "old"},
+                    {"files": ["**/*.md"], "exclude": ["v1/**"], "group": "new"}],
+        "groups": {"old": {"moniker_range": "app-1"}, "new": {"moniker_range": ">= app-2"}}}}))
+    write(tmp_path, "v1/setup/install.md", "# Install (version 1)\n")
+    write(tmp_path, "v1/setup/legacy.md", "# Only in version 1\n")
+    write(tmp_path, "setup/install.md", "# Install\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    old = site.classify("v1/setup/install.md")
+    assert old.role is FileRole.EXCLUDED and "setup/install.md" in old.reason
+    assert site.classify("v1/setup/legacy.md").role is FileRole.PAGE
+    assert site.classify("setup/install.md").role is FileRole.PAGE
+
+
+def test_zones_for_other_targets_are_not_on_the_docs_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Learn shows ``::: zone target="docs"`` content on the site; ``target="chromeless"`` zones are
+    for the page embedded in a product (the Azure portal) and ``target="pdf"`` for the PDF (DocFX's
+    ZoneExtension writes data-target). Both targets were read, so a page had two titles and a
+    chromeless '## [Backup](#tab/backup)' heading read as a tab. Also inside an include."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "includes/more.md", '::: zone target="chromeless"\n\nPortal only.\n\n::: zone-end\n\nShared.\n')
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(
+        '::: zone target="docs"\n\n# Guide: protect your data\n\n::: zone-end\n\n'
+        '::: zone target="chromeless"\n\n# Protect your data\n\n::: zone-end\n\nIntro text.\n\n'
+        '::: zone target="docs"\n\n## Backup\n\n::: zone-end\n::: zone target="chromeless"\n\n'
+        '## [Backup](#tab/backup)\n\n::: zone-end\n\nBackup text.\n\n::: zone target="pdf"\n\nPrint only.\n\n'
+        "::: zone-end\n\n[!INCLUDE [more](includes/more.md)]\n\n"
+        '```markdown\n::: zone target="chromeless"\nExample stays.\n::: zone-end\n```\n', page_rel="a.md")
+    assert "# Guide: protect your data" in out and "## Backup" in out and "Intro text." in out
+    assert "# Protect your data" not in out and "#tab/backup" not in out and "Print only." not in out
+    assert "Portal only." not in out and "Shared." in out
+    assert '::: zone target="chromeless"\nExample stays.' in out

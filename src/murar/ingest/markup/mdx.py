@@ -115,6 +115,15 @@ _COMPONENT_IFRAME = re.compile(r"""<iframe\b[^<]{0,2000}?\bsrc\s*=\s*(?:\{\s*(`[
                                r"""|(["'])([^"']{1,500})\2)""", re.DOTALL)
 _COMPONENT_TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}|(["'])([^"']{0,300})\2)""")
 _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}")
+# a prop rendered as an element's only child (<span>{label}</span>), and an array prop mapped to elements
+_COMPONENT_CHILD = re.compile(r">\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*<")
+_COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
+_OBJECT_FIELD = re.compile(r"""([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
+# <img src={require(`@site/img/${id}`).default}> or src={`/img/${name}.png`}: a path built from props
+_COMPONENT_IMG_TEMPLATE = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:require\(\s*)?`([^`]{1,300})`\s*\)?"
+                                     r"(?:\.default)?\s*\}")
+# what may stand before a flow (block) element on its line: indentation, list markers, quote markers
+_CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:[-*+]|\d{1,9}[.)]|>)(?=[ \t]|$))*[ \t]*")
 _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
@@ -328,6 +337,10 @@ class MdxTransformer:
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
         self._components: dict[str, str | None] = {}  # module -> its source (None: not a file of the site)
+        # component source -> (props rendered as a child, array prop -> fields of its items rendered)
+        self._text_props: dict[str, tuple[set[str], dict[str, set[str]]]] = {}
+        self._img_templates: dict[str, list[str]] = {}
+        self._img_srcs: dict[str, list[tuple[str, str]]] = {}  # component source -> its <img> src expressions  # component source -> its <img> src path templates
 
     def _read(self, target: str, page_rel: str) -> tuple[str, str] | None:
         res = self.site.resolve_include(target, page_rel=page_rel)
@@ -574,6 +587,8 @@ class MdxTransformer:
         failed = failed_expressions = 0
         n = len(line)
         runs: dict[int, list[int]] | None = None  # backtick runs by width: where each starts
+        flow_start = _CONTAINER_PREFIX.match(line).end()  # type: ignore[union-attr]  # a tag here may be flow
+        text_end = len(line.rstrip())
         while i < n:
             c = line[i]
             if c == "`":  # a code span is literal text; an unmatched backtick run is text
@@ -595,7 +610,11 @@ class MdxTransformer:
                 if tag is None:
                     failed += 1
                 else:
-                    parts.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs))
+                    # MDX: an element with text beside it on its line is a text (inline) element, inside
+                    # the paragraph; alone on its line(s) it is a flow (block) element
+                    inline = i > flow_start or tag.end < text_end
+                    parts.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs,
+                                                  inline=inline))
                     i = tag.end
                     continue
             if c == "{" and failed_expressions < MAX_FAILED_TAGS:
@@ -626,7 +645,7 @@ class MdxTransformer:
             return expr
         return ""
     def _render_tag(self, tag: _Tag, scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...],
-                    tabs: dict[str, str]) -> str:
+                    tabs: dict[str, str], inline: bool = False) -> str:
         is_component = tag.name[0].isupper() or "." in tag.name
         if not is_component:
             if tag.closing:
@@ -668,7 +687,13 @@ class MdxTransformer:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
         image = self._component_image(tag, scope, page_rel)
+        if not image:
+            texts += self._component_text_props(tag, scope, page_rel)
         out = ""
+        if texts and inline and not image:
+            # a text element stays in its paragraph: a self-closing one (a badge) shows its text there;
+            # one wrapping words shows those words, its props being hover text (a glossary tooltip)
+            return f" {_html_text(' — '.join(dict.fromkeys(texts)))} " if tag.self_closing else ""
         if texts:
             out = "\n\n**" + " — ".join(dict.fromkeys(texts)) + "**\n\n"
         if image:
@@ -683,12 +708,12 @@ class MdxTransformer:
         ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
         attribute that names an image file (the light variant of ``sources``)."""
         drawn = self._component_img_prop(tag, scope, page_rel)
-        if not drawn and not _IMAGE_COMPONENT.search(_names(tag, scope)):  # DocsCard img=, Avatar src=: decoration
-            return ""
+        src = self._component_img_template(tag, scope, page_rel)
+        if not drawn and not src and not _IMAGE_COMPONENT.search(_names(tag, scope)):
+            return ""  # DocsCard img=, Avatar src=: decoration
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
         caption = _attr_text(attrs.get("caption"))
-        src = ""
         for name, value, kind in tag.attrs:
             low = name.lower()
             if src or value is None:
@@ -783,6 +808,63 @@ class MdxTransformer:
         title = (props.get(t.group(1), "") if t.group(1) else t.group(3)) if t else ""
         return f'\n\n<iframe src="{_escape(src)}" title="{_escape(title)}"></iframe>\n\n'
 
+    def _component_img_template(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+        """The image path a component of the site builds from the tag's props for its
+        ``<img>``: ``src={require(`@site/docs/img/${id}`).default}`` (or a template
+        literal without ``require``) with each ``${prop}`` filled from the tag, as React
+        and webpack resolve it (``<ZoomImage id="x.webp" />`` draws
+        ``@site/docs/img/x.webp``); ``""`` when the component is not a file of the site,
+        builds no such path, or a prop it needs is not given as a string."""
+        module = scope.modules.get(tag.name)
+        code = self._component_source(module, page_rel) if module else None
+        if not code or "<img" not in code or "${" not in code:
+            return ""
+        if code not in self._img_templates:  # read once per component, however many tags use it
+            self._img_templates[code] = [m.group(1) for _, m in zip(
+                range(20), _COMPONENT_IMG_TEMPLATE.finditer(code, 0, MAX_COMPONENT_CHARS))]
+        props = {name: value for name, value, kind in tag.attrs if kind == "str" and value}
+        for template in self._img_templates[code]:
+            if any(name not in props for name in _TEMPLATE_SLOT.findall(template)) or \
+                    "${" in _TEMPLATE_SLOT.sub("", template):
+                continue
+            path = _TEMPLATE_SLOT.sub(lambda s: props[s.group(1)], template)
+            if path.lower().split("?", 1)[0].endswith(_IMAGE_EXTS):
+                return path
+        return ""
+
+    def _component_text_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> list[str]:
+        """The text a component of the site itself renders from the tag's props, as React
+        does: a prop written as an element's only child (``<span>{plan}</span>``,
+        ``{props.label}``), and the fields of the objects of an array prop it maps to
+        children (``{tags.map((tag) => <a>{tag.name}</a>)}`` with ``tags={[{ name:
+        "Enterprise" }]}``). Only string values are known; ``[]`` when the component is
+        not a file of the site."""
+        module = scope.modules.get(tag.name)
+        code = self._component_source(module, page_rel) if module else None
+        if not code or "{" not in code:
+            return []
+        if code not in self._text_props:  # read once per component, however many tags use it
+            direct = {m.group(1) for k, m in zip(range(50), _COMPONENT_CHILD.finditer(code))}
+            mapped: dict[str, set[str]] = {}
+            for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
+                item = re.escape(m.group(2))
+                child = re.compile(rf">\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*<")
+                mapped.setdefault(m.group(1), set()).update(
+                    f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
+            self._text_props[code] = (direct, mapped)
+        direct, mapped = self._text_props[code]
+        out: list[str] = []
+        for name, value, kind in tag.attrs:
+            if value is None or name.lower() in _TEXT_ATTRS:
+                continue
+            if name in direct and (text := _attr_text((value, kind))):
+                out.append(text)
+            elif kind == "expr" and mapped.get(name):
+                for _, f in zip(range(50), _OBJECT_FIELD.finditer(value, 0, 20_000)):
+                    if f.group(1) in mapped[name] and f.group(3).strip():
+                        out.append(f.group(3).strip())
+        return out
+
     def _component_img_prop(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
         """The attribute of ``tag`` that a component of the site draws as its ``<img>``
         (``<img src={src} />``, ``src={props.shot}``, or a name computed from it:
@@ -793,14 +875,19 @@ class MdxTransformer:
         if not code or "<img" not in code:
             return ""
         names = {name for name, value, kind in tag.attrs if kind in ("str", "expr") and value}
-        for k, m in enumerate(_COMPONENT_IMG.finditer(code, 0, MAX_COMPONENT_CHARS)):
-            if k >= 20:  # a component draws a few images; a hostile file is not searched further
-                break
-            expr = m.group(1)
+        if code not in self._img_srcs:  # read once per component, however many tags use it
+            srcs: list[tuple[str, str]] = []  # (src expression, the declaration of the name it is, if any)
+            for _, m in zip(range(20), _COMPONENT_IMG.finditer(code, 0, MAX_COMPONENT_CHARS)):
+                # a component draws a few images; a hostile file is not searched further
+                var = re.fullmatch(r"\s*([A-Za-z_$][\w$]*)\s*", m.group(1))
+                decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(var.group(1))}\s*=\s*([^;\n]{{1,300}})",
+                                 code) if var else None
+                srcs.append((m.group(1), decl.group(1) if decl else ""))
+            self._img_srcs[code] = srcs
+        for expr, declared in self._img_srcs[code]:
             var = re.fullmatch(r"\s*([A-Za-z_$][\w$]*)\s*", expr)
-            if var and var.group(1) not in names:  # a name computed from a prop
-                decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(var.group(1))}\s*=\s*([^;\n]{{1,300}})", code)
-                expr = decl.group(1) if decl else expr
+            if var and var.group(1) not in names and declared:  # a name computed from a prop
+                expr = declared
             used: list[str] = [n for n in re.findall(r"(?:props\.)?([A-Za-z_$][\w$]*)", expr) if n in names]
             if used:
                 return used[0]

@@ -31,7 +31,10 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block holding the
   part asked for (a named snippet, line ranges: :func:`code_snippet`);
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
-  (their content is kept); inline ``:::no-loc text="x":::`` is its text;
+  (their content is kept; a ``::: moniker range`` zone only when the page's
+  default view shows it: :mod:`murar.ingest.sites._monikers`; a ``::: zone
+  target="chromeless"``/``"pdf"`` zone not at all, as the Learn site shows only
+  ``target="docs"`` ones); inline ``:::no-loc text="x":::`` is its text;
   ``::: zone pivot="id"`` zones are tabs labelled with
   the pivot titles of the zone pivot definition file (:func:`_zone_pivots`).
 - Cross references ("Links and Cross References"): ``<xref:uid>``,
@@ -81,6 +84,7 @@ from murar.ingest.sites._common import (
     suffix_of,
 )
 from murar.ingest.sites._glob import DOCFX, glob_match
+from murar.ingest.sites._monikers import default_view, zone_shown
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
 
 GENERATOR = "docfx"
@@ -108,6 +112,7 @@ class GlobGroup:
     exclude: tuple[str, ...] = ()
     docset: str = "."
     dest: str = ""
+    monikers: str = ""  # the moniker range of its ``group`` (``groups.<name>.moniker_range``)
 
     def matches(self, rel: str) -> bool:
         """True when the root-relative ``rel`` is selected by this group."""
@@ -129,7 +134,7 @@ def _strs(value: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
 
-def _groups(entries: Any, docset: str) -> list[GlobGroup]:
+def _groups(entries: Any, docset: str, ranges: dict[str, str] | None = None) -> list[GlobGroup]:
     out: list[GlobGroup] = []
     for entry in entries if isinstance(entries, list) else []:
         if isinstance(entry, str):
@@ -140,8 +145,9 @@ def _groups(entries: Any, docset: str) -> list[GlobGroup]:
         if files:
             src = safe_join(docset, str(entry.get("src") or ""))
             dest = str(entry.get("dest") or "").strip("/") if isinstance(entry.get("dest"), str) else ""
+            group = entry.get("group")
             out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude")), docset=docset,
-                                 dest=dest))
+                                 dest=dest, monikers=(ranges or {}).get(group, "") if isinstance(group, str) else ""))
     return out
 
 
@@ -154,6 +160,8 @@ class DocfxSettings:
     content: tuple[GlobGroup, ...]
     resource: tuple[GlobGroup, ...]
     base_paths: tuple[str, ...] = ()
+    #: ``fileMetadata.monikerRange``: (docset, glob relative to it, moniker range)
+    file_monikers: tuple[tuple[str, str, str], ...] = ()
 
 
 def read_settings(root: Path, config_file: str | None) -> DocfxSettings:
@@ -191,14 +199,23 @@ def read_settings(root: Path, config_file: str | None) -> DocfxSettings:
     resource: list[GlobGroup] = []
     docsets = []
     bases: list[str] = []
+    file_monikers: list[tuple[str, str, str]] = []
     for cfg in configs:
         data = _read_json(root, cfg)
         docset = posixpath.dirname(cfg) or "."
         docsets.append(docset)
         raw_build = data.get("build")
         build: dict[str, Any] = raw_build if isinstance(raw_build, dict) else {}
-        content += _groups(build.get("content"), docset)
-        resource += _groups(build.get("resource"), docset)
+        raw_groups = build.get("groups")
+        ranges = {name: str(g["moniker_range"]) for name, g in raw_groups.items()
+                  if isinstance(g, dict) and isinstance(g.get("moniker_range"), str)} \
+            if isinstance(raw_groups, dict) else {}
+        content += _groups(build.get("content"), docset, ranges)
+        resource += _groups(build.get("resource"), docset, ranges)
+        file_meta = build.get("fileMetadata")
+        by_glob = file_meta.get("monikerRange") if isinstance(file_meta, dict) else None
+        if isinstance(by_glob, dict):
+            file_monikers += [(docset, g, r) for g, r in by_glob.items() if isinstance(r, str)]
         meta = build.get("globalMetadata")
         if isinstance(meta, dict):
             for key in ("breadcrumb_path", "feedback_product_url", "_baseUrl"):
@@ -208,7 +225,7 @@ def read_settings(root: Path, config_file: str | None) -> DocfxSettings:
     if not content:
         content = [GlobGroup(src=d, files=DEFAULT_FILES, exclude=DEFAULT_EXCLUDE) for d in docsets]
     return DocfxSettings(docsets=tuple(dict.fromkeys(docsets)), content=tuple(content), resource=tuple(resource),
-                         base_paths=tuple(dict.fromkeys(bases)))
+                         base_paths=tuple(dict.fromkeys(bases)), file_monikers=tuple(file_monikers))
 
 
 def _read_json(root: Path, rel: str) -> dict[str, Any]:
@@ -556,6 +573,85 @@ def _drop_markers(body: str) -> str:
     return "\n".join(out)
 
 
+_MONIKER_START = re.compile(r"^[ \t>]*:::[ \t]*moniker[ \t]+range[ \t]*=[ \t]*(?:\"(?P<a>[^\"]*)\"|'(?P<b>[^']*)')[ \t]*(?::::)?[ \t]*$",
+                            re.IGNORECASE)
+_MONIKER_END = re.compile(r"^[ \t>]*:::[ \t]*moniker-end[ \t]*(?::::)?[ \t]*$", re.IGNORECASE)
+
+
+def _moniker_zones(body: str, ranges: list[str], page_range: str | None) -> str:
+    """``body`` as a reader of the page's default view sees it: the ``::: moniker
+    range="..."`` zones whose range leaves out the default version (see
+    :mod:`murar.ingest.sites._monikers`; ``ranges`` are the page's config ranges) are
+    removed, marker lines and all; the other zones stay, for :func:`_drop_markers` to
+    unwrap. Zones do not nest (Learn); fenced code is left alone."""
+    lines = body.split("\n")
+    zone_ranges: list[str] = []
+    fences = FenceTracker(_FENCE_ANY)
+    for line in lines:
+        if not fences.in_code(line) and (m := _MONIKER_START.match(line)):
+            zone_ranges.append(m.group("a") if m.group("a") is not None else m.group("b") or "")
+    if not zone_ranges:
+        return body
+    defaults = default_view([*ranges, *zone_ranges], page_range)
+    out: list[str] = []
+    hidden = False
+    fences = FenceTracker(_FENCE_ANY)
+    for line in lines:
+        if fences.in_code(line):
+            if not hidden:
+                out.append(line)
+            continue
+        m = _MONIKER_START.match(line)
+        if m:
+            hidden = not zone_shown(m.group("a") if m.group("a") is not None else m.group("b") or "", defaults)
+            if hidden:
+                out.append("")
+                continue
+        elif hidden and _MONIKER_END.match(line):
+            hidden = False
+            out.append("")
+            continue
+        if not hidden:
+            out.append(line)
+    return "\n".join(out)
+
+
+_TARGET_ZONE = re.compile(r"^[ \t>]*:::[ \t]*zone\b(?=[^\n]*\btarget[ \t]*=[ \t]*[\"']?(?P<target>[\w-]*))[^\n]*$",
+                          re.IGNORECASE)
+_ANY_ZONE_END = re.compile(r"^[ \t>]*:::[ \t]*zone-end\b[^\n]*$", re.IGNORECASE)
+
+
+def _target_zones(body: str) -> str:
+    """``body`` as the Learn site shows it: a ``::: zone target="chromeless"`` (shown
+    when the page is embedded in a product, such as the Azure portal) or
+    ``target="pdf"`` (the PDF export) zone is removed up to its ``::: zone-end``;
+    ``target="docs"`` zones stay for :func:`_drop_markers` to unwrap. DocFX's
+    ``ZoneExtension`` permits these three targets and writes ``data-target``; zones do
+    not nest. Fenced code is left alone."""
+    if "target" not in body:
+        return body
+    out: list[str] = []
+    hidden = False
+    fences = FenceTracker(_FENCE_ANY)
+    for line in body.split("\n"):
+        if fences.in_code(line):
+            if not hidden:
+                out.append(line)
+            continue
+        m = _TARGET_ZONE.match(line)
+        if m and m.group("target").lower() != "docs":
+            hidden = True
+            out.append("")
+            continue
+        if hidden:
+            if _ANY_ZONE_END.match(line):
+                hidden = False
+                out.append("")
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def _reindented(lines: list[str], base: str) -> list[str]:
     """``lines`` with their common indentation replaced by ``base`` (blank lines emptied)."""
     expanded = [ln.expandtabs(4) for ln in lines]
@@ -738,11 +834,40 @@ class DocfxSite:
         if markup is None:
             return FileClass(role=FileRole.UNKNOWN, reason=f"unsupported file type {suffix or '(none)'}")
         # a file the content globs select is built (published) by DocFX even when a page includes it
-        if any(g.matches(rel) for g in self._settings.content):
+        group = next((g for g in self._settings.content if g.matches(rel)), None)
+        if group is not None:
+            other = self._default_version_of(rel, group)
+            if other:
+                return FileClass(role=FileRole.EXCLUDED, markup=markup,
+                                 reason=f"another version ({group.monikers}) of {other}, the page of the default view")
             return FileClass(role=FileRole.PAGE, markup=markup)
         if "includes" in rel.split("/")[:-1] or rel in self.included_files():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="not selected by docfx.json build.content")
+
+    def _default_version_of(self, rel: str, group: GlobGroup) -> str | None:
+        """The file that the default view publishes at ``rel``'s URL when ``rel`` is a
+        version it does not show: DocFX content ``groups`` with a ``moniker_range``
+        publish the versions of one page from different folders (``"src":
+        "./vs-2015"`` for ``vs-2015``, ``"src": "./"`` for ``>= vs-2019``) at the same
+        URL, and a reader without ``?view=`` gets the newest
+        (:mod:`murar.ingest.sites._monikers`). ``None`` when ``rel``'s group is in the
+        default view, its range cannot be ordered, or no other group publishes that URL
+        (the page then exists in its own versions only, and Learn shows it)."""
+        if not group.monikers:
+            return None
+        ranges = [g.monikers for g in self._settings.content if g.monikers and g.docset == group.docset]
+        if zone_shown(group.monikers, default_view(ranges)):
+            return None
+        inner = rel[len(group.src) + 1:] if group.src not in ("", ".") else rel
+        defaults = default_view(ranges)
+        for g in self._settings.content:
+            if g is group or g.docset != group.docset or (g.monikers and not zone_shown(g.monikers, defaults)):
+                continue
+            twin = safe_join(g.src, inner) if g.src not in ("", ".") else inner
+            if twin and twin != rel and g.matches(twin) and (self._root / twin).is_file():
+                return twin
+        return None
 
     # ------------------------------------------------------------ resolution
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
@@ -791,8 +916,29 @@ class DocfxSite:
         meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
         pivots = self._pivot_titles(page_rel, meta) if "zone" in body.lower() else {}
+        own = meta.get("monikerRange")
+        versions = self._config_ranges(page_rel, own if isinstance(own, str) else None)
         return head + self._rewrite(body, page_rel=page_rel, file_rel=page_rel, warnings=sink, depth=0,
-                                    stack=(page_rel,), pivots=pivots)
+                                    stack=(page_rel,), pivots=pivots, versions=versions)
+
+    def _config_ranges(self, page_rel: str, own: str | None) -> tuple[list[str], str | None]:
+        """The moniker ranges of the page's config (every ``groups`` ``moniker_range`` and
+        ``fileMetadata.monikerRange`` of its docset) and the page's own range: front matter
+        ``monikerRange`` (``own``), else the last ``fileMetadata.monikerRange`` glob
+        matching it, else its content group's ``moniker_range``."""
+        docset = self._docset_of(page_rel) or "."
+        ranges = [g.monikers for g in self._settings.content if g.monikers and g.docset == docset]
+        page = own
+        for ds, pattern, rng in self._settings.file_monikers:
+            if ds != docset:
+                continue
+            ranges.append(rng)
+            inner = page_rel[len(ds) + 1:] if ds not in ("", ".") else page_rel
+            if own is None and glob_match(inner, pattern, DOCFX):
+                page = rng
+        if page is None:
+            page = next((g.monikers for g in self._settings.content if g.monikers and g.matches(page_rel)), None)
+        return [*ranges, *([own] if own else [])], page
 
     def _pivot_titles(self, page_rel: str, meta: dict[str, Any]) -> dict[str, str]:
         """pivot id -> title from the page's zone pivot definition file: front matter
@@ -814,9 +960,14 @@ class DocfxSite:
         return {}
 
     def _rewrite(self, body: str, *, page_rel: str, file_rel: str, warnings: list[str], depth: int,
-                 stack: tuple[str, ...], pivots: dict[str, str] | None = None) -> str:
+                 stack: tuple[str, ...], pivots: dict[str, str] | None = None,
+                 versions: tuple[list[str], str | None] | None = None) -> str:
         body = self._inline_includes(body, page_rel=page_rel, file_rel=file_rel, warnings=warnings, depth=depth,
                                      stack=stack)
+        if versions is not None and "moniker" in body.lower():
+            body = _moniker_zones(body, *versions)
+        if ":::" in body:
+            body = _target_zones(body)
         body = outside_fences(body, lambda part: self._extensions(part, page_rel=page_rel, warnings=warnings))
         body = _no_loc(self._xrefs(body))
         if _ZONE_PIVOT.search(body):

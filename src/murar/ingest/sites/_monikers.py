@@ -1,0 +1,161 @@
+"""Microsoft Learn monikers: which versioned content a reader of the default view sees.
+
+A Learn page can hold content for several versions of a product: ``::: moniker
+range="<expression>"`` ... ``::: moniker-end`` zones (Learn contributor guide,
+"Versioned content"; DocFX v3 "conceptual versioning" design), and a page as a
+whole has a range (front matter ``monikerRange``, ``docfx.json``
+``fileMetadata.monikerRange`` globs, or the ``moniker_range`` of its content
+``group``). A range is alternatives joined by ``||``, each a space-separated list
+of comparisons (``>=``, ``<=``, ``>``, ``<``, ``=`` or none) with a moniker such as
+``vs-2022`` or ``aspnetcore-8.0``; comparisons are made within a product, in the
+order of its versions.
+
+The order of monikers lives in Learn's moniker service, not in the repository.
+A page opened without ``?view=`` shows the newest version the page exists in, so
+murar reads a page as that view: the product of a moniker is its name up to its
+trailing version number (``vs-`` 2022, ``aspnetcore-`` 8.0), versions compare as
+numbers, and the newest version is the highest one the page and its config name
+(or one above it when a range says ``> highest``), kept within the page's own
+range. A zone is shown when that default moniker of one of its products satisfies
+its range. Where the order cannot be known (a moniker without a trailing number,
+``azure-sqldw-latest``; a product mixing years and small version numbers,
+``iotedge-2020-11`` and ``iotedge-1.4``) the zone is kept, as before: more text
+is better than losing the current version's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+#: a range longer than this, or with more comparisons, is not evaluated (its zone is kept)
+MAX_RANGE_CHARS = 500
+MAX_TERMS = 40
+
+_TERM = re.compile(r"(>=|<=|>|<|=)?\s*([A-Za-z0-9][\w.\-]*)")
+_VERSIONED = re.compile(r"(.*?[A-Za-z_\-])(\d{1,9}(?:[._\-]\d{1,9}){0,5})")
+
+Version = tuple[int, ...]
+Range = list[list[tuple[str, str]]]  # alternatives (||) of comparisons (op, moniker) that must all hold
+#: a version above every one named (a range ``> highest`` names no newer moniker)
+ABOVE: Version = (10**10,)
+
+
+def split_moniker(name: str) -> tuple[str, Version | None]:
+    """``(product, version)`` of a moniker: ``vs-2022`` -> ``("vs-", (2022,))``,
+    ``aspnetcore-8.0`` -> ``("aspnetcore-", (8, 0))``; a moniker without a trailing
+    number has no version (``("azure-sqldw-latest", None)``)."""
+    low = name.strip().lower()
+    m = _VERSIONED.fullmatch(low)
+    if not m:
+        return low, None
+    return m.group(1), tuple(int(x) for x in re.split(r"[._\-]", m.group(2)))
+
+
+def parse_range(text: str) -> Range | None:
+    """The alternatives of a moniker range expression, each a list of ``(op, moniker)``
+    (``op`` ``""`` means equal); ``None`` when the text is not a range murar can read."""
+    text = text.strip()
+    if not text or len(text) > MAX_RANGE_CHARS:
+        return None
+    out: Range = []
+    terms = 0
+    for part in text.split("||"):
+        part = part.strip()
+        if not part:
+            continue
+        alt: list[tuple[str, str]] = []
+        pos = 0
+        while pos < len(part):
+            if part[pos].isspace():
+                pos += 1
+                continue
+            m = _TERM.match(part, pos)
+            if not m:
+                return None
+            alt.append((m.group(1) or "", m.group(2)))
+            pos = m.end()
+            terms += 1
+            if terms > MAX_TERMS:
+                return None
+        if alt:
+            out.append(alt)
+    return out or None
+
+
+def _holds(op: str, have: Version, bound: Version) -> bool:
+    if op in ("", "="):
+        return have == bound
+    if op == ">=":
+        return have >= bound
+    if op == "<=":
+        return have <= bound
+    if op == ">":
+        return have > bound
+    return have < bound
+
+
+def satisfies(rng: Range, product: str, version: Version) -> bool:
+    """True when the moniker ``product`` at ``version`` is in ``rng`` (a comparison with
+    another product's moniker never holds for it)."""
+    for alt in rng:
+        ok = True
+        for op, name in alt:
+            prod, ver = split_moniker(name)
+            if prod != product or ver is None or not _holds(op, version, ver):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+def _products(rng: Range) -> set[str]:
+    return {split_moniker(name)[0] for alt in rng for _, name in alt}
+
+
+def default_view(ranges: Iterable[str], page_range: str | None = None) -> dict[str, Version]:
+    """product -> the version a reader of the default view sees, for each product the
+    ``ranges`` (every range of the page and its config) name in a known order. The
+    newest named version (or :data:`ABOVE` when a range says ``> newest``) that lies in
+    ``page_range`` (when it names the product)."""
+    named: dict[str, set[Version]] = {}
+    above: set[str] = set()
+    unordered: set[str] = set()
+    parsed = [r for r in (parse_range(t) for t in ranges) if r]
+    for rng in parsed:
+        for alt in rng:
+            for _, name in alt:
+                prod, ver = split_moniker(name)
+                if ver is None:
+                    unordered.add(prod)
+                else:
+                    named.setdefault(prod, set()).add(ver)
+    for rng in parsed:
+        for alt in rng:
+            for op, name in alt:
+                prod, ver = split_moniker(name)
+                if op == ">" and ver is not None and ver == max(named[prod]):
+                    above.add(prod)
+    page = parse_range(page_range) if page_range else None
+    out: dict[str, Version] = {}
+    for prod, versions in named.items():
+        if prod in unordered or (any(v[0] >= 1000 for v in versions) and any(v[0] < 100 for v in versions)):
+            continue  # years (or yymm builds) mixed with small version numbers: order unknown
+        candidates = sorted(versions | ({ABOVE} if prod in above else set()), reverse=True)
+        if page is not None and prod in _products(page):
+            candidates = [v for v in candidates if satisfies(page, prod, v)] or candidates
+        out[prod] = candidates[0]
+    return out
+
+
+def zone_shown(range_text: str, defaults: dict[str, Version]) -> bool:
+    """True when a ``::: moniker range="range_text"`` zone shows in the default view
+    (``defaults`` from :func:`default_view`); a range murar cannot order is shown."""
+    rng = parse_range(range_text)
+    if rng is None:
+        return True
+    products = _products(rng)
+    if any(p not in defaults for p in products):
+        return True
+    return any(satisfies(rng, p, defaults[p]) for p in products)
