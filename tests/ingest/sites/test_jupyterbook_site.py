@@ -76,6 +76,20 @@ def test_myst_yml_toc_and_exclude(tmp_path: Path, write_files: Callable[..., Non
     assert site.classify("old/x.md").role is FileRole.EXCLUDED
 
 
+def test_book_exclude_patterns_are_sphinx_globs_and_mystmd_excludes_minimatch_globs(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Jupyter Book 1 hands exclude_patterns to Sphinx ("**/x" needs a folder before x); mystmd's
+    # project.exclude is a minimatch glob ("**/x" also matches x at the top)
+    files = {"notes/a.md": "# A\n", "ch/notes/b.md": "# B\n", "index.md": "# I\n"}
+    write_files(tmp_path / "jb1", {"_config.yml": "title: B\nexclude_patterns: ['**/notes']\n", **files})
+    write_files(tmp_path / "jb2", {"myst.yml": "version: 1\nproject:\n  exclude: ['**/notes']\n", **files})
+    jb1, jb2 = JupyterBookSite(tmp_path / "jb1", "_config.yml"), JupyterBookSite(tmp_path / "jb2", "myst.yml")
+    assert jb1.classify("notes/a.md").role is FileRole.PAGE
+    assert jb1.classify("ch/notes/b.md").role is FileRole.EXCLUDED
+    assert jb2.classify("notes/a.md").role is FileRole.EXCLUDED
+    assert jb2.classify("ch/notes/b.md").role is FileRole.EXCLUDED
+
+
 def test_bad_yaml_gives_defaults_and_a_warning(tmp_path: Path, write_files: Callable[..., None]) -> None:
     write_files(tmp_path, {"_config.yml": "title: [unclosed\n", "p.md": "# P\n"})
     site = JupyterBookSite(tmp_path, "_config.yml")

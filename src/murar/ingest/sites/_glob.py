@@ -17,13 +17,17 @@ two stars.
 
 What differs between generators is a :class:`GlobSyntax`:
 
-- :data:`PATH` — ``fnmatch``-like path globs, no braces: Sphinx
-  ``exclude_patterns`` (``sphinx.util.matching``: ``**`` crosses folders,
-  ``*``/``?`` stay in one segment, ``[...]`` sets), MkDocs ``exclude_docs``
-  (gitignore lines, translated by the MkDocs module), Jekyll ``exclude``/
-  ``include`` and front-matter-default scopes, Jupyter Book TOC globs and
-  include-markdown globs. ``**/`` also matches no folder at all, as in
-  minimatch (``sphinx.util.matching`` itself reads ``**`` as ``.*`` only).
+- :data:`PATH` — ``fnmatch``-like path globs, no braces: ``**`` crosses
+  folders, ``*``/``?`` stay in one segment, ``[...]`` sets; MkDocs
+  ``exclude_docs`` (gitignore lines, translated by the MkDocs module), Jekyll
+  ``exclude``/``include`` and front-matter-default scopes, mystmd
+  ``project.exclude``, Jupyter Book TOC globs and include-markdown globs.
+  ``**/`` also matches no folder at all, as in minimatch.
+- :data:`SPHINX` — :data:`PATH` without that ``**/`` rule: Sphinx
+  ``exclude_patterns`` as ``sphinx.util.matching.get_matching_files`` reads
+  them when it discovers the source files (``_translate_pattern``: ``**`` is
+  ``.*``, ``*`` is ``[^/]*``), so ``**/drafts`` needs a folder before
+  ``drafts`` and ``a/**/b`` does not match ``a/b``.
 - :data:`DOCUSAURUS` — :data:`PATH` plus braces (Docusaurus passes
   ``include``/``exclude`` to globby, i.e. micromatch): every paired
   ``{...}`` is a group; an unpaired brace is a literal.
@@ -92,6 +96,7 @@ class GlobSyntax:
 
 
 PATH = GlobSyntax()
+SPHINX = GlobSyntax(dir_globstar=False)
 DOCUSAURUS = GlobSyntax(braces="all")
 DOCFX = GlobSyntax(braces="comma", ignore_case=True)
 HUGO = GlobSyntax(braces="all", strict_braces=True, classes=False, dir_globstar=False, ignore_case=True,

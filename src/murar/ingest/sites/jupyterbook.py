@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
-from murar.ingest.sites._glob import glob_match
+from murar.ingest.sites._glob import PATH, SPHINX, GlobSyntax, glob_match
 from murar.ingest.sites.base import FileClass, FileRole
 from murar.ingest.sites.sphinx import (
     SphinxConf,
@@ -265,6 +265,12 @@ class JupyterBookSite(SphinxSite):
     @property
     def _mystmd(self) -> bool:
         return PurePosixPath(self._config_file or "").name == "myst.yml"
+
+    @property
+    def _exclude_syntax(self) -> GlobSyntax:
+        """Jupyter Book 1 hands ``exclude_patterns`` to Sphinx; mystmd reads ``project.exclude``
+        as minimatch globs (``**/x`` also matches ``x``)."""
+        return PATH if self._mystmd else SPHINX
 
     @property
     def _source_dir_name(self) -> str:  # type: ignore[override]

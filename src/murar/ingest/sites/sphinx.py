@@ -35,7 +35,7 @@ from murar.ingest.sites._common import (
     os_walk_files,
     scan_include_targets,
 )
-from murar.ingest.sites._glob import glob_match
+from murar.ingest.sites._glob import SPHINX, GlobSyntax, glob_match
 from murar.ingest.sites._links import join_rel
 from murar.ingest.sites._xrefs import (
     XrefIndex,
@@ -586,8 +586,9 @@ def markup_settings(values: dict[str, Any]) -> dict[str, Any]:
 
 def sphinx_glob(patterns: Iterable[str]) -> list[str]:
     """Sphinx ``exclude_patterns`` ready for :func:`murar.ingest.sites._glob.glob_match`
-    (sphinx.util.matching: ``**`` crosses folders, ``*`` and ``?`` stay inside one
-    path segment, ``[...]`` sets; the whole path must match): each pattern without
+    with :data:`murar.ingest.sites._glob.SPHINX` (sphinx.util.matching: ``**`` crosses
+    folders, ``*`` and ``?`` stay inside one path segment, ``[...]`` sets; the whole
+    path must match): each pattern without
     its outer ``/``, empty ones dropped. ``glob_match`` stays linear on any pattern."""
     return [p.strip("/") for p in patterns if p.strip("/")]
 
@@ -826,7 +827,12 @@ class SphinxSite:
         if self._excludes is None:
             self._excludes = sphinx_glob(self._exclude_patterns())
         # a pattern that matches a folder excludes everything below it (Sphinx prunes the walk)
-        return any(glob_match(src_rel, p, or_below=True) for p in self._excludes)
+        return any(glob_match(src_rel, p, self._exclude_syntax, or_below=True) for p in self._excludes)
+
+    @property
+    def _exclude_syntax(self) -> GlobSyntax:
+        """How the exclude patterns read (``sphinx.util.matching``: ``**/x`` needs a folder)."""
+        return SPHINX
 
     # --------------------------------------------------------------- includes
     def include_targets(self) -> frozenset[str]:
