@@ -121,7 +121,7 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
     ``"..." % (...)``, ``str(...)``, ``a if test else b``: ``f"{_repo}/issues/%s"``),
     or is ``os.environ.get(name, default)``/``os.getenv`` (the default: a build
     without that variable); anything else (a call, an import) is skipped, or only
-    its entries that need it in a dict display; ``x += [...]`` extends a list.
+    the entries (items) that need it in a dict (list) display; ``x += [...]`` extends a list.
     ``from module import *`` (or ``import a, b``) of a Python file found inside
     ``root`` on the folders conf.py puts on ``sys.path`` (a shared parent
     ``conf.py``) gives that file's settings read the same way, at that point.
@@ -208,7 +208,8 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
         elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
               and isinstance(node.target, ast.Name)):
             try:
-                extra = _value(node.value, values)
+                extra = (_readable_elements(node.value, values) if isinstance(node.value, ast.List)
+                         else _value(node.value, values))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
             base = values.get(node.target.id)
@@ -221,6 +222,9 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
             continue
         if isinstance(value_node, ast.Dict):  # keep the entries that can be read
             values[name] = _readable_items(value_node, values)
+            continue
+        if isinstance(value_node, ast.List):  # and the items
+            values[name] = _readable_elements(value_node, values)
             continue
         try:
             values[name] = _value(value_node, values)
@@ -403,6 +407,19 @@ def _readable_items(node: ast.Dict, values: dict[str, Any]) -> dict[Any, Any]:
         try:
             if k is not None:
                 out[_value(k, values)] = _value(v, values)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return out
+
+
+def _readable_elements(node: ast.List, values: dict[str, Any]) -> list[Any]:
+    """The items of a list display that :func:`_value` can read; the others (an imported
+    package's attribute, a call: ``templates_path = ["_templates", pkg.templates_path]``)
+    are left out, as entries of a dict display are."""
+    out: list[Any] = []
+    for e in node.elts:
+        try:
+            out.append(_value(e, values))
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             continue
     return out
