@@ -781,3 +781,13 @@ def test_a_line_over_the_docutils_limit_is_a_failed_page_not_an_empty_one(tmp_pa
     site = _project(tmp_path, {"long.rst": "Title\n=====\n\nBefore.\n\n" + "x " * 6_000 + "\n\nAfter.\n"})
     with pytest.raises(IngestError, match="line 6 is over docutils' line length limit"):
         convert_rst(tmp_path / "long.rst", site=site)
+
+
+def test_backslash_escapes_show_the_escaped_character(tmp_path: Path) -> None:
+    # docutils stores "\*" as NUL + "*" in its Text nodes; the HTML shows "*" (and an escaped
+    # space nothing), never the NUL
+    site = _project(tmp_path, {"page.rst": "The \\*args Option\n=================\n\n"
+                               "Pass \\*args and \\`name\\` through; un\\ break.\n"})
+    doc = convert_rst(tmp_path / "page.rst", site=site)
+    assert doc.title == "The *args Option"
+    assert doc.sections[0].text == "Pass *args and `name` through; unbreak."

@@ -911,7 +911,8 @@ class _Walker:
 
     def walk(self, node: nodes.Node, depth: int = 0) -> None:
         if isinstance(node, nodes.Text):
-            self.b.text(str(node))
+            # astext(): docutils keeps a backslash-escaped character as NUL + character ("\\*args")
+            self.b.text(node.astext())
             return
         if isinstance(node, (nodes.comment, nodes.substitution_definition, nodes.system_message,
                              nodes.target, nodes.pending, nodes.decoration, nodes.meta)):
@@ -1098,7 +1099,7 @@ def _title_text(title: nodes.Element) -> str:
     """A section title's text as Sphinx takes it for the page, the TOC and references
     (``sphinx.util.nodes.clean_astext``): without image alts (a ``|icon|`` substitution
     in a heading shows a picture, not its name) and without raw markup."""
-    parts = [str(t) for t in title.findall(nodes.Text)
+    parts = [t.astext() for t in title.findall(nodes.Text)
              if not any(isinstance(a, nodes.raw) for a in _ancestors(t, title))]
     return " ".join("".join(parts).split())
 
