@@ -231,3 +231,57 @@ def test_autodoc_shows_the_documented_name_follows_aliases_and_reads_google_sect
             "initial_values (dict) – Context values.\n\nReturns\n\nA bound logger.\n\nNote: Not thread-safe.")
     assert doc.sections[0].text == f"loglib.make_logger{body}\n\nloglib.getLogger{body}"
     assert doc.warnings == []
+
+
+_NUMPY_DOC = '''\
+def regrid(grid, *layers, method="linear"):
+    """Regrid layers onto a grid.
+
+    Parameters
+    ----------
+    grid : :class:`Grid`
+        The target grid.
+
+        Cells outside it are dropped.
+    *layers : array_like
+        Layers to regrid.
+    method: str, optional
+        One of ``linear`` or ``nearest``.
+
+    Returns
+    -------
+    Grid
+        The regridded layers.
+
+    Raises
+    ------
+    ValueError
+        When a layer has no cells.
+
+    Notes
+    -----
+    Slow on big grids.
+    """
+'''
+
+
+def test_napoleon_reads_numpy_style_fields_as_name_type_and_description(tmp_path: Path) -> None:
+    # sphinx.ext.napoleon's NumpyDocstring: "name : type" (or "name: type") over an indented
+    # description is one parameter, "name (type) – description"; in Returns and Raises a lone
+    # word is the type. Without napoleon (numpydoc) the sections stay rubrics over the text.
+    (tmp_path / "gridlib.py").write_text(_NUMPY_DOC)
+    (tmp_path / "api.rst").write_text("API\n===\n\n.. autofunction:: gridlib.regrid\n")
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.napoleon']\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == (
+        "gridlib.regrid(grid, *layers, method='linear')\n\nRegrid layers onto a grid.\n\nParameters\n\n"
+        "grid (Grid) – The target grid.\n\nCells outside it are dropped.\n\n*layers (array_like) – Layers to regrid."
+        "\n\nmethod (str, optional) – One of linear or nearest.\n\nReturns\n\nGrid – The regridded layers.\n\n"
+        "Raises\n\nValueError – When a layer has no cells.\n\nNotes\n\nSlow on big grids.")
+    assert doc.warnings == []
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.napoleon']\n"
+                                      "napoleon_numpy_docstring = False\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert "grid (Grid)" not in doc.sections[0].text
