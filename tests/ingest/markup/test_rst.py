@@ -791,3 +791,13 @@ def test_backslash_escapes_show_the_escaped_character(tmp_path: Path) -> None:
     doc = convert_rst(tmp_path / "page.rst", site=site)
     assert doc.title == "The *args Option"
     assert doc.sections[0].text == "Pass *args and `name` through; unbreak."
+
+
+def test_definition_list_classifiers_follow_their_term(tmp_path: Path) -> None:
+    # docutils: "term : classifier" lines; Sphinx's HTML shows "term : classifier" over the definition
+    site = _project(tmp_path, {"page.rst": "Options\n=======\n\n"
+                               "depth : int\n    How deep to look.\n\n"
+                               "mode : str : optional\n    The mode.\n\nplain\n    No classifier.\n"})
+    doc = convert_rst(tmp_path / "page.rst", site=site)
+    assert doc.sections[0].text == ("depth : int\n\nHow deep to look.\n\nmode : str : optional\n\nThe mode.\n\n"
+                                    "plain\n\nNo classifier.")

@@ -967,10 +967,22 @@ class _Walker:
             return
         if isinstance(node, nodes.label) and isinstance(node.parent, (nodes.footnote, nodes.citation)):
             return
+        if isinstance(node, (nodes.term, nodes.classifier)):
+            self.term(node, depth)
+            return
         self.children(node, depth)
         if isinstance(node, (nodes.Structural, nodes.Body, nodes.list_item, nodes.term, nodes.definition,
                              nodes.field_name, nodes.field_body, nodes.entry, nodes.line, nodes.caption,
                              nodes.legend, nodes.label)) and not isinstance(node, nodes.Inline):
+            self.b.end_paragraph()
+
+    def term(self, node: nodes.term | nodes.classifier, depth: int) -> None:
+        """A definition list term and its classifiers on one line, ``term : classifier``,
+        as Sphinx's HTML shows them (basic.css puts ``:`` before each ``.classifier``)."""
+        if isinstance(node, nodes.classifier):
+            self.b.text(" : ")
+        self.children(node, depth)
+        if not isinstance(node.next_node(descend=False, siblings=True), nodes.classifier):
             self.b.end_paragraph()
 
     def tab_container(self, node: nodes.container, depth: int) -> None:
