@@ -862,3 +862,19 @@ def test_caption_blocks_caption_the_image_before_them(tmp_path: Path) -> None:
     assert [(m.alt, m.caption) for m in images] == [("A", "Figure 1. First figure"), ("B", "Figure 2. Second figure")]
     text = doc.sections[0].text
     assert "Table 1. The table" in text and "A text caption" in text and "Caption" not in text
+
+
+def test_nested_blocks_use_more_slashes_and_html_blocks_wrap_without_a_label(tmp_path: Path) -> None:
+    """pymdownx.blocks: fences are three or more slashes, a nested block uses another count
+    ('//// note' around '/// details'); '/// html | div.result' wraps its content in that element
+    (its argument is a tag and selector, never text); a titled generic admonition shows its title.
+    A '////' caption block captions the image inside the block that holds it."""
+    config = ("site_name: S\nmarkdown_extensions:\n  - pymdownx.blocks.admonition\n  - pymdownx.blocks.details\n"
+              "  - pymdownx.blocks.html\n  - pymdownx.blocks.caption\n")
+    doc = _convert_page(tmp_path, config, (
+        "# P\n\n//// note | Heads up\n/// details | More\n    type: warning\nHidden detail.\n///\n\nOuter text.\n////\n\n"
+        "/// html | div.result\n//// admonition | Custom title\nCustom body.\n////\n///\n\n"
+        "/// html | div\n![Shot](img/a.png)\n\n//// figure-caption\nThe shot\n////\n///\n"))
+    assert doc.sections[0].text == ("Note: Heads up\n\nMore\n\nHidden detail.\n\nOuter text.\n\n"
+                                    "Custom title\n\nCustom body.")
+    assert [(m.alt, m.caption) for m in doc.media if isinstance(m, ImageItem)] == [("Shot", "Figure 1. The shot")]

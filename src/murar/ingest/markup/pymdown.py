@@ -126,8 +126,9 @@ _FENCE_OPTIONS = re.compile(r"""^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(
 _FENCE_OPTION = re.compile(r"""([a-zA-Z]\w*)=(?:"([^"\n]*)"|'([^'\n]*)')?""")
 # (the argument greedy, stripped by the callers: a lazy one before \s*$ rescanned a run of blanks from
 # each of its characters, 34 s for one line with 100,000 blanks in its argument)
-_BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)\s*(?:\|(.*))?$")
-_BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
+# pymdownx.blocks fences: three or more slashes; a nested block uses a different count
+_BLOCK_OPEN = re.compile(r"^(\s*)/{3,}\s*([A-Za-z][\w-]*)\s*(?:\|(.*))?$")
+_BLOCK_CLOSE = re.compile(r"^\s*/{3,}\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
 # fancyboxmd: "!![Title](src, width "Description")" (one bracket level inside the title and the link)
 _FANCYBOX = re.compile(r"!!\[((?:[^\[\]\\\n]|\\.|\[[^\[\]\n]*\])*)\]\(((?:[^()\\\n]|\\.|\([^()\n]*\))*)\)")
@@ -519,7 +520,10 @@ def _caption_blocks(lines: list[str], types: dict[str, str], *, auto: bool) -> l
     fences = FenceTracker(_FENCE)
     counters: dict[str, int] = {}
     # the closing lines, found once (each unclosed opener scanned to the end: 30,000 took minutes)
-    closes = [n for n, ln in enumerate(lines) if _BLOCK_CLOSE.match(ln)]
+    closes: dict[int, list[int]] = {}  # slashes in the fence -> its lines
+    for n, ln in enumerate(lines):
+        if _BLOCK_CLOSE.match(ln):
+            closes.setdefault(_slashes(ln), []).append(n)
     titled: list[Any] = [-1, None]  # the last block whose images took a caption: (its last line, that line)
     i = 0
     while i < len(lines):
@@ -529,12 +533,13 @@ def _caption_blocks(lines: list[str], types: dict[str, str], *, auto: bool) -> l
             out.append(line)
             i += 1
             continue
-        after = bisect.bisect_right(closes, i)
-        if after == len(closes):
+        same = closes.get(_slashes(line), [])
+        after = bisect.bisect_right(same, i)
+        if after == len(same):
             out.append(line)
             i += 1
             continue
-        j = closes[after]
+        j = same[after]
         body = lines[i + 1:j]
         while body and _BLOCK_OPTION.match(body[0]):
             body = body[1:]
@@ -552,6 +557,12 @@ def _caption_blocks(lines: list[str], types: dict[str, str], *, auto: bool) -> l
         _attach_caption(out, text, m.group(1), titled)
         i = j + 1
     return out
+
+
+def _slashes(line: str) -> int:
+    """The number of slashes opening a pymdownx.blocks fence line."""
+    stripped = line.lstrip()
+    return len(stripped) - len(stripped.lstrip("/"))
 
 
 def _attach_caption(out: list[str], caption: str, indent: str, titled: list[Any]) -> None:
@@ -634,8 +645,10 @@ def include_targets(text: str, syntax: str) -> list[str]:
 
 
 def _blocks(lines: list[str]) -> list[str]:
-    """pymdownx.blocks: ``/// tab | Title`` or ``/// note | Title`` ... ``///`` become
-    a bold label line and the block's content (its option lines dropped)."""
+    """pymdownx.blocks: ``/// tab | Title`` or ``/// note | Title`` ... ``///`` (three
+    or more slashes: ``////`` around a nested block) become a bold label line and the
+    block's content (its option lines dropped). An ``html`` block's argument is the
+    element it wraps the content in (``div.result``, ``span[title=x]``): no label."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
     skipping_options = False
@@ -649,8 +662,11 @@ def _blocks(lines: list[str]) -> list[str]:
         m = _BLOCK_OPEN.match(line)
         if m:
             kind, title = m.group(2), (m.group(3) or "").strip()
-            label = title if kind in ("tab", "html", "details") and title else admonition_label(kind, title)
-            out.extend(label_lines(label, m.group(1)))
+            if kind == "html":
+                out.append("")
+            else:
+                label = title if kind in ("tab", "details", "admonition") and title else admonition_label(kind, title)
+                out.extend(label_lines(label, m.group(1)))
             skipping_options = True
             continue
         if _BLOCK_CLOSE.match(line):
