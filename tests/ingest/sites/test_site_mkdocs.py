@@ -878,3 +878,13 @@ def test_nested_blocks_use_more_slashes_and_html_blocks_wrap_without_a_label(tmp
     assert doc.sections[0].text == ("Note: Heads up\n\nMore\n\nHidden detail.\n\nOuter text.\n\n"
                                     "Custom title\n\nCustom body.")
     assert [(m.alt, m.caption) for m in doc.media if isinstance(m, ImageItem)] == [("Shot", "Figure 1. The shot")]
+
+
+def test_extra_loads_attr_list_abbr_and_the_other_bundled_extensions(tmp_path: Path) -> None:
+    """Python-Markdown's 'extra' (and pymdownx.extra) load attr_list, abbr, def_list, footnotes,
+    tables, md_in_html: a site that lists only 'extra' has heading ids and abbreviations read."""
+    page = ("# P\n\n## Phases of processing {: #stages }\n\nThe HTML spec.\n\n*[HTML]: Hyper Text Markup Language\n")
+    for extension in ("extra", "markdown.extensions.extra", "pymdownx.extra"):
+        doc = _convert_page(tmp_path / extension, f"site_name: S\nmarkdown_extensions:\n  - {extension}\n", page)
+        assert [s.heading_path[-1] for s in doc.sections] == ["P", "Phases of processing"], extension
+        assert doc.sections[-1].anchor == "stages" and doc.sections[-1].text == "The HTML spec.", extension

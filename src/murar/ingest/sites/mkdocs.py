@@ -164,6 +164,7 @@ def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
     Python-Markdown's own extensions may be named in full (``markdown.extensions.abbr``);
     they are keyed by their short name (``abbr``), as Python-Markdown treats both alike.
+    A bundle loads its members (:data:`_BUNDLES`): ``extra`` gives ``attr_list``, ``abbr``, ...
     """
     out: dict[str, dict[str, Any]] = {}
     raw = config.get("markdown_extensions") or []
@@ -172,7 +173,21 @@ def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
         pairs = item.items() if isinstance(item, dict) else [(item, opts)]
         for name, value in pairs:
             out[str(name).removeprefix("markdown.extensions.")] = value if isinstance(value, dict) else {}
+    for bundle, members in _BUNDLES.items():
+        if bundle in out:
+            for member in members:
+                out.setdefault(member, {})
     return out
+
+
+#: extensions that load others: Python-Markdown's ``extra`` (markdown/extensions/extra.py) and
+#: pymdown-extensions' ``pymdownx.extra`` (its "Extra" page: betterem and superfences in place of
+#: fenced_code)
+_BUNDLES = {
+    "extra": ("fenced_code", "footnotes", "attr_list", "def_list", "tables", "abbr", "md_in_html"),
+    "pymdownx.extra": ("pymdownx.betterem", "pymdownx.superfences", "footnotes", "attr_list", "def_list",
+                       "tables", "abbr", "md_in_html"),
+}
 
 
 def _plugins(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
