@@ -888,3 +888,10 @@ def test_extra_loads_attr_list_abbr_and_the_other_bundled_extensions(tmp_path: P
         doc = _convert_page(tmp_path / extension, f"site_name: S\nmarkdown_extensions:\n  - {extension}\n", page)
         assert [s.heading_path[-1] for s in doc.sections] == ["P", "Phases of processing"], extension
         assert doc.sections[-1].anchor == "stages" and doc.sections[-1].text == "The HTML spec.", extension
+
+
+def test_braces_inside_a_code_span_are_code_not_an_attribute_list(tmp_path: Path) -> None:
+    # attr_list reads lists after inline elements; text inside a code span is the <code>'s, never attributes
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n",
+                        "# P\n\nCall `tidy(html, options={...})` or `run(x=*{a}*)`; *this*{ .x } goes.\n")
+    assert doc.sections[0].text == "Call tidy(html, options={...}) or run(x=*{a}*); this goes."

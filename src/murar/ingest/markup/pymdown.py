@@ -1154,6 +1154,8 @@ def _span_attrs(m: re.Match[str]) -> str:
     text = m.string
     before = text[start - 1] if start else ""
     written = m.group(0)
+    if before != "`" and text.count("`", max(0, start - 2000), start) % 2:
+        return written  # inside a code span ("`f(options={...})`"): code, never attributes
     if _OLD_FORM.match(written):
         if before in ")]`" and not written.startswith("{:"):
             # Python-Markdown reads backslash escapes inside the list (target=\_blank is "_blank");
