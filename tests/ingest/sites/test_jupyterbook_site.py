@@ -153,3 +153,21 @@ def test_skip_reasons_name_the_books_own_config(tmp_path: Path, write_files: Cal
     assert not [r for r in reasons if "conf.py" in r]
     assert "_config.yml exclude_patterns" in reasons[0] and "myst.yml project.exclude" in reasons[2]
     assert "not a mystmd page type (.ipynb, .md)" in reasons[3]
+
+
+def test_extra_extensions_are_the_books_sphinx_extensions(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Jupyter Book 1 adds sphinx.extra_extensions to Sphinx's extensions: napoleon there reads the
+    # NumPy-style parameters of an autodoc docstring as "name (type) – description"
+    from murar.ingest.markup.rst import convert_rst
+
+    write_files(tmp_path, {
+        "gridlib.py": 'def regrid(grid):\n    """Regrid.\n\n    Parameters\n    ----------\n'
+                      '    grid : Grid\n        The target grid.\n    """\n',
+        "docs/_config.yml": "title: B\nsphinx:\n  extra_extensions:\n    - sphinx.ext.autodoc\n"
+                            "    - sphinx.ext.napoleon\n",
+        "docs/_toc.yml": "format: jb-book\nroot: api\n",
+        "docs/api.rst": "API\n===\n\n.. autofunction:: gridlib.regrid\n"})
+    site = JupyterBookSite(tmp_path, "docs/_config.yml")
+    assert "sphinx.ext.napoleon" in site.conf.extensions
+    doc = convert_rst(tmp_path / "docs" / "api.rst", site=site)
+    assert doc.sections[0].text == "gridlib.regrid(grid)\n\nRegrid.\n\nParameters\n\ngrid (Grid) – The target grid."

@@ -219,6 +219,7 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
         source_suffix=suffixes,
         exclude_patterns=tuple(exclude),
         html_static_path=static,
+        extensions=tuple(_strs(values.get("extensions"))),
         **markup_settings(values),
         values=values,
     )
