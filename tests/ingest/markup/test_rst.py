@@ -801,3 +801,19 @@ def test_definition_list_classifiers_follow_their_term(tmp_path: Path) -> None:
     doc = convert_rst(tmp_path / "page.rst", site=site)
     assert doc.sections[0].text == ("depth : int\n\nHow deep to look.\n\nmode : str : optional\n\nThe mode.\n\n"
                                     "plain\n\nNo classifier.")
+
+
+def test_types_a_local_extension_adds_and_crossref_targets_show_nothing(tmp_path: Path) -> None:
+    # Sphinx calls setup(app) of each extension, a site's own module on conf.py's sys.path too;
+    # add_crossref_type's directive is a target (index entry + anchor), add_object_type's shows its name
+    conf = ("import sys\nfrom pathlib import Path\nsys.path.append(str(Path(__file__).parent / '_ext'))\n"
+            "extensions = ['sitedocs', 'sphinx.ext.autodoc']\n")
+    site = _project(tmp_path, {
+        "_ext/sitedocs.py": ("def setup(app):\n    app.add_crossref_type(directivename='option', rolename='option')\n"
+                             "    app.add_object_type('hook', 'hook')\n"),
+        "s.rst": ("Options\n=======\n\nIntro.\n\n.. option:: RETRY_TIMES\n\nRETRY_TIMES\n-----------\n\n"
+                  "Retries, see :option:`RETRY_DELAY` and :hook:`on_retry`.\n\n.. hook:: on_retry\n\n   Runs on retry.\n")},
+        conf=conf)
+    doc = convert_rst(tmp_path / "s.rst", site=site)
+    assert [s.text for s in doc.sections] == ["Intro.", "Retries, see RETRY_DELAY and on_retry.\n\non_retry\n\nRuns on retry."]
+    assert doc.warnings == []

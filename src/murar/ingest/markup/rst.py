@@ -163,8 +163,10 @@ class _Context:
         # docutils (``.. class::`` sets a class attribute there)
         domain = getattr(conf, "primary_domain", None)
         added = tuple(getattr(conf, "object_types", None) or ())  # conf.py setup(): add_object_type
+        # add_crossref_type's directives: a target and an index entry, nothing shown
+        self.target_directives = frozenset(d.lower() for d in getattr(conf, "target_directives", None) or ())
         self.object_directives: frozenset[str] = (_DOMAIN_OBJECTS.get(domain or "", frozenset())
-                                               | {directive.lower() for directive, _ in added})
+                                               | {directive.lower() for directive, _ in added}) - self.target_directives
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
         self.tags: tuple[str, ...] = tuple(getattr(conf, "tags", None) or ())  # conf.py's tags.add()
@@ -878,6 +880,8 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
                 directives._directives[name] = _CurrentModule
             for name in ctx.object_directives:
                 directives._directives[name] = _Container
+            for name in ctx.target_directives:
+                directives._directives[name] = _Drop
             for name, (url, caption) in ctx.extlinks.items():
                 roles._roles[name.lower()] = _extlink_role(url, caption)
             for name in ctx.object_roles:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -76,7 +76,10 @@ class SphinxConf:
     role of ``sphinx.ext.extlinks`` to its ``(url, caption)`` pattern, each
     with one ``%s`` (https://www.sphinx-doc.org/en/master/usage/extensions/extlinks.html).
     ``object_types`` are the ``(directive, role)`` names ``setup(app)`` adds
-    (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API).
+    (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API), in
+    conf.py or in a local extension module it loads; ``target_directives`` the
+    directives of the cross-reference types among them (``sphinx.domains.std.Target``:
+    an index entry and an anchor, nothing shown).
     ``tags`` are the tags conf.py adds with ``tags.add("name")`` for ``.. only::``
     (https://www.sphinx-doc.org/en/master/usage/configuration.html#conf-tags).
     ``sys_path`` are the folders conf.py puts on ``sys.path`` (``sys.path.insert(0,
@@ -96,6 +99,7 @@ class SphinxConf:
     primary_domain: str | None = "py"
     extlinks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     object_types: tuple[tuple[str, str], ...] = ()
+    target_directives: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     sys_path: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
@@ -161,6 +165,8 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         suffix.setdefault(".md", "markdown")
     root_doc = values.get("root_doc") or values.get("master_doc") or "index"
     lang = values.get("language")
+    sys_path = conf_sys_path(tree)
+    setups = [(tree, values), *((t, {}) for t in _extension_trees(path, root, extensions, sys_path))]
     return SphinxConf(
         root_doc=str(root_doc),
         source_suffix=suffix,
@@ -173,9 +179,10 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         rst_prolog=str(values.get("rst_prolog") or ""),
         rst_epilog=str(values.get("rst_epilog") or ""),
         **markup_settings(values),
-        object_types=_object_types(tree, values),
+        object_types=tuple(pair for t, v in setups for pair in _object_types(t, v)),
+        target_directives=tuple(d for t, v in setups for d, _ in _object_types(t, v, ("add_crossref_type",))),
         tags=tuple(_conf_tags(tree.body, values)),
-        sys_path=tuple(conf_sys_path(tree)),
+        sys_path=tuple(sys_path),
         values=values,
     )
 
@@ -566,12 +573,53 @@ def _parent(path: str) -> str:
     return posixpath.dirname(path) or "."
 
 
-def _object_types(tree: ast.Module, values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """``(directive, role)`` of each ``add_object_type``/``add_crossref_type`` call with literal names."""
+#: local extension modules one conf.py's setup calls are read from, and characters read of each
+_MAX_EXTENSION_FILES = 16
+_MAX_EXTENSION_CHARS = 1_000_000
+
+
+def _extension_trees(path: Path, root: Path | None, extensions: Sequence[str],
+                     sys_path: Sequence[str]) -> list[ast.Module]:
+    """The parsed sources of the ``extensions`` that are Python files inside ``root`` on
+    conf.py's ``sys_path`` folders (a site's own ``_ext/scrapydocs.py``): Sphinx imports
+    each extension and calls its ``setup(app)``, where object and cross-reference types
+    are added. Installed packages are not read. At most :data:`_MAX_EXTENSION_FILES`
+    files of :data:`_MAX_EXTENSION_CHARS` characters; never raises."""
+    if root is None:
+        return []
+    try:
+        top = root.resolve()
+    except (OSError, RuntimeError):
+        return []
+    trees: list[ast.Module] = []
+    for name in extensions[:200]:
+        if name.startswith("sphinx.") or not all(part.isidentifier() for part in name.split(".")):
+            continue
+        stem = name.replace(".", "/")
+        for entry, file in ((e, f) for e in (".", *sys_path) for f in (f"{stem}.py", f"{stem}/__init__.py")):
+            try:
+                candidate = (path.parent / entry / file).resolve()
+                if not candidate.is_relative_to(top) or candidate == path.resolve() or not candidate.is_file():
+                    continue
+                with candidate.open("rb") as fh:
+                    raw = fh.read(_MAX_EXTENSION_CHARS)
+                trees.append(ast.parse(raw.decode("utf-8", errors="replace")))
+            except (OSError, RuntimeError, ValueError, SyntaxError, RecursionError, MemoryError):
+                continue
+            break
+        if len(trees) >= _MAX_EXTENSION_FILES:
+            break
+    return trees
+
+
+def _object_types(tree: ast.Module, values: dict[str, Any],
+                  kinds: tuple[str, ...] = ("add_object_type", "add_crossref_type")) -> tuple[tuple[str, str], ...]:
+    """``(directive, role)`` of each ``add_object_type``/``add_crossref_type`` call (``kinds``)
+    with literal names."""
     out: list[tuple[str, str]] = []
     for call in ast.walk(tree):
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and call.func.attr in ("add_object_type", "add_crossref_type")):
+                and call.func.attr in kinds):
             continue
         named = {k.arg: k.value for k in call.keywords if k.arg}
         dnode = call.args[0] if call.args else named.get("directivename")
