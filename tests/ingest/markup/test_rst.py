@@ -817,3 +817,15 @@ def test_types_a_local_extension_adds_and_crossref_targets_show_nothing(tmp_path
     doc = convert_rst(tmp_path / "s.rst", site=site)
     assert [s.text for s in doc.sections] == ["Intro.", "Retries, see RETRY_DELAY and on_retry.\n\non_retry\n\nRuns on retry."]
     assert doc.warnings == []
+
+
+def test_code_the_directives_hide_is_left_out(tmp_path: Path) -> None:
+    # IPython's ipython directive: ":suppress:" runs a block unseen, "@savefig"/"@suppress" lines
+    # are pseudo-decorators (@suppress also hides the next input); sphinx.ext.doctest's ":hide:"
+    site = _project(tmp_path, {"p.rst": (
+        "Plot\n====\n\n.. ipython:: python\n   :suppress:\n\n   import secret_setup\n\n"
+        ".. ipython:: python\n\n   data = load()\n\n   @savefig plot_1.png width=4in\n   data.plot()\n"
+        "   @suppress\n   reset_style()\n   data.mean()\n\n"
+        ".. testcode::\n   :hide:\n\n   check_hidden()\n\n.. testcode::\n\n   shown_test()\n")})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert doc.sections[0].text == "data = load()\n\ndata.plot()\ndata.mean()\n\nshown_test()"

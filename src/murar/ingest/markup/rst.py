@@ -688,8 +688,17 @@ class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
         return [fig]
 
 
+# IPython's ipython directive (IPython.sphinxext.ipython_directive): pseudo-decorator lines, never shown
+_IPYTHON_DECORATOR = re.compile(r"^\s*@(savefig|suppress|verbatim|doctest)\b")
+
+
 class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
-    """``code-block``/``sourcecode``/``code`` and friends: the body as code text."""
+    """``code-block``/``sourcecode``/``code`` and friends: the body as code text.
+
+    What the directive's own extension hides is left out: a ``:hide:`` block of
+    sphinx.ext.doctest (``doctest``, ``testcode``, ``testoutput``), a ``:suppress:``
+    ``ipython`` block, and in an ``ipython`` block its pseudo-decorator lines
+    (``@savefig plot.png``, ``@suppress``, ...) and the input line after ``@suppress``."""
 
     optional_arguments = 99
     final_argument_whitespace = True
@@ -697,7 +706,25 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
     option_spec = _AnyOptions()
 
     def run(self) -> list[nodes.Node]:
-        text = "\n".join(self.content)
+        name = self.name.lower()
+        if ("hide" in self.options and name in ("doctest", "testcode", "testoutput")) or (
+                name == "ipython" and "suppress" in self.options):
+            return []
+        lines = list(self.content)
+        if name == "ipython":
+            kept: list[str] = []
+            suppress_next = False
+            for line in lines:
+                m = _IPYTHON_DECORATOR.match(line)
+                if m:
+                    suppress_next = suppress_next or m.group(1) == "suppress"
+                    continue
+                if suppress_next and line.strip():
+                    suppress_next = False
+                    continue
+                kept.append(line)
+            lines = kept
+        text = "\n".join(lines)
         return [nodes.literal_block(text, text)] if text.strip() else []
 
 
