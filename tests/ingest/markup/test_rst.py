@@ -829,3 +829,20 @@ def test_code_the_directives_hide_is_left_out(tmp_path: Path) -> None:
         ".. testcode::\n   :hide:\n\n   check_hidden()\n\n.. testcode::\n\n   shown_test()\n")})
     doc = convert_rst(tmp_path / "p.rst", site=site)
     assert doc.sections[0].text == "data = load()\n\ndata.plot()\ndata.mean()\n\nshown_test()"
+
+
+def test_sphinx_issues_roles_show_what_the_extension_renders(tmp_path: Path) -> None:
+    # sphinx-issues: "#" before issues and pull requests, "@" before users and (7-character)
+    # commits, lists joined by ", ", another repository's issue "org/repo#7"; the prefixes are settings
+    from murar.ingest.markup.myst import convert_myst
+
+    conf = "extensions = ['sphinx_issues', 'myst_parser']\nissues_pr_prefix = '!'\n"
+    site = _project(tmp_path, {
+        "c.rst": ("Changes\n=======\n\nFixed :issue:`42,45` (:pr:`12043`, :commit:`1a2b3c4d5e6f`) by :user:`ann` "
+                  "and :user:`Bo Li <boli>`; see :issue:`org/repo#7` and :pypi:`pytest-xdist`.\n"),
+        "m.md": "# Changes\n\nFixed {issue}`42` thanks to {user}`ann`.\n"}, conf=conf)
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == ("Fixed #42, #45 (!12043, @1a2b3c4) by @ann and Bo Li; see org/repo#7 "
+                                    "and pytest-xdist.")
+    assert doc.warnings == []
+    assert convert_myst(tmp_path / "m.md", site=site).sections[0].text == "Fixed #42 thanks to @ann."

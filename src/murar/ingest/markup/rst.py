@@ -73,7 +73,12 @@ from murar.ingest.markup.builder import (
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
-from murar.ingest.markup.roles import extlink_text, role_text
+from murar.ingest.markup.roles import (
+    extlink_text,
+    issue_role_prefixes,
+    issue_text,
+    role_text,
+)
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
@@ -169,6 +174,9 @@ class _Context:
                                                | {directive.lower() for directive, _ in added}) - self.target_directives
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
+        conf_values = getattr(conf, "values", None)
+        self.issue_roles = issue_role_prefixes(conf_values if isinstance(conf_values, dict) else {},
+                                               tuple(getattr(conf, "extensions", None) or ()))
         self.tags: tuple[str, ...] = tuple(getattr(conf, "tags", None) or ())  # conf.py's tags.add()
         values = getattr(conf, "values", None)
         self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
@@ -845,6 +853,14 @@ _text_role.options = {"class": directives.class_option}  # type: ignore[attr-def
 _text_role.content = True  # type: ignore[attr-defined]
 
 
+def _issue_role(prefix: str) -> Any:
+    """A role of sphinx-issues (:func:`murar.ingest.markup.roles.issue_text`)."""
+    def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+             options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        return [nodes.inline(rawtext, issue_text(name.lower(), text, prefix))], []
+    return role
+
+
 def _extlink_role(url: str, caption: str | None) -> Any:
     """A role of conf.py's ``extlinks``: its caption filled with the target (:func:`extlink_text`)."""
     def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
@@ -909,6 +925,8 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
                 directives._directives[name] = _Container
             for name in ctx.target_directives:
                 directives._directives[name] = _Drop
+            for name, prefix in ctx.issue_roles.items():
+                roles._roles[name] = _issue_role(prefix)
             for name, (url, caption) in ctx.extlinks.items():
                 roles._roles[name.lower()] = _extlink_role(url, caption)
             for name in ctx.object_roles:
