@@ -171,3 +171,16 @@ def test_extra_extensions_are_the_books_sphinx_extensions(tmp_path: Path, write_
     assert "sphinx.ext.napoleon" in site.conf.extensions
     doc = convert_rst(tmp_path / "docs" / "api.rst", site=site)
     assert doc.sections[0].text == "gridlib.regrid(grid)\n\nRegrid.\n\nParameters\n\ngrid (Grid) – The target grid."
+
+
+def test_toc_globs_match_as_sphinx_external_toc_matches_them(tmp_path: Path,
+                                                            write_files: Callable[..., None]) -> None:
+    # sphinx-external-toc matches a _toc.yml "glob" with sphinx.util.matching.patmatch: "notes/**/*"
+    # needs a folder below notes/ ("notes/a" is not in the TOC, so only_build_toc_files leaves it out)
+    write_files(tmp_path, {
+        "_config.yml": "title: B\nonly_build_toc_files: true\n",
+        "_toc.yml": "format: jb-book\nroot: index\nchapters:\n  - glob: notes/**/*\n",
+        "index.md": "# I\n", "notes/a.md": "# A\n", "notes/x/b.md": "# B\n"})
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert site.classify("notes/x/b.md").role is FileRole.PAGE
+    assert site.classify("notes/a.md").role is FileRole.EXCLUDED

@@ -268,9 +268,10 @@ class JupyterBookSite(SphinxSite):
         return PurePosixPath(self._config_file or "").name == "myst.yml"
 
     @property
-    def _exclude_syntax(self) -> GlobSyntax:
-        """Jupyter Book 1 hands ``exclude_patterns`` to Sphinx; mystmd reads ``project.exclude``
-        as minimatch globs (``**/x`` also matches ``x``)."""
+    def _glob_syntax(self) -> GlobSyntax:
+        """Jupyter Book 1 hands ``exclude_patterns`` to Sphinx and sphinx-external-toc matches
+        TOC ``glob`` entries with ``sphinx.util.matching.patmatch``; mystmd reads
+        ``project.exclude`` and TOC ``pattern`` entries as minimatch globs (``**/x`` also matches ``x``)."""
         return PATH if self._mystmd else SPHINX
 
     @property
@@ -314,7 +315,8 @@ class JupyterBookSite(SphinxSite):
             return True
         if self._toc_globs is None:
             self._toc_globs = sphinx_glob(self.book["toc_globs"])
-        return any(glob_match(stem, p) or glob_match(src_rel, p) for p in self._toc_globs)
+        syntax = self._glob_syntax
+        return any(glob_match(stem, p, syntax) or glob_match(src_rel, p, syntax) for p in self._toc_globs)
 
     def classify(self, rel: str) -> FileClass:
         fc = super().classify(rel)

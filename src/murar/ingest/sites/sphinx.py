@@ -892,11 +892,11 @@ class SphinxSite:
         if self._excludes is None:
             self._excludes = sphinx_glob(self._exclude_patterns())
         # a pattern that matches a folder excludes everything below it (Sphinx prunes the walk)
-        return any(glob_match(src_rel, p, self._exclude_syntax, or_below=True) for p in self._excludes)
+        return any(glob_match(src_rel, p, self._glob_syntax, or_below=True) for p in self._excludes)
 
     @property
-    def _exclude_syntax(self) -> GlobSyntax:
-        """How the exclude patterns read (``sphinx.util.matching``: ``**/x`` needs a folder)."""
+    def _glob_syntax(self) -> GlobSyntax:
+        """How the site's globs read (``sphinx.util.matching``: ``**/x`` needs a folder)."""
         return SPHINX
 
     # --------------------------------------------------------------- includes
