@@ -62,6 +62,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
+from murar.ingest.markup.codeshown import shown_code
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import issue_role_prefixes, issue_text, role_text
@@ -592,7 +593,9 @@ class MystParser:
             self.b.code(display_math("\n\n".join(p for p in (d.argument, d.body) if p.strip()),
                                      self._eq_number(label)))
         elif name in _CODE:
-            self.b.code(d.body)
+            shown = shown_code(name, d.options, d.body)
+            if shown.strip():
+                self.b.code(shown)
         elif name in _DROP:
             return
         elif name == "include":

@@ -71,6 +71,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
+from murar.ingest.markup.codeshown import shown_code
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
 from murar.ingest.markup.roles import (
@@ -696,17 +697,9 @@ class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
         return [fig]
 
 
-# IPython's ipython directive (IPython.sphinxext.ipython_directive): pseudo-decorator lines, never shown
-_IPYTHON_DECORATOR = re.compile(r"^\s*@(savefig|suppress|verbatim|doctest)\b")
-
-
 class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
-    """``code-block``/``sourcecode``/``code`` and friends: the body as code text.
-
-    What the directive's own extension hides is left out: a ``:hide:`` block of
-    sphinx.ext.doctest (``doctest``, ``testcode``, ``testoutput``), a ``:suppress:``
-    ``ipython`` block, and in an ``ipython`` block its pseudo-decorator lines
-    (``@savefig plot.png``, ``@suppress``, ...) and the input line after ``@suppress``."""
+    """``code-block``/``sourcecode``/``code`` and friends: the body as code text, less
+    what the directive hides (:func:`murar.ingest.markup.codeshown.shown_code`)."""
 
     optional_arguments = 99
     final_argument_whitespace = True
@@ -714,25 +707,7 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
     option_spec = _AnyOptions()
 
     def run(self) -> list[nodes.Node]:
-        name = self.name.lower()
-        if ("hide" in self.options and name in ("doctest", "testcode", "testoutput")) or (
-                name == "ipython" and "suppress" in self.options):
-            return []
-        lines = list(self.content)
-        if name == "ipython":
-            kept: list[str] = []
-            suppress_next = False
-            for line in lines:
-                m = _IPYTHON_DECORATOR.match(line)
-                if m:
-                    suppress_next = suppress_next or m.group(1) == "suppress"
-                    continue
-                if suppress_next and line.strip():
-                    suppress_next = False
-                    continue
-                kept.append(line)
-            lines = kept
-        text = "\n".join(lines)
+        text = shown_code(self.name, self.options, "\n".join(self.content))
         return [nodes.literal_block(text, text)] if text.strip() else []
 
 
