@@ -846,3 +846,18 @@ def test_sphinx_issues_roles_show_what_the_extension_renders(tmp_path: Path) -> 
                                     "and pytest-xdist.")
     assert doc.warnings == []
     assert convert_myst(tmp_path / "m.md", site=site).sections[0].text == "Fixed #42 thanks to @ann."
+
+
+def test_csv_table_file_is_read_from_the_corpus(tmp_path: Path) -> None:
+    # docutils/Sphinx csv-table ":file:" (relative to the page, "/" the source dir); never outside the root
+    site = _project(tmp_path, {
+        "install/support.rst": ("Support\n=======\n\n.. csv-table:: Newer versions\n   :file: newer.csv\n"
+                                "   :header-rows: 1\n\n.. csv-table:: Shared\n   :file: /data/shared.csv\n\n"
+                                ".. csv-table:: Outside\n   :file: ../../../etc/passwd\n"),
+        "install/newer.csv": "Python,3.13,3.12\nPillow 11,Yes,Yes\n",
+        "data/shared.csv": "a,b\n"})
+    doc = convert_rst(tmp_path / "install" / "support.rst", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [(t.caption, t.headers, t.rows) for t in tables] == [
+        ("Newer versions", ["Python", "3.13", "3.12"], [["Pillow 11", "Yes", "Yes"]]), ("Shared", [], [["a", "b"]])]
+    assert any("escapes the corpus root" in w for w in doc.warnings)

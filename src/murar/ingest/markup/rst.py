@@ -52,6 +52,7 @@ from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.images import Figure as _DocutilsFigure
 from docutils.parsers.rst.directives.images import Image as _DocutilsImage
+from docutils.parsers.rst.directives.tables import CSVTable as _DocutilsCSVTable
 from docutils.parsers.rst.languages import en as _en
 from docutils.readers.standalone import Reader as _StandaloneReader
 from docutils.statemachine import StringList
@@ -278,6 +279,35 @@ class _AnyOptions(dict[str, Any]):
 
 
 # ------------------------------------------------------------------ directives
+class _CsvTable(_DocutilsCSVTable):  # type: ignore[misc]  # docutils ships no types
+    """``csv-table`` whose ``:file:`` is read through the Site, as an include is (relative
+    to the file holding the directive, ``/`` the source directory as Sphinx's
+    ``sphinx.directives.patches.CSVTable`` reads it; never outside the root); ``:url:``
+    is never fetched. Anything else is docutils' own csv-table."""
+
+    def run(self) -> list[nodes.Node]:
+        target = str(self.options.get("file") or "").strip()
+        if "url" in self.options or not target:
+            if "url" in self.options:
+                _ctx(self).warnings.append(f"csv-table :url: {self.options['url']!r}: remote files are not read")
+                return []
+            return list(super().run())
+        ctx = _ctx(self)
+        res = ctx.site.resolve_include(target, page_rel=_source_rel(self, ctx))
+        path = ctx.site.config.root / res.rel_path if res.rel_path is not None else None
+        if path is None or not path.is_file():
+            ctx.warnings.append(f"csv-table :file: {target!r}: {res.problem or f'file not found ({res.rel_path})'}")
+            return []
+        try:
+            text = read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
+        except IngestError as err:
+            ctx.warnings.append(f"csv-table :file: {target!r}: {err}")
+            return []
+        del self.options["file"]
+        self.content = StringList(text.splitlines(), source=str(path))
+        return list(super().run())
+
+
 class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
     """``.. include::`` through the Site; content parsed where it stands."""
 
@@ -877,6 +907,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
         saved_d, saved_r = dict(directives._directives), dict(roles._roles)
         try:
             directives._directives["include"] = _Include
+            directives._directives["csv-table"] = _CsvTable
             directives._directives["literalinclude"] = _LiteralInclude
             directives._directives["image"] = _Image
             directives._directives["figure"] = _Figure
