@@ -861,3 +861,12 @@ def test_csv_table_file_is_read_from_the_corpus(tmp_path: Path) -> None:
     assert [(t.caption, t.headers, t.rows) for t in tables] == [
         ("Newer versions", ["Python", "3.13", "3.12"], [["Pillow 11", "Yes", "Yes"]]), ("Shared", [], [["a", "b"]])]
     assert any("escapes the corpus root" in w for w in doc.warnings)
+
+
+def test_cve_and_cwe_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+    # Sphinx 8.1 roles (sphinx.roles.CVE, CWE): "CVE <id>", "CWE <id>", an explicit title as written
+    site = _project(tmp_path, {"s.rst": "Security\n========\n\nFixes :cve:`2020-15999` (:cwe:`787`) and "
+                                        ":cve:`the overflow <2021-1234>`.\n"})
+    doc = convert_rst(tmp_path / "s.rst", site=site)
+    assert doc.sections[0].text == "Fixes CVE 2020-15999 (CWE 787) and the overflow."
+    assert doc.warnings == []

@@ -93,7 +93,8 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
     """What the role ``name`` (``doc``, ``py:class``, ``guilabel``...) shows for ``text``.
 
     ``:pep:``/``:rfc:`` show "PEP 8" for ``8`` and for Sphinx's ``8#naming`` (an anchor
-    docutils' own role rejects), or their explicit title. With ``xrefs`` (the
+    docutils' own role rejects), or their explicit title; ``:cve:``/``:cwe:`` (Sphinx 8.1)
+    "CVE 2020-15999", "CWE 787". With ``xrefs`` (the
     site's labels; ``docname`` the referring document) ``ref``, ``numref`` and
     ``doc`` show their target's title (:func:`xref_text`).
     """
@@ -118,6 +119,8 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
         shown = explicit[0] or explicit[1]
     elif role in ("pep", "rfc"):
         shown = f"{role.upper()} {text.split('#', 1)[0].strip()}"
+    elif role in ("cve", "cwe"):  # Sphinx 8.1's sphinx.roles.CVE/CWE: "CVE 2020-15999", "CWE 787"
+        shown = f"{role.upper()} {text.strip()}"
     elif role == "doc":
         shown = shown.lstrip("~!").rsplit("/", 1)[-1]
     elif role not in LITERAL_ROLES and shown.startswith("~"):

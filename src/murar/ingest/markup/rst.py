@@ -954,7 +954,7 @@ _SPHINX_ROLES = frozenset({
     "const", "confval", "dudir", "durole", "py:func", "py:meth", "py:class", "py:mod", "py:attr",
     "py:obj", "py:data", "py:exc",
     "py:const", "sup", "sub", "math", "cite", "fa", "octicon", "bdg", "badge", "iconify", "icon", "button",
-    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas", "mailheader", "newsgroup",
+    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas", "mailheader", "newsgroup", "cve", "cwe",
 })
 
 
