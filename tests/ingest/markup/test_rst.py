@@ -870,3 +870,18 @@ def test_cve_and_cwe_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     doc = convert_rst(tmp_path / "s.rst", site=site)
     assert doc.sections[0].text == "Fixes CVE 2020-15999 (CWE 787) and the overflow."
     assert doc.warnings == []
+
+
+def test_a_page_whose_preamble_shows_nothing_starts_at_its_title(tmp_path: Path) -> None:
+    # a script (raw html) and a label before the title show nothing: the title heads the page's
+    # first section, not a section named after the file; text before a title still gets its own section
+    site = _project(tmp_path, {
+        "basic-install.rst": (".. raw:: html\n\n    <script>activateTab(getOS());</script>\n\n.. _basic-install:\n\n"
+                              "Basic Installation\n==================\n\nInstall it.\n\nLinux\n-----\n\nUse pip.\n"),
+        "intro.rst": "Read this first.\n\nIntro\n=====\n\nText.\n"})
+    doc = convert_rst(tmp_path / "basic-install.rst", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Basic Installation",), "Install it."), (("Basic Installation", "Linux"), "Use pip.")]
+    doc = convert_rst(tmp_path / "intro.rst", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [(("intro",), "Read this first."),
+                                                                (("intro", "Intro"), "Text.")]
