@@ -895,3 +895,21 @@ def test_braces_inside_a_code_span_are_code_not_an_attribute_list(tmp_path: Path
     doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n",
                         "# P\n\nCall `tidy(html, options={...})` or `run(x=*{a}*)`; *this*{ .x } goes.\n")
     assert doc.sections[0].text == "Call tidy(html, options={...}) or run(x=*{a}*); this goes."
+
+
+def test_snippets_base_path_relative_tags(tmp_path: Path) -> None:
+    """MkDocs 1.5+ '!relative $config_dir' / '!relative $docs_dir/sub' paths (mkdocs/utils/yaml.py
+    placeholders): a snippet base_path written so is mkdocs.yml's folder or a docs_dir folder, not a
+    folder named '$config_dir'."""
+    root = tmp_path / "proj"
+    (root / "site" / "docs" / "snips").mkdir(parents=True)
+    (root / "site" / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+        "      base_path:\n        - !relative $config_dir\n        - !relative $docs_dir/snips\n        - !relative\n")
+    (root / "site" / "CHANGELOG.md").write_text("Version 2 fixed the sync.\n")
+    (root / "site" / "docs" / "snips" / "note.md").write_text("A shared note.\n")
+    (root / "site" / "docs" / "p.md").write_text('# P\n\n--8<-- "CHANGELOG.md"\n\n--8<-- "note.md"\n')
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    doc = convert_pymdown(root / "site" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Version 2 fixed the sync.\n\nA shared note."
+    assert doc.warnings == []
