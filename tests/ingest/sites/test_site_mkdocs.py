@@ -913,3 +913,25 @@ def test_snippets_base_path_relative_tags(tmp_path: Path) -> None:
     doc = convert_pymdown(root / "site" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Version 2 fixed the sync.\n\nA shared note."
     assert doc.warnings == []
+
+
+def test_mkdocstrings_documents_attributes(tmp_path: Path) -> None:
+    # mkdocstrings-python renders a module or class attribute: "name: T = value" and the docstring
+    # griffe reads from the string after the assignment (re-exported names followed, as for functions)
+    root = tmp_path / "proj"
+    (root / "pkg" / "_impl").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: P\nplugins:\n  - mkdocstrings\n")
+    (root / "pkg" / "__init__.py").write_text("from pkg._impl.visit import builtin_hooks, Style\n")
+    (root / "pkg" / "_impl" / "__init__.py").write_text("")
+    (root / "pkg" / "_impl" / "visit.py").write_text(
+        'builtin_hooks: dict[str, str] = {"prop": "property"}\n"""Hooks known without importing them."""\n\n'
+        'Style = Literal["google", "numpy"]\n"""The docstring styles."""\n\n'
+        'class Visitor:\n    depth = 0\n    """How deep the visit is."""\n')
+    (root / "docs" / "api.md").write_text("# API\n\n::: pkg.builtin_hooks\n\n::: pkg.Style\n\n"
+                                          "::: pkg._impl.visit.Visitor.depth\n")
+    doc = convert_pymdown(root / "docs" / "api.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == (
+        "builtin_hooks: dict[str, str] = {'prop': 'property'}\n\nHooks known without importing them.\n\n"
+        "Style = Literal['google', 'numpy']\n\nThe docstring styles.\n\ndepth = 0\n\nHow deep the visit is.")
+    assert not doc.warnings
