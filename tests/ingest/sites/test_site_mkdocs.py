@@ -935,3 +935,14 @@ def test_mkdocstrings_documents_attributes(tmp_path: Path) -> None:
         "builtin_hooks: dict[str, str] = {'prop': 'property'}\n\nHooks known without importing them.\n\n"
         "Style = Literal['google', 'numpy']\n\nThe docstring styles.\n\ndepth = 0\n\nHow deep the visit is.")
     assert not doc.warnings
+
+
+def test_a_definition_right_after_a_heading_has_no_term(tmp_path: Path) -> None:
+    """def_list (Python-Markdown DefListProcessor): ':   text' after a heading has no paragraph to take
+    terms from and becomes a <dd> alone, its indented lines inside it; the ':' is not text and the
+    indented lines are not code. After a paragraph the definition keeps its term."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - def_list\n", (
+        "# API\n\n## `register(item, name)`\n\n:   Add an item to the registry.\n\n    Arguments:\n\n"
+        "    * `item`: the item.\n\nApple\n:   A fruit.\n"))
+    assert [s.text for s in doc.sections] == ["", ("Add an item to the registry.\n\nArguments:\n\nitem: the item.\n\n"
+                                                   "Apple\n\nA fruit.")]

@@ -229,6 +229,8 @@ class PymdownTransformer:
             lines = _video_marks(lines, mark)
         if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
             lines = [ln for ln in lines if not _ABBR.match(ln)]
+        if "def_list" in self.extensions:
+            lines = _termless_definitions(lines)
         if "pymdownx.emoji" in self.extensions:
             lines = _emoji(lines)
         out = "\n".join(_single_blank_lines(lines))
@@ -1172,6 +1174,41 @@ def _span_attrs(m: re.Match[str]) -> str:
     else:  # emphasis: a right-flanking closer, after text and with an opener before it
         closed = len(prefix) > 1 and not prefix[-2].isspace() and prefix.count(before) % 2 == 0
     return "" if closed else written
+
+
+_DEFINITION = re.compile(r"^ {0,3}:[ \t]{1,3}(?=\S)")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def _termless_definitions(lines: list[str]) -> list[str]:
+    """def_list: a ``:   text`` definition right after a heading (blank lines between) has
+    no term; Python-Markdown's ``DefListProcessor`` makes it a ``<dd>`` of its own (no
+    paragraph before it to take terms from), with the lines indented under it as its
+    content. The parser's deflist rule needs a term line, so the marker is removed and
+    the indented lines under it dedented: the text reads as the page shows it. Other
+    definitions are the parser's. Fenced code is left alone; one pass over the lines."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    last = ""  # the last non-blank line before this one
+    inside = False  # in the indented content of such a definition
+    for line in lines:
+        if fences.in_code(line):
+            out.append(line)
+            last, inside = line, False
+            continue
+        if inside and (not line.strip() or line.startswith(("    ", "\t"))):
+            out.append(_dedent(line, 4) if line.strip() else line)
+            continue
+        inside = False
+        m = _DEFINITION.match(line)
+        if m and _ATX_HEADING.match(last):
+            out.append(line[m.end():])
+            inside = True
+        else:
+            out.append(line)
+        if line.strip():
+            last = line
+    return out
 
 
 def _dedent(line: str, n: int) -> str:
