@@ -285,3 +285,21 @@ def test_napoleon_reads_numpy_style_fields_as_name_type_and_description(tmp_path
                                       "napoleon_numpy_docstring = False\n")
     doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
     assert "grid (Grid)" not in doc.sections[0].text
+
+
+def test_autosummary_lists_objects_with_their_first_sentence(tmp_path: Path) -> None:
+    # sphinx.ext.autosummary: a table of the listed names (relative to currentmodule, "~" the last
+    # part) and the first sentence of each docstring; a name whose source is missing keeps its row
+    (tmp_path / "gridlib").mkdir()
+    (tmp_path / "gridlib" / "__init__.py").write_text("from gridlib.core import Grid, regrid\n")
+    (tmp_path / "gridlib" / "core.py").write_text(
+        'def regrid(grid):\n    """Regrid a grid. Slow on big ones."""\n\n\nclass Grid:\n    """A grid of cells.\n\n'
+        '    More text.\n    """\n\n    def cells(self):\n        """Count the cells."""\n')
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.autosummary']\n")
+    (tmp_path / "api.rst").write_text("API\n===\n\n.. currentmodule:: gridlib\n\n.. autosummary::\n   :toctree: generated/\n\n"
+                                      "   regrid\n   Grid\n   ~Grid.cells\n   missing_function\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [t.rows for t in tables] == [[["regrid", "Regrid a grid."], ["Grid", "A grid of cells."],
+                                         ["cells", "Count the cells."], ["missing_function", ""]]]

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["AUTODOC_DIRECTIVES", "AutodocConfig", "autodoc_rst"]
+__all__ = ["AUTODOC_DIRECTIVES", "AutodocConfig", "autodoc_rst", "autosummary_rst", "autosummary_summary"]
 
 MAX_MEMBERS = 300
 AUTODOC_DIRECTIVES = frozenset({
@@ -525,6 +525,23 @@ def _summary(doc: str) -> str:
     para = " ".join(doc.strip().split("\n\n", 1)[0].split())
     m = re.search(r"^.*?\.(?=\s|$)", para)
     return m.group(0) if m else para
+
+
+def autosummary_summary(tree: ast.Module, path: Sequence[str], cache: dict[Any, Any] | None = None) -> str | None:
+    """The summary ``sphinx.ext.autosummary`` shows for the object at attribute ``path`` of
+    ``tree``: the first sentence of its docstring (``""`` without one); None when the
+    module defines no such function, class or module."""
+    node = _find(tree, path, cache if cache is not None else {})
+    return None if node is None else _summary(_docstring(node))
+
+
+def autosummary_rst(rows: Sequence[tuple[str, str]]) -> list[str]:
+    """The table ``sphinx.ext.autosummary`` draws, as reST: one row per ``(name, summary)``."""
+    out = [".. list-table::", ""]
+    for name, summary in rows:
+        shown = name.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`")
+        out += [f"   * - {shown}", f"     - {summary or ' '}"]
+    return [*out, ""]
 
 
 def _automodapi(tree: ast.Module, module: str, options: dict[str, Any], config: AutodocConfig) -> list[str]:

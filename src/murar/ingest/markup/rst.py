@@ -62,9 +62,12 @@ from docutils.utils import SystemMessage
 from murar.errors import IngestError
 from murar.ingest.markup.autodoc import (
     AUTODOC_DIRECTIVES,
+    MAX_MEMBERS,
     AutodocConfig,
     assigned_name,
     autodoc_rst,
+    autosummary_rst,
+    autosummary_summary,
 )
 from murar.ingest.markup.builder import (
     MarkupOptions,
@@ -97,7 +100,7 @@ _MAX_ALIAS_HOPS = 8  # re-exports followed to find an object's definition
 _DROP_DIRECTIVES = frozenset({
     "toctree", "index", "highlight", "tabularcolumns", "default-domain",
     "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
-    "autosummary", "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
+    "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
     "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
     "mermaid", "plantuml", "uml", "doctest-skip", "testsetup", "testcleanup", "todolist",
 })
@@ -650,6 +653,15 @@ class _Autodoc(_Container):
         return follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx), render=render,
                              alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
 
+    def _summary_of(self, identifier: str, ctx: _Context) -> str | None:
+        """The autosummary summary of ``identifier`` (followed through re-exports), or None."""
+        finder = getattr(ctx.site, "resolve_python_object", None)
+        if not callable(finder):
+            return None
+        return follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx),
+                             render=lambda tree, path, _module: autosummary_summary(tree, path, ctx.api_index),
+                             alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
+
     @staticmethod
     def _tree(rel: str, ctx: _Context) -> ast.Module | None:
         if rel not in ctx.api_trees:
@@ -665,6 +677,41 @@ class _Autodoc(_Container):
             ctx.api_trees[rel] = parse_module(source)
         return ctx.api_trees[rel]
 
+
+
+class _Autosummary(_Autodoc):
+    """``sphinx.ext.autosummary``'s ``autosummary``: a table of the listed objects (names
+    relative to ``currentmodule``; ``~`` shows the last part) with the first sentence of
+    each docstring, read from the module source as autodoc reads it; an object whose
+    source is not in the corpus keeps its name with no summary. At most
+    :data:`murar.ingest.markup.autodoc.MAX_MEMBERS` rows."""
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        rows: list[tuple[str, str]] = []
+        for raw in list(self.content)[:MAX_MEMBERS]:
+            item = raw.strip()
+            if not item or item.startswith(":") or not re.fullmatch(r"~?[A-Za-z_][\w.]*", item):
+                continue
+            short, item = item.startswith("~"), item.lstrip("~")
+            summary = None
+            if ctx.api_lines_left > 0:
+                bases = [f"{ctx.current_module}.{item}"] if ctx.current_module else []
+                for candidate in (*bases, item):
+                    summary = self._summary_of(candidate, ctx)
+                    if summary is not None:
+                        break
+                ctx.api_lines_left -= 2
+            if summary is None:
+                ctx.api_missing.append(item)
+            rows.append((item.rsplit(".", 1)[-1] if short else item, summary or ""))
+        if not rows:
+            return []
+        lines = autosummary_rst(rows)
+        page = str((ctx.site.config.root / ctx.page_rel).resolve())
+        _register_unknown("\n".join(lines), ctx.unknown)
+        self.state_machine.insert_input(StringList(lines, source=page), page)
+        return []
 
 class _LabelledAdmonition(Directive):  # type: ignore[misc]  # docutils ships no types
     """Sphinx's ``seealso`` and ``todo`` (sphinx.ext.todo): admonitions that take no
@@ -925,6 +972,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["math"] = _Math
             for name in AUTODOC_DIRECTIVES:
                 directives._directives[name] = _Autodoc
+            directives._directives["autosummary"] = _Autosummary
             for name in ("currentmodule", "module", "py:currentmodule", "py:module"):
                 directives._directives[name] = _CurrentModule
             for name in ctx.object_directives:
