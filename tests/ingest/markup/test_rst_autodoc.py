@@ -303,3 +303,14 @@ def test_autosummary_lists_objects_with_their_first_sentence(tmp_path: Path) -> 
     tables = [m for m in doc.media if isinstance(m, TableItem)]
     assert [t.rows for t in tables] == [[["regrid", "Regrid a grid."], ["Grid", "A grid of cells."],
                                          ["cells", "Count the cells."], ["missing_function", ""]]]
+
+
+def test_myst_autosummary_directive_draws_its_table(tmp_path: Path) -> None:
+    from murar.ingest.markup.myst import convert_myst
+
+    (tmp_path / "gridlib.py").write_text('def regrid(grid):\n    """Regrid a grid. Slow on big ones."""\n')
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['myst_parser', 'sphinx.ext.autosummary']\n")
+    (tmp_path / "api.md").write_text("# API\n\n```{autosummary}\n:nosignatures:\n\ngridlib.regrid\n```\n")
+    doc = convert_myst(tmp_path / "api.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert [t.rows for t in doc.media if isinstance(t, TableItem)] == [[["gridlib.regrid", "Regrid a grid."]]]

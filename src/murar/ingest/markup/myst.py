@@ -604,7 +604,7 @@ class MystParser:
             self._literalinclude(d)
         elif name == "eval-rst":
             self._eval_rst(d.body)
-        elif name in AUTODOC_DIRECTIVES:
+        elif name in AUTODOC_DIRECTIVES or name == "autosummary":
             # myst-parser runs Sphinx's autodoc directives; what they insert (the docstrings) is reST
             options = "".join(f"   :{k}:{' ' + str(v) if v not in (None, '', True) else ''}\n"
                               for k, v in d.options.items() if re.fullmatch(r"[\w-]+", str(k)))
