@@ -590,3 +590,15 @@ def test_substitution_values_that_multiply_are_bounded(tmp_path: Path) -> None:
     doc = convert_myst(tmp_path / "index.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text.startswith("A x x")
     assert any("substitution values parsed on this page" in w for w in doc.warnings)
+
+
+def test_code_directives_hide_what_their_extension_hides(tmp_path: Path) -> None:
+    # the same rules as in reST: sphinx.ext.doctest ":hide:", IPython's ":suppress:" and pseudo-decorators
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\n")
+    page = tmp_path / "p.md"
+    page.write_text("# P\n\n```{testcode}\n:hide:\n\ncheck_hidden()\n```\n\n"
+                    "```{ipython} python\n:suppress:\n\nimport secret_setup\n```\n\n"
+                    "```{ipython} python\ndata = load()\n@savefig plot_1.png width=4in\ndata.plot()\n```\n\n"
+                    "```{doctest}\n>>> shown()\n```\n")
+    doc = convert_myst(page, site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "data = load()\ndata.plot()\n\n>>> shown()"

@@ -781,3 +781,107 @@ def test_a_line_over_the_docutils_limit_is_a_failed_page_not_an_empty_one(tmp_pa
     site = _project(tmp_path, {"long.rst": "Title\n=====\n\nBefore.\n\n" + "x " * 6_000 + "\n\nAfter.\n"})
     with pytest.raises(IngestError, match="line 6 is over docutils' line length limit"):
         convert_rst(tmp_path / "long.rst", site=site)
+
+
+def test_backslash_escapes_show_the_escaped_character(tmp_path: Path) -> None:
+    # docutils stores "\*" as NUL + "*" in its Text nodes; the HTML shows "*" (and an escaped
+    # space nothing), never the NUL
+    site = _project(tmp_path, {"page.rst": "The \\*args Option\n=================\n\n"
+                               "Pass \\*args and \\`name\\` through; un\\ break.\n"})
+    doc = convert_rst(tmp_path / "page.rst", site=site)
+    assert doc.title == "The *args Option"
+    assert doc.sections[0].text == "Pass *args and `name` through; unbreak."
+
+
+def test_definition_list_classifiers_follow_their_term(tmp_path: Path) -> None:
+    # docutils: "term : classifier" lines; Sphinx's HTML shows "term : classifier" over the definition
+    site = _project(tmp_path, {"page.rst": "Options\n=======\n\n"
+                               "depth : int\n    How deep to look.\n\n"
+                               "mode : str : optional\n    The mode.\n\nplain\n    No classifier.\n"})
+    doc = convert_rst(tmp_path / "page.rst", site=site)
+    assert doc.sections[0].text == ("depth : int\n\nHow deep to look.\n\nmode : str : optional\n\nThe mode.\n\n"
+                                    "plain\n\nNo classifier.")
+
+
+def test_types_a_local_extension_adds_and_crossref_targets_show_nothing(tmp_path: Path) -> None:
+    # Sphinx calls setup(app) of each extension, a site's own module on conf.py's sys.path too;
+    # add_crossref_type's directive is a target (index entry + anchor), add_object_type's shows its name
+    conf = ("import sys\nfrom pathlib import Path\nsys.path.append(str(Path(__file__).parent / '_ext'))\n"
+            "extensions = ['sitedocs', 'sphinx.ext.autodoc']\n")
+    site = _project(tmp_path, {
+        "_ext/sitedocs.py": ("def setup(app):\n    app.add_crossref_type(directivename='option', rolename='option')\n"
+                             "    app.add_object_type('hook', 'hook')\n"),
+        "s.rst": ("Options\n=======\n\nIntro.\n\n.. option:: RETRY_TIMES\n\nRETRY_TIMES\n-----------\n\n"
+                  "Retries, see :option:`RETRY_DELAY` and :hook:`on_retry`.\n\n.. hook:: on_retry\n\n   Runs on retry.\n")},
+        conf=conf)
+    doc = convert_rst(tmp_path / "s.rst", site=site)
+    assert [s.text for s in doc.sections] == ["Intro.", "Retries, see RETRY_DELAY and on_retry.\n\non_retry\n\nRuns on retry."]
+    assert doc.warnings == []
+
+
+def test_code_the_directives_hide_is_left_out(tmp_path: Path) -> None:
+    # IPython's ipython directive: ":suppress:" runs a block unseen, "@savefig"/"@suppress" lines
+    # are pseudo-decorators (@suppress also hides the next input); sphinx.ext.doctest's ":hide:"
+    site = _project(tmp_path, {"p.rst": (
+        "Plot\n====\n\n.. ipython:: python\n   :suppress:\n\n   import secret_setup\n\n"
+        ".. ipython:: python\n\n   data = load()\n\n   @savefig plot_1.png width=4in\n   data.plot()\n"
+        "   @suppress\n   reset_style()\n   data.mean()\n\n"
+        ".. testcode::\n   :hide:\n\n   check_hidden()\n\n.. testcode::\n\n   shown_test()\n")})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert doc.sections[0].text == "data = load()\n\ndata.plot()\ndata.mean()\n\nshown_test()"
+
+
+def test_sphinx_issues_roles_show_what_the_extension_renders(tmp_path: Path) -> None:
+    # sphinx-issues: "#" before issues and pull requests, "@" before users and (7-character)
+    # commits, lists joined by ", ", another repository's issue "org/repo#7"; the prefixes are settings
+    from murar.ingest.markup.myst import convert_myst
+
+    conf = "extensions = ['sphinx_issues', 'myst_parser']\nissues_pr_prefix = '!'\n"
+    site = _project(tmp_path, {
+        "c.rst": ("Changes\n=======\n\nFixed :issue:`42,45` (:pr:`12043`, :commit:`1a2b3c4d5e6f`) by :user:`ann` "
+                  "and :user:`Bo Li <boli>`; see :issue:`org/repo#7` and :pypi:`pytest-xdist`.\n"),
+        "m.md": "# Changes\n\nFixed {issue}`42` thanks to {user}`ann`.\n"}, conf=conf)
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == ("Fixed #42, #45 (!12043, @1a2b3c4) by @ann and Bo Li; see org/repo#7 "
+                                    "and pytest-xdist.")
+    assert doc.warnings == []
+    assert convert_myst(tmp_path / "m.md", site=site).sections[0].text == "Fixed #42 thanks to @ann."
+
+
+def test_csv_table_file_is_read_from_the_corpus(tmp_path: Path) -> None:
+    # docutils/Sphinx csv-table ":file:" (relative to the page, "/" the source dir); never outside the root
+    site = _project(tmp_path, {
+        "install/support.rst": ("Support\n=======\n\n.. csv-table:: Newer versions\n   :file: newer.csv\n"
+                                "   :header-rows: 1\n\n.. csv-table:: Shared\n   :file: /data/shared.csv\n\n"
+                                ".. csv-table:: Outside\n   :file: ../../../etc/passwd\n"),
+        "install/newer.csv": "Python,3.13,3.12\nPillow 11,Yes,Yes\n",
+        "data/shared.csv": "a,b\n"})
+    doc = convert_rst(tmp_path / "install" / "support.rst", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [(t.caption, t.headers, t.rows) for t in tables] == [
+        ("Newer versions", ["Python", "3.13", "3.12"], [["Pillow 11", "Yes", "Yes"]]), ("Shared", [], [["a", "b"]])]
+    assert any("escapes the corpus root" in w for w in doc.warnings)
+
+
+def test_cve_and_cwe_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+    # Sphinx 8.1 roles (sphinx.roles.CVE, CWE): "CVE <id>", "CWE <id>", an explicit title as written
+    site = _project(tmp_path, {"s.rst": "Security\n========\n\nFixes :cve:`2020-15999` (:cwe:`787`) and "
+                                        ":cve:`the overflow <2021-1234>`.\n"})
+    doc = convert_rst(tmp_path / "s.rst", site=site)
+    assert doc.sections[0].text == "Fixes CVE 2020-15999 (CWE 787) and the overflow."
+    assert doc.warnings == []
+
+
+def test_a_page_whose_preamble_shows_nothing_starts_at_its_title(tmp_path: Path) -> None:
+    # a script (raw html) and a label before the title show nothing: the title heads the page's
+    # first section, not a section named after the file; text before a title still gets its own section
+    site = _project(tmp_path, {
+        "basic-install.rst": (".. raw:: html\n\n    <script>activateTab(getOS());</script>\n\n.. _basic-install:\n\n"
+                              "Basic Installation\n==================\n\nInstall it.\n\nLinux\n-----\n\nUse pip.\n"),
+        "intro.rst": "Read this first.\n\nIntro\n=====\n\nText.\n"})
+    doc = convert_rst(tmp_path / "basic-install.rst", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Basic Installation",), "Install it."), (("Basic Installation", "Linux"), "Use pip.")]
+    doc = convert_rst(tmp_path / "intro.rst", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [(("intro",), "Read this first."),
+                                                                (("intro", "Intro"), "Text.")]

@@ -231,3 +231,86 @@ def test_autodoc_shows_the_documented_name_follows_aliases_and_reads_google_sect
             "initial_values (dict) – Context values.\n\nReturns\n\nA bound logger.\n\nNote: Not thread-safe.")
     assert doc.sections[0].text == f"loglib.make_logger{body}\n\nloglib.getLogger{body}"
     assert doc.warnings == []
+
+
+_NUMPY_DOC = '''\
+def regrid(grid, *layers, method="linear"):
+    """Regrid layers onto a grid.
+
+    Parameters
+    ----------
+    grid : :class:`Grid`
+        The target grid.
+
+        Cells outside it are dropped.
+    *layers : array_like
+        Layers to regrid.
+    method: str, optional
+        One of ``linear`` or ``nearest``.
+
+    Returns
+    -------
+    Grid
+        The regridded layers.
+
+    Raises
+    ------
+    ValueError
+        When a layer has no cells.
+
+    Notes
+    -----
+    Slow on big grids.
+    """
+'''
+
+
+def test_napoleon_reads_numpy_style_fields_as_name_type_and_description(tmp_path: Path) -> None:
+    # sphinx.ext.napoleon's NumpyDocstring: "name : type" (or "name: type") over an indented
+    # description is one parameter, "name (type) – description"; in Returns and Raises a lone
+    # word is the type. Without napoleon (numpydoc) the sections stay rubrics over the text.
+    (tmp_path / "gridlib.py").write_text(_NUMPY_DOC)
+    (tmp_path / "api.rst").write_text("API\n===\n\n.. autofunction:: gridlib.regrid\n")
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.napoleon']\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == (
+        "gridlib.regrid(grid, *layers, method='linear')\n\nRegrid layers onto a grid.\n\nParameters\n\n"
+        "grid (Grid) – The target grid.\n\nCells outside it are dropped.\n\n*layers (array_like) – Layers to regrid."
+        "\n\nmethod (str, optional) – One of linear or nearest.\n\nReturns\n\nGrid – The regridded layers.\n\n"
+        "Raises\n\nValueError – When a layer has no cells.\n\nNotes\n\nSlow on big grids.")
+    assert doc.warnings == []
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.napoleon']\n"
+                                      "napoleon_numpy_docstring = False\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert "grid (Grid)" not in doc.sections[0].text
+
+
+def test_autosummary_lists_objects_with_their_first_sentence(tmp_path: Path) -> None:
+    # sphinx.ext.autosummary: a table of the listed names (relative to currentmodule, "~" the last
+    # part) and the first sentence of each docstring; a name whose source is missing keeps its row
+    (tmp_path / "gridlib").mkdir()
+    (tmp_path / "gridlib" / "__init__.py").write_text("from gridlib.core import Grid, regrid\n")
+    (tmp_path / "gridlib" / "core.py").write_text(
+        'def regrid(grid):\n    """Regrid a grid. Slow on big ones."""\n\n\nclass Grid:\n    """A grid of cells.\n\n'
+        '    More text.\n    """\n\n    def cells(self):\n        """Count the cells."""\n')
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc', 'sphinx.ext.autosummary']\n")
+    (tmp_path / "api.rst").write_text("API\n===\n\n.. currentmodule:: gridlib\n\n.. autosummary::\n   :toctree: generated/\n\n"
+                                      "   regrid\n   Grid\n   ~Grid.cells\n   missing_function\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [t.rows for t in tables] == [[["regrid", "Regrid a grid."], ["Grid", "A grid of cells."],
+                                         ["cells", "Count the cells."], ["missing_function", ""]]]
+
+
+def test_myst_autosummary_directive_draws_its_table(tmp_path: Path) -> None:
+    from murar.ingest.markup.myst import convert_myst
+
+    (tmp_path / "gridlib.py").write_text('def regrid(grid):\n    """Regrid a grid. Slow on big ones."""\n')
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['myst_parser', 'sphinx.ext.autosummary']\n")
+    (tmp_path / "api.md").write_text("# API\n\n```{autosummary}\n:nosignatures:\n\ngridlib.regrid\n```\n")
+    doc = convert_myst(tmp_path / "api.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert [t.rows for t in doc.media if isinstance(t, TableItem)] == [[["gridlib.regrid", "Regrid a grid."]]]

@@ -14,6 +14,7 @@ from murar.ingest.sites._glob import (
     DOCFX,
     DOCUSAURUS,
     HUGO,
+    INCLUDE_MARKDOWN,
     MAX_GROUP_DEPTH,
     PATH,
     compile_glob,
@@ -117,3 +118,13 @@ def test_hostile_patterns_are_linear_or_refused() -> None:
     assert glob_match("x3" * 29 + "x9", many, DOCFX) and glob_match("x3" * 20, many[:22 * 20], HUGO)
     assert not glob_match("x3" * 29 + "xa", many, DOCUSAURUS)
     assert not glob_match("a", "*" * 5000, PATH) and compile_glob("a" * 513, HUGO) is None
+
+
+def test_include_markdown_globs_as_wcmatch_reads_them() -> None:
+    # checked against wcmatch.glob with GLOBSTAR | BRACE (the plugin's GLOB_FLAGS)
+    cases = [("a/intro.md", "a/{intro,usage}.md", True), ("a/{a}.md", "a/{a}.md", True),
+             ("a/x/y/c.md", "a/**/c.md", True), ("a/c.md", "a/**/c.md", True), ("nx/n3.md", "n**/*.md", True),
+             ("nx/sub/n3.md", "n**/*.md", False), ("a/b.md", "a**.md", False), ("a/b/c", "a/**", True),
+             ("x/y/z.md", "**/*.md", True), ("*", "*", True)]
+    for value, pattern, want in cases:
+        assert glob_match(value, pattern, INCLUDE_MARKDOWN) is want, (value, pattern)

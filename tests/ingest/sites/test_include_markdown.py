@@ -171,3 +171,17 @@ def test_an_indentation_times_the_lines_is_bounded(tmp_path: Path) -> None:
     text, warnings = _expanded(root, "a" * 100_000 + '{% include-markdown "a.md" %}\n')
     assert len(text) < 200_000 and text.startswith("a" * 100_000) and text.endswith("Text after.\n")
     assert any("indented by 100000 characters" in w for w in warnings)
+
+
+def test_globs_read_as_wcmatch_reads_them(tmp_path: Path) -> None:
+    # the plugin globs with wcmatch (GLOBSTAR | BRACE): "{a,b}" is a group ("{a}" a literal name),
+    # "**" crosses folders only as a whole segment ("n**" is "n*"), "../" starts from the page's parent
+    root = _project(tmp_path, {
+        "docs/parts/intro.md": "Intro text.\n", "docs/parts/usage.md": "Usage text.\n",
+        "docs/parts/other.md": "Other text.\n", "docs/parts/{a}.md": "Braced name.\n",
+        "docs/notes/n1.md": "Note one.\n", "docs/notes/nx/n3.md": "Note three.\n",
+        "docs/guide/page.md": ('# Page\n\n{% include-markdown "../parts/{intro,usage}.md" %}\n\n'
+                               '{% include-markdown "parts/{a}.md" %}\n\n{% include-markdown "notes/n**/*.md" %}\n')})
+    doc = _convert(root, "docs/guide/page.md")
+    assert doc.sections[0].text == "Intro text. Usage text.\n\nBraced name.\n\nNote three."
+    assert doc.warnings == []

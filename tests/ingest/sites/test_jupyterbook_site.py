@@ -76,6 +76,20 @@ def test_myst_yml_toc_and_exclude(tmp_path: Path, write_files: Callable[..., Non
     assert site.classify("old/x.md").role is FileRole.EXCLUDED
 
 
+def test_book_exclude_patterns_are_sphinx_globs_and_mystmd_excludes_minimatch_globs(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Jupyter Book 1 hands exclude_patterns to Sphinx ("**/x" needs a folder before x); mystmd's
+    # project.exclude is a minimatch glob ("**/x" also matches x at the top)
+    files = {"notes/a.md": "# A\n", "ch/notes/b.md": "# B\n", "index.md": "# I\n"}
+    write_files(tmp_path / "jb1", {"_config.yml": "title: B\nexclude_patterns: ['**/notes']\n", **files})
+    write_files(tmp_path / "jb2", {"myst.yml": "version: 1\nproject:\n  exclude: ['**/notes']\n", **files})
+    jb1, jb2 = JupyterBookSite(tmp_path / "jb1", "_config.yml"), JupyterBookSite(tmp_path / "jb2", "myst.yml")
+    assert jb1.classify("notes/a.md").role is FileRole.PAGE
+    assert jb1.classify("ch/notes/b.md").role is FileRole.EXCLUDED
+    assert jb2.classify("notes/a.md").role is FileRole.EXCLUDED
+    assert jb2.classify("ch/notes/b.md").role is FileRole.EXCLUDED
+
+
 def test_bad_yaml_gives_defaults_and_a_warning(tmp_path: Path, write_files: Callable[..., None]) -> None:
     write_files(tmp_path, {"_config.yml": "title: [unclosed\n", "p.md": "# P\n"})
     site = JupyterBookSite(tmp_path, "_config.yml")
@@ -139,3 +153,34 @@ def test_skip_reasons_name_the_books_own_config(tmp_path: Path, write_files: Cal
     assert not [r for r in reasons if "conf.py" in r]
     assert "_config.yml exclude_patterns" in reasons[0] and "myst.yml project.exclude" in reasons[2]
     assert "not a mystmd page type (.ipynb, .md)" in reasons[3]
+
+
+def test_extra_extensions_are_the_books_sphinx_extensions(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Jupyter Book 1 adds sphinx.extra_extensions to Sphinx's extensions: napoleon there reads the
+    # NumPy-style parameters of an autodoc docstring as "name (type) – description"
+    from murar.ingest.markup.rst import convert_rst
+
+    write_files(tmp_path, {
+        "gridlib.py": 'def regrid(grid):\n    """Regrid.\n\n    Parameters\n    ----------\n'
+                      '    grid : Grid\n        The target grid.\n    """\n',
+        "docs/_config.yml": "title: B\nsphinx:\n  extra_extensions:\n    - sphinx.ext.autodoc\n"
+                            "    - sphinx.ext.napoleon\n",
+        "docs/_toc.yml": "format: jb-book\nroot: api\n",
+        "docs/api.rst": "API\n===\n\n.. autofunction:: gridlib.regrid\n"})
+    site = JupyterBookSite(tmp_path, "docs/_config.yml")
+    assert "sphinx.ext.napoleon" in site.conf.extensions
+    doc = convert_rst(tmp_path / "docs" / "api.rst", site=site)
+    assert doc.sections[0].text == "gridlib.regrid(grid)\n\nRegrid.\n\nParameters\n\ngrid (Grid) – The target grid."
+
+
+def test_toc_globs_match_as_sphinx_external_toc_matches_them(tmp_path: Path,
+                                                            write_files: Callable[..., None]) -> None:
+    # sphinx-external-toc matches a _toc.yml "glob" with sphinx.util.matching.patmatch: "notes/**/*"
+    # needs a folder below notes/ ("notes/a" is not in the TOC, so only_build_toc_files leaves it out)
+    write_files(tmp_path, {
+        "_config.yml": "title: B\nonly_build_toc_files: true\n",
+        "_toc.yml": "format: jb-book\nroot: index\nchapters:\n  - glob: notes/**/*\n",
+        "index.md": "# I\n", "notes/a.md": "# A\n", "notes/x/b.md": "# B\n"})
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert site.classify("notes/x/b.md").role is FileRole.PAGE
+    assert site.classify("notes/a.md").role is FileRole.EXCLUDED

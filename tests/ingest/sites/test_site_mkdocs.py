@@ -885,3 +885,87 @@ def test_raw_pre_blank_lines_of_twenty_thousand_unclosed_elements_are_linear(dea
     with deadline(30, "raw pre blank lines"):
         out = _raw_pre_blank_lines(lines)
     assert len(out) == len(lines) and out[2] == "<span></span>" and out[-1] == "</pre>"
+
+
+def test_nested_blocks_use_more_slashes_and_html_blocks_wrap_without_a_label(tmp_path: Path) -> None:
+    """pymdownx.blocks: fences are three or more slashes, a nested block uses another count
+    ('//// note' around '/// details'); '/// html | div.result' wraps its content in that element
+    (its argument is a tag and selector, never text); a titled generic admonition shows its title.
+    A '////' caption block captions the image inside the block that holds it."""
+    config = ("site_name: S\nmarkdown_extensions:\n  - pymdownx.blocks.admonition\n  - pymdownx.blocks.details\n"
+              "  - pymdownx.blocks.html\n  - pymdownx.blocks.caption\n")
+    doc = _convert_page(tmp_path, config, (
+        "# P\n\n//// note | Heads up\n/// details | More\n    type: warning\nHidden detail.\n///\n\nOuter text.\n////\n\n"
+        "/// html | div.result\n//// admonition | Custom title\nCustom body.\n////\n///\n\n"
+        "/// html | div\n![Shot](img/a.png)\n\n//// figure-caption\nThe shot\n////\n///\n"))
+    assert doc.sections[0].text == ("Note: Heads up\n\nMore\n\nHidden detail.\n\nOuter text.\n\n"
+                                    "Custom title\n\nCustom body.")
+    assert [(m.alt, m.caption) for m in doc.media if isinstance(m, ImageItem)] == [("Shot", "Figure 1. The shot")]
+
+
+def test_extra_loads_attr_list_abbr_and_the_other_bundled_extensions(tmp_path: Path) -> None:
+    """Python-Markdown's 'extra' (and pymdownx.extra) load attr_list, abbr, def_list, footnotes,
+    tables, md_in_html: a site that lists only 'extra' has heading ids and abbreviations read."""
+    page = ("# P\n\n## Phases of processing {: #stages }\n\nThe HTML spec.\n\n*[HTML]: Hyper Text Markup Language\n")
+    for extension in ("extra", "markdown.extensions.extra", "pymdownx.extra"):
+        doc = _convert_page(tmp_path / extension, f"site_name: S\nmarkdown_extensions:\n  - {extension}\n", page)
+        assert [s.heading_path[-1] for s in doc.sections] == ["P", "Phases of processing"], extension
+        assert doc.sections[-1].anchor == "stages" and doc.sections[-1].text == "The HTML spec.", extension
+
+
+def test_braces_inside_a_code_span_are_code_not_an_attribute_list(tmp_path: Path) -> None:
+    # attr_list reads lists after inline elements; text inside a code span is the <code>'s, never attributes
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n",
+                        "# P\n\nCall `tidy(html, options={...})` or `run(x=*{a}*)`; *this*{ .x } goes.\n")
+    assert doc.sections[0].text == "Call tidy(html, options={...}) or run(x=*{a}*); this goes."
+
+
+def test_snippets_base_path_relative_tags(tmp_path: Path) -> None:
+    """MkDocs 1.5+ '!relative $config_dir' / '!relative $docs_dir/sub' paths (mkdocs/utils/yaml.py
+    placeholders): a snippet base_path written so is mkdocs.yml's folder or a docs_dir folder, not a
+    folder named '$config_dir'."""
+    root = tmp_path / "proj"
+    (root / "site" / "docs" / "snips").mkdir(parents=True)
+    (root / "site" / "mkdocs.yml").write_text(
+        "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+        "      base_path:\n        - !relative $config_dir\n        - !relative $docs_dir/snips\n        - !relative\n")
+    (root / "site" / "CHANGELOG.md").write_text("Version 2 fixed the sync.\n")
+    (root / "site" / "docs" / "snips" / "note.md").write_text("A shared note.\n")
+    (root / "site" / "docs" / "p.md").write_text('# P\n\n--8<-- "CHANGELOG.md"\n\n--8<-- "note.md"\n')
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    doc = convert_pymdown(root / "site" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Version 2 fixed the sync.\n\nA shared note."
+    assert doc.warnings == []
+
+
+def test_mkdocstrings_documents_attributes(tmp_path: Path) -> None:
+    # mkdocstrings-python renders a module or class attribute: "name: T = value" and the docstring
+    # griffe reads from the string after the assignment (re-exported names followed, as for functions)
+    root = tmp_path / "proj"
+    (root / "pkg" / "_impl").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: P\nplugins:\n  - mkdocstrings\n")
+    (root / "pkg" / "__init__.py").write_text("from pkg._impl.visit import builtin_hooks, Style\n")
+    (root / "pkg" / "_impl" / "__init__.py").write_text("")
+    (root / "pkg" / "_impl" / "visit.py").write_text(
+        'builtin_hooks: dict[str, str] = {"prop": "property"}\n"""Hooks known without importing them."""\n\n'
+        'Style = Literal["google", "numpy"]\n"""The docstring styles."""\n\n'
+        'class Visitor:\n    depth = 0\n    """How deep the visit is."""\n')
+    (root / "docs" / "api.md").write_text("# API\n\n::: pkg.builtin_hooks\n\n::: pkg.Style\n\n"
+                                          "::: pkg._impl.visit.Visitor.depth\n")
+    doc = convert_pymdown(root / "docs" / "api.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == (
+        "builtin_hooks: dict[str, str] = {'prop': 'property'}\n\nHooks known without importing them.\n\n"
+        "Style = Literal['google', 'numpy']\n\nThe docstring styles.\n\ndepth = 0\n\nHow deep the visit is.")
+    assert not doc.warnings
+
+
+def test_a_definition_right_after_a_heading_has_no_term(tmp_path: Path) -> None:
+    """def_list (Python-Markdown DefListProcessor): ':   text' after a heading has no paragraph to take
+    terms from and becomes a <dd> alone, its indented lines inside it; the ':' is not text and the
+    indented lines are not code. After a paragraph the definition keeps its term."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - def_list\n", (
+        "# API\n\n## `register(item, name)`\n\n:   Add an item to the registry.\n\n    Arguments:\n\n"
+        "    * `item`: the item.\n\nApple\n:   A fruit.\n"))
+    assert [s.text for s in doc.sections] == ["", ("Add an item to the registry.\n\nArguments:\n\nitem: the item.\n\n"
+                                                   "Apple\n\nA fruit.")]

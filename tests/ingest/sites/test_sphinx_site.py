@@ -129,6 +129,34 @@ def test_classify_pages_includes_exclusions_in_a_source_subfolder(tmp_path: Path
     assert outside.role is FileRole.EXCLUDED and "source" in outside.reason
 
 
+def test_exclude_patterns_read_double_star_as_sphinx_discovery_does(tmp_path: Path) -> None:
+    # sphinx.util.matching.get_matching_files: "**" is ".*", so "**/drafts" needs a folder before
+    # "drafts" and "guide/**/old.rst" needs one between (no minimatch "**/" that matches no folder)
+    (tmp_path / "conf.py").write_text('exclude_patterns = ["**/drafts", "guide/**/old.rst", "**.tmp.rst"]\n')
+    site = SphinxSite(tmp_path, "conf.py")
+    roles = {rel: site.classify(rel).role for rel in (
+        "drafts/a.rst", "guide/drafts/b.rst", "guide/old.rst", "guide/v1/old.rst", "x.tmp.rst", "a/b/y.tmp.rst")}
+    assert roles == {"drafts/a.rst": FileRole.PAGE, "guide/drafts/b.rst": FileRole.EXCLUDED,
+                     "guide/old.rst": FileRole.PAGE, "guide/v1/old.rst": FileRole.EXCLUDED,
+                     "x.tmp.rst": FileRole.EXCLUDED, "a/b/y.tmp.rst": FileRole.EXCLUDED}
+
+
+def test_list_settings_keep_the_items_that_can_be_read(tmp_path: Path) -> None:
+    # sphinx-autosummary-accessors' documented setup adds its package folder to templates_path:
+    # "_templates" is still the site's template folder, not pages
+    (tmp_path / "conf.py").write_text(
+        "import accessors_pkg\n"
+        'templates_path = ["_templates", accessors_pkg.templates_path]\n'
+        'exclude_patterns = ["_build", accessors_pkg.skip()]\n'
+        'exclude_patterns += ["drafts", accessors_pkg.more]\n')
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.templates_path == ("_templates",)
+    assert site.conf.exclude_patterns == ("_build", "drafts")
+    assert site.classify("_templates/autosummary/class.rst").role is FileRole.EXCLUDED
+    assert site.classify("drafts/a.rst").role is FileRole.EXCLUDED
+    assert site.classify("guide.rst").role is FileRole.PAGE
+
+
 def test_leading_slash_is_the_source_directory(tmp_path: Path) -> None:
     (tmp_path / "source" / "a").mkdir(parents=True)
     (tmp_path / "source" / "conf.py").write_text("")

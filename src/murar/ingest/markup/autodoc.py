@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["AUTODOC_DIRECTIVES", "AutodocConfig", "autodoc_rst"]
+__all__ = ["AUTODOC_DIRECTIVES", "AutodocConfig", "autodoc_rst", "autosummary_rst", "autosummary_summary"]
 
 MAX_MEMBERS = 300
 AUTODOC_DIRECTIVES = frozenset({
@@ -61,8 +61,9 @@ class AutodocConfig:
     """The conf.py settings autodoc output depends on: ``autodoc_default_options``,
     ``autodoc_member_order``, ``autoclass_content`` (``class``, ``init``, ``both``),
     ``add_module_names``, whether NumPy-style sections are rubrics (napoleon or
-    numpydoc in ``extensions``) and whether Google-style ones are read as napoleon
-    renders them."""
+    numpydoc in ``extensions``), whether Google-style ones are read as napoleon
+    renders them and whether NumPy-style fields (``name : type`` over an indented
+    description) are (napoleon with ``napoleon_numpy_docstring``, its default)."""
 
     default_options: dict[str, Any] = field(default_factory=dict)
     member_order: str = "alphabetical"
@@ -70,6 +71,7 @@ class AutodocConfig:
     add_module_names: bool = True
     numpy_sections: bool = False
     google_sections: bool = False
+    numpy_fields: bool = False
 
     @classmethod
     def from_values(cls, values: dict[str, Any], extensions: Sequence[str]) -> AutodocConfig:
@@ -83,6 +85,8 @@ class AutodocConfig:
             add_module_names=values.get("add_module_names", True) is not False,
             numpy_sections=any(e in ("sphinx.ext.napoleon", "numpydoc") for e in extensions),
             google_sections="sphinx.ext.napoleon" in extensions,
+            numpy_fields=("sphinx.ext.napoleon" in extensions
+                          and values.get("napoleon_numpy_docstring", True) is not False),
         )
 
 
@@ -268,7 +272,73 @@ def _google(lines: list[str]) -> list[str]:
     return out
 
 
-def _lines(text: str, indent: str, numpy_sections: bool, google_sections: bool = False) -> list[str]:
+# NumPy-style sections whose entries are fields, as sphinx.ext.napoleon's NumpyDocstring reads
+# them: header -> whether an entry without " : " is a type (Returns, Raises) rather than a name
+_NUMPY_FIELDS = {
+    "parameters": False, "other parameters": False, "keyword arguments": False, "keyword args": False,
+    "receives": False, "args": False, "arguments": False,
+    "returns": True, "return": True, "yields": True, "yield": True, "raises": True, "warns": True,
+}
+# napoleon's _xref_or_code_regex and _single_colon_regex: a field splits at its first colon
+# outside roles and code
+_XREF_OR_CODE = re.compile(r"(:(?:[a-zA-Z0-9]+[\-_+:.])*[a-zA-Z0-9]+:`.+?`|``.+?``|`.+?`)")
+_SINGLE_COLON = re.compile(r"(?<!:):(?!:)")
+
+
+def _partition_field(line: str) -> tuple[str, str]:
+    """``name : type`` -> ``("name", "type")`` (napoleon's ``_partition_field_on_colon``);
+    a line over 1,000 characters is a name (the role pattern rescans from every colon)."""
+    if len(line) > 1_000:
+        return line.strip(), ""
+    pos = 0
+    for piece in _XREF_OR_CODE.split(line):
+        if not _XREF_OR_CODE.fullmatch(piece):
+            colon = _SINGLE_COLON.search(piece)
+            if colon:
+                at = pos + colon.start()
+                return line[:at].strip(), line[at + 1:].strip()
+        pos += len(piece)
+    return line.strip(), ""
+
+
+def _numpy_header(lines: list[str], i: int) -> bool:
+    line, nxt = lines[i], lines[i + 1] if i + 1 < len(lines) else ""
+    return (line.strip().lower() in _NUMPY_SECTIONS and bool(nxt.strip()) and set(nxt.strip()) <= set("-=~^")
+            and len(nxt.strip()) >= len(line.strip()))
+
+
+def _numpy_fields(block: list[str], prefer_type: bool) -> list[str]:
+    """The entries of one NumPy-style field section (``name : type`` at the section's
+    indent, its description indented below) as sphinx.ext.napoleon renders them:
+    ``- name (type) – description`` items (a lone word is the name, or with
+    ``prefer_type`` the type, as in Returns and Raises). One pass over the lines."""
+    items: list[tuple[str, list[str]]] = []
+    base = min((_width(b) for b in block if b.strip()), default=0)
+    for b in block:
+        if b.strip() and _width(b) <= base:
+            name, typ = _partition_field(b.strip())
+            if prefer_type and not typ:
+                name, typ = "", name
+            name = name.replace("*", "\\*")
+            items.append((f"{name} ({typ})" if name and typ else name or typ, []))
+        elif items:
+            items[-1][1].append(b)
+    out: list[str] = []
+    for head, texts in items:
+        while texts and not texts[-1].strip():
+            texts.pop()
+        cut = min((_width(t) for t in texts if t.strip()), default=0)
+        texts = [t[cut:] if t.strip() else "" for t in texts]
+        while texts and not texts[0]:
+            texts.pop(0)
+        first = texts[0] if texts else ""
+        lead = f"{head} – {first}" if head and first else head or first
+        out += [f"- {lead}", *[f"  {t}" if t else "" for t in texts[1:]], ""]
+    return out
+
+
+def _lines(text: str, indent: str, numpy_sections: bool, google_sections: bool = False,
+           numpy_fields: bool = False) -> list[str]:
     lines = text.split("\n")
     if google_sections:
         lines = _google(lines)
@@ -276,15 +346,20 @@ def _lines(text: str, indent: str, numpy_sections: bool, google_sections: bool =
         out: list[str] = []
         i = 0
         while i < len(lines):
-            line = lines[i]
-            nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            if (line.strip().lower() in _NUMPY_SECTIONS and nxt.strip() and set(nxt.strip()) <= set("-=~^")
-                    and len(nxt.strip()) >= len(line.strip())):
-                out += [f".. rubric:: {line.strip()}", ""]
-                i += 2
+            if not _numpy_header(lines, i):
+                out.append(lines[i])
+                i += 1
                 continue
-            out.append(line)
-            i += 1
+            header = lines[i].strip()
+            out += [f".. rubric:: {header}", ""]
+            i += 2
+            prefer_type = _NUMPY_FIELDS.get(header.lower())
+            if numpy_fields and prefer_type is not None:
+                j = i
+                while j < len(lines) and not _numpy_header(lines, j):
+                    j += 1
+                out += _numpy_fields(lines[i:j], prefer_type)
+                i = j
         lines = out
     return [indent + ln if ln.strip() else "" for ln in lines]
 
@@ -399,7 +474,8 @@ class _Writer:
                 if content == "both" else body
         inner = indent + "   "
         if body:
-            out += [*_lines(body, inner, self.config.numpy_sections, self.config.google_sections), ""]
+            out += [*_lines(body, inner, self.config.numpy_sections, self.config.google_sections,
+                                 self.config.numpy_fields), ""]
         if isinstance(node, ast.ClassDef):
             out += self.members(node, qual=f"{qual}.{name}" if qual else name, indent=inner, depth=depth)
         return out
@@ -451,6 +527,23 @@ def _summary(doc: str) -> str:
     return m.group(0) if m else para
 
 
+def autosummary_summary(tree: ast.Module, path: Sequence[str], cache: dict[Any, Any] | None = None) -> str | None:
+    """The summary ``sphinx.ext.autosummary`` shows for the object at attribute ``path`` of
+    ``tree``: the first sentence of its docstring (``""`` without one); None when the
+    module defines no such function, class or module."""
+    node = _find(tree, path, cache if cache is not None else {})
+    return None if node is None else _summary(_docstring(node))
+
+
+def autosummary_rst(rows: Sequence[tuple[str, str]]) -> list[str]:
+    """The table ``sphinx.ext.autosummary`` draws, as reST: one row per ``(name, summary)``."""
+    out = [".. list-table::", ""]
+    for name, summary in rows:
+        shown = name.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`")
+        out += [f"   * - {shown}", f"     - {summary or ' '}"]
+    return [*out, ""]
+
+
 def _automodapi(tree: ast.Module, module: str, options: dict[str, Any], config: AutodocConfig) -> list[str]:
     headings = str(options.get("headings") or "-^")
     top, sub = headings[0], headings[1] if len(headings) > 1 else "^"
@@ -461,7 +554,7 @@ def _automodapi(tree: ast.Module, module: str, options: dict[str, Any], config: 
     if "no-main-docstr" not in options:
         doc = _docstring(tree)
         if doc:
-            out += [*_lines(doc, "", config.numpy_sections, config.google_sections), ""]
+            out += [*_lines(doc, "", config.numpy_sections, config.google_sections, config.numpy_fields), ""]
     public = module_all(tree)
     skip = set(_option_names(options.get("skip")) or [])
     include = _option_names(options.get("include"))
@@ -512,7 +605,7 @@ def autodoc_rst(tree: ast.Module, path: Sequence[str], *, directive: str, module
     writer = _Writer(config, options, cache)
     if isinstance(node, ast.Module):
         doc = "" if "no-docstring" in options else _docstring(node)
-        out = [*_lines(doc, "", config.numpy_sections, config.google_sections), ""] if doc else []
+        out = [*_lines(doc, "", config.numpy_sections, config.google_sections, config.numpy_fields), ""] if doc else []
         return out + writer.members(node, qual=module, indent="", depth=0)
     in_class = len(path) > 1  # automethod/autoattribute: "Cls.name" as autodoc shows it
     names = [*path[:-1], shown or path[-1]]

@@ -279,6 +279,14 @@ class PageBuilder:
         title = title or "(untitled)"
         if self._sections:
             self._sections[-1].end_paragraph()
+        if (level <= 1 and title == self.title and len(self._sections) == 1
+                and self._stack[:1] == [(0, self._sections[0].heading_path[0])]
+                and not self._sections[0].media and not any(self._sections[0].parts)):
+            # the page's implicit first section (see ``cur``) holds nothing (a script, a target, a
+            # comment before the title): the page starts at its title, as the reader sees it
+            # (a page titled otherwise, by front matter or its file name, keeps that title above)
+            self._sections.clear()
+            self._stack.clear()
         while self._stack and self._stack[-1][0] >= level:
             self._stack.pop()
         self._stack.append((level, title))

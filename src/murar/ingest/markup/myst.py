@@ -62,9 +62,10 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
+from murar.ingest.markup.codeshown import shown_code
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
-from murar.ingest.markup.roles import role_text
+from murar.ingest.markup.roles import issue_role_prefixes, issue_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import add_nesting_room, cap_nesting
 from murar.ingest.sites._xrefs import XrefIndex
@@ -205,6 +206,7 @@ class MystParser:
         # the key is not glued in this notebook
         self.glue_hook: Callable[[str, str, str], str | None] | None = None
         self._xref_index: XrefIndex | None | bool = False  # False: not looked up yet
+        self._issue_roles: dict[str, str] | None = None  # sphinx-issues roles, looked up once
         self._formulas = 0  # display formulas seen on the page (mystmd numbers them all)
 
     # ------------------------------------------------------- cross-references
@@ -237,6 +239,13 @@ class MystParser:
             return glued
         if name.lower() == "sub-ref":
             return self._sub_ref(content.strip())
+        if self._issue_roles is None:
+            conf = getattr(self.site, "conf", None)
+            values = getattr(conf, "values", None)
+            self._issue_roles = issue_role_prefixes(values if isinstance(values, dict) else {},
+                                                    tuple(getattr(conf, "extensions", None) or ()))
+        if name.lower() in self._issue_roles:
+            return issue_text(name.lower(), content, self._issue_roles[name.lower()])
         xrefs = self._xrefs if name.lower().split(":")[-1] in ("ref", "numref", "doc", "eq") else None
         return role_text(name, content, xrefs=xrefs, docname=self._docname() if xrefs else "")
 
@@ -584,7 +593,9 @@ class MystParser:
             self.b.code(display_math("\n\n".join(p for p in (d.argument, d.body) if p.strip()),
                                      self._eq_number(label)))
         elif name in _CODE:
-            self.b.code(d.body)
+            shown = shown_code(name, d.options, d.body)
+            if shown.strip():
+                self.b.code(shown)
         elif name in _DROP:
             return
         elif name == "include":
@@ -593,7 +604,7 @@ class MystParser:
             self._literalinclude(d)
         elif name == "eval-rst":
             self._eval_rst(d.body)
-        elif name in AUTODOC_DIRECTIVES:
+        elif name in AUTODOC_DIRECTIVES or name == "autosummary":
             # myst-parser runs Sphinx's autodoc directives; what they insert (the docstrings) is reST
             options = "".join(f"   :{k}:{' ' + str(v) if v not in (None, '', True) else ''}\n"
                               for k, v in d.options.items() if re.fullmatch(r"[\w-]+", str(k)))

@@ -22,6 +22,7 @@ and :data:`MAX_DEPTH` levels.
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -242,15 +243,61 @@ def render_object(source: str | ast.Module | None, path: Sequence[str], *, ident
     if tree is None:
         return None
     node = find_object(tree, path)
-    if node is None:
-        return None
     try:
         level = int(options.get("heading_level") or 2)
     except (TypeError, ValueError):
         level = 2
     root_heading = level if options.get("show_root_heading") is True else None
+    if node is None:
+        return _attribute(tree, path, identifier=identifier, heading=root_heading)
     # members sit one level below a root heading, else at heading_level (mkdocstrings' layout)
     lines = _block(node, qualname=identifier, heading=root_heading,
                    child_heading=level + 1 if root_heading is not None else level, members=options.get("members"),
                    depth=0, in_class=False)
     return "\n".join(lines).strip("\n")
+
+
+#: characters of an attribute's value shown in its signature line
+_MAX_VALUE_CHARS = 300
+
+
+def _attribute(tree: ast.Module, path: Sequence[str], *, identifier: str, heading: int | None) -> str | None:
+    """An attribute (``NAME = value``, ``name: T = value`` in a module or class) as
+    mkdocstrings-python renders one: its signature line ``name: T = value`` (the value
+    cut at :data:`_MAX_VALUE_CHARS` characters) and its docstring (the string right after
+    the assignment, as griffe reads it). None when ``path`` names no such assignment."""
+    if not path:
+        return None
+    parent = find_object(tree, path[:-1])
+    if not isinstance(parent, (ast.Module, ast.ClassDef)):
+        return None
+    name, body = path[-1], parent.body
+    for k, stmt in enumerate(body):
+        annotation: ast.expr | None
+        value: ast.expr | None
+        if isinstance(stmt, ast.Assign):
+            hit = any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+            annotation, value = None, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            hit = stmt.target.id == name
+            annotation, value = stmt.annotation, stmt.value
+        else:
+            continue
+        if not hit:
+            continue
+        try:
+            sig = name + (f": {ast.unparse(annotation)}" if annotation is not None else "")
+            if value is not None:
+                shown = ast.unparse(value)
+                sig += " = " + (shown if len(shown) <= _MAX_VALUE_CHARS else shown[:_MAX_VALUE_CHARS] + "...")
+        except (ValueError, TypeError, RecursionError):
+            sig = name
+        out = [f"{'#' * min(heading, 6)} {_escape(identifier)}", ""] if heading is not None else []
+        sig = sig.replace("\n", " ")
+        out += [f"`` {sig} ``" if "`" in sig else f"`{sig}`", ""]
+        after = body[k + 1] if k + 1 < len(body) else None
+        if (isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)):
+            out += [inspect.cleandoc(after.value.value), ""]
+        return "\n".join(out).strip("\n")
+    return None

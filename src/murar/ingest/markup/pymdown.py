@@ -126,8 +126,9 @@ _FENCE_OPTIONS = re.compile(r"""^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(
 _FENCE_OPTION = re.compile(r"""([a-zA-Z]\w*)=(?:"([^"\n]*)"|'([^'\n]*)')?""")
 # (the argument greedy, stripped by the callers: a lazy one before \s*$ rescanned a run of blanks from
 # each of its characters, 34 s for one line with 100,000 blanks in its argument)
-_BLOCK_OPEN = re.compile(r"^(\s*)///\s*([A-Za-z][\w-]*)\s*(?:\|(.*))?$")
-_BLOCK_CLOSE = re.compile(r"^\s*///\s*$")
+# pymdownx.blocks fences: three or more slashes; a nested block uses a different count
+_BLOCK_OPEN = re.compile(r"^(\s*)/{3,}\s*([A-Za-z][\w-]*)\s*(?:\|(.*))?$")
+_BLOCK_CLOSE = re.compile(r"^\s*/{3,}\s*$")
 _BLOCK_OPTION = re.compile(r"^\s+[A-Za-z][\w-]*\s*:\s")
 # fancyboxmd: "!![Title](src, width "Description")" (one bracket level inside the title and the link)
 _FANCYBOX = re.compile(r"!!\[((?:[^\[\]\\\n]|\\.|\[[^\[\]\n]*\])*)\]\(((?:[^()\\\n]|\\.|\([^()\n]*\))*)\)")
@@ -228,6 +229,8 @@ class PymdownTransformer:
             lines = _video_marks(lines, mark)
         if "abbr" in self.extensions:  # abbreviation definitions are not text of the page
             lines = [ln for ln in lines if not _ABBR.match(ln)]
+        if "def_list" in self.extensions:
+            lines = _termless_definitions(lines)
         if "pymdownx.emoji" in self.extensions:
             lines = _emoji(lines)
         out = "\n".join(_single_blank_lines(lines))
@@ -519,7 +522,10 @@ def _caption_blocks(lines: list[str], types: dict[str, str], *, auto: bool) -> l
     fences = FenceTracker(_FENCE)
     counters: dict[str, int] = {}
     # the closing lines, found once (each unclosed opener scanned to the end: 30,000 took minutes)
-    closes = [n for n, ln in enumerate(lines) if _BLOCK_CLOSE.match(ln)]
+    closes: dict[int, list[int]] = {}  # slashes in the fence -> its lines
+    for n, ln in enumerate(lines):
+        if _BLOCK_CLOSE.match(ln):
+            closes.setdefault(_slashes(ln), []).append(n)
     titled: list[Any] = [-1, None]  # the last block whose images took a caption: (its last line, that line)
     i = 0
     while i < len(lines):
@@ -529,12 +535,13 @@ def _caption_blocks(lines: list[str], types: dict[str, str], *, auto: bool) -> l
             out.append(line)
             i += 1
             continue
-        after = bisect.bisect_right(closes, i)
-        if after == len(closes):
+        same = closes.get(_slashes(line), [])
+        after = bisect.bisect_right(same, i)
+        if after == len(same):
             out.append(line)
             i += 1
             continue
-        j = closes[after]
+        j = same[after]
         body = lines[i + 1:j]
         while body and _BLOCK_OPTION.match(body[0]):
             body = body[1:]
@@ -552,6 +559,12 @@ def _caption_blocks(lines: list[str], types: dict[str, str], *, auto: bool) -> l
         _attach_caption(out, text, m.group(1), titled)
         i = j + 1
     return out
+
+
+def _slashes(line: str) -> int:
+    """The number of slashes opening a pymdownx.blocks fence line."""
+    stripped = line.lstrip()
+    return len(stripped) - len(stripped.lstrip("/"))
 
 
 def _attach_caption(out: list[str], caption: str, indent: str, titled: list[Any]) -> None:
@@ -634,8 +647,10 @@ def include_targets(text: str, syntax: str) -> list[str]:
 
 
 def _blocks(lines: list[str]) -> list[str]:
-    """pymdownx.blocks: ``/// tab | Title`` or ``/// note | Title`` ... ``///`` become
-    a bold label line and the block's content (its option lines dropped)."""
+    """pymdownx.blocks: ``/// tab | Title`` or ``/// note | Title`` ... ``///`` (three
+    or more slashes: ``////`` around a nested block) become a bold label line and the
+    block's content (its option lines dropped). An ``html`` block's argument is the
+    element it wraps the content in (``div.result``, ``span[title=x]``): no label."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
     skipping_options = False
@@ -649,8 +664,11 @@ def _blocks(lines: list[str]) -> list[str]:
         m = _BLOCK_OPEN.match(line)
         if m:
             kind, title = m.group(2), (m.group(3) or "").strip()
-            label = title if kind in ("tab", "html", "details") and title else admonition_label(kind, title)
-            out.extend(label_lines(label, m.group(1)))
+            if kind == "html":
+                out.append("")
+            else:
+                label = title if kind in ("tab", "details", "admonition") and title else admonition_label(kind, title)
+                out.extend(label_lines(label, m.group(1)))
             skipping_options = True
             continue
         if _BLOCK_CLOSE.match(line):
@@ -1184,6 +1202,8 @@ def _span_attrs(m: re.Match[str]) -> str:
     text = m.string
     before = text[start - 1] if start else ""
     written = m.group(0)
+    if before != "`" and text.count("`", max(0, start - 2000), start) % 2:
+        return written  # inside a code span ("`f(options={...})`"): code, never attributes
     if _OLD_FORM.match(written):
         if before in ")]`" and not written.startswith("{:"):
             # Python-Markdown reads backslash escapes inside the list (target=\_blank is "_blank");
@@ -1200,6 +1220,41 @@ def _span_attrs(m: re.Match[str]) -> str:
     else:  # emphasis: a right-flanking closer, after text and with an opener before it
         closed = len(prefix) > 1 and not prefix[-2].isspace() and prefix.count(before) % 2 == 0
     return "" if closed else written
+
+
+_DEFINITION = re.compile(r"^ {0,3}:[ \t]{1,3}(?=\S)")
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def _termless_definitions(lines: list[str]) -> list[str]:
+    """def_list: a ``:   text`` definition right after a heading (blank lines between) has
+    no term; Python-Markdown's ``DefListProcessor`` makes it a ``<dd>`` of its own (no
+    paragraph before it to take terms from), with the lines indented under it as its
+    content. The parser's deflist rule needs a term line, so the marker is removed and
+    the indented lines under it dedented: the text reads as the page shows it. Other
+    definitions are the parser's. Fenced code is left alone; one pass over the lines."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    last = ""  # the last non-blank line before this one
+    inside = False  # in the indented content of such a definition
+    for line in lines:
+        if fences.in_code(line):
+            out.append(line)
+            last, inside = line, False
+            continue
+        if inside and (not line.strip() or line.startswith(("    ", "\t"))):
+            out.append(_dedent(line, 4) if line.strip() else line)
+            continue
+        inside = False
+        m = _DEFINITION.match(line)
+        if m and _ATX_HEADING.match(last):
+            out.append(line[m.end():])
+            inside = True
+        else:
+            out.append(line)
+        if line.strip():
+            last = line
+    return out
 
 
 def _dedent(line: str, n: int) -> str:

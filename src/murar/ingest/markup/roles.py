@@ -15,6 +15,7 @@ is ``None``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from murar.ingest.markup.mathtext import inline_math
@@ -22,7 +23,8 @@ from murar.ingest.markup.mathtext import inline_math
 if TYPE_CHECKING:
     from murar.ingest.sites._xrefs import XrefIndex
 
-__all__ = ["ICON_ROLES", "LITERAL_ROLES", "extlink_text", "role_text", "xref_text"]
+__all__ = ["ICON_ROLES", "LITERAL_ROLES", "extlink_text", "issue_role_prefixes", "issue_text", "role_text",
+           "xref_text"]
 
 # roles whose text is shown as written (no "title <target>" splitting)
 LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel", "menuselection", "abbr",
@@ -41,11 +43,58 @@ def _explicit(text: str) -> tuple[str, str] | None:
     return (m.group(1).strip(), m.group(2).strip()) if m else None
 
 
+#: sphinx-issues roles -> (the conf.py setting naming the separator shown before the number, its default)
+_ISSUE_ROLES = {"issue": ("issues_prefix", "#"), "pr": ("issues_pr_prefix", "#"),
+                "commit": ("issues_commit_prefix", "@"), "user": ("issues_user_prefix", "@")}
+_EXTERNAL_REPO = re.compile(r"^(\w+)/(.+)([#@!])(\w+)$")
+
+
+def issue_role_prefixes(values: dict[str, object], extensions: Sequence[str]) -> dict[str, str]:
+    """The roles of sphinx-issues (``sphinx_issues`` in ``extensions``) with the separator
+    each shows before its number or name (``issues_prefix`` and the like in conf.py, one of
+    ``#@!``; ``#`` for issues and pull requests, ``@`` for commits and users by default),
+    plus ``pypi`` (no separator). Empty without the extension."""
+    if "sphinx_issues" not in extensions:
+        return {}
+    out = {"pypi": ""}
+    for role, (setting, default) in _ISSUE_ROLES.items():
+        value = values.get(setting)
+        out[role] = value if isinstance(value, str) and value in ("#", "@", "!") else default
+    return out
+
+
+def issue_text(role: str, text: str, prefix: str) -> str:
+    """What a sphinx-issues role shows (sphinx_issues ``IssueRole``, 5.0): ``:issue:`42,45```
+    shows "#42, #45", ``:issue:`org/repo#7``` "org/repo#7", ``:commit:`1a2b3c4d5e``` "@1a2b3c4"
+    (seven characters), ``:user:`ann``` "@ann", ``:pypi:`pkg``` "pkg"; an explicit title
+    (``:user:`Ann <ann>```) is shown as written, an item ``-`` or ``0`` shows nothing."""
+    text = text.replace("\x00", "")[:2000]
+    if role == "pypi":
+        explicit = _explicit(text)
+        return explicit[0] if explicit and explicit[0] else (explicit[1] if explicit else text.strip())
+    shown: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if item in ("-", "0"):
+            continue
+        explicit = _explicit(item)
+        if explicit and explicit[0]:
+            shown.append(explicit[0])
+            continue
+        target = explicit[1] if explicit else item
+        repo = _EXTERNAL_REPO.match(target)
+        number = (repo.group(4) if repo else target).lstrip("#@!")
+        if role == "commit":
+            number = number[:7]
+        shown.append(f"{repo.group(1)}/{repo.group(2)}{prefix}{number}" if repo else f"{prefix}{number}")
+    return ", ".join(shown)
+
+
 def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: str = "") -> str:
     """What the role ``name`` (``doc``, ``py:class``, ``guilabel``...) shows for ``text``.
 
     ``:pep:``/``:rfc:`` show "PEP 8" for ``8`` and for Sphinx's ``8#naming`` (an anchor
-    docutils' own role rejects), or their explicit title. With ``xrefs`` (the
+    docutils' own role rejects), or their explicit title; ``:cve:``/``:cwe:`` (Sphinx 8.1)
+    "CVE 2020-15999", "CWE 787". With ``xrefs`` (the
     site's labels; ``docname`` the referring document) ``ref``, ``numref`` and
     ``doc`` show their target's title (:func:`xref_text`).
     """
@@ -70,6 +119,8 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
         shown = explicit[0] or explicit[1]
     elif role in ("pep", "rfc"):
         shown = f"{role.upper()} {text.split('#', 1)[0].strip()}"
+    elif role in ("cve", "cwe"):  # Sphinx 8.1's sphinx.roles.CVE/CWE: "CVE 2020-15999", "CWE 787"
+        shown = f"{role.upper()} {text.strip()}"
     elif role == "doc":
         shown = shown.lstrip("~!").rsplit("/", 1)[-1]
     elif role not in LITERAL_ROLES and shown.startswith("~"):

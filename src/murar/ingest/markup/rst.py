@@ -52,6 +52,7 @@ from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.images import Figure as _DocutilsFigure
 from docutils.parsers.rst.directives.images import Image as _DocutilsImage
+from docutils.parsers.rst.directives.tables import CSVTable as _DocutilsCSVTable
 from docutils.parsers.rst.languages import en as _en
 from docutils.readers.standalone import Reader as _StandaloneReader
 from docutils.statemachine import StringList
@@ -61,9 +62,12 @@ from docutils.utils import SystemMessage
 from murar.errors import IngestError
 from murar.ingest.markup.autodoc import (
     AUTODOC_DIRECTIVES,
+    MAX_MEMBERS,
     AutodocConfig,
     assigned_name,
     autodoc_rst,
+    autosummary_rst,
+    autosummary_summary,
 )
 from murar.ingest.markup.builder import (
     MarkupOptions,
@@ -71,9 +75,15 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
+from murar.ingest.markup.codeshown import shown_code
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
-from murar.ingest.markup.roles import extlink_text, role_text
+from murar.ingest.markup.roles import (
+    extlink_text,
+    issue_role_prefixes,
+    issue_text,
+    role_text,
+)
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
@@ -90,7 +100,7 @@ _MAX_ALIAS_HOPS = 8  # re-exports followed to find an object's definition
 _DROP_DIRECTIVES = frozenset({
     "toctree", "index", "highlight", "tabularcolumns", "default-domain",
     "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
-    "autosummary", "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
+    "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
     "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
     "mermaid", "plantuml", "uml", "doctest-skip", "testsetup", "testcleanup", "todolist",
 })
@@ -163,10 +173,15 @@ class _Context:
         # docutils (``.. class::`` sets a class attribute there)
         domain = getattr(conf, "primary_domain", None)
         added = tuple(getattr(conf, "object_types", None) or ())  # conf.py setup(): add_object_type
+        # add_crossref_type's directives: a target and an index entry, nothing shown
+        self.target_directives = frozenset(d.lower() for d in getattr(conf, "target_directives", None) or ())
         self.object_directives: frozenset[str] = (_DOMAIN_OBJECTS.get(domain or "", frozenset())
-                                               | {directive.lower() for directive, _ in added})
+                                               | {directive.lower() for directive, _ in added}) - self.target_directives
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
+        conf_values = getattr(conf, "values", None)
+        self.issue_roles = issue_role_prefixes(conf_values if isinstance(conf_values, dict) else {},
+                                               tuple(getattr(conf, "extensions", None) or ()))
         self.tags: tuple[str, ...] = tuple(getattr(conf, "tags", None) or ())  # conf.py's tags.add()
         values = getattr(conf, "values", None)
         self.substitutions = default_substitutions(values) if isinstance(values, dict) else {}
@@ -267,6 +282,35 @@ class _AnyOptions(dict[str, Any]):
 
 
 # ------------------------------------------------------------------ directives
+class _CsvTable(_DocutilsCSVTable):  # type: ignore[misc]  # docutils ships no types
+    """``csv-table`` whose ``:file:`` is read through the Site, as an include is (relative
+    to the file holding the directive, ``/`` the source directory as Sphinx's
+    ``sphinx.directives.patches.CSVTable`` reads it; never outside the root); ``:url:``
+    is never fetched. Anything else is docutils' own csv-table."""
+
+    def run(self) -> list[nodes.Node]:
+        target = str(self.options.get("file") or "").strip()
+        if "url" in self.options or not target:
+            if "url" in self.options:
+                _ctx(self).warnings.append(f"csv-table :url: {self.options['url']!r}: remote files are not read")
+                return []
+            return list(super().run())
+        ctx = _ctx(self)
+        res = ctx.site.resolve_include(target, page_rel=_source_rel(self, ctx))
+        path = ctx.site.config.root / res.rel_path if res.rel_path is not None else None
+        if path is None or not path.is_file():
+            ctx.warnings.append(f"csv-table :file: {target!r}: {res.problem or f'file not found ({res.rel_path})'}")
+            return []
+        try:
+            text = read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
+        except IngestError as err:
+            ctx.warnings.append(f"csv-table :file: {target!r}: {err}")
+            return []
+        del self.options["file"]
+        self.content = StringList(text.splitlines(), source=str(path))
+        return list(super().run())
+
+
 class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
     """``.. include::`` through the Site; content parsed where it stands."""
 
@@ -609,6 +653,15 @@ class _Autodoc(_Container):
         return follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx), render=render,
                              alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
 
+    def _summary_of(self, identifier: str, ctx: _Context) -> str | None:
+        """The autosummary summary of ``identifier`` (followed through re-exports), or None."""
+        finder = getattr(ctx.site, "resolve_python_object", None)
+        if not callable(finder):
+            return None
+        return follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx),
+                             render=lambda tree, path, _module: autosummary_summary(tree, path, ctx.api_index),
+                             alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
+
     @staticmethod
     def _tree(rel: str, ctx: _Context) -> ast.Module | None:
         if rel not in ctx.api_trees:
@@ -624,6 +677,41 @@ class _Autodoc(_Container):
             ctx.api_trees[rel] = parse_module(source)
         return ctx.api_trees[rel]
 
+
+
+class _Autosummary(_Autodoc):
+    """``sphinx.ext.autosummary``'s ``autosummary``: a table of the listed objects (names
+    relative to ``currentmodule``; ``~`` shows the last part) with the first sentence of
+    each docstring, read from the module source as autodoc reads it; an object whose
+    source is not in the corpus keeps its name with no summary. At most
+    :data:`murar.ingest.markup.autodoc.MAX_MEMBERS` rows."""
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        rows: list[tuple[str, str]] = []
+        for raw in list(self.content)[:MAX_MEMBERS]:
+            item = raw.strip()
+            if not item or item.startswith(":") or not re.fullmatch(r"~?[A-Za-z_][\w.]*", item):
+                continue
+            short, item = item.startswith("~"), item.lstrip("~")
+            summary = None
+            if ctx.api_lines_left > 0:
+                bases = [f"{ctx.current_module}.{item}"] if ctx.current_module else []
+                for candidate in (*bases, item):
+                    summary = self._summary_of(candidate, ctx)
+                    if summary is not None:
+                        break
+                ctx.api_lines_left -= 2
+            if summary is None:
+                ctx.api_missing.append(item)
+            rows.append((item.rsplit(".", 1)[-1] if short else item, summary or ""))
+        if not rows:
+            return []
+        lines = autosummary_rst(rows)
+        page = str((ctx.site.config.root / ctx.page_rel).resolve())
+        _register_unknown("\n".join(lines), ctx.unknown)
+        self.state_machine.insert_input(StringList(lines, source=page), page)
+        return []
 
 class _LabelledAdmonition(Directive):  # type: ignore[misc]  # docutils ships no types
     """Sphinx's ``seealso`` and ``todo`` (sphinx.ext.todo): admonitions that take no
@@ -687,7 +775,8 @@ class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
 
 
 class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
-    """``code-block``/``sourcecode``/``code`` and friends: the body as code text."""
+    """``code-block``/``sourcecode``/``code`` and friends: the body as code text, less
+    what the directive hides (:func:`murar.ingest.markup.codeshown.shown_code`)."""
 
     optional_arguments = 99
     final_argument_whitespace = True
@@ -695,7 +784,7 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
     option_spec = _AnyOptions()
 
     def run(self) -> list[nodes.Node]:
-        text = "\n".join(self.content)
+        text = shown_code(self.name, self.options, "\n".join(self.content))
         return [nodes.literal_block(text, text)] if text.strip() else []
 
 
@@ -816,6 +905,14 @@ _text_role.options = {"class": directives.class_option}  # type: ignore[attr-def
 _text_role.content = True  # type: ignore[attr-defined]
 
 
+def _issue_role(prefix: str) -> Any:
+    """A role of sphinx-issues (:func:`murar.ingest.markup.roles.issue_text`)."""
+    def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+             options: dict[str, Any] | None = None, content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        return [nodes.inline(rawtext, issue_text(name.lower(), text, prefix))], []
+    return role
+
+
 def _extlink_role(url: str, caption: str | None) -> Any:
     """A role of conf.py's ``extlinks``: its caption filled with the target (:func:`extlink_text`)."""
     def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
@@ -857,6 +954,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
         saved_d, saved_r = dict(directives._directives), dict(roles._roles)
         try:
             directives._directives["include"] = _Include
+            directives._directives["csv-table"] = _CsvTable
             directives._directives["literalinclude"] = _LiteralInclude
             directives._directives["image"] = _Image
             directives._directives["figure"] = _Figure
@@ -874,10 +972,15 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["math"] = _Math
             for name in AUTODOC_DIRECTIVES:
                 directives._directives[name] = _Autodoc
+            directives._directives["autosummary"] = _Autosummary
             for name in ("currentmodule", "module", "py:currentmodule", "py:module"):
                 directives._directives[name] = _CurrentModule
             for name in ctx.object_directives:
                 directives._directives[name] = _Container
+            for name in ctx.target_directives:
+                directives._directives[name] = _Drop
+            for name, prefix in ctx.issue_roles.items():
+                roles._roles[name] = _issue_role(prefix)
             for name, (url, caption) in ctx.extlinks.items():
                 roles._roles[name.lower()] = _extlink_role(url, caption)
             for name in ctx.object_roles:
@@ -899,7 +1002,7 @@ _SPHINX_ROLES = frozenset({
     "const", "confval", "dudir", "durole", "py:func", "py:meth", "py:class", "py:mod", "py:attr",
     "py:obj", "py:data", "py:exc",
     "py:const", "sup", "sub", "math", "cite", "fa", "octicon", "bdg", "badge", "iconify", "icon", "button",
-    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas", "mailheader", "newsgroup",
+    "external+", "github", "issue", "pr", "pep", "rfc", "fab", "fas", "mailheader", "newsgroup", "cve", "cwe",
 })
 
 
@@ -911,7 +1014,8 @@ class _Walker:
 
     def walk(self, node: nodes.Node, depth: int = 0) -> None:
         if isinstance(node, nodes.Text):
-            self.b.text(str(node))
+            # astext(): docutils keeps a backslash-escaped character as NUL + character ("\\*args")
+            self.b.text(node.astext())
             return
         if isinstance(node, (nodes.comment, nodes.substitution_definition, nodes.system_message,
                              nodes.target, nodes.pending, nodes.decoration, nodes.meta)):
@@ -966,10 +1070,22 @@ class _Walker:
             return
         if isinstance(node, nodes.label) and isinstance(node.parent, (nodes.footnote, nodes.citation)):
             return
+        if isinstance(node, (nodes.term, nodes.classifier)):
+            self.term(node, depth)
+            return
         self.children(node, depth)
         if isinstance(node, (nodes.Structural, nodes.Body, nodes.list_item, nodes.term, nodes.definition,
                              nodes.field_name, nodes.field_body, nodes.entry, nodes.line, nodes.caption,
                              nodes.legend, nodes.label)) and not isinstance(node, nodes.Inline):
+            self.b.end_paragraph()
+
+    def term(self, node: nodes.term | nodes.classifier, depth: int) -> None:
+        """A definition list term and its classifiers on one line, ``term : classifier``,
+        as Sphinx's HTML shows them (basic.css puts ``:`` before each ``.classifier``)."""
+        if isinstance(node, nodes.classifier):
+            self.b.text(" : ")
+        self.children(node, depth)
+        if not isinstance(node.next_node(descend=False, siblings=True), nodes.classifier):
             self.b.end_paragraph()
 
     def tab_container(self, node: nodes.container, depth: int) -> None:
@@ -1098,7 +1214,7 @@ def _title_text(title: nodes.Element) -> str:
     """A section title's text as Sphinx takes it for the page, the TOC and references
     (``sphinx.util.nodes.clean_astext``): without image alts (a ``|icon|`` substitution
     in a heading shows a picture, not its name) and without raw markup."""
-    parts = [str(t) for t in title.findall(nodes.Text)
+    parts = [t.astext() for t in title.findall(nodes.Text)
              if not any(isinstance(a, nodes.raw) for a in _ancestors(t, title))]
     return " ".join("".join(parts).split())
 

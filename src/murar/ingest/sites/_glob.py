@@ -17,13 +17,17 @@ two stars.
 
 What differs between generators is a :class:`GlobSyntax`:
 
-- :data:`PATH` — ``fnmatch``-like path globs, no braces: Sphinx
-  ``exclude_patterns`` (``sphinx.util.matching``: ``**`` crosses folders,
-  ``*``/``?`` stay in one segment, ``[...]`` sets), MkDocs ``exclude_docs``
-  (gitignore lines, translated by the MkDocs module), Jekyll ``exclude``/
-  ``include`` and front-matter-default scopes, Jupyter Book TOC globs and
-  include-markdown globs. ``**/`` also matches no folder at all, as in
-  minimatch (``sphinx.util.matching`` itself reads ``**`` as ``.*`` only).
+- :data:`PATH` — ``fnmatch``-like path globs, no braces: ``**`` crosses
+  folders, ``*``/``?`` stay in one segment, ``[...]`` sets; MkDocs
+  ``exclude_docs`` (gitignore lines, translated by the MkDocs module), Jekyll
+  ``exclude``/``include`` and front-matter-default scopes, mystmd
+  ``project.exclude`` and Jupyter Book TOC globs.
+  ``**/`` also matches no folder at all, as in minimatch.
+- :data:`SPHINX` — :data:`PATH` without that ``**/`` rule: Sphinx
+  ``exclude_patterns`` as ``sphinx.util.matching.get_matching_files`` reads
+  them when it discovers the source files (``_translate_pattern``: ``**`` is
+  ``.*``, ``*`` is ``[^/]*``), so ``**/drafts`` needs a folder before
+  ``drafts`` and ``a/**/b`` does not match ``a/b``.
 - :data:`DOCUSAURUS` — :data:`PATH` plus braces (Docusaurus passes
   ``include``/``exclude`` to globby, i.e. micromatch): every paired
   ``{...}`` is a group; an unpaired brace is a literal.
@@ -32,6 +36,10 @@ What differs between generators is a :class:`GlobSyntax`:
   ``docfx init`` writes ``**/*.{md,yml}``): a paired ``{...}`` holding a comma
   is a group, any other brace a literal; without regard to case (DocFX's
   ``GlobMatcher`` default options ignore case).
+- :data:`INCLUDE_MARKDOWN` — mkdocs-include-markdown-plugin's globs (wcmatch
+  ``glob`` with ``GLOBSTAR | BRACE``, the plugin's ``GLOB_FLAGS``): a paired
+  ``{...}`` holding a comma is a group (``{a}`` stays literal, as bracex expands
+  them), ``**`` crosses folders only as a whole path segment.
 - :data:`HUGO` — gobwas/glob as Hugo uses it (gohugo.io "Glob patterns",
   pkg.go.dev/github.com/gobwas/glob): ``**`` any characters (no ``**/``
   rule: ``a/**/b`` does not match ``a/b``), every ``{...}`` a group and an
@@ -81,6 +89,9 @@ class GlobSyntax:
             characters.
         ignore_case: pattern and value are compared lower-cased (``str.lower``).
         max_chars: longer patterns are refused (characters).
+        segment_globstar: ``**`` crosses folders only as a whole path segment
+            (``a/**/b``, ``**/x``, ``docs/**``); inside a segment (``n**.md``) it
+            is a ``*``, as wcmatch's ``GLOBSTAR`` reads it.
     """
 
     braces: Literal["none", "all", "comma"] = "none"
@@ -89,9 +100,12 @@ class GlobSyntax:
     dir_globstar: bool = True
     ignore_case: bool = False
     max_chars: int = 4096
+    segment_globstar: bool = False
 
 
 PATH = GlobSyntax()
+SPHINX = GlobSyntax(dir_globstar=False)
+INCLUDE_MARKDOWN = GlobSyntax(braces="comma", segment_globstar=True)
 DOCUSAURUS = GlobSyntax(braces="all")
 DOCFX = GlobSyntax(braces="comma", ignore_case=True)
 HUGO = GlobSyntax(braces="all", strict_braces=True, classes=False, dir_globstar=False, ignore_case=True,
@@ -327,7 +341,8 @@ class _Builder:
             ch = pattern[i]
             if ch == "*":
                 double = i + 1 < hi and pattern[i + 1] == "*"
-                self._add(_GLOBSTAR if double else _STAR, None)
+                alone = (i == 0 or pattern[i - 1] == "/") and (i + 2 >= len(pattern) or pattern[i + 2] == "/")
+                self._add(_GLOBSTAR if double and (alone or not self.syntax.segment_globstar) else _STAR, None)
                 i += 2 if double else 1
             elif ch == "?":
                 self._add(_CHAR, None)

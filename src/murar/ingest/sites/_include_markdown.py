@@ -42,7 +42,7 @@ from typing import Any
 
 from murar.ingest.markup.builder import read_include
 from murar.ingest.sites._common import checked_rel, rebase_links
-from murar.ingest.sites._glob import glob_match
+from murar.ingest.sites._glob import INCLUDE_MARKDOWN, glob_match
 
 MAX_DEPTH = 6
 MAX_GLOB_FILES = 100
@@ -364,8 +364,14 @@ class IncludeMarkdownExpander:
         return found
 
     def _glob(self, base: str, pattern: str) -> list[str]:
-        """Files under ``base`` matching the glob ``pattern`` (``**`` crosses folders), sorted, bounded."""
-        pattern = pattern.removeprefix("./")
+        """Files under ``base`` matching the glob ``pattern`` as the plugin's wcmatch reads
+        it (``{a,b}`` groups, ``**`` segments cross folders; leading ``./`` and ``../``
+        from ``base``), sorted, bounded."""
+        parts = pattern.split("/")
+        while len(parts) > 1 and parts[0] in (".", ".."):
+            if parts.pop(0) == "..":
+                base = f"{base}/.." if base not in ("", ".") else ".."
+        pattern = "/".join(parts)
         folder = checked_rel(self.root, base or ".")
         if folder.rel_path is None:
             return []
@@ -374,7 +380,7 @@ class IncludeMarkdownExpander:
         matches: list[str] = []
         for path in _walk(top, _bounded=MAX_WALK_FILES):
             inner = path.relative_to(top).as_posix()
-            if glob_match(inner, pattern):
+            if glob_match(inner, pattern, INCLUDE_MARKDOWN):
                 matches.append(prefix + inner)
                 if len(matches) >= MAX_GLOB_FILES:
                     self.warn(f"include-markdown {pattern!r}: more than {MAX_GLOB_FILES} files; "

@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
-from murar.ingest.sites._glob import glob_match
+from murar.ingest.sites._glob import PATH, SPHINX, GlobSyntax, glob_match
 from murar.ingest.sites.base import FileClass, FileRole
 from murar.ingest.sites.sphinx import (
     SphinxConf,
@@ -219,6 +219,7 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
         source_suffix=suffixes,
         exclude_patterns=tuple(exclude),
         html_static_path=static,
+        extensions=tuple(_strs(values.get("extensions"))),
         **markup_settings(values),
         values=values,
     )
@@ -267,6 +268,13 @@ class JupyterBookSite(SphinxSite):
         return PurePosixPath(self._config_file or "").name == "myst.yml"
 
     @property
+    def _glob_syntax(self) -> GlobSyntax:
+        """Jupyter Book 1 hands ``exclude_patterns`` to Sphinx and sphinx-external-toc matches
+        TOC ``glob`` entries with ``sphinx.util.matching.patmatch``; mystmd reads
+        ``project.exclude`` and TOC ``pattern`` entries as minimatch globs (``**/x`` also matches ``x``)."""
+        return PATH if self._mystmd else SPHINX
+
+    @property
     def _source_dir_name(self) -> str:  # type: ignore[override]
         return "Jupyter Book folder"
 
@@ -307,7 +315,8 @@ class JupyterBookSite(SphinxSite):
             return True
         if self._toc_globs is None:
             self._toc_globs = sphinx_glob(self.book["toc_globs"])
-        return any(glob_match(stem, p) or glob_match(src_rel, p) for p in self._toc_globs)
+        syntax = self._glob_syntax
+        return any(glob_match(stem, p, syntax) or glob_match(src_rel, p, syntax) for p in self._toc_globs)
 
     def classify(self, rel: str) -> FileClass:
         fc = super().classify(rel)

@@ -95,10 +95,16 @@ class _PermissiveLoader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
     """SafeLoader that reads MkDocs' ``!!python/name:``, ``!ENV`` and other custom tags as plain values."""
 
 
+#: how a ``!relative`` tag's value is kept (MkDocs 1.5+ "Paths relative to the current file or
+#: site": ``!relative $config_dir/sub``, ``!relative $docs_dir``, or ``!relative`` alone for the
+#: folder of the page being rendered); :func:`_relative_path` reads it
+_RELATIVE = "\x00relative:"
+
+
 def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     if isinstance(node, yaml.ScalarNode):
         value = loader.construct_scalar(node)
-        return value
+        return _RELATIVE + str(value or "") if suffix == "relative" else value
     if isinstance(node, yaml.SequenceNode):
         items = loader.construct_sequence(node)
         return items[-1] if suffix == "ENV" and items else items  # !ENV [NAME, default] -> default
@@ -107,6 +113,18 @@ def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
 
 _PermissiveLoader.add_multi_constructor("!", _any_tag)
 _PermissiveLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
+
+
+def _relative_path(value: str, site_dir: str, docs: str) -> str | None:
+    """A ``!relative`` path (:data:`_RELATIVE`) as MkDocs resolves it (mkdocs/utils/yaml.py
+    ``_construct_dir_placeholder``): ``$config_dir[/sub]`` from the folder of ``mkdocs.yml``
+    (``site_dir``), ``$docs_dir[/sub]`` from ``docs``; ``None`` for the page's own folder."""
+    prefix, _, rest = value.removeprefix(_RELATIVE).partition("/")
+    if prefix == "$config_dir":
+        return join_rel(site_dir, rest or ".")
+    if prefix == "$docs_dir":
+        return join_rel(docs, rest or ".")
+    return None
 
 
 #: values a ``mkdocs.yml`` may hold once its YAML aliases are expanded (a real one: hundreds)
@@ -164,6 +182,7 @@ def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
     Python-Markdown's own extensions may be named in full (``markdown.extensions.abbr``);
     they are keyed by their short name (``abbr``), as Python-Markdown treats both alike.
+    A bundle loads its members (:data:`_BUNDLES`): ``extra`` gives ``attr_list``, ``abbr``, ...
     """
     out: dict[str, dict[str, Any]] = {}
     raw = config.get("markdown_extensions") or []
@@ -172,7 +191,21 @@ def _extensions(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
         pairs = item.items() if isinstance(item, dict) else [(item, opts)]
         for name, value in pairs:
             out[str(name).removeprefix("markdown.extensions.")] = value if isinstance(value, dict) else {}
+    for bundle, members in _BUNDLES.items():
+        if bundle in out:
+            for member in members:
+                out.setdefault(member, {})
     return out
+
+
+#: extensions that load others: Python-Markdown's ``extra`` (markdown/extensions/extra.py) and
+#: pymdown-extensions' ``pymdownx.extra`` (its "Extra" page: betterem and superfences in place of
+#: fenced_code)
+_BUNDLES = {
+    "extra": ("fenced_code", "footnotes", "attr_list", "def_list", "tables", "abbr", "md_in_html"),
+    "pymdownx.extra": ("pymdownx.betterem", "pymdownx.superfences", "footnotes", "attr_list", "def_list",
+                       "tables", "abbr", "md_in_html"),
+}
 
 
 def _plugins(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -341,7 +374,10 @@ class MkDocsSite:
         snippets = exts.get("pymdownx.snippets", {})
         bases = snippets.get("base_path", ["."])
         bases = [bases] if isinstance(bases, str) else [str(b) for b in bases or ["."]]
-        settings["snippets.base_path"] = "\n".join(join_rel(site_dir, b) for b in bases)
+        joined = (_relative_path(b, site_dir, docs) if b.startswith(_RELATIVE) else join_rel(site_dir, b)
+                  for b in bases)
+        # "!relative" alone is the page's own folder, which the snippet lookup tries after the bases
+        settings["snippets.base_path"] = "\n".join(b for b in joined if b is not None)
         append = snippets.get("auto_append") or []
         append = [append] if isinstance(append, str) else [str(a) for a in append if a]
         if append:

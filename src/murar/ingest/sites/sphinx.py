@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -35,7 +35,7 @@ from murar.ingest.sites._common import (
     os_walk_files,
     scan_include_targets,
 )
-from murar.ingest.sites._glob import glob_match
+from murar.ingest.sites._glob import SPHINX, GlobSyntax, glob_match
 from murar.ingest.sites._links import join_rel
 from murar.ingest.sites._xrefs import (
     XrefIndex,
@@ -76,7 +76,10 @@ class SphinxConf:
     role of ``sphinx.ext.extlinks`` to its ``(url, caption)`` pattern, each
     with one ``%s`` (https://www.sphinx-doc.org/en/master/usage/extensions/extlinks.html).
     ``object_types`` are the ``(directive, role)`` names ``setup(app)`` adds
-    (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API).
+    (``app.add_object_type``, ``app.add_crossref_type``, Sphinx application API), in
+    conf.py or in a local extension module it loads; ``target_directives`` the
+    directives of the cross-reference types among them (``sphinx.domains.std.Target``:
+    an index entry and an anchor, nothing shown).
     ``tags`` are the tags conf.py adds with ``tags.add("name")`` for ``.. only::``
     (https://www.sphinx-doc.org/en/master/usage/configuration.html#conf-tags).
     ``sys_path`` are the folders conf.py puts on ``sys.path`` (``sys.path.insert(0,
@@ -96,6 +99,7 @@ class SphinxConf:
     primary_domain: str | None = "py"
     extlinks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     object_types: tuple[tuple[str, str], ...] = ()
+    target_directives: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     sys_path: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
@@ -121,7 +125,7 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
     ``"..." % (...)``, ``str(...)``, ``a if test else b``: ``f"{_repo}/issues/%s"``),
     or is ``os.environ.get(name, default)``/``os.getenv`` (the default: a build
     without that variable); anything else (a call, an import) is skipped, or only
-    its entries that need it in a dict display; ``x += [...]`` extends a list.
+    the entries (items) that need it in a dict (list) display; ``x += [...]`` extends a list.
     ``from module import *`` (or ``import a, b``) of a Python file found inside
     ``root`` on the folders conf.py puts on ``sys.path`` (a shared parent
     ``conf.py``) gives that file's settings read the same way, at that point.
@@ -161,6 +165,8 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         suffix.setdefault(".md", "markdown")
     root_doc = values.get("root_doc") or values.get("master_doc") or "index"
     lang = values.get("language")
+    sys_path = conf_sys_path(tree)
+    setups = [(tree, values), *((t, {}) for t in _extension_trees(path, root, extensions, sys_path))]
     return SphinxConf(
         root_doc=str(root_doc),
         source_suffix=suffix,
@@ -173,9 +179,10 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         rst_prolog=str(values.get("rst_prolog") or ""),
         rst_epilog=str(values.get("rst_epilog") or ""),
         **markup_settings(values),
-        object_types=_object_types(tree, values),
+        object_types=tuple(pair for t, v in setups for pair in _object_types(t, v)),
+        target_directives=tuple(d for t, v in setups for d, _ in _object_types(t, v, ("add_crossref_type",))),
         tags=tuple(_conf_tags(tree.body, values)),
-        sys_path=tuple(conf_sys_path(tree)),
+        sys_path=tuple(sys_path),
         values=values,
     )
 
@@ -208,7 +215,8 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
         elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
               and isinstance(node.target, ast.Name)):
             try:
-                extra = _value(node.value, values)
+                extra = (_readable_elements(node.value, values) if isinstance(node.value, ast.List)
+                         else _value(node.value, values))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
             base = values.get(node.target.id)
@@ -221,6 +229,9 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
             continue
         if isinstance(value_node, ast.Dict):  # keep the entries that can be read
             values[name] = _readable_items(value_node, values)
+            continue
+        if isinstance(value_node, ast.List):  # and the items
+            values[name] = _readable_elements(value_node, values)
             continue
         try:
             values[name] = _value(value_node, values)
@@ -408,6 +419,19 @@ def _readable_items(node: ast.Dict, values: dict[str, Any]) -> dict[Any, Any]:
     return out
 
 
+def _readable_elements(node: ast.List, values: dict[str, Any]) -> list[Any]:
+    """The items of a list display that :func:`_value` can read; the others (an imported
+    package's attribute, a call: ``templates_path = ["_templates", pkg.templates_path]``)
+    are left out, as entries of a dict display are."""
+    out: list[Any] = []
+    for e in node.elts:
+        try:
+            out.append(_value(e, values))
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+    return out
+
+
 def _conf_tags(body: list[ast.stmt], values: dict[str, Any], depth: int = 0) -> list[str]:
     """The tags conf.py's top level adds with ``tags.add("name")``, following an ``if``
     whose test reads from literal settings (``if html_context["isTesting"]:``) into the
@@ -549,12 +573,53 @@ def _parent(path: str) -> str:
     return posixpath.dirname(path) or "."
 
 
-def _object_types(tree: ast.Module, values: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """``(directive, role)`` of each ``add_object_type``/``add_crossref_type`` call with literal names."""
+#: local extension modules one conf.py's setup calls are read from, and characters read of each
+_MAX_EXTENSION_FILES = 16
+_MAX_EXTENSION_CHARS = 1_000_000
+
+
+def _extension_trees(path: Path, root: Path | None, extensions: Sequence[str],
+                     sys_path: Sequence[str]) -> list[ast.Module]:
+    """The parsed sources of the ``extensions`` that are Python files inside ``root`` on
+    conf.py's ``sys_path`` folders (a site's own ``_ext/scrapydocs.py``): Sphinx imports
+    each extension and calls its ``setup(app)``, where object and cross-reference types
+    are added. Installed packages are not read. At most :data:`_MAX_EXTENSION_FILES`
+    files of :data:`_MAX_EXTENSION_CHARS` characters; never raises."""
+    if root is None:
+        return []
+    try:
+        top = root.resolve()
+    except (OSError, RuntimeError):
+        return []
+    trees: list[ast.Module] = []
+    for name in extensions[:200]:
+        if name.startswith("sphinx.") or not all(part.isidentifier() for part in name.split(".")):
+            continue
+        stem = name.replace(".", "/")
+        for entry, file in ((e, f) for e in (".", *sys_path) for f in (f"{stem}.py", f"{stem}/__init__.py")):
+            try:
+                candidate = (path.parent / entry / file).resolve()
+                if not candidate.is_relative_to(top) or candidate == path.resolve() or not candidate.is_file():
+                    continue
+                with candidate.open("rb") as fh:
+                    raw = fh.read(_MAX_EXTENSION_CHARS)
+                trees.append(ast.parse(raw.decode("utf-8", errors="replace")))
+            except (OSError, RuntimeError, ValueError, SyntaxError, RecursionError, MemoryError):
+                continue
+            break
+        if len(trees) >= _MAX_EXTENSION_FILES:
+            break
+    return trees
+
+
+def _object_types(tree: ast.Module, values: dict[str, Any],
+                  kinds: tuple[str, ...] = ("add_object_type", "add_crossref_type")) -> tuple[tuple[str, str], ...]:
+    """``(directive, role)`` of each ``add_object_type``/``add_crossref_type`` call (``kinds``)
+    with literal names."""
     out: list[tuple[str, str]] = []
     for call in ast.walk(tree):
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and call.func.attr in ("add_object_type", "add_crossref_type")):
+                and call.func.attr in kinds):
             continue
         named = {k.arg: k.value for k in call.keywords if k.arg}
         dnode = call.args[0] if call.args else named.get("directivename")
@@ -586,8 +651,9 @@ def markup_settings(values: dict[str, Any]) -> dict[str, Any]:
 
 def sphinx_glob(patterns: Iterable[str]) -> list[str]:
     """Sphinx ``exclude_patterns`` ready for :func:`murar.ingest.sites._glob.glob_match`
-    (sphinx.util.matching: ``**`` crosses folders, ``*`` and ``?`` stay inside one
-    path segment, ``[...]`` sets; the whole path must match): each pattern without
+    with :data:`murar.ingest.sites._glob.SPHINX` (sphinx.util.matching: ``**`` crosses
+    folders, ``*`` and ``?`` stay inside one path segment, ``[...]`` sets; the whole
+    path must match): each pattern without
     its outer ``/``, empty ones dropped. ``glob_match`` stays linear on any pattern."""
     return [p.strip("/") for p in patterns if p.strip("/")]
 
@@ -826,7 +892,12 @@ class SphinxSite:
         if self._excludes is None:
             self._excludes = sphinx_glob(self._exclude_patterns())
         # a pattern that matches a folder excludes everything below it (Sphinx prunes the walk)
-        return any(glob_match(src_rel, p, or_below=True) for p in self._excludes)
+        return any(glob_match(src_rel, p, self._glob_syntax, or_below=True) for p in self._excludes)
+
+    @property
+    def _glob_syntax(self) -> GlobSyntax:
+        """How the site's globs read (``sphinx.util.matching``: ``**/x`` needs a folder)."""
+        return SPHINX
 
     # --------------------------------------------------------------- includes
     def include_targets(self) -> frozenset[str]:
