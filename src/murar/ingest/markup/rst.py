@@ -281,6 +281,24 @@ class _AnyOptions(dict[str, Any]):
         return directives.unchanged
 
 
+def _read_site_file(directive: Directive, target: str, what: str) -> tuple[Path, str] | None:
+    """``(path, text)`` of the file a directive names, resolved through the Site as an
+    include is (relative to the file holding the directive, never outside the root) and
+    read within the page's byte budget; ``None`` with a warning naming ``what`` when it
+    cannot be resolved or read."""
+    ctx = _ctx(directive)
+    res = ctx.site.resolve_include(target, page_rel=_source_rel(directive, ctx))
+    path = ctx.site.config.root / res.rel_path if res.rel_path else None
+    if path is None or not path.is_file():
+        ctx.warnings.append(f"{what} {target!r}: {res.problem or f'file not found ({res.rel_path})'}")
+        return None
+    try:
+        return path, read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
+    except IngestError as err:
+        ctx.warnings.append(f"{what} {target!r}: {err}")
+        return None
+
+
 # ------------------------------------------------------------------ directives
 class _CsvTable(_DocutilsCSVTable):  # type: ignore[misc]  # docutils ships no types
     """``csv-table`` whose ``:file:`` is read through the Site, as an include is (relative
@@ -295,17 +313,10 @@ class _CsvTable(_DocutilsCSVTable):  # type: ignore[misc]  # docutils ships no t
                 _ctx(self).warnings.append(f"csv-table :url: {self.options['url']!r}: remote files are not read")
                 return []
             return list(super().run())
-        ctx = _ctx(self)
-        res = ctx.site.resolve_include(target, page_rel=_source_rel(self, ctx))
-        path = ctx.site.config.root / res.rel_path if res.rel_path is not None else None
-        if path is None or not path.is_file():
-            ctx.warnings.append(f"csv-table :file: {target!r}: {res.problem or f'file not found ({res.rel_path})'}")
+        found = _read_site_file(self, target, "csv-table :file:")
+        if found is None:
             return []
-        try:
-            text = read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
-        except IngestError as err:
-            ctx.warnings.append(f"csv-table :file: {target!r}: {err}")
-            return []
+        path, text = found
         del self.options["file"]
         self.content = StringList(text.splitlines(), source=str(path))
         return list(super().run())
@@ -411,18 +422,10 @@ class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no typ
 
     def run(self) -> list[nodes.Node]:
         ctx = _ctx(self)
-        target = self.arguments[0].strip()
-        res = ctx.site.resolve_include(target, page_rel=_source_rel(self, ctx))
-        path = ctx.site.config.root / res.rel_path if res.rel_path else None
-        if path is None or not path.is_file():
-            ctx.warnings.append(f"literalinclude {target!r}: {res.problem or 'file not found'}")
+        found = _read_site_file(self, self.arguments[0].strip(), "literalinclude")
+        if found is None:
             return []
-        try:
-            text = read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
-        except IngestError as err:
-            ctx.warnings.append(f"literalinclude {target!r}: {err}")
-            return []
-        text = text[: ctx.opts.max_code_chars]
+        text = found[1][: ctx.opts.max_code_chars]
         return [nodes.literal_block(text, text)]
 
 
