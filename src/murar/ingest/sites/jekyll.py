@@ -539,7 +539,7 @@ class JekyllSite:
         markup = PAGE_MARKUP.get(suffix)
         if any(is_within(rel, inc) for inc in self._config.include_dirs):
             return FileClass(role=FileRole.INCLUDE, markup=markup or "markdown")
-        collection = next((c for c in self._collections if is_within(rel, c.folder)), None)
+        collection = self._collection_of(rel)
         if collection is not None and not collection.output:
             return FileClass(role=FileRole.EXCLUDED, reason=f"collection {collection.name} has no output")
         parts = inner.split("/")
@@ -571,7 +571,7 @@ class JekyllSite:
         inner = self._inner(rel)
         if inner is None:
             return meta
-        collection = next((c for c in self._collections if is_within(rel, c.folder)), None)
+        collection = self._collection_of(rel)
         kind = collection.name if collection else "drafts" if inner.split("/")[0] == "_drafts" else "pages"
         coll_dir = self._config.settings.get("collections_dir", "")
         sets = sorted((d for d in self._defaults if d.applies(inner, kind, coll_dir)), key=FrontMatterDefault.rank)
@@ -658,12 +658,16 @@ class JekyllSite:
         if meta.get("render_with_liquid") is not False:
             body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
         if self._chirpy:
-            collection = next((c for c in self._collections if is_within(page_rel, c.folder)), None)
+            collection = self._collection_of(page_rel)
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
         listing = self._children_listing(page_rel, meta)
         body = body.rstrip() + listing if listing else body
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
+
+    def _collection_of(self, rel: str) -> Collection | None:
+        """The collection whose folder holds ``rel`` (``None``: a page outside collections)."""
+        return next((c for c in self._collections if is_within(rel, c.folder)), None)
 
     def _draws_children_nav(self) -> bool:
         """True when pages are laid out by just-the-docs' ``default`` layout, which
@@ -696,8 +700,8 @@ class JekyllSite:
                 meta = self.page_meta(rel, self._front(rel)[0])
                 if meta.get("parent") is None:
                     continue
-                coll = next((c.name for c in self._collections if is_within(rel, c.folder)), None)
-                index.setdefault((coll, _liquid_str(meta.get("parent"))), []).append((rel, meta))
+                coll = self._collection_of(rel)
+                index.setdefault((coll.name if coll else None, to_text(meta.get("parent"))), []).append((rel, meta))
             self._nav_pages = index
         return self._nav_pages.get((collection, parent), [])
 
@@ -715,17 +719,18 @@ class JekyllSite:
         if meta.get("has_children") is not True or meta.get("has_toc") is False \
                 or not isinstance(meta.get("title"), str | int | float) or not self._draws_children_nav():
             return ""
-        collection = next((c.name for c in self._collections if is_within(page_rel, c.folder)), None)
-        title, parent = _liquid_str(meta.get("title")), meta.get("parent")
+        coll = self._collection_of(page_rel)
+        collection = coll.name if coll else None
+        title, parent = to_text(meta.get("title")), meta.get("parent")
         insensitive = str(self._site_object.get("nav_sort") or "") == "case_insensitive"
         groups: list[list[tuple[Any, str]]] = [[], [], [], []]
         for rel, child in self._nav_children(collection, title):
             if rel == page_rel:
                 continue
             grand = child.get("grand_parent")
-            if (grand is not None or parent is not None) and (parent is None or _liquid_str(grand) != _liquid_str(parent)):
+            if (grand is not None or parent is not None) and (parent is None or to_text(grand) != to_text(parent)):
                 continue
-            name = " ".join(_liquid_str(child.get("title")).split())
+            name = " ".join(to_text(child.get("title")).split())
             if not name:
                 continue
             summary = child.get("summary")
@@ -1023,15 +1028,6 @@ class _JekyllLiquid(Renderer):
 #: page variables Jekyll computes (absent from front matter does not mean nil)
 _COMPUTED_PAGE = frozenset({"content", "title", "excerpt", "url", "date", "id", "categories", "collection", "tags",
                             "dir", "name", "path", "next", "previous", "relative_path", "slug", "ext", "output"})
-
-
-def _liquid_str(value: Any) -> str:
-    """A front matter value as Liquid/Ruby ``to_s`` prints it (``nil`` is empty)."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _strip_hidden(text: str) -> str:
