@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from selectolax.lexbor import LexborNode
 
-__all__ = ["BLOCK_TAGS", "TextBlock", "pre_text", "text_blocks"]
+__all__ = ["BLANK_PRE_LINE", "BLOCK_TAGS", "TextBlock", "pre_depth", "pre_text", "text_blocks"]
 
 # elements a browser lays out as blocks (display: block, list-item, table parts) by default
 BLOCK_TAGS = frozenset({
@@ -40,6 +40,19 @@ BLOCK_TAGS = frozenset({
 _PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})
 _ASCII_WS = re.compile(r"[ \t\r\n\f]+")
+_PRE_EVENT = re.compile(r"<(/?)pre(?=[\s/>]|$)", re.IGNORECASE)
+
+BLANK_PRE_LINE = "<span></span>"
+"""What a blank source line inside a raw ``<pre>`` is written as where a Markdown reader
+would end the HTML block at it: not blank (the block goes on), no text in the ``<pre>``,
+and still an empty line of it when shown."""
+
+
+def pre_depth(line: str, depth: int) -> int:
+    """``depth`` (open ``<pre>`` elements before ``line`` of raw HTML source) after it."""
+    for ev in _PRE_EVENT.finditer(line):
+        depth = max(0, depth + (-1 if ev.group(1) else 1))
+    return depth
 
 
 @dataclass(frozen=True, slots=True)

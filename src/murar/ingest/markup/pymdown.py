@@ -60,6 +60,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_include, read_source
 from murar.ingest.markup.mathtext import display_math, inline_math
@@ -685,7 +686,6 @@ _RAW_BLOCK_OPEN = re.compile(
     r"figure|footer|form|group|h[1-6]|header|hgroup|html|iframe|legend|li|main|map|math|menu|nav|noscript|object|"
     r"ol|option|output|p|progress|section|summary|table|tbody|td|tfoot|th|thead|tr|ul|video)(?=[\s/>]|$)",
     re.IGNORECASE)
-_PRE_EVENT = re.compile(r"<(/?)pre(?=[\s/>]|$)", re.IGNORECASE)
 
 
 def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
@@ -712,11 +712,10 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
                 continue
             scope, depth, in_pre = m.group(1).lower(), 0, 0
         if not line.strip():
-            out.append("<span></span>" if in_pre and n < last_close else line)
+            out.append(BLANK_PRE_LINE if in_pre and n < last_close else line)
             continue
         out.append(line)
-        for ev in _PRE_EVENT.finditer(line):
-            in_pre = max(0, in_pre + (-1 if ev.group(1) else 1))
+        in_pre = pre_depth(line, in_pre)
         for ev in re.finditer(rf"<(/?){scope}(?=[\s/>]|$)", line, re.IGNORECASE):
             depth += -1 if ev.group(1) else 1
         if depth <= 0:

@@ -59,6 +59,7 @@ from typing import Any
 
 from murar.errors import ConfigError
 from murar.ingest.frontmatter import MAX_DEPTH, FrontMatterError, load_yaml_safely
+from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import callout_lead, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
@@ -1429,7 +1430,6 @@ _NOT_JOINED_TAGS = frozenset({"area", "base", "br", "col", "command", "embed", "
                               "meta", "param", "source", "track", "wbr", "pre", "script", "style", "textarea"})
 _RAW_HTML_OPEN = re.compile(r"^ {0,3}<(?P<tag>[A-Za-z][\w-]*)(?=[\s/>]|$)(?P<rest>[^\n]*)$")
 _HTML_TAG_EVENT = re.compile(r"<(/?)([A-Za-z][\w-]*)(?=[\s/>]|$)")
-_PRE_EVENT = re.compile(r"<(/?)pre(?=[\s/>]|$)", re.IGNORECASE)
 
 
 def join_html_blocks(text: str) -> str:
@@ -1485,10 +1485,9 @@ def join_html_blocks(text: str) -> str:
         for line in lines[i:j + 1]:
             if line.strip():
                 out.append(line)
-                for ev in _PRE_EVENT.finditer(line):
-                    in_pre = max(0, in_pre + (-1 if ev.group(1) else 1))
+                in_pre = pre_depth(line, in_pre)
             elif in_pre:
-                out.append("<span></span>")  # not blank (the HTML block goes on), no text in the <pre>
+                out.append(BLANK_PRE_LINE)
         i = j + 1
     return "\n".join(out)
 
