@@ -30,7 +30,13 @@ from murar.ingest.captions import contexts_at
 from murar.ingest.htmltext import TextBlock, text_blocks
 from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
 from murar.ingest.media_flags import flag_image
-from murar.ingest.paths import ResolvedLink, check_image, is_remote, is_web_url
+from murar.ingest.paths import (
+    ImageCheck,
+    ResolvedLink,
+    check_image,
+    is_remote,
+    is_web_url,
+)
 from murar.ingest.sites.base import Site
 from murar.ingest.tables import (
     cell_text,
@@ -263,6 +269,7 @@ class PageBuilder:
         self._videos = 0
         self._written_in: str | None = None
         self.asset_refs: list[AssetRef] = []
+        self._image_checks: dict[str, ImageCheck] = {}  # by path: a picture used again is not decoded again
         self._tab_sets: list[list[str]] = []  # labels of every tab set of the page, in page order
         self._open_tabs: list[tuple[int, str]] = []  # (tab set, current tab label) of each open set
         self._tab_of: dict[int, int] = {}  # id(item) -> its tab set
@@ -446,7 +453,9 @@ class PageBuilder:
         if ref.path is not None:
             path = self.root / ref.path
             if self.opts.check_images:
-                chk = check_image(path)
+                if ref.path not in self._image_checks:
+                    self._image_checks[ref.path] = check_image(path)
+                chk = self._image_checks[ref.path]
                 exists, width, height = chk.ok, chk.width, chk.height
                 if not chk.ok:
                     self.warnings.append(f"image {ref.path}: {chk.problem}")
