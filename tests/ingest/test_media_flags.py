@@ -7,12 +7,15 @@ import pytest
 from murar.ingest.html import convert_html
 from murar.ingest.markdown import convert_markdown
 from murar.ingest.media_flags import (
+    AVATAR,
+    BADGE,
     DECORATIVE,
     INLINE,
     TINY,
     flag_image,
     is_inline_line,
     is_selectable,
+    link_flag,
     mark_repeated,
     svg_size,
 )
@@ -112,3 +115,30 @@ def test_adobe_inline_ui_icons_are_flagged() -> None:
     assert icons and all(INLINE in m.flags for m in icons)
     screenshots = [m for m in doc.media if isinstance(m, ImageItem) and m.path and m.path.endswith(".png")]
     assert any(is_selectable(m) for m in screenshots)
+
+
+def test_badge_and_avatar_services_are_flagged_by_url(tmp_path: Path) -> None:
+    """A README-style strip of status badges and a team list of GitHub avatars are
+    chrome, wherever they stand; a remote screenshot and a site image named like a
+    badge are not."""
+    (tmp_path / "img").mkdir()
+    _png(tmp_path / "img" / "pipeline_badge.png", 640, 300)
+    (tmp_path / "p.md").write_text(
+        "# Project\n\n"
+        "[![Build](https://github.com/o/r/actions/workflows/test.yml/badge.svg)](https://github.com/o/r)\n"
+        "[![Version](https://img.shields.io/pypi/v/proj.svg)](https://pypi.org/project/proj)\n"
+        "[![Docs](https://readthedocs.org/projects/proj/badge/?version=latest)](https://proj.rtfd.io)\n"
+        "[![Cov](https://codecov.io/gh/o/r/graph/badge.svg?token=x)](https://codecov.io)\n\n"
+        "![Run](https://example.org/shots/run-dialog.png)\n\n"
+        "![Badge settings](img/pipeline_badge.png)\n\n"
+        "## Team\n\n"
+        '<img src="https://avatars.githubusercontent.com/u/1234?v=4&s=40" alt="Ann">\n\n'
+        "![Bob](https://github.com/bob-smith.png)\n\n"
+        "![Cy](https://secure.gravatar.com/avatar/0a1b2c?s=80)\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    flags = {(m.alt or ""): m.flags for m in doc.media if isinstance(m, ImageItem)}
+    assert flags["Build"] == flags["Version"] == flags["Docs"] == flags["Cov"] == [BADGE]
+    assert flags["Ann"] == flags["Bob"] == flags["Cy"] == [AVATAR]
+    assert flags["Run"] == [] and flags["Badge settings"] == []
+    assert not link_flag("https://github.com/o/r/raw/main/docs/team.png")
+    assert not link_flag("img/badges/x.png") and not link_flag("x" * 100_000)

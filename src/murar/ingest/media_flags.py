@@ -9,7 +9,13 @@ answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
   status dot, a toolbar glyph), from the raster header or an SVG's
   ``width``/``height``/``viewBox``, or a width the document itself declares;
 - ``decorative``: the same picture (by content hash) on many pages of the
-  corpus — a logo under every page title, a "learn more" button.
+  corpus — a logo under every page title, a "learn more" button;
+- ``badge``: a status badge drawn by a badge service (shields.io, badgen,
+  badge.fury.io) or a CI/coverage/docs service's ``.../badge.svg``
+  (``/badge/`` path segment): a README strip of build/version/licence pills;
+- ``avatar``: a person's picture from an avatar service (GitHub's
+  ``avatars.githubusercontent.com`` and ``github.com/<user>.png``, Gravatar's
+  ``/avatar/``): a team or author list, never an illustration.
 
 Flags are recorded on the item (``MediaItem.flags``) so the index keeps the
 item (and the trace can explain why it was never chosen) while selection
@@ -30,13 +36,25 @@ from pathlib import Path
 from murar.schema import AnyMedia, ImageItem
 
 __all__ = [
-    "DECORATIVE", "INLINE", "TINY", "FlagOptions", "content_hash", "flag_image", "is_inline_line",
-    "is_selectable", "mark_repeated", "svg_size",
+    "AVATAR", "BADGE", "DECORATIVE", "INLINE", "TINY", "FlagOptions", "content_hash", "flag_image",
+    "is_inline_line", "is_selectable", "link_flag", "mark_repeated", "svg_size",
 ]
 
 INLINE = "inline"
 TINY = "tiny"
 DECORATIVE = "decorative"
+BADGE = "badge"
+AVATAR = "avatar"
+
+_URL = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//([^/?#]*)([^?#]*)", re.IGNORECASE)  # host, path of a URL
+# hosts that serve nothing but badges (shields.io's and badgen's documented endpoints, badge.fury.io)
+_BADGE_HOSTS = frozenset({"img.shields.io", "shields.io", "badgen.net", "flat.badgen.net", "badge.fury.io",
+                          "badges.gitter.im", "forthebadge.com"})
+# a badge a service serves beside its other pages: GitHub Actions ".../workflows/x.yml/badge.svg",
+# Codecov ".../graph/badge.svg", Read the Docs "/projects/x/badge/", Binder "badge_logo.svg", pepy "/badge/x"
+_BADGE_SEGMENT = re.compile(r"(?:^|[-_])badges?(?:[-_]logo)?(?:\.(?:svg|png))?$", re.IGNORECASE)
+_AVATAR_HOST = re.compile(r"^(?:avatars\d*\.githubusercontent\.com|(?:www\.|secure\.|s\.)?gravatar\.com)$")
+_GITHUB_USER_PNG = re.compile(r"^/[A-Za-z0-9-]{1,39}\.png$")  # github.com/<user>.png is the user's avatar
 
 _WORDS = re.compile(r"[A-Za-z\u00c0-\uffff]{2,}")
 _ATTR_BLOCK = re.compile(r"\{[^{}]*\}")
@@ -95,6 +113,25 @@ def is_inline_line(before: str, after: str) -> bool:
     return bool(_WORDS.search(text))
 
 
+def link_flag(link: str) -> str | None:
+    """``badge`` or ``avatar`` when the image's URL names a badge or avatar service
+    (see the module docstring), else ``None`` (a path inside the site is never
+    either). Linear in ``len(link)``; only the first 2,000 characters are read."""
+    m = _URL.match(link[:2000].strip())
+    if not m:
+        return None
+    host, path = m.group(1).lower().rsplit("@", 1)[-1].split(":")[0], m.group(2)
+    if host in _BADGE_HOSTS:
+        return BADGE
+    if _AVATAR_HOST.match(host) or (host == "github.com" and _GITHUB_USER_PNG.match(path)):
+        return AVATAR
+    # a service's path only: a page's own "img/pipeline_badge.png" may be a screenshot of badge settings
+    segments = [seg for seg in path.split("/") if seg] if host else []
+    if any(_BADGE_SEGMENT.search(seg) for seg in segments[-4:]):
+        return BADGE
+    return None
+
+
 def flag_image(
     item: ImageItem,
     *,
@@ -103,7 +140,7 @@ def flag_image(
     declared_width: int | None = None,
     options: FlagOptions | None = None,
 ) -> ImageItem:
-    """Record ``inline``/``tiny`` on ``item`` and fill ``content_hash`` from ``file``.
+    """Record ``inline``/``tiny``/``badge``/``avatar`` on ``item`` and fill ``content_hash`` from ``file``.
 
     ``file`` is the image on disk (hashed; an SVG's declared size is read when
     ``item.width`` is unknown). ``declared_width`` is a width in pixels the
@@ -119,6 +156,9 @@ def flag_image(
                 item.width, item.height = size
     if inline and INLINE not in item.flags:
         item.flags.append(INLINE)
+    kind = link_flag(item.url or "")
+    if kind and kind not in item.flags:
+        item.flags.append(kind)
     sides = [s for s in (item.width, item.height) if s]
     if declared_width:
         sides = [declared_width]
@@ -153,5 +193,5 @@ def mark_repeated(media: Iterable[AnyMedia], *, n_pages: int, options: FlagOptio
 
 
 def is_selectable(item: AnyMedia) -> bool:
-    """False for items flagged at ingest (inline icon, tiny, decorative)."""
+    """False for items flagged at ingest (inline icon, tiny, decorative, badge, avatar)."""
     return not item.flags
