@@ -602,3 +602,31 @@ def test_code_directives_hide_what_their_extension_hides(tmp_path: Path) -> None
                     "```{doctest}\n>>> shown()\n```\n")
     doc = convert_myst(page, site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "data = load()\ndata.plot()\n\n>>> shown()"
+
+
+def test_icons_in_sentences_are_inline_and_dark_only_images_are_not_kept(tmp_path: Path) -> None:
+    """MyST as the Markdown converter reads it: an image with words on its line is an
+    icon (flag ``inline``), an image alone on its line is not; an ``{image}`` with
+    ``:class: only-dark`` (pydata-sphinx-theme, Furo) is the dark twin, not kept."""
+    for name in ("gear", "shot", "light", "dark"):
+        p = tmp_path / "img" / f"{name}.png"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (400, 300), (10 * len(name), 40, 90)).save(p)
+    site = _book(tmp_path, {"intro.md": """\
+# Settings
+
+Open the ![gear](img/gear.png) menu and choose
+**Settings**:
+![](img/shot.png)
+
+```{image} img/dark.png
+:class: only-dark
+```
+
+```{image} img/light.png
+:class: only-light
+```
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site)
+    flags = [(Path(i.path or "").name, i.flags) for i in _images(doc)]
+    assert flags == [("gear.png", ["inline"]), ("shot.png", []), ("light.png", [])]

@@ -885,3 +885,45 @@ def test_a_page_whose_preamble_shows_nothing_starts_at_its_title(tmp_path: Path)
     doc = convert_rst(tmp_path / "intro.rst", site=site)
     assert [(s.heading_path, s.text) for s in doc.sections] == [(("intro",), "Read this first."),
                                                                 (("intro", "Intro"), "Text.")]
+
+
+def test_substitution_icons_in_text_are_inline_and_dark_only_images_are_not_kept(tmp_path: Path) -> None:
+    """A ``|name|`` image in a sentence or with words in its table cell is an icon (flag
+    ``inline``); the same substitution alone on its line, a directive image and a
+    figure stand alone. An image with ``:class: only-dark`` (pydata-sphinx-theme,
+    Furo) is shown only in dark mode: its light twin is the image kept."""
+    for name in ("gear", "shot", "light", "dark", "wide"):
+        p = tmp_path / "img" / f"{name}.png"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (400, 300), (10 * len(name), 40, 90)).save(p)
+    site = _project(tmp_path, {"p.rst": """\
+Settings
+========
+
+.. |gear| image:: img/gear.png
+.. |wide| image:: img/wide.png
+
+Open the |gear| menu and choose
+**Settings**.
+
+|wide|
+
+=============  ==============
+Button         Meaning
+=============  ==============
+|gear| Gear    Opens settings
+|wide|         A whole window
+=============  ==============
+
+.. image:: img/shot.png
+
+.. image:: img/dark.png
+   :class: only-dark
+
+.. image:: img/light.png
+   :class: only-light
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    flags = [(Path(i.path or "").name, i.flags) for i in _images(doc)]
+    assert flags == [("gear.png", ["inline"]), ("wide.png", []), ("gear.png", ["inline"]), ("wide.png", []),
+                     ("shot.png", []), ("light.png", [])]

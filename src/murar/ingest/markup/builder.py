@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,6 +84,9 @@ _VIDEO_IFRAME = re.compile(r"youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\
 # image variants a theme shows only in dark mode (Material ``#only-dark``, GitHub
 # ``#gh-dark-mode-only``): the light twin beside it is the one kept
 _DARK_ONLY = ("#only-dark", "#gh-dark-mode-only")
+# the CSS class Sphinx themes hide in light mode (pydata-sphinx-theme, its sphinx-book-theme,
+# Furo: "only-dark" / "only-light" on an image, reST or MyST ``:class:``)
+_DARK_ONLY_CLASS = "only-dark"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -426,7 +429,8 @@ class PageBuilder:
             self._open_tabs.pop()
 
     def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None,
-              inline: bool = False, declared_width: int | None = None) -> ImageItem | None:
+              inline: bool = False, declared_width: int | None = None,
+              classes: Iterable[str] = ()) -> ImageItem | None:
         """Add the image ``link`` as written in the page (resolved by the Site) and
         record the reference in ``asset_refs``.
 
@@ -436,14 +440,15 @@ class PageBuilder:
         ``inline``: the image sits inside a sentence (an icon); it is flagged
         with the size and content checks of :func:`murar.ingest.media_flags.flag_image`
         (``declared_width``: the width in pixels the page gives it). An image
-        marked dark-mode only (``#only-dark``, ``#gh-dark-mode-only``) is recorded
-        but not kept: its light twin beside it is the image of that step.
+        marked dark-mode only (``#only-dark``, ``#gh-dark-mode-only``, or the
+        ``only-dark`` class in ``classes``) is recorded but not kept: its light twin
+        beside it is the image of that step.
         """
         written = link.strip()
         ref = resolve_reference(self.site, written, page_rel=page_rel or self.rel, kind="image",
                                 written_in=self._written_in)
         self.asset_refs.append(ref)
-        if written.lower().endswith(_DARK_ONLY):
+        if written.lower().endswith(_DARK_ONLY) or _DARK_ONLY_CLASS in classes:
             return None
         if ref.status in ("escapes_root", "inline", "unsupported"):
             self.warnings.append(f"image {written!r}: {ref.reason}")
@@ -688,7 +693,8 @@ class PageBuilder:
             return None
         if tag == "img":
             return self.image(src, alt=attrs.get("alt", ""), caption=attrs["figcaption"] or attrs.get("title", ""),
-                              page_rel=image_base, inline=in_sentence, declared_width=_px(attrs.get("width")))
+                              page_rel=image_base, inline=in_sentence, declared_width=_px(attrs.get("width")),
+                              classes=attrs.get("class", "").split())
         if tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
             # a javascript:/file: embed goes to video() too: refused there, with a warning
             return self.video(src, title=attrs.get("title", ""))

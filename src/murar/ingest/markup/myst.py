@@ -68,6 +68,7 @@ from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import issue_role_prefixes, issue_text, role_text
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import add_nesting_room, cap_nesting
+from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
@@ -411,6 +412,24 @@ class MystParser:
     # ---------------------------------------------------------------- inline
     def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
         children = tok.children or []
+        # the source line of each child: an image with words on its line is an icon in a
+        # sentence (media_flags.INLINE), checked once per line
+        line_of: list[int] = []
+        line_text: dict[int, list[str]] = {}
+        ln = 0
+        for c in children:
+            if c.type in ("softbreak", "hardbreak"):
+                ln += 1
+            line_of.append(ln)
+            if c.type in ("text", "code_inline"):
+                line_text.setdefault(ln, []).append(c.content)
+        inline_line: dict[int, bool] = {}
+
+        def in_sentence(k: int) -> bool:
+            if line_of[k] not in inline_line:
+                inline_line[line_of[k]] = is_inline_line(" ".join(line_text.get(line_of[k], [])), "")
+            return inline_line[line_of[k]]
+
         depth_link = 0
         links: list[tuple[int, str]] = []  # (where the link text starts in sink, href) of open links
         for k, c in enumerate(children):
@@ -437,7 +456,8 @@ class MystParser:
                 if heading:
                     sink.append(c.content)
                     continue
-                self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""))
+                self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""),
+                            inline=in_sentence(k))
             elif ty == "link_open":
                 depth_link += 1
                 href = str(c.attrs.get("href") or "")
@@ -461,7 +481,7 @@ class MystParser:
         self._inline(tok, cell)
         return clean_text("".join(cell))
 
-    def _image(self, src: str, *, alt: str, caption: str) -> None:
+    def _image(self, src: str, *, alt: str, caption: str, inline: bool = False, classes: list[str] | None = None) -> None:
         if self.image_hook is not None and self.image_hook(src, alt, caption):
             return
         path = src.split("?", 1)[0].split("#", 1)[0]
@@ -473,7 +493,7 @@ class MystParser:
             self.b.end_paragraph()
             self.b.video(src, title=caption or alt)
             return
-        self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base)
+        self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base, inline=inline, classes=classes or ())
 
     def _wildcard(self, src: str, path: str) -> str:
         """``image.*``: the best existing file of that name for a web page, as Sphinx
@@ -531,7 +551,7 @@ class MystParser:
             alt = str(d.options.get("alt") or "")
             caption = self._plain(d.body) if name in ("figure", "thumbnail") else ""
             self.b.end_paragraph()
-            self._image(d.argument, alt=alt, caption=caption)
+            self._image(d.argument, alt=alt, caption=caption, classes=str(d.options.get("class") or "").split())
         elif name in _ADMONITIONS:
             label = _LABELS.get(name, name.capitalize())
             body = d.body

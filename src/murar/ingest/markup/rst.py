@@ -85,6 +85,7 @@ from murar.ingest.markup.roles import (
     role_text,
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
+from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -1014,6 +1015,7 @@ class _Walker:
     def __init__(self, builder: PageBuilder, ctx: _Context) -> None:
         self.b = builder
         self.ctx = ctx
+        self._inline_images: dict[int, dict[int, bool]] = {}  # text element -> image -> in a sentence
 
     def walk(self, node: nodes.Node, depth: int = 0) -> None:
         if isinstance(node, nodes.Text):
@@ -1136,7 +1138,30 @@ class _Walker:
         if "*" in uri:  # Sphinx "image.*": pick the first existing candidate
             uri = self._wildcard(uri)
         with self.b.written_in(self._source_of(node)):
-            self.b.image(uri, alt=str(node.get("alt", "")), caption=caption)
+            self.b.image(uri, alt=str(node.get("alt", "")), caption=caption, inline=self._in_sentence(node),
+                         classes=[str(c) for c in node.get("classes", [])])
+
+    def _in_sentence(self, node: nodes.image) -> bool:
+        """An image inside running text: a ``|name|`` substitution (or an image in a
+        reference) in a paragraph, table cell or title with words on the same source
+        line (:func:`murar.ingest.media_flags.is_inline_line`). A directive's image
+        stands alone (its parent is a section, figure or list item, not text). Each
+        text element is read once per page (a paragraph of 10,000 icons is linear)."""
+        cur: nodes.Node | None = node.parent
+        while isinstance(cur, nodes.Inline):
+            cur = cur.parent
+        if not isinstance(cur, nodes.TextElement):
+            return False
+        key = id(cur)
+        if key not in self._inline_images:
+            # the element's text with NUL where each image stands; an image's line is its sentence
+            parts = ["\0" if isinstance(n, nodes.image) else n.astext()
+                     for n in cur.findall(lambda n: isinstance(n, (nodes.Text, nodes.image)))]
+            images = [n for n in cur.findall(nodes.image)]
+            lines = "".join(parts).split("\n")
+            flags = [is_inline_line(line.replace("\0", " "), "") for line in lines for _ in range(line.count("\0"))]
+            self._inline_images[key] = {id(img): f for img, f in zip(images, flags)}
+        return self._inline_images[key].get(id(node), False)
 
     def _source_of(self, node: nodes.Node) -> str | None:
         """The file (relative to the root) a node was written in, when docutils knows."""
