@@ -606,7 +606,8 @@ def test_code_directives_hide_what_their_extension_hides(tmp_path: Path) -> None
 
 def test_icons_in_sentences_are_inline_and_dark_only_images_are_not_kept(tmp_path: Path) -> None:
     """MyST as the Markdown converter reads it: an image with words on its line is an
-    icon (flag ``inline``), an image alone on its line is not; an ``{image}`` with
+    icon (flag ``inline``), an ``<img>`` in a sentence too (a logo in a link between
+    words), an image alone on its line is not; an ``{image}`` with
     ``:class: only-dark`` (pydata-sphinx-theme, Furo) is the dark twin, not kept."""
     for name in ("gear", "shot", "light", "dark"):
         p = tmp_path / "img" / f"{name}.png"
@@ -619,6 +620,8 @@ Open the ![gear](img/gear.png) menu and choose
 **Settings**:
 ![](img/shot.png)
 
+Made with <a href="https://example.org"><img src="img/gear.png" alt="Tool"></a> for you.
+
 ```{image} img/dark.png
 :class: only-dark
 ```
@@ -629,4 +632,4 @@ Open the ![gear](img/gear.png) menu and choose
 """})
     doc = convert_myst(tmp_path / "intro.md", site=site)
     flags = [(Path(i.path or "").name, i.flags) for i in _images(doc)]
-    assert flags == [("gear.png", ["inline"]), ("shot.png", []), ("light.png", [])]
+    assert flags == [("gear.png", ["inline"]), ("shot.png", []), ("gear.png", ["inline"]), ("light.png", [])]

@@ -474,7 +474,7 @@ class MystParser:
                 if tag.startswith("<br"):
                     sink.append(" ")
                 elif not heading and tag.startswith(("<img", "<iframe", "<video")):
-                    self.b.html(c.content, inline=True, image_base=self._image_base)
+                    self.b.html(c.content, inline=True, image_base=self._image_base, in_sentence=in_sentence(k))
 
     def _cell(self, tok: Token) -> str:
         cell: list[str] = []
