@@ -10,6 +10,7 @@ from murar.ingest.media_flags import (
     AVATAR,
     BADGE,
     DECORATIVE,
+    HERO,
     INLINE,
     TINY,
     flag_image,
@@ -142,3 +143,17 @@ def test_badge_and_avatar_services_are_flagged_by_url(tmp_path: Path) -> None:
     assert flags["Run"] == [] and flags["Badge settings"] == []
     assert not link_flag("https://github.com/o/r/raw/main/docs/team.png")
     assert not link_flag("img/badges/x.png") and not link_flag("x" * 100_000)
+
+
+def test_flags_a_converter_writes_on_an_img_are_kept_known_ones_only(tmp_path: Path) -> None:
+    """A site's converter passes a flag its theme's layout implies (a header picture:
+    ``hero``) as ``data-murar-flags`` on the ``<img>`` it writes; names media_flags
+    does not give out that way are ignored."""
+    _png(tmp_path / "cover.png", 1200, 630)
+    _png(tmp_path / "shot.png", 640, 400, (10, 10, 200))
+    (tmp_path / "p.md").write_text(
+        '# Post\n\n<figure><img src="cover.png" alt="Cover" data-murar-flags="hero inline bogus"></figure>\n\n'
+        '<img src="shot.png" alt="Shot">\n')
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    flags = {(m.alt or ""): m.flags for m in doc.media if isinstance(m, ImageItem)}
+    assert flags == {"Cover": [HERO], "Shot": []}

@@ -13,6 +13,10 @@ answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
 - ``badge``: a status badge drawn by a badge service (shields.io, badgen,
   badge.fury.io) or a CI/coverage/docs service's ``.../badge.svg``
   (``/badge/`` path segment): a README strip of build/version/licence pills;
+- ``hero``: a theme's page header picture (a post's cover or preview image
+  that the theme's layout draws above the content): set by the generator's
+  converter, which writes it as ``<img ... data-murar-flags="hero">``
+  (:data:`FLAGS_ATTR`); the builder passes the attribute's known flags on;
 - ``avatar``: a person's picture from an avatar service (GitHub's
   ``avatars.githubusercontent.com`` and ``github.com/<user>.png``, Gravatar's
   ``/avatar/``): a team or author list, never an illustration.
@@ -36,7 +40,7 @@ from pathlib import Path
 from murar.schema import AnyMedia, ImageItem
 
 __all__ = [
-    "AVATAR", "BADGE", "DECORATIVE", "INLINE", "TINY", "FlagOptions", "content_hash", "flag_image",
+    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "INLINE", "TINY", "FlagOptions", "content_hash", "flag_image",
     "is_inline_line", "is_selectable", "link_flag", "mark_repeated", "svg_size",
 ]
 
@@ -45,6 +49,10 @@ TINY = "tiny"
 DECORATIVE = "decorative"
 BADGE = "badge"
 AVATAR = "avatar"
+HERO = "hero"
+# the attribute of an <img> a site's converter writes into a page to pass flags its layout implies
+FLAGS_ATTR = "data-murar-flags"
+_GIVEN = frozenset({HERO, DECORATIVE})  # flags a converter may give (the others are measured here)
 
 _URL = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//([^/?#]*)([^?#]*)", re.IGNORECASE)  # host, path of a URL
 # hosts that serve nothing but badges (shields.io's and badgen's documented endpoints, badge.fury.io)
@@ -138,13 +146,16 @@ def flag_image(
     inline: bool = False,
     file: Path | None = None,
     declared_width: int | None = None,
+    given: Iterable[str] = (),
     options: FlagOptions | None = None,
 ) -> ImageItem:
     """Record ``inline``/``tiny``/``badge``/``avatar`` on ``item`` and fill ``content_hash`` from ``file``.
 
     ``file`` is the image on disk (hashed; an SVG's declared size is read when
     ``item.width`` is unknown). ``declared_width`` is a width in pixels the
-    document gives (``<img width="24">``). Returns ``item`` (modified in place).
+    document gives (``<img width="24">``). ``given``: flags the generator's
+    converter recorded (``hero``, ``decorative``; other names are ignored).
+    Returns ``item`` (modified in place).
     """
     opts = options or FlagOptions()
     if file is not None and item.exists:
@@ -156,6 +167,9 @@ def flag_image(
                 item.width, item.height = size
     if inline and INLINE not in item.flags:
         item.flags.append(INLINE)
+    for flag in given:
+        if flag in _GIVEN and flag not in item.flags:
+            item.flags.append(flag)
     kind = link_flag(item.url or "")
     if kind and kind not in item.flags:
         item.flags.append(kind)

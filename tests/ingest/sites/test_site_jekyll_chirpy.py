@@ -46,16 +46,16 @@ def test_chirpy_media_subpath_captions_preview_image_and_prompts(tmp_path: Path,
     """Every image source is ``/<media_subpath>/<src>`` (the two body images were not
     found: one read from the site root, one from the post's folder), the italic line
     under an image is its caption, the preview image heads the post with its alt as
-    caption, and ``{: .prompt-warning }`` reads 'Warning:' like other callouts. The
+    caption, flagged ``hero`` (the theme's header picture, never an answer's figure), and ``{: .prompt-warning }`` reads 'Warning:' like other callouts. The
     image in inline code stays as written."""
     page = _site(tmp_path, write, png, "theme: jekyll-theme-chirpy")
     site = jekyll.load(tmp_path, "_config.yml")
     doc = convert_markdown(page, root=tmp_path, site=site)
     images = [m for m in doc.media if isinstance(m, ImageItem)]
-    assert [(m.path, m.caption) for m in images] == [
-        ("assets/img/logs/cover.png", "The log pipeline at a glance."),
-        ("assets/img/logs/settings.png", ""),
-        ("assets/img/logs/gateway.png", "The gateway batches records before upload"),
+    assert [(m.path, m.caption, "hero" in m.flags) for m in images] == [
+        ("assets/img/logs/cover.png", "The log pipeline at a glance.", True),
+        ("assets/img/logs/settings.png", "", False),
+        ("assets/img/logs/gateway.png", "The gateway batches records before upload", False),
     ]
     text = "\n".join(s.text for s in doc.sections)
     assert "Warning: Rotate the keys every month." in text and "![alt](example.png)" in text

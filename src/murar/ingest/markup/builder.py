@@ -29,7 +29,7 @@ from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import contexts_at
 from murar.ingest.htmltext import TextBlock, text_blocks
 from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
-from murar.ingest.media_flags import flag_image
+from murar.ingest.media_flags import FLAGS_ATTR, flag_image
 from murar.ingest.paths import (
     ImageCheck,
     ResolvedLink,
@@ -430,7 +430,7 @@ class PageBuilder:
 
     def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None,
               inline: bool = False, declared_width: int | None = None,
-              classes: Iterable[str] = ()) -> ImageItem | None:
+              classes: Iterable[str] = (), flags: Iterable[str] = ()) -> ImageItem | None:
         """Add the image ``link`` as written in the page (resolved by the Site) and
         record the reference in ``asset_refs``.
 
@@ -439,7 +439,8 @@ class PageBuilder:
         nothing usable (empty, escaping the root, a data URI, unsupported syntax).
         ``inline``: the image sits inside a sentence (an icon); it is flagged
         with the size and content checks of :func:`murar.ingest.media_flags.flag_image`
-        (``declared_width``: the width in pixels the page gives it). An image
+        (``declared_width``: the width in pixels the page gives it; ``flags``: flags
+        the generator's converter gives it, ``hero``/``decorative``). An image
         marked dark-mode only (``#only-dark``, ``#gh-dark-mode-only``, or the
         ``only-dark`` class in ``classes``) is recorded but not kept: its light twin
         beside it is the image of that step.
@@ -479,7 +480,7 @@ class PageBuilder:
             height=height,
         )
         flag_image(item, inline=inline, file=self.root / ref.path if ref.path is not None and exists else None,
-                   declared_width=declared_width)
+                   declared_width=declared_width, given=flags)
         self._add(item)
         return item
 
@@ -694,7 +695,7 @@ class PageBuilder:
         if tag == "img":
             return self.image(src, alt=attrs.get("alt", ""), caption=attrs["figcaption"] or attrs.get("title", ""),
                               page_rel=image_base, inline=in_sentence, declared_width=_px(attrs.get("width")),
-                              classes=attrs.get("class", "").split())
+                              classes=attrs.get("class", "").split(), flags=attrs.get(FLAGS_ATTR, "").split())
         if tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
             # a javascript:/file: embed goes to video() too: refused there, with a warning
             return self.video(src, title=attrs.get("title", ""))

@@ -63,6 +63,7 @@ from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import callout_lead, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.media_flags import FLAGS_ATTR, HERO
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
@@ -1089,7 +1090,9 @@ def chirpy_media(body: str, meta: dict[str, Any], *, post: bool) -> str:
     - an italic line right after an image line (``_Caption_``) is that image's caption
       (the image gets it as its title; the line stays as text);
     - a post's preview ``image`` (front matter ``image: path`` or ``image: {path, alt}``)
-      is shown above the post, with its ``alt`` as the caption.
+      is shown above the post, with its ``alt`` as the caption: the post's header
+      picture (Chirpy asks for a 1200 x 630 image, the one social cards show), flagged
+      ``hero`` (:mod:`murar.ingest.media_flags`), never an answer's figure.
 
     Code (fences, inline code) is left as written."""
     raw_sub = meta.get("media_subpath") if meta.get("media_subpath") is not None else meta.get("img_path")
@@ -1136,9 +1139,12 @@ def chirpy_media(body: str, meta: dict[str, Any], *, post: bool) -> str:
     path = image.get("path") if isinstance(image, dict) else image
     if post and isinstance(path, str) and path.strip():
         alt = image.get("alt") if isinstance(image, dict) else None
-        alt_text = re.sub(r"[\s\]\\]+", " ", str(alt)).strip() if alt else ""
-        title = ' "' + alt_text.replace('"', "'") + '"' if alt_text else ""
-        body = f"![{alt_text}](<{_chirpy_src(path.strip(), subpath)}>{title})\n\n" + body
+        alt_text = html.escape(re.sub(r"\s+", " ", str(alt)).strip() if alt else "", quote=True)
+        src = html.escape(_chirpy_src(path.strip(), subpath), quote=True)
+        # as the post layout draws it (img.preview-img, the alt as figcaption), a header picture: hero
+        caption = f"<figcaption>{alt_text}</figcaption>" if alt_text else ""
+        body = (f'<figure><img src="{src}" alt="{alt_text}" class="preview-img" {FLAGS_ATTR}="{HERO}">'
+                f"{caption}</figure>\n\n") + body
     return body
 
 
