@@ -157,3 +157,19 @@ def test_flags_a_converter_writes_on_an_img_are_kept_known_ones_only(tmp_path: P
     doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
     flags = {(m.alt or ""): m.flags for m in doc.media if isinstance(m, ImageItem)}
     assert flags == {"Cover": [HERO], "Shot": []}
+
+
+def test_a_picture_drawn_figure_sized_in_a_sentence_is_not_an_icon(tmp_path: Path) -> None:
+    """Words on its line make an image an icon unless it is drawn at least 400 x 200:
+    its natural size, or scaled to the width the page declares (a 1024 px picture
+    shown 130 px wide beside a paragraph is still decoration in the line)."""
+    _png(tmp_path / "matrix.png", 1228, 376)
+    _png(tmp_path / "panda.png", 1024, 1024, (10, 10, 200))
+    _png(tmp_path / "bar.png", 662, 54, (10, 200, 10))
+    (tmp_path / "p.md").write_text(
+        "# Page\n\n![Matrix](matrix.png) The priority matrix sets each priority.\n\n"
+        'Feedback <img src="panda.png" alt="Panda" width="130"> comes in many ways.\n\n'
+        "Three options are there for adding a user ![Bar](bar.png):\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    flags = {(m.alt or ""): m.flags for m in doc.media if isinstance(m, ImageItem)}
+    assert flags == {"Matrix": [], "Panda": [INLINE], "Bar": [INLINE]}

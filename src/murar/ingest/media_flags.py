@@ -4,7 +4,11 @@ Documentation puts many pictures in a page that must never be shown as an
 answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
 
 - ``inline``: an icon written inside a sentence ("select ![](plus.png) to
-  add"), i.e. word text on the same source line as the image;
+  add"), i.e. word text on the same source line as the image, unless the
+  picture is shown at least ``figure_size`` (400 x 200 px, its natural size
+  scaled to a width the document declares): a browser breaks the line around
+  it and it reads as a figure (a Sphinx ``|image|`` substitution of a whole
+  dialog opening a paragraph);
 - ``tiny``: smaller than ``tiny_side`` pixels on its longer side (a bullet, a
   status dot, a toolbar glyph), from the raster header or an SVG's
   ``width``/``height``/``viewBox``, or a width the document itself declares;
@@ -73,11 +77,13 @@ _SVG_VIEWBOX = re.compile(r"""viewBox\s*=\s*["']\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FlagOptions:
     """``tiny_side``: an image whose longer side is below this many pixels is
-    ``tiny``. An image whose content occurs on at least
+    ``tiny``. ``figure_size``: an image in a sentence drawn at least this
+    (width, height) in pixels is a figure, not an icon. An image whose content occurs on at least
     ``max(decorative_min_pages, decorative_share * pages in the corpus)`` pages
     is ``decorative``."""
 
     tiny_side: int = 48
+    figure_size: tuple[int, int] = (400, 200)
     decorative_min_pages: int = 5
     decorative_share: float = 0.1
 
@@ -140,6 +146,17 @@ def link_flag(link: str) -> str | None:
     return None
 
 
+def _shown_as_figure(item: ImageItem, declared_width: int | None, opts: FlagOptions) -> bool:
+    """The picture is drawn at least ``opts.figure_size`` (width x height): its natural
+    size, scaled to ``declared_width`` when the document gives one."""
+    if not item.width or not item.height:
+        return False
+    width, height = float(item.width), float(item.height)
+    if declared_width:
+        width, height = float(declared_width), height * declared_width / width
+    return width >= opts.figure_size[0] and height >= opts.figure_size[1]
+
+
 def flag_image(
     item: ImageItem,
     *,
@@ -165,7 +182,7 @@ def flag_image(
             size = svg_size(file)
             if size is not None:
                 item.width, item.height = size
-    if inline and INLINE not in item.flags:
+    if inline and INLINE not in item.flags and not _shown_as_figure(item, declared_width, opts):
         item.flags.append(INLINE)
     for flag in given:
         if flag in _GIVEN and flag not in item.flags:

@@ -612,7 +612,7 @@ def test_icons_in_sentences_are_inline_and_dark_only_images_are_not_kept(tmp_pat
     for name in ("gear", "shot", "light", "dark"):
         p = tmp_path / "img" / f"{name}.png"
         p.parent.mkdir(parents=True, exist_ok=True)
-        Image.new("RGB", (400, 300), (10 * len(name), 40, 90)).save(p)
+        Image.new("RGB", (200, 120), (10 * len(name), 40, 90)).save(p)
     site = _book(tmp_path, {"intro.md": """\
 # Settings
 

@@ -889,13 +889,14 @@ def test_a_page_whose_preamble_shows_nothing_starts_at_its_title(tmp_path: Path)
 
 def test_substitution_icons_in_text_are_inline_and_dark_only_images_are_not_kept(tmp_path: Path) -> None:
     """A ``|name|`` image in a sentence or with words in its table cell is an icon (flag
-    ``inline``); the same substitution alone on its line, a directive image and a
-    figure stand alone. An image with ``:class: only-dark`` (pydata-sphinx-theme,
+    ``inline``); the same substitution alone on its line, a directive image, a
+    figure, and a dialog-sized picture opening a paragraph (a browser breaks the
+    line around it) are figures. An image with ``:class: only-dark`` (pydata-sphinx-theme,
     Furo) is shown only in dark mode: its light twin is the image kept."""
-    for name in ("gear", "shot", "light", "dark", "wide"):
+    for name in ("gear", "shot", "light", "dark", "wide", "matrix"):
         p = tmp_path / "img" / f"{name}.png"
         p.parent.mkdir(parents=True, exist_ok=True)
-        Image.new("RGB", (400, 300), (10 * len(name), 40, 90)).save(p)
+        Image.new("RGB", (900, 280) if name == "matrix" else (200, 120), (10 * len(name), 40, 90)).save(p)
     site = _project(tmp_path, {"p.rst": """\
 Settings
 ========
@@ -917,6 +918,10 @@ Button         Meaning
 
 .. image:: img/shot.png
 
+|matrix| The priority matrix sets each ticket's priority.
+
+.. |matrix| image:: img/matrix.png
+
 .. image:: img/dark.png
    :class: only-dark
 
@@ -926,4 +931,4 @@ Button         Meaning
     doc = convert_rst(tmp_path / "p.rst", site=site)
     flags = [(Path(i.path or "").name, i.flags) for i in _images(doc)]
     assert flags == [("gear.png", ["inline"]), ("wide.png", []), ("gear.png", ["inline"]), ("wide.png", []),
-                     ("shot.png", []), ("light.png", [])]
+                     ("shot.png", []), ("matrix.png", []), ("light.png", [])]
