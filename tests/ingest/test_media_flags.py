@@ -12,12 +12,14 @@ from murar.ingest.media_flags import (
     DECORATIVE,
     HERO,
     INLINE,
+    SAMPLE,
     TINY,
     flag_image,
     is_inline_line,
     is_selectable,
     link_flag,
     mark_repeated,
+    markup_image_links,
     svg_size,
 )
 from murar.schema import ImageItem
@@ -173,3 +175,24 @@ def test_a_picture_drawn_figure_sized_in_a_sentence_is_not_an_icon(tmp_path: Pat
     doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
     flags = {(m.alt or ""): m.flags for m in doc.media if isinstance(m, ImageItem)}
     assert flags == {"Matrix": [], "Panda": [INLINE], "Bar": [INLINE]}
+
+
+def test_the_rendered_output_of_a_markup_example_is_a_sample(tmp_path: Path) -> None:
+    """A page that shows image markup in a code block and then draws it (a "Figures"
+    how-to drawing a logo, a theme demo) shows a stand-in, not an illustration: the
+    picture whose link the code writes as image markup is flagged ``sample``; a
+    picture a script in a code block merely names (its output plot) is not, nor one
+    from a placeholder service is ever selectable."""
+    _png(tmp_path / "images" / "uni_logo.png", 518, 319)
+    _png(tmp_path / "images" / "plot.png", 640, 480, (10, 10, 200))
+    (tmp_path / "p.md").write_text(
+        "# Figures\n\nInclude a figure as follows:\n\n"
+        "```md\n![A logo](images/uni_logo.png)\n```\n\nwhich gives:\n\n![A logo](images/uni_logo.png)\n\n"
+        "```python\nplt.savefig('images/plot.png')\n```\n\n![The plot](images/plot.png)\n\n"
+        "![Any](https://picsum.photos/id/9/200/200)\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    flags = {(m.alt or ""): m.flags for m in doc.media if isinstance(m, ImageItem)}
+    assert flags == {"A logo": [SAMPLE], "The plot": [], "Any": [SAMPLE]}
+    assert markup_image_links(".. image:: a.png\n```{figure} ../b.png\nimage::c.svg[w]\n<img src='d.gif'>") == {
+        "a.png", "../b.png", "c.svg", "d.gif"}
+    assert markup_image_links("![" * 50_000) == set()

@@ -21,6 +21,12 @@ answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
   that the theme's layout draws above the content): set by the generator's
   converter, which writes it as ``<img ... data-murar-flags="hero">``
   (:data:`FLAGS_ATTR`); the builder passes the attribute's known flags on;
+- ``sample``: a picture whose link, as written, the page also shows as image
+  markup in a code block (``![x](a.png)``, ``.. image:: a.png``,
+  ``{figure} a.png``, ``src="a.png"``, ``image::a.png[]``): the rendered
+  output of a markup example, a stand-in picture (a logo on a "Figures" page,
+  a placeholder photo on a theme's kitchen sink), never an illustration; so is
+  any picture from a placeholder-image service (picsum.photos, placehold.co);
 - ``avatar``: a person's picture from an avatar service (GitHub's
   ``avatars.githubusercontent.com`` and ``github.com/<user>.png``, Gravatar's
   ``/avatar/``): a team or author list, never an illustration.
@@ -44,8 +50,9 @@ from pathlib import Path
 from murar.schema import AnyMedia, ImageItem
 
 __all__ = [
-    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "INLINE", "TINY", "FlagOptions", "content_hash", "flag_image",
-    "is_inline_line", "is_selectable", "link_flag", "mark_repeated", "svg_size",
+    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "INLINE", "SAMPLE", "TINY", "FlagOptions", "content_hash", "flag_image",
+    "is_inline_line", "is_selectable", "link_flag", "mark_repeated", "mark_samples", "markup_image_links",
+    "svg_size",
 ]
 
 INLINE = "inline"
@@ -54,6 +61,7 @@ DECORATIVE = "decorative"
 BADGE = "badge"
 AVATAR = "avatar"
 HERO = "hero"
+SAMPLE = "sample"
 # the attribute of an <img> a site's converter writes into a page to pass flags its layout implies
 FLAGS_ATTR = "data-murar-flags"
 _GIVEN = frozenset({HERO, DECORATIVE})  # flags a converter may give (the others are measured here)
@@ -65,9 +73,17 @@ _BADGE_HOSTS = frozenset({"img.shields.io", "shields.io", "badgen.net", "flat.ba
 # a badge a service serves beside its other pages: GitHub Actions ".../workflows/x.yml/badge.svg",
 # Codecov ".../graph/badge.svg", Read the Docs "/projects/x/badge/", Binder "badge_logo.svg", pepy "/badge/x"
 _BADGE_SEGMENT = re.compile(r"(?:^|[-_])badges?(?:[-_]logo)?(?:\.(?:svg|png))?$", re.IGNORECASE)
+# placeholder-image services: a random or blank stand-in picture (Lorem Picsum, placehold.co, ...): ``sample``
+_PLACEHOLDER_HOSTS = frozenset({"picsum.photos", "fastly.picsum.photos", "placehold.co", "placehold.it",
+                                "via.placeholder.com", "placeholder.com", "dummyimage.com", "placekitten.com",
+                                "loremflickr.com", "placeimg.com"})
 _AVATAR_HOST = re.compile(r"^(?:avatars\d*\.githubusercontent\.com|(?:www\.|secure\.|s\.)?gravatar\.com)$")
 _GITHUB_USER_PNG = re.compile(r"^/[A-Za-z0-9-]{1,39}\.png$")  # github.com/<user>.png is the user's avatar
 
+# an image reference written as markup: Markdown ![alt](x), reST/MyST image and figure directives,
+# HTML/shortcode src=, AsciiDoc image::x[] (bounded alt text: a line of "![" is linear)
+_MARKUP_IMAGE = re.compile(r"""(?:!\[[^\]\n]{0,500}\]\(\s*<?|\b(?:image|figure)::?\s*|\{(?:figure|image)\}\s*"""
+                           r"""|\bsrc\s*=\s*["']?)([^\s()<>"'\[\]]{1,2000})""", re.IGNORECASE)
 _WORDS = re.compile(r"[A-Za-z\u00c0-\uffff]{2,}")
 _ATTR_BLOCK = re.compile(r"\{[^{}]*\}")
 _SVG_ATTR = re.compile(r"""\b(width|height)\s*=\s*["']?\s*([\d.]+)\s*(px)?["'\s>/]""", re.IGNORECASE)
@@ -128,8 +144,8 @@ def is_inline_line(before: str, after: str) -> bool:
 
 
 def link_flag(link: str) -> str | None:
-    """``badge`` or ``avatar`` when the image's URL names a badge or avatar service
-    (see the module docstring), else ``None`` (a path inside the site is never
+    """``badge``, ``avatar`` or ``sample`` when the image's URL names a badge, avatar
+    or placeholder-image service (see the module docstring), else ``None`` (a path inside the site is never
     either). Linear in ``len(link)``; only the first 2,000 characters are read."""
     m = _URL.match(link[:2000].strip())
     if not m:
@@ -137,6 +153,8 @@ def link_flag(link: str) -> str | None:
     host, path = m.group(1).lower().rsplit("@", 1)[-1].split(":")[0], m.group(2)
     if host in _BADGE_HOSTS:
         return BADGE
+    if host in _PLACEHOLDER_HOSTS:
+        return SAMPLE
     if _AVATAR_HOST.match(host) or (host == "github.com" and _GITHUB_USER_PNG.match(path)):
         return AVATAR
     # a service's path only: a page's own "img/pipeline_badge.png" may be a screenshot of badge settings
@@ -198,6 +216,24 @@ def flag_image(
     return item
 
 
+def markup_image_links(code: str) -> set[str]:
+    """The image links ``code`` (a code block's text) writes as image markup (see
+    ``sample`` in the module docstring). Linear in ``len(code)``."""
+    return {m.group(1) for m in _MARKUP_IMAGE.finditer(code)}
+
+
+def mark_samples(written: Iterable[tuple[ImageItem, str]], shown_in_code: set[str]) -> int:
+    """Flag ``sample`` each ``(item, link as written)`` whose link is in
+    ``shown_in_code`` (:func:`markup_image_links` of the page's code blocks).
+    Returns how many items were flagged."""
+    flagged = 0
+    for item, link in written:
+        if link.strip() in shown_in_code and SAMPLE not in item.flags:
+            item.flags.append(SAMPLE)
+            flagged += 1
+    return flagged
+
+
 def mark_repeated(media: Iterable[AnyMedia], *, n_pages: int, options: FlagOptions | None = None) -> int:
     """Flag ``decorative`` every image whose content occurs on too many pages.
 
@@ -224,5 +260,5 @@ def mark_repeated(media: Iterable[AnyMedia], *, n_pages: int, options: FlagOptio
 
 
 def is_selectable(item: AnyMedia) -> bool:
-    """False for items flagged at ingest (inline icon, tiny, decorative, badge, avatar)."""
+    """False for items flagged at ingest (inline icon, tiny, decorative, badge, avatar, hero, sample)."""
     return not item.flags

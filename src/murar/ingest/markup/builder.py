@@ -29,7 +29,12 @@ from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import contexts_at
 from murar.ingest.htmltext import TextBlock, text_blocks
 from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
-from murar.ingest.media_flags import FLAGS_ATTR, flag_image
+from murar.ingest.media_flags import (
+    FLAGS_ATTR,
+    flag_image,
+    mark_samples,
+    markup_image_links,
+)
 from murar.ingest.paths import (
     ImageCheck,
     ResolvedLink,
@@ -278,6 +283,8 @@ class PageBuilder:
         self._tab_of: dict[int, int] = {}  # id(item) -> its tab set
         # id(item) -> context from its table row before/after it (clipped; None: that side has no cell text)
         self._row_of: dict[int, tuple[str | None, str | None]] = {}
+        self._written: list[tuple[ImageItem, str]] = []  # each image with its link as the page writes it
+        self._code_images: set[str] = set()  # image links the page's code blocks write as markup
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
@@ -359,8 +366,12 @@ class PageBuilder:
             sec.parts.append(text)
 
     def code(self, text: str) -> None:
-        """Add a code block, cut at ``max_code_chars`` characters."""
-        self.block(text[: self.opts.max_code_chars])
+        """Add a code block, cut at ``max_code_chars`` characters. An image the page
+        draws whose link the block writes as image markup is that example's output
+        (flag ``sample``, see :mod:`murar.ingest.media_flags`)."""
+        shown = text[: self.opts.max_code_chars]
+        self._code_images |= markup_image_links(shown)
+        self.block(shown)
 
     def preformatted(self, text: str) -> None:
         """Add the text of a raw HTML ``<pre>`` (see :func:`murar.ingest.htmltext.pre_text`)
@@ -481,6 +492,7 @@ class PageBuilder:
         )
         flag_image(item, inline=inline, file=self.root / ref.path if ref.path is not None and exists else None,
                    declared_width=declared_width, given=flags)
+        self._written.append((item, written))
         self._add(item)
         return item
 
@@ -706,6 +718,7 @@ class PageBuilder:
         """The page as a :class:`ParsedDocument` (context filled in)."""
         if self._sections:
             self._sections[-1].end_paragraph()
+        mark_samples(self._written, self._code_images)
         title = self.title or self.untitled_title()
         n = self.opts.context_chars
         sections: list[Section] = []
