@@ -1136,3 +1136,23 @@ def test_passthrough_pre_keeps_its_lines_and_deep_passthrough_does_not_recurse(t
     assert text == "Intro.\n\nShow the unit file\n\n[Service]\n  ExecStart=/usr/bin/pump\nRestart=always\n\nAfter."
     deep = convert_asciidoc(tmp_path / MOD / "pages" / "deep.adoc", site=site)
     assert deep.sections[0].text == "deep text"
+
+
+def test_an_inline_image_macro_in_a_sentence_is_an_icon(tmp_path: Path) -> None:
+    """``image:x[]`` (one colon) between words is an icon (flag ``inline``); the same
+    macro alone in its paragraph, and a block ``image::x[]``, stand alone."""
+    for name in ("gear", "panel", "arch"):
+        p = tmp_path / MOD / "images" / f"{name}.png"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (200, 120), (30 * len(name), 40, 90)).save(p)
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= Settings
+
+Click image:gear.png[Gear] to open the settings.
+
+image:panel.png[Panel]
+
+image::arch.png[Architecture]
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert [(i.alt, i.flags) for i in _images(doc)] == [("Gear", ["inline"]), ("Panel", []), ("Architecture", [])]

@@ -61,6 +61,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
+from murar.ingest.html import img_in_sentence
 from murar.ingest.htmltext import BLOCK_TAGS, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
     attached_paragraph_ends,
@@ -1085,11 +1086,12 @@ class _HtmlWalker:
                 self.b.end_paragraph()
                 return
         if tag == "span" and "image" in cls:
+            # an inline image macro (image:x[], one colon) with words beside it: an icon in a sentence
             for img in node.css("img"):
-                self.b.image(img.attributes.get("src") or "", alt=_alt(img))
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img), inline=img_in_sentence(img))
             return
         if tag == "img":
-            self.b.image(node.attributes.get("src") or "", alt=_alt(node))
+            self.b.image(node.attributes.get("src") or "", alt=_alt(node), inline=img_in_sentence(node))
             return
         if tag == "table" and "tableblock" in cls:
             cap = node.css_first("caption")
