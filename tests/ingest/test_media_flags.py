@@ -196,3 +196,21 @@ def test_the_rendered_output_of_a_markup_example_is_a_sample(tmp_path: Path) -> 
     assert markup_image_links(".. image:: a.png\n```{figure} ../b.png\nimage::c.svg[w]\n<img src='d.gif'>") == {
         "a.png", "../b.png", "c.svg", "d.gif"}
     assert markup_image_links("![" * 50_000) == set()
+
+
+def test_images_the_page_hides_from_assistive_technology_are_decorative(tmp_path: Path) -> None:
+    """WAI-ARIA: an ``<img>`` with ``role="presentation"``/``"none"`` or
+    ``aria-hidden="true"`` is decoration, in an HTML page and in raw HTML of a
+    Markdown page; an empty alt alone is not (Markdown screenshots often have one)."""
+    for name in ("swirl", "dots", "wave", "shot"):
+        _png(tmp_path / f"{name}.png", 640, 400, (len(name) * 30, 10, 200))
+    body = ('<p><img src="swirl.png" role="presentation" alt=""></p><p><img src="dots.png" role="none"></p>'
+            '<p><img src="wave.png" aria-hidden="true" alt="Wave"></p><p><img src="shot.png" alt=""></p>')
+    (tmp_path / "p.html").write_text(f"<html><body><h1>Page</h1>{body}</body></html>")
+    (tmp_path / "p.md").write_text(f"# Page\n\n{body}\n")
+    expected = {"swirl": [DECORATIVE], "dots": [DECORATIVE], "wave": [DECORATIVE], "shot": []}
+    for doc in (convert_html(tmp_path / "p.html", root=tmp_path), convert_markdown(tmp_path / "p.md", root=tmp_path)):
+        flags = {Path(m.path or "").stem: m.flags for m in doc.media if isinstance(m, ImageItem)}
+        # an HTML page's aria-hidden elements are not read at all (html.py drops hidden content)
+        assert flags == {k: v for k, v in expected.items() if k in flags} and {"swirl", "dots", "shot"} <= set(flags)
+    assert {Path(m.path or "").stem for m in convert_markdown(tmp_path / "p.md", root=tmp_path).media} == set(expected)

@@ -38,7 +38,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
-from murar.ingest.media_flags import flag_image, is_inline_line
+from murar.ingest.media_flags import aria_flags, flag_image, is_inline_line
 from murar.ingest.paths import (
     ResolvedLink,
     inside_root,
@@ -446,7 +446,7 @@ class _HtmlConverter:
                           exists=exists, width=width, height=height)
         file = self.root / path if path is not None and exists and self.root is not None else None
         return flag_image(item, inline=img_in_sentence(node), file=file,
-                          declared_width=_int_attr(attrs.get("width")))
+                          declared_width=_int_attr(attrs.get("width")), given=aria_flags(attrs))
 
     def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:
         """(path relative to root, remote url, exists) of an image reference.

@@ -13,7 +13,10 @@ answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
   status dot, a toolbar glyph), from the raster header or an SVG's
   ``width``/``height``/``viewBox``, or a width the document itself declares;
 - ``decorative``: the same picture (by content hash) on many pages of the
-  corpus — a logo under every page title, a "learn more" button;
+  corpus — a logo under every page title, a "learn more" button; or an
+  ``<img>`` the page itself marks as decoration for assistive technology
+  (WAI-ARIA: ``role="presentation"``/``role="none"``, ``aria-hidden="true"``;
+  :func:`aria_flags`);
 - ``badge``: a status badge drawn by a badge service (shields.io, badgen,
   badge.fury.io) or a CI/coverage/docs service's ``.../badge.svg``
   (``/badge/`` path segment): a README strip of build/version/licence pills;
@@ -43,16 +46,16 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from murar.schema import AnyMedia, ImageItem
 
 __all__ = [
-    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "INLINE", "SAMPLE", "TINY", "FlagOptions", "content_hash", "flag_image",
-    "is_inline_line", "is_selectable", "link_flag", "mark_repeated", "mark_samples", "markup_image_links",
-    "svg_size",
+    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "INLINE", "SAMPLE", "TINY", "FlagOptions", "aria_flags",
+    "content_hash", "flag_image", "is_inline_line", "is_selectable", "link_flag", "mark_repeated", "mark_samples",
+    "markup_image_links", "svg_size",
 ]
 
 INLINE = "inline"
@@ -141,6 +144,15 @@ def is_inline_line(before: str, after: str) -> bool:
     (``{width="80%"}``) do not count as text."""
     text = _ATTR_BLOCK.sub(" ", f"{before} {after}")
     return bool(_WORDS.search(text))
+
+
+def aria_flags(attrs: Mapping[str, str | None]) -> list[str]:
+    """``[decorative]`` when an ``<img>``'s attributes hide it from assistive
+    technology as decoration (``role="presentation"``/``"none"``,
+    ``aria-hidden="true"``; WAI-ARIA 1.2), else ``[]``."""
+    role = (attrs.get("role") or "").strip().lower().split()
+    hidden = (attrs.get("aria-hidden") or "").strip().lower() == "true"
+    return [DECORATIVE] if hidden or (role and role[0] in ("presentation", "none")) else []
 
 
 def link_flag(link: str) -> str | None:

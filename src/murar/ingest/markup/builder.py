@@ -31,6 +31,7 @@ from murar.ingest.htmltext import TextBlock, text_blocks
 from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
 from murar.ingest.media_flags import (
     FLAGS_ATTR,
+    aria_flags,
     flag_image,
     mark_samples,
     markup_image_links,
@@ -707,7 +708,8 @@ class PageBuilder:
         if tag == "img":
             return self.image(src, alt=attrs.get("alt", ""), caption=attrs["figcaption"] or attrs.get("title", ""),
                               page_rel=image_base, inline=in_sentence, declared_width=_px(attrs.get("width")),
-                              classes=attrs.get("class", "").split(), flags=attrs.get(FLAGS_ATTR, "").split())
+                              classes=attrs.get("class", "").split(),
+                              flags=attrs.get(FLAGS_ATTR, "").split() + aria_flags(attrs))
         if tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
             # a javascript:/file: embed goes to video() too: refused there, with a warning
             return self.video(src, title=attrs.get("title", ""))
