@@ -214,3 +214,19 @@ def test_images_the_page_hides_from_assistive_technology_are_decorative(tmp_path
         # an HTML page's aria-hidden elements are not read at all (html.py drops hidden content)
         assert flags == {k: v for k, v in expected.items() if k in flags} and {"swirl", "dots", "shot"} <= set(flags)
     assert {Path(m.path or "").stem for m in convert_markdown(tmp_path / "p.md", root=tmp_path).media} == set(expected)
+
+
+def test_a_passage_included_in_many_pages_keeps_its_screenshot() -> None:
+    """The same screenshot on 30 pages is decoration when each page has its own text
+    around it (a logo under each title), content when it stands in the same passage on
+    every page (one included "Notes" tab page)."""
+    def placed(page: int, digest: str, before: str, after: str) -> ImageItem:
+        item = _img(f"img/{digest}.png", f"page{page}.md", digest=digest)
+        item.heading_path, item.context_before, item.context_after = ("Notes",), before, after
+        return item
+
+    logo = [placed(i, "logo", f"Page {i} title", f"What page {i} is about.") for i in range(30)]
+    tab = [placed(i, "notes", "The Notes tab lists the notes of the item.", "Click Add to write one.")
+           for i in range(30)]
+    assert mark_repeated([*logo, *tab], n_pages=30) == 30
+    assert all(m.flags == [DECORATIVE] for m in logo) and all(m.flags == [] for m in tab)

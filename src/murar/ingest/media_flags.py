@@ -13,7 +13,8 @@ answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
   status dot, a toolbar glyph), from the raster header or an SVG's
   ``width``/``height``/``viewBox``, or a width the document itself declares;
 - ``decorative``: the same picture (by content hash) on many pages of the
-  corpus — a logo under every page title, a "learn more" button; or an
+  corpus — a logo under every page title, a "learn more" button (not the
+  screenshot of a passage every page includes: :func:`mark_repeated`); or an
   ``<img>`` the page itself marks as decoration for assistive technology
   (WAI-ARIA: ``role="presentation"``/``role="none"``, ``aria-hidden="true"``;
   :func:`aria_flags`);
@@ -250,7 +251,12 @@ def mark_repeated(media: Iterable[AnyMedia], *, n_pages: int, options: FlagOptio
     """Flag ``decorative`` every image whose content occurs on too many pages.
 
     Images are grouped by ``content_hash`` (path when the hash is unknown);
-    ``n_pages`` is the number of pages in the corpus. Returns how many items
+    ``n_pages`` is the number of pages in the corpus. A group whose every
+    occurrence stands in the same text (same heading, same non-empty context
+    before and after) is one passage the pages include (a Sphinx
+    ``.. include::`` of a shared tab page): the picture illustrates that
+    passage and is not flagged; a logo under each page title has each page's
+    own text around it. Returns how many items
     were flagged.
     """
     opts = options or FlagOptions()
@@ -263,6 +269,9 @@ def mark_repeated(media: Iterable[AnyMedia], *, n_pages: int, options: FlagOptio
                 groups[key].append(m)
     flagged = 0
     for items in groups.values():
+        passages = {(m.heading_path[-1:], m.context_before, m.context_after) for m in items}
+        if len(passages) == 1 and any(next(iter(passages))[1:]):
+            continue  # one passage included in every page (a shared "Notes" tab): its screenshot is content
         if len({m.source_path for m in items}) >= limit:
             for m in items:
                 if DECORATIVE not in m.flags:
