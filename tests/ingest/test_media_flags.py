@@ -143,6 +143,9 @@ def test_badge_and_avatar_services_are_flagged_by_url(tmp_path: Path) -> None:
     assert flags["Build"] == flags["Version"] == flags["Docs"] == flags["Cov"] == [BADGE]
     assert flags["Ann"] == flags["Bob"] == flags["Cy"] == [AVATAR]
     assert flags["Run"] == [] and flags["Badge settings"] == []
+    assert link_flag("https://www.herokucdn.com/deploy/button.svg") == BADGE
+    assert link_flag("https://vercel.com/button") == link_flag("https://gitpod.io/button/open-in-gitpod.svg") == BADGE
+    assert not link_flag("https://example.org/docs/img/button-bar-screenshot.png")
     assert not link_flag("https://github.com/o/r/raw/main/docs/team.png")
     assert not link_flag("img/badges/x.png") and not link_flag("x" * 100_000)
 

@@ -21,6 +21,7 @@ answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
 - ``badge``: a status badge drawn by a badge service (shields.io, badgen,
   badge.fury.io) or a CI/coverage/docs service's ``.../badge.svg``
   (``/badge/`` path segment): a README strip of build/version/licence pills;
+  also a service's deploy/open button (``.../deploy/button.svg``);
 - ``hero``: a theme's page header picture (a post's cover or preview image
   that the theme's layout draws above the content): set by the generator's
   converter, which writes it as ``<img ... data-murar-flags="hero">``
@@ -75,8 +76,9 @@ _URL = re.compile(r"(?:[a-z][a-z0-9+.-]*:)?//([^/?#]*)([^?#]*)", re.IGNORECASE) 
 _BADGE_HOSTS = frozenset({"img.shields.io", "shields.io", "badgen.net", "flat.badgen.net", "badge.fury.io",
                           "badges.gitter.im", "forthebadge.com"})
 # a badge a service serves beside its other pages: GitHub Actions ".../workflows/x.yml/badge.svg",
-# Codecov ".../graph/badge.svg", Read the Docs "/projects/x/badge/", Binder "badge_logo.svg", pepy "/badge/x"
-_BADGE_SEGMENT = re.compile(r"(?:^|[-_])badges?(?:[-_]logo)?(?:\.(?:svg|png))?$", re.IGNORECASE)
+# Codecov ".../graph/badge.svg", Read the Docs "/projects/x/badge/", Binder "badge_logo.svg", pepy "/badge/x";
+# a deploy/open button: Heroku and Netlify ".../deploy/button.svg", Vercel "/button", Gitpod "/button/open-in-..."
+_BADGE_SEGMENT = re.compile(r"(?:^|[-_])(?:badges?|button)(?:[-_]logo)?(?:\.(?:svg|png))?$", re.IGNORECASE)
 # placeholder-image services: a random or blank stand-in picture (Lorem Picsum, placehold.co, ...): ``sample``
 _PLACEHOLDER_HOSTS = frozenset({"picsum.photos", "fastly.picsum.photos", "placehold.co", "placehold.it",
                                 "via.placeholder.com", "placeholder.com", "dummyimage.com", "placekitten.com",
