@@ -233,3 +233,24 @@ def test_a_passage_included_in_many_pages_keeps_its_screenshot() -> None:
            for i in range(30)]
     assert mark_repeated([*logo, *tab], n_pages=30) == 30
     assert all(m.flags == [DECORATIVE] for m in logo) and all(m.flags == [] for m in tab)
+
+
+def test_a_button_strip_linking_to_another_site_is_a_badge(tmp_path: Path) -> None:
+    """An App Store / Google Play badge is a wide, short picture that links to the
+    store: flagged ``badge``. A screenshot linking to a live demo, a strip that links
+    nowhere, and a strip linking to its own full-size file stay selectable."""
+    _png(tmp_path / "appstore.png", 296, 96)
+    _png(tmp_path / "dash.png", 1200, 600, (10, 10, 200))
+    _png(tmp_path / "toolbar.png", 662, 54, (10, 200, 10))
+    _png(tmp_path / "strip.png", 600, 60, (200, 200, 10))
+    body = ('<a href="https://apps.apple.com/app/id1">\n  <img src="appstore.png" alt="Store">\n</a>\n\n'
+            '<a href="https://demo.example.org/dashboard"><img src="dash.png" alt="Dash"></a>\n\n'
+            '<p><img src="toolbar.png" alt="Toolbar"></p>\n\n'
+            '<a href="https://cdn.example.org/strip-full.png"><img src="strip.png" alt="Strip"></a>\n')
+    (tmp_path / "p.md").write_text(f"# Get the app\n\n{body}")
+    (tmp_path / "p.html").write_text(f"<html><body><h1>Get the app</h1>{body}</body></html>")
+    flags = {(m.alt or ""): m.flags for m in convert_markdown(tmp_path / "p.md", root=tmp_path).media}
+    assert flags == {"Store": [BADGE], "Dash": [], "Toolbar": [], "Strip": []}
+    # an HTML page: the same (its quality filter already leaves out very wide strips)
+    flags = {(m.alt or ""): m.flags for m in convert_html(tmp_path / "p.html", root=tmp_path).media}
+    assert flags["Store"] == [BADGE] and flags["Dash"] == []

@@ -445,8 +445,12 @@ class _HtmlConverter:
         item = self._base("image", ImageItem, caption=caption or title, alt=alt, path=path, url=url,
                           exists=exists, width=width, height=height)
         file = self.root / path if path is not None and exists and self.root is not None else None
+        link, depth = node.parent, 0
+        while link is not None and link.tag != "a" and depth < 20:
+            link, depth = link.parent, depth + 1
+        href = (link.attributes.get("href") or "") if link is not None and link.tag == "a" else ""
         return flag_image(item, inline=img_in_sentence(node), file=file,
-                          declared_width=_int_attr(attrs.get("width")), given=aria_flags(attrs))
+                          declared_width=_int_attr(attrs.get("width")), given=aria_flags(attrs), link_to=href)
 
     def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:
         """(path relative to root, remote url, exists) of an image reference.

@@ -21,7 +21,10 @@ answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
 - ``badge``: a status badge drawn by a badge service (shields.io, badgen,
   badge.fury.io) or a CI/coverage/docs service's ``.../badge.svg``
   (``/badge/`` path segment): a README strip of build/version/licence pills;
-  also a service's deploy/open button (``.../deploy/button.svg``);
+  also a service's deploy/open button (``.../deploy/button.svg``), and a
+  picture that is a link to another site drawn as a button strip (at most
+  ``button_height`` px tall, at least ``button_ratio`` times as wide: an App
+  Store / Google Play "download" badge, a sponsor's banner button);
 - ``hero``: a theme's page header picture (a post's cover or preview image
   that the theme's layout draws above the content): set by the generator's
   converter, which writes it as ``<img ... data-murar-flags="hero">``
@@ -100,12 +103,16 @@ _SVG_VIEWBOX = re.compile(r"""viewBox\s*=\s*["']\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\
 class FlagOptions:
     """``tiny_side``: an image whose longer side is below this many pixels is
     ``tiny``. ``figure_size``: an image in a sentence drawn at least this
-    (width, height) in pixels is a figure, not an icon. An image whose content occurs on at least
+    (width, height) in pixels is a figure, not an icon. ``button_height`` and
+    ``button_ratio``: an image linking to another site drawn at most that tall
+    and at least that many times as wide is a button (``badge``). An image whose content occurs on at least
     ``max(decorative_min_pages, decorative_share * pages in the corpus)`` pages
     is ``decorative``."""
 
     tiny_side: int = 48
     figure_size: tuple[int, int] = (400, 200)
+    button_height: int = 100
+    button_ratio: float = 2.5
     decorative_min_pages: int = 5
     decorative_share: float = 0.1
 
@@ -179,6 +186,20 @@ def link_flag(link: str) -> str | None:
     return None
 
 
+def _link_button(item: ImageItem, link_to: str, declared_width: int | None, opts: FlagOptions) -> bool:
+    """The image is a link to a web page (not to a bigger copy of a picture) drawn as a
+    button strip (see :class:`FlagOptions`)."""
+    target = link_to.strip().lower()
+    if not target.startswith(("http://", "https://")) or not item.width or not item.height:
+        return False
+    if target.split("?")[0].split("#")[0].endswith((".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")):
+        return False
+    width, height = float(item.width), float(item.height)
+    if declared_width:
+        width, height = float(declared_width), height * declared_width / width
+    return height <= opts.button_height and width >= opts.button_ratio * height
+
+
 def _shown_as_figure(item: ImageItem, declared_width: int | None, opts: FlagOptions) -> bool:
     """The picture is drawn at least ``opts.figure_size`` (width x height): its natural
     size, scaled to ``declared_width`` when the document gives one."""
@@ -197,6 +218,7 @@ def flag_image(
     file: Path | None = None,
     declared_width: int | None = None,
     given: Iterable[str] = (),
+    link_to: str = "",
     options: FlagOptions | None = None,
 ) -> ImageItem:
     """Record ``inline``/``tiny``/``badge``/``avatar`` on ``item`` and fill ``content_hash`` from ``file``.
@@ -205,6 +227,7 @@ def flag_image(
     ``item.width`` is unknown). ``declared_width`` is a width in pixels the
     document gives (``<img width="24">``). ``given``: flags the generator's
     converter recorded (``hero``, ``decorative``; other names are ignored).
+    ``link_to``: the ``href`` of the link the image is drawn in, if any.
     Returns ``item`` (modified in place).
     """
     opts = options or FlagOptions()
@@ -220,7 +243,7 @@ def flag_image(
     for flag in given:
         if flag in _GIVEN and flag not in item.flags:
             item.flags.append(flag)
-    kind = link_flag(item.url or "")
+    kind = link_flag(item.url or "") or (BADGE if _link_button(item, link_to, declared_width, opts) else None)
     if kind and kind not in item.flags:
         item.flags.append(kind)
     sides = [s for s in (item.width, item.height) if s]

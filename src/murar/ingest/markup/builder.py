@@ -442,7 +442,7 @@ class PageBuilder:
 
     def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None,
               inline: bool = False, declared_width: int | None = None,
-              classes: Iterable[str] = (), flags: Iterable[str] = ()) -> ImageItem | None:
+              classes: Iterable[str] = (), flags: Iterable[str] = (), link_to: str = "") -> ImageItem | None:
         """Add the image ``link`` as written in the page (resolved by the Site) and
         record the reference in ``asset_refs``.
 
@@ -452,7 +452,8 @@ class PageBuilder:
         ``inline``: the image sits inside a sentence (an icon); it is flagged
         with the size and content checks of :func:`murar.ingest.media_flags.flag_image`
         (``declared_width``: the width in pixels the page gives it; ``flags``: flags
-        the generator's converter gives it, ``hero``/``decorative``). An image
+        the generator's converter gives it, ``hero``/``decorative``; ``link_to``: the
+        link the image is drawn in). An image
         marked dark-mode only (``#only-dark``, ``#gh-dark-mode-only``, or the
         ``only-dark`` class in ``classes``) is recorded but not kept: its light twin
         beside it is the image of that step.
@@ -492,7 +493,7 @@ class PageBuilder:
             height=height,
         )
         flag_image(item, inline=inline, file=self.root / ref.path if ref.path is not None and exists else None,
-                   declared_width=declared_width, given=flags)
+                   declared_width=declared_width, given=flags, link_to=link_to)
         self._written.append((item, written))
         self._add(item)
         return item
@@ -694,6 +695,8 @@ class PageBuilder:
                 fig = fig.parent
             figcap = fig.css_first("figcaption") if fig is not None and fig.tag == "figure" else None
             attrs["figcaption"] = inline_text(figcap) if figcap else ""  # "<a>me</a>." reads "me.", not "me ."
+            link = _ancestor(el, ("a",), limit=20)
+            attrs["\0link"] = ((link.attributes.get("href") or "") if link is not None else "").strip()
         return el.tag or "", src, attrs
 
     def _embed(self, el: LexborNode, image_base: str | None, in_sentence: bool) -> AnyMedia | None:
@@ -709,7 +712,8 @@ class PageBuilder:
             return self.image(src, alt=attrs.get("alt", ""), caption=attrs["figcaption"] or attrs.get("title", ""),
                               page_rel=image_base, inline=in_sentence, declared_width=_px(attrs.get("width")),
                               classes=attrs.get("class", "").split(),
-                              flags=attrs.get(FLAGS_ATTR, "").split() + aria_flags(attrs))
+                              flags=attrs.get(FLAGS_ATTR, "").split() + aria_flags(attrs),
+                              link_to=attrs.get("\0link", ""))
         if tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
             # a javascript:/file: embed goes to video() too: refused there, with a warning
             return self.video(src, title=attrs.get("title", ""))
