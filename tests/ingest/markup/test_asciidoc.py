@@ -1156,3 +1156,14 @@ image::arch.png[Architecture]
 """})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     assert [(i.alt, i.flags) for i in _images(doc)] == [("Gear", ["inline"]), ("Panel", []), ("Architecture", [])]
+
+
+def test_inline_images_of_a_long_paragraph_are_checked_in_linear_time(tmp_path: Path, deadline: Any) -> None:
+    """5,000 inline image macros in one paragraph: its text is read once, not once per
+    image (a walk over the siblings of each image took 50 s)."""
+    _png(tmp_path / MOD / "images" / "a.png")
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": "= T\n\n" + "word image:a.png[] " * 5000 + "\n"})
+    with deadline(30, "5,000 inline images"):
+        doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    images = _images(doc)
+    assert len(images) == 5000 and all("inline" in i.flags for i in images)

@@ -61,7 +61,6 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
-from murar.ingest.html import img_in_sentence
 from murar.ingest.htmltext import BLOCK_TAGS, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
     attached_paragraph_ends,
@@ -85,6 +84,7 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.mdlimits import bounded_int
+from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites.base import Site
 from murar.ingest.tables import parse_table_node
 from murar.schema import ParsedDocument
@@ -1016,11 +1016,45 @@ def _titled_lone_image(node: LexborNode) -> tuple[str, LexborNode] | None:
     return clean_text(parts[0].text(separator=" ")), imgs[0]
 
 
+# elements Asciidoctor writes inside a paragraph's text (an image's sentence runs through them)
+_INLINE_TAGS = frozenset({"span", "a", "strong", "em", "b", "i", "code", "kbd", "mark", "sup", "sub", "small", "u",
+                          "s", "del", "ins"})
+
+
 class _HtmlWalker:
     def __init__(self, builder: PageBuilder) -> None:
         self.b = builder
         self.tab_panes: list[LexborNode] = []  # the content <div> of each open tab set, innermost last
         self.depth = 0  # elements being walked (walk() recurses)
+        self._in_sentence: dict[int, dict[int, bool]] = {}  # text block -> its <img> -> words on its line
+
+    def in_sentence(self, img: LexborNode) -> bool:
+        """An image with words beside it in the text block it stands in, up to a
+        ``<br>`` (an inline ``image:x[]`` macro in a sentence; as
+        murar.ingest.html reads a rendered page). Each block
+        is read once (a paragraph of 5,000 inline images is linear)."""
+        block = img.parent
+        for _ in range(50):
+            if block is None or block.tag not in _INLINE_TAGS:
+                break
+            block = block.parent
+        if block is None:
+            return False
+        if block.mem_id not in self._in_sentence:
+            parts: list[str] = []
+            images: list[int] = []
+            for n in block.traverse(include_text=True):
+                if n.is_text_node:  # HTML: a newline in text is a space; <br> ends a line
+                    parts.append((n.text_content or "").replace("\0", " ").replace("\n", " "))
+                elif n.tag == "img":
+                    parts.append("\0")
+                    images.append(n.mem_id)
+                elif n.tag == "br":
+                    parts.append("\n")
+            flags = [is_inline_line(line.replace("\0", " "), "")
+                     for line in "".join(parts).split("\n") for _ in range(line.count("\0"))]
+            self._in_sentence[block.mem_id] = dict(zip(images, flags))
+        return self._in_sentence[block.mem_id].get(img.mem_id, False)
 
     def title_of(self, node: LexborNode) -> str:
         for child in node.iter():
@@ -1088,10 +1122,10 @@ class _HtmlWalker:
         if tag == "span" and "image" in cls:
             # an inline image macro (image:x[], one colon) with words beside it: an icon in a sentence
             for img in node.css("img"):
-                self.b.image(img.attributes.get("src") or "", alt=_alt(img), inline=img_in_sentence(img))
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img), inline=self.in_sentence(img))
             return
         if tag == "img":
-            self.b.image(node.attributes.get("src") or "", alt=_alt(node), inline=img_in_sentence(node))
+            self.b.image(node.attributes.get("src") or "", alt=_alt(node), inline=self.in_sentence(node))
             return
         if tag == "table" and "tableblock" in cls:
             cap = node.css_first("caption")
