@@ -806,6 +806,32 @@ def test_content_mounts_into_a_subfolder_a_file_and_a_language(
         "static/docs/guide/setup/shot.png"
 
 
+def test_a_language_mount_of_the_default_languages_folder_adds_fallback_pages(
+    tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    """Hugo mounts (lang, Hugo < 0.153): a folder mounted for the default language (no lang)
+    and again for a translation (its fallback pages) is a page of both languages; the
+    translation's own file at the same path, from an earlier mount, wins over the fallback."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\ndefaultContentLanguage: en\nlanguages:\n  en: {weight: 1}\n"
+                                 "  de: {weight: 2}\nmodule:\n  mounts:\n"
+                                 "    - {source: content/en, target: content}\n"
+                                 "    - {source: content/de, target: content, lang: de}\n"
+                                 "    - {source: content/en/guide, target: content/guide, lang: de}\n")
+    for rel in ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md"):
+        write(tmp_path, f"content/{rel}", "---\ntitle: T\n---\nx\n")
+    roles = {r: hugo.load(tmp_path).classify(f"content/{r}").role.name
+             for r in ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md")}
+    assert roles == {"en/guide/_index.md": "PAGE", "en/guide/setup.md": "PAGE", "en/news.md": "PAGE",
+                     "de/guide/_index.md": "EXCLUDED"}
+    de = hugo.load(tmp_path, variant=SiteVariant(language="de"))
+    roles = {r: de.classify(f"content/{r}") for r in
+             ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md")}
+    assert {r: c.role.name for r, c in roles.items()} == {
+        "en/guide/_index.md": "EXCLUDED", "en/guide/setup.md": "PAGE", "en/news.md": "EXCLUDED",
+        "de/guide/_index.md": "PAGE"}
+    assert "shadowed by content/de/guide/_index.md" in (roles["en/guide/_index.md"].reason or "")
+
+
 def test_bootstrap_example_shows_its_markup(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Bootstrap docs: {{< example >}} holds an HTML snippet shown as markup (unless show_markup=false)."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')

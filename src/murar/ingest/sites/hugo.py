@@ -329,6 +329,8 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
     mounts = module.get("mounts") if isinstance(module, dict) else None
     sub_mounts: dict[str, list[str]] = {"static": [], "assets": []}  # "sub=source" of mounts into a subfolder
     content_subs: dict[str, str] = {}  # content mount source -> the subfolder of content it is mounted at
+    lang_mounts: dict[str, str] = {}  # content mount source -> the one language of the first mount of it
+    content_mounts: list[str] = []  # "source=sub=codes" of every content mount, in order ("" codes: no lang)
     if isinstance(mounts, list) and mounts:
         by_target: dict[str, list[str]] = {}
         for mount in mounts:
@@ -349,7 +351,15 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                     langs = _as_list(mount.get("lang")) or (
                         _as_list(matrix.get("languages")) if isinstance(matrix, dict) else [])
                     if len(langs) == 1:
-                        content_langs[source or "."] = langs[0].lower()
+                        lang_mounts.setdefault(source or ".", langs[0].lower())
+                    content_mounts.append(f"{source or '.'}={safe_join(sub)}="
+                                          + ",".join(str(x).lower() for x in langs))
+        # a mount of one language's files: those files are that language's, unless a mount without a language
+        # (the default one's) holds them too: Hugo then builds them in both (a translation's fallback pages)
+        plain = [m.split("=", 2)[0] for m in content_mounts if m.endswith("=")]
+        for source, code in lang_mounts.items():
+            if not any(is_within(source, p) for p in plain):
+                content_langs[source] = code
         # a mount replaces the project's default folder of its component (Hugo module mounts docs)
         content = by_target.get("content", content)
         static = by_target.get("static", static)
@@ -394,6 +404,8 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         "disabled_languages": ";".join(sorted(disabled)),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
+        # every content mount when one is of a language (mounts are read in order: the first file wins a path)
+        "content_mounts": ";".join(content_mounts) if lang_mounts else "",
         # the themes and modules the site is built with (theme, module imports, mount sources): a theme whose
         # shortcode shares its name with another theme's (Doks' and Hextra's callout) is told apart by them
         "theme_paths": ";".join(dict.fromkeys([*themes, *module_paths, *(
@@ -736,7 +748,10 @@ class HugoSite:
             if pat.search(rel) or pat.search("/" + rel):
                 return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=f"Hugo ignoreFiles {pat.pattern!r}")
         lang = self.language_of(rel)
-        if lang != self._lang:
+        fallback = lang != self._lang and self._mounted_for_language(rel)
+        if fallback is not True and fallback:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=fallback)
+        if lang != self._lang and not fallback:
             state = ", disabled" if lang in self._disabled else ""
             read = f"default language {self._lang}" if self._lang == self._langs[0] else \
                 f"murar reads language {self._lang}"
@@ -958,6 +973,37 @@ class HugoSite:
             if is_within(rel, folder):
                 return code
         return self._langs[0]
+
+    def _mounted_for_language(self, rel: str) -> bool | str:
+        """Whether the content file ``rel``, of another language than the one read, is
+        also mounted for the language read: Hugo (< 0.153, ``lang`` on a mount; 0.153+
+        ``sites.matrix``) builds a file reached through several content mounts in each
+        mount's language, so a translation mounts the default language's folder as its
+        fallback pages (``source: content/en/docs, target: content/docs, lang: ja``).
+        A mount without a language is the default language's. ``True`` when it is, a
+        reason string when it is but an earlier mount for that language holds a file at
+        the same path (Hugo module docs: the first mount wins), ``False`` otherwise; a
+        file name carrying a language code (``page.fr.md``) is only that language's."""
+        spec = self._config.settings.get("content_mounts", "")
+        stem = posixpath.splitext(posixpath.basename(rel))[0]
+        if not spec or self.split_language(stem)[1]:
+            return False
+        mounts = [m.split("=", 2) for m in spec.split(";")[:500] if m.count("=") >= 2]
+        for i, (source, sub, codes) in enumerate(mounts):
+            if not is_within(rel, source) or self._lang not in (codes.split(",") if codes else [self._langs[0]]):
+                continue
+            inner = rel[len(source) + 1:] if source not in (".", "") else rel
+            target = safe_join(sub, inner)
+            for other, other_sub, other_codes in mounts[:i]:  # an earlier mount of the language read
+                if self._lang not in (other_codes.split(",") if other_codes else [self._langs[0]]):
+                    continue
+                if other_sub and not is_within(target, other_sub):
+                    continue
+                twin = safe_join(other, target[len(other_sub) + 1:] if other_sub else target)
+                if twin and twin != rel and (self._root / twin).is_file():
+                    return f"fallback page of language {self._lang} shadowed by {twin} (an earlier Hugo mount)"
+            return True
+        return False
 
     def _bundle_indexes(self, folder: str) -> tuple[str, ...]:
         """The bundle index files in ``folder`` (``index.*``/``_index.*`` of any
