@@ -832,6 +832,26 @@ def test_a_language_mount_of_the_default_languages_folder_adds_fallback_pages(
     assert "shadowed by content/de/guide/_index.md" in (roles["en/guide/_index.md"].reason or "")
 
 
+def test_param_reads_values_cascaded_by_ancestor_sections(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo's param reads a page's cascaded front matter (checked with hugo 0.168): the nearest
+    section's cascade (a section's own reaches itself; a target leaving the page out gives
+    nothing), then ancestors', then the site configuration's, before the site params."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nvers = "site"\n[[cascade]]\ncolor = "blue"\n'
+                                 '[cascade.target]\npath = "/docs/**"\n')
+    write(tmp_path, "content/docs/_index.md", "---\ntitle: Docs\ncascade:\n  vers: 1.2.3\n"
+                                              "  params:\n    inner: deep\n---\n")
+    write(tmp_path, "content/docs/sub/_index.md", "---\ntitle: Sub\ncascade:\n  - vers: 9\n"
+                                                  "    target:\n      kind: section\n---\n")
+    for rel in ("docs/sub/p.md", "docs/q.md", "other.md"):
+        write(tmp_path, f"content/{rel}", "---\ntitle: P\n---\n")
+    site = hugo.load(tmp_path)
+    src = "{{% param vers %}} {{% param inner %}} {{% param color %}}"
+    assert site.preprocess(src, page_rel="content/docs/sub/p.md") == "1.2.3 deep blue"
+    assert site.preprocess("{{% param vers %}}", page_rel="content/docs/sub/_index.md") == "9"
+    assert site.preprocess("{{% param vers %}}", page_rel="content/docs/_index.md") == "1.2.3"
+    assert site.preprocess("{{% param vers %}} {{% param color %}}", page_rel="content/other.md") == "site "
+
+
 def test_bootstrap_example_shows_its_markup(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Bootstrap docs: {{< example >}} holds an HTML snippet shown as markup (unless show_markup=false)."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')

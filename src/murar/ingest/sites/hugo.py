@@ -792,7 +792,45 @@ class HugoSite:
             lowered = {k.lower(): v for k, v in page.items()}
             if key in lowered:
                 return lowered[key]
+            cascaded = self._cascaded_params(page_rel)
+            if key in cascaded:
+                return cascaded[key]
         return self._params.get(f"params.{key}", "")
+
+    def _cascaded_params(self, page_rel: str) -> dict[str, str]:
+        """The front matter values ``cascade`` gives the page ``page_rel`` (flattened,
+        lower-case keys, ``params`` maps merged in): the nearest section's first (a
+        section page's own cascade reaches itself), then each ancestor's, then the
+        site configuration's; an entry whose ``target`` leaves the page out gives
+        nothing. Hugo front matter docs, "cascade" (checked with hugo 0.168: a
+        ``{{% param %}}`` of a page reads a value an ancestor's ``_index.md`` cascades)."""
+        content = self._content_dir_of(page_rel)
+        if content is None:
+            return {}
+        branch = self.split_language(posixpath.splitext(posixpath.basename(page_rel))[0])[0] == "_index"
+        path = self.logical_path(page_rel)
+        kind = ("home" if path == "/" else "section") if branch else "page"
+        cascades: list[Any] = []
+        folder = posixpath.dirname(page_rel) or "."
+        for _ in range(64):
+            for cand in self._bundle_indexes(folder):
+                if self.split_language(posixpath.splitext(posixpath.basename(cand))[0])[0] == "_index":
+                    cascades.append(self._front_matter(cand).get("cascade"))
+            if folder in (content, ".", ""):
+                break
+            folder = posixpath.dirname(folder) or "."
+        cascades.append(self._cascade)
+        found: dict[str, str] = {}
+        for cascade in cascades:
+            for entry in _cascade_entries(cascade, kind, path):
+                flat: dict[str, str] = {}
+                _flatten("", {k: v for k, v in entry.items() if str(k).lower() not in ("params", "target", "_target")},
+                         flat)
+                if isinstance(entry.get("params"), dict):
+                    _flatten("", entry["params"], flat)
+                for k, v in flat.items():
+                    found.setdefault(k.lower(), v)
+        return found
 
     @staticmethod
     def _html_page(page_rel: str) -> bool:
@@ -2058,23 +2096,27 @@ def _cascades_never_rendered(cascade: Any, kind: str, path: str) -> bool:
     when an entry's ``target`` (``_target``) allows it: no target, or ``kind``
     and ``path`` globs that match (``*``, ``**``, ``{a,b}``; ``environment`` is
     production). A target on other keys (``lang``, sites) is not assumed to match."""
+    return any(_never_rendered(entry) for entry in _cascade_entries(cascade, kind, path))
+
+
+def _cascade_entries(cascade: Any, kind: str, path: str) -> list[dict[str, Any]]:
+    """The entries of a ``cascade`` (a map or a list of maps) whose ``target``
+    (``_target``) takes the page of ``kind`` at logical ``path``: no target, or
+    ``kind`` and ``path`` globs that match (``*``, ``**``, ``{a,b}``;
+    ``environment`` is production). A target on other keys (``lang``, sites) is
+    not assumed to match."""
     entries = [cascade] if isinstance(cascade, dict) else cascade if isinstance(cascade, list) else []
-    for entry in entries:
-        if not isinstance(entry, dict) or not _never_rendered(entry):
+    found: list[dict[str, Any]] = []
+    for entry in entries[:100]:
+        if not isinstance(entry, dict):
             continue
         target = entry.get("target") or entry.get("_target")
-        if not isinstance(target, dict) or not target:
-            return True
-        matched = True
-        for key, want in target.items():
-            key = str(key).lower()
-            value = {"kind": kind, "path": path, "environment": "production"}.get(key)
-            if value is None or not _glob_match(str(want), value):
-                matched = False
-                break
-        if matched:
-            return True
-    return False
+        if isinstance(target, dict) and not all(
+                (value := {"kind": kind, "path": path, "environment": "production"}.get(str(key).lower()))
+                is not None and _glob_match(str(want), value) for key, want in target.items()):
+            continue
+        found.append(entry)
+    return found
 
 
 def _glob_match(pattern: str, value: str) -> bool:
