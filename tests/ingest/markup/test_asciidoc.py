@@ -1136,3 +1136,36 @@ def test_passthrough_pre_keeps_its_lines_and_deep_passthrough_does_not_recurse(t
     assert text == "Intro.\n\nShow the unit file\n\n[Service]\n  ExecStart=/usr/bin/pump\nRestart=always\n\nAfter."
     deep = convert_asciidoc(tmp_path / MOD / "pages" / "deep.adoc", site=site)
     assert deep.sections[0].text == "deep text"
+
+
+def test_lines_right_after_an_attached_block_stay_in_the_list_item(tmp_path: Path) -> None:
+    # Asciidoctor reads a list item on to its first blank line: text right under the closing delimiter of an
+    # attached block is the item's next paragraph, and the "+" blocks after it attach too (checked with
+    # asciidoctor 2.0.18: one <li> holds the example, the paragraph, the titled table and the note)
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= P
+
+. Create the map.
++
+====
+kind: ConfigMap
+====
+Optional: use annotations.
++
+.Optional annotations
+|===
+|Annotation |Description
+
+|retain |Keeps it.
+|===
++
+NOTE: Both may be set.
+
+. Create the claim.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert "+" not in text and ".Optional" not in text, text
+    assert "Optional: use annotations." in text and "Both may be set." in text
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.caption == "Optional annotations" and table.headers == ["Annotation", "Description"]
