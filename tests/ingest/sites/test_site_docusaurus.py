@@ -509,3 +509,55 @@ def test_a_locale_or_version_the_site_lacks_is_a_config_error_listing_its_own(tm
     (root / "versions.json").write_text('["2.0", "1.0"]')  # listed, but its folder is not in the checkout
     with pytest.raises(ConfigError, match=r"versioned_docs/version-2.0 is missing"):
         DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(docs_version="2.0"))
+
+
+def test_npm2yarn_code_blocks_are_package_manager_tabs(tmp_path: Path) -> None:
+    """@docusaurus/remark-plugin-npm2yarn in a docs instance's remarkPlugins: a block whose meta is
+    'npm2yarn' is a tab set (npm as written, then Yarn and pnpm converted as npm-to-yarn converts:
+    Docusaurus 3's default converters); 'converters' narrows them; a block with another meta and a
+    site without the plugin keep the code alone."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "install.mdx"
+    page.write_text("# Install\n\nInstall it:\n\n```bash npm2yarn\nnpm install --save-dev widget\nnpm run build\n```\n\n"
+                    "```bash title=\"x\"\nnpm ci\n```\n")
+    (tmp_path / "package.json").write_text('{"dependencies": {"@docusaurus/core": "^3.5.0"}}')
+    config = ("const npm2yarn = require('@docusaurus/remark-plugin-npm2yarn');\nmodule.exports = {\n"
+              "  presets: [['classic', {docs: {sidebarPath: './sidebars.js', remarkPlugins: [%s]}}]],\n};\n")
+    (tmp_path / "docusaurus.config.js").write_text(config % "[npm2yarn, {sync: true}]")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    doc = convert_mdx(page, site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert "npm install --save-dev widget\nnpm run build" in text
+    assert "Yarn\n\nyarn add --dev widget\nyarn build" in text
+    assert "pnpm\n\npnpm add --save-dev widget\npnpm run build" in text
+    assert "npm ci" in text and "yarn ci" not in text
+    (tmp_path / "docusaurus.config.js").write_text(config % "[npm2yarn, {converters: ['pnpm']}]")
+    text = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.js"),
+                       assets_dir=tmp_path / "a").sections[0].text
+    assert "pnpm add --save-dev widget" in text and "yarn" not in text
+    (tmp_path / "docusaurus.config.js").write_text(config % "")
+    text = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.js"),
+                       assets_dir=tmp_path / "a").sections[0].text
+    assert "yarn" not in text and "pnpm" not in text
+
+
+@pytest.mark.parametrize(("npm", "yarn", "pnpm"), [
+    # each row checked with npm-to-yarn 2.2.1 under Node (convert(code, 'yarn'/'pnpm'))
+    ("npm install", "yarn install", "pnpm install"),
+    ("npm i -D ts-jest @types/jest", "yarn add --dev ts-jest @types/jest", "pnpm add -D ts-jest @types/jest"),
+    ("npm install -g widget", "yarn global add widget", "pnpm add -g widget"),
+    ("npm run build -- --watch", "yarn build --watch", "pnpm run build --watch"),
+    ("npm run test", "yarn run test", "pnpm run test"),
+    ("npm init widget@latest", "yarn create widget@latest", "pnpm create widget@latest"),
+    ("cd x && npm install y", "cd x && yarn add y", "cd x && pnpm add y"),
+    ("npm uninstall widget", "yarn remove widget", "pnpm remove widget"),
+    ("npm ls a b --depth=0", 'yarn list --pattern "a|b" --depth=0', "pnpm ls a b --depth 0"),
+    ("npm ci", "npm ci\n# couldn't auto-convert command", "npm ci\n# couldn't auto-convert command"),
+    ("npx widget --init", "npx widget --init", "npx widget --init"),
+])
+def test_npm2yarn_conversion_follows_npm_to_yarn(npm: str, yarn: str, pnpm: str) -> None:
+    from murar.ingest.sites._npm2yarn import convert_npm
+
+    assert (convert_npm(npm, "yarn"), convert_npm(npm, "pnpm")) == (yarn, pnpm)

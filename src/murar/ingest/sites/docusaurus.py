@@ -62,6 +62,7 @@ from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._doccards import DocCard, category_cards
 from murar.ingest.sites._glob import DOCUSAURUS, glob_match
 from murar.ingest.sites._links import contained, join_rel, strip_wrappers
+from murar.ingest.sites._npm2yarn import npm2yarn_tabs
 from murar.ingest.sites.base import (
     FileClass,
     FileRole,
@@ -277,13 +278,45 @@ class ContentInstance:
     ``exclude`` globs (relative to that folder; an ``exclude`` option replaces
     the default list, Docusaurus issue #9641). ``localized`` is the folder of the
     chosen locale's translations of its files (:func:`localized_folder`; ``""``
-    when the default locale is read)."""
+    when the default locale is read). ``npm2yarn`` names the converters of the
+    ``@docusaurus/remark-plugin-npm2yarn`` its ``remarkPlugins`` list
+    (:func:`npm2yarn_converters`)."""
 
     kind: str
     folder: str
     include: tuple[str, ...]
     exclude: tuple[str, ...]
     localized: str = ""
+    npm2yarn: tuple[str, ...] = ()  # converters of its npm2yarn remark plugin (none: not configured)
+
+
+_NPM2YARN_MODULE = "@docusaurus/remark-plugin-npm2yarn"
+
+
+def npm2yarn_converters(block: str, code: str, consts: dict[str, str], mdx: str | None) -> tuple[str, ...]:
+    """The converters of the npm2yarn remark plugin in the content plugin options
+    ``block`` (its ``remarkPlugins`` holding ``require('@docusaurus/remark-plugin-npm2yarn')``
+    or a name ``code`` binds to that module), ``()`` when it has none. The plugin's
+    ``converters`` option keeps the names it knows (``yarn``, ``pnpm``; a custom
+    ``[name, fn]`` converter runs code murar never runs); without one Docusaurus 3
+    converts to ``yarn`` and ``pnpm``, Docusaurus 2 (``mdx`` ``"1"``) to ``yarn`` only
+    (remark-plugin-npm2yarn: ``converters = ['yarn', 'pnpm']``, added in 3.0)."""
+    plugins = js.top_level_value(block, "remarkPlugins") or ""
+    if not plugins.startswith("[") or _NPM2YARN_MODULE.split("/")[-1] not in code:
+        return ()
+    names = {m.group(1) for m in re.finditer(
+        rf"""(?:const|let|var|import)\s+([A-Za-z_$][\w$]*)\s*(?:=\s*require\(\s*['"]{re.escape(_NPM2YARN_MODULE)}['"]\s*\)"""
+        rf"""|from\s+['"]{re.escape(_NPM2YARN_MODULE)}['"])""", code[:200_000])}
+    for entry in js.array_entries(f"p: {plugins}", "p") or []:
+        head = entry.lstrip("[").split(",", 1)[0].strip()
+        if _NPM2YARN_MODULE not in head and not (head.split(".")[0] in names and head):
+            continue
+        options = js.object_at(entry, entry.find("{")) if "{" in entry else None
+        wanted = js.top_level_strings(options, "converters", consts) if options is not None else None
+        if wanted is not None:
+            return tuple(dict.fromkeys(c for c in wanted if c in ("yarn", "pnpm")))
+        return ("yarn",) if mdx == "1" else ("yarn", "pnpm")
+    return ()
 
 
 def localized_folder(kind: str, plugin_id: str, locale: str, version: str | None = None) -> str:
@@ -550,7 +583,8 @@ class DocusaurusSite:
             instances.append(ContentInstance(
                 kind=kind, folder=folder,
                 include=tuple(include) if include is not None else _DEFAULT_INCLUDE[kind],
-                exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized))
+                exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized,
+                npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir))))
         if wanted is not None and not any(v.asked for _, v in versions):
             have = sorted({n for _, v in versions for n in v.versions}, key=lambda n: (n != "current", n))
             raise ConfigError(f"docs version {wanted!r} is not a version of this Docusaurus site; it has "
@@ -852,4 +886,7 @@ class DocusaurusSite:
         ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
         the lines they mark and does not show them ("Code blocks: highlighting with
         comments")."""
-        return _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
+        text = _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
+        instance = max((i for i in self._instances if i.npm2yarn and (contained(page_rel, i.folder) or (
+            i.localized and contained(page_rel, i.localized)))), key=lambda i: len(i.folder), default=None)
+        return npm2yarn_tabs(text, instance.npm2yarn) if instance is not None else text
