@@ -816,8 +816,9 @@ def test_a_language_mount_of_the_default_languages_folder_adds_fallback_pages(
                                  "  de: {weight: 2}\nmodule:\n  mounts:\n"
                                  "    - {source: content/en, target: content}\n"
                                  "    - {source: content/de, target: content, lang: de}\n"
-                                 "    - {source: content/en/guide, target: content/guide, lang: de}\n")
-    for rel in ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md"):
+                                 "    - {source: content/en/guide, target: content/guide, lang: de,"
+                                 " excludeFiles: 'internal/*'}\n")
+    for rel in ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md", "en/guide/internal/x.md"):
         write(tmp_path, f"content/{rel}", "---\ntitle: T\n---\nx\n")
     roles = {r: hugo.load(tmp_path).classify(f"content/{r}").role.name
              for r in ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md")}
@@ -830,6 +831,9 @@ def test_a_language_mount_of_the_default_languages_folder_adds_fallback_pages(
         "en/guide/_index.md": "EXCLUDED", "en/guide/setup.md": "PAGE", "en/news.md": "EXCLUDED",
         "de/guide/_index.md": "PAGE"}
     assert "shadowed by content/de/guide/_index.md" in (roles["en/guide/_index.md"].reason or "")
+    # the fallback mount's excludeFiles leave that file out of German, not out of English
+    assert de.classify("content/en/guide/internal/x.md").role.name == "EXCLUDED"
+    assert hugo.load(tmp_path).classify("content/en/guide/internal/x.md").role.name == "PAGE"
 
 
 def test_param_reads_values_cascaded_by_ancestor_sections(tmp_path: Path, write: Callable[..., Path]) -> None:
@@ -1176,3 +1180,24 @@ def test_geekdoc_toc_tree_is_bounded_over_all_levels(tmp_path: Path, write: Call
             write(tmp_path, f"content/a/s{i}/p{j}.md", f"---\ntitle: P{i}{j}\n---\nx\n")
     out = hugo.load(tmp_path).preprocess("---\ntitle: A\n---\n{{< toc-tree >}}\n", page_rel="content/a/_index.md")
     assert out.count("- ") == 25 and "- S0\n  - P00" in out
+
+
+def test_content_mount_exclude_and_include_files(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo mounts' excludeFiles/includeFiles (Hugo < 0.153, hugofs/glob FilenameFilter): globs
+    relative to the source with a leading slash, '**' as gobwas reads it ('/**/README.md' needs a
+    folder, so the top README.md stays), a matching folder takes all below it."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\nmodule:\n  mounts:\n"
+                                 "    - {source: content, target: content}\n"
+                                 "    - {source: vendor/spec, target: content/spec, excludeFiles: ['**/README.md', 'drafts']}\n"
+                                 "    - {source: vendor/api, target: content/api, includeFiles: '*.md'}\n")
+    for rel in ("content/a.md", "vendor/spec/README.md", "vendor/spec/x/README.md", "vendor/spec/x/y.md",
+                "vendor/spec/drafts/z.md", "vendor/api/top.md", "vendor/api/deep/n.md"):
+        write(tmp_path, rel, "---\ntitle: T\n---\nx\n")
+    site = hugo.load(tmp_path)
+    roles = {r: site.classify(r).role.name for r in (
+        "content/a.md", "vendor/spec/README.md", "vendor/spec/x/README.md", "vendor/spec/x/y.md",
+        "vendor/spec/drafts/z.md", "vendor/api/top.md", "vendor/api/deep/n.md")}
+    assert roles == {"content/a.md": "PAGE", "vendor/spec/README.md": "PAGE", "vendor/spec/x/README.md": "EXCLUDED",
+                     "vendor/spec/x/y.md": "PAGE", "vendor/spec/drafts/z.md": "EXCLUDED", "vendor/api/top.md": "PAGE",
+                     "vendor/api/deep/n.md": "EXCLUDED"}
+    assert "excludeFiles '**/README.md'" in (site.classify("vendor/spec/x/README.md").reason or "")

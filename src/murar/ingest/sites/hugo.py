@@ -331,6 +331,7 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
     content_subs: dict[str, str] = {}  # content mount source -> the subfolder of content it is mounted at
     lang_mounts: dict[str, str] = {}  # content mount source -> the one language of the first mount of it
     content_mounts: list[str] = []  # "source=sub=codes" of every content mount, in order ("" codes: no lang)
+    content_filters: list[str] = []  # source, includeFiles, excludeFiles of every content mount (\x1f, \x1e)
     if isinstance(mounts, list) and mounts:
         by_target: dict[str, list[str]] = {}
         for mount in mounts:
@@ -354,6 +355,9 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                         lang_mounts.setdefault(source or ".", langs[0].lower())
                     content_mounts.append(f"{source or '.'}={safe_join(sub)}="
                                           + ",".join(str(x).lower() for x in langs))
+                    keys = {str(k).lower(): v for k, v in mount.items()}
+                    content_filters.append("\x1f".join([source or ".", "\x1e".join(_as_list(keys.get("includefiles"))),
+                                                        "\x1e".join(_as_list(keys.get("excludefiles")))]))
         # a mount of one language's files: those files are that language's, unless a mount without a language
         # (the default one's) holds them too: Hugo then builds them in both (a translation's fallback pages)
         plain = [m.split("=", 2)[0] for m in content_mounts if m.endswith("=")]
@@ -406,6 +410,9 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
         # every content mount when one is of a language (mounts are read in order: the first file wins a path)
         "content_mounts": ";".join(content_mounts) if lang_mounts else "",
+        # the includeFiles/excludeFiles globs of the content mounts, when a mount has some
+        "content_mount_filters": "\n".join(content_filters) if any(
+            f.split("\x1f", 1)[1].strip("\x1f") for f in content_filters) else "",
         # the themes and modules the site is built with (theme, module imports, mount sources): a theme whose
         # shortcode shares its name with another theme's (Doks' and Hextra's callout) is told apart by them
         "theme_paths": ";".join(dict.fromkeys([*themes, *module_paths, *(
@@ -747,6 +754,9 @@ class HugoSite:
         for pat in self._ignore_patterns():
             if pat.search(rel) or pat.search("/" + rel):
                 return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=f"Hugo ignoreFiles {pat.pattern!r}")
+        filtered = self._mount_filtered(rel)
+        if filtered:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=filtered)
         lang = self.language_of(rel)
         fallback = lang != self._lang and self._mounted_for_language(rel)
         if fallback is not True and fallback:
@@ -1012,6 +1022,31 @@ class HugoSite:
                 return code
         return self._langs[0]
 
+    def _mount_filtered(self, rel: str) -> str:
+        """Why the content file ``rel`` is in no content mount, or ``""``: each mount holding
+        it leaves it out by its ``excludeFiles`` globs, or by ``includeFiles`` it does not
+        match (Hugo module mounts docs, Hugo < 0.153; globs relative to the mount source,
+        matched with a leading ``/`` as Hugo's hglob filename filter does, a folder
+        matching leaving out all below it, case-insensitive)."""
+        spec = self._config.settings.get("content_mount_filters", "")
+        if not spec:
+            return ""
+        reasons: list[str] = []
+        for row in spec.split("\n")[:500]:
+            source, _, rest = row.partition("\x1f")
+            includes, _, excludes = rest.partition("\x1f")
+            if not is_within(rel, source):
+                continue
+            inner = "/" + (rel[len(source) + 1:] if source not in (".", "") else rel)
+            excluded = _mount_glob_hit(inner, excludes)
+            if excluded:
+                reasons.append(f"Hugo mount {source} excludeFiles {excluded!r}")
+            elif includes and not _mount_glob_hit(inner, includes):
+                reasons.append(f"not in Hugo mount {source} includeFiles")
+            else:
+                return ""  # mounted by this mount
+        return reasons[0] if reasons else ""
+
     def _mounted_for_language(self, rel: str) -> bool | str:
         """Whether the content file ``rel``, of another language than the one read, is
         also mounted for the language read: Hugo (< 0.153, ``lang`` on a mount; 0.153+
@@ -1027,9 +1062,15 @@ class HugoSite:
         if not spec or self.split_language(stem)[1]:
             return False
         mounts = [m.split("=", 2) for m in spec.split(";")[:500] if m.count("=") >= 2]
+        filters = self._config.settings.get("content_mount_filters", "").split("\n")  # one row per mount, in order
         for i, (source, sub, codes) in enumerate(mounts):
             if not is_within(rel, source) or self._lang not in (codes.split(",") if codes else [self._langs[0]]):
                 continue
+            _, _, rest = filters[i].partition("\x1f") if len(filters) == len(mounts) else ("", "", "\x1f")
+            includes, _, excludes = rest.partition("\x1f")
+            inner = "/" + (rel[len(source) + 1:] if source not in (".", "") else rel)
+            if _mount_glob_hit(inner, excludes) or (includes and not _mount_glob_hit(inner, includes)):
+                continue  # this mount leaves the file out (excludeFiles: specs/* of a translation's fallback)
             inner = rel[len(source) + 1:] if source not in (".", "") else rel
             target = safe_join(sub, inner)
             for other, other_sub, other_codes in mounts[:i]:  # an earlier mount of the language read
@@ -2097,6 +2138,13 @@ def _cascades_never_rendered(cascade: Any, kind: str, path: str) -> bool:
     and ``path`` globs that match (``*``, ``**``, ``{a,b}``; ``environment`` is
     production). A target on other keys (``lang``, sites) is not assumed to match."""
     return any(_never_rendered(entry) for entry in _cascade_entries(cascade, kind, path))
+
+
+def _mount_glob_hit(path: str, patterns: str) -> str:
+    """The first of the ``\x1e``-joined mount globs that ``path`` (``/``-led, relative
+    to the mount source) or a folder above it matches, ``""`` for none (at most 50)."""
+    return next((p for p in patterns.split("\x1e")[:50]
+                 if p and glob_match(path, "/" + p.lstrip("/"), HUGO, or_below=True)), "")
 
 
 def _cascade_entries(cascade: Any, kind: str, path: str) -> list[dict[str, Any]]:
