@@ -1169,3 +1169,35 @@ NOTE: Both may be set.
     assert "Optional: use annotations." in text and "Both may be set." in text
     (table,) = [m for m in doc.media if isinstance(m, TableItem)]
     assert table.caption == "Optional annotations" and table.headers == ["Annotation", "Description"]
+
+
+def test_a_block_left_open_before_a_section_is_not_closed_after_it(tmp_path: Path) -> None:
+    # an attached open block missing its closing '--' before the next section: the '--' opening a
+    # later block is not its end, so no '+' is put after that one (it showed as '+ You can start')
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= P
+
+. Add the content:
++
+--
+.Example
+[source,json]
+----
+{}
+----
+
+== Running it
+
+* The app is running.
++
+--
+You can start it in development mode:
+[source,shell]
+----
+mvn quarkus:dev
+----
+--
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "You can start it in development mode:" in text and "+ You can start" not in text

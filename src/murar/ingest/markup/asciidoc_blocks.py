@@ -46,6 +46,7 @@ are left as written.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from html import escape as html_escape
 from typing import Literal
@@ -310,6 +311,19 @@ def text_after_attached_blocks(lines: list[str]) -> list[str]:
     left alone. Blocks not attached with ``+`` are not looked at; linear in the lines."""
     out: list[str] = []
     i, n = 0, len(lines)
+    ignored = [False] * n  # inside a verbatim block or table: no closer of another block
+    for block in _delimited_blocks(lines):
+        for j in range(block.start + 1, min(block.end, n)):
+            ignored[j] = True
+    at: dict[str, list[int]] = {}  # each delimiter's lines, and the section titles, for a bisect lookup
+    titles: list[int] = []
+    for j, text in enumerate(lines):
+        if ignored[j]:
+            continue
+        if _ATTACHABLE_DELIMITER.match(text.rstrip()):
+            at.setdefault(text.rstrip(), []).append(j)
+        elif re.match(r"={1,6}[ \t]+\S", text):
+            titles.append(j)
     while i < n:
         line = lines[i]
         delim = line.rstrip()
@@ -321,8 +335,14 @@ def text_after_attached_blocks(lines: list[str]) -> list[str]:
         while k >= 0 and (_ATTR_LINE.match(lines[k].strip()) or _BLOCK_TITLE.match(lines[k].strip())):
             k -= 1
         closer = "```" if delim.startswith("```") else delim
-        end = next((j for j in range(i + 1, n) if lines[j].rstrip() == closer), n) if k >= 0 \
-            and lines[k].strip() == "+" else -1
+        end = -1
+        if k >= 0 and lines[k].strip() == "+" and not ignored[i]:
+            ends = at.get(closer, [])
+            pos = bisect_right(ends, i)
+            end = ends[pos] if pos < len(ends) else -1
+            title = bisect_right(titles, i)
+            if end >= 0 and title < len(titles) and titles[title] < end and not _VERBATIM_OPEN.match(delim):
+                end = -1  # a block left open before a section title: not read as closing after it
         if end < 0 or end >= n:
             out.append(line)
             i += 1
