@@ -561,3 +561,27 @@ def test_npm2yarn_conversion_follows_npm_to_yarn(npm: str, yarn: str, pnpm: str)
     from murar.ingest.sites._npm2yarn import convert_npm
 
     assert (convert_npm(npm, "yarn"), convert_npm(npm, "pnpm")) == (yarn, pnpm)
+
+
+@pytest.mark.parametrize("module", [
+    ("const locales = ['en', 'ja', 'pt-BR'];\nmodule.exports = {\n  defaultLocale: 'en',\n  locales,\n};\n", "i18n.js"),
+    ("export default {defaultLocale: 'en', locales: ['en', 'ja', 'pt-BR']};\n", "i18n.ts"),
+    ('{"defaultLocale": "en", "locales": ["en", "ja", "pt-BR"]}', "i18n.json"),
+])
+def test_i18n_config_from_a_local_module(tmp_path: Path, module: tuple[str, str]) -> None:
+    """Docusaurus loads its config as a Node module: `i18n` written as a name bound to a local
+    module (`const i18n = require('./i18n')`, Jest's website) is that module's exported object,
+    its `locales` possibly a shorthand for a const array; --language reads one of them."""
+    code, name = module
+    (tmp_path / name).write_text(code)
+    (tmp_path / "docusaurus.config.js").write_text(
+        f"const i18n = require('./{name.rsplit('.', 1)[0]}');\nmodule.exports = {{\n  i18n,\n"
+        "  presets: [['classic', {docs: {}}]],\n};\n")
+    for rel in ("docs/intro.md", "i18n/ja/docusaurus-plugin-content-docs/current/intro.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js", variant=SiteVariant(language="ja"))
+    assert site.config.language == "ja"
+    assert _pages(site, tmp_path) == ["i18n/ja/docusaurus-plugin-content-docs/current/intro.md"]
+    with pytest.raises(ConfigError, match="en, ja, pt-BR"):
+        DocusaurusSite.load(tmp_path, "docusaurus.config.js", variant=SiteVariant(language="xx"))

@@ -290,6 +290,38 @@ class ContentInstance:
     npm2yarn: tuple[str, ...] = ()  # converters of its npm2yarn remark plugin (none: not configured)
 
 
+def _module_object(code: str, key: str, root: Path, site_dir: str) -> tuple[str, str]:
+    """``(object body, module code)`` of the config value ``key`` written as a name
+    (``i18n,`` or ``i18n: name``) bound to a local module (``const name =
+    require('./x')``, ``import name from './x'``): Docusaurus loads its config as a
+    Node module, so the value is that module's ``module.exports = {...}`` or
+    ``export default {...}`` object. ``("", "")`` when it is no such name, or the
+    module is not a file of at most 1 MB inside ``root`` (``.js``/``.ts``/``.mjs``/
+    ``.cjs``/``.json`` tried)."""
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*([A-Za-z_$][\w$]*)\s*[,}}\n]", code)
+    name = m.group(1) if m else key if re.search(rf"[{{,]\s*{re.escape(key)}\s*[,}}]", code) else None
+    if name is None:
+        return "", ""
+    bound = re.search(rf"""(?:\b(?:const|let|var)\s+{re.escape(name)}\s*=\s*require\(\s*|\bimport\s+{re.escape(name)}"""
+                      rf"""\s+from\s+)['"](\.{{1,2}}/[^'"\n]{{1,200}})['"]""", code)
+    if not bound:
+        return "", ""
+    base = (root / site_dir / bound.group(1))
+    for cand in (base, *(base.with_name(base.name + ext) for ext in (".js", ".ts", ".mjs", ".cjs", ".json"))):
+        if cand.is_file() and _within(cand, root):
+            try:
+                with cand.open(encoding="utf-8", errors="replace") as fh:
+                    module = js.strip_comments(fh.read(MAX_PACKAGE_JSON_BYTES))
+            except OSError:
+                return "", ""
+            if cand.suffix == ".json":
+                body = module.strip()
+                return (body[1:-1] if body.startswith("{") and body.endswith("}") else ""), module
+            head = re.search(r"(?:module\.exports\s*=|export\s+default)\s*\{", module)
+            return ((js.object_at(module, head.end() - 1) or "") if head else ""), module
+    return "", ""
+
+
 _NPM2YARN_MODULE = "@docusaurus/remark-plugin-npm2yarn"
 
 
@@ -550,8 +582,19 @@ class DocusaurusSite:
             # no content plugin written anywhere (a stub config): the classic preset's defaults
             options = [(kind, "") for kind in ("docs", "blog", "pages")]
         i18n_block = js.object_block(code, "i18n") or ""
-        default_locale = js.string_setting(i18n_block, "defaultLocale", consts) or "en"
-        locales = tuple(dict.fromkeys([default_locale, *(js.top_level_strings(i18n_block, "locales", consts) or [])]))
+        i18n_consts = consts
+        if not i18n_block:  # i18n: a name bound to a local module (const i18n = require('./i18n'))
+            i18n_block, i18n_code = _module_object(code, "i18n", root, site_dir)
+            i18n_consts = js.constants(i18n_code) if i18n_code else consts
+            if i18n_code and js.top_level_value(i18n_block, "locales") is None \
+                    and "locales" in js.object_entries(i18n_block):  # shorthand for a const array of that module
+                m = re.search(r"\b(?:const|let|var)\s+locales\s*=\s*\[", i18n_code)
+                entries = js.array_entries("locales: " + i18n_code[m.end() - 1:], "locales") if m else None
+                if entries:
+                    i18n_block += ", locales: [" + ", ".join(entries) + "]"
+        default_locale = js.string_setting(i18n_block, "defaultLocale", i18n_consts) or "en"
+        locales = tuple(dict.fromkeys([default_locale,
+                                       *(js.top_level_strings(i18n_block, "locales", i18n_consts) or [])]))
         wanted = variant.docs_version if variant is not None else None
         locale = variant.language if variant is not None and variant.language is not None else default_locale
         if locale not in locales or not _safe_version(locale):
