@@ -585,3 +585,19 @@ def test_i18n_config_from_a_local_module(tmp_path: Path, module: tuple[str, str]
     assert _pages(site, tmp_path) == ["i18n/ja/docusaurus-plugin-content-docs/current/intro.md"]
     with pytest.raises(ConfigError, match="en, ja, pt-BR"):
         DocusaurusSite.load(tmp_path, "docusaurus.config.js", variant=SiteVariant(language="xx"))
+
+
+def test_a_code_block_title_is_shown_above_its_code(tmp_path: Path) -> None:
+    """Docusaurus shows a code block's title="..." meta in a title bar above the code
+    (theme-common parseCodeBlockTitle); the file name is page text before the code."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = {};\n")
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "setup.mdx"
+    page.write_text("# Setup\n\nCreate the config:\n```js title=\"widget.config.js\" showLineNumbers\n"
+                    "module.exports = {};\n```\n\n```js\nconst title = 'none';\n```\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = convert_mdx(page, site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert "Create the config:\n\nwidget.config.js\n\nmodule.exports = {};" in text
+    assert text.count("widget.config.js") == 1

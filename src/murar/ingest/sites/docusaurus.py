@@ -520,6 +520,32 @@ def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_
     return "\n".join(out)
 
 
+_CODE_TITLE = re.compile(r"""title=(["'])(.*?)\1""")
+
+
+def _code_titles(text: str) -> str:
+    """``text`` with the title of each fenced code block that has one (its meta
+    ``title="babel.config.js"``) written on a line of its own above the block, as
+    Docusaurus' theme shows it in the block's title bar (theme-common
+    ``parseCodeBlockTitle``: ``title=(["'])(.*?)\1`` in the metastring)."""
+    if "title=" not in text:
+        return text
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in text.split("\n"):
+        inside = fences.inside
+        fences.in_code(line)
+        if not inside and fences.inside and len(line) < 2000:
+            m = _FENCE_INFO.match(line)
+            title = _CODE_TITLE.search(line, m.end() if m else 0)
+            if title and title.group(2).strip():
+                indent = line[: len(line) - len(line.lstrip())]
+                shown = re.sub(r"([\\`*_\[\]<>#|~])", r"\\\1", title.group(2).strip())
+                out += ["", indent + shown]
+        out.append(line)
+    return "\n".join(out)
+
+
 class DocusaurusSite:
     """A Docusaurus site rooted at ``config.root`` (see the module doc for the rules).
 
@@ -930,6 +956,7 @@ class DocusaurusSite:
         the lines they mark and does not show them ("Code blocks: highlighting with
         comments")."""
         text = _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
+        text = _code_titles(text)
         instance = max((i for i in self._instances if i.npm2yarn and (contained(page_rel, i.folder) or (
             i.localized and contained(page_rel, i.localized)))), key=lambda i: len(i.folder), default=None)
         return npm2yarn_tabs(text, instance.npm2yarn) if instance is not None else text
