@@ -525,7 +525,7 @@ _CODE_TITLE = re.compile(r"""title=(["'])(.*?)\1""")
 
 def _code_titles(text: str) -> str:
     """``text`` with the title of each fenced code block that has one (its meta
-    ``title="babel.config.js"``) written on a line of its own above the block, as
+    ``title="babel.config.js"``) written in bold on a line of its own above the block, as
     Docusaurus' theme shows it in the block's title bar (theme-common
     ``parseCodeBlockTitle``: ``title=(["'])(.*?)\1`` in the metastring)."""
     if "title=" not in text:
@@ -541,7 +541,7 @@ def _code_titles(text: str) -> str:
             if title and title.group(2).strip():
                 indent = line[: len(line) - len(line.lstrip())]
                 shown = re.sub(r"([\\`*_\[\]<>#|~])", r"\\\1", title.group(2).strip())
-                out += ["", indent + shown]
+                out += ["", f"{indent}**{shown}**"]  # as a <CodeBlock title=...> reads (mdx)
         out.append(line)
     return "\n".join(out)
 
