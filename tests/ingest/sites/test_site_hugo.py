@@ -1201,3 +1201,14 @@ def test_content_mount_exclude_and_include_files(tmp_path: Path, write: Callable
                      "vendor/spec/x/y.md": "PAGE", "vendor/spec/drafts/z.md": "EXCLUDED", "vendor/api/top.md": "PAGE",
                      "vendor/api/deep/n.md": "EXCLUDED"}
     assert "excludeFiles '**/README.md'" in (site.classify("vendor/spec/x/README.md").reason or "")
+
+
+def test_figure_caption_markdown_reads_as_its_text(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo's figure markdownifies caption and attr: a link in a caption reads as its text."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/post/index.md", "---\ntitle: P\n---\n")
+    write(tmp_path, "content/post/art.png", png)
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< figure src="art.png" alt="Purple art" caption="Photo by [Ann](https://x.org/ann) '
+                          'on *Unsplash*" >}}', page_rel="content/post/index.md")
+    assert images_of(out) == [("art.png", "Purple art", "Photo by Ann on Unsplash")]

@@ -73,6 +73,7 @@ from murar.ingest.markup.mdtext import (
     alert_markers,
     callout_label,
     callout_lead,
+    inline_text,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
@@ -585,6 +586,13 @@ def _code_span(text: str, *, html_out: bool = False) -> str:
 def _strip_markup(text: str) -> str:
     """Caption text without inline HTML tags (Hugo captions are Markdown/HTML)."""
     return re.sub(r"<[^>]+>", "", text).strip()
+
+
+def _caption_text(text: str) -> str:
+    """A shortcode caption as a reader sees it: Hugo markdownifies it, so Markdown
+    links read as their text and emphasis marks go (:func:`inline_text`; HTML tags
+    dropped as by :func:`_strip_markup`)."""
+    return inline_text(_strip_markup(text)) if re.search(r"[*_`\[\\]", text) else _strip_markup(text)
 
 
 def _label_text(text: str) -> str:
@@ -1938,13 +1946,14 @@ class HugoSite:
             src = sc.params["link"]  # Istio's image shortcode: {{< image link="./arch.svg" caption="..." >}}
         if not src:
             return inner
-        caption = _strip_markup(sc.get("caption", "title") or inner.strip())
+        # a caption is Markdown (Hugo's figure: caption | markdownify, attr | markdownify): its shown text
+        caption = _caption_text(sc.get("caption", "title") or inner.strip())
         alt_default = caption
         if sc.name == "figure" and (sc.params.get("attr") or (sc.params.get("title") and sc.params.get("caption"))):
             # Hugo's figure (and Docsy's): a figcaption of title (h4), caption, then attr (the attribution)
             parts = (sc.params.get("title", ""), sc.params.get("caption", ""), sc.params.get("attr", ""))
-            caption = " ".join(dict.fromkeys(x for x in (_strip_markup(p) for p in parts) if x))
-            alt_default = _strip_markup(sc.params.get("caption", "")) or caption
+            caption = " ".join(dict.fromkeys(x for x in (_caption_text(p) for p in parts) if x))
+            alt_default = _caption_text(sc.params.get("caption", "")) or caption
         if not caption and not sc.get("alt") and src == sc.params.get("name"):
             # Geekdoc img: a resource named in front matter shows its title as alt text and caption
             named = self.page_resource(src, page_rel=page_rel)
