@@ -1212,3 +1212,19 @@ def test_figure_caption_markdown_reads_as_its_text(tmp_path: Path, write: Callab
     out = site.preprocess('{{< figure src="art.png" alt="Purple art" caption="Photo by [Ann](https://x.org/ann) '
                           'on *Unsplash*" >}}', page_rel="content/post/index.md")
     assert images_of(out) == [("art.png", "Purple art", "Photo by Ann on Unsplash")]
+
+
+def test_goldmark_attribute_lists_are_not_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Goldmark attribute lists (checked with hugo 0.168): one ending a heading is its id/class
+    (markup.goldmark.parser.attribute.title, on by default); with attribute.block on, a line of
+    one attaches to the block above (paragraph, list, quote); code and other braces stay."""
+    page = ("## Install {#install-step .big}\n\nA lead paragraph.\n{.lead}\n\n- one\n- two\n{.checklist}\n\n"
+            "> quoted\n{.note}\n\n```\n## In code {#x}\n{.kept}\n```\n\nSet {a} and {.b c}.\n")
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/p.md")
+    assert "## Install\n" in out and "{.lead}" in out and "## In code {#x}\n{.kept}" in out
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[markup.goldmark.parser.attribute]\nblock = true\ntitle = false\n')
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/p.md")
+    assert "## Install {#install-step .big}" in out
+    assert "{.lead}" not in out and "{.checklist}" not in out and "{.note}" not in out
+    assert "A lead paragraph.\n\n" in out and "## In code {#x}\n{.kept}" in out and "Set {a} and {.b c}." in out

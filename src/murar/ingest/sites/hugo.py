@@ -409,6 +409,9 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         "disabled_languages": ";".join(sorted(disabled)),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
+        # Goldmark attribute lists (markup.goldmark.parser.attribute: title on, block off by default)
+        "goldmark_attribute_title": _goldmark_attribute(cfg, "title", True),
+        "goldmark_attribute_block": _goldmark_attribute(cfg, "block", False),
         # every content mount when one is of a language (mounts are read in order: the first file wins a path)
         "content_mounts": ";".join(content_mounts) if lang_mounts else "",
         # the includeFiles/excludeFiles globs of the content mounts, when a mount has some
@@ -431,6 +434,15 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                       base_url=url_base_path(base), settings={**settings, "base_url_full": base},
                       language=chosen if len(codes) > 1 else "",
                       notes=_unread_content_dirs(root, content_langs, chosen) if language is not None else ())
+
+
+def _goldmark_attribute(cfg: dict[str, Any], key: str, default: bool) -> str:
+    """``"true"``/``"false"``: the site's ``markup.goldmark.parser.attribute.<key>``."""
+    node: Any = cfg
+    for part in ("markup", "goldmark", "parser", "attribute"):
+        node = node.get(part) if isinstance(node, dict) else None
+    value = node.get(key) if isinstance(node, dict) else None
+    return str(value if isinstance(value, bool) else default).lower()
 
 
 def _unread_content_dirs(root: Path, content_langs: dict[str, str], chosen: str) -> tuple[str, ...]:
@@ -586,6 +598,45 @@ def _code_span(text: str, *, html_out: bool = False) -> str:
 def _strip_markup(text: str) -> str:
     """Caption text without inline HTML tags (Hugo captions are Markdown/HTML)."""
     return re.sub(r"<[^>]+>", "", text).strip()
+
+
+# a Goldmark attribute list: {#id .class name=value name="value"} (goldmark parser/attribute.go)
+_GM_ATTRS = re.compile(r"""\{[ \t]*(?:(?:[#.][\w:-]+|[A-Za-z_:][\w.:-]*[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[\w.:+-]+))[ \t]*)+\}""")
+_GM_HEADING = re.compile(r"^( {0,3}#{1,6}[ \t].*?)[ \t]*(\{[^{}\n]{1,400}\})[ \t]*$")
+_GM_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
+
+
+def goldmark_attributes(text: str, *, titles: bool = True, blocks: bool = False) -> str:
+    """``text`` without the Goldmark attribute lists Hugo reads as attributes, so they
+    are not page text. ``titles`` (``markup.goldmark.parser.attribute.title``, on by
+    default): a list ending an ATX heading (``## Install {#install .big}`` is the
+    heading "Install" with that id). ``blocks`` (``attribute.block``, off by default):
+    a line holding only a list (``{.lead}``) attaches to the block above it and ends
+    it (Hugo's attributes extension; checked with hugo 0.168 on a paragraph, a list
+    and a quote). Fenced code is left alone; a brace group that is no attribute list
+    stays text. Linear in the lines."""
+    if "{" not in text:
+        return text
+    fences = FenceTracker(_GM_FENCE)
+    out: list[str] = []
+    for line in text.split("\n"):
+        if fences.in_code(line) or "{" not in line or len(line) > 2000:
+            out.append(line)
+            continue
+        if titles and line.lstrip(" ").startswith("#"):
+            m = _GM_HEADING.match(line)
+            if m and _GM_ATTRS.fullmatch(m.group(2)):
+                out.append(m.group(1).rstrip())
+                continue
+        if blocks:
+            lead = re.match(r"(?:[ \t]*>)*[ \t]*", line)
+            quote = lead.group(0) if lead else ""
+            rest = line[len(quote):].strip()
+            if rest.startswith("{") and _GM_ATTRS.fullmatch(rest):
+                out.append(quote.rstrip(" \t>") if quote.strip() else "")
+                continue
+        out.append(line)
+    return "\n".join(out)
 
 
 def _caption_text(text: str) -> str:
@@ -1444,6 +1495,8 @@ class HugoSite:
             # Hugo 0.132+ blockquote alerts: "> [!TYPE]" of any type, an optional +/- fold sign and (0.134+)
             # a title after it, which the themes' render hooks show instead of the type
             body = alert_markers(body, titled=True, kinds=None)
+            body = goldmark_attributes(body, titles=self._config.settings.get("goldmark_attribute_title") != "false",
+                                       blocks=self._config.settings.get("goldmark_attribute_block") == "true")
         return head + body
 
     def _docsy_section_index(self, page_rel: str, meta: dict[str, Any]) -> str:
