@@ -601,8 +601,9 @@ def _strip_markup(text: str) -> str:
 
 
 # a Goldmark attribute list: {#id .class name=value name="value"} (goldmark parser/attribute.go)
-_GM_ATTRS = re.compile(r"""\{[ \t]*(?:(?:[#.][\w:-]+|[A-Za-z_:][\w.:-]*[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[\w.:+-]+))[ \t]*)+\}""")
-_GM_HEADING = re.compile(r"^( {0,3}#{1,6}[ \t].*?)[ \t]*(\{[^{}\n]{1,400}\})[ \t]*$")
+# (attributes apart by blanks, none holding a blank or a brace: one way to read a line, no backtracking)
+_GM_ATTR = r"""(?:[#.][^\s{}"'=]+|[A-Za-z_:][\w.:-]*=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"']+))"""
+_GM_ATTRS = re.compile(rf"\{{[ \t]*{_GM_ATTR}(?:[ \t]+{_GM_ATTR})*[ \t]*\}}")
 _GM_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
 
 
@@ -623,10 +624,11 @@ def goldmark_attributes(text: str, *, titles: bool = True, blocks: bool = False)
         if fences.in_code(line) or "{" not in line or len(line) > 2000:
             out.append(line)
             continue
-        if titles and line.lstrip(" ").startswith("#"):
-            m = _GM_HEADING.match(line)
-            if m and _GM_ATTRS.fullmatch(m.group(2)):
-                out.append(m.group(1).rstrip())
+        if titles and re.match(r" {0,3}#{1,6}[ \t]", line):
+            brace = line.rfind("{")  # the list ends the heading: from its last opening brace
+            tail = line[brace:].rstrip()
+            if line[brace - 1:brace].isspace() and _GM_ATTRS.fullmatch(tail):
+                out.append(line[:brace].rstrip())
                 continue
         if blocks:
             lead = re.match(r"(?:[ \t]*>)*[ \t]*", line)
