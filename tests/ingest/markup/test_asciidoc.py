@@ -1167,3 +1167,68 @@ def test_inline_images_of_a_long_paragraph_are_checked_in_linear_time(tmp_path: 
         doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     images = _images(doc)
     assert len(images) == 5000 and all("inline" in i.flags for i in images)
+
+
+def test_lines_right_after_an_attached_block_stay_in_the_list_item(tmp_path: Path) -> None:
+    # Asciidoctor reads a list item on to its first blank line: text right under the closing delimiter of an
+    # attached block is the item's next paragraph, and the "+" blocks after it attach too (checked with
+    # asciidoctor 2.0.18: one <li> holds the example, the paragraph, the titled table and the note)
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= P
+
+. Create the map.
++
+====
+kind: ConfigMap
+====
+Optional: use annotations.
++
+.Optional annotations
+|===
+|Annotation |Description
+
+|retain |Keeps it.
+|===
++
+NOTE: Both may be set.
+
+. Create the claim.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert "+" not in text and ".Optional" not in text, text
+    assert "Optional: use annotations." in text and "Both may be set." in text
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.caption == "Optional annotations" and table.headers == ["Annotation", "Description"]
+
+
+def test_a_block_left_open_before_a_section_is_not_closed_after_it(tmp_path: Path) -> None:
+    # an attached open block missing its closing '--' before the next section: the '--' opening a
+    # later block is not its end, so no '+' is put after that one (it showed as '+ You can start')
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\
+= P
+
+. Add the content:
++
+--
+.Example
+[source,json]
+----
+{}
+----
+
+== Running it
+
+* The app is running.
++
+--
+You can start it in development mode:
+[source,shell]
+----
+mvn quarkus:dev
+----
+--
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "You can start it in development mode:" in text and "+ You can start" not in text

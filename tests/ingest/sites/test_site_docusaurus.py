@@ -509,3 +509,95 @@ def test_a_locale_or_version_the_site_lacks_is_a_config_error_listing_its_own(tm
     (root / "versions.json").write_text('["2.0", "1.0"]')  # listed, but its folder is not in the checkout
     with pytest.raises(ConfigError, match=r"versioned_docs/version-2.0 is missing"):
         DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(docs_version="2.0"))
+
+
+def test_npm2yarn_code_blocks_are_package_manager_tabs(tmp_path: Path) -> None:
+    """@docusaurus/remark-plugin-npm2yarn in a docs instance's remarkPlugins: a block whose meta is
+    'npm2yarn' is a tab set (npm as written, then Yarn and pnpm converted as npm-to-yarn converts:
+    Docusaurus 3's default converters); 'converters' narrows them; a block with another meta and a
+    site without the plugin keep the code alone."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "install.mdx"
+    page.write_text("# Install\n\nInstall it:\n\n```bash npm2yarn\nnpm install --save-dev widget\nnpm run build\n```\n\n"
+                    "```bash title=\"x\"\nnpm ci\n```\n")
+    (tmp_path / "package.json").write_text('{"dependencies": {"@docusaurus/core": "^3.5.0"}}')
+    config = ("const npm2yarn = require('@docusaurus/remark-plugin-npm2yarn');\nmodule.exports = {\n"
+              "  presets: [['classic', {docs: {sidebarPath: './sidebars.js', remarkPlugins: [%s]}}]],\n};\n")
+    (tmp_path / "docusaurus.config.js").write_text(config % "[npm2yarn, {sync: true}]")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    doc = convert_mdx(page, site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert "npm install --save-dev widget\nnpm run build" in text
+    assert "Yarn\n\nyarn add --dev widget\nyarn build" in text
+    assert "pnpm\n\npnpm add --save-dev widget\npnpm run build" in text
+    assert "npm ci" in text and "yarn ci" not in text
+    (tmp_path / "docusaurus.config.js").write_text(config % "[npm2yarn, {converters: ['pnpm']}]")
+    text = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.js"),
+                       assets_dir=tmp_path / "a").sections[0].text
+    assert "pnpm add --save-dev widget" in text and "yarn" not in text
+    (tmp_path / "docusaurus.config.js").write_text(config % "")
+    text = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.js"),
+                       assets_dir=tmp_path / "a").sections[0].text
+    assert "yarn" not in text and "pnpm" not in text
+
+
+@pytest.mark.parametrize(("npm", "yarn", "pnpm"), [
+    # each row checked with npm-to-yarn 2.2.1 under Node (convert(code, 'yarn'/'pnpm'))
+    ("npm install", "yarn install", "pnpm install"),
+    ("npm i -D ts-jest @types/jest", "yarn add --dev ts-jest @types/jest", "pnpm add -D ts-jest @types/jest"),
+    ("npm install -g widget", "yarn global add widget", "pnpm add -g widget"),
+    ("npm run build -- --watch", "yarn build --watch", "pnpm run build --watch"),
+    ("npm run test", "yarn run test", "pnpm run test"),
+    ("npm init widget@latest", "yarn create widget@latest", "pnpm create widget@latest"),
+    ("cd x && npm install y", "cd x && yarn add y", "cd x && pnpm add y"),
+    ("npm uninstall widget", "yarn remove widget", "pnpm remove widget"),
+    ("npm ls a b --depth=0", 'yarn list --pattern "a|b" --depth=0', "pnpm ls a b --depth 0"),
+    ("npm ci", "npm ci\n# couldn't auto-convert command", "npm ci\n# couldn't auto-convert command"),
+    ("npx widget --init", "npx widget --init", "npx widget --init"),
+])
+def test_npm2yarn_conversion_follows_npm_to_yarn(npm: str, yarn: str, pnpm: str) -> None:
+    from murar.ingest.sites._npm2yarn import convert_npm
+
+    assert (convert_npm(npm, "yarn"), convert_npm(npm, "pnpm")) == (yarn, pnpm)
+
+
+@pytest.mark.parametrize("module", [
+    ("const locales = ['en', 'ja', 'pt-BR'];\nmodule.exports = {\n  defaultLocale: 'en',\n  locales,\n};\n", "i18n.js"),
+    ("export default {defaultLocale: 'en', locales: ['en', 'ja', 'pt-BR']};\n", "i18n.ts"),
+    ('{"defaultLocale": "en", "locales": ["en", "ja", "pt-BR"]}', "i18n.json"),
+])
+def test_i18n_config_from_a_local_module(tmp_path: Path, module: tuple[str, str]) -> None:
+    """Docusaurus loads its config as a Node module: `i18n` written as a name bound to a local
+    module (`const i18n = require('./i18n')`, Jest's website) is that module's exported object,
+    its `locales` possibly a shorthand for a const array; --language reads one of them."""
+    code, name = module
+    (tmp_path / name).write_text(code)
+    (tmp_path / "docusaurus.config.js").write_text(
+        f"const i18n = require('./{name.rsplit('.', 1)[0]}');\nmodule.exports = {{\n  i18n,\n"
+        "  presets: [['classic', {docs: {}}]],\n};\n")
+    for rel in ("docs/intro.md", "i18n/ja/docusaurus-plugin-content-docs/current/intro.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js", variant=SiteVariant(language="ja"))
+    assert site.config.language == "ja"
+    assert _pages(site, tmp_path) == ["i18n/ja/docusaurus-plugin-content-docs/current/intro.md"]
+    with pytest.raises(ConfigError, match="en, ja, pt-BR"):
+        DocusaurusSite.load(tmp_path, "docusaurus.config.js", variant=SiteVariant(language="xx"))
+
+
+def test_a_code_block_title_is_shown_above_its_code(tmp_path: Path) -> None:
+    """Docusaurus shows a code block's title="..." meta in a title bar above the code
+    (theme-common parseCodeBlockTitle); the file name is page text before the code."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docusaurus.config.js").write_text("module.exports = {};\n")
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "setup.mdx"
+    page.write_text("# Setup\n\nCreate the config:\n```js title=\"widget.config.js\" showLineNumbers\n"
+                    "module.exports = {};\n```\n\n```js\nconst title = 'none';\n```\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = convert_mdx(page, site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert "Create the config:\n\nwidget.config.js\n\nmodule.exports = {};" in text
+    assert text.count("widget.config.js") == 1

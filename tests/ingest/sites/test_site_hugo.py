@@ -806,6 +806,56 @@ def test_content_mounts_into_a_subfolder_a_file_and_a_language(
         "static/docs/guide/setup/shot.png"
 
 
+def test_a_language_mount_of_the_default_languages_folder_adds_fallback_pages(
+    tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    """Hugo mounts (lang, Hugo < 0.153): a folder mounted for the default language (no lang)
+    and again for a translation (its fallback pages) is a page of both languages; the
+    translation's own file at the same path, from an earlier mount, wins over the fallback."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\ndefaultContentLanguage: en\nlanguages:\n  en: {weight: 1}\n"
+                                 "  de: {weight: 2}\nmodule:\n  mounts:\n"
+                                 "    - {source: content/en, target: content}\n"
+                                 "    - {source: content/de, target: content, lang: de}\n"
+                                 "    - {source: content/en/guide, target: content/guide, lang: de,"
+                                 " excludeFiles: 'internal/*'}\n")
+    for rel in ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md", "en/guide/internal/x.md"):
+        write(tmp_path, f"content/{rel}", "---\ntitle: T\n---\nx\n")
+    roles = {r: hugo.load(tmp_path).classify(f"content/{r}").role.name
+             for r in ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md")}
+    assert roles == {"en/guide/_index.md": "PAGE", "en/guide/setup.md": "PAGE", "en/news.md": "PAGE",
+                     "de/guide/_index.md": "EXCLUDED"}
+    de = hugo.load(tmp_path, variant=SiteVariant(language="de"))
+    roles = {r: de.classify(f"content/{r}") for r in
+             ("en/guide/_index.md", "en/guide/setup.md", "en/news.md", "de/guide/_index.md")}
+    assert {r: c.role.name for r, c in roles.items()} == {
+        "en/guide/_index.md": "EXCLUDED", "en/guide/setup.md": "PAGE", "en/news.md": "EXCLUDED",
+        "de/guide/_index.md": "PAGE"}
+    assert "shadowed by content/de/guide/_index.md" in (roles["en/guide/_index.md"].reason or "")
+    # the fallback mount's excludeFiles leave that file out of German, not out of English
+    assert de.classify("content/en/guide/internal/x.md").role.name == "EXCLUDED"
+    assert hugo.load(tmp_path).classify("content/en/guide/internal/x.md").role.name == "PAGE"
+
+
+def test_param_reads_values_cascaded_by_ancestor_sections(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo's param reads a page's cascaded front matter (checked with hugo 0.168): the nearest
+    section's cascade (a section's own reaches itself; a target leaving the page out gives
+    nothing), then ancestors', then the site configuration's, before the site params."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nvers = "site"\n[[cascade]]\ncolor = "blue"\n'
+                                 '[cascade.target]\npath = "/docs/**"\n')
+    write(tmp_path, "content/docs/_index.md", "---\ntitle: Docs\ncascade:\n  vers: 1.2.3\n"
+                                              "  params:\n    inner: deep\n---\n")
+    write(tmp_path, "content/docs/sub/_index.md", "---\ntitle: Sub\ncascade:\n  - vers: 9\n"
+                                                  "    target:\n      kind: section\n---\n")
+    for rel in ("docs/sub/p.md", "docs/q.md", "other.md"):
+        write(tmp_path, f"content/{rel}", "---\ntitle: P\n---\n")
+    site = hugo.load(tmp_path)
+    src = "{{% param vers %}} {{% param inner %}} {{% param color %}}"
+    assert site.preprocess(src, page_rel="content/docs/sub/p.md") == "1.2.3 deep blue"
+    assert site.preprocess("{{% param vers %}}", page_rel="content/docs/sub/_index.md") == "9"
+    assert site.preprocess("{{% param vers %}}", page_rel="content/docs/_index.md") == "1.2.3"
+    assert site.preprocess("{{% param vers %}} {{% param color %}}", page_rel="content/other.md") == "site "
+
+
 def test_bootstrap_example_shows_its_markup(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Bootstrap docs: {{< example >}} holds an HTML snippet shown as markup (unless show_markup=false)."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
@@ -1130,3 +1180,51 @@ def test_geekdoc_toc_tree_is_bounded_over_all_levels(tmp_path: Path, write: Call
             write(tmp_path, f"content/a/s{i}/p{j}.md", f"---\ntitle: P{i}{j}\n---\nx\n")
     out = hugo.load(tmp_path).preprocess("---\ntitle: A\n---\n{{< toc-tree >}}\n", page_rel="content/a/_index.md")
     assert out.count("- ") == 25 and "- S0\n  - P00" in out
+
+
+def test_content_mount_exclude_and_include_files(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo mounts' excludeFiles/includeFiles (Hugo < 0.153, hugofs/glob FilenameFilter): globs
+    relative to the source with a leading slash, '**' as gobwas reads it ('/**/README.md' needs a
+    folder, so the top README.md stays), a matching folder takes all below it."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\nmodule:\n  mounts:\n"
+                                 "    - {source: content, target: content}\n"
+                                 "    - {source: vendor/spec, target: content/spec, excludeFiles: ['**/README.md', 'drafts']}\n"
+                                 "    - {source: vendor/api, target: content/api, includeFiles: '*.md'}\n")
+    for rel in ("content/a.md", "vendor/spec/README.md", "vendor/spec/x/README.md", "vendor/spec/x/y.md",
+                "vendor/spec/drafts/z.md", "vendor/api/top.md", "vendor/api/deep/n.md"):
+        write(tmp_path, rel, "---\ntitle: T\n---\nx\n")
+    site = hugo.load(tmp_path)
+    roles = {r: site.classify(r).role.name for r in (
+        "content/a.md", "vendor/spec/README.md", "vendor/spec/x/README.md", "vendor/spec/x/y.md",
+        "vendor/spec/drafts/z.md", "vendor/api/top.md", "vendor/api/deep/n.md")}
+    assert roles == {"content/a.md": "PAGE", "vendor/spec/README.md": "PAGE", "vendor/spec/x/README.md": "EXCLUDED",
+                     "vendor/spec/x/y.md": "PAGE", "vendor/spec/drafts/z.md": "EXCLUDED", "vendor/api/top.md": "PAGE",
+                     "vendor/api/deep/n.md": "EXCLUDED"}
+    assert "excludeFiles '**/README.md'" in (site.classify("vendor/spec/x/README.md").reason or "")
+
+
+def test_figure_caption_markdown_reads_as_its_text(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo's figure markdownifies caption and attr: a link in a caption reads as its text."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/post/index.md", "---\ntitle: P\n---\n")
+    write(tmp_path, "content/post/art.png", png)
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< figure src="art.png" alt="Purple art" caption="Photo by [Ann](https://x.org/ann) '
+                          'on *Unsplash*" >}}', page_rel="content/post/index.md")
+    assert images_of(out) == [("art.png", "Purple art", "Photo by Ann on Unsplash")]
+
+
+def test_goldmark_attribute_lists_are_not_text(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Goldmark attribute lists (checked with hugo 0.168): one ending a heading is its id/class
+    (markup.goldmark.parser.attribute.title, on by default); with attribute.block on, a line of
+    one attaches to the block above (paragraph, list, quote); code and other braces stay."""
+    page = ("## Install {#install-step .big}\n\nA lead paragraph.\n{.lead}\n\n- one\n- two\n{.checklist}\n\n"
+            "> quoted\n{.note}\n\n```\n## In code {#x}\n{.kept}\n```\n\nSet {a} and {.b c}.\n")
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/p.md")
+    assert "## Install\n" in out and "{.lead}" in out and "## In code {#x}\n{.kept}" in out
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[markup.goldmark.parser.attribute]\nblock = true\ntitle = false\n')
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/p.md")
+    assert "## Install {#install-step .big}" in out
+    assert "{.lead}" not in out and "{.checklist}" not in out and "{.note}" not in out
+    assert "A lead paragraph.\n\n" in out and "## In code {#x}\n{.kept}" in out and "Set {a} and {.b c}." in out

@@ -73,6 +73,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     markdown_quotes,
     quoted_attribute_values,
     setext_titles,
+    text_after_attached_blocks,
     xref_texts,
 )
 from murar.ingest.markup.builder import (
@@ -738,7 +739,8 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     attribute values, level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     return level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
-        dangling_continuations(continuation_runs(markdown_quotes(quoted_attribute_values(lines)))))))), attrs))
+        dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
+        quoted_attribute_values(lines))))))))), attrs))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -46,6 +46,7 @@ are left as written.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from html import escape as html_escape
 from typing import Literal
@@ -53,7 +54,7 @@ from typing import Literal
 __all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
            "dangling_continuations",
            "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
-           "xref_texts"]
+           "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -292,6 +293,66 @@ def attached_paragraph_ends(lines: list[str]) -> list[str]:
             out.append("")
             attached = False
         out.append(line)
+    return out
+
+
+_ATTACHABLE_DELIMITER = re.compile(r"^(?:={4,}|-{4,}|\.{4,}|\*{4,}|_{4,}|\+{4,}|--|\|===|```[\w+-]*)$")
+
+
+def text_after_attached_blocks(lines: list[str]) -> list[str]:
+    """``lines`` with a ``+`` put between an attached block's closing delimiter and a
+    text line right under it. Asciidoctor reads a list item on to its first blank
+    line, so that line is the item's next paragraph (and blocks attached to it with
+    ``+`` follow in the item): ``. Step`` / ``+`` / ``====`` ... ``====`` /
+    ``Optional: ...`` / ``+`` / ``.Title`` / ``|===`` is one item (checked with
+    asciidoctor 2.0.18). asciidoc-py ended the item at the delimiter, so the text
+    became a paragraph after the list and each later ``+`` and ``.Title`` showed as
+    text. A line that starts a list item, a section, a comment or another block is
+    left alone. Blocks not attached with ``+`` are not looked at; linear in the lines."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    ignored = [False] * n  # inside a verbatim block or table: no closer of another block
+    for block in _delimited_blocks(lines):
+        for j in range(block.start + 1, min(block.end, n)):
+            ignored[j] = True
+    at: dict[str, list[int]] = {}  # each delimiter's lines, and the section titles, for a bisect lookup
+    titles: list[int] = []
+    for j, text in enumerate(lines):
+        if ignored[j]:
+            continue
+        if _ATTACHABLE_DELIMITER.match(text.rstrip()):
+            at.setdefault(text.rstrip(), []).append(j)
+        elif re.match(r"={1,6}[ \t]+\S", text):
+            titles.append(j)
+    while i < n:
+        line = lines[i]
+        delim = line.rstrip()
+        if not _ATTACHABLE_DELIMITER.match(delim):
+            out.append(line)
+            i += 1
+            continue
+        k = i - 1
+        while k >= 0 and (_ATTR_LINE.match(lines[k].strip()) or _BLOCK_TITLE.match(lines[k].strip())):
+            k -= 1
+        closer = "```" if delim.startswith("```") else delim
+        end = -1
+        if k >= 0 and lines[k].strip() == "+" and not ignored[i]:
+            ends = at.get(closer, [])
+            pos = bisect_right(ends, i)
+            end = ends[pos] if pos < len(ends) else -1
+            title = bisect_right(titles, i)
+            if end >= 0 and title < len(titles) and titles[title] < end and not _VERBATIM_OPEN.match(delim):
+                end = -1  # a block left open before a section title: not read as closing after it
+        if end < 0 or end >= n:
+            out.append(line)
+            i += 1
+            continue
+        out.extend(lines[i:end + 1])
+        nxt = lines[end + 1] if end + 1 < n else ""
+        if nxt.strip() and nxt.strip() != "+" and not _LIST_ITEM.match(nxt) and not _BLOCK_START.match(nxt) \
+                and not _LINE_COMMENT.match(nxt) and not re.match(r"=+\s", nxt) and not _BLOCK_TITLE.match(nxt):
+            out.append("+")
+        i = end + 1
     return out
 
 

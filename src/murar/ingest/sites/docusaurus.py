@@ -62,6 +62,7 @@ from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._doccards import DocCard, category_cards
 from murar.ingest.sites._glob import DOCUSAURUS, glob_match
 from murar.ingest.sites._links import contained, join_rel, strip_wrappers
+from murar.ingest.sites._npm2yarn import npm2yarn_tabs
 from murar.ingest.sites.base import (
     FileClass,
     FileRole,
@@ -277,13 +278,77 @@ class ContentInstance:
     ``exclude`` globs (relative to that folder; an ``exclude`` option replaces
     the default list, Docusaurus issue #9641). ``localized`` is the folder of the
     chosen locale's translations of its files (:func:`localized_folder`; ``""``
-    when the default locale is read)."""
+    when the default locale is read). ``npm2yarn`` names the converters of the
+    ``@docusaurus/remark-plugin-npm2yarn`` its ``remarkPlugins`` list
+    (:func:`npm2yarn_converters`)."""
 
     kind: str
     folder: str
     include: tuple[str, ...]
     exclude: tuple[str, ...]
     localized: str = ""
+    npm2yarn: tuple[str, ...] = ()  # converters of its npm2yarn remark plugin (none: not configured)
+
+
+def _module_object(code: str, key: str, root: Path, site_dir: str) -> tuple[str, str]:
+    """``(object body, module code)`` of the config value ``key`` written as a name
+    (``i18n,`` or ``i18n: name``) bound to a local module (``const name =
+    require('./x')``, ``import name from './x'``): Docusaurus loads its config as a
+    Node module, so the value is that module's ``module.exports = {...}`` or
+    ``export default {...}`` object. ``("", "")`` when it is no such name, or the
+    module is not a file of at most 1 MB inside ``root`` (``.js``/``.ts``/``.mjs``/
+    ``.cjs``/``.json`` tried)."""
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*([A-Za-z_$][\w$]*)\s*[,}}\n]", code)
+    name = m.group(1) if m else key if re.search(rf"[{{,]\s*{re.escape(key)}\s*[,}}]", code) else None
+    if name is None:
+        return "", ""
+    bound = re.search(rf"""(?:\b(?:const|let|var)\s+{re.escape(name)}\s*=\s*require\(\s*|\bimport\s+{re.escape(name)}"""
+                      rf"""\s+from\s+)['"](\.{{1,2}}/[^'"\n]{{1,200}})['"]""", code)
+    if not bound:
+        return "", ""
+    base = (root / site_dir / bound.group(1))
+    for cand in (base, *(base.with_name(base.name + ext) for ext in (".js", ".ts", ".mjs", ".cjs", ".json"))):
+        if cand.is_file() and _within(cand, root):
+            try:
+                with cand.open(encoding="utf-8", errors="replace") as fh:
+                    module = js.strip_comments(fh.read(MAX_PACKAGE_JSON_BYTES))
+            except OSError:
+                return "", ""
+            if cand.suffix == ".json":
+                body = module.strip()
+                return (body[1:-1] if body.startswith("{") and body.endswith("}") else ""), module
+            head = re.search(r"(?:module\.exports\s*=|export\s+default)\s*\{", module)
+            return ((js.object_at(module, head.end() - 1) or "") if head else ""), module
+    return "", ""
+
+
+_NPM2YARN_MODULE = "@docusaurus/remark-plugin-npm2yarn"
+
+
+def npm2yarn_converters(block: str, code: str, consts: dict[str, str], mdx: str | None) -> tuple[str, ...]:
+    """The converters of the npm2yarn remark plugin in the content plugin options
+    ``block`` (its ``remarkPlugins`` holding ``require('@docusaurus/remark-plugin-npm2yarn')``
+    or a name ``code`` binds to that module), ``()`` when it has none. The plugin's
+    ``converters`` option keeps the names it knows (``yarn``, ``pnpm``; a custom
+    ``[name, fn]`` converter runs code murar never runs); without one Docusaurus 3
+    converts to ``yarn`` and ``pnpm``, Docusaurus 2 (``mdx`` ``"1"``) to ``yarn`` only
+    (remark-plugin-npm2yarn: ``converters = ['yarn', 'pnpm']``, added in 3.0)."""
+    plugins = js.top_level_value(block, "remarkPlugins") or ""
+    if not plugins.startswith("[") or _NPM2YARN_MODULE.split("/")[-1] not in code:
+        return ()
+    names = {m.group(1) for m in re.finditer(
+        rf"""(?:const|let|var|import)\s+([A-Za-z_$][\w$]*)\s*(?:=\s*require\(\s*['"]{re.escape(_NPM2YARN_MODULE)}['"]\s*\)"""
+        rf"""|from\s+['"]{re.escape(_NPM2YARN_MODULE)}['"])""", code[:200_000])}
+    for entry in js.array_entries(f"p: {plugins}", "p") or []:
+        head = entry.lstrip("[").split(",", 1)[0].strip()
+        if _NPM2YARN_MODULE not in head and not (head.split(".")[0] in names and head):
+            continue
+        options = js.object_at(entry, entry.find("{")) if "{" in entry else None
+        wanted = js.top_level_strings(options, "converters", consts) if options is not None else None
+        if wanted is not None:
+            return tuple(dict.fromkeys(c for c in wanted if c in ("yarn", "pnpm")))
+        return ("yarn",) if mdx == "1" else ("yarn", "pnpm")
+    return ()
 
 
 def localized_folder(kind: str, plugin_id: str, locale: str, version: str | None = None) -> str:
@@ -455,6 +520,32 @@ def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_
     return "\n".join(out)
 
 
+_CODE_TITLE = re.compile(r"""title=(["'])(.*?)\1""")
+
+
+def _code_titles(text: str) -> str:
+    """``text`` with the title of each fenced code block that has one (its meta
+    ``title="babel.config.js"``) written in bold on a line of its own above the block, as
+    Docusaurus' theme shows it in the block's title bar (theme-common
+    ``parseCodeBlockTitle``: ``title=(["'])(.*?)\1`` in the metastring)."""
+    if "title=" not in text:
+        return text
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in text.split("\n"):
+        inside = fences.inside
+        fences.in_code(line)
+        if not inside and fences.inside and len(line) < 2000:
+            m = _FENCE_INFO.match(line)
+            title = _CODE_TITLE.search(line, m.end() if m else 0)
+            if title and title.group(2).strip():
+                indent = line[: len(line) - len(line.lstrip())]
+                shown = re.sub(r"([\\`*_\[\]<>#|~])", r"\\\1", title.group(2).strip())
+                out += ["", f"{indent}**{shown}**"]  # as a <CodeBlock title=...> reads (mdx)
+        out.append(line)
+    return "\n".join(out)
+
+
 class DocusaurusSite:
     """A Docusaurus site rooted at ``config.root`` (see the module doc for the rules).
 
@@ -517,8 +608,19 @@ class DocusaurusSite:
             # no content plugin written anywhere (a stub config): the classic preset's defaults
             options = [(kind, "") for kind in ("docs", "blog", "pages")]
         i18n_block = js.object_block(code, "i18n") or ""
-        default_locale = js.string_setting(i18n_block, "defaultLocale", consts) or "en"
-        locales = tuple(dict.fromkeys([default_locale, *(js.top_level_strings(i18n_block, "locales", consts) or [])]))
+        i18n_consts = consts
+        if not i18n_block:  # i18n: a name bound to a local module (const i18n = require('./i18n'))
+            i18n_block, i18n_code = _module_object(code, "i18n", root, site_dir)
+            i18n_consts = js.constants(i18n_code) if i18n_code else consts
+            if i18n_code and js.top_level_value(i18n_block, "locales") is None \
+                    and "locales" in js.object_entries(i18n_block):  # shorthand for a const array of that module
+                m = re.search(r"\b(?:const|let|var)\s+locales\s*=\s*\[", i18n_code)
+                entries = js.array_entries("locales: " + i18n_code[m.end() - 1:], "locales") if m else None
+                if entries:
+                    i18n_block += ", locales: [" + ", ".join(entries) + "]"
+        default_locale = js.string_setting(i18n_block, "defaultLocale", i18n_consts) or "en"
+        locales = tuple(dict.fromkeys([default_locale,
+                                       *(js.top_level_strings(i18n_block, "locales", i18n_consts) or [])]))
         wanted = variant.docs_version if variant is not None else None
         locale = variant.language if variant is not None and variant.language is not None else default_locale
         if locale not in locales or not _safe_version(locale):
@@ -550,7 +652,8 @@ class DocusaurusSite:
             instances.append(ContentInstance(
                 kind=kind, folder=folder,
                 include=tuple(include) if include is not None else _DEFAULT_INCLUDE[kind],
-                exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized))
+                exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized,
+                npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir))))
         if wanted is not None and not any(v.asked for _, v in versions):
             have = sorted({n for _, v in versions for n in v.versions}, key=lambda n: (n != "current", n))
             raise ConfigError(f"docs version {wanted!r} is not a version of this Docusaurus site; it has "
@@ -852,4 +955,8 @@ class DocusaurusSite:
         ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
         the lines they mark and does not show them ("Code blocks: highlighting with
         comments")."""
-        return _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
+        text = _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
+        text = _code_titles(text)
+        instance = max((i for i in self._instances if i.npm2yarn and (contained(page_rel, i.folder) or (
+            i.localized and contained(page_rel, i.localized)))), key=lambda i: len(i.folder), default=None)
+        return npm2yarn_tabs(text, instance.npm2yarn) if instance is not None else text

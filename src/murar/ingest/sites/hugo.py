@@ -73,6 +73,7 @@ from murar.ingest.markup.mdtext import (
     alert_markers,
     callout_label,
     callout_lead,
+    inline_text,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
@@ -329,6 +330,9 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
     mounts = module.get("mounts") if isinstance(module, dict) else None
     sub_mounts: dict[str, list[str]] = {"static": [], "assets": []}  # "sub=source" of mounts into a subfolder
     content_subs: dict[str, str] = {}  # content mount source -> the subfolder of content it is mounted at
+    lang_mounts: dict[str, str] = {}  # content mount source -> the one language of the first mount of it
+    content_mounts: list[str] = []  # "source=sub=codes" of every content mount, in order ("" codes: no lang)
+    content_filters: list[str] = []  # source, includeFiles, excludeFiles of every content mount (\x1f, \x1e)
     if isinstance(mounts, list) and mounts:
         by_target: dict[str, list[str]] = {}
         for mount in mounts:
@@ -349,7 +353,18 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                     langs = _as_list(mount.get("lang")) or (
                         _as_list(matrix.get("languages")) if isinstance(matrix, dict) else [])
                     if len(langs) == 1:
-                        content_langs[source or "."] = langs[0].lower()
+                        lang_mounts.setdefault(source or ".", langs[0].lower())
+                    content_mounts.append(f"{source or '.'}={safe_join(sub)}="
+                                          + ",".join(str(x).lower() for x in langs))
+                    keys = {str(k).lower(): v for k, v in mount.items()}
+                    content_filters.append("\x1f".join([source or ".", "\x1e".join(_as_list(keys.get("includefiles"))),
+                                                        "\x1e".join(_as_list(keys.get("excludefiles")))]))
+        # a mount of one language's files: those files are that language's, unless a mount without a language
+        # (the default one's) holds them too: Hugo then builds them in both (a translation's fallback pages)
+        plain = [m.split("=", 2)[0] for m in content_mounts if m.endswith("=")]
+        for source, code in lang_mounts.items():
+            if not any(is_within(source, p) for p in plain):
+                content_langs[source] = code
         # a mount replaces the project's default folder of its component (Hugo module mounts docs)
         content = by_target.get("content", content)
         static = by_target.get("static", static)
@@ -394,6 +409,14 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         "disabled_languages": ";".join(sorted(disabled)),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
+        # Goldmark attribute lists (markup.goldmark.parser.attribute: title on, block off by default)
+        "goldmark_attribute_title": _goldmark_attribute(cfg, "title", True),
+        "goldmark_attribute_block": _goldmark_attribute(cfg, "block", False),
+        # every content mount when one is of a language (mounts are read in order: the first file wins a path)
+        "content_mounts": ";".join(content_mounts) if lang_mounts else "",
+        # the includeFiles/excludeFiles globs of the content mounts, when a mount has some
+        "content_mount_filters": "\n".join(content_filters) if any(
+            f.split("\x1f", 1)[1].strip("\x1f") for f in content_filters) else "",
         # the themes and modules the site is built with (theme, module imports, mount sources): a theme whose
         # shortcode shares its name with another theme's (Doks' and Hextra's callout) is told apart by them
         "theme_paths": ";".join(dict.fromkeys([*themes, *module_paths, *(
@@ -411,6 +434,15 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                       base_url=url_base_path(base), settings={**settings, "base_url_full": base},
                       language=chosen if len(codes) > 1 else "",
                       notes=_unread_content_dirs(root, content_langs, chosen) if language is not None else ())
+
+
+def _goldmark_attribute(cfg: dict[str, Any], key: str, default: bool) -> str:
+    """``"true"``/``"false"``: the site's ``markup.goldmark.parser.attribute.<key>``."""
+    node: Any = cfg
+    for part in ("markup", "goldmark", "parser", "attribute"):
+        node = node.get(part) if isinstance(node, dict) else None
+    value = node.get(key) if isinstance(node, dict) else None
+    return str(value if isinstance(value, bool) else default).lower()
 
 
 def _unread_content_dirs(root: Path, content_langs: dict[str, str], chosen: str) -> tuple[str, ...]:
@@ -566,6 +598,54 @@ def _code_span(text: str, *, html_out: bool = False) -> str:
 def _strip_markup(text: str) -> str:
     """Caption text without inline HTML tags (Hugo captions are Markdown/HTML)."""
     return re.sub(r"<[^>]+>", "", text).strip()
+
+
+# a Goldmark attribute list: {#id .class name=value name="value"} (goldmark parser/attribute.go)
+# (attributes apart by blanks, none holding a blank or a brace: one way to read a line, no backtracking)
+_GM_ATTR = r"""(?:[#.][^\s{}"'=]+|[A-Za-z_:][\w.:-]*=(?:"[^"\n]*"|'[^'\n]*'|[^\s{}"']+))"""
+_GM_ATTRS = re.compile(rf"\{{[ \t]*{_GM_ATTR}(?:[ \t]+{_GM_ATTR})*[ \t]*\}}")
+_GM_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
+
+
+def goldmark_attributes(text: str, *, titles: bool = True, blocks: bool = False) -> str:
+    """``text`` without the Goldmark attribute lists Hugo reads as attributes, so they
+    are not page text. ``titles`` (``markup.goldmark.parser.attribute.title``, on by
+    default): a list ending an ATX heading (``## Install {#install .big}`` is the
+    heading "Install" with that id). ``blocks`` (``attribute.block``, off by default):
+    a line holding only a list (``{.lead}``) attaches to the block above it and ends
+    it (Hugo's attributes extension; checked with hugo 0.168 on a paragraph, a list
+    and a quote). Fenced code is left alone; a brace group that is no attribute list
+    stays text. Linear in the lines."""
+    if "{" not in text:
+        return text
+    fences = FenceTracker(_GM_FENCE)
+    out: list[str] = []
+    for line in text.split("\n"):
+        if fences.in_code(line) or "{" not in line or len(line) > 2000:
+            out.append(line)
+            continue
+        if titles and re.match(r" {0,3}#{1,6}[ \t]", line):
+            brace = line.rfind("{")  # the list ends the heading: from its last opening brace
+            tail = line[brace:].rstrip()
+            if line[brace - 1:brace].isspace() and _GM_ATTRS.fullmatch(tail):
+                out.append(line[:brace].rstrip())
+                continue
+        if blocks:
+            lead = re.match(r"(?:[ \t]*>)*[ \t]*", line)
+            quote = lead.group(0) if lead else ""
+            rest = line[len(quote):].strip()
+            if rest.startswith("{") and _GM_ATTRS.fullmatch(rest):
+                out.append(quote.rstrip(" \t>") if quote.strip() else "")
+                continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _caption_text(text: str) -> str:
+    """A shortcode caption as a reader sees it: Hugo markdownifies it, so Markdown
+    links read as their text and emphasis marks go (:func:`inline_text`; HTML tags
+    dropped as by :func:`_strip_markup`)."""
+    return inline_text(_strip_markup(text)) if re.search(r"[*_`\[\\]", text) else _strip_markup(text)
 
 
 def _label_text(text: str) -> str:
@@ -735,8 +815,14 @@ class HugoSite:
         for pat in self._ignore_patterns():
             if pat.search(rel) or pat.search("/" + rel):
                 return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=f"Hugo ignoreFiles {pat.pattern!r}")
+        filtered = self._mount_filtered(rel)
+        if filtered:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=filtered)
         lang = self.language_of(rel)
-        if lang != self._lang:
+        fallback = lang != self._lang and self._mounted_for_language(rel)
+        if fallback is not True and fallback:
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=fallback)
+        if lang != self._lang and not fallback:
             state = ", disabled" if lang in self._disabled else ""
             read = f"default language {self._lang}" if self._lang == self._langs[0] else \
                 f"murar reads language {self._lang}"
@@ -777,7 +863,45 @@ class HugoSite:
             lowered = {k.lower(): v for k, v in page.items()}
             if key in lowered:
                 return lowered[key]
+            cascaded = self._cascaded_params(page_rel)
+            if key in cascaded:
+                return cascaded[key]
         return self._params.get(f"params.{key}", "")
+
+    def _cascaded_params(self, page_rel: str) -> dict[str, str]:
+        """The front matter values ``cascade`` gives the page ``page_rel`` (flattened,
+        lower-case keys, ``params`` maps merged in): the nearest section's first (a
+        section page's own cascade reaches itself), then each ancestor's, then the
+        site configuration's; an entry whose ``target`` leaves the page out gives
+        nothing. Hugo front matter docs, "cascade" (checked with hugo 0.168: a
+        ``{{% param %}}`` of a page reads a value an ancestor's ``_index.md`` cascades)."""
+        content = self._content_dir_of(page_rel)
+        if content is None:
+            return {}
+        branch = self.split_language(posixpath.splitext(posixpath.basename(page_rel))[0])[0] == "_index"
+        path = self.logical_path(page_rel)
+        kind = ("home" if path == "/" else "section") if branch else "page"
+        cascades: list[Any] = []
+        folder = posixpath.dirname(page_rel) or "."
+        for _ in range(64):
+            for cand in self._bundle_indexes(folder):
+                if self.split_language(posixpath.splitext(posixpath.basename(cand))[0])[0] == "_index":
+                    cascades.append(self._front_matter(cand).get("cascade"))
+            if folder in (content, ".", ""):
+                break
+            folder = posixpath.dirname(folder) or "."
+        cascades.append(self._cascade)
+        found: dict[str, str] = {}
+        for cascade in cascades:
+            for entry in _cascade_entries(cascade, kind, path):
+                flat: dict[str, str] = {}
+                _flatten("", {k: v for k, v in entry.items() if str(k).lower() not in ("params", "target", "_target")},
+                         flat)
+                if isinstance(entry.get("params"), dict):
+                    _flatten("", entry["params"], flat)
+                for k, v in flat.items():
+                    found.setdefault(k.lower(), v)
+        return found
 
     @staticmethod
     def _html_page(page_rel: str) -> bool:
@@ -958,6 +1082,68 @@ class HugoSite:
             if is_within(rel, folder):
                 return code
         return self._langs[0]
+
+    def _mount_filtered(self, rel: str) -> str:
+        """Why the content file ``rel`` is in no content mount, or ``""``: each mount holding
+        it leaves it out by its ``excludeFiles`` globs, or by ``includeFiles`` it does not
+        match (Hugo module mounts docs, Hugo < 0.153; globs relative to the mount source,
+        matched with a leading ``/`` as Hugo's hglob filename filter does, a folder
+        matching leaving out all below it, case-insensitive)."""
+        spec = self._config.settings.get("content_mount_filters", "")
+        if not spec:
+            return ""
+        reasons: list[str] = []
+        for row in spec.split("\n")[:500]:
+            source, _, rest = row.partition("\x1f")
+            includes, _, excludes = rest.partition("\x1f")
+            if not is_within(rel, source):
+                continue
+            inner = "/" + (rel[len(source) + 1:] if source not in (".", "") else rel)
+            excluded = _mount_glob_hit(inner, excludes)
+            if excluded:
+                reasons.append(f"Hugo mount {source} excludeFiles {excluded!r}")
+            elif includes and not _mount_glob_hit(inner, includes):
+                reasons.append(f"not in Hugo mount {source} includeFiles")
+            else:
+                return ""  # mounted by this mount
+        return reasons[0] if reasons else ""
+
+    def _mounted_for_language(self, rel: str) -> bool | str:
+        """Whether the content file ``rel``, of another language than the one read, is
+        also mounted for the language read: Hugo (< 0.153, ``lang`` on a mount; 0.153+
+        ``sites.matrix``) builds a file reached through several content mounts in each
+        mount's language, so a translation mounts the default language's folder as its
+        fallback pages (``source: content/en/docs, target: content/docs, lang: ja``).
+        A mount without a language is the default language's. ``True`` when it is, a
+        reason string when it is but an earlier mount for that language holds a file at
+        the same path (Hugo module docs: the first mount wins), ``False`` otherwise; a
+        file name carrying a language code (``page.fr.md``) is only that language's."""
+        spec = self._config.settings.get("content_mounts", "")
+        stem = posixpath.splitext(posixpath.basename(rel))[0]
+        if not spec or self.split_language(stem)[1]:
+            return False
+        mounts = [m.split("=", 2) for m in spec.split(";")[:500] if m.count("=") >= 2]
+        filters = self._config.settings.get("content_mount_filters", "").split("\n")  # one row per mount, in order
+        for i, (source, sub, codes) in enumerate(mounts):
+            if not is_within(rel, source) or self._lang not in (codes.split(",") if codes else [self._langs[0]]):
+                continue
+            _, _, rest = filters[i].partition("\x1f") if len(filters) == len(mounts) else ("", "", "\x1f")
+            includes, _, excludes = rest.partition("\x1f")
+            inner = "/" + (rel[len(source) + 1:] if source not in (".", "") else rel)
+            if _mount_glob_hit(inner, excludes) or (includes and not _mount_glob_hit(inner, includes)):
+                continue  # this mount leaves the file out (excludeFiles: specs/* of a translation's fallback)
+            inner = rel[len(source) + 1:] if source not in (".", "") else rel
+            target = safe_join(sub, inner)
+            for other, other_sub, other_codes in mounts[:i]:  # an earlier mount of the language read
+                if self._lang not in (other_codes.split(",") if other_codes else [self._langs[0]]):
+                    continue
+                if other_sub and not is_within(target, other_sub):
+                    continue
+                twin = safe_join(other, target[len(other_sub) + 1:] if other_sub else target)
+                if twin and twin != rel and (self._root / twin).is_file():
+                    return f"fallback page of language {self._lang} shadowed by {twin} (an earlier Hugo mount)"
+            return True
+        return False
 
     def _bundle_indexes(self, folder: str) -> tuple[str, ...]:
         """The bundle index files in ``folder`` (``index.*``/``_index.*`` of any
@@ -1311,6 +1497,8 @@ class HugoSite:
             # Hugo 0.132+ blockquote alerts: "> [!TYPE]" of any type, an optional +/- fold sign and (0.134+)
             # a title after it, which the themes' render hooks show instead of the type
             body = alert_markers(body, titled=True, kinds=None)
+            body = goldmark_attributes(body, titles=self._config.settings.get("goldmark_attribute_title") != "false",
+                                       blocks=self._config.settings.get("goldmark_attribute_block") == "true")
         return head + body
 
     def _docsy_section_index(self, page_rel: str, meta: dict[str, Any]) -> str:
@@ -1813,13 +2001,14 @@ class HugoSite:
             src = sc.params["link"]  # Istio's image shortcode: {{< image link="./arch.svg" caption="..." >}}
         if not src:
             return inner
-        caption = _strip_markup(sc.get("caption", "title") or inner.strip())
+        # a caption is Markdown (Hugo's figure: caption | markdownify, attr | markdownify): its shown text
+        caption = _caption_text(sc.get("caption", "title") or inner.strip())
         alt_default = caption
         if sc.name == "figure" and (sc.params.get("attr") or (sc.params.get("title") and sc.params.get("caption"))):
             # Hugo's figure (and Docsy's): a figcaption of title (h4), caption, then attr (the attribution)
             parts = (sc.params.get("title", ""), sc.params.get("caption", ""), sc.params.get("attr", ""))
-            caption = " ".join(dict.fromkeys(x for x in (_strip_markup(p) for p in parts) if x))
-            alt_default = _strip_markup(sc.params.get("caption", "")) or caption
+            caption = " ".join(dict.fromkeys(x for x in (_caption_text(p) for p in parts) if x))
+            alt_default = _caption_text(sc.params.get("caption", "")) or caption
         if not caption and not sc.get("alt") and src == sc.params.get("name"):
             # Geekdoc img: a resource named in front matter shows its title as alt text and caption
             named = self.page_resource(src, page_rel=page_rel)
@@ -2012,23 +2201,34 @@ def _cascades_never_rendered(cascade: Any, kind: str, path: str) -> bool:
     when an entry's ``target`` (``_target``) allows it: no target, or ``kind``
     and ``path`` globs that match (``*``, ``**``, ``{a,b}``; ``environment`` is
     production). A target on other keys (``lang``, sites) is not assumed to match."""
+    return any(_never_rendered(entry) for entry in _cascade_entries(cascade, kind, path))
+
+
+def _mount_glob_hit(path: str, patterns: str) -> str:
+    """The first of the ``\x1e``-joined mount globs that ``path`` (``/``-led, relative
+    to the mount source) or a folder above it matches, ``""`` for none (at most 50)."""
+    return next((p for p in patterns.split("\x1e")[:50]
+                 if p and glob_match(path, "/" + p.lstrip("/"), HUGO, or_below=True)), "")
+
+
+def _cascade_entries(cascade: Any, kind: str, path: str) -> list[dict[str, Any]]:
+    """The entries of a ``cascade`` (a map or a list of maps) whose ``target``
+    (``_target``) takes the page of ``kind`` at logical ``path``: no target, or
+    ``kind`` and ``path`` globs that match (``*``, ``**``, ``{a,b}``;
+    ``environment`` is production). A target on other keys (``lang``, sites) is
+    not assumed to match."""
     entries = [cascade] if isinstance(cascade, dict) else cascade if isinstance(cascade, list) else []
-    for entry in entries:
-        if not isinstance(entry, dict) or not _never_rendered(entry):
+    found: list[dict[str, Any]] = []
+    for entry in entries[:100]:
+        if not isinstance(entry, dict):
             continue
         target = entry.get("target") or entry.get("_target")
-        if not isinstance(target, dict) or not target:
-            return True
-        matched = True
-        for key, want in target.items():
-            key = str(key).lower()
-            value = {"kind": kind, "path": path, "environment": "production"}.get(key)
-            if value is None or not _glob_match(str(want), value):
-                matched = False
-                break
-        if matched:
-            return True
-    return False
+        if isinstance(target, dict) and not all(
+                (value := {"kind": kind, "path": path, "environment": "production"}.get(str(key).lower()))
+                is not None and _glob_match(str(want), value) for key, want in target.items()):
+            continue
+        found.append(entry)
+    return found
 
 
 def _glob_match(pattern: str, value: str) -> bool:
