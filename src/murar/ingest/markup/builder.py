@@ -294,6 +294,13 @@ class PageBuilder:
             # (a page titled otherwise, by front matter or its file name, keeps that title above)
             self._sections.clear()
             self._stack.clear()
+        if not self._sections and level > 1 and not getattr(self.site, "first_heading_titles_page", False):
+            # a page whose first heading is below its title (front matter or file name titles
+            # it, as its generator shows it above the text) starts at that title, as a page
+            # with text before its first heading already did (``cur``): every path starts with
+            # the page title (``Section.heading_path``)
+            page_title = self.title or self.untitled_title()
+            self._stack = [(0, page_title)]
         while self._stack and self._stack[-1][0] >= level:
             self._stack.pop()
         self._stack.append((level, title))
