@@ -70,7 +70,7 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html"]
+__all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html", "img_in_sentence"]
 
 _M = TypeVar("_M", ImageItem, TableItem, VideoItem)
 
@@ -371,7 +371,7 @@ def _line_text(node: LexborNode | None, step: str) -> str:
     return " ".join(out)
 
 
-def _in_sentence(node: LexborNode) -> bool:
+def img_in_sentence(node: LexborNode) -> bool:
     """An ``<img>`` with words on its own line (itself or its inline parent's siblings): an icon in a sentence."""
     cur = node
     while True:
@@ -445,7 +445,7 @@ class _HtmlConverter:
         item = self._base("image", ImageItem, caption=caption or title, alt=alt, path=path, url=url,
                           exists=exists, width=width, height=height)
         file = self.root / path if path is not None and exists and self.root is not None else None
-        return flag_image(item, inline=_in_sentence(node), file=file,
+        return flag_image(item, inline=img_in_sentence(node), file=file,
                           declared_width=_int_attr(attrs.get("width")))
 
     def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:

@@ -1136,3 +1136,28 @@ def test_passthrough_pre_keeps_its_lines_and_deep_passthrough_does_not_recurse(t
     assert text == "Intro.\n\nShow the unit file\n\n[Service]\n  ExecStart=/usr/bin/pump\nRestart=always\n\nAfter."
     deep = convert_asciidoc(tmp_path / MOD / "pages" / "deep.adoc", site=site)
     assert deep.sections[0].text == "deep text"
+
+
+def test_inline_image_macro_in_a_sentence_is_an_icon(tmp_path: Path) -> None:
+    """Asciidoctor's inline image macro (``image:x.png[...]``, one colon) is a phrase inside its
+    paragraph: with words beside it, it is an icon in a sentence (flagged ``inline``, as a Markdown
+    or HTML image in a sentence is), never a step's screenshot. An inline macro alone in its
+    paragraph and a block image (``image::``) are pictures of their own."""
+    for name in ("gear.png", "node.png", "alone.png", "shot.png"):
+        (tmp_path / MOD / "images").mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (400, 300), "white").save(tmp_path / MOD / "images" / name)
+    site = _component(tmp_path, {f"{MOD}/pages/ui.adoc": """\
+= Editor
+
+. Open the image:gear.png[Gear icon] panel.
+. Drag the image:node.png[title="Preview node"] node onto the graph.
+
+image:alone.png[Whole editor]
+
+image::shot.png[Graph]
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "ui.adoc", site=site)
+    gear, node, alone, shot = _images(doc)
+    assert "inline" in gear.flags and "inline" in node.flags
+    assert node.alt == "node"
+    assert "inline" not in alone.flags and "inline" not in shot.flags

@@ -61,6 +61,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
+from murar.ingest.html import img_in_sentence
 from murar.ingest.htmltext import BLOCK_TAGS, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
     attached_paragraph_ends,
@@ -81,6 +82,7 @@ from murar.ingest.markup.builder import (
     clean_text,
     is_video_embed,
     page_rel,
+    px_width,
     read_source,
 )
 from murar.ingest.mdlimits import bounded_int
@@ -1085,8 +1087,13 @@ class _HtmlWalker:
                 self.b.end_paragraph()
                 return
         if tag == "span" and "image" in cls:
+            # Asciidoctor's inline image macro (image:x.png[Alt]): an icon inside a sentence when
+            # words stand beside it (the rule Markdown and HTML images follow), shown at the width
+            # the page gives it
+            inline = img_in_sentence(node)
             for img in node.css("img"):
-                self.b.image(img.attributes.get("src") or "", alt=_alt(img))
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img), inline=inline,
+                             declared_width=px_width(img.attributes.get("width")))
             return
         if tag == "img":
             self.b.image(node.attributes.get("src") or "", alt=_alt(node))

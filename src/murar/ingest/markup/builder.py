@@ -57,7 +57,7 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "read_source"]
+__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "px_width", "read_source"]
 
 _WS = re.compile(r"[ \t\r\f\v]+")
 _BREAKS_AND_BLANKS = re.compile(r"[ \t\r\f\v\n]+")
@@ -110,7 +110,7 @@ def is_video_embed(url: str) -> bool:
     return bool(_VIDEO_IFRAME.search(url))
 
 
-def _px(value: str | None) -> int | None:
+def px_width(value: str | None) -> int | None:
     """A width attribute in pixels (``"24"``, ``"24px"``); ``None`` for percentages or junk."""
     m = re.fullmatch(r"\s*(\d{1,5})\s*(px)?\s*", value or "")
     return int(m.group(1)) if m else None
@@ -695,7 +695,7 @@ class PageBuilder:
             return None
         if tag == "img":
             return self.image(src, alt=attrs.get("alt", ""), caption=attrs["figcaption"] or attrs.get("title", ""),
-                              page_rel=image_base, inline=in_sentence, declared_width=_px(attrs.get("width")))
+                              page_rel=image_base, inline=in_sentence, declared_width=px_width(attrs.get("width")))
         if tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
             # a javascript:/file: embed goes to video() too: refused there, with a warning
             return self.video(src, title=attrs.get("title", ""))
