@@ -1130,3 +1130,31 @@ def test_geekdoc_toc_tree_is_bounded_over_all_levels(tmp_path: Path, write: Call
             write(tmp_path, f"content/a/s{i}/p{j}.md", f"---\ntitle: P{i}{j}\n---\nx\n")
     out = hugo.load(tmp_path).preprocess("---\ntitle: A\n---\n{{< toc-tree >}}\n", page_rel="content/a/_index.md")
     assert out.count("- ") == 25 and "- S0\n  - P00" in out
+
+
+def test_definition_lists_read_as_goldmark_and_kramdown_render_them(tmp_path: Path,
+                                                                     write: Callable[..., Path]) -> None:
+    """'Term' then ': definition' is a definition list in Hugo's Goldmark (definitionList extension,
+    on unless markup.goldmark.extensions.definitionList = false; checked with hugo 0.168: <dl><dt>)
+    and in Jekyll's default kramdown (not with a CommonMark converter); read as CommonMark, the
+    term and its ': definition' ran together as one paragraph ('Replica : A copy ...')."""
+    from murar.ingest.corpus import convert_file
+    from murar.ingest.sites import jekyll
+
+    page = "---\ntitle: Glossary\n---\n\nReplica\n: A copy of the data.\n\nSnapshot\n: A point-in-time copy.\n"
+    cases = {"hugo-on": ("hugo.toml", 'baseURL = "/"\n', "content/gloss.md", True),
+             "hugo-off": ("hugo.toml", 'baseURL = "/"\n[markup.goldmark.extensions]\ndefinitionList = false\n',
+                          "content/gloss.md", False),
+             "kramdown": ("_config.yml", "title: T\n", "gloss.md", True),
+             "commonmark": ("_config.yml", "title: T\nmarkdown: CommonMark\n", "gloss.md", False)}
+    for name, (config, text, rel, listed) in cases.items():
+        root = tmp_path / name
+        write(root, config, text)
+        write(root, rel, page)
+        site = hugo.load(root) if config == "hugo.toml" else jekyll.load(root, "_config.yml")
+        doc = convert_file(root / rel, root=root, assets_dir=root / "a", site=site)
+        paragraphs = doc.sections[0].text.split("\n\n")
+        if listed:
+            assert paragraphs == ["Replica", "A copy of the data.", "Snapshot", "A point-in-time copy."], name
+        else:
+            assert "Replica : A copy of the data." in paragraphs, name
