@@ -70,7 +70,7 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html"]
+__all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html", "img_in_sentence"]
 
 _M = TypeVar("_M", ImageItem, TableItem, VideoItem)
 
@@ -371,7 +371,7 @@ def _line_text(node: LexborNode | None, step: str) -> str:
     return " ".join(out)
 
 
-def _in_sentence(node: LexborNode) -> bool:
+def img_in_sentence(node: LexborNode) -> bool:
     """An ``<img>`` with words on its own line (itself or its inline parent's siblings): an icon in a sentence."""
     cur = node
     while True:
@@ -449,7 +449,7 @@ class _HtmlConverter:
         while link is not None and link.tag != "a" and depth < 20:
             link, depth = link.parent, depth + 1
         href = (link.attributes.get("href") or "") if link is not None and link.tag == "a" else ""
-        return flag_image(item, inline=_in_sentence(node), file=file,
+        return flag_image(item, inline=img_in_sentence(node), file=file,
                           declared_width=_int_attr(attrs.get("width")), given=aria_flags(attrs), link_to=href)
 
     def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:

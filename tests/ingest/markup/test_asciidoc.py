@@ -1232,3 +1232,29 @@ mvn quarkus:dev
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     text = "\n".join(s.text for s in doc.sections)
     assert "You can start it in development mode:" in text and "+ You can start" not in text
+
+
+def test_inline_image_macro_in_a_sentence_is_an_icon(tmp_path: Path) -> None:
+    """Asciidoctor's inline image macro (``image:x.png[...]``, one colon) is a phrase inside its
+    paragraph: with words beside it, it is an icon in a sentence (flagged ``inline``, as a Markdown
+    or HTML image in a sentence is), never a step's screenshot. An inline macro alone in its
+    paragraph and a block image (``image::``) are pictures of their own."""
+    for name, size in (("gear.png", (64, 64)), ("node.png", (96, 64)), ("alone.png", (400, 300)),
+                       ("shot.png", (400, 300))):  # icons drawn small: a 400 x 200 picture in a sentence is a figure
+        (tmp_path / MOD / "images").mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", size, "white").save(tmp_path / MOD / "images" / name)
+    site = _component(tmp_path, {f"{MOD}/pages/ui.adoc": """\
+= Editor
+
+. Open the image:gear.png[Gear icon] panel.
+. Drag the image:node.png[title="Preview node"] node onto the graph.
+
+image:alone.png[Whole editor]
+
+image::shot.png[Graph]
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "ui.adoc", site=site)
+    gear, node, alone, shot = _images(doc)
+    assert "inline" in gear.flags and "inline" in node.flags
+    assert node.alt == "node"
+    assert "inline" not in alone.flags and "inline" not in shot.flags

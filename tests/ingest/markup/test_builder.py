@@ -47,3 +47,26 @@ def test_html_images_in_a_sentence_and_declared_width(tmp_path: Path) -> None:
     icon, shot = [m for m in b.finish().media if isinstance(m, ImageItem)]
     assert "inline" in icon.flags and "tiny" not in icon.flags  # 320 px wide, but inside a sentence
     assert "tiny" in shot.flags and shot.caption == "The setup dialog"
+
+
+def test_a_page_whose_first_heading_is_below_its_title_starts_every_path_with_that_title(tmp_path: Path) -> None:
+    """Docusaurus, Hugo, Jekyll, DocFX and mystmd show a front matter (or file name) title above a
+    page that starts at '##': its sections read 'Title > Part A', as they already did when text
+    came before the first heading (Section.heading_path starts at the page title). Under Sphinx
+    (and Jupyter Book 1) the first heading titles the page whatever its level, so nothing is put
+    above it there."""
+    page = "---\ntitle: Front title\n---\n\n## Part A\n\nBody A.\n\n### Detail\n\nMore.\n\n## Part B\n\nBody B.\n"
+    doc = convert_myst_text(page, rel="guide/p.md", site=PlainSite(tmp_path))
+    assert [s.heading_path for s in doc.sections] == [
+        ("Front title", "Part A"), ("Front title", "Part A", "Detail"), ("Front title", "Part B")]
+    untitled = convert_myst_text("## Part A\n\nBody A.\n", rel="guide/setup.md", site=PlainSite(tmp_path))
+    assert [s.heading_path for s in untitled.sections] == [("setup", "Part A")]
+    with_intro = convert_myst_text("---\ntitle: Front title\n---\n\nIntro.\n\n## Part A\n\nBody A.\n",
+                                   rel="guide/p.md", site=PlainSite(tmp_path))
+    assert [s.heading_path for s in with_intro.sections] == [("Front title",), ("Front title", "Part A")]
+
+    class _SphinxLike(PlainSite):
+        first_heading_titles_page = True
+
+    sphinx = convert_myst_text(page, rel="guide/p.md", site=_SphinxLike(tmp_path))
+    assert sphinx.sections[0].heading_path == ("Part A",)

@@ -601,3 +601,23 @@ def test_a_code_block_title_is_shown_above_its_code(tmp_path: Path) -> None:
     text = convert_mdx(page, site=site, assets_dir=tmp_path / "a").sections[0].text
     assert "Create the config:\n\nwidget.config.js\n\nmodule.exports = {};" in text
     assert text.count("widget.config.js") == 1
+
+
+def test_a_docs_folder_beside_the_site_folder_is_named_when_it_is_not_read(tmp_path: Path) -> None:
+    """Docusaurus resolves a content plugin's ``path`` from the site folder, so ``path: '../docs'``
+    (a website/ folder next to docs/, as in many repositories) reads the sibling folder. Ingesting
+    website/ alone cannot read it (nothing outside the root is read); the site says so and names
+    the folder to ingest instead, rather than ending with 'no pages' and no reason."""
+    repo = tmp_path / "repo"
+    (repo / "website").mkdir(parents=True)
+    (repo / "docs").mkdir()
+    (repo / "docs" / "intro.md").write_text("# Intro\n")
+    (repo / "website" / "docusaurus.config.js").write_text(
+        "module.exports = { presets: [['classic', { docs: { path: '../docs' }, blog: false }]],\n"
+        "  plugins: [['@docusaurus/plugin-content-docs', { id: 'etc', path: '/etc' }]] };\n")
+    site = DocusaurusSite.load(repo / "website", "docusaurus.config.js")
+    assert site.config.content_dirs == ("src/pages",)  # the classic preset's pages plugin
+    (note,) = site.config.notes  # '/etc' is not a sibling folder: nothing to suggest
+    assert "'../docs'" in note and "not read" in note and f"ingest {repo.resolve()} " in note
+    whole = DocusaurusSite.load(repo, "website/docusaurus.config.js")  # from the repository: read
+    assert whole.config.content_dirs == ("docs", "website/src/pages") and whole.config.notes == ()

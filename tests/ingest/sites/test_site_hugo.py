@@ -558,7 +558,7 @@ def test_cards_with_content_keep_their_labels_and_stay_one_block(
           '{{< timelineItem header="Release 2" subheader="Spring" >}}\nShipped.\n{{< /timelineItem >}}\n')
     site = hugo.load(tmp_path)
     doc = convert_file(tmp_path / "content/team/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
-    assert [s.heading_path for s in doc.sections] == [("Members",)]
+    assert [s.heading_path for s in doc.sections] == [("Team", "Members")]  # the title above, as Hugo shows it
     text = doc.sections[0].text
     assert "Ada Byron Wrote the first program." in text and "Alan Turing Broke ciphers." in text
     assert "Founder Grace Admiral, 1906 Invented the compiler." in text
@@ -1228,3 +1228,31 @@ def test_goldmark_attribute_lists_are_not_text(tmp_path: Path, write: Callable[.
     assert "## Install {#install-step .big}" in out
     assert "{.lead}" not in out and "{.checklist}" not in out and "{.note}" not in out
     assert "A lead paragraph.\n\n" in out and "## In code {#x}\n{.kept}" in out and "Set {a} and {.b c}." in out
+
+
+def test_definition_lists_read_as_goldmark_and_kramdown_render_them(tmp_path: Path,
+                                                                     write: Callable[..., Path]) -> None:
+    """'Term' then ': definition' is a definition list in Hugo's Goldmark (definitionList extension,
+    on unless markup.goldmark.extensions.definitionList = false; checked with hugo 0.168: <dl><dt>)
+    and in Jekyll's default kramdown (not with a CommonMark converter); read as CommonMark, the
+    term and its ': definition' ran together as one paragraph ('Replica : A copy ...')."""
+    from murar.ingest.corpus import convert_file
+    from murar.ingest.sites import jekyll
+
+    page = "---\ntitle: Glossary\n---\n\nReplica\n: A copy of the data.\n\nSnapshot\n: A point-in-time copy.\n"
+    cases = {"hugo-on": ("hugo.toml", 'baseURL = "/"\n', "content/gloss.md", True),
+             "hugo-off": ("hugo.toml", 'baseURL = "/"\n[markup.goldmark.extensions]\ndefinitionList = false\n',
+                          "content/gloss.md", False),
+             "kramdown": ("_config.yml", "title: T\n", "gloss.md", True),
+             "commonmark": ("_config.yml", "title: T\nmarkdown: CommonMark\n", "gloss.md", False)}
+    for name, (config, text, rel, listed) in cases.items():
+        root = tmp_path / name
+        write(root, config, text)
+        write(root, rel, page)
+        site = hugo.load(root) if config == "hugo.toml" else jekyll.load(root, "_config.yml")
+        doc = convert_file(root / rel, root=root, assets_dir=root / "a", site=site)
+        paragraphs = doc.sections[0].text.split("\n\n")
+        if listed:
+            assert paragraphs == ["Replica", "A copy of the data.", "Snapshot", "A point-in-time copy."], name
+        else:
+            assert "Replica : A copy of the data." in paragraphs, name

@@ -82,6 +82,7 @@ from murar.ingest.markup.builder import (
     clean_text,
     is_video_embed,
     page_rel,
+    px_width,
     read_source,
 )
 from murar.ingest.mdlimits import bounded_int
@@ -1124,7 +1125,8 @@ class _HtmlWalker:
         if tag == "span" and "image" in cls:
             # an inline image macro (image:x[], one colon) with words beside it: an icon in a sentence
             for img in node.css("img"):
-                self.b.image(img.attributes.get("src") or "", alt=_alt(img), inline=self.in_sentence(img))
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img), inline=self.in_sentence(img),
+                             declared_width=px_width(img.attributes.get("width")))
             return
         if tag == "img":
             self.b.image(node.attributes.get("src") or "", alt=_alt(node), inline=self.in_sentence(node))

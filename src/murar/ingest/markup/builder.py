@@ -63,7 +63,7 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "read_source"]
+__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "px_width", "read_source"]
 
 _WS = re.compile(r"[ \t\r\f\v]+")
 _BREAKS_AND_BLANKS = re.compile(r"[ \t\r\f\v\n]+")
@@ -119,7 +119,7 @@ def is_video_embed(url: str) -> bool:
     return bool(_VIDEO_IFRAME.search(url))
 
 
-def _px(value: str | None) -> int | None:
+def px_width(value: str | None) -> int | None:
     """A width attribute in pixels (``"24"``, ``"24px"``); ``None`` for percentages or junk."""
     m = re.fullmatch(r"\s*(\d{1,5})\s*(px)?\s*", value or "")
     return int(m.group(1)) if m else None
@@ -305,6 +305,13 @@ class PageBuilder:
             # (a page titled otherwise, by front matter or its file name, keeps that title above)
             self._sections.clear()
             self._stack.clear()
+        if not self._sections and level > 1 and not getattr(self.site, "first_heading_titles_page", False):
+            # a page whose first heading is below its title (front matter or file name titles
+            # it, as its generator shows it above the text) starts at that title, as a page
+            # with text before its first heading already did (``cur``): every path starts with
+            # the page title (``Section.heading_path``)
+            page_title = self.title or self.untitled_title()
+            self._stack = [(0, page_title)]
         while self._stack and self._stack[-1][0] >= level:
             self._stack.pop()
         self._stack.append((level, title))
@@ -710,7 +717,7 @@ class PageBuilder:
             return None
         if tag == "img":
             return self.image(src, alt=attrs.get("alt", ""), caption=attrs["figcaption"] or attrs.get("title", ""),
-                              page_rel=image_base, inline=in_sentence, declared_width=_px(attrs.get("width")),
+                              page_rel=image_base, inline=in_sentence, declared_width=px_width(attrs.get("width")),
                               classes=attrs.get("class", "").split(),
                               flags=attrs.get(FLAGS_ATTR, "").split() + aria_flags(attrs),
                               link_to=attrs.get("\0link", ""))

@@ -39,8 +39,9 @@ class MarkupConverter(Protocol):
 def convert_markdown_page(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:
     """Markdown (CommonMark + tables + footnotes, :data:`~murar.ingest.markdown.GENERATOR_PLUGINS`,
     and the Site's extensions) through :mod:`murar.ingest.markdown`."""
+    extra = tuple(p for p in getattr(site, "markdown_plugins", ()) if p not in GENERATOR_PLUGINS)
     return convert_markdown(path, root=site.config.root, site=site,
-                            options=MarkdownOptions(plugins=GENERATOR_PLUGINS))
+                            options=MarkdownOptions(plugins=GENERATOR_PLUGINS + extra))
 
 
 def convert_html_page(path: Path, *, site: Site, assets_dir: Path) -> ParsedDocument:

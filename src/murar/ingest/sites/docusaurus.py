@@ -627,6 +627,7 @@ class DocusaurusSite:
             raise ConfigError(f"language {locale!r} is not a locale of this Docusaurus site; it has "
                               f"{', '.join(locales)} (i18n.locales in {config_file or 'docusaurus.config.js'})")
         instances: list[ContentInstance] = []
+        outside: list[str] = []  # content folders ('../docs') that leave the ingested folder
         skipped: dict[str, str] = {}
         docs_path = route = None
         versions: list[tuple[str, DocsVersion]] = []  # (plugin id, version read) of every docs instance
@@ -643,8 +644,15 @@ class DocusaurusSite:
             else:
                 folder = js.top_level_string(block, "path", consts) or _DEFAULT_PATH[kind]
             folder = join_rel(site_dir, folder)
-            if _outside(folder) or any(i.folder == folder for i in instances):
-                continue  # a path out of the site (path.resolve(__dirname, '../..'), '/etc') is not read
+            if _outside(folder):
+                # a path out of the site (path.resolve(__dirname, '../..'), '/etc') is not read; a
+                # '../docs' beside the site folder (a website/ folder next to docs/) is said, as the
+                # folder to ingest then is the one holding both
+                if folder.startswith("../"):
+                    outside.append(folder)
+                continue
+            if any(i.folder == folder for i in instances):
+                continue
             include = js.top_level_strings(block, "include", consts)
             exclude = js.top_level_strings(block, "exclude", consts)
             localized = "" if locale == default_locale or not _safe_version(plugin_id) else join_rel(
@@ -673,6 +681,12 @@ class DocusaurusSite:
                 note = (f"no translations into {locale} found ({folder}/docusaurus-plugin-content-*): "
                         f"every page is read in the default locale {default_locale}")
                 notes = (note,)
+        for folder in dict.fromkeys(outside):
+            up = len(PurePosixPath(folder).parts) - len(PurePosixPath(folder.replace("../", "")).parts)
+            holder = root.parents[up - 1] if up <= len(root.parents) else None
+            notes = (*notes, f"content folder {folder!r} of {config_file or 'docusaurus.config.js'} is outside "
+                             f"the ingested folder {root} and not read"
+                             + (f" (ingest {holder} to read it)" if holder is not None else ""))
         if docs_path is not None:
             settings["docs_path"] = docs_path
         if route is not None:

@@ -389,6 +389,8 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
     include_dirs = tuple(f"{c}/includes" if c != "." else "includes" for c in content_dirs
                          if (root / c / "includes").is_dir())
     settings: dict[str, str] = {
+        # Goldmark's definitionList extension (on unless markup.goldmark.extensions.definitionList = false)
+        "definition_lists": str(_goldmark_extension(cfg, "definitionlist")).lower(),
         "assets_dirs": ";".join(dict.fromkeys(safe_join(a) for a in assets if safe_join(a))),
         "i18n_dirs": ";".join(dict.fromkeys(safe_join(d) for d in i18n if safe_join(d))),
         "static_mounts": ";".join(sub_mounts["static"]),
@@ -696,6 +698,17 @@ def _closing_tags(tags: list[re.Match[str]]) -> dict[int, re.Match[str]]:
 # --------------------------------------------------------------------- site
 
 
+def _goldmark_extension(cfg: dict[str, Any], name: str) -> bool:
+    """Whether Goldmark's extension ``name`` (lower case) is on: Hugo turns its extensions on by
+    default (markup.goldmark.extensions); only an explicit ``false`` turns one off."""
+    node: Any = cfg
+    for key in ("markup", "goldmark", "extensions", name):
+        if not isinstance(node, dict):
+            return True
+        node = next((v for k, v in node.items() if str(k).lower() == key), None)
+    return node is not False
+
+
 class HugoSite:
     """A Hugo project (see module doc). Build with :func:`load` (reads the config)
     or from a :class:`SiteConfig`; the constructor does no I/O."""
@@ -718,6 +731,9 @@ class HugoSite:
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
         self._geekdoc = "geekdoc" in config.settings.get("theme_paths", "").lower()  # a Geekdoc site
+        # Goldmark's definition lists ('Term' then ': definition'), on by default
+        self.markdown_plugins: tuple[str, ...] = (
+            ("deflist",) if config.settings.get("definition_lists", "true") == "true" else ())
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}

@@ -500,6 +500,8 @@ class JekyllSite:
         # Jekyll "Markdown Options": kramdown unless `markdown:` names a CommonMark converter
         # (jekyll-commonmark's CommonMark, jekyll-commonmark-ghpages' CommonMarkGhPages / GFM)
         self._kramdown = self._variables.get("site.markdown", "kramdown").strip().lower() not in COMMONMARK_CONVERTERS
+        # kramdown reads definition lists ('Term' then ': definition'); CommonMark converters do not
+        self.markdown_plugins: tuple[str, ...] = ("deflist",) if self._kramdown else ()
         self._chirpy = is_chirpy(self._site_object, self._root)
         self._url_folders: dict[str, str | None] = {}
         self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None

@@ -268,6 +268,12 @@ class JupyterBookSite(SphinxSite):
         return PurePosixPath(self._config_file or "").name == "myst.yml"
 
     @property
+    def first_heading_titles_page(self) -> bool:
+        """Jupyter Book 1 builds with Sphinx (the first heading titles the page); mystmd shows
+        the front matter ``title`` above the page's headings."""
+        return not self._mystmd
+
+    @property
     def _glob_syntax(self) -> GlobSyntax:
         """Jupyter Book 1 hands ``exclude_patterns`` to Sphinx and sphinx-external-toc matches
         TOC ``glob`` entries with ``sphinx.util.matching.patmatch``; mystmd reads

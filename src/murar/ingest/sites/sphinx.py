@@ -836,6 +836,13 @@ class SphinxSite:
         found = makefile_source_dir(root.resolve(), confdir)
         return cls(root, config_file, source_dir=found)
 
+    @property
+    def first_heading_titles_page(self) -> bool:
+        """Sphinx titles a page by its first section, whatever its Markdown level (a MyST
+        page starting at ``##`` is titled by it; front matter ``title`` is not shown), so
+        the page builder puts no title above that heading."""
+        return True
+
     # ---------------------------------------------------------------- config
     @property
     def srcdir(self) -> str:
