@@ -448,3 +448,21 @@ def test_config_files_too_deep_or_too_large_are_config_errors(tmp_path: Path, wr
     write(tmp_path, "outside.yml", "site_name: SECRET\n")
     write(tmp_path / "in", "mkdocs.yml", "INHERIT: ../outside.yml\nnav: [a.md]\n")
     assert read_mkdocs_yml(tmp_path / "in/mkdocs.yml", root=(tmp_path / "in").resolve()) == {"nav": ["a.md"]}
+
+
+def test_thousands_of_moniker_zones_find_the_newest_version_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a Learn page of 3,000 ``> product-N`` zones: the newest version of a product was
+    # recomputed for every comparison of every range (3,000 x 3,000 version compares)
+    from murar.ingest.sites import _monikers
+
+    calls = 0
+
+    def counting_max(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return max(*args, **kwargs)
+
+    monkeypatch.setattr(_monikers, "max", counting_max, raising=False)
+    view = _monikers.default_view([f"> tool-1.{i}" for i in range(3_000)] + ["other-1"])
+    assert view == {"tool-": _monikers.ABOVE, "other-": (1,)}
+    assert calls <= 2  # once per product, not once per comparison
