@@ -848,6 +848,17 @@ def test_caption_blocks_are_linear(tmp_path: Path, page: str, deadline: Any) -> 
     assert "Text after." in doc.sections[-1].text
 
 
+def test_caption_block_option_lines_are_skipped_in_linear_time(deadline: Any) -> None:
+    """A caption block's option lines were dropped one at a time by re-slicing the rest of
+    the block: 300,000 of them took over a minute."""
+    from murar.ingest.markup.pymdown import CAPTION_TYPES, _caption_blocks
+
+    lines = ["![Pump](pump.png)", "", "/// caption", *["    attrs: {}"] * 300_000, "The pump.", "///", "After."]
+    with deadline(10, "caption options"):
+        out = _caption_blocks(lines, CAPTION_TYPES, auto=True)
+    assert out[0] == '![Pump](pump.png "The pump.")' and out[-1] == "After."
+
+
 def test_caption_blocks_caption_the_image_before_them(tmp_path: Path) -> None:
     """pymdownx.blocks.caption: '/// figure-caption' after an image makes it a figure with 'Figure 1.'
     and the caption (mkdocs build: <figcaption><span class="caption-prefix">Figure 1.</span> ...);
