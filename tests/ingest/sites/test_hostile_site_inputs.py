@@ -527,3 +527,16 @@ def test_docfx_version_groups_are_ordered_once_per_docset(tmp_path: Path, write:
     assert roles == [FileRole.EXCLUDED] * 40 and site.classify("v30/p3.md").role is FileRole.PAGE
     assert site.classify("v1/only-old.md").role is FileRole.PAGE
     assert calls <= 2
+
+
+def test_a_name_longer_than_the_system_allows_loses_no_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    # one snippet of a 300-byte name made is_file() raise ENAMETOOLONG while the MkDocs site
+    # collected its snippets: every page of the site was "cannot classify"; a base_path entry
+    # of that length made open_site itself raise (a traceback, nothing ingested)
+    write(tmp_path, "mkdocs.yml", "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+                                  f"      base_path: [{'b' * 300}, docs/snips]\n")
+    write(tmp_path, "docs/index.md", "# Home\n\n--8<-- \"" + "n" * 300 + ".md\"\n\n--8<-- \"part.md\"\n\nHome text.\n")
+    write(tmp_path, "docs/other.md", "# Other\n\nOther text.\n")
+    write(tmp_path, "docs/snips/part.md", "Shared part.\n")
+    texts, _ = _read(tmp_path)
+    assert texts == {"docs/index.md": "Shared part.\n\nHome text.", "docs/other.md": "Other text."}

@@ -321,7 +321,8 @@ class MkDocsSite:
         self._aliases = tuple(config.content_dirs)
         self._snippet_bases = tuple(p for p in config.settings.get("snippets.base_path", ".").split("\n") if p)
         # base_path entries that are files (found by name alone), looked up once, not per snippet
-        self._snippet_base_files = frozenset(b for b in self._snippet_bases if (config.root / b).is_file())
+        self._snippet_base_files = frozenset(b for b in self._snippet_bases if checked_rel(config.root, b).rel_path
+                                             and (config.root / b).is_file())  # (a name too long is no file)
         self._custom_dir = config.settings.get("theme.custom_dir", "")
         self._snippets: set[str] | None = None
         self._default_locale = config.settings.get("i18n.default_locale", "")
