@@ -949,6 +949,27 @@ def test_snippets_base_path_relative_tags(tmp_path: Path) -> None:
     assert doc.warnings == []
 
 
+def test_relative_tags_in_other_path_settings(tmp_path: Path) -> None:
+    """'!relative $config_dir/sub' is a folder of mkdocs.yml's wherever a path is asked for
+    (MkDocs' ConfigDirPlaceholder is an os.PathLike): docs_dir, theme.custom_dir and mkdocstrings'
+    paths. docs_dir kept the tag's text, so every page was 'outside docs_dir' and nothing was read."""
+    root = tmp_path / "proj"
+    (root / "pages").mkdir(parents=True)
+    (root / "overrides").mkdir()
+    (root / "src").mkdir()
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\ndocs_dir: !relative $config_dir/pages\ntheme:\n  name: material\n"
+        "  custom_dir: !relative $config_dir/overrides\nplugins:\n  - mkdocstrings:\n      handlers:\n"
+        "        python:\n          paths: [!relative $config_dir/src]\n")
+    (root / "src" / "pump.py").write_text('def start():\n    """Start the pump."""\n')
+    (root / "pages" / "p.md").write_text("# P\n\n::: pump.start\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    assert site.classify("pages/p.md").role is FileRole.PAGE
+    assert site.config.settings["theme.custom_dir"] == "overrides"
+    doc = convert_pymdown(root / "pages" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert "Start the pump." in doc.sections[0].text
+
+
 def test_mkdocstrings_documents_attributes(tmp_path: Path) -> None:
     # mkdocstrings-python renders a module or class attribute: "name: T = value" and the docstring
     # griffe reads from the string after the assignment (re-exported names followed, as for functions)
