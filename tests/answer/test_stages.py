@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+import pytest
 
 from murar.answer.attribute import attribute, split_answer
 from murar.answer.generate import citations_in, clean_citations, strip_citations
@@ -386,3 +390,25 @@ def test_video_caption_is_not_labelled_twice() -> None:
     md = render_markdown(Answer(question="q", blocks=to_blocks("Hi.\n[VIDEO 1]", [sel]), sources=[], found=True,
                                 trace=Trace()), media_url=lambda it: None)
     assert "Video: Video" not in md and "▶ Video:" in md
+
+
+def test_a_page_long_caption_or_heading_path_is_read_only_as_far_as_a_caption_needs(
+        monkeypatch: pytest.MonkeyPatch, deadline: Callable[[int, str], Any]) -> None:
+    # a 450 kB alt text of sentences the answer already says was split into sentences
+    # whole (pysbd: minutes), and a heading path of 100,000 headings was shortened one
+    # heading at a time, re-joining the whole path each time (quadratic)
+    from murar.answer import captions
+
+    said = "The estimate is displayed on the screen in the toolbar."
+    seen: list[int] = []
+    split = captions.split_sentences
+    monkeypatch.setattr(captions, "split_sentences", lambda text: seen.append(len(text)) or split(text))
+    item = ImageItem(id="i", section_id="s", source_path="p.md", page_title="P", heading_path=("P",),
+                     anchor=None, position=0, alt=(said + " ") * 8_000 + "The tail.")
+    captions.fallback_caption(item, avoid=said)
+    assert seen and max(seen) <= 2_000
+    deep = ImageItem(id="j", section_id="s", source_path="p.md", page_title="P",
+                     heading_path=tuple(f"h{k}" for k in range(100_000)), anchor=None, position=0)
+    with deadline(20, "heading path"):
+        cap = captions.fallback_caption(deep)
+    assert cap.endswith("h99998 > h99999") and len(cap.split()) <= 18

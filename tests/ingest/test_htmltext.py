@@ -100,3 +100,21 @@ def test_twenty_thousand_nested_unclosed_pre_and_div_are_linear(tmp_path: Path, 
     tree = LexborHTMLParser("<pre>" * 20_000 + "x")
     with deadline(30, "20,000 nested pre"):
         assert text_blocks(tree.body or tree.root) == [TextBlock("x", pre=True)]
+
+
+def test_html_nested_past_the_browser_limit_is_read_flat(tmp_path: Path, deadline: Deadline) -> None:
+    """The HTML parser checks its stack of open elements at every tag: 40,000 nested <div> in a
+    Markdown HTML block took 5-13 s to parse, 80,000 over a minute. Past MAX_TREE_DEPTH (512, Blink's
+    and WebKit's parser limit) elements are read as text of the last one, with a warning."""
+    (tmp_path / "p.md").write_text("# Deep\n\n" + "<div>" * 50_000 + "<p>deep text</p>" + "</div>" * 50_000
+                                   + "\n\nThe rest.\n", encoding="utf-8")
+    with deadline(8, "deep HTML block"):
+        doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    assert doc.sections[0].text == "deep text\n\nThe rest."
+    assert sum("deeper than 512" in w for w in doc.warnings) == 1
+    from murar.ingest.htmltext import cap_depth
+
+    assert cap_depth("<div>" * 3 + "x" + "</div>" * 3, 2) == ("<div><div>x</div></div>", True)
+    flat = "<div><p>a<br/><img src=x><span>b</span></p><div><div>deep</div></div></div>"
+    assert cap_depth(flat, 2) == ("<div><p>a<br/><img src=x>b</p><div>deep</div></div>", True)
+    assert cap_depth("<div>x</div>" * 2_000) == ("<div>x</div>" * 2_000, False)

@@ -69,6 +69,12 @@ that many words when one exists: "Use the icon at the top of each column to copy
 the…" reads worse than the whole clause."""
 
 
+_MAX_SOURCE_CHARS = 2_000
+"""Characters of an author's text read for a caption (a heading path's last ones, the
+most specific headings; the first ones of any other text): a caption is a few words,
+and splitting a page-long alt text or caption into sentences took minutes."""
+
+
 def _clip(words: list[str], max_words: int) -> str:
     """``words`` joined, at most ``max_words + _SLACK`` of them (see :data:`_SLACK`)."""
     limit = max_words + _SLACK
@@ -90,6 +96,7 @@ def _ranked_choices(item: AnyMedia, *, max_words: int, avoid: str) -> list[tuple
     """:func:`caption_choices` with the rank of each one's source (:func:`_caption_sources`)."""
     out: list[tuple[int, str]] = []
     for kind, base in _caption_sources(item):
+        base = base[-_MAX_SOURCE_CHARS:] if kind == 4 else base[:_MAX_SOURCE_CHARS]
         if avoid:
             # "The estimate is displayed. The size is ...": the reader has just read the first sentence
             sentences = split_sentences(base) or [base]

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 from selectolax.lexbor import LexborNode
 
-__all__ = ["BLANK_PRE_LINE", "BLOCK_TAGS", "TextBlock", "pre_depth", "pre_text", "text_blocks"]
+__all__ = ["BLANK_PRE_LINE", "BLOCK_TAGS", "MAX_TREE_DEPTH", "TextBlock", "cap_depth", "pre_depth", "pre_text",
+           "text_blocks"]
 
 # elements a browser lays out as blocks (display: block, list-item, table parts) by default
 BLOCK_TAGS = frozenset({
@@ -41,6 +42,54 @@ _PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})
 _ASCII_WS = re.compile(r"[ \t\r\n\f]+")
 _PRE_EVENT = re.compile(r"<(/?)pre(?=[\s/>]|$)", re.IGNORECASE)
+
+MAX_TREE_DEPTH = 512
+"""Elements an HTML fragment nests before deeper ones are read flat (Blink's and WebKit's
+``maximumHTMLParserDOMTreeDepth``: a deeper element is attached beside, not inside, the
+512th)."""
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)(?=[\s/>])[^<>]*?(/?)>")
+_VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+                        "source", "track", "wbr"})
+
+
+def cap_depth(html: str, max_depth: int = MAX_TREE_DEPTH) -> tuple[str, bool]:
+    """``html`` with the start and end tags of elements nested deeper than ``max_depth``
+    removed (their content stays, in the element at that depth), and whether any was.
+    The HTML parser checks the stack of open elements at every tag: 100,000 nested
+    ``<div>`` took minutes to parse. One pass over the tags; a fragment that nests no
+    deeper is returned unchanged."""
+    if html.count("<") <= max_depth:
+        return html, False
+    out: list[str] = []
+    kept: list[bool] = []  # the open elements, innermost last: written (True) or removed
+    depth = pos = 0
+    changed = False
+    for m in _TAG.finditer(html):
+        name = m.group(2).lower()
+        if name in _VOID_TAGS or m.group(3):
+            continue
+        if m.group(1):  # an end tag closes the innermost open element
+            if not kept:
+                continue
+            if kept.pop():
+                depth -= 1
+            else:
+                out.append(html[pos:m.start()])
+                pos = m.end()
+            continue
+        if depth >= max_depth:
+            out.append(html[pos:m.start()])
+            pos = m.end()
+            kept.append(False)
+            changed = True
+        else:
+            kept.append(True)
+            depth += 1
+    if not changed:
+        return html, False
+    out.append(html[pos:])
+    return "".join(out), True
+
 
 BLANK_PRE_LINE = "<span></span>"
 """What a blank source line inside a raw ``<pre>`` is written as where a Markdown reader

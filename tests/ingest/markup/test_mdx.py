@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -824,3 +826,24 @@ def test_component_in_a_line_of_text_stays_in_its_paragraph(tmp_path: Path) -> N
     assert "A model of steps." not in doc.sections[0].text
     assert doc.sections[1].heading_path[-1] == "Audit log Enterprise"
     assert "Install the agent\n\nRun the installer." in doc.sections[1].text
+
+
+def test_long_names_in_an_array_prop_are_read_in_linear_time(
+        tmp_path: Path, deadline: Callable[[int, str], Any]) -> None:
+    # an array prop of a component that maps it to text (``{badges.map((b) => <span>{b.label}</span>)}``)
+    # is searched for ``name: "text"`` fields; a search starting inside a long name rescanned it to its
+    # end: 400 tags of a 1,900-character name took ~30 s, quadratic in the name
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Badges.js").write_text(
+        "export default function Badges({ badges }) {\n"
+        "  return (<div>{badges.map((badge) => (<span>{badge.label}</span>))}</div>);\n}\n")
+    (root / "docs" / "p.mdx").write_text(
+        "import Badges from '@site/src/components/Badges';\n\n# Plans\n\n"
+        + ("<Badges badges={[" + "x" * 1_900 + ", { label: 'Enterprise' }]} />\n\n") * 400 + "The end.\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    with deadline(10, "object fields"):
+        doc = convert_mdx(root / "docs" / "p.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("Enterprise") == 400 and text.endswith("The end.")

@@ -932,3 +932,26 @@ Button         Meaning
     flags = [(Path(i.path or "").name, i.flags) for i in _images(doc)]
     assert flags == [("gear.png", ["inline"]), ("wide.png", []), ("gear.png", ["inline"]), ("wide.png", []),
                      ("shot.png", []), ("matrix.png", []), ("light.png", [])]
+
+
+def test_a_huge_csv_table_is_cut_as_a_pipe_table_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # docutils parses every csv cell as a document of its own: a 200,000-line ``:file:`` took
+    # minutes; a table keeps its first MAX_TABLE_ROWS rows (and MAX_TABLE_CELLS cells), with a
+    # warning (small limits here: the test stays fast)
+    from murar.ingest.markup import rst
+
+    monkeypatch.setattr(rst, "MAX_TABLE_ROWS", 100, raising=False)
+    monkeypatch.setattr(rst, "MAX_TABLE_CELLS", 400, raising=False)
+    site = _project(tmp_path, {
+        "data.rst": ("Data\n====\n\n.. csv-table:: Long\n   :file: long.csv\n   :header-rows: 1\n\n"
+                     ".. csv-table:: Wide\n   :file: wide.csv\n\nAfter the tables.\n"),
+        "long.csv": "name,value\n" + "".join(f"row{k},{k}\n" for k in range(3_000)),
+        "wide.csv": ",".join(f"c{k}" for k in range(3_000)) + "\n"})
+    doc = convert_rst(tmp_path / "data.rst", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [t.caption for t in tables] == ["Long", "Wide"]
+    assert tables[0].headers == ["name", "value"] and len(tables[0].rows) == 100
+    assert tables[0].rows[-1] == ["row99", "99"]
+    assert len(tables[1].rows) == 1 and len(tables[1].rows[0]) == 400
+    assert sum("csv-table of" in w and "cut" in w for w in doc.warnings) == 2
+    assert doc.sections[-1].text.endswith("After the tables.")

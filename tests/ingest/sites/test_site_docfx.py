@@ -632,3 +632,26 @@ def test_zones_for_other_targets_are_not_on_the_docs_page(tmp_path: Path, write:
     assert "# Protect your data" not in out and "#tab/backup" not in out and "Print only." not in out
     assert "Portal only." not in out and "Shared." in out
     assert '::: zone target="chromeless"\nExample stays.' in out
+
+
+def test_a_hidden_zone_never_closed_is_reported(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A hidden ``::: zone target="pdf"`` or ``::: moniker`` zone without its ``-end`` line runs to
+    the end of the page (DocFX's TripleColonBlockParser keeps the block open, with the warning
+    'No "::: zone-end" found'): the rest of the page was dropped without a word."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    warnings: list[str] = []
+    out = site.preprocess("# Print\n\nShown.\n\n::: zone target=\"pdf\"\nFor the PDF.\n\nAnd the rest.\n",
+                          page_rel="a.md", warnings=warnings)
+    assert "Shown." in out and "For the PDF." not in out and "And the rest." not in out
+    expected = ('::: zone on line 5 has no "::: zone-end": the rest of the page is in the zone and hidden '
+                "(DocFX: blocks should be explicitly closed)")
+    assert [w for w in warnings if "zone-end" in w] == [expected]
+    warnings.clear()
+    out = site.preprocess("# V\n\n::: moniker range=\">= kit-2\"\nNew.\n::: moniker-end\n\n"
+                          "::: moniker range=\"kit-1\"\nOld.\n\nTail.\n", page_rel="a.md", warnings=warnings)
+    assert "New." in out and "Tail." not in out
+    assert sum('no "::: moniker-end"' in w for w in warnings) == 1
+    warnings.clear()
+    site.preprocess("# Closed\n\n::: zone target=\"pdf\"\nx\n::: zone-end\n\nEnd.\n", page_rel="a.md", warnings=warnings)
+    assert warnings == []

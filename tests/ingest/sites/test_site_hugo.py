@@ -1256,3 +1256,21 @@ def test_definition_lists_read_as_goldmark_and_kramdown_render_them(tmp_path: Pa
             assert paragraphs == ["Replica", "A copy of the data.", "Snapshot", "A point-in-time copy."], name
         else:
             assert "Replica : A copy of the data." in paragraphs, name
+
+
+def test_a_page_repeating_toc_tree_draws_it_a_bounded_number_of_times(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Each {{< toc-tree >}} listed the section folder and checked every child page again, and each
+    drew the whole tree: 1,000 on one page took 45 s and wrote 1.3 MB. The tree is drawn once
+    per page; at most _TOC_TREES_PER_TEXT are shown, with a warning for the rest."""
+    write(tmp_path, "config.yaml", "baseURL: /\ntheme: hugo-geekdoc\n")
+    for j in range(30):
+        write(tmp_path, f"content/a/p{j:02}.md", f"---\ntitle: Part {j:02}\n---\nx\n")
+    page = "---\ntitle: A\n---\n" + "{{< toc-tree >}}\n" * 300 + "\nThe end.\n"
+    write(tmp_path, "content/a/_index.md", page)
+    warnings: list[str] = []
+    out = hugo.load(tmp_path).preprocess(page, page_rel="content/a/_index.md", warnings=warnings)
+    assert out.count("- Part 00\n") == 8 and out.count("- Part 29") == 8
+    assert out.rstrip().endswith("The end.")
+    assert sum("toc-tree" in w for w in warnings) == 1
+    assert hugo._TOC_TREES_PER_TEXT == 8

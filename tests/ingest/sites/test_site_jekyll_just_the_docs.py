@@ -51,3 +51,24 @@ def test_children_of_a_collection_page_and_own_layout(tmp_path: Path, write: Cal
     # the site's own default layout that no longer draws the list
     write(tmp_path, "_layouts/default.html", "<main>{{ content }}</main>\n")
     assert "Table of contents" not in _pre(tmp_path, "_guides/setup.md")
+
+
+def test_a_huge_own_layout_is_not_read_whole(tmp_path: Path, write: Callable[..., Path]) -> None:
+    # the site's _layouts/default.html is read for "has_children" only in its first 200,000
+    # characters; a 60 MB one was read whole (120 MB of memory: the bytes and the text)
+    import tracemalloc
+
+    write(tmp_path, "_config.yml", THEME)
+    write(tmp_path, "index.md", "---\ntitle: Home\nhas_children: true\n---\n# Home\n")
+    write(tmp_path, "a.md", "---\ntitle: A page\nparent: Home\n---\nx\n")
+    write(tmp_path, "_layouts/default.html", "<main>{{ content }}</main>{% include children_nav.html %}\n")
+    with (tmp_path / "_layouts" / "default.html").open("r+b") as fh:
+        fh.truncate(60_000_000)  # sparse: no disk used
+    tracemalloc.start()
+    try:
+        out = _pre(tmp_path, "index.md")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert out.endswith("## Table of contents\n\n- A page\n")
+    assert peak < 20_000_000

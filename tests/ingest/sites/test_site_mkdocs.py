@@ -848,6 +848,17 @@ def test_caption_blocks_are_linear(tmp_path: Path, page: str, deadline: Any) -> 
     assert "Text after." in doc.sections[-1].text
 
 
+def test_caption_block_option_lines_are_skipped_in_linear_time(deadline: Any) -> None:
+    """A caption block's option lines were dropped one at a time by re-slicing the rest of
+    the block: 300,000 of them took over a minute."""
+    from murar.ingest.markup.pymdown import CAPTION_TYPES, _caption_blocks
+
+    lines = ["![Pump](pump.png)", "", "/// caption", *["    attrs: {}"] * 300_000, "The pump.", "///", "After."]
+    with deadline(10, "caption options"):
+        out = _caption_blocks(lines, CAPTION_TYPES, auto=True)
+    assert out[0] == '![Pump](pump.png "The pump.")' and out[-1] == "After."
+
+
 def test_caption_blocks_caption_the_image_before_them(tmp_path: Path) -> None:
     """pymdownx.blocks.caption: '/// figure-caption' after an image makes it a figure with 'Figure 1.'
     and the caption (mkdocs build: <figcaption><span class="caption-prefix">Figure 1.</span> ...);
@@ -936,6 +947,27 @@ def test_snippets_base_path_relative_tags(tmp_path: Path) -> None:
     doc = convert_pymdown(root / "site" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Version 2 fixed the sync.\n\nA shared note."
     assert doc.warnings == []
+
+
+def test_relative_tags_in_other_path_settings(tmp_path: Path) -> None:
+    """'!relative $config_dir/sub' is a folder of mkdocs.yml's wherever a path is asked for
+    (MkDocs' ConfigDirPlaceholder is an os.PathLike): docs_dir, theme.custom_dir and mkdocstrings'
+    paths. docs_dir kept the tag's text, so every page was 'outside docs_dir' and nothing was read."""
+    root = tmp_path / "proj"
+    (root / "pages").mkdir(parents=True)
+    (root / "overrides").mkdir()
+    (root / "src").mkdir()
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\ndocs_dir: !relative $config_dir/pages\ntheme:\n  name: material\n"
+        "  custom_dir: !relative $config_dir/overrides\nplugins:\n  - mkdocstrings:\n      handlers:\n"
+        "        python:\n          paths: [!relative $config_dir/src]\n")
+    (root / "src" / "pump.py").write_text('def start():\n    """Start the pump."""\n')
+    (root / "pages" / "p.md").write_text("# P\n\n::: pump.start\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    assert site.classify("pages/p.md").role is FileRole.PAGE
+    assert site.config.settings["theme.custom_dir"] == "overrides"
+    doc = convert_pymdown(root / "pages" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert "Start the pump." in doc.sections[0].text
 
 
 def test_mkdocstrings_documents_attributes(tmp_path: Path) -> None:

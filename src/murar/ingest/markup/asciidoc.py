@@ -61,7 +61,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
-from murar.ingest.htmltext import BLOCK_TAGS, pre_text
+from murar.ingest.htmltext import BLOCK_TAGS, MAX_TREE_DEPTH, cap_depth, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
     attached_paragraph_ends,
     auto_callouts,
@@ -1248,6 +1248,10 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
             html = again
         elif not html:
             raise IngestError(f"{rel}: asciidoc-py could not render the page")
+    html, flattened = cap_depth(html)  # (a passthrough of 100,000 nested <div>: minutes of parsing)
+    if flattened:
+        builder.warnings.append(f"HTML nested deeper than {MAX_TREE_DEPTH} elements: the deeper ones are read "
+                                "as text of the last (as browsers build the page)")
     tree = LexborHTMLParser(html)
     root = tree.body or tree.root
     if root is not None:

@@ -329,8 +329,7 @@ def _numpy_fields(block: list[str], prefer_type: bool) -> list[str]:
             texts.pop()
         cut = min((_width(t) for t in texts if t.strip()), default=0)
         texts = [t[cut:] if t.strip() else "" for t in texts]
-        while texts and not texts[0]:
-            texts.pop(0)
+        texts = texts[next((k for k, t in enumerate(texts) if t), len(texts)):]  # (one slice: pop(0) each was quadratic)
         first = texts[0] if texts else ""
         lead = f"{head} – {first}" if head and first else head or first
         out += [f"- {lead}", *[f"  {t}" if t else "" for t in texts[1:]], ""]

@@ -27,7 +27,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import contexts_at
-from murar.ingest.htmltext import TextBlock, text_blocks
+from murar.ingest.htmltext import MAX_TREE_DEPTH, TextBlock, cap_depth, text_blocks
 from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
 from murar.ingest.media_flags import (
     FLAGS_ATTR,
@@ -600,6 +600,10 @@ class PageBuilder:
         dropped. ``image_base`` is the file ``<img src>`` resolves against;
         ``in_sentence``: the fragment sits inside a sentence, its images are icons
         (see :meth:`image`), as is an image whose ``width`` is under the tiny size."""
+        html, flattened = cap_depth(html)
+        if flattened:
+            self.warnings.append(f"HTML nested deeper than {MAX_TREE_DEPTH} elements: the deeper ones are read "
+                                 "as text of the last (as browsers build the page)")
         try:
             tree = LexborHTMLParser(html)
         except Exception as err:  # noqa: BLE001 - selectolax is lenient; never lose the page

@@ -118,7 +118,8 @@ _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}"
 # a prop rendered as an element's only child (<span>{label}</span>), and an array prop mapped to elements
 _COMPONENT_CHILD = re.compile(r">\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*<")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
-_OBJECT_FIELD = re.compile(r"""([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
+# (a name starts where no name character stands before it: a search from inside a long name rescanned it)
+_OBJECT_FIELD = re.compile(r"""(?<![\w$])([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
 # <img src={require(`@site/img/${id}`).default}> or src={`/img/${name}.png`}: a path built from props
 _COMPONENT_IMG_TEMPLATE = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:require\(\s*)?`([^`]{1,300})`\s*\)?"
                                      r"(?:\.default)?\s*\}")

@@ -543,9 +543,10 @@ def _caption_blocks(lines: list[str], types: dict[str, str], *, auto: bool) -> l
             i += 1
             continue
         j = same[after]
-        body = lines[i + 1:j]
-        while body and _BLOCK_OPTION.match(body[0]):
-            body = body[1:]
+        start = i + 1
+        while start < j and _BLOCK_OPTION.match(lines[start]):  # its option lines (one slice: linear)
+            start += 1
+        body = lines[start:j]
         text = inline_text(" ".join(b.strip() for b in body if b.strip()))
         kind, argument = m.group(2), (m.group(3) or "").strip().lstrip("<>").strip()
         template = types[kind]

@@ -85,6 +85,7 @@ from murar.ingest.markup.roles import (
     role_text,
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
+from murar.ingest.mdlimits import MAX_TABLE_CELLS, MAX_TABLE_ROWS
 from murar.ingest.media_flags import is_inline_line
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
@@ -321,6 +322,22 @@ class _CsvTable(_DocutilsCSVTable):  # type: ignore[misc]  # docutils ships no t
         del self.options["file"]
         self.content = StringList(text.splitlines(), source=str(path))
         return list(super().run())
+
+    def parse_csv_data_into_rows(self, csv_data: Any, dialect: Any, source: str) -> tuple[list[Any], int]:
+        """docutils' rows, cut as a pipe table is (:func:`murar.ingest.mdlimits.cap_pipe_tables`):
+        at most :data:`~murar.ingest.mdlimits.MAX_TABLE_ROWS` body rows and
+        :data:`~murar.ingest.mdlimits.MAX_TABLE_CELLS` cells, with a warning. docutils
+        parses every cell as a document of its own (a 200,000-line ``:file:`` took
+        minutes)."""
+        rows, max_cols = super().parse_csv_data_into_rows(csv_data, dialect, source)
+        max_cols = min(max_cols, MAX_TABLE_CELLS)
+        head = min(self.options.get("header-rows", 0), MAX_TABLE_ROWS)
+        keep = head + min(MAX_TABLE_ROWS, max(1, MAX_TABLE_CELLS // max(1, max_cols)))
+        if len(rows) > keep or any(len(row) > max_cols for row in rows[:keep]):
+            _ctx(self).warnings.append(f"csv-table of {len(rows)} rows cut to its first {keep} rows "
+                                       f"of at most {max_cols} cells")
+            rows = [row[:max_cols] for row in rows[:keep]]
+        return rows, max_cols
 
 
 class _Include(Directive):  # type: ignore[misc]  # docutils ships no types

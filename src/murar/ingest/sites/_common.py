@@ -26,7 +26,7 @@ from murar.ingest.frontmatter import (
     load_yaml_safely,
     parse_front_matter,
 )
-from murar.ingest.paths import ResolvedLink, is_remote
+from murar.ingest.paths import ResolvedLink, is_remote, link_path_problem
 from murar.ingest.sites._glob import glob_match
 
 _MAX_CONFIG_CHARS = 2_000_000
@@ -144,7 +144,12 @@ def lookup(root: Path, candidates: list[str], *, link: str) -> ResolvedLink:
 def checked_rel(root: Path, rel: str) -> ResolvedLink:
     """``rel`` (posix, relative to the resolved ``root``) with symlinks followed, as
     a :class:`ResolvedLink` inside ``root``; a problem when it escapes ``root`` or
-    cannot be resolved. The file need not exist. Never raises."""
+    cannot be resolved, or is refused before any file-system call (a name longer
+    than the system allows, a NUL: :func:`murar.ingest.paths.link_path_problem`;
+    such a path made ``is_file()`` raise). The file need not exist. Never raises."""
+    problem = link_path_problem((root / rel).as_posix(), max_chars=4000, max_depth=1000)
+    if problem:
+        return ResolvedLink(problem=problem)
     try:
         resolved = (root / rel).resolve()
     except (OSError, RuntimeError) as err:

@@ -131,11 +131,12 @@ def default_view(ranges: Iterable[str], page_range: str | None = None) -> dict[s
                     unordered.add(prod)
                 else:
                     named.setdefault(prod, set()).add(ver)
+    newest = {prod: max(versions) for prod, versions in named.items()}  # once: many ranges name many versions
     for rng in parsed:
         for alt in rng:
             for op, name in alt:
                 prod, ver = split_moniker(name)
-                if op == ">" and ver is not None and ver == max(named[prod]):
+                if op == ">" and ver is not None and ver == newest[prod]:
                     above.add(prod)
     page = parse_range(page_range) if page_range else None
     out: dict[str, Version] = {}

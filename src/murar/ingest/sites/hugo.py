@@ -151,6 +151,8 @@ _FM_LOOSE_TOML = re.compile(r"^\+\+\+([^\n]*)$", re.MULTILINE)
 _TOC_TREE_DEPTH = 6
 #: pages a Geekdoc toc-tree lists at most, over all its levels
 _TOC_TREE_MAX = 1_000
+#: toc-trees drawn per page (or include) text; later ones are dropped with a warning
+_TOC_TREES_PER_TEXT = 8
 
 #: shortcodes of a tab set (Hugo's docs themes: "tabs", Docsy "tabpane"); each tab is a "tab" (Dapr and the
 #: sites built on its docs: a "codetab")
@@ -722,6 +724,7 @@ class HugoSite:
         self._ignore: list[re.Pattern[str]] | None = None
         self._included: frozenset[str] | None = None
         self._front: dict[str, dict[str, Any]] = {}
+        self._toc_trees: dict[str, str] = {}  # page -> its Geekdoc toc-tree (drawn once)
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
         # the language read (--language), else defaultContentLanguage
@@ -1573,7 +1576,7 @@ class HugoSite:
             children.append((rel, self._front_matter(rel)))
         return children
 
-    def _geekdoc_toc_tree(self, page_rel: str, *, depth: int = 0, budget: list[int] | None = None) -> str:
+    def _geekdoc_toc_tree(self, page_rel: str) -> str:
         """Geekdoc's ``{{< toc-tree >}}`` (``layouts/shortcodes/toc-tree.html``): the
         page's ``.Pages`` as a nested list, grouped by weight (ascending, unweighted
         as weight 0), by title within a group; each its title (``linkTitle``
@@ -1581,12 +1584,17 @@ class HugoSite:
         children unless ``geekdocFlatSection``; ``geekdocHidden`` pages left out
         (unless ``geekdocHiddenTocTree: false``). Nothing when the page's
         ``geekdocToC`` (else the site's) is ``0``/false. At most
-        :data:`_TOC_TREE_DEPTH` levels and :data:`_TOC_TREE_MAX` pages in all."""
-        left = budget if budget is not None else [_TOC_TREE_MAX]
-        if depth == 0:
+        :data:`_TOC_TREE_DEPTH` levels and :data:`_TOC_TREE_MAX` pages in all; drawn
+        once per page, however many times the page writes it."""
+        if page_rel not in self._toc_trees:
             own = self._front_matter(page_rel).get("geekdocToC", self._params.get("params.geekdoctoc", 6))
-            if own in (0, False, "0", "false"):
-                return ""
+            text = "" if own in (0, False, "0", "false") else self._toc_tree_levels(page_rel, 0, [_TOC_TREE_MAX])
+            self._toc_trees[page_rel] = f"\n\n{text}\n\n" if text else ""
+        return self._toc_trees[page_rel]
+
+    def _toc_tree_levels(self, page_rel: str, depth: int, left: list[int]) -> str:
+        """The lines of :meth:`_geekdoc_toc_tree` from ``depth`` down; ``left``: pages
+        the tree may still list (shared by its levels)."""
         rows: list[tuple[int, str, str, dict[str, Any]]] = []
         for rel, child in self._section_children(page_rel):
             if child.get("geekdocHidden") is True and child.get("geekdocHiddenTocTree", True) is not False:
@@ -1605,11 +1613,10 @@ class HugoSite:
             desc = " ".join(str(desc).split()) if desc not in (None, "") else ""
             lines.append("  " * depth + f"- {title}" + (f": {desc}" if desc else ""))
             if depth + 1 < _TOC_TREE_DEPTH and child.get("geekdocFlatSection") is not True:
-                sub = self._geekdoc_toc_tree(rel, depth=depth + 1, budget=left) if left[0] > 0 else ""
+                sub = self._toc_tree_levels(rel, depth + 1, left) if left[0] > 0 else ""
                 if sub:
                     lines.append(sub)
-        text = "\n".join(lines)
-        return f"\n\n{text}\n\n" if depth == 0 and text else text
+        return "\n".join(lines)
 
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
                            _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
@@ -1629,6 +1636,7 @@ class HugoSite:
         tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
         tags = list(_SHORTCODE.finditer(body))
         closing = _closing_tags(tags)
+        toc_trees = 0  # Geekdoc toc-trees met (each one draws every child page: bounded)
         for m in tags:
             if m.start() < pos:
                 continue
@@ -1749,7 +1757,11 @@ class HugoSite:
                                                    _stack=_stack))
                 pos = close.end()
             elif name == "toc-tree" and self._geekdoc:
-                out.append(self._geekdoc_toc_tree(page_rel))
+                toc_trees += 1
+                if toc_trees <= _TOC_TREES_PER_TEXT:
+                    out.append(self._geekdoc_toc_tree(page_rel))
+                elif toc_trees == _TOC_TREES_PER_TEXT + 1:
+                    warnings.append(f"toc-tree: more than {_TOC_TREES_PER_TEXT} in one text; the later ones are left out")
             elif name == "siteparam":  # Relearn: a site parameter only
                 out.append(self._params.get(f"params.{sc.get('name', pos=0).strip().lower()}", ""))
             elif name == "heading" and sc.get("name", pos=0):

@@ -684,7 +684,8 @@ class JekyllSite:
             layout = self._root / safe_join(self._source, "_layouts/default.html")
             if theme and layout.is_file() and not inside_root(layout, self._root.resolve()).problem:
                 try:
-                    own = layout.read_text(encoding="utf-8", errors="replace")[:200_000]
+                    with layout.open(encoding="utf-8", errors="replace") as fh:
+                        own = fh.read(200_000)  # a huge file is not read whole
                 except OSError:
                     own = ""
                 theme = "has_children" in own or "children_nav" in own

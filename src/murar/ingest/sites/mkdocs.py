@@ -321,7 +321,8 @@ class MkDocsSite:
         self._aliases = tuple(config.content_dirs)
         self._snippet_bases = tuple(p for p in config.settings.get("snippets.base_path", ".").split("\n") if p)
         # base_path entries that are files (found by name alone), looked up once, not per snippet
-        self._snippet_base_files = frozenset(b for b in self._snippet_bases if (config.root / b).is_file())
+        self._snippet_base_files = frozenset(b for b in self._snippet_bases if checked_rel(config.root, b).rel_path
+                                             and (config.root / b).is_file())  # (a name too long is no file)
         self._custom_dir = config.settings.get("theme.custom_dir", "")
         self._snippets: set[str] | None = None
         self._default_locale = config.settings.get("i18n.default_locale", "")
@@ -348,6 +349,9 @@ class MkDocsSite:
         site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
         data = read_mkdocs_yml(root / config_file, root=root) if config_file else {}
         docs_name = str(data.get("docs_dir") or "docs")
+        if docs_name.startswith(_RELATIVE):  # docs_dir: !relative $config_dir/sub (a folder of mkdocs.yml's)
+            own = docs_name.startswith(_RELATIVE + "$config_dir")
+            docs_name = (_relative_path(docs_name, ".", "docs") if own else None) or "docs"
         docs = join_rel(site_dir, docs_name)
         settings: dict[str, str] = {"docs_dir": docs_name}
         aliases = [docs]
@@ -421,7 +425,9 @@ class MkDocsSite:
             python = python if isinstance(python, dict) else {}
             paths = python.get("paths") or ["."]
             paths = [paths] if isinstance(paths, str) else [str(p) for p in paths if isinstance(p, (str, int))]
-            settings["mkdocstrings.paths"] = "\n".join(join_rel(site_dir, p) for p in paths)
+            joined_paths = (_relative_path(p, site_dir, docs) if p.startswith(_RELATIVE) else join_rel(site_dir, p)
+                            for p in paths)
+            settings["mkdocstrings.paths"] = "\n".join(p for p in joined_paths if p is not None)
             options = python.get("options") if isinstance(python.get("options"), dict) else {}
             settings["mkdocstrings.options"] = json.dumps(options, default=str)
         if "mkdocs-video" in plugins:  # mkdocs-video: images whose alt text is "mark" are videos
@@ -442,8 +448,10 @@ class MkDocsSite:
                     settings["macros.render_by_default"] = "false"
                 break
         theme = data.get("theme") or {}
-        if isinstance(theme, dict) and theme.get("custom_dir"):
-            custom = join_rel(site_dir, str(theme["custom_dir"]))
+        custom_name = str(theme.get("custom_dir") or "") if isinstance(theme, dict) else ""
+        custom = _relative_path(custom_name, site_dir, docs) if custom_name.startswith(_RELATIVE) \
+            else join_rel(site_dir, custom_name)
+        if isinstance(theme, dict) and custom_name and custom:
             if contained(custom, docs) and aliases[0] != docs:  # under a docs_dir that is a link
                 custom = join_rel(aliases[0], custom[len(docs):].lstrip("/"))
             settings["theme.custom_dir"] = custom

@@ -576,6 +576,8 @@ def _parent(path: str) -> str:
 #: local extension modules one conf.py's setup calls are read from, and characters read of each
 _MAX_EXTENSION_FILES = 16
 _MAX_EXTENSION_CHARS = 1_000_000
+#: sys.path folders searched for local extensions (conf.py adds a few)
+_MAX_EXTENSION_FOLDERS = 32
 
 
 def _extension_trees(path: Path, root: Path | None, extensions: Sequence[str],
@@ -584,22 +586,36 @@ def _extension_trees(path: Path, root: Path | None, extensions: Sequence[str],
     conf.py's ``sys_path`` folders (a site's own ``_ext/scrapydocs.py``): Sphinx imports
     each extension and calls its ``setup(app)``, where object and cross-reference types
     are added. Installed packages are not read. At most :data:`_MAX_EXTENSION_FILES`
-    files of :data:`_MAX_EXTENSION_CHARS` characters; never raises."""
+    files of :data:`_MAX_EXTENSION_CHARS` characters, searched for in the first
+    :data:`_MAX_EXTENSION_FOLDERS` folders of ``sys_path`` that exist in ``root``
+    (each resolved once: 200 extensions over 2,000 folders took two minutes); never raises."""
     if root is None:
         return []
     try:
-        top = root.resolve()
+        top, conf = root.resolve(), path.resolve()
     except (OSError, RuntimeError):
         return []
+    folders: dict[Path, None] = {}
+    for entry in (".", *sys_path):
+        try:
+            folder = (path.parent / entry).resolve()
+            if folder.is_relative_to(top) and folder.is_dir():
+                folders[folder] = None
+        except (OSError, RuntimeError, ValueError):
+            continue
+        if len(folders) >= _MAX_EXTENSION_FOLDERS:
+            break
     trees: list[ast.Module] = []
     for name in extensions[:200]:
         if name.startswith("sphinx.") or not all(part.isidentifier() for part in name.split(".")):
             continue
         stem = name.replace(".", "/")
-        for entry, file in ((e, f) for e in (".", *sys_path) for f in (f"{stem}.py", f"{stem}/__init__.py")):
+        for folder, file in ((d, f) for d in folders for f in (f"{stem}.py", f"{stem}/__init__.py")):
             try:
-                candidate = (path.parent / entry / file).resolve()
-                if not candidate.is_relative_to(top) or candidate == path.resolve() or not candidate.is_file():
+                if not (folder / file).is_file():
+                    continue
+                candidate = (folder / file).resolve()
+                if not candidate.is_relative_to(top) or candidate == conf or not candidate.is_file():
                     continue
                 with candidate.open("rb") as fh:
                     raw = fh.read(_MAX_EXTENSION_CHARS)
