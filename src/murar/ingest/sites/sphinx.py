@@ -29,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.markup.gallery import code_size, example_title, thumbnail_list
 from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
 from murar.ingest.sites._common import (
     checked_rel,
@@ -36,7 +37,7 @@ from murar.ingest.sites._common import (
     scan_include_targets,
 )
 from murar.ingest.sites._glob import SPHINX, GlobSyntax, glob_match
-from murar.ingest.sites._links import join_rel
+from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites._xrefs import (
     XrefIndex,
     read_capped,
@@ -825,6 +826,8 @@ class SphinxSite:
         self._includes: frozenset[str] | None = None
         self._excludes: list[str] | None = None
         self._xrefs: XrefIndex | None = None
+        self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
+        self._gallery_ignore = re.compile(r"__init__\.py")
         self.load_warnings: list[str] = []
 
     @classmethod
@@ -1022,8 +1025,104 @@ class SphinxSite:
                 return "rst"
         return None
 
+    # ------------------------------------------------------------ sphinx-gallery
+    def _galleries(self) -> tuple[tuple[str, str], ...]:
+        """``(examples folder, gallery folder)`` pairs of sphinx-gallery, relative to the
+        root, when conf.py loads ``sphinx_gallery.gen_gallery``: ``sphinx_gallery_conf``'s
+        ``examples_dirs`` and ``gallery_dirs`` (a string or a list each, paired in order;
+        defaults ``../examples`` and ``auto_examples``), relative to the source directory
+        (gen_gallery.generate_gallery_rst). An examples folder outside the root is left out."""
+        if self._gallery_pairs is None:
+            values = self.conf.values
+            pairs: list[tuple[str, str]] = []
+            if "sphinx_gallery.gen_gallery" in (*self.conf.extensions, *_strs(values.get("extensions"))):
+                sg = values.get("sphinx_gallery_conf")
+                sg = sg if isinstance(sg, dict) else {}
+                examples = _strs(sg.get("examples_dirs", "../examples"))
+                galleries = _strs(sg.get("gallery_dirs", "auto_examples"))
+                base = self.srcdir or "."
+                for ex, gal in zip(examples, galleries, strict=False):
+                    ex_rel, gal_rel = join_rel(base, ex), join_rel(base, gal)
+                    if not ex_rel.startswith("..") and ex_rel != "." and not gal_rel.startswith(".."):
+                        pairs.append((ex_rel, gal_rel))
+                pattern = sg.get("ignore_pattern", r"__init__\.py")
+                try:
+                    self._gallery_ignore = re.compile(pattern if isinstance(pattern, str) else r"__init__\.py")
+                except re.error:
+                    self._gallery_ignore = re.compile(r"__init__\.py")
+            self._gallery_pairs = tuple(pairs)
+        return self._gallery_pairs
+
+    def _gallery_header(self, folder: str) -> str | None:
+        """The gallery header of an examples folder (gen_rst._get_gallery_header): the first
+        of GALLERY_HEADER, README, readme with ``.txt`` then each source suffix that exists."""
+        for ext in (".txt", *sorted(self.conf.source_suffix)):
+            for name in ("GALLERY_HEADER", "README", "readme"):
+                rel = f"{folder}/{name}{ext}"
+                if (self._root / rel).is_file():
+                    return rel
+        return None
+
+    def _gallery_class(self, rel: str) -> FileClass | None:
+        """sphinx-gallery's part of the sources: an example script of an examples folder
+        or of a subfolder one level below it that has a gallery header is a page
+        (markup ``gallery``, the reST page the extension writes for it), the header a page
+        of its own (the gallery's index text); sources under the gallery folder are the
+        extension's output from an earlier build, rewritten from the examples. None for
+        other files."""
+        for examples, gallery in self._galleries():
+            if contained(rel, gallery) and self.markup_for(rel) is not None:
+                return FileClass(role=FileRole.EXCLUDED,
+                                 reason=f"written by sphinx-gallery from {examples}/ (read there)")
+            if not contained(rel, examples):
+                continue
+            parts = rel[len(examples) + 1:].split("/")
+            if len(parts) > 2:
+                return None
+            folder = examples if len(parts) == 1 else f"{examples}/{parts[0]}"
+            header = self._gallery_header(folder)
+            if len(parts) == 2 and header is None:
+                return None  # not a subsection of the gallery
+            if rel == header:
+                return FileClass(role=FileRole.PAGE, markup=self.markup_for(rel) or "rst")
+            name = parts[-1]
+            if name.endswith(".py") and self._gallery_ignore.search(name) is None:
+                return FileClass(role=FileRole.PAGE, markup="gallery")
+            return None
+        return None
+
+    def _gallery_thumbnails(self, header: str) -> str:
+        """The thumbnails sphinx-gallery puts under a gallery header on its index page,
+        as reST (one bullet per example title; gen_rst.generate_dir_rst), in the order of
+        ``within_subsection_order``: file name (``FileNameSortKey``), title
+        (``ExampleTitleSortKey``), file size (``FileSizeSortKey``) or, by default, the
+        characters of code (``NumberOfCodeLinesSortKey``). At most 500 examples a folder."""
+        folder = PurePosixPath(header).parent.as_posix()
+        try:
+            names = sorted(p.name for p in (self._root / folder).iterdir() if p.suffix == ".py" and p.is_file())
+        except OSError:
+            return ""
+        order = self.conf.values.get("sphinx_gallery_conf")
+        order = order.get("within_subsection_order") if isinstance(order, dict) else None
+        order = order.rsplit(".", 1)[-1] if isinstance(order, str) else "NumberOfCodeLinesSortKey"
+        entries: list[tuple[object, str, str]] = []
+        for name in names[:500]:
+            rel = f"{folder}/{name}"
+            fc = self._gallery_class(rel)
+            source = read_capped(self._root, rel) if fc is not None and fc.markup == "gallery" else None
+            if source is None:
+                continue
+            title = example_title(source)
+            key: object = {"FileNameSortKey": name, "ExampleTitleSortKey": title,
+                           "FileSizeSortKey": len(source.encode())}.get(order, None)
+            entries.append((code_size(source) if key is None else key, name, title))
+        entries.sort(key=lambda e: (e[0], e[1]))
+        return thumbnail_list([title for _, _, title in entries])
+
     def classify(self, rel: str) -> FileClass:
         suffix = PurePosixPath(rel).suffix.lower()
+        if (gallery := self._gallery_class(rel)) is not None:
+            return gallery
         src_rel = self._in_src(rel)
         markup = self.markup_for(rel)
         if src_rel is None:
@@ -1086,6 +1185,12 @@ class SphinxSite:
         """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every
         reStructuredText source."""
         conf = self.conf
-        if self.markup_for(page_rel) != "rst" or not (conf.rst_prolog or conf.rst_epilog):
+        fc = self._gallery_class(page_rel)
+        if fc is not None and fc.markup != "gallery" and fc.role is FileRole.PAGE:
+            # a gallery header: its index page lists the examples' thumbnails under it
+            thumbs = self._gallery_thumbnails(page_rel)
+            text = f"{text.rstrip()}\n\n{thumbs}\n" if thumbs else text
+        rst = self.markup_for(page_rel) == "rst" or (fc is not None and fc.markup in ("rst", "gallery"))
+        if not rst or not (conf.rst_prolog or conf.rst_epilog):
             return text
         return "\n\n".join(p for p in (conf.rst_prolog, text, conf.rst_epilog) if p)
