@@ -314,3 +314,22 @@ def test_myst_autosummary_directive_draws_its_table(tmp_path: Path) -> None:
     (tmp_path / "api.md").write_text("# API\n\n```{autosummary}\n:nosignatures:\n\ngridlib.regrid\n```\n")
     doc = convert_myst(tmp_path / "api.md", site=SphinxSite(tmp_path, "conf.py"))
     assert [t.rows for t in doc.media if isinstance(t, TableItem)] == [[["gridlib.regrid", "Regrid a grid."]]]
+
+
+def test_an_explicit_import_reached_through_a_star_import_is_followed_first(tmp_path: Path) -> None:
+    # networkx-style package: 'from starlib.shapes import *' among many star imports, and shapes/__init__.py
+    # names the class in 'from .wheel import Wheel'; Python binds starlib.Wheel there, so that lead is
+    # followed before the other star imports use up the re-export hops
+    site = _site(tmp_path, "Wheel\n=====\n\n.. currentmodule:: starlib\n\n.. autoclass:: Wheel\n")
+    pkg = tmp_path / "starlib"
+    parts = [f"part{i}" for i in range(10)]
+    stars = [parts[0], "shapes", *parts[1:]]
+    (pkg / "__init__.py").write_text("".join(f"from starlib.{m} import *\n" for m in stars))
+    for m in parts:
+        (pkg / f"{m}.py").write_text(f'"""Part {m}."""\n\ndef helper_{m}():\n    pass\n')
+    (pkg / "shapes").mkdir()
+    (pkg / "shapes" / "__init__.py").write_text("from .wheel import Wheel\n")
+    (pkg / "shapes" / "wheel.py").write_text('class Wheel:\n    """A round shape with spokes."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert "A round shape with spokes." in doc.sections[0].text
+    assert not doc.warnings

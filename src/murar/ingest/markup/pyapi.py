@@ -100,8 +100,11 @@ def follow_object(
             head = alias_of(tree, path[0]) or path[0]
             if head != path[0] and len(path) == 1:
                 queue.append(f"{module}.{head}")
-        queue += [".".join([alias, *path[1:]]) for alias in
-                  imported_names(tree, head, module=module, is_package=rel.endswith("__init__.py"))]
+        explicit, starred = _imported_names(tree, head, module=module, is_package=rel.endswith("__init__.py"))
+        # a module that names the object in an import binds it there: that lead is followed before the
+        # star imports still waiting (a package of 20 'from .x import *' lines would use up the hops first)
+        queue[:0] = [".".join([alias, *path[1:]]) for alias in explicit]
+        queue += [".".join([alias, *path[1:]]) for alias in starred]
     return None
 
 
@@ -112,9 +115,16 @@ def imported_names(source: str | ast.Module | None, name: str, *, module: str, i
     ``pkg.main.BaseModel`` (explicit imports first, at the top level or under an
     ``if``/``try``), then ``pkg.x.BaseModel`` for each ``from .x import *``. Empty
     when ``name`` is not imported there or the source does not parse."""
+    explicit, starred = _imported_names(source, name, module=module, is_package=is_package)
+    return explicit + starred
+
+
+def _imported_names(source: str | ast.Module | None, name: str, *, module: str,
+                    is_package: bool) -> tuple[list[str], list[str]]:
+    """:func:`imported_names` apart: the explicit imports of ``name`` and the star imports."""
     tree = parse_module(source) if isinstance(source, str) else source
     if tree is None:
-        return []
+        return [], []
     explicit: list[str] = []
     starred: list[str] = []
     todo: list[ast.stmt] = list(tree.body)
@@ -136,7 +146,7 @@ def imported_names(source: str | ast.Module | None, name: str, *, module: str, i
                     starred.append(".".join([*base, name]))
                 elif (alias.asname or alias.name) == name and base:
                     explicit.append(".".join([*base, alias.name]))
-    return explicit + starred
+    return explicit, starred
 
 
 def _typing_doc(annotation: ast.expr | None) -> tuple[ast.expr | None, str]:
