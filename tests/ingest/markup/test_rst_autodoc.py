@@ -333,3 +333,37 @@ def test_an_explicit_import_reached_through_a_star_import_is_followed_first(tmp_
     doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
     assert "A round shape with spokes." in doc.sections[0].text
     assert not doc.warnings
+
+
+def test_inherited_members_are_found_in_the_base_classes(tmp_path: Path) -> None:
+    # autosummary/autodoc get 'Wheel.area' by getattr, which finds the method in a base class: Wheel's
+    # bases are looked up in order where wheel.py defines or imports them (MRO order for the first base)
+    page = ("Wheel\n=====\n\n.. currentmodule:: starlib.wheel\n\n.. autosummary::\n\n"
+            "   Wheel.area\n   Wheel.spin\n   Wheel.label\n")
+    site = _site(tmp_path, page)
+    pkg = tmp_path / "starlib"
+    (pkg / "base.py").write_text(
+        'class Shape:\n    def area(self):\n        """Area of the shape."""\n\n\n'
+        'class Named:\n    def label(self):\n        """The shape\'s label."""\n')
+    (pkg / "wheel.py").write_text(
+        'from starlib.base import Shape\nfrom starlib import base\n\n\n'
+        'class Wheel(Shape, base.Named):\n    def spin(self):\n        """Turn the wheel."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [row[1] for row in tables[0].rows] == ["Area of the shape.", "Turn the wheel.", "The shape's label."]
+    assert not doc.warnings
+
+
+def test_star_imports_of_a_large_package_are_followed_up_to_24_hops(tmp_path: Path) -> None:
+    # a subpackage __init__ of many 'from .x import *' lines (networkx.algorithms.centrality has 20):
+    # the function is in the fifteenth
+    site = _site(tmp_path, "Flux\n====\n\n.. autofunction:: starlib.flux\n")
+    pkg = tmp_path / "starlib"
+    mods = [f"part{i}" for i in range(15)]
+    (pkg / "__init__.py").write_text("".join(f"from .{m} import *\n" for m in mods))
+    for m in mods[:-1]:
+        (pkg / f"{m}.py").write_text(f"def helper_{m}():\n    pass\n")
+    (pkg / f"{mods[-1]}.py").write_text('def flux(star):\n    """Flux of a star."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert "Flux of a star." in doc.sections[0].text
+    assert not doc.warnings

@@ -53,6 +53,17 @@ def find_object(tree: ast.Module, path: Sequence[str]) -> ast.Module | _Def | No
 _T = TypeVar("_T")
 
 
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.C`` of a class base written as a name or attribute chain; None otherwise."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute) and len(parts) < 30:
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
 def follow_object(
     identifier: str,
     *,
@@ -94,6 +105,17 @@ def follow_object(
         if result is not None:
             return result
         if not path:
+            continue
+        owner = find_object(tree, path[:-1]) if len(path) > 1 else None
+        if isinstance(owner, ast.ClassDef):
+            # a member the class does not define is looked up in its bases, in order (Python's attribute
+            # lookup, as autodoc's getattr finds an inherited method): 'class DiGraph(Graph)' sends
+            # DiGraph.add_edge to Graph.add_edge, where this module defines or imports Graph
+            bases = [d for d in map(_dotted, owner.bases) if d]
+            # a base names something of this module (defined or imported: 'Graph', 'base.Named'), or,
+            # dotted, a module by its full name
+            queue[:0] = [lead for d in bases for lead in (".".join([module, *path[:-2], d, path[-1]]),
+                                                          *((f"{d}.{path[-1]}",) if "." in d else ()))]
             continue
         head = path[0]
         if alias_of is not None:

@@ -94,7 +94,7 @@ __all__ = ["convert_rst", "convert_rst_text", "parse_rst_into"]
 _REGISTRY_LOCK = threading.RLock()
 _MAX_API_SOURCE_CHARS = 5_000_000  # Python sources one page's autodoc directives may read
 _MAX_API_LINES = 40_000  # reST lines one page's autodoc directives may insert
-_MAX_ALIAS_HOPS = 8  # re-exports followed to find an object's definition
+_MAX_ALIAS_HOPS = 24  # re-exports followed to find an object's definition
 
 # Sphinx directives with no content to keep (navigation, indexing, config)
 _DROP_DIRECTIVES = frozenset({
