@@ -156,3 +156,87 @@ def test_cells_without_ids_are_read_without_warnings(tmp_path: Path) -> None:
     doc = convert_notebook(tmp_path / "nb.ipynb", site=site, assets_dir=tmp_path / "assets")
     assert doc.sections[0].text.startswith("Text.")
     assert not [w for w in doc.warnings if "missing an id" in w]
+
+
+_PERCENT = '''\
+# ---
+# jupyter:
+#   kernelspec:
+#     name: python3
+#     display_name: Python 3
+# ---
+
+import os
+x = 1
+
+
+# %% Setup [markdown] tags=["intro"]
+# # Orbit plots
+#
+# Draw an *orbit*:
+#
+#     indented stays code
+
+# %%
+# %matplotlib inline
+y = 2
+
+# a comment stays
+
+# %% [md]
+"""
+## From a string
+
+Text of a quoted cell.
+"""
+
+# %% [raw] raw_mimetype="text/html"
+# <p>Raw <b>HTML</b> cell</p>
+'''
+
+
+def test_percent_script_reads_as_the_notebook_jupytext_makes(tmp_path: Path) -> None:
+    # cells as jupytext.reads(text, fmt="py:percent") gives them (checked with jupytext 1.16.4)
+    from murar.ingest.markup.notebook import percent_notebook
+
+    nb = percent_notebook(_PERCENT)
+    assert [(c["cell_type"], c["source"]) for c in nb["cells"]] == [
+        ("code", "import os\nx = 1"),
+        ("markdown", "# Orbit plots\n\nDraw an *orbit*:\n\n    indented stays code"),
+        ("code", "%matplotlib inline\ny = 2\n\n# a comment stays"),
+        ("markdown", "## From a string\n\nText of a quoted cell."),
+        ("raw", "<p>Raw <b>HTML</b> cell</p>"),
+    ]
+    assert nb["cells"][-1]["metadata"] == {"raw_mimetype": "text/html"}
+
+
+def test_custom_notebook_formats_are_sphinx_sources(tmp_path: Path) -> None:
+    # nbsphinx_custom_formats (and myst-nb's nb_custom_formats): each suffix is a source suffix, read as the
+    # notebook jupytext.reads(text, fmt) gives; a Markdown fmt ('Rmd') reads as Markdown text
+    from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
+    from murar.ingest.sites.detect import open_site
+
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['nbsphinx']\n"
+        "nbsphinx_custom_formats = {\n"
+        "    '.pct.py': ['jupytext.reads', {'fmt': 'py:percent'}],\n"
+        "    '.md': ['jupytext.reads', {'fmt': 'Rmd'}],\n"
+        "}\n")
+    (tmp_path / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   orbits\n   notes\n")
+    (tmp_path / "orbits.pct.py").write_text(_PERCENT.replace("import os\nx = 1\n", ""))
+    (tmp_path / "notes.md").write_text("# Notes\n\nSome notes.\n\n```{r}\nplot(x)\n```\n")
+    (tmp_path / "helper.py").write_text("x = 1\n")
+    sel = open_site(tmp_path)
+    assert sel.site.classify("orbits.pct.py").markup == "percent"
+    assert sel.site.classify("notes.md").markup == "myst"
+    assert sel.site.classify("helper.py").role.value != "page"
+    docs = convert_corpus(sel.site.config.root, assets_dir=tmp_path / "assets", report=IngestReport(),
+                          site=sel.site, walk=walk_site(sel.site, under=sel.walk))
+    pages = {d.sections[0].source_path: d for d in docs}
+    assert sorted(pages) == ["index.rst", "notes.md", "orbits.pct.py"]
+    orbit = {" > ".join(s.heading_path): s.text for s in pages["orbits.pct.py"].sections}
+    assert "Orbit plots" in orbit and "Draw an orbit:" in orbit["Orbit plots"]
+    assert "%matplotlib inline" in orbit["Orbit plots"] and "# ---" not in orbit["Orbit plots"]
+    assert orbit["Orbit plots > From a string"].startswith("Text of a quoted cell.")
+    assert "Raw HTML cell" in orbit["Orbit plots > From a string"]
+    assert "Some notes." in pages["notes.md"].sections[0].text

@@ -69,6 +69,7 @@ CONVERTERS: dict[str, tuple[str, str]] = {
     "gallery": ("murar.ingest.markup.gallery:convert_gallery", "core"),
     "myst": ("murar.ingest.markup.myst:convert_myst", "core"),
     "notebook": ("murar.ingest.markup.notebook:convert_notebook", "core"),
+    "percent": ("murar.ingest.markup.notebook:convert_percent_notebook", "core"),
     "asciidoc": ("murar.ingest.markup.asciidoc:convert_asciidoc", "core"),
 }
 

@@ -164,6 +164,16 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         suffix.setdefault(".ipynb", "myst-nb" if "myst_nb" in extensions else "nbsphinx")
     if "recommonmark" in extensions or "sphinx_markdown_parser" in extensions:
         suffix.setdefault(".md", "markdown")
+    # notebooks stored as text (nbsphinx_custom_formats, myst-nb's nb_custom_formats): each suffix is a
+    # source suffix, read through the format jupytext is given ({suffix: [converter, {"fmt": ...}]})
+    for setting, ext in (("nbsphinx_custom_formats", "nbsphinx"), ("nb_custom_formats", "myst_nb")):
+        formats = values.get(setting)
+        if ext in extensions and isinstance(formats, dict):
+            for sfx, how in formats.items():
+                kwargs = next((h for h in how if isinstance(h, dict)), {}) if isinstance(how, (list, tuple)) else {}
+                fmt = kwargs.get("fmt") if isinstance(kwargs.get("fmt"), str) else str(sfx).lstrip(".")
+                if isinstance(sfx, str) and sfx.startswith("."):
+                    suffix.setdefault(sfx, f"jupytext:{fmt}")
     root_doc = values.get("root_doc") or values.get("master_doc") or "index"
     lang = values.get("language")
     sys_path = conf_sys_path(tree)
@@ -1018,6 +1028,11 @@ class SphinxSite:
         for suffix, parser in sorted(self.conf.source_suffix.items(), key=lambda kv: -len(kv[0])):
             if name.endswith(suffix):
                 p = parser.lower()
+                if p.startswith("jupytext:"):  # a custom notebook format (read_conf)
+                    fmt = p[len("jupytext:"):]
+                    if "percent" in fmt:
+                        return "percent"
+                    return "myst" if fmt.split(":")[0] in ("md", "rmd", "markdown", "myst") else None
                 if suffix == ".ipynb" or p.endswith("nb") or "notebook" in p:
                     return "notebook"
                 if "markdown" in p or "myst" in p or suffix == ".md":
