@@ -885,3 +885,20 @@ def test_a_page_whose_preamble_shows_nothing_starts_at_its_title(tmp_path: Path)
     doc = convert_rst(tmp_path / "intro.rst", site=site)
     assert [(s.heading_path, s.text) for s in doc.sections] == [(("intro",), "Read this first."),
                                                                 (("intro", "Intro"), "Text.")]
+
+
+def test_nbsphinx_gallery_and_info_box_directives(tmp_path: Path) -> None:
+    # nbsphinx: nbgallery/nblinkgallery draw the listed documents as thumbnails showing their titles under
+    # the caption; nbinfo/nbwarning are boxes of their content (no title of their own)
+    site = _project(tmp_path, {
+        "index.rst": ("Home\n====\n\n.. nblinkgallery::\n   :caption: Worked examples\n\n   orbits\n"
+                      "   Custom title <moons>\n   https://example.org/x\n\n"
+                      ".. nbgallery::\n   :glob:\n\n   gallery/*\n   orbits\n\n"
+                      ".. nbinfo::\n\n   An info box.\n\n.. nbwarning:: Careful here.\n"),
+        "orbits.rst": "Plotting orbits\n===============\n\nText.\n",
+        "moons.rst": "Moons\n=====\n\nText.\n",
+    }, conf="extensions = ['nbsphinx']\n")
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    assert doc.sections[0].text.split("\n\n") == [
+        "Worked examples", "Plotting orbits", "Custom title", "Plotting orbits", "An info box.", "Careful here."]
+    assert not doc.warnings

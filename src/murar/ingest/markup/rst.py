@@ -116,9 +116,11 @@ _CONTAINER_DIRECTIVES = frozenset({
     "autoattribute", "autodata", "autoexception", "py:function", "py:class", "py:method", "py:attribute",
     "py:module", "py:data", "py:exception", "js:function", "c:function", "cpp:function", "http:get",
     "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "list-grid",
+    "nbinfo", "nbwarning",
 })
 # containers whose extension gives them no argument: lines right under them are content
-_NO_ARGUMENTS = frozenset({"tabs", "tab-set", "tab-set-code", "grid-item", "article-info", "hlist", "glossary"})
+_NO_ARGUMENTS = frozenset({"tabs", "tab-set", "tab-set-code", "grid-item", "article-info", "hlist", "glossary",
+                           "nbinfo", "nbwarning"})
 _CODE_DIRECTIVES = frozenset({
     "code-block", "sourcecode", "code", "code-cell", "code-tab", "ipython", "jupyter-execute", "doctest", "testcode",
     "testoutput", "prompt", "console", "parsed-literal", "highlight-block",
@@ -588,6 +590,45 @@ class _ContentOnly(_Container):
     optional_arguments = 0
 
 
+_TOC_ENTRY = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.DOTALL)
+
+
+class _NbGallery(Directive):  # type: ignore[misc]  # docutils ships no types
+    """nbsphinx's ``nbgallery`` and ``nblinkgallery``: a toctree drawn as a gallery of
+    thumbnails, each showing the title of a listed document (nbsphinx/__init__.py
+    NbGallery, GalleryToc, doctree_resolved: the entry's explicit title or the
+    document's), under the ``:caption:``. Read as the caption and a list of those
+    titles; ``:glob:`` patterns and external links (not in a gallery) are left out."""
+
+    optional_arguments = 0
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        xrefs, docname = ctx.xrefs()
+        out: list[nodes.Node] = []
+        caption = self.options.get("caption")
+        if isinstance(caption, str) and caption.strip():
+            out.append(nodes.paragraph("", caption.strip()))
+        items = nodes.bullet_list()
+        for raw in list(self.content)[:500]:
+            entry = raw.strip()
+            if (not entry or entry == "self" or len(entry) > 1_000
+                    or "glob" in self.options and any(c in entry for c in "*?[")):
+                continue
+            m = _TOC_ENTRY.match(entry) if entry.endswith(">") else None
+            title, target = (m.group(1).strip(), m.group(2).strip()) if m else ("", entry)
+            if re.match(r"^[a-z][a-z0-9+.-]*://", target):
+                continue
+            if not title and xrefs is not None:
+                title = xrefs.doc_title(target, docname=docname) or ""
+            items += nodes.list_item("", nodes.paragraph("", title or target))
+        if len(items):
+            out.append(items)
+        return out
+
+
 class _Autodoc(_Container):
     """``sphinx.ext.autodoc`` directives (``automodule``, ``autoclass``, ``autofunction``,
     ...) and sphinx-automodapi's ``automodapi``: the reST Sphinx inserts for the object
@@ -971,6 +1012,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
+            directives._directives["nbgallery"] = directives._directives["nblinkgallery"] = _NbGallery
             directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
             for name in AUTODOC_DIRECTIVES:
