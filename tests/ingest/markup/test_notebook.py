@@ -240,3 +240,28 @@ def test_custom_notebook_formats_are_sphinx_sources(tmp_path: Path) -> None:
     assert orbit["Orbit plots > From a string"].startswith("Text of a quoted cell.")
     assert "Raw HTML cell" in orbit["Orbit plots > From a string"]
     assert "Some notes." in pages["notes.md"].sections[0].text
+
+
+def _raw(source: str, mimetype: str | None) -> dict[str, object]:
+    meta = {"raw_mimetype": mimetype} if mimetype is not None else {}
+    return {"cell_type": "raw", "id": f"r{abs(hash(source)) % 10**8}", "metadata": meta, "source": source}
+
+
+def test_nbsphinx_raw_cells_render_by_their_format(tmp_path: Path) -> None:
+    # nbsphinx's RST template: no format or text/html -> raw HTML, text/markdown -> Markdown,
+    # text/restructuredtext -> reST of the page, text/latex -> not in the HTML; myst-nb shows HTML only
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    cells = [_md("# Raw"), _raw("<p>Plain raw</p>", None), _raw("Some *md* text", "text/markdown"),
+             _raw("A :doc:`link <raw>` and\n\n.. note:: Boxed.", "text/restructuredtext"),
+             _raw("\\LaTeX only", "text/latex"), _raw("<b>Html</b> cell", "text/html")]
+    (tmp_path / "raw.ipynb").write_text(_nb(cells))
+    for ext, expected in (("nbsphinx", ["Plain raw", "Some md text", "A link and", "Boxed.", "Html cell"]),
+                          ("myst_nb", ["Html cell"])):
+        (tmp_path / "conf.py").write_text(f"extensions = [{ext!r}]\n")
+        site = SphinxSite(tmp_path, "conf.py")
+        text = convert_notebook(tmp_path / "raw.ipynb", site=site, assets_dir=tmp_path / "a").sections[0].text
+        assert [w for w in expected if w not in text] == [], ext
+        assert "LaTeX" not in text
+        if ext == "myst_nb":
+            assert "Plain raw" not in text and "md" not in text

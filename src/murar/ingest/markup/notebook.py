@@ -129,6 +129,9 @@ class _Notebook:
         self.assets_dir = assets_dir
         self.folder = f"nb/{stable_id(builder.rel, 'notebook')}"
         self.parser = MystParser(builder, site=site, options=options, substitutions=site_substitutions(site))
+        self.site, self.options = site, options
+        renderer = getattr(site, "notebook_renderer", None)
+        self.nbsphinx = callable(renderer) and renderer() == "nbsphinx"
         self.cell_no = 0
         self.written = 0
         self.attachments: dict[str, dict[str, Any]] = {}
@@ -251,9 +254,29 @@ class _Notebook:
             if "remove-output" not in tags:
                 self.outputs(cell.get("outputs") or [], meta)
         elif kind == "raw":
-            fmt = str(meta.get("format") or meta.get("raw_mimetype") or "")
-            if "html" in fmt:
+            fmt = str(meta.get("format") or meta.get("raw_mimetype") or "").lower()
+            if self.nbsphinx:
+                self.nbsphinx_raw(source, fmt)
+            elif "html" in fmt:
                 self.b.html(source)
+
+    def nbsphinx_raw(self, source: str, fmt: str) -> None:
+        """A raw cell as nbsphinx's RST template writes it (nbsphinx/__init__.py, block rawcell):
+        no ``raw_mimetype`` or ``text/html`` is raw HTML, ``text/markdown`` Markdown,
+        ``text/restructuredtext`` reST of the page; other formats (LaTeX) are not in the HTML."""
+        if fmt in ("", "text/html"):
+            self.b.html(source)
+        elif fmt == "text/markdown":
+            self.parser.feed(source)
+            self.b.end_paragraph()
+        elif fmt == "text/restructuredtext":
+            from murar.ingest.markup.rst import parse_rst_into
+
+            try:
+                parse_rst_into(self.b, source, rel=self.b.rel, site=self.site, options=self.options,
+                               depth=self.b.cur.level)
+            except IngestError as err:
+                self.b.warnings.append(f"raw reST cell skipped: {err}")
 
     def outputs(self, outputs: list[Any], meta: dict[str, Any]) -> None:
         caption = ""

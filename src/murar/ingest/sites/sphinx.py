@@ -1022,6 +1022,12 @@ class SphinxSite:
                 candidates.append(other)
         return min(candidates)
 
+    def notebook_renderer(self) -> str:
+        """The extension that renders the notebooks: ``"nbsphinx"`` when conf.py loads
+        nbsphinx and not myst-nb (their raw cells differ), else ``"myst-nb"``."""
+        exts = (*self.conf.extensions, *_strs(self.conf.values.get("extensions")))
+        return "nbsphinx" if "nbsphinx" in exts and "myst_nb" not in exts else "myst-nb"
+
     def markup_for(self, rel: str) -> str | None:
         """The markup that parses ``rel`` by its suffix, or ``None``."""
         name = PurePosixPath(rel).name
