@@ -265,3 +265,26 @@ def test_nbsphinx_raw_cells_render_by_their_format(tmp_path: Path) -> None:
         assert "LaTeX" not in text
         if ext == "myst_nb":
             assert "Plain raw" not in text and "md" not in text
+
+
+def test_nbsphinx_hidden_cells_and_gallery_or_toctree_cells(tmp_path: Path) -> None:
+    # nbsphinx: a cell with metadata nbsphinx: hidden is not in the page; a Markdown cell tagged (or with the
+    # metadata key) nbsphinx-gallery / nbsphinx-link-gallery becomes a gallery of its links (named by the link
+    # text, the first heading its caption), nbsphinx-toctree a toctree (navigation: no page text)
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    hidden = _md("This notebook is part of the demo docs.", metadata={"nbsphinx": "hidden"})
+    gallery = _md("## Worked examples\n\n* [Orbit plots](orbits.ipynb)\n* [Moons](moons.ipynb)\n\nIgnored.",
+                  metadata={"tags": ["nbsphinx-gallery"]})
+    toc = _md("## More\n\n* [Hidden toc entry](extra.ipynb)", metadata={"nbsphinx-toctree": {"maxdepth": 1}})
+    cells = [hidden, _md("# Examples\n\nIntro."), gallery, toc]
+    (tmp_path / "ex.ipynb").write_text(_nb(cells))
+    (tmp_path / "conf.py").write_text("extensions = ['nbsphinx']\n")
+    doc = convert_notebook(tmp_path / "ex.ipynb", site=SphinxSite(tmp_path, "conf.py"), assets_dir=tmp_path / "a")
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Examples",), "Intro.\n\nWorked examples\n\nOrbit plots\n\nMoons")]
+    # myst-nb knows none of these: the cells are ordinary Markdown
+    (tmp_path / "conf.py").write_text("extensions = ['myst_nb']\n")
+    doc = convert_notebook(tmp_path / "ex.ipynb", site=SphinxSite(tmp_path, "conf.py"), assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "part of the demo docs" in text and "Hidden toc entry" in text and "Ignored." in text

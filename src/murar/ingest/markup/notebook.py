@@ -54,6 +54,8 @@ _MAX_TEXT_OUTPUT = 500
 _PERCENT_CELL = re.compile(r"^[ \t]*#[ \t]*%%(?!%)(.*)$")
 _PERCENT_KIND = re.compile(r"\[(markdown|md|raw)\]")
 _TRIPLE_QUOTED = re.compile(r'^[rRuU]?("""|\'\'\')\n?(.*?)\n?\1$', re.DOTALL)
+_MD_HEADING = re.compile(r"^#{1,6}[ \t]+(.{1,300})$", re.MULTILINE)
+_MD_LINK = re.compile(r"\[([^\]\n]{1,300})\]\([^)\s]{1,500}[^)]{0,300}\)")
 _RAW_MIMETYPE = re.compile(r'raw_mimetype="([^"]{0,100})"')
 _COMMENTED_MAGIC = re.compile(r"^# ?([%!].*)$")
 #: cells read from one percent script
@@ -243,6 +245,8 @@ class _Notebook:
         if "remove-cell" in tags:
             return
         source = _text(cell.get("source"))
+        if self.nbsphinx and (meta.get("nbsphinx") == "hidden" or kind == "markdown" and self.nbsphinx_toc(source, meta)):
+            return
         if kind == "markdown":
             self.attachments = dict(cell.get("attachments") or {})
             self.parser.feed(source)
@@ -259,6 +263,33 @@ class _Notebook:
                 self.nbsphinx_raw(source, fmt)
             elif "html" in fmt:
                 self.b.html(source)
+
+    def nbsphinx_toc(self, source: str, meta: dict[str, Any]) -> bool:
+        """A Markdown cell nbsphinx turns into a toctree or gallery (metadata key or tag
+        ``nbsphinx-gallery``, ``nbsphinx-toctree``, ``nbsphinx-link-gallery``; nbsphinx
+        _extract_gallery_or_toctree): its links are the entries, named by their text, and its
+        first heading the caption unless the options give one. A gallery shows the caption and
+        the entries' names (written here); a toctree is navigation, not page text. False for
+        other cells."""
+        tags = meta.get("tags") or []
+        found = next((k for k in ("nbsphinx-gallery", "nbsphinx-toctree", "nbsphinx-link-gallery")
+                      if k in meta or k in tags), None)
+        if found is None:
+            return False
+        if found == "nbsphinx-toctree":
+            return True
+        options = meta.get(found) if isinstance(meta.get(found), dict) else {}
+        caption = options.get("caption")
+        if not isinstance(caption, str):
+            heading = _MD_HEADING.search(source)
+            caption = heading.group(1).strip() if heading else ""
+        names = [m.group(1).strip() for m in _MD_LINK.finditer(source)][:500]
+        lines = [caption] if caption else []
+        lines += [f"- {name}" for name in names if name]
+        if lines:
+            self.parser.feed("\n\n".join(lines[:1]) + ("\n\n" + "\n".join(lines[1:]) if len(lines) > 1 else ""))
+            self.b.end_paragraph()
+        return True
 
     def nbsphinx_raw(self, source: str, fmt: str) -> None:
         """A raw cell as nbsphinx's RST template writes it (nbsphinx/__init__.py, block rawcell):
