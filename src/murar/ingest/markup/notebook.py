@@ -278,8 +278,8 @@ class _Notebook:
             return False
         if found == "nbsphinx-toctree":
             return True
-        options = meta.get(found) if isinstance(meta.get(found), dict) else {}
-        caption = options.get("caption")
+        options = meta.get(found)
+        caption = options.get("caption") if isinstance(options, dict) else None
         if not isinstance(caption, str):
             heading = _MD_HEADING.search(source)
             caption = heading.group(1).strip() if heading else ""
