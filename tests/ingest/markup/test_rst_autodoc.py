@@ -367,3 +367,50 @@ def test_star_imports_of_a_large_package_are_followed_up_to_24_hops(tmp_path: Pa
     doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
     assert "Flux of a star." in doc.sections[0].text
     assert not doc.warnings
+
+
+_NUMPYDOC_FUNC = '''\
+def orbit(star, *args, **kwargs):
+    """Trace an orbit.
+
+    Parameters
+    ----------
+    star : Star
+        The star to circle.
+    *args : tuple
+        Passed on.
+    **kwargs : dict
+        Options.
+
+    Returns
+    -------
+    Path
+        The traced path.
+    period : float
+    steps : int
+        How many steps.
+
+    See Also
+    --------
+    trace : Trace anything, which may take a while
+            when the path is long.
+    plot, :func:`starlib.draw.show`
+    """
+'''
+
+
+def test_numpydoc_parameter_lists_and_see_also_read_as_numpydoc_renders_them(tmp_path: Path) -> None:
+    # numpydoc (docscrape_sphinx): each entry of a parameter list its own item ('*args' escaped, an entry
+    # without description closes its item), See Also a 'seealso' box of names (':obj:' for plain ones) with
+    # their descriptions, continuation lines joined
+    site = _site(tmp_path, "Orbit\n=====\n\n.. autofunction:: starlib.orbits.orbit\n",
+                 conf="import os, sys\nsys.path.insert(0, os.path.abspath('..'))\nextensions = ['numpydoc']\n")
+    (tmp_path / "starlib" / "orbits.py").write_text(_NUMPYDOC_FUNC)
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    text = doc.sections[0].text
+    assert "*args : tuple\n\nPassed on." in text and "**kwargs : dict\n\nOptions." in text
+    assert "period : float\n\nsteps : int\n\nHow many steps." in text
+    assert text.endswith("See also: trace\n\nTrace anything, which may take a while when the path is long.\n\n"
+                         "plot, starlib.draw.show")
+    assert "See Also" not in text
+    assert not doc.warnings
