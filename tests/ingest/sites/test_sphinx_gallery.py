@@ -121,3 +121,17 @@ def test_gallery_header_lists_its_examples_as_the_index_thumbnails_do(tmp_path: 
     assert text["examples/README.txt"].split("\n\n") == [
         "Worked examples of lumen.", "A tiny *graph*", "Drawing a wheel"]
     assert text["examples/shapes/README.rst"].endswith("Grid walk")
+
+
+def test_references_to_gallery_pages_read_their_titles(tmp_path: Path) -> None:
+    # sphinx-gallery labels each page it writes: sphx_glr_<gallery path>_<script>.py for an example,
+    # sphx_glr_<gallery path> for a gallery index; the docnames are the generated pages'
+    root = _site(tmp_path)
+    (root / "doc/index.rst").write_text(
+        "Lumen\n=====\n\nSee :ref:`sphx_glr_auto_examples_plot_wheel.py`, :ref:`sphx_glr_auto_examples_shapes`,"
+        " :ref:`sphx_glr_auto_examples` and :doc:`auto_examples/shapes/grid_walk`.\n")
+    sel = open_site(root)
+    docs = convert_corpus(sel.site.config.root, assets_dir=tmp_path / "assets", report=IngestReport(),
+                          site=sel.site, walk=walk_site(sel.site, under=sel.walk))
+    index = next(d for d in docs if d.sections[0].source_path == "doc/index.rst")
+    assert index.sections[0].text == "See Drawing a wheel, Shapes, Gallery and Grid walk."

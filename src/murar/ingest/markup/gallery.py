@@ -31,7 +31,8 @@ from murar.ingest.markup.builder import MarkupOptions, page_rel, read_source
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
-__all__ = ["code_size", "convert_gallery", "example_blocks", "example_rst", "example_title", "thumbnail_list"]
+__all__ = ["code_size", "convert_gallery", "example_blocks", "example_rst", "example_title", "rst_title",
+           "thumbnail_list"]
 
 # sphinx_gallery.py_source_parser (0.18): block separators and ignore blocks
 _BLOCK_RE = re.compile(r"(?P<header_line>^#{20,}.*|^# ?%%.*)\s(?P<text_content>(?:^#.*\s?)*)", re.MULTILINE)
@@ -106,6 +107,20 @@ def example_title(source: str) -> str:
     title = _ROLE_TITLE.sub(r"\1\2\3", m.group(0).strip()[:300])
     title = _ROLE_TILDE.sub(lambda t: t.group(1) + t.group(2).split(".")[-1] + t.group(3), title)
     return _ROLE_PLAIN.sub(r"\1\2\3", title)
+
+
+_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1+[ \t]*$")
+
+
+def rst_title(text: str) -> str:
+    """The first section title of a reST text (a line over an adornment line at least as
+    long, with or without an overline); ``""`` when it has none. Reads at most 400 lines."""
+    lines = text.split("\n", 400)[:400]
+    for i in range(len(lines) - 1):
+        line, under = lines[i].strip(), lines[i + 1].strip()
+        if line and not _ADORNMENT.match(line) and _ADORNMENT.match(under) and len(under) >= len(line):
+            return line
+    return ""
 
 
 def code_size(source: str) -> int:

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
-from murar.ingest.markup.gallery import code_size, example_title, thumbnail_list
+from murar.ingest.markup.gallery import code_size, example_title, rst_title, thumbnail_list
 from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
 from murar.ingest.sites._common import (
     checked_rel,
@@ -40,6 +40,7 @@ from murar.ingest.sites._glob import SPHINX, GlobSyntax, glob_match
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites._xrefs import (
     XrefIndex,
+    XrefTarget,
     read_capped,
     rst_substitutions,
     scan_xrefs,
@@ -960,7 +961,50 @@ class SphinxSite:
                                          *self.conf.extensions, *_strs(values.get("extensions"))),
                                      substitutions=self._substitutions(),
                                      section_labels=self._section_labels())
+            self._gallery_xrefs(self._xrefs)
         return self._xrefs
+
+    def _gallery_xrefs(self, index: XrefIndex) -> None:
+        """The labels and titles of the pages sphinx-gallery writes, for ``:ref:`` and
+        ``:doc:``: ``sphx_glr_<gallery path>_<script>.py`` for an example (gen_rst
+        EXAMPLE_HEADER, the path relative to the source directory with '/' as '_') and
+        ``sphx_glr_<gallery path>`` for a gallery index, titled by the example's title and
+        the header's first title; docnames are the generated pages' (``auto_examples/x``).
+        At most 2,000 examples."""
+        left = 2_000
+        for examples, gallery in self._galleries():
+            folders = [examples]
+            try:
+                folders += sorted(f"{examples}/{p.name}" for p in (self._root / examples).iterdir() if p.is_dir())
+            except OSError:
+                continue
+            for folder in folders[:200]:
+                header = self._gallery_header(folder)
+                if header is None and folder != examples:
+                    continue
+                sub = folder[len(examples):]
+                doc_dir = (self._in_src(gallery + sub) or (gallery + sub)).strip("/")
+                if header is not None and (text := read_capped(self._root, header)) is not None:
+                    title = rst_title(text)
+                    index.doc_titles.setdefault(f"{doc_dir}/index", title)
+                    index.labels.setdefault(f"sphx_glr_{doc_dir.replace('/', '_')}".lower(),
+                                            XrefTarget(title=title, kind="section", docname=f"{doc_dir}/index"))
+                try:
+                    names = sorted(p.name for p in (self._root / folder).iterdir() if p.suffix == ".py")
+                except OSError:
+                    continue
+                for name in names:
+                    rel = f"{folder}/{name}"
+                    fc = self._gallery_class(rel)
+                    if left <= 0 or fc is None or fc.markup != "gallery":
+                        continue
+                    left -= 1
+                    source = read_capped(self._root, rel)
+                    title = example_title(source) if source is not None else ""
+                    docname = f"{doc_dir}/{name[:-3]}"
+                    index.doc_titles.setdefault(docname, title)
+                    index.labels.setdefault(f"sphx_glr_{doc_dir.replace('/', '_')}_{name}".lower(),
+                                            XrefTarget(title=title, kind="section", docname=docname))
 
     def _section_labels(self) -> tuple[bool, int | None] | None:
         """``(autosectionlabel_prefix_document, autosectionlabel_maxdepth)`` when conf.py
