@@ -29,7 +29,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
-from murar.ingest.markup.gallery import code_size, example_title, rst_title, thumbnail_list
+from murar.ingest.markup.gallery import (
+    code_size,
+    example_title,
+    rst_title,
+    thumbnail_list,
+)
 from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
 from murar.ingest.sites._common import (
     checked_rel,
