@@ -61,6 +61,9 @@ _INCLUDE_RE = re.compile(
     r"|[`:]{3,}[ \t]*\{(?:include|literalinclude)\}[ \t]*(\S.*?)[ \t]*$)",
     re.MULTILINE,
 )
+# MyST label definitions: a "(label)=" target line, or a directive's label/name option
+_LABEL_DEF = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$|^[ \t]*:?(?:label|name):[ \t]+(\S{1,200})[ \t]*$",
+                        re.MULTILINE)
 _ASSET_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".ico",
                ".mp4", ".webm", ".ogg", ".mov", ".pdf", ".css", ".js", ".woff", ".woff2", ".ttf",
                ".vtt", ".srt", ".csv", ".json", ".zip"}
@@ -843,6 +846,7 @@ class SphinxSite:
         self._excludes: list[str] | None = None
         self._xrefs: XrefIndex | None = None
         self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
+        self._label_sources: dict[str, str] | None = None
         self._gallery_ignore = re.compile(r"__init__\.py")
         self.load_warnings: list[str] = []
 
@@ -1010,6 +1014,24 @@ class SphinxSite:
                     index.doc_titles.setdefault(docname, title)
                     index.labels.setdefault(f"sphx_glr_{doc_dir.replace('/', '_')}_{name}".lower(),
                                             XrefTarget(title=title, kind="section", docname=docname))
+
+    def label_sources(self) -> dict[str, str]:
+        """Where each MyST label is defined: lower-cased label -> the source file (relative
+        to the root) holding its ``(label)=`` target or a directive's ``label:``/``:label:``/
+        ``:name:`` option, the first in file order; for mystmd's ``{embed}``. Scanned once, on
+        first use (at most 5,000 files of 2 MB)."""
+        if self._label_sources is None:
+            found: dict[str, str] = {}
+            files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
+                                  skip_hidden_files=True)
+            for rel in sorted(files)[:5_000]:
+                if self.markup_for(rel) != "myst" or self._excluded(self._in_src(rel) or rel):
+                    continue
+                text = read_capped(self._root, rel)
+                for m in _LABEL_DEF.finditer(text or ""):
+                    found.setdefault((m.group(1) or m.group(2)).strip().lower(), rel)
+            self._label_sources = found
+        return self._label_sources
 
     def _section_labels(self) -> tuple[bool, int | None] | None:
         """``(autosectionlabel_prefix_document, autosectionlabel_maxdepth)`` when conf.py
