@@ -135,3 +135,20 @@ def test_references_to_gallery_pages_read_their_titles(tmp_path: Path) -> None:
                           site=sel.site, walk=walk_site(sel.site, under=sel.walk))
     index = next(d for d in docs if d.sections[0].source_path == "doc/index.rst")
     assert index.sections[0].text == "See Drawing a wheel, Shapes, Gallery and Grid walk."
+
+
+def test_minigallery_lists_the_titles_of_the_examples_it_names(tmp_path: Path) -> None:
+    # sphinx-gallery's minigallery: file paths and globs (from the source directory) give the examples'
+    # thumbnails under an optional heading; object names need the gallery's backreferences (not known: nothing)
+    from murar.ingest.markup.rst import convert_rst
+
+    root = _site(tmp_path)
+    (root / "doc/api.rst").write_text(
+        "API\n===\n\nIntro.\n\n.. minigallery:: ../examples/plot_*.py\n   :add-heading:\n\n"
+        ".. minigallery:: lumen.draw\n   :add-heading: Examples using draw\n\nAfter.\n")
+    doc = convert_rst(root / "doc/api.rst", site=SphinxSite.load(root, "doc/conf.py"))
+    secs = {" > ".join(s.heading_path): s.text for s in doc.sections}
+    assert secs == {"API": "Intro.",
+                    "API > Examples using ../examples/plot_*.py": "A tiny *graph*\n\nDrawing a wheel\n\nAfter."}
+    assert doc.warnings == [("minigallery lumen.draw: examples using an object are found by running the gallery; "
+                            "not listed")]

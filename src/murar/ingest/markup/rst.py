@@ -818,6 +818,64 @@ class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
         return [fig]
 
 
+class _MiniGallery(Directive):  # type: ignore[misc]  # docutils ships no types
+    """sphinx-gallery's ``minigallery`` (sphinx_gallery/directives.py MiniGallery): the
+    thumbnails of the example scripts its arguments and lines name, as a list of their
+    titles, under an ``:add-heading:`` title (default 'Examples using ``obj``') inserted as
+    a section title, as the extension inserts it. File paths and globs are matched from the
+    source directory (inside the root, at most 100 files); object names list the examples
+    the gallery run finds using them (backreferences), which murar cannot know: they give
+    nothing (a warning), as a minigallery with no examples does."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        from murar.ingest.markup.gallery import example_title, thumbnail_list
+
+        ctx = _ctx(self)
+        objs = [*(self.arguments[0].split() if self.arguments else []), *(ln.strip() for ln in self.content)]
+        objs = [o for o in objs if o][:50]
+        root = ctx.site.config.root.resolve()
+        srcdir = getattr(ctx.site, "srcdir", "")
+        base = (root / srcdir).resolve() if isinstance(srcdir, str) else root
+        files: list[Path] = []
+        unknown: list[str] = []
+        for obj in objs:
+            try:
+                found = [p.resolve() for _, p in zip(range(100), base.glob(obj), strict=False)]
+            except (ValueError, NotImplementedError, OSError):
+                found = []
+            found = [p for p in found if p.suffix == ".py" and p.is_file() and p.is_relative_to(root)]
+            if not found:
+                unknown.append(obj)
+            files += found
+        if unknown:
+            ctx.warnings.append(f"minigallery {' '.join(unknown)}: examples using an object are found by running "
+                                "the gallery; not listed")
+        titles = []
+        for path in sorted(set(files))[:100]:
+            try:
+                titles.append(example_title(path.read_text(encoding="utf-8", errors="replace")[:2_000_000]))
+            except OSError:
+                continue
+        body = thumbnail_list(titles)
+        if not body:
+            return []
+        lines: list[str] = []
+        if "add-heading" in self.options:
+            heading = str(self.options.get("add-heading") or "").strip() or (
+                f"Examples using ``{objs[0]}``" if len(objs) == 1 else "Examples using one of multiple objects")
+            level = str(self.options.get("heading-level") or "^")[:1] or "^"
+            lines += [heading, level * max(len(heading), 4), ""]
+        lines += body.split("\n")
+        page = str((ctx.site.config.root / ctx.page_rel).resolve())
+        self.state_machine.insert_input(StringList(lines, source=page), page)
+        return []
+
+
 class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
     """``code-block``/``sourcecode``/``code`` and friends: the body as code text, less
     what the directive hides (:func:`murar.ingest.markup.codeshown.shown_code`)."""
@@ -1012,6 +1070,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
+            directives._directives["minigallery"] = _MiniGallery
             directives._directives["nbgallery"] = directives._directives["nblinkgallery"] = _NbGallery
             directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
