@@ -902,3 +902,19 @@ def test_nbsphinx_gallery_and_info_box_directives(tmp_path: Path) -> None:
     assert doc.sections[0].text.split("\n\n") == [
         "Worked examples", "Plotting orbits", "Custom title", "Plotting orbits", "An info box.", "Careful here."]
     assert not doc.warnings
+
+
+def test_matplotlib_plot_directive_shows_source_only_when_asked(tmp_path: Path) -> None:
+    # matplotlib.sphinxext.plot_directive (checked with sphinx-build -b text, matplotlib 3.9): inline code is
+    # run, not shown, unless :include-source:; a file argument is read from the source directory and the
+    # content is then the caption
+    site = _project(tmp_path, {
+        "scripts/demo.py": "import pylab\npylab.plot([3, 1, 2])\n",
+        "sub/page.rst": ("Page\n====\n\nIntro.\n\n.. plot::\n   :caption: A sine wave.\n\n   import pylab\n"
+                         "   pylab.plot([1, 2])\n\n.. plot:: scripts/demo.py\n   :include-source:\n\n"
+                         "   The demo caption.\n\nAfter.\n"),
+    }, conf="extensions = ['matplotlib.sphinxext.plot_directive']\n")
+    doc = convert_rst(tmp_path / "sub/page.rst", site=site)
+    assert doc.sections[0].text == ("Intro.\n\nA sine wave.\n\nimport pylab\npylab.plot([3, 1, 2])\n\n"
+                                    "The demo caption.\n\nAfter.")
+    assert not doc.warnings

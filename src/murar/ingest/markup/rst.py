@@ -818,6 +818,49 @@ class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
         return [fig]
 
 
+class _Plot(Directive):  # type: ignore[misc]  # docutils ships no types
+    """matplotlib's ``plot`` directive (matplotlib.sphinxext.plot_directive): the figures
+    come from running the code, which murar never does, so what shows is the source when
+    ``:include-source:`` (or conf.py ``plot_include_source``, default off) asks for it, and
+    the caption: ``:caption:``, or the content when the code comes from a file (the
+    argument, read from the source directory, or ``plot_basedir`` under conf.py's folder).
+    Inline code without include-source is never page text."""
+
+    optional_arguments = 2
+    final_argument_whitespace = False
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        values = getattr(getattr(ctx.site, "conf", None), "values", None) or {}
+        flag = self.options.get("include-source")
+        if "include-source" in self.options:
+            show = str(flag or "").strip().lower() not in ("false", "no", "0", "off")
+        else:
+            show = values.get("plot_include_source") is True
+        content = "\n".join(self.content)
+        caption = str(self.options.get("caption") or "").strip()
+        code = ""
+        if self.arguments:
+            if not caption:
+                caption = " ".join(content.split())
+            if show:
+                basedir = values.get("plot_basedir")
+                target = ("/" + self.arguments[0].lstrip("/") if not isinstance(basedir, str) or not basedir
+                          else f"/{basedir.strip('/')}/{self.arguments[0].lstrip('/')}")
+                found = _read_site_file(self, target, "plot")
+                code = found[1] if found else ""
+        elif show:
+            code = content
+        out: list[nodes.Node] = []
+        if code.strip():
+            out.append(nodes.literal_block(code, code))
+        if caption:
+            out.append(nodes.paragraph(caption, caption))
+        return out
+
+
 class _MiniGallery(Directive):  # type: ignore[misc]  # docutils ships no types
     """sphinx-gallery's ``minigallery`` (sphinx_gallery/directives.py MiniGallery): the
     thumbnails of the example scripts its arguments and lines name, as a list of their
@@ -1071,6 +1114,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
             directives._directives["minigallery"] = _MiniGallery
+            directives._directives["plot"] = _Plot
             directives._directives["nbgallery"] = directives._directives["nblinkgallery"] = _NbGallery
             directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
