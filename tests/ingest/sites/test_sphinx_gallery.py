@@ -152,3 +152,13 @@ def test_minigallery_lists_the_titles_of_the_examples_it_names(tmp_path: Path) -
                     "API > Examples using ../examples/plot_*.py": "A tiny *graph*\n\nDrawing a wheel\n\nAfter."}
     assert doc.warnings == [("minigallery lumen.draw: examples using an object are found by running the gallery; "
                             "not listed")]
+
+
+def test_gallery_listings_read_only_the_top_of_each_script(tmp_path: Path) -> None:
+    # the thumbnail title is the docstring at the top: a 3 MB script is read for its first 256 KB only
+    # (a bounded read: a cut-off script does not parse, its leading docstring is still found)
+    root = _site(tmp_path)
+    (root / "examples/plot_big.py").write_text('"""\nA big one\n=========\n"""\n' + "x = 1\n" * 500_000 + "y = (\n")
+    site = SphinxSite.load(root, "doc/conf.py")
+    text = site.preprocess("Gallery\n=======\n", page_rel="examples/README.txt")
+    assert "* A big one" in text

@@ -23,6 +23,7 @@ extension's ``SyntaxError`` page.
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import textwrap
 from pathlib import Path
@@ -88,6 +89,7 @@ def example_blocks(source: str) -> list[tuple[str, str]]:
     return blocks
 
 
+_LEADING_DOCSTRING = re.compile(r'\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*[rRuU]{0,2}("""|\'\'\')(.*?)\1', re.DOTALL)
 _TITLE_RULE = re.compile(r"^(?!([\W _])\1{3,})(.+)", re.MULTILINE)
 _ROLE_TITLE = re.compile(r"(\s|^):[^:\s]+:`\S+\s*<([^>`]+)>`(\W|$)")
 _ROLE_TILDE = re.compile(r"(\s|^):[^:\s]+:`~([^`]+)`(\W|$)")
@@ -101,6 +103,8 @@ def example_title(source: str) -> str:
     paragraph that is not a line of one repeated punctuation character, roles reduced
     to their text); ``""`` when the docstring has none."""
     docstring, _ = _docstring_and_rest(source)
+    if docstring == _SYNTAX_ERROR and (lead := _LEADING_DOCSTRING.match(source)) is not None:
+        docstring = inspect.cleandoc(lead.group(2))  # a script cut short (or not parsing) past its docstring
     paragraphs = [p for p in docstring.lstrip().split("\n\n") if p and not p.startswith(".. ")]
     if not paragraphs or (m := _TITLE_RULE.search(paragraphs[0])) is None:
         return ""

@@ -848,6 +848,7 @@ class SphinxSite:
         self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
         self._label_sources: dict[str, str] | None = None
         self._gallery_ignore = re.compile(r"__init__\.py")
+        self._gallery_bytes_left = 64_000_000
         self.load_warnings: list[str] = []
 
     @classmethod
@@ -1008,7 +1009,7 @@ class SphinxSite:
                     if left <= 0 or fc is None or fc.markup != "gallery":
                         continue
                     left -= 1
-                    source = read_capped(self._root, rel)
+                    source = self._gallery_source(rel)
                     title = example_title(source) if source is not None else ""
                     docname = f"{doc_dir}/{name[:-3]}"
                     index.doc_titles.setdefault(docname, title)
@@ -1145,6 +1146,19 @@ class SphinxSite:
             self._gallery_pairs = tuple(pairs)
         return self._gallery_pairs
 
+    def _gallery_source(self, rel: str) -> str | None:
+        """The first 256 KB of an example script, for its title and size (the docstring is at
+        the top); None once 64 MB have been read for gallery listings, or when unreadable."""
+        if self._gallery_bytes_left <= 0:
+            return None
+        try:
+            with (self._root / rel).open("rb") as fh:
+                data = fh.read(262_144)
+        except OSError:
+            return None
+        self._gallery_bytes_left -= len(data)
+        return data.decode("utf-8", errors="replace")
+
     def _gallery_header(self, folder: str) -> str | None:
         """The gallery header of an examples folder (gen_rst._get_gallery_header): the first
         of GALLERY_HEADER, README, readme with ``.txt`` then each source suffix that exists."""
@@ -1201,7 +1215,7 @@ class SphinxSite:
         for name in names[:500]:
             rel = f"{folder}/{name}"
             fc = self._gallery_class(rel)
-            source = read_capped(self._root, rel) if fc is not None and fc.markup == "gallery" else None
+            source = self._gallery_source(rel) if fc is not None and fc.markup == "gallery" else None
             if source is None:
                 continue
             title = example_title(source)
