@@ -162,3 +162,11 @@ def test_gallery_listings_read_only_the_top_of_each_script(tmp_path: Path) -> No
     site = SphinxSite.load(root, "doc/conf.py")
     text = site.preprocess("Gallery\n=======\n", page_rel="examples/README.txt")
     assert "* A big one" in text
+
+
+def test_an_examples_folder_outside_the_root_is_noted(tmp_path: Path) -> None:
+    root = _site(tmp_path)
+    site = SphinxSite.load(root / "doc", "conf.py")
+    assert site.config.notes == (("sphinx-gallery examples folder '../examples' is outside the corpus root: its "
+                                 "gallery pages are not read (ingest the folder that holds it and the docs)"),)
+    assert SphinxSite.load(root, "doc/conf.py").config.notes == ()

@@ -898,6 +898,7 @@ class SphinxSite:
                 exclude=self._exclude_patterns(),
                 settings={"root_doc": conf.root_doc, "language": conf.language or "",
                           "source_suffix": " ".join(sorted(conf.source_suffix))},
+                notes=self._gallery_notes(),
             )
         return self._config
 
@@ -1145,6 +1146,20 @@ class SphinxSite:
                     self._gallery_ignore = re.compile(r"__init__\.py")
             self._gallery_pairs = tuple(pairs)
         return self._gallery_pairs
+
+    def _gallery_notes(self) -> tuple[str, ...]:
+        """A note for each sphinx-gallery examples folder outside the ingest root: its
+        example pages cannot be read (ingest the folder that holds both)."""
+        values = self.conf.values
+        if "sphinx_gallery.gen_gallery" not in (*self.conf.extensions, *_strs(values.get("extensions"))):
+            return ()
+        sg = values.get("sphinx_gallery_conf")
+        sg = sg if isinstance(sg, dict) else {}
+        base = self.srcdir or "."
+        return tuple(f"sphinx-gallery examples folder {ex!r} is outside the corpus root: its gallery pages are "
+                     "not read (ingest the folder that holds it and the docs)"
+                     for ex in _strs(sg.get("examples_dirs", "../examples"))[:20]
+                     if join_rel(base, ex).startswith(".."))
 
     def _gallery_source(self, rel: str) -> str | None:
         """The first 256 KB of an example script, for its title and size (the docstring is at
