@@ -199,7 +199,8 @@ def test_mystmd_embed_shows_labelled_content_and_glossary_is_a_definition_list(
         "myst.yml": "version: 1\nproject:\n  toc:\n    - file: guide/a.md\n    - file: b.md\n",
         "guide/a.md": ("# Dashboard\n\n```{figure} ../shots/board.png\n---\nlabel: board\n---\nThe board.\n```\n\n"
                        "(quota-out)=\n\nWhen the quota runs out, launches are denied.\nAsk an admin.\n\nNot embedded.\n"),
-        "b.md": ("# Start\n\n## Board\n\n```{embed} #board\n```\n\n## Quota\n\n```{embed} #quota-out\n```\n\n"
+        "b.md": ("# Start\n\n## Board\n\n```{embed} #board\n```\n\n## Again\n\nSee ![](#board) here.\n\n"
+                 "## Quota\n\n```{embed} #quota-out\n```\n\n"
                  "```{embed} #missing\n```\n\n## Terms\n\n```{glossary}\nquota\n: A limit on use.\n```\n"),
     })
     (tmp_path / "shots").mkdir()
@@ -210,5 +211,6 @@ def test_mystmd_embed_shows_labelled_content_and_glossary_is_a_definition_list(
     assert secs["Start > Quota"] == "When the quota runs out, launches are denied. Ask an admin."
     assert secs["Start > Terms"] == "quota\n\nA limit on use."
     images = [m for m in doc.media if isinstance(m, ImageItem)]
-    assert [(i.path, i.caption) for i in images] == [("shots/board.png", "The board.")]
+    assert [(i.path, i.caption) for i in images] == [("shots/board.png", "The board.")] * 2
+    assert secs["Start > Again"] == "See\n\nhere."  # an image of '#label' embeds it (mystmd)
     assert doc.warnings == ["embed '#missing': no such label in the project"]

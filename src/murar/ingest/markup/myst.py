@@ -515,6 +515,11 @@ class MystParser:
     def _image(self, src: str, *, alt: str, caption: str) -> None:
         if self.image_hook is not None and self.image_hook(src, alt, caption):
             return
+        if src.startswith("#") and PurePosixPath(self.site.config.config_file or "").name == "myst.yml":
+            # mystmd: an image whose source is '#label' embeds what the label names (guide, Embed & Reuse)
+            self.b.end_paragraph()
+            self._embed(src)
+            return
         path = src.split("?", 1)[0].split("#", 1)[0]
         if path.endswith(".*"):
             src = self._wildcard(src, path)
