@@ -226,3 +226,23 @@ def test_literate_nav_titles_untitled_pages(tmp_path: Path) -> None:
     assert [s.heading_path for s in doc.sections] == [("Setting up the rig",), ("Setting up the rig", "Power")]
     assert convert("guide/teardown.md").title == "Tear-down steps"
     assert convert("index.md").title == "Start here"
+
+
+def test_awesome_pages_titles_untitled_pages(tmp_path: Path) -> None:
+    # mkdocs-awesome-pages-plugin: a '- Title: page.md' entry of a folder's .pages nav titles that page
+    root = tmp_path / "proj"
+    (root / "docs" / "ops").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - awesome-pages\n")
+    (root / "docs" / "ops" / ".pages").write_text(
+        "title: Operations\nnav:\n  - first-run.md\n  - Backing up the store: backup.md\n  - ...\n"
+        "  - Deep:\n    - Restoring it: restore.md\n")
+    for name in ("first-run.md", "backup.md", "restore.md"):
+        (root / "docs" / "ops" / name).write_text("Text.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+
+    def convert(rel: str) -> ParsedDocument:
+        return convert_pymdown(root / "docs" / rel, site=site, assets_dir=tmp_path / "a")
+
+    assert convert("ops/backup.md").title == "Backing up the store"
+    assert convert("ops/restore.md").title == "Restoring it"
+    assert convert("ops/first-run.md").title == "First run"

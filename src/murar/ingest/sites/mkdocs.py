@@ -464,6 +464,8 @@ class MkDocsSite:
             settings["nav.titles"] = json.dumps(nav_titles)
         if "literate-nav" in plugins:  # mkdocs-literate-nav: the nav is written in Markdown files
             settings["literate_nav.file"] = str(plugins["literate-nav"].get("nav_file") or "SUMMARY.md")
+        if "awesome-pages" in plugins:  # mkdocs-awesome-pages-plugin: per-folder .pages files
+            settings["awesome_pages.file"] = str(plugins["awesome-pages"].get("filename") or ".pages")
         i18n = i18n_languages(data)
         locale = ""
         if i18n is not None:
@@ -514,6 +516,9 @@ class MkDocsSite:
             if self._config.settings.get("literate_nav.file"):
                 for page, title in self._literate_nav_titles(docs).items():
                     self._nav_titles.setdefault(page, title)
+            if self._config.settings.get("awesome_pages.file"):
+                for page, title in self._awesome_pages_titles(docs).items():
+                    self._nav_titles.setdefault(page, title)
         if isinstance(self._nav_titles.get(inner), str):
             return str(self._nav_titles[inner])
         stem = PurePosixPath(inner).stem
@@ -545,6 +550,32 @@ class MkDocsSite:
                     continue
                 page = posixpath.normpath(posixpath.join(folder if folder != "." else "", target.lstrip("/")))
                 out.setdefault(page, m.group(1).strip())
+        return out
+
+    def _awesome_pages_titles(self, docs: str) -> dict[str, str]:
+        """``{page path relative to docs_dir: title}`` from mkdocs-awesome-pages-plugin's
+        ``.pages`` files (its ``filename``): a ``nav`` entry ``- Title: page.md`` (also inside
+        a ``- Section: [...]`` list) titles that page, relative to the file's folder
+        (mkdocs_awesome_pages_plugin meta.MetaNavItem.from_yaml, navigation._nav sets
+        item.title). At most 200 files, 12 levels, 5,000 entries."""
+        name = self._config.settings.get("awesome_pages.file", ".pages")
+        out: dict[str, str] = {}
+        base = self._config.root / docs if docs != "." else self._config.root
+        try:
+            metas = sorted(p for _, p in zip(range(200), base.rglob(name), strict=False) if p.is_file())
+        except OSError:
+            return out
+        for meta in metas:
+            folder = meta.parent.relative_to(base).as_posix()
+            try:
+                data = load_yaml_safely(read_capped(self._config.root, meta.relative_to(self._config.root)
+                                                    .as_posix()) or "", unknown_tags="null")
+            except FrontMatterError:
+                continue
+            nav = data.get("nav") if isinstance(data, dict) else None
+            for page, title in _nav_titles(nav).items():
+                if len(out) < 5_000:
+                    out.setdefault(posixpath.normpath(posixpath.join("" if folder == "." else folder, page)), title)
         return out
 
     # ---------------------------------------------------------------- files
