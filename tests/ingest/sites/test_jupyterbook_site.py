@@ -214,3 +214,17 @@ def test_mystmd_embed_shows_labelled_content_and_glossary_is_a_definition_list(
     assert [(i.path, i.caption) for i in images] == [("shots/board.png", "The board.")] * 2
     assert secs["Start > Again"] == "See\n\nhere."  # an image of '#label' embeds it (mystmd)
     assert doc.warnings == ["embed '#missing': no such label in the project"]
+
+
+def test_jupyter_book_custom_notebook_formats(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Jupyter Book 1 loads myst_nb: sphinx.config.nb_custom_formats makes jupytext text notebooks pages
+    write_files(tmp_path, {
+        "_config.yml": ("title: T\nsphinx:\n  config:\n    nb_custom_formats:\n      .py:\n        - jupytext.reads\n"
+                        "        - fmt: py:percent\n"),
+        "_toc.yml": "format: jb-book\nroot: intro\nchapters:\n  - file: lesson\n",
+        "intro.md": "# Intro\n",
+        "lesson.py": "# %% [markdown]\n# # Lesson\n#\n# Some text.\n\n# %%\nx = 1\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    fc = site.classify("lesson.py")
+    assert (fc.role, fc.markup) == (FileRole.PAGE, "percent")

@@ -53,7 +53,7 @@ from murar.ingest.sites._xrefs import (
 )
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["SphinxConf", "SphinxSite", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
+__all__ = ["SphinxConf", "SphinxSite", "custom_notebook_suffixes", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
            "rtd_builder", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
@@ -127,6 +127,23 @@ def _strs(value: Any) -> tuple[str, ...]:
 _MAX_CONF_BYTES = 2_000_000
 
 
+def custom_notebook_suffixes(values: dict[str, Any], extensions: Sequence[str]) -> dict[str, str]:
+    """Notebooks stored as text: the suffixes of ``nbsphinx_custom_formats`` (with nbsphinx)
+    and myst-nb's ``nb_custom_formats`` (with myst_nb) as source suffixes, each read through
+    the format jupytext is given (``{suffix: [converter, {"fmt": ...}]}``), as the parser
+    name ``jupytext:<fmt>`` (see :meth:`SphinxSite.markup_for`)."""
+    out: dict[str, str] = {}
+    for setting, ext in (("nbsphinx_custom_formats", "nbsphinx"), ("nb_custom_formats", "myst_nb")):
+        formats = values.get(setting)
+        if ext in extensions and isinstance(formats, dict):
+            for sfx, how in list(formats.items())[:50]:
+                kwargs = next((h for h in how if isinstance(h, dict)), {}) if isinstance(how, (list, tuple)) else {}
+                fmt = kwargs.get("fmt") if isinstance(kwargs.get("fmt"), str) else str(sfx).lstrip(".")
+                if isinstance(sfx, str) and sfx.startswith("."):
+                    out.setdefault(sfx, f"jupytext:{fmt}")
+    return out
+
+
 def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | None = None) -> SphinxConf:
     """Read the literal settings of a Sphinx ``conf.py`` without executing it.
 
@@ -173,16 +190,8 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         suffix.setdefault(".ipynb", "myst-nb" if "myst_nb" in extensions else "nbsphinx")
     if "recommonmark" in extensions or "sphinx_markdown_parser" in extensions:
         suffix.setdefault(".md", "markdown")
-    # notebooks stored as text (nbsphinx_custom_formats, myst-nb's nb_custom_formats): each suffix is a
-    # source suffix, read through the format jupytext is given ({suffix: [converter, {"fmt": ...}]})
-    for setting, ext in (("nbsphinx_custom_formats", "nbsphinx"), ("nb_custom_formats", "myst_nb")):
-        formats = values.get(setting)
-        if ext in extensions and isinstance(formats, dict):
-            for sfx, how in formats.items():
-                kwargs = next((h for h in how if isinstance(h, dict)), {}) if isinstance(how, (list, tuple)) else {}
-                fmt = kwargs.get("fmt") if isinstance(kwargs.get("fmt"), str) else str(sfx).lstrip(".")
-                if isinstance(sfx, str) and sfx.startswith("."):
-                    suffix.setdefault(sfx, f"jupytext:{fmt}")
+    for sfx, parser in custom_notebook_suffixes(values, extensions).items():
+        suffix.setdefault(sfx, parser)
     root_doc = values.get("root_doc") or values.get("master_doc") or "index"
     lang = values.get("language")
     sys_path = conf_sys_path(tree)
