@@ -170,3 +170,20 @@ def test_an_examples_folder_outside_the_root_is_noted(tmp_path: Path) -> None:
     assert site.config.notes == (("sphinx-gallery examples folder '../examples' is outside the corpus root: its "
                                  "gallery pages are not read (ingest the folder that holds it and the docs)"),)
     assert SphinxSite.load(root, "doc/conf.py").config.notes == ()
+
+
+def test_example_pages_resolve_from_where_sphinx_gallery_writes_them(tmp_path: Path) -> None:
+    # the page of examples/shapes/grid_walk.py is built as doc/auto_examples/shapes/grid_walk.rst: an include
+    # or image written in the script resolves from there; remove_config_comments drops the config lines
+    from murar.ingest.markup.gallery import convert_gallery
+
+    root = _site(tmp_path)
+    (root / "doc/conf.py").write_text(_CONF.replace('"gallery_dirs"', '"remove_config_comments": True,\n    "gallery_dirs"'))
+    (root / "examples/note.rst").write_text("Shared note text.\n")
+    (root / "examples/shapes/grid_walk.py").write_text(
+        '"""\nGrid walk\n=========\n\n.. include:: ../../../examples/note.rst\n"""\n'
+        "x = 1\n# sphinx_gallery_thumbnail_number = 2\ny = 2\n")
+    site = SphinxSite.load(root, "doc/conf.py")
+    doc = convert_gallery(root / "examples/shapes/grid_walk.py", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Shared note text.\n\nx = 1\ny = 2"
+    assert not doc.warnings

@@ -42,6 +42,8 @@ _IGNORE_START = re.compile(r"^[ \t]*#\s*sphinx_gallery_start_ignore", re.MULTILI
 _IGNORE_END = re.compile(r"^[ \t]*#\s*sphinx_gallery_end_ignore", re.MULTILINE)
 _IGNORE_RE = re.compile(r"^[ \t]*#\s*sphinx_gallery_start_ignore[\s\S]*?^[ \t]*#\s*sphinx_gallery_end_ignore\n?",
                         re.MULTILINE)
+# py_source_parser.INFILE_CONFIG_PATTERN: '# sphinx_gallery_<name> = <value>' (or a bare flag) lines
+_CONFIG_COMMENT = re.compile(r"^[ \t]*#\s*sphinx_gallery_([A-Za-z0-9_]+)(\s*=\s*(.+))?[ \t]*\n?", re.MULTILINE)
 _SYNTAX_ERROR = "SyntaxError\n===========\n\nExample script with invalid Python syntax\n"
 
 
@@ -139,15 +141,19 @@ def thumbnail_list(titles: list[str]) -> str:
     return "\n".join("* " + _RST_SPECIAL.sub(r"\\\1", t) for t in titles if t)
 
 
-def example_rst(source: str) -> str:
+def example_rst(source: str, *, remove_config_comments: bool = False) -> str:
     """The reST page sphinx-gallery writes for the example script ``source`` (without
-    the outputs of running it and the download footer); see the module doc."""
+    the outputs of running it and the download footer); see the module doc. With
+    ``remove_config_comments`` (the extension's setting) ``# sphinx_gallery_x = v`` lines
+    are taken out of the code (py_source_parser.remove_config_comments)."""
     out: list[str] = []
     for kind, content in example_blocks(source):
         if kind == "code":
             # unpaired flags stop the extension's build; the numbers match, so each lazy scan ends at the next end flag
             paired = len(_IGNORE_START.findall(content)) == len(_IGNORE_END.findall(content))
             code = _IGNORE_RE.sub("", content) if paired else content
+            if remove_config_comments:
+                code = _CONFIG_COMMENT.sub("", code)
             if code.strip():
                 out.append(_code_block(code))
         else:
@@ -176,4 +182,8 @@ def convert_gallery(path: Path, *, site: Site, assets_dir: Path | None = None,
     if not docstring.strip():
         warnings.append("sphinx-gallery: the example has no docstring (its title); sphinx-gallery stops the "
                         "build on it")
-    return convert_rst_text(example_rst(source), rel=rel, site=site, options=opts, warnings=warnings)
+    conf = getattr(getattr(site, "conf", None), "values", None) or {}
+    sg = conf.get("sphinx_gallery_conf")
+    remove = isinstance(sg, dict) and sg.get("remove_config_comments") is True
+    text = example_rst(source, remove_config_comments=remove)
+    return convert_rst_text(text, rel=rel, site=site, options=opts, warnings=warnings)

@@ -1278,7 +1278,23 @@ class SphinxSite:
             return FileClass(role=FileRole.UNKNOWN, reason=f"{fc.reason} ({self._suffix_source})")
         return fc
 
+    def _built_rel(self, rel: str) -> str:
+        """Where Sphinx reads ``rel`` from: a sphinx-gallery example or header is built as the
+        page sphinx-gallery writes under its gallery folder (``examples/sub/plot_x.py`` ->
+        ``<gallery>/sub/plot_x.rst``, a header -> ``<gallery>/sub/index.rst``), so the links,
+        images and includes written in it resolve from there; ``rel`` itself otherwise."""
+        fc = self._gallery_class(rel) if self._galleries() else None
+        if fc is None or fc.role is not FileRole.PAGE:
+            return rel
+        for examples, gallery in self._galleries():
+            if contained(rel, examples):
+                inner = PurePosixPath(rel[len(examples) + 1:])
+                name = f"{inner.stem}.rst" if fc.markup == "gallery" else "index.rst"
+                return join_rel(gallery, (inner.parent / name).as_posix())
+        return rel
+
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        page_rel = self._built_rel(page_rel)
         link = link.strip()
         if link.startswith("/") and not link.startswith("//"):
             # Sphinx: a leading "/" is the source directory
