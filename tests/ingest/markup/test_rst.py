@@ -918,3 +918,13 @@ def test_matplotlib_plot_directive_shows_source_only_when_asked(tmp_path: Path) 
     assert doc.sections[0].text == ("Intro.\n\nA sine wave.\n\nimport pylab\npylab.plot([3, 1, 2])\n\n"
                                     "The demo caption.\n\nAfter.")
     assert not doc.warnings
+
+
+def test_sphinx_design_badge_roles_are_known(tmp_path: Path) -> None:
+    # sphinx-design's badge roles (bdg-<color>, -line, bdg-link-/bdg-ref-): the badge's text, no warning
+    site = _project(tmp_path, {"index.rst": (
+        "T\n=\n\nA :bdg-success:`Stable` and :bdg-link-primary:`Docs <https://x.org>` and "
+        ":bdg-ref-info-line:`ref <index>` and :bdg-muted-line:`old`.\n")}, conf="extensions = ['sphinx_design']\n")
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    assert doc.sections[0].text == "A Stable and Docs and ref and old."
+    assert not doc.warnings

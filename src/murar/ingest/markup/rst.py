@@ -1143,6 +1143,9 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             roles._roles.update(saved_r)
 
 
+# sphinx-design's badge roles (sphinx_design/badges_buttons.py): bdg-<color>, -line, bdg-link-/bdg-ref- variants
+_DESIGN_BADGE = re.compile(r"bdg(?:-link|-ref)?-(?:primary|secondary|success|info|warning|danger|light|muted|dark|"
+                           r"white|black)(?:-line)?")
 _SPHINX_ROLES = frozenset({
     "guilabel", "menuselection", "ref", "doc", "kbd", "term", "numref", "download", "abbr", "command",
     "file", "program", "option", "envvar", "samp", "dfn", "mimetype", "makevar", "manpage", "regexp",
@@ -1445,7 +1448,8 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
             raise IngestError(f"{rel}: docutils failed ({type(err).__name__}: {err})") from err
     for name in unknown:
         # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
-        if ":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES):
+        if (":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES)
+                and not (name.startswith("role ") and _DESIGN_BADGE.fullmatch(name[5:]))):
             builder.warnings.append(f"{name}: not a known Sphinx/docutils name; content kept as text")
     if ctx.api_missing:
         more = f" and {len(ctx.api_missing) - 1} more" if len(ctx.api_missing) > 1 else ""
