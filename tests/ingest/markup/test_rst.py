@@ -928,3 +928,28 @@ def test_sphinx_design_badge_roles_are_known(tmp_path: Path) -> None:
     doc = convert_rst(tmp_path / "index.rst", site=site)
     assert doc.sections[0].text == "A Stable and Docs and ref and old."
     assert not doc.warnings
+
+
+def test_sphinx_nested_include_paths_are_relative_to_the_document(tmp_path: Path) -> None:
+    # Sphinx resolves include and literalinclude from the document being built, even inside an included
+    # file (env.relfn2path; checked with sphinx-build 8.1): doc/authors.rst includes ../AUTHORS.rst, whose
+    # 'changes/names.rst' is doc/changes/names.rst; csv-table :file: stays docutils' (the holding file's)
+    site = _project(tmp_path, {
+        "doc/authors.rst": ".. include:: ../AUTHORS.rst\n",
+        "AUTHORS.rst": ("Authors\n=======\n\n.. include:: changes/names.rst\n\n.. literalinclude:: changes/code.py\n\n"
+                        ".. csv-table:: T\n   :file: changes/t.csv\n\nMore.\n"),
+        "doc/changes/names.rst": "Names from doc.\n",
+        "changes/names.rst": "Names from the root.\n",
+        "doc/changes/code.py": "x = 'doc'\n",
+        "changes/code.py": "x = 'root'\n",
+        "doc/changes/t.csv": "a,doc\n",
+        "changes/t.csv": "a,root\n",
+    })
+    site = SphinxSite(tmp_path, "doc/conf.py")
+    (tmp_path / "doc/conf.py").write_text("extensions = []\n")
+    doc = convert_rst(tmp_path / "doc/authors.rst", site=site)
+    text = doc.sections[0].text
+    assert "Names from doc." in text and "x = 'doc'" in text
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [t.rows for t in tables] == [[["a", "root"]]]
+    assert "Names from the root." not in text and "x = 'root'" not in text

@@ -283,13 +283,24 @@ class _AnyOptions(dict[str, Any]):
         return directives.unchanged
 
 
-def _read_site_file(directive: Directive, target: str, what: str) -> tuple[Path, str] | None:
+def _include_base(directive: Directive, ctx: _Context) -> str:
+    """The file an include or literalinclude path is relative to: under Sphinx the document
+    being built, even in a file it includes (sphinx.directives.other.Include and
+    LiteralInclude resolve with env.relfn2path, from env.docname; checked with sphinx-build
+    8.1 on a nested include), for a site that says so (``includes_from_document``); else,
+    as docutils reads it, the file holding the directive."""
+    return ctx.page_rel if getattr(ctx.site, "includes_from_document", False) else _source_rel(directive, ctx)
+
+
+def _read_site_file(directive: Directive, target: str, what: str, *, from_document: bool = False
+                    ) -> tuple[Path, str] | None:
     """``(path, text)`` of the file a directive names, resolved through the Site as an
-    include is (relative to the file holding the directive, never outside the root) and
-    read within the page's byte budget; ``None`` with a warning naming ``what`` when it
-    cannot be resolved or read."""
+    include is (relative to the file holding the directive, or with ``from_document`` to
+    :func:`_include_base`; never outside the root) and read within the page's byte budget;
+    ``None`` with a warning naming ``what`` when it cannot be resolved or read."""
     ctx = _ctx(directive)
-    res = ctx.site.resolve_include(target, page_rel=_source_rel(directive, ctx))
+    base = _include_base(directive, ctx) if from_document else _source_rel(directive, ctx)
+    res = ctx.site.resolve_include(target, page_rel=base)
     path = ctx.site.config.root / res.rel_path if res.rel_path else None
     if path is None or not path.is_file():
         ctx.warnings.append(f"{what} {target!r}: {res.problem or f'file not found ({res.rel_path})'}")
@@ -343,7 +354,7 @@ class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
         here = _source_rel(self, ctx)
         if target.startswith("<") and target.endswith(">"):
             return self._standard(target[1:-1].strip(), ctx)
-        res = ctx.site.resolve_include(target, page_rel=here)
+        res = ctx.site.resolve_include(target, page_rel=_include_base(self, ctx))
         if res.rel_path is None:
             ctx.warnings.append(f"include {target!r}: {res.problem or 'remote includes are not read'}")
             return []
@@ -424,7 +435,7 @@ class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no typ
 
     def run(self) -> list[nodes.Node]:
         ctx = _ctx(self)
-        found = _read_site_file(self, self.arguments[0].strip(), "literalinclude")
+        found = _read_site_file(self, self.arguments[0].strip(), "literalinclude", from_document=True)
         if found is None:
             return []
         text = found[1][: ctx.opts.max_code_chars]

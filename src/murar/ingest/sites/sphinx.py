@@ -7,8 +7,10 @@ is in ``source_suffix``, minus ``exclude_patterns``. Link rules used here:
 - ``.. image::``/``.. figure::`` paths are relative to the *document* being
   built (an included file's images resolve against the page that includes it);
   a leading ``/`` means the source directory (``env.relfn2path``).
-- ``.. include::`` paths are relative to the file that holds the directive; a
-  leading ``/`` means the source directory.
+- ``.. include::`` and ``literalinclude`` paths are relative to the document being
+  built, also inside an included file (``env.relfn2path`` from ``env.docname``); a
+  leading ``/`` means the source directory. (``csv-table :file:`` is docutils': relative
+  to the file holding it.)
 - Files pulled in by ``.. include::`` (or MyST ``{include}``) are content of
   the pages that include them, not pages of their own (murar's rule, see
   DESIGN.md), whatever their suffix.
@@ -1069,6 +1071,8 @@ class SphinxSite:
         return {}
 
     _numfig_default = False  # Sphinx's numfig default
+    #: include/literalinclude paths are relative to the document being built, also in included files
+    includes_from_document = True
     # where skip reasons point: the setting that decided (a Jupyter Book names its own config)
     _source_dir_name = "Sphinx source directory"
     _exclude_source = "conf.py exclude_patterns or Sphinx defaults"
