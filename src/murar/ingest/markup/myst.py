@@ -778,7 +778,10 @@ class MystParser:
         return clean_text("".join(out))
 
     def _resolve_file(self, what: str, target: str) -> tuple[str, str] | None:
-        res = self.site.resolve_include(target, page_rel=self._chain[-1])
+        # myst-parser under Sphinx reads include/literalinclude paths from the document being built, also
+        # inside an included file (checked with myst-parser 4.0 + Sphinx 8.1); csv-table is docutils'
+        from_document = what in ("include", "literalinclude") and getattr(self.site, "includes_from_document", False)
+        res = self.site.resolve_include(target, page_rel=self.b.rel if from_document else self._chain[-1])
         if res.rel_path is None:
             self.b.warnings.append(f"{what} {target!r}: {res.problem or 'remote files are not read'}")
             return None

@@ -244,6 +244,8 @@ class JupyterBookSite(SphinxSite):
 
     def __init__(self, root: Path, config_file: str | None = "_config.yml") -> None:
         super().__init__(root, config_file, generator="jupyterbook")
+        # Jupyter Book 1 builds with Sphinx (includes from the document); mystmd keeps the including file's folder
+        self.includes_from_document = PurePosixPath(config_file or "").name != "myst.yml"
         self._book: dict[str, Any] | None = None
         self._toc_globs: list[str] | None = None
 
