@@ -943,7 +943,8 @@ class SphinxSite:
             files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
                                   skip_hidden_files=True)
             self._includes = scan_include_targets(
-                self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel))
+                self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel),
+                from_document=self.includes_from_document)
         return self._includes
 
     # -------------------------------------------------------- cross-references
