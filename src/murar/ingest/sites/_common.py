@@ -298,12 +298,14 @@ def scan_include_targets(
         return written[rel]
 
     found: set[str] = set()
+    includers: dict[str, set[str]] = {}
     files = list(files)
     for rel in files:
         for target in targets_of(rel):
             res = resolve(target, rel)
             if res.rel_path is not None:
                 found.add(res.rel_path)
+                includers.setdefault(res.rel_path, set()).add(rel)
     if not from_document:
         return frozenset(found)
 
@@ -325,10 +327,12 @@ def scan_include_targets(
                 level = nxt
         return nested
 
-    # the documents are the files no document includes: start from the file-relative reading, settle once more
-    nested = included_from([rel for rel in files if rel not in found])
-    more = [rel for rel in files if rel in found and rel not in nested]
-    return frozenset(nested | included_from(more) - set(more)) if more else frozenset(nested)
+    # the documents are the files nothing includes; a file that only unreached files include (files that
+    # include each other) keeps the file-relative reading
+    docs = [rel for rel in files if rel not in found]
+    nested = included_from(docs)
+    reached = nested | set(docs)
+    return frozenset(nested | {t for t in found - nested if any(i not in reached for i in includers.get(t, ()))})
 
 
 def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
