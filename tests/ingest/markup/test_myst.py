@@ -633,3 +633,18 @@ Made with <a href="https://example.org"><img src="img/gear.png" alt="Tool"></a> 
     doc = convert_myst(tmp_path / "intro.md", site=site)
     flags = [(Path(i.path or "").name, i.flags) for i in _images(doc)]
     assert flags == [("gear.png", ["inline"]), ("shot.png", []), ("gear.png", ["inline"]), ("light.png", [])]
+def test_myst_parser_nested_include_is_relative_to_the_document(tmp_path: Path) -> None:
+    # myst-parser under Sphinx (checked with myst-parser 4.0 + sphinx-build 8.1): doc/index.md includes ../X.md,
+    # whose '{include} sub/y.md' is doc/sub/y.md, not the root's sub/y.md
+    from murar.ingest.markup.myst import convert_myst
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    files = {"doc/conf.py": "extensions = ['myst_parser']\n",
+             "doc/index.md": "# Home\n\n```{include} ../X.md\n```\n",
+             "X.md": "Top text.\n\n```{include} sub/y.md\n```\n",
+             "doc/sub/y.md": "From doc/sub.\n", "sub/y.md": "From root sub.\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    doc = convert_myst(tmp_path / "doc/index.md", site=SphinxSite(tmp_path, "doc/conf.py"), assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Top text.\n\nFrom doc/sub."

@@ -156,3 +156,135 @@ def test_cells_without_ids_are_read_without_warnings(tmp_path: Path) -> None:
     doc = convert_notebook(tmp_path / "nb.ipynb", site=site, assets_dir=tmp_path / "assets")
     assert doc.sections[0].text.startswith("Text.")
     assert not [w for w in doc.warnings if "missing an id" in w]
+
+
+_PERCENT = '''\
+# ---
+# jupyter:
+#   kernelspec:
+#     name: python3
+#     display_name: Python 3
+# ---
+
+import os
+x = 1
+
+
+# %% Setup [markdown] tags=["intro"]
+# # Orbit plots
+#
+# Draw an *orbit*:
+#
+#     indented stays code
+
+# %%
+# %matplotlib inline
+y = 2
+
+# a comment stays
+
+# %% [md]
+"""
+## From a string
+
+Text of a quoted cell.
+"""
+
+# %% [raw] raw_mimetype="text/html"
+# <p>Raw <b>HTML</b> cell</p>
+'''
+
+
+def test_percent_script_reads_as_the_notebook_jupytext_makes(tmp_path: Path) -> None:
+    # cells as jupytext.reads(text, fmt="py:percent") gives them (checked with jupytext 1.16.4)
+    from murar.ingest.markup.notebook import percent_notebook
+
+    nb = percent_notebook(_PERCENT)
+    assert [(c["cell_type"], c["source"]) for c in nb["cells"]] == [
+        ("code", "import os\nx = 1"),
+        ("markdown", "# Orbit plots\n\nDraw an *orbit*:\n\n    indented stays code"),
+        ("code", "%matplotlib inline\ny = 2\n\n# a comment stays"),
+        ("markdown", "## From a string\n\nText of a quoted cell."),
+        ("raw", "<p>Raw <b>HTML</b> cell</p>"),
+    ]
+    assert nb["cells"][-1]["metadata"] == {"raw_mimetype": "text/html"}
+
+
+def test_custom_notebook_formats_are_sphinx_sources(tmp_path: Path) -> None:
+    # nbsphinx_custom_formats (and myst-nb's nb_custom_formats): each suffix is a source suffix, read as the
+    # notebook jupytext.reads(text, fmt) gives; a Markdown fmt ('Rmd') reads as Markdown text
+    from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
+    from murar.ingest.sites.detect import open_site
+
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['nbsphinx']\n"
+        "nbsphinx_custom_formats = {\n"
+        "    '.pct.py': ['jupytext.reads', {'fmt': 'py:percent'}],\n"
+        "    '.md': ['jupytext.reads', {'fmt': 'Rmd'}],\n"
+        "}\n")
+    (tmp_path / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   orbits\n   notes\n")
+    (tmp_path / "orbits.pct.py").write_text(_PERCENT.replace("import os\nx = 1\n", ""))
+    (tmp_path / "notes.md").write_text("# Notes\n\nSome notes.\n\n```{r}\nplot(x)\n```\n")
+    (tmp_path / "helper.py").write_text("x = 1\n")
+    sel = open_site(tmp_path)
+    assert sel.site.classify("orbits.pct.py").markup == "percent"
+    assert sel.site.classify("notes.md").markup == "myst"
+    assert sel.site.classify("helper.py").role.value != "page"
+    docs = convert_corpus(sel.site.config.root, assets_dir=tmp_path / "assets", report=IngestReport(),
+                          site=sel.site, walk=walk_site(sel.site, under=sel.walk))
+    pages = {d.sections[0].source_path: d for d in docs}
+    assert sorted(pages) == ["index.rst", "notes.md", "orbits.pct.py"]
+    orbit = {" > ".join(s.heading_path): s.text for s in pages["orbits.pct.py"].sections}
+    assert "Orbit plots" in orbit and "Draw an orbit:" in orbit["Orbit plots"]
+    assert "%matplotlib inline" in orbit["Orbit plots"] and "# ---" not in orbit["Orbit plots"]
+    assert orbit["Orbit plots > From a string"].startswith("Text of a quoted cell.")
+    assert "Raw HTML cell" in orbit["Orbit plots > From a string"]
+    assert "Some notes." in pages["notes.md"].sections[0].text
+
+
+def _raw(source: str, mimetype: str | None) -> dict[str, object]:
+    meta = {"raw_mimetype": mimetype} if mimetype is not None else {}
+    return {"cell_type": "raw", "id": f"r{abs(hash(source)) % 10**8}", "metadata": meta, "source": source}
+
+
+def test_nbsphinx_raw_cells_render_by_their_format(tmp_path: Path) -> None:
+    # nbsphinx's RST template: no format or text/html -> raw HTML, text/markdown -> Markdown,
+    # text/restructuredtext -> reST of the page, text/latex -> not in the HTML; myst-nb shows HTML only
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    cells = [_md("# Raw"), _raw("<p>Plain raw</p>", None), _raw("Some *md* text", "text/markdown"),
+             _raw("A :doc:`link <raw>` and\n\n.. note:: Boxed.", "text/restructuredtext"),
+             _raw("\\LaTeX only", "text/latex"), _raw("<b>Html</b> cell", "text/html")]
+    (tmp_path / "raw.ipynb").write_text(_nb(cells))
+    for ext, expected in (("nbsphinx", ["Plain raw", "Some md text", "A link and", "Boxed.", "Html cell"]),
+                          ("myst_nb", ["Html cell"])):
+        (tmp_path / "conf.py").write_text(f"extensions = [{ext!r}]\n")
+        site = SphinxSite(tmp_path, "conf.py")
+        text = convert_notebook(tmp_path / "raw.ipynb", site=site, assets_dir=tmp_path / "a").sections[0].text
+        assert [w for w in expected if w not in text] == [], ext
+        assert "LaTeX" not in text
+        if ext == "myst_nb":
+            assert "Plain raw" not in text and "md" not in text
+
+
+def test_nbsphinx_hidden_cells_and_gallery_or_toctree_cells(tmp_path: Path) -> None:
+    # nbsphinx: a cell with metadata nbsphinx: hidden is not in the page; a Markdown cell tagged (or with the
+    # metadata key) nbsphinx-gallery / nbsphinx-link-gallery becomes a gallery of its links (named by the link
+    # text, the first heading its caption), nbsphinx-toctree a toctree (navigation: no page text)
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    hidden = _md("This notebook is part of the demo docs.", metadata={"nbsphinx": "hidden"})
+    gallery = _md("## Worked examples\n\n* [Orbit plots](orbits.ipynb)\n* [Moons](moons.ipynb)\n\nIgnored.",
+                  metadata={"tags": ["nbsphinx-gallery"]})
+    toc = _md("## More\n\n* [Hidden toc entry](extra.ipynb)", metadata={"nbsphinx-toctree": {"maxdepth": 1}})
+    cells = [hidden, _md("# Examples\n\nIntro."), gallery, toc]
+    (tmp_path / "ex.ipynb").write_text(_nb(cells))
+    (tmp_path / "conf.py").write_text("extensions = ['nbsphinx']\n")
+    doc = convert_notebook(tmp_path / "ex.ipynb", site=SphinxSite(tmp_path, "conf.py"), assets_dir=tmp_path / "a")
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Examples",), "Intro.\n\nWorked examples\n\nOrbit plots\n\nMoons")]
+    # myst-nb knows none of these: the cells are ordinary Markdown
+    (tmp_path / "conf.py").write_text("extensions = ['myst_nb']\n")
+    doc = convert_notebook(tmp_path / "ex.ipynb", site=SphinxSite(tmp_path, "conf.py"), assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "part of the demo docs" in text and "Hidden toc entry" in text and "Ignored." in text

@@ -955,3 +955,69 @@ def test_a_huge_csv_table_is_cut_as_a_pipe_table_is(tmp_path: Path, monkeypatch:
     assert len(tables[1].rows) == 1 and len(tables[1].rows[0]) == 400
     assert sum("csv-table of" in w and "cut" in w for w in doc.warnings) == 2
     assert doc.sections[-1].text.endswith("After the tables.")
+def test_nbsphinx_gallery_and_info_box_directives(tmp_path: Path) -> None:
+    # nbsphinx: nbgallery/nblinkgallery draw the listed documents as thumbnails showing their titles under
+    # the caption; nbinfo/nbwarning are boxes of their content (no title of their own)
+    site = _project(tmp_path, {
+        "index.rst": ("Home\n====\n\n.. nblinkgallery::\n   :caption: Worked examples\n\n   orbits\n"
+                      "   Custom title <moons>\n   https://example.org/x\n\n"
+                      ".. nbgallery::\n   :glob:\n\n   gallery/*\n   orbits\n\n"
+                      ".. nbinfo::\n\n   An info box.\n\n.. nbwarning:: Careful here.\n"),
+        "orbits.rst": "Plotting orbits\n===============\n\nText.\n",
+        "moons.rst": "Moons\n=====\n\nText.\n",
+    }, conf="extensions = ['nbsphinx']\n")
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    assert doc.sections[0].text.split("\n\n") == [
+        "Worked examples", "Plotting orbits", "Custom title", "Plotting orbits", "An info box.", "Careful here."]
+    assert not doc.warnings
+
+
+def test_matplotlib_plot_directive_shows_source_only_when_asked(tmp_path: Path) -> None:
+    # matplotlib.sphinxext.plot_directive (checked with sphinx-build -b text, matplotlib 3.9): inline code is
+    # run, not shown, unless :include-source:; a file argument is read from the source directory and the
+    # content is then the caption
+    site = _project(tmp_path, {
+        "scripts/demo.py": "import pylab\npylab.plot([3, 1, 2])\n",
+        "sub/page.rst": ("Page\n====\n\nIntro.\n\n.. plot::\n   :caption: A sine wave.\n\n   import pylab\n"
+                         "   pylab.plot([1, 2])\n\n.. plot:: scripts/demo.py\n   :include-source:\n\n"
+                         "   The demo caption.\n\nAfter.\n"),
+    }, conf="extensions = ['matplotlib.sphinxext.plot_directive']\n")
+    doc = convert_rst(tmp_path / "sub/page.rst", site=site)
+    assert doc.sections[0].text == ("Intro.\n\nA sine wave.\n\nimport pylab\npylab.plot([3, 1, 2])\n\n"
+                                    "The demo caption.\n\nAfter.")
+    assert not doc.warnings
+
+
+def test_sphinx_design_badge_roles_are_known(tmp_path: Path) -> None:
+    # sphinx-design's badge roles (bdg-<color>, -line, bdg-link-/bdg-ref-): the badge's text, no warning
+    site = _project(tmp_path, {"index.rst": (
+        "T\n=\n\nA :bdg-success:`Stable` and :bdg-link-primary:`Docs <https://x.org>` and "
+        ":bdg-ref-info-line:`ref <index>` and :bdg-muted-line:`old`.\n")}, conf="extensions = ['sphinx_design']\n")
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    assert doc.sections[0].text == "A Stable and Docs and ref and old."
+    assert not doc.warnings
+
+
+def test_sphinx_nested_include_paths_are_relative_to_the_document(tmp_path: Path) -> None:
+    # Sphinx resolves include and literalinclude from the document being built, even inside an included
+    # file (env.relfn2path; checked with sphinx-build 8.1): doc/authors.rst includes ../AUTHORS.rst, whose
+    # 'changes/names.rst' is doc/changes/names.rst; csv-table :file: stays docutils' (the holding file's)
+    site = _project(tmp_path, {
+        "doc/authors.rst": ".. include:: ../AUTHORS.rst\n",
+        "AUTHORS.rst": ("Authors\n=======\n\n.. include:: changes/names.rst\n\n.. literalinclude:: changes/code.py\n\n"
+                        ".. csv-table:: T\n   :file: changes/t.csv\n\nMore.\n"),
+        "doc/changes/names.rst": "Names from doc.\n",
+        "changes/names.rst": "Names from the root.\n",
+        "doc/changes/code.py": "x = 'doc'\n",
+        "changes/code.py": "x = 'root'\n",
+        "doc/changes/t.csv": "a,doc\n",
+        "changes/t.csv": "a,root\n",
+    })
+    site = SphinxSite(tmp_path, "doc/conf.py")
+    (tmp_path / "doc/conf.py").write_text("extensions = []\n")
+    doc = convert_rst(tmp_path / "doc/authors.rst", site=site)
+    text = doc.sections[0].text
+    assert "Names from doc." in text and "x = 'doc'" in text
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [t.rows for t in tables] == [[["a", "root"]]]
+    assert "Names from the root." not in text and "x = 'root'" not in text

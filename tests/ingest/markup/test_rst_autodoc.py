@@ -331,3 +331,101 @@ def test_a_numpy_field_over_many_blank_lines_is_read_in_linear_time(
     with deadline(6, "numpy field"):
         doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
     assert "grid (Grid) – The target grid." in doc.sections[0].text
+def test_an_explicit_import_reached_through_a_star_import_is_followed_first(tmp_path: Path) -> None:
+    # networkx-style package: 'from starlib.shapes import *' among many star imports, and shapes/__init__.py
+    # names the class in 'from .wheel import Wheel'; Python binds starlib.Wheel there, so that lead is
+    # followed before the other star imports use up the re-export hops
+    site = _site(tmp_path, "Wheel\n=====\n\n.. currentmodule:: starlib\n\n.. autoclass:: Wheel\n")
+    pkg = tmp_path / "starlib"
+    parts = [f"part{i}" for i in range(10)]
+    stars = [parts[0], "shapes", *parts[1:]]
+    (pkg / "__init__.py").write_text("".join(f"from starlib.{m} import *\n" for m in stars))
+    for m in parts:
+        (pkg / f"{m}.py").write_text(f'"""Part {m}."""\n\ndef helper_{m}():\n    pass\n')
+    (pkg / "shapes").mkdir()
+    (pkg / "shapes" / "__init__.py").write_text("from .wheel import Wheel\n")
+    (pkg / "shapes" / "wheel.py").write_text('class Wheel:\n    """A round shape with spokes."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert "A round shape with spokes." in doc.sections[0].text
+    assert not doc.warnings
+
+
+def test_inherited_members_are_found_in_the_base_classes(tmp_path: Path) -> None:
+    # autosummary/autodoc get 'Wheel.area' by getattr, which finds the method in a base class: Wheel's
+    # bases are looked up in order where wheel.py defines or imports them (MRO order for the first base)
+    page = ("Wheel\n=====\n\n.. currentmodule:: starlib.wheel\n\n.. autosummary::\n\n"
+            "   Wheel.area\n   Wheel.spin\n   Wheel.label\n")
+    site = _site(tmp_path, page)
+    pkg = tmp_path / "starlib"
+    (pkg / "base.py").write_text(
+        'class Shape:\n    def area(self):\n        """Area of the shape."""\n\n\n'
+        'class Named:\n    def label(self):\n        """The shape\'s label."""\n')
+    (pkg / "wheel.py").write_text(
+        'from starlib.base import Shape\nfrom starlib import base\n\n\n'
+        'class Wheel(Shape, base.Named):\n    def spin(self):\n        """Turn the wheel."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [row[1] for row in tables[0].rows] == ["Area of the shape.", "Turn the wheel.", "The shape's label."]
+    assert not doc.warnings
+
+
+def test_star_imports_of_a_large_package_are_followed_up_to_24_hops(tmp_path: Path) -> None:
+    # a subpackage __init__ of many 'from .x import *' lines (networkx.algorithms.centrality has 20):
+    # the function is in the fifteenth
+    site = _site(tmp_path, "Flux\n====\n\n.. autofunction:: starlib.flux\n")
+    pkg = tmp_path / "starlib"
+    mods = [f"part{i}" for i in range(15)]
+    (pkg / "__init__.py").write_text("".join(f"from .{m} import *\n" for m in mods))
+    for m in mods[:-1]:
+        (pkg / f"{m}.py").write_text(f"def helper_{m}():\n    pass\n")
+    (pkg / f"{mods[-1]}.py").write_text('def flux(star):\n    """Flux of a star."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert "Flux of a star." in doc.sections[0].text
+    assert not doc.warnings
+
+
+_NUMPYDOC_FUNC = '''\
+def orbit(star, *args, **kwargs):
+    """Trace an orbit.
+
+    Parameters
+    ----------
+    star : Star
+        The star to circle.
+    *args : tuple
+        Passed on.
+    **kwargs : dict
+        Options.
+
+    Returns
+    -------
+    Path
+        The traced path.
+    period : float
+    steps : int
+        How many steps.
+
+    See Also
+    --------
+    trace : Trace anything, which may take a while
+            when the path is long.
+    plot, :func:`starlib.draw.show`
+    """
+'''
+
+
+def test_numpydoc_parameter_lists_and_see_also_read_as_numpydoc_renders_them(tmp_path: Path) -> None:
+    # numpydoc (docscrape_sphinx): each entry of a parameter list its own item ('*args' escaped, an entry
+    # without description closes its item), See Also a 'seealso' box of names (':obj:' for plain ones) with
+    # their descriptions, continuation lines joined
+    site = _site(tmp_path, "Orbit\n=====\n\n.. autofunction:: starlib.orbits.orbit\n",
+                 conf="import os, sys\nsys.path.insert(0, os.path.abspath('..'))\nextensions = ['numpydoc']\n")
+    (tmp_path / "starlib" / "orbits.py").write_text(_NUMPYDOC_FUNC)
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    text = doc.sections[0].text
+    assert "*args : tuple\n\nPassed on." in text and "**kwargs : dict\n\nOptions." in text
+    assert "period : float\n\nsteps : int\n\nHow many steps." in text
+    assert text.endswith("See also: trace\n\nTrace anything, which may take a while when the path is long.\n\n"
+                         "plot, starlib.draw.show")
+    assert "See Also" not in text
+    assert not doc.warnings

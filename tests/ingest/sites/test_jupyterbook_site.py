@@ -184,3 +184,47 @@ def test_toc_globs_match_as_sphinx_external_toc_matches_them(tmp_path: Path,
     site = JupyterBookSite(tmp_path, "_config.yml")
     assert site.classify("notes/x/b.md").role is FileRole.PAGE
     assert site.classify("notes/a.md").role is FileRole.EXCLUDED
+
+
+def test_mystmd_embed_shows_labelled_content_and_glossary_is_a_definition_list(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # mystmd {embed} #label: the block after a (label)= target, or the directive with that label (a figure:
+    # its image, resolved against the page that holds it); a {glossary} written as a definition list
+    from PIL import Image
+
+    from murar.ingest.markup.myst import convert_myst
+    from murar.schema import ImageItem
+
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  toc:\n    - file: guide/a.md\n    - file: b.md\n",
+        "guide/a.md": ("# Dashboard\n\n```{figure} ../shots/board.png\n---\nlabel: board\n---\nThe board.\n```\n\n"
+                       "(quota-out)=\n\nWhen the quota runs out, launches are denied.\nAsk an admin.\n\nNot embedded.\n"),
+        "b.md": ("# Start\n\n## Board\n\n```{embed} #board\n```\n\n## Again\n\nSee ![](#board) here.\n\n"
+                 "## Quota\n\n```{embed} #quota-out\n```\n\n"
+                 "```{embed} #missing\n```\n\n## Terms\n\n```{glossary}\nquota\n: A limit on use.\n```\n"),
+    })
+    (tmp_path / "shots").mkdir()
+    Image.new("RGB", (40, 30), "white").save(tmp_path / "shots" / "board.png")
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    doc = convert_myst(tmp_path / "b.md", site=site, assets_dir=tmp_path / "assets")
+    secs = {" > ".join(s.heading_path): s.text for s in doc.sections}
+    assert secs["Start > Quota"] == "When the quota runs out, launches are denied. Ask an admin."
+    assert secs["Start > Terms"] == "quota\n\nA limit on use."
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.path, i.caption) for i in images] == [("shots/board.png", "The board.")] * 2
+    assert secs["Start > Again"] == "See\n\nhere."  # an image of '#label' embeds it (mystmd)
+    assert doc.warnings == ["embed '#missing': no such label in the project"]
+
+
+def test_jupyter_book_custom_notebook_formats(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Jupyter Book 1 loads myst_nb: sphinx.config.nb_custom_formats makes jupytext text notebooks pages
+    write_files(tmp_path, {
+        "_config.yml": ("title: T\nsphinx:\n  config:\n    nb_custom_formats:\n      .py:\n        - jupytext.reads\n"
+                        "        - fmt: py:percent\n"),
+        "_toc.yml": "format: jb-book\nroot: intro\nchapters:\n  - file: lesson\n",
+        "intro.md": "# Intro\n",
+        "lesson.py": "# %% [markdown]\n# # Lesson\n#\n# Some text.\n\n# %%\nx = 1\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    fc = site.classify("lesson.py")
+    assert (fc.role, fc.markup) == (FileRole.PAGE, "percent")

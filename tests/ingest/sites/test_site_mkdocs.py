@@ -1001,3 +1001,17 @@ def test_a_definition_right_after_a_heading_has_no_term(tmp_path: Path) -> None:
         "    * `item`: the item.\n\nApple\n:   A fruit.\n"))
     assert [s.text for s in doc.sections] == ["", ("Add an item to the registry.\n\nArguments:\n\nitem: the item.\n\n"
                                                    "Apple\n\nA fruit.")]
+
+
+def test_mkdocs_click_blocks_leave_no_option_text(tmp_path: Path) -> None:
+    # mkdocs-click replaces '::: mkdocs-click' and its ':option: value' lines with a reference built by
+    # importing the command; murar never imports, so the block is left out with a warning (its options were
+    # page text: 'hatch.cli hatch 0 table'). Without the extension the block is ordinary text.
+    page = ("# CLI\n\nThe commands:\n\n::: mkdocs-click\n    :module: lumen.cli\n    :command: lumen\n"
+            "    :depth: 1\n\nAfter.\n\n```\n::: mkdocs-click\n    :module: kept.in.code\n```\n")
+    doc = _convert_page(tmp_path, "site_name: K\nmarkdown_extensions:\n  - mkdocs-click\n", page)
+    text = doc.sections[0].text
+    assert "lumen.cli" not in text and ":depth:" not in text and "mkdocs-click\n    :module: lumen" not in text
+    assert text.startswith("The commands:") and "After." in text and "kept.in.code" in text
+    assert doc.warnings == [("mkdocs-click lumen.cli:lumen: the command reference is built by importing the "
+                            "package; not read")]

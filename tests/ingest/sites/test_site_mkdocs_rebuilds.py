@@ -203,3 +203,46 @@ def test_mkdocs_video_mark_makes_an_image_link_a_video(tmp_path: Path) -> None:
     assert [m.kind for m in custom.media] == ["video", "image"]
     plain = _media_site(tmp_path, "site_name: S\n", page)  # without the plugin it is an image
     assert [m.kind for m in plain.media] == ["image", "image"]
+
+
+def test_literate_nav_titles_untitled_pages(tmp_path: Path) -> None:
+    # mkdocs-literate-nav: the nav is SUMMARY.md (or the plugin's nav_file), its '* [Title](page.md)' items
+    # title the pages (links relative to the nav file's folder); a page without '# Title' takes that title
+    root = tmp_path / "proj"
+    (root / "docs" / "guide").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - search\n  - literate-nav:\n      nav_file: NAV.md\n")
+    (root / "docs" / "NAV.md").write_text("* [Start here](index.md)\n* Guide\n    * [Setting up the rig](guide/setup.md)\n"
+                                          "* [Guide details](guide/)\n")
+    (root / "docs" / "guide" / "NAV.md").write_text("- [Tear-down steps](teardown.md)\n")
+    (root / "docs" / "guide" / "setup.md").write_text("Plug it in.\n\n## Power\n\nOn.\n")
+    (root / "docs" / "guide" / "teardown.md").write_text("Unplug it.\n")
+    (root / "docs" / "index.md").write_text("Welcome.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+
+    def convert(rel: str) -> ParsedDocument:
+        return convert_pymdown(root / "docs" / rel, site=site, assets_dir=tmp_path / "a")
+
+    doc = convert("guide/setup.md")
+    assert [s.heading_path for s in doc.sections] == [("Setting up the rig",), ("Setting up the rig", "Power")]
+    assert convert("guide/teardown.md").title == "Tear-down steps"
+    assert convert("index.md").title == "Start here"
+
+
+def test_awesome_pages_titles_untitled_pages(tmp_path: Path) -> None:
+    # mkdocs-awesome-pages-plugin: a '- Title: page.md' entry of a folder's .pages nav titles that page
+    root = tmp_path / "proj"
+    (root / "docs" / "ops").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - awesome-pages\n")
+    (root / "docs" / "ops" / ".pages").write_text(
+        "title: Operations\nnav:\n  - first-run.md\n  - Backing up the store: backup.md\n  - ...\n"
+        "  - Deep:\n    - Restoring it: restore.md\n")
+    for name in ("first-run.md", "backup.md", "restore.md"):
+        (root / "docs" / "ops" / name).write_text("Text.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+
+    def convert(rel: str) -> ParsedDocument:
+        return convert_pymdown(root / "docs" / rel, site=site, assets_dir=tmp_path / "a")
+
+    assert convert("ops/backup.md").title == "Backing up the store"
+    assert convert("ops/restore.md").title == "Restoring it"
+    assert convert("ops/first-run.md").title == "First run"

@@ -297,3 +297,18 @@ def test_conf_reading_is_bounded_on_hostile_files(tmp_path: Path) -> None:
     assert values["project"] == "P" and "wide" not in values and "pct" not in values
     site._substitutions()
     assert time.monotonic() - start < 20
+
+
+def test_nested_include_targets_resolve_from_the_document(tmp_path: Path) -> None:
+    # Sphinx reads an include inside an included file from the document being built: index.rst includes
+    # parts/a.rst, whose 'parts/b.rst' is doc/parts/b.rst (an include); doc/parts/parts/b.rst is nobody's
+    # include, so Sphinx builds it as a page
+    files = {"doc/conf.py": "", "doc/index.rst": "Home\n====\n\n.. include:: parts/a.rst\n",
+             "doc/parts/a.rst": "A\n\n.. include:: parts/b.rst\n", "doc/parts/b.rst": "B\n",
+             "doc/parts/parts/b.rst": "Other\n=====\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    site = SphinxSite(tmp_path, "doc/conf.py")
+    assert sorted(site.include_targets()) == ["doc/parts/a.rst", "doc/parts/b.rst"]
+    assert site.classify("doc/parts/parts/b.rst").role is FileRole.PAGE

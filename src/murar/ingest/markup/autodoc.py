@@ -301,6 +301,50 @@ def _partition_field(line: str) -> tuple[str, str]:
     return line.strip(), ""
 
 
+# numpydoc sections written as parameter lists (numpydoc/docscrape_sphinx.py _str_param_list)
+_NUMPYDOC_PARAM_LISTS = frozenset({"parameters", "other parameters", "receives", "attributes", "methods",
+                                   "returns", "yields", "raises", "warns"})
+# a See Also line: names (plain or ':role:`name`', comma-separated), then ': description'
+_SEE_ALSO_NAME = re.compile(r"\s*(:[\w:.+-]+:`[^`]{1,300}`|`[^`]{1,300}`|[\w.~-]+)\s*(,?)")
+
+
+def _see_also(block: list[str]) -> list[str]:
+    """A NumPy-style 'See Also' section as numpydoc (docscrape._parse_see_also,
+    docscrape_sphinx._str_see_also) and napoleon render it: a ``seealso`` box listing
+    each line's names (plain ones as ``:obj:`` references), its description (after ``:``,
+    and the indented lines under it) below them. One pass over the lines."""
+    items: list[tuple[str, list[str]]] = []
+    base = min((_width(b) for b in block if b.strip()), default=0)
+    for b in block:
+        if not b.strip():
+            continue
+        if _width(b) > base and items:
+            items[-1][1].append(b.strip())
+            continue
+        text, names = b.strip()[:2_000], list[str]()
+        pos = 0
+        while pos < len(text) and len(names) < 50:
+            m = _SEE_ALSO_NAME.match(text, pos)
+            if m is None or m.end() == pos:
+                break
+            name = m.group(1)
+            names.append(name if name.startswith(":") else f":obj:`{name.strip('`')}`")
+            pos = m.end()
+            if not m.group(2):
+                break
+        rest = text[pos:].strip()
+        if not names or rest and not rest.startswith(":"):
+            names, rest = [text], ""
+        items.append((", ".join(names), [rest[1:].strip()] if rest[1:].strip() else []))
+    out = [".. seealso::", ""]
+    for names_line, desc in items:
+        out.append(f"   {names_line}")
+        if desc:
+            out.append(f"      {' '.join(desc)}")
+        out.append("")
+    return out if items else []
+
+
 def _numpy_header(lines: list[str], i: int) -> bool:
     line, nxt = lines[i], lines[i + 1] if i + 1 < len(lines) else ""
     return (line.strip().lower() in _NUMPY_SECTIONS and bool(nxt.strip()) and set(nxt.strip()) <= set("-=~^")
@@ -350,9 +394,29 @@ def _lines(text: str, indent: str, numpy_sections: bool, google_sections: bool =
                 i += 1
                 continue
             header = lines[i].strip()
-            out += [f".. rubric:: {header}", ""]
             i += 2
+            if header.lower() == "see also":
+                j = i
+                while j < len(lines) and not _numpy_header(lines, j):
+                    j += 1
+                out += _see_also(lines[i:j])
+                i = j
+                continue
+            out += [f".. rubric:: {header}", ""]
             prefer_type = _NUMPY_FIELDS.get(header.lower())
+            if not numpy_fields and header.lower() in _NUMPYDOC_PARAM_LISTS:
+                # numpydoc's _str_param_list: one entry per name line, a blank line between entries,
+                # the name shown as written ('*args'/'**kwargs' escaped)
+                base = min((_width(b) for b in lines[i:i + 200] if b.strip()), default=0)
+                while i < len(lines) and not _numpy_header(lines, i):
+                    ln = lines[i]
+                    if ln.strip() and _width(ln) == base:
+                        if out and out[-1].strip():
+                            out.append("")
+                        ln = ln[:base] + "\\" + ln[base:] if ln[base:].startswith("*") else ln
+                    out.append(ln)
+                    i += 1
+                continue
             if numpy_fields and prefer_type is not None:
                 j = i
                 while j < len(lines) and not _numpy_header(lines, j):

@@ -76,6 +76,55 @@ from murar.schema import ParsedDocument
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it", "option_value"]
 
 MAX_NESTING = 40
+_DEFLIST_MARK = re.compile(r"^[:~][ \t]+\S")
+_FENCE_OPEN = re.compile(r"^([ \t]*)(`{3,}|:{3,}|~{3,})")
+_TARGET_LINE = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$")
+_OPTION_LABEL = re.compile(r"^[ \t]*:?(?:label|name):[ \t]+(\S{1,200})[ \t]*$")
+
+
+def _fence_end(lines: list[str], start: int) -> int:
+    """The index after the fence opened at ``lines[start]`` closes (its character, at least
+    as long, alone on a line), or the end of the text."""
+    m = _FENCE_OPEN.match(lines[start])
+    if m is None:
+        return start + 1
+    ch, size = m.group(2)[0], len(m.group(2))
+    for j in range(start + 1, len(lines)):
+        stripped = lines[j].strip()
+        if len(stripped) >= size and stripped == ch * len(stripped):
+            return j + 1
+    return len(lines)
+
+
+def labelled_block(text: str, label: str) -> str | None:
+    """The MyST source ``label`` names in ``text`` (mystmd ``{embed}``): the block after a
+    ``(label)=`` line (a fenced directive whole, else the lines up to a blank one), or the
+    fenced directive whose ``label:``/``:label:``/``:name:`` option it is; None when absent.
+    One pass over the lines, plus the block's own."""
+    lines = text.split("\n")
+    key = label.strip().lower()
+    for i, line in enumerate(lines):
+        target = _TARGET_LINE.match(line)
+        if target and target.group(1).strip().lower() == key:
+            j = i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            if j >= len(lines):
+                return None
+            if _FENCE_OPEN.match(lines[j]):
+                return "\n".join(lines[j:_fence_end(lines, j)])
+            end = j
+            while end < len(lines) and lines[end].strip():
+                end += 1
+            return "\n".join(lines[j:end])
+        option = _OPTION_LABEL.match(line)
+        if option and option.group(1).strip().lower() == key:
+            # the directive's opening fence (it names the directive: a bare fence line closes a block)
+            start = next((k for k in range(i - 1, max(i - 40, -1), -1)
+                          if _FENCE_OPEN.match(lines[k]) and lines[k].strip().lstrip("`:~").strip()), None)
+            if start is not None:
+                return "\n".join(lines[start:_fence_end(lines, start)])
+    return None
 MAX_SUBSTITUTIONS = 2_000  # substitution values parsed on one page
 # Markdown in a substitution's value (read as inline MyST, not shown as written)
 _INLINE_MARKUP = re.compile(r"[`*_\[\]{}$<\\]")
@@ -191,6 +240,8 @@ class MystParser:
         self.subs: dict[str, str] = dict(substitutions or {})
         self.meta: dict[str, Any] = {}
         self._chain: list[str] = [builder.rel]
+        self._embeds = 0
+        self._embedding: set[tuple[str, str]] = set()
         self._image_base: str | None = None  # file images resolve against (None: the page)
         self._label: str | None = None
         self._table_caption = ""
@@ -484,6 +535,11 @@ class MystParser:
     def _image(self, src: str, *, alt: str, caption: str, inline: bool = False, classes: list[str] | None = None) -> None:
         if self.image_hook is not None and self.image_hook(src, alt, caption):
             return
+        if src.startswith("#") and PurePosixPath(self.site.config.config_file or "").name == "myst.yml":
+            # mystmd: an image whose source is '#label' embeds what the label names (guide, Embed & Reuse)
+            self.b.end_paragraph()
+            self._embed(src)
+            return
         path = src.split("?", 1)[0].split("#", 1)[0]
         if path.endswith(".*"):
             src = self._wildcard(src, path)
@@ -587,6 +643,8 @@ class MystParser:
             self._exercise(d)
         elif name == "glossary":
             self._glossary(d.body)
+        elif name == "embed":
+            self._embed(d.argument)
         elif name in _CONTAINERS:
             if name == "only":
                 from murar.ingest.markup.rst import html_only
@@ -740,7 +798,10 @@ class MystParser:
         return clean_text("".join(out))
 
     def _resolve_file(self, what: str, target: str) -> tuple[str, str] | None:
-        res = self.site.resolve_include(target, page_rel=self._chain[-1])
+        # myst-parser under Sphinx reads include/literalinclude paths from the document being built, also
+        # inside an included file (checked with myst-parser 4.0 + Sphinx 8.1); csv-table is docutils'
+        from_document = what in ("include", "literalinclude") and getattr(self.site, "includes_from_document", False)
+        res = self.site.resolve_include(target, page_rel=self.b.rel if from_document else self._chain[-1])
         if res.rel_path is None:
             self.b.warnings.append(f"{what} {target!r}: {res.problem or 'remote files are not read'}")
             return None
@@ -794,6 +855,41 @@ class MystParser:
             self._image_base = saved
             self._heading_offset = saved_offset
 
+    def _embed(self, target: str) -> None:
+        """mystmd's ``{embed}`` (https://mystmd.org/guide/embed): ``#label`` (or ``label``)
+        shows the labelled content of any page of the project where the directive stands:
+        the block right after a ``(label)=`` target, or the whole directive (a figure with its
+        image and caption, a code block) whose ``label``/``name`` option it is. Images resolve
+        against the page that holds the content. At most 100 embeds a page, never the page
+        embedding itself again."""
+        label = target.strip().split("#", 1)[-1].strip()
+        find = getattr(self.site, "label_sources", None)
+        rel = find().get(label.lower()) if callable(find) and label else None
+        if rel is None:
+            self.b.warnings.append(f"embed {target.strip()!r}: no such label in the project")
+            return
+        self._embeds += 1
+        if self._embeds > 100 or (rel, label) in self._embedding:
+            self.b.warnings.append(f"embed {target.strip()!r}: more than 100 embeds, or an embed of itself; skipped")
+            return
+        try:
+            text = read_source(self.site.config.root / rel, max_bytes=self.opts.max_bytes, warnings=self.b.warnings)
+        except IngestError as err:
+            self.b.warnings.append(f"embed {target.strip()!r}: {err}")
+            return
+        block = labelled_block(text, label)
+        if block is None:
+            self.b.warnings.append(f"embed {target.strip()!r}: the labelled content was not found in {rel}")
+            return
+        self._embedding.add((rel, label))
+        saved = self._image_base
+        self._image_base = rel  # the content's pictures are its own page's
+        try:
+            self.feed(block, file_rel=rel)
+        finally:
+            self._image_base = saved
+            self._embedding.discard((rel, label))
+
     def _glossary(self, body: str) -> None:
         """Sphinx's ``glossary``: lines at the left margin are terms (several may share a
         definition; ``term : key`` gives an index key, not text), the indented block under
@@ -801,6 +897,11 @@ class MystParser:
         lines = body.split("\n")
         i = 0
         self.b.end_paragraph()
+        if any(_DEFLIST_MARK.match(ln) for ln in lines):
+            # mystmd's glossary is a definition list ("term" over ": definition"; mystmd guide, Glossaries)
+            self.feed(body)
+            self.b.end_paragraph()
+            return
         while i < len(lines):
             if not lines[i].strip():
                 i += 1

@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import re
 import warnings as pywarnings
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,75 @@ _MAX_IMAGE_BYTES = 20_000_000
 _MAX_TEXT_OUTPUT = 500
 
 
+# jupytext percent format (https://jupytext.readthedocs.io/en/latest/formats-scripts.html#the-percent-format)
+_PERCENT_CELL = re.compile(r"^[ \t]*#[ \t]*%%(?!%)(.*)$")
+_PERCENT_KIND = re.compile(r"\[(markdown|md|raw)\]")
+_TRIPLE_QUOTED = re.compile(r'^[rRuU]?("""|\'\'\')\n?(.*?)\n?\1$', re.DOTALL)
+_MD_HEADING = re.compile(r"^#{1,6}[ \t]+(.{1,300})$", re.MULTILINE)
+_MD_LINK = re.compile(r"\[([^\]\n]{1,300})\]\([^)\s]{1,500}[^)]{0,300}\)")
+_RAW_MIMETYPE = re.compile(r'raw_mimetype="([^"]{0,100})"')
+_COMMENTED_MAGIC = re.compile(r"^# ?([%!].*)$")
+#: cells read from one percent script
+_MAX_PERCENT_CELLS = 5_000
+
+
+def _uncomment(lines: list[str]) -> str:
+    """Markdown/raw cell lines of a percent script without their comment marks ('# ' or '#')."""
+    return "\n".join(ln[2:] if ln.startswith("# ") else ln.removeprefix("#") for ln in lines)
+
+
+def percent_notebook(text: str) -> dict[str, Any]:
+    """The notebook jupytext reads from a Python script in the percent format
+    (``jupytext.reads(text, fmt="py:percent")``, checked with jupytext 1.16): a cell
+    starts at each ``# %%`` line (``[markdown]``/``[md]`` or ``[raw]`` after it make a
+    Markdown or raw cell; a cell title and ``key=value`` metadata are not shown); the
+    lines of a Markdown or raw cell lose their ``#`` comment marks, or the cell is one
+    triple-quoted string; code before the first marker is a code cell, a commented
+    YAML header (``# ---`` ... ``# ---``) the notebook's metadata (left out), commented
+    magics (``# %matplotlib``, ``# !pip``) are uncommented, a raw cell's
+    ``raw_mimetype="..."`` is kept (how the page shows it); leading and trailing blank
+    lines of a cell are dropped. Code cells have no outputs (scripts are never run)."""
+    lines = text.split("\n")
+    start = 0
+    if lines and lines[0].rstrip() == "# ---":
+        end = next((i for i in range(1, min(len(lines), 2_000)) if lines[i].rstrip() == "# ---"), None)
+        if end is not None:
+            start = end + 1
+    cells: list[dict[str, Any]] = []
+    kind, body = "code", list[str]()
+    meta: dict[str, str] = {}
+
+    def close() -> None:
+        while body and not body[0].strip():
+            body.pop(0)
+        while body and not body[-1].strip():
+            body.pop()
+        if not body or len(cells) >= _MAX_PERCENT_CELLS:
+            return
+        if kind == "code":
+            source = "\n".join(m.group(1) if (m := _COMMENTED_MAGIC.match(ln)) else ln for ln in body)
+            cells.append({"cell_type": "code", "source": source, "metadata": {}, "outputs": []})
+            return
+        joined = "\n".join(body)
+        quoted = _TRIPLE_QUOTED.match(joined.strip())
+        source = quoted.group(2).strip("\n") if quoted else _uncomment(body)
+        cells.append({"cell_type": "raw" if kind == "raw" else "markdown", "source": source, "metadata": meta})
+
+    for line in lines[start:]:
+        marker = _PERCENT_CELL.match(line)
+        if marker is None:
+            body.append(line)
+            continue
+        close()
+        found = _PERCENT_KIND.search(marker.group(1))
+        kind = "code" if found is None else ("raw" if found.group(1) == "raw" else "markdown")
+        mime = _RAW_MIMETYPE.search(marker.group(1))
+        meta = {"raw_mimetype": mime.group(1)} if mime else {}
+        body = []
+    close()
+    return {"cells": cells, "metadata": {}}
+
+
 def _text(value: Any) -> str:
     if isinstance(value, list):
         return "".join(str(v) for v in value)
@@ -61,6 +131,9 @@ class _Notebook:
         self.assets_dir = assets_dir
         self.folder = f"nb/{stable_id(builder.rel, 'notebook')}"
         self.parser = MystParser(builder, site=site, options=options, substitutions=site_substitutions(site))
+        self.site, self.options = site, options
+        renderer = getattr(site, "notebook_renderer", None)
+        self.nbsphinx = callable(renderer) and renderer() == "nbsphinx"
         self.cell_no = 0
         self.written = 0
         self.attachments: dict[str, dict[str, Any]] = {}
@@ -172,6 +245,8 @@ class _Notebook:
         if "remove-cell" in tags:
             return
         source = _text(cell.get("source"))
+        if self.nbsphinx and (meta.get("nbsphinx") == "hidden" or kind == "markdown" and self.nbsphinx_toc(source, meta)):
+            return
         if kind == "markdown":
             self.attachments = dict(cell.get("attachments") or {})
             self.parser.feed(source)
@@ -183,9 +258,56 @@ class _Notebook:
             if "remove-output" not in tags:
                 self.outputs(cell.get("outputs") or [], meta)
         elif kind == "raw":
-            fmt = str(meta.get("format") or meta.get("raw_mimetype") or "")
-            if "html" in fmt:
+            fmt = str(meta.get("format") or meta.get("raw_mimetype") or "").lower()
+            if self.nbsphinx:
+                self.nbsphinx_raw(source, fmt)
+            elif "html" in fmt:
                 self.b.html(source)
+
+    def nbsphinx_toc(self, source: str, meta: dict[str, Any]) -> bool:
+        """A Markdown cell nbsphinx turns into a toctree or gallery (metadata key or tag
+        ``nbsphinx-gallery``, ``nbsphinx-toctree``, ``nbsphinx-link-gallery``; nbsphinx
+        _extract_gallery_or_toctree): its links are the entries, named by their text, and its
+        first heading the caption unless the options give one. A gallery shows the caption and
+        the entries' names (written here); a toctree is navigation, not page text. False for
+        other cells."""
+        tags = meta.get("tags") or []
+        found = next((k for k in ("nbsphinx-gallery", "nbsphinx-toctree", "nbsphinx-link-gallery")
+                      if k in meta or k in tags), None)
+        if found is None:
+            return False
+        if found == "nbsphinx-toctree":
+            return True
+        options = meta.get(found)
+        caption = options.get("caption") if isinstance(options, dict) else None
+        if not isinstance(caption, str):
+            heading = _MD_HEADING.search(source)
+            caption = heading.group(1).strip() if heading else ""
+        names = [m.group(1).strip() for m in _MD_LINK.finditer(source)][:500]
+        lines = [caption] if caption else []
+        lines += [f"- {name}" for name in names if name]
+        if lines:
+            self.parser.feed("\n\n".join(lines[:1]) + ("\n\n" + "\n".join(lines[1:]) if len(lines) > 1 else ""))
+            self.b.end_paragraph()
+        return True
+
+    def nbsphinx_raw(self, source: str, fmt: str) -> None:
+        """A raw cell as nbsphinx's RST template writes it (nbsphinx/__init__.py, block rawcell):
+        no ``raw_mimetype`` or ``text/html`` is raw HTML, ``text/markdown`` Markdown,
+        ``text/restructuredtext`` reST of the page; other formats (LaTeX) are not in the HTML."""
+        if fmt in ("", "text/html"):
+            self.b.html(source)
+        elif fmt == "text/markdown":
+            self.parser.feed(source)
+            self.b.end_paragraph()
+        elif fmt == "text/restructuredtext":
+            from murar.ingest.markup.rst import parse_rst_into
+
+            try:
+                parse_rst_into(self.b, source, rel=self.b.rel, site=self.site, options=self.options,
+                               depth=self.b.cur.level)
+            except IngestError as err:
+                self.b.warnings.append(f"raw reST cell skipped: {err}")
 
     def outputs(self, outputs: list[Any], meta: dict[str, Any]) -> None:
         caption = ""
@@ -221,9 +343,11 @@ class _Notebook:
                 self.b.code(alt)
 
 
-def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: MarkupOptions | None = None) -> ParsedDocument:
+def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: MarkupOptions | None = None,
+                     percent: bool = False) -> ParsedDocument:
     """Parse one ``.ipynb`` page (``path`` under ``site.config.root``); output
-    images are written under ``assets_dir``.
+    images are written under ``assets_dir``. With ``percent``, the file is a
+    Python script in jupytext's percent format (:func:`percent_notebook`).
 
     Raises:
         IngestError: the file is outside the root, unreadable, not a notebook, or
@@ -239,6 +363,8 @@ def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: Marku
     rel = page_rel(path, root)
     builder = PageBuilder(rel=rel, site=site, options=opts)
     text = read_source(path, max_bytes=max(opts.max_bytes, 50_000_000), warnings=builder.warnings)
+    if percent:
+        return _walk(percent_notebook(text), builder, site=site, assets_dir=assets_dir, options=opts)
     with pywarnings.catch_warnings(record=True) as caught:
         pywarnings.simplefilter("always")
         try:
@@ -255,6 +381,19 @@ def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: Marku
         if type(w.message).__name__ == "MissingIDFieldWarning":
             continue
         builder.warnings.append(f"nbformat: {str(w.message).splitlines()[0][:200]}")
+    return _walk(nb, builder, site=site, assets_dir=assets_dir, options=opts)
+
+
+def convert_percent_notebook(path: Path, *, site: Site, assets_dir: Path,
+                             options: MarkupOptions | None = None) -> ParsedDocument:
+    """A notebook stored as a jupytext percent-format script (nbsphinx_custom_formats /
+    myst-nb nb_custom_formats ``fmt: py:percent``), read as :func:`convert_notebook` reads one."""
+    return convert_notebook(path, site=site, assets_dir=assets_dir, options=options, percent=True)
+
+
+def _walk(nb: Any, builder: PageBuilder, *, site: Site, assets_dir: Path, options: MarkupOptions) -> ParsedDocument:
+    """Walk a read notebook's cells into ``builder``."""
+    opts = options
     meta = nb.get("metadata") or {}
     title = meta.get("title")
     if isinstance(title, str) and title.strip():

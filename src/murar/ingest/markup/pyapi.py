@@ -53,6 +53,17 @@ def find_object(tree: ast.Module, path: Sequence[str]) -> ast.Module | _Def | No
 _T = TypeVar("_T")
 
 
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.C`` of a class base written as a name or attribute chain; None otherwise."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute) and len(parts) < 30:
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
 def follow_object(
     identifier: str,
     *,
@@ -95,13 +106,27 @@ def follow_object(
             return result
         if not path:
             continue
+        owner = find_object(tree, path[:-1]) if len(path) > 1 else None
+        if isinstance(owner, ast.ClassDef):
+            # a member the class does not define is looked up in its bases, in order (Python's attribute
+            # lookup, as autodoc's getattr finds an inherited method): 'class DiGraph(Graph)' sends
+            # DiGraph.add_edge to Graph.add_edge, where this module defines or imports Graph
+            bases = [d for d in map(_dotted, owner.bases) if d]
+            # a base names something of this module (defined or imported: 'Graph', 'base.Named'), or,
+            # dotted, a module by its full name
+            queue[:0] = [lead for d in bases for lead in (".".join([module, *path[:-2], d, path[-1]]),
+                                                          *((f"{d}.{path[-1]}",) if "." in d else ()))]
+            continue
         head = path[0]
         if alias_of is not None:
             head = alias_of(tree, path[0]) or path[0]
             if head != path[0] and len(path) == 1:
                 queue.append(f"{module}.{head}")
-        queue += [".".join([alias, *path[1:]]) for alias in
-                  imported_names(tree, head, module=module, is_package=rel.endswith("__init__.py"))]
+        explicit, starred = _imported_names(tree, head, module=module, is_package=rel.endswith("__init__.py"))
+        # a module that names the object in an import binds it there: that lead is followed before the
+        # star imports still waiting (a package of 20 'from .x import *' lines would use up the hops first)
+        queue[:0] = [".".join([alias, *path[1:]]) for alias in explicit]
+        queue += [".".join([alias, *path[1:]]) for alias in starred]
     return None
 
 
@@ -112,9 +137,16 @@ def imported_names(source: str | ast.Module | None, name: str, *, module: str, i
     ``pkg.main.BaseModel`` (explicit imports first, at the top level or under an
     ``if``/``try``), then ``pkg.x.BaseModel`` for each ``from .x import *``. Empty
     when ``name`` is not imported there or the source does not parse."""
+    explicit, starred = _imported_names(source, name, module=module, is_package=is_package)
+    return explicit + starred
+
+
+def _imported_names(source: str | ast.Module | None, name: str, *, module: str,
+                    is_package: bool) -> tuple[list[str], list[str]]:
+    """:func:`imported_names` apart: the explicit imports of ``name`` and the star imports."""
     tree = parse_module(source) if isinstance(source, str) else source
     if tree is None:
-        return []
+        return [], []
     explicit: list[str] = []
     starred: list[str] = []
     todo: list[ast.stmt] = list(tree.body)
@@ -136,7 +168,7 @@ def imported_names(source: str | ast.Module | None, name: str, *, module: str, i
                     starred.append(".".join([*base, name]))
                 elif (alias.asname or alias.name) == name and base:
                     explicit.append(".".join([*base, alias.name]))
-    return explicit + starred
+    return explicit, starred
 
 
 def _typing_doc(annotation: ast.expr | None) -> tuple[ast.expr | None, str]:

@@ -110,6 +110,10 @@ _EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1)
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
+# Markdown extensions that render a CLI's reference from a '::: name' block (mkdocs-click, mkdocs-typer)
+_CLI_BLOCKS = ("mkdocs-click", "mkdocs-typer", "mkdocs_click", "mkdocs_typer")
+_CLI_BLOCK = re.compile(r"^(\s*):::[ \t]+(mkdocs-(?:click|typer))[ \t]*$")
+_CLI_OPTION = re.compile(r"^[ \t]+:([\w-]+):(.*)$")
 _MAX_SOURCE = 2_000_000
 _MAX_ALIAS_HOPS = 24
 #: characters of Python source the mkdocstrings blocks of one page may parse, each file once
@@ -198,6 +202,9 @@ class PymdownTransformer:
         text = self.expand_snippets(text, page_rel=page_rel, depth=0, stack=(page_rel,))
         if "mkdocstrings" in self.site.config.settings.get("plugins", "").split() and ":::" in text:
             text = "\n".join(self._autodoc(text.split("\n")))
+        generated = sorted({name.replace("_", "-") for name in _CLI_BLOCKS if name in self.extensions})
+        if generated and ":::" in text:
+            text = "\n".join(self._cli_blocks(text.split("\n"), generated))
         lines = _md_in_html(_raw_pre_blank_lines(text.split("\n")))
         if "pymdownx.blocks.caption" in self.extensions:
             types = json.loads(self.site.config.settings.get("caption.types") or "{}") or CAPTION_TYPES
@@ -369,6 +376,32 @@ class PymdownTransformer:
         if "{!" in body:
             body = self.expand_includes(body, syntax=syntax, depth=depth + 1, stack=(*stack, rel))
         return body
+
+    def _cli_blocks(self, lines: list[str], names: list[str]) -> list[str]:
+        """A ``::: mkdocs-click`` (or ``mkdocs-typer``) block and its indented ``:option: value``
+        lines: the extension replaces them with the reference it builds by importing the
+        command (mkdocs_click/_extension.py, a BlockProcessor matching '::: mkdocs-click' and
+        the option lines under it). Packages are never imported, so the block is left out with
+        a warning; its option lines are not page text."""
+        out: list[str] = []
+        fences = FenceTracker(_FENCE)
+        i = 0
+        while i < len(lines):
+            m = None if fences.in_code(lines[i]) else _CLI_BLOCK.match(lines[i])
+            if m is None or m.group(2) not in names:
+                out.append(lines[i])
+                i += 1
+                continue
+            j = i + 1
+            options: dict[str, str] = {}
+            while j < len(lines) and (opt := _CLI_OPTION.match(lines[j])) is not None:
+                options[opt.group(1)] = opt.group(2).strip()
+                j += 1
+            command = ":".join(filter(None, (options.get("module"), options.get("command"))))
+            self.warnings.append(f"{m.group(2)} {command or '(no command)'}: the command reference is built by "
+                                 "importing the package; not read")
+            i = j
+        return out
 
     # ------------------------------------------------------ mkdocstrings
     def _autodoc(self, lines: list[str]) -> list[str]:

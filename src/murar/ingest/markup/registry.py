@@ -67,8 +67,10 @@ CONVERTERS: dict[str, tuple[str, str]] = {
     "html": ("murar.ingest.markup.registry:convert_html_page", "core"),
     "pdf": ("murar.ingest.markup.registry:convert_pdf_page", "pdf"),
     "rst": ("murar.ingest.markup.rst:convert_rst", "core"),
+    "gallery": ("murar.ingest.markup.gallery:convert_gallery", "core"),
     "myst": ("murar.ingest.markup.myst:convert_myst", "core"),
     "notebook": ("murar.ingest.markup.notebook:convert_notebook", "core"),
+    "percent": ("murar.ingest.markup.notebook:convert_percent_notebook", "core"),
     "asciidoc": ("murar.ingest.markup.asciidoc:convert_asciidoc", "core"),
 }
 

@@ -96,7 +96,7 @@ __all__ = ["convert_rst", "convert_rst_text", "parse_rst_into"]
 _REGISTRY_LOCK = threading.RLock()
 _MAX_API_SOURCE_CHARS = 5_000_000  # Python sources one page's autodoc directives may read
 _MAX_API_LINES = 40_000  # reST lines one page's autodoc directives may insert
-_MAX_ALIAS_HOPS = 8  # re-exports followed to find an object's definition
+_MAX_ALIAS_HOPS = 24  # re-exports followed to find an object's definition
 
 # Sphinx directives with no content to keep (navigation, indexing, config)
 _DROP_DIRECTIVES = frozenset({
@@ -118,9 +118,11 @@ _CONTAINER_DIRECTIVES = frozenset({
     "autoattribute", "autodata", "autoexception", "py:function", "py:class", "py:method", "py:attribute",
     "py:module", "py:data", "py:exception", "js:function", "c:function", "cpp:function", "http:get",
     "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "list-grid",
+    "nbinfo", "nbwarning",
 })
 # containers whose extension gives them no argument: lines right under them are content
-_NO_ARGUMENTS = frozenset({"tabs", "tab-set", "tab-set-code", "grid-item", "article-info", "hlist", "glossary"})
+_NO_ARGUMENTS = frozenset({"tabs", "tab-set", "tab-set-code", "grid-item", "article-info", "hlist", "glossary",
+                           "nbinfo", "nbwarning"})
 _CODE_DIRECTIVES = frozenset({
     "code-block", "sourcecode", "code", "code-cell", "code-tab", "ipython", "jupyter-execute", "doctest", "testcode",
     "testoutput", "prompt", "console", "parsed-literal", "highlight-block",
@@ -283,13 +285,24 @@ class _AnyOptions(dict[str, Any]):
         return directives.unchanged
 
 
-def _read_site_file(directive: Directive, target: str, what: str) -> tuple[Path, str] | None:
+def _include_base(directive: Directive, ctx: _Context) -> str:
+    """The file an include or literalinclude path is relative to: under Sphinx the document
+    being built, even in a file it includes (sphinx.directives.other.Include and
+    LiteralInclude resolve with env.relfn2path, from env.docname; checked with sphinx-build
+    8.1 on a nested include), for a site that says so (``includes_from_document``); else,
+    as docutils reads it, the file holding the directive."""
+    return ctx.page_rel if getattr(ctx.site, "includes_from_document", False) else _source_rel(directive, ctx)
+
+
+def _read_site_file(directive: Directive, target: str, what: str, *, from_document: bool = False
+                    ) -> tuple[Path, str] | None:
     """``(path, text)`` of the file a directive names, resolved through the Site as an
-    include is (relative to the file holding the directive, never outside the root) and
-    read within the page's byte budget; ``None`` with a warning naming ``what`` when it
-    cannot be resolved or read."""
+    include is (relative to the file holding the directive, or with ``from_document`` to
+    :func:`_include_base`; never outside the root) and read within the page's byte budget;
+    ``None`` with a warning naming ``what`` when it cannot be resolved or read."""
     ctx = _ctx(directive)
-    res = ctx.site.resolve_include(target, page_rel=_source_rel(directive, ctx))
+    base = _include_base(directive, ctx) if from_document else _source_rel(directive, ctx)
+    res = ctx.site.resolve_include(target, page_rel=base)
     path = ctx.site.config.root / res.rel_path if res.rel_path else None
     if path is None or not path.is_file():
         ctx.warnings.append(f"{what} {target!r}: {res.problem or f'file not found ({res.rel_path})'}")
@@ -359,7 +372,7 @@ class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
         here = _source_rel(self, ctx)
         if target.startswith("<") and target.endswith(">"):
             return self._standard(target[1:-1].strip(), ctx)
-        res = ctx.site.resolve_include(target, page_rel=here)
+        res = ctx.site.resolve_include(target, page_rel=_include_base(self, ctx))
         if res.rel_path is None:
             ctx.warnings.append(f"include {target!r}: {res.problem or 'remote includes are not read'}")
             return []
@@ -440,7 +453,7 @@ class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no typ
 
     def run(self) -> list[nodes.Node]:
         ctx = _ctx(self)
-        found = _read_site_file(self, self.arguments[0].strip(), "literalinclude")
+        found = _read_site_file(self, self.arguments[0].strip(), "literalinclude", from_document=True)
         if found is None:
             return []
         text = found[1][: ctx.opts.max_code_chars]
@@ -604,6 +617,45 @@ class _ContentOnly(_Container):
     `` .. code-tab:: gdscript GDScript`` holds that tab)."""
 
     optional_arguments = 0
+
+
+_TOC_ENTRY = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.DOTALL)
+
+
+class _NbGallery(Directive):  # type: ignore[misc]  # docutils ships no types
+    """nbsphinx's ``nbgallery`` and ``nblinkgallery``: a toctree drawn as a gallery of
+    thumbnails, each showing the title of a listed document (nbsphinx/__init__.py
+    NbGallery, GalleryToc, doctree_resolved: the entry's explicit title or the
+    document's), under the ``:caption:``. Read as the caption and a list of those
+    titles; ``:glob:`` patterns and external links (not in a gallery) are left out."""
+
+    optional_arguments = 0
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        xrefs, docname = ctx.xrefs()
+        out: list[nodes.Node] = []
+        caption = self.options.get("caption")
+        if isinstance(caption, str) and caption.strip():
+            out.append(nodes.paragraph("", caption.strip()))
+        items = nodes.bullet_list()
+        for raw in list(self.content)[:500]:
+            entry = raw.strip()
+            if (not entry or entry == "self" or len(entry) > 1_000
+                    or "glob" in self.options and any(c in entry for c in "*?[")):
+                continue
+            m = _TOC_ENTRY.match(entry) if entry.endswith(">") else None
+            title, target = (m.group(1).strip(), m.group(2).strip()) if m else ("", entry)
+            if re.match(r"^[a-z][a-z0-9+.-]*://", target):
+                continue
+            if not title and xrefs is not None:
+                title = xrefs.doc_title(target, docname=docname) or ""
+            items += nodes.list_item("", nodes.paragraph("", title or target))
+        if len(items):
+            out.append(items)
+        return out
 
 
 class _Autodoc(_Container):
@@ -793,6 +845,107 @@ class _Thumbnail(Directive):  # type: ignore[misc]  # docutils ships no types
         if caption:
             fig += nodes.caption(caption, caption)
         return [fig]
+
+
+class _Plot(Directive):  # type: ignore[misc]  # docutils ships no types
+    """matplotlib's ``plot`` directive (matplotlib.sphinxext.plot_directive): the figures
+    come from running the code, which murar never does, so what shows is the source when
+    ``:include-source:`` (or conf.py ``plot_include_source``, default off) asks for it, and
+    the caption: ``:caption:``, or the content when the code comes from a file (the
+    argument, read from the source directory, or ``plot_basedir`` under conf.py's folder).
+    Inline code without include-source is never page text."""
+
+    optional_arguments = 2
+    final_argument_whitespace = False
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        values = getattr(getattr(ctx.site, "conf", None), "values", None) or {}
+        flag = self.options.get("include-source")
+        if "include-source" in self.options:
+            show = str(flag or "").strip().lower() not in ("false", "no", "0", "off")
+        else:
+            show = values.get("plot_include_source") is True
+        content = "\n".join(self.content)
+        caption = str(self.options.get("caption") or "").strip()
+        code = ""
+        if self.arguments:
+            if not caption:
+                caption = " ".join(content.split())
+            if show:
+                basedir = values.get("plot_basedir")
+                target = ("/" + self.arguments[0].lstrip("/") if not isinstance(basedir, str) or not basedir
+                          else f"/{basedir.strip('/')}/{self.arguments[0].lstrip('/')}")
+                found = _read_site_file(self, target, "plot")
+                code = found[1] if found else ""
+        elif show:
+            code = content
+        out: list[nodes.Node] = []
+        if code.strip():
+            out.append(nodes.literal_block(code, code))
+        if caption:
+            out.append(nodes.paragraph(caption, caption))
+        return out
+
+
+class _MiniGallery(Directive):  # type: ignore[misc]  # docutils ships no types
+    """sphinx-gallery's ``minigallery`` (sphinx_gallery/directives.py MiniGallery): the
+    thumbnails of the example scripts its arguments and lines name, as a list of their
+    titles, under an ``:add-heading:`` title (default 'Examples using ``obj``') inserted as
+    a section title, as the extension inserts it. File paths and globs are matched from the
+    source directory (inside the root, at most 100 files); object names list the examples
+    the gallery run finds using them (backreferences), which murar cannot know: they give
+    nothing (a warning), as a minigallery with no examples does."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        from murar.ingest.markup.gallery import example_title, thumbnail_list
+
+        ctx = _ctx(self)
+        objs = [*(self.arguments[0].split() if self.arguments else []), *(ln.strip() for ln in self.content)]
+        objs = [o for o in objs if o][:50]
+        root = ctx.site.config.root.resolve()
+        srcdir = getattr(ctx.site, "srcdir", "")
+        base = (root / srcdir).resolve() if isinstance(srcdir, str) else root
+        files: list[Path] = []
+        unknown: list[str] = []
+        for obj in objs:
+            try:
+                found = [p.resolve() for _, p in zip(range(100), base.glob(obj), strict=False)]
+            except (ValueError, NotImplementedError, OSError):
+                found = []
+            found = [p for p in found if p.suffix == ".py" and p.is_file() and p.is_relative_to(root)]
+            if not found:
+                unknown.append(obj)
+            files += found
+        if unknown:
+            ctx.warnings.append(f"minigallery {' '.join(unknown)}: examples using an object are found by running "
+                                "the gallery; not listed")
+        titles = []
+        for path in sorted(set(files))[:100]:
+            try:
+                titles.append(example_title(path.read_text(encoding="utf-8", errors="replace")[:2_000_000]))
+            except OSError:
+                continue
+        body = thumbnail_list(titles)
+        if not body:
+            return []
+        lines: list[str] = []
+        if "add-heading" in self.options:
+            heading = str(self.options.get("add-heading") or "").strip() or (
+                f"Examples using ``{objs[0]}``" if len(objs) == 1 else "Examples using one of multiple objects")
+            level = str(self.options.get("heading-level") or "^")[:1] or "^"
+            lines += [heading, level * max(len(heading), 4), ""]
+        lines += body.split("\n")
+        page = str((ctx.site.config.root / ctx.page_rel).resolve())
+        self.state_machine.insert_input(StringList(lines, source=page), page)
+        return []
 
 
 class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -989,6 +1142,9 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail
+            directives._directives["minigallery"] = _MiniGallery
+            directives._directives["plot"] = _Plot
+            directives._directives["nbgallery"] = directives._directives["nblinkgallery"] = _NbGallery
             directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
             for name in AUTODOC_DIRECTIVES:
@@ -1016,6 +1172,9 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             roles._roles.update(saved_r)
 
 
+# sphinx-design's badge roles (sphinx_design/badges_buttons.py): bdg-<color>, -line, bdg-link-/bdg-ref- variants
+_DESIGN_BADGE = re.compile(r"bdg(?:-link|-ref)?-(?:primary|secondary|success|info|warning|danger|light|muted|dark|"
+                           r"white|black)(?:-line)?")
 _SPHINX_ROLES = frozenset({
     "guilabel", "menuselection", "ref", "doc", "kbd", "term", "numref", "download", "abbr", "command",
     "file", "program", "option", "envvar", "samp", "dfn", "mimetype", "makevar", "manpage", "regexp",
@@ -1342,7 +1501,8 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
             raise IngestError(f"{rel}: docutils failed ({type(err).__name__}: {err})") from err
     for name in unknown:
         # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
-        if ":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES):
+        if (":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES)
+                and not (name.startswith("role ") and _DESIGN_BADGE.fullmatch(name[5:]))):
             builder.warnings.append(f"{name}: not a known Sphinx/docutils name; content kept as text")
     if ctx.api_missing:
         more = f" and {len(ctx.api_missing) - 1} more" if len(ctx.api_missing) > 1 else ""

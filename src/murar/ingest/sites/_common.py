@@ -269,6 +269,7 @@ def scan_include_targets(
     resolve: Callable[[str, str], ResolvedLink],
     *,
     expand: Callable[[str, str], str] | None = None,
+    from_document: bool = False,
 ) -> frozenset[str]:
     """Files (posix, relative to ``root``) that an include directive in one of
     ``files`` pulls in. ``pattern``'s first non-empty group is the target as
@@ -277,23 +278,66 @@ def scan_include_targets(
     resolves it as the generator does. Targets that do not resolve inside the
     root, targets still holding an unexpanded ``{...}`` and ``<...>`` (a
     docutils standard include) are left out. Unreadable files are skipped;
-    never raises."""
+    never raises.
+
+    With ``from_document`` (Sphinx), an include written inside an included file
+    resolves from the document being built: each file that no other includes is a
+    document, and the includes of the files it pulls in (at any depth, read even
+    when not in ``files``) resolve from it. At most 16 levels."""
+    written: dict[str, list[str]] = {}
+
+    def targets_of(rel: str) -> list[str]:
+        if rel not in written:
+            try:
+                text = (root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            out = []
+            for m in pattern.finditer(text):
+                target = next((g for g in m.groups() if g), "").strip()
+                if expand is not None and "{" in target:
+                    target = expand(target, rel)
+                if target and "{" not in target and not target.startswith("<"):
+                    out.append(target)
+            written[rel] = out
+        return written[rel]
+
     found: set[str] = set()
+    includers: dict[str, set[str]] = {}
+    files = list(files)
     for rel in files:
-        try:
-            text = (root / rel).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        for m in pattern.finditer(text):
-            target = next((g for g in m.groups() if g), "").strip()
-            if expand is not None and "{" in target:
-                target = expand(target, rel)
-            if not target or "{" in target or target.startswith("<"):
-                continue
+        for target in targets_of(rel):
             res = resolve(target, rel)
             if res.rel_path is not None:
                 found.add(res.rel_path)
-    return frozenset(found)
+                includers.setdefault(res.rel_path, set()).add(rel)
+    if not from_document:
+        return frozenset(found)
+
+    def included_from(docs: list[str]) -> set[str]:
+        nested: set[str] = set()
+        for doc in docs:
+            seen, level = {doc}, [doc]
+            for _ in range(16):
+                nxt = []
+                for holder in level:
+                    for target in targets_of(holder):
+                        res = resolve(target, doc)
+                        if res.rel_path is not None and res.rel_path not in seen:
+                            seen.add(res.rel_path)
+                            nested.add(res.rel_path)
+                            nxt.append(res.rel_path)
+                if not nxt:
+                    break
+                level = nxt
+        return nested
+
+    # the documents are the files nothing includes; a file that only unreached files include (files that
+    # include each other) keeps the file-relative reading
+    docs = [rel for rel in files if rel not in found]
+    nested = included_from(docs)
+    reached = nested | set(docs)
+    return frozenset(nested | {t for t in found - nested if any(i not in reached for i in includers.get(t, ()))})
 
 
 def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,

@@ -29,6 +29,7 @@ from murar.ingest.sites.base import FileClass, FileRole
 from murar.ingest.sites.sphinx import (
     SphinxConf,
     SphinxSite,
+    custom_notebook_suffixes,
     markup_settings,
     sphinx_glob,
 )
@@ -206,6 +207,10 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
             values["myst_substitutions"] = parse["myst_substitutions"]
         extra = sphinx.get("extra_extensions")
         values["extensions"] = [str(e) for e in extra] if isinstance(extra, list) else []
+        # Jupyter Book always loads myst_nb: nb_custom_formats under sphinx.config add text notebooks
+        # (Jupyter Book docs, "Custom notebook formats and Jupytext")
+        for sfx, parser in custom_notebook_suffixes(values, ["myst_nb"]).items():
+            suffixes.setdefault(sfx, parser)
         for toc_name in ("_toc.yml", "_toc.yaml"):
             toc_path = book_dir / toc_name
             if toc_path.is_file():
@@ -239,6 +244,8 @@ class JupyterBookSite(SphinxSite):
 
     def __init__(self, root: Path, config_file: str | None = "_config.yml") -> None:
         super().__init__(root, config_file, generator="jupyterbook")
+        # Jupyter Book 1 builds with Sphinx (includes from the document); mystmd keeps the including file's folder
+        self.includes_from_document = PurePosixPath(config_file or "").name != "myst.yml"
         self._book: dict[str, Any] | None = None
         self._toc_globs: list[str] | None = None
 

@@ -73,6 +73,7 @@ from murar.ingest.sites import _include_markdown, _jinja
 from murar.ingest.sites._common import checked_rel
 from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._links import contained, join_rel
+from murar.ingest.sites._xrefs import read_capped
 from murar.ingest.sites.base import (
     FileClass,
     FileRole,
@@ -281,6 +282,11 @@ def _git_symlink_target(root: Path, rel: str) -> str | None:
     return target
 
 
+# a list item of a literate-nav file: "* [Title](page.md)" (also "-", "+", "1.")
+_NAV_LINK = re.compile(r"^[ \t]*(?:[-*+]|\d+\.)[ \t]+\[([^\]\n]{1,300})\]\(<?([^)\s>]{1,500})>?[^)\n]{0,300}\)",
+                       re.MULTILINE)
+
+
 def _nav_titles(nav: Any, *, depth: int = 0, out: dict[str, str] | None = None) -> dict[str, str]:
     """``{page path relative to docs_dir: title}`` of the ``nav`` entries that give a
     page a title (``- Title: page.md``, at any section depth; the first one wins, as
@@ -464,6 +470,10 @@ class MkDocsSite:
         nav_titles = _nav_titles(data.get("nav"))
         if nav_titles:
             settings["nav.titles"] = json.dumps(nav_titles)
+        if "literate-nav" in plugins:  # mkdocs-literate-nav: the nav is written in Markdown files
+            settings["literate_nav.file"] = str(plugins["literate-nav"].get("nav_file") or "SUMMARY.md")
+        if "awesome-pages" in plugins:  # mkdocs-awesome-pages-plugin: per-folder .pages files
+            settings["awesome_pages.file"] = str(plugins["awesome-pages"].get("filename") or ".pages")
         i18n = i18n_languages(data)
         locale = ""
         if i18n is not None:
@@ -511,6 +521,12 @@ class MkDocsSite:
             except ValueError:
                 loaded = {}
             self._nav_titles = loaded if isinstance(loaded, dict) else {}
+            if self._config.settings.get("literate_nav.file"):
+                for page, title in self._literate_nav_titles(docs).items():
+                    self._nav_titles.setdefault(page, title)
+            if self._config.settings.get("awesome_pages.file"):
+                for page, title in self._awesome_pages_titles(docs).items():
+                    self._nav_titles.setdefault(page, title)
         if isinstance(self._nav_titles.get(inner), str):
             return str(self._nav_titles[inner])
         stem = PurePosixPath(inner).stem
@@ -519,6 +535,56 @@ class MkDocsSite:
         name = "index" if stem == "README" else stem
         title = name.replace("-", " ").replace("_", " ")
         return title.capitalize() if title.lower() == title else title
+
+    def _literate_nav_titles(self, docs: str) -> dict[str, str]:
+        """``{page path relative to docs_dir: title}`` from mkdocs-literate-nav's nav files
+        (``nav_file``, default ``SUMMARY.md``, in ``docs_dir`` and its folders): each list
+        item's link ``[Title](page.md)`` titles that page, its path relative to the nav
+        file's folder (mkdocs_literate_nav/parser.py NavParser: the link text is the nav
+        title). The first title of a page wins; at most 200 nav files and 5,000 links."""
+        name = self._config.settings.get("literate_nav.file", "SUMMARY.md")
+        out: dict[str, str] = {}
+        base = self._config.root / docs if docs != "." else self._config.root
+        try:
+            navs = sorted(p for _, p in zip(range(200), base.rglob(name), strict=False) if p.is_file())
+        except OSError:
+            return out
+        for nav in sorted(navs, key=lambda p: (len(p.parts), p.as_posix())):
+            folder = nav.parent.relative_to(base).as_posix()
+            text = read_capped(self._config.root, nav.relative_to(self._config.root).as_posix()) or ""
+            for m in _NAV_LINK.finditer(text):
+                target = m.group(2).strip().split("#", 1)[0]
+                if not target or is_remote(target) or len(out) >= 5_000:
+                    continue
+                page = posixpath.normpath(posixpath.join(folder if folder != "." else "", target.lstrip("/")))
+                out.setdefault(page, m.group(1).strip())
+        return out
+
+    def _awesome_pages_titles(self, docs: str) -> dict[str, str]:
+        """``{page path relative to docs_dir: title}`` from mkdocs-awesome-pages-plugin's
+        ``.pages`` files (its ``filename``): a ``nav`` entry ``- Title: page.md`` (also inside
+        a ``- Section: [...]`` list) titles that page, relative to the file's folder
+        (mkdocs_awesome_pages_plugin meta.MetaNavItem.from_yaml, navigation._nav sets
+        item.title). At most 200 files, 12 levels, 5,000 entries."""
+        name = self._config.settings.get("awesome_pages.file", ".pages")
+        out: dict[str, str] = {}
+        base = self._config.root / docs if docs != "." else self._config.root
+        try:
+            metas = sorted(p for _, p in zip(range(200), base.rglob(name), strict=False) if p.is_file())
+        except OSError:
+            return out
+        for meta in metas:
+            folder = meta.parent.relative_to(base).as_posix()
+            try:
+                data = load_yaml_safely(read_capped(self._config.root, meta.relative_to(self._config.root)
+                                                    .as_posix()) or "", unknown_tags="null")
+            except FrontMatterError:
+                continue
+            nav = data.get("nav") if isinstance(data, dict) else None
+            for page, title in _nav_titles(nav).items():
+                if len(out) < 5_000:
+                    out.setdefault(posixpath.normpath(posixpath.join("" if folder == "." else folder, page)), title)
+        return out
 
     # ---------------------------------------------------------------- files
     def _docs_of(self, rel: str) -> str | None:

@@ -7,8 +7,10 @@ is in ``source_suffix``, minus ``exclude_patterns``. Link rules used here:
 - ``.. image::``/``.. figure::`` paths are relative to the *document* being
   built (an included file's images resolve against the page that includes it);
   a leading ``/`` means the source directory (``env.relfn2path``).
-- ``.. include::`` paths are relative to the file that holds the directive; a
-  leading ``/`` means the source directory.
+- ``.. include::`` and ``literalinclude`` paths are relative to the document being
+  built, also inside an included file (``env.relfn2path`` from ``env.docname``); a
+  leading ``/`` means the source directory. (``csv-table :file:`` is docutils': relative
+  to the file holding it.)
 - Files pulled in by ``.. include::`` (or MyST ``{include}``) are content of
   the pages that include them, not pages of their own (murar's rule, see
   DESIGN.md), whatever their suffix.
@@ -29,6 +31,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.markup.gallery import (
+    code_size,
+    example_title,
+    rst_title,
+    thumbnail_list,
+)
 from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
 from murar.ingest.sites._common import (
     checked_rel,
@@ -36,9 +44,10 @@ from murar.ingest.sites._common import (
     scan_include_targets,
 )
 from murar.ingest.sites._glob import SPHINX, GlobSyntax, glob_match
-from murar.ingest.sites._links import join_rel
+from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites._xrefs import (
     XrefIndex,
+    XrefTarget,
     read_capped,
     rst_substitutions,
     scan_xrefs,
@@ -46,7 +55,7 @@ from murar.ingest.sites._xrefs import (
 )
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["SphinxConf", "SphinxSite", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
+__all__ = ["SphinxConf", "SphinxSite", "custom_notebook_suffixes", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
            "rtd_builder", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
@@ -54,6 +63,9 @@ _INCLUDE_RE = re.compile(
     r"|[`:]{3,}[ \t]*\{(?:include|literalinclude)\}[ \t]*(\S.*?)[ \t]*$)",
     re.MULTILINE,
 )
+# MyST label definitions: a "(label)=" target line, or a directive's label/name option
+_LABEL_DEF = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$|^[ \t]*:?(?:label|name):[ \t]+(\S{1,200})[ \t]*$",
+                        re.MULTILINE)
 _ASSET_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".ico",
                ".mp4", ".webm", ".ogg", ".mov", ".pdf", ".css", ".js", ".woff", ".woff2", ".ttf",
                ".vtt", ".srt", ".csv", ".json", ".zip"}
@@ -117,6 +129,23 @@ def _strs(value: Any) -> tuple[str, ...]:
 _MAX_CONF_BYTES = 2_000_000
 
 
+def custom_notebook_suffixes(values: dict[str, Any], extensions: Sequence[str]) -> dict[str, str]:
+    """Notebooks stored as text: the suffixes of ``nbsphinx_custom_formats`` (with nbsphinx)
+    and myst-nb's ``nb_custom_formats`` (with myst_nb) as source suffixes, each read through
+    the format jupytext is given (``{suffix: [converter, {"fmt": ...}]}``), as the parser
+    name ``jupytext:<fmt>`` (see :meth:`SphinxSite.markup_for`)."""
+    out: dict[str, str] = {}
+    for setting, ext in (("nbsphinx_custom_formats", "nbsphinx"), ("nb_custom_formats", "myst_nb")):
+        formats = values.get(setting)
+        if ext in extensions and isinstance(formats, dict):
+            for sfx, how in list(formats.items())[:50]:
+                kwargs = next((h for h in how if isinstance(h, dict)), {}) if isinstance(how, (list, tuple)) else {}
+                fmt = kwargs.get("fmt") if isinstance(kwargs.get("fmt"), str) else str(sfx).lstrip(".")
+                if isinstance(sfx, str) and sfx.startswith("."):
+                    out.setdefault(sfx, f"jupytext:{fmt}")
+    return out
+
+
 def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | None = None) -> SphinxConf:
     """Read the literal settings of a Sphinx ``conf.py`` without executing it.
 
@@ -163,6 +192,8 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         suffix.setdefault(".ipynb", "myst-nb" if "myst_nb" in extensions else "nbsphinx")
     if "recommonmark" in extensions or "sphinx_markdown_parser" in extensions:
         suffix.setdefault(".md", "markdown")
+    for sfx, parser in custom_notebook_suffixes(values, extensions).items():
+        suffix.setdefault(sfx, parser)
     root_doc = values.get("root_doc") or values.get("master_doc") or "index"
     lang = values.get("language")
     sys_path = conf_sys_path(tree)
@@ -841,6 +872,10 @@ class SphinxSite:
         self._includes: frozenset[str] | None = None
         self._excludes: list[str] | None = None
         self._xrefs: XrefIndex | None = None
+        self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
+        self._label_sources: dict[str, str] | None = None
+        self._gallery_ignore = re.compile(r"__init__\.py")
+        self._gallery_bytes_left = 64_000_000
         self.load_warnings: list[str] = []
 
     @classmethod
@@ -897,6 +932,7 @@ class SphinxSite:
                 exclude=self._exclude_patterns(),
                 settings={"root_doc": conf.root_doc, "language": conf.language or "",
                           "source_suffix": " ".join(sorted(conf.source_suffix))},
+                notes=self._gallery_notes(),
             )
         return self._config
 
@@ -930,7 +966,8 @@ class SphinxSite:
             files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
                                   skip_hidden_files=True)
             self._includes = scan_include_targets(
-                self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel))
+                self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel),
+                from_document=self.includes_from_document)
         return self._includes
 
     # -------------------------------------------------------- cross-references
@@ -970,7 +1007,68 @@ class SphinxSite:
                                          *self.conf.extensions, *_strs(values.get("extensions"))),
                                      substitutions=self._substitutions(),
                                      section_labels=self._section_labels())
+            self._gallery_xrefs(self._xrefs)
         return self._xrefs
+
+    def _gallery_xrefs(self, index: XrefIndex) -> None:
+        """The labels and titles of the pages sphinx-gallery writes, for ``:ref:`` and
+        ``:doc:``: ``sphx_glr_<gallery path>_<script>.py`` for an example (gen_rst
+        EXAMPLE_HEADER, the path relative to the source directory with '/' as '_') and
+        ``sphx_glr_<gallery path>`` for a gallery index, titled by the example's title and
+        the header's first title; docnames are the generated pages' (``auto_examples/x``).
+        At most 2,000 examples."""
+        left = 2_000
+        for examples, gallery in self._galleries():
+            folders = [examples]
+            try:
+                folders += sorted(f"{examples}/{p.name}" for p in (self._root / examples).iterdir() if p.is_dir())
+            except OSError:
+                continue
+            for folder in folders[:200]:
+                header = self._gallery_header(folder)
+                if header is None and folder != examples:
+                    continue
+                sub = folder[len(examples):]
+                doc_dir = (self._in_src(gallery + sub) or (gallery + sub)).strip("/")
+                if header is not None and (text := read_capped(self._root, header)) is not None:
+                    title = rst_title(text)
+                    index.doc_titles.setdefault(f"{doc_dir}/index", title)
+                    index.labels.setdefault(f"sphx_glr_{doc_dir.replace('/', '_')}".lower(),
+                                            XrefTarget(title=title, kind="section", docname=f"{doc_dir}/index"))
+                try:
+                    names = sorted(p.name for p in (self._root / folder).iterdir() if p.suffix == ".py")
+                except OSError:
+                    continue
+                for name in names:
+                    rel = f"{folder}/{name}"
+                    fc = self._gallery_class(rel)
+                    if left <= 0 or fc is None or fc.markup != "gallery":
+                        continue
+                    left -= 1
+                    source = self._gallery_source(rel)
+                    title = example_title(source) if source is not None else ""
+                    docname = f"{doc_dir}/{name[:-3]}"
+                    index.doc_titles.setdefault(docname, title)
+                    index.labels.setdefault(f"sphx_glr_{doc_dir.replace('/', '_')}_{name}".lower(),
+                                            XrefTarget(title=title, kind="section", docname=docname))
+
+    def label_sources(self) -> dict[str, str]:
+        """Where each MyST label is defined: lower-cased label -> the source file (relative
+        to the root) holding its ``(label)=`` target or a directive's ``label:``/``:label:``/
+        ``:name:`` option, the first in file order; for mystmd's ``{embed}``. Scanned once, on
+        first use (at most 5,000 files of 2 MB)."""
+        if self._label_sources is None:
+            found: dict[str, str] = {}
+            files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
+                                  skip_hidden_files=True)
+            for rel in sorted(files)[:5_000]:
+                if self.markup_for(rel) != "myst" or self._excluded(self._in_src(rel) or rel):
+                    continue
+                text = read_capped(self._root, rel)
+                for m in _LABEL_DEF.finditer(text or ""):
+                    found.setdefault((m.group(1) or m.group(2)).strip().lower(), rel)
+            self._label_sources = found
+        return self._label_sources
 
     def _section_labels(self) -> tuple[bool, int | None] | None:
         """``(autosectionlabel_prefix_document, autosectionlabel_maxdepth)`` when conf.py
@@ -997,6 +1095,8 @@ class SphinxSite:
         return {}
 
     _numfig_default = False  # Sphinx's numfig default
+    #: include/literalinclude paths are relative to the document being built, also in included files
+    includes_from_document = True
     # where skip reasons point: the setting that decided (a Jupyter Book names its own config)
     _source_dir_name = "Sphinx source directory"
     _exclude_source = "conf.py exclude_patterns or Sphinx defaults"
@@ -1032,12 +1132,23 @@ class SphinxSite:
                 candidates.append(other)
         return min(candidates)
 
+    def notebook_renderer(self) -> str:
+        """The extension that renders the notebooks: ``"nbsphinx"`` when conf.py loads
+        nbsphinx and not myst-nb (their raw cells differ), else ``"myst-nb"``."""
+        exts = (*self.conf.extensions, *_strs(self.conf.values.get("extensions")))
+        return "nbsphinx" if "nbsphinx" in exts and "myst_nb" not in exts else "myst-nb"
+
     def markup_for(self, rel: str) -> str | None:
         """The markup that parses ``rel`` by its suffix, or ``None``."""
         name = PurePosixPath(rel).name
         for suffix, parser in sorted(self.conf.source_suffix.items(), key=lambda kv: -len(kv[0])):
             if name.endswith(suffix):
                 p = parser.lower()
+                if p.startswith("jupytext:"):  # a custom notebook format (read_conf)
+                    fmt = p[len("jupytext:"):]
+                    if "percent" in fmt:
+                        return "percent"
+                    return "myst" if fmt.split(":")[0] in ("md", "rmd", "markdown", "myst") else None
                 if suffix == ".ipynb" or p.endswith("nb") or "notebook" in p:
                     return "notebook"
                 if "markdown" in p or "myst" in p or suffix == ".md":
@@ -1045,8 +1156,131 @@ class SphinxSite:
                 return "rst"
         return None
 
+    # ------------------------------------------------------------ sphinx-gallery
+    def _galleries(self) -> tuple[tuple[str, str], ...]:
+        """``(examples folder, gallery folder)`` pairs of sphinx-gallery, relative to the
+        root, when conf.py loads ``sphinx_gallery.gen_gallery``: ``sphinx_gallery_conf``'s
+        ``examples_dirs`` and ``gallery_dirs`` (a string or a list each, paired in order;
+        defaults ``../examples`` and ``auto_examples``), relative to the source directory
+        (gen_gallery.generate_gallery_rst). An examples folder outside the root is left out."""
+        if self._gallery_pairs is None:
+            values = self.conf.values
+            pairs: list[tuple[str, str]] = []
+            if "sphinx_gallery.gen_gallery" in (*self.conf.extensions, *_strs(values.get("extensions"))):
+                sg = values.get("sphinx_gallery_conf")
+                sg = sg if isinstance(sg, dict) else {}
+                examples = _strs(sg.get("examples_dirs", "../examples"))
+                galleries = _strs(sg.get("gallery_dirs", "auto_examples"))
+                base = self.srcdir or "."
+                for ex, gal in zip(examples, galleries, strict=False):
+                    ex_rel, gal_rel = join_rel(base, ex), join_rel(base, gal)
+                    if not ex_rel.startswith("..") and ex_rel != "." and not gal_rel.startswith(".."):
+                        pairs.append((ex_rel, gal_rel))
+                pattern = sg.get("ignore_pattern", r"__init__\.py")
+                try:
+                    self._gallery_ignore = re.compile(pattern if isinstance(pattern, str) else r"__init__\.py")
+                except re.error:
+                    self._gallery_ignore = re.compile(r"__init__\.py")
+            self._gallery_pairs = tuple(pairs)
+        return self._gallery_pairs
+
+    def _gallery_notes(self) -> tuple[str, ...]:
+        """A note for each sphinx-gallery examples folder outside the ingest root: its
+        example pages cannot be read (ingest the folder that holds both)."""
+        values = self.conf.values
+        if "sphinx_gallery.gen_gallery" not in (*self.conf.extensions, *_strs(values.get("extensions"))):
+            return ()
+        sg = values.get("sphinx_gallery_conf")
+        sg = sg if isinstance(sg, dict) else {}
+        base = self.srcdir or "."
+        return tuple(f"sphinx-gallery examples folder {ex!r} is outside the corpus root: its gallery pages are "
+                     "not read (ingest the folder that holds it and the docs)"
+                     for ex in _strs(sg.get("examples_dirs", "../examples"))[:20]
+                     if join_rel(base, ex).startswith(".."))
+
+    def _gallery_source(self, rel: str) -> str | None:
+        """The first 256 KB of an example script, for its title and size (the docstring is at
+        the top); None once 64 MB have been read for gallery listings, or when unreadable."""
+        if self._gallery_bytes_left <= 0:
+            return None
+        try:
+            with (self._root / rel).open("rb") as fh:
+                data = fh.read(262_144)
+        except OSError:
+            return None
+        self._gallery_bytes_left -= len(data)
+        return data.decode("utf-8", errors="replace")
+
+    def _gallery_header(self, folder: str) -> str | None:
+        """The gallery header of an examples folder (gen_rst._get_gallery_header): the first
+        of GALLERY_HEADER, README, readme with ``.txt`` then each source suffix that exists."""
+        for ext in (".txt", *sorted(self.conf.source_suffix)):
+            for name in ("GALLERY_HEADER", "README", "readme"):
+                rel = f"{folder}/{name}{ext}"
+                if (self._root / rel).is_file():
+                    return rel
+        return None
+
+    def _gallery_class(self, rel: str) -> FileClass | None:
+        """sphinx-gallery's part of the sources: an example script of an examples folder
+        or of a subfolder one level below it that has a gallery header is a page
+        (markup ``gallery``, the reST page the extension writes for it), the header a page
+        of its own (the gallery's index text); sources under the gallery folder are the
+        extension's output from an earlier build, rewritten from the examples. None for
+        other files."""
+        for examples, gallery in self._galleries():
+            if contained(rel, gallery) and self.markup_for(rel) is not None:
+                return FileClass(role=FileRole.EXCLUDED,
+                                 reason=f"written by sphinx-gallery from {examples}/ (read there)")
+            if not contained(rel, examples):
+                continue
+            parts = rel[len(examples) + 1:].split("/")
+            if len(parts) > 2:
+                return None
+            folder = examples if len(parts) == 1 else f"{examples}/{parts[0]}"
+            header = self._gallery_header(folder)
+            if len(parts) == 2 and header is None:
+                return None  # not a subsection of the gallery
+            if rel == header:
+                return FileClass(role=FileRole.PAGE, markup=self.markup_for(rel) or "rst")
+            name = parts[-1]
+            if name.endswith(".py") and self._gallery_ignore.search(name) is None:
+                return FileClass(role=FileRole.PAGE, markup="gallery")
+            return None
+        return None
+
+    def _gallery_thumbnails(self, header: str) -> str:
+        """The thumbnails sphinx-gallery puts under a gallery header on its index page,
+        as reST (one bullet per example title; gen_rst.generate_dir_rst), in the order of
+        ``within_subsection_order``: file name (``FileNameSortKey``), title
+        (``ExampleTitleSortKey``), file size (``FileSizeSortKey``) or, by default, the
+        characters of code (``NumberOfCodeLinesSortKey``). At most 500 examples a folder."""
+        folder = PurePosixPath(header).parent.as_posix()
+        try:
+            names = sorted(p.name for p in (self._root / folder).iterdir() if p.suffix == ".py" and p.is_file())
+        except OSError:
+            return ""
+        order = self.conf.values.get("sphinx_gallery_conf")
+        order = order.get("within_subsection_order") if isinstance(order, dict) else None
+        order = order.rsplit(".", 1)[-1] if isinstance(order, str) else "NumberOfCodeLinesSortKey"
+        entries: list[tuple[object, str, str]] = []
+        for name in names[:500]:
+            rel = f"{folder}/{name}"
+            fc = self._gallery_class(rel)
+            source = self._gallery_source(rel) if fc is not None and fc.markup == "gallery" else None
+            if source is None:
+                continue
+            title = example_title(source)
+            key: object = {"FileNameSortKey": name, "ExampleTitleSortKey": title,
+                           "FileSizeSortKey": len(source.encode())}.get(order, None)
+            entries.append((code_size(source) if key is None else key, name, title))
+        entries.sort(key=lambda e: (e[0], e[1]))
+        return thumbnail_list([title for _, _, title in entries])
+
     def classify(self, rel: str) -> FileClass:
         suffix = PurePosixPath(rel).suffix.lower()
+        if (gallery := self._gallery_class(rel)) is not None:
+            return gallery
         src_rel = self._in_src(rel)
         markup = self.markup_for(rel)
         if src_rel is None:
@@ -1072,7 +1306,23 @@ class SphinxSite:
             return FileClass(role=FileRole.UNKNOWN, reason=f"{fc.reason} ({self._suffix_source})")
         return fc
 
+    def _built_rel(self, rel: str) -> str:
+        """Where Sphinx reads ``rel`` from: a sphinx-gallery example or header is built as the
+        page sphinx-gallery writes under its gallery folder (``examples/sub/plot_x.py`` ->
+        ``<gallery>/sub/plot_x.rst``, a header -> ``<gallery>/sub/index.rst``), so the links,
+        images and includes written in it resolve from there; ``rel`` itself otherwise."""
+        fc = self._gallery_class(rel) if self._galleries() else None
+        if fc is None or fc.role is not FileRole.PAGE:
+            return rel
+        for examples, gallery in self._galleries():
+            if contained(rel, examples):
+                inner = PurePosixPath(rel[len(examples) + 1:])
+                name = f"{inner.stem}.rst" if fc.markup == "gallery" else "index.rst"
+                return join_rel(gallery, (inner.parent / name).as_posix())
+        return rel
+
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
+        page_rel = self._built_rel(page_rel)
         link = link.strip()
         if link.startswith("/") and not link.startswith("//"):
             # Sphinx: a leading "/" is the source directory
@@ -1109,6 +1359,12 @@ class SphinxSite:
         """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every
         reStructuredText source."""
         conf = self.conf
-        if self.markup_for(page_rel) != "rst" or not (conf.rst_prolog or conf.rst_epilog):
+        fc = self._gallery_class(page_rel)
+        if fc is not None and fc.markup != "gallery" and fc.role is FileRole.PAGE:
+            # a gallery header: its index page lists the examples' thumbnails under it
+            thumbs = self._gallery_thumbnails(page_rel)
+            text = f"{text.rstrip()}\n\n{thumbs}\n" if thumbs else text
+        rst = self.markup_for(page_rel) == "rst" or (fc is not None and fc.markup in ("rst", "gallery"))
+        if not rst or not (conf.rst_prolog or conf.rst_epilog):
             return text
         return "\n\n".join(p for p in (conf.rst_prolog, text, conf.rst_epilog) if p)
