@@ -536,19 +536,23 @@ class MkDocsSite:
         title = name.replace("-", " ").replace("_", " ")
         return title.capitalize() if title.lower() == title else title
 
+    def _nav_files(self, docs: str, name: str) -> tuple[Path, list[Path]]:
+        """The ``docs_dir`` folder and the files called ``name`` under it (a nav plugin's
+        per-folder files), sorted, at most 200; none when the folder cannot be read."""
+        base = self._config.root / docs if docs != "." else self._config.root
+        try:
+            return base, sorted(p for _, p in zip(range(200), base.rglob(name), strict=False) if p.is_file())
+        except OSError:
+            return base, []
+
     def _literate_nav_titles(self, docs: str) -> dict[str, str]:
         """``{page path relative to docs_dir: title}`` from mkdocs-literate-nav's nav files
         (``nav_file``, default ``SUMMARY.md``, in ``docs_dir`` and its folders): each list
         item's link ``[Title](page.md)`` titles that page, its path relative to the nav
         file's folder (mkdocs_literate_nav/parser.py NavParser: the link text is the nav
         title). The first title of a page wins; at most 200 nav files and 5,000 links."""
-        name = self._config.settings.get("literate_nav.file", "SUMMARY.md")
         out: dict[str, str] = {}
-        base = self._config.root / docs if docs != "." else self._config.root
-        try:
-            navs = sorted(p for _, p in zip(range(200), base.rglob(name), strict=False) if p.is_file())
-        except OSError:
-            return out
+        base, navs = self._nav_files(docs, self._config.settings.get("literate_nav.file", "SUMMARY.md"))
         for nav in sorted(navs, key=lambda p: (len(p.parts), p.as_posix())):
             folder = nav.parent.relative_to(base).as_posix()
             text = read_capped(self._config.root, nav.relative_to(self._config.root).as_posix()) or ""
@@ -566,13 +570,8 @@ class MkDocsSite:
         a ``- Section: [...]`` list) titles that page, relative to the file's folder
         (mkdocs_awesome_pages_plugin meta.MetaNavItem.from_yaml, navigation._nav sets
         item.title). At most 200 files, 12 levels, 5,000 entries."""
-        name = self._config.settings.get("awesome_pages.file", ".pages")
         out: dict[str, str] = {}
-        base = self._config.root / docs if docs != "." else self._config.root
-        try:
-            metas = sorted(p for _, p in zip(range(200), base.rglob(name), strict=False) if p.is_file())
-        except OSError:
-            return out
+        base, metas = self._nav_files(docs, self._config.settings.get("awesome_pages.file", ".pages"))
         for meta in metas:
             folder = meta.parent.relative_to(base).as_posix()
             try:
