@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from murar.ingest.markup.builder import MarkupOptions, PageBuilder
@@ -70,3 +71,29 @@ def test_a_page_whose_first_heading_is_below_its_title_starts_every_path_with_th
 
     sphinx = convert_myst_text(page, rel="guide/p.md", site=_SphinxLike(tmp_path))
     assert sphinx.sections[0].heading_path == ("Part A",)
+
+
+def test_a_utf16_page_with_its_byte_order_mark_is_read_with_a_warning(tmp_path: Path) -> None:
+    """A page saved as "Unicode" by a Windows editor (UTF-16 with a byte-order mark) is
+    text, as .NET's reader (DocFX) takes it by its mark, not a binary file; an include in
+    UTF-16 too. A UTF-32 file and real NUL bytes stay refused as binary."""
+    from murar.errors import IngestError
+    from murar.ingest.markdown import convert_markdown
+    from murar.ingest.markup.builder import read_include, read_source
+
+    page = "# Réglages\n\nOuvrez le menu **Paramètres** et choisissez Enregistrer.\n"
+    (tmp_path / "le.md").write_bytes(page.encode("utf-16"))  # Python writes the LE mark first
+    (tmp_path / "be.md").write_bytes(b"\xfe\xff" + page.encode("utf-16-be"))
+    for name in ("le.md", "be.md"):
+        doc = convert_markdown(tmp_path / name, root=tmp_path)
+        assert doc.title == "Réglages"
+        assert doc.sections[0].text == "Ouvrez le menu Paramètres et choisissez Enregistrer."
+        assert any("UTF-16" in w for w in doc.warnings)
+    warnings: list[str] = []
+    assert read_include(tmp_path / "le.md", label="snippet", warnings=warnings) == page
+    assert warnings and warnings[0].startswith("snippet: UTF-16")
+    (tmp_path / "wide.md").write_bytes(page.encode("utf-32"))
+    (tmp_path / "bin.md").write_bytes(b"# T\n\x00\x01\x02")
+    for name in ("wide.md", "bin.md"):
+        with pytest.raises(IngestError, match="binary"):
+            read_source(tmp_path / name, max_bytes=1000, warnings=[])

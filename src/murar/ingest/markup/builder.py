@@ -14,6 +14,7 @@ builder never resolves a link itself.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import re
 import textwrap
@@ -163,7 +164,7 @@ MAX_INCLUDE_BYTES = 5_000_000
 def read_include(path: Path, *, label: str, warnings: list[str] | None = None,
                  max_bytes: int = MAX_INCLUDE_BYTES) -> str:
     """The text of a file a page pulls in (include, snippet, partial, code sample):
-    UTF-8 (BOM dropped, bad bytes replaced), at most ``max_bytes`` bytes read; a
+    UTF-8 (BOM dropped, bad bytes replaced; UTF-16 by its byte-order mark, warned), at most ``max_bytes`` bytes read; a
     longer file is cut there with a warning naming ``label``, so one huge include
     never loads whole (a page file is bounded the same way by :func:`read_source`).
 
@@ -171,7 +172,20 @@ def read_include(path: Path, *, label: str, warnings: list[str] | None = None,
         OSError: the file cannot be read.
     """
     data = _read_capped(path, max_bytes, warnings, f"{label}: file larger than {max_bytes} bytes, cut there")
-    return data.decode("utf-8-sig", errors="replace")
+    wide = _decode_utf16(data, warnings, label)
+    return wide if wide is not None else data.decode("utf-8-sig", errors="replace")
+
+
+def _decode_utf16(data: bytes, warnings: list[str] | None, label: str) -> str | None:
+    """``data`` decoded as UTF-16 when it starts with a UTF-16 byte-order mark (a page
+    saved as "Unicode" by Windows editors; .NET's reader, and so DocFX, reads it by its
+    mark), with a warning; ``None`` for any other file. A code unit cut at the size
+    limit is replaced."""
+    if not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or data.startswith(codecs.BOM_UTF32_LE):
+        return None
+    if warnings is not None:
+        warnings.append(f"{label + ': ' if label else ''}UTF-16 (byte-order mark), read as UTF-16; save it as UTF-8")
+    return data.decode("utf-16", errors="replace")
 
 
 def _read_capped(path: Path, max_bytes: int, warnings: list[str] | None, message: str) -> bytes:
@@ -187,8 +201,9 @@ def _read_capped(path: Path, max_bytes: int, warnings: list[str] | None, message
 
 
 def read_source(path: Path, *, max_bytes: int, warnings: list[str]) -> str:
-    """Read a text source file: UTF-8 (BOM tolerated), else Windows-1252, else
-    UTF-8 with replacement; files over ``max_bytes`` bytes are truncated.
+    """Read a text source file: UTF-16 when it starts with a UTF-16 byte-order mark
+    (warned), else UTF-8 (BOM tolerated), else Windows-1252, else UTF-8 with
+    replacement; files over ``max_bytes`` bytes are truncated.
 
     Raises:
         IngestError: the file cannot be read or looks binary (NUL bytes).
@@ -197,6 +212,9 @@ def read_source(path: Path, *, max_bytes: int, warnings: list[str]) -> str:
         data = _read_capped(path, max_bytes, warnings, f"file larger than {max_bytes} bytes: truncated")
     except OSError as err:
         raise IngestError(f"cannot read {path}: {err}") from err
+    wide = _decode_utf16(data, warnings, "")
+    if wide is not None:
+        return wide
     if b"\x00" in data[:8192]:
         raise IngestError(f"{path.name} looks binary (NUL bytes), not a text page")
     try:
