@@ -1021,3 +1021,29 @@ def test_sphinx_nested_include_paths_are_relative_to_the_document(tmp_path: Path
     tables = [m for m in doc.media if isinstance(m, TableItem)]
     assert [t.rows for t in tables] == [[["a", "root"]]]
     assert "Names from the root." not in text and "x = 'root'" not in text
+
+
+def test_an_image_drawn_small_by_its_width_option_is_tiny(tmp_path: Path) -> None:
+    """``:width:`` in pixels is the size docutils' HTML writer draws the picture at: a
+    large file shown 16 px wide is a glyph (flag ``tiny``), as an HTML ``<img width>``
+    is; a percentage or an em width says nothing of pixels and leaves the file's size."""
+    for name in ("icon", "half", "ems"):
+        p = tmp_path / "img" / f"{name}.png"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (400, 300), (10 * len(name), 40, 90)).save(p)
+    site = _project(tmp_path, {"p.rst": """\
+Toolbar
+=======
+
+.. image:: img/icon.png
+   :width: 16px
+
+.. image:: img/half.png
+   :width: 50%
+
+.. image:: img/ems.png
+   :width: 2em
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert [(Path(i.path or "").name, i.flags) for i in _images(doc)] == [
+        ("icon.png", ["tiny"]), ("half.png", []), ("ems.png", [])]

@@ -73,6 +73,7 @@ from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
     page_rel,
+    px_width,
     read_source,
 )
 from murar.ingest.markup.codeshown import shown_code
@@ -1314,7 +1315,10 @@ class _Walker:
         if "*" in uri:  # Sphinx "image.*": pick the first existing candidate
             uri = self._wildcard(uri)
         with self.b.written_in(self._source_of(node)):
+            # :width: in pixels ("16px", or a bare number docutils writes as pixels) is the size
+            # the HTML writer draws the picture at; %, em and :scale: are left to the file's size
             self.b.image(uri, alt=str(node.get("alt", "")), caption=caption, inline=self._in_sentence(node),
+                         declared_width=px_width(str(node.get("width") or "")),
                          classes=[str(c) for c in node.get("classes", [])])
 
     def _in_sentence(self, node: nodes.image) -> bool:
