@@ -38,7 +38,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
-from murar.ingest.media_flags import aria_flags, flag_image, is_inline_line
+from murar.ingest.media_flags import aria_flags, flag_image, is_inline_line, px_width
 from murar.ingest.paths import (
     ResolvedLink,
     inside_root,
@@ -70,7 +70,7 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html", "img_in_sentence"]
+__all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html"]
 
 _M = TypeVar("_M", ImageItem, TableItem, VideoItem)
 
@@ -371,7 +371,7 @@ def _line_text(node: LexborNode | None, step: str) -> str:
     return " ".join(out)
 
 
-def img_in_sentence(node: LexborNode) -> bool:
+def _in_sentence(node: LexborNode) -> bool:
     """An ``<img>`` with words on its own line (itself or its inline parent's siblings): an icon in a sentence."""
     cur = node
     while True:
@@ -427,8 +427,8 @@ class _HtmlConverter:
             self.warnings.append(drop_warning(alt or "inline data URI", "inline data URI image not stored"))
             return None
         path, url, exists = self._resolve(src)
-        width = _int_attr(attrs.get("width"))
-        height = _int_attr(attrs.get("height"))
+        width = px_width(attrs.get("width"))
+        height = px_width(attrs.get("height"))
         if path is not None and exists and self.root is not None:
             size = _image_size(self.root / path)
             if size is None:
@@ -449,8 +449,8 @@ class _HtmlConverter:
         while link is not None and link.tag != "a" and depth < 20:
             link, depth = link.parent, depth + 1
         href = (link.attributes.get("href") or "") if link is not None and link.tag == "a" else ""
-        return flag_image(item, inline=img_in_sentence(node), file=file,
-                          declared_width=_int_attr(attrs.get("width")), given=aria_flags(attrs), link_to=href)
+        return flag_image(item, inline=_in_sentence(node), file=file,
+                          declared_width=px_width(attrs.get("width")), given=aria_flags(attrs), link_to=href)
 
     def _resolve(self, src: str) -> tuple[str | None, str | None, bool]:
         """(path relative to root, remote url, exists) of an image reference.
@@ -551,12 +551,6 @@ class _HtmlConverter:
         except (ValueError, OSError) as err:
             self.warnings.append(f"transcript {track_src!r} unreadable: {err}")
             return [], ""
-
-
-def _int_attr(value: str | None) -> int | None:
-    if value and re.fullmatch(r"\s*\d+\s*(px)?\s*", value):
-        return int(re.sub(r"\D", "", value))
-    return None
 
 
 def _image_size(path: Path) -> tuple[int, int] | None:

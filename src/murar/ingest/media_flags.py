@@ -58,9 +58,9 @@ from pathlib import Path
 from murar.schema import AnyMedia, ImageItem
 
 __all__ = [
-    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "INLINE", "SAMPLE", "TINY", "FlagOptions", "aria_flags",
-    "content_hash", "flag_image", "is_inline_line", "is_selectable", "link_flag", "mark_repeated", "mark_samples",
-    "markup_image_links", "svg_size",
+    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "IMAGE_MARK", "INLINE", "SAMPLE", "TINY", "FlagOptions",
+    "aria_flags", "content_hash", "flag_image", "is_inline_line", "is_selectable", "link_flag", "mark_repeated",
+    "mark_samples", "marked_images_inline", "markup_image_links", "px_width", "svg_size",
 ]
 
 INLINE = "inline"
@@ -154,6 +154,26 @@ def is_inline_line(before: str, after: str) -> bool:
     (``{width="80%"}``) do not count as text."""
     text = _ATTR_BLOCK.sub(" ", f"{before} {after}")
     return bool(_WORDS.search(text))
+
+
+IMAGE_MARK = "\0"
+"""Stands for an image in a text block's text read for :func:`marked_images_inline`."""
+
+
+def marked_images_inline(text: str) -> list[bool]:
+    """For each :data:`IMAGE_MARK` in ``text`` (a text block's text with a mark where
+    each image stands, ``\\n`` where a source line or ``<br>`` ends), in order: whether
+    that image is in a sentence (:func:`is_inline_line` of its line). Linear in
+    ``len(text)``: a paragraph of many icons is read once."""
+    return [is_inline_line(line.replace(IMAGE_MARK, " "), "")
+            for line in text.split("\n") for _ in range(line.count(IMAGE_MARK))]
+
+
+def px_width(value: str | None) -> int | None:
+    """A width (or height) the page declares in pixels (``"24"``, ``"24px"``, HTML's
+    ``width`` attribute, reST ``:width:``); ``None`` for percentages, ems or junk."""
+    m = re.fullmatch(r"\s*(\d{1,5})\s*(px)?\s*", value or "")
+    return int(m.group(1)) if m else None
 
 
 def aria_flags(attrs: Mapping[str, str | None]) -> list[str]:

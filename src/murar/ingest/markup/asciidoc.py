@@ -82,11 +82,10 @@ from murar.ingest.markup.builder import (
     clean_text,
     is_video_embed,
     page_rel,
-    px_width,
     read_source,
 )
 from murar.ingest.mdlimits import bounded_int
-from murar.ingest.media_flags import is_inline_line
+from murar.ingest.media_flags import IMAGE_MARK, marked_images_inline, px_width
 from murar.ingest.sites.base import Site
 from murar.ingest.tables import parse_table_node
 from murar.schema import ParsedDocument
@@ -1048,15 +1047,13 @@ class _HtmlWalker:
             images: list[int] = []
             for n in block.traverse(include_text=True):
                 if n.is_text_node:  # HTML: a newline in text is a space; <br> ends a line
-                    parts.append((n.text_content or "").replace("\0", " ").replace("\n", " "))
+                    parts.append((n.text_content or "").replace(IMAGE_MARK, " ").replace("\n", " "))
                 elif n.tag == "img":
-                    parts.append("\0")
+                    parts.append(IMAGE_MARK)
                     images.append(n.mem_id)
                 elif n.tag == "br":
                     parts.append("\n")
-            flags = [is_inline_line(line.replace("\0", " "), "")
-                     for line in "".join(parts).split("\n") for _ in range(line.count("\0"))]
-            self._in_sentence[block.mem_id] = dict(zip(images, flags))
+            self._in_sentence[block.mem_id] = dict(zip(images, marked_images_inline("".join(parts))))
         return self._in_sentence[block.mem_id].get(img.mem_id, False)
 
     def title_of(self, node: LexborNode) -> str:

@@ -36,6 +36,7 @@ from murar.ingest.media_flags import (
     flag_image,
     mark_samples,
     markup_image_links,
+    px_width,
 )
 from murar.ingest.paths import (
     ImageCheck,
@@ -64,7 +65,7 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "px_width", "read_source"]
+__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "read_source"]
 
 _WS = re.compile(r"[ \t\r\f\v]+")
 _BREAKS_AND_BLANKS = re.compile(r"[ \t\r\f\v\n]+")
@@ -118,12 +119,6 @@ class MarkupOptions:
 def is_video_embed(url: str) -> bool:
     """True when an ``<iframe>``/``{iframe}`` URL embeds a video player or file."""
     return bool(_VIDEO_IFRAME.search(url))
-
-
-def px_width(value: str | None) -> int | None:
-    """A width attribute in pixels (``"24"``, ``"24px"``); ``None`` for percentages or junk."""
-    m = re.fullmatch(r"\s*(\d{1,5})\s*(px)?\s*", value or "")
-    return int(m.group(1)) if m else None
 
 
 def clean_text(text: str) -> str:

@@ -73,7 +73,6 @@ from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
     page_rel,
-    px_width,
     read_source,
 )
 from murar.ingest.markup.codeshown import shown_code
@@ -87,7 +86,7 @@ from murar.ingest.markup.roles import (
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import MAX_TABLE_CELLS, MAX_TABLE_ROWS
-from murar.ingest.media_flags import is_inline_line
+from murar.ingest.media_flags import IMAGE_MARK, marked_images_inline, px_width
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -1335,11 +1334,10 @@ class _Walker:
         key = id(cur)
         if key not in self._inline_images:
             # the element's text with NUL where each image stands; an image's line is its sentence
-            parts = ["\0" if isinstance(n, nodes.image) else n.astext()
+            parts = [IMAGE_MARK if isinstance(n, nodes.image) else n.astext()
                      for n in cur.findall(lambda n: isinstance(n, (nodes.Text, nodes.image)))]
             images = [n for n in cur.findall(nodes.image)]
-            lines = "".join(parts).split("\n")
-            flags = [is_inline_line(line.replace("\0", " "), "") for line in lines for _ in range(line.count("\0"))]
+            flags = marked_images_inline("".join(parts))
             self._inline_images[key] = {id(img): f for img, f in zip(images, flags)}
         return self._inline_images[key].get(id(node), False)
 
