@@ -39,3 +39,14 @@ def test_contextual_help_keeps_title_and_abstract() -> None:
     out = normalise('>[!CONTEXTUALHELP]\n>id="x-1"\n>title="Enable it"\n>abstract="This option enables it."')
     assert "x-1" not in out
     assert "Enable it" in out and "This option enables it." in out
+
+
+def test_a_collapsible_block_keeps_its_title_and_content_without_its_markers() -> None:
+    src = ("Which audiences grew last week?\n\n+++ Response\n\n![The grid of audiences.](grid.png)\n\n+++\n\n"
+           "+++Select to view the [!UICONTROL answer]\n\nAsk your administrator.\n\n+++\n\n```\n+++ kept in code\n```")
+    out = normalise(src)
+    assert "**Response**" in out and "**Select to view the answer**" in out
+    assert "![The grid of audiences.](grid.png)" in out and "Ask your administrator." in out
+    lines = out.split("\n")
+    assert "+++ kept in code" in lines
+    assert not [ln for ln in lines if ln.startswith("+++") and ln != "+++ kept in code"]

@@ -2,7 +2,9 @@
 
 Adobe's docs extend Markdown with ``[!UICONTROL x]``, ``[!DNL x]``, alert
 blocks (``>[!NOTE]``), tabs (``>[!BEGINTABS]``/``>[!TAB x]``), attribute lists
-(``{zoomable="yes"}``) and ``{#anchor}`` heading ids. This module rewrites
+(``{zoomable="yes"}``), ``{#anchor}`` heading ids and collapsible blocks
+(a ``+++Title`` line opens one, a bare ``+++`` line closes it: the page shows
+the title as the block's clickable header and its content when opened). This module rewrites
 them to what they mean so a CommonMark parser sees ordinary Markdown. Fenced
 code blocks are left untouched. Heading ``{#anchor}`` markers are kept for the
 converter to read (see :func:`split_anchor`).
@@ -26,6 +28,8 @@ _TAB = re.compile(r"^\s*>\s*\[!TAB\s+([^\]]+)\]\s*$")
 _SLIDE = re.compile(r"^\s*>\s*\[!SLIDE\]\(.*\)\s*$")
 _KEYVAL = re.compile(r'^(\s*>\s*)(id|title|abstract|additional-url)\s*=\s*"(.*)"\s*$')
 _HEADING_ANCHOR = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
+# a collapsible block's opening line (with its title) or closing line; not ``++++`` or longer
+_COLLAPSIBLE = re.compile(r"^ {0,3}\+\+\+(?!\+)[ \t]*(.*?)[ \t]*$")
 
 _DROP_MARKERS = {"BEGINTABS", "ENDTABS", "BEGINSHADEBOX", "ENDSHADEBOX"}
 _LABELS = {
@@ -70,6 +74,12 @@ def _normalise_line(line: str) -> str | None:
         return f"\n{tab_start(m.group(1))}\n**{m.group(1).strip()}**\n"
     if _SLIDE.match(line):
         return ""
+    m = _COLLAPSIBLE.match(line)
+    if m:
+        # the title is what a reader sees of a closed block: a bold paragraph, as a tab label;
+        # the closing line shows nothing
+        title = _INLINE_EXT.sub(r"\1", m.group(1))
+        return f"\n**{title}**\n" if title else ""
     m = _KEYVAL.match(line)
     if m:
         if m.group(2) in ("id", "additional-url"):

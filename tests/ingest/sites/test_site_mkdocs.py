@@ -1015,3 +1015,18 @@ def test_mkdocs_click_blocks_leave_no_option_text(tmp_path: Path) -> None:
     assert text.startswith("The commands:") and "After." in text and "kept.in.code" in text
     assert doc.warnings == [("mkdocs-click lumen.cli:lumen: the command reference is built by importing the "
                             "package; not read")]
+
+
+def test_version_annotations_read_as_the_extension_writes_them(tmp_path: Path) -> None:
+    # markdown-version-annotations 1.0.1: "+++"/"+/-"/"---" then a version, an optional quoted
+    # summary, at any indent; the line becomes an admonition whose indented lines are its body
+    page = ('# Fields\n\n+++ 2.1.0 "Added `__isnull` support"\n    Nullable fields accept it.\n\n'
+            '+/- 2.2\n\n- item\n\n    --- 3.0\n\n~~~ 2.0\nprint("a fence, not an annotation")\n~~~\n')
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n"
+                        "  - markdown_version_annotations\n", page)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Added in version 2.1.0 — Added __isnull support" in text
+    assert "Nullable fields accept it." in text and "Changed in version 2.2" in text
+    assert "Removed in version 3.0" in text
+    assert "+++" not in text and "+/-" not in text and "Version added" not in text
+    assert "in version 2.0" not in text

@@ -83,11 +83,16 @@ def admonition_label(kind: str, title: str = "") -> str:
     """The label an admonition is read with: ``("note", "Before you start")`` ->
     ``"Note: Before you start"``; without a title, or with a title that only
     repeats the kind -> ``"Note:"`` (``-`` in the kind reads as a space); a title
-    that already starts with the kind and a colon is the label as it is
-    (``("tip", "Tip: Click it")`` -> ``"Tip: Click it"``, as the box shows it)."""
+    that already starts with the kind and a colon, or that has every word of a
+    kind of several words, is the label as it is (``("tip", "Tip: Click it")`` ->
+    ``"Tip: Click it"``, ``("version-added", "Added in version 2.1")`` -> ``"Added in
+    version 2.1"``, as the box shows it)."""
     name = kind.replace("-", " ").capitalize()
     title = title.strip()
     if title.lower().startswith(name.lower() + ":"):
+        return title
+    kind_words = name.lower().split()
+    if len(kind_words) > 1 and set(kind_words) <= set(re.findall(r"\w+", title.lower())):
         return title
     return f"{name}: {title}" if title and title.lower() != kind.lower() else f"{name}:"
 

@@ -41,9 +41,11 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   (pymdownx.blocks.caption); Material icon and emoji shortcodes
   (``:material-x:``, ``:smile:``) are dropped with pymdownx.emoji, abbreviation definitions
   (``*[HTML]: ...``) with abbr;
-- ``+++ 2.0`` / ``--- 2.0`` / ``~~~ 2.0`` version annotations become "Added /
-  Removed / Changed in version 2.0" when the site configures the
-  ``markdown_version_annotations`` extension.
+- ``+++ 2.0`` / ``+/- 2.0`` / ``--- 2.0`` version annotations (at any indent,
+  with an optional ``"summary"``) become the admonition the
+  ``markdown_version_annotations`` extension writes, titled "Added / Changed /
+  Removed in version 2.0 — summary", when the site configures the extension
+  (its README and preprocessor, markdown-version-annotations 1.0.1).
 
 Links go to the :class:`~murar.ingest.sites.base.Site`; nothing here guesses paths.
 """
@@ -123,8 +125,10 @@ _MAX_SELECTED_LINES = 100_000  # lines one snippet's line ranges may select
 _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
                            re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
-_VERSION = re.compile(r"^(\+\+\+|---|~~~)\s+(\d[\w.\-]*)\s*$")
-_VERSION_WORD = {"+++": "Added", "---": "Removed", "~~~": "Changed"}
+# markdown-version-annotations: "+++ 1.0.0", "+/- 1.0.0", "--- 1.0.0", each with an optional "summary"
+_VERSION = re.compile(r'^(\s*)(\+\+\+|\+/-|---)\s+([0-9.]+)\s*(?:"(.*)")?$')
+_VERSION_ADMONITION = {"+++": ("version-added", "Added"), "+/-": ("version-changed", "Changed"),
+                       "---": ("version-removed", "Removed")}
 #: a SuperFences fence line with options (``key="value"`` pairs after the language), e.g. ```yaml tab="Docker"
 _FENCE_OPTIONS = re.compile(r"""^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<lang>[\w#.+-]*)[ \t]+"""
                             r"""(?P<options>(?:[a-zA-Z]\w*=(?:"[^"\n]*"|'[^'\n]*')?[ \t]*)+)$""")
@@ -515,10 +519,14 @@ class PymdownTransformer:
         return out
 
     def _version(self, line: str) -> str:
+        """The admonition a version annotation line stands for (its indented lines are its body)."""
         m = _VERSION.match(line)
         if not m:
             return line
-        return f"**{_VERSION_WORD[m.group(1)]} in version {m.group(2)}**\n"
+        kind, word = _VERSION_ADMONITION[m.group(2)]
+        title = f"{word} in version {m.group(3)}" + (f" — {m.group(4)}" if m.group(4) else "")
+        return f'{m.group(1)}!!! {kind} "{title}"'
+
 
 
 def _single_blank_lines(lines: list[str]) -> list[str]:
