@@ -12,6 +12,7 @@ from murar.ingest.media_flags import (
     DECORATIVE,
     HERO,
     INLINE,
+    LAYOUT,
     SAMPLE,
     TINY,
     flag_image,
@@ -22,7 +23,7 @@ from murar.ingest.media_flags import (
     markup_image_links,
     svg_size,
 )
-from murar.schema import ImageItem
+from murar.schema import ImageItem, TableItem
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "adobe-docs"
 
@@ -254,3 +255,17 @@ def test_a_button_strip_linking_to_another_site_is_a_badge(tmp_path: Path) -> No
     # an HTML page: the same (its quality filter already leaves out very wide strips)
     flags = {(m.alt or ""): m.flags for m in convert_html(tmp_path / "p.html", root=tmp_path).media}
     assert flags["Store"] == [BADGE] and flags["Dash"] == []
+
+
+def test_a_table_of_pictures_is_a_layout_grid_and_never_chosen(tmp_path: Path) -> None:
+    _png(tmp_path / "light.png", 600, 400)
+    _png(tmp_path / "dark.png", 600, 400, (30, 30, 200))
+    (tmp_path / "p.md").write_text(
+        "# Modes\n\nThe app follows the system theme.\n\n| Light mode | Dark mode |\n|---|---|\n"
+        "| ![Light](light.png) | ![Dark](dark.png) |\n\n| Mode | Colour |\n|---|---|\n| Light | white |\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [t.flags for t in tables] == [[LAYOUT], []]
+    assert [is_selectable(t) for t in tables] == [False, True]
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.alt, i.flags) for i in images] == [("Light", []), ("Dark", [])]  # the pictures stay choosable

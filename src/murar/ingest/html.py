@@ -38,7 +38,13 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
-from murar.ingest.media_flags import aria_flags, flag_image, is_inline_line, px_width
+from murar.ingest.media_flags import (
+    aria_flags,
+    flag_image,
+    is_inline_line,
+    px_width,
+    table_flags,
+)
 from murar.ingest.paths import (
     ResolvedLink,
     inside_root,
@@ -500,7 +506,7 @@ class _HtmlConverter:
 
     def table(self, headers: list[str], rows: list[list[str]], caption: str) -> TableItem:
         return self._base("table", TableItem, caption=caption, headers=headers, rows=rows,
-                          markdown=rows_to_markdown(headers, rows))
+                          markdown=rows_to_markdown(headers, rows), flags=table_flags(headers, rows))
 
     def video(self, node: LexborNode, caption: str) -> VideoItem | None:
         attrs = node.attributes

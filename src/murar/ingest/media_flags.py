@@ -37,7 +37,12 @@ answer's figure (issue 9, MuRAR section 2.3 selects "relevant" media only):
   any picture from a placeholder-image service (picsum.photos, placehold.co);
 - ``avatar``: a person's picture from an avatar service (GitHub's
   ``avatars.githubusercontent.com`` and ``github.com/<user>.png``, Gravatar's
-  ``/avatar/``): a team or author list, never an illustration.
+  ``/avatar/``): a team or author list, never an illustration;
+- ``layout`` (tables): a table none of whose body cells has text — a grid
+  that sets pictures side by side under labels ("Light mode | Dark mode" over
+  two screenshots, a card row of steps): its pictures are the content, each
+  an image item of its own, and the table itself holds no facts to show
+  (:func:`table_flags`).
 
 Flags are recorded on the item (``MediaItem.flags``) so the index keeps the
 item (and the trace can explain why it was never chosen) while selection
@@ -51,16 +56,17 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from murar.schema import AnyMedia, ImageItem
 
 __all__ = [
-    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "IMAGE_MARK", "INLINE", "SAMPLE", "TINY", "FlagOptions",
-    "aria_flags", "content_hash", "flag_image", "is_inline_line", "is_selectable", "link_flag", "mark_repeated",
-    "mark_samples", "marked_images_inline", "markup_image_links", "px_width", "svg_size",
+    "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "IMAGE_MARK", "INLINE", "LAYOUT", "SAMPLE", "TINY",
+    "FlagOptions", "aria_flags", "content_hash", "flag_image", "is_inline_line", "is_selectable", "link_flag",
+    "mark_repeated", "mark_samples", "marked_images_inline", "markup_image_links", "px_width", "svg_size",
+    "table_flags",
 ]
 
 INLINE = "inline"
@@ -70,6 +76,7 @@ BADGE = "badge"
 AVATAR = "avatar"
 HERO = "hero"
 SAMPLE = "sample"
+LAYOUT = "layout"
 # the attribute of an <img> a site's converter writes into a page to pass flags its layout implies
 FLAGS_ATTR = "data-murar-flags"
 _GIVEN = frozenset({HERO, DECORATIVE})  # flags a converter may give (the others are measured here)
@@ -325,6 +332,14 @@ def mark_repeated(media: Iterable[AnyMedia], *, n_pages: int, options: FlagOptio
     return flagged
 
 
+def table_flags(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """``["layout"]`` for a table whose body cells (``rows``) hold no text (pictures
+    or nothing), else ``[]``. ``headers`` does not count: labels over a row of
+    screenshots are still a picture grid."""
+    return [] if any(cell.strip() for row in rows for cell in row) else [LAYOUT]
+
+
 def is_selectable(item: AnyMedia) -> bool:
-    """False for items flagged at ingest (inline icon, tiny, decorative, badge, avatar, hero, sample)."""
+    """False for items flagged at ingest (inline icon, tiny, decorative, badge, avatar, hero, sample,
+    a layout table)."""
     return not item.flags

@@ -37,6 +37,7 @@ from murar.ingest.media_flags import (
     mark_samples,
     markup_image_links,
     px_width,
+    table_flags,
 )
 from murar.ingest.paths import (
     ImageCheck,
@@ -552,6 +553,7 @@ class PageBuilder:
             rows=rows,
             markdown=rows_to_markdown(headers, rows),
             index_in_page=index,
+            flags=table_flags(headers, rows),
         )
         self._add(item)
         return item
