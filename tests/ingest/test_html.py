@@ -144,3 +144,23 @@ def test_title_without_the_site_name(title: str, h1: str, expected: str) -> None
     doc = convert_html_text(f"<html><head><title>{title}</title></head><body><main><h1>{h1}</h1>"
                             "<p>Some text of the page.</p></main></body></html>", source_path="p.html")
     assert doc.title == expected and doc.sections[0].heading_path[0] == expected
+
+
+def test_screenshots_in_a_data_table_are_images_with_their_row_as_context(tmp_path: Path) -> None:
+    from PIL import Image
+
+    for name in ("menu.png", "save.png", "inner.png"):
+        Image.new("RGB", (500, 300), (200, 0, 0)).save(tmp_path / name)
+    (tmp_path / "p.html").write_text(
+        "<h1>Publish</h1><p>Follow the steps.</p><table><tr><th>Step</th><th>Screen</th></tr>"
+        "<tr><td>Open the File menu.</td><td><img src='menu.png' alt='File menu'></td></tr>"
+        "<tr><td>Select Save.</td><td><img src='save.png' alt='Save dialog'>"
+        "<table><tr><td><img src='inner.png'></td></tr></table></td></tr></table><p>Done.</p>")
+    doc = convert_html(tmp_path / "p.html", root=tmp_path)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [r[0] for r in tables[0].rows] == ["Open the File menu.", "Select Save."]
+    images = {m.path: m for m in doc.media if isinstance(m, ImageItem)}
+    assert sorted(images) == ["inner.png", "menu.png", "save.png"]  # each picture once
+    assert images["menu.png"].context_before == "Open the File menu."
+    assert images["menu.png"].context_after.startswith("File menu")
+    assert images["save.png"].context_before == "Select Save."

@@ -170,6 +170,34 @@ def _clip_head(collapsed: str, start: int, max_chars: int) -> str:
     return head.strip()
 
 
+def row_contexts(texts: Sequence[str], cells: Sequence[int],
+                 max_chars: int = DEFAULT_CONTEXT_CHARS) -> list[tuple[str | None, str | None]]:
+    """The context of a picture in cell ``k`` of a table row whose cells read ``texts``,
+    for every ``k`` of ``cells``: ``(before, after)`` where before is the text of the
+    cells left of it and after that of its own cell and the cells right of it (one
+    cell per paragraph, clipped as :func:`contexts_at` clips); a side with no cell
+    text is ``None`` (the caller keeps the section's text there). The row is
+    collapsed once for all its pictures: linear in the row's length plus
+    ``len(cells) * max_chars``.
+    """
+    kept = [t for t in texts if t]
+    left: list[int] = []  # len("\n\n".join(non-empty texts[:k])) for k = 0 .. len(texts)
+    length = count = 0
+    for t in texts:
+        left.append(length)
+        if t:
+            length += len(t) + (2 if count else 0)
+            count += 1
+    left.append(length)
+    nonempty_before = [0]
+    for t in texts:
+        nonempty_before.append(nonempty_before[-1] + (1 if t else 0))
+    ks = [min(max(k, 0), len(texts)) for k in cells]
+    around = contexts_at("\n\n".join(kept), [left[k] for k in ks], max_chars)
+    return [(before if nonempty_before[k] else None, after if nonempty_before[k] < len(kept) else None)
+            for k, (before, after) in zip(ks, around)]
+
+
 def fill_context(stream: Sequence[str | MediaItem], max_chars: int = DEFAULT_CONTEXT_CHARS) -> None:
     """Set ``context_before``/``context_after`` of every media item in ``stream``.
 

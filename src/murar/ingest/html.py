@@ -37,7 +37,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
-from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context
+from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context, row_contexts
 from murar.ingest.media_flags import (
     aria_flags,
     flag_image,
@@ -183,7 +183,8 @@ class _Open:
 
 
 class _Walker:
-    def __init__(self, conv: _HtmlConverter, title: str, drop_page_chrome: bool) -> None:
+    def __init__(self, conv: _HtmlConverter, title: str, drop_page_chrome: bool,
+                 context_chars: int = DEFAULT_CONTEXT_CHARS) -> None:
         self.conv = conv
         self.title = title
         self.drop_chrome = drop_page_chrome
@@ -191,6 +192,9 @@ class _Walker:
         self.stack: list[tuple[int, str]] = []
         self.sections: list[_Open] = [_Open((title,), 1, None)]
         self.pre = 0
+        self.context_chars = context_chars
+        #: (before, after) row context of a picture in a table cell, by id(item) (None: the section's text)
+        self.row_of: dict[int, tuple[str | None, str | None]] = {}
 
     @property
     def cur(self) -> _Open:
@@ -310,6 +314,29 @@ class _Walker:
             _push_children(stack, node)
             return
         self.media(self.conv.table(parsed.headers, parsed.rows, caption or parsed.caption))
+        self._cell_pictures(node)
+
+    def _cell_pictures(self, table: LexborNode) -> None:
+        """The pictures in a data table's cells, each an image item after the table with
+        its row as its context (:func:`~murar.ingest.captions.row_contexts`), as the
+        Markdown builder reads a row (a step in one cell, its screenshot in the next):
+        the table item holds only the cells' text."""
+        for tr in table.css("tr"):
+            if any(a.tag == "table" for a in _ancestors(tr, table)):
+                continue  # a nested table's row: its pictures are in the outer cell's
+            cells = [c for c in tr.iter() if c.tag in ("td", "th")]
+            placed: list[tuple[AnyMedia, int]] = []
+            for k, cell in enumerate(cells):
+                for img in cell.css("img"):
+                    picture = self.conv.image(img, caption="")
+                    if picture is not None:
+                        placed.append((picture, k))
+            if not placed:
+                continue
+            around = row_contexts([cell_text(c) for c in cells], [k for _, k in placed], self.context_chars)
+            for (placed_item, _), context in zip(placed, around):
+                self.media(placed_item)
+                self.row_of[id(placed_item)] = context
 
     def _figure_media(self, make: Callable[..., AnyMedia | None], el: LexborNode, caption: str) -> None:
         self.media(make(el, caption=caption))
@@ -610,7 +637,7 @@ def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = No
         _meta(tree, "og:url") or None
     description = _meta(tree, "description", "og:description")
     container, is_body = _main_container(tree)
-    walker = _Walker(conv, title, drop_page_chrome=is_body)
+    walker = _Walker(conv, title, drop_page_chrome=is_body, context_chars=opt.context_chars)
     if container is not None:
         walker.walk(container)
     walker.flush()
@@ -624,6 +651,10 @@ def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = No
         if not texts and not items and o is walker.sections[0]:
             continue
         fill_context(o.parts, opt.context_chars)
+        for item in items:
+            row_before, row_after = walker.row_of.get(id(item), (None, None))
+            item.context_before = item.context_before if row_before is None else row_before
+            item.context_after = item.context_after if row_after is None else row_after
         sid = stable_id(source_path, " > ".join(o.heading_path), str(ordinal))
         sections.append(Section(id=sid, source_path=source_path, page_title=title, heading_path=o.heading_path,
                                 anchor=o.anchor, level=o.level, text="\n\n".join(texts), ordinal=ordinal,

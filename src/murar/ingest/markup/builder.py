@@ -27,7 +27,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
-from murar.ingest.captions import contexts_at
+from murar.ingest.captions import contexts_at, row_contexts
 from murar.ingest.htmltext import MAX_TREE_DEPTH, TextBlock, cap_depth, text_blocks
 from murar.ingest.markup.running import LineJoiner, ParagraphLength, Pieces
 from murar.ingest.media_flags import (
@@ -416,28 +416,11 @@ class PageBuilder:
 
     def table_row(self, texts: list[str], placed: list[tuple[AnyMedia, int]]) -> None:
         """Each ``(item, k)`` of ``placed`` sits in cell ``k`` of a table row whose cells read
-        ``texts``: the text around it is its row (before: the cells left of it, after: its
-        own cell and the cells right of it, one per line), not the section text, which
-        holds no table. A side with no cell text keeps the section's. The row's text is
-        collapsed once for all its items (a row of thousands of icons was quadratic)."""
-        n = self.opts.context_chars
-        kept = [t for t in texts if t]
-        left: list[int] = []  # len("\n\n".join(non-empty texts[:k])) for k = 0 .. len(texts)
-        length = count = 0
-        for t in texts:
-            left.append(length)
-            if t:
-                length += len(t) + (2 if count else 0)
-                count += 1
-        left.append(length)
-        nonempty_before = [0]
-        for t in texts:
-            nonempty_before.append(nonempty_before[-1] + (1 if t else 0))
-        ks = [min(max(k, 0), len(texts)) for _, k in placed]
-        around = contexts_at("\n\n".join(kept), [left[k] for k in ks], n)
-        for (item, _), k, (before, after) in zip(placed, ks, around):
-            self._row_of[id(item)] = (before if nonempty_before[k] else None,
-                                      after if nonempty_before[k] < len(kept) else None)
+        ``texts``: the text around it is its row (:func:`~murar.ingest.captions.row_contexts`),
+        not the section text, which holds no table. A side with no cell text keeps the section's."""
+        around = row_contexts(texts, [k for _, k in placed], self.opts.context_chars)
+        for (item, _), context in zip(placed, around):
+            self._row_of[id(item)] = context
 
     # ----------------------------------------------------------------- tabs
     def open_tab_set(self) -> None:
