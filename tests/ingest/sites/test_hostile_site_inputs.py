@@ -20,10 +20,12 @@ from murar.ingest.corpus import (
     no_pages_message,
     walk_site,
 )
+from murar.ingest.markup.pymdown import convert_pymdown
 from murar.ingest.sites import _xrefs, jekyll
 from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.docusaurus import DocusaurusSite
+from murar.ingest.sites.mkdocs import MkDocsSite
 
 
 def test_jekyll_data_files_that_do_not_parse_are_left_out(tmp_path: Path, write: Callable[..., Path]) -> None:
@@ -540,3 +542,20 @@ def test_a_name_longer_than_the_system_allows_loses_no_page(tmp_path: Path, writ
     write(tmp_path, "docs/snips/part.md", "Shared part.\n")
     texts, _ = _read(tmp_path)
     assert texts == {"docs/index.md": "Shared part.\n\nHome text.", "docs/other.md": "Other text."}
+
+
+def test_mkdocs_nav_files_symlinked_out_of_the_root_are_not_read(tmp_path: Path, write: Callable[..., Path]) -> None:
+    # literate-nav SUMMARY.md and awesome-pages .pages are found by rglob: a symlink to a file
+    # outside the corpus root matched and was read (its link texts became page titles)
+    outside = write(tmp_path, "outside/SUMMARY.md", "* [SECRET one](index.md)\n* [SECRET two](sub/b.md)\n")
+    pages = write(tmp_path, "outside/pages.yml", "nav:\n  - SECRET three: c.md\n")
+    root = tmp_path / "site"
+    write(root, "mkdocs.yml", "site_name: S\nplugins:\n  - literate-nav\n  - awesome-pages\n")
+    for rel in ("index.md", "sub/b.md", "sub/c.md"):
+        write(root, f"docs/{rel}", "Words only.\n")
+    (root / "docs/SUMMARY.md").symlink_to(outside)
+    (root / "docs/sub/.pages").symlink_to(pages)
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    titles = [convert_pymdown(root / "docs" / rel, site=site, assets_dir=tmp_path / "a").title
+              for rel in ("index.md", "sub/b.md", "sub/c.md")]
+    assert not any("SECRET" in t for t in titles), titles

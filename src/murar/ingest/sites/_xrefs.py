@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.paths import inside_root
 
 __all__ = ["XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_order"]
 
@@ -610,8 +611,11 @@ def _notebook_markdown(text: str) -> str:
 
 def read_capped(root: Path, rel: str) -> str | None:
     """The text of the source file ``rel`` (relative to ``root``): its first
-    2,000,000 bytes as UTF-8 (errors replaced); ``None`` when it cannot be read."""
+    2,000,000 bytes as UTF-8 (errors replaced); ``None`` when it cannot be read or
+    its real path (symlinks followed) is outside ``root``."""
     try:
+        if inside_root(root / rel, root.resolve()).rel_path is None:
+            return None
         with (root / rel).open("rb") as fh:
             return fh.read(_MAX_FILE_BYTES).decode("utf-8", errors="replace")
     except OSError:
