@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
+from murar.ingest.markup.gallery import _remove_ignore_blocks
 from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.sphinx import SphinxSite
@@ -187,3 +190,17 @@ def test_example_pages_resolve_from_where_sphinx_gallery_writes_them(tmp_path: P
     doc = convert_gallery(root / "examples/shapes/grid_walk.py", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Shared note text.\n\nx = 1\ny = 2"
     assert not doc.warnings
+
+
+def test_ignore_flags_out_of_order_are_read_in_linear_time(deadline: Callable[..., Any]) -> None:
+    # as many end flags as start flags, the ends first: the lazy ignore-block pattern scanned the
+    # rest of the script from every start flag (40,000 flags: minutes); nothing is removed
+    k = 40_000
+    code = "x = 1\n" + "# sphinx_gallery_end_ignore\n" * k + "# sphinx_gallery_start_ignore\n" * k
+    with deadline(20, "ignore blocks are removed in quadratic time"):
+        assert _remove_ignore_blocks(code) == code
+        assert _remove_ignore_blocks("a\n# sphinx_gallery_start_ignore\nb\n# sphinx_gallery_end_ignore\nc\n"
+                                     "# sphinx_gallery_end_ignore\n# sphinx_gallery_start_ignore\nd\n") == (
+            "a\nc\n# sphinx_gallery_end_ignore\n# sphinx_gallery_start_ignore\nd\n")
+        assert _remove_ignore_blocks("a\n# sphinx_gallery_start_ignore\nb\n  # sphinx_gallery_end_ignore\nc\n"
+                                     "# sphinx_gallery_start_ignore\n# sphinx_gallery_end_ignore\n") == "a\nc\n"
