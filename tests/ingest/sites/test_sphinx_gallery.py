@@ -204,3 +204,23 @@ def test_ignore_flags_out_of_order_are_read_in_linear_time(deadline: Callable[..
             "a\nc\n# sphinx_gallery_end_ignore\n# sphinx_gallery_start_ignore\nd\n")
         assert _remove_ignore_blocks("a\n# sphinx_gallery_start_ignore\nb\n  # sphinx_gallery_end_ignore\nc\n"
                                      "# sphinx_gallery_start_ignore\n# sphinx_gallery_end_ignore\n") == "a\nc\n"
+
+
+def test_gallery_listings_do_not_read_scripts_or_headers_symlinked_out_of_the_root(tmp_path: Path) -> None:
+    # the walk refuses a symlink that leaves the root, but the index thumbnails and the labels read
+    # the scripts and headers of each examples folder themselves
+    outside = tmp_path / "outside"
+    (outside / "more").mkdir(parents=True)
+    (outside / "plot_secret.py").write_text('"""\nSECRET script\n=============\n"""\nx = 1\n')
+    (outside / "more/README.txt").write_text("SECRET header\n=============\n\nx\n")
+    (tmp_path / "site").mkdir()
+    root = _site(tmp_path / "site")
+    (root / "examples/plot_secret.py").symlink_to(outside / "plot_secret.py")
+    (root / "examples/more").symlink_to(outside / "more")
+    (root / "doc/index.rst").write_text("Lumen\n=====\n\nSee :ref:`sphx_glr_auto_examples_plot_secret.py` and "
+                                        ":ref:`sphx_glr_auto_examples_more`.\n")
+    sel = open_site(root)
+    docs = convert_corpus(sel.site.config.root, assets_dir=tmp_path / "assets", report=IngestReport(),
+                          site=sel.site, walk=walk_site(sel.site, under=sel.walk))
+    text = "\n".join(s.text for d in docs for s in d.sections)
+    assert "Drawing a wheel" in text and "SECRET" not in text

@@ -1200,8 +1200,9 @@ class SphinxSite:
 
     def _gallery_source(self, rel: str) -> str | None:
         """The first 256 KB of an example script, for its title and size (the docstring is at
-        the top); None once 64 MB have been read for gallery listings, or when unreadable."""
-        if self._gallery_bytes_left <= 0:
+        the top); None once 64 MB have been read for gallery listings, or when unreadable or
+        its real path (a symlink) is outside the root."""
+        if self._gallery_bytes_left <= 0 or checked_rel(self._root, rel).rel_path is None:
             return None
         try:
             with (self._root / rel).open("rb") as fh:
@@ -1217,7 +1218,7 @@ class SphinxSite:
         for ext in (".txt", *sorted(self.conf.source_suffix)):
             for name in ("GALLERY_HEADER", "README", "readme"):
                 rel = f"{folder}/{name}{ext}"
-                if (self._root / rel).is_file():
+                if (self._root / rel).is_file() and checked_rel(self._root, rel).rel_path is not None:
                     return rel
         return None
 
