@@ -21,7 +21,7 @@ from murar.ingest.corpus import (
     walk_site,
 )
 from murar.ingest.markup.pymdown import convert_pymdown
-from murar.ingest.sites import _xrefs, jekyll
+from murar.ingest.sites import _xrefs, hugo, jekyll
 from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.docusaurus import DocusaurusSite
@@ -559,3 +559,15 @@ def test_mkdocs_nav_files_symlinked_out_of_the_root_are_not_read(tmp_path: Path,
     titles = [convert_pymdown(root / "docs" / rel, site=site, assets_dir=tmp_path / "a").title
               for rel in ("index.md", "sub/b.md", "sub/c.md")]
     assert not any("SECRET" in t for t in titles), titles
+
+
+def test_hugo_cascade_of_a_section_symlinked_out_of_the_root_is_not_read(tmp_path: Path,
+                                                                         write: Callable[..., Path]) -> None:
+    # the walk refuses content/docs/_index.md (a symlink out of the root); its cascade was read anyway
+    outside = write(tmp_path, "outside/_index.md", "---\ncascade:\n  secret: SECRET\n---\n")
+    root = tmp_path / "site"
+    write(root, "hugo.toml", 'baseURL = "/"\n')
+    write(root, "content/docs/p.md", "---\ntitle: P\n---\n")
+    (root / "content/docs/_index.md").symlink_to(outside)
+    site = hugo.load(root)
+    assert "SECRET" not in site.preprocess("{{% param secret %}}", page_rel="content/docs/p.md")
