@@ -224,3 +224,20 @@ def test_gallery_listings_do_not_read_scripts_or_headers_symlinked_out_of_the_ro
                           site=sel.site, walk=walk_site(sel.site, under=sel.walk))
     text = "\n".join(s.text for d in docs for s in d.sections)
     assert "Drawing a wheel" in text and "SECRET" not in text
+
+
+def test_an_ignore_pattern_that_backtracks_without_bound_is_not_run(tmp_path: Path,
+                                                                    deadline: Callable[..., Any]) -> None:
+    # ignore_pattern is the site's regular expression, searched in every example's name: '(a+)+$' on a
+    # name of 40 a's and a '!' backtracks 2**40 times (the walk hung); it is refused, with a note,
+    # and the default '__init__\.py' applies
+    root = _site(tmp_path)
+    (root / "doc/conf.py").write_text(_CONF.replace("}\n", '    "ignore_pattern": r"(a+)+$",\n}\n'))
+    name = "plot_" + "a" * 40 + "!.py"
+    (root / "examples" / name).write_text('"""\nLong name\n=========\n"""\n')
+    sel = open_site(root)
+    assert isinstance(sel.site, SphinxSite)
+    with deadline(20, "the ignore pattern backtracks exponentially"):
+        assert sel.site.classify(f"examples/{name}").role is FileRole.PAGE
+        assert sel.site.classify("examples/__init__.py").role is not FileRole.PAGE
+    assert any("ignore_pattern" in note for note in sel.site.config.notes)
