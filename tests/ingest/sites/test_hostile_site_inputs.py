@@ -571,3 +571,20 @@ def test_hugo_cascade_of_a_section_symlinked_out_of_the_root_is_not_read(tmp_pat
     (root / "content/docs/_index.md").symlink_to(outside)
     site = hugo.load(root)
     assert "SECRET" not in site.preprocess("{{% param secret %}}", page_rel="content/docs/p.md")
+
+
+def test_mkdocstrings_identifier_of_thousands_of_parts_is_not_looked_up(tmp_path: Path,
+                                                                         write: Callable[..., Path]) -> None:
+    # '::: a.a.a...' (2,000 parts): every prefix was a path checked on disk under each search folder
+    # (12,000 resolves of paths up to 1,000 folders deep: 20 s an identifier); a module name is at most
+    # 30 parts, as the Sphinx site already had it
+    write(tmp_path, "mkdocs.yml", "site_name: S\nplugins:\n  - mkdocstrings\n")
+    write(tmp_path, "src/pkg/mod.py", "def f():\n    '''Doc.'''\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    calls: list[str] = []
+    checked = site._checked
+    site._checked = lambda rel: calls.append(rel) or checked(rel)  # type: ignore[method-assign]
+    assert site.resolve_python_object("pkg.mod.f") == ("src/pkg/mod.py", ["f"])
+    calls.clear()
+    assert site.resolve_python_object(".".join(["a"] * 2_000)) is None
+    assert len(calls) == 0
