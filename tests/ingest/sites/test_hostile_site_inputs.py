@@ -583,7 +583,12 @@ def test_mkdocstrings_identifier_of_thousands_of_parts_is_not_looked_up(tmp_path
     site = MkDocsSite.load(tmp_path, "mkdocs.yml")
     calls: list[str] = []
     checked = site._checked
-    site._checked = lambda rel: calls.append(rel) or checked(rel)  # type: ignore[method-assign]
+
+    def counted(rel: str) -> Any:
+        calls.append(rel)
+        return checked(rel)
+
+    site._checked = counted  # type: ignore[method-assign]
     assert site.resolve_python_object("pkg.mod.f") == ("src/pkg/mod.py", ["f"])
     calls.clear()
     assert site.resolve_python_object(".".join(["a"] * 2_000)) is None
