@@ -593,3 +593,17 @@ def test_mkdocstrings_identifier_of_thousands_of_parts_is_not_looked_up(tmp_path
     calls.clear()
     assert site.resolve_python_object(".".join(["a"] * 2_000)) is None
     assert len(calls) == 0
+
+
+def test_source_scans_do_not_read_files_symlinked_out_of_the_root(tmp_path: Path, write: Callable[..., Path]) -> None:
+    # the include scan read every source file os_walk_files listed, a symlink out of the root too (the
+    # walk refuses that page): what it included stopped being a page of its own
+    outside = write(tmp_path, "outside/secret.rst", "Secret\n======\n\n.. include:: part.rst\n")
+    root = tmp_path / "site"
+    write(root, "docs/conf.py", "project = 'P'\n")
+    write(root, "docs/index.rst", "Index\n=====\n\nText.\n")
+    write(root, "docs/part.rst", "Part\n====\n\nA page of its own.\n")
+    (root / "docs/linked.rst").symlink_to(outside)
+    site = open_site(root).site
+    assert "docs/part.rst" not in site.include_targets()  # type: ignore[attr-defined]
+    assert site.classify("docs/part.rst").role is FileRole.PAGE

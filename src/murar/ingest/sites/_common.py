@@ -346,8 +346,9 @@ def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
     ``folder``, sorted. Hidden folders and folders named in ``skip_dirs`` are not
     entered; hidden files are left out with ``skip_hidden_files``. Folder
     symlinks are not followed, and a ``folder`` that leads out of ``root`` (``../x``,
-    an absolute path, a symbolic link out: a config's ``contentDir``) gives nothing.
-    Never raises."""
+    an absolute path, a symbolic link out: a config's ``contentDir``) gives nothing;
+    nor does a file that is a symbolic link out of ``root`` (the page walk refuses it
+    too: the scans these lists feed read every file). Never raises."""
     base = root / folder if folder not in ("", ".") else root
     wanted, skipped = frozenset(suffixes), frozenset(skip_dirs)
     out: list[str] = []
@@ -361,8 +362,16 @@ def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in skipped)
         for name in filenames:
             if PurePosixPath(name).suffix.lower() in wanted and not (skip_hidden_files and name.startswith(".")):
+                path = Path(dirpath, name)
+                if path.is_symlink():
+                    try:
+                        real = path.resolve()
+                    except (OSError, RuntimeError):
+                        continue
+                    if real_root not in real.parents:
+                        continue
                 try:
-                    out.append(Path(dirpath, name).relative_to(root).as_posix())
+                    out.append(path.relative_to(root).as_posix())
                 except ValueError:  # not written under root: nothing to name it by
                     continue
     return sorted(out)
