@@ -1004,7 +1004,8 @@ class SphinxSite:
                                   skip_hidden_files=True)
             self._includes = scan_include_targets(
                 self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel),
-                from_document=self.includes_from_document)
+                from_document=self.includes_from_document,
+                scope=lambda rel: posixpath.dirname(self._built_rel(rel)))  # resolve_asset reads only its folder
         return self._includes
 
     # -------------------------------------------------------- cross-references
