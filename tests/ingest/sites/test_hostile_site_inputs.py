@@ -607,3 +607,17 @@ def test_source_scans_do_not_read_files_symlinked_out_of_the_root(tmp_path: Path
     site = open_site(root).site
     assert "docs/part.rst" not in site.include_targets()  # type: ignore[attr-defined]
     assert site.classify("docs/part.rst").role is FileRole.PAGE
+
+
+def test_mkdocs_snippet_scan_does_not_read_pages_symlinked_out_of_the_root(tmp_path: Path,
+                                                                         write: Callable[..., Path]) -> None:
+    # the --8<-- scan read every .md under docs_dir, a symlink out of the root too (the walk refuses that
+    # page): the file it pulled in stopped being a page of its own
+    outside = write(tmp_path, "outside/secret.md", '# Secret\n\n--8<-- "part.md"\n')
+    root = tmp_path / "site"
+    write(root, "mkdocs.yml", "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: docs\n")
+    write(root, "docs/index.md", "# Home\n")
+    write(root, "docs/part.md", "# Part\n\nA page of its own.\n")
+    (root / "docs/linked.md").symlink_to(outside)
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    assert site.classify("docs/part.md").role is FileRole.PAGE

@@ -601,11 +601,13 @@ class MkDocsSite:
                 if not folder.is_dir():
                     continue
                 for path in folder.rglob("*.md"):
+                    rel = path.relative_to(root).as_posix()
+                    if path.is_symlink() and self._checked(rel).rel_path is None:
+                        continue  # a link out of the root (the walk refuses that page): not read
                     try:
                         text = path.read_text(encoding="utf-8", errors="replace")
                     except OSError:
                         continue
-                    rel = path.relative_to(root).as_posix()
                     if "8<-" in text:
                         for target in snippet_targets(text):
                             res = self.resolve_include(target, page_rel=rel)
