@@ -118,3 +118,19 @@ def test_html_nested_past_the_browser_limit_is_read_flat(tmp_path: Path, deadlin
     flat = "<div><p>a<br/><img src=x><span>b</span></p><div><div>deep</div></div></div>"
     assert cap_depth(flat, 2) == ("<div><p>a<br/><img src=x>b</p><div>deep</div></div>", True)
     assert cap_depth("<div>x</div>" * 2_000) == ("<div>x</div>" * 2_000, False)
+
+
+def test_self_closed_html_elements_nest_and_are_capped_too() -> None:
+    """HTML ignores the self-closing flag on its own elements: "<div/>" opens a div, so 200,000 of
+    them nest as deep as "<div>" does (the parser took minutes); only void elements and SVG/MathML
+    content close themselves."""
+    from murar.ingest.htmltext import cap_depth
+
+    out, capped = cap_depth("<div/>" * 200_000 + "deep")
+    assert capped and out.count("<div/>") == 512 and out.endswith("deep")
+    svg = "<svg><g><path/><circle/></g><svg/></svg>"
+    assert cap_depth("<div>" * 3 + svg + "</div>" * 3, 5) == ("<div>" * 3 + svg + "</div>" * 3, False)
+    assert cap_depth("<p>a<br/><img/>b</p>" * 1_000, 2) == ("<p>a<br/><img/>b</p>" * 1_000, False)
+    # an end tag closes the elements left open inside it ("<div/>", "<li>"), as the parser does
+    cells = "<table><tr>" + "<td><div/>x</td><td><ul><li>a<li>b</ul></td>" * 1_000 + "</tr></table>"
+    assert cap_depth(cells, 6) == (cells, False)
