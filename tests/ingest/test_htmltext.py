@@ -118,3 +118,30 @@ def test_html_nested_past_the_browser_limit_is_read_flat(tmp_path: Path, deadlin
     flat = "<div><p>a<br/><img src=x><span>b</span></p><div><div>deep</div></div></div>"
     assert cap_depth(flat, 2) == ("<div><p>a<br/><img src=x>b</p><div>deep</div></div>", True)
     assert cap_depth("<div>x</div>" * 2_000) == ("<div>x</div>" * 2_000, False)
+
+
+def test_self_closed_html_elements_nest_and_are_capped_too() -> None:
+    """HTML ignores the self-closing flag on its own elements: "<div/>" opens a div, so 200,000 of
+    them nest as deep as "<div>" does (the parser took minutes); only void elements and SVG/MathML
+    content close themselves."""
+    from murar.ingest.htmltext import cap_depth
+
+    out, capped = cap_depth("<div/>" * 200_000 + "deep")
+    assert capped and out.count("<div/>") == 512 and out.endswith("deep")
+    svg = "<svg><g><path/><circle/></g><svg/></svg>"
+    assert cap_depth("<div>" * 3 + svg + "</div>" * 3, 5) == ("<div>" * 3 + svg + "</div>" * 3, False)
+    assert cap_depth("<p>a<br/><img/>b</p>" * 1_000, 2) == ("<p>a<br/><img/>b</p>" * 1_000, False)
+    # an end tag closes the elements left open inside it ("<div/>", "<li>"), as the parser does
+    cells = "<table><tr>" + "<td><div/>x</td><td><ul><li>a<li>b</ul></td>" * 1_000 + "</tr></table>"
+    assert cap_depth(cells, 6) == (cells, False)
+
+
+def test_an_html_page_nested_past_the_browser_limit_is_read_flat(deadline: Deadline) -> None:
+    """An .html page got no depth cap (only HTML inside Markdown, MDX, reST and AsciiDoc did):
+    160,000 nested <div> took 101 s to parse. It is read as the Markdown HTML block is."""
+    page = ("<html><body><h1>Deep</h1>" + "<div>" * 100_000 + "<p>deep text</p>" + "</div>" * 100_000
+            + "<p>The rest.</p></body></html>")
+    with deadline(10, "deep HTML page"):
+        doc = convert_html_text(page, source_path="deep.html")
+    assert "deep text" in doc.sections[0].text and "The rest." in doc.sections[0].text
+    assert sum("deeper than 512" in w for w in doc.warnings) == 1

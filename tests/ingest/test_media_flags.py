@@ -96,6 +96,19 @@ def test_svg_size_from_attributes_or_viewbox(tmp_path: Path) -> None:
     assert item.flags == [TINY] and not is_selectable(item)
 
 
+def test_svg_sizes_that_are_not_numbers_are_unknown_not_a_failed_page(tmp_path: Path) -> None:
+    # the size pattern lets "." and 400 digits through: float('.') raised ValueError, int(inf) OverflowError,
+    # and the page holding the picture failed whole
+    (tmp_path / "dot.svg").write_text('<svg width="." height="..."/>')
+    (tmp_path / "inf.svg").write_text(f'<svg width="{"9" * 400}" height="5" viewBox="0 0 {"9" * 400} 5"/>')
+    (tmp_path / "huge.svg").write_text('<svg width="99999999999999999999" height="2"/>')
+    (tmp_path / "vb.svg").write_text('<svg width="." viewBox="0 0 30 20"/>')
+    assert [svg_size(tmp_path / f"{n}.svg") for n in ("dot", "inf", "huge", "vb")] == [None, None, None, (30, 20)]
+    (tmp_path / "p.md").write_text("# P\n\nText.\n\n![a](dot.svg)\n\n![b](inf.svg)\n\n![c](vb.svg)\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    assert len(doc.media) == 3 and [m.width for m in doc.media] == [None, None, 30]
+
+
 def test_repeated_pictures_are_decorative_by_content_not_path() -> None:
     logo = [_img(f"img/logo-{i}.png", f"page{i}.md", digest="same") for i in range(30)]
     shot = [_img("img/shot.png", f"page{i}.md", digest="shot") for i in range(3)]

@@ -38,6 +38,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError
 from murar.ingest.assets import resolve_reference
 from murar.ingest.captions import DEFAULT_CONTEXT_CHARS, fill_context, row_contexts
+from murar.ingest.htmltext import MAX_TREE_DEPTH, cap_depth
 from murar.ingest.media_flags import (
     aria_flags,
     flag_image,
@@ -625,6 +626,10 @@ def convert_html_text(html: str, *, source_path: str, page_dir: Path | None = No
     opt = options or HtmlOptions()
     conv = _HtmlConverter(source_path, page_dir, root, opt, site)
     conv.warnings.extend(warnings or [])
+    html, flattened = cap_depth(html)  # (100,000 nested <div> took minutes to parse, as in a Markdown HTML block)
+    if flattened:
+        conv.warnings.append(f"HTML nested deeper than {MAX_TREE_DEPTH} elements: the deeper ones are read "
+                             "as text of the last (as browsers build the page)")
     tree = LexborHTMLParser(html)
     stem = Path(source_path).stem
     title_node = tree.css_first("title")

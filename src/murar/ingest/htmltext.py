@@ -48,6 +48,7 @@ MAX_TREE_DEPTH = 512
 ``maximumHTMLParserDOMTreeDepth``: a deeper element is attached beside, not inside, the
 512th)."""
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)(?=[\s/>])[^<>]*?(/?)>")
+_FOREIGN_ROOTS = frozenset({"svg", "math"})  # elements whose content honours "<x/>" (WHATWG: foreign elements)
 _VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                         "source", "track", "wbr"})
 
@@ -61,29 +62,40 @@ def cap_depth(html: str, max_depth: int = MAX_TREE_DEPTH) -> tuple[str, bool]:
     if html.count("<") <= max_depth:
         return html, False
     out: list[str] = []
-    kept: list[bool] = []  # the open elements, innermost last: written (True) or removed
+    kept: list[tuple[str, bool]] = []  # the open elements, innermost last: name, written (True) or removed
+    foreign: list[int] = []  # where in ``kept`` each open <svg>/<math> is
     depth = pos = 0
     changed = False
     for m in _TAG.finditer(html):
         name = m.group(2).lower()
-        if name in _VOID_TAGS or m.group(3):
+        # "<div/>" opens a div (HTML ignores the self-closing flag on its own elements: it nests, and
+        # 100,000 of them took minutes as well); in SVG and MathML, and on svg/math themselves, it closes
+        if name in _VOID_TAGS or (m.group(3) and (foreign or name in _FOREIGN_ROOTS)):
             continue
-        if m.group(1):  # an end tag closes the innermost open element
-            if not kept:
+        if m.group(1):
+            # an end tag closes the nearest open element of its name and those inside it (left
+            # open: "<li>", "<p>", "<div/>"), as the parser does; a stray one closes nothing
+            at = next((k for k in range(len(kept) - 1, max(len(kept) - 65, -1), -1) if kept[k][0] == name), None)
+            if at is None:
                 continue
-            if kept.pop():
-                depth -= 1
-            else:
+            written = kept[at][1]
+            depth -= sum(1 for _, w in kept[at:] if w)
+            del kept[at:]
+            while foreign and foreign[-1] >= at:
+                foreign.pop()
+            if not written:
                 out.append(html[pos:m.start()])
                 pos = m.end()
             continue
+        if name in _FOREIGN_ROOTS:
+            foreign.append(len(kept))
         if depth >= max_depth:
             out.append(html[pos:m.start()])
             pos = m.end()
-            kept.append(False)
+            kept.append((name, False))
             changed = True
         else:
-            kept.append(True)
+            kept.append((name, True))
             depth += 1
     if not changed:
         return html, False

@@ -146,13 +146,24 @@ def svg_size(path: Path) -> tuple[int, int] | None:
     if start < 0:
         return None
     tag = head[start: head.find(">", start) + 1 or None]
-    dims = {m.group(1).lower(): float(m.group(2)) for m in _SVG_ATTR.finditer(tag)}
-    if "width" in dims and "height" in dims:
-        return int(dims["width"]), int(dims["height"])
+    dims = {m.group(1).lower(): _svg_length(m.group(2)) for m in _SVG_ATTR.finditer(tag)}
+    width, height = dims.get("width"), dims.get("height")
+    if width is not None and height is not None:
+        return width, height
     vb = _SVG_VIEWBOX.search(tag)
-    if vb:
-        return int(float(vb.group(1))), int(float(vb.group(2)))
+    if vb and (width := _svg_length(vb.group(1))) is not None and (height := _svg_length(vb.group(2))) is not None:
+        return width, height
     return None
+
+
+def _svg_length(text: str) -> int | None:
+    """A length an SVG root declares, in whole pixels; ``None`` for junk the pattern lets
+    through (``"."``, ``"1.2.3"``) and for a million pixels or more (400 nines, infinite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return int(value) if value < 1_000_000 else None
 
 
 def is_inline_line(before: str, after: str) -> bool:

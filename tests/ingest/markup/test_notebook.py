@@ -5,7 +5,9 @@ from __future__ import annotations
 import base64
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -208,6 +210,17 @@ def test_percent_script_reads_as_the_notebook_jupytext_makes(tmp_path: Path) -> 
         ("raw", "<p>Raw <b>HTML</b> cell</p>"),
     ]
     assert nb["cells"][-1]["metadata"] == {"raw_mimetype": "text/html"}
+
+
+def test_percent_cell_of_many_blank_lines_is_trimmed_in_linear_time(deadline: Callable[..., Any]) -> None:
+    # a cell's leading blank lines were popped off the front of its line list one at a time:
+    # a million blank lines took minutes (the page's time budget), a slice is one pass
+    from murar.ingest.markup.notebook import percent_notebook
+
+    text = "# %%\n" + "\n" * 1_000_000 + "x = 1\n" + "\n" * 1_000_000 + "# %% [markdown]\n# Note\n"
+    with deadline(20, "a percent cell's blank lines are trimmed in quadratic time"):
+        nb = percent_notebook(text)
+    assert [(c["cell_type"], c["source"]) for c in nb["cells"]] == [("code", "x = 1"), ("markdown", "Note")]
 
 
 def test_custom_notebook_formats_are_sphinx_sources(tmp_path: Path) -> None:

@@ -20,10 +20,12 @@ from murar.ingest.corpus import (
     no_pages_message,
     walk_site,
 )
-from murar.ingest.sites import _xrefs, jekyll
+from murar.ingest.markup.pymdown import convert_pymdown
+from murar.ingest.sites import _xrefs, hugo, jekyll
 from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.docusaurus import DocusaurusSite
+from murar.ingest.sites.mkdocs import MkDocsSite
 
 
 def test_jekyll_data_files_that_do_not_parse_are_left_out(tmp_path: Path, write: Callable[..., Path]) -> None:
@@ -540,3 +542,82 @@ def test_a_name_longer_than_the_system_allows_loses_no_page(tmp_path: Path, writ
     write(tmp_path, "docs/snips/part.md", "Shared part.\n")
     texts, _ = _read(tmp_path)
     assert texts == {"docs/index.md": "Shared part.\n\nHome text.", "docs/other.md": "Other text."}
+
+
+def test_mkdocs_nav_files_symlinked_out_of_the_root_are_not_read(tmp_path: Path, write: Callable[..., Path]) -> None:
+    # literate-nav SUMMARY.md and awesome-pages .pages are found by rglob: a symlink to a file
+    # outside the corpus root matched and was read (its link texts became page titles)
+    outside = write(tmp_path, "outside/SUMMARY.md", "* [SECRET one](index.md)\n* [SECRET two](sub/b.md)\n")
+    pages = write(tmp_path, "outside/pages.yml", "nav:\n  - SECRET three: c.md\n")
+    root = tmp_path / "site"
+    write(root, "mkdocs.yml", "site_name: S\nplugins:\n  - literate-nav\n  - awesome-pages\n")
+    for rel in ("index.md", "sub/b.md", "sub/c.md"):
+        write(root, f"docs/{rel}", "Words only.\n")
+    (root / "docs/SUMMARY.md").symlink_to(outside)
+    (root / "docs/sub/.pages").symlink_to(pages)
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    titles = [convert_pymdown(root / "docs" / rel, site=site, assets_dir=tmp_path / "a").title
+              for rel in ("index.md", "sub/b.md", "sub/c.md")]
+    assert not any("SECRET" in t for t in titles), titles
+
+
+def test_hugo_cascade_of_a_section_symlinked_out_of_the_root_is_not_read(tmp_path: Path,
+                                                                         write: Callable[..., Path]) -> None:
+    # the walk refuses content/docs/_index.md (a symlink out of the root); its cascade was read anyway
+    outside = write(tmp_path, "outside/_index.md", "---\ncascade:\n  secret: SECRET\n---\n")
+    root = tmp_path / "site"
+    write(root, "hugo.toml", 'baseURL = "/"\n')
+    write(root, "content/docs/p.md", "---\ntitle: P\n---\n")
+    (root / "content/docs/_index.md").symlink_to(outside)
+    site = hugo.load(root)
+    assert "SECRET" not in site.preprocess("{{% param secret %}}", page_rel="content/docs/p.md")
+
+
+def test_mkdocstrings_identifier_of_thousands_of_parts_is_not_looked_up(tmp_path: Path,
+                                                                         write: Callable[..., Path]) -> None:
+    # '::: a.a.a...' (2,000 parts): every prefix was a path checked on disk under each search folder
+    # (12,000 resolves of paths up to 1,000 folders deep: 20 s an identifier); a module name is at most
+    # 30 parts, as the Sphinx site already had it
+    write(tmp_path, "mkdocs.yml", "site_name: S\nplugins:\n  - mkdocstrings\n")
+    write(tmp_path, "src/pkg/mod.py", "def f():\n    '''Doc.'''\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    calls: list[str] = []
+    checked = site._checked
+
+    def counted(rel: str) -> Any:
+        calls.append(rel)
+        return checked(rel)
+
+    site._checked = counted  # type: ignore[method-assign]
+    assert site.resolve_python_object("pkg.mod.f") == ("src/pkg/mod.py", ["f"])
+    calls.clear()
+    assert site.resolve_python_object(".".join(["a"] * 2_000)) is None
+    assert len(calls) == 0
+
+
+def test_source_scans_do_not_read_files_symlinked_out_of_the_root(tmp_path: Path, write: Callable[..., Path]) -> None:
+    # the include scan read every source file os_walk_files listed, a symlink out of the root too (the
+    # walk refuses that page): what it included stopped being a page of its own
+    outside = write(tmp_path, "outside/secret.rst", "Secret\n======\n\n.. include:: part.rst\n")
+    root = tmp_path / "site"
+    write(root, "docs/conf.py", "project = 'P'\n")
+    write(root, "docs/index.rst", "Index\n=====\n\nText.\n")
+    write(root, "docs/part.rst", "Part\n====\n\nA page of its own.\n")
+    (root / "docs/linked.rst").symlink_to(outside)
+    site = open_site(root).site
+    assert "docs/part.rst" not in site.include_targets()  # type: ignore[attr-defined]
+    assert site.classify("docs/part.rst").role is FileRole.PAGE
+
+
+def test_mkdocs_snippet_scan_does_not_read_pages_symlinked_out_of_the_root(tmp_path: Path,
+                                                                         write: Callable[..., Path]) -> None:
+    # the --8<-- scan read every .md under docs_dir, a symlink out of the root too (the walk refuses that
+    # page): the file it pulled in stopped being a page of its own
+    outside = write(tmp_path, "outside/secret.md", '# Secret\n\n--8<-- "part.md"\n')
+    root = tmp_path / "site"
+    write(root, "mkdocs.yml", "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: docs\n")
+    write(root, "docs/index.md", "# Home\n")
+    write(root, "docs/part.md", "# Part\n\nA page of its own.\n")
+    (root / "docs/linked.md").symlink_to(outside)
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    assert site.classify("docs/part.md").role is FileRole.PAGE

@@ -64,6 +64,19 @@ def images(markdown: str) -> list[tuple[str, str, str]]:
     return out
 
 
+def test_a_utf16_page_is_scanned_for_its_uid_and_includes(repo: Path) -> None:
+    # a page saved as UTF-16 with its byte-order mark is read by its mark (as .NET's reader, so DocFX,
+    # reads it); the uid/include scan read it as UTF-8 and found nothing between the NUL bytes, so
+    # <xref:wide-page> had no title and the file it pulls in was not known as an include
+    (repo / "docs/shared").mkdir()
+    (repo / "docs/shared/wide-part.md").write_text("Shared steps.\n")
+    (repo / "docs/wide.md").write_bytes("---\nuid: wide-page\n---\n# Wide page\n\n"
+                                        "[!INCLUDE [part](shared/wide-part.md)]\n".encode("utf-16"))
+    site = docfx.load(repo, "docs/docfx.json")
+    assert site.uid_titles().get("wide-page") == "Wide page"
+    assert "docs/shared/wide-part.md" in site.included_files()
+
+
 def test_config_and_classify(repo: Path) -> None:
     site = docfx.load(repo, "docs/docfx.json")
     assert isinstance(site, Site)

@@ -621,3 +621,14 @@ def test_a_docs_folder_beside_the_site_folder_is_named_when_it_is_not_read(tmp_p
     assert "'../docs'" in note and "not read" in note and f"ingest {repo.resolve()} " in note
     whole = DocusaurusSite.load(repo, "website/docusaurus.config.js")  # from the repository: read
     assert whole.config.content_dirs == ("docs", "website/src/pages") and whole.config.notes == ()
+
+
+def test_npm2yarn_bare_double_dash_is_left_unconverted_not_a_failed_page() -> None:
+    # 'npm --': npm-to-yarn drops the '--', leaving no sub-command, which no table holds (its
+    # "couldn't auto-convert" branch); reading args[0] of the empty list raised IndexError and the
+    # page holding the block failed whole
+    from murar.ingest.sites._npm2yarn import convert_npm, npm2yarn_tabs
+
+    assert convert_npm("npm --", "yarn") == "npm --\n# couldn't auto-convert command"
+    tabs = npm2yarn_tabs("```bash npm2yarn\nnpm --\nnpm install x\n```\n", ("yarn", "pnpm"))
+    assert "yarn add x" in tabs and "pnpm add x" in tabs

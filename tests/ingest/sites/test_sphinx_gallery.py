@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
+from murar.ingest.markup.gallery import _remove_ignore_blocks
 from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.sphinx import SphinxSite
@@ -187,3 +190,54 @@ def test_example_pages_resolve_from_where_sphinx_gallery_writes_them(tmp_path: P
     doc = convert_gallery(root / "examples/shapes/grid_walk.py", site=site, assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Shared note text.\n\nx = 1\ny = 2"
     assert not doc.warnings
+
+
+def test_ignore_flags_out_of_order_are_read_in_linear_time(deadline: Callable[..., Any]) -> None:
+    # as many end flags as start flags, the ends first: the lazy ignore-block pattern scanned the
+    # rest of the script from every start flag (40,000 flags: minutes); nothing is removed
+    k = 40_000
+    code = "x = 1\n" + "# sphinx_gallery_end_ignore\n" * k + "# sphinx_gallery_start_ignore\n" * k
+    with deadline(20, "ignore blocks are removed in quadratic time"):
+        assert _remove_ignore_blocks(code) == code
+        assert _remove_ignore_blocks("a\n# sphinx_gallery_start_ignore\nb\n# sphinx_gallery_end_ignore\nc\n"
+                                     "# sphinx_gallery_end_ignore\n# sphinx_gallery_start_ignore\nd\n") == (
+            "a\nc\n# sphinx_gallery_end_ignore\n# sphinx_gallery_start_ignore\nd\n")
+        assert _remove_ignore_blocks("a\n# sphinx_gallery_start_ignore\nb\n  # sphinx_gallery_end_ignore\nc\n"
+                                     "# sphinx_gallery_start_ignore\n# sphinx_gallery_end_ignore\n") == "a\nc\n"
+
+
+def test_gallery_listings_do_not_read_scripts_or_headers_symlinked_out_of_the_root(tmp_path: Path) -> None:
+    # the walk refuses a symlink that leaves the root, but the index thumbnails and the labels read
+    # the scripts and headers of each examples folder themselves
+    outside = tmp_path / "outside"
+    (outside / "more").mkdir(parents=True)
+    (outside / "plot_secret.py").write_text('"""\nSECRET script\n=============\n"""\nx = 1\n')
+    (outside / "more/README.txt").write_text("SECRET header\n=============\n\nx\n")
+    (tmp_path / "site").mkdir()
+    root = _site(tmp_path / "site")
+    (root / "examples/plot_secret.py").symlink_to(outside / "plot_secret.py")
+    (root / "examples/more").symlink_to(outside / "more")
+    (root / "doc/index.rst").write_text("Lumen\n=====\n\nSee :ref:`sphx_glr_auto_examples_plot_secret.py` and "
+                                        ":ref:`sphx_glr_auto_examples_more`.\n")
+    sel = open_site(root)
+    docs = convert_corpus(sel.site.config.root, assets_dir=tmp_path / "assets", report=IngestReport(),
+                          site=sel.site, walk=walk_site(sel.site, under=sel.walk))
+    text = "\n".join(s.text for d in docs for s in d.sections)
+    assert "Drawing a wheel" in text and "SECRET" not in text
+
+
+def test_an_ignore_pattern_that_backtracks_without_bound_is_not_run(tmp_path: Path,
+                                                                    deadline: Callable[..., Any]) -> None:
+    # ignore_pattern is the site's regular expression, searched in every example's name: '(a+)+$' on a
+    # name of 40 a's and a '!' backtracks 2**40 times (the walk hung); it is refused, with a note,
+    # and the default '__init__\.py' applies
+    root = _site(tmp_path)
+    (root / "doc/conf.py").write_text(_CONF.replace("}\n", '    "ignore_pattern": r"(a+)+$",\n}\n'))
+    name = "plot_" + "a" * 40 + "!.py"
+    (root / "examples" / name).write_text('"""\nLong name\n=========\n"""\n')
+    sel = open_site(root)
+    assert isinstance(sel.site, SphinxSite)
+    with deadline(20, "the ignore pattern backtracks exponentially"):
+        assert sel.site.classify(f"examples/{name}").role is FileRole.PAGE
+        assert sel.site.classify("examples/__init__.py").role is not FileRole.PAGE
+    assert any("ignore_pattern" in note for note in sel.site.config.notes)

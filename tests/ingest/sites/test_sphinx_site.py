@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from murar.ingest.paths import ResolvedLink
 from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites.base import FileRole, Site
 from murar.ingest.sites.sphinx import SphinxSite, read_conf, sphinx_glob
@@ -312,3 +313,27 @@ def test_nested_include_targets_resolve_from_the_document(tmp_path: Path) -> Non
     site = SphinxSite(tmp_path, "doc/conf.py")
     assert sorted(site.include_targets()) == ["doc/parts/a.rst", "doc/parts/b.rst"]
     assert site.classify("doc/parts/parts/b.rst").role is FileRole.PAGE
+
+
+def test_nested_includes_are_resolved_once_per_document_folder(tmp_path: Path) -> None:
+    # 60 pages of one folder include one file of 40 includes: each include of a file was resolved again for
+    # every document (1,000 pages x 500 includes: 500,000 path resolves, 49 s); the documents of one folder
+    # resolve alike, so once per file and folder
+    (tmp_path / "doc/parts/deep").mkdir(parents=True)
+    (tmp_path / "doc/conf.py").write_text("")
+    for i in range(60):
+        (tmp_path / f"doc/p{i}.rst").write_text(f"P{i}\n===\n\n.. include:: parts/common.rst\n")
+    (tmp_path / "doc/parts/common.rst").write_text("".join(f".. include:: parts/deep/i{j}.rst\n" for j in range(40)))
+    for j in range(40):
+        (tmp_path / f"doc/parts/deep/i{j}.rst").write_text("x\n")
+    site = SphinxSite(tmp_path, "doc/conf.py")
+    calls: list[str] = []
+    resolve = site.resolve_include
+
+    def counted(target: str, *, page_rel: str) -> ResolvedLink:
+        calls.append(target)
+        return resolve(target, page_rel=page_rel)
+
+    site.resolve_include = counted  # type: ignore[method-assign]
+    assert len(site.include_targets()) == 41
+    assert len(calls) < 300  # 100 file-relative, then 60 + 40 from the documents' folder (was 60 x 41 more)

@@ -64,6 +64,17 @@ def test_rst_ref_doc_numref_under_sphinx(tmp_path: Path, write_files: Callable[.
     assert "The main window" in text and "shot" not in text.replace("shots", "")
 
 
+def test_references_to_a_utf16_page_read_its_titles(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # a page saved as UTF-16 with its byte-order mark is read by its mark (builder.read_source); the
+    # label scan read it as UTF-8, so :ref: and :doc: to it showed the bare label and docname
+    write_files(tmp_path, {"conf.py": "project = 'P'\n",
+                           "index.rst": "Home\n====\n\nSee :ref:`wide-label` and :doc:`wide`.\n"})
+    (tmp_path / "wide.rst").write_bytes("Wide page\n=========\n\n.. _wide-label:\n\nPart\n----\n\nText.\n"
+                                        .encode("utf-16"))
+    text = _text(convert_rst(tmp_path / "index.rst", site=SphinxSite(tmp_path, "conf.py")))
+    assert "See Part and Wide page." in " ".join(text.split())
+
+
 def test_mystmd_references_read_figure_numbers_and_fill_link_text(tmp_path: Path,
                                                                   write_files: Callable[..., None]) -> None:
     # mystmd (myst.yml): figures are numbered on each page and an empty link to one reads "Figure 1";

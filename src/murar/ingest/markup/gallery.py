@@ -23,6 +23,7 @@ extension's ``SyntaxError`` page.
 from __future__ import annotations
 
 import ast
+import bisect
 import inspect
 import re
 import textwrap
@@ -40,8 +41,6 @@ _BLOCK_RE = re.compile(r"(?P<header_line>^#{20,}.*|^# ?%%.*)\s(?P<text_content>(
 _COMMENT_MARK = re.compile(r"^#", re.MULTILINE)
 _IGNORE_START = re.compile(r"^[ \t]*#\s*sphinx_gallery_start_ignore", re.MULTILINE)
 _IGNORE_END = re.compile(r"^[ \t]*#\s*sphinx_gallery_end_ignore", re.MULTILINE)
-_IGNORE_RE = re.compile(r"^[ \t]*#\s*sphinx_gallery_start_ignore[\s\S]*?^[ \t]*#\s*sphinx_gallery_end_ignore\n?",
-                        re.MULTILINE)
 # py_source_parser.INFILE_CONFIG_PATTERN: '# sphinx_gallery_<name> = <value>' (or a bare flag) lines
 _CONFIG_COMMENT = re.compile(r"^[ \t]*#\s*sphinx_gallery_([A-Za-z0-9_]+)(\s*=\s*(.+))?[ \t]*\n?", re.MULTILINE)
 _SYNTAX_ERROR = "SyntaxError\n===========\n\nExample script with invalid Python syntax\n"
@@ -141,6 +140,29 @@ def thumbnail_list(titles: list[str]) -> str:
     return "\n".join("* " + _RST_SPECIAL.sub(r"\\\1", t) for t in titles if t)
 
 
+def _remove_ignore_blocks(code: str) -> str:
+    """``code`` without its ignore blocks, as ``py_source_parser.remove_ignore_blocks``
+    removes them (``IGNORE_BLOCK_PATTERN``: from a start flag through the first end flag
+    after it); unchanged when the flags are unpaired (the extension stops the build).
+    Linear: each start flag looks its end up among the end flags found once (the lazy
+    pattern rescanned the rest of the code from every start flag with no end after it)."""
+    ends = [m.span() for m in _IGNORE_END.finditer(code)]
+    if not ends or len(ends) != len(_IGNORE_START.findall(code)):
+        return code
+    starts = [e for e, _ in ends]
+    out: list[str] = []
+    pos = 0
+    while (start := _IGNORE_START.search(code, pos)) is not None:
+        i = bisect.bisect_left(starts, start.end())
+        if i == len(ends):  # no end flag after it, nor after any later start flag
+            break
+        end = ends[i][1] + (code[ends[i][1]:ends[i][1] + 1] == "\n")
+        out.append(code[pos:start.start()])
+        pos = end
+    out.append(code[pos:])
+    return "".join(out)
+
+
 def example_rst(source: str, *, remove_config_comments: bool = False) -> str:
     """The reST page sphinx-gallery writes for the example script ``source`` (without
     the outputs of running it and the download footer); see the module doc. With
@@ -149,9 +171,7 @@ def example_rst(source: str, *, remove_config_comments: bool = False) -> str:
     out: list[str] = []
     for kind, content in example_blocks(source):
         if kind == "code":
-            # unpaired flags stop the extension's build; the numbers match, so each lazy scan ends at the next end flag
-            paired = len(_IGNORE_START.findall(content)) == len(_IGNORE_END.findall(content))
-            code = _IGNORE_RE.sub("", content) if paired else content
+            code = _remove_ignore_blocks(content)
             if remove_config_comments:
                 code = _CONFIG_COMMENT.sub("", code)
             if code.strip():

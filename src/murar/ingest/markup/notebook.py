@@ -89,10 +89,12 @@ def percent_notebook(text: str) -> dict[str, Any]:
     meta: dict[str, str] = {}
 
     def close() -> None:
-        while body and not body[0].strip():
-            body.pop(0)
-        while body and not body[-1].strip():
-            body.pop()
+        nonlocal body
+        # the cell's lines without its leading and trailing blank ones (one slice: popping the
+        # first line of a list one at a time is quadratic on a cell of many blank lines)
+        first = next((i for i, ln in enumerate(body) if ln.strip()), len(body))
+        last = next((i for i in range(len(body) - 1, first - 1, -1) if body[i].strip()), first - 1)
+        body = body[first:last + 1]
         if not body or len(cells) >= _MAX_PERCENT_CELLS:
             return
         if kind == "code":

@@ -262,6 +262,9 @@ def is_within(rel: str, folder: str) -> bool:
     return rel == folder or rel.startswith(folder + "/")
 
 
+_MAX_SCANNED_BYTES = 5_000_000  # of a file scanned for its includes (builder.MAX_INCLUDE_BYTES)
+
+
 def scan_include_targets(
     root: Path,
     files: Iterable[str],
@@ -270,6 +273,7 @@ def scan_include_targets(
     *,
     expand: Callable[[str, str], str] | None = None,
     from_document: bool = False,
+    scope: Callable[[str], str] | None = None,
 ) -> frozenset[str]:
     """Files (posix, relative to ``root``) that an include directive in one of
     ``files`` pulls in. ``pattern``'s first non-empty group is the target as
@@ -283,13 +287,17 @@ def scan_include_targets(
     With ``from_document`` (Sphinx), an include written inside an included file
     resolves from the document being built: each file that no other includes is a
     document, and the includes of the files it pulls in (at any depth, read even
-    when not in ``files``) resolve from it. At most 16 levels."""
+    when not in ``files``) resolve from it. At most 16 levels. ``scope(document)``: a
+    key such that documents with equal keys resolve every include alike (their folder);
+    with it each file's includes are resolved once per key, not once per document (1,000
+    pages including one file of 500 includes: 500,000 path resolves, 49 s)."""
     written: dict[str, list[str]] = {}
 
     def targets_of(rel: str) -> list[str]:
         if rel not in written:
             try:
-                text = (root / rel).read_text(encoding="utf-8", errors="replace")
+                with (root / rel).open("rb") as fh:  # as much as a page or include is read
+                    text = fh.read(_MAX_SCANNED_BYTES).decode("utf-8", errors="replace")
             except OSError:
                 text = ""
             out = []
@@ -314,6 +322,14 @@ def scan_include_targets(
     if not from_document:
         return frozenset(found)
 
+    resolved: dict[tuple[str, str], list[str]] = {}  # (file, document's scope) -> the files its includes name
+
+    def resolved_from(holder: str, doc: str) -> list[str]:
+        key = (holder, scope(doc) if scope is not None else doc)
+        if key not in resolved:
+            resolved[key] = [r for t in targets_of(holder) if (r := resolve(t, doc).rel_path) is not None]
+        return resolved[key]
+
     def included_from(docs: list[str]) -> set[str]:
         nested: set[str] = set()
         for doc in docs:
@@ -321,12 +337,11 @@ def scan_include_targets(
             for _ in range(16):
                 nxt = []
                 for holder in level:
-                    for target in targets_of(holder):
-                        res = resolve(target, doc)
-                        if res.rel_path is not None and res.rel_path not in seen:
-                            seen.add(res.rel_path)
-                            nested.add(res.rel_path)
-                            nxt.append(res.rel_path)
+                    for rel_path in resolved_from(holder, doc):
+                        if rel_path not in seen:
+                            seen.add(rel_path)
+                            nested.add(rel_path)
+                            nxt.append(rel_path)
                 if not nxt:
                     break
                 level = nxt
@@ -346,8 +361,9 @@ def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
     ``folder``, sorted. Hidden folders and folders named in ``skip_dirs`` are not
     entered; hidden files are left out with ``skip_hidden_files``. Folder
     symlinks are not followed, and a ``folder`` that leads out of ``root`` (``../x``,
-    an absolute path, a symbolic link out: a config's ``contentDir``) gives nothing.
-    Never raises."""
+    an absolute path, a symbolic link out: a config's ``contentDir``) gives nothing;
+    nor does a file that is a symbolic link out of ``root`` (the page walk refuses it
+    too: the scans these lists feed read every file). Never raises."""
     base = root / folder if folder not in ("", ".") else root
     wanted, skipped = frozenset(suffixes), frozenset(skip_dirs)
     out: list[str] = []
@@ -361,8 +377,16 @@ def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in skipped)
         for name in filenames:
             if PurePosixPath(name).suffix.lower() in wanted and not (skip_hidden_files and name.startswith(".")):
+                path = Path(dirpath, name)
+                if path.is_symlink():
+                    try:
+                        real = path.resolve()
+                    except (OSError, RuntimeError):
+                        continue
+                    if real_root not in real.parents:
+                        continue
                 try:
-                    out.append(Path(dirpath, name).relative_to(root).as_posix())
+                    out.append(path.relative_to(root).as_posix())
                 except ValueError:  # not written under root: nothing to name it by
                     continue
     return sorted(out)

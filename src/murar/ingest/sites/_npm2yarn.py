@@ -147,7 +147,7 @@ def convert_npm(code: str, to: str) -> str:
         args = _split((command or "").strip())
         if "--" in args:
             args.remove("--")
-        out = table(args) if args[0] else None
+        out = table(args) if args and args[0] else None
         if out is None:  # a bare "npm" prints JavaScript's undefined, as the package does
             return f"npm {'undefined' if command is None else command}{_UNCONVERTED}"
         return f"{to} " + " ".join(a for a in out if a)

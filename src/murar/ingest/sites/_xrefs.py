@@ -27,6 +27,7 @@ site, lazily.
 
 from __future__ import annotations
 
+import codecs
 import json
 import posixpath
 import re
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.paths import inside_root
 
 __all__ = ["XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_order"]
 
@@ -610,12 +612,19 @@ def _notebook_markdown(text: str) -> str:
 
 def read_capped(root: Path, rel: str) -> str | None:
     """The text of the source file ``rel`` (relative to ``root``): its first
-    2,000,000 bytes as UTF-8 (errors replaced); ``None`` when it cannot be read."""
+    2,000,000 bytes as UTF-8 (errors replaced), or as UTF-16 when they start with its
+    byte-order mark (as the page itself is read: builder.read_source); ``None`` when it
+    cannot be read or its real path (symlinks followed) is outside ``root``."""
     try:
+        if inside_root(root / rel, root.resolve()).rel_path is None:
+            return None
         with (root / rel).open("rb") as fh:
-            return fh.read(_MAX_FILE_BYTES).decode("utf-8", errors="replace")
+            data = fh.read(_MAX_FILE_BYTES)
     except OSError:
         return None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and not data.startswith(codecs.BOM_UTF32_LE):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8", errors="replace")
 
 
 def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[str] = (), numfig: bool = False,

@@ -813,8 +813,8 @@ class DocfxSite:
         uids: dict[str, str] = {}
         for ds in self._scan_folders():
             for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
-                try:
-                    text = (self._root / rel).read_text(encoding="utf-8", errors="replace")
+                try:  # as the page itself is read: a UTF-16 page by its byte-order mark (size-capped)
+                    text = read_include(self._root / rel, label=rel)
                 except OSError:
                     continue
                 for target in _include_targets(text):

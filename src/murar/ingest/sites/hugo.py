@@ -767,9 +767,11 @@ class HugoSite:
 
     def _front_matter(self, rel: str) -> dict[str, Any]:
         if rel not in self._front:
-            try:
-                with (self._root / rel).open("r", encoding="utf-8-sig", errors="replace") as fh:
-                    head = fh.read(16_384)
+            head = ""
+            try:  # a page or _index.md symlinked out of the root is not read (its cascade neither)
+                if inside_root(self._root / rel, self._root.resolve()).rel_path is not None:
+                    with (self._root / rel).open("r", encoding="utf-8-sig", errors="replace") as fh:
+                        head = fh.read(16_384)
             except OSError:
                 head = ""
             self._front[rel] = split_front_matter(front_matter_as_hugo_reads_it(head))[0]
