@@ -648,3 +648,37 @@ def test_myst_parser_nested_include_is_relative_to_the_document(tmp_path: Path) 
         (tmp_path / rel).write_text(text)
     doc = convert_myst(tmp_path / "doc/index.md", site=SphinxSite(tmp_path, "doc/conf.py"), assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Top text.\n\nFrom doc/sub."
+
+
+def test_link_reference_definitions_reach_directive_bodies(tmp_path: Path) -> None:
+    # myst-parser renders a directive's body with the document's markdown-it env, so a
+    # `[text][]` or `![alt][shot]` inside a note uses the page's `[label]: url` definitions
+    _png(tmp_path / "img" / "panel.png")
+    site = _book(tmp_path, {"intro.md": """\
+# Setup
+
+Start with [the daemon][].
+
+:::{note}
+The [Daemon][the daemon] listens on a port; see [the guide][guide].
+
+![Settings panel][panel]
+:::
+
+```{list-table}
+* - [the daemon][]
+  - port
+```
+
+[the daemon]: https://example.org/daemon
+[guide]: https://example.org/guide
+[panel]: img/panel.png
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site)
+    text = doc.sections[0].text
+    assert "Note: The Daemon listens on a port; see the guide." in text
+    assert "[" not in text
+    (img,) = _images(doc)
+    assert img.path == "img/panel.png" and img.exists and img.alt == "Settings panel"
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows == [["the daemon", "port"]]

@@ -260,6 +260,15 @@ class MystParser:
         self._xref_index: XrefIndex | None | bool = False  # False: not looked up yet
         self._issue_roles: dict[str, str] | None = None  # sphinx-issues roles, looked up once
         self._formulas = 0  # display formulas seen on the page (mystmd numbers them all)
+        # link reference definitions of the page: one markdown-it env for the page and every
+        # body parsed from it (directive bodies, includes, later notebook cells), as myst-parser
+        # renders nested content with the document's env; only ``references`` is shared (the
+        # footnote plugin would emit the page's notes again at the end of every nested parse)
+        self._references: dict[str, Any] = {}
+
+    def _env(self) -> dict[str, Any]:
+        """A markdown-it env for one parse, sharing the page's link reference definitions."""
+        return {"references": self._references}
 
     # ------------------------------------------------------- cross-references
     def _eq_number(self, label: str) -> str:
@@ -381,7 +390,7 @@ class MystParser:
         text, deep = cap_nesting(text)  # markdown-it drops the rest of a page past its nesting limit
         self.b.warnings.extend(deep)
         try:
-            tokens = self.md.parse(text)
+            tokens = self.md.parse(text, self._env())
         except Exception as err:  # markdown-it is total; never lose the page on a plugin bug
             raise IngestError(f"{file_rel or self.b.rel}: cannot parse MyST: {err}") from err
         self._depth += 1
@@ -782,7 +791,7 @@ class MystParser:
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
         """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""
         out: list[str] = []
-        for t in self.md.parse(text):
+        for t in self.md.parse(text, self._env()):
             if t.type == "inline":
                 for c in t.children or []:
                     if c.type in ("text", "code_inline", "math_inline"):
@@ -940,7 +949,7 @@ class MystParser:
 
     def _list_table(self, d: _Directive) -> None:
         rows: list[list[str]] = []
-        tokens = self.md.parse(d.body)
+        tokens = self.md.parse(d.body, self._env())
         depth = 0
         row: list[str] | None = None
         cell: list[str] = []
