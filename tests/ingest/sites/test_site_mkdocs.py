@@ -1015,3 +1015,39 @@ def test_mkdocs_click_blocks_leave_no_option_text(tmp_path: Path) -> None:
     assert text.startswith("The commands:") and "After." in text and "kept.in.code" in text
     assert doc.warnings == [("mkdocs-click lumen.cli:lumen: the command reference is built by importing the "
                             "package; not read")]
+
+
+def test_zensical_toml_is_read_as_zensical_reads_it(tmp_path: Path) -> None:
+    # Zensical (zensical/config.py): the [project] table of zensical.toml, docs_dir "docs" by
+    # default, `pymdownx` keys of markdown_extensions a namespace, and with no markdown_extensions
+    # at all its default set (admonition, pymdownx.tabbed, ...)
+    root = tmp_path / "proj"
+    (root / "guide").mkdir(parents=True)
+    (root / "zensical.toml").write_text(
+        '[project]\nsite_name = "Widgets"\ndocs_dir = "guide"\n'
+        'nav = [{ "Start here" = "start.md" }]\n'
+        '[project.markdown_extensions.admonition]\n'
+        '[project.markdown_extensions.pymdownx.tabbed]\nalternate_style = true\n'
+        '[project.markdown_extensions.pymdownx.superfences]\n')
+    (root / "guide" / "start.md").write_text(
+        "Intro line.\n\n!!! tip \"Fast path\"\n    Press the blue button.\n\n"
+        "=== \"Linux\"\n\n    Run the installer.\n\n=== \"Windows\"\n\n    Open the setup file.\n")
+    (root / "README.md").write_text("# Repository readme\n")
+    sel = open_site(root)
+    site = sel.site
+    assert site.config.generator == "mkdocs" and site.config.config_file == "zensical.toml"
+    assert site.classify("guide/start.md").role == FileRole.PAGE
+    assert site.classify("README.md").role == FileRole.EXCLUDED
+    assert {"admonition", "pymdownx.tabbed", "pymdownx.superfences", "toc", "tables"} <= set(
+        site.config.settings["markdown_extensions"].split())
+    doc = convert_pymdown(root / "guide" / "start.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.title == "Start here"
+    text = doc.sections[0].text
+    assert "Fast path" in text and "Press the blue button." in text and "!!!" not in text
+    assert "Linux" in text and "Open the setup file." in text and '===' not in text
+
+    # no markdown_extensions: Zensical's defaults, so admonitions and tabs still render
+    (root / "zensical.toml").write_text('[project]\nsite_name = "Widgets"\ndocs_dir = "guide"\n')
+    site = open_site(root).site
+    doc = convert_pymdown(root / "guide" / "start.md", site=site, assets_dir=tmp_path / "a")
+    assert "!!!" not in doc.sections[0].text and "===" not in doc.sections[0].text

@@ -55,6 +55,7 @@ import json
 import os
 import posixpath
 import re
+import tomllib
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -161,6 +162,74 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None) -> 
         base.update(data)
         return base
     return data
+
+
+#: the Markdown extensions Zensical enables when its config names none (zensical/config.py
+#: ``_apply_defaults``); ``toc`` and ``tables`` it always adds
+ZENSICAL_DEFAULT_EXTENSIONS: dict[str, dict[str, Any]] = {
+    "abbr": {}, "admonition": {}, "attr_list": {}, "def_list": {}, "footnotes": {}, "md_in_html": {},
+    "toc": {"permalink": True}, "pymdownx.arithmatex": {"generic": True}, "pymdownx.betterem": {},
+    "pymdownx.caret": {}, "pymdownx.details": {}, "pymdownx.emoji": {}, "pymdownx.highlight": {},
+    "pymdownx.inlinehilite": {}, "pymdownx.keys": {}, "pymdownx.magiclink": {}, "pymdownx.mark": {},
+    "pymdownx.smartsymbols": {}, "pymdownx.superfences": {"custom_fences": [{"name": "mermaid", "class": "mermaid"}]},
+    "pymdownx.tabbed": {"alternate_style": True, "combine_header_slug": True},
+    "pymdownx.tasklist": {"custom_checkbox": True}, "pymdownx.tilde": {},
+}
+
+#: the largest ``zensical.toml`` read (a real one: a few kB)
+_MAX_TOML_BYTES = 2_000_000
+
+
+def read_zensical_toml(path: Path) -> dict[str, Any]:
+    """``zensical.toml`` as the dict :func:`read_mkdocs_yml` gives for ``mkdocs.yml``; ``{}``
+    when unreadable, not TOML or over 2,000,000 bytes.
+
+    As Zensical reads it (zensical/config.py ``parse_zensical_config``, ``_apply_defaults``,
+    ``_convert_markdown_extensions``): the settings are the ``[project]`` table (the whole
+    file without one); ``markdown_extensions`` is a table of ``{name: options}`` whose
+    ``pymdownx``/``zensical`` keys are namespaces (``[project.markdown_extensions.pymdownx.tabbed]``
+    is the ``pymdownx.tabbed`` extension, ``pymdownx.blocks.admonition`` one level deeper);
+    without it, :data:`ZENSICAL_DEFAULT_EXTENSIONS`; ``toc`` and ``tables`` are always on."""
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(_MAX_TOML_BYTES + 1)
+        if len(raw) > _MAX_TOML_BYTES:
+            return {}
+        data: Any = tomllib.loads(raw.decode("utf-8-sig", errors="replace"))
+    except (OSError, tomllib.TOMLDecodeError, RecursionError, ValueError):
+        return {}
+    project = data.get("project") if isinstance(data.get("project"), dict) else data
+    if not isinstance(project, dict):
+        return {}
+    raw_exts = project.get("markdown_extensions")
+    if raw_exts is None:
+        exts: dict[str, Any] = {k: dict(v) for k, v in ZENSICAL_DEFAULT_EXTENSIONS.items()}
+    elif isinstance(raw_exts, dict):
+        exts = {}
+        for name, opts in raw_exts.items():
+            if name in ("pymdownx", "zensical") and isinstance(opts, dict):
+                for sub, sub_opts in opts.items():
+                    nested = sub in ("blocks", "extensions") and isinstance(sub_opts, dict)
+                    for key, value in (sub_opts.items() if nested else [(None, sub_opts)]):
+                        exts[".".join(str(p) for p in (name, sub, key) if p is not None)] = value
+            else:
+                exts[str(name)] = opts
+    else:
+        exts = {}
+        for item in raw_exts if isinstance(raw_exts, list) else []:
+            exts.update(item if isinstance(item, dict) else {str(item): {}})
+    for always in ("toc", "tables"):
+        exts.setdefault(always, {})
+    project["markdown_extensions"] = [{str(k): v if isinstance(v, dict) else {}} for k, v in exts.items()]
+    return project
+
+
+def read_site_config(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+    """The site's config: :func:`read_zensical_toml` for a ``.toml`` file, else
+    :func:`read_mkdocs_yml`."""
+    if path.suffix.lower() == ".toml":
+        return read_zensical_toml(path)
+    return read_mkdocs_yml(path, root=root)
 
 
 def _expanded_size(value: Any, limit: int) -> int:
@@ -353,7 +422,7 @@ class MkDocsSite:
         """
         root = root.resolve()
         site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
-        data = read_mkdocs_yml(root / config_file, root=root) if config_file else {}
+        data = read_site_config(root / config_file, root=root) if config_file else {}
         docs_name = str(data.get("docs_dir") or "docs")
         if docs_name.startswith(_RELATIVE):  # docs_dir: !relative $config_dir/sub (a folder of mkdocs.yml's)
             own = docs_name.startswith(_RELATIVE + "$config_dir")
@@ -887,7 +956,7 @@ class MkDocsSite:
         then the ``include_yaml`` files' keys."""
         if self._macro_vars is None:
             cfg = self._config
-            data = read_mkdocs_yml(cfg.root / cfg.config_file, root=cfg.root) if cfg.config_file else {}
+            data = read_site_config(cfg.root / cfg.config_file, root=cfg.root) if cfg.config_file else {}
             extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
             assert isinstance(extra, dict)
             variables: dict[str, Any] = {"config": data, "extra": extra}
