@@ -1051,3 +1051,47 @@ def test_zensical_toml_is_read_as_zensical_reads_it(tmp_path: Path) -> None:
     site = open_site(root).site
     doc = convert_pymdown(root / "guide" / "start.md", site=site, assets_dir=tmp_path / "a")
     assert "!!!" not in doc.sections[0].text and "===" not in doc.sections[0].text
+
+
+def test_mkdocs_jupyter_notebooks_and_scripts_are_pages(tmp_path: Path) -> None:
+    # mkdocs-jupyter (its plugin.py should_include): .ipynb and .py files under docs_dir matching
+    # `include` (default *.py, *.ipynb) and no `ignore` pattern are pages, rendered with their
+    # stored outputs; without the plugin a notebook is only a file MkDocs copies
+    import json as _json
+
+    root = tmp_path / "proj"
+    (root / "docs" / "tours").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: Maps\nplugins:\n  - search\n  - mkdocs-jupyter:\n      ignore: [\"scratch/*.ipynb\", \"conf.py\"]\n")
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Drawing a route\n\nAdd the layer first."},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": "m = Map()\nm.add_route()",
+         "outputs": [{"output_type": "display_data", "metadata": {},
+                      "data": {"image/png": base64.b64encode(PNG).decode(), "text/plain": "<Figure>"}}]},
+        {"cell_type": "markdown", "metadata": {}, "source": "The route shows in red."},
+    ]
+    nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "language": "python",
+                                                      "display_name": "Python 3"}},
+          "nbformat": 4, "nbformat_minor": 4}
+    (root / "docs" / "tours" / "route.ipynb").write_text(_json.dumps(nb))
+    (root / "docs" / "scratch").mkdir()
+    (root / "docs" / "scratch" / "try.ipynb").write_text(_json.dumps(nb))
+    (root / "docs" / "layers.py").write_text("# %% [markdown]\n# # Layers\n# Stack them in order.\n\n# %%\nm.add_layer(x)\n")
+    (root / "docs" / "conf.py").write_text("x = 1\n")
+    (root / "docs" / "index.md").write_text("# Maps\n")
+    pages, skipped = _pages_and_skips(root)
+    assert pages == ["docs/index.md", "docs/layers.py", "docs/tours/route.ipynb"]
+    assert "docs/scratch/try.ipynb" in skipped and "docs/conf.py" in skipped
+    report = IngestReport()
+    sel = open_site(root)
+    docs = convert_corpus(root, assets_dir=tmp_path / "a", report=report, site=sel.site, walk=walk_site(sel.site))
+    route = next(d for d in docs if d.source_path == "docs/tours/route.ipynb")
+    assert route.title == "Drawing a route"
+    (img,) = [m for m in route.media if isinstance(m, ImageItem)]
+    assert "Add the layer first." in img.context_before and img.context_after.startswith("The route shows in red.")
+    script = next(d for d in docs if d.source_path == "docs/layers.py")
+    assert script.title == "Layers" and "m.add_layer(x)" in script.sections[-1].text
+
+    (root / "mkdocs.yml").write_text("site_name: Maps\n")
+    pages, skipped = _pages_and_skips(root)
+    assert pages == ["docs/index.md"] and "docs/tours/route.ipynb" in skipped

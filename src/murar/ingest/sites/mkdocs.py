@@ -505,6 +505,12 @@ class MkDocsSite:
             settings["mkdocstrings.paths"] = "\n".join(p for p in joined_paths if p is not None)
             options = python.get("options") if isinstance(python.get("options"), dict) else {}
             settings["mkdocstrings.options"] = json.dumps(options, default=str)
+        if "mkdocs-jupyter" in plugins:  # mkdocs-jupyter: notebooks (and jupytext scripts) are pages
+            opts = plugins["mkdocs-jupyter"]
+            for key, default in (("include", ["*.py", "*.ipynb", "*.md"]), ("ignore", [])):
+                value = opts.get(key, default)
+                value = [value] if isinstance(value, str) else value if isinstance(value, list) else default
+                settings[f"jupyter.{key}"] = "\n".join(str(v) for v in value[:200] if isinstance(v, str) and v)
         if "mkdocs-video" in plugins:  # mkdocs-video: images whose alt text is "mark" are videos
             mark = plugins["mkdocs-video"].get("mark")
             settings["video.mark"] = mark.strip() if isinstance(mark, str) and mark.strip() else "type:video"
@@ -717,6 +723,9 @@ class MkDocsSite:
         if self._plugin_excluded(inner):
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by the exclude plugin (glob/regex)")
         if not is_md:
+            notebook = self._notebook_markup(inner, suffix)
+            if notebook:
+                return FileClass(role=FileRole.PAGE, markup=notebook)
             if suffix in (".html", ".htm"):
                 return FileClass(role=FileRole.EXCLUDED, reason="static HTML in docs_dir (copied as is)")
             return asset_or_unknown(rel)
@@ -726,6 +735,30 @@ class MkDocsSite:
         if PurePosixPath(rel).name.lower() == "readme.md" and (self._config.root / rel).with_name("index.md").is_file():
             return FileClass(role=FileRole.EXCLUDED, reason="README.md beside index.md (MkDocs uses index.md)")
         return FileClass(role=FileRole.PAGE, markup="pymdown")
+
+    def _notebook_markup(self, inner: str, suffix: str) -> str | None:
+        """The markup of a notebook page of the mkdocs-jupyter plugin (its ``should_include``):
+        a ``.ipynb`` (``"notebook"``) or ``.py`` (a jupytext script, ``"percent"``) file whose
+        path matches an ``include`` pattern (default ``*.py``, ``*.ipynb``) and no ``ignore``
+        one, matched as ``PurePath.match`` does (from the right: ``*.ipynb`` in any folder);
+        ``None`` without the plugin or for other files."""
+        settings = self._config.settings
+        if "jupyter.include" not in settings or suffix not in (".ipynb", ".py"):
+            return None
+        path = PurePosixPath(inner)
+
+        def matches(key: str) -> bool:
+            for pattern in filter(None, settings.get(key, "").split("\n")):
+                try:
+                    if path.match(pattern):
+                        return True
+                except ValueError:  # an empty or malformed pattern matches nothing
+                    continue
+            return False
+
+        if not matches("jupyter.include") or matches("jupyter.ignore"):
+            return None
+        return "notebook" if suffix == ".ipynb" else "percent"
 
     def _plugin_excluded(self, inner: str) -> bool:
         """mkdocs-exclude: the path relative to ``docs_dir`` matches a ``glob``
