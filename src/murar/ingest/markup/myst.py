@@ -324,15 +324,17 @@ class MystParser:
         return PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
 
     def _at_references(self, text: str) -> str:
-        """mystmd's ``@label`` shorthand (a reference, as ``{ref}``: the target's title or
-        caption) for labels the project defines; other ``@words`` (citations, handles) as written."""
+        """mystmd's ``@label`` shorthand for labels the project defines: a cross-reference
+        as ``[](#label)`` is (mystmd turns a citation whose key is a project label into that
+        link), so a numbered figure reads "Figure 1" and a section its title; other ``@words``
+        (citations, handles) as written."""
         xrefs = self._xrefs
         if xrefs is None:
             return text
 
         def sub(m: re.Match[str]) -> str:
-            tgt = xrefs.target(m.group(1))
-            return tgt.title if tgt is not None and tgt.title else m.group(0)
+            shown = xrefs.link_text(m.group(1), "")
+            return shown or m.group(0)
 
         return _AT_REFERENCE.sub(sub, text)
 
