@@ -682,3 +682,14 @@ The [Daemon][the daemon] listens on a port; see [the guide][guide].
     assert img.path == "img/panel.png" and img.exists and img.alt == "Settings panel"
     (table,) = [m for m in doc.media if isinstance(m, TableItem)]
     assert table.rows == [["the daemon", "port"]]
+
+
+def test_mystmd_toc_directive_is_navigation_not_text(tmp_path: Path) -> None:
+    # mystmd's {toc} lists the page's headings (context page/section) or the project's page titles
+    # (project/children): navigation, as a {toctree} is; never an unknown directive
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  title: T\n")
+    (tmp_path / "guide.md").write_text("# Guide\n\nStart here.\n\n:::{toc}\n:context: section\n:depth: 2\n:::\n\n"
+                                       "## Install\n\nRun it.\n")
+    doc = convert_myst(tmp_path / "guide.md", site=JupyterBookSite(tmp_path, "myst.yml"))
+    assert doc.warnings == []
+    assert doc.sections[0].text == "Start here."

@@ -150,7 +150,7 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode", "testoutput",
          "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
-_DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
+_DROP = {"toctree", "tableofcontents", "toc", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
          "todolist", "testsetup", "testcleanup"}
 _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
