@@ -693,3 +693,14 @@ def test_mystmd_toc_directive_is_navigation_not_text(tmp_path: Path) -> None:
     doc = convert_myst(tmp_path / "guide.md", site=JupyterBookSite(tmp_path, "myst.yml"))
     assert doc.warnings == []
     assert doc.sections[0].text == "Start here."
+
+
+def test_parsed_literal_body_is_read_with_inline_markup(tmp_path: Path) -> None:
+    # myst-parser: docutils' parsed-literal parses its body with state.inline_text, which is MyST's
+    # inline parser, so a link shows its text; the lines and their indentation stay a code block
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\n")
+    (tmp_path / "api.md").write_text(
+        "# API\n\nCall it:\n\n```{parsed-literal}\n[PUT /api/boxes/:name](box-endpoint)\n"
+        "  body: {\"size\": *n*}\n```\n")
+    doc = convert_myst(tmp_path / "api.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == 'Call it:\n\nPUT /api/boxes/:name\n  body: {"size": n}'

@@ -149,7 +149,7 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "myst"}  # myst: mystmd's demo block (its source, then the result)
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode", "testoutput",
-         "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
+         "math", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "toc", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
          "todolist", "testsetup", "testcleanup"}
@@ -681,6 +681,8 @@ class MystParser:
             label = str(d.options.get("label") or d.options.get("name") or "").strip()
             self.b.code(display_math("\n\n".join(p for p in (d.argument, d.body) if p.strip()),
                                      self._eq_number(label)))
+        elif name == "parsed-literal":
+            self._parsed_literal(d.body)
         elif name in _CODE:
             shown = shown_code(name, d.options, d.body)
             if shown.strip():
@@ -933,6 +935,22 @@ class MystParser:
                 continue
             self.feed("\n".join(b[cut:] for b in block))
             self.b.end_paragraph()
+
+    def _parsed_literal(self, body: str) -> None:
+        """A ``{parsed-literal}`` block as myst-parser renders it: docutils' ParsedLiteral reads
+        its body with ``state.inline_text``, which myst-parser parses with MyST's inline rules, so
+        a link shows its text and a role its text; lines and their indentation stay (code)."""
+        lines: list[str] = []
+        for line in body.split("\n"):
+            stripped = line.lstrip()
+            parts: list[str] = []
+            if stripped:
+                for tok in self.md.parseInline(stripped, self._env()):
+                    self._inline(tok, parts)
+            lines.append(line[: len(line) - len(stripped)] + "".join(parts))
+        shown = "\n".join(lines).strip("\n")
+        if shown.strip():
+            self.b.code(shown)
 
     def _literalinclude(self, d: _Directive) -> None:
         found = self._resolve_file("literalinclude", d.argument.strip())
