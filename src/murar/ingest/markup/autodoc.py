@@ -38,12 +38,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["AUTODOC_DIRECTIVES", "AutodocConfig", "autodoc_rst", "autosummary_rst", "autosummary_summary"]
+__all__ = ["AUTODOC_ALIASES", "AUTODOC_DIRECTIVES", "AutodocConfig", "autodoc_rst", "autosummary_rst", "autosummary_summary"]
 
 MAX_MEMBERS = 300
+#: documenters other extensions register under their own directive name, as the autodoc directive
+#: they render like: autodoc-traits' ``autoconfigurable`` (a ClassDocumenter, "directivetype class")
+#: and ``autotrait`` (an AttributeDocumenter)
+AUTODOC_ALIASES = {"autoconfigurable": "autoclass", "autotrait": "autoattribute"}
 AUTODOC_DIRECTIVES = frozenset({
     "automodule", "autoclass", "autoexception", "autofunction", "automethod", "autoattribute", "autodata",
-    "autoproperty", "autodecorator", "automodapi",
+    "autoproperty", "autodecorator", "automodapi", *AUTODOC_ALIASES,
 })
 # sphinx.ext.autodoc documenters' member_order (the "groupwise" order)
 _GROUP = {"exception": 10, "class": 20, "function": 30, "data": 40, "method": 50, "property": 60, "attribute": 60}
