@@ -1095,3 +1095,31 @@ def test_mkdocs_jupyter_notebooks_and_scripts_are_pages(tmp_path: Path) -> None:
     (root / "mkdocs.yml").write_text("site_name: Maps\n")
     pages, skipped = _pages_and_skips(root)
     assert pages == ["docs/index.md"] and "docs/tours/route.ipynb" in skipped
+
+
+def test_mkdocs_jupyter_shows_cells_as_its_nbconvert_settings_do(tmp_path: Path) -> None:
+    # mkdocs-jupyter (nbconvert2.get_nbconvert_app): show_input false hides every cell's code, cells are
+    # removed by tag only through remove_tag_config (its first tag), Jupyter Book's remove-* tags do nothing
+    import json as _json
+
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: Maps\nplugins:\n  - mkdocs-jupyter:\n      show_input: false\n"
+        "      remove_tag_config:\n        remove_cell_tags: [\"draft\", \"other\"]\n")
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Tour\n\nIntro text."},
+        {"cell_type": "markdown", "metadata": {"tags": ["remove-cell"]}, "source": "Shown under mkdocs-jupyter."},
+        {"cell_type": "markdown", "metadata": {"tags": ["draft"]}, "source": "A draft note."},
+        {"cell_type": "markdown", "metadata": {"tags": ["other"]}, "source": "Only the first tag counts."},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": "secret_setup()",
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": "ready"}]},
+    ]
+    nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    (root / "docs" / "tour.ipynb").write_text(_json.dumps(nb))
+    sel = open_site(root)
+    docs = convert_corpus(root, assets_dir=tmp_path / "a", report=IngestReport(), site=sel.site,
+                          walk=walk_site(sel.site))
+    text = docs[0].sections[0].text
+    assert "Shown under mkdocs-jupyter." in text and "Only the first tag counts." in text
+    assert "A draft note." not in text and "secret_setup" not in text and "ready" in text

@@ -68,6 +68,7 @@ from murar.ingest.frontmatter import (
     parse_front_matter,
 )
 from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.notebook import NotebookDisplay
 from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
@@ -511,6 +512,14 @@ class MkDocsSite:
                 value = opts.get(key, default)
                 value = [value] if isinstance(value, str) else value if isinstance(value, list) else default
                 settings[f"jupyter.{key}"] = "\n".join(str(v) for v in value[:200] if isinstance(v, str) and v)
+            if opts.get("show_input") is False or opts.get("no_input") is True:
+                settings["jupyter.hide_input"] = "true"
+            tag_config = opts.get("remove_tag_config")
+            for key in ("remove_cell_tags", "remove_input_tags", "remove_all_outputs_tags"):
+                tags = tag_config.get(key) if isinstance(tag_config, dict) else None
+                # mkdocs-jupyter passes only the first tag of each list on to nbconvert ({conf_value[0]})
+                if isinstance(tags, list) and tags and isinstance(tags[0], str):
+                    settings[f"jupyter.{key}"] = tags[0]
         if "mkdocs-video" in plugins:  # mkdocs-video: images whose alt text is "mark" are videos
             mark = plugins["mkdocs-video"].get("mark")
             settings["video.mark"] = mark.strip() if isinstance(mark, str) and mark.strip() else "type:video"
@@ -759,6 +768,20 @@ class MkDocsSite:
         if not matches("jupyter.include") or matches("jupyter.ignore"):
             return None
         return "notebook" if suffix == ".ipynb" else "percent"
+
+    def notebook_display(self) -> NotebookDisplay:
+        """What mkdocs-jupyter shows of a notebook (its nbconvert settings): every cell and
+        its code unless ``show_input: false``/``no_input: true``; cells removed by tag only
+        with ``remove_tag_config`` (nbconvert's TagRemovePreprocessor), never by Jupyter
+        Book's ``remove-*`` tags."""
+        settings = self._config.settings
+
+        def tags(key: str) -> frozenset[str]:
+            return frozenset(filter(None, [settings.get(f"jupyter.{key}", "")]))
+
+        return NotebookDisplay(remove_cell_tags=tags("remove_cell_tags"), remove_input_tags=tags("remove_input_tags"),
+                               remove_output_tags=tags("remove_all_outputs_tags"),
+                               show_input=settings.get("jupyter.hide_input") != "true")
 
     def _plugin_excluded(self, inner: str) -> bool:
         """mkdocs-exclude: the path relative to ``docs_dir`` matches a ``glob``
