@@ -1092,6 +1092,16 @@ def test_mkdocs_jupyter_notebooks_and_scripts_are_pages(tmp_path: Path) -> None:
     script = next(d for d in docs if d.source_path == "docs/layers.py")
     assert script.title == "Layers" and "m.add_layer(x)" in script.sections[-1].text
 
+    # ignore_h1_titles: MkDocs titles the page (its nav title), the h1 stays a heading of the text
+    (root / "mkdocs.yml").write_text(
+        "site_name: Maps\nnav:\n  - Route tour: tours/route.ipynb\nplugins:\n  - mkdocs-jupyter:\n"
+        "      ignore_h1_titles: true\n")
+    sel = open_site(root)
+    docs = convert_corpus(root, assets_dir=tmp_path / "b", report=IngestReport(), site=sel.site,
+                          walk=walk_site(sel.site))
+    route = next(d for d in docs if d.source_path == "docs/tours/route.ipynb")
+    assert route.title == "Route tour" and route.sections[-1].heading_path[-1] == "Drawing a route"
+
     (root / "mkdocs.yml").write_text("site_name: Maps\n")
     pages, skipped = _pages_and_skips(root)
     assert pages == ["docs/index.md"] and "docs/tours/route.ipynb" in skipped

@@ -418,6 +418,10 @@ def _walk(nb: Any, builder: PageBuilder, *, site: Site, assets_dir: Path, option
     title = meta.get("title")
     if isinstance(title, str) and title.strip():
         builder.title = title.strip()
+    titled = getattr(site, "notebook_title", None)  # a title the site gives instead of the first h1
+    given = titled(builder.rel) if callable(titled) and not builder.title else None
+    if isinstance(given, str) and given.strip():
+        builder.title = given.strip()
     walker = _Notebook(builder, site=site, assets_dir=assets_dir, options=opts)
     walker.collect_glue(nb.get("cells") or [])
     for cell in nb.get("cells") or []:

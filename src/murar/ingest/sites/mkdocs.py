@@ -512,6 +512,8 @@ class MkDocsSite:
                 value = opts.get(key, default)
                 value = [value] if isinstance(value, str) else value if isinstance(value, list) else default
                 settings[f"jupyter.{key}"] = "\n".join(str(v) for v in value[:200] if isinstance(v, str) and v)
+            if opts.get("ignore_h1_titles") is True:
+                settings["jupyter.ignore_h1_titles"] = "true"
             if opts.get("show_input") is False or opts.get("no_input") is True:
                 settings["jupyter.hide_input"] = "true"
             tag_config = opts.get("remove_tag_config")
@@ -768,6 +770,14 @@ class MkDocsSite:
         if not matches("jupyter.include") or matches("jupyter.ignore"):
             return None
         return "notebook" if suffix == ".ipynb" else "percent"
+
+    def notebook_title(self, rel: str) -> str | None:
+        """The title of a notebook page when mkdocs-jupyter's ``ignore_h1_titles`` is on (the
+        plugin then leaves ``Page.title`` to MkDocs: :meth:`untitled_page_title`); ``None``
+        otherwise (its first level-1 heading titles it, as the plugin sets it)."""
+        if self._config.settings.get("jupyter.ignore_h1_titles") != "true":
+            return None
+        return self.untitled_page_title(rel)
 
     def notebook_display(self) -> NotebookDisplay:
         """What mkdocs-jupyter shows of a notebook (its nbconvert settings): every cell and
