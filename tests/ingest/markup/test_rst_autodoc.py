@@ -441,14 +441,14 @@ def test_autoconfigurable_across_eval_rst_blocks_of_a_myst_page(tmp_path: Path) 
     (tmp_path / "gate.py").write_text(
         '"""Gate keepers."""\n\n\nclass Keeper:\n    """Decides who may pass the gate."""\n\n'
         '    def admit(self, name):\n        """Let ``name`` through."""\n\n'
-        '    limit = 3\n    """How many may wait."""\n')
+        '    limit = 3\n    """How many may wait."""\n\n\nMOST: int = 9\n"""Most that ever wait."""\n')
     (tmp_path / "api.md").write_text(
         "# API\n\n```{eval-rst}\n.. module:: gate\n```\n\n## Keeper\n\n"
         "```{eval-rst}\n.. autoconfigurable:: Keeper\n   :members: admit\n```\n\n"
-        "```{eval-rst}\n.. autotrait:: Keeper.limit\n```\n")
+        "```{eval-rst}\n.. autotrait:: Keeper.limit\n\n.. autodata:: gate.MOST\n```\n")
     doc = convert_myst(tmp_path / "api.md", site=SphinxSite(tmp_path, "conf.py"))
     text = doc.sections[-1].text
     assert "Decides who may pass the gate." in text and "Let name through." in text
-    assert "Keeper.limit" in text  # autotrait: read as autoattribute (never an unknown directive)
-    assert not any("not a known" in w for w in doc.warnings)
-    assert all("Keeper.limit" in w for w in doc.warnings)  # the class itself was found
+    assert "How many may wait." in text  # autotrait: read as autoattribute, its attribute docstring
+    assert "Most that ever wait." in text  # autodata of a module variable, likewise
+    assert doc.warnings == []
