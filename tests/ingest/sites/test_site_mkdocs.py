@@ -1133,3 +1133,24 @@ def test_mkdocs_jupyter_shows_cells_as_its_nbconvert_settings_do(tmp_path: Path)
     text = docs[0].sections[0].text
     assert "Shown under mkdocs-jupyter." in text and "Only the first tag counts." in text
     assert "A draft note." not in text and "secret_setup" not in text and "ready" in text
+
+
+def test_nav_page_written_from_the_notebook_beside_it_is_that_notebook(tmp_path: Path) -> None:
+    # a nav lists guide/tour.md, which a pre-build step (nbconvert/jupytext) writes from guide/tour.ipynb:
+    # the built site has that page, so the notebook is read as it; unlisted notebooks stay files
+    import json as _json
+
+    root = tmp_path / "proj"
+    (root / "docs" / "guide").mkdir(parents=True)
+    (root / "zensical.toml").write_text(
+        '[project]\nsite_name = "Maps"\nnav = [{ "Home" = "index.md" }, { "Tour" = "guide/tour.md" }, '
+        '{ "Notes" = "guide/notes.md" }]\n')
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "# Tour\n\nPan the map."}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    for name in ("tour", "scratch", "notes"):
+        (root / "docs" / "guide" / f"{name}.ipynb").write_text(_json.dumps(nb))
+    (root / "docs" / "guide" / "notes.md").write_text("# Notes\n")
+    (root / "docs" / "index.md").write_text("# Maps\n")
+    pages, skipped = _pages_and_skips(root)
+    assert pages == ["docs/guide/notes.md", "docs/guide/tour.ipynb", "docs/index.md"]
+    assert "docs/guide/scratch.ipynb" in skipped and "docs/guide/notes.ipynb" in skipped

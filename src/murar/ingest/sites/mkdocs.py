@@ -378,6 +378,24 @@ def _nav_titles(nav: Any, *, depth: int = 0, out: dict[str, str] | None = None) 
     return out
 
 
+def _nav_pages(nav: Any, *, depth: int = 0, out: list[str] | None = None) -> list[str]:
+    """Every local page path a ``nav`` lists (titled or not), relative to ``docs_dir``, in
+    nav order. Bounded: 12 levels, 5,000 entries."""
+    out = [] if out is None else out
+    if depth > 12 or not isinstance(nav, list):
+        return out
+    for item in nav:
+        if len(out) >= 5000:
+            break
+        values = list(item.values()) if isinstance(item, dict) else [item]
+        for value in values:
+            if isinstance(value, str) and value.strip() and not is_remote(value):
+                out.append(posixpath.normpath(value.strip().lstrip("/")))
+            elif isinstance(value, list):
+                _nav_pages(value, depth=depth + 1, out=out)
+    return out
+
+
 def _gitignore_match(rel: str, pattern: str) -> bool:
     """A gitignore-style pattern (as ``exclude_docs`` uses) against a path relative to docs_dir."""
     pat = pattern.strip()
@@ -556,6 +574,11 @@ class MkDocsSite:
         nav_titles = _nav_titles(data.get("nav"))
         if nav_titles:
             settings["nav.titles"] = json.dumps(nav_titles)
+        converted = [p for p in _nav_pages(data.get("nav")) if p.endswith(".md")
+                     and not join_rel(docs, p).startswith("..")  # never a look outside the root
+                     and not (root / join_rel(docs, p)).exists() and (root / join_rel(docs, p[:-3] + ".ipynb")).is_file()]
+        if converted:  # nav pages a pre-build step writes from the notebook beside them
+            settings["nav.converted_notebooks"] = "\n".join(p[:-3] + ".ipynb" for p in converted)
         if "literate-nav" in plugins:  # mkdocs-literate-nav: the nav is written in Markdown files
             settings["literate_nav.file"] = str(plugins["literate-nav"].get("nav_file") or "SUMMARY.md")
         if "awesome-pages" in plugins:  # mkdocs-awesome-pages-plugin: per-folder .pages files
@@ -752,8 +775,13 @@ class MkDocsSite:
         a ``.ipynb`` (``"notebook"``) or ``.py`` (a jupytext script, ``"percent"``) file whose
         path matches an ``include`` pattern (default ``*.py``, ``*.ipynb``) and no ``ignore``
         one, matched as ``PurePath.match`` does (from the right: ``*.ipynb`` in any folder);
-        ``None`` without the plugin or for other files."""
+        ``None`` without the plugin or for other files. A notebook is also a page when the ``nav``
+        lists a Markdown page of its name that is not in ``docs_dir`` (``x.md`` for ``x.ipynb``):
+        a step run before the build writes that page from it (nbconvert or jupytext, as sites
+        built by Zensical, which has no notebook plugin, do), so the built site has it."""
         settings = self._config.settings
+        if suffix == ".ipynb" and inner in settings.get("nav.converted_notebooks", "").split("\n"):
+            return "notebook"
         if "jupyter.include" not in settings or suffix not in (".ipynb", ".py"):
             return None
         path = PurePosixPath(inner)
