@@ -648,3 +648,59 @@ def test_myst_parser_nested_include_is_relative_to_the_document(tmp_path: Path) 
         (tmp_path / rel).write_text(text)
     doc = convert_myst(tmp_path / "doc/index.md", site=SphinxSite(tmp_path, "doc/conf.py"), assets_dir=tmp_path / "a")
     assert doc.sections[0].text == "Top text.\n\nFrom doc/sub."
+
+
+def test_link_reference_definitions_reach_directive_bodies(tmp_path: Path) -> None:
+    # myst-parser renders a directive's body with the document's markdown-it env, so a
+    # `[text][]` or `![alt][shot]` inside a note uses the page's `[label]: url` definitions
+    _png(tmp_path / "img" / "panel.png")
+    site = _book(tmp_path, {"intro.md": """\
+# Setup
+
+Start with [the daemon][].
+
+:::{note}
+The [Daemon][the daemon] listens on a port; see [the guide][guide].
+
+![Settings panel][panel]
+:::
+
+```{list-table}
+* - [the daemon][]
+  - port
+```
+
+[the daemon]: https://example.org/daemon
+[guide]: https://example.org/guide
+[panel]: img/panel.png
+"""})
+    doc = convert_myst(tmp_path / "intro.md", site=site)
+    text = doc.sections[0].text
+    assert "Note: The Daemon listens on a port; see the guide." in text
+    assert "[" not in text
+    (img,) = _images(doc)
+    assert img.path == "img/panel.png" and img.exists and img.alt == "Settings panel"
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows == [["the daemon", "port"]]
+
+
+def test_mystmd_toc_directive_is_navigation_not_text(tmp_path: Path) -> None:
+    # mystmd's {toc} lists the page's headings (context page/section) or the project's page titles
+    # (project/children): navigation, as a {toctree} is; never an unknown directive
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  title: T\n")
+    (tmp_path / "guide.md").write_text("# Guide\n\nStart here.\n\n:::{toc}\n:context: section\n:depth: 2\n:::\n\n"
+                                       "## Install\n\nRun it.\n")
+    doc = convert_myst(tmp_path / "guide.md", site=JupyterBookSite(tmp_path, "myst.yml"))
+    assert doc.warnings == []
+    assert doc.sections[0].text == "Start here."
+
+
+def test_parsed_literal_body_is_read_with_inline_markup(tmp_path: Path) -> None:
+    # myst-parser: docutils' parsed-literal parses its body with state.inline_text, which is MyST's
+    # inline parser, so a link shows its text; the lines and their indentation stay a code block
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\n")
+    (tmp_path / "api.md").write_text(
+        "# API\n\nCall it:\n\n```{parsed-literal}\n[PUT /api/boxes/:name](box-endpoint)\n"
+        "  body: {\"size\": *n*}\n```\n")
+    doc = convert_myst(tmp_path / "api.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == 'Call it:\n\nPUT /api/boxes/:name\n  body: {"size": n}'

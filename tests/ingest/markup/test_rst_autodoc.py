@@ -429,3 +429,26 @@ def test_numpydoc_parameter_lists_and_see_also_read_as_numpydoc_renders_them(tmp
                          "plot, starlib.draw.show")
     assert "See Also" not in text
     assert not doc.warnings
+
+
+def test_autoconfigurable_across_eval_rst_blocks_of_a_myst_page(tmp_path: Path) -> None:
+    # autodoc-traits' `autoconfigurable` is a ClassDocumenter (as autoclass) and `autotrait` an
+    # AttributeDocumenter; a `.. module::` in one {eval-rst} block of a MyST page is still current in
+    # the next (Sphinx keeps py:module for the whole document)
+    from murar.ingest.markup.myst import convert_myst
+
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'autodoc_traits']\n")
+    (tmp_path / "gate.py").write_text(
+        '"""Gate keepers."""\n\n\nclass Keeper:\n    """Decides who may pass the gate."""\n\n'
+        '    def admit(self, name):\n        """Let ``name`` through."""\n\n'
+        '    limit = 3\n    """How many may wait."""\n\n\nMOST: int = 9\n"""Most that ever wait."""\n')
+    (tmp_path / "api.md").write_text(
+        "# API\n\n```{eval-rst}\n.. module:: gate\n```\n\n## Keeper\n\n"
+        "```{eval-rst}\n.. autoconfigurable:: Keeper\n   :members: admit\n```\n\n"
+        "```{eval-rst}\n.. autotrait:: Keeper.limit\n\n.. autodata:: gate.MOST\n```\n")
+    doc = convert_myst(tmp_path / "api.md", site=SphinxSite(tmp_path, "conf.py"))
+    text = doc.sections[-1].text
+    assert "Decides who may pass the gate." in text and "Let name through." in text
+    assert "How many may wait." in text  # autotrait: read as autoattribute, its attribute docstring
+    assert "Most that ever wait." in text  # autodata of a module variable, likewise
+    assert doc.warnings == []

@@ -1030,3 +1030,140 @@ def test_version_annotations_read_as_the_extension_writes_them(tmp_path: Path) -
     assert "Removed in version 3.0" in text
     assert "+++" not in text and "+/-" not in text and "Version added" not in text
     assert "in version 2.0" not in text
+def test_zensical_toml_is_read_as_zensical_reads_it(tmp_path: Path) -> None:
+    # Zensical (zensical/config.py): the [project] table of zensical.toml, docs_dir "docs" by
+    # default, `pymdownx` keys of markdown_extensions a namespace, and with no markdown_extensions
+    # at all its default set (admonition, pymdownx.tabbed, ...)
+    root = tmp_path / "proj"
+    (root / "guide").mkdir(parents=True)
+    (root / "zensical.toml").write_text(
+        '[project]\nsite_name = "Widgets"\ndocs_dir = "guide"\n'
+        'nav = [{ "Start here" = "start.md" }]\n'
+        '[project.markdown_extensions.admonition]\n'
+        '[project.markdown_extensions.pymdownx.tabbed]\nalternate_style = true\n'
+        '[project.markdown_extensions.pymdownx.superfences]\n')
+    (root / "guide" / "start.md").write_text(
+        "Intro line.\n\n!!! tip \"Fast path\"\n    Press the blue button.\n\n"
+        "=== \"Linux\"\n\n    Run the installer.\n\n=== \"Windows\"\n\n    Open the setup file.\n")
+    (root / "README.md").write_text("# Repository readme\n")
+    sel = open_site(root)
+    site = sel.site
+    assert site.config.generator == "mkdocs" and site.config.config_file == "zensical.toml"
+    assert site.classify("guide/start.md").role == FileRole.PAGE
+    assert site.classify("README.md").role == FileRole.EXCLUDED
+    assert {"admonition", "pymdownx.tabbed", "pymdownx.superfences", "toc", "tables"} <= set(
+        site.config.settings["markdown_extensions"].split())
+    doc = convert_pymdown(root / "guide" / "start.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.title == "Start here"
+    text = doc.sections[0].text
+    assert "Fast path" in text and "Press the blue button." in text and "!!!" not in text
+    assert "Linux" in text and "Open the setup file." in text and '===' not in text
+
+    # no markdown_extensions: Zensical's defaults, so admonitions and tabs still render
+    (root / "zensical.toml").write_text('[project]\nsite_name = "Widgets"\ndocs_dir = "guide"\n')
+    site = open_site(root).site
+    doc = convert_pymdown(root / "guide" / "start.md", site=site, assets_dir=tmp_path / "a")
+    assert "!!!" not in doc.sections[0].text and "===" not in doc.sections[0].text
+
+
+def test_mkdocs_jupyter_notebooks_and_scripts_are_pages(tmp_path: Path) -> None:
+    # mkdocs-jupyter (its plugin.py should_include): .ipynb and .py files under docs_dir matching
+    # `include` (default *.py, *.ipynb) and no `ignore` pattern are pages, rendered with their
+    # stored outputs; without the plugin a notebook is only a file MkDocs copies
+    import json as _json
+
+    root = tmp_path / "proj"
+    (root / "docs" / "tours").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: Maps\nplugins:\n  - search\n  - mkdocs-jupyter:\n      ignore: [\"scratch/*.ipynb\", \"conf.py\"]\n")
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Drawing a route\n\nAdd the layer first."},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": "m = Map()\nm.add_route()",
+         "outputs": [{"output_type": "display_data", "metadata": {},
+                      "data": {"image/png": base64.b64encode(PNG).decode(), "text/plain": "<Figure>"}}]},
+        {"cell_type": "markdown", "metadata": {}, "source": "The route shows in red."},
+    ]
+    nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "language": "python",
+                                                      "display_name": "Python 3"}},
+          "nbformat": 4, "nbformat_minor": 4}
+    (root / "docs" / "tours" / "route.ipynb").write_text(_json.dumps(nb))
+    (root / "docs" / "scratch").mkdir()
+    (root / "docs" / "scratch" / "try.ipynb").write_text(_json.dumps(nb))
+    (root / "docs" / "layers.py").write_text("# %% [markdown]\n# # Layers\n# Stack them in order.\n\n# %%\nm.add_layer(x)\n")
+    (root / "docs" / "conf.py").write_text("x = 1\n")
+    (root / "docs" / "index.md").write_text("# Maps\n")
+    pages, skipped = _pages_and_skips(root)
+    assert pages == ["docs/index.md", "docs/layers.py", "docs/tours/route.ipynb"]
+    assert "docs/scratch/try.ipynb" in skipped and "docs/conf.py" in skipped
+    report = IngestReport()
+    sel = open_site(root)
+    docs = convert_corpus(root, assets_dir=tmp_path / "a", report=report, site=sel.site, walk=walk_site(sel.site))
+    route = next(d for d in docs if d.source_path == "docs/tours/route.ipynb")
+    assert route.title == "Drawing a route"
+    (img,) = [m for m in route.media if isinstance(m, ImageItem)]
+    assert "Add the layer first." in img.context_before and img.context_after.startswith("The route shows in red.")
+    script = next(d for d in docs if d.source_path == "docs/layers.py")
+    assert script.title == "Layers" and "m.add_layer(x)" in script.sections[-1].text
+
+    # ignore_h1_titles: MkDocs titles the page (its nav title), the h1 stays a heading of the text
+    (root / "mkdocs.yml").write_text(
+        "site_name: Maps\nnav:\n  - Route tour: tours/route.ipynb\nplugins:\n  - mkdocs-jupyter:\n"
+        "      ignore_h1_titles: true\n")
+    sel = open_site(root)
+    docs = convert_corpus(root, assets_dir=tmp_path / "b", report=IngestReport(), site=sel.site,
+                          walk=walk_site(sel.site))
+    route = next(d for d in docs if d.source_path == "docs/tours/route.ipynb")
+    assert route.title == "Route tour" and route.sections[-1].heading_path[-1] == "Drawing a route"
+
+    (root / "mkdocs.yml").write_text("site_name: Maps\n")
+    pages, skipped = _pages_and_skips(root)
+    assert pages == ["docs/index.md"] and "docs/tours/route.ipynb" in skipped
+
+
+def test_mkdocs_jupyter_shows_cells_as_its_nbconvert_settings_do(tmp_path: Path) -> None:
+    # mkdocs-jupyter (nbconvert2.get_nbconvert_app): show_input false hides every cell's code, cells are
+    # removed by tag only through remove_tag_config (its first tag), Jupyter Book's remove-* tags do nothing
+    import json as _json
+
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: Maps\nplugins:\n  - mkdocs-jupyter:\n      show_input: false\n"
+        "      remove_tag_config:\n        remove_cell_tags: [\"draft\", \"other\"]\n")
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": "# Tour\n\nIntro text."},
+        {"cell_type": "markdown", "metadata": {"tags": ["remove-cell"]}, "source": "Shown under mkdocs-jupyter."},
+        {"cell_type": "markdown", "metadata": {"tags": ["draft"]}, "source": "A draft note."},
+        {"cell_type": "markdown", "metadata": {"tags": ["other"]}, "source": "Only the first tag counts."},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": "secret_setup()",
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": "ready"}]},
+    ]
+    nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    (root / "docs" / "tour.ipynb").write_text(_json.dumps(nb))
+    sel = open_site(root)
+    docs = convert_corpus(root, assets_dir=tmp_path / "a", report=IngestReport(), site=sel.site,
+                          walk=walk_site(sel.site))
+    text = docs[0].sections[0].text
+    assert "Shown under mkdocs-jupyter." in text and "Only the first tag counts." in text
+    assert "A draft note." not in text and "secret_setup" not in text and "ready" in text
+
+
+def test_nav_page_written_from_the_notebook_beside_it_is_that_notebook(tmp_path: Path) -> None:
+    # a nav lists guide/tour.md, which a pre-build step (nbconvert/jupytext) writes from guide/tour.ipynb:
+    # the built site has that page, so the notebook is read as it; unlisted notebooks stay files
+    import json as _json
+
+    root = tmp_path / "proj"
+    (root / "docs" / "guide").mkdir(parents=True)
+    (root / "zensical.toml").write_text(
+        '[project]\nsite_name = "Maps"\nnav = [{ "Home" = "index.md" }, { "Tour" = "guide/tour.md" }, '
+        '{ "Notes" = "guide/notes.md" }]\n')
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "# Tour\n\nPan the map."}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
+    for name in ("tour", "scratch", "notes"):
+        (root / "docs" / "guide" / f"{name}.ipynb").write_text(_json.dumps(nb))
+    (root / "docs" / "guide" / "notes.md").write_text("# Notes\n")
+    (root / "docs" / "index.md").write_text("# Maps\n")
+    pages, skipped = _pages_and_skips(root)
+    assert pages == ["docs/guide/notes.md", "docs/guide/tour.ipynb", "docs/index.md"]
+    assert "docs/guide/scratch.ipynb" in skipped and "docs/guide/notes.ipynb" in skipped

@@ -158,6 +158,26 @@ def test_list_settings_keep_the_items_that_can_be_read(tmp_path: Path) -> None:
     assert site.classify("guide.rst").role is FileRole.PAGE
 
 
+def test_top_level_list_calls_change_list_settings(tmp_path: Path) -> None:
+    # conf.py runs top to bottom: `exclude_patterns.append(...)` after a star import of an installed
+    # package's shared conf (not read) still excludes that folder; `.extend`/`.insert` on a known list
+    (tmp_path / "conf.py").write_text(
+        "from sphinx_shared_theme.conf import *\n"
+        'exclude_patterns.append("_templates")\n'
+        'extensions.extend(["myst_parser", shared.ext()])\n'
+        'source_suffix = [".rst"]\n'
+        'source_suffix.insert(0, ".txt")\n'
+        'html_static_path.append(unknown_value)\n'
+        'project.append("x")\n')
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.exclude_patterns == ("_templates",)
+    assert site.conf.extensions == ("myst_parser",)
+    assert set(site.conf.source_suffix) == {".txt", ".rst", ".md"}
+    assert site.conf.html_static_path == ()
+    assert site.classify("_templates/autosummary/base.rst").role is FileRole.EXCLUDED
+    assert site.classify("guide/start.md").role is FileRole.PAGE
+
+
 def test_leading_slash_is_the_source_directory(tmp_path: Path) -> None:
     (tmp_path / "source" / "a").mkdir(parents=True)
     (tmp_path / "source" / "conf.py").write_text("")

@@ -78,18 +78,19 @@ def test_references_to_a_utf16_page_read_its_titles(tmp_path: Path, write_files:
 def test_mystmd_references_read_figure_numbers_and_fill_link_text(tmp_path: Path,
                                                                   write_files: Callable[..., None]) -> None:
     # mystmd (myst.yml): figures are numbered on each page and an empty link to one reads "Figure 1";
-    # a link's own text has %s/{number}/{name} filled; "@label" is a reference to a known label
+    # a link's own text has %s/{number}/{name} filled; "@label" is a reference to a known label,
+    # read as "[](#label)" is ("Figure 1" for a figure, not its caption)
     write_files(tmp_path, {
         "myst.yml": "version: 1\nproject:\n  title: P\n",
         "plots.md": "---\ntitle: Plots\n---\n\n(sec-plots)=\n## Making plots\n\n:::{figure} a.png\n:label: fig-a\n"
                     "Sales by month.\n:::\n",
         "a.png": "png",
         "intro.md": "# Intro\n\nSee [](#fig-a), [Fig. %s shows {name}](#fig-a), {numref}`fig-a`, @sec-plots,\n"
-                    "[](plots.md) and ask @someone.\n",
+                    "[](plots.md), @fig-a and ask @someone.\n",
     })
     site = JupyterBookSite(tmp_path, "myst.yml")
     text = _text(convert_myst(tmp_path / "intro.md", site=site))
-    assert text == ("See Figure 1, Fig. 1 shows Sales by month., Figure 1, Making plots, Plots and ask @someone.")
+    assert text == ("See Figure 1, Fig. 1 shows Sales by month., Figure 1, Making plots, Plots, Figure 1 and ask @someone.")
 
 
 def test_equation_references_read_their_numbers(tmp_path: Path, write_files: Callable[..., None]) -> None:

@@ -38,12 +38,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["AUTODOC_DIRECTIVES", "AutodocConfig", "autodoc_rst", "autosummary_rst", "autosummary_summary"]
+__all__ = ["AUTODOC_ALIASES", "AUTODOC_DIRECTIVES", "AutodocConfig", "autodoc_rst", "autosummary_rst", "autosummary_summary"]
 
 MAX_MEMBERS = 300
+#: documenters other extensions register under their own directive name, as the autodoc directive
+#: they render like: autodoc-traits' ``autoconfigurable`` (a ClassDocumenter, "directivetype class")
+#: and ``autotrait`` (an AttributeDocumenter)
+AUTODOC_ALIASES = {"autoconfigurable": "autoclass", "autotrait": "autoattribute"}
 AUTODOC_DIRECTIVES = frozenset({
     "automodule", "autoclass", "autoexception", "autofunction", "automethod", "autoattribute", "autodata",
-    "autoproperty", "autodecorator", "automodapi",
+    "autoproperty", "autodecorator", "automodapi", *AUTODOC_ALIASES,
 })
 # sphinx.ext.autodoc documenters' member_order (the "groupwise" order)
 _GROUP = {"exception": 10, "class": 20, "function": 30, "data": 40, "method": 50, "property": 60, "attribute": 60}
@@ -661,6 +665,13 @@ def autodoc_rst(tree: ast.Module, path: Sequence[str], *, directive: str, module
     ``path[-1]`` (an alias such as ``getLogger = get_logger``)."""
     cache = cache if cache is not None else {}
     node = _find(tree, path, cache)
+    attr_doc = ""
+    if node is None and path and directive in ("autoattribute", "autodata"):
+        # a data or class attribute: an assignment, documented by the string literal after it
+        found = _assignment(_find(tree, path[:-1], cache), path[-1])
+        if found is None:
+            return None
+        node, attr_doc = found
     if node is None:
         return None
     if directive == "automodapi":
@@ -673,4 +684,18 @@ def autodoc_rst(tree: ast.Module, path: Sequence[str], *, directive: str, module
     in_class = len(path) > 1  # automethod/autoattribute: "Cls.name" as autodoc shows it
     names = [*path[:-1], shown or path[-1]]
     return writer.object(node, name=".".join(names[-2:]) if in_class else names[-1], qual="" if in_class else module,
-                         indent="", in_class=in_class, signature=signature, depth=0)
+                         indent="", in_class=in_class, signature=signature, depth=0, doc=attr_doc)
+
+
+def _assignment(parent: ast.AST | None, name: str) -> tuple[ast.stmt, str] | None:
+    """The first assignment to ``name`` in the body of ``parent`` (a module or class) and its
+    attribute docstring (``""`` without one), as autodoc's AttributeDocumenter/DataDocumenter
+    find it; None when ``parent`` assigns no such name."""
+    if not isinstance(parent, (ast.Module, ast.ClassDef)):
+        return None
+    for stmt in parent.body:
+        if ((isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets))
+                or (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                    and stmt.target.id == name)):
+            return stmt, _attribute_docs(parent.body).get(name, "")
+    return None

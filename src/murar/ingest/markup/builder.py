@@ -286,6 +286,9 @@ class PageBuilder:
         self.root = site.config.root
         self.warnings: list[str] = []
         self.title = ""
+        # the Python module ``.. module::``/``currentmodule`` made current (Sphinx's py:module
+        # ref_context: it lasts the whole document, across a MyST page's {eval-rst} blocks)
+        self.py_module = ""
         self._sections: list[_Section] = []
         self._stack: list[tuple[int, str]] = []
         self._tables = 0

@@ -149,8 +149,8 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "myst"}  # myst: mystmd's demo block (its source, then the result)
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode", "testoutput",
-         "math", "parsed-literal", "prompt", "mermaid", "graphviz", "plantuml"}
-_DROP = {"toctree", "tableofcontents", "index", "bibliography", "highlight", "default-domain", "glue",
+         "math", "prompt", "mermaid", "graphviz", "plantuml"}
+_DROP = {"toctree", "tableofcontents", "toc", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
          "todolist", "testsetup", "testcleanup"}
 _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
@@ -260,6 +260,15 @@ class MystParser:
         self._xref_index: XrefIndex | None | bool = False  # False: not looked up yet
         self._issue_roles: dict[str, str] | None = None  # sphinx-issues roles, looked up once
         self._formulas = 0  # display formulas seen on the page (mystmd numbers them all)
+        # link reference definitions of the page: one markdown-it env for the page and every
+        # body parsed from it (directive bodies, includes, later notebook cells), as myst-parser
+        # renders nested content with the document's env; only ``references`` is shared (the
+        # footnote plugin would emit the page's notes again at the end of every nested parse)
+        self._references: dict[str, Any] = {}
+
+    def _env(self) -> dict[str, Any]:
+        """A markdown-it env for one parse, sharing the page's link reference definitions."""
+        return {"references": self._references}
 
     # ------------------------------------------------------- cross-references
     def _eq_number(self, label: str) -> str:
@@ -315,15 +324,17 @@ class MystParser:
         return PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
 
     def _at_references(self, text: str) -> str:
-        """mystmd's ``@label`` shorthand (a reference, as ``{ref}``: the target's title or
-        caption) for labels the project defines; other ``@words`` (citations, handles) as written."""
+        """mystmd's ``@label`` shorthand for labels the project defines: a cross-reference
+        as ``[](#label)`` is (mystmd turns a citation whose key is a project label into that
+        link), so a numbered figure reads "Figure 1" and a section its title; other ``@words``
+        (citations, handles) as written."""
         xrefs = self._xrefs
         if xrefs is None:
             return text
 
         def sub(m: re.Match[str]) -> str:
-            tgt = xrefs.target(m.group(1))
-            return tgt.title if tgt is not None and tgt.title else m.group(0)
+            shown = xrefs.link_text(m.group(1), "")
+            return shown or m.group(0)
 
         return _AT_REFERENCE.sub(sub, text)
 
@@ -381,7 +392,7 @@ class MystParser:
         text, deep = cap_nesting(text)  # markdown-it drops the rest of a page past its nesting limit
         self.b.warnings.extend(deep)
         try:
-            tokens = self.md.parse(text)
+            tokens = self.md.parse(text, self._env())
         except Exception as err:  # markdown-it is total; never lose the page on a plugin bug
             raise IngestError(f"{file_rel or self.b.rel}: cannot parse MyST: {err}") from err
         self._depth += 1
@@ -670,6 +681,8 @@ class MystParser:
             label = str(d.options.get("label") or d.options.get("name") or "").strip()
             self.b.code(display_math("\n\n".join(p for p in (d.argument, d.body) if p.strip()),
                                      self._eq_number(label)))
+        elif name == "parsed-literal":
+            self._parsed_literal(d.body)
         elif name in _CODE:
             shown = shown_code(name, d.options, d.body)
             if shown.strip():
@@ -782,7 +795,7 @@ class MystParser:
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
         """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""
         out: list[str] = []
-        for t in self.md.parse(text):
+        for t in self.md.parse(text, self._env()):
             if t.type == "inline":
                 for c in t.children or []:
                     if c.type in ("text", "code_inline", "math_inline"):
@@ -923,6 +936,22 @@ class MystParser:
             self.feed("\n".join(b[cut:] for b in block))
             self.b.end_paragraph()
 
+    def _parsed_literal(self, body: str) -> None:
+        """A ``{parsed-literal}`` block as myst-parser renders it: docutils' ParsedLiteral reads
+        its body with ``state.inline_text``, which myst-parser parses with MyST's inline rules, so
+        a link shows its text and a role its text; lines and their indentation stay (code)."""
+        lines: list[str] = []
+        for line in body.split("\n"):
+            stripped = line.lstrip()
+            parts: list[str] = []
+            if stripped:
+                for tok in self.md.parseInline(stripped, self._env()):
+                    self._inline(tok, parts)
+            lines.append(line[: len(line) - len(stripped)] + "".join(parts))
+        shown = "\n".join(lines).strip("\n")
+        if shown.strip():
+            self.b.code(shown)
+
     def _literalinclude(self, d: _Directive) -> None:
         found = self._resolve_file("literalinclude", d.argument.strip())
         if found is not None:
@@ -940,7 +969,7 @@ class MystParser:
 
     def _list_table(self, d: _Directive) -> None:
         rows: list[list[str]] = []
-        tokens = self.md.parse(d.body)
+        tokens = self.md.parse(d.body, self._env())
         depth = 0
         row: list[str] | None = None
         cell: list[str] = []

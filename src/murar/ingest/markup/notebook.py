@@ -28,6 +28,7 @@ import binascii
 import io
 import re
 import warnings as pywarnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,22 @@ from murar.ingest.markup.myst import MystParser, site_substitutions
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument, stable_id
 
-__all__ = ["convert_notebook"]
+__all__ = ["NotebookDisplay", "convert_notebook"]
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotebookDisplay:
+    """What of a notebook's cells the site's renderer shows: cells carrying one of
+    ``remove_cell_tags`` are left out, as are the code of cells tagged with one of
+    ``remove_input_tags`` (every cell's code when ``show_input`` is false) and the outputs
+    of cells tagged with one of ``remove_output_tags``. The default is Jupyter Book's
+    (myst-nb's ``remove-cell``/``remove-input``/``remove-output``); a site gives its own
+    with an optional ``notebook_display()`` method (mkdocs-jupyter's options)."""
+
+    remove_cell_tags: frozenset[str] = frozenset({"remove-cell"})
+    remove_input_tags: frozenset[str] = frozenset({"remove-input"})
+    remove_output_tags: frozenset[str] = frozenset({"remove-output"})
+    show_input: bool = True
+
 
 _IMAGE_MIME = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/svg+xml": "svg",
                "image/webp": "webp"}
@@ -136,6 +152,9 @@ class _Notebook:
         self.site, self.options = site, options
         renderer = getattr(site, "notebook_renderer", None)
         self.nbsphinx = callable(renderer) and renderer() == "nbsphinx"
+        display = getattr(site, "notebook_display", None)
+        shown = display() if callable(display) else None
+        self.display = shown if isinstance(shown, NotebookDisplay) else NotebookDisplay()
         self.cell_no = 0
         self.written = 0
         self.attachments: dict[str, dict[str, Any]] = {}
@@ -243,8 +262,9 @@ class _Notebook:
         self.cell_no += 1
         kind = cell.get("cell_type")
         meta = cell.get("metadata") or {}
-        tags = set(meta.get("tags") or [])
-        if "remove-cell" in tags:
+        tags = {str(t) for t in meta.get("tags") or [] if isinstance(t, str)}
+        show = self.display
+        if tags & show.remove_cell_tags:
             return
         source = _text(cell.get("source"))
         if self.nbsphinx and (meta.get("nbsphinx") == "hidden" or kind == "markdown" and self.nbsphinx_toc(source, meta)):
@@ -255,9 +275,9 @@ class _Notebook:
             self.b.end_paragraph()
             self.attachments = {}
         elif kind == "code":
-            if source.strip() and "remove-input" not in tags:
+            if source.strip() and show.show_input and not tags & show.remove_input_tags:
                 self.b.code(source)
-            if "remove-output" not in tags:
+            if not tags & show.remove_output_tags:
                 self.outputs(cell.get("outputs") or [], meta)
         elif kind == "raw":
             fmt = str(meta.get("format") or meta.get("raw_mimetype") or "").lower()
@@ -400,6 +420,10 @@ def _walk(nb: Any, builder: PageBuilder, *, site: Site, assets_dir: Path, option
     title = meta.get("title")
     if isinstance(title, str) and title.strip():
         builder.title = title.strip()
+    titled = getattr(site, "notebook_title", None)  # a title the site gives instead of the first h1
+    given = titled(builder.rel) if callable(titled) and not builder.title else None
+    if isinstance(given, str) and given.strip():
+        builder.title = given.strip()
     walker = _Notebook(builder, site=site, assets_dir=assets_dir, options=opts)
     walker.collect_glue(nb.get("cells") or [])
     for cell in nb.get("cells") or []:

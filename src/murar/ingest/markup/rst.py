@@ -61,6 +61,7 @@ from docutils.utils import SystemMessage
 
 from murar.errors import IngestError
 from murar.ingest.markup.autodoc import (
+    AUTODOC_ALIASES,
     AUTODOC_DIRECTIVES,
     MAX_MEMBERS,
     AutodocConfig,
@@ -668,7 +669,7 @@ class _Autodoc(_Container):
 
     def run(self) -> list[nodes.Node]:
         ctx = _ctx(self)
-        name = self.name.lower()
+        name = AUTODOC_ALIASES.get(self.name.lower(), self.name.lower())
         arg = " ".join(self.arguments).strip()
         m = re.match(r"^([A-Za-z_][\w.]*)\s*(\(.*)?$", arg, re.DOTALL)
         if m is None:
@@ -1483,6 +1484,7 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
             docutils' Parser.parse stops there, so Sphinx shows only that error).
     """
     ctx = _Context(site=site, page_rel=builder.rel, options=options, warnings=builder.warnings)
+    ctx.current_module = builder.py_module
     stream = _MessageStream()
     source_path = str((site.config.root / rel).resolve())
     settings = {
@@ -1501,6 +1503,7 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
             raise IngestError(f"{rel}: reStructuredText error: {err}") from err
         except (RecursionError, ValueError, TypeError, AttributeError, IndexError, KeyError) as err:
             raise IngestError(f"{rel}: docutils failed ({type(err).__name__}: {err})") from err
+    builder.py_module = ctx.current_module
     for name in unknown:
         # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
         if (":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES)

@@ -55,6 +55,7 @@ import json
 import os
 import posixpath
 import re
+import tomllib
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -67,6 +68,7 @@ from murar.ingest.frontmatter import (
     parse_front_matter,
 )
 from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.notebook import NotebookDisplay
 from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
@@ -161,6 +163,74 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None) -> 
         base.update(data)
         return base
     return data
+
+
+#: the Markdown extensions Zensical enables when its config names none (zensical/config.py
+#: ``_apply_defaults``); ``toc`` and ``tables`` it always adds
+ZENSICAL_DEFAULT_EXTENSIONS: dict[str, dict[str, Any]] = {
+    "abbr": {}, "admonition": {}, "attr_list": {}, "def_list": {}, "footnotes": {}, "md_in_html": {},
+    "toc": {"permalink": True}, "pymdownx.arithmatex": {"generic": True}, "pymdownx.betterem": {},
+    "pymdownx.caret": {}, "pymdownx.details": {}, "pymdownx.emoji": {}, "pymdownx.highlight": {},
+    "pymdownx.inlinehilite": {}, "pymdownx.keys": {}, "pymdownx.magiclink": {}, "pymdownx.mark": {},
+    "pymdownx.smartsymbols": {}, "pymdownx.superfences": {"custom_fences": [{"name": "mermaid", "class": "mermaid"}]},
+    "pymdownx.tabbed": {"alternate_style": True, "combine_header_slug": True},
+    "pymdownx.tasklist": {"custom_checkbox": True}, "pymdownx.tilde": {},
+}
+
+#: the largest ``zensical.toml`` read (a real one: a few kB)
+_MAX_TOML_BYTES = 2_000_000
+
+
+def read_zensical_toml(path: Path) -> dict[str, Any]:
+    """``zensical.toml`` as the dict :func:`read_mkdocs_yml` gives for ``mkdocs.yml``; ``{}``
+    when unreadable, not TOML or over 2,000,000 bytes.
+
+    As Zensical reads it (zensical/config.py ``parse_zensical_config``, ``_apply_defaults``,
+    ``_convert_markdown_extensions``): the settings are the ``[project]`` table (the whole
+    file without one); ``markdown_extensions`` is a table of ``{name: options}`` whose
+    ``pymdownx``/``zensical`` keys are namespaces (``[project.markdown_extensions.pymdownx.tabbed]``
+    is the ``pymdownx.tabbed`` extension, ``pymdownx.blocks.admonition`` one level deeper);
+    without it, :data:`ZENSICAL_DEFAULT_EXTENSIONS`; ``toc`` and ``tables`` are always on."""
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(_MAX_TOML_BYTES + 1)
+        if len(raw) > _MAX_TOML_BYTES:
+            return {}
+        data: Any = tomllib.loads(raw.decode("utf-8-sig", errors="replace"))
+    except (OSError, tomllib.TOMLDecodeError, RecursionError, ValueError):
+        return {}
+    project = data.get("project") if isinstance(data.get("project"), dict) else data
+    if not isinstance(project, dict):
+        return {}
+    raw_exts = project.get("markdown_extensions")
+    if raw_exts is None:
+        exts: dict[str, Any] = {k: dict(v) for k, v in ZENSICAL_DEFAULT_EXTENSIONS.items()}
+    elif isinstance(raw_exts, dict):
+        exts = {}
+        for name, opts in raw_exts.items():
+            if name in ("pymdownx", "zensical") and isinstance(opts, dict):
+                for sub, sub_opts in opts.items():
+                    nested = sub in ("blocks", "extensions") and isinstance(sub_opts, dict)
+                    for key, value in (sub_opts.items() if nested else [(None, sub_opts)]):
+                        exts[".".join(str(p) for p in (name, sub, key) if p is not None)] = value
+            else:
+                exts[str(name)] = opts
+    else:
+        exts = {}
+        for item in raw_exts if isinstance(raw_exts, list) else []:
+            exts.update(item if isinstance(item, dict) else {str(item): {}})
+    for always in ("toc", "tables"):
+        exts.setdefault(always, {})
+    project["markdown_extensions"] = [{str(k): v if isinstance(v, dict) else {}} for k, v in exts.items()]
+    return project
+
+
+def read_site_config(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+    """The site's config: :func:`read_zensical_toml` for a ``.toml`` file, else
+    :func:`read_mkdocs_yml`."""
+    if path.suffix.lower() == ".toml":
+        return read_zensical_toml(path)
+    return read_mkdocs_yml(path, root=root)
 
 
 def _expanded_size(value: Any, limit: int) -> int:
@@ -308,6 +378,24 @@ def _nav_titles(nav: Any, *, depth: int = 0, out: dict[str, str] | None = None) 
     return out
 
 
+def _nav_pages(nav: Any, *, depth: int = 0, out: list[str] | None = None) -> list[str]:
+    """Every local page path a ``nav`` lists (titled or not), relative to ``docs_dir``, in
+    nav order. Bounded: 12 levels, 5,000 entries."""
+    out = [] if out is None else out
+    if depth > 12 or not isinstance(nav, list):
+        return out
+    for item in nav:
+        if len(out) >= 5000:
+            break
+        values = list(item.values()) if isinstance(item, dict) else [item]
+        for value in values:
+            if isinstance(value, str) and value.strip() and not is_remote(value):
+                out.append(posixpath.normpath(value.strip().lstrip("/")))
+            elif isinstance(value, list):
+                _nav_pages(value, depth=depth + 1, out=out)
+    return out
+
+
 def _gitignore_match(rel: str, pattern: str) -> bool:
     """A gitignore-style pattern (as ``exclude_docs`` uses) against a path relative to docs_dir."""
     pat = pattern.strip()
@@ -353,7 +441,7 @@ class MkDocsSite:
         """
         root = root.resolve()
         site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
-        data = read_mkdocs_yml(root / config_file, root=root) if config_file else {}
+        data = read_site_config(root / config_file, root=root) if config_file else {}
         docs_name = str(data.get("docs_dir") or "docs")
         if docs_name.startswith(_RELATIVE):  # docs_dir: !relative $config_dir/sub (a folder of mkdocs.yml's)
             own = docs_name.startswith(_RELATIVE + "$config_dir")
@@ -436,6 +524,22 @@ class MkDocsSite:
             settings["mkdocstrings.paths"] = "\n".join(p for p in joined_paths if p is not None)
             options = python.get("options") if isinstance(python.get("options"), dict) else {}
             settings["mkdocstrings.options"] = json.dumps(options, default=str)
+        if "mkdocs-jupyter" in plugins:  # mkdocs-jupyter: notebooks (and jupytext scripts) are pages
+            opts = plugins["mkdocs-jupyter"]
+            for key, default in (("include", ["*.py", "*.ipynb", "*.md"]), ("ignore", [])):
+                value = opts.get(key, default)
+                value = [value] if isinstance(value, str) else value if isinstance(value, list) else default
+                settings[f"jupyter.{key}"] = "\n".join(str(v) for v in value[:200] if isinstance(v, str) and v)
+            if opts.get("ignore_h1_titles") is True:
+                settings["jupyter.ignore_h1_titles"] = "true"
+            if opts.get("show_input") is False or opts.get("no_input") is True:
+                settings["jupyter.hide_input"] = "true"
+            tag_config = opts.get("remove_tag_config")
+            for key in ("remove_cell_tags", "remove_input_tags", "remove_all_outputs_tags"):
+                tags = tag_config.get(key) if isinstance(tag_config, dict) else None
+                # mkdocs-jupyter passes only the first tag of each list on to nbconvert ({conf_value[0]})
+                if isinstance(tags, list) and tags and isinstance(tags[0], str):
+                    settings[f"jupyter.{key}"] = tags[0]
         if "mkdocs-video" in plugins:  # mkdocs-video: images whose alt text is "mark" are videos
             mark = plugins["mkdocs-video"].get("mark")
             settings["video.mark"] = mark.strip() if isinstance(mark, str) and mark.strip() else "type:video"
@@ -470,6 +574,11 @@ class MkDocsSite:
         nav_titles = _nav_titles(data.get("nav"))
         if nav_titles:
             settings["nav.titles"] = json.dumps(nav_titles)
+        converted = [p for p in _nav_pages(data.get("nav")) if p.endswith(".md")
+                     and not join_rel(docs, p).startswith("..")  # never a look outside the root
+                     and not (root / join_rel(docs, p)).exists() and (root / join_rel(docs, p[:-3] + ".ipynb")).is_file()]
+        if converted:  # nav pages a pre-build step writes from the notebook beside them
+            settings["nav.converted_notebooks"] = "\n".join(p[:-3] + ".ipynb" for p in converted)
         if "literate-nav" in plugins:  # mkdocs-literate-nav: the nav is written in Markdown files
             settings["literate_nav.file"] = str(plugins["literate-nav"].get("nav_file") or "SUMMARY.md")
         if "awesome-pages" in plugins:  # mkdocs-awesome-pages-plugin: per-folder .pages files
@@ -650,6 +759,9 @@ class MkDocsSite:
         if self._plugin_excluded(inner):
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by the exclude plugin (glob/regex)")
         if not is_md:
+            notebook = self._notebook_markup(inner, suffix)
+            if notebook:
+                return FileClass(role=FileRole.PAGE, markup=notebook)
             if suffix in (".html", ".htm"):
                 return FileClass(role=FileRole.EXCLUDED, reason="static HTML in docs_dir (copied as is)")
             return asset_or_unknown(rel)
@@ -659,6 +771,57 @@ class MkDocsSite:
         if PurePosixPath(rel).name.lower() == "readme.md" and (self._config.root / rel).with_name("index.md").is_file():
             return FileClass(role=FileRole.EXCLUDED, reason="README.md beside index.md (MkDocs uses index.md)")
         return FileClass(role=FileRole.PAGE, markup="pymdown")
+
+    def _notebook_markup(self, inner: str, suffix: str) -> str | None:
+        """The markup of a notebook page of the mkdocs-jupyter plugin (its ``should_include``):
+        a ``.ipynb`` (``"notebook"``) or ``.py`` (a jupytext script, ``"percent"``) file whose
+        path matches an ``include`` pattern (default ``*.py``, ``*.ipynb``) and no ``ignore``
+        one, matched as ``PurePath.match`` does (from the right: ``*.ipynb`` in any folder);
+        ``None`` without the plugin or for other files. A notebook is also a page when the ``nav``
+        lists a Markdown page of its name that is not in ``docs_dir`` (``x.md`` for ``x.ipynb``):
+        a step run before the build writes that page from it (nbconvert or jupytext, as sites
+        built by Zensical, which has no notebook plugin, do), so the built site has it."""
+        settings = self._config.settings
+        if suffix == ".ipynb" and inner in settings.get("nav.converted_notebooks", "").split("\n"):
+            return "notebook"
+        if "jupyter.include" not in settings or suffix not in (".ipynb", ".py"):
+            return None
+        path = PurePosixPath(inner)
+
+        def matches(key: str) -> bool:
+            for pattern in filter(None, settings.get(key, "").split("\n")):
+                try:
+                    if path.match(pattern):
+                        return True
+                except ValueError:  # an empty or malformed pattern matches nothing
+                    continue
+            return False
+
+        if not matches("jupyter.include") or matches("jupyter.ignore"):
+            return None
+        return "notebook" if suffix == ".ipynb" else "percent"
+
+    def notebook_title(self, rel: str) -> str | None:
+        """The title of a notebook page when mkdocs-jupyter's ``ignore_h1_titles`` is on (the
+        plugin then leaves ``Page.title`` to MkDocs: :meth:`untitled_page_title`); ``None``
+        otherwise (its first level-1 heading titles it, as the plugin sets it)."""
+        if self._config.settings.get("jupyter.ignore_h1_titles") != "true":
+            return None
+        return self.untitled_page_title(rel)
+
+    def notebook_display(self) -> NotebookDisplay:
+        """What mkdocs-jupyter shows of a notebook (its nbconvert settings): every cell and
+        its code unless ``show_input: false``/``no_input: true``; cells removed by tag only
+        with ``remove_tag_config`` (nbconvert's TagRemovePreprocessor), never by Jupyter
+        Book's ``remove-*`` tags."""
+        settings = self._config.settings
+
+        def tags(key: str) -> frozenset[str]:
+            return frozenset(filter(None, [settings.get(f"jupyter.{key}", "")]))
+
+        return NotebookDisplay(remove_cell_tags=tags("remove_cell_tags"), remove_input_tags=tags("remove_input_tags"),
+                               remove_output_tags=tags("remove_all_outputs_tags"),
+                               show_input=settings.get("jupyter.hide_input") != "true")
 
     def _plugin_excluded(self, inner: str) -> bool:
         """mkdocs-exclude: the path relative to ``docs_dir`` matches a ``glob``
@@ -890,7 +1053,7 @@ class MkDocsSite:
         then the ``include_yaml`` files' keys."""
         if self._macro_vars is None:
             cfg = self._config
-            data = read_mkdocs_yml(cfg.root / cfg.config_file, root=cfg.root) if cfg.config_file else {}
+            data = read_site_config(cfg.root / cfg.config_file, root=cfg.root) if cfg.config_file else {}
             extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
             assert isinstance(extra, dict)
             variables: dict[str, Any] = {"config": data, "extra": extra}

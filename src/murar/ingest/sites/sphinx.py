@@ -191,7 +191,8 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
     ``"..." % (...)``, ``str(...)``, ``a if test else b``: ``f"{_repo}/issues/%s"``),
     or is ``os.environ.get(name, default)``/``os.getenv`` (the default: a build
     without that variable); anything else (a call, an import) is skipped, or only
-    the entries (items) that need it in a dict (list) display; ``x += [...]`` extends a list.
+    the entries (items) that need it in a dict (list) display; ``x += [...]`` and a top-level
+    ``x.append(v)``/``x.extend([...])``/``x.insert(i, v)`` change a list.
     ``from module import *`` (or ``import a, b``) of a Python file found inside
     ``root`` on the folders conf.py puts on ``sys.path`` (a shared parent
     ``conf.py``) gives that file's settings read the same way, at that point.
@@ -280,6 +281,9 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
             name, value_node = node.targets[0].id, node.value
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
             name, value_node = node.target.id, node.value
+        elif isinstance(node, ast.Expr) and (list_call := _list_call(node.value)) is not None:
+            _apply_list_call(list_call, values)
+            continue
         elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
               and isinstance(node.target, ast.Name)):
             try:
@@ -307,6 +311,48 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
             values.pop(name, None)  # a setting Python reassigns to what murar cannot read is unknown
             continue
     return values
+
+
+#: list settings whose Sphinx default is an empty list: a top-level ``x.append(...)`` on one that
+#: conf.py got from an installed package (``from sphinx_astropy.conf.v1 import *``, not read)
+#: adds to what murar knows of it (an empty list; the package's own items stay unknown)
+_EMPTY_LIST_SETTINGS = frozenset({"extensions", "exclude_patterns", "templates_path", "html_static_path",
+                                  "html_extra_path", "html_css_files", "html_js_files", "suppress_warnings"})
+
+
+def _list_call(node: ast.expr) -> ast.Call | None:
+    """``node`` when it is ``name.append(x)``, ``name.extend([...])`` or ``name.insert(i, x)``."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and not node.keywords
+            and (node.func.attr, len(node.args)) in (("append", 1), ("extend", 1), ("insert", 2))):
+        return node
+    return None
+
+
+def _apply_list_call(call: ast.Call, values: dict[str, Any]) -> None:
+    """Apply a top-level ``x.append(v)``/``x.extend([...])``/``x.insert(i, v)`` to the list
+    setting ``x``, as Python runs it (``exclude_patterns.append("_templates")``); a setting not
+    read yet is a list only when Sphinx's default is one (:data:`_EMPTY_LIST_SETTINGS`). A value
+    murar cannot read leaves the list as it was (its readable items, as for a list display)."""
+    assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+    name, method = call.func.value.id, call.func.attr
+    base = values.get(name, [] if name in _EMPTY_LIST_SETTINGS else None)
+    if not isinstance(base, list):
+        return
+    try:
+        if method == "extend":
+            arg = call.args[0]
+            extra = (_readable_elements(arg, values) if isinstance(arg, ast.List)
+                     else list(_value(arg, values)))
+            values[name] = base + extra
+        elif method == "append":
+            values[name] = [*base, _value(call.args[0], values)]
+        else:
+            index = _value(call.args[0], values)
+            if isinstance(index, int):
+                values[name] = base[:index] + [_value(call.args[1], values)] + base[index:]
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return
 
 
 def _imported_settings(node: ast.ImportFrom | ast.Import, path: Path, root: Path, syspath: list[str],
