@@ -1258,3 +1258,21 @@ image::shot.png[Graph]
     assert "inline" in gear.flags and "inline" in node.flags
     assert node.alt == "node"
     assert "inline" not in alone.flags and "inline" not in shot.flags
+
+
+def test_document_title_below_a_comment_block_and_a_named_alt(tmp_path: Path) -> None:
+    """Asciidoctor skips comment blocks (``////``) above the document header, so ``= Title`` under
+    a maintainer note still titles the page (it read the file name, "guide"); and the image macro's
+    named ``alt=`` is its alt text as a first positional one is (asciidoc-py took only positional
+    ones: the alt read "alt=Flow diagram", then the file name). Compared with asciidoctor 2.0."""
+    _png(tmp_path / MOD / "images" / "flow-chart.png")
+    _png(tmp_path / MOD / "images" / "cog.png")
+    site = _component(tmp_path, {f"{MOD}/pages/guide.adoc": (
+        "////\nMaintained in the main repository.\nSend changes there.\n////\n"
+        "= Sending prices over a queue\n:toc:\n\nIntro text.\n\n== Design\n\n"
+        "image::flow-chart.png[alt=Flow diagram]\n\nPress image:cog.png[width=16, alt=\"Settings, cog\"] to edit.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "guide.adoc", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Sending prices over a queue",),
+                                                      ("Sending prices over a queue", "Design")]
+    assert "Maintained" not in "\n".join(s.text for s in doc.sections)
+    assert [m.alt for m in _images(doc)] == ["Flow diagram", "Settings, cog"]

@@ -110,6 +110,9 @@ _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
 # an inline or block image whose attribute list starts with a named attribute (no alt text)
+#: an image macro whose attribute list opens with a named attribute and names ``alt=``
+_IMAGE_NAMED_ALT = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(\s*[A-Za-z][\w-]*\s*=[^\]\n]*)\]")
+_NAMED_ALT = re.compile(r"""(?:^|,)\s*alt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,]*))""")
 _INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(?=\s*[A-Za-z][\w-]*\s*=)")
 # a block image's title="..." attribute: its caption, as a .Title line gives it
 _BLOCK_IMAGE_TITLE = re.compile(r"""^(image::[^\s\[\]]+\[.*?)(?:,\s*|(?<=\[))title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))(.*\]\s*)$""")
@@ -334,6 +337,8 @@ class _Pre:
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
         if "image:" in line and "=" in line:
+            if "alt" in line:  # image::x.png[alt=Architecture]: Asciidoctor's alt (asciidoc-py showed 'alt=...')
+                line = _IMAGE_NAMED_ALT.sub(_alt_positional, line)
             # image:x.png[align="left"]: no alt given (Asciidoctor: the file name); asciidoc-py took 'align='
             line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
         if "[" in line and ("^]" in line or "=" in line):
@@ -476,6 +481,19 @@ _MONO_QUOTES = (
 # Asciidoctor's InlineLinkRx / InlineLinkMacroRx: a backslash before a URL scheme or a link/mailto
 # macro (at the start, after a blank or one of >()[];"') stops the link and is not shown
 _ESCAPED_URL = re.compile(r"""(?:^|(?<=[\s>()\[\];"']))\\(?=(?:https?|file|ftp|irc)://|(?:link|mailto):)""")
+
+
+def _alt_positional(m: re.Match[str]) -> str:
+    """``image::x.png[alt=Text,width=30]`` as ``image::x.png["Text",width=30]``: asciidoc-py
+    reads only the first positional attribute as the alt text; Asciidoctor also the named
+    ``alt`` (image macro attributes: ``alt``, ``width``, ``height``, by name or position)."""
+    attrs = m.group(2)
+    named = _NAMED_ALT.search(attrs)
+    if named is None:
+        return m.group(0)
+    alt = next(g for g in named.groups() if g is not None).strip().replace('"', "")
+    rest = (attrs[:named.start()] + attrs[named.end():]).strip().strip(",").strip()
+    return f'{m.group(1)}["{alt}"{"," + rest if rest else ""}]'
 
 
 def _mono_span(text: str) -> str:
@@ -1220,7 +1238,14 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
     lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs)
+    comment: str | None = None  # the delimiter of the comment block open above the title
     for line in lines:
+        if comment is not None:
+            comment = None if line.strip() == comment else comment
+            continue
+        if line.startswith("////") and line.strip("/") == "":
+            comment = line.strip()  # Asciidoctor skips comment blocks above the document title too
+            continue
         m = _DOC_TITLE.match(line)
         if m:
             builder.title = clean_text(pre.sub(m.group(1)))
