@@ -1270,7 +1270,7 @@ def test_document_title_below_a_comment_block_and_a_named_alt(tmp_path: Path) ->
     site = _component(tmp_path, {f"{MOD}/pages/guide.adoc": (
         "////\nMaintained in the main repository.\nSend changes there.\n////\n"
         "= Sending prices over a queue\n:toc:\n\nIntro text.\n\n== Design\n\n"
-        "image::flow-chart.png[alt=Flow diagram]\n\nPress image:cog.png[width=16, alt=\"Settings, cog\"] to edit.\n")})
+        "image::flow-chart.png[alt=Flow diagram, align=center]\n\nPress image:cog.png[width=16, alt=\"Settings, cog\"] to edit.\n")})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "guide.adoc", site=site)
     assert [s.heading_path for s in doc.sections] == [("Sending prices over a queue",),
                                                       ("Sending prices over a queue", "Design")]

@@ -492,8 +492,10 @@ def _alt_positional(m: re.Match[str]) -> str:
     if named is None:
         return m.group(0)
     alt = next(g for g in named.groups() if g is not None).strip().replace('"', "")
-    rest = (attrs[:named.start()] + attrs[named.end():]).strip().strip(",").strip()
-    return f'{m.group(1)}["{alt}"{"," + rest if rest else ""}]'
+    rest = _attrlist(attrs[:named.start()] + attrs[named.end():])
+    # every value quoted: asciidoc-py reads a list with one unquoted word value (align=center) as one alt
+    others = "".join(f',{k}="{v.replace(chr(34), "")}"' for k, v in rest.items())
+    return f'{m.group(1)}["{alt}"{others}]'
 
 
 def _mono_span(text: str) -> str:
