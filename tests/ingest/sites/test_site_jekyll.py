@@ -132,6 +132,27 @@ def test_theme_include_not_in_repository_keeps_its_picture(site_root: Path) -> N
     assert len(warnings) == 2  # both includes reported as not in the repository
 
 
+def test_a_file_the_layout_includes_by_a_page_variable_is_on_the_page(tmp_path: Path,
+                                                                     write: Callable[..., Path]) -> None:
+    """Jekyll renders a page's layouts with the page, so a layout's ``{% include {{ page.reuse }} %}``
+    (here in the ``doc`` layout's parent, ``page``) puts the file the front matter names on the page:
+    a page whose body is empty is that shared text (it read as an empty page). A layout naming no
+    such variable, or a page not setting it, adds nothing."""
+    write(tmp_path, "_config.yml", "title: Guide\ndefaults:\n  - scope: {path: ''}\n    values: {layout: doc}\n")
+    write(tmp_path, "_layouts/doc.html", "---\nlayout: page\n---\n<main>{{ content }}</main>\n")
+    write(tmp_path, "_layouts/page.html", "---\nlayout: base\n---\n{% if page.reuse %}{% capture c %}"
+          "{% include {{ page.reuse }} %}{% endcapture %}{{ c | markdownify }}{% else %}{{ content }}{% endif %}\n")
+    write(tmp_path, "_layouts/base.html", "<html>{{ content }}</html>\n")
+    write(tmp_path, "_layouts/plain.html", "<div>{{ content }}</div>\n")
+    write(tmp_path, "_includes/shared/quotas.md", "## Quotas\n\nSet a quota on {{ page.title }} folders.\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("---\ntitle: Shares\nreuse: shared/quotas.md\n---\n", page_rel="admin/shares.md")
+    assert "## Quotas" in out and "Set a quota on Shares folders." in out
+    assert "Quotas" not in site.preprocess("---\ntitle: Other\n---\nOwn text.\n", page_rel="admin/other.md")
+    plain = site.preprocess("---\nlayout: plain\nreuse: shared/quotas.md\n---\nOwn.\n", page_rel="p.md")
+    assert "Quotas" not in plain
+
+
 def test_bad_config_and_jupyter_book_told_apart(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "_config.yml", "title: [unclosed")
     with pytest.raises(ConfigError, match="_config.yml"):

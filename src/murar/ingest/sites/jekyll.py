@@ -482,6 +482,12 @@ _KRAMDOWN_COMMENT_END = re.compile(r"\{:/comment\}")
 _HIDDEN_OPEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>", re.IGNORECASE)
 
 
+#: ``{% include {{ page.name }} %}`` in a layout: a file named by the page's front matter
+_LAYOUT_PAGE_INCLUDE = re.compile(r"\{%-?\s*include\s+\{\{\s*page\.([A-Za-z_][\w-]*)\s*\}\}\s*-?%\}")
+_LAYOUT_NAME = re.compile(r"[\w][\w.-]{0,100}")
+_INCLUDE_NAME = re.compile(r"[\w./-]{1,300}")
+
+
 class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
 
@@ -506,6 +512,7 @@ class JekyllSite:
         self._url_folders: dict[str, str | None] = {}
         self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
         self._children_nav: bool | None = None
+        self._layout_includes: dict[str, tuple[str, ...]] = {}
 
     @property
     def config(self) -> SiteConfig:
@@ -659,6 +666,10 @@ class JekyllSite:
         meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
         meta = self.page_meta(page_rel, meta)
+        drawn = [f"{{% include {meta[var]} %}}" for var in self._layout_page_includes(to_text(meta.get("layout")))
+                 if isinstance(meta.get(var), str) and _INCLUDE_NAME.fullmatch(meta[var])]
+        if drawn:  # the page's layout draws a file the page names (include_content: reuse/x.md)
+            body = body.rstrip("\n") + "\n\n" + "\n\n".join(drawn) + "\n"
         if meta.get("render_with_liquid") is not False:
             body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
         if self._chirpy:
@@ -668,6 +679,35 @@ class JekyllSite:
         body = body.rstrip() + listing if listing else body
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
+
+    def _layout_page_includes(self, layout: str) -> tuple[str, ...]:
+        """Front matter variables whose value the layout ``layout`` (and the layouts it is
+        laid out in, ``layout:`` in each one's front matter; at most 5) includes as a file:
+        ``{% include {{ page.include_content }} %}``. Jekyll renders a page's layouts with
+        the page ("Layouts": ``page`` holds its front matter), so that file's content is on
+        the page, though the page's own text does not name it. Each layout is read once."""
+        names: list[str] = []
+        seen: set[str] = set()
+        for _ in range(5):
+            if not layout or layout in seen or not _LAYOUT_NAME.fullmatch(layout):
+                break
+            seen.add(layout)
+            if layout not in self._layout_includes:
+                path = self._root / safe_join(self._source, f"_layouts/{layout}.html")
+                text = ""
+                if path.is_file() and not inside_root(path, self._root.resolve()).problem:
+                    try:
+                        with path.open(encoding="utf-8", errors="replace") as fh:
+                            text = fh.read(200_000)  # a huge file is not read whole
+                    except OSError:
+                        text = ""
+                meta, body, _ = split_front_matter(text)
+                parent = to_text(meta.get("layout")) if isinstance(meta, dict) else ""
+                self._layout_includes[layout] = (parent, *dict.fromkeys(_LAYOUT_PAGE_INCLUDE.findall(body)))
+            parent, *found = self._layout_includes[layout]
+            names += [n for n in found if n not in names]
+            layout = parent
+        return tuple(names)
 
     def _collection_of(self, rel: str) -> Collection | None:
         """The collection whose folder holds ``rel`` (``None``: a page outside collections)."""
