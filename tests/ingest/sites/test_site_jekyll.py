@@ -153,6 +153,24 @@ def test_a_file_the_layout_includes_by_a_page_variable_is_on_the_page(tmp_path: 
     assert "Quotas" not in plain
 
 
+def test_a_hidden_element_in_an_include_goes_with_the_elements_nested_in_it(tmp_path: Path,
+                                                                            write: Callable[..., Path]) -> None:
+    """An include's hidden element (a Bootstrap lightbox modal, ``aria-hidden="true"``, holding
+    ``<div>``s of its own) is dropped up to its matching closing tag; the first ``</div>`` ended it,
+    so the page read the outer modal ``</div>`` lines as text. The picture before it stays."""
+    write(tmp_path, "_config.yml", "title: Guide\n")
+    write(tmp_path, "_includes/shot.html",
+          '<img src="{{ include.src }}" alt="{{ include.alt }}">\n\n'
+          '<div class="modal fade" aria-hidden="true">\n  <div class="modal-dialog">\n'
+          '    <div class="modal-content"><img src="{{ include.src }}" alt="big"></div>\n  </div>\n</div>\n'
+          '<div aria-hidden="true"><div>never closed\n')
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess('Before.\n\n{% include shot.html src="/img/a.png" alt="Queue" %}\n\nAfter.\n',
+                          page_rel="a.md")
+    assert '<img src="/img/a.png" alt="Queue">' in out and "After." in out
+    assert "</div>" not in out.split("never closed")[0] and 'alt="big"' not in out
+
+
 def test_bad_config_and_jupyter_book_told_apart(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "_config.yml", "title: [unclosed")
     with pytest.raises(ConfigError, match="_config.yml"):

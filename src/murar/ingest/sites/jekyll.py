@@ -1077,9 +1077,11 @@ _COMPUTED_PAGE = frozenset({"content", "title", "excerpt", "url", "date", "id", 
 
 def _strip_hidden(text: str) -> str:
     """``text`` without its hidden HTML elements (``hidden``/``aria-hidden="true"``),
-    each up to the first closing tag of its name. An opening tag whose name is
-    not closed after it stays, and so does every later one of that name (one
-    ``.*?</\\1>`` regex scanned to the end from each: 20,000 ``<p hidden>`` took 32 s)."""
+    each up to the closing tag that matches it (elements of its name nested in it, a
+    Bootstrap modal's ``<div>``s, counted: the first ``</div>`` left the outer ones'
+    closing tags as text). An opening tag whose name is not closed after it stays, and
+    so does every later one of that name (one ``.*?</\\1>`` regex scanned to the end
+    from each: 20,000 ``<p hidden>`` took 32 s)."""
     out: list[str] = []
     pos = 0
     unclosed: set[str] = set()
@@ -1087,12 +1089,21 @@ def _strip_hidden(text: str) -> str:
         name = m.group(1).lower()
         if m.start() < pos or name in unclosed:
             continue
-        close = re.compile(rf"</{re.escape(name)}>", re.IGNORECASE).search(text, m.end())
-        if close is None:
+        end = None
+        depth = 1
+        for tag in re.compile(rf"<(/?){re.escape(name)}\b[^>]*>", re.IGNORECASE).finditer(text, m.end()):
+            if tag.group(1):
+                depth -= 1
+                if depth == 0:
+                    end = tag.end()
+                    break
+            elif not tag.group(0).endswith("/>"):
+                depth += 1
+        if end is None:
             unclosed.add(name)
             continue
         out.append(text[pos:m.start()])
-        pos = close.end()
+        pos = end
     out.append(text[pos:])
     return "".join(out)
 
