@@ -615,6 +615,15 @@ def test_a_numberless_moniker_others_lie_below_is_the_default_view(tmp_path: Pat
     assert "Invite users" in newer and "server group" in newer  # order unknown: every zone kept
     only = site.preprocess("::: moniker range=\"cloud-latest\"\nLatest only.\n::: moniker-end\n", page_rel="d.md")
     assert "Latest only." in only
+    # its numbered releases lie below it: a zone for releases only is not the service's view,
+    # and is the view of a page for the releases
+    spans = ("::: moniker range=\">= cloudsvc-2019 < cloudsvc\"\nServer 2019 and later.\n::: moniker-end\n\n"
+             "::: moniker range=\"<= cloudsvc-2020\"\nUp to server 2020.\n::: moniker-end\n\n"
+             "::: moniker range=\"cloudsvc\"\nService.\n::: moniker-end\n")
+    top = site.preprocess(spans, page_rel="e.md")
+    assert "Service." in top and "Server 2019" not in top and "Up to server 2020" not in top
+    servers = site.preprocess("---\nmonikerRange: '>= cloudsvc-2019 < cloudsvc'\n---\n" + spans, page_rel="f.md")
+    assert "Server 2019 and later." in servers and "Service." not in servers
 
 
 def test_content_group_of_an_older_version_is_not_the_default_page(tmp_path: Path,

@@ -111,6 +111,14 @@ def satisfies(rng: Range, product: str, version: Version) -> bool:
         ok = True
         for op, name in alt:
             prod, ver = split_moniker(name)
+            if prod != product and _one_line(prod, product):
+                # the newest of a line (azure-devops) and a numbered release of it (azure-devops-2022):
+                # the releases lie below it, whatever their numbers
+                below = ver is None  # the range names the newest; the moniker asked about is a release
+                if op not in (("<", "<=") if below else (">", ">=")):
+                    ok = False
+                    break
+                continue
             if ver is None and version in (TOP, BELOW_TOP):
                 ver = TOP  # the newest of its line (only such a moniker is given TOP/BELOW_TOP)
             if prod != product or ver is None or not _holds(op, version, ver):
@@ -119,6 +127,19 @@ def satisfies(rng: Range, product: str, version: Version) -> bool:
         if ok:
             return True
     return False
+
+
+def _one_line(a: str, b: str) -> bool:
+    """True when one product is a numberless moniker and the other its numbered releases
+    (``azure-devops`` and ``azure-devops-``, as :func:`split_moniker` splits them)."""
+    return a != b and (a.rstrip("-_.") == b or b.rstrip("-_.") == a)
+
+
+def _line_top(product: str, defaults: dict[str, Version]) -> str | None:
+    """The numberless newest moniker whose numbered releases ``product`` names, when the
+    default view is that newest one (``azure-devops-`` -> ``azure-devops``)."""
+    top = product.rstrip("-_.")
+    return top if top != product and defaults.get(top) == TOP else None
 
 
 def _products(rng: Range) -> set[str]:
@@ -179,4 +200,6 @@ def zone_shown(range_text: str, defaults: dict[str, Version]) -> bool:
     products = _products(rng)
     if any(p not in defaults for p in products):
         return True
-    return any(satisfies(rng, p, defaults[p]) for p in products)
+    # when the view is a line's numberless newest moniker, its numbered releases are not the view
+    views = {(top, TOP) if (top := _line_top(p, defaults)) else (p, defaults[p]) for p in products}
+    return any(satisfies(rng, p, v) for p, v in views)
