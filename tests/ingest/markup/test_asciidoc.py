@@ -1276,3 +1276,21 @@ def test_document_title_below_a_comment_block_and_a_named_alt(tmp_path: Path) ->
                                                       ("Sending prices over a queue", "Design")]
     assert "Maintained" not in "\n".join(s.text for s in doc.sections)
     assert [m.alt for m in _images(doc)] == ["Flow diagram", "Settings, cog"]
+
+
+def test_video_macro_with_a_hosting_service_embeds_its_video_id(tmp_path: Path) -> None:
+    """Asciidoctor reads ``video::ID[youtube]`` (and ``vimeo``, ``wistia``) as that service's video:
+    the target is its ID, embedded from the service (a YouTube list's first ID). asciidoc-py took the
+    ID for a file beside the page, so the video was a missing file. A local video stays a file."""
+    from murar.schema import VideoItem
+    (tmp_path / MOD / "images").mkdir(parents=True, exist_ok=True)
+    (tmp_path / MOD / "images" / "tour.mp4").write_bytes(b"\0\0\0 ftypisom")
+    site = _component(tmp_path, {f"{MOD}/pages/v.adoc": (
+        "= Tours\n\nStart here.\n\nvideo::aBc_12-xYz[youtube,width=640,height=360]\n\n"
+        ".Product tour\nvideo::tour.mp4[width=640]\n\nvideo::67480300[vimeo]\n\nvideo::k1,k2[YouTube]\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "v.adoc", site=site)
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [v.url for v in videos] == ["https://www.youtube.com/embed/aBc_12-xYz", "tour.mp4",
+                                       "https://player.vimeo.com/video/67480300", "https://www.youtube.com/embed/k1"]
+    assert videos[1].title == "Product tour"
+    assert not [w for w in doc.warnings if "not found" in w]

@@ -110,6 +110,11 @@ _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
 # an inline or block image whose attribute list starts with a named attribute (no alt text)
+#: a video block macro whose first attribute names a hosting service: the target is the video's ID there
+_VIDEO_SERVICE = re.compile(r"^video::([^\s\[\]]+)\[[ \t]*(youtube|vimeo|wistia)[ \t]*(?=[,\]])", re.IGNORECASE)
+#: the address Asciidoctor's HTML converter embeds for each service (convert_video, ``poster``)
+_VIDEO_EMBED = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
+                "wistia": "https://fast.wistia.com/embed/iframe/{}"}
 #: an image macro whose attribute list opens with a named attribute and names ``alt=``
 _IMAGE_NAMED_ALT = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(\s*[A-Za-z][\w-]*\s*=[^\]\n]*)\]")
 _NAMED_ALT = re.compile(r"""(?:^|,)\s*alt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,]*))""")
@@ -295,6 +300,8 @@ class _Pre:
                         line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
                                                                                 else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
+                if line.startswith("video::") and len(line) <= 2000:
+                    line = _VIDEO_SERVICE.sub(_video_service_url, line)
                 if line.startswith("image::") and "title" in line and len(line) <= 2000:
                     titled = _BLOCK_IMAGE_TITLE.match(line)
                     if titled:  # image::x.png[Alt,title="Caption"]: the caption a .Title line gives
@@ -481,6 +488,15 @@ _MONO_QUOTES = (
 # Asciidoctor's InlineLinkRx / InlineLinkMacroRx: a backslash before a URL scheme or a link/mailto
 # macro (at the start, after a blank or one of >()[];"') stops the link and is not shown
 _ESCAPED_URL = re.compile(r"""(?:^|(?<=[\s>()\[\];"']))\\(?=(?:https?|file|ftp|irc)://|(?:link|mailto):)""")
+
+
+def _video_service_url(m: re.Match[str]) -> str:
+    """``video::rPQoq7ThGAU[youtube]`` as ``video::https://www.youtube.com/embed/rPQoq7ThGAU[``:
+    Asciidoctor reads the target of a video whose ``poster`` is ``youtube``/``vimeo``/``wistia`` as
+    that service's video ID (a YouTube target may list more IDs after the first, ``a,b``, or a
+    playlist, ``id/list``); asciidoc-py took it for a file beside the page."""
+    vid = re.split(r"[,/]", m.group(1))[0]
+    return f"video::{_VIDEO_EMBED[m.group(2).lower()].format(vid)}["
 
 
 def _alt_positional(m: re.Match[str]) -> str:
