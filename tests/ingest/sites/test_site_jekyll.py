@@ -171,6 +171,33 @@ def test_a_hidden_element_in_an_include_goes_with_the_elements_nested_in_it(tmp_
     assert "</div>" not in out.split("never closed")[0] and 'alt="big"' not in out
 
 
+def test_static_files_and_the_language_of_a_multi_language_site(tmp_path: Path, write: Callable[..., Path],
+                                                                 png: bytes) -> None:
+    """``site.static_files`` lists the files Jekyll copies as they are (``path`` from the source,
+    ``name``, ``basename``, ``extname``), and jekyll-multiple-languages-plugin builds the first of
+    ``languages`` at the site root with ``site.lang`` its code: an include that picks
+    ``<folder>/<lang>/<file>`` when that file exists, else ``<folder>/<file>``, picks as the site does.
+    Both were unknown, so the picture pointed at a path that is not there."""
+    write(tmp_path, "_config.yml", "title: App\nplugins:\n  - jekyll-multiple-languages-plugin\n"
+                                   "languages: [en, fr]\nexclude: [notes]\n")
+    write(tmp_path, "_includes/shot.html",
+          "{% assign found = false %}{% capture local %}{{ include.dir }}/{{ site.lang }}/{{ include.file }}{% endcapture %}"
+          "{% for f in site.static_files %}{% if f.path == local %}{% assign found = true %}{% endif %}{% endfor %}"
+          '<img src="{% if found %}{{ local }}{% else %}{{ include.dir }}/{{ include.file }}{% endif %}" alt="x">')
+    (tmp_path / "img" / "en").mkdir(parents=True)
+    (tmp_path / "img" / "en" / "queue.png").write_bytes(png)
+    (tmp_path / "img" / "logo.png").write_bytes(png)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "draft.png").write_bytes(png)
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess('{% include shot.html dir="/img" file="queue.png" %}\n\n'
+                          '{% include shot.html dir="/img" file="logo.png" %}\n\n'
+                          "{% for f in site.static_files %}[{{ f.name }} {{ f.basename }} {{ f.extname }}]{% endfor %}"
+                          " {{ site.static_files.size }}\n", page_rel="guide.md")
+    assert '<img src="/img/en/queue.png"' in out and '<img src="/img/logo.png"' in out
+    assert "[queue.png queue .png][logo.png logo .png] 2" in out or "[logo.png logo .png][queue.png queue .png] 2" in out
+
+
 def test_bad_config_and_jupyter_book_told_apart(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "_config.yml", "title: [unclosed")
     with pytest.raises(ConfigError, match="_config.yml"):

@@ -130,6 +130,8 @@ _MAX_LOOP_LENGTH = MAX_LOOP_LENGTH
 _MAX_INCLUDE_BLOCKS = 64
 # pages whose front matter a just-the-docs children list is looked up in, and children listed per page
 _MAX_NAV_PAGES = 20_000
+#: files listed in ``site.static_files`` (a loop over them still counts against the page's loop budget)
+_MAX_STATIC_FILES = 20_000
 _MAX_CHILDREN = 500
 
 
@@ -496,6 +498,12 @@ class JekyllSite:
                  site_object: dict[str, Any] | None = None) -> None:
         self._config = config
         self._site_object = {"url": "", "baseurl": "", **(site_object or {})}
+        plugins = self._site_object.get("plugins") or self._site_object.get("gems") or []
+        languages = self._site_object.get("languages")
+        if ("lang" not in self._site_object and isinstance(plugins, list) and isinstance(languages, list) and languages
+                and "jekyll-multiple-languages-plugin" in plugins):
+            # jekyll-multiple-languages-plugin builds the first of `languages` at the site root, site.lang its code
+            self._site_object["lang"] = str(languages[0])
         self._collections = collections
         self._defaults = defaults
         self._variables = dict(variables or {})
@@ -513,6 +521,7 @@ class JekyllSite:
         self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
         self._children_nav: bool | None = None
         self._layout_includes: dict[str, tuple[str, ...]] = {}
+        self._static_files: list[dict[str, Any]] | None = None
 
     @property
     def config(self) -> SiteConfig:
@@ -526,6 +535,25 @@ class JekyllSite:
     def chirpy(self) -> bool:
         """True when the site uses the Chirpy theme (:func:`is_chirpy`)."""
         return self._chirpy
+
+    def static_files(self) -> list[dict[str, Any]]:
+        """Jekyll's ``site.static_files`` ("Variables", "Static Files"): the files of the
+        source Jekyll copies as they are (not pages, documents, includes, layouts or
+        excluded ones), each ``path`` (from the source, with a leading ``/``), ``name``,
+        ``basename`` and ``extname``; here the files murar reads as assets (images,
+        videos, downloads), sorted, at most :data:`_MAX_STATIC_FILES`. Walked once."""
+        if self._static_files is None:
+            out: list[dict[str, Any]] = []
+            for rel in os_walk_files(self._root, self._source, ASSET_SUFFIXES)[:_MAX_STATIC_FILES]:
+                inner = self._inner(rel)
+                if inner is None or self.classify(rel).role is not FileRole.ASSET:
+                    continue
+                name = posixpath.basename(inner)
+                stem, dot, ext = name.rpartition(".")
+                out.append({"path": "/" + inner, "name": name, "basename": stem if dot else name,
+                            "extname": dot + ext if dot else "", "collection": None})
+            self._static_files = out
+        return self._static_files
 
     # -------------------------------------------------------------- classify
     def _inner(self, rel: str) -> str | None:
@@ -851,6 +879,11 @@ class _JekyllLiquid(Renderer):
 
     def missing(self, path: list[str | int], depth: int) -> Any:
         head = path[0]
+        if head == "site" and depth == 1 and path[1] == "static_files":
+            files = self.site.static_files()
+            if len(path) == 2:
+                return files
+            return len(files) if path[2] == "size" else UNKNOWN
         if head == "site" and depth <= 2:
             return UNKNOWN
         if head == "page" and depth == 1 and path[1] in _COMPUTED_PAGE:
