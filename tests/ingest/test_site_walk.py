@@ -11,7 +11,7 @@ from murar.embed.fake import HashingEmbedder
 from murar.errors import NoPagesError
 from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
 from murar.ingest.index import build_index, current_version_dir, open_index
-from murar.ingest.sites.base import PlainSite
+from murar.ingest.sites.base import FileRole, PlainSite
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63"
                     "f8ffff3f0005fe02fea7d6a4e60000000049454e44ae426082")
@@ -112,6 +112,25 @@ def test_plain_folder_include_targets_are_partials_not_pages(tmp_path: Path) -> 
     hits = [s for s in store.all_snippets() if "HTTPS_PROXY" in s.text]
     assert [s.source_path for s in hits] == ["guide/setup.adoc"]
     assert any("Authorization header" in s.text and s.source_path == "api.rst" for s in store.all_snippets())
+
+
+def test_plain_folder_include_target_through_an_attribute_of_a_shared_attributes_file(tmp_path: Path) -> None:
+    """Asciidoctor substitutes attribute references in an ``include::`` target, and an entry in an
+    included file (a shared attributes file, itself including a local one) sets the attribute for
+    the including page: ``include::{snippets}/proxy.adoc[]`` names ``_parts/proxy.adoc``, a partial.
+    The target was not recognised, so each partial was also a page of its own (indexed twice)."""
+    corpus = tmp_path / "c"
+    (corpus / "_parts" / "tools").mkdir(parents=True)
+    (corpus / "_common.adoc").write_text(":product: Relay\n:parts-dir: _parts\ninclude::_local.adoc[]\n")
+    (corpus / "_local.adoc").write_text(":snippets: ./{parts-dir}\n:tools: {snippets}/tools\n:gone: x\n:gone!:\n")
+    (corpus / "setup.adoc").write_text(
+        "= Setup\ninclude::_common.adoc[]\n\nInstall {product}.\n\ninclude::{snippets}/proxy.adoc[]\n\n"
+        "include::{tools}/cli.adoc[]\n\ninclude::{gone}/x.adoc[]\n")
+    (corpus / "_parts" / "proxy.adoc").write_text("Set HTTPS_PROXY for the agent.\n")
+    (corpus / "_parts" / "tools" / "cli.adoc").write_text("Run the relay command.\n")
+    site = PlainSite(corpus)
+    assert site.include_targets() == {"_common.adoc", "_local.adoc", "_parts/proxy.adoc", "_parts/tools/cli.adoc"}
+    assert site.classify("setup.adoc").role is FileRole.PAGE
 
 
 def test_site_and_reference_counts_reach_the_report_files(tmp_path: Path) -> None:

@@ -1258,3 +1258,39 @@ image::shot.png[Graph]
     assert "inline" in gear.flags and "inline" in node.flags
     assert node.alt == "node"
     assert "inline" not in alone.flags and "inline" not in shot.flags
+
+
+def test_document_title_below_a_comment_block_and_a_named_alt(tmp_path: Path) -> None:
+    """Asciidoctor skips comment blocks (``////``) above the document header, so ``= Title`` under
+    a maintainer note still titles the page (it read the file name, "guide"); and the image macro's
+    named ``alt=`` is its alt text as a first positional one is (asciidoc-py took only positional
+    ones: the alt read "alt=Flow diagram", then the file name). Compared with asciidoctor 2.0."""
+    _png(tmp_path / MOD / "images" / "flow-chart.png")
+    _png(tmp_path / MOD / "images" / "cog.png")
+    site = _component(tmp_path, {f"{MOD}/pages/guide.adoc": (
+        "////\nMaintained in the main repository.\nSend changes there.\n////\n"
+        "= Sending prices over a queue\n:toc:\n\nIntro text.\n\n== Design\n\n"
+        "image::flow-chart.png[alt=Flow diagram, align=center]\n\nPress image:cog.png[width=16, alt=\"Settings, cog\"] to edit.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "guide.adoc", site=site)
+    assert [s.heading_path for s in doc.sections] == [("Sending prices over a queue",),
+                                                      ("Sending prices over a queue", "Design")]
+    assert "Maintained" not in "\n".join(s.text for s in doc.sections)
+    assert [m.alt for m in _images(doc)] == ["Flow diagram", "Settings, cog"]
+
+
+def test_video_macro_with_a_hosting_service_embeds_its_video_id(tmp_path: Path) -> None:
+    """Asciidoctor reads ``video::ID[youtube]`` (and ``vimeo``, ``wistia``) as that service's video:
+    the target is its ID, embedded from the service (a YouTube list's first ID). asciidoc-py took the
+    ID for a file beside the page, so the video was a missing file. A local video stays a file."""
+    from murar.schema import VideoItem
+    (tmp_path / MOD / "images").mkdir(parents=True, exist_ok=True)
+    (tmp_path / MOD / "images" / "tour.mp4").write_bytes(b"\0\0\0 ftypisom")
+    site = _component(tmp_path, {f"{MOD}/pages/v.adoc": (
+        "= Tours\n\nStart here.\n\nvideo::aBc_12-xYz[youtube,width=640,height=360]\n\n"
+        ".Product tour\nvideo::tour.mp4[width=640]\n\nvideo::67480300[vimeo]\n\nvideo::k1,k2[YouTube]\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "v.adoc", site=site)
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [v.url for v in videos] == ["https://www.youtube.com/embed/aBc_12-xYz", "tour.mp4",
+                                       "https://player.vimeo.com/video/67480300", "https://www.youtube.com/embed/k1"]
+    assert videos[1].title == "Product tour"
+    assert not [w for w in doc.warnings if "not found" in w]

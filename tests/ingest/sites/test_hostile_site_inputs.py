@@ -621,3 +621,20 @@ def test_mkdocs_snippet_scan_does_not_read_pages_symlinked_out_of_the_root(tmp_p
     (root / "docs/linked.md").symlink_to(outside)
     site = MkDocsSite.load(root, "mkdocs.yml")
     assert site.classify("docs/part.md").role is FileRole.PAGE
+def test_attribute_entries_built_from_each_other_stay_bounded(tmp_path: Path,
+                                                              deadline: Callable[[int, str], Any]) -> None:
+    """An attributes file whose every entry doubles the one before (``:a2: {a1}{a1}``) and
+    includes itself, shared by many pages whose include targets use those attributes: values
+    stop at a path's length and the entries stepped through per page are capped, so the
+    include scan of a plain folder stays fast and small (it grew without bound)."""
+    from murar.ingest.sites.base import PlainSite
+    (tmp_path / "_a.adoc").write_text(":a0: x\n" + "".join(f":a{i}: {{a{i - 1}}}{{a{i - 1}}}\n" for i in range(1, 60))
+                                      + ":dir: _parts\n" + "include::_a.adoc[]\n" * 2_000)
+    (tmp_path / "_parts").mkdir()
+    (tmp_path / "_parts" / "p.adoc").write_text("Shared text.\n")
+    for i in range(100):
+        (tmp_path / f"page{i}.adoc").write_text("= P\ninclude::_a.adoc[]\ninclude::{a59}/q.adoc[]\n"
+                                                "include::{dir}/p.adoc[]\n")
+    with deadline(20, "attribute entries built from each other"):
+        targets = PlainSite(tmp_path).include_targets()
+    assert targets == {"_a.adoc", "_parts/p.adoc"}

@@ -607,6 +607,38 @@ def test_moniker_default_view_keeps_to_the_page_range(tmp_path: Path, write: Cal
     assert "Since 2008." in builds and "Before 1811." not in builds
 
 
+def test_a_numberless_moniker_others_lie_below_is_the_default_view(tmp_path: Path,
+                                                                   write: Callable[..., Path]) -> None:
+    """A moniker without a version number that ranges bound from above (``range="< cloudsvc"``)
+    is the newest of its line, the cloud service over its server releases: the default view
+    shows its zones and hides the ``<`` ones, unless the page's own range leaves it out. Both
+    zones were kept, so every paragraph written twice (service, server) was read twice."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    zones = ("::: moniker range=\"cloudsvc\"\nInvite users from the portal.\n::: moniker-end\n\n"
+             "::: moniker range=\"< cloudsvc\"\nAdd users to the server group.\n::: moniker-end\n\n"
+             "::: moniker range=\"<=cloudsvc\"\nBoth kinds of users sign in.\n::: moniker-end\n\n"
+             "::: moniker range=\">= cloudsvc-server-2020\"\nSince the 2020 server.\n::: moniker-end\n")
+    out = site.preprocess(zones, page_rel="a.md")
+    assert "Invite users" in out and "Both kinds" in out and "Since the 2020 server." in out
+    assert "server group" not in out
+    server = site.preprocess("---\nmonikerRange: '< cloudsvc'\n---\n" + zones, page_rel="b.md")
+    assert "server group" in server and "Both kinds" in server and "Invite users" not in server
+    newer = site.preprocess(zones + "::: moniker range=\"> cloudsvc\"\nNext.\n::: moniker-end\n", page_rel="c.md")
+    assert "Invite users" in newer and "server group" in newer  # order unknown: every zone kept
+    only = site.preprocess("::: moniker range=\"cloud-latest\"\nLatest only.\n::: moniker-end\n", page_rel="d.md")
+    assert "Latest only." in only
+    # its numbered releases lie below it: a zone for releases only is not the service's view,
+    # and is the view of a page for the releases
+    spans = ("::: moniker range=\">= cloudsvc-2019 < cloudsvc\"\nServer 2019 and later.\n::: moniker-end\n\n"
+             "::: moniker range=\"<= cloudsvc-2020\"\nUp to server 2020.\n::: moniker-end\n\n"
+             "::: moniker range=\"cloudsvc\"\nService.\n::: moniker-end\n")
+    top = site.preprocess(spans, page_rel="e.md")
+    assert "Service." in top and "Server 2019" not in top and "Up to server 2020" not in top
+    servers = site.preprocess("---\nmonikerRange: '>= cloudsvc-2019 < cloudsvc'\n---\n" + spans, page_rel="f.md")
+    assert "Server 2019 and later." in servers and "Service." not in servers
+
+
 def test_content_group_of_an_older_version_is_not_the_default_page(tmp_path: Path,
                                                                    write: Callable[..., Path]) -> None:
     """DocFX content ``groups`` with a ``moniker_range`` publish versions of one page from two

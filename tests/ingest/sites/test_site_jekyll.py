@@ -132,6 +132,72 @@ def test_theme_include_not_in_repository_keeps_its_picture(site_root: Path) -> N
     assert len(warnings) == 2  # both includes reported as not in the repository
 
 
+def test_a_file_the_layout_includes_by_a_page_variable_is_on_the_page(tmp_path: Path,
+                                                                     write: Callable[..., Path]) -> None:
+    """Jekyll renders a page's layouts with the page, so a layout's ``{% include {{ page.reuse }} %}``
+    (here in the ``doc`` layout's parent, ``page``) puts the file the front matter names on the page:
+    a page whose body is empty is that shared text (it read as an empty page). A layout naming no
+    such variable, or a page not setting it, adds nothing."""
+    write(tmp_path, "_config.yml", "title: Guide\ndefaults:\n  - scope: {path: ''}\n    values: {layout: doc}\n")
+    write(tmp_path, "_layouts/doc.html", "---\nlayout: page\n---\n<main>{{ content }}</main>\n")
+    write(tmp_path, "_layouts/page.html", "---\nlayout: base\n---\n{% if page.reuse %}{% capture c %}"
+          "{% include {{ page.reuse }} %}{% endcapture %}{{ c | markdownify }}{% else %}{{ content }}{% endif %}\n")
+    write(tmp_path, "_layouts/base.html", "<html>{{ content }}</html>\n")
+    write(tmp_path, "_layouts/plain.html", "<div>{{ content }}</div>\n")
+    write(tmp_path, "_includes/shared/quotas.md", "## Quotas\n\nSet a quota on {{ page.title }} folders.\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("---\ntitle: Shares\nreuse: shared/quotas.md\n---\n", page_rel="admin/shares.md")
+    assert "## Quotas" in out and "Set a quota on Shares folders." in out
+    assert "Quotas" not in site.preprocess("---\ntitle: Other\n---\nOwn text.\n", page_rel="admin/other.md")
+    plain = site.preprocess("---\nlayout: plain\nreuse: shared/quotas.md\n---\nOwn.\n", page_rel="p.md")
+    assert "Quotas" not in plain
+
+
+def test_a_hidden_element_in_an_include_goes_with_the_elements_nested_in_it(tmp_path: Path,
+                                                                            write: Callable[..., Path]) -> None:
+    """An include's hidden element (a Bootstrap lightbox modal, ``aria-hidden="true"``, holding
+    ``<div>``s of its own) is dropped up to its matching closing tag; the first ``</div>`` ended it,
+    so the page read the outer modal ``</div>`` lines as text. The picture before it stays."""
+    write(tmp_path, "_config.yml", "title: Guide\n")
+    write(tmp_path, "_includes/shot.html",
+          '<img src="{{ include.src }}" alt="{{ include.alt }}">\n\n'
+          '<div class="modal fade" aria-hidden="true">\n  <div class="modal-dialog">\n'
+          '    <div class="modal-content"><img src="{{ include.src }}" alt="big"></div>\n  </div>\n</div>\n'
+          '<div aria-hidden="true"><div>never closed\n')
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess('Before.\n\n{% include shot.html src="/img/a.png" alt="Queue" %}\n\nAfter.\n',
+                          page_rel="a.md")
+    assert '<img src="/img/a.png" alt="Queue">' in out and "After." in out
+    assert "</div>" not in out.split("never closed")[0] and 'alt="big"' not in out
+
+
+def test_static_files_and_the_language_of_a_multi_language_site(tmp_path: Path, write: Callable[..., Path],
+                                                                 png: bytes) -> None:
+    """``site.static_files`` lists the files Jekyll copies as they are (``path`` from the source,
+    ``name``, ``basename``, ``extname``), and jekyll-multiple-languages-plugin builds the first of
+    ``languages`` at the site root with ``site.lang`` its code: an include that picks
+    ``<folder>/<lang>/<file>`` when that file exists, else ``<folder>/<file>``, picks as the site does.
+    Both were unknown, so the picture pointed at a path that is not there."""
+    write(tmp_path, "_config.yml", "title: App\nplugins:\n  - jekyll-multiple-languages-plugin\n"
+                                   "languages: [en, fr]\nexclude: [notes]\n")
+    write(tmp_path, "_includes/shot.html",
+          "{% assign found = false %}{% capture local %}{{ include.dir }}/{{ site.lang }}/{{ include.file }}{% endcapture %}"
+          "{% for f in site.static_files %}{% if f.path == local %}{% assign found = true %}{% endif %}{% endfor %}"
+          '<img src="{% if found %}{{ local }}{% else %}{{ include.dir }}/{{ include.file }}{% endif %}" alt="x">')
+    (tmp_path / "img" / "en").mkdir(parents=True)
+    (tmp_path / "img" / "en" / "queue.png").write_bytes(png)
+    (tmp_path / "img" / "logo.png").write_bytes(png)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "draft.png").write_bytes(png)
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess('{% include shot.html dir="/img" file="queue.png" %}\n\n'
+                          '{% include shot.html dir="/img" file="logo.png" %}\n\n'
+                          "{% for f in site.static_files %}[{{ f.name }} {{ f.basename }} {{ f.extname }}]{% endfor %}"
+                          " {{ site.static_files.size }}\n", page_rel="guide.md")
+    assert '<img src="/img/en/queue.png"' in out and '<img src="/img/logo.png"' in out
+    assert "[queue.png queue .png][logo.png logo .png] 2" in out or "[logo.png logo .png][queue.png queue .png] 2" in out
+
+
 def test_bad_config_and_jupyter_book_told_apart(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "_config.yml", "title: [unclosed")
     with pytest.raises(ConfigError, match="_config.yml"):

@@ -110,6 +110,14 @@ _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
 # an inline or block image whose attribute list starts with a named attribute (no alt text)
+#: a video block macro whose first attribute names a hosting service: the target is the video's ID there
+_VIDEO_SERVICE = re.compile(r"^video::([^\s\[\]]+)\[[ \t]*(youtube|vimeo|wistia)[ \t]*(?=[,\]])", re.IGNORECASE)
+#: the address Asciidoctor's HTML converter embeds for each service (convert_video, ``poster``)
+_VIDEO_EMBED = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
+                "wistia": "https://fast.wistia.com/embed/iframe/{}"}
+#: an image macro whose attribute list opens with a named attribute and names ``alt=``
+_IMAGE_NAMED_ALT = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(\s*[A-Za-z][\w-]*\s*=[^\]\n]*)\]")
+_NAMED_ALT = re.compile(r"""(?:^|,)\s*alt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,]*))""")
 _INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(?=\s*[A-Za-z][\w-]*\s*=)")
 # a block image's title="..." attribute: its caption, as a .Title line gives it
 _BLOCK_IMAGE_TITLE = re.compile(r"""^(image::[^\s\[\]]+\[.*?)(?:,\s*|(?<=\[))title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))(.*\]\s*)$""")
@@ -292,6 +300,8 @@ class _Pre:
                         line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
                                                                                 else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
+                if line.startswith("video::") and len(line) <= 2000:
+                    line = _VIDEO_SERVICE.sub(_video_service_url, line)
                 if line.startswith("image::") and "title" in line and len(line) <= 2000:
                     titled = _BLOCK_IMAGE_TITLE.match(line)
                     if titled:  # image::x.png[Alt,title="Caption"]: the caption a .Title line gives
@@ -334,6 +344,8 @@ class _Pre:
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
         if "image:" in line and "=" in line:
+            if "alt" in line:  # image::x.png[alt=Architecture]: Asciidoctor's alt (asciidoc-py showed 'alt=...')
+                line = _IMAGE_NAMED_ALT.sub(_alt_positional, line)
             # image:x.png[align="left"]: no alt given (Asciidoctor: the file name); asciidoc-py took 'align='
             line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
         if "[" in line and ("^]" in line or "=" in line):
@@ -476,6 +488,30 @@ _MONO_QUOTES = (
 # Asciidoctor's InlineLinkRx / InlineLinkMacroRx: a backslash before a URL scheme or a link/mailto
 # macro (at the start, after a blank or one of >()[];"') stops the link and is not shown
 _ESCAPED_URL = re.compile(r"""(?:^|(?<=[\s>()\[\];"']))\\(?=(?:https?|file|ftp|irc)://|(?:link|mailto):)""")
+
+
+def _video_service_url(m: re.Match[str]) -> str:
+    """``video::rPQoq7ThGAU[youtube]`` as ``video::https://www.youtube.com/embed/rPQoq7ThGAU[``:
+    Asciidoctor reads the target of a video whose ``poster`` is ``youtube``/``vimeo``/``wistia`` as
+    that service's video ID (a YouTube target may list more IDs after the first, ``a,b``, or a
+    playlist, ``id/list``); asciidoc-py took it for a file beside the page."""
+    vid = re.split(r"[,/]", m.group(1))[0]
+    return f"video::{_VIDEO_EMBED[m.group(2).lower()].format(vid)}["
+
+
+def _alt_positional(m: re.Match[str]) -> str:
+    """``image::x.png[alt=Text,width=30]`` as ``image::x.png["Text",width=30]``: asciidoc-py
+    reads only the first positional attribute as the alt text; Asciidoctor also the named
+    ``alt`` (image macro attributes: ``alt``, ``width``, ``height``, by name or position)."""
+    attrs = m.group(2)
+    named = _NAMED_ALT.search(attrs)
+    if named is None:
+        return m.group(0)
+    alt = next(g for g in named.groups() if g is not None).strip().replace('"', "")
+    rest = _attrlist(attrs[:named.start()] + attrs[named.end():])
+    # every value quoted: asciidoc-py reads a list with one unquoted word value (align=center) as one alt
+    others = "".join(f',{k}="{v.replace(chr(34), "")}"' for k, v in rest.items())
+    return f'{m.group(1)}["{alt}"{others}]'
 
 
 def _mono_span(text: str) -> str:
@@ -1220,7 +1256,14 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
     lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs)
+    comment: str | None = None  # the delimiter of the comment block open above the title
     for line in lines:
+        if comment is not None:
+            comment = None if line.strip() == comment else comment
+            continue
+        if line.startswith("////") and line.strip("/") == "":
+            comment = line.strip()  # Asciidoctor skips comment blocks above the document title too
+            continue
         m = _DOC_TITLE.match(line)
         if m:
             builder.title = clean_text(pre.sub(m.group(1)))

@@ -263,6 +263,104 @@ def is_within(rel: str, folder: str) -> bool:
 
 
 _MAX_SCANNED_BYTES = 5_000_000  # of a file scanned for its includes (builder.MAX_INCLUDE_BYTES)
+_ADOC_ENTRY = re.compile(r"^:(!?)([A-Za-z0-9_][\w-]*)(!?):(?:[ \t]+(.*?))?[ \t]*$")
+_ADOC_INCLUDE_LINE = re.compile(r"^include::([^\[\n]+)\[")
+_ADOC_REF = re.compile(r"\{([A-Za-z0-9_][\w-]*)\}")
+_ADOC_SUFFIXES = (".adoc", ".asciidoc", ".asc")
+#: characters of one file read for its attribute entries; levels of includes followed; entries
+#: and includes stepped through for one file (a fan of includes that include others)
+MAX_ENTRY_FILE_CHARS = 500_000
+MAX_ENTRY_INCLUDE_DEPTH = 4
+MAX_ENTRY_STEPS = 5_000
+MAX_ENTRY_VALUE_CHARS = 4_096
+
+
+class AsciidocEntries:
+    """The attribute entries (``:name: value``) an AsciiDoc file sets, with those of the
+    AsciiDoc files it includes, in document order: Asciidoctor substitutes attribute
+    references in an ``include::`` target before resolving it, and an entry in an included
+    file (a shared ``_attributes.adoc``) sets the attribute for the rest of the including
+    document (and may use the ones set before it). A value's references are substituted
+    where it is defined; ``:name!:`` unsets. Each file is read once; at most
+    :data:`MAX_ENTRY_INCLUDE_DEPTH` levels of includes and :data:`MAX_ENTRY_STEPS` entries
+    and includes per file asked about, values of at most :data:`MAX_ENTRY_VALUE_CHARS`;
+    cycles cut; never raises."""
+
+    def __init__(self, root: Path, resolve: Callable[[str, str], ResolvedLink]) -> None:
+        self._root = root
+        self._resolve = resolve
+        self._ops: dict[str, list[tuple[str, str, str]]] = {}
+        self._resolved: dict[tuple[str, str], str | None] = {}
+        self._last: tuple[str, dict[str, str]] | None = None  # the file asked about last (its targets come together)
+
+    def of(self, rel: str) -> dict[str, str]:
+        """name -> value for every entry ``rel`` (posix, relative to the root) and its includes set."""
+        if self._last is None or self._last[0] != rel:
+            attrs: dict[str, str] = {}
+            self._run(rel, attrs, (rel,), [MAX_ENTRY_STEPS])
+            self._last = (rel, attrs)
+        return self._last[1]
+
+    def _run(self, rel: str, attrs: dict[str, str], stack: tuple[str, ...], budget: list[int]) -> None:
+        for kind, name, value in self._ops_of(rel):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            if kind == "set":
+                expanded = self.expand(value, attrs)
+                if expanded is None:
+                    attrs.pop(name, None)  # longer than any path: left undefined (no target uses it)
+                else:
+                    attrs[name] = expanded
+            elif kind == "unset":
+                attrs.pop(name, None)
+            elif len(stack) <= MAX_ENTRY_INCLUDE_DEPTH:
+                target = self.expand(value, attrs)
+                if target and "{" not in target and target.lower().endswith(_ADOC_SUFFIXES):
+                    key = (posixpath.dirname(rel), target)  # a target resolves from the including file's folder
+                    if key not in self._resolved:
+                        self._resolved[key] = self._resolve(target, rel).rel_path
+                    child = self._resolved[key]
+                    if child is not None and child not in stack:
+                        self._run(child, attrs, (*stack, child), budget)
+
+    def _ops_of(self, rel: str) -> list[tuple[str, str, str]]:
+        if rel not in self._ops:
+            try:
+                with (self._root / rel).open(encoding="utf-8", errors="replace") as fh:
+                    text = fh.read(MAX_ENTRY_FILE_CHARS)
+            except OSError:
+                text = ""
+            ops: list[tuple[str, str, str]] = []
+            for line in text.splitlines():
+                if line.startswith(":") and (m := _ADOC_ENTRY.match(line)):
+                    unset = bool(m.group(1) or m.group(3))
+                    ops.append(("unset" if unset else "set", m.group(2), m.group(4) or ""))
+                elif line.startswith("include::") and (inc := _ADOC_INCLUDE_LINE.match(line)):
+                    ops.append(("include", "", inc.group(1).strip()))
+            self._ops[rel] = ops
+        return self._ops[rel]
+
+    @staticmethod
+    def expand(text: str, attrs: dict[str, str]) -> str | None:
+        """``text`` with each ``{name}`` that ``attrs`` defines replaced (others kept);
+        ``None`` when the text or the result is longer than :data:`MAX_ENTRY_VALUE_CHARS`
+        (values built from values would otherwise grow without bound)."""
+        if len(text) > MAX_ENTRY_VALUE_CHARS:
+            return None
+        if "{" not in text:
+            return text
+        out: list[str] = []
+        size, pos = 0, 0
+        for m in _ADOC_REF.finditer(text):
+            part = text[pos:m.start()] + attrs.get(m.group(1), m.group(0))
+            size += len(part)
+            if size > MAX_ENTRY_VALUE_CHARS:
+                return None
+            out.append(part)
+            pos = m.end()
+        out.append(text[pos:])
+        return None if size + len(text) - pos > MAX_ENTRY_VALUE_CHARS else "".join(out)
 
 
 def scan_include_targets(

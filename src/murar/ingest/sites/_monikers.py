@@ -20,7 +20,12 @@ range. A zone is shown when that default moniker of one of its products satisfie
 its range. Where the order cannot be known (a moniker without a trailing number,
 ``azure-sqldw-latest``; a product mixing years and small version numbers,
 ``iotedge-2020-11`` and ``iotedge-1.4``) the zone is kept, as before: more text
-is better than losing the current version's.
+is better than losing the current version's. One exception: a moniker without a
+number that a range bounds from above (``< azure-devops``, ``<= azure-devops``) and
+none from below (``> azure-devops``) is the newest of its line (the cloud service
+over its server releases, as the Azure DevOps docs pair ``range="azure-devops"`` with
+``range="< azure-devops"``): the default view is that moniker, or, on a page whose
+own range leaves it out, the version just below it.
 """
 
 from __future__ import annotations
@@ -39,6 +44,10 @@ Version = tuple[int, ...]
 Range = list[list[tuple[str, str]]]  # alternatives (||) of comparisons (op, moniker) that must all hold
 #: a version above every one named (a range ``> highest`` names no newer moniker)
 ABOVE: Version = (10**10,)
+#: the version of a moniker without a number that is the newest of its line (see the module doc)
+TOP: Version = ABOVE
+#: a version just below :data:`TOP` (the default view of a page whose range leaves the newest out)
+BELOW_TOP: Version = (ABOVE[0] - 1,)
 
 
 def split_moniker(name: str) -> tuple[str, Version | None]:
@@ -102,12 +111,35 @@ def satisfies(rng: Range, product: str, version: Version) -> bool:
         ok = True
         for op, name in alt:
             prod, ver = split_moniker(name)
+            if prod != product and _one_line(prod, product):
+                # the newest of a line (azure-devops) and a numbered release of it (azure-devops-2022):
+                # the releases lie below it, whatever their numbers
+                below = ver is None  # the range names the newest; the moniker asked about is a release
+                if op not in (("<", "<=") if below else (">", ">=")):
+                    ok = False
+                    break
+                continue
+            if ver is None and version in (TOP, BELOW_TOP):
+                ver = TOP  # the newest of its line (only such a moniker is given TOP/BELOW_TOP)
             if prod != product or ver is None or not _holds(op, version, ver):
                 ok = False
                 break
         if ok:
             return True
     return False
+
+
+def _one_line(a: str, b: str) -> bool:
+    """True when one product is a numberless moniker and the other its numbered releases
+    (``azure-devops`` and ``azure-devops-``, as :func:`split_moniker` splits them)."""
+    return a != b and (a.rstrip("-_.") == b or b.rstrip("-_.") == a)
+
+
+def _line_top(product: str, defaults: dict[str, Version]) -> str | None:
+    """The numberless newest moniker whose numbered releases ``product`` names, when the
+    default view is that newest one (``azure-devops-`` -> ``azure-devops``)."""
+    top = product.rstrip("-_.")
+    return top if top != product and defaults.get(top) == TOP else None
 
 
 def _products(rng: Range) -> set[str]:
@@ -122,15 +154,24 @@ def default_view(ranges: Iterable[str], page_range: str | None = None) -> dict[s
     named: dict[str, set[Version]] = {}
     above: set[str] = set()
     unordered: set[str] = set()
+    bounded_above: set[str] = set()  # numberless monikers some range puts others below
+    bounded_below: set[str] = set()
     parsed = [r for r in (parse_range(t) for t in ranges) if r]
     for rng in parsed:
         for alt in rng:
-            for _, name in alt:
+            for op, name in alt:
                 prod, ver = split_moniker(name)
                 if ver is None:
                     unordered.add(prod)
+                    if op in ("<", "<="):
+                        bounded_above.add(prod)
+                    elif op == ">":
+                        bounded_below.add(prod)
                 else:
                     named.setdefault(prod, set()).add(ver)
+    for prod in bounded_above - bounded_below - set(named):
+        unordered.discard(prod)
+        named[prod] = {TOP, BELOW_TOP}
     newest = {prod: max(versions) for prod, versions in named.items()}  # once: many ranges name many versions
     for rng in parsed:
         for alt in rng:
@@ -159,4 +200,6 @@ def zone_shown(range_text: str, defaults: dict[str, Version]) -> bool:
     products = _products(rng)
     if any(p not in defaults for p in products):
         return True
-    return any(satisfies(rng, p, defaults[p]) for p in products)
+    # when the view is a line's numberless newest moniker, its numbered releases are not the view
+    views = {(top, TOP) if (top := _line_top(p, defaults)) else (p, defaults[p]) for p in products}
+    return any(satisfies(rng, p, v) for p, v in views)

@@ -53,7 +53,11 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from murar.ingest.paths import ResolvedLink, resolve_link
-from murar.ingest.sites._common import os_walk_files, scan_include_targets
+from murar.ingest.sites._common import (
+    AsciidocEntries,
+    os_walk_files,
+    scan_include_targets,
+)
 
 
 class FileRole(enum.Enum):
@@ -193,8 +197,10 @@ class PlainSite:
     the nearest ancestor folder that holds the link's first segment).
 
     The include scan reads the AsciiDoc and reST files once, on the first
-    :meth:`classify`; a target written with an unexpanded attribute
-    (``{partialsdir}/x.adoc``) is not recognised and stays a page."""
+    :meth:`classify`; attribute references in an AsciiDoc target are expanded with the
+    entries of the including file and the files it includes (``include::{includes}/x.adoc[]``
+    with ``:includes:`` set in a shared attributes file, see :class:`AsciidocEntries`); a
+    target no entry expands is not recognised and stays a page."""
 
     def __init__(self, root: Path, *, generator: str = "plain", config_file: str | None = None) -> None:
         self._config = SiteConfig(generator=generator, root=root.resolve(), config_file=config_file)
@@ -205,9 +211,11 @@ class PlainSite:
         if self._includes is None:
             root = self._config.root
             files = os_walk_files(root, ".", _INCLUDING_SUFFIXES)
+            entries = AsciidocEntries(root, lambda target, rel: self.resolve_include(target, page_rel=rel))
             self._includes = scan_include_targets(
                 root, files, _PLAIN_INCLUDE_RE,
-                lambda target, rel: self.resolve_include(target, page_rel=rel))
+                lambda target, rel: self.resolve_include(target, page_rel=rel),
+                expand=lambda target, rel: entries.expand(target, entries.of(rel)) or target)  # include::{includes}/x.adoc[]
         return self._includes
 
     @property

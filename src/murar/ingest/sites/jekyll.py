@@ -130,6 +130,8 @@ _MAX_LOOP_LENGTH = MAX_LOOP_LENGTH
 _MAX_INCLUDE_BLOCKS = 64
 # pages whose front matter a just-the-docs children list is looked up in, and children listed per page
 _MAX_NAV_PAGES = 20_000
+#: files listed in ``site.static_files`` (a loop over them still counts against the page's loop budget)
+_MAX_STATIC_FILES = 20_000
 _MAX_CHILDREN = 500
 
 
@@ -482,6 +484,12 @@ _KRAMDOWN_COMMENT_END = re.compile(r"\{:/comment\}")
 _HIDDEN_OPEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>", re.IGNORECASE)
 
 
+#: ``{% include {{ page.name }} %}`` in a layout: a file named by the page's front matter
+_LAYOUT_PAGE_INCLUDE = re.compile(r"\{%-?\s*include\s+\{\{\s*page\.([A-Za-z_][\w-]*)\s*\}\}\s*-?%\}")
+_LAYOUT_NAME = re.compile(r"[\w][\w.-]{0,100}")
+_INCLUDE_NAME = re.compile(r"[\w./-]{1,300}")
+
+
 class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
 
@@ -490,6 +498,12 @@ class JekyllSite:
                  site_object: dict[str, Any] | None = None) -> None:
         self._config = config
         self._site_object = {"url": "", "baseurl": "", **(site_object or {})}
+        plugins = self._site_object.get("plugins") or self._site_object.get("gems") or []
+        languages = self._site_object.get("languages")
+        if ("lang" not in self._site_object and isinstance(plugins, list) and isinstance(languages, list) and languages
+                and "jekyll-multiple-languages-plugin" in plugins):
+            # jekyll-multiple-languages-plugin builds the first of `languages` at the site root, site.lang its code
+            self._site_object["lang"] = str(languages[0])
         self._collections = collections
         self._defaults = defaults
         self._variables = dict(variables or {})
@@ -506,6 +520,8 @@ class JekyllSite:
         self._url_folders: dict[str, str | None] = {}
         self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
         self._children_nav: bool | None = None
+        self._layout_includes: dict[str, tuple[str, ...]] = {}
+        self._static_files: list[dict[str, Any]] | None = None
 
     @property
     def config(self) -> SiteConfig:
@@ -519,6 +535,25 @@ class JekyllSite:
     def chirpy(self) -> bool:
         """True when the site uses the Chirpy theme (:func:`is_chirpy`)."""
         return self._chirpy
+
+    def static_files(self) -> list[dict[str, Any]]:
+        """Jekyll's ``site.static_files`` ("Variables", "Static Files"): the files of the
+        source Jekyll copies as they are (not pages, documents, includes, layouts or
+        excluded ones), each ``path`` (from the source, with a leading ``/``), ``name``,
+        ``basename`` and ``extname``; here the files murar reads as assets (images,
+        videos, downloads), sorted, at most :data:`_MAX_STATIC_FILES`. Walked once."""
+        if self._static_files is None:
+            out: list[dict[str, Any]] = []
+            for rel in os_walk_files(self._root, self._source, ASSET_SUFFIXES)[:_MAX_STATIC_FILES]:
+                inner = self._inner(rel)
+                if inner is None or self.classify(rel).role is not FileRole.ASSET:
+                    continue
+                name = posixpath.basename(inner)
+                stem, dot, ext = name.rpartition(".")
+                out.append({"path": "/" + inner, "name": name, "basename": stem if dot else name,
+                            "extname": dot + ext if dot else "", "collection": None})
+            self._static_files = out
+        return self._static_files
 
     # -------------------------------------------------------------- classify
     def _inner(self, rel: str) -> str | None:
@@ -659,6 +694,10 @@ class JekyllSite:
         meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
         meta = self.page_meta(page_rel, meta)
+        drawn = [f"{{% include {meta[var]} %}}" for var in self._layout_page_includes(to_text(meta.get("layout")))
+                 if isinstance(meta.get(var), str) and _INCLUDE_NAME.fullmatch(meta[var])]
+        if drawn:  # the page's layout draws a file the page names (include_content: reuse/x.md)
+            body = body.rstrip("\n") + "\n\n" + "\n\n".join(drawn) + "\n"
         if meta.get("render_with_liquid") is not False:
             body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
         if self._chirpy:
@@ -668,6 +707,35 @@ class JekyllSite:
         body = body.rstrip() + listing if listing else body
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
+
+    def _layout_page_includes(self, layout: str) -> tuple[str, ...]:
+        """Front matter variables whose value the layout ``layout`` (and the layouts it is
+        laid out in, ``layout:`` in each one's front matter; at most 5) includes as a file:
+        ``{% include {{ page.include_content }} %}``. Jekyll renders a page's layouts with
+        the page ("Layouts": ``page`` holds its front matter), so that file's content is on
+        the page, though the page's own text does not name it. Each layout is read once."""
+        names: list[str] = []
+        seen: set[str] = set()
+        for _ in range(5):
+            if not layout or layout in seen or not _LAYOUT_NAME.fullmatch(layout):
+                break
+            seen.add(layout)
+            if layout not in self._layout_includes:
+                path = self._root / safe_join(self._source, f"_layouts/{layout}.html")
+                text = ""
+                if path.is_file() and not inside_root(path, self._root.resolve()).problem:
+                    try:
+                        with path.open(encoding="utf-8", errors="replace") as fh:
+                            text = fh.read(200_000)  # a huge file is not read whole
+                    except OSError:
+                        text = ""
+                meta, body, _ = split_front_matter(text)
+                parent = to_text(meta.get("layout")) if isinstance(meta, dict) else ""
+                self._layout_includes[layout] = (parent, *dict.fromkeys(_LAYOUT_PAGE_INCLUDE.findall(body)))
+            parent, *found = self._layout_includes[layout]
+            names += [n for n in found if n not in names]
+            layout = parent
+        return tuple(names)
 
     def _collection_of(self, rel: str) -> Collection | None:
         """The collection whose folder holds ``rel`` (``None``: a page outside collections)."""
@@ -811,6 +879,11 @@ class _JekyllLiquid(Renderer):
 
     def missing(self, path: list[str | int], depth: int) -> Any:
         head = path[0]
+        if head == "site" and depth == 1 and path[1] == "static_files":
+            files = self.site.static_files()
+            if len(path) == 2:
+                return files
+            return len(files) if path[2] == "size" else UNKNOWN
         if head == "site" and depth <= 2:
             return UNKNOWN
         if head == "page" and depth == 1 and path[1] in _COMPUTED_PAGE:
@@ -1037,9 +1110,11 @@ _COMPUTED_PAGE = frozenset({"content", "title", "excerpt", "url", "date", "id", 
 
 def _strip_hidden(text: str) -> str:
     """``text`` without its hidden HTML elements (``hidden``/``aria-hidden="true"``),
-    each up to the first closing tag of its name. An opening tag whose name is
-    not closed after it stays, and so does every later one of that name (one
-    ``.*?</\\1>`` regex scanned to the end from each: 20,000 ``<p hidden>`` took 32 s)."""
+    each up to the closing tag that matches it (elements of its name nested in it, a
+    Bootstrap modal's ``<div>``s, counted: the first ``</div>`` left the outer ones'
+    closing tags as text). An opening tag whose name is not closed after it stays, and
+    so does every later one of that name (one ``.*?</\\1>`` regex scanned to the end
+    from each: 20,000 ``<p hidden>`` took 32 s)."""
     out: list[str] = []
     pos = 0
     unclosed: set[str] = set()
@@ -1047,12 +1122,21 @@ def _strip_hidden(text: str) -> str:
         name = m.group(1).lower()
         if m.start() < pos or name in unclosed:
             continue
-        close = re.compile(rf"</{re.escape(name)}>", re.IGNORECASE).search(text, m.end())
-        if close is None:
+        end = None
+        depth = 1
+        for tag in re.compile(rf"<(/?){re.escape(name)}\b[^>]*>", re.IGNORECASE).finditer(text, m.end()):
+            if tag.group(1):
+                depth -= 1
+                if depth == 0:
+                    end = tag.end()
+                    break
+            elif not tag.group(0).endswith("/>"):
+                depth += 1
+        if end is None:
             unclosed.add(name)
             continue
         out.append(text[pos:m.start()])
-        pos = close.end()
+        pos = end
     out.append(text[pos:])
     return "".join(out)
 
