@@ -742,6 +742,39 @@ def test_site_component_drawing_a_prop_as_img_is_an_image(tmp_path: Path) -> Non
     assert (images[0].alt, images[0].caption) == ("Query editor", "The query editor")
 
 
+def test_site_component_imported_through_a_components_index(tmp_path: Path) -> None:
+    """Components imported from a folder's index module that re-exports them (import { Term, Shot }
+    from '@site/src/components', whose index.js holds export { default as Term } from './info/Term')
+    are read from the module that defines them, as webpack resolves the import: the inline term
+    component shows its term in the sentence (read as nothing before) and the image component is
+    an image whose caption is the prop it renders under its <img>, not a bold line above it."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components" / "info").mkdir(parents=True)
+    (root / "src" / "components" / "media").mkdir(parents=True)
+    (root / "src" / "components" / "index.js").write_text(
+        "// site components\nexport { default as Term } from './info/Term';\n"
+        "import Shot from './media/Shot';\nexport { Shot as Figure2 };\nexport { default } from './info/Term';\n")
+    (root / "src" / "components" / "info" / "Term.js").write_text(
+        "const Term = ({ word, hint }) => {\n  const [open, setOpen] = React.useState(false);\n"
+        "  return (<span><span role=\"button\">{word}</span>{open && <div role=\"tooltip\">...</div>}</span>);\n};\n"
+        "export default Term;\n")
+    (root / "src" / "components" / "media" / "Shot.jsx").write_text(
+        "export default function Shot({ src, alt, title }) {\n  return (<div className=\"shot\">\n"
+        "    <img src={src} alt={alt || title} />\n    {title && <p className=\"shot-title\">{title}</p>}\n"
+        "  </div>);\n}\n")
+    (root / "docs" / "lag.mdx").write_text(
+        "import { Term, Figure2 as Pic } from '@site/src/components';\n\n# Lag\n\n"
+        "Always check the <Term word=\"queue delay\" hint=\"Seconds behind\" /> before you switch.\n\n"
+        "<Pic\n    src=\"/img/base.png\"\n    title=\"Delay over one day\" />\n\nAfter the figure.\n")
+    doc = convert_mdx(root / "docs" / "lag.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Always check the queue delay before you switch." in text
+    assert "Seconds behind" not in text and "**Delay over one day**" not in text
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.caption) for m in images] == [("static/img/base.png", "Delay over one day")]
+
+
 def test_site_component_renders_its_text_props(tmp_path: Path) -> None:
     """A component of the site that renders a prop as an element's child (<span>{tier}</span>) or maps
     an array prop to elements ({badges.map((b) => <a>{b.label}</a>)}) shows those strings, as React

@@ -128,6 +128,9 @@ _CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:[-*+]|\d{1,9}[.)]|>)(?=[ \t]|$))*[ 
 _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
+MAX_REEXPORT_HOPS = 4  # modules followed through re-exports to the one defining a component
+# export { default as Term, Other } from './x' (the from part absent: names exported from imports)
+_REEXPORT = re.compile(r"""\bexport\s*\{([^{}]{0,2000})\}\s*(?:from\s*(['"])([^'"\n]{1,300})\2)?""")
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
 _ATTR_BARE = re.compile(r"[^\s>]+")
@@ -310,6 +313,9 @@ class _Scope:
     values: dict[str, str] = field(default_factory=dict)
     # name -> the module a component is imported (or registered) from, to read a site's own component
     modules: dict[str, str] = field(default_factory=dict)
+    # name -> the name its module exports it as (import { Term as T } from '...': T -> Term); a
+    # name not here is the module's default export
+    exports: dict[str, str] = field(default_factory=dict)
 
     def value(self, expr: str) -> str | None:
         """The text ``{expr}`` renders when it is a string or number literal or a known
@@ -337,7 +343,8 @@ class MdxTransformer:
         self.read = read or self._read
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
-        self._components: dict[str, str | None] = {}  # module -> its source (None: not a file of the site)
+        # module -> (its file, its source); None: not a file of the site
+        self._components: dict[str, tuple[str, str] | None] = {}
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
         self._text_props: dict[str, tuple[set[str], dict[str, set[str]]]] = {}
         self._img_templates: dict[str, list[str]] = {}
@@ -492,7 +499,7 @@ class MdxTransformer:
             for part in named.group(1).split(",")[:50]:
                 local = part.split(" as ")[-1].strip()
                 if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
-                    _bind_module(local, target, scope)
+                    _bind_module(local, target, scope, export=part.split(" as ")[0].strip())
         default = names.split(",", 1)[0].strip()
         if not re.fullmatch(r"[A-Za-z_$][\w$]*", default):
             return
@@ -687,9 +694,11 @@ class MdxTransformer:
         if video:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
-        image = self._component_image(tag, scope, page_rel)
+        image, caption = self._component_image(tag, scope, page_rel)
         if not image:
             texts += self._component_text_props(tag, scope, page_rel)
+        elif caption:  # shown as the image's caption, not again above it
+            texts = [t for t in texts if t != caption]
         out = ""
         if texts and inline and not image:
             # a text element stays in its paragraph: a self-closing one (a badge) shows its text there;
@@ -703,18 +712,26 @@ class MdxTransformer:
             return out
         return "\n" if not tag.self_closing else ""
 
-    def _component_image(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+    def _component_image(self, tag: _Tag, scope: _Scope, page_rel: str) -> tuple[str, str]:
         """An image component (``<Image img={require('./x.png')} />`` of
         @theme/IdealImage, ``<ThemedImage sources={{light: useBaseUrl('/x.png'), dark: ...}} />``,
         ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
-        attribute that names an image file (the light variant of ``sources``)."""
+        attribute that names an image file (the light variant of ``sources``), and its
+        caption: ``caption=``, else a prop the site's component renders as text beside
+        its ``<img>`` (``{title && <p className="caption">{title}</p>}``). ``("", "")``
+        when it is no image."""
         drawn = self._component_img_prop(tag, scope, page_rel)
         src = self._component_img_template(tag, scope, page_rel)
         if not drawn and not src and not _IMAGE_COMPONENT.search(_names(tag, scope)):
-            return ""  # DocsCard img=, Avatar src=: decoration
+            return "", ""  # DocsCard img=, Avatar src=: decoration
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
         caption = _attr_text(attrs.get("caption"))
+        code = self._component_code(tag, scope, page_rel) if not caption else None
+        if code and "<img" in code:
+            shown = self._child_props(code)[0]
+            caption = next((t for n, v, k in tag.attrs if n in shown and n != drawn
+                            and (t := _attr_text((v, k)))), "")
         for name, value, kind in tag.attrs:
             low = name.lower()
             if src or value is None:
@@ -737,11 +754,11 @@ class MdxTransformer:
                     if lit and lit.group(2).lower().endswith(_IMAGE_EXTS):
                         src = lit.group(2)
         if not src:
-            return ""
+            return "", ""
         img = f'<img src="{_escape(src)}" alt="{_escape(alt or caption)}" />'
         if caption:  # drawn under the image, as <figure><figcaption> is (ZoomImage caption=...)
-            return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n"
-        return f"\n\n{img}\n\n"
+            return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n", caption
+        return f"\n\n{img}\n\n", ""
 
     def _component_video(self, tag: _Tag, scope: _Scope) -> str:
         """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
@@ -788,8 +805,7 @@ class MdxTransformer:
         id="..." title="..." />``) as that ``<iframe>``, its ``src`` template filled from the
         tag's attributes the way React renders it; ``""`` when the module is a package,
         renders no iframe, or the src needs a prop the tag does not give."""
-        module = scope.modules.get(tag.name)
-        code = self._component_source(module, page_rel) if module else None
+        code = self._component_code(tag, scope, page_rel)
         m = _COMPONENT_IFRAME.search(code) if code else None
         if code is None or m is None:
             return ""
@@ -816,8 +832,7 @@ class MdxTransformer:
         and webpack resolve it (``<ZoomImage id="x.webp" />`` draws
         ``@site/docs/img/x.webp``); ``""`` when the component is not a file of the site,
         builds no such path, or a prop it needs is not given as a string."""
-        module = scope.modules.get(tag.name)
-        code = self._component_source(module, page_rel) if module else None
+        code = self._component_code(tag, scope, page_rel)
         if not code or "<img" not in code or "${" not in code:
             return ""
         if code not in self._img_templates:  # read once per component, however many tags use it
@@ -840,20 +855,10 @@ class MdxTransformer:
         children (``{tags.map((tag) => <a>{tag.name}</a>)}`` with ``tags={[{ name:
         "Enterprise" }]}``). Only string values are known; ``[]`` when the component is
         not a file of the site."""
-        module = scope.modules.get(tag.name)
-        code = self._component_source(module, page_rel) if module else None
+        code = self._component_code(tag, scope, page_rel)
         if not code or "{" not in code:
             return []
-        if code not in self._text_props:  # read once per component, however many tags use it
-            direct = {m.group(1) for k, m in zip(range(50), _COMPONENT_CHILD.finditer(code))}
-            mapped: dict[str, set[str]] = {}
-            for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
-                item = re.escape(m.group(2))
-                child = re.compile(rf">\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*<")
-                mapped.setdefault(m.group(1), set()).update(
-                    f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
-            self._text_props[code] = (direct, mapped)
-        direct, mapped = self._text_props[code]
+        direct, mapped = self._child_props(code)
         out: list[str] = []
         for name, value, kind in tag.attrs:
             if value is None or name.lower() in _TEXT_ATTRS:
@@ -866,13 +871,26 @@ class MdxTransformer:
                         out.append(f.group(3).strip())
         return out
 
+    def _child_props(self, code: str) -> tuple[set[str], dict[str, set[str]]]:
+        """Of a component's source: the props it renders as an element's only child, and
+        each array prop it maps to elements with the fields of its items rendered so."""
+        if code not in self._text_props:  # read once per component, however many tags use it
+            direct = {m.group(1) for k, m in zip(range(50), _COMPONENT_CHILD.finditer(code))}
+            mapped: dict[str, set[str]] = {}
+            for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
+                item = re.escape(m.group(2))
+                child = re.compile(rf">\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*<")
+                mapped.setdefault(m.group(1), set()).update(
+                    f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
+            self._text_props[code] = (direct, mapped)
+        return self._text_props[code]
+
     def _component_img_prop(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
         """The attribute of ``tag`` that a component of the site draws as its ``<img>``
         (``<img src={src} />``, ``src={props.shot}``, or a name computed from it:
         ``const resolved = require(`@site/static${src}`).default`` then ``<img src={resolved}>``),
         ``""`` when the component is not a file of the site or draws none of them."""
-        module = scope.modules.get(tag.name)
-        code = self._component_source(module, page_rel) if module else None
+        code = self._component_code(tag, scope, page_rel)
         if not code or "<img" not in code:
             return ""
         names = {name for name, value, kind in tag.attrs if kind in ("str", "expr") and value}
@@ -894,9 +912,35 @@ class MdxTransformer:
                 return used[0]
         return ""
 
-    def _component_source(self, module: str, page_rel: str) -> str | None:
+    def _component_code(self, tag: _Tag, scope: _Scope, page_rel: str) -> str | None:
+        """The source of the site's own component ``tag`` names (:meth:`_component_source`
+        of the module it is imported or registered from), else ``None``."""
+        module = scope.modules.get(tag.name)
+        if not module:
+            return None
+        return self._component_source(module, page_rel, export=scope.exports.get(tag.name, "default"))
+
+    def _component_source(self, module: str, page_rel: str, *, export: str = "default") -> str | None:
         """The source of a component module that is a file of the site (``@site/...``,
-        ``./x``, ``/src/...``; webpack's extensions and ``index`` files tried), else ``None``."""
+        ``./x``, ``/src/...``; webpack's extensions and ``index`` files tried), else ``None``.
+        A module that re-exports ``export`` from another one (a components folder's
+        ``index.js`` of ``export { default as Term } from './info/Term'``, or ``import Term
+        from './Term'`` then ``export { Term }``) gives that module's source instead, as
+        webpack resolves the import through it (up to :data:`MAX_REEXPORT_HOPS` modules)."""
+        found = self._module_file(module, page_rel)
+        for _ in range(MAX_REEXPORT_HOPS):
+            if found is None:
+                return None
+            rel, code = found
+            hop = _reexport(code, export)
+            if hop is None:
+                return code
+            target, export = hop
+            found = self._module_file(target, rel)
+        return found[1] if found is not None else None
+
+    def _module_file(self, module: str, page_rel: str) -> tuple[str, str] | None:
+        """``(rel_path, source)`` of the site file ``module`` names from ``page_rel``, else ``None``."""
         if not module.startswith(("@site/", "./", "../", "/")):
             return None
         key = module if module.startswith(("@site/", "/")) else f"{PurePosixPath(page_rel).parent}|{module}"
@@ -908,7 +952,7 @@ class MdxTransformer:
                 if res.rel_path and PurePosixPath(res.rel_path).suffix in _CODE_EXTS and (root / res.rel_path).is_file():
                     try:
                         with (root / res.rel_path).open(encoding="utf-8", errors="replace") as fh:
-                            self._components[key] = fh.read(MAX_COMPONENT_CHARS)
+                            self._components[key] = (res.rel_path, fh.read(MAX_COMPONENT_CHARS))
                     except OSError:
                         pass
                     break
@@ -959,12 +1003,15 @@ class MdxTransformer:
         return "\n\n" + body.strip("\n") + "\n\n"
 
 
-def _bind_module(name: str, module: str, scope: _Scope) -> None:
+def _bind_module(name: str, module: str, scope: _Scope, *, export: str = "default") -> None:
     """Bind ``name`` imported (or registered) from ``module``: an image file, a Markdown
     partial, or a component known by the module it comes from (``@theme/Tabs`` -> Tabs,
-    ``../components/zoom/ZoomableImage`` -> ZoomableImage; an ``index`` file by its folder)."""
-    for table in (scope.images, scope.partials, scope.kinds, scope.modules):
+    ``../components/zoom/ZoomableImage`` -> ZoomableImage; an ``index`` file by its folder),
+    ``export`` being the name the module exports it as (``default`` for a default import)."""
+    for table in (scope.images, scope.partials, scope.kinds, scope.modules, scope.exports):
         table.pop(name, None)
+    if export != "default" and re.fullmatch(r"[A-Za-z_$][\w$]*", export):
+        scope.exports[name] = export
     low = module.lower().split("?", 1)[0]
     if low.endswith(_IMAGE_EXTS):
         scope.images[name] = module
@@ -978,6 +1025,27 @@ def _bind_module(name: str, module: str, scope: _Scope) -> None:
             stem = parts[-2]
         if stem and stem != name:
             scope.kinds[name] = stem
+
+
+def _reexport(code: str, export: str) -> tuple[str, str] | None:
+    """``(module, name)`` when the module source ``code`` re-exports its ``export``
+    from another module rather than defining it: ``export { default as Term } from
+    './Term'`` -> ``('./Term', 'default')``, ``export { Term } from './x'`` -> ``('./x',
+    'Term')``, ``import Term from './Term'`` then ``export { Term }`` -> ``('./Term',
+    'default')``; ``None`` otherwise."""
+    for m in _REEXPORT.finditer(code):
+        for part in m.group(1).split(",")[:200]:
+            names = part.split(" as ")
+            orig, alias = names[0].strip(), names[-1].strip()
+            if alias != export or not re.fullmatch(r"[A-Za-z_$][\w$]*", orig):
+                continue
+            if m.group(3):
+                return m.group(3), orig
+            imp = re.search(rf"\bimport\s+{re.escape(orig)}\s*(?:,\s*\{{[^{{}}]{{0,2000}}\}}\s*)?"
+                            r"""from\s*(['"])([^'"\n]{1,300})\1""", code)
+            if imp:
+                return imp.group(2), "default"
+    return None
 
 
 def _is(tag: _Tag, scope: _Scope, kind: str) -> bool:
