@@ -775,6 +775,29 @@ def test_site_component_imported_through_a_components_index(tmp_path: Path) -> N
     assert [(m.path, m.caption) for m in images] == [("static/img/base.png", "Delay over one day")]
 
 
+def test_tabs_values_from_a_site_module(tmp_path: Path) -> None:
+    """<Tabs values={consts.shells}> whose array is declared in a module of the site (import consts
+    from '@site/core/TabLists', or { shells } imported by name) labels its TabItems as the array
+    does, as the bundler resolves it: "Power shell", not the bare value "pwsh"."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "core").mkdir()
+    (root / "core" / "TabLists.js").write_text(
+        "const shells = [\n  {label: 'Power shell', value: 'pwsh'},\n  {label: 'Z shell', value: 'zsh'},\n];\n"
+        "const defaultShell = 'zsh';\nexport const editors = [{ value: 'vi', label: 'Vim editor' }];\n"
+        "export default { shells, defaultShell };\n")
+    (root / "docs" / "shells.mdx").write_text(
+        "import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n"
+        "import consts, { editors } from '@site/core/TabLists';\n\n# Shells\n\n"
+        "<Tabs groupId=\"shell\" defaultValue={consts.defaultShell} values={consts.shells}>\n"
+        "<TabItem value=\"pwsh\">\n\nRun the profile script.\n\n</TabItem>\n"
+        "<TabItem value=\"zsh\">\n\nSource the rc file.\n\n</TabItem>\n</Tabs>\n\n"
+        "<Tabs values={editors}>\n<TabItem value=\"vi\">\n\nOpen it.\n\n</TabItem>\n</Tabs>\n")
+    text, _ = mdx_to_markdown((root / "docs" / "shells.mdx").read_text(), page_rel="docs/shells.mdx", site=site)
+    assert "**Power shell**" in text and "**Z shell**" in text and "**Vim editor**" in text
+    assert "**pwsh**" not in text
+
+
 def test_site_component_renders_its_text_props(tmp_path: Path) -> None:
     """A component of the site that renders a prop as an element's child (<span>{tier}</span>) or maps
     an array prop to elements ({badges.map((b) => <a>{b.label}</a>)}) shows those strings, as React

@@ -678,7 +678,10 @@ class MdxTransformer:
         if _is(tag, scope, "Tabs"):
             values = attrs.get("values")
             if values and values[0]:
-                for mt in _TABS_VALUES.finditer(values[0]):
+                listed = values[0]
+                if values[1] == "expr" and not _TABS_VALUES.search(listed):
+                    listed = self._module_array(listed.strip(), scope, page_rel)
+                for mt in _TABS_VALUES.finditer(listed):
                     label = mt.group(2) if mt.group(2) is not None else mt.group(8)
                     value = mt.group(4) if mt.group(4) is not None else mt.group(6)
                     tabs[value] = label
@@ -759,6 +762,27 @@ class MdxTransformer:
         if caption:  # drawn under the image, as <figure><figcaption> is (ZoomImage caption=...)
             return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n", caption
         return f"\n\n{img}\n\n", ""
+
+    def _module_array(self, expr: str, scope: _Scope, page_rel: str) -> str:
+        """The source of the array literal a ``{expression}`` names in a module of the
+        site: ``constants.platforms`` with ``import constants from
+        '@site/core/TabsConstants'`` (or ``platforms`` imported by name) -> the ``[...]``
+        of ``const platforms = [...]`` (or ``platforms: [...]``) in that module, as the
+        bundler resolves it; ``""`` when it is no such name."""
+        m = re.fullmatch(r"([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?", expr)
+        module = scope.modules.get(m.group(1)) if m else None
+        if m is None or not module:
+            return ""
+        name = m.group(2) or scope.exports.get(m.group(1), m.group(1))
+        found = self._module_file(module, page_rel)
+        if found is None:
+            return ""
+        code = found[1]
+        decl = re.search(rf"(?:\b(?:const|let|var)\s+{re.escape(name)}\s*=|(?<![\w$.]){re.escape(name)}\s*:)\s*\[", code)
+        if decl is None:
+            return ""
+        end = code.find("]", decl.end(), decl.end() + 5000)
+        return code[decl.end() - 1:end + 1] if end >= 0 else ""
 
     def _component_video(self, tag: _Tag, scope: _Scope) -> str:
         """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
