@@ -179,6 +179,30 @@ def test_tabs_code_and_inline_shortcodes(tmp_path: Path, write: Callable[..., Pa
     assert '![The imgproc caption](<shot.png> "The imgproc caption")' in out
 
 
+def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Callable[..., Path],
+                                                        png: bytes) -> None:
+    """A shortcode of the site (or its theme) whose template draws a parameter as its <img src> is
+    that image, as Hugo renders it: a positional one (<img src="{{ .Get 0 }}">), one set to a
+    variable first ({{ $pic := .Get "picture" }} ... src="{{ $pic | relURL }}"), its alt and the
+    parameter it writes as text under the image as caption. Before, both images were lost (the
+    shortcode reduced to nothing). A template drawing no parameter as an image changes nothing."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "plain"\n')
+    write(tmp_path, "layouts/shortcodes/mini-shot.html", '<img src="{{ .Get 0 }}" width="180">\n')
+    write(tmp_path, "themes/plain/layouts/shortcodes/zoomable.html",
+          '{{ $pic := .Get "picture" }}\n<a href="{{ $pic | relURL }}"><img src="{{ $pic | relURL }}"'
+          ' alt="{{ .Get "label" }}"></a>\n{{ with .Get "note" }}<p class="note">{{ . }}</p>{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/logo.html", '<img src="/brand/logo.svg" alt="{{ .Get "name" }}">\n')
+    write(tmp_path, "static/shots/small.png", png)
+    write(tmp_path, "static/shots/wide.png", png)
+    site = hugo.load(tmp_path)
+    src = ('Open the panel.\n\n{{< mini-shot "/shots/small.png" >}}\n\n'
+           '{{< zoomable picture="/shots/wide.png" label="Wide panel" note="The panel, widened" >}}\n\n'
+           '{{< logo name="Acme" >}}\n')
+    out = site.preprocess(src, page_rel="content/docs/panel.md")
+    assert images_of(out) == [("../../static/shots/small.png", "", ""),
+                              ("../../static/shots/wide.png", "Wide panel", "The panel, widened")]
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

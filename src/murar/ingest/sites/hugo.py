@@ -741,6 +741,8 @@ class HugoSite:
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
+        # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
+        self._image_templates: dict[str, tuple[str, str, str] | None] = {}
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
 
     @property
@@ -1691,6 +1693,9 @@ class HugoSite:
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
+            elif (drawn := self._template_image(name, sc)) is not None:
+                # the site's own shortcode drawing a parameter as its <img> ({{< thumb "/img/x.png" >}})
+                out.append(self._image(drawn, "", page_rel=page_rel, warnings=warnings))
             elif name in VIDEO_SHORTCODES or _video_param(sc) or ("youtube" in name and sc.get("id", pos=0)):
                 out.append(_video(self._named_video(sc, page_rel=page_rel)))
             elif name in DIAGRAM_SHORTCODES and close is not None:
@@ -1873,6 +1878,52 @@ class HugoSite:
                 break
         self._static_templates[name] = found
         return found
+
+    def _template_image(self, name: str, sc: Shortcode) -> Shortcode | None:
+        """``sc`` as an image shortcode (``src``, ``alt``, ``caption``) when the site's
+        own template for ``name`` (project ``layouts/shortcodes/<name>.html``, then its
+        themes') draws one of its parameters as an ``<img src>``: ``<img src="{{ .Get 0
+        }}">``, ``{{ $img := .Get "image" }}`` ... ``<img src="{{ $img | relURL }}">``,
+        as Hugo renders it; ``alt`` is the parameter its ``alt`` shows, ``caption`` one
+        it writes as an element's text (``<p>{{ .Get "caption" }}</p>``, ``{{ with .Get
+        "title" }}<figcaption>{{ . }}``). ``None`` when it has no such template or the
+        tag does not give that parameter."""
+        if name not in self._image_templates:
+            self._image_templates[name] = _image_template_params(self._template_text(name)) \
+                if len(self._image_templates) < 10_000 else None
+        found = self._image_templates[name]
+        if found is None:
+            return None
+
+        def value(key: str) -> str:
+            return sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())
+
+        src, alt, caption = (value(k) if k else "" for k in found)
+        if not src or suffix_of(split_link(src)[0]) not in IMAGE_SUFFIXES:
+            return None
+        params = {"src": src, "alt": alt or caption, "caption": caption}
+        return Shortcode(name=name, params={k: v for k, v in params.items() if v})
+
+    def _template_text(self, name: str) -> str:
+        """The text of the template Hugo uses for shortcode ``name`` (the project's
+        ``layouts/_shortcodes`` or ``layouts/shortcodes``, then each theme's), up to
+        64 KB; ``""`` when there is none."""
+        if not re.fullmatch(r"[\w.-]+(?:/[\w.-]+){0,8}", name) or ".." in name:
+            return ""
+        bases = ["", *(d[: -len("i18n")] for d in self._config.settings.get("i18n_dirs", "").split(";")
+                       if d.endswith("/i18n"))]
+        root = self._root.resolve()
+        for base in bases[:50]:
+            for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
+                path = self._root / f"{base}{folder}" / f"{name}.html"
+                if not path.is_file() or inside_root(path, root).problem:
+                    continue
+                try:
+                    with path.open("r", encoding="utf-8", errors="replace") as fh:
+                        return fh.read(65_536)
+                except OSError:
+                    return ""
+        return ""
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
                  stack: tuple[str, ...]) -> str:
@@ -2095,6 +2146,42 @@ def _without_template_comments(text: str) -> str | None:
         out.append(text[pos:start])
         pos = closer.end()
     return "".join(out) + text[pos:]
+
+
+# a parameter in a template: .Get "name", $.Get 0, (.Get `name`); a variable set from one
+_TPL_PARAM = r"""\(?\s*\$?\.Get\s+(?:"([\w-]{1,60})"|`([\w-]{1,60})`|(\d{1,2}))"""
+_TPL_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*" + _TPL_PARAM)
+_TPL_IMG_SRC = re.compile(r"""<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?\{\{-?\s*(?:""" + _TPL_PARAM
+                          + r"""|(\$[A-Za-z_]\w{0,60}))""")
+_TPL_ALT = re.compile(r"""\balt\s*=\s*["']?\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60}))""")
+# a parameter written as an element's text: >{{ .Get "caption" }}, or {{ with .Get "title" }}<p>{{ . }}
+_TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})(?![\w.]))""")
+_TPL_WITH_TEXT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}[^{]{0,300}?>\s*\{\{-?\s*\.\s*[|}-]""")
+
+
+def _image_template_params(text: str) -> tuple[str, str, str] | None:
+    """``(src, alt, caption)``: the parameters (a name, or a position as digits; ``""``
+    for none) a shortcode template draws as its first ``<img src>``, its ``alt`` and
+    as an element's text; ``None`` when it draws no parameter as an ``<img>``."""
+    if "<img" not in text or ".Get" not in text:
+        return None
+    variables: dict[str, str] = {}
+    for _, m in zip(range(100), _TPL_VAR.finditer(text)):
+        variables.setdefault(m.group(1), m.group(2) or m.group(3) or m.group(4))
+
+    def param(m: re.Match[str] | None) -> str:
+        if m is None:
+            return ""
+        return m.group(1) or m.group(2) or m.group(3) or variables.get(m.group(4) or "", "")
+
+    src = param(_TPL_IMG_SRC.search(text))
+    if not src:
+        return None
+    alt = param(_TPL_ALT.search(text))
+    shown = [p for _, m in zip(range(50), _TPL_TEXT.finditer(text)) if (p := param(m))]
+    shown += [m.group(1) or m.group(2) or m.group(3) for _, m in zip(range(50), _TPL_WITH_TEXT.finditer(text))]
+    caption = next((p for p in shown if p != src), "")
+    return src, alt, caption
 
 
 def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool, inner: str) -> bool:
