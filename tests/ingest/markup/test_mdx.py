@@ -775,6 +775,35 @@ def test_site_component_imported_through_a_components_index(tmp_path: Path) -> N
     assert [(m.path, m.caption) for m in images] == [("static/img/base.png", "Delay over one day")]
 
 
+def test_components_registered_from_a_components_index(tmp_path: Path) -> None:
+    """A swizzled MDXComponents registering components of a components index, by name (import
+    { Term } from '@site/src/components', then { ...MDXComponents, Term }) or all of them (import *
+    as Site from '@site/src/components', then ...Site), makes each usable on every page as the
+    component that index exports under that name (not the index's default export)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components" / "parts").mkdir(parents=True)
+    (root / "src" / "components" / "index.js").write_text(
+        "export { default as Term } from './parts/Term';\nexport { default as Plan } from './parts/Plan';\n"
+        "export { default } from './parts/Other';\n")
+    (root / "src" / "components" / "parts" / "Term.js").write_text(
+        "export default function Term({ word }) {\n  return <abbr>{word}</abbr>;\n}\n")
+    (root / "src" / "components" / "parts" / "Plan.js").write_text(
+        "export default function Plan({ tier }) {\n  return <span className=\"plan\">{tier}</span>;\n}\n")
+    (root / "src" / "components" / "parts" / "Other.js").write_text(
+        "export default function Other({ word, tier }) {\n  return <b>{'other'}</b>;\n}\n")
+    (root / "src" / "theme").mkdir(parents=True)
+    (root / "src" / "theme" / "MDXComponents.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\nimport { Term } from '@site/src/components';\n"
+        "import * as Site from '@site/src/components';\nexport default { ...MDXComponents, Term, ...Site };\n")
+    (root / "docs" / "plans.mdx").write_text(
+        "# Plans\n\nThe <Term word=\"quota\" /> resets daily. <Plan tier=\"Team plan\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "plans.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "The quota resets daily." in text and "Team plan" in text
+
+
 def test_tabs_values_from_a_site_module(tmp_path: Path) -> None:
     """<Tabs values={consts.shells}> whose array is declared in a module of the site (import consts
     from '@site/core/TabLists', or { shells } imported by name) labels its TabItems as the array

@@ -385,8 +385,11 @@ class MdxTransformer:
             for key, val in parse_front_matter(front).meta.items():
                 if isinstance(val, str | int | float) and not isinstance(val, bool):
                     scope.values[f"frontMatter.{key}"] = str(val)
+        exports_of = getattr(self.site, "mdx_component_exports", None)
+        exports = exports_of() if callable(exports_of) else {}
         for name, module in self._global_components().items():  # page imports bind over them
-            _bind_module(name, module, scope)
+            _bind_module(name, module, scope, export=exports.get(name, "default") if isinstance(exports, dict)
+                         else "default")
         lines = unwrap_mdx_code_blocks(text.splitlines())
         if props is not None:
             lines = _fill_props(lines, props)
