@@ -804,6 +804,30 @@ def test_components_registered_from_a_components_index(tmp_path: Path) -> None:
     assert "The quota resets daily." in text and "Team plan" in text
 
 
+def test_site_component_playing_its_props_as_video_sources(tmp_path: Path) -> None:
+    """A component of the site that renders props as the sources of its <video> (<source src={h264}
+    type="video/mp4" />) plays the files given to them, as React renders it: <Clip h264={h264}
+    vp9={vp9} /> with both imported from the page's folder is a video of that file. Before, props
+    not named url/src were not read and the video was lost."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components" / "Clip").mkdir(parents=True)
+    (root / "src" / "components" / "Clip" / "index.tsx").write_text(
+        "export default function Clip({ h264, vp9 }: { h264: string; vp9: string }) {\n"
+        "  return (\n    <video controls>\n      <source src={vp9} type=\"video/webm\" />\n"
+        "      <source src={h264} type=\"video/mp4\" />\n    </video>\n  )\n}\n")
+    (root / "docs" / "media").mkdir(parents=True)
+    (root / "docs" / "media" / "signup.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    (root / "docs" / "media" / "signup.webm").write_bytes(b"\x1a\x45\xdf\xa3")
+    (root / "docs" / "signup.mdx").write_text(
+        "# Sign up\n\nThe form asks for an email.\n\n```mdx-code-block\nimport h264 from './media/signup.mp4'\n"
+        "import vp9 from './media/signup.webm'\nimport Clip from '@site/src/components/Clip'\n\n"
+        "<Clip h264={h264} vp9={vp9} />\n```\n\nThen confirm it.\n")
+    doc = convert_mdx(root / "docs" / "signup.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [v.path for v in videos] == ["docs/media/signup.mp4"]
+
+
 def test_tabs_values_from_a_site_module(tmp_path: Path) -> None:
     """<Tabs values={consts.shells}> whose array is declared in a module of the site (import consts
     from '@site/core/TabLists', or { shells } imported by name) labels its TabItems as the array

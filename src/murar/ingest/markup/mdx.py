@@ -115,6 +115,8 @@ _COMPONENT_IFRAME = re.compile(r"""<iframe\b[^<]{0,2000}?\bsrc\s*=\s*(?:\{\s*(`[
                                r"""|(["'])([^"']{1,500})\2)""", re.DOTALL)
 _COMPONENT_TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}|(["'])([^"']{0,300})\2)""")
 _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}")
+# a prop a component plays: <video src={url}> or <source src={props.mp4} type="video/mp4" />
+_COMPONENT_VIDEO_SRC = re.compile(r"<(?:video|source)\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 # a prop rendered as an element's only child (<span>{label}</span>), and an array prop mapped to elements
 _COMPONENT_CHILD = re.compile(r">\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*<")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
@@ -696,7 +698,7 @@ class MdxTransformer:
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
         if _is(tag, scope, "DocCardList") and "items" not in attrs:
             return self._doc_cards(page_rel, stack)
-        video = self._component_video(tag, scope) or self._component_iframe(tag, scope, page_rel)
+        video = self._component_video(tag, scope, page_rel) or self._component_iframe(tag, scope, page_rel)
         if video:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
@@ -787,13 +789,14 @@ class MdxTransformer:
         end = code.find("]", decl.end(), decl.end() + 5000)
         return code[decl.end() - 1:end + 1] if end >= 0 else ""
 
-    def _component_video(self, tag: _Tag, scope: _Scope) -> str:
+    def _component_video(self, tag: _Tag, scope: _Scope, page_rel: str = "") -> str:
         """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
         ``<Video src="/video/x.webm" />``, ``<YouTube url="https://youtu.be/..." />``) as a
         ``<video>`` tag: its ``url``/``src`` names a video file or a video host's page; a
         YouTube embed taking the video's id (``<LiteYouTubeEmbed id="..." />`` of
         react-lite-youtube-embed, ``videoId=``) plays ``https://www.youtube.com/watch?v=<id>``."""
-        if not _VIDEO_COMPONENT.search(_names(tag, scope)):
+        drawn = self._component_video_props(tag, scope, page_rel)
+        if not drawn and not _VIDEO_COMPONENT.search(_names(tag, scope)):
             return ""
         attrs = {n: (v, k) for n, v, k in tag.attrs}
         title = _attr_text(attrs.get("title")) or _attr_text(attrs.get("caption"))
@@ -805,16 +808,26 @@ class MdxTransformer:
             if name in host and re.fullmatch(r"[\w-]{6,20}", video_id):
                 return f'\n\n<video src="{watch}{video_id}" title="{_escape(title)}"></video>\n\n'
         for name, value, kind in tag.attrs:
-            if name.lower() not in _VIDEO_ATTRS or value is None:
+            if (name.lower() not in _VIDEO_ATTRS and name not in drawn) or value is None:
                 continue
             src = value.strip() if kind == "str" else ""
             if kind == "expr":
                 expr = value.strip()
                 lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
                 src = scope.images.get(expr) or helper_path(expr) or (lit.group(2) if lit else "")
-            if src and _VIDEO_LINK.search(src):
+            if src and (_VIDEO_LINK.search(src) or name in drawn):
                 return f'\n\n<video src="{_escape(src)}" title="{_escape(title)}"></video>\n\n'
         return ""
+
+    def _component_video_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> set[str]:
+        """The attributes of ``tag`` that a component of the site renders as the ``src`` of
+        its ``<video>`` or of a ``<source>`` in it (``<source src={mp4} type="video/mp4" />``
+        of ``<VideoEmbed mp4={mp4} webm={webm} />``); empty when it is not a file of the site."""
+        code = self._component_code(tag, scope, page_rel)
+        if not code or "<video" not in code:
+            return set()
+        found = {m.group(1) for _, m in zip(range(20), _COMPONENT_VIDEO_SRC.finditer(code, 0, MAX_COMPONENT_CHARS))}
+        return {name for name, value, _ in tag.attrs if name in found and value}
 
     def _doc_cards(self, page_rel: str, stack: tuple[str, ...]) -> str:
         """``<DocCardList />`` (@theme/DocCardList) on a category's index doc: each card's
