@@ -203,6 +203,17 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
                               ("../../static/shots/wide.png", "Wide panel", "The panel, widened")]
 
 
+def test_dynamic_tabs_named_by_tabname(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """hugo-dynamic-tabs' tab (the tabs of Lotus Docs) takes its title as tabName: each tab of the
+    set is labelled with it, as the set's navigation shows it (it was an unnamed tab before)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    src = ('{{< tabs tabTotal="2" >}}\n{{< tab tabName="Debian" >}}\n\nUse apt.\n\n{{< /tab >}}\n'
+           '{{< tab tabName="Fedora">}}\n\nUse dnf.\n\n{{< /tab >}}\n{{< /tabs >}}\n')
+    out = site.preprocess(src, page_rel="content/docs/setup.md")
+    assert re.search(r"\*\*Debian\*\*\s+Use apt\.", out) and re.search(r"\*\*Fedora\*\*\s+Use dnf\.", out)
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

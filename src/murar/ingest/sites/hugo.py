@@ -1662,8 +1662,9 @@ class HugoSite:
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params \
                 or _CARD.search(name) is not None
             close = None
-            # a block's label; {{< tab "Linux" >}} gives it as the first argument
-            label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
+            # a block's label; {{< tab "Linux" >}} gives it as the first argument, hugo-dynamic-tabs' tab
+            # (Lotus Docs) as tabName
+            label = sc.get("title", "name", "summary", "header", "heading", "tab", "tabname") or (
                 sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
             if name in _TAB_ITEMS and not label and panes:
                 # a set that names its unnamed tabs in order: Hextra/Nextra {{< tabs items="A,B" >}}, Dapr
