@@ -214,6 +214,17 @@ def test_dynamic_tabs_named_by_tabname(tmp_path: Path, write: Callable[..., Path
     assert re.search(r"\*\*Debian\*\*\s+Use apt\.", out) and re.search(r"\*\*Fedora\*\*\s+Use dnf\.", out)
 
 
+def test_callout_with_its_content_as_text_param(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A callout whose content is its text= parameter (Lotus Docs {{< alert context="warning"
+    text="..." />}}) is led by its kind, as the same callout written with inner content is."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    src = ('{{< alert context="danger" text="Back up the volume first." />}}\n\n'
+           '{{< alert context="danger" >}}\nBack up the disk first.\n{{< /alert >}}\n')
+    out = site.preprocess(src, page_rel="content/docs/upgrade.md")
+    assert "**Danger:** Back up the volume first." in out and "**Danger:** Back up the disk first." in out
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

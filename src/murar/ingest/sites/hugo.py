@@ -1837,7 +1837,10 @@ class HugoSite:
                     subtitle = _strip_markup(sc.get("subtitle", "subheader"))
                     out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
                 if close is None and sc.params.get("text") and name not in _TAB_SETS and name not in _TAB_ITEMS:
-                    out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)
+                    # an inline shortcode's visible text (button, tooltip); a callout taking its content as
+                    # text= (Lotus Docs {{< alert context="warning" text="..." />}}) led by its kind or title
+                    lead = self.callout(sc)
+                    out.append((callout_lead(_label_text(lead), html_out=h) if lead else "") + sc.params["text"])
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
                 # a Docsy text tab's or card's lang names no code language
                 if lang and close is not None and not docsy_tab and name != "card" \
