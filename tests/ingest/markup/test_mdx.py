@@ -828,6 +828,25 @@ def test_site_component_playing_its_props_as_video_sources(tmp_path: Path) -> No
     assert [v.path for v in videos] == ["docs/media/signup.mp4"]
 
 
+def test_component_declared_by_the_page(tmp_path: Path) -> None:
+    """A component the page declares itself (export const Snap = ({src, note}) => <figure><img
+    src={src} /><figcaption>{note}</figcaption></figure>) is read like a site component: <Snap
+    src="/img/base.png" note="..." /> is that image with its caption (it was lost), and a text
+    component declared the same way still shows its children."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "snap.mdx").write_text(
+        "export const Snap = ({src, note}) => (\n  <figure>\n    <img src={src} alt={note} />\n"
+        "    <figcaption>{note}</figcaption>\n  </figure>\n);\n\n"
+        "export function Mark({children}) {\n  return <mark>{children}</mark>;\n}\n\n# Snap\n\n"
+        "Open the editor.\n\n<Snap src=\"/img/base.png\" note=\"The editor, split\" />\n\n"
+        "Then <Mark>save twice</Mark> before closing.\n")
+    doc = convert_mdx(root / "docs" / "snap.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.caption) for m in images] == [("static/img/base.png", "The editor, split")]
+    assert "Then save twice before closing." in "\n".join(s.text for s in doc.sections)
+
+
 def test_tabs_values_from_a_site_module(tmp_path: Path) -> None:
     """<Tabs values={consts.shells}> whose array is declared in a module of the site (import consts
     from '@site/core/TabLists', or { shells } imported by name) labels its TabItems as the array

@@ -139,6 +139,8 @@ _ATTR_BARE = re.compile(r"[^\s>]+")
 # {/* comment */} and <head>...</head> are cut by _drop_pairs (a lazy '.*?' regex is quadratic on
 # thousands of openers that never close)
 _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE = re.compile(r"\{\s*/\*"), re.compile(r"\*/\s*\}")
+# export const Shot = (...) => ..., export function Shot(...): a component the page declares
+_LOCAL_COMPONENT = re.compile(r"export\s+(?:const\s+([A-Z][\w$]*)\s*=|function\s+([A-Z][\w$]*)\s*\()")
 _EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`])[^'"`]*\3|-?\d+(?:\.\d+)?)\s*;?""")
 # a line holding only tags (and the text between them): a block of its own in MDX
 _FLOW_TAGS = re.compile(rf"<[A-Za-z/][^\n]{{0,{MAX_LINE_CHARS}}}>")
@@ -318,6 +320,8 @@ class _Scope:
     # name -> the name its module exports it as (import { Term as T } from '...': T -> Term); a
     # name not here is the module's default export
     exports: dict[str, str] = field(default_factory=dict)
+    # name -> the source of a component the page itself declares (export const Shot = ({src}) => <img ...>)
+    local: dict[str, str] = field(default_factory=dict)
 
     def value(self, expr: str) -> str | None:
         """The text ``{expr}`` renders when it is a string or number literal or a known
@@ -493,6 +497,13 @@ class MdxTransformer:
             value = scope.value(const.group(2))
             if value is not None:
                 scope.values[const.group(1)] = value
+            return
+        declared = _LOCAL_COMPONENT.match(stmt.strip())
+        if declared and "<" in stmt:  # a component the page declares: read as a site component's source
+            name = declared.group(1) or declared.group(2)
+            for table in (scope.images, scope.partials, scope.kinds, scope.modules, scope.exports):
+                table.pop(name, None)
+            scope.local[name] = stmt[:MAX_COMPONENT_CHARS]
             return
         m = _IMPORT.match(stmt.strip())
         if not m:
@@ -955,6 +966,8 @@ class MdxTransformer:
     def _component_code(self, tag: _Tag, scope: _Scope, page_rel: str) -> str | None:
         """The source of the site's own component ``tag`` names (:meth:`_component_source`
         of the module it is imported or registered from), else ``None``."""
+        if tag.name in scope.local:
+            return scope.local[tag.name]
         module = scope.modules.get(tag.name)
         if not module:
             return None
