@@ -61,7 +61,7 @@ from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._doccards import DocCard, category_cards
-from murar.ingest.sites._glob import DOCUSAURUS, glob_match
+from murar.ingest.sites._glob import DOCUSAURUS, extglob_match
 from murar.ingest.sites._links import contained, join_rel, strip_wrappers
 from murar.ingest.sites._npm2yarn import npm2yarn_tabs
 from murar.ingest.sites.base import (
@@ -895,10 +895,10 @@ class DocusaurusSite:
 
     def _classify_in(self, rel: str, instance: ContentInstance, inner: str, markup: str, suffix: str) -> FileClass:
         """Role of the file ``rel`` read as ``inner`` (its path in ``instance``'s folder)."""
-        if not any(glob_match(inner, pat, DOCUSAURUS) for pat in instance.include):
+        if not any(extglob_match(inner, pat, DOCUSAURUS) for pat in instance.include):
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"not matched by the {instance.kind} plugin's include option")
-        if any(glob_match(inner, pat, DOCUSAURUS) for pat in instance.exclude):
+        if any(extglob_match(inner, pat, DOCUSAURUS) for pat in instance.exclude):
             if PurePosixPath(inner).name.startswith("_") or "/_" in f"/{inner}":
                 return FileClass(role=FileRole.INCLUDE, markup=markup, reason="partial (_-prefixed)")
             return FileClass(role=FileRole.EXCLUDED,
