@@ -847,6 +847,26 @@ def test_component_declared_by_the_page(tmp_path: Path) -> None:
     assert "Then save twice before closing." in "\n".join(s.text for s in doc.sections)
 
 
+def test_theme_component_of_the_site_itself(tmp_path: Path) -> None:
+    """import Shot from '@theme/Shot' names the site's own src/theme/Shot when it has one (a custom or
+    swizzled theme component: Docusaurus resolves @theme/ to the site's src/theme first), so its source
+    is read like any site component's: the prop it writes in a <figcaption> under its <img> is the
+    caption (it was a bold line above the image, the module never read)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "theme" / "Shot").mkdir(parents=True)
+    (root / "src" / "theme" / "Shot" / "index.tsx").write_text(
+        "const Shot = ({ alt, src, title }) => (\n  <figure>\n    <img alt={alt} src={src} loading=\"lazy\" />\n"
+        "    {title != null && (\n      <figcaption>{title}</figcaption>\n    )}\n  </figure>\n)\nexport default Shot\n")
+    (root / "docs" / "shot.mdx").write_text(
+        "import Shot from '@theme/Shot'\n\n# Shot\n\nThe grid.\n\n"
+        "<Shot\n  alt=\"Result grid\"\n  src=\"/img/base.png\"\n  title=\"The grid after a query\"\n/>\n")
+    doc = convert_mdx(root / "docs" / "shot.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.alt, m.caption) for m in images] == [
+        ("static/img/base.png", "Result grid", "The grid after a query")]
+
+
 def test_tabs_values_from_a_site_module(tmp_path: Path) -> None:
     """<Tabs values={consts.shells}> whose array is declared in a module of the site (import consts
     from '@site/core/TabLists', or { shells } imported by name) labels its TabItems as the array

@@ -993,7 +993,11 @@ class MdxTransformer:
         return found[1] if found is not None else None
 
     def _module_file(self, module: str, page_rel: str) -> tuple[str, str] | None:
-        """``(rel_path, source)`` of the site file ``module`` names from ``page_rel``, else ``None``."""
+        """``(rel_path, source)`` of the site file ``module`` names from ``page_rel``, else ``None``.
+        ``@theme/X`` is the site's own ``src/theme/X`` when it has one (a swizzled or
+        custom theme component, which Docusaurus resolves before any theme's)."""
+        if module.startswith("@theme/") and ".." not in module:
+            module = "@site/src/theme/" + module[len("@theme/"):]
         if not module.startswith(("@site/", "./", "../", "/")):
             return None
         key = module if module.startswith(("@site/", "/")) else f"{PurePosixPath(page_rel).parent}|{module}"
