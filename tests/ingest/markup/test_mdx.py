@@ -867,6 +867,26 @@ def test_theme_component_of_the_site_itself(tmp_path: Path) -> None:
         ("static/img/base.png", "Result grid", "The grid after a query")]
 
 
+def test_site_component_text_prop_after_another_child_expression(tmp_path: Path) -> None:
+    """A prop a component renders as a child right after another child expression ({icon && <img
+    ... />}{caption}</a>, as React renders both) is its text: <Further to="/x" caption="..." kind=".." />
+    shows its caption (only the kind was shown before)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Further.js").write_text(
+        "const icons = { Go: '/img/go.svg' };\nexport default function Further({ to, caption, kind }) {\n"
+        "  const icon = icons[kind];\n  return (\n    <div>\n      <a href={to}>\n"
+        "        {icon && <img src={icon} alt=\"\" />}\n        {caption}\n      </a>\n"
+        "      <span className=\"tag\">{kind}</span>\n    </div>\n  );\n}\n")
+    (root / "docs" / "further.mdx").write_text(
+        "import Further from '@site/src/components/Further';\n\n# Further\n\nRead on.\n\n"
+        "<Further to=\"/retries\" caption=\"How retries back off\" kind=\"guide\" />\n")
+    doc = convert_mdx(root / "docs" / "further.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "How retries back off" in text and "guide" in text and "/retries" not in text
+
+
 def test_tabs_values_from_a_site_module(tmp_path: Path) -> None:
     """<Tabs values={consts.shells}> whose array is declared in a module of the site (import consts
     from '@site/core/TabLists', or { shells } imported by name) labels its TabItems as the array

@@ -117,8 +117,9 @@ _COMPONENT_TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*(?:props\.)?([A-Za-z_$][
 _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}")
 # a prop a component plays: <video src={url}> or <source src={props.mp4} type="video/mp4" />
 _COMPONENT_VIDEO_SRC = re.compile(r"<(?:video|source)\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
-# a prop rendered as an element's only child (<span>{label}</span>), and an array prop mapped to elements
-_COMPONENT_CHILD = re.compile(r">\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*<")
+# a prop rendered as an element's child (<span>{label}</span>, or after another child expression:
+# {icon && <img ... />}{text}</a>), and an array prop mapped to elements
+_COMPONENT_CHILD = re.compile(r"[>}]\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*[<{]")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
 # (a name starts where no name character stands before it: a search from inside a long name rescanned it)
 _OBJECT_FIELD = re.compile(r"""(?<![\w$])([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
