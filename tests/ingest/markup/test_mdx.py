@@ -885,6 +885,16 @@ def test_site_component_text_prop_after_another_child_expression(tmp_path: Path)
     doc = convert_mdx(root / "docs" / "further.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "How retries back off" in text and "guide" in text and "/retries" not in text
+    # the same for the fields of an array prop's items mapped to elements
+    (root / "src" / "components" / "Steps.js").write_text(
+        "export default function Steps({ steps }) {\n  return (<ol>{steps.map((s) => (\n"
+        "    <li key={s.id}>{s.done && <span>✓</span>}{s.label}</li>\n  ))}</ol>);\n}\n")
+    (root / "docs" / "steps.mdx").write_text(
+        "import Steps from '@site/src/components/Steps';\n\n# Steps\n\n"
+        "<Steps steps={[{ id: 'a', label: 'Create the bucket' }, { id: 'b', label: 'Grant access' }]} />\n")
+    doc = convert_mdx(root / "docs" / "steps.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Create the bucket" in text and "Grant access" in text
 
 
 def test_tabs_values_from_a_site_module(tmp_path: Path) -> None:

@@ -931,7 +931,7 @@ class MdxTransformer:
             mapped: dict[str, set[str]] = {}
             for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
                 item = re.escape(m.group(2))
-                child = re.compile(rf">\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*<")
+                child = re.compile(rf"[>}}]\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*[<{{]")
                 mapped.setdefault(m.group(1), set()).update(
                     f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
             self._text_props[code] = (direct, mapped)
