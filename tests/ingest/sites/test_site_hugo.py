@@ -225,6 +225,25 @@ def test_callout_with_its_content_as_text_param(tmp_path: Path, write: Callable[
     assert "**Danger:** Back up the volume first." in out and "**Danger:** Back up the disk first." in out
 
 
+def test_boilerplate_shortcode_inlines_the_boilerplates_bundle(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """{{< boilerplate NAME >}} (Istio's shortcode, copied by Envoy Gateway and others) shows the
+    resource of the boilerplates bundle named NAME*: the page's first content folder's boilerplates/
+    first (a versioned docs tree: /v2/boilerplates), then the content root's; its shortcodes are
+    rendered. Before, the shortcode was reduced to nothing and the shared text lost."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/v2/boilerplates/_index.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "content/v2/boilerplates/setup.md",
+          "---\n---\n\nInstall the v2 agent first.\n\n{{< tabs >}}{{< tab \"Linux\" >}}Run it.{{< /tab >}}{{< /tabs >}}\n")
+    write(tmp_path, "content/boilerplates/index.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "content/boilerplates/support-note.md", "---\n---\n\nAsk on the forum.\n")
+    site = hugo.load(tmp_path)
+    src = "## Before you begin\n\n{{< boilerplate setup >}}\n\n{{< boilerplate support >}}\n\n{{< boilerplate nope >}}\n"
+    warnings: list[str] = []
+    out = site.preprocess(src, page_rel="content/v2/tasks/route.md", warnings=warnings)
+    assert "Install the v2 agent first." in out and "**Linux**" in out and "Ask on the forum." in out
+    assert warnings == ["boilerplate 'nope': not found"]
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

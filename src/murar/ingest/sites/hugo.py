@@ -1679,6 +1679,13 @@ class HugoSite:
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+            elif name == "boilerplate" and sc.get(pos=0):
+                target = self._boilerplate(sc.get(pos=0), page_rel=page_rel)
+                if target is None:
+                    warnings.append(f"boilerplate {sc.get(pos=0)!r}: not found")
+                else:
+                    out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
+                                             warnings=warnings, depth=_depth, stack=_stack))
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
             elif close is None and _CARD.search(name) and label:
@@ -1928,6 +1935,39 @@ class HugoSite:
                 except OSError:
                     return ""
         return ""
+
+    def _boilerplate(self, name: str, *, page_rel: str) -> str | None:
+        """The file ``{{< boilerplate NAME >}}`` shows (the Istio docs' shortcode, copied
+        by Envoy Gateway and other sites: a resource of the headless ``boilerplates``
+        bundle whose name starts with NAME, ``.Content`` rendered in place): in
+        ``boilerplates/`` of the page's first content folder (Envoy Gateway's versioned
+        ``/latest/boilerplates``), then of the content root, ``NAME.md`` before the first
+        ``NAME*`` page file; else the page ``NAME`` beside the page (Istio's fallback).
+        The project-relative path, or ``None``."""
+        if not re.fullmatch(r"[\w.-]{1,200}", name) or name.startswith("."):
+            return None
+        content = max((c for c in self._config.content_dirs if is_within(page_rel, c)), key=len, default=None)
+        if content is None:
+            return None
+        inner = posixpath.relpath(page_rel, content) if content != "." else page_rel
+        folders = [f"{inner.split('/', 1)[0]}/boilerplates"] if "/" in inner else []
+        folders.append("boilerplates")
+        for folder in folders:
+            base = self._root / content / folder
+            if not base.is_dir() or inside_root(base, self._root.resolve()).problem:
+                continue
+            exact = base / f"{name}.md"
+            if exact.is_file():
+                return safe_join(content, f"{folder}/{name}.md")
+            try:
+                found = sorted(p.name for _, p in zip(range(10_000), base.iterdir())
+                               if p.name.startswith(name) and p.suffix in PAGE_MARKUP and p.is_file())
+            except OSError:
+                found = []
+            if found:
+                return safe_join(content, f"{folder}/{found[0]}")
+        beside = safe_join(posixpath.dirname(page_rel), f"{name}.md")
+        return beside if beside and (self._root / beside).is_file() else None
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
                  stack: tuple[str, ...]) -> str:
