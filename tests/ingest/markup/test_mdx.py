@@ -773,6 +773,16 @@ def test_site_component_imported_through_a_components_index(tmp_path: Path) -> N
     assert "Seconds behind" not in text and "**Delay over one day**" not in text
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [(m.path, m.caption) for m in images] == [("static/img/base.png", "Delay over one day")]
+    # a TypeScript barrel: export * from './parts' where parts.tsx declares export const Pill
+    (root / "src" / "ui").mkdir(parents=True)
+    (root / "src" / "ui" / "index.ts").write_text("export * from './colors';\nexport * from './parts';\n")
+    (root / "src" / "ui" / "colors.ts").write_text("export const red = '#f00';\n")
+    (root / "src" / "ui" / "parts.tsx").write_text(
+        "export const Pill = ({ plan }: { plan: string }) => <span className=\"pill\">{plan}</span>;\n")
+    (root / "docs" / "plan.mdx").write_text(
+        "import { Pill } from '@site/src/ui';\n\n# Plan\n\nAvailable on <Pill plan=\"Scale tier\" /> only.\n")
+    doc = convert_mdx(root / "docs" / "plan.mdx", site=site, assets_dir=tmp_path / "a")
+    assert "Available on Scale tier only." in "\n".join(s.text for s in doc.sections)
 
 
 def test_components_registered_from_a_components_index(tmp_path: Path) -> None:

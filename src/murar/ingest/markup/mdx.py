@@ -133,6 +133,8 @@ _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
 MAX_REEXPORT_HOPS = 4  # modules followed through re-exports to the one defining a component
 # export { default as Term, Other } from './x' (the from part absent: names exported from imports)
+# export * from './Term': every named export of that module
+_STAR_EXPORT = re.compile(r"""\bexport\s*\*\s*from\s*(['"])([^'"\n]{1,300})\1""")
 _REEXPORT = re.compile(r"""\bexport\s*\{([^{}]{0,2000})\}\s*(?:from\s*(['"])([^'"\n]{1,300})\2)?""")
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
@@ -987,6 +989,11 @@ class MdxTransformer:
                 return None
             rel, code = found
             hop = _reexport(code, export)
+            if hop is None and export != "default" and not _declares(code, export):
+                # export * from './Term' (a TypeScript barrel): the module among them that declares it
+                hop = next(((m.group(2), export) for _, m in zip(range(20), _STAR_EXPORT.finditer(code))
+                            if (star := self._module_file(m.group(2), rel)) is not None
+                            and (_declares(star[1], export) or _reexport(star[1], export) is not None)), None)
             if hop is None:
                 return code
             target, export = hop
@@ -1104,6 +1111,13 @@ def _reexport(code: str, export: str) -> tuple[str, str] | None:
             if imp:
                 return imp.group(2), "default"
     return None
+
+
+def _declares(code: str, name: str) -> bool:
+    """True when the module source ``code`` declares its export ``name`` itself
+    (``export const Term =``, ``export function Term(``, ``export class Term``)."""
+    return re.search(rf"\bexport\s+(?:async\s+)?(?:const|let|var|function\*?|class)\s+{re.escape(name)}\b",
+                     code) is not None
 
 
 def _is(tag: _Tag, scope: _Scope, kind: str) -> bool:
