@@ -201,6 +201,12 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     out = site.preprocess(src, page_rel="content/docs/panel.md")
     assert images_of(out) == [("../../static/shots/small.png", "", ""),
                               ("../../static/shots/wide.png", "Wide panel", "The panel, widened")]
+    # {{ with .Get "image" }}<img src="{{ . | relURL }}">, and relURL (.Get 0) written as a function call
+    write(tmp_path, "layouts/shortcodes/plate.html", '{{ with .Get "image" }}<img src="{{ . | relURL }}">{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/tile.html", '<div><img src="{{ relURL (.Get 0) }}"></div>\n')
+    out = site.preprocess('{{< plate image="/shots/small.png" >}}\n\n{{< tile "/shots/wide.png" >}}\n',
+                          page_rel="content/docs/panel.md")
+    assert [src for src, _, _ in images_of(out)] == ["../../static/shots/small.png", "../../static/shots/wide.png"]
 
 
 def test_dynamic_tabs_named_by_tabname(tmp_path: Path, write: Callable[..., Path]) -> None:

@@ -2195,8 +2195,10 @@ def _without_template_comments(text: str) -> str | None:
 # a parameter in a template: .Get "name", $.Get 0, (.Get `name`); a variable set from one
 _TPL_PARAM = r"""\(?\s*\$?\.Get\s+(?:"([\w-]{1,60})"|`([\w-]{1,60})`|(\d{1,2}))"""
 _TPL_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*" + _TPL_PARAM)
-_TPL_IMG_SRC = re.compile(r"""<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?\{\{-?\s*(?:""" + _TPL_PARAM
-                          + r"""|(\$[A-Za-z_]\w{0,60}))""")
+# <img src="{{ .Get "src" }}">, "{{ relURL (.Get 0) }}", "{{ $img | relURL }}", or "{{ . }}" inside {{ with .Get "x" }}
+_TPL_IMG_SRC = re.compile(r"""<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?\{\{-?\s*(?:(?:relURL|absURL|safeURL)\s+)?(?:"""
+                          + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})|(\.)\s*[|}-])""")
+_TPL_WITH = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*-?\}\}")
 _TPL_ALT = re.compile(r"""\balt\s*=\s*["']?\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60}))""")
 # a parameter written as an element's text: >{{ .Get "caption" }}, or {{ with .Get "title" }}<p>{{ . }}
 _TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})(?![\w.]))""")
@@ -2218,7 +2220,11 @@ def _image_template_params(text: str) -> tuple[str, str, str] | None:
             return ""
         return m.group(1) or m.group(2) or m.group(3) or variables.get(m.group(4) or "", "")
 
-    src = param(_TPL_IMG_SRC.search(text))
+    drawn = _TPL_IMG_SRC.search(text)
+    src = param(drawn)
+    if drawn is not None and drawn.group(5):  # {{ . }}: the parameter of the innermost enclosing `with`
+        withs = [w for _, w in zip(range(200), _TPL_WITH.finditer(text, 0, drawn.start()))]
+        src = (withs[-1].group(1) or withs[-1].group(2) or withs[-1].group(3)) if withs else ""
     if not src:
         return None
     alt = param(_TPL_ALT.search(text))
