@@ -207,6 +207,12 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     out = site.preprocess('{{< plate image="/shots/small.png" >}}\n\n{{< tile "/shots/wide.png" >}}\n',
                           page_rel="content/docs/panel.md")
     assert [src for src, _, _ in images_of(out)] == ["../../static/shots/small.png", "../../static/shots/wide.png"]
+    # a card drawing its image= keeps the card reading: its image, its title as a bold head, its content
+    write(tmp_path, "layouts/shortcodes/card.html",
+          '<div class="card"><img src="{{ .Get "image" }}"><h5>{{ .Get "title" }}</h5>{{ .Inner }}</div>\n')
+    out = site.preprocess('{{< card image="/shots/small.png" title="Quick start" >}}Body text.{{< /card >}}\n',
+                          page_rel="content/docs/panel.md")
+    assert "**Quick start**" in out and "Body text." in out and len(images_of(out)) == 1
 
 
 def test_dynamic_tabs_named_by_tabname(tmp_path: Path, write: Callable[..., Path]) -> None:

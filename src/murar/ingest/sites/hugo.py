@@ -1701,7 +1701,7 @@ class HugoSite:
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
-            elif (drawn := self._template_image(name, sc)) is not None:
+            elif _CARD.search(name) is None and (drawn := self._template_image(name, sc)) is not None:
                 # the site's own shortcode drawing a parameter as its <img> ({{< thumb "/img/x.png" >}})
                 out.append(self._image(drawn, "", page_rel=page_rel, warnings=warnings))
             elif name in VIDEO_SHORTCODES or _video_param(sc) or ("youtube" in name and sc.get("id", pos=0)):
