@@ -213,6 +213,12 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     out = site.preprocess('{{< card image="/shots/small.png" title="Quick start" >}}Body text.{{< /card >}}\n',
                           page_rel="content/docs/panel.md")
     assert "**Quick start**" in out and "Body text." in out and len(images_of(out)) == 1
+    # a callout's template drawing an icon= stays a callout, the icon decoration
+    write(tmp_path, "layouts/shortcodes/notice.html",
+          '<div class="notice"><img src="{{ .Get "icon" }}">{{ .Inner | markdownify }}</div>\n')
+    out = site.preprocess('{{< notice warning icon="/shots/small.png" >}}Mind the gap.{{< /notice >}}\n',
+                          page_rel="content/docs/panel.md")
+    assert "**Warning:** Mind the gap." in out and images_of(out) == []
 
 
 def test_dynamic_tabs_named_by_tabname(tmp_path: Path, write: Callable[..., Path]) -> None:

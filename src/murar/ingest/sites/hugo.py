@@ -128,6 +128,8 @@ DIAGRAM_SHORTCODES = frozenset({"mermaid"})
 #: ``hextra/feature-card``, self-closing ``{{< card title="..." />}}``): its title and subtitle are its text,
 #: its ``image`` (a remote URL, a static path, or an ``assets/`` path Hugo processes) a picture above them
 _CARD = re.compile(r"(?:^|[/-])card$")
+#: parameters a shortcode template draws as decoration, not as an image of the page
+_DECORATION_PARAMS = frozenset({"icon", "logo", "avatar", "badge", "emoji"})
 #: shortcodes that show a set of page resources picked by globs (Blowfish ``carousel`` ``images=``, the
 #: hugo-shortcode-gallery ``gallery`` ``match=``)
 _GALLERY = re.compile(r"carousel|gallery|slider")
@@ -1701,7 +1703,8 @@ class HugoSite:
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
-            elif _CARD.search(name) is None and (drawn := self._template_image(name, sc)) is not None:
+            elif _CARD.search(name) is None and callout is None and name not in _TAB_SETS \
+                    and name not in _TAB_ITEMS and (drawn := self._template_image(name, sc)) is not None:
                 # the site's own shortcode drawing a parameter as its <img> ({{< thumb "/img/x.png" >}})
                 out.append(self._image(drawn, "", page_rel=page_rel, warnings=warnings))
             elif name in VIDEO_SHORTCODES or _video_param(sc) or ("youtube" in name and sc.get("id", pos=0)):
@@ -1909,6 +1912,8 @@ class HugoSite:
         def value(key: str) -> str:
             return sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())
 
+        if found[0].lower() in _DECORATION_PARAMS:  # an icon or logo beside the shortcode's own content
+            return None
         src, alt, caption = (value(k) if k else "" for k in found)
         if not src or suffix_of(split_link(src)[0]) not in IMAGE_SUFFIXES:
             return None
