@@ -742,6 +742,194 @@ def test_site_component_drawing_a_prop_as_img_is_an_image(tmp_path: Path) -> Non
     assert (images[0].alt, images[0].caption) == ("Query editor", "The query editor")
 
 
+def test_site_component_imported_through_a_components_index(tmp_path: Path) -> None:
+    """Components imported from a folder's index module that re-exports them (import { Term, Shot }
+    from '@site/src/components', whose index.js holds export { default as Term } from './info/Term')
+    are read from the module that defines them, as webpack resolves the import: the inline term
+    component shows its term in the sentence (read as nothing before) and the image component is
+    an image whose caption is the prop it renders under its <img>, not a bold line above it."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components" / "info").mkdir(parents=True)
+    (root / "src" / "components" / "media").mkdir(parents=True)
+    (root / "src" / "components" / "index.js").write_text(
+        "// site components\nexport { default as Term } from './info/Term';\n"
+        "import Shot from './media/Shot';\nexport { Shot as Figure2 };\nexport { default } from './info/Term';\n")
+    (root / "src" / "components" / "info" / "Term.js").write_text(
+        "const Term = ({ word, hint }) => {\n  const [open, setOpen] = React.useState(false);\n"
+        "  return (<span><span role=\"button\">{word}</span>{open && <div role=\"tooltip\">...</div>}</span>);\n};\n"
+        "export default Term;\n")
+    (root / "src" / "components" / "media" / "Shot.jsx").write_text(
+        "export default function Shot({ src, alt, title }) {\n  return (<div className=\"shot\">\n"
+        "    <img src={src} alt={alt || title} />\n    {title && <p className=\"shot-title\">{title}</p>}\n"
+        "  </div>);\n}\n")
+    (root / "docs" / "lag.mdx").write_text(
+        "import { Term, Figure2 as Pic } from '@site/src/components';\n\n# Lag\n\n"
+        "Always check the <Term word=\"queue delay\" hint=\"Seconds behind\" /> before you switch.\n\n"
+        "<Pic\n    src=\"/img/base.png\"\n    title=\"Delay over one day\" />\n\nAfter the figure.\n")
+    doc = convert_mdx(root / "docs" / "lag.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Always check the queue delay before you switch." in text
+    assert "Seconds behind" not in text and "**Delay over one day**" not in text
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.caption) for m in images] == [("static/img/base.png", "Delay over one day")]
+    # a TypeScript barrel: export * from './parts' where parts.tsx declares export const Pill
+    (root / "src" / "ui").mkdir(parents=True)
+    (root / "src" / "ui" / "index.ts").write_text("export * from './colors';\nexport * from './parts';\n")
+    (root / "src" / "ui" / "colors.ts").write_text("export const red = '#f00';\n")
+    (root / "src" / "ui" / "parts.tsx").write_text(
+        "export const Pill = ({ plan }: { plan: string }) => <span className=\"pill\">{plan}</span>;\n")
+    (root / "docs" / "plan.mdx").write_text(
+        "import { Pill } from '@site/src/ui';\n\n# Plan\n\nAvailable on <Pill plan=\"Scale tier\" /> only.\n")
+    doc = convert_mdx(root / "docs" / "plan.mdx", site=site, assets_dir=tmp_path / "a")
+    assert "Available on Scale tier only." in "\n".join(s.text for s in doc.sections)
+
+
+def test_components_registered_from_a_components_index(tmp_path: Path) -> None:
+    """A swizzled MDXComponents registering components of a components index, by name (import
+    { Term } from '@site/src/components', then { ...MDXComponents, Term }) or all of them (import *
+    as Site from '@site/src/components', then ...Site), makes each usable on every page as the
+    component that index exports under that name (not the index's default export)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components" / "parts").mkdir(parents=True)
+    (root / "src" / "components" / "index.js").write_text(
+        "export { default as Term } from './parts/Term';\nexport { default as Plan } from './parts/Plan';\n"
+        "export { default } from './parts/Other';\n")
+    (root / "src" / "components" / "parts" / "Term.js").write_text(
+        "export default function Term({ word }) {\n  return <abbr>{word}</abbr>;\n}\n")
+    (root / "src" / "components" / "parts" / "Plan.js").write_text(
+        "export default function Plan({ tier }) {\n  return <span className=\"plan\">{tier}</span>;\n}\n")
+    (root / "src" / "components" / "parts" / "Other.js").write_text(
+        "export default function Other({ word, tier }) {\n  return <b>{'other'}</b>;\n}\n")
+    (root / "src" / "theme").mkdir(parents=True)
+    (root / "src" / "theme" / "MDXComponents.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\nimport { Term } from '@site/src/components';\n"
+        "import * as Site from '@site/src/components';\nexport default { ...MDXComponents, Term, ...Site };\n")
+    (root / "docs" / "plans.mdx").write_text(
+        "# Plans\n\nThe <Term word=\"quota\" /> resets daily. <Plan tier=\"Team plan\" />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "plans.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "The quota resets daily." in text and "Team plan" in text
+
+
+def test_site_component_playing_its_props_as_video_sources(tmp_path: Path) -> None:
+    """A component of the site that renders props as the sources of its <video> (<source src={h264}
+    type="video/mp4" />) plays the files given to them, as React renders it: <Clip h264={h264}
+    vp9={vp9} /> with both imported from the page's folder is a video of that file. Before, props
+    not named url/src were not read and the video was lost."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components" / "Clip").mkdir(parents=True)
+    (root / "src" / "components" / "Clip" / "index.tsx").write_text(
+        "export default function Clip({ h264, vp9 }: { h264: string; vp9: string }) {\n"
+        "  return (\n    <video controls>\n      <source src={vp9} type=\"video/webm\" />\n"
+        "      <source src={h264} type=\"video/mp4\" />\n    </video>\n  )\n}\n")
+    (root / "docs" / "media").mkdir(parents=True)
+    (root / "docs" / "media" / "signup.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    (root / "docs" / "media" / "signup.webm").write_bytes(b"\x1a\x45\xdf\xa3")
+    (root / "docs" / "signup.mdx").write_text(
+        "# Sign up\n\nThe form asks for an email.\n\n```mdx-code-block\nimport h264 from './media/signup.mp4'\n"
+        "import vp9 from './media/signup.webm'\nimport Clip from '@site/src/components/Clip'\n\n"
+        "<Clip h264={h264} vp9={vp9} />\n```\n\nThen confirm it.\n")
+    doc = convert_mdx(root / "docs" / "signup.mdx", site=site, assets_dir=tmp_path / "a")
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [v.path for v in videos] == ["docs/media/signup.mp4"]
+
+
+def test_component_declared_by_the_page(tmp_path: Path) -> None:
+    """A component the page declares itself (export const Snap = ({src, note}) => <figure><img
+    src={src} /><figcaption>{note}</figcaption></figure>) is read like a site component: <Snap
+    src="/img/base.png" note="..." /> is that image with its caption (it was lost), and a text
+    component declared the same way still shows its children."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "snap.mdx").write_text(
+        "export const Snap = ({src, note}) => (\n  <figure>\n    <img src={src} alt={note} />\n"
+        "    <figcaption>{note}</figcaption>\n  </figure>\n);\n\n"
+        "export function Mark({children}) {\n  return <mark>{children}</mark>;\n}\n\n# Snap\n\n"
+        "Open the editor.\n\n<Snap src=\"/img/base.png\" note=\"The editor, split\" />\n\n"
+        "Then <Mark>save twice</Mark> before closing.\n")
+    doc = convert_mdx(root / "docs" / "snap.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.caption) for m in images] == [("static/img/base.png", "The editor, split")]
+    assert "Then save twice before closing." in "\n".join(s.text for s in doc.sections)
+
+
+def test_theme_component_of_the_site_itself(tmp_path: Path) -> None:
+    """import Shot from '@theme/Shot' names the site's own src/theme/Shot when it has one (a custom or
+    swizzled theme component: Docusaurus resolves @theme/ to the site's src/theme first), so its source
+    is read like any site component's: the prop it writes in a <figcaption> under its <img> is the
+    caption (it was a bold line above the image, the module never read)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "theme" / "Shot").mkdir(parents=True)
+    (root / "src" / "theme" / "Shot" / "index.tsx").write_text(
+        "const Shot = ({ alt, src, title }) => (\n  <figure>\n    <img alt={alt} src={src} loading=\"lazy\" />\n"
+        "    {title != null && (\n      <figcaption>{title}</figcaption>\n    )}\n  </figure>\n)\nexport default Shot\n")
+    (root / "docs" / "shot.mdx").write_text(
+        "import Shot from '@theme/Shot'\n\n# Shot\n\nThe grid.\n\n"
+        "<Shot\n  alt=\"Result grid\"\n  src=\"/img/base.png\"\n  title=\"The grid after a query\"\n/>\n")
+    doc = convert_mdx(root / "docs" / "shot.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.alt, m.caption) for m in images] == [
+        ("static/img/base.png", "Result grid", "The grid after a query")]
+
+
+def test_site_component_text_prop_after_another_child_expression(tmp_path: Path) -> None:
+    """A prop a component renders as a child right after another child expression ({icon && <img
+    ... />}{caption}</a>, as React renders both) is its text: <Further to="/x" caption="..." kind=".." />
+    shows its caption (only the kind was shown before)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Further.js").write_text(
+        "const icons = { Go: '/img/go.svg' };\nexport default function Further({ to, caption, kind }) {\n"
+        "  const icon = icons[kind];\n  return (\n    <div>\n      <a href={to}>\n"
+        "        {icon && <img src={icon} alt=\"\" />}\n        {caption}\n      </a>\n"
+        "      <span className=\"tag\">{kind}</span>\n    </div>\n  );\n}\n")
+    (root / "docs" / "further.mdx").write_text(
+        "import Further from '@site/src/components/Further';\n\n# Further\n\nRead on.\n\n"
+        "<Further to=\"/retries\" caption=\"How retries back off\" kind=\"guide\" />\n")
+    doc = convert_mdx(root / "docs" / "further.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "How retries back off" in text and "guide" in text and "/retries" not in text
+    # the same for the fields of an array prop's items mapped to elements
+    (root / "src" / "components" / "Steps.js").write_text(
+        "export default function Steps({ steps }) {\n  return (<ol>{steps.map((s) => (\n"
+        "    <li key={s.id}>{s.done && <span>✓</span>}{s.label}</li>\n  ))}</ol>);\n}\n")
+    (root / "docs" / "steps.mdx").write_text(
+        "import Steps from '@site/src/components/Steps';\n\n# Steps\n\n"
+        "<Steps steps={[{ id: 'a', label: 'Create the bucket' }, { id: 'b', label: 'Grant access' }]} />\n")
+    doc = convert_mdx(root / "docs" / "steps.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Create the bucket" in text and "Grant access" in text
+
+
+def test_tabs_values_from_a_site_module(tmp_path: Path) -> None:
+    """<Tabs values={consts.shells}> whose array is declared in a module of the site (import consts
+    from '@site/core/TabLists', or { shells } imported by name) labels its TabItems as the array
+    does, as the bundler resolves it: "Power shell", not the bare value "pwsh"."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "core").mkdir()
+    (root / "core" / "TabLists.js").write_text(
+        "const shells = [\n  {label: 'Power shell', value: 'pwsh'},\n  {label: 'Z shell', value: 'zsh'},\n];\n"
+        "const defaultShell = 'zsh';\nexport const editors = [{ value: 'vi', label: 'Vim editor' }];\n"
+        "export default { shells, defaultShell };\n")
+    (root / "docs" / "shells.mdx").write_text(
+        "import Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n"
+        "import consts, { editors } from '@site/core/TabLists';\n\n# Shells\n\n"
+        "<Tabs groupId=\"shell\" defaultValue={consts.defaultShell} values={consts.shells}>\n"
+        "<TabItem value=\"pwsh\">\n\nRun the profile script.\n\n</TabItem>\n"
+        "<TabItem value=\"zsh\">\n\nSource the rc file.\n\n</TabItem>\n</Tabs>\n\n"
+        "<Tabs values={editors}>\n<TabItem value=\"vi\">\n\nOpen it.\n\n</TabItem>\n</Tabs>\n")
+    text, _ = mdx_to_markdown((root / "docs" / "shells.mdx").read_text(), page_rel="docs/shells.mdx", site=site)
+    assert "**Power shell**" in text and "**Z shell**" in text and "**Vim editor**" in text
+    assert "**pwsh**" not in text
+
+
 def test_site_component_renders_its_text_props(tmp_path: Path) -> None:
     """A component of the site that renders a prop as an element's child (<span>{tier}</span>) or maps
     an array prop to elements ({badges.map((b) => <a>{b.label}</a>)}) shows those strings, as React

@@ -18,6 +18,7 @@ from murar.ingest.sites._glob import (
     MAX_GROUP_DEPTH,
     PATH,
     compile_glob,
+    extglob_match,
     glob_match,
 )
 from murar.ingest.sites.base import FileRole
@@ -128,3 +129,16 @@ def test_include_markdown_globs_as_wcmatch_reads_them() -> None:
              ("x/y/z.md", "**/*.md", True), ("*", "*", True)]
     for value, pattern, want in cases:
         assert glob_match(value, pattern, INCLUDE_MARKDOWN) is want, (value, pattern)
+
+
+@pytest.mark.parametrize(("value", "pattern", "expected"), [
+    # what micromatch 4 (picomatch) answers for these, as globby applies Docusaurus include/exclude
+    ("foo.md", "!(foo).md", False), ("bar.md", "!(foo).md", True), ("foo.md", "*!(foo).md", True),
+    ("docs/drafts/x.md", "docs/!(drafts)/**", False), ("docs/api/x.md", "docs/!(drafts)/**", True),
+    ("x.md", "@(x|y).md", True), ("z.md", "@(x|y).md", False), ("xx.md", "+(x).md", True),
+    ("foo.partial.md", "!(*.partial).md", False), ("foo.md", "!(*.partial).md", True),
+    ("a/foo.partial.md", "**/*!(.partial).{md,mdx}", True), ("x/y/z.mdx", "**/*!(.partial).{md,mdx}", True),
+    ("a.md", "!(a.md", False),  # never closed: matches nothing
+])
+def test_extglobs_as_micromatch_reads_them(value: str, pattern: str, expected: bool) -> None:
+    assert extglob_match(value, pattern, DOCUSAURUS) is expected

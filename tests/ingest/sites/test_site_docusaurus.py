@@ -284,6 +284,26 @@ export default config;
     assert DocusaurusSite.load(tmp_path, "docusaurus.config.js").config.content_dirs == ("docs", "blog", "src/pages")
 
 
+def test_include_and_exclude_with_extglobs(tmp_path: Path) -> None:
+    """include/exclude globs go to globby, whose micromatch reads extglobs: include
+    ['**/*!(.draft).{md,mdx}'] matches every Markdown page (picomatch: the !(...) right after a
+    star adds nothing, so .draft files are pages too, as globby lists them), exclude
+    ['tools/!(cli)/**'] drops every tools/ folder but cli/, and @(a|b) is one of its alternatives.
+    Before, an extglob matched no file, so every page of the instance was lost."""
+    (tmp_path / "docusaurus.config.js").write_text(
+        "module.exports = { presets: [['classic', { docs: { path: 'manual', routeBasePath: '/',\n"
+        "  include: ['**/*!(.draft).{md,mdx}', '@(intro|outro).txt'], exclude: ['tools/!(cli)/**'] } }]] };\n")
+    rels = ("manual/a.md", "manual/sub/b.mdx", "manual/notes.draft.md", "manual/tools/cli/run.md",
+            "manual/tools/gui/panel.md", "manual/intro.txt", "manual/extra.txt")
+    for rel in rels:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    pages = [rel for rel in rels if site.classify(rel).role is FileRole.PAGE]
+    assert pages == ["manual/a.md", "manual/sub/b.mdx", "manual/notes.draft.md", "manual/tools/cli/run.md"]
+    assert site.classify("manual/tools/gui/panel.md").reason == "excluded by the docs plugin's exclude option"
+
+
 def test_pathname_protocol_links_are_site_paths(tmp_path: Path) -> None:
     """Docusaurus 'Assets': ![banner](pathname:///img/b.png) is <img src="/img/b.png"> without asset
     processing, i.e. the static file img/b.png."""

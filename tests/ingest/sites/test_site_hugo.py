@@ -179,6 +179,89 @@ def test_tabs_code_and_inline_shortcodes(tmp_path: Path, write: Callable[..., Pa
     assert '![The imgproc caption](<shot.png> "The imgproc caption")' in out
 
 
+def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Callable[..., Path],
+                                                        png: bytes) -> None:
+    """A shortcode of the site (or its theme) whose template draws a parameter as its <img src> is
+    that image, as Hugo renders it: a positional one (<img src="{{ .Get 0 }}">), one set to a
+    variable first ({{ $pic := .Get "picture" }} ... src="{{ $pic | relURL }}"), its alt and the
+    parameter it writes as text under the image as caption. Before, both images were lost (the
+    shortcode reduced to nothing). A template drawing no parameter as an image changes nothing."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "plain"\n')
+    write(tmp_path, "layouts/shortcodes/mini-shot.html", '<img src="{{ .Get 0 }}" width="180">\n')
+    write(tmp_path, "themes/plain/layouts/shortcodes/zoomable.html",
+          '{{ $pic := .Get "picture" }}\n<a href="{{ $pic | relURL }}"><img src="{{ $pic | relURL }}"'
+          ' alt="{{ .Get "label" }}"></a>\n{{ with .Get "note" }}<p class="note">{{ . }}</p>{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/logo.html", '<img src="/brand/logo.svg" alt="{{ .Get "name" }}">\n')
+    write(tmp_path, "static/shots/small.png", png)
+    write(tmp_path, "static/shots/wide.png", png)
+    site = hugo.load(tmp_path)
+    src = ('Open the panel.\n\n{{< mini-shot "/shots/small.png" >}}\n\n'
+           '{{< zoomable picture="/shots/wide.png" label="Wide panel" note="The panel, widened" >}}\n\n'
+           '{{< logo name="Acme" >}}\n')
+    out = site.preprocess(src, page_rel="content/docs/panel.md")
+    assert images_of(out) == [("../../static/shots/small.png", "", ""),
+                              ("../../static/shots/wide.png", "Wide panel", "The panel, widened")]
+    # {{ with .Get "image" }}<img src="{{ . | relURL }}">, and relURL (.Get 0) written as a function call
+    write(tmp_path, "layouts/shortcodes/plate.html", '{{ with .Get "image" }}<img src="{{ . | relURL }}">{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/tile.html", '<div><img src="{{ relURL (.Get 0) }}"></div>\n')
+    out = site.preprocess('{{< plate image="/shots/small.png" >}}\n\n{{< tile "/shots/wide.png" >}}\n',
+                          page_rel="content/docs/panel.md")
+    assert [src for src, _, _ in images_of(out)] == ["../../static/shots/small.png", "../../static/shots/wide.png"]
+    # a card drawing its image= keeps the card reading: its image, its title as a bold head, its content
+    write(tmp_path, "layouts/shortcodes/card.html",
+          '<div class="card"><img src="{{ .Get "image" }}"><h5>{{ .Get "title" }}</h5>{{ .Inner }}</div>\n')
+    out = site.preprocess('{{< card image="/shots/small.png" title="Quick start" >}}Body text.{{< /card >}}\n',
+                          page_rel="content/docs/panel.md")
+    assert "**Quick start**" in out and "Body text." in out and len(images_of(out)) == 1
+    # a callout's template drawing an icon= stays a callout, the icon decoration
+    write(tmp_path, "layouts/shortcodes/notice.html",
+          '<div class="notice"><img src="{{ .Get "icon" }}">{{ .Inner | markdownify }}</div>\n')
+    out = site.preprocess('{{< notice warning icon="/shots/small.png" >}}Mind the gap.{{< /notice >}}\n',
+                          page_rel="content/docs/panel.md")
+    assert "**Warning:** Mind the gap." in out and images_of(out) == []
+
+
+def test_dynamic_tabs_named_by_tabname(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """hugo-dynamic-tabs' tab (the tabs of Lotus Docs) takes its title as tabName: each tab of the
+    set is labelled with it, as the set's navigation shows it (it was an unnamed tab before)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    src = ('{{< tabs tabTotal="2" >}}\n{{< tab tabName="Debian" >}}\n\nUse apt.\n\n{{< /tab >}}\n'
+           '{{< tab tabName="Fedora">}}\n\nUse dnf.\n\n{{< /tab >}}\n{{< /tabs >}}\n')
+    out = site.preprocess(src, page_rel="content/docs/setup.md")
+    assert re.search(r"\*\*Debian\*\*\s+Use apt\.", out) and re.search(r"\*\*Fedora\*\*\s+Use dnf\.", out)
+
+
+def test_callout_with_its_content_as_text_param(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A callout whose content is its text= parameter (Lotus Docs {{< alert context="warning"
+    text="..." />}}) is led by its kind, as the same callout written with inner content is."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    src = ('{{< alert context="danger" text="Back up the volume first." />}}\n\n'
+           '{{< alert context="danger" >}}\nBack up the disk first.\n{{< /alert >}}\n')
+    out = site.preprocess(src, page_rel="content/docs/upgrade.md")
+    assert "**Danger:** Back up the volume first." in out and "**Danger:** Back up the disk first." in out
+
+
+def test_boilerplate_shortcode_inlines_the_boilerplates_bundle(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """{{< boilerplate NAME >}} (Istio's shortcode, copied by Envoy Gateway and others) shows the
+    resource of the boilerplates bundle named NAME*: the page's first content folder's boilerplates/
+    first (a versioned docs tree: /v2/boilerplates), then the content root's; its shortcodes are
+    rendered. Before, the shortcode was reduced to nothing and the shared text lost."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/v2/boilerplates/_index.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "content/v2/boilerplates/setup.md",
+          "---\n---\n\nInstall the v2 agent first.\n\n{{< tabs >}}{{< tab \"Linux\" >}}Run it.{{< /tab >}}{{< /tabs >}}\n")
+    write(tmp_path, "content/boilerplates/index.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "content/boilerplates/support-note.md", "---\n---\n\nAsk on the forum.\n")
+    site = hugo.load(tmp_path)
+    src = "## Before you begin\n\n{{< boilerplate setup >}}\n\n{{< boilerplate support >}}\n\n{{< boilerplate nope >}}\n"
+    warnings: list[str] = []
+    out = site.preprocess(src, page_rel="content/v2/tasks/route.md", warnings=warnings)
+    assert "Install the v2 agent first." in out and "**Linux**" in out and "Ask on the forum." in out
+    assert warnings == ["boilerplate 'nope': not found"]
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

@@ -115,8 +115,11 @@ _COMPONENT_IFRAME = re.compile(r"""<iframe\b[^<]{0,2000}?\bsrc\s*=\s*(?:\{\s*(`[
                                r"""|(["'])([^"']{1,500})\2)""", re.DOTALL)
 _COMPONENT_TITLE = re.compile(r"""\btitle\s*=\s*(?:\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}|(["'])([^"']{0,300})\2)""")
 _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}")
-# a prop rendered as an element's only child (<span>{label}</span>), and an array prop mapped to elements
-_COMPONENT_CHILD = re.compile(r">\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*<")
+# a prop a component plays: <video src={url}> or <source src={props.mp4} type="video/mp4" />
+_COMPONENT_VIDEO_SRC = re.compile(r"<(?:video|source)\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
+# a prop rendered as an element's child (<span>{label}</span>, or after another child expression:
+# {icon && <img ... />}{text}</a>), and an array prop mapped to elements
+_COMPONENT_CHILD = re.compile(r"[>}]\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*[<{]")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
 # (a name starts where no name character stands before it: a search from inside a long name rescanned it)
 _OBJECT_FIELD = re.compile(r"""(?<![\w$])([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
@@ -128,12 +131,19 @@ _CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:[-*+]|\d{1,9}[.)]|>)(?=[ \t]|$))*[ 
 _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
+MAX_REEXPORT_HOPS = 4  # modules followed through re-exports to the one defining a component
+# export { default as Term, Other } from './x' (the from part absent: names exported from imports)
+# export * from './Term': every named export of that module
+_STAR_EXPORT = re.compile(r"""\bexport\s*\*\s*from\s*(['"])([^'"\n]{1,300})\1""")
+_REEXPORT = re.compile(r"""\bexport\s*\{([^{}]{0,2000})\}\s*(?:from\s*(['"])([^'"\n]{1,300})\2)?""")
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][\w.:-]*)")
 _ATTR_NAME = re.compile(r"[^\s=/>{]+")
 _ATTR_BARE = re.compile(r"[^\s>]+")
 # {/* comment */} and <head>...</head> are cut by _drop_pairs (a lazy '.*?' regex is quadratic on
 # thousands of openers that never close)
 _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE = re.compile(r"\{\s*/\*"), re.compile(r"\*/\s*\}")
+# export const Shot = (...) => ..., export function Shot(...): a component the page declares
+_LOCAL_COMPONENT = re.compile(r"export\s+(?:const\s+([A-Z][\w$]*)\s*=|function\s+([A-Z][\w$]*)\s*\()")
 _EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`])[^'"`]*\3|-?\d+(?:\.\d+)?)\s*;?""")
 # a line holding only tags (and the text between them): a block of its own in MDX
 _FLOW_TAGS = re.compile(rf"<[A-Za-z/][^\n]{{0,{MAX_LINE_CHARS}}}>")
@@ -310,6 +320,11 @@ class _Scope:
     values: dict[str, str] = field(default_factory=dict)
     # name -> the module a component is imported (or registered) from, to read a site's own component
     modules: dict[str, str] = field(default_factory=dict)
+    # name -> the name its module exports it as (import { Term as T } from '...': T -> Term); a
+    # name not here is the module's default export
+    exports: dict[str, str] = field(default_factory=dict)
+    # name -> the source of a component the page itself declares (export const Shot = ({src}) => <img ...>)
+    local: dict[str, str] = field(default_factory=dict)
 
     def value(self, expr: str) -> str | None:
         """The text ``{expr}`` renders when it is a string or number literal or a known
@@ -337,7 +352,8 @@ class MdxTransformer:
         self.read = read or self._read
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
-        self._components: dict[str, str | None] = {}  # module -> its source (None: not a file of the site)
+        # module -> (its file, its source); None: not a file of the site
+        self._components: dict[str, tuple[str, str] | None] = {}
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
         self._text_props: dict[str, tuple[set[str], dict[str, set[str]]]] = {}
         self._img_templates: dict[str, list[str]] = {}
@@ -378,8 +394,11 @@ class MdxTransformer:
             for key, val in parse_front_matter(front).meta.items():
                 if isinstance(val, str | int | float) and not isinstance(val, bool):
                     scope.values[f"frontMatter.{key}"] = str(val)
+        exports_of = getattr(self.site, "mdx_component_exports", None)
+        exports = exports_of() if callable(exports_of) else {}
         for name, module in self._global_components().items():  # page imports bind over them
-            _bind_module(name, module, scope)
+            _bind_module(name, module, scope, export=exports.get(name, "default") if isinstance(exports, dict)
+                         else "default")
         lines = unwrap_mdx_code_blocks(text.splitlines())
         if props is not None:
             lines = _fill_props(lines, props)
@@ -482,6 +501,13 @@ class MdxTransformer:
             if value is not None:
                 scope.values[const.group(1)] = value
             return
+        declared = _LOCAL_COMPONENT.match(stmt.strip())
+        if declared and "<" in stmt:  # a component the page declares: read as a site component's source
+            name = declared.group(1) or declared.group(2)
+            for table in (scope.images, scope.partials, scope.kinds, scope.modules, scope.exports):
+                table.pop(name, None)
+            scope.local[name] = stmt[:MAX_COMPONENT_CHARS]
+            return
         m = _IMPORT.match(stmt.strip())
         if not m:
             return
@@ -492,7 +518,7 @@ class MdxTransformer:
             for part in named.group(1).split(",")[:50]:
                 local = part.split(" as ")[-1].strip()
                 if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
-                    _bind_module(local, target, scope)
+                    _bind_module(local, target, scope, export=part.split(" as ")[0].strip())
         default = names.split(",", 1)[0].strip()
         if not re.fullmatch(r"[A-Za-z_$][\w$]*", default):
             return
@@ -671,7 +697,10 @@ class MdxTransformer:
         if _is(tag, scope, "Tabs"):
             values = attrs.get("values")
             if values and values[0]:
-                for mt in _TABS_VALUES.finditer(values[0]):
+                listed = values[0]
+                if values[1] == "expr" and not _TABS_VALUES.search(listed):
+                    listed = self._module_array(listed.strip(), scope, page_rel)
+                for mt in _TABS_VALUES.finditer(listed):
                     label = mt.group(2) if mt.group(2) is not None else mt.group(8)
                     value = mt.group(4) if mt.group(4) is not None else mt.group(6)
                     tabs[value] = label
@@ -683,13 +712,15 @@ class MdxTransformer:
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
         if _is(tag, scope, "DocCardList") and "items" not in attrs:
             return self._doc_cards(page_rel, stack)
-        video = self._component_video(tag, scope) or self._component_iframe(tag, scope, page_rel)
+        video = self._component_video(tag, scope, page_rel) or self._component_iframe(tag, scope, page_rel)
         if video:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
-        image = self._component_image(tag, scope, page_rel)
+        image, caption = self._component_image(tag, scope, page_rel)
         if not image:
             texts += self._component_text_props(tag, scope, page_rel)
+        elif caption:  # shown as the image's caption, not again above it
+            texts = [t for t in texts if t != caption]
         out = ""
         if texts and inline and not image:
             # a text element stays in its paragraph: a self-closing one (a badge) shows its text there;
@@ -703,18 +734,26 @@ class MdxTransformer:
             return out
         return "\n" if not tag.self_closing else ""
 
-    def _component_image(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+    def _component_image(self, tag: _Tag, scope: _Scope, page_rel: str) -> tuple[str, str]:
         """An image component (``<Image img={require('./x.png')} />`` of
         @theme/IdealImage, ``<ThemedImage sources={{light: useBaseUrl('/x.png'), dark: ...}} />``,
         ``<Figure src={shot} caption="..." />``) as an ``<img>`` tag: the first
-        attribute that names an image file (the light variant of ``sources``)."""
+        attribute that names an image file (the light variant of ``sources``), and its
+        caption: ``caption=``, else a prop the site's component renders as text beside
+        its ``<img>`` (``{title && <p className="caption">{title}</p>}``). ``("", "")``
+        when it is no image."""
         drawn = self._component_img_prop(tag, scope, page_rel)
         src = self._component_img_template(tag, scope, page_rel)
         if not drawn and not src and not _IMAGE_COMPONENT.search(_names(tag, scope)):
-            return ""  # DocsCard img=, Avatar src=: decoration
+            return "", ""  # DocsCard img=, Avatar src=: decoration
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
         caption = _attr_text(attrs.get("caption"))
+        code = self._component_code(tag, scope, page_rel) if not caption else None
+        if code and "<img" in code:
+            shown = self._child_props(code)[0]
+            caption = next((t for n, v, k in tag.attrs if n in shown and n != drawn
+                            and (t := _attr_text((v, k)))), "")
         for name, value, kind in tag.attrs:
             low = name.lower()
             if src or value is None:
@@ -737,19 +776,41 @@ class MdxTransformer:
                     if lit and lit.group(2).lower().endswith(_IMAGE_EXTS):
                         src = lit.group(2)
         if not src:
-            return ""
+            return "", ""
         img = f'<img src="{_escape(src)}" alt="{_escape(alt or caption)}" />'
         if caption:  # drawn under the image, as <figure><figcaption> is (ZoomImage caption=...)
-            return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n"
-        return f"\n\n{img}\n\n"
+            return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n", caption
+        return f"\n\n{img}\n\n", ""
 
-    def _component_video(self, tag: _Tag, scope: _Scope) -> str:
+    def _module_array(self, expr: str, scope: _Scope, page_rel: str) -> str:
+        """The source of the array literal a ``{expression}`` names in a module of the
+        site: ``constants.platforms`` with ``import constants from
+        '@site/core/TabsConstants'`` (or ``platforms`` imported by name) -> the ``[...]``
+        of ``const platforms = [...]`` (or ``platforms: [...]``) in that module, as the
+        bundler resolves it; ``""`` when it is no such name."""
+        m = re.fullmatch(r"([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?", expr)
+        module = scope.modules.get(m.group(1)) if m else None
+        if m is None or not module:
+            return ""
+        name = m.group(2) or scope.exports.get(m.group(1), m.group(1))
+        found = self._module_file(module, page_rel)
+        if found is None:
+            return ""
+        code = found[1]
+        decl = re.search(rf"(?:\b(?:const|let|var)\s+{re.escape(name)}\s*=|(?<![\w$.]){re.escape(name)}\s*:)\s*\[", code)
+        if decl is None:
+            return ""
+        end = code.find("]", decl.end(), decl.end() + 5000)
+        return code[decl.end() - 1:end + 1] if end >= 0 else ""
+
+    def _component_video(self, tag: _Tag, scope: _Scope, page_rel: str = "") -> str:
         """A video player component (``<ReactPlayer url={require('./x.mp4').default} />``,
         ``<Video src="/video/x.webm" />``, ``<YouTube url="https://youtu.be/..." />``) as a
         ``<video>`` tag: its ``url``/``src`` names a video file or a video host's page; a
         YouTube embed taking the video's id (``<LiteYouTubeEmbed id="..." />`` of
         react-lite-youtube-embed, ``videoId=``) plays ``https://www.youtube.com/watch?v=<id>``."""
-        if not _VIDEO_COMPONENT.search(_names(tag, scope)):
+        drawn = self._component_video_props(tag, scope, page_rel)
+        if not drawn and not _VIDEO_COMPONENT.search(_names(tag, scope)):
             return ""
         attrs = {n: (v, k) for n, v, k in tag.attrs}
         title = _attr_text(attrs.get("title")) or _attr_text(attrs.get("caption"))
@@ -761,16 +822,26 @@ class MdxTransformer:
             if name in host and re.fullmatch(r"[\w-]{6,20}", video_id):
                 return f'\n\n<video src="{watch}{video_id}" title="{_escape(title)}"></video>\n\n'
         for name, value, kind in tag.attrs:
-            if name.lower() not in _VIDEO_ATTRS or value is None:
+            if (name.lower() not in _VIDEO_ATTRS and name not in drawn) or value is None:
                 continue
             src = value.strip() if kind == "str" else ""
             if kind == "expr":
                 expr = value.strip()
                 lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
                 src = scope.images.get(expr) or helper_path(expr) or (lit.group(2) if lit else "")
-            if src and _VIDEO_LINK.search(src):
+            if src and (_VIDEO_LINK.search(src) or name in drawn):
                 return f'\n\n<video src="{_escape(src)}" title="{_escape(title)}"></video>\n\n'
         return ""
+
+    def _component_video_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> set[str]:
+        """The attributes of ``tag`` that a component of the site renders as the ``src`` of
+        its ``<video>`` or of a ``<source>`` in it (``<source src={mp4} type="video/mp4" />``
+        of ``<VideoEmbed mp4={mp4} webm={webm} />``); empty when it is not a file of the site."""
+        code = self._component_code(tag, scope, page_rel)
+        if not code or "<video" not in code:
+            return set()
+        found = {m.group(1) for _, m in zip(range(20), _COMPONENT_VIDEO_SRC.finditer(code, 0, MAX_COMPONENT_CHARS))}
+        return {name for name, value, _ in tag.attrs if name in found and value}
 
     def _doc_cards(self, page_rel: str, stack: tuple[str, ...]) -> str:
         """``<DocCardList />`` (@theme/DocCardList) on a category's index doc: each card's
@@ -788,8 +859,7 @@ class MdxTransformer:
         id="..." title="..." />``) as that ``<iframe>``, its ``src`` template filled from the
         tag's attributes the way React renders it; ``""`` when the module is a package,
         renders no iframe, or the src needs a prop the tag does not give."""
-        module = scope.modules.get(tag.name)
-        code = self._component_source(module, page_rel) if module else None
+        code = self._component_code(tag, scope, page_rel)
         m = _COMPONENT_IFRAME.search(code) if code else None
         if code is None or m is None:
             return ""
@@ -816,8 +886,7 @@ class MdxTransformer:
         and webpack resolve it (``<ZoomImage id="x.webp" />`` draws
         ``@site/docs/img/x.webp``); ``""`` when the component is not a file of the site,
         builds no such path, or a prop it needs is not given as a string."""
-        module = scope.modules.get(tag.name)
-        code = self._component_source(module, page_rel) if module else None
+        code = self._component_code(tag, scope, page_rel)
         if not code or "<img" not in code or "${" not in code:
             return ""
         if code not in self._img_templates:  # read once per component, however many tags use it
@@ -840,20 +909,10 @@ class MdxTransformer:
         children (``{tags.map((tag) => <a>{tag.name}</a>)}`` with ``tags={[{ name:
         "Enterprise" }]}``). Only string values are known; ``[]`` when the component is
         not a file of the site."""
-        module = scope.modules.get(tag.name)
-        code = self._component_source(module, page_rel) if module else None
+        code = self._component_code(tag, scope, page_rel)
         if not code or "{" not in code:
             return []
-        if code not in self._text_props:  # read once per component, however many tags use it
-            direct = {m.group(1) for k, m in zip(range(50), _COMPONENT_CHILD.finditer(code))}
-            mapped: dict[str, set[str]] = {}
-            for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
-                item = re.escape(m.group(2))
-                child = re.compile(rf">\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*<")
-                mapped.setdefault(m.group(1), set()).update(
-                    f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
-            self._text_props[code] = (direct, mapped)
-        direct, mapped = self._text_props[code]
+        direct, mapped = self._child_props(code)
         out: list[str] = []
         for name, value, kind in tag.attrs:
             if value is None or name.lower() in _TEXT_ATTRS:
@@ -866,13 +925,26 @@ class MdxTransformer:
                         out.append(f.group(3).strip())
         return out
 
+    def _child_props(self, code: str) -> tuple[set[str], dict[str, set[str]]]:
+        """Of a component's source: the props it renders as an element's only child, and
+        each array prop it maps to elements with the fields of its items rendered so."""
+        if code not in self._text_props:  # read once per component, however many tags use it
+            direct = {m.group(1) for k, m in zip(range(50), _COMPONENT_CHILD.finditer(code))}
+            mapped: dict[str, set[str]] = {}
+            for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
+                item = re.escape(m.group(2))
+                child = re.compile(rf"[>}}]\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*[<{{]")
+                mapped.setdefault(m.group(1), set()).update(
+                    f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
+            self._text_props[code] = (direct, mapped)
+        return self._text_props[code]
+
     def _component_img_prop(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
         """The attribute of ``tag`` that a component of the site draws as its ``<img>``
         (``<img src={src} />``, ``src={props.shot}``, or a name computed from it:
         ``const resolved = require(`@site/static${src}`).default`` then ``<img src={resolved}>``),
         ``""`` when the component is not a file of the site or draws none of them."""
-        module = scope.modules.get(tag.name)
-        code = self._component_source(module, page_rel) if module else None
+        code = self._component_code(tag, scope, page_rel)
         if not code or "<img" not in code:
             return ""
         names = {name for name, value, kind in tag.attrs if kind in ("str", "expr") and value}
@@ -894,9 +966,46 @@ class MdxTransformer:
                 return used[0]
         return ""
 
-    def _component_source(self, module: str, page_rel: str) -> str | None:
+    def _component_code(self, tag: _Tag, scope: _Scope, page_rel: str) -> str | None:
+        """The source of the site's own component ``tag`` names (:meth:`_component_source`
+        of the module it is imported or registered from), else ``None``."""
+        if tag.name in scope.local:
+            return scope.local[tag.name]
+        module = scope.modules.get(tag.name)
+        if not module:
+            return None
+        return self._component_source(module, page_rel, export=scope.exports.get(tag.name, "default"))
+
+    def _component_source(self, module: str, page_rel: str, *, export: str = "default") -> str | None:
         """The source of a component module that is a file of the site (``@site/...``,
-        ``./x``, ``/src/...``; webpack's extensions and ``index`` files tried), else ``None``."""
+        ``./x``, ``/src/...``; webpack's extensions and ``index`` files tried), else ``None``.
+        A module that re-exports ``export`` from another one (a components folder's
+        ``index.js`` of ``export { default as Term } from './info/Term'``, or ``import Term
+        from './Term'`` then ``export { Term }``) gives that module's source instead, as
+        webpack resolves the import through it (up to :data:`MAX_REEXPORT_HOPS` modules)."""
+        found = self._module_file(module, page_rel)
+        for _ in range(MAX_REEXPORT_HOPS):
+            if found is None:
+                return None
+            rel, code = found
+            hop = _reexport(code, export)
+            if hop is None and export != "default" and not _declares(code, export):
+                # export * from './Term' (a TypeScript barrel): the module among them that declares it
+                hop = next(((m.group(2), export) for _, m in zip(range(20), _STAR_EXPORT.finditer(code))
+                            if (star := self._module_file(m.group(2), rel)) is not None
+                            and (_declares(star[1], export) or _reexport(star[1], export) is not None)), None)
+            if hop is None:
+                return code
+            target, export = hop
+            found = self._module_file(target, rel)
+        return found[1] if found is not None else None
+
+    def _module_file(self, module: str, page_rel: str) -> tuple[str, str] | None:
+        """``(rel_path, source)`` of the site file ``module`` names from ``page_rel``, else ``None``.
+        ``@theme/X`` is the site's own ``src/theme/X`` when it has one (a swizzled or
+        custom theme component, which Docusaurus resolves before any theme's)."""
+        if module.startswith("@theme/") and ".." not in module:
+            module = "@site/src/theme/" + module[len("@theme/"):]
         if not module.startswith(("@site/", "./", "../", "/")):
             return None
         key = module if module.startswith(("@site/", "/")) else f"{PurePosixPath(page_rel).parent}|{module}"
@@ -908,7 +1017,7 @@ class MdxTransformer:
                 if res.rel_path and PurePosixPath(res.rel_path).suffix in _CODE_EXTS and (root / res.rel_path).is_file():
                     try:
                         with (root / res.rel_path).open(encoding="utf-8", errors="replace") as fh:
-                            self._components[key] = fh.read(MAX_COMPONENT_CHARS)
+                            self._components[key] = (res.rel_path, fh.read(MAX_COMPONENT_CHARS))
                     except OSError:
                         pass
                     break
@@ -959,12 +1068,15 @@ class MdxTransformer:
         return "\n\n" + body.strip("\n") + "\n\n"
 
 
-def _bind_module(name: str, module: str, scope: _Scope) -> None:
+def _bind_module(name: str, module: str, scope: _Scope, *, export: str = "default") -> None:
     """Bind ``name`` imported (or registered) from ``module``: an image file, a Markdown
     partial, or a component known by the module it comes from (``@theme/Tabs`` -> Tabs,
-    ``../components/zoom/ZoomableImage`` -> ZoomableImage; an ``index`` file by its folder)."""
-    for table in (scope.images, scope.partials, scope.kinds, scope.modules):
+    ``../components/zoom/ZoomableImage`` -> ZoomableImage; an ``index`` file by its folder),
+    ``export`` being the name the module exports it as (``default`` for a default import)."""
+    for table in (scope.images, scope.partials, scope.kinds, scope.modules, scope.exports):
         table.pop(name, None)
+    if export != "default" and re.fullmatch(r"[A-Za-z_$][\w$]*", export):
+        scope.exports[name] = export
     low = module.lower().split("?", 1)[0]
     if low.endswith(_IMAGE_EXTS):
         scope.images[name] = module
@@ -978,6 +1090,34 @@ def _bind_module(name: str, module: str, scope: _Scope) -> None:
             stem = parts[-2]
         if stem and stem != name:
             scope.kinds[name] = stem
+
+
+def _reexport(code: str, export: str) -> tuple[str, str] | None:
+    """``(module, name)`` when the module source ``code`` re-exports its ``export``
+    from another module rather than defining it: ``export { default as Term } from
+    './Term'`` -> ``('./Term', 'default')``, ``export { Term } from './x'`` -> ``('./x',
+    'Term')``, ``import Term from './Term'`` then ``export { Term }`` -> ``('./Term',
+    'default')``; ``None`` otherwise."""
+    for m in _REEXPORT.finditer(code):
+        for part in m.group(1).split(",")[:200]:
+            names = part.split(" as ")
+            orig, alias = names[0].strip(), names[-1].strip()
+            if alias != export or not re.fullmatch(r"[A-Za-z_$][\w$]*", orig):
+                continue
+            if m.group(3):
+                return m.group(3), orig
+            imp = re.search(rf"\bimport\s+{re.escape(orig)}\s*(?:,\s*\{{[^{{}}]{{0,2000}}\}}\s*)?"
+                            r"""from\s*(['"])([^'"\n]{1,300})\1""", code)
+            if imp:
+                return imp.group(2), "default"
+    return None
+
+
+def _declares(code: str, name: str) -> bool:
+    """True when the module source ``code`` declares its export ``name`` itself
+    (``export const Term =``, ``export function Term(``, ``export class Term``)."""
+    return re.search(rf"\bexport\s+(?:async\s+)?(?:const|let|var|function\*?|class)\s+{re.escape(name)}\b",
+                     code) is not None
 
 
 def _is(tag: _Tag, scope: _Scope, kind: str) -> bool:

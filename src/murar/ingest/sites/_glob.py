@@ -206,6 +206,84 @@ def glob_match(value: str, pattern: str, syntax: GlobSyntax = PATH, *, or_below:
     return glob is not None and glob.match(value, or_below=or_below)
 
 
+#: extglobs read in one pattern (more are refused: the pattern matches nothing)
+MAX_EXTGLOBS = 8
+
+
+def extglob_match(value: str, pattern: str, syntax: GlobSyntax = PATH) -> bool:
+    """:func:`glob_match` for a pattern that may hold micromatch's extglobs (the
+    globs Docusaurus hands to globby for ``include``/``exclude``; picomatch's
+    translation): ``@(a|b)`` one of the alternatives, ``?(a|b)`` one or none,
+    ``*(a|b)`` and ``+(a|b)`` any run (read loosely as ``*``), and ``!(a|b)``
+    any run that does not start with an alternative there (picomatch's
+    ``(?!(?:a|b))[^/]*?``; right after a ``*`` it is the same as ``*``, an
+    alternative holding a ``*`` is tested with the rest of the pattern, as
+    picomatch does). ``docs/!(drafts)/**`` matches ``docs/api/x.md`` and not
+    ``docs/drafts/x.md``; ``**/*!(.partial).md`` matches every ``.md``, as
+    globby does. A pattern with more than :data:`MAX_EXTGLOBS` extglobs or an
+    unclosed one matches nothing. Never raises."""
+    spans = _extglobs(pattern)
+    if spans is None:
+        return False
+    if not spans:
+        return glob_match(value, pattern, syntax)
+    positive = _extglob_pattern(pattern, spans, None)
+    if not glob_match(value, positive, syntax):
+        return False
+    for k, (start, end, op) in enumerate(spans):
+        if op != "!" or (start > 0 and pattern[start - 1] == "*"):
+            continue
+        if glob_match(value, _extglob_pattern(pattern, spans, k), syntax):
+            return False
+    return True
+
+
+def _extglobs(pattern: str) -> list[tuple[int, int, str]] | None:
+    """``(start, end, operator)`` of each top-level extglob ``X(...)`` of
+    ``pattern`` (``end`` past its ``)``); ``None`` when one never closes or
+    there are more than :data:`MAX_EXTGLOBS`."""
+    spans: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(pattern) - 1:
+        if pattern[i] in "!@?+*" and pattern[i + 1] == "(":
+            depth, j = 0, i + 1
+            while j < len(pattern):
+                depth += 1 if pattern[j] == "(" else -1 if pattern[j] == ")" else 0
+                if depth == 0:
+                    break
+                j += 1
+            if j >= len(pattern) or len(spans) >= MAX_EXTGLOBS:
+                return None
+            spans.append((i, j + 1, pattern[i]))
+            i = j + 1
+            continue
+        i += 1
+    return spans
+
+
+def _extglob_pattern(pattern: str, spans: list[tuple[int, int, str]], negated: int | None) -> str:
+    """``pattern`` with its extglobs as plain globs: each one as the run or group
+    it stands for; with ``negated``, that ``!(...)`` as the group of its
+    alternatives (then any run, unless an alternative holds a ``*``)."""
+    out: list[str] = []
+    pos = 0
+    for k, (start, end, op) in enumerate(spans):
+        out.append(pattern[pos:start])
+        alts = pattern[start + 2:end - 1].split("|")
+        group = "{" + ",".join(alts) + "}"
+        if k == negated:
+            out.append(group + ("" if any("*" in a for a in alts) else "*"))
+        elif op == "@":
+            out.append(group)
+        elif op == "?":
+            out.append("{" + ",".join([*alts, ""]) + "}")
+        else:  # '!', '*', '+': any run
+            out.append("*")
+        pos = end
+    out.append(pattern[pos:])
+    return "".join(out)
+
+
 @functools.lru_cache(maxsize=1024)
 def compile_glob(pattern: str, syntax: GlobSyntax = PATH) -> Glob | None:
     """``pattern`` compiled for ``syntax``, or ``None`` when it is invalid for

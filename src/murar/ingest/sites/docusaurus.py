@@ -49,6 +49,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -60,7 +61,7 @@ from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._doccards import DocCard, category_cards
-from murar.ingest.sites._glob import DOCUSAURUS, glob_match
+from murar.ingest.sites._glob import DOCUSAURUS, extglob_match
 from murar.ingest.sites._links import contained, join_rel, strip_wrappers
 from murar.ingest.sites._npm2yarn import npm2yarn_tabs
 from murar.ingest.sites.base import (
@@ -116,6 +117,10 @@ _FENCE_INFO = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*([^\s`{]*)")
 _MDX_COMPONENTS = tuple(f"src/theme/MDXComponents{end}{ext}" for end in ("", "/index") for ext in (".js", ".jsx", ".ts", ".tsx"))
 _DEFAULT_IMPORT = re.compile(r"""(?m)^\s*import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])([^'"]+)\2""")
 _NAMED_IMPORT = re.compile(r"""(?m)^\s*import\s*\{([^}]*)\}\s*from\s*(['"])([^'"]+)\2""")
+_NAMESPACE_IMPORT = re.compile(r"""(?m)^\s*import\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*(['"])([^'"]+)\2""")
+# the names a module exports: export { default as A, B } (from ...), export const/function/class C
+_EXPORT_LIST = re.compile(r"\bexport\s*\{([^{}]{0,5000})\}")
+_EXPORT_DECL = re.compile(r"\bexport\s+(?:async\s+)?(?:const|let|var|function\*?|class)\s+([A-Za-z_$][\w$]*)")
 _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.mdx?)['"]""")
 
 
@@ -423,13 +428,20 @@ def _preset_plugins(code: str) -> list[tuple[str, str | None]]:
     return []
 
 
-def _registered_components(code: str, folder: str) -> dict[str, str]:
-    """``name -> module`` of the entries of the object a swizzled ``MDXComponents``
-    exports (``export default {...MDXComponents, Tabs, Shot: ZoomImage}``, or
-    ``export default NAME`` of a ``const NAME = {...}``): shorthand and ``key:
-    ImportedName`` entries whose name is imported; a relative module (``./x``,
-    ``../components/x``, written in ``folder``) becomes ``@site/<path>``."""
+def _registered_components(code: str, folder: str, read_module: Callable[[str], str | None] | None = None,
+                           ) -> tuple[dict[str, str], dict[str, str]]:
+    """``(name -> module, name -> export)`` of the entries of the object a swizzled
+    ``MDXComponents`` exports (``export default {...MDXComponents, Tabs, Shot:
+    ZoomImage}``, or ``export default NAME`` of a ``const NAME = {...}``): shorthand
+    and ``key: ImportedName`` entries whose name is imported, and every name a
+    module imported as a namespace exports when that namespace is spread into it
+    (``import * as Site from '@site/src/components'`` then ``...Site``; the module's
+    source from ``read_module``); a relative module (``./x``, ``../components/x``,
+    written in ``folder``) becomes ``@site/<path>``. The second map gives the name the
+    module exports an entry as when it is not its default export (``import { Term }
+    from '@site/src/components'``)."""
     imports: dict[str, str] = {}
+    exported: dict[str, str] = {}
     for m in _DEFAULT_IMPORT.finditer(code):
         imports[m.group(1)] = m.group(3)
     for m in _NAMED_IMPORT.finditer(code):
@@ -438,6 +450,8 @@ def _registered_components(code: str, folder: str) -> dict[str, str]:
             local = names[-1].strip()
             if re.fullmatch(r"[A-Za-z_$][\w$]*", local):
                 imports[local] = m.group(3)
+                exported[local] = names[0].strip()
+    namespaces = {m.group(1): m.group(3) for m in _NAMESPACE_IMPORT.finditer(code)}
     body = None
     export = re.search(r"\bexport\s+default\s*(\{|[A-Za-z_$][\w$]*)", code)
     if export and export.group(1) == "{":
@@ -445,21 +459,48 @@ def _registered_components(code: str, folder: str) -> dict[str, str]:
     elif export:
         decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(export.group(1))}\s*(?::[^=]*)?=\s*\{{", code)
         body = js.object_at(code, decl.end() - 1) if decl else None
+
+    def site_module(source: str) -> str | None:
+        if source.startswith(("./", "../")):
+            joined = join_rel(folder, source)
+            return None if _outside(joined) else "@site/" + joined
+        return source
+
     out: dict[str, str] = {}
+    exports: dict[str, str] = {}
     for entry in js.object_entries(body or ""):
+        spread = re.fullmatch(r"\.\.\.\s*([A-Za-z_$][\w$]*)", entry)
+        if spread and spread.group(1) in namespaces and read_module is not None:
+            module = site_module(namespaces[spread.group(1)])
+            source = read_module(module) if module else None
+            for name in _module_exports(source or ""):
+                out[name] = module or ""
+                exports[name] = name
+            continue
         kv = re.fullmatch(r"""['"]?([A-Za-z_$][\w$]*)['"]?(?:\s*:\s*([A-Za-z_$][\w$]*))?""", entry)
         if not kv or kv.group(0).startswith("..."):
             continue
-        source = imports.get(kv.group(2) or kv.group(1))
-        if source is None:
+        local = kv.group(2) or kv.group(1)
+        source = imports.get(local)
+        module = site_module(source) if source is not None else None
+        if module is None:
             continue
-        if source.startswith(("./", "../")):
-            joined = join_rel(folder, source)
-            if _outside(joined):
-                continue
-            source = "@site/" + joined
-        out[kv.group(1)] = source
-    return out
+        out[kv.group(1)] = module
+        if exported.get(local, "default") != "default":
+            exports[kv.group(1)] = exported[local]
+    return out, exports
+
+
+def _module_exports(code: str) -> list[str]:
+    """The names a module's source exports by name (not its default export), at most 500."""
+    names: list[str] = []
+    for m in _EXPORT_LIST.finditer(code):
+        for part in m.group(1).split(","):
+            name = part.split(" as ")[-1].strip()
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", name) and name != "default":
+                names.append(name)
+    names += [m.group(1) for m in _EXPORT_DECL.finditer(code)]
+    return list(dict.fromkeys(names))[:500]
 
 
 def magic_comments(prism: str, consts: dict[str, str]) -> tuple[str, ...]:
@@ -564,6 +605,7 @@ class DocusaurusSite:
         self._site_dir = config.settings.get("site_dir", ".")
         self._imported: set[str] | None = None
         self._components: dict[str, str] | None = None
+        self._component_exports: dict[str, str] = {}
         self._autogenerated: bool | None = None  # the sidebars are autogenerated from folders
         self._instances = instances if instances is not None else tuple(
             ContentInstance(kind="docs", folder=folder, include=_DEFAULT_INCLUDE["docs"],
@@ -727,9 +769,33 @@ class DocusaurusSite:
                         code = js.strip_comments(path.read_text(encoding="utf-8", errors="replace")[:200_000])
                     except OSError:
                         break
-                    self._components = _registered_components(code, PurePosixPath(rel).parent.as_posix())
+                    self._components, self._component_exports = _registered_components(
+                        code, PurePosixPath(rel).parent.as_posix(), self._module_source)
                     break
         return self._components
+
+    def mdx_component_exports(self) -> dict[str, str]:
+        """Of :meth:`mdx_components`, the name its module exports each one as when it
+        is not the module's default export (``import { Term } from
+        '@site/src/components'`` -> ``{"Term": "Term"}``)."""
+        self.mdx_components()
+        return self._component_exports
+
+    def _module_source(self, module: str) -> str | None:
+        """The source of a site module named ``@site/<path>`` (webpack's extensions and
+        ``index`` files tried), up to 200,000 characters; ``None`` when it is no file of the site."""
+        if not module.startswith("@site/"):
+            return None
+        rel = module[len("@site/"):]
+        for ext in ("", ".js", ".jsx", ".ts", ".tsx", "/index.js", "/index.jsx", "/index.ts", "/index.tsx"):
+            path = self._config.root / self._site_path(rel + ext)
+            if path.suffix in (".js", ".jsx", ".ts", ".tsx", ".mjs") and path.is_file() \
+                    and not inside_root(path, self._config.root).problem:
+                try:
+                    return js.strip_comments(path.read_text(encoding="utf-8", errors="replace")[:200_000])
+                except OSError:
+                    return None
+        return None
 
     def category_cards(self, page_rel: str) -> list[DocCard] | None:
         """The cards ``<DocCardList />`` draws on ``page_rel`` when it is the index doc of a
@@ -829,10 +895,10 @@ class DocusaurusSite:
 
     def _classify_in(self, rel: str, instance: ContentInstance, inner: str, markup: str, suffix: str) -> FileClass:
         """Role of the file ``rel`` read as ``inner`` (its path in ``instance``'s folder)."""
-        if not any(glob_match(inner, pat, DOCUSAURUS) for pat in instance.include):
+        if not any(extglob_match(inner, pat, DOCUSAURUS) for pat in instance.include):
             return FileClass(role=FileRole.EXCLUDED,
                              reason=f"not matched by the {instance.kind} plugin's include option")
-        if any(glob_match(inner, pat, DOCUSAURUS) for pat in instance.exclude):
+        if any(extglob_match(inner, pat, DOCUSAURUS) for pat in instance.exclude):
             if PurePosixPath(inner).name.startswith("_") or "/_" in f"/{inner}":
                 return FileClass(role=FileRole.INCLUDE, markup=markup, reason="partial (_-prefixed)")
             return FileClass(role=FileRole.EXCLUDED,

@@ -128,6 +128,8 @@ DIAGRAM_SHORTCODES = frozenset({"mermaid"})
 #: ``hextra/feature-card``, self-closing ``{{< card title="..." />}}``): its title and subtitle are its text,
 #: its ``image`` (a remote URL, a static path, or an ``assets/`` path Hugo processes) a picture above them
 _CARD = re.compile(r"(?:^|[/-])card$")
+#: parameters a shortcode template draws as decoration, not as an image of the page
+_DECORATION_PARAMS = frozenset({"icon", "logo", "avatar", "badge", "emoji"})
 #: shortcodes that show a set of page resources picked by globs (Blowfish ``carousel`` ``images=``, the
 #: hugo-shortcode-gallery ``gallery`` ``match=``)
 _GALLERY = re.compile(r"carousel|gallery|slider")
@@ -741,6 +743,8 @@ class HugoSite:
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
+        # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
+        self._image_templates: dict[str, tuple[str, str, str] | None] = {}
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
 
     @property
@@ -1662,8 +1666,9 @@ class HugoSite:
                 or name.endswith(".inline") or "lang" in sc.params or "language" in sc.params \
                 or _CARD.search(name) is not None
             close = None
-            # a block's label; {{< tab "Linux" >}} gives it as the first argument
-            label = sc.get("title", "name", "summary", "header", "heading", "tab") or (
+            # a block's label; {{< tab "Linux" >}} gives it as the first argument, hugo-dynamic-tabs' tab
+            # (Lotus Docs) as tabName
+            label = sc.get("title", "name", "summary", "header", "heading", "tab", "tabname") or (
                 sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
             if name in _TAB_ITEMS and not label and panes:
                 # a set that names its unnamed tabs in order: Hextra/Nextra {{< tabs items="A,B" >}}, Dapr
@@ -1678,6 +1683,13 @@ class HugoSite:
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+            elif name == "boilerplate" and sc.get(pos=0):
+                target = self._boilerplate(sc.get(pos=0), page_rel=page_rel)
+                if target is None:
+                    warnings.append(f"boilerplate {sc.get(pos=0)!r}: not found")
+                else:
+                    out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
+                                             warnings=warnings, depth=_depth, stack=_stack))
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
             elif close is None and _CARD.search(name) and label:
@@ -1693,6 +1705,10 @@ class HugoSite:
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
+            elif _CARD.search(name) is None and callout is None and name not in _TAB_SETS \
+                    and name not in _TAB_ITEMS and (drawn := self._template_image(name, sc)) is not None:
+                # the site's own shortcode drawing a parameter as its <img> ({{< thumb "/img/x.png" >}})
+                out.append(self._image(drawn, "", page_rel=page_rel, warnings=warnings))
             elif name in VIDEO_SHORTCODES or _video_param(sc) or ("youtube" in name and sc.get("id", pos=0)):
                 out.append(_video(self._named_video(sc, page_rel=page_rel)))
             elif name in DIAGRAM_SHORTCODES and close is not None:
@@ -1833,7 +1849,10 @@ class HugoSite:
                     subtitle = _strip_markup(sc.get("subtitle", "subheader"))
                     out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
                 if close is None and sc.params.get("text") and name not in _TAB_SETS and name not in _TAB_ITEMS:
-                    out.append(sc.params["text"])  # an inline shortcode's visible text (button, tooltip)
+                    # an inline shortcode's visible text (button, tooltip); a callout taking its content as
+                    # text= (Lotus Docs {{< alert context="warning" text="..." />}}) led by its kind or title
+                    lead = self.callout(sc)
+                    out.append((callout_lead(_label_text(lead), html_out=h) if lead else "") + sc.params["text"])
                 lang = sc.params.get("lang") or sc.params.get("language") or ""
                 # a Docsy text tab's or card's lang names no code language
                 if lang and close is not None and not docsy_tab and name != "card" \
@@ -1875,6 +1894,87 @@ class HugoSite:
                 break
         self._static_templates[name] = found
         return found
+
+    def _template_image(self, name: str, sc: Shortcode) -> Shortcode | None:
+        """``sc`` as an image shortcode (``src``, ``alt``, ``caption``) when the site's
+        own template for ``name`` (project ``layouts/shortcodes/<name>.html``, then its
+        themes') draws one of its parameters as an ``<img src>``: ``<img src="{{ .Get 0
+        }}">``, ``{{ $img := .Get "image" }}`` ... ``<img src="{{ $img | relURL }}">``,
+        as Hugo renders it; ``alt`` is the parameter its ``alt`` shows, ``caption`` one
+        it writes as an element's text (``<p>{{ .Get "caption" }}</p>``, ``{{ with .Get
+        "title" }}<figcaption>{{ . }}``). ``None`` when it has no such template or the
+        tag does not give that parameter."""
+        if name not in self._image_templates:
+            self._image_templates[name] = _image_template_params(self._template_text(name)) \
+                if len(self._image_templates) < 10_000 else None
+        found = self._image_templates[name]
+        if found is None:
+            return None
+
+        def value(key: str) -> str:
+            return sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())
+
+        if found[0].lower() in _DECORATION_PARAMS:  # an icon or logo beside the shortcode's own content
+            return None
+        src, alt, caption = (value(k) if k else "" for k in found)
+        if not src or suffix_of(split_link(src)[0]) not in IMAGE_SUFFIXES:
+            return None
+        params = {"src": src, "alt": alt or caption, "caption": caption}
+        return Shortcode(name=name, params={k: v for k, v in params.items() if v})
+
+    def _template_text(self, name: str) -> str:
+        """The text of the template Hugo uses for shortcode ``name`` (the project's
+        ``layouts/_shortcodes`` or ``layouts/shortcodes``, then each theme's), up to
+        64 KB; ``""`` when there is none."""
+        if not re.fullmatch(r"[\w.-]+(?:/[\w.-]+){0,8}", name) or ".." in name:
+            return ""
+        bases = ["", *(d[: -len("i18n")] for d in self._config.settings.get("i18n_dirs", "").split(";")
+                       if d.endswith("/i18n"))]
+        root = self._root.resolve()
+        for base in bases[:50]:
+            for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
+                path = self._root / f"{base}{folder}" / f"{name}.html"
+                if not path.is_file() or inside_root(path, root).problem:
+                    continue
+                try:
+                    with path.open("r", encoding="utf-8", errors="replace") as fh:
+                        return fh.read(65_536)
+                except OSError:
+                    return ""
+        return ""
+
+    def _boilerplate(self, name: str, *, page_rel: str) -> str | None:
+        """The file ``{{< boilerplate NAME >}}`` shows (the Istio docs' shortcode, copied
+        by Envoy Gateway and other sites: a resource of the headless ``boilerplates``
+        bundle whose name starts with NAME, ``.Content`` rendered in place): in
+        ``boilerplates/`` of the page's first content folder (Envoy Gateway's versioned
+        ``/latest/boilerplates``), then of the content root, ``NAME.md`` before the first
+        ``NAME*`` page file; else the page ``NAME`` beside the page (Istio's fallback).
+        The project-relative path, or ``None``."""
+        if not re.fullmatch(r"[\w.-]{1,200}", name) or name.startswith("."):
+            return None
+        content = max((c for c in self._config.content_dirs if is_within(page_rel, c)), key=len, default=None)
+        if content is None:
+            return None
+        inner = posixpath.relpath(page_rel, content) if content != "." else page_rel
+        folders = [f"{inner.split('/', 1)[0]}/boilerplates"] if "/" in inner else []
+        folders.append("boilerplates")
+        for folder in folders:
+            base = self._root / content / folder
+            if not base.is_dir() or inside_root(base, self._root.resolve()).problem:
+                continue
+            exact = base / f"{name}.md"
+            if exact.is_file():
+                return safe_join(content, f"{folder}/{name}.md")
+            try:
+                found = sorted(p.name for _, p in zip(range(10_000), base.iterdir())
+                               if p.name.startswith(name) and p.suffix in PAGE_MARKUP and p.is_file())
+            except OSError:
+                found = []
+            if found:
+                return safe_join(content, f"{folder}/{found[0]}")
+        beside = safe_join(posixpath.dirname(page_rel), f"{name}.md")
+        return beside if beside and (self._root / beside).is_file() else None
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
                  stack: tuple[str, ...]) -> str:
@@ -2097,6 +2197,48 @@ def _without_template_comments(text: str) -> str | None:
         out.append(text[pos:start])
         pos = closer.end()
     return "".join(out) + text[pos:]
+
+
+# a parameter in a template: .Get "name", $.Get 0, (.Get `name`); a variable set from one
+_TPL_PARAM = r"""\(?\s*\$?\.Get\s+(?:"([\w-]{1,60})"|`([\w-]{1,60})`|(\d{1,2}))"""
+_TPL_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*" + _TPL_PARAM)
+# <img src="{{ .Get "src" }}">, "{{ relURL (.Get 0) }}", "{{ $img | relURL }}", or "{{ . }}" inside {{ with .Get "x" }}
+_TPL_IMG_SRC = re.compile(r"""<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?\{\{-?\s*(?:(?:relURL|absURL|safeURL)\s+)?(?:"""
+                          + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})|(\.)\s*[|}-])""")
+_TPL_WITH = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*-?\}\}")
+_TPL_ALT = re.compile(r"""\balt\s*=\s*["']?\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60}))""")
+# a parameter written as an element's text: >{{ .Get "caption" }}, or {{ with .Get "title" }}<p>{{ . }}
+_TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})(?![\w.]))""")
+_TPL_WITH_TEXT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}[^{]{0,300}?>\s*\{\{-?\s*\.\s*[|}-]""")
+
+
+def _image_template_params(text: str) -> tuple[str, str, str] | None:
+    """``(src, alt, caption)``: the parameters (a name, or a position as digits; ``""``
+    for none) a shortcode template draws as its first ``<img src>``, its ``alt`` and
+    as an element's text; ``None`` when it draws no parameter as an ``<img>``."""
+    if "<img" not in text or ".Get" not in text:
+        return None
+    variables: dict[str, str] = {}
+    for _, m in zip(range(100), _TPL_VAR.finditer(text)):
+        variables.setdefault(m.group(1), m.group(2) or m.group(3) or m.group(4))
+
+    def param(m: re.Match[str] | None) -> str:
+        if m is None:
+            return ""
+        return m.group(1) or m.group(2) or m.group(3) or variables.get(m.group(4) or "", "")
+
+    drawn = _TPL_IMG_SRC.search(text)
+    src = param(drawn)
+    if drawn is not None and drawn.group(5):  # {{ . }}: the parameter of the innermost enclosing `with`
+        withs = [w for _, w in zip(range(200), _TPL_WITH.finditer(text, 0, drawn.start()))]
+        src = (withs[-1].group(1) or withs[-1].group(2) or withs[-1].group(3)) if withs else ""
+    if not src:
+        return None
+    alt = param(_TPL_ALT.search(text))
+    shown = [p for _, m in zip(range(50), _TPL_TEXT.finditer(text)) if (p := param(m))]
+    shown += [m.group(1) or m.group(2) or m.group(3) for _, m in zip(range(50), _TPL_WITH_TEXT.finditer(text))]
+    caption = next((p for p in shown if p != src), "")
+    return src, alt, caption
 
 
 def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool, inner: str) -> bool:
