@@ -164,3 +164,11 @@ def test_screenshots_in_a_data_table_are_images_with_their_row_as_context(tmp_pa
     assert images["menu.png"].context_before == "Open the File menu."
     assert images["menu.png"].context_after.startswith("File menu")
     assert images["save.png"].context_before == "Select Save."
+    # a table in a <figure> is reached by the figure and by the table: its pictures are read once
+    (tmp_path / "f.html").write_text(
+        "<h1>Publish</h1><p>Intro.</p><figure><table><tr><th>Step</th><th>Screen</th></tr>"
+        "<tr><td>Open the File menu.</td><td><img src='menu.png'></td></tr><tr><td>Save.</td><td>x</td></tr></table>"
+        "<figcaption>Steps</figcaption></figure><figure><table><tr><td><img src='save.png'></td></tr></table>"
+        "<figcaption>One</figcaption></figure>")
+    paths = [m.path for m in convert_html(tmp_path / "f.html", root=tmp_path).media if isinstance(m, ImageItem)]
+    assert paths == ["menu.png", "save.png"]

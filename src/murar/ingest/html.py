@@ -196,6 +196,9 @@ class _Walker:
         self.context_chars = context_chars
         #: (before, after) row context of a picture in a table cell, by id(item) (None: the section's text)
         self.row_of: dict[int, tuple[str | None, str | None]] = {}
+        #: mem_id of every <img> read so far: a picture in a table of a <figure> is reached both by
+        #: the figure and by its table, and becomes one image item
+        self.read_imgs: set[int] = set()
 
     @property
     def cur(self) -> _Open:
@@ -272,7 +275,7 @@ class _Walker:
         elif tag == "br":
             self.buf.append("\n")
         elif tag == "img":
-            self.media(self.conv.image(child, caption=""))
+            self.media(self._image(child, caption=""))
         elif tag == "figure":
             self.figure(child, stack)
         elif tag == "table":
@@ -329,7 +332,7 @@ class _Walker:
             placed: list[tuple[AnyMedia, int]] = []
             for k, cell in enumerate(cells):
                 for img in cell.css("img"):
-                    picture = self.conv.image(img, caption="")
+                    picture = self._image(img, caption="")
                     if picture is not None:
                         placed.append((picture, k))
             if not placed:
@@ -338,6 +341,13 @@ class _Walker:
             for (placed_item, _), context in zip(placed, around):
                 self.media(placed_item)
                 self.row_of[id(placed_item)] = context
+
+    def _image(self, node: LexborNode, caption: str) -> ImageItem | None:
+        """The image item of ``node``, or ``None`` when it is not one or was read already."""
+        if node.mem_id in self.read_imgs:
+            return None
+        self.read_imgs.add(node.mem_id)
+        return self.conv.image(node, caption=caption)
 
     def _figure_media(self, make: Callable[..., AnyMedia | None], el: LexborNode, caption: str) -> None:
         self.media(make(el, caption=caption))
@@ -352,7 +362,7 @@ class _Walker:
                     continue
                 actions.append(functools.partial(self.table, el, caption, stack))
             elif el.tag == "img":
-                actions.append(functools.partial(self._figure_media, self.conv.image, el, caption))
+                actions.append(functools.partial(self._figure_media, self._image, el, caption))
             else:
                 actions.append(functools.partial(self._figure_media, self.conv.video, el, caption))
         if not actions:  # a figure of text (code listing, quote): keep its text
