@@ -63,6 +63,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from murar.errors import IngestError, MissingExtraError
 from murar.ingest.htmltext import BLOCK_TAGS, MAX_TREE_DEPTH, cap_depth, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
+    ATTR_ENTRY,
     attached_paragraph_ends,
     auto_callouts,
     compound_block_ends,
@@ -94,7 +95,6 @@ __all__ = ["convert_asciidoc", "convert_asciidoc_text", "preprocess_asciidoc"]
 
 _LOCK = threading.Lock()
 _DIRECTIVE = re.compile(r"^(include|ifdef|ifndef|ifeval|endif)::([^\[]*)\[(.*)\]\s*$")
-_ATTR_ENTRY = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
 _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
 #: characters an attribute value, or a line after attribute substitution, may reach: ":a1: {a0}{a0}",
 #: ":a2: {a1}{a1}"... doubles a value per line (60 lines: 2**60 characters, MemoryError)
@@ -271,7 +271,7 @@ class _Pre:
                         continue
                 elif line.strip() and not line.startswith((".", "[", "//")):
                     pending_subs = pending_quotes = False
-                am = _ATTR_ENTRY.match(line)
+                am = ATTR_ENTRY.match(line)
                 if am:
                     name = am.group(2)
                     if name == "conf-files":
@@ -397,7 +397,7 @@ class _Pre:
                             title = self.sub(m.group(1).strip())
                             # the header's attribute entries: a reftext there is the link text (Antora)
                             for entry in lines[i + 1:]:
-                                em = _ATTR_ENTRY.match(entry)
+                                em = ATTR_ENTRY.match(entry)
                                 if not em:
                                     if entry.strip() and not entry.startswith("//"):
                                         break

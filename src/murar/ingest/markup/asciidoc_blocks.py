@@ -541,7 +541,8 @@ class _RefTarget:
 _CAPTIONS = {"figure": ("figure-caption", "Figure"), "table": ("table-caption", "Table"),
              "example": ("example-caption", "Example"), "listing": ("listing-caption", None)}
 _ADMONITION_STYLES = frozenset({"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"})
-_ATTR_ENTRY_PARTS = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
+#: an attribute entry line: ``:name: value``, ``:name!:``/``:!name:`` unset (groups: !, name, !, value)
+ATTR_ENTRY = re.compile(r"^:(!?)([\w][\w-]*)(!?):(?:[ \t]+(.*?))?\s*$")
 _CAPTION_ATTR = re.compile(r"""\bcaption\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))""")
 
 
@@ -610,7 +611,7 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
         line = raw.strip()
         if not line:  # Asciidoctor's parse_block_metadata_lines skips blank lines: metadata waits
             continue
-        entry = _ATTR_ENTRY_PARTS.match(line)
+        entry = ATTR_ENTRY.match(line)
         if entry:
             if entry.group(1) or entry.group(3):
                 doc.pop(entry.group(2), None)

@@ -26,6 +26,7 @@ from murar.ingest.frontmatter import (
     load_yaml_safely,
     parse_front_matter,
 )
+from murar.ingest.markup.asciidoc_blocks import ATTR_ENTRY
 from murar.ingest.paths import ResolvedLink, is_remote, link_path_problem
 from murar.ingest.sites._glob import glob_match
 
@@ -263,7 +264,6 @@ def is_within(rel: str, folder: str) -> bool:
 
 
 _MAX_SCANNED_BYTES = 5_000_000  # of a file scanned for its includes (builder.MAX_INCLUDE_BYTES)
-_ADOC_ENTRY = re.compile(r"^:(!?)([A-Za-z0-9_][\w-]*)(!?):(?:[ \t]+(.*?))?[ \t]*$")
 _ADOC_INCLUDE_LINE = re.compile(r"^include::([^\[\n]+)\[")
 _ADOC_REF = re.compile(r"\{([A-Za-z0-9_][\w-]*)\}")
 _ADOC_SUFFIXES = (".adoc", ".asciidoc", ".asc")
@@ -333,7 +333,7 @@ class AsciidocEntries:
                 text = ""
             ops: list[tuple[str, str, str]] = []
             for line in text.splitlines():
-                if line.startswith(":") and (m := _ADOC_ENTRY.match(line)):
+                if line.startswith(":") and (m := ATTR_ENTRY.match(line)):
                     unset = bool(m.group(1) or m.group(3))
                     ops.append(("unset" if unset else "set", m.group(2), m.group(4) or ""))
                 elif line.startswith("include::") and (inc := _ADOC_INCLUDE_LINE.match(line)):
