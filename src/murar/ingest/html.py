@@ -44,7 +44,6 @@ from murar.ingest.media_flags import (
     flag_image,
     is_inline_line,
     px_width,
-    table_flags,
 )
 from murar.ingest.paths import (
     ResolvedLink,
@@ -544,7 +543,7 @@ class _HtmlConverter:
 
     def table(self, headers: list[str], rows: list[list[str]], caption: str) -> TableItem:
         return self._base("table", TableItem, caption=caption, headers=headers, rows=rows,
-                          markdown=rows_to_markdown(headers, rows), flags=table_flags(headers, rows))
+                          markdown=rows_to_markdown(headers, rows))
 
     def video(self, node: LexborNode, caption: str) -> VideoItem | None:
         attrs = node.attributes

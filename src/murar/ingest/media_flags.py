@@ -346,7 +346,9 @@ def mark_repeated(media: Iterable[AnyMedia], *, n_pages: int, options: FlagOptio
 def table_flags(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """``["layout"]`` for a table whose body cells (``rows``) hold no text (pictures
     or nothing), else ``[]``. ``headers`` does not count: labels over a row of
-    screenshots are still a picture grid."""
+    screenshots are still a picture grid. Called by the markup builder; the HTML
+    converter never makes such a table (``tables.parse_table_node`` drops rows without
+    text, and a table left without rows is read as text, its pictures walked)."""
     return [] if any(cell.strip() for row in rows for cell in row) else [LAYOUT]
 
 
