@@ -704,3 +704,48 @@ def test_parsed_literal_body_is_read_with_inline_markup(tmp_path: Path) -> None:
         "  body: {\"size\": *n*}\n```\n")
     doc = convert_myst(tmp_path / "api.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == 'Call it:\n\nPUT /api/boxes/:name\n  body: {"size": n}'
+
+
+def test_design_cards_buttons_and_article_info_as_rendered(tmp_path: Path) -> None:
+    """The MyST forms of sphinx-design's card (``^^^`` header, ``+++`` footer),
+    buttons, ``article-info`` and an ``only-dark`` card's picture."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx_design']\n")
+    (tmp_path / "guide.md").write_text("# Setup guide\n\nText.\n")
+    (tmp_path / "c.md").write_text("""\
+# Cards
+
+```{card} Pricing
+Monthly plans
+^^^
+Pay per seat.
++++
+Cancel any time.
+```
+
+```{button-link} https://example.org/buy
+Buy a plan
+```
+
+```{button-ref} guide
+```
+
+````{grid} 2
+```{grid-item-card} Night view
+:img-top: https://example.org/night.png
+:class-item: only-dark
+```
+```{grid-item-card} Day view
+:img-top: https://example.org/day.png
+```
+````
+
+```{article-info}
+:author: Ann *Lee*
+:date: May 2, 2024
+```
+""")
+    site = SphinxSite(tmp_path, "conf.py")
+    doc = convert_myst(tmp_path / "c.md", site=site)
+    assert doc.sections[0].text == ("Monthly plans\n\nPricing\n\nPay per seat.\n\nCancel any time.\n\nBuy a plan\n\n"
+                                    "Setup guide\n\nNight view\n\nDay view\n\nAnn Lee\n\nMay 2, 2024")
+    assert [m.url for m in _images(doc)] == ["https://example.org/day.png"]

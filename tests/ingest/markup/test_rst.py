@@ -1047,3 +1047,46 @@ Toolbar
     doc = convert_rst(tmp_path / "p.rst", site=site)
     assert [(Path(i.path or "").name, i.flags) for i in _images(doc)] == [
         ("icon.png", ["tiny"]), ("half.png", []), ("ems.png", [])]
+
+
+def test_design_cards_buttons_and_article_info_as_rendered(tmp_path: Path) -> None:
+    """sphinx-design splits a card at its first ``^^^`` and last ``+++`` line (header,
+    title + body, footer), a button shows its content else its target (a button-ref:
+    the target's title), article-info its author/date/read-time; a card marked
+    ``only-dark`` holds the dark twin of a picture."""
+    site = _project(tmp_path, {"guide.rst": "Setup guide\n===========\n\nText.\n", "c.rst": """\
+Cards
+=====
+
+.. card:: Pricing
+
+   Monthly plans
+   ^^^
+   Pay per seat.
+   +++
+   Cancel any time.
+
+.. button-link:: https://example.org/buy
+
+   Buy a plan
+
+.. button-ref:: guide
+
+.. grid:: 2
+
+   .. grid-item-card:: Night view
+      :img-top: https://example.org/night.png
+      :class-item: only-dark
+
+   .. grid-item-card:: Day view
+      :img-top: https://example.org/day.png
+
+.. article-info::
+   :author: Ann Lee
+   :date: May 2, 2024
+   :read-time: 4 min read
+"""}, conf="extensions = ['sphinx_design']\n")
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == ("Monthly plans\n\nPricing\n\nPay per seat.\n\nCancel any time.\n\nBuy a plan\n\n"
+                                    "Setup guide\n\nNight view\n\nDay view\n\nAnn Lee\n\nMay 2, 2024\n\n4 min read")
+    assert [m.url for m in _images(doc)] == ["https://example.org/day.png"]

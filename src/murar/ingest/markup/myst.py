@@ -63,9 +63,21 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.codeshown import shown_code
+from murar.ingest.markup.design import (
+    ARTICLE_INFO_FIELDS,
+    BUTTONS,
+    CARDS,
+    card_image_classes,
+    split_card,
+)
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
-from murar.ingest.markup.roles import issue_role_prefixes, issue_text, role_text
+from murar.ingest.markup.roles import (
+    any_text,
+    issue_role_prefixes,
+    issue_text,
+    role_text,
+)
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import add_nesting_room, cap_nesting
 from murar.ingest.media_flags import is_inline_line
@@ -663,6 +675,9 @@ class MystParser:
                 if not html_only(d.argument, tuple(getattr(getattr(self.site, "conf", None), "tags", None) or ())):
                     return
             self.b.end_paragraph()
+            if name in CARDS or name in BUTTONS or name == "article-info":
+                self._design(d)
+                return
             if name in TAB_SETS:
                 self.b.open_tab_set()
             elif name in TAB_ITEMS:
@@ -791,6 +806,43 @@ class MystParser:
             self.b.warnings.append(f"more than {MAX_SUBSTITUTIONS} substitution values parsed on this page; "
                                    f"{{{{ {key[:200]} }}}} and later ones left out")
         return self._sub_expansions <= MAX_SUBSTITUTIONS
+
+    def _design(self, d: _Directive) -> None:
+        """sphinx-design's cards, buttons and ``article-info`` as they render
+        (:mod:`murar.ingest.markup.design`)."""
+        name = d.name.lower()
+        if name == "article-info":
+            for key in ARTICLE_INFO_FIELDS:
+                self.b.block(self._plain(str(d.options.get(key) or "")))
+            return
+        if name in BUTTONS:
+            if d.body.strip():
+                self.b.block(self._plain(" ".join(d.body.split("\n"))))
+            elif name == "button-ref":
+                self.b.block(any_text(d.argument, self._xrefs, docname=self._docname() if self._xrefs else ""))
+            else:
+                self.b.block(d.argument.strip())
+            return
+
+        def picture(key: str) -> None:
+            uri = str(d.options.get(key) or "").strip()
+            if uri:
+                self._image(uri, alt=self._plain(d.argument), caption="", classes=card_image_classes(d.options, key))
+
+        parts = split_card(d.body.split("\n"))
+        picture("img-background")
+        picture("img-top")
+        if parts.header is not None:
+            self.feed("\n".join(parts.header))
+            self.b.end_paragraph()
+        if d.argument.strip():
+            self.b.block(self._plain(d.argument))
+        self.feed("\n".join(parts.body))
+        self.b.end_paragraph()
+        if parts.footer is not None:
+            self.feed("\n".join(parts.footer))
+            self.b.end_paragraph()
+        picture("img-bottom")
 
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
         """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""

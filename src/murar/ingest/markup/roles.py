@@ -153,6 +153,19 @@ def xref_text(role: str, text: str, xrefs: XrefIndex, *, docname: str = "") -> s
     return tgt.title if tgt is not None and tgt.title else target
 
 
+def any_text(target: str, xrefs: XrefIndex | None, *, docname: str = "") -> str:
+    """What Sphinx shows for an ``any`` cross-reference without an explicit title
+    (sphinx-design's ``button-ref``, ``bdg-ref``): a label's title, else a document's
+    title, else the target as written."""
+    target = target.strip()
+    if xrefs is None or not target:
+        return target
+    tgt = xrefs.target(target)
+    if tgt is not None and tgt.title:
+        return tgt.title
+    return xrefs.doc_title(target, docname=docname) or target
+
+
 def extlink_text(url: str, caption: str | None, text: str) -> str:
     """What a ``sphinx.ext.extlinks`` role with pattern ``(url, caption)`` shows for ``text``.
 

@@ -77,9 +77,17 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.codeshown import shown_code
+from murar.ingest.markup.design import (
+    ARTICLE_INFO_FIELDS,
+    BUTTONS,
+    CARDS,
+    card_image_classes,
+    split_card,
+)
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
 from murar.ingest.markup.roles import (
+    any_text,
     extlink_text,
     issue_role_prefixes,
     issue_text,
@@ -553,6 +561,14 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             return [box]
         if name in _VERSION_CHANGES:
             return [self._version_change(box, str(label), arg)]
+        if name in BUTTONS:
+            return [self._button(box, name, arg)]
+        if name == "article-info":
+            for key in ARTICLE_INFO_FIELDS:
+                self._inline_para(box, str(self.options.get(key) or "").strip())
+            return [box]
+        if name in CARDS:
+            return [self._card(box, arg)]
         if lead:
             para = nodes.paragraph()
             text_nodes, messages = self.state.inline_text(lead, self.lineno)
@@ -570,6 +586,54 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
 
+
+    def _inline_para(self, box: nodes.container, text: str) -> None:
+        """``text`` parsed as inline reST, a paragraph of ``box`` (nothing when empty)."""
+        if not text:
+            return
+        para = nodes.paragraph()
+        text_nodes, messages = self.state.inline_text(text, self.lineno)
+        para.extend(text_nodes)
+        box += para
+        box.extend(messages)
+
+    def _button(self, box: nodes.container, name: str, target: str) -> nodes.container:
+        """sphinx-design's buttons (:mod:`murar.ingest.markup.design`): the content as
+        inline text, else the target (a ``button-ref``'s: its title)."""
+        if self.content:
+            self._inline_para(box, "\n".join(self.content).strip())
+        elif name == "button-ref":
+            xrefs, docname = _ctx(self).xrefs()
+            box += nodes.paragraph("", any_text(target, xrefs, docname=docname))
+        elif target:
+            box += nodes.paragraph("", target)
+        return box
+
+    def _card(self, box: nodes.container, title: str) -> nodes.container:
+        """A sphinx-design card in its rendered order (:mod:`murar.ingest.markup.design`):
+        pictures from ``img-background``/``img-top``, the ``^^^`` header, the title, the
+        body, the ``+++`` footer, the ``img-bottom`` picture."""
+
+        def picture(key: str) -> None:
+            uri = str(self.options.get(key) or "").strip()
+            if uri:
+                box.append(nodes.image(uri=uri, alt=title, classes=card_image_classes(self.options, key)))
+
+        def part(start: int, end: int) -> None:
+            if end > start:  # a slice of the content keeps its source lines
+                self.state.nested_parse(self.content[start:end], self.content_offset + start, box)
+
+        parts = split_card(list(self.content))
+        header = len(parts.header) if parts.header is not None else -1
+        body_end = header + 1 + len(parts.body)
+        picture("img-background")
+        picture("img-top")
+        part(0, max(header, 0))
+        self._inline_para(box, title)
+        part(header + 1, body_end)
+        part(body_end + 1, len(self.content))
+        picture("img-bottom")
+        return box
 
     def _version_change(self, box: nodes.container, label: str, arg: str) -> nodes.container:
         """Sphinx's ``versionadded``/``versionchanged``/``deprecated``/``versionremoved``

@@ -1,0 +1,66 @@
+"""sphinx-design components as they render, shared by the reST and MyST readers.
+
+- a card (``card``, ``grid-item-card``) splits its content into a header (lines
+  before the first ``^^^`` line), a body and a footer (lines after the last ``+++``
+  line); the rendered card reads image top, header, title, body, footer, image
+  bottom (sphinx_design/cards.py ``CardDirective.split_content``/``create_card``);
+- a button (``button-link``, ``button-ref``) shows its content as inline text, else
+  its target (sphinx_design/badges_buttons.py ``_ButtonDirective.run``); a
+  ``button-ref`` without content is an ``any`` cross-reference, so it shows the
+  target's title;
+- ``article-info`` shows its ``author``, ``date`` and ``read-time`` options
+  (sphinx_design/article_info.py), each inline text beside an icon;
+- classes given to a card (``class-card``, ``class-item`` on ``grid-item-card``,
+  ``class-img-top``/``class-img-bottom``) reach its picture, so a card marked
+  ``only-dark`` (Furo, pydata-sphinx-theme) holds a dark-mode twin.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+CARDS = frozenset({"card", "grid-item-card"})
+BUTTONS = frozenset({"button-link", "button-ref"})
+ARTICLE_INFO_FIELDS = ("author", "date", "read-time")
+_HEADER = re.compile(r"^\^{3,}\s*$")
+_FOOTER = re.compile(r"^\+{3,}\s*$")
+_CARD_CLASS_OPTIONS = ("class-card", "class-item")
+
+
+@dataclass(frozen=True, slots=True)
+class CardParts:
+    """A card's content lines split as sphinx-design splits them: ``header`` and
+    ``footer`` are ``None`` when the card has no ``^^^``/``+++`` line."""
+
+    header: list[str] | None
+    body: list[str]
+    footer: list[str] | None
+
+
+def split_card(lines: Sequence[str]) -> CardParts:
+    """Split a card's (dedented) content lines at the first ``^^^`` line and the last
+    ``+++`` line; one pass, linear in the number of lines."""
+    header_at = footer_at = None
+    for i, line in enumerate(lines):
+        if header_at is None and _HEADER.match(line):
+            header_at = i
+        if _FOOTER.match(line):
+            footer_at = i
+    start = header_at + 1 if header_at is not None else 0
+    end = footer_at if footer_at is not None else len(lines)
+    return CardParts(
+        header=list(lines[:header_at]) if header_at is not None else None,
+        body=list(lines[start:end]),
+        footer=list(lines[footer_at + 1:]) if footer_at is not None else None,
+    )
+
+
+def card_image_classes(options: Mapping[str, Any], key: str) -> list[str]:
+    """The classes a card's ``img-top``/``img-bottom``/``img-background`` picture
+    carries in the page: the card's (``class-card``, ``class-item``) and the
+    picture's own ``class-img-top``/``class-img-bottom``."""
+    names = [*_CARD_CLASS_OPTIONS, "class-" + key]
+    return [c for k in names for c in str(options.get(k) or "").split()]
