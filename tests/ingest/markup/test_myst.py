@@ -749,3 +749,26 @@ Buy a plan
     assert doc.sections[0].text == ("Monthly plans\n\nPricing\n\nPay per seat.\n\nCancel any time.\n\nBuy a plan\n\n"
                                     "Setup guide\n\nNight view\n\nDay view\n\nAnn Lee\n\nMay 2, 2024")
     assert [m.url for m in _images(doc)] == ["https://example.org/day.png"]
+
+
+def test_code_block_and_literalinclude_captions_shown_above_the_code(tmp_path: Path) -> None:
+    """MyST's ``{code-block}``/``{literalinclude}`` ``:caption:`` as Sphinx draws it."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\n")
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "app.py").write_text("def run():\n    pass\n")
+    (tmp_path / "c.md").write_text("""\
+# Code
+
+```{code-block} yaml
+:caption: The **server** settings
+
+port: 80
+```
+
+```{literalinclude} snippets/app.py
+:caption:
+```
+""")
+    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == ("The server settings\n\nport: 80\n\nsnippets/app.py\n\n"
+                                    "def run():\n    pass")

@@ -1090,3 +1090,23 @@ Cards
     assert doc.sections[0].text == ("Monthly plans\n\nPricing\n\nPay per seat.\n\nCancel any time.\n\nBuy a plan\n\n"
                                     "Setup guide\n\nNight view\n\nDay view\n\nAnn Lee\n\nMay 2, 2024\n\n4 min read")
     assert [m.url for m in _images(doc)] == ["https://example.org/day.png"]
+
+
+def test_code_block_and_literalinclude_captions_shown_above_the_code(tmp_path: Path) -> None:
+    """Sphinx draws a code block's ``:caption:`` above it (inline markup read); an
+    empty ``literalinclude`` caption is the file name as written."""
+    site = _project(tmp_path, {"snippets/app.py": "def run():\n    pass\n", "c.rst": """\
+Code
+====
+
+.. code-block:: yaml
+   :caption: The **server** settings
+
+   port: 80
+
+.. literalinclude:: snippets/app.py
+   :caption:
+"""})
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == ("The server settings\n\nport: 80\n\nsnippets/app.py\n\n"
+                                    "def run():\n    pass")

@@ -8,17 +8,36 @@ Some code directives run their body and show only part of it, or nothing:
   instructions, never shown, and ``@suppress`` hides the input after it;
 - sphinx.ext.doctest's ``doctest``, ``testcode`` and ``testoutput`` with ``:hide:``
   are tested but not shown.
+
+Sphinx's ``code-block`` (``sourcecode``, ``code``) and ``literalinclude`` show a
+``:caption:`` above the code (sphinx/directives/code.py ``container_wrapper``); an
+empty ``literalinclude`` caption is the file name as written (:func:`code_caption`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+from collections.abc import Container, Mapping
 
-__all__ = ["shown_code"]
+__all__ = ["code_caption", "shown_code"]
 
 _IPYTHON_DECORATOR = re.compile(r"^\s*@(savefig|suppress|verbatim|doctest)\b")
 _HIDEABLE = frozenset({"doctest", "testcode", "testoutput"})
+_CAPTIONED = frozenset({"code-block", "sourcecode", "code", "literalinclude"})
+
+
+def code_caption(directive: str, options: Mapping[str, object], argument: str = "") -> str:
+    """The caption Sphinx draws above the code of ``directive`` (its name, any case)
+    with ``options``: the ``:caption:`` value as written (inline markup still to be
+    read); for ``literalinclude`` an empty ``:caption:`` is its ``argument`` (the file
+    name); ``""`` when there is none or the directive draws none."""
+    if directive.lower() not in _CAPTIONED or "caption" not in options:
+        return ""
+    value = options.get("caption")
+    caption = value.strip() if isinstance(value, str) else ""
+    if not caption and directive.lower() == "literalinclude":
+        return argument.strip()
+    return caption
 
 
 def shown_code(directive: str, options: Container[str], text: str) -> str:

@@ -62,7 +62,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
-from murar.ingest.markup.codeshown import shown_code
+from murar.ingest.markup.codeshown import code_caption, shown_code
 from murar.ingest.markup.design import (
     ARTICLE_INFO_FIELDS,
     BUTTONS,
@@ -701,6 +701,7 @@ class MystParser:
         elif name in _CODE:
             shown = shown_code(name, d.options, d.body)
             if shown.strip():
+                self.b.block(self._plain(code_caption(name, d.options)))
                 self.b.code(shown)
         elif name in _DROP:
             return
@@ -1007,6 +1008,7 @@ class MystParser:
     def _literalinclude(self, d: _Directive) -> None:
         found = self._resolve_file("literalinclude", d.argument.strip())
         if found is not None:
+            self.b.block(self._plain(code_caption("literalinclude", d.options, d.argument)))
             self.b.code(found[1])
 
     def _eval_rst(self, body: str, *, file_rel: str | None = None) -> None:

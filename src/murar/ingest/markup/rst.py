@@ -76,7 +76,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
-from murar.ingest.markup.codeshown import shown_code
+from murar.ingest.markup.codeshown import code_caption, shown_code
 from murar.ingest.markup.design import (
     ARTICLE_INFO_FIELDS,
     BUTTONS,
@@ -451,6 +451,17 @@ def _slice(text: str, options: dict[str, Any]) -> str:
     return text
 
 
+def _code_caption(directive: Directive, caption: str) -> list[nodes.Node]:
+    """A code block's caption as the paragraph above it, its inline markup read
+    (Sphinx's ``container_wrapper``); nothing when there is no caption."""
+    if not caption:
+        return []
+    para = nodes.paragraph()
+    text_nodes, messages = directive.state.inline_text(caption, directive.lineno)
+    para.extend(text_nodes)
+    return [para, *messages]
+
+
 class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no types
     """``.. literalinclude::``: the file's text as a code block (through the Site)."""
 
@@ -466,7 +477,8 @@ class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no typ
         if found is None:
             return []
         text = found[1][: ctx.opts.max_code_chars]
-        return [nodes.literal_block(text, text)]
+        caption = code_caption("literalinclude", self.options, self.arguments[0])
+        return [*_code_caption(self, caption), nodes.literal_block(text, text)]
 
 
 class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -1024,7 +1036,9 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
 
     def run(self) -> list[nodes.Node]:
         text = shown_code(self.name, self.options, "\n".join(self.content))
-        return [nodes.literal_block(text, text)] if text.strip() else []
+        if not text.strip():
+            return []
+        return [*_code_caption(self, code_caption(self.name, self.options)), nodes.literal_block(text, text)]
 
 
 class _Math(Directive):  # type: ignore[misc]  # docutils ships no types
