@@ -772,3 +772,21 @@ port: 80
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == ("The server settings\n\nport: 80\n\nsnippets/app.py\n\n"
                                     "def run():\n    pass")
+
+
+def test_container_class_arguments_and_toggle_are_not_text(tmp_path: Path) -> None:
+    """docutils ``container`` takes class names (``{container} margin``) and
+    sphinx-togglebutton's ``{toggle}`` no argument: not page text, no warning."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx_togglebutton']\n")
+    (tmp_path / "c.md").write_text("""\
+# Layout
+
+::::{container} margin wide
+```{toggle}
+Hidden details.
+```
+::::
+""")
+    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "Hidden details."
+    assert not doc.warnings

@@ -1110,3 +1110,23 @@ Code
     doc = convert_rst(tmp_path / "c.rst", site=site)
     assert doc.sections[0].text == ("The server settings\n\nport: 80\n\nsnippets/app.py\n\n"
                                     "def run():\n    pass")
+
+
+def test_class_arguments_and_toggle_are_not_text(tmp_path: Path) -> None:
+    """``rst-class``/``cssclass`` name classes and sphinx-togglebutton's ``toggle``
+    reads no argument: none is page text, and ``toggle`` is a known container."""
+    site = _project(tmp_path, {"c.rst": """\
+Layout
+======
+
+.. rst-class:: full-width
+
+Wide paragraph.
+
+.. toggle::
+
+   Hidden details.
+"""}, conf="extensions = ['sphinx_togglebutton']\n")
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == "Wide paragraph.\n\nHidden details."
+    assert not doc.warnings

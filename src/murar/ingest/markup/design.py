@@ -1,4 +1,12 @@
-"""sphinx-design components as they render, shared by the reST and MyST readers.
+"""sphinx-design components and other container directives as they render, shared
+by the reST and MyST readers.
+
+- a container directive's argument is text (a tab's label, a card's title) except
+  where the directive reads it as something else (:data:`UNSHOWN_ARGUMENT`): a layout
+  (sphinx-design ``grid`` "1 2 3", ``card-carousel`` "2", Sphinx ``hlist``), a
+  condition (``only``, ``ifconfig``), class names (docutils ``container``, Sphinx
+  ``rst-class``/``cssclass``), or nothing (sphinx-togglebutton's ``toggle``, whose
+  argument its ``Toggle`` directive never reads);
 
 - a card (``card``, ``grid-item-card``) splits its content into a header (lines
   before the first ``^^^`` line), a body and a footer (lines after the last ``+++``
@@ -22,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+UNSHOWN_ARGUMENT = frozenset({"grid", "hlist", "card-carousel", "only", "ifconfig", "container", "rst-class",
+                              "cssclass", "toggle"})
 CARDS = frozenset({"card", "grid-item-card"})
 BUTTONS = frozenset({"button-link", "button-ref"})
 ARTICLE_INFO_FIELDS = ("author", "date", "read-time")

@@ -67,6 +67,7 @@ from murar.ingest.markup.design import (
     ARTICLE_INFO_FIELDS,
     BUTTONS,
     CARDS,
+    UNSHOWN_ARGUMENT,
     card_image_classes,
     split_card,
 )
@@ -157,7 +158,7 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "tab", "group-tab", "example", "proof", "prf:theorem", "prf:proof",
                "prf:definition", "prf:example", "prf:lemma", "prf:algorithm", "epigraph", "pull-quote",
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
-               "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box",
+               "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box", "toggle",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode", "testoutput",
@@ -682,8 +683,8 @@ class MystParser:
                 self.b.open_tab_set()
             elif name in TAB_ITEMS:
                 self.b.tab(self._plain(d.argument))
-            # grid/hlist/card-carousel take a layout, only/ifconfig a condition: not text
-            if d.argument and name not in ("grid", "hlist", "card-carousel", "only", "ifconfig"):
+            # a layout, a condition or classes (design.UNSHOWN_ARGUMENT): not text
+            if d.argument and name not in UNSHOWN_ARGUMENT:
                 self.b.block(self._plain(d.argument))
             for key in ("img-top", "img-bottom", "img-background"):  # sphinx-design cards
                 if isinstance(d.options.get(key), str) and d.options[key].strip():

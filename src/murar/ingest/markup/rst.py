@@ -81,6 +81,7 @@ from murar.ingest.markup.design import (
     ARTICLE_INFO_FIELDS,
     BUTTONS,
     CARDS,
+    UNSHOWN_ARGUMENT,
     card_image_classes,
     split_card,
 )
@@ -127,7 +128,7 @@ _CONTAINER_DIRECTIVES = frozenset({
     "autoattribute", "autodata", "autoexception", "py:function", "py:class", "py:method", "py:attribute",
     "py:module", "py:data", "py:exception", "js:function", "c:function", "cpp:function", "http:get",
     "http:post", "http:put", "http:delete", "http:patch", "eval-rst", "cell", "list-grid",
-    "nbinfo", "nbwarning",
+    "nbinfo", "nbwarning", "toggle",
 })
 # containers whose extension gives them no argument: lines right under them are content
 _NO_ARGUMENTS = frozenset({"tabs", "tab-set", "tab-set-code", "grid-item", "article-info", "hlist", "glossary",
@@ -556,8 +557,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             box["murar_tab_set"] = True
         elif name in TAB_ITEMS:
             box["murar_tab"] = arg
-        if name in ("grid", "hlist", "card-carousel", "only", "ifconfig"):
-            arg = ""  # a layout ("2", "1 2 3 3") or a condition ("html", "not latex"), not text
+        if name in UNSHOWN_ARGUMENT:
+            arg = ""  # a layout ("2", "1 2 3 3"), a condition ("html", "not latex") or classes: not text
         label = _LABELS.get(name)
         lead = f"{label} {arg}".strip() if label else arg
         if (name in _SIGNATURES or name in ctx.object_directives) and arg:
