@@ -790,3 +790,16 @@ Hidden details.
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "Hidden details."
     assert not doc.warnings
+
+
+def test_link_without_text_to_a_label_with_a_non_url_scheme(tmp_path: Path) -> None:
+    """myst-parser reads ``[](setup:install)`` (a scheme not in ``myst_url_schemes``)
+    and ``[](install-steps)`` as "any" cross-references: the label's title; a
+    scheme conf.py lists stays an external link (no text)."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\nmyst_url_schemes = ['http', 'https', 'ssh']\n")
+    (tmp_path / "guide.md").write_text("# Guide\n\n(setup:install)=\n## Installing the agent\n\n"
+                                       "(install-steps)=\n## Steps in order\n\nText.\n")
+    (tmp_path / "c.md").write_text("# Links\n\nSee [](setup:install), then [](install-steps). "
+                                   "Clone over [](ssh:git@example.org/repo).\n")
+    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "See Installing the agent, then Steps in order. Clone over ."

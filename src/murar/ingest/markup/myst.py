@@ -167,6 +167,7 @@ _DROP = {"toctree", "tableofcontents", "toc", "index", "bibliography", "highligh
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
          "todolist", "testsetup", "testcleanup"}
 _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
+_DEFAULT_URL_SCHEMES = frozenset({"http", "https", "mailto", "ftp"})  # myst-parser's myst_url_schemes
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
            "iframe": "{}", "video": "{}"}
@@ -333,6 +334,15 @@ class MystParser:
         subs = default_substitutions(values) if isinstance(values, dict) else {}
         return subs.get(key, "")
 
+    def _url_schemes(self) -> frozenset[str]:
+        """conf.py ``myst_url_schemes`` (a list, or a dict keyed by scheme), else
+        myst-parser's default: the link schemes it renders as external URLs."""
+        values = getattr(getattr(self.site, "conf", None), "values", None)
+        given = values.get("myst_url_schemes") if isinstance(values, dict) else None
+        if isinstance(given, (list, tuple, dict)):
+            return frozenset(str(k).lower() for k in given)
+        return _DEFAULT_URL_SCHEMES
+
     def _mystmd(self) -> bool:
         return PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
 
@@ -372,10 +382,16 @@ class MystParser:
         renders the reference; the label (or the page's name) when unknown;
         nothing for an external URL (myst-parser shows the URL; murar keeps text only)."""
         href = href.strip().removeprefix("project:")
-        if not href or re.match(r"^[a-z][\w+.-]*:", href, re.IGNORECASE):
+        scheme = re.match(r"^([a-z][\w+.-]*):", href, re.IGNORECASE)
+        xrefs = self._xrefs
+        if scheme and xrefs is not None and not self._mystmd() \
+                and scheme.group(1).lower() not in self._url_schemes():
+            # myst-parser reads a link whose scheme is not one of myst_url_schemes
+            # ([](margin:block)) as an "any" cross-reference: a label, else a document
+            return xrefs.link_text(href, "") or xrefs.doc_title(href, docname=self._docname()) or ""
+        if not href or scheme:
             return ""
         path, _, frag = href.partition("#")
-        xrefs = self._xrefs
         if path:
             if xrefs is not None:
                 shown = xrefs.link_text(frag, "") if frag else None
@@ -384,6 +400,8 @@ class MystParser:
                 title = xrefs.doc_title(path, docname=self._docname())
                 if title:
                     return title
+                if not frag and (shown := xrefs.link_text(path, "")):
+                    return shown  # [](label): not a document, a label ("any" reference)
             return frag or PurePosixPath(path).stem
         if xrefs is not None:
             shown = xrefs.link_text(frag, "")
