@@ -803,3 +803,23 @@ def test_link_without_text_to_a_label_with_a_non_url_scheme(tmp_path: Path) -> N
                                    "Clone over [](ssh:git@example.org/repo).\n")
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "See Installing the agent, then Steps in order. Clone over ."
+
+
+def test_amsmath_environment_is_display_math_not_a_paragraph(tmp_path: Path) -> None:
+    """A top-level ``\\begin{align}`` ... ``\\end{align}`` (MyST's amsmath extension)
+    is display math with its backslashes kept; an unclosed one stays text."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\nmyst_enable_extensions = ['amsmath']\n")
+    (tmp_path / "m.md").write_text("# Model\n\nThe update rule:\n\n"
+                                   "\\begin{align*}\n  w_{t+1} &= w_t - \\eta\\,g_t \\\\\n  b &= 0\n\\end{align*}\n\n"
+                                   "\\begin{equation} left open\n")
+    doc = convert_myst(tmp_path / "m.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == ("The update rule:\n\n$$\n\\begin{align*}\n  w_{t+1} &= w_t - \\eta\\,g_t \\\\\n"
+                                    "  b &= 0\n\\end{align*}\n$$\n\n\\begin{equation} left open")
+
+
+def test_amsmath_rule_is_linear_on_unclosed_environments() -> None:
+    from murar.ingest.markup.myst import myst_markdown_it
+
+    md = myst_markdown_it()
+    tokens = md.parse("\\begin{equation}\n" * 20_000 + "\\end{equation}\n")
+    assert [t.type for t in tokens] == ["amsmath"]

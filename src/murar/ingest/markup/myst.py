@@ -53,6 +53,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from murar.errors import IngestError
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.markup.amsmath import amsmath_rule
 from murar.ingest.markup.autodoc import AUTODOC_DIRECTIVES
 from murar.ingest.markup.builder import (
     MarkupOptions,
@@ -190,7 +191,7 @@ def myst_markdown_it() -> MarkdownIt:
     return (add_nesting_room(MarkdownIt("commonmark", {"html": True})).enable("table")
             .use(front_matter_plugin).use(myst_block_plugin).use(myst_role_plugin).use(colon_fence_plugin)
             .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin)
-            .use(footnote_plugin))
+            .use(footnote_plugin).use(amsmath_rule))
 
 
 @dataclass(slots=True)
