@@ -1167,3 +1167,33 @@ def test_nav_page_written_from_the_notebook_beside_it_is_that_notebook(tmp_path:
     pages, skipped = _pages_and_skips(root)
     assert pages == ["docs/guide/notes.md", "docs/guide/tour.ipynb", "docs/index.md"]
     assert "docs/guide/scratch.ipynb" in skipped and "docs/guide/notes.ipynb" in skipped
+
+
+def test_material_blog_drafts_are_not_built(tmp_path: Path) -> None:
+    """Material's blog plugin builds a post (a page under post_dir) marked draft only with
+    its draft option; draft_if_future_date leaves out a post dated after today unless its
+    own draft: false says otherwise. Pages outside post_dir are never posts."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\ntheme: material\nplugins:\n  - blog:\n"
+                                         "      blog_dir: news\n      draft_if_future_date: true\n")
+    files = {
+        "index.md": "# Home\n",
+        "news/index.md": "# News\n",
+        "news/posts/launch.md": "---\ndate: 2024-01-10\n---\n# Launch\n",
+        "news/posts/wip.md": "---\ndate: 2024-02-01\ndraft: true\n---\n# Work in progress\n",
+        "news/posts/later.md": "---\ndate: 2999-01-01\n---\n# Later\n",
+        "news/posts/pinned.md": "---\ndate: 2999-01-01\ndraft: false\n---\n# Pinned\n",
+        "guide/draft.md": "---\ndraft: true\n---\n# Guide\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "docs" / rel).write_text(text)
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    roles = {rel: site.classify(f"docs/{rel}").role for rel in files}
+    assert [rel for rel, role in roles.items() if role is FileRole.PAGE] == [
+        "index.md", "news/index.md", "news/posts/launch.md", "news/posts/pinned.md", "guide/draft.md"]
+    assert "draft" in site.classify("docs/news/posts/wip.md").reason
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - material/blog:\n      draft: true\n")
+    (tmp_path / "docs" / "blog" / "posts").mkdir(parents=True)
+    (tmp_path / "docs" / "blog" / "posts" / "wip.md").write_text("---\ndraft: true\n---\n# WIP\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    assert site.classify("docs/blog/posts/wip.md").role is FileRole.PAGE

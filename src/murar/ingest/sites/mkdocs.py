@@ -31,6 +31,10 @@ documentation of that object, whose module is found by
 The mkdocs-exclude plugin's ``glob`` and ``regex`` lists exclude files too
 (paths relative to ``docs_dir``).
 
+With Material's blog plugin, a post (a page under its ``post_dir``) marked
+``draft: true`` (or dated after today under ``draft_if_future_date``) is not
+built unless the plugin's ``draft`` option is on: :meth:`MkDocsSite._blog_draft`.
+
 With mkdocs-static-i18n, the site is read in its default language (or the
 locale asked for, ``--language``: :meth:`MkDocsSite._chosen_translation`): other
 locales' pages (``page.fr.md``, or ``fr/page.md`` with ``docs_structure: folder``)
@@ -50,6 +54,7 @@ the folder structure) are excluded with their locale as the reason.
 
 from __future__ import annotations
 
+import datetime
 import fnmatch
 import json
 import os
@@ -72,7 +77,7 @@ from murar.ingest.markup.notebook import NotebookDisplay
 from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
-from murar.ingest.sites._common import checked_rel
+from murar.ingest.sites._common import checked_rel, split_front_matter
 from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites._xrefs import read_capped
@@ -357,6 +362,21 @@ _NAV_LINK = re.compile(r"^[ \t]*(?:[-*+]|\d+\.)[ \t]+\[([^\]\n]{1,300})\]\(<?([^
                        re.MULTILINE)
 
 
+def _post_day(value: Any) -> datetime.date | None:
+    """A blog post's ``date`` as a day: a YAML date or timestamp, or the ISO text of one
+    (front matter is read with core tags only, so dates stay text)."""
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            return None
+    return None
+
+
 def _nav_titles(nav: Any, *, depth: int = 0, out: dict[str, str] | None = None) -> dict[str, str]:
     """``{page path relative to docs_dir: title}`` of the ``nav`` entries that give a
     page a title (``- Title: page.md``, at any section depth; the first one wins, as
@@ -540,6 +560,16 @@ class MkDocsSite:
                 # mkdocs-jupyter passes only the first tag of each list on to nbconvert ({conf_value[0]})
                 if isinstance(tags, list) and tags and isinstance(tags[0], str):
                     settings[f"jupyter.{key}"] = tags[0]
+        blog = next((plugins[n] for n in ("material/blog", "blog") if n in plugins), None)
+        if blog is not None and blog.get("enabled", True) is not False:
+            # Material's blog plugin: posts are the pages under post_dir ("{blog}/posts", blog_dir "blog")
+            blog_dir = posixpath.normpath(str(blog.get("blog_dir") or "blog"))
+            post_dir = str(blog.get("post_dir") or "{blog}/posts").replace("{blog}", blog_dir)
+            settings["blog.post_dir"] = posixpath.normpath(post_dir)
+            if blog.get("draft") is True:
+                settings["blog.draft"] = "true"
+            if blog.get("draft_if_future_date") is True:
+                settings["blog.draft_if_future_date"] = "true"
         if "mkdocs-video" in plugins:  # mkdocs-video: images whose alt text is "mark" are videos
             mark = plugins["mkdocs-video"].get("mark")
             settings["video.mark"] = mark.strip() if isinstance(mark, str) and mark.strip() else "type:video"
@@ -765,12 +795,47 @@ class MkDocsSite:
             if suffix in (".html", ".htm"):
                 return FileClass(role=FileRole.EXCLUDED, reason="static HTML in docs_dir (copied as is)")
             return asset_or_unknown(rel)
+        draft = self._blog_draft(rel, inner)
+        if draft:
+            return FileClass(role=FileRole.EXCLUDED, markup="pymdown", reason=draft)
         translation = self._translation(rel, inner)
         if translation:
             return FileClass(role=FileRole.EXCLUDED, markup="pymdown", reason=translation)
         if PurePosixPath(rel).name.lower() == "readme.md" and (self._config.root / rel).with_name("index.md").is_file():
             return FileClass(role=FileRole.EXCLUDED, reason="README.md beside index.md (MkDocs uses index.md)")
         return FileClass(role=FileRole.PAGE, markup="pymdown")
+
+    def _blog_draft(self, rel: str, inner: str) -> str:
+        """Why the Markdown file ``rel`` is a blog post Material's blog plugin leaves out
+        of the build ("" when it is not): a page whose path (below ``docs_dir``) starts
+        with ``post_dir`` is a post, and a post is left out as a draft unless the plugin
+        sets ``draft: true``: its front matter ``draft: true``, or, with
+        ``draft_if_future_date``, a ``date`` after today when ``draft`` is not set
+        (material/plugins/blog/plugin.py ``_resolve_posts``, ``_is_excluded``)."""
+        settings = self._config.settings
+        post_dir = settings.get("blog.post_dir")
+        if not post_dir or settings.get("blog.draft") == "true" or not inner.startswith(post_dir):
+            return ""
+        meta = self._front_matter(rel)
+        draft = meta.get("draft")
+        if draft is True:
+            return "draft post (Material blog plugin: draft: true, built only with the plugin's draft option)"
+        if not isinstance(draft, bool) and settings.get("blog.draft_if_future_date") == "true":
+            created = meta.get("date")
+            created = created.get("created") if isinstance(created, dict) else created
+            day = _post_day(created)
+            if isinstance(day, datetime.date) and day > datetime.date.today():
+                return "future post (Material blog plugin: draft_if_future_date, dated after today)"
+        return ""
+
+    def _front_matter(self, rel: str) -> dict[str, Any]:
+        """The front matter of ``rel`` (from its first 16 KiB; ``{}`` when unreadable)."""
+        try:
+            with (self._config.root / rel).open(encoding="utf-8-sig", errors="replace") as fh:
+                head = fh.read(16_384)
+        except OSError:
+            return {}
+        return split_front_matter(head)[0]
 
     def _notebook_markup(self, inner: str, suffix: str) -> str | None:
         """The markup of a notebook page of the mkdocs-jupyter plugin (its ``should_include``):
