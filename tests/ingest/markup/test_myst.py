@@ -823,3 +823,37 @@ def test_amsmath_rule_is_linear_on_unclosed_environments() -> None:
     md = myst_markdown_it()
     tokens = md.parse("\\begin{equation}\n" * 20_000 + "\\end{equation}\n")
     assert [t.type for t in tokens] == ["amsmath"]
+
+
+def test_text_notebook_code_cells_removed_by_tags(tmp_path: Path) -> None:
+    """A MyST text notebook's ``{code-cell}`` tagged ``remove-input`` or ``remove-cell``
+    (myst-nb, mystmd) is not on the page; ``hide-*`` tags only fold it."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_nb']\n")
+    (tmp_path / "nb.md").write_text("""\
+---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  name: python3
+---
+
+# Analysis
+
+```{code-cell} ipython3
+:tags: [remove-input]
+import secret_setup
+```
+
+```{code-cell} ipython3
+:tags: ["thebe-init", "remove-cell"]
+cache = {}
+```
+
+```{code-cell} ipython3
+:tags: [hide-input]
+total = 3
+```
+""")
+    doc = convert_myst(tmp_path / "nb.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "total = 3"

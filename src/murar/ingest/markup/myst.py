@@ -718,6 +718,8 @@ class MystParser:
                                      self._eq_number(label)))
         elif name == "parsed-literal":
             self._parsed_literal(d.body)
+        elif name == "code-cell" and self._cell_removed(d):
+            return
         elif name in _CODE:
             shown = shown_code(name, d.options, d.body)
             if shown.strip():
@@ -827,6 +829,22 @@ class MystParser:
             self.b.warnings.append(f"more than {MAX_SUBSTITUTIONS} substitution values parsed on this page; "
                                    f"{{{{ {key[:200]} }}}} and later ones left out")
         return self._sub_expansions <= MAX_SUBSTITUTIONS
+
+    def _cell_removed(self, d: _Directive) -> bool:
+        """A text notebook's ``{code-cell}`` whose ``:tags:`` remove its cell or its input
+        (myst-nb and mystmd: ``remove-cell``, ``remove-input``; the site's own tags when
+        it sets them, :class:`~murar.ingest.markup.notebook.NotebookDisplay`): its code
+        is not on the page (murar keeps no outputs of text notebooks, which store none)."""
+        from murar.ingest.markup.notebook import NotebookDisplay
+
+        raw = d.options.get("tags")
+        items = raw if isinstance(raw, list) else str(raw or "").strip().strip("[]").split(",")
+        tags = {str(t).strip().strip("'\"") for t in items[:100]}
+        display = getattr(self.site, "notebook_display", None)
+        shown = display() if callable(display) else NotebookDisplay()
+        if not isinstance(shown, NotebookDisplay):
+            shown = NotebookDisplay()
+        return bool(tags & (shown.remove_cell_tags | shown.remove_input_tags)) or not shown.show_input
 
     def _design(self, d: _Directive) -> None:
         """sphinx-design's cards, buttons and ``article-info`` as they render
