@@ -857,3 +857,14 @@ total = 3
 """)
     doc = convert_myst(tmp_path / "nb.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "total = 3"
+
+
+def test_div_class_argument_is_not_text(tmp_path: Path) -> None:
+    """``{div} full-width`` (a Jupyter Book page's layout class around a figure) is not page text."""
+    _png(tmp_path / "plots" / "temp.png")
+    site = _book(tmp_path, {"intro.md": "# Transects\n\n````{div} full-width\n```{figure} plots/temp.png\n"
+                                        "Sea temperature along the line.\n```\n````\n"})
+    doc = convert_myst(tmp_path / "intro.md", site=site)
+    assert doc.sections[0].text == ""
+    (img,) = _images(doc)
+    assert img.caption == "Sea temperature along the line." and img.context_before == ""

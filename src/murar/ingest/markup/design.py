@@ -5,7 +5,8 @@ by the reST and MyST readers.
   where the directive reads it as something else (:data:`UNSHOWN_ARGUMENT`): a layout
   (sphinx-design ``grid`` "1 2 3", ``card-carousel`` "2", Sphinx ``hlist``), a
   condition (``only``, ``ifconfig``), class names (docutils ``container``, Sphinx
-  ``rst-class``/``cssclass``), or nothing (sphinx-togglebutton's ``toggle``, whose
+  ``rst-class``/``cssclass``, the ``div`` of Jupyter Book pages: ``{div} full-width``;
+  mystmd's ``div`` takes no argument, only a ``class`` option), or nothing (sphinx-togglebutton's ``toggle``, whose
   argument its ``Toggle`` directive never reads);
 
 - a card (``card``, ``grid-item-card``) splits its content into a header (lines
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 UNSHOWN_ARGUMENT = frozenset({"grid", "hlist", "card-carousel", "only", "ifconfig", "container", "rst-class",
-                              "cssclass", "toggle"})
+                              "cssclass", "toggle", "div"})
 CARDS = frozenset({"card", "grid-item-card"})
 BUTTONS = frozenset({"button-link", "button-ref"})
 ARTICLE_INFO_FIELDS = ("author", "date", "read-time")
