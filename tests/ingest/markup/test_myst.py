@@ -868,3 +868,14 @@ def test_div_class_argument_is_not_text(tmp_path: Path) -> None:
     assert doc.sections[0].text == ""
     (img,) = _images(doc)
     assert img.caption == "Sea temperature along the line." and img.context_before == ""
+
+
+def test_literalinclude_options_pick_lines_and_objects(tmp_path: Path) -> None:
+    """myst-parser runs Sphinx's literalinclude: its pyobject/start-after/end-at/lines options apply."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\n")
+    (tmp_path / "app.py").write_text("import os\n\n\ndef main():\n    run()\n\n# -- cli --\nparser = 1\nargs = 2\n")
+    (tmp_path / "c.md").write_text("# Code\n\n```{literalinclude} app.py\n:pyobject: main\n```\n\n"
+                                   "```{literalinclude} app.py\n:start-after: \"# -- cli --\"\n:end-at: args\n```\n\n"
+                                   "```{literalinclude} app.py\n:lines: 1\n```\n")
+    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "def main():\n    run()\n\nparser = 1\nargs = 2\n\nimport os"

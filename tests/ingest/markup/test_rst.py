@@ -1130,3 +1130,50 @@ Wide paragraph.
     doc = convert_rst(tmp_path / "c.rst", site=site)
     assert doc.sections[0].text == "Wide paragraph.\n\nHidden details."
     assert not doc.warnings
+
+
+_SERVER_PY = '''import os
+
+
+def helper():
+    return 1
+
+
+@register
+class Server:
+    """Serves requests."""
+
+    def start(self):
+        return 2
+# END
+'''
+
+
+def test_literalinclude_shows_the_part_its_options_pick(tmp_path: Path) -> None:
+    """Sphinx's LiteralIncludeReader: pyobject (decorators kept), start-at/end-before,
+    lines, dedent, prepend/append; a pattern the file lacks shows nothing, with a warning."""
+    site = _project(tmp_path, {"src/server.py": _SERVER_PY, "c.rst": """\
+Code
+====
+
+.. literalinclude:: src/server.py
+   :pyobject: Server.start
+   :dedent: 4
+
+.. literalinclude:: src/server.py
+   :start-at: @register
+   :end-before: def start
+
+.. literalinclude:: src/server.py
+   :lines: 1,4-5
+   :prepend: # setup
+   :append: # done
+
+.. literalinclude:: src/server.py
+   :start-after: no such marker
+"""})
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == (
+        "def start(self):\n    return 2\n\n@register\nclass Server:\n    \"\"\"Serves requests.\"\"\"\n\n"
+        "# setup\nimport os\ndef helper():\n    return 1\n# done")
+    assert any("pick nothing" in w for w in doc.warnings)

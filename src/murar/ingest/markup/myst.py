@@ -63,7 +63,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
-from murar.ingest.markup.codeshown import code_caption, shown_code
+from murar.ingest.markup.codeshown import code_caption, literalinclude_text, shown_code
 from murar.ingest.markup.design import (
     ARTICLE_INFO_FIELDS,
     BUTTONS,
@@ -1045,9 +1045,15 @@ class MystParser:
 
     def _literalinclude(self, d: _Directive) -> None:
         found = self._resolve_file("literalinclude", d.argument.strip())
-        if found is not None:
-            self.b.block(self._plain(code_caption("literalinclude", d.options, d.argument)))
-            self.b.code(found[1])
+        if found is None:
+            return
+        options = {k: option_value(v) if isinstance(v, str) else v for k, v in d.options.items()}
+        text = literalinclude_text(found[1], options)
+        if text is None:
+            self.b.warnings.append(f"literalinclude {d.argument.strip()!r}: its options pick nothing in the file")
+            return
+        self.b.block(self._plain(code_caption("literalinclude", d.options, d.argument)))
+        self.b.code(text)
 
     def _eval_rst(self, body: str, *, file_rel: str | None = None) -> None:
         from murar.ingest.markup.rst import parse_rst_into

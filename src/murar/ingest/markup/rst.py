@@ -76,7 +76,7 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
-from murar.ingest.markup.codeshown import code_caption, shown_code
+from murar.ingest.markup.codeshown import code_caption, literalinclude_text, shown_code
 from murar.ingest.markup.design import (
     ARTICLE_INFO_FIELDS,
     BUTTONS,
@@ -477,7 +477,11 @@ class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no typ
         found = _read_site_file(self, self.arguments[0].strip(), "literalinclude", from_document=True)
         if found is None:
             return []
-        text = found[1][: ctx.opts.max_code_chars]
+        text = literalinclude_text(found[1], self.options)
+        if text is None:
+            ctx.warnings.append(f"literalinclude {self.arguments[0].strip()!r}: its options pick nothing in the file")
+            return []
+        text = text[: ctx.opts.max_code_chars]
         caption = code_caption("literalinclude", self.options, self.arguments[0])
         return [*_code_caption(self, caption), nodes.literal_block(text, text)]
 
