@@ -879,3 +879,13 @@ def test_literalinclude_options_pick_lines_and_objects(tmp_path: Path) -> None:
                                    "```{literalinclude} app.py\n:lines: 1\n```\n")
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "def main():\n    run()\n\nparser = 1\nargs = 2\n\nimport os"
+
+
+def test_sphinx_tabs_code_tab_in_myst(tmp_path: Path) -> None:
+    """``{code-tab}`` (sphinx-tabs) in a MyST page: a labelled tab with its code, no warning."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx_tabs.tabs']\n")
+    (tmp_path / "c.md").write_text("# Install\n\n````{tabs}\n```{code-tab} py\nimport acme\n```\n"
+                                   "```{code-tab} bash Shell script\nacme --init\n```\n````\n")
+    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "Python\n\nimport acme\n\nShell script\n\nacme --init"
+    assert not doc.warnings

@@ -749,7 +749,8 @@ def test_tabs_take_no_argument_so_a_tab_right_under_them_is_content(tmp_path: Pa
     site = _project(tmp_path, {"p.rst": "P\n=\n\n.. tabs::\n .. code-tab:: gdscript GDScript\n\n    extends Area2D\n\n"
                                        " .. code-tab:: csharp\n\n    using Godot;\n\nAfter.\n"})
     text = convert_rst(tmp_path / "p.rst", site=site).sections[0].text
-    assert text == "extends Area2D\n\nusing Godot;\n\nAfter."
+    # each code-tab led by its label (custom, else the Pygments name of its language)
+    assert text == "GDScript\n\nextends Area2D\n\nC#\n\nusing Godot;\n\nAfter."
 
 
 def test_centered_text_is_inline_markup(tmp_path: Path) -> None:
@@ -1177,3 +1178,25 @@ Code
         "def start(self):\n    return 2\n\n@register\nclass Server:\n    \"\"\"Serves requests.\"\"\"\n\n"
         "# setup\nimport os\ndef helper():\n    return 1\n# done")
     assert any("pick nothing" in w for w in doc.warnings)
+
+
+def test_sphinx_tabs_code_tabs_are_labelled_tabs(tmp_path: Path) -> None:
+    """sphinx-tabs' ``code-tab`` is a tab labelled by its custom label, else the Pygments
+    name of its language, holding its code."""
+    site = _project(tmp_path, {"c.rst": """\
+Install
+=======
+
+.. tabs::
+
+   .. code-tab:: py
+
+      import acme
+
+   .. code-tab:: bash Shell script
+
+      acme --init
+"""}, conf="extensions = ['sphinx_tabs.tabs']\n")
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == "Python\n\nimport acme\n\nShell script\n\nacme --init"
+    assert not doc.warnings

@@ -19,6 +19,10 @@ by the reST and MyST readers.
   target's title;
 - ``article-info`` shows its ``author``, ``date`` and ``read-time`` options
   (sphinx_design/article_info.py), each inline text beside an icon;
+- a sphinx-tabs ``code-tab`` is a tab of its ``tabs`` set holding one code block,
+  labelled by its second argument, else by the name of the Pygments lexer its first
+  argument names (``python`` -> "Python", ``c++`` -> "C++"; sphinx_tabs/tabs.py
+  ``CodeTabDirective``, ``LEXER_MAP``) (:func:`code_tab_label`);
 - classes given to a card (``class-card``, ``class-item`` on ``grid-item-card``,
   ``class-img-top``/``class-img-bottom``) reach its picture, so a card marked
   ``only-dark`` (Furo, pydata-sphinx-theme) holds a dark-mode twin.
@@ -75,3 +79,23 @@ def card_image_classes(options: Mapping[str, Any], key: str) -> list[str]:
     picture's own ``class-img-top``/``class-img-bottom``."""
     names = [*_CARD_CLASS_OPTIONS, "class-" + key]
     return [c for k in names for c in str(options.get(k) or "").split()]
+
+
+def code_tab_label(argument: str) -> str:
+    """The label sphinx-tabs gives ``.. code-tab:: ARGUMENT``: the words after the
+    language, else the Pygments name of the language (the language as written when
+    Pygments does not know it)."""
+    lang, _, custom = argument.strip().partition(" ")
+    if custom.strip():
+        return custom.strip()
+    if not lang:
+        return ""
+    try:
+        from pygments.lexers import get_lexer_by_name
+        from pygments.util import ClassNotFound
+    except ImportError:  # pragma: no cover - pygments comes with rich, a dependency
+        return lang
+    try:
+        return str(get_lexer_by_name(lang).name)
+    except ClassNotFound:
+        return lang

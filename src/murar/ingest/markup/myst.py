@@ -70,6 +70,7 @@ from murar.ingest.markup.design import (
     CARDS,
     UNSHOWN_ARGUMENT,
     card_image_classes,
+    code_tab_label,
     split_card,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
@@ -720,6 +721,14 @@ class MystParser:
             self._parsed_literal(d.body)
         elif name == "code-cell" and self._cell_removed(d):
             return
+        elif name == "code-tab":  # sphinx-tabs: a tab of its tabs set holding one code block
+            label = code_tab_label(d.argument)
+            self.b.end_paragraph()
+            self.b.tab(label)
+            self.b.block(label)
+            if d.body.strip():
+                self.b.code(d.body)
+            self.b.end_paragraph()
         elif name in _CODE:
             shown = shown_code(name, d.options, d.body)
             if shown.strip():

@@ -83,6 +83,7 @@ from murar.ingest.markup.design import (
     CARDS,
     UNSHOWN_ARGUMENT,
     card_image_classes,
+    code_tab_label,
     split_card,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
@@ -1043,6 +1044,14 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
         text = shown_code(self.name, self.options, "\n".join(self.content))
         if not text.strip():
             return []
+        if self.name.lower() == "code-tab":  # a tab of sphinx-tabs' tabs set, holding this code
+            label = code_tab_label(" ".join(self.arguments))
+            box = nodes.container(classes=["murar-code-tab"])
+            box["murar_tab"] = label
+            if label:
+                box += nodes.paragraph("", label)
+            box += nodes.literal_block(text, text)
+            return [box]
         return [*_code_caption(self, code_caption(self.name, self.options)), nodes.literal_block(text, text)]
 
 
