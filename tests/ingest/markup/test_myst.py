@@ -889,3 +889,13 @@ def test_sphinx_tabs_code_tab_in_myst(tmp_path: Path) -> None:
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "Python\n\nimport acme\n\nShell script\n\nacme --init"
     assert not doc.warnings
+
+
+def test_myst_figure_figclass_only_dark_is_the_dark_twin(tmp_path: Path) -> None:
+    for name in ("light", "dark"):
+        _png(tmp_path / "img" / f"{name}.png")
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser']\n")
+    (tmp_path / "c.md").write_text("# Layout\n\n```{figure} img/light.png\n:figclass: only-light\n\nThe layout.\n```\n\n"
+                                   "```{figure} img/dark.png\n:figclass: only-dark\n\nThe layout.\n```\n")
+    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert [m.path for m in _images(doc)] == ["img/light.png"]

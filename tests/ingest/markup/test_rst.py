@@ -1200,3 +1200,28 @@ Install
     doc = convert_rst(tmp_path / "c.rst", site=site)
     assert doc.sections[0].text == "Python\n\nimport acme\n\nShell script\n\nacme --init"
     assert not doc.warnings
+
+
+def test_figure_marked_only_dark_is_the_dark_twin(tmp_path: Path) -> None:
+    """``:figclass: only-dark`` hides the whole figure in light mode (Furo,
+    pydata-sphinx-theme), also when its image is a link (``:target:``): its picture is
+    the dark twin of the light figure beside it, not kept."""
+    for name in ("light", "dark"):
+        _png(tmp_path / "img" / f"{name}.png")
+    site = _project(tmp_path, {"c.rst": """\
+Layout
+======
+
+.. figure:: img/light.png
+   :figclass: only-light
+
+   The layout.
+
+.. figure:: img/dark.png
+   :figclass: only-dark
+   :target: https://example.org/dark.png
+
+   The layout.
+"""})
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert [m.path for m in _images(doc)] == ["img/light.png"]

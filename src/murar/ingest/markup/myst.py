@@ -651,7 +651,9 @@ class MystParser:
             alt = str(d.options.get("alt") or "")
             caption = self._plain(d.body) if name in ("figure", "thumbnail") else ""
             self.b.end_paragraph()
-            self._image(d.argument, alt=alt, caption=caption, classes=str(d.options.get("class") or "").split())
+            # a figure's :figclass: classes the whole figure (Furo's only-dark hides it with its picture)
+            classes = [c for k in ("class", "figclass") for c in str(d.options.get(k) or "").split()]
+            self._image(d.argument, alt=alt, caption=caption, classes=classes)
         elif name in _ADMONITIONS:
             label = _LABELS.get(name, name.capitalize())
             body = d.body

@@ -1411,7 +1411,16 @@ class _Walker:
             # the HTML writer draws the picture at; %, em and :scale: are left to the file's size
             self.b.image(uri, alt=str(node.get("alt", "")), caption=caption, inline=self._in_sentence(node),
                          declared_width=px_width(str(node.get("width") or "")),
-                         classes=[str(c) for c in node.get("classes", [])])
+                         classes=[str(c) for c in node.get("classes", [])] + self._figure_classes(node))
+
+    @staticmethod
+    def _figure_classes(node: nodes.image) -> list[str]:
+        """The classes of the figure holding ``node`` (its ``:figclass:``): a figure marked
+        ``only-dark`` (Furo, pydata-sphinx-theme) is hidden with its picture."""
+        parent = node.parent
+        if isinstance(parent, nodes.reference):  # an image with :target: sits in a reference
+            parent = parent.parent
+        return [str(c) for c in parent.get("classes", [])] if isinstance(parent, nodes.figure) else []
 
     def _in_sentence(self, node: nodes.image) -> bool:
         """An image inside running text: a ``|name|`` substitution (or an image in a
