@@ -899,3 +899,11 @@ def test_myst_figure_figclass_only_dark_is_the_dark_twin(tmp_path: Path) -> None
                                    "```{figure} img/dark.png\n:figclass: only-dark\n\nThe layout.\n```\n")
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert [m.path for m in _images(doc)] == ["img/light.png"]
+
+
+def test_ifconfig_in_myst_is_evaluated(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx.ext.ifconfig']\nlanguage = 'en'\n")
+    (tmp_path / "c.md").write_text("# Notes\n\n```{ifconfig} language == 'de'\nNur Deutsch.\n```\n\n"
+                                   "```{ifconfig} language == 'en'\nEnglish only.\n```\n")
+    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "English only."

@@ -1225,3 +1225,45 @@ Layout
 """})
     doc = convert_rst(tmp_path / "c.rst", site=site)
     assert [m.path for m in _images(doc)] == ["img/light.png"]
+
+
+def test_ifconfig_is_evaluated_with_conf_literals(tmp_path: Path) -> None:
+    """sphinx.ext.ifconfig keeps its content when the expression over conf.py's values
+    is true; murar reads it without eval, and keeps the content when a name is not a
+    literal conf.py setting or the expression is more than it reads."""
+    site = _project(tmp_path, {"c.rst": """\
+Notes
+=====
+
+.. ifconfig:: release.startswith('2')
+
+   Version 2 notes.
+
+.. ifconfig:: release.startswith('1')
+
+   Version 1 notes.
+
+.. ifconfig:: edition in ('cloud', 'saas') and not beta
+
+   Cloud notes.
+
+.. ifconfig:: computed_value == 3
+
+   Unknown notes.
+
+.. ifconfig:: __import__('os').system('true')
+
+   Never run.
+"""}, conf="extensions = ['sphinx.ext.ifconfig']\nrelease = '2.4'\nedition = 'onprem'\nbeta = False\n")
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == "Version 2 notes.\n\nUnknown notes.\n\nNever run."
+
+
+def test_ifconfig_language_none_is_english() -> None:
+    """Sphinx 5+ reads ``language = None`` (or no language) as "en": the English
+    screenshots of a page that picks them per language are the ones shown."""
+    from murar.ingest.markup.rst import ifconfig_true
+
+    assert ifconfig_true("language == 'en'", {"language": None})
+    assert not ifconfig_true("language == 'fr'", {})
+    assert ifconfig_true("builder == 'html' and release >= '1.0'", {"release": "1.2"})

@@ -697,6 +697,12 @@ class MystParser:
 
                 if not html_only(d.argument, tuple(getattr(getattr(self.site, "conf", None), "tags", None) or ())):
                     return
+            if name == "ifconfig":
+                from murar.ingest.markup.rst import ifconfig_true
+
+                values = getattr(getattr(self.site, "conf", None), "values", None)
+                if not ifconfig_true(d.argument, values if isinstance(values, dict) else {}):
+                    return
             self.b.end_paragraph()
             if name in CARDS or name in BUTTONS or name == "article-info":
                 self._design(d)

@@ -209,6 +209,11 @@ class _Context:
         self.api_index: dict[Any, Any] = {}  # autodoc's member index per module/class node
         self.api_missing: list[str] = []  # autodoc objects whose source is not in the corpus
 
+    def conf_values(self) -> dict[str, Any]:
+        """conf.py's literal settings (a Sphinx site), else ``{}``."""
+        values = getattr(getattr(self.site, "conf", None), "values", None)
+        return values if isinstance(values, dict) else {}
+
     def xrefs(self) -> tuple[XrefIndex | None, str]:
         """The site's labels and page titles (a Sphinx or Jupyter Book site) and the
         page's docname; ``(None, "")`` for a plain folder of reST."""
@@ -540,6 +545,72 @@ def html_only(expression: str, tags: Sequence[str] = ()) -> bool:
         return True
 
 
+class _Unknown(Exception):
+    """An ``ifconfig`` expression murar cannot evaluate."""
+
+
+_IFCONFIG_STR_METHODS = frozenset({"startswith", "endswith", "lower", "upper", "strip"})
+_COMPARE: dict[type, Any] = {
+    ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b, ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b,
+    ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+}
+
+
+def ifconfig_true(expression: str, values: dict[str, Any]) -> bool:
+    """sphinx.ext.ifconfig's ``.. ifconfig:: EXPR`` for an HTML build: ``EXPR`` is a
+    Python expression over the configuration values (sphinx/ext/ifconfig.py evaluates
+    it with them and ``builder``), its content shown when true. murar evaluates it
+    without ``eval``, from conf.py's literal ``values`` (``builder`` is ``"html"``,
+    ``language`` ``"en"`` when conf.py leaves it unset or ``None``, as Sphinx 5+ does):
+    names, constants, comparisons, ``and``/``or``/``not``, literal tuples/lists/sets and
+    ``str.startswith``/``endswith``/``lower``/``upper``/``strip``. An expression naming
+    a value conf.py does not set as a literal (computed, or a default murar does not
+    know), or using anything else, counts as true: the content is kept."""
+    # Sphinx 5+ reads language None (or unset) as "en"
+    names = {"builder": "html", **values, "language": values.get("language") or "en"}
+
+    def ev(node: ast.AST) -> Any:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in names:
+                raise _Unknown(node.id)
+            return names[node.id]
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return tuple(ev(e) for e in node.elts)
+        if isinstance(node, ast.BoolOp):
+            parts = [ev(v) for v in node.values]
+            return all(parts) if isinstance(node.op, ast.And) else any(parts)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not ev(node.operand)
+        if isinstance(node, ast.Compare):
+            left = ev(node.left)
+            for op, right_node in zip(node.ops, node.comparators, strict=True):
+                right = ev(right_node)
+                if not _COMPARE[type(op)](left, right):
+                    return False
+                left = right
+            return True
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _IFCONFIG_STR_METHODS and not node.keywords):
+            target = ev(node.func.value)
+            args = [ev(a) for a in node.args]
+            if isinstance(target, str) and all(isinstance(a, (str, tuple)) for a in args):
+                return getattr(target, node.func.attr)(*args)
+        raise _Unknown(type(node).__name__)
+
+    if len(expression) > 2_000:
+        return True
+    try:
+        return bool(ev(ast.parse(expression.strip() or "True", mode="eval")))
+    except (_Unknown, SyntaxError, ValueError, TypeError, KeyError, RecursionError, MemoryError):
+        return True
+
+
 class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
     """A directive that wraps ordinary content: the argument becomes a lead
     paragraph (a tab's name, a version number), the body is parsed as rST."""
@@ -556,6 +627,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             return []
         if name == "only" and not html_only(" ".join(self.arguments), ctx.tags):
             return []  # content for another builder (latex, epub...): not on the HTML site
+        if name == "ifconfig" and not ifconfig_true(" ".join(self.arguments), ctx.conf_values()):
+            return []
         box = nodes.container(classes=["murar-" + name.replace(":", "-")])
         arg = " ".join(self.arguments).strip()
         if name in TAB_SETS:
