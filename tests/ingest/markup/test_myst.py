@@ -907,3 +907,11 @@ def test_ifconfig_in_myst_is_evaluated(tmp_path: Path) -> None:
                                    "```{ifconfig} language == 'en'\nEnglish only.\n```\n")
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "English only."
+
+
+def test_design_tab_set_code_in_myst(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx_design']\n")
+    (tmp_path / "c.md").write_text("# Run\n\n````{tab-set-code}\n```{code-block} python\nrun()\n```\n\n"
+                                   "```js\nrun();\n```\n````\n")
+    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert doc.sections[0].text == "PYTHON\n\nrun()\n\nJS\n\nrun();"

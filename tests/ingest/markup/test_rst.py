@@ -1267,3 +1267,22 @@ def test_ifconfig_language_none_is_english() -> None:
     assert ifconfig_true("language == 'en'", {"language": None})
     assert not ifconfig_true("language == 'fr'", {})
     assert ifconfig_true("builder == 'html' and release >= '1.0'", {"release": "1.2"})
+
+
+def test_design_tab_set_code_labels_tabs_by_language(tmp_path: Path) -> None:
+    """sphinx-design's tab-set-code: a tab per code block, labelled by its language in capitals."""
+    site = _project(tmp_path, {"snippets/app.js": "run();\n", "c.rst": """\
+Run
+===
+
+.. tab-set-code::
+
+   .. code-block:: python
+
+      run()
+
+   .. literalinclude:: snippets/app.js
+      :language: javascript
+"""}, conf="extensions = ['sphinx_design']\n")
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == "PYTHON\n\nrun()\n\nJAVASCRIPT\n\nrun();"

@@ -19,6 +19,9 @@ by the reST and MyST readers.
   target's title;
 - ``article-info`` shows its ``author``, ``date`` and ``read-time`` options
   (sphinx_design/article_info.py), each inline text beside an icon;
+- ``tab-set-code`` is a tab set of its code blocks, each tab labelled by the block's
+  language in capitals ("PYTHON"; "UNKNOWN" without one; sphinx_design/tabs.py
+  ``TabSetCodeDirective``), anything else in it left out (:func:`code_set_label`);
 - a sphinx-tabs ``code-tab`` is a tab of its ``tabs`` set holding one code block,
   labelled by its second argument, else by the name of the Pygments lexer its first
   argument names (``python`` -> "Python", ``c++`` -> "C++"; sphinx_tabs/tabs.py
@@ -99,3 +102,8 @@ def code_tab_label(argument: str) -> str:
         return str(get_lexer_by_name(lang).name)
     except ClassNotFound:
         return lang
+
+
+def code_set_label(language: str) -> str:
+    """The label sphinx-design's ``tab-set-code`` gives a code block of ``language``."""
+    return (language.strip() or "unknown").upper()

@@ -70,6 +70,7 @@ from murar.ingest.markup.design import (
     CARDS,
     UNSHOWN_ARGUMENT,
     card_image_classes,
+    code_set_label,
     code_tab_label,
     split_card,
 )
@@ -707,6 +708,9 @@ class MystParser:
             if name in CARDS or name in BUTTONS or name == "article-info":
                 self._design(d)
                 return
+            if name == "tab-set-code":
+                self._tab_set_code(d)
+                return
             if name in TAB_SETS:
                 self.b.open_tab_set()
             elif name in TAB_ITEMS:
@@ -862,6 +866,34 @@ class MystParser:
         if not isinstance(shown, NotebookDisplay):
             shown = NotebookDisplay()
         return bool(tags & (shown.remove_cell_tags | shown.remove_input_tags)) or not shown.show_input
+
+    def _tab_set_code(self, d: _Directive) -> None:
+        """sphinx-design's ``tab-set-code``: one tab per code block of its body (a fence,
+        ``{code-block}``/``{code}``/``{literalinclude}``), labelled by its language in
+        capitals; other blocks are left out, as sphinx-design drops them."""
+        lines = d.body.split("\n")
+        self.b.open_tab_set()
+        for t in self.md.parse(d.body, self._env()):
+            if t.type not in ("fence", "colon_fence") or t.level != 0 or t.map is None:
+                continue
+            info = t.info.strip()
+            inner = _DIRECTIVE_INFO.match(info)
+            if inner is None:
+                language = info.split()[0] if info.split() else ""
+            elif inner.group(1).lower() in ("code-block", "code", "sourcecode"):
+                language = inner.group(2).split()[0] if inner.group(2).split() else ""
+            elif inner.group(1).lower() == "literalinclude":
+                found = re.search(r"^:language:[ \t]*(\S+)", t.content, re.MULTILINE)
+                language = found.group(1) if found else ""
+            else:
+                continue
+            label = code_set_label(language)
+            self.b.end_paragraph()
+            self.b.tab(label)
+            self.b.block(label)
+            self.feed("\n".join(lines[t.map[0]:t.map[1]]))
+            self.b.end_paragraph()
+        self.b.close_tab_set()
 
     def _design(self, d: _Directive) -> None:
         """sphinx-design's cards, buttons and ``article-info`` as they render

@@ -83,6 +83,7 @@ from murar.ingest.markup.design import (
     CARDS,
     UNSHOWN_ARGUMENT,
     card_image_classes,
+    code_set_label,
     code_tab_label,
     split_card,
 )
@@ -489,7 +490,10 @@ class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no typ
             return []
         text = text[: ctx.opts.max_code_chars]
         caption = code_caption("literalinclude", self.options, self.arguments[0])
-        return [*_code_caption(self, caption), nodes.literal_block(text, text)]
+        literal = nodes.literal_block(text, text)
+        if self.options.get("language"):
+            literal["language"] = str(self.options["language"]).strip()
+        return [*_code_caption(self, caption), literal]
 
 
 class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -652,6 +656,8 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             return [box]
         if name in _VERSION_CHANGES:
             return [self._version_change(box, str(label), arg)]
+        if name == "tab-set-code":
+            return [self._tab_set_code(box)]
         if name in BUTTONS:
             return [self._button(box, name, arg)]
         if name == "article-info":
@@ -677,6 +683,24 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
 
+
+    def _tab_set_code(self, box: nodes.container) -> nodes.container:
+        """sphinx-design's ``tab-set-code`` (:mod:`murar.ingest.markup.design`): a tab set
+        whose tabs are its code blocks, each labelled by its language in capitals; what
+        is not a code block is left out (sphinx-design warns and drops it)."""
+        inner = nodes.container()
+        if self.content:
+            self.state.nested_parse(self.content, self.content_offset, inner)
+        box["murar_tab_set"] = True
+        for child in inner.children:
+            if isinstance(child, nodes.literal_block):
+                label = code_set_label(str(child.get("language") or ""))
+                tab = nodes.container(classes=["murar-tab-item"])
+                tab["murar_tab"] = label
+                tab += nodes.paragraph("", label)
+                tab += child.deepcopy()
+                box += tab
+        return box
 
     def _inline_para(self, box: nodes.container, text: str) -> None:
         """``text`` parsed as inline reST, a paragraph of ``box`` (nothing when empty)."""
@@ -1125,7 +1149,10 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
                 box += nodes.paragraph("", label)
             box += nodes.literal_block(text, text)
             return [box]
-        return [*_code_caption(self, code_caption(self.name, self.options)), nodes.literal_block(text, text)]
+        literal = nodes.literal_block(text, text)
+        if self.arguments:
+            literal["language"] = self.arguments[0].split()[0]
+        return [*_code_caption(self, code_caption(self.name, self.options)), literal]
 
 
 class _Math(Directive):  # type: ignore[misc]  # docutils ships no types
