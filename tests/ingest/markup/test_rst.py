@@ -1286,3 +1286,11 @@ Run
 """}, conf="extensions = ['sphinx_design']\n")
     doc = convert_rst(tmp_path / "c.rst", site=site)
     assert doc.sections[0].text == "PYTHON\n\nrun()\n\nJAVASCRIPT\n\nrun();"
+
+
+def test_literalinclude_repeated_line_ranges_stay_bounded() -> None:
+    """A ``:lines:`` of 1,000 open ranges over a long file never multiplies it."""
+    from murar.ingest.markup.codeshown import literalinclude_text
+
+    shown = literalinclude_text("x\n" * 50_000, {"lines": ",".join(["1-"] * 1_000)})
+    assert shown is not None and shown.count("\n") < 100_000

@@ -73,6 +73,7 @@ def shown_code(directive: str, options: Container[str], text: str) -> str:
 
 
 _MAX_LINE_SPEC_PARTS = 1_000
+_MAX_PICKED_LINES = 100_000
 
 
 def _line_spec(spec: str, total: int) -> list[int] | None:
@@ -95,7 +96,9 @@ def _line_spec(spec: str, total: int) -> list[int] | None:
             return None
         if start < 1 or end < start:
             return None
-        out.extend(range(start - 1, min(end, total)))
+        out.extend(range(start - 1, min(end, total, start - 1 + _MAX_PICKED_LINES - len(out))))
+        if len(out) >= _MAX_PICKED_LINES:  # repeated ranges ("1-,1-,...") never multiply a file
+            break
     return out
 
 
