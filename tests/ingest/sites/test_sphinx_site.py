@@ -357,3 +357,21 @@ def test_nested_includes_are_resolved_once_per_document_folder(tmp_path: Path) -
     site.resolve_include = counted  # type: ignore[method-assign]
     assert len(site.include_targets()) == 41
     assert len(calls) < 300  # 100 file-relative, then 60 + 40 from the documents' folder (was 60 x 41 more)
+
+
+def test_raw_html_image_in_static_path_resolves_as_the_built_page_does(tmp_path: Path) -> None:
+    """A raw-HTML ``<img src="../_static/img/logo.png">`` is written untouched: the
+    browser resolves it from the page's folder to the output's ``_static/``, where
+    Sphinx copies the ``html_static_path`` folders (the last one winning); a file of
+    ``html_extra_path`` lands at the output root."""
+    from PIL import Image
+
+    for rel in ("assets/img/logo.png", "theme-static/img/logo.png", "extra/banner.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (8, 6), "white").save(tmp_path / rel)
+    (tmp_path / "conf.py").write_text("html_static_path = ['theme-static', 'assets']\nhtml_extra_path = ['extra']\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.resolve_asset("../_static/img/logo.png", page_rel="guide/page.rst").rel_path == "assets/img/logo.png"
+    assert site.resolve_asset("../banner.png", page_rel="guide/page.rst").rel_path == "extra/banner.png"
+    # a link that climbs above the output root reaches no copied file
+    assert site.resolve_asset("../../_static/img/logo.png", page_rel="guide/page.rst").rel_path != "assets/img/logo.png"

@@ -38,7 +38,7 @@ from murar.ingest.markup.gallery import (
     rst_title,
     thumbnail_list,
 )
-from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
+from murar.ingest.paths import ResolvedLink, inside_root, is_remote, resolve_link
 from murar.ingest.sites._common import (
     checked_rel,
     os_walk_files,
@@ -1414,7 +1414,39 @@ class SphinxSite:
         if link.startswith("/") and not link.startswith("//"):
             # Sphinx: a leading "/" is the source directory
             return resolve_link(link.lstrip("/"), page_rel=self._src + "index", root=self._root)
-        return resolve_link(link, page_rel=page_rel, root=self._root)
+        res = resolve_link(link, page_rel=page_rel, root=self._root)
+        if res.rel_path is None or (self._root / res.rel_path).exists():
+            return res
+        return self._copied_file(link, page_rel) or res
+
+    def _copied_file(self, link: str, page_rel: str) -> ResolvedLink | None:
+        """The file a relative link that names no source file reaches in the built site
+        (a raw-HTML ``<img src="../_static/logo.png">``, which Sphinx writes untouched):
+        the HTML builder writes page ``a/b.rst`` as ``a/b.html``, so the browser resolves
+        the link from the page's folder; a path under ``_static/`` is a file of the
+        ``html_static_path`` folders (copied there in order, the last one winning), any
+        other path a file of the ``html_extra_path`` folders (copied to the output root)
+        (Sphinx "Options for HTML output"). ``None`` when no such file exists."""
+        from urllib.parse import unquote
+
+        inner = self._in_src(page_rel)
+        path = unquote(link.split("#", 1)[0].split("?", 1)[0]).strip()
+        if inner is None or not path or is_remote(path):
+            return None
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(inner), path))
+        if target.startswith(".."):
+            return None
+        conf = self.conf
+        if target.startswith("_static/"):
+            candidates = [join_rel(self._confdir + d.strip("/"), target[len("_static/"):])
+                          for d in reversed(conf.html_static_path)]
+        else:
+            candidates = [join_rel(self._confdir + d.strip("/"), target) for d in reversed(conf.html_extra_path)]
+        for rel in candidates:
+            found = checked_rel(self._root, rel)
+            if found.rel_path and (self._root / found.rel_path).is_file():
+                return found
+        return None
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         return self.resolve_asset(target, page_rel=page_rel)
