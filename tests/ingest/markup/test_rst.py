@@ -1294,3 +1294,11 @@ def test_literalinclude_repeated_line_ranges_stay_bounded() -> None:
 
     shown = literalinclude_text("x\n" * 50_000, {"lines": ",".join(["1-"] * 1_000)})
     assert shown is not None and shown.count("\n") < 100_000
+
+
+def test_sidebar_subtitle_is_its_own_line(tmp_path: Path) -> None:
+    """docutils writes a sidebar's ``:subtitle:`` as its own paragraph under the title."""
+    site = _project(tmp_path, {"c.rst": "Page\n====\n\n.. sidebar:: Limits\n   :subtitle: Per account\n\n"
+                                        "   Ten projects at most.\n"})
+    doc = convert_rst(tmp_path / "c.rst", site=site)
+    assert doc.sections[0].text == "Limits\n\nPer account\n\nTen projects at most."

@@ -1450,7 +1450,7 @@ class _Walker:
         self.children(node, depth)
         if isinstance(node, (nodes.Structural, nodes.Body, nodes.list_item, nodes.term, nodes.definition,
                              nodes.field_name, nodes.field_body, nodes.entry, nodes.line, nodes.caption,
-                             nodes.legend, nodes.label)) and not isinstance(node, nodes.Inline):
+                             nodes.legend, nodes.label, nodes.subtitle)) and not isinstance(node, nodes.Inline):
             self.b.end_paragraph()
 
     def term(self, node: nodes.term | nodes.classifier, depth: int) -> None:
