@@ -915,3 +915,18 @@ def test_design_tab_set_code_in_myst(tmp_path: Path) -> None:
                                    "```js\nrun();\n```\n````\n")
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert doc.sections[0].text == "PYTHON\n\nrun()\n\nJS\n\nrun();"
+
+
+def test_text_notebook_markdown_cell_removed_by_its_tags(tmp_path: Path) -> None:
+    """``+++ {"tags": ["remove-cell"]}`` gives the next Markdown cell of a MyST text
+    notebook its tags (jupytext); myst-nb removes the cell up to the next break or code cell.
+    In a page that is not a notebook the metadata changes nothing."""
+    (tmp_path / "conf.py").write_text("extensions = ['myst_nb']\n")
+    body = ("# Analysis\n\nIntro.\n\n+++ {\"tags\": [\"remove-cell\"]}\n\nInstructor notes.\n\n"
+            "```{code-cell} ipython3\ntotal = 3\n```\n\n+++\n\nClosing words.\n")
+    (tmp_path / "nb.md").write_text("---\njupytext:\n  text_representation:\n    format_name: myst\n"
+                                    "kernelspec:\n  name: python3\n---\n\n" + body)
+    (tmp_path / "plain.md").write_text(body)
+    site = SphinxSite(tmp_path, "conf.py")
+    assert convert_myst(tmp_path / "nb.md", site=site).sections[0].text == "Intro.\n\ntotal = 3\n\nClosing words."
+    assert "Instructor notes." in convert_myst(tmp_path / "plain.md", site=site).sections[0].text

@@ -456,6 +456,15 @@ class MystParser:
                 # a target names the block right after it (docutils PropagateTargets): another
                 # block in between means it is not this heading's anchor
                 self._label = None
+            if ty == "myst_block_break" and t.level == 0 and self._markdown_cell_removed(t.content):
+                # a text notebook's Markdown cell removed by its tags: up to the next cell
+                i += 1
+                while i < len(tokens) and not (tokens[i].level == 0 and (
+                        tokens[i].type == "myst_block_break" or (tokens[i].type in ("fence", "colon_fence") and (
+                            m := _DIRECTIVE_INFO.match(tokens[i].info.strip())) is not None
+                            and m.group(1).lower() == "code-cell"))):
+                    i += 1
+                continue
             if ty == "heading_open":
                 parts: list[str] = []
                 self._inline(tokens[i + 1], parts, heading=True)
@@ -850,6 +859,29 @@ class MystParser:
             self.b.warnings.append(f"more than {MAX_SUBSTITUTIONS} substitution values parsed on this page; "
                                    f"{{{{ {key[:200]} }}}} and later ones left out")
         return self._sub_expansions <= MAX_SUBSTITUTIONS
+
+    def _markdown_cell_removed(self, metadata: str) -> bool:
+        """A text notebook's ``+++ {"tags": ["remove-cell"]}`` (jupytext's MyST format: the
+        JSON metadata of the Markdown cell after the break) whose tags remove that cell, as
+        myst-nb does; only in a page that is a notebook (jupytext/kernelspec front matter)."""
+        if not metadata.strip().startswith("{") or not any(k in self.meta for k in ("jupytext", "kernelspec")):
+            return False
+        import json
+
+        from murar.ingest.markup.notebook import NotebookDisplay
+
+        try:
+            data = json.loads(metadata[:10_000])
+        except ValueError:
+            return False
+        tags = data.get("tags") if isinstance(data, dict) else None
+        if not isinstance(tags, list):
+            return False
+        display = getattr(self.site, "notebook_display", None)
+        shown = display() if callable(display) else NotebookDisplay()
+        if not isinstance(shown, NotebookDisplay):
+            shown = NotebookDisplay()
+        return bool({str(t) for t in tags[:100]} & shown.remove_cell_tags)
 
     def _cell_removed(self, d: _Directive) -> bool:
         """A text notebook's ``{code-cell}`` whose ``:tags:`` remove its cell or its input
