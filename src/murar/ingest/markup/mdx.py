@@ -64,6 +64,7 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -102,11 +103,48 @@ _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
 
 
 def _raw_code_block(names: list[str]) -> re.Pattern[str]:
-    """``<CodeBlock ...>{Source}</CodeBlock>`` (or ``{`literal`}``) written with any of
-    ``names`` (``@theme/CodeBlock`` imported as ``Code``): attributes, imported name, literal."""
+    """``<CodeBlock ...>{Source}</CodeBlock>`` (or ``{`literal`}``, or plain text without
+    tags or braces) written with any of ``names`` (``@theme/CodeBlock`` imported as
+    ``Code``, a site component drawing its children in one): attributes, imported name,
+    literal, text."""
     tags = "|".join(re.escape(n) for n in names)
-    return re.compile(rf"<(?P<tag>{tags})\b([^<>]{{0,500}})>\s*\{{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
-                      r"\s*\}\s*</(?P=tag)>", re.DOTALL)
+    return re.compile(rf"<(?P<tag>{tags})\b([^<>]{{0,500}})>(?:\s*\{{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
+                      r"\s*\}|([^<>{}]{0,5000}?[^<>{}\s]))\s*</(?P=tag)>", re.DOTALL)
+
+
+# a JavaScript escape in a template literal: \u{1F600}, \u00e9, \x41, a line continuation, \n, \#
+_JS_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(\r?\n)|(.))", re.DOTALL)
+_JS_ESCAPED_CHARS = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def _template_text(raw: str) -> str:
+    """The string a template literal's ``raw`` text is (its "cooked" value, ECMAScript
+    "Static Semantics: TV"): ``\\n`` a newline, ``\\u00e9`` é, a backslash before a
+    line break nothing, any other escaped character itself (``\\#`` is ``#``,
+    ``\\``` a backtick); ``${...}`` substitutions stay as written."""
+    def repl(m: re.Match[str]) -> str:
+        hexa = m.group(1) or m.group(2) or m.group(3)
+        if hexa:
+            point = int(hexa, 16)
+            return chr(point) if point <= 0x10FFFF else ""
+        if m.group(4) is not None:
+            return ""
+        return _JS_ESCAPED_CHARS.get(m.group(5), m.group(5))
+    return _JS_ESCAPE.sub(repl, raw)
+
+
+_THEME_CODE_BLOCK = re.compile(r"""\bimport\s+([A-Za-z_$][\w$]*)\s+from\s+(['"])@theme/CodeBlock\2""")
+
+
+def _draws_children_as_code(code: str) -> bool:
+    """Whether a component module draws its children in ``@theme/CodeBlock``: it imports
+    it and renders ``<CodeBlock ...>{expression}</CodeBlock>`` from its ``children``
+    (``<CodeBlock className={className}>{children.replace('latest', version)}</CodeBlock>``,
+    a code block with the site's version filled in)."""
+    m = _THEME_CODE_BLOCK.search(code)
+    if m is None or not re.search(r"\bchildren\b", code):
+        return False
+    return re.search(rf"<{re.escape(m.group(1))}\b[^<>]{{0,500}}>\s*\{{", code) is not None
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
 _NAMED = re.compile(r"\{([^{}]{0,2000})\}")
 # the <iframe> a site's own component renders and its src: a literal or a template literal
@@ -132,6 +170,9 @@ _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
 MAX_REEXPORT_HOPS = 4  # modules followed through re-exports to the one defining a component
+MAX_CODE_COMPONENTS = 20  # site components a page uses that are read to learn whether they draw a code block
+# the name of a component opened on a line (<PickVersion ...>)
+_COMPONENT_OPEN = re.compile(r"<([A-Z][\w$]{0,100})")
 # export { default as Term, Other } from './x' (the from part absent: names exported from imports)
 # export * from './Term': every named export of that module
 _STAR_EXPORT = re.compile(r"""\bexport\s*\*\s*from\s*(['"])([^'"\n]{1,300})\1""")
@@ -404,6 +445,7 @@ class MdxTransformer:
             lines = _fill_props(lines, props)
         lines = self._strip_esm(lines, scope, page_rel)
         code_tags = ["CodeBlock", *sorted(n for n, k in scope.kinds.items() if k == "CodeBlock" and n != "CodeBlock")]
+        code_tags += self._code_block_components(lines, scope, page_rel, known=code_tags)
         if scope.raw or any(f"<{n}" in line for line in lines for n in code_tags):
             lines = self._raw_code_blocks(lines, scope, page_rel, code_tags[:20])
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
@@ -418,7 +460,9 @@ class MdxTransformer:
 
         def repl(m: re.Match[str]) -> str:
             if m.group(4) is not None:
-                code = re.sub(r"\\([`\\$])", r"\1", m.group(4))
+                code = _template_text(m.group(4))
+            elif m.group(5) is not None:
+                code = textwrap.dedent(m.group(5).strip("\n"))
             else:
                 target = scope.raw.get(m.group(3))
                 if target is None:
@@ -436,6 +480,21 @@ class MdxTransformer:
             return f"\n\n{head}{fence}{info}\n{code.rstrip()}\n{fence}\n\n"
 
         return _raw_code_block(tags).sub(repl, text).split("\n")
+
+    def _code_block_components(self, lines: list[str], scope: _Scope, page_rel: str, *, known: list[str]) -> list[str]:
+        """The site's own components used on the page that draw their children as a code
+        block (:func:`_draws_children_as_code`): ``<PickVersion>{`curl .../latest/x.yaml`}</PickVersion>``
+        shows that code, as the component renders it in ``@theme/CodeBlock``."""
+        used = {m.group(1) for line in lines if "<" in line for m in _COMPONENT_OPEN.finditer(line)}
+        found: list[str] = []
+        for name in sorted(used - set(known))[:MAX_CODE_COMPONENTS]:
+            if name not in scope.modules and name not in scope.local:
+                continue
+            code = self._component_code(_Tag(start=0, end=0, name=name, attrs=[], closing=False, self_closing=False),
+                                        scope, page_rel)
+            if code and _draws_children_as_code(code):
+                found.append(name)
+        return found
 
     def _read_raw(self, target: str, page_rel: str) -> str | None:
         """The text of a file imported as code; an extensionless target is tried with
