@@ -99,6 +99,7 @@ from murar.ingest.sites._common import (
     yaml_front_matter,
 )
 from murar.ingest.sites._glob import HUGO, glob_match
+from murar.ingest.sites._gotemplate import render_value_template
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, SiteVariant
 
 log = logging.getLogger(__name__)
@@ -727,6 +728,7 @@ class HugoSite:
         self._included: frozenset[str] | None = None
         self._front: dict[str, dict[str, Any]] = {}
         self._toc_trees: dict[str, str] = {}  # page -> its Geekdoc toc-tree (drawn once)
+        self._value_templates: dict[str, str | None] = {}  # shortcode -> its template, when it has actions
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
         # the language read (--language), else defaultContentLanguage
@@ -1830,6 +1832,10 @@ class HugoSite:
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
                 static = None if callout is not None or label or name in _TAB_SETS or name in _TAB_ITEMS \
                     else self._static_template(name)
+                if static is None and close is None and callout is None and not label \
+                        and name not in _TAB_SETS and name not in _TAB_ITEMS:
+                    # the site's own template printing a value of the page or site (a version from the URL)
+                    static = self._value_template(name, page_rel)
                 if static is not None:
                     # the site's own shortcode template without actions: its text as is, its lines indented
                     # as the shortcode is when it opens its line (as Hugo does), so a list item keeps them
@@ -1894,6 +1900,72 @@ class HugoSite:
                 break
         self._static_templates[name] = found
         return found
+
+    def _value_template(self, name: str, page_rel: str) -> str | None:
+        """The output of the site's (or its theme's) template for shortcode ``name`` when
+        it only prints values of the page or the site (:func:`render_value_template`):
+        Longhorn's ``{{- index (split .Page.RelPermalink "/") 2 -}}`` writes ``1.7.0`` on
+        ``content/docs/1.7.0/x.md``, ``{{ .Site.Params.version }}`` the site parameter.
+        ``None`` when there is no such template or it does anything else. Hugo
+        "Shortcode templates": ``.Page`` is the page that calls the shortcode."""
+        if len(self._value_templates) >= 10_000:
+            return None
+        if name not in self._value_templates:
+            own = self._template_text(name)
+            self._value_templates[name] = own if "{{" in own else None
+        text = self._value_templates[name]
+        if text is None:
+            return None
+        return render_value_template(text, lambda field: self._template_field(field, page_rel))
+
+    def _template_field(self, field: str, page_rel: str) -> str | None:
+        """The value of ``field`` (``.Page.RelPermalink``, ``.Page.Params.x``, ``.Site.Params.x``,
+        ``site.Params.x``, ``.Page.File.Dir`` ...) in a shortcode template that ``page_rel``
+        calls, as Hugo gives it; ``None`` for a field murar does not know."""
+        parts = field.lstrip(".").split(".")
+        if parts[:2] == ["Page", "Site"]:
+            parts = parts[1:]
+        if parts[0] in ("Site", "site"):
+            if len(parts) > 2 and parts[1] == "Params":
+                return self._params.get("params." + ".".join(parts[2:]).lower())
+            return None
+        if parts[0] != "Page" or len(parts) < 2:
+            return None
+        what = parts[1:]
+        content = self._content_dir_of(page_rel) or "."
+        inner = page_rel[len(content) + 1:] if content not in (".", "") else page_rel
+        if what == ["RelPermalink"]:
+            if self._config.settings.get("ugly_urls") == "true":
+                return None
+            path = self.page_url_dir(page_rel).strip("/")
+            base = self._config.base_url.strip("/")
+            full = "/".join(x for x in (base, path) if x)
+            return f"/{full}/" if full else "/"
+        if what == ["Title"]:
+            title = self._front_matter(page_rel).get("title")
+            return title if isinstance(title, str) else None
+        if what == ["Section"]:
+            return inner.split("/", 1)[0] if "/" in inner else ""
+        if what in (["Lang"], ["Language", "Lang"]):
+            return self._lang
+        if what[0] == "File" and len(what) == 2:
+            folder, base_name = posixpath.split(inner)
+            stem = self.split_language(posixpath.splitext(base_name)[0])[0]
+            files = {"Dir": f"{folder}/" if folder else "", "LogicalName": base_name, "BaseFileName":
+                     posixpath.splitext(base_name)[0], "ContentBaseName": posixpath.basename(folder)
+                     if stem in ("index", "_index") and folder else stem,
+                     "Ext": posixpath.splitext(base_name)[1].lstrip("."), "Path": inner}
+            return files.get(what[1])
+        if what[0] == "Params" and len(what) > 1:
+            key = ".".join(what[1:]).lower()
+            meta = self._front_matter(page_rel)
+            page: dict[str, str] = {}
+            _flatten("", {k: v for k, v in meta.items() if str(k).lower() != "params"}, page)
+            if isinstance(meta.get("params"), dict):
+                _flatten("", meta["params"], page)
+            lowered = {k.lower(): v for k, v in page.items()}
+            return lowered.get(key, self._cascaded_params(page_rel).get(key))
+        return None
 
     def _template_image(self, name: str, sc: Shortcode) -> Shortcode | None:
         """``sc`` as an image shortcode (``src``, ``alt``, ``caption``) when the site's

@@ -1,0 +1,241 @@
+"""The output of a Go template that only prints values, for reading Hugo shortcodes.
+
+A Hugo site's own shortcode template often prints one value computed from the page
+or the site configuration: ``{{- index (split .Page.RelPermalink "/") 2 -}}`` (the
+docs version a page's URL holds), ``{{ .Site.Params.version }}``, ``{{ .Page.Params.product
+| upper }}``. Go's text/template copies text outside actions verbatim and writes each
+action's value; ``{{-``/``-}}`` trim the white space beside an action; ``$name := ...``
+sets a variable and writes nothing (pkg.go.dev/text/template, "Actions", "Pipelines",
+"Variables"; Hugo "Functions" for the functions below).
+
+:func:`render_value_template` renders such a template: variables, pipelines (``x | f``
+passes ``x`` as the last argument of ``f``), parenthesised pipelines, string and number
+literals, and the functions ``index``, ``split``, ``replace``, ``lower``,
+``upper``, ``title``, ``trim``, ``strings.TrimPrefix``/``TrimSuffix``/``TrimSpace``, ``path.Base``,
+``path.Dir``, ``default``, ``printf`` (``%s``, ``%d``, ``%v``), ``delimit``/``strings.Join``,
+``first``/``last``, ``len``. Fields come from a caller's lookup (``.Page.RelPermalink``,
+``.Site.Params.x``). Anything else (``if``, ``range``, ``with``, ``partial``, an unknown
+function or field, a shortcode parameter ``.Get``, ``replaceRE``: a site's regular expression
+could backtrack for ever) gives ``None``: the template is not
+a value template, and the caller reads the shortcode as before. Bounded: a template of
+at most :data:`MAX_TEMPLATE_CHARS` characters and :data:`MAX_ACTIONS` actions, values
+of at most :data:`MAX_VALUE_CHARS` characters."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+
+MAX_TEMPLATE_CHARS = 4_000
+MAX_ACTIONS = 20
+MAX_VALUE_CHARS = 10_000
+MAX_DEPTH = 8  # nested parentheses
+
+Value = str | int | list[str]
+FieldLookup = Callable[[str], "Value | None"]
+
+_ACTION = re.compile(r"\{\{(-\s)?(.*?)(\s-)?\}\}", re.DOTALL)
+_TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\\n]|\\.){0,2000}"|`[^`]{0,2000}`)|(?P<num>-?\d{1,9})(?![\w.])"""
+                    r"""|(?P<var>\$[A-Za-z_]\w{0,60})|(?P<field>(?:\$|site)?(?:\.[A-Za-z_]\w{0,60}){1,8}|\.)"""
+                    r"""|(?P<name>[A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60})?)|(?P<op>[()|]|:?=))""")
+
+
+class _NotValue(Exception):
+    """The template does something a value template does not."""
+
+
+def _str(v: Value) -> str:
+    if isinstance(v, list):
+        return "[" + " ".join(v) + "]"  # Go prints a slice as [a b c]
+    return str(v)
+
+
+def _index(coll: Value, *keys: Value) -> Value:
+    for key in keys:
+        if not isinstance(coll, list) or not isinstance(key, int):
+            raise _NotValue
+        if not 0 <= key < len(coll):
+            raise _NotValue  # Hugo fails the build: "index out of range"
+        coll = coll[key]
+    return coll
+
+
+def _printf(fmt: Value, *args: Value) -> str:
+    if not isinstance(fmt, str):
+        raise _NotValue
+    it = iter(args)
+
+    def repl(m: re.Match[str]) -> str:
+        if m.group(0) == "%%":
+            return "%"
+        try:
+            return _str(next(it))
+        except StopIteration:
+            raise _NotValue from None
+    return re.sub(r"%%|%[sdv]", repl, fmt)
+
+
+def _s(v: Value) -> str:
+    if isinstance(v, list):
+        raise _NotValue
+    return str(v)
+
+
+_FUNCS: dict[str, Callable[..., Value]] = {
+    "index": _index,
+    "split": lambda s, sep: _s(s).split(_s(sep))[:1000] if _s(sep) else list(_s(s))[:1000],
+    "replace": lambda s, old, new, *n: _s(s).replace(_s(old), _s(new), *(int(x) for x in n[:1])),
+    "lower": lambda s: _s(s).lower(), "strings.ToLower": lambda s: _s(s).lower(),
+    "upper": lambda s: _s(s).upper(), "strings.ToUpper": lambda s: _s(s).upper(),
+    "title": lambda s: _s(s).title(), "strings.Title": lambda s: _s(s).title(),
+    "trim": lambda s, cut: _s(s).strip(_s(cut)), "strings.Trim": lambda s, cut: _s(s).strip(_s(cut)),
+    "strings.TrimSpace": lambda s: _s(s).strip(),
+    "strings.TrimPrefix": lambda pre, s: _s(s).removeprefix(_s(pre)),
+    "strings.TrimSuffix": lambda suf, s: _s(s).removesuffix(_s(suf)),
+    "strings.TrimLeft": lambda cut, s: _s(s).lstrip(_s(cut)), "strings.TrimRight": lambda cut, s: _s(s).rstrip(_s(cut)),
+    "path.Base": lambda s: posixpath.basename(_s(s).rstrip("/")) or ("/" if _s(s).startswith("/") else "."),
+    "path.Dir": lambda s: posixpath.dirname(_s(s)) or ".",
+    "default": lambda d, *v: v[0] if v and v[0] not in ("", 0, []) else d,
+    "printf": _printf,
+    "delimit": lambda coll, sep, *last: _s(sep).join(coll if isinstance(coll, list) else [_s(coll)]),
+    "strings.Join": lambda coll, sep: _s(sep).join(coll if isinstance(coll, list) else [_s(coll)]),
+    "first": lambda n, coll: coll[: int(n)] if isinstance(coll, list) else _s(coll)[: int(n)],
+    "last": lambda n, coll: coll[-int(n):] if isinstance(coll, list) and int(n) else [],
+    "len": lambda v: len(v),
+}
+
+
+class _Parser:
+    def __init__(self, text: str, fields: FieldLookup, variables: dict[str, Value]) -> None:
+        self.toks: list[tuple[str, str]] = []
+        pos = 0
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if m is None or m.end() == pos:
+                if text[pos:].strip():
+                    raise _NotValue
+                break
+            kind = m.lastgroup or ""
+            self.toks.append((kind, m.group(kind)))
+            pos = m.end()
+        self.i = 0
+        self.fields = fields
+        self.variables = variables
+
+    def parse_all(self) -> Value:
+        """The value of the whole action (a pipeline and nothing after it)."""
+        value = self.pipeline()
+        if self.peek() is not None:
+            raise _NotValue
+        return value
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def pipeline(self, depth: int = 0) -> Value:
+        if depth > MAX_DEPTH:
+            raise _NotValue
+        value = self.command(None, depth)
+        while (t := self.peek()) is not None and t == ("op", "|"):
+            self.i += 1
+            value = self.command(value, depth)
+        return value
+
+    def command(self, piped: Value | None, depth: int) -> Value:
+        t = self.peek()
+        if t is None:
+            raise _NotValue
+        if t[0] == "name":
+            func = _FUNCS.get(t[1])
+            if func is None:
+                raise _NotValue  # a function murar does not run (partial, .Get, if, range ...)
+            self.i += 1
+            args: list[Value] = []
+            while (a := self.peek()) is not None and a != ("op", "|") and a != ("op", ")"):
+                args.append(self.operand(depth))
+            if piped is not None:
+                args.append(piped)
+            try:
+                value = func(*args)
+            except _NotValue:
+                raise
+            except (TypeError, ValueError, IndexError):
+                raise _NotValue from None
+        else:
+            if piped is not None:
+                raise _NotValue
+            value = self.operand(depth)
+        if isinstance(value, str) and len(value) > MAX_VALUE_CHARS:
+            raise _NotValue
+        return value
+
+    def operand(self, depth: int) -> Value:
+        t = self.peek()
+        if t is None:
+            raise _NotValue
+        kind, text = t
+        self.i += 1
+        if kind == "str":
+            if text.startswith("`"):
+                return text[1:-1]
+            return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text[1:-1])
+        if kind == "num":
+            return int(text)
+        if kind == "var":
+            if text not in self.variables:
+                raise _NotValue
+            return self.variables[text]
+        if kind == "field":
+            found = self.fields(text[1:] if text.startswith("$.") else text)
+            if found is None:
+                raise _NotValue
+            return found
+        if (kind, text) == ("op", "("):
+            value = self.pipeline(depth + 1)
+            if self.peek() != ("op", ")"):
+                raise _NotValue
+            self.i += 1
+            return value
+        raise _NotValue
+
+
+def render_value_template(text: str, fields: FieldLookup) -> str | None:
+    """The output of the Go template ``text`` when every action in it prints a value
+    (or sets a variable) :mod:`this module <murar.ingest.sites._gotemplate>` can compute,
+    ``fields`` giving each field (``".Page.RelPermalink"`` -> ``"/docs/1.7/x/"``, ``None``
+    when unknown); ``None`` otherwise, or when there is no action at all. Comments
+    ``{{/* */}}`` write nothing. Never raises."""
+    if len(text) > MAX_TEMPLATE_CHARS:
+        return None
+    out: list[str] = []
+    variables: dict[str, Value] = {}
+    pos = 0
+    actions = 0
+    for m in _ACTION.finditer(text):
+        actions += 1
+        if actions > MAX_ACTIONS:
+            return None
+        before = text[pos:m.start()]
+        if m.group(1):
+            before = before.rstrip()
+        out.append(before)
+        body = m.group(2).strip()
+        pos = m.end()
+        if m.group(3):
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+        if body.startswith("/*") and body.endswith("*/"):
+            continue
+        assign = re.match(r"(\$[A-Za-z_]\w{0,60})\s*:?=(?!=)\s*", body)
+        try:
+            if assign:
+                variables[assign.group(1)] = _Parser(body[assign.end():], fields, variables).parse_all()
+            else:
+                out.append(_str(_Parser(body, fields, variables).parse_all()))
+        except (_NotValue, RecursionError):
+            return None
+    if not actions:
+        return None
+    out.append(text[pos:])
+    return "".join(out)
