@@ -136,6 +136,47 @@ def _template_text(raw: str) -> str:
 _THEME_CODE_BLOCK = re.compile(r"""\bimport\s+([A-Za-z_$][\w$]*)\s+from\s+(['"])@theme/CodeBlock\2""")
 
 
+_TAB_ITEM_OPEN = re.compile(r"""<TabItem\b[^<>]{0,300}?\bvalue\s*=\s*(?:\{\s*)?(['"])([^'"]{1,100})\1""")
+_TAB_ITEM_CLOSE = re.compile(r"</TabItem\s*>")
+
+
+def _code_props(code: str) -> list[tuple[str, str, str]]:
+    """``(prop, tab label, language)`` for each prop a component module draws as the child
+    of its ``@theme/CodeBlock`` (``<CodeBlock className="language-bash">{props.bash}</CodeBlock>``),
+    first occurrence of each, in module order; the label is the one its innermost enclosing
+    ``<TabItem value=...>`` has in the module's ``values={[{label, value}]}`` (the value itself
+    when not listed; ``""`` outside any tab)."""
+    m = _THEME_CODE_BLOCK.search(code)
+    if m is None:
+        return []
+    name = re.escape(m.group(1))
+    block = re.compile(rf"<{name}\b([^<>]{{0,300}})>\s*\{{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}}\s*</{name}\s*>")
+    labels: dict[str, str] = {}
+    for t in _TABS_VALUES.finditer(code, 0, MAX_COMPONENT_CHARS):
+        value = t.group(4) if t.group(4) is not None else t.group(6)
+        labels.setdefault(value, t.group(2) if t.group(2) is not None else t.group(8))
+    events = sorted([(o.start(), 1, o.group(2)) for _, o in zip(range(200), _TAB_ITEM_OPEN.finditer(code))]
+                    + [(c.start(), 0, "") for _, c in zip(range(200), _TAB_ITEM_CLOSE.finditer(code))])
+    out: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for _, b in zip(range(50), block.finditer(code)):
+        if b.group(2) in seen or b.group(2) == "children":
+            continue
+        seen.add(b.group(2))
+        stack: list[str] = []
+        for pos, is_open, value in events:
+            if pos > b.start():
+                break
+            if is_open:
+                stack.append(value)
+            elif stack:
+                stack.pop()
+        lang = re.search(r"""\b(?:language\s*=\s*|className\s*=\s*(?=['"]language-))(['"])(?:language-)?([\w+#.-]*)\1""",
+                         b.group(1))
+        out.append((b.group(2), labels.get(stack[-1], stack[-1]) if stack else "", lang.group(2) if lang else ""))
+    return out
+
+
 def _draws_children_as_code(code: str) -> bool:
     """Whether a component module draws its children in ``@theme/CodeBlock``: it imports
     it and renders ``<CodeBlock ...>{expression}</CodeBlock>`` from its ``children``
@@ -775,6 +816,9 @@ class MdxTransformer:
         if video:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
+        code_props = self._component_code_props(tag, scope, page_rel) if not inline else ""
+        if code_props:
+            return code_props
         image, caption = self._component_image(tag, scope, page_rel)
         if not image:
             texts += self._component_text_props(tag, scope, page_rel)
@@ -983,6 +1027,36 @@ class MdxTransformer:
                     if f.group(1) in mapped[name] and f.group(3).strip():
                         out.append(f.group(3).strip())
         return out
+
+    def _component_code_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+        """The code blocks a component of the site draws from the tag's props, as React
+        renders it: each prop the module writes as the child of its ``@theme/CodeBlock``
+        (``<CodeBlock className="language-bash">{props.bash}</CodeBlock>``) that the tag
+        gives a string, as a fenced block in that language; inside the module's
+        ``<TabItem value="nix">`` of ``<Tabs values={[{label: "Linux", value: "nix"}]}>``,
+        a tab of that label (``<OsTabs bash="..." powershell="..." />``: one tab per
+        command). A prop drawn in several places is shown at its first. ``""`` when it
+        draws none of the tag's props."""
+        code = self._component_code(tag, scope, page_rel)
+        if not code or "@theme/CodeBlock" not in code:
+            return ""
+        drawn = _code_props(code)
+        given = {name: text for name, value, kind in tag.attrs
+                 if value is not None and (text := _attr_text((value, kind)) if kind != "expr"
+                                           else (scope.value(value) or ""))}
+        shown = [(label, lang, given[name]) for name, label, lang in drawn if name in given]
+        if not shown:
+            return ""
+        tabbed = all(label for label, _, _ in shown)
+        out = [f"\n\n{set_open()}\n\n"] if tabbed else ["\n\n"]
+        for label, lang, text in shown:
+            if tabbed:
+                out.append(f"{tab_start(label)}\n\n**{label}**\n\n")
+            fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
+            out.append(f"{fence}{lang}\n{text.strip(chr(10))}\n{fence}\n\n")
+        if tabbed:
+            out.append(f"{set_close()}\n\n")
+        return "".join(out)
 
     def _child_props(self, code: str) -> tuple[set[str], dict[str, set[str]]]:
         """Of a component's source: the props it renders as an element's only child, and
