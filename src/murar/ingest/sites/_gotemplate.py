@@ -10,12 +10,13 @@ sets a variable and writes nothing (pkg.go.dev/text/template, "Actions", "Pipeli
 
 :func:`render_value_template` renders such a template: variables, pipelines (``x | f``
 passes ``x`` as the last argument of ``f``), parenthesised pipelines, string and number
-literals, and the functions ``index``, ``split``, ``replace``, ``lower``,
+literals, the shortcode's parameters (``.Get 0``, ``.Get "name"``), and the functions
+``index``, ``split``, ``replace``, ``add``, ``markdownify``/``safeHTML`` (the text as is), ``lower``,
 ``upper``, ``title``, ``trim``, ``strings.TrimPrefix``/``TrimSuffix``/``TrimSpace``, ``path.Base``,
 ``path.Dir``, ``default``, ``printf`` (``%s``, ``%d``, ``%v``), ``delimit``/``strings.Join``,
 ``first``/``last``, ``len``. Fields come from a caller's lookup (``.Page.RelPermalink``,
 ``.Site.Params.x``). Anything else (``if``, ``range``, ``with``, ``partial``, an unknown
-function or field, a shortcode parameter ``.Get``, ``replaceRE``: a site's regular expression
+function or field, ``replaceRE``: a site's regular expression
 could backtrack for ever) gives ``None``: the template is not
 a value template, and the caller reads the shortcode as before. Bounded: a template of
 at most :data:`MAX_TEMPLATE_CHARS` characters and :data:`MAX_ACTIONS` actions, values
@@ -34,6 +35,7 @@ MAX_DEPTH = 8  # nested parentheses
 
 Value = str | int | list[str]
 FieldLookup = Callable[[str], "Value | None"]
+ParamLookup = Callable[["str | int"], str]
 
 _ACTION = re.compile(r"\{\{(-\s)?(.*?)(\s-)?\}\}", re.DOTALL)
 _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\\n]|\\.){0,2000}"|`[^`]{0,2000}`)|(?P<num>-?\d{1,9})(?![\w.])"""
@@ -103,11 +105,17 @@ _FUNCS: dict[str, Callable[..., Value]] = {
     "first": lambda n, coll: coll[: int(n)] if isinstance(coll, list) else _s(coll)[: int(n)],
     "last": lambda n, coll: coll[-int(n):] if isinstance(coll, list) and int(n) else [],
     "len": lambda v: len(v),
+    # Hugo's add sums numbers and joins strings ({{ add "1.57" ".0" }} is 1.57.0)
+    "add": lambda a, b: a + b if isinstance(a, int) and isinstance(b, int) else _s(a) + _s(b),
+    # the value as text (the shortcode's output is read as page text, its markup with it)
+    "markdownify": lambda s: _s(s), "safeHTML": lambda s: _s(s), "safeURL": lambda s: _s(s),
+    "plainify": lambda s: re.sub(r"<[^<>]{0,500}>", "", _s(s)),
 }
 
 
 class _Parser:
-    def __init__(self, text: str, fields: FieldLookup, variables: dict[str, Value]) -> None:
+    def __init__(self, text: str, fields: FieldLookup, variables: dict[str, Value],
+                 get: ParamLookup | None = None) -> None:
         self.toks: list[tuple[str, str]] = []
         pos = 0
         while pos < len(text):
@@ -122,6 +130,7 @@ class _Parser:
         self.i = 0
         self.fields = fields
         self.variables = variables
+        self.get = get
 
     def parse_all(self) -> Value:
         """The value of the whole action (a pipeline and nothing after it)."""
@@ -146,7 +155,14 @@ class _Parser:
         t = self.peek()
         if t is None:
             raise _NotValue
-        if t[0] == "name":
+        if t[0] == "field" and t[1] in (".Get", "$.Get"):
+            # the shortcode's parameter: .Get 0 (positional) or .Get "name"
+            self.i += 1
+            key = self.operand(depth)
+            if self.get is None or isinstance(key, list) or self.peek() not in (None, ("op", "|"), ("op", ")")):
+                raise _NotValue
+            value: Value = self.get(key)
+        elif t[0] == "name":
             func = _FUNCS.get(t[1])
             if func is None:
                 raise _NotValue  # a function murar does not run (partial, .Get, if, range ...)
@@ -200,11 +216,12 @@ class _Parser:
         raise _NotValue
 
 
-def render_value_template(text: str, fields: FieldLookup) -> str | None:
+def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | None = None) -> str | None:
     """The output of the Go template ``text`` when every action in it prints a value
     (or sets a variable) :mod:`this module <murar.ingest.sites._gotemplate>` can compute,
     ``fields`` giving each field (``".Page.RelPermalink"`` -> ``"/docs/1.7/x/"``, ``None``
-    when unknown); ``None`` otherwise, or when there is no action at all. Comments
+    when unknown) and ``get`` the shortcode's parameters (``.Get 0``, ``.Get "name"``);
+    ``None`` otherwise, or when there is no action at all. Comments
     ``{{/* */}}`` write nothing. Never raises."""
     if len(text) > MAX_TEMPLATE_CHARS:
         return None
@@ -230,9 +247,9 @@ def render_value_template(text: str, fields: FieldLookup) -> str | None:
         assign = re.match(r"(\$[A-Za-z_]\w{0,60})\s*:?=(?!=)\s*", body)
         try:
             if assign:
-                variables[assign.group(1)] = _Parser(body[assign.end():], fields, variables).parse_all()
+                variables[assign.group(1)] = _Parser(body[assign.end():], fields, variables, get).parse_all()
             else:
-                out.append(_str(_Parser(body, fields, variables).parse_all()))
+                out.append(_str(_Parser(body, fields, variables, get).parse_all()))
         except (_NotValue, RecursionError):
             return None
     if not actions:

@@ -1833,9 +1833,9 @@ class HugoSite:
                 static = None if callout is not None or label or name in _TAB_SETS or name in _TAB_ITEMS \
                     else self._static_template(name)
                 if static is None and close is None and callout is None and not label \
-                        and name not in _TAB_SETS and name not in _TAB_ITEMS:
+                        and name not in _TAB_SETS and name not in _TAB_ITEMS and not sc.params.get("text"):
                     # the site's own template printing a value of the page or site (a version from the URL)
-                    static = self._value_template(name, page_rel)
+                    static = self._value_template(name, page_rel, sc)
                 if static is not None:
                     # the site's own shortcode template without actions: its text as is, its lines indented
                     # as the shortcode is when it opens its line (as Hugo does), so a list item keeps them
@@ -1901,11 +1901,12 @@ class HugoSite:
         self._static_templates[name] = found
         return found
 
-    def _value_template(self, name: str, page_rel: str) -> str | None:
+    def _value_template(self, name: str, page_rel: str, sc: Shortcode | None = None) -> str | None:
         """The output of the site's (or its theme's) template for shortcode ``name`` when
         it only prints values of the page or the site (:func:`render_value_template`):
         Longhorn's ``{{- index (split .Page.RelPermalink "/") 2 -}}`` writes ``1.7.0`` on
-        ``content/docs/1.7.0/x.md``, ``{{ .Site.Params.version }}`` the site parameter.
+        ``content/docs/1.7.0/x.md``, ``{{ .Site.Params.version }}`` the site parameter,
+        ``<code>{{ .Get 0 }}</code>`` the shortcode's first argument (``sc``).
         ``None`` when there is no such template or it does anything else. Hugo
         "Shortcode templates": ``.Page`` is the page that calls the shortcode."""
         if len(self._value_templates) >= 10_000:
@@ -1916,7 +1917,12 @@ class HugoSite:
         text = self._value_templates[name]
         if text is None:
             return None
-        return render_value_template(text, lambda field: self._template_field(field, page_rel))
+        def get(key: str | int) -> str:
+            if sc is None:
+                return ""
+            return sc.get(pos=key) if isinstance(key, int) else sc.get(key.lower())
+
+        return render_value_template(text, lambda field: self._template_field(field, page_rel), get)
 
     def _template_field(self, field: str, page_rel: str) -> str | None:
         """The value of ``field`` (``.Page.RelPermalink``, ``.Page.Params.x``, ``.Site.Params.x``,
