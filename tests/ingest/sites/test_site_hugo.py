@@ -1364,7 +1364,8 @@ def test_a_site_shortcode_template_printing_page_or_site_values_writes_them(
     """A project (or theme) shortcode template whose actions only print values of the page or
     the site (or the shortcode's own arguments) is rendered as Hugo renders it: the docs version
     taken from the page's URL ({{- index (split .Page.RelPermalink "/") 2 -}}, also inside a code
-    fence, as Hugo expands shortcodes there) or file path (add joins strings), a site or page
+    fence, as Hugo expands shortcodes there) or file path (add joins strings; the template file
+    named in any case, currentVersion.html for {{< currentVersion >}}), a site or page
     parameter through functions and variables, <kbd>{{ .Get 0 }}</kbd>; a template holding
     control actions stays reduced as before."""
     write(tmp_path, "hugo.toml", 'baseURL = "https://pumps.example/"\n[params]\nrelease = "4.2"\n')
@@ -1373,14 +1374,14 @@ def test_a_site_shortcode_template_printing_page_or_site_values_writes_them(
     write(tmp_path, "themes/t/layouts/shortcodes/release.html",
           '{{ $r := site.Params.release }}v{{ printf "%s.0" $r }} ({{ .Page.Params.product | upper }})\n')
     write(tmp_path, "layouts/shortcodes/asks.html", '<kbd>{{ .Get 0 | upper }}</kbd>\n')
-    write(tmp_path, "themes/t/layouts/shortcodes/minor.html", '{{ add (index (split $.Page.File.Path "/") 1) ".x" }}\n')
+    write(tmp_path, "themes/t/layouts/shortcodes/minorVersion.html", '{{ add (index (split $.Page.File.Path "/") 1) ".x" }}\n')
     write(tmp_path, "layouts/shortcodes/branchy.html", '{{ if .Page.Params.product }}yes{{ end }}\n')
     write(tmp_path, "hugo.toml", 'baseURL = "https://pumps.example/"\ntheme = "t"\n[params]\nrelease = "4.2"\n')
     page = "content/docs/2.3.0/deploy/install.md"
     write(tmp_path, page, "---\ntitle: Install\nproduct: pumpd\n---\n")
     out = hugo.load(tmp_path).preprocess(
         "Get it:\n\n```shell\ncurl -sSL https://dl.example/v{{< cur-version >}}/get.sh | bash\n```\n\n"
-        "Release {{< release >}}; {{< asks \"x\" >}}|{{< branchy >}}; {{< minor >}}.\n", page_rel=page)
+        "Release {{< release >}}; {{< asks \"x\" >}}|{{< branchy >}}; {{< minorVersion >}}.\n", page_rel=page)
     assert "https://dl.example/v2.3.0/get.sh" in out
     assert "Release v4.2.0 (PUMPD);" in out
     assert "<kbd>X</kbd>|;" in out and "; 2.3.0.x." in out and "{{" not in out

@@ -729,6 +729,7 @@ class HugoSite:
         self._front: dict[str, dict[str, Any]] = {}
         self._toc_trees: dict[str, str] = {}  # page -> its Geekdoc toc-tree (drawn once)
         self._value_templates: dict[str, str | None] = {}  # shortcode -> its template, when it has actions
+        self._shortcode_names: dict[str, dict[str, str]] = {}  # shortcode folder -> lower-case file name -> name
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
         # the language read (--language), else defaultContentLanguage
@@ -1885,7 +1886,7 @@ class HugoSite:
         if re.fullmatch(r"[\w.-]+(?:/[\w.-]+){0,8}", name) and ".." not in name \
                 and len(self._static_templates) < 10_000:
             for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
-                path = self._root / folder / f"{name}.html"
+                path = self._shortcode_file(self._root / folder, name)
                 if not path.is_file():
                     continue
                 if inside_root(path, self._root.resolve()).problem:
@@ -1900,6 +1901,29 @@ class HugoSite:
                 break
         self._static_templates[name] = found
         return found
+
+    def _shortcode_file(self, folder: Path, name: str) -> Path:
+        """The template file of shortcode ``name`` (lower case, as the page's tags are read)
+        in the shortcode ``folder``: ``name.html``, else the file whose name matches it in
+        any case (``currentVersion.html`` for ``{{< currentVersion >}}``: Hugo looks
+        templates up by lower-cased name). The folder is listed once."""
+        path = folder / f"{name}.html"
+        if path.is_file():
+            return path
+        parent, _, stem = f"{name}.html".rpartition("/")
+        where = folder / parent if parent else folder
+        key = str(where)
+        if key not in self._shortcode_names:
+            names: dict[str, str] = {}
+            if len(self._shortcode_names) < 1_000 and where.is_dir():
+                try:
+                    for _, entry in zip(range(5_000), where.iterdir()):
+                        names.setdefault(entry.name.lower(), entry.name)
+                except OSError:
+                    pass
+            self._shortcode_names[key] = names
+        found = self._shortcode_names[key].get(stem)
+        return where / found if found else path
 
     def _value_template(self, name: str, page_rel: str, sc: Shortcode | None = None) -> str | None:
         """The output of the site's (or its theme's) template for shortcode ``name`` when
@@ -2011,7 +2035,7 @@ class HugoSite:
         root = self._root.resolve()
         for base in bases[:50]:
             for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
-                path = self._root / f"{base}{folder}" / f"{name}.html"
+                path = self._shortcode_file(self._root / f"{base}{folder}", name)
                 if not path.is_file() or inside_root(path, root).problem:
                     continue
                 try:
