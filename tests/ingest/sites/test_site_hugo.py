@@ -1366,8 +1366,9 @@ def test_a_site_shortcode_template_printing_page_or_site_values_writes_them(
     taken from the page's URL ({{- index (split .Page.RelPermalink "/") 2 -}}, also inside a code
     fence, as Hugo expands shortcodes there) or file path (add joins strings; the template file
     named in any case, currentVersion.html for {{< currentVersion >}}), a site or page
-    parameter through functions and variables, <kbd>{{ .Get 0 }}</kbd>; a template holding
-    control actions stays reduced as before."""
+    parameter through functions and variables, <kbd>{{ .Get 0 }}</kbd>, {{ if eq ... }} / {{ else if }} /
+    {{ else }} branches (one not taken is not computed); a template ranging over values stays
+    reduced as before."""
     write(tmp_path, "hugo.toml", 'baseURL = "https://pumps.example/"\n[params]\nrelease = "4.2"\n')
     write(tmp_path, "layouts/shortcodes/cur-version.html",
           '{{- index (split (replace .Page.RelPermalink "/archives" "") "/") 2 -}}\n')
@@ -1375,13 +1376,17 @@ def test_a_site_shortcode_template_printing_page_or_site_values_writes_them(
           '{{ $r := site.Params.release }}v{{ printf "%s.0" $r }} ({{ .Page.Params.product | upper }})\n')
     write(tmp_path, "layouts/shortcodes/asks.html", '<kbd>{{ .Get 0 | upper }}</kbd>\n')
     write(tmp_path, "themes/t/layouts/shortcodes/minorVersion.html", '{{ add (index (split $.Page.File.Path "/") 1) ".x" }}\n')
-    write(tmp_path, "layouts/shortcodes/branchy.html", '{{ if .Page.Params.product }}yes{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/branchy.html", '{{ range .Page.Params.items }}{{ . }}{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/shown-release.html",
+          '{{- $next := printf "v%s" site.Params.release -}}\n{{ if eq $.Page.Params.version $next }}\n'
+          '{{- .Page.Params.product -}}\n{{ else if .Page.Params.missing }}{{ .Page.Nope }}{{ else }}\n'
+          '{{- $.Page.Params.version -}}\n{{ end }}\n')
     write(tmp_path, "hugo.toml", 'baseURL = "https://pumps.example/"\ntheme = "t"\n[params]\nrelease = "4.2"\n')
     page = "content/docs/2.3.0/deploy/install.md"
-    write(tmp_path, page, "---\ntitle: Install\nproduct: pumpd\n---\n")
+    write(tmp_path, page, "---\ntitle: Install\nproduct: pumpd\nversion: v4.2\n---\n")
     out = hugo.load(tmp_path).preprocess(
         "Get it:\n\n```shell\ncurl -sSL https://dl.example/v{{< cur-version >}}/get.sh | bash\n```\n\n"
-        "Release {{< release >}}; {{< asks \"x\" >}}|{{< branchy >}}; {{< minorVersion >}}.\n", page_rel=page)
+        "Release {{< release >}}; {{< asks \"x\" >}}|{{< branchy >}}; {{< minorVersion >}}; [{{< shown-release >}}].\n", page_rel=page)
     assert "https://dl.example/v2.3.0/get.sh" in out
     assert "Release v4.2.0 (PUMPD);" in out
-    assert "<kbd>X</kbd>|;" in out and "; 2.3.0.x." in out and "{{" not in out
+    assert "<kbd>X</kbd>|;" in out and "; 2.3.0.x;" in out and "[pumpd]" in out and "{{" not in out

@@ -14,8 +14,10 @@ literals, the shortcode's parameters (``.Get 0``, ``.Get "name"``), and the func
 ``index``, ``split``, ``replace``, ``add``, ``markdownify``/``safeHTML`` (the text as is), ``lower``,
 ``upper``, ``title``, ``trim``, ``strings.TrimPrefix``/``TrimSuffix``/``TrimSpace``, ``path.Base``,
 ``path.Dir``, ``default``, ``printf`` (``%s``, ``%d``, ``%v``), ``delimit``/``strings.Join``,
-``first``/``last``, ``len``. Fields come from a caller's lookup (``.Page.RelPermalink``,
-``.Site.Params.x``). Anything else (``if``, ``range``, ``with``, ``partial``, an unknown
+``first``/``last``, ``len``, ``eq``/``ne``/``lt``/``le``/``gt``/``ge``/``not``/``and``/``or``/``in``, and
+``{{ if }}``/``{{ else if }}``/``{{ else }}``/``{{ end }}`` (a branch not taken is not computed).
+Fields come from a caller's lookup (``.Page.RelPermalink``,
+``.Site.Params.x``). Anything else (``range``, ``with``, ``partial``, an unknown
 function or field, ``replaceRE``: a site's regular expression
 could backtrack for ever) gives ``None``: the template is not
 a value template, and the caller reads the shortcode as before. Bounded: a template of
@@ -33,7 +35,7 @@ MAX_ACTIONS = 20
 MAX_VALUE_CHARS = 10_000
 MAX_DEPTH = 8  # nested parentheses
 
-Value = str | int | list[str]
+Value = str | int | bool | list[str]
 FieldLookup = Callable[[str], "Value | None"]
 ParamLookup = Callable[["str | int"], str]
 
@@ -47,7 +49,14 @@ class _NotValue(Exception):
     """The template does something a value template does not."""
 
 
+def _truthy(v: Value) -> bool:
+    """Go templates' truth: false, 0, "" and an empty list are false."""
+    return v not in ("", 0, False, [])
+
+
 def _str(v: Value) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
     if isinstance(v, list):
         return "[" + " ".join(v) + "]"  # Go prints a slice as [a b c]
     return str(v)
@@ -61,6 +70,13 @@ def _index(coll: Value, *keys: Value) -> Value:
             raise _NotValue  # Hugo fails the build: "index out of range"
         coll = coll[key]
     return coll
+
+
+def _ordered(a: Value, b: Value) -> int:
+    """-1, 0 or 1 comparing two values of one basic kind (Go's lt/gt fail on mixed kinds)."""
+    if isinstance(a, bool) or isinstance(b, bool) or type(a) is not type(b) or isinstance(a, list):
+        raise _NotValue
+    return (a > b) - (a < b)  # type: ignore[operator]
 
 
 def _printf(fmt: Value, *args: Value) -> str:
@@ -108,6 +124,15 @@ _FUNCS: dict[str, Callable[..., Value]] = {
     # Hugo's add sums numbers and joins strings ({{ add "1.57" ".0" }} is 1.57.0)
     "add": lambda a, b: a + b if isinstance(a, int) and isinstance(b, int) else _s(a) + _s(b),
     # the value as text (the shortcode's output is read as page text, its markup with it)
+    # comparisons and logic (text/template "Functions"): eq is true when its first argument equals any other
+    "eq": lambda a, *b: any(type(a) is type(x) and a == x for x in b),
+    "ne": lambda a, b: not (type(a) is type(b) and a == b),
+    "lt": lambda a, b: _ordered(a, b) < 0, "le": lambda a, b: _ordered(a, b) <= 0,
+    "gt": lambda a, b: _ordered(a, b) > 0, "ge": lambda a, b: _ordered(a, b) >= 0,
+    "not": lambda a: not _truthy(a),
+    "and": lambda *a: next((x for x in a if not _truthy(x)), a[-1]),
+    "or": lambda *a: next((x for x in a if _truthy(x)), a[-1]),
+    "in": lambda coll, v: (v in coll) if isinstance(coll, list) else (_s(v) in _s(coll)),
     "markdownify": lambda s: _s(s), "safeHTML": lambda s: _s(s), "safeURL": lambda s: _s(s),
     "plainify": lambda s: re.sub(r"<[^<>]{0,500}>", "", _s(s)),
 }
@@ -227,8 +252,14 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
         return None
     out: list[str] = []
     variables: dict[str, Value] = {}
+    # each open {{ if }}: [its current branch is written, one of its branches was taken]
+    frames: list[list[bool]] = []
     pos = 0
     actions = 0
+
+    def value(pipeline: str) -> Value:
+        return _Parser(pipeline, fields, variables, get).parse_all()
+
     for m in _ACTION.finditer(text):
         actions += 1
         if actions > MAX_ACTIONS:
@@ -236,7 +267,9 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
         before = text[pos:m.start()]
         if m.group(1):
             before = before.rstrip()
-        out.append(before)
+        live = all(f[0] for f in frames)
+        if live:
+            out.append(before)
         body = m.group(2).strip()
         pos = m.end()
         if m.group(3):
@@ -244,15 +277,33 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
                 pos += 1
         if body.startswith("/*") and body.endswith("*/"):
             continue
-        assign = re.match(r"(\$[A-Za-z_]\w{0,60})\s*:?=(?!=)\s*", body)
+        word = re.match(r"(else\s+if|if|else|end|with|range|define|block|template|break|continue)\b", body)
         try:
+            if word is not None:
+                kind, rest = re.sub(r"\s+", " ", word.group(1)), body[word.end():]
+                if kind == "if":  # a branch not written is not computed (its fields may be unknown)
+                    taken = live and _truthy(value(rest))
+                    frames.append([taken, taken])
+                elif kind in ("else if", "else") and frames:
+                    frame = frames.pop()
+                    outer = all(f[0] for f in frames)
+                    taken = outer and not frame[1] and (kind == "else" or _truthy(value(rest)))
+                    frames.append([taken, frame[1] or taken])
+                elif kind == "end" and frames:
+                    frames.pop()
+                else:
+                    return None  # with, range, define ...: not a value template
+                continue
+            if not live:
+                continue
+            assign = re.match(r"(\$[A-Za-z_]\w{0,60})\s*:?=(?!=)\s*", body)
             if assign:
-                variables[assign.group(1)] = _Parser(body[assign.end():], fields, variables, get).parse_all()
+                variables[assign.group(1)] = value(body[assign.end():])
             else:
-                out.append(_str(_Parser(body, fields, variables, get).parse_all()))
+                out.append(_str(value(body)))
         except (_NotValue, RecursionError):
             return None
-    if not actions:
+    if not actions or frames:
         return None
     out.append(text[pos:])
     return "".join(out)
