@@ -1390,3 +1390,23 @@ def test_a_site_shortcode_template_printing_page_or_site_values_writes_them(
     assert "https://dl.example/v2.3.0/get.sh" in out
     assert "Release v4.2.0 (PUMPD);" in out
     assert "<kbd>X</kbd>|;" in out and "; 2.3.0.x;" in out and "[pumpd]" in out and "{{" not in out
+
+
+def test_a_value_shortcode_template_reads_the_site_data_files(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """.Site.Data.x is the data file data/x.{yaml,json,toml} (a theme's data/ after the project's),
+    and index reads a map by key: a definition shortcode ({{ index site.Data.definitions (.Get 0) }},
+    as the Jaeger docs' theme writes it) prints the definition, a release table read by nested
+    keys prints the release; a missing key prints nothing, a list of maps is not a value."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "t"\n')
+    write(tmp_path, "data/definitions.yaml", "span: A unit of work with a name and a start time.\n")
+    write(tmp_path, "themes/t/data/releases/pumpd.json", '{"latest": {"tag": "v4.2.1"}, "all": [{"tag": "x"}]}')
+    write(tmp_path, "themes/t/layouts/shortcodes/definition.html",
+          '{{- $term := .Get 0 }}\n{{- $definition := index site.Data.definitions $term }}\n'
+          '<p>{{ $definition | markdownify }}</p>\n')
+    write(tmp_path, "layouts/shortcodes/rel.html", "{{ .Site.Data.releases.pumpd.latest.tag }}")
+    write(tmp_path, "layouts/shortcodes/all.html", "{{ index .Site.Data.releases.pumpd.all 0 }}")
+    out = hugo.load(tmp_path).preprocess(
+        'Term:\n\n{{< definition "span" >}}\n\nNone: [{{< definition "nope" >}}] {{< rel >}} [{{< all >}}]\n',
+        page_rel="content/a.md")
+    assert "<p>A unit of work with a name and a start time.</p>" in out
+    assert "None: [\n<p></p>] v4.2.1 []" in out

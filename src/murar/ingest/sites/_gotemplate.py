@@ -29,13 +29,14 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from typing import Any
 
 MAX_TEMPLATE_CHARS = 4_000
 MAX_ACTIONS = 20
 MAX_VALUE_CHARS = 10_000
 MAX_DEPTH = 8  # nested parentheses
 
-Value = str | int | bool | list[str]
+Value = str | int | bool | list[str] | dict[str, Any]
 FieldLookup = Callable[[str], "Value | None"]
 ParamLookup = Callable[["str | int"], str]
 
@@ -55,6 +56,8 @@ def _truthy(v: Value) -> bool:
 
 
 def _str(v: Value) -> str:
+    if isinstance(v, dict):
+        raise _NotValue  # a whole map is not page text
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, list):
@@ -64,12 +67,32 @@ def _str(v: Value) -> str:
 
 def _index(coll: Value, *keys: Value) -> Value:
     for key in keys:
-        if not isinstance(coll, list) or not isinstance(key, int):
+        if isinstance(coll, dict) and isinstance(key, str):
+            found = data_value(coll.get(key, ""))  # a missing map key gives the zero value
+            if found is None:
+                raise _NotValue
+            coll = found
+            continue
+        if not isinstance(coll, list) or not isinstance(key, int) or isinstance(key, bool):
             raise _NotValue
         if not 0 <= key < len(coll):
             raise _NotValue  # Hugo fails the build: "index out of range"
         coll = coll[key]
     return coll
+
+
+def data_value(value: Any) -> Value | None:
+    """A value read from a data file as a template value: text, a number, a list of
+    scalars (as text), a map; ``None`` for anything else (a list of maps ...)."""
+    if isinstance(value, bool | str | dict):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
+    if isinstance(value, list) and all(isinstance(x, str | int | float) and not isinstance(x, bool) for x in value):
+        return [str(x) for x in value[:1000]]
+    return None
 
 
 def _ordered(a: Value, b: Value) -> int:
@@ -95,7 +118,7 @@ def _printf(fmt: Value, *args: Value) -> str:
 
 
 def _s(v: Value) -> str:
-    if isinstance(v, list):
+    if isinstance(v, list | dict):
         raise _NotValue
     return str(v)
 
@@ -184,7 +207,8 @@ class _Parser:
             # the shortcode's parameter: .Get 0 (positional) or .Get "name"
             self.i += 1
             key = self.operand(depth)
-            if self.get is None or isinstance(key, list) or self.peek() not in (None, ("op", "|"), ("op", ")")):
+            if self.get is None or not isinstance(key, str | int) or isinstance(key, bool) \
+                    or self.peek() not in (None, ("op", "|"), ("op", ")")):
                 raise _NotValue
             value: Value = self.get(key)
         elif t[0] == "name":

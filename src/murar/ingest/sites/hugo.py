@@ -99,7 +99,7 @@ from murar.ingest.sites._common import (
     yaml_front_matter,
 )
 from murar.ingest.sites._glob import HUGO, glob_match
-from murar.ingest.sites._gotemplate import render_value_template
+from murar.ingest.sites._gotemplate import data_value, render_value_template
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, SiteVariant
 
 log = logging.getLogger(__name__)
@@ -730,6 +730,7 @@ class HugoSite:
         self._toc_trees: dict[str, str] = {}  # page -> its Geekdoc toc-tree (drawn once)
         self._value_templates: dict[str, str | None] = {}  # shortcode -> its template, when it has actions
         self._shortcode_names: dict[str, dict[str, str]] = {}  # shortcode folder -> lower-case file name -> name
+        self._data_files: dict[str, Any] = {}  # data file -> its content (None: absent or unreadable)
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
         # the language read (--language), else defaultContentLanguage
@@ -1948,7 +1949,36 @@ class HugoSite:
 
         return render_value_template(text, lambda field: self._template_field(field, page_rel), get)
 
-    def _template_field(self, field: str, page_rel: str) -> str | None:
+    def _site_data(self, keys: list[str]) -> Any:
+        """``.Site.Data.<keys>``: the value in the site's data files (Hugo "Data sources":
+        ``data/a.yaml`` is ``.Site.Data.a``, ``data/a/b.json`` is ``.Site.Data.a.b``; the
+        project's ``data/`` before its themes'), as a template value; ``None`` when absent."""
+        bases = ["", *(d[: -len("i18n")] for d in self._config.settings.get("i18n_dirs", "").split(";")
+                       if d.endswith("/i18n"))]
+        root = self._root.resolve()
+        for base in bases[:50]:
+            for i in range(min(len(keys), 8)):
+                stem = "/".join(keys[: i + 1])
+                for ext in (".yaml", ".yml", ".json", ".toml"):
+                    path = self._root / f"{base}data" / f"{stem}{ext}"
+                    rel = f"{base}data/{stem}{ext}"
+                    if rel not in self._data_files:
+                        data: Any = None
+                        if len(self._data_files) < 1_000 and path.is_file() and not inside_root(path, root).problem:
+                            try:
+                                data = load_data_file(path) if path.stat().st_size <= 2_000_000 else None
+                            except (OSError, ValueError):
+                                data = None
+                        self._data_files[rel] = data
+                    value = self._data_files[rel]
+                    if value is None:
+                        continue
+                    for key in keys[i + 1:]:
+                        value = value.get(key) if isinstance(value, dict) else None
+                    return None if value is None else data_value(value)
+        return None
+
+    def _template_field(self, field: str, page_rel: str) -> Any:
         """The value of ``field`` (``.Page.RelPermalink``, ``.Page.Params.x``, ``.Site.Params.x``,
         ``site.Params.x``, ``.Page.File.Dir`` ...) in a shortcode template that ``page_rel``
         calls, as Hugo gives it; ``None`` for a field murar does not know."""
@@ -1958,6 +1988,8 @@ class HugoSite:
         if parts[0] in ("Site", "site"):
             if len(parts) > 2 and parts[1] == "Params":
                 return self._params.get("params." + ".".join(parts[2:]).lower())
+            if len(parts) > 2 and parts[1] == "Data":
+                return self._site_data(parts[2:])
             return None
         if parts[0] != "Page" or len(parts) < 2:
             return None
