@@ -1405,8 +1405,18 @@ def test_a_value_shortcode_template_reads_the_site_data_files(tmp_path: Path, wr
           '<p>{{ $definition | markdownify }}</p>\n')
     write(tmp_path, "layouts/shortcodes/rel.html", "{{ .Site.Data.releases.pumpd.latest.tag }}")
     write(tmp_path, "layouts/shortcodes/all.html", "{{ index .Site.Data.releases.pumpd.all 0 }}")
+    # a tooltip: the word shown, its definition on hover (the shortcode's scratch pad and .Params)
+    write(tmp_path, "layouts/shortcodes/tip.html",
+          '{{- if eq (len .Params) 2 -}}\n{{- .Scratch.Set "word" (.Get 0) -}}\n{{- .Scratch.Set "term" (.Get 1) }}\n'
+          '{{- else -}}\n{{- .Scratch.Set "word" (.Get 0) -}}\n{{- .Scratch.Set "term" (.Get 0) -}}\n{{- end -}}\n'
+          '{{- $d := index site.Data.definitions (urlize (.Scratch.Get "term")) | markdownify -}}\n'
+          '<span class="tooltip{{ if gt (len $d) 40 }} wide{{ end }}" data-tooltip="{{ $d }}">'
+          '{{- .Scratch.Get "word" -}}</span>')
     out = hugo.load(tmp_path).preprocess(
-        'Term:\n\n{{< definition "span" >}}\n\nNone: [{{< definition "nope" >}}] {{< rel >}} [{{< all >}}]\n',
-        page_rel="content/a.md")
+        'Term:\n\n{{< definition "span" >}}\n\nNone: [{{< definition "nope" >}}] {{< rel >}} [{{< all >}}]\n\n'
+        'Each {{< tip "spans" "span" >}} and {{< tip "Span" >}} has a name.\n', page_rel="content/a.md")
     assert "<p>A unit of work with a name and a start time.</p>" in out
     assert "None: [\n<p></p>] v4.2.1 []" in out
+    assert ('Each <span class="tooltip wide" data-tooltip="A unit of work with a name and a start time.">spans</span> '
+            'and <span class="tooltip wide" data-tooltip="A unit of work with a name and a start time.">Span</span> has'
+            ) in out

@@ -156,6 +156,8 @@ _FUNCS: dict[str, Callable[..., Value]] = {
     "and": lambda *a: next((x for x in a if not _truthy(x)), a[-1]),
     "or": lambda *a: next((x for x in a if _truthy(x)), a[-1]),
     "in": lambda coll, v: (v in coll) if isinstance(coll, list) else (_s(v) in _s(coll)),
+    # Hugo urlize: a path segment of the text (lower case, blanks as hyphens)
+    "urlize": lambda s: re.sub(r"[^\w\-./~]", "", re.sub(r"\s+", "-", _s(s).strip())).lower(),
     "markdownify": lambda s: _s(s), "safeHTML": lambda s: _s(s), "safeURL": lambda s: _s(s),
     "plainify": lambda s: re.sub(r"<[^<>]{0,500}>", "", _s(s)),
 }
@@ -163,7 +165,7 @@ _FUNCS: dict[str, Callable[..., Value]] = {
 
 class _Parser:
     def __init__(self, text: str, fields: FieldLookup, variables: dict[str, Value],
-                 get: ParamLookup | None = None) -> None:
+                 get: ParamLookup | None = None, params: Value | None = None) -> None:
         self.toks: list[tuple[str, str]] = []
         pos = 0
         while pos < len(text):
@@ -179,6 +181,7 @@ class _Parser:
         self.fields = fields
         self.variables = variables
         self.get = get
+        self.params = params
 
     def parse_all(self) -> Value:
         """The value of the whole action (a pipeline and nothing after it)."""
@@ -203,14 +206,25 @@ class _Parser:
         t = self.peek()
         if t is None:
             raise _NotValue
-        if t[0] == "field" and t[1] in (".Get", "$.Get"):
+        if t[0] == "field" and t[1] in (".Scratch.Set", "$.Scratch.Set", ".Scratch.Get", "$.Scratch.Get"):
+            # the shortcode's scratch pad: Set writes nothing, Get reads what Set stored
+            self.i += 1
+            key = self.operand(depth)
+            if not isinstance(key, str):
+                raise _NotValue
+            if t[1].endswith("Set"):
+                self.variables["\x00scratch." + key] = self.operand(depth)
+                value: Value = ""
+            else:
+                value = self.variables.get("\x00scratch." + key, "")
+        elif t[0] == "field" and t[1] in (".Get", "$.Get"):
             # the shortcode's parameter: .Get 0 (positional) or .Get "name"
             self.i += 1
             key = self.operand(depth)
             if self.get is None or not isinstance(key, str | int) or isinstance(key, bool) \
                     or self.peek() not in (None, ("op", "|"), ("op", ")")):
                 raise _NotValue
-            value: Value = self.get(key)
+            value = self.get(key)
         elif t[0] == "name":
             func = _FUNCS.get(t[1])
             if func is None:
@@ -251,6 +265,10 @@ class _Parser:
             if text not in self.variables:
                 raise _NotValue
             return self.variables[text]
+        if kind == "field" and text in (".Params", "$.Params"):
+            if self.params is None:
+                raise _NotValue
+            return self.params
         if kind == "field":
             found = self.fields(text[1:] if text.startswith("$.") else text)
             if found is None:
@@ -265,11 +283,14 @@ class _Parser:
         raise _NotValue
 
 
-def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | None = None) -> str | None:
+def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | None = None,
+                          params: Value | None = None) -> str | None:
     """The output of the Go template ``text`` when every action in it prints a value
     (or sets a variable) :mod:`this module <murar.ingest.sites._gotemplate>` can compute,
     ``fields`` giving each field (``".Page.RelPermalink"`` -> ``"/docs/1.7/x/"``, ``None``
-    when unknown) and ``get`` the shortcode's parameters (``.Get 0``, ``.Get "name"``);
+    when unknown), ``get`` the shortcode's parameters (``.Get 0``, ``.Get "name"``) and
+    ``params`` all of them (``.Params``: the positional ones as a list, else the named ones);
+    ``.Scratch.Set``/``.Scratch.Get`` keep values between actions;
     ``None`` otherwise, or when there is no action at all. Comments
     ``{{/* */}}`` write nothing. Never raises."""
     if len(text) > MAX_TEMPLATE_CHARS:
@@ -282,7 +303,7 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
     actions = 0
 
     def value(pipeline: str) -> Value:
-        return _Parser(pipeline, fields, variables, get).parse_all()
+        return _Parser(pipeline, fields, variables, get, params).parse_all()
 
     for m in _ACTION.finditer(text):
         actions += 1

@@ -1834,7 +1834,7 @@ class HugoSite:
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
                 static = None if callout is not None or label or name in _TAB_SETS or name in _TAB_ITEMS \
                     else self._static_template(name)
-                if static is None and close is None and callout is None and not label \
+                if static is None and close is None and not label and (callout is None or m.start() not in closing) \
                         and name not in _TAB_SETS and name not in _TAB_ITEMS and not sc.params.get("text"):
                     # the site's own template printing a value of the page or site (a version from the URL)
                     static = self._value_template(name, page_rel, sc)
@@ -1947,7 +1947,10 @@ class HugoSite:
                 return ""
             return sc.get(pos=key) if isinstance(key, int) else sc.get(key.lower())
 
-        return render_value_template(text, lambda field: self._template_field(field, page_rel), get)
+        params: Any = None
+        if sc is not None:
+            params = list(sc.args) if sc.args else dict(sc.params)
+        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params)
 
     def _site_data(self, keys: list[str]) -> Any:
         """``.Site.Data.<keys>``: the value in the site's data files (Hugo "Data sources":
