@@ -293,8 +293,8 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
     ``.Scratch.Set``/``.Scratch.Get`` keep values between actions;
     ``None`` otherwise, or when there is no action at all. Comments
     ``{{/* */}}`` write nothing. Never raises."""
-    if len(text) > MAX_TEMPLATE_CHARS:
-        return None
+    if len(text) > MAX_TEMPLATE_CHARS or text.count("{{") > MAX_ACTIONS:
+        return None  # (also keeps the action scan linear: each "{{" looks ahead once)
     out: list[str] = []
     variables: dict[str, Value] = {}
     # each open {{ if }}: [its current branch is written, one of its branches was taken]
