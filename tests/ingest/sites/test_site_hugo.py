@@ -1420,3 +1420,23 @@ def test_a_value_shortcode_template_reads_the_site_data_files(tmp_path: Path, wr
     assert ('Each <span class="tooltip wide" data-tooltip="A unit of work with a name and a start time.">spans</span> '
             'and <span class="tooltip wide" data-tooltip="A unit of work with a name and a start time.">Span</span> has'
             ) in out
+
+
+def test_a_site_template_drawn_around_a_paired_shortcodes_content(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A paired shortcode whose site template writes its title and wraps {{ .Inner }} (KEDA's
+    collapsible: the title in a card header, the content markdownified below) reads as Hugo draws it:
+    the title, then the content as page Markdown (its list kept), then the template's closing
+    markup; a template that never writes .Inner shows none of the content."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/collapsible.html",
+          '<div class="card">\n  <header>\n    <p class="card-header-title">\n      {{ .Get 0 }}\n    </p>\n'
+          '  </header>\n  <div class="card-content">\n      {{ .Inner | markdownify }}\n  </div>\n</div>')
+    write(tmp_path, "layouts/shortcodes/hidden.html", '<span class="note">{{ .Get 0 }}</span>')
+    out = hugo.load(tmp_path).preprocess(
+        'Intro.\n\n{{< collapsible "How do pumps scale?" >}}\nThey scale by:\n\n- queue length\n- CPU\n'
+        '{{< /collapsible >}}\n\n{{< hidden "shown" >}}secret words{{< /hidden >}}\n\nEnd.\n', page_rel="content/a.md")
+    assert "How do pumps scale?" in out
+    head, rest = out.split("How do pumps scale?")
+    assert "\n\nThey scale by:\n\n- queue length\n- CPU\n" in rest
+    assert rest.index("- CPU") < rest.index("</div>\n</div>")
+    assert '<span class="note">shown</span>' in out and "secret words" not in out and "End." in out

@@ -165,7 +165,7 @@ _FUNCS: dict[str, Callable[..., Value]] = {
 
 class _Parser:
     def __init__(self, text: str, fields: FieldLookup, variables: dict[str, Value],
-                 get: ParamLookup | None = None, params: Value | None = None) -> None:
+                 get: ParamLookup | None = None, params: Value | None = None, inner: str | None = None) -> None:
         self.toks: list[tuple[str, str]] = []
         pos = 0
         while pos < len(text):
@@ -182,6 +182,7 @@ class _Parser:
         self.variables = variables
         self.get = get
         self.params = params
+        self.inner = inner
 
     def parse_all(self) -> Value:
         """The value of the whole action (a pipeline and nothing after it)."""
@@ -206,6 +207,9 @@ class _Parser:
         t = self.peek()
         if t is None:
             raise _NotValue
+        if piped is not None and t[0] == "field" and t[1] in (".Scratch.Set", "$.Scratch.Set", ".Scratch.Get",
+                                                              "$.Scratch.Get", ".Get", "$.Get"):
+            raise _NotValue
         if t[0] == "field" and t[1] in (".Scratch.Set", "$.Scratch.Set", ".Scratch.Get", "$.Scratch.Get"):
             # the shortcode's scratch pad: Set writes nothing, Get reads what Set stored
             self.i += 1
@@ -217,6 +221,15 @@ class _Parser:
                 value: Value = ""
             else:
                 value = self.variables.get("\x00scratch." + key, "")
+        elif t[0] == "field" and t[1] in (".Page.RenderString", "$.Page.RenderString"):
+            # the page's Markdown renderer: the text is read as page Markdown anyway
+            self.i += 1
+            given = [self.operand(depth)] if self.peek() not in (None, ("op", "|"), ("op", ")")) else []
+            if piped is not None:
+                given.append(piped)
+            if len(given) != 1:
+                raise _NotValue
+            value = _s(given[0])
         elif t[0] == "field" and t[1] in (".Get", "$.Get"):
             # the shortcode's parameter: .Get 0 (positional) or .Get "name"
             self.i += 1
@@ -265,6 +278,10 @@ class _Parser:
             if text not in self.variables:
                 raise _NotValue
             return self.variables[text]
+        if kind == "field" and text in (".Inner", "$.Inner", ".InnerDeindent", "$.InnerDeindent"):
+            if self.inner is None:
+                raise _NotValue
+            return self.inner
         if kind == "field" and text in (".Params", "$.Params"):
             if self.params is None:
                 raise _NotValue
@@ -284,13 +301,15 @@ class _Parser:
 
 
 def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | None = None,
-                          params: Value | None = None) -> str | None:
+                          params: Value | None = None, inner: str | None = None) -> str | None:
     """The output of the Go template ``text`` when every action in it prints a value
     (or sets a variable) :mod:`this module <murar.ingest.sites._gotemplate>` can compute,
     ``fields`` giving each field (``".Page.RelPermalink"`` -> ``"/docs/1.7/x/"``, ``None``
     when unknown), ``get`` the shortcode's parameters (``.Get 0``, ``.Get "name"``) and
     ``params`` all of them (``.Params``: the positional ones as a list, else the named ones);
-    ``.Scratch.Set``/``.Scratch.Get`` keep values between actions;
+    ``.Scratch.Set``/``.Scratch.Get`` keep values between actions; ``inner`` is what
+    ``.Inner`` writes (a paired shortcode's content: the caller passes a marker and puts
+    the content there; ``.Page.RenderString`` and ``markdownify`` leave it as it is);
     ``None`` otherwise, or when there is no action at all. Comments
     ``{{/* */}}`` write nothing. Never raises."""
     if len(text) > MAX_TEMPLATE_CHARS or text.count("{{") > MAX_ACTIONS:
@@ -303,7 +322,7 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
     actions = 0
 
     def value(pipeline: str) -> Value:
-        return _Parser(pipeline, fields, variables, get, params).parse_all()
+        return _Parser(pipeline, fields, variables, get, params, inner).parse_all()
 
     for m in _ACTION.finditer(text):
         actions += 1

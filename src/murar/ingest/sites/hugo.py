@@ -104,6 +104,9 @@ from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, SiteVariant
 
 log = logging.getLogger(__name__)
 
+# where a site shortcode template writes .Inner (the paired shortcode's content)
+_INNER_MARK = "\x00HUGOINNER\x00"
+
 GENERATOR = "hugo"
 #: config files that mark a Hugo project root, in Hugo's order of precedence
 CONFIG_FILES = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json",
@@ -1647,6 +1650,7 @@ class HugoSite:
         tags = list(_SHORTCODE.finditer(body))
         closing = _closing_tags(tags)
         toc_trees = 0  # Geekdoc toc-trees met (each one draws every child page: bounded)
+        after_inner: dict[int, str] = {}  # closing tag -> what a site template writes after the content
         for m in tags:
             if m.start() < pos:
                 continue
@@ -1654,6 +1658,8 @@ class HugoSite:
             pos = m.end()
             name = m.group("name").lower()
             if m.group("close"):
+                if m.start() in after_inner:  # the rest of the site template drawn around this content
+                    out.append(after_inner.pop(m.start()))
                 if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs)
                     out.append(f"\n\n{set_close()}\n\n")
                     if panes:
@@ -1836,8 +1842,19 @@ class HugoSite:
                     else self._static_template(name)
                 if static is None and close is None and not label and (callout is None or m.start() not in closing) \
                         and name not in _TAB_SETS and name not in _TAB_ITEMS and not sc.params.get("text"):
-                    # the site's own template printing a value of the page or site (a version from the URL)
-                    static = self._value_template(name, page_rel, sc)
+                    # the site's own template printing a value of the page or site (a version from the URL), and
+                    # around a paired shortcode's content (.Inner) its header and wrapper
+                    pair = closing.get(m.start())
+                    static = self._value_template(name, page_rel, sc, inner=_INNER_MARK if pair is not None else None)
+                    if static is not None and pair is not None:
+                        head, mark, tail = static.partition(_INNER_MARK)
+                        if _INNER_MARK in tail:
+                            static = None  # the content written twice: read the shortcode as before
+                        elif mark:  # the content is read on as page text (a block of its own), the template's
+                            static = head.rstrip() + "\x00HUGOGAP\x00"  # rest after it
+                            after_inner[pair.start()] = "\n\n" + tail.strip()
+                        else:  # a template that does not write its content: Hugo shows none of it
+                            pos = pair.end()
                 if static is not None:
                     # the site's own shortcode template without actions: its text as is, its lines indented
                     # as the shortcode is when it opens its line (as Hugo does), so a list item keeps them
@@ -1845,7 +1862,7 @@ class HugoSite:
                     indent = body[line_start:m.start()]
                     if indent and not indent.isspace():
                         indent = ""
-                    out.append(static.rstrip("\n").replace("\n", "\n" + indent))
+                    out.append(static.rstrip("\n").replace("\n", "\n" + indent).replace("\x00HUGOGAP\x00", "\n\n"))
                 if callout is not None and close is not None:
                     if callout:  # a callout's kind or title leads its text, as on every generator
                         out.append(callout_lead(_label_text(callout), html_out=h))
@@ -1926,12 +1943,14 @@ class HugoSite:
         found = self._shortcode_names[key].get(stem)
         return where / found if found else path
 
-    def _value_template(self, name: str, page_rel: str, sc: Shortcode | None = None) -> str | None:
+    def _value_template(self, name: str, page_rel: str, sc: Shortcode | None = None,
+                        inner: str | None = None) -> str | None:
         """The output of the site's (or its theme's) template for shortcode ``name`` when
         it only prints values of the page or the site (:func:`render_value_template`):
         Longhorn's ``{{- index (split .Page.RelPermalink "/") 2 -}}`` writes ``1.7.0`` on
         ``content/docs/1.7.0/x.md``, ``{{ .Site.Params.version }}`` the site parameter,
-        ``<code>{{ .Get 0 }}</code>`` the shortcode's first argument (``sc``).
+        ``<code>{{ .Get 0 }}</code>`` the shortcode's first argument (``sc``); ``inner``
+        is what ``.Inner`` writes (a marker the caller replaces by the content).
         ``None`` when there is no such template or it does anything else. Hugo
         "Shortcode templates": ``.Page`` is the page that calls the shortcode."""
         if len(self._value_templates) >= 10_000:
@@ -1950,7 +1969,7 @@ class HugoSite:
         params: Any = None
         if sc is not None:
             params = list(sc.args) if sc.args else dict(sc.params)
-        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params)
+        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params, inner)
 
     def _site_data(self, keys: list[str]) -> Any:
         """``.Site.Data.<keys>``: the value in the site's data files (Hugo "Data sources":
