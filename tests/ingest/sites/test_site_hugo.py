@@ -1436,7 +1436,7 @@ def test_a_site_template_drawn_around_a_paired_shortcodes_content(tmp_path: Path
         'Intro.\n\n{{< collapsible "How do pumps scale?" >}}\nThey scale by:\n\n- queue length\n- CPU\n'
         '{{< /collapsible >}}\n\n{{< hidden "shown" >}}secret words{{< /hidden >}}\n\nEnd.\n', page_rel="content/a.md")
     assert "How do pumps scale?" in out
-    head, rest = out.split("How do pumps scale?")
+    _head, rest = out.split("How do pumps scale?")
     assert "\n\nThey scale by:\n\n- queue length\n- CPU\n" in rest
     assert rest.index("- CPU") < rest.index("</div>\n</div>")
     assert '<span class="note">shown</span>' in out and "secret words" not in out and "End." in out
