@@ -1440,3 +1440,17 @@ def test_a_site_template_drawn_around_a_paired_shortcodes_content(tmp_path: Path
     assert "\n\nThey scale by:\n\n- queue length\n- CPU\n" in rest
     assert rest.index("- CPU") < rest.index("</div>\n</div>")
     assert '<span class="note">shown</span>' in out and "secret words" not in out and "End." in out
+
+
+def test_a_callout_opened_under_a_line_of_text_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A callout shortcode opened on the line right under a paragraph ({{< hint "warning" >}} after
+    'Use x.' with no blank line, as the Crossplane docs write them) is its own block on Hugo's page
+    (the callout's <div> ends the paragraph): its lead starts a paragraph rather than continuing the
+    text above; one opened inside a list item stays in the item."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    out = hugo.load(tmp_path).preprocess(
+        'Use `pumpctl list` to see all pumps.\n{{< hint "warning" >}}\nListing is slow on big sites.\n'
+        '{{< /hint >}}\n\n- Step one\n  {{< hint "note" >}}\n  Inside the item.\n  {{< /hint >}}\n',
+        page_rel="content/a.md")
+    assert re.search(r"to see all pumps\.\n\n+\*\*Warning:\*\* Listing is slow", out), out
+    assert re.search(r"- Step one\n  \*\*Note:\*\* Inside the item\.", out), out

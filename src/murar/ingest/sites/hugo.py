@@ -1865,6 +1865,12 @@ class HugoSite:
                     out.append(static.rstrip("\n").replace("\n", "\n" + indent).replace("\x00HUGOGAP\x00", "\n\n"))
                 if callout is not None and close is not None:
                     if callout:  # a callout's kind or title leads its text, as on every generator
+                        line_start = body.rfind("\n", 0, m.start()) + 1
+                        above = body.rfind("\n", 0, max(line_start - 1, 0)) + 1
+                        if not h and line_start and line_start == m.start() and body[above:line_start].strip():
+                            # opened under a line of text: the callout's box is a block of its own, not
+                            # that paragraph's continuation (its <div> closes the paragraph in Hugo's page)
+                            out.append("\n\n")
                         out.append(callout_lead(_label_text(callout), html_out=h))
                         # ... in the paragraph its content opens with, blank lines before it or not
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
