@@ -1035,3 +1035,69 @@ def test_long_names_in_an_array_prop_are_read_in_linear_time(
         doc = convert_mdx(root / "docs" / "p.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert text.count("Enterprise") == 400 and text.endswith("The end.")
+
+
+def test_site_component_drawing_its_children_in_a_code_block_is_code(tmp_path: Path) -> None:
+    """A site component that renders its children in @theme/CodeBlock (a version picker filling
+    in the release: <CodeBlock className={className}>{children.replace('latest', v)}</CodeBlock>)
+    shows a code block: of its template literal child, escapes read as JavaScript reads them
+    (`\\# x` is '# x', a line break kept), or of its text child; a component that does not draw
+    a code block keeps its text as text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Pinned.jsx").write_text(
+        "import CodeBlock from '@theme/CodeBlock'\nimport BrowserOnly from '@docusaurus/BrowserOnly'\n\n"
+        "const Pinned = ({ children, className = 'language-bash' }) => (\n  <BrowserOnly>\n"
+        "    {() => <CodeBlock className={className}>{children.replace('latest', 'v9.1')}</CodeBlock>}\n"
+        "  </BrowserOnly>\n)\n\nexport default Pinned\n")
+    (root / "src" / "components" / "Callout.jsx").write_text(
+        "export default function Callout({ children }) {\n  return <div className=\"callout\">{children}</div>\n}\n")
+    rel = "docs/pin.md"
+    (root / rel).write_text(
+        "import Pinned from '@site/src/components/Pinned'\nimport Callout from '@site/src/components/Callout'\n\n"
+        "# Install\n\nWith Docker:\n\n<!-- prettier-ignore -->\n"
+        "<Pinned className=\"language-sh\">{`\\# the default socket\ntool install --version latest`}\n</Pinned>\n\n"
+        "Then the CRDs:\n\n<Pinned>\ncurl -sSL https://example.org/latest/crd.yaml | kubectl apply -f -\n</Pinned>\n\n"
+        "<Callout>{`plain words`}</Callout>\n")
+    md, _ = mdx_to_markdown((root / rel).read_text(), page_rel=rel, site=site)
+    assert "```sh\n# the default socket\ntool install --version latest\n```" in md
+    assert "```\ncurl -sSL https://example.org/latest/crd.yaml | kubectl apply -f -\n```" in md
+    assert "{`" not in md and "\\#" not in md
+    assert "plain words" in md and "```\nplain words" not in md
+
+
+def test_site_component_drawing_props_in_code_blocks_shows_them_as_code_tabs(tmp_path: Path) -> None:
+    """A site component that draws string props in @theme/CodeBlock inside its own <Tabs>
+    (<OsTabs bash="..." powershell="..." />: a tab of commands per system) shows each given
+    prop as a code block in the tab its module puts it in, labelled from the module's
+    values={[...]}; a prop the tag does not give is no tab; outside tabs they are plain code."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "OsTabs.js").write_text(
+        'import Tabs from "@theme/Tabs";\nimport TabItem from "@theme/TabItem";\n'
+        'import CodeBlock from "@theme/CodeBlock";\n\nexport default function OsTabs({ ...props }) {\n'
+        '  return (\n    <Tabs defaultValue="nix" values={[\n      { label: "Linux/BSD", value: "nix" },\n'
+        '      { label: "Windows", value: "win" },\n      { label: "Kubernetes", value: "k8s" },\n    ]}>\n'
+        '      <TabItem value="nix">\n        <CodeBlock className="language-bash">{props.bash}</CodeBlock>\n'
+        '      </TabItem>\n      <TabItem value="win">\n        {props.powershell !== undefined ? (\n'
+        '          <CodeBlock className="language-powershell">\n            {props.powershell}\n'
+        '          </CodeBlock>\n        ) : <p>Not available</p>}\n      </TabItem>\n'
+        '      <TabItem value="k8s">\n        <CodeBlock className="language-bash">{props.k8s}</CodeBlock>\n'
+        '      </TabItem>\n    </Tabs>\n  );\n}\n')
+    (root / "src" / "components" / "Cmd.js").write_text(
+        'import CodeBlock from "@theme/CodeBlock";\n\n'
+        'export default function Cmd({ run }) {\n  return <CodeBlock language="bash">{run}</CodeBlock>;\n}\n')
+    rel = "docs/hub.mdx"
+    (root / rel).write_text(
+        "import OsTabs from '@site/src/components/OsTabs';\nimport Cmd from '@site/src/components/Cmd';\n\n"
+        "# Hub\n\nUpdate the index:\n\n<OsTabs\n  bash=\"sudo pumpctl hub update\"\n"
+        "  powershell=\"pumpctl.exe hub update\"\n/>\n\nThen:\n\n<Cmd run=\"pumpctl hub upgrade\" />\n")
+    md, _ = mdx_to_markdown((root / rel).read_text(), page_rel=rel, site=site)
+    assert "**Linux/BSD**\n\n```bash\nsudo pumpctl hub update\n```" in md
+    assert "**Windows**\n\n```powershell\npumpctl.exe hub update\n```" in md
+    assert "Kubernetes" not in md and "Not available" not in md and " — " not in md
+    assert "```bash\npumpctl hub upgrade\n```" in md
+    doc = convert_mdx(root / rel, site=site, assets_dir=tmp_path / "a")
+    assert "Linux/BSD\n\nsudo pumpctl hub update\n\nWindows\n\npumpctl.exe hub update" in doc.sections[0].text

@@ -652,3 +652,26 @@ def test_npm2yarn_bare_double_dash_is_left_unconverted_not_a_failed_page() -> No
     assert convert_npm("npm --", "yarn") == "npm --\n# couldn't auto-convert command"
     tabs = npm2yarn_tabs("```bash npm2yarn\nnpm --\nnpm install x\n```\n", ("yarn", "pnpm"))
     assert "yarn add x" in tabs and "pnpm add x" in tabs
+
+
+def test_a_config_written_with_quoted_keys_is_read_as_javascript(tmp_path: Path) -> None:
+    """A docusaurus.config.js written JSON-style ("presets": [...], "docs": {"path": "../docs"}, as
+    Apache projects write theirs) is the same JavaScript object: its presets, plugins, content
+    paths, baseUrl and i18n are read as with bare keys (the docs beside website/ read from the
+    repository, the second docs instance, the locales)."""
+    repo = tmp_path / "repo"
+    (repo / "website").mkdir(parents=True)
+    (repo / "docs").mkdir()
+    (repo / "docs" / "intro.md").write_text("# Intro\n")
+    (repo / "website" / "docusaurus.config.js").write_text(
+        'module.exports={\n  "title": "Pumps",\n  "baseUrl": "/pumps/",\n'
+        '  "i18n": {"defaultLocale": "en", "locales": ["en", "fr"]},\n'
+        '  "presets": [\n    [\n      "@docusaurus/preset-classic",\n'
+        '      {\n        "docs": {\n          "path": "../docs",\n          "routeBasePath": "/docs/latest",\n'
+        '          "sidebarPath": "sidebars.json"\n        },\n        "blog": {}\n      }\n    ]\n  ],\n'
+        '  "plugins": [["@docusaurus/plugin-content-docs", {"id": "api", "path": "api", '
+        '"sidebarPath": "sidebars-api.json"}]]\n}\n')
+    site = DocusaurusSite.load(repo, "website/docusaurus.config.js")
+    assert site.config.content_dirs == ("docs", "website/blog", "website/src/pages", "website/api")
+    assert site.config.base_url == "/pumps/" and site.config.language == "en"
+    assert site.config.settings["routeBasePath"] == "/docs/latest"

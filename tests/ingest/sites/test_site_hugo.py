@@ -1357,3 +1357,100 @@ def test_a_page_repeating_toc_tree_draws_it_a_bounded_number_of_times(
     assert out.rstrip().endswith("The end.")
     assert sum("toc-tree" in w for w in warnings) == 1
     assert hugo._TOC_TREES_PER_TEXT == 8
+
+
+def test_a_site_shortcode_template_printing_page_or_site_values_writes_them(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A project (or theme) shortcode template whose actions only print values of the page or
+    the site (or the shortcode's own arguments) is rendered as Hugo renders it: the docs version
+    taken from the page's URL ({{- index (split .Page.RelPermalink "/") 2 -}}, also inside a code
+    fence, as Hugo expands shortcodes there) or file path (add joins strings; the template file
+    named in any case, currentVersion.html for {{< currentVersion >}}), a site or page
+    parameter through functions and variables, <kbd>{{ .Get 0 }}</kbd>, {{ if eq ... }} / {{ else if }} /
+    {{ else }} branches (one not taken is not computed); a template ranging over values stays
+    reduced as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "https://pumps.example/"\n[params]\nrelease = "4.2"\n')
+    write(tmp_path, "layouts/shortcodes/cur-version.html",
+          '{{- index (split (replace .Page.RelPermalink "/archives" "") "/") 2 -}}\n')
+    write(tmp_path, "themes/t/layouts/shortcodes/release.html",
+          '{{ $r := site.Params.release }}v{{ printf "%s.0" $r }} ({{ .Page.Params.product | upper }})\n')
+    write(tmp_path, "layouts/shortcodes/asks.html", '<kbd>{{ .Get 0 | upper }}</kbd>\n')
+    write(tmp_path, "themes/t/layouts/shortcodes/minorVersion.html", '{{ add (index (split $.Page.File.Path "/") 1) ".x" }}\n')
+    write(tmp_path, "layouts/shortcodes/branchy.html", '{{ range .Page.Params.items }}{{ . }}{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/shown-release.html",
+          '{{- $next := printf "v%s" site.Params.release -}}\n{{ if eq $.Page.Params.version $next }}\n'
+          '{{- .Page.Params.product -}}\n{{ else if .Page.Params.missing }}{{ .Page.Nope }}{{ else }}\n'
+          '{{- $.Page.Params.version -}}\n{{ end }}\n')
+    write(tmp_path, "hugo.toml", 'baseURL = "https://pumps.example/"\ntheme = "t"\n[params]\nrelease = "4.2"\n')
+    page = "content/docs/2.3.0/deploy/install.md"
+    write(tmp_path, page, "---\ntitle: Install\nproduct: pumpd\nversion: v4.2\n---\n")
+    out = hugo.load(tmp_path).preprocess(
+        "Get it:\n\n```shell\ncurl -sSL https://dl.example/v{{< cur-version >}}/get.sh | bash\n```\n\n"
+        "Release {{< release >}}; {{< asks \"x\" >}}|{{< branchy >}}; {{< minorVersion >}}; [{{< shown-release >}}].\n", page_rel=page)
+    assert "https://dl.example/v2.3.0/get.sh" in out
+    assert "Release v4.2.0 (PUMPD);" in out
+    assert "<kbd>X</kbd>|;" in out and "; 2.3.0.x;" in out and "[pumpd]" in out and "{{" not in out
+
+
+def test_a_value_shortcode_template_reads_the_site_data_files(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """.Site.Data.x is the data file data/x.{yaml,json,toml} (a theme's data/ after the project's),
+    and index reads a map by key: a definition shortcode ({{ index site.Data.definitions (.Get 0) }},
+    as the Jaeger docs' theme writes it) prints the definition, a release table read by nested
+    keys prints the release; a missing key prints nothing, a list of maps is not a value."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "t"\n')
+    write(tmp_path, "data/definitions.yaml", "span: A unit of work with a name and a start time.\n")
+    write(tmp_path, "themes/t/data/releases/pumpd.json", '{"latest": {"tag": "v4.2.1"}, "all": [{"tag": "x"}]}')
+    write(tmp_path, "themes/t/layouts/shortcodes/definition.html",
+          '{{- $term := .Get 0 }}\n{{- $definition := index site.Data.definitions $term }}\n'
+          '<p>{{ $definition | markdownify }}</p>\n')
+    write(tmp_path, "layouts/shortcodes/rel.html", "{{ .Site.Data.releases.pumpd.latest.tag }}")
+    write(tmp_path, "layouts/shortcodes/all.html", "{{ index .Site.Data.releases.pumpd.all 0 }}")
+    # a tooltip: the word shown, its definition on hover (the shortcode's scratch pad and .Params)
+    write(tmp_path, "layouts/shortcodes/tip.html",
+          '{{- if eq (len .Params) 2 -}}\n{{- .Scratch.Set "word" (.Get 0) -}}\n{{- .Scratch.Set "term" (.Get 1) }}\n'
+          '{{- else -}}\n{{- .Scratch.Set "word" (.Get 0) -}}\n{{- .Scratch.Set "term" (.Get 0) -}}\n{{- end -}}\n'
+          '{{- $d := index site.Data.definitions (urlize (.Scratch.Get "term")) | markdownify -}}\n'
+          '<span class="tooltip{{ if gt (len $d) 40 }} wide{{ end }}" data-tooltip="{{ $d }}">'
+          '{{- .Scratch.Get "word" -}}</span>')
+    out = hugo.load(tmp_path).preprocess(
+        'Term:\n\n{{< definition "span" >}}\n\nNone: [{{< definition "nope" >}}] {{< rel >}} [{{< all >}}]\n\n'
+        'Each {{< tip "spans" "span" >}} and {{< tip "Span" >}} has a name.\n', page_rel="content/a.md")
+    assert "<p>A unit of work with a name and a start time.</p>" in out
+    assert "None: [\n<p></p>] v4.2.1 []" in out
+    assert ('Each <span class="tooltip wide" data-tooltip="A unit of work with a name and a start time.">spans</span> '
+            'and <span class="tooltip wide" data-tooltip="A unit of work with a name and a start time.">Span</span> has'
+            ) in out
+
+
+def test_a_site_template_drawn_around_a_paired_shortcodes_content(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A paired shortcode whose site template writes its title and wraps {{ .Inner }} (KEDA's
+    collapsible: the title in a card header, the content markdownified below) reads as Hugo draws it:
+    the title, then the content as page Markdown (its list kept), then the template's closing
+    markup; a template that never writes .Inner shows none of the content."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/collapsible.html",
+          '<div class="card">\n  <header>\n    <p class="card-header-title">\n      {{ .Get 0 }}\n    </p>\n'
+          '  </header>\n  <div class="card-content">\n      {{ .Inner | markdownify }}\n  </div>\n</div>')
+    write(tmp_path, "layouts/shortcodes/hidden.html", '<span class="note">{{ .Get 0 }}</span>')
+    out = hugo.load(tmp_path).preprocess(
+        'Intro.\n\n{{< collapsible "How do pumps scale?" >}}\nThey scale by:\n\n- queue length\n- CPU\n'
+        '{{< /collapsible >}}\n\n{{< hidden "shown" >}}secret words{{< /hidden >}}\n\nEnd.\n', page_rel="content/a.md")
+    assert "How do pumps scale?" in out
+    _head, rest = out.split("How do pumps scale?")
+    assert "\n\nThey scale by:\n\n- queue length\n- CPU\n" in rest
+    assert rest.index("- CPU") < rest.index("</div>\n</div>")
+    assert '<span class="note">shown</span>' in out and "secret words" not in out and "End." in out
+
+
+def test_a_callout_opened_under_a_line_of_text_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A callout shortcode opened on the line right under a paragraph ({{< hint "warning" >}} after
+    'Use x.' with no blank line, as the Crossplane docs write them) is its own block on Hugo's page
+    (the callout's <div> ends the paragraph): its lead starts a paragraph rather than continuing the
+    text above; one opened inside a list item stays in the item."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    out = hugo.load(tmp_path).preprocess(
+        'Use `pumpctl list` to see all pumps.\n{{< hint "warning" >}}\nListing is slow on big sites.\n'
+        '{{< /hint >}}\n\n- Step one\n  {{< hint "note" >}}\n  Inside the item.\n  {{< /hint >}}\n',
+        page_rel="content/a.md")
+    assert re.search(r"to see all pumps\.\n\n+\*\*Warning:\*\* Listing is slow", out), out
+    assert re.search(r"- Step one\n  \*\*Note:\*\* Inside the item\.", out), out

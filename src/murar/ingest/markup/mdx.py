@@ -64,6 +64,7 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -102,11 +103,89 @@ _CODE_EXTS = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".json")
 
 
 def _raw_code_block(names: list[str]) -> re.Pattern[str]:
-    """``<CodeBlock ...>{Source}</CodeBlock>`` (or ``{`literal`}``) written with any of
-    ``names`` (``@theme/CodeBlock`` imported as ``Code``): attributes, imported name, literal."""
+    """``<CodeBlock ...>{Source}</CodeBlock>`` (or ``{`literal`}``, or plain text without
+    tags or braces) written with any of ``names`` (``@theme/CodeBlock`` imported as
+    ``Code``, a site component drawing its children in one): attributes, imported name,
+    literal, text."""
     tags = "|".join(re.escape(n) for n in names)
-    return re.compile(rf"<(?P<tag>{tags})\b([^<>]{{0,500}})>\s*\{{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
-                      r"\s*\}\s*</(?P=tag)>", re.DOTALL)
+    return re.compile(rf"<(?P<tag>{tags})\b([^<>]{{0,500}})>(?:\s*\{{\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)"
+                      r"\s*\}|([^<>{}]{0,5000}?[^<>{}\s]))\s*</(?P=tag)>", re.DOTALL)
+
+
+# a JavaScript escape in a template literal: \u{1F600}, \u00e9, \x41, a line continuation, \n, \#
+_JS_ESCAPE = re.compile(r"\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(\r?\n)|(.))", re.DOTALL)
+_JS_ESCAPED_CHARS = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def _template_text(raw: str) -> str:
+    """The string a template literal's ``raw`` text is (its "cooked" value, ECMAScript
+    "Static Semantics: TV"): ``\\n`` a newline, ``\\u00e9`` é, a backslash before a
+    line break nothing, any other escaped character itself (``\\#`` is ``#``,
+    ``\\``` a backtick); ``${...}`` substitutions stay as written."""
+    def repl(m: re.Match[str]) -> str:
+        hexa = m.group(1) or m.group(2) or m.group(3)
+        if hexa:
+            point = int(hexa, 16)
+            return chr(point) if point <= 0x10FFFF else ""
+        if m.group(4) is not None:
+            return ""
+        return _JS_ESCAPED_CHARS.get(m.group(5), m.group(5))
+    return _JS_ESCAPE.sub(repl, raw)
+
+
+_THEME_CODE_BLOCK = re.compile(r"""\bimport\s+([A-Za-z_$][\w$]*)\s+from\s+(['"])@theme/CodeBlock\2""")
+
+
+_TAB_ITEM_OPEN = re.compile(r"""<TabItem\b[^<>]{0,300}?\bvalue\s*=\s*(?:\{\s*)?(['"])([^'"]{1,100})\1""")
+_TAB_ITEM_CLOSE = re.compile(r"</TabItem\s*>")
+
+
+def _code_props(code: str) -> list[tuple[str, str, str]]:
+    """``(prop, tab label, language)`` for each prop a component module draws as the child
+    of its ``@theme/CodeBlock`` (``<CodeBlock className="language-bash">{props.bash}</CodeBlock>``),
+    first occurrence of each, in module order; the label is the one its innermost enclosing
+    ``<TabItem value=...>`` has in the module's ``values={[{label, value}]}`` (the value itself
+    when not listed; ``""`` outside any tab)."""
+    m = _THEME_CODE_BLOCK.search(code)
+    if m is None:
+        return []
+    name = re.escape(m.group(1))
+    block = re.compile(rf"<{name}\b([^<>]{{0,300}})>\s*\{{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}}\s*</{name}\s*>")
+    labels: dict[str, str] = {}
+    for t in _TABS_VALUES.finditer(code, 0, MAX_COMPONENT_CHARS):
+        value = t.group(4) if t.group(4) is not None else t.group(6)
+        labels.setdefault(value, t.group(2) if t.group(2) is not None else t.group(8))
+    events = sorted([(o.start(), 1, o.group(2)) for _, o in zip(range(200), _TAB_ITEM_OPEN.finditer(code))]
+                    + [(c.start(), 0, "") for _, c in zip(range(200), _TAB_ITEM_CLOSE.finditer(code))])
+    out: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for _, b in zip(range(50), block.finditer(code)):
+        if b.group(2) in seen or b.group(2) == "children":
+            continue
+        seen.add(b.group(2))
+        stack: list[str] = []
+        for pos, is_open, value in events:
+            if pos > b.start():
+                break
+            if is_open:
+                stack.append(value)
+            elif stack:
+                stack.pop()
+        lang = re.search(r"""\b(?:language\s*=\s*|className\s*=\s*(?=['"]language-))(['"])(?:language-)?([\w+#.-]*)\1""",
+                         b.group(1))
+        out.append((b.group(2), labels.get(stack[-1], stack[-1]) if stack else "", lang.group(2) if lang else ""))
+    return out
+
+
+def _draws_children_as_code(code: str) -> bool:
+    """Whether a component module draws its children in ``@theme/CodeBlock``: it imports
+    it and renders ``<CodeBlock ...>{expression}</CodeBlock>`` from its ``children``
+    (``<CodeBlock className={className}>{children.replace('latest', version)}</CodeBlock>``,
+    a code block with the site's version filled in)."""
+    m = _THEME_CODE_BLOCK.search(code)
+    if m is None or not re.search(r"\bchildren\b", code):
+        return False
+    return re.search(rf"<{re.escape(m.group(1))}\b[^<>]{{0,500}}>\s*\{{", code) is not None
 _IMPORT = re.compile(r"""^import\s+(.+?)\s+from\s+(['"])([^'"]+)\2""", re.DOTALL)
 _NAMED = re.compile(r"\{([^{}]{0,2000})\}")
 # the <iframe> a site's own component renders and its src: a literal or a template literal
@@ -132,6 +211,9 @@ _TEMPLATE_SLOT = re.compile(r"\$\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 _MODULE_EXTS = (".jsx", ".js", ".tsx", ".ts", "/index.jsx", "/index.js", "/index.tsx", "/index.ts")
 MAX_COMPONENT_CHARS = 50_000  # a site's own component file is read up to this many characters
 MAX_REEXPORT_HOPS = 4  # modules followed through re-exports to the one defining a component
+MAX_CODE_COMPONENTS = 20  # site components a page uses that are read to learn whether they draw a code block
+# the name of a component opened on a line (<PickVersion ...>)
+_COMPONENT_OPEN = re.compile(r"<([A-Z][\w$]{0,100})")
 # export { default as Term, Other } from './x' (the from part absent: names exported from imports)
 # export * from './Term': every named export of that module
 _STAR_EXPORT = re.compile(r"""\bexport\s*\*\s*from\s*(['"])([^'"\n]{1,300})\1""")
@@ -404,6 +486,7 @@ class MdxTransformer:
             lines = _fill_props(lines, props)
         lines = self._strip_esm(lines, scope, page_rel)
         code_tags = ["CodeBlock", *sorted(n for n, k in scope.kinds.items() if k == "CodeBlock" and n != "CodeBlock")]
+        code_tags += self._code_block_components(lines, scope, page_rel, known=code_tags)
         if scope.raw or any(f"<{n}" in line for line in lines for n in code_tags):
             lines = self._raw_code_blocks(lines, scope, page_rel, code_tags[:20])
         out = self._body(lines, scope, page_rel=page_rel, depth=depth, stack=(*stack, page_rel))
@@ -418,7 +501,9 @@ class MdxTransformer:
 
         def repl(m: re.Match[str]) -> str:
             if m.group(4) is not None:
-                code = re.sub(r"\\([`\\$])", r"\1", m.group(4))
+                code = _template_text(m.group(4))
+            elif m.group(5) is not None:
+                code = textwrap.dedent(m.group(5).strip("\n"))
             else:
                 target = scope.raw.get(m.group(3))
                 if target is None:
@@ -436,6 +521,21 @@ class MdxTransformer:
             return f"\n\n{head}{fence}{info}\n{code.rstrip()}\n{fence}\n\n"
 
         return _raw_code_block(tags).sub(repl, text).split("\n")
+
+    def _code_block_components(self, lines: list[str], scope: _Scope, page_rel: str, *, known: list[str]) -> list[str]:
+        """The site's own components used on the page that draw their children as a code
+        block (:func:`_draws_children_as_code`): ``<PickVersion>{`curl .../latest/x.yaml`}</PickVersion>``
+        shows that code, as the component renders it in ``@theme/CodeBlock``."""
+        used = {m.group(1) for line in lines if "<" in line for m in _COMPONENT_OPEN.finditer(line)}
+        found: list[str] = []
+        for name in sorted(used - set(known))[:MAX_CODE_COMPONENTS]:
+            if name not in scope.modules and name not in scope.local:
+                continue
+            code = self._component_code(_Tag(start=0, end=0, name=name, attrs=[], closing=False, self_closing=False),
+                                        scope, page_rel)
+            if code and _draws_children_as_code(code):
+                found.append(name)
+        return found
 
     def _read_raw(self, target: str, page_rel: str) -> str | None:
         """The text of a file imported as code; an extensionless target is tried with
@@ -716,6 +816,9 @@ class MdxTransformer:
         if video:
             return video
         texts = [t for t in (_attr_text(attrs.get(a)) for a in _TEXT_ATTRS) if t]
+        code_props = self._component_code_props(tag, scope, page_rel) if not inline else ""
+        if code_props:
+            return code_props
         image, caption = self._component_image(tag, scope, page_rel)
         if not image:
             texts += self._component_text_props(tag, scope, page_rel)
@@ -924,6 +1027,36 @@ class MdxTransformer:
                     if f.group(1) in mapped[name] and f.group(3).strip():
                         out.append(f.group(3).strip())
         return out
+
+    def _component_code_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
+        """The code blocks a component of the site draws from the tag's props, as React
+        renders it: each prop the module writes as the child of its ``@theme/CodeBlock``
+        (``<CodeBlock className="language-bash">{props.bash}</CodeBlock>``) that the tag
+        gives a string, as a fenced block in that language; inside the module's
+        ``<TabItem value="nix">`` of ``<Tabs values={[{label: "Linux", value: "nix"}]}>``,
+        a tab of that label (``<OsTabs bash="..." powershell="..." />``: one tab per
+        command). A prop drawn in several places is shown at its first. ``""`` when it
+        draws none of the tag's props."""
+        code = self._component_code(tag, scope, page_rel)
+        if not code or "@theme/CodeBlock" not in code:
+            return ""
+        drawn = _code_props(code)
+        given = {name: text for name, value, kind in tag.attrs
+                 if value is not None and (text := _attr_text((value, kind)) if kind != "expr"
+                                           else (scope.value(value) or ""))}
+        shown = [(label, lang, given[name]) for name, label, lang in drawn if name in given]
+        if not shown:
+            return ""
+        tabbed = all(label for label, _, _ in shown)
+        out = [f"\n\n{set_open()}\n\n"] if tabbed else ["\n\n"]
+        for label, lang, text in shown:
+            if tabbed:
+                out.append(f"{tab_start(label)}\n\n**{label}**\n\n")
+            fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
+            out.append(f"{fence}{lang}\n{text.strip(chr(10))}\n{fence}\n\n")
+        if tabbed:
+            out.append(f"{set_close()}\n\n")
+        return "".join(out)
 
     def _child_props(self, code: str) -> tuple[set[str], dict[str, set[str]]]:
         """Of a component's source: the props it renders as an element's only child, and

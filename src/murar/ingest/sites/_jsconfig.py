@@ -76,10 +76,17 @@ def _literal(groups: tuple[str | None, ...], consts: dict[str, str]) -> str | No
     return None if unresolved else value
 
 
+def _key(key: str) -> str:
+    """A pattern for the object key ``key`` written as a name or a quoted string
+    (``docs:``, ``"docs":``, ``'docs':``; a JSON-style config is JavaScript too)."""
+    k = re.escape(key)
+    return rf"""(?:\b{k}|"{k}"|'{k}')"""
+
+
 def string_setting(code: str, key: str, consts: dict[str, str] | None = None) -> str | None:
     """The first ``key: 'literal'`` in ``code`` (template placeholders resolved), else ``None``."""
     consts = consts if consts is not None else constants(code)
-    m = re.search(rf"\b{re.escape(key)}\s*:\s*{_STRING}", code)
+    m = re.search(rf"{_key(key)}\s*:\s*{_STRING}", code)
     if not m:
         return None
     return _literal(m.groups(), consts)
@@ -88,7 +95,7 @@ def string_setting(code: str, key: str, consts: dict[str, str] | None = None) ->
 def array_setting(code: str, key: str, consts: dict[str, str] | None = None) -> list[str] | None:
     """The string elements of the first ``key: [...]`` in ``code``, else ``None``."""
     consts = consts if consts is not None else constants(code)
-    m = re.search(rf"\b{re.escape(key)}\s*:\s*\[([^\]]*)\]", code)
+    m = re.search(rf"{_key(key)}\s*:\s*\[([^\]]*)\]", code)
     if not m:
         return None
     out: list[str] = []
@@ -101,7 +108,7 @@ def array_setting(code: str, key: str, consts: dict[str, str] | None = None) -> 
 
 def object_block(code: str, key: str) -> str | None:
     """The text of the first ``key: { ... }`` object literal in ``code`` (braces balanced)."""
-    m = re.search(rf"\b{re.escape(key)}\s*:\s*\{{", code)
+    m = re.search(rf"{_key(key)}\s*:\s*\{{", code)
     if not m:
         return None
     return object_at(code, m.end() - 1)
@@ -110,7 +117,7 @@ def object_block(code: str, key: str) -> str | None:
 def object_blocks(code: str, key: str) -> list[str]:
     """The text of every ``key: { ... }`` object literal in ``code``, in order."""
     out: list[str] = []
-    for m in re.finditer(rf"\b{re.escape(key)}\s*:\s*\(?\s*\{{", code):
+    for m in re.finditer(rf"{_key(key)}\s*:\s*\(?\s*\{{", code):
         block = object_at(code, m.end() - 1)
         if block is not None:
             out.append(block)
@@ -173,7 +180,7 @@ def array_entries(code: str, key: str) -> list[str] | None:
     """The top-level entries (source text, stripped) of the first ``key: [ ... ]``
     array literal in ``code``, else ``None`` (no such key, or its value is not an
     array literal, e.g. a variable)."""
-    m = re.search(rf"\b{re.escape(key)}\s*:\s*(\S)", code)
+    m = re.search(rf"{_key(key)}\s*:\s*(\S)", code)
     if not m or m.group(1) != "[":
         return None
     body = _bracketed(code, m.start(1))
@@ -189,7 +196,7 @@ def plugin_entries(code: str) -> list[tuple[str, str | None]]:
     source text; ``options`` is the body of the entry's object literal (possibly
     in parentheses or followed by ``satisfies T``), ``None`` without one."""
     out: list[tuple[str, str | None]] = []
-    for m in re.finditer(r"\bplugins\s*:\s*\[", code):
+    for m in re.finditer(rf"{_key('plugins')}\s*:\s*\[", code):
         body = _bracketed(code, m.end() - 1)
         for entry in _top_level_entries(body or ""):
             entry = entry.strip()

@@ -99,9 +99,13 @@ from murar.ingest.sites._common import (
     yaml_front_matter,
 )
 from murar.ingest.sites._glob import HUGO, glob_match
+from murar.ingest.sites._gotemplate import data_value, render_value_template
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, SiteVariant
 
 log = logging.getLogger(__name__)
+
+# where a site shortcode template writes .Inner (the paired shortcode's content)
+_INNER_MARK = "\x00HUGOINNER\x00"
 
 GENERATOR = "hugo"
 #: config files that mark a Hugo project root, in Hugo's order of precedence
@@ -727,6 +731,9 @@ class HugoSite:
         self._included: frozenset[str] | None = None
         self._front: dict[str, dict[str, Any]] = {}
         self._toc_trees: dict[str, str] = {}  # page -> its Geekdoc toc-tree (drawn once)
+        self._value_templates: dict[str, str | None] = {}  # shortcode -> its template, when it has actions
+        self._shortcode_names: dict[str, dict[str, str]] = {}  # shortcode folder -> lower-case file name -> name
+        self._data_files: dict[str, Any] = {}  # data file -> its content (None: absent or unreadable)
         self._indexes: dict[str, tuple[str, ...]] = {}
         self._langs = tuple(x for x in config.settings.get("languages", "en").split(";") if x) or ("en",)
         # the language read (--language), else defaultContentLanguage
@@ -1643,6 +1650,7 @@ class HugoSite:
         tags = list(_SHORTCODE.finditer(body))
         closing = _closing_tags(tags)
         toc_trees = 0  # Geekdoc toc-trees met (each one draws every child page: bounded)
+        after_inner: dict[int, str] = {}  # closing tag -> what a site template writes after the content
         for m in tags:
             if m.start() < pos:
                 continue
@@ -1650,6 +1658,8 @@ class HugoSite:
             pos = m.end()
             name = m.group("name").lower()
             if m.group("close"):
+                if m.start() in after_inner:  # the rest of the site template drawn around this content
+                    out.append(after_inner.pop(m.start()))
                 if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs)
                     out.append(f"\n\n{set_close()}\n\n")
                     if panes:
@@ -1830,6 +1840,21 @@ class HugoSite:
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
                 static = None if callout is not None or label or name in _TAB_SETS or name in _TAB_ITEMS \
                     else self._static_template(name)
+                if static is None and close is None and not label and (callout is None or m.start() not in closing) \
+                        and name not in _TAB_SETS and name not in _TAB_ITEMS and not sc.params.get("text"):
+                    # the site's own template printing a value of the page or site (a version from the URL), and
+                    # around a paired shortcode's content (.Inner) its header and wrapper
+                    pair = closing.get(m.start())
+                    static = self._value_template(name, page_rel, sc, inner=_INNER_MARK if pair is not None else None)
+                    if static is not None and pair is not None:
+                        head, mark, tail = static.partition(_INNER_MARK)
+                        if _INNER_MARK in tail:
+                            static = None  # the content written twice: read the shortcode as before
+                        elif mark:  # the content is read on as page text (a block of its own), the template's
+                            static = head.rstrip() + "\x00HUGOGAP\x00"  # rest after it
+                            after_inner[pair.start()] = "\n\n" + tail.strip()
+                        else:  # a template that does not write its content: Hugo shows none of it
+                            pos = pair.end()
                 if static is not None:
                     # the site's own shortcode template without actions: its text as is, its lines indented
                     # as the shortcode is when it opens its line (as Hugo does), so a list item keeps them
@@ -1837,9 +1862,15 @@ class HugoSite:
                     indent = body[line_start:m.start()]
                     if indent and not indent.isspace():
                         indent = ""
-                    out.append(static.rstrip("\n").replace("\n", "\n" + indent))
+                    out.append(static.rstrip("\n").replace("\n", "\n" + indent).replace("\x00HUGOGAP\x00", "\n\n"))
                 if callout is not None and close is not None:
                     if callout:  # a callout's kind or title leads its text, as on every generator
+                        line_start = body.rfind("\n", 0, m.start()) + 1
+                        above = body.rfind("\n", 0, max(line_start - 1, 0)) + 1
+                        if not h and line_start and line_start == m.start() and body[above:line_start].strip():
+                            # opened under a line of text: the callout's box is a block of its own, not
+                            # that paragraph's continuation (its <div> closes the paragraph in Hugo's page)
+                            out.append("\n\n")
                         out.append(callout_lead(_label_text(callout), html_out=h))
                         # ... in the paragraph its content opens with, blank lines before it or not
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
@@ -1879,7 +1910,7 @@ class HugoSite:
         if re.fullmatch(r"[\w.-]+(?:/[\w.-]+){0,8}", name) and ".." not in name \
                 and len(self._static_templates) < 10_000:
             for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
-                path = self._root / folder / f"{name}.html"
+                path = self._shortcode_file(self._root / folder, name)
                 if not path.is_file():
                     continue
                 if inside_root(path, self._root.resolve()).problem:
@@ -1894,6 +1925,137 @@ class HugoSite:
                 break
         self._static_templates[name] = found
         return found
+
+    def _shortcode_file(self, folder: Path, name: str) -> Path:
+        """The template file of shortcode ``name`` (lower case, as the page's tags are read)
+        in the shortcode ``folder``: ``name.html``, else the file whose name matches it in
+        any case (``currentVersion.html`` for ``{{< currentVersion >}}``: Hugo looks
+        templates up by lower-cased name). The folder is listed once."""
+        path = folder / f"{name}.html"
+        if path.is_file():
+            return path
+        parent, _, stem = f"{name}.html".rpartition("/")
+        where = folder / parent if parent else folder
+        key = str(where)
+        if key not in self._shortcode_names:
+            names: dict[str, str] = {}
+            if len(self._shortcode_names) < 1_000 and where.is_dir():
+                try:
+                    for _, entry in zip(range(5_000), where.iterdir()):
+                        names.setdefault(entry.name.lower(), entry.name)
+                except OSError:
+                    pass
+            self._shortcode_names[key] = names
+        found = self._shortcode_names[key].get(stem)
+        return where / found if found else path
+
+    def _value_template(self, name: str, page_rel: str, sc: Shortcode | None = None,
+                        inner: str | None = None) -> str | None:
+        """The output of the site's (or its theme's) template for shortcode ``name`` when
+        it only prints values of the page or the site (:func:`render_value_template`):
+        Longhorn's ``{{- index (split .Page.RelPermalink "/") 2 -}}`` writes ``1.7.0`` on
+        ``content/docs/1.7.0/x.md``, ``{{ .Site.Params.version }}`` the site parameter,
+        ``<code>{{ .Get 0 }}</code>`` the shortcode's first argument (``sc``); ``inner``
+        is what ``.Inner`` writes (a marker the caller replaces by the content).
+        ``None`` when there is no such template or it does anything else. Hugo
+        "Shortcode templates": ``.Page`` is the page that calls the shortcode."""
+        if len(self._value_templates) >= 10_000:
+            return None
+        if name not in self._value_templates:
+            own = self._template_text(name)
+            self._value_templates[name] = own if "{{" in own else None
+        text = self._value_templates[name]
+        if text is None:
+            return None
+        def get(key: str | int) -> str:
+            if sc is None:
+                return ""
+            return sc.get(pos=key) if isinstance(key, int) else sc.get(key.lower())
+
+        params: Any = None
+        if sc is not None:
+            params = list(sc.args) if sc.args else dict(sc.params)
+        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params, inner)
+
+    def _site_data(self, keys: list[str]) -> Any:
+        """``.Site.Data.<keys>``: the value in the site's data files (Hugo "Data sources":
+        ``data/a.yaml`` is ``.Site.Data.a``, ``data/a/b.json`` is ``.Site.Data.a.b``; the
+        project's ``data/`` before its themes'), as a template value; ``None`` when absent."""
+        bases = ["", *(d[: -len("i18n")] for d in self._config.settings.get("i18n_dirs", "").split(";")
+                       if d.endswith("/i18n"))]
+        root = self._root.resolve()
+        for base in bases[:50]:
+            for i in range(min(len(keys), 8)):
+                stem = "/".join(keys[: i + 1])
+                for ext in (".yaml", ".yml", ".json", ".toml"):
+                    path = self._root / f"{base}data" / f"{stem}{ext}"
+                    rel = f"{base}data/{stem}{ext}"
+                    if rel not in self._data_files:
+                        data: Any = None
+                        if len(self._data_files) < 1_000 and path.is_file() and not inside_root(path, root).problem:
+                            try:
+                                data = load_data_file(path) if path.stat().st_size <= 2_000_000 else None
+                            except (OSError, ValueError):
+                                data = None
+                        self._data_files[rel] = data
+                    value = self._data_files[rel]
+                    if value is None:
+                        continue
+                    for key in keys[i + 1:]:
+                        value = value.get(key) if isinstance(value, dict) else None
+                    return None if value is None else data_value(value)
+        return None
+
+    def _template_field(self, field: str, page_rel: str) -> Any:
+        """The value of ``field`` (``.Page.RelPermalink``, ``.Page.Params.x``, ``.Site.Params.x``,
+        ``site.Params.x``, ``.Page.File.Dir`` ...) in a shortcode template that ``page_rel``
+        calls, as Hugo gives it; ``None`` for a field murar does not know."""
+        parts = field.lstrip(".").split(".")
+        if parts[:2] == ["Page", "Site"]:
+            parts = parts[1:]
+        if parts[0] in ("Site", "site"):
+            if len(parts) > 2 and parts[1] == "Params":
+                return self._params.get("params." + ".".join(parts[2:]).lower())
+            if len(parts) > 2 and parts[1] == "Data":
+                return self._site_data(parts[2:])
+            return None
+        if parts[0] != "Page" or len(parts) < 2:
+            return None
+        what = parts[1:]
+        content = self._content_dir_of(page_rel) or "."
+        inner = page_rel[len(content) + 1:] if content not in (".", "") else page_rel
+        if what == ["RelPermalink"]:
+            if self._config.settings.get("ugly_urls") == "true":
+                return None
+            path = self.page_url_dir(page_rel).strip("/")
+            base = self._config.base_url.strip("/")
+            full = "/".join(x for x in (base, path) if x)
+            return f"/{full}/" if full else "/"
+        if what == ["Title"]:
+            title = self._front_matter(page_rel).get("title")
+            return title if isinstance(title, str) else None
+        if what == ["Section"]:
+            return inner.split("/", 1)[0] if "/" in inner else ""
+        if what in (["Lang"], ["Language", "Lang"]):
+            return self._lang
+        if what[0] == "File" and len(what) == 2:
+            folder, base_name = posixpath.split(inner)
+            stem = self.split_language(posixpath.splitext(base_name)[0])[0]
+            files = {"Dir": f"{folder}/" if folder else "", "LogicalName": base_name, "BaseFileName":
+                     posixpath.splitext(base_name)[0], "ContentBaseName": posixpath.basename(folder)
+                     if stem in ("index", "_index") and folder else stem,
+                     "Ext": posixpath.splitext(base_name)[1].lstrip("."), "Path": inner}
+            return files.get(what[1])
+        if what[0] == "Params" and len(what) > 1:
+            key = ".".join(what[1:]).lower()
+            meta = self._front_matter(page_rel)
+            page: dict[str, str] = {}
+            _flatten("", {k: v for k, v in meta.items() if str(k).lower() != "params"}, page)
+            if isinstance(meta.get("params"), dict):
+                _flatten("", meta["params"], page)
+            lowered = {k.lower(): v for k, v in page.items()}
+            return lowered.get(key, self._cascaded_params(page_rel).get(key))
+        return None
 
     def _template_image(self, name: str, sc: Shortcode) -> Shortcode | None:
         """``sc`` as an image shortcode (``src``, ``alt``, ``caption``) when the site's
@@ -1933,7 +2095,7 @@ class HugoSite:
         root = self._root.resolve()
         for base in bases[:50]:
             for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
-                path = self._root / f"{base}{folder}" / f"{name}.html"
+                path = self._shortcode_file(self._root / f"{base}{folder}", name)
                 if not path.is_file() or inside_root(path, root).problem:
                     continue
                 try:

@@ -1,0 +1,38 @@
+"""Value-only Go templates (Hugo shortcode templates that print page or site values)."""
+
+from __future__ import annotations
+
+import time
+
+from murar.ingest.sites._gotemplate import Value, render_value_template
+
+_KNOWN: dict[str, Value] = {".Page.RelPermalink": "/docs/2.1/pumps/", "site.Params.tag": "v2", ".Page.Params.n": 3}
+
+
+def _fields(field: str) -> Value | None:
+    return _KNOWN.get(field)
+
+
+def test_values_pipelines_trim_markers_and_branches() -> None:
+    assert render_value_template('{{- index (split .Page.RelPermalink "/") 2 -}}\n', _fields) == "2.1"
+    assert render_value_template("v={{ site.Params.tag | upper }} n={{ add .Page.Params.n 1 }}", _fields) \
+        == "v=V2 n=4"
+    assert render_value_template('{{ if gt .Page.Params.n 5 }}big{{ else if eq site.Params.tag "v2" }}two'
+                                 "{{ else }}other{{ end }}", _fields) == "two"
+    assert render_value_template("{{ $x := printf \"%s-%d\" site.Params.tag 7 }}[{{ $x }}]", _fields) \
+        == "[v2-7]"
+
+
+def test_anything_else_is_not_a_value_template() -> None:
+    for text in ("plain text", "{{ .Page.Unknown }}", "{{ range .Page.Params.n }}x{{ end }}",
+                 "{{ if .Page.Params.n }}open", "{{ partial \"x\" . }}", '{{ replaceRE "a" "b" "c" }}',
+                 "{{ with site.Params.tag }}{{ . }}{{ end }}"):
+        assert render_value_template(text, _fields) is None, text
+
+
+def test_hostile_templates_are_refused_quickly() -> None:
+    start = time.monotonic()
+    for text in ("{{" * 5000, "{{ x" + " " * 100_000, "{{ " + "(" * 500 + ".Page.Params.n" + ")" * 500 + " }}",
+                 '{{ replace "' + "a" * 1500 + '" "a" "' + "b" * 1500 + '" }}'):
+        assert render_value_template(text, _fields) is None
+    assert time.monotonic() - start < 2.0
