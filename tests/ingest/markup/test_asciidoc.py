@@ -1294,3 +1294,26 @@ def test_video_macro_with_a_hosting_service_embeds_its_video_id(tmp_path: Path) 
                                        "https://player.vimeo.com/video/67480300", "https://www.youtube.com/embed/k1"]
     assert videos[1].title == "Product tour"
     assert not [w for w in doc.warnings if "not found" in w]
+
+
+def test_markdown_style_fenced_code_blocks_are_source_listings(tmp_path: Path) -> None:
+    """Asciidoctor reads a line of three backticks (and a language up to a comma) as a fenced
+    code block, a source listing closed by a bare three-backtick line or running to the end;
+    also as a block attached to a description list item with ``+`` (a tab's steps). asciidoc-py
+    has no fences: the fence and its code ran into one paragraph with the text around them.
+    A fence inside a listing stays code of that listing."""
+    site = _component(tmp_path, {f"{MOD}/pages/f.adoc": (
+        "= Install\n\nRun:\n\n```bash\nbrew install flux\nflux check\n```\n\nThen check.\n\n"
+        "Linux::\n+\nDownload it:\n+\n```sh,linenums\ncurl -LO https://example.test/tool.zip\n```\n"
+        "macOS::\nUse Homebrew.\n\n"
+        "----\n```\nkept literal\n```\n----\n\n"
+        "```yaml\nkey: value\n----\n```\n\nEnd.\n\n```\nunclosed code\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "f.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "```" not in text.replace("```\nkept literal\n```", "")
+    assert "\nbrew install flux\nflux check\n" in text
+    assert "Run:\n\nbrew install flux" in text and "flux check\n\nThen check." in text
+    assert "Download it:\n\ncurl -LO https://example.test/tool.zip\n\nmacOS" in text
+    assert "```\nkept literal\n```" in text
+    assert "key: value\n----\n\nEnd." in text
+    assert text.rstrip().endswith("End.\n\nunclosed code")

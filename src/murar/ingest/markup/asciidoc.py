@@ -69,6 +69,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     compound_block_ends,
     continuation_runs,
     dangling_continuations,
+    fenced_code_blocks,
     implicit_table_headers,
     level5_titles,
     markdown_quotes,
@@ -771,12 +772,12 @@ def _ifeval(expr: str) -> bool:
 def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts, cross reference text, Markdown-style blockquotes, unquoted
-    attribute values, level-5 section titles); ``attrs``:
+    auto-numbered callouts, cross reference text, Markdown-style blockquotes and fenced
+    code blocks, unquoted attribute values, level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     return level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
         dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(lines))))))))), attrs))
+        quoted_attribute_values(fenced_code_blocks(lines)))))))))), attrs))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -52,7 +52,7 @@ from html import escape as html_escape
 from typing import Literal
 
 __all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
-           "dangling_continuations",
+           "dangling_continuations", "fenced_code_blocks",
            "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
            "text_after_attached_blocks", "xref_texts"]
 
@@ -353,6 +353,51 @@ def text_after_attached_blocks(lines: list[str]) -> list[str]:
                 and not _LINE_COMMENT.match(nxt) and not re.match(r"=+\s", nxt) and not _BLOCK_TITLE.match(nxt):
             out.append("+")
         i = end + 1
+    return out
+
+
+_FENCE_OPEN = re.compile(r"^```(?!`)(.*)$")
+_LANGUAGE = re.compile(r"^[\w+#.-]+$")
+
+
+def fenced_code_blocks(lines: list[str]) -> list[str]:
+    """``lines`` with each Markdown-style fenced code block written as a source listing.
+
+    Asciidoctor reads a line starting with three backticks (not four) as the start of a
+    fenced code block, a source block whose language is the rest of the line up to a
+    comma, closed by a line of exactly three backticks or, unclosed, running to the end
+    of the document (Asciidoctor ``Parser.is_delimited_block?``/``next_block``
+    ``:fenced_code``; https://docs.asciidoctor.org/asciidoc/latest/verbatim/source-blocks/#fenced-code-blocks).
+    asciidoc-py has no such blocks: the fence and its code ran together as one paragraph
+    (" ```bash curl ... ``` "). Written here as ``[source,lang]`` over a ``----`` listing
+    (a ``....`` block when a line of the code is a dash delimiter, which asciidoc-py
+    would take for the listing's end). Fences inside other verbatim
+    blocks and in tables are left alone; linear in the lines."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i].rstrip()
+        fence = _FENCE_OPEN.match(line)
+        if fence:
+            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == "```"), n)
+            body = lines[i + 1:end]
+            # asciidoc-py ends a listing at any line of four or more dashes: a literal
+            # block holds code that has one (and is verbatim alike)
+            dashed = any(_VERBATIM_OPEN.fullmatch(b.rstrip()) and b.startswith("-") for b in body)
+            delim = "...." if dashed else "----"
+            lang = fence.group(1).split(",", 1)[0].strip()
+            out += [f"[source,{lang}]"] if _LANGUAGE.match(lang) else []
+            out += [delim, *body, delim]
+            i = end + 1
+            continue
+        verbatim = _VERBATIM_OPEN.match(line)
+        if (verbatim and line == verbatim.group(1)) or _TABLE_OPEN.match(line):
+            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), n)
+            out += lines[i:end + 1]
+            i = end + 1
+            continue
+        out.append(lines[i])
+        i += 1
     return out
 
 
