@@ -1317,3 +1317,19 @@ def test_markdown_style_fenced_code_blocks_are_source_listings(tmp_path: Path) -
     assert "```\nkept literal\n```" in text
     assert "key: value\n----\n\nEnd." in text
     assert text.rstrip().endswith("End.\n\nunclosed code")
+
+
+def test_line_comments_after_a_list_continuation_are_skipped(tmp_path: Path) -> None:
+    """Asciidoctor skips line comments between a list continuation and the block it attaches
+    (a partial's ``// tag::name[]`` marker right after the ``+``): the paragraph and the listing
+    after it stay in the item, and the next term starts the next item (checked with Asciidoctor
+    2.0). asciidoc-py ended the list at the comment, so the ``+`` lines and the next term
+    showed as text."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= Install\n\nIntel::\n+\nLatest version:\n+\n----\ncurl latest\n----\n+\n"
+        "// tag::custom-version[]\nAnother version:\n+\n----\ncurl other\n----\n"
+        "// end::custom-version[]\nArm::\n+\n// a note to writers\n----\ncurl arm\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "+" not in text and "::" not in text
+    assert "curl latest\n\nAnother version:\n\ncurl other\n\nArm\n\ncurl arm" in text

@@ -238,6 +238,9 @@ def continuation_runs(lines: list[str]) -> list[str]:
     * ``+``, ``.Block title``, ``+``, block: the title stays pending across the
       second ``+`` and titles the block (``.Example ...`` over a paragraph); the
       second ``+`` goes.
+    * ``+``, line comments, a block: the comments are skipped and the block is
+      attached (a partial's ``// tag::name[]`` marker line right after the ``+`` that
+      attaches its paragraph); the comments go.
 
     asciidoc-py showed "+ .Example ..." and "+ In the following ..." as text."""
     ignored = [False] * len(lines)
@@ -259,6 +262,8 @@ def continuation_runs(lines: list[str]) -> list[str]:
         if (j + 1 < len(lines) and not ignored[j] and _BLOCK_TITLE.match(lines[j])
                 and not ignored[j + 1] and lines[j + 1].strip() == "+"):
             skip.add(j + 1)
+        elif j < len(lines) and lines[j].strip() and lines[j].strip() != "+":
+            skip.update(k for k in range(i + 1, j) if _LINE_COMMENT.match(lines[k]))
     return [line for i, line in enumerate(lines) if i not in skip]
 
 
