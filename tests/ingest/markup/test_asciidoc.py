@@ -1333,3 +1333,26 @@ def test_line_comments_after_a_list_continuation_are_skipped(tmp_path: Path) -> 
     text = "\n".join(s.text for s in doc.sections)
     assert "+" not in text and "::" not in text
     assert "curl latest\n\nAnother version:\n\ncurl other\n\nArm\n\ncurl arm" in text
+
+
+def test_a_discrete_heading_inside_a_block_ends_with_the_block(tmp_path: Path) -> None:
+    """Asciidoctor permits no section inside a delimited block: a heading there is a discrete one
+    (``[discrete]``, e.g. a partial included into a tab with ``leveloffset``), and the next tab and
+    the text after the tab set are not under it. asciidoc-py's ``[float]`` heading started a
+    section that took every later tab and the rest of the section."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= Storage\n\n== Configure storage\n\nPick a provider.\n\n[tabs]\n=====\nAmazon S3::\n+\n--\n"
+        "Use an IAM role.\n\n[discrete]\n=== Use a KMS key\n\nCreate the key first.\n\n--\n"
+        "Google Cloud::\n+\n--\nUse a service account.\n--\n=====\n\nFor more properties, see the reference.\n\n"
+        "****\n[discrete]\n== Sidebar note\n\nInside the sidebar.\n****\n\nAfter the sidebar.\n\n"
+        "== Enable storage\n\nSet the flag.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    by_path: dict[tuple[str, ...], str] = {}
+    for s in doc.sections:
+        by_path[s.heading_path] = by_path.get(s.heading_path, "") + "\n" + s.text
+    assert "Create the key first." in by_path[("Storage", "Configure storage", "Use a KMS key")]
+    outer = by_path[("Storage", "Configure storage")]
+    assert "Use a service account." in outer and "For more properties" in outer and "After the sidebar." in outer
+    assert "Use a service account." not in by_path[("Storage", "Configure storage", "Use a KMS key")]
+    assert "Set the flag." in by_path[("Storage", "Enable storage")]
+    assert [s.heading_path for s in doc.sections].count(("Storage", "Configure storage")) == 3

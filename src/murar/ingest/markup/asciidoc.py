@@ -126,6 +126,8 @@ _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
 _TAG_LINE = re.compile(r"\b(tag|end)::([\w-]+)\[\]")
+# asciidoc-py's delimited compound blocks (example ``====``, open ``--``, sidebar ``****``, quote ``____``)
+_HEADING_SCOPES = frozenset({"exampleblock", "openblock", "sidebarblock", "quoteblock"})
 _FIGURE_PREFIX = re.compile(r"^(?:Figure|Table|Example|Listing)\s+\d+\.\s+")
 # attributes asciidoc-py or Asciidoctor define themselves (character replacements and friends)
 _BUILTIN_ATTRS = frozenset({
@@ -1133,11 +1135,21 @@ class _HtmlWalker:
             if panes is not None:  # the page reads as the example block did; only the media learn their tab
                 self.b.open_tab_set()
                 self.tab_panes.append(panes)
+                opened = self.b.open_container()
                 self.walk(node)
+                self.b.close_container(opened)
                 self.tab_panes.pop()
                 self.b.close_tab_set()
                 self.b.end_paragraph()
                 return
+        if tag == "div" and _HEADING_SCOPES.intersection(cls):
+            # a heading inside a delimited block is a discrete one (Asciidoctor permits no
+            # section there): the text after the block is the section's around it again
+            opened = self.b.open_container()
+            self.walk(node)
+            self.b.close_container(opened)
+            self.b.end_paragraph()
+            return
         if tag == "dt" and self.tab_panes and _is_tab_term(node, self.tab_panes[-1]):
             label = _tab_label(node)
             if label is not None:

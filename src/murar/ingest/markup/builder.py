@@ -353,6 +353,8 @@ class PageBuilder:
         self._sections[-1].end_paragraph()
         self._stack = stack
         path = before.heading_path if before else tuple(t for _, t in stack)
+        if self._sections[-1].resumed and self._sections[-1].heading_path == path:
+            return  # a nested container already returned to that section: it goes on
         self._sections.append(_Section(path, before.level if before else stack[-1][0],
                                        before.anchor if before else None, len(self._sections), resumed=True))
 
