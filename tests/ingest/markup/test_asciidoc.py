@@ -1356,3 +1356,15 @@ def test_a_discrete_heading_inside_a_block_ends_with_the_block(tmp_path: Path) -
     assert "Use a service account." not in by_path[("Storage", "Configure storage", "Use a KMS key")]
     assert "Set the flag." in by_path[("Storage", "Enable storage")]
     assert [s.heading_path for s in doc.sections].count(("Storage", "Configure storage")) == 3
+
+
+def test_xref_to_another_versions_page_reads_as_its_text(tmp_path: Path) -> None:
+    """An Antora resource ID may name a version (``xref:3.9@runtime::page.adoc[text]``,
+    ``2.0@comp:mod:x.adoc``): Asciidoctor links the text as written. asciidoc-py took
+    ``3.9@runtime`` for an email address and wrote a broken link into the text
+    ('3.9@runtime::examples.adoc">%dw 1.0')."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= Dates\n\nSee the (xref:3.9@runtime::examples.adoc[`%dw 1.0`]) examples and the "
+        "xref:2.0@comp:mod:types.adoc[type reference] first.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.sections[0].text == "See the (%dw 1.0) examples and the type reference first."

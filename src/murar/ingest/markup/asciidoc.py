@@ -107,6 +107,9 @@ _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
+# an xref to a resource of another version (Antora resource ID ``3.9@component::page.adoc``): asciidoc-py
+# takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
+_XREF_VERSIONED = re.compile(r"\bxref:([^\s\[\]]*@[^\s\[\]]*)\[([^\[\]]+)\]")
 _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\[\]]*)\[([^\[\]]+)\]")
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
@@ -329,7 +332,8 @@ class _Pre:
     def inline_macros(self, line: str, file_rel: str) -> str:
         """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
         ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
-        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), link text
+        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), the text of an xref
+        to another version's page (``xref:3.9@comp::page.adoc[text]``), link text
         with named attributes or a trailing ``^`` (see :func:`_link_text`), and a
         link around an inline image (the image), an inline image whose attribute list
         starts with a named attribute (no alt: asciidoc-py read ``align=`` as the alt)."""
@@ -344,6 +348,8 @@ class _Pre:
             line = _XREF_ANGLE.sub(lambda m: m.group(2).strip() if m.group(2) else m.group(0), line)
         if "xref:" in line:
             line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
+            if "@" in line:  # the link text is what a reader sees (Asciidoctor keeps it as written)
+                line = _XREF_VERSIONED.sub(lambda m: m.group(2), line)
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
         if "image:" in line and "=" in line:
