@@ -1368,3 +1368,17 @@ def test_xref_to_another_versions_page_reads_as_its_text(tmp_path: Path) -> None
         "xref:2.0@comp:mod:types.adoc[type reference] first.\n")})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
     assert doc.sections[0].text == "See the (%dw 1.0) examples and the type reference first."
+
+
+def test_link_to_a_passthrough_target_reads_as_its_text(tmp_path: Path) -> None:
+    """``link:++https://host/a_b++[text]`` protects a URL from the inline substitutions; Asciidoctor
+    links the text (the URL when the brackets are empty, named attributes not shown). asciidoc-py
+    left 'link:' and lost the URL ('See link:the site.')."""
+    site = _component(tmp_path, {f"{MOD}/pages/l.adoc": (
+        "= Links\n\nSee link:++https://example.test/a_b_c++[the site] now.\n\n"
+        "Or link:++https://example.test/x_y++[] bare.\n\n"
+        "And link:++https://example.test/q?a=1+2++[query,window=_blank] too.\n\n"
+        "Search link:++https://example.test/?q=[a b]++[with brackets] here.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site)
+    assert doc.sections[0].text == ("See the site now.\n\nOr https://example.test/x_y bare.\n\n"
+                                    "And query too.\n\nSearch with brackets here.")

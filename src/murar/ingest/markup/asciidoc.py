@@ -110,6 +110,35 @@ _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 # an xref to a resource of another version (Antora resource ID ``3.9@component::page.adoc``): asciidoc-py
 # takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
 _XREF_VERSIONED = re.compile(r"\bxref:([^\s\[\]]*@[^\s\[\]]*)\[([^\[\]]+)\]")
+# a link whose target is a passthrough (link:++https://host/a_b++[text], for a URL with characters the
+# inline substitutions would change): Asciidoctor links the text (the URL when there is none)
+_LINK_TEXT_AFTER = re.compile(r"([^\[\]]{0,2048})\]")
+
+
+def _passthrough_links(line: str) -> str:
+    """``line`` with each ``link:++target++[text]`` written as its text (the target when the
+    brackets are empty); a target and a text are at most 2,048 characters each, so the work
+    stays linear in the line."""
+    out: list[str] = []
+    pos = 0
+    while (start := line.find("link:++", pos)) >= 0:
+        if start and (line[start - 1].isalnum() or line[start - 1] == "_"):
+            out.append(line[pos:start + 7])
+            pos = start + 7
+            continue
+        end = line.find("++[", start + 7, start + 7 + 2048 + 3)
+        text = _LINK_TEXT_AFTER.match(line, end + 3) if end > start + 7 else None
+        if text is None:
+            out.append(line[pos:start + 7])
+            pos = start + 7
+            continue
+        out.append(line[pos:start])
+        out.append(_link_text(text.group(1)) or line[start + 7:end])
+        pos = text.end()
+    out.append(line[pos:])
+    return "".join(out)
+
+
 _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\[\]]*)\[([^\[\]]+)\]")
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
@@ -334,7 +363,8 @@ class _Pre:
         ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
         ``xref:page.adoc[]`` (the target page's title, as Antora shows it), the text of an xref
         to another version's page (``xref:3.9@comp::page.adoc[text]``), link text
-        with named attributes or a trailing ``^`` (see :func:`_link_text`), and a
+        with named attributes or a trailing ``^`` (see :func:`_link_text`), a link to a
+        passthrough target (``link:++https://host/a_b++[text]``) as its text, and a
         link around an inline image (the image), an inline image whose attribute list
         starts with a named attribute (no alt: asciidoc-py read ``align=`` as the alt)."""
         if "icon:" in line:  # Asciidoctor's text form of an icon (icons not set to font): [name], or [alt]
@@ -357,6 +387,8 @@ class _Pre:
                 line = _IMAGE_NAMED_ALT.sub(_alt_positional, line)
             # image:x.png[align="left"]: no alt given (Asciidoctor: the file name); asciidoc-py took 'align='
             line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
+        if "link:++" in line:
+            line = _passthrough_links(line)
         if "[" in line and ("^]" in line or "=" in line):
             line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
