@@ -109,7 +109,8 @@ _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 # an xref to a resource of another version (Antora resource ID ``3.9@component::page.adoc``): asciidoc-py
 # takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
-_XREF_VERSIONED = re.compile(r"\bxref:([^\s\[\]]*@[^\s\[\]]*)\[([^\[\]]+)\]")
+# (a version is a short token: the coordinate is matched with no backtracking across long runs)
+_XREF_VERSIONED = re.compile(r"\bxref:([\w.+~-]{1,64}@[^\s\[\]]{1,1024})\[([^\[\]]{1,2048})\]")
 # a link whose target is a passthrough (link:++https://host/a_b++[text], for a URL with characters the
 # inline substitutions would change): Asciidoctor links the text (the URL when there is none)
 _LINK_TEXT_AFTER = re.compile(r"([^\[\]]{0,2048})\]")
