@@ -1382,3 +1382,20 @@ def test_link_to_a_passthrough_target_reads_as_its_text(tmp_path: Path) -> None:
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site)
     assert doc.sections[0].text == ("See the site now.\n\nOr https://example.test/x_y bare.\n\n"
                                     "And query too.\n\nSearch with brackets here.")
+
+
+def test_csv_and_dsv_table_shorthands_are_tables(tmp_path: Path) -> None:
+    """Asciidoctor reads ``,===`` as a CSV table and ``:===`` as a DSV one (shorthand for
+    ``format=csv``/``dsv`` on ``|===``), with an implicit header row when a blank line follows the
+    first one. asciidoc-py knows neither delimiter: the rows ran into one paragraph of text.
+    A shorthand delimiter inside a listing stays code."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= Tables\n\nKeys:\n\n.Shortcuts\n,===\nKey,Action\n\nCtrl-a,line start\nCtrl-e,line end\n,===\n\n"
+        ":===\nroot:x:0\nbin:x:1\n:===\n\n----\n,===\nkept\n,===\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [(t.caption, t.headers, t.rows) for t in tables] == [
+        ("Shortcuts", ["Key", "Action"], [["Ctrl-a", "line start"], ["Ctrl-e", "line end"]]),
+        ("", [], [["root", "x", "0"], ["bin", "x", "1"]])]
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Ctrl-a" not in text and ",===\nkept\n,===" in text

@@ -54,7 +54,7 @@ from typing import Literal
 __all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
            "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
-           "text_after_attached_blocks", "xref_texts"]
+           "shorthand_tables", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -398,6 +398,46 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
         verbatim = _VERBATIM_OPEN.match(line)
         if (verbatim and line == verbatim.group(1)) or _TABLE_OPEN.match(line):
             end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), n)
+            out += lines[i:end + 1]
+            i = end + 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+_SHORTHAND_TABLE = re.compile(r"^([,:])===$")
+
+
+def shorthand_tables(lines: list[str]) -> list[str]:
+    """``lines`` with each CSV (``,===``) and DSV (``:===``) table written as a ``|===`` table
+    with ``[format=csv]``/``[format=dsv]`` (Asciidoctor: "the delimiter ,=== is shorthand for
+    format=csv", docs: tables/data-format; checked with asciidoctor 2.0). asciidoc-py knows
+    only ``|===`` (and ``!===`` inside a cell): the delimiters and the rows ran into one
+    paragraph (",=== a,b 1,2 ,==="). The table closes at the same delimiter; verbatim blocks
+    and ``|===`` tables are not looked into; linear in the lines."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i].rstrip()
+        short = _SHORTHAND_TABLE.match(line)
+        verbatim = _VERBATIM_OPEN.match(line)
+        if short:
+            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), -1)
+            if end > 0:
+                fmt = f'format="{"csv" if short.group(1) == "," else "dsv"}"'  # quoted, as asciidoc-py needs
+                above = out[-1].rstrip() if out else ""
+                if _ATTR_LINE.match(above) and not above.startswith("[["):
+                    # one attribute list: asciidoc-py lets a second list line drop the first's format
+                    out[-1] = f"[{above[1:-1]},{fmt}]" if above[1:-1].strip() else f"[{fmt}]"
+                else:
+                    out.append(f"[{fmt}]")
+                out += ["|===", *lines[i + 1:end], "|==="]
+                i = end + 1
+                continue
+        elif (verbatim and (verbatim.group(1) == "```" or line == verbatim.group(1))) or line == "|===":
+            closer = "```" if verbatim and verbatim.group(1) == "```" else line
+            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == closer), n)
             out += lines[i:end + 1]
             i = end + 1
             continue
