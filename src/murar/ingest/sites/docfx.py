@@ -887,6 +887,8 @@ class DocfxSite:
             return None
         inner = rel[len(group.src) + 1:] if group.src not in ("", ".") else rel
         for g in shown:
+            if g.dest != group.dest:  # another output folder: another URL, both published
+                continue
             twin = safe_join(g.src, inner) if g.src not in ("", ".") else inner
             if twin and twin != rel and g.matches(twin) and (self._root / twin).is_file():
                 return twin
