@@ -1399,3 +1399,14 @@ def test_csv_and_dsv_table_shorthands_are_tables(tmp_path: Path) -> None:
         ("", [], [["root", "x", "0"], ["bin", "x", "1"]])]
     text = "\n".join(s.text for s in doc.sections)
     assert "Ctrl-a" not in text and ",===\nkept\n,===" in text
+
+
+def test_indent_attribute_of_a_verbatim_block_reindents_its_lines(tmp_path: Path) -> None:
+    """``[source,java,indent=0]`` (or ``indent=2``) on a listing: Asciidoctor removes the
+    indentation its lines share and indents them by that many spaces (adjust_indentation!).
+    asciidoc-py ignores it, so a snippet copied from inside a class kept its source indentation."""
+    site = _component(tmp_path, {f"{MOD}/pages/i.adoc": (
+        "= Indent\n\n[source,java,indent=0]\n----\n    void run() {\n        go();\n    }\n----\n\n"
+        "[source,java,indent=2]\n----\n\tstop();\n----\n\n[source,java]\n----\n    kept();\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site)
+    assert doc.sections[0].text == "void run() {\n    go();\n}\n\n  stop();\n\n    kept();"

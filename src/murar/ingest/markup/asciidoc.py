@@ -66,6 +66,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     ATTR_ENTRY,
     attached_paragraph_ends,
     auto_callouts,
+    block_indents,
     compound_block_ends,
     continuation_runs,
     dangling_continuations,
@@ -815,11 +816,12 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
     auto-numbered callouts, cross reference text, Markdown-style blockquotes and fenced
-    code blocks, CSV/DSV table shorthands, unquoted attribute values, level-5 section titles); ``attrs``:
+    code blocks, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
+    level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     return shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(
         attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(fenced_code_blocks(lines)))))))))), attrs)))
+        quoted_attribute_values(block_indents(fenced_code_blocks(lines))))))))))), attrs)))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from html import escape as html_escape
 from typing import Literal
 
-__all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
+__all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
            "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
            "shorthand_tables", "text_after_attached_blocks", "xref_texts"]
@@ -403,6 +403,30 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
             continue
         out.append(lines[i])
         i += 1
+    return out
+
+
+_MAX_BLOCK_INDENT = 80
+
+
+def block_indents(lines: list[str]) -> list[str]:
+    """``lines`` with each verbatim block that has an ``indent`` attribute (``[source,java,indent=0]``)
+    re-indented as Asciidoctor does (Parser.adjust_indentation!): the indentation its non-blank
+    lines share is removed and ``indent`` spaces put before each (at most 80). asciidoc-py
+    ignores the attribute, so the code kept the indentation it had in its source file.
+    Linear in the lines."""
+    out = list(lines)
+    for block in _delimited_blocks(lines):
+        if block.kind != "verbatim":
+            continue
+        _, named = _block_attributes(lines, block.start)
+        indent = named.get("indent", "")
+        if not indent.isdigit():
+            continue
+        body = lines[block.start + 1:block.end]
+        shared = min((len(ln) - len(ln.lstrip(" \t")) for ln in body if ln.strip()), default=0)
+        pad = " " * min(int(indent[:3]), _MAX_BLOCK_INDENT)
+        out[block.start + 1:block.end] = [pad + ln[shared:] if ln.strip() else "" for ln in body]
     return out
 
 
