@@ -1294,3 +1294,119 @@ def test_video_macro_with_a_hosting_service_embeds_its_video_id(tmp_path: Path) 
                                        "https://player.vimeo.com/video/67480300", "https://www.youtube.com/embed/k1"]
     assert videos[1].title == "Product tour"
     assert not [w for w in doc.warnings if "not found" in w]
+
+
+def test_markdown_style_fenced_code_blocks_are_source_listings(tmp_path: Path) -> None:
+    """Asciidoctor reads a line of three backticks (and a language up to a comma) as a fenced
+    code block, a source listing closed by a bare three-backtick line or running to the end;
+    also as a block attached to a description list item with ``+`` (a tab's steps). asciidoc-py
+    has no fences: the fence and its code ran into one paragraph with the text around them.
+    A fence inside a listing stays code of that listing."""
+    site = _component(tmp_path, {f"{MOD}/pages/f.adoc": (
+        "= Install\n\nRun:\n\n```bash\nbrew install flux\nflux check\n```\n\nThen check.\n\n"
+        "Linux::\n+\nDownload it:\n+\n```sh,linenums\ncurl -LO https://example.test/tool.zip\n```\n"
+        "macOS::\nUse Homebrew.\n\n"
+        "----\n```\nkept literal\n```\n----\n\n"
+        "```yaml\nkey: value\n----\n```\n\nEnd.\n\n```\nunclosed code\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "f.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "```" not in text.replace("```\nkept literal\n```", "")
+    assert "\nbrew install flux\nflux check\n" in text
+    assert "Run:\n\nbrew install flux" in text and "flux check\n\nThen check." in text
+    assert "Download it:\n\ncurl -LO https://example.test/tool.zip\n\nmacOS" in text
+    assert "```\nkept literal\n```" in text
+    assert "key: value\n----\n\nEnd." in text
+    assert text.rstrip().endswith("End.\n\nunclosed code")
+
+
+def test_line_comments_after_a_list_continuation_are_skipped(tmp_path: Path) -> None:
+    """Asciidoctor skips line comments between a list continuation and the block it attaches
+    (a partial's ``// tag::name[]`` marker right after the ``+``): the paragraph and the listing
+    after it stay in the item, and the next term starts the next item (checked with Asciidoctor
+    2.0). asciidoc-py ended the list at the comment, so the ``+`` lines and the next term
+    showed as text."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= Install\n\nIntel::\n+\nLatest version:\n+\n----\ncurl latest\n----\n+\n"
+        "// tag::custom-version[]\nAnother version:\n+\n----\ncurl other\n----\n"
+        "// end::custom-version[]\nArm::\n+\n// a note to writers\n----\ncurl arm\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    text = "\n".join(s.text for s in doc.sections)
+    assert "+" not in text and "::" not in text
+    assert "curl latest\n\nAnother version:\n\ncurl other\n\nArm\n\ncurl arm" in text
+
+
+def test_a_discrete_heading_inside_a_block_ends_with_the_block(tmp_path: Path) -> None:
+    """Asciidoctor permits no section inside a delimited block: a heading there is a discrete one
+    (``[discrete]``, e.g. a partial included into a tab with ``leveloffset``), and the next tab and
+    the text after the tab set are not under it. asciidoc-py's ``[float]`` heading started a
+    section that took every later tab and the rest of the section."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= Storage\n\n== Configure storage\n\nPick a provider.\n\n[tabs]\n=====\nAmazon S3::\n+\n--\n"
+        "Use an IAM role.\n\n[discrete]\n=== Use a KMS key\n\nCreate the key first.\n\n--\n"
+        "Google Cloud::\n+\n--\nUse a service account.\n--\n=====\n\nFor more properties, see the reference.\n\n"
+        "****\n[discrete]\n== Sidebar note\n\nInside the sidebar.\n****\n\nAfter the sidebar.\n\n"
+        "== Enable storage\n\nSet the flag.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    by_path: dict[tuple[str, ...], str] = {}
+    for s in doc.sections:
+        by_path[s.heading_path] = by_path.get(s.heading_path, "") + "\n" + s.text
+    assert "Create the key first." in by_path[("Storage", "Configure storage", "Use a KMS key")]
+    outer = by_path[("Storage", "Configure storage")]
+    assert "Use a service account." in outer and "For more properties" in outer and "After the sidebar." in outer
+    assert "Use a service account." not in by_path[("Storage", "Configure storage", "Use a KMS key")]
+    assert "Set the flag." in by_path[("Storage", "Enable storage")]
+    assert [s.heading_path for s in doc.sections].count(("Storage", "Configure storage")) == 3
+
+
+def test_xref_to_another_versions_page_reads_as_its_text(tmp_path: Path) -> None:
+    """An Antora resource ID may name a version (``xref:3.9@runtime::page.adoc[text]``,
+    ``2.0@comp:mod:x.adoc``): Asciidoctor links the text as written. asciidoc-py took
+    ``3.9@runtime`` for an email address and wrote a broken link into the text
+    ('3.9@runtime::examples.adoc">%dw 1.0')."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= Dates\n\nSee the (xref:3.9@runtime::examples.adoc[`%dw 1.0`]) examples and the "
+        "xref:2.0@comp:mod:types.adoc[type reference] first.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.sections[0].text == "See the (%dw 1.0) examples and the type reference first."
+
+
+def test_link_to_a_passthrough_target_reads_as_its_text(tmp_path: Path) -> None:
+    """``link:++https://host/a_b++[text]`` protects a URL from the inline substitutions; Asciidoctor
+    links the text (the URL when the brackets are empty, named attributes not shown). asciidoc-py
+    left 'link:' and lost the URL ('See link:the site.')."""
+    site = _component(tmp_path, {f"{MOD}/pages/l.adoc": (
+        "= Links\n\nSee link:++https://example.test/a_b_c++[the site] now.\n\n"
+        "Or link:++https://example.test/x_y++[] bare.\n\n"
+        "And link:++https://example.test/q?a=1+2++[query,window=_blank] too.\n\n"
+        "Search link:++https://example.test/?q=[a b]++[with brackets] here.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site)
+    assert doc.sections[0].text == ("See the site now.\n\nOr https://example.test/x_y bare.\n\n"
+                                    "And query too.\n\nSearch with brackets here.")
+
+
+def test_csv_and_dsv_table_shorthands_are_tables(tmp_path: Path) -> None:
+    """Asciidoctor reads ``,===`` as a CSV table and ``:===`` as a DSV one (shorthand for
+    ``format=csv``/``dsv`` on ``|===``), with an implicit header row when a blank line follows the
+    first one. asciidoc-py knows neither delimiter: the rows ran into one paragraph of text.
+    A shorthand delimiter inside a listing stays code."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= Tables\n\nKeys:\n\n.Shortcuts\n,===\nKey,Action\n\nCtrl-a,line start\nCtrl-e,line end\n,===\n\n"
+        ":===\nroot:x:0\nbin:x:1\n:===\n\n----\n,===\nkept\n,===\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [(t.caption, t.headers, t.rows) for t in tables] == [
+        ("Shortcuts", ["Key", "Action"], [["Ctrl-a", "line start"], ["Ctrl-e", "line end"]]),
+        ("", [], [["root", "x", "0"], ["bin", "x", "1"]])]
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Ctrl-a" not in text and ",===\nkept\n,===" in text
+
+
+def test_indent_attribute_of_a_verbatim_block_reindents_its_lines(tmp_path: Path) -> None:
+    """``[source,java,indent=0]`` (or ``indent=2``) on a listing: Asciidoctor removes the
+    indentation its lines share and indents them by that many spaces (adjust_indentation!).
+    asciidoc-py ignores it, so a snippet copied from inside a class kept its source indentation."""
+    site = _component(tmp_path, {f"{MOD}/pages/i.adoc": (
+        "= Indent\n\n[source,java,indent=0]\n----\n    void run() {\n        go();\n    }\n----\n\n"
+        "[source,java,indent=2]\n----\n\tstop();\n----\n\n[source,java]\n----\n    kept();\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site)
+    assert doc.sections[0].text == "void run() {\n    go();\n}\n\n  stop();\n\n    kept();"

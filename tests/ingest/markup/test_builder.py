@@ -97,3 +97,17 @@ def test_a_utf16_page_with_its_byte_order_mark_is_read_with_a_warning(tmp_path: 
     for name in ("wide.md", "bin.md"):
         with pytest.raises(IngestError, match="binary"):
             read_source(tmp_path / name, max_bytes=1000, warnings=[])
+
+
+def test_a_code_block_keeps_the_indentation_of_its_first_line(tmp_path: Path) -> None:
+    """A code block is shown as written: a block that starts indented (a fragment of a larger
+    file, an ASCII diagram) keeps its first line's indentation like its other lines. The first
+    line was stripped, so '  spec:' over '    replicas: 3' read as if replicas were nested two
+    levels deeper than spec; blank lines around the block still go."""
+    b = PageBuilder(rel="p.md", site=PlainSite(tmp_path), options=MarkupOptions())
+    b.heading(1, "Deploy")
+    b.code("\n  spec:\n    replicas: 3\n\n")
+    b.code("   \n")
+    b.text("After.")
+    doc = b.finish()
+    assert doc.sections[0].text == "  spec:\n    replicas: 3\n\nAfter."

@@ -658,6 +658,33 @@ def test_content_group_of_an_older_version_is_not_the_default_page(tmp_path: Pat
     assert site.classify("setup/install.md").role is FileRole.PAGE
 
 
+def test_content_version_names_its_files_moniker(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``"version"`` on a content entry is DocFX's older name of ``"group"`` (FileMappingItem.GroupName
+    = group ?? version); a Learn docset versions its content with it, the name being the files'
+    moniker. Two versions publishing one URL: the default view shows the newest, so the older twin is
+    reported, not read; an older page without a twin, or with one at another ``dest``, stays a page;
+    a ``groups`` range still wins."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "src": "docs/tool-2.0", "version": "tool-2.0", "dest": "tool"},
+                    {"files": ["**/*.md"], "src": "docs/tool-3.0", "version": "tool-3.0", "dest": "tool"},
+                    {"files": ["**/*.md"], "src": "docs/kit-1", "version": "kitv1"},
+                    {"files": ["**/*.md"], "src": "docs/kit-2", "version": "kitv2"},
+                    {"files": ["**/*.md"], "src": "docs/app-1", "version": "app-1", "dest": "v1"},
+                    {"files": ["**/*.md"], "src": "docs/app-2", "version": "app-2", "dest": "v2"}],
+        "groups": {"kitv1": {"moniker_range": ">= kit-5"}, "kitv2": {"moniker_range": "kit-4"}}}}))
+    for rel in ("docs/tool-2.0/overview.md", "docs/tool-2.0/archive.md", "docs/tool-3.0/overview.md",
+                "docs/kit-1/a.md", "docs/kit-2/a.md", "docs/app-1/a.md", "docs/app-2/a.md"):
+        write(tmp_path, rel, "# Page\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    old = site.classify("docs/tool-2.0/overview.md")
+    assert old.role is FileRole.EXCLUDED and "docs/tool-3.0/overview.md" in old.reason
+    assert site.classify("docs/tool-2.0/archive.md").role is FileRole.PAGE
+    assert site.classify("docs/tool-3.0/overview.md").role is FileRole.PAGE
+    assert site.classify("docs/kit-1/a.md").role is FileRole.PAGE
+    assert site.classify("docs/kit-2/a.md").role is FileRole.EXCLUDED
+    assert site.classify("docs/app-1/a.md").role is FileRole.PAGE  # another dest: another URL
+
+
 def test_zones_for_other_targets_are_not_on_the_docs_page(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Learn shows ``::: zone target="docs"`` content on the site; ``target="chromeless"`` zones are
     for the page embedded in a product (the Azure portal) and ``target="pdf"`` for the PDF (DocFX's

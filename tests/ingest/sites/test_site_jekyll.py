@@ -456,6 +456,18 @@ def test_kramdown_abbreviation_definitions_are_not_text() -> None:
     assert "* [a list item]: not a definition" in out and "*[X]: in code" in out
 
 
+def test_kramdown_comment_extension_on_its_own_lines_is_not_text() -> None:
+    """kramdown's ``{::comment}`` extension: its content is not output (kramdown syntax,
+    "Extensions"), also when the markers stand on lines of their own, the usual form. The
+    closing ``{:/comment}`` line was taken for an attribute list and removed first, so the
+    comment text was left in the page. The generic end tag ``{:/}`` closes it too."""
+    out = jekyll.strip_kramdown("Before.\n\n{::comment}\nReviewer note: rewrite this.\n{:/comment}\n\n"
+                                "After {::comment}inline{:/comment} too.\n\nKept {::nomarkdown}<b>raw</b>{:/nomarkdown}.\n\n"
+                                "Short {::comment}generic end{:/} tag.\n")
+    assert "Reviewer note" not in out and "inline" not in out and "generic end" not in out
+    assert "Before." in out and "After  too." in out and "Kept <b>raw</b>." in out
+
+
 def test_tab_plugin_tags_are_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     """Jekyll tab plugins: ``{% tabs g %}{% tab g Label %}`` (jekyll-tabs), ``{% tab Label %}``
     and ``{% tab title="Label" %}`` are tabs; images in them record their tab."""

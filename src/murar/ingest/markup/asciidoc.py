@@ -66,14 +66,17 @@ from murar.ingest.markup.asciidoc_blocks import (
     ATTR_ENTRY,
     attached_paragraph_ends,
     auto_callouts,
+    block_indents,
     compound_block_ends,
     continuation_runs,
     dangling_continuations,
+    fenced_code_blocks,
     implicit_table_headers,
     level5_titles,
     markdown_quotes,
     quoted_attribute_values,
     setext_titles,
+    shorthand_tables,
     text_after_attached_blocks,
     xref_texts,
 )
@@ -106,6 +109,39 @@ _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
+# an xref to a resource of another version (Antora resource ID ``3.9@component::page.adoc``): asciidoc-py
+# takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
+# (a version is a short token: the coordinate is matched with no backtracking across long runs)
+_XREF_VERSIONED = re.compile(r"\bxref:([\w.+~-]{1,64}@[^\s\[\]]{1,1024})\[([^\[\]]{1,2048})\]")
+# a link whose target is a passthrough (link:++https://host/a_b++[text], for a URL with characters the
+# inline substitutions would change): Asciidoctor links the text (the URL when there is none)
+_LINK_TEXT_AFTER = re.compile(r"([^\[\]]{0,2048})\]")
+
+
+def _passthrough_links(line: str) -> str:
+    """``line`` with each ``link:++target++[text]`` written as its text (the target when the
+    brackets are empty); a target and a text are at most 2,048 characters each, so the work
+    stays linear in the line."""
+    out: list[str] = []
+    pos = 0
+    while (start := line.find("link:++", pos)) >= 0:
+        if start and (line[start - 1].isalnum() or line[start - 1] == "_"):
+            out.append(line[pos:start + 7])
+            pos = start + 7
+            continue
+        end = line.find("++[", start + 7, start + 7 + 2048 + 3)
+        text = _LINK_TEXT_AFTER.match(line, end + 3) if end > start + 7 else None
+        if text is None:
+            out.append(line[pos:start + 7])
+            pos = start + 7
+            continue
+        out.append(line[pos:start])
+        out.append(_link_text(text.group(1)) or line[start + 7:end])
+        pos = text.end()
+    out.append(line[pos:])
+    return "".join(out)
+
+
 _LINK_MACRO = re.compile(r"\b((?:link:|mailto:|xref:|(?:https?|ftp|irc)://)[^\s\[\]]*)\[([^\[\]]+)\]")
 # a link whose text is an inline image (Asciidoctor: a linked image): the image is what shows
 _LINKED_IMAGE = re.compile(r"\b(?:link:|(?:https?|ftp)://)[^\s\[\]]*\[(image:[^\s\[\]]+\[[^\[\]]*\])(?:,[^\[\]]*)?\]")
@@ -125,6 +161,8 @@ _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
 _TAG_LINE = re.compile(r"\b(tag|end)::([\w-]+)\[\]")
+# asciidoc-py's delimited compound blocks (example ``====``, open ``--``, sidebar ``****``, quote ``____``)
+_HEADING_SCOPES = frozenset({"exampleblock", "openblock", "sidebarblock", "quoteblock"})
 _FIGURE_PREFIX = re.compile(r"^(?:Figure|Table|Example|Listing)\s+\d+\.\s+")
 # attributes asciidoc-py or Asciidoctor define themselves (character replacements and friends)
 _BUILTIN_ATTRS = frozenset({
@@ -326,8 +364,10 @@ class _Pre:
     def inline_macros(self, line: str, file_rel: str) -> str:
         """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
         ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
-        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), link text
-        with named attributes or a trailing ``^`` (see :func:`_link_text`), and a
+        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), the text of an xref
+        to another version's page (``xref:3.9@comp::page.adoc[text]``), link text
+        with named attributes or a trailing ``^`` (see :func:`_link_text`), a link to a
+        passthrough target (``link:++https://host/a_b++[text]``) as its text, and a
         link around an inline image (the image), an inline image whose attribute list
         starts with a named attribute (no alt: asciidoc-py read ``align=`` as the alt)."""
         if "icon:" in line:  # Asciidoctor's text form of an icon (icons not set to font): [name], or [alt]
@@ -341,6 +381,8 @@ class _Pre:
             line = _XREF_ANGLE.sub(lambda m: m.group(2).strip() if m.group(2) else m.group(0), line)
         if "xref:" in line:
             line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
+            if "@" in line:  # the link text is what a reader sees (Asciidoctor keeps it as written)
+                line = _XREF_VERSIONED.sub(lambda m: m.group(2), line)
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
         if "image:" in line and "=" in line:
@@ -348,6 +390,8 @@ class _Pre:
                 line = _IMAGE_NAMED_ALT.sub(_alt_positional, line)
             # image:x.png[align="left"]: no alt given (Asciidoctor: the file name); asciidoc-py took 'align='
             line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
+        if "link:++" in line:
+            line = _passthrough_links(line)
         if "[" in line and ("^]" in line or "=" in line):
             line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
@@ -771,12 +815,13 @@ def _ifeval(expr: str) -> bool:
 def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
-    auto-numbered callouts, cross reference text, Markdown-style blockquotes, unquoted
-    attribute values, level-5 section titles); ``attrs``:
+    auto-numbered callouts, cross reference text, Markdown-style blockquotes and fenced
+    code blocks, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
+    level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
-    return level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(attached_paragraph_ends(
-        dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(lines))))))))), attrs))
+    return shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(
+        attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
+        quoted_attribute_values(block_indents(fenced_code_blocks(lines))))))))))), attrs)))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -1132,11 +1177,21 @@ class _HtmlWalker:
             if panes is not None:  # the page reads as the example block did; only the media learn their tab
                 self.b.open_tab_set()
                 self.tab_panes.append(panes)
+                opened = self.b.open_container()
                 self.walk(node)
+                self.b.close_container(opened)
                 self.tab_panes.pop()
                 self.b.close_tab_set()
                 self.b.end_paragraph()
                 return
+        if tag == "div" and _HEADING_SCOPES.intersection(cls):
+            # a heading inside a delimited block is a discrete one (Asciidoctor permits no
+            # section there): the text after the block is the section's around it again
+            opened = self.b.open_container()
+            self.walk(node)
+            self.b.close_container(opened)
+            self.b.end_paragraph()
+            return
         if tag == "dt" and self.tab_panes and _is_tab_term(node, self.tab_panes[-1]):
             label = _tab_label(node)
             if label is not None:

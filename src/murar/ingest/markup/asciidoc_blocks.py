@@ -51,10 +51,10 @@ from dataclasses import dataclass
 from html import escape as html_escape
 from typing import Literal
 
-__all__ = ["attached_paragraph_ends", "auto_callouts", "compound_block_ends", "continuation_runs",
-           "dangling_continuations",
+__all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
+           "dangling_continuations", "fenced_code_blocks",
            "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
-           "text_after_attached_blocks", "xref_texts"]
+           "shorthand_tables", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -238,6 +238,9 @@ def continuation_runs(lines: list[str]) -> list[str]:
     * ``+``, ``.Block title``, ``+``, block: the title stays pending across the
       second ``+`` and titles the block (``.Example ...`` over a paragraph); the
       second ``+`` goes.
+    * ``+``, line comments, a block: the comments are skipped and the block is
+      attached (a partial's ``// tag::name[]`` marker line right after the ``+`` that
+      attaches its paragraph); the comments go.
 
     asciidoc-py showed "+ .Example ..." and "+ In the following ..." as text."""
     ignored = [False] * len(lines)
@@ -259,6 +262,8 @@ def continuation_runs(lines: list[str]) -> list[str]:
         if (j + 1 < len(lines) and not ignored[j] and _BLOCK_TITLE.match(lines[j])
                 and not ignored[j + 1] and lines[j + 1].strip() == "+"):
             skip.add(j + 1)
+        elif j < len(lines) and lines[j].strip() and lines[j].strip() != "+":
+            skip.update(k for k in range(i + 1, j) if _LINE_COMMENT.match(lines[k]))
     return [line for i, line in enumerate(lines) if i not in skip]
 
 
@@ -353,6 +358,115 @@ def text_after_attached_blocks(lines: list[str]) -> list[str]:
                 and not _LINE_COMMENT.match(nxt) and not re.match(r"=+\s", nxt) and not _BLOCK_TITLE.match(nxt):
             out.append("+")
         i = end + 1
+    return out
+
+
+_FENCE_OPEN = re.compile(r"^```(?!`)(.*)$")
+_LANGUAGE = re.compile(r"^[\w+#.-]+$")
+
+
+def fenced_code_blocks(lines: list[str]) -> list[str]:
+    """``lines`` with each Markdown-style fenced code block written as a source listing.
+
+    Asciidoctor reads a line starting with three backticks (not four) as the start of a
+    fenced code block, a source block whose language is the rest of the line up to a
+    comma, closed by a line of exactly three backticks or, unclosed, running to the end
+    of the document (Asciidoctor ``Parser.is_delimited_block?``/``next_block``
+    ``:fenced_code``; https://docs.asciidoctor.org/asciidoc/latest/verbatim/source-blocks/#fenced-code-blocks).
+    asciidoc-py has no such blocks: the fence and its code ran together as one paragraph
+    (" ```bash curl ... ``` "). Written here as ``[source,lang]`` over a ``----`` listing
+    (a ``....`` block when a line of the code is a dash delimiter, which asciidoc-py
+    would take for the listing's end). Fences inside other verbatim
+    blocks and in tables are left alone; linear in the lines."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i].rstrip()
+        fence = _FENCE_OPEN.match(line)
+        if fence:
+            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == "```"), n)
+            body = lines[i + 1:end]
+            # asciidoc-py ends a listing at any line of four or more dashes: a literal
+            # block holds code that has one (and is verbatim alike)
+            dashed = any(_VERBATIM_OPEN.fullmatch(b.rstrip()) and b.startswith("-") for b in body)
+            delim = "...." if dashed else "----"
+            lang = fence.group(1).split(",", 1)[0].strip()
+            out += [f"[source,{lang}]"] if _LANGUAGE.match(lang) else []
+            out += [delim, *body, delim]
+            i = end + 1
+            continue
+        verbatim = _VERBATIM_OPEN.match(line)
+        if (verbatim and line == verbatim.group(1)) or _TABLE_OPEN.match(line):
+            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), n)
+            out += lines[i:end + 1]
+            i = end + 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+_MAX_BLOCK_INDENT = 80
+
+
+def block_indents(lines: list[str]) -> list[str]:
+    """``lines`` with each verbatim block that has an ``indent`` attribute (``[source,java,indent=0]``)
+    re-indented as Asciidoctor does (Parser.adjust_indentation!): the indentation its non-blank
+    lines share is removed and ``indent`` spaces put before each (at most 80). asciidoc-py
+    ignores the attribute, so the code kept the indentation it had in its source file.
+    Linear in the lines."""
+    out = list(lines)
+    for block in _delimited_blocks(lines):
+        if block.kind != "verbatim":
+            continue
+        _, named = _block_attributes(lines, block.start)
+        indent = named.get("indent", "")
+        if not indent.isdigit():
+            continue
+        body = lines[block.start + 1:block.end]
+        shared = min((len(ln) - len(ln.lstrip(" \t")) for ln in body if ln.strip()), default=0)
+        pad = " " * min(int(indent[:3]), _MAX_BLOCK_INDENT)
+        out[block.start + 1:block.end] = [pad + ln[shared:] if ln.strip() else "" for ln in body]
+    return out
+
+
+_SHORTHAND_TABLE = re.compile(r"^([,:])===$")
+
+
+def shorthand_tables(lines: list[str]) -> list[str]:
+    """``lines`` with each CSV (``,===``) and DSV (``:===``) table written as a ``|===`` table
+    with ``[format=csv]``/``[format=dsv]`` (Asciidoctor: "the delimiter ,=== is shorthand for
+    format=csv", docs: tables/data-format; checked with asciidoctor 2.0). asciidoc-py knows
+    only ``|===`` (and ``!===`` inside a cell): the delimiters and the rows ran into one
+    paragraph (",=== a,b 1,2 ,==="). The table closes at the same delimiter; verbatim blocks
+    and ``|===`` tables are not looked into; linear in the lines."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i].rstrip()
+        short = _SHORTHAND_TABLE.match(line)
+        verbatim = _VERBATIM_OPEN.match(line)
+        if short:
+            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), -1)
+            if end > 0:
+                fmt = f'format="{"csv" if short.group(1) == "," else "dsv"}"'  # quoted, as asciidoc-py needs
+                above = out[-1].rstrip() if out else ""
+                if _ATTR_LINE.match(above) and not above.startswith("[["):
+                    # one attribute list: asciidoc-py lets a second list line drop the first's format
+                    out[-1] = f"[{above[1:-1]},{fmt}]" if above[1:-1].strip() else f"[{fmt}]"
+                else:
+                    out.append(f"[{fmt}]")
+                out += ["|===", *lines[i + 1:end], "|==="]
+                i = end + 1
+                continue
+        elif (verbatim and (verbatim.group(1) == "```" or line == verbatim.group(1))) or line == "|===":
+            closer = "```" if verbatim and verbatim.group(1) == "```" else line
+            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == closer), n)
+            out += lines[i:end + 1]
+            i = end + 1
+            continue
+        out.append(lines[i])
+        i += 1
     return out
 
 

@@ -353,6 +353,8 @@ class PageBuilder:
         self._sections[-1].end_paragraph()
         self._stack = stack
         path = before.heading_path if before else tuple(t for _, t in stack)
+        if self._sections[-1].resumed and self._sections[-1].heading_path == path:
+            return  # a nested container already returned to that section: it goes on
         self._sections.append(_Section(path, before.level if before else stack[-1][0],
                                        before.anchor if before else None, len(self._sections), resumed=True))
 
@@ -391,12 +393,18 @@ class PageBuilder:
             sec.parts.append(text)
 
     def code(self, text: str) -> None:
-        """Add a code block, cut at ``max_code_chars`` characters. An image the page
+        """Add a code block, cut at ``max_code_chars`` characters, its lines as written. An image the page
         draws whose link the block writes as image markup is that example's output
         (flag ``sample``, see :mod:`murar.ingest.media_flags`)."""
         shown = text[: self.opts.max_code_chars]
         self._code_images |= markup_image_links(shown)
-        self.block(shown)
+        # blank lines around it go; the first line keeps its indentation, as the others do
+        # (stripped, "  spec:\n    replicas: 3" read as if replicas were nested twice as deep)
+        sec = self.cur
+        sec.end_paragraph()
+        body = shown.strip("\n").rstrip()
+        if body.strip():
+            sec.parts.append(body)
 
     def preformatted(self, text: str) -> None:
         """Add the text of a raw HTML ``<pre>`` (see :func:`murar.ingest.htmltext.pre_text`)

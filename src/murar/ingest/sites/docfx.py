@@ -112,7 +112,7 @@ class GlobGroup:
     exclude: tuple[str, ...] = ()
     docset: str = "."
     dest: str = ""
-    monikers: str = ""  # the moniker range of its ``group`` (``groups.<name>.moniker_range``)
+    monikers: str = ""  # its ``group``'s ``groups.<name>.moniker_range``, or its ``version`` name
 
     def matches(self, rel: str) -> bool:
         """True when the root-relative ``rel`` is selected by this group."""
@@ -145,9 +145,17 @@ def _groups(entries: Any, docset: str, ranges: dict[str, str] | None = None) -> 
         if files:
             src = safe_join(docset, str(entry.get("src") or ""))
             dest = str(entry.get("dest") or "").strip("/") if isinstance(entry.get("dest"), str) else ""
-            group = entry.get("group")
+            # "version" is DocFX's older name of "group" (FileMappingItem.GroupName: group ?? version); a
+            # Learn docset versions its content with it, the version name being the files' moniker
+            # (PowerShell DSC: "version": "dsc-2.0" and "dsc-3.0" at one dest, read as ?view=dsc-3.0)
+            group = entry.get("group") if isinstance(entry.get("group"), str) else None
+            version = entry.get("version") if isinstance(entry.get("version"), str) else None
+            name = group or version
+            monikers = (ranges or {}).get(name, "") if name else ""
+            if not monikers and version and not group:
+                monikers = version
             out.append(GlobGroup(src=src or ".", files=files, exclude=_strs(entry.get("exclude")), docset=docset,
-                                 dest=dest, monikers=(ranges or {}).get(group, "") if isinstance(group, str) else ""))
+                                 dest=dest, monikers=monikers))
     return out
 
 
@@ -879,6 +887,8 @@ class DocfxSite:
             return None
         inner = rel[len(group.src) + 1:] if group.src not in ("", ".") else rel
         for g in shown:
+            if g.dest != group.dest:  # another output folder: another URL, both published
+                continue
             twin = safe_join(g.src, inner) if g.src not in ("", ".") else inner
             if twin and twin != rel and g.matches(twin) and (self._root / twin).is_file():
                 return twin

@@ -470,17 +470,18 @@ _OUTPUT_END = re.compile(r"\}\}")
 #: characters one page's ``markdownify`` filters convert (markdown-it takes up to 10 s on
 #: 100,000 characters of ``[a](``); past them the text stays Markdown
 _MAX_MARKDOWNIFY_CHARS = 200_000
-_IAL_LINE = re.compile(r"^[ \t]*\{:(?!:)[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
+# ({:/name} ends a kramdown extension, {::name} starts one: neither is an attribute list)
+_IAL_LINE = re.compile(r"^[ \t]*\{:(?![:/])[^}\n]*\}[ \t]*$\n?", re.MULTILINE)
 # kramdown "Automatic Table of Contents Generation": a one-item list with the IAL {:toc} is replaced by the TOC
 _TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s*\}[ \t]*$\n?", re.MULTILINE)
 # kramdown "Abbreviations": a definition line "*[HTML]: Hyper Text Markup Language" is not output
 _ABBREVIATION = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:[^\n]*$\n?", re.MULTILINE)
-_QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?!:)[^}\n]*\}[ \t]*$", re.MULTILINE)
-_IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?!:)[^}\n]*\}")
+_QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?![:/])[^}\n]*\}[ \t]*$", re.MULTILINE)
+_IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?![:/])[^}\n]*\}")
 # ([^{}], not [^}]: "{::a" 20,000 times made each marker scan to the end of the text)
 _KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^{}]*?/\}|\{::(\w+)[^{}]*\}|\{:/(\w+)?\}")
-_KRAMDOWN_COMMENT = re.compile(r"\{::comment\}.*?\{:/comment\}", re.DOTALL)
-_KRAMDOWN_COMMENT_END = re.compile(r"\{:/comment\}")
+_KRAMDOWN_COMMENT = re.compile(r"\{::comment\}.*?\{:/(?:comment)?\}", re.DOTALL)  # ends at {:/comment} or {:/}
+_KRAMDOWN_COMMENT_END = re.compile(r"\{:/(?:comment)?\}")
 _HIDDEN_OPEN = re.compile(r"<(\w+)\b[^>]*\s(?:hidden|aria-hidden=\"true\")[^>]*>", re.IGNORECASE)
 
 
