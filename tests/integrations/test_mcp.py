@@ -224,3 +224,26 @@ def test_search_docs_and_pages_quote_poisoned_text_as_guarded_data(tmp_path: Pat
             assert "attacker.example" not in page.text and "50,000 rows" in page.text  # type: ignore[union-attr]
 
     run(go())
+
+
+def test_search_docs_names_the_section_once(tmp_path: Path) -> None:
+    """A passage's head reads ``Page › Section — path``: the page title is not repeated from
+    the heading path, and one separator is used throughout."""
+    import murar
+    from murar.integrations.mcp import create_server
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "settings.md").write_text("# Settings\n\n## Keyboard shortcuts\n\nPress Ctrl+E to export the "
+                                      "dashboard as a PDF file.\n")
+    murar.build_index(docs, tmp_path / "idx", embedder="hashing")
+    mcp_server = create_server(murar.Assistant(tmp_path / "idx", llm="extractive"), warm_up=False)
+
+    async def go() -> None:
+        async with Client(mcp_server) as client:
+            found = await client.call_tool("search_docs", {"query": "export the dashboard as a PDF", "k": 1})
+            first = found.content[0]
+            assert isinstance(first, TextContent)
+            assert first.text.startswith("[1] Settings › Keyboard shortcuts — settings.md (score ")
+
+    run(go())
