@@ -82,3 +82,12 @@ def test_ingest_json_counts_warnings_past_the_page_cap(tmp_path: Path) -> None:
     assert rep["warnings"][-1].endswith(f"and {rep['warning_count'] - MAX_PAGE_WARNINGS} more warnings of this page"
                                         " (not kept)")
     assert rep["warning_count"] >= 300
+
+
+def test_unknown_llm_names_every_choice(tmp_path: Path) -> None:
+    idx = tmp_path / "idx"
+    assert runner.invoke(app, ["ingest", str(_corpus(tmp_path)), "--index", str(idx), "--embedder", "hashing",
+                               "-q"]).exit_code == 0
+    r = runner.invoke(app, ["ask", "How do I add a custom event?", "--index", str(idx), "--llm", "gpt"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "'gpt'" in r.output and "extractive" in r.output, r.output
