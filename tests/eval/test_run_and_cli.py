@@ -69,6 +69,8 @@ def test_evaluate_service_and_report(tmp_path: Path) -> None:
     assert any("text representation" in n for n in run.notes)
     paths = write_run_report(run, tmp_path / "rep")
     assert "InfoF1" in paths["markdown"].read_text() or "Info (reference)" in paths["markdown"].read_text()
+    # the MiRAGE heading names the metrics, not an internal task number that reads like the run's seed
+    assert "seed 002" not in paths["markdown"].read_text() and "## MiRAGE (InfoP/R/F1" in paths["markdown"].read_text()
     data = json.loads(paths["json"].read_text())
     assert data["mirage"]["info_reference"]["f1"] == 1.0 and data["meta"]["seed"] == 7
     back = answer_from_dict(json.loads(paths["answers"].read_text().splitlines()[0])["answer"])
