@@ -103,6 +103,19 @@ def test_cli_human_export_and_report(tmp_path: Path) -> None:
     assert (tmp_path / "hr" / "score_distribution.png").exists()
 
 
+def test_cli_human_export_labels_packets_with_the_generator(tmp_path: Path) -> None:
+    """A pipeline's trace lists the embedder first and the generator under "generator": the
+    model column names the generator, not the embedder."""
+    ans = FakeService().answer("How do I export?")
+    ans.trace.models = {"embedder": "all-MiniLM-L6-v2-int8-onnx", "retriever": "dense", "generator": "extractive"}
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"id": "q1", "question": ans.question, "answer": to_jsonable(ans)}) + "\n")
+    res = CliRunner().invoke(app, ["human", "export", "--answers", str(answers), "--out", str(tmp_path / "pk")])
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader((tmp_path / "pk" / "ratings_template.csv").open()))
+    assert rows[0]["model"] == "extractive"
+
+
 def test_cli_mirage_on_predictions(tmp_path: Path) -> None:
     preds = tmp_path / "p.jsonl"
     preds.write_text(json.dumps({"id": "a", "sentences": ["Paris is in France."],

@@ -198,7 +198,9 @@ def human_export(
                 continue
             r = json.loads(line)
             ans = answer_from_dict(r["answer"])
-            label = model or ans.trace.models.get("llm") or next(iter(ans.trace.models.values()), "murar")
+            # the pipeline records its generator under "generator" (first of its models is the embedder)
+            models = ans.trace.models
+            label = model or models.get("generator") or models.get("llm") or next(iter(models.values()), "murar")
             packets.append(Packet(question_id=str(r["id"]), question=r.get("question", ans.question),
                                   model=label, text_answer=ans.trace.text_answer or ans.text,
                                   multimodal_answer=ans))
