@@ -66,6 +66,9 @@ def test_page_streams_and_renders_multimodal_answer_safely(
     )
     assert seen["dialogs"] == [] and seen["errors"] == []
 
+    # The Sources list holds the cited sources only, as the Markdown answer's does.
+    assert page.locator(".sources li").count() == 2
+
     # A citation opens its source section.
     page.locator(".answer-body .cite").first.click()
     page.wait_for_selector("#drawer:not([hidden])")
