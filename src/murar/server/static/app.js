@@ -698,9 +698,9 @@
     } catch (_) { /* the page works without it */ }
     try {
       const stats = (await (await fetch("/v1/stats")).json()).index || {};
-      const n = (x) => Number(x || 0).toLocaleString();
-      $("index-stats").textContent = [n(stats.pages) + " pages", n(stats.images) + " images",
-        n(stats.tables) + " tables", n(stats.videos) + " videos"].join(" · ");
+      const n = (x, word) => Number(x || 0).toLocaleString() + " " + word + (Number(x) === 1 ? "" : "s");
+      $("index-stats").textContent = [n(stats.pages, "page"), n(stats.images, "image"),
+        n(stats.tables, "table"), n(stats.videos, "video")].join(" · ");
     } catch (_) { /* optional */ }
   }
 
