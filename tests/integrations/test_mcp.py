@@ -161,6 +161,8 @@ def test_streamable_http(index: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    # it says where it listens, as `murar serve` does
+    assert f"at http://127.0.0.1:{port}/mcp" in (proc.stderr.read().decode() if proc.stderr else "")
 
 
 def test_content_blocks_survive_large_and_broken_images(tmp_path: Path) -> None:
