@@ -91,3 +91,17 @@ def test_unknown_llm_names_every_choice(tmp_path: Path) -> None:
     r = runner.invoke(app, ["ask", "How do I add a custom event?", "--index", str(idx), "--llm", "gpt"])
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert "'gpt'" in r.output and "extractive" in r.output, r.output
+
+
+def test_help_texts_show_no_rest_markup() -> None:
+    """Command help is read in a terminal: reST ``double backticks`` from a docstring show as-is."""
+    import typer.main
+
+    def walk(cmd: object, path: list[str]) -> list[list[str]]:
+        subs = getattr(cmd, "commands", {}) or {}
+        return [path] + [p for name, sub in subs.items() for p in walk(sub, [*path, name])]
+
+    for path in walk(typer.main.get_command(app), []):
+        r = runner.invoke(app, [*path, "--help"], terminal_width=200)
+        assert r.exit_code == 0, path
+        assert "``" not in r.output, (path, r.output)
