@@ -105,3 +105,11 @@ def test_help_texts_show_no_rest_markup() -> None:
         r = runner.invoke(app, [*path, "--help"], terminal_width=200)
         assert r.exit_code == 0, path
         assert "``" not in r.output, (path, r.output)
+
+
+def test_eval_help_names_the_choices_not_internal_calls() -> None:
+    r = runner.invoke(app, ["eval", "run", "--help"], terminal_width=200)
+    assert "load_pipeline" not in r.output and "extractive" in r.output
+    r = runner.invoke(app, ["eval", "mirage", "--help"], terminal_width=200)
+    line = next(x for x in r.output.splitlines() if "--base-url" in x)
+    assert "OpenAI-compatible" in line, line
