@@ -152,6 +152,25 @@ def test_blocks_and_markdown_escape_document_text() -> None:
     assert escape_md("a[b]") == "a\\[b\\]"
 
 
+def test_markdown_closes_a_code_fence_the_answer_left_open() -> None:
+    """The model quoted a fence's first lines and went on (bundled model, a MyST figure
+    example): the fence is closed before the screenshot, which stays an image, and the
+    Sources stay a list; a fence the answer closes itself is left as it is."""
+    from murar.answer.render import close_fences
+
+    img = _image("a", "s", "x")
+    sels = [_sel(img, 0)]
+    assign_placeholders(sels)
+    blocks = to_blocks("Include it as follows [1]:\n```{figure} name.png\nname: fig [1]\n[IMAGE 1]\nDone [1].", sels)
+    md = render_markdown(Answer(question="q", blocks=blocks, sources=[], found=True, trace=Trace()),
+                         media_url=lambda it: "img/a.png")
+    before_image = md.split("![", 1)[0]
+    assert before_image.count("```") == 2, md
+    closed = "Run:\n\n````bash\nmake\n```\nstill code\n````\n\nAfter."
+    assert close_fences(closed) == closed
+    assert close_fences("a\n~~~\nb") == "a\n~~~\nb\n~~~"
+
+
 def test_a_media_block_cites_the_snippet_it_came_from() -> None:
     """The sentence before the screenshot cites [1], but the screenshot was chosen from
     snippet sn1 ([2]): the block cites [2]. Without a known source it inherits [1]."""

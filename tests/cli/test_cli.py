@@ -82,3 +82,34 @@ def test_ingest_json_counts_warnings_past_the_page_cap(tmp_path: Path) -> None:
     assert rep["warnings"][-1].endswith(f"and {rep['warning_count'] - MAX_PAGE_WARNINGS} more warnings of this page"
                                         " (not kept)")
     assert rep["warning_count"] >= 300
+
+
+def test_unknown_llm_names_every_choice(tmp_path: Path) -> None:
+    idx = tmp_path / "idx"
+    assert runner.invoke(app, ["ingest", str(_corpus(tmp_path)), "--index", str(idx), "--embedder", "hashing",
+                               "-q"]).exit_code == 0
+    r = runner.invoke(app, ["ask", "How do I add a custom event?", "--index", str(idx), "--llm", "gpt"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "'gpt'" in r.output and "extractive" in r.output, r.output
+
+
+def test_help_texts_show_no_rest_markup() -> None:
+    """Command help is read in a terminal: reST ``double backticks`` from a docstring show as-is."""
+    import typer.main
+
+    def walk(cmd: object, path: list[str]) -> list[list[str]]:
+        subs = getattr(cmd, "commands", {}) or {}
+        return [path] + [p for name, sub in subs.items() for p in walk(sub, [*path, name])]
+
+    for path in walk(typer.main.get_command(app), []):
+        r = runner.invoke(app, [*path, "--help"], terminal_width=200)
+        assert r.exit_code == 0, path
+        assert "``" not in r.output, (path, r.output)
+
+
+def test_eval_help_names_the_choices_not_internal_calls() -> None:
+    r = runner.invoke(app, ["eval", "run", "--help"], terminal_width=200)
+    assert "load_pipeline" not in r.output and "extractive" in r.output
+    r = runner.invoke(app, ["eval", "mirage", "--help"], terminal_width=200)
+    line = next(x for x in r.output.splitlines() if "--base-url" in x)
+    assert "OpenAI-compatible" in line, line

@@ -69,6 +69,8 @@ def test_evaluate_service_and_report(tmp_path: Path) -> None:
     assert any("text representation" in n for n in run.notes)
     paths = write_run_report(run, tmp_path / "rep")
     assert "InfoF1" in paths["markdown"].read_text() or "Info (reference)" in paths["markdown"].read_text()
+    # the MiRAGE heading names the metrics, not an internal task number that reads like the run's seed
+    assert "seed 002" not in paths["markdown"].read_text() and "## MiRAGE (InfoP/R/F1" in paths["markdown"].read_text()
     data = json.loads(paths["json"].read_text())
     assert data["mirage"]["info_reference"]["f1"] == 1.0 and data["meta"]["seed"] == 7
     back = answer_from_dict(json.loads(paths["answers"].read_text().splitlines()[0])["answer"])
@@ -99,6 +101,19 @@ def test_cli_human_export_and_report(tmp_path: Path) -> None:
     md = (tmp_path / "hr" / "human_report.md").read_text()
     assert "4.50 ± 0.71" in md  # usefulness of (4, 5)
     assert (tmp_path / "hr" / "score_distribution.png").exists()
+
+
+def test_cli_human_export_labels_packets_with_the_generator(tmp_path: Path) -> None:
+    """A pipeline's trace lists the embedder first and the generator under "generator": the
+    model column names the generator, not the embedder."""
+    ans = FakeService().answer("How do I export?")
+    ans.trace.models = {"embedder": "all-MiniLM-L6-v2-int8-onnx", "retriever": "dense", "generator": "extractive"}
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"id": "q1", "question": ans.question, "answer": to_jsonable(ans)}) + "\n")
+    res = CliRunner().invoke(app, ["human", "export", "--answers", str(answers), "--out", str(tmp_path / "pk")])
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader((tmp_path / "pk" / "ratings_template.csv").open()))
+    assert rows[0]["model"] == "extractive"
 
 
 def test_cli_mirage_on_predictions(tmp_path: Path) -> None:

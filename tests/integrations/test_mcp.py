@@ -161,6 +161,8 @@ def test_streamable_http(index: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+    # it says where it listens, as `murar serve` does
+    assert f"at http://127.0.0.1:{port}/mcp" in (proc.stderr.read().decode() if proc.stderr else "")
 
 
 def test_content_blocks_survive_large_and_broken_images(tmp_path: Path) -> None:
@@ -222,5 +224,28 @@ def test_search_docs_and_pages_quote_poisoned_text_as_guarded_data(tmp_path: Pat
             assert "> Failed deliveries are retried five times over one hour." in joined
             page = (await client.read_resource("murar://page/p01-export-reports.md")).contents[0]
             assert "attacker.example" not in page.text and "50,000 rows" in page.text  # type: ignore[union-attr]
+
+    run(go())
+
+
+def test_search_docs_names_the_section_once(tmp_path: Path) -> None:
+    """A passage's head reads ``Page › Section — path``: the page title is not repeated from
+    the heading path, and one separator is used throughout."""
+    import murar
+    from murar.integrations.mcp import create_server
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "settings.md").write_text("# Settings\n\n## Keyboard shortcuts\n\nPress Ctrl+E to export the "
+                                      "dashboard as a PDF file.\n")
+    murar.build_index(docs, tmp_path / "idx", embedder="hashing")
+    mcp_server = create_server(murar.Assistant(tmp_path / "idx", llm="extractive"), warm_up=False)
+
+    async def go() -> None:
+        async with Client(mcp_server) as client:
+            found = await client.call_tool("search_docs", {"query": "export the dashboard as a PDF", "k": 1})
+            first = found.content[0]
+            assert isinstance(first, TextContent)
+            assert first.text.startswith("[1] Settings › Keyboard shortcuts — settings.md (score ")
 
     run(go())

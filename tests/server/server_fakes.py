@@ -166,6 +166,9 @@ def make_answer(question: str, image: ImageItem) -> Answer:
     sources = [
         ScoredSnippet(snippet=s1, score=0.83, citation=1),
         ScoredSnippet(snippet=s2, score=0.71, citation=2),
+        # retrieved, never cited: not in the page's Sources list
+        ScoredSnippet(snippet=_snippet(3, "Schemas can be exported as JSON files.", "Export a schema"),
+                      score=0.52, citation=3),
     ]
     sel = [
         MediaSelection(item=image, snippet_id="snip1", sentence_index=0, score=0.81),

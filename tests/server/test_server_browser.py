@@ -26,7 +26,7 @@ def test_page_streams_and_renders_multimodal_answer_safely(
     seen = watch_page(page)
     page.goto(live_server.url + "/")
     page.wait_for_selector(".chip")  # example questions come from /v1/info
-    assert "2 pages" in page.inner_text("#index-stats")
+    assert page.inner_text("#index-stats") == "2 pages · 1 image · 1 table · 2 videos"
     ask(page, "How do I create a schema?")
 
     # The image renders (decoded pixels, from /v1/media/{id}).
@@ -65,6 +65,9 @@ def test_page_streams_and_renders_multimodal_answer_safely(
         "[...document.querySelectorAll('a')].every(a => !a.href.startsWith('javascript:'))"
     )
     assert seen["dialogs"] == [] and seen["errors"] == []
+
+    # The Sources list holds the cited sources only, as the Markdown answer's does.
+    assert page.locator(".sources li").count() == 2
 
     # A citation opens its source section.
     page.locator(".answer-body .cite").first.click()

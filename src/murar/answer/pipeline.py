@@ -846,8 +846,11 @@ def load_pipeline(
     elif llm == "extractive":
         generator, refiner = ExtractiveAnswerGenerator(emb), None
     else:
-        from murar.llm import load_chat_model
+        from murar.llm import CHAT_MODEL_KINDS, load_chat_model
 
+        if llm not in CHAT_MODEL_KINDS:  # name every choice of this option, extractive included
+            kinds = ", ".join((*CHAT_MODEL_KINDS[:-1], "extractive", CHAT_MODEL_KINDS[-1]))
+            raise ConfigError(f"unknown llm {llm!r}; expected one of {kinds}")
         cm = load_chat_model(llm, base_url=base_url, model=model, api_key=api_key)
         generator, refiner = LLMAnswerGenerator(cm, evidence=evidence, embedder=emb), cm
     c = opened.manifest.counts

@@ -148,6 +148,30 @@ def neutralize_html(text: str) -> str:
     return "".join(p if i % 2 else _TAG_OPEN.sub("&lt;", p) for i, p in enumerate(parts))
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def close_fences(text: str) -> str:
+    """``text`` with a code fence it opens and never closes closed at its end.
+
+    A model may quote the first lines of a code block and stop (seen with the bundled model on
+    a MyST ```` ```{figure} ```` example): left open, the fence would swallow every paragraph
+    after it, media and Sources included, into one code block. CommonMark: a closing fence is
+    the opening one's character, at least as long, alone on its line.
+    """
+    opened = ""
+    for line in text.splitlines():
+        m = _FENCE.match(line)
+        if not m:
+            continue
+        fence = m.group(1)
+        if not opened:
+            opened = fence
+        elif fence[0] == opened[0] and len(fence) >= len(opened) and not line.strip()[len(fence):].strip():
+            opened = ""
+    return f"{text.rstrip()}\n{opened}" if opened else text
+
+
 def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
     """The answer as Markdown with media inline and a Sources list.
 
@@ -157,7 +181,7 @@ def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
     out: list[str] = []
     for b in answer.blocks:
         if isinstance(b, TextBlock):
-            out.append(neutralize_html(b.text))
+            out.append(neutralize_html(close_fences(b.text)))
         else:
             out.extend(media_markdown(b, media_url=media_url))
     text = "\n\n".join(p for p in out if p)

@@ -71,7 +71,8 @@ def run_cmd(
     questions: Annotated[Path, typer.Option(help="Gold questions (dev.jsonl format).")],
     index: Annotated[Path, typer.Option(help="Index folder built by `murar ingest`.")] = Path(".murar/index"),
     out: Annotated[Path, typer.Option(help="Report folder.")] = Path("eval-report"),
-    llm: Annotated[str, typer.Option(help="Generator for the pipeline (load_pipeline llm=...).")] = "bundled",
+    llm: Annotated[str, typer.Option(help="Generator of the answers: bundled (Qwen2.5-Coder-1.5B, offline) | "
+                                          "bundled-small | openai | extractive (no model) | fake")] = "bundled",
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL.")] = None,
     model: Annotated[str | None, typer.Option(help="Model name on the OpenAI-compatible server.")] = None,
     judge: Annotated[str, typer.Option(help=JUDGE_HELP)] = "embedding",
@@ -117,8 +118,8 @@ def mirage_cmd(
     mode: Annotated[str, typer.Option(help="reference | collection")] = "reference",
     judge: Annotated[str, typer.Option(help=JUDGE_HELP)] = "embedding",
     judge_llm: Annotated[str, typer.Option(help="Chat model kind for --judge llm.")] = "bundled",
-    base_url: Annotated[str | None, typer.Option()] = None,
-    model: Annotated[str | None, typer.Option()] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL (--judge-llm openai).")] = None,
+    model: Annotated[str | None, typer.Option(help="Model name on that server (--judge-llm openai).")] = None,
     threshold: Annotated[float, typer.Option(help="Embedding judge cosine threshold.")] = 0.6,
     decomposer: Annotated[str, typer.Option(help="For plain-text answers: sentence | llm")] = "sentence",
     cache: Annotated[Path | None, typer.Option(help="Judgment cache (JSONL).")] = None,
@@ -198,7 +199,9 @@ def human_export(
                 continue
             r = json.loads(line)
             ans = answer_from_dict(r["answer"])
-            label = model or ans.trace.models.get("llm") or next(iter(ans.trace.models.values()), "murar")
+            # the pipeline records its generator under "generator" (first of its models is the embedder)
+            models = ans.trace.models
+            label = model or models.get("generator") or models.get("llm") or next(iter(models.values()), "murar")
             packets.append(Packet(question_id=str(r["id"]), question=r.get("question", ans.question),
                                   model=label, text_answer=ans.trace.text_answer or ans.text,
                                   multimodal_answer=ans))

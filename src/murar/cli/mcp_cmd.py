@@ -47,7 +47,14 @@ def mcp(
         from murar.store.hybrid import RetrieverOptions
 
         config = PipelineConfig(retriever=RetrieverOptions(kind=retriever))
-        run(index_target(index, store), llm=llm, http=http, host=host, port=port, base_url=base_url, model=model,
+        target = index_target(index, store)
+        if http:  # stdout stays clean: on stdio it is the protocol's channel
+            from murar.store.postgres import redact
+
+            shown = f"[{host}]" if ":" in host else host
+            typer.echo(f"murar: MCP server for {redact(str(target))} at http://{shown}:{port}/mcp (streamable HTTP)",
+                       err=True)
+        run(target, llm=llm, http=http, host=host, port=port, base_url=base_url, model=model,
             api_key=api_key, config=config)
     except MurarError as err:
         fail(err)

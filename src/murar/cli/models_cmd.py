@@ -19,8 +19,7 @@ PREPARABLE_EMBEDDERS = ("mpnet",)
 
 @app.command("status")
 def status(output: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text") -> None:
-    """Which bundled models are installed and ready, whether the mpnet embedder is prepared, and
-    so which embedder a new index gets (``--embedder auto``: mpnet when prepared, else MiniLM)."""
+    """Which bundled models are ready, and which embedder a new index gets (mpnet when prepared, else MiniLM)."""
     import importlib.util
 
     from murar import models

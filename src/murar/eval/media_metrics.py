@@ -70,6 +70,14 @@ class GoldQuestion:
                 + [("video", normalise_video_url(u)) for u in self.gold_videos])
 
 
+def _gold_table(entry: object) -> tuple[str, int]:
+    """One ``gold_tables`` entry, ``{"page": PATH, "index_in_page": N}``, as ``(page, N)``."""
+    if not isinstance(entry, dict) or "page" not in entry or "index_in_page" not in entry:
+        raise ValueError(f'each gold_tables entry is an object {{"page": PATH, "index_in_page": N}} '
+                         f"(N counts the page's tables from 0), not {entry!r}")
+    return str(entry["page"]), int(entry["index_in_page"])
+
+
 def load_gold(path: str | Path) -> list[GoldQuestion]:
     """Read a gold questions file (JSON lines).
 
@@ -97,8 +105,7 @@ def load_gold(path: str | Path) -> list[GoldQuestion]:
                 kind=str(r.get("kind", "")), page=str(r.get("page", "")),
                 section=tuple(r.get("section") or ()),
                 gold_images=tuple(r.get("gold_images") or ()),
-                gold_tables=tuple((str(t["page"]), int(t["index_in_page"]))
-                                  for t in r.get("gold_tables") or ()),
+                gold_tables=tuple(_gold_table(t) for t in r.get("gold_tables") or ()),
                 gold_videos=tuple(r.get("gold_videos") or ()),
                 answer_points=tuple(r.get("answer_points") or ())))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:

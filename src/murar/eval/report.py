@@ -64,7 +64,7 @@ def write_run_report(run: EvalRun, out_dir: str | Path) -> dict[str, Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     md = ["# murar evaluation report", "", _meta_md(run.meta), ""]
-    md += ["## MiRAGE (seed 002)", "",
+    md += ["## MiRAGE (InfoP/R/F1, CiteP/R/F1)", "",
            ("Macro averages over answers (each answer weighs the same); micro pools subclaims. "
             "Reference mode: gold answer points are the reference subclaims. Collection mode: "
             "any single retrieved snippet or chosen media item supporting a subclaim counts."), ""]

@@ -34,6 +34,7 @@ import base64
 import io
 import threading
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -93,6 +94,15 @@ def fit_image(data: bytes, mime: str, *, max_bytes: int = MAX_IMAGE_BYTES) -> tu
         return out.getvalue(), "image/jpeg"
 
 
+def section_label(page_title: str, heading_path: Sequence[str]) -> str:
+    """``Page › Section › Subsection``: the page title, then the headings under it (a heading path
+    that opens with the page's own title does not repeat it)."""
+    path = list(heading_path)
+    if path and path[0] == page_title:
+        path = path[1:]
+    return " › ".join(p for p in (page_title, *path) if p)
+
+
 def answer_content(answer: Answer, *, max_image_bytes: int = MAX_IMAGE_BYTES) -> list[ContentBlock]:
     """The answer as MCP content blocks, in reading order (see the module docstring)."""
     from murar.answer.html import source_text
@@ -106,7 +116,7 @@ def answer_content(answer: Answer, *, max_image_bytes: int = MAX_IMAGE_BYTES) ->
             continue
         item = block.item
         caption = " ".join((block.caption or item.label).split())
-        where = f"{item.page_title} › {' › '.join(item.heading_path[1:])}".rstrip(" ›")
+        where = section_label(item.page_title, item.heading_path)
         if isinstance(item, ImageItem):
             got = answer.image_bytes(item)
             if got is None:
@@ -213,7 +223,7 @@ def create_server(assistant: Assistant, *, max_image_bytes: int = MAX_IMAGE_BYTE
         out: list[ContentBlock] = []
         for h in hits:
             media = "; ".join(f"{m['kind']} {m['label']!r} (murar://media/{m['id']})" for m in h.metadata["media"])
-            head = f"[{h.rank}] {h.snippet.page_title} › {h.metadata['heading_path']} — {h.snippet.source_path}"
+            head = f"[{h.rank}] {section_label(h.snippet.page_title, h.snippet.heading_path)} — {h.snippet.source_path}"
             text = f"{head} (score {h.score:.3f})\n{quote_passage(h.text)}"
             if media:
                 text += f"\nmedia: {media}"

@@ -228,3 +228,14 @@ def test_jupyter_book_custom_notebook_formats(tmp_path: Path, write_files: Calla
     site = JupyterBookSite(tmp_path, "_config.yml")
     fc = site.classify("lesson.py")
     assert (fc.role, fc.markup) == (FileRole.PAGE, "percent")
+
+
+def test_summary_lists_each_exclude_pattern_once(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """A book that repeats Jupyter Book's own defaults in exclude_patterns (as templates do) shows
+    each pattern once in the ingest summary's site line."""
+    write_files(tmp_path, {
+        "book/_config.yml": "title: B\nexclude_patterns: [_build, Thumbs.db, .DS_Store, '**.ipynb_checkpoints']\n",
+        "book/intro.md": "# Intro\n",
+    })
+    exclude = JupyterBookSite(tmp_path, "book/_config.yml").config.exclude
+    assert len(exclude) == len(set(exclude)) and "_build" in exclude

@@ -1012,7 +1012,7 @@ class SphinxSite:
                 content_dirs=(self.srcdir or ".",),
                 # html_static_path and html_extra_path are relative to the configuration directory
                 static_dirs=tuple(self._confdir + d.strip("/") for d in conf.html_static_path + conf.html_extra_path),
-                exclude=self._exclude_patterns(),
+                exclude=tuple(dict.fromkeys(self._exclude_patterns())),  # each pattern once in the summary
                 settings={"root_doc": conf.root_doc, "language": conf.language or "",
                           "source_suffix": " ".join(sorted(conf.source_suffix))},
                 notes=self._gallery_notes(),

@@ -317,8 +317,24 @@
     return body;
   }
 
+  // The sources the answer cites (its text's [n] and its media blocks'), as the Markdown and
+  // MCP answers list them; every retrieved source when it cites none.
+  function citedSources(answer) {
+    const cited = new Set();
+    for (const block of answer.blocks || []) {
+      for (const n of block.citations || []) cited.add(n);
+      if (block.type === "text") {
+        for (const m of String(block.text || "").matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
+          for (const n of m[1].split(",")) cited.add(parseInt(n.trim(), 10));
+        }
+      }
+    }
+    const all = answer.sources || [];
+    return cited.size ? all.filter((s) => cited.has(s.citation)) : all;
+  }
+
   function renderSources(answer) {
-    const sources = answer.sources || [];
+    const sources = citedSources(answer);
     if (!sources.length) return null;
     const list = el("ol", { class: "sources" });
     for (const s of sources) {
@@ -682,9 +698,9 @@
     } catch (_) { /* the page works without it */ }
     try {
       const stats = (await (await fetch("/v1/stats")).json()).index || {};
-      const n = (x) => Number(x || 0).toLocaleString();
-      $("index-stats").textContent = [n(stats.pages) + " pages", n(stats.images) + " images",
-        n(stats.tables) + " tables", n(stats.videos) + " videos"].join(" · ");
+      const n = (x, word) => Number(x || 0).toLocaleString() + " " + word + (Number(x) === 1 ? "" : "s");
+      $("index-stats").textContent = [n(stats.pages, "page"), n(stats.images, "image"),
+        n(stats.tables, "table"), n(stats.videos, "video")].join(" · ");
     } catch (_) { /* optional */ }
   }
 
