@@ -253,3 +253,47 @@ def test_pdfminer_warnings_land_in_the_document_warnings(tmp_path: Path, capsys:
     assert doc.sections
     assert any(w.startswith("pdfminer: Could not get FontBBox") for w in doc.warnings), doc.warnings
     assert "FontBBox" not in capsys.readouterr().err
+
+
+def _manual_page(header: tuple[float, str] | None, heading: str, n: int) -> list[tuple]:
+    ops: list[tuple] = [] if header is None else [("text", header[0], 30, 9, False, header[1])]
+    ops.append(("text", 72, 100, 14, True, heading))
+    ops += [("text", 72, 130 + 13 * i, 10, False, f"{BODY} Line {n}-{i}.") for i in range(6)]
+    return ops
+
+
+@pytest.mark.parametrize("headers", [
+    # a book's verso/recto running header: the page number on the outer side
+    ["12 The Widget Manual", "The Widget Manual 13", "14 The Widget Manual", "The Widget Manual 15"],
+    # a chapter-title running header: the text changes, the printed page number follows the page index
+    ["12 Installing", "Installing 13", "14 Configuring", "Using widgets 15"],
+])
+def test_running_headers_with_page_numbers_leave_the_text(headers: list[str], tmp_path: Path) -> None:
+    pages = [_manual_page((72 if i % 2 == 0 else 420, h), f"Chapter {i + 1}", i) for i, h in enumerate(headers)]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf(pages))
+    doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Line 3-5" in text
+    for h in headers:
+        assert h not in text
+
+
+def test_table_of_contents_pages_are_not_headings_or_text(tmp_path: Path) -> None:
+    toc: list[tuple] = [("text", 72, 60, 16, True, "Contents")]
+    entries = [("1 Getting started", "3"), ("Installing the widget", "3"), ("Upgrading", "4"),
+               ("2 Reference", "5"), ("Widget options", "5"), ("Environment", "6")]
+    for i, (title, num) in enumerate(entries):
+        bold = not title[0].isalpha()
+        leader = "" if bold else " " + ". " * 20
+        ops_y = 100 + 18 * i
+        toc.append(("text", 72 if bold else 84, ops_y, 10, bold, title + leader))
+        toc.append(("text", 530, ops_y, 10, bold, num))
+    pages = [toc, _manual_page(None, "1 Getting started", 1), _manual_page(None, "2 Reference", 2)]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf(pages))
+    doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
+    headings = [s.heading_path[-1] for s in doc.sections]
+    assert headings == ["1 Getting started", "2 Reference"]
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Upgrading" not in text and ". . ." not in text

@@ -257,6 +257,39 @@ def _find_gutter(rows: list[list[dict[str, Any]]], width: float) -> float | None
     return (runs[0] + runs[-1]) / 2
 
 
+_LEADER_RE = re.compile(r"^[.·…]+$")
+_TOC_NUM_RE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,7})$")
+
+
+def _drop_contents_rows(rows: list[list[dict[str, Any]]], min_entries: int = 5) -> list[list[dict[str, Any]]]:
+    """Rows of a table-of-contents page left out (navigation, as in built HTML).
+
+    A contents entry ends with a page number (arabic, or lower-case roman for
+    front matter) after dot leaders (a word of dots, or two words of one dot) or a gap of at least 2 em, the numbers
+    right-aligned (their right edges within 2 points of the most common one).
+    A page is a contents page when at least ``min_entries`` such rows (5; 2 on the
+    page after a contents page, where the contents end) make half of its rows;
+    its other rows (the "Contents" title, running header) stay.
+    """
+    cands: list[tuple[int, float]] = []
+    for i, row in enumerate(rows):
+        last = row[-1]
+        if len(row) < 2 or not _TOC_NUM_RE.match(last["text"]):
+            continue
+        size = float(last.get("size") or 10.0)
+        leader = _LEADER_RE.match(row[-2]["text"]) and (
+            len(row[-2]["text"]) > 1 or len(row) > 2 and _LEADER_RE.match(row[-3]["text"]))
+        if leader or last["x0"] - row[-2]["x1"] >= 2 * size:
+            cands.append((i, float(last["x1"])))
+    if len(cands) < min_entries or 2 * len(cands) < len(rows):
+        return rows
+    right = Counter(round(x1) for _, x1 in cands).most_common(1)[0][0]
+    toc = {i for i, x1 in cands if abs(x1 - right) <= 2}
+    if len(toc) < min_entries or 2 * len(toc) < len(rows):
+        return rows
+    return [r for i, r in enumerate(rows) if i not in toc]
+
+
 def _make_line(words: list[dict[str, Any]], page: int, page_height: float, col: int) -> _Line:
     text_parts: list[str] = []
     prev_x1: float | None = None
@@ -385,6 +418,7 @@ class _PdfConverter:
         self.ocr: OcrEngine | None = options.ocr_engine
         self._files_written: dict[str, Path] = {}
         self._pdfium_doc: Any = None
+        self._contents_page = -1  # the last table-of-contents page seen
 
     # -- rendering
     def _render(self, page_no: int, box: Bbox, pdf_page: Any) -> Image | None:
@@ -442,6 +476,10 @@ class _PdfConverter:
             words = self._ocr_words(page, page_no, pw, ph, res)
             ocr_page = bool(words)
         rows = _group_rows(words)
+        n_rows = len(rows)
+        rows = _drop_contents_rows(rows, 2 if self._contents_page == page_no - 1 else 5)
+        if len(rows) < n_rows:
+            self._contents_page = page_no
         gutter = _find_gutter(rows, pw)
         col_rows = [piece for row in rows for piece in split_at_gutter(row, gutter)]
         lines = [_make_line(ws, page_no, ph, col) for col, ws in col_rows]
@@ -827,25 +865,47 @@ def _booktabs_region(rules: list[Bbox], cbox: Bbox) -> Bbox | None:
 
 
 def _norm_repeat(text: str) -> str:
-    return re.sub(r"\d+", "#", text.strip().lower())
+    """The text a running header keeps from page to page: digits as ``#`` and a page
+    number at either end dropped, so that a book's recto ``Title 23`` and verso
+    ``22 Title`` headers are one running line."""
+    key = re.sub(r"\d+", "#", text.strip().lower())
+    return re.sub(r"^#\s+|\s+#$", "", key) or key
+
+
+_EDGE_NUM_RE = re.compile(r"^(\d{1,4})\s+\S|\S\s+(\d{1,4})$")
 
 
 def _drop_running_lines(stream: list[Any], n_pages: int) -> list[Any]:
-    """Remove running headers/footers (same text in the margin band on >= 3
-    pages, or half the pages) and bare page numbers in the margin band."""
+    """Remove running headers/footers and page numbers in the margin band.
+
+    A running line is (a) the same text (digits ignored, a page number at either
+    end dropped) in the margin band on half the pages, at least 3; (b) the top- or
+    bottom-most line of its page beginning or ending with the printed page number,
+    i.e. a number that is the page index plus one offset on at least 3 pages and a
+    third of them (a book's "22 Chapter title" headers); (c) a bare page number.
+    """
     def in_band(ln: _Line) -> bool:
         band = 0.09 * ln.page_height if ln.page_height else 60
         return ln.top <= band or ln.bottom >= ln.page_height - band
 
     counts: Counter[str] = Counter()
+    edge: dict[int, list[_Line]] = {}
     for e in stream:
         if isinstance(e, _Line) and in_band(e):
             counts[_norm_repeat(e.text)] += 1
+            edge.setdefault(e.page, []).append(e)
+    offsets: dict[int, list[_Line]] = {}
+    for lines in edge.values():
+        for ln in {id(x): x for x in (min(lines, key=lambda x: x.top), max(lines, key=lambda x: x.bottom))}.values():
+            m = _EDGE_NUM_RE.search(ln.text.strip())
+            if m:
+                offsets.setdefault(ln.page - int(m.group(1) or m.group(2)), []).append(ln)
+    numbered = {id(ln) for lines in offsets.values() if len(lines) >= max(3, n_pages / 3) for ln in lines}
     need = max(3, (n_pages + 1) // 2) if n_pages >= 3 else 10**9
     out = []
     for e in stream:
         if isinstance(e, _Line) and in_band(e) and (
-                counts[_norm_repeat(e.text)] >= need or _PAGE_NUM_RE.match(e.text.strip())):
+                counts[_norm_repeat(e.text)] >= need or id(e) in numbered or _PAGE_NUM_RE.match(e.text.strip())):
             continue
         out.append(e)
     return out
