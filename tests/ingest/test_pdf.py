@@ -297,3 +297,17 @@ def test_table_of_contents_pages_are_not_headings_or_text(tmp_path: Path) -> Non
     assert headings == ["1 Getting started", "2 Reference"]
     text = "\n".join(s.text for s in doc.sections)
     assert "Upgrading" not in text and ". . ." not in text
+
+
+def test_paragraph_broken_by_a_page_break_is_one_paragraph(tmp_path: Path) -> None:
+    first: list[tuple] = [("text", 72, 100, 14, True, "1 Plotting")]
+    first += [("text", 72, 130 + 13 * i, 10, False, f"{BODY} Line {i}.") for i in range(3)]
+    first.append(("text", 72, 190, 10, False, "Recent versions add interactive termi-"))
+    second: list[tuple] = [("text", 72, 72, 10, False, "nals based on widget toolkits and the web canvas."),
+                           ("text", 72, 100, 10, False, "Another paragraph starts here.")]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf([first, second]))
+    doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
+    paras = [p for s in doc.sections for p in s.text.split("\n\n")]
+    assert "Recent versions add interactive terminals based on widget toolkits and the web canvas." in paras
+    assert paras[-1] == "Another paragraph starts here."

@@ -925,6 +925,9 @@ def _paragraphs(stream: list[Any]) -> list[_Para | _Anchor]:
             cur = None
             continue
         ln: _Line = e
+        if cur is not None and _continues(cur.lines[-1], ln):
+            cur.lines.append(ln)
+            continue
         if cur is not None:
             prev = cur.lines[-1]
             size = max(prev.size, 1.0)
@@ -944,6 +947,24 @@ def _paragraphs(stream: list[Any]) -> list[_Para | _Anchor]:
         cur = _Para([ln])
         out.append(cur)
     return out
+
+
+def _continues(prev: _Line, ln: _Line) -> bool:
+    """Whether ``ln`` carries on ``prev``'s sentence across a page or column break.
+
+    The reader sees one paragraph when the text before the break stops mid-sentence
+    (no ``.``/``!``/``?``/``:`` at its end) and the text after it starts in lower
+    case, in the same font size and weight: the next page's first line (left
+    column or full width), or the right column after the left one.
+    """
+    if ln.page == prev.page + 1:
+        if ln.col == 1:
+            return False
+    elif not (ln.page == prev.page and prev.col == 0 and ln.col == 1):
+        return False
+    end = prev.text.rstrip()
+    return (bool(end) and not end.endswith((".", "!", "?", ":")) and ln.text.lstrip()[:1].islower()
+            and abs(ln.size - prev.size) <= 0.3 and ln.bold == prev.bold)
 
 
 def _short_heading(ln: _Line) -> bool:
