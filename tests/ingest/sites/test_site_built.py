@@ -171,3 +171,21 @@ def test_home_page_of_a_built_site_is_a_page(tmp_path: Path, write: Callable[...
     sel = open_site(tmp_path)
     assert sel.site.config.generator == "html" and sel.site.config.config_file == "index.html"
     assert sorted(p.rel for p in walk_site(sel.site, under=sel.walk).pages) == ["guide/index.html", "index.html"]
+
+
+def test_unknown_generator_meta_is_a_built_site(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A manual converted by a generator murar has no rules for (LaTeX2HTML, AsciiDoc) says so in its
+    generator meta tag; it was read as plain HTML, its navigation panels ("Next: ... Up: ...") kept."""
+    from murar.ingest.sites.detect import open_site
+
+    nav = ("<DIV CLASS='navigation'><A HREF='node3.html'><IMG ALT='next' SRC='next.png'></A><BR>"
+           "<B> Next:</B> <A HREF='node3.html'>Ranges</A> <B> Up:</B> <A HREF='index.html'>Widget manual</A>"
+           "</DIV><!--End of Navigation Panel-->")
+    head = "<!DOCTYPE HTML><HTML><HEAD><TITLE>{t}</TITLE><META NAME='Generator' CONTENT='LaTeX2HTML v2022.2'></HEAD>"
+    write(tmp_path, "index.html", head.format(t="Widget manual") + f"<BODY>{nav}<H1>Widget manual</H1></BODY></HTML>")
+    write(tmp_path, "node2.html", head.format(t="Axes") + f"<BODY>{nav}<H3>Axes</H3>Axes have tics.</BODY></HTML>")
+    assert built.built_generator(tmp_path) == "html"
+    sel = open_site(tmp_path)
+    assert sel.site.config.generator == "html"
+    page = sel.site.preprocess((tmp_path / "node2.html").read_text(), page_rel="node2.html")
+    assert "Axes have tics." in page and "Next:" not in page and "Ranges" not in page

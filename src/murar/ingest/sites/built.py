@@ -4,7 +4,8 @@
 - Detection (:func:`built_generator`): an ``index.html`` that is a rendered page
   (no front matter, no template tags) plus a generator signature: the
   ``<meta name="generator">`` tag (MkDocs, Hugo, Jekyll, Docusaurus, Sphinx,
-  VitePress, ...) or files the generators write (Sphinx ``searchindex.js`` and
+  VitePress, ...; any other name, such as LaTeX2HTML or AsciiDoc, is a generic
+  built site) or files the generators write (Sphinx ``searchindex.js`` and
   ``_static/documentation_options.js``, MkDocs ``search/search_index.json``,
   ``sitemap.xml``).
 - Pages are the ``.html`` files except the generators' utility pages (search,
@@ -158,6 +159,8 @@ def built_generator(folder: Path) -> str | None:
         for needle, gen in _KNOWN:
             if needle in name:
                 return gen
+        if name.strip():
+            return "html"  # a converter that says it wrote the page (LaTeX2HTML, AsciiDoc, Doxygen, ...)
     if (folder / "searchindex.js").is_file() or (folder / "_static" / "documentation_options.js").is_file():
         return "sphinx"
     if (folder / "search" / "search_index.json").is_file():
