@@ -34,7 +34,7 @@ def _image_xobject(w: int, h: int, pattern: str) -> bytes:
 
 def make_pdf(pages: list[list[tuple]], height: float = 792.0) -> bytes:
     """Build a PDF. Each page is a list of ops:
-    ("text", x, top, size, bold, string) or ("image", name, x, top, w, h) with
+    ("text", x, top, size, bold, string) (bold: True, False or "mono" for Courier) or ("image", name, x, top, w, h) with
     top-left coordinates in points."""
     objs: list[bytes] = []
 
@@ -44,6 +44,7 @@ def make_pdf(pages: list[list[tuple]], height: float = 792.0) -> bytes:
 
     font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     bold = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>")
+    mono = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>")
     images = {"chart": add(_image_xobject(120, 80, "chart")), "logo": add(_image_xobject(40, 40, "logo"))}
     pages_id = len(objs) + 1 + 2 * len(pages)
     kids = []
@@ -53,13 +54,13 @@ def make_pdf(pages: list[list[tuple]], height: float = 792.0) -> bytes:
             if op[0] == "text":
                 _, x, top, size, is_bold, s = op
                 s = s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-                content.append(f"BT /{'F2' if is_bold else 'F1'} {size} Tf {x} {height - top - size} Td ({s}) Tj ET")
+                content.append(f"BT /{'F3' if is_bold == 'mono' else 'F2' if is_bold else 'F1'} {size} Tf {x} {height - top - size} Td ({s}) Tj ET")
             else:
                 _, name, x, top, w, h = op
                 content.append(f"q {w} 0 0 {h} {x} {height - top - h} cm /{name} Do Q")
         stream = "\n".join(content).encode("latin-1")
         cid = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-        res = (f"<< /Font << /F1 {font} 0 R /F2 {bold} 0 R >> /XObject << /chart {images['chart']} 0 R "
+        res = (f"<< /Font << /F1 {font} 0 R /F2 {bold} 0 R /F3 {mono} 0 R >> /XObject << /chart {images['chart']} 0 R "
                f"/logo {images['logo']} 0 R >> >>")
         pid = add(f"<< /Type /Page /Parent {pages_id} 0 R /MediaBox [0 0 612 {height}] "
                   f"/Resources {res} /Contents {cid} 0 R >>".encode())
@@ -311,3 +312,16 @@ def test_paragraph_broken_by_a_page_break_is_one_paragraph(tmp_path: Path) -> No
     paras = [p for s in doc.sections for p in s.text.split("\n\n")]
     assert "Recent versions add interactive terminals based on widget toolkits and the web canvas." in paras
     assert paras[-1] == "Another paragraph starts here."
+
+
+def test_code_in_a_monospaced_font_is_its_own_paragraph_with_its_lines(tmp_path: Path) -> None:
+    ops: list[tuple] = [("text", 72, 100, 14, True, "1 Drawing"),
+                        ("text", 72, 130, 10, False, "To draw a line, create a file containing"),
+                        ("text", 90, 143, 10, "mono", "size(100);"),
+                        ("text", 90, 156, 10, "mono", "draw((0,0)--(1,1));"),
+                        ("text", 72, 169, 10, False, "and run the command on it.")]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf([ops]))
+    doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
+    assert doc.sections[-1].text.split("\n\n") == [
+        "To draw a line, create a file containing", "size(100);\ndraw((0,0)--(1,1));", "and run the command on it."]

@@ -75,6 +75,9 @@ log = logging.getLogger(__name__)
 
 Bbox = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, top-left origin
 
+#: monospaced (code) fonts: Courier, TeX's cmtt/lmtt, DejaVu/Liberation/Noto Mono, Consolas, Menlo, Source Code
+_MONO_RE = re.compile(r"mono|courier|cmtt|lmtt|txtt|consola|menlo|inconsolata|sourcecode|source\s?code|typewriter",
+                      re.IGNORECASE)
 _BOLD_RE = re.compile(r"bold|black|heavy|semibold|demi|-medi|\bmedi|cmbx|bx\d", re.IGNORECASE)
 _NUMBERED_RE = re.compile(r"^(?P<num>(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,3})\.?\s+(?P<title>[A-Z][^\n]{1,100})$")
 _CID_RE = re.compile(r"\(cid:\d+\)\s?")
@@ -124,6 +127,7 @@ class _Line:
     page: int
     col: int = -1  # -1 full width / single column, 0 left, 1 right
     page_height: float = 0.0
+    mono: bool = False  # set in a monospaced (code) font
 
 
 @dataclass(slots=True)
@@ -142,6 +146,8 @@ class _Para:
 
     @property
     def text(self) -> str:
+        if self.lines[0].mono:  # a code listing keeps its lines
+            return "\n".join(ln.text.rstrip() for ln in self.lines)
         out = ""
         for ln in self.lines:
             t = ln.text.strip()
@@ -302,11 +308,12 @@ def _make_line(words: list[dict[str, Any]], page: int, page_height: float, col: 
     chars = [len(w["text"]) for w in words]
     bold_chars = sum(c for w, c in zip(words, chars, strict=True) if _is_bold(str(w.get("fontname", ""))))
     size = statistics.median(sizes) if sizes else 0.0
+    mono_chars = sum(c for w, c in zip(words, chars, strict=True) if _MONO_RE.search(str(w.get("fontname", ""))))
     return _Line(
         x0=min(w["x0"] for w in words), top=min(w["top"] for w in words),
         x1=max(w["x1"] for w in words), bottom=max(w["bottom"] for w in words),
         text=_clean_text("".join(text_parts)), size=round(size, 1), bold=bold_chars >= 0.9 * sum(chars),
-        page=page, col=col, page_height=page_height,
+        page=page, col=col, page_height=page_height, mono=mono_chars >= 0.9 * sum(chars),
     )
 
 
@@ -936,6 +943,7 @@ def _paragraphs(stream: list[Any]) -> list[_Para | _Anchor]:
                 or ln.top - prev.bottom > max(3.5, 0.55 * size)
                 or ln.top < prev.top - 1
                 or abs(ln.size - prev.size) > 0.8
+                or ln.mono != prev.mono
                 or ln.bold != prev.bold and (len(prev.text) < 80 or len(ln.text) < 80) and _short_heading(prev)
                 or (ln.x0 - col_left[(ln.page, ln.col)] > 0.8 * size
                     and prev.x0 - col_left[(prev.page, prev.col)] < 0.3 * size
@@ -964,7 +972,7 @@ def _continues(prev: _Line, ln: _Line) -> bool:
         return False
     end = prev.text.rstrip()
     return (bool(end) and not end.endswith((".", "!", "?", ":")) and ln.text.lstrip()[:1].islower()
-            and abs(ln.size - prev.size) <= 0.3 and ln.bold == prev.bold)
+            and abs(ln.size - prev.size) <= 0.3 and ln.bold == prev.bold and ln.mono == prev.mono)
 
 
 def _short_heading(ln: _Line) -> bool:
