@@ -325,3 +325,17 @@ def test_code_in_a_monospaced_font_is_its_own_paragraph_with_its_lines(tmp_path:
     doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
     assert doc.sections[-1].text.split("\n\n") == [
         "To draw a line, create a file containing", "size(100);\ndraw((0,0)--(1,1));", "and run the command on it."]
+
+
+def test_tex_accents_drawn_over_their_letter_combine_with_it(tmp_path: Path) -> None:
+    # Helvetica, StandardEncoding: 0xC8 dieresis, 0xC2 acute, 0xC1 grave, 0xF5 dotless i
+    ops: list[tuple] = [("text", 72, 100, 14, True, "1 Credits"),
+                        ("text", 72, 130, 10, False, "Bro"), ("text", 83.1, 130, 10, False, "\xc8"),
+                        ("text", 87.56, 130, 10, False, "ker and Mikul"),
+                        ("text", 147.62, 130, 10, False, "\xf5"), ("text", 147.62, 130, 10, False, "\xc2"),
+                        ("text", 150.4, 130, 10, False, "k wrote it; a grave \xc1 beside a letter stays.")]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf([ops]))
+    text = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets").sections[-1].text
+    assert "Bröker and Mikulík wrote it" in text
+    assert "grave ` beside" in text or "grave \u02cb beside" in text or "grave `beside" in text

@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import re
 import statistics
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -174,6 +175,36 @@ class _Region:
 def _clean_text(text: str) -> str:
     """Drop unmapped glyph markers such as ``(cid:15)``."""
     return _CID_RE.sub("", text).strip() if "(cid:" in text else text
+
+
+#: TeX's \\" \\' \\` \\^ \\~ \\c \\v \\u \\= \\. \\r \\H: a spacing accent glyph drawn over (or under) its letter
+_SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
+                    "ˇ": "\u030c", "˘": "\u0306", "¯": "\u0304", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b"}
+
+
+def _compose_accents(word: dict[str, Any]) -> dict[str, Any]:
+    """``Bro¨ker`` read as ``Bröker``: a spacing accent glyph (TeX's ``\\"o`` typesets the
+    accent ``¨`` and the letter ``o`` as two glyphs) whose box lies over the box of the
+    letter before or after it (half the accent's width or more) combines with that letter
+    (Unicode NFC). A backquote or accent beside a letter stays. Linear in the word's length."""
+    chars = word.pop("chars", None)
+    if not chars or not any(c.get("text") in _SPACING_ACCENTS for c in chars):
+        return word
+    out: list[str] = [c.get("text", "") for c in chars]
+    for i, c in enumerate(chars):
+        mark = _SPACING_ACCENTS.get(c.get("text", ""))
+        if mark is None:
+            continue
+        width = max(0.1, float(c["x1"]) - float(c["x0"]))
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(chars) and out[j][:1].isalpha() and \
+                    _overlap(float(c["x0"]), float(c["x1"]), float(chars[j]["x0"]), float(chars[j]["x1"])) >= 0.5 * width:
+                base = {"ı": "i", "ȷ": "j"}.get(out[j], out[j])  # TeX's \\'{\\i}: the dotless i takes the accent
+                out[j] = unicodedata.normalize("NFC", base + mark)
+                out[i] = ""
+                break
+    word["text"] = "".join(out)
+    return word
 
 
 def _is_bold(fontname: str) -> bool:
@@ -475,8 +506,9 @@ class _PdfConverter:
         # rotated text (arXiv side stamps, vertical labels) would interleave with body lines
         page = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
         words = page.extract_words(extra_attrs=["fontname", "size"], keep_blank_chars=False,
-                                   use_text_flow=False, x_tolerance=1.5, y_tolerance=2.5)
-        words = [w for w in words if w["text"].strip() and 0 <= w["x0"] < pw and 0 <= w["top"] < ph]
+                                   use_text_flow=False, x_tolerance=1.5, y_tolerance=2.5, return_chars=True)
+        words = [_compose_accents(w) for w in words
+                 if w["text"].strip() and 0 <= w["x0"] < pw and 0 <= w["top"] < ph]
         regions = _graphic_boxes(page, pw, ph)
         ocr_page = False
         if not words:
