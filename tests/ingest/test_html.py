@@ -172,3 +172,18 @@ def test_screenshots_in_a_data_table_are_images_with_their_row_as_context(tmp_pa
         "<figcaption>One</figcaption></figure>")
     paths = [m.path for m in convert_html(tmp_path / "f.html", root=tmp_path).media if isinstance(m, ImageItem)]
     assert paths == ["menu.png", "save.png"]
+
+
+def test_lazy_loaded_images_read_the_picture_the_script_swaps_in(tmp_path: Path) -> None:
+    from PIL import Image
+
+    for name in ("blank.gif", "spinner.png"):
+        Image.new("RGB", (1, 1)).save(tmp_path / name)
+    for name in ("wizard.png", "export.png", "import.png"):
+        Image.new("RGB", (500, 300), (0, 120, 0)).save(tmp_path / name)
+    (tmp_path / "p.html").write_text(
+        "<h1>Setup</h1><p>Run the wizard.</p><img class='lazyload' src='blank.gif' data-src='wizard.png' alt='Wizard'>"
+        "<p>Export.</p><img src='spinner.png' data-srcset='export.png 1x, export@2x.png 2x' alt='Export'>"
+        "<p>Import.</p><img src='spinner.png' data-lazy-src='import.png' alt='Import'>")
+    doc = convert_html(tmp_path / "p.html", root=tmp_path)
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["wizard.png", "export.png", "import.png"]

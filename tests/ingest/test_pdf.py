@@ -34,7 +34,7 @@ def _image_xobject(w: int, h: int, pattern: str) -> bytes:
 
 def make_pdf(pages: list[list[tuple]], height: float = 792.0) -> bytes:
     """Build a PDF. Each page is a list of ops:
-    ("text", x, top, size, bold, string) or ("image", name, x, top, w, h) with
+    ("text", x, top, size, bold, string) (bold: True, False or "mono" for Courier) or ("image", name, x, top, w, h) with
     top-left coordinates in points."""
     objs: list[bytes] = []
 
@@ -44,6 +44,7 @@ def make_pdf(pages: list[list[tuple]], height: float = 792.0) -> bytes:
 
     font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     bold = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>")
+    mono = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>")
     images = {"chart": add(_image_xobject(120, 80, "chart")), "logo": add(_image_xobject(40, 40, "logo"))}
     pages_id = len(objs) + 1 + 2 * len(pages)
     kids = []
@@ -53,13 +54,13 @@ def make_pdf(pages: list[list[tuple]], height: float = 792.0) -> bytes:
             if op[0] == "text":
                 _, x, top, size, is_bold, s = op
                 s = s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-                content.append(f"BT /{'F2' if is_bold else 'F1'} {size} Tf {x} {height - top - size} Td ({s}) Tj ET")
+                content.append(f"BT /{'F3' if is_bold == 'mono' else 'F2' if is_bold else 'F1'} {size} Tf {x} {height - top - size} Td ({s}) Tj ET")
             else:
                 _, name, x, top, w, h = op
                 content.append(f"q {w} 0 0 {h} {x} {height - top - h} cm /{name} Do Q")
         stream = "\n".join(content).encode("latin-1")
         cid = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-        res = (f"<< /Font << /F1 {font} 0 R /F2 {bold} 0 R >> /XObject << /chart {images['chart']} 0 R "
+        res = (f"<< /Font << /F1 {font} 0 R /F2 {bold} 0 R /F3 {mono} 0 R >> /XObject << /chart {images['chart']} 0 R "
                f"/logo {images['logo']} 0 R >> >>")
         pid = add(f"<< /Type /Page /Parent {pages_id} 0 R /MediaBox [0 0 612 {height}] "
                   f"/Resources {res} /Contents {cid} 0 R >>".encode())
@@ -253,3 +254,88 @@ def test_pdfminer_warnings_land_in_the_document_warnings(tmp_path: Path, capsys:
     assert doc.sections
     assert any(w.startswith("pdfminer: Could not get FontBBox") for w in doc.warnings), doc.warnings
     assert "FontBBox" not in capsys.readouterr().err
+
+
+def _manual_page(header: tuple[float, str] | None, heading: str, n: int) -> list[tuple]:
+    ops: list[tuple] = [] if header is None else [("text", header[0], 30, 9, False, header[1])]
+    ops.append(("text", 72, 100, 14, True, heading))
+    ops += [("text", 72, 130 + 13 * i, 10, False, f"{BODY} Line {n}-{i}.") for i in range(6)]
+    return ops
+
+
+@pytest.mark.parametrize("headers", [
+    # a book's verso/recto running header: the page number on the outer side
+    ["12 The Widget Manual", "The Widget Manual 13", "14 The Widget Manual", "The Widget Manual 15"],
+    # a chapter-title running header: the text changes, the printed page number follows the page index
+    ["12 Installing", "Installing 13", "14 Configuring", "Using widgets 15"],
+])
+def test_running_headers_with_page_numbers_leave_the_text(headers: list[str], tmp_path: Path) -> None:
+    pages = [_manual_page((72 if i % 2 == 0 else 420, h), f"Chapter {i + 1}", i) for i, h in enumerate(headers)]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf(pages))
+    doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Line 3-5" in text
+    for h in headers:
+        assert h not in text
+
+
+def test_table_of_contents_pages_are_not_headings_or_text(tmp_path: Path) -> None:
+    toc: list[tuple] = [("text", 72, 60, 16, True, "Contents")]
+    entries = [("1 Getting started", "3"), ("Installing the widget", "3"), ("Upgrading", "4"),
+               ("2 Reference", "5"), ("Widget options", "5"), ("Environment", "6")]
+    for i, (title, num) in enumerate(entries):
+        bold = not title[0].isalpha()
+        leader = "" if bold else " " + ". " * 20
+        ops_y = 100 + 18 * i
+        toc.append(("text", 72 if bold else 84, ops_y, 10, bold, title + leader))
+        toc.append(("text", 530, ops_y, 10, bold, num))
+    pages = [toc, _manual_page(None, "1 Getting started", 1), _manual_page(None, "2 Reference", 2)]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf(pages))
+    doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
+    headings = [s.heading_path[-1] for s in doc.sections]
+    assert headings == ["1 Getting started", "2 Reference"]
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Upgrading" not in text and ". . ." not in text
+
+
+def test_paragraph_broken_by_a_page_break_is_one_paragraph(tmp_path: Path) -> None:
+    first: list[tuple] = [("text", 72, 100, 14, True, "1 Plotting")]
+    first += [("text", 72, 130 + 13 * i, 10, False, f"{BODY} Line {i}.") for i in range(3)]
+    first.append(("text", 72, 190, 10, False, "Recent versions add interactive termi-"))
+    second: list[tuple] = [("text", 72, 72, 10, False, "nals based on widget toolkits and the web canvas."),
+                           ("text", 72, 100, 10, False, "Another paragraph starts here.")]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf([first, second]))
+    doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
+    paras = [p for s in doc.sections for p in s.text.split("\n\n")]
+    assert "Recent versions add interactive terminals based on widget toolkits and the web canvas." in paras
+    assert paras[-1] == "Another paragraph starts here."
+
+
+def test_code_in_a_monospaced_font_is_its_own_paragraph_with_its_lines(tmp_path: Path) -> None:
+    ops: list[tuple] = [("text", 72, 100, 14, True, "1 Drawing"),
+                        ("text", 72, 130, 10, False, "To draw a line, create a file containing"),
+                        ("text", 90, 143, 10, "mono", "size(100);"),
+                        ("text", 90, 156, 10, "mono", "draw((0,0)--(1,1));"),
+                        ("text", 72, 169, 10, False, "and run the command on it.")]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf([ops]))
+    doc = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets")
+    assert doc.sections[-1].text.split("\n\n") == [
+        "To draw a line, create a file containing", "size(100);\ndraw((0,0)--(1,1));", "and run the command on it."]
+
+
+def test_tex_accents_drawn_over_their_letter_combine_with_it(tmp_path: Path) -> None:
+    # Helvetica, StandardEncoding: 0xC8 dieresis, 0xC2 acute, 0xC1 grave, 0xF5 dotless i
+    ops: list[tuple] = [("text", 72, 100, 14, True, "1 Credits"),
+                        ("text", 72, 130, 10, False, "Bro"), ("text", 83.1, 130, 10, False, "\xc8"),
+                        ("text", 87.56, 130, 10, False, "ker and Mikul"),
+                        ("text", 147.62, 130, 10, False, "\xf5"), ("text", 147.62, 130, 10, False, "\xc2"),
+                        ("text", 150.4, 130, 10, False, "k wrote it; a grave \xc1 beside a letter stays.")]
+    path = tmp_path / "manual.pdf"
+    path.write_bytes(make_pdf([ops]))
+    text = convert_pdf(path, root=tmp_path, assets_dir=tmp_path / "assets").sections[-1].text
+    assert "Bröker and Mikulík wrote it" in text
+    assert "grave ` beside" in text or "grave \u02cb beside" in text or "grave `beside" in text

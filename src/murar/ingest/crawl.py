@@ -44,6 +44,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from murar import __version__
 from murar.errors import ConfigError, IngestError
+from murar.ingest.html import LAZY_IMAGE_ATTRS, image_source
 
 log = logging.getLogger(__name__)
 
@@ -421,7 +422,7 @@ class Crawler:
                 links.append(absolute)
         imgs: list[tuple[str, str]] = []
         for img in tree.css("img"):
-            src = _image_source(img.attributes)
+            src = image_source(img.attributes)
             if src:
                 imgs.append((src, _normalise(urljoin(base, src))))
         return links, imgs
@@ -473,16 +474,6 @@ class _Skip(Exception):
     """A URL not saved (reason in the message)."""
 
 
-def _image_source(attrs: dict[str, str | None]) -> str:
-    """The picture an ``<img>`` shows: ``src``, or a lazy-loading ``data-src`` when
-    ``src`` is missing or an inline placeholder."""
-    src = (attrs.get("src") or "").strip()
-    lazy = (attrs.get("data-src") or attrs.get("data-original") or "").strip()
-    if lazy and (not src or src.startswith("data:")):
-        return lazy
-    return "" if src.startswith("data:") else src
-
-
 def _rewrite_page(html: str, images: dict[str, str], url: str) -> str:
     """Point ``<img src>`` at mirrored files and add a canonical link to the live URL."""
     try:
@@ -490,10 +481,10 @@ def _rewrite_page(html: str, images: dict[str, str], url: str) -> str:
     except Exception:  # noqa: BLE001
         return html
     for img in tree.css("img"):
-        src = _image_source(img.attributes)
+        src = image_source(img.attributes)
         if src in images:
             img.attrs["src"] = images[src]
-            for lazy in ("srcset", "data-src", "data-original"):
+            for lazy in ("srcset", *LAZY_IMAGE_ATTRS):
                 if lazy in img.attributes:
                     del img.attrs[lazy]
     head = tree.head

@@ -76,7 +76,7 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["HtmlOptions", "convert_html", "convert_html_text", "decode_html"]
+__all__ = ["LAZY_IMAGE_ATTRS", "HtmlOptions", "convert_html", "convert_html_text", "decode_html", "image_source"]
 
 _M = TypeVar("_M", ImageItem, TableItem, VideoItem)
 
@@ -456,11 +456,7 @@ class _HtmlConverter:
 
     def image(self, node: LexborNode, caption: str) -> ImageItem | None:
         attrs = node.attributes
-        src = (attrs.get("src") or "").strip()
-        if not src or src.startswith("data:"):
-            src = (attrs.get("data-src") or attrs.get("data-original") or "").strip() or src
-        if not src and attrs.get("srcset"):
-            src = (attrs.get("srcset") or "").split(",")[0].strip().split(" ")[0]
+        src = image_source(attrs, keep_data_uri=True)
         alt = _WS.sub(" ", attrs.get("alt") or "").strip()
         title = _WS.sub(" ", attrs.get("title") or "").strip()
         if not src:
@@ -594,6 +590,28 @@ class _HtmlConverter:
         except (ValueError, OSError) as err:
             self.warnings.append(f"transcript {track_src!r} unreadable: {err}")
             return [], ""
+
+
+#: attributes lazy-loading scripts read the real picture from (lazysizes, jQuery lazyload, WordPress)
+LAZY_IMAGE_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-srcset", "data-lazy-srcset")
+
+
+def image_source(attrs: dict[str, str | None], *, keep_data_uri: bool = False) -> str:
+    """The picture an ``<img>`` shows a reader: a lazy-loading script's ``data-src`` /
+    ``data-lazy-src`` / ``data-original`` (else the first ``data-srcset`` candidate), which
+    it swaps in over a placeholder ``src`` (blank GIF, spinner, blurred preview); else
+    ``src``; else the first ``srcset`` candidate. An inline ``data:`` URI is returned only
+    with ``keep_data_uri``; ``""`` when there is none."""
+    src = (attrs.get("src") or "").strip()
+    lazy = (attrs.get("data-src") or attrs.get("data-lazy-src") or attrs.get("data-original") or "").strip()
+    srcset = (attrs.get("data-srcset") or attrs.get("data-lazy-srcset") or "").strip()
+    if not lazy and srcset:
+        lazy = srcset.split(",")[0].strip().split(" ")[0]
+    if lazy and not lazy.startswith("data:"):
+        return lazy
+    if not src and attrs.get("srcset"):
+        src = (attrs.get("srcset") or "").split(",")[0].strip().split(" ")[0]
+    return src if keep_data_uri or not src.startswith("data:") else ""
 
 
 def _image_size(path: Path) -> tuple[int, int] | None:

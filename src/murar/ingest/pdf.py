@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import re
 import statistics
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,6 +76,9 @@ log = logging.getLogger(__name__)
 
 Bbox = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, top-left origin
 
+#: monospaced (code) fonts: Courier, TeX's cmtt/lmtt, DejaVu/Liberation/Noto Mono, Consolas, Menlo, Source Code
+_MONO_RE = re.compile(r"mono|courier|cmtt|lmtt|txtt|consola|menlo|inconsolata|sourcecode|source\s?code|typewriter",
+                      re.IGNORECASE)
 _BOLD_RE = re.compile(r"bold|black|heavy|semibold|demi|-medi|\bmedi|cmbx|bx\d", re.IGNORECASE)
 _NUMBERED_RE = re.compile(r"^(?P<num>(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){0,3})\.?\s+(?P<title>[A-Z][^\n]{1,100})$")
 _CID_RE = re.compile(r"\(cid:\d+\)\s?")
@@ -124,6 +128,7 @@ class _Line:
     page: int
     col: int = -1  # -1 full width / single column, 0 left, 1 right
     page_height: float = 0.0
+    mono: bool = False  # set in a monospaced (code) font
 
 
 @dataclass(slots=True)
@@ -142,6 +147,8 @@ class _Para:
 
     @property
     def text(self) -> str:
+        if self.lines[0].mono:  # a code listing keeps its lines
+            return "\n".join(ln.text.rstrip() for ln in self.lines)
         out = ""
         for ln in self.lines:
             t = ln.text.strip()
@@ -168,6 +175,36 @@ class _Region:
 def _clean_text(text: str) -> str:
     """Drop unmapped glyph markers such as ``(cid:15)``."""
     return _CID_RE.sub("", text).strip() if "(cid:" in text else text
+
+
+#: TeX's \\" \\' \\` \\^ \\~ \\c \\v \\u \\= \\. \\r \\H: a spacing accent glyph drawn over (or under) its letter
+_SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
+                    "ˇ": "\u030c", "˘": "\u0306", "¯": "\u0304", "˙": "\u0307", "˚": "\u030a", "˝": "\u030b"}
+
+
+def _compose_accents(word: dict[str, Any]) -> dict[str, Any]:
+    """``Bro¨ker`` read as ``Bröker``: a spacing accent glyph (TeX's ``\\"o`` typesets the
+    accent ``¨`` and the letter ``o`` as two glyphs) whose box lies over the box of the
+    letter before or after it (half the accent's width or more) combines with that letter
+    (Unicode NFC). A backquote or accent beside a letter stays. Linear in the word's length."""
+    chars = word.pop("chars", None)
+    if not chars or not any(c.get("text") in _SPACING_ACCENTS for c in chars):
+        return word
+    out: list[str] = [c.get("text", "") for c in chars]
+    for i, c in enumerate(chars):
+        mark = _SPACING_ACCENTS.get(c.get("text", ""))
+        if mark is None:
+            continue
+        width = max(0.1, float(c["x1"]) - float(c["x0"]))
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(chars) and out[j][:1].isalpha() and \
+                    _overlap(float(c["x0"]), float(c["x1"]), float(chars[j]["x0"]), float(chars[j]["x1"])) >= 0.5 * width:
+                base = {"ı": "i", "ȷ": "j"}.get(out[j], out[j])  # TeX's \\'{\\i}: the dotless i takes the accent
+                out[j] = unicodedata.normalize("NFC", base + mark)
+                out[i] = ""
+                break
+    word["text"] = "".join(out)
+    return word
 
 
 def _is_bold(fontname: str) -> bool:
@@ -257,6 +294,39 @@ def _find_gutter(rows: list[list[dict[str, Any]]], width: float) -> float | None
     return (runs[0] + runs[-1]) / 2
 
 
+_LEADER_RE = re.compile(r"^[.·…]+$")
+_TOC_NUM_RE = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,7})$")
+
+
+def _drop_contents_rows(rows: list[list[dict[str, Any]]], min_entries: int = 5) -> list[list[dict[str, Any]]]:
+    """Rows of a table-of-contents page left out (navigation, as in built HTML).
+
+    A contents entry ends with a page number (arabic, or lower-case roman for
+    front matter) after dot leaders (a word of dots, or two words of one dot) or a gap of at least 2 em, the numbers
+    right-aligned (their right edges within 2 points of the most common one).
+    A page is a contents page when at least ``min_entries`` such rows (5; 2 on the
+    page after a contents page, where the contents end) make half of its rows;
+    its other rows (the "Contents" title, running header) stay.
+    """
+    cands: list[tuple[int, float]] = []
+    for i, row in enumerate(rows):
+        last = row[-1]
+        if len(row) < 2 or not _TOC_NUM_RE.match(last["text"]):
+            continue
+        size = float(last.get("size") or 10.0)
+        leader = _LEADER_RE.match(row[-2]["text"]) and (
+            len(row[-2]["text"]) > 1 or len(row) > 2 and _LEADER_RE.match(row[-3]["text"]))
+        if leader or last["x0"] - row[-2]["x1"] >= 2 * size:
+            cands.append((i, float(last["x1"])))
+    if len(cands) < min_entries or 2 * len(cands) < len(rows):
+        return rows
+    right = Counter(round(x1) for _, x1 in cands).most_common(1)[0][0]
+    toc = {i for i, x1 in cands if abs(x1 - right) <= 2}
+    if len(toc) < min_entries or 2 * len(toc) < len(rows):
+        return rows
+    return [r for i, r in enumerate(rows) if i not in toc]
+
+
 def _make_line(words: list[dict[str, Any]], page: int, page_height: float, col: int) -> _Line:
     text_parts: list[str] = []
     prev_x1: float | None = None
@@ -269,11 +339,12 @@ def _make_line(words: list[dict[str, Any]], page: int, page_height: float, col: 
     chars = [len(w["text"]) for w in words]
     bold_chars = sum(c for w, c in zip(words, chars, strict=True) if _is_bold(str(w.get("fontname", ""))))
     size = statistics.median(sizes) if sizes else 0.0
+    mono_chars = sum(c for w, c in zip(words, chars, strict=True) if _MONO_RE.search(str(w.get("fontname", ""))))
     return _Line(
         x0=min(w["x0"] for w in words), top=min(w["top"] for w in words),
         x1=max(w["x1"] for w in words), bottom=max(w["bottom"] for w in words),
         text=_clean_text("".join(text_parts)), size=round(size, 1), bold=bold_chars >= 0.9 * sum(chars),
-        page=page, col=col, page_height=page_height,
+        page=page, col=col, page_height=page_height, mono=mono_chars >= 0.9 * sum(chars),
     )
 
 
@@ -385,6 +456,7 @@ class _PdfConverter:
         self.ocr: OcrEngine | None = options.ocr_engine
         self._files_written: dict[str, Path] = {}
         self._pdfium_doc: Any = None
+        self._contents_page = -1  # the last table-of-contents page seen
 
     # -- rendering
     def _render(self, page_no: int, box: Bbox, pdf_page: Any) -> Image | None:
@@ -434,14 +506,19 @@ class _PdfConverter:
         # rotated text (arXiv side stamps, vertical labels) would interleave with body lines
         page = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
         words = page.extract_words(extra_attrs=["fontname", "size"], keep_blank_chars=False,
-                                   use_text_flow=False, x_tolerance=1.5, y_tolerance=2.5)
-        words = [w for w in words if w["text"].strip() and 0 <= w["x0"] < pw and 0 <= w["top"] < ph]
+                                   use_text_flow=False, x_tolerance=1.5, y_tolerance=2.5, return_chars=True)
+        words = [_compose_accents(w) for w in words
+                 if w["text"].strip() and 0 <= w["x0"] < pw and 0 <= w["top"] < ph]
         regions = _graphic_boxes(page, pw, ph)
         ocr_page = False
         if not words:
             words = self._ocr_words(page, page_no, pw, ph, res)
             ocr_page = bool(words)
         rows = _group_rows(words)
+        n_rows = len(rows)
+        rows = _drop_contents_rows(rows, 2 if self._contents_page == page_no - 1 else 5)
+        if len(rows) < n_rows:
+            self._contents_page = page_no
         gutter = _find_gutter(rows, pw)
         col_rows = [piece for row in rows for piece in split_at_gutter(row, gutter)]
         lines = [_make_line(ws, page_no, ph, col) for col, ws in col_rows]
@@ -827,25 +904,47 @@ def _booktabs_region(rules: list[Bbox], cbox: Bbox) -> Bbox | None:
 
 
 def _norm_repeat(text: str) -> str:
-    return re.sub(r"\d+", "#", text.strip().lower())
+    """The text a running header keeps from page to page: digits as ``#`` and a page
+    number at either end dropped, so that a book's recto ``Title 23`` and verso
+    ``22 Title`` headers are one running line."""
+    key = re.sub(r"\d+", "#", text.strip().lower())
+    return re.sub(r"^#\s+|\s+#$", "", key) or key
+
+
+_EDGE_NUM_RE = re.compile(r"^(\d{1,4})\s+\S|\S\s+(\d{1,4})$")
 
 
 def _drop_running_lines(stream: list[Any], n_pages: int) -> list[Any]:
-    """Remove running headers/footers (same text in the margin band on >= 3
-    pages, or half the pages) and bare page numbers in the margin band."""
+    """Remove running headers/footers and page numbers in the margin band.
+
+    A running line is (a) the same text (digits ignored, a page number at either
+    end dropped) in the margin band on half the pages, at least 3; (b) the top- or
+    bottom-most line of its page beginning or ending with the printed page number,
+    i.e. a number that is the page index plus one offset on at least 3 pages and a
+    third of them (a book's "22 Chapter title" headers); (c) a bare page number.
+    """
     def in_band(ln: _Line) -> bool:
         band = 0.09 * ln.page_height if ln.page_height else 60
         return ln.top <= band or ln.bottom >= ln.page_height - band
 
     counts: Counter[str] = Counter()
+    edge: dict[int, list[_Line]] = {}
     for e in stream:
         if isinstance(e, _Line) and in_band(e):
             counts[_norm_repeat(e.text)] += 1
+            edge.setdefault(e.page, []).append(e)
+    offsets: dict[int, list[_Line]] = {}
+    for lines in edge.values():
+        for ln in {id(x): x for x in (min(lines, key=lambda x: x.top), max(lines, key=lambda x: x.bottom))}.values():
+            m = _EDGE_NUM_RE.search(ln.text.strip())
+            if m:
+                offsets.setdefault(ln.page - int(m.group(1) or m.group(2)), []).append(ln)
+    numbered = {id(ln) for lines in offsets.values() if len(lines) >= max(3, n_pages / 3) for ln in lines}
     need = max(3, (n_pages + 1) // 2) if n_pages >= 3 else 10**9
     out = []
     for e in stream:
         if isinstance(e, _Line) and in_band(e) and (
-                counts[_norm_repeat(e.text)] >= need or _PAGE_NUM_RE.match(e.text.strip())):
+                counts[_norm_repeat(e.text)] >= need or id(e) in numbered or _PAGE_NUM_RE.match(e.text.strip())):
             continue
         out.append(e)
     return out
@@ -865,6 +964,9 @@ def _paragraphs(stream: list[Any]) -> list[_Para | _Anchor]:
             cur = None
             continue
         ln: _Line = e
+        if cur is not None and _continues(cur.lines[-1], ln):
+            cur.lines.append(ln)
+            continue
         if cur is not None:
             prev = cur.lines[-1]
             size = max(prev.size, 1.0)
@@ -873,6 +975,7 @@ def _paragraphs(stream: list[Any]) -> list[_Para | _Anchor]:
                 or ln.top - prev.bottom > max(3.5, 0.55 * size)
                 or ln.top < prev.top - 1
                 or abs(ln.size - prev.size) > 0.8
+                or ln.mono != prev.mono
                 or ln.bold != prev.bold and (len(prev.text) < 80 or len(ln.text) < 80) and _short_heading(prev)
                 or (ln.x0 - col_left[(ln.page, ln.col)] > 0.8 * size
                     and prev.x0 - col_left[(prev.page, prev.col)] < 0.3 * size
@@ -884,6 +987,24 @@ def _paragraphs(stream: list[Any]) -> list[_Para | _Anchor]:
         cur = _Para([ln])
         out.append(cur)
     return out
+
+
+def _continues(prev: _Line, ln: _Line) -> bool:
+    """Whether ``ln`` carries on ``prev``'s sentence across a page or column break.
+
+    The reader sees one paragraph when the text before the break stops mid-sentence
+    (no ``.``/``!``/``?``/``:`` at its end) and the text after it starts in lower
+    case, in the same font size and weight: the next page's first line (left
+    column or full width), or the right column after the left one.
+    """
+    if ln.page == prev.page + 1:
+        if ln.col == 1:
+            return False
+    elif not (ln.page == prev.page and prev.col == 0 and ln.col == 1):
+        return False
+    end = prev.text.rstrip()
+    return (bool(end) and not end.endswith((".", "!", "?", ":")) and ln.text.lstrip()[:1].islower()
+            and abs(ln.size - prev.size) <= 0.3 and ln.bold == prev.bold and ln.mono == prev.mono)
 
 
 def _short_heading(ln: _Line) -> bool:

@@ -171,3 +171,43 @@ def test_home_page_of_a_built_site_is_a_page(tmp_path: Path, write: Callable[...
     sel = open_site(tmp_path)
     assert sel.site.config.generator == "html" and sel.site.config.config_file == "index.html"
     assert sorted(p.rel for p in walk_site(sel.site, under=sel.walk).pages) == ["guide/index.html", "index.html"]
+
+
+def test_unknown_generator_meta_is_a_built_site(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A manual converted by a generator murar has no rules for (LaTeX2HTML, AsciiDoc) says so in its
+    generator meta tag; it was read as plain HTML, its navigation panels ("Next: ... Up: ...") kept."""
+    from murar.ingest.sites.detect import open_site
+
+    nav = ("<DIV CLASS='navigation'><A HREF='node3.html'><IMG ALT='next' SRC='next.png'></A><BR>"
+           "<B> Next:</B> <A HREF='node3.html'>Ranges</A> <B> Up:</B> <A HREF='index.html'>Widget manual</A>"
+           "</DIV><!--End of Navigation Panel-->")
+    head = "<!DOCTYPE HTML><HTML><HEAD><TITLE>{t}</TITLE><META NAME='Generator' CONTENT='LaTeX2HTML v2022.2'></HEAD>"
+    write(tmp_path, "index.html", head.format(t="Widget manual") + f"<BODY>{nav}<H1>Widget manual</H1></BODY></HTML>")
+    write(tmp_path, "node2.html", head.format(t="Axes") + f"<BODY>{nav}<H3>Axes</H3>Axes have tics.</BODY></HTML>")
+    assert built.built_generator(tmp_path) == "html"
+    sel = open_site(tmp_path)
+    assert sel.site.config.generator == "html"
+    page = sel.site.preprocess((tmp_path / "node2.html").read_text(), page_rel="node2.html")
+    assert "Axes have tics." in page and "Next:" not in page and "Ranges" not in page
+
+
+def test_generated_pages_without_index_are_a_built_site(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A set of converted man pages has no index.html (Debian's git-doc: AsciiDoc XHTML, opening with
+    an XML declaration, beside the .txt sources); its footers were read as text by the plain reader."""
+    from murar.ingest.sites.detect import open_site
+
+    page = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" '
+            '"http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">\n'
+            "<html xmlns='http://www.w3.org/1999/xhtml'><head><title>{n}(1)</title><meta name='generator' content='AsciiDoc 10.2.0'>"
+            "</head><body><div id='header'><h1>{n}(1) Manual Page</h1></div><div id='content'><h2>NAME</h2>"
+            "<p>{n} - does things</p></div><div id='footer'><div id='footer-text'>Last updated 2024-01-01</div>"
+            "</div></body></html>")
+    for n in ("widget-add", "widget-rm", "widget-log"):
+        write(tmp_path, f"{n}.html", page.format(n=n))
+        write(tmp_path, f"{n}.txt", f"{n}(1)\n======\n")
+    assert built.built_generator(tmp_path) == "html"
+    assert open_site(tmp_path).site.config.generator == "html"
+    cleaned = built.clean_built_page((tmp_path / "widget-rm.html").read_text())
+    assert "widget-rm - does things" in cleaned and "Last updated" not in cleaned
+    write(tmp_path, "README.md", "# Widget\n")  # a source folder with a few exported pages is not a build
+    assert built.built_generator(tmp_path) is None

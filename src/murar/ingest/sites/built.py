@@ -4,7 +4,8 @@
 - Detection (:func:`built_generator`): an ``index.html`` that is a rendered page
   (no front matter, no template tags) plus a generator signature: the
   ``<meta name="generator">`` tag (MkDocs, Hugo, Jekyll, Docusaurus, Sphinx,
-  VitePress, ...) or files the generators write (Sphinx ``searchindex.js`` and
+  VitePress, ...; any other name, such as LaTeX2HTML or AsciiDoc, is a generic
+  built site; without ``index.html``, the same tag on the folder's pages) or files the generators write (Sphinx ``searchindex.js`` and
   ``_static/documentation_options.js``, MkDocs ``search/search_index.json``,
   ``sitemap.xml``).
 - Pages are the ``.html`` files except the generators' utility pages (search,
@@ -150,7 +151,9 @@ def built_generator(folder: Path) -> str | None:
         head = index.read_text(encoding="utf-8", errors="replace")[:65_536] if index.is_file() else ""
     except OSError:
         return None
-    if not head or not is_rendered_html(head):
+    if not head:
+        return "html" if _generated_pages(folder) else None
+    if not is_rendered_html(head):
         return None
     m = _GENERATOR_META.search(head)
     if m:
@@ -158,6 +161,8 @@ def built_generator(folder: Path) -> str | None:
         for needle, gen in _KNOWN:
             if needle in name:
                 return gen
+        if name.strip():
+            return "html"  # a converter that says it wrote the page (LaTeX2HTML, AsciiDoc, Doxygen, ...)
     if (folder / "searchindex.js").is_file() or (folder / "_static" / "documentation_options.js").is_file():
         return "sphinx"
     if (folder / "search" / "search_index.json").is_file():
@@ -167,10 +172,41 @@ def built_generator(folder: Path) -> str | None:
     return None
 
 
+_SOURCE_SUFFIXES = frozenset({".md", ".mdx", ".markdown", ".rst", ".adoc", ".asciidoc", ".ipynb", ".qmd"})
+
+
+def _generated_pages(folder: Path, limit: int = 50) -> bool:
+    """A folder without ``index.html`` whose pages a converter wrote (a man-page set such
+    as Debian's git-doc: AsciiDoc/DocBook HTML): at least 3 top-level ``.html`` files,
+    4 in 5 of the first ``limit`` (by name) rendered and carrying a generator meta tag,
+    and no source pages (Markdown, reST, AsciiDoc, notebooks) beside them. Never raises."""
+    try:
+        names = sorted(p.name for p in folder.iterdir() if p.is_file())
+    except OSError:
+        return False
+    if any(suffix_of(n) in _SOURCE_SUFFIXES for n in names):
+        return False
+    pages = [n for n in names if n.lower().endswith((".html", ".htm"))][:limit]
+    if len(pages) < 3:
+        return False
+    generated = 0
+    for name in pages:
+        try:
+            with (folder / name).open("r", encoding="utf-8", errors="replace") as fh:
+                head = fh.read(8192)
+        except OSError:
+            continue
+        if is_rendered_html(head) and _GENERATOR_META.search(head):
+            generated += 1
+    return 5 * generated >= 4 * len(pages)
+
+
 def is_rendered_html(text: str) -> bool:
-    """True for a served page; False for a template or a source page (front
-    matter, Liquid/Go/Jinja template tags)."""
-    start = text.lstrip("\ufeff \t\r\n")[:200].lower()
+    """True for a served page (HTML, or XHTML after its ``<?xml ...?>`` declaration);
+    False for a template or a source page (front matter, Liquid/Go/Jinja template tags)."""
+    start = text.lstrip("\ufeff \t\r\n")[:400].lower()
+    if start.startswith("<?xml"):  # XHTML (AsciiDoc, DocBook XSL) opens with an XML declaration
+        start = start[start.find("?>") + 2:].lstrip() if "?>" in start else start
     if start.startswith(("---", "+++")):
         return False
     if not (start.startswith(("<!doctype html", "<html", "<!--"))):
