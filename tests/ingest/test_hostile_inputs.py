@@ -294,3 +294,29 @@ def test_a_table_row_of_ten_thousand_icons(tmp_path: Path) -> None:
     doc = _many_images_page(tmp_path, pipe)
     icons = [m for m in doc.media if isinstance(m, ImageItem)]
     assert len(icons) == n and icons[n // 2].context_after.startswith(f"c{n // 2}\nc{n // 2 + 1}")
+
+
+def test_backtracking_ignore_regexes_of_a_site_config_are_not_run(
+        tmp_path: Path, deadline: Callable[[int, str], Any]) -> None:
+    """Hugo's ignoreFiles and mkdocs-exclude's regex are searched in every path with Python's
+    re, which backtracks (Hugo's Go RE2 does not): '(a+)+\\.x$' took 0.6 s on a 22-letter
+    name, doubling per letter (40 letters: days). Such a pattern is refused with a warning,
+    as sphinx-gallery's ignore_pattern already was; the others still exclude."""
+    from murar.ingest.sites import hugo
+    from murar.ingest.sites.base import FileRole
+    from murar.ingest.sites.mkdocs import MkDocsSite
+
+    name = "a" * 40 + ".md"
+    (tmp_path / "h" / "content").mkdir(parents=True)
+    (tmp_path / "h" / "hugo.toml").write_text('ignoreFiles = ["(a+)+\\\\.x$", "\\\\.draft\\\\.md$"]\n')
+    site = hugo.load(tmp_path / "h")
+    with deadline(20, "hugo ignoreFiles"):
+        assert site.classify(f"content/{name}").role is FileRole.PAGE
+        assert site.classify("content/x.draft.md").role is FileRole.EXCLUDED
+    (tmp_path / "m" / "docs").mkdir(parents=True)
+    (tmp_path / "m" / "mkdocs.yml").write_text(
+        "site_name: S\nplugins:\n  - exclude:\n      regex:\n        - '(a|aa)+\\.x$'\n        - '^drafts/'\n")
+    mk = MkDocsSite.load(tmp_path / "m", "mkdocs.yml")
+    with deadline(20, "mkdocs-exclude regex"):
+        assert mk.classify(f"docs/{name}").role is FileRole.PAGE
+        assert mk.classify("docs/drafts/x.md").role is FileRole.EXCLUDED

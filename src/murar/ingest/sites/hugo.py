@@ -89,6 +89,7 @@ from murar.ingest.sites._common import (
     lookup,
     os_walk_files,
     rebase_links,
+    regex_problem,
     relpath_from_page,
     safe_join,
     split_front_matter,
@@ -758,10 +759,10 @@ class HugoSite:
         if self._ignore is None:
             pats: list[re.Pattern[str]] = []
             for raw in self._config.settings.get("ignore_files", "").splitlines():
-                try:
+                if (problem := regex_problem(raw)) is not None:  # Hugo's RE2 is linear, Python's re is not
+                    log.warning("Hugo ignoreFiles: regular expression %r ignored: it %s", raw[:200], problem)
+                else:
                     pats.append(re.compile(raw))
-                except re.error:
-                    log.warning("Hugo ignoreFiles: invalid regular expression %r ignored", raw)
             self._ignore = pats
         return self._ignore
 

@@ -72,7 +72,7 @@ from murar.ingest.markup.notebook import NotebookDisplay
 from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
-from murar.ingest.sites._common import checked_rel
+from murar.ingest.sites._common import checked_rel, regex_problem
 from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites._xrefs import read_capped
@@ -831,11 +831,8 @@ class MkDocsSite:
         if any(fnmatch.fnmatchcase(inner, g) for g in globs):
             return True
         for pattern in filter(None, settings.get("exclude_plugin.regex", "").split("\n")):
-            try:
-                if re.match(pattern, inner):
-                    return True
-            except re.error:
-                continue
+            if regex_problem(pattern) is None and re.match(pattern, inner):  # none that may backtrack unbounded
+                return True
         return False
 
     def _translation(self, rel: str, inner: str) -> str:
