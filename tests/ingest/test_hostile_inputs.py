@@ -320,3 +320,21 @@ def test_backtracking_ignore_regexes_of_a_site_config_are_not_run(
     with deadline(20, "mkdocs-exclude regex"):
         assert mk.classify(f"docs/{name}").role is FileRole.PAGE
         assert mk.classify("docs/drafts/x.md").role is FileRole.EXCLUDED
+
+
+def test_adobe_line_rules_are_linear(deadline: Callable[[int, str], Any]) -> None:
+    """normalise() runs on every Markdown page. An unclosed attribute list of 30 comma-joined
+    pairs backtracked exponentially ('{a=b,c=d,...': 20 pairs 1 s, x1.8 per pair); a '+++'
+    line or a heading with a long run of spaces inside was quadratic (40,000 spaces: 16 s
+    and 11 s). Same results on ordinary lines."""
+    from murar.ingest.adobe import normalise, split_anchor
+
+    with deadline(20, "adobe line rules"):
+        assert normalise("{a=b" + ",c=d" * 30) == "{a=b" + ",c=d" * 30
+        assert normalise("+++x" + " " * 200_000 + "y") == "\n**x" + " " * 200_000 + "y**\n"
+        assert split_anchor("T" + " " * 200_000 + "x") == ("T" + " " * 200_000 + "x", None)
+        assert split_anchor("T" + "{#" * 200_000) == ("T" + "{#" * 200_000, None)
+    assert normalise('+++  Response \t\nA {width="600" modal="regular"} b {a=b,c = d}.\n+++') == \
+        "\n**Response**\n\nA  b .\n"
+    assert split_anchor("Title  {#my-id}  ") == ("Title", "my-id")
+    assert split_anchor("Title {#a{#b}") == ("Title", "a{#b")
