@@ -338,3 +338,16 @@ def test_adobe_line_rules_are_linear(deadline: Callable[[int, str], Any]) -> Non
         "\n**Response**\n\nA  b .\n"
     assert split_anchor("Title  {#my-id}  ") == ("Title", "my-id")
     assert split_anchor("Title {#a{#b}") == ("Title", "a{#b")
+
+
+def test_jekyll_hidden_element_scan_is_linear(deadline: Callable[[int, str], Any]) -> None:
+    """An include's hidden elements are dropped (aria-hidden modals); the opening-tag regex
+    scanned from every '<' to the end when no '>' followed (20,000 '<a ': 21 s) and
+    backtracked through 'hidden' in them (cubic: 20,000 '<a hidden' did not end in 5 min)."""
+    from murar.ingest.sites.jekyll import _strip_hidden
+
+    with deadline(20, "hidden elements"):
+        assert _strip_hidden("<a " * 100_000) == "<a " * 100_000
+        assert _strip_hidden("<a hidden" * 100_000) == "<a hidden" * 100_000
+        assert _strip_hidden("<div hidden>" + "<div " * 100_000) == "<div hidden>" + "<div " * 100_000
+    assert _strip_hidden('a<div aria-hidden="true"><div>x</div></div>b<p hidden>y</p>c') == "abc"
