@@ -331,6 +331,7 @@ def test_adobe_line_rules_are_linear(deadline: Callable[[int, str], Any]) -> Non
 
     with deadline(20, "adobe line rules"):
         assert normalise("{a=b" + ",c=d" * 30) == "{a=b" + ",c=d" * 30
+        assert normalise("{a=b," * 100_000) == "{a=b," * 100_000  # each '{' scanned to the end: 123 s at 16,000
         assert normalise("+++x" + " " * 200_000 + "y") == "\n**x" + " " * 200_000 + "y**\n"
         assert split_anchor("T" + " " * 200_000 + "x") == ("T" + " " * 200_000 + "x", None)
         assert split_anchor("T" + "{#" * 200_000) == ("T" + "{#" * 200_000, None)
