@@ -1167,3 +1167,20 @@ def test_nav_page_written_from_the_notebook_beside_it_is_that_notebook(tmp_path:
     pages, skipped = _pages_and_skips(root)
     assert pages == ["docs/guide/notes.md", "docs/guide/tour.ipynb", "docs/index.md"]
     assert "docs/guide/scratch.ipynb" in skipped and "docs/guide/notes.ipynb" in skipped
+
+
+@pytest.mark.parametrize(("name", "text", "says"), [
+    ("mkdocs.yml", "site_name: [Docs\n  nav: : :\n", "mkdocs.yml is not valid YAML"),
+    ("zensical.toml", '[project\nsite_name = "Docs"\n', "zensical.toml is not valid TOML"),
+])
+def test_a_config_that_does_not_parse_is_noted(tmp_path: Path, name: str, text: str, says: str) -> None:
+    """MkDocs and Zensical stop on a configuration that does not parse; murar read the site with
+    the defaults and said nothing, so a site whose docs_dir or nav it set was read wrong silently."""
+    from murar.ingest.sites.detect import open_site
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n")
+    (tmp_path / name).write_text(text)
+    selection = open_site(tmp_path)
+    assert isinstance(selection.site, MkDocsSite)
+    assert any(n.startswith(says) and "read with its defaults" in n for n in selection.notes)

@@ -134,10 +134,12 @@ def _relative_path(value: str, site_dir: str, docs: str) -> str | None:
 MAX_CONFIG_VALUES = 100_000
 
 
-def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None) -> dict[str, Any]:
+def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None,
+                    problems: list[str] | None = None) -> dict[str, Any]:
     """``mkdocs.yml`` as a dict (custom tags read as plain values; an ``INHERIT``
     parent merged under it, as MkDocs does, when it is inside ``root``, resolved);
-    ``{}`` when unreadable.
+    ``{}`` when unreadable, with why appended to ``problems`` when it is not YAML or
+    not a mapping (MkDocs stops there; murar reads the site with the defaults).
 
     Raises:
         ConfigError: the file nests deeper than the YAML parser goes, or its aliases
@@ -146,11 +148,18 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None) -> 
             out of the site's loading)."""
     try:
         data = yaml.load(path.read_text(encoding="utf-8-sig", errors="replace"), Loader=_PermissiveLoader)
-    except (OSError, yaml.YAMLError):
+    except OSError:
+        return {}
+    except yaml.YAMLError as err:
+        if problems is not None:
+            problems.append(f"{path.name} is not valid YAML ({' '.join(str(err).split())[:200]}); "
+                            "MkDocs would stop here, the site is read with its defaults")
         return {}
     except (RecursionError, MemoryError) as err:
         raise ConfigError(f"{path.name} nests too deep to read ({type(err).__name__})") from err
     if not isinstance(data, dict):
+        if problems is not None and data is not None:
+            problems.append(f"{path.name} is not a mapping of settings; the site is read with its defaults")
         return {}
     if _expanded_size(data, MAX_CONFIG_VALUES) > MAX_CONFIG_VALUES:
         raise ConfigError(f"{path.name}: its YAML aliases expand to more than {MAX_CONFIG_VALUES} values; not read")
@@ -181,7 +190,7 @@ ZENSICAL_DEFAULT_EXTENSIONS: dict[str, dict[str, Any]] = {
 _MAX_TOML_BYTES = 2_000_000
 
 
-def read_zensical_toml(path: Path) -> dict[str, Any]:
+def read_zensical_toml(path: Path, *, problems: list[str] | None = None) -> dict[str, Any]:
     """``zensical.toml`` as the dict :func:`read_mkdocs_yml` gives for ``mkdocs.yml``; ``{}``
     when unreadable, not TOML or over 2,000,000 bytes.
 
@@ -197,7 +206,12 @@ def read_zensical_toml(path: Path) -> dict[str, Any]:
         if len(raw) > _MAX_TOML_BYTES:
             return {}
         data: Any = tomllib.loads(raw.decode("utf-8-sig", errors="replace"))
-    except (OSError, tomllib.TOMLDecodeError, RecursionError, ValueError):
+    except OSError:
+        return {}
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as err:
+        if problems is not None:
+            problems.append(f"{path.name} is not valid TOML ({str(err)[:200]}); "
+                            "Zensical would stop here, the site is read with its defaults")
         return {}
     project = data.get("project") if isinstance(data.get("project"), dict) else data
     if not isinstance(project, dict):
@@ -225,12 +239,12 @@ def read_zensical_toml(path: Path) -> dict[str, Any]:
     return project
 
 
-def read_site_config(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+def read_site_config(path: Path, *, root: Path | None = None, problems: list[str] | None = None) -> dict[str, Any]:
     """The site's config: :func:`read_zensical_toml` for a ``.toml`` file, else
-    :func:`read_mkdocs_yml`."""
+    :func:`read_mkdocs_yml` (why it could not be read appended to ``problems``)."""
     if path.suffix.lower() == ".toml":
-        return read_zensical_toml(path)
-    return read_mkdocs_yml(path, root=root)
+        return read_zensical_toml(path, problems=problems)
+    return read_mkdocs_yml(path, root=root, problems=problems)
 
 
 def _expanded_size(value: Any, limit: int) -> int:
@@ -441,7 +455,8 @@ class MkDocsSite:
         """
         root = root.resolve()
         site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
-        data = read_site_config(root / config_file, root=root) if config_file else {}
+        problems: list[str] = []
+        data = read_site_config(root / config_file, root=root, problems=problems) if config_file else {}
         docs_name = str(data.get("docs_dir") or "docs")
         if docs_name.startswith(_RELATIVE):  # docs_dir: !relative $config_dir/sub (a folder of mkdocs.yml's)
             own = docs_name.startswith(_RELATIVE + "$config_dir")
@@ -602,7 +617,7 @@ class MkDocsSite:
             settings["i18n.locale"] = locale = wanted
         config = SiteConfig(generator="mkdocs", root=root, config_file=config_file,
                             content_dirs=tuple(aliases), exclude=tuple(exclude), base_url=base,
-                            settings=settings, language=locale)
+                            settings=settings, language=locale, notes=tuple(problems))
         return cls(config)
 
     @property
