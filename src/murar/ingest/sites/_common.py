@@ -196,8 +196,11 @@ def strip_base(path: str, base: str) -> str:
     return path
 
 
-# Markdown images/links, HTML src/href attributes and DocFX-style source= attributes
-_MD_LINK = re.compile(r"(!?\[(?:[^\]\\]|\\.)*\]\()\s*(<[^>\n]*>|[^)\s]+)")
+# Markdown images/links, HTML src/href attributes and DocFX-style source= attributes. A label is read
+# back from its '](' to the nearest '[' (a '[' inside it starts the match there: the same text is
+# rewritten), and an <...> destination holds no '<' (CommonMark): each '[' without a ']' after it
+# scanned to the end of the text (40,000 '[' in an included file: 44 s), each '](<' to the line's end
+_MD_LINK = re.compile(r"(!?\[(?:[^\[\]\\]|\\.)*\]\()\s*(<[^<>\n]*>|[^)\s]+)")
 _ATTR = re.compile(r"""(\b(?:src|href|source|lightbox|poster)\s*=\s*)(["'])([^"'\n]*)\2""", re.IGNORECASE)
 
 
