@@ -383,3 +383,22 @@ def test_collapsing_a_long_whitespace_run_is_linear(tmp_path: Path, deadline: Ca
         doc = convert_markdown(page, root=tmp_path)
     assert any(isinstance(m, ImageItem) and m.context_before.endswith("A B") for m in doc.media)
     assert collapse_whitespace(" one\t two \n\n three \n four\n \n") == "one two\nthree four"
+
+
+def test_attr_list_lines_are_linear(tmp_path: Path, deadline: Callable[[int, str], Any]) -> None:
+    """MkDocs attr_list lines: a list that never closes backtracked exponentially over its commas
+    ('x {.a,.a,...': 22 commas 1.8 s, doubling per comma), and a trailing, cell or heading list was
+    searched again from every space of a long run (three 80,000-space lines: 48 s)."""
+    from murar.ingest.markup.pymdown import convert_pymdown
+    from murar.ingest.sites.detect import open_site
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - attr_list\n")
+    gap = " " * 100_000
+    (tmp_path / "docs" / "p.md").write_text(
+        f"# T\n\nx{gap}y {{.c\n\n| a{gap}b {{.c |\n|---|\n| c |\n\n- item{gap}z {{.c\n\n## H{gap}x\n\n"
+        "Commas {.a" + ",.a" * 40 + "\n\nKept {.a,.b #id k=\"v w\"}\n")
+    with deadline(30, "attr_list lines"):
+        doc = convert_pymdown(tmp_path / "docs" / "p.md", site=open_site(tmp_path).site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Commas {.a,.a" in text and "Kept" in text and "#id" not in text
