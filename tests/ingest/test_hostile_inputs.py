@@ -294,3 +294,111 @@ def test_a_table_row_of_ten_thousand_icons(tmp_path: Path) -> None:
     doc = _many_images_page(tmp_path, pipe)
     icons = [m for m in doc.media if isinstance(m, ImageItem)]
     assert len(icons) == n and icons[n // 2].context_after.startswith(f"c{n // 2}\nc{n // 2 + 1}")
+
+
+def test_backtracking_ignore_regexes_of_a_site_config_are_not_run(
+        tmp_path: Path, deadline: Callable[[int, str], Any]) -> None:
+    """Hugo's ignoreFiles and mkdocs-exclude's regex are searched in every path with Python's
+    re, which backtracks (Hugo's Go RE2 does not): '(a+)+\\.x$' took 0.6 s on a 22-letter
+    name, doubling per letter (40 letters: days). Such a pattern is refused with a warning,
+    as sphinx-gallery's ignore_pattern already was; the others still exclude."""
+    from murar.ingest.sites import hugo
+    from murar.ingest.sites.base import FileRole
+    from murar.ingest.sites.mkdocs import MkDocsSite
+
+    name = "a" * 40 + ".md"
+    (tmp_path / "h" / "content").mkdir(parents=True)
+    (tmp_path / "h" / "hugo.toml").write_text('ignoreFiles = ["(a+)+\\\\.x$", "\\\\.draft\\\\.md$"]\n')
+    site = hugo.load(tmp_path / "h")
+    with deadline(20, "hugo ignoreFiles"):
+        assert site.classify(f"content/{name}").role is FileRole.PAGE
+        assert site.classify("content/x.draft.md").role is FileRole.EXCLUDED
+    (tmp_path / "m" / "docs").mkdir(parents=True)
+    (tmp_path / "m" / "mkdocs.yml").write_text(
+        "site_name: S\nplugins:\n  - exclude:\n      regex:\n        - '(a|aa)+\\.x$'\n        - '^drafts/'\n")
+    mk = MkDocsSite.load(tmp_path / "m", "mkdocs.yml")
+    with deadline(20, "mkdocs-exclude regex"):
+        assert mk.classify(f"docs/{name}").role is FileRole.PAGE
+        assert mk.classify("docs/drafts/x.md").role is FileRole.EXCLUDED
+
+
+def test_adobe_line_rules_are_linear(deadline: Callable[[int, str], Any]) -> None:
+    """normalise() runs on every Markdown page. An unclosed attribute list of 30 comma-joined
+    pairs backtracked exponentially ('{a=b,c=d,...': 20 pairs 1 s, x1.8 per pair); a '+++'
+    line or a heading with a long run of spaces inside was quadratic (40,000 spaces: 16 s
+    and 11 s). Same results on ordinary lines."""
+    from murar.ingest.adobe import normalise, split_anchor
+
+    with deadline(20, "adobe line rules"):
+        assert normalise("{a=b" + ",c=d" * 30) == "{a=b" + ",c=d" * 30
+        assert normalise("{a=b," * 100_000) == "{a=b," * 100_000  # each '{' scanned to the end: 123 s at 16,000
+        assert normalise("+++x" + " " * 200_000 + "y") == "\n**x" + " " * 200_000 + "y**\n"
+        assert split_anchor("T" + " " * 200_000 + "x") == ("T" + " " * 200_000 + "x", None)
+        assert split_anchor("T" + "{#" * 200_000) == ("T" + "{#" * 200_000, None)
+    assert normalise('+++  Response \t\nA {width="600" modal="regular"} b {a=b,c = d}.\n+++') == \
+        "\n**Response**\n\nA  b .\n"
+    assert split_anchor("Title  {#my-id}  ") == ("Title", "my-id")
+    assert split_anchor("Title {#a{#b}") == ("Title", "a{#b")
+
+
+def test_jekyll_hidden_element_scan_is_linear(deadline: Callable[[int, str], Any]) -> None:
+    """An include's hidden elements are dropped (aria-hidden modals); the opening-tag regex
+    scanned from every '<' to the end when no '>' followed (20,000 '<a ': 21 s) and
+    backtracked through 'hidden' in them (cubic: 20,000 '<a hidden' did not end in 5 min)."""
+    from murar.ingest.sites.jekyll import _strip_hidden
+
+    with deadline(20, "hidden elements"):
+        assert _strip_hidden("<a " * 100_000) == "<a " * 100_000
+        assert _strip_hidden("<a hidden" * 100_000) == "<a hidden" * 100_000
+        assert _strip_hidden("<div hidden>" + "<div " * 100_000) == "<div hidden>" + "<div " * 100_000
+    assert _strip_hidden('a<div aria-hidden="true"><div>x</div></div>b<p hidden>y</p>c') == "abc"
+
+
+def test_rebasing_an_included_files_links_is_linear(deadline: Callable[[int, str], Any]) -> None:
+    """An include's links are rebased to the page (Jekyll include_relative, Hugo readfile,
+    DocFX [!INCLUDE], MDX partials, include-markdown); each '[' without a ']' after it
+    scanned to the end of the file: 40,000 '[' took 44 s, an include of 5 MB for ever."""
+    from murar.ingest.sites._common import rebase_links
+
+    def rebase(text: str) -> str:
+        return rebase_links(text, from_rel="inc/part.md", to_rel="p.md", exists=lambda p: p == "inc/shot.png")
+
+    with deadline(20, "rebase links"):
+        for unit in ("[", "![", "[a", "[](<)"):
+            assert rebase(unit * 100_000) == unit * 100_000
+    assert rebase("See [a [b](shot.png) and ![x](<shot.png>) and [y](shot.png).") == \
+        "See [a [b](inc/shot.png) and ![x](<inc/shot.png>) and [y](inc/shot.png)."
+
+
+def test_collapsing_a_long_whitespace_run_is_linear(tmp_path: Path, deadline: Callable[[int, str], Any]) -> None:
+    """The text around a media item is collapsed (captions.collapse_whitespace); its paragraph-break
+    split searched again from every space of a long run without two newlines: a page with
+    80,000 spaces inside a paragraph took 16 s (320,000: 172 s in that one call)."""
+    from murar.ingest.captions import collapse_whitespace
+
+    page = tmp_path / "p.md"
+    page.write_text("# T\n\nA" + " " * 400_000 + "B\n\n![shot](https://example.org/x.png)\n\nC\u00a0" * 2 + "D\n")
+    with deadline(30, "whitespace run"):
+        assert collapse_whitespace("a" + " " * 1_000_000 + "b") == "a b"
+        doc = convert_markdown(page, root=tmp_path)
+    assert any(isinstance(m, ImageItem) and m.context_before.endswith("A B") for m in doc.media)
+    assert collapse_whitespace(" one\t two \n\n three \n four\n \n") == "one two\nthree four"
+
+
+def test_attr_list_lines_are_linear(tmp_path: Path, deadline: Callable[[int, str], Any]) -> None:
+    """MkDocs attr_list lines: a list that never closes backtracked exponentially over its commas
+    ('x {.a,.a,...': 22 commas 1.8 s, doubling per comma), and a trailing, cell or heading list was
+    searched again from every space of a long run (three 80,000-space lines: 48 s)."""
+    from murar.ingest.markup.pymdown import convert_pymdown
+    from murar.ingest.sites.detect import open_site
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - attr_list\n")
+    gap = " " * 100_000
+    (tmp_path / "docs" / "p.md").write_text(
+        f"# T\n\nx{gap}y {{.c\n\n| a{gap}b {{.c |\n|---|\n| c |\n\n- item{gap}z {{.c\n\n## H{gap}x\n\n"
+        "Commas {.a" + ",.a" * 40 + "\n\nKept {.a,.b #id k=\"v w\"}\n")
+    with deadline(30, "attr_list lines"):
+        doc = convert_pymdown(tmp_path / "docs" / "p.md", site=open_site(tmp_path).site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Commas {.a,.a" in text and "Kept" in text and "#id" not in text

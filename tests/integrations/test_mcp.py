@@ -121,6 +121,9 @@ def test_errors_are_mcp_errors(index: Path, tmp_path: Path) -> None:
             assert empty.is_error and "empty" in empty.content[0].text  # type: ignore[union-attr]
             bad_k = await client.call_tool("search_docs", {"query": "network", "k": 0})
             assert bad_k.is_error and "k must be" in bad_k.content[0].text  # type: ignore[union-attr]
+            # the client's model picks k: a million returned every snippet of the index in one reply
+            huge_k = await client.call_tool("search_docs", {"query": "network", "k": 1_000_000})
+            assert huge_k.is_error and "k must be at most 50" in huge_k.content[0].text  # type: ignore[union-attr]
             unknown = await client.call_tool("no_such_tool", {})
             assert unknown.is_error and "Unknown tool" in unknown.content[0].text  # type: ignore[union-attr]
         async with Client(server(tmp_path / "missing"), read_timeout_seconds=120) as client:

@@ -39,3 +39,35 @@ def test_python_api_ingest_prints_no_lance_warnings(tmp_path: Path) -> None:
                          check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "WARN" not in out.stderr, out.stderr[-2000:]
+
+
+def _built(tmp_path: Path) -> Path:
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "a.md").write_text("# A\n\nInstall the agent.\n")
+    build_index(corpus, tmp_path / "idx", embedder=HashingEmbedder())
+    return tmp_path / "idx"
+
+
+@pytest.mark.parametrize("pointer", [b"..", b".", b"\xff\xfe\x00garbage"])
+def test_a_damaged_current_pointer_is_a_typed_error(tmp_path: Path, pointer: bytes) -> None:
+    """CURRENT of '..' opened the index folder's parent as the version (its manifest.json, its
+    lance/); bytes that are not UTF-8 ended in a UnicodeDecodeError traceback."""
+    from murar.ingest.index import open_index
+
+    idx = _built(tmp_path)
+    (idx / "CURRENT").write_bytes(pointer)
+    with pytest.raises(IndexError_, match="CURRENT"):
+        open_index(idx)
+
+
+def test_a_damaged_lance_table_is_a_typed_error(tmp_path: Path) -> None:
+    """A truncated table file or a garbage table manifest ended in lance's RuntimeError (or a
+    ValueError 'Table was not found') traceback at the first question."""
+    from murar.ingest.index import open_index
+
+    idx = _built(tmp_path)
+    for f in idx.glob("v-*/lance/snippets.lance/_versions/*.manifest"):
+        f.write_bytes(b"garbage\n")
+    with pytest.raises(IndexError_, match="damaged"):
+        open_index(idx)

@@ -22,14 +22,22 @@ _NOT_MARKER = r"<!--(?!\s*murar-tabs:[^\n]*?-->)"
 _COMMENT = re.compile(_NOT_MARKER + r".*?-->", re.DOTALL)
 _OPEN_COMMENT = re.compile(_NOT_MARKER)  # after _COMMENT: an unterminated comment
 _INLINE_EXT = re.compile(r"\[!(?:UICONTROL|DNL|BADGE)\s+([^\]]*)\]")
-_ATTR_LIST = re.compile(r"\{(?!#)\s*[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*)(?:[\s,]+[A-Za-z_][\w-]*\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s}]*))*\s*\}")
+# an attribute list {key="v" key2=v2}: each choice made once (atomic, possessive), so an unclosed list of
+# many pairs fails in linear time (a value's comma is a separator when a name and "=" follow it; the
+# unquoted value after a quoted one is its tail: '{a="x"y}', and holds no brace); names, values and
+# pairs bounded, so the scan from each '{' stops at the next ('{a=b,' 16,000 times ran from each to the
+# end of the text: 123 s)
+_ATTR_NAME = r"[A-Za-z_][\w-]{0,100}"
+_ATTR_PAIR = (_ATTR_NAME + r"\s{0,20}+=\s{0,20}+(?>\"[^\"]{0,1000}\"|'[^']{0,1000}'|)"
+              r"(?:[^\s{},]|,(?![\s,]{0,20}" + _ATTR_NAME + r"\s{0,20}=)){0,1000}+")
+_ATTR_LIST = re.compile(r"\{(?!#)\s{0,20}+" + _ATTR_PAIR + r"(?:[\s,]{1,20}+" + _ATTR_PAIR + r"){0,50}+\s{0,20}\}")
 _ALERT = re.compile(r"^(\s*>\s*)\[!([A-Z]+)\]\s*$")
 _TAB = re.compile(r"^\s*>\s*\[!TAB\s+([^\]]+)\]\s*$")
 _SLIDE = re.compile(r"^\s*>\s*\[!SLIDE\]\(.*\)\s*$")
 _KEYVAL = re.compile(r'^(\s*>\s*)(id|title|abstract|additional-url)\s*=\s*"(.*)"\s*$')
-_HEADING_ANCHOR = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
-# a collapsible block's opening line (with its title) or closing line; not ``++++`` or longer
-_COLLAPSIBLE = re.compile(r"^ {0,3}\+\+\+(?!\+)[ \t]*(.*?)[ \t]*$")
+# a collapsible block's opening line (with its title, stripped of spaces and tabs) or closing line;
+# not ``++++`` or longer
+_COLLAPSIBLE = re.compile(r"^ {0,3}\+\+\+(?!\+)(.*)$")
 
 _DROP_MARKERS = {"BEGINTABS", "ENDTABS", "BEGINSHADEBOX", "ENDSHADEBOX"}
 _LABELS = {
@@ -48,11 +56,21 @@ _LABELS = {
 
 
 def split_anchor(heading: str) -> tuple[str, str | None]:
-    """``"Title {#my-id}"`` -> ``("Title", "my-id")``; no marker -> ``(heading, None)``."""
-    m = _HEADING_ANCHOR.search(heading)
-    if not m:
+    """``"Title {#my-id}"`` -> ``("Title", "my-id")``; no marker -> ``(heading, None)``.
+    The marker is the first ``{#`` after the last white space or ``}`` before the closing
+    ``}`` (what ``\\{#([^}\\s]+)\\}\\s*$`` finds, without its search re-scanning a
+    heading's long run of spaces from every position: linear)."""
+    body = heading.rstrip()
+    if not body.endswith("}"):
         return heading.strip(), None
-    return heading[: m.start()].strip(), m.group(1)
+    body = body[:-1]
+    stop = len(body) - 1
+    while stop >= 0 and body[stop] != "}" and not body[stop].isspace():
+        stop -= 1
+    start = body.find("{#", stop + 1)
+    if start == -1 or start + 2 == len(body):
+        return heading.strip(), None
+    return heading[:start].strip(), body[start + 2:]
 
 
 def _normalise_line(line: str) -> str | None:
@@ -78,7 +96,7 @@ def _normalise_line(line: str) -> str | None:
     if m:
         # the title is what a reader sees of a closed block: a bold paragraph, as a tab label;
         # the closing line shows nothing
-        title = _INLINE_EXT.sub(r"\1", m.group(1))
+        title = _INLINE_EXT.sub(r"\1", m.group(1).strip(" \t"))
         return f"\n**{title}**\n" if title else ""
     m = _KEYVAL.match(line)
     if m:

@@ -208,6 +208,16 @@ class LanceStore:
         missing = {SNIPPETS, MEDIA, SECTIONS} - names
         if missing:
             raise IndexError_(f"{path} misses tables {sorted(missing)}; rebuild with `murar ingest`")
+        try:  # a damaged table (truncated data file, garbage manifest) is an unreadable index, not a crash
+            self._load(db, names)
+        except IndexError_:
+            raise
+        except Exception as err:
+            raise IndexError_(f"{path} is damaged and cannot be read ({type(err).__name__}: {str(err)[:300]}); "
+                              "rebuild it with `murar ingest`") from err
+
+    def _load(self, db: Any, names: set[str]) -> None:
+        """Open the tables and hold the small ones in memory (see the constructor)."""
         self._sn = db.open_table(SNIPPETS)
         self._md = db.open_table(MEDIA)
         self._se = db.open_table(SECTIONS)

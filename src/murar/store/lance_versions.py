@@ -50,9 +50,13 @@ def current_version_dir(index_dir: Path) -> Path:
         raise IndexNotFoundError(
             f"no index at {index_dir}; build one with: murar ingest CORPUS --index {index_dir}"
         )
-    name = pointer.read_text().strip()
+    try:
+        name = pointer.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as err:
+        raise IndexError_(f"{pointer} is unreadable ({err}); rebuild with `murar ingest`") from err
     vdir = index_dir / name
-    if not name or "/" in name or not vdir.is_dir():
+    # a version folder's own name only: not the index folder itself or its parent ('.', '..')
+    if name in ("", ".", "..") or any(c in name for c in "/\\\x00") or not vdir.is_dir():
         raise IndexError_(f"{pointer} points to a missing version {name!r}; rebuild with `murar ingest`")
     return vdir
 

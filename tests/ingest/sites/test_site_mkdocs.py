@@ -1197,3 +1197,18 @@ def test_material_blog_drafts_are_not_built(tmp_path: Path) -> None:
     (tmp_path / "docs" / "blog" / "posts" / "wip.md").write_text("---\ndraft: true\n---\n# WIP\n")
     site = MkDocsSite.load(tmp_path, "mkdocs.yml")
     assert site.classify("docs/blog/posts/wip.md").role is FileRole.PAGE
+@pytest.mark.parametrize(("name", "text", "says"), [
+    ("mkdocs.yml", "site_name: [Docs\n  nav: : :\n", "mkdocs.yml is not valid YAML"),
+    ("zensical.toml", '[project\nsite_name = "Docs"\n', "zensical.toml is not valid TOML"),
+])
+def test_a_config_that_does_not_parse_is_noted(tmp_path: Path, name: str, text: str, says: str) -> None:
+    """MkDocs and Zensical stop on a configuration that does not parse; murar read the site with
+    the defaults and said nothing, so a site whose docs_dir or nav it set was read wrong silently."""
+    from murar.ingest.sites.detect import open_site
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n")
+    (tmp_path / name).write_text(text)
+    selection = open_site(tmp_path)
+    assert isinstance(selection.site, MkDocsSite)
+    assert any(n.startswith(says) and "read with its defaults" in n for n in selection.notes)

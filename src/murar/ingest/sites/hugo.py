@@ -55,6 +55,7 @@ HTTP endpoints); every other shortcode is reduced to its inner text (with its
 
 from __future__ import annotations
 
+import bisect
 import html
 import logging
 import posixpath
@@ -88,6 +89,7 @@ from murar.ingest.sites._common import (
     lookup,
     os_walk_files,
     rebase_links,
+    regex_problem,
     relpath_from_page,
     safe_join,
     split_front_matter,
@@ -753,6 +755,7 @@ class HugoSite:
         # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
         self._image_templates: dict[str, tuple[str, str, str] | None] = {}
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
+        self._boilerplates: dict[str, list[str]] = {}  # boilerplates folder -> its page files' names, sorted
 
     @property
     def config(self) -> SiteConfig:
@@ -763,10 +766,10 @@ class HugoSite:
         if self._ignore is None:
             pats: list[re.Pattern[str]] = []
             for raw in self._config.settings.get("ignore_files", "").splitlines():
-                try:
+                if (problem := regex_problem(raw)) is not None:  # Hugo's RE2 is linear, Python's re is not
+                    log.warning("Hugo ignoreFiles: regular expression %r ignored: it %s", raw[:200], problem)
+                else:
                     pats.append(re.compile(raw))
-                except re.error:
-                    log.warning("Hugo ignoreFiles: invalid regular expression %r ignored", raw)
             self._ignore = pats
         return self._ignore
 
@@ -2125,18 +2128,27 @@ class HugoSite:
             base = self._root / content / folder
             if not base.is_dir() or inside_root(base, self._root.resolve()).problem:
                 continue
-            exact = base / f"{name}.md"
-            if exact.is_file():
+            names = self._boilerplate_names(base)
+            if f"{name}.md" in names:
                 return safe_join(content, f"{folder}/{name}.md")
-            try:
-                found = sorted(p.name for _, p in zip(range(10_000), base.iterdir())
-                               if p.name.startswith(name) and p.suffix in PAGE_MARKUP and p.is_file())
-            except OSError:
-                found = []
-            if found:
-                return safe_join(content, f"{folder}/{found[0]}")
+            first = bisect.bisect_left(names, name)
+            if first < len(names) and names[first].startswith(name):
+                return safe_join(content, f"{folder}/{names[first]}")
         beside = safe_join(posixpath.dirname(page_rel), f"{name}.md")
         return beside if beside and (self._root / beside).is_file() else None
+
+    def _boilerplate_names(self, base: Path) -> list[str]:
+        """The sorted names of the page files in a ``boilerplates`` folder (its first
+        10,000 entries), listed once per site: a page may hold thousands of
+        ``{{< boilerplate >}}`` calls."""
+        key = str(base)
+        if key not in self._boilerplates:
+            try:
+                self._boilerplates[key] = sorted(p.name for _, p in zip(range(10_000), base.iterdir())
+                                                 if p.suffix in PAGE_MARKUP and p.is_file())
+            except OSError:
+                self._boilerplates[key] = []
+        return self._boilerplates[key]
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
                  stack: tuple[str, ...]) -> str:

@@ -77,7 +77,7 @@ from murar.ingest.markup.notebook import NotebookDisplay
 from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
-from murar.ingest.sites._common import checked_rel, split_front_matter
+from murar.ingest.sites._common import checked_rel, regex_problem, split_front_matter
 from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites._xrefs import read_capped
@@ -139,10 +139,12 @@ def _relative_path(value: str, site_dir: str, docs: str) -> str | None:
 MAX_CONFIG_VALUES = 100_000
 
 
-def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None) -> dict[str, Any]:
+def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None,
+                    problems: list[str] | None = None) -> dict[str, Any]:
     """``mkdocs.yml`` as a dict (custom tags read as plain values; an ``INHERIT``
     parent merged under it, as MkDocs does, when it is inside ``root``, resolved);
-    ``{}`` when unreadable.
+    ``{}`` when unreadable, with why appended to ``problems`` when it is not YAML or
+    not a mapping (MkDocs stops there; murar reads the site with the defaults).
 
     Raises:
         ConfigError: the file nests deeper than the YAML parser goes, or its aliases
@@ -151,11 +153,18 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None) -> 
             out of the site's loading)."""
     try:
         data = yaml.load(path.read_text(encoding="utf-8-sig", errors="replace"), Loader=_PermissiveLoader)
-    except (OSError, yaml.YAMLError):
+    except OSError:
+        return {}
+    except yaml.YAMLError as err:
+        if problems is not None:
+            problems.append(f"{path.name} is not valid YAML ({' '.join(str(err).split())[:200]}); "
+                            "MkDocs would stop here, the site is read with its defaults")
         return {}
     except (RecursionError, MemoryError) as err:
         raise ConfigError(f"{path.name} nests too deep to read ({type(err).__name__})") from err
     if not isinstance(data, dict):
+        if problems is not None and data is not None:
+            problems.append(f"{path.name} is not a mapping of settings; the site is read with its defaults")
         return {}
     if _expanded_size(data, MAX_CONFIG_VALUES) > MAX_CONFIG_VALUES:
         raise ConfigError(f"{path.name}: its YAML aliases expand to more than {MAX_CONFIG_VALUES} values; not read")
@@ -186,7 +195,7 @@ ZENSICAL_DEFAULT_EXTENSIONS: dict[str, dict[str, Any]] = {
 _MAX_TOML_BYTES = 2_000_000
 
 
-def read_zensical_toml(path: Path) -> dict[str, Any]:
+def read_zensical_toml(path: Path, *, problems: list[str] | None = None) -> dict[str, Any]:
     """``zensical.toml`` as the dict :func:`read_mkdocs_yml` gives for ``mkdocs.yml``; ``{}``
     when unreadable, not TOML or over 2,000,000 bytes.
 
@@ -202,7 +211,12 @@ def read_zensical_toml(path: Path) -> dict[str, Any]:
         if len(raw) > _MAX_TOML_BYTES:
             return {}
         data: Any = tomllib.loads(raw.decode("utf-8-sig", errors="replace"))
-    except (OSError, tomllib.TOMLDecodeError, RecursionError, ValueError):
+    except OSError:
+        return {}
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as err:
+        if problems is not None:
+            problems.append(f"{path.name} is not valid TOML ({str(err)[:200]}); "
+                            "Zensical would stop here, the site is read with its defaults")
         return {}
     project = data.get("project") if isinstance(data.get("project"), dict) else data
     if not isinstance(project, dict):
@@ -230,12 +244,12 @@ def read_zensical_toml(path: Path) -> dict[str, Any]:
     return project
 
 
-def read_site_config(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+def read_site_config(path: Path, *, root: Path | None = None, problems: list[str] | None = None) -> dict[str, Any]:
     """The site's config: :func:`read_zensical_toml` for a ``.toml`` file, else
-    :func:`read_mkdocs_yml`."""
+    :func:`read_mkdocs_yml` (why it could not be read appended to ``problems``)."""
     if path.suffix.lower() == ".toml":
-        return read_zensical_toml(path)
-    return read_mkdocs_yml(path, root=root)
+        return read_zensical_toml(path, problems=problems)
+    return read_mkdocs_yml(path, root=root, problems=problems)
 
 
 def _expanded_size(value: Any, limit: int) -> int:
@@ -461,7 +475,8 @@ class MkDocsSite:
         """
         root = root.resolve()
         site_dir = PurePosixPath(config_file).parent.as_posix() if config_file else "."
-        data = read_site_config(root / config_file, root=root) if config_file else {}
+        problems: list[str] = []
+        data = read_site_config(root / config_file, root=root, problems=problems) if config_file else {}
         docs_name = str(data.get("docs_dir") or "docs")
         if docs_name.startswith(_RELATIVE):  # docs_dir: !relative $config_dir/sub (a folder of mkdocs.yml's)
             own = docs_name.startswith(_RELATIVE + "$config_dir")
@@ -632,7 +647,7 @@ class MkDocsSite:
             settings["i18n.locale"] = locale = wanted
         config = SiteConfig(generator="mkdocs", root=root, config_file=config_file,
                             content_dirs=tuple(aliases), exclude=tuple(exclude), base_url=base,
-                            settings=settings, language=locale)
+                            settings=settings, language=locale, notes=tuple(problems))
         return cls(config)
 
     @property
@@ -896,11 +911,8 @@ class MkDocsSite:
         if any(fnmatch.fnmatchcase(inner, g) for g in globs):
             return True
         for pattern in filter(None, settings.get("exclude_plugin.regex", "").split("\n")):
-            try:
-                if re.match(pattern, inner):
-                    return True
-            except re.error:
-                continue
+            if regex_problem(pattern) is None and re.match(pattern, inner):  # none that may backtrack unbounded
+                return True
         return False
 
     def _translation(self, rel: str, inner: str) -> str:

@@ -23,7 +23,6 @@ conf that imports a theme or computes a date still gives its plain settings.
 from __future__ import annotations
 
 import ast
-import importlib
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -42,6 +41,7 @@ from murar.ingest.paths import ResolvedLink, inside_root, is_remote, resolve_lin
 from murar.ingest.sites._common import (
     checked_rel,
     os_walk_files,
+    regex_problem,
     scan_include_targets,
 )
 from murar.ingest.sites._glob import SPHINX, GlobSyntax, glob_match
@@ -116,42 +116,6 @@ class SphinxConf:
     tags: tuple[str, ...] = ()
     sys_path: tuple[str, ...] = ()
     values: dict[str, Any] = field(default_factory=dict)
-
-
-def gallery_pattern_problem(pattern: str) -> str | None:
-    """Why a regular expression from the site's configuration (sphinx-gallery's
-    ``ignore_pattern``, searched in every example file name) is not run, or None: it does
-    not compile, or it may backtrack without bound (Python's ``re`` has no time limit: a
-    repeat holding another repeat or alternatives, ``(a+)+$``, is exponential on a name of
-    30 a's, and more than 3 repeats in a row, ``.*.*.*.*x``, a high power of the name's
-    length). Ignore patterns in use are a literal name or one or two ``.*``."""
-    _parser: Any = importlib.import_module("re._parser")  # the module re compiles with (no public parse)
-    c: Any = importlib.import_module("re._constants")
-
-    try:
-        parsed = _parser.parse(pattern)
-    except (re.error, RecursionError, OverflowError) as err:
-        return f"does not compile ({err})"
-    repeats = 0
-    stack: list[tuple[Any, bool]] = [(parsed, False)]  # (items, inside a repeat)
-    while stack:
-        items, inside = stack.pop()
-        for op, av in items:
-            if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT) and av[1] > 1:
-                if inside:
-                    return "repeats a repeat (it may backtrack without bound)"
-                repeats += 1
-                stack.append((av[2], True))
-            elif op is c.BRANCH and inside:
-                return "repeats alternatives (it may backtrack without bound)"
-            elif op is c.GROUPREF or op is c.GROUPREF_EXISTS:
-                return "refers back to a group (it may backtrack without bound)"
-            else:
-                subs = av if isinstance(av, (list, tuple)) else (av,)
-                stack += [(x, inside) for x in subs if isinstance(x, _parser.SubPattern)]
-                stack += [(x, inside) for part in subs if isinstance(part, list)
-                          for x in part if isinstance(x, _parser.SubPattern)]
-    return "has more than 3 repeats (it may backtrack without bound)" if repeats > 3 else None
 
 
 def _strs(value: Any) -> tuple[str, ...]:
@@ -1261,7 +1225,7 @@ class SphinxSite:
                     if not ex_rel.startswith("..") and ex_rel != "." and not gal_rel.startswith(".."):
                         pairs.append((ex_rel, gal_rel))
                 pattern = sg.get("ignore_pattern", r"__init__\.py")
-                if isinstance(pattern, str) and gallery_pattern_problem(pattern) is None:
+                if isinstance(pattern, str) and regex_problem(pattern) is None:
                     self._gallery_ignore = re.compile(pattern)
             self._gallery_pairs = tuple(pairs)
         return self._gallery_pairs
@@ -1276,7 +1240,7 @@ class SphinxSite:
         sg = sg if isinstance(sg, dict) else {}
         base = self.srcdir or "."
         pattern = sg.get("ignore_pattern")
-        problem = gallery_pattern_problem(pattern) if isinstance(pattern, str) else None
+        problem = regex_problem(pattern) if isinstance(pattern, str) else None
         refused = (f"sphinx_gallery_conf ignore_pattern {str(pattern)[:100]!r} {problem}: the default "
                    r"'__init__\.py' is used")
         return tuple(f"sphinx-gallery examples folder {ex!r} is outside the corpus root: its gallery pages are "
