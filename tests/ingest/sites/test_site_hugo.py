@@ -262,6 +262,36 @@ def test_boilerplate_shortcode_inlines_the_boilerplates_bundle(tmp_path: Path, w
     assert warnings == ["boilerplate 'nope': not found"]
 
 
+def test_site_shortcode_writing_a_file_its_argument_names(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A site shortcode whose template writes the content of a file its argument names is that
+    file, rendered in place: resources.Get of the argument (a path in the assets folders, a mount
+    into assets too) then its .Content, as the Solo.io docs' reuse shortcode ({{ with (.Get 0) }}
+    {{ $asset = . }} ... resources.Get $asset ... $r.Content | .Page.RenderString), or readFile of
+    a named parameter (a path from the project folder). Its own shortcodes are rendered. Before,
+    such a shortcode was reduced to nothing and the reused text lost; a missing file is reported."""
+    write(tmp_path, "hugo.yaml", 'baseURL: "/"\nmodule:\n  mounts:\n    - source: "assets"\n      target: "assets"\n'
+          '    - source: "snippets"\n      target: "assets/shared"\n')
+    write(tmp_path, "layouts/shortcodes/reuse.html",
+          '{{- /* Reads a snippet from assets: {{< reuse "x.md" >}} */ -}}\n{{- $asset := "" }}\n'
+          '{{- with (.Get 0) }}\n  {{- $asset = . }}\n{{- end }}\n{{- $asset = $asset | strings.TrimPrefix "/" }}\n'
+          '{{- $r := "" }}\n{{- with resources.Get $asset }}\n  {{- $r = . }}\n{{- end }}\n'
+          '{{- $r.Content | .Page.RenderString | chomp }}\n')
+    write(tmp_path, "layouts/shortcodes/snippet.html", '{{ readFile (.Get "file") | markdownify }}\n')
+    write(tmp_path, "assets/agw/prereq.md", "Install the **agent** binary.\n\n{{< note >}}Root access needed.{{< /note >}}\n")
+    write(tmp_path, "snippets/ports.md", "Open port 8080.\n")
+    write(tmp_path, "docs-shared/license.md", "Apache 2.0 licensed.\n")
+    site = hugo.load(tmp_path)
+    src = ('## Before you begin\n\n{{< reuse "agw/prereq.md" >}}\n\n{{< reuse "/shared/ports.md" >}}\n\n'
+           '{{< snippet file="docs-shared/license.md" >}}\n\n{{< reuse "agw/gone.md" >}}\n')
+    warnings: list[str] = []
+    out = site.preprocess(src, page_rel="content/docs/setup.md", warnings=warnings)
+    assert "Install the **agent** binary." in out and "**Note:** Root access needed." in out
+    assert "Open port 8080." in out and "Apache 2.0 licensed." in out
+    assert warnings == ["reuse 'agw/gone.md': not found (assets)"]
+    # an image template reading resources.Get (no .Content) is no include
+    assert hugo._include_template_param('{{ $i := resources.Get (.Get "src") }}<img src="{{ $i.RelPermalink }}">') is None
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

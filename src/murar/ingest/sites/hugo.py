@@ -752,6 +752,7 @@ class HugoSite:
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
         self._image_templates: dict[str, tuple[str, str, str] | None] = {}
+        self._include_templates: dict[str, tuple[str, str] | None] = {}
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
 
     @property
@@ -1702,6 +1703,15 @@ class HugoSite:
                                              warnings=warnings, depth=_depth, stack=_stack))
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
+            elif close is None and (reads := self._template_include(name, sc)) is not None:
+                # the site's own shortcode writing a file its argument names ({{< reuse "snippets/x.md" >}}:
+                # resources.Get from assets/, or readFile from the project)
+                target = self._template_include_target(*reads)
+                if target is None:
+                    warnings.append(f"{name} {reads[1]!r}: not found ({'assets' if reads[0] == 'assets' else 'project'})")
+                else:
+                    out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
+                                             warnings=warnings, depth=_depth, stack=_stack))
             elif close is None and _CARD.search(name) and label:
                 # a card's image (Hextra card image=: remote, static or assets) above its title and subtitle
                 subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
@@ -2084,6 +2094,35 @@ class HugoSite:
         params = {"src": src, "alt": alt or caption, "caption": caption}
         return Shortcode(name=name, params={k: v for k, v in params.items() if v})
 
+    def _template_include(self, name: str, sc: Shortcode) -> tuple[str, str] | None:
+        """``(where, path)`` when the site's own template for ``name`` writes the content
+        of a file one of its parameters names, as Hugo renders it: ``resources.Get`` of
+        the parameter then its ``.Content`` (Hugo "resources.Get": a global resource,
+        a path in the ``assets`` folders; ``where`` is ``"assets"``), or ``readFile`` /
+        ``os.ReadFile`` of it (a path from the project folder; ``"project"``); ``path``
+        is the tag's value of that parameter. The Solo.io docs sites' ``reuse``
+        shortcode (kgateway, agentgateway: ``{{< reuse "snippets/x.md" >}}``) is one.
+        ``None`` when the template does neither or the tag does not give the parameter."""
+        if name not in self._include_templates:
+            self._include_templates[name] = _include_template_param(self._template_text(name)) \
+                if len(self._include_templates) < 10_000 else None
+        found = self._include_templates[name]
+        if found is None:
+            return None
+        where, key = found
+        value = sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())
+        return (where, value.strip()) if value.strip() else None
+
+    def _template_include_target(self, where: str, path: str) -> str | None:
+        """The project-relative file a template include names (:meth:`_template_include`):
+        an ``assets`` path in the assets folders and mounts, a ``project`` path from the
+        project folder; ``None`` when there is none (or it leaves the corpus)."""
+        rel = safe_join(path.split("?", 1)[0].split("#", 1)[0].lstrip("/"))
+        if not rel:
+            return None
+        cands = self._served_from("assets", rel) if where == "assets" else [rel]
+        return first_existing(self._root, cands)
+
     def _template_text(self, name: str) -> str:
         """The text of the template Hugo uses for shortcode ``name`` (the project's
         ``layouts/_shortcodes`` or ``layouts/shortcodes``, then each theme's), up to
@@ -2372,6 +2411,59 @@ _TPL_ALT = re.compile(r"""\balt\s*=\s*["']?\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(
 # a parameter written as an element's text: >{{ .Get "caption" }}, or {{ with .Get "title" }}<p>{{ . }}
 _TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})(?![\w.]))""")
 _TPL_WITH_TEXT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}[^{]{0,300}?>\s*\{\{-?\s*\.\s*[|}-]""")
+
+
+# a file read from a parameter: resources.Get / readFile / os.ReadFile of (.Get x) or of a variable
+_TPL_READ = re.compile(r"\b(resources\.Get|readFile|os\.ReadFile)\s+(?:" + _TPL_PARAM + r"|(\$[A-Za-z_]\w{0,60}))")
+# a variable set to the value of the enclosing `with .Get x`: {{ with (.Get 0) }}{{ $asset = . }}
+_TPL_DOT_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\.\s*-?\}\}")
+_TPL_PIPE_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*(\$[A-Za-z_]\w{0,60})(?![\w.])")
+_TPL_WITH_PAREN = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*\)?\s*-?\}\}")
+
+
+def _drop_template_comments(text: str) -> str:
+    """``text`` without its Go template comments (``{{/* */}}``); an unclosed one runs to the end. Linear."""
+    out: list[str] = []
+    pos = 0
+    while (opener := _COMMENT_OPEN.search(text, pos)) is not None:
+        closer = _COMMENT_CLOSE.search(text, opener.end())
+        out.append(text[pos:opener.start()])
+        if closer is None:
+            return "".join(out)
+        pos = closer.end()
+    return "".join(out) + text[pos:]
+
+
+def _include_template_param(text: str) -> tuple[str, str] | None:
+    """``(where, parameter)`` of a shortcode template that writes a file's content:
+    ``"assets"`` when it passes a parameter (by name, or position as digits) to
+    ``resources.Get`` and writes a ``.Content``, ``"project"`` when it passes it to
+    ``readFile``/``os.ReadFile``; the parameter may reach the call through variables
+    (``{{ $f := .Get "file" }}``, ``{{ with .Get 0 }}{{ $f = . }}``, ``{{ $f = $f | trim }}``).
+    ``None`` for any other template. Linear in the template (bounded scans)."""
+    if ".Get" not in text or not re.search(r"resources\.Get|readFile|ReadFile", text):
+        return None
+    text = _drop_template_comments(text)
+    variables: dict[str, str] = {}
+    for _, m in zip(range(100), _TPL_VAR.finditer(text)):
+        variables.setdefault(m.group(1), m.group(2) or m.group(3) or m.group(4))
+    for _, m in zip(range(100), _TPL_DOT_VAR.finditer(text)):
+        withs = [w for _, w in zip(range(200), _TPL_WITH_PAREN.finditer(text, 0, m.start()))]
+        if withs and m.group(1) not in variables:
+            variables[m.group(1)] = withs[-1].group(1) or withs[-1].group(2) or withs[-1].group(3)
+    for _, m in zip(range(100), _TPL_PIPE_VAR.finditer(text)):  # $b := $a, $a = $a | strings.TrimPrefix "/"
+        if m.group(2) in variables:
+            variables.setdefault(m.group(1), variables[m.group(2)])
+    for _, m in zip(range(20), _TPL_READ.finditer(text)):
+        param = m.group(2) or m.group(3) or m.group(4) or variables.get(m.group(5) or "", "")
+        if not param:
+            continue
+        if m.group(1) == "resources.Get":
+            if ".Content" in text:
+                return "assets", param
+        else:
+            return "project", param
+    return None
 
 
 def _image_template_params(text: str) -> tuple[str, str, str] | None:
