@@ -1417,11 +1417,11 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     return "\n".join(lines)
 
 
-_MD_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)\s+markdown\s*=\s*"
+_MD_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)(?<=\S)\s+markdown\s*=\s*"
                             r"(?P<q>[\"']?)(?:1|block)(?P=q)(?P<rest>[^<>]*)>[ \t]*$")
 
 
-_MD_ONE_LINE = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)\s+markdown\s*=\s*"
+_MD_ONE_LINE = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)(?<=\S)\s+markdown\s*=\s*"
                           r"(?P<q>[\"']?)(?:1|block|span)(?P=q)(?P<rest>[^<>]*)>(?P<body>.*)</(?P=tag)\s*>[ \t]*$")
 
 
@@ -1447,6 +1447,41 @@ def _block_open(line: str, all_blocks: bool) -> tuple[str, str, str] | None:
     return None
 
 
+#: an element with kramdown's markdown attribute whose content starts on its opening line
+_MD_OPEN_WITH_BODY = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)(?<=\S)\s+markdown\s*=\s*"
+                                r"(?P<q>[\"']?)(?:1|block|span)(?P=q)(?P<rest>[^<>]*)>(?P<body>.*)$")
+#: lines an element opened with content on its line is followed to its closing tag at most
+_SPREAD_LINES = 40
+
+
+def _spread_element(lines: list[str], start: int) -> tuple[re.Match[str], int] | None:
+    """An element with kramdown's ``markdown`` attribute opened with content on line
+    ``start`` and closed on a later line (``<div markdown="span" class="alert">**Note:**
+    first line`` ... ``last line.</div>``): the match of the element joined into one line
+    (:data:`_MD_ONE_LINE`, its lines joined by spaces, as soft line breaks read) and the index of its
+    closing line. Followed over at most :data:`_SPREAD_LINES` lines, never past a blank
+    line, a code fence or a second opening of its tag; ``None`` otherwise."""
+    m = _MD_OPEN_WITH_BODY.match(lines[start])
+    if m is None or not m.group("body").strip():
+        return None
+    tag = m.group("tag")
+    if re.search(rf"</?{tag}\b", m.group("body"), re.IGNORECASE):
+        return None
+    for j in range(start + 1, min(len(lines), start + 1 + _SPREAD_LINES)):
+        nxt = lines[j]
+        if not nxt.strip() or _FENCE.match(nxt) or re.search(rf"<{tag}\b", nxt, re.IGNORECASE):
+            return None
+        close = re.search(rf"</{tag}\s*>[ \t]*$", nxt, re.IGNORECASE)
+        if close is None:
+            continue
+        if re.search(rf"</{tag}\b", nxt[:close.start()], re.IGNORECASE):
+            return None
+        body = " ".join(part.strip() for part in [m.group("body"), *lines[start + 1:j], nxt[:close.start()]])
+        joined = _MD_ONE_LINE.match(f"{lines[start][:m.start('body')]}{body}</{tag}>")
+        return (joined, j) if joined is not None else None
+    return None
+
+
 def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     """kramdown's ``markdown="1"``/``markdown="block"`` HTML blocks (kramdown syntax,
     "HTML Blocks": the element's content is parsed as Markdown), written with the
@@ -1456,8 +1491,9 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     (and from a nested element's closing tag), so its images, emphasis and lists
     parse. An element with such an attribute (``"span"`` too) written whole on one
     line (``<div markdown="span" class="alert">**Note:** ...</div>``, the
-    documentation-theme-jekyll alert includes) gets its content on a line of its
-    own the same way. With ``parse_block_html`` (kramdown option, set in
+    documentation-theme-jekyll alert includes), or opened with content on its line
+    and closed on a later one (an include's ``content=`` holding a line break), gets
+    its content on a line of its own the same way. With ``parse_block_html`` (kramdown option, set in
     ``_config.yml`` ``kramdown:`` or by ``{::options parse_block_html="true" /}``)
     every block-level element alone on its line is read so, unless it says
     ``markdown="0"``. Other HTML is left alone; code fences are skipped."""
@@ -1467,7 +1503,10 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     out: list[str] = []
     closers: list[tuple[str, int]] = []  # (tag, depth of that tag still open) of each open block
     in_fence = False
-    for line in lines:
+    i = -1
+    while i + 1 < len(lines):
+        i += 1
+        line = lines[i]
         if _FENCE.match(line):
             in_fence = not in_fence
             out.append(line)
@@ -1476,6 +1515,9 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
             out.append(line)
             continue
         one = _MD_ONE_LINE.match(line)
+        if one is None and (spread := _spread_element(lines, i)) is not None:
+            # the element's content runs on to a later line (an include's content= holding a line break)
+            one, i = spread
         if one is not None and one.group("body").strip():
             lead, blank = one.group("lead"), one.group("lead").rstrip()
             out.extend([f"{lead}<{one.group('tag')}{one.group('attrs')}{one.group('rest')}>", blank,
