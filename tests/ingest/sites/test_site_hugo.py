@@ -292,6 +292,33 @@ def test_site_shortcode_writing_a_file_its_argument_names(tmp_path: Path, write:
     assert hugo._include_template_param('{{ $i := resources.Get (.Get "src") }}<img src="{{ $i.RelPermalink }}">') is None
 
 
+def test_learn_and_relearn_children_list_the_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """{{% children %}} of hugo-theme-learn and Relearn (a chapter page often holds only it) lists
+    the section's child pages as the theme draws them: titles in weight order, with
+    description=true their descriptions, depth levels deep, hidden pages left out; style="h3" as
+    headings. Before, the shortcode was reduced to nothing and the chapter page read empty. A site
+    with its own children template, or on another theme, is left as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-theme-relearn"\n')
+    write(tmp_path, "content/basics/_index.md", "+++\ntitle = 'Basics'\n+++\nCore concepts.\n\n"
+          "{{% children description=\"true\" depth=\"2\" %}}\n")
+    write(tmp_path, "content/basics/install/_index.md",
+          "+++\ntitle = 'Installation'\ndescription = 'Get it running'\nweight = 2\n+++\n")
+    write(tmp_path, "content/basics/install/linux.md", "+++\ntitle = 'Linux'\n+++\nSteps.\n")
+    write(tmp_path, "content/basics/config.md", "+++\ntitle = 'Configuration'\nweight = 1\n+++\nConfig.\n")
+    write(tmp_path, "content/basics/secret.md", "+++\ntitle = 'Secret'\nhidden = true\n+++\nHidden.\n")
+    site = hugo.load(tmp_path)
+    page = (tmp_path / "content/basics/_index.md").read_text()
+    out = site.preprocess(page, page_rel="content/basics/_index.md")
+    assert "- Configuration\n- Installation: Get it running\n  - Linux" in out and "Secret" not in out
+    out = site.preprocess("{{% children style=\"h3\" /%}}\n", page_rel="content/basics/_index.md")
+    assert "### Configuration\n\n### Installation" in out
+    write(tmp_path, "layouts/shortcodes/children.html", "<p>{{ .Get 0 }}</p>\n")  # the project's own template
+    assert "Configuration" not in hugo.load(tmp_path).preprocess(page, page_rel="content/basics/_index.md")
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "docsy"\n')
+    (tmp_path / "layouts/shortcodes/children.html").unlink()
+    assert "Configuration" not in hugo.load(tmp_path).preprocess(page, page_rel="content/basics/_index.md")
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

@@ -743,6 +743,9 @@ class HugoSite:
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
         self._geekdoc = "geekdoc" in config.settings.get("theme_paths", "").lower()  # a Geekdoc site
+        # a site on hugo-theme-learn or its fork Relearn (their children shortcode lists the child pages)
+        self._learn = any("learn" in posixpath.basename(t.rstrip("/")).lower()
+                          for t in config.settings.get("theme_paths", "").split(";"))
         # Goldmark's definition lists ('Term' then ': definition'), on by default
         self.markdown_plugins: tuple[str, ...] = (
             ("deflist",) if config.settings.get("definition_lists", "true") == "true" else ())
@@ -1632,6 +1635,66 @@ class HugoSite:
                     lines.append(sub)
         return "\n".join(lines)
 
+    def _theme_children_template(self) -> bool:
+        """Whether the ``children`` template Hugo uses is a theme's, not one the project
+        wrote itself (``layouts/shortcodes/children.html`` of its own: its rules are unknown)."""
+        return not any(self._shortcode_file(self._root / folder, "children").is_file()
+                       for folder in ("layouts/_shortcodes", "layouts/shortcodes"))
+
+    def _learn_children(self, page_rel: str, sc: Shortcode) -> str:
+        """hugo-theme-learn's and Relearn's ``{{% children %}}`` (Relearn
+        ``partials/shortcodes/children.html``; "Children" shortcode docs): the section
+        page's child pages, each its ``title`` (with ``description=true`` its front matter
+        ``description``), ``depth`` levels deep (default 1); pages with ``hidden: true``
+        left out unless ``showhidden=true``; in Hugo's default order (weight, unweighted
+        last, then title) or by title with ``sort=title``. ``style="li"`` (the default)
+        gives a nested list, ``style="h2"`` ... ``"h6"`` headings of that level (one
+        level lower per depth), any other style one paragraph per page. At most
+        :data:`_TOC_TREE_DEPTH` levels and :data:`_TOC_TREE_MAX` pages. Nothing for a
+        page that is no section (it has no child pages)."""
+        try:
+            depth = max(1, min(int(sc.get("depth") or 1), _TOC_TREE_DEPTH))
+        except ValueError:
+            depth = 1
+        style = (sc.get("style") or "li").strip().lower()
+        level = int(style[1]) if re.fullmatch(r"h[1-6]", style) else 0
+        text = self._learn_children_levels(
+            page_rel, 1, depth, [_TOC_TREE_MAX], style=style, level=level,
+            description=_truthy(sc.get("description") or "false"), showhidden=_truthy(sc.get("showhidden") or "false"),
+            by_title=(sc.get("sort") or "").strip().lower() == "title")
+        return f"\n\n{text}\n\n" if text else ""
+
+    def _learn_children_levels(self, page_rel: str, count: int, depth: int, left: list[int], *, style: str,
+                               level: int, description: bool, showhidden: bool, by_title: bool) -> str:
+        """The text of :meth:`_learn_children` from level ``count`` down; ``left``: pages
+        the list may still show (shared by its levels)."""
+        rows: list[tuple[int, str, str, dict[str, Any]]] = []
+        for rel, child in self._section_children(page_rel):
+            title = " ".join(str(child.get("title") or "").split())
+            if (child.get("hidden") is True or not title) and not showhidden:
+                continue
+            rows.append((_weight(child), title, rel, child))
+        key = (lambda r: (r[1].lower(), r[2])) if by_title else (lambda r: (r[0] == 0, r[0], r[1].lower(), r[2]))
+        blocks: list[str] = []
+        for weight, title, rel, child in sorted(rows, key=key):
+            if left[0] <= 0:
+                break
+            left[0] -= 1
+            desc = child.get("description") if description else None
+            desc = " ".join(desc.split()) if isinstance(desc, str) else ""
+            if style == "li":
+                blocks.append("  " * (count - 1) + f"- {title}" + (f": {desc}" if desc else ""))
+            elif level:
+                blocks.append(f"{'#' * min(level - 1 + count, 6)} {title}" + (f"\n\n{desc}" if desc else ""))
+            else:
+                blocks.append(title + (f"\n\n{desc}" if desc else ""))
+            if count < depth and left[0] > 0:
+                sub = self._learn_children_levels(rel, count + 1, depth, left, style=style, level=level,
+                                                  description=description, showhidden=showhidden, by_title=by_title)
+                if sub:
+                    blocks.append(sub)
+        return ("\n" if style == "li" else "\n\n").join(blocks)
+
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
                            _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
         """Rewrite every shortcode in ``body`` (a page or include body written in
@@ -1800,6 +1863,13 @@ class HugoSite:
                     out.append(self._geekdoc_toc_tree(page_rel))
                 elif toc_trees == _TOC_TREES_PER_TEXT + 1:
                     warnings.append(f"toc-tree: more than {_TOC_TREES_PER_TEXT} in one text; the later ones are left out")
+            elif name == "children" and self._learn and close is None and self._theme_children_template():
+                # hugo-theme-learn / Relearn: the section's child pages (a chapter page often holds only this)
+                toc_trees += 1
+                if toc_trees <= _TOC_TREES_PER_TEXT:
+                    out.append(self._learn_children(page_rel, sc))
+                elif toc_trees == _TOC_TREES_PER_TEXT + 1:
+                    warnings.append(f"children: more than {_TOC_TREES_PER_TEXT} in one text; the later ones are left out")
             elif name == "siteparam":  # Relearn: a site parameter only
                 out.append(self._params.get(f"params.{sc.get('name', pos=0).strip().lower()}", ""))
             elif name == "heading" and sc.get("name", pos=0):
