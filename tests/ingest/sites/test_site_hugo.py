@@ -221,6 +221,38 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     assert "**Warning:** Mind the gap." in out and images_of(out) == []
 
 
+def test_site_shortcode_drawing_a_resource_its_parameter_names(tmp_path: Path, write: Callable[..., Path],
+                                                               png: bytes) -> None:
+    """A site shortcode whose template looks its image up as a resource a parameter names and
+    draws that resource: a page resource by name or glob ({{ $img := $.Page.Resources.GetMatch
+    (.Get 0) }} ... src="{{ $img.RelPermalink }}", the pattern Hugo's page-resources tutorials
+    spread, an image resized from it inside {{ with $small }} ... {{ .RelPermalink }}), or a
+    global one under a path the template builds (resources.Get (printf "images/%s" $src)). Before,
+    the first two lost their image and the third pointed at a file beside the page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/img.html", '{{ $img := $.Page.Resources.GetMatch (.Get 0)}}\n<figure>'
+          '<img src="{{ $img.RelPermalink }}" alt="{{ .Get 1 }}" /><figcaption>{{ .Get 1 }}</figcaption></figure>\n')
+    write(tmp_path, "layouts/shortcodes/smallfig.html",
+          '{{ $i := .Page.Resources.GetMatch (.Get "glob") }}\n{{ $small := $i.Resize "480x" }}\n'
+          '<a href="{{ $i.RelPermalink }}">{{ with $small }}<img src="{{ .RelPermalink }}">{{ end }}</a>\n'
+          '{{ with .Get "caption" }}<figcaption>{{ . }}</figcaption>{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/shot.html", '{{ $src := .Get "src" }}\n'
+          '{{ $image := resources.Get (printf "images/%s" $src) }}\n<img src="{{ $image.RelPermalink }}" '
+          '{{ with .Get "alt" }}alt="{{ . }}"{{ end }}>\n')
+    write(tmp_path, "content/posts/bake/index.md", "---\ntitle: Bake\n---\n")
+    write(tmp_path, "content/posts/bake/01-overcooked-dough.jpg", png)
+    write(tmp_path, "content/posts/bake/Frosting-Step.png", png)
+    write(tmp_path, "assets/images/oven.png", png)
+    site = hugo.load(tmp_path)
+    src = ('{{< img "*overcooked-dough*" "Burnt cupcakes" >}}\n\n'
+           '{{< smallfig glob="frosting*" caption="Add the frosting" >}}\n\n'
+           '{{< shot src="oven.png" alt="The oven" >}}\n')
+    out = site.preprocess(src, page_rel="content/posts/bake/index.md")
+    assert images_of(out) == [("01-overcooked-dough.jpg", "Burnt cupcakes", "Burnt cupcakes"),
+                              ("Frosting-Step.png", "Add the frosting", "Add the frosting"),
+                              ("../../../assets/images/oven.png", "The oven", "")]
+
+
 def test_dynamic_tabs_named_by_tabname(tmp_path: Path, write: Callable[..., Path]) -> None:
     """hugo-dynamic-tabs' tab (the tabs of Lotus Docs) takes its title as tabName: each tab of the
     set is labelled with it, as the set's navigation shows it (it was an unnamed tab before)."""

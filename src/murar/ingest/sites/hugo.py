@@ -754,7 +754,7 @@ class HugoSite:
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
-        self._image_templates: dict[str, tuple[str, str, str] | None] = {}
+        self._image_templates: dict[str, _TemplateImage | None] = {}
         self._include_templates: dict[str, tuple[str, str] | None] = {}
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
 
@@ -1785,6 +1785,11 @@ class HugoSite:
                 if close is not None:
                     pos = close.end()
             elif name in IMAGE_SHORTCODES or _image_param(sc):
+                if (name not in IMAGE_SHORTCODES or sc.args) and (drawn := self._template_image(name, sc)) is not None \
+                        and self._template_reads_path(name):
+                    # the site's template looks the image up as a resource (a path it builds from src=, or
+                    # Regis Philibert's {{< img "*glob*" "Caption" >}}: its alt and caption by position)
+                    sc = drawn
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
@@ -2156,13 +2161,28 @@ class HugoSite:
         def value(key: str) -> str:
             return sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())
 
-        if found[0].lower() in _DECORATION_PARAMS:  # an icon or logo beside the shortcode's own content
+        if found.src.lower() in _DECORATION_PARAMS:  # an icon or logo beside the shortcode's own content
             return None
-        src, alt, caption = (value(k) if k else "" for k in found)
-        if not src or suffix_of(split_link(src)[0]) not in IMAGE_SUFFIXES:
-            return None
+        src, alt, caption = (value(k) if k else "" for k in (found.src, found.alt, found.caption))
+        if src and found.fmt:  # resources.Get (printf "images/%s" $src)
+            src = found.fmt.replace("%s", src.strip(), 1) if found.fmt.count("%") == 1 else ""
+        if found.lookup == "assets" and src:
+            src = "/" + src.strip().lstrip("/")  # a path in the assets folders, not beside the page
+        if not src or (suffix_of(split_link(src)[0]) not in IMAGE_SUFFIXES
+                       and not (found.lookup == "page" and not is_remote(src))):
+            return None  # (a page resource is looked up by a glob: "*dough*" names an image too)
         params = {"src": src, "alt": alt or caption, "caption": caption}
         return Shortcode(name=name, params={k: v for k, v in params.items() if v})
+
+    def _template_reads_path(self, name: str) -> bool:
+        """Whether the site's template for ``name`` looks its image up as a resource named
+        by a parameter (``$.Page.Resources.GetMatch (.Get 0)``, ``resources.Get (printf
+        "images/%s" (.Get "src"))``): the template's image is then the one to draw, not the
+        parameter's value as written (:meth:`_template_image`)."""
+        if name not in self._image_templates:
+            return False
+        found = self._image_templates[name]
+        return found is not None and bool(found.fmt or found.lookup)
 
     def _template_include(self, name: str, sc: Shortcode) -> tuple[str, str] | None:
         """``(where, path)`` when the site's own template for ``name`` writes the content
@@ -2536,12 +2556,50 @@ def _include_template_param(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _image_template_params(text: str) -> tuple[str, str, str] | None:
-    """``(src, alt, caption)``: the parameters (a name, or a position as digits; ``""``
-    for none) a shortcode template draws as its first ``<img src>``, its ``alt`` and
-    as an element's text; ``None`` when it draws no parameter as an ``<img>``."""
+@dataclass(frozen=True, slots=True)
+class _TemplateImage:
+    """What a site shortcode template draws as its ``<img>`` (:func:`_image_template_params`):
+    the parameters (a name, or a position as digits; ``""`` for none) giving its ``src``,
+    ``alt`` and caption; ``lookup`` how the template finds the file: ``""`` the value is
+    the link, ``"page"`` a page resource (``.Page.Resources.Get``/``GetMatch``: a name or
+    glob in the page's bundle), ``"assets"`` a global resource (``resources.Get``: a path
+    in the assets folders); ``fmt`` a ``printf`` format the value is put into first
+    (``"images/%s"``), ``""`` for none."""
+
+    src: str
+    alt: str
+    caption: str
+    lookup: str = ""
+    fmt: str = ""
+
+
+# a resource looked up from a parameter or a variable, possibly through printf:
+# $img := $.Page.Resources.GetMatch (.Get 0), $i := resources.Get (printf "images/%s" $src)
+_TPL_RES_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\(?\s*(resources|\$?\.Page\.Resources|\$?\.Resources)"
+                          r"\.(?:GetMatch|Get)\s+(?:\(\s*)?(?:printf\s+\"([^\"{}]{0,200})\"\s+)?(?:"
+                          + _TPL_PARAM + r"|(\$[A-Za-z_]\w{0,60}))")
+# an image made from a resource: $small := $img.Resize "600x" (Fit, Fill, Crop, Process, Filter)
+_TPL_DERIVED_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\(?\s*(\$[A-Za-z_]\w{0,60})\."
+                              r"(?:Resize|Fit|Fill|Crop|Process|Filter)\b")
+_TPL_WITH_VAR = re.compile(r"\{\{-?\s*with\s+(\$[A-Za-z_]\w{0,60})\s*-?\}\}")
+# <img src="{{ $img.RelPermalink }}">, "{{ ($img.Resize "600x").Permalink }}", "{{ .RelPermalink }}" in {{ with $img }}
+_TPL_IMG_RES_SRC = re.compile(r"""<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?\{\{-?\s*\(?\s*(?:(\$[A-Za-z_]\w{0,60})[^{}<>]{0,80}?|())"""
+                              r"""\.(?:Rel)?Permalink\b""")
+# alt="{{ . }}" inside {{ with .Get "alt" }}
+_TPL_WITH_ALT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}\s*alt\s*=\s*["']?\{\{-?\s*\.\s*[|}-]""")
+
+
+def _image_template_params(text: str) -> _TemplateImage | None:
+    """The parameters a shortcode template draws as its first ``<img src>``, its ``alt``
+    and as an element's text (:class:`_TemplateImage`), the ``src`` written from the
+    parameter (``<img src="{{ .Get 0 }}">``) or from the resource it names
+    (``{{ $img := $.Page.Resources.GetMatch (.Get 0) }}`` ... ``<img src="{{
+    $img.RelPermalink }}">``, an image resized from it, ``{{ with $img }}`` ... ``{{
+    .RelPermalink }}``: Hugo "Page resources", "resources.Get"); ``None`` when it draws
+    no parameter as an ``<img>``."""
     if "<img" not in text or ".Get" not in text:
         return None
+    text = _drop_template_comments(text)
     variables: dict[str, str] = {}
     for _, m in zip(range(100), _TPL_VAR.finditer(text)):
         variables.setdefault(m.group(1), m.group(2) or m.group(3) or m.group(4))
@@ -2556,13 +2614,34 @@ def _image_template_params(text: str) -> tuple[str, str, str] | None:
     if drawn is not None and drawn.group(5):  # {{ . }}: the parameter of the innermost enclosing `with`
         withs = [w for _, w in zip(range(200), _TPL_WITH.finditer(text, 0, drawn.start()))]
         src = (withs[-1].group(1) or withs[-1].group(2) or withs[-1].group(3)) if withs else ""
+    lookup = fmt = ""
+    if not src:
+        resources: dict[str, tuple[str, str, str]] = {}  # variable -> (parameter, lookup, printf format)
+        for _, m in zip(range(100), _TPL_RES_VAR.finditer(text)):
+            key = m.group(4) or m.group(5) or m.group(6) or variables.get(m.group(7) or "", "")
+            if key:
+                resources.setdefault(m.group(1), (key, "assets" if m.group(2) == "resources" else "page",
+                                                  m.group(3) or ""))
+        for _, m in zip(range(100), _TPL_DERIVED_VAR.finditer(text)):
+            if m.group(2) in resources:
+                resources.setdefault(m.group(1), resources[m.group(2)])
+        shown_res = _TPL_IMG_RES_SRC.search(text)
+        if shown_res is not None:
+            name = shown_res.group(1) or ""
+            if shown_res.group(2) is not None:  # {{ .RelPermalink }}: the resource of the innermost `with $x`
+                withs = [w for _, w in zip(range(200), _TPL_WITH_VAR.finditer(text, 0, shown_res.start()))]
+                name = withs[-1].group(1) if withs else ""
+            if name in resources:
+                src, lookup, fmt = resources[name]
     if not src:
         return None
     alt = param(_TPL_ALT.search(text))
+    if not alt and (with_alt := _TPL_WITH_ALT.search(text)) is not None:
+        alt = with_alt.group(1) or with_alt.group(2) or with_alt.group(3)
     shown = [p for _, m in zip(range(50), _TPL_TEXT.finditer(text)) if (p := param(m))]
     shown += [m.group(1) or m.group(2) or m.group(3) for _, m in zip(range(50), _TPL_WITH_TEXT.finditer(text))]
     caption = next((p for p in shown if p != src), "")
-    return src, alt, caption
+    return _TemplateImage(src, alt, caption, lookup, fmt)
 
 
 def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool, inner: str) -> bool:
