@@ -67,3 +67,18 @@ def test_data_files_left_out_are_reported_with_the_site(tmp_path: Path, write: C
     assert len(notes) == 1 and "left out" in notes[0] and "JSON" in notes[0]
     assert not any("team.yml" in n for n in selection.notes)
     assert notes[0] in site_summary(selection)["notes"]  # type: ignore[operator]
+
+
+def test_links_to_a_url_holding_a_path_are_site_paths(tmp_path: Path, write: Callable[..., Path],
+                                                      png: bytes) -> None:
+    """A project site whose url holds its path (url: https://www.eclipse.org/ditto, baseurl empty,
+    Eclipse Ditto's docs): documentation-theme-jekyll's image include writes {{ site.baseurl |
+    prepend: site.url }}/images/x.png, https://www.eclipse.org/ditto/images/x.png, which is
+    /images/x.png of the site. Before, the path kept /ditto and the image was not found."""
+    write(tmp_path, "_config.yml", "title: T\nurl: https://www.eclipse.org/ditto\n")
+    write(tmp_path, "images/arch.png", png)
+    site = jekyll.load(tmp_path)
+    res = site.resolve_asset("https://www.eclipse.org/ditto/images/arch.png", page_rel="pages/a.md")
+    assert res.rel_path == "images/arch.png" and not res.problem
+    assert site.resolve_asset("https://www.eclipse.org/dittox/images/arch.png", page_rel="pages/a.md").problem
+    assert site.resolve_asset("https://other.org/ditto/images/arch.png", page_rel="pages/a.md").url

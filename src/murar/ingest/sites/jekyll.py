@@ -56,6 +56,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
 from murar.ingest.frontmatter import MAX_DEPTH, FrontMatterError, load_yaml_safely
@@ -631,7 +632,16 @@ class JekyllSite:
 
     # ------------------------------------------------------------ resolution
     def _own_path(self, link: str) -> str | None:
-        return own_host_path(self._config.settings.get("url", ""), link)
+        """The site path of a URL on the site's own ``url``: its path, less the path ``url``
+        itself holds (``url: https://www.eclipse.org/ditto`` with an empty ``baseurl``, a
+        project site: ``{{ site.url }}/images/x.png`` is ``/images/x.png`` of the site, as
+        Jekyll writes the URL as ``url`` followed by the site path). ``None`` elsewhere."""
+        site_url = self._config.settings.get("url", "")
+        path = own_host_path(site_url, link)
+        prefix = urlsplit(site_url).path.rstrip("/") if path is not None else ""
+        if path is not None and prefix and (path == prefix or path.startswith(prefix + "/")):
+            return path[len(prefix):] or "/"
+        return path
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Root-relative links (``baseurl`` removed; dot segments resolved as a browser
