@@ -351,6 +351,20 @@ def test_learn_and_relearn_children_list_the_child_pages(tmp_path: Path, write: 
     assert "Configuration" not in hugo.load(tmp_path).preprocess(page, page_rel="content/basics/_index.md")
 
 
+def test_hugo_book_section_lists_the_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo Book's {{< section >}} lists the section page's child pages as its template draws them
+    (a <dl>: each title, the folder or file name humanized when untitled, with summary the
+    description), in weight order. Before, it was reduced to nothing."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-book"\n')
+    write(tmp_path, "content/docs/guide/_index.md", "---\ntitle: Guide\n---\n{{< section summary >}}\n")
+    write(tmp_path, "content/docs/guide/setup.md", "---\ntitle: Setup\nweight: 1\ndescription: Install it\n---\nx\n")
+    write(tmp_path, "content/docs/guide/first-steps/_index.md", "---\nweight: 2\n---\nx\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("{{< section summary >}}\n", page_rel="content/docs/guide/_index.md")
+    assert "**Setup**: Install it\n\n**First Steps**" in out
+    assert "Install it" not in site.preprocess("{{< section >}}\n", page_rel="content/docs/guide/_index.md")
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

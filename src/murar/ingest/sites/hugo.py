@@ -746,6 +746,9 @@ class HugoSite:
         # a site on hugo-theme-learn or its fork Relearn (their children shortcode lists the child pages)
         self._learn = any("learn" in posixpath.basename(t.rstrip("/")).lower()
                           for t in config.settings.get("theme_paths", "").split(";"))
+        # a Hugo Book site (its section shortcode lists the child pages)
+        self._book = any(posixpath.basename(t.rstrip("/")).lower() in ("hugo-book", "book")
+                         for t in config.settings.get("theme_paths", "").split(";"))
         # Goldmark's definition lists ('Term' then ': definition'), on by default
         self.markdown_plugins: tuple[str, ...] = (
             ("deflist",) if config.settings.get("definition_lists", "true") == "true" else ())
@@ -1635,11 +1638,32 @@ class HugoSite:
                     lines.append(sub)
         return "\n".join(lines)
 
-    def _theme_children_template(self) -> bool:
-        """Whether the ``children`` template Hugo uses is a theme's, not one the project
-        wrote itself (``layouts/shortcodes/children.html`` of its own: its rules are unknown)."""
-        return not any(self._shortcode_file(self._root / folder, "children").is_file()
+    def _theme_template_only(self, name: str) -> bool:
+        """Whether the template Hugo uses for shortcode ``name`` is a theme's, not one the
+        project wrote itself (``layouts/shortcodes/<name>.html`` of its own: its rules are unknown)."""
+        return not any(self._shortcode_file(self._root / folder, name).is_file()
                        for folder in ("layouts/_shortcodes", "layouts/shortcodes"))
+
+    def _book_section(self, page_rel: str, sc: Shortcode) -> str:
+        """Hugo Book's ``{{< section >}}`` (``layouts/shortcodes/section.html``): the
+        section page's ``.Pages`` as a definition list, each its title (``partials/docs/title``:
+        ``title``, else the folder or file name humanized), with ``summary`` given its
+        front matter ``description`` (the theme shows ``.Description``, else the page's
+        summary, which murar does not compute); in Hugo's default order (weight, unweighted
+        last, then title). At most :data:`_SECTION_INDEX_MAX` pages."""
+        with_summary = "summary" in sc.params or "summary" in sc.args
+        rows: list[tuple[int, str, str, str]] = []
+        for rel, child in self._section_children(page_rel):
+            title = " ".join(str(child.get("title") or "").split())
+            if not title:
+                base = posixpath.basename(posixpath.dirname(rel)) if posixpath.basename(rel).startswith(
+                    ("_index.", "index.")) else posixpath.splitext(posixpath.basename(rel))[0]
+                title = re.sub(r"[-_]+", " ", base).strip().title()
+            desc = child.get("description") if with_summary else None
+            rows.append((_weight(child), title, rel, " ".join(desc.split()) if isinstance(desc, str) else ""))
+        rows.sort(key=lambda r: (r[0] == 0, r[0], r[1].lower(), r[2]))
+        text = "\n\n".join(f"**{title}**" + (f": {desc}" if desc else "") for _, title, _, desc in rows)
+        return f"\n\n{text}\n\n" if text else ""
 
     def _learn_children(self, page_rel: str, sc: Shortcode) -> str:
         """hugo-theme-learn's and Relearn's ``{{% children %}}`` (Relearn
@@ -1868,11 +1892,14 @@ class HugoSite:
                     out.append(self._geekdoc_toc_tree(page_rel))
                 elif toc_trees == _TOC_TREES_PER_TEXT + 1:
                     warnings.append(f"toc-tree: more than {_TOC_TREES_PER_TEXT} in one text; the later ones are left out")
-            elif name == "children" and self._learn and close is None and self._theme_children_template():
-                # hugo-theme-learn / Relearn: the section's child pages (a chapter page often holds only this)
+            elif close is None and (name == "children" and self._learn or name == "section" and self._book) \
+                    and self._theme_template_only(name):
+                # hugo-theme-learn / Relearn children, Hugo Book section: the section's child pages (a chapter
+                # page often holds only this)
                 toc_trees += 1
                 if toc_trees <= _TOC_TREES_PER_TEXT:
-                    out.append(self._learn_children(page_rel, sc))
+                    out.append(self._learn_children(page_rel, sc) if name == "children"
+                               else self._book_section(page_rel, sc))
                 elif toc_trees == _TOC_TREES_PER_TEXT + 1:
                     warnings.append(f"children: more than {_TOC_TREES_PER_TEXT} in one text; the later ones are left out")
             elif name == "siteparam":  # Relearn: a site parameter only
