@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from murar.ingest.sites import jekyll
+from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.detect import detect, open_site, site_summary
 
 
@@ -82,3 +83,25 @@ def test_links_to_a_url_holding_a_path_are_site_paths(tmp_path: Path, write: Cal
     assert res.rel_path == "images/arch.png" and not res.problem
     assert site.resolve_asset("https://www.eclipse.org/dittox/images/arch.png", page_rel="pages/a.md").problem
     assert site.resolve_asset("https://other.org/ditto/images/arch.png", page_rel="pages/a.md").url
+
+
+def test_polyglot_translations_are_left_out(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """jekyll-polyglot builds the site at the root for default_lang: a page whose lang front matter
+    (or, with lang_from_path, its first or second path segment) names another configured language
+    is that language's translation, and lang-exclusive lists the only languages a page is built
+    for; a page without a language is the default language's. Before, every translation was read
+    beside its original (the same page once per language). site.active_lang is the default."""
+    write(tmp_path, "_config.yml", 'title: T\nplugins:\n  - jekyll-polyglot\nlanguages: ["en", "de", "fr"]\n'
+          'default_lang: "en"\nlang_from_path: true\n')
+    write(tmp_path, "about.md", "---\ntitle: About\nlang: en\npermalink: /about/\n---\nIn {{ site.active_lang }}.\n")
+    write(tmp_path, "about-de.md", "---\ntitle: Über\nlang: de\npermalink: /about/\n---\nDeutsch.\n")
+    write(tmp_path, "fr/faq.md", "---\ntitle: FAQ\n---\nFrançais.\n")
+    write(tmp_path, "notes.md", "---\ntitle: Notes\nlang-exclusive: ['de']\n---\nNur Deutsch.\n")
+    write(tmp_path, "shared.md", "---\ntitle: Shared\n---\nNo language.\n")
+    site = jekyll.load(tmp_path)
+    roles = {rel: site.classify(rel) for rel in ("about.md", "about-de.md", "fr/faq.md", "notes.md", "shared.md")}
+    assert [rel for rel, c in roles.items() if c.role == FileRole.PAGE] == ["about.md", "shared.md"]
+    assert roles["about-de.md"].reason == "translation (language de); default language en"
+    assert roles["fr/faq.md"].reason == "translation (language fr); default language en"
+    assert "not built for the default language en" in roles["notes.md"].reason
+    assert "In en." in site.preprocess((tmp_path / "about.md").read_text(), page_rel="about.md")

@@ -506,6 +506,14 @@ class JekyllSite:
                 and "jekyll-multiple-languages-plugin" in plugins):
             # jekyll-multiple-languages-plugin builds the first of `languages` at the site root, site.lang its code
             self._site_object["lang"] = str(languages[0])
+        # jekyll-polyglot (in plugins, or its languages + default_lang settings): the site at the root is
+        # built for default_lang (README "Configuration"; site.active_lang is that language's code)
+        self._polyglot: tuple[str, frozenset[str]] | None = None
+        if isinstance(languages, list) and languages and (
+                isinstance(plugins, list) and "jekyll-polyglot" in plugins or "default_lang" in self._site_object):
+            active = str(self._site_object.get("default_lang") or "en")
+            self._polyglot = (active, frozenset(str(x) for x in languages if isinstance(x, (str, int))))
+            self._site_object.setdefault("active_lang", active)
         self._collections = collections
         self._defaults = defaults
         self._variables = dict(variables or {})
@@ -599,7 +607,27 @@ class JekyllSite:
                              reason="no front matter: Jekyll copies it as a static file")
         if meta.get("published") is False:
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="published: false")
+        if self._polyglot is not None and (other := self._polyglot_elsewhere(inner, meta, *self._polyglot)):
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=other)
         return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def _polyglot_elsewhere(self, inner: str, meta: dict[str, Any], active: str, languages: frozenset[str]) -> str:
+        """Why jekyll-polyglot leaves a document out of the site it builds for
+        ``default_lang`` (README "How To Use It": a document is built for the language
+        its ``lang`` front matter names, or with ``lang_from_path: true`` the language a
+        first or second path segment names; one with another configured language's
+        code is that language's translation; ``lang-exclusive`` lists the only languages
+        it is built for), ``""`` when it is in that site. A document without a language
+        is the default language's (the fallback every language's site shows)."""
+        exclusive = meta.get("lang-exclusive")
+        if isinstance(exclusive, list) and exclusive and active not in {str(x) for x in exclusive}:
+            return f"lang-exclusive {', '.join(str(x) for x in exclusive)}: not built for the default language {active}"
+        lang = meta.get("lang")
+        if not isinstance(lang, str) and self._site_object.get("lang_from_path") is True:
+            lang = next((part for part in inner.split("/")[:2] if part in languages), None)
+        if isinstance(lang, str) and lang != active and lang in languages:
+            return f"translation (language {lang}); default language {active}"
+        return ""
 
     def page_meta(self, rel: str, meta: dict[str, Any]) -> dict[str, Any]:
         """The front matter ``meta`` of the file ``rel`` over the ``_config.yml``
