@@ -86,22 +86,30 @@ def test_links_to_a_url_holding_a_path_are_site_paths(tmp_path: Path, write: Cal
 
 
 def test_polyglot_translations_are_left_out(tmp_path: Path, write: Callable[..., Path]) -> None:
-    """jekyll-polyglot builds the site at the root for default_lang: a page whose lang front matter
-    (or, with lang_from_path, its first or second path segment) names another configured language
-    is that language's translation, and lang-exclusive lists the only languages a page is built
-    for; a page without a language is the default language's. Before, every translation was read
-    beside its original (the same page once per language). site.active_lang is the default."""
+    """jekyll-polyglot builds the site at the root for default_lang, one page per page_id (front
+    matter, else the URL without its language segments): a document in another language (lang
+    front matter, or with lang_from_path a path segment naming one) is left out when the page has
+    a default-language document, kept when it is the page's only version (polyglot shows it in
+    the default site too); lang-exclusive lists the only languages a document is built for.
+    Before, every translation was read beside its original. site.active_lang is the default."""
     write(tmp_path, "_config.yml", 'title: T\nplugins:\n  - jekyll-polyglot\nlanguages: ["en", "de", "fr"]\n'
           'default_lang: "en"\nlang_from_path: true\n')
     write(tmp_path, "about.md", "---\ntitle: About\nlang: en\npermalink: /about/\n---\nIn {{ site.active_lang }}.\n")
     write(tmp_path, "about-de.md", "---\ntitle: Über\nlang: de\npermalink: /about/\n---\nDeutsch.\n")
-    write(tmp_path, "fr/faq.md", "---\ntitle: FAQ\n---\nFrançais.\n")
+    write(tmp_path, "contact.md", "---\ntitle: Contact\npage_id: contact\npermalink: /contact/\n---\nMail us.\n")
+    write(tmp_path, "kontakt.md", "---\ntitle: Kontakt\nlang: de\npage_id: contact\npermalink: /kontakt/\n---\nx\n")
+    write(tmp_path, "_posts/2024-01-02-release.md", "---\ntitle: Release\n---\nOut now.\n")
+    write(tmp_path, "_posts/fr/2024-01-02-release.md", "---\ntitle: Version\n---\nDisponible.\n")
+    write(tmp_path, "_posts/de/2024-03-04-only-german.md", "---\ntitle: Nur\n---\nNur Deutsch.\n")
     write(tmp_path, "notes.md", "---\ntitle: Notes\nlang-exclusive: ['de']\n---\nNur Deutsch.\n")
-    write(tmp_path, "shared.md", "---\ntitle: Shared\n---\nNo language.\n")
     site = jekyll.load(tmp_path)
-    roles = {rel: site.classify(rel) for rel in ("about.md", "about-de.md", "fr/faq.md", "notes.md", "shared.md")}
-    assert [rel for rel, c in roles.items() if c.role == FileRole.PAGE] == ["about.md", "shared.md"]
+    rels = ("about.md", "about-de.md", "contact.md", "kontakt.md", "_posts/2024-01-02-release.md",
+            "_posts/fr/2024-01-02-release.md", "_posts/de/2024-03-04-only-german.md", "notes.md")
+    roles = {rel: site.classify(rel) for rel in rels}
+    assert [rel for rel, c in roles.items() if c.role == FileRole.PAGE] == [
+        "about.md", "contact.md", "_posts/2024-01-02-release.md", "_posts/de/2024-03-04-only-german.md"]
     assert roles["about-de.md"].reason == "translation (language de); default language en"
-    assert roles["fr/faq.md"].reason == "translation (language fr); default language en"
+    assert roles["kontakt.md"].reason == "translation (language de); default language en"
+    assert roles["_posts/fr/2024-01-02-release.md"].reason == "translation (language fr); default language en"
     assert "not built for the default language en" in roles["notes.md"].reason
     assert "In en." in site.preprocess((tmp_path / "about.md").read_text(), page_rel="about.md")

@@ -514,6 +514,7 @@ class JekyllSite:
             active = str(self._site_object.get("default_lang") or "en")
             self._polyglot = (active, frozenset(str(x) for x in languages if isinstance(x, (str, int))))
             self._site_object.setdefault("active_lang", active)
+        self._polyglot_keys: frozenset[str] | None = None  # page_ids with a default-language document
         self._collections = collections
         self._defaults = defaults
         self._variables = dict(variables or {})
@@ -571,7 +572,7 @@ class JekyllSite:
             return None
         return rel[len(self._source) + 1:] if self._source not in (".", "") else rel
 
-    def classify(self, rel: str) -> FileClass:
+    def classify(self, rel: str, *, _polyglot_scan: bool = False) -> FileClass:
         """Pages: Markdown and front-matter HTML under the source folder and in output
         collections; includes: ``_includes``; excluded: ``exclude`` matches, other
         ``_``/``.`` folders, non-output collections, ``published: false``; images and
@@ -607,27 +608,75 @@ class JekyllSite:
                              reason="no front matter: Jekyll copies it as a static file")
         if meta.get("published") is False:
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="published: false")
-        if self._polyglot is not None and (other := self._polyglot_elsewhere(inner, meta, *self._polyglot)):
+        if self._polyglot is not None and not _polyglot_scan \
+                and (other := self._polyglot_elsewhere(inner, meta, *self._polyglot)):
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=other)
         return FileClass(role=FileRole.PAGE, markup=markup)
 
     def _polyglot_elsewhere(self, inner: str, meta: dict[str, Any], active: str, languages: frozenset[str]) -> str:
         """Why jekyll-polyglot leaves a document out of the site it builds for
-        ``default_lang`` (README "How To Use It": a document is built for the language
-        its ``lang`` front matter names, or with ``lang_from_path: true`` the language a
-        first or second path segment names; one with another configured language's
-        code is that language's translation; ``lang-exclusive`` lists the only languages
-        it is built for), ``""`` when it is in that site. A document without a language
-        is the default language's (the fallback every language's site shows)."""
+        ``default_lang`` at the root, ``""`` when it is in that site. As polyglot's
+        ``Site#coordinate_documents`` picks them (``lib/jekyll/polyglot/patches/jekyll/site.rb``):
+        a document's language is its ``lang`` front matter, else (``lang_from_path: true``)
+        the first segment of its path (split at ``/`` and ``.``) that is a configured
+        language, else ``default_lang``; documents with the same ``page_id`` (front
+        matter, else the URL with its language segments removed) are one page, shown in
+        the default language when one of them is in it, else in a translation (murar
+        keeps every translation of such a page); ``lang-exclusive`` lists the only
+        languages a document is built for."""
         exclusive = meta.get("lang-exclusive")
         if isinstance(exclusive, list) and exclusive and active not in {str(x) for x in exclusive}:
             return f"lang-exclusive {', '.join(str(x) for x in exclusive)}: not built for the default language {active}"
+        lang = self._polyglot_lang(inner, meta, active, languages)
+        if lang == active or self._polyglot_key(inner, meta, languages) not in self._polyglot_defaults():
+            return ""
+        return f"translation (language {lang}); default language {active}"
+
+    def _polyglot_lang(self, inner: str, meta: dict[str, Any], active: str, languages: frozenset[str]) -> str:
         lang = meta.get("lang")
-        if not isinstance(lang, str) and self._site_object.get("lang_from_path") is True:
-            lang = next((part for part in inner.split("/")[:2] if part in languages), None)
-        if isinstance(lang, str) and lang != active and lang in languages:
-            return f"translation (language {lang}); default language {active}"
-        return ""
+        if isinstance(lang, str) and lang:
+            return lang
+        if self._site_object.get("lang_from_path") is True:
+            found = next((seg for seg in re.split(r"[./]", inner) if seg in languages), None)
+            if found:
+                return found
+        return active
+
+    def _polyglot_key(self, inner: str, meta: dict[str, Any], languages: frozenset[str]) -> str:
+        """A document's ``page_id`` as polyglot reads it: front matter ``page_id``, else
+        its URL (here its literal ``permalink``, else its path) without ``/<lang>/`` or
+        ``.<lang>.`` segments (a post's folders under ``_posts`` are not in its URL)."""
+        page_id = meta.get("page_id")
+        if isinstance(page_id, (str, int)) and str(page_id):
+            return f"id:{page_id}"
+        permalink = meta.get("permalink")
+        url = permalink if isinstance(permalink, str) and permalink.strip() and ":" not in permalink else None
+        if url is None:
+            parts = inner.split("/")
+            if "_posts" in parts[:-1]:
+                parts = parts[:parts.index("_posts") + 1] + parts[-1:]
+            url = "/".join(parts)
+        url = "/" + url.strip().strip("/") + "/"
+        for lang in sorted(languages)[:100]:
+            url = re.sub(rf"[/.]{re.escape(lang)}[/.]", "/", url)
+        return url
+
+    def _polyglot_defaults(self) -> frozenset[str]:
+        """``page_id`` keys of the documents in the default language (read once: every
+        page's front matter, at most :data:`_MAX_NAV_PAGES` pages)."""
+        if self._polyglot_keys is None:
+            keys: set[str] = set()
+            if self._polyglot is not None:
+                active, languages = self._polyglot
+                for rel in os_walk_files(self._root, self._source, PAGE_MARKUP)[:_MAX_NAV_PAGES]:
+                    inner = self._inner(rel)
+                    if inner is None or self.classify(rel, _polyglot_scan=True).role != FileRole.PAGE:
+                        continue
+                    meta = self.page_meta(rel, self._front(rel)[0])
+                    if self._polyglot_lang(inner, meta, active, languages) == active:
+                        keys.add(self._polyglot_key(inner, meta, languages))
+            self._polyglot_keys = frozenset(keys)
+        return self._polyglot_keys
 
     def page_meta(self, rel: str, meta: dict[str, Any]) -> dict[str, Any]:
         """The front matter ``meta`` of the file ``rel`` over the ``_config.yml``
