@@ -322,6 +322,13 @@ def test_site_shortcode_writing_a_file_its_argument_names(tmp_path: Path, write:
     assert warnings == ["reuse 'agw/gone.md': not found (assets)"]
     # an image template reading resources.Get (no .Content) is no include
     assert hugo._include_template_param('{{ $i := resources.Get (.Get "src") }}<img src="{{ $i.RelPermalink }}">') is None
+    # the site's own include shortcode reading under a path it builds: readFile (printf "static/%s" (.Get 0))
+    write(tmp_path, "layouts/shortcodes/include.html", '{{ readFile (printf "static/%s" (.Get 0)) | safeHTML }}\n')
+    write(tmp_path, "static/usep/table.html", "<p>Seats: 40</p>\n")
+    site = hugo.load(tmp_path)
+    warnings = []
+    out = site.preprocess('{{< include "usep/table.html" >}}\n', page_rel="content/docs/setup.md", warnings=warnings)
+    assert "Seats: 40" in out and warnings == []
 
 
 def test_learn_and_relearn_children_list_the_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:

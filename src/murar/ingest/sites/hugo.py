@@ -758,7 +758,7 @@ class HugoSite:
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
         self._image_templates: dict[str, _TemplateImage | None] = {}
-        self._include_templates: dict[str, tuple[str, str] | None] = {}
+        self._include_templates: dict[str, tuple[str, str, str] | None] = {}
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
 
     @property
@@ -1780,6 +1780,13 @@ class HugoSite:
                 close = closing.get(m.start())
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
+                # the site's own include template may read the file under a path it builds
+                # (readFile (printf "static/%s" (.Get 0))): that file when it is there
+                reads = self._template_include(name, sc, built_path=True)
+                target = self._template_include_target(*reads) if reads is not None else None
+                if target:  # (its other parameters kept: code="true", lang=)
+                    sc = Shortcode(name=name, args=["/" + target], params={
+                        k: v for k, v in sc.params.items() if k not in ("file", "path", "src")})
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
             elif name == "boilerplate" and sc.get(pos=0):
                 target = self._boilerplate(sc.get(pos=0), page_rel=page_rel)
@@ -2211,7 +2218,7 @@ class HugoSite:
         found = self._image_templates[name]
         return found is not None and bool(found.fmt or found.lookup)
 
-    def _template_include(self, name: str, sc: Shortcode) -> tuple[str, str] | None:
+    def _template_include(self, name: str, sc: Shortcode, *, built_path: bool = False) -> tuple[str, str] | None:
         """``(where, path)`` when the site's own template for ``name`` writes the content
         of a file one of its parameters names, as Hugo renders it: ``resources.Get`` of
         the parameter then its ``.Content`` (Hugo "resources.Get": a global resource,
@@ -2219,16 +2226,20 @@ class HugoSite:
         ``os.ReadFile`` of it (a path from the project folder; ``"project"``); ``path``
         is the tag's value of that parameter. The Solo.io docs sites' ``reuse``
         shortcode (kgateway, agentgateway: ``{{< reuse "snippets/x.md" >}}``) is one.
-        ``None`` when the template does neither or the tag does not give the parameter."""
+        With ``built_path``, only a template that puts the parameter into a ``printf``
+        format (``readFile (printf "static/%s" (.Get 0))``). ``None`` when the template does
+        neither or the tag does not give the parameter."""
         if name not in self._include_templates:
             self._include_templates[name] = _include_template_param(self._template_text(name)) \
                 if len(self._include_templates) < 10_000 else None
         found = self._include_templates[name]
         if found is None:
             return None
-        where, key = found
-        value = sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())
-        return (where, value.strip()) if value.strip() else None
+        where, key, fmt = found
+        if built_path and not fmt:
+            return None
+        value = (sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())).strip()
+        return (where, fmt.replace("%s", value, 1) if fmt else value) if value else None
 
     def _template_include_target(self, where: str, path: str) -> str | None:
         """The project-relative file a template include names (:meth:`_template_include`):
@@ -2531,7 +2542,8 @@ _TPL_WITH_TEXT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}[^{]
 
 
 # a file read from a parameter: resources.Get / readFile / os.ReadFile of (.Get x) or of a variable
-_TPL_READ = re.compile(r"\b(resources\.Get|readFile|os\.ReadFile)\s+(?:" + _TPL_PARAM + r"|(\$[A-Za-z_]\w{0,60}))")
+_TPL_READ = re.compile(r"\b(resources\.Get|readFile|os\.ReadFile)\s+(?:\(\s*printf\s+\"([^\"{}%]{0,200}%s[^\"{}%]{0,200})\"\s+)?"
+                       r"(?:" + _TPL_PARAM + r"|(\$[A-Za-z_]\w{0,60}))")
 # a variable set to the value of the enclosing `with .Get x`: {{ with (.Get 0) }}{{ $asset = . }}
 _TPL_DOT_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\.\s*-?\}\}")
 _TPL_PIPE_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*(\$[A-Za-z_]\w{0,60})(?![\w.])")
@@ -2551,11 +2563,13 @@ def _drop_template_comments(text: str) -> str:
     return "".join(out) + text[pos:]
 
 
-def _include_template_param(text: str) -> tuple[str, str] | None:
-    """``(where, parameter)`` of a shortcode template that writes a file's content:
+def _include_template_param(text: str) -> tuple[str, str, str] | None:
+    """``(where, parameter, format)`` of a shortcode template that writes a file's content:
     ``"assets"`` when it passes a parameter (by name, or position as digits) to
     ``resources.Get`` and writes a ``.Content``, ``"project"`` when it passes it to
-    ``readFile``/``os.ReadFile``; the parameter may reach the call through variables
+    ``readFile``/``os.ReadFile``; ``format`` the ``printf`` format with one ``%s`` the
+    parameter is put into first (``readFile (printf "static/%s" (.Get 0))``), ``""`` for
+    none; the parameter may reach the call through variables
     (``{{ $f := .Get "file" }}``, ``{{ with .Get 0 }}{{ $f = . }}``, ``{{ $f = $f | trim }}``).
     ``None`` for any other template. Linear in the template (bounded scans)."""
     if ".Get" not in text or not re.search(r"resources\.Get|readFile|ReadFile", text):
@@ -2572,14 +2586,14 @@ def _include_template_param(text: str) -> tuple[str, str] | None:
         if m.group(2) in variables:
             variables.setdefault(m.group(1), variables[m.group(2)])
     for _, m in zip(range(20), _TPL_READ.finditer(text)):
-        param = m.group(2) or m.group(3) or m.group(4) or variables.get(m.group(5) or "", "")
+        param = m.group(3) or m.group(4) or m.group(5) or variables.get(m.group(6) or "", "")
         if not param:
             continue
         if m.group(1) == "resources.Get":
             if ".Content" in text:
-                return "assets", param
+                return "assets", param, m.group(2) or ""
         else:
-            return "project", param
+            return "project", param, m.group(2) or ""
     return None
 
 
