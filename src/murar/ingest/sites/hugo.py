@@ -183,6 +183,41 @@ _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | fro
     {"ref", "relref", "param", "icon", "nb"})
 
 
+#: Markdown files a folder without any generator's config is sampled over for Hugo shortcodes
+_CONTENT_PROBE_FILES = 300
+_SHORTCODE_TAG = re.compile(r"\{\{[<%]\s*/?\s*[A-Za-z][\w./-]{0,80}")
+
+
+def looks_like_hugo_content(folder: Path) -> bool:
+    """True when ``folder``, where no generator's configuration was found, holds Hugo
+    content pages: a Markdown page with front matter using a shortcode tag
+    (``{{< name ... >}}``, ``{{% name %}}``) outside fenced code, as content folders
+    mounted into a site built elsewhere are (Grafana's ``docs/sources``, whose Hugo
+    project is the website's). At most :data:`_CONTENT_PROBE_FILES` files, 64 KB of
+    each, are read. Never raises."""
+    for rel in os_walk_files(folder, ".", (".md", ".markdown"))[:_CONTENT_PROBE_FILES]:
+        try:
+            with (folder / rel).open("r", encoding="utf-8", errors="replace") as fh:
+                text = fh.read(65_536)
+        except OSError:
+            continue
+        if not text.lstrip("\ufeff").startswith(("---", "+++")):
+            continue
+        fence = ""
+        for line in text.splitlines():
+            m = _FENCE_LINE.match(line)
+            if m:
+                mark = m.group("fence")
+                if not fence:
+                    fence = mark
+                elif mark[0] == fence[0] and len(mark) >= len(fence):
+                    fence = ""
+                continue
+            if not fence and _SHORTCODE_TAG.search(line):
+                return True
+    return False
+
+
 def is_hugo_root(folder: Path) -> bool:
     """True when ``folder`` holds a Hugo configuration (a root config file with
     Hugo keys, or ``config/_default/``). A bare ``config.toml``/``config.yaml`` is
@@ -393,6 +428,13 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
             assets.append(f"{base}/assets")
             i18n.append(f"{base}/i18n")
     content_dirs = tuple(dict.fromkeys(safe_join(c) or "." for c in content))
+    notes: tuple[str, ...] = ()
+    if main is None and not cfg and not (root / "content").is_dir():
+        # no Hugo configuration and no content/ folder: a content folder whose site is built elsewhere (Grafana's
+        # docs/sources, mounted by the website's own Hugo project) is itself the content
+        notes = ((f"no Hugo configuration or content folder in {root.name or root}: the folder is read as the "
+                  "content of a site built elsewhere, its shortcodes as Hugo renders them"),)
+        content_dirs = (".",)
     static_dirs = tuple(dict.fromkeys(safe_join(s) for s in static if safe_join(s)))
     include_dirs = tuple(f"{c}/includes" if c != "." else "includes" for c in content_dirs
                          if (root / c / "includes").is_dir())
@@ -443,7 +485,7 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                       exclude=(settings["publish_dir"], "resources/_gen", "node_modules"),
                       base_url=url_base_path(base), settings={**settings, "base_url_full": base},
                       language=chosen if len(codes) > 1 else "",
-                      notes=_unread_content_dirs(root, content_langs, chosen) if language is not None else ())
+                      notes=notes + (_unread_content_dirs(root, content_langs, chosen) if language is not None else ()))
 
 
 def _goldmark_attribute(cfg: dict[str, Any], key: str, default: bool) -> str:
