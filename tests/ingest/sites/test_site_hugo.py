@@ -372,6 +372,24 @@ def test_hugo_book_section_lists_the_child_pages(tmp_path: Path, write: Callable
     assert "Install it" not in site.preprocess("{{< section >}}\n", page_rel="content/docs/guide/_index.md")
 
 
+def test_grafana_docs_shared_shows_the_projects_shared_file(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Grafana's {{< docs/shared lookup="x.md" source="grafana" version="..." >}} shows the file in
+    the shared/ folder of the project's docs content (a headless bundle of reused text), its
+    shortcodes rendered; a lookup that is not there (another project's shared content) is
+    reported. Before, the shortcode was reduced to nothing and the shared text lost. Without any
+    Hugo configuration or content/ folder (the site is built elsewhere) the folder itself is content."""
+    write(tmp_path, "sources/shared/index.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "sources/shared/upgrade/intro.md", "---\ntitle: Intro\n---\nUpgrade **often**.\n")
+    site = hugo.load(tmp_path)
+    assert site.config.content_dirs == (".",) and site.config.notes
+    warnings: list[str] = []
+    src = ('{{< docs/shared lookup="upgrade/intro.md" source="grafana" version="<GRAFANA_VERSION>" >}}\n\n'
+           '{{< docs/shared lookup="stability/beta.md" source="alloy" >}}\n')
+    out = site.preprocess(src, page_rel="sources/upgrade/index.md", warnings=warnings)
+    assert "Upgrade **often**." in out
+    assert warnings == ["docs/shared 'stability/beta.md' (source alloy): not in this project's shared/ folder"]
+
+
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", 'baseURL = "/"\nuglyURLs = true\n')
     write(tmp_path, "content/a/page.md", "---\nurl: /moved/here/\n---\n![x](shot.png)\n")

@@ -1830,6 +1830,16 @@ class HugoSite:
                     sc = Shortcode(name=name, args=["/" + target], params={
                         k: v for k, v in sc.params.items() if k not in ("file", "path", "src")})
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+            elif name == "docs/shared" and sc.get("lookup"):
+                # Grafana's docs (writers' toolkit, "docs/shared"): the file lookup= names in the shared/ folder
+                # of the source project's content; this project's own is <content>/shared/
+                target = self._shared_lookup(sc.get("lookup"), page_rel=page_rel)
+                if target is None:
+                    warnings.append(f"docs/shared {sc.get('lookup')!r} (source {sc.get('source') or '?'}): "
+                                    "not in this project's shared/ folder")
+                else:
+                    out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
+                                             warnings=warnings, depth=_depth, stack=_stack))
             elif name == "boilerplate" and sc.get(pos=0):
                 target = self._boilerplate(sc.get(pos=0), page_rel=page_rel)
                 if target is None:
@@ -2313,6 +2323,26 @@ class HugoSite:
                 except OSError:
                     return ""
         return ""
+
+    def _shared_lookup(self, lookup: str, *, page_rel: str) -> str | None:
+        """The file Grafana's ``{{< docs/shared lookup="x/y.md" source="grafana" >}}``
+        shows when it is this project's: ``shared/<lookup>`` in the nearest folder above
+        the page, up to its content folder, that has it (Grafana's writers' toolkit: each
+        project's shared content is the ``shared`` folder of its docs sources, a headless
+        bundle; the content folder may be a folder above the docs sources when the site is
+        built elsewhere). The project-relative path, or ``None`` (another project's shared
+        content is not in the repository)."""
+        rel = safe_join(lookup.strip().lstrip("/"))
+        if not rel or suffix_of(rel) not in PAGE_MARKUP:
+            return None
+        content = max((c for c in self._config.content_dirs if is_within(page_rel, c)), key=len, default=".")
+        folder, cands = posixpath.dirname(page_rel), []
+        for _ in range(20):
+            cands.append(safe_join(folder, f"shared/{rel}") if folder else safe_join(f"shared/{rel}"))
+            if not folder or folder == content or not is_within(folder, content):
+                break
+            folder = posixpath.dirname(folder)
+        return first_existing(self._root, [c for c in cands if c])
 
     def _boilerplate(self, name: str, *, page_rel: str) -> str | None:
         """The file ``{{< boilerplate NAME >}}`` shows (the Istio docs' shortcode, copied
