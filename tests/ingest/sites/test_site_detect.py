@@ -139,3 +139,24 @@ def test_a_chosen_language_walks_the_whole_site_and_is_summarised(tmp_path: Path
     assert sel.walk == (tmp_path / "site").resolve()
     assert any(n.startswith("the whole site at") for n in sel.notes)
     assert site_summary(sel)["language"] == "fr" and "docs_version" not in site_summary(sel)
+
+
+def test_hugo_content_without_its_project_is_read_as_hugo(tmp_path: Path) -> None:
+    """A folder of Hugo content pages whose site is built elsewhere (Grafana's docs/sources, mounted
+    by the website's own Hugo project; no Hugo config in the repository) is Hugo content when no
+    generator's config is found and a page with front matter uses a shortcode outside fenced code:
+    it is the content folder itself, its shortcodes rewritten. Before, it was a plain folder and
+    every {{< admonition >}} / {{< docs/shared >}} tag stayed in the text. Shortcodes only inside
+    code blocks (a post about Hugo) leave the folder plain."""
+    docs = tmp_path / "repo" / "docs" / "sources"
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    _touch(docs / "upgrade" / "index.md", '---\ntitle: Upgrade\n---\n\n{{< admonition type="note" >}}\nBack up first.\n'
+           '{{< /admonition >}}\n')
+    sel = open_site(docs)
+    assert sel.site.config.generator == "hugo" and sel.site.config.content_dirs == (".",)
+    assert any("read as the content of a site built elsewhere" in n for n in sel.notes)
+    page = sel.site.preprocess((docs / "upgrade" / "index.md").read_text(), page_rel="upgrade/index.md")
+    assert "**Note:** Back up first." in page and "{{<" not in page
+    plain = tmp_path / "blog"
+    _touch(plain / "post.md", "---\ntitle: Hugo tips\n---\n\n```\n{{< figure src=\"x.png\" >}}\n```\n")
+    assert isinstance(open_site(plain).site, PlainSite)

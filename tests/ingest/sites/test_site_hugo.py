@@ -221,6 +221,38 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     assert "**Warning:** Mind the gap." in out and images_of(out) == []
 
 
+def test_site_shortcode_drawing_a_resource_its_parameter_names(tmp_path: Path, write: Callable[..., Path],
+                                                               png: bytes) -> None:
+    """A site shortcode whose template looks its image up as a resource a parameter names and
+    draws that resource: a page resource by name or glob ({{ $img := $.Page.Resources.GetMatch
+    (.Get 0) }} ... src="{{ $img.RelPermalink }}", the pattern Hugo's page-resources tutorials
+    spread, an image resized from it inside {{ with $small }} ... {{ .RelPermalink }}), or a
+    global one under a path the template builds (resources.Get (printf "images/%s" $src)). Before,
+    the first two lost their image and the third pointed at a file beside the page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/img.html", '{{ $img := $.Page.Resources.GetMatch (.Get 0)}}\n<figure>'
+          '<img src="{{ $img.RelPermalink }}" alt="{{ .Get 1 }}" /><figcaption>{{ .Get 1 }}</figcaption></figure>\n')
+    write(tmp_path, "layouts/shortcodes/smallfig.html",
+          '{{ $i := .Page.Resources.GetMatch (.Get "glob") }}\n{{ $small := $i.Resize "480x" }}\n'
+          '<a href="{{ $i.RelPermalink }}">{{ with $small }}<img src="{{ .RelPermalink }}">{{ end }}</a>\n'
+          '{{ with .Get "caption" }}<figcaption>{{ . }}</figcaption>{{ end }}\n')
+    write(tmp_path, "layouts/shortcodes/shot.html", '{{ $src := .Get "src" }}\n'
+          '{{ $image := resources.Get (printf "images/%s" $src) }}\n<img src="{{ $image.RelPermalink }}" '
+          '{{ with .Get "alt" }}alt="{{ . }}"{{ end }}>\n')
+    write(tmp_path, "content/posts/bake/index.md", "---\ntitle: Bake\n---\n")
+    write(tmp_path, "content/posts/bake/01-overcooked-dough.jpg", png)
+    write(tmp_path, "content/posts/bake/Frosting-Step.png", png)
+    write(tmp_path, "assets/images/oven.png", png)
+    site = hugo.load(tmp_path)
+    src = ('{{< img "*overcooked-dough*" "Burnt cupcakes" >}}\n\n'
+           '{{< smallfig glob="frosting*" caption="Add the frosting" >}}\n\n'
+           '{{< shot src="oven.png" alt="The oven" >}}\n')
+    out = site.preprocess(src, page_rel="content/posts/bake/index.md")
+    assert images_of(out) == [("01-overcooked-dough.jpg", "Burnt cupcakes", "Burnt cupcakes"),
+                              ("Frosting-Step.png", "Add the frosting", "Add the frosting"),
+                              ("../../../assets/images/oven.png", "The oven", "")]
+
+
 def test_dynamic_tabs_named_by_tabname(tmp_path: Path, write: Callable[..., Path]) -> None:
     """hugo-dynamic-tabs' tab (the tabs of Lotus Docs) takes its title as tabName: each tab of the
     set is labelled with it, as the set's navigation shows it (it was an unnamed tab before)."""
@@ -285,6 +317,100 @@ def test_boilerplate_folder_is_listed_once_per_site(tmp_path: Path, write: Calla
     out = site.preprocess(src, page_rel="content/tasks/route.md", warnings=warnings)
     assert "Part 10." in out and len(warnings) == 200  # the first name starting with part-1, as before
     assert listings == 1
+def test_site_shortcode_writing_a_file_its_argument_names(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A site shortcode whose template writes the content of a file its argument names is that
+    file, rendered in place: resources.Get of the argument (a path in the assets folders, a mount
+    into assets too) then its .Content, as the Solo.io docs' reuse shortcode ({{ with (.Get 0) }}
+    {{ $asset = . }} ... resources.Get $asset ... $r.Content | .Page.RenderString), or readFile of
+    a named parameter (a path from the project folder). Its own shortcodes are rendered. Before,
+    such a shortcode was reduced to nothing and the reused text lost; a missing file is reported."""
+    write(tmp_path, "hugo.yaml", 'baseURL: "/"\nmodule:\n  mounts:\n    - source: "assets"\n      target: "assets"\n'
+          '    - source: "snippets"\n      target: "assets/shared"\n')
+    write(tmp_path, "layouts/shortcodes/reuse.html",
+          '{{- /* Reads a snippet from assets: {{< reuse "x.md" >}} */ -}}\n{{- $asset := "" }}\n'
+          '{{- with (.Get 0) }}\n  {{- $asset = . }}\n{{- end }}\n{{- $asset = $asset | strings.TrimPrefix "/" }}\n'
+          '{{- $r := "" }}\n{{- with resources.Get $asset }}\n  {{- $r = . }}\n{{- end }}\n'
+          '{{- $r.Content | .Page.RenderString | chomp }}\n')
+    write(tmp_path, "layouts/shortcodes/snippet.html", '{{ readFile (.Get "file") | markdownify }}\n')
+    write(tmp_path, "assets/agw/prereq.md", "Install the **agent** binary.\n\n{{< note >}}Root access needed.{{< /note >}}\n")
+    write(tmp_path, "snippets/ports.md", "Open port 8080.\n")
+    write(tmp_path, "docs-shared/license.md", "Apache 2.0 licensed.\n")
+    site = hugo.load(tmp_path)
+    src = ('## Before you begin\n\n{{< reuse "agw/prereq.md" >}}\n\n{{< reuse "/shared/ports.md" >}}\n\n'
+           '{{< snippet file="docs-shared/license.md" >}}\n\n{{< reuse "agw/gone.md" >}}\n')
+    warnings: list[str] = []
+    out = site.preprocess(src, page_rel="content/docs/setup.md", warnings=warnings)
+    assert "Install the **agent** binary." in out and "**Note:** Root access needed." in out
+    assert "Open port 8080." in out and "Apache 2.0 licensed." in out
+    assert warnings == ["reuse 'agw/gone.md': not found (assets)"]
+    # an image template reading resources.Get (no .Content) is no include
+    assert hugo._include_template_param('{{ $i := resources.Get (.Get "src") }}<img src="{{ $i.RelPermalink }}">') is None
+    # the site's own include shortcode reading under a path it builds: readFile (printf "static/%s" (.Get 0))
+    write(tmp_path, "layouts/shortcodes/include.html", '{{ readFile (printf "static/%s" (.Get 0)) | safeHTML }}\n')
+    write(tmp_path, "static/usep/table.html", "<p>Seats: 40</p>\n")
+    site = hugo.load(tmp_path)
+    warnings = []
+    out = site.preprocess('{{< include "usep/table.html" >}}\n', page_rel="content/docs/setup.md", warnings=warnings)
+    assert "Seats: 40" in out and warnings == []
+
+
+def test_learn_and_relearn_children_list_the_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """{{% children %}} of hugo-theme-learn and Relearn (a chapter page often holds only it) lists
+    the section's child pages as the theme draws them: titles in weight order, with
+    description=true their descriptions, depth levels deep, hidden pages left out; style="h3" as
+    headings. Before, the shortcode was reduced to nothing and the chapter page read empty. A site
+    with its own children template, or on another theme, is left as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-theme-relearn"\n')
+    write(tmp_path, "content/basics/_index.md", "+++\ntitle = 'Basics'\n+++\nCore concepts.\n\n"
+          "{{% children description=\"true\" depth=\"2\" %}}\n")
+    write(tmp_path, "content/basics/install/_index.md",
+          "+++\ntitle = 'Installation'\ndescription = 'Get it running'\nweight = 2\n+++\n")
+    write(tmp_path, "content/basics/install/linux.md", "+++\ntitle = 'Linux'\n+++\nSteps.\n")
+    write(tmp_path, "content/basics/config.md", "+++\ntitle = 'Configuration'\nweight = 1\n+++\nConfig.\n")
+    write(tmp_path, "content/basics/secret.md", "+++\ntitle = 'Secret'\nhidden = true\n+++\nHidden.\n")
+    site = hugo.load(tmp_path)
+    page = (tmp_path / "content/basics/_index.md").read_text()
+    out = site.preprocess(page, page_rel="content/basics/_index.md")
+    assert "- Configuration\n- Installation: Get it running\n  - Linux" in out and "Secret" not in out
+    out = site.preprocess("{{% children style=\"h3\" /%}}\n", page_rel="content/basics/_index.md")
+    assert "### Configuration\n\n### Installation" in out
+    write(tmp_path, "layouts/shortcodes/children.html", "<p>{{ .Get 0 }}</p>\n")  # the project's own template
+    assert "Configuration" not in hugo.load(tmp_path).preprocess(page, page_rel="content/basics/_index.md")
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "docsy"\n')
+    (tmp_path / "layouts/shortcodes/children.html").unlink()
+    assert "Configuration" not in hugo.load(tmp_path).preprocess(page, page_rel="content/basics/_index.md")
+
+
+def test_hugo_book_section_lists_the_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo Book's {{< section >}} lists the section page's child pages as its template draws them
+    (a <dl>: each title, the folder or file name humanized when untitled, with summary the
+    description), in weight order. Before, it was reduced to nothing."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-book"\n')
+    write(tmp_path, "content/docs/guide/_index.md", "---\ntitle: Guide\n---\n{{< section summary >}}\n")
+    write(tmp_path, "content/docs/guide/setup.md", "---\ntitle: Setup\nweight: 1\ndescription: Install it\n---\nx\n")
+    write(tmp_path, "content/docs/guide/first-steps/_index.md", "---\nweight: 2\n---\nx\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("{{< section summary >}}\n", page_rel="content/docs/guide/_index.md")
+    assert "**Setup**: Install it\n\n**First Steps**" in out
+    assert "Install it" not in site.preprocess("{{< section >}}\n", page_rel="content/docs/guide/_index.md")
+
+
+def test_grafana_docs_shared_shows_the_projects_shared_file(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Grafana's {{< docs/shared lookup="x.md" source="grafana" version="..." >}} shows the file in
+    the shared/ folder of the project's docs content (a headless bundle of reused text), its
+    shortcodes rendered; a lookup that is not there (another project's shared content) is
+    reported. Before, the shortcode was reduced to nothing and the shared text lost. Without any
+    Hugo configuration or content/ folder (the site is built elsewhere) the folder itself is content."""
+    write(tmp_path, "sources/shared/index.md", "---\nheadless: true\n---\n")
+    write(tmp_path, "sources/shared/upgrade/intro.md", "---\ntitle: Intro\n---\nUpgrade **often**.\n")
+    site = hugo.load(tmp_path)
+    assert site.config.content_dirs == (".",) and site.config.notes
+    warnings: list[str] = []
+    src = ('{{< docs/shared lookup="upgrade/intro.md" source="grafana" version="<GRAFANA_VERSION>" >}}\n\n'
+           '{{< docs/shared lookup="stability/beta.md" source="alloy" >}}\n')
+    out = site.preprocess(src, page_rel="sources/upgrade/index.md", warnings=warnings)
+    assert "Upgrade **often**." in out
+    assert warnings == ["docs/shared 'stability/beta.md' (source alloy): not in this project's shared/ folder"]
 
 
 def test_url_front_matter_ugly_urls_and_global_resources(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:

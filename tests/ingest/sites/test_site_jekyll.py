@@ -359,6 +359,24 @@ def test_one_line_markdown_span_element() -> None:
     assert '<div markdown="span"></div>' in out  # nothing inside: left alone
 
 
+def test_markdown_span_element_closed_on_a_later_line() -> None:
+    """An element with kramdown's markdown attribute opened with content on its line and closed on
+    a later one: documentation-theme-jekyll's note/warning includes (<div markdown="span" ...>
+    <b>Warning: </b>{{include.content}}</div>) given a content= with a line break (Eclipse Ditto's
+    docs). kramdown parses the content as Markdown; before, it stayed one raw HTML block and the
+    **bold** and [links](x) showed as written. A blank line, a fence or a nested opening of the
+    same tag before the closing tag leaves the element alone."""
+    out = jekyll.open_markdown_blocks(
+        '<div markdown="span" class="alert" role="alert"><b>Warning: </b>Ditto **does not** check\n'
+        "   the [types](#types) yet.</div>\nAfter.\n")
+    assert out.split("\n")[:6] == ['<div class="alert" role="alert">', "",
+                                   "<b>Warning: </b>Ditto **does not** check the [types](#types) yet.", "", "</div>",
+                                   "After."]
+    for src in ('<div markdown="span">Open **here**\n\nthen </div>\n',
+                '<div markdown="span">Open **here**\n<div>inner</div>\n</div>\n'):
+        assert jekyll.open_markdown_blocks(src) == src
+
+
 def test_theme_gallery_and_video_includes_keep_their_media(tmp_path: Path, write: Callable[..., Path],
                                                             png: bytes) -> None:
     """Minimal Mistakes "Helpers" from a remote theme (not in the repository): ``gallery``

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from murar.ingest.sites import jekyll
+from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.detect import detect, open_site, site_summary
 
 
@@ -67,3 +68,48 @@ def test_data_files_left_out_are_reported_with_the_site(tmp_path: Path, write: C
     assert len(notes) == 1 and "left out" in notes[0] and "JSON" in notes[0]
     assert not any("team.yml" in n for n in selection.notes)
     assert notes[0] in site_summary(selection)["notes"]  # type: ignore[operator]
+
+
+def test_links_to_a_url_holding_a_path_are_site_paths(tmp_path: Path, write: Callable[..., Path],
+                                                      png: bytes) -> None:
+    """A project site whose url holds its path (url: https://www.eclipse.org/ditto, baseurl empty,
+    Eclipse Ditto's docs): documentation-theme-jekyll's image include writes {{ site.baseurl |
+    prepend: site.url }}/images/x.png, https://www.eclipse.org/ditto/images/x.png, which is
+    /images/x.png of the site. Before, the path kept /ditto and the image was not found."""
+    write(tmp_path, "_config.yml", "title: T\nurl: https://www.eclipse.org/ditto\n")
+    write(tmp_path, "images/arch.png", png)
+    site = jekyll.load(tmp_path)
+    res = site.resolve_asset("https://www.eclipse.org/ditto/images/arch.png", page_rel="pages/a.md")
+    assert res.rel_path == "images/arch.png" and not res.problem
+    assert site.resolve_asset("https://www.eclipse.org/dittox/images/arch.png", page_rel="pages/a.md").problem
+    assert site.resolve_asset("https://other.org/ditto/images/arch.png", page_rel="pages/a.md").url
+
+
+def test_polyglot_translations_are_left_out(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """jekyll-polyglot builds the site at the root for default_lang, one page per page_id (front
+    matter, else the URL without its language segments): a document in another language (lang
+    front matter, or with lang_from_path a path segment naming one) is left out when the page has
+    a default-language document, kept when it is the page's only version (polyglot shows it in
+    the default site too); lang-exclusive lists the only languages a document is built for.
+    Before, every translation was read beside its original. site.active_lang is the default."""
+    write(tmp_path, "_config.yml", 'title: T\nplugins:\n  - jekyll-polyglot\nlanguages: ["en", "de", "fr"]\n'
+          'default_lang: "en"\nlang_from_path: true\n')
+    write(tmp_path, "about.md", "---\ntitle: About\nlang: en\npermalink: /about/\n---\nIn {{ site.active_lang }}.\n")
+    write(tmp_path, "about-de.md", "---\ntitle: Über\nlang: de\npermalink: /about/\n---\nDeutsch.\n")
+    write(tmp_path, "contact.md", "---\ntitle: Contact\npage_id: contact\npermalink: /contact/\n---\nMail us.\n")
+    write(tmp_path, "kontakt.md", "---\ntitle: Kontakt\nlang: de\npage_id: contact\npermalink: /kontakt/\n---\nx\n")
+    write(tmp_path, "_posts/2024-01-02-release.md", "---\ntitle: Release\n---\nOut now.\n")
+    write(tmp_path, "_posts/fr/2024-01-02-release.md", "---\ntitle: Version\n---\nDisponible.\n")
+    write(tmp_path, "_posts/de/2024-03-04-only-german.md", "---\ntitle: Nur\n---\nNur Deutsch.\n")
+    write(tmp_path, "notes.md", "---\ntitle: Notes\nlang-exclusive: ['de']\n---\nNur Deutsch.\n")
+    site = jekyll.load(tmp_path)
+    rels = ("about.md", "about-de.md", "contact.md", "kontakt.md", "_posts/2024-01-02-release.md",
+            "_posts/fr/2024-01-02-release.md", "_posts/de/2024-03-04-only-german.md", "notes.md")
+    roles = {rel: site.classify(rel) for rel in rels}
+    assert [rel for rel, c in roles.items() if c.role == FileRole.PAGE] == [
+        "about.md", "contact.md", "_posts/2024-01-02-release.md", "_posts/de/2024-03-04-only-german.md"]
+    assert roles["about-de.md"].reason == "translation (language de); default language en"
+    assert roles["kontakt.md"].reason == "translation (language de); default language en"
+    assert roles["_posts/fr/2024-01-02-release.md"].reason == "translation (language fr); default language en"
+    assert "not built for the default language en" in roles["notes.md"].reason
+    assert "In en." in site.preprocess((tmp_path / "about.md").read_text(), page_rel="about.md")

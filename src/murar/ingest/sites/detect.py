@@ -121,7 +121,9 @@ class GeneratorSpec:
     ``factory`` is ``"module:attr[.attr]"`` of a callable ``(root, config_file) -> Site``
     (``None``: no rules yet, :class:`PlainSite` is used); ``probe`` recognises
     the given folder itself when the generator has no config file (a built HTML
-    site); it is tried before any marker. ``aliases`` are other names
+    site); it is tried before any marker. ``content_probe`` recognises the given
+    folder as the generator's content when no generator's config is found in, above
+    or below it (content whose site is built elsewhere). ``aliases`` are other names
     ``--site-type`` accepts. ``variants`` names what of a :class:`SiteVariant`
     the generator can choose (``"language"``, ``"docs_version"``); its factory
     then takes a ``variant`` keyword (only when one is asked for).
@@ -133,6 +135,7 @@ class GeneratorSpec:
     factory: str | None = None
     confirm: Callable[[Path], bool] | None = None
     probe: Callable[[Path], bool] | None = None
+    content_probe: Callable[[Path], bool] | None = None
     aliases: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
 
@@ -150,7 +153,7 @@ GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
     GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml", "_config.toml", "_config*.yml", "_config*.yaml", "_config*.toml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
-    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, factory="murar.ingest.sites.hugo:load", variants=("language",)),
+    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, content_probe=_via("murar.ingest.sites.hugo:looks_like_hugo_content"), factory="murar.ingest.sites.hugo:load", variants=("language",)),
     GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf, factory="murar.ingest.sites.sphinx:SphinxSite.load"),
 )
 
@@ -232,7 +235,9 @@ def detect(folder: Path) -> Detection | None:
     """The generator whose config marks ``folder`` (see the module doc for the order), or ``None``.
 
     A generator with a ``probe`` (a built HTML site) is recognised from ``folder``
-    itself first; its ``path`` is then ``folder``.
+    itself first; its ``path`` is then ``folder``. When no config is found, a
+    generator's ``content_probe`` may still recognise ``folder`` as its content
+    (Hugo pages using shortcodes); ``path`` is then ``folder`` too.
     """
     folder = folder.resolve()
     for spec in GENERATORS:
@@ -249,6 +254,12 @@ def detect(folder: Path) -> Detection | None:
         found = next(_markers_in(candidate), None)
         if found is not None:
             return found
+    for spec in GENERATORS:
+        try:
+            if spec.content_probe is not None and spec.content_probe(folder):
+                return Detection(spec=spec, path=folder)
+        except (OSError, ImportError):
+            continue
     return None
 
 
@@ -325,7 +336,8 @@ def open_site(folder: Path, *, site_type: str = "auto", variant: SiteVariant | N
     root = folder
     if config_path is not None:
         # a marker in a subfolder (config/_default/, source/conf.py) describes the folder above it
-        cdir = config_path if config_path == folder and spec.probe is not None else _marker_root(config_path, spec)
+        cdir = config_path if config_path == folder and (spec.probe is not None or spec.content_probe is not None) \
+            else _marker_root(config_path, spec)
         if cdir == folder or cdir in folder.parents:
             root = cdir
     config_rel = (os.path.relpath(config_path, root).replace(os.sep, "/")

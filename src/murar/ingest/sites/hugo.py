@@ -185,6 +185,41 @@ _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | fro
     {"ref", "relref", "param", "icon", "nb"})
 
 
+#: Markdown files a folder without any generator's config is sampled over for Hugo shortcodes
+_CONTENT_PROBE_FILES = 300
+_SHORTCODE_TAG = re.compile(r"\{\{[<%]\s*/?\s*[A-Za-z][\w./-]{0,80}")
+
+
+def looks_like_hugo_content(folder: Path) -> bool:
+    """True when ``folder``, where no generator's configuration was found, holds Hugo
+    content pages: a Markdown page with front matter using a shortcode tag
+    (``{{< name ... >}}``, ``{{% name %}}``) outside fenced code, as content folders
+    mounted into a site built elsewhere are (Grafana's ``docs/sources``, whose Hugo
+    project is the website's). At most :data:`_CONTENT_PROBE_FILES` files, 64 KB of
+    each, are read. Never raises."""
+    for rel in os_walk_files(folder, ".", (".md", ".markdown"))[:_CONTENT_PROBE_FILES]:
+        try:
+            with (folder / rel).open("r", encoding="utf-8", errors="replace") as fh:
+                text = fh.read(65_536)
+        except OSError:
+            continue
+        if not text.lstrip("\ufeff").startswith(("---", "+++")):
+            continue
+        fence = ""
+        for line in text.splitlines():
+            m = _FENCE_LINE.match(line)
+            if m:
+                mark = m.group("fence")
+                if not fence:
+                    fence = mark
+                elif mark[0] == fence[0] and len(mark) >= len(fence):
+                    fence = ""
+                continue
+            if not fence and _SHORTCODE_TAG.search(line):
+                return True
+    return False
+
+
 def is_hugo_root(folder: Path) -> bool:
     """True when ``folder`` holds a Hugo configuration (a root config file with
     Hugo keys, or ``config/_default/``). A bare ``config.toml``/``config.yaml`` is
@@ -395,6 +430,13 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
             assets.append(f"{base}/assets")
             i18n.append(f"{base}/i18n")
     content_dirs = tuple(dict.fromkeys(safe_join(c) or "." for c in content))
+    notes: tuple[str, ...] = ()
+    if main is None and not cfg and not (root / "content").is_dir():
+        # no Hugo configuration and no content/ folder: a content folder whose site is built elsewhere (Grafana's
+        # docs/sources, mounted by the website's own Hugo project) is itself the content
+        notes = ((f"no Hugo configuration or content folder in {root.name or root}: the folder is read as the "
+                  "content of a site built elsewhere, its shortcodes as Hugo renders them"),)
+        content_dirs = (".",)
     static_dirs = tuple(dict.fromkeys(safe_join(s) for s in static if safe_join(s)))
     include_dirs = tuple(f"{c}/includes" if c != "." else "includes" for c in content_dirs
                          if (root / c / "includes").is_dir())
@@ -445,7 +487,7 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                       exclude=(settings["publish_dir"], "resources/_gen", "node_modules"),
                       base_url=url_base_path(base), settings={**settings, "base_url_full": base},
                       language=chosen if len(codes) > 1 else "",
-                      notes=_unread_content_dirs(root, content_langs, chosen) if language is not None else ())
+                      notes=notes + (_unread_content_dirs(root, content_langs, chosen) if language is not None else ()))
 
 
 def _goldmark_attribute(cfg: dict[str, Any], key: str, default: bool) -> str:
@@ -745,6 +787,12 @@ class HugoSite:
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
         self._geekdoc = "geekdoc" in config.settings.get("theme_paths", "").lower()  # a Geekdoc site
+        # a site on hugo-theme-learn or its fork Relearn (their children shortcode lists the child pages)
+        self._learn = any("learn" in posixpath.basename(t.rstrip("/")).lower()
+                          for t in config.settings.get("theme_paths", "").split(";"))
+        # a Hugo Book site (its section shortcode lists the child pages)
+        self._book = any(posixpath.basename(t.rstrip("/")).lower() in ("hugo-book", "book")
+                         for t in config.settings.get("theme_paths", "").split(";"))
         # Goldmark's definition lists ('Term' then ': definition'), on by default
         self.markdown_plugins: tuple[str, ...] = (
             ("deflist",) if config.settings.get("definition_lists", "true") == "true" else ())
@@ -753,7 +801,8 @@ class HugoSite:
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
-        self._image_templates: dict[str, tuple[str, str, str] | None] = {}
+        self._image_templates: dict[str, _TemplateImage | None] = {}
+        self._include_templates: dict[str, tuple[str, str, str] | None] = {}
         self._glob_chars: dict[str, int] = {}  # characters of names tested against globs, per page
         self._boilerplates: dict[str, list[str]] = {}  # boilerplates folder -> its page files' names, sorted
 
@@ -1634,6 +1683,87 @@ class HugoSite:
                     lines.append(sub)
         return "\n".join(lines)
 
+    def _theme_template_only(self, name: str) -> bool:
+        """Whether the template Hugo uses for shortcode ``name`` is a theme's, not one the
+        project wrote itself (``layouts/shortcodes/<name>.html`` of its own: its rules are unknown)."""
+        return not any(self._shortcode_file(self._root / folder, name).is_file()
+                       for folder in ("layouts/_shortcodes", "layouts/shortcodes"))
+
+    def _book_section(self, page_rel: str, sc: Shortcode) -> str:
+        """Hugo Book's ``{{< section >}}`` (``layouts/shortcodes/section.html``): the
+        section page's ``.Pages`` as a definition list, each its title (``partials/docs/title``:
+        ``title``, else the folder or file name humanized), with ``summary`` given its
+        front matter ``description`` (the theme shows ``.Description``, else the page's
+        summary, which murar does not compute); in Hugo's default order (weight, unweighted
+        last, then title). At most :data:`_SECTION_INDEX_MAX` pages."""
+        with_summary = "summary" in sc.params or "summary" in sc.args
+        rows: list[tuple[int, str, str, str]] = []
+        for rel, child in self._section_children(page_rel):
+            title = " ".join(str(child.get("title") or "").split())
+            if not title:
+                base = posixpath.basename(posixpath.dirname(rel)) if posixpath.basename(rel).startswith(
+                    ("_index.", "index.")) else posixpath.splitext(posixpath.basename(rel))[0]
+                title = re.sub(r"[-_]+", " ", base).strip().title()
+            desc = child.get("description") if with_summary else None
+            rows.append((_weight(child), title, rel, " ".join(desc.split()) if isinstance(desc, str) else ""))
+        rows.sort(key=lambda r: (r[0] == 0, r[0], r[1].lower(), r[2]))
+        text = "\n\n".join(f"**{title}**" + (f": {desc}" if desc else "") for _, title, _, desc in rows)
+        return f"\n\n{text}\n\n" if text else ""
+
+    def _learn_children(self, page_rel: str, sc: Shortcode) -> str:
+        """hugo-theme-learn's and Relearn's ``{{% children %}}`` (Relearn
+        ``partials/shortcodes/children.html``; "Children" shortcode docs): the section
+        page's child pages, each its ``title`` (with ``description=true`` its front matter
+        ``description``), ``depth`` levels deep (default 1); pages with ``hidden: true``
+        left out unless ``showhidden=true``; in Hugo's default order (weight, unweighted
+        last, then title) or by title with ``sort=title``. ``style="li"`` (the default)
+        gives a nested list, ``style="h2"`` ... ``"h6"`` headings of that level (one
+        level lower per depth), any other style one paragraph per page. At most
+        :data:`_TOC_TREE_DEPTH` levels and :data:`_TOC_TREE_MAX` pages. Nothing for a
+        page that is no section (it has no child pages)."""
+        try:
+            depth = max(1, min(int(sc.get("depth") or 1), _TOC_TREE_DEPTH))
+        except ValueError:
+            depth = 1
+        style = (sc.get("style") or "li").strip().lower()
+        level = int(style[1]) if re.fullmatch(r"h[1-6]", style) else 0
+        text = self._learn_children_levels(
+            page_rel, 1, depth, [_TOC_TREE_MAX], style=style, level=level,
+            description=_truthy(sc.get("description") or "false"), showhidden=_truthy(sc.get("showhidden") or "false"),
+            by_title=(sc.get("sort") or "").strip().lower() == "title")
+        return f"\n\n{text}\n\n" if text else ""
+
+    def _learn_children_levels(self, page_rel: str, count: int, depth: int, left: list[int], *, style: str,
+                               level: int, description: bool, showhidden: bool, by_title: bool) -> str:
+        """The text of :meth:`_learn_children` from level ``count`` down; ``left``: pages
+        the list may still show (shared by its levels)."""
+        rows: list[tuple[int, str, str, dict[str, Any]]] = []
+        for rel, child in self._section_children(page_rel):
+            title = " ".join(str(child.get("title") or "").split())
+            if (child.get("hidden") is True or not title) and not showhidden:
+                continue
+            rows.append((_weight(child), title, rel, child))
+        key = (lambda r: (r[1].lower(), r[2])) if by_title else (lambda r: (r[0] == 0, r[0], r[1].lower(), r[2]))
+        blocks: list[str] = []
+        for weight, title, rel, child in sorted(rows, key=key):
+            if left[0] <= 0:
+                break
+            left[0] -= 1
+            desc = child.get("description") if description else None
+            desc = " ".join(desc.split()) if isinstance(desc, str) else ""
+            if style == "li":
+                blocks.append("  " * (count - 1) + f"- {title}" + (f": {desc}" if desc else ""))
+            elif level:
+                blocks.append(f"{'#' * min(level - 1 + count, 6)} {title}" + (f"\n\n{desc}" if desc else ""))
+            else:
+                blocks.append(title + (f"\n\n{desc}" if desc else ""))
+            if count < depth and left[0] > 0:
+                sub = self._learn_children_levels(rel, count + 1, depth, left, style=style, level=level,
+                                                  description=description, showhidden=showhidden, by_title=by_title)
+                if sub:
+                    blocks.append(sub)
+        return ("\n" if style == "li" else "\n\n").join(blocks)
+
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
                            _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
         """Rewrite every shortcode in ``body`` (a page or include body written in
@@ -1695,7 +1825,24 @@ class HugoSite:
                 close = closing.get(m.start())
             inner = body[m.end():close.start()] if close is not None else ""
             if name in INCLUDE_SHORTCODES:
+                # the site's own include template may read the file under a path it builds
+                # (readFile (printf "static/%s" (.Get 0))): that file when it is there
+                reads = self._template_include(name, sc, built_path=True)
+                target = self._template_include_target(*reads) if reads is not None else None
+                if target:  # (its other parameters kept: code="true", lang=)
+                    sc = Shortcode(name=name, args=["/" + target], params={
+                        k: v for k, v in sc.params.items() if k not in ("file", "path", "src")})
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+            elif name == "docs/shared" and sc.get("lookup"):
+                # Grafana's docs (writers' toolkit, "docs/shared"): the file lookup= names in the shared/ folder
+                # of the source project's content; this project's own is <content>/shared/
+                target = self._shared_lookup(sc.get("lookup"), page_rel=page_rel)
+                if target is None:
+                    warnings.append(f"docs/shared {sc.get('lookup')!r} (source {sc.get('source') or '?'}): "
+                                    "not in this project's shared/ folder")
+                else:
+                    out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
+                                             warnings=warnings, depth=_depth, stack=_stack))
             elif name == "boilerplate" and sc.get(pos=0):
                 target = self._boilerplate(sc.get(pos=0), page_rel=page_rel)
                 if target is None:
@@ -1705,6 +1852,15 @@ class HugoSite:
                                              warnings=warnings, depth=_depth, stack=_stack))
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
+            elif close is None and (reads := self._template_include(name, sc)) is not None:
+                # the site's own shortcode writing a file its argument names ({{< reuse "snippets/x.md" >}}:
+                # resources.Get from assets/, or readFile from the project)
+                target = self._template_include_target(*reads)
+                if target is None:
+                    warnings.append(f"{name} {reads[1]!r}: not found ({'assets' if reads[0] == 'assets' else 'project'})")
+                else:
+                    out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
+                                             warnings=warnings, depth=_depth, stack=_stack))
             elif close is None and _CARD.search(name) and label:
                 # a card's image (Hextra card image=: remote, static or assets) above its title and subtitle
                 subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
@@ -1715,6 +1871,11 @@ class HugoSite:
                 if close is not None:
                     pos = close.end()
             elif name in IMAGE_SHORTCODES or _image_param(sc):
+                if (name not in IMAGE_SHORTCODES or sc.args) and (drawn := self._template_image(name, sc)) is not None \
+                        and self._template_reads_path(name):
+                    # the site's template looks the image up as a resource (a path it builds from src=, or
+                    # Regis Philibert's {{< img "*glob*" "Caption" >}}: its alt and caption by position)
+                    sc = drawn
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
@@ -1793,6 +1954,16 @@ class HugoSite:
                     out.append(self._geekdoc_toc_tree(page_rel))
                 elif toc_trees == _TOC_TREES_PER_TEXT + 1:
                     warnings.append(f"toc-tree: more than {_TOC_TREES_PER_TEXT} in one text; the later ones are left out")
+            elif close is None and (name == "children" and self._learn or name == "section" and self._book) \
+                    and self._theme_template_only(name):
+                # hugo-theme-learn / Relearn children, Hugo Book section: the section's child pages (a chapter
+                # page often holds only this)
+                toc_trees += 1
+                if toc_trees <= _TOC_TREES_PER_TEXT:
+                    out.append(self._learn_children(page_rel, sc) if name == "children"
+                               else self._book_section(page_rel, sc))
+                elif toc_trees == _TOC_TREES_PER_TEXT + 1:
+                    warnings.append(f"children: more than {_TOC_TREES_PER_TEXT} in one text; the later ones are left out")
             elif name == "siteparam":  # Relearn: a site parameter only
                 out.append(self._params.get(f"params.{sc.get('name', pos=0).strip().lower()}", ""))
             elif name == "heading" and sc.get("name", pos=0):
@@ -2079,13 +2250,61 @@ class HugoSite:
         def value(key: str) -> str:
             return sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())
 
-        if found[0].lower() in _DECORATION_PARAMS:  # an icon or logo beside the shortcode's own content
+        if found.src.lower() in _DECORATION_PARAMS:  # an icon or logo beside the shortcode's own content
             return None
-        src, alt, caption = (value(k) if k else "" for k in found)
-        if not src or suffix_of(split_link(src)[0]) not in IMAGE_SUFFIXES:
-            return None
+        src, alt, caption = (value(k) if k else "" for k in (found.src, found.alt, found.caption))
+        if src and found.fmt:  # resources.Get (printf "images/%s" $src)
+            src = found.fmt.replace("%s", src.strip(), 1) if found.fmt.count("%") == 1 else ""
+        if found.lookup == "assets" and src:
+            src = "/" + src.strip().lstrip("/")  # a path in the assets folders, not beside the page
+        if not src or (suffix_of(split_link(src)[0]) not in IMAGE_SUFFIXES
+                       and not (found.lookup == "page" and not is_remote(src))):
+            return None  # (a page resource is looked up by a glob: "*dough*" names an image too)
         params = {"src": src, "alt": alt or caption, "caption": caption}
         return Shortcode(name=name, params={k: v for k, v in params.items() if v})
+
+    def _template_reads_path(self, name: str) -> bool:
+        """Whether the site's template for ``name`` looks its image up as a resource named
+        by a parameter (``$.Page.Resources.GetMatch (.Get 0)``, ``resources.Get (printf
+        "images/%s" (.Get "src"))``): the template's image is then the one to draw, not the
+        parameter's value as written (:meth:`_template_image`)."""
+        if name not in self._image_templates:
+            return False
+        found = self._image_templates[name]
+        return found is not None and bool(found.fmt or found.lookup)
+
+    def _template_include(self, name: str, sc: Shortcode, *, built_path: bool = False) -> tuple[str, str] | None:
+        """``(where, path)`` when the site's own template for ``name`` writes the content
+        of a file one of its parameters names, as Hugo renders it: ``resources.Get`` of
+        the parameter then its ``.Content`` (Hugo "resources.Get": a global resource,
+        a path in the ``assets`` folders; ``where`` is ``"assets"``), or ``readFile`` /
+        ``os.ReadFile`` of it (a path from the project folder; ``"project"``); ``path``
+        is the tag's value of that parameter. The Solo.io docs sites' ``reuse``
+        shortcode (kgateway, agentgateway: ``{{< reuse "snippets/x.md" >}}``) is one.
+        With ``built_path``, only a template that puts the parameter into a ``printf``
+        format (``readFile (printf "static/%s" (.Get 0))``). ``None`` when the template does
+        neither or the tag does not give the parameter."""
+        if name not in self._include_templates:
+            self._include_templates[name] = _include_template_param(self._template_text(name)) \
+                if len(self._include_templates) < 10_000 else None
+        found = self._include_templates[name]
+        if found is None:
+            return None
+        where, key, fmt = found
+        if built_path and not fmt:
+            return None
+        value = (sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())).strip()
+        return (where, fmt.replace("%s", value, 1) if fmt else value) if value else None
+
+    def _template_include_target(self, where: str, path: str) -> str | None:
+        """The project-relative file a template include names (:meth:`_template_include`):
+        an ``assets`` path in the assets folders and mounts, a ``project`` path from the
+        project folder; ``None`` when there is none (or it leaves the corpus)."""
+        rel = safe_join(path.split("?", 1)[0].split("#", 1)[0].lstrip("/"))
+        if not rel:
+            return None
+        cands = self._served_from("assets", rel) if where == "assets" else [rel]
+        return first_existing(self._root, cands)
 
     def _template_text(self, name: str) -> str:
         """The text of the template Hugo uses for shortcode ``name`` (the project's
@@ -2107,6 +2326,26 @@ class HugoSite:
                 except OSError:
                     return ""
         return ""
+
+    def _shared_lookup(self, lookup: str, *, page_rel: str) -> str | None:
+        """The file Grafana's ``{{< docs/shared lookup="x/y.md" source="grafana" >}}``
+        shows when it is this project's: ``shared/<lookup>`` in the nearest folder above
+        the page, up to its content folder, that has it (Grafana's writers' toolkit: each
+        project's shared content is the ``shared`` folder of its docs sources, a headless
+        bundle; the content folder may be a folder above the docs sources when the site is
+        built elsewhere). The project-relative path, or ``None`` (another project's shared
+        content is not in the repository)."""
+        rel = safe_join(lookup.strip().lstrip("/"))
+        if not rel or suffix_of(rel) not in PAGE_MARKUP:
+            return None
+        content = max((c for c in self._config.content_dirs if is_within(page_rel, c)), key=len, default=".")
+        folder, cands = posixpath.dirname(page_rel), []
+        for _ in range(20):
+            cands.append(safe_join(folder, f"shared/{rel}") if folder else safe_join(f"shared/{rel}"))
+            if not folder or folder == content or not is_within(folder, content):
+                break
+            folder = posixpath.dirname(folder)
+        return first_existing(self._root, [c for c in cands if c])
 
     def _boilerplate(self, name: str, *, page_rel: str) -> str | None:
         """The file ``{{< boilerplate NAME >}}`` shows (the Istio docs' shortcode, copied
@@ -2386,12 +2625,106 @@ _TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\
 _TPL_WITH_TEXT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}[^{]{0,300}?>\s*\{\{-?\s*\.\s*[|}-]""")
 
 
-def _image_template_params(text: str) -> tuple[str, str, str] | None:
-    """``(src, alt, caption)``: the parameters (a name, or a position as digits; ``""``
-    for none) a shortcode template draws as its first ``<img src>``, its ``alt`` and
-    as an element's text; ``None`` when it draws no parameter as an ``<img>``."""
+# a file read from a parameter: resources.Get / readFile / os.ReadFile of (.Get x) or of a variable
+_TPL_READ = re.compile(r"\b(resources\.Get|readFile|os\.ReadFile)\s+(?:\(\s*printf\s+\"([^\"{}%]{0,200}%s[^\"{}%]{0,200})\"\s+)?"
+                       r"(?:" + _TPL_PARAM + r"|(\$[A-Za-z_]\w{0,60}))")
+# a variable set to the value of the enclosing `with .Get x`: {{ with (.Get 0) }}{{ $asset = . }}
+_TPL_DOT_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\.\s*-?\}\}")
+_TPL_PIPE_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*(\$[A-Za-z_]\w{0,60})(?![\w.])")
+_TPL_WITH_PAREN = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*\)?\s*-?\}\}")
+
+
+def _drop_template_comments(text: str) -> str:
+    """``text`` without its Go template comments (``{{/* */}}``); an unclosed one runs to the end. Linear."""
+    out: list[str] = []
+    pos = 0
+    while (opener := _COMMENT_OPEN.search(text, pos)) is not None:
+        closer = _COMMENT_CLOSE.search(text, opener.end())
+        out.append(text[pos:opener.start()])
+        if closer is None:
+            return "".join(out)
+        pos = closer.end()
+    return "".join(out) + text[pos:]
+
+
+def _include_template_param(text: str) -> tuple[str, str, str] | None:
+    """``(where, parameter, format)`` of a shortcode template that writes a file's content:
+    ``"assets"`` when it passes a parameter (by name, or position as digits) to
+    ``resources.Get`` and writes a ``.Content``, ``"project"`` when it passes it to
+    ``readFile``/``os.ReadFile``; ``format`` the ``printf`` format with one ``%s`` the
+    parameter is put into first (``readFile (printf "static/%s" (.Get 0))``), ``""`` for
+    none; the parameter may reach the call through variables
+    (``{{ $f := .Get "file" }}``, ``{{ with .Get 0 }}{{ $f = . }}``, ``{{ $f = $f | trim }}``).
+    ``None`` for any other template. Linear in the template (bounded scans)."""
+    if ".Get" not in text or not re.search(r"resources\.Get|readFile|ReadFile", text):
+        return None
+    text = _drop_template_comments(text)
+    variables: dict[str, str] = {}
+    for _, m in zip(range(100), _TPL_VAR.finditer(text)):
+        variables.setdefault(m.group(1), m.group(2) or m.group(3) or m.group(4))
+    for _, m in zip(range(100), _TPL_DOT_VAR.finditer(text)):
+        withs = [w for _, w in zip(range(200), _TPL_WITH_PAREN.finditer(text, 0, m.start()))]
+        if withs and m.group(1) not in variables:
+            variables[m.group(1)] = withs[-1].group(1) or withs[-1].group(2) or withs[-1].group(3)
+    for _, m in zip(range(100), _TPL_PIPE_VAR.finditer(text)):  # $b := $a, $a = $a | strings.TrimPrefix "/"
+        if m.group(2) in variables:
+            variables.setdefault(m.group(1), variables[m.group(2)])
+    for _, m in zip(range(20), _TPL_READ.finditer(text)):
+        param = m.group(3) or m.group(4) or m.group(5) or variables.get(m.group(6) or "", "")
+        if not param:
+            continue
+        if m.group(1) == "resources.Get":
+            if ".Content" in text:
+                return "assets", param, m.group(2) or ""
+        else:
+            return "project", param, m.group(2) or ""
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _TemplateImage:
+    """What a site shortcode template draws as its ``<img>`` (:func:`_image_template_params`):
+    the parameters (a name, or a position as digits; ``""`` for none) giving its ``src``,
+    ``alt`` and caption; ``lookup`` how the template finds the file: ``""`` the value is
+    the link, ``"page"`` a page resource (``.Page.Resources.Get``/``GetMatch``: a name or
+    glob in the page's bundle), ``"assets"`` a global resource (``resources.Get``: a path
+    in the assets folders); ``fmt`` a ``printf`` format the value is put into first
+    (``"images/%s"``), ``""`` for none."""
+
+    src: str
+    alt: str
+    caption: str
+    lookup: str = ""
+    fmt: str = ""
+
+
+# a resource looked up from a parameter or a variable, possibly through printf:
+# $img := $.Page.Resources.GetMatch (.Get 0), $i := resources.Get (printf "images/%s" $src)
+_TPL_RES_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\(?\s*(resources|\$?\.Page\.Resources|\$?\.Resources)"
+                          r"\.(?:GetMatch|Get)\s+(?:\(\s*)?(?:printf\s+\"([^\"{}]{0,200})\"\s+)?(?:"
+                          + _TPL_PARAM + r"|(\$[A-Za-z_]\w{0,60}))")
+# an image made from a resource: $small := $img.Resize "600x" (Fit, Fill, Crop, Process, Filter)
+_TPL_DERIVED_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\(?\s*(\$[A-Za-z_]\w{0,60})\."
+                              r"(?:Resize|Fit|Fill|Crop|Process|Filter)\b")
+_TPL_WITH_VAR = re.compile(r"\{\{-?\s*with\s+(\$[A-Za-z_]\w{0,60})\s*-?\}\}")
+# <img src="{{ $img.RelPermalink }}">, "{{ ($img.Resize "600x").Permalink }}", "{{ .RelPermalink }}" in {{ with $img }}
+_TPL_IMG_RES_SRC = re.compile(r"""<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?\{\{-?\s*\(?\s*(?:(\$[A-Za-z_]\w{0,60})[^{}<>]{0,80}?|())"""
+                              r"""\.(?:Rel)?Permalink\b""")
+# alt="{{ . }}" inside {{ with .Get "alt" }}
+_TPL_WITH_ALT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}\s*alt\s*=\s*["']?\{\{-?\s*\.\s*[|}-]""")
+
+
+def _image_template_params(text: str) -> _TemplateImage | None:
+    """The parameters a shortcode template draws as its first ``<img src>``, its ``alt``
+    and as an element's text (:class:`_TemplateImage`), the ``src`` written from the
+    parameter (``<img src="{{ .Get 0 }}">``) or from the resource it names
+    (``{{ $img := $.Page.Resources.GetMatch (.Get 0) }}`` ... ``<img src="{{
+    $img.RelPermalink }}">``, an image resized from it, ``{{ with $img }}`` ... ``{{
+    .RelPermalink }}``: Hugo "Page resources", "resources.Get"); ``None`` when it draws
+    no parameter as an ``<img>``."""
     if "<img" not in text or ".Get" not in text:
         return None
+    text = _drop_template_comments(text)
     variables: dict[str, str] = {}
     for _, m in zip(range(100), _TPL_VAR.finditer(text)):
         variables.setdefault(m.group(1), m.group(2) or m.group(3) or m.group(4))
@@ -2406,13 +2739,34 @@ def _image_template_params(text: str) -> tuple[str, str, str] | None:
     if drawn is not None and drawn.group(5):  # {{ . }}: the parameter of the innermost enclosing `with`
         withs = [w for _, w in zip(range(200), _TPL_WITH.finditer(text, 0, drawn.start()))]
         src = (withs[-1].group(1) or withs[-1].group(2) or withs[-1].group(3)) if withs else ""
+    lookup = fmt = ""
+    if not src:
+        resources: dict[str, tuple[str, str, str]] = {}  # variable -> (parameter, lookup, printf format)
+        for _, m in zip(range(100), _TPL_RES_VAR.finditer(text)):
+            key = m.group(4) or m.group(5) or m.group(6) or variables.get(m.group(7) or "", "")
+            if key:
+                resources.setdefault(m.group(1), (key, "assets" if m.group(2) == "resources" else "page",
+                                                  m.group(3) or ""))
+        for _, m in zip(range(100), _TPL_DERIVED_VAR.finditer(text)):
+            if m.group(2) in resources:
+                resources.setdefault(m.group(1), resources[m.group(2)])
+        shown_res = _TPL_IMG_RES_SRC.search(text)
+        if shown_res is not None:
+            name = shown_res.group(1) or ""
+            if shown_res.group(2) is not None:  # {{ .RelPermalink }}: the resource of the innermost `with $x`
+                withs = [w for _, w in zip(range(200), _TPL_WITH_VAR.finditer(text, 0, shown_res.start()))]
+                name = withs[-1].group(1) if withs else ""
+            if name in resources:
+                src, lookup, fmt = resources[name]
     if not src:
         return None
     alt = param(_TPL_ALT.search(text))
+    if not alt and (with_alt := _TPL_WITH_ALT.search(text)) is not None:
+        alt = with_alt.group(1) or with_alt.group(2) or with_alt.group(3)
     shown = [p for _, m in zip(range(50), _TPL_TEXT.finditer(text)) if (p := param(m))]
     shown += [m.group(1) or m.group(2) or m.group(3) for _, m in zip(range(50), _TPL_WITH_TEXT.finditer(text))]
     caption = next((p for p in shown if p != src), "")
-    return src, alt, caption
+    return _TemplateImage(src, alt, caption, lookup, fmt)
 
 
 def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool, inner: str) -> bool:

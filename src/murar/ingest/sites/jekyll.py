@@ -56,6 +56,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
 from murar.ingest.frontmatter import MAX_DEPTH, FrontMatterError, load_yaml_safely
@@ -508,6 +509,15 @@ class JekyllSite:
                 and "jekyll-multiple-languages-plugin" in plugins):
             # jekyll-multiple-languages-plugin builds the first of `languages` at the site root, site.lang its code
             self._site_object["lang"] = str(languages[0])
+        # jekyll-polyglot (in plugins, or its languages + default_lang settings): the site at the root is
+        # built for default_lang (README "Configuration"; site.active_lang is that language's code)
+        self._polyglot: tuple[str, frozenset[str]] | None = None
+        if isinstance(languages, list) and languages and (
+                isinstance(plugins, list) and "jekyll-polyglot" in plugins or "default_lang" in self._site_object):
+            active = str(self._site_object.get("default_lang") or "en")
+            self._polyglot = (active, frozenset(str(x) for x in languages if isinstance(x, (str, int))))
+            self._site_object.setdefault("active_lang", active)
+        self._polyglot_keys: frozenset[str] | None = None  # page_ids with a default-language document
         self._collections = collections
         self._defaults = defaults
         self._variables = dict(variables or {})
@@ -565,7 +575,7 @@ class JekyllSite:
             return None
         return rel[len(self._source) + 1:] if self._source not in (".", "") else rel
 
-    def classify(self, rel: str) -> FileClass:
+    def classify(self, rel: str, *, _polyglot_scan: bool = False) -> FileClass:
         """Pages: Markdown and front-matter HTML under the source folder and in output
         collections; includes: ``_includes``; excluded: ``exclude`` matches, other
         ``_``/``.`` folders, non-output collections, ``published: false``; images and
@@ -601,7 +611,75 @@ class JekyllSite:
                              reason="no front matter: Jekyll copies it as a static file")
         if meta.get("published") is False:
             return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="published: false")
+        if self._polyglot is not None and not _polyglot_scan \
+                and (other := self._polyglot_elsewhere(inner, meta, *self._polyglot)):
+            return FileClass(role=FileRole.EXCLUDED, markup=markup, reason=other)
         return FileClass(role=FileRole.PAGE, markup=markup)
+
+    def _polyglot_elsewhere(self, inner: str, meta: dict[str, Any], active: str, languages: frozenset[str]) -> str:
+        """Why jekyll-polyglot leaves a document out of the site it builds for
+        ``default_lang`` at the root, ``""`` when it is in that site. As polyglot's
+        ``Site#coordinate_documents`` picks them (``lib/jekyll/polyglot/patches/jekyll/site.rb``):
+        a document's language is its ``lang`` front matter, else (``lang_from_path: true``)
+        the first segment of its path (split at ``/`` and ``.``) that is a configured
+        language, else ``default_lang``; documents with the same ``page_id`` (front
+        matter, else the URL with its language segments removed) are one page, shown in
+        the default language when one of them is in it, else in a translation (murar
+        keeps every translation of such a page); ``lang-exclusive`` lists the only
+        languages a document is built for."""
+        exclusive = meta.get("lang-exclusive")
+        if isinstance(exclusive, list) and exclusive and active not in {str(x) for x in exclusive}:
+            return f"lang-exclusive {', '.join(str(x) for x in exclusive)}: not built for the default language {active}"
+        lang = self._polyglot_lang(inner, meta, active, languages)
+        if lang == active or self._polyglot_key(inner, meta, languages) not in self._polyglot_defaults():
+            return ""
+        return f"translation (language {lang}); default language {active}"
+
+    def _polyglot_lang(self, inner: str, meta: dict[str, Any], active: str, languages: frozenset[str]) -> str:
+        lang = meta.get("lang")
+        if isinstance(lang, str) and lang:
+            return lang
+        if self._site_object.get("lang_from_path") is True:
+            found = next((seg for seg in re.split(r"[./]", inner) if seg in languages), None)
+            if found:
+                return found
+        return active
+
+    def _polyglot_key(self, inner: str, meta: dict[str, Any], languages: frozenset[str]) -> str:
+        """A document's ``page_id`` as polyglot reads it: front matter ``page_id``, else
+        its URL (here its literal ``permalink``, else its path) without ``/<lang>/`` or
+        ``.<lang>.`` segments (a post's folders under ``_posts`` are not in its URL)."""
+        page_id = meta.get("page_id")
+        if isinstance(page_id, (str, int)) and str(page_id):
+            return f"id:{page_id}"
+        permalink = meta.get("permalink")
+        url = permalink if isinstance(permalink, str) and permalink.strip() and ":" not in permalink else None
+        if url is None:
+            parts = inner.split("/")
+            if "_posts" in parts[:-1]:
+                parts = parts[:parts.index("_posts") + 1] + parts[-1:]
+            url = "/".join(parts)
+        url = "/" + url.strip().strip("/") + "/"
+        for lang in sorted(languages)[:100]:
+            url = re.sub(rf"[/.]{re.escape(lang)}[/.]", "/", url)
+        return url
+
+    def _polyglot_defaults(self) -> frozenset[str]:
+        """``page_id`` keys of the documents in the default language (read once: every
+        page's front matter, at most :data:`_MAX_NAV_PAGES` pages)."""
+        if self._polyglot_keys is None:
+            keys: set[str] = set()
+            if self._polyglot is not None:
+                active, languages = self._polyglot
+                for rel in os_walk_files(self._root, self._source, PAGE_MARKUP)[:_MAX_NAV_PAGES]:
+                    inner = self._inner(rel)
+                    if inner is None or self.classify(rel, _polyglot_scan=True).role != FileRole.PAGE:
+                        continue
+                    meta = self.page_meta(rel, self._front(rel)[0])
+                    if self._polyglot_lang(inner, meta, active, languages) == active:
+                        keys.add(self._polyglot_key(inner, meta, languages))
+            self._polyglot_keys = frozenset(keys)
+        return self._polyglot_keys
 
     def page_meta(self, rel: str, meta: dict[str, Any]) -> dict[str, Any]:
         """The front matter ``meta`` of the file ``rel`` over the ``_config.yml``
@@ -634,7 +712,16 @@ class JekyllSite:
 
     # ------------------------------------------------------------ resolution
     def _own_path(self, link: str) -> str | None:
-        return own_host_path(self._config.settings.get("url", ""), link)
+        """The site path of a URL on the site's own ``url``: its path, less the path ``url``
+        itself holds (``url: https://www.eclipse.org/ditto`` with an empty ``baseurl``, a
+        project site: ``{{ site.url }}/images/x.png`` is ``/images/x.png`` of the site, as
+        Jekyll writes the URL as ``url`` followed by the site path). ``None`` elsewhere."""
+        site_url = self._config.settings.get("url", "")
+        path = own_host_path(site_url, link)
+        prefix = urlsplit(site_url).path.rstrip("/") if path is not None else ""
+        if path is not None and prefix and (path == prefix or path.startswith(prefix + "/")):
+            return path[len(prefix):] or "/"
+        return path
 
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         """Root-relative links (``baseurl`` removed; dot segments resolved as a browser
@@ -1423,11 +1510,11 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     return "\n".join(lines)
 
 
-_MD_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)\s+markdown\s*=\s*"
+_MD_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)(?<=\S)\s+markdown\s*=\s*"
                             r"(?P<q>[\"']?)(?:1|block)(?P=q)(?P<rest>[^<>]*)>[ \t]*$")
 
 
-_MD_ONE_LINE = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)\s+markdown\s*=\s*"
+_MD_ONE_LINE = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)(?<=\S)\s+markdown\s*=\s*"
                           r"(?P<q>[\"']?)(?:1|block|span)(?P=q)(?P<rest>[^<>]*)>(?P<body>.*)</(?P=tag)\s*>[ \t]*$")
 
 
@@ -1453,6 +1540,41 @@ def _block_open(line: str, all_blocks: bool) -> tuple[str, str, str] | None:
     return None
 
 
+#: an element with kramdown's markdown attribute whose content starts on its opening line
+_MD_OPEN_WITH_BODY = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>[^<>]*?)(?<=\S)\s+markdown\s*=\s*"
+                                r"(?P<q>[\"']?)(?:1|block|span)(?P=q)(?P<rest>[^<>]*)>(?P<body>.*)$")
+#: lines an element opened with content on its line is followed to its closing tag at most
+_SPREAD_LINES = 40
+
+
+def _spread_element(lines: list[str], start: int) -> tuple[re.Match[str], int] | None:
+    """An element with kramdown's ``markdown`` attribute opened with content on line
+    ``start`` and closed on a later line (``<div markdown="span" class="alert">**Note:**
+    first line`` ... ``last line.</div>``): the match of the element joined into one line
+    (:data:`_MD_ONE_LINE`, its lines joined by spaces, as soft line breaks read) and the index of its
+    closing line. Followed over at most :data:`_SPREAD_LINES` lines, never past a blank
+    line, a code fence or a second opening of its tag; ``None`` otherwise."""
+    m = _MD_OPEN_WITH_BODY.match(lines[start])
+    if m is None or not m.group("body").strip():
+        return None
+    tag = m.group("tag")
+    if re.search(rf"</?{tag}\b", m.group("body"), re.IGNORECASE):
+        return None
+    for j in range(start + 1, min(len(lines), start + 1 + _SPREAD_LINES)):
+        nxt = lines[j]
+        if not nxt.strip() or _FENCE.match(nxt) or re.search(rf"<{tag}\b", nxt, re.IGNORECASE):
+            return None
+        close = re.search(rf"</{tag}\s*>[ \t]*$", nxt, re.IGNORECASE)
+        if close is None:
+            continue
+        if re.search(rf"</{tag}\b", nxt[:close.start()], re.IGNORECASE):
+            return None
+        body = " ".join(part.strip() for part in [m.group("body"), *lines[start + 1:j], nxt[:close.start()]])
+        joined = _MD_ONE_LINE.match(f"{lines[start][:m.start('body')]}{body}</{tag}>")
+        return (joined, j) if joined is not None else None
+    return None
+
+
 def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     """kramdown's ``markdown="1"``/``markdown="block"`` HTML blocks (kramdown syntax,
     "HTML Blocks": the element's content is parsed as Markdown), written with the
@@ -1462,8 +1584,9 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     (and from a nested element's closing tag), so its images, emphasis and lists
     parse. An element with such an attribute (``"span"`` too) written whole on one
     line (``<div markdown="span" class="alert">**Note:** ...</div>``, the
-    documentation-theme-jekyll alert includes) gets its content on a line of its
-    own the same way. With ``parse_block_html`` (kramdown option, set in
+    documentation-theme-jekyll alert includes), or opened with content on its line
+    and closed on a later one (an include's ``content=`` holding a line break), gets
+    its content on a line of its own the same way. With ``parse_block_html`` (kramdown option, set in
     ``_config.yml`` ``kramdown:`` or by ``{::options parse_block_html="true" /}``)
     every block-level element alone on its line is read so, unless it says
     ``markdown="0"``. Other HTML is left alone; code fences are skipped."""
@@ -1473,7 +1596,10 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     out: list[str] = []
     closers: list[tuple[str, int]] = []  # (tag, depth of that tag still open) of each open block
     in_fence = False
-    for line in lines:
+    i = -1
+    while i + 1 < len(lines):
+        i += 1
+        line = lines[i]
         if _FENCE.match(line):
             in_fence = not in_fence
             out.append(line)
@@ -1482,6 +1608,9 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
             out.append(line)
             continue
         one = _MD_ONE_LINE.match(line)
+        if one is None and (spread := _spread_element(lines, i)) is not None:
+            # the element's content runs on to a later line (an include's content= holding a line break)
+            one, i = spread
         if one is not None and one.group("body").strip():
             lead, blank = one.group("lead"), one.group("lead").rstrip()
             out.extend([f"{lead}<{one.group('tag')}{one.group('attrs')}{one.group('rest')}>", blank,
