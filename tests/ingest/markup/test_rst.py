@@ -1025,10 +1025,12 @@ def test_sphinx_nested_include_paths_are_relative_to_the_document(tmp_path: Path
 
 
 def test_an_image_drawn_small_by_its_width_option_is_tiny(tmp_path: Path) -> None:
-    """``:width:`` in pixels is the size docutils' HTML writer draws the picture at: a
-    large file shown 16 px wide is a glyph (flag ``tiny``), as an HTML ``<img width>``
-    is; a percentage or an em width says nothing of pixels and leaves the file's size."""
-    for name in ("icon", "half", "ems"):
+    """``:width:`` is the size docutils' HTML writer draws the picture at: a large file
+    shown 16 px wide is a glyph (flag ``tiny``), as an HTML ``<img width>`` is; so is one
+    sized to the text in ems (QGIS's toolbar icons, ``.. |checkbox| image:: ...`` with
+    ``:width: 1.3em``, in table cells and sentences: 21 px at the initial 16 px font),
+    not one 40em wide (640 px); a percentage says nothing of pixels and leaves the file's size."""
+    for name in ("icon", "half", "ems", "wide"):
         p = tmp_path / "img" / f"{name}.png"
         p.parent.mkdir(parents=True, exist_ok=True)
         Image.new("RGB", (400, 300), (10 * len(name), 40, 90)).save(p)
@@ -1044,10 +1046,22 @@ Toolbar
 
 .. image:: img/ems.png
    :width: 2em
+
+.. image:: img/wide.png
+   :width: 40em
+
++--------+------------+
+| Format | Supported  |
++========+============+
+| GPKG   | |checkbox| |
++--------+------------+
+
+.. |checkbox| image:: img/icon.png
+   :width: 1.3em
 """})
     doc = convert_rst(tmp_path / "p.rst", site=site)
     assert [(Path(i.path or "").name, i.flags) for i in _images(doc)] == [
-        ("icon.png", ["tiny"]), ("half.png", []), ("ems.png", [])]
+        ("icon.png", ["tiny"]), ("half.png", []), ("ems.png", ["tiny"]), ("wide.png", []), ("icon.png", ["tiny"])]
 
 
 def test_design_cards_buttons_and_article_info_as_rendered(tmp_path: Path) -> None:

@@ -98,7 +98,7 @@ from murar.ingest.markup.roles import (
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import MAX_TABLE_CELLS, MAX_TABLE_ROWS
-from murar.ingest.media_flags import IMAGE_MARK, marked_images_inline, px_width
+from murar.ingest.media_flags import IMAGE_MARK, length_px, marked_images_inline
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -1507,10 +1507,11 @@ class _Walker:
         if "*" in uri:  # Sphinx "image.*": pick the first existing candidate
             uri = self._wildcard(uri)
         with self.b.written_in(self._source_of(node)):
-            # :width: in pixels ("16px", or a bare number docutils writes as pixels) is the size
-            # the HTML writer draws the picture at; %, em and :scale: are left to the file's size
+            # :width: ("16px", a bare number docutils writes as pixels, "1.5em" for an icon sized
+            # to the text) is the size the HTML writer draws the picture at; % and :scale: are
+            # left to the file's size
             self.b.image(uri, alt=str(node.get("alt", "")), caption=caption, inline=self._in_sentence(node),
-                         declared_width=px_width(str(node.get("width") or "")),
+                         declared_width=length_px(str(node.get("width") or "")),
                          classes=[str(c) for c in node.get("classes", [])] + self._figure_classes(node))
 
     @staticmethod
