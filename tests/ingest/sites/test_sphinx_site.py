@@ -130,6 +130,22 @@ def test_classify_pages_includes_exclusions_in_a_source_subfolder(tmp_path: Path
     assert outside.role is FileRole.EXCLUDED and "source" in outside.reason
 
 
+def test_pictures_in_html_static_path_are_assets_not_excluded_files(tmp_path: Path) -> None:
+    """``html_static_path`` folders are never source documents, but their files are copied
+    to the site: a page's ``.. image:: /static/common/checkbox.png`` (QGIS) or
+    ``/_static/shot.png`` shows one. They were reported as 'skipped: excluded by conf.py
+    exclude_patterns'; a page-like file there, or a picture under exclude_patterns, still is."""
+    (tmp_path / "conf.py").write_text("exclude_patterns = ['drafts']\nhtml_static_path = ['static', '_static']\n")
+    for rel in ("static/common/checkbox.png", "_static/shot.png", "_static/notes.rst", "drafts/old.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.classify("static/common/checkbox.png").role is FileRole.ASSET
+    assert site.classify("_static/shot.png").role is FileRole.ASSET
+    assert site.classify("_static/notes.rst").role is FileRole.EXCLUDED
+    assert site.classify("drafts/old.png").role is FileRole.EXCLUDED
+
+
 def test_exclude_patterns_read_double_star_as_sphinx_discovery_does(tmp_path: Path) -> None:
     # sphinx.util.matching.get_matching_files: "**" is ".*", so "**/drafts" needs a folder before
     # "drafts" and "guide/**/old.rst" needs one between (no minimatch "**/" that matches no folder)

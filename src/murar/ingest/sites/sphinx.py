@@ -1024,6 +1024,13 @@ class SphinxSite:
         own = [p.strip("/") for p in (*conf.templates_path, *conf.html_static_path, *conf.html_extra_path)]
         return (*conf.exclude_patterns, *own, *(f"{p}/**" for p in own), *_DEFAULT_EXCLUDES)
 
+    def _in_static_dir(self, rel: str) -> bool:
+        """``rel`` (relative to the site root) is under an ``html_static_path`` or
+        ``html_extra_path`` folder (relative to the configuration directory)."""
+        conf = self.conf
+        return any(contained(rel, self._confdir + d.strip("/"))
+                   for d in (*conf.html_static_path, *conf.html_extra_path) if d.strip("/") not in ("", "."))
+
     def _in_src(self, rel: str) -> str | None:
         """``rel`` relative to the source directory, or ``None`` outside it."""
         if not self._src:
@@ -1377,6 +1384,10 @@ class SphinxSite:
         if markup is not None and rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         if self._excluded(src_rel):
+            if suffix in _ASSET_EXTS and self._in_static_dir(rel):
+                # html_static_path/html_extra_path files are never source documents, but they are
+                # copied to the output: a page's ``.. image:: /_static/shot.png`` shows one
+                return FileClass(role=FileRole.ASSET, reason="html_static_path/html_extra_path file")
             return FileClass(role=FileRole.EXCLUDED, reason=f"excluded by {self._exclude_source}")
         if markup is not None:
             winner = self._docname_winner(rel)
