@@ -293,6 +293,14 @@ def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text
 
 
+def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
+    # Sphinx draws a {variable} part of :samp:/:file: emphasized, braces gone; \\{ is a brace
+    site = _book(tmp_path, {"p.md": "# P\n\nEdit {file}`{prefix}/lib/python{version}` or run "
+                                    "{samp}`print(1 + {variable})`; {samp}`a \\{b\\} c` stays.\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert "Edit prefix/lib/pythonversion or run print(1 + variable); a {b} c stays." in doc.sections[0].text
+
+
 def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
     # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
     site = _book(tmp_path, {"intro.md": """\

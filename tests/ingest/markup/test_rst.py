@@ -1024,6 +1024,15 @@ def test_sphinx_nested_include_paths_are_relative_to_the_document(tmp_path: Path
     assert "Names from the root." not in text and "x = 'root'" not in text
 
 
+def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
+    """Sphinx's :samp: and :file: draw a ``{variable}`` part emphasized, without its braces
+    (CPython's ``:file:`{prefix}/lib/python{version}```): the braces were left in the text."""
+    site = _project(tmp_path, {"p.rst": "Paths\n=====\n\nEdit :file:`{prefix}/lib/python{version}` or run "
+                                        ":samp:`print(1 + {variable})`.\n"})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert "Edit prefix/lib/pythonversion or run print(1 + variable)." in doc.sections[0].text
+
+
 def test_an_image_drawn_small_by_its_width_option_is_tiny(tmp_path: Path) -> None:
     """``:width:`` is the size docutils' HTML writer draws the picture at: a large file
     shown 16 px wide is a glyph (flag ``tiny``), as an HTML ``<img width>`` is; so is one
