@@ -251,6 +251,23 @@ def test_blocks_icons_and_abbreviations(tmp_path: Path) -> None:
     assert "Click to add." in text and ":material" not in text and "Application interface" not in text
 
 
+def test_the_toc_marker_is_the_table_of_contents_not_text(tmp_path: Path) -> None:
+    """MkDocs always runs Python-Markdown's toc extension, which replaces a paragraph that
+    is only its marker (``[TOC]``, or the ``marker`` option) by the page's table of
+    contents: the marker was left in the text; in code, or inside a sentence, it stays."""
+    root = _site(tmp_path)
+    page = root / "content" / "guide" / "toc.md"
+    page.write_text("# Guide\n\n[TOC]\n\nRead on. The [TOC] marker.\n\n```\n[TOC]\n```\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    text = convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert text.split("\n\n") == ["Read on. The [TOC] marker.", "[TOC]"]
+    yml = (root / "mkdocs.yml").read_text().replace("  - admonition\n", "  - admonition\n  - toc:\n      marker: '{{toc}}'\n")
+    (root / "mkdocs.yml").write_text(yml)
+    page.write_text("# Guide\n\n{{toc}}\n\n[TOC]\n")
+    text = convert_pymdown(page, site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a").sections[0].text
+    assert text == "[TOC]"
+
+
 def test_inherit_merges_the_parent_config(tmp_path: Path) -> None:
     root = tmp_path / "p"
     (root / "site" / "pages").mkdir(parents=True)

@@ -503,6 +503,8 @@ class MkDocsSite:
         if snippets.get("dedent_subsections") is True:
             settings["snippets.dedent_subsections"] = "true"
         settings["markdown_extensions"] = " ".join(exts)
+        marker = exts.get("toc", {}).get("marker", "[TOC]")  # toc is always on; "" turns the marker off
+        settings["toc.marker"] = marker.strip() if isinstance(marker, str) else "[TOC]"
         caption = exts.get("pymdownx.blocks.caption")
         if caption is not None:  # its caption types (name -> numbered prefix) and auto numbering
             raw_types = caption.get("types")
