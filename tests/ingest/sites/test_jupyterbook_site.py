@@ -76,6 +76,26 @@ def test_myst_yml_toc_and_exclude(tmp_path: Path, write_files: Callable[..., Non
     assert site.classify("old/x.md").role is FileRole.EXCLUDED
 
 
+def test_myst_yml_toc_file_above_the_project_folder_is_a_page(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """mystmd reads TOC paths relative to myst.yml, going up too: DeepLabCut's docs/myst.yml
+    opens with ``- file: ../README.md``, skipped as 'outside the Jupyter Book folder docs/'.
+    It is a page; its images resolve from its own folder; other files up there are not pages."""
+    write_files(tmp_path, {
+        "docs/myst.yml": "version: 1\nproject:\n  toc:\n    - file: ../README.md\n    - file: guide.md\n",
+        "README.md": "# Tool\n\n![Logo](docs/images/logo.png)\n\nA toolbox.\n",
+        "CHANGES.md": "# Changes\n", "docs/guide.md": "# Guide\n",
+    })
+    (tmp_path / "docs" / "images").mkdir()
+    (tmp_path / "docs" / "images" / "logo.png").write_bytes(b"\x89PNG\r\n")
+    site = JupyterBookSite(tmp_path, "docs/myst.yml")
+    readme = site.classify("README.md")
+    assert readme.role is FileRole.PAGE and readme.markup == "myst"
+    assert site.classify("CHANGES.md").role is FileRole.EXCLUDED
+    assert site.classify("docs/guide.md").role is FileRole.PAGE
+    assert site.resolve_asset("docs/images/logo.png", page_rel="README.md").rel_path == "docs/images/logo.png"
+
+
 def test_book_exclude_patterns_are_sphinx_globs_and_mystmd_excludes_minimatch_globs(
         tmp_path: Path, write_files: Callable[..., None]) -> None:
     # Jupyter Book 1 hands exclude_patterns to Sphinx ("**/x" needs a folder before x); mystmd's
