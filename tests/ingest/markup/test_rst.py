@@ -1024,6 +1024,31 @@ def test_sphinx_nested_include_paths_are_relative_to_the_document(tmp_path: Path
     assert "Names from the root." not in text and "x = 'root'" not in text
 
 
+def test_code_block_substitutions_option_replaces_substitutions(tmp_path: Path) -> None:
+    """sphinx-substitution-extensions: ``.. code-block:: bash`` with ``:substitutions:`` shows
+    ``|name|`` replaced (ROCm's install commands, |amdgpu_version| from rst_prolog); the
+    |refs| of a code block without the option, and undefined ones, stay as written."""
+    conf = ('extensions = ["sphinx_substitution_extensions"]\n'
+            'rst_prolog = """\n.. |amdgpu_version| replace:: 7.0\n"""\n')
+    site = _project(tmp_path, {"p.rst": """\
+Install
+=======
+
+.. code-block:: bash
+   :substitutions:
+
+   wget https://repo.example.com/|amdgpu_version|/pkg_|amdgpu_version|.deb | tee |nodef|
+
+.. code-block:: bash
+
+   echo |amdgpu_version|
+"""}, conf=conf)
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    text = doc.sections[0].text
+    assert "wget https://repo.example.com/7.0/pkg_7.0.deb | tee |nodef|" in text
+    assert "echo |amdgpu_version|" in text
+
+
 def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
     """Sphinx's :samp: and :file: draw a ``{variable}`` part emphasized, without its braces
     (CPython's ``:file:`{prefix}/lib/python{version}```): the braces were left in the text."""

@@ -1141,6 +1141,8 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
         text = shown_code(self.name, self.options, "\n".join(self.content))
         if not text.strip():
             return []
+        if "substitutions" in self.options:
+            text = self._substituted(text)
         if self.name.lower() == "code-tab":  # a tab of sphinx-tabs' tabs set, holding this code
             label = code_tab_label(" ".join(self.arguments))
             box = nodes.container(classes=["murar-code-tab"])
@@ -1153,6 +1155,22 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
         if self.arguments:
             literal["language"] = self.arguments[0].split()[0]
         return [*_code_caption(self, code_caption(self.name, self.options)), literal]
+
+
+    def _substituted(self, text: str) -> str:
+        """sphinx-substitution-extensions: a code block with the ``:substitutions:`` option
+        shows ``|name|`` replaced by the text of the substitution defined so far (``rst_prolog``'s
+        ``.. |version| replace:: 7.0``); an undefined one stays as written."""
+        defs = self.state.document.substitution_defs
+
+        def replace(m: re.Match[str]) -> str:
+            node = defs.get(m.group(1))
+            return node.astext() if node is not None else m.group(0)
+
+        return _SUBSTITUTION_REF.sub(replace, text)
+
+
+_SUBSTITUTION_REF = re.compile(r"\|([^|\s][^|\n]*?)\|")
 
 
 class _Math(Directive):  # type: ignore[misc]  # docutils ships no types
