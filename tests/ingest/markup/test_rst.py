@@ -1049,6 +1049,61 @@ Install
     assert "echo |amdgpu_version|" in text
 
 
+def test_datatemplates_render_their_template_with_the_data_and_conf_settings(tmp_path: Path) -> None:
+    """sphinxcontrib-datatemplates: the body (or a templates_path file) is a Jinja2 template of
+    reST, rendered with ``config`` and the data file (ROCm's install guide loops over
+    ``config.html_context['ubuntu_version_numbers']``, one tab per release); the raw
+    '{% for ... %}' and '{{ os_version }}' were the page's text. A broken template or a
+    sandbox escape is a warning, the rest of the page kept."""
+    conf = ('extensions = ["sphinxcontrib.datatemplates"]\ntemplates_path = ["_templates"]\n'
+            "ubuntu = [('24.04', 'noble'), ('22.04', 'jammy')]\nhtml_context = {'ubuntu': ubuntu}\n")
+    site = _project(tmp_path, {
+        "data/gpus.json": '[{"name": "MI300X", "arch": "gfx942"}, {"name": "MI210", "arch": "gfx90a"}]',
+        "data/ports.csv": "port,use\n8080,web\n",
+        "_templates/ports.tmpl": "{% for row in data %}Port {{ row.port }} serves {{ row.use }}.\n\n{% endfor %}",
+        "p.rst": """\
+Install
+=======
+
+.. datatemplate:nodata::
+
+   .. tab-set::
+
+      {% for (version, name) in config.html_context['ubuntu'] %}
+      .. tab-item:: {{ version }}
+
+         Run ``apt install rocm`` on {{ name }}.
+      {% endfor %}
+
+.. datatemplate:json:: data/gpus.json
+
+   {{ make_list_table_from_mappings([('GPU', 'name'), ('Target', 'arch')], data, title='GPUs') }}
+
+.. datatemplate:csv:: data/ports.csv
+   :headers:
+   :template: ports.tmpl
+
+.. datatemplate:nodata::
+
+   {% for x in %}
+
+.. datatemplate:nodata::
+
+   {{ ''.__class__.__mro__ }}
+
+Done.
+"""}, conf=conf)
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    text = doc.sections[0].text
+    assert "24.04\n\nRun apt install rocm on noble." in text and "Run apt install rocm on jammy." in text
+    assert "Port 8080 serves web." in text and text.endswith("Done.")
+    assert "{%" not in text and "{{" not in text and "__mro__" not in text
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [(t.caption, t.headers, t.rows) for t in tables] == [
+        ("GPUs", ["GPU", "Target"], [["MI300X", "gfx942"], ["MI210", "gfx90a"]])]
+    assert sum("datatemplate:nodata" in w for w in doc.warnings) == 2
+
+
 def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
     """Sphinx's :samp: and :file: draw a ``{variable}`` part emphasized, without its braces
     (CPython's ``:file:`{prefix}/lib/python{version}```): the braces were left in the text."""

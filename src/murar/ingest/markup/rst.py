@@ -14,7 +14,12 @@ module only decides what the doctree means for murar:
 - ``raw:: html`` is read for ``<iframe>``/``<video>``/``<img>`` embeds;
 - ``.. include::`` is resolved by the Site and its content parsed at the
   include point (the included file is never a page); the included file's
-  images resolve against the page, as Sphinx does.
+  images resolve against the page, as Sphinx does;
+- ``.. datatemplate:json|yaml|csv|nodata::`` (sphinxcontrib-datatemplates)
+  renders its Jinja2 template with the data file and conf.py's settings
+  (:mod:`murar.ingest.markup.datatemplates`) and parses the output in its place;
+  a ``code-block`` with ``:substitutions:`` (sphinx-substitution-extensions)
+  shows its ``|name|`` substitutions replaced.
 
 Sphinx's own directives and roles are not docutils'. They are registered for
 the duration of one parse only (docutils keeps a module-level registry; the
@@ -44,7 +49,7 @@ import io
 import re
 import threading
 from collections.abc import Iterator, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -77,6 +82,12 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.codeshown import code_caption, literalinclude_text, shown_code
+from murar.ingest.markup.datatemplates import KINDS as DATATEMPLATE_KINDS
+from murar.ingest.markup.datatemplates import (
+    DataTemplateError,
+    load_data,
+    render_template,
+)
 from murar.ingest.markup.design import (
     ARTICLE_INFO_FIELDS,
     BUTTONS,
@@ -468,6 +479,64 @@ def _code_caption(directive: Directive, caption: str) -> list[nodes.Node]:
     text_nodes, messages = directive.state.inline_text(caption, directive.lineno)
     para.extend(text_nodes)
     return [para, *messages]
+
+
+class _DataTemplate(Directive):  # type: ignore[misc]  # docutils ships no types
+    """sphinxcontrib-datatemplates' ``datatemplate:json|yaml|csv|nodata`` (and the legacy
+    ``datatemplate`` with ``:source:``): the template (the body, or ``:template:`` in
+    ``templates_path``) rendered with the data file and conf.py's settings
+    (:mod:`murar.ingest.markup.datatemplates`), parsed as reST in its place."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        source = (self.arguments[0] if self.arguments else str(self.options.get("source") or "")).strip()
+        kind = self.name.lower().partition(":")[2] or PurePosixPath(source).suffix.lower().lstrip(".")
+        kind = {"yml": "yaml"}.get(kind, kind)
+        if kind not in DATATEMPLATE_KINDS or (kind != "nodata" and not source):
+            ctx.warnings.append(f"{self.name}: no data file murar can read ({source or 'none given'}); skipped")
+            return []
+        template = "\n".join(self.content) if self.content else self._template_file(ctx)
+        if template is None:
+            return []
+        raw = ""
+        if kind != "nodata":
+            found = _read_site_file(self, source, self.name, from_document=True)
+            if found is None:
+                return []
+            raw = found[1]
+        try:
+            data = load_data(kind, raw, self.options) if kind != "nodata" else None
+            text = render_template(template, data=data, config=ctx.conf_values())
+        except DataTemplateError as err:
+            ctx.warnings.append(f"{self.name} {source!r}: {err}")
+            return []
+        _register_unknown(text, ctx.unknown)
+        here, _ = self.state_machine.get_source_and_line(self.lineno)
+        self.state_machine.insert_input(StringList(text.splitlines(), source=here), here)
+        return []
+
+    def _template_file(self, ctx: _Context) -> str | None:
+        """The ``:template:`` file, looked up in conf.py's ``templates_path`` folders (relative
+        to conf.py's folder), as Sphinx's template loader finds it."""
+        name = str(self.options.get("template") or "").strip().lstrip("/")
+        conf = getattr(ctx.site, "conf", None)
+        confdir = PurePosixPath(ctx.site.config.config_file or "conf.py").parent
+        root = ctx.site.config.root.resolve()
+        for folder in getattr(conf, "templates_path", ()) if name else ():
+            path = (root / confdir / folder / name).resolve()
+            if root in path.parents and path.is_file():
+                try:
+                    return read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
+                except IngestError as err:
+                    ctx.warnings.append(f"{self.name} template {name!r}: {err}")
+                    return None
+        ctx.warnings.append(f"{self.name}: template {name or '(none)'!r} not found in templates_path; skipped")
+        return None
 
 
 class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -1358,6 +1427,8 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["nbgallery"] = directives._directives["nblinkgallery"] = _NbGallery
             directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
+            for kind in ("", *(":" + k for k in DATATEMPLATE_KINDS)):
+                directives._directives["datatemplate" + kind] = _DataTemplate
             for name in AUTODOC_DIRECTIVES:
                 directives._directives[name] = _Autodoc
             directives._directives["autosummary"] = _Autosummary
