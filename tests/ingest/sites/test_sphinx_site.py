@@ -130,6 +130,20 @@ def test_classify_pages_includes_exclusions_in_a_source_subfolder(tmp_path: Path
     assert outside.role is FileRole.EXCLUDED and "source" in outside.reason
 
 
+def test_an_extension_that_loads_myst_nb_makes_markdown_and_notebooks_pages(tmp_path: Path) -> None:
+    """rocm-docs-core's ``rocm_docs`` extension loads myst_nb in its setup(): the ROCm sites'
+    conf.py lists only "rocm_docs", and their .md pages were 'unsupported file type .md'."""
+    (tmp_path / "conf.py").write_text('extensions = ["rocm_docs", "sphinxcontrib.datatemplates"]\n')
+    for rel in ("index.md", "how-to/tune.ipynb", "install.rst"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert [site.classify(r).role for r in ("index.md", "how-to/tune.ipynb", "install.rst")] == [FileRole.PAGE] * 3
+    assert site.conf.extensions[:3] == ("rocm_docs", "sphinxcontrib.datatemplates", "myst_nb")
+    (tmp_path / "conf.py").write_text('extensions = ["sphinx_design"]\n')
+    assert SphinxSite(tmp_path, "conf.py").classify("index.md").role is not FileRole.PAGE
+
+
 def test_pictures_in_html_static_path_are_assets_not_excluded_files(tmp_path: Path) -> None:
     """``html_static_path`` folders are never source documents, but their files are copied
     to the site: a page's ``.. image:: /static/common/checkbox.png`` (QGIS) or

@@ -56,7 +56,7 @@ from murar.ingest.sites._xrefs import (
 )
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["SphinxConf", "SphinxSite", "custom_notebook_suffixes", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
+__all__ = ["SphinxConf", "SphinxSite", "bundled_extensions", "custom_notebook_suffixes", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
            "rtd_builder", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
@@ -223,7 +223,7 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         suffix = {s: ("markdown" if s == ".md" else "restructuredtext") for s in _strs(suffix_raw)}
     else:
         suffix = {".rst": "restructuredtext"}
-    extensions = _strs(values.get("extensions"))
+    extensions = bundled_extensions(_strs(values.get("extensions")))
     if any(e in ("myst_parser", "myst_nb") for e in extensions):
         suffix.setdefault(".md", "markdown")
     if "myst_nb" in extensions or "nbsphinx" in extensions:
@@ -254,6 +254,25 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         sys_path=tuple(sys_path),
         values=values,
     )
+
+
+#: extension packages whose ``setup()`` loads other extensions (``app.setup_extension``): the
+#: ROCm projects' shared rocm-docs-core (``rocm_docs/core.py``) loads myst_nb, so its sites' .md
+#: and .ipynb files are pages although conf.py lists only "rocm_docs"
+_BUNDLED_EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "rocm_docs": ("myst_nb", "notfound.extension", "sphinx_copybutton", "sphinx_design", "sphinx_external_toc",
+                  "sphinx.ext.autodoc", "sphinx.ext.autosummary", "sphinx.ext.doctest", "sphinx.ext.duration",
+                  "sphinx.ext.intersphinx"),
+}
+
+
+def bundled_extensions(extensions: Sequence[str]) -> tuple[str, ...]:
+    """``extensions`` followed by those their ``setup()`` loads (:data:`_BUNDLED_EXTENSIONS`),
+    each once, in order: the extensions Sphinx ends up running."""
+    out = list(dict.fromkeys(extensions))
+    for name in extensions:
+        out.extend(e for e in _BUNDLED_EXTENSIONS.get(name, ()) if e not in out)
+    return tuple(out)
 
 
 _MAX_IMPORT_DEPTH = 3  # conf.py importing a shared conf.py importing another
