@@ -129,6 +129,22 @@ def test_pages_includes_and_exclusions(tmp_path: Path) -> None:
     assert "exclude_docs" in site.classify("content/drafts/wip.md").reason
 
 
+def test_draft_docs_are_not_pages(tmp_path: Path) -> None:
+    """MkDocs 1.6 ``draft_docs`` (gitignore-style, like exclude_docs): pages ``mkdocs serve``
+    shows and ``mkdocs build`` leaves out; they were ingested as pages."""
+    root = _site(tmp_path)
+    yml = (root / "mkdocs.yml").read_text().replace("theme:\n", "draft_docs: |\n  _unpublished.md\n  wip/\ntheme:\n", 1)
+    (root / "mkdocs.yml").write_text(yml)
+    for rel in ("content/guide/_unpublished.md", "content/wip/next.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("# Soon\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    draft = site.classify("content/guide/_unpublished.md")
+    assert draft.role is FileRole.EXCLUDED and "draft_docs" in draft.reason
+    assert site.classify("content/wip/next.md").role is FileRole.EXCLUDED
+    assert site.classify("content/guide/devices.md").role is FileRole.PAGE
+
+
 def test_page_reads_like_material_renders_it(tmp_path: Path) -> None:
     root = _site(tmp_path)
     site = MkDocsSite.load(root, "mkdocs.yml")
