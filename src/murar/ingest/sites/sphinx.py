@@ -228,6 +228,8 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         suffix.setdefault(".md", "markdown")
     if "myst_nb" in extensions or "nbsphinx" in extensions:
         suffix.setdefault(".ipynb", "myst-nb" if "myst_nb" in extensions else "nbsphinx")
+    if "nbsphinx_link" in extensions:  # a .nblink file shows a notebook kept elsewhere (nbsphinx-link)
+        suffix.setdefault(".nblink", "nbsphinx-link")
     if "recommonmark" in extensions or "sphinx_markdown_parser" in extensions:
         suffix.setdefault(".md", "markdown")
     for sfx, parser in custom_notebook_suffixes(values, extensions).items():
@@ -1259,6 +1261,8 @@ class SphinxSite:
                     if "percent" in fmt:
                         return "percent"
                     return "myst" if fmt.split(":")[0] in ("md", "rmd", "markdown", "myst") else None
+                if p == "nbsphinx-link":
+                    return "nblink"
                 if suffix == ".ipynb" or p.endswith("nb") or "notebook" in p:
                     return "notebook"
                 if "markdown" in p or "myst" in p or suffix == ".md":
