@@ -301,6 +301,23 @@ def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: 
     assert "Edit prefix/lib/pythonversion or run print(1 + variable); a {b} c stays." in doc.sections[0].text
 
 
+def test_scheme_autolinks_spans_and_field_lists_read_as_sphinx_draws_them(tmp_path: Path) -> None:
+    # myst-parser: <project:#label>/<project:page.md> show the target's title, <path:...> the path,
+    # <inv:...#name> the name; [text]{.class} is a span (attrs_inline); ":name: body" a field
+    # (fieldlist). All three were left as written ("project:#setup", "[red]{.red}", ":Author: Jane").
+    site = _book(tmp_path, {
+        "intro.md": "# Welcome\n",
+        "guide.md": "# Guide\n\n(setup)=\n## Set up\n\nSee <project:#setup>, <project:intro.md>, "
+                    "<path:data/x.csv>, <inv:python#dict> and <https://example.com>.\n\n"
+                    "A [red word]{.red} here.\n\n:Author: Jane\n:Version: 3.2\n",
+    })
+    doc = convert_myst(tmp_path / "guide.md", site=site)
+    text = doc.sections[-1].text
+    assert text.split("\n\n") == [
+        "See Set up, Welcome, data/x.csv, dict and https://example.com.", "A red word here.",
+        "Author: Jane", "Version: 3.2"]
+
+
 def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
     # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
     site = _book(tmp_path, {"intro.md": """\

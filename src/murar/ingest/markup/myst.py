@@ -4,7 +4,9 @@ markdown-it-py with the MyST plugins of mdit-py-plugins is the parser
 (CommonMark + tables, front matter, ``(label)=`` targets, ``%`` comments,
 ``[^name]`` footnotes (the notes' text ends the page, the references go),
 ``{role}`text``` roles, ``:::`` colon fences, ``$$`` math, definition lists,
-``{{ substitutions }}``, ``{width=...}`` inline attributes). MyST directives (``` ```{name} argument``` fences and
+``{{ substitutions }}``, ``{width=...}`` inline attributes, ``[text]{.class}`` spans
+(myst-parser's ``attrs_inline``: the text shows), ``:name: body`` field lists (``fieldlist``:
+"name: body")). MyST directives (``` ```{name} argument``` fences and
 ``:::{name}`` colon fences, https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
 are read here:
 
@@ -22,7 +24,10 @@ are read here:
   paths in it resolve against the including page unless ``:relative-images:``,
   as MyST does); ``{literalinclude}`` and code fences become code text;
 - ``{eval-rst}`` bodies go through the reStructuredText converter;
-- roles reduce to their text (:func:`murar.ingest.markup.roles.role_text`).
+- roles reduce to their text (:func:`murar.ingest.markup.roles.role_text`);
+- myst-parser's scheme autolinks show what Sphinx draws: ``<project:#label>`` and
+  ``<project:page.md>`` the target's title, ``<path:file>`` the path,
+  ``<inv:key#name>`` the name.
 
 An unknown directive keeps its body as text, with a warning.
 """
@@ -45,6 +50,7 @@ from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.field_list import fieldlist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
@@ -192,8 +198,8 @@ def myst_markdown_it() -> MarkdownIt:
     """The markdown-it parser configured for MyST (see module doc)."""
     return (add_nesting_room(MarkdownIt("commonmark", {"html": True})).enable("table")
             .use(front_matter_plugin).use(myst_block_plugin).use(myst_role_plugin).use(colon_fence_plugin)
-            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin)
-            .use(footnote_plugin).use(amsmath_rule))
+            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin, spans=True)
+            .use(footnote_plugin).use(amsmath_rule).use(fieldlist_plugin))
 
 
 @dataclass(slots=True)
@@ -379,6 +385,21 @@ class MystParser:
             del sink[start:]
             sink.append(shown)
 
+    def _scheme_autolink(self, href: str) -> str | None:
+        """What myst-parser shows for an autolink to a project file, a path or an inventory
+        ("Cross-references": ``<project:#label>``, ``<project:page.md>`` show the target's
+        title, ``<path:data/x.csv>`` the path, ``<inv:python#dict>`` the target); ``None``
+        for any other autolink (a URL shows as written). Not mystmd's: it has no such schemes."""
+        scheme, _, target = href.partition(":")
+        if self._mystmd() or scheme.lower() not in ("project", "path", "inv"):
+            return None
+        if scheme.lower() == "project":
+            return self._empty_link_text(target) or target
+        if scheme.lower() == "path":
+            return target
+        name = target.partition("#")[2] or target  # inv:key:domain:type#name
+        return name.rsplit(":", 1)[-1] if "#" not in target else name
+
     def _empty_link_text(self, href: str) -> str:
         """What myst-parser shows for a link without text (``[](#label)``,
         ``[](page.md)``, ``[](page.md#label)``): the target's title, as Sphinx
@@ -480,8 +501,11 @@ class MystParser:
                 self._table_caption = ""
             elif ty == "inline":
                 self._inline(t, self.b.cur.current)
-            elif ty in ("paragraph_close", "list_item_close", "blockquote_close", "dt_close", "dd_close"):
+            elif ty in ("paragraph_close", "list_item_close", "blockquote_close", "dt_close", "dd_close",
+                        "fieldlist_body_close"):
                 self.b.end_paragraph()
+            elif ty == "fieldlist_name_close":  # a field reads "name: body" (docutils' field list)
+                self.b.cur.current.append(": ")
             elif ty in ("fence", "colon_fence"):
                 d = _split_directive(t.info, t.content)
                 if d is None:
@@ -537,8 +561,11 @@ class MystParser:
 
         depth_link = 0
         links: list[tuple[int, str]] = []  # (where the link text starts in sink, href) of open links
+        shown_instead: set[int] = set()  # the text of autolinks shown as their target's title
         for k, c in enumerate(children):
             ty = c.type
+            if k in shown_instead:
+                continue
             if ty == "text" and "@" in c.content and self._mystmd():
                 sink.append(self._at_references(c.content))
             elif ty in ("text", "code_inline"):
@@ -569,6 +596,9 @@ class MystParser:
                 links.append((len(sink), href))
                 if k + 1 < len(children) and children[k + 1].type == "link_close":
                     sink.append(self._empty_link_text(href))
+                elif c.markup == "autolink" and (shown := self._scheme_autolink(href)) is not None:
+                    sink.append(shown)
+                    shown_instead.add(k + 1)
             elif ty == "link_close":
                 depth_link -= 1
                 if links:
