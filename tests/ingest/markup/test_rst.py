@@ -1104,6 +1104,34 @@ Done.
     assert sum("datatemplate:nodata" in w for w in doc.warnings) == 2
 
 
+def test_inline_raw_html_substitutions_stay_in_their_sentence(tmp_path: Path) -> None:
+    """``.. |br| raw:: html`` (``<br />``) used inside a sentence is a line break in it, and a
+    ``|new|`` badge's words are words of the sentence: the paragraph was cut in two
+    ("and a" / "break."); an inline ``<img>`` is still an image, not its alt text as well."""
+    _png(tmp_path / "_static" / "dot.png")
+    site = _project(tmp_path, {"p.rst": """\
+Notes
+=====
+
+First line |br| second line, a |new| feature and a |dot| dot.
+
+.. |br| raw:: html
+
+   <br />
+
+.. |new| raw:: html
+
+   <span class="badge">New</span>
+
+.. |dot| raw:: html
+
+   <img src="_static/dot.png" alt="green dot">
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert doc.sections[0].text == "First line second line, a New feature and a dot."
+    assert [Path(i.path or "").name for i in _images(doc)] == ["dot.png"]
+
+
 def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
     """Sphinx's :samp: and :file: draw a ``{variable}`` part emphasized, without its braces
     (CPython's ``:file:`{prefix}/lib/python{version}```): the braces were left in the text."""

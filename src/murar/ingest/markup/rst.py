@@ -63,6 +63,7 @@ from docutils.readers.standalone import Reader as _StandaloneReader
 from docutils.statemachine import StringList
 from docutils.transforms import Transform
 from docutils.utils import SystemMessage
+from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import IngestError
 from murar.ingest.markup.autodoc import (
@@ -1705,7 +1706,23 @@ class _Walker:
     def raw(self, node: nodes.raw) -> None:
         if "html" not in str(node.get("format", "")).lower():
             return
+        if isinstance(node.parent, nodes.TextElement):
+            # raw HTML inside a paragraph (a ``|br|`` or ``|new|`` substitution): its words
+            # join the sentence, a <br> is a space, never a paragraph break; embeds are kept
+            self.b.text(f" {_inline_html_words(node.astext())} ")
+            self.b.html(node.astext(), inline=True)
+            return
         self.b.html(node.astext())
+
+
+def _inline_html_words(html: str) -> str:
+    """The words an inline HTML fragment shows (its pictures and scripts aside)."""
+    root = LexborHTMLParser(html).body
+    if root is None:
+        return ""
+    for el in root.css("img, iframe, video, script, style, template"):
+        el.decompose()
+    return " ".join(root.text(deep=True, separator=" ").split())
 
 
 def _title_text(title: nodes.Element) -> str:
