@@ -144,6 +144,20 @@ def test_an_extension_that_loads_myst_nb_makes_markdown_and_notebooks_pages(tmp_
     assert SphinxSite(tmp_path, "conf.py").classify("index.md").role is not FileRole.PAGE
 
 
+def test_include_patterns_limit_the_sources(tmp_path: Path) -> None:
+    """Sphinx 5.1's ``include_patterns``: only matching files are sources (less exclude_patterns);
+    every page was read whatever they said."""
+    (tmp_path / "conf.py").write_text("include_patterns = ['index.rst', 'guide/**']\nexclude_patterns = ['guide/old.rst']\n")
+    for rel in ("index.rst", "guide/a.rst", "guide/sub/b.rst", "guide/old.rst", "notes/x.rst"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("T\n=\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    pages = [r for r in ("index.rst", "guide/a.rst", "guide/sub/b.rst", "guide/old.rst", "notes/x.rst")
+             if site.classify(r).role is FileRole.PAGE]
+    assert pages == ["index.rst", "guide/a.rst", "guide/sub/b.rst"]
+    assert "include_patterns" in site.classify("notes/x.rst").reason
+
+
 def test_pictures_in_html_static_path_are_assets_not_excluded_files(tmp_path: Path) -> None:
     """``html_static_path`` folders are never source documents, but their files are copied
     to the site: a page's ``.. image:: /static/common/checkbox.png`` (QGIS) or

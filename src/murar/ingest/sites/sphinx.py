@@ -2,7 +2,8 @@
 
 Sphinx (https://www.sphinx-doc.org/en/master/usage/configuration.html) builds
 every file under the source directory (the folder of ``conf.py``) whose suffix
-is in ``source_suffix``, minus ``exclude_patterns``. Link rules used here:
+is in ``source_suffix`` and that matches ``include_patterns`` (default: all),
+minus ``exclude_patterns``. Link rules used here:
 
 - ``.. image::``/``.. figure::`` paths are relative to the *document* being
   built (an included file's images resolve against the page that includes it);
@@ -1045,6 +1046,14 @@ class SphinxSite:
         own = [p.strip("/") for p in (*conf.templates_path, *conf.html_static_path, *conf.html_extra_path)]
         return (*conf.exclude_patterns, *own, *(f"{p}/**" for p in own), *_DEFAULT_EXCLUDES)
 
+    def _included(self, src_rel: str) -> bool:
+        """``src_rel`` matches conf.py's ``include_patterns`` (Sphinx 5.1: the sources are the
+        files matching them, less ``exclude_patterns``; default ``["**"]``, every file)."""
+        patterns = _strs(self.conf.values.get("include_patterns"))
+        if not patterns or "**" in patterns:
+            return True
+        return any(glob_match(src_rel, p, SPHINX) for p in sphinx_glob(patterns))
+
     def _in_static_dir(self, rel: str) -> bool:
         """``rel`` (relative to the site root) is under an ``html_static_path`` or
         ``html_extra_path`` folder (relative to the configuration directory)."""
@@ -1412,6 +1421,8 @@ class SphinxSite:
                 # copied to the output: a page's ``.. image:: /_static/shot.png`` shows one
                 return FileClass(role=FileRole.ASSET, reason="html_static_path/html_extra_path file")
             return FileClass(role=FileRole.EXCLUDED, reason=f"excluded by {self._exclude_source}")
+        if markup is not None and not self._included(src_rel):
+            return FileClass(role=FileRole.EXCLUDED, reason="not matched by conf.py include_patterns")
         if markup is not None:
             winner = self._docname_winner(rel)
             if winner != rel:
