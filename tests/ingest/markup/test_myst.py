@@ -318,6 +318,38 @@ def test_scheme_autolinks_spans_and_field_lists_read_as_sphinx_draws_them(tmp_pa
         "Author: Jane", "Version: 3.2"]
 
 
+def test_proof_blocks_lead_with_their_kind_and_title(tmp_path: Path) -> None:
+    # sphinx-proof: "Theorem (Pythagoras)", "Proof.", "Definition"; the title alone was shown
+    # ("Pythagoras"), an untitled block had no lead, and kinds such as corollary warned as unknown
+    site = _book(tmp_path, {"p.md": """\
+# Math
+
+````{prf:theorem} Pythagoras
+:label: thm-pyth
+
+The squares add up.
+````
+
+```{prf:proof}
+Draw them.
+```
+
+```{prf:definition}
+:label: def-k
+A k-set is a set.
+```
+
+```{prf:corollary} Converse
+It holds.
+```
+"""})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert doc.sections[0].text.split("\n\n") == [
+        "Theorem (Pythagoras)", "The squares add up.", "Proof.", "Draw them.", "Definition", "A k-set is a set.",
+        "Corollary (Converse)", "It holds."]
+    assert not doc.warnings
+
+
 def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
     # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
     site = _book(tmp_path, {"intro.md": """\

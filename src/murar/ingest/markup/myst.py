@@ -164,12 +164,15 @@ _LABELS = {"seealso": "See also", "versionadded": "New in version", "versionchan
            "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-carousel", "grid", "grid-item",
                "grid-item-card", "margin", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
-               "tab", "group-tab", "example", "proof", "prf:theorem", "prf:proof",
-               "prf:definition", "prf:example", "prf:lemma", "prf:algorithm", "epigraph", "pull-quote",
+               "tab", "group-tab", "example", "proof", "epigraph", "pull-quote",
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box", "toggle",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
+# sphinx-proof's (and mystmd's) prf:<kind> directives (sphinx-proof "Syntax": each kind's block)
+_PROOF_KINDS = frozenset({"axiom", "theorem", "lemma", "definition", "remark", "conjecture", "corollary",
+                          "algorithm", "criterion", "example", "property", "observation", "proposition",
+                          "assumption", "notation", "proof"})
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode", "testoutput",
          "math", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "toc", "index", "bibliography", "highlight", "default-domain", "glue",
@@ -727,6 +730,8 @@ class MystParser:
             self.b.end_paragraph()
         elif name in _EXERCISES or name.removesuffix("-start") in _EXERCISES or name.removesuffix("-end") in _EXERCISES:
             self._exercise(d)
+        elif name.startswith("prf:") and name[4:] in _PROOF_KINDS:
+            self._proof(d)
         elif name == "glossary":
             self._glossary(d.body)
         elif name == "embed":
@@ -838,6 +843,18 @@ class MystParser:
         title = self._plain(d.argument) if d.argument and base == "exercise" else ""
         self.b.end_paragraph()
         self.b.block("Exercise" + (f" ({title})" if title else "") if base == "exercise" else "Solution to Exercise")
+        self.feed(d.body)
+        self.b.end_paragraph()
+
+    def _proof(self, d: _Directive) -> None:
+        """sphinx-proof's ``prf:<kind>`` blocks lead with their kind and title as its HTML
+        does ("Theorem (Pythagoras)", "Definition", "Proof."; the number it adds, counted
+        across the book, is left out), then the body."""
+        kind = d.name[4:]
+        title = self._plain(d.argument) if d.argument else ""
+        lead = "Proof." if kind == "proof" else kind.capitalize() + (f" ({title})" if title else "")
+        self.b.end_paragraph()
+        self.b.block(lead)
         self.feed(d.body)
         self.b.end_paragraph()
 
