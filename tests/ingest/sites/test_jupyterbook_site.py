@@ -175,6 +175,22 @@ def test_skip_reasons_name_the_books_own_config(tmp_path: Path, write_files: Cal
     assert "not a mystmd page type (.ipynb, .md)" in reasons[3]
 
 
+def test_the_table_of_contents_file_is_reported_as_such(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # _toc.yml was 'skipped: excluded by _config.yml exclude_patterns or Jupyter Book defaults';
+    # a Sphinx site's sphinx-external-toc file was 'unsupported file type .yml'
+    write_files(tmp_path, {
+        "book/_config.yml": "title: B\n", "book/_toc.yml": "root: intro\n", "book/intro.md": "# I\n",
+        "sx/conf.py": "extensions = ['sphinx_external_toc']\nexternal_toc_path = 'toc/_toc.yml'\n",
+        "sx/toc/_toc.yml": "root: index\n", "sx/index.rst": "I\n=\n",
+    })
+    assert JupyterBookSite(tmp_path, "book/_config.yml").classify("book/_toc.yml").reason == \
+        "table of contents (read for its rules)"
+    from murar.ingest.sites.sphinx import SphinxSite
+    sphinx = SphinxSite(tmp_path, "sx/conf.py")
+    assert sphinx.classify("sx/toc/_toc.yml").reason == "table of contents (read for its rules)"
+    assert sphinx.classify("sx/index.rst").role is FileRole.PAGE
+
+
 def test_extra_extensions_are_the_books_sphinx_extensions(tmp_path: Path, write_files: Callable[..., None]) -> None:
     # Jupyter Book 1 adds sphinx.extra_extensions to Sphinx's extensions: napoleon there reads the
     # NumPy-style parameters of an autodoc docstring as "name (type) – description"

@@ -313,6 +313,13 @@ class JupyterBookSite(SphinxSite):
     def _per_page_numbers(self) -> bool:  # type: ignore[override]
         return self._mystmd
 
+    def _toc_files(self) -> tuple[str, ...]:
+        """Jupyter Book 1's ``_toc.yml`` (or ``_toc.yaml``) beside ``_config.yml``."""
+        if self._mystmd:
+            return ()
+        book = PurePosixPath(self._config_file or "_config.yml").parent
+        return tuple(posixpath.normpath(f"{book}/{name}") for name in ("_toc.yml", "_toc.yaml"))
+
     def _doc_order(self, files: dict[str, str]) -> list[str]:
         """The order of the table of contents (``_toc.yml``, ``project.toc``)."""
         return list(self.book["toc_files"]) or super()._doc_order(files)

@@ -1046,6 +1046,15 @@ class SphinxSite:
         own = [p.strip("/") for p in (*conf.templates_path, *conf.html_static_path, *conf.html_extra_path)]
         return (*conf.exclude_patterns, *own, *(f"{p}/**" for p in own), *_DEFAULT_EXCLUDES)
 
+    def _toc_files(self) -> tuple[str, ...]:
+        """The table-of-contents files the build reads (relative to the root): with
+        sphinx-external-toc, ``external_toc_path`` (default ``_toc.yml``, relative to
+        conf.py's folder)."""
+        if "sphinx_external_toc" not in self.conf.extensions:
+            return ()
+        path = self.conf.values.get("external_toc_path")
+        return (posixpath.normpath(self._confdir + (path if isinstance(path, str) and path else "_toc.yml")),)
+
     def _included(self, src_rel: str) -> bool:
         """``src_rel`` matches conf.py's ``include_patterns`` (Sphinx 5.1: the sources are the
         files matching them, less ``exclude_patterns``; default ``["**"]``, every file)."""
@@ -1415,6 +1424,8 @@ class SphinxSite:
             return FileClass(role=FileRole.EXCLUDED, reason=f"outside the {self._source_dir_name} {self.srcdir}/")
         if markup is not None and rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
+        if rel in self._toc_files():
+            return FileClass(role=FileRole.EXCLUDED, reason="table of contents (read for its rules)")
         if self._excluded(src_rel):
             if suffix in _ASSET_EXTS and self._in_static_dir(rel):
                 # html_static_path/html_extra_path files are never source documents, but they are
