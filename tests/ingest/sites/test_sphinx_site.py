@@ -158,6 +158,22 @@ def test_include_patterns_limit_the_sources(tmp_path: Path) -> None:
     assert "include_patterns" in site.classify("notes/x.rst").reason
 
 
+def test_a_file_rst_epilog_includes_is_an_include_not_a_page(tmp_path: Path) -> None:
+    """``rst_epilog = ".. include:: /substitutions.rst"`` adds the file to every document: it
+    was a page of its own (empty, with an 'include cycle' warning); now an include, whose
+    substitutions every page uses."""
+    from murar.ingest.markup.rst import convert_rst
+
+    (tmp_path / "conf.py").write_text('rst_epilog = """\n.. include:: /substitutions.rst\n"""\n')
+    (tmp_path / "substitutions.rst").write_text(".. |product| replace:: Widget Pro\n")
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "start.rst").write_text("Start\n=====\n\nInstall |product| first.\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.classify("substitutions.rst").role is FileRole.INCLUDE
+    assert site.classify("guide/start.rst").role is FileRole.PAGE
+    assert convert_rst(tmp_path / "guide" / "start.rst", site=site).sections[0].text == "Install Widget Pro first."
+
+
 def test_pictures_in_html_static_path_are_assets_not_excluded_files(tmp_path: Path) -> None:
     """``html_static_path`` folders are never source documents, but their files are copied
     to the site: a page's ``.. image:: /static/common/checkbox.png`` (QGIS) or

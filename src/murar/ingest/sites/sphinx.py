@@ -1098,7 +1098,23 @@ class SphinxSite:
                 self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel),
                 from_document=self.includes_from_document,
                 scope=lambda rel: posixpath.dirname(self._built_rel(rel)))  # resolve_asset reads only its folder
+            self._includes |= self._prolog_includes()
         return self._includes
+
+    def _prolog_includes(self) -> frozenset[str]:
+        """Files ``rst_prolog``/``rst_epilog`` include (``.. include:: /substitutions.rst``):
+        Sphinx adds them to every reST document, so they are content of those pages, never
+        pages of their own. A leading ``/`` is the source directory; a relative path is read
+        from the source directory (where the top-level pages are)."""
+        found: set[str] = set()
+        for m in _INCLUDE_RE.finditer(f"{self.conf.rst_prolog}\n{self.conf.rst_epilog}"):
+            target = (m.group(1) or m.group(2) or "").strip()
+            if not target or target.startswith("<"):
+                continue
+            res = self.resolve_include(target, page_rel=f"{self._src}index.rst")
+            if res.rel_path:
+                found.add(res.rel_path)
+        return frozenset(found)
 
     # -------------------------------------------------------- cross-references
     def docname(self, rel: str) -> str:
