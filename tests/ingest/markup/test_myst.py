@@ -350,6 +350,35 @@ It holds.
     assert not doc.warnings
 
 
+def test_mystmd_aside_proof_prefix_and_card_header_footer(tmp_path: Path) -> None:
+    # mystmd's {aside}, {proof:theorem} (its spelling of sphinx-proof's prf:) and a card's
+    # :header:/:footer: options: the first two warned as unknown directives, the last were lost
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text("""\
+# Intro
+
+:::{aside}
+A side note.
+:::
+
+:::{proof:theorem} Orthogonal
+:label: thm
+Body of the theorem.
+:::
+
+:::{card} Title
+:header: Top line
+:footer: Bottom line
+Card body.
+:::
+""")
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"))
+    assert doc.sections[0].text.split("\n\n") == [
+        "A side note.", "Theorem (Orthogonal)", "Body of the theorem.", "Top line", "Title", "Card body.",
+        "Bottom line"]
+    assert not doc.warnings
+
+
 def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
     # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
     site = _book(tmp_path, {"intro.md": """\

@@ -163,7 +163,7 @@ _CONTENT_ONLY = {"note", "tip", "hint", "important", "warning", "caution", "atte
 _LABELS = {"seealso": "See also", "versionadded": "New in version", "versionchanged": "Changed in version",
            "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-carousel", "grid", "grid-item",
-               "grid-item-card", "margin", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
+               "grid-item-card", "margin", "aside", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
                "tab", "group-tab", "example", "proof", "epigraph", "pull-quote",
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box", "toggle",
@@ -730,7 +730,7 @@ class MystParser:
             self.b.end_paragraph()
         elif name in _EXERCISES or name.removesuffix("-start") in _EXERCISES or name.removesuffix("-end") in _EXERCISES:
             self._exercise(d)
-        elif name.startswith("prf:") and name[4:] in _PROOF_KINDS:
+        elif name.partition(":")[0] in ("prf", "proof") and name.partition(":")[2] in _PROOF_KINDS:
             self._proof(d)
         elif name == "glossary":
             self._glossary(d.body)
@@ -847,10 +847,10 @@ class MystParser:
         self.b.end_paragraph()
 
     def _proof(self, d: _Directive) -> None:
-        """sphinx-proof's ``prf:<kind>`` blocks lead with their kind and title as its HTML
-        does ("Theorem (Pythagoras)", "Definition", "Proof."; the number it adds, counted
-        across the book, is left out), then the body."""
-        kind = d.name[4:]
+        """sphinx-proof's ``prf:<kind>`` blocks (mystmd: also ``proof:<kind>``) lead with their
+        kind and title as its HTML does ("Theorem (Pythagoras)", "Definition", "Proof."; the
+        number it adds, counted across the book, is left out), then the body."""
+        kind = d.name.partition(":")[2]
         title = self._plain(d.argument) if d.argument else ""
         lead = "Proof." if kind == "proof" else kind.capitalize() + (f" ({title})" if title else "")
         self.b.end_paragraph()
@@ -1002,6 +1002,8 @@ class MystParser:
         if parts.header is not None:
             self.feed("\n".join(parts.header))
             self.b.end_paragraph()
+        elif d.options.get("header"):  # mystmd's card options (sphinx-design: ^^^ in the body)
+            self.b.block(self._plain(str(d.options["header"])))
         if d.argument.strip():
             self.b.block(self._plain(d.argument))
         self.feed("\n".join(parts.body))
@@ -1009,6 +1011,8 @@ class MystParser:
         if parts.footer is not None:
             self.feed("\n".join(parts.footer))
             self.b.end_paragraph()
+        elif d.options.get("footer"):
+            self.b.block(self._plain(str(d.options["footer"])))
         picture("img-bottom")
 
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
