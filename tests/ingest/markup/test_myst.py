@@ -379,6 +379,21 @@ Card body.
     assert not doc.warnings
 
 
+def test_an_image_drawn_small_by_its_width_is_tiny(tmp_path: Path) -> None:
+    # {image} :width: 20px and ![](x){width="1.5em"} are glyphs (tiny) whatever the file's size
+    from PIL import Image
+
+    (tmp_path / "img").mkdir()
+    for name in ("a", "b", "c"):
+        Image.new("RGB", (400, 300), (len(name) * 30, 9, 9)).save(tmp_path / "img" / f"{name}.png")
+    site = _book(tmp_path, {"p.md": "# P\n\n```{image} img/a.png\n:width: 20px\n```\n\n"
+                                    "Press ![b](img/b.png){width=\"1.5em\"} now.\n\n![c](img/c.png){width=600px}\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    from murar.schema import ImageItem
+    assert [(Path(m.path or "").name, sorted(m.flags)) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("a.png", ["tiny"]), ("b.png", ["inline", "tiny"]), ("c.png", [])]
+
+
 def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
     # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
     site = _book(tmp_path, {"intro.md": """\

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from murar.errors import ConfigError
 from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
@@ -282,6 +283,24 @@ def test_the_toc_marker_is_the_table_of_contents_not_text(tmp_path: Path) -> Non
     page.write_text("# Guide\n\n{{toc}}\n\n[TOC]\n")
     text = convert_pymdown(page, site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a").sections[0].text
     assert text == "[TOC]"
+
+
+def test_an_attribute_list_width_draws_a_picture_small(tmp_path: Path) -> None:
+    """attr_list: ``![save](save.png){ width="20" }`` is drawn 20 px wide, a glyph (``tiny``)
+    whatever the file's size, in a table cell or a sentence too (MkDocs icon legends); the width
+    was dropped before parsing, so the icon was an unflagged picture. A wide one stays."""
+    root = _site(tmp_path)
+    img = root / "content" / "guide" / "img"
+    img.mkdir(parents=True, exist_ok=True)
+    for name in ("save", "shot"):
+        Image.new("RGB", (400, 300), (len(name) * 20, 90, 40)).save(img / f"{name}.png")
+    page = root / "content" / "guide" / "icons.md"
+    page.write_text('# Icons\n\n| Icon | Action |\n|---|---|\n| ![save](img/save.png){ width="20" } | Saves |\n\n'
+                    '![The dialog](img/shot.png){ width="600" }\n')
+    doc = convert_pymdown(page, site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    assert [(Path(m.path or "").name, m.flags) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("save.png", ["tiny"]), ("shot.png", [])]
+    assert "width" not in " ".join(s.text for s in doc.sections)
 
 
 def test_inherit_merges_the_parent_config(tmp_path: Path) -> None:

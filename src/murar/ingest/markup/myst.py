@@ -90,7 +90,7 @@ from murar.ingest.markup.roles import (
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import add_nesting_room, cap_nesting
-from murar.ingest.media_flags import is_inline_line
+from murar.ingest.media_flags import is_inline_line, length_px
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
@@ -592,7 +592,7 @@ class MystParser:
                     sink.append(c.content)
                     continue
                 self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""),
-                            inline=in_sentence(k))
+                            inline=in_sentence(k), width=str(c.attrs.get("width") or ""))
             elif ty == "link_open":
                 depth_link += 1
                 href = str(c.attrs.get("href") or "")
@@ -619,7 +619,9 @@ class MystParser:
         self._inline(tok, cell)
         return clean_text("".join(cell))
 
-    def _image(self, src: str, *, alt: str, caption: str, inline: bool = False, classes: list[str] | None = None) -> None:
+    def _image(self, src: str, *, alt: str, caption: str, inline: bool = False, classes: list[str] | None = None,
+               width: str = "") -> None:
+        """An image (``width``: the CSS length the page draws it at, ``:width:`` or ``{width=...}``)."""
         if self.image_hook is not None and self.image_hook(src, alt, caption):
             return
         if src.startswith("#") and PurePosixPath(self.site.config.config_file or "").name == "myst.yml":
@@ -636,7 +638,8 @@ class MystParser:
             self.b.end_paragraph()
             self.b.video(src, title=caption or alt)
             return
-        self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base, inline=inline, classes=classes or ())
+        self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base, inline=inline, classes=classes or (),
+                     declared_width=length_px(width))
 
     def _wildcard(self, src: str, path: str) -> str:
         """``image.*``: the best existing file of that name for a web page, as Sphinx
@@ -696,7 +699,7 @@ class MystParser:
             self.b.end_paragraph()
             # a figure's :figclass: classes the whole figure (Furo's only-dark hides it with its picture)
             classes = [c for k in ("class", "figclass") for c in str(d.options.get(k) or "").split()]
-            self._image(d.argument, alt=alt, caption=caption, classes=classes)
+            self._image(d.argument, alt=alt, caption=caption, classes=classes, width=str(d.options.get("width") or ""))
         elif name in _ADMONITIONS:
             label = _LABELS.get(name, name.capitalize())
             body = d.body
