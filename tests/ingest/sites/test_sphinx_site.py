@@ -174,6 +174,20 @@ def test_a_file_rst_epilog_includes_is_an_include_not_a_page(tmp_path: Path) -> 
     assert convert_rst(tmp_path / "guide" / "start.rst", site=site).sections[0].text == "Install Widget Pro first."
 
 
+def test_a_readme_a_page_includes_from_above_the_source_folder_is_an_include(tmp_path: Path) -> None:
+    """docs/index.md's ```{include} ../README.md``` (the common MyST home page): README.md was
+    reported 'skipped: outside the Sphinx source directory docs/' although it is read there."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text('extensions = ["myst_parser"]\n')
+    (tmp_path / "docs" / "index.md").write_text("```{include} ../README.md\n:relative-images:\n```\n")
+    (tmp_path / "README.md").write_text("# Tool\n\nA tool.\n")
+    (tmp_path / "CHANGES.md").write_text("# Changes\n")
+    site = SphinxSite(tmp_path, "docs/conf.py")
+    readme = site.classify("README.md")
+    assert readme.role is FileRole.INCLUDE and readme.markup == "myst"
+    assert "outside" in site.classify("CHANGES.md").reason
+
+
 def test_pictures_in_html_static_path_are_assets_not_excluded_files(tmp_path: Path) -> None:
     """``html_static_path`` folders are never source documents, but their files are copied
     to the site: a page's ``.. image:: /static/common/checkbox.png`` (QGIS) or

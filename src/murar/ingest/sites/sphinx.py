@@ -1437,6 +1437,8 @@ class SphinxSite:
         if src_rel is None:
             if suffix in _ASSET_EXTS:
                 return FileClass(role=FileRole.ASSET)
+            if rel in self.include_targets():  # docs/index.md: ```{include} ../README.md
+                return FileClass(role=FileRole.INCLUDE, markup=markup or "rst")
             return FileClass(role=FileRole.EXCLUDED, reason=f"outside the {self._source_dir_name} {self.srcdir}/")
         if markup is not None and rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
