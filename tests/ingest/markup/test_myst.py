@@ -394,6 +394,16 @@ def test_an_image_drawn_small_by_its_width_is_tiny(tmp_path: Path) -> None:
         ("a.png", ["tiny"]), ("b.png", ["inline", "tiny"]), ("c.png", [])]
 
 
+def test_a_sphinx_page_starting_at_h2_is_titled_by_that_heading(tmp_path: Path) -> None:
+    # Sphinx (myst-parser, Jupyter Book 1) titles a document by its first section whatever its
+    # level: a page opening with "## Getting started" was titled by its file name ("h2")
+    site = _book(tmp_path, {"h2.md": "## Getting started\n\nText.\n\n### Sub\n\nMore.\n\n## Second\n\nLast.\n"})
+    doc = convert_myst(tmp_path / "h2.md", site=site)
+    assert doc.title == "Getting started"
+    assert [s.heading_path for s in doc.sections] == [
+        ("Getting started",), ("Getting started", "Sub"), ("Second",)]
+
+
 def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
     # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
     site = _book(tmp_path, {"intro.md": """\

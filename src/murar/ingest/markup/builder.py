@@ -284,6 +284,7 @@ class PageBuilder:
     def __init__(self, *, rel: str, site: Site, options: MarkupOptions) -> None:
         self.rel = rel
         self.link_base: str | None = None
+        self._headed = False  # a heading was seen
         self.site = site
         self.opts = options
         self.root = site.config.root
@@ -312,8 +313,12 @@ class PageBuilder:
         """Start a section (``level`` 1 = page title; an empty title reads "(untitled)"
         and leaves the page title to a later heading or the file name)."""
         title = clean_text(title)
-        if not self.title and level <= 1:
+        if not self.title and (level <= 1 or (
+                not self._headed and getattr(self.site, "first_heading_titles_page", False))):
+            # Sphinx titles a document by its first section whatever its Markdown level (a MyST
+            # page starting at "##" is titled by that heading, not by its file name)
             self.title = title
+        self._headed = True
         title = title or "(untitled)"
         if self._sections:
             self._sections[-1].end_paragraph()
