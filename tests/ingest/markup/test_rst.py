@@ -1132,6 +1132,33 @@ First line |br| second line, a |new| feature and a |dot| dot.
     assert [Path(i.path or "").name for i in _images(doc)] == ["dot.png"]
 
 
+def test_sphinx_jinja_renders_its_template_with_the_conf_context(tmp_path: Path) -> None:
+    """sphinx-jinja: ``.. jinja:: default`` renders its body with ``jinja_contexts["default"]``
+    (LSST's release pages: the EUPS tag); its '{{ release_eups_tag }}' markup was the text.
+    A context conf.py computes (unknown to murar) renders as undefined: no markup left."""
+    conf = ('extensions = ["sphinx_jinja"]\n'
+            'jinja_contexts = {"default": {"release_eups_tag": "v23_0_4", "platforms": ["Linux", "macOS"]}}\n')
+    site = _project(tmp_path, {"_templates/notes.j2": "Notes for {{ release_eups_tag }}.\n",
+                               "p.rst": """\
+Release
+=======
+
+.. jinja:: default
+
+   Install {{ release_eups_tag }} on {% for p in platforms %}{{ p }}{{ ", " if not loop.last }}{% endfor %}.
+
+.. jinja:: default
+   :file: _templates/notes.j2
+
+.. jinja:: computed
+
+   {% for e in engines %}* {{ e }}
+   {% endfor %}Done.
+"""}, conf=conf)
+    text = convert_rst(tmp_path / "p.rst", site=site).sections[0].text
+    assert text.split("\n\n") == ["Install v23_0_4 on Linux, macOS.", "Notes for v23_0_4.", "Done."]
+
+
 def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
     """Sphinx's :samp: and :file: draw a ``{variable}`` part emphasized, without its braces
     (CPython's ``:file:`{prefix}/lib/python{version}```): the braces were left in the text."""

@@ -1,4 +1,4 @@
-"""sphinxcontrib-datatemplates: reST written by a Jinja2 template from a data file.
+"""sphinxcontrib-datatemplates (and sphinx-jinja): reST written by a Jinja2 template.
 
 The extension (https://sphinxcontribdatatemplates.readthedocs.io/, "Using
 datatemplate") adds ``.. datatemplate:json:: data.json`` (``yaml``, ``csv``,
@@ -9,6 +9,10 @@ in ``templates_path`` -- is rendered with ``data`` (the loaded file; ``None`` fo
 ``make_list_table_from_mappings`` helpers, and the output is parsed as reST where
 the directive stands (ROCm's install guides loop over
 ``config.html_context['ubuntu_version_numbers']`` to write one tab per release).
+
+sphinx-jinja (https://github.com/tardyp/sphinx-jinja) adds ``.. jinja:: context``: its
+body (or the ``:file:`` template, relative to the source directory) rendered with
+conf.py's ``jinja_contexts[context]`` (and ``jinja_globals``), output parsed as reST.
 
 murar renders the template with jinja2's sandbox (no access to Python internals,
 no file or network I/O), ``config`` being conf.py's settings as murar reads them
@@ -32,7 +36,7 @@ from murar.errors import IngestError
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 
 __all__ = ["KINDS", "MAX_OUTPUT_CHARS", "DataTemplateError", "load_data", "make_list_table",
-           "make_list_table_from_mappings", "render_template"]
+           "make_list_table_from_mappings", "render", "render_template"]
 
 MAX_OUTPUT_CHARS = 1_000_000
 
@@ -122,13 +126,21 @@ def render_template(template: str, *, data: Any, config: Mapping[str, Any]) -> s
     settings, ``config.html_context['x']``) and the list-table helpers; at most
     :data:`MAX_OUTPUT_CHARS` characters. Raises :class:`DataTemplateError` for a template
     that does not parse or fails while rendering."""
+    return render(template, {"data": data, "config": _Config(config), "make_list_table": make_list_table,
+                             "make_list_table_from_mappings": make_list_table_from_mappings})
+
+
+def render(template: str, variables: Mapping[str, Any]) -> str:
+    """``template`` rendered in jinja2's sandbox with ``variables`` (an unknown name is
+    undefined: it prints nothing, a loop over it runs no time); at most
+    :data:`MAX_OUTPUT_CHARS` characters. Raises :class:`DataTemplateError` for a template
+    that does not parse or fails while rendering."""
     env = SandboxedEnvironment(autoescape=False, keep_trailing_newline=True)
     try:
         compiled = env.from_string(template)
         out: list[str] = []
         size = 0
-        for chunk in compiled.generate(data=data, config=_Config(config), make_list_table=make_list_table,
-                                       make_list_table_from_mappings=make_list_table_from_mappings):
+        for chunk in compiled.generate(**{str(k): v for k, v in variables.items()}):
             out.append(chunk)
             size += len(chunk)
             if size > MAX_OUTPUT_CHARS:

@@ -16,8 +16,9 @@ module only decides what the doctree means for murar:
   include point (the included file is never a page); the included file's
   images resolve against the page, as Sphinx does;
 - ``.. datatemplate:json|yaml|csv|nodata::`` (sphinxcontrib-datatemplates)
-  renders its Jinja2 template with the data file and conf.py's settings
-  (:mod:`murar.ingest.markup.datatemplates`) and parses the output in its place;
+  renders its Jinja2 template with the data file and conf.py's settings, and
+  ``.. jinja:: context`` (sphinx-jinja) with conf.py's ``jinja_contexts``
+  (:mod:`murar.ingest.markup.datatemplates`); the output is parsed in its place;
   a ``code-block`` with ``:substitutions:`` (sphinx-substitution-extensions)
   shows its ``|name|`` substitutions replaced.
 
@@ -87,6 +88,7 @@ from murar.ingest.markup.datatemplates import KINDS as DATATEMPLATE_KINDS
 from murar.ingest.markup.datatemplates import (
     DataTemplateError,
     load_data,
+    render,
     render_template,
 )
 from murar.ingest.markup.design import (
@@ -207,6 +209,7 @@ class _Context:
                                                | {directive.lower() for directive, _ in added}) - self.target_directives
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
+        self.extensions: tuple[str, ...] = tuple(getattr(conf, "extensions", None) or ())
         conf_values = getattr(conf, "values", None)
         self.issue_roles = issue_role_prefixes(conf_values if isinstance(conf_values, dict) else {},
                                                tuple(getattr(conf, "extensions", None) or ()))
@@ -538,6 +541,42 @@ class _DataTemplate(Directive):  # type: ignore[misc]  # docutils ships no types
                     return None
         ctx.warnings.append(f"{self.name}: template {name or '(none)'!r} not found in templates_path; skipped")
         return None
+
+
+class _Jinja(Directive):  # type: ignore[misc]  # docutils ships no types
+    """sphinx-jinja's ``.. jinja:: context``: the body (or the ``:file:`` template, relative to
+    the source directory) rendered with conf.py's ``jinja_contexts[context]`` and
+    ``jinja_globals`` (:func:`murar.ingest.markup.datatemplates.render`), parsed as reST."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        values = ctx.conf_values()
+        contexts = values.get("jinja_contexts")
+        name = self.arguments[0].strip() if self.arguments else ""
+        context = contexts.get(name) if isinstance(contexts, dict) and name else None
+        glob = values.get("jinja_globals")
+        variables = {**(glob if isinstance(glob, dict) else {}), **(context if isinstance(context, dict) else {})}
+        template = "\n".join(self.content)
+        source = str(self.options.get("file") or "").strip()
+        if source:
+            found = _read_site_file(self, "/" + source.lstrip("/"), "jinja template")
+            if found is None:
+                return []
+            template = found[1]
+        try:
+            text = render(template, variables)
+        except DataTemplateError as err:
+            ctx.warnings.append(f"jinja {name!r}: {err}")
+            return []
+        _register_unknown(text, ctx.unknown)
+        here, _ = self.state_machine.get_source_and_line(self.lineno)
+        self.state_machine.insert_input(StringList(text.splitlines(), source=here), here)
+        return []
 
 
 class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -1430,6 +1469,8 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["math"] = _Math
             for kind in ("", *(":" + k for k in DATATEMPLATE_KINDS)):
                 directives._directives["datatemplate" + kind] = _DataTemplate
+            if "sphinx_jinja" in ctx.extensions:
+                directives._directives["jinja"] = _Jinja
             for name in AUTODOC_DIRECTIVES:
                 directives._directives[name] = _Autodoc
             directives._directives["autosummary"] = _Autosummary
