@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from murar.ingest.markup.rst import convert_rst
+from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.sphinx import SphinxSite
 from murar.schema import ImageItem, TableItem, VideoItem
 
@@ -1157,6 +1158,22 @@ Release
 """}, conf=conf)
     text = convert_rst(tmp_path / "p.rst", site=site).sections[0].text
     assert text.split("\n\n") == ["Install v23_0_4 on Linux, macOS.", "Notes for v23_0_4.", "Done."]
+
+
+def test_mdinclude_reads_the_markdown_file_where_it_stands(tmp_path: Path) -> None:
+    """m2r2's ``.. mdinclude:: README.md`` (the home page of many Sphinx sites): the README
+    was missing (an unknown directive); it is Markdown read in place, its pictures resolved
+    against the including document, as Sphinx resolves the inserted text's images."""
+    _png(tmp_path / "img" / "logo.png")
+    (tmp_path / "README.md").write_text("# Tool\n\nA **fast** tool.\n\n![Logo](img/logo.png)\n\n"
+                                        "## Install\n\nRun `pip install tool`.\n")
+    site = _project(tmp_path, {"index.rst": "Welcome\n=======\n\n.. mdinclude:: README.md\n"},
+                    conf='extensions = ["m2r2"]\n')
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    text = "\n\n".join(s.text for s in doc.sections)
+    assert "A fast tool." in text and "Run pip install tool." in text
+    assert [(i.path, i.exists) for i in _images(doc)] == [("img/logo.png", True)]
+    assert site.classify("README.md").role is FileRole.INCLUDE
 
 
 def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ module only decides what the doctree means for murar:
   become tables with their title as caption, spans expanded;
 - admonitions become text led by their label ("Note: ...");
 - ``raw:: html`` is read for ``<iframe>``/``<video>``/``<img>`` embeds;
-- ``.. include::`` is resolved by the Site and its content parsed at the
-  include point (the included file is never a page); the included file's
+- ``.. include::`` (and m2r2's ``.. mdinclude::`` of a Markdown file) is resolved
+  by the Site and its content parsed at the include point (the included file is never a page); the included file's
   images resolve against the page, as Sphinx does;
 - ``.. datatemplate:json|yaml|csv|nodata::`` (sphinxcontrib-datatemplates)
   renders its Jinja2 template with the data file and conf.py's settings, and
@@ -483,6 +483,15 @@ def _code_caption(directive: Directive, caption: str) -> list[nodes.Node]:
     text_nodes, messages = directive.state.inline_text(caption, directive.lineno)
     para.extend(text_nodes)
     return [para, *messages]
+
+
+class _MdInclude(_Include):
+    """``.. mdinclude:: ../README.md`` (m2r2, sphinx-mdinclude): an include whose file is
+    Markdown, converted where it stands (``:start-line:``/``:end-line:`` as include's)."""
+
+    def run(self) -> list[nodes.Node]:
+        self.options["parser"] = "markdown"
+        return super().run()
 
 
 class _DataTemplate(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -1448,6 +1457,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
         saved_d, saved_r = dict(directives._directives), dict(roles._roles)
         try:
             directives._directives["include"] = _Include
+            directives._directives["mdinclude"] = _MdInclude
             directives._directives["csv-table"] = _CsvTable
             directives._directives["literalinclude"] = _LiteralInclude
             directives._directives["image"] = _Image

@@ -61,7 +61,7 @@ __all__ = ["SphinxConf", "SphinxSite", "bundled_extensions", "custom_notebook_su
            "rtd_builder", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
-    r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S.*?)[ \t]*$"
+    r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude|mdinclude)::[ \t]*(\S.*?)[ \t]*$"
     r"|[`:]{3,}[ \t]*\{(?:include|literalinclude)\}[ \t]*(\S.*?)[ \t]*$)",
     re.MULTILINE,
 )
