@@ -476,11 +476,13 @@ Pass them after the command.
     # myst-parser (Jupyter Book 1, Sphinx): {hint} takes no argument, its first line is content
     assert "Hint: Use jb as a short-hand The alias works everywhere." in text
     assert "The CLI flags: Pass them after the command." in text
-    # mystmd (myst.yml) reads the first line as the admonition's title
+    # mystmd (myst.yml) reads the first line as the admonition's title, which replaces the kind
+    # (myst-spec AdmonitionTitle: "Custom title for admonition, replaces kind as title"); it
+    # read "Hint Use jb as a short-hand" (Jupyter Book 2's docs: "Important Objective")
     (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
     doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "b")
     text = doc.sections[0].text
-    assert "Hint Use jb as a short-hand: The alias works everywhere." in text
+    assert "Use jb as a short-hand: The alias works everywhere." in text and "Hint" not in text
     assert "The CLI flags: Pass them after the command." in text
 
 

@@ -723,6 +723,10 @@ class MystParser:
                     self.b.text(f"{lead}.")
                     self.b.end_paragraph()
                     return
+            elif title and self._mystmd():
+                # mystmd: a kind's title argument replaces the kind as the title (myst-spec
+                # AdmonitionTitle: "Custom title for admonition, replaces kind as title")
+                lead = title
             else:
                 lead = label + (f" {title}" if title else "")
             if name == "todo" and not self._todo():
