@@ -73,8 +73,9 @@ def split_anchor(heading: str) -> tuple[str, str | None]:
     return heading[:start].strip(), body[start + 2:]
 
 
-def _normalise_line(line: str) -> str | None:
-    """Rewrite one non-code line; ``None`` drops the line."""
+def _normalise_line(line: str, *, attr_lists: bool = False) -> str | None:
+    """Rewrite one non-code line; ``None`` drops the line. ``attr_lists``: the parser reads
+    ``{key="value"}`` attribute lists itself (they are kept)."""
     m = _ALERT.match(line)
     if m:
         kind = m.group(2)
@@ -104,12 +105,13 @@ def _normalise_line(line: str) -> str | None:
             return m.group(1).rstrip()
         return f"{m.group(1)}{m.group(3)}"
     line = _INLINE_EXT.sub(r"\1", line)
-    line = _ATTR_LIST.sub("", line)
-    return line
+    return line if attr_lists else _ATTR_LIST.sub("", line)
 
 
-def normalise(markdown: str) -> str:
-    """Rewrite Adobe extensions in ``markdown`` (HTML comments removed too).
+def normalise(markdown: str, *, attr_lists: bool = False) -> str:
+    """Rewrite Adobe extensions in ``markdown`` (HTML comments removed too). ``{key="value"}``
+    attribute lists go, unless ``attr_lists`` (the parser reads them: an image's
+    ``{ width="20" }`` is the size it is drawn at).
 
     Code inside fenced blocks is returned unchanged.
     """
@@ -131,7 +133,7 @@ def normalise(markdown: str) -> str:
         if unterminated:
             text = text[:unterminated.start()]
         for ln in text.split("\n"):
-            new = _normalise_line(ln)
+            new = _normalise_line(ln, attr_lists=attr_lists)
             if new is not None:
                 out.append(new)
         buf.clear()

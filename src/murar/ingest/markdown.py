@@ -36,7 +36,7 @@ from murar.ingest.mdlimits import (
     cap_nesting,
     cap_pipe_tables,
 )
-from murar.ingest.media_flags import is_inline_line
+from murar.ingest.media_flags import is_inline_line, length_px
 from murar.ingest.sites.base import PlainSite, Site
 from murar.schema import AnyMedia, ImageItem, ParsedDocument
 
@@ -184,8 +184,9 @@ class _Walker:
 
         def image(k: int) -> None:
             c = children[k]
+            # an attribute list's width ({ width="20" }, attr_list / MyST attrs) is the size it is drawn at
             self.b.image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""),
-                         inline=in_sentence(k))
+                         inline=in_sentence(k), declared_width=length_px(str(c.attrs.get("width") or "")))
 
         i = 0
         while i < len(children):
@@ -307,7 +308,7 @@ def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: Mar
         text = b.site.preprocess(text, page_rel=rel, warnings=b.warnings)
     meta, body = split_front_matter(text, b.warnings)
     b.title = str(meta.get("title") or "").strip()
-    body, cut = cap_pipe_tables(alert_markers(normalise(body)))
+    body, cut = cap_pipe_tables(alert_markers(normalise(body, attr_lists="attrs" in options.plugins)))
     b.warnings.extend(cut)
     body, deep = cap_nesting(body)  # markdown-it drops the rest of a page past its nesting limit
     b.warnings.extend(deep)

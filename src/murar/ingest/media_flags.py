@@ -64,9 +64,9 @@ from murar.schema import AnyMedia, ImageItem
 
 __all__ = [
     "AVATAR", "BADGE", "DECORATIVE", "FLAGS_ATTR", "HERO", "IMAGE_MARK", "INLINE", "LAYOUT", "SAMPLE", "TINY",
-    "FlagOptions", "aria_flags", "content_hash", "flag_image", "is_inline_line", "is_selectable", "link_flag",
-    "mark_repeated", "mark_samples", "marked_images_inline", "markup_image_links", "px_width", "svg_size",
-    "table_flags",
+    "FlagOptions", "aria_flags", "content_hash", "flag_image", "is_inline_line", "is_selectable", "length_px",
+    "link_flag", "mark_repeated", "mark_samples", "marked_images_inline", "markup_image_links", "px_width",
+    "svg_size", "table_flags",
 ]
 
 INLINE = "inline"
@@ -189,9 +189,28 @@ def marked_images_inline(text: str) -> list[bool]:
 
 def px_width(value: str | None) -> int | None:
     """A width (or height) the page declares in pixels (``"24"``, ``"24px"``, HTML's
-    ``width`` attribute, reST ``:width:``); ``None`` for percentages, ems or junk."""
+    ``width`` attribute); ``None`` for percentages, other units or junk."""
     m = re.fullmatch(r"\s*(\d{1,5})\s*(px)?\s*", value or "")
     return int(m.group(1)) if m else None
+
+
+# CSS length units in pixels (CSS Values and Units 3: 1in = 96px = 2.54cm = 72pt = 6pc); the
+# font-relative em/rem at the initial font size "medium" (16 px), ex/ch at half of it
+_CSS_PX = {"": 1.0, "px": 1.0, "em": 16.0, "rem": 16.0, "ex": 8.0, "ch": 8.0, "pt": 96 / 72, "pc": 16.0,
+           "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "q": 96 / 101.6}
+_CSS_LENGTH = re.compile(r"\s*(\d{1,5}(?:\.\d{1,4})?|\.\d{1,4})\s*([a-zA-Z]{0,3})\s*")
+
+
+def length_px(value: str | None) -> int | None:
+    """A CSS length the page declares (reST ``:width:``, whose units are docutils'
+    "em ex px in cm mm pt pc", or ``%``; https://docutils.sourceforge.io/docs/ref/rst/restructuredtext.html#length-units)
+    in pixels, rounded: ``"24"``/``"24px"`` -> 24, ``"1.5em"`` -> 24 (an icon sized to the text,
+    at the initial 16 px font), ``"2cm"`` -> 76; ``None`` for percentages (relative to a
+    container murar does not know), unknown units or junk."""
+    m = _CSS_LENGTH.fullmatch(value or "")
+    if m is None or m.group(2).lower() not in _CSS_PX:
+        return None
+    return round(float(m.group(1)) * _CSS_PX[m.group(2).lower()])
 
 
 def aria_flags(attrs: Mapping[str, str | None]) -> list[str]:

@@ -293,6 +293,117 @@ def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text
 
 
+def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
+    # Sphinx draws a {variable} part of :samp:/:file: emphasized, braces gone; \\{ is a brace
+    site = _book(tmp_path, {"p.md": "# P\n\nEdit {file}`{prefix}/lib/python{version}` or run "
+                                    "{samp}`print(1 + {variable})`; {samp}`a \\{b\\} c` stays.\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert "Edit prefix/lib/pythonversion or run print(1 + variable); a {b} c stays." in doc.sections[0].text
+
+
+def test_scheme_autolinks_spans_and_field_lists_read_as_sphinx_draws_them(tmp_path: Path) -> None:
+    # myst-parser: <project:#label>/<project:page.md> show the target's title, <path:...> the path,
+    # <inv:...#name> the name; [text]{.class} is a span (attrs_inline); ":name: body" a field
+    # (fieldlist). All three were left as written ("project:#setup", "[red]{.red}", ":Author: Jane").
+    site = _book(tmp_path, {
+        "intro.md": "# Welcome\n",
+        "guide.md": "# Guide\n\n(setup)=\n## Set up\n\nSee <project:#setup>, <project:intro.md>, "
+                    "<path:data/x.csv>, <inv:python#dict> and <https://example.com>.\n\n"
+                    "A [red word]{.red} here.\n\n:Author: Jane\n:Version: 3.2\n",
+    })
+    doc = convert_myst(tmp_path / "guide.md", site=site)
+    text = doc.sections[-1].text
+    assert text.split("\n\n") == [
+        "See Set up, Welcome, data/x.csv, dict and https://example.com.", "A red word here.",
+        "Author: Jane", "Version: 3.2"]
+
+
+def test_proof_blocks_lead_with_their_kind_and_title(tmp_path: Path) -> None:
+    # sphinx-proof: "Theorem (Pythagoras)", "Proof.", "Definition"; the title alone was shown
+    # ("Pythagoras"), an untitled block had no lead, and kinds such as corollary warned as unknown
+    site = _book(tmp_path, {"p.md": """\
+# Math
+
+````{prf:theorem} Pythagoras
+:label: thm-pyth
+
+The squares add up.
+````
+
+```{prf:proof}
+Draw them.
+```
+
+```{prf:definition}
+:label: def-k
+A k-set is a set.
+```
+
+```{prf:corollary} Converse
+It holds.
+```
+"""})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert doc.sections[0].text.split("\n\n") == [
+        "Theorem (Pythagoras)", "The squares add up.", "Proof.", "Draw them.", "Definition", "A k-set is a set.",
+        "Corollary (Converse)", "It holds."]
+    assert not doc.warnings
+
+
+def test_mystmd_aside_proof_prefix_and_card_header_footer(tmp_path: Path) -> None:
+    # mystmd's {aside}, {proof:theorem} (its spelling of sphinx-proof's prf:) and a card's
+    # :header:/:footer: options: the first two warned as unknown directives, the last were lost
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text("""\
+# Intro
+
+:::{aside}
+A side note.
+:::
+
+:::{proof:theorem} Orthogonal
+:label: thm
+Body of the theorem.
+:::
+
+:::{card} Title
+:header: Top line
+:footer: Bottom line
+Card body.
+:::
+""")
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"))
+    assert doc.sections[0].text.split("\n\n") == [
+        "A side note.", "Theorem (Orthogonal)", "Body of the theorem.", "Top line", "Title", "Card body.",
+        "Bottom line"]
+    assert not doc.warnings
+
+
+def test_an_image_drawn_small_by_its_width_is_tiny(tmp_path: Path) -> None:
+    # {image} :width: 20px and ![](x){width="1.5em"} are glyphs (tiny) whatever the file's size
+    from PIL import Image
+
+    (tmp_path / "img").mkdir()
+    for name in ("a", "b", "c"):
+        Image.new("RGB", (400, 300), (len(name) * 30, 9, 9)).save(tmp_path / "img" / f"{name}.png")
+    site = _book(tmp_path, {"p.md": "# P\n\n```{image} img/a.png\n:width: 20px\n```\n\n"
+                                    "Press ![b](img/b.png){width=\"1.5em\"} now.\n\n![c](img/c.png){width=600px}\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    from murar.schema import ImageItem
+    assert [(Path(m.path or "").name, sorted(m.flags)) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("a.png", ["tiny"]), ("b.png", ["inline", "tiny"]), ("c.png", [])]
+
+
+def test_a_sphinx_page_starting_at_h2_is_titled_by_that_heading(tmp_path: Path) -> None:
+    # Sphinx (myst-parser, Jupyter Book 1) titles a document by its first section whatever its
+    # level: a page opening with "## Getting started" was titled by its file name ("h2")
+    site = _book(tmp_path, {"h2.md": "## Getting started\n\nText.\n\n### Sub\n\nMore.\n\n## Second\n\nLast.\n"})
+    doc = convert_myst(tmp_path / "h2.md", site=site)
+    assert doc.title == "Getting started"
+    assert [s.heading_path for s in doc.sections] == [
+        ("Getting started",), ("Getting started", "Sub"), ("Second",)]
+
+
 def test_footnotes_are_text_and_references_go(tmp_path: Path) -> None:
     # MyST footnotes ([^name] references, "[^name]: text" definitions, indented continuation)
     site = _book(tmp_path, {"intro.md": """\
@@ -365,11 +476,13 @@ Pass them after the command.
     # myst-parser (Jupyter Book 1, Sphinx): {hint} takes no argument, its first line is content
     assert "Hint: Use jb as a short-hand The alias works everywhere." in text
     assert "The CLI flags: Pass them after the command." in text
-    # mystmd (myst.yml) reads the first line as the admonition's title
+    # mystmd (myst.yml) reads the first line as the admonition's title, which replaces the kind
+    # (myst-spec AdmonitionTitle: "Custom title for admonition, replaces kind as title"); it
+    # read "Hint Use jb as a short-hand" (Jupyter Book 2's docs: "Important Objective")
     (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
     doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "b")
     text = doc.sections[0].text
-    assert "Hint Use jb as a short-hand: The alias works everywhere." in text
+    assert "Use jb as a short-hand: The alias works everywhere." in text and "Hint" not in text
     assert "The CLI flags: Pass them after the command." in text
 
 

@@ -301,3 +301,31 @@ def test_nbsphinx_hidden_cells_and_gallery_or_toctree_cells(tmp_path: Path) -> N
     doc = convert_notebook(tmp_path / "ex.ipynb", site=SphinxSite(tmp_path, "conf.py"), assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "part of the demo docs" in text and "Hidden toc entry" in text and "Ignored." in text
+
+
+def test_nbsphinx_link_page_shows_the_notebook_it_names(tmp_path: Path) -> None:
+    """nbsphinx-link: ``docs/examples/demo.nblink`` ({"path": "../../notebooks/demo.ipynb"}) is a
+    page showing that notebook, kept outside Sphinx's source folder; the .nblink was 'unsupported
+    file type'. The notebook's pictures resolve from its own folder; a link to a missing notebook
+    is a failed page, not a crash."""
+    from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    (tmp_path / "docs" / "examples").mkdir(parents=True)
+    (tmp_path / "notebooks" / "images").mkdir(parents=True)
+    (tmp_path / "docs" / "conf.py").write_text('extensions = ["nbsphinx", "nbsphinx_link"]\n')
+    (tmp_path / "docs" / "index.rst").write_text("Home\n====\n")
+    (tmp_path / "docs" / "examples" / "demo.nblink").write_text(
+        '{"path": "../../notebooks/demo.ipynb", "extra-media": ["../../notebooks/images"]}')
+    (tmp_path / "docs" / "examples" / "gone.nblink").write_text('{"path": "../../notebooks/gone.ipynb"}')
+    (tmp_path / "notebooks" / "demo.ipynb").write_text(_nb([_md("# Demo\n\nThe fitted curve:\n\n![plot](images/plot.png)\n")]))
+    Image.new("RGB", (300, 200), "blue").save(tmp_path / "notebooks" / "images" / "plot.png")
+    site = SphinxSite(tmp_path, "docs/conf.py")
+    walk = walk_site(site)
+    assert [p.rel for p in walk.pages] == ["docs/examples/demo.nblink", "docs/examples/gone.nblink", "docs/index.rst"]
+    report = IngestReport()
+    docs = convert_corpus(tmp_path, assets_dir=tmp_path / "a", report=report, site=site, walk=walk)
+    demo = next(d for d in docs if d.source_path == "docs/examples/demo.nblink")
+    assert demo.title == "Demo" and "The fitted curve:" in demo.sections[0].text
+    assert [(m.path, m.exists) for m in demo.media if isinstance(m, ImageItem)] == [("notebooks/images/plot.png", True)]
+    assert [f.path for f in report.failed] == ["docs/examples/gone.nblink"]

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from murar.ingest.markup.rst import convert_rst
+from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.sphinx import SphinxSite
 from murar.schema import ImageItem, TableItem, VideoItem
 
@@ -1024,11 +1025,173 @@ def test_sphinx_nested_include_paths_are_relative_to_the_document(tmp_path: Path
     assert "Names from the root." not in text and "x = 'root'" not in text
 
 
+def test_code_block_substitutions_option_replaces_substitutions(tmp_path: Path) -> None:
+    """sphinx-substitution-extensions: ``.. code-block:: bash`` with ``:substitutions:`` shows
+    ``|name|`` replaced (ROCm's install commands, |amdgpu_version| from rst_prolog); the
+    |refs| of a code block without the option, and undefined ones, stay as written."""
+    conf = ('extensions = ["sphinx_substitution_extensions"]\n'
+            'rst_prolog = """\n.. |amdgpu_version| replace:: 7.0\n"""\n')
+    site = _project(tmp_path, {"p.rst": """\
+Install
+=======
+
+.. code-block:: bash
+   :substitutions:
+
+   wget https://repo.example.com/|amdgpu_version|/pkg_|amdgpu_version|.deb | tee |nodef|
+
+.. code-block:: bash
+
+   echo |amdgpu_version|
+"""}, conf=conf)
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    text = doc.sections[0].text
+    assert "wget https://repo.example.com/7.0/pkg_7.0.deb | tee |nodef|" in text
+    assert "echo |amdgpu_version|" in text
+
+
+def test_datatemplates_render_their_template_with_the_data_and_conf_settings(tmp_path: Path) -> None:
+    """sphinxcontrib-datatemplates: the body (or a templates_path file) is a Jinja2 template of
+    reST, rendered with ``config`` and the data file (ROCm's install guide loops over
+    ``config.html_context['ubuntu_version_numbers']``, one tab per release); the raw
+    '{% for ... %}' and '{{ os_version }}' were the page's text. A broken template or a
+    sandbox escape is a warning, the rest of the page kept."""
+    conf = ('extensions = ["sphinxcontrib.datatemplates"]\ntemplates_path = ["_templates"]\n'
+            "ubuntu = [('24.04', 'noble'), ('22.04', 'jammy')]\nhtml_context = {'ubuntu': ubuntu}\n")
+    site = _project(tmp_path, {
+        "data/gpus.json": '[{"name": "MI300X", "arch": "gfx942"}, {"name": "MI210", "arch": "gfx90a"}]',
+        "data/ports.csv": "port,use\n8080,web\n",
+        "_templates/ports.tmpl": "{% for row in data %}Port {{ row.port }} serves {{ row.use }}.\n\n{% endfor %}",
+        "p.rst": """\
+Install
+=======
+
+.. datatemplate:nodata::
+
+   .. tab-set::
+
+      {% for (version, name) in config.html_context['ubuntu'] %}
+      .. tab-item:: {{ version }}
+
+         Run ``apt install rocm`` on {{ name }}.
+      {% endfor %}
+
+.. datatemplate:json:: data/gpus.json
+
+   {{ make_list_table_from_mappings([('GPU', 'name'), ('Target', 'arch')], data, title='GPUs') }}
+
+.. datatemplate:csv:: data/ports.csv
+   :headers:
+   :template: ports.tmpl
+
+.. datatemplate:nodata::
+
+   {% for x in %}
+
+.. datatemplate:nodata::
+
+   {{ ''.__class__.__mro__ }}
+
+Done.
+"""}, conf=conf)
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    text = doc.sections[0].text
+    assert "24.04\n\nRun apt install rocm on noble." in text and "Run apt install rocm on jammy." in text
+    assert "Port 8080 serves web." in text and text.endswith("Done.")
+    assert "{%" not in text and "{{" not in text and "__mro__" not in text
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [(t.caption, t.headers, t.rows) for t in tables] == [
+        ("GPUs", ["GPU", "Target"], [["MI300X", "gfx942"], ["MI210", "gfx90a"]])]
+    assert sum("datatemplate:nodata" in w for w in doc.warnings) == 2
+
+
+def test_inline_raw_html_substitutions_stay_in_their_sentence(tmp_path: Path) -> None:
+    """``.. |br| raw:: html`` (``<br />``) used inside a sentence is a line break in it, and a
+    ``|new|`` badge's words are words of the sentence: the paragraph was cut in two
+    ("and a" / "break."); an inline ``<img>`` is still an image, not its alt text as well."""
+    _png(tmp_path / "_static" / "dot.png")
+    site = _project(tmp_path, {"p.rst": """\
+Notes
+=====
+
+First line |br| second line, a |new| feature and a |dot| dot.
+
+.. |br| raw:: html
+
+   <br />
+
+.. |new| raw:: html
+
+   <span class="badge">New</span>
+
+.. |dot| raw:: html
+
+   <img src="_static/dot.png" alt="green dot">
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert doc.sections[0].text == "First line second line, a New feature and a dot."
+    assert [Path(i.path or "").name for i in _images(doc)] == ["dot.png"]
+
+
+def test_sphinx_jinja_renders_its_template_with_the_conf_context(tmp_path: Path) -> None:
+    """sphinx-jinja: ``.. jinja:: default`` renders its body with ``jinja_contexts["default"]``
+    (LSST's release pages: the EUPS tag); its '{{ release_eups_tag }}' markup was the text.
+    A context conf.py computes (unknown to murar) renders as undefined: no markup left."""
+    conf = ('extensions = ["sphinx_jinja"]\n'
+            'jinja_contexts = {"default": {"release_eups_tag": "v23_0_4", "platforms": ["Linux", "macOS"]}}\n')
+    site = _project(tmp_path, {"_templates/notes.j2": "Notes for {{ release_eups_tag }}.\n",
+                               "p.rst": """\
+Release
+=======
+
+.. jinja:: default
+
+   Install {{ release_eups_tag }} on {% for p in platforms %}{{ p }}{{ ", " if not loop.last }}{% endfor %}.
+
+.. jinja:: default
+   :file: _templates/notes.j2
+
+.. jinja:: computed
+
+   {% for e in engines %}* {{ e }}
+   {% endfor %}Done.
+"""}, conf=conf)
+    text = convert_rst(tmp_path / "p.rst", site=site).sections[0].text
+    assert text.split("\n\n") == ["Install v23_0_4 on Linux, macOS.", "Notes for v23_0_4.", "Done."]
+
+
+def test_mdinclude_reads_the_markdown_file_where_it_stands(tmp_path: Path) -> None:
+    """m2r2's ``.. mdinclude:: README.md`` (the home page of many Sphinx sites): the README
+    was missing (an unknown directive); it is Markdown read in place, its pictures resolved
+    against the including document, as Sphinx resolves the inserted text's images."""
+    _png(tmp_path / "img" / "logo.png")
+    (tmp_path / "README.md").write_text("# Tool\n\nA **fast** tool.\n\n![Logo](img/logo.png)\n\n"
+                                        "## Install\n\nRun `pip install tool`.\n")
+    site = _project(tmp_path, {"index.rst": "Welcome\n=======\n\n.. mdinclude:: README.md\n"},
+                    conf='extensions = ["m2r2"]\n')
+    doc = convert_rst(tmp_path / "index.rst", site=site)
+    text = "\n\n".join(s.text for s in doc.sections)
+    assert "A fast tool." in text and "Run pip install tool." in text
+    assert [(i.path, i.exists) for i in _images(doc)] == [("img/logo.png", True)]
+    assert site.classify("README.md").role is FileRole.INCLUDE
+
+
+def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
+    """Sphinx's :samp: and :file: draw a ``{variable}`` part emphasized, without its braces
+    (CPython's ``:file:`{prefix}/lib/python{version}```): the braces were left in the text."""
+    site = _project(tmp_path, {"p.rst": "Paths\n=====\n\nEdit :file:`{prefix}/lib/python{version}` or run "
+                                        ":samp:`print(1 + {variable})`.\n"})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert "Edit prefix/lib/pythonversion or run print(1 + variable)." in doc.sections[0].text
+
+
 def test_an_image_drawn_small_by_its_width_option_is_tiny(tmp_path: Path) -> None:
-    """``:width:`` in pixels is the size docutils' HTML writer draws the picture at: a
-    large file shown 16 px wide is a glyph (flag ``tiny``), as an HTML ``<img width>``
-    is; a percentage or an em width says nothing of pixels and leaves the file's size."""
-    for name in ("icon", "half", "ems"):
+    """``:width:`` is the size docutils' HTML writer draws the picture at: a large file
+    shown 16 px wide is a glyph (flag ``tiny``), as an HTML ``<img width>`` is; so is one
+    sized to the text in ems (QGIS's toolbar icons, ``.. |checkbox| image:: ...`` with
+    ``:width: 1.3em``, in table cells and sentences: 21 px at the initial 16 px font),
+    not one 40em wide (640 px); a percentage says nothing of pixels and leaves the file's size."""
+    for name in ("icon", "half", "ems", "wide"):
         p = tmp_path / "img" / f"{name}.png"
         p.parent.mkdir(parents=True, exist_ok=True)
         Image.new("RGB", (400, 300), (10 * len(name), 40, 90)).save(p)
@@ -1044,10 +1207,22 @@ Toolbar
 
 .. image:: img/ems.png
    :width: 2em
+
+.. image:: img/wide.png
+   :width: 40em
+
++--------+------------+
+| Format | Supported  |
++========+============+
+| GPKG   | |checkbox| |
++--------+------------+
+
+.. |checkbox| image:: img/icon.png
+   :width: 1.3em
 """})
     doc = convert_rst(tmp_path / "p.rst", site=site)
     assert [(Path(i.path or "").name, i.flags) for i in _images(doc)] == [
-        ("icon.png", ["tiny"]), ("half.png", []), ("ems.png", [])]
+        ("icon.png", ["tiny"]), ("half.png", []), ("ems.png", ["tiny"]), ("wide.png", []), ("icon.png", ["tiny"])]
 
 
 def test_design_cards_buttons_and_article_info_as_rendered(tmp_path: Path) -> None:

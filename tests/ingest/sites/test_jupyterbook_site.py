@@ -76,6 +76,26 @@ def test_myst_yml_toc_and_exclude(tmp_path: Path, write_files: Callable[..., Non
     assert site.classify("old/x.md").role is FileRole.EXCLUDED
 
 
+def test_myst_yml_toc_file_above_the_project_folder_is_a_page(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """mystmd reads TOC paths relative to myst.yml, going up too: DeepLabCut's docs/myst.yml
+    opens with ``- file: ../README.md``, skipped as 'outside the Jupyter Book folder docs/'.
+    It is a page; its images resolve from its own folder; other files up there are not pages."""
+    write_files(tmp_path, {
+        "docs/myst.yml": "version: 1\nproject:\n  toc:\n    - file: ../README.md\n    - file: guide.md\n",
+        "README.md": "# Tool\n\n![Logo](docs/images/logo.png)\n\nA toolbox.\n",
+        "CHANGES.md": "# Changes\n", "docs/guide.md": "# Guide\n",
+    })
+    (tmp_path / "docs" / "images").mkdir()
+    (tmp_path / "docs" / "images" / "logo.png").write_bytes(b"\x89PNG\r\n")
+    site = JupyterBookSite(tmp_path, "docs/myst.yml")
+    readme = site.classify("README.md")
+    assert readme.role is FileRole.PAGE and readme.markup == "myst"
+    assert site.classify("CHANGES.md").role is FileRole.EXCLUDED
+    assert site.classify("docs/guide.md").role is FileRole.PAGE
+    assert site.resolve_asset("docs/images/logo.png", page_rel="README.md").rel_path == "docs/images/logo.png"
+
+
 def test_book_exclude_patterns_are_sphinx_globs_and_mystmd_excludes_minimatch_globs(
         tmp_path: Path, write_files: Callable[..., None]) -> None:
     # Jupyter Book 1 hands exclude_patterns to Sphinx ("**/x" needs a folder before x); mystmd's
@@ -153,6 +173,22 @@ def test_skip_reasons_name_the_books_own_config(tmp_path: Path, write_files: Cal
     assert not [r for r in reasons if "conf.py" in r]
     assert "_config.yml exclude_patterns" in reasons[0] and "myst.yml project.exclude" in reasons[2]
     assert "not a mystmd page type (.ipynb, .md)" in reasons[3]
+
+
+def test_the_table_of_contents_file_is_reported_as_such(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # _toc.yml was 'skipped: excluded by _config.yml exclude_patterns or Jupyter Book defaults';
+    # a Sphinx site's sphinx-external-toc file was 'unsupported file type .yml'
+    write_files(tmp_path, {
+        "book/_config.yml": "title: B\n", "book/_toc.yml": "root: intro\n", "book/intro.md": "# I\n",
+        "sx/conf.py": "extensions = ['sphinx_external_toc']\nexternal_toc_path = 'toc/_toc.yml'\n",
+        "sx/toc/_toc.yml": "root: index\n", "sx/index.rst": "I\n=\n",
+    })
+    assert JupyterBookSite(tmp_path, "book/_config.yml").classify("book/_toc.yml").reason == \
+        "table of contents (read for its rules)"
+    from murar.ingest.sites.sphinx import SphinxSite
+    sphinx = SphinxSite(tmp_path, "sx/conf.py")
+    assert sphinx.classify("sx/toc/_toc.yml").reason == "table of contents (read for its rules)"
+    assert sphinx.classify("sx/index.rst").role is FileRole.PAGE
 
 
 def test_extra_extensions_are_the_books_sphinx_extensions(tmp_path: Path, write_files: Callable[..., None]) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from murar.errors import ConfigError
 from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
@@ -127,6 +128,22 @@ def test_pages_includes_and_exclusions(tmp_path: Path) -> None:
         "content/img/perm.png": FileRole.ASSET,
     }
     assert "exclude_docs" in site.classify("content/drafts/wip.md").reason
+
+
+def test_draft_docs_are_not_pages(tmp_path: Path) -> None:
+    """MkDocs 1.6 ``draft_docs`` (gitignore-style, like exclude_docs): pages ``mkdocs serve``
+    shows and ``mkdocs build`` leaves out; they were ingested as pages."""
+    root = _site(tmp_path)
+    yml = (root / "mkdocs.yml").read_text().replace("theme:\n", "draft_docs: |\n  _unpublished.md\n  wip/\ntheme:\n", 1)
+    (root / "mkdocs.yml").write_text(yml)
+    for rel in ("content/guide/_unpublished.md", "content/wip/next.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("# Soon\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    draft = site.classify("content/guide/_unpublished.md")
+    assert draft.role is FileRole.EXCLUDED and "draft_docs" in draft.reason
+    assert site.classify("content/wip/next.md").role is FileRole.EXCLUDED
+    assert site.classify("content/guide/devices.md").role is FileRole.PAGE
 
 
 def test_page_reads_like_material_renders_it(tmp_path: Path) -> None:
@@ -249,6 +266,41 @@ def test_blocks_icons_and_abbreviations(tmp_path: Path) -> None:
     assert "Warning: Careful" in text and "Do not delete the device." in text and "type: warning" not in text
     assert "Python" in text and "Use the client." in text and "///" not in text
     assert "Click to add." in text and ":material" not in text and "Application interface" not in text
+
+
+def test_the_toc_marker_is_the_table_of_contents_not_text(tmp_path: Path) -> None:
+    """MkDocs always runs Python-Markdown's toc extension, which replaces a paragraph that
+    is only its marker (``[TOC]``, or the ``marker`` option) by the page's table of
+    contents: the marker was left in the text; in code, or inside a sentence, it stays."""
+    root = _site(tmp_path)
+    page = root / "content" / "guide" / "toc.md"
+    page.write_text("# Guide\n\n[TOC]\n\nRead on. The [TOC] marker.\n\n```\n[TOC]\n```\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    text = convert_pymdown(page, site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert text.split("\n\n") == ["Read on. The [TOC] marker.", "[TOC]"]
+    yml = (root / "mkdocs.yml").read_text().replace("  - admonition\n", "  - admonition\n  - toc:\n      marker: '{{toc}}'\n")
+    (root / "mkdocs.yml").write_text(yml)
+    page.write_text("# Guide\n\n{{toc}}\n\n[TOC]\n")
+    text = convert_pymdown(page, site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a").sections[0].text
+    assert text == "[TOC]"
+
+
+def test_an_attribute_list_width_draws_a_picture_small(tmp_path: Path) -> None:
+    """attr_list: ``![save](save.png){ width="20" }`` is drawn 20 px wide, a glyph (``tiny``)
+    whatever the file's size, in a table cell or a sentence too (MkDocs icon legends); the width
+    was dropped before parsing, so the icon was an unflagged picture. A wide one stays."""
+    root = _site(tmp_path)
+    img = root / "content" / "guide" / "img"
+    img.mkdir(parents=True, exist_ok=True)
+    for name in ("save", "shot"):
+        Image.new("RGB", (400, 300), (len(name) * 20, 90, 40)).save(img / f"{name}.png")
+    page = root / "content" / "guide" / "icons.md"
+    page.write_text('# Icons\n\n| Icon | Action |\n|---|---|\n| ![save](img/save.png){ width="20" } | Saves |\n\n'
+                    '![The dialog](img/shot.png){ width="600" }\n')
+    doc = convert_pymdown(page, site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    assert [(Path(m.path or "").name, m.flags) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("save.png", ["tiny"]), ("shot.png", [])]
+    assert "width" not in " ".join(s.text for s in doc.sections)
 
 
 def test_inherit_merges_the_parent_config(tmp_path: Path) -> None:

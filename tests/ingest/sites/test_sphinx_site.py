@@ -130,6 +130,80 @@ def test_classify_pages_includes_exclusions_in_a_source_subfolder(tmp_path: Path
     assert outside.role is FileRole.EXCLUDED and "source" in outside.reason
 
 
+def test_an_extension_that_loads_myst_nb_makes_markdown_and_notebooks_pages(tmp_path: Path) -> None:
+    """rocm-docs-core's ``rocm_docs`` extension loads myst_nb in its setup(): the ROCm sites'
+    conf.py lists only "rocm_docs", and their .md pages were 'unsupported file type .md'."""
+    (tmp_path / "conf.py").write_text('extensions = ["rocm_docs", "sphinxcontrib.datatemplates"]\n')
+    for rel in ("index.md", "how-to/tune.ipynb", "install.rst"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert [site.classify(r).role for r in ("index.md", "how-to/tune.ipynb", "install.rst")] == [FileRole.PAGE] * 3
+    assert site.conf.extensions[:3] == ("rocm_docs", "sphinxcontrib.datatemplates", "myst_nb")
+    (tmp_path / "conf.py").write_text('extensions = ["sphinx_design"]\n')
+    assert SphinxSite(tmp_path, "conf.py").classify("index.md").role is not FileRole.PAGE
+
+
+def test_include_patterns_limit_the_sources(tmp_path: Path) -> None:
+    """Sphinx 5.1's ``include_patterns``: only matching files are sources (less exclude_patterns);
+    every page was read whatever they said."""
+    (tmp_path / "conf.py").write_text("include_patterns = ['index.rst', 'guide/**']\nexclude_patterns = ['guide/old.rst']\n")
+    for rel in ("index.rst", "guide/a.rst", "guide/sub/b.rst", "guide/old.rst", "notes/x.rst"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("T\n=\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    pages = [r for r in ("index.rst", "guide/a.rst", "guide/sub/b.rst", "guide/old.rst", "notes/x.rst")
+             if site.classify(r).role is FileRole.PAGE]
+    assert pages == ["index.rst", "guide/a.rst", "guide/sub/b.rst"]
+    assert "include_patterns" in site.classify("notes/x.rst").reason
+
+
+def test_a_file_rst_epilog_includes_is_an_include_not_a_page(tmp_path: Path) -> None:
+    """``rst_epilog = ".. include:: /substitutions.rst"`` adds the file to every document: it
+    was a page of its own (empty, with an 'include cycle' warning); now an include, whose
+    substitutions every page uses."""
+    from murar.ingest.markup.rst import convert_rst
+
+    (tmp_path / "conf.py").write_text('rst_epilog = """\n.. include:: /substitutions.rst\n"""\n')
+    (tmp_path / "substitutions.rst").write_text(".. |product| replace:: Widget Pro\n")
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "start.rst").write_text("Start\n=====\n\nInstall |product| first.\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.classify("substitutions.rst").role is FileRole.INCLUDE
+    assert site.classify("guide/start.rst").role is FileRole.PAGE
+    assert convert_rst(tmp_path / "guide" / "start.rst", site=site).sections[0].text == "Install Widget Pro first."
+
+
+def test_a_readme_a_page_includes_from_above_the_source_folder_is_an_include(tmp_path: Path) -> None:
+    """docs/index.md's ```{include} ../README.md``` (the common MyST home page): README.md was
+    reported 'skipped: outside the Sphinx source directory docs/' although it is read there."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text('extensions = ["myst_parser"]\n')
+    (tmp_path / "docs" / "index.md").write_text("```{include} ../README.md\n:relative-images:\n```\n")
+    (tmp_path / "README.md").write_text("# Tool\n\nA tool.\n")
+    (tmp_path / "CHANGES.md").write_text("# Changes\n")
+    site = SphinxSite(tmp_path, "docs/conf.py")
+    readme = site.classify("README.md")
+    assert readme.role is FileRole.INCLUDE and readme.markup == "myst"
+    assert "outside" in site.classify("CHANGES.md").reason
+
+
+def test_pictures_in_html_static_path_are_assets_not_excluded_files(tmp_path: Path) -> None:
+    """``html_static_path`` folders are never source documents, but their files are copied
+    to the site: a page's ``.. image:: /static/common/checkbox.png`` (QGIS) or
+    ``/_static/shot.png`` shows one. They were reported as 'skipped: excluded by conf.py
+    exclude_patterns'; a page-like file there, or a picture under exclude_patterns, still is."""
+    (tmp_path / "conf.py").write_text("exclude_patterns = ['drafts']\nhtml_static_path = ['static', '_static']\n")
+    for rel in ("static/common/checkbox.png", "_static/shot.png", "_static/notes.rst", "drafts/old.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.classify("static/common/checkbox.png").role is FileRole.ASSET
+    assert site.classify("_static/shot.png").role is FileRole.ASSET
+    assert site.classify("_static/notes.rst").role is FileRole.EXCLUDED
+    assert site.classify("drafts/old.png").role is FileRole.EXCLUDED
+
+
 def test_exclude_patterns_read_double_star_as_sphinx_discovery_does(tmp_path: Path) -> None:
     # sphinx.util.matching.get_matching_files: "**" is ".*", so "**/drafts" needs a folder before
     # "drafts" and "guide/**/old.rst" needs one between (no minimatch "**/" that matches no folder)

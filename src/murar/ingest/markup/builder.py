@@ -276,11 +276,15 @@ class PageBuilder:
     """Collects one page in reading order and returns a :class:`ParsedDocument`.
 
     ``rel`` is the page path relative to the site root (posix). Media paths in
-    the result are relative to the site root as well.
+    the result are relative to the site root as well. ``link_base`` is the file
+    that relative image and video links resolve against when it is not the page
+    (an nbsphinx-link page shows a notebook kept elsewhere); ``None``: the page.
     """
 
     def __init__(self, *, rel: str, site: Site, options: MarkupOptions) -> None:
         self.rel = rel
+        self.link_base: str | None = None
+        self._headed = False  # a heading was seen
         self.site = site
         self.opts = options
         self.root = site.config.root
@@ -309,8 +313,12 @@ class PageBuilder:
         """Start a section (``level`` 1 = page title; an empty title reads "(untitled)"
         and leaves the page title to a later heading or the file name)."""
         title = clean_text(title)
-        if not self.title and level <= 1:
+        if not self.title and (level <= 1 or (
+                not self._headed and getattr(self.site, "first_heading_titles_page", False))):
+            # Sphinx titles a document by its first section whatever its Markdown level (a MyST
+            # page starting at "##" is titled by that heading, not by its file name)
             self.title = title
+        self._headed = True
         title = title or "(untitled)"
         if self._sections:
             self._sections[-1].end_paragraph()
@@ -474,7 +482,7 @@ class PageBuilder:
         beside it is the image of that step.
         """
         written = link.strip()
-        ref = resolve_reference(self.site, written, page_rel=page_rel or self.rel, kind="image",
+        ref = resolve_reference(self.site, written, page_rel=page_rel or self.link_base or self.rel, kind="image",
                                 written_in=self._written_in)
         self.asset_refs.append(ref)
         if written.lower().endswith(_DARK_ONLY) or _DARK_ONLY_CLASS in classes:
@@ -558,7 +566,8 @@ class PageBuilder:
         url = url.strip()
         if not url:
             return None
-        ref = resolve_reference(self.site, url, page_rel=self.rel, kind="video", written_in=self._written_in)
+        ref = resolve_reference(self.site, url, page_rel=self.link_base or self.rel, kind="video",
+                                written_in=self._written_in)
         self.asset_refs.append(ref)
         if ref.status in ("escapes_root", "inline") or (is_remote(url) and not is_web_url(url)):
             # javascript:, file:, ... never become a video item (its URL reaches every renderer)

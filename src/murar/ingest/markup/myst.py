@@ -4,7 +4,9 @@ markdown-it-py with the MyST plugins of mdit-py-plugins is the parser
 (CommonMark + tables, front matter, ``(label)=`` targets, ``%`` comments,
 ``[^name]`` footnotes (the notes' text ends the page, the references go),
 ``{role}`text``` roles, ``:::`` colon fences, ``$$`` math, definition lists,
-``{{ substitutions }}``, ``{width=...}`` inline attributes). MyST directives (``` ```{name} argument``` fences and
+``{{ substitutions }}``, ``{width=...}`` inline attributes, ``[text]{.class}`` spans
+(myst-parser's ``attrs_inline``: the text shows), ``:name: body`` field lists (``fieldlist``:
+"name: body")). MyST directives (``` ```{name} argument``` fences and
 ``:::{name}`` colon fences, https://myst-parser.readthedocs.io/en/latest/syntax/roles-and-directives.html)
 are read here:
 
@@ -22,7 +24,10 @@ are read here:
   paths in it resolve against the including page unless ``:relative-images:``,
   as MyST does); ``{literalinclude}`` and code fences become code text;
 - ``{eval-rst}`` bodies go through the reStructuredText converter;
-- roles reduce to their text (:func:`murar.ingest.markup.roles.role_text`).
+- roles reduce to their text (:func:`murar.ingest.markup.roles.role_text`);
+- myst-parser's scheme autolinks show what Sphinx draws: ``<project:#label>`` and
+  ``<project:page.md>`` the target's title, ``<path:file>`` the path,
+  ``<inv:key#name>`` the name.
 
 An unknown directive keeps its body as text, with a warning.
 """
@@ -45,6 +50,7 @@ from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.field_list import fieldlist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
@@ -84,7 +90,7 @@ from murar.ingest.markup.roles import (
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import add_nesting_room, cap_nesting
-from murar.ingest.media_flags import is_inline_line
+from murar.ingest.media_flags import is_inline_line, length_px
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ParsedDocument
@@ -157,13 +163,16 @@ _CONTENT_ONLY = {"note", "tip", "hint", "important", "warning", "caution", "atte
 _LABELS = {"seealso": "See also", "versionadded": "New in version", "versionchanged": "Changed in version",
            "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-carousel", "grid", "grid-item",
-               "grid-item-card", "margin", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
-               "tab", "group-tab", "example", "proof", "prf:theorem", "prf:proof",
-               "prf:definition", "prf:example", "prf:lemma", "prf:algorithm", "epigraph", "pull-quote",
+               "grid-item-card", "margin", "aside", "sidebar", "topic", "container", "div", "only", "ifconfig", "tabs",
+               "tab", "group-tab", "example", "proof", "epigraph", "pull-quote",
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box", "toggle",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
+# sphinx-proof's (and mystmd's) prf:<kind> directives (sphinx-proof "Syntax": each kind's block)
+_PROOF_KINDS = frozenset({"axiom", "theorem", "lemma", "definition", "remark", "conjecture", "corollary",
+                          "algorithm", "criterion", "example", "property", "observation", "proposition",
+                          "assumption", "notation", "proof"})
 _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-execute", "doctest", "testcode", "testoutput",
          "math", "prompt", "mermaid", "graphviz", "plantuml"}
 _DROP = {"toctree", "tableofcontents", "toc", "index", "bibliography", "highlight", "default-domain", "glue",
@@ -192,8 +201,8 @@ def myst_markdown_it() -> MarkdownIt:
     """The markdown-it parser configured for MyST (see module doc)."""
     return (add_nesting_room(MarkdownIt("commonmark", {"html": True})).enable("table")
             .use(front_matter_plugin).use(myst_block_plugin).use(myst_role_plugin).use(colon_fence_plugin)
-            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin)
-            .use(footnote_plugin).use(amsmath_rule))
+            .use(dollarmath_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_plugin, spans=True)
+            .use(footnote_plugin).use(amsmath_rule).use(fieldlist_plugin))
 
 
 @dataclass(slots=True)
@@ -379,6 +388,21 @@ class MystParser:
             del sink[start:]
             sink.append(shown)
 
+    def _scheme_autolink(self, href: str) -> str | None:
+        """What myst-parser shows for an autolink to a project file, a path or an inventory
+        ("Cross-references": ``<project:#label>``, ``<project:page.md>`` show the target's
+        title, ``<path:data/x.csv>`` the path, ``<inv:python#dict>`` the target); ``None``
+        for any other autolink (a URL shows as written). Not mystmd's: it has no such schemes."""
+        scheme, _, target = href.partition(":")
+        if self._mystmd() or scheme.lower() not in ("project", "path", "inv"):
+            return None
+        if scheme.lower() == "project":
+            return self._empty_link_text(target) or target
+        if scheme.lower() == "path":
+            return target
+        name = target.partition("#")[2] or target  # inv:key:domain:type#name
+        return name.rsplit(":", 1)[-1] if "#" not in target else name
+
     def _empty_link_text(self, href: str) -> str:
         """What myst-parser shows for a link without text (``[](#label)``,
         ``[](page.md)``, ``[](page.md#label)``): the target's title, as Sphinx
@@ -480,8 +504,11 @@ class MystParser:
                 self._table_caption = ""
             elif ty == "inline":
                 self._inline(t, self.b.cur.current)
-            elif ty in ("paragraph_close", "list_item_close", "blockquote_close", "dt_close", "dd_close"):
+            elif ty in ("paragraph_close", "list_item_close", "blockquote_close", "dt_close", "dd_close",
+                        "fieldlist_body_close"):
                 self.b.end_paragraph()
+            elif ty == "fieldlist_name_close":  # a field reads "name: body" (docutils' field list)
+                self.b.cur.current.append(": ")
             elif ty in ("fence", "colon_fence"):
                 d = _split_directive(t.info, t.content)
                 if d is None:
@@ -537,8 +564,11 @@ class MystParser:
 
         depth_link = 0
         links: list[tuple[int, str]] = []  # (where the link text starts in sink, href) of open links
+        shown_instead: set[int] = set()  # the text of autolinks shown as their target's title
         for k, c in enumerate(children):
             ty = c.type
+            if k in shown_instead:
+                continue
             if ty == "text" and "@" in c.content and self._mystmd():
                 sink.append(self._at_references(c.content))
             elif ty in ("text", "code_inline"):
@@ -562,13 +592,16 @@ class MystParser:
                     sink.append(c.content)
                     continue
                 self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""),
-                            inline=in_sentence(k))
+                            inline=in_sentence(k), width=str(c.attrs.get("width") or ""))
             elif ty == "link_open":
                 depth_link += 1
                 href = str(c.attrs.get("href") or "")
                 links.append((len(sink), href))
                 if k + 1 < len(children) and children[k + 1].type == "link_close":
                     sink.append(self._empty_link_text(href))
+                elif c.markup == "autolink" and (shown := self._scheme_autolink(href)) is not None:
+                    sink.append(shown)
+                    shown_instead.add(k + 1)
             elif ty == "link_close":
                 depth_link -= 1
                 if links:
@@ -586,7 +619,9 @@ class MystParser:
         self._inline(tok, cell)
         return clean_text("".join(cell))
 
-    def _image(self, src: str, *, alt: str, caption: str, inline: bool = False, classes: list[str] | None = None) -> None:
+    def _image(self, src: str, *, alt: str, caption: str, inline: bool = False, classes: list[str] | None = None,
+               width: str = "") -> None:
+        """An image (``width``: the CSS length the page draws it at, ``:width:`` or ``{width=...}``)."""
         if self.image_hook is not None and self.image_hook(src, alt, caption):
             return
         if src.startswith("#") and PurePosixPath(self.site.config.config_file or "").name == "myst.yml":
@@ -603,7 +638,8 @@ class MystParser:
             self.b.end_paragraph()
             self.b.video(src, title=caption or alt)
             return
-        self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base, inline=inline, classes=classes or ())
+        self.b.image(src, alt=alt, caption=caption, page_rel=self._image_base, inline=inline, classes=classes or (),
+                     declared_width=length_px(width))
 
     def _wildcard(self, src: str, path: str) -> str:
         """``image.*``: the best existing file of that name for a web page, as Sphinx
@@ -663,7 +699,7 @@ class MystParser:
             self.b.end_paragraph()
             # a figure's :figclass: classes the whole figure (Furo's only-dark hides it with its picture)
             classes = [c for k in ("class", "figclass") for c in str(d.options.get(k) or "").split()]
-            self._image(d.argument, alt=alt, caption=caption, classes=classes)
+            self._image(d.argument, alt=alt, caption=caption, classes=classes, width=str(d.options.get("width") or ""))
         elif name in _ADMONITIONS:
             label = _LABELS.get(name, name.capitalize())
             body = d.body
@@ -687,6 +723,10 @@ class MystParser:
                     self.b.text(f"{lead}.")
                     self.b.end_paragraph()
                     return
+            elif title and self._mystmd():
+                # mystmd: a kind's title argument replaces the kind as the title (myst-spec
+                # AdmonitionTitle: "Custom title for admonition, replaces kind as title")
+                lead = title
             else:
                 lead = label + (f" {title}" if title else "")
             if name == "todo" and not self._todo():
@@ -697,6 +737,8 @@ class MystParser:
             self.b.end_paragraph()
         elif name in _EXERCISES or name.removesuffix("-start") in _EXERCISES or name.removesuffix("-end") in _EXERCISES:
             self._exercise(d)
+        elif name.partition(":")[0] in ("prf", "proof") and name.partition(":")[2] in _PROOF_KINDS:
+            self._proof(d)
         elif name == "glossary":
             self._glossary(d.body)
         elif name == "embed":
@@ -808,6 +850,18 @@ class MystParser:
         title = self._plain(d.argument) if d.argument and base == "exercise" else ""
         self.b.end_paragraph()
         self.b.block("Exercise" + (f" ({title})" if title else "") if base == "exercise" else "Solution to Exercise")
+        self.feed(d.body)
+        self.b.end_paragraph()
+
+    def _proof(self, d: _Directive) -> None:
+        """sphinx-proof's ``prf:<kind>`` blocks (mystmd: also ``proof:<kind>``) lead with their
+        kind and title as its HTML does ("Theorem (Pythagoras)", "Definition", "Proof."; the
+        number it adds, counted across the book, is left out), then the body."""
+        kind = d.name.partition(":")[2]
+        title = self._plain(d.argument) if d.argument else ""
+        lead = "Proof." if kind == "proof" else kind.capitalize() + (f" ({title})" if title else "")
+        self.b.end_paragraph()
+        self.b.block(lead)
         self.feed(d.body)
         self.b.end_paragraph()
 
@@ -955,6 +1009,8 @@ class MystParser:
         if parts.header is not None:
             self.feed("\n".join(parts.header))
             self.b.end_paragraph()
+        elif d.options.get("header"):  # mystmd's card options (sphinx-design: ^^^ in the body)
+            self.b.block(self._plain(str(d.options["header"])))
         if d.argument.strip():
             self.b.block(self._plain(d.argument))
         self.feed("\n".join(parts.body))
@@ -962,6 +1018,8 @@ class MystParser:
         if parts.footer is not None:
             self.feed("\n".join(parts.footer))
             self.b.end_paragraph()
+        elif d.options.get("footer"):
+            self.b.block(self._plain(str(d.options["footer"])))
         picture("img-bottom")
 
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import json
 import re
 import warnings as pywarnings
 from dataclasses import dataclass
@@ -366,10 +367,11 @@ class _Notebook:
 
 
 def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: MarkupOptions | None = None,
-                     percent: bool = False) -> ParsedDocument:
+                     percent: bool = False, builder: PageBuilder | None = None) -> ParsedDocument:
     """Parse one ``.ipynb`` page (``path`` under ``site.config.root``); output
     images are written under ``assets_dir``. With ``percent``, the file is a
-    Python script in jupytext's percent format (:func:`percent_notebook`).
+    Python script in jupytext's percent format (:func:`percent_notebook`). ``builder``:
+    the page to fill (another page showing this notebook, :func:`convert_nblink`).
 
     Raises:
         IngestError: the file is outside the root, unreadable, not a notebook, or
@@ -383,7 +385,8 @@ def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: Marku
     opts = options or MarkupOptions()
     root = site.config.root
     rel = page_rel(path, root)
-    builder = PageBuilder(rel=rel, site=site, options=opts)
+    builder = builder or PageBuilder(rel=rel, site=site, options=opts)
+    rel = builder.rel
     text = read_source(path, max_bytes=max(opts.max_bytes, 50_000_000), warnings=builder.warnings)
     if percent:
         return _walk(percent_notebook(text), builder, site=site, assets_dir=assets_dir, options=opts)
@@ -404,6 +407,41 @@ def convert_notebook(path: Path, *, site: Site, assets_dir: Path, options: Marku
             continue
         builder.warnings.append(f"nbformat: {str(w.message).splitlines()[0][:200]}")
     return _walk(nb, builder, site=site, assets_dir=assets_dir, options=opts)
+
+
+def convert_nblink(path: Path, *, site: Site, assets_dir: Path, options: MarkupOptions | None = None
+                   ) -> ParsedDocument:
+    """An nbsphinx-link ``.nblink`` page: a JSON file whose ``path`` names a notebook (relative
+    to the link's folder, often outside Sphinx's source folder: ``../../examples/demo.ipynb``)
+    that Sphinx shows as this page (https://github.com/vidartf/nbsphinx-link). The notebook is
+    read as :func:`convert_notebook` reads one, as the link's page; its image links resolve
+    from the notebook's own folder (whose pictures the link's ``extra-media`` copies beside it).
+
+    Raises:
+        IngestError: the link file is not such JSON, or its notebook is missing, outside the
+            root or unreadable.
+    """
+    opts = options or MarkupOptions()
+    rel = page_rel(path, site.config.root)
+    try:
+        link = json.loads(read_source(path, max_bytes=1_000_000, warnings=[]))
+    except ValueError as err:
+        raise IngestError(f"{rel}: not an nbsphinx-link file ({err})") from err
+    target = link.get("path") if isinstance(link, dict) else None
+    if not isinstance(target, str) or not target.strip():
+        raise IngestError(f"{rel}: nbsphinx-link file without a notebook 'path'")
+    res = site.resolve_include(target.strip(), page_rel=rel)
+    notebook = site.config.root / res.rel_path if res.rel_path else None
+    if notebook is None or not notebook.is_file():
+        raise IngestError(f"{rel}: linked notebook {target!r}: {res.problem or f'file not found ({res.rel_path})'}")
+    return convert_notebook(notebook, site=site, assets_dir=assets_dir, options=opts,
+                            builder=_linked_builder(rel, res.rel_path, site, opts))
+
+
+def _linked_builder(rel: str, notebook_rel: str | None, site: Site, options: MarkupOptions) -> PageBuilder:
+    builder = PageBuilder(rel=rel, site=site, options=options)
+    builder.link_base = notebook_rel
+    return builder
 
 
 def convert_percent_notebook(path: Path, *, site: Site, assets_dir: Path,

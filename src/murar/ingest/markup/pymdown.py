@@ -233,6 +233,9 @@ class PymdownTransformer:
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
         lines = _reference_definitions(lines)
+        marker = self.site.config.settings.get("toc.marker", "[TOC]")
+        if marker and marker in text:  # the toc extension draws the page's table of contents there
+            lines = _toc_marker(lines, marker)
         if "attr_list" in self.extensions:
             lines = _attr_lists(lines)
         if "pymdownx.inlinehilite" in self.extensions:
@@ -933,6 +936,21 @@ def _inline_hilite(lines: list[str]) -> list[str]:
     shown; fenced code is left alone."""
     fences = FenceTracker(_FENCE)
     return [ln if fences.in_code(ln) or "`" not in ln else _HILITE_SHEBANG.sub(_drop_shebang, ln) for ln in lines]
+
+
+def _toc_marker(lines: list[str], marker: str) -> list[str]:
+    """Drop the toc extension's marker paragraphs (a line that is only ``[TOC]``, between
+    blank lines, outside code): Python-Markdown replaces such a paragraph by the page's
+    table of contents, navigation and no text of the page ("Table of Contents": ``marker``)."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        in_code = fences.in_code(line)
+        alone = (i == 0 or not lines[i - 1].strip()) and (i + 1 == len(lines) or not lines[i + 1].strip())
+        if not in_code and alone and line.strip() == marker:
+            continue
+        out.append(line)
+    return out
 
 
 def _reference_definitions(lines: list[str]) -> list[str]:

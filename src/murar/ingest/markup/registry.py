@@ -71,6 +71,7 @@ CONVERTERS: dict[str, tuple[str, str]] = {
     "myst": ("murar.ingest.markup.myst:convert_myst", "core"),
     "notebook": ("murar.ingest.markup.notebook:convert_notebook", "core"),
     "percent": ("murar.ingest.markup.notebook:convert_percent_notebook", "core"),
+    "nblink": ("murar.ingest.markup.notebook:convert_nblink", "core"),
     "asciidoc": ("murar.ingest.markup.asciidoc:convert_asciidoc", "core"),
 }
 

@@ -127,11 +127,24 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
         shown = shown[1:].rsplit(".", 1)[-1]
     elif role not in LITERAL_ROLES:
         shown = shown.lstrip("!")
+    if role in ("samp", "file"):
+        shown = _variable_parts(shown)
     if role == "menuselection":
         shown = " > ".join(p.strip() for p in shown.split("-->"))
     elif role == "guilabel":
         shown = re.sub(r"&(?!&)", "", shown).replace("&&", "&")
     return shown
+
+
+_VARIABLE_PART = re.compile(r"(?<!\\)\{([^{}]+)(?<!\\)\}")
+
+
+def _variable_parts(text: str) -> str:
+    """``:samp:``/``:file:`` text as Sphinx shows it: a ``{variable}`` part is drawn
+    emphasized, without its braces (``conf/{name}.py`` reads "conf/name.py"); a
+    backslash-escaped brace is a brace (https://www.sphinx-doc.org/en/master/usage/restructuredtext/roles.html#role-samp)."""
+    shown = _VARIABLE_PART.sub(r"\1", text)
+    return shown.replace("\\{", "{").replace("\\}", "}")
 
 
 def xref_text(role: str, text: str, xrefs: XrefIndex, *, docname: str = "") -> str:

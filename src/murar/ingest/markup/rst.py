@@ -12,9 +12,15 @@ module only decides what the doctree means for murar:
   become tables with their title as caption, spans expanded;
 - admonitions become text led by their label ("Note: ...");
 - ``raw:: html`` is read for ``<iframe>``/``<video>``/``<img>`` embeds;
-- ``.. include::`` is resolved by the Site and its content parsed at the
-  include point (the included file is never a page); the included file's
-  images resolve against the page, as Sphinx does.
+- ``.. include::`` (and m2r2's ``.. mdinclude::`` of a Markdown file) is resolved
+  by the Site and its content parsed at the include point (the included file is never a page); the included file's
+  images resolve against the page, as Sphinx does;
+- ``.. datatemplate:json|yaml|csv|nodata::`` (sphinxcontrib-datatemplates)
+  renders its Jinja2 template with the data file and conf.py's settings, and
+  ``.. jinja:: context`` (sphinx-jinja) with conf.py's ``jinja_contexts``
+  (:mod:`murar.ingest.markup.datatemplates`); the output is parsed in its place;
+  a ``code-block`` with ``:substitutions:`` (sphinx-substitution-extensions)
+  shows its ``|name|`` substitutions replaced.
 
 Sphinx's own directives and roles are not docutils'. They are registered for
 the duration of one parse only (docutils keeps a module-level registry; the
@@ -44,7 +50,7 @@ import io
 import re
 import threading
 from collections.abc import Iterator, Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
 from docutils import nodes
@@ -58,6 +64,7 @@ from docutils.readers.standalone import Reader as _StandaloneReader
 from docutils.statemachine import StringList
 from docutils.transforms import Transform
 from docutils.utils import SystemMessage
+from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import IngestError
 from murar.ingest.markup.autodoc import (
@@ -77,6 +84,13 @@ from murar.ingest.markup.builder import (
     read_source,
 )
 from murar.ingest.markup.codeshown import code_caption, literalinclude_text, shown_code
+from murar.ingest.markup.datatemplates import KINDS as DATATEMPLATE_KINDS
+from murar.ingest.markup.datatemplates import (
+    DataTemplateError,
+    load_data,
+    render,
+    render_template,
+)
 from murar.ingest.markup.design import (
     ARTICLE_INFO_FIELDS,
     BUTTONS,
@@ -98,7 +112,7 @@ from murar.ingest.markup.roles import (
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import MAX_TABLE_CELLS, MAX_TABLE_ROWS
-from murar.ingest.media_flags import IMAGE_MARK, marked_images_inline, px_width
+from murar.ingest.media_flags import IMAGE_MARK, length_px, marked_images_inline
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -195,6 +209,7 @@ class _Context:
                                                | {directive.lower() for directive, _ in added}) - self.target_directives
         self.object_roles = frozenset(role.lower() for _, role in added)
         self.extlinks: dict[str, tuple[str, str | None]] = dict(getattr(conf, "extlinks", None) or {})
+        self.extensions: tuple[str, ...] = tuple(getattr(conf, "extensions", None) or ())
         conf_values = getattr(conf, "values", None)
         self.issue_roles = issue_role_prefixes(conf_values if isinstance(conf_values, dict) else {},
                                                tuple(getattr(conf, "extensions", None) or ()))
@@ -468,6 +483,109 @@ def _code_caption(directive: Directive, caption: str) -> list[nodes.Node]:
     text_nodes, messages = directive.state.inline_text(caption, directive.lineno)
     para.extend(text_nodes)
     return [para, *messages]
+
+
+class _MdInclude(_Include):
+    """``.. mdinclude:: ../README.md`` (m2r2, sphinx-mdinclude): an include whose file is
+    Markdown, converted where it stands (``:start-line:``/``:end-line:`` as include's)."""
+
+    def run(self) -> list[nodes.Node]:
+        self.options["parser"] = "markdown"
+        return super().run()
+
+
+class _DataTemplate(Directive):  # type: ignore[misc]  # docutils ships no types
+    """sphinxcontrib-datatemplates' ``datatemplate:json|yaml|csv|nodata`` (and the legacy
+    ``datatemplate`` with ``:source:``): the template (the body, or ``:template:`` in
+    ``templates_path``) rendered with the data file and conf.py's settings
+    (:mod:`murar.ingest.markup.datatemplates`), parsed as reST in its place."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        source = (self.arguments[0] if self.arguments else str(self.options.get("source") or "")).strip()
+        kind = self.name.lower().partition(":")[2] or PurePosixPath(source).suffix.lower().lstrip(".")
+        kind = {"yml": "yaml"}.get(kind, kind)
+        if kind not in DATATEMPLATE_KINDS or (kind != "nodata" and not source):
+            ctx.warnings.append(f"{self.name}: no data file murar can read ({source or 'none given'}); skipped")
+            return []
+        template = "\n".join(self.content) if self.content else self._template_file(ctx)
+        if template is None:
+            return []
+        raw = ""
+        if kind != "nodata":
+            found = _read_site_file(self, source, self.name, from_document=True)
+            if found is None:
+                return []
+            raw = found[1]
+        try:
+            data = load_data(kind, raw, self.options) if kind != "nodata" else None
+            text = render_template(template, data=data, config=ctx.conf_values())
+        except DataTemplateError as err:
+            ctx.warnings.append(f"{self.name} {source!r}: {err}")
+            return []
+        _register_unknown(text, ctx.unknown)
+        here, _ = self.state_machine.get_source_and_line(self.lineno)
+        self.state_machine.insert_input(StringList(text.splitlines(), source=here), here)
+        return []
+
+    def _template_file(self, ctx: _Context) -> str | None:
+        """The ``:template:`` file, looked up in conf.py's ``templates_path`` folders (relative
+        to conf.py's folder), as Sphinx's template loader finds it."""
+        name = str(self.options.get("template") or "").strip().lstrip("/")
+        conf = getattr(ctx.site, "conf", None)
+        confdir = PurePosixPath(ctx.site.config.config_file or "conf.py").parent
+        root = ctx.site.config.root.resolve()
+        for folder in getattr(conf, "templates_path", ()) if name else ():
+            path = (root / confdir / folder / name).resolve()
+            if root in path.parents and path.is_file():
+                try:
+                    return read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
+                except IngestError as err:
+                    ctx.warnings.append(f"{self.name} template {name!r}: {err}")
+                    return None
+        ctx.warnings.append(f"{self.name}: template {name or '(none)'!r} not found in templates_path; skipped")
+        return None
+
+
+class _Jinja(Directive):  # type: ignore[misc]  # docutils ships no types
+    """sphinx-jinja's ``.. jinja:: context``: the body (or the ``:file:`` template, relative to
+    the source directory) rendered with conf.py's ``jinja_contexts[context]`` and
+    ``jinja_globals`` (:func:`murar.ingest.markup.datatemplates.render`), parsed as reST."""
+
+    optional_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        values = ctx.conf_values()
+        contexts = values.get("jinja_contexts")
+        name = self.arguments[0].strip() if self.arguments else ""
+        context = contexts.get(name) if isinstance(contexts, dict) and name else None
+        glob = values.get("jinja_globals")
+        variables = {**(glob if isinstance(glob, dict) else {}), **(context if isinstance(context, dict) else {})}
+        template = "\n".join(self.content)
+        source = str(self.options.get("file") or "").strip()
+        if source:
+            found = _read_site_file(self, "/" + source.lstrip("/"), "jinja template")
+            if found is None:
+                return []
+            template = found[1]
+        try:
+            text = render(template, variables)
+        except DataTemplateError as err:
+            ctx.warnings.append(f"jinja {name!r}: {err}")
+            return []
+        _register_unknown(text, ctx.unknown)
+        here, _ = self.state_machine.get_source_and_line(self.lineno)
+        self.state_machine.insert_input(StringList(text.splitlines(), source=here), here)
+        return []
 
 
 class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -1141,6 +1259,8 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
         text = shown_code(self.name, self.options, "\n".join(self.content))
         if not text.strip():
             return []
+        if "substitutions" in self.options:
+            text = self._substituted(text)
         if self.name.lower() == "code-tab":  # a tab of sphinx-tabs' tabs set, holding this code
             label = code_tab_label(" ".join(self.arguments))
             box = nodes.container(classes=["murar-code-tab"])
@@ -1153,6 +1273,22 @@ class _Code(Directive):  # type: ignore[misc]  # docutils ships no types
         if self.arguments:
             literal["language"] = self.arguments[0].split()[0]
         return [*_code_caption(self, code_caption(self.name, self.options)), literal]
+
+
+    def _substituted(self, text: str) -> str:
+        """sphinx-substitution-extensions: a code block with the ``:substitutions:`` option
+        shows ``|name|`` replaced by the text of the substitution defined so far (``rst_prolog``'s
+        ``.. |version| replace:: 7.0``); an undefined one stays as written."""
+        defs = self.state.document.substitution_defs
+
+        def replace(m: re.Match[str]) -> str:
+            node = defs.get(m.group(1))
+            return node.astext() if node is not None else m.group(0)
+
+        return _SUBSTITUTION_REF.sub(replace, text)
+
+
+_SUBSTITUTION_REF = re.compile(r"\|([^|\s][^|\n]*?)\|")
 
 
 class _Math(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -1321,6 +1457,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
         saved_d, saved_r = dict(directives._directives), dict(roles._roles)
         try:
             directives._directives["include"] = _Include
+            directives._directives["mdinclude"] = _MdInclude
             directives._directives["csv-table"] = _CsvTable
             directives._directives["literalinclude"] = _LiteralInclude
             directives._directives["image"] = _Image
@@ -1340,6 +1477,10 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["nbgallery"] = directives._directives["nblinkgallery"] = _NbGallery
             directives._directives["seealso"] = directives._directives["todo"] = _LabelledAdmonition
             directives._directives["math"] = _Math
+            for kind in ("", *(":" + k for k in DATATEMPLATE_KINDS)):
+                directives._directives["datatemplate" + kind] = _DataTemplate
+            if "sphinx_jinja" in ctx.extensions:
+                directives._directives["jinja"] = _Jinja
             for name in AUTODOC_DIRECTIVES:
                 directives._directives[name] = _Autodoc
             directives._directives["autosummary"] = _Autosummary
@@ -1507,10 +1648,11 @@ class _Walker:
         if "*" in uri:  # Sphinx "image.*": pick the first existing candidate
             uri = self._wildcard(uri)
         with self.b.written_in(self._source_of(node)):
-            # :width: in pixels ("16px", or a bare number docutils writes as pixels) is the size
-            # the HTML writer draws the picture at; %, em and :scale: are left to the file's size
+            # :width: ("16px", a bare number docutils writes as pixels, "1.5em" for an icon sized
+            # to the text) is the size the HTML writer draws the picture at; % and :scale: are
+            # left to the file's size
             self.b.image(uri, alt=str(node.get("alt", "")), caption=caption, inline=self._in_sentence(node),
-                         declared_width=px_width(str(node.get("width") or "")),
+                         declared_width=length_px(str(node.get("width") or "")),
                          classes=[str(c) for c in node.get("classes", [])] + self._figure_classes(node))
 
     @staticmethod
@@ -1615,7 +1757,23 @@ class _Walker:
     def raw(self, node: nodes.raw) -> None:
         if "html" not in str(node.get("format", "")).lower():
             return
+        if isinstance(node.parent, nodes.TextElement):
+            # raw HTML inside a paragraph (a ``|br|`` or ``|new|`` substitution): its words
+            # join the sentence, a <br> is a space, never a paragraph break; embeds are kept
+            self.b.text(f" {_inline_html_words(node.astext())} ")
+            self.b.html(node.astext(), inline=True)
+            return
         self.b.html(node.astext())
+
+
+def _inline_html_words(html: str) -> str:
+    """The words an inline HTML fragment shows (its pictures and scripts aside)."""
+    root = LexborHTMLParser(html).body
+    if root is None:
+        return ""
+    for el in root.css("img, iframe, video, script, style, template"):
+        el.decompose()
+    return " ".join(root.text(deep=True, separator=" ").split())
 
 
 def _title_text(title: nodes.Element) -> str:

@@ -20,6 +20,7 @@ only its files are pages; without one, every ``.md`` and ``.ipynb`` file is
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -234,7 +235,9 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
 
 
 def _stem(rel: str) -> str:
-    p = PurePosixPath(rel.strip().lstrip("./").lstrip("/"))
+    text = rel.strip()
+    # "../README.md": a mystmd TOC entry above the project folder keeps its "../" (a path relative to myst.yml)
+    p = PurePosixPath(posixpath.normpath(text) if text.startswith("../") else text.lstrip("./").lstrip("/"))
     return p.with_suffix("").as_posix() if p.suffix.lower() in _PAGE_SUFFIXES else p.as_posix()
 
 
@@ -310,6 +313,13 @@ class JupyterBookSite(SphinxSite):
     def _per_page_numbers(self) -> bool:  # type: ignore[override]
         return self._mystmd
 
+    def _toc_files(self) -> tuple[str, ...]:
+        """Jupyter Book 1's ``_toc.yml`` (or ``_toc.yaml``) beside ``_config.yml``."""
+        if self._mystmd:
+            return ()
+        book = PurePosixPath(self._config_file or "_config.yml").parent
+        return tuple(posixpath.normpath(f"{book}/{name}") for name in ("_toc.yml", "_toc.yaml"))
+
     def _doc_order(self, files: dict[str, str]) -> list[str]:
         """The order of the table of contents (``_toc.yml``, ``project.toc``)."""
         return list(self.book["toc_files"]) or super()._doc_order(files)
@@ -331,8 +341,22 @@ class JupyterBookSite(SphinxSite):
         syntax = self._glob_syntax
         return any(glob_match(stem, p, syntax) or glob_match(src_rel, p, syntax) for p in self._toc_globs)
 
+    def _toc_above(self, rel: str) -> bool:
+        """mystmd: ``rel`` (relative to the ingest root, outside the project folder) is a file
+        the TOC lists by a path relative to ``myst.yml`` going up (``- file: ../README.md``:
+        mystmd reads TOC paths relative to the config file, DeepLabCut's docs open with the
+        repository's README)."""
+        if not self._mystmd or not self._src or not self.book["has_toc"]:
+            return False
+        up = posixpath.relpath(rel, self._src.rstrip("/"))
+        return up.startswith("../") and _stem(up) in self.book["toc_files"]
+
     def classify(self, rel: str) -> FileClass:
         fc = super().classify(rel)
+        if fc.role is FileRole.EXCLUDED and self._in_src(rel) is None and self._toc_above(rel):
+            markup = self.markup_for(rel)
+            if markup is not None:
+                return FileClass(role=FileRole.PAGE, markup=markup)
         if fc.role is FileRole.PAGE and self.book["only_toc"] and not self.in_toc(rel):
             return FileClass(role=FileRole.EXCLUDED,
                              reason="not in the table of contents (only_build_toc_files is true)")

@@ -1,7 +1,7 @@
 """MkDocs (and Material for MkDocs) resolution rules.
 
 From the MkDocs documentation ("Configuration": ``docs_dir``, ``exclude_docs``,
-``site_url``, ``markdown_extensions``, ``theme.custom_dir``; "Writing your docs":
+``draft_docs``, ``site_url``, ``markdown_extensions``, ``theme.custom_dir``; "Writing your docs":
 file layout, ``index.md``/``README.md``, linking to images) and the
 pymdownx.snippets documentation (``base_path``):
 
@@ -9,7 +9,8 @@ pymdownx.snippets documentation (``base_path``):
   ``mkdocs.yml``); ``README.md`` is the folder's index only when there is no
   ``index.md`` beside it; files matching ``exclude_docs`` (gitignore-style,
   relative to ``docs_dir``), dot files and the theme's ``custom_dir`` are not
-  pages; other files in ``docs_dir`` are static files copied as they are;
+  pages, nor are ``draft_docs`` matches (MkDocs 1.6: drafts ``mkdocs build`` leaves
+  out); other files in ``docs_dir`` are static files copied as they are;
 - image links resolve relative to the page file; a root-relative link
   (``/img/x.png``, or with the ``site_url`` path in front) is relative to
   ``docs_dir``;
@@ -498,6 +499,10 @@ class MkDocsSite:
             settings["use_directory_urls"] = "false"
         exclude_raw = data.get("exclude_docs") or ""
         exclude = [ln.strip() for ln in str(exclude_raw).splitlines() if ln.strip()]
+        # MkDocs 1.6 draft_docs: served by `mkdocs serve`, never built by `mkdocs build`
+        drafts = [ln.strip() for ln in str(data.get("draft_docs") or "").splitlines() if ln.strip()]
+        if drafts:
+            settings["draft_docs"] = "\n".join(drafts)
         site_url = str(data.get("site_url") or "")
         base = "/"
         m = re.match(r"^[a-z][a-z0-9+.-]*://[^/]+(/.*)?$", site_url)
@@ -518,6 +523,8 @@ class MkDocsSite:
         if snippets.get("dedent_subsections") is True:
             settings["snippets.dedent_subsections"] = "true"
         settings["markdown_extensions"] = " ".join(exts)
+        marker = exts.get("toc", {}).get("marker", "[TOC]")  # toc is always on; "" turns the marker off
+        settings["toc.marker"] = marker.strip() if isinstance(marker, str) else "[TOC]"
         caption = exts.get("pymdownx.blocks.caption")
         if caption is not None:  # its caption types (name -> numbered prefix) and auto numbering
             raw_types = caption.get("types")
@@ -801,6 +808,9 @@ class MkDocsSite:
             return FileClass(role=FileRole.EXCLUDED, reason="under docs_dir/templates/ (MkDocs excludes it)")
         if any(_gitignore_match(inner, pat) for pat in self._config.exclude):
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by exclude_docs")
+        drafts = self._config.settings.get("draft_docs", "")
+        if drafts and any(_gitignore_match(inner, pat) for pat in drafts.split("\n")):
+            return FileClass(role=FileRole.EXCLUDED, reason="a draft (draft_docs): not built by mkdocs build")
         if self._plugin_excluded(inner):
             return FileClass(role=FileRole.EXCLUDED, reason="excluded by the exclude plugin (glob/regex)")
         if not is_md:

@@ -2,7 +2,8 @@
 
 Sphinx (https://www.sphinx-doc.org/en/master/usage/configuration.html) builds
 every file under the source directory (the folder of ``conf.py``) whose suffix
-is in ``source_suffix``, minus ``exclude_patterns``. Link rules used here:
+is in ``source_suffix`` and that matches ``include_patterns`` (default: all),
+minus ``exclude_patterns``. Link rules used here:
 
 - ``.. image::``/``.. figure::`` paths are relative to the *document* being
   built (an included file's images resolve against the page that includes it);
@@ -56,11 +57,11 @@ from murar.ingest.sites._xrefs import (
 )
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
-__all__ = ["SphinxConf", "SphinxSite", "custom_notebook_suffixes", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
+__all__ = ["SphinxConf", "SphinxSite", "bundled_extensions", "custom_notebook_suffixes", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
            "rtd_builder", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
-    r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude)::[ \t]*(\S.*?)[ \t]*$"
+    r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude|mdinclude)::[ \t]*(\S.*?)[ \t]*$"
     r"|[`:]{3,}[ \t]*\{(?:include|literalinclude)\}[ \t]*(\S.*?)[ \t]*$)",
     re.MULTILINE,
 )
@@ -187,11 +188,13 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         suffix = {s: ("markdown" if s == ".md" else "restructuredtext") for s in _strs(suffix_raw)}
     else:
         suffix = {".rst": "restructuredtext"}
-    extensions = _strs(values.get("extensions"))
+    extensions = bundled_extensions(_strs(values.get("extensions")))
     if any(e in ("myst_parser", "myst_nb") for e in extensions):
         suffix.setdefault(".md", "markdown")
     if "myst_nb" in extensions or "nbsphinx" in extensions:
         suffix.setdefault(".ipynb", "myst-nb" if "myst_nb" in extensions else "nbsphinx")
+    if "nbsphinx_link" in extensions:  # a .nblink file shows a notebook kept elsewhere (nbsphinx-link)
+        suffix.setdefault(".nblink", "nbsphinx-link")
     if "recommonmark" in extensions or "sphinx_markdown_parser" in extensions:
         suffix.setdefault(".md", "markdown")
     for sfx, parser in custom_notebook_suffixes(values, extensions).items():
@@ -218,6 +221,25 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         sys_path=tuple(sys_path),
         values=values,
     )
+
+
+#: extension packages whose ``setup()`` loads other extensions (``app.setup_extension``): the
+#: ROCm projects' shared rocm-docs-core (``rocm_docs/core.py``) loads myst_nb, so its sites' .md
+#: and .ipynb files are pages although conf.py lists only "rocm_docs"
+_BUNDLED_EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "rocm_docs": ("myst_nb", "notfound.extension", "sphinx_copybutton", "sphinx_design", "sphinx_external_toc",
+                  "sphinx.ext.autodoc", "sphinx.ext.autosummary", "sphinx.ext.doctest", "sphinx.ext.duration",
+                  "sphinx.ext.intersphinx"),
+}
+
+
+def bundled_extensions(extensions: Sequence[str]) -> tuple[str, ...]:
+    """``extensions`` followed by those their ``setup()`` loads (:data:`_BUNDLED_EXTENSIONS`),
+    each once, in order: the extensions Sphinx ends up running."""
+    out = list(dict.fromkeys(extensions))
+    for name in extensions:
+        out.extend(e for e in _BUNDLED_EXTENSIONS.get(name, ()) if e not in out)
+    return tuple(out)
 
 
 _MAX_IMPORT_DEPTH = 3  # conf.py importing a shared conf.py importing another
@@ -988,6 +1010,30 @@ class SphinxSite:
         own = [p.strip("/") for p in (*conf.templates_path, *conf.html_static_path, *conf.html_extra_path)]
         return (*conf.exclude_patterns, *own, *(f"{p}/**" for p in own), *_DEFAULT_EXCLUDES)
 
+    def _toc_files(self) -> tuple[str, ...]:
+        """The table-of-contents files the build reads (relative to the root): with
+        sphinx-external-toc, ``external_toc_path`` (default ``_toc.yml``, relative to
+        conf.py's folder)."""
+        if "sphinx_external_toc" not in self.conf.extensions:
+            return ()
+        path = self.conf.values.get("external_toc_path")
+        return (posixpath.normpath(self._confdir + (path if isinstance(path, str) and path else "_toc.yml")),)
+
+    def _included(self, src_rel: str) -> bool:
+        """``src_rel`` matches conf.py's ``include_patterns`` (Sphinx 5.1: the sources are the
+        files matching them, less ``exclude_patterns``; default ``["**"]``, every file)."""
+        patterns = _strs(self.conf.values.get("include_patterns"))
+        if not patterns or "**" in patterns:
+            return True
+        return any(glob_match(src_rel, p, SPHINX) for p in sphinx_glob(patterns))
+
+    def _in_static_dir(self, rel: str) -> bool:
+        """``rel`` (relative to the site root) is under an ``html_static_path`` or
+        ``html_extra_path`` folder (relative to the configuration directory)."""
+        conf = self.conf
+        return any(contained(rel, self._confdir + d.strip("/"))
+                   for d in (*conf.html_static_path, *conf.html_extra_path) if d.strip("/") not in ("", "."))
+
     def _in_src(self, rel: str) -> str | None:
         """``rel`` relative to the source directory, or ``None`` outside it."""
         if not self._src:
@@ -1016,7 +1062,23 @@ class SphinxSite:
                 self._root, files, _INCLUDE_RE, lambda target, rel: self.resolve_include(target, page_rel=rel),
                 from_document=self.includes_from_document,
                 scope=lambda rel: posixpath.dirname(self._built_rel(rel)))  # resolve_asset reads only its folder
+            self._includes |= self._prolog_includes()
         return self._includes
+
+    def _prolog_includes(self) -> frozenset[str]:
+        """Files ``rst_prolog``/``rst_epilog`` include (``.. include:: /substitutions.rst``):
+        Sphinx adds them to every reST document, so they are content of those pages, never
+        pages of their own. A leading ``/`` is the source directory; a relative path is read
+        from the source directory (where the top-level pages are)."""
+        found: set[str] = set()
+        for m in _INCLUDE_RE.finditer(f"{self.conf.rst_prolog}\n{self.conf.rst_epilog}"):
+            target = (m.group(1) or m.group(2) or "").strip()
+            if not target or target.startswith("<"):
+                continue
+            res = self.resolve_include(target, page_rel=f"{self._src}index.rst")
+            if res.rel_path:
+                found.add(res.rel_path)
+        return frozenset(found)
 
     # -------------------------------------------------------- cross-references
     def docname(self, rel: str) -> str:
@@ -1197,6 +1259,8 @@ class SphinxSite:
                     if "percent" in fmt:
                         return "percent"
                     return "myst" if fmt.split(":")[0] in ("md", "rmd", "markdown", "myst") else None
+                if p == "nbsphinx-link":
+                    return "nblink"
                 if suffix == ".ipynb" or p.endswith("nb") or "notebook" in p:
                     return "notebook"
                 if "markdown" in p or "myst" in p or suffix == ".md":
@@ -1337,11 +1401,21 @@ class SphinxSite:
         if src_rel is None:
             if suffix in _ASSET_EXTS:
                 return FileClass(role=FileRole.ASSET)
+            if rel in self.include_targets():  # docs/index.md: ```{include} ../README.md
+                return FileClass(role=FileRole.INCLUDE, markup=markup or "rst")
             return FileClass(role=FileRole.EXCLUDED, reason=f"outside the {self._source_dir_name} {self.srcdir}/")
         if markup is not None and rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
+        if rel in self._toc_files():
+            return FileClass(role=FileRole.EXCLUDED, reason="table of contents (read for its rules)")
         if self._excluded(src_rel):
+            if suffix in _ASSET_EXTS and self._in_static_dir(rel):
+                # html_static_path/html_extra_path files are never source documents, but they are
+                # copied to the output: a page's ``.. image:: /_static/shot.png`` shows one
+                return FileClass(role=FileRole.ASSET, reason="html_static_path/html_extra_path file")
             return FileClass(role=FileRole.EXCLUDED, reason=f"excluded by {self._exclude_source}")
+        if markup is not None and not self._included(src_rel):
+            return FileClass(role=FileRole.EXCLUDED, reason="not matched by conf.py include_patterns")
         if markup is not None:
             winner = self._docname_winner(rel)
             if winner != rel:
