@@ -299,6 +299,51 @@ a|The available options:
     assert "*" not in cell and "`" not in cell
 
 
+def test_blocks_in_asciidoc_cells_read_as_their_text(tmp_path: Path) -> None:
+    """An ``a|`` cell is a nested document (Asciidoctor, tables/format-cell-content, the
+    ``a`` operator): its source block, admonitions, comments, block attributes and
+    list continuations are blocks, not text; a line ending in ' +' is a hard line break.
+    They were left in the cell as written ('[source,yaml] ---- mode: fast # <1> ----
+    ... [NOTE] ==== ...'; kie-kogito: '`...token-propagation=true` + + Enables ...')."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= T
+
+[cols="1,2a"]
+|===
+|Option |Description
+
+|`mode`
+|The `fast_mode` mode. +
+ +
+Read at start.
+
+[source,yaml]
+----
+mode: fast # <1>
+* not a list
+----
+<1> Fast mode.
+
+NOTE: Only on Linux.
+
+[NOTE]
+====
+A delimited note.
+====
+
+// a comment
+* item one
++
+continued text
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    cell = table.rows[0][1]
+    assert cell == ("The fast_mode mode. Read at start. mode: fast (1) * not a list (1) Fast mode. Note: Only on Linux. "
+                    "Note: A delimited note. - item one continued text")
+
+
 def test_images_in_asciidoc_cells_stay_images(tmp_path: Path) -> None:
     """A screenshot column written as AsciiDoc cells (cols="1,2a" or a|) lost its images:
     the cell was reduced to text. Block and inline images there are the page's images."""

@@ -11,7 +11,8 @@ attributes defined nowhere are kept as written (Asciidoctor's default
 
 The block and inline grammar is asciidoc-py's (the ``asciidoc`` package from
 PyPI, rendered to HTML5 in-process), hardened: no filter ever runs a command
-(``[source]`` highlighters, ``a|`` cells and graphviz blocks keep their text),
+(``[source]`` highlighters and graphviz blocks keep their text, ``a|`` cells are read
+as text by :mod:`murar.ingest.markup.asciidoc_cells`),
 ``sys``/``eval``/``include`` system attributes and macros give nothing,
 ``conf-files`` is ignored. asciidoc-py keeps module-level state, so renders
 are serialised by a lock and its patched functions are restored afterwards.
@@ -80,6 +81,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     text_after_attached_blocks,
     xref_texts,
 )
+from murar.ingest.markup.asciidoc_cells import cell_lines
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -849,7 +851,7 @@ def _hardened() -> Iterator[Any]:
             if not filter_cmd or not str(filter_cmd).strip():
                 return lines  # no filter (every table cell asks): already HTML, as asciidoc-py returns it
             if "asciidoc" in str(filter_cmd):  # an "a|" cell or [asciidoc] block: plain text of it
-                return _plain_asciidoc_lines([part for line in lines for part in str(line).split("\n")])
+                return cell_lines(lines)
             return [html_escape(str(line), quote=False) for line in lines]
 
         def guarded_system(name: str, args: str, is_macro: bool = False, attrs: Any = None) -> Any:
@@ -869,61 +871,6 @@ def _engine() -> Any:
     from asciidoc import asciidoc as engine
 
     return engine
-
-
-_INLINE_MACRO = re.compile(r"\b(?:link|xref|mailto|https?|kbd|btn|menu)(?::|://)[^\[\s]*\[([^\]]*)\]")
-_EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_`])")
-
-
-_CELL_IMAGE = re.compile(r"\bimage::?([^\s\[\]]+)\[([^\]]*)\]")
-
-
-_CELL_BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
-
-
-def _plain_asciidoc_lines(lines: list[str]) -> list[str]:
-    """The lines of an AsciiDoc cell as :func:`_plain_asciidoc` gives them, a block
-    title (``.Front view``) right above a block image becoming that image's caption
-    (Asciidoctor shows it as the figure's title) instead of a line of text."""
-    out: list[str] = []
-    title = ""
-    for line in lines:
-        m = _CELL_BLOCK_TITLE.match(line.strip())
-        if m and not line.strip().startswith(".."):
-            title = m.group(1).strip()
-            continue
-        out.append(_plain_asciidoc(line, title if line.strip().startswith("image::") else ""))
-        if title and not line.strip().startswith("image::"):
-            out.insert(len(out) - 1, html_escape(title, quote=False))  # not a figure title: keep it as text
-        title = ""
-    if title:
-        out.append(html_escape(title, quote=False))
-    return out
-
-
-def _plain_asciidoc(line: str, caption: str = "") -> str:
-    """A line of an AsciiDoc table cell (``a|``) as escaped plain text: list markers
-    become a dash, emphasis marks and macros are reduced to their text. Block and
-    inline images (``image::shot.png[Alt]``, ``image:icon.png[]``) stay images: an
-    ``<img>`` built here from the target and alt (escaped), which the Site resolves."""
-    parts: list[str] = []
-    last = 0
-    for m in _CELL_IMAGE.finditer(line):
-        parts.append(_plain_text(line[last:m.start()]))
-        alt = m.group(2).split(",", 1)[0].strip().strip('"')
-        alt = "" if "=" in alt else alt
-        title = f' title="{html_escape(caption)}"' if caption else ""
-        parts.append(f'<img src="{html_escape(m.group(1))}" alt="{html_escape(alt)}"{title}>')
-        last = m.end()
-    parts.append(_plain_text(line[last:]))
-    return "".join(parts)
-
-
-def _plain_text(line: str) -> str:
-    line = re.sub(r"^\s*([*.\-]+)\s+", "- ", line)
-    line = _INLINE_MACRO.sub(lambda m: m.group(1), line)
-    line = _EMPHASIS.sub(lambda m: m.group(1), line)
-    return html_escape(line, quote=False)
 
 
 def _bounded_sub(text: str, repl: Callable[[re.Match[str]], str], limit: int, *, cut: bool = False) -> str | None:
