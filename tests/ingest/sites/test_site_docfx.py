@@ -727,3 +727,34 @@ def test_a_hidden_zone_never_closed_is_reported(tmp_path: Path, write: Callable[
     warnings.clear()
     site.preprocess("# Closed\n\n::: zone target=\"pdf\"\nx\n::: zone-end\n\nEnd.\n", page_rel="a.md", warnings=warnings)
     assert warnings == []
+
+
+def test_learn_faq_yaml_is_a_page_of_questions(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A ``.yml`` the content globs select that starts ``### YamlMime:FAQ`` is a Learn
+    structured FAQ article (title, summary, sections of question/answer Markdown); it was
+    skipped with the TOCs. It reads as the page Learn shows: a heading per section and
+    question, the answers' Markdown (includes, images) as on any page."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md", "**/*.yml"]}]}}')
+    write(tmp_path, "toc.yml", "- name: FAQ\n  href: faq.yml\n")
+    write(tmp_path, "media/distro.png", png)
+    write(tmp_path, "includes/arm.md", "Arm CPUs too.\n")
+    write(tmp_path, "faq.yml", (
+        "### YamlMime:FAQ\nmetadata:\n  title: FAQ's about WSL\n  ms.topic: faq\n"
+        "title: Frequently Asked Questions about WSL\nsummary: |\n  Answers to common questions.\n\n"
+        "sections:\n  - name: General\n    questions:\n      - question: |\n         What can I do with WSL?\n"
+        "        answer: |\n          Run Linux tools:\n\n          ![Distro details](media/distro.png)\n\n"
+        "      - question: |\n         What processors does WSL support?\n"
+        "        answer: \n         WSL supports x64. [!INCLUDE [arm](includes/arm.md)]\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("faq.yml").role is FileRole.PAGE and site.classify("toc.yml").role is FileRole.EXCLUDED
+    doc = converter_for("markdown")(tmp_path / "faq.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert doc.title == "Frequently Asked Questions about WSL"
+    assert [(s.heading_path[1:], s.text) for s in doc.sections] == [
+        ((), "Answers to common questions."),
+        (("General",), ""),
+        (("General", "What can I do with WSL?"), "Run Linux tools:"),
+        (("General", "What processors does WSL support?"), "WSL supports x64. Arm CPUs too.")]
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["media/distro.png"]

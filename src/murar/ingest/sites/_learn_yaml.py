@@ -1,0 +1,101 @@
+"""Microsoft Learn structured YAML pages: the FAQ schema, read as the Markdown page Learn shows.
+
+A Learn docset's content globs select ``.yml`` files as well as Markdown. Most are
+tables of contents or landing pages (link lists), but a file whose first line is
+``### YamlMime:FAQ`` is an article: Learn's structured FAQ ("Create FAQ content",
+Microsoft Learn contributor guide; the ``FAQ`` YamlMime schema of the Open
+Publishing build) with
+
+- ``metadata``: the page's metadata (``title`` for search results, ``monikerRange``...),
+- ``title``: the page title (the ``<h1>``), else ``metadata.title``,
+- ``summary``: Markdown shown under the title,
+- ``sections``: a list of ``name`` (a heading; may be empty) and ``questions``, each
+  ``question`` (plain text shown as a heading) with its ``answer`` (Markdown, with
+  Learn's extensions: ``[!INCLUDE]``, ``:::image:::``, alerts ...),
+- ``additionalContent``: Markdown shown after the questions.
+
+:func:`faq_markdown` writes such a file as that Markdown page: front matter
+(``title``, the metadata's ``monikerRange``), ``# title``, the summary, ``## name``
+per named section, ``### question`` per question and its answer, then the
+additional content. The DocFX site then reads it as any other page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.sites._common import yaml_front_matter
+
+__all__ = ["FAQ", "faq_markdown", "yaml_mime"]
+
+FAQ = "FAQ"
+#: characters of a FAQ file read as YAML (a longer one is refused with a warning)
+MAX_FAQ_CHARS = 1_000_000
+_MIME = re.compile(r"^#{3}[ \t]*YamlMime[ \t]*:[ \t]*(?P<name>[\w.-]+)")
+
+
+def yaml_mime(head: str) -> str | None:
+    """The YamlMime schema name a YAML file declares on its first non-blank line
+    (``### YamlMime:FAQ`` -> ``"FAQ"``; a byte-order mark is skipped), else ``None``.
+    Only the first 1,000 characters of ``head`` are read."""
+    for line in head[:1000].lstrip("\ufeff").splitlines():
+        if line.strip():
+            m = _MIME.match(line.strip())
+            return m.group("name") if m else None
+    return None
+
+
+def _text(value: Any) -> str:
+    if value is None or isinstance(value, (dict, list)):
+        return ""
+    return str(value).strip("\n")
+
+
+def faq_markdown(text: str, warnings: list[str]) -> str:
+    """The Markdown page of the Learn FAQ file ``text`` (see the module doc).
+
+    A file that is not YAML, or not a mapping, gives ``""`` with a warning; a
+    question without text is skipped. Never raises."""
+    try:
+        data = load_yaml_safely(text, max_chars=MAX_FAQ_CHARS)
+    except FrontMatterError as err:
+        warnings.append(f"Learn FAQ (YamlMime:FAQ) not read: {err}")
+        return ""
+    if not isinstance(data, dict):
+        warnings.append("Learn FAQ (YamlMime:FAQ) not read: not a YAML mapping")
+        return ""
+    raw_meta = data.get("metadata")
+    metadata: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
+    title = " ".join(_text(data.get("title")).split()) or " ".join(_text(metadata.get("title")).split())
+    meta: dict[str, Any] = {"title": title} if title else {}
+    for key in ("monikerRange", "zone_pivot_groups", "zone_pivot_group_filename", "uid"):
+        if isinstance(metadata.get(key), str):
+            meta[key] = metadata[key]
+    parts = [yaml_front_matter(meta) if meta else ""]
+    if title:
+        parts.append(f"# {title}\n")
+    if _text(data.get("summary")).strip():
+        parts.append(_text(data.get("summary")) + "\n")
+    sections = data.get("sections")
+    for section in sections if isinstance(sections, list) else []:
+        if not isinstance(section, dict):
+            continue
+        name = " ".join(_text(section.get("name")).split())
+        if name:
+            parts.append(f"## {name}\n")
+        questions = section.get("questions")
+        for item in questions if isinstance(questions, list) else []:
+            if not isinstance(item, dict):
+                continue
+            question = " ".join(_text(item.get("question")).split())
+            if not question:
+                continue
+            parts.append(f"### {question}\n")
+            answer = _text(item.get("answer"))
+            if answer.strip():
+                parts.append(answer + "\n")
+    if _text(data.get("additionalContent")).strip():
+        parts.append(_text(data.get("additionalContent")) + "\n")
+    return "\n".join(parts)
