@@ -1455,3 +1455,33 @@ def test_indent_attribute_of_a_verbatim_block_reindents_its_lines(tmp_path: Path
         "[source,java,indent=2]\n----\n\tstop();\n----\n\n[source,java]\n----\n    kept();\n----\n")})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site)
     assert doc.sections[0].text == "void run() {\n    go();\n}\n\n  stop();\n\n    kept();"
+
+
+def test_conditionals_see_the_html_backend_attributes(tmp_path: Path) -> None:
+    """Asciidoctor converting to HTML (every site generator) defines backend=html5,
+    backend-html5, basebackend-html, doctype-article, filetype-html, outfilesuffix=.html
+    and asciidoctor ("Intrinsic attributes"). They were undefined, so
+    ``ifdef::backend-html5[]`` blocks (jenkins.io's header, which sets imagesdir) and
+    ``ifeval::["{backend}" == "html5"]`` text were dropped, and ``ifndef::backend-html5[]``
+    alternatives shown; a ``:doctype: book`` entry makes doctype-book hold instead."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+ifdef::backend-html5[]
+HTML5 only.
+endif::[]
+ifndef::backend-html5[]
+Not for HTML.
+endif::[]
+ifdef::basebackend-html+asciidoctor+filetype-html+doctype-article[]
+Base HTML.
+endif::[]
+ifeval::["{backend}{outfilesuffix}" == "html5.html"]
+Evaluated.
+endif::[]
+""", f"{MOD}/pages/b.adoc": "= B\n:doctype: book\n\nifdef::doctype-book[]\nBook.\nendif::[]\n"
+                             "ifdef::doctype-article[]\nArticle.\nendif::[]\n"})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert doc.sections[0].text == "HTML5 only. Base HTML. Evaluated."
+    book = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
+    assert "Book." in book.sections[0].text and "Article." not in book.sections[0].text

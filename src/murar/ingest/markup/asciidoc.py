@@ -187,6 +187,30 @@ _CHAR_ATTRS = {
 # even when no text references them, since the admonition templates read them
 _ADMONITION_CAPTIONS = frozenset({"note-caption", "tip-caption", "important-caption", "warning-caption",
                                   "caution-caption"})
+#: what Asciidoctor defines when it converts to HTML, the output of every site generator reading AsciiDoc
+#: (Asciidoctor docs, "Intrinsic attributes": backend, basebackend, doctype, filetype, outfilesuffix,
+#: asciidoctor, asciidoctor-version; Document#update_backend_attributes adds backend-<name>,
+#: basebackend-<name>, filetype-<name> and the -doctype-<doctype> pairs), so that
+#: ``ifdef::backend-html5[]``, ``ifdef::basebackend-html[]`` and ``ifeval::["{backend}" == "html5"]`` hold;
+#: never given to asciidoc-py, which defines its own for its html5 backend
+_HTML_BACKEND_ATTRS = {
+    "asciidoctor": "", "asciidoctor-version": "2.0.23", "backend": "html5", "backend-html5": "",
+    "basebackend": "html", "basebackend-html": "", "filetype": "html", "filetype-html": "",
+    "outfilesuffix": ".html", "doctype": "article",
+}
+
+
+def _doctype_attrs(attrs: dict[str, str]) -> None:
+    """Set the ``doctype-<doctype>`` convenience attributes (and their backend pairs)
+    for ``attrs["doctype"]``, unsetting those of any other doctype, as Asciidoctor
+    does when the doctype is set."""
+    for key in [k for k in attrs if k.startswith(("doctype-", "backend-html5-doctype-", "basebackend-html-doctype-"))]:
+        del attrs[key]
+    doctype = attrs.get("doctype", "article").strip() or "article"
+    attrs.update({f"doctype-{doctype}": "", f"backend-html5-doctype-{doctype}": "",
+                  f"basebackend-html-doctype-{doctype}": ""})
+
+
 # attributes passed on the command line win over document entries: the values
 # asciidoc-py's own configuration evaluates are never the document's
 _FIXED_ATTRS: dict[str, str | None] = {
@@ -320,6 +344,8 @@ class _Pre:
                         self.attrs.pop(name, None)
                     else:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
+                    if name == "doctype":
+                        _doctype_attrs(self.attrs)
                     out.append(line)
                     continue
                 if "{" in line and _BLOCK_ATTRS.match(line) and not line.startswith("[["):
@@ -947,7 +973,8 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
             caption = k in _ADMONITION_CAPTIONS and f":{k}:" not in text  # (the page's own entry decides)
-            if (k in used or caption) and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
+            if (k in used or caption) and k not in _FIXED_ATTRS and k not in _HTML_BACKEND_ATTRS \
+                    and re.match(r"^[\w][\w-]*$", k):
                 api.attributes[k] = _value_refs(v, attrs)
         api.attributes.update(_FIXED_ATTRS)
         out = io.StringIO()
@@ -1255,6 +1282,9 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     attrs_for = getattr(site, "attributes_for", None)
     attrs: dict[str, str] = dict(attrs_for(rel)) if callable(attrs_for) else {}
     attrs.setdefault("docname", PurePosixPath(rel).stem)
+    for key, value in _HTML_BACKEND_ATTRS.items():
+        attrs.setdefault(key, value)
+    _doctype_attrs(attrs)
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
     lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs)
