@@ -1485,3 +1485,32 @@ endif::[]
     assert doc.sections[0].text == "HTML5 only. Base HTML. Evaluated."
     book = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
     assert "Book." in book.sections[0].text and "Article." not in book.sections[0].text
+
+
+def test_front_matter_is_metadata_not_text(tmp_path: Path) -> None:
+    """An AsciiDoc page of a site generator that reads front matter (jenkins.io,
+    jekyll-asciidoc, Awestruct; Asciidoctor's skip-front-matter) starts with a ``---``
+    YAML block. It was converted as text ('--- layout: section title: ... ---'), which
+    pushed the header's attribute entries and ``= Title`` into the body (asciidoc-py:
+    'only book doctypes can contain level 0 sections'). Its ``title`` titles a page
+    without ``= Title``; thematic breaks around plain text stay breaks."""
+    from murar.ingest.sites.base import PlainSite
+
+    _png(tmp_path / "resources" / "managing" / "users.png")
+    pages = {"users.adoc": ("---\nlayout: section\ntitle: Managing Users\n---\n:toc:\n:imagesdir: ../resources\n\n"
+                            "= Managing Users\n\nIntro.\n\n== Creating a User\n\nimage::managing/users.png[Users]\n"),
+             "plain.adoc": "---\nlayout: section\ntitle: Plain Page\n---\n\nBody text.\n",
+             "top.adoc": "---\n\nJust words.\n\n---\n\nMore.\n"}
+    for name, text in pages.items():
+        (tmp_path / "book").mkdir(exist_ok=True)
+        (tmp_path / "book" / name).write_text(text)
+    site = PlainSite(tmp_path)
+    doc = convert_asciidoc(tmp_path / "book" / "users.adoc", site=site)
+    assert doc.title == "Managing Users" and not [w for w in doc.warnings if "level 0" in w]
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Managing Users",), "Intro."), (("Managing Users", "Creating a User"), "")]
+    assert [m.path for m in _images(doc)] == ["resources/managing/users.png"]
+    plain = convert_asciidoc(tmp_path / "book" / "plain.adoc", site=site)
+    assert plain.title == "Plain Page" and plain.sections[0].text == "Body text."
+    top = convert_asciidoc(tmp_path / "book" / "top.adoc", site=site)
+    assert "Just words." in top.sections[0].text and "More." in top.sections[0].text

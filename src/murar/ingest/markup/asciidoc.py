@@ -62,6 +62,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
+from murar.ingest.frontmatter import parse_front_matter
 from murar.ingest.htmltext import BLOCK_TAGS, MAX_TREE_DEPTH, cap_depth, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
     ATTR_ENTRY,
@@ -1265,6 +1266,24 @@ class _HtmlWalker:
             self.b.end_paragraph()
 
 
+def _front_matter(text: str) -> tuple[str, str]:
+    """``text`` without a YAML front matter block at its top, and that block's ``title``.
+
+    The generators that publish AsciiDoc pages with front matter (Jekyll's
+    jekyll-asciidoc, Hugo, Awestruct: jenkins.io's ``layout: section`` blocks) read it
+    as the page's metadata, and Asciidoctor's ``skip-front-matter`` attribute does the
+    same; converted as AsciiDoc it would be a thematic break, a paragraph of
+    ``key: value`` lines, and a document title that is no longer the first line. A
+    ``---`` block that is not a YAML mapping (two thematic breaks) stays text."""
+    if not text.lstrip("\ufeff").startswith("---"):
+        return text, ""
+    fm = parse_front_matter(text)
+    if fm.syntax != "yaml" or not isinstance(fm.meta, dict) or not fm.meta:
+        return text, ""
+    title = fm.meta.get("title")
+    return fm.body, clean_text(str(title)) if isinstance(title, (str, int, float)) else ""
+
+
 def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
                           warnings: list[str] | None = None) -> ParsedDocument:
     """Parse AsciiDoc ``text`` of the page ``rel`` (relative to the site root).
@@ -1286,6 +1305,7 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
         attrs.setdefault(key, value)
     _doctype_attrs(attrs)
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
+    text, front_title = _front_matter(text)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
     lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs)
     comment: str | None = None  # the delimiter of the comment block open above the title
@@ -1302,6 +1322,8 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
             break
         if line.strip() and not line.startswith(("//", ":", "[")):
             break
+    if not builder.title and front_title:
+        builder.title = front_title
     html, stopped = "", True
     try:
         html, stopped = _render("\n".join(lines), pre.attrs, builder.warnings)
