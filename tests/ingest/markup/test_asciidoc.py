@@ -1514,3 +1514,15 @@ def test_front_matter_is_metadata_not_text(tmp_path: Path) -> None:
     assert plain.title == "Plain Page" and plain.sections[0].text == "Body text."
     top = convert_asciidoc(tmp_path / "book" / "top.adoc", site=site)
     assert "Just words." in top.sections[0].text and "More." in top.sections[0].text
+
+
+def test_toc_macro_and_audio_fallback_are_not_text(tmp_path: Path) -> None:
+    """``:toc: macro`` with ``toc::[]`` places the table of contents (Asciidoctor: links to
+    the page's own sections, navigation); asciidoc-py writes a placeholder that was read as
+    the page's first words ('Table of Contents JavaScript must be enabled in your browser to
+    display the table of contents.'). The text inside ``audio::`` is a browser's fallback."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= Guide\n:toc: macro\n\ntoc::[]\n\nIntro text.\n\naudio::sound.mp3[]\n\n== Install\n\nSteps.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Guide",), "Intro text."), (("Guide", "Install"), "Steps.")]

@@ -1143,6 +1143,11 @@ class _HtmlWalker:
             self.b.end_paragraph()
             self.b.preformatted(pre_text(node))
             return
+        if (tag == "div" and node.attributes.get("id") == "toc") or tag == "audio":
+            # the table of contents a toc::[] macro places (Asciidoctor: a list of links to the page's
+            # own sections; asciidoc-py: a "JavaScript must be enabled" placeholder) is navigation, and
+            # the text inside <audio> is the fallback a browser without audio support shows
+            return
         cls = (node.attributes.get("class") or "").split()
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self.b.heading(int(tag[1]), node.text(separator=" "), node.attributes.get("id"))
