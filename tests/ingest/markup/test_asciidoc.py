@@ -1526,3 +1526,15 @@ def test_toc_macro_and_audio_fallback_are_not_text(tmp_path: Path) -> None:
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
     assert [(s.heading_path, s.text) for s in doc.sections] == [
         (("Guide",), "Intro text."), (("Guide", "Install"), "Steps.")]
+
+
+def test_stem_macro_uses_the_interpreter_the_stem_attribute_names(tmp_path: Path) -> None:
+    """``stem:[...]`` is Asciidoctor's macro for the interpreter ``:stem:`` names
+    (``latexmath``; else asciimath); asciidoc-py left it as text ('stem:[\\\\sqrt{4} = 2]')
+    while ``latexmath:[...]`` on the same page read as math."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/l.adoc": "= L\n:stem: latexmath\n\nA stem:[\\sqrt{4} = 2] B.\n\n----\nstem:[in code]\n----\n",
+        f"{MOD}/pages/a.adoc": "= A\n:stem:\n\nA stem:[sqrt(4) = 2] B.\n"})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site).sections[0].text
+    assert "A $\\sqrt{4} = 2$ B." in text and "stem:[in code]" in text
+    assert "stem:" not in convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site).sections[0].text

@@ -111,6 +111,7 @@ _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
 _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[^\]]*\]""")
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
+_STEM_MACRO = re.compile(r"(?<![\w:])stem:\[")
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 # an xref to a resource of another version (Antora resource ID ``3.9@component::page.adoc``): asciidoc-py
 # takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
@@ -393,7 +394,8 @@ class _Pre:
     def inline_macros(self, line: str, file_rel: str) -> str:
         """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
         ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
-        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), the text of an xref
+        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), ``stem:[...]`` as the
+        ``latexmath:``/``asciimath:`` macro the ``stem`` attribute names, the text of an xref
         to another version's page (``xref:3.9@comp::page.adoc[text]``), link text
         with named attributes or a trailing ``^`` (see :func:`_link_text`), a link to a
         passthrough target (``link:++https://host/a_b++[text]``) as its text, and a
@@ -421,6 +423,12 @@ class _Pre:
             line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
         if "link:++" in line:
             line = _passthrough_links(line)
+        if "stem:[" in line:
+            # Asciidoctor's stem macro is the interpreter the stem attribute names (latexmath for
+            # latexmath/latex/tex, else asciimath; docs: stem/stem, "stem attribute"); asciidoc-py
+            # knows only the two named macros and left 'stem:[...]' as text
+            kind = "latexmath" if self.attrs.get("stem", "").strip() in ("latexmath", "latex", "tex") else "asciimath"
+            line = _STEM_MACRO.sub(kind + ":[", line)
         if "[" in line and ("^]" in line or "=" in line):
             line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
