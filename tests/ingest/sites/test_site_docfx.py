@@ -758,3 +758,43 @@ def test_learn_faq_yaml_is_a_page_of_questions(tmp_path: Path, write: Callable[.
         (("General", "What can I do with WSL?"), "Run Linux tools:"),
         (("General", "What processors does WSL support?"), "WSL supports x64. Arm CPUs too.")]
     assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["media/distro.png"]
+
+
+def test_learn_training_units_and_modules_are_pages(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Learn training content is YAML: a ``### YamlMime:ModuleUnit`` file is a unit page
+    (its title, its ``content`` Markdown, usually one ``[!include[]]`` of the unit's text,
+    then its quiz questions and choices); a ``### YamlMime:Module`` file is the module's
+    overview (title, summary, abstract, prerequisites). Both were skipped as YAML, and the
+    unit text lived only in excluded ``includes/``, so a module read as nothing."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md", "**/*.yml"], '
+                                  '"exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "m/media/chart.png", png)
+    write(tmp_path, "m/includes/cloud.md", "Cloud computing is renting compute.\n\n"
+                                           "## Models\n\n![Chart.](../media/chart.png)\n")
+    write(tmp_path, "m/index.yml", (
+        "### YamlMime:Module\nuid: learn.m\nmetadata:\n  title: Intro\ntitle: Introduction to Azure\n"
+        "summary: The basics of Azure.\nabstract: |\n  In this module, you will:\n  - Describe cloud computing\n"
+        "prerequisites: |\n  - Basic computing concepts\nunits:\n- learn.m.cloud\n"))
+    write(tmp_path, "m/cloud.yml", (
+        "### YamlMime:ModuleUnit\nuid: learn.m.cloud\ntitle: What is cloud computing?\nmetadata:\n"
+        "  title: What is cloud computing?\ndurationInMinutes: 10\ncontent: |\n  [!include[](includes/cloud.md)]\n"
+        "quiz:\n  title: Check your knowledge\n  questions:\n    - content: \"What is Azure?\"\n      choices:\n"
+        "        - content: \"A cloud platform\"\n          isCorrect: true\n          explanation: \"Yes.\"\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("m/cloud.yml").role is FileRole.PAGE and site.classify("m/index.yml").role is FileRole.PAGE
+    assert site.classify("m/includes/cloud.md").role is FileRole.INCLUDE
+    convert = converter_for("markdown")
+    unit = convert(tmp_path / "m/cloud.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert [(s.heading_path, s.text) for s in unit.sections] == [
+        (("What is cloud computing?",), "Cloud computing is renting compute."),
+        (("What is cloud computing?", "Models"), ""),
+        (("What is cloud computing?", "Check your knowledge"), ""),
+        (("What is cloud computing?", "Check your knowledge", "What is Azure?"), "A cloud platform")]
+    assert [m.path for m in unit.media if isinstance(m, ImageItem)] == ["m/media/chart.png"]
+    module = convert(tmp_path / "m/index.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert [(s.heading_path, s.text) for s in module.sections] == [
+        (("Introduction to Azure",), "The basics of Azure.\n\nIn this module, you will:\n\nDescribe cloud computing"),
+        (("Introduction to Azure", "Prerequisites"), "Basic computing concepts")]

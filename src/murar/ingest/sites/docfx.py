@@ -14,8 +14,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``[!INCLUDE]`` in fenced code is an example, not an include. A repository with
   only ``.openpublishing.publish.config.json`` (no ``docfx.json``) uses each
   docset's ``build_source_folder`` with DocFX's default ``**/*.md`` globs.
-  A selected ``.yml`` file declaring Learn's structured FAQ (``### YamlMime:FAQ``) is
-  a page, read as the Markdown Learn shows for it
+  A selected ``.yml`` file declaring Learn's structured FAQ (``### YamlMime:FAQ``), a
+  training unit (``ModuleUnit``) or module overview (``Module``) is a page, read as
+  the Markdown Learn shows for it
   (:mod:`murar.ingest.sites._learn_yaml`); other YAML (TOCs, landing pages) is not.
 - Links resolve relative to the file that holds them (an include's links
   relative to the include); ``~/`` is the docset root; root-relative links are
@@ -87,7 +88,7 @@ from murar.ingest.sites._common import (
     suffix_of,
 )
 from murar.ingest.sites._glob import DOCFX, glob_match
-from murar.ingest.sites._learn_yaml import FAQ, faq_markdown, yaml_mime
+from murar.ingest.sites._learn_yaml import PAGE_SCHEMAS, learn_markdown, yaml_mime
 from murar.ingest.sites._monikers import default_view, zone_shown
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
 
@@ -847,8 +848,9 @@ class DocfxSite:
         """Pages: Markdown selected by a ``build.content`` group (pulled in by
         ``[!INCLUDE]`` or not: DocFX builds every file its content globs select);
         includes: other Markdown pulled in by ``[!INCLUDE]`` or under an
-        ``includes/`` folder; a Learn structured FAQ (``.yml`` starting ``### YamlMime:FAQ``,
-        selected by the content globs) is a Markdown page; other YAML
+        ``includes/`` folder; a Learn structured FAQ, training unit or module (``.yml``
+        starting ``### YamlMime:FAQ``/``ModuleUnit``/``Module``, selected by the content
+        globs) is a Markdown page; other YAML
         (``toc.yml``, landing pages), Markdown TOCs (a file named ``toc.md`` in
         any case: DocFX's ``TocFileType.Markdown``) and unselected Markdown:
         excluded; images and videos: assets."""
@@ -858,8 +860,8 @@ class DocfxSite:
         if self._docset_of(rel) is None:
             return FileClass(role=FileRole.EXCLUDED, reason="outside the DocFX docset")
         markup = PAGE_MARKUP.get(suffix)
-        if suffix in (".yml", ".yaml") and self._is_faq(rel) and any(g.matches(rel) for g in self._settings.content):
-            return FileClass(role=FileRole.PAGE, markup="markdown")  # Learn structured FAQ: an article
+        if suffix in (".yml", ".yaml") and self._learn_page(rel) and any(g.matches(rel) for g in self._settings.content):
+            return FileClass(role=FileRole.PAGE, markup="markdown")  # Learn FAQ, training unit or module
         if suffix in (".yml", ".yaml", ".json"):
             return FileClass(role=FileRole.EXCLUDED, reason="DocFX YAML/JSON (TOC, metadata or landing page)")
         if posixpath.basename(rel).lower() == MARKDOWN_TOC:
@@ -878,15 +880,16 @@ class DocfxSite:
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="not selected by docfx.json build.content")
 
-    def _is_faq(self, rel: str) -> bool:
-        """True when the YAML file ``rel`` declares Learn's FAQ schema (``### YamlMime:FAQ``
-        on its first line, :mod:`murar.ingest.sites._learn_yaml`)."""
+    def _learn_page(self, rel: str) -> bool:
+        """True when the YAML file ``rel`` declares a Learn schema that is a page of text
+        (``### YamlMime:FAQ``, ``ModuleUnit`` or ``Module`` on its first line,
+        :mod:`murar.ingest.sites._learn_yaml`)."""
         try:
             with (self._root / rel).open("rb") as fh:
                 head = fh.read(1000).decode("utf-8", errors="replace")
         except OSError:
             return False
-        return yaml_mime(head) == FAQ
+        return yaml_mime(head) in PAGE_SCHEMAS
 
     def _default_version_of(self, rel: str, group: GlobGroup) -> str | None:
         """The file that the default view publishes at ``rel``'s URL when ``rel`` is a
@@ -962,13 +965,14 @@ class DocfxSite:
     # ------------------------------------------------------------ preprocess
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """DocFX Markdown extensions to CommonMark (see module doc); includes inlined
-        with their links rebased to ``page_rel``; a Learn FAQ (``.yml``) first written
-        as its Markdown page (:func:`~murar.ingest.sites._learn_yaml.faq_markdown`).
+        with their links rebased to ``page_rel``; a Learn FAQ, training unit or module
+        (``.yml``) first written as its Markdown page
+        (:func:`~murar.ingest.sites._learn_yaml.learn_markdown`).
         Problems go to ``warnings``.
         Never raises."""
         sink = warnings if warnings is not None else []
         if suffix_of(page_rel) in (".yml", ".yaml"):
-            text = faq_markdown(text, sink) if yaml_mime(text) == FAQ else ""
+            text = learn_markdown(yaml_mime(text) or "", text, sink)
         meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
         pivots = self._pivot_titles(page_rel, meta) if "zone" in body.lower() else {}
