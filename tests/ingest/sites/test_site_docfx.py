@@ -798,3 +798,32 @@ def test_learn_training_units_and_modules_are_pages(tmp_path: Path, write: Calla
     assert [(s.heading_path, s.text) for s in module.sections] == [
         (("Introduction to Azure",), "The basics of Azure.\n\nIn this module, you will:\n\nDescribe cloud computing"),
         (("Introduction to Azure", "Prerequisites"), "Basic computing concepts")]
+
+
+def test_architecture_center_articles_are_pages(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """The Azure Architecture Center writes each article as ``### YamlMime:Architecture``
+    (``name``: the H1; ``content``: an include of ``<article>-content.md``, which the
+    content globs exclude). The .yml was skipped and the -content.md was 'not selected':
+    every article was missing. It reads as ``# name`` and the content; the -content.md is
+    known as an include."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md", "**/*.yml"], '
+                                  '"exclude": ["**/includes/**", "**/**/*-content.md"]}]}}')
+    write(tmp_path, "ai/media/arch.png", png)
+    write(tmp_path, "ai/call-center-content.md", (
+        "This article describes call center analytics.\n\n## Architecture\n\n"
+        ':::image type="content" source="./media/arch.png" alt-text="Diagram of the architecture.":::\n'))
+    write(tmp_path, "ai/call-center.yml", (
+        "### YamlMime:Architecture\nmetadata:\n  title: Extract and analyze call center data by using Azure OpenAI\n"
+        "  ms.topic: conceptual\nazureCategories:\n  - analytics\nname: Extract and analyze call center data\n"
+        "summary: Learn how to extract insights.\ncontent: |\n   [!include[](call-center-content.md)]\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("ai/call-center.yml").role is FileRole.PAGE
+    assert site.classify("ai/call-center-content.md").role is FileRole.INCLUDE
+    doc = converter_for("markdown")(tmp_path / "ai/call-center.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert doc.title == "Extract and analyze call center data"
+    assert [(s.heading_path[1:], s.text) for s in doc.sections] == [
+        ((), "This article describes call center analytics."), (("Architecture",), "")]
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["ai/media/arch.png"]

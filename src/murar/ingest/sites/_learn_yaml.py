@@ -30,6 +30,12 @@ their ``choices[].content``); a ``### YamlMime:Module`` file is the module's
 overview page: ``title``, ``summary``, ``abstract`` (what the learner will do) and
 ``prerequisites`` (Markdown). :func:`learn_markdown` writes each schema's Markdown;
 the DocFX site then reads it as any other page.
+
+The Azure Architecture Center writes each article as a ``### YamlMime:Architecture``
+file (browse-card metadata, ``name``: the article's H1, ``content``: one
+``[!include[](<article>-content.md)]``), its text in a ``-content.md`` file the
+content globs exclude; it reads as ``# name`` and the content (AAC contributor
+guide, "Markdown and YML templates").
 """
 
 from __future__ import annotations
@@ -45,8 +51,9 @@ __all__ = ["FAQ", "PAGE_SCHEMAS", "faq_markdown", "learn_markdown", "yaml_mime"]
 FAQ = "FAQ"
 MODULE = "Module"
 MODULE_UNIT = "ModuleUnit"
+ARCHITECTURE = "Architecture"
 #: the YamlMime schemas whose files are pages of text
-PAGE_SCHEMAS = frozenset({FAQ, MODULE, MODULE_UNIT})
+PAGE_SCHEMAS = frozenset({FAQ, MODULE, MODULE_UNIT, ARCHITECTURE})
 #: characters of a FAQ file read as YAML (a longer one is refused with a warning)
 MAX_FAQ_CHARS = 1_000_000
 _MIME = re.compile(r"^#{3}[ \t]*YamlMime[ \t]*:[ \t]*(?P<name>[\w.-]+)")
@@ -81,11 +88,12 @@ def _load(text: str, schema: str, warnings: list[str]) -> dict[str, Any] | None:
     return data
 
 
-def _head(data: dict[str, Any]) -> tuple[list[str], str]:
-    """The front matter and ``# title`` lines of a Learn YAML page, and its title."""
+def _head(data: dict[str, Any], title_key: str = "title") -> tuple[list[str], str]:
+    """The front matter and ``# title`` lines of a Learn YAML page, and its title (the
+    ``title_key`` field, else ``metadata.title``)."""
     raw_meta = data.get("metadata")
     metadata: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
-    title = " ".join(_text(data.get("title")).split()) or " ".join(_text(metadata.get("title")).split())
+    title = " ".join(_text(data.get(title_key)).split()) or " ".join(_text(metadata.get("title")).split())
     meta: dict[str, Any] = {"title": title} if title else {}
     for key in ("monikerRange", "zone_pivot_groups", "zone_pivot_group_filename", "uid"):
         if isinstance(metadata.get(key), str):
@@ -107,7 +115,7 @@ def learn_markdown(schema: str, text: str, warnings: list[str]) -> str:
     data = _load(text, schema, warnings)
     if data is None:
         return ""
-    parts, _ = _head(data)
+    parts, _ = _head(data, "name" if schema == ARCHITECTURE else "title")
     if schema == MODULE:
         for key, heading in (("summary", ""), ("abstract", ""), ("prerequisites", "Prerequisites")):
             value = _text(data.get(key))

@@ -15,8 +15,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   only ``.openpublishing.publish.config.json`` (no ``docfx.json``) uses each
   docset's ``build_source_folder`` with DocFX's default ``**/*.md`` globs.
   A selected ``.yml`` file declaring Learn's structured FAQ (``### YamlMime:FAQ``), a
-  training unit (``ModuleUnit``) or module overview (``Module``) is a page, read as
-  the Markdown Learn shows for it
+  training unit (``ModuleUnit``), module overview (``Module``) or Architecture Center
+  article (``Architecture``) is a page, read as the Markdown Learn shows for it
   (:mod:`murar.ingest.sites._learn_yaml`); other YAML (TOCs, landing pages) is not.
 - Links resolve relative to the file that holds them (an include's links
   relative to the include); ``~/`` is the docset root; root-relative links are
@@ -806,7 +806,8 @@ class DocfxSite:
         return folders
 
     def included_files(self) -> frozenset[str]:
-        """Files pulled in by ``[!INCLUDE]`` from any Markdown file of the docsets (scanned once)."""
+        """Files pulled in by ``[!INCLUDE]`` from any Markdown file or Learn YAML page
+        (:data:`~murar.ingest.sites._learn_yaml.PAGE_SCHEMAS`) of the docsets (scanned once)."""
         if self._included is None:
             self._scan()
         assert self._included is not None
@@ -825,11 +826,13 @@ class DocfxSite:
         found: set[str] = set()
         uids: dict[str, str] = {}
         for ds in self._scan_folders():
-            for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
+            for rel in os_walk_files(self._root, ds, frozenset({*PAGE_MARKUP, ".yml", ".yaml"})):
                 try:  # as the page itself is read: a UTF-16 page by its byte-order mark (size-capped)
                     text = read_include(self._root / rel, label=rel)
                 except OSError:
                     continue
+                if suffix_of(rel) in (".yml", ".yaml") and yaml_mime(text) not in PAGE_SCHEMAS:
+                    continue  # a TOC or landing page: no includes of page text
                 for target in _include_targets(text):
                     res = self.resolve_include(target, page_rel=rel)
                     if res.rel_path and not res.problem:
@@ -848,9 +851,9 @@ class DocfxSite:
         """Pages: Markdown selected by a ``build.content`` group (pulled in by
         ``[!INCLUDE]`` or not: DocFX builds every file its content globs select);
         includes: other Markdown pulled in by ``[!INCLUDE]`` or under an
-        ``includes/`` folder; a Learn structured FAQ, training unit or module (``.yml``
-        starting ``### YamlMime:FAQ``/``ModuleUnit``/``Module``, selected by the content
-        globs) is a Markdown page; other YAML
+        ``includes/`` folder; a Learn structured FAQ, training unit, module or Architecture
+        Center article (``.yml`` starting ``### YamlMime:FAQ``/``ModuleUnit``/``Module``/
+        ``Architecture``, selected by the content globs) is a Markdown page; other YAML
         (``toc.yml``, landing pages), Markdown TOCs (a file named ``toc.md`` in
         any case: DocFX's ``TocFileType.Markdown``) and unselected Markdown:
         excluded; images and videos: assets."""
@@ -861,7 +864,7 @@ class DocfxSite:
             return FileClass(role=FileRole.EXCLUDED, reason="outside the DocFX docset")
         markup = PAGE_MARKUP.get(suffix)
         if suffix in (".yml", ".yaml") and self._learn_page(rel) and any(g.matches(rel) for g in self._settings.content):
-            return FileClass(role=FileRole.PAGE, markup="markdown")  # Learn FAQ, training unit or module
+            return FileClass(role=FileRole.PAGE, markup="markdown")  # Learn FAQ, training, AAC article
         if suffix in (".yml", ".yaml", ".json"):
             return FileClass(role=FileRole.EXCLUDED, reason="DocFX YAML/JSON (TOC, metadata or landing page)")
         if posixpath.basename(rel).lower() == MARKDOWN_TOC:
@@ -882,7 +885,7 @@ class DocfxSite:
 
     def _learn_page(self, rel: str) -> bool:
         """True when the YAML file ``rel`` declares a Learn schema that is a page of text
-        (``### YamlMime:FAQ``, ``ModuleUnit`` or ``Module`` on its first line,
+        (``### YamlMime:FAQ``, ``ModuleUnit``, ``Module`` or ``Architecture`` on its first line,
         :mod:`murar.ingest.sites._learn_yaml`)."""
         try:
             with (self._root / rel).open("rb") as fh:
@@ -965,8 +968,8 @@ class DocfxSite:
     # ------------------------------------------------------------ preprocess
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """DocFX Markdown extensions to CommonMark (see module doc); includes inlined
-        with their links rebased to ``page_rel``; a Learn FAQ, training unit or module
-        (``.yml``) first written as its Markdown page
+        with their links rebased to ``page_rel``; a Learn structured YAML page (FAQ,
+        training unit or module, Architecture Center article) first written as its Markdown page
         (:func:`~murar.ingest.sites._learn_yaml.learn_markdown`).
         Problems go to ``warnings``.
         Never raises."""
