@@ -827,3 +827,23 @@ def test_architecture_center_articles_are_pages(tmp_path: Path, write: Callable[
     assert [(s.heading_path[1:], s.text) for s in doc.sections] == [
         ((), "This article describes call center analytics."), (("Architecture",), "")]
     assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["ai/media/arch.png"]
+
+
+def test_learn_yaml_tutorial_steps_are_sections(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A ``### YamlMime:Tutorial`` page is a title and ``items`` (steps), each a ``title``
+    and its ``content`` Markdown (often an include); it was skipped as YAML."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md", "**/*.yml"], '
+                                  '"exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "t/includes/01-exercise.md", "Create the resource group.\n")
+    write(tmp_path, "t/app.yml", (
+        "### YamlMime:Tutorial\ntitle: Build an app\nmetadata:\n  title: Build an app\n  level: Intermediate\n"
+        "items:\n  - title: |\n      Overview\n    durationInMinutes: 2\n    content: |\n      You build a web app.\n"
+        "  - title: |\n      Exercise\n    durationInMinutes: 10\n    content: |\n"
+        "      [!INCLUDE [](includes/01-exercise.md)]\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "t/app.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Build an app",), ""), (("Build an app", "Overview"), "You build a web app."),
+        (("Build an app", "Exercise"), "Create the resource group.")]

@@ -36,6 +36,10 @@ file (browse-card metadata, ``name``: the article's H1, ``content``: one
 ``[!include[](<article>-content.md)]``), its text in a ``-content.md`` file the
 content globs exclude; it reads as ``# name`` and the content (AAC contributor
 guide, "Markdown and YML templates").
+
+A ``### YamlMime:Tutorial`` file is a step-by-step tutorial page: ``title``, then
+``items``, each step's ``title`` (a heading) and ``content`` (Markdown, often an
+include of the step's text).
 """
 
 from __future__ import annotations
@@ -52,8 +56,9 @@ FAQ = "FAQ"
 MODULE = "Module"
 MODULE_UNIT = "ModuleUnit"
 ARCHITECTURE = "Architecture"
+TUTORIAL = "Tutorial"
 #: the YamlMime schemas whose files are pages of text
-PAGE_SCHEMAS = frozenset({FAQ, MODULE, MODULE_UNIT, ARCHITECTURE})
+PAGE_SCHEMAS = frozenset({FAQ, MODULE, MODULE_UNIT, ARCHITECTURE, TUTORIAL})
 #: characters of a FAQ file read as YAML (a longer one is refused with a warning)
 MAX_FAQ_CHARS = 1_000_000
 _MIME = re.compile(r"^#{3}[ \t]*YamlMime[ \t]*:[ \t]*(?P<name>[\w.-]+)")
@@ -121,6 +126,17 @@ def learn_markdown(schema: str, text: str, warnings: list[str]) -> str:
             value = _text(data.get(key))
             if value.strip():
                 parts.append((f"## {heading}\n\n" if heading else "") + value + "\n")
+        return "\n".join(parts)
+    if schema == TUTORIAL:
+        items = data.get("items")
+        for item in items if isinstance(items, list) else []:
+            if not isinstance(item, dict):
+                continue
+            step = " ".join(_text(item.get("title")).split())
+            if step:
+                parts.append(f"## {step}\n")
+            if _text(item.get("content")).strip():
+                parts.append(_text(item.get("content")) + "\n")
         return "\n".join(parts)
     if _text(data.get("content")).strip():
         parts.append(_text(data.get("content")) + "\n")

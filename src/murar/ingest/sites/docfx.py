@@ -15,8 +15,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   only ``.openpublishing.publish.config.json`` (no ``docfx.json``) uses each
   docset's ``build_source_folder`` with DocFX's default ``**/*.md`` globs.
   A selected ``.yml`` file declaring Learn's structured FAQ (``### YamlMime:FAQ``), a
-  training unit (``ModuleUnit``), module overview (``Module``) or Architecture Center
-  article (``Architecture``) is a page, read as the Markdown Learn shows for it
+  training unit (``ModuleUnit``), module overview (``Module``), step-by-step tutorial
+  (``Tutorial``) or Architecture Center article (``Architecture``) is a page, read as
+  the Markdown Learn shows for it
   (:mod:`murar.ingest.sites._learn_yaml`); other YAML (TOCs, landing pages) is not.
 - Links resolve relative to the file that holds them (an include's links
   relative to the include); ``~/`` is the docset root; root-relative links are
@@ -851,9 +852,9 @@ class DocfxSite:
         """Pages: Markdown selected by a ``build.content`` group (pulled in by
         ``[!INCLUDE]`` or not: DocFX builds every file its content globs select);
         includes: other Markdown pulled in by ``[!INCLUDE]`` or under an
-        ``includes/`` folder; a Learn structured FAQ, training unit, module or Architecture
-        Center article (``.yml`` starting ``### YamlMime:FAQ``/``ModuleUnit``/``Module``/
-        ``Architecture``, selected by the content globs) is a Markdown page; other YAML
+        ``includes/`` folder; a Learn structured YAML page (``.yml`` starting ``### YamlMime:``
+        ``FAQ``/``ModuleUnit``/``Module``/``Tutorial``/``Architecture``, selected by the
+        content globs) is a Markdown page; other YAML
         (``toc.yml``, landing pages), Markdown TOCs (a file named ``toc.md`` in
         any case: DocFX's ``TocFileType.Markdown``) and unselected Markdown:
         excluded; images and videos: assets."""
@@ -885,7 +886,7 @@ class DocfxSite:
 
     def _learn_page(self, rel: str) -> bool:
         """True when the YAML file ``rel`` declares a Learn schema that is a page of text
-        (``### YamlMime:FAQ``, ``ModuleUnit``, ``Module`` or ``Architecture`` on its first line,
+        (``### YamlMime:FAQ``, ``ModuleUnit``, ``Module``, ``Tutorial`` or ``Architecture`` first,
         :mod:`murar.ingest.sites._learn_yaml`)."""
         try:
             with (self._root / rel).open("rb") as fh:
