@@ -1538,3 +1538,14 @@ def test_stem_macro_uses_the_interpreter_the_stem_attribute_names(tmp_path: Path
     text = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site).sections[0].text
     assert "A $\\sqrt{4} = 2$ B." in text and "stem:[in code]" in text
     assert "stem:" not in convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site).sections[0].text
+
+
+def test_character_attributes_asciidoc_py_lacks_keep_their_line(tmp_path: Path) -> None:
+    """Asciidoctor defines character replacement attributes ({startsb}, {endsb}, {vbar},
+    {caret}, {tilde}, {backtick}, {quot}, {apos}, {asterisk}, {cpp}, {pp}, {blank}; docs:
+    attributes/character-replacement-ref) that asciidoc-py does not: a line using one was
+    dropped whole, as asciidoc-py drops any line with an undefined attribute."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= C\n\nWrite {startsb}x{endsb} and {vbar} or {caret}, {tilde}, {cpp}.\n\nNext line.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert doc.sections[0].text == "Write [x] and | or ^, ~, C++.\n\nNext line."

@@ -185,6 +185,11 @@ _CHAR_ATTRS = {
     "nbsp": "\u00a0", "plus": "+", "quot": '"', "rdquo": "\u201d", "rsquo": "\u2019", "sp": " ", "tilde": "~",
     "vbar": "|", "wj": "\u2060", "zwsp": "\u200b", "cpp": "C++", "pp": "++", "startsb": "[", "endsb": "]",
 }
+#: the character-replacement attributes asciidoc-py does not define (its asciidoc.conf has the others): a
+#: line referencing one was dropped whole, as for any undefined attribute ('{startsb}q{endsb}'); they are
+#: given to asciidoc-py with Asciidoctor's values
+_CHAR_ATTRS_NOT_IN_ASCIIDOC_PY = {name: _CHAR_ATTRS[name] for name in (
+    "apos", "asterisk", "backtick", "blank", "caret", "quot", "tilde", "vbar", "cpp", "pp", "startsb", "endsb")}
 # the labels of admonitions (Asciidoctor "Admonitions": <name>-caption, set to localise them), passed on
 # even when no text references them, since the admonition templates read them
 _ADMONITION_CAPTIONS = frozenset({"note-caption", "tip-caption", "important-caption", "warning-caption",
@@ -985,6 +990,9 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
             if (k in used or caption) and k not in _FIXED_ATTRS and k not in _HTML_BACKEND_ATTRS \
                     and re.match(r"^[\w][\w-]*$", k):
                 api.attributes[k] = _value_refs(v, attrs)
+        for k in used & _CHAR_ATTRS_NOT_IN_ASCIIDOC_PY.keys():
+            if k not in attrs:  # (a page or site may set its own value)
+                api.attributes[k] = _CHAR_ATTRS_NOT_IN_ASCIIDOC_PY[k]
         api.attributes.update(_FIXED_ATTRS)
         out = io.StringIO()
         failed: BaseException | None = None
