@@ -1549,3 +1549,13 @@ def test_character_attributes_asciidoc_py_lacks_keep_their_line(tmp_path: Path) 
         "= C\n\nWrite {startsb}x{endsb} and {vbar} or {caret}, {tilde}, {cpp}.\n\nNext line.\n")})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
     assert doc.sections[0].text == "Write [x] and | or ^, ~, C++.\n\nNext line."
+
+
+def test_pass_macro_with_asciidoctor_sub_names_keeps_the_page(tmp_path: Path) -> None:
+    """``pass:q[...]``, ``pass:c,q[...]`` use Asciidoctor's one-letter substitution names
+    (docs: pass/pass-macro, subs/apply-subs-to-text); asciidoc-py stopped the whole page at
+    them ('illegal passthrough macro subs option: q'): the page read as nothing."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": (
+        "= P\n\nRun pass:q[*now*] and pass:c,a[<{product_name}>] here.\n\nSecond paragraph.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert doc.sections[0].text == "Run now and <SonataFlow> here.\n\nSecond paragraph."

@@ -112,6 +112,14 @@ _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _STEM_MACRO = re.compile(r"(?<![\w:])stem:\[")
+_PASS_SUBS = re.compile(r"(?<![\w:])pass:([\w,]{1,200})\[")
+# Asciidoctor's substitution names and one-letter aliases (docs: subs/apply-subs-to-text, pass/pass-macro)
+# as asciidoc-py names them; a name asciidoc-py has no counterpart for is left out
+_PASS_SUB_NAMES = {"c": "specialcharacters", "specialchars": "specialcharacters",
+                   "specialcharacters": "specialcharacters", "q": "quotes", "quotes": "quotes", "a": "attributes",
+                   "attributes": "attributes", "r": "replacements", "replacements": "replacements", "m": "macros",
+                   "macros": "macros", "p": "replacements2", "post_replacements": "replacements2", "n": "normal",
+                   "normal": "normal", "v": "verbatim", "verbatim": "verbatim", "none": "none"}
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 # an xref to a resource of another version (Antora resource ID ``3.9@component::page.adoc``): asciidoc-py
 # takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
@@ -400,7 +408,8 @@ class _Pre:
         """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
         ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
         ``xref:page.adoc[]`` (the target page's title, as Antora shows it), ``stem:[...]`` as the
-        ``latexmath:``/``asciimath:`` macro the ``stem`` attribute names, the text of an xref
+        ``latexmath:``/``asciimath:`` macro the ``stem`` attribute names, ``pass:q,a[...]`` with
+        the substitution names asciidoc-py knows (``quotes,attributes``), the text of an xref
         to another version's page (``xref:3.9@comp::page.adoc[text]``), link text
         with named attributes or a trailing ``^`` (see :func:`_link_text`), a link to a
         passthrough target (``link:++https://host/a_b++[text]``) as its text, and a
@@ -428,6 +437,8 @@ class _Pre:
             line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
         if "link:++" in line:
             line = _passthrough_links(line)
+        if "pass:" in line:
+            line = _PASS_SUBS.sub(_pass_subs, line)
         if "stem:[" in line:
             # Asciidoctor's stem macro is the interpreter the stem attribute names (latexmath for
             # latexmath/latex/tex, else asciimath; docs: stem/stem, "stem attribute"); asciidoc-py
@@ -574,6 +585,14 @@ _MONO_QUOTES = (
 # Asciidoctor's InlineLinkRx / InlineLinkMacroRx: a backslash before a URL scheme or a link/mailto
 # macro (at the start, after a blank or one of >()[];"') stops the link and is not shown
 _ESCAPED_URL = re.compile(r"""(?:^|(?<=[\s>()\[\];"']))\\(?=(?:https?|file|ftp|irc)://|(?:link|mailto):)""")
+
+
+def _pass_subs(m: re.Match[str]) -> str:
+    """``pass:q,a[`` with Asciidoctor's substitution names written as asciidoc-py's
+    (``pass:quotes,attributes[``); asciidoc-py stopped the whole page at a name it did
+    not know ('illegal passthrough macro subs option: q')."""
+    names = list(dict.fromkeys(_PASS_SUB_NAMES[n] for n in m.group(1).split(",") if n in _PASS_SUB_NAMES))
+    return f"pass:{','.join(names)}[" if names else "pass:["
 
 
 def _video_service_url(m: re.Match[str]) -> str:
