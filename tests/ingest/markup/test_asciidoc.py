@@ -1559,3 +1559,23 @@ def test_pass_macro_with_asciidoctor_sub_names_keeps_the_page(tmp_path: Path) ->
         "= P\n\nRun pass:q[*now*] and pass:c,a[<{product_name}>] here.\n\nSecond paragraph.\n")})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     assert doc.sections[0].text == "Run now and <SonataFlow> here.\n\nSecond paragraph."
+
+
+def test_image_targets_with_spaces_and_default_alt_under_imagesdir(tmp_path: Path) -> None:
+    """Asciidoctor's image macros take a target with spaces ('Screen Shot 1.png'; the HTML
+    converter writes %20); asciidoc-py matched neither form, so the block image was a line
+    of text and the inline one was lost. An image without alt text has the file stem as
+    its alt (Asciidoctor) also under an imagesdir, where asciidoc-py's default alt
+    ('b.png') no longer equalled the src ('images/b.png') and was kept."""
+    from murar.ingest.sites.base import PlainSite
+
+    _png(tmp_path / "images" / "Screen Shot 1.png")
+    _png(tmp_path / "images" / "setup_wizard.png")
+    (tmp_path / "p.adoc").write_text(
+        "= P\n:imagesdir: images\n\nBefore.\n\nimage::Screen Shot 1.png[Wizard]\n\n"
+        "Click image:Screen Shot 1.png[Shot] now.\n\nimage::setup_wizard.png[]\n")
+    doc = convert_asciidoc(tmp_path / "p.adoc", site=PlainSite(tmp_path))
+    assert [(m.path, m.alt) for m in _images(doc)] == [
+        ("images/Screen Shot 1.png", "Wizard"), ("images/Screen Shot 1.png", "Shot"),
+        ("images/setup_wizard.png", "setup wizard")]
+    assert "image:" not in doc.sections[0].text

@@ -58,6 +58,7 @@ from collections.abc import Callable, Iterator
 from html import escape as html_escape
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import unquote
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -111,6 +112,9 @@ _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
 _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[^\]]*\]""")
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
+# an image macro target up to its "[" (Asciidoctor's InlineImageMacroRx; a block macro's target cannot hold "["
+# either in practice), at most 256 characters: the callers keep those holding a space inside
+_SPACED_IMAGE = re.compile(r"(?<![\w:\\])(image::?)([^:\s\[\]][^\n\[\]]{0,255})\[")
 _STEM_MACRO = re.compile(r"(?<![\w:])stem:\[")
 _PASS_SUBS = re.compile(r"(?<![\w:])pass:([\w,]{1,200})\[")
 # Asciidoctor's substitution names and one-letter aliases (docs: subs/apply-subs-to-text, pass/pass-macro)
@@ -428,6 +432,11 @@ class _Pre:
             line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
             if "@" in line:  # the link text is what a reader sees (Asciidoctor keeps it as written)
                 line = _XREF_VERSIONED.sub(lambda m: m.group(2), line)
+        if "image:" in line and " " in line:
+            # a target with spaces (Asciidoctor's BlockMediaMacroRx/InlineImageMacroRx allow them; the
+            # HTML converter writes them as %20), which asciidoc-py's image macros do not match
+            line = _SPACED_IMAGE.sub(lambda m: m.group(0) if " " not in m.group(2) or m.group(2)[-1].isspace()
+                                     else m.group(1) + m.group(2).replace(" ", "%20") + "[", line)
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
         if "image:" in line and "=" in line:
@@ -1034,12 +1043,13 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
 
 # ----------------------------------------------------------------------- walk
 def _alt(img: LexborNode) -> str:
-    """The alt text; asciidoc-py's default (the target itself) becomes Asciidoctor's
-    (the file stem with ``-``/``_`` as spaces)."""
+    """The alt text; asciidoc-py's default (the target itself, also under an
+    ``imagesdir``) becomes Asciidoctor's (the file stem with ``-``/``_`` as spaces)."""
     src = img.attributes.get("src") or ""
     alt = img.attributes.get("alt") or ""
-    if not alt or alt == src:
-        name = re.split(r"[:$]", src.split("?")[0])[-1]  # the path part of a resource ID
+    # asciidoc-py's default alt is the macro's target, without the imagesdir its src starts with
+    if not alt or alt == src or src.endswith("/" + alt):
+        name = unquote(re.split(r"[:$]", src.split("?")[0])[-1])  # the path part of a resource ID
         return re.sub(r"[-_]+", " ", PurePosixPath(name).stem).strip()
     return alt
 
