@@ -560,6 +560,18 @@ Kafka needs a broker.
     assert "Kafka needs a broker." in doc.sections[0].text and doc.warnings == []
 
 
+def test_continuation_right_above_a_section_title_keeps_the_page(tmp_path: Path) -> None:
+    """A ``+`` with a section title on the very next line: asciidoc-py stopped the whole
+    page ('FAILED: section title not allowed in list item'), so the page read as nothing;
+    the title is a section, as when a blank line separates them."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": (
+        "= P\n\nIntro.\n\n* Install the agent.\n+\n== Configure\n\nEdit the file.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert [(s.heading_path[-1], s.text) for s in doc.sections] == [
+        ("P", "Intro.\n\nInstall the agent."), ("Configure", "Edit the file.")]
+    assert not [w for w in doc.warnings if "FAILED" in w]
+
+
 def test_continuation_then_one_blank_line_attaches_the_next_block(tmp_path: Path) -> None:
     # Asciidoctor 2 attaches the block after "+" and one blank line; "+", blank, "+" is one continuation
     site = _component(tmp_path, {f"{MOD}/pages/p.adoc": """\

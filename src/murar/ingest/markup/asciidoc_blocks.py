@@ -208,22 +208,30 @@ def dangling_continuations(lines: list[str]) -> list[str]:
     * one blank line, then a section title: the ``+`` goes. Asciidoctor renders
       that title as a paragraph of the list item, with what follows; asciidoc-py
       stops rendering the page there ("section title not allowed in list item"),
-      so here the title stays a section.
+      so here the title stays a section;
+    * a section title right under the ``+`` (no blank line): the ``+`` becomes a blank
+      line, for the same reason (asciidoc-py lost the whole page), so the title stays
+      a section here too.
     """
     skip: set[int] = set()
+    blank: set[int] = set()
     ignored = [False] * len(lines)
     for block in _delimited_blocks(lines):
         for j in range(block.start, min(block.end + 1, len(lines))):
             ignored[j] = True
     for i, line in enumerate(lines):
-        if ignored[i] or i in skip or line.strip() != "+" or (i + 1 < len(lines) and lines[i + 1].strip()):
+        if ignored[i] or i in skip or line.strip() != "+":
+            continue
+        if i + 1 < len(lines) and lines[i + 1].strip():
+            if _is_section_title(lines, i + 1):
+                blank.add(i)
             continue
         nxt = _next_content(lines, i + 1)
         if nxt == len(lines) or nxt > i + 2 or _is_section_title(lines, nxt):
             skip.add(i)
         elif lines[nxt].strip() == "+":
             skip.update(range(i, nxt))
-    return [line for i, line in enumerate(lines) if i not in skip]
+    return ["" if i in blank else line for i, line in enumerate(lines) if i not in skip]
 
 
 def continuation_runs(lines: list[str]) -> list[str]:
