@@ -1591,3 +1591,14 @@ def test_image_targets_with_spaces_and_default_alt_under_imagesdir(tmp_path: Pat
         ("images/Screen Shot 1.png", "Wizard"), ("images/Screen Shot 1.png", "Shot"),
         ("images/setup_wizard.png", "setup wizard")]
     assert "image:" not in doc.sections[0].text
+
+
+def test_nested_table_in_an_asciidoc_cell_reads_as_its_cells(tmp_path: Path) -> None:
+    """A nested table (``!===``, cells separated by ``!``; Asciidoctor docs: tables/nested-tables)
+    inside an ``a|`` cell read as '!=== !Name !Value ... !==='; its cells' text now."""
+    site = _component(tmp_path, {f"{MOD}/pages/n.adoc": (
+        "= N\n\n[cols=\"1,2a\"]\n|===\n|Option |Values\n\n|mode\n|One of:\n\n[cols=\"1,2\"]\n!===\n"
+        "!Name !Meaning\n\n!fast !Skips checks\n2+!Both apply at start.\n!===\n|===\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "n.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows[0][1] == "One of: Name Meaning fast Skips checks Both apply at start."

@@ -15,8 +15,8 @@ line by line, into what Asciidoctor shows:
 - block attribute lines (``[source,yaml]``, ``[[id]]``, ``[#id.role]``), line
   comments and comment blocks (``////``), list continuations (``+``), attribute
   entries (``:name: value``) and the delimiter lines of blocks (``----``, ``....``,
-  ``====``, ``****``, ``____``, ``--``, ``++++``, fences, a nested ``!===`` table)
-  are markup, not text;
+  ``====``, ``****``, ``____``, ``--``, ``++++``, fences, a nested ``!===`` table
+  and its ``!`` cell separators) are markup, not text;
 - the lines of a listing or literal block are its text as written (no list or
   emphasis reading), their callouts (``<1>``, ``<.>``, numbered in order) shown as
   ``(1)``, as are the items of the callout list (``<1> Text``);
@@ -39,7 +39,9 @@ _EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_
 _CELL_IMAGE = re.compile(r"\bimage::?([^\s\[\]]+)\[([^\]]*)\]")
 _BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
 _VERBATIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|`{3}[^`]*)$")
-_COMPOUND = re.compile(r"^(={4,}|\*{4,}|_{4,}|--|!={3,})$")
+_COMPOUND = re.compile(r"^(={4,}|\*{4,}|_{4,}|--)$")
+_NESTED_TABLE = re.compile(r"^!={3,}$")
+_NESTED_CELL = re.compile(r"(?:^|(?<=\s))(?:\d*[*+]?[<^>]?(?:\.[<^>])?[a-z]?)!")
 _COMMENT_BLOCK = re.compile(r"^/{4,}$")
 _LINE_COMMENT = re.compile(r"^//(?!/)")
 _ATTR_LINE = re.compile(r"^\[(?P<body>|[\w.#%{,\"'][^\]\[]*|\[[^\]]*\])\]$")  # Asciidoctor BlockAttributeListRx
@@ -64,9 +66,16 @@ def cell_lines(lines: list[str]) -> list[str]:
     comment: str | None = None
     callout = 0
     item = 0
+    nested = False  # inside a nested table (!===), whose cells are separated by "!"
     for raw in (part for line in lines for part in str(line).split("\n")):
         line = raw.rstrip()
         stripped = line.strip()
+        if verbatim is None and comment is None and _NESTED_TABLE.match(stripped):
+            nested = not nested
+            continue
+        if nested and verbatim is None and comment is None:
+            line = _NESTED_CELL.sub("", line)
+            stripped = line.strip()
         if comment is not None:
             if stripped == comment:
                 comment = None
