@@ -847,3 +847,28 @@ def test_learn_yaml_tutorial_steps_are_sections(tmp_path: Path, write: Callable[
     assert [(s.heading_path, s.text) for s in doc.sections] == [
         (("Build an app",), ""), (("Build an app", "Overview"), "You build a web app."),
         (("Build an app", "Exercise"), "Create the resource group.")]
+
+
+def test_tabs_inside_a_list_step_are_tabs_of_the_step(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Learn writes tabs inside numbered steps (the tab headings indented with the
+    step's content, closed by an indented ``---`` or the step's end; DocFX groups the
+    tab headings of any container). They were headings of the page, so every later
+    section hung under the last tab's label ('Azure Container Apps > Next steps')."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "media/fa.png", png)
+    write(tmp_path, "a.md", (
+        "# Configure\n\n## Assign the identity\n\n1. Get the resource ID.\n\n1. Assign the identity to app.\n\n"
+        "    # [Durable Functions](#tab/df)\n\n    Run the functionapp command.\n\n    ![](media/fa.png)\n\n"
+        "    # [Azure Container Apps](#tab/aca)\n\n    Run the containerapp command.\n\n    ---\n\n"
+        "1. Restart the app.\n\n## Next steps\n\nDebug the app.\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [s.heading_path for s in doc.sections] == [
+        ("Configure",), ("Configure", "Assign the identity"), ("Configure", "Next steps")]
+    text = doc.sections[1].text
+    assert "Durable Functions\n\nRun the functionapp command." in text and "Restart the app." in text
+    assert [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("Durable Functions", ("Durable Functions", "Azure Container Apps"))]

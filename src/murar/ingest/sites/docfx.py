@@ -278,7 +278,7 @@ _MARKER = re.compile(r"^[ \t]*:::[ \t]*(?:row|row-end|column|column-end|zone|zon
                      r"no-loc|form)\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
 _MARKER_KIND = re.compile(r"^([ \t]*):::[ \t]*([A-Za-z-]+)")
 # a tab: a heading whose only content is a link to "#tab/<id>[+<id>...][/<condition>]" (DocFX TabGroupAggregator)
-_TAB_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
+_TAB_HEADING = re.compile(r"^(?P<indent>[ \t]*)#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
                           r"\(#tab/[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*(?:/[A-Za-z0-9-]*)?\)(?:[ \t]+#+)?[ \t]*$")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _FENCE_ANY = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
@@ -314,44 +314,59 @@ def _tab_groups(body: str) -> str:
 
     DocFX renders such a heading as the label of a tab, never as a heading of the
     page; consecutive tabs form one group, which runs to the next thematic break
-    (``---``, the tab-end marker, kept as the last tab's content) or the end of the
-    page. Headings that are not tabs stay inside the current tab, as DocFX keeps
-    them (its ``TabGroupAggregator`` closes a group at a thematic break or the end
-    of the container only). Each tab heading becomes a marker and its label a bold
-    line, the way the other markups show tab labels. Only tabs at the top level of
-    the page are read (not inside lists or quotes); fenced code is left as it is.
+    (``---``, the tab-end marker, kept as the last tab's content) or the end of its
+    container. Headings that are not tabs stay inside the current tab, as DocFX keeps
+    them (its ``TabGroupAggregator`` groups the tab headings of any container block
+    and closes a group at a thematic break or the container's end). Each tab heading
+    becomes a marker and its label a bold line, the way the other markups show tab
+    labels. A group inside a list item (Learn's steps: the tab headings indented with
+    the item's content) keeps that indentation and ends at its ``---`` or at the first
+    line indented less (the item's end); such headings were read as headings of the
+    page, so every later section hung under the last tab's label. Fenced code is left
+    as it is.
     """
     if "#tab/" not in body:
         return body
-    fences = FenceTracker(_FENCE)
+    fences = FenceTracker(_FENCE_ANY)
     out: list[str] = []
-    in_group = False
+    group: str | None = None  # the indentation of the open group's tab headings
     prev = ""  # the previous line, "" after a block that a "---" cannot underline
+
+    def close(at: str) -> None:
+        out.extend(["", set_close(at), ""])
+
     for line in body.split("\n"):
         if fences.in_code(line):
             out.append(line)
             prev = ""
             continue
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if group and line.strip() and len(indent.expandtabs(4)) < len(group.expandtabs(4)):
+            close(group)  # the list item holding the group has ended
+            group = None
         m = _TAB_HEADING.match(line)
-        if m:
+        if m and (group is None or len(m.group("indent").expandtabs(4)) >= len(group.expandtabs(4))):
+            at = m.group("indent") if group is None else group
             label = m.group("label").strip()
-            if not in_group:
-                out.extend(["", set_open()])
-                in_group = True
-            out.extend(["", tab_start(label), *label_lines(label)])
+            if group is None:
+                out.extend(["", set_open(at)])
+                group = at
+            out.extend(["", tab_start(label, at), *label_lines(label, at)])
             prev = ""
             continue
-        brk = _THEMATIC_BREAK.match(line)
+        brk = _THEMATIC_BREAK.match(line[len(group):] if group and line.startswith(group) else line)
         # "---" under a paragraph line is a setext heading underline, not a break
-        if in_group and brk and (brk.group("c") != "-" or not prev.strip()):
-            out.extend([line, "", set_close(), ""])
-            in_group = False
+        if group is not None and brk and (brk.group("c") != "-" or not prev.strip()) \
+                and len(indent.expandtabs(4)) - len(group.expandtabs(4)) <= 3:
+            out.append(line)
+            close(group)
+            group = None
             prev = ""
             continue
         out.append(line)
-        prev = "" if _ATX_HEADING.match(line) else line
-    if in_group:
-        out.extend(["", set_close()])
+        prev = "" if _ATX_HEADING.match(line.lstrip(" \t")) else line
+    if group is not None:
+        out.extend(["", set_close(group)])
     return "\n".join(out)
 
 
