@@ -872,3 +872,24 @@ def test_tabs_inside_a_list_step_are_tabs_of_the_step(tmp_path: Path, write: Cal
     assert "Durable Functions\n\nRun the functionapp command." in text and "Restart the app." in text
     assert [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)] == [
         ("Durable Functions", ("Durable Functions", "Azure Container Apps"))]
+
+
+def test_inline_include_text_has_no_edge_spaces(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """An [!INCLUDE] inside a sentence is inline content (DocFX InclusionInline): the
+    spaces and line end around the included file's text are not part of the sentence.
+    SQL docs' product-name includes (' Transact-SQL ', front matter then ' SQL Server
+    Management Studio \\n') read 'by using ... Studio or Transact-SQL .'; a block include
+    (alone on its line, in a list step too) keeps its lines."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "includes/tsql-md.md", " Transact-SQL ")
+    write(tmp_path, "includes/ssms-md.md", "---\nms.topic: include\n---\n SQL Server Management Studio \n")
+    write(tmp_path, "includes/steps.md", "Sign in.\n\nOpen the portal.\n")
+    write(tmp_path, "a.md", (
+        "# Create tables\n\nUse [!INCLUDE[ssms](includes/ssms-md.md)] or [!INCLUDE[tsql](includes/tsql-md.md)].\n\n"
+        "1. [!INCLUDE[steps](includes/steps.md)]\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    assert doc.sections[0].text == ("Use SQL Server Management Studio or Transact-SQL.\n\nSign in.\n\n"
+                                    "Open the portal.")

@@ -508,6 +508,17 @@ _ZONE_START = re.compile(r"^(?P<indent>[ \t]*):::[ \t]*zone[ \t]+pivot[ \t]*=[ \
 _ZONE_END = re.compile(r"^[ \t]*:::[ \t]*zone-end\b", re.IGNORECASE)
 
 
+def _inline_include(body: str, start: int, end: int) -> bool:
+    """True when the ``[!INCLUDE]`` at ``body[start:end]`` is inline: text precedes it
+    on its line (besides quote and list markers) or follows it. DocFX parses such a
+    file as inline content (its InclusionInline), so the spaces and line ends around
+    the file's text ("`` Transact-SQL ``") are not part of the sentence."""
+    line_start = body.rfind("\n", 0, start) + 1
+    line_end = body.find("\n", end)
+    after = body[end:] if line_end < 0 else body[end:line_end]
+    return bool(after.strip()) or (bool(body[line_start:start].strip(" \t>")) and not _line_prefix(body, start))
+
+
 def _indent_block(block: str, body: str, start: int) -> str:
     """A code block that replaces a directive at ``start`` of ``body``, its lines
     indented like the directive's line (a list item's or quote's prefix,
@@ -1147,6 +1158,8 @@ class DocfxSite:
                                         depth=depth + 1, stack=(*stack, res.rel_path), left=left)
             inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
                                exists=lambda p: (self._root / p).is_file()).strip("\n")
+            if _inline_include(body, m.start(), m.end()):
+                inc = inc.strip()  # read as inline content: the paragraph's edges hold no spaces
             prefix = _line_prefix(body, m.start())
             lines = inc.split("\n")
             out.append("\n".join([lines[0], *[(prefix + line) if line.strip() else prefix.rstrip()
