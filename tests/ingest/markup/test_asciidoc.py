@@ -1602,3 +1602,28 @@ def test_nested_table_in_an_asciidoc_cell_reads_as_its_cells(tmp_path: Path) -> 
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "n.adoc", site=site)
     (table,) = [m for m in doc.media if isinstance(m, TableItem)]
     assert table.rows[0][1] == "One of: Name Meaning fast Skips checks Both apply at start."
+
+
+def test_asciidoc_cells_inherit_attributes_and_read_anchors_and_dlists(tmp_path: Path) -> None:
+    """Debezium's configuration tables (cols with ``a``): a cell inherits the document's
+    attributes ('{prodname}' stayed as written), an inline anchor ``[[id]]`` before the
+    option name is no text, a description list item ``term :: text`` reads as the term
+    and text ('::' stayed), and a backtick span starting with '+' keeps it ('+02:00')."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+[cols="14%a,40%a"]
+|===
+|Property
+|Description
+
+|[[tz-include-list]]<<tz-include-list, `include.list`>>
+|Rules for {product_name}, or an offset such as `+02:00`:
+
+`source:<tablename>` :: Matches {product_name} events of that table.
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows[-1] == ["include.list", ("Rules for SonataFlow, or an offset such as +02:00: "
+                                               "source:<tablename> Matches SonataFlow events of that table.")]

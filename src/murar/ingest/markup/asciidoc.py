@@ -904,8 +904,9 @@ def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str
 
 # --------------------------------------------------------------------- render
 @contextlib.contextmanager
-def _hardened() -> Iterator[Any]:
-    """asciidoc-py with no command execution (see module doc), one render at a time."""
+def _hardened(doc_attrs: dict[str, str] | None = None) -> Iterator[Any]:
+    """asciidoc-py with no command execution (see module doc), one render at a time;
+    ``doc_attrs``: the document's attributes, which its AsciiDoc cells inherit."""
     try:
         from asciidoc import asciidoc as engine
         from asciidoc.api import AsciiDocAPI
@@ -919,7 +920,7 @@ def _hardened() -> Iterator[Any]:
             if not filter_cmd or not str(filter_cmd).strip():
                 return lines  # no filter (every table cell asks): already HTML, as asciidoc-py returns it
             if "asciidoc" in str(filter_cmd):  # an "a|" cell or [asciidoc] block: plain text of it
-                return cell_lines(lines)
+                return cell_lines(lines, doc_attrs)
             return [html_escape(str(line), quote=False) for line in lines]
 
         def guarded_system(name: str, args: str, is_macro: bool = False, attrs: Any = None) -> Any:
@@ -1005,7 +1006,7 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
     Raises:
         IngestError: asciidoc-py produced nothing at all.
     """
-    with _hardened() as api_cls:
+    with _hardened(attrs) as api_cls:
         api = api_cls()
         api.options("--no-header-footer")
         if attrs.get("doctype") in ("book", "manpage"):  # asciidoc-py takes the doctype as an option only

@@ -20,7 +20,10 @@ line by line, into what Asciidoctor shows:
 - the lines of a listing or literal block are its text as written (no list or
   emphasis reading), their callouts (``<1>``, ``<.>``, numbered in order) shown as
   ``(1)``, as are the items of the callout list (``<1> Text``);
-- an admonition (``NOTE: text`` or a ``[NOTE]`` block) reads ``Note: text``.
+- an admonition (``NOTE: text`` or a ``[NOTE]`` block) reads ``Note: text``;
+- the document's attributes are substituted (the cell inherits them), inline
+  anchors (``[[id]]``) are not text, and a description list item
+  (``term:: text``) reads as its term and text.
 
 Every line returned is HTML-escaped text (the images excepted).
 """
@@ -33,7 +36,11 @@ from html import escape as html_escape
 __all__ = ["cell_lines"]
 
 _INLINE_MACRO = re.compile(r"\b(?:link|xref|mailto|https?|kbd|btn|menu)(?::|://)[^\[\s]*\[([^\]]*)\]")
-_MONOSPACE = re.compile(r"(?<![\w`])`\+?([^`\n]+?)\+?`(?![\w`])")
+_MONOSPACE = re.compile(r"(?<![\w`])`(?:\+([^`\n]+?)\+|([^`\n]+?))`(?![\w`])")
+_INLINE_ANCHOR = re.compile(r"\[\[[\w:.-]+(?:,[^\]\n]*)?\]\]")
+# a description list item (Asciidoctor DescriptionListRx): the term, its delimiter, the text after it
+_DLIST_ITEM = re.compile(r"^([^\s].{0,2000}?)[ \t]?(::::|:::|::|;;)(?:[ \t]+(.*))?$")
+_ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
 _HARD_BREAK = re.compile(r"[ \t]\+$")
 _EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_`])")
 _CELL_IMAGE = re.compile(r"\bimage::?([^\s\[\]]+)\[([^\]]*)\]")
@@ -50,15 +57,19 @@ _ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")
 _ADMONITION_PARA = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(.*)$")
 _CALLOUT = re.compile(r"<(\d+|\.)>")
 _CALLOUT_TAIL = re.compile(r"(?:[ \t]*(?:(?://|#|--|;;?|%)[ \t]*)?<(?:\d+|\.)>)+[ \t]*$")
+_MAX_LINE_CHARS = 100_000  # a text line after its attribute references are replaced
 _TAIL_CHARS = 400  # a line's callouts are looked for in its last characters only (linear on long lines)
 _CALLOUT_ITEM = re.compile(r"^<(\d+|\.)>[ \t]+(.*)$")
 
 
-def cell_lines(lines: list[str]) -> list[str]:
+def cell_lines(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """The lines of an AsciiDoc table cell as the text Asciidoctor shows (see the
     module doc), each HTML-escaped; an image is an ``<img>`` tag. ``lines`` are the
-    cell's source lines (a line holding ``\\n`` counts as several). Linear in the
-    cell's size; never raises."""
+    cell's source lines (a line holding ``\\n`` counts as several); ``attrs`` the
+    document's attributes, which the cell inherits (its text lines' ``{name}``
+    references are replaced; an unknown one stays as written). Linear in the cell's
+    size; never raises."""
+    values = attrs or {}
     out: list[str] = []
     title = ""
     label = ""  # a [NOTE] style waiting for the paragraph or block it labels
@@ -120,6 +131,18 @@ def cell_lines(lines: list[str]) -> list[str]:
         if not stripped:
             out.append("")
             continue
+        if "{" in line:
+            line = _ATTR_REF.sub(lambda m: m.group(0)[1:] if m.group(1) else values.get(m.group(2), m.group(0)),
+                                 line)[:_MAX_LINE_CHARS]
+            stripped = line.strip()
+        if "[[" in line:
+            line = _INLINE_ANCHOR.sub("", line)
+            stripped = line.strip()
+        if "::" in line or ";;" in line:
+            item_m = _DLIST_ITEM.match(stripped)
+            if item_m and not stripped.startswith(("image::", "video::", "audio::", "include::", "toc::")):
+                line = " ".join(p for p in (item_m.group(1), item_m.group(3) or "") if p)
+                stripped = line.strip()
         adm = _ADMONITION_PARA.match(stripped)
         if adm:
             line = f"{adm.group(1).capitalize()}: {adm.group(2)}"
@@ -166,6 +189,6 @@ def _plain_text(line: str) -> str:
     line = re.sub(r"^\s*([*.\-]+)\s+", "- ", line)
     line = _HARD_BREAK.sub("", line)
     line = _INLINE_MACRO.sub(lambda m: m.group(1), line)
-    line = _MONOSPACE.sub(lambda m: m.group(1), line)
+    line = _MONOSPACE.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), line)
     line = _EMPHASIS.sub(lambda m: m.group(1), line)
     return html_escape(line, quote=False)
