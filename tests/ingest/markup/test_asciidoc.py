@@ -1627,3 +1627,16 @@ def test_asciidoc_cells_inherit_attributes_and_read_anchors_and_dlists(tmp_path:
     (table,) = [m for m in doc.media if isinstance(m, TableItem)]
     assert table.rows[-1] == ["include.list", ("Rules for SonataFlow, or an offset such as +02:00: "
                                                "source:<tablename> Matches SonataFlow events of that table.")]
+
+
+def test_asciidoc_cell_attribute_references_are_bounded() -> None:
+    """A cell line of thousands of references to a long attribute value is cut at the
+    line limit without building the whole expansion (hostile input)."""
+    import time
+
+    from murar.ingest.markup.asciidoc_cells import cell_lines
+
+    start = time.monotonic()
+    out = cell_lines(["{a}" * 20_000, "x {b} \\{a} y"], {"a": "v" * 100_000, "b": "B"})
+    assert time.monotonic() - start < 2
+    assert len(out[0]) == 100_000 and out[1] == "x B {a} y"

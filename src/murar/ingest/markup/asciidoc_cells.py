@@ -132,8 +132,7 @@ def cell_lines(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
             out.append("")
             continue
         if "{" in line:
-            line = _ATTR_REF.sub(lambda m: m.group(0)[1:] if m.group(1) else values.get(m.group(2), m.group(0)),
-                                 line)[:_MAX_LINE_CHARS]
+            line = _substitute(line, values)
             stripped = line.strip()
         if "[[" in line:
             line = _INLINE_ANCHOR.sub("", line)
@@ -164,6 +163,23 @@ def cell_lines(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
     if title:
         out.append(html_escape(title, quote=False))
     return out
+
+
+def _substitute(line: str, values: dict[str, str]) -> str:
+    """``line`` with its ``{name}`` references to ``values`` replaced (``\\{name}`` is the
+    reference as written, an unknown name stays), cut at :data:`_MAX_LINE_CHARS`
+    characters without building more (a line of many references to a long value)."""
+    parts: list[str] = []
+    size = pos = 0
+    for m in _ATTR_REF.finditer(line):
+        value = m.group(0)[1:] if m.group(1) else values.get(m.group(2), m.group(0))
+        parts += [line[pos:m.start()], value]
+        size += m.start() - pos + len(value)
+        pos = m.end()
+        if size > _MAX_LINE_CHARS:
+            return "".join(parts)[:_MAX_LINE_CHARS]
+    parts.append(line[pos:])
+    return "".join(parts)[:_MAX_LINE_CHARS]
 
 
 def _plain_line(line: str, caption: str = "") -> str:
