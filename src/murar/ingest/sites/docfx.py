@@ -854,12 +854,12 @@ class DocfxSite:
         uids: dict[str, str] = {}
         for ds in self._scan_folders():
             for rel in os_walk_files(self._root, ds, frozenset({*PAGE_MARKUP, ".yml", ".yaml"})):
+                if suffix_of(rel) in (".yml", ".yaml") and not self._learn_page(rel):
+                    continue  # a TOC, landing page or API reference: no includes of page text (first line read)
                 try:  # as the page itself is read: a UTF-16 page by its byte-order mark (size-capped)
                     text = read_include(self._root / rel, label=rel)
                 except OSError:
                     continue
-                if suffix_of(rel) in (".yml", ".yaml") and yaml_mime(text) not in PAGE_SCHEMAS:
-                    continue  # a TOC or landing page: no includes of page text
                 for target in _include_targets(text):
                     res = self.resolve_include(target, page_rel=rel)
                     if res.rel_path and not res.problem:
