@@ -1640,3 +1640,16 @@ def test_asciidoc_cell_attribute_references_are_bounded() -> None:
     out = cell_lines(["{a}" * 20_000, "x {b} \\{a} y"], {"a": "v" * 100_000, "b": "B"})
     assert time.monotonic() - start < 2
     assert len(out[0]) == 100_000 and out[1] == "x B {a} y"
+
+
+def test_table_starting_with_a_blank_line_keeps_its_rows(tmp_path: Path) -> None:
+    """Neo4j's '.Considerations' tables open with a blank line ('|===' / '' / '| text'),
+    which also keeps the first row out of the implicit header (Asciidoctor counts the
+    columns on the first line with content). asciidoc-py counted them on the blank line
+    and rendered every row empty: the table's text was lost."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= T\n\n|===\n\n| Not intended for cryptographic use.\n| Values can be stored as properties.\n|===\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.headers in ([], [""]) and table.rows == [
+        ["Not intended for cryptographic use."], ["Values can be stored as properties."]]

@@ -80,6 +80,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     quoted_attribute_values,
     setext_titles,
     shorthand_tables,
+    table_leading_blanks,
     text_after_attached_blocks,
     xref_texts,
 )
@@ -889,9 +890,10 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     code blocks, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
     level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
-    return shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(
+    return shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(table_leading_blanks(
+        implicit_table_headers(
         attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(block_indents(fenced_code_blocks(lines))))))))))), attrs)))
+        quoted_attribute_values(block_indents(fenced_code_blocks(lines)))))))))))), attrs)))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -54,7 +54,7 @@ from typing import Literal
 __all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
            "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
-           "shorthand_tables", "text_after_attached_blocks", "xref_texts"]
+           "shorthand_tables", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -175,6 +175,24 @@ def implicit_table_headers(lines: list[str]) -> list[str]:
         done = block.start
     out += lines[done:]
     return out
+
+
+def table_leading_blanks(lines: list[str]) -> list[str]:
+    """``lines`` without the blank lines right after a table's opening delimiter.
+    Asciidoctor counts the columns on the first line with content and skips blank
+    lines before it (a leading blank line is also how authors keep the first row out
+    of the implicit header, which :func:`implicit_table_headers` reads first); asciidoc-py
+    counted the columns on the blank line, found none, and rendered every row empty
+    (Neo4j's one-column '.Considerations' tables)."""
+    drop: set[int] = set()
+    for block in _delimited_blocks(lines):
+        if block.kind != "table":
+            continue
+        i = block.start + 1
+        while i < min(block.end, len(lines)) and not lines[i].strip():
+            drop.add(i)
+            i += 1
+    return [line for i, line in enumerate(lines) if i not in drop] if drop else lines
 
 
 def _next_content(lines: list[str], i: int) -> int:
