@@ -1653,3 +1653,17 @@ def test_table_starting_with_a_blank_line_keeps_its_rows(tmp_path: Path) -> None
     (table,) = [m for m in doc.media if isinstance(m, TableItem)]
     assert table.headers in ([], [""]) and table.rows == [
         ["Not intended for cryptographic use."], ["Values can be stored as properties."]]
+
+
+def test_unset_caption_labels_keep_the_block_titles(tmp_path: Path) -> None:
+    """``:table-caption!:`` (Neo4j's Cypher manual), ``:figure-caption!:`` and
+    ``:example-caption!:`` turn off the 'Table 1.' labels (Asciidoctor docs: captions);
+    asciidoc-py dropped the whole title instead, so '.Details' was no table caption
+    and a figure lost its caption."""
+    _png(tmp_path / MOD / "images" / "arch.png")
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= C\n:table-caption!:\n:figure-caption!:\n\n.Details\n|===\n|Syntax |uuid()\n|===\n\n"
+        ".Architecture overview\nimage::arch.png[Architecture]\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert [m.caption for m in doc.media if isinstance(m, TableItem)] == ["Details"]
+    assert [m.caption for m in _images(doc)] == ["Architecture overview"]

@@ -203,6 +203,8 @@ _CHAR_ATTRS = {
 #: given to asciidoc-py with Asciidoctor's values
 _CHAR_ATTRS_NOT_IN_ASCIIDOC_PY = {name: _CHAR_ATTRS[name] for name in (
     "apos", "asterisk", "backtick", "blank", "caret", "quot", "tilde", "vbar", "cpp", "pp", "startsb", "endsb")}
+#: the caption labels asciidoc-py's templates need: unsetting one (':table-caption!:') made it drop the titles
+_CAPTION_ATTRS = frozenset({"table-caption", "figure-caption", "example-caption"})
 # the labels of admonitions (Asciidoctor "Admonitions": <name>-caption, set to localise them), passed on
 # even when no text references them, since the admonition templates read them
 _ADMONITION_CAPTIONS = frozenset({"note-caption", "tip-caption", "important-caption", "warning-caption",
@@ -362,6 +364,11 @@ class _Pre:
                         continue  # asciidoc-py would load configuration (filters) from it
                     if am.group(1) or am.group(3):
                         self.attrs.pop(name, None)
+                        if name in _CAPTION_ATTRS:
+                            # asciidoc-py then drops the block's whole title ('.Details' over a table);
+                            # Asciidoctor shows the title without its "Table 1." label, which the
+                            # walker removes from every caption anyway
+                            continue
                     else:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
                     if name == "doctype":
