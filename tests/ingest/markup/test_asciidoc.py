@@ -299,6 +299,51 @@ a|The available options:
     assert "*" not in cell and "`" not in cell
 
 
+def test_blocks_in_asciidoc_cells_read_as_their_text(tmp_path: Path) -> None:
+    """An ``a|`` cell is a nested document (Asciidoctor, tables/format-cell-content, the
+    ``a`` operator): its source block, admonitions, comments, block attributes and
+    list continuations are blocks, not text; a line ending in ' +' is a hard line break.
+    They were left in the cell as written ('[source,yaml] ---- mode: fast # <1> ----
+    ... [NOTE] ==== ...'; kie-kogito: '`...token-propagation=true` + + Enables ...')."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": """\
+= T
+
+[cols="1,2a"]
+|===
+|Option |Description
+
+|`mode`
+|The `fast_mode` mode. +
+ +
+Read at start.
+
+[source,yaml]
+----
+mode: fast # <1>
+* not a list
+----
+<1> Fast mode.
+
+NOTE: Only on Linux.
+
+[NOTE]
+====
+A delimited note.
+====
+
+// a comment
+* item one
++
+continued text
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    cell = table.rows[0][1]
+    assert cell == ("The fast_mode mode. Read at start. mode: fast (1) * not a list (1) Fast mode. Note: Only on Linux. "
+                    "Note: A delimited note. - item one continued text")
+
+
 def test_images_in_asciidoc_cells_stay_images(tmp_path: Path) -> None:
     """A screenshot column written as AsciiDoc cells (cols="1,2a" or a|) lost its images:
     the cell was reduced to text. Block and inline images there are the page's images."""
@@ -513,6 +558,18 @@ Kafka needs a broker.
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
     assert [s.heading_path[-1] for s in doc.sections] == ["P", "Additional resources"]
     assert "Kafka needs a broker." in doc.sections[0].text and doc.warnings == []
+
+
+def test_continuation_right_above_a_section_title_keeps_the_page(tmp_path: Path) -> None:
+    """A ``+`` with a section title on the very next line: asciidoc-py stopped the whole
+    page ('FAILED: section title not allowed in list item'), so the page read as nothing;
+    the title is a section, as when a blank line separates them."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": (
+        "= P\n\nIntro.\n\n* Install the agent.\n+\n== Configure\n\nEdit the file.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert [(s.heading_path[-1], s.text) for s in doc.sections] == [
+        ("P", "Intro.\n\nInstall the agent."), ("Configure", "Edit the file.")]
+    assert not [w for w in doc.warnings if "FAILED" in w]
 
 
 def test_continuation_then_one_blank_line_attaches_the_next_block(tmp_path: Path) -> None:
@@ -1410,3 +1467,203 @@ def test_indent_attribute_of_a_verbatim_block_reindents_its_lines(tmp_path: Path
         "[source,java,indent=2]\n----\n\tstop();\n----\n\n[source,java]\n----\n    kept();\n----\n")})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "i.adoc", site=site)
     assert doc.sections[0].text == "void run() {\n    go();\n}\n\n  stop();\n\n    kept();"
+
+
+def test_conditionals_see_the_html_backend_attributes(tmp_path: Path) -> None:
+    """Asciidoctor converting to HTML (every site generator) defines backend=html5,
+    backend-html5, basebackend-html, doctype-article, filetype-html, outfilesuffix=.html
+    and asciidoctor ("Intrinsic attributes"). They were undefined, so
+    ``ifdef::backend-html5[]`` blocks (jenkins.io's header, which sets imagesdir) and
+    ``ifeval::["{backend}" == "html5"]`` text were dropped, and ``ifndef::backend-html5[]``
+    alternatives shown; a ``:doctype: book`` entry makes doctype-book hold instead."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+ifdef::backend-html5[]
+HTML5 only.
+endif::[]
+ifndef::backend-html5[]
+Not for HTML.
+endif::[]
+ifdef::basebackend-html+asciidoctor+filetype-html+doctype-article[]
+Base HTML.
+endif::[]
+ifeval::["{backend}{outfilesuffix}" == "html5.html"]
+Evaluated.
+endif::[]
+""", f"{MOD}/pages/b.adoc": "= B\n:doctype: book\n\nifdef::doctype-book[]\nBook.\nendif::[]\n"
+                             "ifdef::doctype-article[]\nArticle.\nendif::[]\n"})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert doc.sections[0].text == "HTML5 only. Base HTML. Evaluated."
+    book = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
+    assert "Book." in book.sections[0].text and "Article." not in book.sections[0].text
+
+
+def test_front_matter_is_metadata_not_text(tmp_path: Path) -> None:
+    """An AsciiDoc page of a site generator that reads front matter (jenkins.io,
+    jekyll-asciidoc, Awestruct; Asciidoctor's skip-front-matter) starts with a ``---``
+    YAML block. It was converted as text ('--- layout: section title: ... ---'), which
+    pushed the header's attribute entries and ``= Title`` into the body (asciidoc-py:
+    'only book doctypes can contain level 0 sections'). Its ``title`` titles a page
+    without ``= Title``; thematic breaks around plain text stay breaks."""
+    from murar.ingest.sites.base import PlainSite
+
+    _png(tmp_path / "resources" / "managing" / "users.png")
+    pages = {"users.adoc": ("---\nlayout: section\ntitle: Managing Users\n---\n:toc:\n:imagesdir: ../resources\n\n"
+                            "= Managing Users\n\nIntro.\n\n== Creating a User\n\nimage::managing/users.png[Users]\n"),
+             "plain.adoc": "---\nlayout: section\ntitle: Plain Page\n---\n\nBody text.\n",
+             "top.adoc": "---\n\nJust words.\n\n---\n\nMore.\n"}
+    for name, text in pages.items():
+        (tmp_path / "book").mkdir(exist_ok=True)
+        (tmp_path / "book" / name).write_text(text)
+    site = PlainSite(tmp_path)
+    doc = convert_asciidoc(tmp_path / "book" / "users.adoc", site=site)
+    assert doc.title == "Managing Users" and not [w for w in doc.warnings if "level 0" in w]
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Managing Users",), "Intro."), (("Managing Users", "Creating a User"), "")]
+    assert [m.path for m in _images(doc)] == ["resources/managing/users.png"]
+    plain = convert_asciidoc(tmp_path / "book" / "plain.adoc", site=site)
+    assert plain.title == "Plain Page" and plain.sections[0].text == "Body text."
+    top = convert_asciidoc(tmp_path / "book" / "top.adoc", site=site)
+    assert "Just words." in top.sections[0].text and "More." in top.sections[0].text
+
+
+def test_toc_macro_and_audio_fallback_are_not_text(tmp_path: Path) -> None:
+    """``:toc: macro`` with ``toc::[]`` places the table of contents (Asciidoctor: links to
+    the page's own sections, navigation); asciidoc-py writes a placeholder that was read as
+    the page's first words ('Table of Contents JavaScript must be enabled in your browser to
+    display the table of contents.'). The text inside ``audio::`` is a browser's fallback."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= Guide\n:toc: macro\n\ntoc::[]\n\nIntro text.\n\naudio::sound.mp3[]\n\n== Install\n\nSteps.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Guide",), "Intro text."), (("Guide", "Install"), "Steps.")]
+
+
+def test_stem_macro_uses_the_interpreter_the_stem_attribute_names(tmp_path: Path) -> None:
+    """``stem:[...]`` is Asciidoctor's macro for the interpreter ``:stem:`` names
+    (``latexmath``; else asciimath); asciidoc-py left it as text ('stem:[\\\\sqrt{4} = 2]')
+    while ``latexmath:[...]`` on the same page read as math."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/l.adoc": "= L\n:stem: latexmath\n\nA stem:[\\sqrt{4} = 2] B.\n\n----\nstem:[in code]\n----\n",
+        f"{MOD}/pages/a.adoc": "= A\n:stem:\n\nA stem:[sqrt(4) = 2] B.\n"})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site).sections[0].text
+    assert "A $\\sqrt{4} = 2$ B." in text and "stem:[in code]" in text
+    assert "stem:" not in convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site).sections[0].text
+
+
+def test_character_attributes_asciidoc_py_lacks_keep_their_line(tmp_path: Path) -> None:
+    """Asciidoctor defines character replacement attributes ({startsb}, {endsb}, {vbar},
+    {caret}, {tilde}, {backtick}, {quot}, {apos}, {asterisk}, {cpp}, {pp}, {blank}; docs:
+    attributes/character-replacement-ref) that asciidoc-py does not: a line using one was
+    dropped whole, as asciidoc-py drops any line with an undefined attribute."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= C\n\nWrite {startsb}x{endsb} and {vbar} or {caret}, {tilde}, {cpp}.\n\nNext line.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert doc.sections[0].text == "Write [x] and | or ^, ~, C++.\n\nNext line."
+
+
+def test_pass_macro_with_asciidoctor_sub_names_keeps_the_page(tmp_path: Path) -> None:
+    """``pass:q[...]``, ``pass:c,q[...]`` use Asciidoctor's one-letter substitution names
+    (docs: pass/pass-macro, subs/apply-subs-to-text); asciidoc-py stopped the whole page at
+    them ('illegal passthrough macro subs option: q'): the page read as nothing."""
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": (
+        "= P\n\nRun pass:q[*now*] and pass:c,a[<{product_name}>] here.\n\nSecond paragraph.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    assert doc.sections[0].text == "Run now and <SonataFlow> here.\n\nSecond paragraph."
+
+
+def test_image_targets_with_spaces_and_default_alt_under_imagesdir(tmp_path: Path) -> None:
+    """Asciidoctor's image macros take a target with spaces ('Screen Shot 1.png'; the HTML
+    converter writes %20); asciidoc-py matched neither form, so the block image was a line
+    of text and the inline one was lost. An image without alt text has the file stem as
+    its alt (Asciidoctor) also under an imagesdir, where asciidoc-py's default alt
+    ('b.png') no longer equalled the src ('images/b.png') and was kept."""
+    from murar.ingest.sites.base import PlainSite
+
+    _png(tmp_path / "images" / "Screen Shot 1.png")
+    _png(tmp_path / "images" / "setup_wizard.png")
+    (tmp_path / "p.adoc").write_text(
+        "= P\n:imagesdir: images\n\nBefore.\n\nimage::Screen Shot 1.png[Wizard]\n\n"
+        "Click image:Screen Shot 1.png[Shot] now.\n\nimage::setup_wizard.png[]\n")
+    doc = convert_asciidoc(tmp_path / "p.adoc", site=PlainSite(tmp_path))
+    assert [(m.path, m.alt) for m in _images(doc)] == [
+        ("images/Screen Shot 1.png", "Wizard"), ("images/Screen Shot 1.png", "Shot"),
+        ("images/setup_wizard.png", "setup wizard")]
+    assert "image:" not in doc.sections[0].text
+
+
+def test_nested_table_in_an_asciidoc_cell_reads_as_its_cells(tmp_path: Path) -> None:
+    """A nested table (``!===``, cells separated by ``!``; Asciidoctor docs: tables/nested-tables)
+    inside an ``a|`` cell read as '!=== !Name !Value ... !==='; its cells' text now."""
+    site = _component(tmp_path, {f"{MOD}/pages/n.adoc": (
+        "= N\n\n[cols=\"1,2a\"]\n|===\n|Option |Values\n\n|mode\n|One of:\n\n[cols=\"1,2\"]\n!===\n"
+        "!Name !Meaning\n\n!fast !Skips checks\n2+!Both apply at start.\n!===\n|===\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "n.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows[0][1] == "One of: Name Meaning fast Skips checks Both apply at start."
+
+
+def test_asciidoc_cells_inherit_attributes_and_read_anchors_and_dlists(tmp_path: Path) -> None:
+    """Debezium's configuration tables (cols with ``a``): a cell inherits the document's
+    attributes ('{prodname}' stayed as written), an inline anchor ``[[id]]`` before the
+    option name is no text, a description list item ``term :: text`` reads as the term
+    and text ('::' stayed), and a backtick span starting with '+' keeps it ('+02:00')."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": """\
+= C
+
+[cols="14%a,40%a"]
+|===
+|Property
+|Description
+
+|[[tz-include-list]]<<tz-include-list, `include.list`>>
+|Rules for {product_name}, or an offset such as `+02:00`:
+
+`source:<tablename>` :: Matches {product_name} events of that table.
+|===
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows[-1] == ["include.list", ("Rules for SonataFlow, or an offset such as +02:00: "
+                                               "source:<tablename> Matches SonataFlow events of that table.")]
+
+
+def test_asciidoc_cell_attribute_references_are_bounded() -> None:
+    """A cell line of thousands of references to a long attribute value is cut at the
+    line limit without building the whole expansion (hostile input)."""
+    import time
+
+    from murar.ingest.markup.asciidoc_cells import cell_lines
+
+    start = time.monotonic()
+    out = cell_lines(["{a}" * 20_000, "x {b} \\{a} y"], {"a": "v" * 100_000, "b": "B"})
+    assert time.monotonic() - start < 2
+    assert len(out[0]) == 100_000 and out[1] == "x B {a} y"
+
+
+def test_table_starting_with_a_blank_line_keeps_its_rows(tmp_path: Path) -> None:
+    """Neo4j's '.Considerations' tables open with a blank line ('|===' / '' / '| text'),
+    which also keeps the first row out of the implicit header (Asciidoctor counts the
+    columns on the first line with content). asciidoc-py counted them on the blank line
+    and rendered every row empty: the table's text was lost."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= T\n\n|===\n\n| Not intended for cryptographic use.\n| Values can be stored as properties.\n|===\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.headers in ([], [""]) and table.rows == [
+        ["Not intended for cryptographic use."], ["Values can be stored as properties."]]
+
+
+def test_unset_caption_labels_keep_the_block_titles(tmp_path: Path) -> None:
+    """``:table-caption!:`` (Neo4j's Cypher manual), ``:figure-caption!:`` and
+    ``:example-caption!:`` turn off the 'Table 1.' labels (Asciidoctor docs: captions);
+    asciidoc-py dropped the whole title instead, so '.Details' was no table caption
+    and a figure lost its caption."""
+    _png(tmp_path / MOD / "images" / "arch.png")
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= C\n:table-caption!:\n:figure-caption!:\n\n.Details\n|===\n|Syntax |uuid()\n|===\n\n"
+        ".Architecture overview\nimage::arch.png[Architecture]\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert [m.caption for m in doc.media if isinstance(m, TableItem)] == ["Details"]
+    assert [m.caption for m in _images(doc)] == ["Architecture overview"]

@@ -727,3 +727,169 @@ def test_a_hidden_zone_never_closed_is_reported(tmp_path: Path, write: Callable[
     warnings.clear()
     site.preprocess("# Closed\n\n::: zone target=\"pdf\"\nx\n::: zone-end\n\nEnd.\n", page_rel="a.md", warnings=warnings)
     assert warnings == []
+
+
+def test_learn_faq_yaml_is_a_page_of_questions(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A ``.yml`` the content globs select that starts ``### YamlMime:FAQ`` is a Learn
+    structured FAQ article (title, summary, sections of question/answer Markdown); it was
+    skipped with the TOCs. It reads as the page Learn shows: a heading per section and
+    question, the answers' Markdown (includes, images) as on any page."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md", "**/*.yml"]}]}}')
+    write(tmp_path, "toc.yml", "- name: FAQ\n  href: faq.yml\n")
+    write(tmp_path, "media/distro.png", png)
+    write(tmp_path, "includes/arm.md", "Arm CPUs too.\n")
+    write(tmp_path, "faq.yml", (
+        "### YamlMime:FAQ\nmetadata:\n  title: FAQ's about WSL\n  ms.topic: faq\n"
+        "title: Frequently Asked Questions about WSL\nsummary: |\n  Answers to common questions.\n\n"
+        "sections:\n  - name: General\n    questions:\n      - question: |\n         What can I do with WSL?\n"
+        "        answer: |\n          Run Linux tools:\n\n          ![Distro details](media/distro.png)\n\n"
+        "      - question: |\n         What processors does WSL support?\n"
+        "        answer: \n         WSL supports x64. [!INCLUDE [arm](includes/arm.md)]\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("faq.yml").role is FileRole.PAGE and site.classify("toc.yml").role is FileRole.EXCLUDED
+    doc = converter_for("markdown")(tmp_path / "faq.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert doc.title == "Frequently Asked Questions about WSL"
+    assert [(s.heading_path[1:], s.text) for s in doc.sections] == [
+        ((), "Answers to common questions."),
+        (("General",), ""),
+        (("General", "What can I do with WSL?"), "Run Linux tools:"),
+        (("General", "What processors does WSL support?"), "WSL supports x64. Arm CPUs too.")]
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["media/distro.png"]
+
+
+def test_learn_training_units_and_modules_are_pages(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Learn training content is YAML: a ``### YamlMime:ModuleUnit`` file is a unit page
+    (its title, its ``content`` Markdown, usually one ``[!include[]]`` of the unit's text,
+    then its quiz questions and choices); a ``### YamlMime:Module`` file is the module's
+    overview (title, summary, abstract, prerequisites). Both were skipped as YAML, and the
+    unit text lived only in excluded ``includes/``, so a module read as nothing."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md", "**/*.yml"], '
+                                  '"exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "m/media/chart.png", png)
+    write(tmp_path, "m/includes/cloud.md", "Cloud computing is renting compute.\n\n"
+                                           "## Models\n\n![Chart.](../media/chart.png)\n")
+    write(tmp_path, "m/index.yml", (
+        "### YamlMime:Module\nuid: learn.m\nmetadata:\n  title: Intro\ntitle: Introduction to Azure\n"
+        "summary: The basics of Azure.\nabstract: |\n  In this module, you will:\n  - Describe cloud computing\n"
+        "prerequisites: |\n  - Basic computing concepts\nunits:\n- learn.m.cloud\n"))
+    write(tmp_path, "m/cloud.yml", (
+        "### YamlMime:ModuleUnit\nuid: learn.m.cloud\ntitle: What is cloud computing?\nmetadata:\n"
+        "  title: What is cloud computing?\ndurationInMinutes: 10\ncontent: |\n  [!include[](includes/cloud.md)]\n"
+        "quiz:\n  title: Check your knowledge\n  questions:\n    - content: \"What is Azure?\"\n      choices:\n"
+        "        - content: \"A cloud platform\"\n          isCorrect: true\n          explanation: \"Yes.\"\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("m/cloud.yml").role is FileRole.PAGE and site.classify("m/index.yml").role is FileRole.PAGE
+    assert site.classify("m/includes/cloud.md").role is FileRole.INCLUDE
+    convert = converter_for("markdown")
+    unit = convert(tmp_path / "m/cloud.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert [(s.heading_path, s.text) for s in unit.sections] == [
+        (("What is cloud computing?",), "Cloud computing is renting compute."),
+        (("What is cloud computing?", "Models"), ""),
+        (("What is cloud computing?", "Check your knowledge"), ""),
+        (("What is cloud computing?", "Check your knowledge", "What is Azure?"), "A cloud platform")]
+    assert [m.path for m in unit.media if isinstance(m, ImageItem)] == ["m/media/chart.png"]
+    module = convert(tmp_path / "m/index.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert [(s.heading_path, s.text) for s in module.sections] == [
+        (("Introduction to Azure",), "The basics of Azure.\n\nIn this module, you will:\n\nDescribe cloud computing"),
+        (("Introduction to Azure", "Prerequisites"), "Basic computing concepts")]
+
+
+def test_architecture_center_articles_are_pages(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """The Azure Architecture Center writes each article as ``### YamlMime:Architecture``
+    (``name``: the H1; ``content``: an include of ``<article>-content.md``, which the
+    content globs exclude). The .yml was skipped and the -content.md was 'not selected':
+    every article was missing. It reads as ``# name`` and the content; the -content.md is
+    known as an include."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md", "**/*.yml"], '
+                                  '"exclude": ["**/includes/**", "**/**/*-content.md"]}]}}')
+    write(tmp_path, "ai/media/arch.png", png)
+    write(tmp_path, "ai/call-center-content.md", (
+        "This article describes call center analytics.\n\n## Architecture\n\n"
+        ':::image type="content" source="./media/arch.png" alt-text="Diagram of the architecture.":::\n'))
+    write(tmp_path, "ai/call-center.yml", (
+        "### YamlMime:Architecture\nmetadata:\n  title: Extract and analyze call center data by using Azure OpenAI\n"
+        "  ms.topic: conceptual\nazureCategories:\n  - analytics\nname: Extract and analyze call center data\n"
+        "summary: Learn how to extract insights.\ncontent: |\n   [!include[](call-center-content.md)]\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.classify("ai/call-center.yml").role is FileRole.PAGE
+    assert site.classify("ai/call-center-content.md").role is FileRole.INCLUDE
+    doc = converter_for("markdown")(tmp_path / "ai/call-center.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert doc.title == "Extract and analyze call center data"
+    assert [(s.heading_path[1:], s.text) for s in doc.sections] == [
+        ((), "This article describes call center analytics."), (("Architecture",), "")]
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["ai/media/arch.png"]
+
+
+def test_learn_yaml_tutorial_steps_are_sections(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A ``### YamlMime:Tutorial`` page is a title and ``items`` (steps), each a ``title``
+    and its ``content`` Markdown (often an include); it was skipped as YAML."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md", "**/*.yml"], '
+                                  '"exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "t/includes/01-exercise.md", "Create the resource group.\n")
+    write(tmp_path, "t/app.yml", (
+        "### YamlMime:Tutorial\ntitle: Build an app\nmetadata:\n  title: Build an app\n  level: Intermediate\n"
+        "items:\n  - title: |\n      Overview\n    durationInMinutes: 2\n    content: |\n      You build a web app.\n"
+        "  - title: |\n      Exercise\n    durationInMinutes: 10\n    content: |\n"
+        "      [!INCLUDE [](includes/01-exercise.md)]\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "t/app.yml", site=site, assets_dir=tmp_path / "_assets")
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Build an app",), ""), (("Build an app", "Overview"), "You build a web app."),
+        (("Build an app", "Exercise"), "Create the resource group.")]
+
+
+def test_tabs_inside_a_list_step_are_tabs_of_the_step(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Learn writes tabs inside numbered steps (the tab headings indented with the
+    step's content, closed by an indented ``---`` or the step's end; DocFX groups the
+    tab headings of any container). They were headings of the page, so every later
+    section hung under the last tab's label ('Azure Container Apps > Next steps')."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "media/fa.png", png)
+    write(tmp_path, "a.md", (
+        "# Configure\n\n## Assign the identity\n\n1. Get the resource ID.\n\n1. Assign the identity to app.\n\n"
+        "    # [Durable Functions](#tab/df)\n\n    Run the functionapp command.\n\n    ![](media/fa.png)\n\n"
+        "    # [Azure Container Apps](#tab/aca)\n\n    Run the containerapp command.\n\n    ---\n\n"
+        "1. Restart the app.\n\n## Next steps\n\nDebug the app.\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [s.heading_path for s in doc.sections] == [
+        ("Configure",), ("Configure", "Assign the identity"), ("Configure", "Next steps")]
+    text = doc.sections[1].text
+    assert "Durable Functions\n\nRun the functionapp command." in text and "Restart the app." in text
+    assert [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("Durable Functions", ("Durable Functions", "Azure Container Apps"))]
+
+
+def test_inline_include_text_has_no_edge_spaces(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """An [!INCLUDE] inside a sentence is inline content (DocFX InclusionInline): the
+    spaces and line end around the included file's text are not part of the sentence.
+    SQL docs' product-name includes (' Transact-SQL ', front matter then ' SQL Server
+    Management Studio \\n') read 'by using ... Studio or Transact-SQL .'; a block include
+    (alone on its line, in a list step too) keeps its lines."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "includes/tsql-md.md", " Transact-SQL ")
+    write(tmp_path, "includes/ssms-md.md", "---\nms.topic: include\n---\n SQL Server Management Studio \n")
+    write(tmp_path, "includes/steps.md", "Sign in.\n\nOpen the portal.\n")
+    write(tmp_path, "a.md", (
+        "# Create tables\n\nUse [!INCLUDE[ssms](includes/ssms-md.md)] or [!INCLUDE[tsql](includes/tsql-md.md)].\n\n"
+        "1. [!INCLUDE[steps](includes/steps.md)]\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    assert doc.sections[0].text == ("Use SQL Server Management Studio or Transact-SQL.\n\nSign in.\n\n"
+                                    "Open the portal.")

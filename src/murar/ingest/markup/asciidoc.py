@@ -11,7 +11,8 @@ attributes defined nowhere are kept as written (Asciidoctor's default
 
 The block and inline grammar is asciidoc-py's (the ``asciidoc`` package from
 PyPI, rendered to HTML5 in-process), hardened: no filter ever runs a command
-(``[source]`` highlighters, ``a|`` cells and graphviz blocks keep their text),
+(``[source]`` highlighters and graphviz blocks keep their text, ``a|`` cells are read
+as text by :mod:`murar.ingest.markup.asciidoc_cells`),
 ``sys``/``eval``/``include`` system attributes and macros give nothing,
 ``conf-files`` is ignored. asciidoc-py keeps module-level state, so renders
 are serialised by a lock and its patched functions are restored afterwards.
@@ -57,10 +58,12 @@ from collections.abc import Callable, Iterator
 from html import escape as html_escape
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import unquote
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
+from murar.ingest.frontmatter import parse_front_matter
 from murar.ingest.htmltext import BLOCK_TAGS, MAX_TREE_DEPTH, cap_depth, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
     ATTR_ENTRY,
@@ -77,9 +80,11 @@ from murar.ingest.markup.asciidoc_blocks import (
     quoted_attribute_values,
     setext_titles,
     shorthand_tables,
+    table_leading_blanks,
     text_after_attached_blocks,
     xref_texts,
 )
+from murar.ingest.markup.asciidoc_cells import cell_lines
 from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
@@ -108,6 +113,18 @@ _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
 _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[^\]]*\]""")
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
 _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
+# an image macro target up to its "[" (Asciidoctor's InlineImageMacroRx; a block macro's target cannot hold "["
+# either in practice), at most 256 characters: the callers keep those holding a space inside
+_SPACED_IMAGE = re.compile(r"(?<![\w:\\])(image::?)([^:\s\[\]][^\n\[\]]{0,255})\[")
+_STEM_MACRO = re.compile(r"(?<![\w:])stem:\[")
+_PASS_SUBS = re.compile(r"(?<![\w:])pass:([\w,]{1,200})\[")
+# Asciidoctor's substitution names and one-letter aliases (docs: subs/apply-subs-to-text, pass/pass-macro)
+# as asciidoc-py names them; a name asciidoc-py has no counterpart for is left out
+_PASS_SUB_NAMES = {"c": "specialcharacters", "specialchars": "specialcharacters",
+                   "specialcharacters": "specialcharacters", "q": "quotes", "quotes": "quotes", "a": "attributes",
+                   "attributes": "attributes", "r": "replacements", "replacements": "replacements", "m": "macros",
+                   "macros": "macros", "p": "replacements2", "post_replacements": "replacements2", "n": "normal",
+                   "normal": "normal", "v": "verbatim", "verbatim": "verbatim", "none": "none"}
 _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 # an xref to a resource of another version (Antora resource ID ``3.9@component::page.adoc``): asciidoc-py
 # takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
@@ -181,10 +198,41 @@ _CHAR_ATTRS = {
     "nbsp": "\u00a0", "plus": "+", "quot": '"', "rdquo": "\u201d", "rsquo": "\u2019", "sp": " ", "tilde": "~",
     "vbar": "|", "wj": "\u2060", "zwsp": "\u200b", "cpp": "C++", "pp": "++", "startsb": "[", "endsb": "]",
 }
+#: the character-replacement attributes asciidoc-py does not define (its asciidoc.conf has the others): a
+#: line referencing one was dropped whole, as for any undefined attribute ('{startsb}q{endsb}'); they are
+#: given to asciidoc-py with Asciidoctor's values
+_CHAR_ATTRS_NOT_IN_ASCIIDOC_PY = {name: _CHAR_ATTRS[name] for name in (
+    "apos", "asterisk", "backtick", "blank", "caret", "quot", "tilde", "vbar", "cpp", "pp", "startsb", "endsb")}
+#: the caption labels asciidoc-py's templates need: unsetting one (':table-caption!:') made it drop the titles
+_CAPTION_ATTRS = frozenset({"table-caption", "figure-caption", "example-caption"})
 # the labels of admonitions (Asciidoctor "Admonitions": <name>-caption, set to localise them), passed on
 # even when no text references them, since the admonition templates read them
 _ADMONITION_CAPTIONS = frozenset({"note-caption", "tip-caption", "important-caption", "warning-caption",
                                   "caution-caption"})
+#: what Asciidoctor defines when it converts to HTML, the output of every site generator reading AsciiDoc
+#: (Asciidoctor docs, "Intrinsic attributes": backend, basebackend, doctype, filetype, outfilesuffix,
+#: asciidoctor, asciidoctor-version; Document#update_backend_attributes adds backend-<name>,
+#: basebackend-<name>, filetype-<name> and the -doctype-<doctype> pairs), so that
+#: ``ifdef::backend-html5[]``, ``ifdef::basebackend-html[]`` and ``ifeval::["{backend}" == "html5"]`` hold;
+#: never given to asciidoc-py, which defines its own for its html5 backend
+_HTML_BACKEND_ATTRS = {
+    "asciidoctor": "", "asciidoctor-version": "2.0.23", "backend": "html5", "backend-html5": "",
+    "basebackend": "html", "basebackend-html": "", "filetype": "html", "filetype-html": "",
+    "outfilesuffix": ".html", "doctype": "article",
+}
+
+
+def _doctype_attrs(attrs: dict[str, str]) -> None:
+    """Set the ``doctype-<doctype>`` convenience attributes (and their backend pairs)
+    for ``attrs["doctype"]``, unsetting those of any other doctype, as Asciidoctor
+    does when the doctype is set."""
+    for key in [k for k in attrs if k.startswith(("doctype-", "backend-html5-doctype-", "basebackend-html-doctype-"))]:
+        del attrs[key]
+    doctype = attrs.get("doctype", "article").strip() or "article"
+    attrs.update({f"doctype-{doctype}": "", f"backend-html5-doctype-{doctype}": "",
+                  f"basebackend-html-doctype-{doctype}": ""})
+
+
 # attributes passed on the command line win over document entries: the values
 # asciidoc-py's own configuration evaluates are never the document's
 _FIXED_ATTRS: dict[str, str | None] = {
@@ -316,8 +364,15 @@ class _Pre:
                         continue  # asciidoc-py would load configuration (filters) from it
                     if am.group(1) or am.group(3):
                         self.attrs.pop(name, None)
+                        if name in _CAPTION_ATTRS:
+                            # asciidoc-py then drops the block's whole title ('.Details' over a table);
+                            # Asciidoctor shows the title without its "Table 1." label, which the
+                            # walker removes from every caption anyway
+                            continue
                     else:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
+                    if name == "doctype":
+                        _doctype_attrs(self.attrs)
                     out.append(line)
                     continue
                 if "{" in line and _BLOCK_ATTRS.match(line) and not line.startswith("[["):
@@ -364,7 +419,9 @@ class _Pre:
     def inline_macros(self, line: str, file_rel: str) -> str:
         """Asciidoctor inline macros asciidoc-py does not know, reduced to what a reader sees:
         ``kbd:[Ctrl+C]``, ``btn:[Save]``, ``menu:File[Save > As]``, ``icon:cog[]`` (``[cog]``), ``<<id,text>>``,
-        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), the text of an xref
+        ``xref:page.adoc[]`` (the target page's title, as Antora shows it), ``stem:[...]`` as the
+        ``latexmath:``/``asciimath:`` macro the ``stem`` attribute names, ``pass:q,a[...]`` with
+        the substitution names asciidoc-py knows (``quotes,attributes``), the text of an xref
         to another version's page (``xref:3.9@comp::page.adoc[text]``), link text
         with named attributes or a trailing ``^`` (see :func:`_link_text`), a link to a
         passthrough target (``link:++https://host/a_b++[text]``) as its text, and a
@@ -383,6 +440,11 @@ class _Pre:
             line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
             if "@" in line:  # the link text is what a reader sees (Asciidoctor keeps it as written)
                 line = _XREF_VERSIONED.sub(lambda m: m.group(2), line)
+        if "image:" in line and " " in line:
+            # a target with spaces (Asciidoctor's BlockMediaMacroRx/InlineImageMacroRx allow them; the
+            # HTML converter writes them as %20), which asciidoc-py's image macros do not match
+            line = _SPACED_IMAGE.sub(lambda m: m.group(0) if " " not in m.group(2) or m.group(2)[-1].isspace()
+                                     else m.group(1) + m.group(2).replace(" ", "%20") + "[", line)
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
         if "image:" in line and "=" in line:
@@ -392,6 +454,14 @@ class _Pre:
             line = _INLINE_IMAGE_NAMED_FIRST.sub(r"\1[,", line)
         if "link:++" in line:
             line = _passthrough_links(line)
+        if "pass:" in line:
+            line = _PASS_SUBS.sub(_pass_subs, line)
+        if "stem:[" in line:
+            # Asciidoctor's stem macro is the interpreter the stem attribute names (latexmath for
+            # latexmath/latex/tex, else asciimath; docs: stem/stem, "stem attribute"); asciidoc-py
+            # knows only the two named macros and left 'stem:[...]' as text
+            kind = "latexmath" if self.attrs.get("stem", "").strip() in ("latexmath", "latex", "tex") else "asciimath"
+            line = _STEM_MACRO.sub(kind + ":[", line)
         if "[" in line and ("^]" in line or "=" in line):
             line = _LINK_MACRO.sub(lambda m: f"{m.group(1)}[{_link_text(m.group(2))}]", line)
         return line
@@ -532,6 +602,14 @@ _MONO_QUOTES = (
 # Asciidoctor's InlineLinkRx / InlineLinkMacroRx: a backslash before a URL scheme or a link/mailto
 # macro (at the start, after a blank or one of >()[];"') stops the link and is not shown
 _ESCAPED_URL = re.compile(r"""(?:^|(?<=[\s>()\[\];"']))\\(?=(?:https?|file|ftp|irc)://|(?:link|mailto):)""")
+
+
+def _pass_subs(m: re.Match[str]) -> str:
+    """``pass:q,a[`` with Asciidoctor's substitution names written as asciidoc-py's
+    (``pass:quotes,attributes[``); asciidoc-py stopped the whole page at a name it did
+    not know ('illegal passthrough macro subs option: q')."""
+    names = list(dict.fromkeys(_PASS_SUB_NAMES[n] for n in m.group(1).split(",") if n in _PASS_SUB_NAMES))
+    return f"pass:{','.join(names)}[" if names else "pass:["
 
 
 def _video_service_url(m: re.Match[str]) -> str:
@@ -819,9 +897,10 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     code blocks, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
     level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
-    return shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(implicit_table_headers(
+    return shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(table_leading_blanks(
+        implicit_table_headers(
         attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(block_indents(fenced_code_blocks(lines))))))))))), attrs)))
+        quoted_attribute_values(block_indents(fenced_code_blocks(lines)))))))))))), attrs)))
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -834,8 +913,9 @@ def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str
 
 # --------------------------------------------------------------------- render
 @contextlib.contextmanager
-def _hardened() -> Iterator[Any]:
-    """asciidoc-py with no command execution (see module doc), one render at a time."""
+def _hardened(doc_attrs: dict[str, str] | None = None) -> Iterator[Any]:
+    """asciidoc-py with no command execution (see module doc), one render at a time;
+    ``doc_attrs``: the document's attributes, which its AsciiDoc cells inherit."""
     try:
         from asciidoc import asciidoc as engine
         from asciidoc.api import AsciiDocAPI
@@ -849,7 +929,7 @@ def _hardened() -> Iterator[Any]:
             if not filter_cmd or not str(filter_cmd).strip():
                 return lines  # no filter (every table cell asks): already HTML, as asciidoc-py returns it
             if "asciidoc" in str(filter_cmd):  # an "a|" cell or [asciidoc] block: plain text of it
-                return _plain_asciidoc_lines([part for line in lines for part in str(line).split("\n")])
+                return cell_lines(lines, doc_attrs)
             return [html_escape(str(line), quote=False) for line in lines]
 
         def guarded_system(name: str, args: str, is_macro: bool = False, attrs: Any = None) -> Any:
@@ -869,61 +949,6 @@ def _engine() -> Any:
     from asciidoc import asciidoc as engine
 
     return engine
-
-
-_INLINE_MACRO = re.compile(r"\b(?:link|xref|mailto|https?|kbd|btn|menu)(?::|://)[^\[\s]*\[([^\]]*)\]")
-_EMPHASIS = re.compile(r"(?<![\w*_`])[*_`#]{1,2}([^*_`#\n]+?)[*_`#]{1,2}(?![\w*_`])")
-
-
-_CELL_IMAGE = re.compile(r"\bimage::?([^\s\[\]]+)\[([^\]]*)\]")
-
-
-_CELL_BLOCK_TITLE = re.compile(r"^\.([^\s.].*)$")
-
-
-def _plain_asciidoc_lines(lines: list[str]) -> list[str]:
-    """The lines of an AsciiDoc cell as :func:`_plain_asciidoc` gives them, a block
-    title (``.Front view``) right above a block image becoming that image's caption
-    (Asciidoctor shows it as the figure's title) instead of a line of text."""
-    out: list[str] = []
-    title = ""
-    for line in lines:
-        m = _CELL_BLOCK_TITLE.match(line.strip())
-        if m and not line.strip().startswith(".."):
-            title = m.group(1).strip()
-            continue
-        out.append(_plain_asciidoc(line, title if line.strip().startswith("image::") else ""))
-        if title and not line.strip().startswith("image::"):
-            out.insert(len(out) - 1, html_escape(title, quote=False))  # not a figure title: keep it as text
-        title = ""
-    if title:
-        out.append(html_escape(title, quote=False))
-    return out
-
-
-def _plain_asciidoc(line: str, caption: str = "") -> str:
-    """A line of an AsciiDoc table cell (``a|``) as escaped plain text: list markers
-    become a dash, emphasis marks and macros are reduced to their text. Block and
-    inline images (``image::shot.png[Alt]``, ``image:icon.png[]``) stay images: an
-    ``<img>`` built here from the target and alt (escaped), which the Site resolves."""
-    parts: list[str] = []
-    last = 0
-    for m in _CELL_IMAGE.finditer(line):
-        parts.append(_plain_text(line[last:m.start()]))
-        alt = m.group(2).split(",", 1)[0].strip().strip('"')
-        alt = "" if "=" in alt else alt
-        title = f' title="{html_escape(caption)}"' if caption else ""
-        parts.append(f'<img src="{html_escape(m.group(1))}" alt="{html_escape(alt)}"{title}>')
-        last = m.end()
-    parts.append(_plain_text(line[last:]))
-    return "".join(parts)
-
-
-def _plain_text(line: str) -> str:
-    line = re.sub(r"^\s*([*.\-]+)\s+", "- ", line)
-    line = _INLINE_MACRO.sub(lambda m: m.group(1), line)
-    line = _EMPHASIS.sub(lambda m: m.group(1), line)
-    return html_escape(line, quote=False)
 
 
 def _bounded_sub(text: str, repl: Callable[[re.Match[str]], str], limit: int, *, cut: bool = False) -> str | None:
@@ -990,7 +1015,7 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
     Raises:
         IngestError: asciidoc-py produced nothing at all.
     """
-    with _hardened() as api_cls:
+    with _hardened(attrs) as api_cls:
         api = api_cls()
         api.options("--no-header-footer")
         if attrs.get("doctype") in ("book", "manpage"):  # asciidoc-py takes the doctype as an option only
@@ -1000,8 +1025,12 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
         used = set(_ATTR_REF_NAMES.findall(text))  # passing only referenced ones keeps asciidoc-py fast
         for k, v in attrs.items():
             caption = k in _ADMONITION_CAPTIONS and f":{k}:" not in text  # (the page's own entry decides)
-            if (k in used or caption) and k not in _FIXED_ATTRS and re.match(r"^[\w][\w-]*$", k):
+            if (k in used or caption) and k not in _FIXED_ATTRS and k not in _HTML_BACKEND_ATTRS \
+                    and re.match(r"^[\w][\w-]*$", k):
                 api.attributes[k] = _value_refs(v, attrs)
+        for k in used & _CHAR_ATTRS_NOT_IN_ASCIIDOC_PY.keys():
+            if k not in attrs:  # (a page or site may set its own value)
+                api.attributes[k] = _CHAR_ATTRS_NOT_IN_ASCIIDOC_PY[k]
         api.attributes.update(_FIXED_ATTRS)
         out = io.StringIO()
         failed: BaseException | None = None
@@ -1024,12 +1053,13 @@ def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str,
 
 # ----------------------------------------------------------------------- walk
 def _alt(img: LexborNode) -> str:
-    """The alt text; asciidoc-py's default (the target itself) becomes Asciidoctor's
-    (the file stem with ``-``/``_`` as spaces)."""
+    """The alt text; asciidoc-py's default (the target itself, also under an
+    ``imagesdir``) becomes Asciidoctor's (the file stem with ``-``/``_`` as spaces)."""
     src = img.attributes.get("src") or ""
     alt = img.attributes.get("alt") or ""
-    if not alt or alt == src:
-        name = re.split(r"[:$]", src.split("?")[0])[-1]  # the path part of a resource ID
+    # asciidoc-py's default alt is the macro's target, without the imagesdir its src starts with
+    if not alt or alt == src or src.endswith("/" + alt):
+        name = unquote(re.split(r"[:$]", src.split("?")[0])[-1])  # the path part of a resource ID
         return re.sub(r"[-_]+", " ", PurePosixPath(name).stem).strip()
     return alt
 
@@ -1168,6 +1198,11 @@ class _HtmlWalker:
             self.b.end_paragraph()
             self.b.preformatted(pre_text(node))
             return
+        if (tag == "div" and node.attributes.get("id") == "toc") or tag == "audio":
+            # the table of contents a toc::[] macro places (Asciidoctor: a list of links to the page's
+            # own sections; asciidoc-py: a "JavaScript must be enabled" placeholder) is navigation, and
+            # the text inside <audio> is the fallback a browser without audio support shows
+            return
         cls = (node.attributes.get("class") or "").split()
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
             self.b.heading(int(tag[1]), node.text(separator=" "), node.attributes.get("id"))
@@ -1291,6 +1326,24 @@ class _HtmlWalker:
             self.b.end_paragraph()
 
 
+def _front_matter(text: str) -> tuple[str, str]:
+    """``text`` without a YAML front matter block at its top, and that block's ``title``.
+
+    The generators that publish AsciiDoc pages with front matter (Jekyll's
+    jekyll-asciidoc, Hugo, Awestruct: jenkins.io's ``layout: section`` blocks) read it
+    as the page's metadata, and Asciidoctor's ``skip-front-matter`` attribute does the
+    same; converted as AsciiDoc it would be a thematic break, a paragraph of
+    ``key: value`` lines, and a document title that is no longer the first line. A
+    ``---`` block that is not a YAML mapping (two thematic breaks) stays text."""
+    if not text.lstrip("\ufeff").startswith("---"):
+        return text, ""
+    fm = parse_front_matter(text)
+    if fm.syntax != "yaml" or not isinstance(fm.meta, dict) or not fm.meta:
+        return text, ""
+    title = fm.meta.get("title")
+    return fm.body, clean_text(str(title)) if isinstance(title, (str, int, float)) else ""
+
+
 def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
                           warnings: list[str] | None = None) -> ParsedDocument:
     """Parse AsciiDoc ``text`` of the page ``rel`` (relative to the site root).
@@ -1308,7 +1361,11 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     attrs_for = getattr(site, "attributes_for", None)
     attrs: dict[str, str] = dict(attrs_for(rel)) if callable(attrs_for) else {}
     attrs.setdefault("docname", PurePosixPath(rel).stem)
+    for key, value in _HTML_BACKEND_ATTRS.items():
+        attrs.setdefault(key, value)
+    _doctype_attrs(attrs)
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
+    text, front_title = _front_matter(text)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
     lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs)
     comment: str | None = None  # the delimiter of the comment block open above the title
@@ -1325,6 +1382,8 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
             break
         if line.strip() and not line.startswith(("//", ":", "[")):
             break
+    if not builder.title and front_title:
+        builder.title = front_title
     html, stopped = "", True
     try:
         html, stopped = _render("\n".join(lines), pre.attrs, builder.warnings)

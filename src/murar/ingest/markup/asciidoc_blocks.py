@@ -54,7 +54,7 @@ from typing import Literal
 __all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
            "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
-           "shorthand_tables", "text_after_attached_blocks", "xref_texts"]
+           "shorthand_tables", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -177,6 +177,24 @@ def implicit_table_headers(lines: list[str]) -> list[str]:
     return out
 
 
+def table_leading_blanks(lines: list[str]) -> list[str]:
+    """``lines`` without the blank lines right after a table's opening delimiter.
+    Asciidoctor counts the columns on the first line with content and skips blank
+    lines before it (a leading blank line is also how authors keep the first row out
+    of the implicit header, which :func:`implicit_table_headers` reads first); asciidoc-py
+    counted the columns on the blank line, found none, and rendered every row empty
+    (Neo4j's one-column '.Considerations' tables)."""
+    drop: set[int] = set()
+    for block in _delimited_blocks(lines):
+        if block.kind != "table":
+            continue
+        i = block.start + 1
+        while i < min(block.end, len(lines)) and not lines[i].strip():
+            drop.add(i)
+            i += 1
+    return [line for i, line in enumerate(lines) if i not in drop] if drop else lines
+
+
 def _next_content(lines: list[str], i: int) -> int:
     """The index of the first line from ``i`` on that is not blank (``len(lines)`` if none)."""
     while i < len(lines) and not lines[i].strip():
@@ -208,22 +226,30 @@ def dangling_continuations(lines: list[str]) -> list[str]:
     * one blank line, then a section title: the ``+`` goes. Asciidoctor renders
       that title as a paragraph of the list item, with what follows; asciidoc-py
       stops rendering the page there ("section title not allowed in list item"),
-      so here the title stays a section.
+      so here the title stays a section;
+    * a section title right under the ``+`` (no blank line): the ``+`` becomes a blank
+      line, for the same reason (asciidoc-py lost the whole page), so the title stays
+      a section here too.
     """
     skip: set[int] = set()
+    blank: set[int] = set()
     ignored = [False] * len(lines)
     for block in _delimited_blocks(lines):
         for j in range(block.start, min(block.end + 1, len(lines))):
             ignored[j] = True
     for i, line in enumerate(lines):
-        if ignored[i] or i in skip or line.strip() != "+" or (i + 1 < len(lines) and lines[i + 1].strip()):
+        if ignored[i] or i in skip or line.strip() != "+":
+            continue
+        if i + 1 < len(lines) and lines[i + 1].strip():
+            if _is_section_title(lines, i + 1):
+                blank.add(i)
             continue
         nxt = _next_content(lines, i + 1)
         if nxt == len(lines) or nxt > i + 2 or _is_section_title(lines, nxt):
             skip.add(i)
         elif lines[nxt].strip() == "+":
             skip.update(range(i, nxt))
-    return [line for i, line in enumerate(lines) if i not in skip]
+    return ["" if i in blank else line for i, line in enumerate(lines) if i not in skip]
 
 
 def continuation_runs(lines: list[str]) -> list[str]:

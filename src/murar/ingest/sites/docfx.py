@@ -14,6 +14,11 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``[!INCLUDE]`` in fenced code is an example, not an include. A repository with
   only ``.openpublishing.publish.config.json`` (no ``docfx.json``) uses each
   docset's ``build_source_folder`` with DocFX's default ``**/*.md`` globs.
+  A selected ``.yml`` file declaring Learn's structured FAQ (``### YamlMime:FAQ``), a
+  training unit (``ModuleUnit``), module overview (``Module``), step-by-step tutorial
+  (``Tutorial``) or Architecture Center article (``Architecture``) is a page, read as
+  the Markdown Learn shows for it
+  (:mod:`murar.ingest.sites._learn_yaml`); other YAML (TOCs, landing pages) is not.
 - Links resolve relative to the file that holds them (an include's links
   relative to the include); ``~/`` is the docset root; root-relative links are
   Learn site URLs ``/<docset base path>/<path in docset>`` (the base path is
@@ -84,6 +89,7 @@ from murar.ingest.sites._common import (
     suffix_of,
 )
 from murar.ingest.sites._glob import DOCFX, glob_match
+from murar.ingest.sites._learn_yaml import PAGE_SCHEMAS, learn_markdown, yaml_mime
 from murar.ingest.sites._monikers import default_view, zone_shown
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
 
@@ -272,7 +278,7 @@ _MARKER = re.compile(r"^[ \t]*:::[ \t]*(?:row|row-end|column|column-end|zone|zon
                      r"no-loc|form)\b[^\n]*$", re.IGNORECASE | re.MULTILINE)
 _MARKER_KIND = re.compile(r"^([ \t]*):::[ \t]*([A-Za-z-]+)")
 # a tab: a heading whose only content is a link to "#tab/<id>[+<id>...][/<condition>]" (DocFX TabGroupAggregator)
-_TAB_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
+_TAB_HEADING = re.compile(r"^(?P<indent>[ \t]*)#{1,6}[ \t]+\[(?P<label>(?:[^\]\\]|\\.)*)\]"
                           r"\(#tab/[A-Za-z0-9-]+(?:\+[A-Za-z0-9-]+)*(?:/[A-Za-z0-9-]*)?\)(?:[ \t]+#+)?[ \t]*$")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _FENCE_ANY = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
@@ -308,44 +314,59 @@ def _tab_groups(body: str) -> str:
 
     DocFX renders such a heading as the label of a tab, never as a heading of the
     page; consecutive tabs form one group, which runs to the next thematic break
-    (``---``, the tab-end marker, kept as the last tab's content) or the end of the
-    page. Headings that are not tabs stay inside the current tab, as DocFX keeps
-    them (its ``TabGroupAggregator`` closes a group at a thematic break or the end
-    of the container only). Each tab heading becomes a marker and its label a bold
-    line, the way the other markups show tab labels. Only tabs at the top level of
-    the page are read (not inside lists or quotes); fenced code is left as it is.
+    (``---``, the tab-end marker, kept as the last tab's content) or the end of its
+    container. Headings that are not tabs stay inside the current tab, as DocFX keeps
+    them (its ``TabGroupAggregator`` groups the tab headings of any container block
+    and closes a group at a thematic break or the container's end). Each tab heading
+    becomes a marker and its label a bold line, the way the other markups show tab
+    labels. A group inside a list item (Learn's steps: the tab headings indented with
+    the item's content) keeps that indentation and ends at its ``---`` or at the first
+    line indented less (the item's end); such headings were read as headings of the
+    page, so every later section hung under the last tab's label. Fenced code is left
+    as it is.
     """
     if "#tab/" not in body:
         return body
-    fences = FenceTracker(_FENCE)
+    fences = FenceTracker(_FENCE_ANY)
     out: list[str] = []
-    in_group = False
+    group: str | None = None  # the indentation of the open group's tab headings
     prev = ""  # the previous line, "" after a block that a "---" cannot underline
+
+    def close(at: str) -> None:
+        out.extend(["", set_close(at), ""])
+
     for line in body.split("\n"):
         if fences.in_code(line):
             out.append(line)
             prev = ""
             continue
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if group and line.strip() and len(indent.expandtabs(4)) < len(group.expandtabs(4)):
+            close(group)  # the list item holding the group has ended
+            group = None
         m = _TAB_HEADING.match(line)
-        if m:
+        if m and (group is None or len(m.group("indent").expandtabs(4)) >= len(group.expandtabs(4))):
+            at = m.group("indent") if group is None else group
             label = m.group("label").strip()
-            if not in_group:
-                out.extend(["", set_open()])
-                in_group = True
-            out.extend(["", tab_start(label), *label_lines(label)])
+            if group is None:
+                out.extend(["", set_open(at)])
+                group = at
+            out.extend(["", tab_start(label, at), *label_lines(label, at)])
             prev = ""
             continue
-        brk = _THEMATIC_BREAK.match(line)
+        brk = _THEMATIC_BREAK.match(line[len(group):] if group and line.startswith(group) else line)
         # "---" under a paragraph line is a setext heading underline, not a break
-        if in_group and brk and (brk.group("c") != "-" or not prev.strip()):
-            out.extend([line, "", set_close(), ""])
-            in_group = False
+        if group is not None and brk and (brk.group("c") != "-" or not prev.strip()) \
+                and len(indent.expandtabs(4)) - len(group.expandtabs(4)) <= 3:
+            out.append(line)
+            close(group)
+            group = None
             prev = ""
             continue
         out.append(line)
-        prev = "" if _ATX_HEADING.match(line) else line
-    if in_group:
-        out.extend(["", set_close()])
+        prev = "" if _ATX_HEADING.match(line.lstrip(" \t")) else line
+    if group is not None:
+        out.extend(["", set_close(group)])
     return "\n".join(out)
 
 
@@ -485,6 +506,17 @@ _ZONE_PIVOT = re.compile(r"^[ \t]*:::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*\"[^\"]*\
 _ZONE_START = re.compile(r"^(?P<indent>[ \t]*):::[ \t]*zone[ \t]+pivot[ \t]*=[ \t]*\"(?P<ids>[^\"]*)\"[^\n]*$",
                          re.IGNORECASE)
 _ZONE_END = re.compile(r"^[ \t]*:::[ \t]*zone-end\b", re.IGNORECASE)
+
+
+def _inline_include(body: str, start: int, end: int) -> bool:
+    """True when the ``[!INCLUDE]`` at ``body[start:end]`` is inline: text precedes it
+    on its line (besides quote and list markers) or follows it. DocFX parses such a
+    file as inline content (its InclusionInline), so the spaces and line ends around
+    the file's text ("`` Transact-SQL ``") are not part of the sentence."""
+    line_start = body.rfind("\n", 0, start) + 1
+    line_end = body.find("\n", end)
+    after = body[end:] if line_end < 0 else body[end:line_end]
+    return bool(after.strip()) or (bool(body[line_start:start].strip(" \t>")) and not _line_prefix(body, start))
 
 
 def _indent_block(block: str, body: str, start: int) -> str:
@@ -801,7 +833,8 @@ class DocfxSite:
         return folders
 
     def included_files(self) -> frozenset[str]:
-        """Files pulled in by ``[!INCLUDE]`` from any Markdown file of the docsets (scanned once)."""
+        """Files pulled in by ``[!INCLUDE]`` from any Markdown file or Learn YAML page
+        (:data:`~murar.ingest.sites._learn_yaml.PAGE_SCHEMAS`) of the docsets (scanned once)."""
         if self._included is None:
             self._scan()
         assert self._included is not None
@@ -820,7 +853,9 @@ class DocfxSite:
         found: set[str] = set()
         uids: dict[str, str] = {}
         for ds in self._scan_folders():
-            for rel in os_walk_files(self._root, ds, frozenset(PAGE_MARKUP)):
+            for rel in os_walk_files(self._root, ds, frozenset({*PAGE_MARKUP, ".yml", ".yaml"})):
+                if suffix_of(rel) in (".yml", ".yaml") and not self._learn_page(rel):
+                    continue  # a TOC, landing page or API reference: no includes of page text (first line read)
                 try:  # as the page itself is read: a UTF-16 page by its byte-order mark (size-capped)
                     text = read_include(self._root / rel, label=rel)
                 except OSError:
@@ -843,7 +878,9 @@ class DocfxSite:
         """Pages: Markdown selected by a ``build.content`` group (pulled in by
         ``[!INCLUDE]`` or not: DocFX builds every file its content globs select);
         includes: other Markdown pulled in by ``[!INCLUDE]`` or under an
-        ``includes/`` folder; YAML
+        ``includes/`` folder; a Learn structured YAML page (``.yml`` starting ``### YamlMime:``
+        ``FAQ``/``ModuleUnit``/``Module``/``Tutorial``/``Architecture``, selected by the
+        content globs) is a Markdown page; other YAML
         (``toc.yml``, landing pages), Markdown TOCs (a file named ``toc.md`` in
         any case: DocFX's ``TocFileType.Markdown``) and unselected Markdown:
         excluded; images and videos: assets."""
@@ -853,6 +890,8 @@ class DocfxSite:
         if self._docset_of(rel) is None:
             return FileClass(role=FileRole.EXCLUDED, reason="outside the DocFX docset")
         markup = PAGE_MARKUP.get(suffix)
+        if suffix in (".yml", ".yaml") and self._learn_page(rel) and any(g.matches(rel) for g in self._settings.content):
+            return FileClass(role=FileRole.PAGE, markup="markdown")  # Learn FAQ, training, AAC article
         if suffix in (".yml", ".yaml", ".json"):
             return FileClass(role=FileRole.EXCLUDED, reason="DocFX YAML/JSON (TOC, metadata or landing page)")
         if posixpath.basename(rel).lower() == MARKDOWN_TOC:
@@ -870,6 +909,17 @@ class DocfxSite:
         if "includes" in rel.split("/")[:-1] or rel in self.included_files():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         return FileClass(role=FileRole.EXCLUDED, markup=markup, reason="not selected by docfx.json build.content")
+
+    def _learn_page(self, rel: str) -> bool:
+        """True when the YAML file ``rel`` declares a Learn schema that is a page of text
+        (``### YamlMime:FAQ``, ``ModuleUnit``, ``Module``, ``Tutorial`` or ``Architecture`` first,
+        :mod:`murar.ingest.sites._learn_yaml`)."""
+        try:
+            with (self._root / rel).open("rb") as fh:
+                head = fh.read(1000).decode("utf-8", errors="replace")
+        except OSError:
+            return False
+        return yaml_mime(head) in PAGE_SCHEMAS
 
     def _default_version_of(self, rel: str, group: GlobGroup) -> str | None:
         """The file that the default view publishes at ``rel``'s URL when ``rel`` is a
@@ -945,9 +995,14 @@ class DocfxSite:
     # ------------------------------------------------------------ preprocess
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """DocFX Markdown extensions to CommonMark (see module doc); includes inlined
-        with their links rebased to ``page_rel``. Problems go to ``warnings``.
+        with their links rebased to ``page_rel``; a Learn structured YAML page (FAQ,
+        training unit or module, Architecture Center article) first written as its Markdown page
+        (:func:`~murar.ingest.sites._learn_yaml.learn_markdown`).
+        Problems go to ``warnings``.
         Never raises."""
         sink = warnings if warnings is not None else []
+        if suffix_of(page_rel) in (".yml", ".yaml"):
+            text = learn_markdown(yaml_mime(text) or "", text, sink)
         meta, body, _ = split_front_matter(text)
         head = text[: len(text) - len(body)]
         pivots = self._pivot_titles(page_rel, meta) if "zone" in body.lower() else {}
@@ -1103,6 +1158,8 @@ class DocfxSite:
                                         depth=depth + 1, stack=(*stack, res.rel_path), left=left)
             inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
                                exists=lambda p: (self._root / p).is_file()).strip("\n")
+            if _inline_include(body, m.start(), m.end()):
+                inc = inc.strip()  # read as inline content: the paragraph's edges hold no spaces
             prefix = _line_prefix(body, m.start())
             lines = inc.split("\n")
             out.append("\n".join([lines[0], *[(prefix + line) if line.strip() else prefix.rstrip()
