@@ -146,6 +146,24 @@ def _ext(name: str) -> str:
     return Path(name).suffix.lower()
 
 
+def unreadable_name(name: str) -> str | None:
+    """Why a file or folder name cannot be indexed, or ``None``: a name whose bytes are
+    not UTF-8 (a Latin-1 or CP437 name unpacked from an old archive) decodes with lone
+    surrogates, which no page id, JSON report or LanceDB row can hold. The message
+    shows the name with its bad bytes as ``\\xNN`` escapes."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(name).decode("utf-8", "backslashreplace")
+        return f"name '{shown}' is not UTF-8 text; rename it to read it"
+    return None
+
+
+def _shown(rel: str) -> str:
+    """``rel`` printable and storable: bytes that are not UTF-8 as ``\\xNN`` escapes."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace") if unreadable_name(rel) else rel
+
+
 def _is_murar_index(folder: Path) -> bool:
     """True when ``folder`` is a LanceDB index written by murar (``CURRENT`` names a
     version folder holding ``manifest.json``)."""
@@ -192,7 +210,10 @@ def walk_site(site: Site, *, under: Path | None = None,
         for d in sorted(dirnames):
             rel = (here / d).relative_to(root).as_posix()
             if d.startswith("."):
-                out.others.append(FileReport(path=rel + "/", status="skipped", error="hidden folder, not walked"))
+                out.others.append(FileReport(path=_shown(rel) + "/", status="skipped", error="hidden folder, not walked"))
+                continue
+            if (bad := unreadable_name(d)) is not None:
+                out.others.append(FileReport(path=_shown(rel) + "/", status="skipped", error=f"folder {bad}; not walked"))
                 continue
             real = (here / d).resolve()
             if real != root and root not in real.parents:
@@ -207,11 +228,14 @@ def walk_site(site: Site, *, under: Path | None = None,
         for name in sorted(filenames):
             path = here / name
             rel = path.relative_to(root).as_posix()
-            ext = _ext(name)
+            ext = _shown(_ext(name))
             out.extensions[ext or "(none)"] += 1
-            out.file_names.add(name.lower())
+            out.file_names.add(_shown(name).lower())
             if name.startswith("."):
-                out.others.append(FileReport(path=rel, status="skipped", error="hidden file", ext=ext))
+                out.others.append(FileReport(path=_shown(rel), status="skipped", error="hidden file", ext=ext))
+                continue
+            if (bad := unreadable_name(name)) is not None:
+                out.others.append(FileReport(path=_shown(rel), status="skipped", error=f"file {bad}", ext=ext))
                 continue
             try:
                 real = path.resolve()
