@@ -82,3 +82,33 @@ def test_ingest_json_counts_warnings_past_the_page_cap(tmp_path: Path) -> None:
     assert rep["warnings"][-1].endswith(f"and {rep['warning_count'] - MAX_PAGE_WARNINGS} more warnings of this page"
                                         " (not kept)")
     assert rep["warning_count"] >= 300
+
+
+def test_numeric_options_out_of_range_are_usage_errors(tmp_path: Path) -> None:
+    """'--port 99999' ended serve/mcp in an OverflowError traceback from bind(); '--max-file-seconds
+    inf' failed every page with an OverflowError and 'nan' turned the limit off; '--limit -1'
+    evaluated 39 of 40 questions; '--top-k 0' answered 'not in the documentation'. Each is now
+    refused before any work, naming the option (exit 2)."""
+    docs = _corpus(tmp_path)
+    idx, gold = tmp_path / "idx", tmp_path / "q.jsonl"
+    gold.write_text('{"question": "How?"}\n')
+    cases = [
+        (["serve", "--index", str(idx), "--port", "99999"], "--port"),
+        (["mcp", "--index", str(idx), "--http", "--port", "-1"], "--port"),
+        (["serve", "--index", str(idx), "--max-wait", "inf"], "--max-wait"),
+        (["ingest", str(docs), "--index", str(idx), "--embedder", "hashing", "--max-file-seconds", "inf"],
+         "--max-file-seconds"),
+        (["ingest", str(docs), "--index", str(idx), "--embedder", "hashing", "--max-file-seconds", "nan"],
+         "--max-file-seconds"),
+        (["ingest", str(docs), "--index", str(idx), "--embedder", "hashing", "--max-file-bytes", "-5"],
+         "--max-file-bytes"),
+        (["ask", "How?", "--index", str(idx), "--llm", "extractive", "--top-k", "0"], "--top-k"),
+        (["eval", "run", "--questions", str(gold), "--index", str(idx), "--limit", "-1"], "--limit"),
+        (["eval", "run", "--questions", str(gold), "--index", str(idx), "--threshold", "nan"], "--threshold"),
+    ]
+    for args, option in cases:
+        r = runner.invoke(app, args)
+        assert r.exit_code == 2, (args, r.output)
+        assert option in r.output and "Traceback" not in r.output
+    assert not idx.exists()
+

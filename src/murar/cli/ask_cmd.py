@@ -87,7 +87,7 @@ def ask(
     api_key: Annotated[str | None, typer.Option(envvar="OPENAI_API_KEY", help="API key (or OPENAI_API_KEY).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the answer to this file; image links resolve from its folder.")] = None,
     no_refine: Annotated[bool, typer.Option("--no-refine", help="Keep the code-placed draft; skip the LLM rewrite.")] = False,
-    top_k: Annotated[int, typer.Option(help="Snippets given to the generator.")] = 5,
+    top_k: Annotated[int, typer.Option(min=1, help="Snippets given to the generator.")] = 5,
     retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "dense",
     strategy: Annotated[str, typer.Option(help="Media selection: section (MuRAR) | answer (answer-based, top 2) | hybrid.")] = "section",
     path: Annotated[str, typer.Option(help="streamed (one model call, media while the text streams) | "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -19,6 +20,16 @@ StoreOption = Annotated[
     typer.Option("--store", envvar="MURAR_STORE", show_envvar=True,
                  help="PostgreSQL store postgresql://USER:PASSWORD@HOST:PORT/DB (pgvector) instead of --index."),
 ]
+
+
+def finite(value: float | None) -> float | None:
+    """Option callback for float options: ``nan`` and ``inf`` are refused as a usage
+    error (exit 2). Click's ranges (``min=``/``max=``) let them through: ``nan``
+    compares false with every bound, and ``--max-file-seconds inf`` failed every page
+    with an OverflowError while ``nan`` silently turned the limit off."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a finite number")
+    return value
 
 
 def index_target(index: Path, store: str | None) -> Path | str:

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from murar.cli.common import StoreOption, index_target
+from murar.cli.common import StoreOption, finite, index_target
 from murar.errors import MurarError
 from murar.store.postgres import redact
 
@@ -77,9 +77,10 @@ def run_cmd(
     judge: Annotated[str, typer.Option(help=JUDGE_HELP)] = "embedding",
     judge_llm: Annotated[str, typer.Option(help="Chat model kind for --judge llm / --decomposer llm.")] = "bundled",
     decomposer: Annotated[str, typer.Option(help="sentence (one subclaim per sentence) | llm")] = "sentence",
-    threshold: Annotated[float, typer.Option(help="Embedding judge cosine threshold.")] = 0.6,
+    threshold: Annotated[float, typer.Option(min=-1.0, max=1.0, callback=finite,
+                                             help="Embedding judge cosine threshold.")] = 0.6,
     corpus_root: Annotated[Path | None, typer.Option(help="Corpus root for image paths.")] = None,
-    limit: Annotated[int | None, typer.Option(help="Only the first N questions.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
     no_mirage: Annotated[bool, typer.Option("--no-mirage", help="Media and retrieval metrics only.")] = False,
     seed: Annotated[int, typer.Option(help="Random seed recorded in the report.")] = 0,
     store: StoreOption = None,
@@ -119,7 +120,8 @@ def mirage_cmd(
     judge_llm: Annotated[str, typer.Option(help="Chat model kind for --judge llm.")] = "bundled",
     base_url: Annotated[str | None, typer.Option()] = None,
     model: Annotated[str | None, typer.Option()] = None,
-    threshold: Annotated[float, typer.Option(help="Embedding judge cosine threshold.")] = 0.6,
+    threshold: Annotated[float, typer.Option(min=-1.0, max=1.0, callback=finite,
+                                             help="Embedding judge cosine threshold.")] = 0.6,
     decomposer: Annotated[str, typer.Option(help="For plain-text answers: sentence | llm")] = "sentence",
     cache: Annotated[Path | None, typer.Option(help="Judgment cache (JSONL).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write per-answer results and judgments as JSON here.")] = None,

@@ -16,6 +16,7 @@ from murar.cli.common import (
     RETRIEVER_HELP,
     StoreOption,
     fail,
+    finite,
     index_target,
     parse_remote_images,
 )
@@ -51,7 +52,7 @@ def serve(
             help="Address to listen on (loopback by default; the API has no authentication)."
         ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port.")] = 8000,
     llm: Annotated[str, typer.Option(help=LLM_HELP)] = "bundled",
     base_url: Annotated[
         str | None,
@@ -70,13 +71,13 @@ def serve(
     ] = None,
     workers: Annotated[
         int,
-        typer.Option(help="Answers computed at the same time (1 for one local model)."),
+        typer.Option(min=1, help="Answers computed at the same time (1 for one local model)."),
     ] = 1,
     max_queue: Annotated[
-        int, typer.Option(help="Requests allowed to wait; more get 503 + Retry-After.")
+        int, typer.Option(min=0, help="Requests allowed to wait; more get 503 + Retry-After.")
     ] = 8,
     max_wait: Annotated[
-        float, typer.Option(help="Seconds a queued request waits before 503.")
+        float, typer.Option(min=0.0, callback=finite, help="Seconds a queued request waits before 503.")
     ] = 60.0,
     feedback_dir: Annotated[
         Path | None,
