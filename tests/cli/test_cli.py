@@ -112,3 +112,21 @@ def test_numeric_options_out_of_range_are_usage_errors(tmp_path: Path) -> None:
         assert option in r.output and "Traceback" not in r.output
     assert not idx.exists()
 
+
+def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path: Path) -> None:
+    """'ask --out FOLDER' ended in an IsADirectoryError traceback after answering; 'eval run --out
+    FILE' answered every question, then lost the run in a FileExistsError traceback."""
+    docs = _corpus(tmp_path)
+    idx = tmp_path / "idx"
+    assert runner.invoke(app, ["ingest", str(docs), "--index", str(idx), "--embedder", "hashing"]).exit_code == 0
+    gold = tmp_path / "q.jsonl"
+    gold.write_text('{"question": "How do I add a custom event?"}\n')
+    a_file = docs / "guide.md"
+    for args in (["ask", "How?", "--index", str(idx), "--llm", "extractive", "--out", str(docs)],
+                 ["ask", "How?", "--index", str(idx), "--llm", "extractive", "--out", str(a_file / "a.md")],
+                 ["eval", "run", "--questions", str(gold), "--index", str(idx), "--llm", "extractive", "--no-mirage",
+                  "--out", str(a_file)]):
+        r = runner.invoke(app, args)
+        assert r.exit_code == 1, (args, r.output)
+        assert "error: --out" in r.output and "Traceback" not in r.output
+        assert "[1/1]" not in r.output  # refused before answering

@@ -16,6 +16,7 @@ from murar.cli.common import (
     StoreOption,
     fail,
     index_target,
+    out_file,
     parse_remote_images,
 )
 from murar.errors import MurarError
@@ -112,6 +113,8 @@ def ask(
         fail(f"--format must be markdown or json, not {output!r}")
     show_remote = parse_remote_images(remote_images)
     try:
+        if out:
+            out_file(out)
         media = MediaOptions(remote_images=show_remote)
         retr = RetrieverOptions(kind=retriever)
         if path == "three-call":
@@ -142,8 +145,10 @@ def ask(
                                                                 pipeline.assets_dir, base_dir,
                                                                 remote_images=show_remote))
     if out:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as err:
+            fail(f"--out {out}: cannot write the answer ({err.strerror or err})")
         typer.echo(f"answer written to {out}", err=True)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from murar.cli.common import StoreOption, finite, index_target
+from murar.cli.common import StoreOption, finite, index_target, out_file, out_folder
 from murar.errors import MurarError
 from murar.store.postgres import redact
 
@@ -95,6 +95,7 @@ def run_cmd(
         from murar.answer.pipeline import load_pipeline
 
         qs = load_gold(questions)[:limit] if limit else load_gold(questions)
+        out_folder(out)
         service = load_pipeline(index_target(index, store), llm=llm, base_url=base_url, model=model)
         scorer = None if no_mirage else MirageScorer(
             _build_judge(judge, judge_llm, base_url, model, threshold, out / "judgments.jsonl"))
@@ -106,6 +107,8 @@ def run_cmd(
         paths = write_run_report(run, out)
     except MurarError as err:
         _fail(str(err))
+    except OSError as err:  # the folder went away or filled up during the run
+        _fail(f"--out {out}: cannot write the report ({err.strerror or err})")
     typer.echo(json.dumps({k: str(v) for k, v in paths.items()}))
 
 
@@ -135,6 +138,8 @@ def mirage_cmd(
     if mode not in ("reference", "collection"):
         _fail("--mode must be reference or collection")
     try:
+        if out is not None:
+            out_file(out)
         scorer = MirageScorer(_build_judge(judge, judge_llm, base_url, model, threshold, cache))
         items: list[tuple[str, Any, Reference | None, list[Source]]] = []
         if wikivideo is not None:
@@ -221,7 +226,7 @@ def human_report(
 
     try:
         rs = load_ratings(ratings)
-        paths = write_human_report(summarise_ratings(rs), rs, out)
+        paths = write_human_report(summarise_ratings(rs), rs, out_folder(out))
     except MurarError as err:
         _fail(str(err))
     typer.echo(json.dumps({k: str(v) for k, v in paths.items()}))
