@@ -67,3 +67,22 @@ def test_data_files_left_out_are_reported_with_the_site(tmp_path: Path, write: C
     assert len(notes) == 1 and "left out" in notes[0] and "JSON" in notes[0]
     assert not any("team.yml" in n for n in selection.notes)
     assert notes[0] in site_summary(selection)["notes"]  # type: ignore[operator]
+
+
+def test_a_config_that_does_not_parse_is_reported_not_read_as_a_plain_folder(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A _config.yml with a YAML error (an unclosed quote, a tab) made detection pass the
+    site over: it was read as a plain folder with no warning, its {% include %} tags and
+    {{ site.title }} shown as written. jekyll build stops on it; so does the ingest now,
+    naming the parser's error, when the folder shows Jekyll."""
+    import pytest
+
+    from murar.errors import ConfigError
+
+    write(tmp_path, "_config.yml", 'title: x\nbaseurl: "/docs\nplugins:\n\t- jekyll-feed\n')
+    write(tmp_path, "_layouts/default.html", "<html>{{ content }}</html>")
+    write(tmp_path, "index.md", "---\nlayout: default\n---\n# Home\n\n{% include note.html %}\n")
+    found = detect(tmp_path)
+    assert found is not None and found.spec.name == "jekyll"
+    with pytest.raises(ConfigError, match="Jekyll config _config.yml: .*not valid"):
+        open_site(tmp_path)
