@@ -202,7 +202,7 @@ def media_markdown(block: MediaBlock, *, media_url: MediaUrl) -> list[str]:
     elif isinstance(item, TableItem):
         if label:
             out.append(f"*{label}*")
-        out.append(item.markdown)
+        out.append(neutralize_html(item.markdown))  # cells quote the page: "<iframe src=...>" in a table of tags
     elif isinstance(item, VideoItem):
         url = with_fragment(media_url(item) or item.url, block.start_seconds)
         at = f" (from {format_timestamp(block.start_seconds)})" if block.start_seconds is not None else ""
@@ -222,8 +222,8 @@ def source_label(s: ScoredSnippet) -> str:
     anchor = f"#{s.snippet.anchor}" if s.snippet.anchor else ""
     if s.page_url and is_safe_url(s.page_url):
         ref = "<" + s.page_url + (anchor if "#" not in s.page_url else "") + ">"
-    else:
-        ref = s.snippet.source_path + anchor
+    else:  # a file may be named "<img src=x onerror=...>.md" (or hold a line break): never live HTML
+        ref = neutralize_html(" ".join((s.snippet.source_path + anchor).split()))
     if s.snippet.page:
         ref += f" (page {s.snippet.page})"
     return f"{escape_md(title)} — {ref}"
