@@ -437,3 +437,23 @@ def test_a_page_long_caption_or_heading_path_is_read_only_as_far_as_a_caption_ne
     with deadline(20, "heading path"):
         cap = captions.fallback_caption(deep)
     assert cap.endswith("h99998 > h99999") and len(cap.split()) <= 18
+
+
+def test_stream_neutralizer_matches_the_whole_text_and_is_never_live() -> None:
+    import random
+
+    from murar.answer.render import StreamNeutralizer, neutralize_html
+
+    rng = random.Random(7)
+    real = ("Use the `<video>` tag [1].\n\n```html\n<video src=x></video>\n```\n\n"
+            "Then <img src=x onerror=alert(1)> and 3 < 4 and `a<b` ok [2].")
+    soup = ["<", "`", "```", "~~~", "a", " ", "\n", "/", "<img src=x>", "3 < 4", "`<b>`", "\n```html\n"]
+    for trial in range(3000):
+        text = real if trial % 2 else "".join(rng.choice(soup) for _ in range(rng.randint(0, 25)))
+        cuts = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(0, 12))))
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        s = StreamNeutralizer()
+        out = "".join(s.feed(p) for p in pieces) + s.flush()
+        assert neutralize_html(out) == out  # no live tag start outside code
+        if trial % 2:
+            assert out == neutralize_html(text)

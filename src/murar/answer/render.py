@@ -148,6 +148,54 @@ def neutralize_html(text: str) -> str:
     return "".join(p if i % 2 else _TAG_OPEN.sub("&lt;", p) for i, p in enumerate(parts))
 
 
+class StreamNeutralizer:
+    """:func:`neutralize_html` for answer text that arrives in pieces (streamed tokens).
+
+    :meth:`feed` gives out what can be decided so far: a trailing ``<``, backtick or
+    ``~`` waits for the next piece, and so does the text from an unmatched backtick of
+    the current line (a code span may be closing); :meth:`flush` gives out the rest.
+    The pieces join to ``neutralize_html(text)`` for text whose code spans close on
+    their line; where later text changes what earlier text was (stray backticks), the
+    rest is given out with every tag start escaped, so no piece ever holds live HTML.
+    """
+
+    def __init__(self) -> None:
+        self._raw = ""
+        self._sent = ""
+        self._sent_raw = 0
+        self._exact = True
+
+    def _safe_end(self) -> int:
+        raw, cut = self._raw, len(self._raw)
+        while cut > self._sent_raw and raw[cut - 1] in "`<~":
+            cut -= 1
+        line = raw.rfind("\n", 0, cut) + 1
+        ticks = [i for i in range(line, cut) if raw[i] == "`"]
+        if len(ticks) % 2:
+            cut = ticks[-1]
+        return max(cut, self._sent_raw)
+
+    def _give(self, cut: int) -> str:
+        if self._exact:
+            out = neutralize_html(self._raw[:cut])
+            if out.startswith(self._sent):
+                new, self._sent, self._sent_raw = out[len(self._sent):], out, cut
+                return new
+            self._exact = False
+        new = _TAG_OPEN.sub("&lt;", self._raw[self._sent_raw:cut])
+        self._sent, self._sent_raw = self._sent + new, cut
+        return new
+
+    def feed(self, piece: str) -> str:
+        """Add ``piece``; returns the neutralised text that can go out now (maybe ``""``)."""
+        self._raw += piece
+        return self._give(self._safe_end())
+
+    def flush(self) -> str:
+        """The neutralised text held back so far (call at the end, or before a media block)."""
+        return self._give(len(self._raw))
+
+
 def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
     """The answer as Markdown with media inline and a Sources list.
 
