@@ -114,3 +114,17 @@ def test_cli_mirage_on_predictions(tmp_path: Path) -> None:
     assert out["info"]["f1"] == 1.0 and out["cite"]["f1"] == 1.0
     bad = CliRunner().invoke(app, ["mirage"])
     assert bad.exit_code == 1
+
+
+def test_cli_human_export_names_a_record_of_the_wrong_shape(tmp_path: Path) -> None:
+    """A hand-edited answers.jsonl line that is a list, or whose answer's blocks are a
+    string, ended 'eval human export' in a TypeError / AttributeError traceback."""
+    runner = CliRunner()
+    answers = tmp_path / "answers.jsonl"
+    for line, message in (("[1, 2]", "line 1: not an answers.jsonl record"),
+                          ('{"id": "a", "answer": "text"}', "line 1: not an answers.jsonl record"),
+                          ('{"id": "a", "answer": {"question": "q", "blocks": "x"}}', "not a murar answer")):
+        answers.write_text(line + "\n")
+        res = runner.invoke(app, ["human", "export", "--answers", str(answers), "--out", str(tmp_path / "pk")])
+        assert res.exit_code == 1 and message in res.output, res.output
+        assert res.exception is None or isinstance(res.exception, SystemExit)

@@ -200,10 +200,12 @@ def human_export(
 
     try:
         packets = []
-        for line in answers.read_text(encoding="utf-8").splitlines():
+        for n, line in enumerate(answers.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
             r = json.loads(line)
+            if not isinstance(r, dict) or not isinstance(r.get("answer"), dict):
+                _fail(f"{answers} line {n}: not an answers.jsonl record (an object with an 'answer' object)")
             ans = answer_from_dict(r["answer"])
             label = model or ans.trace.models.get("llm") or next(iter(ans.trace.models.values()), "murar")
             packets.append(Packet(question_id=str(r["id"]), question=r.get("question", ans.question),

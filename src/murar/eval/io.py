@@ -43,5 +43,5 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
         trace = Trace(text_answer=tr.get("text_answer", ""), models=dict(tr.get("models") or {}))
         return Answer(question=data["question"], blocks=blocks, sources=sources,
                       found=bool(data.get("found", True)), trace=trace)
-    except (KeyError, TypeError, ValueError) as err:
-        raise EvalDataError(f"not a murar answer ({err})") from err
+    except (KeyError, TypeError, ValueError, AttributeError) as err:  # a field of another JSON type
+        raise EvalDataError(f"not a murar answer ({type(err).__name__}: {err})") from err
