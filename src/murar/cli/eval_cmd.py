@@ -153,20 +153,15 @@ def mirage_cmd(
             for topic, p in rel.predictions(str(system)).items():
                 items.append((topic, p.claimed(), rel.topics[topic].reference(), []))
         elif predictions is not None:
+            from murar.eval.io import read_predictions
+
             dec = _build_decomposer(decomposer, judge_llm, base_url, model)
-            for n, line in enumerate(predictions.read_text(encoding="utf-8").splitlines(), 1):
-                if not line.strip():
-                    continue
-                r = json.loads(line)
-                if "claims" in r:
-                    ca = claimed_answer_from_lists(r["sentences"], r["claims"], r.get("citations"))
+            for pred in read_predictions(predictions):
+                if pred.claims is not None and pred.sentences is not None:
+                    ca = claimed_answer_from_lists(pred.sentences, pred.claims, pred.citations)
                 else:
-                    ca = decompose_text(r["answer"], dec)
-                ref = (Reference(text=r.get("reference_text", ""), claims=list(r["reference_claims"]),
-                                 claim_sources=r.get("claim_sources"))
-                       if "reference_claims" in r else None)
-                srcs = [Source(id=s["id"], text=s["text"], kind=s.get("kind", "text")) for s in r.get("sources", [])]
-                items.append((str(r.get("id", n)), ca, ref, srcs))
+                    ca = decompose_text(pred.answer or "", dec)
+                items.append((pred.id, ca, pred.reference, list(pred.sources)))
         else:
             _fail("give --predictions FILE or --wikivideo DIR --system NAME")
         results = {i: scorer.score(ca, mode=mode, reference=ref, sources=srcs)  # type: ignore[arg-type]
