@@ -402,3 +402,30 @@ def test_attr_list_lines_are_linear(tmp_path: Path, deadline: Callable[[int, str
         doc = convert_pymdown(tmp_path / "docs" / "p.md", site=open_site(tmp_path).site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Commas {.a,.a" in text and "Kept" in text and "#id" not in text
+
+
+def test_lone_surrogate_escapes_in_json_and_yaml_do_not_lose_the_ingest(tmp_path: Path) -> None:
+    """A notebook cell (JSON) or front matter (YAML) may write '\\ud800': the parsers decode it
+    to a lone surrogate, which no UTF-8 writer takes. The ingest ended in a UnicodeEncodeError
+    at the embedding stage after every page was parsed (nothing indexed); a heading holding
+    one failed its page when its id was hashed. Now U+FFFD, with a warning."""
+    import json
+
+    from murar.embed.fake import HashingEmbedder
+    from murar.ingest.index import build_index, open_index
+
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "metadata": {}, "id": "a", "source": "# Heading \ud800\n\nText \udfff here, \ud83d\ude00.\n"},
+        {"cell_type": "code", "metadata": {}, "id": "b", "source": "print(1)", "execution_count": 1,
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": "out \ud800\n"}]}]}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(nb))
+    (tmp_path / "fm.md").write_text('---\ntitle: "Title \\ud800 here"\n---\n# Body\n\nSome text.\n')
+    (tmp_path / "ok.md").write_text("# Ok\n\nFine.\n")
+    _manifest, report = build_index(tmp_path, tmp_path / "idx", embedder=HashingEmbedder())
+    assert report.pages == 3 and not report.failed
+    texts = {s.source_path: (s.page_title, " ".join(s.heading_path), s.text)
+             for s in open_index(tmp_path / "idx").store.all_snippets()}
+    assert texts["fm.md"][0] == "Title \ufffd here"
+    assert "Heading \ufffd" in texts["nb.ipynb"][1] and "Text \ufffd here, \U0001f600." in texts["nb.ipynb"][2]
+    warned = {f.path for f in report.files if any("lone UTF-16 surrogates" in w for w in f.warnings)}
+    assert warned == {"nb.ipynb", "fm.md"}

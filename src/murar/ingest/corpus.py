@@ -9,6 +9,7 @@ file that fails, and every file that is not read, is recorded in the
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import logging
@@ -285,6 +286,47 @@ def walk_site(site: Site, *, under: Path | None = None,
     return out
 
 
+def _without_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (also inside lists, tuples,
+    dicts and dataclasses) replaced by U+FFFD; the same object when there is none."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # a pair written as two escapes joins into its character
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if isinstance(value, (list, tuple)):
+        items = [_without_surrogates(v) for v in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return type(value)(items) if isinstance(value, list) else tuple(items)
+    if isinstance(value, dict):
+        pairs = [(_without_surrogates(k), _without_surrogates(v)) for k, v in value.items()]
+        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(pairs, value.items(), strict=True)):
+            return value
+        return dict(pairs)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: new for f in dataclasses.fields(value)
+                   if (new := _without_surrogates(old := getattr(value, f.name))) is not old}
+        return dataclasses.replace(value, **changes) if changes else value
+    return value
+
+
+def drop_surrogates(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with lone surrogates replaced by U+FFFD (and a warning), or ``doc`` itself.
+
+    A page's text may hold them without a bad byte: a notebook (JSON) or front matter
+    (YAML) may write ``"\\ud800"``, which the parsers decode to a lone surrogate. No
+    UTF-8 writer takes it: the ingest ended in a UnicodeEncodeError at the embedding
+    stage, after every page was parsed, and nothing was indexed.
+    """
+    clean: ParsedDocument = _without_surrogates(doc)
+    if clean is not doc:
+        clean.warnings.append("text held lone UTF-16 surrogates (an escape such as \\ud800 in JSON or YAML); "
+                              "shown as U+FFFD")
+    return clean
+
+
 def cap_warnings(doc: ParsedDocument, limit: int = MAX_PAGE_WARNINGS) -> None:
     """Keep the first ``limit`` warnings of ``doc`` and one line ``"... and N more warnings
     of this page (not kept)"`` for the rest, counted in ``doc.warnings_dropped``. Once
@@ -394,6 +436,7 @@ def _convert_one(f: SiteFile, runner: ConversionRunner, budget: FileBudget, docs
         report.files.append(FileReport(path=rel, status="failed", error=f"{type(err).__name__}: {err}", ext=ext))
         log.exception("unexpected error converting %s", rel)
         return
+    doc = drop_surrogates(doc)
     cut = apply_section_budget(doc, budget)
     if cut:
         doc.warnings.append(cut)
