@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -31,8 +32,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def default_feedback_dir(index: Path | str) -> Path | None:
     """``<index>/feedback`` when the index folder is writable, else ``None``
-    (the server then uses a temporary folder and says where; always for a
-    PostgreSQL store)."""
+    (``murar serve`` then makes a temporary folder and says where at start; always
+    for a PostgreSQL store). Before, the folder was made at the first rating and
+    never named: a server over a read-only index (a container image) kept its
+    feedback somewhere under /tmp without a word."""
     if isinstance(index, str):
         return None
     index = index.resolve()
@@ -123,6 +126,13 @@ def serve(
         fail(MissingExtraError("uvicorn", "server"))
     try:
         target = index_target(index, store)
+        if feedback_dir is None and default_feedback_dir(target) is None:
+            # made now, so the path can be said before anyone rates an answer
+            feedback_dir = Path(tempfile.mkdtemp(prefix="murar-feedback-"))
+            where = "a PostgreSQL store has no folder" if isinstance(target, str) else \
+                f"{target} is not writable"
+            typer.secho(f"warning: feedback (thumbs up/down) is written to {feedback_dir} ({where}); "
+                        "--feedback-dir chooses a folder that is kept", fg=typer.colors.YELLOW, err=True)
         app = build_app(
             target,
             llm=llm,
