@@ -127,3 +127,18 @@ def test_ratings_saved_by_a_spreadsheet_are_read(tmp_path: Path, delimiter: str)
     out.write_bytes(text.encode("cp1252"))
     with pytest.raises(RatingsError, match="not UTF-8 text .*save it as 'CSV UTF-8'"):
         load_ratings([out])
+
+
+def test_names_from_the_ratings_are_text_in_the_html_report(tmp_path: Path) -> None:
+    """An annotator (or model) named '<img src=x onerror=alert(1)>' from a filled sheet was
+    raw HTML in human_report.html (markdown-it's commonmark preset passes HTML through), and
+    a '|' in a name split its table row."""
+    from murar.eval.report import write_human_report
+
+    evil = "<img src=x onerror=alert(1)>|x"
+    ratings = [_r(evil, "q1", "m", 4, 3, 5, "multimodal"), _r("ann2", "q1", "m", 3, 3, 4, "same")]
+    paths = write_human_report(summarise_ratings(ratings), ratings, tmp_path / "hr")
+    page = paths["html"].read_text()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;|x" in page
+    row = next(line for line in paths["markdown"].read_text().splitlines() if "onerror" in line)
+    assert row.count(" | ") == 8  # 9 cells, the pipe of the name escaped
