@@ -311,3 +311,18 @@ def test_a_response_is_read_within_its_size_and_time_bounds(tmp_path: Path) -> N
     assert skipped["http://docs.test/big.html"] == "larger than 5000000 bytes"
     assert skipped["http://docs.test/slow.html"] == "took longer than 1.5 s to send"
     assert pulled["big"] <= 6 and pulled["slow"] <= 7
+
+
+def test_the_canonical_link_of_a_mirrored_page_is_its_url() -> None:
+    """The URL was pasted into the attribute as written: a '"' in a crawled link ended it
+    (the page cited 'http://docs.test/a' for 'http://docs.test/a"b'), '&copy=' in a query
+    read as '©='."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    from murar.ingest.crawl import _rewrite_page
+
+    for url in ('http://docs.test/a"><script>x</script>', "http://docs.test/p?x=1&copy=2&lt=3"):
+        page = _rewrite_page("<html><head></head><body><p>x</p></body></html>", {}, url)
+        link = LexborHTMLParser(page).css_first("link[rel=canonical]")
+        assert link is not None and link.attributes["href"] == url
+        assert "<script>" not in page

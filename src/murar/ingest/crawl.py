@@ -39,6 +39,7 @@ import zlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape as html_escape
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit, urlunsplit
 from urllib.robotparser import RobotFileParser
@@ -563,7 +564,9 @@ def _rewrite_page(html: str, images: dict[str, str], url: str) -> str:
                     del img.attrs[lazy]
     head = tree.head
     if head is not None and tree.css_first("link[rel=canonical]") is None:
-        canonical = LexborHTMLParser(f'<link rel="canonical" href="{url}">').css_first("link")
+        # the URL as an attribute value: a '"' in it ended the attribute (the page cited
+        # 'http://docs.test/a' for 'http://docs.test/a"b'), '&copy=' in a query read as '©='
+        canonical = LexborHTMLParser(f'<link rel="canonical" href="{html_escape(url, quote=True)}">').css_first("link")
         if canonical is not None:
             head.insert_child(canonical)
     return tree.html or html
