@@ -82,6 +82,10 @@ def ingest(
     max_file_snippets: Annotated[int, typer.Option(
         min=0,
         help="Per-file budget: snippets indexed per file (0 = no limit).")] = 2_000,
+    max_file_media: Annotated[int, typer.Option(
+        min=0,
+        help="Per-file budget: images, tables and videos indexed per file, the first in page order "
+        "(0 = no limit).")] = 2_000,
     max_file_seconds: Annotated[float, typer.Option(
         min=0.0, callback=finite,
         help="Per-file budget: seconds to convert one file before its worker is stopped and the file "
@@ -134,6 +138,7 @@ def ingest(
                                            budget=FileBudget(max_bytes=max_file_bytes,
                                                              max_sections=max_file_sections,
                                                              max_snippets=max_file_snippets,
+                                                             max_media=max_file_media,
                                                              max_seconds=max_file_seconds))
     except MurarError as err:
         fail(err)

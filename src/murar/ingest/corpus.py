@@ -27,6 +27,7 @@ from murar.ingest.budget import (
     ConversionRunner,
     ConverterCrash,
     FileBudget,
+    apply_media_budget,
     apply_section_budget,
     make_runner,
     size_problem,
@@ -437,9 +438,9 @@ def _convert_one(f: SiteFile, runner: ConversionRunner, budget: FileBudget, docs
         log.exception("unexpected error converting %s", rel)
         return
     doc = drop_surrogates(doc)
-    cut = apply_section_budget(doc, budget)
-    if cut:
-        doc.warnings.append(cut)
+    for cut in (apply_section_budget(doc, budget), apply_media_budget(doc, budget)):
+        if cut:
+            doc.warnings.append(cut)
     docs.append(doc)
     report.asset_refs.extend(doc.asset_refs)
     report.files.append(FileReport(path=rel, status="ok", warnings=list(doc.warnings),
