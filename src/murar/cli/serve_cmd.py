@@ -126,13 +126,6 @@ def serve(
         fail(MissingExtraError("uvicorn", "server"))
     try:
         target = index_target(index, store)
-        if feedback_dir is None and default_feedback_dir(target) is None:
-            # made now, so the path can be said before anyone rates an answer
-            feedback_dir = Path(tempfile.mkdtemp(prefix="murar-feedback-"))
-            where = "a PostgreSQL store has no folder" if isinstance(target, str) else \
-                f"{target} is not writable"
-            typer.secho(f"warning: feedback (thumbs up/down) is written to {feedback_dir} ({where}); "
-                        "--feedback-dir chooses a folder that is kept", fg=typer.colors.YELLOW, err=True)
         app = build_app(
             target,
             llm=llm,
@@ -229,13 +222,18 @@ def build_app(
         config=PipelineConfig(refine=refine, media=MediaOptions(remote_images=remote_images),
                               retriever=RetrieverOptions(kind=retriever)),
     )
+    if feedback_dir is None:
+        feedback_dir = default_feedback_dir(index)
+    if feedback_dir is None:  # made now (the index opened), so its path is said before anyone rates
+        feedback_dir = Path(tempfile.mkdtemp(prefix="murar-feedback-"))
+        where = "a PostgreSQL store has no folder" if isinstance(index, str) else f"{index} is not writable"
+        typer.secho(f"warning: feedback (thumbs up/down) is written to {feedback_dir} ({where}); "
+                    "--feedback-dir chooses a folder that is kept", fg=typer.colors.YELLOW, err=True)
     config = ServerConfig(
         max_concurrency=workers,
         max_queue=max_queue,
         max_wait_s=max_wait,
-        feedback_dir=feedback_dir
-        if feedback_dir is not None
-        else default_feedback_dir(index),
+        feedback_dir=feedback_dir,
         public_url=public_url,
         title=title,
         examples=examples,
