@@ -22,8 +22,10 @@ MEDIA_KINDS: tuple[MediaKind, ...] = ("image", "table", "video")
 
 
 def stable_id(*parts: str, length: int = 16) -> str:
-    """A deterministic hex id from ``parts`` (sha1, first ``length`` hex chars)."""
-    h = hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()
+    """A deterministic hex id from ``parts`` (sha1, first ``length`` hex chars). A lone
+    surrogate (a JSON or YAML ``\\ud800`` escape in a page) is hashed as its code point,
+    not an error; text without one hashes as before."""
+    h = hashlib.sha1("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
     return h[:length]
 
 

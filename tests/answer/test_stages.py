@@ -384,6 +384,31 @@ def test_html_quoted_from_the_docs_is_not_live_in_markdown() -> None:
     assert "`<b>`" in md and "3 < 4" in md and "```html\n<div>\n```" in md
 
 
+def test_html_in_a_table_cell_or_a_file_name_is_not_live_in_markdown() -> None:
+    """A table of tags ('<iframe src=x>', a code cell '&lt;img src=x onerror=alert(1)&gt;') and a
+    page file named '<img src=x onerror=alert(2)>.md' put live HTML in the Markdown answer
+    (CLI, /v1/answer's markdown, the OpenAI-compatible chat): text blocks were neutralised,
+    table rows and the Sources list were not."""
+    import dataclasses
+
+    from murar.ingest.tables import rows_to_markdown
+
+    rows = [["<iframe src=x>", "embeds a video player"], ["<img src=x onerror=alert(1)>", "`<b>` in code"]]
+    table = TableItem(id="t", section_id="s", source_path="p.md", page_title="Page", heading_path=("Page",),
+                      anchor=None, position=0, headers=["Tag", "Purpose"], rows=rows,
+                      markdown=rows_to_markdown(["Tag", "Purpose"], rows))
+    sels = [MediaSelection(item=table, snippet_id="sn0", sentence_index=0, score=0.5)]
+    assign_placeholders(sels)
+    snippet = dataclasses.replace(_snip(0, "The video player setup.", "s"),
+                                  source_path="<img src=x onerror=alert(2)>\nx.md")
+    answer = Answer(question="q", blocks=to_blocks("Tags [1].\n[TABLE 1]", sels), found=True, trace=Trace(),
+                    sources=[ScoredSnippet(snippet=snippet, score=0.9, citation=1)])
+    md = render_markdown(answer, media_url=lambda it: None)
+    assert "<iframe" not in md and "<img" not in md
+    assert "| &lt;iframe src=x> | embeds a video player |" in md and "`<b>` in code" in md
+    assert "— &lt;img src=x onerror=alert(2)> x.md" in md
+
+
 def test_extractive_quotes_a_sentence_shared_by_pages_once() -> None:
     """QA: the same partial included in three pages was quoted three times
     ('Arguments (in order): [1] Arguments (in order): [2] ...')."""
@@ -431,3 +456,23 @@ def test_a_page_long_caption_or_heading_path_is_read_only_as_far_as_a_caption_ne
     with deadline(20, "heading path"):
         cap = captions.fallback_caption(deep)
     assert cap.endswith("h99998 > h99999") and len(cap.split()) <= 18
+
+
+def test_stream_neutralizer_matches_the_whole_text_and_is_never_live() -> None:
+    import random
+
+    from murar.answer.render import StreamNeutralizer, neutralize_html
+
+    rng = random.Random(7)
+    real = ("Use the `<video>` tag [1].\n\n```html\n<video src=x></video>\n```\n\n"
+            "Then <img src=x onerror=alert(1)> and 3 < 4 and `a<b` ok [2].")
+    soup = ["<", "`", "```", "~~~", "a", " ", "\n", "/", "<img src=x>", "3 < 4", "`<b>`", "\n```html\n"]
+    for trial in range(3000):
+        text = real if trial % 2 else "".join(rng.choice(soup) for _ in range(rng.randint(0, 25)))
+        cuts = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(0, 12))))
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        s = StreamNeutralizer()
+        out = "".join(s.feed(p) for p in pieces) + s.flush()
+        assert neutralize_html(out) == out  # no live tag start outside code
+        if trial % 2:
+            assert out == neutralize_html(text)

@@ -113,3 +113,49 @@ def test_eval_help_names_the_choices_not_internal_calls() -> None:
     r = runner.invoke(app, ["eval", "mirage", "--help"], terminal_width=200)
     line = next(x for x in r.output.splitlines() if "--base-url" in x)
     assert "OpenAI-compatible" in line, line
+def test_numeric_options_out_of_range_are_usage_errors(tmp_path: Path) -> None:
+    """'--port 99999' ended serve/mcp in an OverflowError traceback from bind(); '--max-file-seconds
+    inf' failed every page with an OverflowError and 'nan' turned the limit off; '--limit -1'
+    evaluated 39 of 40 questions; '--top-k 0' answered 'not in the documentation'. Each is now
+    refused before any work, naming the option (exit 2)."""
+    docs = _corpus(tmp_path)
+    idx, gold = tmp_path / "idx", tmp_path / "q.jsonl"
+    gold.write_text('{"question": "How?"}\n')
+    cases = [
+        (["serve", "--index", str(idx), "--port", "99999"], "--port"),
+        (["mcp", "--index", str(idx), "--http", "--port", "-1"], "--port"),
+        (["serve", "--index", str(idx), "--max-wait", "inf"], "--max-wait"),
+        (["ingest", str(docs), "--index", str(idx), "--embedder", "hashing", "--max-file-seconds", "inf"],
+         "--max-file-seconds"),
+        (["ingest", str(docs), "--index", str(idx), "--embedder", "hashing", "--max-file-seconds", "nan"],
+         "--max-file-seconds"),
+        (["ingest", str(docs), "--index", str(idx), "--embedder", "hashing", "--max-file-bytes", "-5"],
+         "--max-file-bytes"),
+        (["ask", "How?", "--index", str(idx), "--llm", "extractive", "--top-k", "0"], "--top-k"),
+        (["eval", "run", "--questions", str(gold), "--index", str(idx), "--limit", "-1"], "--limit"),
+        (["eval", "run", "--questions", str(gold), "--index", str(idx), "--threshold", "nan"], "--threshold"),
+    ]
+    for args, option in cases:
+        r = runner.invoke(app, args)
+        assert r.exit_code == 2, (args, r.output)
+        assert option in r.output and "Traceback" not in r.output
+    assert not idx.exists()
+
+
+def test_an_output_path_that_cannot_be_written_fails_before_the_work(tmp_path: Path) -> None:
+    """'ask --out FOLDER' ended in an IsADirectoryError traceback after answering; 'eval run --out
+    FILE' answered every question, then lost the run in a FileExistsError traceback."""
+    docs = _corpus(tmp_path)
+    idx = tmp_path / "idx"
+    assert runner.invoke(app, ["ingest", str(docs), "--index", str(idx), "--embedder", "hashing"]).exit_code == 0
+    gold = tmp_path / "q.jsonl"
+    gold.write_text('{"question": "How do I add a custom event?"}\n')
+    a_file = docs / "guide.md"
+    for args in (["ask", "How?", "--index", str(idx), "--llm", "extractive", "--out", str(docs)],
+                 ["ask", "How?", "--index", str(idx), "--llm", "extractive", "--out", str(a_file / "a.md")],
+                 ["eval", "run", "--questions", str(gold), "--index", str(idx), "--llm", "extractive", "--no-mirage",
+                  "--out", str(a_file)]):
+        r = runner.invoke(app, args)
+        assert r.exit_code == 1, (args, r.output)
+        assert "error: --out" in r.output and "Traceback" not in r.output
+        assert "[1/1]" not in r.output  # refused before answering

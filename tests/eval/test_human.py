@@ -100,3 +100,45 @@ def test_single_annotator_and_plot(tmp_path: Path) -> None:
     assert s.kappa == {} and s.alpha["usefulness"]["ordinal"] is None and s.notes
     out = plot_distribution(RATINGS, tmp_path / "dist.png")
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_ratings_saved_by_a_spreadsheet_are_read(tmp_path: Path, delimiter: str) -> None:
+    """Excel's 'CSV UTF-8' starts with a byte-order mark: the sheet was refused as
+    "missing columns ['annotator']" though the column is there; 'Unicode Text' (UTF-16,
+    tabs) ended in a UnicodeDecodeError traceback, a semicolon sheet (Excel where the
+    decimal mark is a comma) missed every column. A sheet in another encoding is a
+    RatingsError saying how to save it."""
+    from murar.eval.human import CSV_COLUMNS, METRICS
+
+    row = {"annotator": "ann", "question_id": "q1", "model": "m", "preference": "multimodal",
+           "question": 'Wie geht\'s – "café", ok?', "comment": 'très; bien, "x"', **{m: "4" for m in METRICS}}
+    out = tmp_path / "sheet.csv"
+    with out.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(CSV_COLUMNS), delimiter=delimiter)
+        writer.writeheader()
+        writer.writerow(row)
+    text = out.read_text(encoding="utf-8")
+    for data in (text.encode("utf-8"), b"\xef\xbb\xbf" + text.encode("utf-8"), text.encode("utf-16")):
+        out.write_bytes(data)
+        [rating] = load_ratings([out])
+        assert (rating.annotator, rating.question_id, rating.usefulness, rating.preference) == ("ann", "q1", 4,
+                                                                                                "multimodal")
+    out.write_bytes(text.encode("cp1252"))
+    with pytest.raises(RatingsError, match="not UTF-8 text .*save it as 'CSV UTF-8'"):
+        load_ratings([out])
+
+
+def test_names_from_the_ratings_are_text_in_the_html_report(tmp_path: Path) -> None:
+    """An annotator (or model) named '<img src=x onerror=alert(1)>' from a filled sheet was
+    raw HTML in human_report.html (markdown-it's commonmark preset passes HTML through), and
+    a '|' in a name split its table row."""
+    from murar.eval.report import write_human_report
+
+    evil = "<img src=x onerror=alert(1)>|x"
+    ratings = [_r(evil, "q1", "m", 4, 3, 5, "multimodal"), _r("ann2", "q1", "m", 3, 3, 4, "same")]
+    paths = write_human_report(summarise_ratings(ratings), ratings, tmp_path / "hr")
+    page = paths["html"].read_text()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;|x" in page
+    row = next(line for line in paths["markdown"].read_text().splitlines() if "onerror" in line)
+    assert row.count(" | ") == 8  # 9 cells, the pipe of the name escaped

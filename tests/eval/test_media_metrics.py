@@ -202,3 +202,29 @@ def test_load_gold_refuses_what_is_not_a_question_file(tmp_path: Path, content: 
     p.write_bytes(content)
     with pytest.raises(EvalDataError):
         load_gold(p)
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"question": "How?", "gold_images": "img/shot.png"}', "'gold_images' must be a list of strings, not str"),
+    ('{"question": "How?", "section": "Install"}', "'section' must be a list of strings, not str"),
+    ('{"question": "How?", "answer_points": "Click Save"}', "'answer_points' must be a list of strings"),
+    ('{"question": "How?", "gold_images": [1, null]}', "a list holding NoneType, int"),
+    ('{"question": null}', "'question' must be a string, not null"),
+    ('{"question": ["a", "b"]}', "'question' must be a string, not list"),
+    ('{"question": " "}', "'question' is empty"),
+    ('{"question": "x", "gold_tables": [{"page": "a.md", "index_in_page": 1.7}]}', "whole number >= 0, not 1.7"),
+    ('{"question": "x", "gold_tables": [{"page": "a.md", "index_in_page": -3}]}', "whole number >= 0, not -3"),
+    ('{"question": "x", "gold_tables": [{"page": 3, "index_in_page": 0}]}', "'page' must be a string, not int"),
+])
+def test_a_gold_field_of_the_wrong_type_is_refused(tmp_path: Path, line: str, message: str) -> None:
+    """A string where a list belongs was read as its characters ("gold_images": "img/shot.png"
+    made 12 gold images 'i', 'm', 'g', ...; "section": "Install" 7 sections), a null question
+    was asked as 'None', 1.7 and -3 were table indexes: every answer scored against wrong gold
+    without a word."""
+    from murar.eval.errors import EvalDataError
+
+    p = tmp_path / "q.jsonl"
+    p.write_text('{"id": "ok", "question": "Fine?", "section": ["Page"]}\n' + line + "\n")
+    with pytest.raises(EvalDataError, match="line 2: malformed question") as err:
+        load_gold(p)
+    assert message in str(err.value)

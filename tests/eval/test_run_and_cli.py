@@ -129,3 +129,41 @@ def test_cli_mirage_on_predictions(tmp_path: Path) -> None:
     assert out["info"]["f1"] == 1.0 and out["cite"]["f1"] == 1.0
     bad = CliRunner().invoke(app, ["mirage"])
     assert bad.exit_code == 1
+
+
+def test_cli_human_export_names_a_record_of_the_wrong_shape(tmp_path: Path) -> None:
+    """A hand-edited answers.jsonl line that is a list, or whose answer's blocks are a
+    string, ended 'eval human export' in a TypeError / AttributeError traceback."""
+    runner = CliRunner()
+    answers = tmp_path / "answers.jsonl"
+    for line, message in (("[1, 2]", "line 1: not an answers.jsonl record"),
+                          ('{"id": "a", "answer": "text"}', "line 1: not an answers.jsonl record"),
+                          ('{"id": "a", "answer": {"question": "q", "blocks": "x"}}', "not a murar answer")):
+        answers.write_text(line + "\n")
+        res = runner.invoke(app, ["human", "export", "--answers", str(answers), "--out", str(tmp_path / "pk")])
+        assert res.exit_code == 1 and message in res.output, res.output
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+
+
+def test_cli_mirage_names_a_malformed_prediction_line(tmp_path: Path) -> None:
+    """Predictions were read field by field as they came: a list line or a number as the
+    answer ended in TypeError tracebacks, 'sentences' given as a string in 'zip() argument
+    2 is shorter than argument 1' (its characters taken as sentences)."""
+    runner = CliRunner()
+    pred = tmp_path / "pred.jsonl"
+    good = '{"id": "ok", "sentences": ["Hello world."], "claims": [["Hello world"]], "citations": [[1]], ' \
+           '"sources": [{"id": 1, "text": "Hello world"}]}'
+    for line, message in (("[1]", "a JSON object is expected, not list"),
+                          ('{"id": "a", "answer": 5}', "'answer' must be a string"),
+                          ('{"id": "a", "sentences": "abc", "claims": [["x"]]}', "'sentences' must be a list of strings"),
+                          ('{"id": "a", "sentences": ["a", "b"], "claims": [["x"]]}', "'claims' must be a list of 2"),
+                          ('{"id": "a", "answer": "Hi.", "sources": [{"id": 1}]}', "'id' and a 'text' string"),
+                          ('{"id": "a", "answer": "Hi.", "reference_claims": "abc"}', "'reference_claims' must be")):
+        pred.write_text(good + "\n" + line + "\n")
+        res = runner.invoke(app, ["mirage", "--predictions", str(pred), "--mode", "collection"])
+        assert res.exit_code == 1 and "line 2: malformed prediction" in res.output and message in res.output, \
+            res.output
+    pred.write_text(good + "\n")
+    res = runner.invoke(app, ["mirage", "--predictions", str(pred), "--mode", "collection"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["n"] == 1

@@ -263,3 +263,66 @@ def test_redirects_stay_in_scope_and_lazy_images(tmp_path: Path) -> None:
     assert any("another host" in why for _, why in report.skipped)
     page = (report.root / "guide/index.html").read_text(encoding="utf-8")
     assert 'src="img/step.png"' in page and "data-src" not in page
+
+
+def test_a_response_is_read_within_its_size_and_time_bounds(tmp_path: Path) -> None:
+    """client.get read a whole body before its size was checked: a 300 KB gzip page
+    inflating to 300 MB took the crawl to 650 MB of memory before it was refused, and a
+    server sending a byte a second held a request as long as it liked (the timeout is per
+    read). Bodies are read as they arrive now, and dropped past max_bytes or max_seconds."""
+    import gzip
+    import time
+
+    import httpx
+
+    pulled = {"big": 0, "slow": 0}
+
+    def big() -> Iterator[bytes]:
+        for _ in range(200):  # 200 MB if read to the end
+            pulled["big"] += 1
+            yield b"a" * 1_000_000
+
+    def slow() -> Iterator[bytes]:
+        for _ in range(40):  # 12 s if read to the end
+            pulled["slow"] += 1
+            time.sleep(0.3)
+            yield b"<p>x</p>"
+
+    bomb = gzip.compress(b"<url><loc>http://docs.test/x</loc></url>" * 2_000_000)  # 82 MB inflated
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/robots.txt":
+            return httpx.Response(200, text="User-agent: *\nSitemap: http://docs.test/sitemap.xml.gz\n")
+        if path == "/sitemap.xml.gz":
+            return httpx.Response(200, content=bomb)
+        if path == "/big.html":
+            return httpx.Response(200, headers={"content-type": "text/html"}, content=big())
+        if path == "/slow.html":
+            return httpx.Response(200, headers={"content-type": "text/html"}, content=slow())
+        return httpx.Response(200, html="<html><body><p>Start</p><a href='/big.html'>b</a>"
+                                        "<a href='/slow.html'>s</a></body></html>")
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    report = Crawler("http://docs.test/", tmp_path, CrawlOptions(delay=0.0, max_bytes=5_000_000, max_seconds=1.5),
+                     client=client).run()
+    assert report.pages == ["index.html"] and report.sitemap_urls == 0
+    skipped = dict(report.skipped)
+    assert skipped["http://docs.test/big.html"] == "larger than 5000000 bytes"
+    assert skipped["http://docs.test/slow.html"] == "took longer than 1.5 s to send"
+    assert pulled["big"] <= 6 and pulled["slow"] <= 7
+
+
+def test_the_canonical_link_of_a_mirrored_page_is_its_url() -> None:
+    """The URL was pasted into the attribute as written: a '"' in a crawled link ended it
+    (the page cited 'http://docs.test/a' for 'http://docs.test/a"b'), '&copy=' in a query
+    read as '©='."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    from murar.ingest.crawl import _rewrite_page
+
+    for url in ('http://docs.test/a"><script>x</script>', "http://docs.test/p?x=1&copy=2&lt=3"):
+        page = _rewrite_page("<html><head></head><body><p>x</p></body></html>", {}, url)
+        link = LexborHTMLParser(page).css_first("link[rel=canonical]")
+        assert link is not None and link.attributes["href"] == url
+        assert "<script>" not in page

@@ -262,6 +262,7 @@ def test_text_before_a_video_in_an_html_paragraph_is_not_repeated(tmp_path: Path
 
 def test_page_warnings_are_capped_with_an_exact_count(tmp_path: Path) -> None:
     # 5,000 broken image links gave 5,000 warning lines in the report (unbounded with the page)
+    from murar.ingest.budget import FileBudget
     from murar.ingest.corpus import MAX_PAGE_WARNINGS, IngestReport, convert_corpus
 
     docs = tmp_path / "docs"
@@ -271,7 +272,8 @@ def test_page_warnings_are_capped_with_an_exact_count(tmp_path: Path) -> None:
     everything = len(convert_markdown(docs / "p.md", root=docs).warnings)
     assert everything >= 5000
     report = IngestReport()
-    (doc,) = convert_corpus(docs, assets_dir=tmp_path / "assets", report=report)
+    # the 5,000 pictures would also hit the media budget (one more warning, after the cap)
+    (doc,) = convert_corpus(docs, assets_dir=tmp_path / "assets", report=report, budget=FileBudget(max_media=0))
     (page,) = [f for f in report.files if f.path == "p.md"]
     assert len(page.warnings) == MAX_PAGE_WARNINGS + 1 == len(doc.warnings)
     assert page.warnings[-1] == f"... and {everything - MAX_PAGE_WARNINGS} more warnings of this page (not kept)"
@@ -402,3 +404,30 @@ def test_attr_list_lines_are_linear(tmp_path: Path, deadline: Callable[[int, str
         doc = convert_pymdown(tmp_path / "docs" / "p.md", site=open_site(tmp_path).site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Commas {.a,.a" in text and "Kept" in text and "#id" not in text
+
+
+def test_lone_surrogate_escapes_in_json_and_yaml_do_not_lose_the_ingest(tmp_path: Path) -> None:
+    """A notebook cell (JSON) or front matter (YAML) may write '\\ud800': the parsers decode it
+    to a lone surrogate, which no UTF-8 writer takes. The ingest ended in a UnicodeEncodeError
+    at the embedding stage after every page was parsed (nothing indexed); a heading holding
+    one failed its page when its id was hashed. Now U+FFFD, with a warning."""
+    import json
+
+    from murar.embed.fake import HashingEmbedder
+    from murar.ingest.index import build_index, open_index
+
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "metadata": {}, "id": "a", "source": "# Heading \ud800\n\nText \udfff here, \ud83d\ude00.\n"},
+        {"cell_type": "code", "metadata": {}, "id": "b", "source": "print(1)", "execution_count": 1,
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": "out \ud800\n"}]}]}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(nb))
+    (tmp_path / "fm.md").write_text('---\ntitle: "Title \\ud800 here"\n---\n# Body\n\nSome text.\n')
+    (tmp_path / "ok.md").write_text("# Ok\n\nFine.\n")
+    _manifest, report = build_index(tmp_path, tmp_path / "idx", embedder=HashingEmbedder())
+    assert report.pages == 3 and not report.failed
+    texts = {s.source_path: (s.page_title, " ".join(s.heading_path), s.text)
+             for s in open_index(tmp_path / "idx").store.all_snippets()}
+    assert texts["fm.md"][0] == "Title \ufffd here"
+    assert "Heading \ufffd" in texts["nb.ipynb"][1] and "Text \ufffd here, \U0001f600." in texts["nb.ipynb"][2]
+    warned = {f.path for f in report.files if any("lone UTF-16 surrogates" in w for w in f.warnings)}
+    assert warned == {"nb.ipynb", "fm.md"}

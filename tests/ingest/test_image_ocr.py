@@ -57,6 +57,29 @@ def test_unreadable_and_flagged_images_are_skipped(tmp_path: Path) -> None:
     assert (stats.computed, stats.reused, stats.skipped) == (0, 0, 1)
 
 
+#: a 64 x 48 PNG whose header reads fine and whose data holds a chunk of garbage (a byte-mutated
+#: file found by fuzzing): Pillow's load() raises SyntaxError('broken PNG file')
+BROKEN_PNG = (Path(__file__).parents[1] / "fixtures" / "broken-chunk.png").read_bytes()
+
+
+def test_an_image_that_breaks_while_decoding_or_is_huge_is_skipped(tmp_path: Path) -> None:
+    """The broken PNG passes the ingest's image check (its header), then raised SyntaxError in
+    OCR, which ended the whole ingest after every page was parsed. A picture larger than
+    max_pixels is not decoded (a 300 KB 12,000 x 8,000 PNG took 17 s and 1.4 GB to OCR)."""
+    from murar.ingest.paths import check_image
+
+    (tmp_path / "broken.png").write_bytes(BROKEN_PNG)
+    assert check_image(tmp_path / "broken.png").ok
+    _png(tmp_path / "shot.png", (250, 10, 10))
+    items = [ImageItem(id=name, section_id="s", source_path="a.md", page_title="A", heading_path=("A",),
+                       anchor=None, position=0, path=f"{name}.png", content_hash=name) for name in ("broken", "shot")]
+    engine = FakeOcrEngine([OcrLine("Publish", (0, 0, 10, 10), 0.9)])
+    stats = ocr_images(items, tmp_path, engine, OcrCache(tmp_path / "c.json"))
+    assert (stats.computed, stats.skipped) == (1, 1) and items[1].ocr_text == "Publish"
+    stats = ocr_images(items[1:], tmp_path, engine, OcrCache(tmp_path / "d.json"), max_pixels=320 * 199)
+    assert (stats.computed, stats.skipped, engine.calls) == (0, 1, 1)
+
+
 def test_an_ocr_run_stopped_midway_keeps_what_it_read(tmp_path: Path) -> None:
     from PIL import Image
 

@@ -55,6 +55,42 @@ def test_killed_ingest_keeps_previous_index(tmp_path: Path, monkeypatch: pytest.
     assert not list(idx.glob(".tmp-*"))
 
 
+def test_a_full_disk_is_an_index_error_and_keeps_the_live_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ENOSPC while writing a version (measured on a 600 KB tmpfs: lance's RuntimeError
+    'LanceError(IO): No space left on device (os error 28)', with a traceback from the
+    CLI) or while switching CURRENT: a typed IndexError_, the live version untouched and
+    the half-written one removed."""
+    import errno
+
+    from murar.errors import IndexError_
+
+    corpus = _corpus(tmp_path)
+    idx = tmp_path / "idx"
+    emb = HashingEmbedder()
+    m1, _ = build_index(corpus, idx, embedder=emb)
+    (corpus / "c.md").write_text("# Gamma\n\nNew page.\n")
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("lance error: LanceError(IO): No space left on device (os error 28), /src/writer.rs:191:9")
+
+    with monkeypatch.context() as m:
+        m.setattr(lance_versions, "write_lance", full)
+        with pytest.raises(IndexError_, match="No space left on device \\(os error 28\\); the previous version"):
+            build_index(corpus, idx, embedder=emb)
+
+    def no_pointer(self: object, version: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as m:
+        m.setattr(lance_versions.LanceWriter, "_switch", no_pointer)
+        with pytest.raises(IndexError_, match="No space left on device; the previous version"):
+            build_index(corpus, idx, embedder=emb)
+    opened = open_index(idx)
+    assert opened.manifest.version == m1.version and opened.store.counts()["pages"] == 2
+    assert [p.name for p in idx.iterdir() if p.name.startswith(("v-", ".tmp-"))] == [m1.version]
+
+
 def test_missing_index_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(IndexNotFoundError, match="murar ingest"):
         open_index(tmp_path / "nothing")

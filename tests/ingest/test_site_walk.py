@@ -157,3 +157,24 @@ def test_an_index_inside_the_corpus_is_not_walked(tmp_path: Path) -> None:
     _manifest, report = build_index(corpus, corpus / "idx", embedder=HashingEmbedder())
     assert [(f.path, f.error) for f in report.skipped] == [("idx/", "a murar index, not walked")]
     assert report.pages == 1
+
+
+def test_names_that_are_not_utf8_are_skipped_with_their_reason(tmp_path: Path) -> None:
+    """A Latin-1 file or folder name (an old archive unpacked) decodes with lone surrogates:
+    each such page failed with a bare UnicodeEncodeError, its report path unprintable."""
+    import os
+
+    root = os.fsencode(tmp_path)
+    (tmp_path / "ok.md").write_text("# Ok\n\nFine page.\n")
+    with open(root + b"/caf\xe9.md", "wb") as fh:
+        fh.write(b"# Cafe\n\nCoffee.\n")
+    os.mkdir(root + b"/d\xe9")
+    with open(root + b"/d\xe9/p.md", "wb") as fh:
+        fh.write(b"# Inner\n\nInner page.\n")
+    _manifest, report = build_index(tmp_path, tmp_path / "idx", embedder=HashingEmbedder())
+    assert report.pages == 1 and not report.failed
+    by_path = {f.path: f for f in report.files}
+    assert by_path["caf\\xe9.md"].status == "skipped"
+    assert "'caf\\xe9.md' is not UTF-8 text; rename it" in by_path["caf\\xe9.md"].error
+    assert "not walked" in by_path["d\\xe9/"].error
+    json.dumps([f.path for f in report.files], ensure_ascii=False).encode("utf-8")  # every path is text

@@ -252,3 +252,22 @@ def test_search_docs_names_the_section_once(tmp_path: Path) -> None:
             assert first.text.startswith("[1] Settings › Keyboard shortcuts — settings.md (score ")
 
     run(go())
+def test_a_picture_that_cannot_be_decoded_is_a_value_error() -> None:
+    """A PNG over the size limit with a broken chunk raised SyntaxError out of fit_image and
+    one with a bomb's dimensions DecompressionBombError: neither was caught by answer_content
+    (OSError/ValueError), so the whole ask_docs call failed instead of noting the picture."""
+    import struct
+    import zlib
+
+    from murar.integrations.mcp import fit_image
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    # a PNG whose header reads and whose data holds a garbage chunk (byte-mutated, found by fuzzing)
+    broken = (Path(__file__).parents[1] / "fixtures" / "broken-chunk.png").read_bytes()
+    bomb = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 30_000, 30_000, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00" * 100)) + chunk(b"IEND", b""))
+    for data in (broken, bomb):
+        with pytest.raises(ValueError):
+            fit_image(data, "image/png", max_bytes=10)

@@ -57,10 +57,11 @@ class _SlowWriter:
         return _SlowVersion(self.inner.begin(version, **kw))
 
 
-def _start_replica(url: str, port: int) -> subprocess.Popen[bytes]:
+def _start_replica(url: str, port: int, feedback: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "MURAR_STORE": url}
     cmd = [sys.executable, "-c", "from murar.cli.main import main; main()", "serve", "--llm", "extractive",
-           "--port", str(port), "--no-refine", "--workers", "2", "--log-level", "warning"]
+           "--port", str(port), "--no-refine", "--workers", "2", "--log-level", "warning",
+           "--feedback-dir", str(feedback)]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -90,7 +91,7 @@ def test_two_replicas_answer_consistently_during_an_incremental_ingest(tmp_path:
     _write_corpus(docs, "one")
     build_index(docs, pg_url, embedder=HashingEmbedder())
     ports = [free_port(), free_port()]
-    procs = [_start_replica(pg_url, p) for p in ports]
+    procs = [_start_replica(pg_url, p, tmp_path / f"feedback-{p}") for p in ports]
     bases = [f"http://127.0.0.1:{p}" for p in ports]
     try:
         with httpx.Client(timeout=30) as client:

@@ -184,3 +184,31 @@ def test_serve_command_reports_missing_index(tmp_path: Path) -> None:
     )
     assert result.exit_code != 0
     assert "nope" in result.output
+
+
+def test_serve_says_where_feedback_goes_when_the_index_is_read_only(
+    small_index: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over a read-only index (a container image) feedback went to a temporary folder made
+    at the first rating, never named anywhere."""
+    import tempfile
+
+    import uvicorn
+    from fastapi.testclient import TestClient
+    from typer.testing import CliRunner
+
+    from murar.cli import serve_cmd
+    from murar.cli.main import app as cli
+
+    index, _ = small_index
+    captured: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: captured.update(app=app, **kw))
+    monkeypatch.setattr(serve_cmd, "default_feedback_dir", lambda index: None)  # as on a read-only mount
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the temporary folder made under tmp_path
+    result = CliRunner().invoke(cli, ["serve", "--index", str(index), "--llm", "fake"])
+    assert result.exit_code == 0, result.output
+    said = result.output.split("feedback (thumbs up/down) is written to ", 1)[1].split(" (", 1)[0]
+    assert "is not writable" in result.output
+    with TestClient(captured["app"]) as c:  # type: ignore[arg-type]
+        assert c.post("/v1/feedback", json={"answer_id": "a", "rating": "up"}).json()["ok"] is True
+    assert (Path(said) / "feedback.jsonl").is_file() and Path(said).parent == tmp_path

@@ -81,3 +81,32 @@ def test_openai_sdk_errors(live_server: LiveServer) -> None:
             model="murar", messages=[{"role": "system", "content": "hi"}]
         )
     assert "no user message" in str(info.value)
+
+
+def test_streamed_answer_text_holds_no_live_html(fake_service: object, feedback_dir: object) -> None:
+    """On the streamed path the answer's tokens went out as they came: a quoted
+    '<img src=x onerror=alert(1)>' (split over tokens) reached the chat client as live HTML,
+    though the same answer without streaming is neutralised. Code spans keep their '<'."""
+    from collections.abc import Iterator
+
+    from server_fakes import FakeAnswerService, make_answer
+
+    from murar.answer.service import AnswerEvent
+    from murar.server import ServerConfig, create_app
+
+    assert isinstance(fake_service, FakeAnswerService)
+    pieces = ["Use the ", "<", "img src=x onerror", "=alert(1)> tag, ", "or `<", "b>` [1]. ", "Then <", "iframe>"]
+
+    def stream(question: str) -> Iterator[AnswerEvent]:
+        for piece in pieces:
+            yield AnswerEvent(type="token", name="answer", text=piece)
+        yield AnswerEvent(type="answer", answer=make_answer(question, fake_service.image))
+
+    fake_service.stream = stream  # type: ignore[method-assign]
+    app = create_app(fake_service, config=ServerConfig(feedback_dir=feedback_dir))  # type: ignore[arg-type]
+    with LiveServer(app) as srv:
+        chunks = list(client(srv).chat.completions.create(
+            model="murar", stream=True, messages=[{"role": "user", "content": "How?"}]))
+    content = "".join(ch.choices[0].delta.content or "" for ch in chunks)
+    assert content.startswith("Use the &lt;img src=x onerror=alert(1)> tag, or `<b>` [1]. Then &lt;iframe>")
+    assert "<img" not in content and "<iframe" not in content

@@ -170,6 +170,52 @@ def close_fences(text: str) -> str:
         elif fence[0] == opened[0] and len(fence) >= len(opened) and not line.strip()[len(fence):].strip():
             opened = ""
     return f"{text.rstrip()}\n{opened}" if opened else text
+class StreamNeutralizer:
+    """:func:`neutralize_html` for answer text that arrives in pieces (streamed tokens).
+
+    :meth:`feed` gives out what can be decided so far: a trailing ``<``, backtick or
+    ``~`` waits for the next piece, and so does the text from an unmatched backtick of
+    the current line (a code span may be closing); :meth:`flush` gives out the rest.
+    The pieces join to ``neutralize_html(text)`` for text whose code spans close on
+    their line; where later text changes what earlier text was (stray backticks), the
+    rest is given out with every tag start escaped, so no piece ever holds live HTML.
+    """
+
+    def __init__(self) -> None:
+        self._raw = ""
+        self._sent = ""
+        self._sent_raw = 0
+        self._exact = True
+
+    def _safe_end(self) -> int:
+        raw, cut = self._raw, len(self._raw)
+        while cut > self._sent_raw and raw[cut - 1] in "`<~":
+            cut -= 1
+        line = raw.rfind("\n", 0, cut) + 1
+        ticks = [i for i in range(line, cut) if raw[i] == "`"]
+        if len(ticks) % 2:
+            cut = ticks[-1]
+        return max(cut, self._sent_raw)
+
+    def _give(self, cut: int) -> str:
+        if self._exact:
+            out = neutralize_html(self._raw[:cut])
+            if out.startswith(self._sent):
+                new, self._sent, self._sent_raw = out[len(self._sent):], out, cut
+                return new
+            self._exact = False
+        new = _TAG_OPEN.sub("&lt;", self._raw[self._sent_raw:cut])
+        self._sent, self._sent_raw = self._sent + new, cut
+        return new
+
+    def feed(self, piece: str) -> str:
+        """Add ``piece``; returns the neutralised text that can go out now (maybe ``""``)."""
+        self._raw += piece
+        return self._give(self._safe_end())
+
+    def flush(self) -> str:
+        """The neutralised text held back so far (call at the end, or before a media block)."""
+        return self._give(len(self._raw))
 
 
 def render_markdown(answer: Answer, *, media_url: MediaUrl) -> str:
@@ -226,7 +272,7 @@ def media_markdown(block: MediaBlock, *, media_url: MediaUrl) -> list[str]:
     elif isinstance(item, TableItem):
         if label:
             out.append(f"*{label}*")
-        out.append(item.markdown)
+        out.append(neutralize_html(item.markdown))  # cells quote the page: "<iframe src=...>" in a table of tags
     elif isinstance(item, VideoItem):
         url = with_fragment(media_url(item) or item.url, block.start_seconds)
         at = f" (from {format_timestamp(block.start_seconds)})" if block.start_seconds is not None else ""
@@ -246,8 +292,8 @@ def source_label(s: ScoredSnippet) -> str:
     anchor = f"#{s.snippet.anchor}" if s.snippet.anchor else ""
     if s.page_url and is_safe_url(s.page_url):
         ref = "<" + s.page_url + (anchor if "#" not in s.page_url else "") + ">"
-    else:
-        ref = s.snippet.source_path + anchor
+    else:  # a file may be named "<img src=x onerror=...>.md" (or hold a line break): never live HTML
+        ref = neutralize_html(" ".join((s.snippet.source_path + anchor).split()))
     if s.snippet.page:
         ref += f" (page {s.snippet.page})"
     return f"{escape_md(title)} — {ref}"

@@ -16,6 +16,7 @@ from murar.cli.common import (
     StoreOption,
     fail,
     index_target,
+    out_file,
     parse_remote_images,
 )
 from murar.errors import MurarError
@@ -87,7 +88,7 @@ def ask(
     api_key: Annotated[str | None, typer.Option(envvar="OPENAI_API_KEY", help="API key (or OPENAI_API_KEY).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the answer to this file; image links resolve from its folder.")] = None,
     no_refine: Annotated[bool, typer.Option("--no-refine", help="Keep the code-placed draft; skip the LLM rewrite.")] = False,
-    top_k: Annotated[int, typer.Option(help="Snippets given to the generator.")] = 5,
+    top_k: Annotated[int, typer.Option(min=1, help="Snippets given to the generator.")] = 5,
     retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "dense",
     strategy: Annotated[str, typer.Option(help="Media selection: section (MuRAR) | answer (answer-based, top 2) | hybrid.")] = "section",
     path: Annotated[str, typer.Option(help="streamed (one model call, media while the text streams) | "
@@ -112,6 +113,8 @@ def ask(
         fail(f"--format must be markdown or json, not {output!r}")
     show_remote = parse_remote_images(remote_images)
     try:
+        if out:
+            out_file(out)
         media = MediaOptions(remote_images=show_remote)
         retr = RetrieverOptions(kind=retriever)
         if path == "three-call":
@@ -142,8 +145,10 @@ def ask(
                                                                 pipeline.assets_dir, base_dir,
                                                                 remote_images=show_remote))
     if out:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as err:
+            fail(f"--out {out}: cannot write the answer ({err.strerror or err})")
         typer.echo(f"answer written to {out}", err=True)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -19,6 +21,48 @@ StoreOption = Annotated[
     typer.Option("--store", envvar="MURAR_STORE", show_envvar=True,
                  help="PostgreSQL store postgresql://USER:PASSWORD@HOST:PORT/DB (pgvector) instead of --index."),
 ]
+
+
+def finite(value: float | None) -> float | None:
+    """Option callback for float options: ``nan`` and ``inf`` are refused as a usage
+    error (exit 2). Click's ranges (``min=``/``max=``) let them through: ``nan``
+    compares false with every bound, and ``--max-file-seconds inf`` failed every page
+    with an OverflowError while ``nan`` silently turned the limit off."""
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a finite number")
+    return value
+
+
+def out_folder(path: Path, option: str = "--out") -> Path:
+    """Create the output folder ``path`` of a command before its work starts and check
+    that a file can be written in it, so a path that cannot hold the output fails at
+    once, not after the work: ``murar eval run --out FILE`` answered every question,
+    then ended in a FileExistsError traceback that lost the run.
+
+    Raises:
+        ConfigError: ``path`` is a file, or cannot be created or written (the reason given).
+    """
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / f".murar-write-check-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as err:
+        raise ConfigError(f"{option} {path}: cannot write there ({err.strerror or err})") from err
+    return path
+
+
+def out_file(path: Path, option: str = "--out") -> Path:
+    """Check before the work that the output file ``path`` can be written (its folder
+    created as :func:`out_folder` does; ``path`` itself not a folder).
+
+    Raises:
+        ConfigError: as :func:`out_folder`, or ``path`` is a folder.
+    """
+    if path.is_dir():
+        raise ConfigError(f"{option} {path} is a folder; name a file")
+    out_folder(path.parent, option)
+    return path
 
 
 def index_target(index: Path, store: str | None) -> Path | str:

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from murar.cli.common import StoreOption, index_target
+from murar.cli.common import StoreOption, finite, index_target, out_file, out_folder
 from murar.errors import MurarError
 from murar.store.postgres import redact
 
@@ -78,9 +78,10 @@ def run_cmd(
     judge: Annotated[str, typer.Option(help=JUDGE_HELP)] = "embedding",
     judge_llm: Annotated[str, typer.Option(help="Chat model kind for --judge llm / --decomposer llm.")] = "bundled",
     decomposer: Annotated[str, typer.Option(help="sentence (one subclaim per sentence) | llm")] = "sentence",
-    threshold: Annotated[float, typer.Option(help="Embedding judge cosine threshold.")] = 0.6,
+    threshold: Annotated[float, typer.Option(min=-1.0, max=1.0, callback=finite,
+                                             help="Embedding judge cosine threshold.")] = 0.6,
     corpus_root: Annotated[Path | None, typer.Option(help="Corpus root for image paths.")] = None,
-    limit: Annotated[int | None, typer.Option(help="Only the first N questions.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
     no_mirage: Annotated[bool, typer.Option("--no-mirage", help="Media and retrieval metrics only.")] = False,
     seed: Annotated[int, typer.Option(help="Random seed recorded in the report.")] = 0,
     store: StoreOption = None,
@@ -95,6 +96,7 @@ def run_cmd(
         from murar.answer.pipeline import load_pipeline
 
         qs = load_gold(questions)[:limit] if limit else load_gold(questions)
+        out_folder(out)
         service = load_pipeline(index_target(index, store), llm=llm, base_url=base_url, model=model)
         scorer = None if no_mirage else MirageScorer(
             _build_judge(judge, judge_llm, base_url, model, threshold, out / "judgments.jsonl"))
@@ -106,6 +108,8 @@ def run_cmd(
         paths = write_run_report(run, out)
     except MurarError as err:
         _fail(str(err))
+    except OSError as err:  # the folder went away or filled up during the run
+        _fail(f"--out {out}: cannot write the report ({err.strerror or err})")
     typer.echo(json.dumps({k: str(v) for k, v in paths.items()}))
 
 
@@ -120,7 +124,8 @@ def mirage_cmd(
     judge_llm: Annotated[str, typer.Option(help="Chat model kind for --judge llm.")] = "bundled",
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL (--judge-llm openai).")] = None,
     model: Annotated[str | None, typer.Option(help="Model name on that server (--judge-llm openai).")] = None,
-    threshold: Annotated[float, typer.Option(help="Embedding judge cosine threshold.")] = 0.6,
+    threshold: Annotated[float, typer.Option(min=-1.0, max=1.0, callback=finite,
+                                             help="Embedding judge cosine threshold.")] = 0.6,
     decomposer: Annotated[str, typer.Option(help="For plain-text answers: sentence | llm")] = "sentence",
     cache: Annotated[Path | None, typer.Option(help="Judgment cache (JSONL).")] = None,
     out: Annotated[Path | None, typer.Option(help="Write per-answer results and judgments as JSON here.")] = None,
@@ -134,6 +139,8 @@ def mirage_cmd(
     if mode not in ("reference", "collection"):
         _fail("--mode must be reference or collection")
     try:
+        if out is not None:
+            out_file(out)
         scorer = MirageScorer(_build_judge(judge, judge_llm, base_url, model, threshold, cache))
         items: list[tuple[str, Any, Reference | None, list[Source]]] = []
         if wikivideo is not None:
@@ -147,20 +154,15 @@ def mirage_cmd(
             for topic, p in rel.predictions(str(system)).items():
                 items.append((topic, p.claimed(), rel.topics[topic].reference(), []))
         elif predictions is not None:
+            from murar.eval.io import read_predictions
+
             dec = _build_decomposer(decomposer, judge_llm, base_url, model)
-            for n, line in enumerate(predictions.read_text(encoding="utf-8").splitlines(), 1):
-                if not line.strip():
-                    continue
-                r = json.loads(line)
-                if "claims" in r:
-                    ca = claimed_answer_from_lists(r["sentences"], r["claims"], r.get("citations"))
+            for pred in read_predictions(predictions):
+                if pred.claims is not None and pred.sentences is not None:
+                    ca = claimed_answer_from_lists(pred.sentences, pred.claims, pred.citations)
                 else:
-                    ca = decompose_text(r["answer"], dec)
-                ref = (Reference(text=r.get("reference_text", ""), claims=list(r["reference_claims"]),
-                                 claim_sources=r.get("claim_sources"))
-                       if "reference_claims" in r else None)
-                srcs = [Source(id=s["id"], text=s["text"], kind=s.get("kind", "text")) for s in r.get("sources", [])]
-                items.append((str(r.get("id", n)), ca, ref, srcs))
+                    ca = decompose_text(pred.answer or "", dec)
+                items.append((pred.id, ca, pred.reference, list(pred.sources)))
         else:
             _fail("give --predictions FILE or --wikivideo DIR --system NAME")
         results = {i: scorer.score(ca, mode=mode, reference=ref, sources=srcs)  # type: ignore[arg-type]
@@ -194,10 +196,12 @@ def human_export(
 
     try:
         packets = []
-        for line in answers.read_text(encoding="utf-8").splitlines():
+        for n, line in enumerate(answers.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
             r = json.loads(line)
+            if not isinstance(r, dict) or not isinstance(r.get("answer"), dict):
+                _fail(f"{answers} line {n}: not an answers.jsonl record (an object with an 'answer' object)")
             ans = answer_from_dict(r["answer"])
             # the pipeline records its generator under "generator" (first of its models is the embedder)
             models = ans.trace.models
@@ -222,7 +226,7 @@ def human_report(
 
     try:
         rs = load_ratings(ratings)
-        paths = write_human_report(summarise_ratings(rs), rs, out)
+        paths = write_human_report(summarise_ratings(rs), rs, out_folder(out))
     except MurarError as err:
         _fail(str(err))
     typer.echo(json.dumps({k: str(v) for k, v in paths.items()}))

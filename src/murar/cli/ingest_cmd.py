@@ -16,6 +16,7 @@ from murar.cli.common import (
     StoreOption,
     auto_embedder_kind,
     fail,
+    finite,
     index_target,
     ingest_embedder,
     recorded_embedder,
@@ -44,7 +45,7 @@ def ingest(
     exclude: Annotated[list[str] | None, typer.Option(help="Extra file-name patterns to skip (repeatable).")] = None,
     output: Annotated[str, typer.Option("--format", "-f", help="text | json")] = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
-    show_warnings: Annotated[int, typer.Option(help="How many warnings to list in the text summary.")] = 10,
+    show_warnings: Annotated[int, typer.Option(min=0, help="How many warnings to list in the text summary.")] = 10,
     store: StoreOption = None,
     incremental: Annotated[bool, typer.Option(
         "--incremental/--full",
@@ -53,10 +54,11 @@ def ingest(
     transcribe: Annotated[bool, typer.Option(
         "--transcribe", help="Transcribe local video files without subtitles (speech recognition, "
         "'asr' extra: whisper tiny.en, cached per file content).")] = False,
-    max_pages: Annotated[int, typer.Option(help="Live sites: most pages to crawl.")] = 200,
+    max_pages: Annotated[int, typer.Option(min=1, help="Live sites: most pages to crawl.")] = 200,
     allow_host: Annotated[list[str] | None, typer.Option(
         help="Live sites: another host whose pages and images may be fetched (repeatable).")] = None,
     crawl_delay: Annotated[float, typer.Option(
+        min=0.0, callback=finite,
         help="Live sites: seconds between requests (a larger robots.txt Crawl-delay wins).")] = 1.0,
     crawl_cache: Annotated[Path | None, typer.Option(
         help="Live sites: folder caching pages and images between runs (default: <index>.crawl).")] = None,
@@ -72,12 +74,20 @@ def ingest(
         "Docusaurus versions.json name or 'current', an Antora component version (a component without "
         "it keeps its latest).")] = None,
     max_file_bytes: Annotated[int, typer.Option(
+        min=0,
         help="Per-file budget: larger files are skipped unread (bytes; 0 = no limit).")] = 50_000_000,
     max_file_sections: Annotated[int, typer.Option(
+        min=0,
         help="Per-file budget: sections kept per file, the rest dropped with a warning (0 = no limit).")] = 2_000,
     max_file_snippets: Annotated[int, typer.Option(
+        min=0,
         help="Per-file budget: snippets indexed per file (0 = no limit).")] = 2_000,
+    max_file_media: Annotated[int, typer.Option(
+        min=0,
+        help="Per-file budget: images, tables and videos indexed per file, the first in page order "
+        "(0 = no limit).")] = 2_000,
     max_file_seconds: Annotated[float, typer.Option(
+        min=0.0, callback=finite,
         help="Per-file budget: seconds to convert one file before its worker is stopped and the file "
         "reported as failed (0 = no limit, convert in-process).")] = 180.0,
     ocr_images: Annotated[bool, typer.Option(
@@ -128,6 +138,7 @@ def ingest(
                                            budget=FileBudget(max_bytes=max_file_bytes,
                                                              max_sections=max_file_sections,
                                                              max_snippets=max_file_snippets,
+                                                             max_media=max_file_media,
                                                              max_seconds=max_file_seconds))
     except MurarError as err:
         fail(err)

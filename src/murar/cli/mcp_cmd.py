@@ -28,7 +28,7 @@ def mcp(
     api_key: Annotated[str | None, typer.Option(envvar="OPENAI_API_KEY", help="API key (or OPENAI_API_KEY).")] = None,
     http: Annotated[bool, typer.Option("--http", help="Streamable HTTP at http://HOST:PORT/mcp instead of stdio.")] = False,
     host: Annotated[str, typer.Option(help="Address for --http (loopback by default; no authentication).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port for --http.")] = 8765,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port for --http.")] = 8765,
     store: StoreOption = None,
     retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "dense",
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from murar.cli.common import (
     RETRIEVER_HELP,
     StoreOption,
     fail,
+    finite,
     index_target,
     parse_remote_images,
 )
@@ -30,8 +32,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def default_feedback_dir(index: Path | str) -> Path | None:
     """``<index>/feedback`` when the index folder is writable, else ``None``
-    (the server then uses a temporary folder and says where; always for a
-    PostgreSQL store)."""
+    (``murar serve`` then makes a temporary folder and says where at start; always
+    for a PostgreSQL store). Before, the folder was made at the first rating and
+    never named: a server over a read-only index (a container image) kept its
+    feedback somewhere under /tmp without a word."""
     if isinstance(index, str):
         return None
     index = index.resolve()
@@ -51,7 +55,7 @@ def serve(
             help="Address to listen on (loopback by default; the API has no authentication)."
         ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port.")] = 8000,
     llm: Annotated[str, typer.Option(help=LLM_HELP)] = "bundled",
     base_url: Annotated[
         str | None,
@@ -70,13 +74,13 @@ def serve(
     ] = None,
     workers: Annotated[
         int,
-        typer.Option(help="Answers computed at the same time (1 for one local model)."),
+        typer.Option(min=1, help="Answers computed at the same time (1 for one local model)."),
     ] = 1,
     max_queue: Annotated[
-        int, typer.Option(help="Requests allowed to wait; more get 503 + Retry-After.")
+        int, typer.Option(min=0, help="Requests allowed to wait; more get 503 + Retry-After.")
     ] = 8,
     max_wait: Annotated[
-        float, typer.Option(help="Seconds a queued request waits before 503.")
+        float, typer.Option(min=0.0, callback=finite, help="Seconds a queued request waits before 503.")
     ] = 60.0,
     feedback_dir: Annotated[
         Path | None,
@@ -218,13 +222,18 @@ def build_app(
         config=PipelineConfig(refine=refine, media=MediaOptions(remote_images=remote_images),
                               retriever=RetrieverOptions(kind=retriever)),
     )
+    if feedback_dir is None:
+        feedback_dir = default_feedback_dir(index)
+    if feedback_dir is None:  # made now (the index opened), so its path is said before anyone rates
+        feedback_dir = Path(tempfile.mkdtemp(prefix="murar-feedback-"))
+        where = "a PostgreSQL store has no folder" if isinstance(index, str) else f"{index} is not writable"
+        typer.secho(f"warning: feedback (thumbs up/down) is written to {feedback_dir} ({where}); "
+                    "--feedback-dir chooses a folder that is kept", fg=typer.colors.YELLOW, err=True)
     config = ServerConfig(
         max_concurrency=workers,
         max_queue=max_queue,
         max_wait_s=max_wait,
-        feedback_dir=feedback_dir
-        if feedback_dir is not None
-        else default_feedback_dir(index),
+        feedback_dir=feedback_dir,
         public_url=public_url,
         title=title,
         examples=examples,

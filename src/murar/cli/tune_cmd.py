@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from murar.cli.common import DEFAULT_INDEX, fail
+from murar.cli.common import DEFAULT_INDEX, fail, finite
 from murar.cli.progress import RichProgress
 from murar.errors import MurarError
 
@@ -39,7 +39,7 @@ def tune_embedder(
     = "bundled",
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL for --llm openai.")] = None,
     model: Annotated[str | None, typer.Option(help="Model name for --llm openai.")] = None,
-    snippets: Annotated[int, typer.Option(help="Snippets to write questions for (one model call each; "
+    snippets: Annotated[int, typer.Option(min=1, help="Snippets to write questions for (one model call each; "
                                                "~3-5 s per call with the bundled 1.5B model on 2 cores).")] = 300,
     questions: Annotated[int, typer.Option(min=1, max=3, help="Questions asked per snippet (1-3).")] = 2,
     hard_negatives: Annotated[bool, typer.Option(
@@ -47,7 +47,7 @@ def tune_embedder(
     epochs: Annotated[int, typer.Option(min=1, help="Passes over the pairs.")] = 2,
     batch_size: Annotated[int, typer.Option(min=2, help="Pairs per step (the others' snippets are negatives).")]
     = 16,
-    learning_rate: Annotated[float, typer.Option(help="AdamW learning rate.")] = 2e-5,
+    learning_rate: Annotated[float, typer.Option(min=0.0, callback=finite, help="AdamW learning rate.")] = 2e-5,
     max_steps: Annotated[int, typer.Option(min=0, help="Stop training after this many steps (0 = no limit).")] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the snippet sample and of training.")] = 0,
     pairs_cache: Annotated[Path | None, typer.Option(

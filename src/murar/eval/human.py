@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import csv
 import html
+import io
 import mimetypes
 import statistics
 from collections import Counter, defaultdict
@@ -183,44 +184,73 @@ def export_packets(packets: Sequence[Packet], out_dir: str | Path, *,
 # ------------------------------------------------------------------- import
 
 
+def _sheet_text(p: Path) -> str:
+    """The text of a ratings file as a spreadsheet saved it: UTF-8, with or without
+    the byte-order mark Excel's "CSV UTF-8" writes, or UTF-16 with its mark (Excel's
+    "Unicode Text").
+
+    Raises:
+        RatingsError: unreadable, or in another encoding (the message says how to save it).
+    """
+    try:
+        data = p.read_bytes()
+    except OSError as err:
+        raise RatingsError(f"cannot read ratings file {p}: {err.strerror or err}") from err
+    try:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return data.decode("utf-16")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise RatingsError(f"{p} is not UTF-8 text (byte {err.start}); save it as 'CSV UTF-8'") from err
+
+
 def load_ratings(paths: Sequence[str | Path]) -> list[Rating]:
     """Read filled rating CSVs (columns :data:`CSV_COLUMNS`; ``question``
     and ``comment`` optional). Rows with every score blank are skipped.
 
+    Files are read as spreadsheets save them (:func:`_sheet_text`: UTF-8 with or
+    without a byte-order mark, UTF-16); the delimiter, comma, semicolon (Excel in
+    locales with a decimal comma) or tab, is found from the header line by
+    :class:`csv.Sniffer`.
+
     Raises:
-        RatingsError: a file is missing, a column is absent, or a value is invalid
-            (names file, row and column).
+        RatingsError: a file is missing, unreadable or not UTF-8/UTF-16 text, a
+            column is absent, or a value is invalid (names file, row and column).
     """
     out: list[Rating] = []
     for path in paths:
         p = Path(path)
         if not p.exists():
             raise RatingsError(f"ratings file not found: {p}")
-        with p.open(newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            need = {"annotator", "question_id", "model", *METRICS, "preference"}
-            missing = need - set(reader.fieldnames or [])
-            if missing:
-                raise RatingsError(f"{p}: missing columns {sorted(missing)}")
-            for n, row in enumerate(reader, 2):
-                vals = [(row.get(m) or "").strip() for m in METRICS]
-                if not any(vals) and not (row.get("preference") or "").strip():
-                    continue
-                scores: dict[str, int] = {}
-                for m, v in zip(METRICS, vals, strict=True):
-                    if v not in {"1", "2", "3", "4", "5"}:
-                        raise RatingsError(f"{p} row {n} column {m}: {v!r} is not an integer 1-5")
-                    scores[m] = int(v)
-                pref = (row.get("preference") or "").strip().lower().replace("_", "-")
-                pref = {"text": "text-only", "text only": "text-only", "multi-modal": "multimodal"}.get(pref, pref)
-                if pref not in PREFERENCES:
-                    raise RatingsError(f"{p} row {n} column preference: {row.get('preference')!r} "
-                                       f"is not one of {', '.join(PREFERENCES)}")
-                who = (row.get("annotator") or "").strip()
-                if not who:
-                    raise RatingsError(f"{p} row {n} column annotator: empty")
-                out.append(Rating(annotator=who, question_id=row["question_id"].strip(),
-                                  model=row["model"].strip(), preference=pref, **scores))
+        text = _sheet_text(p)
+        try:  # only the delimiter: the rest of Excel's dialect (quotes doubled) stays
+            delimiter = csv.Sniffer().sniff(text.split("\n", 1)[0], delimiters=",;\t").delimiter
+        except csv.Error:
+            delimiter = ","
+        reader = csv.DictReader(io.StringIO(text, newline=""), dialect=csv.excel, delimiter=delimiter)
+        need = {"annotator", "question_id", "model", *METRICS, "preference"}
+        missing = need - set(reader.fieldnames or [])
+        if missing:
+            raise RatingsError(f"{p}: missing columns {sorted(missing)}")
+        for n, row in enumerate(reader, 2):
+            vals = [(row.get(m) or "").strip() for m in METRICS]
+            if not any(vals) and not (row.get("preference") or "").strip():
+                continue
+            scores: dict[str, int] = {}
+            for m, v in zip(METRICS, vals, strict=True):
+                if v not in {"1", "2", "3", "4", "5"}:
+                    raise RatingsError(f"{p} row {n} column {m}: {v!r} is not an integer 1-5")
+                scores[m] = int(v)
+            pref = (row.get("preference") or "").strip().lower().replace("_", "-")
+            pref = {"text": "text-only", "text only": "text-only", "multi-modal": "multimodal"}.get(pref, pref)
+            if pref not in PREFERENCES:
+                raise RatingsError(f"{p} row {n} column preference: {row.get('preference')!r} "
+                                   f"is not one of {', '.join(PREFERENCES)}")
+            who = (row.get("annotator") or "").strip()
+            if not who:
+                raise RatingsError(f"{p} row {n} column annotator: empty")
+            out.append(Rating(annotator=who, question_id=row["question_id"].strip(),
+                              model=row["model"].strip(), preference=pref, **scores))
     return out
 
 

@@ -1,8 +1,12 @@
-"""Reading answers back from JSON (``answers.jsonl`` written by ``murar eval run``)."""
+"""Reading answers back from JSON (``answers.jsonl`` written by ``murar eval run``) and
+the predictions file of ``murar eval mirage --predictions``."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from murar.eval.errors import EvalDataError
 from murar.schema import (
@@ -16,7 +20,10 @@ from murar.schema import (
     snippet_from_dict,
 )
 
-__all__ = ["answer_from_dict"]
+if TYPE_CHECKING:
+    from murar.eval.scorer import Reference, Source
+
+__all__ = ["PredictionLine", "answer_from_dict", "read_predictions"]
 
 
 def answer_from_dict(data: dict[str, Any]) -> Answer:
@@ -43,5 +50,94 @@ def answer_from_dict(data: dict[str, Any]) -> Answer:
         trace = Trace(text_answer=tr.get("text_answer", ""), models=dict(tr.get("models") or {}))
         return Answer(question=data["question"], blocks=blocks, sources=sources,
                       found=bool(data.get("found", True)), trace=trace)
-    except (KeyError, TypeError, ValueError) as err:
-        raise EvalDataError(f"not a murar answer ({err})") from err
+    except (KeyError, TypeError, ValueError, AttributeError) as err:  # a field of another JSON type
+        raise EvalDataError(f"not a murar answer ({type(err).__name__}: {err})") from err
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PredictionLine:
+    """One line of a predictions file: an answer as ``answer`` text, or already
+    decomposed (``sentences[i]`` with ``claims[i]`` and ``citations[i]``), with an
+    optional reference and source collection."""
+
+    id: str
+    answer: str | None = None
+    sentences: list[str] | None = None
+    claims: list[list[str]] | None = None
+    citations: list[list[str]] | None = None
+    reference: Reference | None = None
+    sources: tuple[Source, ...] = ()
+
+
+def _texts(value: object, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"{what} must be a list of strings")
+    return list(value)
+
+
+def _text_lists(value: object, what: str, n: int) -> list[list[str]]:
+    if not isinstance(value, list) or len(value) != n:
+        raise TypeError(f"{what} must be a list of {n} lists of strings (one per sentence)")
+    return [_texts(v, f"each of {what}") for v in value]
+
+
+def read_predictions(path: Path) -> list[PredictionLine]:
+    """The lines of a predictions file (JSON lines: ``id``; ``answer`` text, or
+    ``sentences`` + ``claims`` (+ ``citations``); optional ``reference_text``,
+    ``reference_claims``, ``claim_sources``, ``sources`` [{id, text, kind}]).
+
+    Raises:
+        EvalDataError: unreadable, or a line that is not such an object (line
+            number and field named): a string where a list belongs, claims not
+            one list per sentence, a source without its text.
+    """
+    from murar.eval.scorer import Reference, Source
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise EvalDataError(f"cannot read predictions file {path}: {err}") from err
+    out: list[PredictionLine] = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            if not isinstance(r, dict):
+                raise TypeError(f"a JSON object is expected, not {type(r).__name__}")
+            sentences = claims = citations = None
+            answer = r.get("answer")
+            if "claims" in r:
+                sentences = _texts(r.get("sentences"), "'sentences'")
+                claims = _text_lists(r["claims"], "'claims'", len(sentences))
+                cites = r.get("citations")
+                if cites is not None:  # source ids, as strings (a source's id is read as a string too)
+                    if not isinstance(cites, list) or len(cites) != len(sentences) or not all(
+                            isinstance(c, list) for c in cites):
+                        raise TypeError(f"'citations' must be a list of {len(sentences)} lists (one per sentence)")
+                    citations = [[str(x) for x in c] for c in cites]
+            elif not isinstance(answer, str):
+                raise TypeError("'answer' must be a string (or give 'sentences' and 'claims')")
+            reference = None
+            if "reference_claims" in r:
+                text = r.get("reference_text") or ""
+                if not isinstance(text, str):
+                    raise TypeError("'reference_text' must be a string")
+                attested = r.get("claim_sources")
+                if attested is not None and not (isinstance(attested, dict) and all(
+                        isinstance(v, list) for v in attested.values())):
+                    raise TypeError("'claim_sources' must map each claim to a list of source ids")
+                reference = Reference(text=text, claims=_texts(r["reference_claims"], "'reference_claims'"),
+                                      claim_sources=({str(k): [str(x) for x in v] for k, v in attested.items()}
+                                                     if attested is not None else None))
+            sources = []
+            for src in r.get("sources") or []:
+                if not isinstance(src, dict) or not isinstance(src.get("text"), str) or "id" not in src:
+                    raise TypeError("each of 'sources' must be an object with an 'id' and a 'text' string")
+                sources.append(Source(id=str(src["id"]), text=src["text"], kind=str(src.get("kind") or "text")))
+            out.append(PredictionLine(id=str(r.get("id", n)), answer=answer if claims is None else None,
+                                      sentences=sentences, claims=claims, citations=citations,
+                                      reference=reference, sources=tuple(sources)))
+        except (json.JSONDecodeError, TypeError) as err:
+            raise EvalDataError(f"{path} line {n}: malformed prediction ({err})") from err
+    return out

@@ -70,20 +70,16 @@ class GoldQuestion:
                 + [("video", normalise_video_url(u)) for u in self.gold_videos])
 
 
-def _gold_table(entry: object) -> tuple[str, int]:
-    """One ``gold_tables`` entry, ``{"page": PATH, "index_in_page": N}``, as ``(page, N)``."""
-    if not isinstance(entry, dict) or "page" not in entry or "index_in_page" not in entry:
-        raise ValueError(f'each gold_tables entry is an object {{"page": PATH, "index_in_page": N}} '
-                         f"(N counts the page's tables from 0), not {entry!r}")
-    return str(entry["page"]), int(entry["index_in_page"])
-
-
 def load_gold(path: str | Path) -> list[GoldQuestion]:
     """Read a gold questions file (JSON lines).
 
     Raises:
         EvalDataError: the file is missing, unreadable, not UTF-8, holds no question,
-            or a line is malformed (line number given).
+            or a line is malformed (line number given): not a JSON object, no
+            ``question`` string (or an empty one), a list field (``section``,
+            ``gold_images``, ``gold_videos``, ``answer_points``) that is not a
+            list of strings, a ``gold_tables`` entry without a string ``page``
+            and a whole ``index_in_page`` >= 0.
     """
     p = Path(path)
     if not p.exists():
@@ -100,19 +96,67 @@ def load_gold(path: str | Path) -> list[GoldQuestion]:
             r = json.loads(line)
             if not isinstance(r, dict):
                 raise TypeError(f"a JSON object is expected, not {type(r).__name__}")
+            question = _field_text(r, "question")
+            if not question.strip():
+                raise ValueError("'question' is empty")
+            gid = r.get("id", f"q{n}")
+            if isinstance(gid, bool) or not isinstance(gid, (str, int)):
+                raise TypeError(f"'id' must be a string, not {type(gid).__name__}")
             out.append(GoldQuestion(
-                id=str(r.get("id", f"q{n}")), question=str(r["question"]),
-                kind=str(r.get("kind", "")), page=str(r.get("page", "")),
-                section=tuple(r.get("section") or ()),
-                gold_images=tuple(r.get("gold_images") or ()),
-                gold_tables=tuple(_gold_table(t) for t in r.get("gold_tables") or ()),
-                gold_videos=tuple(r.get("gold_videos") or ()),
-                answer_points=tuple(r.get("answer_points") or ())))
+                id=str(gid), question=question, kind=_field_text(r, "kind", ""), page=_field_text(r, "page", ""),
+                section=_field_texts(r, "section"), gold_images=_field_texts(r, "gold_images"),
+                gold_tables=_gold_tables(r), gold_videos=_field_texts(r, "gold_videos"),
+                answer_points=_field_texts(r, "answer_points")))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
             raise EvalDataError(f"{p} line {n}: malformed question ({err})") from err
     if not out:  # an evaluation of nothing is not a result
         raise EvalDataError(f"no questions in {p} (one JSON object per line, with a 'question' field)")
     return out
+
+
+def _field_text(r: dict[str, object], key: str, default: str | None = None) -> str:
+    """The string ``r[key]`` (``default`` when missing or null; required without one)."""
+    value = r.get(key)
+    if value is None and default is not None:
+        return default
+    if not isinstance(value, str):
+        got = "missing" if key not in r else "null" if value is None else type(value).__name__
+        raise TypeError(f"{key!r} must be a string, not {got}")
+    return value
+
+
+def _field_texts(r: dict[str, object], key: str) -> tuple[str, ...]:
+    """The list of strings ``r[key]`` (empty when missing or null). A bare string is an
+    error, not its characters: ``"gold_images": "a.png"`` read as eight gold images
+    ('a', '.', 'p', ...) and scored every answer against them without a word."""
+    value = r.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        got = type(value).__name__ if not isinstance(value, list) else "a list holding " + ", ".join(
+            sorted({type(v).__name__ for v in value if not isinstance(v, str)}))
+        raise TypeError(f"{key!r} must be a list of strings, not {got}")
+    return tuple(value)
+
+
+def _gold_tables(r: dict[str, object]) -> tuple[tuple[str, int], ...]:
+    """``gold_tables`` as ``(page, index_in_page)``: a list of objects with a string
+    ``page`` and a whole ``index_in_page`` >= 0."""
+    value = r.get("gold_tables")
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise TypeError(f"'gold_tables' must be a list of objects, not {type(value).__name__}")
+    out: list[tuple[str, int]] = []
+    for t in value:
+        if not isinstance(t, dict):  # e.g. an image-style "page.md#0": say what an entry looks like
+            raise TypeError(f'each gold_tables entry is an object {{"page": PATH, "index_in_page": N}} '
+                            f"(N counts the page's tables from 0), not {t!r}")
+        index = t.get("index_in_page")
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise ValueError(f"'index_in_page' must be a whole number >= 0, not {index!r}")
+        out.append((_field_text(t, "page"), index))
+    return tuple(out)
 
 
 def normalise_path(path: str) -> str:

@@ -8,6 +8,7 @@ report starts with the reproducibility block (models, prompt versions, seed).
 from __future__ import annotations
 
 import base64
+import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,10 +26,17 @@ def _f(x: float | None, nd: int = 3) -> str:
     return "–" if x is None else f"{x:.{nd}f}"
 
 
+def _cell(value: Any) -> str:
+    """A table cell: a number as :func:`_f` writes it, text on one line with its pipes
+    escaped (an annotator, model or question id from a user's file)."""
+    if isinstance(value, float) or value is None:
+        return _f(value)
+    return " ".join(str(value).split()).replace("\\", "\\\\").replace("|", "\\|")
+
+
 def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(_f(c) if isinstance(c, float) or c is None else str(c) for c in r) + " |"
-            for r in rows]
+    out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in rows]
     return "\n".join(out)
 
 
@@ -37,13 +45,15 @@ def markdown_to_html(md: str, title: str, images: dict[str, Path] | None = None)
     ``![](name)`` to PNG files that get inlined as data URIs."""
     from markdown_it import MarkdownIt
 
-    body = MarkdownIt("commonmark").enable("table").render(md)
+    # raw HTML off: names and ids from the user's files ('<img src=x onerror=...>' as an
+    # annotator) are text, never markup of the page
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(md)
     for name, path in (images or {}).items():
         data = base64.b64encode(Path(path).read_bytes()).decode()
         body = body.replace(f'src="{name}"', f'src="data:image/png;base64,{data}"')
     css = ("body{font-family:sans-serif;max-width:1000px;margin:auto;padding:1em}"
            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 6px}img{max-width:100%}")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title>"
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
             f"<style>{css}</style></head><body>{body}</body></html>")
 
 

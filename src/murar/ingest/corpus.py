@@ -9,6 +9,7 @@ file that fails, and every file that is not read, is recorded in the
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import logging
@@ -26,6 +27,7 @@ from murar.ingest.budget import (
     ConversionRunner,
     ConverterCrash,
     FileBudget,
+    apply_media_budget,
     apply_section_budget,
     make_runner,
     size_problem,
@@ -146,6 +148,24 @@ def _ext(name: str) -> str:
     return Path(name).suffix.lower()
 
 
+def unreadable_name(name: str) -> str | None:
+    """Why a file or folder name cannot be indexed, or ``None``: a name whose bytes are
+    not UTF-8 (a Latin-1 or CP437 name unpacked from an old archive) decodes with lone
+    surrogates, which no page id, JSON report or LanceDB row can hold. The message
+    shows the name with its bad bytes as ``\\xNN`` escapes."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(name).decode("utf-8", "backslashreplace")
+        return f"name '{shown}' is not UTF-8 text; rename it to read it"
+    return None
+
+
+def _shown(rel: str) -> str:
+    """``rel`` printable and storable: bytes that are not UTF-8 as ``\\xNN`` escapes."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace") if unreadable_name(rel) else rel
+
+
 def _is_murar_index(folder: Path) -> bool:
     """True when ``folder`` is a LanceDB index written by murar (``CURRENT`` names a
     version folder holding ``manifest.json``)."""
@@ -192,7 +212,10 @@ def walk_site(site: Site, *, under: Path | None = None,
         for d in sorted(dirnames):
             rel = (here / d).relative_to(root).as_posix()
             if d.startswith("."):
-                out.others.append(FileReport(path=rel + "/", status="skipped", error="hidden folder, not walked"))
+                out.others.append(FileReport(path=_shown(rel) + "/", status="skipped", error="hidden folder, not walked"))
+                continue
+            if (bad := unreadable_name(d)) is not None:
+                out.others.append(FileReport(path=_shown(rel) + "/", status="skipped", error=f"folder {bad}; not walked"))
                 continue
             real = (here / d).resolve()
             if real != root and root not in real.parents:
@@ -207,11 +230,14 @@ def walk_site(site: Site, *, under: Path | None = None,
         for name in sorted(filenames):
             path = here / name
             rel = path.relative_to(root).as_posix()
-            ext = _ext(name)
+            ext = _shown(_ext(name))
             out.extensions[ext or "(none)"] += 1
-            out.file_names.add(name.lower())
+            out.file_names.add(_shown(name).lower())
             if name.startswith("."):
-                out.others.append(FileReport(path=rel, status="skipped", error="hidden file", ext=ext))
+                out.others.append(FileReport(path=_shown(rel), status="skipped", error="hidden file", ext=ext))
+                continue
+            if (bad := unreadable_name(name)) is not None:
+                out.others.append(FileReport(path=_shown(rel), status="skipped", error=f"file {bad}", ext=ext))
                 continue
             try:
                 real = path.resolve()
@@ -259,6 +285,47 @@ def walk_site(site: Site, *, under: Path | None = None,
                                              error=cls.reason or f"unsupported file type {ext or '(none)'}", ext=ext))
     out.pages.sort(key=lambda f: f.rel)
     return out
+
+
+def _without_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (also inside lists, tuples,
+    dicts and dataclasses) replaced by U+FFFD; the same object when there is none."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # a pair written as two escapes joins into its character
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if isinstance(value, (list, tuple)):
+        items = [_without_surrogates(v) for v in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return type(value)(items) if isinstance(value, list) else tuple(items)
+    if isinstance(value, dict):
+        pairs = [(_without_surrogates(k), _without_surrogates(v)) for k, v in value.items()]
+        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(pairs, value.items(), strict=True)):
+            return value
+        return dict(pairs)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: new for f in dataclasses.fields(value)
+                   if (new := _without_surrogates(old := getattr(value, f.name))) is not old}
+        return dataclasses.replace(value, **changes) if changes else value
+    return value
+
+
+def drop_surrogates(doc: ParsedDocument) -> ParsedDocument:
+    """``doc`` with lone surrogates replaced by U+FFFD (and a warning), or ``doc`` itself.
+
+    A page's text may hold them without a bad byte: a notebook (JSON) or front matter
+    (YAML) may write ``"\\ud800"``, which the parsers decode to a lone surrogate. No
+    UTF-8 writer takes it: the ingest ended in a UnicodeEncodeError at the embedding
+    stage, after every page was parsed, and nothing was indexed.
+    """
+    clean: ParsedDocument = _without_surrogates(doc)
+    if clean is not doc:
+        clean.warnings.append("text held lone UTF-16 surrogates (an escape such as \\ud800 in JSON or YAML); "
+                              "shown as U+FFFD")
+    return clean
 
 
 def cap_warnings(doc: ParsedDocument, limit: int = MAX_PAGE_WARNINGS) -> None:
@@ -370,9 +437,10 @@ def _convert_one(f: SiteFile, runner: ConversionRunner, budget: FileBudget, docs
         report.files.append(FileReport(path=rel, status="failed", error=f"{type(err).__name__}: {err}", ext=ext))
         log.exception("unexpected error converting %s", rel)
         return
-    cut = apply_section_budget(doc, budget)
-    if cut:
-        doc.warnings.append(cut)
+    doc = drop_surrogates(doc)
+    for cut in (apply_section_budget(doc, budget), apply_media_budget(doc, budget)):
+        if cut:
+            doc.warnings.append(cut)
     docs.append(doc)
     report.asset_refs.extend(doc.asset_refs)
     report.files.append(FileReport(path=rel, status="ok", warnings=list(doc.warnings),

@@ -15,6 +15,10 @@ into a local mirror, then ingests the mirror as a built HTML site
   robots file allows everything, a server error or an unreachable one
   disallows everything; its ``Crawl-delay`` raises the delay between requests.
 - Politeness: one request at a time, at least ``delay`` seconds apart.
+- Bounds: a response body is read as it arrives, decoded (gzip, deflate, ...), and
+  dropped once it passes ``max_bytes`` or takes longer than ``max_seconds`` in
+  all (``timeout`` only bounds each read), so neither a compression bomb nor a
+  server that sends a byte at a time can exhaust memory or hold the crawl.
 - Cache: pages and images are written under ``cache_dir/<host>/`` with their
   ``ETag``/``Last-Modified``; the next crawl sends ``If-None-Match`` /
   ``If-Modified-Since`` and keeps the cached copy on ``304 Not Modified``.
@@ -25,16 +29,17 @@ into a local mirror, then ingests the mirror as a built HTML site
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import logging
 import posixpath
 import time
 import xml.etree.ElementTree as ET
+import zlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import escape as html_escape
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit, urlunsplit
 from urllib.robotparser import RobotFileParser
@@ -59,13 +64,16 @@ _META_FILE = ".murar-crawl.json"
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CrawlOptions:
     """Crawl settings. ``delay``: minimum seconds between two requests;
-    ``timeout``: seconds per request; ``max_bytes``: larger responses are skipped;
+    ``timeout``: seconds one read of a response may wait (httpx's timeout);
+    ``max_seconds``: seconds one response may take in all; ``max_bytes``: larger
+    responses (decoded bytes; sitemaps after gunzipping) are skipped;
     ``allow_hosts``: hosts besides the start URL's whose pages and images may be
     fetched; ``use_sitemap``: seed from sitemaps."""
 
     max_pages: int = 200
     delay: float = 1.0
     timeout: float = 20.0
+    max_seconds: float = 120.0
     max_bytes: int = 20_000_000
     max_images: int = 5_000
     allow_hosts: tuple[str, ...] = ()
@@ -89,6 +97,62 @@ class CrawlReport:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     sitemap_urls: int = 0
     seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Got:
+    """A response read within the crawl's bounds (see :func:`_fetch`)."""
+
+    status_code: int
+    headers: httpx.Headers
+    content: bytes
+
+    @property
+    def has_redirect_location(self) -> bool:
+        return self.status_code in (301, 302, 303, 307, 308) and "location" in self.headers
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+
+def _fetch(client: httpx.Client, url: str, headers: dict[str, str], *, follow_redirects: bool,
+           max_bytes: int, max_seconds: float) -> _Got:
+    """GET ``url``, its body read as it arrives (decoded: gzip, deflate, brotli) and
+    only for a ``200`` answer.
+
+    ``client.get`` read the whole body before its size could be checked: a 300 KB gzip
+    page inflating to 300 MB raised the crawl's memory to 650 MB before it was refused
+    (memory grows with the bomb: an ingest of a hostile site is killed), and a server
+    sending one byte a second held a request as long as it liked (httpx's timeout is per
+    read: 60 s with a 5 s timeout).
+
+    Raises:
+        _Skip: more than ``max_bytes`` decoded bytes, or over ``max_seconds`` in all.
+        httpx.HTTPError: the request failed.
+    """
+    deadline = time.monotonic() + max_seconds
+    with client.stream("GET", url, headers=headers, follow_redirects=follow_redirects) as resp:
+        body = bytearray()
+        if resp.status_code == 200:
+            for chunk in resp.iter_bytes():
+                body += chunk
+                if len(body) > max_bytes:
+                    raise _Skip(f"larger than {max_bytes} bytes")
+                if time.monotonic() > deadline:
+                    raise _Skip(f"took longer than {max_seconds:g} s to send")
+        return _Got(resp.status_code, resp.headers, bytes(body))
+
+
+def _gunzip(data: bytes, max_bytes: int) -> bytes | None:
+    """``data`` gunzipped, or ``None`` when it is not gzip or inflates past ``max_bytes``
+    (a sitemap.xml.gz bomb was inflated whole by ``gzip.decompress``)."""
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        out = inflater.decompress(data, max_bytes)
+    except zlib.error:
+        return None
+    return None if inflater.unconsumed_tail else out
 
 
 def is_url(source: str) -> bool:
@@ -179,9 +243,10 @@ class Crawler:
             self._sleep(self._delay - gap)
         self._last_request = self._clock()
 
-    def _get(self, client: httpx.Client, url: str, headers: dict[str, str] | None = None) -> httpx.Response:
+    def _get(self, client: httpx.Client, url: str, headers: dict[str, str] | None = None) -> _Got:
         self._wait()
-        return client.get(url, headers=headers or {}, follow_redirects=True)
+        return _fetch(client, url, headers or {}, follow_redirects=True, max_bytes=self.options.max_bytes,
+                      max_seconds=self.options.max_seconds)
 
     def _robots_for(self, client: httpx.Client, url: str) -> RobotFileParser:
         parts = urlsplit(url)
@@ -191,9 +256,10 @@ class Crawler:
         rp = RobotFileParser(origin + "/robots.txt")
         try:
             resp = self._get(client, origin + "/robots.txt")
-        except httpx.HTTPError as err:
+        except (httpx.HTTPError, _Skip) as err:
             rp.parse(["User-agent: *", "Disallow: /"])
-            self._robots_error[origin] = f"cannot reach {origin} ({type(err).__name__}: {err})"
+            self._robots_error[origin] = (f"cannot read {origin}/robots.txt ({err})" if isinstance(err, _Skip)
+                                          else f"cannot reach {origin} ({type(err).__name__}: {err})")
         else:
             if resp.status_code >= 500:
                 rp.parse(["User-agent: *", "Disallow: /"])
@@ -227,17 +293,19 @@ class Crawler:
         tmp.write_text(json.dumps(self._meta, indent=1, sort_keys=True), encoding="utf-8")
         tmp.replace(self._mirror / _META_FILE)
 
-    def _get_within(self, client: httpx.Client, url: str, headers: dict[str, str]) -> tuple[httpx.Response, str]:
+    def _get_within(self, client: httpx.Client, url: str, headers: dict[str, str]) -> tuple[_Got, str]:
         """GET ``url`` following at most 5 redirects, each to an allowed host and
         permitted by robots.txt; returns the response and the final URL.
 
         Raises:
-            _Skip: a redirect leaves the allowed hosts, is disallowed, or loops.
+            _Skip: a redirect leaves the allowed hosts, is disallowed, or loops; the
+                body is too large or too slow (:func:`_fetch`).
             httpx.HTTPError: a request failed.
         """
         for _ in range(6):
             self._wait()
-            resp = client.get(url, headers=headers, follow_redirects=False)
+            resp = _fetch(client, url, headers, follow_redirects=False, max_bytes=self.options.max_bytes,
+                          max_seconds=self.options.max_seconds)
             if not resp.has_redirect_location:
                 return resp, url
             target = _normalise(urljoin(url, resp.headers.get("location", "")))
@@ -271,8 +339,6 @@ class Crawler:
             return target.read_bytes(), entry.get("content_type", ""), entry.get("final", final)
         if resp.status_code != 200:
             raise _Skip(f"HTTP {resp.status_code}")
-        if len(resp.content) > self.options.max_bytes:
-            raise _Skip(f"larger than {self.options.max_bytes} bytes")
         self._report.fetched += 1
         ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
         self._meta[url] = {"etag": resp.headers.get("etag", ""),
@@ -304,10 +370,10 @@ class Crawler:
                 continue
             data = resp.content
             if url.endswith(".gz") or data[:2] == b"\x1f\x8b":
-                try:
-                    data = gzip.decompress(data)[: self.options.max_bytes]
-                except (OSError, EOFError):
+                inflated = _gunzip(data, self.options.max_bytes)
+                if inflated is None:
                     continue
+                data = inflated
             try:
                 tree = ET.fromstring(data)
             except ET.ParseError:
@@ -489,7 +555,9 @@ def _rewrite_page(html: str, images: dict[str, str], url: str) -> str:
                     del img.attrs[lazy]
     head = tree.head
     if head is not None and tree.css_first("link[rel=canonical]") is None:
-        canonical = LexborHTMLParser(f'<link rel="canonical" href="{url}">').css_first("link")
+        # the URL as an attribute value: a '"' in it ended the attribute (the page cited
+        # 'http://docs.test/a' for 'http://docs.test/a"b'), '&copy=' in a query read as '©='
+        canonical = LexborHTMLParser(f'<link rel="canonical" href="{html_escape(url, quote=True)}">').css_first("link")
         if canonical is not None:
             head.insert_child(canonical)
     return tree.html or html

@@ -33,6 +33,7 @@ from __future__ import annotations
 import base64
 import io
 import threading
+import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,6 +66,8 @@ MAX_SEARCH_K = 50
 """Images larger than this (bytes) are downscaled before they are sent."""
 MAX_IMAGE_SIDE = 1600
 """Longest side, in pixels, of a downscaled image."""
+MAX_FIT_PIXELS = 40_000_000
+"""Pixels of the largest picture :func:`fit_image` decodes (a 12,000 x 8,000 PNG of 300 KB decodes to 290 MB)."""
 
 STAGES = {"retrieve": "retrieving snippets", "generate": "writing the answer",
           "attribute": "attributing sentences to sources", "media": "choosing screenshots, tables and videos",
@@ -82,19 +85,34 @@ INSTRUCTIONS = (
 def fit_image(data: bytes, mime: str, *, max_bytes: int = MAX_IMAGE_BYTES) -> tuple[bytes, str]:
     """``(data, mime)`` unchanged when small enough, else re-encoded by Pillow
     with its longest side at most :data:`MAX_IMAGE_SIDE` pixels (PNG for
-    images with transparency, JPEG otherwise)."""
+    images with transparency, JPEG otherwise).
+
+    Raises:
+        ValueError: the picture cannot be decoded, or holds more than
+            :data:`MAX_FIT_PIXELS` pixels (Pillow's own errors on a damaged file,
+            a SyntaxError for a broken PNG chunk or a DecompressionBombError, are
+            raised as this, so the caller turns the picture into a note and keeps
+            the rest of the answer).
+    """
     if len(data) <= max_bytes:
         return data, mime
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as img:
-        img.thumbnail((MAX_IMAGE_SIDE, MAX_IMAGE_SIDE))
-        out = io.BytesIO()
-        if img.mode in ("RGBA", "LA", "P"):
-            img.save(out, format="PNG", optimize=True)
-            return out.getvalue(), "image/png"
-        img.convert("RGB").save(out, format="JPEG", quality=85)
-        return out.getvalue(), "image/jpeg"
+    try:
+        with warnings.catch_warnings():  # the pixel limit below is ours
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                if img.width * img.height > MAX_FIT_PIXELS:
+                    raise ValueError(f"{img.width} x {img.height} pixels is too large to send")
+                img.thumbnail((MAX_IMAGE_SIDE, MAX_IMAGE_SIDE))
+                out = io.BytesIO()
+                if img.mode in ("RGBA", "LA", "P"):
+                    img.save(out, format="PNG", optimize=True)
+                    return out.getvalue(), "image/png"
+                img.convert("RGB").save(out, format="JPEG", quality=85)
+                return out.getvalue(), "image/jpeg"
+    except (OSError, SyntaxError, EOFError, Image.DecompressionBombError) as err:
+        raise ValueError(f"undecodable picture ({type(err).__name__}: {err})") from err
 
 
 def section_label(page_title: str, heading_path: Sequence[str]) -> str:

@@ -33,6 +33,7 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from murar.answer.render import StreamNeutralizer
 from murar.server.api_models import ChatCompletionRequest, ChatModel, ChatModelList
 from murar.server.bad_input import has_lone_surrogate
 from murar.server.gate import Overloaded
@@ -223,6 +224,8 @@ def add_routes(app: FastAPI, state: AppState) -> None:
             markdown: str | None = None
             live = False  # final answer text already sent as content
             after_media = False
+            # answer text quotes the docs: no live HTML in it, as in the non-streamed Markdown
+            neutral = StreamNeutralizer()
             async for event in worker.events(keepalive_s=cfg.keepalive_s):
                 if event is None:
                     yield sse_comment()
@@ -230,14 +233,15 @@ def add_routes(app: FastAPI, state: AppState) -> None:
                     text = event.text.lstrip() if after_media else event.text
                     after_media = after_media and not text
                     live = True
-                    if text:
-                        yield chunk({"content": text})
+                    if text and (out := neutral.feed(text)):
+                        yield chunk({"content": out})
                 elif event.type == "media" and event.block is not None:
                     md = await anyio.to_thread.run_sync(
                         partial(media_block_markdown, event.block, linker=linker)
                     )
                     live, after_media = True, True
-                    yield chunk({"content": f"\n\n{md}\n\n"})
+                    held, neutral = neutral.flush(), StreamNeutralizer()
+                    yield chunk({"content": f"{held}\n\n{md}\n\n"})
                 elif event.type == "stage" and progress and not live:
                     label = STAGE_LABELS.get(event.name, event.name)
                     yield chunk({"reasoning_content": f"\n{label}\n"})
@@ -265,6 +269,8 @@ def add_routes(app: FastAPI, state: AppState) -> None:
                 )
             elif live:
                 # the answer is already out; what is left is its list of sources
+                if held := neutral.flush():
+                    yield chunk({"content": held})
                 cut = markdown.rfind("\n**Sources**")
                 if cut >= 0:
                     yield chunk({"content": "\n" + markdown[cut:].rstrip() + "\n"})

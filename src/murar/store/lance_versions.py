@@ -182,8 +182,12 @@ class LanceVersionWriter:
         self._version = version
         self._base = base
         self._tmp = owner.index_dir / f".tmp-{version}"
-        self._tmp.mkdir(parents=True)
-        (self._tmp / "assets").mkdir()
+        try:
+            self._tmp.mkdir(parents=True)
+            (self._tmp / "assets").mkdir()
+        except OSError as err:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            raise _write_failed(owner.index_dir, err) from err
         self._pages: dict[str, PageRecord] = {}
         self._deleted: set[str] = set()
         self._done = False
@@ -225,34 +229,50 @@ class LanceVersionWriter:
         """Write the tables and both JSON files, then make this version live.
 
         Raises:
-            IndexError_: vector dimensions differ or the version was already closed.
+            IndexError_: vector dimensions differ, the version was already closed, or
+                it could not be written (disk full, I/O error: the message names the
+                cause; the half-written version is removed and the live one stays).
         """
         if self._done:
             raise IndexError_(f"version {self._version} is already closed")
-        pages = sorted([*self._kept_pages(), *self._pages.values()], key=lambda p: p.source_path)
-        dim = self._dim or int(manifest.get("dim", 0)) or _dim_of(pages)
-        write_lance(
-            self._tmp / "lance",
-            sections=[s for p in pages for s in p.sections],
-            snippets=[s for p in pages for s in p.snippets],
-            snippet_vectors=_stack([p.snippet_vectors for p in pages], dim),
-            media=[m for p in pages for m in p.media],
-            media_vectors=_stack([p.media_vectors for p in pages], dim),
-            dim=dim,
-            pages=[StoredPage(p.source_path, p.content_hash, p.counts(), tuple(p.assets)) for p in pages],
-            ann_min_rows=self._owner.ann_min_rows,
-        )
-        (self._tmp / "manifest.json").write_text(json.dumps(dict(manifest), indent=2))
-        (self._tmp / "report.json").write_text(json.dumps(dict(report), indent=2))
         final = self._owner.index_dir / self._version
-        os.replace(self._tmp, final)
+        try:
+            pages = sorted([*self._kept_pages(), *self._pages.values()], key=lambda p: p.source_path)
+            dim = self._dim or int(manifest.get("dim", 0)) or _dim_of(pages)
+            write_lance(
+                self._tmp / "lance",
+                sections=[s for p in pages for s in p.sections],
+                snippets=[s for p in pages for s in p.snippets],
+                snippet_vectors=_stack([p.snippet_vectors for p in pages], dim),
+                media=[m for p in pages for m in p.media],
+                media_vectors=_stack([p.media_vectors for p in pages], dim),
+                dim=dim,
+                pages=[StoredPage(p.source_path, p.content_hash, p.counts(), tuple(p.assets)) for p in pages],
+                ann_min_rows=self._owner.ann_min_rows,
+            )
+            (self._tmp / "manifest.json").write_text(json.dumps(dict(manifest), indent=2))
+            (self._tmp / "report.json").write_text(json.dumps(dict(report), indent=2))
+            os.replace(self._tmp, final)
+        except (OSError, RuntimeError) as err:  # disk full, quota, I/O error (lance raises RuntimeError)
+            raise _write_failed(self._owner.index_dir, err) from err
         self._done = True
-        self._owner._switch(self._version)
+        try:
+            self._owner._switch(self._version)
+        except OSError as err:
+            shutil.rmtree(final, ignore_errors=True)  # never live: give its space back
+            raise _write_failed(self._owner.index_dir, err) from err
 
     def abort(self) -> None:
         if not self._done:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._done = True
+
+
+def _write_failed(index_dir: Path, err: Exception) -> IndexError_:
+    """The error of a version that could not be written: the live one (if any) stays live."""
+    why = err.strerror if isinstance(err, OSError) and err.strerror else str(err).split(", /", 1)[0]
+    return IndexError_(f"cannot write the new index version in {index_dir}: {why}; "
+                       "the previous version (if any) stays live")
 
 
 def _dim_of(pages: list[PageRecord]) -> int:

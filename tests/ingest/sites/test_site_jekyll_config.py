@@ -113,3 +113,20 @@ def test_polyglot_translations_are_left_out(tmp_path: Path, write: Callable[...,
     assert roles["_posts/fr/2024-01-02-release.md"].reason == "translation (language fr); default language en"
     assert "not built for the default language en" in roles["notes.md"].reason
     assert "In en." in site.preprocess((tmp_path / "about.md").read_text(), page_rel="about.md")
+def test_a_config_that_does_not_parse_is_reported_not_read_as_a_plain_folder(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A _config.yml with a YAML error (an unclosed quote, a tab) made detection pass the
+    site over: it was read as a plain folder with no warning, its {% include %} tags and
+    {{ site.title }} shown as written. jekyll build stops on it; so does the ingest now,
+    naming the parser's error, when the folder shows Jekyll."""
+    import pytest
+
+    from murar.errors import ConfigError
+
+    write(tmp_path, "_config.yml", 'title: x\nbaseurl: "/docs\nplugins:\n\t- jekyll-feed\n')
+    write(tmp_path, "_layouts/default.html", "<html>{{ content }}</html>")
+    write(tmp_path, "index.md", "---\nlayout: default\n---\n# Home\n\n{% include note.html %}\n")
+    found = detect(tmp_path)
+    assert found is not None and found.spec.name == "jekyll"
+    with pytest.raises(ConfigError, match="Jekyll config _config.yml: .*not valid"):
+        open_site(tmp_path)

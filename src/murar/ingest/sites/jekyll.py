@@ -166,6 +166,9 @@ def looks_like_jekyll(config_path: Path) -> bool:
     as ``_config_base.yml``) only when no default-named config is beside it and the
     folder shows Jekyll (a Jekyll-only key, ``_layouts``/``_includes``/``_posts``/
     ``_data``/``_sass``/``_drafts``, or a Gemfile naming ``jekyll``/``github-pages``).
+    A config that does not parse is Jekyll's when the folder shows Jekyll, so that
+    :func:`load` reports the parser's error as ``jekyll build`` does; it was read as a
+    plain folder without a word (Liquid tags and includes shown as written).
     Never raises."""
     folder = config_path.parent
     if (folder / "_toc.yml").is_file() or (folder / "_toc.yaml").is_file():
@@ -173,7 +176,7 @@ def looks_like_jekyll(config_path: Path) -> bool:
     try:
         keys = set(load_data_file(config_path))
     except (OSError, ValueError):
-        return False
+        return _has_jekyll_evidence(folder, set())
     if config_path.name not in CONFIG_FILES:
         if any((folder / name).is_file() for name in CONFIG_FILES):
             return False  # the default config decides
