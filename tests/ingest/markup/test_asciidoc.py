@@ -1000,6 +1000,19 @@ def test_escaped_url_in_monospace_reads_without_its_backslash(tmp_path: Path) ->
     assert "Navigate to http://hostname/opennms/dashboard1 to test" in text and "curl \\http://x" in text
 
 
+def test_character_references_in_monospace_read_as_their_characters(tmp_path: Path) -> None:
+    """Hazelcast vector search: "`partitionLimit &lt;= topK`" shows "partitionLimit <= topK"
+    (Asciidoctor's replacements substitution restores character references inside monospace);
+    asciidoc-py's literal backtick span showed "&lt;=". A passthrough span and a listing keep
+    the reference as written, as Asciidoctor does; so does a reference to a backtick."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= C\n\nKeep `partitionLimit &lt;= topK` and `&#169; x &amp;lt; y` and `tick &#96;`.\n\n"
+        "Pass `+a &lt; b+` here.\n\n----\ncode &lt; here\n----\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site).sections[0].text
+    assert "Keep partitionLimit <= topK and © x &lt; y and tick &#96;." in text
+    assert "Pass a &lt; b here." in text and "code &lt; here" in text
+
+
 def test_callout_numbers_in_the_code_and_before_each_note(tmp_path: Path) -> None:
     """OpenNMS trends.adoc: '<title>Nodes</title> <1>' then '<1> The title of the trend chart.'; Asciidoctor
     shows the marker as (1) in the code and numbers each note of the callout list, so the note says which
