@@ -1013,6 +1013,22 @@ def test_character_references_in_monospace_read_as_their_characters(tmp_path: Pa
     assert "Pass a &lt; b here." in text and "code &lt; here" in text
 
 
+def test_link_whose_url_starts_with_an_unset_attribute_reads_as_its_text(tmp_path: Path) -> None:
+    """Spring Security form.adoc: "an instance of {security-api-url}org/x/LoginUrl.html[`LoginUrl`]",
+    the attribute set by the build (a generated antora.yml). The site shows the link text; murar
+    kept the whole construct, braces and URL path included. A set attribute makes an ordinary
+    link; a macro target (``image:{icondir}/n.png[]``) and a listing stay as written."""
+    site = _component(tmp_path, {f"{MOD}/pages/l.adoc": (
+        "= L\n:docs-url: https://docs.example.org\n\nAn instance of "
+        "{security-api-url}org/x/LoginUrl.html[`LoginUrl`] and {api}Y.html[Y Docs^,role=x] here.\n\n"
+        "See {docs-url}/guide.html[the guide] and image:{icondir}/n.png[] and {gone}x.html[].\n\n"
+        "----\n{security-api-url}org/Z.html[Z]\n----\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site).sections[0].text
+    assert "An instance of LoginUrl and Y Docs here." in text
+    assert "See the guide and" in text and "{gone}x.html[]" in text
+    assert "{security-api-url}org/Z.html[Z]" in text
+
+
 def test_callout_numbers_in_the_code_and_before_each_note(tmp_path: Path) -> None:
     """OpenNMS trends.adoc: '<title>Nodes</title> <1>' then '<1> The title of the trend chart.'; Asciidoctor
     shows the marker as (1) in the code and numbers each note of the callout list, so the note says which

@@ -110,6 +110,11 @@ _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
 MAX_ATTRIBUTE_CHARS = 100_000
 MAX_SUBSTITUTED_CHARS = 1_000_000
 _ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
+# a link whose URL starts with an attribute no entry sets: "{security-api-url}org/x/Y.html[`Y`]"
+# (Spring, set by the build's generated antora.yml). Asciidoctor makes it a link once the reference
+# is a URL (https://docs.asciidoctor.org/asciidoc/latest/macros/complex-urls/); unset, the line
+# kept the whole construct where the site shows the link text
+_UNSET_URL_LINK = re.compile(r"(?<![\w:/{\\])\{([\w][\w-]*)\}[^\s\[\]{}`]*\[([^\]\n]+)\]")
 _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
 _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[^\]]*\]""")
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
@@ -387,6 +392,9 @@ class _Pre:
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
                     line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
+                if "}" in line and "[" in line:
+                    line = _UNSET_URL_LINK.sub(lambda m: m.group(0) if m.group(1) in self.attrs
+                                               else _link_text(m.group(2)) or m.group(0), line)
                 if "`" in line:
                     if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
                         line = _ROLE_BEFORE_MONO.sub("", line)
