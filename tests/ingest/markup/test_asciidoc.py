@@ -1022,11 +1022,12 @@ def test_link_whose_url_starts_with_an_unset_attribute_reads_as_its_text(tmp_pat
         "= L\n:docs-url: https://docs.example.org\n\nAn instance of "
         "{security-api-url}org/x/LoginUrl.html[`LoginUrl`] and {api}Y.html[Y Docs^,role=x] here.\n\n"
         "See {docs-url}/guide.html[the guide] and image:{icondir}/n.png[] and {gone}x.html[].\n\n"
-        "----\n{security-api-url}org/Z.html[Z]\n----\n")})
+        "----\n{security-api-url}org/Z.html[Z]\n----\n\n{empty}[[anchor1]]Text after anchor, a {nbsp}[b].\n")})
     text = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site).sections[0].text
     assert "An instance of LoginUrl and Y Docs here." in text
     assert "See the guide and" in text and "{gone}x.html[]" in text
     assert "{security-api-url}org/Z.html[Z]" in text
+    assert "Text after anchor, a \u00a0[b]." in text and "anchor1" not in text  # built-in character attributes
 
 
 def test_callout_numbers_in_the_code_and_before_each_note(tmp_path: Path) -> None:

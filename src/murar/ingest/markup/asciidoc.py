@@ -394,6 +394,7 @@ class _Pre:
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
                 if "}" in line and "[" in line:
                     line = _UNSET_URL_LINK.sub(lambda m: m.group(0) if m.group(1) in self.attrs
+                                               or m.group(1) in _CHAR_ATTRS or m.group(2).startswith("[")
                                                else _link_text(m.group(2)) or m.group(0), line)
                 if "`" in line:
                     if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
