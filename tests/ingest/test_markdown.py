@@ -257,6 +257,23 @@ def test_an_image_in_a_table_cell_has_its_row_as_context(tmp_path: Path) -> None
     assert table.rows == [["", "Synced", "Only on the server"], ["Local", "Offline", "Not backed up"]]
 
 
+def test_a_table_cell_holding_only_an_icon_reads_its_alt_text(tmp_path: Path) -> None:
+    """Learn feature matrices mark support with a check-mark icon ("| Bookmarks | ![Yes](yes.png) |");
+    the cells read "" and the table lost which feature each product has. A cell holding only
+    icons (flagged tiny) now reads their alt text, as an HTML table's cell reads its <img> alt; a
+    screenshot's alt, or an icon beside words, is not read into the cell."""
+    from PIL import Image
+
+    Image.new("RGB", (16, 16)).save(tmp_path / "yes.png")
+    Image.new("RGB", (400, 300)).save(tmp_path / "shot.png")
+    (tmp_path / "p.md").write_text(
+        "# M\n\n| Feature | Desktop | Service |\n|---|---|---|\n| Bookmarks | ![Yes](yes.png) | ![No](yes.png) |\n"
+        "| Grid | ![Screenshot of grid.](shot.png) | Partly ![Yes](yes.png) |\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    table = next(m for m in doc.media if isinstance(m, TableItem))
+    assert table.rows == [["Bookmarks", "Yes", "No"], ["Grid", "", "Partly"]]
+
+
 def test_link_text_edges_and_tags(tmp_path: Path) -> None:
     """A link's text is its words: a space at its edge still parts it from the next word
     ('[JSON Form ](x)widget' renders 'JSON Form widget'), a <br> in it is a space and other tags

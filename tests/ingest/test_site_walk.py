@@ -114,6 +114,25 @@ def test_plain_folder_include_targets_are_partials_not_pages(tmp_path: Path) -> 
     assert any("Authorization header" in s.text and s.source_path == "api.rst" for s in store.all_snippets())
 
 
+def test_partials_reached_through_a_symlinked_folder_are_includes_not_pages(tmp_path: Path) -> None:
+    """Modular AsciiDoc guides link a shared folder into each guide (``guide/modules ->
+    ../modules``) and include through the link. The include resolves to the real file, but
+    the walk met it first under the link's path and called it a page: every module was
+    indexed twice, once alone (a page of attribute entries and a bare fragment)."""
+    corpus = tmp_path / "c"
+    (corpus / "modules").mkdir(parents=True)
+    (corpus / "modules" / "attrs.adoc").write_text(":product: Relay\n")
+    (corpus / "modules" / "proxy.adoc").write_text("= Proxy\n\nSet HTTPS_PROXY for {product}.\n")
+    (corpus / "a-guide").mkdir()
+    (corpus / "a-guide" / "modules").symlink_to("../modules", target_is_directory=True)
+    (corpus / "a-guide" / "index.adoc").write_text(
+        "= Guide\ninclude::modules/attrs.adoc[]\n\ninclude::modules/proxy.adoc[leveloffset=+1]\n")
+    walk = walk_site(PlainSite(corpus))
+    assert [p.rel for p in walk.pages] == ["a-guide/index.adoc"]
+    assert {f.path for f in walk.others if f.status == "include"} == {
+        "a-guide/modules/attrs.adoc", "a-guide/modules/proxy.adoc"}
+
+
 def test_plain_folder_include_target_through_an_attribute_of_a_shared_attributes_file(tmp_path: Path) -> None:
     """Asciidoctor substitutes attribute references in an ``include::`` target, and an entry in an
     included file (a shared attributes file, itself including a local one) sets the attribute for

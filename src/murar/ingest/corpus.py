@@ -183,7 +183,9 @@ def walk_site(site: Site, *, under: Path | None = None,
     Pages come back sorted by path; every other file gets a :class:`FileReport`
     (``skipped`` with the reason, ``include`` or ``asset``). Hidden folders are
     reported once and not entered; symlinked folders are followed when they stay
-    inside the root (each real folder once); a file whose real path escapes the
+    inside the root (each real folder once; a file the site calls a page under its
+    symlinked path but an include under its real path, where include targets
+    resolve, is an include); a file whose real path escapes the
     root, or that is not a regular file, is skipped with the reason. Never raises
     for a single file.
     """
@@ -256,6 +258,13 @@ def walk_site(site: Site, *, under: Path | None = None,
                 continue
             try:
                 cls = site.classify(rel)
+                # reached through a symlinked folder (Red Hat modular docs link `modules/`, `_attributes/`
+                # into every guide): an include resolves to the real file, so that path decides a partial
+                real_rel = real.relative_to(root).as_posix()
+                if cls.role is FileRole.PAGE and real_rel != rel:
+                    by_real = site.classify(real_rel)
+                    if by_real.role is FileRole.INCLUDE:
+                        cls = by_real
             except Exception as err:
                 log.exception("site classify failed for %s", rel)
                 cls = FileClass(role=FileRole.UNKNOWN, reason=f"cannot classify: {type(err).__name__}: {err}")

@@ -36,7 +36,7 @@ from murar.ingest.mdlimits import (
     cap_nesting,
     cap_pipe_tables,
 )
-from murar.ingest.media_flags import is_inline_line, length_px
+from murar.ingest.media_flags import TINY, is_inline_line, length_px
 from murar.ingest.sites.base import PlainSite, Site
 from murar.schema import AnyMedia, ImageItem, ParsedDocument
 
@@ -149,9 +149,14 @@ class _Walker:
         self.b.video(url, title=title)
 
     def _cell(self, tok: Token) -> str:
+        """The text of a table cell; a cell holding only icons reads their alt text (a
+        feature matrix's check mark ``![Yes](check.png)``), as an HTML table's cell does
+        (:func:`murar.ingest.tables.cell_text`). A screenshot's alt text is not read: a grid
+        of pictures stays a layout table."""
         cell: list[str] = []
-        self._inline(tok, cell)
-        return clean_text("".join(cell))
+        icons: list[str] = []
+        self._inline(tok, cell, icons=icons)
+        return clean_text("".join(cell)) or clean_text(" ".join(icons))
 
     def _cell_in(self, cells: list[tuple[str, list[AnyMedia]]], tok: Token) -> str:
         """:meth:`_cell`, recording the cell's text and the media written in it in ``cells``."""
@@ -160,7 +165,10 @@ class _Walker:
         cells.append((text, [m for m, _ in self.b.cur.media[start:]]))
         return text
 
-    def _inline(self, tok: Token, sink: list[str], *, heading: bool = False) -> None:
+    def _inline(self, tok: Token, sink: list[str], *, heading: bool = False,
+                icons: list[str] | None = None) -> None:
+        """Append the text of ``tok``'s children to ``sink`` and add its images to the page;
+        ``icons`` collects the alt text of the images flagged ``tiny``."""
         children = tok.children or []
         # source line of each child and the text of each line: an image with words on
         # its own line is an icon inside a sentence (media_flags.INLINE)
@@ -185,8 +193,10 @@ class _Walker:
         def image(k: int) -> None:
             c = children[k]
             # an attribute list's width ({ width="20" }, attr_list / MyST attrs) is the size it is drawn at
-            self.b.image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""),
-                         inline=in_sentence(k), declared_width=length_px(str(c.attrs.get("width") or "")))
+            item = self.b.image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""),
+                                inline=in_sentence(k), declared_width=length_px(str(c.attrs.get("width") or "")))
+            if icons is not None and item is not None and TINY in item.flags and c.content.strip():
+                icons.append(c.content)
 
         i = 0
         while i < len(children):

@@ -1000,6 +1000,36 @@ def test_escaped_url_in_monospace_reads_without_its_backslash(tmp_path: Path) ->
     assert "Navigate to http://hostname/opennms/dashboard1 to test" in text and "curl \\http://x" in text
 
 
+def test_character_references_in_monospace_read_as_their_characters(tmp_path: Path) -> None:
+    """Hazelcast vector search: "`partitionLimit &lt;= topK`" shows "partitionLimit <= topK"
+    (Asciidoctor's replacements substitution restores character references inside monospace);
+    asciidoc-py's literal backtick span showed "&lt;=". A passthrough span and a listing keep
+    the reference as written, as Asciidoctor does; so does a reference to a backtick."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= C\n\nKeep `partitionLimit &lt;= topK` and `&#169; x &amp;lt; y` and `tick &#96;`.\n\n"
+        "Pass `+a &lt; b+` here.\n\n----\ncode &lt; here\n----\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site).sections[0].text
+    assert "Keep partitionLimit <= topK and © x &lt; y and tick &#96;." in text
+    assert "Pass a &lt; b here." in text and "code &lt; here" in text
+
+
+def test_link_whose_url_starts_with_an_unset_attribute_reads_as_its_text(tmp_path: Path) -> None:
+    """Spring Security form.adoc: "an instance of {security-api-url}org/x/LoginUrl.html[`LoginUrl`]",
+    the attribute set by the build (a generated antora.yml). The site shows the link text; murar
+    kept the whole construct, braces and URL path included. A set attribute makes an ordinary
+    link; a macro target (``image:{icondir}/n.png[]``) and a listing stay as written."""
+    site = _component(tmp_path, {f"{MOD}/pages/l.adoc": (
+        "= L\n:docs-url: https://docs.example.org\n\nAn instance of "
+        "{security-api-url}org/x/LoginUrl.html[`LoginUrl`] and {api}Y.html[Y Docs^,role=x] here.\n\n"
+        "See {docs-url}/guide.html[the guide] and image:{icondir}/n.png[] and {gone}x.html[].\n\n"
+        "----\n{security-api-url}org/Z.html[Z]\n----\n\n{empty}[[anchor1]]Text after anchor, a {nbsp}[b].\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "l.adoc", site=site).sections[0].text
+    assert "An instance of LoginUrl and Y Docs here." in text
+    assert "See the guide and" in text and "{gone}x.html[]" in text
+    assert "{security-api-url}org/Z.html[Z]" in text
+    assert "Text after anchor, a \u00a0[b]." in text and "anchor1" not in text  # built-in character attributes
+
+
 def test_callout_numbers_in_the_code_and_before_each_note(tmp_path: Path) -> None:
     """OpenNMS trends.adoc: '<title>Nodes</title> <1>' then '<1> The title of the trend chart.'; Asciidoctor
     shows the marker as (1) in the code and numbers each note of the callout list, so the note says which

@@ -607,6 +607,26 @@ def test_moniker_default_view_keeps_to_the_page_range(tmp_path: Path, write: Cal
     assert "Since 2008." in builds and "Before 1811." not in builds
 
 
+def test_a_page_two_groups_select_shows_the_newest_of_both_ranges(tmp_path: Path,
+                                                                   write: Callable[..., Path]) -> None:
+    """Visual Studio docs (docfx.json of 2017): groups ``vs-2015`` and ``vs-2017`` (``>= vs-2017``)
+    both select ``**/*.md``, so DocFX builds each page in both. The page range was the first group's
+    alone (``vs-2015``), so its ``>= vs-2022`` and ``vs-2019`` zones were all dropped: text and
+    every screenshot of the current version lost. The page now exists in both ranges, and the
+    default view is the newest."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "group": "vs-2015", "exclude": ["vs-2015/**"]},
+                    {"files": ["**/*.md"], "group": "vs-2017"}],
+        "groups": {"vs-2015": {"moniker_range": "vs-2015", "dest": "temp2015"},
+                   "vs-2017": {"moniker_range": ">= vs-2017"}}}}))
+    site = docfx.load(tmp_path, "docfx.json")
+    zones = ("::: moniker range=\">= vs-2022\"\nCurrent window.\n::: moniker-end\n"
+             "::: moniker range=\"vs-2019\"\nOlder window.\n::: moniker-end\n"
+             "::: moniker range=\"vs-2015\"\nOldest window.\n::: moniker-end\n")
+    out = site.preprocess(zones, page_rel="debugger/autos.md")
+    assert "Current window." in out and "Older window." not in out and "Oldest window." not in out
+
+
 def test_a_numberless_moniker_others_lie_below_is_the_default_view(tmp_path: Path,
                                                                    write: Callable[..., Path]) -> None:
     """A moniker without a version number that ranges bound from above (``range="< cloudsvc"``)

@@ -56,6 +56,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from html import escape as html_escape
+from html import unescape as html_unescape
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote
@@ -109,6 +110,11 @@ _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
 MAX_ATTRIBUTE_CHARS = 100_000
 MAX_SUBSTITUTED_CHARS = 1_000_000
 _ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
+# a link whose URL starts with an attribute no entry sets: "{security-api-url}org/x/Y.html[`Y`]"
+# (Spring, set by the build's generated antora.yml). Asciidoctor makes it a link once the reference
+# is a URL (https://docs.asciidoctor.org/asciidoc/latest/macros/complex-urls/); unset, the line
+# kept the whole construct where the site shows the link text
+_UNSET_URL_LINK = re.compile(r"(?<![\w:/{\\])\{([\w][\w-]*)\}[^\s\[\]{}`]*\[([^\]\n]+)\]")
 _KBD_BTN = re.compile(r"\b(?:kbd|btn):\[([^\]]*)\]")
 _ICON = re.compile(r"""\bicon:([\w-]+)\[(?:[^\]]*?\balt=["']?([^"',\]]*)["']?)?[^\]]*\]""")
 _MENU = re.compile(r"\bmenu:([^\[\s]+)\[([^\]]*)\]")
@@ -386,10 +392,14 @@ class _Pre:
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
                     line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
+                if "}" in line and "[" in line:
+                    line = _UNSET_URL_LINK.sub(lambda m: m.group(0) if m.group(1) in self.attrs
+                                               or m.group(1) in _CHAR_ATTRS or m.group(2).startswith("[")
+                                               else _link_text(m.group(2)) or m.group(0), line)
                 if "`" in line:
                     if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
                         line = _ROLE_BEFORE_MONO.sub("", line)
-                    if "{" in line or "\\" in line or re.search(r"[#*_]", line):
+                    if "{" in line or "\\" in line or "&" in line or re.search(r"[#*_]", line):
                         line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
                                                                                 else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
@@ -638,10 +648,32 @@ def _alt_positional(m: re.Match[str]) -> str:
 
 def _mono_span(text: str) -> str:
     """A backtick monospace span's text as Asciidoctor shows it: :func:`_mono_quotes`,
-    and an escaped URL (```\\http://host/x```: the macros substitution runs inside
-    monospace too) without its backslash, which asciidoc-py's literal span kept."""
+    an escaped URL (```\\http://host/x```: the macros substitution runs inside
+    monospace too) without its backslash, which asciidoc-py's literal span kept, and
+    character references as their characters (:func:`_char_refs`)."""
     text = _mono_quotes(text)
+    if "&" in text:
+        text = _char_refs(text)
     return _ESCAPED_URL.sub("", text) if "\\" in text else text
+
+
+# Asciidoctor's replacements substitution restores an HTML character reference its special
+# characters substitution escaped: a named (&lt;), decimal (&#169;) or hex (&#x2014;) one
+# (https://docs.asciidoctor.org/asciidoc/latest/subs/replacements/)
+_CHAR_REF = re.compile(r"&(?:[a-zA-Z][a-zA-Z]+\d{0,2}|#\d\d\d{0,4}|#x[\da-fA-F][\da-fA-F][\da-fA-F]{0,3});")
+# characters that would end or mark up the span if a reference were written as them
+_SPAN_MARKUP = frozenset("`\\+{}[]#*_")
+
+
+def _char_refs(text: str) -> str:
+    """``&lt;=`` in a backtick monospace span as ``<=``, the character Asciidoctor shows
+    (its replacements substitution runs inside monospace; asciidoc-py's literal span
+    showed "&lt;="). A reference to a character that would end or mark up the span
+    (a backtick, ``+``, ``#``), or one HTML does not name, stays as written."""
+    def char(m: re.Match[str]) -> str:
+        out = html_unescape(m.group(0))
+        return m.group(0) if out == m.group(0) or any(c in _SPAN_MARKUP for c in out) else out
+    return _CHAR_REF.sub(char, text)
 
 
 def _mono_quotes(text: str) -> str:

@@ -1015,7 +1015,8 @@ class DocfxSite:
         """The moniker ranges of the page's config (every ``groups`` ``moniker_range`` and
         ``fileMetadata.monikerRange`` of its docset) and the page's own range: front matter
         ``monikerRange`` (``own``), else the last ``fileMetadata.monikerRange`` glob
-        matching it, else its content group's ``moniker_range``."""
+        matching it, else the ``moniker_range`` of its content groups (of each group that
+        selects it, joined by ``||``)."""
         docset = self._docset_of(page_rel) or "."
         ranges = [g.monikers for g in self._settings.content if g.monikers and g.docset == docset]
         page = own
@@ -1027,7 +1028,10 @@ class DocfxSite:
             if own is None and glob_match(inner, pattern, DOCFX):
                 page = rng
         if page is None:
-            page = next((g.monikers for g in self._settings.content if g.monikers and g.matches(page_rel)), None)
+            # a file several groups select is built in each of them (one output per group): it
+            # exists in every one of their ranges, and the default view is the newest of those
+            mine = dict.fromkeys(g.monikers for g in self._settings.content if g.monikers and g.matches(page_rel))
+            page = " || ".join(mine) if mine else None
         return [*ranges, *([own] if own else [])], page
 
     def _pivot_titles(self, page_rel: str, meta: dict[str, Any]) -> dict[str, str]:
