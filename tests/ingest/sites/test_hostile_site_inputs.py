@@ -5,6 +5,7 @@ other pages, unbounded work, or a read outside the corpus root."""
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import tempfile
 from collections.abc import Callable
@@ -638,3 +639,22 @@ def test_attribute_entries_built_from_each_other_stay_bounded(tmp_path: Path,
     with deadline(20, "attribute entries built from each other"):
         targets = PlainSite(tmp_path).include_targets()
     assert targets == {"_a.adoc", "_parts/p.adoc"}
+
+
+def test_probes_never_open_a_named_pipe(tmp_path: Path) -> None:
+    """A folder with no generator config is sampled for Hugo shortcodes (looks_like_hugo_content);
+    a named pipe called 'pipe.md' among its pages blocked that open forever (the ingest hung
+    before its first page). Only regular files are listed for such scans now."""
+    import threading
+
+    from murar.ingest.sites._common import os_walk_files
+    from murar.ingest.sites.hugo import looks_like_hugo_content
+
+    (tmp_path / "page.md").write_text("---\ntitle: P\n---\n\n{{< note >}}Hi{{< /note >}}\n")
+    os.mkfifo(tmp_path / "pipe.md")
+    assert os_walk_files(tmp_path, ".", (".md",)) == ["page.md"]
+    found: list[bool] = []
+    probe = threading.Thread(target=lambda: found.append(looks_like_hugo_content(tmp_path)), daemon=True)
+    probe.start()
+    probe.join(timeout=20)
+    assert found == [True], "the probe blocked on the named pipe"

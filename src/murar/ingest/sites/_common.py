@@ -14,6 +14,7 @@ import json
 import os
 import posixpath
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
@@ -465,7 +466,8 @@ def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
     symlinks are not followed, and a ``folder`` that leads out of ``root`` (``../x``,
     an absolute path, a symbolic link out: a config's ``contentDir``) gives nothing;
     nor does a file that is a symbolic link out of ``root`` (the page walk refuses it
-    too: the scans these lists feed read every file). Never raises."""
+    too: the scans these lists feed read every file), nor anything but a regular
+    file (a named pipe, a socket, a device). Never raises."""
     base = root / folder if folder not in ("", ".") else root
     wanted, skipped = frozenset(suffixes), frozenset(skip_dirs)
     out: list[str] = []
@@ -487,6 +489,11 @@ def os_walk_files(root: Path, folder: str, suffixes: Iterable[str], *,
                         continue
                     if real_root not in real.parents:
                         continue
+                try:  # a regular file only: opening a named pipe called 'x.md' blocks the scan forever
+                    if not stat.S_ISREG(path.stat().st_mode):
+                        continue
+                except OSError:
+                    continue
                 try:
                     out.append(path.relative_to(root).as_posix())
                 except ValueError:  # not written under root: nothing to name it by
