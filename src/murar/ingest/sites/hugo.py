@@ -60,6 +60,7 @@ import html
 import logging
 import posixpath
 import re
+import textwrap
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -719,15 +720,51 @@ def _has_fence(text: str) -> bool:
     return re.search(r"^[ \t]*(```|~~~)", text, re.MULTILINE) is not None
 
 
-def _fence(code: str, lang: str, *, html_out: bool = False) -> str:
+def _fence(code: str, lang: str, *, html_out: bool = False, indent: str = "") -> str:
     """``code`` as a fenced block (fence longer than any backtick run inside), on its own
-    lines; in an HTML page a ``<pre><code>`` block."""
+    lines; in an HTML page a ``<pre><code>`` block. ``indent``: the whitespace the
+    shortcode stands after on its line (a step of a list): the fence is indented as
+    much, so it stays in that block, and the code loses its common indentation (Hugo's
+    ``.InnerDeindent``, which the embedded ``highlight`` uses)."""
     if html_out:
         cls = f' class="language-{html.escape(lang.strip())}"' if lang.strip() else ""
         return f"\n<pre><code{cls}>{html.escape(code.strip(chr(10)))}</code></pre>\n"
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     ticks = "`" * max(3, longest + 1)
+    if indent:
+        lines = textwrap.dedent(code).strip("\n").split("\n")
+        body = "\n".join(indent + line if line.strip() else "" for line in lines)
+        return f"\n{indent}{ticks}{lang.strip()}\n{body}\n{indent}{ticks}\n"
     return f"\n{ticks}{lang.strip()}\n{code.strip(chr(10))}\n{ticks}\n"
+
+
+#: a list item's first line: its marker and the spaces after it set the column of its content
+_LIST_ITEM = re.compile(r"^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\S")
+#: lines looked back from a shortcode for the list item it is indented under
+_LIST_LOOKBACK = 200
+
+
+def _line_indent(body: str, start: int) -> str:
+    """The spaces before ``start`` on its line when nothing else stands there and they
+    put it inside a list item (the nearest less indented line above is an item whose
+    content starts at most that far in: a step's code), else ``""``: an indented line
+    elsewhere is left as it was."""
+    line_start = body.rfind("\n", 0, start) + 1
+    prefix = body[line_start:start]
+    if not prefix or prefix.strip(" ") or len(prefix) > 12:
+        return ""
+    end = line_start - 1
+    for _ in range(_LIST_LOOKBACK):
+        if end <= 0:
+            return ""
+        begin = body.rfind("\n", 0, end) + 1
+        line = body[begin:end]
+        end = begin - 1
+        if not line.strip() or len(line) - len(line.lstrip(" ")) >= len(prefix):
+            continue
+        item = _LIST_ITEM.match(line)
+        return prefix if item and len(item.group(1).expandtabs(4)) <= len(prefix) else ""
+    return ""
 
 
 def _closing_tags(tags: list[re.Match[str]]) -> dict[int, re.Match[str]]:
@@ -1886,10 +1923,10 @@ class HugoSite:
             elif name in VIDEO_SHORTCODES or _video_param(sc) or ("youtube" in name and sc.get("id", pos=0)):
                 out.append(_video(self._named_video(sc, page_rel=page_rel)))
             elif name in DIAGRAM_SHORTCODES and close is not None:
-                out.append(_fence(inner, name, html_out=h))
+                out.append(_fence(inner, name, html_out=h, indent=_line_indent(body, m.start())))
                 pos = close.end()
             elif name == "highlight" and close is not None:
-                out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
+                out.append(_fence(inner, sc.get("lang", pos=0), html_out=h, indent=_line_indent(body, m.start())))
                 pos = close.end()
             elif name in CODE_BLOCK_SHORTCODES and close is not None and not _has_fence(inner) and (
                     name != "text" or (re.fullmatch(r"[\w+#.-]+", sc.get("syntax", pos=0)) and "\n" in inner)):
@@ -1903,7 +1940,7 @@ class HugoSite:
                                                      if name == "code" else _config_format(code))
                 if name == "code" and sc.params.get("file"):
                     out.append(f"\n{_code_span(sc.params['file'], html_out=h)}:\n")
-                out.append(_fence(code, lang, html_out=h))
+                out.append(_fence(code, lang, html_out=h, indent=_line_indent(body, m.start())))
                 pos = close.end()
             elif (endpoint := _endpoint(sc)) is not None and name not in IMAGE_SHORTCODES:
                 # an API endpoint shortcode: {{< endpoint "POST" "/_api/x" >}} (ArangoDB, Virtool docs),
