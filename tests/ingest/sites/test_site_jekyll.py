@@ -599,3 +599,7 @@ def test_parse_block_html_keeps_raw_content_model_elements_whole(tmp_path: Path,
     text = doc.sections[0].text
     assert "Linux / Unix" in text and "Windows" in text and "after the tabs" in text
     assert "<a " not in text and "</li>" not in text and "<li" not in text
+    # a child given markdown="1" is Markdown even inside a raw element (kramdown: the attribute wins)
+    out = jekyll.strip_kramdown("<table>\n<tr>\n<td markdown=\"1\">\n**bold**\n</td>\n</tr>\n</table>\n",
+                                parse_block_html=True)
+    assert "<td>\n\n**bold**\n\n</td>" in out

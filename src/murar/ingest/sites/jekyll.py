@@ -1603,6 +1603,8 @@ def _raw_model_end(lines: list[str], start: int, unclosed: set[str]) -> int | No
         return None
     depth = 0
     for n in range(start, len(lines)):
+        if n > start and re.search(r"<[A-Za-z][^<>]*\smarkdown\s*=", lines[n]):
+            return None  # a child given markdown= is parsed as Markdown (a <td markdown="1">): opened as before
         for ev in re.finditer(rf"<(/?){tag}(?=[\s/>]|$)", lines[n], re.IGNORECASE):
             depth += -1 if ev.group(1) else 1
         if depth <= 0:
