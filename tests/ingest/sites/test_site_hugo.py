@@ -1633,3 +1633,27 @@ def test_code_shortcode_in_a_list_item_stays_in_the_item(tmp_path: Path, write: 
     # indented outside a list: left where it was (a fence indented four spaces would be code text)
     out = site.preprocess("Text.\n\n    {{< text bash >}}\n    $ ls\n    {{< /text >}}\n", page_rel="content/routing.md")
     assert "\n```bash\n    $ ls" in out
+
+
+def test_code_sample_and_readfile_in_a_list_step_stay_in_the_step(tmp_path: Path,
+                                                                   write: Callable[..., Path]) -> None:
+    """Kubernetes {{% code_sample file="..." %}} and Docsy {{< readfile file=... code="true" >}}
+    under a numbered step: the file's code stays in the step (it was a fence at column 0
+    that ended the list, and the step's next paragraph became an indented code block)."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/examples/pods/simple-pod.yaml", "apiVersion: v1\nkind: Pod\n")
+    write(tmp_path, "content/snippets/run.sh", "kubectl get pods\n")
+    page = ("---\ntitle: Pods\n---\n\n1. Create the Pod:\n\n   {{% code_sample file=\"pods/simple-pod.yaml\" %}}\n\n"
+            "   The Pod starts in a few seconds\n   on a node.\n\n"
+            "1. List it:\n\n   {{< readfile file=\"/snippets/run.sh\" code=\"true\" lang=\"bash\" >}}\n\n"
+            "   Its status is shown\n   in a table.\n")
+    write(tmp_path, "content/pods.md", page)
+    site = hugo.load(tmp_path)
+    out = site.preprocess(page, page_rel="content/pods.md")
+    assert "   `pods/simple-pod.yaml`:\n\n   ```yaml\n   apiVersion: v1\n   kind: Pod\n   ```" in out
+    doc = converter_for("markdown")(tmp_path / "content" / "pods.md", site=site, assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert "The Pod starts in a few seconds on a node." in text and "Its status is shown in a table." in text
+    assert "kubectl get pods" in text and "apiVersion: v1\nkind: Pod" in text

@@ -1869,7 +1869,8 @@ class HugoSite:
                 if target:  # (its other parameters kept: code="true", lang=)
                     sc = Shortcode(name=name, args=["/" + target], params={
                         k: v for k, v in sc.params.items() if k not in ("file", "path", "src")})
-                out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+                out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack,
+                                         indent=_line_indent(body, m.start())))
             elif name == "docs/shared" and sc.get("lookup"):
                 # Grafana's docs (writers' toolkit, "docs/shared"): the file lookup= names in the shared/ folder
                 # of the source project's content; this project's own is <content>/shared/
@@ -1888,7 +1889,8 @@ class HugoSite:
                     out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
                                              warnings=warnings, depth=_depth, stack=_stack))
             elif name in CODE_SAMPLE_SHORTCODES:
-                out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
+                out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings,
+                                             indent=_line_indent(body, m.start())))
             elif close is None and (reads := self._template_include(name, sc)) is not None:
                 # the site's own shortcode writing a file its argument names ({{< reuse "snippets/x.md" >}}:
                 # resources.Get from assets/, or readFile from the project)
@@ -2427,7 +2429,10 @@ class HugoSite:
         return self._boilerplates[key]
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
-                 stack: tuple[str, ...]) -> str:
+                 stack: tuple[str, ...], indent: str = "") -> str:
+        """The file a shortcode includes: shown as code (``code="true"``, a ``language``, a
+        file that is not Markdown or HTML; ``indent``: the shortcode's indentation in a
+        list step, see :func:`_fence`), else its text with its shortcodes rewritten."""
         target = sc.get("file", "path", "src", pos=0)
         res = self.resolve_include(target, page_rel=page_rel)
         if res.problem or res.rel_path is None:
@@ -2441,15 +2446,16 @@ class HugoSite:
             return ""
         if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
             return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."),
-                          html_out=self._html_page(page_rel))
+                          html_out=self._html_page(page_rel), indent=indent)
         if sc.params.get("language") and not _truthy(sc.params.get("markdown")):
             # Geekdoc include language="CSS": the file highlighted in that language (markdown="true" renders it)
-            return _fence(raw.rstrip(), sc.params["language"], html_out=self._html_page(page_rel))
+            return _fence(raw.rstrip(), sc.params["language"], html_out=self._html_page(page_rel), indent=indent)
         _, body, _ = split_front_matter(raw)
         body = rebase_links(body, from_rel=res.rel_path, to_rel=page_rel,
                             exists=lambda p: (self._root / p).is_file())
         if suffix_of(res.rel_path) not in (".md", ".markdown", ".mdown", ".html", ".htm", ""):
-            return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel))
+            return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel),
+                          indent=indent)
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
                                        _stack=(*stack, res.rel_path))
 
@@ -2493,9 +2499,10 @@ class HugoSite:
             return "" if text is None else text.rstrip("\n")
         return _SHORTCODE.sub(raw, code)
 
-    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str]) -> str:
+    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], indent: str = "") -> str:
         """An example file shown as code (Kubernetes ``codenew``/``code_sample``:
-        ``file`` is relative to ``<contentDir>/examples/``), labelled with its name."""
+        ``file`` is relative to ``<contentDir>/examples/``), labelled with its name;
+        ``indent``: the shortcode's indentation in a list step (see :func:`_fence`)."""
         target = sc.get("file", pos=0).strip()
         cands = [safe_join(c, "examples", target.lstrip("/")) for c in self._config.content_dirs]
         found = first_existing(self._root, cands) if target else None
@@ -2510,7 +2517,8 @@ class HugoSite:
             return ""
         lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
         h = self._html_page(page_rel)
-        return f"\n{_code_span(target, html_out=h)}:\n" + _fence(code.rstrip(), lang, html_out=h)
+        lead = indent if not h else ""
+        return f"\n{lead}{_code_span(target, html_out=h)}:\n" + _fence(code.rstrip(), lang, html_out=h, indent=indent)
 
     def _card_picture(self, sc: Shortcode, label: str, caption: str, *, page_rel: str, warnings: list[str]) -> str:
         """A card's ``image`` parameter (a remote URL or an image path) as a picture on its
