@@ -1101,3 +1101,24 @@ def test_site_component_drawing_props_in_code_blocks_shows_them_as_code_tabs(tmp
     assert "```bash\npumpctl hub upgrade\n```" in md
     doc = convert_mdx(root / rel, site=site, assets_dir=tmp_path / "a")
     assert "Linux/BSD\n\nsudo pumpctl hub update\n\nWindows\n\npumpctl.exe hub update" in doc.sections[0].text
+
+
+def test_site_component_written_with_an_empty_body_shows_its_text_props(tmp_path: Path) -> None:
+    """An element written with an opening and a closing tag and nothing between them
+    (``<Message caption="..." messageContent="..."></Message>``) has no children: React
+    renders it as the self-closing form, so the props the component writes as text are
+    shown (it was read as an inline tooltip wrapping words, and everything was dropped)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src" / "components").mkdir(parents=True)
+    (root / "src" / "components" / "Message.js").write_text(
+        "export default function Message({ caption, messageContent }) {\n  return (\n    <div>\n"
+        "      <div className=\"t\">{caption}</div>\n      <div>\n        <Icon className=\"e\" />\n"
+        "        {messageContent}\n      </div>\n    </div>\n  );\n}\n")
+    (root / "docs" / "errors.mdx").write_text(
+        "import Message from '@site/src/components/Message';\n\n# Errors\n\nYou see:\n\n"
+        "<Message\n    caption=\"Error message\"\n    messageContent=\"Source data exceeds 50 fields.\"></Message>\n\n"
+        "Then fix it.\n")
+    doc = convert_mdx(root / "docs" / "errors.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Error message" in text and "Source data exceeds 50 fields." in text and "Then fix it." in text

@@ -675,3 +675,24 @@ def test_a_config_written_with_quoted_keys_is_read_as_javascript(tmp_path: Path)
     assert site.config.content_dirs == ("docs", "website/blog", "website/src/pages", "website/api")
     assert site.config.base_url == "/pumps/" and site.config.language == "en"
     assert site.config.settings["routeBasePath"] == "/docs/latest"
+
+
+def test_image_url_on_the_sites_own_address_is_its_static_file(tmp_path: Path) -> None:
+    """A page linking a picture by the site's published address (``url`` + ``baseUrl``,
+    Docusaurus "docusaurus.config.js": url is the site's URL) shows the file of a static
+    folder; a URL on that host naming no file of the site stays remote, as do other hosts."""
+    root = tmp_path / "site"
+    (root / "static" / "img").mkdir(parents=True)
+    (root / "static" / "img" / "shot.png").write_bytes(b"x")
+    (root / "docusaurus.config.js").write_text(
+        "module.exports = {\n  title: 'X',\n  url: 'https://docs.example.com',\n  baseUrl: '/guide/',\n"
+        "  themeConfig: { navbar: { items: [{ href: 'https://github.com/x', label: 'GitHub' }] } },\n};\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    page = "docs/intro.md"
+    assert site.resolve_asset("https://docs.example.com/guide/img/shot.png", page_rel=page).rel_path == \
+        "static/img/shot.png"
+    assert site.resolve_asset("https://DOCS.example.com/img/shot.png?w=2", page_rel=page).rel_path == \
+        "static/img/shot.png"
+    assert site.resolve_asset("https://docs.example.com/guide/img/gone.png", page_rel=page).url == \
+        "https://docs.example.com/guide/img/gone.png"
+    assert site.resolve_asset("https://cdn.example.org/img/shot.png", page_rel=page).url is not None

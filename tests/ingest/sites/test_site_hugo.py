@@ -1605,3 +1605,55 @@ def test_a_callout_opened_under_a_line_of_text_is_a_block_of_its_own(tmp_path: P
         page_rel="content/a.md")
     assert re.search(r"to see all pumps\.\n\n+\*\*Warning:\*\* Listing is slow", out), out
     assert re.search(r"- Step one\n  \*\*Note:\*\* Inside the item\.", out), out
+
+
+def test_code_shortcode_in_a_list_item_stays_in_the_item(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A code shortcode indented under a list step ({{< text bash >}}, {{< highlight >}}):
+    Hugo puts its output where the shortcode stands, inside the step, and the templates
+    drop the step's indentation from the code (Istio's strip_indent, Hugo's
+    .InnerDeindent). Its fence was written at column 0: the list ended there, the code
+    kept four leading spaces and the step's next paragraph became an indented code block."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    page = ("---\ntitle: Routing\n---\n\n1.  Apply the virtual services:\n\n    {{< text bash >}}\n"
+            "    $ kubectl apply -f all-v1.yaml\n      --dry-run\n    {{< /text >}}\n\n"
+            "    Configuration propagation is eventually consistent, wait a few seconds\n"
+            "    for the virtual services to take effect.\n\n1. Display the routes:\n\n"
+            "    {{< highlight yaml >}}\n    kind: VirtualService\n    {{< /highlight >}}\n")
+    write(tmp_path, "content/routing.md", page)
+    site = hugo.load(tmp_path)
+    out = site.preprocess(page, page_rel="content/routing.md")
+    assert "    ```bash\n    $ kubectl apply -f all-v1.yaml\n      --dry-run\n    ```" in out
+    doc = converter_for("markdown")(tmp_path / "content" / "routing.md", site=site, assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert "$ kubectl apply -f all-v1.yaml\n  --dry-run" in text and "    $ kubectl" not in text
+    assert "wait a few seconds for the virtual services to take effect." in text
+    assert "kind: VirtualService" in text and "    kind" not in text
+    # indented outside a list: left where it was (a fence indented four spaces would be code text)
+    out = site.preprocess("Text.\n\n    {{< text bash >}}\n    $ ls\n    {{< /text >}}\n", page_rel="content/routing.md")
+    assert "\n```bash\n    $ ls" in out
+
+
+def test_code_sample_and_readfile_in_a_list_step_stay_in_the_step(tmp_path: Path,
+                                                                   write: Callable[..., Path]) -> None:
+    """Kubernetes {{% code_sample file="..." %}} and Docsy {{< readfile file=... code="true" >}}
+    under a numbered step: the file's code stays in the step (it was a fence at column 0
+    that ended the list, and the step's next paragraph became an indented code block)."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/examples/pods/simple-pod.yaml", "apiVersion: v1\nkind: Pod\n")
+    write(tmp_path, "content/snippets/run.sh", "kubectl get pods\n")
+    page = ("---\ntitle: Pods\n---\n\n1. Create the Pod:\n\n   {{% code_sample file=\"pods/simple-pod.yaml\" %}}\n\n"
+            "   The Pod starts in a few seconds\n   on a node.\n\n"
+            "1. List it:\n\n   {{< readfile file=\"/snippets/run.sh\" code=\"true\" lang=\"bash\" >}}\n\n"
+            "   Its status is shown\n   in a table.\n")
+    write(tmp_path, "content/pods.md", page)
+    site = hugo.load(tmp_path)
+    out = site.preprocess(page, page_rel="content/pods.md")
+    assert "   `pods/simple-pod.yaml`:\n\n   ```yaml\n   apiVersion: v1\n   kind: Pod\n   ```" in out
+    doc = converter_for("markdown")(tmp_path / "content" / "pods.md", site=site, assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert "The Pod starts in a few seconds on a node." in text and "Its status is shown in a table." in text
+    assert "kubectl get pods" in text and "apiVersion: v1\nkind: Pod" in text

@@ -580,3 +580,26 @@ def test_hidden_elements_in_includes_and_raw_placeholders(tmp_path: Path, write:
     site = _hostile_site(tmp_path, write)
     out = site.preprocess("{% include h.md %}\n\x00RAW9\x00", page_rel="index.md", warnings=[])
     assert "gone" not in out and "shown" in out and "\x00RAW9\x00" in out
+
+
+def test_parse_block_html_keeps_raw_content_model_elements_whole(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """kramdown ``parse_block_html`` parses as Markdown only the content of block-model
+    elements (``div``, ``li``, ...); a ``<ul>``/``<table>`` has the raw content model and
+    everything inside it stays HTML, its ``<li>`` too (a tab strip an include writes
+    inside a ``<div>``): no indented ``<a ...>`` line may become a code block."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\nkramdown:\n  parse_block_html: true\n")
+    page = ("---\ntitle: P\n---\n# P\n\n<div class=\"tabs\">\n  <ul class=\"nav\">\n    <li class=\"nav-item\">\n"
+            "      <a class=\"nav-link\" href=\"#linux\">Linux / Unix</a>\n    </li>\n\n    <li class=\"nav-item\">\n"
+            "      <a class=\"nav-link\" href=\"#win\">Windows</a>\n    </li>\n  </ul>\n\n*after* the tabs\n</div>\n")
+    write(tmp_path, "page.md", page)
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    text = doc.sections[0].text
+    assert "Linux / Unix" in text and "Windows" in text and "after the tabs" in text
+    assert "<a " not in text and "</li>" not in text and "<li" not in text
+    # a child given markdown="1" is Markdown even inside a raw element (kramdown: the attribute wins)
+    out = jekyll.strip_kramdown("<table>\n<tr>\n<td markdown=\"1\">\n**bold**\n</td>\n</tr>\n</table>\n",
+                                parse_block_html=True)
+    assert "<td>\n\n**bold**\n\n</td>" in out

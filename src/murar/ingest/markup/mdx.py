@@ -66,7 +66,7 @@ import posixpath
 import re
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from murar.ingest.frontmatter import parse_front_matter
@@ -737,6 +737,11 @@ class MdxTransformer:
                 if tag is None:
                     failed += 1
                 else:
+                    empty = None if tag.closing or tag.self_closing or not (tag.name[0].isupper() or "." in tag.name) \
+                        else re.compile(rf"\s*</{re.escape(tag.name)}\s*>").match(line, tag.end)
+                    if empty is not None:
+                        # <Message caption="..."></Message>: no children, rendered as the self-closing form
+                        tag = replace(tag, end=empty.end(), self_closing=True)
                     # MDX: an element with text beside it on its line is a text (inline) element, inside
                     # the paragraph; alone on its line(s) it is a flow (block) element
                     inline = i > flow_start or tag.end < text_end

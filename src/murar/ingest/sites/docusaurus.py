@@ -29,7 +29,8 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
 - ``staticDirectories`` (default ``static``) are copied to the site root: a
   root-relative link ``/img/x.png`` (or ``/<baseUrl>/img/x.png``) and
   ``useBaseUrl('img/x.png')`` mean ``static/img/x.png``, and so does
-  ``pathname:///img/x.png`` (a URL Docusaurus leaves unprocessed);
+  ``pathname:///img/x.png`` (a URL Docusaurus leaves unprocessed); so does
+  ``<url><baseUrl>img/x.png``, the site's own published address (``url``);
 - ``@site/...`` is the site folder; ``require('...').default`` and
   ``import x from '...'`` resolve relative to the page (MDX processing, see
   :mod:`murar.ingest.markup.mdx`).
@@ -637,6 +638,7 @@ class DocusaurusSite:
                 code = ""
         consts = js.constants(code)
         base_url = js.string_setting(code, "baseUrl", consts) or "/"
+        site_url = js.string_setting(code, "url", consts) or ""
         static = js.array_setting(code, "staticDirectories", consts) or ["static"]
         options: list[tuple[str, str]] = []  # (kind, options body) of every enabled instance
         for kind, block in _preset_plugins(code):
@@ -731,6 +733,8 @@ class DocusaurusSite:
                              + (f" (ingest {holder} to read it)" if holder is not None else ""))
         if docs_path is not None:
             settings["docs_path"] = docs_path
+        if re.match(r"https?://", site_url, re.IGNORECASE):
+            settings["site_url"] = site_url
         if route is not None:
             settings["routeBasePath"] = route
         config = SiteConfig(
@@ -974,6 +978,12 @@ class DocusaurusSite:
         if is_remote(target):
             if target.lower().startswith("data:"):
                 return ResolvedLink(problem="inline data URI image ignored")
+            own = _common.own_host_path(self._config.settings.get("site_url", ""), target)
+            if own is not None and own.startswith("/"):
+                # the site's own published address (config url + baseUrl): the file it serves, if the site has it
+                res = self._from_static(unquote(own))
+                if res.rel_path and (self._config.root / res.rel_path).is_file():
+                    return res
             return ResolvedLink(url=target)
         raw = target.split("#", 1)[0].split("?", 1)[0]
         decoded = unquote(raw)

@@ -60,6 +60,7 @@ import html
 import logging
 import posixpath
 import re
+import textwrap
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -719,15 +720,51 @@ def _has_fence(text: str) -> bool:
     return re.search(r"^[ \t]*(```|~~~)", text, re.MULTILINE) is not None
 
 
-def _fence(code: str, lang: str, *, html_out: bool = False) -> str:
+def _fence(code: str, lang: str, *, html_out: bool = False, indent: str = "") -> str:
     """``code`` as a fenced block (fence longer than any backtick run inside), on its own
-    lines; in an HTML page a ``<pre><code>`` block."""
+    lines; in an HTML page a ``<pre><code>`` block. ``indent``: the whitespace the
+    shortcode stands after on its line (a step of a list): the fence is indented as
+    much, so it stays in that block, and the code loses its common indentation (Hugo's
+    ``.InnerDeindent``, which the embedded ``highlight`` uses)."""
     if html_out:
         cls = f' class="language-{html.escape(lang.strip())}"' if lang.strip() else ""
         return f"\n<pre><code{cls}>{html.escape(code.strip(chr(10)))}</code></pre>\n"
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     ticks = "`" * max(3, longest + 1)
+    if indent:
+        lines = textwrap.dedent(code).strip("\n").split("\n")
+        body = "\n".join(indent + line if line.strip() else "" for line in lines)
+        return f"\n{indent}{ticks}{lang.strip()}\n{body}\n{indent}{ticks}\n"
     return f"\n{ticks}{lang.strip()}\n{code.strip(chr(10))}\n{ticks}\n"
+
+
+#: a list item's first line: its marker and the spaces after it set the column of its content
+_LIST_ITEM = re.compile(r"^([ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\S")
+#: lines looked back from a shortcode for the list item it is indented under
+_LIST_LOOKBACK = 200
+
+
+def _line_indent(body: str, start: int) -> str:
+    """The spaces before ``start`` on its line when nothing else stands there and they
+    put it inside a list item (the nearest less indented line above is an item whose
+    content starts at most that far in: a step's code), else ``""``: an indented line
+    elsewhere is left as it was."""
+    line_start = body.rfind("\n", 0, start) + 1
+    prefix = body[line_start:start]
+    if not prefix or prefix.strip(" ") or len(prefix) > 12:
+        return ""
+    end = line_start - 1
+    for _ in range(_LIST_LOOKBACK):
+        if end <= 0:
+            return ""
+        begin = body.rfind("\n", 0, end) + 1
+        line = body[begin:end]
+        end = begin - 1
+        if not line.strip() or len(line) - len(line.lstrip(" ")) >= len(prefix):
+            continue
+        item = _LIST_ITEM.match(line)
+        return prefix if item and len(item.group(1).expandtabs(4)) <= len(prefix) else ""
+    return ""
 
 
 def _closing_tags(tags: list[re.Match[str]]) -> dict[int, re.Match[str]]:
@@ -1832,7 +1869,8 @@ class HugoSite:
                 if target:  # (its other parameters kept: code="true", lang=)
                     sc = Shortcode(name=name, args=["/" + target], params={
                         k: v for k, v in sc.params.items() if k not in ("file", "path", "src")})
-                out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack))
+                out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack,
+                                         indent=_line_indent(body, m.start())))
             elif name == "docs/shared" and sc.get("lookup"):
                 # Grafana's docs (writers' toolkit, "docs/shared"): the file lookup= names in the shared/ folder
                 # of the source project's content; this project's own is <content>/shared/
@@ -1851,7 +1889,8 @@ class HugoSite:
                     out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
                                              warnings=warnings, depth=_depth, stack=_stack))
             elif name in CODE_SAMPLE_SHORTCODES:
-                out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings))
+                out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings,
+                                             indent=_line_indent(body, m.start())))
             elif close is None and (reads := self._template_include(name, sc)) is not None:
                 # the site's own shortcode writing a file its argument names ({{< reuse "snippets/x.md" >}}:
                 # resources.Get from assets/, or readFile from the project)
@@ -1886,10 +1925,10 @@ class HugoSite:
             elif name in VIDEO_SHORTCODES or _video_param(sc) or ("youtube" in name and sc.get("id", pos=0)):
                 out.append(_video(self._named_video(sc, page_rel=page_rel)))
             elif name in DIAGRAM_SHORTCODES and close is not None:
-                out.append(_fence(inner, name, html_out=h))
+                out.append(_fence(inner, name, html_out=h, indent=_line_indent(body, m.start())))
                 pos = close.end()
             elif name == "highlight" and close is not None:
-                out.append(_fence(inner, sc.get("lang", pos=0), html_out=h))
+                out.append(_fence(inner, sc.get("lang", pos=0), html_out=h, indent=_line_indent(body, m.start())))
                 pos = close.end()
             elif name in CODE_BLOCK_SHORTCODES and close is not None and not _has_fence(inner) and (
                     name != "text" or (re.fullmatch(r"[\w+#.-]+", sc.get("syntax", pos=0)) and "\n" in inner)):
@@ -1903,7 +1942,7 @@ class HugoSite:
                                                      if name == "code" else _config_format(code))
                 if name == "code" and sc.params.get("file"):
                     out.append(f"\n{_code_span(sc.params['file'], html_out=h)}:\n")
-                out.append(_fence(code, lang, html_out=h))
+                out.append(_fence(code, lang, html_out=h, indent=_line_indent(body, m.start())))
                 pos = close.end()
             elif (endpoint := _endpoint(sc)) is not None and name not in IMAGE_SHORTCODES:
                 # an API endpoint shortcode: {{< endpoint "POST" "/_api/x" >}} (ArangoDB, Virtool docs),
@@ -2390,7 +2429,10 @@ class HugoSite:
         return self._boilerplates[key]
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
-                 stack: tuple[str, ...]) -> str:
+                 stack: tuple[str, ...], indent: str = "") -> str:
+        """The file a shortcode includes: shown as code (``code="true"``, a ``language``, a
+        file that is not Markdown or HTML; ``indent``: the shortcode's indentation in a
+        list step, see :func:`_fence`), else its text with its shortcodes rewritten."""
         target = sc.get("file", "path", "src", pos=0)
         res = self.resolve_include(target, page_rel=page_rel)
         if res.problem or res.rel_path is None:
@@ -2404,15 +2446,16 @@ class HugoSite:
             return ""
         if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
             return _fence(raw.rstrip(), sc.params.get("lang") or suffix_of(res.rel_path).lstrip("."),
-                          html_out=self._html_page(page_rel))
+                          html_out=self._html_page(page_rel), indent=indent)
         if sc.params.get("language") and not _truthy(sc.params.get("markdown")):
             # Geekdoc include language="CSS": the file highlighted in that language (markdown="true" renders it)
-            return _fence(raw.rstrip(), sc.params["language"], html_out=self._html_page(page_rel))
+            return _fence(raw.rstrip(), sc.params["language"], html_out=self._html_page(page_rel), indent=indent)
         _, body, _ = split_front_matter(raw)
         body = rebase_links(body, from_rel=res.rel_path, to_rel=page_rel,
                             exists=lambda p: (self._root / p).is_file())
         if suffix_of(res.rel_path) not in (".md", ".markdown", ".mdown", ".html", ".htm", ""):
-            return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel))
+            return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel),
+                          indent=indent)
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
                                        _stack=(*stack, res.rel_path))
 
@@ -2456,9 +2499,10 @@ class HugoSite:
             return "" if text is None else text.rstrip("\n")
         return _SHORTCODE.sub(raw, code)
 
-    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str]) -> str:
+    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], indent: str = "") -> str:
         """An example file shown as code (Kubernetes ``codenew``/``code_sample``:
-        ``file`` is relative to ``<contentDir>/examples/``), labelled with its name."""
+        ``file`` is relative to ``<contentDir>/examples/``), labelled with its name;
+        ``indent``: the shortcode's indentation in a list step (see :func:`_fence`)."""
         target = sc.get("file", pos=0).strip()
         cands = [safe_join(c, "examples", target.lstrip("/")) for c in self._config.content_dirs]
         found = first_existing(self._root, cands) if target else None
@@ -2473,7 +2517,8 @@ class HugoSite:
             return ""
         lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
         h = self._html_page(page_rel)
-        return f"\n{_code_span(target, html_out=h)}:\n" + _fence(code.rstrip(), lang, html_out=h)
+        lead = indent if not h else ""
+        return f"\n{lead}{_code_span(target, html_out=h)}:\n" + _fence(code.rstrip(), lang, html_out=h, indent=indent)
 
     def _card_picture(self, sc: Shortcode, label: str, caption: str, *, page_rel: str, warnings: list[str]) -> str:
         """A card's ``image`` parameter (a remote URL or an image path) as a picture on its

@@ -1525,6 +1525,15 @@ _MD_ONE_LINE = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>
 _KRAMDOWN_BLOCK_TAGS = frozenset({"div", "details", "section", "article", "aside", "header", "footer", "main", "nav",
                                   "figure", "blockquote", "fieldset", "form", "dl", "dd", "li", "td", "th",
                                   "noscript", "center"})
+#: kramdown's block content model (``HTML_CONTENT_MODEL_BLOCK``) beyond the tags opened above
+_KRAMDOWN_BLOCK_MODEL_TAGS = frozenset({"address", "applet", "body", "figcaption", "hgroup", "iframe", "map", "menu",
+                                        "object", "summary"})
+#: kramdown's span content model (``HTML_CONTENT_MODEL_SPAN``); an element in neither this nor the block
+#: list has the raw content model: with parse_block_html its content, nested elements included, stays HTML
+_KRAMDOWN_SPAN_MODEL_TAGS = frozenset({"a", "abbr", "acronym", "b", "bdo", "big", "button", "cite", "caption", "del",
+                                       "dfn", "dt", "em", "h1", "h2", "h3", "h4", "h5", "h6", "i", "ins", "label",
+                                       "legend", "optgroup", "p", "q", "rb", "rbc", "rp", "rt", "rtc", "ruby",
+                                       "select", "small", "span", "strong", "sub", "sup", "th", "tt"})
 _PLAIN_BLOCK_OPEN = re.compile(r"^(?P<lead>[ \t>]*)<(?P<tag>[A-Za-z][\w-]*)(?P<attrs>(?:\s[^<>]*)?)>[ \t]*$")
 _PARSE_BLOCK_OPTION = re.compile(r"\{::options\b[^}]*\bparse_block_html\s*=\s*[\"']?true", re.IGNORECASE)
 
@@ -1578,6 +1587,32 @@ def _spread_element(lines: list[str], start: int) -> tuple[re.Match[str], int] |
     return None
 
 
+def _raw_model_end(lines: list[str], start: int, unclosed: set[str]) -> int | None:
+    """The line closing the element opened at the start of ``lines[start]`` when that
+    element has kramdown's raw content model (``HTML_CONTENT_MODEL`` defaults to
+    ``:raw``: a ``<ul>``, ``<table>``, ``<video>``, not a block- or span-model one,
+    nor one without a body) and is not given a ``markdown=`` attribute; ``None``
+    otherwise, or when it does not close within the text (its tag is then added to
+    ``unclosed`` and not followed again: linear)."""
+    m = _RAW_HTML_OPEN.match(lines[start])
+    if m is None:
+        return None
+    tag = m.group("tag").lower()
+    if tag in _KRAMDOWN_BLOCK_TAGS or tag in _KRAMDOWN_BLOCK_MODEL_TAGS or tag in _KRAMDOWN_SPAN_MODEL_TAGS or tag in _KRAMDOWN_SPAN_TAGS \
+            or tag in _NOT_JOINED_TAGS or tag in unclosed or re.search(r"\bmarkdown\s*=", m.group("rest")):
+        return None
+    depth = 0
+    for n in range(start, len(lines)):
+        if n > start and re.search(r"<[A-Za-z][^<>]*\smarkdown\s*=", lines[n]):
+            return None  # a child given markdown= is parsed as Markdown (a <td markdown="1">): opened as before
+        for ev in re.finditer(rf"<(/?){tag}(?=[\s/>]|$)", lines[n], re.IGNORECASE):
+            depth += -1 if ev.group(1) else 1
+        if depth <= 0:
+            return n if n > start else None  # a one-line element: handled as any nested one
+    unclosed.add(tag)
+    return None
+
+
 def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     """kramdown's ``markdown="1"``/``markdown="block"`` HTML blocks (kramdown syntax,
     "HTML Blocks": the element's content is parsed as Markdown), written with the
@@ -1592,17 +1627,37 @@ def open_markdown_blocks(text: str, *, parse_block_html: bool = False) -> str:
     its content on a line of its own the same way. With ``parse_block_html`` (kramdown option, set in
     ``_config.yml`` ``kramdown:`` or by ``{::options parse_block_html="true" /}``)
     every block-level element alone on its line is read so, unless it says
-    ``markdown="0"``. Other HTML is left alone; code fences are skipped."""
+    ``markdown="0"``, and an element of kramdown's raw content model (a ``<ul>`` of
+    tabs, a ``<table>``) is kept whole, blank lines dropped, nothing inside it opened
+    (kramdown "HTML Blocks": a raw element's children are raw too). Other HTML is left
+    alone; code fences are skipped."""
     if "markdown" not in text and not parse_block_html:
         return text
     lines = text.split("\n")
     out: list[str] = []
     closers: list[tuple[str, int]] = []  # (tag, depth of that tag still open) of each open block
     in_fence = False
+    raw_end = -1  # last line of the raw-content-model element being copied (parse_block_html)
+    in_pre = 0
+    unclosed: set[str] = set()
     i = -1
     while i + 1 < len(lines):
         i += 1
         line = lines[i]
+        if i <= raw_end:
+            if line.strip():
+                out.append(line)
+                in_pre = pre_depth(line, in_pre)
+            elif in_pre:
+                out.append(BLANK_PRE_LINE)
+            if i == raw_end:  # kramdown parses the Markdown after it; CommonMark would keep it in the block
+                prefix = re.match(r"[ \t>]*", line)
+                out.append(prefix.group(0).rstrip() if prefix else "")
+            continue
+        if parse_block_html and not in_fence and (end := _raw_model_end(lines, i, unclosed)) is not None:
+            raw_end, in_pre = end, pre_depth(line, 0)
+            out.append(line)
+            continue
         if _FENCE.match(line):
             in_fence = not in_fence
             out.append(line)
