@@ -455,6 +455,24 @@ Only
     assert "Print text." not in text and "orphan" not in text and "tocdepth" not in text
 
 
+def test_meta_field_names_with_attributes_are_no_error(tmp_path: Path) -> None:
+    # docutils "Metadata": ':description property=og\\:description:' is a field with an attribute
+    site = _project(tmp_path, {"m.rst": """\
+.. meta::
+   :description property=og\\:description:
+        Overview of the docker.
+   :keywords: docker, layers
+
+Meta
+====
+
+Body text.
+"""})
+    doc = convert_rst(tmp_path / "m.rst", site=site)
+    assert doc.sections[0].text == "Body text."
+    assert doc.warnings == []
+
+
 def test_design_card_images_and_thumbnails(tmp_path: Path) -> None:
     _png(tmp_path / "img" / "card.png")
     _png(tmp_path / "img" / "thumb.png")

@@ -626,6 +626,19 @@ class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
         return []
 
 
+class _DropFields(Directive):  # type: ignore[misc]  # docutils ships no types
+    """``meta``: its body is a field list, not options (docutils "Metadata": a field name may
+    carry attributes, ``:description property=og\\:description:``), so none are parsed as options
+    (an option name of two words is docutils' 'Error in "meta" directive')."""
+
+    optional_arguments = 99
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        return []
+
+
 _CARD_IMAGE_OPTIONS = ("img-top", "img-bottom", "img-background")
 # tags every HTML build has (Sphinx adds the builder's format, name, format_<format>, builder_<name>)
 _HTML_TAGS = frozenset({"html", "format_html"})
@@ -1463,7 +1476,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["image"] = _Image
             directives._directives["figure"] = _Figure
             for name in _DROP_DIRECTIVES:
-                directives._directives[name] = _Drop
+                directives._directives[name] = _DropFields if name == "meta" else _Drop
             for name in _CONTAINER_DIRECTIVES - {"admonition", "sidebar", "topic", "rubric", "epigraph",
                                                  "container"}:
                 directives._directives[name] = _ContentOnly if name in _NO_ARGUMENTS else _Container
