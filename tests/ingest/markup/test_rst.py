@@ -473,6 +473,29 @@ Body text.
     assert doc.warnings == []
 
 
+def test_field_list_reads_name_colon_body(tmp_path: Path) -> None:
+    # Sphinx draws a field list as dl.field-list, "Name:" beside its body (Blender's reference boxes)
+    site = _project(tmp_path, {"f.rst": """\
+Merge
+=====
+
+.. admonition:: Reference
+   :class: refbox
+
+   :Mode:      Edit Mode
+   :Menu:      :menuselection:`Mesh --> Merge`
+
+Text after.
+
+:Notes: first line
+
+   second paragraph
+"""})
+    text = convert_rst(tmp_path / "f.rst", site=site).sections[0].text
+    assert "Mode: Edit Mode\n\nMenu: Mesh > Merge\n\nText after." in text
+    assert text.endswith("Notes: first line\n\nsecond paragraph")
+
+
 def test_design_card_images_and_thumbnails(tmp_path: Path) -> None:
     _png(tmp_path / "img" / "card.png")
     _png(tmp_path / "img" / "thumb.png")

@@ -1601,9 +1601,12 @@ class _Walker:
         if isinstance(node, (nodes.term, nodes.classifier)):
             self.term(node, depth)
             return
+        if isinstance(node, nodes.field_name):
+            self.field_name(node, depth)
+            return
         self.children(node, depth)
         if isinstance(node, (nodes.Structural, nodes.Body, nodes.list_item, nodes.term, nodes.definition,
-                             nodes.field_name, nodes.field_body, nodes.entry, nodes.line, nodes.caption,
+                             nodes.field_body, nodes.entry, nodes.line, nodes.caption,
                              nodes.legend, nodes.label, nodes.subtitle)) and not isinstance(node, nodes.Inline):
             self.b.end_paragraph()
 
@@ -1615,6 +1618,15 @@ class _Walker:
         self.children(node, depth)
         if not isinstance(node.next_node(descend=False, siblings=True), nodes.classifier):
             self.b.end_paragraph()
+
+    def field_name(self, node: nodes.field_name, depth: int) -> None:
+        """A field list's name and the first line of its body on one line, ``name: body``,
+        as Sphinx's HTML draws a field list (``dl.field-list``: a colon after each name,
+        the body beside it; Blender's ':Menu: Mesh --> Merge' reference boxes). The same
+        reading as MyST's field lists."""
+        self.b.end_paragraph()
+        self.children(node, depth)
+        self.b.text(": ")
 
     def tab_container(self, node: nodes.container, depth: int) -> None:
         """A sphinx-design ``tab-set`` or sphinx-tabs ``tabs`` (its media are told
