@@ -261,6 +261,21 @@ def test_design_card_image_option(tmp_path: Path) -> None:
     assert "Start here." in doc.sections[0].text
 
 
+def test_sphinx_panels_split_into_cards_and_link_button_shows_its_text(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "top.png")
+    _png(tmp_path / "img" / "inside.png")
+    body = ("````{panels}\n:container: +full-width\n:column: col-lg-6\n---\n:header: bg-success\n"
+            ":img-top: img/top.png\n**Install**\n^^^\nGet the package.\n\n![shot](img/inside.png)\n+++\n"
+            "Footer one\n---\n\n**Learn**\n^^^\nRead the tutorial.\n````\n\n"
+            "```{link-button} https://example.org\n:text: Visit example\n:classes: btn-primary\n```\n")
+    site = _book(tmp_path, {"p.md": "# P\n\n" + body})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert doc.sections[0].text == ("Install\n\nGet the package.\n\nFooter one\n\nLearn\n\n"
+                                    "Read the tutorial.\n\nVisit example")
+    assert [m.path for m in _images(doc)] == ["img/top.png", "img/inside.png"]
+    assert [s.heading_path for s in doc.sections] == [("P",)]
+
+
 def test_deeply_nested_directives_are_bounded(tmp_path: Path) -> None:
     depth = 60
     body = "".join(f"{':' * (depth + 3 - i)}{{note}}\n" for i in range(depth)) + "Deep text.\n" + "".join(

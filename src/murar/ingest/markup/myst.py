@@ -79,6 +79,7 @@ from murar.ingest.markup.design import (
     code_set_label,
     code_tab_label,
     split_card,
+    split_panels,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
@@ -743,6 +744,9 @@ class MystParser:
             self._glossary(d.body)
         elif name == "embed":
             self._embed(d.argument)
+        elif name == "link-button":  # sphinx-panels: a button showing its :text:, else its link
+            self.b.end_paragraph()
+            self.b.block(self._plain(str(d.options.get("text") or d.argument).strip()))
         elif name in _CONTAINERS:
             if name == "only":
                 from murar.ingest.markup.rst import html_only
@@ -761,6 +765,9 @@ class MystParser:
                 return
             if name == "tab-set-code":
                 self._tab_set_code(d)
+                return
+            if name == "panels":
+                self._panels(d.body)
                 return
             if name in TAB_SETS:
                 self.b.open_tab_set()
@@ -1021,6 +1028,20 @@ class MystParser:
         elif d.options.get("footer"):
             self.b.block(self._plain(str(d.options["footer"])))
         picture("img-bottom")
+
+    def _panels(self, body: str) -> None:
+        """sphinx-panels ``{panels}``: each panel a card (picture, header, body, footer,
+        picture), its separators and option lines no text (:func:`split_panels`)."""
+        for panel in split_panels(body.split("\n")):
+            self.b.end_paragraph()
+            if panel.img_top:
+                self._image(panel.img_top, alt="", caption="")
+            for part in (panel.parts.header, panel.parts.body, panel.parts.footer):
+                if part is not None:
+                    self.feed("\n".join(part))
+                    self.b.end_paragraph()
+            if panel.img_bottom:
+                self._image(panel.img_bottom, alt="", caption="")
 
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
         """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""
