@@ -496,6 +496,37 @@ Text after.
     assert text.endswith("Notes: first line\n\nsecond paragraph")
 
 
+def test_sphinx_panels_split_into_cards_and_link_button_shows_its_text(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "top.png")
+    site = _project(tmp_path, {"p.rst": """\
+Panels
+======
+
+.. panels::
+    :container: container-lg pb-3
+    :column: col-lg-4 p-2
+
+    :img-top: img/top.png
+
+    **Install**
+    ^^^
+    Get the package.
+    +++
+    Footer one
+    ---
+    Learn more.
+
+    .. link-button:: https://example.com
+        :type: url
+        :text: Go there
+        :classes: btn-success
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert doc.sections[0].text == "Install\n\nGet the package.\n\nFooter one\n\nLearn more.\n\nGo there"
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["img/top.png"]
+    assert doc.warnings == []
+
+
 def test_design_card_images_and_thumbnails(tmp_path: Path) -> None:
     _png(tmp_path / "img" / "card.png")
     _png(tmp_path / "img" / "thumb.png")

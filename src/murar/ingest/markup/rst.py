@@ -100,6 +100,7 @@ from murar.ingest.markup.design import (
     code_set_label,
     code_tab_label,
     split_card,
+    split_panels,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
@@ -135,7 +136,8 @@ _DROP_DIRECTIVES = frozenset({
 # directives whose body is ordinary content: the title/argument is kept as text
 _CONTAINER_DIRECTIVES = frozenset({
     "only", "ifconfig", "tabs", "tab", "group-tab", "tab-set", "tab-item", "tab-set-code",
-    "collapse", "dropdown", "details", "card", "card-carousel", "grid", "grid-item", "grid-item-card",
+    "collapse", "dropdown", "details", "card", "card-carousel", "grid", "grid-item", "grid-item-card", "panels",
+    "link-button",
     "centered", "hlist", "glossary", "productionlist", "cssclass", "rst-class", "container", "div",
     "article-info", "button-link", "button-ref", "versionadded", "versionchanged", "deprecated",
     "versionremoved", "seealso", "todo", "admonition", "example", "exercise", "solution", "proof",
@@ -797,6 +799,11 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             return [box]
         if name in CARDS:
             return [self._card(box, arg)]
+        if name == "panels":
+            return [self._panels(box)]
+        if name == "link-button":  # sphinx-panels: a button showing its :text:, else its link
+            self._inline_para(box, str(self.options.get("text") or arg).strip())
+            return [box]
         if lead:
             para = nodes.paragraph()
             text_nodes, messages = self.state.inline_text(lead, self.lineno)
@@ -879,6 +886,20 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         part(header + 1, body_end)
         part(body_end + 1, len(self.content))
         picture("img-bottom")
+        return box
+
+    def _panels(self, box: nodes.container) -> nodes.container:
+        """sphinx-panels ``panels``: each panel a card (picture, header, body, footer,
+        picture), its separators and option lines no text (:func:`split_panels`)."""
+        source = self.content.source(0) if self.content else None
+        for panel in split_panels(list(self.content)):
+            if panel.img_top:
+                box.append(nodes.image(uri=panel.img_top, alt=""))
+            for part in (panel.parts.header, panel.parts.body, panel.parts.footer):
+                if part:
+                    self.state.nested_parse(StringList(part, source), self.content_offset, box)
+            if panel.img_bottom:
+                box.append(nodes.image(uri=panel.img_bottom, alt=""))
         return box
 
     def _version_change(self, box: nodes.container, label: str, arg: str) -> nodes.container:
