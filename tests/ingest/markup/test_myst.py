@@ -276,6 +276,18 @@ def test_sphinx_panels_split_into_cards_and_link_button_shows_its_text(tmp_path:
     assert [s.heading_path for s in doc.sections] == [("P",)]
 
 
+def test_list_table_cells_keep_figures_and_code(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "a.png")
+    body = ("```{list-table}\n:header-rows: 1\n\n* - Mode\n  - Example\n* - Multiply\n"
+            "  - ```{figure} img/a.png\n    Multiply result.\n    ```\n* - Code\n  - ```python\n    x = 1\n    ```\n```\n")
+    site = _book(tmp_path, {"p.md": "# P\n\n" + body})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    (img,) = _images(doc)
+    assert img.path == "img/a.png" and img.caption == "Multiply result."
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows == [["Multiply", "Multiply result."], ["Code", "x = 1"]]
+
+
 def test_deeply_nested_directives_are_bounded(tmp_path: Path) -> None:
     depth = 60
     body = "".join(f"{':' * (depth + 3 - i)}{{note}}\n" for i in range(depth)) + "Deep text.\n" + "".join(

@@ -527,6 +527,27 @@ Panels
     assert doc.warnings == []
 
 
+def test_figure_in_a_table_cell_keeps_its_caption(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "a.png")
+    site = _project(tmp_path, {"t.rst": """\
+Blending
+========
+
+.. list-table::
+   :header-rows: 1
+
+   * - Mode
+     - Example
+   * - Multiply
+     - .. figure:: img/a.png
+
+          Multiply result.
+"""})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    (img,) = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert img.path == "img/a.png" and img.caption == "Multiply result."
+
+
 def test_design_card_images_and_thumbnails(tmp_path: Path) -> None:
     _png(tmp_path / "img" / "card.png")
     _png(tmp_path / "img" / "thumb.png")

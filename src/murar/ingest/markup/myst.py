@@ -1231,6 +1231,7 @@ class MystParser:
         depth = 0
         row: list[str] | None = None
         cell: list[str] = []
+        pictures: list[_Directive] = []
         for t in tokens:
             if t.type == "bullet_list_open":
                 depth += 1
@@ -1251,11 +1252,25 @@ class MystParser:
                 parts: list[str] = []
                 self._inline(t, parts)
                 cell.append("".join(parts))
+            elif t.type in ("fence", "colon_fence") and depth >= 2:
+                # a block in a cell: its text is the cell's (as docutils' astext), a figure's
+                # or image's picture an item of its own beside the table (as in reST)
+                sub = _split_directive(t.info, t.content)
+                if sub is None or sub.name in _CODE:
+                    cell.append((sub.body if sub is not None else t.content).strip())
+                elif sub.name in ("figure", "image"):
+                    if sub.name == "figure":
+                        cell.append(self._plain(sub.body))
+                    pictures.append(sub)
+                else:
+                    cell.append(self._plain(sub.body))
         try:
             n_head = int(str(d.options.get("header-rows", 0)))
         except ValueError:
             n_head = 0
         headers = rows[n_head - 1] if 0 < n_head <= len(rows) else []
+        for picture in pictures:
+            self._directive(picture)
         self.b.table(headers, rows[n_head:] if n_head > 0 else rows, self._plain(d.argument))
 
     def _csv_table(self, d: _Directive) -> None:

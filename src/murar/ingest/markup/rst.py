@@ -1781,8 +1781,10 @@ class _Walker:
             if body is not None:
                 rows.extend(_grid(body))
             break
-        for img in node.findall(nodes.image):
-            self.image(img, caption="")
+        for img in node.findall(nodes.image):  # a figure in a cell keeps its caption
+            fig = img.parent if isinstance(img.parent, nodes.figure) else None
+            cap = fig.next_node(nodes.caption) if fig is not None else None
+            self.image(img, caption=cap.astext() if cap is not None else "")
         self.b.table(headers, rows, caption)
 
     def admonition(self, node: nodes.Element, depth: int) -> None:
