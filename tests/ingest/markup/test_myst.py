@@ -320,6 +320,15 @@ def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text
 
 
+def test_guilabel_and_menuselection_accelerators_read_as_sphinx_draws_them(tmp_path: Path) -> None:
+    # sphinx.roles.GUILabel (MenuSelection extends it): '&' before a letter marks an accelerator,
+    # '&' before a blank is an ampersand, '&&' an ampersand after the first accelerator
+    site = _book(tmp_path, {"p.md": "# P\n\nUse {guilabel}`Search & Replace`, {menuselection}`&File --> &Open` "
+                                    "and {guilabel}`&Print && Export`.\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert "Use Search & Replace, File > Open and Print & Export." in doc.sections[0].text
+
+
 def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
     # Sphinx draws a {variable} part of :samp:/:file: emphasized, braces gone; \\{ is a brace
     site = _book(tmp_path, {"p.md": "# P\n\nEdit {file}`{prefix}/lib/python{version}` or run "
