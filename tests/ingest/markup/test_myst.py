@@ -288,6 +288,18 @@ def test_list_table_cells_keep_figures_and_code(tmp_path: Path) -> None:
     assert table.rows == [["Multiply", "Multiply result."], ["Code", "x = 1"]]
 
 
+def test_mystmd_figure_of_several_images_keeps_every_subfigure(tmp_path: Path) -> None:
+    # mystmd "Subfigures": each image line of a {figure} is a subfigure under the figure's caption
+    _png(tmp_path / "img" / "a.png")
+    _png(tmp_path / "img" / "b.png")
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text("# P\n\n:::{figure}\n:label: pair\n(sub-a)=\n![Left side](img/a.png)\n"
+                                       "(sub-b)=\n![Right side](img/b.png)\n\nBoth sides.\n:::\n")
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"))
+    assert [(m.path, m.alt, m.caption) for m in _images(doc)] == [
+        ("img/a.png", "Left side", "Both sides."), ("img/b.png", "Right side", "Both sides.")]
+
+
 def test_deeply_nested_directives_are_bounded(tmp_path: Path) -> None:
     depth = 60
     body = "".join(f"{':' * (depth + 3 - i)}{{note}}\n" for i in range(depth)) + "Deep text.\n" + "".join(

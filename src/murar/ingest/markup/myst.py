@@ -665,21 +665,25 @@ class MystParser:
     def _markdown_figure(self, d: _Directive) -> bool:
         """myst-parser's Markdown figure (``{figure-md} label``, formerly a
         ``{figure}`` whose argument is a label): the body is an image, Markdown or
-        ``<img>``, then the caption paragraph. False when the body holds no image."""
+        ``<img>``, then the caption paragraph; mystmd's figure of several images (its
+        subfigures, each an image line) gives each image that caption. False when the
+        body holds no image."""
         lines = d.body.split("\n")
-        at = next((k for k, ln in enumerate(lines) if _MD_IMAGE_LINE.match(ln)), None)
-        if at is None:
+        at = [k for k, ln in enumerate(lines) if _MD_IMAGE_LINE.match(ln)]
+        if not at:
             return False
-        caption = self._plain("\n".join(lines[:at] + lines[at + 1:]))
-        image = lines[at].strip()
+        taken = set(at)
+        caption = self._plain("\n".join(ln for k, ln in enumerate(lines) if k not in taken))
         self.b.end_paragraph()
-        if image.startswith("!"):
-            m = re.match(r"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?", image)
-            if m:
-                self._image(m.group(2), alt=m.group(1), caption=caption)
-        else:
-            self.b.html(f"<figure>{image}<figcaption>{html.escape(caption)}</figcaption></figure>",
-                        inline=True, image_base=self._image_base)
+        for k in at:  # mystmd: several images are the figure's subfigures, under its caption
+            image = lines[k].strip()
+            if image.startswith("!"):
+                m = re.match(r"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?", image)
+                if m:
+                    self._image(m.group(2), alt=m.group(1), caption=caption)
+            else:
+                self.b.html(f"<figure>{image}<figcaption>{html.escape(caption)}</figcaption></figure>",
+                            inline=True, image_base=self._image_base)
         return True
 
     def _directive(self, d: _Directive) -> None:
