@@ -216,6 +216,8 @@ class _Found:
     title: str | None = None
     labels: list[tuple[str, XrefTarget]] = field(default_factory=list)
     figures: list[tuple[str, str, str]] = field(default_factory=list)  # (label, kind, caption) in page order
+    # (label, first label) of a target holding several ('.. _a:' over a figure with ':name: b'): one number
+    aliases: list[tuple[str, str]] = field(default_factory=list)
     # the page's outline in order, for Sphinx's section and figure numbers under a numbered toctree:
     # ("sec", level, labels), ("toc", entries, numbered depth), ("fig", label, kind)
     events: list[tuple[str, object, object]] = field(default_factory=list)
@@ -300,6 +302,7 @@ def _scan_rst(text: str, substitutions: dict[str, str] | None = None) -> _Found:
                 found.labels.append((label, XrefTarget(caption, kind, "")))
             if names and (kind in ("figure", "equation") or caption):
                 found.figures.append((names[0], kind, caption))
+                found.aliases.extend((n, names[0]) for n in names[1:])
                 found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
             pending = []
             i = max(end, i + 1)
@@ -379,6 +382,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                     found.labels.append((label, XrefTarget(caption, kind, "")))
                 if names and (kind in ("figure", "equation") or caption):
                     found.figures.append((names[0], kind, caption))
+                    found.aliases.extend((n, names[0]) for n in names[1:])
                     found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
                 elif not names:  # mystmd numbers unlabelled figures, tables and formulas too
                     found.figures.append(("", kind, caption))
@@ -723,6 +727,9 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
                        and not eq_global}
             numbers.update(sphinx_figs.get(docname, {}))
             numbers.update(sphinx_secs.get(docname, {}))
+        for alias, first in found.aliases:  # Sphinx numbers the node, whichever of its ids a numref names
+            if first in numbers:
+                numbers.setdefault(alias, numbers[first])
         for label, tgt in found.labels:
             key = _norm(label)
             if key not in index.labels:
