@@ -211,6 +211,10 @@ def _substituted(title: str, subs: dict[str, str]) -> str:
     return _SUBST_REF.sub(sub, title)
 
 
+# the label of a numbered target no label names (an unlabelled figure with a caption): counted, never shown
+_UNLABELLED = "\x00"
+
+
 @dataclass(slots=True)
 class _Found:
     title: str | None = None
@@ -304,6 +308,9 @@ def _scan_rst(text: str, substitutions: dict[str, str] | None = None) -> _Found:
                 found.figures.append((names[0], kind, caption))
                 found.aliases.extend((n, names[0]) for n in names[1:])
                 found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
+            elif caption and kind != "equation":  # numbered too, so it counts before the labelled ones after it
+                found.figures.append(("", kind, caption))
+                found.events.append(("fig", _UNLABELLED, kind))
             pending = []
             i = max(end, i + 1)
             continue
@@ -386,6 +393,8 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                     found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
                 elif not names:  # mystmd numbers unlabelled figures, tables and formulas too
                     found.figures.append(("", kind, caption))
+                    if caption and kind != "equation":  # and Sphinx those with a caption
+                        found.events.append(("fig", _UNLABELLED, kind))
             elif name == "toctree":
                 body = lines[i:end + 1]
                 found.events.append(("toc", tuple(_toctree_entries("\n".join(body))), _numbered_depth(body)))
@@ -581,7 +590,8 @@ def _sphinx_numbers(per_doc: dict[str, _Found], root_doc: str, *, secnum_depth: 
                 prefix = secnum[:secnum_depth]
                 key = (str(item[2]), prefix)
                 counters[key] = counters.get(key, 0) + 1
-                figures.setdefault(doc, {}).setdefault(str(item[1]), ".".join(map(str, (*prefix, counters[key]))))
+                if item[1] != _UNLABELLED:
+                    figures.setdefault(doc, {}).setdefault(str(item[1]), ".".join(map(str, (*prefix, counters[key]))))
 
     walk_doc(root_doc, ())
     sections = {doc: {label: ".".join(map(str, nums[int(item[1])]))  # type: ignore[call-overload]
@@ -715,8 +725,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
         for label, kind, caption in found.figures:
             if per_page_numbers and kind not in mystmd_kinds:
                 continue  # mystmd numbers figures, tables and equations unless myst.yml numbering says otherwise
-            if not per_page_numbers and (not label or (not caption and kind == "figure")):
-                continue  # Sphinx numbers labelled targets only, no figure without a caption (numref warns)
+            if not per_page_numbers and (not label if kind == "equation" else not caption):
+                continue  # Sphinx numbers a figure, table or code block with a caption (labelled or not), no other
             counters[kind] = counters.get(kind, 0) + 1
             if label:
                 numbers[label] = str(counters[kind])
