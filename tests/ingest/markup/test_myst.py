@@ -261,6 +261,45 @@ def test_design_card_image_option(tmp_path: Path) -> None:
     assert "Start here." in doc.sections[0].text
 
 
+def test_sphinx_panels_split_into_cards_and_link_button_shows_its_text(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "top.png")
+    _png(tmp_path / "img" / "inside.png")
+    body = ("````{panels}\n:container: +full-width\n:column: col-lg-6\n---\n:header: bg-success\n"
+            ":img-top: img/top.png\n**Install**\n^^^\nGet the package.\n\n![shot](img/inside.png)\n+++\n"
+            "Footer one\n---\n\n**Learn**\n^^^\nRead the tutorial.\n````\n\n"
+            "```{link-button} https://example.org\n:text: Visit example\n:classes: btn-primary\n```\n")
+    site = _book(tmp_path, {"p.md": "# P\n\n" + body})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert doc.sections[0].text == ("Install\n\nGet the package.\n\nFooter one\n\nLearn\n\n"
+                                    "Read the tutorial.\n\nVisit example")
+    assert [m.path for m in _images(doc)] == ["img/top.png", "img/inside.png"]
+    assert [s.heading_path for s in doc.sections] == [("P",)]
+
+
+def test_list_table_cells_keep_figures_and_code(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "a.png")
+    body = ("```{list-table}\n:header-rows: 1\n\n* - Mode\n  - Example\n* - Multiply\n"
+            "  - ```{figure} img/a.png\n    Multiply result.\n    ```\n* - Code\n  - ```python\n    x = 1\n    ```\n```\n")
+    site = _book(tmp_path, {"p.md": "# P\n\n" + body})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    (img,) = _images(doc)
+    assert img.path == "img/a.png" and img.caption == "Multiply result."
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows == [["Multiply", "Multiply result."], ["Code", "x = 1"]]
+
+
+def test_mystmd_figure_of_several_images_keeps_every_subfigure(tmp_path: Path) -> None:
+    # mystmd "Subfigures": each image line of a {figure} is a subfigure under the figure's caption
+    _png(tmp_path / "img" / "a.png")
+    _png(tmp_path / "img" / "b.png")
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text("# P\n\n:::{figure}\n:label: pair\n(sub-a)=\n![Left side](img/a.png)\n"
+                                       "(sub-b)=\n![Right side](img/b.png)\n\nBoth sides.\n:::\n")
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"))
+    assert [(m.path, m.alt, m.caption) for m in _images(doc)] == [
+        ("img/a.png", "Left side", "Both sides."), ("img/b.png", "Right side", "Both sides.")]
+
+
 def test_deeply_nested_directives_are_bounded(tmp_path: Path) -> None:
     depth = 60
     body = "".join(f"{':' * (depth + 3 - i)}{{note}}\n" for i in range(depth)) + "Deep text.\n" + "".join(
@@ -291,6 +330,15 @@ def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
     site = _book(tmp_path, {"p.md": "# P\n\nSee {pep}`8#naming`, {rfc}`2616` and {pep}`the style guide <8>`.\n"})
     doc = convert_myst(tmp_path / "p.md", site=site)
     assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text
+
+
+def test_guilabel_and_menuselection_accelerators_read_as_sphinx_draws_them(tmp_path: Path) -> None:
+    # sphinx.roles.GUILabel (MenuSelection extends it): '&' before a letter marks an accelerator,
+    # '&' before a blank is an ampersand, '&&' an ampersand after the first accelerator
+    site = _book(tmp_path, {"p.md": "# P\n\nUse {guilabel}`Search & Replace`, {menuselection}`&File --> &Open` "
+                                    "and {guilabel}`&Print && Export`.\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert "Use Search & Replace, File > Open and Print & Export." in doc.sections[0].text
 
 
 def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:

@@ -455,6 +455,99 @@ Only
     assert "Print text." not in text and "orphan" not in text and "tocdepth" not in text
 
 
+def test_meta_field_names_with_attributes_are_no_error(tmp_path: Path) -> None:
+    # docutils "Metadata": ':description property=og\\:description:' is a field with an attribute
+    site = _project(tmp_path, {"m.rst": """\
+.. meta::
+   :description property=og\\:description:
+        Overview of the docker.
+   :keywords: docker, layers
+
+Meta
+====
+
+Body text.
+"""})
+    doc = convert_rst(tmp_path / "m.rst", site=site)
+    assert doc.sections[0].text == "Body text."
+    assert doc.warnings == []
+
+
+def test_field_list_reads_name_colon_body(tmp_path: Path) -> None:
+    # Sphinx draws a field list as dl.field-list, "Name:" beside its body (Blender's reference boxes)
+    site = _project(tmp_path, {"f.rst": """\
+Merge
+=====
+
+.. admonition:: Reference
+   :class: refbox
+
+   :Mode:      Edit Mode
+   :Menu:      :menuselection:`Mesh --> Merge`
+
+Text after.
+
+:Notes: first line
+
+   second paragraph
+"""})
+    text = convert_rst(tmp_path / "f.rst", site=site).sections[0].text
+    assert "Mode: Edit Mode\n\nMenu: Mesh > Merge\n\nText after." in text
+    assert text.endswith("Notes: first line\n\nsecond paragraph")
+
+
+def test_sphinx_panels_split_into_cards_and_link_button_shows_its_text(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "top.png")
+    site = _project(tmp_path, {"p.rst": """\
+Panels
+======
+
+.. panels::
+    :container: container-lg pb-3
+    :column: col-lg-4 p-2
+
+    :img-top: img/top.png
+
+    **Install**
+    ^^^
+    Get the package.
+    +++
+    Footer one
+    ---
+    Learn more.
+
+    .. link-button:: https://example.com
+        :type: url
+        :text: Go there
+        :classes: btn-success
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert doc.sections[0].text == "Install\n\nGet the package.\n\nFooter one\n\nLearn more.\n\nGo there"
+    assert [m.path for m in doc.media if isinstance(m, ImageItem)] == ["img/top.png"]
+    assert doc.warnings == []
+
+
+def test_figure_in_a_table_cell_keeps_its_caption(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "a.png")
+    site = _project(tmp_path, {"t.rst": """\
+Blending
+========
+
+.. list-table::
+   :header-rows: 1
+
+   * - Mode
+     - Example
+   * - Multiply
+     - .. figure:: img/a.png
+
+          Multiply result.
+"""})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    (img,) = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert img.path == "img/a.png" and img.caption == "Multiply result."
+
+
 def test_design_card_images_and_thumbnails(tmp_path: Path) -> None:
     _png(tmp_path / "img" / "card.png")
     _png(tmp_path / "img" / "thumb.png")

@@ -149,6 +149,35 @@ def test_figure_without_caption_gets_no_number(tmp_path: Path, write_files: Call
     assert "See bare and Fig. 1." in _text(convert_rst(tmp_path / "index.rst", site=site))
 
 
+def test_a_figure_with_two_labels_has_one_number(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Sphinx numbers the figure node: a '.. _a:' target above it and its ':name:' both read its number
+    write_files(tmp_path, {
+        "conf.py": "numfig = True\nextensions = ['myst_parser']\n",
+        "index.rst": "Home\n====\n\n.. _fig-a:\n\n.. figure:: x.png\n   :name: fig-b\n\n   A caption.\n\n"
+                     "See :numref:`fig-a` and :numref:`Figure {number} <fig-b>`.\n",
+        "m.md": "# M\n\n(fig-m)=\n```{figure} x.png\n:name: fig-n\n\nCap.\n```\n\nSee {numref}`fig-n`\n\nand {numref}`fig-m`\n",
+        "x.png": "png",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    assert "See Fig. 1 and Figure 1." in _text(convert_rst(tmp_path / "index.rst", site=site))
+    first, second = _text(convert_myst(tmp_path / "m.md", site=site)).split("\n\n")
+    assert first.startswith("See Fig. ") and first.removeprefix("See ") == second.removeprefix("and ")
+
+
+def test_unlabelled_captioned_figures_and_tables_count(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # Sphinx numbers every figure, table or code block with a caption, labelled or not (checked with
+    # Sphinx 9: 'Fig. 2 and Table 2'); a figure without a caption gets no number
+    write_files(tmp_path, {
+        "conf.py": "numfig = True\n",
+        "index.rst": "Home\n====\n\n.. figure:: x.png\n\n.. figure:: x.png\n\n   Unlabelled.\n\n.. _fig-a:\n\n"
+                     ".. figure:: x.png\n\n   A caption.\n\n.. list-table:: Titled\n\n   * - a\n\n"
+                     ".. list-table:: Keys\n   :name: tbl-k\n\n   * - b\n\nSee :numref:`fig-a` and :numref:`tbl-k`.\n",
+        "x.png": "png",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    assert "See Fig. 2 and Table 2." in _text(convert_rst(tmp_path / "index.rst", site=site))
+
+
 def test_mystmd_numbered_headings_fill_section_references(tmp_path: Path,
                                                           write_files: Callable[..., None]) -> None:
     # myst.yml "numbering: headings: true": headings are numbered per page (the "# Title" lifted out

@@ -26,6 +26,10 @@ by the reST and MyST readers.
   labelled by its second argument, else by the name of the Pygments lexer its first
   argument names (``python`` -> "Python", ``c++`` -> "C++"; sphinx_tabs/tabs.py
   ``CodeTabDirective``, ``LEXER_MAP``) (:func:`code_tab_label`);
+- a sphinx-panels ``panels`` block is a grid of cards: its content splits into panels at
+  each line of three or more ``-``, each panel's leading ``:img-top:``/``:header:``...
+  lines are its options, and the rest reads as a card (``^^^`` header, ``+++`` footer:
+  sphinx-panels ``panels_delimiters`` default and ``RE_OPTIONS``) (:func:`split_panels`);
 - classes given to a card (``class-card``, ``class-item`` on ``grid-item-card``,
   ``class-img-top``/``class-img-bottom``) reach its picture, so a card marked
   ``only-dark`` (Furo, pydata-sphinx-theme) holds a dark-mode twin.
@@ -46,6 +50,10 @@ ARTICLE_INFO_FIELDS = ("author", "date", "read-time")
 _HEADER = re.compile(r"^\^{3,}\s*$")
 _FOOTER = re.compile(r"^\+{3,}\s*$")
 _CARD_CLASS_OPTIONS = ("class-card", "class-item")
+# sphinx-panels: the panel separator (panels_delimiters[0]) and a panel's own option lines
+_PANEL_SEPARATOR = re.compile(r"^-{3,}$")
+_PANEL_OPTION = re.compile(r"^:(column|card|body|header|footer|img-top|img-bottom|img-top-cls|img-bottom-cls):"
+                           r"\s*\+?\s*(.*)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +82,44 @@ def split_card(lines: Sequence[str]) -> CardParts:
         body=list(lines[start:end]),
         footer=list(lines[footer_at + 1:]) if footer_at is not None else None,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """One panel of a sphinx-panels ``panels`` block: its ``img-top``/``img-bottom``
+    pictures (``""`` without one) and its content split as a card."""
+
+    img_top: str
+    img_bottom: str
+    parts: CardParts
+
+
+def split_panels(lines: Sequence[str]) -> list[Panel]:
+    """A ``panels`` block's (dedented) content lines as its panels, in order: split at
+    each line of three or more ``-`` (nothing else on it), each panel's leading option
+    lines read (blank lines before them skipped), panels with no text left out. One
+    pass, linear in the number of lines."""
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        if _PANEL_SEPARATOR.match(line):
+            blocks.append([])
+        else:
+            blocks[-1].append(line)
+    panels: list[Panel] = []
+    for block in blocks:
+        i = 0
+        while i < len(block) and not block[i].strip():
+            i += 1
+        options: dict[str, str] = {}
+        while i < len(block) and (m := _PANEL_OPTION.match(block[i])):
+            options[m.group(1)] = m.group(2).strip()
+            i += 1
+        rest = block[i:]
+        if not any(line.strip() for line in rest) and not options.get("img-top") and not options.get("img-bottom"):
+            continue
+        panels.append(Panel(img_top=options.get("img-top", ""), img_bottom=options.get("img-bottom", ""),
+                            parts=split_card(rest)))
+    return panels
 
 
 def card_image_classes(options: Mapping[str, Any], key: str) -> list[str]:

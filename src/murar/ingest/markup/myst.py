@@ -79,6 +79,7 @@ from murar.ingest.markup.design import (
     code_set_label,
     code_tab_label,
     split_card,
+    split_panels,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
@@ -664,21 +665,25 @@ class MystParser:
     def _markdown_figure(self, d: _Directive) -> bool:
         """myst-parser's Markdown figure (``{figure-md} label``, formerly a
         ``{figure}`` whose argument is a label): the body is an image, Markdown or
-        ``<img>``, then the caption paragraph. False when the body holds no image."""
+        ``<img>``, then the caption paragraph; mystmd's figure of several images (its
+        subfigures, each an image line) gives each image that caption. False when the
+        body holds no image."""
         lines = d.body.split("\n")
-        at = next((k for k, ln in enumerate(lines) if _MD_IMAGE_LINE.match(ln)), None)
-        if at is None:
+        at = [k for k, ln in enumerate(lines) if _MD_IMAGE_LINE.match(ln)]
+        if not at:
             return False
-        caption = self._plain("\n".join(lines[:at] + lines[at + 1:]))
-        image = lines[at].strip()
+        taken = set(at)
+        caption = self._plain("\n".join(ln for k, ln in enumerate(lines) if k not in taken))
         self.b.end_paragraph()
-        if image.startswith("!"):
-            m = re.match(r"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?", image)
-            if m:
-                self._image(m.group(2), alt=m.group(1), caption=caption)
-        else:
-            self.b.html(f"<figure>{image}<figcaption>{html.escape(caption)}</figcaption></figure>",
-                        inline=True, image_base=self._image_base)
+        for k in at:  # mystmd: several images are the figure's subfigures, under its caption
+            image = lines[k].strip()
+            if image.startswith("!"):
+                m = re.match(r"!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?", image)
+                if m:
+                    self._image(m.group(2), alt=m.group(1), caption=caption)
+            else:
+                self.b.html(f"<figure>{image}<figcaption>{html.escape(caption)}</figcaption></figure>",
+                            inline=True, image_base=self._image_base)
         return True
 
     def _directive(self, d: _Directive) -> None:
@@ -743,6 +748,9 @@ class MystParser:
             self._glossary(d.body)
         elif name == "embed":
             self._embed(d.argument)
+        elif name == "link-button":  # sphinx-panels: a button showing its :text:, else its link
+            self.b.end_paragraph()
+            self.b.block(self._plain(str(d.options.get("text") or d.argument).strip()))
         elif name in _CONTAINERS:
             if name == "only":
                 from murar.ingest.markup.rst import html_only
@@ -761,6 +769,9 @@ class MystParser:
                 return
             if name == "tab-set-code":
                 self._tab_set_code(d)
+                return
+            if name == "panels":
+                self._panels(d.body)
                 return
             if name in TAB_SETS:
                 self.b.open_tab_set()
@@ -1022,6 +1033,20 @@ class MystParser:
             self.b.block(self._plain(str(d.options["footer"])))
         picture("img-bottom")
 
+    def _panels(self, body: str) -> None:
+        """sphinx-panels ``{panels}``: each panel a card (picture, header, body, footer,
+        picture), its separators and option lines no text (:func:`split_panels`)."""
+        for panel in split_panels(body.split("\n")):
+            self.b.end_paragraph()
+            if panel.img_top:
+                self._image(panel.img_top, alt="", caption="")
+            for part in (panel.parts.header, panel.parts.body, panel.parts.footer):
+                if part is not None:
+                    self.feed("\n".join(part))
+                    self.b.end_paragraph()
+            if panel.img_bottom:
+                self._image(panel.img_bottom, alt="", caption="")
+
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
         """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""
         out: list[str] = []
@@ -1210,6 +1235,7 @@ class MystParser:
         depth = 0
         row: list[str] | None = None
         cell: list[str] = []
+        pictures: list[_Directive] = []
         for t in tokens:
             if t.type == "bullet_list_open":
                 depth += 1
@@ -1230,11 +1256,25 @@ class MystParser:
                 parts: list[str] = []
                 self._inline(t, parts)
                 cell.append("".join(parts))
+            elif t.type in ("fence", "colon_fence") and depth >= 2:
+                # a block in a cell: its text is the cell's (as docutils' astext), a figure's
+                # or image's picture an item of its own beside the table (as in reST)
+                sub = _split_directive(t.info, t.content)
+                if sub is None or sub.name in _CODE:
+                    cell.append((sub.body if sub is not None else t.content).strip())
+                elif sub.name in ("figure", "image"):
+                    if sub.name == "figure":
+                        cell.append(self._plain(sub.body))
+                    pictures.append(sub)
+                else:
+                    cell.append(self._plain(sub.body))
         try:
             n_head = int(str(d.options.get("header-rows", 0)))
         except ValueError:
             n_head = 0
         headers = rows[n_head - 1] if 0 < n_head <= len(rows) else []
+        for picture in pictures:
+            self._directive(picture)
         self.b.table(headers, rows[n_head:] if n_head > 0 else rows, self._plain(d.argument))
 
     def _csv_table(self, d: _Directive) -> None:

@@ -129,11 +129,24 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
         shown = shown.lstrip("!")
     if role in ("samp", "file"):
         shown = _variable_parts(shown)
+    if role in ("guilabel", "menuselection"):
+        shown = _accelerators(shown)
     if role == "menuselection":
         shown = " > ".join(p.strip() for p in shown.split("-->"))
-    elif role == "guilabel":
-        shown = re.sub(r"&(?!&)", "", shown).replace("&&", "&")
     return shown
+
+
+# an accelerator mark: an '&' neither doubled nor before a blank (sphinx.roles.GUILabel.amp_re)
+_ACCELERATOR = re.compile(r"(?<!&)&(?![&\s])")
+
+
+def _accelerators(text: str) -> str:
+    """``:guilabel:``/``:menuselection:`` text as Sphinx draws it (sphinx.roles.GUILabel,
+    which MenuSelection extends): each accelerator ``&`` is dropped (its letter is
+    underlined), an ``&`` before a blank stays ("Search & Replace"), and ``&&`` reads
+    ``&`` after the first accelerator (before it Sphinx leaves the text as written)."""
+    first, *rest = _ACCELERATOR.split(text)
+    return first + "".join(span.replace("&&", "&") for span in rest)
 
 
 _VARIABLE_PART = re.compile(r"(?<!\\)\{([^{}]+)(?<!\\)\}")

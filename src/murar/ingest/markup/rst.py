@@ -100,6 +100,7 @@ from murar.ingest.markup.design import (
     code_set_label,
     code_tab_label,
     split_card,
+    split_panels,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
@@ -135,7 +136,8 @@ _DROP_DIRECTIVES = frozenset({
 # directives whose body is ordinary content: the title/argument is kept as text
 _CONTAINER_DIRECTIVES = frozenset({
     "only", "ifconfig", "tabs", "tab", "group-tab", "tab-set", "tab-item", "tab-set-code",
-    "collapse", "dropdown", "details", "card", "card-carousel", "grid", "grid-item", "grid-item-card",
+    "collapse", "dropdown", "details", "card", "card-carousel", "grid", "grid-item", "grid-item-card", "panels",
+    "link-button",
     "centered", "hlist", "glossary", "productionlist", "cssclass", "rst-class", "container", "div",
     "article-info", "button-link", "button-ref", "versionadded", "versionchanged", "deprecated",
     "versionremoved", "seealso", "todo", "admonition", "example", "exercise", "solution", "proof",
@@ -626,6 +628,19 @@ class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
         return []
 
 
+class _DropFields(Directive):  # type: ignore[misc]  # docutils ships no types
+    """``meta``: its body is a field list, not options (docutils "Metadata": a field name may
+    carry attributes, ``:description property=og\\:description:``), so none are parsed as options
+    (an option name of two words is docutils' 'Error in "meta" directive')."""
+
+    optional_arguments = 99
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        return []
+
+
 _CARD_IMAGE_OPTIONS = ("img-top", "img-bottom", "img-background")
 # tags every HTML build has (Sphinx adds the builder's format, name, format_<format>, builder_<name>)
 _HTML_TAGS = frozenset({"html", "format_html"})
@@ -784,6 +799,11 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             return [box]
         if name in CARDS:
             return [self._card(box, arg)]
+        if name == "panels":
+            return [self._panels(box)]
+        if name == "link-button":  # sphinx-panels: a button showing its :text:, else its link
+            self._inline_para(box, str(self.options.get("text") or arg).strip())
+            return [box]
         if lead:
             para = nodes.paragraph()
             text_nodes, messages = self.state.inline_text(lead, self.lineno)
@@ -866,6 +886,20 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         part(header + 1, body_end)
         part(body_end + 1, len(self.content))
         picture("img-bottom")
+        return box
+
+    def _panels(self, box: nodes.container) -> nodes.container:
+        """sphinx-panels ``panels``: each panel a card (picture, header, body, footer,
+        picture), its separators and option lines no text (:func:`split_panels`)."""
+        source = self.content.source(0) if self.content else None
+        for panel in split_panels(list(self.content)):
+            if panel.img_top:
+                box.append(nodes.image(uri=panel.img_top, alt=""))
+            for part in (panel.parts.header, panel.parts.body, panel.parts.footer):
+                if part:
+                    self.state.nested_parse(StringList(part, source), self.content_offset, box)
+            if panel.img_bottom:
+                box.append(nodes.image(uri=panel.img_bottom, alt=""))
         return box
 
     def _version_change(self, box: nodes.container, label: str, arg: str) -> nodes.container:
@@ -1463,7 +1497,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["image"] = _Image
             directives._directives["figure"] = _Figure
             for name in _DROP_DIRECTIVES:
-                directives._directives[name] = _Drop
+                directives._directives[name] = _DropFields if name == "meta" else _Drop
             for name in _CONTAINER_DIRECTIVES - {"admonition", "sidebar", "topic", "rubric", "epigraph",
                                                  "container"}:
                 directives._directives[name] = _ContentOnly if name in _NO_ARGUMENTS else _Container
@@ -1588,9 +1622,12 @@ class _Walker:
         if isinstance(node, (nodes.term, nodes.classifier)):
             self.term(node, depth)
             return
+        if isinstance(node, nodes.field_name):
+            self.field_name(node, depth)
+            return
         self.children(node, depth)
         if isinstance(node, (nodes.Structural, nodes.Body, nodes.list_item, nodes.term, nodes.definition,
-                             nodes.field_name, nodes.field_body, nodes.entry, nodes.line, nodes.caption,
+                             nodes.field_body, nodes.entry, nodes.line, nodes.caption,
                              nodes.legend, nodes.label, nodes.subtitle)) and not isinstance(node, nodes.Inline):
             self.b.end_paragraph()
 
@@ -1602,6 +1639,15 @@ class _Walker:
         self.children(node, depth)
         if not isinstance(node.next_node(descend=False, siblings=True), nodes.classifier):
             self.b.end_paragraph()
+
+    def field_name(self, node: nodes.field_name, depth: int) -> None:
+        """A field list's name and the first line of its body on one line, ``name: body``,
+        as Sphinx's HTML draws a field list (``dl.field-list``: a colon after each name,
+        the body beside it; Blender's ':Menu: Mesh --> Merge' reference boxes). The same
+        reading as MyST's field lists."""
+        self.b.end_paragraph()
+        self.children(node, depth)
+        self.b.text(": ")
 
     def tab_container(self, node: nodes.container, depth: int) -> None:
         """A sphinx-design ``tab-set`` or sphinx-tabs ``tabs`` (its media are told
@@ -1735,8 +1781,10 @@ class _Walker:
             if body is not None:
                 rows.extend(_grid(body))
             break
-        for img in node.findall(nodes.image):
-            self.image(img, caption="")
+        for img in node.findall(nodes.image):  # a figure in a cell keeps its caption
+            fig = img.parent if isinstance(img.parent, nodes.figure) else None
+            cap = fig.next_node(nodes.caption) if fig is not None else None
+            self.image(img, caption=cap.astext() if cap is not None else "")
         self.b.table(headers, rows, caption)
 
     def admonition(self, node: nodes.Element, depth: int) -> None:

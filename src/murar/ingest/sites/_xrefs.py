@@ -211,11 +211,17 @@ def _substituted(title: str, subs: dict[str, str]) -> str:
     return _SUBST_REF.sub(sub, title)
 
 
+# the label of a numbered target no label names (an unlabelled figure with a caption): counted, never shown
+_UNLABELLED = "\x00"
+
+
 @dataclass(slots=True)
 class _Found:
     title: str | None = None
     labels: list[tuple[str, XrefTarget]] = field(default_factory=list)
     figures: list[tuple[str, str, str]] = field(default_factory=list)  # (label, kind, caption) in page order
+    # (label, first label) of a target holding several ('.. _a:' over a figure with ':name: b'): one number
+    aliases: list[tuple[str, str]] = field(default_factory=list)
     # the page's outline in order, for Sphinx's section and figure numbers under a numbered toctree:
     # ("sec", level, labels), ("toc", entries, numbered depth), ("fig", label, kind)
     events: list[tuple[str, object, object]] = field(default_factory=list)
@@ -300,7 +306,11 @@ def _scan_rst(text: str, substitutions: dict[str, str] | None = None) -> _Found:
                 found.labels.append((label, XrefTarget(caption, kind, "")))
             if names and (kind in ("figure", "equation") or caption):
                 found.figures.append((names[0], kind, caption))
+                found.aliases.extend((n, names[0]) for n in names[1:])
                 found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
+            elif caption and kind != "equation":  # numbered too, so it counts before the labelled ones after it
+                found.figures.append(("", kind, caption))
+                found.events.append(("fig", _UNLABELLED, kind))
             pending = []
             i = max(end, i + 1)
             continue
@@ -379,9 +389,12 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                     found.labels.append((label, XrefTarget(caption, kind, "")))
                 if names and (kind in ("figure", "equation") or caption):
                     found.figures.append((names[0], kind, caption))
+                    found.aliases.extend((n, names[0]) for n in names[1:])
                     found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
                 elif not names:  # mystmd numbers unlabelled figures, tables and formulas too
                     found.figures.append(("", kind, caption))
+                    if caption and kind != "equation":  # and Sphinx those with a caption
+                        found.events.append(("fig", _UNLABELLED, kind))
             elif name == "toctree":
                 body = lines[i:end + 1]
                 found.events.append(("toc", tuple(_toctree_entries("\n".join(body))), _numbered_depth(body)))
@@ -577,7 +590,8 @@ def _sphinx_numbers(per_doc: dict[str, _Found], root_doc: str, *, secnum_depth: 
                 prefix = secnum[:secnum_depth]
                 key = (str(item[2]), prefix)
                 counters[key] = counters.get(key, 0) + 1
-                figures.setdefault(doc, {}).setdefault(str(item[1]), ".".join(map(str, (*prefix, counters[key]))))
+                if item[1] != _UNLABELLED:
+                    figures.setdefault(doc, {}).setdefault(str(item[1]), ".".join(map(str, (*prefix, counters[key]))))
 
     walk_doc(root_doc, ())
     sections = {doc: {label: ".".join(map(str, nums[int(item[1])]))  # type: ignore[call-overload]
@@ -711,8 +725,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
         for label, kind, caption in found.figures:
             if per_page_numbers and kind not in mystmd_kinds:
                 continue  # mystmd numbers figures, tables and equations unless myst.yml numbering says otherwise
-            if not per_page_numbers and (not label or (not caption and kind == "figure")):
-                continue  # Sphinx numbers labelled targets only, no figure without a caption (numref warns)
+            if not per_page_numbers and (not label if kind == "equation" else not caption):
+                continue  # Sphinx numbers a figure, table or code block with a caption (labelled or not), no other
             counters[kind] = counters.get(kind, 0) + 1
             if label:
                 numbers[label] = str(counters[kind])
@@ -723,6 +737,9 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
                        and not eq_global}
             numbers.update(sphinx_figs.get(docname, {}))
             numbers.update(sphinx_secs.get(docname, {}))
+        for alias, first in found.aliases:  # Sphinx numbers the node, whichever of its ids a numref names
+            if first in numbers:
+                numbers.setdefault(alias, numbers[first])
         for label, tgt in found.labels:
             key = _norm(label)
             if key not in index.labels:
