@@ -128,5 +128,7 @@ def test_a_config_that_does_not_parse_is_reported_not_read_as_a_plain_folder(
     write(tmp_path, "index.md", "---\nlayout: default\n---\n# Home\n\n{% include note.html %}\n")
     found = detect(tmp_path)
     assert found is not None and found.spec.name == "jekyll"
-    with pytest.raises(ConfigError, match="Jekyll config _config.yml: .*not valid"):
+    with pytest.raises(ConfigError, match="Jekyll config _config.yml: .*not valid") as raised:
         open_site(tmp_path)
+    # YAML by its format's name (a .yml suffix read "not valid YML"), the file named once
+    assert "not valid YAML (" in str(raised.value) and str(raised.value).count("_config.yml") == 1

@@ -59,7 +59,8 @@ def load_data_file(path: Path) -> dict[str, Any]:
         else:
             data = load_yaml_safely(text, max_chars=_MAX_CONFIG_CHARS, unknown_tags="null")
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, FrontMatterError, RecursionError) as err:
-        raise ValueError(f"{path.name}: not valid {suffix.lstrip('.').upper()} ({err})") from err
+        kind = {".toml": "TOML", ".json": "JSON"}.get(suffix, "YAML")  # .yml, .yaml and any other name: YAML
+        raise ValueError(f"{path.name}: not valid {kind} ({err})") from err
     return data if isinstance(data, dict) else {}
 
 

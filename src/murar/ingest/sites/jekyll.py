@@ -54,7 +54,7 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -330,7 +330,8 @@ def load_config(root: Path, config_file: str | None = None
         try:
             data = _deep_merge(data, load_data_file(root / one))
         except (OSError, ValueError) as err:
-            raise ConfigError(f"Jekyll config {one}: {err}") from err
+            detail = str(err).removeprefix(f"{PurePosixPath(one).name}: ")  # the message names the file
+            raise ConfigError(f"Jekyll config {one}: {detail}") from err
     base_dir = posixpath.dirname(name) if name else ""
     source = safe_join(base_dir, str(data.get("source") or ".")) or "."
     coll_dir = safe_join(source, str(data.get("collections_dir") or ""))
