@@ -11,6 +11,11 @@ All derive from :class:`murar.errors.MurarError`::
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 from murar.errors import MurarError
 
 
@@ -30,4 +35,30 @@ class RatingsError(EvalError):
     """A filled human-rating sheet is invalid."""
 
 
-__all__ = ["EvalDataError", "EvalError", "JudgeError", "RatingsError"]
+def json_object_lines(path: Path, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-blank line of the JSON-lines file ``path``
+    (1-based numbers); ``what`` names one record in messages ("question", "prediction").
+
+    Raises:
+        EvalDataError: the file cannot be read or is not UTF-8; a line is not JSON or
+            not a JSON object (``"{path} line {n}: malformed {what} (...)"``, the form the
+            callers use for their own field errors).
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise EvalDataError(f"cannot read {what}s file {path}: {err}") from err
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise EvalDataError(f"{path} line {n}: malformed {what} ({err})") from err
+        if not isinstance(r, dict):
+            raise EvalDataError(f"{path} line {n}: malformed {what} (a JSON object is expected, "
+                                f"not {type(r).__name__})")
+        yield n, r
+
+
+__all__ = ["EvalDataError", "EvalError", "JudgeError", "RatingsError", "json_object_lines"]

@@ -3,12 +3,11 @@ the predictions file of ``murar eval mirage --predictions``."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from murar.eval.errors import EvalDataError
+from murar.eval.errors import EvalDataError, json_object_lines
 from murar.schema import (
     Answer,
     Block,
@@ -93,18 +92,9 @@ def read_predictions(path: Path) -> list[PredictionLine]:
     """
     from murar.eval.scorer import Reference, Source
 
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise EvalDataError(f"cannot read predictions file {path}: {err}") from err
     out: list[PredictionLine] = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for n, r in json_object_lines(path, "prediction"):
         try:
-            r = json.loads(line)
-            if not isinstance(r, dict):
-                raise TypeError(f"a JSON object is expected, not {type(r).__name__}")
             sentences = claims = citations = None
             answer = r.get("answer")
             if "claims" in r:
@@ -138,6 +128,6 @@ def read_predictions(path: Path) -> list[PredictionLine]:
             out.append(PredictionLine(id=str(r.get("id", n)), answer=answer if claims is None else None,
                                       sentences=sentences, claims=claims, citations=citations,
                                       reference=reference, sources=tuple(sources)))
-        except (json.JSONDecodeError, TypeError) as err:
+        except TypeError as err:
             raise EvalDataError(f"{path} line {n}: malformed prediction ({err})") from err
     return out

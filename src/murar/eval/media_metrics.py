@@ -23,7 +23,6 @@ exists).
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 import statistics
@@ -32,7 +31,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
-from murar.eval.errors import EvalDataError
+from murar.eval.errors import EvalDataError, json_object_lines
 from murar.eval.mirage import f1_score
 from murar.ingest.media_flags import content_hash
 from murar.schema import (
@@ -84,18 +83,9 @@ def load_gold(path: str | Path) -> list[GoldQuestion]:
     p = Path(path)
     if not p.exists():
         raise EvalDataError(f"questions file not found: {p}")
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise EvalDataError(f"cannot read questions file {p}: {err}") from err
     out: list[GoldQuestion] = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for n, r in json_object_lines(p, "question"):
         try:
-            r = json.loads(line)
-            if not isinstance(r, dict):
-                raise TypeError(f"a JSON object is expected, not {type(r).__name__}")
             question = _field_text(r, "question")
             if not question.strip():
                 raise ValueError("'question' is empty")
@@ -107,7 +97,7 @@ def load_gold(path: str | Path) -> list[GoldQuestion]:
                 section=_field_texts(r, "section"), gold_images=_field_texts(r, "gold_images"),
                 gold_tables=_gold_tables(r), gold_videos=_field_texts(r, "gold_videos"),
                 answer_points=_field_texts(r, "answer_points")))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+        except (KeyError, TypeError, ValueError) as err:
             raise EvalDataError(f"{p} line {n}: malformed question ({err})") from err
     if not out:  # an evaluation of nothing is not a result
         raise EvalDataError(f"no questions in {p} (one JSON object per line, with a 'question' field)")
