@@ -976,18 +976,23 @@ class HugoSite:
         if not key:
             return ""
         if page_rel and (self._root / page_rel).is_file():
-            meta = self._front_matter(page_rel)
-            page: dict[str, str] = {}
-            _flatten("", {k: v for k, v in meta.items() if str(k).lower() != "params"}, page)
-            if isinstance(meta.get("params"), dict):
-                _flatten("", meta["params"], page)
-            lowered = {k.lower(): v for k, v in page.items()}
+            lowered = self._page_params(page_rel)
             if key in lowered:
                 return lowered[key]
             cascaded = self._cascaded_params(page_rel)
             if key in cascaded:
                 return cascaded[key]
         return self._params.get(f"params.{key}", "")
+
+    def _page_params(self, page_rel: str) -> dict[str, str]:
+        """The page's own parameters, lower-cased dotted keys: its front matter's top-level keys and
+        those under ``params`` (Hugo's ``.Param``/``.Params`` read both), flattened by :func:`_flatten`."""
+        meta = self._front_matter(page_rel)
+        page: dict[str, str] = {}
+        _flatten("", {k: v for k, v in meta.items() if str(k).lower() != "params"}, page)
+        if isinstance(meta.get("params"), dict):
+            _flatten("", meta["params"], page)
+        return {k.lower(): v for k, v in page.items()}
 
     def _cascaded_params(self, page_rel: str) -> dict[str, str]:
         """The front matter values ``cascade`` gives the page ``page_rel`` (flattened,
@@ -2261,12 +2266,7 @@ class HugoSite:
             return files.get(what[1])
         if what[0] == "Params" and len(what) > 1:
             key = ".".join(what[1:]).lower()
-            meta = self._front_matter(page_rel)
-            page: dict[str, str] = {}
-            _flatten("", {k: v for k, v in meta.items() if str(k).lower() != "params"}, page)
-            if isinstance(meta.get("params"), dict):
-                _flatten("", meta["params"], page)
-            lowered = {k.lower(): v for k, v in page.items()}
+            lowered = self._page_params(page_rel)
             return lowered.get(key, self._cascaded_params(page_rel).get(key))
         return None
 
