@@ -76,6 +76,17 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str, str]:
     return fm.meta, fm.body, fm.syntax
 
 
+def read_front_matter(path: Path, limit: int = 16_384) -> dict[str, Any]:
+    """The front matter of the page at ``path``, read from its first ``limit`` characters
+    (:func:`split_front_matter`); ``{}`` when the file cannot be read or has none. Never raises."""
+    try:
+        with path.open(encoding="utf-8-sig", errors="replace") as fh:
+            head = fh.read(limit)
+    except OSError:
+        return {}
+    return split_front_matter(head)[0]
+
+
 def yaml_front_matter(meta: dict[str, Any]) -> str:
     """Render ``meta`` as a YAML front matter block (``---`` ... ``---``, newline-terminated)."""
     dumped = yaml.safe_dump(_plain(meta), sort_keys=False, allow_unicode=True, default_flow_style=False)

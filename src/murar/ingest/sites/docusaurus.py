@@ -921,12 +921,7 @@ class DocusaurusSite:
 
     def _front_matter(self, rel: str) -> dict[str, Any]:
         """The front matter of ``rel`` (read from its first 16 KiB; ``{}`` when unreadable)."""
-        try:
-            with (self._config.root / rel).open(encoding="utf-8-sig", errors="replace") as fh:
-                head = fh.read(16_384)
-        except OSError:
-            return {}
-        return _common.split_front_matter(head)[0]
+        return _common.read_front_matter(self._config.root / rel)
 
     def _unpublished(self, rel: str, instance: ContentInstance | None) -> str:
         """Why ``rel`` is a docs version or translation murar does not read ("" when

@@ -78,7 +78,7 @@ from murar.ingest.markup.notebook import NotebookDisplay
 from murar.ingest.markup.pymdown import include_targets
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _include_markdown, _jinja
-from murar.ingest.sites._common import checked_rel, regex_problem, split_front_matter
+from murar.ingest.sites._common import checked_rel, read_front_matter, regex_problem
 from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._links import contained, join_rel
 from murar.ingest.sites._xrefs import read_capped
@@ -855,12 +855,7 @@ class MkDocsSite:
 
     def _front_matter(self, rel: str) -> dict[str, Any]:
         """The front matter of ``rel`` (from its first 16 KiB; ``{}`` when unreadable)."""
-        try:
-            with (self._config.root / rel).open(encoding="utf-8-sig", errors="replace") as fh:
-                head = fh.read(16_384)
-        except OSError:
-            return {}
-        return split_front_matter(head)[0]
+        return read_front_matter(self._config.root / rel)
 
     def _notebook_markup(self, inner: str, suffix: str) -> str | None:
         """The markup of a notebook page of the mkdocs-jupyter plugin (its ``should_include``):
