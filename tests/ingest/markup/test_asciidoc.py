@@ -1697,3 +1697,42 @@ def test_unset_caption_labels_keep_the_block_titles(tmp_path: Path) -> None:
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
     assert [m.caption for m in doc.media if isinstance(m, TableItem)] == ["Details"]
     assert [m.caption for m in _images(doc)] == ["Architecture overview"]
+
+
+def test_lightbox_link_to_imagesdir_keeps_the_image_and_its_line(tmp_path: Path) -> None:
+    # Antora pages link a screenshot to its full-size self with link="{imagesdir}/x.png"; asciidoc-py
+    # defines no imagesdir and dropped the whole image line with it
+    _png(tmp_path / MOD / "images" / "backup" / "restore.png")
+    site = _component(tmp_path, {f"{MOD}/pages/restore.adoc": """\
+= Restoring a workspace
+
+. Select the backup source.
++
+.Backup source selection
+image::backup/restore.png[Selecting the backup source,link="{imagesdir}/backup/restore.png"]
+. Click Restore.
+
+Unset here, {docdir} and {sectanchors} stay as written.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "restore.adoc", site=site)
+    (img,) = _images(doc)
+    assert img.exists and img.path == f"{MOD}/images/backup/restore.png"
+    assert img.caption == "Backup source selection"
+    assert "Unset here, {docdir} and {sectanchors} stay as written." in doc.sections[0].text
+    assert "Click Restore." in doc.sections[0].text
+
+
+def test_attribute_value_holding_an_xref_is_a_cross_reference_and_title_references_are_characters(
+        tmp_path: Path) -> None:
+    # Asciidoctor substitutes attributes before macros: {hosted-docs} is the xref its value writes
+    # (asciidoc-py showed "[hosted.adoc]"); a character reference in a value is the character, in the
+    # title too (it showed "Eclipse&#160;Che"); {cxx} is Asciidoctor's "C++" (the line was dropped)
+    site = _component(tmp_path, {
+        f"{MOD}/pages/intro.adoc": "= Introduction to {prod}\n\n{prod} is hosted: see {hosted-docs}. Written in {cxx}.\n",
+        f"{MOD}/pages/hosted.adoc": "= Hosted service\n\nText.\n",
+    }, attrs="    prod: Eclipse&#160;Che\n    hosted-docs: xref:hosted.adoc[]\n")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "intro.adoc", site=site)
+    assert doc.title == "Introduction to Eclipse\u00a0Che"
+    text = doc.sections[0].text
+    assert "see Hosted service. Written in C++." in text
+    assert "[hosted.adoc]" not in text and "&#160;" not in text

@@ -105,6 +105,8 @@ __all__ = ["convert_asciidoc", "convert_asciidoc_text", "preprocess_asciidoc"]
 _LOCK = threading.Lock()
 _DIRECTIVE = re.compile(r"^(include|ifdef|ifndef|ifeval|endif)::([^\[]*)\[(.*)\]\s*$")
 _ATTR_REF = re.compile(r"(\\?)\{([\w][\w-]*)\}")
+# an inline macro the preprocessor rewrites (Pre.inline_macros), in an attribute's value
+_MACRO_IN_VALUE = re.compile(r"xref:|<<|\b(?:kbd|btn|menu|icon|pass|stem):")
 #: characters an attribute value, or a line after attribute substitution, may reach: ":a1: {a0}{a0}",
 #: ":a2: {a1}{a1}"... doubles a value per line (60 lines: 2**60 characters, MemoryError)
 MAX_ATTRIBUTE_CHARS = 100_000
@@ -187,14 +189,17 @@ _TAG_LINE = re.compile(r"\b(tag|end)::([\w-]+)\[\]")
 # asciidoc-py's delimited compound blocks (example ``====``, open ``--``, sidebar ``****``, quote ``____``)
 _HEADING_SCOPES = frozenset({"exampleblock", "openblock", "sidebarblock", "quoteblock"})
 _FIGURE_PREFIX = re.compile(r"^(?:Figure|Table|Example|Listing)\s+\d+\.\s+")
-# attributes asciidoc-py or Asciidoctor define themselves (character replacements and friends)
+# attributes asciidoc-py defines itself (character replacements and friends) or from the document
+# header (title, author, revision line): a reference to one is left to asciidoc-py. Names asciidoc-py
+# leaves undefined unless an entry sets them (imagesdir, docfile, sectanchors, experimental, ...) are
+# not here: asciidoc-py dropped a whole line referencing one ('image::a.png[link="{imagesdir}/a.png"]',
+# Antora's lightbox link, lost the image), so unset they are kept as written like any other
 _BUILTIN_ATTRS = frozenset({
     "amp", "apos", "asterisk", "backslash", "backtick", "blank", "brvbar", "caret", "cpp", "cxx", "deg", "empty",
     "endsb", "gt", "ldquo", "lsquo", "lt", "nbsp", "plus", "pp", "quot", "rdquo", "rsquo", "sp", "startsb", "tilde",
-    "two-colons", "two-semicolons", "vbar", "wj", "zwsp", "docname", "docfile", "docdir", "doctitle", "localdate",
-    "localtime", "localdatetime", "docdate", "doctime", "asciidoc-version", "backend", "doctype", "basebackend",
-    "filetype", "outfilesuffix", "toc", "toc-title", "toclevels", "sectanchors", "sectlinks", "experimental",
-    "icons", "idprefix", "idseparator", "imagesdir", "linkattrs", "numbered", "sectnums", "source-highlighter",
+    "two-colons", "two-semicolons", "vbar", "wj", "zwsp", "docname", "doctitle", "localdate",
+    "localtime", "docdate", "doctime", "asciidoc-version", "backend", "doctype", "basebackend",
+    "filetype", "outfilesuffix", "toc-title", "toclevels", "source-highlighter",
     "revnumber", "revdate", "author", "email", "firstname", "lastname", "description", "keywords",
 })
 # character-replacement attributes (Asciidoctor's built-ins) by value, for attribute values
@@ -202,13 +207,14 @@ _CHAR_ATTRS = {
     "amp": "&", "apos": "'", "asterisk": "*", "backslash": "\\", "backtick": "`", "blank": "", "brvbar": "\u00a6",
     "caret": "^", "deg": "\u00b0", "empty": "", "gt": ">", "ldquo": "\u201c", "lsquo": "\u2018", "lt": "<",
     "nbsp": "\u00a0", "plus": "+", "quot": '"', "rdquo": "\u201d", "rsquo": "\u2019", "sp": " ", "tilde": "~",
-    "vbar": "|", "wj": "\u2060", "zwsp": "\u200b", "cpp": "C++", "pp": "++", "startsb": "[", "endsb": "]",
+    "vbar": "|", "wj": "\u2060", "zwsp": "\u200b", "cpp": "C++", "cxx": "C++", "pp": "++", "startsb": "[", "endsb": "]",
 }
 #: the character-replacement attributes asciidoc-py does not define (its asciidoc.conf has the others): a
 #: line referencing one was dropped whole, as for any undefined attribute ('{startsb}q{endsb}'); they are
 #: given to asciidoc-py with Asciidoctor's values
 _CHAR_ATTRS_NOT_IN_ASCIIDOC_PY = {name: _CHAR_ATTRS[name] for name in (
-    "apos", "asterisk", "backtick", "blank", "caret", "quot", "tilde", "vbar", "cpp", "pp", "startsb", "endsb")}
+    "apos", "asterisk", "backtick", "blank", "caret", "quot", "tilde", "vbar", "cpp", "cxx", "pp", "startsb",
+    "endsb")}
 #: the caption labels asciidoc-py's templates need: unsetting one (':table-caption!:') made it drop the titles
 _CAPTION_ATTRS = frozenset({"table-caption", "figure-caption", "example-caption"})
 # the labels of admonitions (Asciidoctor "Admonitions": <name>-caption, set to localise them), passed on
@@ -414,6 +420,8 @@ class _Pre:
                             out[-1] = "." + title
                         elif title:
                             out.append("." + title)
+                if "{" in line:
+                    line = self.macro_values(line)
                 out.append(self.escape_missing(self.inline_macros(line, file_rel)))
             else:
                 if line.strip() == verbatim:
@@ -533,6 +541,18 @@ class _Pre:
                     title = ""
             self.titles[page] = title
         return self.titles[page] or fallback
+
+    def macro_values(self, line: str) -> str:
+        """``line`` with each reference to an attribute whose value holds an inline macro
+        this preprocessor reads (``xref:``, ``<<id>>``, ``kbd:``/``btn:``/``menu:``,
+        ``icon:``, ``pass:``, ``stem:``) replaced by that value: Asciidoctor substitutes
+        attributes before macros (docs: subs, "Substitution order"), so an ``antora.yml``
+        attribute ``hosted-docs: xref:hosted:index.adoc[]`` is a cross reference where
+        ``{hosted-docs}`` is written (asciidoc-py showed ``[hosted:index.adoc]``)."""
+        def repl(m: re.Match[str]) -> str:
+            value = None if m.group(1) else self.attrs.get(m.group(2))
+            return value if value is not None and _MACRO_IN_VALUE.search(value) else m.group(0)
+        return _ATTR_REF.sub(repl, line)
 
     def escape_missing(self, line: str) -> str:
         """Keep ``{name}`` as written when ``name`` is defined nowhere (asciidoc-py drops such lines)."""
@@ -1410,7 +1430,9 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
             continue
         m = _DOC_TITLE.match(line)
         if m:
-            builder.title = clean_text(pre.sub(m.group(1)))
+            # an attribute value's character reference ('prod: Eclipse&#160;Che') is the character in
+            # the HTML title, as a written one is (Asciidoctor's replacements keep references)
+            builder.title = clean_text(html_unescape(pre.sub(m.group(1))))
             break
         if line.strip() and not line.startswith(("//", ":", "[")):
             break
