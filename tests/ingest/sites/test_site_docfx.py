@@ -913,3 +913,19 @@ def test_inline_include_text_has_no_edge_spaces(tmp_path: Path, write: Callable[
     doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
     assert doc.sections[0].text == ("Use SQL Server Management Studio or Transact-SQL.\n\nSign in.\n\n"
                                     "Open the portal.")
+
+
+def test_backslash_paths_are_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """DocFX splits a file path at '\\' as at '/' (Docfx.Common RelativePath): a page written on
+    Windows links '..\\compositor\\media\\asset.png'; an include does so too, and its links are
+    rebased to the page with '/'. Both were left unresolved."""
+    write(tmp_path, "docfx.json", json.dumps({"build": {"content": [{"files": ["manual/**/*.md"]}]}}))
+    write(tmp_path, "manual/compositor/media/asset.png", png)
+    write(tmp_path, "includes/media/pan.png", png)
+    write(tmp_path, "includes/nav.md", "Pan the camera.\n\n![pan](media\\pan.png)\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    res = site.resolve_asset("..\\compositor\\media\\asset.png", page_rel="manual/lights/probes.md")
+    assert res.rel_path == "manual/compositor/media/asset.png"
+    out = site.preprocess("# Probes\n\n[!INCLUDE [nav](..\\..\\includes\\nav.md)]\n", page_rel="manual/lights/probes.md")
+    assert "Pan the camera." in out
+    assert images(out) == [("../../includes/media/pan.png", "pan", "")]

@@ -217,7 +217,8 @@ _MD_LINK = re.compile(r"(!?\[(?:[^\[\]\\]|\\.)*\]\()\s*(<[^<>\n]*>|[^)\s]+)")
 _ATTR = re.compile(r"""(\b(?:src|href|source|lightbox|poster)\s*=\s*)(["'])([^"'\n]*)\2""", re.IGNORECASE)
 
 
-def rebase_links(text: str, *, from_rel: str, to_rel: str, exists: Callable[[str], bool]) -> str:
+def rebase_links(text: str, *, from_rel: str, to_rel: str, exists: Callable[[str], bool],
+                 backslash_separates: bool = False) -> str:
     """Rewrite page-relative links in ``text`` (written in the file ``from_rel``)
     so that they point at the same files from the page ``to_rel``.
 
@@ -225,7 +226,8 @@ def rebase_links(text: str, *, from_rel: str, to_rel: str, exists: Callable[[str
     ``readfile`` content keep links relative to the file that holds them. Only
     links whose target exists relative to ``from_rel`` (``exists`` gets the
     root-relative posix path) are rewritten; root-relative, remote and anchor
-    links are left alone.
+    links are left alone. ``backslash_separates``: a ``\\`` in a link's path separates
+    folders as ``/`` does (DocFX's file paths); the rebased link is written with ``/``.
     """
     src_dir = posixpath.dirname(from_rel)
     dst_dir = posixpath.dirname(to_rel)
@@ -239,6 +241,8 @@ def rebase_links(text: str, *, from_rel: str, to_rel: str, exists: Callable[[str
         path, suffix = split_link(bare)
         if not path:
             return None
+        if backslash_separates:
+            path = path.replace("\\", "/")
         target = posixpath.normpath(posixpath.join(src_dir, path))
         if target.startswith("..") or not exists(target):
             return None

@@ -970,6 +970,9 @@ class DocfxSite:
         path, _ = split_link(link)
         if not path:
             return ResolvedLink(problem="link without a path")
+        # DocFX splits a file path at '\\' as at '/' (Docfx.Common RelativePath), so a link written on
+        # Windows, '..\\compositor\\media\\asset.png' (CommonMark keeps those backslashes), is a file
+        path = path.replace("\\", "/")
         docset = self._docset_of(page_rel) or "."
         if path.startswith("~/"):
             cands = [safe_join(docset, path[2:])]
@@ -1161,7 +1164,7 @@ class DocfxSite:
             inc = self._inline_includes(inc, page_rel=res.rel_path, file_rel=res.rel_path, warnings=warnings,
                                         depth=depth + 1, stack=(*stack, res.rel_path), left=left)
             inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
-                               exists=lambda p: (self._root / p).is_file()).strip("\n")
+                               exists=lambda p: (self._root / p).is_file(), backslash_separates=True).strip("\n")
             if _inline_include(body, m.start(), m.end()):
                 inc = inc.strip()  # read as inline content: the paragraph's edges hold no spaces
             prefix = _line_prefix(body, m.start())
