@@ -1091,3 +1091,19 @@ def test_text_notebook_markdown_cell_removed_by_its_tags(tmp_path: Path) -> None
     site = SphinxSite(tmp_path, "conf.py")
     assert convert_myst(tmp_path / "nb.md", site=site).sections[0].text == "Intro.\n\ntotal = 3\n\nClosing words."
     assert "Instructor notes." in convert_myst(tmp_path / "plain.md", site=site).sections[0].text
+
+
+def test_mystmd_dark_mode_twin_figure_is_not_kept(tmp_path: Path) -> None:
+    # mystmd's book theme is styled with Tailwind: ':class: hidden dark:block' shows a figure in dark
+    # mode only, ':class: dark:hidden' is its light twin; both were kept, the same figure twice
+    _png(tmp_path / "figures" / "well-dark.png")
+    _png(tmp_path / "figures" / "well.png")
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text(
+        "# Double well\n\n:::{figure} figures/well-dark.png\n:name: fig-dark\n:class: hidden dark:block\n"
+        "The double well.\n:::\n\n:::{figure} figures/well.png\n:name: fig-light\n:class: dark:hidden\n"
+        "The double well.\n:::\n\n```{image} figures/well.png\n:class: hidden dark:invert\n```\n")
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"))
+    # (a picture hidden in both modes is left as it was: only a dark-mode display utility marks a twin)
+    assert [(m.path, m.caption) for m in _images(doc)] == [("figures/well.png", "The double well."),
+                                                            ("figures/well.png", "")]

@@ -96,6 +96,16 @@ _DARK_ONLY = ("#only-dark", "#gh-dark-mode-only")
 # the CSS class Sphinx themes hide in light mode (pydata-sphinx-theme, its sphinx-book-theme,
 # Furo: "only-dark" / "only-light" on an image, reST or MyST ``:class:``)
 _DARK_ONLY_CLASS = "only-dark"
+# Tailwind's dark variant (mystmd's book theme, Tailwind sites): "hidden dark:block" hides a picture
+# (display: none) except in dark mode, where a display utility shows it; "dark:hidden" is its light twin
+_DARK_DISPLAY = frozenset(f"dark:{d}" for d in ("block", "inline-block", "inline", "flex", "inline-flex", "grid",
+                                                "inline-grid", "table", "contents", "flow-root", "list-item"))
+
+
+def _dark_only(classes: Iterable[str]) -> bool:
+    """Whether an image with these CSS ``classes`` is drawn in dark mode only (see above)."""
+    names = set(classes)
+    return _DARK_ONLY_CLASS in names or ("hidden" in names and not names.isdisjoint(_DARK_DISPLAY))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -478,14 +488,14 @@ class PageBuilder:
         the generator's converter gives it, ``hero``/``decorative``; ``link_to``: the
         link the image is drawn in). An image
         marked dark-mode only (``#only-dark``, ``#gh-dark-mode-only``, or the
-        ``only-dark`` class in ``classes``) is recorded but not kept: its light twin
+        ``only-dark`` class, or Tailwind's ``hidden dark:block``, in ``classes``) is recorded but not kept: its light twin
         beside it is the image of that step.
         """
         written = link.strip()
         ref = resolve_reference(self.site, written, page_rel=page_rel or self.link_base or self.rel, kind="image",
                                 written_in=self._written_in)
         self.asset_refs.append(ref)
-        if written.lower().endswith(_DARK_ONLY) or _DARK_ONLY_CLASS in classes:
+        if written.lower().endswith(_DARK_ONLY) or _dark_only(classes):
             return None
         if ref.status in ("escapes_root", "inline", "unsupported"):
             self.warnings.append(f"image {written!r}: {ref.reason}")
