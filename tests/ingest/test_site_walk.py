@@ -197,3 +197,29 @@ def test_names_that_are_not_utf8_are_skipped_with_their_reason(tmp_path: Path) -
     assert "'caf\\xe9.md' is not UTF-8 text; rename it" in by_path["caf\\xe9.md"].error
     assert "not walked" in by_path["d\\xe9/"].error
     json.dumps([f.path for f in report.files], ensure_ascii=False).encode("utf-8")  # every path is text
+
+
+def test_plain_folder_of_asc_files_is_an_asciidoc_book(tmp_path: Path) -> None:
+    """'.asc' is an AsciiDoc extension Asciidoctor reads (books such as Pro Git use it): every
+    file was skipped as 'unsupported file type .asc' and the ingest found no page. The master file
+    is the page, the chapters it includes are its content, and an OpenPGP signature (also '.asc')
+    beside them is no page."""
+    corpus = tmp_path / "c"
+    (corpus / "book" / "sections").mkdir(parents=True)
+    (corpus / "book.asc").write_text("= The Book\n:doctype: book\n\ninclude::ch01.asc[]\n")
+    (corpus / "ch01.asc").write_text("== Getting Started\n\nWhy version control.\n\n"
+                                     "include::book/sections/local.asc[]\n")
+    (corpus / "book" / "sections" / "local.asc").write_text("=== Local Systems\n\nCopy files into another folder.\n")
+    (corpus / "release.tar.gz.asc").write_text("-----BEGIN PGP SIGNATURE-----\n\niQIzBAABCAAdFiEE\n"
+                                               "-----END PGP SIGNATURE-----\n")
+    site = PlainSite(corpus)
+    assert site.classify("book.asc").role is FileRole.PAGE
+    assert site.classify("ch01.asc").role is FileRole.INCLUDE
+    assert site.classify("book/sections/local.asc").role is FileRole.INCLUDE
+    assert site.classify("release.tar.gz.asc").role is FileRole.UNKNOWN
+    report = IngestReport()
+    docs = convert_corpus(corpus, assets_dir=tmp_path / "a", report=report, site=site, walk=walk_site(site))
+    (doc,) = docs
+    assert doc.title == "The Book"
+    assert [s.heading_path for s in doc.sections if s.text] == [
+        ("The Book", "Getting Started"), ("The Book", "Getting Started", "Local Systems")]

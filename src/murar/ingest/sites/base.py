@@ -183,12 +183,25 @@ def asset_or_unknown(rel: str) -> FileClass:
 # include directives of plain AsciiDoc (include::target[...]) and reST (.. include:: target)
 _PLAIN_INCLUDE_RE = re.compile(r"^include::([^\[\n]+)\[|^[ \t]*\.\.[ \t]+include::[ \t]*(\S.*?)[ \t]*$",
                                re.MULTILINE)
-_INCLUDING_SUFFIXES = frozenset({".adoc", ".asciidoc", ".rst"})
+_INCLUDING_SUFFIXES = frozenset({".adoc", ".asciidoc", ".asc", ".rst"})
+# the first bytes of an ASCII-armored OpenPGP file (a signature or key beside a release, also ".asc")
+_PGP_ARMOR = b"-----BEGIN PGP "
+
+
+def _pgp_armored(path: Path) -> bool:
+    """Whether ``path`` starts (after blank space) with an OpenPGP armor header line."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(256).lstrip().startswith(_PGP_ARMOR)
+    except OSError:
+        return False
 
 
 class PlainSite:
     """No generator: every supported file is a page (Markdown, HTML, PDF, and
-    AsciiDoc, reStructuredText and notebooks outside any generator), except files
+    AsciiDoc, reStructuredText and notebooks outside any generator; AsciiDoc is
+    ``.adoc``, ``.asciidoc`` or ``.asc`` as for Asciidoctor, an ``.asc`` that is an
+    OpenPGP signature or key aside), except files
     that an AsciiDoc ``include::`` or a reST ``.. include::`` pulls into another
     file: those are content of the including page, not pages of their own (the
     rule of the Sphinx and Antora sites; Asciidoctor and docutils resolve the
@@ -225,10 +238,12 @@ class PlainSite:
     def classify(self, rel: str) -> FileClass:
         suffix = Path(rel).suffix.lower()
         markup = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html",
-                  ".pdf": "pdf", ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".rst": "rst",
+                  ".pdf": "pdf", ".adoc": "asciidoc", ".asciidoc": "asciidoc", ".asc": "asciidoc", ".rst": "rst",
                   ".ipynb": "notebook"}.get(suffix)
         if markup is None:
             return asset_or_unknown(rel)
+        if suffix == ".asc" and _pgp_armored(self._config.root / rel):
+            return FileClass(role=FileRole.UNKNOWN, reason="OpenPGP signature or key (.asc)")
         if markup in ("asciidoc", "rst") and rel in self.include_targets():
             return FileClass(role=FileRole.INCLUDE, markup=markup)
         return FileClass(role=FileRole.PAGE, markup=markup)
