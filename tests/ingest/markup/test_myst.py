@@ -1107,3 +1107,12 @@ def test_mystmd_dark_mode_twin_figure_is_not_kept(tmp_path: Path) -> None:
     # (a picture hidden in both modes is left as it was: only a dark-mode display utility marks a twin)
     assert [(m.path, m.caption) for m in _images(doc)] == [("figures/well.png", "The double well."),
                                                             ("figures/well.png", "")]
+
+
+def test_peertube_directive_is_an_embed_on_its_instance(tmp_path: Path) -> None:
+    # ```{peertube} <id}``` (sphinxcontrib-youtube under myst-parser) was no video at all
+    site = _book(tmp_path, {"p.md": "# P\n\n```{peertube} abc\n:instance: tube.example.org\n```\n\n"
+                                    "```{peertube} def\n```\n"})
+    doc = convert_myst(tmp_path / "p.md", site=site)
+    assert [m.url for m in doc.media if isinstance(m, VideoItem)] == [
+        "https://tube.example.org/videos/embed/abc", "https://peertube.tv/videos/embed/def"]

@@ -1570,3 +1570,26 @@ def test_sidebar_subtitle_is_its_own_line(tmp_path: Path) -> None:
                                         "   Ten projects at most.\n"})
     doc = convert_rst(tmp_path / "c.rst", site=site)
     assert doc.sections[0].text == "Limits\n\nPer account\n\nTen projects at most."
+
+
+def test_peertube_video_id_is_an_embed_on_its_instance(tmp_path: Path) -> None:
+    # '.. peertube:: <id>' (sphinxcontrib-youtube, or a project's own extension reading conf.py's
+    # peertube_instance, as Blender's manual does) was read as a local video file next to the page
+    # and reported missing
+    site = _project(tmp_path, {"v.rst": """\
+Videos
+======
+
+.. peertube:: c3e07449-aff7
+
+.. peertube:: 8DP1hsJ
+   :instance: tube.example.org
+"""}, conf='extensions = ["peertube"]\npeertube_instance = "https://video.example.org/"\n')
+    doc = convert_rst(tmp_path / "v.rst", site=site)
+    assert [m.url for m in doc.media if isinstance(m, VideoItem)] == [
+        "https://video.example.org/videos/embed/c3e07449-aff7", "https://tube.example.org/videos/embed/8DP1hsJ"]
+    (tmp_path / "plain").mkdir()
+    site = _project(tmp_path / "plain", {"v.rst": "Videos\n======\n\n.. peertube:: abc\n"},
+                    conf='extensions = ["sphinxcontrib.youtube"]\n')
+    doc = convert_rst(tmp_path / "plain" / "v.rst", site=site)  # sphinxcontrib-youtube's default instance
+    assert [m.url for m in doc.media if isinstance(m, VideoItem)] == ["https://peertube.tv/videos/embed/abc"]

@@ -66,7 +66,8 @@ from murar.schema import (
     stable_id,
 )
 
-__all__ = ["MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel", "read_source"]
+__all__ = ["PEERTUBE_DEFAULT_INSTANCE", "MarkupOptions", "PageBuilder", "clean_text", "is_video_embed", "page_rel",
+           "peertube_embed_url", "read_source"]
 
 _WS = re.compile(r"[ \t\r\f\v]+")
 _BREAKS_AND_BLANKS = re.compile(r"[ \t\r\f\v\n]+")
@@ -130,6 +131,25 @@ class MarkupOptions:
 def is_video_embed(url: str) -> bool:
     """True when an ``<iframe>``/``{iframe}`` URL embeds a video player or file."""
     return bool(_VIDEO_IFRAME.search(url))
+
+
+#: sphinxcontrib-youtube's PeerTube instance when the directive names none (PeerTube._platform_url)
+PEERTUBE_DEFAULT_INSTANCE = "peertube.tv"
+
+
+def peertube_embed_url(video_id: str, instance: str = "") -> str:
+    """The embed player URL of the PeerTube video ``video_id`` on ``instance`` (a host,
+    ``video.example.org``, or a base URL, ``https://video.example.org/``):
+    ``https://<host>/videos/embed/<id>`` as sphinxcontrib-youtube's ``peertube``
+    directive writes it (``:instance:``, else :data:`PEERTUBE_DEFAULT_INSTANCE`); PeerTube
+    "Embed player API". A ``video_id`` that is already a URL is returned as it is."""
+    video_id = video_id.strip()
+    if video_id.startswith(("http://", "https://", "//")):
+        return video_id
+    base = instance.strip() or PEERTUBE_DEFAULT_INSTANCE
+    if not base.startswith(("http://", "https://", "//")):
+        base = "https://" + base
+    return f"{base.rstrip('/')}/videos/embed/{video_id}"
 
 
 def clean_text(text: str) -> str:

@@ -67,6 +67,7 @@ from murar.ingest.markup.builder import (
     clean_text,
     is_video_embed,
     page_rel,
+    peertube_embed_url,
     read_source,
 )
 from murar.ingest.markup.codeshown import code_caption, literalinclude_text, shown_code
@@ -183,7 +184,7 @@ _SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
 _DEFAULT_URL_SCHEMES = frozenset({"http", "https", "mailto", "ftp"})  # myst-parser's myst_url_schemes
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
-           "iframe": "{}", "video": "{}"}
+           "iframe": "{}", "video": "{}", "peertube": "{}"}  # (peertube: peertube_embed_url)
 
 
 def _keeps_label(t: Token) -> bool:
@@ -837,6 +838,10 @@ class MystParser:
             arg = d.argument.split()[0] if d.argument.split() else ""
             url = arg if arg.startswith(("http://", "https://", "//")) or name in ("iframe", "video") \
                 else _VIDEOS[name].format(arg)
+            if name == "peertube":  # sphinxcontrib-youtube's directive, as in reST (rst._Video)
+                values = getattr(getattr(self.site, "conf", None), "values", None)
+                conf_instance = str(values.get("peertube_instance") or "") if isinstance(values, dict) else ""
+                url = peertube_embed_url(arg, str(d.options.get("instance") or "") or conf_instance)
             if name == "iframe" and not is_video_embed(url):
                 return  # an interactive embed (quiz, applet), not a video
             # mystmd's {iframe}/{video} body is the figure caption (the video's title without :title:)

@@ -81,6 +81,7 @@ from murar.ingest.markup.builder import (
     MarkupOptions,
     PageBuilder,
     page_rel,
+    peertube_embed_url,
     read_source,
 )
 from murar.ingest.markup.codeshown import code_caption, literalinclude_text, shown_code
@@ -156,7 +157,7 @@ _CODE_DIRECTIVES = frozenset({
     "testoutput", "prompt", "console", "parsed-literal", "highlight-block",
 })
 _VIDEO_DIRECTIVES = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
-                     "video": "{}", "peertube": "{}"}
+                     "video": "{}", "peertube": "{}"}  # (peertube: peertube_embed_url)
 # object directives of Sphinx's domains (sphinx.domains.*): the primary domain's are also written
 # without the prefix (conf.py primary_domain, "py" by default), so under Sphinx ``.. class:: Flask``
 # documents a Python class (docutils' own ``class`` directive is ``rst-class`` there)
@@ -1420,6 +1421,13 @@ class _Video(Directive):  # type: ignore[misc]  # docutils ships no types
         arg = self.arguments[0].strip().split()[0]
         fmt = _VIDEO_DIRECTIVES.get(self.name.lower(), "{}")
         url = arg if arg.startswith(("http://", "https://", "//")) else fmt.format(arg)
+        if self.name.lower() == "peertube":
+            # a video ID on a PeerTube instance: the directive's :instance:, else conf.py's
+            # peertube_instance (the setting of a project's own peertube extension, Blender's
+            # manual), else sphinxcontrib-youtube's default; it was read as a local file
+            ctx = getattr(self.state.document.settings, "murar_context", None)
+            conf_instance = str(ctx.conf_values().get("peertube_instance") or "") if isinstance(ctx, _Context) else ""
+            url = peertube_embed_url(arg, str(self.options.get("instance") or "") or conf_instance)
         return [_VideoNode(url=url, title=str(self.options.get("title") or self.options.get("alt") or ""))]
 
 
