@@ -1116,3 +1116,22 @@ def test_peertube_directive_is_an_embed_on_its_instance(tmp_path: Path) -> None:
     doc = convert_myst(tmp_path / "p.md", site=site)
     assert [m.url for m in doc.media if isinstance(m, VideoItem)] == [
         "https://tube.example.org/videos/embed/abc", "https://peertube.tv/videos/embed/def"]
+
+
+def test_picture_in_an_inline_substitution_is_an_icon_of_the_page(tmp_path: Path) -> None:
+    # myst-parser renders a substitution's value where it is referred to: conf.py's
+    # myst_substitutions = {"icon_cog": '<img src="../images/icons/COG.png" class="inline-icon" />'}
+    # draws the toolbar icon inside the sentence (QuPath's docs); the picture was dropped
+    _png(tmp_path / "docs" / "images" / "icons" / "COG.png")
+    (tmp_path / "conf.py").write_text(
+        'extensions = ["myst_parser"]\nmyst_enable_extensions = ["substitution"]\n'
+        'myst_substitutions = {"icon_cog": \'<img src="../images/icons/COG.png" class="inline-icon" />\',\n'
+        '                      "tool_wand": "![wand](../images/icons/COG.png)"}\n')
+    (tmp_path / "docs" / "start").mkdir(parents=True)
+    (tmp_path / "docs" / "start" / "tools.md").write_text(
+        "# Tools\n\n## {{ tool_wand }} Wand tool\n\nOpen the settings with {{ icon_cog }} to change it.\n")
+    doc = convert_myst(tmp_path / "docs" / "start" / "tools.md", site=SphinxSite(tmp_path, "conf.py"))
+    (icon,) = _images(doc)  # (a heading keeps no picture)
+    assert icon.path == "docs/images/icons/COG.png" and "inline" in icon.flags
+    assert doc.sections[-1].heading_path == ("Tools", "Wand tool")
+    assert "Open the settings with to change it." in doc.sections[-1].text

@@ -587,6 +587,8 @@ class MystParser:
                 key = c.content.strip()
                 if key in self.subs:
                     sink.append(self._inline_substitution(key, ()))
+                    if not heading:  # (a heading keeps no picture, as for ![](...) in one)
+                        self._substitution_pictures(key, in_sentence=in_sentence(k))
                 else:
                     self.b.warnings.append(f"substitution {{{{ {key} }}}} is not defined")
             elif ty == "image":
@@ -920,6 +922,25 @@ class MystParser:
         if not self._may_expand(key):
             return ""
         return self._plain(value, (*seen, key))
+
+    def _substitution_pictures(self, key: str, *, in_sentence: bool) -> None:
+        """The pictures of a substitution's value referred to inside a line (an ``<img>``
+        tag, ``![alt](src)``): myst-parser renders the value as inline MyST where the
+        reference stands (``render_substitution``), so they are images of the page there,
+        their paths relative to it (QuPath's ``{{ icon_cog }}``: ``<img src="../images/icons/COG.png">``,
+        a toolbar icon in a sentence). Their text is :meth:`_inline_substitution`'s."""
+        value = self.subs[key]
+        if "<img" not in value.lower() and "![" not in value:
+            return
+        if not self._may_expand(key):
+            return
+        for t in self.md.parseInline(value, self._env()):
+            for c in t.children or []:
+                if c.type == "image":
+                    self._image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""),
+                                inline=in_sentence, width=str(c.attrs.get("width") or ""))
+                elif c.type == "html_inline" and c.content.lower().startswith("<img"):
+                    self.b.html(c.content, inline=True, image_base=self._image_base, in_sentence=in_sentence)
 
     def _may_expand(self, key: str) -> bool:
         """False (with one warning) past :data:`MAX_SUBSTITUTIONS` parsed values on
