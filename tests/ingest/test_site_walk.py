@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from murar.embed.fake import HashingEmbedder
 from murar.errors import NoPagesError
@@ -223,3 +224,22 @@ def test_plain_folder_of_asc_files_is_an_asciidoc_book(tmp_path: Path) -> None:
     assert doc.title == "The Book"
     assert [s.heading_path for s in doc.sections if s.text] == [
         ("The Book", "Getting Started"), ("The Book", "Getting Started", "Local Systems")]
+
+
+def test_plain_asciidoc_docdir_is_the_documents_folder(tmp_path: Path) -> None:
+    """Asciidoctor sets docdir to the document's folder (an absolute path):
+    'include::{docdir}/chapters/one.adoc[]' and 'image::{docdir}/images/a.png[]' were left
+    unresolved (the chapter stayed a page of its own, the image was lost) and a line showing
+    {docfile} was dropped whole."""
+    corpus = tmp_path / "c"
+    (corpus / "book" / "chapters").mkdir(parents=True)
+    (corpus / "book" / "images").mkdir()
+    Image.new("RGB", (400, 300), "white").save(corpus / "book" / "images" / "a.png")
+    (corpus / "book" / "guide.adoc").write_text("= Guide\n\ninclude::{docdir}/chapters/one.adoc[]\n\nSource: {docfile}.\n")
+    (corpus / "book" / "chapters" / "one.adoc").write_text("== One\n\nChapter one text.\n\nimage::{docdir}/images/a.png[A]\n")
+    site = PlainSite(corpus)
+    assert site.classify("book/chapters/one.adoc").role is FileRole.INCLUDE
+    docs = convert_corpus(corpus, assets_dir=tmp_path / "a", report=IngestReport(), site=site, walk=walk_site(site))
+    (doc,) = docs
+    assert [m.path for m in doc.media] == ["book/images/a.png"]
+    assert "Chapter one text." in doc.sections[-1].text and "Source: /book/guide.adoc." in doc.sections[-1].text

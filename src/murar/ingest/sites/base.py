@@ -47,6 +47,7 @@ Integration (i8-sites):
 from __future__ import annotations
 
 import enum
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -228,12 +229,26 @@ class PlainSite:
             self._includes = scan_include_targets(
                 root, files, _PLAIN_INCLUDE_RE,
                 lambda target, rel: self.resolve_include(target, page_rel=rel),
-                expand=lambda target, rel: entries.expand(target, entries.of(rel)) or target)  # include::{includes}/x.adoc[]
+                # include::{includes}/x.adoc[]; include::{docdir}/x.adoc[] as '/x.adoc', read from the nearest
+                # folder holding 'x.adoc' (a nested include's docdir is the master document's, unknown here)
+                expand=lambda target, rel: entries.expand(target, {"docdir": "", **entries.of(rel)}) or target)
         return self._includes
 
     @property
     def config(self) -> SiteConfig:
         return self._config
+
+    def attributes_for(self, rel: str) -> dict[str, str]:
+        """AsciiDoc attributes Asciidoctor sets for the document ``rel`` converted on its
+        own (docs: "Intrinsic attributes"): ``docdir``, the document's folder, and
+        ``docfile``, the document, both written root-relative with a leading ``/``
+        (``/guide`` for ``guide/book.adoc``; ``docdir`` is empty for a document at the
+        root) where Asciidoctor gives absolute paths, so that ``include::{docdir}/ch/one.adoc[]``
+        and ``image::{docdir}/images/a.png[]`` resolve from the corpus root to the files
+        beside the document."""
+        folder = posixpath.dirname(rel)
+        docdir = f"/{folder}" if folder else ""
+        return {"docdir": docdir, "docfile": f"{docdir}/{posixpath.basename(rel)}"}
 
     def classify(self, rel: str) -> FileClass:
         suffix = Path(rel).suffix.lower()
