@@ -474,6 +474,32 @@ def _multilingual(root: Path) -> Path:
     return root
 
 
+def test_content_plugins_of_a_plugins_array_built_in_code(tmp_path: Path) -> None:
+    """A plugins value the config computes (a function it calls that starts from an array and
+    appends an instance per product) holds content plugin instances too: each
+    ['@docusaurus/plugin-content-docs', {...}] pair it writes is one."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+const cloud = (() => process.env.CLOUD !== '0')();
+const config = {
+  presets: [['classic', ({ docs: { path: 'docs' }, blog: false })]],
+  plugins: (() => {
+    let plugins = ['docusaurus-plugin-image-zoom'];
+    if (cloud) {
+      plugins = [...plugins, ['@docusaurus/plugin-content-docs', { id: 'cloud', path: 'cloud' }]];
+    }
+    plugins.push([require.resolve('@docusaurus/plugin-content-docs'), { id: 'pp', path: 'pp' }]);
+    return plugins;
+  })(),
+};
+export default config;
+""")
+    for rel in ("docs/a.md", "cloud/b.md", "pp/c.md", "other/d.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert _pages(site, tmp_path) == ["cloud/b.md", "docs/a.md", "pp/c.md"]
+
+
 def _pages(site: DocusaurusSite, root: Path) -> list[str]:
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
     return [rel for rel in files if site.classify(rel).role is FileRole.PAGE]
