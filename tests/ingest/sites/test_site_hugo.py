@@ -84,6 +84,25 @@ def test_config_dir_production_and_languages(tmp_path: Path, write: Callable[...
     assert site.preprocess('{{< param "product" >}}', page_rel="content/en/a.md") == "Acme"
 
 
+def test_config_dir_subfolders_and_language_suffixed_files(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo walks config/_default with its subfolders, each file under its own name's key
+    (Falco's config/_default/versions/params.yaml, module/module.yaml); a language suffix puts a
+    file under that language (params.fr.toml -> languages.fr.params)."""
+    write(tmp_path, "config/_default/config.toml", 'baseURL = "https://x.org/"\ncontentDir = "content/en"\n'
+                                                   '[params]\ncopyright = "X"\n')
+    write(tmp_path, "config/_default/versions/params.yaml", "version: v0.41.0\n")
+    write(tmp_path, "config/_default/module/module.yaml",
+          "mounts:\n  - source: content/en\n    target: content\n    lang: en\n")
+    write(tmp_path, "config/_default/languages/languages.yaml", "en:\n  weight: 1\nfr:\n  weight: 2\n")
+    write(tmp_path, "config/_default/params.fr.toml", 'version = "v0.41.0-fr"\n')
+    cfg, _ = hugo.read_hugo_config(tmp_path)
+    assert cfg["params"] == {"copyright": "X", "version": "v0.41.0"}
+    assert cfg["module"]["mounts"][0]["source"] == "content/en"
+    assert cfg["languages"]["fr"] == {"weight": 2, "params": {"version": "v0.41.0-fr"}}
+    site = hugo.load(tmp_path)
+    assert site.preprocess('{{< param "version" >}}', page_rel="content/en/a.md") == "v0.41.0"
+
+
 def test_module_mounts_replace_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", '[[module.mounts]]\nsource = "docs"\ntarget = "content"\n'
                                  '[[module.mounts]]\nsource = "pictures"\ntarget = "static"\n')

@@ -257,9 +257,14 @@ def _merge(into: dict[str, Any], new: dict[str, Any]) -> None:
 def read_hugo_config(root: Path, *, environment: str = "production") -> tuple[dict[str, Any], str | None]:
     """The merged Hugo configuration of the project at ``root``: ``config/_default/``
     (``hugo.*``/``config.*`` at the top level, other files under their own key:
-    ``params.toml`` -> ``params``, ``languages.toml`` -> ``languages``), then
-    ``config/<environment>/``, then the root config file, which wins. Returns
-    ``(config, name of the main config file)``; keys are lower-cased as Hugo does.
+    ``params.toml`` -> ``params``, ``languages.toml`` -> ``languages``; a language
+    suffix puts a file under that language: ``menus.en.toml`` ->
+    ``languages.en.menus``, ``params.de.yaml`` -> ``languages.de.params``), then
+    ``config/<environment>/``, then the root config file, which wins. Each folder
+    is read with its subfolders, files in name order (``config/_default/versions/
+    params.yaml`` is ``params`` too), as Hugo's ``config.LoadConfigFromDir`` walks
+    it. Returns ``(config, name of the main config file)``; keys are lower-cased
+    as Hugo does.
 
     Raises:
         ConfigError: a config file is not valid TOML/YAML/JSON.
@@ -270,19 +275,23 @@ def read_hugo_config(root: Path, *, environment: str = "production") -> tuple[di
         base = root / folder
         if not base.is_dir():
             continue
-        for path in sorted(base.iterdir()):
-            if path.suffix.lower() not in (".toml", ".yaml", ".yml", ".json") or not path.is_file():
-                continue
+        for path in _config_dir_files(base):
             try:
                 data = _lower_keys(load_data_file(path))
             except (OSError, ValueError) as err:
                 raise ConfigError(f"Hugo config {path.relative_to(root)}: {err}") from err
-            stem = path.stem.split(".")[0].lower()
+            stem = path.stem.lower()
             if stem in ("hugo", "config"):
                 _merge(merged, data)
                 main = main or path.relative_to(root).as_posix()
+                continue
+            name, _, lang = stem.rpartition(".") if "." in stem else (stem, "", "")
+            if not lang:
+                _merge(merged, {name: data})
+            elif name in ("menu", "menus", "params"):
+                _merge(merged, {"languages": {lang: {"menus" if name == "menu" else name: data}}})
             else:
-                _merge(merged, {stem: data})
+                _merge(merged, {"languages": {lang: data}})
     for name in CONFIG_FILES:
         path = root / name
         if path.is_file():
@@ -294,6 +303,18 @@ def read_hugo_config(root: Path, *, environment: str = "production") -> tuple[di
             main = name
             break
     return merged, main
+
+
+def _config_dir_files(base: Path) -> list[Path]:
+    """The TOML/YAML/JSON files under the config folder ``base`` in the order Hugo
+    walks it (names sorted, a subfolder's files where its name sorts)."""
+    out: list[Path] = []
+    for path in sorted(base.iterdir(), key=lambda p: p.name):
+        if path.is_dir() and not path.is_symlink():
+            out.extend(_config_dir_files(path))
+        elif path.is_file() and path.suffix.lower() in (".toml", ".yaml", ".yml", ".json"):
+            out.append(path)
+    return out
 
 
 def _lower_keys(data: dict[str, Any]) -> dict[str, Any]:
