@@ -103,6 +103,25 @@ def test_config_dir_subfolders_and_language_suffixed_files(tmp_path: Path, write
     assert site.preprocess('{{< param "version" >}}', page_rel="content/en/a.md") == "v0.41.0"
 
 
+def test_root_links_reach_bundle_files_hugo_published_at_lower_cased_urls(
+        tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo lowercases content URL paths (disablePathToLower false): Tekton's
+    content/en/docs/Concepts/x.png is served at /docs/concepts/x.png, the link its pages use.
+    A URL with capitals is not such a path; with disablePathToLower the case must match."""
+    write(tmp_path, "hugo.toml", 'contentDir = "content/en"\n')
+    write(tmp_path, "content/en/docs/Concepts/_index.md", "# Concepts\n")
+    write(tmp_path, "content/en/docs/Concepts/model.md", "# Model\n")
+    write(tmp_path, "content/en/docs/Concepts/concept-runs.png", png)
+    site = hugo.load(tmp_path)
+    page = "content/en/docs/Concepts/model.md"
+    assert site.resolve_asset("/docs/concepts/concept-runs.png", page_rel=page).rel_path == \
+        "content/en/docs/Concepts/concept-runs.png"
+    assert site.resolve_asset("/docs/concepts/other.png", page_rel=page).problem
+    assert site.resolve_asset("/docs/CONCEPTS/concept-runs.png", page_rel=page).problem
+    write(tmp_path, "hugo.toml", 'contentDir = "content/en"\ndisablePathToLower = true\n')
+    assert hugo.load(tmp_path).resolve_asset("/docs/concepts/concept-runs.png", page_rel=page).problem
+
+
 def test_module_mounts_replace_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", '[[module.mounts]]\nsource = "docs"\ntarget = "content"\n'
                                  '[[module.mounts]]\nsource = "pictures"\ntarget = "static"\n')

@@ -477,6 +477,8 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         "publish_date_keys": ";".join(_date_keys(cfg, "publishdate", _PUBLISH_DATE_KEYS)),
         "expiry_date_keys": ";".join(_date_keys(cfg, "expirydate", _EXPIRY_DATE_KEYS)),
         "ugly_urls": str(cfg.get("uglyurls") is True).lower(),
+        # Hugo lowercases the URL paths of content (disablePathToLower = false by default)
+        "path_to_lower": str(cfg.get("disablepathtolower") is not True).lower(),
         "publish_dir": safe_join(str(cfg.get("publishdir") or "public")),
         # language codes a file name may carry (page.fr.md), the default language first
         "languages": ";".join(dict.fromkeys([default_lang, *(str(k).lower() for k in languages)])),
@@ -1429,6 +1431,8 @@ class HugoSite:
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands += self._served_from("static", site_path)
             cands += [safe_join(c, site_path) for c in self._config.content_dirs]
+            if self._config.settings.get("path_to_lower", "true") == "true":
+                cands += [f for c in self._config.content_dirs if (f := self._published_as(c, site_path))]
             cands += self._served_from("assets", site_path)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
@@ -1439,6 +1443,33 @@ class HugoSite:
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
             cands += self._served_from("assets", safe_join(path))
         return lookup(self._root, cands, link=link)
+
+    def _published_as(self, content_dir: str, site_path: str) -> str | None:
+        """The file under ``content_dir`` that Hugo publishes at the lower-cased URL
+        ``site_path`` when its folders are not lower case (``content/docs/Concepts/
+        x.png`` is served at ``/docs/concepts/x.png``: Hugo lowercases content URL
+        paths unless ``disablePathToLower``); each folder and then the file name
+        matched exactly, else without regard to case. ``None`` when there is no
+        such file, or ``site_path`` has capitals (not a lower-cased URL). Never raises."""
+        if site_path != site_path.lower():
+            return None
+        parts = [p for p in site_path.split("/") if p]
+        if not parts or any(p in (".", "..") for p in parts):
+            return None
+        here, out = self._root / content_dir, [content_dir]
+        try:
+            for i, part in enumerate(parts):
+                last = i == len(parts) - 1
+                name = part if ((here / part).is_file() if last else (here / part).is_dir()) else next(
+                    (e.name for e in sorted(here.iterdir())
+                     if e.name.lower() == part and (e.is_file() if last else e.is_dir())), "")
+                if not name:
+                    return None
+                here = here / name
+                out.append(name)
+        except OSError:
+            return None
+        return safe_join(*out)
 
     def linked_bundle_dirs(self, page_rel: str) -> list[str]:
         """The folders of the bundles ``page_rel``'s translations would sit in
