@@ -205,3 +205,17 @@ def test_tags_after_the_work_limit_keep_their_text(tmp_path: Path, write: Callab
     out, warnings = _hostile(tmp_path, write, page)
     assert "Kept A" in out and "Kept B" in out and out.count("<>") == 1
     assert len([w for w in warnings if "work allowed" in w]) == 1
+
+
+def test_plugin_tags_show_their_title_and_leave_no_empty_emphasis(tmp_path: Path,
+                                                                  write: Callable[..., Path]) -> None:
+    """A site plugin's tag (Ruby, not run) writes its title="..." argument, as an unknown Hugo
+    shortcode keeps its title (Home Assistant's {% my %} link text); one without a title writes
+    nothing, and bold or italics that held only it go too ('****' read as text otherwise)."""
+    page = ('Go to {% my automations title="**Settings** > **Automations**" %}.\n'
+            "Select the blue **{% my blueprint_import blueprint=\"https://x.org/a.yaml\" %}** button, "
+            "then _{% icon \"mdi:menu\" %}_ Menu {% icon 'mdi:dots' %}.\n"
+            "Keep **bold** and a ** literal.\n")
+    assert _render(tmp_path, write, page) == ("Go to **Settings** > **Automations**.\n"
+                                              "Select the blue  button, then  Menu .\n"
+                                              "Keep **bold** and a ** literal.\n")

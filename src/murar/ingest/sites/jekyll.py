@@ -32,8 +32,11 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   hashes and ranges with ``limit``/``offset``/``reversed``, ``forloop.*``,
   ``break``/``continue``, bounded per page; ``{% post_url name %}`` gives the
   post's path, as ``{% link %}`` does; tab plugins' ``{% tabs %}``/``{% tab label %}``/
-  ``{% endtabs %}`` become tab-set markers; every other tag (a plugin's) writes
-  nothing, the text around it stays. A page with ``render_with_liquid: false``
+  ``{% endtabs %}`` become tab-set markers; every other tag (a plugin's, Ruby
+  murar does not run) writes its ``title="..."`` argument, as an unknown Hugo
+  shortcode keeps its title (Home Assistant's ``{% my automations title="**Settings**"
+  %}`` link text), else nothing; the text around it stays, and emphasis that held
+  only such a tag (``**{% my blueprints %}**``) goes with it. A page with ``render_with_liquid: false``
   (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
   evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
@@ -471,6 +474,11 @@ _INCLUDE_TARGET = re.compile(r"((?:\{\{.*?\}\}|[^\s{])+)(.*)$", re.DOTALL)
 # scanned the word to its end)
 _PARAM = re.compile(r"""(?<![\w-])([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 _OUTPUT = re.compile(r"\{\{-?(.*?)-?\}\}")
+# a plugin tag murar cannot run: its title="..." argument (what such tags show, as an unknown Hugo
+# shortcode keeps its title), else a mark where it stood, so emphasis left empty around it goes too
+_PLUGIN_TITLE = re.compile(r"""(?<![\w-])title\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_DROPPED_TAG = "\x1e"
+_EMPTY_EMPHASIS = re.compile(r"(\*\*|__|\*|_)\x1e\1")
 _OUTPUT_END = re.compile(r"\}\}")
 #: characters one page's ``markdownify`` filters convert (markdown-it takes up to 10 s on
 #: 100,000 characters of ``[a](``); past them the text stays Markdown
@@ -926,7 +934,7 @@ class JekyllSite:
                       warnings=warnings)
         out: list[str] = []
         _JekyllLiquid(self, page_rel).render_file(text, page_rel, ctx, out)
-        return "".join(out)
+        return _EMPTY_EMPHASIS.sub("", "".join(out)).replace(_DROPPED_TAG, "")
 
     def _post_url(self, args: str) -> str:
         """``{% post_url 2020-01-01-name %}`` (Jekyll "Links": a post by its file name,
@@ -1068,7 +1076,9 @@ class _JekyllLiquid(Renderer):
             out.append("/" + args.strip().strip("'\"").lstrip("/") if name == "link" else self.site._post_url(args))
         elif name in ("tabs", "tab", "endtabs"):
             out.append(_tab_marker(name, args, ctx))
-        # every other tag (a plugin's) writes nothing; the text around it stays
+        else:  # a plugin's tag: its title, else nothing (the text around it stays)
+            m = _PLUGIN_TITLE.search(args)
+            out.append(next(g for g in m.groups() if g is not None) if m else _DROPPED_TAG)
 
     def block(self, node: Tag, ctx: Context, out: list[str]) -> None:
         if node.name != "highlight" or not node.branches:
