@@ -557,6 +557,28 @@ def test_a_locale_or_version_the_site_lacks_is_a_config_error_listing_its_own(tm
         DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(docs_version="2.0"))
 
 
+def test_remark_abbr_definitions_are_not_page_text(tmp_path: Path) -> None:
+    """remark-abbr in a docs instance's remarkPlugins (Kratix's docs: const abbr =
+    require('remark-abbr'); remarkPlugins: [abbr]) reads '*[GitOps]: ...' lines as abbreviation
+    definitions, which the page does not show; in code, and on a site without the plugin, they stay."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "intro.md"
+    page.write_text("# Intro\n\nUse a GitOps workflow.\n\n```text\n*[x]: kept in code\n```\n\n"
+                    "*[GitOps]: Operations driven from a Git repository\n")
+    config = ("const abbr = require('remark-abbr');\nmodule.exports = {\n"
+              "  presets: [['classic', {docs: {sidebarPath: './sidebars.js', remarkPlugins: [%s]}}]],\n};\n")
+    (tmp_path / "docusaurus.config.js").write_text(config % "abbr")
+    text = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.js"),
+                       assets_dir=tmp_path / "a").sections[0].text
+    assert "Operations driven" not in text and "*[x]: kept in code" in text and "GitOps workflow" in text
+    (tmp_path / "docusaurus.config.js").write_text(config % "")
+    text = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.js"),
+                       assets_dir=tmp_path / "a").sections[0].text
+    assert "Operations driven from a Git repository" in text
+
+
 def test_npm2yarn_code_blocks_are_package_manager_tabs(tmp_path: Path) -> None:
     """@docusaurus/remark-plugin-npm2yarn in a docs instance's remarkPlugins: a block whose meta is
     'npm2yarn' is a tab set (npm as written, then Yarn and pnpm converted as npm-to-yarn converts:

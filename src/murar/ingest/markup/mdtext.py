@@ -117,6 +117,22 @@ def directive_admonitions(text: str, fence: re.Pattern[str]) -> str:
     return "\n".join(out)
 
 
+#: an abbreviation definition line (PHP Markdown Extra syntax, read by remark-abbr,
+#: Python-Markdown's abbr and kramdown): ``*[HTML]: Hyper Text Markup Language``
+ABBREVIATION_DEFINITION = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:")
+
+
+def drop_abbreviation_definitions(text: str, fence: re.Pattern[str]) -> str:
+    """``text`` without its abbreviation definition lines
+    (:data:`ABBREVIATION_DEFINITION`): the extensions that read them mark the
+    abbreviation where it is used (``<abbr title>``) and output no definition.
+    Lines of fenced code (``fence``, see :class:`FenceTracker`) are left alone."""
+    if "*[" not in text:
+        return text
+    fences = FenceTracker(fence)
+    return "\n".join(line for line in text.split("\n")
+                     if fences.in_code(line) or not ABBREVIATION_DEFINITION.match(line))
+
 #: the alert kinds GitHub renders ("Basic writing and formatting syntax", Alerts), any letter case
 GITHUB_ALERTS = frozenset({"note", "tip", "important", "warning", "caution"})
 #: a block quote line that opens with an alert marker: ``> [!NOTE]``, ``>[!tip]``, ``> [!WARNING]- Title``

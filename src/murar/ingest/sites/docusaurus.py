@@ -57,7 +57,11 @@ from typing import Any
 from urllib.parse import unquote
 
 from murar.errors import ConfigError
-from murar.ingest.markup.mdtext import FenceTracker, directive_admonitions
+from murar.ingest.markup.mdtext import (
+    FenceTracker,
+    directive_admonitions,
+    drop_abbreviation_definitions,
+)
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
@@ -286,7 +290,8 @@ class ContentInstance:
     chosen locale's translations of its files (:func:`localized_folder`; ``""``
     when the default locale is read). ``npm2yarn`` names the converters of the
     ``@docusaurus/remark-plugin-npm2yarn`` its ``remarkPlugins`` list
-    (:func:`npm2yarn_converters`)."""
+    (:func:`npm2yarn_converters`); ``abbreviations`` is true when that list holds
+    ``remark-abbr`` (its ``*[HTML]: ...`` definition lines are not page text)."""
 
     kind: str
     folder: str
@@ -294,6 +299,7 @@ class ContentInstance:
     exclude: tuple[str, ...]
     localized: str = ""
     npm2yarn: tuple[str, ...] = ()  # converters of its npm2yarn remark plugin (none: not configured)
+    abbreviations: bool = False  # remark-abbr in its remarkPlugins
 
 
 def _module_object(code: str, key: str, root: Path, site_dir: str) -> tuple[str, str]:
@@ -339,22 +345,33 @@ def npm2yarn_converters(block: str, code: str, consts: dict[str, str], mdx: str 
     ``[name, fn]`` converter runs code murar never runs); without one Docusaurus 3
     converts to ``yarn`` and ``pnpm``, Docusaurus 2 (``mdx`` ``"1"``) to ``yarn`` only
     (remark-plugin-npm2yarn: ``converters = ['yarn', 'pnpm']``, added in 3.0)."""
-    plugins = js.top_level_value(block, "remarkPlugins") or ""
-    if not plugins.startswith("[") or _NPM2YARN_MODULE.split("/")[-1] not in code:
+    entry = remark_plugin_entry(block, code, _NPM2YARN_MODULE)
+    if entry is None:
         return ()
+    options = js.object_at(entry, entry.find("{")) if "{" in entry else None
+    wanted = js.top_level_strings(options, "converters", consts) if options is not None else None
+    if wanted is not None:
+        return tuple(dict.fromkeys(c for c in wanted if c in ("yarn", "pnpm")))
+    return ("yarn",) if mdx == "1" else ("yarn", "pnpm")
+
+
+def remark_plugin_entry(block: str, code: str, module: str) -> str | None:
+    """The entry of the content plugin options ``block``'s ``remarkPlugins`` array
+    that is the remark plugin ``module`` (``require('remark-abbr')``, ``[require(...),
+    {options}]``, or a name ``code`` binds to that module: ``const abbr =
+    require('remark-abbr')``, ``import abbr from 'remark-abbr'``), as source text;
+    ``None`` when the list holds no such plugin (or is no array literal)."""
+    plugins = js.top_level_value(block, "remarkPlugins") or ""
+    if not plugins.startswith("[") or module.split("/")[-1] not in code:
+        return None
     names = {m.group(1) for m in re.finditer(
-        rf"""(?:const|let|var|import)\s+([A-Za-z_$][\w$]*)\s*(?:=\s*require\(\s*['"]{re.escape(_NPM2YARN_MODULE)}['"]\s*\)"""
-        rf"""|from\s+['"]{re.escape(_NPM2YARN_MODULE)}['"])""", code[:200_000])}
+        rf"""(?:const|let|var|import)\s+([A-Za-z_$][\w$]*)\s*(?:=\s*require\(\s*['"]{re.escape(module)}['"]\s*\)"""
+        rf"""|from\s+['"]{re.escape(module)}['"])""", code[:200_000])}
     for entry in js.array_entries(f"p: {plugins}", "p") or []:
         head = entry.lstrip("[").split(",", 1)[0].strip()
-        if _NPM2YARN_MODULE not in head and not (head.split(".")[0] in names and head):
-            continue
-        options = js.object_at(entry, entry.find("{")) if "{" in entry else None
-        wanted = js.top_level_strings(options, "converters", consts) if options is not None else None
-        if wanted is not None:
-            return tuple(dict.fromkeys(c for c in wanted if c in ("yarn", "pnpm")))
-        return ("yarn",) if mdx == "1" else ("yarn", "pnpm")
-    return ()
+        if re.search(rf"""['"]{re.escape(module)}['"]""", head) or (head and head.split(".")[0] in names):
+            return entry
+    return None
 
 
 def localized_folder(kind: str, plugin_id: str, locale: str, version: str | None = None) -> str:
@@ -705,7 +722,8 @@ class DocusaurusSite:
                 kind=kind, folder=folder,
                 include=tuple(include) if include is not None else _DEFAULT_INCLUDE[kind],
                 exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized,
-                npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir))))
+                npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir)),
+                abbreviations=remark_plugin_entry(block, code, "remark-abbr") is not None))
         if wanted is not None and not any(v.asked for _, v in versions):
             have = sorted({n for _, v in versions for n in v.versions}, key=lambda n: (n != "current", n))
             raise ConfigError(f"docs version {wanted!r} is not a version of this Docusaurus site; it has "
@@ -1039,9 +1057,13 @@ class DocusaurusSite:
         Lines of fenced code holding only a magic comment (``// highlight-next-line``,
         ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
         the lines they mark and does not show them ("Code blocks: highlighting with
-        comments")."""
+        comments"). With ``remark-abbr`` in the instance's ``remarkPlugins``, its
+        abbreviation definition lines (``*[HTML]: ...``) are not text."""
         text = _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
         text = _code_titles(text)
-        instance = max((i for i in self._instances if i.npm2yarn and (contained(page_rel, i.folder) or (
-            i.localized and contained(page_rel, i.localized)))), key=lambda i: len(i.folder), default=None)
+        mine = [i for i in self._instances if contained(page_rel, i.folder) or (
+            i.localized and contained(page_rel, i.localized))]
+        if any(i.abbreviations for i in mine):
+            text = drop_abbreviation_definitions(text, _FENCE)
+        instance = max((i for i in mine if i.npm2yarn), key=lambda i: len(i.folder), default=None)
         return npm2yarn_tabs(text, instance.npm2yarn) if instance is not None else text
