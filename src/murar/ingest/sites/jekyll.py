@@ -504,6 +504,10 @@ _HIDDEN_ATTR = re.compile(r"\s(?:hidden|aria-hidden=\"true\")", re.IGNORECASE)
 #: ``{% include {{ page.name }} %}`` in a layout: a file named by the page's front matter
 _LAYOUT_PAGE_INCLUDE = re.compile(r"\{%-?\s*include\s+\{\{\s*page\.([A-Za-z_][\w-]*)\s*\}\}\s*-?%\}")
 _LAYOUT_NAME = re.compile(r"[\w][\w.-]{0,100}")
+# a layout writing a front matter value as the text of a block element: <div class="summary">{{ page.summary }}</div>
+_LAYOUT_PAGE_BLOCK = re.compile(r"<(div|p|h[2-6]|section|blockquote)\b[^<>]*>\s*\{\{-?\s*page\.([A-Za-z_][\w-]*)"
+                                r"\s*(?:\|\s*markdownify\s*)?-?\}\}\s*</\1\s*>")
+_LAYOUT_CONTENT = re.compile(r"\{\{-?\s*content\s*-?\}\}")
 _INCLUDE_NAME = re.compile(r"[\w./-]{1,300}")
 
 
@@ -546,7 +550,7 @@ class JekyllSite:
         self._url_folders: dict[str, str | None] = {}
         self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
         self._children_nav: bool | None = None
-        self._layout_includes: dict[str, tuple[str, ...]] = {}
+        self._layouts: dict[str, tuple[str, str]] = {}  # layout name -> (its parent layout, its body)
         self._static_files: list[dict[str, Any]] | None = None
 
     @property
@@ -803,6 +807,10 @@ class JekyllSite:
             body = body.rstrip("\n") + "\n\n" + "\n\n".join(drawn) + "\n"
         if meta.get("render_with_liquid") is not False:
             body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
+        leads = [v.strip() for var in self._layout_leads(to_text(meta.get("layout")))
+                 if isinstance(v := meta.get(var), str) and v.strip()]
+        if leads:  # the layout writes them above the page's content (<div class="summary">{{ page.summary }})
+            body = "\n\n".join(leads) + "\n\n" + body.lstrip("\n")
         if self._chirpy:
             collection = self._collection_of(page_rel)
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
@@ -816,14 +824,38 @@ class JekyllSite:
         laid out in, ``layout:`` in each one's front matter; at most 5) includes as a file:
         ``{% include {{ page.include_content }} %}``. Jekyll renders a page's layouts with
         the page ("Layouts": ``page`` holds its front matter), so that file's content is on
-        the page, though the page's own text does not name it. Each layout is read once."""
+        the page, though the page's own text does not name it."""
         names: list[str] = []
+        for body in self._layout_chain(layout):
+            names += [n for n in dict.fromkeys(_LAYOUT_PAGE_INCLUDE.findall(body)) if n not in names]
+        return tuple(names)
+
+    def _layout_leads(self, layout: str) -> tuple[str, ...]:
+        """Front matter variables the layout ``layout`` (or a layout it is laid out in)
+        writes above the page's ``{{ content }}`` as the whole text of a block element:
+        the documentation theme for Jekyll's ``<div class="summary">{{page.summary}}</div>``,
+        a ``<p class="lead">{{ page.description }}</p>``; outer layouts first, as they
+        are drawn. ``title`` is not one (the page's title already)."""
+        names: list[str] = []
+        for body in reversed(self._layout_chain(layout)):
+            head = _LAYOUT_CONTENT.split(body, 1)
+            if len(head) < 2:
+                continue
+            names += [k for _, k in _LAYOUT_PAGE_BLOCK.findall(head[0]) if k != "title" and k not in names]
+        return tuple(names)
+
+    def _layout_chain(self, layout: str) -> list[str]:
+        """The bodies of the layout ``layout`` and the layouts it is laid out in
+        (``layout:`` in each one's front matter), innermost first, at most 5; a layout
+        missing from the site's ``_layouts`` ends the chain. Each file is read once, up
+        to 200,000 characters."""
+        bodies: list[str] = []
         seen: set[str] = set()
         for _ in range(5):
             if not layout or layout in seen or not _LAYOUT_NAME.fullmatch(layout):
                 break
             seen.add(layout)
-            if layout not in self._layout_includes:
+            if layout not in self._layouts:
                 path = self._root / safe_join(self._source, f"_layouts/{layout}.html")
                 text = ""
                 if path.is_file() and not inside_root(path, self._root.resolve()).problem:
@@ -834,11 +866,10 @@ class JekyllSite:
                         text = ""
                 meta, body, _ = split_front_matter(text)
                 parent = to_text(meta.get("layout")) if isinstance(meta, dict) else ""
-                self._layout_includes[layout] = (parent, *dict.fromkeys(_LAYOUT_PAGE_INCLUDE.findall(body)))
-            parent, *found = self._layout_includes[layout]
-            names += [n for n in found if n not in names]
-            layout = parent
-        return tuple(names)
+                self._layouts[layout] = (parent, body)
+            layout, body = self._layouts[layout]
+            bodies.append(body)
+        return bodies
 
     def _collection_of(self, rel: str) -> Collection | None:
         """The collection whose folder holds ``rel`` (``None``: a page outside collections)."""
