@@ -259,6 +259,31 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     assert "**Warning:** Mind the gap." in out and images_of(out) == []
 
 
+def test_site_image_shortcode_writing_its_content_beside_the_picture(tmp_path: Path, write: Callable[..., Path],
+                                                                     png: bytes) -> None:
+    """Falco's two_column_block_img draws src= as an <img>, header= in an <h3> and its content as a
+    paragraph beside them: the content is the page's text (it was only the picture's caption, the
+    header lost, as the template's {{ $content_type := .Get "content" }} assignment was read as the
+    text it writes). A template writing the content in a <figcaption> keeps it as the caption."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/two_column_block_img.html",
+          '<div class="row">\n{{ $content_type := .Get "content" | default "text" }}\n'
+          '<div class="col"><img class="w-100" src="{{ .Get "src" }}" alt="{{ .Get "alt" }}"></div>\n'
+          '<div class="col"><h3>{{ .Get "header" }}</h3>\n<p>{{ if eq $content_type "text" }}'
+          '{{ .Inner | markdownify }}{{ end }}</p></div>\n</div>\n')
+    write(tmp_path, "layouts/shortcodes/shot.html",
+          '<figure><img src="{{ .Get "src" }}">{{ with .Inner }}<figcaption>{{ . }}</figcaption>{{ end }}</figure>\n')
+    write(tmp_path, "static/img/diagram.png", png)
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< two_column_block_img src="/img/diagram.png" alt="Architecture" '
+                          'header="Detect threats" >}}\nFalco watches **system calls**.\n{{< /two_column_block_img >}}\n\n'
+                          '{{< shot src="/img/diagram.png" >}}The data flow.{{< /shot >}}\n',
+                          page_rel="content/_index.md")
+    assert images_of(out) == [("../static/img/diagram.png", "Architecture", "Detect threats"),
+                              ("../static/img/diagram.png", "The data flow.", "The data flow.")]
+    assert "Falco watches **system calls**." in out and out.count("The data flow.") == 2
+
+
 def test_site_shortcode_drawing_a_resource_its_parameter_names(tmp_path: Path, write: Callable[..., Path],
                                                                png: bytes) -> None:
     """A site shortcode whose template looks its image up as a resource a parameter names and

@@ -1972,6 +1972,16 @@ class HugoSite:
                     # the site's template looks the image up as a resource (a path it builds from src=, or
                     # Regis Philibert's {{< img "*glob*" "Caption" >}}: its alt and caption by position)
                     sc = drawn
+                if close is not None and inner.strip() and self._template_inner_is_text(name):
+                    # the site's template writes the content beside the picture, not as its caption (Falco's
+                    # two_column_block_img: <img>, <h3>{{ .Get "header" }}</h3>, <p>{{ .Inner | markdownify }}):
+                    # the picture with the parameter it writes as text as caption, then the content as text
+                    drawn = self._template_image(name, sc)
+                    if drawn is not None and drawn.params.get("caption") and not sc.get("caption", "title"):
+                        sc = Shortcode(name=sc.name, args=sc.args, params={**sc.params,
+                                                                           "caption": drawn.params["caption"]})
+                    out.append(self._image(sc, "", page_rel=page_rel, warnings=warnings) + "\n\n")
+                    continue  # (the content is read next, as the page's text; its closing tag goes)
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
@@ -2354,6 +2364,14 @@ class HugoSite:
         params = {"src": src, "alt": alt or caption, "caption": caption}
         return Shortcode(name=name, params={k: v for k, v in params.items() if v})
 
+    def _template_inner_is_text(self, name: str) -> bool:
+        """Whether the site's template for the image shortcode ``name`` writes the
+        content between its tags (``.Inner``) as the page's text: it writes it, and
+        has no ``<figcaption>`` (where a template such as Docsy's ``imgproc`` puts it
+        as the picture's caption). ``False`` without such a template."""
+        text = _drop_template_comments(self._template_text(name))
+        return ".Inner" in text and "<figcaption" not in text.lower()
+
     def _template_reads_path(self, name: str) -> bool:
         """Whether the site's template for ``name`` looks its image up as a resource named
         by a parameter (``$.Page.Resources.GetMatch (.Get 0)``, ``resources.Get (printf
@@ -2718,7 +2736,8 @@ _TPL_IMG_SRC = re.compile(r"""<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?\{\{-?\s*(?:(?
 _TPL_WITH = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*-?\}\}")
 _TPL_ALT = re.compile(r"""\balt\s*=\s*["']?\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60}))""")
 # a parameter written as an element's text: >{{ .Get "caption" }}, or {{ with .Get "title" }}<p>{{ . }}
-_TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})(?![\w.]))""")
+# (a variable written out, not one assigned: {{ $kind := .Get "content" }} writes nothing)
+_TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})(?![\w.])(?!\s*:?=))""")
 _TPL_WITH_TEXT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}[^{]{0,300}?>\s*\{\{-?\s*\.\s*[|}-]""")
 
 
