@@ -20,11 +20,27 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 __all__ = ["DIRECTIVE_ADMONITION", "GITHUB_ALERTS", "FenceTracker", "admonition_label", "alert_markers",
-           "callout_label", "callout_lead", "directive_admonitions", "inline_text", "label_lines", "read_table"]
+           "callout_label", "callout_lead", "directive_admonitions", "directive_title", "inline_text", "label_lines",
+           "read_table"]
 
 #: a remark-directive container line (Docusaurus admonitions): ``:::tip``, ``:::tip Title``,
-#: ``:::tip[Title]``, ``::::info{#id}`` or a closing ``:::``; groups: indent, colons, kind, [title], title
-DIRECTIVE_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
+#: ``:::tip[Title]``, ``::::info{#id}``, ``:::tip{title="Title"}`` or a closing ``:::``; groups: indent,
+#: colons, kind, [title], title, {attributes} (see :func:`directive_title`)
+DIRECTIVE_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{(.*)\})?\s*$")
+_DIRECTIVE_TITLE_ATTR = re.compile(r"""(?:^|\s)title=(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`}]+))""")
+
+
+def directive_title(m: re.Match[str]) -> str:
+    """The title of the admonition whose opening line :data:`DIRECTIVE_ADMONITION`
+    matched: its directive label (``:::tip[Title]``), the legacy text after the kind
+    (``:::tip Title``), else its ``title`` attribute (``:::tip{title="Title"}``: the
+    Docusaurus admonitions plugin passes ``directive.attributes.title`` on as the
+    title, a label taking its place). ``""`` without one."""
+    title = (m.group(4) or m.group(5) or "").strip()
+    if not title and m.group(6):
+        attr = _DIRECTIVE_TITLE_ATTR.search(m.group(6))
+        title = next((g for g in attr.groups() if g is not None), "").strip() if attr else ""
+    return title
 
 
 _INLINE_MD = MarkdownIt("commonmark")
@@ -109,7 +125,7 @@ def directive_admonitions(text: str, fence: re.Pattern[str]) -> str:
     for line in text.split("\n"):
         m = None if fences.in_code(line) else DIRECTIVE_ADMONITION.match(line)
         if m and m.group(3):
-            out.extend(label_lines(admonition_label(m.group(3), (m.group(4) or m.group(5) or "").strip()), m.group(1)))
+            out.extend(label_lines(admonition_label(m.group(3), directive_title(m)), m.group(1)))
         elif m:
             out.append("")
         else:

@@ -80,6 +80,7 @@ from murar.ingest.markup.mdtext import (
     DIRECTIVE_ADMONITION,
     FenceTracker,
     admonition_label,
+    directive_title,
     label_lines,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
@@ -677,7 +678,7 @@ class MdxTransformer:
                 line = line + " " + lines[i].strip()
             adm = DIRECTIVE_ADMONITION.match(line)
             if adm and (adm.group(3) or adm.group(2)):
-                kind, title = adm.group(3), (adm.group(4) or adm.group(5) or "").strip()
+                kind, title = adm.group(3), directive_title(adm)
                 if kind:
                     out.extend(label_lines(admonition_label(kind, title)))
                 else:
