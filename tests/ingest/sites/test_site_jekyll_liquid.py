@@ -219,3 +219,11 @@ def test_plugin_tags_show_their_title_and_leave_no_empty_emphasis(tmp_path: Path
     assert _render(tmp_path, write, page) == ("Go to **Settings** > **Automations**.\n"
                                               "Select the blue  button, then  Menu .\n"
                                               "Keep **bold** and a ** literal.\n")
+
+
+def test_a_capture_of_a_plugin_tag_is_empty(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A plugin's tag that writes nothing leaves a capture empty, so a condition on it reads as
+    Jekyll's would (the mark murar leaves to clean emphasis around such a tag is not captured)."""
+    page = ('{% capture badge %}{% plugin_badge %}{% endcapture %}'
+            '{% if badge == "" %}No badge.{% else %}Badge: [{{ badge }}]{% endif %}\n')
+    assert _render(tmp_path, write, page) == "No badge.\n"

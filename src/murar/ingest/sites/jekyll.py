@@ -92,6 +92,7 @@ from murar.ingest.sites._common import (
 )
 from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._liquid import (
+    DROPPED,
     MAX_LOOP_LENGTH,
     MAX_VALUE_CHARS,
     STEP_COST,
@@ -477,8 +478,7 @@ _OUTPUT = re.compile(r"\{\{-?(.*?)-?\}\}")
 # a plugin tag murar cannot run: its title="..." argument (what such tags show, as an unknown Hugo
 # shortcode keeps its title), else a mark where it stood, so emphasis left empty around it goes too
 _PLUGIN_TITLE = re.compile(r"""(?<![\w-])title\s*=\s*(?:"([^"]*)"|'([^']*)')""")
-_DROPPED_TAG = "\x1e"
-_EMPTY_EMPHASIS = re.compile(r"(\*\*|__|\*|_)\x1e\1")
+_EMPTY_EMPHASIS = re.compile(r"(\*\*|__|\*|_)" + DROPPED + r"\1")
 _OUTPUT_END = re.compile(r"\}\}")
 #: characters one page's ``markdownify`` filters convert (markdown-it takes up to 10 s on
 #: 100,000 characters of ``[a](``); past them the text stays Markdown
@@ -965,7 +965,7 @@ class JekyllSite:
                       warnings=warnings)
         out: list[str] = []
         _JekyllLiquid(self, page_rel).render_file(text, page_rel, ctx, out)
-        return _EMPTY_EMPHASIS.sub("", "".join(out)).replace(_DROPPED_TAG, "")
+        return _EMPTY_EMPHASIS.sub("", "".join(out)).replace(DROPPED, "")
 
     def _post_url(self, args: str) -> str:
         """``{% post_url 2020-01-01-name %}`` (Jekyll "Links": a post by its file name,
@@ -1109,7 +1109,7 @@ class _JekyllLiquid(Renderer):
             out.append(_tab_marker(name, args, ctx))
         else:  # a plugin's tag: its title, else nothing (the text around it stays)
             m = _PLUGIN_TITLE.search(args)
-            out.append(next(g for g in m.groups() if g is not None) if m else _DROPPED_TAG)
+            out.append(next(g for g in m.groups() if g is not None) if m else DROPPED)
 
     def block(self, node: Tag, ctx: Context, out: list[str]) -> None:
         if node.name != "highlight" or not node.branches:
