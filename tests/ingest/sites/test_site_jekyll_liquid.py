@@ -227,3 +227,17 @@ def test_a_capture_of_a_plugin_tag_is_empty(tmp_path: Path, write: Callable[...,
     page = ('{% capture badge %}{% plugin_badge %}{% endcapture %}'
             '{% if badge == "" %}No badge.{% else %}Badge: [{{ badge }}]{% endif %}\n')
     assert _render(tmp_path, write, page) == "No badge.\n"
+
+
+def test_plugin_callout_and_details_blocks_read_as_labelled_blocks(tmp_path: Path,
+                                                                  write: Callable[..., Path]) -> None:
+    """A plugin's block tag named as a callout kind ({% important %}...{% endimportant %}, Home
+    Assistant's and preCICE's alerts, which title the box with the kind) reads as the other
+    generators' callouts, a title="..." after the kind; {% details "Title" %} shows its summary
+    line. Before, only the body was kept, so the box and its summary were lost."""
+    page = ('{% important %}\nNo live view.\n{% endimportant %}\n\n{% note title="Heads up" %}\nBody.\n{% endnote %}\n\n'
+            '{% details "Generate a token" %}\n1. Open the app.\n{% enddetails %}\n')
+    out = _render(tmp_path, write, page)
+    assert "**Important:**\n" in out and "No live view." in out
+    assert "**Note: Heads up**" in out and "**Generate a token**\n" in out and "1. Open the app." in out
+    assert "endimportant" not in out and "enddetails" not in out

@@ -65,7 +65,7 @@ from murar.errors import ConfigError
 from murar.ingest.frontmatter import MAX_DEPTH, FrontMatterError, load_yaml_safely
 from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mdtext import callout_lead, label_lines
+from murar.ingest.markup.mdtext import admonition_label, callout_lead, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.media_flags import FLAGS_ATTR, HERO
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
@@ -479,6 +479,11 @@ _OUTPUT = re.compile(r"\{\{-?(.*?)-?\}\}")
 # shortcode keeps its title), else a mark where it stood, so emphasis left empty around it goes too
 _PLUGIN_TITLE = re.compile(r"""(?<![\w-])title\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _EMPTY_EMPHASIS = re.compile(r"(\*\*|__|\*|_)" + DROPPED + r"\1")
+# plugin block tags read like the other generators' callouts and collapsibles: {% note %}...{% endnote %}
+# (Home Assistant's alerts.rb, preCICE: "Note"/"Tip"/... as its title) and {% details "Title" %}
+_PLUGIN_CALLOUTS = frozenset({"note", "tip", "important", "warning", "caution", "danger", "info"})
+_PLUGIN_COLLAPSIBLES = frozenset({"details", "spoiler", "collapse", "expand", "expandable"})
+_QUOTED_FIRST = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')""")
 _OUTPUT_END = re.compile(r"\}\}")
 #: characters one page's ``markdownify`` filters convert (markdown-it takes up to 10 s on
 #: 100,000 characters of ``[a](``); past them the text stays Markdown
@@ -1107,6 +1112,14 @@ class _JekyllLiquid(Renderer):
             out.append("/" + args.strip().strip("'\"").lstrip("/") if name == "link" else self.site._post_url(args))
         elif name in ("tabs", "tab", "endtabs"):
             out.append(_tab_marker(name, args, ctx))
+        elif name in _PLUGIN_CALLOUTS or name in _PLUGIN_COLLAPSIBLES:
+            # a plugin's callout or collapsible block opening: its label line (its end tag writes nothing)
+            m = _PLUGIN_TITLE.search(args) or _QUOTED_FIRST.match(args)
+            title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
+            if name in _PLUGIN_CALLOUTS:
+                out.append("\n".join(label_lines(admonition_label(name, title), "")) + "\n")
+            else:
+                out.append("\n".join(label_lines(title, "")) + "\n" if title else DROPPED)
         else:  # a plugin's tag: its title, else nothing (the text around it stays)
             m = _PLUGIN_TITLE.search(args)
             out.append(next(g for g in m.groups() if g is not None) if m else DROPPED)
