@@ -579,6 +579,36 @@ def test_remark_abbr_definitions_are_not_page_text(tmp_path: Path) -> None:
     assert "Operations driven from a Git repository" in text
 
 
+def test_text_directives_the_sites_remark_plugins_render(tmp_path: Path) -> None:
+    """authentik's docs add remark plugins of their own (beforeDefaultRemarkPlugins:
+    remarkVersionDirective from ./remark/version-directive) that draw ':ak-version[2024.6]' and
+    ':ak-enterprise' as badges: the directive showed as text, in headings too. A directive such a
+    plugin renders keeps its [label] only; other colons, code, and directives no plugin of the
+    site names stay as written."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "remark").mkdir()
+    (tmp_path / "remark" / "version-directive.ts").write_text(
+        'import { visit, SKIP } from "unist-util-visit";\nexport default function v() {\n'
+        '  return (tree) => visit(tree, "textDirective", (node) => {\n'
+        '    if (node.name !== "ak-version") return SKIP;\n    node.data = {hName: "span"};\n  });\n}\n')
+    (tmp_path / "remark" / "enterprise.mjs").write_text(
+        'export default () => (tree) => visit(tree, "textDirective", (node) => {\n'
+        '  if ("ak-enterprise" === node.name) { node.children = []; }\n});\n')
+    (tmp_path / "docusaurus.config.ts").write_text(
+        'import remarkVersion from "./remark/version-directive";\nconst ent = require("./remark/enterprise.mjs");\n'
+        "const config = {presets: [['classic', {docs: {sidebarPath: './sidebars.js', "
+        "beforeDefaultRemarkPlugins: [remarkVersion, ent]}}]]};\nexport default config;\n")
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "events.md"
+    page.write_text("# Events\n\n## Audit logging :ak-enterprise\n\nSince :ak-version[2024.6], at 10:30 "
+                    "(16:9), not :other-thing; `:ak-enterprise` in code.\n")
+    doc = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.ts"), assets_dir=tmp_path / "a")
+    section = doc.sections[-1]
+    assert section.heading_path[-1] == "Audit logging"
+    assert "Since 2024.6, at 10:30 (16:9), not :other-thing; :ak-enterprise in code." in section.text
+
+
 def test_npm2yarn_code_blocks_are_package_manager_tabs(tmp_path: Path) -> None:
     """@docusaurus/remark-plugin-npm2yarn in a docs instance's remarkPlugins: a block whose meta is
     'npm2yarn' is a tab set (npm as written, then Yarn and pnpm converted as npm-to-yarn converts:

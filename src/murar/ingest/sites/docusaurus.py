@@ -291,7 +291,9 @@ class ContentInstance:
     when the default locale is read). ``npm2yarn`` names the converters of the
     ``@docusaurus/remark-plugin-npm2yarn`` its ``remarkPlugins`` list
     (:func:`npm2yarn_converters`); ``abbreviations`` is true when that list holds
-    ``remark-abbr`` (its ``*[HTML]: ...`` definition lines are not page text)."""
+    ``remark-abbr`` (its ``*[HTML]: ...`` definition lines are not page text);
+    ``directives`` names the text directives the site's own remark plugins in its
+    lists render (:func:`site_directives`)."""
 
     kind: str
     folder: str
@@ -300,6 +302,7 @@ class ContentInstance:
     localized: str = ""
     npm2yarn: tuple[str, ...] = ()  # converters of its npm2yarn remark plugin (none: not configured)
     abbreviations: bool = False  # remark-abbr in its remarkPlugins
+    directives: tuple[str, ...] = ()  # text directives the site's own remark plugins render (site_directives)
 
 
 def _module_object(code: str, key: str, root: Path, site_dir: str) -> tuple[str, str]:
@@ -353,6 +356,49 @@ def npm2yarn_converters(block: str, code: str, consts: dict[str, str], mdx: str 
     if wanted is not None:
         return tuple(dict.fromkeys(c for c in wanted if c in ("yarn", "pnpm")))
     return ("yarn",) if mdx == "1" else ("yarn", "pnpm")
+
+
+_DIRECTIVE_NAME_TEST = re.compile(r"""\bname\s*[!=]==?\s*["']([A-Za-z][\w-]{0,60})["']"""
+                                  r"""|["']([A-Za-z][\w-]{0,60})["']\s*[!=]==?\s*(?:node\.)?name\b""")
+_MODULE_SUFFIXES = ("", ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", "/index.ts", "/index.js")
+
+
+def site_directives(block: str, code: str, root: Path, site_dir: str) -> tuple[str, ...]:
+    """The names of the text directives (``:ak-enterprise``, ``:ak-version[2024.6]``)
+    that the site's own remark plugins in the content plugin options ``block``
+    (``remarkPlugins``/``beforeDefaultRemarkPlugins`` entries bound to a local module:
+    ``import remarkVersion from "./remark/version-directive"``) render: a module that
+    visits ``textDirective`` nodes and tests their ``name`` against a literal (the
+    pattern of Docusaurus' "Markdown features: MDX plugins" directives). Each module is
+    read up to 1 MB, at most 20; ``()`` when none."""
+    names: list[str] = []
+    entries: list[str] = []
+    for key in ("beforeDefaultRemarkPlugins", "remarkPlugins"):
+        value = js.top_level_value(block, key) or ""
+        if value.startswith("["):
+            entries += js.array_entries(f"p: {value}", "p") or []
+    for entry in entries[:20]:
+        head = entry.lstrip("[").split(",", 1)[0].strip()
+        local = re.fullmatch(r"""require\(\s*['"](\.{1,2}/[^'"\n]{1,200})['"]\s*\)(?:\.default)?""", head)
+        module = local.group(1) if local else None
+        if module is None and re.fullmatch(r"[A-Za-z_$][\w$]*", head):
+            bound = re.search(rf"""(?:\bimport\s+{re.escape(head)}\s+from\s+|\b(?:const|let|var)\s+{re.escape(head)}"""
+                              rf"""\s*=\s*require\(\s*)['"](\.{{1,2}}/[^'"\n]{{1,200}})['"]""", code[:200_000])
+            module = bound.group(1) if bound else None
+        if module is None:
+            continue
+        base = root / site_dir / module
+        found = next((c for c in (Path(f"{base}{ext}") for ext in _MODULE_SUFFIXES) if _within(c, root)), None)
+        if found is None:
+            continue
+        try:
+            with found.open(encoding="utf-8", errors="replace") as fh:
+                text = js.strip_comments(fh.read(MAX_PACKAGE_JSON_BYTES))
+        except OSError:
+            continue
+        if "textDirective" in text:
+            names += [a or b for a, b in _DIRECTIVE_NAME_TEST.findall(text) if (a or b) not in names]
+    return tuple(names)
 
 
 def remark_plugin_entry(block: str, code: str, module: str) -> str | None:
@@ -723,7 +769,8 @@ class DocusaurusSite:
                 include=tuple(include) if include is not None else _DEFAULT_INCLUDE[kind],
                 exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized,
                 npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir)),
-                abbreviations=remark_plugin_entry(block, code, "remark-abbr") is not None))
+                abbreviations=remark_plugin_entry(block, code, "remark-abbr") is not None,
+                directives=site_directives(block, code, root, site_dir)))
         if wanted is not None and not any(v.asked for _, v in versions):
             have = sorted({n for _, v in versions for n in v.versions}, key=lambda n: (n != "current", n))
             raise ConfigError(f"docs version {wanted!r} is not a version of this Docusaurus site; it has "
@@ -1058,12 +1105,41 @@ class DocusaurusSite:
         ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
         the lines they mark and does not show them ("Code blocks: highlighting with
         comments"). With ``remark-abbr`` in the instance's ``remarkPlugins``, its
-        abbreviation definition lines (``*[HTML]: ...``) are not text."""
+        abbreviation definition lines (``*[HTML]: ...``) are not text; a text directive
+        the site's own remark plugins render (:func:`site_directives`: a badge murar does
+        not draw) shows its ``[label]`` only (``:ak-version[2024.6]`` -> ``2024.6``,
+        ``:ak-enterprise`` -> nothing), outside code."""
         text = _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
         text = _code_titles(text)
         mine = [i for i in self._instances if contained(page_rel, i.folder) or (
             i.localized and contained(page_rel, i.localized))]
         if any(i.abbreviations for i in mine):
             text = drop_abbreviation_definitions(text, _FENCE)
+        handled = {d for i in mine for d in i.directives}
+        if handled:
+            text = _site_text_directives(text, handled)
         instance = max((i for i in mine if i.npm2yarn), key=lambda i: len(i.folder), default=None)
         return npm2yarn_tabs(text, instance.npm2yarn) if instance is not None else text
+
+
+_TEXT_DIRECTIVE = re.compile(r"(?<![:\w`]):([A-Za-z][\w-]{0,60})(?:\[([^\]\n]{0,500})\])?(?:\{[^}\n]{0,500}\})?")
+
+
+def _site_text_directives(text: str, names: set[str]) -> str:
+    """``text`` with each text directive named in ``names`` (remark-directive
+    ``:name[label]{attributes}``) replaced by its label, outside fenced code and
+    code spans; a space left before the end of a line goes with it."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in text.split("\n"):
+        if fences.in_code(line) or ":" not in line:
+            out.append(line)
+            continue
+        parts = re.split(r"(`+[^`]*`+)", line)  # code spans kept as written
+        for k in range(0, len(parts), 2):
+            parts[k] = _TEXT_DIRECTIVE.sub(lambda m: (m.group(2) or "") if m.group(1) in names else m.group(0),
+                                           parts[k])
+        joined = "".join(parts)
+        out.append(joined.rstrip() if joined != line else line)
+    return "\n".join(out)
+
