@@ -1431,7 +1431,8 @@ class HugoSite:
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands += self._served_from("static", site_path)
             cands += [safe_join(c, site_path) for c in self._config.content_dirs]
-            if self._config.settings.get("path_to_lower", "true") == "true":
+            if self._config.settings.get("path_to_lower", "true") == "true" \
+                    and first_existing(self._root, cands) is None:  # (folders listed only when needed)
                 cands += [f for c in self._config.content_dirs if (f := self._published_as(c, site_path))]
             cands += self._served_from("assets", site_path)
         else:
