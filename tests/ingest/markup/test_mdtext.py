@@ -11,6 +11,7 @@ from murar.ingest.markup.mdtext import (
     alert_markers,
     callout_label,
     callout_lead,
+    directive_admonitions,
     label_lines,
 )
 from murar.ingest.markup.mdx import mdx_to_markdown
@@ -38,6 +39,17 @@ def test_mdx_admonitions_read_like_every_other_dialect(tmp_path: Path) -> None:
     text, warnings = mdx_to_markdown(":::note\n\nPlain.\n\n:::\n\n:::tip[Fast path]\n\nQuick.\n\n:::\n",
                                      page_rel="p.mdx", site=PlainSite(tmp_path))
     assert "**Note:**" in text and "**Tip: Fast path**" in text and ":::" not in text and warnings == []
+
+
+def test_admonition_title_attribute(tmp_path: Path) -> None:
+    """Docusaurus' admonitions plugin passes a directive's title attribute on as its title
+    (':::tip{title="Custom tip"}', read 'Tip:' before); a [label] wins over it, other attributes
+    are no title. In MDX and in CommonMark pages alike."""
+    page = ':::tip{title="Custom tip"}\nQuick.\n:::\n\n:::note[Label]{title="Attr"}\nA.\n:::\n\n::::info{#id .x}\nB.\n::::\n'
+    text, _ = mdx_to_markdown(page, page_rel="p.mdx", site=PlainSite(tmp_path))
+    assert "**Tip: Custom tip**" in text and "**Note: Label**" in text and "**Info:**" in text
+    md = directive_admonitions(page, re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})"))
+    assert "**Tip: Custom tip**" in md and "**Note: Label**" in md and "**Info:**" in md
 
 
 def test_callout_label_and_lead() -> None:

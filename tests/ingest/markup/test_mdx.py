@@ -1122,3 +1122,58 @@ def test_site_component_written_with_an_empty_body_shows_its_text_props(tmp_path
     doc = convert_mdx(root / "docs" / "errors.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Error message" in text and "Source data exceeds 50 fields." in text and "Then fix it." in text
+
+
+def test_openapi_docs_generated_pages_read_their_endpoint_and_parameters(tmp_path: Path) -> None:
+    """docusaurus-openapi-docs writes API pages (authentik's developer-docs/api/reference/*.api.mdx)
+    whose text lives in component props: <Heading as="h2" children="Request">, <MethodEndpoint
+    method path>, <ParamsItem param={{...}}>, <SchemaItem name schemaName schema={{...}}>. murar kept
+    only loose words ('Query Parameters', 'domain'); the endpoint, the parameter names and their
+    descriptions were lost and 'Request' was no heading."""
+    page = '''---
+title: "core_brands_list"
+hide_title: true
+---
+import MethodEndpoint from "@theme/ApiExplorer/MethodEndpoint";
+import ParamsItem from "@theme/ParamsItem";
+import SchemaItem from "@theme/SchemaItem";
+import Heading from "@theme/Heading";
+
+<MethodEndpoint
+  method={"get"}
+  path={"/core/brands/"}
+>
+</MethodEndpoint>
+
+Brand Viewset
+
+<Heading
+  id={"request"}
+  as={"h2"}
+  children={"Request"}
+>
+</Heading>
+
+<ul>
+  <ParamsItem
+    className={"paramsItem"}
+    param={{"name":"ordering","required":false,"in":"query","description":"Which field to use when ordering the results.","schema":{"type":"string"}}}
+  >
+  </ParamsItem>
+</ul>
+
+<SchemaItem
+  collapsible={false}
+  name={"domain"}
+  required={true}
+  schemaName={"string"}
+  schema={{"type":"string","description":"Domain that activates this brand."}}
+>
+</SchemaItem>
+'''
+    doc = _convert_page(tmp_path, "core-brands-list.api.mdx", page)
+    assert [s.heading_path[-1] for s in doc.sections] == ["core_brands_list", "Request"]
+    assert "GET /core/brands/" in doc.sections[0].text
+    request = doc.sections[1].text
+    assert "ordering (query, string): Which field to use when ordering the results." in request
+    assert "domain (string, required): Domain that activates this brand." in request

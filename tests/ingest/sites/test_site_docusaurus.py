@@ -474,6 +474,32 @@ def _multilingual(root: Path) -> Path:
     return root
 
 
+def test_content_plugins_of_a_plugins_array_built_in_code(tmp_path: Path) -> None:
+    """A plugins value the config computes (a function it calls that starts from an array and
+    appends an instance per product) holds content plugin instances too: each
+    ['@docusaurus/plugin-content-docs', {...}] pair it writes is one."""
+    (tmp_path / "docusaurus.config.js").write_text("""
+const cloud = (() => process.env.CLOUD !== '0')();
+const config = {
+  presets: [['classic', ({ docs: { path: 'docs' }, blog: false })]],
+  plugins: (() => {
+    let plugins = ['docusaurus-plugin-image-zoom'];
+    if (cloud) {
+      plugins = [...plugins, ['@docusaurus/plugin-content-docs', { id: 'cloud', path: 'cloud' }]];
+    }
+    plugins.push([require.resolve('@docusaurus/plugin-content-docs'), { id: 'pp', path: 'pp' }]);
+    return plugins;
+  })(),
+};
+export default config;
+""")
+    for rel in ("docs/a.md", "cloud/b.md", "pp/c.md", "other/d.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# T\n")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    assert _pages(site, tmp_path) == ["cloud/b.md", "docs/a.md", "pp/c.md"]
+
+
 def _pages(site: DocusaurusSite, root: Path) -> list[str]:
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
     return [rel for rel in files if site.classify(rel).role is FileRole.PAGE]
@@ -529,6 +555,58 @@ def test_a_locale_or_version_the_site_lacks_is_a_config_error_listing_its_own(tm
     (root / "versions.json").write_text('["2.0", "1.0"]')  # listed, but its folder is not in the checkout
     with pytest.raises(ConfigError, match=r"versioned_docs/version-2.0 is missing"):
         DocusaurusSite.load(root, "docusaurus.config.js", variant=SiteVariant(docs_version="2.0"))
+
+
+def test_remark_abbr_definitions_are_not_page_text(tmp_path: Path) -> None:
+    """remark-abbr in a docs instance's remarkPlugins (Kratix's docs: const abbr =
+    require('remark-abbr'); remarkPlugins: [abbr]) reads '*[GitOps]: ...' lines as abbreviation
+    definitions, which the page does not show; in code, and on a site without the plugin, they stay."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "intro.md"
+    page.write_text("# Intro\n\nUse a GitOps workflow.\n\n```text\n*[x]: kept in code\n```\n\n"
+                    "*[GitOps]: Operations driven from a Git repository\n")
+    config = ("const abbr = require('remark-abbr');\nmodule.exports = {\n"
+              "  presets: [['classic', {docs: {sidebarPath: './sidebars.js', remarkPlugins: [%s]}}]],\n};\n")
+    (tmp_path / "docusaurus.config.js").write_text(config % "abbr")
+    text = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.js"),
+                       assets_dir=tmp_path / "a").sections[0].text
+    assert "Operations driven" not in text and "*[x]: kept in code" in text and "GitOps workflow" in text
+    (tmp_path / "docusaurus.config.js").write_text(config % "")
+    text = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.js"),
+                       assets_dir=tmp_path / "a").sections[0].text
+    assert "Operations driven from a Git repository" in text
+
+
+def test_text_directives_the_sites_remark_plugins_render(tmp_path: Path) -> None:
+    """authentik's docs add remark plugins of their own (beforeDefaultRemarkPlugins:
+    remarkVersionDirective from ./remark/version-directive) that draw ':ak-version[2024.6]' and
+    ':ak-enterprise' as badges: the directive showed as text, in headings too. A directive such a
+    plugin renders keeps its [label] only; other colons, code, and directives no plugin of the
+    site names stay as written."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "remark").mkdir()
+    (tmp_path / "remark" / "version-directive.ts").write_text(
+        'import { visit, SKIP } from "unist-util-visit";\nexport default function v() {\n'
+        '  return (tree) => visit(tree, "textDirective", (node) => {\n'
+        '    if (node.name !== "ak-version") return SKIP;\n    node.data = {hName: "span"};\n  });\n}\n')
+    (tmp_path / "remark" / "enterprise.mjs").write_text(
+        'export default () => (tree) => visit(tree, "textDirective", (node) => {\n'
+        '  if ("ak-enterprise" === node.name) { node.children = []; }\n});\n')
+    (tmp_path / "docusaurus.config.ts").write_text(
+        'import remarkVersion from "./remark/version-directive";\nconst ent = require("./remark/enterprise.mjs");\n'
+        "const config = {presets: [['classic', {docs: {sidebarPath: './sidebars.js', "
+        "beforeDefaultRemarkPlugins: [remarkVersion, ent]}}]]};\nexport default config;\n")
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "events.md"
+    page.write_text("# Events\n\n## Audit logging :ak-enterprise\n\nSince :ak-version[2024.6], at 10:30 "
+                    "(16:9), not :other-thing; `:ak-enterprise` in code.\n")
+    doc = convert_mdx(page, site=DocusaurusSite.load(tmp_path, "docusaurus.config.ts"), assets_dir=tmp_path / "a")
+    section = doc.sections[-1]
+    assert section.heading_path[-1] == "Audit logging"
+    assert "Since 2024.6, at 10:30 (16:9), not :other-thing; :ak-enterprise in code." in section.text
 
 
 def test_npm2yarn_code_blocks_are_package_manager_tabs(tmp_path: Path) -> None:

@@ -84,6 +84,44 @@ def test_config_dir_production_and_languages(tmp_path: Path, write: Callable[...
     assert site.preprocess('{{< param "product" >}}', page_rel="content/en/a.md") == "Acme"
 
 
+def test_config_dir_subfolders_and_language_suffixed_files(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo walks config/_default with its subfolders, each file under its own name's key
+    (Falco's config/_default/versions/params.yaml, module/module.yaml); a language suffix puts a
+    file under that language (params.fr.toml -> languages.fr.params)."""
+    write(tmp_path, "config/_default/config.toml", 'baseURL = "https://x.org/"\ncontentDir = "content/en"\n'
+                                                   '[params]\ncopyright = "X"\n')
+    write(tmp_path, "config/_default/versions/params.yaml", "version: v0.41.0\n")
+    write(tmp_path, "config/_default/module/module.yaml",
+          "mounts:\n  - source: content/en\n    target: content\n    lang: en\n")
+    write(tmp_path, "config/_default/languages/languages.yaml", "en:\n  weight: 1\nfr:\n  weight: 2\n")
+    write(tmp_path, "config/_default/params.fr.toml", 'version = "v0.41.0-fr"\n')
+    cfg, _ = hugo.read_hugo_config(tmp_path)
+    assert cfg["params"] == {"copyright": "X", "version": "v0.41.0"}
+    assert cfg["module"]["mounts"][0]["source"] == "content/en"
+    assert cfg["languages"]["fr"] == {"weight": 2, "params": {"version": "v0.41.0-fr"}}
+    site = hugo.load(tmp_path)
+    assert site.preprocess('{{< param "version" >}}', page_rel="content/en/a.md") == "v0.41.0"
+
+
+def test_root_links_reach_bundle_files_hugo_published_at_lower_cased_urls(
+        tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Hugo lowercases content URL paths (disablePathToLower false): Tekton's
+    content/en/docs/Concepts/x.png is served at /docs/concepts/x.png, the link its pages use.
+    A URL with capitals is not such a path; with disablePathToLower the case must match."""
+    write(tmp_path, "hugo.toml", 'contentDir = "content/en"\n')
+    write(tmp_path, "content/en/docs/Concepts/_index.md", "# Concepts\n")
+    write(tmp_path, "content/en/docs/Concepts/model.md", "# Model\n")
+    write(tmp_path, "content/en/docs/Concepts/concept-runs.png", png)
+    site = hugo.load(tmp_path)
+    page = "content/en/docs/Concepts/model.md"
+    assert site.resolve_asset("/docs/concepts/concept-runs.png", page_rel=page).rel_path == \
+        "content/en/docs/Concepts/concept-runs.png"
+    assert site.resolve_asset("/docs/concepts/other.png", page_rel=page).problem
+    assert site.resolve_asset("/docs/CONCEPTS/concept-runs.png", page_rel=page).problem
+    write(tmp_path, "hugo.toml", 'contentDir = "content/en"\ndisablePathToLower = true\n')
+    assert hugo.load(tmp_path).resolve_asset("/docs/concepts/concept-runs.png", page_rel=page).problem
+
+
 def test_module_mounts_replace_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", '[[module.mounts]]\nsource = "docs"\ntarget = "content"\n'
                                  '[[module.mounts]]\nsource = "pictures"\ntarget = "static"\n')
@@ -219,6 +257,31 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     out = site.preprocess('{{< notice warning icon="/shots/small.png" >}}Mind the gap.{{< /notice >}}\n',
                           page_rel="content/docs/panel.md")
     assert "**Warning:** Mind the gap." in out and images_of(out) == []
+
+
+def test_site_image_shortcode_writing_its_content_beside_the_picture(tmp_path: Path, write: Callable[..., Path],
+                                                                     png: bytes) -> None:
+    """Falco's two_column_block_img draws src= as an <img>, header= in an <h3> and its content as a
+    paragraph beside them: the content is the page's text (it was only the picture's caption, the
+    header lost, as the template's {{ $content_type := .Get "content" }} assignment was read as the
+    text it writes). A template writing the content in a <figcaption> keeps it as the caption."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/two_column_block_img.html",
+          '<div class="row">\n{{ $content_type := .Get "content" | default "text" }}\n'
+          '<div class="col"><img class="w-100" src="{{ .Get "src" }}" alt="{{ .Get "alt" }}"></div>\n'
+          '<div class="col"><h3>{{ .Get "header" }}</h3>\n<p>{{ if eq $content_type "text" }}'
+          '{{ .Inner | markdownify }}{{ end }}</p></div>\n</div>\n')
+    write(tmp_path, "layouts/shortcodes/shot.html",
+          '<figure><img src="{{ .Get "src" }}">{{ with .Inner }}<figcaption>{{ . }}</figcaption>{{ end }}</figure>\n')
+    write(tmp_path, "static/img/diagram.png", png)
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< two_column_block_img src="/img/diagram.png" alt="Architecture" '
+                          'header="Detect threats" >}}\nFalco watches **system calls**.\n{{< /two_column_block_img >}}\n\n'
+                          '{{< shot src="/img/diagram.png" >}}The data flow.{{< /shot >}}\n',
+                          page_rel="content/_index.md")
+    assert images_of(out) == [("../static/img/diagram.png", "Architecture", "Detect threats"),
+                              ("../static/img/diagram.png", "The data flow.", "The data flow.")]
+    assert "Falco watches **system calls**." in out and out.count("The data flow.") == 2
 
 
 def test_site_shortcode_drawing_a_resource_its_parameter_names(tmp_path: Path, write: Callable[..., Path],

@@ -153,6 +153,27 @@ def test_a_file_the_layout_includes_by_a_page_variable_is_on_the_page(tmp_path: 
     assert "Quotas" not in plain
 
 
+def test_a_front_matter_value_the_layout_writes_above_the_content_leads_the_page(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The documentation theme for Jekyll's page layout writes <div class="summary">{{page.summary}}</div>
+    above {{content}}: that summary is the page's first paragraph (murar left it out). A value the
+    layout writes below the content, inside an inline element or as an attribute, and the title,
+    are not."""
+    write(tmp_path, "_config.yml", "title: Docs\ndefaults:\n  - scope: {path: ''}\n    values: {layout: page}\n")
+    write(tmp_path, "_layouts/page.html",
+          '---\nlayout: default\n---\n<h1 class="post-title-main">{{ page.title }}</h1>\n'
+          '{% if page.summary %}\n<div class="summary">{{page.summary}}</div>\n{% endif %}\n'
+          '<span>{{ page.last_updated }}</span><meta content="{{ page.keywords }}">\n{{content}}\n'
+          '<div class="tags">{{ page.tags }}</div>\n')
+    write(tmp_path, "_layouts/default.html", "<html>{{ content }}</html>\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess("---\ntitle: Upgrade\nsummary: Follow this guide to upgrade the firmware.\n"
+                          "last_updated: Oct 31\nkeywords: a, b\ntags: firmware\n---\n## Steps\n",
+                          page_rel="pages/upgrade.md")
+    assert out.split("---\n", 2)[2] == "Follow this guide to upgrade the firmware.\n\n## Steps\n"
+    assert site.preprocess("---\ntitle: T\n---\nBody.\n", page_rel="p.md").endswith("---\nBody.\n")
+
+
 def test_a_hidden_element_in_an_include_goes_with_the_elements_nested_in_it(tmp_path: Path,
                                                                             write: Callable[..., Path]) -> None:
     """An include's hidden element (a Bootstrap lightbox modal, ``aria-hidden="true"``, holding

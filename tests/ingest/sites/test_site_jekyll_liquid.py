@@ -205,3 +205,39 @@ def test_tags_after_the_work_limit_keep_their_text(tmp_path: Path, write: Callab
     out, warnings = _hostile(tmp_path, write, page)
     assert "Kept A" in out and "Kept B" in out and out.count("<>") == 1
     assert len([w for w in warnings if "work allowed" in w]) == 1
+
+
+def test_plugin_tags_show_their_title_and_leave_no_empty_emphasis(tmp_path: Path,
+                                                                  write: Callable[..., Path]) -> None:
+    """A site plugin's tag (Ruby, not run) writes its title="..." argument, as an unknown Hugo
+    shortcode keeps its title (Home Assistant's {% my %} link text); one without a title writes
+    nothing, and bold or italics that held only it go too ('****' read as text otherwise)."""
+    page = ('Go to {% my automations title="**Settings** > **Automations**" %}.\n'
+            "Select the blue **{% my blueprint_import blueprint=\"https://x.org/a.yaml\" %}** button, "
+            "then _{% icon \"mdi:menu\" %}_ Menu {% icon 'mdi:dots' %}.\n"
+            "Keep **bold** and a ** literal.\n")
+    assert _render(tmp_path, write, page) == ("Go to **Settings** > **Automations**.\n"
+                                              "Select the blue  button, then  Menu .\n"
+                                              "Keep **bold** and a ** literal.\n")
+
+
+def test_a_capture_of_a_plugin_tag_is_empty(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A plugin's tag that writes nothing leaves a capture empty, so a condition on it reads as
+    Jekyll's would (the mark murar leaves to clean emphasis around such a tag is not captured)."""
+    page = ('{% capture badge %}{% plugin_badge %}{% endcapture %}'
+            '{% if badge == "" %}No badge.{% else %}Badge: [{{ badge }}]{% endif %}\n')
+    assert _render(tmp_path, write, page) == "No badge.\n"
+
+
+def test_plugin_callout_and_details_blocks_read_as_labelled_blocks(tmp_path: Path,
+                                                                  write: Callable[..., Path]) -> None:
+    """A plugin's block tag named as a callout kind ({% important %}...{% endimportant %}, Home
+    Assistant's and preCICE's alerts, which title the box with the kind) reads as the other
+    generators' callouts, a title="..." after the kind; {% details "Title" %} shows its summary
+    line. Before, only the body was kept, so the box and its summary were lost."""
+    page = ('{% important %}\nNo live view.\n{% endimportant %}\n\n{% note title="Heads up" %}\nBody.\n{% endnote %}\n\n'
+            '{% details "Generate a token" %}\n1. Open the app.\n{% enddetails %}\n')
+    out = _render(tmp_path, write, page)
+    assert "**Important:**\n" in out and "No live view." in out
+    assert "**Note: Heads up**" in out and "**Generate a token**\n" in out and "1. Open the app." in out
+    assert "endimportant" not in out and "enddetails" not in out

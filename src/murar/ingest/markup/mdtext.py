@@ -20,11 +20,27 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 __all__ = ["DIRECTIVE_ADMONITION", "GITHUB_ALERTS", "FenceTracker", "admonition_label", "alert_markers",
-           "callout_label", "callout_lead", "directive_admonitions", "inline_text", "label_lines", "read_table"]
+           "callout_label", "callout_lead", "directive_admonitions", "directive_title", "inline_text", "label_lines",
+           "read_table"]
 
 #: a remark-directive container line (Docusaurus admonitions): ``:::tip``, ``:::tip Title``,
-#: ``:::tip[Title]``, ``::::info{#id}`` or a closing ``:::``; groups: indent, colons, kind, [title], title
-DIRECTIVE_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{.*\})?\s*$")
+#: ``:::tip[Title]``, ``::::info{#id}``, ``:::tip{title="Title"}`` or a closing ``:::``; groups: indent,
+#: colons, kind, [title], title, {attributes} (see :func:`directive_title`)
+DIRECTIVE_ADMONITION = re.compile(r"^(\s*)(:{3,})\s*([A-Za-z][\w-]*)?(?:\[(.*?)\]|[ \t]+(.*?))?\s*(?:\{(.*)\})?\s*$")
+_DIRECTIVE_TITLE_ATTR = re.compile(r"""(?:^|\s)title=(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`}]+))""")
+
+
+def directive_title(m: re.Match[str]) -> str:
+    """The title of the admonition whose opening line :data:`DIRECTIVE_ADMONITION`
+    matched: its directive label (``:::tip[Title]``), the legacy text after the kind
+    (``:::tip Title``), else its ``title`` attribute (``:::tip{title="Title"}``: the
+    Docusaurus admonitions plugin passes ``directive.attributes.title`` on as the
+    title, a label taking its place). ``""`` without one."""
+    title = (m.group(4) or m.group(5) or "").strip()
+    if not title and m.group(6):
+        attr = _DIRECTIVE_TITLE_ATTR.search(m.group(6))
+        title = next((g for g in attr.groups() if g is not None), "").strip() if attr else ""
+    return title
 
 
 _INLINE_MD = MarkdownIt("commonmark")
@@ -109,13 +125,29 @@ def directive_admonitions(text: str, fence: re.Pattern[str]) -> str:
     for line in text.split("\n"):
         m = None if fences.in_code(line) else DIRECTIVE_ADMONITION.match(line)
         if m and m.group(3):
-            out.extend(label_lines(admonition_label(m.group(3), (m.group(4) or m.group(5) or "").strip()), m.group(1)))
+            out.extend(label_lines(admonition_label(m.group(3), directive_title(m)), m.group(1)))
         elif m:
             out.append("")
         else:
             out.append(line)
     return "\n".join(out)
 
+
+#: an abbreviation definition line (PHP Markdown Extra syntax, read by remark-abbr,
+#: Python-Markdown's abbr and kramdown): ``*[HTML]: Hyper Text Markup Language``
+ABBREVIATION_DEFINITION = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:")
+
+
+def drop_abbreviation_definitions(text: str, fence: re.Pattern[str]) -> str:
+    """``text`` without its abbreviation definition lines
+    (:data:`ABBREVIATION_DEFINITION`): the extensions that read them mark the
+    abbreviation where it is used (``<abbr title>``) and output no definition.
+    Lines of fenced code (``fence``, see :class:`FenceTracker`) are left alone."""
+    if "*[" not in text:
+        return text
+    fences = FenceTracker(fence)
+    return "\n".join(line for line in text.split("\n")
+                     if fences.in_code(line) or not ABBREVIATION_DEFINITION.match(line))
 
 #: the alert kinds GitHub renders ("Basic writing and formatting syntax", Alerts), any letter case
 GITHUB_ALERTS = frozenset({"note", "tip", "important", "warning", "caution"})

@@ -62,12 +62,14 @@ go to the :class:`~murar.ingest.sites.base.Site`.
 from __future__ import annotations
 
 import bisect
+import json
 import posixpath
 import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from murar.ingest.frontmatter import parse_front_matter
 from murar.ingest.markdown import (
@@ -80,6 +82,7 @@ from murar.ingest.markup.mdtext import (
     DIRECTIVE_ADMONITION,
     FenceTracker,
     admonition_label,
+    directive_title,
     label_lines,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
@@ -677,7 +680,7 @@ class MdxTransformer:
                 line = line + " " + lines[i].strip()
             adm = DIRECTIVE_ADMONITION.match(line)
             if adm and (adm.group(3) or adm.group(2)):
-                kind, title = adm.group(3), (adm.group(4) or adm.group(5) or "").strip()
+                kind, title = adm.group(3), directive_title(adm)
                 if kind:
                     out.extend(label_lines(admonition_label(kind, title)))
                 else:
@@ -817,6 +820,9 @@ class MdxTransformer:
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
         if _is(tag, scope, "DocCardList") and "items" not in attrs:
             return self._doc_cards(page_rel, stack)
+        api = _openapi_element(tag, scope, attrs)
+        if api is not None:
+            return api
         video = self._component_video(tag, scope, page_rel) or self._component_iframe(tag, scope, page_rel)
         if video:
             return video
@@ -1371,6 +1377,66 @@ def _open_tag_unfinished(line: str) -> bool:
     rest = line[last:]
     return bool(re.match(r"<[A-Za-z][\w.:-]*(\s|$)", rest)) and _scan_tag(line, last) is None and \
         len(rest) < MAX_TAG_CHARS
+
+
+_HEADING_LEVEL = re.compile(r"h([1-6])")
+
+
+def _openapi_element(tag: _Tag, scope: _Scope, attrs: dict[str, tuple[str | None, str]]) -> str | None:
+    """The text of the components docusaurus-openapi-docs writes into its generated
+    API pages (``*.api.mdx``; docusaurus-theme-openapi-docs draws them), ``None`` for
+    any other tag: ``<Heading as="h2" children="Request">`` (@theme/Heading given its
+    text as a prop) a Markdown heading of that level; ``<MethodEndpoint method path>``
+    ``GET /path`` in code; ``<ParamsItem param={{...}}>`` and ``<SchemaItem name
+    schemaName required schema={{...}}>`` a list line ``name (in, type, required):
+    description`` read from their JSON props."""
+    if tag.closing:
+        return None
+    if _is(tag, scope, "Heading"):
+        level = _HEADING_LEVEL.fullmatch(_attr_text(attrs.get("as")))
+        text = _attr_text(attrs.get("children"))
+        return f"\n\n{'#' * int(level.group(1))} {text}\n\n" if level and text else None
+    if _is(tag, scope, "MethodEndpoint"):
+        method, path = _attr_text(attrs.get("method")), _attr_text(attrs.get("path"))
+        return f"\n\n`{method.upper()} {path}`\n\n" if method and path else None
+    if _is(tag, scope, "ParamsItem"):
+        param = _json_prop(attrs.get("param"))
+        if not param or not isinstance(param.get("name"), str):
+            return None
+        found = param.get("schema")
+        schema: dict[str, Any] = found if isinstance(found, dict) else {}
+        facts = [str(param.get("in") or ""), str(schema.get("type") or ""),
+                 "required" if param.get("required") is True else ""]
+        return _api_item(param["name"], facts, param.get("description") or schema.get("description"))
+    if _is(tag, scope, "SchemaItem"):
+        name = _attr_text(attrs.get("name"))
+        if not name:
+            return None
+        schema = _json_prop(attrs.get("schema")) or {}
+        facts = [_attr_text(attrs.get("schemaName")), "required" if attrs.get("required", ("", ""))[0] == "true" else ""]
+        return _api_item(name, facts, schema.get("description"))
+    return None
+
+
+def _json_prop(value: tuple[str | None, str] | None) -> dict[str, Any] | None:
+    """A component prop written as a JSON object in braces (``param={{"in": "query"}}``:
+    the generated pages write them so), else ``None``."""
+    if value is None or value[0] is None or value[1] != "expr" or len(value[0]) > 100_000:
+        return None
+    try:
+        data = json.loads(value[0].strip())
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _api_item(name: str, facts: list[str], description: Any) -> str:
+    """One line of an API reference's parameter or schema list."""
+    shown = ", ".join(f for f in facts if f)
+    text = f"\n- `{name}`" + (f" ({shown})" if shown else "")
+    if isinstance(description, str) and description.strip():
+        text += ": " + " ".join(description.split())
+    return text + "\n"
 
 
 def _attr_text(value: tuple[str | None, str] | None) -> str:

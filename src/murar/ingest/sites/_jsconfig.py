@@ -194,26 +194,46 @@ def plugin_entries(code: str) -> list[tuple[str, str | None]]:
     ``code``: a name written as a string literal or ``require.resolve('...')`` is
     that string, any other (``path.resolve(__dirname, './plugins/x')``) its
     source text; ``options`` is the body of the entry's object literal (possibly
-    in parentheses or followed by ``satisfies T``), ``None`` without one."""
+    in parentheses or followed by ``satisfies T``), ``None`` without one.
+
+    A ``plugins`` value the config computes (a function it calls, ``(() => {
+    let plugins = [...]; if (x) plugins = [...plugins, [...]]; return plugins;
+    })()``, a variable) is not an array literal: then every ``['name', {...}]``
+    pair written anywhere in ``code`` (a name literal followed by an options
+    object) is an entry too, as such code builds the array from them."""
     out: list[tuple[str, str | None]] = []
     for m in re.finditer(rf"{_key('plugins')}\s*:\s*\[", code):
         body = _bracketed(code, m.end() - 1)
         for entry in _top_level_entries(body or ""):
-            entry = entry.strip()
-            parts = [entry]
-            if entry.startswith("["):
-                parts = [e.strip() for e in _top_level_entries(_bracketed(entry, 0) or "")]
-            head = parts[0] if parts else ""
-            lit = re.fullmatch(rf"(?:require\.resolve\(\s*)?{_STRING}\s*\)?", head)
-            name = next((g for g in lit.groups() if g is not None), "") if lit else head
-            options = None
-            if len(parts) > 1:
-                opt = parts[1].lstrip("(").strip()
-                if opt.startswith("{"):
-                    options = object_at(opt, 0)
-            if name:
-                out.append((name, options))
+            named = _plugin_entry(entry.strip())
+            if named is not None:
+                out.append(named)
+    computed = any(m.group(1) != "[" for m in re.finditer(rf"{_key('plugins')}\s*:\s*(\S)", code))
+    if computed:
+        pair = re.compile(rf"\[\s*(?:require\.resolve\(\s*)?{_STRING}\s*\)?\s*,\s*\(?\s*\{{")
+        for m in pair.finditer(code):
+            body = _bracketed(code, m.start())
+            named = _plugin_entry(f"[{body}]") if body is not None else None
+            if named is not None and named not in out:
+                out.append(named)
     return out
+
+
+def _plugin_entry(entry: str) -> tuple[str, str | None] | None:
+    """``(name, options)`` of one ``plugins`` array entry's source text (see
+    :func:`plugin_entries`), ``None`` for an empty one."""
+    parts = [entry]
+    if entry.startswith("["):
+        parts = [e.strip() for e in _top_level_entries(_bracketed(entry, 0) or "")]
+    head = parts[0] if parts else ""
+    lit = re.fullmatch(rf"(?:require\.resolve\(\s*)?{_STRING}\s*\)?", head)
+    name = next((g for g in lit.groups() if g is not None), "") if lit else head
+    options = None
+    if len(parts) > 1:
+        opt = parts[1].lstrip("(").strip()
+        if opt.startswith("{"):
+            options = object_at(opt, 0)
+    return (name, options) if name else None
 
 
 def preset_entries(code: str) -> list[tuple[str, str | None]] | None:

@@ -81,6 +81,9 @@ MAX_NUMBER_BITS = 1024
 #: value, ran for minutes; now a page stops within about 2 s
 MAX_WORK = 400_000_000
 STEP_COST = 1_000
+#: a mark a tag leaves where it wrote nothing (a plugin's tag, :meth:`Renderer.tag`), for the
+#: caller to clean the text around it; a ``capture`` holds the text without it
+DROPPED = "\x1e"
 CHAR_COST = 20
 ITEM_COST = 1_000
 
@@ -659,7 +662,7 @@ class Renderer:
             self.render(branches[0].body, ctx, inner)
             name = node.args.strip().strip("'\"")
             if re.fullmatch(r"[\w-]+", name):
-                ctx.assign(name, "".join(inner))
+                ctx.assign(name, "".join(inner).replace(DROPPED, ""))
         else:
             self.block(node, ctx, out)
 

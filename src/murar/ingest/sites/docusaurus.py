@@ -57,7 +57,11 @@ from typing import Any
 from urllib.parse import unquote
 
 from murar.errors import ConfigError
-from murar.ingest.markup.mdtext import FenceTracker, directive_admonitions
+from murar.ingest.markup.mdtext import (
+    FenceTracker,
+    directive_admonitions,
+    drop_abbreviation_definitions,
+)
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
 from murar.ingest.sites import _jsconfig as js
@@ -286,7 +290,10 @@ class ContentInstance:
     chosen locale's translations of its files (:func:`localized_folder`; ``""``
     when the default locale is read). ``npm2yarn`` names the converters of the
     ``@docusaurus/remark-plugin-npm2yarn`` its ``remarkPlugins`` list
-    (:func:`npm2yarn_converters`)."""
+    (:func:`npm2yarn_converters`); ``abbreviations`` is true when that list holds
+    ``remark-abbr`` (its ``*[HTML]: ...`` definition lines are not page text);
+    ``directives`` names the text directives the site's own remark plugins in its
+    lists render (:func:`site_directives`)."""
 
     kind: str
     folder: str
@@ -294,6 +301,8 @@ class ContentInstance:
     exclude: tuple[str, ...]
     localized: str = ""
     npm2yarn: tuple[str, ...] = ()  # converters of its npm2yarn remark plugin (none: not configured)
+    abbreviations: bool = False  # remark-abbr in its remarkPlugins
+    directives: tuple[str, ...] = ()  # text directives the site's own remark plugins render (site_directives)
 
 
 def _module_object(code: str, key: str, root: Path, site_dir: str) -> tuple[str, str]:
@@ -339,22 +348,76 @@ def npm2yarn_converters(block: str, code: str, consts: dict[str, str], mdx: str 
     ``[name, fn]`` converter runs code murar never runs); without one Docusaurus 3
     converts to ``yarn`` and ``pnpm``, Docusaurus 2 (``mdx`` ``"1"``) to ``yarn`` only
     (remark-plugin-npm2yarn: ``converters = ['yarn', 'pnpm']``, added in 3.0)."""
-    plugins = js.top_level_value(block, "remarkPlugins") or ""
-    if not plugins.startswith("[") or _NPM2YARN_MODULE.split("/")[-1] not in code:
+    entry = remark_plugin_entry(block, code, _NPM2YARN_MODULE)
+    if entry is None:
         return ()
+    options = js.object_at(entry, entry.find("{")) if "{" in entry else None
+    wanted = js.top_level_strings(options, "converters", consts) if options is not None else None
+    if wanted is not None:
+        return tuple(dict.fromkeys(c for c in wanted if c in ("yarn", "pnpm")))
+    return ("yarn",) if mdx == "1" else ("yarn", "pnpm")
+
+
+_DIRECTIVE_NAME_TEST = re.compile(r"""\bname\s*[!=]==?\s*["']([A-Za-z][\w-]{0,60})["']"""
+                                  r"""|["']([A-Za-z][\w-]{0,60})["']\s*[!=]==?\s*(?:node\.)?name\b""")
+_MODULE_SUFFIXES = ("", ".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", "/index.ts", "/index.js")
+
+
+def site_directives(block: str, code: str, root: Path, site_dir: str) -> tuple[str, ...]:
+    """The names of the text directives (``:ak-enterprise``, ``:ak-version[2024.6]``)
+    that the site's own remark plugins in the content plugin options ``block``
+    (``remarkPlugins``/``beforeDefaultRemarkPlugins`` entries bound to a local module:
+    ``import remarkVersion from "./remark/version-directive"``) render: a module that
+    visits ``textDirective`` nodes and tests their ``name`` against a literal (the
+    pattern of Docusaurus' "Markdown features: MDX plugins" directives). Each module is
+    read up to 1 MB, at most 20; ``()`` when none."""
+    names: list[str] = []
+    entries: list[str] = []
+    for key in ("beforeDefaultRemarkPlugins", "remarkPlugins"):
+        value = js.top_level_value(block, key) or ""
+        if value.startswith("["):
+            entries += js.array_entries(f"p: {value}", "p") or []
+    for entry in entries[:20]:
+        head = entry.lstrip("[").split(",", 1)[0].strip()
+        local = re.fullmatch(r"""require\(\s*['"](\.{1,2}/[^'"\n]{1,200})['"]\s*\)(?:\.default)?""", head)
+        module = local.group(1) if local else None
+        if module is None and re.fullmatch(r"[A-Za-z_$][\w$]*", head):
+            bound = re.search(rf"""(?:\bimport\s+{re.escape(head)}\s+from\s+|\b(?:const|let|var)\s+{re.escape(head)}"""
+                              rf"""\s*=\s*require\(\s*)['"](\.{{1,2}}/[^'"\n]{{1,200}})['"]""", code[:200_000])
+            module = bound.group(1) if bound else None
+        if module is None:
+            continue
+        base = root / site_dir / module
+        found = next((c for c in (Path(f"{base}{ext}") for ext in _MODULE_SUFFIXES) if _within(c, root)), None)
+        if found is None:
+            continue
+        try:
+            with found.open(encoding="utf-8", errors="replace") as fh:
+                text = js.strip_comments(fh.read(MAX_PACKAGE_JSON_BYTES))
+        except OSError:
+            continue
+        if "textDirective" in text:
+            names += [a or b for a, b in _DIRECTIVE_NAME_TEST.findall(text) if (a or b) not in names]
+    return tuple(names)
+
+
+def remark_plugin_entry(block: str, code: str, module: str) -> str | None:
+    """The entry of the content plugin options ``block``'s ``remarkPlugins`` array
+    that is the remark plugin ``module`` (``require('remark-abbr')``, ``[require(...),
+    {options}]``, or a name ``code`` binds to that module: ``const abbr =
+    require('remark-abbr')``, ``import abbr from 'remark-abbr'``), as source text;
+    ``None`` when the list holds no such plugin (or is no array literal)."""
+    plugins = js.top_level_value(block, "remarkPlugins") or ""
+    if not plugins.startswith("[") or module.split("/")[-1] not in code:
+        return None
     names = {m.group(1) for m in re.finditer(
-        rf"""(?:const|let|var|import)\s+([A-Za-z_$][\w$]*)\s*(?:=\s*require\(\s*['"]{re.escape(_NPM2YARN_MODULE)}['"]\s*\)"""
-        rf"""|from\s+['"]{re.escape(_NPM2YARN_MODULE)}['"])""", code[:200_000])}
+        rf"""(?:const|let|var|import)\s+([A-Za-z_$][\w$]*)\s*(?:=\s*require\(\s*['"]{re.escape(module)}['"]\s*\)"""
+        rf"""|from\s+['"]{re.escape(module)}['"])""", code[:200_000])}
     for entry in js.array_entries(f"p: {plugins}", "p") or []:
         head = entry.lstrip("[").split(",", 1)[0].strip()
-        if _NPM2YARN_MODULE not in head and not (head.split(".")[0] in names and head):
-            continue
-        options = js.object_at(entry, entry.find("{")) if "{" in entry else None
-        wanted = js.top_level_strings(options, "converters", consts) if options is not None else None
-        if wanted is not None:
-            return tuple(dict.fromkeys(c for c in wanted if c in ("yarn", "pnpm")))
-        return ("yarn",) if mdx == "1" else ("yarn", "pnpm")
-    return ()
+        if re.search(rf"""['"]{re.escape(module)}['"]""", head) or (head and head.split(".")[0] in names):
+            return entry
+    return None
 
 
 def localized_folder(kind: str, plugin_id: str, locale: str, version: str | None = None) -> str:
@@ -705,7 +768,9 @@ class DocusaurusSite:
                 kind=kind, folder=folder,
                 include=tuple(include) if include is not None else _DEFAULT_INCLUDE[kind],
                 exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized,
-                npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir))))
+                npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir)),
+                abbreviations=remark_plugin_entry(block, code, "remark-abbr") is not None,
+                directives=site_directives(block, code, root, site_dir)))
         if wanted is not None and not any(v.asked for _, v in versions):
             have = sorted({n for _, v in versions for n in v.versions}, key=lambda n: (n != "current", n))
             raise ConfigError(f"docs version {wanted!r} is not a version of this Docusaurus site; it has "
@@ -1039,9 +1104,42 @@ class DocusaurusSite:
         Lines of fenced code holding only a magic comment (``// highlight-next-line``,
         ``# highlight-start``, ``<!-- highlight-end -->``) go: Docusaurus highlights
         the lines they mark and does not show them ("Code blocks: highlighting with
-        comments")."""
+        comments"). With ``remark-abbr`` in the instance's ``remarkPlugins``, its
+        abbreviation definition lines (``*[HTML]: ...``) are not text; a text directive
+        the site's own remark plugins render (:func:`site_directives`: a badge murar does
+        not draw) shows its ``[label]`` only (``:ak-version[2024.6]`` -> ``2024.6``,
+        ``:ak-enterprise`` -> nothing), outside code."""
         text = _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
         text = _code_titles(text)
-        instance = max((i for i in self._instances if i.npm2yarn and (contained(page_rel, i.folder) or (
-            i.localized and contained(page_rel, i.localized)))), key=lambda i: len(i.folder), default=None)
+        mine = [i for i in self._instances if contained(page_rel, i.folder) or (
+            i.localized and contained(page_rel, i.localized))]
+        if any(i.abbreviations for i in mine):
+            text = drop_abbreviation_definitions(text, _FENCE)
+        handled = {d for i in mine for d in i.directives}
+        if handled:
+            text = _site_text_directives(text, handled)
+        instance = max((i for i in mine if i.npm2yarn), key=lambda i: len(i.folder), default=None)
         return npm2yarn_tabs(text, instance.npm2yarn) if instance is not None else text
+
+
+_TEXT_DIRECTIVE = re.compile(r"(?<![:\w`]):([A-Za-z][\w-]{0,60})(?:\[([^\]\n]{0,500})\])?(?:\{[^}\n]{0,500}\})?")
+
+
+def _site_text_directives(text: str, names: set[str]) -> str:
+    """``text`` with each text directive named in ``names`` (remark-directive
+    ``:name[label]{attributes}``) replaced by its label, outside fenced code and
+    code spans; a space left before the end of a line goes with it."""
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in text.split("\n"):
+        if fences.in_code(line) or ":" not in line:
+            out.append(line)
+            continue
+        parts = re.split(r"(`+[^`]*`+)", line)  # code spans kept as written
+        for k in range(0, len(parts), 2):
+            parts[k] = _TEXT_DIRECTIVE.sub(lambda m: (m.group(2) or "") if m.group(1) in names else m.group(0),
+                                           parts[k])
+        joined = "".join(parts)
+        out.append(joined.rstrip() if joined != line else line)
+    return "\n".join(out)
+

@@ -257,9 +257,14 @@ def _merge(into: dict[str, Any], new: dict[str, Any]) -> None:
 def read_hugo_config(root: Path, *, environment: str = "production") -> tuple[dict[str, Any], str | None]:
     """The merged Hugo configuration of the project at ``root``: ``config/_default/``
     (``hugo.*``/``config.*`` at the top level, other files under their own key:
-    ``params.toml`` -> ``params``, ``languages.toml`` -> ``languages``), then
-    ``config/<environment>/``, then the root config file, which wins. Returns
-    ``(config, name of the main config file)``; keys are lower-cased as Hugo does.
+    ``params.toml`` -> ``params``, ``languages.toml`` -> ``languages``; a language
+    suffix puts a file under that language: ``menus.en.toml`` ->
+    ``languages.en.menus``, ``params.de.yaml`` -> ``languages.de.params``), then
+    ``config/<environment>/``, then the root config file, which wins. Each folder
+    is read with its subfolders, files in name order (``config/_default/versions/
+    params.yaml`` is ``params`` too), as Hugo's ``config.LoadConfigFromDir`` walks
+    it. Returns ``(config, name of the main config file)``; keys are lower-cased
+    as Hugo does.
 
     Raises:
         ConfigError: a config file is not valid TOML/YAML/JSON.
@@ -270,19 +275,23 @@ def read_hugo_config(root: Path, *, environment: str = "production") -> tuple[di
         base = root / folder
         if not base.is_dir():
             continue
-        for path in sorted(base.iterdir()):
-            if path.suffix.lower() not in (".toml", ".yaml", ".yml", ".json") or not path.is_file():
-                continue
+        for path in _config_dir_files(base):
             try:
                 data = _lower_keys(load_data_file(path))
             except (OSError, ValueError) as err:
                 raise ConfigError(f"Hugo config {path.relative_to(root)}: {err}") from err
-            stem = path.stem.split(".")[0].lower()
+            stem = path.stem.lower()
             if stem in ("hugo", "config"):
                 _merge(merged, data)
                 main = main or path.relative_to(root).as_posix()
+                continue
+            name, _, lang = stem.rpartition(".") if "." in stem else (stem, "", "")
+            if not lang:
+                _merge(merged, {name: data})
+            elif name in ("menu", "menus", "params"):
+                _merge(merged, {"languages": {lang: {"menus" if name == "menu" else name: data}}})
             else:
-                _merge(merged, {stem: data})
+                _merge(merged, {"languages": {lang: data}})
     for name in CONFIG_FILES:
         path = root / name
         if path.is_file():
@@ -294,6 +303,18 @@ def read_hugo_config(root: Path, *, environment: str = "production") -> tuple[di
             main = name
             break
     return merged, main
+
+
+def _config_dir_files(base: Path) -> list[Path]:
+    """The TOML/YAML/JSON files under the config folder ``base`` in the order Hugo
+    walks it (names sorted, a subfolder's files where its name sorts)."""
+    out: list[Path] = []
+    for path in sorted(base.iterdir(), key=lambda p: p.name):
+        if path.is_dir() and not path.is_symlink():
+            out.extend(_config_dir_files(path))
+        elif path.is_file() and path.suffix.lower() in (".toml", ".yaml", ".yml", ".json"):
+            out.append(path)
+    return out
 
 
 def _lower_keys(data: dict[str, Any]) -> dict[str, Any]:
@@ -456,6 +477,8 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         "publish_date_keys": ";".join(_date_keys(cfg, "publishdate", _PUBLISH_DATE_KEYS)),
         "expiry_date_keys": ";".join(_date_keys(cfg, "expirydate", _EXPIRY_DATE_KEYS)),
         "ugly_urls": str(cfg.get("uglyurls") is True).lower(),
+        # Hugo lowercases the URL paths of content (disablePathToLower = false by default)
+        "path_to_lower": str(cfg.get("disablepathtolower") is not True).lower(),
         "publish_dir": safe_join(str(cfg.get("publishdir") or "public")),
         # language codes a file name may carry (page.fr.md), the default language first
         "languages": ";".join(dict.fromkeys([default_lang, *(str(k).lower() for k in languages)])),
@@ -1408,6 +1431,9 @@ class HugoSite:
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands += self._served_from("static", site_path)
             cands += [safe_join(c, site_path) for c in self._config.content_dirs]
+            if self._config.settings.get("path_to_lower", "true") == "true" \
+                    and first_existing(self._root, cands) is None:  # (folders listed only when needed)
+                cands += [f for c in self._config.content_dirs if (f := self._published_as(c, site_path))]
             cands += self._served_from("assets", site_path)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
@@ -1418,6 +1444,33 @@ class HugoSite:
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
             cands += self._served_from("assets", safe_join(path))
         return lookup(self._root, cands, link=link)
+
+    def _published_as(self, content_dir: str, site_path: str) -> str | None:
+        """The file under ``content_dir`` that Hugo publishes at the lower-cased URL
+        ``site_path`` when its folders are not lower case (``content/docs/Concepts/
+        x.png`` is served at ``/docs/concepts/x.png``: Hugo lowercases content URL
+        paths unless ``disablePathToLower``); each folder and then the file name
+        matched exactly, else without regard to case. ``None`` when there is no
+        such file, or ``site_path`` has capitals (not a lower-cased URL). Never raises."""
+        if site_path != site_path.lower():
+            return None
+        parts = [p for p in site_path.split("/") if p]
+        if not parts or any(p in (".", "..") for p in parts):
+            return None
+        here, out = self._root / content_dir, [content_dir]
+        try:
+            for i, part in enumerate(parts):
+                last = i == len(parts) - 1
+                name = part if ((here / part).is_file() if last else (here / part).is_dir()) else next(
+                    (e.name for e in sorted(here.iterdir())
+                     if e.name.lower() == part and (e.is_file() if last else e.is_dir())), "")
+                if not name:
+                    return None
+                here = here / name
+                out.append(name)
+        except OSError:
+            return None
+        return safe_join(*out)
 
     def linked_bundle_dirs(self, page_rel: str) -> list[str]:
         """The folders of the bundles ``page_rel``'s translations would sit in
@@ -1920,6 +1973,16 @@ class HugoSite:
                     # the site's template looks the image up as a resource (a path it builds from src=, or
                     # Regis Philibert's {{< img "*glob*" "Caption" >}}: its alt and caption by position)
                     sc = drawn
+                if close is not None and inner.strip() and self._template_inner_is_text(name):
+                    # the site's template writes the content beside the picture, not as its caption (Falco's
+                    # two_column_block_img: <img>, <h3>{{ .Get "header" }}</h3>, <p>{{ .Inner | markdownify }}):
+                    # the picture with the parameter it writes as text as caption, then the content as text
+                    drawn = self._template_image(name, sc)
+                    if drawn is not None and drawn.params.get("caption") and not sc.get("caption", "title"):
+                        sc = Shortcode(name=sc.name, args=sc.args, params={**sc.params,
+                                                                           "caption": drawn.params["caption"]})
+                    out.append(self._image(sc, "", page_rel=page_rel, warnings=warnings) + "\n\n")
+                    continue  # (the content is read next, as the page's text; its closing tag goes)
                 out.append(self._image(sc, inner, page_rel=page_rel, warnings=warnings))
                 if close is not None:
                     pos = close.end()
@@ -2302,6 +2365,14 @@ class HugoSite:
         params = {"src": src, "alt": alt or caption, "caption": caption}
         return Shortcode(name=name, params={k: v for k, v in params.items() if v})
 
+    def _template_inner_is_text(self, name: str) -> bool:
+        """Whether the site's template for the image shortcode ``name`` writes the
+        content between its tags (``.Inner``) as the page's text: it writes it, and
+        has no ``<figcaption>`` (where a template such as Docsy's ``imgproc`` puts it
+        as the picture's caption). ``False`` without such a template."""
+        text = _drop_template_comments(self._template_text(name))
+        return ".Inner" in text and "<figcaption" not in text.lower()
+
     def _template_reads_path(self, name: str) -> bool:
         """Whether the site's template for ``name`` looks its image up as a resource named
         by a parameter (``$.Page.Resources.GetMatch (.Get 0)``, ``resources.Get (printf
@@ -2666,7 +2737,8 @@ _TPL_IMG_SRC = re.compile(r"""<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?\{\{-?\s*(?:(?
 _TPL_WITH = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*-?\}\}")
 _TPL_ALT = re.compile(r"""\balt\s*=\s*["']?\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60}))""")
 # a parameter written as an element's text: >{{ .Get "caption" }}, or {{ with .Get "title" }}<p>{{ . }}
-_TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})(?![\w.]))""")
+# (a variable written out, not one assigned: {{ $kind := .Get "content" }} writes nothing)
+_TPL_TEXT = re.compile(r""">\s*\{\{-?\s*(?:""" + _TPL_PARAM + r"""|(\$[A-Za-z_]\w{0,60})(?![\w.])(?!\s*:?=))""")
 _TPL_WITH_TEXT = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"""\s*-?\}\}[^{]{0,300}?>\s*\{\{-?\s*\.\s*[|}-]""")
 
 

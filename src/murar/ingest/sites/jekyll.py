@@ -32,8 +32,11 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   hashes and ranges with ``limit``/``offset``/``reversed``, ``forloop.*``,
   ``break``/``continue``, bounded per page; ``{% post_url name %}`` gives the
   post's path, as ``{% link %}`` does; tab plugins' ``{% tabs %}``/``{% tab label %}``/
-  ``{% endtabs %}`` become tab-set markers; every other tag (a plugin's) writes
-  nothing, the text around it stays. A page with ``render_with_liquid: false``
+  ``{% endtabs %}`` become tab-set markers; every other tag (a plugin's, Ruby
+  murar does not run) writes its ``title="..."`` argument, as an unknown Hugo
+  shortcode keeps its title (Home Assistant's ``{% my automations title="**Settings**"
+  %}`` link text), else nothing; the text around it stays, and emphasis that held
+  only such a tag (``**{% my blueprints %}**``) goes with it. A page with ``render_with_liquid: false``
   (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
   evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
@@ -62,7 +65,7 @@ from murar.errors import ConfigError
 from murar.ingest.frontmatter import MAX_DEPTH, FrontMatterError, load_yaml_safely
 from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mdtext import callout_lead, label_lines
+from murar.ingest.markup.mdtext import admonition_label, callout_lead, label_lines
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.media_flags import FLAGS_ATTR, HERO
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
@@ -89,6 +92,7 @@ from murar.ingest.sites._common import (
 )
 from murar.ingest.sites._glob import glob_match
 from murar.ingest.sites._liquid import (
+    DROPPED,
     MAX_LOOP_LENGTH,
     MAX_VALUE_CHARS,
     STEP_COST,
@@ -471,6 +475,15 @@ _INCLUDE_TARGET = re.compile(r"((?:\{\{.*?\}\}|[^\s{])+)(.*)$", re.DOTALL)
 # scanned the word to its end)
 _PARAM = re.compile(r"""(?<![\w-])([\w-]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"']+)""")
 _OUTPUT = re.compile(r"\{\{-?(.*?)-?\}\}")
+# a plugin tag murar cannot run: its title="..." argument (what such tags show, as an unknown Hugo
+# shortcode keeps its title), else a mark where it stood, so emphasis left empty around it goes too
+_PLUGIN_TITLE = re.compile(r"""(?<![\w-])title\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_EMPTY_EMPHASIS = re.compile(r"(\*\*|__|\*|_)" + DROPPED + r"\1")
+# plugin block tags read like the other generators' callouts and collapsibles: {% note %}...{% endnote %}
+# (Home Assistant's alerts.rb, preCICE: "Note"/"Tip"/... as its title) and {% details "Title" %}
+_PLUGIN_CALLOUTS = frozenset({"note", "tip", "important", "warning", "caution", "danger", "info"})
+_PLUGIN_COLLAPSIBLES = frozenset({"details", "spoiler", "collapse", "expand", "expandable"})
+_QUOTED_FIRST = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')""")
 _OUTPUT_END = re.compile(r"\}\}")
 #: characters one page's ``markdownify`` filters convert (markdown-it takes up to 10 s on
 #: 100,000 characters of ``[a](``); past them the text stays Markdown
@@ -496,6 +509,10 @@ _HIDDEN_ATTR = re.compile(r"\s(?:hidden|aria-hidden=\"true\")", re.IGNORECASE)
 #: ``{% include {{ page.name }} %}`` in a layout: a file named by the page's front matter
 _LAYOUT_PAGE_INCLUDE = re.compile(r"\{%-?\s*include\s+\{\{\s*page\.([A-Za-z_][\w-]*)\s*\}\}\s*-?%\}")
 _LAYOUT_NAME = re.compile(r"[\w][\w.-]{0,100}")
+# a layout writing a front matter value as the text of a block element: <div class="summary">{{ page.summary }}</div>
+_LAYOUT_PAGE_BLOCK = re.compile(r"<(div|p|h[2-6]|section|blockquote)\b[^<>]*>\s*\{\{-?\s*page\.([A-Za-z_][\w-]*)"
+                                r"\s*(?:\|\s*markdownify\s*)?-?\}\}\s*</\1\s*>")
+_LAYOUT_CONTENT = re.compile(r"\{\{-?\s*content\s*-?\}\}")
 _INCLUDE_NAME = re.compile(r"[\w./-]{1,300}")
 
 
@@ -538,7 +555,7 @@ class JekyllSite:
         self._url_folders: dict[str, str | None] = {}
         self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
         self._children_nav: bool | None = None
-        self._layout_includes: dict[str, tuple[str, ...]] = {}
+        self._layouts: dict[str, tuple[str, str]] = {}  # layout name -> (its parent layout, its body)
         self._static_files: list[dict[str, Any]] | None = None
 
     @property
@@ -795,6 +812,10 @@ class JekyllSite:
             body = body.rstrip("\n") + "\n\n" + "\n\n".join(drawn) + "\n"
         if meta.get("render_with_liquid") is not False:
             body = self.render_liquid(body, page_rel=page_rel, meta=meta, warnings=sink)
+        leads = [v.strip() for var in self._layout_leads(to_text(meta.get("layout")))
+                 if isinstance(v := meta.get(var), str) and v.strip()]
+        if leads:  # the layout writes them above the page's content (<div class="summary">{{ page.summary }})
+            body = "\n\n".join(leads) + "\n\n" + body.lstrip("\n")
         if self._chirpy:
             collection = self._collection_of(page_rel)
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
@@ -808,14 +829,38 @@ class JekyllSite:
         laid out in, ``layout:`` in each one's front matter; at most 5) includes as a file:
         ``{% include {{ page.include_content }} %}``. Jekyll renders a page's layouts with
         the page ("Layouts": ``page`` holds its front matter), so that file's content is on
-        the page, though the page's own text does not name it. Each layout is read once."""
+        the page, though the page's own text does not name it."""
         names: list[str] = []
+        for body in self._layout_chain(layout):
+            names += [n for n in dict.fromkeys(_LAYOUT_PAGE_INCLUDE.findall(body)) if n not in names]
+        return tuple(names)
+
+    def _layout_leads(self, layout: str) -> tuple[str, ...]:
+        """Front matter variables the layout ``layout`` (or a layout it is laid out in)
+        writes above the page's ``{{ content }}`` as the whole text of a block element:
+        the documentation theme for Jekyll's ``<div class="summary">{{page.summary}}</div>``,
+        a ``<p class="lead">{{ page.description }}</p>``; outer layouts first, as they
+        are drawn. ``title`` is not one (the page's title already)."""
+        names: list[str] = []
+        for body in reversed(self._layout_chain(layout)):
+            head = _LAYOUT_CONTENT.split(body, 1)
+            if len(head) < 2:
+                continue
+            names += [k for _, k in _LAYOUT_PAGE_BLOCK.findall(head[0]) if k != "title" and k not in names]
+        return tuple(names)
+
+    def _layout_chain(self, layout: str) -> list[str]:
+        """The bodies of the layout ``layout`` and the layouts it is laid out in
+        (``layout:`` in each one's front matter), innermost first, at most 5; a layout
+        missing from the site's ``_layouts`` ends the chain. Each file is read once, up
+        to 200,000 characters."""
+        bodies: list[str] = []
         seen: set[str] = set()
         for _ in range(5):
             if not layout or layout in seen or not _LAYOUT_NAME.fullmatch(layout):
                 break
             seen.add(layout)
-            if layout not in self._layout_includes:
+            if layout not in self._layouts:
                 path = self._root / safe_join(self._source, f"_layouts/{layout}.html")
                 text = ""
                 if path.is_file() and not inside_root(path, self._root.resolve()).problem:
@@ -826,11 +871,10 @@ class JekyllSite:
                         text = ""
                 meta, body, _ = split_front_matter(text)
                 parent = to_text(meta.get("layout")) if isinstance(meta, dict) else ""
-                self._layout_includes[layout] = (parent, *dict.fromkeys(_LAYOUT_PAGE_INCLUDE.findall(body)))
-            parent, *found = self._layout_includes[layout]
-            names += [n for n in found if n not in names]
-            layout = parent
-        return tuple(names)
+                self._layouts[layout] = (parent, body)
+            layout, body = self._layouts[layout]
+            bodies.append(body)
+        return bodies
 
     def _collection_of(self, rel: str) -> Collection | None:
         """The collection whose folder holds ``rel`` (``None``: a page outside collections)."""
@@ -926,7 +970,7 @@ class JekyllSite:
                       warnings=warnings)
         out: list[str] = []
         _JekyllLiquid(self, page_rel).render_file(text, page_rel, ctx, out)
-        return "".join(out)
+        return _EMPTY_EMPHASIS.sub("", "".join(out)).replace(DROPPED, "")
 
     def _post_url(self, args: str) -> str:
         """``{% post_url 2020-01-01-name %}`` (Jekyll "Links": a post by its file name,
@@ -1068,7 +1112,17 @@ class _JekyllLiquid(Renderer):
             out.append("/" + args.strip().strip("'\"").lstrip("/") if name == "link" else self.site._post_url(args))
         elif name in ("tabs", "tab", "endtabs"):
             out.append(_tab_marker(name, args, ctx))
-        # every other tag (a plugin's) writes nothing; the text around it stays
+        elif name in _PLUGIN_CALLOUTS or name in _PLUGIN_COLLAPSIBLES:
+            # a plugin's callout or collapsible block opening: its label line (its end tag writes nothing)
+            m = _PLUGIN_TITLE.search(args) or _QUOTED_FIRST.match(args)
+            title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
+            if name in _PLUGIN_CALLOUTS:
+                out.append("\n".join(label_lines(admonition_label(name, title), "")) + "\n")
+            else:
+                out.append("\n".join(label_lines(title, "")) + "\n" if title else DROPPED)
+        else:  # a plugin's tag: its title, else nothing (the text around it stays)
+            m = _PLUGIN_TITLE.search(args)
+            out.append(next(g for g in m.groups() if g is not None) if m else DROPPED)
 
     def block(self, node: Tag, ctx: Context, out: list[str]) -> None:
         if node.name != "highlight" or not node.branches:
