@@ -1264,3 +1264,20 @@ def test_a_config_that_does_not_parse_is_noted(tmp_path: Path, name: str, text: 
     selection = open_site(tmp_path)
     assert isinstance(selection.site, MkDocsSite)
     assert any(n.startswith(says) and "read with its defaults" in n for n in selection.notes)
+
+
+def test_consecutive_tab_blocks_are_one_tab_set(tmp_path: Path) -> None:
+    """pymdownx.blocks.tab: consecutive ``/// tab | Title`` blocks are one tab set (``new: true``
+    starts another); the page shows one tab at a time, so each screenshot belongs to its tab.
+    The tabs were read as plain labelled blocks: the images had no tab."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - pymdownx.blocks.tab\n",
+                        "# T\n\n/// tab | Cloud\nOpen the list:\n\n![Cloud list](img/c.png)\n///\n\n"
+                        "/// tab | Self-hosted\n![Server list](img/s.png)\n///\n\n"
+                        "/// tab | Linux\n    new: true\n\n![Linux](img/l.png)\n///\n\n"
+                        "//// tab | macOS\n/// tab | Intel\n![Intel](img/i.png)\n///\n/// tab | ARM\nNo picture.\n///\n////\n\n"
+                        "![After](img/a.png)\n")
+    assert [(m.alt, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("Cloud list", "Cloud", ("Cloud", "Self-hosted")), ("Server list", "Self-hosted", ("Cloud", "Self-hosted")),
+        ("Linux", "Linux", ("Linux", "macOS")), ("Intel", "Intel", ("Intel", "ARM")), ("After", "", ())]
+    text = doc.sections[0].text
+    assert "Cloud\n\nOpen the list:" in text and "murar-tabs" not in text and "new: true" not in text
