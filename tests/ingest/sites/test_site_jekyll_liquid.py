@@ -205,3 +205,12 @@ def test_tags_after_the_work_limit_keep_their_text(tmp_path: Path, write: Callab
     out, warnings = _hostile(tmp_path, write, page)
     assert "Kept A" in out and "Kept B" in out and out.count("<>") == 1
     assert len([w for w in warnings if "work allowed" in w]) == 1
+
+
+def test_an_undefined_variable_is_nil_so_default_applies(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Liquid reads a variable nothing set as nil: ``{{ name | default: page.title }}`` in an
+    include (Home Assistant's integration snippets) writes the page title. It wrote nothing,
+    and the page read "the **** integration"; Jekyll's own ``paginator`` stays unknown."""
+    include = "Add the **{{ name | default: page.title }}** integration{{ paginator.page | default: '!' }}.\n"
+    out = _render(tmp_path, write, "{% include snippet.md %}", files={"_includes/snippet.md": include})
+    assert out == "Add the **P** integration.\n"
