@@ -1281,3 +1281,20 @@ def test_consecutive_tab_blocks_are_one_tab_set(tmp_path: Path) -> None:
         ("Linux", "Linux", ("Linux", "macOS")), ("Intel", "Intel", ("Intel", "ARM")), ("After", "", ())]
     text = doc.sections[0].text
     assert "Cloud\n\nOpen the list:" in text and "murar-tabs" not in text and "new: true" not in text
+
+
+def test_i18n_a_locale_suffixed_page_takes_its_nav_and_file_name_title(tmp_path: Path) -> None:
+    """mkdocs-static-i18n serves ``sogo.en.md`` as the page ``sogo.md``: a page without a level-1
+    heading takes the title its ``nav`` entry gives ``sogo.md`` ("SOGo"), else the file name
+    without the locale ("Mail filters"); murar titled them "Sogo.en" and "Mail filters.en"."""
+    root = tmp_path / "proj"
+    (root / "docs" / "guide").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nnav:\n  - SOGo: guide/sogo.md\nplugins:\n  - i18n:\n      languages:\n"
+        "        - locale: en\n          default: true\n        - locale: de\n")
+    for name in ("sogo.en.md", "sogo.de.md", "mail_filters.en.md"):
+        (root / "docs" / "guide" / name).write_text("Intro text.\n\n## Setup\n\nSteps.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    titles = {p: convert_pymdown(root / "docs" / "guide" / p, site=site, assets_dir=tmp_path / "a").title
+              for p in ("sogo.en.md", "mail_filters.en.md")}
+    assert titles == {"sogo.en.md": "SOGo", "mail_filters.en.md": "Mail filters"}

@@ -675,7 +675,7 @@ class MkDocsSite:
         docs = self._docs_of(rel)
         if docs is None:
             return None
-        inner = rel[len(docs) + 1:] if docs != "." else rel
+        inner = self._unlocalized(rel[len(docs) + 1:] if docs != "." else rel)
         if self._nav_titles is None:
             try:
                 loaded = json.loads(self._config.settings.get("nav.titles") or "{}")
@@ -696,6 +696,23 @@ class MkDocsSite:
         name = "index" if stem == "README" else stem
         title = name.replace("-", " ").replace("_", " ")
         return title.capitalize() if title.lower() == title else title
+
+    def _unlocalized(self, inner: str) -> str:
+        """The page path ``inner`` (below docs_dir) without its locale: mkdocs-static-i18n
+        serves ``x.fr.md`` (suffix structure) or ``fr/x.md`` (folder structure) as the
+        page ``x.md`` of that language, the path its ``nav`` entry and file-name title
+        use (``nav: [SOGo: guide/sogo.md]`` titles ``guide/sogo.en.md``). Unchanged
+        without the plugin."""
+        if not self._default_locale:
+            return inner
+        if self._folder_structure:
+            top, _, rest = inner.partition("/")
+            return rest if rest and top in self._locales else inner
+        path = PurePosixPath(inner)
+        stem, dot, locale = path.stem.rpartition(".")
+        if dot and stem and (locale in self._locales or _LOCALE_FORM.fullmatch(locale)):
+            return posixpath.join(posixpath.dirname(inner), stem + path.suffix)
+        return inner
 
     def _nav_files(self, docs: str, name: str) -> tuple[Path, list[Path]]:
         """The ``docs_dir`` folder and the files called ``name`` under it (a nav plugin's
