@@ -309,3 +309,33 @@ Pin
     doc = convert_rst(tmp_path / "p.rst", site=SphinxSite(tmp_path, "conf.py"))
     assert _tabs(doc) == [*EXPECTED, ("after.png", "", ()), ("gitlab.png", "In GitLab", ("In GitLab",)),
                           ("github.png", "In GitHub", ("In GitHub",))]
+
+
+def test_myst_inline_tabs_end_at_the_next_block(tmp_path: Path) -> None:
+    """The same in MyST: ``{tab}`` fences are a set that the next other block ends (the picture
+    after them was filed under the last tab); a ``{tab-item}`` inside ``{tab-set}`` opens no set."""
+    _write(tmp_path, {"conf.py": "extensions = ['myst_parser', 'sphinx_inline_tabs', 'sphinx_design']\n",
+                      "p.md": """\
+# Save
+
+```{tab} In GitLab
+![](gitlab.png)
+```
+
+```{tab} In GitHub
+![](github.png)
+```
+
+![](after.png)
+
+::::{tab-set}
+:::{tab-item} In GitLab
+![](gitlab.png)
+:::
+:::{tab-item} In GitHub
+![](github.png)
+:::
+::::
+"""})
+    doc = convert_myst(tmp_path / "p.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert _tabs(doc) == [*EXPECTED, *EXPECTED[:2]]
