@@ -767,6 +767,37 @@ def _line_indent(body: str, start: int) -> str:
     return ""
 
 
+def _deindent_tabs(body: str) -> str:
+    """``body`` with the content of each paired ``{{< tab >}}`` moved to the left margin, its
+    lines' relative indentation kept. Hugo hands a ``{{< >}}`` shortcode its content raw, and tab
+    templates render it on their own (Hextra's ``tab.html``: ``.InnerDeindent | markdownify``),
+    where murar reads it in the page after its tab marker (a line at the margin): tab content
+    indented under a list step (4 spaces and more) was read as a code block, its screenshot
+    markup as text."""
+    tags = list(_SHORTCODE.finditer(body))
+    closing = _closing_tags(tags)
+    edits: list[tuple[int, int, str]] = []
+    done = 0  # content up to here is rewritten (a tab inside a tab is left to its outer one)
+    for m in tags:
+        if m.group("close") or m.group("self") or m.group("angle") is None or m.start() < done \
+                or m.group("name").lower() not in _TAB_ITEMS or m.start() not in closing:
+            continue
+        close = closing[m.start()]
+        lines = body[m.end():close.start()].split("\n")
+        inner = lines[1:-1]  # the lines between the tag's line and the closing tag's
+        shift = min((len(x) - len(x.lstrip(" ")) for x in inner if x.strip()), default=0)
+        if shift == 0 or any("\t" in x[:len(x) - len(x.lstrip())] for x in inner):
+            continue
+        edits.append((m.end(), close.start(), "\n".join([lines[0], *(x[shift:] for x in inner), lines[-1]])))
+        done = close.end()
+    pieces: list[str] = []
+    pos = 0
+    for start, end, text in edits:  # in order, apart: one pass
+        pieces += [body[pos:start], text]
+        pos = end
+    return "".join([*pieces, body[pos:]])
+
+
 def _closing_tags(tags: list[re.Match[str]]) -> dict[int, re.Match[str]]:
     """The closing tag of each opening one (by its start) among the shortcode ``tags`` of a
     text in order, nesting aware per name (a stack per name; one pass). An opening tag
@@ -1822,6 +1853,7 @@ class HugoSite:
         h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
         panes: list[Shortcode] = []  # the open tab sets, innermost last
         tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
+        body = _deindent_tabs(body)
         tags = list(_SHORTCODE.finditer(body))
         closing = _closing_tags(tags)
         toc_trees = 0  # Geekdoc toc-trees met (each one draws every child page: bounded)
