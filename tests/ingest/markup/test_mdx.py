@@ -1122,3 +1122,20 @@ def test_site_component_written_with_an_empty_body_shows_its_text_props(tmp_path
     doc = convert_mdx(root / "docs" / "errors.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Error message" in text and "Source data exceeds 50 fields." in text and "Then fix it." in text
+
+
+def test_a_list_indented_under_its_jsx_tag_keeps_its_items(tmp_path: Path) -> None:
+    """MDX has no indented code: a ``<TabItem>``'s steps indented 4 spaces under it are a list
+    (micromark reads a list item at any indentation). markdown-it took each next item for the
+    previous one's paragraph going on: "Download it. 2. Open it" as one step, its picture
+    after both; now each step is a paragraph of its own."""
+    doc = _convert_page(tmp_path, "steps.mdx", (
+        "# Install\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n<Tabs>\n"
+        '  <TabItem value="mac" label="macOS">\n    1. Download it.\n    2. Open it:\n\n'
+        "        ![Drag](/img/base.png)\n\n    3. Start it.\n  </TabItem>\n"
+        '  <TabItem value="win" label="Windows">\n    - Run the setup.\n    - Accept the license.\n'
+        "  </TabItem>\n</Tabs>\n"))
+    text = doc.sections[0].text
+    assert "Download it.\n\nOpen it:\n\nStart it." in text and "Run the setup.\n\nAccept the license." in text
+    image = next(m for m in doc.media if isinstance(m, ImageItem))
+    assert image.tab == "macOS" and image.context_before.endswith("Download it.\nOpen it:")
