@@ -17,6 +17,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.list import list_block
+from markdown_it.rules_block.paragraph import paragraph
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.token import Token
 
@@ -83,6 +84,32 @@ def _list_at_any_indent(state: StateBlock, start: int, end: int, silent: bool) -
         state.listIndent = saved
 
 
+def _paragraph_at_any_indent(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's paragraph rule for Markdown without indented code: a line indented 4 or
+    more columns past the block that starts a block a paragraph gives way to (a list item,
+    a heading, a fence) ends the paragraph, as MDX reads it; markdown-it takes any such line
+    for the paragraph going on ("options:" then the indented "- Setup later" item: one
+    paragraph, "options: - Setup later - Send an invitation"). The paragraph is read up to
+    that line by hiding the lines after it for the call."""
+    terminators = state.md.block.ruler.getRules("paragraph")
+    parent, state.parentType = state.parentType, "paragraph"
+    stop = start + 1
+    try:
+        # up to where markdown-it's own rule stops (a terminator at any indentation): one pass
+        while stop < state.lineMax and not state.isEmpty(stop):
+            if state.sCount[stop] >= 0 and any(rule(state, stop, state.lineMax, True) for rule in terminators):
+                break
+            stop += 1
+    finally:
+        state.parentType = parent
+    saved = state.lineMax
+    state.lineMax = stop
+    try:
+        return bool(paragraph(state, start, end, silent))
+    finally:
+        state.lineMax = saved
+
+
 def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
     md = add_nesting_room(MarkdownIt("commonmark", {"html": True}).enable("table"))
     for name in plugins:
@@ -105,6 +132,7 @@ def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
         elif name == "no-indented-code":  # MDX: indented lines are not code
             md.disable("code")
             md.block.ruler.at("list", _list_at_any_indent, {"alt": ["paragraph", "reference", "blockquote"]})
+            md.block.ruler.at("paragraph", _paragraph_at_any_indent)
         elif name == "tasklists":
             from mdit_py_plugins.tasklists import tasklists_plugin
 

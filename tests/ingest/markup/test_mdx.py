@@ -1139,3 +1139,20 @@ def test_a_list_indented_under_its_jsx_tag_keeps_its_items(tmp_path: Path) -> No
     assert "Download it.\n\nOpen it:\n\nStart it." in text and "Run the setup.\n\nAccept the license." in text
     image = next(m for m in doc.media if isinstance(m, ImageItem))
     assert image.tab == "macOS" and image.context_before.endswith("Download it.\nOpen it:")
+
+
+def test_an_indented_list_after_a_paragraph_line_starts_a_list(tmp_path: Path) -> None:
+    """The same under a paragraph line: ZITADEL's "choose the authentication options:" then
+    its options, 8 spaces in inside a ``<TabItem>``. A list item ends the paragraph in MDX;
+    markdown-it took every line indented past the paragraph for its continuation:
+    "options: - Setup later - Send an invitation". A deeper line that starts nothing
+    still continues the paragraph."""
+    doc = _convert_page(tmp_path, "options.mdx", (
+        "# Users\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n<Tabs>\n"
+        '    <TabItem value="human" label="Human">\n        Choose the options:\n'
+        "        - **Setup later**: no method yet.\n        - **Send an invitation**: by email.\n"
+        "            - With Login V2 the user picks the method\n"
+        "        Then save,\n                and wait.\n    </TabItem>\n</Tabs>\n"))
+    text = doc.sections[0].text
+    assert "Choose the options:\n\nSetup later: no method yet." in text and " - " not in text
+    assert "With Login V2 the user picks the method" in text
