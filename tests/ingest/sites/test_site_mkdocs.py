@@ -1298,3 +1298,15 @@ def test_i18n_a_locale_suffixed_page_takes_its_nav_and_file_name_title(tmp_path:
     titles = {p: convert_pymdown(root / "docs" / "guide" / p, site=site, assets_dir=tmp_path / "a").title
               for p in ("sogo.en.md", "mail_filters.en.md")}
     assert titles == {"sogo.en.md": "SOGo", "mail_filters.en.md": "Mail filters"}
+
+
+def test_macros_delimiters_set_in_the_config_are_the_pages_jinja(tmp_path: Path) -> None:
+    """mkdocs-macros' j2_*_string options change the Jinja2 delimiters (n8n: ``[[% %]]`` and
+    ``[[ ]]``, so that its expression syntax ``{{ $json.name }}`` stays text). murar used
+    Jinja2's: the ``[[% import %]]`` line was text and ``{{ $json.name }}`` was dropped."""
+    doc = _convert_page(tmp_path, (
+        "site_name: S\nplugins:\n  - macros:\n      j2_block_start_string: '[[%'\n      j2_block_end_string: '%]]'\n"
+        "      j2_variable_start_string: '[['\n      j2_variable_end_string: ']]'\nextra:\n  product: n8n\n"),
+        "# Flow\n\n[[ product ]] runs workflows.\n\n[[% import \"_macros/toc.html\" as toc %]]\n\n"
+        "[[ toc.toc(page) ]]\n\nMap a field with {{ $json.name }}.\n")
+    assert doc.sections[0].text == "n8n runs workflows.\n\nMap a field with {{ $json.name }}."

@@ -90,6 +90,8 @@ from murar.ingest.sites.base import (
     asset_or_unknown,
 )
 
+#: mkdocs-macros' delimiter options (j2_<name>_string), named as :class:`_jinja.Delimiters` fields
+_J2_DELIMITERS = ("block_start", "block_end", "variable_start", "variable_end", "comment_start", "comment_end")
 _SNIPPET_LINE = re.compile(r"""^\s*(?:-{1,}8<-{1,})\s+(['"]?)([^'"\s][^'"]*?)\1\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 #: a file name suffix the mkdocs-static-i18n plugin reads as a locale even when no language
@@ -608,6 +610,10 @@ class MkDocsSite:
                 settings["macros.include_yaml"] = "\n".join(join_rel(site_dir, n) for n in names)
                 if opts.get("render_by_default") is False:
                     settings["macros.render_by_default"] = "false"
+                delims = {k: str(opts[f"j2_{k}_string"]) for k in _J2_DELIMITERS
+                          if plugin == "macros" and isinstance(opts.get(f"j2_{k}_string"), str) and opts[f"j2_{k}_string"]}
+                if delims:
+                    settings["macros.delimiters"] = json.dumps(delims)
                 break
         theme = data.get("theme") or {}
         custom_name = str(theme.get("custom_dir") or "") if isinstance(theme, dict) else ""
@@ -1219,7 +1225,9 @@ class MkDocsSite:
 
     def _macros(self, text: str, warnings: list[str] | None = None) -> str:
         settings = self._config.settings
-        if "{{" not in text and "{%" not in text and "{#" not in text:
+        # mkdocs-macros "Advanced usage": j2_block_start_string ... j2_comment_end_string
+        delims = _jinja.Delimiters(**json.loads(settings.get("macros.delimiters") or "{}"))
+        if not delims.in_text(text):
             return text
         fm = parse_front_matter(text)
         if fm.meta.get("ignore_macros") is True:
@@ -1228,7 +1236,8 @@ class MkDocsSite:
             return text
         head = text[: len(text) - len(fm.body)] if fm.body and text.endswith(fm.body) else ""
         variables = {**self._macro_variables(), **fm.meta, "page": {"meta": fm.meta, "title": fm.meta.get("title")}}
-        return head + _jinja.render(text[len(head):], variables, include=self._macro_include, warnings=warnings)
+        return head + _jinja.render(text[len(head):], variables, include=self._macro_include, warnings=warnings,
+                                    delimiters=delims)
 
 
 def snippet_targets(text: str) -> list[str]:
