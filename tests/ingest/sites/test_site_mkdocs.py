@@ -312,6 +312,24 @@ def test_inherit_merges_the_parent_config(tmp_path: Path) -> None:
     assert site.config.content_dirs == ("site/pages",) and site.config.base_url == "/docs/"
 
 
+def test_inherit_merges_mappings_deeply(tmp_path: Path) -> None:
+    """MkDocs merges a config into the one it INHERITs deeply (mappings key by key, lists
+    replaced). A language's config that adds one extension in mapping form (Grist's help/en:
+    theme, markdown_extensions) replaced the parent's mapping whole: its attr_list went, and
+    every ``{: .screenshot-half }`` under a screenshot was page text."""
+    root = tmp_path / "p"
+    (root / "site" / "pages").mkdir(parents=True)
+    (root / "base.yml").write_text("docs_dir: pages\ntheme:\n  name: material\n  custom_dir: overrides\n"
+                                   "markdown_extensions:\n  attr_list: {}\n  admonition: {}\nplugins:\n  - search\n")
+    (root / "site" / "mkdocs.yml").write_text("INHERIT: ../base.yml\ntheme:\n  language: en\n"
+                                              "markdown_extensions:\n  toc:\n    permalink: true\n")
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    assert {"attr_list", "admonition", "toc"} <= site.extensions
+    (root / "site" / "pages" / "p.md").write_text("# P\n\nOpen the menu:\n\n*![Menu](menu.png)*\n{: .screenshot-half }\n")
+    doc = convert_pymdown(root / "site" / "pages" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Open the menu:"
+
+
 def test_snippets_auto_append_and_file_base_paths(tmp_path: Path) -> None:
     # pymdownx.snippets: a base_path entry that is a file is found by its name; auto_append
     # snippets end every page (and are not pages); full Python-Markdown names count as short

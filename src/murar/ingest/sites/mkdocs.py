@@ -176,10 +176,20 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None,
         inherited = path.parent / parent
         if root is not None and inside_root(inherited, root).problem:
             return data  # a parent out of the corpus root is not read
-        base = read_mkdocs_yml(inherited, depth=depth + 1, root=root)
-        base.update(data)
-        return base
+        return _deep_merge(read_mkdocs_yml(inherited, depth=depth + 1, root=root), data)
     return data
+
+
+def _deep_merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """``child`` merged into ``base`` as MkDocs merges a config into the one it
+    ``INHERIT``s (MkDocs "Configuration inheritance": a deep merge, mergedeep's
+    replace strategy): mappings are merged key by key, any other value (a list, a
+    string) of the child replaces the parent's. Neither input is changed."""
+    merged = dict(base)
+    for key, value in child.items():
+        old = merged.get(key)
+        merged[key] = _deep_merge(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+    return merged
 
 
 #: the Markdown extensions Zensical enables when its config names none (zensical/config.py
