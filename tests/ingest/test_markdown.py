@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -361,3 +362,16 @@ def test_a_picture_used_many_times_on_a_page_is_checked_once(tmp_path: Path, mon
         ("shot.png", True, 40), ("bad.png", False, None)] * 3
     assert sorted(p.name for p in calls) == ["bad.png", "shot.png"]
     assert sum("bad.png" in w for w in doc.warnings) == 3
+
+
+@pytest.mark.parametrize("body", ["Intro:\n" + "        - item\n" * 20_000, "Intro:\n" + "        more words\n" * 40_000])
+def test_no_indented_code_blocks_stay_linear(tmp_path: Path, body: str, deadline: Any) -> None:
+    """MDX's reading of indented list items and paragraphs (no indented code) looks ahead once
+    per paragraph: a first version scanned to the end of the page from every item (56 s for
+    20,000 items); now a few seconds at most."""
+    from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
+
+    with deadline(20, body[:20]):
+        doc = convert_markdown_text("# P\n\n" + body, path=tmp_path / "p.md", root=tmp_path,
+                                    options=MarkdownOptions(plugins=("no-indented-code",)))
+    assert doc.sections[0].text.startswith("Intro:")

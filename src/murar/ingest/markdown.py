@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.list import list_block
+from markdown_it.rules_block.paragraph import paragraph
+from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.token import Token
 
 from murar.errors import IngestError
@@ -64,6 +67,49 @@ class MarkdownOptions(MarkupOptions):
 GENERATOR_PLUGINS: tuple[str, ...] = ("footnote",)
 
 
+def _list_at_any_indent(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's list rule for Markdown without indented code (MDX: micromark with
+    ``codeIndented`` disabled reads a list item at any indentation). markdown-it reads an
+    item marker 4 or more columns right of the enclosing list's as the previous item's
+    paragraph going on, a rule of indented code; JSX content indented under its tag
+    (``<TabItem>`` then 4 spaces, "1. Download", "2. Open") ran its steps together as
+    "Download. 2. Open". That rule is skipped by hiding the enclosing list's indentation
+    for the call (the rule saves and restores it itself)."""
+    saved = state.listIndent
+    if saved >= 0 and state.sCount[start] - saved >= 4:
+        state.listIndent = -1
+    try:
+        return bool(list_block(state, start, end, silent))
+    finally:
+        state.listIndent = saved
+
+
+def _paragraph_at_any_indent(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's paragraph rule for Markdown without indented code: a line indented 4 or
+    more columns past the block that starts a block a paragraph gives way to (a list item,
+    a heading, a fence) ends the paragraph, as MDX reads it; markdown-it takes any such line
+    for the paragraph going on ("options:" then the indented "- Setup later" item: one
+    paragraph, "options: - Setup later - Send an invitation"). The paragraph is read up to
+    that line by hiding the lines after it for the call."""
+    terminators = state.md.block.ruler.getRules("paragraph")
+    parent, state.parentType = state.parentType, "paragraph"
+    stop = start + 1
+    try:
+        # up to where markdown-it's own rule stops (a terminator at any indentation): one pass
+        while stop < state.lineMax and not state.isEmpty(stop):
+            if state.sCount[stop] >= 0 and any(rule(state, stop, state.lineMax, True) for rule in terminators):
+                break
+            stop += 1
+    finally:
+        state.parentType = parent
+    saved = state.lineMax
+    state.lineMax = stop
+    try:
+        return bool(paragraph(state, start, end, silent))
+    finally:
+        state.lineMax = saved
+
+
 def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
     md = add_nesting_room(MarkdownIt("commonmark", {"html": True}).enable("table"))
     for name in plugins:
@@ -85,6 +131,8 @@ def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
             md.use(footnote_plugin)
         elif name == "no-indented-code":  # MDX: indented lines are not code
             md.disable("code")
+            md.block.ruler.at("list", _list_at_any_indent, {"alt": ["paragraph", "reference", "blockquote"]})
+            md.block.ruler.at("paragraph", _paragraph_at_any_indent)
         elif name == "tasklists":
             from mdit_py_plugins.tasklists import tasklists_plugin
 

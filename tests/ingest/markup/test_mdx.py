@@ -1177,3 +1177,35 @@ Brand Viewset
     request = doc.sections[1].text
     assert "ordering (query, string): Which field to use when ordering the results." in request
     assert "domain (string, required): Domain that activates this brand." in request
+def test_a_list_indented_under_its_jsx_tag_keeps_its_items(tmp_path: Path) -> None:
+    """MDX has no indented code: a ``<TabItem>``'s steps indented 4 spaces under it are a list
+    (micromark reads a list item at any indentation). markdown-it took each next item for the
+    previous one's paragraph going on: "Download it. 2. Open it" as one step, its picture
+    after both; now each step is a paragraph of its own."""
+    doc = _convert_page(tmp_path, "steps.mdx", (
+        "# Install\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n<Tabs>\n"
+        '  <TabItem value="mac" label="macOS">\n    1. Download it.\n    2. Open it:\n\n'
+        "        ![Drag](/img/base.png)\n\n    3. Start it.\n  </TabItem>\n"
+        '  <TabItem value="win" label="Windows">\n    - Run the setup.\n    - Accept the license.\n'
+        "  </TabItem>\n</Tabs>\n"))
+    text = doc.sections[0].text
+    assert "Download it.\n\nOpen it:\n\nStart it." in text and "Run the setup.\n\nAccept the license." in text
+    image = next(m for m in doc.media if isinstance(m, ImageItem))
+    assert image.tab == "macOS" and image.context_before.endswith("Download it.\nOpen it:")
+
+
+def test_an_indented_list_after_a_paragraph_line_starts_a_list(tmp_path: Path) -> None:
+    """The same under a paragraph line: ZITADEL's "choose the authentication options:" then
+    its options, 8 spaces in inside a ``<TabItem>``. A list item ends the paragraph in MDX;
+    markdown-it took every line indented past the paragraph for its continuation:
+    "options: - Setup later - Send an invitation". A deeper line that starts nothing
+    still continues the paragraph."""
+    doc = _convert_page(tmp_path, "options.mdx", (
+        "# Users\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n<Tabs>\n"
+        '    <TabItem value="human" label="Human">\n        Choose the options:\n'
+        "        - **Setup later**: no method yet.\n        - **Send an invitation**: by email.\n"
+        "            - With Login V2 the user picks the method\n"
+        "        Then save,\n                and wait.\n    </TabItem>\n</Tabs>\n"))
+    text = doc.sections[0].text
+    assert "Choose the options:\n\nSetup later: no method yet." in text and " - " not in text
+    assert "With Login V2 the user picks the method" in text

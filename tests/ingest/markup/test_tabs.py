@@ -271,3 +271,71 @@ def test_a_hand_written_comment_still_hides_the_rest_when_unterminated(tmp_path:
     doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
     assert "Seen." in doc.sections[0].text
     assert "Hidden" not in doc.sections[0].text
+
+
+def test_rst_inline_tabs_end_at_the_first_other_sibling(tmp_path: Path) -> None:
+    """sphinx-inline-tabs: consecutive ``.. tab::`` directives are one tab set (``:new-set:`` starts
+    another), which ends at the next content that is not a tab. The set never ended: on a Mattermost
+    page the screenshot after the tabs and the pictures of the next section were filed under the
+    last tab ("Mobile") and hidden from readers of the other one."""
+    _write(tmp_path, {"conf.py": "extensions = ['sphinx_inline_tabs']\n", "p.rst": """\
+Save
+====
+
+.. tab:: In GitLab
+
+   .. image:: gitlab.png
+
+.. tab:: In GitHub
+
+   .. image:: github.png
+
+.. image:: after.png
+
+Pin
+===
+
+.. image:: after.png
+
+.. tab:: In GitLab
+
+   .. image:: gitlab.png
+
+.. tab:: In GitHub
+   :new-set:
+
+   .. image:: github.png
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=SphinxSite(tmp_path, "conf.py"))
+    assert _tabs(doc) == [*EXPECTED, ("after.png", "", ()), ("gitlab.png", "In GitLab", ("In GitLab",)),
+                          ("github.png", "In GitHub", ("In GitHub",))]
+
+
+def test_myst_inline_tabs_end_at_the_next_block(tmp_path: Path) -> None:
+    """The same in MyST: ``{tab}`` fences are a set that the next other block ends (the picture
+    after them was filed under the last tab); a ``{tab-item}`` inside ``{tab-set}`` opens no set."""
+    _write(tmp_path, {"conf.py": "extensions = ['myst_parser', 'sphinx_inline_tabs', 'sphinx_design']\n",
+                      "p.md": """\
+# Save
+
+```{tab} In GitLab
+![](gitlab.png)
+```
+
+```{tab} In GitHub
+![](github.png)
+```
+
+![](after.png)
+
+::::{tab-set}
+:::{tab-item} In GitLab
+![](gitlab.png)
+:::
+:::{tab-item} In GitHub
+![](github.png)
+:::
+::::
+"""})
+    doc = convert_myst(tmp_path / "p.md", site=SphinxSite(tmp_path, "conf.py"))
+    assert _tabs(doc) == [*EXPECTED, *EXPECTED[:2]]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from murar.errors import ConfigError
-from murar.ingest.sites.base import PlainSite, SiteVariant
+from murar.ingest.sites.base import FileRole, PlainSite, SiteVariant
 from murar.ingest.sites.detect import (
     GENERATORS,
     detect,
@@ -160,3 +160,21 @@ def test_hugo_content_without_its_project_is_read_as_hugo(tmp_path: Path) -> Non
     plain = tmp_path / "blog"
     _touch(plain / "post.md", "---\ntitle: Hugo tips\n---\n\n```\n{{< figure src=\"x.png\" >}}\n```\n")
     assert isinstance(open_site(plain).site, PlainSite)
+
+
+def test_a_hugo_project_in_a_subfolder_is_read_from_its_folder(tmp_path: Path) -> None:
+    """Hugo builds the folder of its config (Linkerd's website repository: linkerd.io/config.yaml,
+    linkerd.io/content, linkerd.io/static). Given the repository, murar read the repository root
+    as the Hugo project: no config, the repository read as bare content, every /images/... link
+    missing, the shortcode templates read as pages. The project's folder is now the ingest root."""
+    project = tmp_path / "repo" / "linkerd.io"
+    _touch(project / "config.yaml", "baseURL: https://example.org/\ntitle: T\n")
+    _touch(project / "content" / "features" / "dashboard.md", "+++\ntitle = \"Dashboard\"\n+++\n\n![Stat](/images/stat.png)\n")
+    _touch(project / "static" / "images" / "stat.png")
+    _touch(project / "layouts" / "shortcodes" / "fig.html", '<img src="{{ .Get "src" }}">\n')
+    sel = open_site(tmp_path / "repo")
+    assert sel.site.config.generator == "hugo"
+    assert sel.site.config.root == project.resolve() and sel.walk == project.resolve()
+    assert sel.site.classify("layouts/shortcodes/fig.html").role != FileRole.PAGE
+    assert sel.site.resolve_asset("/images/stat.png", page_rel="content/features/dashboard.md").rel_path == \
+        "static/images/stat.png"

@@ -768,6 +768,47 @@ def test_tabs_items_name_unnamed_tabs(tmp_path: Path, write: Callable[..., Path]
     assert tabs == [("macOS", ("macOS", "Linux"))]
 
 
+def test_tab_content_indented_under_a_step_is_its_text_and_picture(tmp_path: Path, write: Callable[..., Path],
+                                                                   png: bytes) -> None:
+    """Hextra's tab renders its content on its own (``.InnerDeindent | markdownify``): a tab set
+    written under a list step, its content 8 spaces in (the CHT docs' migration guide), shows the
+    screenshot. murar read those lines in the page, after its tab marker at the margin, as an
+    indented code block: the image markup was text and the picture was lost."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/gke.png", png)
+    write(tmp_path, "content/page/index.md",
+          '---\ntitle: Setup\n---\n\n1. Edit the file for your host:\n\n    {{< tabs items="GKE,EKS" >}}\n\n'
+          "        {{< tab >}}\n        Open the console:\n\n        ![GKE console](gke.png)\n\n"
+          "            kubectl get nodes\n        {{< /tab >}}\n\n        {{< tab >}}\n        Use eksctl.\n"
+          "        {{< /tab >}}\n\n    {{< /tabs >}}\n\n2. Save the file.\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert [(m.alt, m.tab) for m in doc.media if isinstance(m, ImageItem)] == [("GKE console", "GKE")]
+    text = doc.sections[0].text
+    assert "![" not in text and "Open the console:" in text and "kubectl get nodes" in text
+
+
+def test_callout_content_indented_under_a_step_stays_in_the_step(tmp_path: Path, write: Callable[..., Path],
+                                                                  png: bytes) -> None:
+    """Hextra's callout renders its content on its own too (``.InnerDeindent``): under a list step,
+    8 spaces in, its text and screenshot are the step's callout, not an indented code block."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/page/shot.png", png)
+    write(tmp_path, "content/page/index.md",
+          '---\ntitle: Setup\n---\n\n1. Open the settings.\n\n    {{< callout type="info" >}}\n'
+          "        Admin rights needed.\n\n        ![Settings](shot.png)\n    {{< /callout >}}\n\n2. Save.\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    assert [m.alt for m in doc.media if isinstance(m, ImageItem)] == ["Settings"]
+    assert "![" not in doc.sections[0].text and "Admin rights needed." in doc.sections[0].text
+
+
 def test_tabs_arguments_name_unnamed_codetabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     """Dapr docs: {{< tabs "Self-hosted" Kubernetes >}} names its {{% codetab %}}s in order."""
     from murar.ingest.corpus import convert_file

@@ -241,3 +241,10 @@ def test_plugin_callout_and_details_blocks_read_as_labelled_blocks(tmp_path: Pat
     assert "**Important:**\n" in out and "No live view." in out
     assert "**Note: Heads up**" in out and "**Generate a token**\n" in out and "1. Open the app." in out
     assert "endimportant" not in out and "enddetails" not in out
+def test_an_undefined_variable_is_nil_so_default_applies(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Liquid reads a variable nothing set as nil: ``{{ name | default: page.title }}`` in an
+    include (Home Assistant's integration snippets) writes the page title. It wrote nothing,
+    and the page read "the **** integration"; Jekyll's own ``paginator`` stays unknown."""
+    include = "Add the **{{ name | default: page.title }}** integration{{ paginator.page | default: '!' }}.\n"
+    out = _render(tmp_path, write, "{% include snippet.md %}", files={"_includes/snippet.md": include})
+    assert out == "Add the **P** integration.\n"

@@ -312,6 +312,24 @@ def test_inherit_merges_the_parent_config(tmp_path: Path) -> None:
     assert site.config.content_dirs == ("site/pages",) and site.config.base_url == "/docs/"
 
 
+def test_inherit_merges_mappings_deeply(tmp_path: Path) -> None:
+    """MkDocs merges a config into the one it INHERITs deeply (mappings key by key, lists
+    replaced). A language's config that adds one extension in mapping form (Grist's help/en:
+    theme, markdown_extensions) replaced the parent's mapping whole: its attr_list went, and
+    every ``{: .screenshot-half }`` under a screenshot was page text."""
+    root = tmp_path / "p"
+    (root / "site" / "pages").mkdir(parents=True)
+    (root / "base.yml").write_text("docs_dir: pages\ntheme:\n  name: material\n  custom_dir: overrides\n"
+                                   "markdown_extensions:\n  attr_list: {}\n  admonition: {}\nplugins:\n  - search\n")
+    (root / "site" / "mkdocs.yml").write_text("INHERIT: ../base.yml\ntheme:\n  language: en\n"
+                                              "markdown_extensions:\n  toc:\n    permalink: true\n")
+    site = MkDocsSite.load(root, "site/mkdocs.yml")
+    assert {"attr_list", "admonition", "toc"} <= site.extensions
+    (root / "site" / "pages" / "p.md").write_text("# P\n\nOpen the menu:\n\n*![Menu](menu.png)*\n{: .screenshot-half }\n")
+    doc = convert_pymdown(root / "site" / "pages" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Open the menu:"
+
+
 def test_snippets_auto_append_and_file_base_paths(tmp_path: Path) -> None:
     # pymdownx.snippets: a base_path entry that is a file is found by its name; auto_append
     # snippets end every page (and are not pages); full Python-Markdown names count as short
@@ -1264,3 +1282,49 @@ def test_a_config_that_does_not_parse_is_noted(tmp_path: Path, name: str, text: 
     selection = open_site(tmp_path)
     assert isinstance(selection.site, MkDocsSite)
     assert any(n.startswith(says) and "read with its defaults" in n for n in selection.notes)
+
+
+def test_consecutive_tab_blocks_are_one_tab_set(tmp_path: Path) -> None:
+    """pymdownx.blocks.tab: consecutive ``/// tab | Title`` blocks are one tab set (``new: true``
+    starts another); the page shows one tab at a time, so each screenshot belongs to its tab.
+    The tabs were read as plain labelled blocks: the images had no tab."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - pymdownx.blocks.tab\n",
+                        "# T\n\n/// tab | Cloud\nOpen the list:\n\n![Cloud list](img/c.png)\n///\n\n"
+                        "/// tab | Self-hosted\n![Server list](img/s.png)\n///\n\n"
+                        "/// tab | Linux\n    new: true\n\n![Linux](img/l.png)\n///\n\n"
+                        "//// tab | macOS\n/// tab | Intel\n![Intel](img/i.png)\n///\n/// tab | ARM\nNo picture.\n///\n////\n\n"
+                        "![After](img/a.png)\n")
+    assert [(m.alt, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("Cloud list", "Cloud", ("Cloud", "Self-hosted")), ("Server list", "Self-hosted", ("Cloud", "Self-hosted")),
+        ("Linux", "Linux", ("Linux", "macOS")), ("Intel", "Intel", ("Intel", "ARM")), ("After", "", ())]
+    text = doc.sections[0].text
+    assert "Cloud\n\nOpen the list:" in text and "murar-tabs" not in text and "new: true" not in text
+
+
+def test_i18n_a_locale_suffixed_page_takes_its_nav_and_file_name_title(tmp_path: Path) -> None:
+    """mkdocs-static-i18n serves ``sogo.en.md`` as the page ``sogo.md``: a page without a level-1
+    heading takes the title its ``nav`` entry gives ``sogo.md`` ("SOGo"), else the file name
+    without the locale ("Mail filters"); murar titled them "Sogo.en" and "Mail filters.en"."""
+    root = tmp_path / "proj"
+    (root / "docs" / "guide").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text(
+        "site_name: S\nnav:\n  - SOGo: guide/sogo.md\nplugins:\n  - i18n:\n      languages:\n"
+        "        - locale: en\n          default: true\n        - locale: de\n")
+    for name in ("sogo.en.md", "sogo.de.md", "mail_filters.en.md"):
+        (root / "docs" / "guide" / name).write_text("Intro text.\n\n## Setup\n\nSteps.\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    titles = {p: convert_pymdown(root / "docs" / "guide" / p, site=site, assets_dir=tmp_path / "a").title
+              for p in ("sogo.en.md", "mail_filters.en.md")}
+    assert titles == {"sogo.en.md": "SOGo", "mail_filters.en.md": "Mail filters"}
+
+
+def test_macros_delimiters_set_in_the_config_are_the_pages_jinja(tmp_path: Path) -> None:
+    """mkdocs-macros' j2_*_string options change the Jinja2 delimiters (n8n: ``[[% %]]`` and
+    ``[[ ]]``, so that its expression syntax ``{{ $json.name }}`` stays text). murar used
+    Jinja2's: the ``[[% import %]]`` line was text and ``{{ $json.name }}`` was dropped."""
+    doc = _convert_page(tmp_path, (
+        "site_name: S\nplugins:\n  - macros:\n      j2_block_start_string: '[[%'\n      j2_block_end_string: '%]]'\n"
+        "      j2_variable_start_string: '[['\n      j2_variable_end_string: ']]'\nextra:\n  product: n8n\n"),
+        "# Flow\n\n[[ product ]] runs workflows.\n\n[[% import \"_macros/toc.html\" as toc %]]\n\n"
+        "[[ toc.toc(page) ]]\n\nMap a field with {{ $json.name }}.\n")
+    assert doc.sections[0].text == "n8n runs workflows.\n\nMap a field with {{ $json.name }}."

@@ -273,6 +273,7 @@ class MystParser:
         self._image_base: str | None = None  # file images resolve against (None: the page)
         self._label: str | None = None
         self._table_caption = ""
+        self._tab_set_body = False  # the body fed next is a tab set's (its tabs open no set)
         self._includes = 0
         self._depth = 0
         self._subs_open: list[str] = []  # block substitutions being fed (a loop is not followed)
@@ -469,10 +470,26 @@ class MystParser:
 
     # ---------------------------------------------------------------- blocks
     def _walk(self, tokens: list[Token], *, top: bool) -> None:
+        """The blocks of ``tokens`` into the builder. A run of tabs outside any tab set
+        (sphinx-inline-tabs' ``{tab}``: consecutive tabs are one set, ``:new-set:`` starts
+        another) is a tab set that ends at the next block that is no such tab."""
+        in_set_body, self._tab_set_body = self._tab_set_body, False
+        bare_set = False
         i = 0
         while i < len(tokens):
             t = tokens[i]
             ty = t.type
+            if t.level == 0 and t.nesting >= 0 and not in_set_body and ty not in ("myst_target", "front_matter"):
+                d = _split_directive(t.info, t.content) if ty in ("fence", "colon_fence") else None
+                bare_tab = d is not None and d.name.lower() in TAB_ITEMS
+                if bare_set and (not bare_tab or (d is not None and "new-set" in d.options)):
+                    self.b.end_paragraph()
+                    self.b.close_tab_set()
+                    bare_set = False
+                if bare_tab and not bare_set:
+                    self.b.end_paragraph()
+                    self.b.open_tab_set()
+                    bare_set = True
             if ty == "front_matter":
                 if top:
                     self._front_matter(t.content)
@@ -526,6 +543,9 @@ class MystParser:
             elif ty == "html_block":
                 self.b.html(t.content, image_base=self._image_base)
             i += 1
+        if bare_set:
+            self.b.end_paragraph()
+            self.b.close_tab_set()
 
     def _front_matter(self, raw: str) -> None:
         try:
@@ -786,7 +806,9 @@ class MystParser:
             for key in ("img-top", "img-bottom", "img-background"):  # sphinx-design cards
                 if isinstance(d.options.get(key), str) and d.options[key].strip():
                     self._image(d.options[key].strip(), alt=self._plain(d.argument), caption="")
+            self._tab_set_body = name in TAB_SETS  # its tabs: no set of their own
             self.feed(d.body)
+            self._tab_set_body = False
             self.b.end_paragraph()
             if name in TAB_SETS:
                 self.b.close_tab_set()

@@ -703,31 +703,63 @@ def _blocks(lines: list[str]) -> list[str]:
     """pymdownx.blocks: ``/// tab | Title`` or ``/// note | Title`` ... ``///`` (three
     or more slashes: ``////`` around a nested block) become a bold label line and the
     block's content (its option lines dropped). An ``html`` block's argument is the
-    element it wraps the content in (``div.result``, ``span[title=x]``): no label."""
+    element it wraps the content in (``div.result``, ``span[title=x]``): no label.
+
+    Consecutive ``tab`` blocks (blank lines between them only, same nesting) are one
+    tab set, as pymdownx.blocks.tab groups them; a tab with the option ``new: true``
+    starts a new set. The set gets the tab markers of :mod:`murar.ingest.markup.tabs`
+    (the page shows one tab at a time), like ``=== "Tab"`` content tabs."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
-    skipping_options = False
-    for line in lines:
+    stack: list[tuple[int, str]] = []  # (slash count, block kind) of the blocks open
+    sets: list[tuple[int, str]] = []  # (nesting depth, indentation) of the tab sets open
+    after_tab = False  # a tab of the innermost set has just closed: the next tab joins that set
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
         if fences.in_code(line):
             out.append(line)
             continue
-        if skipping_options and _BLOCK_OPTION.match(line):
-            continue
-        skipping_options = False
         m = _BLOCK_OPEN.match(line)
+        slashes = len(line.strip()) - len(line.strip().lstrip("/"))
+        options: list[str] = []
+        if m:
+            while i < len(lines) and _BLOCK_OPTION.match(lines[i]):
+                options.append(lines[i])
+                i += 1
+        joins = (m is not None and m.group(2) == "tab" and after_tab and bool(sets) and sets[-1][0] == len(stack)
+                 and not any(re.match(r"\s*new\s*:\s*true\s*$", o, re.IGNORECASE) for o in options))
+        if after_tab and line.strip() and not joins:
+            out.extend([set_close(sets.pop()[1]), ""])
+            after_tab = False
         if m:
             kind, title = m.group(2), (m.group(3) or "").strip()
+            stack.append((slashes, kind))
             if kind == "html":
                 out.append("")
+            elif kind == "tab":
+                if not joins:
+                    sets.append((len(stack) - 1, m.group(1)))
+                    out.extend(["", set_open(m.group(1)), ""])
+                after_tab = False
+                out.extend([tab_start(title or "Tab", m.group(1)), ""])
+                out.extend(label_lines(title or "Tab", m.group(1)))
             else:
-                label = title if kind in ("tab", "details", "admonition") and title else admonition_label(kind, title)
+                label = title if kind in ("details", "admonition") and title else admonition_label(kind, title)
                 out.extend(label_lines(label, m.group(1)))
-            skipping_options = True
             continue
         if _BLOCK_CLOSE.match(line):
+            # the innermost block opened with as many slashes ends here
+            n = next((k for k in range(len(stack) - 1, -1, -1) if stack[k][0] == slashes), len(stack) - 1)
+            closed = stack[n][1] if stack else ""
+            del stack[max(n, 0):]
+            after_tab = closed == "tab" and bool(sets)
             out.append("")
             continue
         out.append(line)
+    if after_tab:
+        out.extend([set_close(sets.pop()[1]), ""])
     return out
 
 

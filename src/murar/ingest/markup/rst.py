@@ -49,7 +49,7 @@ import datetime
 import io
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
@@ -773,6 +773,7 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             box["murar_tab_set"] = True
         elif name in TAB_ITEMS:
             box["murar_tab"] = arg
+            box["murar_new_set"] = "new-set" in self.options
         if name in UNSHOWN_ARGUMENT:
             arg = ""  # a layout ("2", "1 2 3 3"), a condition ("html", "not latex") or classes: not text
         label = _LABELS.get(name)
@@ -1663,7 +1664,8 @@ class _Walker:
         self.b.end_paragraph()
         if node.get("murar_tab_set"):
             self.b.open_tab_set()
-            self.children(node, depth)
+            for child in node.children:  # its tabs: no set of their own
+                self.walk(child, depth)
             self.b.close_tab_set()
         else:
             self.b.tab(str(node.get("murar_tab", "")))
@@ -1671,29 +1673,45 @@ class _Walker:
         self.b.end_paragraph()
 
     def children(self, node: nodes.Node, depth: int) -> None:
-        for child in node.children:
+        self._siblings(node.children, depth)
+
+    def _siblings(self, children: Iterable[nodes.Node], depth: int) -> None:
+        """Walk ``children`` in order. A run of tabs outside any tab set (sphinx-inline-tabs'
+        ``.. tab::``: consecutive tabs are one set, "Usage"; ``:new-set:`` starts another)
+        is a tab set that ends at the first sibling that is no such tab, or with the parent."""
+        in_set = False
+        for child in children:
+            bare_tab = isinstance(child, nodes.container) and child.get("murar_tab") is not None \
+                and not child.get("murar_tab_set")
+            if in_set and (not bare_tab or child.get("murar_new_set")):
+                self.b.close_tab_set()
+                in_set = False
+            if bare_tab and not in_set:
+                self.b.open_tab_set()
+                in_set = True
             self.walk(child, depth)
+        if in_set:
+            self.b.close_tab_set()
 
     def document(self, doc: nodes.document, depth: int) -> None:
         """The whole doctree; a field list before any other content is Sphinx's
         file-wide metadata (``:orphan:``, ``:tocdepth:``), not text."""
-        seen_content = False
+        kept: list[nodes.Node] = []
         for child in doc.children:
-            if not seen_content and isinstance(child, nodes.field_list):
+            if not kept and isinstance(child, nodes.field_list):
                 continue
-            if not isinstance(child, (nodes.comment, nodes.target, nodes.substitution_definition)):
-                seen_content = True
-            self.walk(child, depth)
+            if not isinstance(child, (nodes.comment, nodes.target, nodes.substitution_definition)) or kept:
+                kept.append(child)
+            else:
+                self.walk(child, depth)
+        self._siblings(kept, depth)
 
     def section(self, node: nodes.section, depth: int) -> None:
         title_node = node.next_node(nodes.title)
         title = _title_text(title_node) if title_node is not None and title_node.parent is node else ""
         ids = node.get("ids") or []
         self.b.heading(depth + 1, title, ids[0] if ids else None)
-        for child in node.children:
-            if child is title_node:
-                continue
-            self.walk(child, depth + 1)
+        self._siblings((child for child in node.children if child is not title_node), depth + 1)
 
     def image(self, node: nodes.image, *, caption: str) -> None:
         uri = str(node.get("uri", "")).strip()

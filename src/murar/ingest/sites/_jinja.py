@@ -21,19 +21,54 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 MAX_INCLUDE_DEPTH = 4
 MAX_INCLUDES = 200  # includes rendered for one page, all depths together: a file including itself N times is N**depth
 MAX_OUTPUT_CHARS = 5_000_000
 
-# opening and closing delimiters, scanned by _sub_spans (not one "open(.*?)close" regex: that is
-# quadratic on a page of openers without a closer, such as 20,000 "{#")
-_RAW = (re.compile(r"\{%-?\s*raw\s*-?%\}"), re.compile(r"\{%-?\s*endraw\s*-?%\}"))
-_COMMENT = (re.compile(r"\{#"), re.compile(r"#\}"))
-_TAG_LINE = re.compile(r"^[ \t]*\{%-?(.*?)-?%\}[ \t]*\n", re.MULTILINE)  # one line: linear
-_TAG = (re.compile(r"\{%-?"), re.compile(r"-?%\}"))
-_EXPR = (re.compile(r"\{\{-?"), re.compile(r"-?\}\}"))
+@dataclass(frozen=True, slots=True)
+class Delimiters:
+    """The Jinja2 delimiters of the pages (mkdocs-macros' ``j2_block_start_string`` ...
+    ``j2_comment_end_string`` options change them, e.g. ``[[% %]]`` and ``[[ ]]`` so that
+    ``{{`` stays text); Jinja2's defaults unless set."""
+
+    block_start: str = "{%"
+    block_end: str = "%}"
+    variable_start: str = "{{"
+    variable_end: str = "}}"
+    comment_start: str = "{#"
+    comment_end: str = "#}"
+
+    def in_text(self, text: str) -> bool:
+        """True when ``text`` may hold Jinja2 markup (an opening delimiter occurs)."""
+        return self.variable_start in text or self.block_start in text or self.comment_start in text
+
+
+@dataclass(frozen=True, slots=True)
+class _Patterns:
+    """Opening and closing delimiters as patterns, scanned by _sub_spans (not one
+    "open(.*?)close" regex: that is quadratic on a page of openers without a closer,
+    such as 20,000 "{#")."""
+
+    raw: tuple[re.Pattern[str], re.Pattern[str]]
+    comment: tuple[re.Pattern[str], re.Pattern[str]]
+    tag_line: re.Pattern[str]  # a tag alone on its line (one line: linear)
+    tag: tuple[re.Pattern[str], re.Pattern[str]]
+    expr: tuple[re.Pattern[str], re.Pattern[str]]
+
+
+def _patterns(d: Delimiters) -> _Patterns:
+    bs, be = re.escape(d.block_start), re.escape(d.block_end)
+    return _Patterns(
+        raw=(re.compile(rf"{bs}-?\s*raw\s*-?{be}"), re.compile(rf"{bs}-?\s*endraw\s*-?{be}")),
+        comment=(re.compile(re.escape(d.comment_start)), re.compile(re.escape(d.comment_end))),
+        tag_line=re.compile(rf"^[ \t]*{bs}-?(.*?)-?{be}[ \t]*\n", re.MULTILINE),
+        tag=(re.compile(rf"{bs}-?"), re.compile(rf"-?{be}")),
+        expr=(re.compile(rf"{re.escape(d.variable_start)}-?"), re.compile(rf"-?{re.escape(d.variable_end)}")))
+
+
 _SET = re.compile(r"^\s*set\s+([A-Za-z_]\w*)\s*=\s*(.+?)\s*$", re.DOTALL)
 _INCLUDE = re.compile(r"""^\s*include\s+(["'])(.+?)\1""")
 _STRING = re.compile(r"""^(["'])(.*)\1$""", re.DOTALL)
@@ -92,19 +127,22 @@ def _printable(value: Any) -> str | None:
 
 
 def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str | None] | None = None,
-           warnings: list[str] | None = None, depth: int = 0,
+           warnings: list[str] | None = None, depth: int = 0, delimiters: Delimiters | None = None,
            _page: tuple[list[int], set[str]] | None = None) -> str:
     """``text`` with its Jinja2 markup reduced as the module doc says.
 
     ``variables``: the template's names (the caller's ``{% set %}`` values are
     added to a copy); ``include(name)``: the text of an included template, None
-    when missing. ``warnings`` gets one line for the expressions not printed and
+    when missing. ``delimiters``: the pages' Jinja2 delimiters (default Jinja2's).
+    ``warnings`` gets one line for the expressions not printed and
     one per missing include or include over the limits. Never raises; the output
     is bounded by :data:`MAX_OUTPUT_CHARS`, includes by :data:`MAX_INCLUDE_DEPTH`
     and :data:`MAX_INCLUDES`; time is linear in the text and the included files.
     """
-    if "{{" not in text and "{%" not in text and "{#" not in text:
+    delims = delimiters or Delimiters()
+    if not delims.in_text(text):
         return text
+    pat = _patterns(delims)
     # what the whole page (all include depths) may still include: files, characters; the refusals warned about
     left, refused = _page if _page is not None else ([MAX_INCLUDES, MAX_OUTPUT_CHARS], set())
     variables = dict(variables)
@@ -114,8 +152,8 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
         raws.append(body)
         return f"\x00raw{len(raws) - 1}\x00"
 
-    text = _sub_spans(text, _RAW, keep_raw)
-    text = _sub_spans(text, _COMMENT, lambda _: "")
+    text = _sub_spans(text, pat.raw, keep_raw)
+    text = _sub_spans(text, pat.comment, lambda _: "")
     unprinted: list[str] = []
 
     def tag(body: str) -> str:
@@ -145,7 +183,7 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
             left[0] -= 1
             left[1] -= len(inner)
             return render(inner[:MAX_OUTPUT_CHARS], variables, include=include, warnings=warnings, depth=depth + 1,
-                          _page=(left, refused))
+                          delimiters=delims, _page=(left, refused))
         return ""
 
     def expr(body: str) -> str:
@@ -161,9 +199,9 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
         out = tag(m.group(1))
         return out + "\n" if out else ""
 
-    text = _TAG_LINE.sub(whole_line_tag, text)
-    text = _sub_spans(text, _TAG, tag)[:MAX_OUTPUT_CHARS]
-    text = _sub_spans(text, _EXPR, expr)[:MAX_OUTPUT_CHARS]
+    text = pat.tag_line.sub(whole_line_tag, text)
+    text = _sub_spans(text, pat.tag, tag)[:MAX_OUTPUT_CHARS]
+    text = _sub_spans(text, pat.expr, expr)[:MAX_OUTPUT_CHARS]
     if unprinted and warnings is not None and depth == 0:
         sample = ", ".join(repr(u[:40]) for u in unprinted[:3])
         warnings.append(f"macros: {len(unprinted)} expression(s) not rendered (site macros are not run): {sample}")

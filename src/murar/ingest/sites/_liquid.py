@@ -471,7 +471,7 @@ class Renderer:
                 break
         else:
             if head not in ctx.globals:
-                return UNKNOWN
+                return self.unset(head)
             node = ctx.globals[head]
         for depth, key in enumerate(parts[1:], start=1):
             if node is UNKNOWN or node is None:
@@ -549,6 +549,11 @@ class Renderer:
             return _bounded(fn(value, args))
         except (TypeError, ValueError, ZeroDivisionError, OverflowError, KeyError, IndexError):
             return None
+
+    def unset(self, name: str) -> Any:
+        """The value of the top-level variable ``name`` that no scope and no global holds:
+        :data:`UNKNOWN` (a generator may set it); a generator that knows its payload overrides."""
+        return UNKNOWN
 
     # ----------------------------------------------------------- tags
     def tag(self, name: str, args: str, ctx: Context, out: list[str]) -> None:

@@ -127,6 +127,10 @@ class GeneratorSpec:
     ``--site-type`` accepts. ``variants`` names what of a :class:`SiteVariant`
     the generator can choose (``"language"``, ``"docs_version"``); its factory
     then takes a ``variant`` keyword (only when one is asked for).
+    ``subfolder_config``: the factory reads a config found in a subfolder of the
+    ingest root (its paths prefixed); ``False`` when it reads a project at its root
+    only (Hugo builds the folder of its config, ``hugo --source <dir>``): such a
+    config found below the given folder makes its folder the ingest root.
     """
 
     name: str
@@ -138,6 +142,7 @@ class GeneratorSpec:
     content_probe: Callable[[Path], bool] | None = None
     aliases: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
+    subfolder_config: bool = True
 
 
 # Registration: one line per generator. Order matters within a folder (specific first).
@@ -153,7 +158,7 @@ GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="mdbook", title="mdBook", markers=("book.toml",)),
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
     GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml", "_config.toml", "_config*.yml", "_config*.yaml", "_config*.toml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
-    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, content_probe=_via("murar.ingest.sites.hugo:looks_like_hugo_content"), factory="murar.ingest.sites.hugo:load", variants=("language",)),
+    GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, content_probe=_via("murar.ingest.sites.hugo:looks_like_hugo_content"), factory="murar.ingest.sites.hugo:load", variants=("language",), subfolder_config=False),
     GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf, factory="murar.ingest.sites.sphinx:SphinxSite.load"),
 )
 
@@ -297,7 +302,9 @@ def open_site(folder: Path, *, site_type: str = "auto", variant: SiteVariant | N
 
     The ingest root is the folder holding the config when that is ``folder`` or
     one of its ancestors (so root-relative links and static dirs resolve), else
-    ``folder`` itself (a config in a subfolder: its paths are prefixed).
+    ``folder`` itself (a config in a subfolder: its paths are prefixed), or for a
+    generator that builds only the folder of its config (Hugo) that subfolder,
+    which is then the folder walked.
 
     ``variant`` chooses the language and docs version of a multilingual or
     versioned site (``None``: the generator's default); a choice the generator
@@ -340,6 +347,9 @@ def open_site(folder: Path, *, site_type: str = "auto", variant: SiteVariant | N
             else _marker_root(config_path, spec)
         if cdir == folder or cdir in folder.parents:
             root = cdir
+        elif not spec.subfolder_config and folder in cdir.parents:
+            root = folder = cdir
+            notes.append(f"{spec.title} project found in {cdir}: that folder is read (the site {spec.title} builds)")
     config_rel = (os.path.relpath(config_path, root).replace(os.sep, "/")
                   if config_path is not None and config_path != root else None)
     factory = _load_factory(spec)

@@ -62,6 +62,7 @@ import posixpath
 import re
 import textwrap
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path, PurePosixPath
@@ -788,6 +789,41 @@ def _line_indent(body: str, start: int) -> str:
         item = _LIST_ITEM.match(line)
         return prefix if item and len(item.group(1).expandtabs(4)) <= len(prefix) else ""
     return ""
+
+
+def _deindent_inner(body: str, margin_of: Callable[[re.Match[str]], int | None]) -> str:
+    """``body`` with the content of paired ``{{< >}}`` shortcodes moved left to the column
+    ``margin_of(tag)`` gives (``None``: left alone), its lines' relative indentation kept.
+    Hugo hands such a shortcode its content raw, and tab and callout templates render it on
+    their own (Hextra's ``tab.html``/``callout.html``: ``.InnerDeindent | markdownify``),
+    where murar reads it in the page: content indented under a list step (4 spaces and more
+    past it) was read as a code block, its screenshot markup as text. One pass; a shortcode
+    inside one moved is left to it."""
+    tags = list(_SHORTCODE.finditer(body))
+    closing = _closing_tags(tags)
+    edits: list[tuple[int, int, str]] = []
+    done = 0
+    for m in tags:
+        if m.group("close") or m.group("self") or m.group("angle") is None or m.start() < done \
+                or m.start() not in closing:
+            continue
+        margin = margin_of(m)
+        if margin is None:
+            continue
+        close = closing[m.start()]
+        lines = body[m.end():close.start()].split("\n")
+        inner = lines[1:-1]  # the lines between the tag's line and the closing tag's
+        shift = min((len(x) - len(x.lstrip(" ")) for x in inner if x.strip()), default=0) - margin
+        if shift <= 0 or any("\t" in x[:len(x) - len(x.lstrip())] for x in inner):
+            continue
+        edits.append((m.end(), close.start(), "\n".join([lines[0], *(x[shift:] for x in inner), lines[-1]])))
+        done = close.end()
+    pieces: list[str] = []
+    pos = 0
+    for start, end, text in edits:  # in order, apart
+        pieces += [body[pos:start], text]
+        pos = end
+    return "".join([*pieces, body[pos:]])
 
 
 def _closing_tags(tags: list[re.Match[str]]) -> dict[int, re.Match[str]]:
@@ -1875,6 +1911,18 @@ class HugoSite:
         h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
         panes: list[Shortcode] = []  # the open tab sets, innermost last
         tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
+        def margin_of(m: re.Match[str]) -> int | None:
+            # a tab's content goes to the margin, after its tab marker; a callout's stays in the
+            # block its tag opens (a list step), at the tag's indentation
+            name = m.group("name").lower()
+            if name in _TAB_ITEMS:
+                return 0
+            if self.callout(parse_args(name, m.group("args"))) is None:
+                return None
+            before = body[body.rfind("\n", 0, m.start()) + 1:m.start()]
+            return len(before) if not before.strip(" ") else None
+
+        body = _deindent_inner(body, margin_of)
         tags = list(_SHORTCODE.finditer(body))
         closing = _closing_tags(tags)
         toc_trees = 0  # Geekdoc toc-trees met (each one draws every child page: bounded)

@@ -994,6 +994,10 @@ class JekyllSite:
         return f"/{base}{path}" if base else path
 
 
+#: top-level variables Jekyll's payload holds while it renders that murar does not build (jekyllrb.com "Variables")
+_RENDER_PAYLOAD = frozenset({"layout", "content", "paginator", "theme"})
+
+
 class _JekyllLiquid(Renderer):
     """Jekyll's Liquid (jekyllrb.com "Liquid", "Includes", "Links"): the tags
     ``include``/``include_relative``/``include_cached``, ``link``, ``post_url``,
@@ -1030,6 +1034,14 @@ class _JekyllLiquid(Renderer):
         if head == "jekyll":
             return UNKNOWN
         return None
+
+    def unset(self, name: str) -> Any:
+        """A top-level variable no assign, capture, loop or include set: nil, as Liquid
+        reads an undefined variable (so ``{{ name | default: page.title }}`` in an include
+        writes the page title), except the payload Jekyll fills while rendering
+        (jekyllrb.com "Variables": ``layout``, ``content``, ``paginator``, ``theme``)
+        that murar does not build."""
+        return UNKNOWN if name in _RENDER_PAYLOAD else None
 
     def over_budget(self, ctx: Context) -> None:
         ctx.warnings.append(f"{self.files[-1] if self.files else self.page_rel}: Liquid output over"

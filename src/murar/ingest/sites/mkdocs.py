@@ -90,6 +90,8 @@ from murar.ingest.sites.base import (
     asset_or_unknown,
 )
 
+#: mkdocs-macros' delimiter options (j2_<name>_string), named as :class:`_jinja.Delimiters` fields
+_J2_DELIMITERS = ("block_start", "block_end", "variable_start", "variable_end", "comment_start", "comment_end")
 _SNIPPET_LINE = re.compile(r"""^\s*(?:-{1,}8<-{1,})\s+(['"]?)([^'"\s][^'"]*?)\1\s*$""")
 _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 #: a file name suffix the mkdocs-static-i18n plugin reads as a locale even when no language
@@ -174,10 +176,20 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None,
         inherited = path.parent / parent
         if root is not None and inside_root(inherited, root).problem:
             return data  # a parent out of the corpus root is not read
-        base = read_mkdocs_yml(inherited, depth=depth + 1, root=root)
-        base.update(data)
-        return base
+        return _deep_merge(read_mkdocs_yml(inherited, depth=depth + 1, root=root), data)
     return data
+
+
+def _deep_merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """``child`` merged into ``base`` as MkDocs merges a config into the one it
+    ``INHERIT``s (MkDocs "Configuration inheritance": a deep merge, mergedeep's
+    replace strategy): mappings are merged key by key, any other value (a list, a
+    string) of the child replaces the parent's. Neither input is changed."""
+    merged = dict(base)
+    for key, value in child.items():
+        old = merged.get(key)
+        merged[key] = _deep_merge(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+    return merged
 
 
 #: the Markdown extensions Zensical enables when its config names none (zensical/config.py
@@ -608,6 +620,10 @@ class MkDocsSite:
                 settings["macros.include_yaml"] = "\n".join(join_rel(site_dir, n) for n in names)
                 if opts.get("render_by_default") is False:
                     settings["macros.render_by_default"] = "false"
+                delims = {k: str(opts[f"j2_{k}_string"]) for k in _J2_DELIMITERS
+                          if plugin == "macros" and isinstance(opts.get(f"j2_{k}_string"), str) and opts[f"j2_{k}_string"]}
+                if delims:
+                    settings["macros.delimiters"] = json.dumps(delims)
                 break
         theme = data.get("theme") or {}
         custom_name = str(theme.get("custom_dir") or "") if isinstance(theme, dict) else ""
@@ -675,7 +691,7 @@ class MkDocsSite:
         docs = self._docs_of(rel)
         if docs is None:
             return None
-        inner = rel[len(docs) + 1:] if docs != "." else rel
+        inner = self._unlocalized(rel[len(docs) + 1:] if docs != "." else rel)
         if self._nav_titles is None:
             try:
                 loaded = json.loads(self._config.settings.get("nav.titles") or "{}")
@@ -696,6 +712,23 @@ class MkDocsSite:
         name = "index" if stem == "README" else stem
         title = name.replace("-", " ").replace("_", " ")
         return title.capitalize() if title.lower() == title else title
+
+    def _unlocalized(self, inner: str) -> str:
+        """The page path ``inner`` (below docs_dir) without its locale: mkdocs-static-i18n
+        serves ``x.fr.md`` (suffix structure) or ``fr/x.md`` (folder structure) as the
+        page ``x.md`` of that language, the path its ``nav`` entry and file-name title
+        use (``nav: [SOGo: guide/sogo.md]`` titles ``guide/sogo.en.md``). Unchanged
+        without the plugin."""
+        if not self._default_locale:
+            return inner
+        if self._folder_structure:
+            top, _, rest = inner.partition("/")
+            return rest if rest and top in self._locales else inner
+        path = PurePosixPath(inner)
+        stem, dot, locale = path.stem.rpartition(".")
+        if dot and stem and (locale in self._locales or _LOCALE_FORM.fullmatch(locale)):
+            return posixpath.join(posixpath.dirname(inner), stem + path.suffix)
+        return inner
 
     def _nav_files(self, docs: str, name: str) -> tuple[Path, list[Path]]:
         """The ``docs_dir`` folder and the files called ``name`` under it (a nav plugin's
@@ -1202,7 +1235,9 @@ class MkDocsSite:
 
     def _macros(self, text: str, warnings: list[str] | None = None) -> str:
         settings = self._config.settings
-        if "{{" not in text and "{%" not in text and "{#" not in text:
+        # mkdocs-macros "Advanced usage": j2_block_start_string ... j2_comment_end_string
+        delims = _jinja.Delimiters(**json.loads(settings.get("macros.delimiters") or "{}"))
+        if not delims.in_text(text):
             return text
         fm = parse_front_matter(text)
         if fm.meta.get("ignore_macros") is True:
@@ -1211,7 +1246,8 @@ class MkDocsSite:
             return text
         head = text[: len(text) - len(fm.body)] if fm.body and text.endswith(fm.body) else ""
         variables = {**self._macro_variables(), **fm.meta, "page": {"meta": fm.meta, "title": fm.meta.get("title")}}
-        return head + _jinja.render(text[len(head):], variables, include=self._macro_include, warnings=warnings)
+        return head + _jinja.render(text[len(head):], variables, include=self._macro_include, warnings=warnings,
+                                    delimiters=delims)
 
 
 def snippet_targets(text: str) -> list[str]:
