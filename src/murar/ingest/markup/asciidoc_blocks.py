@@ -77,6 +77,13 @@ class _Block:
     end: int
 
 
+def _closer(lines: list[str], start: int, delimiter: str) -> int:
+    """The index of the first line after ``start`` equal to ``delimiter`` (trailing white
+    space ignored): where the block opened at ``start`` closes, as in Asciidoctor; the
+    block runs to the end (``len(lines)``) when no line closes it."""
+    return next((j for j in range(start + 1, len(lines)) if lines[j].rstrip() == delimiter), len(lines))
+
+
 def _delimited_blocks(lines: list[str]) -> list[_Block]:
     """The outermost verbatim blocks and tables of ``lines``, in order.
 
@@ -97,7 +104,7 @@ def _delimited_blocks(lines: list[str]) -> list[_Block]:
         else:
             i += 1
             continue
-        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == closer), len(lines))
+        end = _closer(lines, i, closer)
         blocks.append(_Block(kind, i, end))
         i = end + 1
     return blocks
@@ -414,7 +421,7 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
         line = lines[i].rstrip()
         fence = _FENCE_OPEN.match(line)
         if fence:
-            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == "```"), n)
+            end = _closer(lines, i, "```")
             body = lines[i + 1:end]
             # asciidoc-py ends a listing at any line of four or more dashes: a literal
             # block holds code that has one (and is verbatim alike)
@@ -427,7 +434,7 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
             continue
         verbatim = _VERBATIM_OPEN.match(line)
         if (verbatim and line == verbatim.group(1)) or _TABLE_OPEN.match(line):
-            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), n)
+            end = _closer(lines, i, line)
             out += lines[i:end + 1]
             i = end + 1
             continue
@@ -477,8 +484,8 @@ def shorthand_tables(lines: list[str]) -> list[str]:
         short = _SHORTHAND_TABLE.match(line)
         verbatim = _VERBATIM_OPEN.match(line)
         if short:
-            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), -1)
-            if end > 0:
+            end = _closer(lines, i, line)
+            if end < n:
                 fmt = f'format="{"csv" if short.group(1) == "," else "dsv"}"'  # quoted, as asciidoc-py needs
                 above = out[-1].rstrip() if out else ""
                 if _ATTR_LINE.match(above) and not above.startswith("[["):
@@ -491,7 +498,7 @@ def shorthand_tables(lines: list[str]) -> list[str]:
                 continue
         elif (verbatim and (verbatim.group(1) == "```" or line == verbatim.group(1))) or line == "|===":
             closer = "```" if verbatim and verbatim.group(1) == "```" else line
-            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == closer), n)
+            end = _closer(lines, i, closer)
             out += lines[i:end + 1]
             i = end + 1
             continue
