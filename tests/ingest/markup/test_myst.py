@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from murar.ingest.markup.myst import convert_myst
@@ -1042,13 +1043,26 @@ def test_literalinclude_options_pick_lines_and_objects(tmp_path: Path) -> None:
     assert doc.sections[0].text == "def main():\n    run()\n\nparser = 1\nargs = 2\n\nimport os"
 
 
-def test_sphinx_tabs_code_tab_in_myst(tmp_path: Path) -> None:
-    """``{code-tab}`` (sphinx-tabs) in a MyST page: a labelled tab with its code, no warning."""
-    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx_tabs.tabs']\n")
-    (tmp_path / "c.md").write_text("# Install\n\n````{tabs}\n```{code-tab} py\nimport acme\n```\n"
-                                   "```{code-tab} bash Shell script\nacme --init\n```\n````\n")
+@pytest.mark.parametrize(("conf", "page", "text"), [
+    # {code-tab} (sphinx-tabs): a labelled tab with its code
+    pytest.param("extensions = ['myst_parser', 'sphinx_tabs.tabs']\n", "# Install\n\n````{tabs}\n```{code-tab} py\nimport acme\n```\n"
+                 "```{code-tab} bash Shell script\nacme --init\n```\n````\n",
+                 "Python\n\nimport acme\n\nShell script\n\nacme --init", id="sphinx-tabs-code-tab"),
+    pytest.param("extensions = ['myst_parser', 'sphinx.ext.ifconfig']\nlanguage = 'en'\n",
+                 "# Notes\n\n```{ifconfig} language == 'de'\nNur Deutsch.\n```\n\n"
+                 "```{ifconfig} language == 'en'\nEnglish only.\n```\n",
+                 "English only.", id="ifconfig-evaluated"),
+    pytest.param("extensions = ['myst_parser', 'sphinx_design']\n", "# Run\n\n````{tab-set-code}\n```{code-block} python\nrun()\n```\n\n"
+                 "```js\nrun();\n```\n````\n",
+                 "PYTHON\n\nrun()\n\nJS\n\nrun();", id="design-tab-set-code"),
+])
+def test_sphinx_extension_directive_in_myst(tmp_path: Path, conf: str, page: str, text: str) -> None:
+    """A Sphinx extension's directive in a MyST page (``page``, under the ``conf`` conf.py that
+    enables the extension) gives the page text ``text``, and no warning."""
+    (tmp_path / "conf.py").write_text(conf)
+    (tmp_path / "c.md").write_text(page)
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
-    assert doc.sections[0].text == "Python\n\nimport acme\n\nShell script\n\nacme --init"
+    assert doc.sections[0].text == text
     assert not doc.warnings
 
 
@@ -1060,22 +1074,6 @@ def test_myst_figure_figclass_only_dark_is_the_dark_twin(tmp_path: Path) -> None
                                    "```{figure} img/dark.png\n:figclass: only-dark\n\nThe layout.\n```\n")
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert [m.path for m in _images(doc)] == ["img/light.png"]
-
-
-def test_ifconfig_in_myst_is_evaluated(tmp_path: Path) -> None:
-    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx.ext.ifconfig']\nlanguage = 'en'\n")
-    (tmp_path / "c.md").write_text("# Notes\n\n```{ifconfig} language == 'de'\nNur Deutsch.\n```\n\n"
-                                   "```{ifconfig} language == 'en'\nEnglish only.\n```\n")
-    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
-    assert doc.sections[0].text == "English only."
-
-
-def test_design_tab_set_code_in_myst(tmp_path: Path) -> None:
-    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx_design']\n")
-    (tmp_path / "c.md").write_text("# Run\n\n````{tab-set-code}\n```{code-block} python\nrun()\n```\n\n"
-                                   "```js\nrun();\n```\n````\n")
-    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
-    assert doc.sections[0].text == "PYTHON\n\nrun()\n\nJS\n\nrun();"
 
 
 def test_text_notebook_markdown_cell_removed_by_its_tags(tmp_path: Path) -> None:
