@@ -326,28 +326,24 @@ def test_non_web_video_urls_are_never_kept(tmp_path: Path) -> None:
     assert any("file:///etc/passwd" in w and "not kept" in w for w in doc.warnings)
 
 
-def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("body", "sentence"), [
     # one rule for rST and MyST (murar.ingest.markup.roles.role_text)
-    site = _book(tmp_path, {"p.md": "# P\n\nSee {pep}`8#naming`, {rfc}`2616` and {pep}`the style guide <8>`.\n"})
-    doc = convert_myst(tmp_path / "p.md", site=site)
-    assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text
-
-
-def test_guilabel_and_menuselection_accelerators_read_as_sphinx_draws_them(tmp_path: Path) -> None:
+    pytest.param("See {pep}`8#naming`, {rfc}`2616` and {pep}`the style guide <8>`.",
+                 "See PEP 8, RFC 2616 and the style guide.", id="pep-and-rfc"),
     # sphinx.roles.GUILabel (MenuSelection extends it): '&' before a letter marks an accelerator,
     # '&' before a blank is an ampersand, '&&' an ampersand after the first accelerator
-    site = _book(tmp_path, {"p.md": "# P\n\nUse {guilabel}`Search & Replace`, {menuselection}`&File --> &Open` "
-                                    "and {guilabel}`&Print && Export`.\n"})
-    doc = convert_myst(tmp_path / "p.md", site=site)
-    assert "Use Search & Replace, File > Open and Print & Export." in doc.sections[0].text
-
-
-def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
+    pytest.param("Use {guilabel}`Search & Replace`, {menuselection}`&File --> &Open` and {guilabel}`&Print && Export`.",
+                 "Use Search & Replace, File > Open and Print & Export.", id="guilabel-and-menuselection-accelerators"),
     # Sphinx draws a {variable} part of :samp:/:file: emphasized, braces gone; \\{ is a brace
-    site = _book(tmp_path, {"p.md": "# P\n\nEdit {file}`{prefix}/lib/python{version}` or run "
-                                    "{samp}`print(1 + {variable})`; {samp}`a \\{b\\} c` stays.\n"})
+    pytest.param("Edit {file}`{prefix}/lib/python{version}` or run {samp}`print(1 + {variable})`; {samp}`a \\{b\\} c` stays.",
+                 "Edit prefix/lib/pythonversion or run print(1 + variable); a {b} c stays.",
+                 id="samp-and-file-variable-parts-without-braces"),
+])
+def test_sphinx_roles_read_as_sphinx_renders_them(tmp_path: Path, body: str, sentence: str) -> None:
+    """A paragraph ``body`` of Sphinx roles in a MyST page reads as the ``sentence`` Sphinx renders."""
+    site = _book(tmp_path, {"p.md": f"# P\n\n{body}\n"})
     doc = convert_myst(tmp_path / "p.md", site=site)
-    assert "Edit prefix/lib/pythonversion or run print(1 + variable); a {b} c stays." in doc.sections[0].text
+    assert sentence in doc.sections[0].text
 
 
 def test_scheme_autolinks_spans_and_field_lists_read_as_sphinx_draws_them(tmp_path: Path) -> None:
