@@ -9,10 +9,9 @@ import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
+from extractive_answers import extractive_answer
 from PIL import Image
 
-from murar.answer.generate import ExtractiveAnswerGenerator
-from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.embed.fake import HashingEmbedder
 from murar.ingest.index import build_index
 from murar.schema import ImageItem
@@ -103,11 +102,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _picked(index: Path, question: str) -> list[str]:
-    base = load_pipeline(index, llm="extractive")
-    p = Pipeline(store=base.store, embedder=base.embedder, generator=ExtractiveAnswerGenerator(base.embedder),
-                 refiner=None, config=PipelineConfig(refine=False), corpus_root=base.corpus_root,
-                 assets_dir=base.assets_dir)
-    a = p.answer(question)
+    a = extractive_answer(index, question)
     return [PurePosixPath(str(b.item.path)).name for b in a.media if isinstance(b.item, ImageItem) and b.item.path]
 
 

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 import pytest
+from sample_png import PNG_64PX as PNG
 
 from murar.embed.fake import HashingEmbedder
 from murar.ingest.index import build_index
-
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
-)
 
 
 def _build(tmp_path: Path, alt: str) -> Path:

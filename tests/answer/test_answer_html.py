@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import base64
 from html.parser import HTMLParser
 from pathlib import Path
 
+from sample_png import PNG_64PX as PNG
+
 import murar
 
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
-)
 PAGE = """# Embed code help
 
 ## Open the embed code dialog

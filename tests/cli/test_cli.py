@@ -1,16 +1,13 @@
 from __future__ import annotations
 
-import base64
 import json
 from pathlib import Path
 
+from sample_png import PNG_64PX as PNG
 from typer.testing import CliRunner
 
 from murar.cli.main import app
 
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
-)
 runner = CliRunner()
 
 

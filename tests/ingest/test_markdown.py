@@ -1,19 +1,15 @@
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sample_png import PNG_64PX
 
 from murar.errors import IngestError
 from murar.eval.media_metrics import normalise_video_url
 from murar.ingest.markdown import convert_markdown
 from murar.schema import ImageItem, TableItem, VideoItem
-
-PNG_1PX = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
-)
 
 PAGE = """---
 title: Build a journey
@@ -55,7 +51,7 @@ The event appears in the canvas.
 def corpus(tmp_path: Path) -> Path:
     root = tmp_path / "corpus"
     (root / "repo" / "help" / "assets").mkdir(parents=True)
-    (root / "repo" / "help" / "assets" / "event.png").write_bytes(PNG_1PX)
+    (root / "repo" / "help" / "assets" / "event.png").write_bytes(PNG_64PX)
     (root / "repo" / "help" / "assets" / "corrupt.png").write_bytes(b"\x89PNG not really")
     (root / "repo" / "help" / "page.md").write_text(PAGE, encoding="utf-8")
     (root / "repo" / "help" / "3443183.vtt").write_text(
@@ -125,7 +121,7 @@ def test_bad_front_matter_is_a_warning(tmp_path: Path) -> None:
 
 def test_slash_links_resolve_from_repo_folder(tmp_path: Path) -> None:
     (tmp_path / "repo/help/assets").mkdir(parents=True)
-    (tmp_path / "repo/help/assets/a.png").write_bytes(PNG_1PX)
+    (tmp_path / "repo/help/assets/a.png").write_bytes(PNG_64PX)
     (tmp_path / "repo/help/deep/dir").mkdir(parents=True)
     (tmp_path / "repo/help/deep/dir/p.md").write_text("# T\n\n![x](/help/assets/a.png)\n")
     doc = convert_markdown(tmp_path / "repo/help/deep/dir/p.md", root=tmp_path)
@@ -138,7 +134,7 @@ def test_a_screenshot_follows_its_own_list_item_not_the_whole_list(tmp_path: Pat
     while a sentence wrapped over two source lines stays one sentence."""
     from murar.answer.media import picture_lead, step_text
 
-    (tmp_path / "a.png").write_bytes(PNG_1PX)
+    (tmp_path / "a.png").write_bytes(PNG_64PX)
     (tmp_path / "p.md").write_text(
         "# Audiences\n\nAudiences group users.\n\n1. Log in to Journey Optimizer\n"
         "2. Navigate to Customer > Audiences\n3. Ensure that the evaluation method is set\n"
@@ -171,7 +167,7 @@ def test_real_adobe_pages(adobe_root: Path) -> None:
 
 
 def test_html_figcaption_inline_markup_adds_no_space_before_punctuation(tmp_path: Path) -> None:
-    (tmp_path / "a.png").write_bytes(PNG_1PX)
+    (tmp_path / "a.png").write_bytes(PNG_64PX)
     (tmp_path / "p.md").write_text(
         "# Shots\n\n<figure>\n  <img src=\"a.png\" alt=\"box\">\n"
         "  <figcaption>Taken by <a href=\"https://example.org\">the team</a>. A <em>wide</em> view!</figcaption>\n"
@@ -201,7 +197,7 @@ def test_a_figure_laid_out_as_a_one_column_table_is_a_captioned_image(tmp_path: 
     """``| ![Figure 1](a.png) |`` over ``| **Figure 1: Setup** |`` (one column: the image
     cell and a caption cell) is how many sites caption an image; the text is the image's
     caption and there is no table. A real table holding an image stays a table."""
-    (tmp_path / "a.png").write_bytes(PNG_1PX)
+    (tmp_path / "a.png").write_bytes(PNG_64PX)
     (tmp_path / "p.md").write_text(
         "# P\n\n| ![Figure 1: Setup dialog](a.png) |\n| :---: |\n| **Figure 1: The setup dialog** |\n\n"
         "| Step | Screen |\n| --- | --- |\n| One | ![Shot](a.png) |\n")
@@ -224,7 +220,7 @@ def test_text_after_a_boxed_heading_belongs_to_the_section_around_the_box(tmp_pa
     when the quote ends, the page goes on in the section the box stands in: the plot
     after it is under 'Plotting', not under the exercise (nor under its nested
     solution), and no empty section is left."""
-    (tmp_path / "plot.png").write_bytes(PNG_1PX)
+    (tmp_path / "plot.png").write_bytes(PNG_64PX)
     (tmp_path / "p.md").write_text(
         "# Lesson\n\n## Plotting\n\nCall plot().\n\n> ## Exercise\n>\n> Plot two series.\n>\n"
         "> > ## Solution\n> >\n> > Call plot() twice.\n>\n> Then add a legend.\n\n![Two series](plot.png)\n\n"
@@ -245,7 +241,7 @@ def test_an_image_in_a_table_cell_has_its_row_as_context(tmp_path: Path) -> None
     cell's words and the cells right of it after it (the section around the table holds no
     table text, so an icon table under a heading had no context at all)."""
     for name in ("cloud.png", "cloud-off.png"):
-        (tmp_path / name).write_bytes(PNG_1PX)
+        (tmp_path / name).write_bytes(PNG_64PX)
     (tmp_path / "p.md").write_text(
         "# Icons\n\nIntro before the table.\n\n| Icon | Name | Meaning |\n|---|---|---|\n"
         "| ![cloud](cloud.png) | Synced | Only on the server |\n| Local | ![off](cloud-off.png) Offline | Not backed up |\n\n"
@@ -283,7 +279,7 @@ def test_link_text_edges_and_tags(tmp_path: Path) -> None:
         "# Links\n\nWorking with a [JSON Form ](json.md)widget and the [ source data](d.md) property.\n\n"
         "Pick [<br/>**Warehouse**<br/>](w.md)By Microsoft or [<b>Lake</b>house](l.md).\n\n"
         "Use the [<img src=\"funnel.png\" alt=\"funnel\"/> filter](f.md) popover.\n")
-    (tmp_path / "funnel.png").write_bytes(PNG_1PX)
+    (tmp_path / "funnel.png").write_bytes(PNG_64PX)
     doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
     text = doc.sections[0].text
     assert "Working with a JSON Form widget and the source data property." in text
@@ -296,7 +292,7 @@ def test_pictures_in_an_html_block_stand_where_they_are_written(tmp_path: Path) 
     list item it shows, not before the whole block), and the pictures of an HTML table are kept
     (they were dropped with the table) and read with their row."""
     for name in ("a.png", "b.png", "c.png", "d.png"):
-        (tmp_path / name).write_bytes(PNG_1PX)
+        (tmp_path / name).write_bytes(PNG_64PX)
     (tmp_path / "p.md").write_text(
         "# Steps\n\nOpen the editor.\n\n<details>\n<summary>Using your own database?</summary>\n<ul>\n"
         "<li>Comment out the database service</li>\n<img src=\"a.png\" alt=\"service\"/>\n"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import base64
 import shutil
 from pathlib import Path
 
 import pytest
+from sample_png import PNG_64PX as PNG
 
 from murar.answer.pipeline import load_pipeline
 from murar.embed.fake import HashingEmbedder
@@ -14,9 +14,6 @@ from murar.ingest.index import build_index
 
 pytestmark = pytest.mark.integration
 
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
-)
 
 HTML = """<!doctype html><html><head><title>Webhooks guide</title>
 <link rel="canonical" href="https://docs.example.com/webhooks"></head><body>

@@ -32,13 +32,17 @@ def _postgres(tmp_path: Path, data: dict, url: str) -> Store:
     return PgStore(url)
 
 
-@pytest.fixture(params=["memory", "lance", "postgres"])
-def store_and_data(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Store, dict]:
-    data = _data()
+def _store_of(request: pytest.FixtureRequest, tmp_path: Path, data: dict) -> tuple[Store, dict]:
+    """The store the fixture's param names ("memory", "lance", "postgres") written with ``data``, and ``data``."""
     if request.param == "postgres":
         return _postgres(tmp_path, data, request.getfixturevalue("pg_url")), data
     build: Callable[[Path, dict], Store] = _memory if request.param == "memory" else _lance
     return build(tmp_path, data), data
+
+
+@pytest.fixture(params=["memory", "lance", "postgres"])
+def store_and_data(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Store, dict]:
+    return _store_of(request, tmp_path, _data())
 
 
 def test_snippet_search_is_exact_cosine(store_and_data: tuple[Store, dict]) -> None:
@@ -89,11 +93,7 @@ def test_media_vector_lookup(store_and_data: tuple[Store, dict]) -> None:
 
 @pytest.fixture(params=["memory", "lance", "postgres"])
 def lexical_store(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Store, dict]:
-    data = lexical_data()
-    if request.param == "postgres":
-        return _postgres(tmp_path, data, request.getfixturevalue("pg_url")), data
-    build: Callable[[Path, dict], Store] = _memory if request.param == "memory" else _lance
-    return build(tmp_path, data), data
+    return _store_of(request, tmp_path, lexical_data())
 
 
 def _ids(hits: list) -> list[str]:

@@ -290,29 +290,22 @@ def create_app(
         "keep the connection alive."
     )
 
-    @app.post(
-        "/v1/answer/stream",
-        tags=["answers"],
-        description=_stream_doc,
-        response_class=StreamingResponse,
-        responses={
+    # one route, documented once: the question in a JSON body (POST) or the query (GET, EventSource)
+    stream_route: dict[str, Any] = {
+        "tags": ["answers"],
+        "description": _stream_doc,
+        "response_class": StreamingResponse,
+        "responses": {
             200: {"content": {"text/event-stream": {}}},
             503: {"model": ErrorOut},
         },
-    )
+    }
+
+    @app.post("/v1/answer/stream", **stream_route)
     async def answer_stream(body: AnswerRequest, request: Request) -> StreamingResponse:
         return await _stream(body.question, request)
 
-    @app.get(
-        "/v1/answer/stream",
-        tags=["answers"],
-        description=_stream_doc,
-        response_class=StreamingResponse,
-        responses={
-            200: {"content": {"text/event-stream": {}}},
-            503: {"model": ErrorOut},
-        },
-    )
+    @app.get("/v1/answer/stream", **stream_route)
     async def answer_stream_get(
         request: Request, question: str = Query(..., min_length=1)
     ) -> StreamingResponse:

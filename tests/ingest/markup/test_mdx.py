@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sample_png import PNG_64PX as PNG
 
 from murar.ingest.markup.mdx import convert_mdx, mdx_to_markdown, rebase_links
 from murar.ingest.sites.docusaurus import DocusaurusSite
 from murar.schema import ImageItem, ParsedDocument, VideoItem
-
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
-)
 
 PAGE = """---
 title: Deploy

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from murar.ingest.markup.myst import convert_myst
@@ -325,28 +326,24 @@ def test_non_web_video_urls_are_never_kept(tmp_path: Path) -> None:
     assert any("file:///etc/passwd" in w and "not kept" in w for w in doc.warnings)
 
 
-def test_pep_and_rfc_roles_read_as_sphinx_renders_them(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("body", "sentence"), [
     # one rule for rST and MyST (murar.ingest.markup.roles.role_text)
-    site = _book(tmp_path, {"p.md": "# P\n\nSee {pep}`8#naming`, {rfc}`2616` and {pep}`the style guide <8>`.\n"})
-    doc = convert_myst(tmp_path / "p.md", site=site)
-    assert "See PEP 8, RFC 2616 and the style guide." in doc.sections[0].text
-
-
-def test_guilabel_and_menuselection_accelerators_read_as_sphinx_draws_them(tmp_path: Path) -> None:
+    pytest.param("See {pep}`8#naming`, {rfc}`2616` and {pep}`the style guide <8>`.",
+                 "See PEP 8, RFC 2616 and the style guide.", id="pep-and-rfc"),
     # sphinx.roles.GUILabel (MenuSelection extends it): '&' before a letter marks an accelerator,
     # '&' before a blank is an ampersand, '&&' an ampersand after the first accelerator
-    site = _book(tmp_path, {"p.md": "# P\n\nUse {guilabel}`Search & Replace`, {menuselection}`&File --> &Open` "
-                                    "and {guilabel}`&Print && Export`.\n"})
-    doc = convert_myst(tmp_path / "p.md", site=site)
-    assert "Use Search & Replace, File > Open and Print & Export." in doc.sections[0].text
-
-
-def test_samp_and_file_roles_show_their_variable_parts_without_braces(tmp_path: Path) -> None:
+    pytest.param("Use {guilabel}`Search & Replace`, {menuselection}`&File --> &Open` and {guilabel}`&Print && Export`.",
+                 "Use Search & Replace, File > Open and Print & Export.", id="guilabel-and-menuselection-accelerators"),
     # Sphinx draws a {variable} part of :samp:/:file: emphasized, braces gone; \\{ is a brace
-    site = _book(tmp_path, {"p.md": "# P\n\nEdit {file}`{prefix}/lib/python{version}` or run "
-                                    "{samp}`print(1 + {variable})`; {samp}`a \\{b\\} c` stays.\n"})
+    pytest.param("Edit {file}`{prefix}/lib/python{version}` or run {samp}`print(1 + {variable})`; {samp}`a \\{b\\} c` stays.",
+                 "Edit prefix/lib/pythonversion or run print(1 + variable); a {b} c stays.",
+                 id="samp-and-file-variable-parts-without-braces"),
+])
+def test_sphinx_roles_read_as_sphinx_renders_them(tmp_path: Path, body: str, sentence: str) -> None:
+    """A paragraph ``body`` of Sphinx roles in a MyST page reads as the ``sentence`` Sphinx renders."""
+    site = _book(tmp_path, {"p.md": f"# P\n\n{body}\n"})
     doc = convert_myst(tmp_path / "p.md", site=site)
-    assert "Edit prefix/lib/pythonversion or run print(1 + variable); a {b} c stays." in doc.sections[0].text
+    assert sentence in doc.sections[0].text
 
 
 def test_scheme_autolinks_spans_and_field_lists_read_as_sphinx_draws_them(tmp_path: Path) -> None:
@@ -1042,13 +1039,26 @@ def test_literalinclude_options_pick_lines_and_objects(tmp_path: Path) -> None:
     assert doc.sections[0].text == "def main():\n    run()\n\nparser = 1\nargs = 2\n\nimport os"
 
 
-def test_sphinx_tabs_code_tab_in_myst(tmp_path: Path) -> None:
-    """``{code-tab}`` (sphinx-tabs) in a MyST page: a labelled tab with its code, no warning."""
-    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx_tabs.tabs']\n")
-    (tmp_path / "c.md").write_text("# Install\n\n````{tabs}\n```{code-tab} py\nimport acme\n```\n"
-                                   "```{code-tab} bash Shell script\nacme --init\n```\n````\n")
+@pytest.mark.parametrize(("conf", "page", "text"), [
+    # {code-tab} (sphinx-tabs): a labelled tab with its code
+    pytest.param("extensions = ['myst_parser', 'sphinx_tabs.tabs']\n", "# Install\n\n````{tabs}\n```{code-tab} py\nimport acme\n```\n"
+                 "```{code-tab} bash Shell script\nacme --init\n```\n````\n",
+                 "Python\n\nimport acme\n\nShell script\n\nacme --init", id="sphinx-tabs-code-tab"),
+    pytest.param("extensions = ['myst_parser', 'sphinx.ext.ifconfig']\nlanguage = 'en'\n",
+                 "# Notes\n\n```{ifconfig} language == 'de'\nNur Deutsch.\n```\n\n"
+                 "```{ifconfig} language == 'en'\nEnglish only.\n```\n",
+                 "English only.", id="ifconfig-evaluated"),
+    pytest.param("extensions = ['myst_parser', 'sphinx_design']\n", "# Run\n\n````{tab-set-code}\n```{code-block} python\nrun()\n```\n\n"
+                 "```js\nrun();\n```\n````\n",
+                 "PYTHON\n\nrun()\n\nJS\n\nrun();", id="design-tab-set-code"),
+])
+def test_sphinx_extension_directive_in_myst(tmp_path: Path, conf: str, page: str, text: str) -> None:
+    """A Sphinx extension's directive in a MyST page (``page``, under the ``conf`` conf.py that
+    enables the extension) gives the page text ``text``, and no warning."""
+    (tmp_path / "conf.py").write_text(conf)
+    (tmp_path / "c.md").write_text(page)
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
-    assert doc.sections[0].text == "Python\n\nimport acme\n\nShell script\n\nacme --init"
+    assert doc.sections[0].text == text
     assert not doc.warnings
 
 
@@ -1060,22 +1070,6 @@ def test_myst_figure_figclass_only_dark_is_the_dark_twin(tmp_path: Path) -> None
                                    "```{figure} img/dark.png\n:figclass: only-dark\n\nThe layout.\n```\n")
     doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
     assert [m.path for m in _images(doc)] == ["img/light.png"]
-
-
-def test_ifconfig_in_myst_is_evaluated(tmp_path: Path) -> None:
-    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx.ext.ifconfig']\nlanguage = 'en'\n")
-    (tmp_path / "c.md").write_text("# Notes\n\n```{ifconfig} language == 'de'\nNur Deutsch.\n```\n\n"
-                                   "```{ifconfig} language == 'en'\nEnglish only.\n```\n")
-    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
-    assert doc.sections[0].text == "English only."
-
-
-def test_design_tab_set_code_in_myst(tmp_path: Path) -> None:
-    (tmp_path / "conf.py").write_text("extensions = ['myst_parser', 'sphinx_design']\n")
-    (tmp_path / "c.md").write_text("# Run\n\n````{tab-set-code}\n```{code-block} python\nrun()\n```\n\n"
-                                   "```js\nrun();\n```\n````\n")
-    doc = convert_myst(tmp_path / "c.md", site=SphinxSite(tmp_path, "conf.py"))
-    assert doc.sections[0].text == "PYTHON\n\nrun()\n\nJS\n\nrun();"
 
 
 def test_text_notebook_markdown_cell_removed_by_its_tags(tmp_path: Path) -> None:

@@ -524,22 +524,40 @@ def test_real_hugo_corpus_resolves_every_image(docsite: Callable[[str], Path],
     assert counts.resolved >= 150 and counts.remote == 0
 
 
-def test_tab_shortcodes_record_each_image_tab(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+@pytest.mark.parametrize(("page", "images", "tabs", "shown", "hidden"), [
+    pytest.param("---\ntitle: Install\n---\n\n{{< tabs >}}\n{{< tab \"Linux\" >}}\nRun apt.\n\n![](linux.png)\n{{< /tab >}}\n"
+                 "{{% tab name=\"Windows\" %}}\nRun the installer.\n\n![](windows.png)\n{{% /tab %}}\n{{< /tabs >}}\n\n"
+                 "After.\n",
+                 ("linux.png", "windows.png"),
+                 [("linux.png", "Linux", ("Linux", "Windows")), ("windows.png", "Windows", ("Linux", "Windows"))],
+                 ("After.",), ("murar-tabs",), id="tab-shortcodes-named-by-argument-or-name"),
+    # Hextra: {{< tabs items="A,B" >}} gives its unnamed {{< tab >}}s their names in order
+    pytest.param('---\ntitle: Setup\n---\n\n{{< tabs items="macOS,Linux" >}}\n  {{< tab >}}![](mac.png){{< /tab >}}\n'
+                 "  {{< tab >}}Use apt.{{< /tab >}}\n{{< /tabs >}}\n",
+                 ("mac.png",), [("mac.png", "macOS", ("macOS", "Linux"))], (), (), id="hextra-tabs-items-name-unnamed-tabs"),
+    # Dapr docs: {{< tabs "Self-hosted" Kubernetes >}} names its {{% codetab %}}s in order
+    pytest.param('---\ntitle: Deploy\n---\n\n{{< tabs "Self-hosted" Kubernetes >}}\n\n{{% codetab %}}\nRun the CLI.\n'
+                 "{{% /codetab %}}\n\n{{% codetab %}}\nApply the chart.\n\n![](k8s.png)\n{{% /codetab %}}\n\n{{< /tabs >}}\n",
+                 ("k8s.png",), [("k8s.png", "Kubernetes", ("Self-hosted", "Kubernetes"))], ("Self-hosted",), ("{{",),
+                 id="dapr-tabs-arguments-name-unnamed-codetabs"),
+])
+def test_tab_shortcodes_record_each_image_tab(tmp_path: Path, write: Callable[..., Path], png: bytes, page: str,
+                                              images: tuple[str, ...], tabs: list[tuple[str, str, tuple[str, ...]]],
+                                              shown: tuple[str, ...], hidden: tuple[str, ...]) -> None:
+    """Each image inside a tab of a tab-set shortcode records its tab's name and the set's names
+    (``images`` sit beside the page ``page``); ``shown``/``hidden`` are checked in the first section's text."""
     from murar.ingest.corpus import convert_file
     from murar.schema import ImageItem
 
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
-    write(tmp_path, "content/page/linux.png", png)
-    write(tmp_path, "content/page/windows.png", png)
-    write(tmp_path, "content/page/index.md",
-          "---\ntitle: Install\n---\n\n{{< tabs >}}\n{{< tab \"Linux\" >}}\nRun apt.\n\n![](linux.png)\n{{< /tab >}}\n"
-          "{{% tab name=\"Windows\" %}}\nRun the installer.\n\n![](windows.png)\n{{% /tab %}}\n{{< /tabs >}}\n\n"
-          "After.\n")
+    for name in images:
+        write(tmp_path, f"content/page/{name}", png)
+    write(tmp_path, "content/page/index.md", page)
     site = hugo.load(tmp_path)
     doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
-    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
-    assert tabs == [("linux.png", "Linux", ("Linux", "Windows")), ("windows.png", "Windows", ("Linux", "Windows"))]
-    assert "murar-tabs" not in doc.sections[0].text and "After." in doc.sections[0].text
+    assert [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)] == tabs
+    text = doc.sections[0].text
+    assert all(word in text for word in shown) and not any(word in text for word in hidden)
 
 
 def test_docsy_tabpane_code_and_text_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
@@ -752,22 +770,6 @@ def test_front_matter_of_html_asciidoc_and_rst_pages(tmp_path: Path, write: Call
     assert got["content/a/doc.rst"] == [("Gizmo rST", "Part")]
 
 
-def test_tabs_items_name_unnamed_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
-    """Hextra: {{< tabs items="A,B" >}} gives its unnamed {{< tab >}}s their names in order."""
-    from murar.ingest.corpus import convert_file
-    from murar.schema import ImageItem
-
-    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
-    write(tmp_path, "content/page/mac.png", png)
-    write(tmp_path, "content/page/index.md",
-          '---\ntitle: Setup\n---\n\n{{< tabs items="macOS,Linux" >}}\n  {{< tab >}}![](mac.png){{< /tab >}}\n'
-          "  {{< tab >}}Use apt.{{< /tab >}}\n{{< /tabs >}}\n")
-    site = hugo.load(tmp_path)
-    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
-    tabs = [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
-    assert tabs == [("macOS", ("macOS", "Linux"))]
-
-
 def test_tab_content_indented_under_a_step_is_its_text_and_picture(tmp_path: Path, write: Callable[..., Path],
                                                                    png: bytes) -> None:
     """Hextra's tab renders its content on its own (``.InnerDeindent | markdownify``): a tab set
@@ -807,23 +809,6 @@ def test_callout_content_indented_under_a_step_stays_in_the_step(tmp_path: Path,
     doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
     assert [m.alt for m in doc.media if isinstance(m, ImageItem)] == ["Settings"]
     assert "![" not in doc.sections[0].text and "Admin rights needed." in doc.sections[0].text
-
-
-def test_tabs_arguments_name_unnamed_codetabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
-    """Dapr docs: {{< tabs "Self-hosted" Kubernetes >}} names its {{% codetab %}}s in order."""
-    from murar.ingest.corpus import convert_file
-    from murar.schema import ImageItem
-
-    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
-    write(tmp_path, "content/page/k8s.png", png)
-    write(tmp_path, "content/page/index.md",
-          '---\ntitle: Deploy\n---\n\n{{< tabs "Self-hosted" Kubernetes >}}\n\n{{% codetab %}}\nRun the CLI.\n'
-          "{{% /codetab %}}\n\n{{% codetab %}}\nApply the chart.\n\n![](k8s.png)\n{{% /codetab %}}\n\n{{< /tabs >}}\n")
-    site = hugo.load(tmp_path)
-    doc = convert_file(tmp_path / "content/page/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
-    tabs = [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
-    assert tabs == [("Kubernetes", ("Self-hosted", "Kubernetes"))]
-    assert "Self-hosted" in doc.sections[0].text and "{{" not in doc.sections[0].text
 
 
 def test_resources_named_in_front_matter(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:

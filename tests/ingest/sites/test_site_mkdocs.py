@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from sample_png import PNG_64PX as PNG
 
 from murar.errors import ConfigError
 from murar.ingest.corpus import IngestReport, convert_corpus, walk_site
@@ -17,10 +18,6 @@ from murar.ingest.sites.base import FileRole, SiteVariant
 from murar.ingest.sites.detect import open_site
 from murar.ingest.sites.mkdocs import MkDocsSite, snippet_targets
 from murar.schema import ImageItem, ParsedDocument
-
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="  # 64x64 px: a 1x1 image is flagged tiny
-)
 
 MKDOCS_YML = """site_name: Demo
 site_url: https://docs.example.org/product/en/

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
+
+from sample_png import PNG_64PX as PNG
 
 from murar.ingest.markup.pymdown import convert_pymdown
 from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.mkdocs import MkDocsSite
 from murar.schema import ParsedDocument
-
-PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAAAAACPAi4CAAAAK0lEQVR42u3MMREAAAgEoNf+nTWEmwcBqMlNRyAQCAQCgUAgEAgEAsHzYAFQLQF/OJ8+2wAAAABJRU5ErkJggg=="
-)
 
 
 def _convert_page(tmp_path: Path, config: str, page: str, *, rel: str = "p.md") -> ParsedDocument:

@@ -77,6 +77,13 @@ class _Block:
     end: int
 
 
+def _closer(lines: list[str], start: int, delimiter: str) -> int:
+    """The index of the first line after ``start`` equal to ``delimiter`` (trailing white
+    space ignored): where the block opened at ``start`` closes, as in Asciidoctor; the
+    block runs to the end (``len(lines)``) when no line closes it."""
+    return next((j for j in range(start + 1, len(lines)) if lines[j].rstrip() == delimiter), len(lines))
+
+
 def _delimited_blocks(lines: list[str]) -> list[_Block]:
     """The outermost verbatim blocks and tables of ``lines``, in order.
 
@@ -97,10 +104,26 @@ def _delimited_blocks(lines: list[str]) -> list[_Block]:
         else:
             i += 1
             continue
-        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == closer), len(lines))
+        end = _closer(lines, i, closer)
         blocks.append(_Block(kind, i, end))
         i = end + 1
     return blocks
+
+
+def _in_blocks(lines: list[str], *, verbatim_only: bool = False, delimiters: bool = True) -> list[bool]:
+    """One flag per line of ``lines``: True where the line belongs to one of the outermost
+    verbatim blocks and tables of :func:`_delimited_blocks` (only the verbatim blocks when
+    ``verbatim_only``), which the rewrites here leave alone. The opening and closing
+    delimiter lines count as inside when ``delimiters``, else only the lines between them.
+    Linear in the lines."""
+    inside = [False] * len(lines)
+    edge = 0 if delimiters else 1
+    for block in _delimited_blocks(lines):
+        if verbatim_only and block.kind != "verbatim":
+            continue
+        for j in range(block.start + edge, min(block.end + 1 - edge, len(lines))):
+            inside[j] = True
+    return inside
 
 
 def _block_attributes(lines: list[str], start: int) -> tuple[list[str], dict[str, str]]:
@@ -233,10 +256,7 @@ def dangling_continuations(lines: list[str]) -> list[str]:
     """
     skip: set[int] = set()
     blank: set[int] = set()
-    ignored = [False] * len(lines)
-    for block in _delimited_blocks(lines):
-        for j in range(block.start, min(block.end + 1, len(lines))):
-            ignored[j] = True
+    ignored = _in_blocks(lines)
     for i, line in enumerate(lines):
         if ignored[i] or i in skip or line.strip() != "+":
             continue
@@ -269,10 +289,7 @@ def continuation_runs(lines: list[str]) -> list[str]:
       attaches its paragraph); the comments go.
 
     asciidoc-py showed "+ .Example ..." and "+ In the following ..." as text."""
-    ignored = [False] * len(lines)
-    for block in _delimited_blocks(lines):
-        for j in range(block.start, min(block.end + 1, len(lines))):
-            ignored[j] = True
+    ignored = _in_blocks(lines)
     skip: set[int] = set()
     for i, line in enumerate(lines):
         if ignored[i] or i in skip or line.strip() != "+":
@@ -304,10 +321,7 @@ def attached_paragraph_ends(lines: list[str]) -> list[str]:
     (``. First`` / ``+`` / ``Attached.`` / ``. Second``: two items); asciidoc-py read
     ``. Second`` as text of the attached paragraph. A blank line between list items
     keeps the list in both."""
-    ignored = [False] * len(lines)
-    for block in _delimited_blocks(lines):
-        for j in range(block.start, min(block.end + 1, len(lines))):
-            ignored[j] = True
+    ignored = _in_blocks(lines)
     out: list[str] = []
     attached = False
     for i, line in enumerate(lines):
@@ -342,10 +356,7 @@ def text_after_attached_blocks(lines: list[str]) -> list[str]:
     left alone. Blocks not attached with ``+`` are not looked at; linear in the lines."""
     out: list[str] = []
     i, n = 0, len(lines)
-    ignored = [False] * n  # inside a verbatim block or table: no closer of another block
-    for block in _delimited_blocks(lines):
-        for j in range(block.start + 1, min(block.end, n)):
-            ignored[j] = True
+    ignored = _in_blocks(lines, delimiters=False)  # inside a verbatim block or table: no closer of another block
     at: dict[str, list[int]] = {}  # each delimiter's lines, and the section titles, for a bisect lookup
     titles: list[int] = []
     for j, text in enumerate(lines):
@@ -410,7 +421,7 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
         line = lines[i].rstrip()
         fence = _FENCE_OPEN.match(line)
         if fence:
-            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == "```"), n)
+            end = _closer(lines, i, "```")
             body = lines[i + 1:end]
             # asciidoc-py ends a listing at any line of four or more dashes: a literal
             # block holds code that has one (and is verbatim alike)
@@ -423,7 +434,7 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
             continue
         verbatim = _VERBATIM_OPEN.match(line)
         if (verbatim and line == verbatim.group(1)) or _TABLE_OPEN.match(line):
-            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), n)
+            end = _closer(lines, i, line)
             out += lines[i:end + 1]
             i = end + 1
             continue
@@ -473,8 +484,8 @@ def shorthand_tables(lines: list[str]) -> list[str]:
         short = _SHORTHAND_TABLE.match(line)
         verbatim = _VERBATIM_OPEN.match(line)
         if short:
-            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == line), -1)
-            if end > 0:
+            end = _closer(lines, i, line)
+            if end < n:
                 fmt = f'format="{"csv" if short.group(1) == "," else "dsv"}"'  # quoted, as asciidoc-py needs
                 above = out[-1].rstrip() if out else ""
                 if _ATTR_LINE.match(above) and not above.startswith("[["):
@@ -487,7 +498,7 @@ def shorthand_tables(lines: list[str]) -> list[str]:
                 continue
         elif (verbatim and (verbatim.group(1) == "```" or line == verbatim.group(1))) or line == "|===":
             closer = "```" if verbatim and verbatim.group(1) == "```" else line
-            end = next((j for j in range(i + 1, n) if lines[j].rstrip() == closer), n)
+            end = _closer(lines, i, closer)
             out += lines[i:end + 1]
             i = end + 1
             continue
@@ -505,10 +516,7 @@ def markdown_quotes(lines: list[str]) -> list[str]:
     ``____`` quote block, nested levels flattened into it. asciidoc-py has no such
     blocks: it failed on the first one ("unexpected error") and the rest of the
     page was lost."""
-    ignored = [False] * len(lines)
-    for block in _delimited_blocks(lines):
-        for j in range(block.start, min(block.end + 1, len(lines))):
-            ignored[j] = True
+    ignored = _in_blocks(lines)
     out: list[str] = []
     i = 0
     while i < len(lines):
@@ -536,10 +544,7 @@ def compound_block_ends(lines: list[str]) -> list[str]:
     line with no block open it is a two-line title's underline and left alone.
     Verbatim blocks and tables are not looked into.
     """
-    ignored = [False] * len(lines)
-    for block in _delimited_blocks(lines):
-        for j in range(block.start, min(block.end + 1, len(lines))):
-            ignored[j] = True
+    ignored = _in_blocks(lines)
     out: list[str] = []
     stack: list[str] = []
     for i, line in enumerate(lines):
@@ -710,11 +715,7 @@ def xref_texts(lines: list[str], attrs: dict[str, str] | None = None) -> list[st
     if not any("<<" in line for line in lines):
         return lines
     doc = dict(attrs or {})
-    ignored = [False] * len(lines)
-    for block in _delimited_blocks(lines):
-        if block.kind == "verbatim":
-            for j in range(block.start, min(block.end + 1, len(lines))):
-                ignored[j] = True
+    ignored = _in_blocks(lines, verbatim_only=True)
     targets: dict[str, _RefTarget] = {}
     styles: list[str] = []  # the xrefstyle in effect at each line
     pending: list[tuple[str, str | None]] = []  # (id, reftext) waiting for their title
@@ -835,10 +836,7 @@ def level5_titles(lines: list[str]) -> list[str]:
     blocks, at the start of a block) written as the ``<h6>`` Asciidoctor renders for it,
     in a passthrough block. Asciidoctor has section levels 0 to 5; asciidoc-py stops at
     4 and read the title as a paragraph, ``====== Title`` showing in the text."""
-    ignored = [False] * len(lines)
-    for block in _delimited_blocks(lines):
-        for j in range(block.start, min(block.end + 1, len(lines))):
-            ignored[j] = True
+    ignored = _in_blocks(lines)
     out: list[str] = []
     for i, line in enumerate(lines):
         m = _LEVEL5_TITLE.match(line) if not ignored[i] else None
@@ -890,11 +888,7 @@ def quoted_attribute_values(lines: list[str]) -> list[str]:
     word made it read the whole line as one positional attribute: ``[id=x]`` over a
     section title lost the section ("missing section") and ``options=header`` was not
     an option."""
-    ignored = [False] * len(lines)
-    for block in _delimited_blocks(lines):
-        if block.kind == "verbatim":
-            for j in range(block.start + 1, min(block.end, len(lines))):
-                ignored[j] = True
+    ignored = _in_blocks(lines, verbatim_only=True, delimiters=False)
     out = list(lines)
     for i, raw in enumerate(lines):
         line = raw.rstrip()

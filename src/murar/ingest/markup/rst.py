@@ -440,10 +440,7 @@ class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
         if "myst" in parser or "markdown" in parser:  # .. include:: README.md + :parser: myst_parser.sphinx_
             return [_MystInclude(text=text, rel=res.rel_path)]
         ctx.parents[res.rel_path] = here
-        _register_unknown(text, ctx.unknown)
-        lines = StringList(text.splitlines(), source=str(path.resolve()))
-        self.state_machine.insert_input(lines, str(path.resolve()))
-        return []
+        return _parse_in_place(self, text, source=str(path.resolve()))
 
 
     def _standard(self, name: str, ctx: _Context) -> list[nodes.Node]:
@@ -486,6 +483,19 @@ def _code_caption(directive: Directive, caption: str) -> list[nodes.Node]:
     text_nodes, messages = directive.state.inline_text(caption, directive.lineno)
     para.extend(text_nodes)
     return [para, *messages]
+
+
+def _parse_in_place(directive: Directive, text: str, source: str | None = None) -> list[nodes.Node]:
+    """Parse ``text`` (reST a directive produced: an included file, a rendered template) as
+    if it stood in the directive's place, as docutils' ``include`` does (``insert_input``);
+    directives and roles in it that nobody knows get the generic handler first
+    (:func:`_register_unknown`). ``source`` names the text in warnings (default: the page
+    or file the directive stands in). Returns no nodes (the text joins the input)."""
+    _register_unknown(text, _ctx(directive).unknown)
+    if source is None:
+        source, _ = directive.state_machine.get_source_and_line(directive.lineno)
+    directive.state_machine.insert_input(StringList(text.splitlines(), source=source), source)
+    return []
 
 
 class _MdInclude(_Include):
@@ -531,10 +541,7 @@ class _DataTemplate(Directive):  # type: ignore[misc]  # docutils ships no types
         except DataTemplateError as err:
             ctx.warnings.append(f"{self.name} {source!r}: {err}")
             return []
-        _register_unknown(text, ctx.unknown)
-        here, _ = self.state_machine.get_source_and_line(self.lineno)
-        self.state_machine.insert_input(StringList(text.splitlines(), source=here), here)
-        return []
+        return _parse_in_place(self, text)
 
     def _template_file(self, ctx: _Context) -> str | None:
         """The ``:template:`` file, looked up in conf.py's ``templates_path`` folders (relative
@@ -585,10 +592,7 @@ class _Jinja(Directive):  # type: ignore[misc]  # docutils ships no types
         except DataTemplateError as err:
             ctx.warnings.append(f"jinja {name!r}: {err}")
             return []
-        _register_unknown(text, ctx.unknown)
-        here, _ = self.state_machine.get_source_and_line(self.lineno)
-        self.state_machine.insert_input(StringList(text.splitlines(), source=here), here)
-        return []
+        return _parse_in_place(self, text)
 
 
 class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no types

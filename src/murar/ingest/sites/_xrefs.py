@@ -227,6 +227,21 @@ class _Found:
     events: list[tuple[str, object, object]] = field(default_factory=list)
     sections: list[tuple[int, str]] = field(default_factory=list)  # (level, title) in page order
 
+    def add_figure(self, names: list[str], kind: str, caption: str) -> bool:
+        """Record a figure-like target (a figure, table, code block or equation; ``kind`` as
+        in ``_FIGURES``) that ``names`` label (the first is its own, the rest aliases of it):
+        each name refers to ``caption``; the target goes into the page's numbered figures
+        when it is labelled and a figure, an equation or captioned. Returns whether it went
+        in; what happens to the others is the caller's (reST and MyST pages differ)."""
+        for label in names:
+            self.labels.append((label, XrefTarget(caption, kind, "")))
+        if not names or not (kind in ("figure", "equation") or caption):
+            return False
+        self.figures.append((names[0], kind, caption))
+        self.aliases.extend((n, names[0]) for n in names[1:])
+        self.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
+        return True
+
 
 def _rst_figure_body(lines: list[str], start: int, indent: int) -> tuple[dict[str, str], str, int]:
     """Options and first body paragraph of a directive whose block starts at ``start``."""
@@ -302,13 +317,8 @@ def _scan_rst(text: str, substitutions: dict[str, str] | None = None) -> _Found:
                                                       else "" if kind == "equation" else d.group("arg").strip())
             caption = _plain(caption or "")
             names = [*pending, *[options[k] for k in ("name", "label") if options.get(k)]]
-            for label in names:
-                found.labels.append((label, XrefTarget(caption, kind, "")))
-            if names and (kind in ("figure", "equation") or caption):
-                found.figures.append((names[0], kind, caption))
-                found.aliases.extend((n, names[0]) for n in names[1:])
-                found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
-            elif caption and kind != "equation":  # numbered too, so it counts before the labelled ones after it
+            if not found.add_figure(names, kind, caption) and caption and kind != "equation":
+                # numbered too, so it counts before the labelled ones after it
                 found.figures.append(("", kind, caption))
                 found.events.append(("fig", _UNLABELLED, kind))
             pending = []
@@ -385,13 +395,8 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                 names = [*pending, *[options[k] for k in ("name", "label") if options.get(k)]]  # label: mystmd
                 if name == "figure-md" and d.group("arg").strip():
                     names.append(d.group("arg").strip())
-                for label in names:
-                    found.labels.append((label, XrefTarget(caption, kind, "")))
-                if names and (kind in ("figure", "equation") or caption):
-                    found.figures.append((names[0], kind, caption))
-                    found.aliases.extend((n, names[0]) for n in names[1:])
-                    found.events.append(("fig", names[0] if caption or kind == "equation" else "", kind))
-                elif not names:  # mystmd numbers unlabelled figures, tables and formulas too
+                if not found.add_figure(names, kind, caption) and not names:
+                    # mystmd numbers unlabelled figures, tables and formulas too
                     found.figures.append(("", kind, caption))
                     if caption and kind != "equation":  # and Sphinx those with a caption
                         found.events.append(("fig", _UNLABELLED, kind))
