@@ -1736,3 +1736,20 @@ def test_attribute_value_holding_an_xref_is_a_cross_reference_and_title_referenc
     text = doc.sections[0].text
     assert "see Hosted service. Written in C++." in text
     assert "[hosted.adoc]" not in text and "&#160;" not in text
+
+
+def test_attribute_references_are_bounded_per_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each value is bounded (MAX_ATTRIBUTE_CHARS), not how often it is used: 300 lines of
+    '{a9}' (a value of 100,000 characters built by nine entries) made 30,000,000 characters of
+    an 8.5 KB page, 37 s. References past the page's budget are shown as written (the
+    budget is lowered here to keep the page small)."""
+    from murar.ingest.markup import asciidoc
+
+    monkeypatch.setattr(asciidoc, "MAX_PAGE_SUBSTITUTED_CHARS", 100_000, raising=False)
+    body = ":big: " + "x" * 20_000 + "\n\n" + "Use {big} here.\n\n" * 20 + "After {product_name}.\n"
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": "= P\n\n" + body})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert 100_000 <= text.count("x") <= 120_000 and "Use {big} here." in text
+    assert "After {product_name}." in text or "After SonataFlow." in text
+    assert sum("attribute references over" in w for w in doc.warnings) == 1
