@@ -1122,3 +1122,19 @@ def test_site_component_written_with_an_empty_body_shows_its_text_props(tmp_path
     doc = convert_mdx(root / "docs" / "errors.mdx", site=site, assets_dir=tmp_path / "a")
     text = "\n".join(s.text for s in doc.sections)
     assert "Error message" in text and "Source data exceeds 50 fields." in text and "Then fix it." in text
+
+
+@pytest.mark.parametrize(("body", "kept"), [
+    # 100,000 lines of '{' (200 KB) each scanned the 400 lines below for its closing brace: 42 s
+    ("{\n" * 150_000, "{"),
+    # each {expression} line rebuilt the page's list of lines: 50,000 of them (300 KB) took 25 s
+    ("{'a'}\n" * 80_000, "a"),
+    # each unclosed mdx-code-block opener searched to the page end for its fence: 11,000 (200 KB), 12.5 s
+    ("```mdx-code-block\n" * 30_000, "mdx-code-block"),
+])
+def test_expressions_and_mdx_code_blocks_are_read_in_linear_time(
+        tmp_path: Path, deadline: Callable[[int, str], Any], body: str, kept: str) -> None:
+    site = _site(tmp_path)
+    with deadline(20, "expression or mdx-code-block scans quadratic in the page's lines"):
+        md, _ = mdx_to_markdown("# T\n\n" + body + "\nThe end.\n", page_rel="docs/p.mdx", site=site)
+    assert md.rstrip().endswith("The end.") and md.count(kept) >= body.count(kept) // 2

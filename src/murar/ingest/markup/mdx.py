@@ -92,6 +92,9 @@ MAX_TAG_CHARS = 2000
 MAX_FAILED_TAGS = 20  # per line: after that the rest of the line is text
 MAX_RAW_CHARS = 200_000  # a file imported as code text is read up to this many characters
 MAX_LINE_CHARS = 20_000
+#: characters the {expression} scans of one page may read in all (each scan reads up to
+#: MAX_EXPRESSION_LINES lines: a page of unclosed braces rescans the same lines)
+MAX_EXPRESSION_SCAN_CHARS = 5_000_000
 MAX_EXPRESSION_LINES = 400  # a {JavaScript expression} that does not close within this many lines is text  # longer lines are left as text: JSX scanning stays linear on hostile input
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
 _PROPS_EXPR = re.compile(r"\{\s*props\.([A-Za-z_$][\w$]*)\s*\}")
@@ -637,6 +640,8 @@ class MdxTransformer:
         mdx2 = self.site.config.settings.get("mdx.version") != "1"
         flow = False  # the last line was a tag line standing as a block (MDX "JSX flow")
         closed = False  # the last line closed a fenced code block
+        lines = list(lines)  # (an expression's closing line is rewritten in place)
+        scan_left = [MAX_EXPRESSION_SCAN_CHARS]
         i = 0
         while i < len(lines):
             line = lines[i]
@@ -659,14 +664,15 @@ class MdxTransformer:
             # literal is page text; a render function (<BrowserOnly>{() => ...}</BrowserOnly>) is not
             stripped = line.lstrip()
             if stripped.startswith("{") and not stripped.startswith("{/*"):
-                end = _expression_end(lines, i)
+                end = _expression_end(lines, i, scan_left)
                 if end is not None:
                     last, col = end
                     expr = "\n".join([line, *lines[i + 1 : last + 1]])
                     expr = expr[: len(expr) - len(lines[last]) + col] if last > i else line[:col]
                     shown = scope.value(expr.strip()[1:-1]) or ""
-                    # what follows the closing brace on its line is read on as usual
-                    lines = [*lines[:last], shown + lines[last][col:], *lines[last + 1 :]]
+                    # what follows the closing brace on its line is read on as usual (in place: a new list
+                    # for each of 50,000 expression lines took 25 s)
+                    lines[last] = shown + lines[last][col:]
                     i = last
                     continue
             # join a tag that spans several lines (bounded: a broken tag must not swallow the page)
@@ -1297,12 +1303,18 @@ def unwrap_mdx_code_blocks(lines: list[str]) -> list[str]:
     inside another fenced block (an example), stays code."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
+    # the bare fence lines of each length, in order (each block finds its end by bisection: a
+    # search to the page end for each of 11,000 unclosed openers took 12.5 s on 200 KB)
+    wrapped = any("mdx-code-block" in line for line in lines)
+    closes = {ticks: [j for j, line in enumerate(lines) if wrapped and re.match(rf"^ *{ticks}\s*$", line)]
+              for ticks in ("```", "````")}
     i = 0
     while i < len(lines):
         m = None if fences.inside else _MDX_CODE_BLOCK.match(lines[i])
         if m:
-            close = re.compile(rf"^ *{m.group(1)}\s*$")
-            end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), None)
+            after = closes[m.group(1)]
+            at = bisect.bisect_right(after, i)
+            end = after[at] if at < len(after) else None
             if end is not None:
                 out.extend(["", *lines[i + 1 : end], ""])
                 i = end + 1
@@ -1320,11 +1332,13 @@ def _continues(prev: str) -> bool:
                                                   bool(re.match(r"^(import|export)\s*\{?\s*$", s)))
 
 
-def _expression_end(lines: list[str], i: int) -> tuple[int, int] | None:
+def _expression_end(lines: list[str], i: int, scan_left: list[int]) -> tuple[int, int] | None:
     """Where the ``{`` expression opening ``lines[i]`` ends: ``(line index, column
     after its closing brace)``; ``None`` when it does not close within
     :data:`MAX_EXPRESSION_LINES` lines, or a Markdown heading, admonition or
-    code fence comes first (the brace was text). Strings and comments are
+    code fence comes first (the brace was text), or the page's ``scan_left``
+    characters (:data:`MAX_EXPRESSION_SCAN_CHARS`; a line scanned spends its length and 16) are
+    spent: 100,000 lines of ``{`` each scanned the 400 lines below (200 KB, 42 s). Strings and comments are
     skipped; an apostrophe inside a word (``don't`` in JSX text) opens no
     string, and a ``'`` or ``"`` left open at the end of a line is closed there
     (a template literal may span lines)."""
@@ -1332,6 +1346,9 @@ def _expression_end(lines: list[str], i: int) -> tuple[int, int] | None:
     quote = ""
     for k in range(i, min(len(lines), i + MAX_EXPRESSION_LINES)):
         line = lines[k]
+        scan_left[0] -= len(line) + 16  # (a line's own cost: 100,000 two-character lines)
+        if scan_left[0] < 0:
+            return None
         if len(line) > MAX_LINE_CHARS or (k > i and quote != "`" and _NOT_IN_EXPRESSION.match(line)):
             return None
         quote = "`" if quote == "`" else ""  # a template literal goes on; a ' or " string does not
