@@ -52,3 +52,13 @@ def test_a_large_data_file_is_not_refused() -> None:
     rows = [{"name": f"gpu{i}", "arch": f"gfx{i}"} for i in range(20_000)]
     out = render("{% for r in data %}{{ r.name }} {{ r['arch'] | upper }}\n{% endfor %}", {"data": rows})
     assert out.count("\n") == 20_000 and out.endswith("gpu19999 GFX19999\n")
+
+
+def test_a_data_file_nested_too_deep_is_a_data_template_error() -> None:
+    """A 200 KB JSON data file of 100,000 nested arrays raised RecursionError out of the
+    directive: the whole page failed ('docutils failed'), its other text lost."""
+    from murar.ingest.markup.datatemplates import load_data
+
+    with pytest.raises(DataTemplateError, match="RecursionError"):
+        load_data("json", "[" * 100_000 + "]" * 100_000, {})
+    assert load_data("json", "[[1]]", {}) == [[1]]

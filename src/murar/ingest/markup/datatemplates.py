@@ -71,7 +71,7 @@ def load_data(kind: str, text: str, options: Mapping[str, Any]) -> Any:
     is a list of rows (lists of strings), of mappings by the first row's names with the
     ``headers`` option, read with the ``dialect`` option's csv dialect (``excel`` by
     default, ``auto`` sniffs it). Raises :class:`DataTemplateError` for a file that does
-    not parse."""
+    not parse (JSON nested too deep for Python's parser too)."""
     try:
         if kind == "json":
             return json.loads(text)
@@ -86,8 +86,9 @@ def load_data(kind: str, text: str, options: Mapping[str, Any]) -> Any:
             if "headers" in options:
                 return list(csv.DictReader(io.StringIO(text), dialect=dialect))
             return list(csv.reader(io.StringIO(text), dialect=dialect))
-    except (ValueError, FrontMatterError, csv.Error) as err:
-        raise DataTemplateError(f"cannot read the {kind} data ({err})") from err
+    except (ValueError, FrontMatterError, csv.Error, RecursionError) as err:
+        # (RecursionError: JSON nested deeper than Python's parser recurses, '[' * 100000)
+        raise DataTemplateError(f"cannot read the {kind} data ({type(err).__name__}: {err})") from err
     return None
 
 
