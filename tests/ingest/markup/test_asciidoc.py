@@ -1753,3 +1753,19 @@ def test_attribute_references_are_bounded_per_page(tmp_path: Path, monkeypatch: 
     assert 100_000 <= text.count("x") <= 120_000 and "Use {big} here." in text
     assert "After {product_name}." in text or "After SonataFlow." in text
     assert sum("attribute references over" in w for w in doc.warnings) == 1
+
+
+def test_included_text_is_bounded_per_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each included file was bounded, not their sum (500 includes were allowed): 20 includes
+    of a 980 KB file (19,600,000 characters) kept asciidoc-py busy past the 180 s file budget
+    and the page was lost. The lines a page's includes select now share one budget (lowered
+    here to keep the page small); past it they are skipped with one warning."""
+    from murar.ingest.markup import asciidoc
+
+    monkeypatch.setattr(asciidoc, "MAX_INCLUDED_CHARS", 100_000, raising=False)
+    site = _component(tmp_path, {f"{MOD}/partials/part.adoc": "Included words here.\n\n" * 500,  # 11,000 chars
+                                 f"{MOD}/pages/p.adoc": "= P\n\n" + "include::partial$part.adoc[]\n\n" * 30 + "End.\n"})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert 80_000 <= len(text) <= 120_000 and text.endswith("End.")
+    assert sum("over 100000 included characters" in w for w in doc.warnings) == 1

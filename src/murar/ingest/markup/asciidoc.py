@@ -115,6 +115,10 @@ MAX_SUBSTITUTED_CHARS = 1_000_000
 #: 100,000 characters, were 30,000,000 characters from an 8.5 KB page: 37 s); the later ones are
 #: shown as written
 MAX_PAGE_SUBSTITUTED_CHARS = 5_000_000
+#: characters one page may include in all (the lines its includes select: a file included by tags
+#: spends only those); 20 includes of a 980 KB file (19,600,000 characters) passed the 180 s budget,
+#: asciidoc-py rendering some 10 to 25 s a MB
+MAX_INCLUDED_CHARS = 2_000_000
 _ENTRY_LINE = re.compile(r":!?[\w][\w-]*!?:")  # an attribute entry (its value is set, not shown)
 _ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
 # a link whose URL starts with an attribute no entry sets: "{security-api-url}org/x/Y.html[`Y`]"
@@ -288,6 +292,7 @@ class _Pre:
         self.opts = options
         self.warnings = warnings
         self.includes = 0
+        self.included_left = MAX_INCLUDED_CHARS
         self.included: list[str] = []
         self.titles: dict[str, str] = {}
 
@@ -601,6 +606,13 @@ class _Pre:
         self.included.append(res.rel_path)
         opts = _attrlist(attrlist)
         lines = _select(text.splitlines(), opts)
+        if self.included_left >= 0:
+            self.included_left -= sum(len(line) + 1 for line in lines)
+            if self.included_left < 0:
+                self.warnings.append(f"include {raw!r}: over {MAX_INCLUDED_CHARS} included characters in the page; "
+                                     "skipped, and the later ones")
+        if self.included_left < 0:
+            return []
         offset = opts.get("leveloffset", "")
         if PurePosixPath(res.rel_path).suffix.lower() not in (".adoc", ".asciidoc", ".asc", ".txt"):
             return [self.sub(ln) for ln in lines] if with_subs else lines  # code included into a listing
