@@ -684,3 +684,21 @@ def test_hugo_nested_columns_are_bounded(tmp_path: Path, write: Callable[..., Pa
     body = "{{< columns >}}\nx\n" * 1_500 + "deep\n" + "{{< /columns >}}\n" * 1_500 + "\nText after.\n"
     text = site.preprocess(body, page_rel="content/p.md")
     assert "deep" in text and text.rstrip().endswith("Text after.")
+
+
+def test_mkdocs_snippets_are_bounded_per_page(tmp_path: Path, write: Callable[..., Path],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each snippet was bounded, not their sum: 20 snippets of a 980 KB file made 19,600,000
+    characters from a 500-byte page (46 s). A page's snippets and {!file!} includes now share
+    one budget (lowered here to keep the page small); past it they are left out with one warning."""
+    from murar.ingest.markup import pymdown
+
+    monkeypatch.setattr(pymdown, "MAX_INCLUDED_CHARS", 100_000, raising=False)
+    write(tmp_path, "mkdocs.yml", "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets\n")
+    write(tmp_path, "docs/part.txt", "Included words here.\n\n" * 500)  # 11,000 characters
+    write(tmp_path, "docs/index.md", "# Page\n\n" + '--8<-- "docs/part.txt"\n\n' * 30 + "End.\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    doc = convert_pymdown(tmp_path / "docs/index.md", site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert 80_000 <= len(text) <= 120_000 and text.endswith("End.")
+    assert sum("over 100000 characters of snippets" in w for w in doc.warnings) == 1
