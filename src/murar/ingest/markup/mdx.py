@@ -88,6 +88,11 @@ from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
 MAX_PARTIAL_DEPTH = 5
+#: partials one page may inline, all depths together, and their characters in all (20 uses of a
+#: 980 KB partial made 19,600,000 characters from a 300-byte page: 30 s; a partial using another
+#: ten times, MAX_PARTIAL_DEPTH deep, is 10**depth inlines)
+MAX_PARTIALS = 500
+MAX_PARTIAL_CHARS = 10_000_000
 MAX_TAG_CHARS = 2000
 MAX_FAILED_TAGS = 20  # per line: after that the rest of the line is text
 MAX_RAW_CHARS = 200_000  # a file imported as code text is read up to this many characters
@@ -437,6 +442,7 @@ class MdxTransformer:
         self.read = read or self._read
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
+        self._partials_left = [MAX_PARTIALS, MAX_PARTIAL_CHARS]  # what the page may still inline
         # module -> (its file, its source); None: not a file of the site
         self._components: dict[str, tuple[str, str] | None] = {}
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
@@ -1205,6 +1211,15 @@ class MdxTransformer:
         if rel in stack:
             self.warnings.append(f"partial {rel} includes itself; not inlined again")
             return "\n"
+        left = self._partials_left
+        if left[0] <= 0 or left[1] < len(text):
+            if left[0] >= 0:  # one warning for the page
+                self.warnings.append(f"partial {rel}: over {MAX_PARTIALS} partials or {MAX_PARTIAL_CHARS} characters "
+                                     "inlined in the page; not inlined, nor the later ones")
+            left[0] = -1
+            return "\n"
+        left[0] -= 1
+        left[1] -= len(text)
         self.partials_used.append(rel)
         body = self.transform(text, page_rel=rel, depth=depth + 1, stack=stack, props=props or {})
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
