@@ -1736,3 +1736,49 @@ def test_attribute_value_holding_an_xref_is_a_cross_reference_and_title_referenc
     text = doc.sections[0].text
     assert "see Hosted service. Written in C++." in text
     assert "[hosted.adoc]" not in text and "&#160;" not in text
+
+
+def test_attribute_references_are_bounded_per_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each value is bounded (MAX_ATTRIBUTE_CHARS), not how often it is used: 300 lines of
+    '{a9}' (a value of 100,000 characters built by nine entries) made 30,000,000 characters of
+    an 8.5 KB page, 37 s. References past the page's budget are shown as written (the
+    budget is lowered here to keep the page small)."""
+    from murar.ingest.markup import asciidoc
+
+    monkeypatch.setattr(asciidoc, "MAX_PAGE_SUBSTITUTED_CHARS", 100_000, raising=False)
+    body = ":big: " + "x" * 20_000 + "\n\n" + "Use {big} here.\n\n" * 20 + "After {product_name}.\n"
+    site = _component(tmp_path, {f"{MOD}/pages/p.adoc": "= P\n\n" + body})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert 100_000 <= text.count("x") <= 120_000 and "Use {big} here." in text
+    assert "After {product_name}." in text or "After SonataFlow." in text
+    assert sum("attribute references over" in w for w in doc.warnings) == 1
+
+
+def test_included_text_is_bounded_per_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each included file was bounded, not their sum (500 includes were allowed): 20 includes
+    of a 980 KB file (19,600,000 characters) kept asciidoc-py busy past the 180 s file budget
+    and the page was lost. The lines a page's includes select now share one budget (lowered
+    here to keep the page small); past it they are skipped with one warning."""
+    from murar.ingest.markup import asciidoc
+
+    monkeypatch.setattr(asciidoc, "MAX_INCLUDED_CHARS", 100_000, raising=False)
+    site = _component(tmp_path, {f"{MOD}/partials/part.adoc": "Included words here.\n\n" * 500,  # 11,000 chars
+                                 f"{MOD}/pages/p.adoc": "= P\n\n" + "include::partial$part.adoc[]\n\n" * 30 + "End.\n"})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "p.adoc", site=site)
+    text = doc.sections[0].text
+    assert 80_000 <= len(text) <= 120_000 and text.endswith("End.")
+    assert sum("over 100000 included characters" in w for w in doc.warnings) == 1
+
+
+@pytest.mark.parametrize("line", ["link:" * 40_000, "link:x[" * 28_000, "[[a," * 50_000, "image:x[" * 25_000])
+def test_asciidoc_cell_macros_are_read_in_linear_time(line: str, deadline: Any) -> None:
+    """In an 'a' table cell each 'link:', '[[' or 'image:' of a line looked for its ']' to the line's
+    end and back: a 200 KB line of them took 27 s ('image:x['), 37 s ('link:') and 129 s ('[[a,')."""
+    from murar.ingest.markup.asciidoc_cells import cell_lines
+
+    with deadline(20, "cell macros quadratic in the line"):
+        out = cell_lines([line + " end"], {})
+    assert out[-1].endswith("end")
+    assert cell_lines(["See link:https://x.org/a[the docs] and [[id,Label]]here image:s.png[Alt] ok."], {}) == [
+        'See the docs and here <img src="s.png" alt="Alt"> ok.']

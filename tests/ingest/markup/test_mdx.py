@@ -1205,3 +1205,33 @@ def test_an_indented_list_after_a_paragraph_line_starts_a_list(tmp_path: Path) -
     text = doc.sections[0].text
     assert "Choose the options:\n\nSetup later: no method yet." in text and " - " not in text
     assert "With Login V2 the user picks the method" in text
+@pytest.mark.parametrize(("body", "kept"), [
+    # 100,000 lines of '{' (200 KB) each scanned the 400 lines below for its closing brace: 42 s
+    ("{\n" * 150_000, "{"),
+    # each {expression} line rebuilt the page's list of lines: 50,000 of them (300 KB) took 25 s
+    ("{'a'}\n" * 80_000, "a"),
+    # each unclosed mdx-code-block opener searched to the page end for its fence: 11,000 (200 KB), 12.5 s
+    ("```mdx-code-block\n" * 30_000, "mdx-code-block"),
+])
+def test_expressions_and_mdx_code_blocks_are_read_in_linear_time(
+        tmp_path: Path, deadline: Callable[[int, str], Any], body: str, kept: str) -> None:
+    site = _site(tmp_path)
+    with deadline(20, "expression or mdx-code-block scans quadratic in the page's lines"):
+        md, _ = mdx_to_markdown("# T\n\n" + body + "\nThe end.\n", page_rel="docs/p.mdx", site=site)
+    assert md.rstrip().endswith("The end.") and md.count(kept) >= body.count(kept) // 2
+
+
+def test_partials_inlined_are_bounded_per_page(tmp_path: Path) -> None:
+    """A partial using the next one five times, five deep, was 781 inlines (ten times, 111,111);
+    and 20 uses of a 980 KB partial made 19,600,000 characters from a 300-byte page (30 s).
+    A page inlines at most MAX_PARTIALS partials and MAX_PARTIAL_CHARS characters."""
+    site = _site(tmp_path)
+    root = site.config.root
+    for level in range(4):
+        (root / "docs" / f"_p{level}.mdx").write_text(
+            f"import Next from './_p{level + 1}.mdx';\n\n" + "<Next />\n\n" * 5)
+    (root / "docs" / "_p4.mdx").write_text("LEAF\n")
+    md, warnings = mdx_to_markdown("import P from './_p0.mdx';\n\n# T\n\n<P />\n\nThe end.\n",
+                                   page_rel="docs/p.mdx", site=site)
+    assert 0 < md.count("LEAF") < 625 and md.rstrip().endswith("The end.")
+    assert sum("partials or" in w for w in warnings) == 1

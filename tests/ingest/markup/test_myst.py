@@ -1129,3 +1129,19 @@ def test_picture_in_an_inline_substitution_is_an_icon_of_the_page(tmp_path: Path
     assert icon.path == "docs/images/icons/COG.png" and "inline" in icon.flags
     assert doc.sections[-1].heading_path == ("Tools", "Wand tool")
     assert "Open the settings with to change it." in doc.sections[-1].text
+
+
+def test_text_read_by_directives_is_bounded_per_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each included file was bounded, not their sum: 20 includes of a 980 KB file made
+    19,600,000 characters from a 600-byte page (39 s). A page's include, literalinclude,
+    csv-table and embed reads now share one budget (lowered here to keep the page small);
+    past it they are skipped with one warning."""
+    from murar.ingest.markup import myst
+
+    monkeypatch.setattr(myst, "MAX_INSERTED_CHARS", 100_000, raising=False)
+    site = _book(tmp_path, {"part.md": "Included words here.\n\n" * 500,  # 11,000 characters
+                            "intro.md": "# Page\n\n" + "```{include} part.md\n```\n\n" * 30 + "End.\n"})
+    doc = convert_myst(tmp_path / "intro.md", site=site)
+    text = doc.sections[0].text
+    assert 80_000 <= len(text) <= 120_000 and text.endswith("End.")
+    assert sum("over 100000 characters" in w for w in doc.warnings) == 1

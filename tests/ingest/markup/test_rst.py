@@ -1593,3 +1593,23 @@ Videos
                     conf='extensions = ["sphinxcontrib.youtube"]\n')
     doc = convert_rst(tmp_path / "plain" / "v.rst", site=site)  # sphinxcontrib-youtube's default instance
     assert [m.url for m in doc.media if isinstance(m, VideoItem)] == ["https://peertube.tv/videos/embed/abc"]
+
+
+def test_text_brought_in_by_directives_is_bounded_per_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each included file or rendered template was bounded, not their sum: 40 includes of a
+    980 KB file made 39,000,000 characters of reST from an 898-byte page (94 s). A page's
+    includes, files read by its directives and template output now share one budget (lowered
+    here to keep the page small); past it they are skipped with one warning."""
+    from murar.ingest.markup import rst
+
+    monkeypatch.setattr(rst, "_MAX_INSERTED_CHARS", 100_000, raising=False)
+    conf = 'extensions = ["sphinxcontrib.datatemplates"]\n'
+    site = _project(tmp_path, {
+        "part.txt": "Included words here.\n\n" * 500,  # 11,000 characters
+        "p.rst": "Title\n=====\n\n" + ".. include:: part.txt\n\n" * 30
+        + ".. datatemplate:nodata::\n\n   {% for i in range(3000) %}Rendered {{ i }}.\n\n   {% endfor %}\n\nEnd.\n"},
+        conf=conf)
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    text = doc.sections[0].text
+    assert 80_000 <= len(text) <= 120_000 and text.endswith("End.") and "Rendered" not in text
+    assert sum("over 100000 characters" in w for w in doc.warnings) == 1

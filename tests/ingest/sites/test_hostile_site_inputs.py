@@ -658,3 +658,47 @@ def test_probes_never_open_a_named_pipe(tmp_path: Path) -> None:
     probe.start()
     probe.join(timeout=20)
     assert found == [True], "the probe blocked on the named pipe"
+
+
+def test_hugo_include_fan_out_is_bounded_per_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Each of nine files including the next ten times (11 lines a file) was 10**8 includes:
+    the page ran until its 180 s budget stopped it (measured: killed at 60 s with
+    --max-file-seconds 60) and was lost. A page now pulls in at most hugo._MAX_INCLUDES files."""
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    for level in range(7):  # 3 ** 7 = 2,187 leaves without a page budget
+        write(tmp_path, f"content/inc/l{level}.md", f'{{{{< include "inc/l{level + 1}.md" >}}}}\n' * 3)
+    write(tmp_path, "content/inc/l7.md", "LEAF\n")
+    body = '# Page\n\nBefore.\n\n{{< include "inc/l0.md" >}}\n\nText after.\n'
+    site = hugo.load(tmp_path, "hugo.toml")
+    warnings: list[str] = []
+    text = site.preprocess(body, page_rel="content/p.md", warnings=warnings)
+    assert 0 < text.count("LEAF") <= 200 and text.rstrip().endswith("Text after.")
+    assert sum("later includes left out" in w for w in warnings) == 1
+
+
+def test_hugo_nested_columns_are_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo Book columns nested 3,000 deep (a 33 KB page) recursed without counting depth:
+    17 s, then RecursionError and the page was lost."""
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    site = hugo.load(tmp_path, "hugo.toml")
+    body = "{{< columns >}}\nx\n" * 1_500 + "deep\n" + "{{< /columns >}}\n" * 1_500 + "\nText after.\n"
+    text = site.preprocess(body, page_rel="content/p.md")
+    assert "deep" in text and text.rstrip().endswith("Text after.")
+
+
+def test_mkdocs_snippets_are_bounded_per_page(tmp_path: Path, write: Callable[..., Path],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each snippet was bounded, not their sum: 20 snippets of a 980 KB file made 19,600,000
+    characters from a 500-byte page (46 s). A page's snippets and {!file!} includes now share
+    one budget (lowered here to keep the page small); past it they are left out with one warning."""
+    from murar.ingest.markup import pymdown
+
+    monkeypatch.setattr(pymdown, "MAX_INCLUDED_CHARS", 100_000, raising=False)
+    write(tmp_path, "mkdocs.yml", "site_name: S\nmarkdown_extensions:\n  - pymdownx.snippets\n")
+    write(tmp_path, "docs/part.txt", "Included words here.\n\n" * 500)  # 11,000 characters
+    write(tmp_path, "docs/index.md", "# Page\n\n" + '--8<-- "docs/part.txt"\n\n' * 30 + "End.\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    doc = convert_pymdown(tmp_path / "docs/index.md", site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert 80_000 <= len(text) <= 120_000 and text.endswith("End.")
+    assert sum("over 100000 characters of snippets" in w for w in doc.warnings) == 1

@@ -111,6 +111,15 @@ _MACRO_IN_VALUE = re.compile(r"xref:|<<|\b(?:kbd|btn|menu|icon|pass|stem):")
 #: ":a2: {a1}{a1}"... doubles a value per line (60 lines: 2**60 characters, MemoryError)
 MAX_ATTRIBUTE_CHARS = 100_000
 MAX_SUBSTITUTED_CHARS = 1_000_000
+#: characters the attribute references of one page may bring in all (300 lines of '{a9}', a value of
+#: 100,000 characters, were 30,000,000 characters from an 8.5 KB page: 37 s); the later ones are
+#: shown as written
+MAX_PAGE_SUBSTITUTED_CHARS = 5_000_000
+#: characters one page may include in all (the lines its includes select: a file included by tags
+#: spends only those); 20 includes of a 980 KB file (19,600,000 characters) passed the 180 s budget,
+#: asciidoc-py rendering some 10 to 25 s a MB
+MAX_INCLUDED_CHARS = 2_000_000
+_ENTRY_LINE = re.compile(r":!?[\w][\w-]*!?:")  # an attribute entry (its value is set, not shown)
 _ATTR_REF_NAMES = re.compile(r"\{([\w][\w-]*)[}=?!@#$%^&*:]")
 # a link whose URL starts with an attribute no entry sets: "{security-api-url}org/x/Y.html[`Y`]"
 # (Spring, set by the build's generated antora.yml). Asciidoctor makes it a link once the reference
@@ -283,6 +292,7 @@ class _Pre:
         self.opts = options
         self.warnings = warnings
         self.includes = 0
+        self.included_left = MAX_INCLUDED_CHARS
         self.included: list[str] = []
         self.titles: dict[str, str] = {}
 
@@ -596,6 +606,13 @@ class _Pre:
         self.included.append(res.rel_path)
         opts = _attrlist(attrlist)
         lines = _select(text.splitlines(), opts)
+        if self.included_left >= 0:
+            self.included_left -= sum(len(line) + 1 for line in lines)
+            if self.included_left < 0:
+                self.warnings.append(f"include {raw!r}: over {MAX_INCLUDED_CHARS} included characters in the page; "
+                                     "skipped, and the later ones")
+        if self.included_left < 0:
+            return []
         offset = opts.get("leveloffset", "")
         if PurePosixPath(res.rel_path).suffix.lower() not in (".adoc", ".asciidoc", ".asc", ".txt"):
             return [self.sub(ln) for ln in lines] if with_subs else lines  # code included into a listing
@@ -1023,6 +1040,28 @@ def _bounded_sub(text: str, repl: Callable[[re.Match[str]], str], limit: int, *,
     return "".join(out)
 
 
+def _page_references_bounded(lines: list[str], attrs: dict[str, str], warnings: list[str]) -> list[str]:
+    """``lines`` with the attribute references past the page's budget escaped (shown as
+    written): each reference to a defined attribute outside an attribute entry spends its
+    value's length, at most :data:`MAX_PAGE_SUBSTITUTED_CHARS` in all (values are bounded
+    one by one at :data:`MAX_ATTRIBUTE_CHARS`, not their number of uses); one warning
+    when it runs out."""
+    left = MAX_PAGE_SUBSTITUTED_CHARS
+
+    def spend(m: re.Match[str]) -> str:
+        nonlocal left
+        if m.group(1) or m.group(2) not in attrs:
+            return m.group(0)
+        if left >= 0:
+            left -= len(attrs[m.group(2)])
+            if left < 0:
+                warnings.append(f"attribute references over {MAX_PAGE_SUBSTITUTED_CHARS} substituted characters in "
+                                f"the page: {m.group(0)} and the later ones shown as written")
+        return m.group(0) if left >= 0 else "\\" + m.group(0)
+
+    return [_ATTR_REF.sub(spend, line) if "{" in line and not _ENTRY_LINE.match(line) else line for line in lines]
+
+
 def _value_refs(value: str, attrs: dict[str, str], depth: int = 4,
                 _done: dict[tuple[str, int], str] | None = None) -> str:
     """An attribute ``value`` as asciidoc-py may be given it: references to other
@@ -1419,7 +1458,8 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
     text = site.preprocess(text, page_rel=rel, warnings=builder.warnings)
     text, front_title = _front_matter(text)
     pre = _Pre(site=site, page_rel=rel, attrs=attrs, options=opts, warnings=builder.warnings)
-    lines = _blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs)
+    lines = _page_references_bounded(_blocks_as_asciidoctor(pre.run(text, file_rel=rel), attrs), pre.attrs,
+                                     builder.warnings)
     comment: str | None = None  # the delimiter of the comment block open above the title
     for line in lines:
         if comment is not None:

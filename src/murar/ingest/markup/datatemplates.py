@@ -15,7 +15,8 @@ body (or the ``:file:`` template, relative to the source directory) rendered wit
 conf.py's ``jinja_contexts[context]`` (and ``jinja_globals``), output parsed as reST.
 
 murar renders the template with jinja2's sandbox (no access to Python internals,
-no file or network I/O), ``config`` being conf.py's settings as murar reads them
+no file or network I/O) bounded in work and value sizes
+(:class:`murar.ingest.markup.jinjabox.BoundedSandbox`), ``config`` being conf.py's settings as murar reads them
 (literals, see :func:`murar.ingest.sites.sphinx.read_conf`): a setting it cannot
 read is undefined, which renders as nothing. Output stops at
 :data:`MAX_OUTPUT_CHARS`.
@@ -30,10 +31,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from jinja2 import TemplateError
-from jinja2.sandbox import SandboxedEnvironment
 
 from murar.errors import IngestError
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
+from murar.ingest.markup.jinjabox import BoundedSandbox
 
 __all__ = ["KINDS", "MAX_OUTPUT_CHARS", "DataTemplateError", "load_data", "make_list_table",
            "make_list_table_from_mappings", "render", "render_template"]
@@ -70,7 +71,7 @@ def load_data(kind: str, text: str, options: Mapping[str, Any]) -> Any:
     is a list of rows (lists of strings), of mappings by the first row's names with the
     ``headers`` option, read with the ``dialect`` option's csv dialect (``excel`` by
     default, ``auto`` sniffs it). Raises :class:`DataTemplateError` for a file that does
-    not parse."""
+    not parse (JSON nested too deep for Python's parser too)."""
     try:
         if kind == "json":
             return json.loads(text)
@@ -85,8 +86,9 @@ def load_data(kind: str, text: str, options: Mapping[str, Any]) -> Any:
             if "headers" in options:
                 return list(csv.DictReader(io.StringIO(text), dialect=dialect))
             return list(csv.reader(io.StringIO(text), dialect=dialect))
-    except (ValueError, FrontMatterError, csv.Error) as err:
-        raise DataTemplateError(f"cannot read the {kind} data ({err})") from err
+    except (ValueError, FrontMatterError, csv.Error, RecursionError) as err:
+        # (RecursionError: JSON nested deeper than Python's parser recurses, '[' * 100000)
+        raise DataTemplateError(f"cannot read the {kind} data ({type(err).__name__}: {err})") from err
     return None
 
 
@@ -134,10 +136,11 @@ def render(template: str, variables: Mapping[str, Any]) -> str:
     """``template`` rendered in jinja2's sandbox with ``variables`` (an unknown name is
     undefined: it prints nothing, a loop over it runs no time); at most
     :data:`MAX_OUTPUT_CHARS` characters. Raises :class:`DataTemplateError` for a template
-    that does not parse or fails while rendering."""
-    env = SandboxedEnvironment(autoescape=False, keep_trailing_newline=True)
+    that does not parse, fails while rendering or goes over the sandbox's budget of steps
+    and value sizes (:mod:`murar.ingest.markup.jinjabox`)."""
+    env = BoundedSandbox(autoescape=False, keep_trailing_newline=True)
     try:
-        compiled = env.from_string(template)
+        compiled = env.bounded_template(template)
         out: list[str] = []
         size = 0
         for chunk in compiled.generate(**{str(k): v for k, v in variables.items()}):

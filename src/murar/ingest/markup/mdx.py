@@ -91,10 +91,18 @@ from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
 MAX_PARTIAL_DEPTH = 5
+#: partials one page may inline, all depths together, and their characters in all (20 uses of a
+#: 980 KB partial made 19,600,000 characters from a 300-byte page: 30 s; a partial using another
+#: ten times, MAX_PARTIAL_DEPTH deep, is 10**depth inlines)
+MAX_PARTIALS = 500
+MAX_PARTIAL_CHARS = 10_000_000
 MAX_TAG_CHARS = 2000
 MAX_FAILED_TAGS = 20  # per line: after that the rest of the line is text
 MAX_RAW_CHARS = 200_000  # a file imported as code text is read up to this many characters
 MAX_LINE_CHARS = 20_000
+#: characters the {expression} scans of one page may read in all (each scan reads up to
+#: MAX_EXPRESSION_LINES lines: a page of unclosed braces rescans the same lines)
+MAX_EXPRESSION_SCAN_CHARS = 5_000_000
 MAX_EXPRESSION_LINES = 400  # a {JavaScript expression} that does not close within this many lines is text  # longer lines are left as text: JSX scanning stays linear on hostile input
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
 _PROPS_EXPR = re.compile(r"\{\s*props\.([A-Za-z_$][\w$]*)\s*\}")
@@ -437,6 +445,7 @@ class MdxTransformer:
         self.read = read or self._read
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
+        self._partials_left = [MAX_PARTIALS, MAX_PARTIAL_CHARS]  # what the page may still inline
         # module -> (its file, its source); None: not a file of the site
         self._components: dict[str, tuple[str, str] | None] = {}
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
@@ -640,6 +649,8 @@ class MdxTransformer:
         mdx2 = self.site.config.settings.get("mdx.version") != "1"
         flow = False  # the last line was a tag line standing as a block (MDX "JSX flow")
         closed = False  # the last line closed a fenced code block
+        lines = list(lines)  # (an expression's closing line is rewritten in place)
+        scan_left = [MAX_EXPRESSION_SCAN_CHARS]
         i = 0
         while i < len(lines):
             line = lines[i]
@@ -662,14 +673,15 @@ class MdxTransformer:
             # literal is page text; a render function (<BrowserOnly>{() => ...}</BrowserOnly>) is not
             stripped = line.lstrip()
             if stripped.startswith("{") and not stripped.startswith("{/*"):
-                end = _expression_end(lines, i)
+                end = _expression_end(lines, i, scan_left)
                 if end is not None:
                     last, col = end
                     expr = "\n".join([line, *lines[i + 1 : last + 1]])
                     expr = expr[: len(expr) - len(lines[last]) + col] if last > i else line[:col]
                     shown = scope.value(expr.strip()[1:-1]) or ""
-                    # what follows the closing brace on its line is read on as usual
-                    lines = [*lines[:last], shown + lines[last][col:], *lines[last + 1 :]]
+                    # what follows the closing brace on its line is read on as usual (in place: a new list
+                    # for each of 50,000 expression lines took 25 s)
+                    lines[last] = shown + lines[last][col:]
                     i = last
                     continue
             # join a tag that spans several lines (bounded: a broken tag must not swallow the page)
@@ -1205,6 +1217,15 @@ class MdxTransformer:
         if rel in stack:
             self.warnings.append(f"partial {rel} includes itself; not inlined again")
             return "\n"
+        left = self._partials_left
+        if left[0] <= 0 or left[1] < len(text):
+            if left[0] >= 0:  # one warning for the page
+                self.warnings.append(f"partial {rel}: over {MAX_PARTIALS} partials or {MAX_PARTIAL_CHARS} characters "
+                                     "inlined in the page; not inlined, nor the later ones")
+            left[0] = -1
+            return "\n"
+        left[0] -= 1
+        left[1] -= len(text)
         self.partials_used.append(rel)
         body = self.transform(text, page_rel=rel, depth=depth + 1, stack=stack, props=props or {})
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
@@ -1303,12 +1324,18 @@ def unwrap_mdx_code_blocks(lines: list[str]) -> list[str]:
     inside another fenced block (an example), stays code."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
+    # the bare fence lines of each length, in order (each block finds its end by bisection: a
+    # search to the page end for each of 11,000 unclosed openers took 12.5 s on 200 KB)
+    wrapped = any("mdx-code-block" in line for line in lines)
+    closes = {ticks: [j for j, line in enumerate(lines) if wrapped and re.match(rf"^ *{ticks}\s*$", line)]
+              for ticks in ("```", "````")}
     i = 0
     while i < len(lines):
         m = None if fences.inside else _MDX_CODE_BLOCK.match(lines[i])
         if m:
-            close = re.compile(rf"^ *{m.group(1)}\s*$")
-            end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), None)
+            after = closes[m.group(1)]
+            at = bisect.bisect_right(after, i)
+            end = after[at] if at < len(after) else None
             if end is not None:
                 out.extend(["", *lines[i + 1 : end], ""])
                 i = end + 1
@@ -1326,11 +1353,13 @@ def _continues(prev: str) -> bool:
                                                   bool(re.match(r"^(import|export)\s*\{?\s*$", s)))
 
 
-def _expression_end(lines: list[str], i: int) -> tuple[int, int] | None:
+def _expression_end(lines: list[str], i: int, scan_left: list[int]) -> tuple[int, int] | None:
     """Where the ``{`` expression opening ``lines[i]`` ends: ``(line index, column
     after its closing brace)``; ``None`` when it does not close within
     :data:`MAX_EXPRESSION_LINES` lines, or a Markdown heading, admonition or
-    code fence comes first (the brace was text). Strings and comments are
+    code fence comes first (the brace was text), or the page's ``scan_left``
+    characters (:data:`MAX_EXPRESSION_SCAN_CHARS`; a line scanned spends its length and 16) are
+    spent: 100,000 lines of ``{`` each scanned the 400 lines below (200 KB, 42 s). Strings and comments are
     skipped; an apostrophe inside a word (``don't`` in JSX text) opens no
     string, and a ``'`` or ``"`` left open at the end of a line is closed there
     (a template literal may span lines)."""
@@ -1338,6 +1367,9 @@ def _expression_end(lines: list[str], i: int) -> tuple[int, int] | None:
     quote = ""
     for k in range(i, min(len(lines), i + MAX_EXPRESSION_LINES)):
         line = lines[k]
+        scan_left[0] -= len(line) + 16  # (a line's own cost: 100,000 two-character lines)
+        if scan_left[0] < 0:
+            return None
         if len(line) > MAX_LINE_CHARS or (k > i and quote != "`" and _NOT_IN_EXPRESSION.match(line)):
             return None
         quote = "`" if quote == "`" else ""  # a template literal goes on; a ' or " string does not

@@ -123,6 +123,10 @@ __all__ = ["convert_rst", "convert_rst_text", "parse_rst_into"]
 
 _REGISTRY_LOCK = threading.RLock()
 _MAX_API_SOURCE_CHARS = 5_000_000  # Python sources one page's autodoc directives may read
+#: characters the directives of one page may bring into it in all: included files, files read by
+#: csv-table/literalinclude/datatemplate/jinja/plot, and template output (40 includes of a 980 KB
+#: file made 39,000,000 characters of reST from an 898-byte page: 94 s)
+_MAX_INSERTED_CHARS = 10_000_000
 _MAX_API_LINES = 40_000  # reST lines one page's autodoc directives may insert
 _MAX_ALIAS_HOPS = 24  # re-exports followed to find an object's definition
 
@@ -199,6 +203,7 @@ class _Context:
         self.warnings = warnings
         self.parents: dict[str, str] = {}   # included file -> file that included it
         self.include_count = 0
+        self.inserted_left = _MAX_INSERTED_CHARS  # (see inserted())
         self.unknown: list[str] = []
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
@@ -227,6 +232,19 @@ class _Context:
         self.api_lines_left = _MAX_API_LINES
         self.api_index: dict[Any, Any] = {}  # autodoc's member index per module/class node
         self.api_missing: list[str] = []  # autodoc objects whose source is not in the corpus
+
+    def inserted(self, text: str, what: str) -> bool:
+        """Whether ``text``, which a directive (``what``) brings into the page, fits the
+        page's budget of :data:`_MAX_INSERTED_CHARS` characters (spent by it); past the
+        budget ``False``, with one warning for the page."""
+        if self.inserted_left < 0:
+            return False
+        self.inserted_left -= len(text)
+        if self.inserted_left >= 0:
+            return True
+        self.warnings.append(f"{what}: over {_MAX_INSERTED_CHARS} characters included, read or rendered in "
+                             "the page; skipped, and the later ones")
+        return False
 
     def conf_values(self) -> dict[str, Any]:
         """conf.py's literal settings (a Sphinx site), else ``{}``."""
@@ -343,10 +361,11 @@ def _read_site_file(directive: Directive, target: str, what: str, *, from_docume
         ctx.warnings.append(f"{what} {target!r}: {res.problem or f'file not found ({res.rel_path})'}")
         return None
     try:
-        return path, read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
+        text = read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
     except IngestError as err:
         ctx.warnings.append(f"{what} {target!r}: {err}")
         return None
+    return (path, text) if ctx.inserted(text, f"{what} {target!r}") else None
 
 
 # ------------------------------------------------------------------ directives
@@ -432,6 +451,8 @@ class _Include(Directive):  # type: ignore[misc]  # docutils ships no types
             text = read_source(path, max_bytes=ctx.opts.max_bytes, warnings=ctx.warnings)
         except IngestError as err:
             ctx.warnings.append(f"include {target!r}: {err}")
+            return []
+        if not ctx.inserted(text, f"include {target!r}"):
             return []
         text = _slice(text, self.options)
         if "literal" in self.options or "code" in self.options:
@@ -541,6 +562,8 @@ class _DataTemplate(Directive):  # type: ignore[misc]  # docutils ships no types
         except DataTemplateError as err:
             ctx.warnings.append(f"{self.name} {source!r}: {err}")
             return []
+        if not ctx.inserted(text, f"{self.name} {source!r}"):
+            return []
         return _parse_in_place(self, text)
 
     def _template_file(self, ctx: _Context) -> str | None:
@@ -591,6 +614,8 @@ class _Jinja(Directive):  # type: ignore[misc]  # docutils ships no types
             text = render(template, variables)
         except DataTemplateError as err:
             ctx.warnings.append(f"jinja {name!r}: {err}")
+            return []
+        if not ctx.inserted(text, f"jinja {name!r}"):
             return []
         return _parse_in_place(self, text)
 

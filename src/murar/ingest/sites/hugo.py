@@ -144,6 +144,11 @@ _GALLERY = re.compile(r"carousel|gallery|slider")
 #: shortcodes that show an example file as code (Kubernetes docs theme: ``content/<lang>/examples/<file>``)
 CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
+#: files one page may pull in through its shortcodes (include, readfile, glossary_definition, code
+#: samples, all depths together: a file including another ten times, 8 deep, is 10**8 includes) and
+#: their characters, in all; past them the page's later includes are left out with one warning
+_MAX_INCLUDES = 200
+_MAX_INCLUDED_CHARS = 5_000_000
 #: files a page bundle's resources are looked up among (a bundle of thousands is read no further)
 _MAX_RESOURCES = 1000
 #: characters of resource names one page's globs (front matter resources, galleries and carousels,
@@ -245,6 +250,28 @@ def is_hugo_root(folder: Path) -> bool:
                    "markup", "taxonomies", "permalinks"} or (folder / "content").is_dir():
             return True
     return False
+
+
+@dataclass(slots=True)
+class _IncludeBudget:
+    """What one page may still pull in through its shortcodes: files and characters
+    (:data:`_MAX_INCLUDES`, :data:`_MAX_INCLUDED_CHARS`), shared by the nested
+    includes; ``warned`` once the page has been told it is over."""
+
+    files: int = _MAX_INCLUDES
+    chars: int = _MAX_INCLUDED_CHARS
+    warned: bool = False
+
+    def allows(self, label: str, warnings: list[str]) -> bool:
+        """Whether one more file may be read (counted), else ``False`` with one warning for the page."""
+        if self.files > 0 and self.chars > 0:
+            self.files -= 1
+            return True
+        if not self.warned:
+            warnings.append(f"{label} and the page's later includes left out: over {_MAX_INCLUDES} included"
+                            f" files or {_MAX_INCLUDED_CHARS} included characters in the page")
+            self.warned = True
+        return False
 
 
 def _merge(into: dict[str, Any], new: dict[str, Any]) -> None:
@@ -1093,14 +1120,19 @@ class HugoSite:
         """True when ``page_rel`` is an HTML content file (shortcode output there is HTML)."""
         return PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
 
-    def _read(self, rel: str, label: str, warnings: list[str]) -> str | None:
+    def _read(self, rel: str, label: str, warnings: list[str], budget: _IncludeBudget) -> str | None:
         """The text of the file ``rel`` a shortcode pulls in (:func:`read_include`: size-capped,
-        the cut warned under ``label``), or ``None`` with a "cannot read" warning."""
+        the cut warned under ``label``), counted in the page's ``budget``; ``None`` with a
+        warning when it cannot be read or the page is over its budget."""
+        if not budget.allows(label, warnings):
+            return None
         try:
-            return read_include(self._root / rel, label=label, warnings=warnings)
+            text = read_include(self._root / rel, label=label, warnings=warnings)
         except OSError as err:
             warnings.append(f"{label}: cannot read ({err})")
             return None
+        budget.chars -= len(text)
+        return text
 
     def callout(self, sc: Shortcode) -> str | None:
         """The label a callout shortcode's content is read with (:func:`callout_label`:
@@ -1896,9 +1928,12 @@ class HugoSite:
         return ("\n" if style == "li" else "\n\n").join(blocks)
 
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
-                           _depth: int = 0, _stack: tuple[str, ...] = ()) -> str:
+                           _depth: int = 0, _stack: tuple[str, ...] = (),
+                           _budget: _IncludeBudget | None = None) -> str:
         """Rewrite every shortcode in ``body`` (a page or include body written in
-        ``page_rel``); see the module doc for the rules."""
+        ``page_rel``); see the module doc for the rules. The files it pulls in count
+        against one budget for the page (:data:`_MAX_INCLUDES`, :data:`_MAX_INCLUDED_CHARS`)."""
+        budget = _budget if _budget is not None else _IncludeBudget()
         escaped: list[str] = []
 
         def protect(m: re.Match[str]) -> str:
@@ -1976,7 +2011,7 @@ class HugoSite:
                     sc = Shortcode(name=name, args=["/" + target], params={
                         k: v for k, v in sc.params.items() if k not in ("file", "path", "src")})
                 out.append(self._include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack,
-                                         indent=_line_indent(body, m.start())))
+                                         budget=budget, indent=_line_indent(body, m.start())))
             elif name == "docs/shared" and sc.get("lookup"):
                 # Grafana's docs (writers' toolkit, "docs/shared"): the file lookup= names in the shared/ folder
                 # of the source project's content; this project's own is <content>/shared/
@@ -1986,16 +2021,16 @@ class HugoSite:
                                     "not in this project's shared/ folder")
                 else:
                     out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
-                                             warnings=warnings, depth=_depth, stack=_stack))
+                                             warnings=warnings, depth=_depth, stack=_stack, budget=budget))
             elif name == "boilerplate" and sc.get(pos=0):
                 target = self._boilerplate(sc.get(pos=0), page_rel=page_rel)
                 if target is None:
                     warnings.append(f"boilerplate {sc.get(pos=0)!r}: not found")
                 else:
                     out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
-                                             warnings=warnings, depth=_depth, stack=_stack))
+                                             warnings=warnings, depth=_depth, stack=_stack, budget=budget))
             elif name in CODE_SAMPLE_SHORTCODES:
-                out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings,
+                out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings, budget=budget,
                                              indent=_line_indent(body, m.start())))
             elif close is None and (reads := self._template_include(name, sc)) is not None:
                 # the site's own shortcode writing a file its argument names ({{< reuse "snippets/x.md" >}}:
@@ -2005,7 +2040,7 @@ class HugoSite:
                     warnings.append(f"{name} {reads[1]!r}: not found ({'assets' if reads[0] == 'assets' else 'project'})")
                 else:
                     out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
-                                             warnings=warnings, depth=_depth, stack=_stack))
+                                             warnings=warnings, depth=_depth, stack=_stack, budget=budget))
             elif close is None and _CARD.search(name) and label:
                 # a card's image (Hextra card image=: remote, static or assets) above its title and subtitle
                 subtitle = _strip_markup(sc.get("subtitle", "description", "text"))
@@ -2050,7 +2085,7 @@ class HugoSite:
                     name != "text" or (re.fullmatch(r"[\w+#.-]+", sc.get("syntax", pos=0)) and "\n" in inner)):
                 # (Istio's text names a language and holds lines; another theme's text may style a phrase)
                 # (a code shortcode that wraps fenced blocks, as Grafana k6's {{< code >}}, stays Markdown)
-                code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings)
+                code = self._raw_includes(inner, page_rel=page_rel, warnings=warnings, budget=budget)
                 if name == "text":  # Istio: {{< text bash >}} / {{< text syntax="yaml" >}} is a code block
                     lang = sc.get("syntax", "lang", pos=0)
                 else:
@@ -2066,7 +2101,7 @@ class HugoSite:
                 method, target = endpoint
                 if "{{" in target:  # a shortcode nested in the parameter
                     target = self.rewrite_shortcodes(target, page_rel=page_rel, warnings=warnings,
-                                                     _depth=_depth + 1, _stack=_stack)
+                                                     _depth=_depth + 1, _stack=_stack, _budget=budget)
                 out.append(_code_span(f"{method} {target}", html_out=h))
             elif name in _VERSION_NOTES and sc.get("version", pos=0):
                 # gohugo.io and Bootstrap docs: the release that brought (or deprecated) a feature
@@ -2097,11 +2132,12 @@ class HugoSite:
                 # Bootstrap docs: {{< example >}} shows an HTML snippet rendered and as its markup
                 out.append(_fence(inner, sc.params.get("lang", "html"), html_out=h))
                 pos = close.end()
-            elif name == "columns" and close is not None:
-                # Hugo Book: columns are separated by a "<--->" line inside {{< columns >}}
+            elif name == "columns" and close is not None and _depth < _MAX_INCLUDE_DEPTH:
+                # Hugo Book: columns are separated by a "<--->" line inside {{< columns >}} (nested ones count
+                # as depth: 3,000 nested columns recursed until RecursionError; deeper ones are read in place)
                 columns = re.sub(r"^[ \t]*<--->[ \t]*$", "", inner, flags=re.MULTILINE)
-                out.append(self.rewrite_shortcodes(columns, page_rel=page_rel, warnings=warnings, _depth=_depth,
-                                                   _stack=_stack))
+                out.append(self.rewrite_shortcodes(columns, page_rel=page_rel, warnings=warnings, _depth=_depth + 1,
+                                                   _stack=_stack, _budget=budget))
                 pos = close.end()
             elif name == "toc-tree" and self._geekdoc:
                 toc_trees += 1
@@ -2141,7 +2177,7 @@ class HugoSite:
                                                                         page_rel=page_rel))
             elif name == "glossary_definition":
                 out.append(self._glossary_definition(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
-                                                     stack=_stack))
+                                                     stack=_stack, budget=budget))
             elif name.endswith(".inline"):
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
@@ -2151,7 +2187,8 @@ class HugoSite:
                 # titles the card (a book-card/card div), not a section that runs on over the next cards
                 picture = self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings)
                 content = self.rewrite_shortcodes(inner if h else _headings_as_labels(inner), page_rel=page_rel,
-                                                  warnings=warnings, _depth=_depth + 1, _stack=_stack)
+                                                  warnings=warnings, _depth=_depth + 1, _stack=_stack,
+                                                  _budget=budget)
                 head = _card_head(sc, html_out=h)  # leads the paragraph the content opens with
                 out.append(picture + (("" if picture else "\n\n") + head + content.lstrip("\n") if head else content))
                 if sc.params.get("footer", "").strip():
@@ -2548,7 +2585,7 @@ class HugoSite:
         return self._boilerplates[key]
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
-                 stack: tuple[str, ...], indent: str = "") -> str:
+                 stack: tuple[str, ...], budget: _IncludeBudget, indent: str = "") -> str:
         """The file a shortcode includes: shown as code (``code="true"``, a ``language``, a
         file that is not Markdown or HTML; ``indent``: the shortcode's indentation in a
         list step, see :func:`_fence`), else its text with its shortcodes rewritten."""
@@ -2560,7 +2597,7 @@ class HugoSite:
         if res.rel_path in stack or depth >= _MAX_INCLUDE_DEPTH:
             warnings.append(f"include {target!r}: include cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
-        raw = self._read(res.rel_path, f"include {target!r}", warnings)
+        raw = self._read(res.rel_path, f"include {target!r}", warnings, budget)
         if raw is None:
             return ""
         if _truthy(sc.params.get("code")):  # Docsy readfile code="true": the file as highlighted code
@@ -2576,10 +2613,10 @@ class HugoSite:
             return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel),
                           indent=indent)
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
-                                       _stack=(*stack, res.rel_path))
+                                       _stack=(*stack, res.rel_path), _budget=budget)
 
     def _glossary_definition(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
-                             stack: tuple[str, ...]) -> str:
+                             stack: tuple[str, ...], budget: _IncludeBudget) -> str:
         """Kubernetes ``glossary_definition``: the glossary entry's text, its summary
         (before ``<!--more-->``) unless ``length="all"``, after ``prepend``."""
         term = sc.params.get("term_id", "")
@@ -2588,7 +2625,7 @@ class HugoSite:
             warnings.append(f"glossary definition {term!r}: no glossary entry" if rel is None
                             else f"glossary definition {term!r}: cycle or nesting deeper than {_MAX_INCLUDE_DEPTH}")
             return ""
-        raw = self._read(rel, f"glossary definition {term!r}", warnings)
+        raw = self._read(rel, f"glossary definition {term!r}", warnings, budget)
         if raw is None:
             return ""
         body = split_front_matter(raw)[1].strip()
@@ -2599,10 +2636,10 @@ class HugoSite:
         if prepend and text:
             text = f"{prepend} {text[0].lower()}{text[1:]}"
         text = self.rewrite_shortcodes(text, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
-                                       _stack=(*stack, rel))
+                                       _stack=(*stack, rel), _budget=budget)
         return f"\n\n{text.strip()}\n\n"
 
-    def _raw_includes(self, code: str, *, page_rel: str, warnings: list[str]) -> str:
+    def _raw_includes(self, code: str, *, page_rel: str, warnings: list[str], budget: _IncludeBudget) -> str:
         """``code`` with each include shortcode in it replaced by the file's raw text
         (inside a code block a ``readfile`` shows the file, not its rendering)."""
         def raw(m: re.Match[str]) -> str:
@@ -2614,11 +2651,12 @@ class HugoSite:
             if res.problem or res.rel_path is None:
                 warnings.append(f"include {target!r}: {res.problem or 'not found'}")
                 return ""
-            text = self._read(res.rel_path, f"include {target!r}", warnings)
+            text = self._read(res.rel_path, f"include {target!r}", warnings, budget)
             return "" if text is None else text.rstrip("\n")
         return _SHORTCODE.sub(raw, code)
 
-    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], indent: str = "") -> str:
+    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], budget: _IncludeBudget,
+                     indent: str = "") -> str:
         """An example file shown as code (Kubernetes ``codenew``/``code_sample``:
         ``file`` is relative to ``<contentDir>/examples/``), labelled with its name;
         ``indent``: the shortcode's indentation in a list step (see :func:`_fence`)."""
@@ -2631,7 +2669,7 @@ class HugoSite:
         if found is None:
             warnings.append(f"code sample {target!r}: not found (tried {', '.join(cands) or 'no file'})")
             return ""
-        code = self._read(found, f"code sample {target!r}", warnings)
+        code = self._read(found, f"code sample {target!r}", warnings, budget)
         if code is None:
             return ""
         lang = sc.params.get("language") or sc.params.get("lang") or suffix_of(found).lstrip(".")
