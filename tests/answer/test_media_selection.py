@@ -308,10 +308,10 @@ def test_the_answer_and_hybrid_strategies_also_drop_the_other_tabs() -> None:
             assert ("v8" in ids) is not tab_match
 
 
-def test_question_focus_keeps_the_next_screen_of_the_answered_section() -> None:
+def test_question_focus_margin_is_measured_from_the_most_question_like_pick() -> None:
     """Two screenshots of the section the answer draws on, the second 0.12 less similar to the
     question than the first (the next screen: "copy the code" beside "where is the code"): the
-    default margin (0.15) keeps both; the margin of 0.1 used before dropped the second."""
+    default margin (0.1) drops the second, a margin of 0.15 keeps both, no margin keeps both."""
     sv = np.array([[1.0, 0.0, 0.0]], dtype=np.float32)  # the snippet (and the answer sentence)
     q = np.array([0.0, 1.0, 0.0], dtype=np.float32)  # the question
     shown = np.array([0.6, 0.8, 0.0], dtype=np.float32)  # snippet cosine 0.6, question cosine 0.8
@@ -326,6 +326,7 @@ def test_question_focus_keeps_the_next_screen_of_the_answered_section() -> None:
     attr = [Attribution(sentence_index=0, sentence=text, snippet_id="sn0", citation=1, score=0.9)]
     opts = MediaOptions(**LOW, step_align=False)  # type: ignore[arg-type]
     picks = select_section_media(attr, sv.copy(), store, opts, None, q)
-    assert {m.item.id for m in picks.selected} == {"code", "copy"}
-    before = select_section_media(attr, sv.copy(), store, dataclasses.replace(opts, question_focus=0.1), None, q)
-    assert {m.item.id for m in before.selected} == {"code"}
+    assert {m.item.id for m in picks.selected} == {"code"}
+    for margin in (0.15, None):
+        wider = select_section_media(attr, sv.copy(), store, dataclasses.replace(opts, question_focus=margin), None, q)
+        assert {m.item.id for m in wider.selected} == {"code", "copy"}
