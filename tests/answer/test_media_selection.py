@@ -20,6 +20,7 @@ from murar.answer.media import (
 from murar.embed.fake import HashingEmbedder
 from murar.schema import (
     AnyMedia,
+    Attribution,
     ImageItem,
     ScoredSnippet,
     Section,
@@ -305,3 +306,27 @@ def test_the_answer_and_hybrid_strategies_also_drop_the_other_tabs() -> None:
             ids = {m.item.id for m in got.selected}
             assert "web" in ids
             assert ("v8" in ids) is not tab_match
+
+
+def test_question_focus_margin_is_measured_from_the_most_question_like_pick() -> None:
+    """Two screenshots of the section the answer draws on, the second 0.12 less similar to the
+    question than the first (the next screen: "copy the code" beside "where is the code"): the
+    default margin (0.1) drops the second, a margin of 0.15 keeps both, no margin keeps both."""
+    sv = np.array([[1.0, 0.0, 0.0]], dtype=np.float32)  # the snippet (and the answer sentence)
+    q = np.array([0.0, 1.0, 0.0], dtype=np.float32)  # the question
+    shown = np.array([0.6, 0.8, 0.0], dtype=np.float32)  # snippet cosine 0.6, question cosine 0.8
+    nxt = np.array([0.6, 0.68, np.sqrt(1 - 0.36 - 0.68**2)], dtype=np.float32)  # 0.6 and 0.68
+    snippet = _snip(0, "your connect code is shown in your account; copy it and share it", "connect")
+    media: list[AnyMedia] = [_image("code", "connect", "Your connect code is shown in your account.", pos=1),
+                             _image("copy", "connect", "Copy it and share it.", pos=2)]
+    store = MemoryStore(sections=[Section(id="connect", source_path="p.md", page_title="Page",
+                                          heading_path=("Page", "connect"), anchor=None, level=2, text="", ordinal=0)],
+                        snippets=[snippet], snippet_vectors=sv, media=media, media_vectors=np.stack([shown, nxt]))
+    text = "Your connect code is shown in your account [1]."
+    attr = [Attribution(sentence_index=0, sentence=text, snippet_id="sn0", citation=1, score=0.9)]
+    opts = MediaOptions(**LOW, step_align=False)  # type: ignore[arg-type]
+    picks = select_section_media(attr, sv.copy(), store, opts, None, q)
+    assert {m.item.id for m in picks.selected} == {"code"}
+    for margin in (0.15, None):
+        wider = select_section_media(attr, sv.copy(), store, dataclasses.replace(opts, question_focus=margin), None, q)
+        assert {m.item.id for m in wider.selected} == {"code", "copy"}
