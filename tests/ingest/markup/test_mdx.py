@@ -117,6 +117,13 @@ def _site(tmp_path: Path) -> DocusaurusSite:
     return DocusaurusSite.load(root, "docusaurus.config.js")
 
 
+def _component(root: Path, name: str, source: str) -> None:
+    """Write ``source`` as the site's React component ``src/components/<name>`` (``name`` may hold folders)."""
+    path = root / "src" / "components" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source)
+
+
 def _convert_page(tmp_path: Path, name: str, text: str) -> ParsedDocument:
     """``text`` written as ``docs/<name>`` of the :func:`_site` site, converted as Docusaurus builds it."""
     site = _site(tmp_path)
@@ -627,15 +634,14 @@ def test_site_component_rendering_an_iframe_is_that_embed(tmp_path: Path) -> Non
     package's component, one missing a prop its src needs, or one rendering no iframe stays text."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components" / "tour").mkdir(parents=True)
-    (root / "src" / "components" / "Walk.jsx").write_text(
+    _component(root, "Walk.jsx",
         "export const Walk = (props) => (\n  <div style={{ height: 0 }}>\n    <iframe\n"
         "      src={`https://demo.arcade.software/${props.id}?embed`}\n      title={props.title}\n"
         "      loading=\"lazy\" />\n  </div>\n);\n")
-    (root / "src" / "components" / "tour" / "index.tsx").write_text(
+    _component(root, "tour/index.tsx",
         "export default function Tour({ demo, label }) {\n  return <iframe title={label} "
         "src={`https://app.storylane.io/share/${demo}`} />;\n}\n")
-    (root / "src" / "components" / "Note.jsx").write_text("export const Note = (p) => <div>{p.children}</div>;\n")
+    _component(root, "Note.jsx", "export const Note = (p) => <div>{p.children}</div>;\n")
     (root / "src" / "theme").mkdir(parents=True)
     (root / "src" / "theme" / "MDXComponents.js").write_text(
         "import MDXComponents from '@theme-original/MDXComponents';\nimport { Walk } from '@site/src/components/Walk';\n"
@@ -714,15 +720,14 @@ def test_site_component_drawing_a_prop_as_img_is_an_image(tmp_path: Path) -> Non
     drawing an image of its own (a logo it imports) is not an image of the page."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components" / "Thumbnail").mkdir(parents=True)
-    (root / "src" / "components" / "Thumbnail" / "index.tsx").write_text(
+    _component(root, "Thumbnail/index.tsx",
         "import React from 'react';\nconst Thumbnail = ({src, ...restProps}) => {\n"
         "  const resolved = require(`@site/static${src}`).default;\n"
         "  return (<div className=\"thumb\"><img src={resolved} {...restProps} /></div>);\n};\n"
         "export default Thumbnail;\n")
-    (root / "src" / "components" / "Step.jsx").write_text(
+    _component(root, "Step.jsx",
         "export default function Step(props) {\n  return <li><img src={props.shot} alt={props.text} />{props.text}</li>;\n}\n")
-    (root / "src" / "components" / "Badge.jsx").write_text(
+    _component(root, "Badge.jsx",
         "import logo from './logo.png';\nexport default function Badge({ label }) {\n"
         "  return <span><img src={logo} />{label}</span>;\n}\n")
     (root / "docs" / "shots.mdx").write_text(
@@ -746,16 +751,14 @@ def test_site_component_imported_through_a_components_index(tmp_path: Path) -> N
     an image whose caption is the prop it renders under its <img>, not a bold line above it."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components" / "info").mkdir(parents=True)
-    (root / "src" / "components" / "media").mkdir(parents=True)
-    (root / "src" / "components" / "index.js").write_text(
+    _component(root, "index.js",
         "// site components\nexport { default as Term } from './info/Term';\n"
         "import Shot from './media/Shot';\nexport { Shot as Figure2 };\nexport { default } from './info/Term';\n")
-    (root / "src" / "components" / "info" / "Term.js").write_text(
+    _component(root, "info/Term.js",
         "const Term = ({ word, hint }) => {\n  const [open, setOpen] = React.useState(false);\n"
         "  return (<span><span role=\"button\">{word}</span>{open && <div role=\"tooltip\">...</div>}</span>);\n};\n"
         "export default Term;\n")
-    (root / "src" / "components" / "media" / "Shot.jsx").write_text(
+    _component(root, "media/Shot.jsx",
         "export default function Shot({ src, alt, title }) {\n  return (<div className=\"shot\">\n"
         "    <img src={src} alt={alt || title} />\n    {title && <p className=\"shot-title\">{title}</p>}\n"
         "  </div>);\n}\n")
@@ -788,15 +791,14 @@ def test_components_registered_from_a_components_index(tmp_path: Path) -> None:
     component that index exports under that name (not the index's default export)."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components" / "parts").mkdir(parents=True)
-    (root / "src" / "components" / "index.js").write_text(
+    _component(root, "index.js",
         "export { default as Term } from './parts/Term';\nexport { default as Plan } from './parts/Plan';\n"
         "export { default } from './parts/Other';\n")
-    (root / "src" / "components" / "parts" / "Term.js").write_text(
+    _component(root, "parts/Term.js",
         "export default function Term({ word }) {\n  return <abbr>{word}</abbr>;\n}\n")
-    (root / "src" / "components" / "parts" / "Plan.js").write_text(
+    _component(root, "parts/Plan.js",
         "export default function Plan({ tier }) {\n  return <span className=\"plan\">{tier}</span>;\n}\n")
-    (root / "src" / "components" / "parts" / "Other.js").write_text(
+    _component(root, "parts/Other.js",
         "export default function Other({ word, tier }) {\n  return <b>{'other'}</b>;\n}\n")
     (root / "src" / "theme").mkdir(parents=True)
     (root / "src" / "theme" / "MDXComponents.js").write_text(
@@ -817,8 +819,7 @@ def test_site_component_playing_its_props_as_video_sources(tmp_path: Path) -> No
     not named url/src were not read and the video was lost."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components" / "Clip").mkdir(parents=True)
-    (root / "src" / "components" / "Clip" / "index.tsx").write_text(
+    _component(root, "Clip/index.tsx",
         "export default function Clip({ h264, vp9 }: { h264: string; vp9: string }) {\n"
         "  return (\n    <video controls>\n      <source src={vp9} type=\"video/webm\" />\n"
         "      <source src={h264} type=\"video/mp4\" />\n    </video>\n  )\n}\n")
@@ -879,8 +880,7 @@ def test_site_component_text_prop_after_another_child_expression(tmp_path: Path)
     shows its caption (only the kind was shown before)."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components").mkdir(parents=True)
-    (root / "src" / "components" / "Further.js").write_text(
+    _component(root, "Further.js",
         "const icons = { Go: '/img/go.svg' };\nexport default function Further({ to, caption, kind }) {\n"
         "  const icon = icons[kind];\n  return (\n    <div>\n      <a href={to}>\n"
         "        {icon && <img src={icon} alt=\"\" />}\n        {caption}\n      </a>\n"
@@ -892,7 +892,7 @@ def test_site_component_text_prop_after_another_child_expression(tmp_path: Path)
     text = "\n".join(s.text for s in doc.sections)
     assert "How retries back off" in text and "guide" in text and "/retries" not in text
     # the same for the fields of an array prop's items mapped to elements
-    (root / "src" / "components" / "Steps.js").write_text(
+    _component(root, "Steps.js",
         "export default function Steps({ steps }) {\n  return (<ol>{steps.map((s) => (\n"
         "    <li key={s.id}>{s.done && <span>✓</span>}{s.label}</li>\n  ))}</ol>);\n}\n")
     (root / "docs" / "steps.mdx").write_text(
@@ -934,13 +934,12 @@ def test_site_component_renders_its_text_props(tmp_path: Path) -> None:
     stay unread."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components").mkdir(parents=True)
-    (root / "src" / "components" / "Badges.js").write_text(
+    _component(root, "Badges.js",
         "export default function Badges({ badges }) {\n  return (\n    <div className=\"badges\">\n"
         "      {badges.map((badge, i) => (\n        badge.href ? (\n"
         "          <a key={i} href={badge.href} className=\"badge\">\n            {badge.label}\n          </a>\n"
         "        ) : (<span key={i}>{badge.label}</span>)\n      ))}\n    </div>\n  );\n}\n")
-    (root / "src" / "components" / "Tier.jsx").write_text(
+    _component(root, "Tier.jsx",
         "const Tier = ({ tier, color }) => <span style={{ color }}>{tier}</span>;\nexport default Tier;\n")
     (root / "src" / "theme").mkdir(parents=True)
     (root / "src" / "theme" / "MDXComponents.js").write_text(
@@ -967,8 +966,7 @@ def test_site_component_builds_its_image_path_from_a_prop(tmp_path: Path) -> Non
     root = site.config.root
     (root / "docs" / "shots").mkdir(parents=True)
     (root / "docs" / "shots" / "menu.webp").write_bytes(PNG)
-    (root / "src" / "components" / "Shot").mkdir(parents=True)
-    (root / "src" / "components" / "Shot" / "index.js").write_text(
+    _component(root, "Shot/index.js",
         "import React from 'react';\nexport default function Shot({ id, width = '600px', alt = '' }) {\n"
         "  return (\n    <Frame>\n      <img\n        src={require(`@site/docs/shots/${id}`).default}\n"
         "        alt={alt}\n        style={{ width }}\n      />\n    </Frame>\n  );\n}\n")
@@ -991,12 +989,11 @@ def test_component_in_a_line_of_text_stays_in_its_paragraph(tmp_path: Path) -> N
     and an element alone on its line (also after a list marker) keeps its bold label."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components").mkdir(parents=True)
-    (root / "src" / "components" / "Term.js").write_text(
+    _component(root, "Term.js",
         "export default function Term({ href, title, summary, children }) {\n  return (<span><a href={href}>"
         "{children}</a>{summary ? (<span role=\"tooltip\"><b>{title}</b><span>{summary}</span></span>) : null}"
         "</span>);\n}\n")
-    (root / "src" / "components" / "Tier.jsx").write_text(
+    _component(root, "Tier.jsx",
         "const Tier = ({ tier }) => <span className=\"tier\">{tier}</span>;\nexport default Tier;\n")
     (root / "docs" / "terms.mdx").write_text(
         "import Term from '@site/src/components/Term';\nimport Tier from '@site/src/components/Tier';\n"
@@ -1019,8 +1016,7 @@ def test_long_names_in_an_array_prop_are_read_in_linear_time(
     # end: 400 tags of a 1,900-character name took ~30 s, quadratic in the name
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components").mkdir(parents=True)
-    (root / "src" / "components" / "Badges.js").write_text(
+    _component(root, "Badges.js",
         "export default function Badges({ badges }) {\n"
         "  return (<div>{badges.map((badge) => (<span>{badge.label}</span>))}</div>);\n}\n")
     (root / "docs" / "p.mdx").write_text(
@@ -1041,13 +1037,12 @@ def test_site_component_drawing_its_children_in_a_code_block_is_code(tmp_path: P
     a code block keeps its text as text."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components").mkdir(parents=True)
-    (root / "src" / "components" / "Pinned.jsx").write_text(
+    _component(root, "Pinned.jsx",
         "import CodeBlock from '@theme/CodeBlock'\nimport BrowserOnly from '@docusaurus/BrowserOnly'\n\n"
         "const Pinned = ({ children, className = 'language-bash' }) => (\n  <BrowserOnly>\n"
         "    {() => <CodeBlock className={className}>{children.replace('latest', 'v9.1')}</CodeBlock>}\n"
         "  </BrowserOnly>\n)\n\nexport default Pinned\n")
-    (root / "src" / "components" / "Callout.jsx").write_text(
+    _component(root, "Callout.jsx",
         "export default function Callout({ children }) {\n  return <div className=\"callout\">{children}</div>\n}\n")
     rel = "docs/pin.md"
     (root / rel).write_text(
@@ -1070,8 +1065,7 @@ def test_site_component_drawing_props_in_code_blocks_shows_them_as_code_tabs(tmp
     values={[...]}; a prop the tag does not give is no tab; outside tabs they are plain code."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components").mkdir(parents=True)
-    (root / "src" / "components" / "OsTabs.js").write_text(
+    _component(root, "OsTabs.js",
         'import Tabs from "@theme/Tabs";\nimport TabItem from "@theme/TabItem";\n'
         'import CodeBlock from "@theme/CodeBlock";\n\nexport default function OsTabs({ ...props }) {\n'
         '  return (\n    <Tabs defaultValue="nix" values={[\n      { label: "Linux/BSD", value: "nix" },\n'
@@ -1082,7 +1076,7 @@ def test_site_component_drawing_props_in_code_blocks_shows_them_as_code_tabs(tmp
         '          </CodeBlock>\n        ) : <p>Not available</p>}\n      </TabItem>\n'
         '      <TabItem value="k8s">\n        <CodeBlock className="language-bash">{props.k8s}</CodeBlock>\n'
         '      </TabItem>\n    </Tabs>\n  );\n}\n')
-    (root / "src" / "components" / "Cmd.js").write_text(
+    _component(root, "Cmd.js",
         'import CodeBlock from "@theme/CodeBlock";\n\n'
         'export default function Cmd({ run }) {\n  return <CodeBlock language="bash">{run}</CodeBlock>;\n}\n')
     rel = "docs/hub.mdx"
@@ -1106,8 +1100,7 @@ def test_site_component_written_with_an_empty_body_shows_its_text_props(tmp_path
     shown (it was read as an inline tooltip wrapping words, and everything was dropped)."""
     site = _site(tmp_path)
     root = site.config.root
-    (root / "src" / "components").mkdir(parents=True)
-    (root / "src" / "components" / "Message.js").write_text(
+    _component(root, "Message.js",
         "export default function Message({ caption, messageContent }) {\n  return (\n    <div>\n"
         "      <div className=\"t\">{caption}</div>\n      <div>\n        <Icon className=\"e\" />\n"
         "        {messageContent}\n      </div>\n    </div>\n  );\n}\n")
