@@ -330,3 +330,35 @@ def size_problem(path: Path, budget: FileBudget) -> str | None:
     if size > budget.max_bytes:
         return f"{size} bytes exceed the per-file budget of {budget.max_bytes} bytes (--max-file-bytes); not read"
     return None
+
+
+class PageCharBudget:
+    """Characters that a page's includes, snippets and rendered templates may still bring in.
+
+    Per-file limits bound each included file; this bounds their sum, so one small page
+    cannot pull a large file in many times (a 898-byte reST page including a 980 KB file
+    40 times ran 94 s). ``limit`` in characters; :meth:`spend` charges a text and, the first
+    time the page goes over, appends one warning ``"<what>: over <limit> characters <detail>"``.
+    """
+
+    __slots__ = ("detail", "left", "limit")
+
+    def __init__(self, limit: int, detail: str) -> None:
+        self.limit = limit
+        self.left = limit
+        self.detail = detail
+
+    @property
+    def spent(self) -> bool:
+        """True once the page went over its budget (later texts are refused unread)."""
+        return self.left < 0
+
+    def spend(self, text: str, what: str, warnings: list[str]) -> bool:
+        """Charge ``text`` (brought in by ``what``); ``False`` when the page is over its budget."""
+        if self.spent:
+            return False
+        self.left -= len(text)
+        if not self.spent:
+            return True
+        warnings.append(f"{what}: over {self.limit} characters {self.detail}")
+        return False

@@ -58,6 +58,7 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 from mdit_py_plugins.substitution import substitution_plugin
 
 from murar.errors import IngestError
+from murar.ingest.budget import PageCharBudget
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.markup.amsmath import amsmath_rule
 from murar.ingest.markup.autodoc import AUTODOC_DIRECTIVES
@@ -278,7 +279,7 @@ class MystParser:
         self._table_caption = ""
         self._tab_set_body = False  # the body fed next is a tab set's (its tabs open no set)
         self._includes = 0
-        self._inserted_left = MAX_INSERTED_CHARS  # (see _inserted)
+        self._inserted_chars = PageCharBudget(MAX_INSERTED_CHARS, "read into the page by its directives; skipped, and the later ones")
         self._depth = 0
         self._subs_open: list[str] = []  # block substitutions being fed (a loop is not followed)
         self._sub_expansions = 0  # substitution values parsed on this page (bounded: values may nest)
@@ -1140,14 +1141,7 @@ class MystParser:
         """Whether ``text``, which a directive (``what``) reads into the page, fits the
         page's budget of :data:`MAX_INSERTED_CHARS` characters (spent by it); past it
         ``False``, with one warning for the page."""
-        if self._inserted_left < 0:
-            return False
-        self._inserted_left -= len(text)
-        if self._inserted_left >= 0:
-            return True
-        self.b.warnings.append(f"{what}: over {MAX_INSERTED_CHARS} characters read into the page by its "
-                               "directives; skipped, and the later ones")
-        return False
+        return self._inserted_chars.spend(text, what, self.b.warnings)
 
     def _include(self, d: _Directive) -> None:
         target = d.argument.strip()

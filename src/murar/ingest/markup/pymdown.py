@@ -62,6 +62,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from murar.ingest.budget import PageCharBudget
 from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_include, read_source
@@ -205,7 +206,7 @@ class PymdownTransformer:
         # mkdocstrings sources parsed for this page (file -> tree), and the characters it may still parse
         self._api_trees: dict[str, ast.Module | None] = {}
         self._api_chars_left = _MAX_API_SOURCE_CHARS
-        self._included_left = MAX_INCLUDED_CHARS  # characters the page's snippets and includes may still read
+        self._included_chars = PageCharBudget(MAX_INCLUDED_CHARS, "of snippets and includes in the page; not included, nor the later ones")
 
     def transform(self, text: str, *, page_rel: str) -> str:
         appended = self.site.config.settings.get("snippets.auto_append", "")
@@ -367,17 +368,14 @@ class PymdownTransformer:
         if res.rel_path in stack:
             self.warnings.append(f"{kind} {res.rel_path} includes itself; not included again")
             return None
-        if self._included_left < 0:
+        if self._included_chars.spent:
             return None  # (the page is over its budget: warned once)
         try:
             text = read_include(self.site.config.root / res.rel_path, label=f"{kind} {name!r}", warnings=self.warnings)
         except OSError as err:
             self.warnings.append(f"{kind} {name!r}: cannot read ({err})")
             return None
-        self._included_left -= len(text)
-        if self._included_left < 0:
-            self.warnings.append(f"{kind} {name!r}: over {MAX_INCLUDED_CHARS} characters of snippets and includes "
-                                 "in the page; not included, nor the later ones")
+        if not self._included_chars.spend(text, f"{kind} {name!r}", self.warnings):
             return None
         return res.rel_path, text
 

@@ -67,6 +67,7 @@ from docutils.utils import SystemMessage
 from selectolax.lexbor import LexborHTMLParser
 
 from murar.errors import IngestError
+from murar.ingest.budget import PageCharBudget
 from murar.ingest.markup.autodoc import (
     AUTODOC_ALIASES,
     AUTODOC_DIRECTIVES,
@@ -203,7 +204,7 @@ class _Context:
         self.warnings = warnings
         self.parents: dict[str, str] = {}   # included file -> file that included it
         self.include_count = 0
-        self.inserted_left = _MAX_INSERTED_CHARS  # (see inserted())
+        self.inserted_chars = PageCharBudget(_MAX_INSERTED_CHARS, "included, read or rendered in the page; skipped, and the later ones")
         self.unknown: list[str] = []
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
@@ -237,14 +238,7 @@ class _Context:
         """Whether ``text``, which a directive (``what``) brings into the page, fits the
         page's budget of :data:`_MAX_INSERTED_CHARS` characters (spent by it); past the
         budget ``False``, with one warning for the page."""
-        if self.inserted_left < 0:
-            return False
-        self.inserted_left -= len(text)
-        if self.inserted_left >= 0:
-            return True
-        self.warnings.append(f"{what}: over {_MAX_INSERTED_CHARS} characters included, read or rendered in "
-                             "the page; skipped, and the later ones")
-        return False
+        return self.inserted_chars.spend(text, what, self.warnings)
 
     def conf_values(self) -> dict[str, Any]:
         """conf.py's literal settings (a Sphinx site), else ``{}``."""
