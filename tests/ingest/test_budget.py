@@ -19,6 +19,7 @@ from murar.ingest.budget import (
     FileBudget,
     FileBudgetExceeded,
     ForkedRunner,
+    PageCharBudget,
 )
 from murar.ingest.index import build_index
 from murar.schema import ParsedDocument
@@ -256,3 +257,17 @@ def test_a_script_without_main_guard_can_build_an_index(tmp_path: Path) -> None:
                          cwd=tmp_path, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["2", "0"]
+
+
+def test_the_page_char_budget_refuses_the_text_that_goes_over_and_the_later_ones() -> None:
+    """One budget, one warning: a text that would pass the characters, or the count of texts
+    when there is one (MDX partials, Hugo includes), is refused with every later one."""
+    warnings: list[str] = []
+    chars = PageCharBudget(10, "{what}: over {limit} characters")
+    assert chars.spend("x" * 6, "a", warnings) and chars.spend_chars(4, "b", warnings)
+    assert not chars.spend("y", "c", warnings) and chars.spent and not chars.spend("", "d", warnings)
+    assert warnings == ["c: over 10 characters"]
+    count = PageCharBudget(100, "{what}: over {items} texts or {limit} characters", items=2)
+    assert count.spend("a", "p1", warnings) and count.spend("b", "p2", warnings)
+    assert not count.spend("", "p3", warnings) and not count.spend("c", "p4", warnings)
+    assert warnings[1:] == ["p3: over 2 texts or 100 characters"]

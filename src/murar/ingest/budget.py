@@ -333,32 +333,41 @@ def size_problem(path: Path, budget: FileBudget) -> str | None:
 
 
 class PageCharBudget:
-    """Characters that a page's includes, snippets and rendered templates may still bring in.
+    """Characters, and optionally texts, that a page's includes, partials, snippets and rendered
+    templates may still bring in.
 
     Per-file limits bound each included file; this bounds their sum, so one small page
     cannot pull a large file in many times (a 898-byte reST page including a 980 KB file
-    40 times ran 94 s). ``limit`` in characters; :meth:`spend` charges a text and, the first
-    time the page goes over, appends one warning ``"<what>: over <limit> characters <detail>"``.
+    40 times ran 94 s). ``limit`` is in characters; ``items``, when not 0, is how many texts the
+    page may bring in (an MDX partial or a Hugo include using the next one ten times, a few levels
+    deep, is 10**depth small texts). :meth:`spend` refuses a text that would take the page over
+    either limit, and every later one (:attr:`spent`); the first refusal appends one warning,
+    ``warning`` formatted with ``what`` (the name :meth:`spend` was given), ``limit`` and ``items``.
     """
 
-    __slots__ = ("detail", "left", "limit")
+    __slots__ = ("items", "items_left", "left", "limit", "spent", "warning")
 
-    def __init__(self, limit: int, detail: str) -> None:
+    def __init__(self, limit: int, warning: str, *, items: int = 0) -> None:
         self.limit = limit
         self.left = limit
-        self.detail = detail
-
-    @property
-    def spent(self) -> bool:
-        """True once the page went over its budget (later texts are refused unread)."""
-        return self.left < 0
+        self.items = items
+        self.items_left = items
+        self.warning = warning
+        #: True once a text was refused (the later ones are refused unread)
+        self.spent = False
 
     def spend(self, text: str, what: str, warnings: list[str]) -> bool:
         """Charge ``text`` (brought in by ``what``); ``False`` when the page is over its budget."""
+        return self.spend_chars(len(text), what, warnings)
+
+    def spend_chars(self, chars: int, what: str, warnings: list[str]) -> bool:
+        """Charge one text of ``chars`` characters (brought in by ``what``); ``False`` when it does not fit."""
         if self.spent:
             return False
-        self.left -= len(text)
-        if not self.spent:
+        if chars <= self.left and (self.items <= 0 or self.items_left > 0):
+            self.left -= chars
+            self.items_left -= 1
             return True
-        warnings.append(f"{what}: over {self.limit} characters {self.detail}")
+        self.spent = True
+        warnings.append(self.warning.format(what=what, limit=self.limit, items=self.items))
         return False

@@ -1228,3 +1228,18 @@ def test_partials_inlined_are_bounded_per_page(tmp_path: Path) -> None:
                                    page_rel="docs/p.mdx", site=site)
     assert 0 < md.count("LEAF") < 625 and md.rstrip().endswith("The end.")
     assert sum("partials or" in w for w in warnings) == 1
+
+
+def test_partial_characters_are_bounded_per_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The characters a page's partials inline share one budget (lowered here to keep the page
+    small): 30 uses of a 10,500-character partial under 100,000 inline nine, with one warning."""
+    from murar.ingest.markup import mdx
+
+    monkeypatch.setattr(mdx, "MAX_PARTIAL_CHARS", 100_000)
+    site = _site(tmp_path)
+    (site.config.root / "docs" / "_part.mdx").write_text("Partial words here.\n\n" * 500)  # 10,500 chars
+    md, warnings = mdx_to_markdown("import P from './_part.mdx';\n\n# T\n\n" + "<P />\n\n" * 30 + "The end.\n",
+                                   page_rel="docs/p.mdx", site=site)
+    assert md.count("Partial words here.") == 9 * 500 and md.rstrip().endswith("The end.")
+    assert [w for w in warnings if "partials or" in w] == [
+        "partial docs/_part.mdx: over 500 partials or 100000 characters inlined in the page; not inlined, nor the later ones"]

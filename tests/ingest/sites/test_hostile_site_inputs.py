@@ -676,6 +676,21 @@ def test_hugo_include_fan_out_is_bounded_per_page(tmp_path: Path, write: Callabl
     assert sum("later includes left out" in w for w in warnings) == 1
 
 
+def test_hugo_included_characters_are_bounded_per_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The characters a page's includes bring in share one budget (hugo._MAX_INCLUDED_CHARS,
+    5,000,000): eight includes of a 1,000,000-character file keep five, with one warning."""
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    write(tmp_path, "content/inc/big.md", "Included words here, ok.\n" * 40_000)  # 1,000,000 characters
+    body = "# Page\n\n" + '{{< include "inc/big.md" >}}\n\n' * 8 + "Text after.\n"
+    site = hugo.load(tmp_path, "hugo.toml")
+    warnings: list[str] = []
+    text = site.preprocess(body, page_rel="content/p.md", warnings=warnings)
+    assert text.count("Included words here, ok.") == 5 * 40_000 and text.rstrip().endswith("Text after.")
+    assert [w for w in warnings if "later includes left out" in w] == [
+        ("include 'inc/big.md' and the page's later includes left out: over 200 included files"
+         " or 5000000 included characters in the page")]
+
+
 def test_hugo_nested_columns_are_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo Book columns nested 3,000 deep (a 33 KB page) recursed without counting depth:
     17 s, then RecursionError and the page was lost."""

@@ -64,6 +64,7 @@ from urllib.parse import unquote
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from murar.errors import IngestError, MissingExtraError
+from murar.ingest.budget import PageCharBudget
 from murar.ingest.frontmatter import parse_front_matter
 from murar.ingest.htmltext import BLOCK_TAGS, MAX_TREE_DEPTH, cap_depth, pre_text
 from murar.ingest.markup.asciidoc_blocks import (
@@ -292,7 +293,8 @@ class _Pre:
         self.opts = options
         self.warnings = warnings
         self.includes = 0
-        self.included_left = MAX_INCLUDED_CHARS
+        self.included_chars = PageCharBudget(
+            MAX_INCLUDED_CHARS, "{what}: over {limit} included characters in the page; skipped, and the later ones")
         self.included: list[str] = []
         self.titles: dict[str, str] = {}
 
@@ -606,12 +608,7 @@ class _Pre:
         self.included.append(res.rel_path)
         opts = _attrlist(attrlist)
         lines = _select(text.splitlines(), opts)
-        if self.included_left >= 0:
-            self.included_left -= sum(len(line) + 1 for line in lines)
-            if self.included_left < 0:
-                self.warnings.append(f"include {raw!r}: over {MAX_INCLUDED_CHARS} included characters in the page; "
-                                     "skipped, and the later ones")
-        if self.included_left < 0:
+        if not self.included_chars.spend_chars(sum(len(line) + 1 for line in lines), f"include {raw!r}", self.warnings):
             return []
         offset = opts.get("leveloffset", "")
         if PurePosixPath(res.rel_path).suffix.lower() not in (".adoc", ".asciidoc", ".asc", ".txt"):

@@ -71,6 +71,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from murar.ingest.budget import PageCharBudget
 from murar.ingest.frontmatter import parse_front_matter
 from murar.ingest.markdown import (
     GENERATOR_PLUGINS,
@@ -445,7 +446,10 @@ class MdxTransformer:
         self.read = read or self._read
         self.warnings: list[str] = []
         self.partials_used: list[str] = []
-        self._partials_left = [MAX_PARTIALS, MAX_PARTIAL_CHARS]  # what the page may still inline
+        self._partial_chars = PageCharBudget(  # what the page may still inline
+            MAX_PARTIAL_CHARS,
+            "{what}: over {items} partials or {limit} characters inlined in the page; not inlined, nor the later ones",
+            items=MAX_PARTIALS)
         # module -> (its file, its source); None: not a file of the site
         self._components: dict[str, tuple[str, str] | None] = {}
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
@@ -1217,15 +1221,8 @@ class MdxTransformer:
         if rel in stack:
             self.warnings.append(f"partial {rel} includes itself; not inlined again")
             return "\n"
-        left = self._partials_left
-        if left[0] <= 0 or left[1] < len(text):
-            if left[0] >= 0:  # one warning for the page
-                self.warnings.append(f"partial {rel}: over {MAX_PARTIALS} partials or {MAX_PARTIAL_CHARS} characters "
-                                     "inlined in the page; not inlined, nor the later ones")
-            left[0] = -1
+        if not self._partial_chars.spend(text, f"partial {rel}", self.warnings):
             return "\n"
-        left[0] -= 1
-        left[1] -= len(text)
         self.partials_used.append(rel)
         body = self.transform(text, page_rel=rel, depth=depth + 1, stack=stack, props=props or {})
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)

@@ -279,7 +279,9 @@ class MystParser:
         self._table_caption = ""
         self._tab_set_body = False  # the body fed next is a tab set's (its tabs open no set)
         self._includes = 0
-        self._inserted_chars = PageCharBudget(MAX_INSERTED_CHARS, "read into the page by its directives; skipped, and the later ones")
+        self._inserted_chars = PageCharBudget(
+            MAX_INSERTED_CHARS,
+            "{what}: over {limit} characters read into the page by its directives; skipped, and the later ones")
         self._depth = 0
         self._subs_open: list[str] = []  # block substitutions being fed (a loop is not followed)
         self._sub_expansions = 0  # substitution values parsed on this page (bounded: values may nest)

@@ -206,7 +206,9 @@ class PymdownTransformer:
         # mkdocstrings sources parsed for this page (file -> tree), and the characters it may still parse
         self._api_trees: dict[str, ast.Module | None] = {}
         self._api_chars_left = _MAX_API_SOURCE_CHARS
-        self._included_chars = PageCharBudget(MAX_INCLUDED_CHARS, "of snippets and includes in the page; not included, nor the later ones")
+        self._included_chars = PageCharBudget(
+            MAX_INCLUDED_CHARS,
+            "{what}: over {limit} characters of snippets and includes in the page; not included, nor the later ones")
 
     def transform(self, text: str, *, page_rel: str) -> str:
         appended = self.site.config.settings.get("snippets.auto_append", "")

@@ -204,7 +204,9 @@ class _Context:
         self.warnings = warnings
         self.parents: dict[str, str] = {}   # included file -> file that included it
         self.include_count = 0
-        self.inserted_chars = PageCharBudget(_MAX_INSERTED_CHARS, "included, read or rendered in the page; skipped, and the later ones")
+        self.inserted_chars = PageCharBudget(
+            _MAX_INSERTED_CHARS,
+            "{what}: over {limit} characters included, read or rendered in the page; skipped, and the later ones")
         self.unknown: list[str] = []
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))

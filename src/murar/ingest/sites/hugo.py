@@ -70,6 +70,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from murar.errors import ConfigError
+from murar.ingest.budget import PageCharBudget
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import (
     FenceTracker,
@@ -146,7 +147,8 @@ CODE_SAMPLE_SHORTCODES = frozenset({"codenew", "code_sample", "code-sample"})
 _MAX_INCLUDE_DEPTH = 8
 #: files one page may pull in through its shortcodes (include, readfile, glossary_definition, code
 #: samples, all depths together: a file including another ten times, 8 deep, is 10**8 includes) and
-#: their characters, in all; past them the page's later includes are left out with one warning
+#: their characters, in all (:class:`PageCharBudget`); the include that would pass either is left out, with
+#: the page's later ones and one warning
 _MAX_INCLUDES = 200
 _MAX_INCLUDED_CHARS = 5_000_000
 #: files a page bundle's resources are looked up among (a bundle of thousands is read no further)
@@ -250,28 +252,6 @@ def is_hugo_root(folder: Path) -> bool:
                    "markup", "taxonomies", "permalinks"} or (folder / "content").is_dir():
             return True
     return False
-
-
-@dataclass(slots=True)
-class _IncludeBudget:
-    """What one page may still pull in through its shortcodes: files and characters
-    (:data:`_MAX_INCLUDES`, :data:`_MAX_INCLUDED_CHARS`), shared by the nested
-    includes; ``warned`` once the page has been told it is over."""
-
-    files: int = _MAX_INCLUDES
-    chars: int = _MAX_INCLUDED_CHARS
-    warned: bool = False
-
-    def allows(self, label: str, warnings: list[str]) -> bool:
-        """Whether one more file may be read (counted), else ``False`` with one warning for the page."""
-        if self.files > 0 and self.chars > 0:
-            self.files -= 1
-            return True
-        if not self.warned:
-            warnings.append(f"{label} and the page's later includes left out: over {_MAX_INCLUDES} included"
-                            f" files or {_MAX_INCLUDED_CHARS} included characters in the page")
-            self.warned = True
-        return False
 
 
 def _merge(into: dict[str, Any], new: dict[str, Any]) -> None:
@@ -1120,19 +1100,18 @@ class HugoSite:
         """True when ``page_rel`` is an HTML content file (shortcode output there is HTML)."""
         return PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
 
-    def _read(self, rel: str, label: str, warnings: list[str], budget: _IncludeBudget) -> str | None:
+    def _read(self, rel: str, label: str, warnings: list[str], budget: PageCharBudget) -> str | None:
         """The text of the file ``rel`` a shortcode pulls in (:func:`read_include`: size-capped,
         the cut warned under ``label``), counted in the page's ``budget``; ``None`` with a
         warning when it cannot be read or the page is over its budget."""
-        if not budget.allows(label, warnings):
-            return None
+        if budget.spent:
+            return None  # (the page is over its budget: warned once)
         try:
             text = read_include(self._root / rel, label=label, warnings=warnings)
         except OSError as err:
             warnings.append(f"{label}: cannot read ({err})")
             return None
-        budget.chars -= len(text)
-        return text
+        return text if budget.spend(text, label, warnings) else None
 
     def callout(self, sc: Shortcode) -> str | None:
         """The label a callout shortcode's content is read with (:func:`callout_label`:
@@ -1929,11 +1908,13 @@ class HugoSite:
 
     def rewrite_shortcodes(self, body: str, *, page_rel: str, warnings: list[str],
                            _depth: int = 0, _stack: tuple[str, ...] = (),
-                           _budget: _IncludeBudget | None = None) -> str:
+                           _budget: PageCharBudget | None = None) -> str:
         """Rewrite every shortcode in ``body`` (a page or include body written in
         ``page_rel``); see the module doc for the rules. The files it pulls in count
         against one budget for the page (:data:`_MAX_INCLUDES`, :data:`_MAX_INCLUDED_CHARS`)."""
-        budget = _budget if _budget is not None else _IncludeBudget()
+        budget = _budget if _budget is not None else PageCharBudget(
+            _MAX_INCLUDED_CHARS, "{what} and the page's later includes left out: over {items} included files"
+            " or {limit} included characters in the page", items=_MAX_INCLUDES)
         escaped: list[str] = []
 
         def protect(m: re.Match[str]) -> str:
@@ -2585,7 +2566,7 @@ class HugoSite:
         return self._boilerplates[key]
 
     def _include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
-                 stack: tuple[str, ...], budget: _IncludeBudget, indent: str = "") -> str:
+                 stack: tuple[str, ...], budget: PageCharBudget, indent: str = "") -> str:
         """The file a shortcode includes: shown as code (``code="true"``, a ``language``, a
         file that is not Markdown or HTML; ``indent``: the shortcode's indentation in a
         list step, see :func:`_fence`), else its text with its shortcodes rewritten."""
@@ -2616,7 +2597,7 @@ class HugoSite:
                                        _stack=(*stack, res.rel_path), _budget=budget)
 
     def _glossary_definition(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
-                             stack: tuple[str, ...], budget: _IncludeBudget) -> str:
+                             stack: tuple[str, ...], budget: PageCharBudget) -> str:
         """Kubernetes ``glossary_definition``: the glossary entry's text, its summary
         (before ``<!--more-->``) unless ``length="all"``, after ``prepend``."""
         term = sc.params.get("term_id", "")
@@ -2639,7 +2620,7 @@ class HugoSite:
                                        _stack=(*stack, rel), _budget=budget)
         return f"\n\n{text.strip()}\n\n"
 
-    def _raw_includes(self, code: str, *, page_rel: str, warnings: list[str], budget: _IncludeBudget) -> str:
+    def _raw_includes(self, code: str, *, page_rel: str, warnings: list[str], budget: PageCharBudget) -> str:
         """``code`` with each include shortcode in it replaced by the file's raw text
         (inside a code block a ``readfile`` shows the file, not its rendering)."""
         def raw(m: re.Match[str]) -> str:
@@ -2655,7 +2636,7 @@ class HugoSite:
             return "" if text is None else text.rstrip("\n")
         return _SHORTCODE.sub(raw, code)
 
-    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], budget: _IncludeBudget,
+    def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], budget: PageCharBudget,
                      indent: str = "") -> str:
         """An example file shown as code (Kubernetes ``codenew``/``code_sample``:
         ``file`` is relative to ``<contentDir>/examples/``), labelled with its name;
