@@ -43,6 +43,10 @@ from typing import Any
 
 from murar.errors import ConfigError
 
+#: the snippet retriever of every entry point when nothing chooses one (``murar ask/serve/mcp --retriever``,
+#: ``[answer] retriever``, :class:`murar.store.hybrid.RetrieverOptions`)
+DEFAULT_RETRIEVER = "dense"
+
 CONFIG_FILE = "murar.toml"
 ENV_PREFIX = "MURAR_"
 SHORT_ENV = {"MURAR_INDEX": "index.path", "MURAR_STORE": "index.store", "MURAR_LLM": "llm.kind",
@@ -94,7 +98,7 @@ class AnswerSettings:
     ``lexical``, see :mod:`murar.store.hybrid`), media strategy, LLM refinement, LLM captions."""
 
     top_k: int = 5
-    retriever: str = "dense"
+    retriever: str = DEFAULT_RETRIEVER
     strategy: str = "section"
     refine: bool = True
     captions: bool = True

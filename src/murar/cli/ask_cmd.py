@@ -19,6 +19,7 @@ from murar.cli.common import (
     out_file,
     parse_remote_images,
 )
+from murar.config import DEFAULT_RETRIEVER
 from murar.errors import MurarError
 from murar.schema import to_jsonable
 
@@ -89,7 +90,7 @@ def ask(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the answer to this file; image links resolve from its folder.")] = None,
     no_refine: Annotated[bool, typer.Option("--no-refine", help="Keep the code-placed draft; skip the LLM rewrite.")] = False,
     top_k: Annotated[int, typer.Option(min=1, help="Snippets given to the generator.")] = 5,
-    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "dense",
+    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = DEFAULT_RETRIEVER,
     strategy: Annotated[str, typer.Option(help="Media selection: section (MuRAR) | answer (answer-based, top 2) | hybrid.")] = "section",
     path: Annotated[str, typer.Option(help="streamed (one model call, media while the text streams) | "
                                            "three-call (MuRAR as published: answer, captions, rewrite).")] = "streamed",

@@ -14,6 +14,7 @@ from murar.cli.common import (
     fail,
     index_target,
 )
+from murar.config import DEFAULT_RETRIEVER
 from murar.errors import MurarError
 
 LLM_HELP = ("extractive (no model, fast: the client's own model writes the prose) | bundled | bundled-small "
@@ -30,7 +31,7 @@ def mcp(
     host: Annotated[str, typer.Option(help="Address for --http (loopback by default; no authentication).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="TCP port for --http.")] = 8765,
     store: StoreOption = None,
-    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "dense",
+    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = DEFAULT_RETRIEVER,
 ) -> None:
     """Serve INDEX as an MCP server: tools ask_docs (answer with screenshots as image content)
     and search_docs, and one resource per page. stdio by default, for Claude Desktop, IDEs and agents."""

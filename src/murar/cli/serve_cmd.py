@@ -24,6 +24,7 @@ from murar.cli.common import (
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+from murar.config import DEFAULT_RETRIEVER
 from murar.errors import MissingExtraError, MurarError
 
 LLM_HELP = "bundled (Qwen2.5-Coder-1.5B, offline) | bundled-small | openai | extractive (no model) | fake"
@@ -116,7 +117,7 @@ def serve(
     ] = "info",
     store: StoreOption = None,
     remote_images: Annotated[str, typer.Option(help=REMOTE_IMAGES_HELP)] = "hide",
-    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = "dense",
+    retriever: Annotated[str, typer.Option(help=RETRIEVER_HELP)] = DEFAULT_RETRIEVER,
 ) -> None:
     """Serve INDEX over HTTP: the web page at /, the JSON/streaming API at /v1, the
     OpenAI-compatible chat API at /v1/chat/completions, API docs at /docs."""
@@ -192,7 +193,7 @@ def build_app(
     cors_origins: tuple[str, ...] = (),
     refine: bool = True,
     remote_images: bool = False,
-    retriever: str = "dense",
+    retriever: str = DEFAULT_RETRIEVER,
 ) -> FastAPI:
     """The FastAPI app of ``murar serve`` for ``index`` (a folder or a
     ``postgresql://`` URL; the pipeline loads its model lazily, on the first

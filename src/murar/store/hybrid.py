@@ -25,13 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from murar.config import DEFAULT_RETRIEVER
 from murar.errors import ConfigError
 from murar.schema import Snippet
 from murar.store.base import Store
 
 RETRIEVERS = ("dense", "lexical", "hybrid")
-#: the retriever of :class:`RetrieverOptions` (and so of the pipeline, ``murar.toml`` and ``--retriever``)
-DEFAULT_RETRIEVER = "dense"
 FUSIONS = ("rrf", "minmax")
 #: reciprocal rank fusion constant (Cormack et al. 2009)
 RRF_C = 60
