@@ -297,6 +297,40 @@ Videos
     assert videos[0].title == "Setup walkthrough"
 
 
+def test_raw_file_is_read_through_the_site_and_an_svg_one_is_the_picture(tmp_path: Path) -> None:
+    """``.. raw:: html`` with ``:file:`` inserts the file where it stands (docutils reads it
+    relative to the file holding the directive): an SVG is the diagram the page shows, an
+    HTML file its text and images; ``:url:`` and a missing file warn, never silently."""
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300"/></svg>'
+    site = _project(tmp_path, {
+        "images/classes.svg": svg,
+        "api/parts/note.html": "<p>Drawn by the build script.</p>",
+        "api/overview.rst": """\
+Overview
+========
+
+The diagram below shows the classes.
+
+.. raw:: html
+   :file: ../images/classes.svg
+
+.. raw:: html
+   :file: parts/note.html
+
+.. raw:: html
+   :url: https://example.org/remote.html
+
+.. raw:: html
+   :file: ../images/gone.svg
+"""})
+    doc = convert_rst(tmp_path / "api/overview.rst", site=site)
+    paths = [(img.path, img.exists) for img in _images(doc)]
+    assert paths == [("images/classes.svg", True), ("images/gone.svg", False)]
+    assert "Drawn by the build script." in doc.sections[0].text
+    assert any("remote.html" in w and "not fetched" in w for w in doc.warnings)
+    assert any("gone.svg" in w for w in doc.warnings)
+
+
 def test_registry_is_restored_after_a_parse(tmp_path: Path) -> None:
     from docutils.parsers.rst import directives, roles
 

@@ -11,7 +11,8 @@ module only decides what the doctree means for murar:
 - ``table`` nodes (``list-table``, ``csv-table``, grid and simple tables)
   become tables with their title as caption, spans expanded;
 - admonitions become text led by their label ("Note: ...");
-- ``raw:: html`` is read for ``<iframe>``/``<video>``/``<img>`` embeds;
+- ``raw:: html`` is read for ``<iframe>``/``<video>``/``<img>`` embeds; its ``:file:``
+  is read through the Site, an ``.svg`` one being the page's picture;
 - ``.. include::`` (and m2r2's ``.. mdinclude::`` of a Markdown file) is resolved
   by the Site and its content parsed at the include point (the included file is never a page); the included file's
   images resolve against the page, as Sphinx does;
@@ -58,6 +59,7 @@ from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.images import Figure as _DocutilsFigure
 from docutils.parsers.rst.directives.images import Image as _DocutilsImage
+from docutils.parsers.rst.directives.misc import Raw as _DocutilsRaw
 from docutils.parsers.rst.directives.tables import CSVTable as _DocutilsCSVTable
 from docutils.parsers.rst.languages import en as _en
 from docutils.readers.standalone import Reader as _StandaloneReader
@@ -1424,6 +1426,44 @@ class _Figure(_DocutilsFigure):  # type: ignore[misc]  # docutils ships no types
         return list(super().run())
 
 
+class _Raw(_DocutilsRaw):  # type: ignore[misc]  # docutils ships no types
+    """docutils' ``raw`` whose ``:file:`` is read through the Site: relative to the file
+    holding the directive (docutils' ``Raw.run`` joins it to that file's folder; an
+    absolute path, which docutils reads from the disk, and a path out of the root are
+    not read), within the page's byte budget, and inserted as if written in the page
+    (https://docutils.sourceforge.io/docs/ref/rst/directives.html#raw-data-pass-through).
+    An HTML ``:file:`` that is an SVG (``.svg``) is a picture the browser draws in
+    the page, so it is the page's image (:class:`_RawPicture`). ``:url:`` is never
+    fetched (a warning). Without either option it is docutils' own raw."""
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        if "url" in self.options:
+            ctx.warnings.append(f"raw :url: {self.options['url']!r}: remote files are not fetched")
+            return []
+        target = str(self.options.get("file") or "").strip()
+        if not target:
+            return list(super().run())
+        fmt = " ".join(self.arguments[0].lower().split())
+        if target.startswith("/"):
+            ctx.warnings.append(f"raw :file: {target!r}: an absolute path (docutils reads it from the disk); "
+                                "not read")
+            return []
+        if target.lower().endswith(".svg") and "html" in fmt.split():
+            return [_RawPicture(link=target, base=_source_rel(self, ctx))]
+        found = _read_site_file(self, target, "raw :file:")
+        if found is None:
+            return []
+        node = nodes.raw("", found[1], format=fmt)
+        node.source, node.line = self.state_machine.get_source_and_line(self.lineno)
+        return [node]
+
+
+class _RawPicture(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils ships no types
+    """An SVG file a ``raw:: html`` directive inserts: ``link`` as written, resolved against
+    ``base`` (the file holding the directive, relative to the root)."""
+
+
 class _MystInclude(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils ships no types
     """Markdown pulled into a reST page with ``:parser: myst_parser.sphinx_``: read by the MyST walker."""
 
@@ -1528,6 +1568,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["literalinclude"] = _LiteralInclude
             directives._directives["image"] = _Image
             directives._directives["figure"] = _Figure
+            directives._directives["raw"] = _Raw
             for name in _DROP_DIRECTIVES:
                 directives._directives[name] = _DropFields if name == "meta" else _Drop
             for name in _CONTAINER_DIRECTIVES - {"admonition", "sidebar", "topic", "rubric", "epigraph",
@@ -1624,6 +1665,11 @@ class _Walker:
             return
         if isinstance(node, _VideoNode):
             self.b.video(str(node.get("url", "")), title=str(node.get("title", "")))
+            return
+        if isinstance(node, _RawPicture):
+            base = str(node.get("base", ""))
+            with self.b.written_in(base):
+                self.b.image(str(node.get("link", "")), page_rel=base)
             return
         if isinstance(node, _MystInclude):
             from murar.ingest.markup.myst import MystParser
