@@ -149,7 +149,7 @@ class GeneratorSpec:
 GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="html", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load", aliases=("built",)),
     GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load", variants=("language", "docs_version")),
-    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("zensical.toml", "mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load", aliases=("zensical",), variants=("language",)),
+    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("zensical.toml", "properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load", aliases=("zensical", "properdocs"), variants=("language",)),
     GeneratorSpec(name="vitepress", title="VitePress", markers=tuple(f".vitepress/config.{e}" for e in ("js", "ts", "mjs", "mts", "cjs"))),
     GeneratorSpec(name="quarto", title="Quarto", markers=("_quarto.yml", "_quarto.yaml")),
     GeneratorSpec(name="mintlify", title="Mintlify", markers=("mint.json", "docs.json"), confirm=_is_mintlify),
