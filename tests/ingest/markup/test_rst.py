@@ -331,6 +331,18 @@ The diagram below shows the classes.
     assert any("gone.svg" in w for w in doc.warnings)
 
 
+def test_a_citation_defined_in_another_document_is_no_unknown_target_under_sphinx(tmp_path: Path) -> None:
+    """Sphinx citations are global (sphinx.domains.citation): ``[Kane1985]_`` cites the
+    ``.. [Kane1985]`` of the project's references page; it shows as ``[Kane1985]`` and is
+    no "Unknown target name" error. A misspelt hyperlink target still is one."""
+    site = _project(tmp_path, {"refs.rst": "Refs\n====\n\n.. [Kane1985] Kane, T. R. Dynamics. 1985.\n",
+                               "kane.rst": "Kane\n====\n\nUsing Kane's method [Kane1985]_ and `gone`_.\n"})
+    doc = convert_rst(tmp_path / "kane.rst", site=site)
+    assert "Kane's method [Kane1985] and gone." in doc.sections[0].text
+    assert not any("kane1985" in w.lower() for w in doc.warnings)
+    assert any('Unknown target name: "gone"' in w for w in doc.warnings)
+
+
 def test_registry_is_restored_after_a_parse(tmp_path: Path) -> None:
     from docutils.parsers.rst import directives, roles
 

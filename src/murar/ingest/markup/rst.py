@@ -209,6 +209,7 @@ class _Context:
         self.inserted_chars = PageCharBudget(_MAX_INSERTED_CHARS, "included, read or rendered in the page; skipped, and the later ones")
         self.unknown: list[str] = []
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
+        self.sphinx = conf is not None  # read under Sphinx settings (conf.py, a Jupyter Book's)
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
         # a primary domain only under Sphinx settings: a folder of rST without them follows
         # docutils (``.. class::`` sets a class attribute there)
@@ -294,11 +295,30 @@ class _DefaultSubstitutions(Transform):  # type: ignore[misc]
             self.document.note_substitution_def(definition, name)
 
 
+class _GlobalCitations(Transform):  # type: ignore[misc]  # docutils ships no types
+    """Under Sphinx settings a citation is global: ``[Kane1985]_`` may cite the
+    ``.. [Kane1985]`` of another document of the project (sphinx/domains/citation.py:
+    its ``CitationReferenceTransform``, priority 619, makes every citation reference a
+    cross-reference before docutils' ``DanglingReferences`` could call it an unknown
+    target). A reference to a citation the page does not define shows as Sphinx draws
+    it, ``[Kane1985]``, without docutils' "Unknown target name" error."""
+
+    default_priority = 619
+
+    def apply(self, **kwargs: Any) -> None:
+        ctx = getattr(self.document.settings, "murar_context", None)
+        if not isinstance(ctx, _Context) or not ctx.sphinx:
+            return
+        for ref in list(self.document.findall(nodes.citation_reference)):
+            if str(ref.get("refname", "")) not in self.document.nameids:
+                ref.replace_self(nodes.inline(ref.rawsource, f"[{ref.astext()}]"))
+
+
 class _Reader(_StandaloneReader):  # type: ignore[misc]
-    """docutils' standalone reader plus :class:`_DefaultSubstitutions`."""
+    """docutils' standalone reader plus :class:`_DefaultSubstitutions` and :class:`_GlobalCitations`."""
 
     def get_transforms(self) -> list[type[Transform]]:
-        return [*super().get_transforms(), _DefaultSubstitutions]
+        return [*super().get_transforms(), _DefaultSubstitutions, _GlobalCitations]
 
 
 def _ctx(directive: Directive) -> _Context:
