@@ -343,6 +343,32 @@ def test_a_citation_defined_in_another_document_is_no_unknown_target_under_sphin
     assert any('Unknown target name: "gone"' in w for w in doc.warnings)
 
 
+def test_ablog_update_is_an_admonition_and_postlist_shows_nothing(tmp_path: Path) -> None:
+    """ABlog (ablog/post.py): ``.. update:: date`` is an admonition titled "Updated on
+    <date>"; ``.. postlist::`` lists the blog's posts, built from the whole site. Neither
+    is an unknown name under ``extensions = ['ablog']``."""
+    site = _project(tmp_path, {"post.rst": """\
+Trip report
+===========
+
+.. post:: Apr 15, 2014
+   :tags: travel
+
+We went hiking.
+
+.. update:: 20 Apr, 2014
+
+   Added the photos of the summit.
+
+.. postlist:: 5
+   :tags: travel
+"""}, conf="extensions = ['ablog']\n")
+    doc = convert_rst(tmp_path / "post.rst", site=site)
+    text = doc.sections[0].text
+    assert "We went hiking." in text and "Updated on 20 Apr, 2014: Added the photos of the summit." in text
+    assert not any("update" in w or "postlist" in w for w in doc.warnings)
+
+
 def test_registry_is_restored_after_a_parse(tmp_path: Path) -> None:
     from docutils.parsers.rst import directives, roles
 

@@ -1184,6 +1184,25 @@ class _LabelledAdmonition(Directive):  # type: ignore[misc]  # docutils ships no
         return [node]
 
 
+class _BlogUpdate(Directive):  # type: ignore[misc]  # docutils ships no types
+    """ABlog's ``.. update:: 20 Apr, 2014`` (ablog/post.py ``UpdateDirective``, an
+    admonition whose title ABlog sets to "Updated on" and the date): read like the other
+    admonitions, "Updated on 20 Apr, 2014: ...". (Its ``postlist``, a list of posts
+    ABlog builds from the whole blog, shows nothing here, as ``toctree``.)"""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        label = f"Updated on {self.arguments[0].strip()}"
+        node = nodes.admonition("\n".join(self.content))
+        node += nodes.title(label, label)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
 def _parse_with_titles(directive: Directive, box: nodes.Element) -> None:
     """Parse a directive's body into ``box`` allowing section titles, as Sphinx's
     ``nested_parse_with_titles`` does for object descriptions (a ``confval`` whose
@@ -1606,6 +1625,9 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["math"] = _Math
             for kind in ("", *(":" + k for k in DATATEMPLATE_KINDS)):
                 directives._directives["datatemplate" + kind] = _DataTemplate
+            if "ablog" in ctx.extensions:
+                directives._directives["update"] = _BlogUpdate
+                directives._directives["postlist"] = _Drop
             if "sphinx_jinja" in ctx.extensions:
                 directives._directives["jinja"] = _Jinja
             for name in AUTODOC_DIRECTIVES:
