@@ -1145,3 +1145,26 @@ def test_text_read_by_directives_is_bounded_per_page(tmp_path: Path, monkeypatch
     text = doc.sections[0].text
     assert 80_000 <= len(text) <= 120_000 and text.endswith("End.")
     assert sum("over 100000 characters" in w for w in doc.warnings) == 1
+
+
+def test_raw_file_is_read_and_an_svg_one_is_the_picture(tmp_path: Path) -> None:
+    """MyST ``{raw} html`` with ``:file:`` (docutils' raw, as myst-parser runs it): the file
+    relative to the page is inserted; an SVG file is the picture the page shows."""
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300"/></svg>'
+    site = _book(tmp_path, {"figs/classes.svg": svg, "api/note.html": "<p>Drawn by the build script.</p>",
+                            "api/overview.md": """\
+# Overview
+
+The diagram below shows the classes.
+
+```{raw} html
+:file: ../figs/classes.svg
+```
+
+```{raw} html
+:file: note.html
+```
+"""})
+    doc = convert_myst(tmp_path / "api/overview.md", site=site)
+    assert [(img.path, img.exists) for img in _images(doc)] == [("figs/classes.svg", True)]
+    assert "Drawn by the build script." in doc.sections[0].text

@@ -861,8 +861,7 @@ class MystParser:
             self.feed(d.body)
             self._table_caption = ""
         elif name == "raw":
-            if "html" in d.argument.lower():
-                self.b.html(d.body, image_base=self._image_base)
+            self._raw(d)
         elif name in _VIDEOS:
             arg = d.argument.split()[0] if d.argument.split() else ""
             url = arg if arg.startswith(("http://", "https://", "//")) or name in ("iframe", "video") \
@@ -1136,6 +1135,30 @@ class MystParser:
             self.b.warnings.append(f"{what} {target!r}: {err}")
             return None
         return (res.rel_path, text) if self._inserted(text, f"{what} {target!r}") else None
+
+    def _raw(self, d: _Directive) -> None:
+        """``{raw} html``: its body, or its ``:file:`` read as docutils' raw directive
+        reads it (relative to the file holding the directive; myst-parser runs docutils'
+        directive), an ``.svg`` file being the picture the browser draws in the page
+        (as :class:`murar.ingest.markup.rst._Raw`); ``:url:`` is never fetched."""
+        if "html" not in d.argument.lower().split():
+            return
+        if "url" in d.options:
+            self.b.warnings.append(f"raw :url: {d.options['url']!r}: remote files are not fetched")
+            return
+        target = str(d.options.get("file") or "").strip()
+        if not target:
+            self.b.html(d.body, image_base=self._image_base)
+        elif target.startswith("/"):
+            self.b.warnings.append(f"raw :file: {target!r}: an absolute path (docutils reads it from the disk); "
+                                   "not read")
+        elif target.lower().endswith(".svg"):
+            with self.b.written_in(self._chain[-1]):
+                self.b.image(target, page_rel=self._chain[-1])
+        else:
+            found = self._resolve_file("raw :file:", target)
+            if found is not None:
+                self.b.html(found[1], image_base=self._image_base)
 
     def _inserted(self, text: str, what: str) -> bool:
         """Whether ``text``, which a directive (``what``) reads into the page, fits the
