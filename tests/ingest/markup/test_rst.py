@@ -369,6 +369,23 @@ We went hiking.
     assert not any("update" in w or "postlist" in w for w in doc.warnings)
 
 
+def test_a_directive_or_role_shown_only_in_a_code_sample_is_no_unknown_name(tmp_path: Path) -> None:
+    """A tutorial on writing extensions shows ``.. hello:: world`` and ``:hello:`` in a
+    code block: the page never uses them, so no "not a known name" warning; used in
+    the page, they still warn."""
+    site = _project(tmp_path, {
+        "tutorial.rst": "Tutorial\n========\n\n.. code-block:: rst\n\n   .. hello:: world\n\n"
+                        "   Some text with a :hello:`world` role.\n\nThen build.\n",
+        "used.rst": "Used\n====\n\n.. hello:: world\n\n   Body.\n\nA :hello:`world` role.\n"})
+    doc = convert_rst(tmp_path / "tutorial.rst", site=site)
+    assert ".. hello:: world" in doc.sections[0].text
+    assert not any("hello" in w for w in doc.warnings)
+    used = convert_rst(tmp_path / "used.rst", site=site)
+    assert sorted(w for w in used.warnings if "hello" in w) == [
+        "directive hello: not a known Sphinx/docutils name; content kept as text",
+        "role hello: not a known Sphinx/docutils name; content kept as text"]
+
+
 def test_registry_is_restored_after_a_parse(tmp_path: Path) -> None:
     from docutils.parsers.rst import directives, roles
 

@@ -208,6 +208,7 @@ class _Context:
         self.include_count = 0
         self.inserted_chars = PageCharBudget(_MAX_INSERTED_CHARS, "included, read or rendered in the page; skipped, and the later ones")
         self.unknown: list[str] = []
+        self.unknown_used: set[str] = set()  # "directive name"/"role name" (lower case) the generic handler ran for
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
         self.sphinx = conf is not None  # read under Sphinx settings (conf.py, a Jupyter Book's)
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
@@ -972,6 +973,16 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         return box
 
 
+class _UnknownDirective(_Container):
+    """The generic handler of a directive nobody knows (:class:`_Container`: content
+    kept), noting that the page used it (a name written only in a code sample, as a
+    tutorial on writing directives shows one, is no unknown name)."""
+
+    def run(self) -> list[nodes.Node]:
+        _ctx(self).unknown_used.add(f"directive {self.name.lower()}")
+        return super().run()
+
+
 class _CurrentModule(Directive):  # type: ignore[misc]  # docutils ships no types
     """``currentmodule``/``module`` (and their ``py:`` forms): no output (Sphinx's Python
     domain shows nothing for them); the module named is where later autodoc
@@ -1553,6 +1564,21 @@ _text_role.options = {"class": directives.class_option}  # type: ignore[attr-def
 _text_role.content = True  # type: ignore[attr-defined]
 
 
+def _unknown_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+                  options: dict[str, Any] | None = None, content: Sequence[str] = ()
+                  ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """The generic handler of a role nobody knows (:func:`_text_role`), noting that the
+    page used it (a name written only in a code sample is no unknown name)."""
+    ctx = getattr(inliner.document.settings, "murar_context", None)
+    if isinstance(ctx, _Context):
+        ctx.unknown_used.add(f"role {name.lower()}")
+    return _text_role(name, rawtext, text, lineno, inliner, options, content)
+
+
+_unknown_role.options = _text_role.options  # type: ignore[attr-defined]
+_unknown_role.content = True  # type: ignore[attr-defined]
+
+
 def _issue_role(prefix: str) -> Any:
     """A role of sphinx-issues (:func:`murar.ingest.markup.roles.issue_text`)."""
     def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
@@ -1575,7 +1601,7 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
     for name in sorted(set(_DIRECTIVE_RE.findall(source))):
         low = name.lower()
         if low not in _KNOWN_DIRECTIVES and low not in directives._directives:
-            directives._directives[low] = _Container
+            directives._directives[low] = _UnknownDirective
             unknown.append(f"directive {name}")
     declared = {name.lower() for name in _DECLARED_ROLE_RE.findall(source)}
     for name in sorted(set(_ROLE_RE.findall(source))):
@@ -1583,7 +1609,7 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
         if low not in _KNOWN_ROLES and low not in roles._roles:
             if low not in declared:  # a role the page declares itself is no unknown name
                 unknown.append(f"role {name}")
-            roles._roles[low] = _text_role
+            roles._roles[low] = _unknown_role
 
 
 @contextlib.contextmanager
@@ -2049,6 +2075,8 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
             raise IngestError(f"{rel}: docutils failed ({type(err).__name__}: {err})") from err
     builder.py_module = ctx.current_module
     for name in unknown:
+        if name.lower() not in ctx.unknown_used:
+            continue  # found only in a literal block (a code sample): the generic handler never ran
         # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
         if (":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES)
                 and not (name.startswith("role ") and _DESIGN_BADGE.fullmatch(name[5:]))):
