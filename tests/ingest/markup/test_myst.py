@@ -632,6 +632,16 @@ Use the *new* importer.
                                   "Deprecated since version 3.1: Use the new importer."]
 
 
+def test_sphinx_hyphenated_version_change_names_are_the_same_directives(tmp_path: Path) -> None:
+    # Sphinx 7.3's version-added & co. (sphinx/domains/changeset.py), as myst-parser runs them
+    site = _book(tmp_path, {"v.md": "# Versions\n\n```{version-added} 4.4\n```\n\n"
+                                    "```{version-deprecated} 3.1\nUse the *new* importer.\n```\n"})
+    doc = convert_myst(tmp_path / "v.md", site=site)
+    assert doc.sections[0].text.split("\n\n") == ["New in version 4.4.",
+                                                   "Deprecated since version 3.1: Use the new importer."]
+    assert not doc.warnings
+
+
 def test_icon_roles_show_no_text(tmp_path: Path) -> None:
     site = _book(tmp_path, {"i.md": "# Icons\n\nOpen {octicon}`gear;1em;sd-text-info` **Settings**, then {fab}`github` GitHub.\n"})
     text = convert_myst(tmp_path / "i.md", site=site).sections[0].text

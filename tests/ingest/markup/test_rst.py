@@ -808,6 +808,19 @@ Versions
                                   "Deprecated since version 3.1: Use the new importer.", "Second paragraph."]
 
 
+def test_sphinx_hyphenated_version_change_names_are_the_same_directives(tmp_path: Path) -> None:
+    # Sphinx 7.3 added version-added, version-changed, version-deprecated, version-removed
+    # (sphinx/domains/changeset.py) beside the old names
+    site = _project(tmp_path, {"v.rst": "Versions\n========\n\n.. version-added:: 4.4\n\n"
+                                        ".. version-changed:: 25\n   Reply links no longer offer a comment box.\n\n"
+                                        ".. version-deprecated:: 3.1\n\n.. version-removed:: 4.0\n"})
+    doc = convert_rst(tmp_path / "v.rst", site=site)
+    assert doc.sections[0].text.split("\n\n") == [
+        "New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
+        "Deprecated since version 3.1.", "Removed in version 4.0."]
+    assert not any("version-" in w for w in doc.warnings)
+
+
 def test_icon_roles_show_no_text(tmp_path: Path) -> None:
     # an icon role draws a glyph (sphinx-design octicon/fas, sphinx-icon's icon): its name is not text
     site = _project(tmp_path, {"i.rst": """\

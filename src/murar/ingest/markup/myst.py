@@ -86,6 +86,7 @@ from murar.ingest.markup.design import (
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import (
+    VERSION_CHANGE_ALIASES,
     any_text,
     issue_role_prefixes,
     issue_text,
@@ -236,6 +237,7 @@ def _split_directive(info: str, content: str) -> _Directive | None:
     if not m:
         return None
     name, argument = m.group(1).lower(), m.group(2).strip()
+    name = VERSION_CHANGE_ALIASES.get(name, name)
     options: dict[str, Any] = {}
     lines = content.split("\n")
     if lines and lines[0].strip() == "---":

@@ -109,6 +109,7 @@ from murar.ingest.markup.design import (
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
 from murar.ingest.markup.roles import (
+    VERSION_CHANGE_ALIASES,
     any_text,
     extlink_text,
     issue_role_prefixes,
@@ -148,7 +149,7 @@ _CONTAINER_DIRECTIVES = frozenset({
     "link-button",
     "centered", "hlist", "glossary", "productionlist", "cssclass", "rst-class", "container", "div",
     "article-info", "button-link", "button-ref", "versionadded", "versionchanged", "deprecated",
-    "versionremoved", "seealso", "todo", "admonition", "example", "exercise", "solution", "proof",
+    "versionremoved", *VERSION_CHANGE_ALIASES, "seealso", "todo", "admonition", "example", "exercise", "solution", "proof",
     "margin", "epigraph", "sidebar", "topic", "rubric", "describe", "object", "option", "envvar",
     "program", "confval", "event", "setting", "automodule", "autoclass", "autofunction", "automethod",
     "autoattribute", "autodata", "autoexception", "py:function", "py:class", "py:method", "py:attribute",
@@ -805,7 +806,7 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
     option_spec = _AnyOptions()
 
     def run(self) -> list[nodes.Node]:
-        name = self.name.lower()
+        name = VERSION_CHANGE_ALIASES.get(self.name.lower(), self.name.lower())
         ctx = _ctx(self)
         if name == "todo" and not ctx.todo:
             return []
