@@ -1106,7 +1106,18 @@ class _Autodoc(_Container):
         options = dict(self.options)
         shown_as: list[tuple[str, str | None]] = []  # autodoc shows the name as documented, not where it is defined
 
+        module_found: list[tuple[ast.Module, str]] = []
+
         def render(tree: ast.Module, path: list[str], module: str) -> list[str] | None:
+            if not path and name not in ("automodule", "automodapi"):
+                # a module where a class or function is asked for: autodoc imports the parent package
+                # and takes the name it binds (the class 'from .Dial import *' binds over the
+                # submodule Dial), which follow_object looks up next; the module is the last resort
+                module_found.append((tree, module))
+                if not shown_as:  # shown as documented: 'pkg.C' is C of the package pkg
+                    parent, _, leaf = module.rpartition(".")
+                    shown_as.append((parent, leaf))
+                return None
             if not shown_as:
                 shown_as.append((module, path[-1] if path else None))
             lines: list[str] | None = autodoc_rst(
@@ -1114,8 +1125,14 @@ class _Autodoc(_Container):
                 signature=signature, cache=ctx.api_index, shown=shown_as[0][1])
             return lines
 
-        return follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx), render=render,
-                             alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
+        found = follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx), render=render,
+                              alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
+        if found is None and module_found:
+            tree, module = module_found[0]
+            name = "automodule"  # the module's docstring (and :members:), as murar read it before
+            shown_as[:] = []
+            return render(tree, [], module)
+        return found
 
     def _summary_of(self, identifier: str, ctx: _Context) -> str | None:
         """The autosummary summary of ``identifier`` (followed through re-exports), or None."""
