@@ -1106,10 +1106,11 @@ class _Autodoc(_Container):
         options = dict(self.options)
         shown_as: list[tuple[str, str | None]] = []  # autodoc shows the name as documented, not where it is defined
 
-        module_found: list[tuple[ast.Module, str]] = []
+        module_found: list[tuple[ast.Module, str]] = []  # a module met where an object is asked for
+        last_resort: list[bool] = []  # set when that module is rendered after all
 
         def render(tree: ast.Module, path: list[str], module: str) -> list[str] | None:
-            if not path and name not in ("automodule", "automodapi"):
+            if not path and name not in ("automodule", "automodapi") and not last_resort:
                 # a module where a class or function is asked for: autodoc imports the parent package
                 # and takes the name it binds (the class 'from .Dial import *' binds over the
                 # submodule Dial), which follow_object looks up next; the module is the last resort
@@ -1129,7 +1130,7 @@ class _Autodoc(_Container):
                               alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
         if found is None and module_found:
             tree, module = module_found[0]
-            name = "automodule"  # the module's docstring (and :members:), as murar read it before
+            last_resort.append(True)  # the module, as murar read it before
             shown_as[:] = []
             return render(tree, [], module)
         return found
