@@ -272,6 +272,16 @@ def test_image_options_after_blank_line_still_give_the_image(tmp_path: Path) -> 
     assert img.exists and img.alt == "The A view"
 
 
+def test_image_star_picks_the_svg_the_html_builder_shows(tmp_path: Path) -> None:
+    # Sphinx's HTML builder takes the first of its supported_image_types (svg, png, gif, jpeg)
+    # among the files 'flow.*' names
+    site = _project(tmp_path, {"p.rst": "P\n=\n\n.. figure:: /img/flow.*\n\n   The flow.\n",
+                               "img/flow.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"/>'})
+    _png(tmp_path / "img" / "flow.png")
+    (img,) = _images(convert_rst(tmp_path / "p.rst", site=site))
+    assert img.path == "img/flow.svg" and img.exists
+
+
 def test_missing_image_is_kept_with_a_warning(tmp_path: Path) -> None:
     site = _project(tmp_path, {"p.rst": "P\n=\n\n.. image:: images/gone.png\n"})
     doc = convert_rst(tmp_path / "p.rst", site=site)

@@ -86,6 +86,7 @@ from murar.ingest.markup.design import (
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import (
+    SPHINX_IMAGE_ORDER,
     VERSION_CHANGE_ALIASES,
     any_text,
     issue_role_prefixes,
@@ -185,7 +186,6 @@ _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-ex
 _DROP = {"toctree", "tableofcontents", "toc", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
          "todolist", "testsetup", "testcleanup"}
-_SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
 _DEFAULT_URL_SCHEMES = frozenset({"http", "https", "mailto", "ftp"})  # myst-parser's myst_url_schemes
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
@@ -677,7 +677,7 @@ class MystParser:
         (svg, png, gif, jpeg) or, for a ``myst.yml`` project, mystmd ("Multiple
         Images": a video, then webp, svg, png, ...) picks it; unchanged when none exists."""
         mystmd = PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
-        order = _MYSTMD_WILDCARD if mystmd else _SPHINX_WILDCARD
+        order = _MYSTMD_WILDCARD if mystmd else SPHINX_IMAGE_ORDER
         page = self._image_base or self.b.rel
         for ext in order:
             candidate = path[:-1] + ext

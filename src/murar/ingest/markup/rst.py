@@ -109,6 +109,7 @@ from murar.ingest.markup.design import (
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
 from murar.ingest.markup.roles import (
+    SPHINX_IMAGE_ORDER,
     VERSION_CHANGE_ALIASES,
     any_text,
     extlink_text,
@@ -1927,13 +1928,15 @@ class _Walker:
         return None
 
     def _wildcard(self, uri: str) -> str:
+        """``image.*``: the existing file Sphinx's HTML builder shows (:data:`SPHINX_IMAGE_ORDER`,
+        svg before png), as MyST's; ``image.png`` when none exists."""
         res = self.ctx.site.resolve_asset(uri.replace("*", "png"), page_rel=self.ctx.page_rel)
         if res.rel_path is None:
             return uri
         base = (self.ctx.site.config.root / res.rel_path).with_suffix("")
-        for ext in (".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp"):
-            if base.with_suffix(ext).is_file():
-                return uri.replace("*", ext[1:])
+        for ext in SPHINX_IMAGE_ORDER:
+            if base.with_suffix(f".{ext}").is_file():
+                return uri.replace("*", ext)
         return uri.replace("*", "png")
 
     def figure(self, node: nodes.figure) -> None:
