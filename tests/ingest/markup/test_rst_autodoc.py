@@ -418,6 +418,18 @@ def test_the_star_import_of_a_module_named_like_the_object_is_tried_first(tmp_pa
     assert not doc.warnings
 
 
+def test_a_chained_alias_is_followed_to_the_object(tmp_path: Path) -> None:
+    # attrs' attr/__init__.py: 's = attributes = attrs' binds both names to attrs (imported from
+    # attr._make); autodoc documents the object 'attr.s' is bound to
+    site = _site(tmp_path, "Classes\n=======\n\n.. autofunction:: starlib.s\n")
+    pkg = tmp_path / "starlib"
+    (pkg / "__init__.py").write_text("from ._make import attrs\n\ns = attributes = attrs\n")
+    (pkg / "_make.py").write_text('def attrs(maybe_cls=None):\n    """Add dunder methods to a class."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert "Add dunder methods to a class." in doc.sections[0].text
+    assert not doc.warnings
+
+
 _NUMPYDOC_FUNC = '''\
 def orbit(star, *args, **kwargs):
     """Trace an orbit.
