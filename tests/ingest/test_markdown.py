@@ -371,3 +371,20 @@ def test_no_indented_code_blocks_stay_linear(tmp_path: Path, body: str, deadline
         doc = convert_markdown_text("# P\n\n" + body, path=tmp_path / "p.md", root=tmp_path,
                                     options=MarkdownOptions(plugins=("no-indented-code",)))
     assert doc.sections[0].text.startswith("Intro:")
+
+
+def test_a_comment_line_inside_an_html_block_keeps_the_block_whole(tmp_path: Path) -> None:
+    """CommonMark (spec 4.6): a ``<div>`` block ends at a blank line, and a comment on a
+    line of its own inside it is part of it. Cutting the comment must not leave that
+    blank: the block's 4-space indented markup after it read as a code block, its tags
+    shown as text. Between paragraphs a comment line still ends the paragraph."""
+    page = tmp_path / "p.md"
+    page.write_text(
+        "# Flow\n\nThe diagram.\n\n"
+        '<div id="flow">\n  <div class="grid">\n    <!-- one row per platform -->\n'
+        '    <div class="label">Linux</div>\n    <div class="label">macOS</div>\n  </div>\n</div>\n\n'
+        "First paragraph.\n<!-- a note\nfor editors -->\nSecond paragraph.\n")
+    doc = convert_markdown(page, root=tmp_path)
+    text = doc.sections[0].text
+    assert "<div" not in text and "Linux" in text and "macOS" in text
+    assert "editors" not in text and "First paragraph.\n\nSecond paragraph." in text

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import re
 
+from markdown_it.common.html_blocks import block_names
+from markdown_it.common.html_re import HTML_OPEN_CLOSE_TAG_STR
+
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 
 _FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})")
@@ -21,6 +24,14 @@ _FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})")
 _NOT_MARKER = r"<!--(?!\s*murar-tabs:[^\n]*?-->)"
 _COMMENT = re.compile(_NOT_MARKER + r".*?-->", re.DOTALL)
 _OPEN_COMMENT = re.compile(_NOT_MARKER)  # after _COMMENT: an unterminated comment
+# where a comment stood (NUL and a private-use character, never in a page's text): a line of
+# only these and white space is a comment line (:func:`_drop_comment_lines`), else they go
+_COMMENT_LINE = "\x00\ue000"
+# the lines that open a CommonMark HTML block ending at a blank line (spec 0.31 section 4.6,
+# kinds 6 and 7; markdown-it's rules_block/html_block), at any indent (a list item's or
+# admonition's HTML is indented); kind 7 cannot interrupt a paragraph
+_HTML_BLOCK_6 = re.compile(r"^\s*</?(?:" + "|".join(block_names) + r")(?=\s|/?>|$)", re.IGNORECASE)
+_HTML_BLOCK_7 = re.compile(r"^\s*(?:" + HTML_OPEN_CLOSE_TAG_STR.lstrip("^") + r")\s*$")
 _INLINE_EXT = re.compile(r"\[!(?:UICONTROL|DNL|BADGE)\s+([^\]]*)\]")
 # an attribute list {key="v" key2=v2}: each choice made once (atomic, possessive), so an unclosed list of
 # many pairs fails in linear time (a value's comma is a separator when a name and "=" follow it; the
@@ -108,8 +119,34 @@ def _normalise_line(line: str, *, attr_lists: bool = False) -> str | None:
     return line if attr_lists else _ATTR_LIST.sub("", line)
 
 
+def _drop_comment_lines(lines: list[str]) -> list[str]:
+    """``lines`` with each comment line (only :data:`_COMMENT_LINE` and white space) made blank, or left out
+    where a CommonMark HTML block is open (kinds 6 and 7, which end at a blank line:
+    there the comment is part of the block, and a blank in its place would end it, so
+    the rest of the block, indented, read as a code block: 4-space indented
+    ``<div>`` markup after a ``<!-- ... -->`` line showed as source). Elsewhere a
+    comment line is a block of its own (kind 2), ending a paragraph as a blank does."""
+    out: list[str] = []
+    in_html = False
+    for ln in lines:
+        if _COMMENT_LINE in ln and not ln.replace(_COMMENT_LINE, "").strip():
+            if not in_html:
+                out.append(ln.replace(_COMMENT_LINE, ""))
+            continue
+        ln = ln.replace(_COMMENT_LINE, "")
+        if not ln.strip():
+            in_html = False
+        elif ln.lstrip().startswith("<") and (
+                _HTML_BLOCK_6.match(ln) or (_HTML_BLOCK_7.match(ln) and (not out or not out[-1].strip()))):
+            in_html = True
+        out.append(ln)
+    return out
+
+
 def normalise(markdown: str, *, attr_lists: bool = False) -> str:
-    """Rewrite Adobe extensions in ``markdown`` (HTML comments removed too). ``{key="value"}``
+    """Rewrite Adobe extensions in ``markdown`` (HTML comments removed too; a comment on
+    lines of its own goes with them inside an HTML block, else leaves a blank line:
+    :func:`_drop_comment_lines`). ``{key="value"}``
     attribute lists go, unless ``attr_lists`` (the parser reads them: an image's
     ``{ width="20" }`` is the size it is drawn at).
 
@@ -127,12 +164,13 @@ def normalise(markdown: str, *, attr_lists: bool = False) -> str:
         # comments end at or before the last "-->": searching only up to it keeps 20,000 unclosed
         # "<!--" linear (each was scanned to the end of the text: 9.7 s)
         last = text.rfind("-->") + 3
-        text = _COMMENT.sub("", text[:last]) + text[last:] if last >= 3 else text
+        text = _COMMENT.sub(_COMMENT_LINE, text[:last]) + text[last:] if last >= 3 else text
         # an unterminated comment hides the rest of the document in browsers; drop it the same way
         unterminated = _OPEN_COMMENT.search(text)
         if unterminated:
             text = text[:unterminated.start()]
-        for ln in text.split("\n"):
+        chunk = text.split("\n")
+        for ln in _drop_comment_lines(chunk) if _COMMENT_LINE in text else chunk:
             new = _normalise_line(ln, attr_lists=attr_lists)
             if new is not None:
                 out.append(new)

@@ -632,6 +632,16 @@ Use the *new* importer.
                                   "Deprecated since version 3.1: Use the new importer."]
 
 
+def test_sphinx_hyphenated_version_change_names_are_the_same_directives(tmp_path: Path) -> None:
+    # Sphinx 7.3's version-added & co. (sphinx/domains/changeset.py), as myst-parser runs them
+    site = _book(tmp_path, {"v.md": "# Versions\n\n```{version-added} 4.4\n```\n\n"
+                                    "```{version-deprecated} 3.1\nUse the *new* importer.\n```\n"})
+    doc = convert_myst(tmp_path / "v.md", site=site)
+    assert doc.sections[0].text.split("\n\n") == ["New in version 4.4.",
+                                                   "Deprecated since version 3.1: Use the new importer."]
+    assert not doc.warnings
+
+
 def test_icon_roles_show_no_text(tmp_path: Path) -> None:
     site = _book(tmp_path, {"i.md": "# Icons\n\nOpen {octicon}`gear;1em;sd-text-info` **Settings**, then {fab}`github` GitHub.\n"})
     text = convert_myst(tmp_path / "i.md", site=site).sections[0].text
@@ -1145,3 +1155,26 @@ def test_text_read_by_directives_is_bounded_per_page(tmp_path: Path, monkeypatch
     text = doc.sections[0].text
     assert 80_000 <= len(text) <= 120_000 and text.endswith("End.")
     assert sum("over 100000 characters" in w for w in doc.warnings) == 1
+
+
+def test_raw_file_is_read_and_an_svg_one_is_the_picture(tmp_path: Path) -> None:
+    """MyST ``{raw} html`` with ``:file:`` (docutils' raw, as myst-parser runs it): the file
+    relative to the page is inserted; an SVG file is the picture the page shows."""
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300"/></svg>'
+    site = _book(tmp_path, {"figs/classes.svg": svg, "api/note.html": "<p>Drawn by the build script.</p>",
+                            "api/overview.md": """\
+# Overview
+
+The diagram below shows the classes.
+
+```{raw} html
+:file: ../figs/classes.svg
+```
+
+```{raw} html
+:file: note.html
+```
+"""})
+    doc = convert_myst(tmp_path / "api/overview.md", site=site)
+    assert [(img.path, img.exists) for img in _images(doc)] == [("figs/classes.svg", True)]
+    assert "Drawn by the build script." in doc.sections[0].text

@@ -272,6 +272,16 @@ def test_image_options_after_blank_line_still_give_the_image(tmp_path: Path) -> 
     assert img.exists and img.alt == "The A view"
 
 
+def test_image_star_picks_the_svg_the_html_builder_shows(tmp_path: Path) -> None:
+    # Sphinx's HTML builder takes the first of its supported_image_types (svg, png, gif, jpeg)
+    # among the files 'flow.*' names
+    site = _project(tmp_path, {"p.rst": "P\n=\n\n.. figure:: /img/flow.*\n\n   The flow.\n",
+                               "img/flow.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"/>'})
+    _png(tmp_path / "img" / "flow.png")
+    (img,) = _images(convert_rst(tmp_path / "p.rst", site=site))
+    assert img.path == "img/flow.svg" and img.exists
+
+
 def test_missing_image_is_kept_with_a_warning(tmp_path: Path) -> None:
     site = _project(tmp_path, {"p.rst": "P\n=\n\n.. image:: images/gone.png\n"})
     doc = convert_rst(tmp_path / "p.rst", site=site)
@@ -295,6 +305,95 @@ Videos
     videos = [m for m in doc.media if isinstance(m, VideoItem)]
     assert [v.url for v in videos] == ["https://www.youtube.com/embed/abc123", "https://www.youtube.com/embed/xyz789"]
     assert videos[0].title == "Setup walkthrough"
+
+
+def test_raw_file_is_read_through_the_site_and_an_svg_one_is_the_picture(tmp_path: Path) -> None:
+    """``.. raw:: html`` with ``:file:`` inserts the file where it stands (docutils reads it
+    relative to the file holding the directive): an SVG is the diagram the page shows, an
+    HTML file its text and images; ``:url:`` and a missing file warn, never silently."""
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300"/></svg>'
+    site = _project(tmp_path, {
+        "images/classes.svg": svg,
+        "api/parts/note.html": "<p>Drawn by the build script.</p>",
+        "api/overview.rst": """\
+Overview
+========
+
+The diagram below shows the classes.
+
+.. raw:: html
+   :file: ../images/classes.svg
+
+.. raw:: html
+   :file: parts/note.html
+
+.. raw:: html
+   :url: https://example.org/remote.html
+
+.. raw:: html
+   :file: ../images/gone.svg
+"""})
+    doc = convert_rst(tmp_path / "api/overview.rst", site=site)
+    paths = [(img.path, img.exists) for img in _images(doc)]
+    assert paths == [("images/classes.svg", True), ("images/gone.svg", False)]
+    assert "Drawn by the build script." in doc.sections[0].text
+    assert any("remote.html" in w and "not fetched" in w for w in doc.warnings)
+    assert any("gone.svg" in w for w in doc.warnings)
+
+
+def test_a_citation_defined_in_another_document_is_no_unknown_target_under_sphinx(tmp_path: Path) -> None:
+    """Sphinx citations are global (sphinx.domains.citation): ``[Kane1985]_`` cites the
+    ``.. [Kane1985]`` of the project's references page; it shows as ``[Kane1985]`` and is
+    no "Unknown target name" error. A misspelt hyperlink target still is one."""
+    site = _project(tmp_path, {"refs.rst": "Refs\n====\n\n.. [Kane1985] Kane, T. R. Dynamics. 1985.\n",
+                               "kane.rst": "Kane\n====\n\nUsing Kane's method [Kane1985]_ and `gone`_.\n"})
+    doc = convert_rst(tmp_path / "kane.rst", site=site)
+    assert "Kane's method [Kane1985] and gone." in doc.sections[0].text
+    assert not any("kane1985" in w.lower() for w in doc.warnings)
+    assert any('Unknown target name: "gone"' in w for w in doc.warnings)
+
+
+def test_ablog_update_is_an_admonition_and_postlist_shows_nothing(tmp_path: Path) -> None:
+    """ABlog (ablog/post.py): ``.. update:: date`` is an admonition titled "Updated on
+    <date>"; ``.. postlist::`` lists the blog's posts, built from the whole site. Neither
+    is an unknown name under ``extensions = ['ablog']``."""
+    site = _project(tmp_path, {"post.rst": """\
+Trip report
+===========
+
+.. post:: Apr 15, 2014
+   :tags: travel
+
+We went hiking.
+
+.. update:: 20 Apr, 2014
+
+   Added the photos of the summit.
+
+.. postlist:: 5
+   :tags: travel
+"""}, conf="extensions = ['ablog']\n")
+    doc = convert_rst(tmp_path / "post.rst", site=site)
+    text = doc.sections[0].text
+    assert "We went hiking." in text and "Updated on 20 Apr, 2014: Added the photos of the summit." in text
+    assert not any("update" in w or "postlist" in w for w in doc.warnings)
+
+
+def test_a_directive_or_role_shown_only_in_a_code_sample_is_no_unknown_name(tmp_path: Path) -> None:
+    """A tutorial on writing extensions shows ``.. hello:: world`` and ``:hello:`` in a
+    code block: the page never uses them, so no "not a known name" warning; used in
+    the page, they still warn."""
+    site = _project(tmp_path, {
+        "tutorial.rst": "Tutorial\n========\n\n.. code-block:: rst\n\n   .. hello:: world\n\n"
+                        "   Some text with a :hello:`world` role.\n\nThen build.\n",
+        "used.rst": "Used\n====\n\n.. hello:: world\n\n   Body.\n\nA :hello:`world` role.\n"})
+    doc = convert_rst(tmp_path / "tutorial.rst", site=site)
+    assert ".. hello:: world" in doc.sections[0].text
+    assert not any("hello" in w for w in doc.warnings)
+    used = convert_rst(tmp_path / "used.rst", site=site)
+    assert sorted(w for w in used.warnings if "hello" in w) == [
+        "directive hello: not a known Sphinx/docutils name; content kept as text",
+        "role hello: not a known Sphinx/docutils name; content kept as text"]
 
 
 def test_registry_is_restored_after_a_parse(tmp_path: Path) -> None:
@@ -717,6 +816,19 @@ Versions
     text = convert_rst(tmp_path / "v.rst", site=site).sections[0].text
     assert text.split("\n\n") == ["New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
                                   "Deprecated since version 3.1: Use the new importer.", "Second paragraph."]
+
+
+def test_sphinx_hyphenated_version_change_names_are_the_same_directives(tmp_path: Path) -> None:
+    # Sphinx 7.3 added version-added, version-changed, version-deprecated, version-removed
+    # (sphinx/domains/changeset.py) beside the old names
+    site = _project(tmp_path, {"v.rst": "Versions\n========\n\n.. version-added:: 4.4\n\n"
+                                        ".. version-changed:: 25\n   Reply links no longer offer a comment box.\n\n"
+                                        ".. version-deprecated:: 3.1\n\n.. version-removed:: 4.0\n"})
+    doc = convert_rst(tmp_path / "v.rst", site=site)
+    assert doc.sections[0].text.split("\n\n") == [
+        "New in version 4.4.", "Changed in version 25: Reply links no longer offer a comment box.",
+        "Deprecated since version 3.1.", "Removed in version 4.0."]
+    assert not any("version-" in w for w in doc.warnings)
 
 
 def test_icon_roles_show_no_text(tmp_path: Path) -> None:

@@ -384,6 +384,52 @@ def test_star_imports_of_a_large_package_are_followed_up_to_24_hops(tmp_path: Pa
     assert not doc.warnings
 
 
+def test_a_class_named_like_its_module_is_found_as_the_package_binds_it(tmp_path: Path) -> None:
+    # pyqtgraph style: starlib/gauge/Dial.py defines class Dial and starlib/gauge/__init__.py has
+    # 'from .Dial import Dial' (or 'from .Dial import *'): Python, and autodoc importing starlib.gauge,
+    # take starlib.gauge.Dial for the class, not the submodule, so 'starlib.gauge.Dial.__init__' is
+    # the class's method
+    page = ("Gauges\n======\n\n.. automethod:: starlib.gauge.Dial.__init__\n\n"
+            ".. automethod:: starlib.gauge.Knob.turn\n")
+    site = _site(tmp_path, page)
+    pkg = tmp_path / "starlib" / "gauge"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .Dial import Dial\nfrom .Knob import *\n")
+    (pkg / "Dial.py").write_text('class Dial:\n    def __init__(self, size):\n        """Make a dial of this size."""\n')
+    (pkg / "Knob.py").write_text('class Knob:\n    def turn(self, angle):\n        """Turn the knob by an angle."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    text = doc.sections[0].text
+    assert "Make a dial of this size." in text and "Turn the knob by an angle." in text
+    assert not doc.warnings
+
+
+def test_the_star_import_of_a_module_named_like_the_object_is_tried_first(tmp_path: Path) -> None:
+    # a package of 30 'from .X import *' lines where the class Dial is in module Dial, the 30th:
+    # past the 24 hops in file order; the module named like the object is looked at first
+    site = _site(tmp_path, "Dial\n====\n\n.. autoclass:: starlib.Dial\n")
+    pkg = tmp_path / "starlib"
+    mods = [*(f"Part{i}" for i in range(29)), "Dial"]
+    (pkg / "__init__.py").write_text("".join(f"from .{m} import *\n" for m in mods))
+    for m in mods[:-1]:
+        (pkg / f"{m}.py").write_text(f"class {m}:\n    pass\n")
+    (pkg / "Dial.py").write_text('class Dial:\n    """A round control."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert doc.sections[0].text.startswith("starlib.Dial\n\nA round control.")
+    assert not doc.warnings
+
+
+def test_a_chained_alias_is_followed_to_the_object(tmp_path: Path) -> None:
+    # attrs' attr/__init__.py: 's = attributes = attrs' binds both names to attrs (imported from
+    # attr._make); autodoc documents the object 'attr.s' is bound to
+    site = _site(tmp_path, "Classes\n=======\n\n.. autofunction:: starlib.s\n")
+    pkg = tmp_path / "starlib"
+    (pkg / "__init__.py").write_text("from ._make import attrs\n\ns = attributes = attrs\n")
+    (pkg / "_make.py").write_text('def attrs(maybe_cls=None):\n    """Add dunder methods to a class."""\n')
+    doc = convert_rst(tmp_path / "docs" / "plugins" / "meter.rst", site=site)
+    assert "Add dunder methods to a class." in doc.sections[0].text
+    assert not doc.warnings
+
+
 _NUMPYDOC_FUNC = '''\
 def orbit(star, *args, **kwargs):
     """Trace an orbit.

@@ -74,6 +74,24 @@ def test_config_above_the_folder_roots_the_site_there(tmp_path: Path) -> None:
     assert site_summary(sel)["walked"] == str(sel.walk)
 
 
+def test_the_sphinx_source_its_makefile_builds_wins_over_a_sibling_config(tmp_path: Path) -> None:
+    # sphinx-quickstart's Makefile names the source directory (SOURCEDIR); a second conf.py
+    # beside it (a small API-only build) sorts first but is not what `make html` builds
+    docs = tmp_path / "proj" / "doc"
+    _touch(docs / "api" / "conf.py", "extensions = ['sphinx.ext.autodoc']\n")
+    _touch(docs / "api" / "index.rst", "API\n===\n")
+    _touch(docs / "src" / "conf.py", "project = 'x'\nextensions = []\n")
+    _touch(docs / "src" / "index.rst", "Guide\n=====\n")
+    _touch(docs / "Makefile", "SPHINXBUILD  = sphinx-build\nSOURCEDIR    = src\nBUILDDIR     = _build\n")
+    for given in (tmp_path / "proj", docs):
+        found = detect(given)
+        assert found is not None and found.path == docs / "src" / "conf.py"
+    (docs / "Makefile").unlink()
+    _touch(docs / "make.bat", "set SPHINXBUILD=sphinx-build\r\nset SOURCEDIR=src\r\nset BUILDDIR=_build\r\n")
+    found = detect(docs)
+    assert found is not None and found.path == docs / "src" / "conf.py"
+
+
 def test_config_in_a_subfolder_is_found_and_prefixed(tmp_path: Path) -> None:
     _touch(tmp_path / "proj" / "book" / "_config.yml", "title: B\n")
     _touch(tmp_path / "proj" / "book" / "_toc.yml", "root: intro\n")

@@ -1097,6 +1097,25 @@ def test_version_annotations_read_as_the_extension_writes_them(tmp_path: Path) -
     assert "Removed in version 3.0" in text
     assert "+++" not in text and "+/-" not in text and "Version added" not in text
     assert "in version 2.0" not in text
+def test_properdocs_yml_is_the_mkdocs_config_properdocs_reads_first(tmp_path: Path) -> None:
+    # ProperDocs (properdocs/config/base.py _open_config_file) tries properdocs.yml,
+    # properdocs.yaml, mkdocs.yml, mkdocs.yaml in that order: same schema as MkDocs 1.6
+    root = tmp_path / "proj"
+    (root / "guide").mkdir(parents=True)
+    (root / "properdocs.yml").write_text("site_name: Wheels\ndocs_dir: guide\nnav:\n  - Getting set up: setup.md\n")
+    (root / "mkdocs.yml").write_text("site_name: Old\ndocs_dir: old\n")
+    (root / "guide" / "setup.md").write_text("Install the tool first.\n")
+    (root / "README.md").write_text("# Repository readme\n")
+    sel = open_site(root)
+    site = sel.site
+    assert site.config.generator == "mkdocs" and site.config.config_file == "properdocs.yml"
+    assert site.classify("guide/setup.md").role == FileRole.PAGE
+    assert site.classify("README.md").role == FileRole.EXCLUDED
+    doc = convert_pymdown(root / "guide" / "setup.md", site=site, assets_dir=tmp_path / "a")
+    assert doc.title == "Getting set up"
+    assert open_site(root, site_type="properdocs").site.config.config_file == "properdocs.yml"
+
+
 def test_zensical_toml_is_read_as_zensical_reads_it(tmp_path: Path) -> None:
     # Zensical (zensical/config.py): the [project] table of zensical.toml, docs_dir "docs" by
     # default, `pymdownx` keys of markdown_extensions a namespace, and with no markdown_extensions

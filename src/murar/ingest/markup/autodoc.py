@@ -579,10 +579,11 @@ def _find(tree: ast.Module, path: Sequence[str], cache: dict[Any, Any]) -> ast.A
 
 def assigned_name(tree: ast.Module, name: str) -> str | None:
     """The name a module-level ``name = other`` assignment gives ``name`` (``getLogger =
-    get_logger``), so an alias of an imported object can be followed; None otherwise."""
+    get_logger``; in a chained ``s = attributes = attrs`` each target is bound to ``attrs``,
+    as Python assigns them), so an alias of an imported object can be followed; None otherwise."""
     for stmt in tree.body:
-        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                and stmt.targets[0].id == name and isinstance(stmt.value, ast.Name)):
+        if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name)
+                and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)):
             return stmt.value.id
     return None
 

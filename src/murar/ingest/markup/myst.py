@@ -86,6 +86,8 @@ from murar.ingest.markup.design import (
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import read_table
 from murar.ingest.markup.roles import (
+    SPHINX_IMAGE_ORDER,
+    VERSION_CHANGE_ALIASES,
     any_text,
     issue_role_prefixes,
     issue_text,
@@ -184,7 +186,6 @@ _CODE = {"code", "code-block", "sourcecode", "code-cell", "ipython", "jupyter-ex
 _DROP = {"toctree", "tableofcontents", "toc", "index", "bibliography", "highlight", "default-domain", "glue",
          "glue:any", "glue:figure", "glue:math", "glue:text", "contents", "meta", "tags", "post", "sectionauthor",
          "todolist", "testsetup", "testcleanup"}
-_SPHINX_WILDCARD = ("svg", "png", "gif", "jpg", "jpeg", "webp")
 _DEFAULT_URL_SCHEMES = frozenset({"http", "https", "mailto", "ftp"})  # myst-parser's myst_url_schemes
 _MYSTMD_WILDCARD = ("mp4", "webm", "webp", "svg", "png", "gif", "jpg", "jpeg")
 _VIDEOS = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https://player.vimeo.com/video/{}",
@@ -236,6 +237,7 @@ def _split_directive(info: str, content: str) -> _Directive | None:
     if not m:
         return None
     name, argument = m.group(1).lower(), m.group(2).strip()
+    name = VERSION_CHANGE_ALIASES.get(name, name)
     options: dict[str, Any] = {}
     lines = content.split("\n")
     if lines and lines[0].strip() == "---":
@@ -677,7 +679,7 @@ class MystParser:
         (svg, png, gif, jpeg) or, for a ``myst.yml`` project, mystmd ("Multiple
         Images": a video, then webp, svg, png, ...) picks it; unchanged when none exists."""
         mystmd = PurePosixPath(self.site.config.config_file or "").name == "myst.yml"
-        order = _MYSTMD_WILDCARD if mystmd else _SPHINX_WILDCARD
+        order = _MYSTMD_WILDCARD if mystmd else SPHINX_IMAGE_ORDER
         page = self._image_base or self.b.rel
         for ext in order:
             candidate = path[:-1] + ext
@@ -863,8 +865,7 @@ class MystParser:
             self.feed(d.body)
             self._table_caption = ""
         elif name == "raw":
-            if "html" in d.argument.lower():
-                self.b.html(d.body, image_base=self._image_base)
+            self._raw(d)
         elif name in _VIDEOS:
             arg = d.argument.split()[0] if d.argument.split() else ""
             url = arg if arg.startswith(("http://", "https://", "//")) or name in ("iframe", "video") \
@@ -1138,6 +1139,30 @@ class MystParser:
             self.b.warnings.append(f"{what} {target!r}: {err}")
             return None
         return (res.rel_path, text) if self._inserted(text, f"{what} {target!r}") else None
+
+    def _raw(self, d: _Directive) -> None:
+        """``{raw} html``: its body, or its ``:file:`` read as docutils' raw directive
+        reads it (relative to the file holding the directive; myst-parser runs docutils'
+        directive), an ``.svg`` file being the picture the browser draws in the page
+        (as :class:`murar.ingest.markup.rst._Raw`); ``:url:`` is never fetched."""
+        if "html" not in d.argument.lower().split():
+            return
+        if "url" in d.options:
+            self.b.warnings.append(f"raw :url: {d.options['url']!r}: remote files are not fetched")
+            return
+        target = str(d.options.get("file") or "").strip()
+        if not target:
+            self.b.html(d.body, image_base=self._image_base)
+        elif target.startswith("/"):
+            self.b.warnings.append(f"raw :file: {target!r}: an absolute path (docutils reads it from the disk); "
+                                   "not read")
+        elif target.lower().endswith(".svg"):
+            with self.b.written_in(self._chain[-1]):
+                self.b.image(target, page_rel=self._chain[-1])
+        else:
+            found = self._resolve_file("raw :file:", target)
+            if found is not None:
+                self.b.html(found[1], image_base=self._image_base)
 
     def _inserted(self, text: str, what: str) -> bool:
         """Whether ``text``, which a directive (``what``) reads into the page, fits the

@@ -104,6 +104,14 @@ def follow_object(
         result = render(tree, path, module)
         if result is not None:
             return result
+        if "." in module:
+            # Python's attribute lookup, as autodoc imports 'pkg' and takes 'pkg.C': what the package
+            # binds to C ('from .C import C' or 'from .C import *' shadows the submodule C), so
+            # 'pkg.C' may be the class the submodule C defines (pyqtgraph.imageview.ImageView) and
+            # 'pkg.C.method' its member (pyqtgraph.opengl.GLViewWidget.__init__)
+            own = find_object(tree, [module.rpartition(".")[2]]) is not None  # the submodule defines C
+            queue[:0] = [lead for lead in _package_binding(module, path, own, find=find, tree_of=tree_of)
+                         if lead not in seen]
         if not path:
             continue
         owner = find_object(tree, path[:-1]) if len(path) > 1 else None
@@ -126,8 +134,32 @@ def follow_object(
         # a module that names the object in an import binds it there: that lead is followed before the
         # star imports still waiting (a package of 20 'from .x import *' lines would use up the hops first)
         queue[:0] = [".".join([alias, *path[1:]]) for alias in explicit]
+        # the star imports of a module named like the object first ('from .graphicsItems.ROI import *'
+        # for ROI): the same lookups in another order, so a package of 70 star imports finds a class
+        # whose module is the 25th within the hops (Python binds whichever defines it)
+        starred.sort(key=lambda alias: alias.rsplit(".", 2)[-2:-1] != [head])
         queue += [".".join([alias, *path[1:]]) for alias in starred]
     return None
+
+
+def _package_binding(module: str, path: list[str], defines_own: bool, *,
+                     find: Callable[[str], tuple[str, list[str]] | None],
+                     tree_of: Callable[[str], ast.Module | None]) -> list[str]:
+    """Where the package of the submodule ``module`` may bind the submodule's own name,
+    followed by ``path``: ``pkg.C`` + ``["method"]`` gives ``pkg.C.C.method`` when
+    ``pkg/__init__.py`` has ``from .C import C``, or ``from .C import *`` when the
+    submodule defines ``C`` (``defines_own``). Empty when the package binds no such name."""
+    parent, _, leaf = module.rpartition(".")
+    found = find(parent)
+    if found is None or found[1] or not found[0].endswith("__init__.py"):
+        return []
+    tree = tree_of(found[0])
+    if tree is None:
+        return []
+    explicit, starred = _imported_names(tree, leaf, module=parent, is_package=True)
+    own = f"{module}.{leaf}"  # the star import of the submodule itself binds C if it defines C
+    stars = [own] if defines_own and own in starred else []
+    return [".".join([lead, *path]) for lead in [*explicit, *stars] if lead != module]
 
 
 def imported_names(source: str | ast.Module | None, name: str, *, module: str, is_package: bool) -> list[str]:

@@ -23,8 +23,8 @@ from murar.ingest.markup.mathtext import inline_math
 if TYPE_CHECKING:
     from murar.ingest.sites._xrefs import XrefIndex
 
-__all__ = ["ICON_ROLES", "LITERAL_ROLES", "extlink_text", "issue_role_prefixes", "issue_text", "role_text",
-           "xref_text"]
+__all__ = ["ICON_ROLES", "LITERAL_ROLES", "SPHINX_IMAGE_ORDER", "VERSION_CHANGE_ALIASES", "extlink_text",
+           "issue_role_prefixes", "issue_text", "role_text", "xref_text"]
 
 # roles whose text is shown as written (no "title <target>" splitting)
 LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel", "menuselection", "abbr",
@@ -35,6 +35,15 @@ LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel",
 ICON_ROLES = frozenset({"octicon", "fa", "fab", "fas", "far", "icon", "iconify", "material-regular",
                         "material-outlined", "material-round", "material-sharp", "material-twotone"})
 _EXPLICIT_TARGET = re.compile(r"^(.*?)\s*<([^<>]*)>\s*$", re.DOTALL)
+#: Sphinx 7.3's hyphenated names of its version-change directives, the same directive as the old
+#: names (sphinx/domains/changeset.py: ``add_directive('version-added', VersionChange)``, ...);
+#: shared by the reST and MyST parsers, which read them under the old name
+#: the extensions an ``image.*`` of a Sphinx page is looked for with, best first: the HTML builder's
+#: supported_image_types (svg, png, gif, jpeg; sphinx/builders/html/__init__.py) as
+#: post_process_images picks the first candidate of them, then the others murar reads
+SPHINX_IMAGE_ORDER = ("svg", "png", "gif", "jpg", "jpeg", "webp")
+VERSION_CHANGE_ALIASES = {"version-added": "versionadded", "version-changed": "versionchanged",
+                          "version-deprecated": "deprecated", "version-removed": "versionremoved"}
 
 
 def _explicit(text: str) -> tuple[str, str] | None:

@@ -11,7 +11,8 @@ module only decides what the doctree means for murar:
 - ``table`` nodes (``list-table``, ``csv-table``, grid and simple tables)
   become tables with their title as caption, spans expanded;
 - admonitions become text led by their label ("Note: ...");
-- ``raw:: html`` is read for ``<iframe>``/``<video>``/``<img>`` embeds;
+- ``raw:: html`` is read for ``<iframe>``/``<video>``/``<img>`` embeds; its ``:file:``
+  is read through the Site, an ``.svg`` one being the page's picture;
 - ``.. include::`` (and m2r2's ``.. mdinclude::`` of a Markdown file) is resolved
   by the Site and its content parsed at the include point (the included file is never a page); the included file's
   images resolve against the page, as Sphinx does;
@@ -58,6 +59,7 @@ from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.images import Figure as _DocutilsFigure
 from docutils.parsers.rst.directives.images import Image as _DocutilsImage
+from docutils.parsers.rst.directives.misc import Raw as _DocutilsRaw
 from docutils.parsers.rst.directives.tables import CSVTable as _DocutilsCSVTable
 from docutils.parsers.rst.languages import en as _en
 from docutils.readers.standalone import Reader as _StandaloneReader
@@ -107,6 +109,8 @@ from murar.ingest.markup.design import (
 from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.pyapi import follow_object, parse_module
 from murar.ingest.markup.roles import (
+    SPHINX_IMAGE_ORDER,
+    VERSION_CHANGE_ALIASES,
     any_text,
     extlink_text,
     issue_role_prefixes,
@@ -146,7 +150,7 @@ _CONTAINER_DIRECTIVES = frozenset({
     "link-button",
     "centered", "hlist", "glossary", "productionlist", "cssclass", "rst-class", "container", "div",
     "article-info", "button-link", "button-ref", "versionadded", "versionchanged", "deprecated",
-    "versionremoved", "seealso", "todo", "admonition", "example", "exercise", "solution", "proof",
+    "versionremoved", *VERSION_CHANGE_ALIASES, "seealso", "todo", "admonition", "example", "exercise", "solution", "proof",
     "margin", "epigraph", "sidebar", "topic", "rubric", "describe", "object", "option", "envvar",
     "program", "confval", "event", "setting", "automodule", "autoclass", "autofunction", "automethod",
     "autoattribute", "autodata", "autoexception", "py:function", "py:class", "py:method", "py:attribute",
@@ -208,7 +212,9 @@ class _Context:
             _MAX_INSERTED_CHARS,
             "{what}: over {limit} characters included, read or rendered in the page; skipped, and the later ones")
         self.unknown: list[str] = []
+        self.unknown_used: set[str] = set()  # "directive name"/"role name" (lower case) the generic handler ran for
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
+        self.sphinx = conf is not None  # read under Sphinx settings (conf.py, a Jupyter Book's)
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
         # a primary domain only under Sphinx settings: a folder of rST without them follows
         # docutils (``.. class::`` sets a class attribute there)
@@ -294,11 +300,30 @@ class _DefaultSubstitutions(Transform):  # type: ignore[misc]
             self.document.note_substitution_def(definition, name)
 
 
+class _GlobalCitations(Transform):  # type: ignore[misc]  # docutils ships no types
+    """Under Sphinx settings a citation is global: ``[Kane1985]_`` may cite the
+    ``.. [Kane1985]`` of another document of the project (sphinx/domains/citation.py:
+    its ``CitationReferenceTransform``, priority 619, makes every citation reference a
+    cross-reference before docutils' ``DanglingReferences`` could call it an unknown
+    target). A reference to a citation the page does not define shows as Sphinx draws
+    it, ``[Kane1985]``, without docutils' "Unknown target name" error."""
+
+    default_priority = 619
+
+    def apply(self, **kwargs: Any) -> None:
+        ctx = getattr(self.document.settings, "murar_context", None)
+        if not isinstance(ctx, _Context) or not ctx.sphinx:
+            return
+        for ref in list(self.document.findall(nodes.citation_reference)):
+            if str(ref.get("refname", "")) not in self.document.nameids:
+                ref.replace_self(nodes.inline(ref.rawsource, f"[{ref.astext()}]"))
+
+
 class _Reader(_StandaloneReader):  # type: ignore[misc]
-    """docutils' standalone reader plus :class:`_DefaultSubstitutions`."""
+    """docutils' standalone reader plus :class:`_DefaultSubstitutions` and :class:`_GlobalCitations`."""
 
     def get_transforms(self) -> list[type[Transform]]:
-        return [*super().get_transforms(), _DefaultSubstitutions]
+        return [*super().get_transforms(), _DefaultSubstitutions, _GlobalCitations]
 
 
 def _ctx(directive: Directive) -> _Context:
@@ -784,7 +809,7 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
     option_spec = _AnyOptions()
 
     def run(self) -> list[nodes.Node]:
-        name = self.name.lower()
+        name = VERSION_CHANGE_ALIASES.get(self.name.lower(), self.name.lower())
         ctx = _ctx(self)
         if name == "todo" and not ctx.todo:
             return []
@@ -952,6 +977,16 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
         return box
 
 
+class _UnknownDirective(_Container):
+    """The generic handler of a directive nobody knows (:class:`_Container`: content
+    kept), noting that the page used it (a name written only in a code sample, as a
+    tutorial on writing directives shows one, is no unknown name)."""
+
+    def run(self) -> list[nodes.Node]:
+        _ctx(self).unknown_used.add(f"directive {self.name.lower()}")
+        return super().run()
+
+
 class _CurrentModule(Directive):  # type: ignore[misc]  # docutils ships no types
     """``currentmodule``/``module`` (and their ``py:`` forms): no output (Sphinx's Python
     domain shows nothing for them); the module named is where later autodoc
@@ -1074,7 +1109,19 @@ class _Autodoc(_Container):
         options = dict(self.options)
         shown_as: list[tuple[str, str | None]] = []  # autodoc shows the name as documented, not where it is defined
 
+        module_found: list[tuple[ast.Module, str]] = []  # a module met where an object is asked for
+        last_resort: list[bool] = []  # set when that module is rendered after all
+
         def render(tree: ast.Module, path: list[str], module: str) -> list[str] | None:
+            if not path and name not in ("automodule", "automodapi") and not last_resort:
+                # a module where a class or function is asked for: autodoc imports the parent package
+                # and takes the name it binds (the class 'from .Dial import *' binds over the
+                # submodule Dial), which follow_object looks up next; the module is the last resort
+                module_found.append((tree, module))
+                if not shown_as:  # shown as documented: 'pkg.C' is C of the package pkg
+                    parent, _, leaf = module.rpartition(".")
+                    shown_as.append((parent, leaf))
+                return None
             if not shown_as:
                 shown_as.append((module, path[-1] if path else None))
             lines: list[str] | None = autodoc_rst(
@@ -1082,8 +1129,14 @@ class _Autodoc(_Container):
                 signature=signature, cache=ctx.api_index, shown=shown_as[0][1])
             return lines
 
-        return follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx), render=render,
-                             alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
+        found = follow_object(identifier, find=finder, tree_of=lambda rel: self._tree(rel, ctx), render=render,
+                              alias_of=assigned_name, max_hops=_MAX_ALIAS_HOPS)
+        if found is None and module_found:
+            tree, module = module_found[0]
+            last_resort.append(True)  # the module, as murar read it before
+            shown_as[:] = []
+            return render(tree, [], module)
+        return found
 
     def _summary_of(self, identifier: str, ctx: _Context) -> str | None:
         """The autosummary summary of ``identifier`` (followed through re-exports), or None."""
@@ -1158,6 +1211,25 @@ class _LabelledAdmonition(Directive):  # type: ignore[misc]  # docutils ships no
         if name == "todo" and not _ctx(self).todo:
             return []
         label = _LABELS.get(name, name.capitalize())
+        node = nodes.admonition("\n".join(self.content))
+        node += nodes.title(label, label)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+class _BlogUpdate(Directive):  # type: ignore[misc]  # docutils ships no types
+    """ABlog's ``.. update:: 20 Apr, 2014`` (ablog/post.py ``UpdateDirective``, an
+    admonition whose title ABlog sets to "Updated on" and the date): read like the other
+    admonitions, "Updated on 20 Apr, 2014: ...". (Its ``postlist``, a list of posts
+    ABlog builds from the whole blog, shows nothing here, as ``toctree``.)"""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()
+
+    def run(self) -> list[nodes.Node]:
+        label = f"Updated on {self.arguments[0].strip()}"
         node = nodes.admonition("\n".join(self.content))
         node += nodes.title(label, label)
         self.state.nested_parse(self.content, self.content_offset, node)
@@ -1426,6 +1498,44 @@ class _Figure(_DocutilsFigure):  # type: ignore[misc]  # docutils ships no types
         return list(super().run())
 
 
+class _Raw(_DocutilsRaw):  # type: ignore[misc]  # docutils ships no types
+    """docutils' ``raw`` whose ``:file:`` is read through the Site: relative to the file
+    holding the directive (docutils' ``Raw.run`` joins it to that file's folder; an
+    absolute path, which docutils reads from the disk, and a path out of the root are
+    not read), within the page's byte budget, and inserted as if written in the page
+    (https://docutils.sourceforge.io/docs/ref/rst/directives.html#raw-data-pass-through).
+    An HTML ``:file:`` that is an SVG (``.svg``) is a picture the browser draws in
+    the page, so it is the page's image (:class:`_RawPicture`). ``:url:`` is never
+    fetched (a warning). Without either option it is docutils' own raw."""
+
+    def run(self) -> list[nodes.Node]:
+        ctx = _ctx(self)
+        if "url" in self.options:
+            ctx.warnings.append(f"raw :url: {self.options['url']!r}: remote files are not fetched")
+            return []
+        target = str(self.options.get("file") or "").strip()
+        if not target:
+            return list(super().run())
+        fmt = " ".join(self.arguments[0].lower().split())
+        if target.startswith("/"):
+            ctx.warnings.append(f"raw :file: {target!r}: an absolute path (docutils reads it from the disk); "
+                                "not read")
+            return []
+        if target.lower().endswith(".svg") and "html" in fmt.split():
+            return [_RawPicture(link=target, base=_source_rel(self, ctx))]
+        found = _read_site_file(self, target, "raw :file:")
+        if found is None:
+            return []
+        node = nodes.raw("", found[1], format=fmt)
+        node.source, node.line = self.state_machine.get_source_and_line(self.lineno)
+        return [node]
+
+
+class _RawPicture(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils ships no types
+    """An SVG file a ``raw:: html`` directive inserts: ``link`` as written, resolved against
+    ``base`` (the file holding the directive, relative to the root)."""
+
+
 class _MystInclude(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils ships no types
     """Markdown pulled into a reST page with ``:parser: myst_parser.sphinx_``: read by the MyST walker."""
 
@@ -1476,6 +1586,21 @@ _text_role.options = {"class": directives.class_option}  # type: ignore[attr-def
 _text_role.content = True  # type: ignore[attr-defined]
 
 
+def _unknown_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+                  options: dict[str, Any] | None = None, content: Sequence[str] = ()
+                  ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """The generic handler of a role nobody knows (:func:`_text_role`), noting that the
+    page used it (a name written only in a code sample is no unknown name)."""
+    ctx = getattr(inliner.document.settings, "murar_context", None)
+    if isinstance(ctx, _Context):
+        ctx.unknown_used.add(f"role {name.lower()}")
+    return _text_role(name, rawtext, text, lineno, inliner, options, content)
+
+
+_unknown_role.options = _text_role.options  # type: ignore[attr-defined]
+_unknown_role.content = True  # type: ignore[attr-defined]
+
+
 def _issue_role(prefix: str) -> Any:
     """A role of sphinx-issues (:func:`murar.ingest.markup.roles.issue_text`)."""
     def role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
@@ -1498,7 +1623,7 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
     for name in sorted(set(_DIRECTIVE_RE.findall(source))):
         low = name.lower()
         if low not in _KNOWN_DIRECTIVES and low not in directives._directives:
-            directives._directives[low] = _Container
+            directives._directives[low] = _UnknownDirective
             unknown.append(f"directive {name}")
     declared = {name.lower() for name in _DECLARED_ROLE_RE.findall(source)}
     for name in sorted(set(_ROLE_RE.findall(source))):
@@ -1506,7 +1631,7 @@ def _register_unknown(source: str, unknown: list[str]) -> None:
         if low not in _KNOWN_ROLES and low not in roles._roles:
             if low not in declared:  # a role the page declares itself is no unknown name
                 unknown.append(f"role {name}")
-            roles._roles[low] = _text_role
+            roles._roles[low] = _unknown_role
 
 
 @contextlib.contextmanager
@@ -1530,6 +1655,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["literalinclude"] = _LiteralInclude
             directives._directives["image"] = _Image
             directives._directives["figure"] = _Figure
+            directives._directives["raw"] = _Raw
             for name in _DROP_DIRECTIVES:
                 directives._directives[name] = _DropFields if name == "meta" else _Drop
             for name in _CONTAINER_DIRECTIVES - {"admonition", "sidebar", "topic", "rubric", "epigraph",
@@ -1547,6 +1673,9 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["math"] = _Math
             for kind in ("", *(":" + k for k in DATATEMPLATE_KINDS)):
                 directives._directives["datatemplate" + kind] = _DataTemplate
+            if "ablog" in ctx.extensions:
+                directives._directives["update"] = _BlogUpdate
+                directives._directives["postlist"] = _Drop
             if "sphinx_jinja" in ctx.extensions:
                 directives._directives["jinja"] = _Jinja
             for name in AUTODOC_DIRECTIVES:
@@ -1626,6 +1755,11 @@ class _Walker:
             return
         if isinstance(node, _VideoNode):
             self.b.video(str(node.get("url", "")), title=str(node.get("title", "")))
+            return
+        if isinstance(node, _RawPicture):
+            base = str(node.get("base", ""))
+            with self.b.written_in(base):
+                self.b.image(str(node.get("link", "")), page_rel=base)
             return
         if isinstance(node, _MystInclude):
             from murar.ingest.markup.myst import MystParser
@@ -1796,13 +1930,15 @@ class _Walker:
         return None
 
     def _wildcard(self, uri: str) -> str:
+        """``image.*``: the existing file Sphinx's HTML builder shows (:data:`SPHINX_IMAGE_ORDER`,
+        svg before png), as MyST's; ``image.png`` when none exists."""
         res = self.ctx.site.resolve_asset(uri.replace("*", "png"), page_rel=self.ctx.page_rel)
         if res.rel_path is None:
             return uri
         base = (self.ctx.site.config.root / res.rel_path).with_suffix("")
-        for ext in (".png", ".svg", ".jpg", ".jpeg", ".gif", ".webp"):
-            if base.with_suffix(ext).is_file():
-                return uri.replace("*", ext[1:])
+        for ext in SPHINX_IMAGE_ORDER:
+            if base.with_suffix(f".{ext}").is_file():
+                return uri.replace("*", ext)
         return uri.replace("*", "png")
 
     def figure(self, node: nodes.figure) -> None:
@@ -1963,6 +2099,8 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
             raise IngestError(f"{rel}: docutils failed ({type(err).__name__}: {err})") from err
     builder.py_module = ctx.current_module
     for name in unknown:
+        if name.lower() not in ctx.unknown_used:
+            continue  # found only in a literal block (a code sample): the generic handler never ran
         # domain directives/roles (py:function, rst:directive, c:func) are Sphinx's own: no warning
         if (":" not in name.split(" ", 1)[1] and not any(name.endswith(" " + s) for s in _SPHINX_ROLES)
                 and not (name.startswith("role ") and _DESIGN_BADGE.fullmatch(name[5:]))):

@@ -15,7 +15,9 @@ Detection order (first match wins): the given folder, then its ancestors up to
 the repository root (the first folder holding ``.git``) or :data:`MAX_UP`
 levels, then its subfolders breadth-first down to :data:`MAX_DOWN` levels.
 Within one folder the registry order decides (specific markers before generic
-ones such as Sphinx ``conf.py`` or Hugo ``config.toml``).
+ones such as Sphinx ``conf.py`` or Hugo ``config.toml``). A folder whose Sphinx
+Makefile or make.bat builds ``SOURCEDIR = src`` is marked by ``src/conf.py``, so a
+sibling ``api/conf.py`` that sorts first is not taken for the project.
 
 Generator documentation the markers come from: Docusaurus "Configuration",
 MkDocs "Configuration", Sphinx "Configuration" (conf.py), Jekyll
@@ -103,6 +105,29 @@ def _is_sphinx_conf(path: Path) -> bool:
     return bool(re.search(r"(?m)^\s*(extensions|master_doc|root_doc|html_theme|project|source_suffix)\s*=", text))
 
 
+# sphinx-quickstart's Makefile (``SOURCEDIR     = source``) and make.bat (``set SOURCEDIR=source``)
+_MAKE_SOURCEDIR = re.compile(r"(?mi)^[ \t]*(?:SOURCEDIR[ \t]*[:?]?=|set[ \t]+SOURCEDIR=)[ \t]*([\w./-]{1,200})[ \t]*$")
+
+
+def _sphinx_make_source(folder: Path) -> list[str]:
+    """The ``conf.py`` of the source directory that ``folder``'s Makefile or make.bat
+    builds (``SOURCEDIR``, as sphinx-quickstart writes them: sphinx/templates/quickstart/
+    Makefile.new_t and make.bat.new_t), relative to ``folder``: a Sphinx project whose
+    folder holds several sources (``doc/api``, ``doc/src``) is the one its build
+    builds; ``[]`` when neither names one inside ``folder``."""
+    found: list[str] = []
+    for name in ("Makefile", "make.bat"):
+        try:
+            text = (folder / name).read_text(encoding="utf-8", errors="replace")[:100_000]
+        except OSError:
+            continue
+        for src in _MAKE_SOURCEDIR.findall(text):
+            rel = Path(src.strip("/")) / "conf.py"
+            if ".." not in rel.parts and rel.as_posix() != "conf.py" and rel.as_posix() not in found:
+                found.append(rel.as_posix())
+    return found
+
+
 def _is_mintlify(path: Path) -> bool:
     try:
         data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
@@ -131,6 +156,9 @@ class GeneratorSpec:
     ingest root (its paths prefixed); ``False`` when it reads a project at its root
     only (Hugo builds the folder of its config, ``hugo --source <dir>``): such a
     config found below the given folder makes its folder the ingest root.
+    ``build_markers``: more markers a candidate folder's own build files name, tried
+    after ``markers`` (Sphinx: the source directory its Makefile builds), so that of
+    several configs below a folder the one its build uses is found first.
     """
 
     name: str
@@ -143,13 +171,14 @@ class GeneratorSpec:
     aliases: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
     subfolder_config: bool = True
+    build_markers: Callable[[Path], list[str]] | None = None
 
 
 # Registration: one line per generator. Order matters within a folder (specific first).
 GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="html", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load", aliases=("built",)),
     GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load", variants=("language", "docs_version")),
-    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("zensical.toml", "mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load", aliases=("zensical",), variants=("language",)),
+    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("zensical.toml", "properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load", aliases=("zensical", "properdocs"), variants=("language",)),
     GeneratorSpec(name="vitepress", title="VitePress", markers=tuple(f".vitepress/config.{e}" for e in ("js", "ts", "mjs", "mts", "cjs"))),
     GeneratorSpec(name="quarto", title="Quarto", markers=("_quarto.yml", "_quarto.yaml")),
     GeneratorSpec(name="mintlify", title="Mintlify", markers=("mint.json", "docs.json"), confirm=_is_mintlify),
@@ -159,7 +188,7 @@ GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="jupyterbook", title="Jupyter Book", markers=("myst.yml", "_config.yml", "_config.yaml"), confirm=lambda p: p.name == "myst.yml" or _is_jupyter_book(p), factory="murar.ingest.sites.jupyterbook:JupyterBookSite.load"),
     GeneratorSpec(name="jekyll", title="Jekyll", markers=("_config.yml", "_config.yaml", "_config.toml", "_config*.yml", "_config*.yaml", "_config*.toml"), confirm=_is_jekyll, factory="murar.ingest.sites.jekyll:load"),
     GeneratorSpec(name="hugo", title="Hugo", markers=("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/", "config.toml", "config.yaml", "config.yml", "config.json"), confirm=_is_hugo_marker, content_probe=_via("murar.ingest.sites.hugo:looks_like_hugo_content"), factory="murar.ingest.sites.hugo:load", variants=("language",), subfolder_config=False),
-    GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf, factory="murar.ingest.sites.sphinx:SphinxSite.load"),
+    GeneratorSpec(name="sphinx", title="Sphinx", markers=("conf.py", "source/conf.py", "docs/conf.py"), confirm=_is_sphinx_conf, factory="murar.ingest.sites.sphinx:SphinxSite.load", build_markers=_sphinx_make_source),
 )
 
 
@@ -202,7 +231,8 @@ def _marker_paths(folder: Path, marker: str) -> list[Path]:
 
 def _markers_in(folder: Path) -> Iterator[Detection]:
     for spec in GENERATORS:
-        for marker in spec.markers:
+        markers = spec.markers if spec.build_markers is None else (*spec.markers, *spec.build_markers(folder))
+        for marker in markers:
             for cand in _marker_paths(folder, marker):
                 try:
                     if spec.confirm is not None and not spec.confirm(cand):

@@ -21,6 +21,11 @@ pymdownx.snippets documentation (``base_path``):
   (``settings["snippets.dedent_subsections"] == "true"``) dedents the lines a
   line range or section picks.
 
+ProperDocs (the ``properdocs`` package, MkDocs 1.6 continued under a new name) reads the
+same configuration from ``properdocs.yml`` (or ``.yaml``), before an ``mkdocs.yml``
+beside it (properdocs/config/base.py ``_open_config_file``: ``properdocs.yml``,
+``properdocs.yaml``, ``mkdocs.yml``, ``mkdocs.yaml``, the first found): the same site.
+
 ``{!file!}`` includes (the mdx_include and markdown-include extensions) name a
 file relative to the extension's ``base_path`` (default ``.``: the folder of
 ``mkdocs.yml``, where ``mkdocs`` runs): :meth:`MkDocsSite.resolve_markdown_include`.
