@@ -153,6 +153,17 @@ def test_the_lead_is_the_pictures_own_sentence_else_its_alt_text() -> None:
     assert picture_lead(dataclasses.replace(img, context_before="Save it.")) == ""  # too short to introduce it
 
 
+def test_a_step_written_without_end_punctuation_is_the_lead() -> None:
+    """Docs write steps as list items without a full stop; the step before the picture
+    is still its lead, given a full stop. Code or markup without punctuation is not."""
+    img = _image("shot", "events", "Navigate to the next screen.\nUpload the csv file and verify the mappings")
+    assert picture_lead(img) == "Upload the csv file and verify the mappings."
+    code = dataclasses.replace(img, context_before="Run it:\nkubectl apply -f deploy/app.yaml --wait", alt="")
+    assert picture_lead(code) == ""
+    residue = dataclasses.replace(img, context_before="+++ Response of the call", alt="")
+    assert picture_lead(residue) == ""
+
+
 def test_a_lead_that_the_output_guard_would_touch_is_not_added(index: Path) -> None:
     """The lead is document text entering the answer: an instruction planted before the
     picture, or a link the question does not need, drops the lead (the picture stays)."""

@@ -461,6 +461,14 @@ def top_section_pick(
 
 
 _LEAD_END = re.compile(r"[.:!?]$")
+_WORDLIKE = re.compile(r"[A-Za-z][\w'’-]*[,;]?$")
+
+
+def _is_step_line(text: str) -> bool:
+    """``text`` reads as a step written without end punctuation (a list item, "Upload the csv
+    file and verify the mappings"): it opens with a letter and at least 3 in 4 of its tokens are words."""
+    tokens = text.split()
+    return bool(tokens) and text[0].isalpha() and sum(bool(_WORDLIKE.match(w)) for w in tokens) >= 0.75 * len(tokens)
 
 
 def picture_lead(item: AnyMedia, *, min_words: int = 4, max_words: int = 60) -> str:
@@ -469,17 +477,24 @@ def picture_lead(item: AnyMedia, *, min_words: int = 4, max_words: int = 60) -> 
     The last sentence before it in its section (the step a screenshot shows,
     "The schema should look like this:"), else the first sentence of its alt
     text, when that is a sentence of ``min_words`` to ``max_words`` words ending in ``.``, ``:``,
-    ``!`` or ``?`` (markup residue such as ``+++ Response`` is not a sentence).
+    ``!`` or ``?`` (markup residue such as ``+++ Response`` is not a sentence). A step
+    written without end punctuation — a list item, the usual way docs write steps — counts
+    when it reads as words (:func:`_is_step_line`) and is given a full stop, so it stands
+    as a sentence of the answer.
     A top-section picture (:func:`top_section_pick`) follows it: the answer never
     drew on that section, so without it the picture would follow a sentence
     about something else.
     """
     alt = split_sentences(getattr(item, "alt", "") or "")
-    for text in (last_sentence(item.context_before), alt[0] if alt else ""):
+    for text, steps in ((last_sentence(item.context_before), True), (alt[0] if alt else "", False)):
         text = " ".join(text.split())
         n = len(text.split())
-        if min_words <= n <= max_words and _LEAD_END.search(text) and len(split_sentences(text)) == 1:
+        if not (min_words <= n <= max_words and len(split_sentences(text)) == 1):
+            continue
+        if _LEAD_END.search(text):
             return text
+        if steps and _is_step_line(text):
+            return text.rstrip(",;") + "."
     return ""
 
 
