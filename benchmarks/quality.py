@@ -290,7 +290,7 @@ def main() -> None:
     ap.add_argument("--ablation", action="store_true", help="also the current selection with each lever off")
     ap.add_argument("--generators", default=None, help="comma-separated subset: extractive,bundled")
     ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "quality.json")
-    ap.add_argument("--retrievers", default="dense,hybrid-rrf",
+    ap.add_argument("--retrievers", default="dense,hybrid-minmax",
                     help="snippet retrievers of the current selection (dense | lexical | hybrid-rrf | hybrid-minmax)")
     ap.add_argument("--media", action="append", default=[], metavar="KEY=VALUE",
                     help="also the current dense selection with these MediaOptions fields overridden, "

@@ -23,7 +23,7 @@ Example ``murar.toml``::
     base_url = "http://127.0.0.1:8080/v1"
     model = "qwen2.5-coder"
     [answer]
-    retriever = "hybrid"    # snippet search: dense (default) | hybrid (full-text + embedding) | lexical
+    retriever = "dense"     # snippet search: hybrid (default: full-text + embedding) | dense | lexical
     strategy = "hybrid"
 
 ``murar config show`` prints the result with where each value came from.
@@ -44,8 +44,9 @@ from typing import Any
 from murar.errors import ConfigError
 
 #: the snippet retriever of every entry point when nothing chooses one (``murar ask/serve/mcp --retriever``,
-#: ``[answer] retriever``, :class:`murar.store.hybrid.RetrieverOptions`)
-DEFAULT_RETRIEVER = "dense"
+#: ``[answer] retriever``, :class:`murar.store.hybrid.RetrieverOptions`): BM25 full-text and embedding
+#: lists fused by min-max scores, chosen by measurement (see :mod:`murar.store.hybrid`)
+DEFAULT_RETRIEVER = "hybrid"
 
 CONFIG_FILE = "murar.toml"
 ENV_PREFIX = "MURAR_"

@@ -142,3 +142,15 @@ def test_retrievers_give_cosines_in_their_order(lexical_store: tuple[Store, dict
     assert hybrid[0] in ("sn0", "sn7") and {"sn0", "sn7"} <= set(hybrid) and len(hybrid) == 3
     # nothing lexical: hybrid is the dense order
     assert _ids(retrieve_snippets(store, q, "zebra", 3, RetrieverOptions(kind="hybrid"))) == _ids(store.search_snippets(q, 3))
+
+
+def test_the_default_retriever_is_hybrid_minmax(lexical_store: tuple[Store, dict]) -> None:
+    """With no retriever chosen, a question's exact words find their snippet although its
+    embedding favours another (the measured default, ``murar.config.DEFAULT_RETRIEVER``)."""
+    store, data = lexical_store
+    q = data["snippet_vectors"][7]
+    dense = _ids(retrieve_snippets(store, q, "copy url", 1, RetrieverOptions(kind="dense")))
+    default = retrieve_snippets(store, q, "copy url", 3)
+    assert RetrieverOptions().name == "hybrid-minmax"
+    assert default == retrieve_snippets(store, q, "copy url", 3, RetrieverOptions(kind="hybrid", fusion="minmax"))
+    assert dense == ["sn7"] and "sn0" in _ids(default)
