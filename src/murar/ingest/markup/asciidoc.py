@@ -1043,18 +1043,13 @@ def _page_references_bounded(lines: list[str], attrs: dict[str, str], warnings: 
     value's length, at most :data:`MAX_PAGE_SUBSTITUTED_CHARS` in all (values are bounded
     one by one at :data:`MAX_ATTRIBUTE_CHARS`, not their number of uses); one warning
     when it runs out."""
-    left = MAX_PAGE_SUBSTITUTED_CHARS
+    budget = PageCharBudget(MAX_PAGE_SUBSTITUTED_CHARS, "attribute references over {limit} substituted characters"
+                            " in the page: {what} and the later ones shown as written")
 
     def spend(m: re.Match[str]) -> str:
-        nonlocal left
         if m.group(1) or m.group(2) not in attrs:
             return m.group(0)
-        if left >= 0:
-            left -= len(attrs[m.group(2)])
-            if left < 0:
-                warnings.append(f"attribute references over {MAX_PAGE_SUBSTITUTED_CHARS} substituted characters in "
-                                f"the page: {m.group(0)} and the later ones shown as written")
-        return m.group(0) if left >= 0 else "\\" + m.group(0)
+        return m.group(0) if budget.spend(attrs[m.group(2)], m.group(0), warnings) else "\\" + m.group(0)
 
     return [_ATTR_REF.sub(spend, line) if "{" in line and not _ENTRY_LINE.match(line) else line for line in lines]
 
