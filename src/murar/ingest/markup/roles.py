@@ -35,13 +35,13 @@ LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel",
 ICON_ROLES = frozenset({"octicon", "fa", "fab", "fas", "far", "icon", "iconify", "material-regular",
                         "material-outlined", "material-round", "material-sharp", "material-twotone"})
 _EXPLICIT_TARGET = re.compile(r"^(.*?)\s*<([^<>]*)>\s*$", re.DOTALL)
-#: Sphinx 7.3's hyphenated names of its version-change directives, the same directive as the old
-#: names (sphinx/domains/changeset.py: ``add_directive('version-added', VersionChange)``, ...);
-#: shared by the reST and MyST parsers, which read them under the old name
 #: the extensions an ``image.*`` of a Sphinx page is looked for with, best first: the HTML builder's
 #: supported_image_types (svg, png, gif, jpeg; sphinx/builders/html/__init__.py) as
 #: post_process_images picks the first candidate of them, then the others murar reads
 SPHINX_IMAGE_ORDER = ("svg", "png", "gif", "jpg", "jpeg", "webp")
+#: Sphinx 7.3's hyphenated names of its version-change directives, the same directive as the old
+#: names (sphinx/domains/changeset.py: ``add_directive('version-added', VersionChange)``, ...);
+#: shared by the reST and MyST parsers, which read them under the old name
 VERSION_CHANGE_ALIASES = {"version-added": "versionadded", "version-changed": "versionchanged",
                           "version-deprecated": "deprecated", "version-removed": "versionremoved"}
 
