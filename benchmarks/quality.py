@@ -359,6 +359,7 @@ def main() -> None:
         selections.append(("current -cited", with_options(current, attribution={"cited_threshold": None})))
         selections.append(("current -separation", with_options(current, attribution={"separation": None})))
         selections.append(("current -cited_copy", with_options(current, attribution={"cited_copy": None})))
+        selections.append(("current -uncited_copy", with_options(current, attribution={"uncited_copy": None})))
     for gen in gens:
         for sel_name, cfg in selections:
             p = Pipeline(store=base.store, embedder=emb, generator=gen, refiner=None, config=cfg,

@@ -72,7 +72,7 @@ def test_a_sentence_copied_from_the_cited_snippet_goes_to_it() -> None:
     sims = np.array([0.85, 0.66], dtype=np.float32)
     sentence = "The following video tutorial explains how to create datasets and manually ingest data [2]."
     assert attribute_sentence(0, sentence, sims, snippets).snippet_id == "sn1"
-    assert attribute_sentence(0, sentence, sims, snippets, AttributionOptions(cited_copy=None)).snippet_id == "sn0"
+    assert attribute_sentence(0, sentence, sims, snippets, AttributionOptions(cited_copy=None, uncited_copy=None)).snippet_id == "sn0"
     # not a copy: the citation alone does not beat a clearly more similar snippet
     paraphrase = "A tutorial shows the creation of datasets and their manual ingestion [2]."
     assert attribute_sentence(0, paraphrase, sims, snippets).snippet_id == "sn0"
@@ -81,3 +81,27 @@ def test_a_sentence_copied_from_the_cited_snippet_goes_to_it() -> None:
     assert attribute_sentence(0, copied_other, sims, snippets).snippet_id == "sn0"
     # too short to tell a copy from a coincidence
     assert attribute_sentence(0, "Create datasets [2].", sims, snippets).snippet_id == "sn0"
+
+
+_BRANDS = ("Important: brands cannot be created by end-users. In Campaign V8, brands are in the Branding menu.",
+           ("Browse to the Deliveries menu and click Create delivery. From the Properties page, click Settings. "
+            "From the Delivery tab, access the Branding field. Select the brand to link to the template."))
+
+
+def test_a_sentence_copied_from_a_snippet_it_does_not_cite_goes_to_that_snippet() -> None:
+    """Seen on dev-012 (hybrid retrieval): the model copied a step word for word from snippet 2 but
+    cited [1], which the embeddings also preferred; the step's screenshot then had no sentence."""
+    snippets = _scored(2, list(_BRANDS))
+    sims = np.array([0.68, 0.55], dtype=np.float32)
+    sentence = "From the Delivery tab, access the Branding field [1]."
+    assert attribute_sentence(0, sentence, sims, snippets).snippet_id == "sn1"
+    assert attribute_sentence(0, "From the Delivery tab, access the Branding field.", sims,
+                              snippets).snippet_id == "sn1"
+    assert attribute_sentence(0, sentence, sims, snippets,
+                              AttributionOptions(uncited_copy=None)).snippet_id == "sn0"
+    # words found in both snippets as often say nothing about the source
+    tie = _scored(2, [_BRANDS[1], _BRANDS[1]])
+    assert attribute_sentence(0, sentence, sims, tie).snippet_id == "sn0"
+    # a paraphrase keeps the embedding's choice
+    assert attribute_sentence(0, "Open the delivery tab and pick a brand there [1].", sims,
+                              snippets).snippet_id == "sn0"

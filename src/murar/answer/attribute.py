@@ -21,6 +21,15 @@ per-sentence rules therefore come first:
    Measured on the cached bundled answers (mpnet index): image F1 on
    dev.jsonl 0.598 -> 0.659, held-out docsites 0.575 -> 0.593 and
    0.556 -> 0.571;
+0b. **a sentence copied from a snippet it does not cite** — the same test
+   over every retrieved snippet (share ``uncited_copy``, and no other snippet
+   holding as many of its word pairs): the small model copies a step word for
+   word and cites a neighbouring snippet ("From the Delivery tab, access the
+   Branding field [5]." copied from snippet 2), so the step's screenshot lost
+   its sentence. Replayed bundled answers (mpnet indexes, hybrid retriever),
+   image F1 dev.jsonl 0.684 -> 0.691, docsite tuning 0.558 -> 0.569, held-out
+   0.627 -> 0.639, second held-out 0.645 = 0.645; dense answers: unchanged
+   but held-out 0.606 -> 0.610;
 1. **the model's own citation** — a sentence citing ``[n]`` that no snippet
    matches above the global threshold (a paraphrase) goes to the cited
    snippet most similar to it when that similarity reaches
@@ -73,7 +82,9 @@ class AttributionOptions:
     more than this wins. ``floor``/``separation``: the clear-winner rule
     (``separation=None`` turns it off). ``cited_copy``: share of a citing
     sentence's word bigrams found in the cited snippet from which the sentence
-    counts as copied from it (rule 0; ``None`` turns it off).
+    counts as copied from it (rule 0; ``None`` turns it off). ``uncited_copy``:
+    the same share for any retrieved snippet, cited or not (rule 0b; ``None``
+    turns it off).
     """
 
     threshold: float = 0.45
@@ -83,11 +94,12 @@ class AttributionOptions:
     floor: float = 0.35
     separation: float | None = 0.1
     cited_copy: float | None = 0.6
+    uncited_copy: float | None = 0.7
 
     @classmethod
     def previous(cls, threshold: float = 0.45) -> AttributionOptions:
         """The rules before issue 9: one global threshold, citations break near-ties only."""
-        return cls(threshold=threshold, cited_threshold=None, separation=None, cited_copy=None)
+        return cls(threshold=threshold, cited_threshold=None, separation=None, cited_copy=None, uncited_copy=None)
 
 
 @dataclass(slots=True)
@@ -141,19 +153,26 @@ def word_bigrams(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(itertools.pairwise(words))
 
 
-def copied_source(sentence: str, snippets: list[ScoredSnippet], cited: list[int], share: float) -> int | None:
-    """Index in ``snippets`` of the cited snippet ``sentence`` was copied from (rule 0), or None.
+def copied_source(sentence: str, snippets: list[ScoredSnippet], cited: list[int] | None, share: float) -> int | None:
+    """Index in ``snippets`` of the snippet ``sentence`` was copied from (rules 0 and 0b), or None.
 
-    ``cited``: indices of the snippets the sentence cites. The sentence (its
-    citations stripped) needs at least 3 word bigrams; the cited snippet must
-    hold at least ``share`` of them, and no snippet more.
+    ``cited``: indices of the snippets the sentence cites (rule 0), or ``None``
+    for any snippet (rule 0b). The sentence (its citations stripped) needs at
+    least 3 word bigrams; the snippet must hold at least ``share`` of them and
+    no snippet more — with ``cited=None``, no other snippet as many either (a
+    tie says nothing about where the words came from).
     """
     pairs = word_bigrams(strip_citations(sentence) or sentence)
     if len(pairs) < _MIN_BIGRAMS:
         return None
     found = [len(pairs & word_bigrams(s.snippet.text)) for s in snippets]
-    k = max(cited, key=lambda i: found[i])
-    return k if found[k] >= share * len(pairs) and found[k] == max(found) else None
+    among = cited if cited is not None else range(len(snippets))
+    k = max(among, key=lambda i: found[i])
+    if found[k] < share * len(pairs) or found[k] != max(found):
+        return None
+    if cited is None and found.count(found[k]) > 1:
+        return None
+    return k
 
 
 def attribute_sentence(
@@ -180,6 +199,8 @@ def attribute_sentence(
     chosen: int | None = None
     if cited and opts.cited_copy is not None:
         chosen = copied_source(sentence, snippets, cited, opts.cited_copy)
+    if chosen is None and opts.uncited_copy is not None:
+        chosen = copied_source(sentence, snippets, None, opts.uncited_copy)
     if cited and chosen is None:
         jc = max(cited, key=lambda k: float(sims[k]))
         sc = float(sims[jc])
