@@ -132,6 +132,7 @@ def test_killed_ingest_leaves_previous_version_answering(target: Path | str, tmp
     assert opened.manifest.version == m1.version
     assert opened.store.counts() == before
     assert "rewritten" not in _texts(target)
+    del opened  # an open reader would keep its version past the next switch
     # the next ingest cleans up what the killed one left and switches
     m3, r3 = build_index(docs, target, embedder=emb)
     assert r3.changes == {"added": 0, "changed": 2, "removed": 0, "unchanged": 1}

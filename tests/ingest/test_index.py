@@ -28,12 +28,33 @@ def test_build_open_and_idempotent(tmp_path: Path) -> None:
     assert [f.path for f in r1.failed] == ["broken.pdf"] or r1.failed[0].path == "broken.pdf"
     opened = open_index(idx)
     ids1 = sorted(s.id for s in opened.store.all_snippets())
+    del opened  # a reader still open keeps its version (test_a_reader_keeps_its_version_through_an_ingest)
     m2, r2 = build_index(corpus, idx, embedder=emb)
     assert r2.reused_embeddings == r2.snippets + r2.images + r2.tables + r2.videos
     ids2 = sorted(s.id for s in open_index(idx).store.all_snippets())
     assert ids1 == ids2
     versions = [p for p in idx.iterdir() if p.name.startswith("v-")]
     assert len(versions) == 1 and versions[0].name == m2.version
+
+
+def test_a_reader_keeps_its_version_through_an_ingest(tmp_path: Path) -> None:
+    """A ``murar serve`` opened before an ingest went on reading a version the ingest had
+    deleted (lance: "Not found"); the version stays while a reader holds it, and the next
+    ingest after the reader is gone prunes it."""
+    corpus = _corpus(tmp_path)
+    idx = tmp_path / "idx"
+    emb = HashingEmbedder()
+    m1, _ = build_index(corpus, idx, embedder=emb)
+    reader = open_index(idx)
+    (corpus / "b.md").write_text("# Beta\n\nBeta explains audiences and segments.\n")
+    m2, _ = build_index(corpus, idx, embedder=emb)
+    assert (idx / m1.version).is_dir() and m2.version != m1.version
+    assert len(reader.store.all_snippets()) == 3  # the old version still reads, whole
+    assert len(open_index(idx).store.all_snippets()) == 3
+    del reader
+    (corpus / "b.md").write_text("# Beta\n\nBeta explains audiences.\n")
+    m3, _ = build_index(corpus, idx, embedder=emb)
+    assert sorted(p.name for p in idx.iterdir() if p.name.startswith("v-")) == [m3.version]
 
 
 def test_killed_ingest_keeps_previous_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,6 +68,7 @@ from murar.store.lance_versions import (
     CURRENT,
     LanceWriter,
     current_version_dir,
+    pin_version,
     read_manifest,
 )
 
@@ -185,7 +186,8 @@ def open_index(target: Path | str) -> OpenedIndex:
 
     A PostgreSQL store follows the live version as ingests switch it (see
     :class:`murar.store.postgres.PgStore`); a LanceDB folder stays on the
-    version live at open.
+    version live at open, which later ingests do not prune while the store
+    is alive (:func:`murar.store.lance_versions.pin_version`).
 
     Raises:
         IndexNotFoundError: no index there.
@@ -200,8 +202,9 @@ def open_index(target: Path | str) -> OpenedIndex:
         return OpenedIndex(store=store, manifest=_manifest_from(data, store.location), assets=store.assets_dir())
     index_dir = Path(target)
     vdir = current_version_dir(index_dir)
+    pin = pin_version(vdir)  # an ingest meanwhile keeps this version's files until the store is gone
     manifest = _manifest_from(read_manifest(vdir), str(vdir))
-    return OpenedIndex(store=LanceStore(vdir / "lance"), manifest=manifest, version_dir=vdir)
+    return OpenedIndex(store=LanceStore(vdir / "lance", pin=pin), manifest=manifest, version_dir=vdir)
 
 
 def page_hash(doc: ParsedDocument, *, embedder_name: str, chunking: ChunkingOptions) -> str:

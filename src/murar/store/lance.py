@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import pyarrow as pa
@@ -191,12 +191,16 @@ def _section_from_payload(payload: str) -> Section:
 class LanceStore:
     """Read access to a LanceDB index folder written by :func:`write_lance`.
 
+    ``pin``: an open file holding the version's reader lock
+    (:func:`murar.store.lance_versions.pin_version`), kept as long as the store.
+
     Raises:
         IndexError_: the folder is not a murar LanceDB index.
     """
 
-    def __init__(self, path: Path, *, exact_max_rows: int = EXACT_IN_MEMORY_MAX) -> None:
+    def __init__(self, path: Path, *, exact_max_rows: int = EXACT_IN_MEMORY_MAX, pin: IO[bytes] | None = None) -> None:
         self._path = path
+        self._pin = pin  # the version's reader lock (lance_versions.pin_version), released with the store
         self.exact_max_rows = exact_max_rows
         self._lock = threading.Lock()
         db = _lancedb().connect(str(path))

@@ -6,6 +6,7 @@ Layout of an index folder::
       CURRENT          name of the live version folder (replaced atomically)
       .lock            held (flock) by the one ingest writing the folder
       v-<time>-<id>/   one complete version
+        .readers       share-locked (flock) by each process reading this version
         manifest.json  embedder, dimension, corpus root, counts, build time
         report.json    the ingest report (per-file warnings, failures)
         lance/         LanceDB tables (snippets, media, sections, pages)
@@ -14,7 +15,9 @@ Layout of an index folder::
 A new version is written in ``.tmp-<version>`` beside the live one, renamed,
 and becomes live by replacing ``CURRENT`` (``os.replace`` of an fsynced
 file), so a killed ingest leaves the previous version usable; the next ingest
-removes its leftovers. Versions beyond ``keep`` are pruned after a switch.
+removes its leftovers. Versions beyond ``keep`` are pruned after a switch,
+except a version a reader still has open (:func:`pin_version`: a ``murar serve``
+started before the ingest keeps answering from it; a later ingest prunes it).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import shutil
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -36,6 +39,42 @@ from murar.store.base import LiveVersion, PageRecord, PageState
 from murar.store.lance import EXACT_IN_MEMORY_MAX, LanceStore, StoredPage, write_lance
 
 CURRENT = "CURRENT"
+READERS = ".readers"
+
+
+def pin_version(vdir: Path) -> IO[bytes] | None:
+    """Hold a shared lock on version folder ``vdir`` for as long as the returned file is open.
+
+    An ingest switching to a newer version does not prune a version someone
+    holds (:meth:`LanceWriter._prune`), so a long-lived reader such as
+    ``murar serve`` never has its files removed under it. ``None`` when the
+    folder cannot take the lock file (read-only media): reading still works,
+    only unprotected. Never raises.
+    """
+    try:
+        fh = open(vdir / READERS, "ab")  # noqa: SIM115 - kept open: the lock lives as long as the reader
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fh, fcntl.LOCK_SH)
+    except OSError:
+        fh.close()
+        return None
+    return fh
+
+
+def _in_use(vdir: Path) -> bool:
+    """A reader holds ``vdir`` (:func:`pin_version`)."""
+    try:
+        with open(vdir / READERS, "rb") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(fh, fcntl.LOCK_UN)
+    except OSError:
+        return False
+    return False
 
 
 def current_version_dir(index_dir: Path) -> Path:
@@ -163,7 +202,8 @@ class LanceWriter:
         versions = sorted(p for p in self.index_dir.iterdir()
                           if p.is_dir() and p.name.startswith("v-") and p.name != live)
         for old in versions[: max(0, len(versions) - (self.keep - 1))]:
-            shutil.rmtree(old, ignore_errors=True)
+            if not _in_use(old):  # a reader's version goes at a later switch
+                shutil.rmtree(old, ignore_errors=True)
         for stale in self.index_dir.glob(f".{CURRENT}.*"):
             stale.unlink(missing_ok=True)
 
