@@ -421,7 +421,6 @@ def test_extractive_quotes_a_sentence_shared_by_pages_once() -> None:
     assert text.count(shared) == 1 and f"{shared} [1]" in text
 
 
-
 def test_an_extractive_quote_that_ends_in_a_colon_stays_its_own_sentence() -> None:
     """A lead-in quote ("A banner can be added to the top of a Jupyter Book:") followed by a quote
     opening in lower case ("title: the title of your book.") was split as one sentence, so the
@@ -436,6 +435,7 @@ def test_an_extractive_quote_that_ends_in_a_colon_stays_its_own_sentence() -> No
     text = ExtractiveAnswerGenerator(HashingEmbedder(), min_score=-1.0).generate("book page banner", scored).text
     assert split_sentences(text)[:2] == ["A banner can be added to the top of a book page: [1]",
                                          "title: the title of the book page, shown on top."]
+
 
 def test_video_caption_is_not_labelled_twice() -> None:
     """QA: Markdown showed '▶ Video: [Video: Linear Routing](...)'."""

@@ -227,11 +227,10 @@ class ExtractiveAnswerGenerator:
         if not order:
             return GeneratedAnswer(text="", found=False, raw="")
         chosen = sorted(order, key=lambda i: (cands[i][0], cands[i][1]))
-        quotes = [f"{cands[i][2].rstrip()} [{cands[i][0]}]" for i in chosen]
         # a quote that does not end a sentence ("... added to a Jupyter Book:") is followed by a
         # line break, so the next quote stays a sentence of its own when the answer is split
-        text = "".join(q + (" " if _ENDS_SENTENCE.search(cands[i][2].rstrip()) else "\n")
-                       for q, i in zip(quotes, chosen)).rstrip()
+        quotes = [(cands[i][2].rstrip(), cands[i][0]) for i in chosen]
+        text = "".join(f"{q} [{n}]" + (" " if _ENDS_SENTENCE.search(q) else "\n") for q, n in quotes).rstrip()
         return GeneratedAnswer(text=text, found=True, raw=text)
 
     def stream(self, question: str, snippets: list[ScoredSnippet]) -> Iterator[str]:
