@@ -214,7 +214,10 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
         page_hits = [float(normalise_path(g.page) in {normalise_path(s.snippet.source_path)
                                                         for s in a.trace.retrieved[:5]})
                      for a, g in zip(answers, questions)]
+        from quality import step_placement
+
         runs[kind] = {"image": summary.micro["image"], "macro_image": summary.macro["image"],
+                      "step_placement": step_placement(answers, base.embedder, p.config.media.step_min),
                       "no_media_rate": summary.no_media_rate, "n_text_only": summary.n_text_only,
                       "page_recall_at5": sum(page_hits) / len(page_hits) if page_hits else None,
                       "seconds_per_question": secs / max(len(questions), 1),
@@ -229,13 +232,14 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
 def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
     print(f"\nmedia quality per corpus (images, micro; embedder {embedder_name}; load average "
           f"{os.getloadavg()[0]:.2f}, shared machine)")
-    print(f"{'corpus':42} {'generator':24} {'P':>6} {'R':>6} {'F1':>6} {'noMedia':>7} {'pageR@5':>7} {'s/q':>6}")
+    print(f"{'corpus':42} {'generator':24} {'P':>6} {'R':>6} {'F1':>6} {'noMedia':>7} {'pageR@5':>7} {'s/q':>6} "
+          f"{'step':>7}")
     for r in rows:
         for kind, run in r["runs"].items():
             m = run["image"]
             print(f"{r['corpus'][:42]:42} {kind:24} {_fmt(m['precision']):>6} {_fmt(m['recall']):>6} "
                   f"{_fmt(m['f1']):>6} {_fmt(run.get('no_media_rate')):>7} {_fmt(run['page_recall_at5']):>7} "
-                  f"{run['seconds_per_question']:6.2f}")
+                  f"{run['seconds_per_question']:6.2f} {_steps(run):>7}")
     from quality import runtime_report
 
     recorded: dict[str, Counter[str]] = {}
@@ -251,8 +255,15 @@ def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
             p_, r_, f1 = pooled_image(runs)
             n_text = sum(run.get("n_text_only") or 0 for run in runs)
             no_media = sum(run["no_media_rate"] * run["n_text_only"] for run in runs if run.get("n_text_only"))
+            ok, n = (sum(run.get("step_placement", (0, 0))[i] for run in runs) for i in (0, 1))
             print(f"{'all corpora pooled':42} {kind:24} {p_:6.3f} {r_:6.3f} {f1:6.3f} "
-                  f"{_fmt(no_media / n_text if n_text else None):>7}")
+                  f"{_fmt(no_media / n_text if n_text else None):>7} {'':7} {'':6} {ok:>3}/{n:<3}")
+
+
+def _steps(run: dict[str, Any]) -> str:
+    """``followed/scored`` screenshots after the sentence describing their step (:func:`quality.step_placement`)."""
+    ok, n = run.get("step_placement", (0, 0))
+    return f"{ok}/{n}"
 
 
 def pooled_image(runs: list[dict[str, Any]]) -> tuple[float, float, float]:

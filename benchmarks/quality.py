@@ -13,7 +13,8 @@ For every question of the gold file, over the same index and in the same run:
   the *current* defaults, side by side;
 - printed per generator x selection: media P/R/F1 per kind (micro), no-media
   rate on text-only questions, placement correctness (MuRAR 2.4: the item
-  follows a sentence attributed to its own section), snippet recall@1/3/5
+  follows a sentence attributed to its own section), step placement (a
+  screenshot follows the sentence describing its step: :func:`step_placement`), snippet recall@1/3/5
   (gold section), MiRAGE InfoP (reference mode, gold answer points) and CiteP
   (collection mode) with the embedding judge (each sentence one subclaim), and
   seconds per question (generation, from the cache when it was recorded, and
@@ -44,11 +45,13 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from importlib.metadata import PackageNotFoundError, version
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
@@ -59,17 +62,19 @@ from murar.answer.generate import (
     AnswerGenerator,
     ExtractiveAnswerGenerator,
     GeneratedAnswer,
+    strip_citations,
 )
-from murar.answer.media import MediaOptions
+from murar.answer.media import MediaOptions, step_text
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.answer.prompts import PROMPT_VERSION
+from murar.embed.base import Embedder
 from murar.eval.claims import SentenceDecomposer
 from murar.eval.judge import EmbeddingJudge
 from murar.eval.media_metrics import load_gold
 from murar.eval.run import EvalRun, evaluate_service
 from murar.eval.scorer import MirageScorer
 from murar.llm.base import ChatMessage
-from murar.schema import ScoredSnippet
+from murar.schema import Answer, ScoredSnippet
 from murar.store.hybrid import RetrieverOptions
 
 SHARED = REPO.parent / "shared"
@@ -215,7 +220,32 @@ def _f(x: float | None) -> str:
     return "  -  " if x is None else f"{x:.3f}"
 
 
-def summary_row(name: str, run: EvalRun, gen_seconds: list[float], select_ms: list[float]) -> dict[str, Any]:
+def step_placement(answers: Iterable[Answer | None], embedder: Embedder, step_min: float) -> tuple[int, int]:
+    """How many shown screenshots follow the answer sentence describing their step, of how many
+    were scored: a screenshot is scored when a sentence attributed to its snippet is at least
+    ``step_min`` similar to its step text (:func:`murar.answer.media.step_text`); it counts when it
+    follows the most similar of those sentences (as the three-call path's step alignment places it,
+    which sees the whole answer; the streamed path decides with one sentence of lookahead)."""
+    ok = n = 0
+    for answer in answers:
+        if answer is None:
+            continue
+        atts = answer.trace.attributions
+        for sel in answer.trace.media_selected:
+            own = [a for a in atts if a.snippet_id == sel.snippet_id]
+            if sel.item.kind != "image" or not own:
+                continue
+            vecs = embedder.embed([step_text(sel.item)] + [strip_citations(a.sentence) for a in own])
+            sims = vecs[1:] @ vecs[0]
+            best = int(np.argmax(sims))
+            if float(sims[best]) >= step_min:
+                n += 1
+                ok += sel.sentence_index == own[best].sentence_index
+    return ok, n
+
+
+def summary_row(name: str, run: EvalRun, gen_seconds: list[float], select_ms: list[float],
+                step: tuple[int, int] = (0, 0)) -> dict[str, Any]:
     m = run.media
     assert m is not None
     r = run.retrieval
@@ -223,6 +253,7 @@ def summary_row(name: str, run: EvalRun, gen_seconds: list[float], select_ms: li
         "name": name,
         "micro": m.micro, "no_media_rate_text_only": m.no_media_rate, "n_text_only": m.n_text_only,
         "placement": m.placement, "n_placement": m.n_placement,
+        "step_placement": step[0] / step[1] if step[1] else None, "n_step_placement": step[1],
         "answers_with_media": sum(1 for q in run.results if q.answer is not None and q.answer.media),
         "recall_at": r.recall_at if r else None, "mrr": r.mrr if r else None,
         "info_p_reference": run.info_reference.precision if run.info_reference else None,
@@ -242,7 +273,7 @@ def summary_row(name: str, run: EvalRun, gen_seconds: list[float], select_ms: li
 
 def print_rows(rows: list[dict[str, Any]]) -> None:
     head = (f"{'generator / selection':40s} {'img P':>6s} {'img R':>6s} {'img F1':>6s} {'tab F1':>6s} "
-            f"{'vid F1':>6s} {'all F1':>6s} {'noMedia':>7s} {'place':>6s} {'R@1':>5s} {'R@3':>5s} {'R@5':>5s} "
+            f"{'vid F1':>6s} {'all F1':>6s} {'noMedia':>7s} {'place':>6s} {'step':>6s} {'R@1':>5s} {'R@3':>5s} {'R@5':>5s} "
             f"{'InfoP':>6s} {'CiteP':>6s} {'gen s':>6s} {'sel ms':>6s}")
     print(head)
     print("-" * len(head))
@@ -252,6 +283,7 @@ def print_rows(rows: list[dict[str, Any]]) -> None:
         print(f"{row['name']:40s} {_f(mi['image']['precision']):>6s} {_f(mi['image']['recall']):>6s} "
               f"{_f(mi['image']['f1']):>6s} {_f(mi['table']['f1']):>6s} {_f(mi['video']['f1']):>6s} "
               f"{_f(mi['all']['f1']):>6s} {_f(row['no_media_rate_text_only']):>7s} {_f(row['placement']):>6s} "
+              f"{_f(row['step_placement']):>6s} "
               f"{_f(ra.get(1)):>5s} {_f(ra.get(3)):>5s} {_f(ra.get(5)):>5s} "
               f"{_f(row['info_p_reference']):>6s} {_f(row['cite_p_collection']):>6s} "
               f"{_f(row['generate_s_mean']):>6s} {row['select_ms_p50'] or 0:6.1f}")
@@ -371,7 +403,8 @@ def main() -> None:
 
             run = evaluate_service(timed, golds, scorer=scorer, decomposer=SentenceDecomposer(),
                                    corpus_root=base.corpus_root, progress=progress)
-            rows.append(summary_row(f"{gen.name} / {sel_name}", run, timed.gen_seconds, timed.select_ms))
+            rows.append(summary_row(f"{gen.name} / {sel_name}", run, timed.gen_seconds, timed.select_ms,
+                                    step_placement((q.answer for q in run.results), emb, cfg.media.step_min)))
     print(f"\nquestions: {len(golds)}  index: {args.index}  load average at end: {os.getloadavg()}")
     print("micro P/R/F1 per kind; noMedia = share of text-only questions answered without media; "
           "gen s = mean generation seconds (as recorded in the cache)\n")
