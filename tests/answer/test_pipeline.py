@@ -116,6 +116,25 @@ def test_streamed_path_places_media_while_the_text_streams_and_final_equals_stre
         (type(b).__name__, getattr(b, "text", "")) for b in answer.blocks]
 
 
+@pytest.mark.parametrize("defer", [True, False])
+def test_streamed_path_places_a_screenshot_after_the_sentence_of_its_step(index: Path, defer: bool) -> None:
+    """The section is attributed at the answer's first sentence, but its screenshot shows the step
+    the second sentence describes: the streamed path holds it one sentence and places it there, as
+    the three-call path does with the whole answer (``MediaOptions.step_defer``)."""
+    from murar.answer.media import MediaOptions
+
+    text = ("Then configure the custom event fields and save the journey [1]. To add a custom event, open the "
+            "journey canvas and drag the custom event from the events palette [1].")
+    q = "How do I add a custom event to a journey?"
+    a = _pipeline(index, [text], media=MediaOptions(step_defer=defer)).answer(q)
+    kinds = [type(b).__name__ for b in a.blocks]
+    assert kinds == (["TextBlock", "MediaBlock"] if defer else ["TextBlock", "MediaBlock", "TextBlock"])
+    assert a.blocks[0].text.startswith("Then configure")  # type: ignore[union-attr]
+    assert a.trace.media_selected[0].sentence_index == (1 if defer else 0)
+    three = _three_call(index, [text], refine=False, display_captions=False).answer(q)
+    assert three.trace.media_selected[0].sentence_index == 1
+
+
 def test_streamed_path_sends_only_the_closest_sentences(index: Path) -> None:
     p = _pipeline(index, [STREAMED_ANSWER])
     p.answer("How do I add a custom event to a journey?")

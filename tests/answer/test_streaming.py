@@ -126,3 +126,48 @@ def test_uncited_sentence_gets_the_citation_it_was_attributed_to() -> None:
     assert isinstance(blocks[0], TextBlock) and blocks[0].text == "Open the canvas. [2]"
     assert isinstance(blocks[1], MediaBlock) and blocks[1].citations == [2]
     assert isinstance(blocks[2], TextBlock) and blocks[2].text == "Then save it [1]."  # cited: left alone
+
+
+@pytest.mark.parametrize("claimed", [False, True])
+def test_held_media_wait_for_the_next_sentence_and_hold_its_text(claimed: bool) -> None:
+    """A sentence whose outcome holds media (a screenshot of a step it does not describe): the
+    next sentence's text is released only once that sentence is complete, after the held
+    media when they stay (``before``), before them when it claims them (its ``media``)."""
+    held = _block(0)
+    calls: list[tuple[int, str]] = []
+    out: list[Piece] = []
+
+    def on_sentence(i: int, sent: str) -> SentenceOutcome:
+        calls.append((i, "".join(p.text for p in out)))
+        if i == 0:
+            return SentenceOutcome(hold=True)
+        if i == 1:
+            return SentenceOutcome(media=[held]) if claimed else SentenceOutcome(before=[held])
+        return SentenceOutcome()
+
+    asm = SentenceAssembler(on_sentence, valid_citations={1, 2})
+    pieces = _tokens("Open the menu [1]. Select the Copy icon [2]. Paste it [1].", 3)
+    for c in pieces:
+        out += asm.feed(c)
+        if len(calls) == 1 and "Select" in c:  # the second sentence is being written: none of it is out
+            assert "Select" not in "".join(p.text for p in out)
+    out += asm.close()
+    assert calls[1][1].rstrip() == "Open the menu [1]."  # nothing of sentence 2 out when it completed
+    blocks = blocks_of(out)
+    texts = [b.text if isinstance(b, TextBlock) else "IMG" for b in blocks]
+    if claimed:
+        assert texts == ["Open the menu [1]. Select the Copy icon [2].", "IMG", "Paste it [1]."]
+        assert [p.sentence_index for p in out if p.media] == [1]
+    else:
+        assert texts == ["Open the menu [1].", "IMG", "Select the Copy icon [2]. Paste it [1]."]
+        assert [p.sentence_index for p in out if p.media] == [0]
+    assert blocks[1].citations == ([2] if claimed else [1])  # type: ignore[union-attr]
+
+
+def test_text_held_after_the_last_sentence_is_released_at_close() -> None:
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(hold=True), valid_citations={1})
+    out: list[Piece] = []
+    for c in _tokens("Open the menu [1]. Select Copy [1].", 2):
+        out += asm.feed(c)
+    out += asm.close()
+    assert "".join(p.text for p in out) == "Open the menu [1]. Select Copy [1]."

@@ -145,7 +145,10 @@ class MediaOptions:
     answer brought no media (:func:`top_section_pick`; ``None``: off).
     ``top_section_lead``: that picture comes after the document's own sentence
     introducing it (:func:`picture_lead`), added to the answer with the top
-    snippet's citation. The booleans are the levers described in the module docstring.
+    snippet's citation. ``step_defer`` (streamed path): a screenshot chosen at a
+    sentence that describes none of its step waits one sentence for the one that does
+    (:class:`murar.answer.streaming.SentenceOutcome` ``hold``). The booleans are the
+    levers described in the module docstring.
     """
 
     min_snippet_score: float = 0.5
@@ -168,13 +171,14 @@ class MediaOptions:
     tab_match: bool = True
     top_section: float | None = 0.6
     top_section_lead: bool = True
+    step_defer: bool = True
 
     @classmethod
     def previous(cls) -> MediaOptions:
         """The selection before issue 9 (every lever off)."""
         return cls(skip_flagged=False, dedupe_content=False, step_align=False, kind_aware=False,
                    need_visual_cue=False, question_focus=None, section_focus=None, tab_match=False,
-                   top_section=None, top_section_lead=False)
+                   top_section=None, top_section_lead=False, step_defer=False)
 
 
 @dataclass(slots=True)

@@ -59,6 +59,7 @@ from murar.answer.media import (
     focus_sections,
     picture_lead,
     select_section_media,
+    step_text,
     top_section_pick,
 )
 from murar.answer.moments import best_moment
@@ -468,6 +469,8 @@ class Pipeline:
             yield AnswerEvent(type="answer", answer=self._not_found(q, snippets, trace))
             return
         yield from emit(assembler.close())
+        last = len(assembler.sentences) - 1
+        yield from emit([Piece(media=b, sentence_index=last) for b in state.flush()])
         yield from emit(state.top_section())
         wall = _ms(t)
         trace.timings_ms["generate"] = round(wall - evidence_ms - state.attribute_ms - state.media_ms, 2)
@@ -596,6 +599,9 @@ class _Incremental:
         self.echo = example_echo(snippets)
         self.echoed = 0
         """Sentences copied from the prompt's example (:mod:`murar.answer.echo`): never attributed."""
+        self.pending: list[tuple[MediaSelection, str, float]] = []
+        """Screenshots held for one sentence (``MediaOptions.step_defer``): the selection, the
+        sentence it follows unless the next one describes its step, and its step similarity to it."""
 
     @functools.cached_property
     def sections(self) -> frozenset[str] | None:
@@ -626,29 +632,78 @@ class _Incremental:
         if self.echo(sentence):
             self.echoed += 1
             self.attribute_ms += _ms(t)
-            return SentenceOutcome()
+            return SentenceOutcome(before=self.flush())
         a = self._attribute(index, sentence)
         if a is None:
-            return SentenceOutcome()
+            return SentenceOutcome(before=self.flush())
         self.attribute_ms += _ms(t)
         t = time.perf_counter()
-        if len(self.selected) >= cfg.media.max_items or a.snippet_id is None and cfg.media_strategy == "section":
+        claimed = self._claimed(index, a.snippet_id)
+        before = self.flush()
+        if (len(self.selected) + len(claimed) >= cfg.media.max_items
+                or a.snippet_id is None and cfg.media_strategy == "section"):
+            blocks = self._place(claimed, sentence)
             self.media_ms += _ms(t)
-            return SentenceOutcome(citation=a.citation)
+            return SentenceOutcome(citation=a.citation, media=blocks, before=before)
         text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
         media = self.p._select(text, self.attributions, self._vector_rows(), self.question, self.sections)
         self.trace.media_candidates = media.candidates
         new: list[MediaSelection] = []
         for sel in media.selected:
             key = dedupe_key(sel.item)
-            if key in self.keys or len(self.selected) + len(new) >= cfg.media.max_items:
+            if key in self.keys or len(self.selected) + len(claimed) + len(new) >= cfg.media.max_items:
                 continue
             self.keys.add(key)
             sel.sentence_index = index
             new.append(sel)
-        blocks = self._place(new, sentence)
+        now = []
+        for sel in new:
+            sim = self._step_similarity(sel, index)
+            if sim is None:
+                now.append(sel)
+            else:
+                self.pending.append((sel, sentence, sim))
+        blocks = self._place(claimed + now, sentence)
         self.media_ms += _ms(t)
-        return SentenceOutcome(citation=a.citation, media=blocks)
+        return SentenceOutcome(citation=a.citation, media=blocks, before=before, hold=bool(self.pending))
+
+    def _step_similarity(self, sel: MediaSelection, index: int) -> float | None:
+        """``None`` when ``sel`` is placed after sentence ``index`` at once; else the
+        similarity of its step text (:func:`~murar.answer.media.step_text`) to that sentence,
+        and it waits for the next sentence (``MediaOptions.step_defer``): a screenshot whose
+        step no sentence of its snippet so far describes (similarity under ``step_min``)."""
+        opts = self.p.config.media
+        if not (opts.step_defer and opts.step_align) or sel.item.kind != "image":
+            return None
+        step = self.p._memo.embed([step_text(sel.item)])[0]
+        return float(self.sentence_vectors[index] @ step)
+
+    def _claimed(self, index: int, snippet_id: str | None) -> list[MediaSelection]:
+        """The held screenshots that sentence ``index`` (attributed to ``snippet_id``) describes:
+        a sentence of their snippet whose similarity to their step text reaches ``step_min`` and
+        beats the sentence they were held at. They leave :attr:`pending` and follow it."""
+        if not self.pending or snippet_id is None:
+            return []
+        vec = self.sentence_vectors[index]
+        claimed = []
+        for entry in list(self.pending):
+            sel, _, held_sim = entry
+            if sel.snippet_id != snippet_id:
+                continue
+            sim = float(vec @ self.p._memo.embed([step_text(sel.item)])[0])
+            if sim >= self.p.config.media.step_min and sim > held_sim:
+                sel.sentence_index = index
+                claimed.append(sel)
+                self.pending.remove(entry)
+        return claimed
+
+    def flush(self) -> list[MediaBlock]:
+        """Place the held screenshots after the sentence they were held at; their blocks."""
+        blocks: list[MediaBlock] = []
+        for sel, sentence, _ in self.pending:
+            blocks += self._place([sel], sentence)
+        self.pending = []
+        return blocks
 
     def _attribute(self, index: int, sentence: str) -> Attribution | None:
         """Attribute answer sentence ``index`` and record it (with its vector); ``None``

@@ -8,7 +8,10 @@ the period such as ``"... menu. [1]"`` still belongs to the sentence before).
 When a sentence completes, the ``on_sentence`` callback runs (source
 attribution and media selection of that sentence) and the media it returns are
 placed right after it, before any text of the next sentence is released; a
-sentence the model left uncited gets the citation it was attributed to.
+sentence the model left uncited gets the citation it was attributed to. Media
+the callback holds (:attr:`SentenceOutcome.hold`: a screenshot that may belong
+after the next sentence) keep the next sentence's text back until it is
+complete; its outcome then says which stay before it.
 
 Text that might still turn out to end a sentence (a terminator with only spaces
 or citation markers after it, a half-written ``[1``) is held back; everything
@@ -50,10 +53,19 @@ class Piece:
 class SentenceOutcome:
     """What the pipeline decided for one complete sentence: the ``media`` blocks
     to place right after it, and the ``citation`` of the snippet it was attributed
-    to (shown after the sentence when the model cited nothing)."""
+    to (shown after the sentence when the model cited nothing).
+
+    ``hold``: the pipeline keeps back media chosen at this sentence that may
+    belong after the next one (a screenshot of a step this sentence does not
+    describe yet); the text after this sentence is held until the next sentence
+    completes, whose outcome gives in ``before`` the held media that stay after
+    this sentence (the others come back in its ``media``).
+    """
 
     media: list[MediaBlock] = field(default_factory=list)
     citation: int | None = None
+    before: list[MediaBlock] = field(default_factory=list)
+    hold: bool = False
 
 
 OnSentence = Callable[[int, str], SentenceOutcome]
@@ -83,6 +95,8 @@ class SentenceAssembler:
         self.sentences: list[str] = []
         self._segment = ""  # text released since the last media block
         self._last_cites: list[int] = []
+        self._holding = False  # the last outcome asked to hold the text after its sentence
+        self._held = ""  # text kept back meanwhile
 
     def _release(self, end: int) -> list[Piece]:
         if end <= self._released:
@@ -92,8 +106,22 @@ class SentenceAssembler:
             text = text.lstrip()
         self._released = end
         text = clean_citations(text, self._valid)
+        if self._holding:
+            self._held += text
+            return []
         self._segment += text
         return [Piece(text=text)] if text else []
+
+    def _unhold(self) -> list[Piece]:
+        """Release the text held since the last sentence and stop holding."""
+        text, self._held, self._holding = self._held, "", False
+        self._segment += text
+        return [Piece(text=text)] if text else []
+
+    def _media_piece(self, index: int, block: MediaBlock) -> Piece:
+        inherited = self._media_citations()
+        block.citations = block.citations or inherited  # a block knows its own source when it came with one
+        return Piece(media=block, sentence_index=index)
 
     def _media_citations(self) -> list[int]:
         """The last citation of the text block before a media block (else the one before that)."""
@@ -111,22 +139,30 @@ class SentenceAssembler:
         if not sentence:
             return out
         media: list[tuple[int, MediaBlock]] = []
+        before: list[tuple[int, MediaBlock]] = []
         cite: int | None = None
-        for sent in split_answer(sentence) or [sentence]:
+        hold = False
+        for k, sent in enumerate(split_answer(sentence) or [sentence]):
             index = len(self.sentences)
             self.sentences.append(sent)
             outcome = self._on_sentence(index, sent)
             cite = outcome.citation if outcome.citation is not None else cite
+            # media held at the sentence before: after it, before this text; within one
+            # piece of text (several sentences at once) they can only follow the whole piece
+            (before if k == 0 else media).extend((index - 1, block) for block in outcome.before)
             media += [(index, block) for block in outcome.media]
+            hold = outcome.hold
+        if self._holding:
+            out = [self._media_piece(index, block) for index, block in before] + self._unhold()
+        else:
+            out += [self._media_piece(index, block) for index, block in before]
         if cite is not None and not citations_in(sentence):
             # an uncited sentence shows the source it was attributed to (MuRAR section 2.2)
             marker = f" [{cite}]"
             self._segment += marker
             out.append(Piece(text=marker))
-        for index, block in media:
-            inherited = self._media_citations()
-            block.citations = block.citations or inherited  # a block knows its own source when it came with one
-            out.append(Piece(media=block, sentence_index=index))
+        out += [self._media_piece(index, block) for index, block in media]
+        self._holding = hold
         return out
 
     def _boundary(self, tail: str) -> int | None:
@@ -175,7 +211,7 @@ class SentenceAssembler:
                 out += self._sentence_done(self._done + b)
             out += self._sentence_done(len(self.raw.rstrip()))
         out += self._release(len(self.raw.rstrip()))
-        return out
+        return out + self._unhold()  # media still held belong after the last sentence: the caller places them
 
 
 def blocks_of(pieces: list[Piece]) -> list[Block]:
