@@ -11,7 +11,10 @@ run and on one loaded model, each question is answered by both paths in turn
   prompt prefix restored from the llama.cpp state cache, attribution and media
   selection per sentence while the answer streams, captions from the docs;
 - ``lead-in`` (optional, ``--paths``): the answer from the selected sentences,
-  then one short call writing a validated lead-in per media item.
+  then one short call writing a validated lead-in per media item;
+- ``streamed-no-defer`` (optional): the streamed path placing each screenshot
+  at the sentence it was chosen at (``MediaOptions(step_defer=False)``), to see
+  what waiting one sentence for the screenshot's step costs the first media.
 
 Printed per path: time to the first answer token (for three-call also to the
 first *final* text, which only exists at the end), to the first media item, to
@@ -52,6 +55,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from murar.answer.evidence import EvidenceOptions
+from murar.answer.media import MediaOptions
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.answer.service import AnswerEvent, IndexStats
 from murar.eval.claims import SentenceDecomposer
@@ -66,7 +70,7 @@ from murar.schema import Answer
 
 SHARED = REPO.parent / "shared"
 PATHS = ("three-call", "streamed")
-OPTIONAL_PATHS = ("lead-in",)
+OPTIONAL_PATHS = ("lead-in", "streamed-no-defer")
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -230,7 +234,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=20)
     ap.add_argument("--paths", default=",".join(PATHS),
                     help="comma-separated: three-call, streamed, lead-in (answer from the selected sentences, then "
-                         "one short call writing lead-ins for the media; not streamed)")
+                         "one short call writing lead-ins for the media; not streamed), streamed-no-defer (the "
+                         "streamed path placing each screenshot where it was chosen: MediaOptions(step_defer=False))")
     ap.add_argument("--draft-tokens", type=int, default=0, help="prompt-lookup decoding on the model (0 = off)")
     ap.add_argument("--judge", default="embedding", choices=["embedding", "llm"])
     ap.add_argument("--json-out", type=Path, default=None)
@@ -253,6 +258,9 @@ def main() -> None:
     pipes = {
         "three-call": load_pipeline(args.index, chat_model=model, config=PipelineConfig.three_call()),
         "streamed": load_pipeline(args.index, chat_model=model, config=PipelineConfig()),
+        # the streamed path as before step_defer: a screenshot placed at the sentence it was chosen at
+        "streamed-no-defer": load_pipeline(args.index, chat_model=model,
+                                           config=PipelineConfig(media=MediaOptions(step_defer=False))),
         "lead-in": load_pipeline(args.index, chat_model=model, config=PipelineConfig.three_call(
             refine_mode="lead-in", display_captions=False, evidence=EvidenceOptions())),
     }
