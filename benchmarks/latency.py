@@ -282,6 +282,7 @@ def main() -> None:
             break
         for p in paths:
             model.prefix_cache = p != "three-call"
+            model.forget_prompt()  # no path reuses the KV cache of another path's identical prompt
             a = timed_answer(pipes[p], g.question, runs[p])
             r = runs[p]
             print(f"  [{i}/{len(golds)}] {p:10s} first token {r.first_token_s[-1] if a.found else float('nan'):5.1f} s  "

@@ -166,6 +166,22 @@ def test_prefix_cache_restores_the_fixed_prefix_after_other_prompts(small_model:
     small_model.prefix_cache = True
 
 
+@pytest.mark.slow
+def test_forget_prompt_makes_the_same_prompt_evaluate_again(small_model: LlamaCppChatModel) -> None:
+    ask = [*PREFIXED, ChatMessage("user", "Reply with the word OK and nothing else.")]
+    small_model.prefix_cache = True
+    first = small_model.complete(ask, max_tokens=6)
+    small_model.complete(ask, max_tokens=6)
+    reused = small_model.last_call
+    assert reused is not None and reused.cached_tokens >= reused.prompt_tokens - 1  # the whole prompt reused
+    small_model.forget_prompt()
+    assert small_model.complete(ask, max_tokens=6) == first
+    fresh = small_model.last_call
+    assert fresh is not None
+    # the fixed prefix comes back from its saved state; the question is evaluated again
+    assert fresh.prompt_tokens - 20 <= fresh.cached_tokens < fresh.prompt_tokens - 5
+
+
 def test_extra_buffer_types_are_switched_off_only_inside_the_block() -> None:
     import llama_cpp.llama_cpp as api
 

@@ -236,6 +236,16 @@ class LlamaCppChatModel:
                 self._llm = None
             self._prefixes.clear()
 
+    def forget_prompt(self) -> None:
+        """Drop the last prompt's tokens from llama.cpp's KV cache; the saved prefix states
+        stay. The next call evaluates its prompt as a new question would (after the
+        restored prefix with ``prefix_cache``). For benchmarks that send one prompt twice:
+        the second call would otherwise evaluate one token, since llama.cpp reuses the
+        longest common start of the cached tokens. Loaded or not, it never raises."""
+        with self._gen_lock:
+            if self._llm is not None:
+                self._llm.reset()  # type: ignore[no-untyped-call]
+
     def _model(self) -> Llama:
         self.load()
         assert self._llm is not None
