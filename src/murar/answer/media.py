@@ -145,8 +145,9 @@ class MediaOptions:
     answer brought no media (:func:`top_section_pick`; ``None``: off).
     ``top_section_lead``: that picture comes after the document's own sentence
     introducing it (:func:`picture_lead`), added to the answer with the top
-    snippet's citation. ``step_defer`` (streamed path): a screenshot chosen at a
-    sentence that describes none of its step waits one sentence for the one that does
+    snippet's citation. ``step_defer`` (streamed path): a screenshot waits one sentence
+    and follows the next one when that one describes its step better (reaching
+    ``step_min``); the next sentence's text is held meanwhile
     (:class:`murar.answer.streaming.SentenceOutcome` ``hold``). The booleans are the
     levers described in the module docstring.
     """

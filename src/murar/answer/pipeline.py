@@ -668,10 +668,10 @@ class _Incremental:
         return SentenceOutcome(citation=a.citation, media=blocks, before=before, hold=bool(self.pending))
 
     def _step_similarity(self, sel: MediaSelection, index: int) -> float | None:
-        """``None`` when ``sel`` is placed after sentence ``index`` at once; else the
-        similarity of its step text (:func:`~murar.answer.media.step_text`) to that sentence,
-        and it waits for the next sentence (``MediaOptions.step_defer``): a screenshot whose
-        step no sentence of its snippet so far describes (similarity under ``step_min``)."""
+        """``None`` when ``sel`` is placed after sentence ``index`` at once (not an image, or
+        ``MediaOptions.step_defer`` / ``step_align`` off); else it waits for the next sentence,
+        and this is the similarity of its step text (:func:`~murar.answer.media.step_text`) to
+        sentence ``index``, which the next sentence must beat to take it (:meth:`_claimed`)."""
         opts = self.p.config.media
         if not (opts.step_defer and opts.step_align) or sel.item.kind != "image":
             return None
