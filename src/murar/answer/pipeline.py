@@ -571,6 +571,16 @@ class Pipeline:
                           corpus_root=str(self.corpus_root or ""), built_at="")
 
 
+@dataclass(slots=True)
+class _Held:
+    """A screenshot held for one sentence on the streamed path (``MediaOptions.step_defer``)."""
+
+    selection: MediaSelection
+    sentence: str  # the answer sentence it follows unless the next one takes it
+    step: np.ndarray  # its step text's vector
+    similarity: float  # of ``step`` to ``sentence``: the next sentence must beat it
+
+
 class _Incremental:
     """Per-sentence source attribution and media selection for the streamed path.
 
@@ -599,9 +609,8 @@ class _Incremental:
         self.echo = example_echo(snippets)
         self.echoed = 0
         """Sentences copied from the prompt's example (:mod:`murar.answer.echo`): never attributed."""
-        self.pending: list[tuple[MediaSelection, str, float]] = []
-        """Screenshots held for one sentence (``MediaOptions.step_defer``): the selection, the
-        sentence it follows unless the next one describes its step, and its step similarity to it."""
+        self.pending: list[_Held] = []
+        """Screenshots held for one sentence (``MediaOptions.step_defer``), all chosen at the last one."""
 
     @functools.cached_property
     def sections(self) -> frozenset[str] | None:
@@ -658,25 +667,23 @@ class _Incremental:
             new.append(sel)
         now = []
         for sel in new:
-            sim = self._step_similarity(sel, index)
-            if sim is None:
+            step = self._step_vector(sel)
+            if step is None:
                 now.append(sel)
             else:
-                self.pending.append((sel, sentence, sim))
+                self.pending.append(_Held(sel, sentence, step, float(self.sentence_vectors[index] @ step)))
         blocks = self._place(claimed + now, sentence)
         self.media_ms += _ms(t)
         return SentenceOutcome(citation=a.citation, media=blocks, before=before, hold=bool(self.pending))
 
-    def _step_similarity(self, sel: MediaSelection, index: int) -> float | None:
-        """``None`` when ``sel`` is placed after sentence ``index`` at once (not an image, or
-        ``MediaOptions.step_defer`` / ``step_align`` off); else it waits for the next sentence,
-        and this is the similarity of its step text (:func:`~murar.answer.media.step_text`) to
-        sentence ``index``, which the next sentence must beat to take it (:meth:`_claimed`)."""
+    def _step_vector(self, sel: MediaSelection) -> np.ndarray | None:
+        """The vector of ``sel``'s step text (:func:`~murar.answer.media.step_text`) when it
+        waits for the next sentence (an image, ``MediaOptions.step_defer`` and ``step_align``
+        on), else ``None``: placed at once."""
         opts = self.p.config.media
         if not (opts.step_defer and opts.step_align) or sel.item.kind != "image":
             return None
-        step = self.p._memo.embed([step_text(sel.item)])[0]
-        return float(self.sentence_vectors[index] @ step)
+        return np.asarray(self.p._memo.embed([step_text(sel.item)])[0])
 
     def _claimed(self, index: int, snippet_id: str | None) -> list[MediaSelection]:
         """The held screenshots that sentence ``index`` (attributed to ``snippet_id``) describes:
@@ -685,25 +692,22 @@ class _Incremental:
         if not self.pending or snippet_id is None:
             return []
         vec = self.sentence_vectors[index]
-        claimed = []
-        for entry in list(self.pending):
-            sel, _, held_sim = entry
-            if sel.snippet_id != snippet_id:
-                continue
-            sim = float(vec @ self.p._memo.embed([step_text(sel.item)])[0])
-            if sim >= self.p.config.media.step_min and sim > held_sim:
-                sel.sentence_index = index
-                claimed.append(sel)
-                self.pending.remove(entry)
+        claimed: list[MediaSelection] = []
+        kept: list[_Held] = []
+        for held in self.pending:
+            sim = float(vec @ held.step)
+            if held.selection.snippet_id == snippet_id and sim >= self.p.config.media.step_min and sim > held.similarity:
+                held.selection.sentence_index = index
+                claimed.append(held.selection)
+            else:
+                kept.append(held)
+        self.pending = kept
         return claimed
 
     def flush(self) -> list[MediaBlock]:
         """Place the held screenshots after the sentence they were held at; their blocks."""
-        blocks: list[MediaBlock] = []
-        for sel, sentence, _ in self.pending:
-            blocks += self._place([sel], sentence)
-        self.pending = []
-        return blocks
+        held, self.pending = self.pending, []
+        return self._place([h.selection for h in held], held[0].sentence) if held else []
 
     def _attribute(self, index: int, sentence: str) -> Attribution | None:
         """Attribute answer sentence ``index`` and record it (with its vector); ``None``

@@ -152,10 +152,8 @@ class SentenceAssembler:
             (before if k == 0 else media).extend((index - 1, block) for block in outcome.before)
             media += [(index, block) for block in outcome.media]
             hold = outcome.hold
-        if self._holding:
-            out = [self._media_piece(index, block) for index, block in before] + self._unhold()
-        else:
-            out += [self._media_piece(index, block) for index, block in before]
+        # held text (nothing of it is in ``out`` yet) goes out after the held media that stay
+        out = [self._media_piece(index, block) for index, block in before] + out + self._unhold()
         if cite is not None and not citations_in(sentence):
             # an uncited sentence shows the source it was attributed to (MuRAR section 2.2)
             marker = f" [{cite}]"
