@@ -165,10 +165,12 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     ingest --ocr-images``), cached by image content beside the index; the index is then
     ``<corpus>-<embedder>-ocr`` and ``ocr`` in the result gives OCR counts and seconds.
     """
+    from quality import step_placement
     from query import ocr_options, with_options
 
     from murar.answer.evidence import EvidenceOptions
     from murar.answer.generate import ExtractiveAnswerGenerator, LLMAnswerGenerator
+    from murar.answer.media import MemoEmbedder
     from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
     from murar.cli.common import build_embedder
     from murar.eval.media_metrics import normalise_path, score_media, summarise_media
@@ -179,6 +181,7 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     _, report = build_index(corpus, index, embedder=build_embedder(embedder_name), **ocr_options(index, ocr_images))
     ingest_s = time.perf_counter() - t0
     base = load_pipeline(index, llm="extractive")
+    steps = MemoEmbedder(base.embedder)  # each generator's run scores the step texts of one corpus
     runs: dict[str, Any] = {}
     table: dict[str, Any] = {}
     kinds = ["extractive"] + ([llm] if llm != "none" else [])
@@ -214,10 +217,8 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
         page_hits = [float(normalise_path(g.page) in {normalise_path(s.snippet.source_path)
                                                         for s in a.trace.retrieved[:5]})
                      for a, g in zip(answers, questions)]
-        from quality import step_placement
-
         runs[kind] = {"image": summary.micro["image"], "macro_image": summary.macro["image"],
-                      "step_placement": step_placement(answers, base.embedder, p.config.media.step_min),
+                      "step_placement": step_placement(answers, steps, p.config.media.step_min),
                       "no_media_rate": summary.no_media_rate, "n_text_only": summary.n_text_only,
                       "page_recall_at5": sum(page_hits) / len(page_hits) if page_hits else None,
                       "seconds_per_question": secs / max(len(questions), 1),
@@ -255,7 +256,8 @@ def print_quality(rows: list[dict[str, Any]], embedder_name: str) -> None:
             p_, r_, f1 = pooled_image(runs)
             n_text = sum(run.get("n_text_only") or 0 for run in runs)
             no_media = sum(run["no_media_rate"] * run["n_text_only"] for run in runs if run.get("n_text_only"))
-            ok, n = (sum(run.get("step_placement", (0, 0))[i] for run in runs) for i in (0, 1))
+            ok = sum(run.get("step_placement", (0, 0))[0] for run in runs)
+            n = sum(run.get("step_placement", (0, 0))[1] for run in runs)
             print(f"{'all corpora pooled':42} {kind:24} {p_:6.3f} {r_:6.3f} {f1:6.3f} "
                   f"{_fmt(no_media / n_text if n_text else None):>7} {'':7} {'':6} {ok:>3}/{n:<3}")
 

@@ -64,10 +64,9 @@ from murar.answer.generate import (
     GeneratedAnswer,
     strip_citations,
 )
-from murar.answer.media import MediaOptions, step_text
+from murar.answer.media import MediaOptions, MemoEmbedder, TextEmbedder, step_text
 from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
 from murar.answer.prompts import PROMPT_VERSION
-from murar.embed.base import Embedder
 from murar.eval.claims import SentenceDecomposer
 from murar.eval.judge import EmbeddingJudge
 from murar.eval.media_metrics import load_gold
@@ -220,7 +219,7 @@ def _f(x: float | None) -> str:
     return "  -  " if x is None else f"{x:.3f}"
 
 
-def step_placement(answers: Iterable[Answer | None], embedder: Embedder, step_min: float) -> tuple[int, int]:
+def step_placement(answers: Iterable[Answer | None], embedder: TextEmbedder, step_min: float) -> tuple[int, int]:
     """How many shown screenshots follow the answer sentence describing their step, of how many
     were scored: a screenshot is scored when a sentence attributed to its snippet is at least
     ``step_min`` similar to its step text (:func:`murar.answer.media.step_text`); it counts when it
@@ -372,6 +371,7 @@ def main() -> None:
         keep = set(args.generators.split(","))
         gens = [g for g in gens if g.name in keep]
     judge = EmbeddingJudge(emb)
+    steps = MemoEmbedder(emb)  # every selection row scores the same answers' step texts and sentences
     scorer = None if args.no_mirage else MirageScorer(judge)
     rows: list[dict[str, Any]] = []
 
@@ -404,7 +404,7 @@ def main() -> None:
             run = evaluate_service(timed, golds, scorer=scorer, decomposer=SentenceDecomposer(),
                                    corpus_root=base.corpus_root, progress=progress)
             rows.append(summary_row(f"{gen.name} / {sel_name}", run, timed.gen_seconds, timed.select_ms,
-                                    step_placement((q.answer for q in run.results), emb, cfg.media.step_min)))
+                                    step_placement((q.answer for q in run.results), steps, cfg.media.step_min)))
     print(f"\nquestions: {len(golds)}  index: {args.index}  load average at end: {os.getloadavg()}")
     print("micro P/R/F1 per kind; noMedia = share of text-only questions answered without media; "
           "gen s = mean generation seconds (as recorded in the cache)\n")
