@@ -71,6 +71,17 @@ def test_media_come_right_after_their_sentence_and_before_the_next_one(size: int
     assert blocks[1].citations == [1] and blocks[3].citations == [2]  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("size", [1, 2, 3, 7])
+def test_a_numbered_step_keeps_its_number_after_the_media_before_it(size: int) -> None:
+    """The number opening a list item ("\n1") is not a citation nor a space: it was released
+    before the sentence above was known complete, so that sentence's media split the step from
+    its number ("To add an event:\n1" [image] ". Open the journey canvas")."""
+    _asm, out, _calls = _run(_tokens(ANSWERS[2], size), media_after={0, 1})
+    texts = [b.text if isinstance(b, TextBlock) else "IMG" for b in blocks_of(out)]
+    assert texts[:4] == ["To add an event:", "IMG", "1. Open the journey canvas [1].", "IMG"]
+    assert texts[4].startswith("2. Drag the custom event [1].")
+
+
 def test_sentence_is_attributed_before_the_stream_ends() -> None:
     chunks = _tokens(ANSWERS[0], 4)
     seen: list[int] = []
@@ -164,10 +175,16 @@ def test_held_media_wait_for_the_next_sentence_and_hold_its_text(claimed: bool) 
     assert blocks[1].citations == ([2] if claimed else [1])  # type: ignore[union-attr]
 
 
-def test_text_held_after_the_last_sentence_is_released_at_close() -> None:
-    asm = SentenceAssembler(lambda i, s: SentenceOutcome(hold=True), valid_citations={1})
+@pytest.mark.parametrize("size", [1, 2, 7, 1000])
+def test_text_held_at_every_sentence_is_all_released(size: int) -> None:
+    """Every sentence holds (a screenshot chosen at each): the text held after a sentence goes
+    out as soon as the next one completes, and the whole answer is out at close."""
+    answer = ANSWERS[2]
+    asm = SentenceAssembler(lambda i, s: SentenceOutcome(hold=True), valid_citations={1, 2})
     out: list[Piece] = []
-    for c in _tokens("Open the menu [1]. Select Copy [1].", 2):
+    for c in _tokens(answer, size):
         out += asm.feed(c)
+        if asm.sentences:  # the last complete sentence is out, nothing after it
+            assert "".join(p.text for p in out).rstrip().endswith(asm.sentences[-1])
     out += asm.close()
-    assert "".join(p.text for p in out) == "Open the menu [1]. Select Copy [1]."
+    assert "".join(p.text for p in out) == answer

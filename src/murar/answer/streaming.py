@@ -34,8 +34,10 @@ from murar.schema import Block, MediaBlock, TextBlock
 
 # a sentence may end here: terminator or line break followed by more than spaces/citations
 _MAYBE_END = re.compile(r"[.!?;:\n][\"')\]]*[\s\[\]\d,]*[^\s\[\]\d,\"')]")
-# the unresolved tail: a terminator (or line break) followed only by spaces and citation pieces
-_HOLD = re.compile(r"(?:[.!?;:\n][\"')\]]*(?:\s|\[\d*(?:\s*,\s*\d*)*\]?)*|\[\d*(?:\s*,\s*\d*)*)$")
+# the unresolved tail: a terminator (or line break) followed only by spaces and citation pieces,
+# or a line break followed by the start of a list item ("\n1", "\n2.", "\n-"), which belongs to the next sentence
+_HOLD = re.compile(r"(?:[.!?;:\n][\"')\]]*(?:\s|\[\d*(?:\s*,\s*\d*)*\]?)*|\[\d*(?:\s*,\s*\d*)*"
+                   r"|\n[ \t]*(?:\d+[.)]?|[-*+])[ \t]*)$")
 _ANY_CITE = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 _TRAILING_CITES = re.compile(r"(?:\s*\[\d+(?:\s*,\s*\d+)*\])+\s*$")
 
