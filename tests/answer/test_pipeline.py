@@ -135,6 +135,18 @@ def test_streamed_path_places_a_screenshot_after_the_sentence_of_its_step(index:
     assert three.trace.media_selected[0].sentence_index == 1
 
 
+def test_a_screenshot_held_at_the_last_sentence_follows_it(index: Path) -> None:
+    """No next sentence comes to take or release a screenshot held at the answer's last
+    sentence: it is placed after it once the stream ends."""
+    text = "To add a custom event, open the journey canvas and drag the custom event from the events palette [1]."
+    events = list(_pipeline(index, [text]).stream("How do I add a custom event to a journey?"))
+    kinds = [e.type for e in events if e.type in ("token", "media")]
+    assert kinds[-1] == "media" and kinds.count("media") == 1
+    answer = events[-1].answer
+    assert answer is not None and [type(b).__name__ for b in answer.blocks] == ["TextBlock", "MediaBlock"]
+    assert answer.trace.media_selected[0].sentence_index == 0
+
+
 def test_streamed_path_sends_only_the_closest_sentences(index: Path) -> None:
     p = _pipeline(index, [STREAMED_ANSWER])
     p.answer("How do I add a custom event to a journey?")
