@@ -252,6 +252,22 @@ def test_a_caption_never_repeats_the_sentence_its_item_follows() -> None:
     assert [s.item.display_caption for s in sels] == [" > ".join(a.heading_path), "The segment builder canvas"]
 
 
+def test_a_clipped_caption_never_repeats_the_sentence_its_item_follows() -> None:
+    """A long doc sentence is no repeat of a shorter answer sentence, but clipped to a
+    caption at its clause break it is exactly that sentence: the next text is used."""
+    from murar.answer.captions import fallback_caption, repeats
+
+    a = _image("a", "s", "x")
+    a.alt = ""
+    a.context_before = ("Use the icon at the top of each column to copy the server call URL to your clipboard, "
+                        "where you can paste it into another document for reference or debugging purposes.")
+    a.context_after = ""
+    said = "Use the icon at the top of the column to copy the server call URL to your clipboard [3]."
+    assert not repeats(a.context_before, said)
+    assert fallback_caption(a, avoid=said) == " > ".join(a.heading_path)
+    assert fallback_caption(a).startswith("Use the icon")
+
+
 def test_two_pictures_under_one_docs_sentence_get_distinct_captions() -> None:
     """Docs often put a sentence between two screenshots: it is the text after the
     first and the text before the second. Both fallback captions were that sentence;

@@ -112,6 +112,8 @@ def _ranked_choices(item: AnyMedia, *, max_words: int, avoid: str) -> list[tuple
             base = " > ".join(parts)
         words = base.split()
         cap = _clip(words, max_words).strip()
+        if avoid and repeats(cap, avoid):
+            continue  # clipped at a clause break, a long sentence can become the one just read
         if cap and all(cap != c for _, c in out):
             out.append((kind, cap))
     return out
