@@ -356,3 +356,17 @@ def test_a_screenshot_after_the_answers_copy_of_its_step_is_not_captioned_with_i
     p = load_pipeline(alt_less_index, chat_model=ScriptedChatModel([f"{step} [1]."]), config=cfg)
     (media,) = p.answer("How do I add a custom event to a journey?").media
     assert media.caption == "Then configure the custom event fields and save the journey"
+
+
+def test_a_held_screenshot_moves_on_while_each_next_sentence_describes_its_step_better(index: Path) -> None:
+    """A screenshot taken by the next sentence is held again: the sentence after that one may
+    describe its step better still (the three-call path, seeing the whole answer, places it there)."""
+    text = ("Then configure the custom event fields and save the journey [1]. Open the journey canvas to add "
+            "a custom event [1]. To add a custom event, open the journey canvas and drag the custom event "
+            "from the events palette [1].")
+    q = "How do I add a custom event to a journey?"
+    a = _pipeline(index, [text]).answer(q)
+    assert [type(b).__name__ for b in a.blocks] == ["TextBlock", "MediaBlock"]
+    assert a.trace.media_selected[0].sentence_index == 2
+    three = _three_call(index, [text], refine=False, display_captions=False).answer(q)
+    assert three.trace.media_selected[0].sentence_index == 2

@@ -147,7 +147,8 @@ class MediaOptions:
     introducing it (:func:`picture_lead`), added to the answer with the top
     snippet's citation. ``step_defer`` (streamed path): a screenshot waits one sentence
     and follows the next one when that one describes its step better (reaching
-    ``step_min``); the next sentence's text is held meanwhile
+    ``step_min``), and then waits again, for as long as each next sentence describes it
+    better; the next sentence's text is held meanwhile
     (:class:`murar.answer.streaming.SentenceOutcome` ``hold``). The booleans are the
     levers described in the module docstring.
     """

@@ -573,7 +573,8 @@ class Pipeline:
 
 @dataclass(slots=True)
 class _Held:
-    """A screenshot held for one sentence on the streamed path (``MediaOptions.step_defer``)."""
+    """A screenshot held on the streamed path (``MediaOptions.step_defer``) until a sentence
+    does not describe its step better than the one it follows."""
 
     selection: MediaSelection
     sentence: str  # the answer sentence it follows unless the next one takes it
@@ -610,7 +611,7 @@ class _Incremental:
         self.echoed = 0
         """Sentences copied from the prompt's example (:mod:`murar.answer.echo`): never attributed."""
         self.pending: list[_Held] = []
-        """Screenshots held for one sentence (``MediaOptions.step_defer``), all chosen at the last one."""
+        """Screenshots held (``MediaOptions.step_defer``), all at the last sentence: chosen or taken there."""
 
     @functools.cached_property
     def sections(self) -> frozenset[str] | None:
@@ -647,13 +648,13 @@ class _Incremental:
             return SentenceOutcome(before=self.flush())
         self.attribute_ms += _ms(t)
         t = time.perf_counter()
-        claimed = self._claimed(index, a.snippet_id)
+        claimed = self._claimed(index, a.snippet_id, sentence)
         before = self.flush()
         if (len(self.selected) + len(claimed) >= cfg.media.max_items
                 or a.snippet_id is None and cfg.media_strategy == "section"):
-            blocks = self._place(claimed, sentence)
+            self.pending = claimed  # held again: the sentence after this one may describe them better still
             self.media_ms += _ms(t)
-            return SentenceOutcome(citation=a.citation, media=blocks, before=before)
+            return SentenceOutcome(citation=a.citation, before=before, hold=bool(self.pending))
         text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
         media = self.p._select(text, self.attributions, self._vector_rows(), self.question, self.sections)
         self.trace.media_candidates = media.candidates
@@ -665,6 +666,7 @@ class _Incremental:
             self.keys.add(key)
             sel.sentence_index = index
             new.append(sel)
+        self.pending = claimed
         now = []
         for sel in new:
             step = self._step_vector(sel)
@@ -672,7 +674,7 @@ class _Incremental:
                 now.append(sel)
             else:
                 self.pending.append(_Held(sel, sentence, step, float(self.sentence_vectors[index] @ step)))
-        blocks = self._place(claimed + now, sentence)
+        blocks = self._place(now, sentence)
         self.media_ms += _ms(t)
         return SentenceOutcome(citation=a.citation, media=blocks, before=before, hold=bool(self.pending))
 
@@ -685,20 +687,23 @@ class _Incremental:
             return None
         return np.asarray(self.p._memo.embed([step_text(sel.item)])[0])
 
-    def _claimed(self, index: int, snippet_id: str | None) -> list[MediaSelection]:
+    def _claimed(self, index: int, snippet_id: str | None, sentence: str) -> list[_Held]:
         """The held screenshots that sentence ``index`` (attributed to ``snippet_id``) describes:
         a sentence of their snippet whose similarity to their step text reaches ``step_min`` and
-        beats the sentence they were held at. They leave :attr:`pending` and follow it."""
+        beats the sentence they were held at. They leave :attr:`pending` and are returned held at
+        ``sentence`` (with that similarity to beat): the sentence after it may describe them
+        better still (``Use the icon at the top of each column to copy …`` two sentences after the
+        one that brought the section in)."""
         if not self.pending or snippet_id is None:
             return []
         vec = self.sentence_vectors[index]
-        claimed: list[MediaSelection] = []
+        claimed: list[_Held] = []
         kept: list[_Held] = []
         for held in self.pending:
             sim = float(vec @ held.step)
             if held.selection.snippet_id == snippet_id and sim >= self.p.config.media.step_min and sim > held.similarity:
                 held.selection.sentence_index = index
-                claimed.append(held.selection)
+                claimed.append(_Held(held.selection, sentence, held.step, sim))
             else:
                 kept.append(held)
         self.pending = kept

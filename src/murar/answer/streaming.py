@@ -57,11 +57,12 @@ class SentenceOutcome:
     to place right after it, and the ``citation`` of the snippet it was attributed
     to (shown after the sentence when the model cited nothing).
 
-    ``hold``: the pipeline keeps back media chosen at this sentence that may
+    ``hold``: the pipeline keeps back media chosen (or taken) at this sentence that may
     belong after the next one (a screenshot of a step this sentence does not
     describe yet); the text after this sentence is held until the next sentence
     completes, whose outcome gives in ``before`` the held media that stay after
-    this sentence (the others come back in its ``media``).
+    this sentence (the others come back in its ``media``, or, with ``hold`` again, in a
+    later outcome's ``before``).
     """
 
     media: list[MediaBlock] = field(default_factory=list)
