@@ -71,16 +71,18 @@ def test_a_sentence_copied_from_the_cited_snippet_goes_to_it() -> None:
     snippets = _scored(2, list(_DATASETS))
     sims = np.array([0.85, 0.66], dtype=np.float32)
     sentence = "The following video tutorial explains how to create datasets and manually ingest data [2]."
-    assert attribute_sentence(0, sentence, sims, snippets).snippet_id == "sn1"
+    assert attribute_sentence(0, sentence, sims, snippets).snippet_id == "sn1"  # rule 0b, by default
+    rule0 = AttributionOptions(cited_copy=0.6, uncited_copy=None)  # rule 0 alone (opt-in)
+    assert attribute_sentence(0, sentence, sims, snippets, rule0).snippet_id == "sn1"
     assert attribute_sentence(0, sentence, sims, snippets, AttributionOptions(cited_copy=None, uncited_copy=None)).snippet_id == "sn0"
     # not a copy: the citation alone does not beat a clearly more similar snippet
     paraphrase = "A tutorial shows the creation of datasets and their manual ingestion [2]."
-    assert attribute_sentence(0, paraphrase, sims, snippets).snippet_id == "sn0"
+    assert attribute_sentence(0, paraphrase, sims, snippets, rule0).snippet_id == "sn0"
     # a copy of the other snippet keeps that one even when the model cites this one
     copied_other = "Now that you have created the data structure, you can create data sets [2]."
-    assert attribute_sentence(0, copied_other, sims, snippets).snippet_id == "sn0"
+    assert attribute_sentence(0, copied_other, sims, snippets, rule0).snippet_id == "sn0"
     # too short to tell a copy from a coincidence
-    assert attribute_sentence(0, "Create datasets [2].", sims, snippets).snippet_id == "sn0"
+    assert attribute_sentence(0, "Create datasets [2].", sims, snippets, rule0).snippet_id == "sn0"
 
 
 _BRANDS = ("Important: brands cannot be created by end-users. In Campaign V8, brands are in the Branding menu.",

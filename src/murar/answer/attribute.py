@@ -20,7 +20,10 @@ per-sentence rules therefore come first:
    [3]", copied word for word from snippet 3, scored higher against snippet 4).
    Measured on the cached bundled answers (mpnet index): image F1 on
    dev.jsonl 0.598 -> 0.659, held-out docsites 0.575 -> 0.593 and
-   0.556 -> 0.571;
+   0.556 -> 0.571. Off by default since rule 0b exists (``cited_copy=None``):
+   0b sends a verbatim copy to its snippet whatever it cites, and with rule 0
+   off image F1 was equal or better on all four question sets on two
+   recordings of the bundled model's answers (README, step 2);
 0b. **a sentence copied from a snippet it does not cite** — the same test
    over every retrieved snippet (share ``uncited_copy``, and no other snippet
    holding as many of its word pairs): the small model copies a step word for
@@ -93,7 +96,7 @@ class AttributionOptions:
     cited_margin: float = 0.05
     floor: float = 0.35
     separation: float | None = 0.1
-    cited_copy: float | None = 0.6
+    cited_copy: float | None = None
     uncited_copy: float | None = 0.7
 
     @classmethod
