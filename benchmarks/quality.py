@@ -390,7 +390,8 @@ def main() -> None:
             selections.append((f"current -{lever}", with_options(current, media={lever: off})))
         selections.append(("current -cited", with_options(current, attribution={"cited_threshold": None})))
         selections.append(("current -separation", with_options(current, attribution={"separation": None})))
-        selections.append(("current -cited_copy", with_options(current, attribution={"cited_copy": None})))
+        # rule 0 is off by default (rule 0b covers verbatim copies): the row measures turning it back on
+        selections.append(("current +cited_copy", with_options(current, attribution={"cited_copy": 0.6})))
         selections.append(("current -uncited_copy", with_options(current, attribution={"uncited_copy": None})))
     for gen in gens:
         for sel_name, cfg in selections:
