@@ -650,9 +650,9 @@ class _Incremental:
         t = time.perf_counter()
         claimed = self._claimed(index, a.snippet_id, sentence)
         before = self.flush()
+        self.pending = claimed  # held again: the sentence after this one may describe them better still
         if (len(self.selected) + len(claimed) >= cfg.media.max_items
                 or a.snippet_id is None and cfg.media_strategy == "section"):
-            self.pending = claimed  # held again: the sentence after this one may describe them better still
             self.media_ms += _ms(t)
             return SentenceOutcome(citation=a.citation, before=before, hold=bool(self.pending))
         text = " ".join(self.assembler.sentences) if self.assembler is not None else sentence
@@ -666,7 +666,6 @@ class _Incremental:
             self.keys.add(key)
             sel.sentence_index = index
             new.append(sel)
-        self.pending = claimed
         now = []
         for sel in new:
             step = self._step_vector(sel)
@@ -702,8 +701,8 @@ class _Incremental:
         for held in self.pending:
             sim = float(vec @ held.step)
             if held.selection.snippet_id == snippet_id and sim >= self.p.config.media.step_min and sim > held.similarity:
-                held.selection.sentence_index = index
-                claimed.append(_Held(held.selection, sentence, held.step, sim))
+                held.selection.sentence_index, held.sentence, held.similarity = index, sentence, sim
+                claimed.append(held)
             else:
                 kept.append(held)
         self.pending = kept
