@@ -318,7 +318,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=REPO / "benchmarks" / "out" / "answers")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--no-mirage", action="store_true", help="skip InfoP/CiteP (faster)")
-    ap.add_argument("--ablation", action="store_true", help="also the current selection with each lever off")
+    ap.add_argument("--ablation", action="store_true", help="also the current selection with each lever off (and rule 0, off by default, on)")
     ap.add_argument("--generators", default=None, help="comma-separated subset: extractive,bundled")
     ap.add_argument("--json-out", type=Path, default=REPO / "benchmarks" / "out" / "quality.json")
     ap.add_argument("--retrievers", default="dense,hybrid-minmax",

@@ -54,7 +54,7 @@ def fallback_caption(item: AnyMedia, *, max_words: int = 12, avoid: str = "") ->
 
     ``avoid``: the answer sentence the item follows. A source's leading
     sentences that it already says (:func:`repeats`) are dropped, and a source
-    it says whole is skipped: a screenshot placed after the very step that
+    it says whole, or whose clipped caption it says, is skipped: a screenshot placed after the very step that
     introduces it in the docs would otherwise be captioned with the sentence the
     reader has just read. ``""`` when every source repeats it (renderers then
     show the item's label).
