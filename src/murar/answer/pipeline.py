@@ -648,8 +648,8 @@ class _Incremental:
             return SentenceOutcome(before=self.flush())
         self.attribute_ms += _ms(t)
         t = time.perf_counter()
-        claimed = self._claimed(index, a.snippet_id, sentence)
-        before = self.flush()
+        claimed, stay = self._claimed(index, a.snippet_id, sentence)
+        before = self._place_held(stay)
         self.pending = claimed  # held again: the sentence after this one may describe them better still
         if (len(self.selected) + len(claimed) >= cfg.media.max_items
                 or a.snippet_id is None and cfg.media_strategy == "section"):
@@ -686,15 +686,16 @@ class _Incremental:
             return None
         return np.asarray(self.p._memo.embed([step_text(sel.item)])[0])
 
-    def _claimed(self, index: int, snippet_id: str | None, sentence: str) -> list[_Held]:
-        """The held screenshots that sentence ``index`` (attributed to ``snippet_id``) describes:
-        a sentence of their snippet whose similarity to their step text reaches ``step_min`` and
-        beats the sentence they were held at. They leave :attr:`pending` and are returned held at
+    def _claimed(self, index: int, snippet_id: str | None, sentence: str) -> tuple[list[_Held], list[_Held]]:
+        """:attr:`pending` split into the held screenshots that sentence ``index`` (attributed to
+        ``snippet_id``) describes and the others, which stay after the sentence they were held at.
+        Described: a sentence of their snippet whose similarity to their step text reaches
+        ``step_min`` and beats the sentence they were held at. Those are returned held at
         ``sentence`` (with that similarity to beat): the sentence after it may describe them
         better still (``Use the icon at the top of each column to copy …`` two sentences after the
         one that brought the section in)."""
         if not self.pending or snippet_id is None:
-            return []
+            return [], self.pending
         vec = self.sentence_vectors[index]
         claimed: list[_Held] = []
         kept: list[_Held] = []
@@ -705,12 +706,15 @@ class _Incremental:
                 claimed.append(held)
             else:
                 kept.append(held)
-        self.pending = kept
-        return claimed
+        return claimed, kept
 
     def flush(self) -> list[MediaBlock]:
         """Place the held screenshots after the sentence they were held at; their blocks."""
         held, self.pending = self.pending, []
+        return self._place_held(held)
+
+    def _place_held(self, held: list[_Held]) -> list[MediaBlock]:
+        """Place ``held`` (all held at one sentence) after that sentence; their blocks."""
         return self._place([h.selection for h in held], held[0].sentence) if held else []
 
     def _attribute(self, index: int, sentence: str) -> Attribution | None:
