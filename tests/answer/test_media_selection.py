@@ -330,3 +330,31 @@ def test_question_focus_margin_is_measured_from_the_most_question_like_pick() ->
     for margin in (0.15, None):
         wider = select_section_media(attr, sv.copy(), store, dataclasses.replace(opts, question_focus=margin), None, q)
         assert {m.item.id for m in wider.selected} == {"code", "copy"}
+
+
+def test_the_retrievers_first_pick_gives_media_though_its_cosine_is_below_the_bar() -> None:
+    """The hybrid retriever ranks by words and meaning: its first snippet can be less similar to
+    the question than a later one. That section is the retriever's best match, never a side fact,
+    so section_focus keeps it (dev.jsonl: the Project-tab section ranked first at cosine 0.59 was
+    shut out by a 0.70 section further down, and the answer written from it got no picture)."""
+    first = _snip(0, "download csv exports your reports to a csv file from the project tab", "project")
+    later = _snip(1, "open dynamic reports from the reports menu of the campaign home page", "access")
+    media: list[AnyMedia] = [
+        _image("tab", "project", "download csv exports your reports to a csv file from the project tab"),
+        _image("menu", "access", "open dynamic reports from the reports menu of the campaign home page"),
+    ]
+    store, scored, sv, emb = _world([first, later], media)
+    scored = [dataclasses.replace(scored[0], score=0.59), dataclasses.replace(scored[1], score=0.70)]
+    sections = focus_sections(scored, store, MediaOptions())
+    assert sections == {"project", "access"}
+    res = attribute("Download CSV exports your reports to a CSV file from the Project tab [1].", scored, sv, emb,
+                    threshold=0.3)
+    assert [a.snippet_id for a in res.attributions] == ["sn0"]
+    sel = select_section_media(res.attributions, res.sentence_vectors, store, MediaOptions(**LOW), emb,
+                               sections=sections)
+    assert [m.item.id for m in sel.selected] == ["tab"]
+    # ranked second at that cosine it is a side section: left out, and the answer gets no picture from it
+    assert focus_sections([scored[1], scored[0]], store, MediaOptions()) == {"access"}
+    sel = select_section_media(res.attributions, res.sentence_vectors, store, MediaOptions(**LOW), emb,
+                               sections=focus_sections([scored[1], scored[0]], store, MediaOptions()))
+    assert sel.selected == []

@@ -49,7 +49,10 @@ all off in :meth:`MediaOptions.previous`):
   whose best retrieved snippet is less similar to the question than that by
   more than this margin was drawn on for a side fact, and its screenshots are
   not what the user asked to see (measured on dev.jsonl and on the docsite tuning questions:
-  media precision rises on both with no loss of recall at 0.05).
+  media precision rises on both with no loss of recall at 0.05). The section of
+  the retriever's first snippet is never shut out: with the hybrid retriever
+  it can rank first at a lower cosine than a section further down, and the
+  best match the retriever found is not a side fact (see :func:`focus_sections`).
 
 - ``tab_match``: a tab set (Docusaurus ``<Tabs>``, MkDocs content tabs,
   sphinx-design ``tab-set``, Adobe ``[!BEGINTABS]``, Hugo ``{{< tabs >}}``,
@@ -212,6 +215,9 @@ def focus_sections(retrieved: Sequence[ScoredSnippet], store: Store,
     A section's score is the best question cosine of its retrieved snippets;
     the bar is the best score among the retrieved sections that have a
     candidate item, and sections within ``options.section_focus`` of it pass.
+    The section of the first retrieved snippet always passes: the retriever
+    ranked it the best match, and the hybrid retriever (words and meaning)
+    can rank first a snippet whose cosine alone is below the bar.
     One :meth:`Store.media_in_section` call per retrieved section: call it once
     per answer, not per sentence. ``None`` when the lever is off or nothing was retrieved.
     """
@@ -225,7 +231,9 @@ def focus_sections(retrieved: Sequence[ScoredSnippet], store: Store,
     # the bar is set by the best retrieved section that has something to show
     bar = max((score for sec, score in scores.items()
                if any(_candidate(e.item, opts) for e in store.media_in_section(sec))), default=0.0)
-    return frozenset(sec for sec, score in scores.items() if score >= bar - opts.section_focus)
+    keep = {sec for sec, score in scores.items() if score >= bar - opts.section_focus}
+    keep.add(retrieved[0].snippet.section_id)  # the retriever's first pick (hybrid: not always the best cosine)
+    return frozenset(keep)
 
 
 def content_words(text: str) -> set[str]:
