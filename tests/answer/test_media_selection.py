@@ -218,26 +218,39 @@ def test_question_focus_drops_media_of_a_side_remark() -> None:
     assert {m.item.id for m in without.selected} == {"csv", "adv"}
 
 
+def _step_sections(steps: list[tuple[str, str, str, float]]) -> tuple[MemoryStore, list[ScoredSnippet],
+                                                                      np.ndarray, HashingEmbedder]:
+    """One section per ``(image id, section id, step text, question cosine)``: a snippet of the step
+    text and the step's screenshot, retrieved in that order at that cosine."""
+    snippets = [_snip(i, text, sec) for i, (_, sec, text, _) in enumerate(steps)]
+    media: list[AnyMedia] = [_image(img, sec, text) for img, sec, text, _ in steps]
+    store, scored, sv, emb = _world(snippets, media)
+    scored = [dataclasses.replace(s, score=score) for s, (*_, score) in zip(scored, steps)]
+    return store, scored, sv, emb
+
+
+def _focused_picks(store: MemoryStore, res: AttributionResult, emb: HashingEmbedder, opts: MediaOptions,
+                   retrieved: list[ScoredSnippet]) -> set[str]:
+    """The media chosen for ``res`` from the sections :func:`focus_sections` allows for ``retrieved``."""
+    sections = focus_sections(retrieved, store, opts)
+    sel = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, sections=sections)
+    return {m.item.id for m in sel.selected}
+
+
 def test_media_come_from_the_sections_retrieval_ranked_near_the_top() -> None:
     """A section the answer drew a side fact from, ranked far below the best section with media,
     gives no screenshot (section_focus); both sections do with the lever off."""
-    main = _snip(0, "open the audience builder and click create audience to start a new audience", "main")
-    side = _snip(1, "audience names must be unique within the sandbox and the name field is required", "side")
-    media: list[AnyMedia] = [
-        _image("builder", "main", "open the audience builder and click create audience to start a new audience"),
-        _image("names", "side", "audience names must be unique within the sandbox and the name field is required"),
-    ]
-    store, scored, sv, emb = _world([main, side], media)
-    scored = [dataclasses.replace(scored[0], score=0.78), dataclasses.replace(scored[1], score=0.61)]
+    store, scored, sv, emb = _step_sections([
+        ("builder", "main", "open the audience builder and click create audience to start a new audience", 0.78),
+        ("names", "side", "audience names must be unique within the sandbox and the name field is required", 0.61),
+    ])
     text = ("Open the audience builder and click create audience to start a new audience [1]. "
             "Audience names must be unique within the sandbox and the name field is required [2].")
     res = attribute(text, scored, sv, emb, threshold=0.3)
     assert {a.snippet_id for a in res.attributions} == {"sn0", "sn1"}
 
     def picks(opts: MediaOptions, retrieved: list[ScoredSnippet]) -> set[str]:
-        sections = focus_sections(retrieved, store, opts)
-        sel = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, sections=sections)
-        return {m.item.id for m in sel.selected}
+        return _focused_picks(store, res, emb, opts, retrieved)
 
     assert picks(MediaOptions(**LOW, question_focus=None), scored) == {"builder"}  # type: ignore[arg-type]
     assert focus_sections(scored, store, MediaOptions(section_focus=None)) is None
@@ -337,24 +350,16 @@ def test_the_retrievers_first_pick_gives_media_though_its_cosine_is_below_the_ba
     the question than a later one. That section is the retriever's best match, never a side fact,
     so section_focus keeps it (dev.jsonl: the Project-tab section ranked first at cosine 0.59 was
     shut out by a 0.70 section further down, and the answer written from it got no picture)."""
-    first = _snip(0, "download csv exports your reports to a csv file from the project tab", "project")
-    later = _snip(1, "open dynamic reports from the reports menu of the campaign home page", "access")
-    media: list[AnyMedia] = [
-        _image("tab", "project", "download csv exports your reports to a csv file from the project tab"),
-        _image("menu", "access", "open dynamic reports from the reports menu of the campaign home page"),
-    ]
-    store, scored, sv, emb = _world([first, later], media)
-    scored = [dataclasses.replace(scored[0], score=0.59), dataclasses.replace(scored[1], score=0.70)]
-    sections = focus_sections(scored, store, MediaOptions())
-    assert sections == {"project", "access"}
+    store, scored, sv, emb = _step_sections([
+        ("tab", "project", "download csv exports your reports to a csv file from the project tab", 0.59),
+        ("menu", "access", "open dynamic reports from the reports menu of the campaign home page", 0.70),
+    ])
+    assert focus_sections(scored, store, MediaOptions()) == {"project", "access"}
     res = attribute("Download CSV exports your reports to a CSV file from the Project tab [1].", scored, sv, emb,
                     threshold=0.3)
     assert [a.snippet_id for a in res.attributions] == ["sn0"]
-    sel = select_section_media(res.attributions, res.sentence_vectors, store, MediaOptions(**LOW), emb,
-                               sections=sections)
-    assert [m.item.id for m in sel.selected] == ["tab"]
+    assert _focused_picks(store, res, emb, MediaOptions(**LOW), scored) == {"tab"}  # type: ignore[arg-type]
     # ranked second at that cosine it is a side section: left out, and the answer gets no picture from it
-    assert focus_sections([scored[1], scored[0]], store, MediaOptions()) == {"access"}
-    sel = select_section_media(res.attributions, res.sentence_vectors, store, MediaOptions(**LOW), emb,
-                               sections=focus_sections([scored[1], scored[0]], store, MediaOptions()))
-    assert sel.selected == []
+    later_first = [scored[1], scored[0]]
+    assert focus_sections(later_first, store, MediaOptions()) == {"access"}
+    assert _focused_picks(store, res, emb, MediaOptions(**LOW), later_first) == set()  # type: ignore[arg-type]
