@@ -118,6 +118,10 @@ _VISUAL = re.compile(
     r"report|visuali[sz]ation|settings|inbox|form|console|extension|browser)\b",
     re.IGNORECASE)
 _POINTS_AT_VIDEO = re.compile(r"\b(video|watch|tutorial|demo|walkthrough|recording|webinar)\b", re.IGNORECASE)
+# a question that asks to see something: what it looks like, a screenshot, a diagram
+_ASKS_TO_SEE = re.compile(
+    r"\b(looks?|appears?) like\b|\bshow me\b|\b(screenshots?|pictures?|diagrams?|illustrations?)\b",
+    re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -143,7 +147,10 @@ class MediaOptions:
     most question-like pick minus this are dropped (``None``: off).
     ``section_focus``: only sections whose best retrieved snippet scores within
     this of the best retrieved section with media give media
-    (:func:`focus_sections`; ``None``: off). ``top_section``: question-to-image
+    (:func:`focus_sections`; ``None``: off). ``section_gap``: nor does a section
+    scoring more than this below the best retrieved section, with media or
+    without, unless the question asks to see something (:func:`focus_sections`;
+    ``None``: off; only with ``section_focus``). ``top_section``: question-to-image
     similarity at which the top retrieved section's image is shown when the
     answer brought no media (:func:`top_section_pick`; ``None``: off).
     ``top_section_lead``: that picture comes after the document's own sentence
@@ -173,6 +180,7 @@ class MediaOptions:
     need_visual_cue: bool = False
     question_focus: float | None = 0.1
     section_focus: float | None = 0.05
+    section_gap: float | None = 0.15
     tab_match: bool = True
     top_section: float | None = 0.6
     top_section_lead: bool = True
@@ -183,7 +191,7 @@ class MediaOptions:
         """The selection before issue 9 (every lever off)."""
         return cls(skip_flagged=False, dedupe_content=False, step_align=False, kind_aware=False,
                    need_visual_cue=False, question_focus=None, section_focus=None, tab_match=False,
-                   top_section=None, top_section_lead=False, step_defer=False)
+                   top_section=None, top_section_lead=False, step_defer=False, section_gap=None)
 
 
 @dataclass(slots=True)
@@ -208,13 +216,24 @@ def dedupe_key(item: AnyMedia, *, content: bool = True) -> str:
     return "table:" + item.id
 
 
+def asks_to_see(question: str | None) -> bool:
+    """The question asks to see something: what a thing looks like, a screenshot, a diagram."""
+    return bool(question and _ASKS_TO_SEE.search(question))
+
+
 def focus_sections(retrieved: Sequence[ScoredSnippet], store: Store,
-                   options: MediaOptions | None = None) -> frozenset[str] | None:
+                   options: MediaOptions | None = None, question: str | None = None) -> frozenset[str] | None:
     """The sections allowed to give media under ``section_focus``, or ``None`` (every section).
 
     A section's score is the best question cosine of its retrieved snippets;
     the bar is the best score among the retrieved sections that have a
     candidate item, and sections within ``options.section_focus`` of it pass.
+    With ``options.section_gap``, a section more than that below the best
+    retrieved section of all (media or not) does not pass either: when the
+    section that answers has nothing to show, a picture from a section ranked
+    far below illustrates a side fact the answer borrowed (text-only docsite
+    questions), unless ``question`` asks to see something (:func:`asks_to_see`,
+    "what does a Grasple exercise look like in the PDF?").
     The section of the first retrieved snippet always passes: the retriever
     ranked it the best match, and the hybrid retriever (words and meaning)
     can rank first a snippet whose cosine alone is below the bar.
@@ -231,7 +250,10 @@ def focus_sections(retrieved: Sequence[ScoredSnippet], store: Store,
     # the bar is set by the best retrieved section that has something to show
     bar = max((score for sec, score in scores.items()
                if any(_candidate(e.item, opts) for e in store.media_in_section(sec))), default=0.0)
-    keep = {sec for sec, score in scores.items() if score >= bar - opts.section_focus}
+    floor = bar - opts.section_focus
+    if opts.section_gap is not None and not asks_to_see(question):
+        floor = max(floor, max(scores.values()) - opts.section_gap)
+    keep = {sec for sec, score in scores.items() if score >= floor}
     keep.add(retrieved[0].snippet.section_id)  # the retriever's first pick (hybrid: not always the best cosine)
     return frozenset(keep)
 

@@ -292,7 +292,7 @@ class Pipeline:
         yield "media"
         t = time.perf_counter()
         media = self._select(text, attr.attributions, attr.sentence_vectors, question,
-                             focus_sections(snippets, self.store, self.config.media))
+                             focus_sections(snippets, self.store, self.config.media, question))
         if not media.selected:
             pick = self._top_section(question, snippets, attr.sentence_vectors)
             if pick is not None:
@@ -617,7 +617,7 @@ class _Incremental:
     def sections(self) -> frozenset[str] | None:
         """The sections that may give media (:func:`~murar.answer.media.focus_sections`),
         found once per answer, at its first selection (not before the first token)."""
-        return focus_sections(self.snippets, self.p.store, self.p.config.media)
+        return focus_sections(self.snippets, self.p.store, self.p.config.media, self.question)
 
     @functools.cached_property
     def citation_of(self) -> dict[str, int]:
