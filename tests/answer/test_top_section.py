@@ -6,13 +6,16 @@ import dataclasses
 import functools
 from pathlib import Path
 
+import numpy as np
 import pytest
+from sample_png import PNG_64PX as PNG
 
-from murar.answer.media import MediaOptions, picture_lead, top_section_pick
+from murar.answer.media import MediaOptions, picture_lead, top_section_picks
 from murar.answer.pipeline import PipelineConfig, load_pipeline
 from murar.answer.render import render_markdown
 from murar.embed.fake import HashingEmbedder
 from murar.eval.media_metrics import GoldQuestion, score_media, summarise_media
+from murar.ingest.index import build_index
 from murar.ingest.media_flags import INLINE
 from murar.llm.fake import ScriptedChatModel
 from murar.schema import (
@@ -59,18 +62,18 @@ def test_the_top_sections_most_question_like_image_is_picked() -> None:
     qv = emb.embed([QUESTION])[0]
     sentences = emb.embed(["Audiences are built from segment rules [2].", "Then open the events palette."])
     opts = MediaOptions(top_section=0.1)
-    pick = top_section_pick(scored, store, qv, sentences, opts, QUESTION)
-    assert pick is not None and pick.item.id == "palette" and pick.strategy == "top-section"
+    (pick,) = top_section_picks(scored, store, qv, sentences, opts, QUESTION)
+    assert pick.item.id == "palette" and pick.strategy == "top-section"
     assert pick.snippet_id == "sn0" and pick.sentence_index == 1  # after the sentence most like it
     assert pick.score == pytest.approx(float(emb.embed([media[0].representation()])[0] @ qv), abs=1e-5)
     # the lever off, or a bar the best image does not reach: nothing
-    assert top_section_pick(scored, store, qv, sentences, MediaOptions(top_section=None), QUESTION) is None
-    assert top_section_pick(scored, store, qv, sentences, MediaOptions(top_section=pick.score + 0.01), QUESTION) is None
+    assert top_section_picks(scored, store, qv, sentences, MediaOptions(top_section=None), QUESTION) == []
+    assert top_section_picks(scored, store, qv, sentences, MediaOptions(top_section=pick.score + 0.01), QUESTION) == []
     # only the first retrieved section counts: the second one's image is never the fallback
-    swapped = top_section_pick(list(reversed(scored)), store, qv, sentences, opts, QUESTION)
-    assert swapped is not None and swapped.item.id == "rules"
+    assert [p.item.id for p in top_section_picks(list(reversed(scored)), store, qv, sentences, opts, QUESTION)] == [
+        "rules"]
     store2, scored2, _ = _world([media[2]])
-    assert top_section_pick(scored2, store2, qv, sentences, opts, QUESTION) is None
+    assert top_section_picks(scored2, store2, qv, sentences, opts, QUESTION) == []
 
 
 def test_flagged_images_and_other_tabs_are_never_the_fallback() -> None:
@@ -80,13 +83,13 @@ def test_flagged_images_and_other_tabs_are_never_the_fallback() -> None:
     store, scored, emb = _world([icon, tabbed])
     q = "How do I add a custom event to a journey in the web app?"
     qv, sentences, opts = emb.embed([q])[0], emb.embed(["Open the canvas."]), MediaOptions(top_section=0.0)
-    assert top_section_pick(scored, store, qv, sentences, opts, q) is None
+    assert top_section_picks(scored, store, qv, sentences, opts, q) == []
     # either one alone is a pick: it is the flag and the tab that keep them out
     unflagged = dataclasses.replace(icon, flags=[])
     store, scored, emb = _world([unflagged, tabbed])
-    assert top_section_pick(scored, store, qv, sentences, opts, q).item.id == "icon"  # type: ignore[union-attr]
+    assert [p.item.id for p in top_section_picks(scored, store, qv, sentences, opts, q)] == ["icon"]
     store, scored, emb = _world([dataclasses.replace(tabbed, tab="Web app")])
-    assert top_section_pick(scored, store, qv, sentences, opts, q).item.id == "web"  # type: ignore[union-attr]
+    assert [p.item.id for p in top_section_picks(scored, store, qv, sentences, opts, q)] == ["web"]
 
 
 REPLY = "Audiences are built from segment rules [2]."
@@ -177,3 +180,73 @@ def test_a_lead_that_the_output_guard_would_touch_is_not_added(index: Path) -> N
         "Open the journey canvas and add the event from the palette [1]."
     assert p._lead(pick(item=planted), QUESTION, scored) == ""
     assert p._lead(pick(item=linked), QUESTION, scored) == ""
+
+
+def _unit(*xs: float) -> np.ndarray:
+    v = np.asarray(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_images_tied_with_the_best_are_shown_too_in_the_sections_order() -> None:
+    """Question cosines 0.79 (first in the page), 0.80 and 0.70: the two within 0.015 of the
+    best are both shown, in the page's order (a light and a dark variant, two screens of one
+    step: the embedding cannot tell which one the question means); the third is not. With
+    ``top_section_tie=None`` only the best; a byte-identical copy is shown once."""
+    q = np.array([1.0, 0.0, 0.0], dtype=np.float32)
+
+    def at(cos: float, side: float = 1.0) -> np.ndarray:
+        return np.array([cos, side * np.sqrt(1 - cos * cos), 0.0], dtype=np.float32)
+
+    items = [dataclasses.replace(_image(name, "events", f"The {name} screen."), position=pos)
+             for pos, name in enumerate(("light", "dark", "other"))]
+    vectors = [at(0.79), at(0.80, -1.0), at(0.70)]
+    snippet = _snip(0, "events", "Pick the colour scheme of the console.")
+    section = Section(id="events", source_path="p.md", page_title="P", heading_path=("P", "events"), anchor=None,
+                      level=2, text="", ordinal=0)
+
+    def picks(media: list[ImageItem], vecs: list[np.ndarray], opts: MediaOptions) -> list[str]:
+        store = MemoryStore(sections=[section], snippets=[snippet], snippet_vectors=_unit(0, 0, 1)[None, :],
+                            media=list(media), media_vectors=np.stack(vecs))
+        scored = [ScoredSnippet(snippet=snippet, score=0.8, citation=1)]
+        return [p.item.id for p in top_section_picks(scored, store, q, _unit(0, 0, 1)[None, :], opts, QUESTION)]
+
+    assert picks(items, vectors, MediaOptions()) == ["light", "dark"]
+    assert picks(items, vectors, MediaOptions(top_section_tie=None)) == ["dark"]
+    assert picks(items, vectors, MediaOptions(top_section_tie=0.2)) == ["light", "dark", "other"]
+    copy = [dataclasses.replace(items[0], content_hash="same"), dataclasses.replace(items[1], content_hash="same")]
+    assert picks(copy, vectors[:2], MediaOptions()) == ["dark"]
+
+
+@pytest.mark.parametrize("three_call", [False, True])
+def test_tied_pictures_each_follow_their_own_lead(tmp_path: Path, three_call: bool) -> None:
+    """Two screenshots of the top section as like the question as each other: both are
+    shown at the end of the answer, each after the step that introduces it, citing the
+    section; with the lever off, only one."""
+    docs = tmp_path / "docs"
+    (docs / "assets").mkdir(parents=True)
+    for name in ("light", "dark"):
+        (docs / "assets" / f"{name}.png").write_bytes(PNG + name.encode())
+    (docs / "theme.md").write_text(
+        "# Console\n\n## Colour scheme\n\nOpen the appearance settings and choose the light colour scheme.\n\n"
+        "![Light colour scheme setting](assets/light.png)\n\n"
+        "Open the appearance settings and choose the dark colour scheme.\n\n"
+        "![Dark scheme of the console window](assets/dark.png)\n\n## Audiences\n\nAudiences are built from segment rules.\n")
+    idx = tmp_path / "idx"
+    build_index(docs, idx, embedder=HashingEmbedder())
+    base = PipelineConfig.three_call(refine=False, display_captions=False) if three_call else PipelineConfig()
+    question = "How do I choose the colour scheme of the console?"
+    for tie, shown in ((1.0, ["light.png", "dark.png"]), (None, None)):
+        cfg = dataclasses.replace(base, media=dataclasses.replace(base.media, top_section=0.05, top_section_tie=tie))
+        a = load_pipeline(idx, chat_model=ScriptedChatModel([REPLY]), config=cfg).answer(question)
+        names = [str(m.item.path).split("/")[-1] for m in a.media]  # type: ignore[union-attr]
+        if shown is None:
+            assert len(names) == 1
+            continue
+        assert names == shown
+        assert all(s.strategy == "top-section" for s in a.trace.media_selected)
+        text = " ".join(b.text for b in a.blocks if isinstance(b, TextBlock))
+        assert "light colour scheme [1]." in text and "dark colour scheme [1]." in text
+        lead_of = {x.sentence_index: x.sentence for x in a.trace.attributions}
+        assert ["light" in lead_of[s.sentence_index] for s in a.trace.media_selected] == [True, False]
+        gold = GoldQuestion(id="q", question=question, kind="image", page="", section=())
+        assert summarise_media([score_media(a, gold)]).placement == 1.0

@@ -69,7 +69,7 @@ all off in :meth:`MediaOptions.previous`):
   small model often answers from, or cites, a neighbouring snippet although
   the top one is the page that answers the question (issue 9: "section not
   attributed" was the largest loss left on dev.jsonl). The pick cites the top
-  snippet (:func:`top_section_pick`). Measured on the cached bundled answers (mpnet
+  snippet (:func:`top_section_picks`). Measured on the cached bundled answers (mpnet
   index) at 0.6: image F1 dev.jsonl 0.659 -> 0.682, held-out docsites
   0.593 -> 0.612 and 0.571 -> 0.611, docsite tuning questions 0.508 -> 0.550;
   no media on text-only questions unchanged on the first three (1.0, 0.875,
@@ -152,10 +152,12 @@ class MediaOptions:
     without, unless the question asks to see something (:func:`focus_sections`;
     ``None``: off; only with ``section_focus``). ``top_section``: question-to-image
     similarity at which the top retrieved section's image is shown when the
-    answer brought no media (:func:`top_section_pick`; ``None``: off).
+    answer brought no media (:func:`top_section_picks`; ``None``: off).
     ``top_section_lead``: that picture comes after the document's own sentence
     introducing it (:func:`picture_lead`), added to the answer with the top
-    snippet's citation. ``step_defer`` (streamed path): a screenshot waits one sentence
+    snippet's citation. ``top_section_tie``: the top section's other images within
+    this question cosine of that picture are shown too, each after its own lead
+    (``None``: only the best). ``step_defer`` (streamed path): a screenshot waits one sentence
     and follows the next one when that one describes its step better (reaching
     ``step_min``), and then waits again, for as long as each next sentence describes it
     better; the next sentence's text is held meanwhile
@@ -184,6 +186,7 @@ class MediaOptions:
     tab_match: bool = True
     top_section: float | None = 0.6
     top_section_lead: bool = True
+    top_section_tie: float | None = 0.015
     step_defer: bool = True
 
     @classmethod
@@ -191,7 +194,8 @@ class MediaOptions:
         """The selection before issue 9 (every lever off)."""
         return cls(skip_flagged=False, dedupe_content=False, step_align=False, kind_aware=False,
                    need_visual_cue=False, question_focus=None, section_focus=None, tab_match=False,
-                   top_section=None, top_section_lead=False, step_defer=False, section_gap=None)
+                   top_section=None, top_section_lead=False, step_defer=False, section_gap=None,
+                   top_section_tie=None)
 
 
 @dataclass(slots=True)
@@ -456,15 +460,15 @@ def select_section_media(
     return result
 
 
-def top_section_pick(
+def top_section_picks(
     retrieved: Sequence[ScoredSnippet],
     store: Store,
     question_vector: np.ndarray,
     sentence_vectors: Vectors,
     options: MediaOptions | None = None,
     question: str | None = None,
-) -> MediaSelection | None:
-    """The image of the top retrieved section to show when the answer brought no media (``top_section``).
+) -> list[MediaSelection]:
+    """The images of the top retrieved section to show when the answer brought no media (``top_section``).
 
     ``retrieved``: the snippets in retrieval order (the first one is the best
     match to the question). ``question_vector``: shape ``(dim,)``.
@@ -472,28 +476,40 @@ def top_section_pick(
     sentence (a zero row for a sentence that must not receive it). The pick is
     the candidate image (displayable, not flagged, not in a tab the question
     does not ask for) of the first snippet's section most similar to the
-    question, kept when that cosine reaches ``options.top_section``; it goes
-    after the sentence most similar to it, ``score`` is its question cosine and
-    ``strategy`` is ``top-section``. ``None`` when the lever is off, nothing was
+    question, kept when that cosine reaches ``options.top_section``. With
+    ``options.top_section_tie``, the section's other images whose question
+    cosine is within that of the pick's are picks too (one per picture content,
+    at most ``max_items``): the embedding cannot tell which of them the question
+    means (a light and a dark variant of one screen, two screens of one step).
+    Each goes after the sentence most similar to it; ``score`` is its question
+    cosine and ``strategy`` is ``top-section``. Returned in the section's
+    order (the order of the steps). Empty when the lever is off, nothing was
     retrieved, there is no sentence, or no image is that close.
     Raises what the store raises.
     """
     opts = options or MediaOptions()
     if opts.top_section is None or not retrieved or len(sentence_vectors) == 0 or "image" not in opts.kinds:
-        return None
+        return []
     top = retrieved[0]
     images = [e for e in store.media_in_section(top.snippet.section_id)
               if e.item.kind == "image" and _candidate(e.item, opts)
               and not (opts.tab_match and other_tab(e.item, question))]
-    if not images:
-        return None
-    best = max(images, key=lambda e: float(e.vector @ question_vector))
-    score = float(best.vector @ question_vector)
-    if score < opts.top_section:
-        return None
-    sentence = int(np.argmax(sentence_vectors @ best.vector))
-    return MediaSelection(item=best.item, snippet_id=top.snippet.id, sentence_index=sentence, score=score,
-                          strategy="top-section")
+    scored = sorted(((float(e.vector @ question_vector), n, e) for n, e in enumerate(images)), key=lambda t: -t[0])
+    if not scored or scored[0][0] < opts.top_section:
+        return []
+    most = opts.max_items if opts.top_section_tie is not None else 1
+    bar = scored[0][0] - (opts.top_section_tie or 0.0)
+    keys: set[str] = set()
+    picks: list[tuple[tuple[int, int], MediaSelection]] = []
+    for score, n, e in scored:
+        key = dedupe_key(e.item, content=opts.dedupe_content)
+        if (picks and score < bar) or key in keys or len(picks) >= most:
+            continue
+        keys.add(key)
+        sentence = int(np.argmax(sentence_vectors @ e.vector))
+        picks.append(((e.item.position, n), MediaSelection(item=e.item, snippet_id=top.snippet.id, sentence_index=sentence,
+                                        score=score, strategy="top-section")))
+    return [sel for _, sel in sorted(picks, key=lambda t: t[0])]
 
 
 _LEAD_END = re.compile(r"[.:!?]$")
@@ -517,7 +533,7 @@ def picture_lead(item: AnyMedia, *, min_words: int = 4, max_words: int = 60) -> 
     written without end punctuation — a list item, the usual way docs write steps — counts
     when it reads as words (:func:`_is_step_line`) and is given a full stop, so it stands
     as a sentence of the answer.
-    A top-section picture (:func:`top_section_pick`) follows it: the answer never
+    A top-section picture (:func:`top_section_picks`) follows it: the answer never
     drew on that section, so without it the picture would follow a sentence
     about something else.
     """

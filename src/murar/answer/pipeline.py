@@ -60,7 +60,7 @@ from murar.answer.media import (
     picture_lead,
     select_section_media,
     step_text,
-    top_section_pick,
+    top_section_picks,
 )
 from murar.answer.moments import best_moment
 from murar.answer.prompts import (
@@ -241,13 +241,13 @@ class Pipeline:
                                     sections, question=question or None)
 
     def _top_section(self, question: str, snippets: list[ScoredSnippet],
-                     sentence_vectors: np.ndarray) -> MediaSelection | None:
-        """The top retrieved section's image for an answer that brought no media
-        (:func:`~murar.answer.media.top_section_pick`; section strategy only)."""
+                     sentence_vectors: np.ndarray) -> list[MediaSelection]:
+        """The top retrieved section's images for an answer that brought no media
+        (:func:`~murar.answer.media.top_section_picks`; section strategy only)."""
         if self.config.media_strategy != "section" or self.config.media.top_section is None or not question:
-            return None
-        return top_section_pick(snippets, self.store, self._memo.embed([question])[0], sentence_vectors,
-                                self.config.media, question)
+            return []
+        return top_section_picks(snippets, self.store, self._memo.embed([question])[0], sentence_vectors,
+                                 self.config.media, question)
 
     def _lead(self, pick: MediaSelection, question: str, snippets: list[ScoredSnippet]) -> str:
         """The cited sentence a top-section picture follows (``MediaOptions.top_section_lead``),
@@ -294,12 +294,15 @@ class Pipeline:
         media = self._select(text, attr.attributions, attr.sentence_vectors, question,
                              focus_sections(snippets, self.store, self.config.media, question))
         if not media.selected:
-            pick = self._top_section(question, snippets, attr.sentence_vectors)
-            if pick is not None:
+            last_lead = ""
+            for pick in self._top_section(question, snippets, attr.sentence_vectors):
                 media.candidates.append(pick)
                 media.selected.append(pick)
                 lead = self._lead(pick, question, snippets)
-                if lead:  # the picture follows the document's own sentence that introduces it
+                if lead and lead == last_lead:  # two pictures after one sentence
+                    pick.sentence_index = len(attr.attributions) - 1
+                elif lead:  # the picture follows the document's own sentence that introduces it
+                    last_lead = lead
                     more = attribute(lead, snippets, vecs, self.embedder,
                                      threshold=self.config.attribution_threshold, options=self.config.attribution)
                     n = len(attr.attributions)
@@ -751,22 +754,22 @@ class _Incremental:
         return blocks
 
     def top_section(self) -> list[Piece]:
-        """After the last sentence: the top retrieved section's image when the answer
-        brought no media (``MediaOptions.top_section``), citing the top snippet. The
-        text is already out, so it goes at the end, after the document's own sentence
-        that introduces it (:func:`~murar.answer.media.picture_lead`, cited and
-        attributed like any answer sentence) when ``top_section_lead`` and it has
+        """After the last sentence: the top retrieved section's images when the answer
+        brought no media (``MediaOptions.top_section``, ``top_section_tie``), citing the
+        top snippet. The text is already out, so they go at the end, each after the
+        document's own sentence that introduces it (:func:`~murar.answer.media.picture_lead`,
+        cited and attributed like any answer sentence) when ``top_section_lead`` and it has
         one, else after the last sentence."""
         if self.selected or not self.sentence_vectors or self.assembler is None:
             return []
         t = time.perf_counter()
-        pick = self.p._top_section(self.question, self.snippets, self._vector_rows())
+        picks = self.p._top_section(self.question, self.snippets, self._vector_rows())
         pieces: list[Piece] = []
-        if pick is not None:
+        sentences = self.assembler.sentences
+        for pick in picks:
             self.trace.media_candidates = [*self.trace.media_candidates, pick]
-            sentences = self.assembler.sentences
             lead = self.p._lead(pick, self.question, self.snippets)
-            if lead:
+            if lead and lead != sentences[-1]:
                 sentences.append(lead)
                 self._attribute(len(sentences) - 1, lead)
                 pieces.append(Piece(text=" " + lead))
