@@ -385,8 +385,10 @@ def main() -> None:
                            with_options(current, media=over, attribution=attr)))
     if args.ablation:  # the current defaults with one lever off at a time
         for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus",
-                      "top_section", "top_section_lead", "step_defer"):
-            off = None if lever in ("question_focus", "top_section") else False
+                      "section_focus", "section_gap", "tab_match", "top_section", "top_section_lead",
+                      "top_section_tie", "step_defer"):
+            off = None if lever in ("question_focus", "section_focus", "section_gap", "top_section",
+                                    "top_section_tie") else False
             selections.append((f"current -{lever}", with_options(current, media={lever: off})))
         selections.append(("current -cited", with_options(current, attribution={"cited_threshold": None})))
         selections.append(("current -separation", with_options(current, attribution={"separation": None})))
