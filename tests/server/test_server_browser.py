@@ -27,7 +27,7 @@ def test_page_streams_and_renders_multimodal_answer_safely(
     page.goto(live_server.url + "/")
     page.wait_for_selector(".chip")  # example questions come from /v1/info
     # the header's counts come from /v1/stats, fetched after /v1/info: wait for them, not for the chips
-    page.wait_for_function("document.getElementById('index-stats').textContent !== ''")
+    page.wait_for_function("() => document.getElementById('index-stats').textContent !== ''")
     assert page.inner_text("#index-stats") == "2 pages · 1 image · 1 table · 2 videos"
     ask(page, "How do I create a schema?")
 
