@@ -53,6 +53,12 @@ all off in :meth:`MediaOptions.previous`):
   the retriever's first snippet is never shut out: with the hybrid retriever
   it can rank first at a lower cosine than a section further down, and the
   best match the retriever found is not a side fact (see :func:`focus_sections`).
+- ``section_gap``: nor do sections far below the best retrieved section of
+  all, with media or without (0.15 cosine): when the section that answers has
+  nothing to show, the picture of a section far down illustrates a side fact
+  ("why has my saved search no count?" got the page's "save a search"
+  screenshot). A question that asks to see something ("what does it look
+  like", a screenshot, a diagram) is exempt (:func:`asks_to_see`).
 
 - ``tab_match``: a tab set (Docusaurus ``<Tabs>``, MkDocs content tabs,
   sphinx-design ``tab-set``, Adobe ``[!BEGINTABS]``, Hugo ``{{< tabs >}}``,
@@ -82,6 +88,10 @@ all off in :meth:`MediaOptions.previous`):
   after the document's own sentence that introduces it (:func:`picture_lead`),
   added with the top snippet's citation and attributed like any answer
   sentence: placement 1.0 on all four question sets, image F1 unchanged.
+  ``top_section_tie``: the section's other images as similar to the question
+  as the pick (within 0.015) are shown too, in the page's order, each after
+  its own lead — the embedding cannot tell which of a light and a dark
+  variant, or of two screens of one step, the question means.
 
 Items whose file is missing are never candidates.
 """
@@ -500,15 +510,17 @@ def top_section_picks(
     most = opts.max_items if opts.top_section_tie is not None else 1
     bar = scored[0][0] - (opts.top_section_tie or 0.0)
     keys: set[str] = set()
-    picks: list[tuple[tuple[int, int], MediaSelection]] = []
-    for score, n, e in scored:
+    picks: list[tuple[tuple[int, int], MediaSelection]] = []  # (place in the page, pick)
+    for score, n, e in scored:  # most question-like first
+        if picks and (score < bar or len(picks) >= most):
+            break
         key = dedupe_key(e.item, content=opts.dedupe_content)
-        if (picks and score < bar) or key in keys or len(picks) >= most:
+        if key in keys:
             continue
         keys.add(key)
-        sentence = int(np.argmax(sentence_vectors @ e.vector))
-        picks.append(((e.item.position, n), MediaSelection(item=e.item, snippet_id=top.snippet.id, sentence_index=sentence,
-                                        score=score, strategy="top-section")))
+        sel = MediaSelection(item=e.item, snippet_id=top.snippet.id, score=score, strategy="top-section",
+                             sentence_index=int(np.argmax(sentence_vectors @ e.vector)))
+        picks.append(((e.item.position, n), sel))
     return [sel for _, sel in sorted(picks, key=lambda t: t[0])]
 
 
