@@ -384,12 +384,11 @@ def main() -> None:
         selections.append(("current +" + ",".join(f"{k}={v}" for k, v in {**over, **attr}.items()),
                            with_options(current, media=over, attribution=attr)))
     if args.ablation:  # the current defaults with one lever off at a time
-        for lever in ("skip_flagged", "dedupe_content", "step_align", "kind_aware", "need_visual_cue", "question_focus",
-                      "section_focus", "section_gap", "tab_match", "top_section", "top_section_lead",
-                      "top_section_tie", "step_defer"):
-            off = None if lever in ("question_focus", "section_focus", "section_gap", "top_section",
-                                    "top_section_tie") else False
-            selections.append((f"current -{lever}", with_options(current, media={lever: off})))
+        levers_off = MediaOptions.previous()  # every issue-9 lever off: a lever is a field it sets apart
+        for f in dataclasses.fields(MediaOptions):
+            off = getattr(levers_off, f.name)
+            if off != getattr(current.media, f.name):
+                selections.append((f"current -{f.name}", with_options(current, media={f.name: off})))
         selections.append(("current -cited", with_options(current, attribution={"cited_threshold": None})))
         selections.append(("current -separation", with_options(current, attribution={"separation": None})))
         # rule 0 is off by default (rule 0b covers verbatim copies): the row measures turning it back on

@@ -230,10 +230,12 @@ def _step_sections(steps: list[tuple[str, str, str, float]]) -> tuple[MemoryStor
 
 
 def _focused_picks(store: MemoryStore, res: AttributionResult, emb: HashingEmbedder, opts: MediaOptions,
-                   retrieved: list[ScoredSnippet]) -> set[str]:
-    """The media chosen for ``res`` from the sections :func:`focus_sections` allows for ``retrieved``."""
-    sections = focus_sections(retrieved, store, opts)
-    sel = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, sections=sections)
+                   retrieved: list[ScoredSnippet], question: str | None = None) -> set[str]:
+    """The media chosen for ``res`` from the sections :func:`focus_sections` allows for ``retrieved``
+    (and ``question``)."""
+    sections = focus_sections(retrieved, store, opts, question)
+    sel = select_section_media(res.attributions, res.sentence_vectors, store, opts, emb, sections=sections,
+                               question=question)
     return {m.item.id for m in sel.selected}
 
 
@@ -255,7 +257,8 @@ def test_media_come_from_the_sections_retrieval_ranked_near_the_top() -> None:
     assert picks(MediaOptions(**LOW, question_focus=None), scored) == {"builder"}  # type: ignore[arg-type]
     assert focus_sections(scored, store, MediaOptions(section_focus=None)) is None
     assert picks(MediaOptions(**LOW, question_focus=None, section_focus=None), scored) == {"builder", "names"}  # type: ignore[arg-type]
-    # the bar is the best section *with media*: a higher-ranked section without any does not raise it
+    # section_focus's bar is the best section *with media*: a higher-ranked section without any does not
+    # raise it (one more than section_gap, 0.15, above the section with media would: next test)
     empty = dataclasses.replace(scored[0], snippet=_snip(2, "a page intro without pictures", "intro"), score=0.88,
                                 citation=3)
     assert picks(MediaOptions(**LOW, question_focus=None), [empty, *scored]) == {"builder"}  # type: ignore[arg-type]
@@ -387,6 +390,7 @@ def test_a_section_far_below_the_best_match_gives_no_media_unless_the_question_a
     assert _focused_picks(store, res, emb, off, world) == {"save"}
     asks = "What does the saved search button look like?"
     assert focus_sections(world, store, opts, asks) == {"counters", "intro"}
+    assert _focused_picks(store, res, emb, opts, world, asks) == {"save"}
     # within the gap (0.66 against 0.55) the section passes
     near = [world[0], dataclasses.replace(world[1], score=0.55)]
     assert focus_sections(near, store, opts) == {"counters", "intro"}

@@ -299,9 +299,9 @@ class Pipeline:
                 media.candidates.append(pick)
                 media.selected.append(pick)
                 lead = self._lead(pick, question, snippets)
-                if lead and lead == last_lead:  # two pictures after one sentence
-                    pick.sentence_index = len(attr.attributions) - 1
-                elif lead:  # the picture follows the document's own sentence that introduces it
+                if not lead:
+                    continue
+                if lead != last_lead:  # the picture follows the document's own sentence that introduces it
                     last_lead = lead
                     more = attribute(lead, snippets, vecs, self.embedder,
                                      threshold=self.config.attribution_threshold, options=self.config.attribution)
@@ -309,7 +309,7 @@ class Pipeline:
                     attr.attributions += [replace(a, sentence_index=n + i) for i, a in enumerate(more.attributions)]
                     attr.sentence_vectors = np.vstack([attr.sentence_vectors, more.sentence_vectors])
                     text = f"{text.rstrip()}\n{lead}"
-                    pick.sentence_index = len(attr.attributions) - 1
+                pick.sentence_index = len(attr.attributions) - 1  # after its lead (shared: after the same one)
         trace.media_candidates = media.candidates
         trace.media_selected = media.selected
         trace.timings_ms["media"] = _ms(t)
