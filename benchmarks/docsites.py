@@ -20,12 +20,16 @@ extractive generator, and also with the bundled LLM under ``--llm bundled``
 so ``--media KEY=VALUE`` (a :class:`~murar.answer.media.MediaOptions` field)
 compares selections in minutes.
 
-Three question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
+Four question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
 questions per generator) is the one selection choices may be made on;
 ``docsites_heldout.jsonl`` (6 image + 2 text-only per generator, other pages)
 and ``docsites_heldout2.jsonl`` (4 image + 1 text-only per generator, pages of
 neither other file; written after the first held-out set had been consulted
-for two decisions) are for reporting only. Every question names a page the
+for two decisions) are for reporting only. ``docsites_heldout3.jsonl`` (2 image
++ 3 text-only per generator, one site 1 + 4; pages of no other file) was
+written blind to the selection code, after the other two had been consulted,
+to test the choices made on them: mostly text-only questions on pages that
+have pictures, where a selector is tempted to show one. Every question names a page the
 site builds and a section as rendered (``tests/test_benchmark_questions.py``).
 
 ``--retrievers dense,lexical,hybrid-rrf`` (with ``--quality``) compares the
