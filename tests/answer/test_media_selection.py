@@ -168,6 +168,19 @@ def test_an_answer_of_plain_facts_gets_no_screenshot() -> None:
     assert _select(text, world, dataclasses.replace(opts, need_visual_cue=False)) == [("shot", 0)]
 
 
+def test_a_visual_cue_after_the_sections_last_sentence_does_not_bring_its_picture() -> None:
+    fact = "changes to the destination configuration take up to one hour to propagate to all sandboxes"
+    other = "open the billing panel and click save"
+    world = _world([_snip(0, fact, "s"), _snip(1, other, "t")],
+                   [_image("shot", "s", "destination configuration sandboxes overview")])
+    opts = MediaOptions(**LOW, need_visual_cue=True, close_match=1.1)
+    before = "Open the billing panel and click Save [2]. " + fact.capitalize() + " [1]."
+    after = fact.capitalize() + " [1]. Open the billing panel and click Save [2]."
+    assert _select(before, world, opts) == [("shot", 1)]
+    assert _select(after, world, opts) == []  # the streamed path could only put it after the cue, of section t
+    assert _select(after, world, dataclasses.replace(opts, need_visual_cue=False)) == [("shot", 0)]
+
+
 def test_cue_and_row_helpers() -> None:
     assert has_visual_cue("Click **Save** in the top bar.")
     assert not has_visual_cue("The limit is 50 requests per second.")

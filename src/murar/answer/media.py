@@ -603,7 +603,10 @@ def _pick(
         return []
     # images (or every kind together, as before issue 9)
     if opts.need_visual_cue and kind == "image":
-        cue = any(has_visual_cue(t) for t in sentences.values()) or max(c.sentence_score for c in group) >= opts.close_match
+        # the answer so far: a cue after the section's last sentence must not bring its picture
+        # (the streamed path could only place it after that later sentence, of another section)
+        so_far = [t for i, t in sentences.items() if i <= max(sent_idx)]
+        cue = any(has_visual_cue(t) for t in so_far) or max(c.sentence_score for c in group) >= opts.close_match
         if not cue:
             return []
     top = group[0].score
