@@ -20,7 +20,7 @@ extractive generator, and also with the bundled LLM under ``--llm bundled``
 so ``--media KEY=VALUE`` (a :class:`~murar.answer.media.MediaOptions` field)
 compares selections in minutes.
 
-Four question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
+Five question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
 questions per generator) is the one selection choices may be made on;
 ``docsites_heldout.jsonl`` (6 image + 2 text-only per generator, other pages)
 and ``docsites_heldout2.jsonl`` (4 image + 1 text-only per generator, pages of
@@ -29,8 +29,12 @@ for two decisions) are for reporting only. ``docsites_heldout3.jsonl`` (2 image
 + 3 text-only per generator, one site 1 + 4; pages of no other file) was
 written blind to the selection code, after the other two had been consulted,
 to test the choices made on them: mostly text-only questions on pages that
-have pictures, where a selector is tempted to show one. Every question names a page the
-site builds and a section as rendered (``tests/test_benchmark_questions.py``).
+have pictures, where a selector is tempted to show one. ``docsites_heldout4.jsonl``
+(40 more, 28 text-only; two sites have no unused page with a picture left, so
+only text-only questions there) was written the same way, after the third
+had been consulted, to decide ``need_visual_cue`` by a rule fixed in advance.
+Every question names a page the site builds and a section as rendered
+(``tests/test_benchmark_questions.py``).
 
 ``--retrievers dense,lexical,hybrid-rrf`` (with ``--quality``) compares the
 snippet retrievers on every corpus: gold section/page recall@1/@5, MRR and
@@ -314,7 +318,7 @@ def main() -> None:
     ap.add_argument("--llm", default="none", help="also answer with: bundled | bundled-small (use flock)")
     ap.add_argument("--index-root", type=Path, default=REPO / "benchmarks" / "out" / "docsites-idx")
     ap.add_argument("--media", action="append", default=[], metavar="KEY=VALUE",
-                    help="override a MediaOptions field in every run, e.g. need_visual_cue=true (repeatable)")
+                    help="override a MediaOptions field in every run, e.g. need_visual_cue=false (repeatable)")
     ap.add_argument("--attribution", action="append", default=[], metavar="KEY=VALUE",
                     help="override an AttributionOptions field in every run, e.g. cited_threshold=none")
     ap.add_argument("--evidence", action="append", default=[], metavar="KEY=VALUE",

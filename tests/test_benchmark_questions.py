@@ -22,7 +22,8 @@ from murar.ingest.corpus import convert_file
 from murar.ingest.sites.detect import open_site
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-FILES = ["docsites_questions.jsonl", "docsites_heldout.jsonl", "docsites_heldout2.jsonl", "docsites_heldout3.jsonl"]
+FILES = ["docsites_questions.jsonl", "docsites_heldout.jsonl", "docsites_heldout2.jsonl", "docsites_heldout3.jsonl",
+         "docsites_heldout4.jsonl"]
 
 
 def _corpus_of(path: Path) -> dict[str, str]:

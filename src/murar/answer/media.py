@@ -23,17 +23,21 @@ all off in :meth:`MediaOptions.previous`):
   the snippet's one slot; a table is chosen when the answer draws on its rows
   (most content words of a row appear in the answer), a video when the answer
   points at it ("watch the video") or matches it closely;
-- ``need_visual_cue`` (off by default): an image is placed only when the
-  answer describes something one sees (a UI action or element, a diagram, a
-  chart) or matches the image closely — an answer of plain facts gets no
-  screenshot. Measured on dev.jsonl it cost more image recall than it saved
-  (bundled model: image F1 0.611 with it, 0.639 without; text-only questions
-  got no media either way). Measured again beside the later levers it helped
-  on dev.jsonl (0.627 -> 0.634) and on the docsite tuning questions (no media
-  on text-only 0.739 -> 0.870, image F1 0.571 -> 0.587) but lost three right
-  screenshots on each held-out docsite set (0.436 -> 0.406, 0.545 -> 0.519):
-  a short answer that only says what to do rarely names the UI its picture
-  shows. So it is an option, not the default;
+- ``need_visual_cue``: an image is placed only when the answer, up to the
+  sentence it would follow, describes something one sees (a UI action or
+  element, a diagram, a chart) or the image matches its sentence closely
+  (``close_match``) — an answer of plain facts gets no screenshot. Off until
+  stop 54: measured early on it cost more recall than it saved, and later
+  it lost three right screenshots on each of the first two held-out docsite
+  sets. Beside the later levers it was tested on two question sets written
+  blind to the selection code (``benchmarks/docsites_heldout3.jsonl`` and
+  ``docsites_heldout4.jsonl``, 53 text-only questions of 80), with a rule
+  fixed before each set's answers were read: no media on text-only
+  questions 18 -> 19 of 25 and 25 = 25 of 28, image F1 0.632 -> 0.649 and
+  0.683 -> 0.667; over all six question sets, 3 more text-only answers
+  without media, 7 fewer wrong pictures and 5 fewer right ones (``dev.jsonl``
+  image F1 0.762 -> 0.756). A short answer that only says what to do rarely
+  names the UI its picture shows: that is the recall it costs;
 - ``question_focus``: the picks must also answer the *question* — an item
   much less similar to the question than the answer's most question-like
   pick came in through a side remark of the answer and is dropped (0.1 cosine
@@ -189,7 +193,7 @@ class MediaOptions:
     dedupe_content: bool = True
     step_align: bool = True
     kind_aware: bool = True
-    need_visual_cue: bool = False
+    need_visual_cue: bool = True
     question_focus: float | None = 0.1
     section_focus: float | None = 0.05
     section_gap: float | None = 0.15
