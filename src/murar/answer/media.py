@@ -26,10 +26,10 @@ all off in :meth:`MediaOptions.previous`):
 - ``need_visual_cue``: an image is placed only when the answer, up to the
   sentence it would follow, describes something one sees (a UI action or
   element, a diagram, a chart) or the image matches its sentence closely
-  (``close_match``) — an answer of plain facts gets no screenshot. Off until
-  stop 54: measured early on it cost more recall than it saved, and later
-  it lost three right screenshots on each of the first two held-out docsite
-  sets. Beside the later levers it was tested on two question sets written
+  (``close_match``) — an answer of plain facts gets no screenshot. It was
+  off at first: measured early on it cost more recall than it saved, and
+  later it lost three right screenshots on each of the first two held-out
+  docsite sets. Beside the later levers it was tested on two question sets written
   blind to the selection code (``benchmarks/docsites_heldout3.jsonl`` and
   ``docsites_heldout4.jsonl``, 53 text-only questions of 80), with a rule
   fixed before each set's answers were read: no media on text-only
