@@ -10,7 +10,7 @@ what murar can show).
     python benchmarks/docsites.py --quality [--embedder auto|minilm|mpnet|hashing] [--llm bundled]
 
 With ``--quality`` (questions from ``--questions``, default
-``benchmarks/docsites_questions.jsonl``), each corpus is indexed (with the product's default for a new
+``benchmarks/docsites_questions.jsonl``; several files are pooled), each corpus is indexed (with the product's default for a new
 index unless ``--embedder`` says otherwise: mpnet when prepared, else MiniLM)
 and its questions are answered; image precision/recall/F1 against the gold
 images, the share of text-only questions answered without media and gold page
@@ -312,7 +312,9 @@ def main() -> None:
     ap.add_argument("--quality", action="store_true", help="also index each corpus and score its questions")
     ap.add_argument("--ocr-images", action="store_true",
                     help="with --quality: index with screenshots' OCR text in their representation")
-    ap.add_argument("--questions", type=Path, default=QUESTIONS)
+    ap.add_argument("--questions", type=Path, nargs="+", default=[QUESTIONS],
+                    help="question files; several are answered in one pass per corpus and pooled "
+                         "(e.g. benchmarks/docsites_heldout*.jsonl: every set never tuned on)")
     ap.add_argument("--embedder", default="auto", help="auto (default: the product's choice for a new index, "
                     "mpnet when prepared, else minilm) | minilm | mpnet | hashing (fast, for smoke runs)")
     ap.add_argument("--llm", default="none", help="also answer with: bundled | bundled-small (use flock)")
@@ -337,7 +339,10 @@ def main() -> None:
         if args.embedder == "auto":
             args.embedder = auto_embedder_kind()
 
-        by_corpus = questions_by_corpus(args.questions)
+        by_corpus: dict[str, list[Any]] = {}
+        for path in args.questions:
+            for name, qs in questions_by_corpus(path).items():
+                by_corpus.setdefault(name, []).extend(qs)
         retrievers = [r.strip() for r in args.retrievers.split(",") if r.strip()]
         qrows = []
         for corpus in corpora(args.corpus):
