@@ -218,22 +218,48 @@ def test_images_tied_with_the_best_are_shown_too_in_the_sections_order() -> None
     assert picks(copy, vectors[:2], MediaOptions()) == ["dark"]
 
 
-@pytest.mark.parametrize("three_call", [False, True])
-def test_tied_pictures_each_follow_their_own_lead(tmp_path: Path, three_call: bool) -> None:
-    """Two screenshots of the top section as like the question as each other: both are
-    shown at the end of the answer, each after the step that introduces it, citing the
-    section; with the lever off, only one."""
+def _scheme_index(tmp_path: Path) -> Path:
+    """An index of one page whose "Colour scheme" section has two screenshots, each after its step
+    (worded without a visual cue, so an answer quoting a step brings no media by itself)."""
     docs = tmp_path / "docs"
     (docs / "assets").mkdir(parents=True)
     for name in ("light", "dark"):
         (docs / "assets" / f"{name}.png").write_bytes(PNG + name.encode())
     (docs / "theme.md").write_text(
-        "# Console\n\n## Colour scheme\n\nOpen the appearance settings and choose the light colour scheme.\n\n"
+        "# Console\n\n## Colour scheme\n\nAccounts can use the light colour scheme.\n\n"
         "![Light colour scheme setting](assets/light.png)\n\n"
-        "Open the appearance settings and choose the dark colour scheme.\n\n"
+        "Accounts can use the dark colour scheme.\n\n"
         "![Dark scheme of the console window](assets/dark.png)\n\n## Audiences\n\nAudiences are built from segment rules.\n")
     idx = tmp_path / "idx"
     build_index(docs, idx, embedder=HashingEmbedder())
+    return idx
+
+
+@pytest.mark.parametrize("three_call", [False, True])
+def test_a_lead_the_answer_already_ends_with_is_not_added_again(tmp_path: Path, three_call: bool) -> None:
+    """The answer's last sentence is the lead of the first fallback picture: that picture follows
+    it, the lead is not repeated, and the second picture still gets its own lead (both paths)."""
+    idx = _scheme_index(tmp_path)
+    base = PipelineConfig.three_call(refine=False, display_captions=False) if three_call else PipelineConfig()
+    media = dataclasses.replace(base.media, close_match=1.1, top_section=0.05, top_section_tie=1.0)
+    reply = "Accounts can use the light colour scheme [1]."
+    p = load_pipeline(idx, chat_model=ScriptedChatModel([reply]), config=dataclasses.replace(base, media=media))
+    a = p.answer("How do I choose the colour scheme of the console?")
+    assert [str(m.item.path).split("/")[-1] for m in a.media] == ["light.png", "dark.png"]  # type: ignore[union-attr]
+    text = " ".join(b.text for b in a.blocks if isinstance(b, TextBlock))
+    assert text.count("light colour scheme [1].") == 1 and text.count("dark colour scheme [1].") == 1
+    lead_of = {x.sentence_index: x.sentence for x in a.trace.attributions}
+    assert all(s.strategy == "top-section" for s in a.trace.media_selected)
+    assert [s.sentence_index for s in a.trace.media_selected] == [0, 1]
+    assert "dark" in lead_of[1]
+
+
+@pytest.mark.parametrize("three_call", [False, True])
+def test_tied_pictures_each_follow_their_own_lead(tmp_path: Path, three_call: bool) -> None:
+    """Two screenshots of the top section as like the question as each other: both are
+    shown at the end of the answer, each after the step that introduces it, citing the
+    section; with the lever off, only one."""
+    idx = _scheme_index(tmp_path)
     base = PipelineConfig.three_call(refine=False, display_captions=False) if three_call else PipelineConfig()
     question = "How do I choose the colour scheme of the console?"
 

@@ -294,22 +294,22 @@ class Pipeline:
         media = self._select(text, attr.attributions, attr.sentence_vectors, question,
                              focus_sections(snippets, self.store, self.config.media, question))
         if not media.selected:
-            last_lead = ""
             for pick in self._top_section(question, snippets, attr.sentence_vectors):
                 media.candidates.append(pick)
                 media.selected.append(pick)
                 lead = self._lead(pick, question, snippets)
                 if not lead:
                     continue
-                if lead != last_lead:  # the picture follows the document's own sentence that introduces it
-                    last_lead = lead
+                # the picture follows the document's own sentence that introduces it, added unless the
+                # answer already ends with it (the answer's own sentence, or the lead of a tied picture)
+                if not attr.attributions or lead != attr.attributions[-1].sentence:
                     more = attribute(lead, snippets, vecs, self.embedder,
                                      threshold=self.config.attribution_threshold, options=self.config.attribution)
                     n = len(attr.attributions)
                     attr.attributions += [replace(a, sentence_index=n + i) for i, a in enumerate(more.attributions)]
                     attr.sentence_vectors = np.vstack([attr.sentence_vectors, more.sentence_vectors])
                     text = f"{text.rstrip()}\n{lead}"
-                pick.sentence_index = len(attr.attributions) - 1  # after its lead (shared: after the same one)
+                pick.sentence_index = len(attr.attributions) - 1  # after its lead
         trace.media_candidates = media.candidates
         trace.media_selected = media.selected
         trace.timings_ms["media"] = _ms(t)
