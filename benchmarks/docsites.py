@@ -71,15 +71,17 @@ ADOBE = SHARED / "corpora" / "adobe-docs"
 QUESTIONS = REPO / "benchmarks" / "docsites_questions.jsonl"
 
 
-def questions_by_corpus(path: Path) -> dict[str, list[Any]]:
-    """The gold questions (:class:`~murar.eval.media_metrics.GoldQuestion`) of a docs-site
-    questions file, per the ``corpus`` folder name each line carries, in file order."""
+def questions_by_corpus(*paths: Path) -> dict[str, list[Any]]:
+    """The gold questions (:class:`~murar.eval.media_metrics.GoldQuestion`) of one or more
+    docs-site questions files, per the ``corpus`` folder name each line carries, in file order
+    (the files in the order given; their ids are unique across files, a test checks it)."""
     from murar.eval.media_metrics import load_gold
 
-    corpus_of = {r["id"]: r.get("corpus") for r in map(json.loads, path.read_text().splitlines()) if r}
     by: dict[str, list[Any]] = {}
-    for g in load_gold(path):
-        by.setdefault(str(corpus_of.get(g.id)), []).append(g)
+    for path in paths:
+        corpus_of = {r["id"]: r.get("corpus") for r in map(json.loads, path.read_text().splitlines()) if r}
+        for g in load_gold(path):
+            by.setdefault(str(corpus_of.get(g.id)), []).append(g)
     return by
 
 
@@ -339,10 +341,7 @@ def main() -> None:
         if args.embedder == "auto":
             args.embedder = auto_embedder_kind()
 
-        by_corpus: dict[str, list[Any]] = {}
-        for path in args.questions:
-            for name, qs in questions_by_corpus(path).items():
-                by_corpus.setdefault(name, []).extend(qs)
+        by_corpus = questions_by_corpus(*args.questions)
         retrievers = [r.strip() for r in args.retrievers.split(",") if r.strip()]
         qrows = []
         for corpus in corpora(args.corpus):

@@ -58,7 +58,8 @@ def test_every_question_names_a_built_page_its_rendered_section_and_gold_images(
             assert (root / image).is_file(), f"{g.id}: gold image {image} is missing"
 
 
-def test_no_two_question_files_share_a_page() -> None:
+def test_no_two_question_files_share_a_page_or_an_id() -> None:
+    """``benchmarks/docsites.py --questions`` pools several files: a shared id would be two questions."""
     def pages(name: str) -> set[tuple[str, str]]:
         path = BENCH / name
         corpus = _corpus_of(path)
@@ -68,3 +69,5 @@ def test_no_two_question_files_share_a_page() -> None:
     for i, a in enumerate(FILES):
         for b in FILES[i + 1:]:
             assert not files[a] & files[b], f"{a} and {b} share {sorted(files[a] & files[b])[:3]}"
+    ids = [g.id for n in FILES for g in load_gold(BENCH / n)]
+    assert len(set(ids)) == len(ids)
