@@ -1,0 +1,40 @@
+"""The operating points and vocabulary of benchmarks/question_gate.py (the question-level no-media study)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "question_gate.py"
+
+
+@pytest.fixture(scope="module")
+def gate():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("question_gate", _PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["question_gate"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_an_operating_point_loses_no_more_media_questions_than_allowed(gate) -> None:  # type: ignore[no-untyped-def]
+    prob = np.array([0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99])
+    wants = np.array([False, False, True, False, True, True, True, True, True, True, True, True, True])
+    (thr, caught, lost), = gate.operating_points(prob, wants, losses=(0.1,))
+    # 10 media questions: one may be lost; the threshold is the second lowest media score
+    assert thr == 0.4
+    assert lost == pytest.approx(0.1)
+    assert caught == pytest.approx(1.0)  # 0.1, 0.2 and 0.35 are all below 0.4
+    (thr0, caught0, lost0), = gate.operating_points(prob, wants, losses=(0.0,))
+    assert (thr0, lost0) == (0.3, 0.0) and caught0 == pytest.approx(2 / 3)
+
+
+def test_the_shared_vocabulary_drops_words_of_fewer_corpora(gate) -> None:  # type: ignore[no-untyped-def]
+    words = gate.shared_words(["How do I set the Kogito port?", "How do I open GLPI?", "Where is the GLPI menu?"],
+                              ["kogito", "glpi", "glpi"], 2)
+    assert words == ["do", "how", "the"]  # "kogito", "glpi", "port", "menu": one corpus each
