@@ -20,7 +20,7 @@ extractive generator, and also with the bundled LLM under ``--llm bundled``
 so ``--media KEY=VALUE`` (a :class:`~murar.answer.media.MediaOptions` field)
 compares selections in minutes.
 
-Five question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
+Seven question files: ``docsites_questions.jsonl`` (5 image + 3 text-only
 questions per generator) is the one selection choices may be made on;
 ``docsites_heldout.jsonl`` (6 image + 2 text-only per generator, other pages)
 and ``docsites_heldout2.jsonl`` (4 image + 1 text-only per generator, pages of
@@ -33,6 +33,10 @@ have pictures, where a selector is tempted to show one. ``docsites_heldout4.json
 (40 more, 28 text-only; two sites have no unused page with a picture left, so
 only text-only questions there) was written the same way, after the third
 had been consulted, to decide ``need_visual_cue`` by a rule fixed in advance.
+``docsites_heldout5.jsonl`` and ``docsites_heldout6.jsonl`` (40 each, written
+the same way, each after the one before had been consulted) measure the
+defaults on questions nobody had looked at; few unused pages with pictures are
+left, so they are mostly text-only.
 Every question names a page the site builds and a section as rendered
 (``tests/test_benchmark_questions.py``).
 

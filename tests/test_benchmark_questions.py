@@ -23,7 +23,7 @@ from murar.ingest.sites.detect import open_site
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 FILES = ["docsites_questions.jsonl", "docsites_heldout.jsonl", "docsites_heldout2.jsonl", "docsites_heldout3.jsonl",
-         "docsites_heldout4.jsonl", "docsites_heldout5.jsonl"]
+         "docsites_heldout4.jsonl", "docsites_heldout5.jsonl", "docsites_heldout6.jsonl"]
 
 
 def _corpus_of(path: Path) -> dict[str, str]:
