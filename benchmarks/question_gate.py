@@ -32,7 +32,6 @@ other kind (image, table, video, mixed).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -43,7 +42,11 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
+from docsites import questions_by_corpus
+
+from murar.eval.media_metrics import load_gold
 from murar.llm.base import ChatMessage
 
 SHARED = REPO.parent / "shared"
@@ -62,15 +65,14 @@ _WORD = re.compile(r"[a-z][a-z']+")
 
 
 def load_questions(dev: Path, files: list[Path]) -> list[dict[str, str]]:
-    """``[{"id", "corpus", "question", "kind"}]`` from ``dev`` (corpus ``adobe``) and docs-site question files."""
-    out = []
-    for path, default_corpus in [(dev, "adobe"), *((f, "") for f in files)]:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                r = json.loads(line)
-                out.append({"id": str(r["id"]), "corpus": r.get("corpus") or default_corpus,
-                            "question": r["question"], "kind": r.get("kind", "")})
-    return out
+    """``[{"id", "corpus", "question", "kind"}]`` from ``dev`` (corpus ``adobe``) and docs-site question files.
+
+    Raises:
+        murar.eval.errors.EvalDataError: a file is missing or a line is malformed (:func:`load_gold`).
+    """
+    by_corpus = {"adobe": load_gold(dev), **questions_by_corpus(*files)}
+    return [{"id": g.id, "corpus": corpus, "question": g.question, "kind": g.kind}
+            for corpus, golds in by_corpus.items() for g in golds]
 
 
 def shared_words(questions: list[str], corpora: list[str], k: int) -> list[str]:
