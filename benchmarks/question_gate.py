@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from docsites import questions_by_corpus
 
 from murar.eval.media_metrics import load_gold
-from murar.llm.base import ChatMessage
+from murar.llm.base import ChatMessage, ChatModel
 
 SHARED = REPO.parent / "shared"
 INSTRUCTION = (
@@ -121,11 +121,8 @@ def operating_points(prob: np.ndarray, wants_media: np.ndarray,
     return out
 
 
-def ask_model(rows: list[dict[str, str]], llm: str, *, examples: bool) -> list[bool]:
-    """True where the model answers "no" (no picture would help)."""
-    from murar.llm import load_chat_model
-
-    model = load_chat_model(llm)
+def ask_model(rows: list[dict[str, str]], model: ChatModel, *, examples: bool) -> list[bool]:
+    """True where ``model`` answers "no" (no picture would help); greedy, one call per question."""
 
     def turn(q: str) -> ChatMessage:
         return ChatMessage("user", f"Question: {q}\nWould a picture help? yes or no:")
@@ -169,9 +166,12 @@ def main() -> None:
     for (thr, caught, lost), loss in zip(operating_points(prob, wants), (0.05, 0.1, 0.2)):
         print(f"  <= {loss:.0%} (lost {lost:.1%}) | {thr:.3f} | {caught:.1%}")
     if args.llm:
+        from murar.llm import load_chat_model
+
+        model = load_chat_model(args.llm)
         for examples in (False, True):
             t0 = time.perf_counter()
-            says_no = np.array(ask_model(rows, args.llm, examples=examples))
+            says_no = np.array(ask_model(rows, model, examples=examples))
             print(f"\n{args.llm} asked{' with 4 invented examples' if examples else ' zero-shot'} "
                   f"({time.perf_counter() - t0:.0f} s): says no on {int(says_no[~wants].sum())} of "
                   f"{int((~wants).sum())} text-only, {int(says_no[wants].sum())} of {int(wants.sum())} media questions")
