@@ -46,7 +46,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from docsites import questions_by_corpus
 
-from murar.eval.media_metrics import load_gold
+from murar.eval.media_metrics import GoldQuestion, load_gold
 from murar.llm.base import ChatMessage, ChatModel
 
 SHARED = REPO.parent / "shared"
@@ -62,17 +62,18 @@ EXAMPLES = (("How do I add a new user from the admin console?", "yes"),
             ("How are requests routed between the gateway and the workers?", "yes"),
             ("Can I run the exporter without root privileges?", "no"))
 _WORD = re.compile(r"[a-z][a-z']+")
+LOSSES = (0.05, 0.1, 0.2)
+"""Shares of the media questions a no-media threshold may lose (:func:`operating_points`)."""
 
 
-def load_questions(dev: Path, files: list[Path]) -> list[dict[str, str]]:
-    """``[{"id", "corpus", "question", "kind"}]`` from ``dev`` (corpus ``adobe``) and docs-site question files.
+def load_questions(dev: Path, files: list[Path]) -> list[tuple[str, GoldQuestion]]:
+    """``(corpus, question)`` pairs of ``dev`` (corpus ``adobe``) and of docs-site question files.
 
     Raises:
         murar.eval.errors.EvalDataError: a file is missing or a line is malformed (:func:`load_gold`).
     """
     by_corpus = {"adobe": load_gold(dev), **questions_by_corpus(*files)}
-    return [{"id": g.id, "corpus": corpus, "question": g.question, "kind": g.kind}
-            for corpus, golds in by_corpus.items() for g in golds]
+    return [(corpus, g) for corpus, golds in by_corpus.items() for g in golds]
 
 
 def shared_words(questions: list[str], corpora: list[str], k: int) -> list[str]:
@@ -84,15 +85,14 @@ def shared_words(questions: list[str], corpora: list[str], k: int) -> list[str]:
     return sorted(w for w, cs in seen.items() if len(cs) >= k)
 
 
-def held_out_scores(rows: list[dict[str, str]], *, shared_vocab: int | None, c: float) -> np.ndarray:
-    """P(wants media) for every question, each from a model fit without the question's corpus."""
+def held_out_scores(text: list[str], corpus: np.ndarray, wants_media: np.ndarray, *,
+                    shared_vocab: int | None, c: float) -> np.ndarray:
+    """P(wants media) for every question of ``text`` (``corpus`` and the ``wants_media`` labels
+    aligned with it), each from a model fit without the question's corpus."""
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
-    y = np.array([r["kind"] != "text-only" for r in rows])
-    corpus = np.array([r["corpus"] for r in rows])
-    text = [r["question"] for r in rows]
-    prob = np.zeros(len(rows))
+    prob = np.zeros(len(text))
     for held in sorted(set(corpus)):
         train = np.flatnonzero(corpus != held)
         test = np.flatnonzero(corpus == held)
@@ -102,13 +102,13 @@ def held_out_scores(rows: list[dict[str, str]], *, shared_vocab: int | None, c: 
         else:
             vec = TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True)
         model = LogisticRegression(C=c, class_weight="balanced", max_iter=2000)
-        model.fit(vec.fit_transform([text[i] for i in train]), y[train])
+        model.fit(vec.fit_transform([text[i] for i in train]), wants_media[train])
         prob[test] = model.predict_proba(vec.transform([text[i] for i in test]))[:, 1]
     return prob
 
 
 def operating_points(prob: np.ndarray, wants_media: np.ndarray,
-                     losses: tuple[float, ...] = (0.05, 0.1, 0.2)) -> list[tuple[float, float, float]]:
+                     losses: tuple[float, ...] = LOSSES) -> list[tuple[float, float, float]]:
     """For each allowed loss: (threshold, share of text-only questions scored below it, share of
     media questions scored below it). The threshold is the highest score that keeps the media
     questions lost at or under the allowed share; questions below it would get no media."""
@@ -121,7 +121,7 @@ def operating_points(prob: np.ndarray, wants_media: np.ndarray,
     return out
 
 
-def ask_model(rows: list[dict[str, str]], model: ChatModel, *, examples: bool) -> list[bool]:
+def ask_model(questions: list[str], model: ChatModel, *, examples: bool) -> list[bool]:
     """True where ``model`` answers "no" (no picture would help); greedy, one call per question."""
 
     def turn(q: str) -> ChatMessage:
@@ -129,8 +129,8 @@ def ask_model(rows: list[dict[str, str]], model: ChatModel, *, examples: bool) -
 
     shots = [m for q, a in EXAMPLES for m in (turn(q), ChatMessage("assistant", a))] if examples else []
     out = []
-    for r in rows:
-        reply = model.complete([ChatMessage("system", INSTRUCTION), *shots, turn(r["question"])], max_tokens=2)
+    for q in questions:
+        reply = model.complete([ChatMessage("system", INSTRUCTION), *shots, turn(q)], max_tokens=2)
         out.append(reply.strip().lower().startswith("no"))
     return out
 
@@ -149,11 +149,12 @@ def main() -> None:
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
     rows = load_questions(args.dev, args.questions)
-    wants = np.array([r["kind"] != "text-only" for r in rows])
-    corpus = np.array([r["corpus"] for r in rows])
+    text = [g.question for _, g in rows]
+    wants = np.array([g.kind != "text-only" for _, g in rows])
+    corpus = np.array([c for c, _ in rows])
     print(f"{len(rows)} questions, {int((~wants).sum())} text-only, {len(set(corpus))} corpora "
           f"({', '.join(p.name for p in [args.dev, *args.questions])})")
-    prob = held_out_scores(rows, shared_vocab=args.shared_vocab, c=args.C)
+    prob = held_out_scores(text, corpus, wants, shared_vocab=args.shared_vocab, c=args.C)
     vocab = f"shared by >= {args.shared_vocab} corpora" if args.shared_vocab else "all words and pairs"
     print(f"\nquestion-text classifier (one corpus held out at a time; vocabulary: {vocab})")
     print(f"{'held-out corpus':42} {'n':>4} {'text-only':>9} {'AUC':>6}")
@@ -163,7 +164,7 @@ def main() -> None:
         print(f"{held:42} {int(m.sum()):4d} {int((~wants[m]).sum()):9d} {auc:6.3f}")
     print(f"{'pooled':42} {len(rows):4d} {int((~wants).sum()):9d} {roc_auc_score(wants, prob):6.3f}")
     print("\nmedia questions lost | threshold | text-only caught")
-    for (thr, caught, lost), loss in zip(operating_points(prob, wants), (0.05, 0.1, 0.2)):
+    for (thr, caught, lost), loss in zip(operating_points(prob, wants), LOSSES):
         print(f"  <= {loss:.0%} (lost {lost:.1%}) | {thr:.3f} | {caught:.1%}")
     if args.llm:
         from murar.llm import load_chat_model
@@ -171,7 +172,7 @@ def main() -> None:
         model = load_chat_model(args.llm)
         for examples in (False, True):
             t0 = time.perf_counter()
-            says_no = np.array(ask_model(rows, model, examples=examples))
+            says_no = np.array(ask_model(text, model, examples=examples))
             print(f"\n{args.llm} asked{' with 4 invented examples' if examples else ' zero-shot'} "
                   f"({time.perf_counter() - t0:.0f} s): says no on {int(says_no[~wants].sum())} of "
                   f"{int((~wants).sum())} text-only, {int(says_no[wants].sum())} of {int(wants.sum())} media questions")
