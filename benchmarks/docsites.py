@@ -83,9 +83,8 @@ def questions_by_corpus(*paths: Path) -> dict[str, list[Any]]:
 
     by: dict[str, list[Any]] = {}
     for path in paths:
-        corpus_of = {r["id"]: r.get("corpus") for r in map(json.loads, path.read_text().splitlines()) if r}
         for g in load_gold(path):
-            by.setdefault(str(corpus_of.get(g.id)), []).append(g)
+            by.setdefault(g.corpus, []).append(g)
     return by
 
 

@@ -9,7 +9,6 @@ file stays independent of the tuning file and of the other held-out files.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -26,10 +25,6 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 FILES = sorted(p.name for p in BENCH.glob("docsites_*.jsonl"))
 
 
-def _corpus_of(path: Path) -> dict[str, str]:
-    return {r["id"]: r["corpus"] for r in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if r}
-
-
 @pytest.mark.parametrize("name", FILES)
 def test_every_question_names_a_built_page_its_rendered_section_and_gold_images(
         name: str, docsites_root: Path, tmp_path: Path) -> None:
@@ -37,15 +32,15 @@ def test_every_question_names_a_built_page_its_rendered_section_and_gold_images(
     includes, heading levels); the gold section must be one the retrieval metric finds."""
     path = BENCH / name
     golds = load_gold(path)
-    corpus = _corpus_of(path)
     assert len({g.id for g in golds}) == len(golds)
+    assert all(g.corpus for g in golds), "every line names its corpus"
     emb = HashingEmbedder()
     sites = {}
     for g in golds:
-        root = docsites_root / corpus[g.id]
-        if corpus[g.id] not in sites:
-            sites[corpus[g.id]] = open_site(root).site
-        site = sites[corpus[g.id]]
+        root = docsites_root / g.corpus
+        if g.corpus not in sites:
+            sites[g.corpus] = open_site(root).site
+        site = sites[g.corpus]
         page = root / g.page
         assert page.is_file(), f"{g.id}: page {g.page} is missing"
         role = site.classify(page.resolve().relative_to(site.config.root).as_posix())
@@ -64,8 +59,8 @@ def test_no_two_question_files_share_a_page_or_an_id() -> None:
     files: dict[str, set[tuple[str, str]]] = {}
     ids: list[str] = []
     for name in FILES:
-        golds, corpus = load_gold(BENCH / name), _corpus_of(BENCH / name)
-        files[name] = {(corpus[g.id], g.page) for g in golds}
+        golds = load_gold(BENCH / name)
+        files[name] = {(g.corpus, g.page) for g in golds}
         ids += [g.id for g in golds]
     for i, a in enumerate(FILES):
         for b in FILES[i + 1:]:

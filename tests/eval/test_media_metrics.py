@@ -151,6 +151,12 @@ def test_load_gold_errors(tmp_path: Path) -> None:
         load_gold(p)
     p.write_text('{"id": "a", "question": "x", "gold_tables": [{"page": "p", "index_in_page": 2}]}\n')
     assert load_gold(p)[0].gold_tables == (("p", 2),)
+    assert load_gold(p)[0].corpus == ""
+    p.write_text('{"id": "a", "question": "x", "corpus": "sphinx-rst-glpi-doc"}\n')
+    assert load_gold(p)[0].corpus == "sphinx-rst-glpi-doc"
+    p.write_text('{"id": "a", "question": "x", "corpus": ["a", "b"]}\n')
+    with pytest.raises(EvalDataError, match="line 1: .*'corpus' must be a string"):
+        load_gold(p)
     # a table written as an image-style path string: the message says what an entry looks like
     p.write_text('{"id": "a", "question": "x", "gold_tables": ["p.md#0"]}\n')
     with pytest.raises(EvalDataError, match=r'line 1: .*gold_tables entry is an object \{"page": PATH'):

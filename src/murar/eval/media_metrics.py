@@ -50,7 +50,9 @@ __all__ = ["GoldQuestion", "KindScore", "MediaScores", "MediaSummary", "load_gol
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GoldQuestion:
-    """One line of ``dev.jsonl``. ``gold_tables`` holds ``(page, index_in_page)``."""
+    """One line of ``dev.jsonl``. ``gold_tables`` holds ``(page, index_in_page)``; ``corpus``
+    names the documentation set a question is about when one file spans several (the
+    folder name under ``corpora/docsites/`` in the docs-site question files), else ``""``."""
 
     id: str
     question: str
@@ -61,6 +63,7 @@ class GoldQuestion:
     gold_tables: tuple[tuple[str, int], ...] = ()
     gold_videos: tuple[str, ...] = ()
     answer_points: tuple[str, ...] = ()
+    corpus: str = ""
 
     def gold_keys(self) -> list[tuple[str, str]]:
         """Gold media as ``(kind, key)`` in file order (images, tables, videos)."""
@@ -75,7 +78,8 @@ def load_gold(path: str | Path) -> list[GoldQuestion]:
     Raises:
         EvalDataError: the file is missing, unreadable, not UTF-8, holds no question,
             or a line is malformed (line number given): not a JSON object, no
-            ``question`` string (or an empty one), a list field (``section``,
+            ``question`` string (or an empty one), a ``kind``, ``page`` or ``corpus``
+            that is not a string, a list field (``section``,
             ``gold_images``, ``gold_videos``, ``answer_points``) that is not a
             list of strings, a ``gold_tables`` entry without a string ``page``
             and a whole ``index_in_page`` >= 0.
@@ -96,7 +100,7 @@ def load_gold(path: str | Path) -> list[GoldQuestion]:
                 id=str(gid), question=question, kind=_field_text(r, "kind", ""), page=_field_text(r, "page", ""),
                 section=_field_texts(r, "section"), gold_images=_field_texts(r, "gold_images"),
                 gold_tables=_gold_tables(r), gold_videos=_field_texts(r, "gold_videos"),
-                answer_points=_field_texts(r, "answer_points")))
+                answer_points=_field_texts(r, "answer_points"), corpus=_field_text(r, "corpus", "")))
         except (KeyError, TypeError, ValueError) as err:
             raise EvalDataError(f"{p} line {n}: malformed question ({err})") from err
     if not out:  # an evaluation of nothing is not a result
