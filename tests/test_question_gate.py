@@ -38,3 +38,19 @@ def test_the_shared_vocabulary_drops_words_of_fewer_corpora(gate) -> None:  # ty
     words = gate.shared_words(["How do I set the Kogito port?", "How do I open GLPI?", "Where is the GLPI menu?"],
                               ["kogito", "glpi", "glpi"], 2)
     assert words == ["do", "how", "the"]  # "kogito", "glpi", "port", "menu": one corpus each
+
+
+def test_a_corpus_is_scored_by_a_model_that_never_saw_its_labels(gate) -> None:  # type: ignore[no-untyped-def]
+    """Flipping every label of one corpus leaves that corpus's scores unchanged (and only its)."""
+    see = ["where is the save button", "which menu opens the panel", "what does the screen look like"]
+    fact = ["which property sets the port", "what is the default timeout", "can I run it without root"]
+    text = [q + f" in product {c}" for c in "abc" for q in see + fact]
+    corpus = np.array([c for c in "abc" for _ in see + fact])
+    wants = np.array([True] * 3 + [False] * 3 + [True] * 3 + [False] * 3 + [True] * 3 + [False] * 3)
+    prob = gate.held_out_scores(text, corpus, wants, shared_vocab=None, c=3.0)
+    flipped = wants.copy()
+    flipped[corpus == "a"] = ~wants[corpus == "a"]
+    again = gate.held_out_scores(text, corpus, flipped, shared_vocab=None, c=3.0)
+    assert np.allclose(prob[corpus == "a"], again[corpus == "a"])
+    assert not np.allclose(prob[corpus == "b"], again[corpus == "b"])  # b's model saw a's labels
+    assert (prob[corpus == "a"][:3] > prob[corpus == "a"][3:].max()).all()  # learned from b and c
