@@ -182,7 +182,11 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
     from query import ocr_options, with_options
 
     from murar.answer.evidence import EvidenceOptions
-    from murar.answer.generate import ExtractiveAnswerGenerator, LLMAnswerGenerator
+    from murar.answer.generate import (
+        AnswerGenerator,
+        ExtractiveAnswerGenerator,
+        LLMAnswerGenerator,
+    )
     from murar.answer.media import MemoEmbedder
     from murar.answer.pipeline import Pipeline, PipelineConfig, load_pipeline
     from murar.cli.common import build_embedder
@@ -220,7 +224,11 @@ def quality(corpus: Path, questions: list[Any], *, embedder_name: str, llm: str,
                 from quality import CachedGenerator
 
                 prompt = live.messages if isinstance(live, LLMAnswerGenerator) else None
-                p.generator = CachedGenerator(kind, lambda live=live: live, cache / f"{kind}.jsonl", prompt=prompt)
+
+                def make(g: AnswerGenerator = live) -> AnswerGenerator:
+                    return g
+
+                p.generator = CachedGenerator(kind, make, cache / f"{kind}.jsonl", prompt=prompt)
         p.config = with_options(p.config, media=media, attribution=attribution)
         t1 = time.perf_counter()
         answers = [p.answer(g.question) for g in questions]

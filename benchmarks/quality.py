@@ -296,7 +296,7 @@ class _Timed:
         self.gen_seconds: list[float] = []
         self.select_ms: list[float] = []
 
-    def answer(self, question: str) -> Any:
+    def answer(self, question: str) -> Answer:
         a = self.p.answer(question)
         t = a.trace.timings_ms
         if "generate" in t:

@@ -191,7 +191,7 @@ def fmt(x: float | None) -> str:
     return "  -  " if x is None else f"{x:.3f}"
 
 
-def media_table(name: str, answers: list[Answer], golds: list[GoldQuestion], root: Path) -> dict:
+def media_table(name: str, answers: list[Answer], golds: list[GoldQuestion], root: Path | None) -> dict[str, Any]:
     scores = [score_media(a, g, root) for a, g in zip(answers, golds)]
     s = summarise_media(scores)
     with_media_text_only = [a for a, g in zip(answers, golds) if g.kind == "text-only" and a.media]
@@ -367,7 +367,7 @@ def main() -> None:
     p.answer("warm up the embedder")
     names = [n.strip() for n in args.retrievers.split(",") if n.strip()]
     retrievers: dict[str, dict[str, float]] = {}
-    retriever_media: list[dict] = []
+    retriever_media: list[dict[str, Any]] = []
     if names:
         retrievers = compare_retrievers(base.store, base.embedder, golds, names)
         print_retrievers(retrievers, f"{args.questions.name} on {args.index}")

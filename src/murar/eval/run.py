@@ -24,9 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from murar.answer.service import AnswerService
 from murar.eval.claims import Decomposer, claimed_answer_from_answer
 from murar.eval.media_metrics import (
     GoldQuestion,
@@ -45,7 +44,7 @@ from murar.eval.retrieval_metrics import (
 from murar.eval.scorer import MirageResult, MirageScorer, Reference, Source
 from murar.schema import Answer
 
-__all__ = ["EvalRun", "QuestionResult", "evaluate_service"]
+__all__ = ["Answerer", "EvalRun", "QuestionResult", "evaluate_service"]
 
 
 @dataclass(slots=True, kw_only=True)
@@ -83,8 +82,15 @@ def _macro(scores: Sequence[PRF | None]) -> MacroPRF | None:
     return macro_average(vals) if vals else None
 
 
+class Answerer(Protocol):
+    """What :func:`evaluate_service` needs of a service: ``answer`` (every
+    :class:`~murar.answer.service.AnswerService` has it; so may a wrapper that times one)."""
+
+    def answer(self, question: str) -> Answer: ...
+
+
 def evaluate_service(
-    service: AnswerService,
+    service: Answerer,
     questions: Sequence[GoldQuestion],
     *,
     scorer: MirageScorer | None,
