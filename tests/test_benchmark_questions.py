@@ -66,3 +66,21 @@ def test_no_two_question_files_share_a_page_or_an_id() -> None:
         for b in FILES[i + 1:]:
             assert not files[a] & files[b], f"{a} and {b} share {sorted(files[a] & files[b])[:3]}"
     assert len(set(ids)) == len(ids), f"ids in two files: {sorted({i for i in ids if ids.count(i) > 1})}"
+
+
+def test_the_unseen_docs_question_file_is_well_formed() -> None:
+    """``unseen_glue_questions.jsonl`` is about a corpus outside ``../shared`` (glue-core 0.14.2's
+    sdist, fetched by the README command), so only its shape is checked here: unique ids, one
+    corpus, no gold on text-only questions, gold of the question's own kind on the others, and gold
+    paths inside the corpus root (``doc/...``)."""
+    golds = load_gold(BENCH / "unseen_glue_questions.jsonl")
+    assert len({g.id for g in golds}) == len(golds) == 20
+    assert {g.corpus for g in golds} == {"glue-core-0.14.2"}
+    for g in golds:
+        gold = g.gold_keys()
+        if g.kind == "text-only":
+            assert not gold, g.id
+        else:
+            assert any(kind == g.kind for kind, _ in gold), g.id
+        assert all(key.startswith("doc/") for _, key in gold), g.id
+    assert sum(g.kind == "text-only" for g in golds) == 12
