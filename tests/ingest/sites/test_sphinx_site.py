@@ -305,6 +305,19 @@ sys.path.insert(0, find_it())
     assert read_conf(tmp_path / "conf.py").sys_path == ("..", "_ext", "../src")
 
 
+def test_conf_sys_path_reads_os_pardir(tmp_path: Path) -> None:
+    # taurus's conf.py: the setup folder two levels up, built with os.path.pardir, then its lib/
+    (tmp_path / "conf.py").write_text("""\
+import os, sys
+_this_dir = os.path.dirname(os.path.abspath(__file__))
+_setup_dir = os.path.abspath(os.path.join(_this_dir, os.path.pardir, os.path.pardir))
+sys.path.insert(0, os.path.abspath(os.path.join(_setup_dir, "lib")))
+sys.path.append(os.path.join(os.curdir, "sphinxext"))
+sys.path.append(os.path.join(os.pardir, "tools"))
+""")
+    assert read_conf(tmp_path / "conf.py").sys_path == ("../../lib", "sphinxext", "../tools")
+
+
 def test_python_objects_are_found_on_conf_sys_path_inside_the_root(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('../lib'))\n")

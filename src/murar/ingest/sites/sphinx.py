@@ -586,7 +586,8 @@ def conf_sys_path(tree: ast.Module) -> list[str]:
     ``sys.path.append(p)``; at the top level or under ``if``/``try``), as posix paths
     relative to conf.py's folder (Sphinx runs conf.py there, so ``os.path.abspath("..")``
     is its parent). A path is read from literals, ``__file__``, ``os.getcwd()``,
-    ``os.path`` functions (``abspath``, ``dirname``, ``join``, ...), ``pathlib.Path``
+    ``os.path`` functions (``abspath``, ``dirname``, ``join``, ...), ``os.pardir``/``os.curdir``
+    (also as ``os.path.pardir``), ``pathlib.Path``
     (``/``, ``.parent``, ``.parents[n]``, ``.resolve()``) and names assigned such values
     earlier; anything else is skipped. Never raises."""
     env: dict[str, str] = {}
@@ -631,6 +632,8 @@ def _path_value(node: ast.expr, env: dict[str, str], depth: int = 0) -> str | No
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):  # pathlib's "/"
         left, right = _path_value(node.left, env, depth + 1), _path_value(node.right, env, depth + 1)
         return None if left is None or right is None else posixpath.normpath(posixpath.join(left, right))
+    if isinstance(node, ast.Attribute) and node.attr in ("pardir", "curdir") and isinstance(node.value, ast.Name | ast.Attribute):
+        return ".." if node.attr == "pardir" else "."  # os.pardir, os.path.pardir, os.curdir
     if isinstance(node, ast.Attribute) and node.attr == "parent":
         inner = _path_value(node.value, env, depth + 1)
         return None if inner is None else _parent(inner)
