@@ -68,14 +68,16 @@ def test_no_two_question_files_share_a_page_or_an_id() -> None:
     assert len(set(ids)) == len(ids), f"ids in two files: {sorted({i for i in ids if ids.count(i) > 1})}"
 
 
-def test_the_unseen_docs_question_file_is_well_formed() -> None:
-    """``unseen_glue_questions.jsonl`` is about a corpus outside ``../shared`` (glue-core 0.14.2's
-    sdist, fetched by the README command), so only its shape is checked here: unique ids, one
-    corpus, no gold on text-only questions, gold of the question's own kind on the others, and gold
-    paths inside the corpus root (``doc/...``)."""
-    golds = load_gold(BENCH / "unseen_glue_questions.jsonl")
+@pytest.mark.parametrize(("name", "corpus"), [("unseen_glue_questions.jsonl", "glue-core-0.14.2"),
+                                            ("unseen_taurus_questions.jsonl", "taurus-5.4.1")])
+def test_the_unseen_docs_question_files_are_well_formed(name: str, corpus: str) -> None:
+    """The ``unseen_*`` files are about corpora outside ``../shared`` (PyPI sdists, fetched by the
+    README command), so only their shape is checked here: unique ids, one corpus, no gold on
+    text-only questions, gold of the question's own kind on the others, and gold paths inside the
+    corpus root (``doc/...``)."""
+    golds = load_gold(BENCH / name)
     assert len({g.id for g in golds}) == len(golds) == 20
-    assert {g.corpus for g in golds} == {"glue-core-0.14.2"}
+    assert {g.corpus for g in golds} == {corpus}
     for g in golds:
         gold = g.gold_keys()
         if g.kind == "text-only":
