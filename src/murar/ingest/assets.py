@@ -5,7 +5,11 @@ Every converter resolves the image and video links it finds with
 where the link points and records the outcome as an
 :class:`~murar.schema.AssetRef` (issue 8, "never silent": every reference is
 resolved, missing with the path tried, remote, unsupported syntax, or outside
-the root). :func:`asset_stats` turns the references of a corpus into the
+the root). A web URL of a file of a GitHub or GitLab repository whose copy is
+in the corpus (``https://raw.githubusercontent.com/OWNER/REPO/main/docs/img/a.png``,
+which a README shared with the docs writes so that PyPI and GitHub show its
+pictures) resolves to that local copy (:func:`repository_copy`).
+:func:`asset_stats` turns the references of a corpus into the
 resolution rate printed by ``murar ingest``: resolved references divided by the
 references whose target exists in the corpus (a local reference to a file that
 is nowhere in the corpus is broken upstream, not a resolution failure).
@@ -17,10 +21,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-from murar.ingest.paths import is_remote, is_web_url, link_path_problem
+from murar.ingest.paths import inside_root, is_remote, is_web_url, link_path_problem
 from murar.ingest.sites.base import Site
 from murar.schema import AssetRef
 
@@ -58,6 +62,10 @@ def resolve_reference(site: Site, link: str, *, page_rel: str, kind: str = "imag
         return AssetRef(source_path=source, link=_short(raw), kind=kind, status="unsupported",
                         reason=f"cannot resolve ({type(err).__name__})")
     if res.url is not None:
+        local = repository_copy(res.url, site.config.root) if is_web_url(res.url) else None
+        if local is not None:
+            return AssetRef(source_path=source, link=raw, kind=kind, status="resolved", path=local,
+                            reason="repository file URL: the copy in the corpus")
         if not is_web_url(res.url):
             scheme = res.url.split(":", 1)[0].lower()
             return AssetRef(source_path=source, link=_short(raw), kind=kind, status="unsupported",
@@ -78,6 +86,57 @@ def resolve_reference(site: Site, link: str, *, page_rel: str, kind: str = "imag
     if "data uri" in problem.lower():
         return AssetRef(source_path=source, link=_short(raw), kind=kind, status="inline", reason=problem)
     return AssetRef(source_path=source, link=raw, kind=kind, status="unsupported", reason=problem)
+
+
+# where a repository's file path starts in a raw-file URL: after OWNER/REPO/REF on
+# raw.githubusercontent.com, after OWNER/REPO/raw|blob/REF on github.com, after
+# GROUP.../REPO/-/raw|blob/REF on GitLab; REF may be refs/heads/NAME or refs/tags/NAME
+_GITHUB_RAW_HOST = "raw.githubusercontent.com"
+_GITHUB_HOSTS = frozenset({"github.com", "www.github.com"})
+_GITLAB_MARK = ("-", "raw"), ("-", "blob")
+
+
+def repository_copy(url: str, root: Path) -> str | None:
+    """The file under ``root`` (posix, relative to it) that the repository-file
+    ``url`` points at, or ``None``.
+
+    ``url``: a raw or blob URL of a file in a GitHub repository
+    (``raw.githubusercontent.com/OWNER/REPO/REF/PATH``,
+    ``github.com/OWNER/REPO/raw/REF/PATH``, ``github.com/OWNER/REPO/blob/REF/PATH?raw=true``)
+    or a GitLab one (``gitlab.example.org/GROUP/REPO/-/raw/REF/PATH``). The copy is the
+    longest tail of the URL's path after OWNER/REPO that names a file under ``root``:
+    ``docs/img/a.png`` when the corpus is the repository, ``img/a.png`` when it is
+    its ``docs`` folder, whatever REF is (a branch name may hold a slash). Python
+    projects write their README's pictures this way so that PyPI shows them, and
+    include that README in their docs. The owner and repository are not checked:
+    a file of the same path in the corpus is taken as the same picture.
+    ``root`` must be resolved. Never raises; never returns a path outside ``root``.
+    """
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return None
+    host = (parts.hostname or "").lower()
+    segments = [unquote(s) for s in parts.path.split("/") if s]
+    if host == _GITHUB_RAW_HOST:
+        tail = segments[3:]  # OWNER/REPO/REF (or refs/heads/NAME: its tails are tried too)
+    elif host in _GITHUB_HOSTS and len(segments) > 3 and segments[2] in ("raw", "blob"):
+        tail = segments[4:]
+    else:
+        marks = [i for i in range(len(segments) - 1) if (segments[i], segments[i + 1]) in _GITLAB_MARK]
+        if not marks or "gitlab" not in host:
+            return None
+        tail = segments[marks[0] + 3:]
+    if not tail or any(s in (".", "..") or "\\" in s or "\x00" in s for s in tail):
+        return None
+    for start in range(len(tail)):
+        rel = "/".join(tail[start:])
+        if link_path_problem(rel):
+            continue
+        found = inside_root(root / rel, root)
+        if found.rel_path is not None and (root / found.rel_path).is_file():
+            return found.rel_path
+    return None
 
 
 def _link_path(link: str) -> str:
