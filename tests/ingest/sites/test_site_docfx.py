@@ -929,3 +929,23 @@ def test_backslash_paths_are_folders(tmp_path: Path, write: Callable[..., Path],
     out = site.preprocess("# Probes\n\n[!INCLUDE [nav](..\\..\\includes\\nav.md)]\n", page_rel="manual/lights/probes.md")
     assert "Pan the camera." in out
     assert images(out) == [("../../includes/media/pan.png", "pan", "")]
+
+
+def test_file_links_resolve_without_regard_to_case(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """DocFX resolves a file link without regard to case (v3, Learn's build: "media/ImAGe.PNG"
+    is media/image.png; v2 reads a Windows file system): a page links "dialog-v2.PNG" for the
+    file dialog-v2.png, an include is named in other capitals; both were "file not found".
+    The exact name wins when both exist; a path leaving the root stays unresolved."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "Media/Share/dialog-v2.png", png)
+    write(tmp_path, "shots/exact.PNG", png)
+    write(tmp_path, "shots/exact.png", png)
+    write(tmp_path, "includes/prod_short.md", "Contoso Books\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.resolve_asset("media/share/dialog-v2.PNG", page_rel="a.md").rel_path == "Media/Share/dialog-v2.png"
+    assert site.resolve_asset("media/share/dialog-v2.PNG", page_rel="a.md").problem is None
+    assert site.resolve_asset("shots/exact.PNG", page_rel="a.md").rel_path == "shots/exact.PNG"
+    assert site.resolve_asset("media/missing.png", page_rel="a.md").problem
+    assert site.resolve_asset("../Media/Share/dialog-v2.png", page_rel="a.md").rel_path != "Media/Share/dialog-v2.png"
+    out = site.preprocess("# A\n\nUse [!INCLUDE[prod](includes/Prod_Short.md)].\n", page_rel="a.md")
+    assert "Use Contoso Books." in out

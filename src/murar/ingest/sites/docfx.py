@@ -22,7 +22,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 - Links resolve relative to the file that holds them (an include's links
   relative to the include); ``~/`` is the docset root; root-relative links are
   Learn site URLs ``/<docset base path>/<path in docset>`` (the base path is
-  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present).
+  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present);
+  a file that is not found as written is matched without regard to case (DocFX
+  v3, Learn's build engine, resolves ``media/ImAGe.PNG`` to ``media/image.png``).
 - ``:::image type="content" source="..." alt-text="...":::`` is an image
   (``lightbox`` = its full-size link); ``type="complex"`` carries a long
   description up to ``:::image-end:::`` (kept as the caption);
@@ -798,6 +800,7 @@ class DocfxSite:
         self._included: frozenset[str] | None = None
         self._uids: dict[str, str] | None = None
         self._pivot_files: dict[str, dict[str, str] | None] = {}
+        self._dir_names: dict[str, dict[str, str]] = {}  # folder -> lower-cased name -> name
         self._shown: dict[str, list[GlobGroup]] = {}  # docset -> its content groups in the default view
 
     @property
@@ -989,7 +992,43 @@ class DocfxSite:
                     cands.append(safe_join(group.src, site_path[len(group.dest):].lstrip("/")))
         else:
             cands = [safe_join(posixpath.dirname(page_rel), path)]
-        return lookup(self._root, cands, link=link)
+        found = lookup(self._root, cands, link=link)
+        if found.problem and found.rel_path is not None:
+            # DocFX resolves a file link without regard to case (v3, Learn's build: "media/ImAGe.PNG"
+            # is media/image.png; v2 on Windows' file system): "dialog-v2.PNG" names dialog-v2.png
+            for cand in cands:
+                other = self._case_insensitive(cand)
+                if other is not None:
+                    return lookup(self._root, [other], link=link)
+        return found
+
+    def _case_insensitive(self, rel: str) -> str | None:
+        """The file at the posix ``rel`` (relative to the root) matched folder by folder
+        without regard to case (an exact name first, else the first in name order);
+        ``None`` when there is none or ``rel`` leaves the root. Folder listings are
+        cached. Never raises."""
+        norm = posixpath.normpath(rel)
+        if norm in (".", "..") or norm.startswith(("../", "/")):
+            return None
+        here = ""
+        parts = norm.split("/")
+        for i, part in enumerate(parts):
+            names = self._dir_names.get(here)
+            if names is None:
+                names = {}
+                try:
+                    for entry in sorted((self._root / here).iterdir(), key=lambda e: e.name):
+                        names.setdefault(entry.name.lower(), entry.name)
+                except OSError:
+                    pass
+                self._dir_names[here] = names
+            name = part if (self._root / here / part).exists() else names.get(part.lower())
+            if name is None:
+                return None
+            here = safe_join(here, name) if here else name
+            if i == len(parts) - 1:
+                return here if (self._root / here).is_file() else None
+        return None
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         """``[!INCLUDE]`` targets resolve like links, relative to the including file."""
