@@ -949,3 +949,23 @@ def test_file_links_resolve_without_regard_to_case(tmp_path: Path, write: Callab
     assert site.resolve_asset("../Media/Share/dialog-v2.png", page_rel="a.md").rel_path != "Media/Share/dialog-v2.png"
     out = site.preprocess("# A\n\nUse [!INCLUDE[prod](includes/Prod_Short.md)].\n", page_rel="a.md")
     assert "Use Contoso Books." in out
+
+
+def test_video_alert_is_a_video_whatever_its_url(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``> [!VIDEO url]`` embeds a video player (DocFX "Video"), whatever the URL: Business
+    Central's ``> [!Video https://go.microsoft.com/fwlink/?linkid=2086039]`` (a redirect to the
+    player) was an <iframe> the builder did not take for a video, so the page had none; a
+    player URL stays an <iframe>."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import VideoItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "a.md", "# Excel\n\n## Options\n\n> [!Video https://go.microsoft.com/fwlink/?linkid=2086039]\n\n"
+                            "## Player\n\n> [!VIDEO https://learn-video.azurefd.net/vod/player?id=x]\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert '<iframe src="https://learn-video.azurefd.net/vod/player?id=x"></iframe>' in site.preprocess(
+        (tmp_path / "a.md").read_text(), page_rel="a.md")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [(m.url, m.section_id == doc.sections[i].id) for i, m in ((1, doc.media[0]), (2, doc.media[1]))
+            if isinstance(m, VideoItem)] == [("https://go.microsoft.com/fwlink/?linkid=2086039", True),
+                                             ("https://learn-video.azurefd.net/vod/player?id=x", True)]

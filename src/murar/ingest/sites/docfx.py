@@ -33,7 +33,7 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 - ``![alt](clip.mp4)`` (a video file) and ``![alt](YouTube/Vimeo link)`` are
   videos (Markdig's MediaLinks extension, part of DocFX's Markdown pipeline).
 - ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
-  become a bold label; ``> [!VIDEO url]`` a video; ``[!INCLUDE [title](path)]``
+  become a bold label; ``> [!VIDEO url]`` a video (whatever its URL); ``[!INCLUDE [title](path)]``
   the file's content at that place (inside quotes and lists too);
   ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block holding the
   part asked for (a named snippet, line ranges: :func:`code_snippet`);
@@ -66,7 +66,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from murar.errors import ConfigError
-from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.builder import is_video_embed, read_include
 from murar.ingest.markup.mdtext import (
     FenceTracker,
     alert_markers,
@@ -370,6 +370,15 @@ def _tab_groups(body: str) -> str:
     if group is not None:
         out.extend(["", set_close(group)])
     return "\n".join(out)
+
+
+def _video_embed(url: str) -> str:
+    """The HTML of a ``> [!VIDEO url]`` (DocFX "Video": an embedded video player, whatever
+    the URL): an ``<iframe>`` of the player; a ``<video>`` when the URL does not name a
+    player (Learn's ``go.microsoft.com/fwlink`` and ``aka.ms`` redirects to one), so it is a
+    video and not an embed the builder takes for an applet."""
+    tag = "iframe" if is_video_embed(url) else "video"
+    return f'<{tag} src="{_escape_attr(url)}"></{tag}>'
 
 
 def _escape_attr(value: str) -> str:
@@ -1121,8 +1130,7 @@ class DocfxSite:
                                                      body, m.start()), body)
         body = alert_markers(body)  # > [!NOTE] ...: "**Note:** ..." (text after the marker is the alert's)
         # the quote holding [!VIDEO] goes; its indentation stays, so a video in a list step stays in the step
-        body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}<iframe src="{_escape_attr(m.group("url"))}">'
-                                    f'</iframe>\n', body)
+        body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}{_video_embed(m.group("url"))}\n', body)
         return _DIV.sub(lambda m: m.group("lead"), body)
 
     def _xrefs(self, body: str) -> str:
