@@ -969,3 +969,19 @@ def test_video_alert_is_a_video_whatever_its_url(tmp_path: Path, write: Callable
     assert [(m.url, m.section_id == doc.sections[i].id) for i, m in ((1, doc.media[0]), (2, doc.media[1]))
             if isinstance(m, VideoItem)] == [("https://go.microsoft.com/fwlink/?linkid=2086039", True),
                                              ("https://learn-video.azurefd.net/vod/player?id=x", True)]
+
+
+def test_video_alert_with_a_learn_video_id(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``> [!VIDEO fd4468f4-...]`` names a Microsoft Learn video by its id (Power Automate's
+    trigger conditions page): it is that video's player, not a file beside the page (it was an
+    <iframe> of the bare id, no video, then a 'file not found' video)."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import VideoItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "a.md", "# Triggers\n\n> [!VIDEO fd4468f4-6d56-499e-98d0-4d98086cf9d5]\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [m.url for m in doc.media if isinstance(m, VideoItem)] == [
+        "https://learn-video.azurefd.net/vod/player?id=fd4468f4-6d56-499e-98d0-4d98086cf9d5"]
+    assert not doc.warnings

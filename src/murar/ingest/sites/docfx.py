@@ -372,11 +372,20 @@ def _tab_groups(body: str) -> str:
     return "\n".join(out)
 
 
+#: the player of a Microsoft Learn video by its id (pages write ``> [!VIDEO <this>?id=<guid>]`` or the bare id)
+LEARN_VIDEO_PLAYER = "https://learn-video.azurefd.net/vod/player?id="
+_VIDEO_ID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
 def _video_embed(url: str) -> str:
     """The HTML of a ``> [!VIDEO url]`` (DocFX "Video": an embedded video player, whatever
     the URL): an ``<iframe>`` of the player; a ``<video>`` when the URL does not name a
     player (Learn's ``go.microsoft.com/fwlink`` and ``aka.ms`` redirects to one), so it is a
-    video and not an embed the builder takes for an applet."""
+    video and not an embed the builder takes for an applet. A bare video id (a GUID,
+    ``> [!VIDEO fd4468f4-6d56-...]``) is the Learn video player's
+    (:data:`LEARN_VIDEO_PLAYER`), not a file next to the page."""
+    if _VIDEO_ID.match(url):  # a Learn video's id: its player (the URL the older pages write out)
+        url = LEARN_VIDEO_PLAYER + url
     tag = "iframe" if is_video_embed(url) else "video"
     return f'<{tag} src="{_escape_attr(url)}"></{tag}>'
 
