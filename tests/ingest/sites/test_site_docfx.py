@@ -985,3 +985,17 @@ def test_video_alert_with_a_learn_video_id(tmp_path: Path, write: Callable[..., 
     assert [m.url for m in doc.media if isinstance(m, VideoItem)] == [
         "https://learn-video.azurefd.net/vod/player?id=fd4468f4-6d56-499e-98d0-4d98086cf9d5"]
     assert not doc.warnings
+
+
+def test_case_insensitive_lookup_reads_only_folder_listings(tmp_path: Path, write: Callable[..., Path],
+                                                          png: bytes) -> None:
+    """The case-insensitive match of a missing file never asks the system about the name as
+    written: a name too long for it, or holding a NUL, made the lookup raise; an exact
+    folder name wins over its other-case twin."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "Media/x.png", png)
+    write(tmp_path, "media/Y.png", png)
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.resolve_asset("media/" + "a" * 300 + ".png", page_rel="a.md").problem
+    assert site.resolve_asset("me\x00dia/y.png", page_rel="a.md").problem
+    assert site.resolve_asset("media/y.PNG", page_rel="a.md").rel_path == "media/Y.png"

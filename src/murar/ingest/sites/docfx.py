@@ -818,7 +818,7 @@ class DocfxSite:
         self._included: frozenset[str] | None = None
         self._uids: dict[str, str] | None = None
         self._pivot_files: dict[str, dict[str, str] | None] = {}
-        self._dir_names: dict[str, dict[str, str]] = {}  # folder -> lower-cased name -> name
+        self._dir_names: dict[str, dict[str, str]] = {}  # folder -> its names, and "\0" + lower-cased name -> name
         self._shown: dict[str, list[GlobGroup]] = {}  # docset -> its content groups in the default view
 
     @property
@@ -1023,30 +1023,32 @@ class DocfxSite:
     def _case_insensitive(self, rel: str) -> str | None:
         """The file at the posix ``rel`` (relative to the root) matched folder by folder
         without regard to case (an exact name first, else the first in name order);
-        ``None`` when there is none or ``rel`` leaves the root. Folder listings are
-        cached. Never raises."""
+        ``None`` when there is none or ``rel`` leaves the root. Only folder listings are
+        read (cached), so a name the system refuses (too long, a NUL) is simply not
+        found. Never raises."""
         norm = posixpath.normpath(rel)
         if norm in (".", "..") or norm.startswith(("../", "/")):
             return None
         here = ""
-        parts = norm.split("/")
-        for i, part in enumerate(parts):
+        for part in norm.split("/"):
             names = self._dir_names.get(here)
             if names is None:
                 names = {}
                 try:
                     for entry in sorted((self._root / here).iterdir(), key=lambda e: e.name):
-                        names.setdefault(entry.name.lower(), entry.name)
-                except OSError:
+                        names[entry.name] = entry.name  # "\0" never begins a file name: the lower-cased keys
+                        names.setdefault("\0" + entry.name.lower(), entry.name)
+                except (OSError, ValueError):
                     pass
                 self._dir_names[here] = names
-            name = part if (self._root / here / part).exists() else names.get(part.lower())
+            name = names.get(part) or names.get("\0" + part.lower())
             if name is None:
                 return None
-            here = safe_join(here, name) if here else name
-            if i == len(parts) - 1:
-                return here if (self._root / here).is_file() else None
-        return None
+            here = f"{here}/{name}" if here else name
+        try:
+            return here if (self._root / here).is_file() else None
+        except (OSError, ValueError):
+            return None
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         """``[!INCLUDE]`` targets resolve like links, relative to the including file."""
