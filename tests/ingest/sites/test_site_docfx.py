@@ -929,3 +929,73 @@ def test_backslash_paths_are_folders(tmp_path: Path, write: Callable[..., Path],
     out = site.preprocess("# Probes\n\n[!INCLUDE [nav](..\\..\\includes\\nav.md)]\n", page_rel="manual/lights/probes.md")
     assert "Pan the camera." in out
     assert images(out) == [("../../includes/media/pan.png", "pan", "")]
+
+
+def test_file_links_resolve_without_regard_to_case(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """DocFX resolves a file link without regard to case (v3, Learn's build: "media/ImAGe.PNG"
+    is media/image.png; v2 reads a Windows file system): a page links "dialog-v2.PNG" for the
+    file dialog-v2.png, an include is named in other capitals; both were "file not found".
+    The exact name wins when both exist; a path leaving the root stays unresolved."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "Media/Share/dialog-v2.png", png)
+    write(tmp_path, "shots/exact.PNG", png)
+    write(tmp_path, "shots/exact.png", png)
+    write(tmp_path, "includes/prod_short.md", "Contoso Books\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.resolve_asset("media/share/dialog-v2.PNG", page_rel="a.md").rel_path == "Media/Share/dialog-v2.png"
+    assert site.resolve_asset("media/share/dialog-v2.PNG", page_rel="a.md").problem is None
+    assert site.resolve_asset("shots/exact.PNG", page_rel="a.md").rel_path == "shots/exact.PNG"
+    assert site.resolve_asset("media/missing.png", page_rel="a.md").problem
+    assert site.resolve_asset("../Media/Share/dialog-v2.png", page_rel="a.md").rel_path != "Media/Share/dialog-v2.png"
+    out = site.preprocess("# A\n\nUse [!INCLUDE[prod](includes/Prod_Short.md)].\n", page_rel="a.md")
+    assert "Use Contoso Books." in out
+
+
+def test_video_alert_is_a_video_whatever_its_url(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``> [!VIDEO url]`` embeds a video player (DocFX "Video"), whatever the URL: Business
+    Central's ``> [!Video https://go.microsoft.com/fwlink/?linkid=2086039]`` (a redirect to the
+    player) was an <iframe> the builder did not take for a video, so the page had none; a
+    player URL stays an <iframe>."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import VideoItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "a.md", "# Excel\n\n## Options\n\n> [!Video https://go.microsoft.com/fwlink/?linkid=2086039]\n\n"
+                            "## Player\n\n> [!VIDEO https://learn-video.azurefd.net/vod/player?id=x]\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    assert '<iframe src="https://learn-video.azurefd.net/vod/player?id=x"></iframe>' in site.preprocess(
+        (tmp_path / "a.md").read_text(), page_rel="a.md")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [(m.url, m.section_id == doc.sections[i].id) for i, m in ((1, doc.media[0]), (2, doc.media[1]))
+            if isinstance(m, VideoItem)] == [("https://go.microsoft.com/fwlink/?linkid=2086039", True),
+                                             ("https://learn-video.azurefd.net/vod/player?id=x", True)]
+
+
+def test_video_alert_with_a_learn_video_id(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``> [!VIDEO fd4468f4-...]`` names a Microsoft Learn video by its id (Power Automate's
+    trigger conditions page): it is that video's player, not a file beside the page (it was an
+    <iframe> of the bare id, no video, then a 'file not found' video)."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import VideoItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "a.md", "# Triggers\n\n> [!VIDEO fd4468f4-6d56-499e-98d0-4d98086cf9d5]\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [m.url for m in doc.media if isinstance(m, VideoItem)] == [
+        "https://learn-video.azurefd.net/vod/player?id=fd4468f4-6d56-499e-98d0-4d98086cf9d5"]
+    assert not doc.warnings
+
+
+def test_case_insensitive_lookup_reads_only_folder_listings(tmp_path: Path, write: Callable[..., Path],
+                                                          png: bytes) -> None:
+    """The case-insensitive match of a missing file never asks the system about the name as
+    written: a name too long for it, or holding a NUL, made the lookup raise; an exact
+    folder name wins over its other-case twin."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "Media/x.png", png)
+    write(tmp_path, "media/Y.png", png)
+    site = docfx.load(tmp_path, "docfx.json")
+    assert site.resolve_asset("media/" + "a" * 300 + ".png", page_rel="a.md").problem
+    assert site.resolve_asset("me\x00dia/y.png", page_rel="a.md").problem
+    assert site.resolve_asset("media/y.PNG", page_rel="a.md").rel_path == "media/Y.png"

@@ -22,7 +22,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 - Links resolve relative to the file that holds them (an include's links
   relative to the include); ``~/`` is the docset root; root-relative links are
   Learn site URLs ``/<docset base path>/<path in docset>`` (the base path is
-  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present).
+  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present);
+  a file that is not found as written is matched without regard to case (DocFX
+  v3, Learn's build engine, resolves ``media/ImAGe.PNG`` to ``media/image.png``).
 - ``:::image type="content" source="..." alt-text="...":::`` is an image
   (``lightbox`` = its full-size link); ``type="complex"`` carries a long
   description up to ``:::image-end:::`` (kept as the caption);
@@ -31,7 +33,7 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 - ``![alt](clip.mp4)`` (a video file) and ``![alt](YouTube/Vimeo link)`` are
   videos (Markdig's MediaLinks extension, part of DocFX's Markdown pipeline).
 - ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
-  become a bold label; ``> [!VIDEO url]`` a video; ``[!INCLUDE [title](path)]``
+  become a bold label; ``> [!VIDEO url]`` a video (whatever its URL); ``[!INCLUDE [title](path)]``
   the file's content at that place (inside quotes and lists too);
   ``[!code-lang[](path)]`` and ``:::code source=...:::`` a code block holding the
   part asked for (a named snippet, line ranges: :func:`code_snippet`);
@@ -64,7 +66,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from murar.errors import ConfigError
-from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.builder import is_video_embed, read_include
 from murar.ingest.markup.mdtext import (
     FenceTracker,
     alert_markers,
@@ -368,6 +370,24 @@ def _tab_groups(body: str) -> str:
     if group is not None:
         out.extend(["", set_close(group)])
     return "\n".join(out)
+
+
+#: the player of a Microsoft Learn video by its id (pages write ``> [!VIDEO <this>?id=<guid>]`` or the bare id)
+LEARN_VIDEO_PLAYER = "https://learn-video.azurefd.net/vod/player?id="
+_VIDEO_ID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def _video_embed(url: str) -> str:
+    """The HTML of a ``> [!VIDEO url]`` (DocFX "Video": an embedded video player, whatever
+    the URL): an ``<iframe>`` of the player; a ``<video>`` when the URL does not name a
+    player (Learn's ``go.microsoft.com/fwlink`` and ``aka.ms`` redirects to one), so it is a
+    video and not an embed the builder takes for an applet. A bare video id (a GUID,
+    ``> [!VIDEO fd4468f4-6d56-...]``) is the Learn video player's
+    (:data:`LEARN_VIDEO_PLAYER`), not a file next to the page."""
+    if _VIDEO_ID.match(url):  # a Learn video's id: its player (the URL the older pages write out)
+        url = LEARN_VIDEO_PLAYER + url
+    tag = "iframe" if is_video_embed(url) else "video"
+    return f'<{tag} src="{_escape_attr(url)}"></{tag}>'
 
 
 def _escape_attr(value: str) -> str:
@@ -798,6 +818,7 @@ class DocfxSite:
         self._included: frozenset[str] | None = None
         self._uids: dict[str, str] | None = None
         self._pivot_files: dict[str, dict[str, str] | None] = {}
+        self._dir_names: dict[str, dict[str, str]] = {}  # folder -> its names, and "\0" + lower-cased name -> name
         self._shown: dict[str, list[GlobGroup]] = {}  # docset -> its content groups in the default view
 
     @property
@@ -989,7 +1010,45 @@ class DocfxSite:
                     cands.append(safe_join(group.src, site_path[len(group.dest):].lstrip("/")))
         else:
             cands = [safe_join(posixpath.dirname(page_rel), path)]
-        return lookup(self._root, cands, link=link)
+        found = lookup(self._root, cands, link=link)
+        if found.problem and found.rel_path is not None:
+            # DocFX resolves a file link without regard to case (v3, Learn's build: "media/ImAGe.PNG"
+            # is media/image.png; v2 on Windows' file system): "dialog-v2.PNG" names dialog-v2.png
+            for cand in cands:
+                other = self._case_insensitive(cand)
+                if other is not None:
+                    return lookup(self._root, [other], link=link)
+        return found
+
+    def _case_insensitive(self, rel: str) -> str | None:
+        """The file at the posix ``rel`` (relative to the root) matched folder by folder
+        without regard to case (an exact name first, else the first in name order);
+        ``None`` when there is none or ``rel`` leaves the root. Only folder listings are
+        read (cached), so a name the system refuses (too long, a NUL) is simply not
+        found. Never raises."""
+        norm = posixpath.normpath(rel)
+        if norm in (".", "..") or norm.startswith(("../", "/")):
+            return None
+        here = ""
+        for part in norm.split("/"):
+            names = self._dir_names.get(here)
+            if names is None:
+                names = {}
+                try:
+                    for entry in sorted((self._root / here).iterdir(), key=lambda e: e.name):
+                        names[entry.name] = entry.name  # "\0" never begins a file name: the lower-cased keys
+                        names.setdefault("\0" + entry.name.lower(), entry.name)
+                except (OSError, ValueError):
+                    pass
+                self._dir_names[here] = names
+            name = names.get(part) or names.get("\0" + part.lower())
+            if name is None:
+                return None
+            here = f"{here}/{name}" if here else name
+        try:
+            return here if (self._root / here).is_file() else None
+        except (OSError, ValueError):
+            return None
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         """``[!INCLUDE]`` targets resolve like links, relative to the including file."""
@@ -1082,8 +1141,7 @@ class DocfxSite:
                                                      body, m.start()), body)
         body = alert_markers(body)  # > [!NOTE] ...: "**Note:** ..." (text after the marker is the alert's)
         # the quote holding [!VIDEO] goes; its indentation stays, so a video in a list step stays in the step
-        body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}<iframe src="{_escape_attr(m.group("url"))}">'
-                                    f'</iframe>\n', body)
+        body = _VIDEO.sub(lambda m: f'\n{m.group("lead").split(">")[0]}{_video_embed(m.group("url"))}\n', body)
         return _DIV.sub(lambda m: m.group("lead"), body)
 
     def _xrefs(self, body: str) -> str:
