@@ -854,6 +854,27 @@ def test_component_declared_by_the_page(tmp_path: Path) -> None:
     assert "Then save twice before closing." in "\n".join(s.text for s in doc.sections)
 
 
+def test_component_with_an_image_shows_the_text_it_renders_above_it(tmp_path: Path) -> None:
+    """A component that renders a step's number, title and description above its <img> (export const
+    Step = ({n, title, desc, img}) => ... <div>{desc}</div><img src={img} />) shows them all as text
+    with the screenshot: the description was lost and the number taken for the image's caption,
+    which is only a prop it renders under the image."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "steps.mdx").write_text(
+        "export const Step = ({ n, title, desc, img }) => (\n  <div style={{ display: 'flex' }}>\n"
+        "    <div style={{ fontWeight: 700 }}>{n}</div>\n    <div>\n      <div>{title}</div>\n"
+        "      <div style={{ fontSize: '14px' }}>{desc}</div>\n      <img src={img} alt={title} />\n"
+        "    </div>\n  </div>\n);\n\n# Steps\n\n"
+        "<Step\n    n=\"1\"\n    title=\"Describe your app\"\n    desc=\"Enter a prompt on the dashboard.\"\n"
+        "    img=\"/img/base.png\"\n/>\n")
+    doc = convert_mdx(root / "docs" / "steps.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Enter a prompt on the dashboard." in text and "Describe your app" in text
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.alt, m.caption) for m in images] == [("static/img/base.png", "Describe your app", "")]
+
+
 def test_theme_component_of_the_site_itself(tmp_path: Path) -> None:
     """import Shot from '@theme/Shot' names the site's own src/theme/Shot when it has one (a custom or
     swizzled theme component: Docusaurus resolves @theme/ to the site's src/theme first), so its source

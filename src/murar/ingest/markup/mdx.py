@@ -847,9 +847,10 @@ class MdxTransformer:
         if code_props:
             return code_props
         image, caption = self._component_image(tag, scope, page_rel)
-        if not image:
-            texts += self._component_text_props(tag, scope, page_rel)
-        elif caption:  # shown as the image's caption, not again above it
+        # the props it renders as text: beside its image too (a step's number and description
+        # above its screenshot), the caption under the image not again above it
+        texts += self._component_text_props(tag, scope, page_rel)
+        if caption:
             texts = [t for t in texts if t != caption]
         out = ""
         if texts and inline and not image:
@@ -881,8 +882,10 @@ class MdxTransformer:
         caption = _attr_text(attrs.get("caption"))
         code = self._component_code(tag, scope, page_rel) if not caption else None
         if code and "<img" in code:
-            shown = self._child_props(code)[0]
-            caption = next((t for n, v, k in tag.attrs if n in shown and n != drawn
+            # the caption is a prop it renders under its <img> (after it in the source); one it
+            # renders above the image is text of its own (a step's title and description)
+            under = {m.group(1) for _, m in zip(range(50), _COMPONENT_CHILD.finditer(code, code.find("<img")))}
+            caption = next((t for n, v, k in tag.attrs if n in under and n != drawn
                             and (t := _attr_text((v, k)))), "")
         for name, value, kind in tag.attrs:
             low = name.lower()
