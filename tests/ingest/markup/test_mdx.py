@@ -583,6 +583,26 @@ def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
     assert DocusaurusSite.load(root, "docusaurus.config.js").config.settings["mdx.version"] == "3"
 
 
+def test_markdown_in_an_element_written_on_one_line_is_markdown(tmp_path: Path) -> None:
+    """MDX 2+ reads the text of an element as Markdown: <summary>**Example values**</summary> is a bold
+    summary and <div>See **this** [guide](/x)</div> bold text with a link (the asterisks and brackets
+    were shown as written, the line being an HTML block to the Markdown reader); code stays as
+    written, and so does every element's text under MDX 1."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "one.mdx").write_text(
+        "# One\n\n<details id=\"tj-dropdown\">\n<summary>**Example values**</summary>\n```json\n[1, 2]\n```\n\n"
+        "</details>\n\n<div style={{textAlign: 'center'}}>See **this** [guide](/x) now.</div>\n\n"
+        "<p><code>a*b*c</code></p>\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "one.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "Example values" in text and "**" not in text and "See this guide now." in text
+    assert "[1, 2]" in text and "a*b*c" in text
+    (root / "package.json").write_text('{"dependencies": {"@docusaurus/core": "^2.4.3"}}')
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "one.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "**Example values**" in text
+
+
 def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
     """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
     component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a

@@ -46,7 +46,10 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   (a literal, an exported constant, a front matter value), nothing when it is
   ``props``/``frontMatter`` the page is not given or any other code (MDX 3);
   under MDX 1 (a Docusaurus 2 site, ``mdx.version`` 1) braces in text are text;
-- MDX 2+ has no HTML blocks: Markdown right after a line of tags is Markdown;
+- MDX 2+ has no HTML blocks: Markdown right after a line of tags is Markdown,
+  and so is the text of an element written on one line (``<summary>**Example
+  values**</summary>`` is bold, ``<div>See [the guide](/x)</div>`` a link): it
+  is given to the Markdown reader as the HTML MDX makes of it;
 - components the site registers for every page (Docusaurus ``src/theme/MDXComponents``)
   are bound without an import, and a component is known by its module as well
   as by its name (``Shot`` from ``.../ZoomableImage`` is an image viewer);
@@ -70,6 +73,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
+
+from markdown_it import MarkdownIt
 
 from murar.ingest.budget import PageCharBudget
 from murar.ingest.frontmatter import parse_front_matter
@@ -715,6 +720,8 @@ class MdxTransformer:
                 out.append("")
             flow, closed = is_flow, False
             rendered = self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels)
+            if is_flow:
+                rendered = _element_markdown(rendered)
             if rendered.lstrip(" \t").startswith(("\n\n<img", "\n\n<figure>")) and out \
                     and out[-1].rstrip().endswith(">") and not out[-1].lstrip().startswith("</"):
                 # an image component inside an HTML element (<figure> then <Shot /> then <figcaption>)
@@ -1231,6 +1238,24 @@ class MdxTransformer:
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
         body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
         return "\n\n" + body.strip("\n") + "\n\n"
+
+
+_INLINE_HTML = MarkdownIt("commonmark", {"html": True})
+# Markdown in the text between two tags of a line (emphasis, code, a link or an image, an escape)
+_TEXT_MARKUP = re.compile(r">[^<>]*[*_`\[\\][^<>]*<")
+_CODE_ELEMENT = re.compile(r"<(?:code|pre)\b", re.IGNORECASE)
+
+
+def _element_markdown(line: str) -> str:
+    """A line of HTML elements standing as a block, with the Markdown of their text as the
+    HTML MDX 2+ renders it (``<summary>**Example values**</summary>`` ->
+    ``<summary><strong>Example values</strong></summary>``): MDX reads the text of an
+    element as Markdown, whereas the CommonMark reader murar hands the page to keeps an
+    HTML block's text as written. Code elements are left as they are."""
+    if "\n" in line or not _TEXT_MARKUP.search(line) or _CODE_ELEMENT.search(line):
+        return line
+    body = line.lstrip(" \t")
+    return line[: len(line) - len(body)] + str(_INLINE_HTML.renderInline(body.rstrip()))
 
 
 def _bind_module(name: str, module: str, scope: _Scope, *, export: str = "default") -> None:
