@@ -603,6 +603,29 @@ def test_markdown_in_an_element_written_on_one_line_is_markdown(tmp_path: Path) 
     assert "**Example values**" in text
 
 
+def test_jsx_style_width_sizes_the_picture(tmp_path: Path) -> None:
+    """MDX gives an <img> its size as a React style object (style={{ width: '20px' }}: a string
+    attribute is not allowed): that width is the picture's declared width, as width="20" is, so an
+    icon in a sentence is inline and tiny (it was a figure); a card component sizing the <img> of
+    its icon so shows its title and description as text, not as the icon's caption."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "icons.mdx").write_text(
+        "export const SetupCard = ({ iconId, title, description }) => (\n  <div>\n"
+        "    <img src={`/img/${iconId}.png`} alt={title} style={{ width: '28px', height: '28px' }} />\n"
+        "    <h3>{title}</h3>\n    <p>{description}</p>\n  </div>\n);\n\n# Icons\n\n"
+        "Click the <img src=\"/img/base.png\" style={{ width: '20px', height: '20px' }} /> button.\n\n"
+        "<img src=\"/img/root.png\" style={{ marginTop: 12, width: 24 }} alt=\"gear\" />\n\n"
+        "<img src=\"/img/required.png\" style={{ maxWidth: '100%' }} alt=\"shot\" />\n\n"
+        "<SetupCard iconId=\"imported\" title=\"Docker\" description=\"Deploy with docker-compose.\" />\n")
+    doc = convert_mdx(root / "docs" / "icons.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, sorted(m.flags), m.caption) for m in images] == [
+        ("static/img/base.png", ["inline", "tiny"], ""), ("static/img/root.png", ["tiny"], ""),
+        ("static/img/required.png", [], ""), ("static/img/imported.png", ["tiny"], "")]
+    assert "Docker — Deploy with docker-compose." in "\n".join(s.text for s in doc.sections)
+
+
 def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
     """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
     component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a

@@ -92,6 +92,7 @@ from murar.ingest.markup.mdtext import (
     label_lines,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.media_flags import FlagOptions, length_px
 from murar.ingest.sites._links import helper_path
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -887,10 +888,12 @@ class MdxTransformer:
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
         caption = _attr_text(attrs.get("caption"))
-        code = self._component_code(tag, scope, page_rel) if not caption else None
-        if code and "<img" in code:
+        code = self._component_code(tag, scope, page_rel)
+        width = _img_tag_width(code, drawn)
+        if not caption and code and "<img" in code and (width is None or width >= FlagOptions().tiny_side):
             # the caption is a prop it renders under its <img> (after it in the source); one it
-            # renders above the image is text of its own (a step's title and description)
+            # renders above the image is text of its own (a step's title and description), and so
+            # is all a card renders beside its icon (an <img> it sizes below the tiny size)
             under = {m.group(1) for _, m in zip(range(50), _COMPONENT_CHILD.finditer(code, code.find("<img")))}
             caption = next((t for n, v, k in tag.attrs if n in under and n != drawn
                             and (t := _attr_text((v, k)))), "")
@@ -917,7 +920,8 @@ class MdxTransformer:
                         src = lit.group(2)
         if not src:
             return "", ""
-        img = f'<img src="{_escape(src)}" alt="{_escape(alt or caption)}" />'
+        size = f' width="{width}"' if width is not None else ""
+        img = f'<img src="{_escape(src)}" alt="{_escape(alt or caption)}"{size} />'
         if caption:  # drawn under the image, as <figure><figcaption> is (ZoomImage caption=...)
             return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n", caption
         return f"\n\n{img}\n\n", ""
@@ -1195,6 +1199,7 @@ class MdxTransformer:
 
     def _html_tag(self, tag: _Tag, scope: _Scope) -> str:
         out = [f"<{tag.name}"]
+        given = {name.lower() for name, _, _ in tag.attrs}
         for name, value, kind in tag.attrs:
             low = name.lower()
             if kind == "bool":
@@ -1204,6 +1209,12 @@ class MdxTransformer:
                 out.append(f' {"class" if low == "classname" else name}="{_escape(value or "")}"')
                 continue
             expr = (value or "").strip()
+            if low == "style" and tag.name.lower() == "img" and "width" not in given:
+                # style={{ width: '20px' }} (React: a number is pixels) sizes the picture as width= does
+                width = _style_width(expr)
+                if width is not None:
+                    out.append(f' width="{width}"')
+                continue
             if low == "style" or low.startswith("on"):
                 continue
             lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
@@ -1256,6 +1267,43 @@ def _element_markdown(line: str) -> str:
         return line
     body = line.lstrip(" \t")
     return line[: len(line) - len(body)] + str(_INLINE_HTML.renderInline(body.rstrip()))
+
+
+# width: '20px' / width: "1.5em" / width: 24 in a React style object (not maxWidth, minWidth)
+_STYLE_WIDTH = re.compile(r"""(?<![\w$-])width\s*:\s*(?:(['"])([^'"\n]{1,20})\1|(\d{1,5}(?:\.\d{1,4})?)\s*[,}])""")
+
+
+def _style_width(expr: str) -> int | None:
+    """The width in pixels a JSX ``style={{...}}`` object gives an element: ``width: '20px'``,
+    ``'1.5em'`` (at 16 px), or a number (React adds ``px`` to a unitless number); ``None``
+    for a percentage, ``auto``, a variable or no width."""
+    m = _STYLE_WIDTH.search(expr)
+    if m is None:
+        return None
+    return length_px(m.group(2)) if m.group(2) is not None else round(float(m.group(3)))
+
+
+_IMG_TAG = re.compile(r"<img\b[^<>]{0,1000}>")
+_STYLE_OBJECT = re.compile(r"\bstyle\s*=\s*\{\{([^<>]{0,500}?)\}\}")
+_WIDTH_ATTR = re.compile(r"""\bwidth\s*=\s*(?:(['"])(\d{1,5})(?:px)?\1|\{\s*(\d{1,5})\s*\})""")
+
+
+def _img_tag_width(code: str | None, drawn: str) -> int | None:
+    """The width in pixels a component's source gives the ``<img>`` it draws (``style={{ width:
+    '28px' }}``, ``width={24}``): its only ``<img>``, or the one whose ``src`` is the prop
+    ``drawn`` or a template built from props; ``None`` when it sets none."""
+    if not code or "<img" not in code:
+        return None
+    tags = [m.group(0) for _, m in zip(range(20), _IMG_TAG.finditer(code, 0, MAX_COMPONENT_CHARS))]
+    if len(tags) > 1:
+        src = re.compile(rf"\bsrc\s*=\s*\{{\s*(?:props\.)?{re.escape(drawn)}\b" if drawn else r"\bsrc\s*=\s*\{[^}]*`")
+        tags = [t for t in tags if src.search(t)]
+    if not tags:
+        return None
+    style = _STYLE_OBJECT.search(tags[0])
+    width = _style_width(style.group(1)) if style else None
+    attr = _WIDTH_ATTR.search(_STYLE_OBJECT.sub("", tags[0])) if width is None else None
+    return int(attr.group(2) or attr.group(3)) if attr else width
 
 
 def _bind_module(name: str, module: str, scope: _Scope, *, export: str = "default") -> None:
