@@ -626,6 +626,26 @@ def test_jsx_style_width_sizes_the_picture(tmp_path: Path) -> None:
     assert "Docker — Deploy with docker-compose." in "\n".join(s.text for s in doc.sections)
 
 
+def test_array_of_strings_mapped_to_elements_is_text(tmp_path: Path) -> None:
+    """An array of strings a component maps to elements ({features.map((f, i) => <li key={i}>{f}</li>)}
+    with features={['No setup', 'Credit billing']}) shows each string, as React renders them, and so
+    does a flow expression mapping an array literal ({['AI Agents', 'SSO'].map(label => <span
+    key={label}>{label}</span>)}); both were lost."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "cards.mdx").write_text(
+        "export const ConfigCard = ({ title, features }) => (\n  <div>\n    <div>{title}</div>\n"
+        "    <ul>\n      {features.map((f, i) => <li key={i} style={{ fontSize: '14px' }}>{f}</li>)}\n"
+        "    </ul>\n  </div>\n);\n\n# Cards\n\n<div>\n    {['AI Agents', \"80+ Data Sources\"].map(label => (\n"
+        "        <span key={label} style={{ padding: '4px' }}>{label}</span>\n    ))}\n</div>\n\n"
+        "<ConfigCard\n    title=\"Managed AI\"\n    features={[\n        'No configuration needed',\n"
+        "        \"Credit-based billing\",\n    ]}\n/>\n\n{[1, 2].map((n) => n * 2)}\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "cards.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "AI Agents · 80+ Data Sources" in text
+    assert "Managed AI — No configuration needed — Credit-based billing" in text
+    assert "map" not in text and "2" not in text.replace("80+", "")
+
+
 def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
     """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
     component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a

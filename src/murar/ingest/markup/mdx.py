@@ -219,6 +219,8 @@ _COMPONENT_VIDEO_SRC = re.compile(r"<(?:video|source)\b[^<>]{0,500}?\bsrc\s*=\s*
 _COMPONENT_CHILD = re.compile(r"[>}]\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*[<{]")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
 # (a name starts where no name character stands before it: a search from inside a long name rescanned it)
+# a string item of an array literal (['No setup', "Credit billing"]), not an object's field
+_ARRAY_STRING = re.compile(r"""[\[,]\s*(['"`])([^'"`\n]{0,300})\1\s*(?=[,\]])""")
 _OBJECT_FIELD = re.compile(r"""(?<![\w$])([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
 # <img src={require(`@site/img/${id}`).default}> or src={`/img/${name}.png`}: a path built from props
 _COMPONENT_IMG_TEMPLATE = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:require\(\s*)?`([^`]{1,300})`\s*\)?"
@@ -688,7 +690,7 @@ class MdxTransformer:
                     last, col = end
                     expr = "\n".join([line, *lines[i + 1 : last + 1]])
                     expr = expr[: len(expr) - len(lines[last]) + col] if last > i else line[:col]
-                    shown = scope.value(expr.strip()[1:-1]) or ""
+                    shown = scope.value(expr.strip()[1:-1]) or _mapped_strings(expr)
                     # what follows the closing brace on its line is read on as usual (in place: a new list
                     # for each of 50,000 expression lines took 25 s)
                     lines[last] = shown + lines[last][col:]
@@ -1067,6 +1069,10 @@ class MdxTransformer:
                 for _, f in zip(range(50), _OBJECT_FIELD.finditer(value, 0, 20_000)):
                     if f.group(1) in mapped[name] and f.group(3).strip():
                         out.append(f.group(3).strip())
+                if "" in mapped[name] and value.lstrip().startswith("["):
+                    # an array of strings, each rendered as an element (a card's feature list)
+                    out.extend(t.group(2).strip() for _, t in zip(range(50), _ARRAY_STRING.finditer(value, 0, 20_000))
+                               if t.group(2).strip())
         return out
 
     def _component_code_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
@@ -1108,8 +1114,11 @@ class MdxTransformer:
             for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
                 item = re.escape(m.group(2))
                 child = re.compile(rf"[>}}]\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*[<{{]")
-                mapped.setdefault(m.group(1), set()).update(
-                    f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
+                fields = mapped.setdefault(m.group(1), set())
+                fields.update(f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
+                # the item itself as a child (features.map((f) => <li>{f}</li>)): "" stands for it
+                if re.compile(rf"[>}}]\s*\{{\s*{item}\s*\}}\s*[<{{]").search(code, m.end(), m.end() + 5000):
+                    fields.add("")
             self._text_props[code] = (direct, mapped)
         return self._text_props[code]
 
@@ -1304,6 +1313,21 @@ def _img_tag_width(code: str | None, drawn: str) -> int | None:
     width = _style_width(style.group(1)) if style else None
     attr = _WIDTH_ATTR.search(_STYLE_OBJECT.sub("", tags[0])) if width is None else None
     return int(attr.group(2) or attr.group(3)) if attr else width
+
+
+# {['AI Agents', 'SSO'].map(label => (<span key={label}>{label}</span>))}: an array literal mapped to elements
+_LITERAL_MAP = re.compile(r"\{\s*(\[[^\[\]]{0,5000}\])\s*\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
+
+
+def _mapped_strings(expr: str) -> str:
+    """The text a flow expression mapping an array of strings to elements renders, each
+    string being an element's child (``{['AI Agents', 'SSO'].map(label => <span>{label}</span>)}``
+    shows "AI Agents · SSO"); ``""`` for any other expression (code, not text)."""
+    m = _LITERAL_MAP.match(expr.strip())
+    if m is None or not re.search(rf"[>}}]\s*\{{\s*{re.escape(m.group(2))}\s*\}}\s*[<{{]", expr[m.end():]):
+        return ""
+    items = [t.group(2).strip() for _, t in zip(range(100), _ARRAY_STRING.finditer(m.group(1))) if t.group(2).strip()]
+    return "\n\n" + " · ".join(items) + "\n\n" if items else ""
 
 
 def _bind_module(name: str, module: str, scope: _Scope, *, export: str = "default") -> None:
