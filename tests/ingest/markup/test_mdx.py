@@ -646,6 +646,22 @@ def test_array_of_strings_mapped_to_elements_is_text(tmp_path: Path) -> None:
     assert "map" not in text and "2" not in text.replace("80+", "")
 
 
+def test_array_of_rows_mapped_with_destructured_items_is_text(tmp_path: Path) -> None:
+    """A component mapping an array of arrays with each item destructured ({items.map(([label, value],
+    i) => <div key={i}><strong>{label}</strong>: {value}</div>)}) renders a row per item, its values
+    with the text written between them: items={[['Billing', 'AI credits'], ['Setup', 'None, ready']]}
+    reads "Billing: AI credits" and "Setup: None, ready" (the rows were lost)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "spec.mdx").write_text(
+        "# Spec\n\nexport const SpecGrid = ({ items }) => (\n    <div style={{ display: 'grid' }}>\n"
+        "        {items.map(([label, value], i) => (\n            <div key={i} style={{ fontSize: '14px' }}>\n"
+        "                <strong>{label}</strong>: {value}\n            </div>\n        ))}\n    </div>\n);\n\n"
+        "Managed setup:\n\n<SpecGrid items={[\n    ['Billing', 'AI credits'],\n    [\"Setup\", 'None, ready'],\n]} />\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "spec.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "Billing: AI credits — Setup: None, ready" in text
+
+
 def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
     """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
     component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a

@@ -219,6 +219,10 @@ _COMPONENT_VIDEO_SRC = re.compile(r"<(?:video|source)\b[^<>]{0,500}?\bsrc\s*=\s*
 _COMPONENT_CHILD = re.compile(r"[>}]\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*[<{]")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
 # (a name starts where no name character stands before it: a search from inside a long name rescanned it)
+# {items.map(([label, value], i) => ...)}: an array prop mapped with each item destructured
+_COMPONENT_TUPLE_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(\s*\[([^\[\]]{1,200})\]")
+# an array literal inside another one (['Billing', 'ToolJet AI credits']): one row of a table-like prop
+_INNER_ARRAY = re.compile(r"\[[^\[\]]{0,2000}\]")
 # a string item of an array literal (['No setup', "Credit billing"]), not an object's field
 _ARRAY_STRING = re.compile(r"""[\[,]\s*(['"`])([^'"`\n]{0,300})\1\s*(?=[,\]])""")
 _OBJECT_FIELD = re.compile(r"""(?<![\w$])([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
@@ -462,6 +466,7 @@ class MdxTransformer:
         self._components: dict[str, tuple[str, str] | None] = {}
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
         self._text_props: dict[str, tuple[set[str], dict[str, set[str]]]] = {}
+        self._tuples: dict[str, dict[str, tuple[list[int], str]]] = {}
         self._img_templates: dict[str, list[str]] = {}
         self._img_srcs: dict[str, list[tuple[str, str]]] = {}  # component source -> its <img> src expressions  # component source -> its <img> src path templates
 
@@ -1073,6 +1078,15 @@ class MdxTransformer:
                     # an array of strings, each rendered as an element (a card's feature list)
                     out.extend(t.group(2).strip() for _, t in zip(range(50), _ARRAY_STRING.finditer(value, 0, 20_000))
                                if t.group(2).strip())
+            if kind == "expr" and name in (rows := self._tuple_props(code)) and value.lstrip().startswith("["):
+                # an array of arrays mapped with its items destructured (items.map(([label, value]) =>
+                # <div><strong>{label}</strong>: {value}</div>)): a row of text per item
+                shown, sep = rows[name]
+                for _, row in zip(range(100), _INNER_ARRAY.finditer(value, value.find("[") + 1, 20_000)):
+                    cells = [t.group(2).strip() for _, t in zip(range(20), _ARRAY_STRING.finditer(row.group(0)))]
+                    line = sep.join(cells[k] for k in shown if k < len(cells) and cells[k])
+                    if line:
+                        out.append(line)
         return out
 
     def _component_code_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
@@ -1104,6 +1118,38 @@ class MdxTransformer:
         if tabbed:
             out.append(f"{set_close()}\n\n")
         return "".join(out)
+
+    def _tuple_props(self, code: str) -> dict[str, tuple[list[int], str]]:
+        """Of a component's source: each array prop it maps with the items destructured
+        (``{items.map(([label, value], i) => <div><strong>{label}</strong>: {value}</div>)}``),
+        with the positions of the item's values it renders as children, in the order it
+        renders them, and the text it writes between the first two (``": "``, else a space)."""
+        if code not in self._tuples:
+            found: dict[str, tuple[list[int], str]] = {}
+            for _, m in zip(range(20), _COMPONENT_TUPLE_MAP.finditer(code)):
+                names = [n.strip() for n in m.group(2).split(",")]
+                body = code[m.end():m.end() + 5000]
+                at = {}
+                for k, n in enumerate(names):
+                    if re.fullmatch(r"[A-Za-z_$][\w$]*", n):
+                        # a child, after a tag or text (not an attribute's value: key={i})
+                        child = re.search(rf"(?<!=)(?<!=\s)\{{\s*{re.escape(n)}\s*\}}", body)
+                        if child:
+                            at[k] = child.start()
+                shown = sorted(at, key=at.__getitem__)
+                if not shown:
+                    continue
+                sep = " "
+                if len(shown) > 1:
+                    first, second = names[shown[0]], names[shown[1]]
+                    between = re.search(rf"\{{\s*{re.escape(first)}\s*\}}(.{{0,100}}?)\{{\s*{re.escape(second)}\s*\}}", body,
+                                        re.DOTALL)
+                    if between:
+                        text = re.sub(r"<[^<>]*>", "", between.group(1))
+                        sep = re.sub(r"\s+", " ", text) if "{" not in text and text.strip() else " "
+                found[m.group(1)] = (shown, sep)
+            self._tuples[code] = found
+        return self._tuples[code]
 
     def _child_props(self, code: str) -> tuple[set[str], dict[str, set[str]]]:
         """Of a component's source: the props it renders as an element's only child, and
