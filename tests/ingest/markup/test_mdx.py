@@ -662,6 +662,35 @@ def test_array_of_rows_mapped_with_destructured_items_is_text(tmp_path: Path) ->
     assert "Billing: AI credits — Setup: None, ready" in text
 
 
+def test_data_imported_from_a_site_module_is_rendered(tmp_path: Path) -> None:
+    """A page showing data it imports from a module of the site (MDX "import/export": import {
+    labels, cards } from './homeData' with export const labels = {...}) shows its strings: an
+    inline or flow {labels.title.prefix}, a component's title={labels.setup} and a component drawn
+    per item of an exported array ({cards.map((card, i) => <Card key={i} {...card} />)}); all of it
+    was lost (a landing page read as nothing). Names and calls in the data are not text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "homeData.js").write_text(
+        "import { Cog } from 'lucide-react';\n// cards of the home page\nexport const cards = [\n"
+        "    { icon: Cog, title: \"Try it\", content: 'Run it with Docker.', href: \"/docs/try/\" },\n"
+        "    { icon: Cog, title: `Deploy`, content: \"Deploy on Kubernetes.\", ...extra },\n];\n\n"
+        "export const labels = {\n    title: { prefix: \"ToolJet\", highlight: 'Docs' },\n"
+        "    setup: \"Setup ToolJet\", // the section\n    note: `v${version}`,\n};\n")
+    (root / "docs" / "home.mdx").write_text(
+        "---\ntitle: Home\n---\n\nimport { labels, cards } from './homeData';\n\n"
+        "export const Card = ({ icon: Icon, title, content }) => (\n  <div>\n    <Icon />\n"
+        "    <h3>{title}</h3>\n    <p>{content}</p>\n  </div>\n);\n\n"
+        "export const Section = ({ title, children }) => (<section><h2>{title}</h2>{children}</section>);\n\n"
+        "## Start\n\n<h1>{labels.title.prefix}&nbsp;<span>{labels.title.highlight}</span></h1>\n<p>\n"
+        "    {labels.note}\n</p>\n\n<Section title={labels.setup}>\n    <div>\n"
+        "        {cards.map((card, index) => (\n            <Card key={index} {...card} />\n        ))}\n"
+        "    </div>\n</Section>\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "home.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "ToolJet Docs" in text.replace("\xa0", " ") and "Setup ToolJet" in text
+    assert "Try it — Run it with Docker." in text and "Deploy — Deploy on Kubernetes." in text
+    assert "version" not in text and "Cog" not in text
+
+
 def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
     """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
     component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a

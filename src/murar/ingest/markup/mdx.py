@@ -46,6 +46,10 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   (a literal, an exported constant, a front matter value), nothing when it is
   ``props``/``frontMatter`` the page is not given or any other code (MDX 3);
   under MDX 1 (a Docusaurus 2 site, ``mdx.version`` 1) braces in text are text;
+- data a page imports from a module of the site (``import { labels } from
+  './homeData'``, ``export const labels = {...}`` there) is read as the literal it is:
+  ``{labels.title}`` shows its string, in text and as a component's prop, and
+  ``{cards.map((card) => <Card {...card} />)}`` draws the component once per item;
 - MDX 2+ has no HTML blocks: Markdown right after a line of tags is Markdown,
   and so is the text of an element written on one line (``<summary>**Example
   values**</summary>`` is bold, ``<div>See [the guide](/x)</div>`` a link): it
@@ -467,6 +471,7 @@ class MdxTransformer:
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
         self._text_props: dict[str, tuple[set[str], dict[str, set[str]]]] = {}
         self._tuples: dict[str, dict[str, tuple[list[int], str]]] = {}
+        self._module_values: dict[tuple[str, str], Any] = {}  # (module, export) -> its literal data
         self._img_templates: dict[str, list[str]] = {}
         self._img_srcs: dict[str, list[tuple[str, str]]] = {}  # component source -> its <img> src expressions  # component source -> its <img> src path templates
 
@@ -695,7 +700,9 @@ class MdxTransformer:
                     last, col = end
                     expr = "\n".join([line, *lines[i + 1 : last + 1]])
                     expr = expr[: len(expr) - len(lines[last]) + col] if last > i else line[:col]
-                    shown = scope.value(expr.strip()[1:-1]) or _mapped_strings(expr)
+                    shown = (scope.value(expr.strip()[1:-1]) or self._module_value(expr.strip()[1:-1], scope, page_rel)
+                             or _mapped_strings(expr) or self._mapped_component(expr, scope, page_rel=page_rel,
+                                                                               depth=depth, stack=stack))
                     # what follows the closing brace on its line is read on as usual (in place: a new list
                     # for each of 50,000 expression lines took 25 s)
                     lines[last] = shown + lines[last][col:]
@@ -786,7 +793,7 @@ class MdxTransformer:
             if c == "{" and failed_expressions < MAX_FAILED_TAGS:
                 end = _skip_braces(line, i)
                 if end > 0:
-                    parts.append(self._inline_expression(line[i:end], scope))
+                    parts.append(self._inline_expression(line[i:end], scope, page_rel))
                     i = end
                     continue
                 failed_expressions += 1
@@ -794,7 +801,66 @@ class MdxTransformer:
             i += 1
         return "".join(parts)
 
-    def _inline_expression(self, expr: str, scope: _Scope) -> str:
+    def _module_data(self, name: str, scope: _Scope, page_rel: str) -> Any:
+        """The value of the data ``name`` is imported as from a module of the site (``import
+        { textLabels } from './homePageData'`` with ``export const textLabels = { ... }``): its
+        literal (objects, arrays, strings, numbers; any other expression is ``None``), else
+        ``None``."""
+        module = scope.modules.get(name)
+        if not module:
+            return None
+        found = self._module_file(module, page_rel)
+        if found is None:
+            return None
+        export = scope.exports.get(name, "default")
+        key = (found[0], export)
+        if key not in self._module_values:
+            code = found[1]
+            if export == "default":
+                m = re.search(r"\bexport\s+default\s+", code)
+            else:
+                m = re.search(rf"\bexport\s+(?:const|let|var)\s+{re.escape(export)}\s*=\s*", code)
+            self._module_values[key] = _js_literal(code, m.end())[0] if m else None
+        return self._module_values[key]
+
+    def _module_value(self, expr: str, scope: _Scope, page_rel: str) -> str | None:
+        """The text ``{expr}`` renders when it names a string (or number) of a site module's
+        exported data, through its properties (``textLabels.title.prefix``), else ``None``."""
+        m = re.fullmatch(r"\s*([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\w$]*|\[\d{1,4}\]){0,10})\s*", expr)
+        if m is None or m.group(1) not in scope.modules:
+            return None
+        value = self._module_data(m.group(1), scope, page_rel)
+        for part in re.findall(r"[A-Za-z_$][\w$]*|\d+", m.group(2)):
+            if isinstance(value, dict):
+                value = value.get(part)
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                value = value[int(part)]
+            else:
+                return None
+        return value if isinstance(value, str) else None
+
+    def _mapped_component(self, expr: str, scope: _Scope, *, page_rel: str, depth: int,
+                          stack: tuple[str, ...]) -> str:
+        """A flow expression rendering a component once per item of a site module's array
+        (``{featureCards.map((card, index) => <IconCard key={index} {...card} />)}``): each item's
+        string fields are the component's props, as the spread gives them; ``""`` otherwise."""
+        m = _MAPPED_COMPONENT.fullmatch(expr.strip())
+        if m is None or m.group(1) not in scope.modules:
+            return ""
+        items = self._module_data(m.group(1), scope, page_rel)
+        if not isinstance(items, list):
+            return ""
+        out: list[str] = []
+        for item in items[:200]:
+            if not isinstance(item, dict):
+                continue
+            attrs: list[tuple[str, str | None, str]] = [
+                (str(k), v, "str") for k, v in item.items() if isinstance(v, str) and re.fullmatch(r"[A-Za-z_$][\w$]*", str(k))]
+            tag = _Tag(0, 0, m.group(3), attrs, closing=False, self_closing=True)
+            out.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs={}))
+        return "".join(out)
+
+    def _inline_expression(self, expr: str, scope: _Scope, page_rel: str = "") -> str:
         """The text an inline ``{expression}`` (MDX "expression (text)") renders: a
         string or number literal, an exported constant or a front matter value
         (:meth:`_Scope.value`); ``{props.x}`` and ``{frontMatter.x}`` that are not
@@ -805,6 +871,8 @@ class MdxTransformer:
         expressions, so the text stays as written."""
         body = expr[1:-1]
         value = scope.value(body)
+        if value is None and page_rel:
+            value = self._module_value(body, scope, page_rel)
         if value is not None:
             return value
         if self.site.config.settings.get("mdx.version") == "1":
@@ -819,6 +887,11 @@ class MdxTransformer:
             return self._html_tag(tag, scope)
         if tag.closing:
             return f"\n\n{set_close()}\n\n" if _is(tag, scope, "Tabs") else "\n"
+        if any(kind == "expr" for _, _, kind in tag.attrs):
+            # title={textLabels.setup.title}: a string of a module's exported data is that string
+            tag = replace(tag, attrs=[(name, shown, "str") if kind == "expr" and value is not None
+                                      and (shown := self._module_value(value, scope, page_rel)) is not None
+                                      else (name, value, kind) for name, value, kind in tag.attrs])
         if tag.name in scope.partials:
             props = {name: text for name, value, kind in tag.attrs if (text := _attr_text((value, kind)))}
             return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack,
@@ -1374,6 +1447,85 @@ def _mapped_strings(expr: str) -> str:
         return ""
     items = [t.group(2).strip() for _, t in zip(range(100), _ARRAY_STRING.finditer(m.group(1))) if t.group(2).strip()]
     return "\n\n" + " · ".join(items) + "\n\n" if items else ""
+
+
+# {cards.map((card, i) => (<IconCard key={i} {...card} />))}: a component drawn once per item, given its fields
+_MAPPED_COMPONENT = re.compile(r"\{\s*([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)\s*(?:,\s*[A-Za-z_$][\w$]*\s*)?\)?"
+                               r"\s*=>\s*\(?\s*<([A-Z][\w$.]*)\b[^<>{}]*(?:\{[^{}<>]*\}[^<>{}]*)*?\{\s*\.\.\.\s*\2\s*\}"
+                               r"[^<>]*/>\s*\)?\s*\)\s*\}", re.DOTALL)
+_JS_TOKEN = re.compile(r"""\s*(?:(?://[^\n]*|/\*.*?\*/)\s*)*""", re.DOTALL)
+MAX_JS_LITERAL_DEPTH = 20
+
+
+def _js_literal(code: str, pos: int, depth: int = 0) -> tuple[Any, int]:
+    """``(value, end)`` of the JavaScript literal at ``code[pos:]``: an object (a dict of its
+    keys), an array, a string (a template literal without ``${}``), a number, ``true``/
+    ``false``/``null``; any other expression (a name, a call) is ``None``, skipped up to
+    the next ``,`` or closing bracket of its level."""
+    pos = _JS_TOKEN.match(code, pos).end()  # type: ignore[union-attr]
+    if pos >= len(code) or depth > MAX_JS_LITERAL_DEPTH:
+        return None, pos
+    c = code[pos]
+    if c in "'\"`":
+        m = re.compile(rf"{c}((?:[^{c}\\\n]|\\.){{0,5000}}){c}", re.DOTALL).match(code, pos)
+        if m is None:
+            return None, pos + 1
+        text = m.group(1)
+        text = re.sub(r"\\(.)", r"\1", text)
+        return (None if c == "`" and "${" in text else text), m.end()
+    if c in "[{":
+        close = "]" if c == "[" else "}"
+        items: list[Any] = []
+        fields: dict[str, Any] = {}
+        pos += 1
+        for _ in range(2000):
+            pos = _JS_TOKEN.match(code, pos).end()  # type: ignore[union-attr]
+            if pos >= len(code) or code[pos] == close:
+                return (items if c == "[" else fields), pos + 1
+            start = pos
+            if c == "{" and code.startswith("...", pos):  # ...spread: fields murar does not know
+                _, pos = _js_literal(code, pos + 3, depth + 1)
+            elif c == "{":
+                key = re.compile(r"""(?:(['"])(.*?)\1|([A-Za-z_$][\w$]*)|(\d+))\s*(:)?""").match(code, pos)
+                if key is None:
+                    return fields, len(code)
+                name = key.group(2) if key.group(1) else (key.group(3) or key.group(4))
+                pos = key.end()
+                # { icon, title }: shorthand names, no literal
+                value, pos = _js_literal(code, pos, depth + 1) if key.group(5) else (None, pos)
+                fields[name] = value
+            else:
+                value, pos = _js_literal(code, pos, depth + 1)
+                items.append(value)
+            pos = _JS_TOKEN.match(code, pos).end()  # type: ignore[union-attr]
+            if pos < len(code) and code[pos] == ",":
+                pos += 1
+            elif pos == start:  # a stray closing bracket of another kind: the literal ends here
+                break
+        return (items if c == "[" else fields), pos
+    num = re.compile(r"-?\d+(?:\.\d+)?").match(code, pos)
+    if num:
+        return num.group(0), num.end()
+    word = re.compile(r"true|false|null|undefined").match(code, pos)
+    if word and not re.match(r"[\w$]", code[word.end():word.end() + 1]):
+        return {"true": True, "false": False}.get(word.group(0)), word.end()
+    # any other expression: skipped to the end of its item (brackets balanced, strings skipped)
+    level = 0
+    while pos < len(code):
+        ch = code[pos]
+        if ch in "'\"`":
+            _, pos = _js_literal(code, pos, MAX_JS_LITERAL_DEPTH)
+            continue
+        if ch in "([{":
+            level += 1
+        elif ch in ")]}":
+            if level == 0:
+                break
+            level -= 1
+        elif ch in ",;" and level == 0:
+            break
+        pos += 1
+    return None, pos
 
 
 def _bind_module(name: str, module: str, scope: _Scope, *, export: str = "default") -> None:
