@@ -691,6 +691,33 @@ def test_data_imported_from_a_site_module_is_rendered(tmp_path: Path) -> None:
     assert "version" not in text and "Cog" not in text
 
 
+def test_component_showing_the_table_entry_its_prop_selects(tmp_path: Path) -> None:
+    """A badge component showing the entry of its module's table that a prop selects (const plan =
+    PLANS[type]; const { Icon, label } = plan; ... {label}) shows that entry's label: <PlanBadge
+    type="team" /> reads "Team Plan" (it was lost); a field read as {tier.name} too, and an unknown
+    key or a field not rendered shows nothing."""
+    site = _site(tmp_path)
+    root = site.config.root
+    _component(root, "PlanBadge/index.js",
+        "const GroupIcon = () => (<svg width=\"14\" />);\n\nconst PLANS = {\n"
+        "  team: { label: 'Team Plan', className: 'plan-badge--teams', Icon: GroupIcon },\n"
+        "  'self-hosted': { label: \"Self Hosted\", className: 'plan-badge--self-hosted' },\n};\n\n"
+        "export default function PlanBadge({ type }) {\n  const plan = PLANS[type];\n  if (!plan) return null;\n"
+        "  const { Icon, label, className } = plan;\n  return (\n    <span className={`plan-badge ${className}`}>\n"
+        "      <Icon />\n      {label}\n    </span>\n  );\n}\n")
+    _component(root, "Tier.js",
+        "const TIERS = { gold: { name: 'Gold tier', note: 'hidden' } };\n"
+        "export default function Tier(props) {\n  const tier = TIERS[props.level];\n"
+        "  return <b>{tier.name}</b>;\n}\n")
+    (root / "docs" / "badges.mdx").write_text(
+        "import PlanBadge from '@site/src/components/PlanBadge';\nimport Tier from '@site/src/components/Tier';\n\n"
+        "# Badges\n\n<PlanBadge type=\"team\" />\n\nSync apps with Git.\n\n## Hosting\n\n"
+        "<PlanBadge type=\"self-hosted\" />\n\n<PlanBadge type=\"free\" />\n\n<Tier level=\"gold\" />\n")
+    doc = convert_mdx(root / "docs" / "badges.mdx", site=site, assets_dir=tmp_path / "a")
+    assert [s.text.split("\n\n") for s in doc.sections] == [
+        ["Team Plan", "Sync apps with Git."], ["Self Hosted", "Gold tier"]]
+
+
 def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
     """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
     component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a

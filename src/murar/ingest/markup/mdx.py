@@ -1132,7 +1132,9 @@ class MdxTransformer:
         ``{props.label}``), and the fields of the objects of an array prop it maps to
         children (``{tags.map((tag) => <a>{tag.name}</a>)}`` with ``tags={[{ name:
         "Enterprise" }]}``). Only string values are known; ``[]`` when the component is
-        not a file of the site."""
+        not a file of the site. So is the entry of a table of the module that a prop selects
+        (``const plan = PLANS[type]`` then ``{plan.label}`` or ``const { label } = plan`` and
+        ``{label}``: ``<PlanBadge type="team" />`` shows the ``label`` of ``PLANS.team``)."""
         code = self._component_code(tag, scope, page_rel)
         if not code or "{" not in code:
             return []
@@ -1160,6 +1162,8 @@ class MdxTransformer:
                     line = sep.join(cells[k] for k in shown if k < len(cells) and cells[k])
                     if line:
                         out.append(line)
+        props = {name: value for name, value, kind in tag.attrs if kind == "str" and value}
+        out.extend(_lookup_texts(code, props, direct))
         return out
 
     def _component_code_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
@@ -1526,6 +1530,35 @@ def _js_literal(code: str, pos: int, depth: int = 0) -> tuple[Any, int]:
             break
         pos += 1
     return None, pos
+
+
+# const plan = PLANS[type]: an entry of a table the component's prop selects
+_TABLE_LOOKUP = re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*)\s*\[\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\]")
+
+
+def _lookup_texts(code: str, props: dict[str, str], direct: set[str]) -> list[str]:
+    """The strings a component renders from the entry of an object table of its module that a
+    prop selects (``const plan = PLANS[type]``, ``PLANS = { team: { label: 'Team Plan' } }``):
+    each field it writes as a child, ``{plan.label}`` or a name destructured from the entry
+    (``const { label } = plan`` then ``{label}``); ``[]`` when there is none."""
+    out: list[str] = []
+    for _, m in zip(range(10), _TABLE_LOOKUP.finditer(code, 0, MAX_COMPONENT_CHARS)):
+        var, table, prop = m.groups()
+        if prop not in props:
+            continue
+        decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(table)}\s*=\s*(?=\{{)", code)
+        data = _js_literal(code, decl.end())[0] if decl else None
+        entry = data.get(props[prop]) if isinstance(data, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        fields = re.findall(rf"\{{\s*{re.escape(var)}\.([A-Za-z_$][\w$]*)\s*\}}", code)
+        destructured = re.search(rf"\{{([^{{}}]{{1,500}})\}}\s*=\s*{re.escape(var)}\b", code)
+        for part in (destructured.group(1).split(",") if destructured else []):
+            key, _, alias = part.partition(":")
+            if (alias.strip() or key.strip()) in direct:
+                fields.append(key.strip())
+        out.extend(value for f in dict.fromkeys(fields) if isinstance(value := entry.get(f), str) and value.strip())
+    return out
 
 
 def _bind_module(name: str, module: str, scope: _Scope, *, export: str = "default") -> None:
