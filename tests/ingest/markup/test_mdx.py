@@ -718,6 +718,20 @@ def test_component_showing_the_table_entry_its_prop_selects(tmp_path: Path) -> N
         ["Team Plan", "Sync apps with Git."], ["Self Hosted", "Gold tier"]]
 
 
+def test_component_prop_rendered_after_words_of_text(tmp_path: Path) -> None:
+    """A prop a component renders after words of text in its element (<span>✍️ {tip}</span>,
+    <b>Price</b>: {price}) is text it shows, like a prop that is an element's only child (it was
+    lost); a prop only given to an attribute (href={link}) is not."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "tip.mdx").write_text(
+        "export const Tip = ({ tip, price, link }) => (\n  <div>\n    <a href={link}>\n      <span>\n"
+        "        ✍️ {tip}\n      </span>\n    </a>\n    <p><b>Price</b>: {price}</p>\n  </div>\n);\n\n# Tip\n\n"
+        "<Tip tip=\"Write better prompts\" price=\"3 credits\" link=\"/docs/prompting\" />\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "tip.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "Write better prompts — 3 credits" in text and "/docs/prompting" not in text
+
+
 def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
     """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
     component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a

@@ -220,7 +220,8 @@ _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}"
 _COMPONENT_VIDEO_SRC = re.compile(r"<(?:video|source)\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 # a prop rendered as an element's child (<span>{label}</span>, or after another child expression:
 # {icon && <img ... />}{text}</a>), and an array prop mapped to elements
-_COMPONENT_CHILD = re.compile(r"[>}]\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*[<{]")
+# or after words of text in the element (<span>✍️ {tip}</span>, <b>Price</b>: {price})
+_COMPONENT_CHILD = re.compile(r"(?:[>}]|>[^<>{}=]{1,100}?)\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*[<{]")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
 # (a name starts where no name character stands before it: a search from inside a long name rescanned it)
 # {items.map(([label, value], i) => ...)}: an array prop mapped with each item destructured
