@@ -856,6 +856,13 @@ def test_doc_card_list_shows_the_category_cards(tmp_path: Path) -> None:
     assert text.index("Extras\n\n1 item") < text.index("Add a source\n\nClick Sources in the sidebar, then New.") < text.index(
         "Cloud sources\n\n2 items") < text.index("Remove\n\nDelete a source you no longer use.")
     assert "Draft" not in text and "Secret" not in text and "Partial" not in text
+    # the category's items given to a card list: Docusaurus's DocCardList, or a site's own component
+    for tag in ("<DocCardList items={useCurrentSidebarCategory().items}/>", "<DocsCardList list={useCurrentSidebarCategory().items} />"):
+        (cat / "index.mdx").write_text(
+            "import DocCardList from '@theme/DocCardList';\nimport {DocsCardList} from '@site/src/components/DocsCard';\n"
+            "import {useCurrentSidebarCategory} from '@docusaurus/theme-common';\n\n# Sources\n\n" + tag + "\n")
+        doc = convert_mdx(cat / "index.mdx", site=site, assets_dir=tmp_path / "a")
+        assert "Remove\n\nDelete a source you no longer use." in "\n".join(s.text for s in doc.sections)
     (root / "sidebars.js").write_text("module.exports = { docs: ['sources/index', 'sources/add'] };\n")
     site = DocusaurusSite.load(root, "docusaurus.config.js")
     doc = convert_mdx(cat / "index.mdx", site=site, assets_dir=tmp_path / "a")

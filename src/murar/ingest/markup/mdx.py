@@ -228,6 +228,8 @@ _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s
 _COMPONENT_TUPLE_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(\s*\[([^\[\]]{1,200})\]")
 # an array literal inside another one (['Billing', 'ToolJet AI credits']): one row of a table-like prop
 _INNER_ARRAY = re.compile(r"\[[^\[\]]{0,2000}\]")
+# the items of the sidebar category the page is the index of (@docusaurus/theme-common)
+_CATEGORY_ITEMS = re.compile(r"\s*useCurrentSidebarCategory\(\s*\)\s*\.\s*items\s*")
 # a string item of an array literal (['No setup', "Credit billing"]), not an object's field
 _ARRAY_STRING = re.compile(r"""[\[,]\s*(['"`])([^'"`\n]{0,300})\1\s*(?=[,\]])""")
 _OBJECT_FIELD = re.compile(r"""(?<![\w$])([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
@@ -923,7 +925,11 @@ class MdxTransformer:
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
-        if _is(tag, scope, "DocCardList") and "items" not in attrs:
+        if (_is(tag, scope, "DocCardList") and "items" not in attrs) or any(
+                kind == "expr" and _CATEGORY_ITEMS.fullmatch(value or "") for _, value, kind in tag.attrs):
+            # the current category's cards: <DocCardList />, or any card list given the category's
+            # items (<DocCardList items={useCurrentSidebarCategory().items} />, a site's own
+            # <DocsCardList list={useCurrentSidebarCategory().items} />)
             return self._doc_cards(page_rel, stack)
         api = _openapi_element(tag, scope, attrs)
         if api is not None:
