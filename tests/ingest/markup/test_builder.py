@@ -39,6 +39,15 @@ def test_empty_top_heading_leaves_the_page_title_to_a_later_one(tmp_path: Path) 
     assert b.finish().title == "Set up"
 
 
+def test_empty_top_heading_under_a_front_matter_title_is_that_title(tmp_path: Path) -> None:
+    """A page titled by its front matter whose text opens with an empty "#" heading (a landing page
+    laid out in JSX under it) has its sections under that title, not "(untitled)"."""
+    doc = convert_myst_text("---\ntitle: Home\n---\n\n#\n\nWelcome.\n\n## Setup\n\nRun it.\n",
+                            rel="index.md", site=PlainSite(tmp_path))
+    assert doc.title == "Home"
+    assert [s.heading_path for s in doc.sections] == [("Home",), ("Home", "Setup")]
+
+
 def test_html_images_in_a_sentence_and_declared_width(tmp_path: Path) -> None:
     _png(tmp_path / "icon.png")
     _png(tmp_path / "shot.png")

@@ -583,6 +583,155 @@ def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
     assert DocusaurusSite.load(root, "docusaurus.config.js").config.settings["mdx.version"] == "3"
 
 
+def test_markdown_in_an_element_written_on_one_line_is_markdown(tmp_path: Path) -> None:
+    """MDX 2+ reads the text of an element as Markdown: <summary>**Example values**</summary> is a bold
+    summary and <div>See **this** [guide](/x)</div> bold text with a link (the asterisks and brackets
+    were shown as written, the line being an HTML block to the Markdown reader); code stays as
+    written, and so does every element's text under MDX 1."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "one.mdx").write_text(
+        "# One\n\n<details id=\"tj-dropdown\">\n<summary>**Example values**</summary>\n```json\n[1, 2]\n```\n\n"
+        "</details>\n\n<div style={{textAlign: 'center'}}>See **this** [guide](/x) now.</div>\n\n"
+        "<p><code>a*b*c</code></p>\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "one.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "Example values" in text and "**" not in text and "See this guide now." in text
+    assert "[1, 2]" in text and "a*b*c" in text
+    (root / "package.json").write_text('{"dependencies": {"@docusaurus/core": "^2.4.3"}}')
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "one.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "**Example values**" in text
+
+
+def test_jsx_style_width_sizes_the_picture(tmp_path: Path) -> None:
+    """MDX gives an <img> its size as a React style object (style={{ width: '20px' }}: a string
+    attribute is not allowed): that width is the picture's declared width, as width="20" is, so an
+    icon in a sentence is inline and tiny (it was a figure); a card component sizing the <img> of
+    its icon so shows its title and description as text, not as the icon's caption."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "icons.mdx").write_text(
+        "export const SetupCard = ({ iconId, title, description }) => (\n  <div>\n"
+        "    <img src={`/img/${iconId}.png`} alt={title} style={{ width: '28px', height: '28px' }} />\n"
+        "    <h3>{title}</h3>\n    <p>{description}</p>\n  </div>\n);\n\n# Icons\n\n"
+        "Click the <img src=\"/img/base.png\" style={{ width: '20px', height: '20px' }} /> button.\n\n"
+        "<img src=\"/img/root.png\" style={{ marginTop: 12, width: 24 }} alt=\"gear\" />\n\n"
+        "<img src=\"/img/required.png\" style={{ maxWidth: '100%' }} alt=\"shot\" />\n\n"
+        "<SetupCard iconId=\"imported\" title=\"Docker\" description=\"Deploy with docker-compose.\" />\n")
+    doc = convert_mdx(root / "docs" / "icons.mdx", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, sorted(m.flags), m.caption) for m in images] == [
+        ("static/img/base.png", ["inline", "tiny"], ""), ("static/img/root.png", ["tiny"], ""),
+        ("static/img/required.png", [], ""), ("static/img/imported.png", ["tiny"], "")]
+    assert "Docker — Deploy with docker-compose." in "\n".join(s.text for s in doc.sections)
+
+
+def test_array_of_strings_mapped_to_elements_is_text(tmp_path: Path) -> None:
+    """An array of strings a component maps to elements ({features.map((f, i) => <li key={i}>{f}</li>)}
+    with features={['No setup', 'Credit billing']}) shows each string, as React renders them, and so
+    does a flow expression mapping an array literal ({['AI Agents', 'SSO'].map(label => <span
+    key={label}>{label}</span>)}); both were lost."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "cards.mdx").write_text(
+        "export const ConfigCard = ({ title, features }) => (\n  <div>\n    <div>{title}</div>\n"
+        "    <ul>\n      {features.map((f, i) => <li key={i} style={{ fontSize: '14px' }}>{f}</li>)}\n"
+        "    </ul>\n  </div>\n);\n\n# Cards\n\n<div>\n    {['AI Agents', \"80+ Data Sources\"].map(label => (\n"
+        "        <span key={label} style={{ padding: '4px' }}>{label}</span>\n    ))}\n</div>\n\n"
+        "<ConfigCard\n    title=\"Managed AI\"\n    features={[\n        'No configuration needed',\n"
+        "        \"Credit-based billing\",\n    ]}\n/>\n\n{[1, 2].map((n) => n * 2)}\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "cards.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "AI Agents · 80+ Data Sources" in text
+    assert "Managed AI — No configuration needed — Credit-based billing" in text
+    assert "map" not in text and "2" not in text.replace("80+", "")
+
+
+def test_array_of_rows_mapped_with_destructured_items_is_text(tmp_path: Path) -> None:
+    """A component mapping an array of arrays with each item destructured ({items.map(([label, value],
+    i) => <div key={i}><strong>{label}</strong>: {value}</div>)}) renders a row per item, its values
+    with the text written between them: items={[['Billing', 'AI credits'], ['Setup', 'None, ready']]}
+    reads "Billing: AI credits" and "Setup: None, ready" (the rows were lost)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "spec.mdx").write_text(
+        "# Spec\n\nexport const SpecGrid = ({ items }) => (\n    <div style={{ display: 'grid' }}>\n"
+        "        {items.map(([label, value], i) => (\n            <div key={i} style={{ fontSize: '14px' }}>\n"
+        "                <strong>{label}</strong>: {value}\n            </div>\n        ))}\n    </div>\n);\n\n"
+        "Managed setup:\n\n<SpecGrid items={[\n    ['Billing', 'AI credits'],\n    [\"Setup\", 'None, ready'],\n]} />\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "spec.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "Billing: AI credits — Setup: None, ready" in text
+
+
+def test_data_imported_from_a_site_module_is_rendered(tmp_path: Path) -> None:
+    """A page showing data it imports from a module of the site (MDX "import/export": import {
+    labels, cards } from './homeData' with export const labels = {...}) shows its strings: an
+    inline or flow {labels.title.prefix}, a component's title={labels.setup} and a component drawn
+    per item of an exported array ({cards.map((card, i) => <Card key={i} {...card} />)}); all of it
+    was lost (a landing page read as nothing). Names and calls in the data are not text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "homeData.js").write_text(
+        "import { Cog } from 'lucide-react';\n// cards of the home page\nexport const cards = [\n"
+        "    { icon: Cog, title: \"Try it\", content: 'Run it with Docker.', href: \"/docs/try/\" },\n"
+        "    { icon: Cog, title: `Deploy`, content: \"Deploy on Kubernetes.\", ...extra },\n];\n\n"
+        "export const labels = {\n    title: { prefix: \"ToolJet\", highlight: 'Docs' },\n"
+        "    setup: \"Setup ToolJet\", // the section\n    note: `v${version}`,\n};\n")
+    (root / "docs" / "home.mdx").write_text(
+        "---\ntitle: Home\n---\n\nimport { labels, cards } from './homeData';\n\n"
+        "export const Card = ({ icon: Icon, title, content }) => (\n  <div>\n    <Icon />\n"
+        "    <h3>{title}</h3>\n    <p>{content}</p>\n  </div>\n);\n\n"
+        "export const Section = ({ title, children }) => (<section><h2>{title}</h2>{children}</section>);\n\n"
+        "## Start\n\n<h1>{labels.title.prefix}&nbsp;<span>{labels.title.highlight}</span></h1>\n<p>\n"
+        "    {labels.note}\n</p>\n\n<Section title={labels.setup}>\n    <div>\n"
+        "        {cards.map((card, index) => (\n            <Card key={index} {...card} />\n        ))}\n"
+        "    </div>\n</Section>\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "home.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "ToolJet Docs" in text.replace("\xa0", " ") and "Setup ToolJet" in text
+    assert "Try it — Run it with Docker." in text and "Deploy — Deploy on Kubernetes." in text
+    assert "version" not in text and "Cog" not in text
+
+
+def test_component_showing_the_table_entry_its_prop_selects(tmp_path: Path) -> None:
+    """A badge component showing the entry of its module's table that a prop selects (const plan =
+    PLANS[type]; const { Icon, label } = plan; ... {label}) shows that entry's label: <PlanBadge
+    type="team" /> reads "Team Plan" (it was lost); a field read as {tier.name} too, and an unknown
+    key or a field not rendered shows nothing."""
+    site = _site(tmp_path)
+    root = site.config.root
+    _component(root, "PlanBadge/index.js",
+        "const GroupIcon = () => (<svg width=\"14\" />);\n\nconst PLANS = {\n"
+        "  team: { label: 'Team Plan', className: 'plan-badge--teams', Icon: GroupIcon },\n"
+        "  'self-hosted': { label: \"Self Hosted\", className: 'plan-badge--self-hosted' },\n};\n\n"
+        "export default function PlanBadge({ type }) {\n  const plan = PLANS[type];\n  if (!plan) return null;\n"
+        "  const { Icon, label, className } = plan;\n  return (\n    <span className={`plan-badge ${className}`}>\n"
+        "      <Icon />\n      {label}\n    </span>\n  );\n}\n")
+    _component(root, "Tier.js",
+        "const TIERS = { gold: { name: 'Gold tier', note: 'hidden' } };\n"
+        "export default function Tier(props) {\n  const tier = TIERS[props.level];\n"
+        "  return <b>{tier.name}</b>;\n}\n")
+    (root / "docs" / "badges.mdx").write_text(
+        "import PlanBadge from '@site/src/components/PlanBadge';\nimport Tier from '@site/src/components/Tier';\n\n"
+        "# Badges\n\n<PlanBadge type=\"team\" />\n\nSync apps with Git.\n\n## Hosting\n\n"
+        "<PlanBadge type=\"self-hosted\" />\n\n<PlanBadge type=\"free\" />\n\n<Tier level=\"gold\" />\n")
+    doc = convert_mdx(root / "docs" / "badges.mdx", site=site, assets_dir=tmp_path / "a")
+    assert [s.text.split("\n\n") for s in doc.sections] == [
+        ["Team Plan", "Sync apps with Git."], ["Self Hosted", "Gold tier"]]
+
+
+def test_component_prop_rendered_after_words_of_text(tmp_path: Path) -> None:
+    """A prop a component renders after words of text in its element (<span>✍️ {tip}</span>,
+    <b>Price</b>: {price}) is text it shows, like a prop that is an element's only child (it was
+    lost); a prop only given to an attribute (href={link}) is not."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "tip.mdx").write_text(
+        "export const Tip = ({ tip, price, link }) => (\n  <div>\n    <a href={link}>\n      <span>\n"
+        "        ✍️ {tip}\n      </span>\n    </a>\n    <p><b>Price</b>: {price}</p>\n  </div>\n);\n\n# Tip\n\n"
+        "<Tip tip=\"Write better prompts\" price=\"3 credits\" link=\"/docs/prompting\" />\n")
+    text = "\n".join(s.text for s in convert_mdx(root / "docs" / "tip.mdx", site=site, assets_dir=tmp_path / "a").sections)
+    assert "Write better prompts — 3 credits" in text and "/docs/prompting" not in text
+
+
 def test_components_registered_in_mdx_components_need_no_import(tmp_path: Path) -> None:
     """A swizzled src/theme/MDXComponents adds components to every page's scope (Docusaurus 'MDX
     component scope'): a registered Markdown partial is inlined, a registered SVG drawn, and a
@@ -707,6 +856,13 @@ def test_doc_card_list_shows_the_category_cards(tmp_path: Path) -> None:
     assert text.index("Extras\n\n1 item") < text.index("Add a source\n\nClick Sources in the sidebar, then New.") < text.index(
         "Cloud sources\n\n2 items") < text.index("Remove\n\nDelete a source you no longer use.")
     assert "Draft" not in text and "Secret" not in text and "Partial" not in text
+    # the category's items given to a card list: Docusaurus's DocCardList, or a site's own component
+    for tag in ("<DocCardList items={useCurrentSidebarCategory().items}/>", "<DocsCardList list={useCurrentSidebarCategory().items} />"):
+        (cat / "index.mdx").write_text(
+            "import DocCardList from '@theme/DocCardList';\nimport {DocsCardList} from '@site/src/components/DocsCard';\n"
+            "import {useCurrentSidebarCategory} from '@docusaurus/theme-common';\n\n# Sources\n\n" + tag + "\n")
+        doc = convert_mdx(cat / "index.mdx", site=site, assets_dir=tmp_path / "a")
+        assert "Remove\n\nDelete a source you no longer use." in "\n".join(s.text for s in doc.sections)
     (root / "sidebars.js").write_text("module.exports = { docs: ['sources/index', 'sources/add'] };\n")
     site = DocusaurusSite.load(root, "docusaurus.config.js")
     doc = convert_mdx(cat / "index.mdx", site=site, assets_dir=tmp_path / "a")
@@ -852,6 +1008,27 @@ def test_component_declared_by_the_page(tmp_path: Path) -> None:
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [(m.path, m.caption) for m in images] == [("static/img/base.png", "The editor, split")]
     assert "Then save twice before closing." in "\n".join(s.text for s in doc.sections)
+
+
+def test_component_with_an_image_shows_the_text_it_renders_above_it(tmp_path: Path) -> None:
+    """A component that renders a step's number, title and description above its <img> (export const
+    Step = ({n, title, desc, img}) => ... <div>{desc}</div><img src={img} />) shows them all as text
+    with the screenshot: the description was lost and the number taken for the image's caption,
+    which is only a prop it renders under the image."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "steps.mdx").write_text(
+        "export const Step = ({ n, title, desc, img }) => (\n  <div style={{ display: 'flex' }}>\n"
+        "    <div style={{ fontWeight: 700 }}>{n}</div>\n    <div>\n      <div>{title}</div>\n"
+        "      <div style={{ fontSize: '14px' }}>{desc}</div>\n      <img src={img} alt={title} />\n"
+        "    </div>\n  </div>\n);\n\n# Steps\n\n"
+        "<Step\n    n=\"1\"\n    title=\"Describe your app\"\n    desc=\"Enter a prompt on the dashboard.\"\n"
+        "    img=\"/img/base.png\"\n/>\n")
+    doc = convert_mdx(root / "docs" / "steps.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Enter a prompt on the dashboard." in text and "Describe your app" in text
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.alt, m.caption) for m in images] == [("static/img/base.png", "Describe your app", "")]
 
 
 def test_theme_component_of_the_site_itself(tmp_path: Path) -> None:

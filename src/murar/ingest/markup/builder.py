@@ -340,8 +340,9 @@ class PageBuilder:
 
     # ------------------------------------------------------------ sections
     def heading(self, level: int, title: str, anchor: str | None = None) -> None:
-        """Start a section (``level`` 1 = page title; an empty title reads "(untitled)"
-        and leaves the page title to a later heading or the file name)."""
+        """Start a section (``level`` 1 = page title; an empty title is the page's title
+        when it has one, else reads "(untitled)" and leaves the page title to a later
+        heading or the file name)."""
         title = clean_text(title)
         if not self.title and (level <= 1 or (
                 not self._headed and getattr(self.site, "first_heading_titles_page", False))):
@@ -349,7 +350,9 @@ class PageBuilder:
             # page starting at "##" is titled by that heading, not by its file name)
             self.title = title
         self._headed = True
-        title = title or "(untitled)"
+        # an empty page heading ("#" alone) under a title the page already has (front matter) is
+        # that title, as the reader sees the page titled; without one it reads "(untitled)"
+        title = title or (self.title if level <= 1 else "") or "(untitled)"
         if self._sections:
             self._sections[-1].end_paragraph()
         if (level <= 1 and title == self.title and len(self._sections) == 1

@@ -46,7 +46,14 @@ the way the rendered page reads (MDX documentation, "What is MDX?"; Docusaurus
   (a literal, an exported constant, a front matter value), nothing when it is
   ``props``/``frontMatter`` the page is not given or any other code (MDX 3);
   under MDX 1 (a Docusaurus 2 site, ``mdx.version`` 1) braces in text are text;
-- MDX 2+ has no HTML blocks: Markdown right after a line of tags is Markdown;
+- data a page imports from a module of the site (``import { labels } from
+  './homeData'``, ``export const labels = {...}`` there) is read as the literal it is:
+  ``{labels.title}`` shows its string, in text and as a component's prop, and
+  ``{cards.map((card) => <Card {...card} />)}`` draws the component once per item;
+- MDX 2+ has no HTML blocks: Markdown right after a line of tags is Markdown,
+  and so is the text of an element written on one line (``<summary>**Example
+  values**</summary>`` is bold, ``<div>See [the guide](/x)</div>`` a link): it
+  is given to the Markdown reader as the HTML MDX makes of it;
 - components the site registers for every page (Docusaurus ``src/theme/MDXComponents``)
   are bound without an import, and a component is known by its module as well
   as by its name (``Shot`` from ``.../ZoomableImage`` is an image viewer);
@@ -71,6 +78,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from markdown_it import MarkdownIt
+
 from murar.ingest.budget import PageCharBudget
 from murar.ingest.frontmatter import parse_front_matter
 from murar.ingest.markdown import (
@@ -87,6 +96,7 @@ from murar.ingest.markup.mdtext import (
     label_lines,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
+from murar.ingest.media_flags import FlagOptions, length_px
 from murar.ingest.sites._links import helper_path
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -210,9 +220,18 @@ _COMPONENT_IMG = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{([^{}]{1,300})\}"
 _COMPONENT_VIDEO_SRC = re.compile(r"<(?:video|source)\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}")
 # a prop rendered as an element's child (<span>{label}</span>, or after another child expression:
 # {icon && <img ... />}{text}</a>), and an array prop mapped to elements
-_COMPONENT_CHILD = re.compile(r"[>}]\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*[<{]")
+# or after words of text in the element (<span>✍️ {tip}</span>, <b>Price</b>: {price})
+_COMPONENT_CHILD = re.compile(r"(?:[>}]|>[^<>{}=]{1,100}?)\s*\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\}\s*[<{]")
 _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
 # (a name starts where no name character stands before it: a search from inside a long name rescanned it)
+# {items.map(([label, value], i) => ...)}: an array prop mapped with each item destructured
+_COMPONENT_TUPLE_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(\s*\[([^\[\]]{1,200})\]")
+# an array literal inside another one (['Billing', 'ToolJet AI credits']): one row of a table-like prop
+_INNER_ARRAY = re.compile(r"\[[^\[\]]{0,2000}\]")
+# the items of the sidebar category the page is the index of (@docusaurus/theme-common)
+_CATEGORY_ITEMS = re.compile(r"\s*useCurrentSidebarCategory\(\s*\)\s*\.\s*items\s*")
+# a string item of an array literal (['No setup', "Credit billing"]), not an object's field
+_ARRAY_STRING = re.compile(r"""[\[,]\s*(['"`])([^'"`\n]{0,300})\1\s*(?=[,\]])""")
 _OBJECT_FIELD = re.compile(r"""(?<![\w$])([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
 # <img src={require(`@site/img/${id}`).default}> or src={`/img/${name}.png`}: a path built from props
 _COMPONENT_IMG_TEMPLATE = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:require\(\s*)?`([^`]{1,300})`\s*\)?"
@@ -454,6 +473,8 @@ class MdxTransformer:
         self._components: dict[str, tuple[str, str] | None] = {}
         # component source -> (props rendered as a child, array prop -> fields of its items rendered)
         self._text_props: dict[str, tuple[set[str], dict[str, set[str]]]] = {}
+        self._tuples: dict[str, dict[str, tuple[list[int], str]]] = {}
+        self._module_values: dict[tuple[str, str], Any] = {}  # (module, export) -> its literal data
         self._img_templates: dict[str, list[str]] = {}
         self._img_srcs: dict[str, list[tuple[str, str]]] = {}  # component source -> its <img> src expressions  # component source -> its <img> src path templates
 
@@ -682,7 +703,9 @@ class MdxTransformer:
                     last, col = end
                     expr = "\n".join([line, *lines[i + 1 : last + 1]])
                     expr = expr[: len(expr) - len(lines[last]) + col] if last > i else line[:col]
-                    shown = scope.value(expr.strip()[1:-1]) or ""
+                    shown = (scope.value(expr.strip()[1:-1]) or self._module_value(expr.strip()[1:-1], scope, page_rel)
+                             or _mapped_strings(expr) or self._mapped_component(expr, scope, page_rel=page_rel,
+                                                                               depth=depth, stack=stack))
                     # what follows the closing brace on its line is read on as usual (in place: a new list
                     # for each of 50,000 expression lines took 25 s)
                     lines[last] = shown + lines[last][col:]
@@ -715,6 +738,8 @@ class MdxTransformer:
                 out.append("")
             flow, closed = is_flow, False
             rendered = self._tags(line, scope, page_rel=page_rel, depth=depth, stack=stack, tabs=tabs_labels)
+            if is_flow:
+                rendered = _element_markdown(rendered)
             if rendered.lstrip(" \t").startswith(("\n\n<img", "\n\n<figure>")) and out \
                     and out[-1].rstrip().endswith(">") and not out[-1].lstrip().startswith("</"):
                 # an image component inside an HTML element (<figure> then <Shot /> then <figcaption>)
@@ -771,7 +796,7 @@ class MdxTransformer:
             if c == "{" and failed_expressions < MAX_FAILED_TAGS:
                 end = _skip_braces(line, i)
                 if end > 0:
-                    parts.append(self._inline_expression(line[i:end], scope))
+                    parts.append(self._inline_expression(line[i:end], scope, page_rel))
                     i = end
                     continue
                 failed_expressions += 1
@@ -779,7 +804,66 @@ class MdxTransformer:
             i += 1
         return "".join(parts)
 
-    def _inline_expression(self, expr: str, scope: _Scope) -> str:
+    def _module_data(self, name: str, scope: _Scope, page_rel: str) -> Any:
+        """The value of the data ``name`` is imported as from a module of the site (``import
+        { textLabels } from './homePageData'`` with ``export const textLabels = { ... }``): its
+        literal (objects, arrays, strings, numbers; any other expression is ``None``), else
+        ``None``."""
+        module = scope.modules.get(name)
+        if not module:
+            return None
+        found = self._module_file(module, page_rel)
+        if found is None:
+            return None
+        export = scope.exports.get(name, "default")
+        key = (found[0], export)
+        if key not in self._module_values:
+            code = found[1]
+            if export == "default":
+                m = re.search(r"\bexport\s+default\s+", code)
+            else:
+                m = re.search(rf"\bexport\s+(?:const|let|var)\s+{re.escape(export)}\s*=\s*", code)
+            self._module_values[key] = _js_literal(code, m.end())[0] if m else None
+        return self._module_values[key]
+
+    def _module_value(self, expr: str, scope: _Scope, page_rel: str) -> str | None:
+        """The text ``{expr}`` renders when it names a string (or number) of a site module's
+        exported data, through its properties (``textLabels.title.prefix``), else ``None``."""
+        m = re.fullmatch(r"\s*([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\w$]*|\[\d{1,4}\]){0,10})\s*", expr)
+        if m is None or m.group(1) not in scope.modules:
+            return None
+        value = self._module_data(m.group(1), scope, page_rel)
+        for part in re.findall(r"[A-Za-z_$][\w$]*|\d+", m.group(2)):
+            if isinstance(value, dict):
+                value = value.get(part)
+            elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+                value = value[int(part)]
+            else:
+                return None
+        return value if isinstance(value, str) else None
+
+    def _mapped_component(self, expr: str, scope: _Scope, *, page_rel: str, depth: int,
+                          stack: tuple[str, ...]) -> str:
+        """A flow expression rendering a component once per item of a site module's array
+        (``{featureCards.map((card, index) => <IconCard key={index} {...card} />)}``): each item's
+        string fields are the component's props, as the spread gives them; ``""`` otherwise."""
+        m = _MAPPED_COMPONENT.fullmatch(expr.strip())
+        if m is None or m.group(1) not in scope.modules:
+            return ""
+        items = self._module_data(m.group(1), scope, page_rel)
+        if not isinstance(items, list):
+            return ""
+        out: list[str] = []
+        for item in items[:200]:
+            if not isinstance(item, dict):
+                continue
+            attrs: list[tuple[str, str | None, str]] = [
+                (str(k), v, "str") for k, v in item.items() if isinstance(v, str) and re.fullmatch(r"[A-Za-z_$][\w$]*", str(k))]
+            tag = _Tag(0, 0, m.group(3), attrs, closing=False, self_closing=True)
+            out.append(self._render_tag(tag, scope, page_rel=page_rel, depth=depth, stack=stack, tabs={}))
+        return "".join(out)
+
+    def _inline_expression(self, expr: str, scope: _Scope, page_rel: str = "") -> str:
         """The text an inline ``{expression}`` (MDX "expression (text)") renders: a
         string or number literal, an exported constant or a front matter value
         (:meth:`_Scope.value`); ``{props.x}`` and ``{frontMatter.x}`` that are not
@@ -790,6 +874,8 @@ class MdxTransformer:
         expressions, so the text stays as written."""
         body = expr[1:-1]
         value = scope.value(body)
+        if value is None and page_rel:
+            value = self._module_value(body, scope, page_rel)
         if value is not None:
             return value
         if self.site.config.settings.get("mdx.version") == "1":
@@ -804,6 +890,11 @@ class MdxTransformer:
             return self._html_tag(tag, scope)
         if tag.closing:
             return f"\n\n{set_close()}\n\n" if _is(tag, scope, "Tabs") else "\n"
+        if any(kind == "expr" for _, _, kind in tag.attrs):
+            # title={textLabels.setup.title}: a string of a module's exported data is that string
+            tag = replace(tag, attrs=[(name, shown, "str") if kind == "expr" and value is not None
+                                      and (shown := self._module_value(value, scope, page_rel)) is not None
+                                      else (name, value, kind) for name, value, kind in tag.attrs])
         if tag.name in scope.partials:
             props = {name: text for name, value, kind in tag.attrs if (text := _attr_text((value, kind)))}
             return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack,
@@ -834,7 +925,11 @@ class MdxTransformer:
             value = _attr_text(attrs.get("value"))
             shown = label or tabs.get(value or "", "") or value or ""
             return f"\n\n{tab_start(shown)}\n\n**{shown}**\n\n" if shown else "\n"
-        if _is(tag, scope, "DocCardList") and "items" not in attrs:
+        if (_is(tag, scope, "DocCardList") and "items" not in attrs) or any(
+                kind == "expr" and _CATEGORY_ITEMS.fullmatch(value or "") for _, value, kind in tag.attrs):
+            # the current category's cards: <DocCardList />, or any card list given the category's
+            # items (<DocCardList items={useCurrentSidebarCategory().items} />, a site's own
+            # <DocsCardList list={useCurrentSidebarCategory().items} />)
             return self._doc_cards(page_rel, stack)
         api = _openapi_element(tag, scope, attrs)
         if api is not None:
@@ -847,9 +942,10 @@ class MdxTransformer:
         if code_props:
             return code_props
         image, caption = self._component_image(tag, scope, page_rel)
-        if not image:
-            texts += self._component_text_props(tag, scope, page_rel)
-        elif caption:  # shown as the image's caption, not again above it
+        # the props it renders as text: beside its image too (a step's number and description
+        # above its screenshot), the caption under the image not again above it
+        texts += self._component_text_props(tag, scope, page_rel)
+        if caption:
             texts = [t for t in texts if t != caption]
         out = ""
         if texts and inline and not image:
@@ -879,10 +975,14 @@ class MdxTransformer:
         attrs = {n.lower(): (v, k) for n, v, k in tag.attrs}
         alt = _attr_text(attrs.get("alt")) or _attr_text(attrs.get("title"))
         caption = _attr_text(attrs.get("caption"))
-        code = self._component_code(tag, scope, page_rel) if not caption else None
-        if code and "<img" in code:
-            shown = self._child_props(code)[0]
-            caption = next((t for n, v, k in tag.attrs if n in shown and n != drawn
+        code = self._component_code(tag, scope, page_rel)
+        width = _img_tag_width(code, drawn)
+        if not caption and code and "<img" in code and (width is None or width >= FlagOptions().tiny_side):
+            # the caption is a prop it renders under its <img> (after it in the source); one it
+            # renders above the image is text of its own (a step's title and description), and so
+            # is all a card renders beside its icon (an <img> it sizes below the tiny size)
+            under = {m.group(1) for _, m in zip(range(50), _COMPONENT_CHILD.finditer(code, code.find("<img")))}
+            caption = next((t for n, v, k in tag.attrs if n in under and n != drawn
                             and (t := _attr_text((v, k)))), "")
         for name, value, kind in tag.attrs:
             low = name.lower()
@@ -907,7 +1007,8 @@ class MdxTransformer:
                         src = lit.group(2)
         if not src:
             return "", ""
-        img = f'<img src="{_escape(src)}" alt="{_escape(alt or caption)}" />'
+        size = f' width="{width}"' if width is not None else ""
+        img = f'<img src="{_escape(src)}" alt="{_escape(alt or caption)}"{size} />'
         if caption:  # drawn under the image, as <figure><figcaption> is (ZoomImage caption=...)
             return f"\n\n<figure>{img}<figcaption>{_html_text(caption)}</figcaption></figure>\n\n", caption
         return f"\n\n{img}\n\n", ""
@@ -1038,7 +1139,9 @@ class MdxTransformer:
         ``{props.label}``), and the fields of the objects of an array prop it maps to
         children (``{tags.map((tag) => <a>{tag.name}</a>)}`` with ``tags={[{ name:
         "Enterprise" }]}``). Only string values are known; ``[]`` when the component is
-        not a file of the site."""
+        not a file of the site. So is the entry of a table of the module that a prop selects
+        (``const plan = PLANS[type]`` then ``{plan.label}`` or ``const { label } = plan`` and
+        ``{label}``: ``<PlanBadge type="team" />`` shows the ``label`` of ``PLANS.team``)."""
         code = self._component_code(tag, scope, page_rel)
         if not code or "{" not in code:
             return []
@@ -1053,6 +1156,21 @@ class MdxTransformer:
                 for _, f in zip(range(50), _OBJECT_FIELD.finditer(value, 0, 20_000)):
                     if f.group(1) in mapped[name] and f.group(3).strip():
                         out.append(f.group(3).strip())
+                if "" in mapped[name] and value.lstrip().startswith("["):
+                    # an array of strings, each rendered as an element (a card's feature list)
+                    out.extend(t.group(2).strip() for _, t in zip(range(50), _ARRAY_STRING.finditer(value, 0, 20_000))
+                               if t.group(2).strip())
+            if kind == "expr" and name in (rows := self._tuple_props(code)) and value.lstrip().startswith("["):
+                # an array of arrays mapped with its items destructured (items.map(([label, value]) =>
+                # <div><strong>{label}</strong>: {value}</div>)): a row of text per item
+                shown, sep = rows[name]
+                for _, row in zip(range(100), _INNER_ARRAY.finditer(value, value.find("[") + 1, 20_000)):
+                    cells = [t.group(2).strip() for _, t in zip(range(20), _ARRAY_STRING.finditer(row.group(0)))]
+                    line = sep.join(cells[k] for k in shown if k < len(cells) and cells[k])
+                    if line:
+                        out.append(line)
+        props = {name: value for name, value, kind in tag.attrs if kind == "str" and value}
+        out.extend(_lookup_texts(code, props, direct))
         return out
 
     def _component_code_props(self, tag: _Tag, scope: _Scope, page_rel: str) -> str:
@@ -1085,6 +1203,38 @@ class MdxTransformer:
             out.append(f"{set_close()}\n\n")
         return "".join(out)
 
+    def _tuple_props(self, code: str) -> dict[str, tuple[list[int], str]]:
+        """Of a component's source: each array prop it maps with the items destructured
+        (``{items.map(([label, value], i) => <div><strong>{label}</strong>: {value}</div>)}``),
+        with the positions of the item's values it renders as children, in the order it
+        renders them, and the text it writes between the first two (``": "``, else a space)."""
+        if code not in self._tuples:
+            found: dict[str, tuple[list[int], str]] = {}
+            for _, m in zip(range(20), _COMPONENT_TUPLE_MAP.finditer(code)):
+                names = [n.strip() for n in m.group(2).split(",")]
+                body = code[m.end():m.end() + 5000]
+                at = {}
+                for k, n in enumerate(names):
+                    if re.fullmatch(r"[A-Za-z_$][\w$]*", n):
+                        # a child, after a tag or text (not an attribute's value: key={i})
+                        child = re.search(rf"(?<!=)(?<!=\s)\{{\s*{re.escape(n)}\s*\}}", body)
+                        if child:
+                            at[k] = child.start()
+                shown = sorted(at, key=at.__getitem__)
+                if not shown:
+                    continue
+                sep = " "
+                if len(shown) > 1:
+                    first, second = names[shown[0]], names[shown[1]]
+                    between = re.search(rf"\{{\s*{re.escape(first)}\s*\}}(.{{0,100}}?)\{{\s*{re.escape(second)}\s*\}}", body,
+                                        re.DOTALL)
+                    if between:
+                        text = re.sub(r"<[^<>]*>", "", between.group(1))
+                        sep = re.sub(r"\s+", " ", text) if "{" not in text and text.strip() else " "
+                found[m.group(1)] = (shown, sep)
+            self._tuples[code] = found
+        return self._tuples[code]
+
     def _child_props(self, code: str) -> tuple[set[str], dict[str, set[str]]]:
         """Of a component's source: the props it renders as an element's only child, and
         each array prop it maps to elements with the fields of its items rendered so."""
@@ -1094,8 +1244,11 @@ class MdxTransformer:
             for _, m in zip(range(20), _COMPONENT_MAP.finditer(code)):
                 item = re.escape(m.group(2))
                 child = re.compile(rf"[>}}]\s*\{{\s*{item}\.([A-Za-z_$][\w$]*)\s*\}}\s*[<{{]")
-                mapped.setdefault(m.group(1), set()).update(
-                    f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
+                fields = mapped.setdefault(m.group(1), set())
+                fields.update(f.group(1) for _, f in zip(range(20), child.finditer(code, m.end(), m.end() + 5000)))
+                # the item itself as a child (features.map((f) => <li>{f}</li>)): "" stands for it
+                if re.compile(rf"[>}}]\s*\{{\s*{item}\s*\}}\s*[<{{]").search(code, m.end(), m.end() + 5000):
+                    fields.add("")
             self._text_props[code] = (direct, mapped)
         return self._text_props[code]
 
@@ -1185,6 +1338,7 @@ class MdxTransformer:
 
     def _html_tag(self, tag: _Tag, scope: _Scope) -> str:
         out = [f"<{tag.name}"]
+        given = {name.lower() for name, _, _ in tag.attrs}
         for name, value, kind in tag.attrs:
             low = name.lower()
             if kind == "bool":
@@ -1194,6 +1348,12 @@ class MdxTransformer:
                 out.append(f' {"class" if low == "classname" else name}="{_escape(value or "")}"')
                 continue
             expr = (value or "").strip()
+            if low == "style" and tag.name.lower() == "img" and "width" not in given:
+                # style={{ width: '20px' }} (React: a number is pixels) sizes the picture as width= does
+                width = _style_width(expr)
+                if width is not None:
+                    out.append(f' width="{width}"')
+                continue
             if low == "style" or low.startswith("on"):
                 continue
             lit = re.fullmatch(r"""(['"`])([^'"`]*)\1""", expr)
@@ -1228,6 +1388,184 @@ class MdxTransformer:
         body = re.sub(r"\A---[ \t]*\r?\n.*?\r?\n---[ \t]*(?:\r?\n|\Z)", "", body, flags=re.DOTALL)
         body = rebase_links(body, from_rel=rel, to_rel=stack[0] if stack else page_rel)
         return "\n\n" + body.strip("\n") + "\n\n"
+
+
+_INLINE_HTML = MarkdownIt("commonmark", {"html": True})
+# Markdown in the text between two tags of a line (emphasis, code, a link or an image, an escape)
+_TEXT_MARKUP = re.compile(r">[^<>]*[*_`\[\\][^<>]*<")
+_CODE_ELEMENT = re.compile(r"<(?:code|pre)\b", re.IGNORECASE)
+
+
+def _element_markdown(line: str) -> str:
+    """A line of HTML elements standing as a block, with the Markdown of their text as the
+    HTML MDX 2+ renders it (``<summary>**Example values**</summary>`` ->
+    ``<summary><strong>Example values</strong></summary>``): MDX reads the text of an
+    element as Markdown, whereas the CommonMark reader murar hands the page to keeps an
+    HTML block's text as written. Code elements are left as they are."""
+    if "\n" in line or not _TEXT_MARKUP.search(line) or _CODE_ELEMENT.search(line):
+        return line
+    body = line.lstrip(" \t")
+    return line[: len(line) - len(body)] + str(_INLINE_HTML.renderInline(body.rstrip()))
+
+
+# width: '20px' / width: "1.5em" / width: 24 in a React style object (not maxWidth, minWidth)
+_STYLE_WIDTH = re.compile(r"""(?<![\w$-])width\s*:\s*(?:(['"])([^'"\n]{1,20})\1|(\d{1,5}(?:\.\d{1,4})?)\s*[,}])""")
+
+
+def _style_width(expr: str) -> int | None:
+    """The width in pixels a JSX ``style={{...}}`` object gives an element: ``width: '20px'``,
+    ``'1.5em'`` (at 16 px), or a number (React adds ``px`` to a unitless number); ``None``
+    for a percentage, ``auto``, a variable or no width."""
+    m = _STYLE_WIDTH.search(expr)
+    if m is None:
+        return None
+    return length_px(m.group(2)) if m.group(2) is not None else round(float(m.group(3)))
+
+
+_IMG_TAG = re.compile(r"<img\b[^<>]{0,1000}>")
+_STYLE_OBJECT = re.compile(r"\bstyle\s*=\s*\{\{([^<>]{0,500}?)\}\}")
+_WIDTH_ATTR = re.compile(r"""\bwidth\s*=\s*(?:(['"])(\d{1,5})(?:px)?\1|\{\s*(\d{1,5})\s*\})""")
+
+
+def _img_tag_width(code: str | None, drawn: str) -> int | None:
+    """The width in pixels a component's source gives the ``<img>`` it draws (``style={{ width:
+    '28px' }}``, ``width={24}``): its only ``<img>``, or the one whose ``src`` is the prop
+    ``drawn`` or a template built from props; ``None`` when it sets none."""
+    if not code or "<img" not in code:
+        return None
+    tags = [m.group(0) for _, m in zip(range(20), _IMG_TAG.finditer(code, 0, MAX_COMPONENT_CHARS))]
+    if len(tags) > 1:
+        src = re.compile(rf"\bsrc\s*=\s*\{{\s*(?:props\.)?{re.escape(drawn)}\b" if drawn else r"\bsrc\s*=\s*\{[^}]*`")
+        tags = [t for t in tags if src.search(t)]
+    if not tags:
+        return None
+    style = _STYLE_OBJECT.search(tags[0])
+    width = _style_width(style.group(1)) if style else None
+    attr = _WIDTH_ATTR.search(_STYLE_OBJECT.sub("", tags[0])) if width is None else None
+    return int(attr.group(2) or attr.group(3)) if attr else width
+
+
+# {['AI Agents', 'SSO'].map(label => (<span key={label}>{label}</span>))}: an array literal mapped to elements
+_LITERAL_MAP = re.compile(r"\{\s*(\[[^\[\]]{0,5000}\])\s*\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
+
+
+def _mapped_strings(expr: str) -> str:
+    """The text a flow expression mapping an array of strings to elements renders, each
+    string being an element's child (``{['AI Agents', 'SSO'].map(label => <span>{label}</span>)}``
+    shows "AI Agents · SSO"); ``""`` for any other expression (code, not text)."""
+    m = _LITERAL_MAP.match(expr.strip())
+    if m is None or not re.search(rf"[>}}]\s*\{{\s*{re.escape(m.group(2))}\s*\}}\s*[<{{]", expr[m.end():]):
+        return ""
+    items = [t.group(2).strip() for _, t in zip(range(100), _ARRAY_STRING.finditer(m.group(1))) if t.group(2).strip()]
+    return "\n\n" + " · ".join(items) + "\n\n" if items else ""
+
+
+# {cards.map((card, i) => (<IconCard key={i} {...card} />))}: a component drawn once per item, given its fields
+_MAPPED_COMPONENT = re.compile(r"\{\s*([A-Za-z_$][\w$]*)\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)\s*(?:,\s*[A-Za-z_$][\w$]*\s*)?\)?"
+                               r"\s*=>\s*\(?\s*<([A-Z][\w$.]*)\b[^<>{}]*(?:\{[^{}<>]*\}[^<>{}]*)*?\{\s*\.\.\.\s*\2\s*\}"
+                               r"[^<>]*/>\s*\)?\s*\)\s*\}", re.DOTALL)
+_JS_TOKEN = re.compile(r"""\s*(?:(?://[^\n]*|/\*.*?\*/)\s*)*""", re.DOTALL)
+MAX_JS_LITERAL_DEPTH = 20
+
+
+def _js_literal(code: str, pos: int, depth: int = 0) -> tuple[Any, int]:
+    """``(value, end)`` of the JavaScript literal at ``code[pos:]``: an object (a dict of its
+    keys), an array, a string (a template literal without ``${}``), a number, ``true``/
+    ``false``/``null``; any other expression (a name, a call) is ``None``, skipped up to
+    the next ``,`` or closing bracket of its level."""
+    pos = _JS_TOKEN.match(code, pos).end()  # type: ignore[union-attr]
+    if pos >= len(code) or depth > MAX_JS_LITERAL_DEPTH:
+        return None, pos
+    c = code[pos]
+    if c in "'\"`":
+        m = re.compile(rf"{c}((?:[^{c}\\\n]|\\.){{0,5000}}){c}", re.DOTALL).match(code, pos)
+        if m is None:
+            return None, pos + 1
+        text = m.group(1)
+        text = re.sub(r"\\(.)", r"\1", text)
+        return (None if c == "`" and "${" in text else text), m.end()
+    if c in "[{":
+        close = "]" if c == "[" else "}"
+        items: list[Any] = []
+        fields: dict[str, Any] = {}
+        pos += 1
+        for _ in range(2000):
+            pos = _JS_TOKEN.match(code, pos).end()  # type: ignore[union-attr]
+            if pos >= len(code) or code[pos] == close:
+                return (items if c == "[" else fields), pos + 1
+            start = pos
+            if c == "{" and code.startswith("...", pos):  # ...spread: fields murar does not know
+                _, pos = _js_literal(code, pos + 3, depth + 1)
+            elif c == "{":
+                key = re.compile(r"""(?:(['"])(.*?)\1|([A-Za-z_$][\w$]*)|(\d+))\s*(:)?""").match(code, pos)
+                if key is None:
+                    return fields, len(code)
+                name = key.group(2) if key.group(1) else (key.group(3) or key.group(4))
+                pos = key.end()
+                # { icon, title }: shorthand names, no literal
+                value, pos = _js_literal(code, pos, depth + 1) if key.group(5) else (None, pos)
+                fields[name] = value
+            else:
+                value, pos = _js_literal(code, pos, depth + 1)
+                items.append(value)
+            pos = _JS_TOKEN.match(code, pos).end()  # type: ignore[union-attr]
+            if pos < len(code) and code[pos] == ",":
+                pos += 1
+            elif pos == start:  # a stray closing bracket of another kind: the literal ends here
+                break
+        return (items if c == "[" else fields), pos
+    num = re.compile(r"-?\d+(?:\.\d+)?").match(code, pos)
+    if num:
+        return num.group(0), num.end()
+    word = re.compile(r"true|false|null|undefined").match(code, pos)
+    if word and not re.match(r"[\w$]", code[word.end():word.end() + 1]):
+        return {"true": True, "false": False}.get(word.group(0)), word.end()
+    # any other expression: skipped to the end of its item (brackets balanced, strings skipped)
+    level = 0
+    while pos < len(code):
+        ch = code[pos]
+        if ch in "'\"`":
+            _, pos = _js_literal(code, pos, MAX_JS_LITERAL_DEPTH)
+            continue
+        if ch in "([{":
+            level += 1
+        elif ch in ")]}":
+            if level == 0:
+                break
+            level -= 1
+        elif ch in ",;" and level == 0:
+            break
+        pos += 1
+    return None, pos
+
+
+# const plan = PLANS[type]: an entry of a table the component's prop selects
+_TABLE_LOOKUP = re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*([A-Za-z_$][\w$]*)\s*\[\s*(?:props\.)?([A-Za-z_$][\w$]*)\s*\]")
+
+
+def _lookup_texts(code: str, props: dict[str, str], direct: set[str]) -> list[str]:
+    """The strings a component renders from the entry of an object table of its module that a
+    prop selects (``const plan = PLANS[type]``, ``PLANS = { team: { label: 'Team Plan' } }``):
+    each field it writes as a child, ``{plan.label}`` or a name destructured from the entry
+    (``const { label } = plan`` then ``{label}``); ``[]`` when there is none."""
+    out: list[str] = []
+    for _, m in zip(range(10), _TABLE_LOOKUP.finditer(code, 0, MAX_COMPONENT_CHARS)):
+        var, table, prop = m.groups()
+        if prop not in props:
+            continue
+        decl = re.search(rf"\b(?:const|let|var)\s+{re.escape(table)}\s*=\s*(?=\{{)", code)
+        data = _js_literal(code, decl.end())[0] if decl else None
+        entry = data.get(props[prop]) if isinstance(data, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        fields = re.findall(rf"\{{\s*{re.escape(var)}\.([A-Za-z_$][\w$]*)\s*\}}", code)
+        destructured = re.search(rf"\{{([^{{}}]{{1,500}})\}}\s*=\s*{re.escape(var)}\b", code)
+        for part in (destructured.group(1).split(",") if destructured else []):
+            key, _, alias = part.partition(":")
+            if (alias.strip() or key.strip()) in direct:
+                fields.append(key.strip())
+        out.extend(value for f in dict.fromkeys(fields) if isinstance(value := entry.get(f), str) and value.strip())
+    return out
 
 
 def _bind_module(name: str, module: str, scope: _Scope, *, export: str = "default") -> None:
