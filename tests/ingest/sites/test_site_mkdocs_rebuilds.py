@@ -243,3 +243,18 @@ def test_awesome_pages_titles_untitled_pages(tmp_path: Path) -> None:
     assert convert("ops/backup.md").title == "Backing up the store"
     assert convert("ops/restore.md").title == "Restoring it"
     assert convert("ops/first-run.md").title == "First run"
+
+
+def test_emoji_that_state_a_value_keep_their_character(tmp_path: Path) -> None:
+    """n8n's docs (workflows/sharing.md) fill a permissions matrix with ':white_check_mark:' and ':x:'
+    (pymdownx.emoji): murar dropped the check marks, so every allowed cell read empty, and left ':x:'
+    (a one-letter shortcode) as literal text. pymdownx.emoji writes an emoji as a picture whose alt text
+    is its character: a check mark, a cross or a warning sign states a value and keeps it; other emoji
+    (a face in a sentence) still go, and so do Material icons."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - tables\n  - pymdownx.emoji\n",
+                        "# P\n\n| Permissions | Creator | Editor |\n| --- | --- | --- |\n"
+                        "| Run | :white_check_mark: | :white_check_mark: |\n| Share | :white_check_mark: | :x: |\n\n"
+                        ":warning: Back up first :smile: and :heavy_check_mark:{ .ok } done :material-check: now.\n")
+    table = next(m for m in doc.media if m.kind == "table")
+    assert table.rows == [["Run", "\u2705", "\u2705"], ["Share", "\u2705", "\u274c"]]
+    assert doc.sections[0].text == "\u26a0\ufe0f Back up first and \u2714\ufe0f done now."

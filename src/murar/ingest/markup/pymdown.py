@@ -39,7 +39,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   become a bold label and their content; ``/// caption`` (``figure-caption``,
   ``table-caption``: numbered ``Figure 1.``) captions the images before it
   (pymdownx.blocks.caption); Material icon and emoji shortcodes
-  (``:material-x:``, ``:smile:``) are dropped with pymdownx.emoji, abbreviation definitions
+  (``:material-x:``, ``:smile:``) are dropped with pymdownx.emoji (an emoji that states a
+  value, ``:white_check_mark:`` ``:x:`` ``:warning:``, keeps its character), abbreviation definitions
   (``*[HTML]: ...``) with abbr;
 - ``+++ 2.0`` / ``+/- 2.0`` / ``--- 2.0`` version annotations (at any indent,
   with an optional ``"summary"``) become the admonition the
@@ -112,7 +113,20 @@ _TILDE_SUB = re.compile(r"(?<![~\s])~([^\s~]+)~(?!~)")
 _CRITIC = re.compile(r"\{(\+\+|--|==)(.{0,500}?)\1\}")
 _CRITIC_SUB = re.compile(r"\{~~([^~\n]{0,300})~>([^~\n]{0,300})~~\}")
 _CRITIC_COMMENT = re.compile(r"\{>>.{0,500}?<<\}")
-_EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1):(?![\w:/])(?:\{:?[^}\n]*\})?")
+# (one letter: the shortcodes :a: :b: :m: :o: :v: :x: of the gemoji/Twemoji indexes)
+_EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1|[abmovx]):(?![\w:/])(?:\{:?[^}\n]*\})?")
+#: emoji that state a value (a check mark, a cross, a warning sign, a status dot): their character, the alt
+#: text pymdownx.emoji writes on the picture (Twemoji ``unicode_alt``); a support matrix of ✅ and ❌ cells
+#: read empty without them
+_VALUE_EMOJI = {"white_check_mark": "\u2705", "heavy_check_mark": "\u2714\ufe0f",
+                "ballot_box_with_check": "\u2611\ufe0f", "x": "\u274c", "negative_squared_cross_mark": "\u274e",
+                "heavy_multiplication_x": "\u2716\ufe0f", "warning": "\u26a0\ufe0f", "no_entry": "\u26d4",
+                "no_entry_sign": "\U0001f6ab", "question": "\u2753", "grey_question": "\u2754",
+                "exclamation": "\u2757", "heavy_exclamation_mark": "\u2757", "grey_exclamation": "\u2755",
+                "heavy_plus_sign": "\u2795", "heavy_minus_sign": "\u2796", "construction": "\U0001f6a7",
+                "red_circle": "\U0001f534", "orange_circle": "\U0001f7e0", "yellow_circle": "\U0001f7e1",
+                "green_circle": "\U0001f7e2", "large_blue_circle": "\U0001f535", "blue_circle": "\U0001f535",
+                "white_circle": "\u26aa", "black_circle": "\u26ab", "star": "\u2b50"}
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -1198,9 +1212,20 @@ def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
     return out
 
 
+def _emoji_text(match: re.Match[str]) -> str:
+    """What an emoji shortcode (with the space :data:`_EMOJI_SPACED` took beside it) leaves in the
+    text: an emoji that states a value its character (:data:`_VALUE_EMOJI`), the others nothing."""
+    found = _EMOJI.search(match.group(0))
+    char = _VALUE_EMOJI.get(found.group(0)[1:].partition(":")[0]) if found else None
+    if found is None or char is None:
+        return ""
+    return match.group(0)[:found.start()] + char + match.group(0)[found.end():]
+
+
 def _emoji(lines: list[str]) -> list[str]:
     """pymdownx.emoji: ``:smile:``/``:man_raising_hand:`` shortcodes become emoji
-    images, not words; they go from the text (code spans and fences stay)."""
+    images, not words; they go from the text (code spans and fences stay), except
+    the check marks, crosses and warning signs that state a value (:func:`_emoji_text`)."""
     fences = FenceTracker(_FENCE)
     out: list[str] = []
     for line in lines:
@@ -1208,7 +1233,7 @@ def _emoji(lines: list[str]) -> list[str]:
             out.append(line)
             continue
         parts = re.split(r"(`+[^`]*?`+)", line)
-        out.append("".join(p if k % 2 else _EMOJI_SPACED.sub("", p) for k, p in enumerate(parts)))
+        out.append("".join(p if k % 2 else _EMOJI_SPACED.sub(_emoji_text, p) for k, p in enumerate(parts)))
     return out
 
 
