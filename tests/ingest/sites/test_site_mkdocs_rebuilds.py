@@ -258,3 +258,20 @@ def test_emoji_that_state_a_value_keep_their_character(tmp_path: Path) -> None:
     table = next(m for m in doc.media if m.kind == "table")
     assert table.rows == [["Run", "\u2705", "\u2705"], ["Share", "\u2705", "\u274c"]]
     assert doc.sections[0].text == "\u26a0\ufe0f Back up first and \u2714\ufe0f done now."
+
+
+def test_a_markdown_figcaption_is_read_as_markdown(tmp_path: Path) -> None:
+    """n8n's docs (advanced-ai/examples/*.md) caption a figure with '<figcaption markdown>[Download the
+    example workflow](...)</figcaption>': md_in_html renders the Markdown of an element marked
+    'markdown', so the caption reads 'Download the example workflow'; murar kept the link syntax in
+    the caption. A figcaption without the attribute is HTML: its text stays as written."""
+    root = tmp_path / "proj"
+    (root / "docs" / "img").mkdir(parents=True)
+    (root / "docs" / "img" / "a.png").write_bytes(PNG)
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - md_in_html\n")
+    (root / "docs" / "p.md").write_text(
+        "# P\n\n<figure markdown>\n![Two workflows](img/a.png)\n"
+        '<figcaption markdown="span">[Download the **example** workflow](/_workflows/x.json)</figcaption>\n'
+        "</figure>\n\n<figure markdown>\n![Other](img/a.png)\n<figcaption>Keep *as* written</figcaption>\n</figure>\n")
+    doc = convert_pymdown(root / "docs" / "p.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    assert [m.caption for m in doc.media] == ["Download the example workflow", "Keep *as* written"]

@@ -196,7 +196,9 @@ _OLD_FORM = re.compile(rf"^{_ATTR_LIST}$")
 _ATTR_ID = re.compile(r"(?:^|[ \t,])#([^\s{}=\"',]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
 _ESCAPED_PUNCT = re.compile(r"\\([!-/:-@\[-`{-~])")
-_FIGCAPTION = re.compile(r"<figcaption\b[^>]{0,500}>(.{0,5000}?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
+_FIGCAPTION = re.compile(r"<figcaption\b([^>]{0,500})>(.{0,5000}?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
+# md_in_html: an element whose opening tag has a markdown attribute ("1", "block", "span" or none)
+_MARKDOWN_ATTR = re.compile(r"(?:^|\s)markdown(?:\s*=\s*[\"']?(?:1|block|span)\b|(?=[\s/]|$))", re.IGNORECASE)
 _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]\n]{0,500})\]\((?P<src><[^>\n]{0,2000}>|[^\s)]{1,2000})(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
@@ -842,7 +844,9 @@ def _md_in_html(lines: list[str]) -> list[str]:
     A ``<figcaption>`` of such a figure (Material for MkDocs "Images: Image
     captions") is the caption of the Markdown images in it, as Python-Markdown
     renders ``<figure><img><figcaption>``: it becomes their title (the caption
-    murar reads). A figure without a Markdown image keeps its caption as text."""
+    murar reads); a ``<figcaption markdown>`` is Markdown, read as the text it
+    renders (a link as its text). A figure without a Markdown image keeps its
+    caption as text."""
     out: list[str] = []
     open_tags: list[tuple[str, str]] = []  # (tag, indentation of its opening line)
     figure: list[str] | None = None  # the inner lines of the figure being read
@@ -886,7 +890,9 @@ def _figure_body(inner: list[str], indent: str) -> list[str]:
     caption = ""
     cap = _FIGCAPTION.search(text)
     if cap:
-        caption = " ".join(re.sub(r"<[^>]+>", " ", cap.group(1)).split())
+        caption = " ".join(re.sub(r"<[^>]+>", " ", cap.group(2)).split())
+        if _MARKDOWN_ATTR.search(cap.group(1)):  # '<figcaption markdown>': its Markdown is rendered
+            caption = inline_text(caption)
         text = text[:cap.start()] + text[cap.end():]
     if caption and _MD_IMAGE.search(text):
         quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
