@@ -275,3 +275,40 @@ def test_a_markdown_figcaption_is_read_as_markdown(tmp_path: Path) -> None:
         "</figure>\n\n<figure markdown>\n![Other](img/a.png)\n<figcaption>Keep *as* written</figcaption>\n</figure>\n")
     doc = convert_pymdown(root / "docs" / "p.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
     assert [m.caption for m in doc.media] == ["Download the example workflow", "Keep *as* written"]
+
+
+def test_macros_pages_that_loop_over_data_with_an_imported_macro_are_rendered(tmp_path: Path) -> None:
+    """n8n's function references (code/builtin/data-transformation-functions/*.md) are nothing but
+    '[[% import "_macros/data-functions.html" as dataFunctions %]]' and a '[[% for func in df_array %]]'
+    loop calling the imported macro over include_yaml data; murar dropped the tags and printed the
+    loop body once with nothing in it, so each page read as its one-line introduction. Jinja2 now
+    renders such a page (bounded sandbox); a Python macro of the site still prints nothing, with
+    the warning, and a snippet the macro writes is inserted after it."""
+    root = tmp_path / "proj"
+    (root / "docs" / "_macros").mkdir(parents=True)
+    (root / "_yaml").mkdir()
+    (root / "_snippets").mkdir()
+    (root / "mkdocs.yml").write_text(
+        'site_name: S\nmarkdown_extensions:\n  - md_in_html\n  - pymdownx.snippets\nplugins:\n  - macros:\n'
+        '      include_yaml:\n        - _yaml/fns.yml\n      j2_block_start_string: "[[%"\n'
+        '      j2_block_end_string: "%]]"\n      j2_variable_start_string: "[["\n      j2_variable_end_string: "]]"\n')
+    (root / "_yaml" / "fns.yml").write_text(
+        "df_array:\n  - funcName: chunk\n    returns: Array\n    description: Splits arrays into chunks.\n"
+        "    args:\n      - argName: size\n        optional: false\n  - funcName: sum\n    returns: Number\n"
+        "    description: Adds the values up.\n    examples:\n      - code: sum\n")
+    (root / "_snippets" / "sum.md").write_text("```js\n{{ [1, 2].sum() }}\n```\n")
+    (root / "docs" / "_macros" / "fns.html").write_text(
+        '[[% macro card(name, returns, description, args, examples) %]]\n<div class="fn" markdown>\n'
+        "<h3>[[ name ]]([[% for a in args %]][[ a.argName ]][[% if a.optional %]]?[[% endif %]][[% endfor %]]): "
+        "[[ returns ]]</h3>\n<p>[[ description ]]</p>\n[[% for e in examples %]]\n"
+        '--8<-- "_snippets/[[ e.code ]].md"\n[[% endfor %]]\n</div>\n[[% endmacro %]]\n')
+    (root / "docs" / "arrays.md").write_text(
+        '# Arrays\n\nFunctions for arrays.\n\n[[% import "_macros/fns.html" as fns %]]\n\n'
+        "[[% for f in df_array %]]\n[[ fns.card(f.funcName, f.returns, f.description, f.args, f.examples) ]]\n"
+        "[[% endfor %]]\n\n[[ templatesWidget(page.title, 'arrays') ]]\n")
+    doc = convert_pymdown(root / "docs" / "arrays.md", site=MkDocsSite.load(root, "mkdocs.yml"),
+                          assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == ("Functions for arrays.\n\nchunk(size): Array\n\nSplits arrays into chunks.\n\n"
+                                    "sum(): Number\n\nAdds the values up.\n\n{{ [1, 2].sum() }}")
+    assert [w for w in doc.warnings if w.startswith("macros")] == [
+        "macros: 1 expression(s) not rendered (site macros are not run): 'templatesWidget'"]
