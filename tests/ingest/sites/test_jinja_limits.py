@@ -63,3 +63,16 @@ def test_an_imported_macro_is_bounded_too() -> None:
             "out = _jinja.render('{% import \"m.html\" as m %}A{{ m.big() }}B', {}, include=files.get)\n"
             "assert out == 'AB', out\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_rendered_page_warns_of_what_murar_cannot_know_of_the_page() -> None:
+    """n8n's section pages import a macro that lists 'page.parent.children' (MkDocs' nav):
+    murar's page has no nav, so the list is empty and the page says so."""
+    files = {"toc.html": "{% macro toc(page) %}<ul>{% for c in page.parent.children %}<li>{{ c.title }}</li>"
+                         "{% endfor %}</ul>{% endmacro %}"}
+    warnings: list[str] = []
+    page = {"meta": {}, "title": "T"}
+    out = _jinja.render('{% import "toc.html" as t %}{{ t.toc(page) }}', {"page": page}, include=files.get,
+                        warnings=warnings)
+    assert out == "<ul></ul>"
+    assert warnings == ["macros: 1 expression(s) not rendered (site macros are not run): 'parent'"]

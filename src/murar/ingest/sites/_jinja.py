@@ -256,17 +256,20 @@ def _jinja_render(text: str, variables: dict[str, Any], *, include: Callable[[st
     """``text`` rendered by Jinja2 in the bounded sandbox (see the module doc); ``None``
     when Jinja2 cannot render it."""
     unknown: list[str] = []
+    page = variables.get("page")
 
     class Unknown(Undefined):
         """A name the data does not define (a site's Python macro or variable): prints
         nothing, loops over nothing, and its attributes and calls are unknown too. A
-        call, or a name no data holds (not a key missing from a data item, which Jinja2
-        prints as nothing on the site too), is counted."""
+        call, a name no data holds or an attribute of ``page`` murar does not know (its
+        ``parent`` in the nav) is counted, not a key missing from a data item (Jinja2
+        prints that as nothing on the site too)."""
 
         __slots__ = ()
 
         def _count(self, *, always: bool = False) -> None:
-            if always or self._undefined_obj is missing:
+            # a name no data holds, or what murar's page does not know of MkDocs' page (its nav)
+            if always or self._undefined_obj is missing or self._undefined_obj is page:
                 unknown.append(self._undefined_name or "?")
 
         def __call__(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
