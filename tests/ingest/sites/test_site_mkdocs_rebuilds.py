@@ -312,3 +312,22 @@ def test_macros_pages_that_loop_over_data_with_an_imported_macro_are_rendered(tm
                                     "sum(): Number\n\nAdds the values up.\n\n{{ [1, 2].sum() }}")
     assert [w for w in doc.warnings if w.startswith("macros")] == [
         "macros: 1 expression(s) not rendered (site macros are not run): 'templatesWidget'"]
+
+
+def test_a_termless_definition_keeps_its_indented_blocks_after_a_lazy_line(tmp_path: Path) -> None:
+    """paperless-ngx's configuration.md: each setting is a heading, then ': text' wrapped onto unindented
+    lines (a paragraph's lazy continuation), then indented blocks (a list, 'Defaults to ...', a '!!!
+    warning'): Python-Markdown's DefListIndentProcessor keeps them all in the <dd>. murar ended the
+    definition at the first unindented line, so every block after it read as code, its Markdown
+    (links, backticks, '!!! warning', a fenced block in it) shown as written. A line after a blank line
+    still ends it."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - def_list\n  - admonition\n", (
+        "# Configuration\n\n#### [`PAPERLESS_DBENGINE=<engine>`](#PAPERLESS_DBENGINE) {#PAPERLESS_DBENGINE}\n\n"
+        ": Specifies the database engine to use. Accepted values are `sqlite`\nand `mariadb`.\n\n"
+        "    Both require [`PAPERLESS_DBHOST`](#PAPERLESS_DBHOST) to be set.\n\n    Defaults to `sqlite`.\n\n"
+        "    !!! warning\n        Using MariaDB comes with some caveats.\n\n        ```bash\n        X=1\n        ```\n\n"
+        "After the setting.\n\n    code\n"))
+    assert doc.sections[1].text == (
+        "Specifies the database engine to use. Accepted values are sqlite and mariadb.\n\n"
+        "Both require PAPERLESS_DBHOST to be set.\n\nDefaults to sqlite.\n\n"
+        "Warning:\n\nUsing MariaDB comes with some caveats.\n\nX=1\n\nAfter the setting.\n\ncode")

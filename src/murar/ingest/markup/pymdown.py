@@ -1388,24 +1388,35 @@ def _termless_definitions(lines: list[str]) -> list[str]:
     paragraph before it to take terms from), with the lines indented under it as its
     content. The parser's deflist rule needs a term line, so the marker is removed and
     the indented lines under it dedented: the text reads as the page shows it. Other
-    definitions are the parser's. Fenced code is left alone; one pass over the lines."""
+    definitions are the parser's. An unindented line right under a line of the definition's
+    text continues its paragraph (lazy continuation: ``:   Specifies the engine. Accepted
+    values are`` wrapped onto ``and mariadb.``) and the definition goes on; one after a
+    blank line ends it. Fenced code is left alone; one pass over the lines."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
     last = ""  # the last non-blank line before this one
     inside = False  # in the indented content of such a definition
+    lazy = False  # the line before this one is paragraph text of the definition
     for line in lines:
-        if fences.in_code(line):
+        code = fences.in_code(line)
+        if inside and (not line.strip() or line.startswith(("    ", "\t"))):
+            # the definition's indented content, a fenced block in it too (under an admonition)
+            out.append(_dedent(line, 4) if line.strip() else line)
+            lazy = bool(line.strip()) and not code
+            continue
+        if code:
             out.append(line)
             last, inside = line, False
             continue
-        if inside and (not line.strip() or line.startswith(("    ", "\t"))):
-            out.append(_dedent(line, 4) if line.strip() else line)
+        if inside and lazy:
+            out.append(line)
+            last = line
             continue
         inside = False
         m = _DEFINITION.match(line)
         if m and _ATX_HEADING.match(last):
             out.append(line[m.end():])
-            inside = True
+            inside = lazy = True
         else:
             out.append(line)
         if line.strip():
