@@ -331,3 +331,15 @@ def test_a_termless_definition_keeps_its_indented_blocks_after_a_lazy_line(tmp_p
         "Specifies the database engine to use. Accepted values are sqlite and mariadb.\n\n"
         "Both require PAPERLESS_DBHOST to be set.\n\nDefaults to sqlite.\n\n"
         "Warning:\n\nUsing MariaDB comes with some caveats.\n\nX=1\n\nAfter the setting.\n\ncode")
+
+
+def test_a_strikethrough_around_a_code_span_is_read(tmp_path: Path) -> None:
+    """paperless-ngx's configuration.md strikes its removed settings through: '#### ~~[`PAPERLESS_DBSSLMODE`]
+    (#PAPERLESS_DBSSLMODE)~~ {#PAPERLESS_DBSSLMODE}' (pymdownx.tilde). The code span inside cut the line
+    in parts read one by one, so the '~~' pair was never seen and the heading read '~~PAPERLESS_DBSSLMODE~~'.
+    Code spans still stay as written."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.tilde\n", (
+        "# Configuration\n\n#### ~~[`PAPERLESS_DBSSLMODE`](#PAPERLESS_DBSSLMODE)~~ {#PAPERLESS_DBSSLMODE}\n\n"
+        "Use ~~`OLD_NAME`~~ `NEW_NAME` and keep `~~literal~~` as written.\n"))
+    assert doc.sections[1].heading_path[-1] == "PAPERLESS_DBSSLMODE"
+    assert doc.sections[1].text == "Use OLD_NAME NEW_NAME and keep ~~literal~~ as written."

@@ -1063,11 +1063,22 @@ def _inline_marks(lines: list[str], extensions: frozenset[str]) -> list[str]:
         if fences.in_code(line) or not any(c in line for c in "+=^~{") or set(line.strip()) <= {"=", "-"}:
             out.append(line)
             continue
-        parts = re.split(r"(`+[^`]*?`+)", line)  # code spans (odd items) stay as written
-        for k in range(0, len(parts), 2):
-            for pattern, repl in subs:
-                parts[k] = pattern.sub(repl, parts[k])
-        out.append("".join(parts))
+        # code spans stay as written: each is a placeholder while the marks are read, so that a
+        # mark around one ('~~`OLD`~~') is still a pair
+        spans: list[str] = []
+
+        def hide(m: re.Match[str], spans: list[str] = spans) -> str:
+            spans.append(m.group(0))
+            return f"\x00{len(spans) - 1}\x00"
+
+        def show(m: re.Match[str], spans: list[str] = spans) -> str:
+            k = int(m.group(1))
+            return spans[k] if k < len(spans) else m.group(0)
+
+        masked = re.sub(r"`+[^`]*?`+", hide, line)
+        for pattern, repl in subs:
+            masked = pattern.sub(repl, masked)
+        out.append(re.sub("\x00(\\d{1,9})\x00", show, masked))
     return out
 
 
