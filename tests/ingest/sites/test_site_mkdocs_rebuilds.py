@@ -343,3 +343,13 @@ def test_a_strikethrough_around_a_code_span_is_read(tmp_path: Path) -> None:
         "Use ~~`OLD_NAME`~~ `NEW_NAME` and keep `~~literal~~` as written.\n"))
     assert doc.sections[1].heading_path[-1] == "PAPERLESS_DBSSLMODE"
     assert doc.sections[1].text == "Use OLD_NAME NEW_NAME and keep ~~literal~~ as written."
+
+
+def test_a_link_text_wrapped_onto_two_lines_keeps_its_space(tmp_path: Path) -> None:
+    """paperless-ngx's setup.md wraps a link's text ('[/docker/compose directory on the project\\n
+    page](...)'): the line break in a link text is a space, as everywhere else in a paragraph;
+    murar dropped it ('on the projectpage')."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n", (
+        "# T\n\n1.  Go to the [/docker/compose directory on the project\n"
+        '    page](https://x.org/a){:target="\\_blank"}\n    and download.\n'))
+    assert doc.sections[0].text == "Go to the /docker/compose directory on the project page and download."
