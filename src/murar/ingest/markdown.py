@@ -276,6 +276,8 @@ class _Walker:
                         if tag.startswith(("<img", "<video", "<iframe")) and not heading:
                             self.b.html(_with_inline_closers(children, j), inline=True, in_sentence=in_sentence(j))
                         text_parts.append(" " if _is_br(tag) else "")
+                    elif children[j].type in ("softbreak", "hardbreak"):  # a link text wrapped onto two lines
+                        text_parts.append(" ")
                     else:
                         text_parts.append(children[j].content)
                     j += 1

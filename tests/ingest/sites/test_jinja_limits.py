@@ -51,3 +51,28 @@ def test_placeholder_text_in_the_page_is_left_alone() -> None:
     out, or 5,000 digits) used to raise IndexError/ValueError."""
     text = "{{ x }}\x00raw9\x00 \x00raw" + "9" * 5000 + "\x00"
     assert _jinja.render(text, {"x": "X"}) == text.replace("{{ x }}", "X")
+
+
+def test_an_imported_macro_is_bounded_too() -> None:
+    """A page the sandbox renders (it imports a macro) spends its budget in the imported file's
+    loops as well: two nested range(100000) loops there stop at the step budget, and the page is
+    reduced instead (run in a subprocess, the 60 s limit only a safety net)."""
+    code = ("from murar.ingest.sites import _jinja\n"
+            "files = {'m.html': '{% macro big() %}{% for i in range(100000) %}{% for j in range(100000) %}x'\n"
+            "                   '{% endfor %}{% endfor %}{% endmacro %}'}\n"
+            "out = _jinja.render('{% import \"m.html\" as m %}A{{ m.big() }}B', {}, include=files.get)\n"
+            "assert out == 'AB', out\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_rendered_page_warns_of_what_murar_cannot_know_of_the_page() -> None:
+    """n8n's section pages import a macro that lists 'page.parent.children' (MkDocs' nav):
+    murar's page has no nav, so the list is empty and the page says so."""
+    files = {"toc.html": "{% macro toc(page) %}<ul>{% for c in page.parent.children %}<li>{{ c.title }}</li>"
+                         "{% endfor %}</ul>{% endmacro %}"}
+    warnings: list[str] = []
+    page = {"meta": {}, "title": "T"}
+    out = _jinja.render('{% import "toc.html" as t %}{{ t.toc(page) }}', {"page": page}, include=files.get,
+                        warnings=warnings)
+    assert out == "<ul></ul>"
+    assert warnings == ["macros: 1 expression(s) not rendered (site macros are not run): 'parent'"]

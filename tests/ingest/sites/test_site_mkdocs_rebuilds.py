@@ -243,3 +243,113 @@ def test_awesome_pages_titles_untitled_pages(tmp_path: Path) -> None:
     assert convert("ops/backup.md").title == "Backing up the store"
     assert convert("ops/restore.md").title == "Restoring it"
     assert convert("ops/first-run.md").title == "First run"
+
+
+def test_emoji_that_state_a_value_keep_their_character(tmp_path: Path) -> None:
+    """n8n's docs (workflows/sharing.md) fill a permissions matrix with ':white_check_mark:' and ':x:'
+    (pymdownx.emoji): murar dropped the check marks, so every allowed cell read empty, and left ':x:'
+    (a one-letter shortcode) as literal text. pymdownx.emoji writes an emoji as a picture whose alt text
+    is its character: a check mark, a cross or a warning sign states a value and keeps it; other emoji
+    (a face in a sentence) still go, and so do Material icons."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - tables\n  - pymdownx.emoji\n",
+                        "# P\n\n| Permissions | Creator | Editor |\n| --- | --- | --- |\n"
+                        "| Run | :white_check_mark: | :white_check_mark: |\n| Share | :white_check_mark: | :x: |\n\n"
+                        ":warning: Back up first :smile: and :heavy_check_mark:{ .ok } done :material-check: now.\n")
+    table = next(m for m in doc.media if m.kind == "table")
+    assert table.rows == [["Run", "\u2705", "\u2705"], ["Share", "\u2705", "\u274c"]]
+    assert doc.sections[0].text == "\u26a0\ufe0f Back up first and \u2714\ufe0f done now."
+
+
+def test_a_markdown_figcaption_is_read_as_markdown(tmp_path: Path) -> None:
+    """n8n's docs (advanced-ai/examples/*.md) caption a figure with '<figcaption markdown>[Download the
+    example workflow](...)</figcaption>': md_in_html renders the Markdown of an element marked
+    'markdown', so the caption reads 'Download the example workflow'; murar kept the link syntax in
+    the caption. A figcaption without the attribute is HTML: its text stays as written."""
+    root = tmp_path / "proj"
+    (root / "docs" / "img").mkdir(parents=True)
+    (root / "docs" / "img" / "a.png").write_bytes(PNG)
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - md_in_html\n")
+    (root / "docs" / "p.md").write_text(
+        "# P\n\n<figure markdown>\n![Two workflows](img/a.png)\n"
+        '<figcaption markdown="span">[Download the **example** workflow](/_workflows/x.json)</figcaption>\n'
+        "</figure>\n\n<figure markdown>\n![Other](img/a.png)\n<figcaption>Keep *as* written</figcaption>\n</figure>\n")
+    doc = convert_pymdown(root / "docs" / "p.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    assert [m.caption for m in doc.media] == ["Download the example workflow", "Keep *as* written"]
+
+
+def test_macros_pages_that_loop_over_data_with_an_imported_macro_are_rendered(tmp_path: Path) -> None:
+    """n8n's function references (code/builtin/data-transformation-functions/*.md) are nothing but
+    '[[% import "_macros/data-functions.html" as dataFunctions %]]' and a '[[% for func in df_array %]]'
+    loop calling the imported macro over include_yaml data; murar dropped the tags and printed the
+    loop body once with nothing in it, so each page read as its one-line introduction. Jinja2 now
+    renders such a page (bounded sandbox); a Python macro of the site still prints nothing, with
+    the warning, and a snippet the macro writes is inserted after it."""
+    root = tmp_path / "proj"
+    (root / "docs" / "_macros").mkdir(parents=True)
+    (root / "_yaml").mkdir()
+    (root / "_snippets").mkdir()
+    (root / "mkdocs.yml").write_text(
+        'site_name: S\nmarkdown_extensions:\n  - md_in_html\n  - pymdownx.snippets\nplugins:\n  - macros:\n'
+        '      include_yaml:\n        - _yaml/fns.yml\n      j2_block_start_string: "[[%"\n'
+        '      j2_block_end_string: "%]]"\n      j2_variable_start_string: "[["\n      j2_variable_end_string: "]]"\n')
+    (root / "_yaml" / "fns.yml").write_text(
+        "df_array:\n  - funcName: chunk\n    returns: Array\n    description: Splits arrays into chunks.\n"
+        "    args:\n      - argName: size\n        optional: false\n  - funcName: sum\n    returns: Number\n"
+        "    description: Adds the values up.\n    examples:\n      - code: sum\n")
+    (root / "_snippets" / "sum.md").write_text("```js\n{{ [1, 2].sum() }}\n```\n")
+    (root / "docs" / "_macros" / "fns.html").write_text(
+        '[[% macro card(name, returns, description, args, examples) %]]\n<div class="fn" markdown>\n'
+        "<h3>[[ name ]]([[% for a in args %]][[ a.argName ]][[% if a.optional %]]?[[% endif %]][[% endfor %]]): "
+        "[[ returns ]]</h3>\n<p>[[ description ]]</p>\n[[% for e in examples %]]\n"
+        '--8<-- "_snippets/[[ e.code ]].md"\n[[% endfor %]]\n</div>\n[[% endmacro %]]\n')
+    (root / "docs" / "arrays.md").write_text(
+        '# Arrays\n\nFunctions for arrays.\n\n[[% import "_macros/fns.html" as fns %]]\n\n'
+        "[[% for f in df_array %]]\n[[ fns.card(f.funcName, f.returns, f.description, f.args, f.examples) ]]\n"
+        "[[% endfor %]]\n\n[[ templatesWidget(page.title, 'arrays') ]]\n")
+    doc = convert_pymdown(root / "docs" / "arrays.md", site=MkDocsSite.load(root, "mkdocs.yml"),
+                          assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == ("Functions for arrays.\n\nchunk(size): Array\n\nSplits arrays into chunks.\n\n"
+                                    "sum(): Number\n\nAdds the values up.\n\n{{ [1, 2].sum() }}")
+    assert [w for w in doc.warnings if w.startswith("macros")] == [
+        "macros: 1 expression(s) not rendered (site macros are not run): 'templatesWidget'"]
+
+
+def test_a_termless_definition_keeps_its_indented_blocks_after_a_lazy_line(tmp_path: Path) -> None:
+    """paperless-ngx's configuration.md: each setting is a heading, then ': text' wrapped onto unindented
+    lines (a paragraph's lazy continuation), then indented blocks (a list, 'Defaults to ...', a '!!!
+    warning'): Python-Markdown's DefListIndentProcessor keeps them all in the <dd>. murar ended the
+    definition at the first unindented line, so every block after it read as code, its Markdown
+    (links, backticks, '!!! warning', a fenced block in it) shown as written. A line after a blank line
+    still ends it."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - def_list\n  - admonition\n", (
+        "# Configuration\n\n#### [`PAPERLESS_DBENGINE=<engine>`](#PAPERLESS_DBENGINE) {#PAPERLESS_DBENGINE}\n\n"
+        ": Specifies the database engine to use. Accepted values are `sqlite`\nand `mariadb`.\n\n"
+        "    Both require [`PAPERLESS_DBHOST`](#PAPERLESS_DBHOST) to be set.\n\n    Defaults to `sqlite`.\n\n"
+        "    !!! warning\n        Using MariaDB comes with some caveats.\n\n        ```bash\n        X=1\n        ```\n\n"
+        "After the setting.\n\n    code\n"))
+    assert doc.sections[1].text == (
+        "Specifies the database engine to use. Accepted values are sqlite and mariadb.\n\n"
+        "Both require PAPERLESS_DBHOST to be set.\n\nDefaults to sqlite.\n\n"
+        "Warning:\n\nUsing MariaDB comes with some caveats.\n\nX=1\n\nAfter the setting.\n\ncode")
+
+
+def test_a_strikethrough_around_a_code_span_is_read(tmp_path: Path) -> None:
+    """paperless-ngx's configuration.md strikes its removed settings through: '#### ~~[`PAPERLESS_DBSSLMODE`]
+    (#PAPERLESS_DBSSLMODE)~~ {#PAPERLESS_DBSSLMODE}' (pymdownx.tilde). The code span inside cut the line
+    in parts read one by one, so the '~~' pair was never seen and the heading read '~~PAPERLESS_DBSSLMODE~~'.
+    Code spans still stay as written."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.tilde\n", (
+        "# Configuration\n\n#### ~~[`PAPERLESS_DBSSLMODE`](#PAPERLESS_DBSSLMODE)~~ {#PAPERLESS_DBSSLMODE}\n\n"
+        "Use ~~`OLD_NAME`~~ `NEW_NAME` and keep `~~literal~~` as written.\n"))
+    assert doc.sections[1].heading_path[-1] == "PAPERLESS_DBSSLMODE"
+    assert doc.sections[1].text == "Use OLD_NAME NEW_NAME and keep ~~literal~~ as written."
+
+
+def test_a_link_text_wrapped_onto_two_lines_keeps_its_space(tmp_path: Path) -> None:
+    """paperless-ngx's setup.md wraps a link's text ('[/docker/compose directory on the project\\n
+    page](...)'): the line break in a link text is a space, as everywhere else in a paragraph;
+    murar dropped it ('on the projectpage')."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n", (
+        "# T\n\n1.  Go to the [/docker/compose directory on the project\n"
+        '    page](https://x.org/a){:target="\\_blank"}\n    and download.\n'))
+    assert doc.sections[0].text == "Go to the /docker/compose directory on the project page and download."

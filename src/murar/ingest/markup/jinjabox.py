@@ -247,14 +247,20 @@ class BoundedSandbox(SandboxedEnvironment):
                 raise TemplateBudgetError(f"% formatting would make a value over {MAX_VALUE_CHARS} characters")
         return self.measured(super().call_binop(context, operator, left, right), f"the {operator} operator")
 
-    def bounded_template(self, source: str) -> Any:
-        """The template of ``source`` with each ``{% for %}`` sequence stepped through
-        (one step an item). Raises :class:`jinja2.TemplateSyntaxError`."""
-        tree = self.parse(source)
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Every template this environment parses (the one rendered and those it
+        imports or includes through a loader) with each ``{% for %}`` sequence
+        stepped through (one step an item)."""
+        tree = super()._parse(source, name, filename)
         for loop in tree.find_all(nodes.For):
             loop.iter = nodes.Call(nodes.Name(_STEPPER, "load", lineno=loop.lineno), [loop.iter], [], None, None,
                                    lineno=loop.lineno)
-        return self.from_string(tree)
+        return tree
+
+    def bounded_template(self, source: str) -> Any:
+        """The template of ``source`` with each ``{% for %}`` sequence stepped through
+        (one step an item). Raises :class:`jinja2.TemplateSyntaxError`."""
+        return self.from_string(source)
 
 
 def _namespace_class(env: BoundedSandbox) -> type[Namespace]:

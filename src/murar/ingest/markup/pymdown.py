@@ -39,7 +39,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   become a bold label and their content; ``/// caption`` (``figure-caption``,
   ``table-caption``: numbered ``Figure 1.``) captions the images before it
   (pymdownx.blocks.caption); Material icon and emoji shortcodes
-  (``:material-x:``, ``:smile:``) are dropped with pymdownx.emoji, abbreviation definitions
+  (``:material-x:``, ``:smile:``) are dropped with pymdownx.emoji (an emoji that states a
+  value, ``:white_check_mark:`` ``:x:`` ``:warning:``, keeps its character), abbreviation definitions
   (``*[HTML]: ...``) with abbr;
 - ``+++ 2.0`` / ``+/- 2.0`` / ``--- 2.0`` version annotations (at any indent,
   with an optional ``"summary"``) become the admonition the
@@ -112,7 +113,20 @@ _TILDE_SUB = re.compile(r"(?<![~\s])~([^\s~]+)~(?!~)")
 _CRITIC = re.compile(r"\{(\+\+|--|==)(.{0,500}?)\1\}")
 _CRITIC_SUB = re.compile(r"\{~~([^~\n]{0,300})~>([^~\n]{0,300})~~\}")
 _CRITIC_COMMENT = re.compile(r"\{>>.{0,500}?<<\}")
-_EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1):(?![\w:/])(?:\{:?[^}\n]*\})?")
+# (one letter: the shortcodes :a: :b: :m: :o: :v: :x: of the gemoji/Twemoji indexes)
+_EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1|[abmovx]):(?![\w:/])(?:\{:?[^}\n]*\})?")
+#: emoji that state a value (a check mark, a cross, a warning sign, a status dot): their character, the alt
+#: text pymdownx.emoji writes on the picture (Twemoji ``unicode_alt``); a support matrix of ✅ and ❌ cells
+#: read empty without them
+_VALUE_EMOJI = {"white_check_mark": "\u2705", "heavy_check_mark": "\u2714\ufe0f",
+                "ballot_box_with_check": "\u2611\ufe0f", "x": "\u274c", "negative_squared_cross_mark": "\u274e",
+                "heavy_multiplication_x": "\u2716\ufe0f", "warning": "\u26a0\ufe0f", "no_entry": "\u26d4",
+                "no_entry_sign": "\U0001f6ab", "question": "\u2753", "grey_question": "\u2754",
+                "exclamation": "\u2757", "heavy_exclamation_mark": "\u2757", "grey_exclamation": "\u2755",
+                "heavy_plus_sign": "\u2795", "heavy_minus_sign": "\u2796", "construction": "\U0001f6a7",
+                "red_circle": "\U0001f534", "orange_circle": "\U0001f7e0", "yellow_circle": "\U0001f7e1",
+                "green_circle": "\U0001f7e2", "large_blue_circle": "\U0001f535", "blue_circle": "\U0001f535",
+                "white_circle": "\u26aa", "black_circle": "\u26ab", "star": "\u2b50"}
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -182,7 +196,9 @@ _OLD_FORM = re.compile(rf"^{_ATTR_LIST}$")
 _ATTR_ID = re.compile(r"(?:^|[ \t,])#([^\s{}=\"',]+)")
 _ABBR = re.compile(r"^\*\[[^\]]+\]:")
 _ESCAPED_PUNCT = re.compile(r"\\([!-/:-@\[-`{-~])")
-_FIGCAPTION = re.compile(r"<figcaption\b[^>]{0,500}>(.{0,5000}?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
+_FIGCAPTION = re.compile(r"<figcaption\b([^>]{0,500})>(.{0,5000}?)</figcaption\s*>", re.IGNORECASE | re.DOTALL)
+# md_in_html: an element whose opening tag has a markdown attribute ("1", "block", "span" or none)
+_MARKDOWN_ATTR = re.compile(r"(?:^|\s)markdown(?:\s*=\s*[\"']?(?:1|block|span)\b|(?=[\s/]|$))", re.IGNORECASE)
 _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]\n]{0,500})\]\((?P<src><[^>\n]{0,2000}>|[^\s)]{1,2000})(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
@@ -828,7 +844,9 @@ def _md_in_html(lines: list[str]) -> list[str]:
     A ``<figcaption>`` of such a figure (Material for MkDocs "Images: Image
     captions") is the caption of the Markdown images in it, as Python-Markdown
     renders ``<figure><img><figcaption>``: it becomes their title (the caption
-    murar reads). A figure without a Markdown image keeps its caption as text."""
+    murar reads); a ``<figcaption markdown>`` is Markdown, read as the text it
+    renders (a link as its text). A figure without a Markdown image keeps its
+    caption as text."""
     out: list[str] = []
     open_tags: list[tuple[str, str]] = []  # (tag, indentation of its opening line)
     figure: list[str] | None = None  # the inner lines of the figure being read
@@ -872,7 +890,9 @@ def _figure_body(inner: list[str], indent: str) -> list[str]:
     caption = ""
     cap = _FIGCAPTION.search(text)
     if cap:
-        caption = " ".join(re.sub(r"<[^>]+>", " ", cap.group(1)).split())
+        caption = " ".join(re.sub(r"<[^>]+>", " ", cap.group(2)).split())
+        if _MARKDOWN_ATTR.search(cap.group(1)):  # '<figcaption markdown>': its Markdown is rendered
+            caption = inline_text(caption)
         text = text[:cap.start()] + text[cap.end():]
     if caption and _MD_IMAGE.search(text):
         quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
@@ -1043,11 +1063,22 @@ def _inline_marks(lines: list[str], extensions: frozenset[str]) -> list[str]:
         if fences.in_code(line) or not any(c in line for c in "+=^~{") or set(line.strip()) <= {"=", "-"}:
             out.append(line)
             continue
-        parts = re.split(r"(`+[^`]*?`+)", line)  # code spans (odd items) stay as written
-        for k in range(0, len(parts), 2):
-            for pattern, repl in subs:
-                parts[k] = pattern.sub(repl, parts[k])
-        out.append("".join(parts))
+        # code spans stay as written: each is a placeholder while the marks are read, so that a
+        # mark around one ('~~`OLD`~~') is still a pair
+        spans: list[str] = []
+
+        def hide(m: re.Match[str], spans: list[str] = spans) -> str:
+            spans.append(m.group(0))
+            return f"\x00{len(spans) - 1}\x00"
+
+        def show(m: re.Match[str], spans: list[str] = spans) -> str:
+            k = int(m.group(1))
+            return spans[k] if k < len(spans) else m.group(0)
+
+        masked = re.sub(r"`+[^`]*?`+", hide, line)
+        for pattern, repl in subs:
+            masked = pattern.sub(repl, masked)
+        out.append(re.sub("\x00(\\d{1,9})\x00", show, masked))
     return out
 
 
@@ -1198,9 +1229,20 @@ def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
     return out
 
 
+def _emoji_text(match: re.Match[str]) -> str:
+    """What an emoji shortcode (with the space :data:`_EMOJI_SPACED` took beside it) leaves in the
+    text: an emoji that states a value its character (:data:`_VALUE_EMOJI`), the others nothing."""
+    found = _EMOJI.search(match.group(0))
+    char = _VALUE_EMOJI.get(found.group(0)[1:].partition(":")[0]) if found else None
+    if found is None or char is None:
+        return ""
+    return match.group(0)[:found.start()] + char + match.group(0)[found.end():]
+
+
 def _emoji(lines: list[str]) -> list[str]:
     """pymdownx.emoji: ``:smile:``/``:man_raising_hand:`` shortcodes become emoji
-    images, not words; they go from the text (code spans and fences stay)."""
+    images, not words; they go from the text (code spans and fences stay), except
+    the check marks, crosses and warning signs that state a value (:func:`_emoji_text`)."""
     fences = FenceTracker(_FENCE)
     out: list[str] = []
     for line in lines:
@@ -1208,7 +1250,7 @@ def _emoji(lines: list[str]) -> list[str]:
             out.append(line)
             continue
         parts = re.split(r"(`+[^`]*?`+)", line)
-        out.append("".join(p if k % 2 else _EMOJI_SPACED.sub("", p) for k, p in enumerate(parts)))
+        out.append("".join(p if k % 2 else _EMOJI_SPACED.sub(_emoji_text, p) for k, p in enumerate(parts)))
     return out
 
 
@@ -1357,24 +1399,35 @@ def _termless_definitions(lines: list[str]) -> list[str]:
     paragraph before it to take terms from), with the lines indented under it as its
     content. The parser's deflist rule needs a term line, so the marker is removed and
     the indented lines under it dedented: the text reads as the page shows it. Other
-    definitions are the parser's. Fenced code is left alone; one pass over the lines."""
+    definitions are the parser's. An unindented line right under a line of the definition's
+    text continues its paragraph (lazy continuation: ``:   Specifies the engine. Accepted
+    values are`` wrapped onto ``and mariadb.``) and the definition goes on; one after a
+    blank line ends it. Fenced code is left alone; one pass over the lines."""
     out: list[str] = []
     fences = FenceTracker(_FENCE)
     last = ""  # the last non-blank line before this one
     inside = False  # in the indented content of such a definition
+    lazy = False  # the line before this one is paragraph text of the definition
     for line in lines:
-        if fences.in_code(line):
+        code = fences.in_code(line)
+        if inside and (not line.strip() or line.startswith(("    ", "\t"))):
+            # the definition's indented content, a fenced block in it too (under an admonition)
+            out.append(_dedent(line, 4) if line.strip() else line)
+            lazy = bool(line.strip()) and not code
+            continue
+        if code:
             out.append(line)
             last, inside = line, False
             continue
-        if inside and (not line.strip() or line.startswith(("    ", "\t"))):
-            out.append(_dedent(line, 4) if line.strip() else line)
+        if inside and lazy:
+            out.append(line)
+            last = line
             continue
         inside = False
         m = _DEFINITION.match(line)
         if m and _ATX_HEADING.match(last):
             out.append(line[m.end():])
-            inside = True
+            inside = lazy = True
         else:
             out.append(line)
         if line.strip():

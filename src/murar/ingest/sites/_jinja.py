@@ -15,6 +15,16 @@ Python macros; it renders what is data and drops what is code:
 - ``{% raw %}...{% endraw %}`` is kept as written; ``{# ... #}`` comments and
   every other ``{% ... %}`` tag go (their body stays), a line holding only a
   tag goes whole.
+
+A page that loops over its data or calls the template macros of a file it imports
+(``{% for f in df_array %}{{ fns.card(f.name) }}{% endfor %}`` with
+``{% import "_macros/x.html" as fns %}``: n8n's function references are nothing
+else) cannot be reduced so: it is rendered by Jinja2 itself, in murar's bounded
+sandbox (:class:`murar.ingest.markup.jinjabox.BoundedSandbox`), the imported and
+included files read by the caller's ``include``; a name the data does not define
+(a Python macro of the site) prints nothing, is an empty sequence to loop over,
+and is counted as above. A page Jinja2 cannot render (a syntax error, a missing
+file, over the budget) is reduced as above.
 """
 
 from __future__ import annotations
@@ -23,6 +33,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from jinja2 import BaseLoader, Environment, TemplateNotFound, Undefined
+from jinja2.utils import missing
+
+from murar.ingest.markup.jinjabox import BoundedSandbox
 
 MAX_INCLUDE_DEPTH = 4
 MAX_INCLUDES = 200  # includes rendered for one page, all depths together: a file including itself N times is N**depth
@@ -142,6 +157,10 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
     delims = delimiters or Delimiters()
     if not delims.in_text(text):
         return text
+    if depth == 0 and _needs_jinja(text, delims):
+        rendered = _jinja_render(text, variables, include=include, warnings=warnings, delimiters=delims)
+        if rendered is not None:
+            return rendered
     pat = _patterns(delims)
     # what the whole page (all include depths) may still include: files, characters; the refusals warned about
     left, refused = _page if _page is not None else ([MAX_INCLUDES, MAX_OUTPUT_CHARS], set())
@@ -208,3 +227,83 @@ def render(text: str, variables: dict[str, Any], *, include: Callable[[str], str
     # a page may hold "\x00raw7\x00" itself: only the numbers handed out here are put back
     return re.sub("\x00raw(\\d{1,9})\x00", lambda r: raws[int(r.group(1))] if int(r.group(1)) < len(raws)
                   else r.group(0), text)
+
+
+def _needs_jinja(text: str, delims: Delimiters) -> bool:
+    """True when ``text`` has a ``for``, ``import``/``from`` or ``macro`` tag: what the
+    reduced pass of :func:`render` cannot produce."""
+    return re.search(rf"{re.escape(delims.block_start)}-?\s*(?:for|import|from|macro)\s", text) is not None
+
+
+class _Loader(BaseLoader):
+    """Templates an import or include names, read by the caller's ``include``, at most
+    :data:`MAX_INCLUDES` of them for one page."""
+
+    def __init__(self, include: Callable[[str], str | None] | None) -> None:
+        self._include = include
+        self.left = MAX_INCLUDES
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool]]:
+        text = self._include(template) if self._include is not None and self.left > 0 else None
+        if text is None:
+            raise TemplateNotFound(template)
+        self.left -= 1
+        return text[:MAX_OUTPUT_CHARS], None, lambda: True
+
+
+def _jinja_render(text: str, variables: dict[str, Any], *, include: Callable[[str], str | None] | None,
+                  warnings: list[str] | None, delimiters: Delimiters) -> str | None:
+    """``text`` rendered by Jinja2 in the bounded sandbox (see the module doc); ``None``
+    when Jinja2 cannot render it."""
+    unknown: list[str] = []
+    page = variables.get("page")
+
+    class Unknown(Undefined):
+        """A name the data does not define (a site's Python macro or variable): prints
+        nothing, loops over nothing, and its attributes and calls are unknown too. A
+        call, a name no data holds or an attribute of ``page`` murar does not know (its
+        ``parent`` in the nav) is counted, not a key missing from a data item (Jinja2
+        prints that as nothing on the site too)."""
+
+        __slots__ = ()
+
+        def _count(self, *, always: bool = False) -> None:
+            # a name no data holds, or what murar's page does not know of MkDocs' page (its nav)
+            if always or self._undefined_obj is missing or self._undefined_obj is page:
+                unknown.append(self._undefined_name or "?")
+
+        def __call__(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+            self._count(always=True)
+            return ""
+
+        def __getattr__(self, name: str) -> Any:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return self
+
+        def __str__(self) -> str:
+            self._count()
+            return ""
+
+        def __iter__(self) -> Any:
+            self._count()
+            return iter(())
+
+    env = BoundedSandbox(autoescape=False, keep_trailing_newline=True, undefined=Unknown, loader=_Loader(include),
+                         block_start_string=delimiters.block_start, block_end_string=delimiters.block_end,
+                         variable_start_string=delimiters.variable_start, variable_end_string=delimiters.variable_end,
+                         comment_start_string=delimiters.comment_start, comment_end_string=delimiters.comment_end)
+    out: list[str] = []
+    size = 0
+    try:
+        for chunk in env.from_string(text).generate(**{str(k): v for k, v in variables.items()}):
+            out.append(chunk)
+            size += len(chunk)
+            if size > MAX_OUTPUT_CHARS:
+                break
+    except Exception:  # noqa: BLE001 - any failure of the template: the reduced pass renders the page
+        return None
+    if unknown and warnings is not None:
+        sample = ", ".join(repr(u[:40]) for u in dict.fromkeys(unknown))
+        warnings.append(f"macros: {len(unknown)} expression(s) not rendered (site macros are not run): {sample}")
+    return "".join(out)[:MAX_OUTPUT_CHARS]
