@@ -1457,6 +1457,18 @@ def test_xref_to_another_versions_page_reads_as_its_text(tmp_path: Path) -> None
     assert doc.sections[0].text == "See the (%dw 1.0) examples and the type reference first."
 
 
+def test_xref_whose_target_holds_an_attribute_reads_as_its_text(tmp_path: Path) -> None:
+    """Asciidoctor substitutes attributes before macros: ``xref:{mc}@mc::index.adoc[Management
+    Center]`` is an xref to version ``{mc}`` of another component, shown as its text. The
+    version coordinate was matched before the attribute was replaced, and asciidoc-py wrote
+    a broken link ('5.1@mc::index.adoc">Management Center')."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= Next\n:mc: 5.1\n\nExplore xref:{mc}@mc::index.adoc[Management Center] and "
+        "xref:{mc}@mc:ROOT:install.adoc#cli[the CLI] now.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.sections[0].text == "Explore Management Center and the CLI now."
+
+
 def test_link_to_a_passthrough_target_reads_as_its_text(tmp_path: Path) -> None:
     """``link:++https://host/a_b++[text]`` protects a URL from the inline substitutions; Asciidoctor
     links the text (the URL when the brackets are empty, named attributes not shown). asciidoc-py

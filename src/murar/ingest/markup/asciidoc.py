@@ -148,6 +148,9 @@ _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 # takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
 # (a version is a short token: the coordinate is matched with no backtracking across long runs)
 _XREF_VERSIONED = re.compile(r"\bxref:([\w.+~-]{1,64}@[^\s\[\]]{1,1024})\[([^\[\]]{1,2048})\]")
+# an xref target holding an attribute reference (``xref:{mc-version}@mc::index.adoc[]``): Asciidoctor
+# substitutes attributes before macros, so the target is the value (the first run holds no brace: linear)
+_XREF_TARGET_ATTR = re.compile(r"\bxref:([^\s\[\]{}]{0,1024}\{[\w-]{1,64}\}[^\s\[\]]{0,1024})\[")
 # a link whose target is a passthrough (link:++https://host/a_b++[text], for a URL with characters the
 # inline substitutions would change): Asciidoctor links the text (the URL when there is none)
 _LINK_TEXT_AFTER = re.compile(r"([^\[\]]{0,2048})\]")
@@ -467,6 +470,8 @@ class _Pre:
             # <<id,text>> here; <<id>> (no text) gets its target's title in asciidoc_blocks.xref_texts
             line = _XREF_ANGLE.sub(lambda m: m.group(2).strip() if m.group(2) else m.group(0), line)
         if "xref:" in line:
+            if "{" in line:
+                line = _XREF_TARGET_ATTR.sub(lambda m: f"xref:{self.sub(m.group(1))}[", line)
             line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
             if "@" in line:  # the link text is what a reader sees (Asciidoctor keeps it as written)
                 line = _XREF_VERSIONED.sub(lambda m: m.group(2), line)
