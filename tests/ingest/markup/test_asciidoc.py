@@ -1209,6 +1209,17 @@ def test_single_quotes_are_not_emphasis_outside_compat_mode(tmp_path: Path) -> N
     assert "Choose password here." in old.sections[0].text
 
 
+def test_double_backticks_are_unconstrained_monospace(tmp_path: Path) -> None:
+    """Asciidoctor reads ````CPMap````s as the code "CPMap" followed by "s" (unconstrained
+    monospace, for a mark inside a word); asciidoc-py has no such mark and kept the
+    backticks in the text ('``CPMap``s are not removed'). A verbatim block keeps them."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= X\n\n``CPMap``s are not removed; use ``two *bold* words`` and `one`.\n\n"
+        "----\nkeep ``this``\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.sections[0].text == "CPMaps are not removed; use two bold words and one.\n\nkeep ``this``"
+
+
 def test_passthrough_pre_keeps_its_lines_and_deep_passthrough_does_not_recurse(tmp_path: Path) -> None:
     """A ``<pre>`` in a passthrough block (in a ``<details>``, after its ``<summary>``) keeps its
     lines as the browser shows them (they were joined into the summary's line); a passthrough
