@@ -1220,6 +1220,22 @@ def test_double_backticks_are_unconstrained_monospace(tmp_path: Path) -> None:
     assert doc.sections[0].text == "CPMaps are not removed; use two bold words and one.\n\nkeep ``this``"
 
 
+def test_an_extensions_block_macro_is_not_text(tmp_path: Path) -> None:
+    """A block macro Asciidoctor does not know is an extension's block (an Antora playbook
+    loads asciidoctor-kroki's ``plantuml::x.puml[]``, a Swagger UI's ``swagger_ui::api.yaml[]``):
+    it renders a diagram or a widget, never its source line, which asciidoc-py left in the
+    text. Its title goes with it; the same words inside a paragraph stay text, and the
+    macros Asciidoctor knows (image, toc) act as before."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= X\n\nIntro.\n\nswagger_ui::{attachmentsdir}/api-docs.yaml[]\n\n"
+        ".Flow\n[plantuml,format=svg]\nplantuml::partial$flow.puml[svg]\n\n"
+        "After.\nstill::text[here]\n\nimage::shot.png[Shot]\n")})
+    _png(tmp_path / MOD / "images" / "shot.png")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.sections[0].text == "Intro.\n\nAfter. still::text[here]"
+    assert [i.alt for i in _images(doc)] == ["Shot"]
+
+
 def test_passthrough_pre_keeps_its_lines_and_deep_passthrough_does_not_recurse(tmp_path: Path) -> None:
     """A ``<pre>`` in a passthrough block (in a ``<details>``, after its ``<summary>``) keeps its
     lines as the browser shows them (they were joined into the summary's line); a passthrough

@@ -198,6 +198,14 @@ _BLOCK_IMAGE_TITLE = re.compile(r"""^(image::[^\s\[\]]+\[.*?)(?:,\s*|(?<=\[))tit
 _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
+# a block macro (``name::target[attrs]`` alone on a line, starting a block) whose name neither
+# Asciidoctor (image, video, audio, toc) nor asciidoc-py knows: an extension's block (Antora sites
+# load extensions in the playbook: asciidoctor-kroki's ``plantuml::diagram.puml[]``, a Swagger UI's
+# ``swagger_ui::spec.yaml[]``), rendered by code this reader does not have, never as its source line
+_BLOCK_MACRO = re.compile(r"^([A-Za-z][\w-]{0,63})::(\S{0,1024})\[(.{0,2048})\]\s*$")
+_KNOWN_BLOCK_MACROS = frozenset({"image", "video", "audio", "toc", "include", "ifdef", "ifndef", "ifeval", "endif",
+                                 "sys", "sys2", "sys3", "eval", "eval3", "template", "unfloat", "graphviz",
+                                 "latexmath", "asciimath", "stem"})
 _TAG_LINE = re.compile(r"\b(tag|end)::([\w-]+)\[\]")
 # asciidoc-py's delimited compound blocks (example ``====``, open ``--``, sidebar ``****``, quote ``____``)
 _HEADING_SCOPES = frozenset({"exampleblock", "openblock", "sidebarblock", "quoteblock"})
@@ -378,6 +386,13 @@ class _Pre:
                     verbatim_quotes, pending_quotes = pending_quotes and not verbatim.startswith("+"), False
                     out.append(line)
                     continue
+                if "::" in line and (bm := _BLOCK_MACRO.match(line)) and bm.group(1) not in _KNOWN_BLOCK_MACROS:
+                    head = len(out)
+                    while head and (_BLOCK_ATTRS.match(out[head - 1]) or re.match(r"^\.[^.\s]", out[head - 1])):
+                        head -= 1
+                    if not head or not out[head - 1].strip():  # it starts a block (a paragraph's line is text)
+                        del out[head:]  # its title and attribute lines go with it
+                        continue
                 if _BLOCK_ATTRS.match(line) and "subs" in line:
                     line, pending_subs, pending_quotes = _block_subs(line)
                     if not line:
