@@ -1236,6 +1236,18 @@ def test_an_extensions_block_macro_is_not_text(tmp_path: Path) -> None:
     assert [i.alt for i in _images(doc)] == ["Shot"]
 
 
+def test_a_title_keeps_an_undefined_attribute_without_a_backslash(tmp_path: Path) -> None:
+    """A reference to an attribute defined nowhere stays as written (Asciidoctor's
+    attribute-missing: skip); in the document title it kept the backslash that escapes it
+    for asciidoc-py ('Installing Hazelcast \\{open-source-product-name}'), in the title
+    and in every section's heading path. A written escape reads the same way."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= Installing {product} \\{written} {product_name}\n\n== About {product}\n\nText.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.title == "Installing {product} {written} SonataFlow"
+    assert doc.sections[-1].heading_path == ("Installing {product} {written} SonataFlow", "About {product}")
+
+
 def test_passthrough_pre_keeps_its_lines_and_deep_passthrough_does_not_recurse(tmp_path: Path) -> None:
     """A ``<pre>`` in a passthrough block (in a ``<details>``, after its ``<summary>``) keeps its
     lines as the browser shows them (they were joined into the summary's line); a passthrough

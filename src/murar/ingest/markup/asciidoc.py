@@ -196,6 +196,8 @@ _INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(?=\s*[
 # a block image's title="..." attribute: its caption, as a .Title line gives it
 _BLOCK_IMAGE_TITLE = re.compile(r"""^(image::[^\s\[\]]+\[.*?)(?:,\s*|(?<=\[))title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))(.*\]\s*)$""")
 _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
+# an escaped attribute reference (\{name}): the text '{name}'
+_ESCAPED_REF = re.compile(r"\\(\{[\w][\w-]*\})")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
 # a block macro (``name::target[attrs]`` alone on a line, starting a block) whose name neither
@@ -1484,7 +1486,9 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
         if m:
             # an attribute value's character reference ('prod: Eclipse&#160;Che') is the character in
             # the HTML title, as a written one is (Asciidoctor's replacements keep references)
-            builder.title = clean_text(html_unescape(pre.sub(m.group(1))))
+            # a reference to an attribute defined nowhere was escaped to stay as written (escape_missing);
+            # Asciidoctor shows it without the backslash, as it shows a written '\{name}'
+            builder.title = clean_text(html_unescape(_ESCAPED_REF.sub(r"\1", pre.sub(m.group(1)))))
             break
         if line.strip() and not line.startswith(("//", ":", "[")):
             break
