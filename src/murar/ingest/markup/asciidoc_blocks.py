@@ -17,7 +17,9 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   Asciidoctor numbers each ``<.>`` of a listing and each ``<.>`` item of the
   callout list after it in order; asciidoc-py knows only ``<1>``, ``<2>``...,
   so they are numbered here. XML-comment callouts (``<!--1-->``, ``<!--.-->``)
-  at the end of a verbatim line are read as ``<1>``/``<.>``.
+  at the end of a verbatim line are read as ``<1>``/``<.>``, and a line comment
+  right before a line's callouts (``// <1>``, ``# <1>``, ``-- <1>``, ``;; <1>``)
+  goes with them, as Asciidoctor's copy-and-paste friendly callouts do.
 * **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
   title of the section or block with that id (its ``reftext`` when given);
   asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
@@ -590,6 +592,30 @@ def _xml_callouts(line: str) -> str:
     pieces.append(line[pos:])
     return "".join(pieces)
 _AUTO_CALLOUT_ITEM = re.compile(r"^<\.>(?=\s)")
+# a callout ending where the search window ends (at most 7 characters), and the line comment
+# Asciidoctor's CalloutScanRx takes in with it ("// <1>", "# <1>", "-- <1>", ";; <1>")
+_CALLOUT_END = re.compile(r"(?<!\\)<(\d{1,4}|\.)>$")
+_COMMENT_BEFORE_CALLOUT = re.compile(r"(?://|#|--|;;) ?$")
+_COMMENT_CALLOUT_HINT = re.compile(r"(?://|#|--|;;) ?<(?:\d{1,4}|\.)>")
+
+
+def _comment_callouts(line: str) -> str:
+    """``line`` without the line comment before its callouts (``foo(); // <1>`` reads
+    ``foo(); <1>``): Asciidoctor takes the comment in with the callout so the code
+    can be copied ("copy and paste friendly callouts"); asciidoc-py showed ``// (1)``.
+    The callouts are peeled from the end of the line (linear)."""
+    end = len(line.rstrip(" \t"))
+    first = -1
+    while end > 0:
+        m = _CALLOUT_END.search(line, max(0, end - 7), end)
+        if m is None:
+            break
+        first = m.start()
+        end = first - (1 if first > 0 and line[first - 1] in " \t" else 0)
+    if first < 0:
+        return line
+    comment = _COMMENT_BEFORE_CALLOUT.search(line, max(0, first - 3), first)
+    return line if comment is None else line[:comment.start()] + line[first:]
 
 
 def auto_callouts(lines: list[str]) -> list[str]:
@@ -599,16 +625,20 @@ def auto_callouts(lines: list[str]) -> list[str]:
     (``<!--1-->``, ``<!--.-->``: Asciidoctor's CalloutScanRx, for code whose language
     would break on ``<1>``) are read as ``<1>``/``<.>``; asciidoc-py showed them as text.
     Lines without callouts of these forms are returned unchanged."""
-    if not any("<.>" in line or "<!--" in line for line in lines):
+    xml = any("<!--" in line for line in lines)
+    comments = any(">" in line and _COMMENT_CALLOUT_HINT.search(line) for line in lines)
+    if not xml and not comments and not any("<.>" in line for line in lines):
         return lines
     out = list(lines)
-    if any("<!--" in line for line in lines):
+    if xml or comments:
         for verbatim in _delimited_blocks(lines):
             if verbatim.kind != "verbatim" or out[verbatim.start].startswith(("////", "++++")):
                 continue
             for j in range(verbatim.start + 1, min(verbatim.end, len(out))):
-                if "<!--" in out[j]:
+                if xml and "<!--" in out[j]:
                     out[j] = _xml_callouts(out[j])
+                if comments and ">" in out[j]:
+                    out[j] = _comment_callouts(out[j])
     if not any("<.>" in line for line in out):
         return out
     item = 0
