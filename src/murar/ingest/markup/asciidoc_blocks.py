@@ -17,9 +17,10 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   Asciidoctor numbers each ``<.>`` of a listing and each ``<.>`` item of the
   callout list after it in order; asciidoc-py knows only ``<1>``, ``<2>``...,
   so they are numbered here. XML-comment callouts (``<!--1-->``, ``<!--.-->``)
-  at the end of a verbatim line are read as ``<1>``/``<.>``, and a line comment
-  right before a line's callouts (``// <1>``, ``# <1>``, ``-- <1>``, ``;; <1>``)
-  goes with them, as Asciidoctor's copy-and-paste friendly callouts do.
+  at the end of a verbatim line are read as ``<1>``/``<.>``. When the ``icons``
+  attribute is set (Antora sets ``icons: font``), a line comment right before a
+  line's callouts (``// <1>``, ``# <1>``, ``-- <1>``, ``;; <1>``) goes with them:
+  Asciidoctor shows the callout's icon in place of the comment that guards it.
 * **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
   title of the section or block with that id (its ``reftext`` when given);
   asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
@@ -601,9 +602,9 @@ _COMMENT_CALLOUT_HINT = re.compile(r"(?://|#|--|;;) ?<(?:\d{1,4}|\.)>")
 
 def _comment_callouts(line: str) -> str:
     """``line`` without the line comment before its callouts (``foo(); // <1>`` reads
-    ``foo(); <1>``): Asciidoctor takes the comment in with the callout so the code
-    can be copied ("copy and paste friendly callouts"); asciidoc-py showed ``// (1)``.
-    The callouts are peeled from the end of the line (linear)."""
+    ``foo(); <1>``): Asciidoctor's CalloutScanRx takes the comment in with the callout
+    and, with icons on, shows only the callout; asciidoc-py showed ``// (1)``. The
+    callouts are peeled from the end of the line (linear)."""
     end = len(line.rstrip(" \t"))
     first = -1
     while end > 0:
@@ -618,15 +619,18 @@ def _comment_callouts(line: str) -> str:
     return line if comment is None else line[:comment.start()] + line[first:]
 
 
-def auto_callouts(lines: list[str]) -> list[str]:
+def auto_callouts(lines: list[str], *, icons: bool = False) -> list[str]:
     """``lines`` with Asciidoctor's auto-numbered callouts (``<.>``) numbered: in each
     listing or literal block from 1, and the ``<.>`` items of the callout list after
     it from 1 (see module doc). XML-comment callouts at the end of a verbatim line
     (``<!--1-->``, ``<!--.-->``: Asciidoctor's CalloutScanRx, for code whose language
     would break on ``<1>``) are read as ``<1>``/``<.>``; asciidoc-py showed them as text.
+    With ``icons`` (the ``icons`` attribute is set, as Antora sets it to ``font``), the line
+    comment right before a line's callouts goes with them (Asciidoctor then shows the
+    callout's icon, not the comment it guards); without, it stays, as Asciidoctor shows it.
     Lines without callouts of these forms are returned unchanged."""
     xml = any("<!--" in line for line in lines)
-    comments = any(">" in line and _COMMENT_CALLOUT_HINT.search(line) for line in lines)
+    comments = icons and any(">" in line and _COMMENT_CALLOUT_HINT.search(line) for line in lines)
     if not xml and not comments and not any("<.>" in line for line in lines):
         return lines
     out = list(lines)

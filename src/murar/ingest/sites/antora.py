@@ -34,7 +34,8 @@ only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
   current version in the current component and the latest version of another.
 
 AsciiDoc attributes of a page (docs.antora.org, "AsciiDoc Configuration",
-"Intrinsic Attributes"): the playbook's ``asciidoc.attributes`` (site-wide;
+"Intrinsic Attributes"): Antora's defaults (``icons=font``, which the next two may
+change), the playbook's ``asciidoc.attributes`` (site-wide;
 ``site.title``/``site.url`` as ``site-title``/``site-url``), then the component
 descriptor's (a playbook attribute set without a trailing ``@`` is hard set and
 wins); a value may reference attributes defined before it (``'{base}.1'``); a
@@ -91,6 +92,9 @@ _SKIP_DIRS = {"node_modules", "build", "public", ".git", "_site"}
 # @antora/asciidoc-loader sets partialsdir/examplesdir to the family tokens)
 _INTRINSIC = {"env": "site", "env-site": "", "site-gen": "antora", "site-gen-antora": "",
               "partialsdir": "partial$", "examplesdir": "example$"}
+# the attributes @antora/asciidoc-loader sets by default, which a playbook or component may change
+# (icons: font, so a callout shows its icon in place of the line comment guarding it)
+_DEFAULTS = {"icons": "font"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +267,7 @@ class AntoraSite:
         ``antora.yml``, else ``antora-playbook.yml`` at the root; none: empty.
         """
         if self._site_attrs is None:
-            attrs: dict[str, str] = {}
+            attrs: dict[str, str] = dict(_DEFAULTS)  # the playbook and the components may change these
             hard: set[str] = set()
             names = [self._config_file] if self._config_file and PurePosixPath(self._config_file).name not in (
                 "antora.yml",) else []
