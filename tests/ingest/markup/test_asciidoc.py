@@ -1482,6 +1482,20 @@ def test_line_comments_after_a_list_continuation_are_skipped(tmp_path: Path) -> 
     assert "curl latest\n\nAnother version:\n\ncurl other\n\nArm\n\ncurl arm" in text
 
 
+def test_block_metadata_stays_pending_across_list_continuations(tmp_path: Path) -> None:
+    """``+``, ``.Mac and Linux``, ``+``, ``[source,shell]``, ``+``, ``----``: Asciidoctor keeps a
+    block's title and attribute lines pending across the ``+`` lines between them and attaches
+    the titled listing to the item (checked with Asciidoctor.js 3; hazelcast/hz-docs' binary
+    quickstart). Only a ``+`` right after a title went here; asciidoc-py showed '+' and
+    '+ .Windows' as text."""
+    site = _component(tmp_path, {f"{MOD}/pages/s.adoc": (
+        "= Shell\n\n. Start the shell.\n+\n.Mac and Linux\n+\n[source,shell]\n+\n----\nhz-cli sql\n----\n"
+        "+\n.Windows\n+\n[source,shell]\n----\nhz-cli.bat sql\n----\n\n. Create a map.\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "s.adoc", site=site).sections[0].text
+    assert text == ("Start the shell.\n\nMac and Linux\n\nhz-cli sql\n\nWindows\n\nhz-cli.bat sql\n\n"
+                    "Create a map.")
+
+
 def test_a_discrete_heading_inside_a_block_ends_with_the_block(tmp_path: Path) -> None:
     """Asciidoctor permits no section inside a delimited block: a heading there is a discrete one
     (``[discrete]``, e.g. a partial included into a tab with ``leveloffset``), and the next tab and

@@ -63,6 +63,8 @@ _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
 _ATTR_LINE = re.compile(r"^\[.*\]$")
 _BLOCK_TITLE = re.compile(r"^\.[^\s.]")
+# a block's metadata line: its title or its attribute list (an anchor too)
+_BLOCK_META = re.compile(r"^(?:\.[^\s.]|\[.*\]\s*$)")
 _LINE_COMMENT = re.compile(r"^//(?!/)")
 _SECTION_TITLE = re.compile(r"^=+[ \t]+\S")
 _NAMED_ATTR = re.compile(r'([\w-]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\'|([^,\]]*))')
@@ -286,7 +288,8 @@ def continuation_runs(lines: list[str]) -> list[str]:
       a ``+``); the comments and the second ``+`` go;
     * ``+``, ``.Block title``, ``+``, block: the title stays pending across the
       second ``+`` and titles the block (``.Example ...`` over a paragraph); the
-      second ``+`` goes.
+      second ``+`` goes. So do attribute lines (``+``, ``.Mac``, ``+``, ``[source,shell]``,
+      ``+``, ``----``: hazelcast/hz-docs' binary quickstart): every ``+`` after one goes.
     * ``+``, line comments, a block: the comments are skipped and the block is
       attached (a partial's ``// tag::name[]`` marker line right after the ``+`` that
       attaches its paragraph); the comments go.
@@ -305,10 +308,16 @@ def continuation_runs(lines: list[str]) -> list[str]:
             j += 1
             while j < len(lines) and not ignored[j] and _LINE_COMMENT.match(lines[j]):
                 j += 1
-        if (j + 1 < len(lines) and not ignored[j] and _BLOCK_TITLE.match(lines[j])
-                and not ignored[j + 1] and lines[j + 1].strip() == "+"):
-            skip.add(j + 1)
-        elif j < len(lines) and lines[j].strip() and lines[j].strip() != "+":
+        k, joined = j, False
+        while k + 1 < len(lines) and not ignored[k] and not ignored[k + 1] and _BLOCK_META.match(lines[k]):
+            if lines[k + 1].strip() == "+":  # a title or attribute line stays pending across the "+"
+                skip.add(k + 1)
+                k, joined = k + 2, True
+            elif _BLOCK_META.match(lines[k + 1]):
+                k += 1
+            else:
+                break
+        if not joined and j < len(lines) and lines[j].strip() and lines[j].strip() != "+":
             skip.update(k for k in range(i + 1, j) if _LINE_COMMENT.match(lines[k]))
     return [line for i, line in enumerate(lines) if i not in skip]
 
