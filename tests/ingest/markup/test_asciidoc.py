@@ -1496,6 +1496,30 @@ def test_block_metadata_stays_pending_across_list_continuations(tmp_path: Path) 
                     "Create a map.")
 
 
+def test_section_anchors_are_the_ids_asciidoctor_generates(tmp_path: Path) -> None:
+    """A section's anchor is the fragment of its address on the site: Asciidoctor's generated
+    id (checked with Asciidoctor.js 3), with the ``idprefix``/``idseparator`` an Antora
+    playbook sets (hazelcast/hz-docs: ``''`` and ``-``, so ``#before-you-begin``).
+    asciidoc-py's ids kept entities and markup ('_what_8217_s_new_in_5_5',
+    '_using_the_strong_enterprise_strong_jar') and ignored both attributes."""
+    body = ("= T\n\n== Before You Begin\n\nA.\n\n== What's new in 5.5\n\nB.\n\n== AP/CP\n\nC.\n\n"
+            "== Using the *Enterprise* `JAR`\n\nD.\n\n== Next Steps\n\nE.\n\n== Next Steps\n\nF.\n\n"
+            "[[custom]]\n== Has Id\n\nG.\n\n=== C++ & Go {cpp}\n\nH.\n")
+    site = _component(tmp_path, {f"{MOD}/pages/a.adoc": body})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
+    assert [s.anchor for s in doc.sections[1:]] == [
+        "_before_you_begin", "_whats_new_in_5_5", "_apcp", "_using_the_enterprise_jar", "_next_steps",
+        "_next_steps_2", "custom", "_c_go_c"]
+    other = tmp_path / "dashed"
+    (other / "antora-playbook.yml").parent.mkdir(parents=True, exist_ok=True)
+    (other / "antora-playbook.yml").write_text("asciidoc:\n  attributes:\n    idprefix: ''\n    idseparator: '-'\n")
+    site = _component(other, {f"{MOD}/pages/a.adoc": body})
+    doc = convert_asciidoc(other / MOD / "pages" / "a.adoc", site=site)
+    assert [s.anchor for s in doc.sections[1:]] == [
+        "before-you-begin", "whats-new-in-5-5", "apcp", "using-the-enterprise-jar", "next-steps", "next-steps-2",
+        "custom", "c-go-c"]
+
+
 def test_a_discrete_heading_inside_a_block_ends_with_the_block(tmp_path: Path) -> None:
     """Asciidoctor permits no section inside a delimited block: a heading there is a discrete one
     (``[discrete]``, e.g. a partial included into a tab with ``leveloffset``), and the next tab and

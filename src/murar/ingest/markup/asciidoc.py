@@ -80,6 +80,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     level5_titles,
     markdown_quotes,
     quoted_attribute_values,
+    section_ids,
     setext_titles,
     shorthand_tables,
     table_leading_blanks,
@@ -986,10 +987,11 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     icons = (attrs or {}).get("icons") is not None or any(line.startswith(":icons:") for line in lines)
-    return shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(table_leading_blanks(
-        implicit_table_headers(
+    return section_ids(shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(
+        table_leading_blanks(implicit_table_headers(
         attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(block_indents(fenced_code_blocks(lines))))))))))), icons=icons), attrs)))
+        quoted_attribute_values(block_indents(fenced_code_blocks(lines))))))))))), icons=icons), attrs))),
+        {**_CHAR_ATTRS, **(attrs or {})})
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,

@@ -28,6 +28,10 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   the page's ``idprefix``/``idseparator``); an id found nowhere reads as its words.
   ``xrefstyle`` (``short``, ``full``, ``basic``) shapes the text as Asciidoctor's
   ``xreftext`` does (``Section 2.1``, ``Figure 3, “Title”``; :func:`xref_texts`).
+* **Section ids**: a section title with no id of its own gets the id Asciidoctor
+  generates, with the page's ``idprefix``/``idseparator`` (:func:`section_ids`);
+  asciidoc-py made its own (``_what_8217_s_new``), and the id is the fragment of the
+  section's address on the site.
 * **Two-line (setext) section titles** (``Title`` over a line of ``=``, ``-``, ``~``,
   ``^`` or ``+``, https://docs.asciidoctor.org/asciidoc/latest/sections/titles-and-levels/):
   written as one-line titles (``= Title`` ... ``===== Title``) where Asciidoctor reads
@@ -56,7 +60,7 @@ from typing import Literal
 
 __all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
-           "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
+           "implicit_table_headers", "level5_titles", "quoted_attribute_values", "section_ids", "setext_titles",
            "shorthand_tables", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
@@ -703,6 +707,75 @@ def _auto_id(title: str, prefix: str = "_", separator: str = "_") -> str:
     text = re.sub("[" + re.escape(" .-" + sep) + r"\s]+", lambda _m: sep, text)  # sep is text, not a template
     text = text.removesuffix(sep)
     return text[1:] if not prefix and text.startswith(sep) else text
+
+
+_ATTR_REF_IN_TITLE = re.compile(r"(\\)?\{([\w][\w-]*)\}")
+# an id asciidoc-py's anchor line takes (its attributelist-pattern)
+_BLOCK_ID = re.compile(r"[\w:][\w:.-]*")
+
+
+def section_ids(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
+    """``lines`` with an anchor line (``[[id]]``) put above each section title that has no
+    id of its own: the id Asciidoctor generates (``Section.generate_id``) from the title,
+    with the page's ``idprefix``/``idseparator`` (``attrs`` and the page's attribute
+    entries; an Antora playbook often sets ``idprefix: ''`` and ``idseparator: '-'``), a
+    taken id getting ``<separator>2``, ``<separator>3``... None where ``sectids`` is unset.
+    asciidoc-py generated its own ids ("What's new" read ``_what_8217_s_new``, a title with
+    markup ``_using_the_strong_enterprise_strong_jar``), and a section's anchor is the
+    fragment of its address on the site."""
+    if not any(line.startswith("==") for line in lines):
+        return lines
+    doc = dict(attrs or {})
+    sectids = "sectids" not in doc or doc["sectids"] is not None
+    ignored = _in_blocks(lines, verbatim_only=True)
+    taken: set[str] = set()
+    explicit = False  # an id waits for the next block or section
+    out: list[str] = []
+    for i, raw in enumerate(lines):
+        if ignored[i]:
+            explicit = False
+            out.append(raw)
+            continue
+        line = raw.strip()
+        entry = ATTR_ENTRY.match(line)
+        if entry:
+            if entry.group(1) or entry.group(3):
+                doc.pop(entry.group(2), None)
+                sectids = sectids and entry.group(2) != "sectids"
+            else:
+                doc[entry.group(2)] = entry.group(4) or ""
+                sectids = sectids or entry.group(2) == "sectids"
+            out.append(raw)
+            continue
+        anchor = _ANCHOR_LINE.match(line)
+        attr_id = _ATTR_ID.match(line) if not anchor and _ATTR_LINE.match(line) else None
+        if anchor:
+            taken.add(anchor.group(1))
+        elif attr_id:
+            taken.add(attr_id.group(1) or attr_id.group(2))
+        explicit = explicit or bool(anchor or attr_id)
+        section = _SECTION_LINE.match(raw)
+        if section and len(section.group(1)) > 1:
+            inline = _TITLE_ANCHOR.search(section.group(2))
+            if inline:
+                taken.add(inline.group(1))
+            elif sectids and not explicit and (i == 0 or _block_may_start_after(lines[i - 1])):
+                title = _ATTR_REF_IN_TITLE.sub(
+                    lambda m: m.group(0)[1:] if m.group(1) else doc.get(m.group(2), m.group(0)), section.group(2))
+                separator = doc.get("idseparator", "_")
+                base = _auto_id(title, doc.get("idprefix", "_"), separator)
+                found, count = base, 2
+                while found in taken:
+                    found, count = f"{base}{separator[:1]}{count}", count + 1
+                taken.add(found)
+                if _BLOCK_ID.fullmatch(found):  # else (an idseparator such as "\\") asciidoc-py's own id stays
+                    out.append(f"[[{found}]]")
+            explicit = False
+        elif line and not anchor and not attr_id and not _ATTR_LINE.match(line) and not _BLOCK_TITLE.match(line) \
+                and not _LINE_COMMENT.match(line):
+            explicit = False
+        out.append(raw)
+    return out
 
 
 @dataclass
