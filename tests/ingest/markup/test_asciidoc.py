@@ -1520,6 +1520,21 @@ def test_section_anchors_are_the_ids_asciidoctor_generates(tmp_path: Path) -> No
         "custom", "c-go-c"]
 
 
+def test_a_listing_holding_a_longer_dash_rule_ends_at_its_own_delimiter(tmp_path: Path) -> None:
+    """Asciidoctor closes a ``----`` listing at a line equal to its delimiter only; asciidoc-py
+    at any line of four or more dashes, so a command's output framed by dash rules
+    (hazelcast/hz-docs' Feast tutorial) ended the listing there and the rest of the page,
+    its ``== Summary`` section included, was read as text. Likewise for ``....`` blocks
+    (checked with Asciidoctor.js 3)."""
+    site = _component(tmp_path, {f"{MOD}/pages/o.adoc": (
+        "= T\n\n.Outputs\n[source,output]\n----\n-----------\n Object Name\n-----------\n----\n\n"
+        "== Summary\n\nDone.\n\n....\nlit\n.......\nmore\n....\n\nAfter.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "o.adoc", site=site)
+    assert [s.heading_path for s in doc.sections] == [("T",), ("T", "Summary")]
+    assert doc.sections[0].text == "Outputs\n\n-----------\n Object Name\n-----------"
+    assert doc.sections[1].text == "Done.\n\nlit\n.......\nmore\n\nAfter."
+
+
 def test_a_discrete_heading_inside_a_block_ends_with_the_block(tmp_path: Path) -> None:
     """Asciidoctor permits no section inside a delimited block: a heading there is a discrete one
     (``[discrete]``, e.g. a partial included into a tab with ``leveloffset``), and the next tab and

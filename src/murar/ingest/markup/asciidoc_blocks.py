@@ -430,7 +430,10 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
     (" ```bash curl ... ``` "). Written here as ``[source,lang]`` over a ``----`` listing
     (a ``....`` block when a line of the code is a dash delimiter, which asciidoc-py
     would take for the listing's end). Fences inside other verbatim
-    blocks and in tables are left alone; linear in the lines."""
+    blocks and in tables are left alone; linear in the lines. A ``----`` listing holding a
+    line of four or more dashes (a ``....`` literal block holding one of dots) is written
+    with the other delimiter for the same reason (hazelcast/hz-docs' command outputs framed
+    by dash rules: the rest of the page was read as the listing's text)."""
     out: list[str] = []
     i, n = 0, len(lines)
     while i < n:
@@ -451,6 +454,17 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
         verbatim = _VERBATIM_OPEN.match(line)
         if (verbatim and line == verbatim.group(1)) or _TABLE_OPEN.match(line):
             end = _closer(lines, i, line)
+            if verbatim and line[0] in "-." and end < n:
+                # asciidoc-py ends a listing (literal) block at any line of four or more dashes
+                # (dots), Asciidoctor at its own delimiter only: a block holding such a line is
+                # written with the other delimiter when none of its lines is one of those
+                runs = {b.rstrip()[0] for b in lines[i + 1:end] if _VERBATIM_OPEN.fullmatch(b.rstrip())
+                        and b[:1] in "-."}
+                other = "." if line[0] == "-" else "-"
+                if line[0] in runs and other not in runs:
+                    out += [other * 4, *lines[i + 1:end], other * 4]
+                    i = end + 1
+                    continue
             out += lines[i:end + 1]
             i = end + 1
             continue
