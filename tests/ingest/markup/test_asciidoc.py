@@ -1535,6 +1535,18 @@ def test_a_listing_holding_a_longer_dash_rule_ends_at_its_own_delimiter(tmp_path
     assert doc.sections[1].text == "Done.\n\nlit\n.......\nmore\n\nAfter."
 
 
+def test_a_formula_in_an_asciidoc_cell_reads_as_in_a_paragraph(tmp_path: Path) -> None:
+    """``stem:[...]`` in an ``a`` cell (hazelcast/hz-docs' distance metrics table, ``:stem:
+    latexmath``): the cell kept the macro ('latexmath:[\\frac{1}{2}]'), a paragraph and a
+    normal cell read ``$\\frac{1}{2}$``; its ``_`` and ``*`` are not emphasis marks."""
+    site = _component(tmp_path, {f"{MOD}/pages/m.adoc": (
+        "= M\n:stem: latexmath\n\n[cols=\"1,1a\"]\n|===\n|Dot\n|stem:[\\frac{1 + v_1 * v_2}{2}] score\n\n"
+        "|Root\n|asciimath:[sqrt(4)] here\n|===\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "m.adoc", site=site)
+    table = next(m for m in doc.media if isinstance(m, TableItem))
+    assert table.rows == [["Dot", "$\\frac{1 + v_1 * v_2}{2}$ score"], ["Root", "`sqrt(4)` here"]]
+
+
 def test_a_discrete_heading_inside_a_block_ends_with_the_block(tmp_path: Path) -> None:
     """Asciidoctor permits no section inside a delimited block: a heading there is a discrete one
     (``[discrete]``, e.g. a partial included into a tab with ``leveloffset``), and the next tab and
