@@ -1043,6 +1043,27 @@ def test_callout_numbers_in_the_code_and_before_each_note(tmp_path: Path) -> Non
     assert "(1) The title of the trend chart. See below." in text and "(2) The visible flag." in text
 
 
+def test_a_line_comment_before_a_callout_goes_with_it_when_icons_are_on(tmp_path: Path, deadline: Any) -> None:
+    """Asciidoctor's CalloutScanRx takes the line comment right before a line's callouts
+    (``// <1>``, ``# <2>``, ``-- <3>``) in with them; with the ``icons`` attribute set (Antora
+    sets ``icons: font``) only the callout shows, so the code reads ``@EnableSession (1)``
+    (hazelcast/hz-docs' Spring example showed ``@EnableHazelcastHttpSession // (1)``).
+    Without icons (a component unsetting them) Asciidoctor shows the comment, as before.
+    A comment not before a callout stays; thousands of callouts on one line are linear."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= T\n\n[source,java]\n----\n@EnableSession // <1>\nrun(); // keep this\n"
+        "x = 1 # <2> <3>\nSELECT 1; --<4>\n----\n<1> One.\n<2> Two.\n<3> Three.\n<4> Four.\n\n"
+        "[source,python]\n----\ny = 2 " + "# <1>" * 30_000 + "\n----\n<1> Again.\n")})
+    with deadline(30, "line-comment callouts"):
+        text = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site).sections[0].text
+    assert "@EnableSession (1)\nrun(); // keep this\nx = 1 (2) (3)\nSELECT 1; (4)" in text
+    assert "(1) One." in text and "(4) Four." in text and "(1) Again." in text
+    plain = tmp_path / "plain"
+    site = _component(plain, {f"{MOD}/pages/t.adoc": "= T\n\n----\nrun(); // <1>\n----\n<1> Run.\n"},
+                      attrs="    icons: false\n")
+    assert "run(); // (1)" in convert_asciidoc(plain / MOD / "pages" / "t.adoc", site=site).sections[0].text
+
+
 def test_xml_comment_callouts_on_a_long_line_are_linear(tmp_path: Path, deadline: Any) -> None:
     """Each XML-comment callout looked ahead over the rest of its line: 40,000 on one line
     (320 KB) ran for about a minute; now about two seconds (callouts peeled from the end)."""
@@ -1207,6 +1228,45 @@ def test_single_quotes_are_not_emphasis_outside_compat_mode(tmp_path: Path) -> N
     assert _images(doc)[0].alt == "The name 'hello-world'"
     old = convert_asciidoc(tmp_path / MOD / "pages" / "y.adoc", site=site)
     assert "Choose password here." in old.sections[0].text
+
+
+def test_double_backticks_are_unconstrained_monospace(tmp_path: Path) -> None:
+    """Asciidoctor reads ````CPMap````s as the code "CPMap" followed by "s" (unconstrained
+    monospace, for a mark inside a word); asciidoc-py has no such mark and kept the
+    backticks in the text ('``CPMap``s are not removed'). A verbatim block keeps them."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= X\n\n``CPMap``s are not removed; use ``two *bold* words`` and `one`.\n\n"
+        "----\nkeep ``this``\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.sections[0].text == "CPMaps are not removed; use two bold words and one.\n\nkeep ``this``"
+
+
+def test_an_extensions_block_macro_is_not_text(tmp_path: Path) -> None:
+    """A block macro Asciidoctor does not know is an extension's block (an Antora playbook
+    loads asciidoctor-kroki's ``plantuml::x.puml[]``, a Swagger UI's ``swagger_ui::api.yaml[]``):
+    it renders a diagram or a widget, never its source line, which asciidoc-py left in the
+    text. Its title goes with it; the same words inside a paragraph stay text, and the
+    macros Asciidoctor knows (image, toc) act as before."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= X\n\nIntro.\n\nswagger_ui::{attachmentsdir}/api-docs.yaml[]\n\n"
+        ".Flow\n[plantuml,format=svg]\nplantuml::partial$flow.puml[svg]\n\n"
+        "After.\nstill::text[here]\n\nimage::shot.png[Shot]\n")})
+    _png(tmp_path / MOD / "images" / "shot.png")
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.sections[0].text == "Intro.\n\nAfter. still::text[here]"
+    assert [i.alt for i in _images(doc)] == ["Shot"]
+
+
+def test_a_title_keeps_an_undefined_attribute_without_a_backslash(tmp_path: Path) -> None:
+    """A reference to an attribute defined nowhere stays as written (Asciidoctor's
+    attribute-missing: skip); in the document title it kept the backslash that escapes it
+    for asciidoc-py ('Installing Hazelcast \\{open-source-product-name}'), in the title
+    and in every section's heading path. A written escape reads the same way."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= Installing {product} \\{written} {product_name}\n\n== About {product}\n\nText.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.title == "Installing {product} {written} SonataFlow"
+    assert doc.sections[-1].heading_path == ("Installing {product} {written} SonataFlow", "About {product}")
 
 
 def test_passthrough_pre_keeps_its_lines_and_deep_passthrough_does_not_recurse(tmp_path: Path) -> None:
@@ -1422,6 +1482,71 @@ def test_line_comments_after_a_list_continuation_are_skipped(tmp_path: Path) -> 
     assert "curl latest\n\nAnother version:\n\ncurl other\n\nArm\n\ncurl arm" in text
 
 
+def test_block_metadata_stays_pending_across_list_continuations(tmp_path: Path) -> None:
+    """``+``, ``.Mac and Linux``, ``+``, ``[source,shell]``, ``+``, ``----``: Asciidoctor keeps a
+    block's title and attribute lines pending across the ``+`` lines between them and attaches
+    the titled listing to the item (checked with Asciidoctor.js 3; hazelcast/hz-docs' binary
+    quickstart). Only a ``+`` right after a title went here; asciidoc-py showed '+' and
+    '+ .Windows' as text."""
+    site = _component(tmp_path, {f"{MOD}/pages/s.adoc": (
+        "= Shell\n\n. Start the shell.\n+\n.Mac and Linux\n+\n[source,shell]\n+\n----\nhz-cli sql\n----\n"
+        "+\n.Windows\n+\n[source,shell]\n----\nhz-cli.bat sql\n----\n\n. Create a map.\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "s.adoc", site=site).sections[0].text
+    assert text == ("Start the shell.\n\nMac and Linux\n\nhz-cli sql\n\nWindows\n\nhz-cli.bat sql\n\n"
+                    "Create a map.")
+
+
+def test_section_anchors_are_the_ids_asciidoctor_generates(tmp_path: Path) -> None:
+    """A section's anchor is the fragment of its address on the site: Asciidoctor's generated
+    id (checked with Asciidoctor.js 3), with the ``idprefix``/``idseparator`` an Antora
+    playbook sets (hazelcast/hz-docs: ``''`` and ``-``, so ``#before-you-begin``).
+    asciidoc-py's ids kept entities and markup ('_what_8217_s_new_in_5_5',
+    '_using_the_strong_enterprise_strong_jar') and ignored both attributes."""
+    body = ("= T\n\n== Before You Begin\n\nA.\n\n== What's new in 5.5\n\nB.\n\n== AP/CP\n\nC.\n\n"
+            "== Using the *Enterprise* `JAR`\n\nD.\n\n== Next Steps\n\nE.\n\n== Next Steps\n\nF.\n\n"
+            "[[custom]]\n== Has Id\n\nG.\n\n=== C++ & Go {cpp}\n\nH.\n")
+    site = _component(tmp_path, {f"{MOD}/pages/a.adoc": body})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
+    assert [s.anchor for s in doc.sections[1:]] == [
+        "_before_you_begin", "_whats_new_in_5_5", "_apcp", "_using_the_enterprise_jar", "_next_steps",
+        "_next_steps_2", "custom", "_c_go_c"]
+    other = tmp_path / "dashed"
+    (other / "antora-playbook.yml").parent.mkdir(parents=True, exist_ok=True)
+    (other / "antora-playbook.yml").write_text("asciidoc:\n  attributes:\n    idprefix: ''\n    idseparator: '-'\n")
+    site = _component(other, {f"{MOD}/pages/a.adoc": body})
+    doc = convert_asciidoc(other / MOD / "pages" / "a.adoc", site=site)
+    assert [s.anchor for s in doc.sections[1:]] == [
+        "before-you-begin", "whats-new-in-5-5", "apcp", "using-the-enterprise-jar", "next-steps", "next-steps-2",
+        "custom", "c-go-c"]
+
+
+def test_a_listing_holding_a_longer_dash_rule_ends_at_its_own_delimiter(tmp_path: Path) -> None:
+    """Asciidoctor closes a ``----`` listing at a line equal to its delimiter only; asciidoc-py
+    at any line of four or more dashes, so a command's output framed by dash rules
+    (hazelcast/hz-docs' Feast tutorial) ended the listing there and the rest of the page,
+    its ``== Summary`` section included, was read as text. Likewise for ``....`` blocks
+    (checked with Asciidoctor.js 3)."""
+    site = _component(tmp_path, {f"{MOD}/pages/o.adoc": (
+        "= T\n\n.Outputs\n[source,output]\n----\n-----------\n Object Name\n-----------\n----\n\n"
+        "== Summary\n\nDone.\n\n....\nlit\n.......\nmore\n....\n\nAfter.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "o.adoc", site=site)
+    assert [s.heading_path for s in doc.sections] == [("T",), ("T", "Summary")]
+    assert doc.sections[0].text == "Outputs\n\n-----------\n Object Name\n-----------"
+    assert doc.sections[1].text == "Done.\n\nlit\n.......\nmore\n\nAfter."
+
+
+def test_a_formula_in_an_asciidoc_cell_reads_as_in_a_paragraph(tmp_path: Path) -> None:
+    """``stem:[...]`` in an ``a`` cell (hazelcast/hz-docs' distance metrics table, ``:stem:
+    latexmath``): the cell kept the macro ('latexmath:[\\frac{1}{2}]'), a paragraph and a
+    normal cell read ``$\\frac{1}{2}$``; its ``_`` and ``*`` are not emphasis marks."""
+    site = _component(tmp_path, {f"{MOD}/pages/m.adoc": (
+        "= M\n:stem: latexmath\n\n[cols=\"1,1a\"]\n|===\n|Dot\n|stem:[\\frac{1 + v_1 * v_2}{2}] score\n\n"
+        "|Root\n|asciimath:[sqrt(4)] here\n|===\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "m.adoc", site=site)
+    table = next(m for m in doc.media if isinstance(m, TableItem))
+    assert table.rows == [["Dot", "$\\frac{1 + v_1 * v_2}{2}$ score"], ["Root", "`sqrt(4)` here"]]
+
+
 def test_a_discrete_heading_inside_a_block_ends_with_the_block(tmp_path: Path) -> None:
     """Asciidoctor permits no section inside a delimited block: a heading there is a discrete one
     (``[discrete]``, e.g. a partial included into a tab with ``leveloffset``), and the next tab and
@@ -1455,6 +1580,18 @@ def test_xref_to_another_versions_page_reads_as_its_text(tmp_path: Path) -> None
         "xref:2.0@comp:mod:types.adoc[type reference] first.\n")})
     doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
     assert doc.sections[0].text == "See the (%dw 1.0) examples and the type reference first."
+
+
+def test_xref_whose_target_holds_an_attribute_reads_as_its_text(tmp_path: Path) -> None:
+    """Asciidoctor substitutes attributes before macros: ``xref:{mc}@mc::index.adoc[Management
+    Center]`` is an xref to version ``{mc}`` of another component, shown as its text. The
+    version coordinate was matched before the attribute was replaced, and asciidoc-py wrote
+    a broken link ('5.1@mc::index.adoc">Management Center')."""
+    site = _component(tmp_path, {f"{MOD}/pages/x.adoc": (
+        "= Next\n:mc: 5.1\n\nExplore xref:{mc}@mc::index.adoc[Management Center] and "
+        "xref:{mc}@mc:ROOT:install.adoc#cli[the CLI] now.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "x.adoc", site=site)
+    assert doc.sections[0].text == "Explore Management Center and the CLI now."
 
 
 def test_link_to_a_passthrough_target_reads_as_its_text(tmp_path: Path) -> None:

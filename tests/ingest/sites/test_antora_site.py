@@ -135,6 +135,26 @@ def test_version_true_is_not_the_word_true(tmp_path: Path, write_files: Callable
     assert "page-component-version" not in attrs and "page-version" not in attrs
 
 
+def test_an_antora_yml_inside_a_module_is_a_file_not_a_component(tmp_path: Path,
+                                                                write_files: Callable[..., None]) -> None:
+    """Antora reads a component descriptor at a content source's start path only; an
+    ``antora.yml`` in a module's examples (hazelcast/hz-docs keeps one in
+    ``modules/ROOT/examples/clients/``) is a file of that component. Read as a component
+    version, one naming this component with a higher version made the real pages 'not its
+    latest version': every page was skipped."""
+    write_files(tmp_path, {
+        "docs/antora.yml": "name: guide\nversion: '1.0'\n",
+        "docs/modules/ROOT/pages/index.adoc": "= Home\n",
+        "docs/modules/ROOT/examples/antora.yml": "name: guide\nversion: '2.0'\n",
+        "docs/modules/ROOT/examples/clients/antora.yml": "name: cantona\nversion: 5.5-snapshot\n",
+    })
+    site = AntoraSite(tmp_path, "docs/antora.yml")
+    assert [(c.name, c.dir) for c in site.components] == [("guide", "docs")]
+    assert site.classify("docs/modules/ROOT/pages/index.adoc").role is FileRole.PAGE
+    assert site.classify("docs/antora.yml").role is FileRole.EXCLUDED
+    assert "configuration" not in site.classify("docs/modules/ROOT/examples/antora.yml").reason
+
+
 def test_two_versions_of_one_component_read_the_latest(tmp_path: Path, write_files: Callable[..., None]) -> None:
     """Two antora.yml with one name: Antora shows the latest version (semantic versions
     from the highest, prereleases passed over); the other's pages are skipped with its

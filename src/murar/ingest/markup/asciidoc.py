@@ -80,6 +80,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     level5_titles,
     markdown_quotes,
     quoted_attribute_values,
+    section_ids,
     setext_titles,
     shorthand_tables,
     table_leading_blanks,
@@ -148,6 +149,9 @@ _XREF_EMPTY = re.compile(r"\bxref:([^\[\s]+)\[\]")
 # takes ``...@component`` for an email address and writes a broken link ('3.9@mule-runtime::x.adoc">text')
 # (a version is a short token: the coordinate is matched with no backtracking across long runs)
 _XREF_VERSIONED = re.compile(r"\bxref:([\w.+~-]{1,64}@[^\s\[\]]{1,1024})\[([^\[\]]{1,2048})\]")
+# an xref target holding an attribute reference (``xref:{mc-version}@mc::index.adoc[]``): Asciidoctor
+# substitutes attributes before macros, so the target is the value (the first run holds no brace: linear)
+_XREF_TARGET_ATTR = re.compile(r"\bxref:([^\s\[\]{}]{0,1024}\{[\w-]{1,64}\}[^\s\[\]]{0,1024})\[")
 # a link whose target is a passthrough (link:++https://host/a_b++[text], for a URL with characters the
 # inline substitutions would change): Asciidoctor links the text (the URL when there is none)
 _LINK_TEXT_AFTER = re.compile(r"([^\[\]]{0,2048})\]")
@@ -193,8 +197,18 @@ _INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(?=\s*[
 # a block image's title="..." attribute: its caption, as a .Title line gives it
 _BLOCK_IMAGE_TITLE = re.compile(r"""^(image::[^\s\[\]]+\[.*?)(?:,\s*|(?<=\[))title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))(.*\]\s*)$""")
 _DOC_TITLE = re.compile(r"^=[ \t]+(\S.*)$")
+# an escaped attribute reference (\{name}): the text '{name}'
+_ESCAPED_REF = re.compile(r"\\(\{[\w][\w-]*\})")
 _HEADING = re.compile(r"^(=+)([ \t]+\S.*)$")
 _VERBATIM_DELIM = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,})\s*$")
+# a block macro (``name::target[attrs]`` alone on a line, starting a block) whose name neither
+# Asciidoctor (image, video, audio, toc) nor asciidoc-py knows: an extension's block (Antora sites
+# load extensions in the playbook: asciidoctor-kroki's ``plantuml::diagram.puml[]``, a Swagger UI's
+# ``swagger_ui::spec.yaml[]``), rendered by code this reader does not have, never as its source line
+_BLOCK_MACRO = re.compile(r"^([A-Za-z][\w-]{0,63})::(\S{0,1024})\[(.{0,2048})\]\s*$")
+_KNOWN_BLOCK_MACROS = frozenset({"image", "video", "audio", "toc", "include", "ifdef", "ifndef", "ifeval", "endif",
+                                 "sys", "sys2", "sys3", "eval", "eval3", "template", "unfloat", "graphviz",
+                                 "latexmath", "asciimath", "stem"})
 _TAG_LINE = re.compile(r"\b(tag|end)::([\w-]+)\[\]")
 # asciidoc-py's delimited compound blocks (example ``====``, open ``--``, sidebar ``****``, quote ``____``)
 _HEADING_SCOPES = frozenset({"exampleblock", "openblock", "sidebarblock", "quoteblock"})
@@ -375,6 +389,13 @@ class _Pre:
                     verbatim_quotes, pending_quotes = pending_quotes and not verbatim.startswith("+"), False
                     out.append(line)
                     continue
+                if "::" in line and (bm := _BLOCK_MACRO.match(line)) and bm.group(1) not in _KNOWN_BLOCK_MACROS:
+                    head = len(out)
+                    while head and (_BLOCK_ATTRS.match(out[head - 1]) or re.match(r"^\.[^.\s]", out[head - 1])):
+                        head -= 1
+                    if not head or not out[head - 1].strip():  # it starts a block (a paragraph's line is text)
+                        del out[head:]  # its title and attribute lines go with it
+                        continue
                 if _BLOCK_ATTRS.match(line) and "subs" in line:
                     line, pending_subs, pending_quotes = _block_subs(line)
                     if not line:
@@ -467,6 +488,8 @@ class _Pre:
             # <<id,text>> here; <<id>> (no text) gets its target's title in asciidoc_blocks.xref_texts
             line = _XREF_ANGLE.sub(lambda m: m.group(2).strip() if m.group(2) else m.group(0), line)
         if "xref:" in line:
+            if "{" in line:
+                line = _XREF_TARGET_ATTR.sub(lambda m: f"xref:{self.sub(m.group(1))}[", line)
             line = _XREF_EMPTY.sub(lambda m: self.xref_text(m.group(1), file_rel), line)
             if "@" in line:  # the link text is what a reader sees (Asciidoctor keeps it as written)
                 line = _XREF_VERSIONED.sub(lambda m: m.group(2), line)
@@ -963,10 +986,12 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     code blocks, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
     level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
-    return shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(table_leading_blanks(
-        implicit_table_headers(
+    icons = (attrs or {}).get("icons") is not None or any(line.startswith(":icons:") for line in lines)
+    return section_ids(shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(
+        table_leading_blanks(implicit_table_headers(
         attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(block_indents(fenced_code_blocks(lines)))))))))))), attrs)))
+        quoted_attribute_values(block_indents(fenced_code_blocks(lines))))))))))), icons=icons), attrs))),
+        {**_CHAR_ATTRS, **(attrs or {})})
 
 
 def preprocess_asciidoc(text: str, *, site: Site, page_rel: str, attrs: dict[str, str] | None = None,
@@ -1464,7 +1489,9 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
         if m:
             # an attribute value's character reference ('prod: Eclipse&#160;Che') is the character in
             # the HTML title, as a written one is (Asciidoctor's replacements keep references)
-            builder.title = clean_text(html_unescape(pre.sub(m.group(1))))
+            # a reference to an attribute defined nowhere was escaped to stay as written (escape_missing);
+            # Asciidoctor shows it without the backslash, as it shows a written '\{name}'
+            builder.title = clean_text(html_unescape(_ESCAPED_REF.sub(r"\1", pre.sub(m.group(1)))))
             break
         if line.strip() and not line.startswith(("//", ":", "[")):
             break

@@ -17,7 +17,10 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   Asciidoctor numbers each ``<.>`` of a listing and each ``<.>`` item of the
   callout list after it in order; asciidoc-py knows only ``<1>``, ``<2>``...,
   so they are numbered here. XML-comment callouts (``<!--1-->``, ``<!--.-->``)
-  at the end of a verbatim line are read as ``<1>``/``<.>``.
+  at the end of a verbatim line are read as ``<1>``/``<.>``. When the ``icons``
+  attribute is set (Antora sets ``icons: font``), a line comment right before a
+  line's callouts (``// <1>``, ``# <1>``, ``-- <1>``, ``;; <1>``) goes with them:
+  Asciidoctor shows the callout's icon in place of the comment that guards it.
 * **Cross reference text** (``<<id>>`` with no text): Asciidoctor shows the
   title of the section or block with that id (its ``reftext`` when given);
   asciidoc-py shows ``[id]``. Ids are the explicit ones (``[[id]]``, ``[#id]``,
@@ -25,6 +28,10 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   the page's ``idprefix``/``idseparator``); an id found nowhere reads as its words.
   ``xrefstyle`` (``short``, ``full``, ``basic``) shapes the text as Asciidoctor's
   ``xreftext`` does (``Section 2.1``, ``Figure 3, “Title”``; :func:`xref_texts`).
+* **Section ids**: a section title with no id of its own gets the id Asciidoctor
+  generates, with the page's ``idprefix``/``idseparator`` (:func:`section_ids`);
+  asciidoc-py made its own (``_what_8217_s_new``), and the id is the fragment of the
+  section's address on the site.
 * **Two-line (setext) section titles** (``Title`` over a line of ``=``, ``-``, ``~``,
   ``^`` or ``+``, https://docs.asciidoctor.org/asciidoc/latest/sections/titles-and-levels/):
   written as one-line titles (``= Title`` ... ``===== Title``) where Asciidoctor reads
@@ -53,13 +60,15 @@ from typing import Literal
 
 __all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
-           "implicit_table_headers", "level5_titles", "quoted_attribute_values", "setext_titles",
+           "implicit_table_headers", "level5_titles", "quoted_attribute_values", "section_ids", "setext_titles",
            "shorthand_tables", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
 _ATTR_LINE = re.compile(r"^\[.*\]$")
 _BLOCK_TITLE = re.compile(r"^\.[^\s.]")
+# a block's metadata line: its title or its attribute list (an anchor too)
+_BLOCK_META = re.compile(r"^(?:\.[^\s.]|\[.*\]\s*$)")
 _LINE_COMMENT = re.compile(r"^//(?!/)")
 _SECTION_TITLE = re.compile(r"^=+[ \t]+\S")
 _NAMED_ATTR = re.compile(r'([\w-]+)\s*=\s*(?:"([^"]*)"|\'([^\']*)\'|([^,\]]*))')
@@ -283,7 +292,8 @@ def continuation_runs(lines: list[str]) -> list[str]:
       a ``+``); the comments and the second ``+`` go;
     * ``+``, ``.Block title``, ``+``, block: the title stays pending across the
       second ``+`` and titles the block (``.Example ...`` over a paragraph); the
-      second ``+`` goes.
+      second ``+`` goes. So do attribute lines (``+``, ``.Mac``, ``+``, ``[source,shell]``,
+      ``+``, ``----``: hazelcast/hz-docs' binary quickstart): every ``+`` after one goes.
     * ``+``, line comments, a block: the comments are skipped and the block is
       attached (a partial's ``// tag::name[]`` marker line right after the ``+`` that
       attaches its paragraph); the comments go.
@@ -302,10 +312,16 @@ def continuation_runs(lines: list[str]) -> list[str]:
             j += 1
             while j < len(lines) and not ignored[j] and _LINE_COMMENT.match(lines[j]):
                 j += 1
-        if (j + 1 < len(lines) and not ignored[j] and _BLOCK_TITLE.match(lines[j])
-                and not ignored[j + 1] and lines[j + 1].strip() == "+"):
-            skip.add(j + 1)
-        elif j < len(lines) and lines[j].strip() and lines[j].strip() != "+":
+        k, joined = j, False
+        while k + 1 < len(lines) and not ignored[k] and not ignored[k + 1] and _BLOCK_META.match(lines[k]):
+            if lines[k + 1].strip() == "+":  # a title or attribute line stays pending across the "+"
+                skip.add(k + 1)
+                k, joined = k + 2, True
+            elif _BLOCK_META.match(lines[k + 1]):
+                k += 1
+            else:
+                break
+        if not joined and j < len(lines) and lines[j].strip() and lines[j].strip() != "+":
             skip.update(k for k in range(i + 1, j) if _LINE_COMMENT.match(lines[k]))
     return [line for i, line in enumerate(lines) if i not in skip]
 
@@ -414,7 +430,10 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
     (" ```bash curl ... ``` "). Written here as ``[source,lang]`` over a ``----`` listing
     (a ``....`` block when a line of the code is a dash delimiter, which asciidoc-py
     would take for the listing's end). Fences inside other verbatim
-    blocks and in tables are left alone; linear in the lines."""
+    blocks and in tables are left alone; linear in the lines. A ``----`` listing holding a
+    line of four or more dashes (a ``....`` literal block holding one of dots) is written
+    with the other delimiter for the same reason (hazelcast/hz-docs' command outputs framed
+    by dash rules: the rest of the page was read as the listing's text)."""
     out: list[str] = []
     i, n = 0, len(lines)
     while i < n:
@@ -435,6 +454,17 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
         verbatim = _VERBATIM_OPEN.match(line)
         if (verbatim and line == verbatim.group(1)) or _TABLE_OPEN.match(line):
             end = _closer(lines, i, line)
+            if verbatim and line[0] in "-." and end < n:
+                # asciidoc-py ends a listing (literal) block at any line of four or more dashes
+                # (dots), Asciidoctor at its own delimiter only: a block holding such a line is
+                # written with the other delimiter when none of its lines is one of those
+                runs = {b.rstrip()[0] for b in lines[i + 1:end] if _VERBATIM_OPEN.fullmatch(b.rstrip())
+                        and b[:1] in "-."}
+                other = "." if line[0] == "-" else "-"
+                if line[0] in runs and other not in runs:
+                    out += [other * 4, *lines[i + 1:end], other * 4]
+                    i = end + 1
+                    continue
             out += lines[i:end + 1]
             i = end + 1
             continue
@@ -590,25 +620,56 @@ def _xml_callouts(line: str) -> str:
     pieces.append(line[pos:])
     return "".join(pieces)
 _AUTO_CALLOUT_ITEM = re.compile(r"^<\.>(?=\s)")
+# a callout ending where the search window ends (at most 7 characters), and the line comment
+# Asciidoctor's CalloutScanRx takes in with it ("// <1>", "# <1>", "-- <1>", ";; <1>")
+_CALLOUT_END = re.compile(r"(?<!\\)<(\d{1,4}|\.)>$")
+_COMMENT_BEFORE_CALLOUT = re.compile(r"(?://|#|--|;;) ?$")
+_COMMENT_CALLOUT_HINT = re.compile(r"(?://|#|--|;;) ?<(?:\d{1,4}|\.)>")
 
 
-def auto_callouts(lines: list[str]) -> list[str]:
+def _comment_callouts(line: str) -> str:
+    """``line`` without the line comment before its callouts (``foo(); // <1>`` reads
+    ``foo(); <1>``): Asciidoctor's CalloutScanRx takes the comment in with the callout
+    and, with icons on, shows only the callout; asciidoc-py showed ``// (1)``. The
+    callouts are peeled from the end of the line (linear)."""
+    end = len(line.rstrip(" \t"))
+    first = -1
+    while end > 0:
+        m = _CALLOUT_END.search(line, max(0, end - 7), end)
+        if m is None:
+            break
+        first = m.start()
+        end = first - (1 if first > 0 and line[first - 1] in " \t" else 0)
+    if first < 0:
+        return line
+    comment = _COMMENT_BEFORE_CALLOUT.search(line, max(0, first - 3), first)
+    return line if comment is None else line[:comment.start()] + line[first:]
+
+
+def auto_callouts(lines: list[str], *, icons: bool = False) -> list[str]:
     """``lines`` with Asciidoctor's auto-numbered callouts (``<.>``) numbered: in each
     listing or literal block from 1, and the ``<.>`` items of the callout list after
     it from 1 (see module doc). XML-comment callouts at the end of a verbatim line
     (``<!--1-->``, ``<!--.-->``: Asciidoctor's CalloutScanRx, for code whose language
     would break on ``<1>``) are read as ``<1>``/``<.>``; asciidoc-py showed them as text.
+    With ``icons`` (the ``icons`` attribute is set, as Antora sets it to ``font``), the line
+    comment right before a line's callouts goes with them (Asciidoctor then shows the
+    callout's icon, not the comment it guards); without, it stays, as Asciidoctor shows it.
     Lines without callouts of these forms are returned unchanged."""
-    if not any("<.>" in line or "<!--" in line for line in lines):
+    xml = any("<!--" in line for line in lines)
+    comments = icons and any(">" in line and _COMMENT_CALLOUT_HINT.search(line) for line in lines)
+    if not xml and not comments and not any("<.>" in line for line in lines):
         return lines
     out = list(lines)
-    if any("<!--" in line for line in lines):
+    if xml or comments:
         for verbatim in _delimited_blocks(lines):
             if verbatim.kind != "verbatim" or out[verbatim.start].startswith(("////", "++++")):
                 continue
             for j in range(verbatim.start + 1, min(verbatim.end, len(out))):
-                if "<!--" in out[j]:
+                if xml and "<!--" in out[j]:
                     out[j] = _xml_callouts(out[j])
+                if comments and ">" in out[j]:
+                    out[j] = _comment_callouts(out[j])
     if not any("<.>" in line for line in out):
         return out
     item = 0
@@ -660,6 +721,75 @@ def _auto_id(title: str, prefix: str = "_", separator: str = "_") -> str:
     text = re.sub("[" + re.escape(" .-" + sep) + r"\s]+", lambda _m: sep, text)  # sep is text, not a template
     text = text.removesuffix(sep)
     return text[1:] if not prefix and text.startswith(sep) else text
+
+
+_ATTR_REF_IN_TITLE = re.compile(r"(\\)?\{([\w][\w-]*)\}")
+# an id asciidoc-py's anchor line takes (its attributelist-pattern)
+_BLOCK_ID = re.compile(r"[\w:][\w:.-]*")
+
+
+def section_ids(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
+    """``lines`` with an anchor line (``[[id]]``) put above each section title that has no
+    id of its own: the id Asciidoctor generates (``Section.generate_id``) from the title,
+    with the page's ``idprefix``/``idseparator`` (``attrs`` and the page's attribute
+    entries; an Antora playbook often sets ``idprefix: ''`` and ``idseparator: '-'``), a
+    taken id getting ``<separator>2``, ``<separator>3``... None where ``sectids`` is unset.
+    asciidoc-py generated its own ids ("What's new" read ``_what_8217_s_new``, a title with
+    markup ``_using_the_strong_enterprise_strong_jar``), and a section's anchor is the
+    fragment of its address on the site."""
+    if not any(line.startswith("==") for line in lines):
+        return lines
+    doc = dict(attrs or {})
+    sectids = "sectids" not in doc or doc["sectids"] is not None
+    ignored = _in_blocks(lines, verbatim_only=True)
+    taken: set[str] = set()
+    explicit = False  # an id waits for the next block or section
+    out: list[str] = []
+    for i, raw in enumerate(lines):
+        if ignored[i]:
+            explicit = False
+            out.append(raw)
+            continue
+        line = raw.strip()
+        entry = ATTR_ENTRY.match(line)
+        if entry:
+            if entry.group(1) or entry.group(3):
+                doc.pop(entry.group(2), None)
+                sectids = sectids and entry.group(2) != "sectids"
+            else:
+                doc[entry.group(2)] = entry.group(4) or ""
+                sectids = sectids or entry.group(2) == "sectids"
+            out.append(raw)
+            continue
+        anchor = _ANCHOR_LINE.match(line)
+        attr_id = _ATTR_ID.match(line) if not anchor and _ATTR_LINE.match(line) else None
+        if anchor:
+            taken.add(anchor.group(1))
+        elif attr_id:
+            taken.add(attr_id.group(1) or attr_id.group(2))
+        explicit = explicit or bool(anchor or attr_id)
+        section = _SECTION_LINE.match(raw)
+        if section and len(section.group(1)) > 1:
+            inline = _TITLE_ANCHOR.search(section.group(2))
+            if inline:
+                taken.add(inline.group(1))
+            elif sectids and not explicit and (i == 0 or _block_may_start_after(lines[i - 1])):
+                title = _ATTR_REF_IN_TITLE.sub(
+                    lambda m: m.group(0)[1:] if m.group(1) else doc.get(m.group(2), m.group(0)), section.group(2))
+                separator = doc.get("idseparator", "_")
+                base = _auto_id(title, doc.get("idprefix", "_"), separator)
+                found, count = base, 2
+                while found in taken:
+                    found, count = f"{base}{separator[:1]}{count}", count + 1
+                taken.add(found)
+                if _BLOCK_ID.fullmatch(found):  # else (an idseparator such as "\\") asciidoc-py's own id stays
+                    out.append(f"[[{found}]]")
+            explicit = False
+        elif line and not anchor and not attr_id and not _ATTR_LINE.match(line) and not _BLOCK_TITLE.match(line) \
+                and not _LINE_COMMENT.match(line):
+            explicit = False
+        out.append(raw)
+    return out
 
 
 @dataclass

@@ -7,6 +7,8 @@ there, as on the page. asciidoc-py renders the cell by running ``asciidoc`` as a
 command, which murar never does, so the cell's lines are reduced to text here,
 line by line, into what Asciidoctor shows:
 
+- an inline formula (``latexmath:[...]``, ``asciimath:[...]``) reads as on the page,
+  ``$...$`` or a monospace span;
 - list markers become a dash; emphasis and monospace marks, hard line breaks
   (a line ending in `` +``) and the ``link:``/``xref:``/``kbd:``...
   macros are reduced to their text; block and inline images stay images (an
@@ -38,6 +40,9 @@ __all__ = ["cell_lines"]
 # (bounded, possessive runs: each macro name, '[[' or 'image:' of a line scanned to its end and back, a
 # 200 KB cell line of them took 27-129 s)
 _INLINE_MACRO = re.compile(r"\b(?:link|xref|mailto|https?|kbd|btn|menu)(?::|://)[^\[\s]{0,1000}+\[([^\]]{0,1000}+)\]")
+# an inline formula (the page's stem:[] is already its latexmath:[]/asciimath:[] macro): shown as the
+# page shows one, $...$ (LaTeX) or `...` (AsciiMath); it kept its macro name ('latexmath:[\frac{1}{2}]')
+_MATH = re.compile(r"\b(latexmath|asciimath|stem):\[([^\]]{0,2000}+)\]")
 _MONOSPACE = re.compile(r"(?<![\w`])`(?:\+([^`\n]+?)\+|([^`\n]+?))`(?![\w`])")
 _INLINE_ANCHOR = re.compile(r"\[\[[\w:.-]{1,500}+(?:,[^\]\n]{0,500}+)?\]\]")
 # a description list item (Asciidoctor DescriptionListRx): the term, its delimiter, the text after it
@@ -204,6 +209,16 @@ def _plain_line(line: str, caption: str = "") -> str:
 
 
 def _plain_text(line: str) -> str:
+    if ":[" in line and _MATH.search(line):  # a formula is not read for emphasis or macros
+        parts: list[str] = []
+        last = 0
+        for m in _MATH.finditer(line):
+            parts.append(_plain_text(line[last:m.start()]))
+            mark = "$" if m.group(1) in ("latexmath", "stem") else "`"
+            parts.append(html_escape(f"{mark}{m.group(2)}{mark}", quote=False))
+            last = m.end()
+        parts.append(_plain_text(line[last:]))
+        return "".join(parts)
     line = re.sub(r"^\s*([*.\-]+)\s+", "- ", line)
     line = _HARD_BREAK.sub("", line)
     line = _INLINE_MACRO.sub(lambda m: m.group(1), line)

@@ -18,6 +18,9 @@ only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
   ``example$``, ``page$`` (or ``image$``/``attachment$``), or a path relative
   to the including file;
 - ``nav.adoc`` files are navigation, not pages;
+- an ``antora.yml`` inside a component version's ``modules/`` folder is a file of
+  that version (an example), not a component descriptor: Antora reads descriptors
+  at a content source's start path only;
 - several versions of one component (``antora.yml`` files with the same
   ``name``): only the latest is read, the one Antora shows by default ("How
   Component Versions are Sorted": unversioned, then named versions, then semantic
@@ -31,7 +34,8 @@ only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
   current version in the current component and the latest version of another.
 
 AsciiDoc attributes of a page (docs.antora.org, "AsciiDoc Configuration",
-"Intrinsic Attributes"): the playbook's ``asciidoc.attributes`` (site-wide;
+"Intrinsic Attributes"): Antora's defaults (``icons=font``, which the next two may
+change), the playbook's ``asciidoc.attributes`` (site-wide;
 ``site.title``/``site.url`` as ``site-title``/``site-url``), then the component
 descriptor's (a playbook attribute set without a trailing ``@`` is hard set and
 wins); a value may reference attributes defined before it (``'{base}.1'``); a
@@ -88,6 +92,9 @@ _SKIP_DIRS = {"node_modules", "build", "public", ".git", "_site"}
 # @antora/asciidoc-loader sets partialsdir/examplesdir to the family tokens)
 _INTRINSIC = {"env": "site", "env-site": "", "site-gen": "antora", "site-gen-antora": "",
               "partialsdir": "partial$", "examplesdir": "example$"}
+# the attributes @antora/asciidoc-loader sets by default, which a playbook or component may change
+# (icons: font, so a callout shows its icon in place of the line comment guarding it)
+_DEFAULTS = {"icons": "font"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +267,7 @@ class AntoraSite:
         ``antora.yml``, else ``antora-playbook.yml`` at the root; none: empty.
         """
         if self._site_attrs is None:
-            attrs: dict[str, str] = {}
+            attrs: dict[str, str] = dict(_DEFAULTS)  # the playbook and the components may change these
             hard: set[str] = set()
             names = [self._config_file] if self._config_file and PurePosixPath(self._config_file).name not in (
                 "antora.yml",) else []
@@ -282,11 +289,18 @@ class AntoraSite:
         """Component versions found under the root (deepest paths first)."""
         if self._components is None:
             found: list[AntoraComponent] = []
+            candidates: list[tuple[Path, str]] = []
             for path in sorted(self._root.rglob("antora.yml")):
                 rel_parts = path.relative_to(self._root).parts
                 if any(p.startswith(".") or p in _SKIP_DIRS for p in rel_parts[:-1]):
                     continue
-                rel_dir = PurePosixPath(*rel_parts[:-1]).as_posix() if len(rel_parts) > 1 else ""
+                candidates.append((path, PurePosixPath(*rel_parts[:-1]).as_posix() if len(rel_parts) > 1 else ""))
+            dirs = {rel_dir for _, rel_dir in candidates}
+            for path, rel_dir in candidates:
+                # Antora reads a descriptor at a content source's start path only: one inside another
+                # component version's modules/ folder is that version's file (an example of a descriptor)
+                if any(rel_dir.startswith(f"{d}/modules/" if d else "modules/") for d in dirs if d != rel_dir):
+                    continue
                 site_attrs, hard = self.site_attributes()
                 found.append(_read_component(path, rel_dir, self.load_warnings, site_attrs, hard))
             if not found and (self._root / "modules").is_dir():
@@ -419,7 +433,8 @@ class AntoraSite:
     # ------------------------------------------------------------- protocol
     def classify(self, rel: str) -> FileClass:
         name = PurePosixPath(rel).name
-        if name in ("antora.yml", *_PLAYBOOK_NAMES):
+        if name in _PLAYBOOK_NAMES or (name == "antora.yml" and any(
+                rel == (f"{c.dir}/antora.yml" if c.dir else "antora.yml") for c in self.components)):
             return FileClass(role=FileRole.EXCLUDED, reason="Antora configuration (read for its rules)")
         is_adoc = name.lower().endswith(_ADOC)
         loc = self._locate(rel)
