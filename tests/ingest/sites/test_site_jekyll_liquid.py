@@ -248,3 +248,45 @@ def test_an_undefined_variable_is_nil_so_default_applies(tmp_path: Path, write: 
     include = "Add the **{{ name | default: page.title }}** integration{{ paginator.page | default: '!' }}.\n"
     out = _render(tmp_path, write, "{% include snippet.md %}", files={"_includes/snippet.md": include})
     assert out == "Add the **P** integration.\n"
+
+
+_IMAGE_PLUGIN = '''module Jekyll
+  class PictureTag < Liquid::Tag
+    def render(context)
+      src, caption = @markup.strip.split(" ", 2)
+      baseurl = context.registers[:site].config['baseurl']
+      "<a href=\\"#{baseurl}/media/#{src}\\"><img class=\\"shot\\" src=\\"#{baseurl}/media/#{src}\\" alt=\\"#{caption}\\" /></a>"
+    end
+  end
+end
+Liquid::Template.register_tag('shot', Jekyll::PictureTag)
+'''
+
+
+def test_a_site_plugin_image_tag_is_the_picture_its_plugin_writes(tmp_path: Path, write: Callable[..., Path],
+                                                                  png: bytes) -> None:
+    """A tag of the site's own plugin (Ruby in _plugins, not run) that writes <img src="#{baseurl}/
+    media/#{src}"> is that picture: its first argument in the plugin's src, the rest its caption
+    (bitwarden/help's {% image path caption %}, a leading '/' in the argument too). Such tags wrote
+    nothing, so every screenshot of the site was lost. A plugin registering several tags, or whose
+    src holds no argument, is not read; an unknown tag still writes nothing."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\nbaseurl: /help\n")
+    write(tmp_path, "_plugins/shot.rb", _IMAGE_PLUGIN)
+    write(tmp_path, "_plugins/two.rb", _IMAGE_PLUGIN.replace("register_tag('shot'", "register_tag('pic'")
+          + "Liquid::Template.register_tag('pic2', Jekyll::PictureTag)\n")
+    write(tmp_path, "_plugins/logo.rb", "Liquid::Template.register_tag('logo', X)\n"
+          "# '<img src=\"/static/logo.png\">'\n")
+    for name in ("media/app/tab.png", "media/menu.png"):
+        write(tmp_path, name, png)
+    write(tmp_path, "_posts/2020-01-01-p.md", (
+        "---\ntitle: P\n---\n# P\n\n1. Open the menu. {% shot menu.png %}\n"
+        "2. Pick a tab:\n\n   {% shot /app/tab.png The tab list %}\n\n{% pic menu.png %}{% logo %}Done.\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "_posts/2020-01-01-p.md", site=site, assets_dir=tmp_path / "_a")
+    shots = [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)]
+    assert shots == [("media/menu.png", ""), ("media/app/tab.png", "The tab list")]
+    text = doc.sections[0].text
+    assert "Open the menu." in text and "Done." in text and "{%" not in text and "shot" not in text

@@ -36,7 +36,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   murar does not run) writes its ``title="..."`` argument, as an unknown Hugo
   shortcode keeps its title (Home Assistant's ``{% my automations title="**Settings**"
   %}`` link text), else nothing; the text around it stays, and emphasis that held
-  only such a tag (``**{% my blueprints %}**``) goes with it. A page with ``render_with_liquid: false``
+  only such a tag (``**{% my blueprints %}**``) goes with it; a tag of the site's own plugin
+  (``_plugins/*.rb``) that writes ``<img src="#{baseurl}/images/#{src}">`` is that picture, its
+  first argument in that src (:func:`plugin_image_tags`). A page with ``render_with_liquid: false``
   (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
   evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
@@ -515,6 +517,51 @@ _LAYOUT_PAGE_BLOCK = re.compile(r"<(div|p|h[2-6]|section|blockquote)\b[^<>]*>\s*
 _LAYOUT_CONTENT = re.compile(r"\{\{-?\s*content\s*-?\}\}")
 _INCLUDE_NAME = re.compile(r"[\w./-]{1,300}")
 
+#: a site plugin's tag registration (Jekyll "Plugins", "Tags": Ruby in ``_plugins``)
+_REGISTER_TAG = re.compile(r"""register_tag\(\s*['"]([\w-]{1,100})['"]\s*,""")
+# the src of an <img> a plugin writes (in a Ruby string: src=\"...\"), its #{...} interpolations kept
+_PLUGIN_IMG_SRC = re.compile(r"""<img\b[^<>]{0,300}?\bsrc=\\?["']((?:#\{[^{}"'\n]{0,200}\}|[^"'\\#<>\s]|#(?!\{)){0,300})\\?["']""")
+_INTERPOLATION = re.compile(r"#\{([^{}]*)\}")
+_MAX_PLUGIN_FILES = 100
+_MAX_PLUGIN_BYTES = 200_000
+
+
+def plugin_image_tags(root: Path, plugins_dir: str) -> dict[str, tuple[str, str]]:
+    """Tags of the site's own plugins that write an image: tag name -> the text the
+    plugin puts before and after the tag's first argument in the ``<img src>`` it
+    writes. Jekyll runs a site's Ruby plugins from ``plugins_dir`` (default
+    ``_plugins``; "Plugins", "Tags"); murar runs no Ruby, but a file that registers
+    one tag and writes ``<img src="#{baseurl}/images/#{src}">`` (bitwarden/help's
+    ``{% image path caption %}``) says where the picture is: the one interpolation
+    that is not a ``baseurl`` is the argument, a ``baseurl`` is the site root. A file
+    registering several tags, or whose images are built otherwise, gives nothing.
+    At most 100 files of 200 KB; files out of the site are not read. Never raises."""
+    tags: dict[str, tuple[str, str]] = {}
+    root = root.resolve()
+    for rel in os_walk_files(root, plugins_dir, (".rb",))[:_MAX_PLUGIN_FILES]:
+        path = root / rel
+        try:
+            if inside_root(path, root).problem or path.stat().st_size > _MAX_PLUGIN_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        names = set(_REGISTER_TAG.findall(text))
+        if len(names) != 1:
+            continue
+        shapes: set[tuple[str, str]] = set()
+        for m in _PLUGIN_IMG_SRC.finditer(text):
+            parts = _INTERPOLATION.split(m.group(1))  # literal, expression, literal, ...
+            args = [i for i in range(1, len(parts), 2) if not re.search(r"base_?url", parts[i], re.IGNORECASE)]
+            if len(args) != 1:
+                shapes.add(("", "\0"))  # an image built from no argument, or from several: not read
+                continue
+            literal_parts = ["" if i % 2 else part for i, part in enumerate(parts)]
+            shapes.add(("".join(literal_parts[:args[0]]), "".join(literal_parts[args[0] + 1:])))
+        if len(shapes) == 1 and ("", "\0") not in shapes:
+            tags[names.pop()] = shapes.pop()
+    return tags
+
 
 class JekyllSite:
     """A Jekyll site (see module doc). The constructor does no I/O."""
@@ -557,6 +604,7 @@ class JekyllSite:
         self._children_nav: bool | None = None
         self._layouts: dict[str, tuple[str, str]] = {}  # layout name -> (its parent layout, its body)
         self._static_files: list[dict[str, Any]] | None = None
+        self._image_tags: dict[str, tuple[str, str]] | None = None
 
     @property
     def config(self) -> SiteConfig:
@@ -589,6 +637,15 @@ class JekyllSite:
                             "extname": dot + ext if dot else "", "collection": None})
             self._static_files = out
         return self._static_files
+
+    def image_tag(self, name: str) -> tuple[str, str] | None:
+        """The ``<img src>`` shape of the site plugin tag ``name`` (:func:`plugin_image_tags`,
+        ``plugins_dir`` of the config, under the source folder), or None."""
+        if self._image_tags is None:
+            folder = str(self._site_object.get("plugins_dir") or "_plugins")
+            self._image_tags = {} if folder.startswith("/") or ".." in folder.split("/") else \
+                plugin_image_tags(self._root, safe_join(self._source, folder))
+        return self._image_tags.get(name)
 
     # -------------------------------------------------------------- classify
     def _inner(self, rel: str) -> str | None:
@@ -1132,6 +1189,18 @@ class _JekyllLiquid(Renderer):
                 out.append("\n".join(label_lines(admonition_label(name, title), "")) + "\n")
             else:
                 out.append("\n".join(label_lines(title, "")) + "\n" if title else DROPPED)
+        elif (shape := self.site.image_tag(name)) is not None:
+            # a site plugin's image tag: the picture its first argument names, the rest its caption
+            args = sub_closed(_OUTPUT, _OUTPUT_END, lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
+            first, _, rest = args.strip().partition(" ")
+            src = first.strip("'\"")
+            if not src:
+                out.append(DROPPED)
+                return
+            if not (is_remote(src) and not shape[0]):
+                src = shape[0] + src + shape[1]
+                src = src[:1] + re.sub(r"/{2,}", "/", src[1:]) if not is_remote(src) else src
+            out.append(_md_picture(src, rest.strip().strip("'\""), ""))
         else:  # a plugin's tag: its title, else nothing (the text around it stays)
             m = _PLUGIN_TITLE.search(args)
             out.append(next(g for g in m.groups() if g is not None) if m else DROPPED)
