@@ -290,3 +290,16 @@ def test_a_site_plugin_image_tag_is_the_picture_its_plugin_writes(tmp_path: Path
     assert shots == [("media/menu.png", ""), ("media/app/tab.png", "The tab list")]
     text = doc.sections[0].text
     assert "Open the menu." in text and "Done." in text and "{%" not in text and "shot" not in text
+
+
+def test_plugin_callout_blocks_naming_their_kind_are_labelled(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """{% callout warning %}...{% endcallout %} (a site plugin's box of that kind, bitwarden/help's
+    callout.rb; also alert and admonition) reads as a labelled callout of that kind, a title="..."
+    after it; without a kind it is a note. Before, only the body was kept, the box not marked."""
+    page = ("{% callout warning %}\nAvoid editing data.json.\n{% endcallout %}\n\n"
+            "{% callout success %}Pin it.{% endcallout %}\n\n{% alert info title=\"Heads up\" %}\nBody.\n{% endalert %}\n\n"
+            "{% callout %}\nPlain.\n{% endcallout %}\n")
+    out = _render(tmp_path, write, page)
+    assert "**Warning:**\n" in out and "Avoid editing data.json." in out
+    assert "**Success:**\n\nPin it." in out and "**Info: Heads up**" in out and "**Note:**\n" in out
+    assert "endcallout" not in out and "endalert" not in out

@@ -38,7 +38,8 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   %}`` link text), else nothing; the text around it stays, and emphasis that held
   only such a tag (``**{% my blueprints %}**``) goes with it; a tag of the site's own plugin
   (``_plugins/*.rb``) that writes ``<img src="#{baseurl}/images/#{src}">`` is that picture, its
-  first argument in that src (:func:`plugin_image_tags`). A page with ``render_with_liquid: false``
+  first argument in that src (:func:`plugin_image_tags`); a plugin's ``{% callout kind %}`` (also
+  ``alert``, ``admonition``) block is a callout of that kind. A page with ``render_with_liquid: false``
   (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
   evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
@@ -485,6 +486,10 @@ _EMPTY_EMPHASIS = re.compile(r"(\*\*|__|\*|_)" + DROPPED + r"\1")
 # (Home Assistant's alerts.rb, preCICE: "Note"/"Tip"/... as its title) and {% details "Title" %}
 _PLUGIN_CALLOUTS = frozenset({"note", "tip", "important", "warning", "caution", "danger", "info"})
 _PLUGIN_COLLAPSIBLES = frozenset({"details", "spoiler", "collapse", "expand", "expandable"})
+# plugin callout blocks that take their kind as the first argument: {% callout warning %}...{% endcallout %}
+# (bitwarden/help's callout.rb, Bootstrap-style alert.rb: a box per kind, "Note" when none is given)
+_PLUGIN_KIND_CALLOUTS = frozenset({"callout", "alert", "admonition"})
+_KIND_ARG = re.compile(r"""^\s*["']?([A-Za-z][\w-]{0,40})["']?(?:\s|$)(?!\s*=)""")
 _QUOTED_FIRST = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')""")
 _OUTPUT_END = re.compile(r"\}\}")
 #: characters one page's ``markdownify`` filters convert (markdown-it takes up to 10 s on
@@ -1189,6 +1194,11 @@ class _JekyllLiquid(Renderer):
                 out.append("\n".join(label_lines(admonition_label(name, title), "")) + "\n")
             else:
                 out.append("\n".join(label_lines(title, "")) + "\n" if title else DROPPED)
+        elif name in _PLUGIN_KIND_CALLOUTS:
+            kind = _KIND_ARG.match(args)
+            m = _PLUGIN_TITLE.search(args)
+            title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
+            out.append("\n".join(label_lines(admonition_label(kind.group(1) if kind else "note", title), "")) + "\n")
         elif (shape := self.site.image_tag(name)) is not None:
             # a site plugin's image tag: the picture its first argument names, the rest its caption
             args = sub_closed(_OUTPUT, _OUTPUT_END, lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
