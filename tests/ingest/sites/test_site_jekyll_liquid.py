@@ -303,3 +303,26 @@ def test_plugin_callout_blocks_naming_their_kind_are_labelled(tmp_path: Path, wr
     assert "**Warning:**\n" in out and "Avoid editing data.json." in out
     assert "**Success:**\n\nPin it." in out and "**Info: Heads up**" in out and "**Note:**\n" in out
     assert "endcallout" not in out and "endalert" not in out
+
+
+def test_a_plugin_callout_inside_a_list_step_stays_in_that_step(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A plugin callout written in a list step (bitwarden/help: '    {% note %}Text{% endnote %}'
+    under '1. Download the script:') is labelled at the step's indentation, so the step goes on: its
+    label at column 0 ended the list, and the indented code block after it read three spaces deep
+    ('   curl -Lso ...'). A callout after a list marker on its line is written at the item's content."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\n1. Download the script:\n\n    {% note %}All files go in `./data`.{% endnote %}\n\n"
+        "    Bash\n\n       curl -Lso run.sh https://x.org/sh\n\n2. Start it.\n"
+        "3. {% callout warning %}Keep the key.{% endcallout %}\n\n   Then go on.\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert "Note:\n\nAll files go in ./data." in text
+    assert "\ncurl -Lso run.sh https://x.org/sh\n" in text and "   curl" not in text
+    assert "Warning:\n\nKeep the key." in text and "Then go on." in text
+    out = site.preprocess("---\ntitle: P\n---\n1. Step:\n\n    {% note %}Text.{% endnote %}\n2. {% tip %}B{% endtip %}\n",
+                          page_rel="page.md", warnings=[])
+    assert "\n    **Note:**\n\n    Text." in out and "2. \n   **Tip:**\n\n   B" in out

@@ -1191,14 +1191,14 @@ class _JekyllLiquid(Renderer):
             m = _PLUGIN_TITLE.search(args) or _QUOTED_FIRST.match(args)
             title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
             if name in _PLUGIN_CALLOUTS:
-                out.append("\n".join(label_lines(admonition_label(name, title), "")) + "\n")
+                out.append(_label_block(admonition_label(name, title), out))
             else:
-                out.append("\n".join(label_lines(title, "")) + "\n" if title else DROPPED)
+                out.append(_label_block(title, out) if title else DROPPED)
         elif name in _PLUGIN_KIND_CALLOUTS:
             kind = _KIND_ARG.match(args)
             m = _PLUGIN_TITLE.search(args)
             title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
-            out.append("\n".join(label_lines(admonition_label(kind.group(1) if kind else "note", title), "")) + "\n")
+            out.append(_label_block(admonition_label(kind.group(1) if kind else "note", title), out))
         elif (shape := self.site.image_tag(name)) is not None:
             # a site plugin's image tag: the picture its first argument names, the rest its caption
             args = sub_closed(_OUTPUT, _OUTPUT_END, lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
@@ -1224,13 +1224,7 @@ class _JekyllLiquid(Renderer):
         body = "".join(inner)
         body = body.removeprefix("\n")
         lang = (node.args.split() or [""])[0]
-        tail: list[str] = []
-        for piece in reversed(out):  # the text of the tag's line before it: a list step's indentation
-            tail.append(piece)
-            if "\n" in piece or sum(map(len, tail)) > 200:
-                break
-        before = "".join(reversed(tail))
-        out.append(_fence(lang, body, before[before.rfind("\n") + 1:]))
+        out.append(_fence(lang, body, _line_before(out)))
 
     def _theme_include(self, target: str, params_text: str, ctx: Context) -> str:
         """An include that is not in the repository (a remote theme's helpers, as
@@ -1516,6 +1510,37 @@ def _tab_marker(tag: str, args: str, ctx: Context) -> str:
         " ".join(words[1:] if group and len(words) > 1 and words[0] == group else words)
     label = label.strip().strip("'\"") or "Tab"
     return "\n".join(["", "", tab_start(label), *label_lines(label), ""])
+
+
+def _line_before(out: list[str]) -> str:
+    """The text written on the current line so far (at most 200 characters looked back): what
+    precedes a tag on its line, a list step's indentation."""
+    tail: list[str] = []
+    for piece in reversed(out):
+        tail.append(piece)
+        if "\n" in piece or sum(map(len, tail)) > 200:
+            break
+    before = "".join(reversed(tail))
+    return before[before.rfind("\n") + 1:]
+
+
+#: a list item's marker at the start of a line (its content starts after it)
+_LIST_LEAD = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+")
+
+
+def _label_block(label: str, out: list[str]) -> str:
+    """A plugin block's label as a paragraph of its own, written where the tag stands: at the
+    indentation of its line, so that a callout inside a list step stays in that step (a step's
+    ``   {% note %}Text{% endnote %}`` was closed by a label at column 0, and the code blocks after
+    it read at the wrong depth); after a list marker on the same line, at that item's content. The
+    block's text goes on at the same indentation."""
+    before = _line_before(out)
+    if before.strip():
+        m = _LIST_LEAD.match(before)
+        indent = " " * len(m.group(0).expandtabs(4)) if m else before[:len(before) - len(before.lstrip())]
+    else:
+        indent = before
+    return "\n".join(label_lines(label, indent)) + "\n" + indent
 
 
 def _fence(lang: str, body: str, lead: str) -> str:
