@@ -625,3 +625,42 @@ def test_parse_block_html_keeps_raw_content_model_elements_whole(tmp_path: Path,
     out = jekyll.strip_kramdown("<table>\n<tr>\n<td markdown=\"1\">\n**bold**\n</td>\n</tr>\n</table>\n",
                                 parse_block_html=True)
     assert "<td>\n\n**bold**\n\n</td>" in out
+
+
+def test_bootstrap_tabs_are_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Bootstrap tabs (a <ul class="nav nav-tabs"> strip of links to the panes, <div class="tab-content">
+    holding <div class="tab-pane" id=..>; documentation-theme-jekyll's "Navtabs", bitwarden/help's Duo
+    page) are a tab set: each pane a tab labelled by the link targeting its id (href or
+    data-bs-target), its pictures recording their tab, the strip's links not page text. The same
+    markup in a code fence stays as written."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    for name in ("p.png", "o.png", "after.png"):
+        write(tmp_path, f"img/{name}", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\nPick a tab:\n\n"
+        '<ul class="nav nav-tabs" role="tablist">\n'
+        '  <li class="active"><a href="#personal" data-toggle="tab">Personal</a></li>\n'
+        '  <li><button class="nav-link" data-bs-target="#org" type="button"><i class="fa fa-users"></i> Organization</button></li>\n'
+        "</ul>\n\n"
+        '<div class="tab-content">\n  <div class="tab-pane active" id="personal">\n'
+        '    <p>Open <b>Settings</b>.</p>\n\n    <div class="note"><img src="/img/p.png" alt="Settings"></div>\n  </div>\n'
+        '  <div role="tabpanel" class="tab-pane" id="org">\n    <p>Open the organization.</p>\n'
+        '    <img src="/img/o.png" alt="Org">\n  </div>\n</div>\n\nAfter the tabs.\n\n![](/img/after.png)\n\n'
+        '```html\n<div class="tab-content"><div class="tab-pane" id="x">Shown as code</div></div>\n```\n'))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_a")
+    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("p.png", "Personal", ("Personal", "Organization")),
+                    ("o.png", "Organization", ("Personal", "Organization")), ("after.png", "", ())]
+    text = doc.sections[0].text
+    assert "Personal\n\nOpen Settings." in text and "Organization\n\nOpen the organization." in text
+    assert "After the tabs." in text and 'class="tab-pane" id="x">Shown as code' in text
+    assert text.count("Personal") == 1
+
+
+def test_a_tab_content_without_panes_is_left_alone() -> None:
+    text = '<div class="tab-content">\n<p>Just text.</p>\n</div>\n<div class="tab-pane" id="a">\n'
+    assert jekyll.bootstrap_tabs(text) == text

@@ -47,7 +47,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
 - Theme rules where a theme documents them: Minimal Mistakes' helper includes and
   notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
   image captions, a post's preview image), just-the-docs' children list under a
-  ``has_children`` page (:meth:`JekyllSite._children_listing`).
+  ``has_children`` page (:meth:`JekyllSite._children_listing`); Bootstrap tabs (``nav-tabs``
+  strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs") are tab sets
+  (:func:`bootstrap_tabs`).
 """
 
 from __future__ import annotations
@@ -883,6 +885,8 @@ class JekyllSite:
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
         listing = self._children_listing(page_rel, meta)
         body = body.rstrip() + listing if listing else body
+        if "tab-pane" in body:
+            body = outside_fences(body, bootstrap_tabs)
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
 
@@ -1510,6 +1514,111 @@ def _tab_marker(tag: str, args: str, ctx: Context) -> str:
         " ".join(words[1:] if group and len(words) > 1 and words[0] == group else words)
     label = label.strip().strip("'\"") or "Tab"
     return "\n".join(["", "", tab_start(label), *label_lines(label), ""])
+
+
+# Bootstrap's tab component (getbootstrap.com "Navs and tabs", JavaScript behavior), the tabs of
+# Bootstrap-based Jekyll themes (documentation-theme-jekyll "Navtabs"): a strip of links to the panes
+# (<ul class="nav nav-tabs">, role="tablist") and <div class="tab-content"> holding <div class="tab-pane" id=..>
+_DIV_EVENT = re.compile(r"<(/?)div\b([^<>]*)>", re.IGNORECASE)
+_TAB_STRIP = re.compile(r"<(ul|div|nav)\b([^<>]*)>", re.IGNORECASE)
+_TAB_LINK = re.compile(r"<(a|button)\b([^<>]*)>", re.IGNORECASE)
+_TAB_TARGET = re.compile(r"""\b(?:href|data-(?:bs-)?target)\s*=\s*["']#([^"'\s<>]{1,200})["']""", re.IGNORECASE)
+_CLASS_ATTR = re.compile(r"""\bclass\s*=\s*["']([^"'<>]*)["']""", re.IGNORECASE)
+_ID_ATTR = re.compile(r"""\bid\s*=\s*["']([^"'<>]{1,200})["']""", re.IGNORECASE)
+
+
+def _classes(attrs: str) -> set[str]:
+    m = _CLASS_ATTR.search(attrs)
+    return set(m.group(1).split()) if m else set()
+
+
+def bootstrap_tabs(text: str) -> str:
+    """Bootstrap tabs as tab sets: each ``<div class="tab-content">`` holding ``tab-pane``
+    divs opens a set, each pane is a tab labelled by the link of the tab strip that targets
+    its ``id`` (``href="#id"``, ``data-target``/``data-bs-target``; else the id), and the
+    strip (``<ul class="nav nav-tabs">``/``nav-pills`` or ``role="tablist"``, whose links
+    only switch panes) is dropped. Each pane stays an HTML block of its own, so its
+    pictures record their tab; bitwarden/help's Duo page showed 'Personal Organization'
+    as text and both panes as one. A tab-content without panes is left alone. Linear:
+    the div tags are matched once, a strip read within 20,000 characters of its start."""
+    labels: dict[str, str] = {}
+    strips: list[tuple[int, int]] = []
+    for m in _TAB_STRIP.finditer(text):
+        cls = _classes(m.group(2))
+        if not ({"nav-tabs", "nav-pills"} & cls or re.search(r"role\s*=\s*[\"']tablist", m.group(2), re.IGNORECASE)):
+            continue
+        if strips and m.start() < strips[-1][1]:
+            continue
+        # a strip is short: its end looked for in the next 20,000 characters (bounded work per strip)
+        close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(text, m.end(), m.end() + 20_000)
+        if close is None:
+            continue
+        found = False
+        region = text[m.end():close.start()]
+        lower = region.lower()
+        ends = {"a": -1, "button": -1}  # the next closing tag of each name (found once per stretch)
+        for link in _TAB_LINK.finditer(region):
+            name = link.group(1).lower()
+            if ends[name] < link.end():
+                at = lower.find(f"</{name}", link.end())
+                ends[name] = at if at >= 0 else len(region) + 1  # none: never looked for again
+            target = _TAB_TARGET.search(link.group(2))
+            if ends[name] > len(region) or ends[name] - link.end() > 500 or not target:  # no tab's label
+                continue
+            label = " ".join(re.sub(r"<[^<>]*>", " ", region[link.end():ends[name]]).split())
+            if label:
+                labels.setdefault(target.group(1), html.unescape(label))
+                found = True
+        if found:
+            strips.append((m.start(), close.end()))
+    events = list(_DIV_EVENT.finditer(text))
+    partner: dict[int, int] = {}  # index of an opening div event -> index of its closing one
+    stack: list[int] = []
+    for i, ev in enumerate(events):
+        if ev.group(1):
+            if stack:
+                partner[stack.pop()] = i
+        elif not ev.group(2).rstrip().endswith("/"):
+            stack.append(i)
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
+    i = 0
+    while i < len(events):
+        ev = events[i]
+        if ev.group(1) or "tab-content" not in _classes(ev.group(2)) or i not in partner:
+            i += 1
+            continue
+        end = partner[i]
+        panes: list[tuple[int, int]] = []
+        j = i + 1
+        while j < end:
+            inner = events[j]
+            if not inner.group(1) and j in partner and "tab-pane" in _classes(inner.group(2)):
+                panes.append((j, partner[j]))
+                j = partner[j] + 1
+            else:
+                j = partner.get(j, j) + 1
+        if panes:
+            edits.append((ev.start(), ev.end(), f"\n\n{set_open()}\n\n"))
+            for start, _stop in panes:
+                pane_id = _ID_ATTR.search(events[start].group(2))
+                name = pane_id.group(1) if pane_id else ""
+                label = labels.get(name, name)
+                edits.append((events[start].start(), events[start].start(),
+                              "\n".join(["", "", tab_start(label), *label_lines(label), "", ""])))
+            edits.append((events[end].start(), events[end].end(), f"\n\n{set_close()}\n\n"))
+        i = end + 1
+    if not edits:
+        return text
+    edits += [(a, b, "") for a, b in strips]
+    out: list[str] = []
+    pos = 0
+    for start, stop, new in sorted(edits, key=lambda e: (e[0], e[1])):
+        if start < pos:
+            continue
+        out += [text[pos:start], new]
+        pos = stop
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _line_before(out: list[str]) -> str:
