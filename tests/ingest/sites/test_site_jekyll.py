@@ -664,3 +664,26 @@ def test_bootstrap_tabs_are_tabs(tmp_path: Path, write: Callable[..., Path], png
 def test_a_tab_content_without_panes_is_left_alone() -> None:
     text = '<div class="tab-content">\n<p>Just text.</p>\n</div>\n<div class="tab-pane" id="a">\n'
     assert jekyll.bootstrap_tabs(text) == text
+
+
+def test_a_collection_document_resolves_relative_links_at_its_url(tmp_path: Path, write: Callable[..., Path],
+                                                                   png: bytes) -> None:
+    """A document of an output collection is written at the URL its collection's permalink gives
+    (Jekyll "Collections", "Permalinks": /tutorials/:title/ -> /tutorials/add-repo/; by default
+    /:collection/:path:output_ext), so a browser resolves its relative links there: F-Droid's
+    _tutorials/add-repo.html writes ../../../assets/x.png, /assets/x.png of the site, which read
+    as escaping the corpus from the file's folder. :name is the file name slugified; a permalink
+    left with a placeholder murar does not know gives nothing."""
+    write(tmp_path, "_config.yml", "title: T\ncollections:\n  tutorials:\n    output: true\n"
+          "    permalink: /tutorials/:title/\n  guides:\n    output: true\n  notes:\n    output: true\n"
+          "    permalink: /:year/:name/\n")
+    write(tmp_path, "assets/shot.png", png)
+    write(tmp_path, "guides/img/g.png", png)
+    write(tmp_path, "_tutorials/add-repo.html", "---\ntitle: T\n---\n<img src=\"../../../assets/shot.png\">\n")
+    write(tmp_path, "_guides/setup/first.md", "---\ntitle: G\n---\n![](../img/g.png)\n")
+    write(tmp_path, "_notes/n.md", "---\ntitle: N\n---\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    assert site.resolve_asset("../../../assets/shot.png", page_rel="_tutorials/add-repo.html").rel_path == "assets/shot.png"
+    assert site.resolve_asset("../img/g.png", page_rel="_guides/setup/first.md").rel_path == "guides/img/g.png"
+    assert site._permalink_folder("_notes/n.md") is None and site._permalink_folder("_guides/setup/first.md") == "guides/setup"
+

@@ -842,12 +842,36 @@ class JekyllSite:
         return lookup(self._root, cands, link=link)
 
     def _permalink_folder(self, page_rel: str) -> str | None:
-        """The URL folder (no leading/trailing ``/``) of a page with a literal
-        ``permalink`` (front matter or ``defaults``); ``None`` without one or when it
-        holds ``:placeholders``. Read once per page."""
+        """The URL folder (no leading/trailing ``/``) of a page with a ``permalink``
+        (front matter or ``defaults``), or of a document of an output collection (not
+        posts), whose URL its collection's ``permalink`` gives, by default
+        ``/:collection/:path:output_ext`` (``/:collection/:path/`` with ``permalink:
+        pretty``; Jekyll "Collections", "Permalinks": ``:collection``, ``:path`` (from the
+        collection folder, no extension), ``:name`` (the file name slugified), ``:title``
+        (the file name, or the ``slug`` front matter), ``:output_ext``). F-Droid's
+        ``_tutorials/add-repo.html`` under ``permalink: /tutorials/:title/`` is written at
+        ``/tutorials/add-repo/``, where its ``../../../assets/x.png`` is ``/assets/x.png``.
+        ``None`` without one, or when another placeholder is left. Read once per page."""
         if page_rel not in self._url_folders:
             folder: str | None = None
-            permalink = self.page_meta(page_rel, self._front(page_rel)[0]).get("permalink")
+            meta = self.page_meta(page_rel, self._front(page_rel)[0])
+            permalink = meta.get("permalink")
+            collection = self._collection_of(page_rel)
+            if collection is not None and collection.name != "posts" and collection.output:
+                if not (isinstance(permalink, str) and permalink.strip()):
+                    options = (self._site_object.get("collections") or {})
+                    options = options.get(collection.name) if isinstance(options, dict) else None
+                    permalink = options.get("permalink") if isinstance(options, dict) else None
+                    if not (isinstance(permalink, str) and permalink.strip()):
+                        pretty = str(self._site_object.get("permalink") or "").strip() == "pretty"
+                        permalink = "/:collection/:path/" if pretty else "/:collection/:path:output_ext"
+                inner = posixpath.splitext(page_rel[len(collection.folder) + 1:])[0]
+                stem = posixpath.basename(inner)
+                slug = meta.get("slug") if isinstance(meta.get("slug"), str) and meta.get("slug") else stem
+                values = {"collection": collection.name, "path": inner, "output_ext": ".html",
+                          "name": re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-"), "title": str(slug)}
+                permalink = re.sub(r":(collection|path|output_ext|name|title)\b",
+                                   lambda m: values[m.group(1)], str(permalink))
             if isinstance(permalink, str) and permalink.strip() and ":" not in permalink:
                 url = "/" + permalink.strip().lstrip("/")
                 folder = (url if url.endswith("/") else posixpath.dirname(url)).strip("/")
