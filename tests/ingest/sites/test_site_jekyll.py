@@ -687,3 +687,32 @@ def test_a_collection_document_resolves_relative_links_at_its_url(tmp_path: Path
     assert site.resolve_asset("../img/g.png", page_rel="_guides/setup/first.md").rel_path == "guides/img/g.png"
     assert site._permalink_folder("_notes/n.md") is None and site._permalink_folder("_guides/setup/first.md") == "guides/setup"
 
+
+def test_an_html_page_reads_its_front_matter_title_not_the_block(tmp_path: Path,
+                                                                 write: Callable[..., Path]) -> None:
+    """Jekyll reads an HTML page's front matter itself (the HTML never shows it) and runs no
+    Markdown converter on it: the page is titled by its front matter title (it showed the block
+    as text, '--- layout: tutorial title: ... ---', and was titled by its file name), and a site
+    plugin's image or callout tag on it writes HTML, not Markdown."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_plugins/shot.rb", "Liquid::Template.register_tag('shot', X)\n"
+          "# \"<img src=\\\"#{baseurl}/img/#{src}\\\">\"\n")
+    import io
+
+    from PIL import Image
+
+    shot = io.BytesIO()
+    Image.new("RGB", (320, 200), (40, 90, 160)).save(shot, format="PNG")  # (16 px images are dropped in HTML)
+    write(tmp_path, "img/a.png", shot.getvalue())
+    write(tmp_path, "guide.html", "---\nlayout: tutorial\ntitle: How to Add a Repo\n---\n<p>\n\tStep one.\n</p>\n"
+          "{% callout warning %}<p>Careful.</p>{% endcallout %}\n{% shot a.png The list %}\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("html")(tmp_path / "guide.html", site=site, assets_dir=tmp_path / "_a")
+    assert doc.title == "How to Add a Repo"
+    text = "\n".join(s.text for s in doc.sections)
+    assert "layout" not in text and "---" not in text and "Step one." in text
+    assert "Warning:" in text and "**" not in text and "Careful." in text and "![" not in text
+    assert [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)] == [("img/a.png", "The list")]

@@ -13,7 +13,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   ``_includes`` files are includes; ``published: false`` pages are excluded;
   ``defaults`` (front matter defaults by ``scope`` path/type) under each page's
   own front matter, for ``published`` and the ``page.*`` Liquid variables;
-  an ``.html`` file without front matter is a static file, not a page.
+  an ``.html`` file without front matter is a static file, not a page; an HTML page's front
+  matter is Jekyll's, never its text (its ``title`` titles the page), and no Markdown rule
+  (kramdown blocks, callout labels, Markdown written by plugin tags) applies to it.
 - Liquid (:meth:`JekyllSite.render_liquid`, rendered in document order by
   :mod:`murar.ingest.sites._liquid`): ``{% raw %}`` kept literal,
   ``{% comment %}`` removed, ``assign``/``capture`` read by the tags after them,
@@ -891,8 +893,14 @@ class JekyllSite:
         Matter") and kramdown attribute lists removed; front matter kept. Problems go
         to ``warnings``. Never raises."""
         sink = warnings if warnings is not None else []
-        meta, body, _ = split_front_matter(text)
+        meta, body, kind = split_front_matter(text)
         head = text[: len(text) - len(body)]
+        html_page = PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
+        if html_page:
+            # Jekyll reads an HTML page's front matter itself and runs no Markdown converter on it
+            # (Jekyll "Front Matter", "Pages"): the HTML never holds the block; its title is the page's
+            title = str(meta.get("title") or "").strip() if kind else ""
+            head = f"<title>{html.escape(title)}</title>\n" if title else ""
         meta = self.page_meta(page_rel, meta)
         drawn = [f"{{% include {meta[var]} %}}" for var in self._layout_page_includes(to_text(meta.get("layout")))
                  if isinstance(meta.get(var), str) and _INCLUDE_NAME.fullmatch(meta[var])]
@@ -910,7 +918,9 @@ class JekyllSite:
         listing = self._children_listing(page_rel, meta)
         body = body.rstrip() + listing if listing else body
         if "tab-pane" in body:
-            body = outside_fences(body, bootstrap_tabs)
+            body = body if html_page else outside_fences(body, bootstrap_tabs)
+        if html_page:
+            return head + body
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
 
@@ -1102,6 +1112,8 @@ class _JekyllLiquid(Renderer):
         self.site = site
         self.page_rel = page_rel
         self.files: list[str] = []  # the file being rendered, innermost last
+        # an HTML page is not converted from Markdown: what a plugin tag writes there is HTML
+        self.html_page = PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
 
     def render_file(self, text: str, file_rel: str, ctx: Context, out: list[str]) -> None:
         self.files.append(file_rel)
@@ -1219,14 +1231,14 @@ class _JekyllLiquid(Renderer):
             m = _PLUGIN_TITLE.search(args) or _QUOTED_FIRST.match(args)
             title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
             if name in _PLUGIN_CALLOUTS:
-                out.append(_label_block(admonition_label(name, title), out))
+                out.append(self._label(admonition_label(name, title), out))
             else:
-                out.append(_label_block(title, out) if title else DROPPED)
+                out.append(self._label(title, out) if title else DROPPED)
         elif name in _PLUGIN_KIND_CALLOUTS:
             kind = _KIND_ARG.match(args)
             m = _PLUGIN_TITLE.search(args)
             title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
-            out.append(_label_block(admonition_label(kind.group(1) if kind else "note", title), out))
+            out.append(self._label(admonition_label(kind.group(1) if kind else "note", title), out))
         elif (shape := self.site.image_tag(name)) is not None:
             # a site plugin's image tag: the picture its first argument names, the rest its caption
             args = sub_closed(_OUTPUT, _OUTPUT_END, lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
@@ -1238,10 +1250,16 @@ class _JekyllLiquid(Renderer):
             if not (is_remote(src) and not shape[0]):
                 src = shape[0] + src + shape[1]
                 src = src[:1] + re.sub(r"/{2,}", "/", src[1:]) if not is_remote(src) else src
-            out.append(_md_picture(src, rest.strip().strip("'\""), ""))
+            alt = rest.strip().strip("'\"")
+            out.append(f'<img src="{html.escape(src, quote=True)}" alt="{html.escape(alt, quote=True)}">'
+                       if self.html_page else _md_picture(src, alt, ""))
         else:  # a plugin's tag: its title, else nothing (the text around it stays)
             m = _PLUGIN_TITLE.search(args)
             out.append(next(g for g in m.groups() if g is not None) if m else DROPPED)
+
+    def _label(self, label: str, out: list[str]) -> str:
+        """A plugin block's label: :func:`_label_block`, or a bold paragraph on an HTML page."""
+        return f"<p><strong>{html.escape(label)}</strong></p>\n" if self.html_page else _label_block(label, out)
 
     def block(self, node: Tag, ctx: Context, out: list[str]) -> None:
         if node.name != "highlight" or not node.branches:
