@@ -283,11 +283,13 @@ def test_a_site_plugin_image_tag_is_the_picture_its_plugin_writes(tmp_path: Path
         write(tmp_path, name, png)
     write(tmp_path, "_posts/2020-01-01-p.md", (
         "---\ntitle: P\n---\n# P\n\n1. Open the menu. {% shot menu.png %}\n"
-        "2. Pick a tab:\n\n   {% shot /app/tab.png The tab list %}\n\n{% pic menu.png %}{% logo %}Done.\n"))
+        "2. Pick a tab:\n\n   {% shot /app/tab.png The tab list %}\n\n{% pic menu.png %}{% logo %}Done.\n"
+        "{% shot menu.png width=300 %} {% shot menu.png width=300 alt=\"Main menu\" %}\n"))
     site = jekyll.load(tmp_path, "_config.yml")
     doc = converter_for("markdown")(tmp_path / "_posts/2020-01-01-p.md", site=site, assets_dir=tmp_path / "_a")
     shots = [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)]
-    assert shots == [("media/menu.png", ""), ("media/app/tab.png", "The tab list")]
+    assert shots == [("media/menu.png", ""), ("media/app/tab.png", "The tab list"), ("media/menu.png", ""),
+                     ("media/menu.png", "Main menu")]
     text = doc.sections[0].text
     assert "Open the menu." in text and "Done." in text and "{%" not in text and "shot" not in text
 

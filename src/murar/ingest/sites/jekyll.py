@@ -1250,7 +1250,10 @@ class _JekyllLiquid(Renderer):
             if not (is_remote(src) and not shape[0]):
                 src = shape[0] + src + shape[1]
                 src = src[:1] + re.sub(r"/{2,}", "/", src[1:]) if not is_remote(src) else src
-            alt = rest.strip().strip("'\"")
+            # the caption: an alt/caption/title="..." parameter, else the words after the path
+            named = {k.lower(): v.strip("'\"") for k, v in _PARAM.findall(rest)}
+            alt = next((named[k] for k in ("alt", "caption", "title") if named.get(k)), "") or \
+                _PARAM.sub("", rest).strip().strip("'\"")
             out.append(f'<img src="{html.escape(src, quote=True)}" alt="{html.escape(alt, quote=True)}">'
                        if self.html_page else _md_picture(src, alt, ""))
         else:  # a plugin's tag: its title, else nothing (the text around it stays)
