@@ -300,11 +300,11 @@ def test_plugin_callout_blocks_naming_their_kind_are_labelled(tmp_path: Path, wr
     after it; without a kind it is a note. Before, only the body was kept, the box not marked."""
     page = ("{% callout warning %}\nAvoid editing data.json.\n{% endcallout %}\n\n"
             "{% callout success %}Pin it.{% endcallout %}\n\n{% alert info title=\"Heads up\" %}\nBody.\n{% endalert %}\n\n"
-            "{% callout %}\nPlain.\n{% endcallout %}\n")
+            "{% callout %}\nPlain.\n{% endcallout %}\n\n{% alert type=\"danger\" %}Gone.{% endalert %}\n")
     out = _render(tmp_path, write, page)
     assert "**Warning:**\n" in out and "Avoid editing data.json." in out
     assert "**Success:**\n\nPin it." in out and "**Info: Heads up**" in out and "**Note:**\n" in out
-    assert "endcallout" not in out and "endalert" not in out
+    assert "**Danger:**\n\nGone." in out and "endcallout" not in out and "endalert" not in out
 
 
 def test_a_plugin_callout_inside_a_list_step_stays_in_that_step(tmp_path: Path, write: Callable[..., Path]) -> None:
@@ -328,3 +328,10 @@ def test_a_plugin_callout_inside_a_list_step_stays_in_that_step(tmp_path: Path, 
     out = site.preprocess("---\ntitle: P\n---\n1. Step:\n\n    {% note %}Text.{% endnote %}\n2. {% tip %}B{% endtip %}\n",
                           page_rel="page.md", warnings=[])
     assert "\n    **Note:**\n\n    Text." in out and "2. \n   **Tip:**\n\n   B" in out
+
+
+def test_plugin_image_tags_are_read_from_every_plugins_dir(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``plugins_dir`` may name a list of folders (Jekyll "Configuration"); each is read."""
+    write(tmp_path, "_more/shot.rb", _IMAGE_PLUGIN)
+    out = _render(tmp_path, write, "{% shot a.png A shot %}\n", config="title: T\nplugins_dir: [_plugins, _more]\n")
+    assert out == "![A shot](</media/a.png>)\n"

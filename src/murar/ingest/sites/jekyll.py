@@ -651,9 +651,13 @@ class JekyllSite:
         """The ``<img src>`` shape of the site plugin tag ``name`` (:func:`plugin_image_tags`,
         ``plugins_dir`` of the config, under the source folder), or None."""
         if self._image_tags is None:
-            folder = str(self._site_object.get("plugins_dir") or "_plugins")
-            self._image_tags = {} if folder.startswith("/") or ".." in folder.split("/") else \
-                plugin_image_tags(self._root, safe_join(self._source, folder))
+            raw = self._site_object.get("plugins_dir") or "_plugins"  # a folder, or a list of them
+            self._image_tags = {}
+            for folder in (raw if isinstance(raw, list) else [raw])[:10]:
+                folder = str(folder)
+                if not (folder.startswith("/") or ".." in folder.split("/")):
+                    self._image_tags = {**plugin_image_tags(self._root, safe_join(self._source, folder)),
+                                        **self._image_tags}
         return self._image_tags.get(name)
 
     # -------------------------------------------------------------- classify
@@ -1235,10 +1239,13 @@ class _JekyllLiquid(Renderer):
             else:
                 out.append(self._label(title, out) if title else DROPPED)
         elif name in _PLUGIN_KIND_CALLOUTS:
-            kind = _KIND_ARG.match(args)
+            named = {k.lower(): v.strip("'\"") for k, v in _PARAM.findall(args)}
+            bare = _KIND_ARG.match(args)
+            kind = next((named[k] for k in ("type", "kind", "style") if named.get(k)), "") or \
+                (bare.group(1) if bare else "note")
             m = _PLUGIN_TITLE.search(args)
             title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
-            out.append(self._label(admonition_label(kind.group(1) if kind else "note", title), out))
+            out.append(self._label(admonition_label(kind, title), out))
         elif (shape := self.site.image_tag(name)) is not None:
             # a site plugin's image tag: the picture its first argument names, the rest its caption
             args = sub_closed(_OUTPUT, _OUTPUT_END, lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
