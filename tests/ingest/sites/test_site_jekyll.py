@@ -716,3 +716,17 @@ def test_an_html_page_reads_its_front_matter_title_not_the_block(tmp_path: Path,
     assert "layout" not in text and "---" not in text and "Step one." in text
     assert "Warning:" in text and "**" not in text and "Careful." in text and "![" not in text
     assert [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)] == [("img/a.png", "The list")]
+
+
+def test_highlight_on_an_html_page_is_a_code_block(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """{% highlight %} on an HTML page is Jekyll's <pre><code> block (no Markdown converter runs on
+    the page): it showed a Markdown fence as text ('```bash echo "" && ls ```', the <hi> lost)."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "p.html", '---\ntitle: Code page\n---\n<p>Run:</p>\n{% highlight bash %}\necho "<hi>" && ls\n'
+          "{% endhighlight %}\n<p>Done.</p>\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("html")(tmp_path / "p.html", site=site, assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert 'echo "<hi>" && ls' in text and "```" not in text and "Done." in text

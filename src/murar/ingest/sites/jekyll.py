@@ -1280,6 +1280,10 @@ class _JekyllLiquid(Renderer):
         body = "".join(inner)
         body = body.removeprefix("\n")
         lang = (node.args.split() or [""])[0]
+        if self.html_page:  # Jekyll writes the block as <pre><code> (no Markdown on an HTML page)
+            cls = f' class="language-{html.escape(lang, quote=True)}"' if lang else ""
+            out.append(f"<pre><code{cls}>{html.escape(body.rstrip(chr(10)))}</code></pre>")
+            return
         out.append(_fence(lang, body, _line_before(out)))
 
     def _theme_include(self, target: str, params_text: str, ctx: Context) -> str:
