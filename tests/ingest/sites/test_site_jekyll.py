@@ -730,3 +730,13 @@ def test_highlight_on_an_html_page_is_a_code_block(tmp_path: Path, write: Callab
     doc = converter_for("html")(tmp_path / "p.html", site=site, assets_dir=tmp_path / "_a")
     text = doc.sections[0].text
     assert 'echo "<hi>" && ls' in text and "```" not in text and "Done." in text
+
+
+def test_theme_figure_helper_on_an_html_page_is_an_img(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A theme helper's picture (Minimal Mistakes' figure include, not in the repository) on an
+    HTML page is an <img>, as the helper writes it: it was Markdown ('![Alt](<...>)') left as text."""
+    write(tmp_path, "_config.yml", "title: T\nremote_theme: mmistakes/minimal-mistakes\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess('---\ntitle: P\n---\n<p>See:</p>\n{% include figure image_path="/assets/a.png" alt="The app" '
+                          'caption="Main window" %}\n', page_rel="p.html", warnings=[])
+    assert '<img src="/assets/a.png" alt="The app" title="Main window">' in out and "![" not in out

@@ -1261,11 +1261,19 @@ class _JekyllLiquid(Renderer):
             named = {k.lower(): v.strip("'\"") for k, v in _PARAM.findall(rest)}
             alt = next((named[k] for k in ("alt", "caption", "title") if named.get(k)), "") or \
                 _PARAM.sub("", rest).strip().strip("'\"")
-            out.append(f'<img src="{html.escape(src, quote=True)}" alt="{html.escape(alt, quote=True)}">'
-                       if self.html_page else _md_picture(src, alt, ""))
+            out.append(self._picture(src, alt, ""))
         else:  # a plugin's tag: its title, else nothing (the text around it stays)
             m = _PLUGIN_TITLE.search(args)
             out.append(next(g for g in m.groups() if g is not None) if m else DROPPED)
+
+    def _picture(self, src: str, alt: str, caption: str) -> str:
+        """A picture a tag or theme helper writes: :func:`_md_picture`, or an ``<img>`` (its
+        caption the title) on an HTML page, where no Markdown is converted."""
+        if not self.html_page:
+            return _md_picture(src, alt, caption)
+        title = re.sub(r"<[^>]+>", "", caption).strip()
+        extra = f' title="{html.escape(title, quote=True)}"' if title else ""
+        return f'<img src="{html.escape(src, quote=True)}" alt="{html.escape(alt, quote=True)}"{extra}>'
 
     def _label(self, label: str, out: list[str]) -> str:
         """A plugin block's label: :func:`_label_block`, or a bold paragraph on an HTML page."""
@@ -1308,16 +1316,16 @@ class _JekyllLiquid(Renderer):
             params.setdefault("provider", stem)
         src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
         if src:
-            return _md_picture(src, params.get("alt") or params.get("caption") or "",
-                               params.get("caption") or params.get("title") or "")
+            return self._picture(src, params.get("alt") or params.get("caption") or "",
+                                 params.get("caption") or params.get("title") or "")
         embed = _VIDEO_EMBEDS.get(params.get("provider", "").lower())
         if embed and re.fullmatch(r"[\w-]+(?:\?[\w=&-]*)?", params.get("id", "")):
             return f'\n<iframe src="{embed.format(id=params["id"])}"></iframe>\n'
         page = ctx.globals.get("page")
         items = page.get(params.get("id") or posixpath.splitext(posixpath.basename(target))[0]) \
             if isinstance(page, dict) else None
-        pictures = [_md_picture(str(it["image_path"]), str(it.get("alt") or ""),
-                                str(it.get("title") or it.get("image_caption") or ""))
+        pictures = [self._picture(str(it["image_path"]), str(it.get("alt") or ""),
+                                  str(it.get("title") or it.get("image_caption") or ""))
                     for it in (items if isinstance(items, list) else [])
                     if isinstance(it, dict) and isinstance(it.get("image_path"), str) and it["image_path"].strip()]
         if not pictures:
