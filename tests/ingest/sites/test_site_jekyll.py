@@ -625,3 +625,118 @@ def test_parse_block_html_keeps_raw_content_model_elements_whole(tmp_path: Path,
     out = jekyll.strip_kramdown("<table>\n<tr>\n<td markdown=\"1\">\n**bold**\n</td>\n</tr>\n</table>\n",
                                 parse_block_html=True)
     assert "<td>\n\n**bold**\n\n</td>" in out
+
+
+def test_bootstrap_tabs_are_tabs(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Bootstrap tabs (a <ul class="nav nav-tabs"> strip of links to the panes, <div class="tab-content">
+    holding <div class="tab-pane" id=..>; documentation-theme-jekyll's "Navtabs", bitwarden/help's Duo
+    page) are a tab set: each pane a tab labelled by the link targeting its id (href or
+    data-bs-target), its pictures recording their tab, the strip's links not page text. The same
+    markup in a code fence stays as written."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    for name in ("p.png", "o.png", "after.png"):
+        write(tmp_path, f"img/{name}", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\nPick a tab:\n\n"
+        '<ul class="nav nav-tabs" role="tablist">\n'
+        '  <li class="active"><a href="#personal" data-toggle="tab">Personal</a></li>\n'
+        '  <li><button class="nav-link" data-bs-target="#org" type="button"><i class="fa fa-users"></i> Organization</button></li>\n'
+        "</ul>\n\n"
+        '<div class="tab-content">\n  <div class="tab-pane active" id="personal">\n'
+        '    <p>Open <b>Settings</b>.</p>\n\n    <div class="note"><img src="/img/p.png" alt="Settings"></div>\n  </div>\n'
+        '  <div role="tabpanel" class="tab-pane" id="org">\n    <p>Open the organization.</p>\n'
+        '    <img src="/img/o.png" alt="Org">\n  </div>\n</div>\n\nAfter the tabs.\n\n![](/img/after.png)\n\n'
+        '```html\n<div class="tab-content"><div class="tab-pane" id="x">Shown as code</div></div>\n```\n'))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_a")
+    tabs = [(Path(m.path or "").name, m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)]
+    assert tabs == [("p.png", "Personal", ("Personal", "Organization")),
+                    ("o.png", "Organization", ("Personal", "Organization")), ("after.png", "", ())]
+    text = doc.sections[0].text
+    assert "Personal\n\nOpen Settings." in text and "Organization\n\nOpen the organization." in text
+    assert "After the tabs." in text and 'class="tab-pane" id="x">Shown as code' in text
+    assert text.count("Personal") == 1
+
+
+def test_a_tab_content_without_panes_is_left_alone() -> None:
+    text = '<div class="tab-content">\n<p>Just text.</p>\n</div>\n<div class="tab-pane" id="a">\n'
+    assert jekyll.bootstrap_tabs(text) == text
+
+
+def test_a_collection_document_resolves_relative_links_at_its_url(tmp_path: Path, write: Callable[..., Path],
+                                                                   png: bytes) -> None:
+    """A document of an output collection is written at the URL its collection's permalink gives
+    (Jekyll "Collections", "Permalinks": /tutorials/:title/ -> /tutorials/add-repo/; by default
+    /:collection/:path:output_ext), so a browser resolves its relative links there: F-Droid's
+    _tutorials/add-repo.html writes ../../../assets/x.png, /assets/x.png of the site, which read
+    as escaping the corpus from the file's folder. :name is the file name slugified; a permalink
+    left with a placeholder murar does not know gives nothing."""
+    write(tmp_path, "_config.yml", "title: T\ncollections:\n  tutorials:\n    output: true\n"
+          "    permalink: /tutorials/:title/\n  guides:\n    output: true\n  notes:\n    output: true\n"
+          "    permalink: /:year/:name/\n")
+    write(tmp_path, "assets/shot.png", png)
+    write(tmp_path, "guides/img/g.png", png)
+    write(tmp_path, "_tutorials/add-repo.html", "---\ntitle: T\n---\n<img src=\"../../../assets/shot.png\">\n")
+    write(tmp_path, "_guides/setup/first.md", "---\ntitle: G\n---\n![](../img/g.png)\n")
+    write(tmp_path, "_notes/n.md", "---\ntitle: N\n---\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    assert site.resolve_asset("../../../assets/shot.png", page_rel="_tutorials/add-repo.html").rel_path == "assets/shot.png"
+    assert site.resolve_asset("../img/g.png", page_rel="_guides/setup/first.md").rel_path == "guides/img/g.png"
+    assert site._permalink_folder("_notes/n.md") is None and site._permalink_folder("_guides/setup/first.md") == "guides/setup"
+
+
+def test_an_html_page_reads_its_front_matter_title_not_the_block(tmp_path: Path,
+                                                                 write: Callable[..., Path]) -> None:
+    """Jekyll reads an HTML page's front matter itself (the HTML never shows it) and runs no
+    Markdown converter on it: the page is titled by its front matter title (it showed the block
+    as text, '--- layout: tutorial title: ... ---', and was titled by its file name), and a site
+    plugin's image or callout tag on it writes HTML, not Markdown."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "_plugins/shot.rb", "Liquid::Template.register_tag('shot', X)\n"
+          "# \"<img src=\\\"#{baseurl}/img/#{src}\\\">\"\n")
+    import io
+
+    from PIL import Image
+
+    shot = io.BytesIO()
+    Image.new("RGB", (320, 200), (40, 90, 160)).save(shot, format="PNG")  # (16 px images are dropped in HTML)
+    write(tmp_path, "img/a.png", shot.getvalue())
+    write(tmp_path, "guide.html", "---\nlayout: tutorial\ntitle: How to Add a Repo\n---\n<p>\n\tStep one.\n</p>\n"
+          "{% callout warning %}<p>Careful.</p>{% endcallout %}\n{% shot a.png The list %}\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("html")(tmp_path / "guide.html", site=site, assets_dir=tmp_path / "_a")
+    assert doc.title == "How to Add a Repo"
+    text = "\n".join(s.text for s in doc.sections)
+    assert "layout" not in text and "---" not in text and "Step one." in text
+    assert "Warning:" in text and "**" not in text and "Careful." in text and "![" not in text
+    assert [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)] == [("img/a.png", "The list")]
+
+
+def test_highlight_on_an_html_page_is_a_code_block(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """{% highlight %} on an HTML page is Jekyll's <pre><code> block (no Markdown converter runs on
+    the page): it showed a Markdown fence as text ('```bash echo "" && ls ```', the <hi> lost)."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "p.html", '---\ntitle: Code page\n---\n<p>Run:</p>\n{% highlight bash %}\necho "<hi>" && ls\n'
+          "{% endhighlight %}\n<p>Done.</p>\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("html")(tmp_path / "p.html", site=site, assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert 'echo "<hi>" && ls' in text and "```" not in text and "Done." in text
+
+
+def test_theme_figure_helper_on_an_html_page_is_an_img(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A theme helper's picture (Minimal Mistakes' figure include, not in the repository) on an
+    HTML page is an <img>, as the helper writes it: it was Markdown ('![Alt](<...>)') left as text."""
+    write(tmp_path, "_config.yml", "title: T\nremote_theme: mmistakes/minimal-mistakes\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess('---\ntitle: P\n---\n<p>See:</p>\n{% include figure image_path="/assets/a.png" alt="The app" '
+                          'caption="Main window" %}\n', page_rel="p.html", warnings=[])
+    assert '<img src="/assets/a.png" alt="The app" title="Main window">' in out and "![" not in out

@@ -248,3 +248,90 @@ def test_an_undefined_variable_is_nil_so_default_applies(tmp_path: Path, write: 
     include = "Add the **{{ name | default: page.title }}** integration{{ paginator.page | default: '!' }}.\n"
     out = _render(tmp_path, write, "{% include snippet.md %}", files={"_includes/snippet.md": include})
     assert out == "Add the **P** integration.\n"
+
+
+_IMAGE_PLUGIN = '''module Jekyll
+  class PictureTag < Liquid::Tag
+    def render(context)
+      src, caption = @markup.strip.split(" ", 2)
+      baseurl = context.registers[:site].config['baseurl']
+      "<a href=\\"#{baseurl}/media/#{src}\\"><img class=\\"shot\\" src=\\"#{baseurl}/media/#{src}\\" alt=\\"#{caption}\\" /></a>"
+    end
+  end
+end
+Liquid::Template.register_tag('shot', Jekyll::PictureTag)
+'''
+
+
+def test_a_site_plugin_image_tag_is_the_picture_its_plugin_writes(tmp_path: Path, write: Callable[..., Path],
+                                                                  png: bytes) -> None:
+    """A tag of the site's own plugin (Ruby in _plugins, not run) that writes <img src="#{baseurl}/
+    media/#{src}"> is that picture: its first argument in the plugin's src, the rest its caption
+    (bitwarden/help's {% image path caption %}, a leading '/' in the argument too). Such tags wrote
+    nothing, so every screenshot of the site was lost. A plugin registering several tags, or whose
+    src holds no argument, is not read; an unknown tag still writes nothing."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\nbaseurl: /help\n")
+    write(tmp_path, "_plugins/shot.rb", _IMAGE_PLUGIN)
+    write(tmp_path, "_plugins/two.rb", _IMAGE_PLUGIN.replace("register_tag('shot'", "register_tag('pic'")
+          + "Liquid::Template.register_tag('pic2', Jekyll::PictureTag)\n")
+    write(tmp_path, "_plugins/logo.rb", "Liquid::Template.register_tag('logo', X)\n"
+          "# '<img src=\"/static/logo.png\">'\n")
+    for name in ("media/app/tab.png", "media/menu.png"):
+        write(tmp_path, name, png)
+    write(tmp_path, "_posts/2020-01-01-p.md", (
+        "---\ntitle: P\n---\n# P\n\n1. Open the menu. {% shot menu.png %}\n"
+        "2. Pick a tab:\n\n   {% shot /app/tab.png The tab list %}\n\n{% pic menu.png %}{% logo %}Done.\n"
+        "{% shot menu.png width=300 %} {% shot menu.png width=300 alt=\"Main menu\" %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "_posts/2020-01-01-p.md", site=site, assets_dir=tmp_path / "_a")
+    shots = [(m.path, m.alt) for m in doc.media if isinstance(m, ImageItem)]
+    assert shots == [("media/menu.png", ""), ("media/app/tab.png", "The tab list"), ("media/menu.png", ""),
+                     ("media/menu.png", "Main menu")]
+    text = doc.sections[0].text
+    assert "Open the menu." in text and "Done." in text and "{%" not in text and "shot" not in text
+
+
+def test_plugin_callout_blocks_naming_their_kind_are_labelled(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """{% callout warning %}...{% endcallout %} (a site plugin's box of that kind, bitwarden/help's
+    callout.rb; also alert and admonition) reads as a labelled callout of that kind, a title="..."
+    after it; without a kind it is a note. Before, only the body was kept, the box not marked."""
+    page = ("{% callout warning %}\nAvoid editing data.json.\n{% endcallout %}\n\n"
+            "{% callout success %}Pin it.{% endcallout %}\n\n{% alert info title=\"Heads up\" %}\nBody.\n{% endalert %}\n\n"
+            "{% callout %}\nPlain.\n{% endcallout %}\n\n{% alert type=\"danger\" %}Gone.{% endalert %}\n")
+    out = _render(tmp_path, write, page)
+    assert "**Warning:**\n" in out and "Avoid editing data.json." in out
+    assert "**Success:**\n\nPin it." in out and "**Info: Heads up**" in out and "**Note:**\n" in out
+    assert "**Danger:**\n\nGone." in out and "endcallout" not in out and "endalert" not in out
+
+
+def test_a_plugin_callout_inside_a_list_step_stays_in_that_step(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A plugin callout written in a list step (bitwarden/help: '    {% note %}Text{% endnote %}'
+    under '1. Download the script:') is labelled at the step's indentation, so the step goes on: its
+    label at column 0 ended the list, and the indented code block after it read three spaces deep
+    ('   curl -Lso ...'). A callout after a list marker on its line is written at the item's content."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\n1. Download the script:\n\n    {% note %}All files go in `./data`.{% endnote %}\n\n"
+        "    Bash\n\n       curl -Lso run.sh https://x.org/sh\n\n2. Start it.\n"
+        "3. {% callout warning %}Keep the key.{% endcallout %}\n\n   Then go on.\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert "Note:\n\nAll files go in ./data." in text
+    assert "\ncurl -Lso run.sh https://x.org/sh\n" in text and "   curl" not in text
+    assert "Warning:\n\nKeep the key." in text and "Then go on." in text
+    out = site.preprocess("---\ntitle: P\n---\n1. Step:\n\n    {% note %}Text.{% endnote %}\n2. {% tip %}B{% endtip %}\n",
+                          page_rel="page.md", warnings=[])
+    assert "\n    **Note:**\n\n    Text." in out and "2. \n   **Tip:**\n\n   B" in out
+
+
+def test_plugin_image_tags_are_read_from_every_plugins_dir(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """``plugins_dir`` may name a list of folders (Jekyll "Configuration"); each is read."""
+    write(tmp_path, "_more/shot.rb", _IMAGE_PLUGIN)
+    out = _render(tmp_path, write, "{% shot a.png A shot %}\n", config="title: T\nplugins_dir: [_plugins, _more]\n")
+    assert out == "![A shot](</media/a.png>)\n"

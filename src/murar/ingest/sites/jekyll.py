@@ -13,7 +13,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   ``_includes`` files are includes; ``published: false`` pages are excluded;
   ``defaults`` (front matter defaults by ``scope`` path/type) under each page's
   own front matter, for ``published`` and the ``page.*`` Liquid variables;
-  an ``.html`` file without front matter is a static file, not a page.
+  an ``.html`` file without front matter is a static file, not a page; an HTML page's front
+  matter is Jekyll's, never its text (its ``title`` titles the page), and no Markdown rule
+  (kramdown blocks, callout labels, Markdown written by plugin tags) applies to it.
 - Liquid (:meth:`JekyllSite.render_liquid`, rendered in document order by
   :mod:`murar.ingest.sites._liquid`): ``{% raw %}`` kept literal,
   ``{% comment %}`` removed, ``assign``/``capture`` read by the tags after them,
@@ -36,7 +38,10 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   murar does not run) writes its ``title="..."`` argument, as an unknown Hugo
   shortcode keeps its title (Home Assistant's ``{% my automations title="**Settings**"
   %}`` link text), else nothing; the text around it stays, and emphasis that held
-  only such a tag (``**{% my blueprints %}**``) goes with it. A page with ``render_with_liquid: false``
+  only such a tag (``**{% my blueprints %}**``) goes with it; a tag of the site's own plugin
+  (``_plugins/*.rb``) that writes ``<img src="#{baseurl}/images/#{src}">`` is that picture, its
+  first argument in that src (:func:`plugin_image_tags`); a plugin's ``{% callout kind %}`` (also
+  ``alert``, ``admonition``) block is a callout of that kind. A page with ``render_with_liquid: false``
   (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
   evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
@@ -44,7 +49,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
 - Theme rules where a theme documents them: Minimal Mistakes' helper includes and
   notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
   image captions, a post's preview image), just-the-docs' children list under a
-  ``has_children`` page (:meth:`JekyllSite._children_listing`).
+  ``has_children`` page (:meth:`JekyllSite._children_listing`); Bootstrap tabs (``nav-tabs``
+  strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs") are tab sets
+  (:func:`bootstrap_tabs`).
 """
 
 from __future__ import annotations
@@ -483,6 +490,10 @@ _EMPTY_EMPHASIS = re.compile(r"(\*\*|__|\*|_)" + DROPPED + r"\1")
 # (Home Assistant's alerts.rb, preCICE: "Note"/"Tip"/... as its title) and {% details "Title" %}
 _PLUGIN_CALLOUTS = frozenset({"note", "tip", "important", "warning", "caution", "danger", "info"})
 _PLUGIN_COLLAPSIBLES = frozenset({"details", "spoiler", "collapse", "expand", "expandable"})
+# plugin callout blocks that take their kind as the first argument: {% callout warning %}...{% endcallout %}
+# (bitwarden/help's callout.rb, Bootstrap-style alert.rb: a box per kind, "Note" when none is given)
+_PLUGIN_KIND_CALLOUTS = frozenset({"callout", "alert", "admonition"})
+_KIND_ARG = re.compile(r"""^\s*["']?([A-Za-z][\w-]{0,40})["']?(?:\s|$)(?!\s*=)""")
 _QUOTED_FIRST = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)')""")
 _OUTPUT_END = re.compile(r"\}\}")
 #: characters one page's ``markdownify`` filters convert (markdown-it takes up to 10 s on
@@ -514,6 +525,51 @@ _LAYOUT_PAGE_BLOCK = re.compile(r"<(div|p|h[2-6]|section|blockquote)\b[^<>]*>\s*
                                 r"\s*(?:\|\s*markdownify\s*)?-?\}\}\s*</\1\s*>")
 _LAYOUT_CONTENT = re.compile(r"\{\{-?\s*content\s*-?\}\}")
 _INCLUDE_NAME = re.compile(r"[\w./-]{1,300}")
+
+#: a site plugin's tag registration (Jekyll "Plugins", "Tags": Ruby in ``_plugins``)
+_REGISTER_TAG = re.compile(r"""register_tag\(\s*['"]([\w-]{1,100})['"]\s*,""")
+# the src of an <img> a plugin writes (in a Ruby string: src=\"...\"), its #{...} interpolations kept
+_PLUGIN_IMG_SRC = re.compile(r"""<img\b[^<>]{0,300}?\bsrc=\\?["']((?:#\{[^{}"'\n]{0,200}\}|[^"'\\#<>\s]|#(?!\{)){0,300})\\?["']""")
+_INTERPOLATION = re.compile(r"#\{([^{}]*)\}")
+_MAX_PLUGIN_FILES = 100
+_MAX_PLUGIN_BYTES = 200_000
+
+
+def plugin_image_tags(root: Path, plugins_dir: str) -> dict[str, tuple[str, str]]:
+    """Tags of the site's own plugins that write an image: tag name -> the text the
+    plugin puts before and after the tag's first argument in the ``<img src>`` it
+    writes. Jekyll runs a site's Ruby plugins from ``plugins_dir`` (default
+    ``_plugins``; "Plugins", "Tags"); murar runs no Ruby, but a file that registers
+    one tag and writes ``<img src="#{baseurl}/images/#{src}">`` (bitwarden/help's
+    ``{% image path caption %}``) says where the picture is: the one interpolation
+    that is not a ``baseurl`` is the argument, a ``baseurl`` is the site root. A file
+    registering several tags, or whose images are built otherwise, gives nothing.
+    At most 100 files of 200 KB; files out of the site are not read. Never raises."""
+    tags: dict[str, tuple[str, str]] = {}
+    root = root.resolve()
+    for rel in os_walk_files(root, plugins_dir, (".rb",))[:_MAX_PLUGIN_FILES]:
+        path = root / rel
+        try:
+            if inside_root(path, root).problem or path.stat().st_size > _MAX_PLUGIN_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        names = set(_REGISTER_TAG.findall(text))
+        if len(names) != 1:
+            continue
+        shapes: set[tuple[str, str]] = set()
+        for m in _PLUGIN_IMG_SRC.finditer(text):
+            parts = _INTERPOLATION.split(m.group(1))  # literal, expression, literal, ...
+            args = [i for i in range(1, len(parts), 2) if not re.search(r"base_?url", parts[i], re.IGNORECASE)]
+            if len(args) != 1:
+                shapes.add(("", "\0"))  # an image built from no argument, or from several: not read
+                continue
+            literal_parts = ["" if i % 2 else part for i, part in enumerate(parts)]
+            shapes.add(("".join(literal_parts[:args[0]]), "".join(literal_parts[args[0] + 1:])))
+        if len(shapes) == 1 and ("", "\0") not in shapes:
+            tags[names.pop()] = shapes.pop()
+    return tags
 
 
 class JekyllSite:
@@ -557,6 +613,7 @@ class JekyllSite:
         self._children_nav: bool | None = None
         self._layouts: dict[str, tuple[str, str]] = {}  # layout name -> (its parent layout, its body)
         self._static_files: list[dict[str, Any]] | None = None
+        self._image_tags: dict[str, tuple[str, str]] | None = None
 
     @property
     def config(self) -> SiteConfig:
@@ -589,6 +646,19 @@ class JekyllSite:
                             "extname": dot + ext if dot else "", "collection": None})
             self._static_files = out
         return self._static_files
+
+    def image_tag(self, name: str) -> tuple[str, str] | None:
+        """The ``<img src>`` shape of the site plugin tag ``name`` (:func:`plugin_image_tags`,
+        ``plugins_dir`` of the config, under the source folder), or None."""
+        if self._image_tags is None:
+            raw = self._site_object.get("plugins_dir") or "_plugins"  # a folder, or a list of them
+            self._image_tags = {}
+            for folder in (raw if isinstance(raw, list) else [raw])[:10]:
+                folder = str(folder)
+                if not (folder.startswith("/") or ".." in folder.split("/")):
+                    self._image_tags = {**plugin_image_tags(self._root, safe_join(self._source, folder)),
+                                        **self._image_tags}
+        return self._image_tags.get(name)
 
     # -------------------------------------------------------------- classify
     def _inner(self, rel: str) -> str | None:
@@ -778,12 +848,36 @@ class JekyllSite:
         return lookup(self._root, cands, link=link)
 
     def _permalink_folder(self, page_rel: str) -> str | None:
-        """The URL folder (no leading/trailing ``/``) of a page with a literal
-        ``permalink`` (front matter or ``defaults``); ``None`` without one or when it
-        holds ``:placeholders``. Read once per page."""
+        """The URL folder (no leading/trailing ``/``) of a page with a ``permalink``
+        (front matter or ``defaults``), or of a document of an output collection (not
+        posts), whose URL its collection's ``permalink`` gives, by default
+        ``/:collection/:path:output_ext`` (``/:collection/:path/`` with ``permalink:
+        pretty``; Jekyll "Collections", "Permalinks": ``:collection``, ``:path`` (from the
+        collection folder, no extension), ``:name`` (the file name slugified), ``:title``
+        (the file name, or the ``slug`` front matter), ``:output_ext``). F-Droid's
+        ``_tutorials/add-repo.html`` under ``permalink: /tutorials/:title/`` is written at
+        ``/tutorials/add-repo/``, where its ``../../../assets/x.png`` is ``/assets/x.png``.
+        ``None`` without one, or when another placeholder is left. Read once per page."""
         if page_rel not in self._url_folders:
             folder: str | None = None
-            permalink = self.page_meta(page_rel, self._front(page_rel)[0]).get("permalink")
+            meta = self.page_meta(page_rel, self._front(page_rel)[0])
+            permalink = meta.get("permalink")
+            collection = self._collection_of(page_rel)
+            if collection is not None and collection.name != "posts" and collection.output:
+                if not (isinstance(permalink, str) and permalink.strip()):
+                    options = (self._site_object.get("collections") or {})
+                    options = options.get(collection.name) if isinstance(options, dict) else None
+                    permalink = options.get("permalink") if isinstance(options, dict) else None
+                    if not (isinstance(permalink, str) and permalink.strip()):
+                        pretty = str(self._site_object.get("permalink") or "").strip() == "pretty"
+                        permalink = "/:collection/:path/" if pretty else "/:collection/:path:output_ext"
+                inner = posixpath.splitext(page_rel[len(collection.folder) + 1:])[0]
+                stem = posixpath.basename(inner)
+                slug = meta.get("slug") if isinstance(meta.get("slug"), str) and meta.get("slug") else stem
+                values = {"collection": collection.name, "path": inner, "output_ext": ".html",
+                          "name": re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-"), "title": str(slug)}
+                permalink = re.sub(r":(collection|path|output_ext|name|title)\b",
+                                   lambda m: values[m.group(1)], str(permalink))
             if isinstance(permalink, str) and permalink.strip() and ":" not in permalink:
                 url = "/" + permalink.strip().lstrip("/")
                 folder = (url if url.endswith("/") else posixpath.dirname(url)).strip("/")
@@ -803,8 +897,14 @@ class JekyllSite:
         Matter") and kramdown attribute lists removed; front matter kept. Problems go
         to ``warnings``. Never raises."""
         sink = warnings if warnings is not None else []
-        meta, body, _ = split_front_matter(text)
+        meta, body, kind = split_front_matter(text)
         head = text[: len(text) - len(body)]
+        html_page = PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
+        if html_page:
+            # Jekyll reads an HTML page's front matter itself and runs no Markdown converter on it
+            # (Jekyll "Front Matter", "Pages"): the HTML never holds the block; its title is the page's
+            title = str(meta.get("title") or "").strip() if kind else ""
+            head = f"<title>{html.escape(title)}</title>\n" if title else ""
         meta = self.page_meta(page_rel, meta)
         drawn = [f"{{% include {meta[var]} %}}" for var in self._layout_page_includes(to_text(meta.get("layout")))
                  if isinstance(meta.get(var), str) and _INCLUDE_NAME.fullmatch(meta[var])]
@@ -821,6 +921,10 @@ class JekyllSite:
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
         listing = self._children_listing(page_rel, meta)
         body = body.rstrip() + listing if listing else body
+        if "tab-pane" in body:
+            body = body if html_page else outside_fences(body, bootstrap_tabs)
+        if html_page:
+            return head + body
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
 
@@ -1012,6 +1116,8 @@ class _JekyllLiquid(Renderer):
         self.site = site
         self.page_rel = page_rel
         self.files: list[str] = []  # the file being rendered, innermost last
+        # an HTML page is not converted from Markdown: what a plugin tag writes there is HTML
+        self.html_page = PAGE_MARKUP.get(suffix_of(page_rel)) == "html"
 
     def render_file(self, text: str, file_rel: str, ctx: Context, out: list[str]) -> None:
         self.files.append(file_rel)
@@ -1129,12 +1235,49 @@ class _JekyllLiquid(Renderer):
             m = _PLUGIN_TITLE.search(args) or _QUOTED_FIRST.match(args)
             title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
             if name in _PLUGIN_CALLOUTS:
-                out.append("\n".join(label_lines(admonition_label(name, title), "")) + "\n")
+                out.append(self._label(admonition_label(name, title), out))
             else:
-                out.append("\n".join(label_lines(title, "")) + "\n" if title else DROPPED)
+                out.append(self._label(title, out) if title else DROPPED)
+        elif name in _PLUGIN_KIND_CALLOUTS:
+            named = {k.lower(): v.strip("'\"") for k, v in _PARAM.findall(args)}
+            bare = _KIND_ARG.match(args)
+            kind = next((named[k] for k in ("type", "kind", "style") if named.get(k)), "") or \
+                (bare.group(1) if bare else "note")
+            m = _PLUGIN_TITLE.search(args)
+            title = next((g for g in m.groups() if g is not None), "").strip() if m else ""
+            out.append(self._label(admonition_label(kind, title), out))
+        elif (shape := self.site.image_tag(name)) is not None:
+            # a site plugin's image tag: the picture its first argument names, the rest its caption
+            args = sub_closed(_OUTPUT, _OUTPUT_END, lambda v: to_text(self.evaluate(v.group(1), ctx)), args)
+            first, _, rest = args.strip().partition(" ")
+            src = first.strip("'\"")
+            if not src:
+                out.append(DROPPED)
+                return
+            if not (is_remote(src) and not shape[0]):
+                src = shape[0] + src + shape[1]
+                src = src[:1] + re.sub(r"/{2,}", "/", src[1:]) if not is_remote(src) else src
+            # the caption: an alt/caption/title="..." parameter, else the words after the path
+            named = {k.lower(): v.strip("'\"") for k, v in _PARAM.findall(rest)}
+            alt = next((named[k] for k in ("alt", "caption", "title") if named.get(k)), "") or \
+                _PARAM.sub("", rest).strip().strip("'\"")
+            out.append(self._picture(src, alt, ""))
         else:  # a plugin's tag: its title, else nothing (the text around it stays)
             m = _PLUGIN_TITLE.search(args)
             out.append(next(g for g in m.groups() if g is not None) if m else DROPPED)
+
+    def _picture(self, src: str, alt: str, caption: str) -> str:
+        """A picture a tag or theme helper writes: :func:`_md_picture`, or an ``<img>`` (its
+        caption the title) on an HTML page, where no Markdown is converted."""
+        if not self.html_page:
+            return _md_picture(src, alt, caption)
+        title = re.sub(r"<[^>]+>", "", caption).strip()
+        extra = f' title="{html.escape(title, quote=True)}"' if title else ""
+        return f'<img src="{html.escape(src, quote=True)}" alt="{html.escape(alt, quote=True)}"{extra}>'
+
+    def _label(self, label: str, out: list[str]) -> str:
+        """A plugin block's label: :func:`_label_block`, or a bold paragraph on an HTML page."""
+        return f"<p><strong>{html.escape(label)}</strong></p>\n" if self.html_page else _label_block(label, out)
 
     def block(self, node: Tag, ctx: Context, out: list[str]) -> None:
         if node.name != "highlight" or not node.branches:
@@ -1145,13 +1288,11 @@ class _JekyllLiquid(Renderer):
         body = "".join(inner)
         body = body.removeprefix("\n")
         lang = (node.args.split() or [""])[0]
-        tail: list[str] = []
-        for piece in reversed(out):  # the text of the tag's line before it: a list step's indentation
-            tail.append(piece)
-            if "\n" in piece or sum(map(len, tail)) > 200:
-                break
-        before = "".join(reversed(tail))
-        out.append(_fence(lang, body, before[before.rfind("\n") + 1:]))
+        if self.html_page:  # Jekyll writes the block as <pre><code> (no Markdown on an HTML page)
+            cls = f' class="language-{html.escape(lang, quote=True)}"' if lang else ""
+            out.append(f"<pre><code{cls}>{html.escape(body.rstrip(chr(10)))}</code></pre>")
+            return
+        out.append(_fence(lang, body, _line_before(out)))
 
     def _theme_include(self, target: str, params_text: str, ctx: Context) -> str:
         """An include that is not in the repository (a remote theme's helpers, as
@@ -1175,16 +1316,16 @@ class _JekyllLiquid(Renderer):
             params.setdefault("provider", stem)
         src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
         if src:
-            return _md_picture(src, params.get("alt") or params.get("caption") or "",
-                               params.get("caption") or params.get("title") or "")
+            return self._picture(src, params.get("alt") or params.get("caption") or "",
+                                 params.get("caption") or params.get("title") or "")
         embed = _VIDEO_EMBEDS.get(params.get("provider", "").lower())
         if embed and re.fullmatch(r"[\w-]+(?:\?[\w=&-]*)?", params.get("id", "")):
             return f'\n<iframe src="{embed.format(id=params["id"])}"></iframe>\n'
         page = ctx.globals.get("page")
         items = page.get(params.get("id") or posixpath.splitext(posixpath.basename(target))[0]) \
             if isinstance(page, dict) else None
-        pictures = [_md_picture(str(it["image_path"]), str(it.get("alt") or ""),
-                                str(it.get("title") or it.get("image_caption") or ""))
+        pictures = [self._picture(str(it["image_path"]), str(it.get("alt") or ""),
+                                  str(it.get("title") or it.get("image_caption") or ""))
                     for it in (items if isinstance(items, list) else [])
                     if isinstance(it, dict) and isinstance(it.get("image_path"), str) and it["image_path"].strip()]
         if not pictures:
@@ -1437,6 +1578,142 @@ def _tab_marker(tag: str, args: str, ctx: Context) -> str:
         " ".join(words[1:] if group and len(words) > 1 and words[0] == group else words)
     label = label.strip().strip("'\"") or "Tab"
     return "\n".join(["", "", tab_start(label), *label_lines(label), ""])
+
+
+# Bootstrap's tab component (getbootstrap.com "Navs and tabs", JavaScript behavior), the tabs of
+# Bootstrap-based Jekyll themes (documentation-theme-jekyll "Navtabs"): a strip of links to the panes
+# (<ul class="nav nav-tabs">, role="tablist") and <div class="tab-content"> holding <div class="tab-pane" id=..>
+_DIV_EVENT = re.compile(r"<(/?)div\b([^<>]*)>", re.IGNORECASE)
+_TAB_STRIP = re.compile(r"<(ul|div|nav)\b([^<>]*)>", re.IGNORECASE)
+_TAB_LINK = re.compile(r"<(a|button)\b([^<>]*)>", re.IGNORECASE)
+_TAB_TARGET = re.compile(r"""\b(?:href|data-(?:bs-)?target)\s*=\s*["']#([^"'\s<>]{1,200})["']""", re.IGNORECASE)
+_CLASS_ATTR = re.compile(r"""\bclass\s*=\s*["']([^"'<>]*)["']""", re.IGNORECASE)
+_ID_ATTR = re.compile(r"""\bid\s*=\s*["']([^"'<>]{1,200})["']""", re.IGNORECASE)
+
+
+def _classes(attrs: str) -> set[str]:
+    m = _CLASS_ATTR.search(attrs)
+    return set(m.group(1).split()) if m else set()
+
+
+def bootstrap_tabs(text: str) -> str:
+    """Bootstrap tabs as tab sets: each ``<div class="tab-content">`` holding ``tab-pane``
+    divs opens a set, each pane is a tab labelled by the link of the tab strip that targets
+    its ``id`` (``href="#id"``, ``data-target``/``data-bs-target``; else the id), and the
+    strip (``<ul class="nav nav-tabs">``/``nav-pills`` or ``role="tablist"``, whose links
+    only switch panes) is dropped. Each pane stays an HTML block of its own, so its
+    pictures record their tab; bitwarden/help's Duo page showed 'Personal Organization'
+    as text and both panes as one. A tab-content without panes is left alone. Linear:
+    the div tags are matched once, a strip read within 20,000 characters of its start."""
+    labels: dict[str, str] = {}
+    strips: list[tuple[int, int]] = []
+    for m in _TAB_STRIP.finditer(text):
+        cls = _classes(m.group(2))
+        if not ({"nav-tabs", "nav-pills"} & cls or re.search(r"role\s*=\s*[\"']tablist", m.group(2), re.IGNORECASE)):
+            continue
+        if strips and m.start() < strips[-1][1]:
+            continue
+        # a strip is short: its end looked for in the next 20,000 characters (bounded work per strip)
+        close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(text, m.end(), m.end() + 20_000)
+        if close is None:
+            continue
+        found = False
+        region = text[m.end():close.start()]
+        lower = region.lower()
+        ends = {"a": -1, "button": -1}  # the next closing tag of each name (found once per stretch)
+        for link in _TAB_LINK.finditer(region):
+            name = link.group(1).lower()
+            if ends[name] < link.end():
+                at = lower.find(f"</{name}", link.end())
+                ends[name] = at if at >= 0 else len(region) + 1  # none: never looked for again
+            target = _TAB_TARGET.search(link.group(2))
+            if ends[name] > len(region) or ends[name] - link.end() > 500 or not target:  # no tab's label
+                continue
+            label = " ".join(re.sub(r"<[^<>]*>", " ", region[link.end():ends[name]]).split())
+            if label:
+                labels.setdefault(target.group(1), html.unescape(label))
+                found = True
+        if found:
+            strips.append((m.start(), close.end()))
+    events = list(_DIV_EVENT.finditer(text))
+    partner: dict[int, int] = {}  # index of an opening div event -> index of its closing one
+    stack: list[int] = []
+    for i, ev in enumerate(events):
+        if ev.group(1):
+            if stack:
+                partner[stack.pop()] = i
+        elif not ev.group(2).rstrip().endswith("/"):
+            stack.append(i)
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
+    i = 0
+    while i < len(events):
+        ev = events[i]
+        if ev.group(1) or "tab-content" not in _classes(ev.group(2)) or i not in partner:
+            i += 1
+            continue
+        end = partner[i]
+        panes: list[tuple[int, int]] = []
+        j = i + 1
+        while j < end:
+            inner = events[j]
+            if not inner.group(1) and j in partner and "tab-pane" in _classes(inner.group(2)):
+                panes.append((j, partner[j]))
+                j = partner[j] + 1
+            else:
+                j = partner.get(j, j) + 1
+        if panes:
+            edits.append((ev.start(), ev.end(), f"\n\n{set_open()}\n\n"))
+            for start, _stop in panes:
+                pane_id = _ID_ATTR.search(events[start].group(2))
+                name = pane_id.group(1) if pane_id else ""
+                label = labels.get(name, name)
+                edits.append((events[start].start(), events[start].start(),
+                              "\n".join(["", "", tab_start(label), *label_lines(label), "", ""])))
+            edits.append((events[end].start(), events[end].end(), f"\n\n{set_close()}\n\n"))
+        i = end + 1
+    if not edits:
+        return text
+    edits += [(a, b, "") for a, b in strips]
+    out: list[str] = []
+    pos = 0
+    for start, stop, new in sorted(edits, key=lambda e: (e[0], e[1])):
+        if start < pos:
+            continue
+        out += [text[pos:start], new]
+        pos = stop
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _line_before(out: list[str]) -> str:
+    """The text written on the current line so far (at most 200 characters looked back): what
+    precedes a tag on its line, a list step's indentation."""
+    tail: list[str] = []
+    for piece in reversed(out):
+        tail.append(piece)
+        if "\n" in piece or sum(map(len, tail)) > 200:
+            break
+    before = "".join(reversed(tail))
+    return before[before.rfind("\n") + 1:]
+
+
+#: a list item's marker at the start of a line (its content starts after it)
+_LIST_LEAD = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+")
+
+
+def _label_block(label: str, out: list[str]) -> str:
+    """A plugin block's label as a paragraph of its own, written where the tag stands: at the
+    indentation of its line, so that a callout inside a list step stays in that step (a step's
+    ``   {% note %}Text{% endnote %}`` was closed by a label at column 0, and the code blocks after
+    it read at the wrong depth); after a list marker on the same line, at that item's content. The
+    block's text goes on at the same indentation."""
+    before = _line_before(out)
+    if before.strip():
+        m = _LIST_LEAD.match(before)
+        indent = " " * len(m.group(0).expandtabs(4)) if m else before[:len(before) - len(before.lstrip())]
+    else:
+        indent = before
+    return "\n".join(label_lines(label, indent)) + "\n" + indent
 
 
 def _fence(lang: str, body: str, lead: str) -> str:
