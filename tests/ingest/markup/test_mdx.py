@@ -190,6 +190,24 @@ def test_rebase_links_keeps_partial_links_pointing_at_the_same_file() -> None:
     assert "](../img/x.png)" in out and 'src="../img/y.png"' in out and "](/abs.png)" in out
 
 
+def test_an_escaped_underscore_in_an_import_path_is_the_string_value(tmp_path: Path) -> None:
+    """An import specifier is a JavaScript string: Prettier writes a partial's ``_`` as
+    ``\\_`` in Markdown pages (``import Guide from './\\_guide-setup.md'``), whose value is
+    ``./_guide-setup.md``, the file Docusaurus imports; its text and images are the page's."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "_guide-setup.md").write_text("## Setup steps\n\nEscaped partial text.\n\n"
+                                                   "![Shot](/img/base.png)\n")
+    (root / "docs" / "setup.mdx").write_text(
+        "import Guide from './\\_guide-setup.md';\nimport Other from \"./\\x5fguide-setup.md\";\n\n"
+        "# Setup\n\n<Guide/>\n\n<Other />\n")
+    doc = convert_mdx(root / "docs" / "setup.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("Escaped partial text.") == 2
+    assert [m.alt for m in doc.media if isinstance(m, ImageItem)] == ["Shot", "Shot"]
+    assert not [w for w in doc.warnings if "cannot read" in w]
+
+
 def test_a_partial_that_includes_itself_is_inlined_once(tmp_path: Path) -> None:
     site = _site(tmp_path)
     root = site.config.root

@@ -133,6 +133,31 @@ _IMPORT_MD = re.compile(r"""(?m)^\s*import\s+[\w${}\s,*]+\s+from\s+['"]([^'"]+\.
 MAX_PACKAGE_JSON_BYTES = 1_000_000
 
 
+_JS_ESCAPE = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|(\r\n|[\s\S]))")
+_JS_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def js_string_value(text: str) -> str:
+    """The value of the body of a JavaScript string literal: ``\\_`` is ``_`` (a
+    character that needs no escape stands for itself), ``\\n``, ``\\x41``,
+    ``\\u0041``, ``\\u{41}`` are their characters and a backslash before a line
+    break continues the line (ECMAScript "String Literals")."""
+    if "\\" not in text:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        code = m.group(1) or m.group(2) or m.group(3)
+        if code:
+            value = int(code, 16)
+            return chr(value) if value <= 0x10FFFF else m.group(0)
+        char = m.group(4)
+        if char in ("\n", "\r", "\r\n", "\u2028", "\u2029"):
+            return ""
+        return _JS_SIMPLE_ESCAPES.get(char, char)
+
+    return _JS_ESCAPE.sub(sub, text)
+
+
 def mdx_version(site: Path) -> str | None:
     """The MDX version the site's Docusaurus compiles pages with, from the
     ``@docusaurus/core`` (or ``preset-classic``) dependency in its ``package.json``:
@@ -1090,7 +1115,10 @@ class DocusaurusSite:
         return _common.checked_rel(self._config.root, rel)
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
-        path = strip_wrappers(target)
+        """The file an import or ``require()`` of the JavaScript string ``target`` names:
+        its escapes are the string's value first (``'./\\_partial.md'``, Prettier's
+        escape of a Markdown ``_``, is ``./_partial.md``)."""
+        path = js_string_value(strip_wrappers(target))
         if path.startswith("@site/"):
             return self._checked(self._site_path(path[len("@site/"):]))
         if path.startswith("/"):
