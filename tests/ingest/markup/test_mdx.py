@@ -208,6 +208,32 @@ def test_an_escaped_underscore_in_an_import_path_is_the_string_value(tmp_path: P
     assert not [w for w in doc.warnings if "cannot read" in w]
 
 
+def test_a_site_component_rendering_one_imported_markdown_file_shows_that_file(tmp_path: Path) -> None:
+    """A module's component whose whole render is an element imported from a Markdown file
+    (``export function IOSGuide() { return <IOSContent />; }``) shows that file's content,
+    compiled by the MDX loader (its path relative to the module); a component rendering
+    anything else is not read as one."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "guide-ios.md").write_text("## Xcode steps\n\nOpen the workspace.\n\n![Workspace](/img/base.png)\n")
+    (root / "docs" / "guide-android.md").write_text("Android steps text.\n")
+    (root / "src" / "parts").mkdir(parents=True)
+    (root / "src" / "parts" / "guides.jsx").write_text(
+        "import React from 'react';\nimport IOSContent from '../../docs/guide-ios.md';\n"
+        "import AndroidContent from '../../docs/guide-android.md';\n\n"
+        "export function IOSGuide() {\n  return <IOSContent />;\n}\n\n"
+        "export const AndroidGuide = (): JSX.Element => (\n  <AndroidContent />\n);\n\n"
+        "export function Wrapped() {\n  return <div><IOSContent /></div>;\n}\n")
+    (root / "docs" / "modules.mdx").write_text(
+        "import {IOSGuide, AndroidGuide, Wrapped} from '@site/src/parts/guides';\n\n# Modules\n\n"
+        "<IOSGuide />\n\n<AndroidGuide/>\n\n<Wrapped />\n")
+    doc = convert_mdx(root / "docs" / "modules.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("Open the workspace.") == 1 and "Android steps text." in text
+    assert [s.heading_path[-1] for s in doc.sections] == ["Modules", "Xcode steps"]
+    assert [m.alt for m in doc.media if isinstance(m, ImageItem)] == ["Workspace"]
+
+
 def test_a_partial_that_includes_itself_is_inlined_once(tmp_path: Path) -> None:
     site = _site(tmp_path)
     root = site.config.root

@@ -97,6 +97,7 @@ from murar.ingest.markup.mdtext import (
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.media_flags import FlagOptions, length_px
+from murar.ingest.sites import _jsconfig as js
 from murar.ingest.sites._links import helper_path
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -899,6 +900,16 @@ class MdxTransformer:
             props = {name: text for name, value, kind in tag.attrs if (text := _attr_text((value, kind)))}
             return self._inline_partial(scope.partials[tag.name], page_rel=page_rel, depth=depth, stack=stack,
                                         props=props)
+        if tag.name in scope.modules:
+            # a site component that renders one imported Markdown file and nothing else
+            # (export function IOSGuide() { return <IOSContent />; }, IOSContent imported from
+            # './guide-ios.md'): webpack compiles that file with the MDX loader, so the component
+            # shows its content, as a partial imported by the page would
+            found = self._component_file(scope.modules[tag.name], page_rel,
+                                         export=scope.exports.get(tag.name, "default"))
+            target = _rendered_markdown(found[2], found[1]) if found is not None else None
+            if found is not None and target is not None:
+                return self._inline_partial(target, page_rel=found[0], depth=depth, stack=stack)
         attrs = {name: (value, kind) for name, value, kind in tag.attrs}
         svg = scope.images.get(tag.name)
         if svg is not None and svg.lower().split("?", 1)[0].endswith(".svg"):
@@ -1296,6 +1307,13 @@ class MdxTransformer:
         ``index.js`` of ``export { default as Term } from './info/Term'``, or ``import Term
         from './Term'`` then ``export { Term }``) gives that module's source instead, as
         webpack resolves the import through it (up to :data:`MAX_REEXPORT_HOPS` modules)."""
+        found = self._component_file(module, page_rel, export=export)
+        return found[2] if found is not None else None
+
+    def _component_file(self, module: str, page_rel: str, *, export: str = "default") -> tuple[str, str, str] | None:
+        """``(rel_path, export, source)`` of the site module that defines the component
+        ``module`` exports as ``export`` (see :meth:`_component_source`), ``export`` being
+        the name that module gives it."""
         found = self._module_file(module, page_rel)
         for _ in range(MAX_REEXPORT_HOPS):
             if found is None:
@@ -1308,10 +1326,10 @@ class MdxTransformer:
                             if (star := self._module_file(m.group(2), rel)) is not None
                             and (_declares(star[1], export) or _reexport(star[1], export) is not None)), None)
             if hop is None:
-                return code
+                return rel, export, code
             target, export = hop
             found = self._module_file(target, rel)
-        return found[1] if found is not None else None
+        return (found[0], export, found[1]) if found is not None else None
 
     def _module_file(self, module: str, page_rel: str) -> tuple[str, str] | None:
         """``(rel_path, source)`` of the site file ``module`` names from ``page_rel``, else ``None``.
@@ -1611,6 +1629,58 @@ def _reexport(code: str, export: str) -> tuple[str, str] | None:
             if imp:
                 return imp.group(2), "default"
     return None
+
+
+# the start of the function that is a module's export: export function Name( / const Name = (...) =>
+# / const Name: FC = function ( (any const, exported or listed in an export { } later)
+_FUNCTION_OPEN = (r"(?:\bfunction\s*\*?\s*{name}\s*\(|\b(?:const|let|var)\s+{name}\s*(?::[^=;]{{0,200}})?=\s*"
+                  r"(?:async\s+)?(?:function\b[^(]{{0,100}})?\()")
+# a render that is one self-closing element and nothing else: return <Content />; / (<Content />)
+_ONE_ELEMENT = re.compile(r"\s*(?:return\b\s*)?\(?\s*<([A-Z][\w$]*)\s*/>\s*\)?\s*;?\s*")
+
+
+def _rendered_markdown(code: str, export: str) -> str | None:
+    """The Markdown file the component a module exports as ``export`` renders when its
+    whole render is one element imported from a ``.md``/``.mdx`` file of that module
+    (``import IOSContent from './guide-ios.md'`` then ``export function IOSGuide() {
+    return <IOSContent />; }``, or ``export const IOSGuide = () => <IOSContent />``, or
+    ``export default function () { return (<IOSContent />); }``), as the import names it;
+    ``None`` for any other component."""
+    if export == "default":
+        named = re.search(r"\bexport\s+default\s+([A-Za-z_$][\w$]*)\s*;?\s*$", code, re.MULTILINE)
+        if named and named.group(1) not in ("function", "async", "class"):
+            start = re.search(_FUNCTION_OPEN.format(name=re.escape(named.group(1))), code)
+        else:
+            start = re.search(r"\bexport\s+default\s+(?:async\s+)?function\b\s*\*?\s*[A-Za-z_$]?[\w$]*\s*\(", code)
+    elif re.fullmatch(r"[A-Za-z_$][\w$]*", export):
+        start = re.search(_FUNCTION_OPEN.format(name=re.escape(export)), code)
+    else:
+        return None
+    if start is None:
+        return None
+    depth, i = 1, start.end()  # past the parameters' own brackets
+    while i < len(code) and depth and i < start.end() + 2000:
+        depth += {"(": 1, ")": -1}.get(code[i], 0)
+        i += 1
+    rest = re.match(r"\s*(?::\s*[\w$.<>\[\]| ]{1,100})?\s*(=>)?\s*", code[i:])
+    if depth or rest is None:
+        return None
+    i += rest.end()
+    if code[i : i + 1] == "{":
+        body = js.object_at(code, i)
+    elif rest.group(1) and code[i : i + 1] == "(":  # () => (\n  <Content />\n)
+        end = code.find(")", i, i + 2000)
+        body = code[i : end + 1] if end > 0 else None
+    elif rest.group(1):
+        body = code[i:].split("\n", 1)[0]
+    else:
+        return None
+    element = _ONE_ELEMENT.fullmatch(body) if body is not None else None
+    if element is None:
+        return None
+    imported = re.search(rf"""^\s*import\s+{re.escape(element.group(1))}\s+from\s*(['"])([^'"\n]{{1,300}}\.mdx?)\1""",
+                         code, re.MULTILINE)
+    return imported.group(2) if imported else None
 
 
 def _declares(code: str, name: str) -> bool:
