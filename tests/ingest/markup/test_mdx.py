@@ -234,6 +234,21 @@ def test_a_site_component_rendering_one_imported_markdown_file_shows_that_file(t
     assert [m.alt for m in doc.media if isinstance(m, ImageItem)] == ["Workspace"]
 
 
+def test_a_heading_element_standing_alone_is_a_heading_of_the_page(tmp_path: Path) -> None:
+    """``<h3>Node &amp; Watchman</h3>`` alone between blank lines renders a heading: the text
+    under it is its section; a heading element inside other markup or sharing its lines
+    with text stays where it is."""
+    doc = _convert_page(
+        tmp_path, "setup.mdx",
+        "# Setup\n\nIntro.\n\n<h3>Node &amp; Watchman</h3>\n\nInstall Node.\n\n"
+        "<h2 id=\"create\">Creating a new <code>app</code></h2>\n\nRun init.\n\n"
+        "<div>\n  <h3>Inside a div</h3>\n</div>\n\nAfter the div.\n")
+    paths = [s.heading_path for s in doc.sections]
+    assert paths == [("Setup",), ("Setup", "Node & Watchman"), ("Setup", "Creating a new app")]
+    assert "Install Node." in doc.sections[1].text and "Run init." in doc.sections[2].text
+    assert "Inside a div" in doc.sections[2].text and "After the div." in doc.sections[2].text
+
+
 def test_a_partial_that_includes_itself_is_inlined_once(tmp_path: Path) -> None:
     site = _site(tmp_path)
     root = site.config.root

@@ -263,6 +263,9 @@ _EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`]
 _FLOW_TAGS = re.compile(rf"<[A-Za-z/][^\n]{{0,{MAX_LINE_CHARS}}}>")
 _BACKTICKS = re.compile(r"`+")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+# a heading element standing alone as a block: <h3>Node &amp; Watchman</h3>
+_HTML_HEADING = re.compile(r" {0,3}<h([1-6])(?:\s[^<>\n]{0,300})?>((?:(?!</?h[1-6]\b)[^\n]){1,500})</h\1>[ \t]*",
+                           re.IGNORECASE)
 _HEAD_OPEN, _HEAD_CLOSE = re.compile(r"<head>", re.IGNORECASE), re.compile(r"</head>", re.IGNORECASE)
 _IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".avif", ".bmp", ".mp4", ".webm", ".mov")
 _LINK_ATTRS = {"src", "href", "poster", "srcset", "data-src"}
@@ -729,6 +732,16 @@ class MdxTransformer:
                 i += 1
                 continue
             line = _drop_pairs(line, _JSX_COMMENT_OPEN, _JSX_COMMENT_CLOSE)
+            heading = _HTML_HEADING.fullmatch(line)
+            if heading and heading.group(2).strip() and (not out or not out[-1].strip()) and (
+                    i + 1 >= len(lines) or not lines[i + 1].strip()):
+                # a heading element as a block of its own (a blank line before and after it) is a
+                # heading of the page as the reader sees it (a partial's <h2>Creating a new
+                # application</h2>): the text under it is its section
+                out.append("#" * int(heading.group(1)) + " " + heading.group(2).strip())
+                flow = closed = False
+                i += 1
+                continue
             # MDX 2+ has no HTML blocks: a line of tags standing as a block (after a blank line or another
             # such line) ends at its line end, and the Markdown after it is read as Markdown; a blank
             # line keeps the Markdown reader from taking that Markdown into an HTML block
