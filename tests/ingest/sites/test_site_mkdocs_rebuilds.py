@@ -277,6 +277,33 @@ def test_a_markdown_figcaption_is_read_as_markdown(tmp_path: Path) -> None:
     assert [m.caption for m in doc.media] == ["Download the example workflow", "Keep *as* written"]
 
 
+def test_a_figure_keeps_its_content_tabs_and_captions_reference_images(tmp_path: Path) -> None:
+    """Material for MkDocs' own docs (setup/changing-the-colors.md) put content tabs in a figure:
+    '<figure markdown="1">' + '=== "Light mode"' + an indented '[![Light mode][11]][11]' + a
+    '<figcaption markdown="1">'. murar stripped every line of the figure, so the tab bodies left
+    their tabs (images without their tab) and the reference images kept no caption. The figure's
+    lines lose only their common indentation; a reference image takes the caption with the URL
+    its definition gives; a reference link in the caption ('[text][ref]', '[ref]') reads as its text."""
+    root = tmp_path / "proj"
+    (root / "docs" / "img").mkdir(parents=True)
+    for name in ("a", "b", "c"):
+        (root / "docs" / "img" / f"{name}.png").write_bytes(PNG)
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - md_in_html\n  - attr_list\n"
+                                     "  - pymdownx.superfences\n  - pymdownx.tabbed:\n      alternate_style: true\n")
+    (root / "docs" / "p.md").write_text(
+        '# P\n\n<figure markdown="1">\n\n=== "Light mode"\n\n    [![Light mode][1]][1]\n\n'
+        '=== "Dark mode"\n\n    [![Dark mode][2]][2]\n\n  <figcaption markdown="1">\n\n'
+        "A demo, see [the demo][3] and [Tabs]\n\n  </figcaption>\n</figure>\n\n"
+        '<figure markdown>\n  ![Plain](img/c.png){ width="300" }\n  <figcaption>Plain caption</figcaption>\n</figure>\n\n'
+        "  [1]: img/a.png\n  [2]: img/b.png\n  [3]: https://example.com\n  [tabs]: #t\n")
+    doc = convert_pymdown(root / "docs" / "p.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if m.kind == "image"]
+    assert [(m.path, m.tab, m.caption) for m in images] == [
+        ("docs/img/a.png", "Light mode", "A demo, see the demo and Tabs"),
+        ("docs/img/b.png", "Dark mode", "A demo, see the demo and Tabs"),
+        ("docs/img/c.png", "", "Plain caption")]
+
+
 def test_macros_pages_that_loop_over_data_with_an_imported_macro_are_rendered(tmp_path: Path) -> None:
     """n8n's function references (code/builtin/data-transformation-functions/*.md) are nothing but
     '[[% import "_macros/data-functions.html" as dataFunctions %]]' and a '[[% for func in df_array %]]'

@@ -127,6 +127,7 @@ _VALUE_EMOJI = {"white_check_mark": "\u2705", "heavy_check_mark": "\u2714\ufe0f"
                 "red_circle": "\U0001f534", "orange_circle": "\U0001f7e0", "yellow_circle": "\U0001f7e1",
                 "green_circle": "\U0001f7e2", "large_blue_circle": "\U0001f535", "blue_circle": "\U0001f535",
                 "white_circle": "\u26aa", "black_circle": "\u26ab", "star": "\u2b50"}
+_REF_LINK = re.compile(r"(?<![!\]])\[([^\]\n]{0,500})\](?:\[([^\]\n]{0,500})\]|(?![(\[]))")
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -200,6 +201,11 @@ _FIGCAPTION = re.compile(r"<figcaption\b([^>]{0,500})>(.{0,5000}?)</figcaption\s
 # md_in_html: an element whose opening tag has a markdown attribute ("1", "block", "span" or none)
 _MARKDOWN_ATTR = re.compile(r"(?:^|\s)markdown(?:\s*=\s*[\"']?(?:1|block|span)\b|(?=[\s/]|$))", re.IGNORECASE)
 _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]\n]{0,500})\]\((?P<src><[^>\n]{0,2000}>|[^\s)]{1,2000})(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
+# a reference image in a figure ('![alt][ref]', '![alt][]', '![alt]' not followed by '(' or '['):
+# given the figure's caption through the page's link definition
+_MD_REF_IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]{0,500})\](?:\[(?P<ref>[^\]\n]{0,500})\]|(?![(\[]))")
+_LINK_DEFINITION = re.compile(r"""^ {0,3}\[(?P<label>[^\]\n]{1,500})\]:[ \t]*(?P<url><[^>\n]{0,2000}>|\S{1,2000})"""
+                               r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
 
@@ -850,6 +856,7 @@ def _md_in_html(lines: list[str]) -> list[str]:
     out: list[str] = []
     open_tags: list[tuple[str, str]] = []  # (tag, indentation of its opening line)
     figure: list[str] | None = None  # the inner lines of the figure being read
+    refs: dict[str, str] | None = None  # the page's link definitions, read at the first figure
 
     def blank_then(*added: str) -> None:
         # one blank line around the tags, never two: a second blank line ends an
@@ -870,7 +877,9 @@ def _md_in_html(lines: list[str]) -> list[str]:
         if open_tags and line.strip().lower() == f"</{open_tags[-1][0]}>":
             _tag, indent = open_tags.pop()
             if figure is not None:
-                blank_then(*_figure_body(figure, indent))
+                if refs is None:
+                    refs = _link_definitions(lines)
+                blank_then(*_figure_body(figure, indent, refs))
                 figure = None
             blank_then(indent + line.strip())
             continue
@@ -883,19 +892,50 @@ def _md_in_html(lines: list[str]) -> list[str]:
     return out
 
 
-def _figure_body(inner: list[str], indent: str) -> list[str]:
+def _label(text: str) -> str:
+    """A link label as Markdown matches it: case and inner spaces folded."""
+    return " ".join(text.split()).casefold()
+
+
+def _link_definitions(lines: list[str]) -> dict[str, str]:
+    """The page's link reference definitions (``[label]: url``, up to three spaces
+    in), label (case and inner spaces folded) to URL; the first of a label wins."""
+    refs: dict[str, str] = {}
+    fences = FenceTracker(_FENCE)
+    for line in lines:
+        if fences.in_code(line) or "]:" not in line:
+            continue
+        m = _LINK_DEFINITION.match(line)
+        if m:
+            refs.setdefault(_label(m.group("label")), m.group("url"))
+    return refs
+
+
+def _figure_body(inner: list[str], indent: str, refs: dict[str, str] | None = None) -> list[str]:
     """The inner lines of a ``<figure markdown>``: its ``<figcaption>`` moved onto
-    the Markdown images as their title (see :func:`_md_in_html`)."""
-    text = "\n".join(ln.strip() for ln in inner)
+    the Markdown images as their title (see :func:`_md_in_html`); a reference image
+    (``[![Light mode][1]][1]``) takes it too, written inline with the URL its
+    definition in the page (``refs``) gives. The lines lose only their common
+    indentation, so a content tab's body (indented under ``=== "Tab"``) stays in it."""
+    text = textwrap.dedent("\n".join(ln.rstrip() for ln in inner))
     caption = ""
     cap = _FIGCAPTION.search(text)
     if cap:
         caption = " ".join(re.sub(r"<[^>]+>", " ", cap.group(2)).split())
         if _MARKDOWN_ATTR.search(cap.group(1)):  # '<figcaption markdown>': its Markdown is rendered
-            caption = inline_text(caption)
+            caption = inline_text(_REF_LINK.sub(  # a reference link ('[text][ref]', '[ref]') reads as its text
+                lambda m: m.group(1) if m.group(2) is not None or _label(m.group(1)) in (refs or {}) else m.group(0),
+                caption))
         text = text[:cap.start()] + text[cap.end():]
+    quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
+
+    def inline_ref(im: re.Match[str]) -> str:
+        url = (refs or {}).get(_label(im.group("ref") or im.group("alt")))
+        return f'![{im.group("alt")}]({url} "{quoted}")' if url else im.group(0)
+
+    if caption and refs and _MD_REF_IMAGE.search(text):
+        text = _MD_REF_IMAGE.sub(inline_ref, text)
     if caption and _MD_IMAGE.search(text):
-        quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
         text = _MD_IMAGE.sub(lambda im: im.group(0) if im.group("title") else
                              f'![{im.group("alt")}]({im.group("src")} "{quoted}")', text)
     elif caption:
