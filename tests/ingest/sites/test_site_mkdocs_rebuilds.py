@@ -304,6 +304,21 @@ def test_a_figure_keeps_its_content_tabs_and_captions_reference_images(tmp_path:
         ("docs/img/c.png", "", "Plain caption")]
 
 
+def test_a_reference_link_with_a_space_or_line_break_before_its_label(tmp_path: Path) -> None:
+    """Material for MkDocs' own docs (setup/setting-up-social-cards.md) write '[colors]\\n[palette.primary]'
+    and '[`site_url`]\\n[site_url]': Python-Markdown's reference pattern allows one whitespace
+    character between text and label, so the site shows the links 'colors' and 'site_url'; murar
+    read them as CommonMark does, '[colors] palette.primary'. Joined when the label is defined on
+    the page; undefined labels and code spans stay as written."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n",
+                        "# P\n\nUsing the [colors]\n[palette.primary], [fonts][font.text] and a valid [`site_url`]\n"
+                        "[site_url], [two] [palette.primary] words, not [undefined] [nothing] nor `[a] [site_url]`.\n\n"
+                        "  [palette.primary]: colors.md#primary\n  [font.text]: fonts.md\n"
+                        "  [site_url]: https://example.com\n")
+    assert doc.sections[0].text == ("Using the colors, fonts and a valid site_url, two words, "
+                                    "not [undefined] [nothing] nor [a] [site_url].")
+
+
 def test_macros_pages_that_loop_over_data_with_an_imported_macro_are_rendered(tmp_path: Path) -> None:
     """n8n's function references (code/builtin/data-transformation-functions/*.md) are nothing but
     '[[% import "_macros/data-functions.html" as dataFunctions %]]' and a '[[% for func in df_array %]]'

@@ -261,7 +261,7 @@ class PymdownTransformer:
             lines = _autorefs(lines)
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
-        lines = _reference_definitions(lines)
+        lines = _spaced_references(_reference_definitions(lines))
         marker = self.site.config.settings.get("toc.marker", "[TOC]")
         if marker and marker in text:  # the toc extension draws the page's table of contents there
             lines = _toc_marker(lines, marker)
@@ -1069,6 +1069,48 @@ def _reference_definitions(lines: list[str]) -> list[str]:
         if not fences.in_code(line) and _REF_DEF_LINE.match(line.strip()) and out and out[-1].strip() \
                 and _width(out[-1]) == _width(line) and not _REF_DEF_LINE.match(out[-1].strip()):
             out.append("")  # the same block (also inside an admonition or a tab, indented alike)
+        out.append(line)
+    return out
+
+
+# '[text]' then one space or the line break then '[label]' (Python-Markdown ReferenceInlineProcessor.RE_LINK
+# '\s?\[([^\]]*)\]'); not an image's or a full reference's second bracket, not a footnote
+_SPACED_REF = re.compile(r"(?<![\]\\])(\[(?!\^)[^\[\]\n]{0,500}\])[ \t](\[([^\[\]\n]{1,500})\])")
+_LINE_END_REF = re.compile(r"(?<![\]\\])\[(?!\^)[^\[\]\n]{0,500}\]$")
+_LINE_START_REF = re.compile(r"^\[([^\[\]\n]{1,500})\](?!:)")
+
+
+def _spaced_references(lines: list[str]) -> list[str]:
+    """Python-Markdown reads ``[text] [label]`` and ``[text]`` at a line's end with
+    ``[label]`` starting the next line of the paragraph as one reference link (its
+    pattern allows one whitespace character between the brackets: Material for
+    MkDocs writes ``[colors]\n[palette.primary]``); CommonMark needs them adjacent
+    and showed ``[colors] palette.primary``. When ``label`` is defined on the page
+    the two are joined. Code spans and fenced code stay as written."""
+    defined = {" ".join(m.group(1).split()).casefold() for ln in lines if (m := _LINK_DEF.match(ln))}
+    if not defined:
+        return lines
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in lines:
+        if fences.in_code(line) or "]" not in line:
+            out.append(line)
+            continue
+        prev = out[-1] if out else ""
+        start = _LINE_START_REF.match(line.strip())
+        if (start and " ".join(start.group(1).split()).casefold() in defined and prev.strip()
+                and _width(prev) == _width(line) and _LINE_END_REF.search(prev)
+                and not _REF_DEF_LINE.match(prev.strip()) and prev.count("`") % 2 == 0):
+            line = out.pop() + line.strip()
+        if "] [" in line or "]\t[" in line:
+            spans = [m.span() for m in re.finditer(r"(`+)[^`]*?\1", line)]
+
+            def join(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
+                if " ".join(m.group(3).split()).casefold() in defined and not any(a < m.start() < b for a, b in spans):
+                    return m.group(1) + m.group(2)
+                return m.group(0)
+
+            line = _SPACED_REF.sub(join, line)
         out.append(line)
     return out
 
