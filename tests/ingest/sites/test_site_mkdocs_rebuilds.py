@@ -319,6 +319,24 @@ def test_a_reference_link_with_a_space_or_line_break_before_its_label(tmp_path: 
                                     "not [undefined] [nothing] nor [a] [site_url].")
 
 
+def test_md_in_html_keeps_code_indentation_and_leaves_fenced_examples_alone(tmp_path: Path) -> None:
+    """Material for MkDocs' own docs (reference/annotations.md) show each example's result in a
+    '<div class="result" markdown>' and the HTML form in a fenced block. murar put every line of a
+    markdown element at the tag's indentation, so code in it lost its indentation ('return 1'
+    flush left) and nested list items their nesting; and it rewrote the tags inside the fenced
+    example ('<div class="annotate" markdown>' shown without 'markdown', a blank line doubled).
+    Inner lines keep their indentation now (only a line less indented than the tag is put under
+    it) and fenced code stays as written."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - md_in_html\n  - pymdownx.superfences\n",
+                        '# P\n\n```` html\n<div class="annotate" markdown>\n\n> Lorem\n\n</div>\n````\n\n'
+                        '<div class="result" markdown>\n\n``` python\ndef f():\n    return 1\n```\n\n</div>\n\n'
+                        "!!! note\n\n    <div markdown>\nUnder the tag\n    </div>\n")
+    text = doc.sections[0].text
+    assert text.startswith('<div class="annotate" markdown>\n\n> Lorem\n\n</div>\n\n')
+    assert "def f():\n    return 1" in text
+    assert text.endswith("Under the tag")
+
+
 def test_macros_pages_that_loop_over_data_with_an_imported_macro_are_rendered(tmp_path: Path) -> None:
     """n8n's function references (code/builtin/data-transformation-functions/*.md) are nothing but
     '[[% import "_macros/data-functions.html" as dataFunctions %]]' and a '[[% for func in df_array %]]'

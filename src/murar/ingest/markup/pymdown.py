@@ -843,9 +843,11 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
 
 def _md_in_html(lines: list[str]) -> list[str]:
     """md_in_html: ``<figure markdown>`` ... ``</figure>`` with Markdown inside is
-    opened up (blank lines around the inner Markdown) so the Markdown parses; the
-    inner lines keep the opening tag's indentation (a figure inside an admonition
-    stays in its body).
+    opened up (blank lines around the inner Markdown) so the Markdown parses; an
+    inner line less indented than the block holding the opening tag is put in it (a
+    figure inside an admonition stays in its body), others keep their indentation
+    (code in a fenced block, nested list items); tags shown in fenced code are left
+    as written.
 
     A ``<figcaption>`` of such a figure (Material for MkDocs "Images: Image
     captions") is the caption of the Markdown images in it, as Python-Markdown
@@ -865,7 +867,21 @@ def _md_in_html(lines: list[str]) -> list[str]:
             if line or (out and out[-1].strip()):
                 out.append(line)
 
+    def kept(line: str) -> str:
+        # an inner line keeps its own indentation (a fenced block's code, a nested list item:
+        # Python-Markdown parses it as written); one less indented than the block holding the
+        # tag (an admonition's or a tab's body: steps of four columns) is put in that block
+        base = (_width(open_tags[-1][1]) // 4) * 4 if open_tags else 0
+        return " " * base + line.lstrip() if line.strip() and _width(line) < base else line
+
+    fences = FenceTracker(_FENCE)
     for line in lines:
+        if fences.in_code(line):  # an HTML example in a code block is code
+            if figure is not None:
+                figure.append(line)
+            else:
+                out.append(kept(line))
+            continue
         m = _MD_IN_HTML_OPEN.match(line)
         if m and figure is None:
             tag = m.group(2).lower()
@@ -886,7 +902,7 @@ def _md_in_html(lines: list[str]) -> list[str]:
         if figure is not None:
             figure.append(line)
         else:
-            out.append(open_tags[-1][1] + line.lstrip() if open_tags and line.strip() else line)
+            out.append(kept(line))
     if figure is not None:  # never closed: kept as written
         out.extend(figure)
     return out
