@@ -319,6 +319,18 @@ def test_a_reference_link_with_a_space_or_line_break_before_its_label(tmp_path: 
                                     "not [undefined] [nothing] nor [a] [site_url].")
 
 
+def test_a_reference_link_followed_by_a_footnote_marker_is_a_link(tmp_path: Path) -> None:
+    """Material for MkDocs' own docs write '[logo][^1]' and '[git-committers][^2]' (a link, then
+    a footnote): Python-Markdown's footnote pattern runs before the reference one, so the site
+    shows the link 'logo' and the marker; CommonMark took '[^1]' as the link's label and murar
+    showed '[logo]'. Undefined links and code spans stay as written."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - footnotes\n",
+                        "# P\n\nThe [logo][^1] and the [git-committers][^2] plugin, not [nope][^1] nor `[logo][^1]`.\n\n"
+                        "  [^1]: A note.\n  [^2]: Another.\n\n  [logo]: logo.md\n"
+                        "  [git-committers]: https://example.com\n")
+    assert doc.sections[0].text.startswith("The logo and the git-committers plugin, not [nope] nor [logo][^1].")
+
+
 def test_md_in_html_keeps_code_indentation_and_leaves_fenced_examples_alone(tmp_path: Path) -> None:
     """Material for MkDocs' own docs (reference/annotations.md) show each example's result in a
     '<div class="result" markdown>' and the HTML form in a fenced block. murar put every line of a

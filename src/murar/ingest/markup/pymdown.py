@@ -1093,6 +1093,9 @@ def _reference_definitions(lines: list[str]) -> list[str]:
 # '\s?\[([^\]]*)\]'); not an image's or a full reference's second bracket, not a footnote
 _SPACED_REF = re.compile(r"(?<![\]\\])(\[(?!\^)[^\[\]\n]{0,500}\])[ \t](\[([^\[\]\n]{1,500})\])")
 _LINE_END_REF = re.compile(r"(?<![\]\\])\[(?!\^)[^\[\]\n]{0,500}\]$")
+# '[text][^1]': a link then a footnote marker (Python-Markdown's footnote pattern runs before the
+# reference one, so '[text]' is a shortcut link); CommonMark reads '[^1]' as the link's label
+_FOOTNOTED_REF = re.compile(r"(?<![\]\\!])\[((?!\^)[^\[\]\n]{1,500})\](?=\[\^[^\[\]\n]{1,500}\])")
 _LINE_START_REF = re.compile(r"^\[([^\[\]\n]{1,500})\](?!:)")
 
 
@@ -1102,7 +1105,10 @@ def _spaced_references(lines: list[str]) -> list[str]:
     pattern allows one whitespace character between the brackets: Material for
     MkDocs writes ``[colors]\n[palette.primary]``); CommonMark needs them adjacent
     and showed ``[colors] palette.primary``. When ``label`` is defined on the page
-    the two are joined. Code spans and fenced code stay as written."""
+    the two are joined. ``[text][^1]`` is the link ``[text]`` and a footnote marker
+    (the footnote pattern runs first); CommonMark took ``[^1]`` as the link's label
+    and showed ``[text]``: the link gets its own label. Code spans and fenced code
+    stay as written."""
     defined = {" ".join(m.group(1).split()).casefold() for ln in lines if (m := _LINK_DEF.match(ln))}
     if not defined:
         return lines
@@ -1118,7 +1124,7 @@ def _spaced_references(lines: list[str]) -> list[str]:
                 and _width(prev) == _width(line) and _LINE_END_REF.search(prev)
                 and not _REF_DEF_LINE.match(prev.strip()) and prev.count("`") % 2 == 0):
             line = out.pop() + line.strip()
-        if "] [" in line or "]\t[" in line:
+        if "] [" in line or "]\t[" in line or "][^" in line:
             spans = [m.span() for m in re.finditer(r"(`+)[^`]*?\1", line)]
 
             def join(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
@@ -1126,7 +1132,12 @@ def _spaced_references(lines: list[str]) -> list[str]:
                     return m.group(1) + m.group(2)
                 return m.group(0)
 
-            line = _SPACED_REF.sub(join, line)
+            def own_label(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
+                if " ".join(m.group(1).split()).casefold() in defined and not any(a < m.start() < b for a, b in spans):
+                    return f"[{m.group(1)}][{m.group(1)}]"  # the link by its own label, the marker after it
+                return m.group(0)
+
+            line = _FOOTNOTED_REF.sub(own_label, _SPACED_REF.sub(join, line))
         out.append(line)
     return out
 
