@@ -319,6 +319,20 @@ def test_a_reference_link_with_a_space_or_line_break_before_its_label(tmp_path: 
                                     "not [undefined] [nothing] nor [a] [site_url].")
 
 
+def test_joining_spaced_reference_lines_stays_linear() -> None:
+    """A paragraph of 20,000 lines each '[a] `b` [a]' (every line joins the one before): the
+    joined line was copied and searched again at each join (8.5 s); joins stop at 10,000
+    characters, so the pass stays linear."""
+    import time
+
+    from murar.ingest.markup.pymdown import _spaced_references
+
+    started = time.monotonic()
+    out = _spaced_references(["x [a]"] + ["[a] `b` [a]"] * 20_000 + ["", "[a]: u"])
+    assert time.monotonic() - started < 3
+    assert max(len(line) for line in out) < 10_100
+
+
 def test_a_reference_link_followed_by_a_footnote_marker_is_a_link(tmp_path: Path) -> None:
     """Material for MkDocs' own docs write '[logo][^1]' and '[git-committers][^2]' (a link, then
     a footnote): Python-Markdown's footnote pattern runs before the reference one, so the site

@@ -1096,6 +1096,7 @@ _LINE_END_REF = re.compile(r"(?<![\]\\])\[(?!\^)[^\[\]\n]{0,500}\]$")
 # '[text][^1]': a link then a footnote marker (Python-Markdown's footnote pattern runs before the
 # reference one, so '[text]' is a shortcut link); CommonMark reads '[^1]' as the link's label
 _FOOTNOTED_REF = re.compile(r"(?<![\]\\!])\[((?!\^)[^\[\]\n]{1,500})\](?=\[\^[^\[\]\n]{1,500}\])")
+_MAX_JOINED = 10_000  # a paragraph line is joined to the next only up to this length (linear work)
 _LINE_START_REF = re.compile(r"^\[([^\[\]\n]{1,500})\](?!:)")
 
 
@@ -1120,8 +1121,8 @@ def _spaced_references(lines: list[str]) -> list[str]:
             continue
         prev = out[-1] if out else ""
         start = _LINE_START_REF.match(line.strip())
-        if (start and " ".join(start.group(1).split()).casefold() in defined and prev.strip()
-                and _width(prev) == _width(line) and _LINE_END_REF.search(prev)
+        if (start and len(prev) < _MAX_JOINED and " ".join(start.group(1).split()).casefold() in defined and prev.strip()
+                and _width(prev) == _width(line) and _LINE_END_REF.search(prev, max(0, len(prev) - 600))
                 and not _REF_DEF_LINE.match(prev.strip()) and prev.count("`") % 2 == 0):
             line = out.pop() + line.strip()
         if "] [" in line or "]\t[" in line or "][^" in line:
