@@ -277,6 +277,92 @@ def test_a_markdown_figcaption_is_read_as_markdown(tmp_path: Path) -> None:
     assert [m.caption for m in doc.media] == ["Download the example workflow", "Keep *as* written"]
 
 
+def test_a_figure_keeps_its_content_tabs_and_captions_reference_images(tmp_path: Path) -> None:
+    """Material for MkDocs' own docs (setup/changing-the-colors.md) put content tabs in a figure:
+    '<figure markdown="1">' + '=== "Light mode"' + an indented '[![Light mode][11]][11]' + a
+    '<figcaption markdown="1">'. murar stripped every line of the figure, so the tab bodies left
+    their tabs (images without their tab) and the reference images kept no caption. The figure's
+    lines lose only their common indentation; a reference image takes the caption with the URL
+    its definition gives; a reference link in the caption ('[text][ref]', '[ref]') reads as its text."""
+    root = tmp_path / "proj"
+    (root / "docs" / "img").mkdir(parents=True)
+    for name in ("a", "b", "c"):
+        (root / "docs" / "img" / f"{name}.png").write_bytes(PNG)
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - md_in_html\n  - attr_list\n"
+                                     "  - pymdownx.superfences\n  - pymdownx.tabbed:\n      alternate_style: true\n")
+    (root / "docs" / "p.md").write_text(
+        '# P\n\n<figure markdown="1">\n\n=== "Light mode"\n\n    [![Light mode][1]][1]\n\n'
+        '=== "Dark mode"\n\n    [![Dark mode][2]][2]\n\n  <figcaption markdown="1">\n\n'
+        "A demo, see [the demo][3] and [Tabs]\n\n  </figcaption>\n</figure>\n\n"
+        '<figure markdown>\n  ![Plain](img/c.png){ width="300" }\n  <figcaption>Plain caption</figcaption>\n</figure>\n\n'
+        "  [1]: img/a.png\n  [2]: img/b.png\n  [3]: https://example.com\n  [tabs]: #t\n")
+    doc = convert_pymdown(root / "docs" / "p.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if m.kind == "image"]
+    assert [(m.path, m.tab, m.caption) for m in images] == [
+        ("docs/img/a.png", "Light mode", "A demo, see the demo and Tabs"),
+        ("docs/img/b.png", "Dark mode", "A demo, see the demo and Tabs"),
+        ("docs/img/c.png", "", "Plain caption")]
+
+
+def test_a_reference_link_with_a_space_or_line_break_before_its_label(tmp_path: Path) -> None:
+    """Material for MkDocs' own docs (setup/setting-up-social-cards.md) write '[colors]\\n[palette.primary]'
+    and '[`site_url`]\\n[site_url]': Python-Markdown's reference pattern allows one whitespace
+    character between text and label, so the site shows the links 'colors' and 'site_url'; murar
+    read them as CommonMark does, '[colors] palette.primary'. Joined when the label is defined on
+    the page; undefined labels and code spans stay as written."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - attr_list\n",
+                        "# P\n\nUsing the [colors]\n[palette.primary], [fonts][font.text] and a valid [`site_url`]\n"
+                        "[site_url], [two] [palette.primary] words, not [undefined] [nothing] nor `[a] [site_url]`.\n\n"
+                        "  [palette.primary]: colors.md#primary\n  [font.text]: fonts.md\n"
+                        "  [site_url]: https://example.com\n")
+    assert doc.sections[0].text == ("Using the colors, fonts and a valid site_url, two words, "
+                                    "not [undefined] [nothing] nor [a] [site_url].")
+
+
+def test_joining_spaced_reference_lines_stays_linear() -> None:
+    """A paragraph of 20,000 lines each '[a] `b` [a]' (every line joins the one before): the
+    joined line was copied and searched again at each join (8.5 s); joins stop at 10,000
+    characters, so the pass stays linear."""
+    import time
+
+    from murar.ingest.markup.pymdown import _spaced_references
+
+    started = time.monotonic()
+    out = _spaced_references(["x [a]"] + ["[a] `b` [a]"] * 20_000 + ["", "[a]: u"])
+    assert time.monotonic() - started < 3
+    assert max(len(line) for line in out) < 10_100
+
+
+def test_a_reference_link_followed_by_a_footnote_marker_is_a_link(tmp_path: Path) -> None:
+    """Material for MkDocs' own docs write '[logo][^1]' and '[git-committers][^2]' (a link, then
+    a footnote): Python-Markdown's footnote pattern runs before the reference one, so the site
+    shows the link 'logo' and the marker; CommonMark took '[^1]' as the link's label and murar
+    showed '[logo]'. Undefined links and code spans stay as written."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - footnotes\n",
+                        "# P\n\nThe [logo][^1] and the [git-committers][^2] plugin, not [nope][^1] nor `[logo][^1]`.\n\n"
+                        "  [^1]: A note.\n  [^2]: Another.\n\n  [logo]: logo.md\n"
+                        "  [git-committers]: https://example.com\n")
+    assert doc.sections[0].text.startswith("The logo and the git-committers plugin, not [nope] nor [logo][^1].")
+
+
+def test_md_in_html_keeps_code_indentation_and_leaves_fenced_examples_alone(tmp_path: Path) -> None:
+    """Material for MkDocs' own docs (reference/annotations.md) show each example's result in a
+    '<div class="result" markdown>' and the HTML form in a fenced block. murar put every line of a
+    markdown element at the tag's indentation, so code in it lost its indentation ('return 1'
+    flush left) and nested list items their nesting; and it rewrote the tags inside the fenced
+    example ('<div class="annotate" markdown>' shown without 'markdown', a blank line doubled).
+    Inner lines keep their indentation now (only a line less indented than the tag is put under
+    it) and fenced code stays as written."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - md_in_html\n  - pymdownx.superfences\n",
+                        '# P\n\n```` html\n<div class="annotate" markdown>\n\n> Lorem\n\n</div>\n````\n\n'
+                        '<div class="result" markdown>\n\n``` python\ndef f():\n    return 1\n```\n\n</div>\n\n'
+                        "!!! note\n\n    <div markdown>\nUnder the tag\n    </div>\n")
+    text = doc.sections[0].text
+    assert text.startswith('<div class="annotate" markdown>\n\n> Lorem\n\n</div>\n\n')
+    assert "def f():\n    return 1" in text
+    assert text.endswith("Under the tag")
+
+
 def test_macros_pages_that_loop_over_data_with_an_imported_macro_are_rendered(tmp_path: Path) -> None:
     """n8n's function references (code/builtin/data-transformation-functions/*.md) are nothing but
     '[[% import "_macros/data-functions.html" as dataFunctions %]]' and a '[[% for func in df_array %]]'

@@ -127,6 +127,7 @@ _VALUE_EMOJI = {"white_check_mark": "\u2705", "heavy_check_mark": "\u2714\ufe0f"
                 "red_circle": "\U0001f534", "orange_circle": "\U0001f7e0", "yellow_circle": "\U0001f7e1",
                 "green_circle": "\U0001f7e2", "large_blue_circle": "\U0001f535", "blue_circle": "\U0001f535",
                 "white_circle": "\u26aa", "black_circle": "\u26ab", "star": "\u2b50"}
+_REF_LINK = re.compile(r"(?<![!\]])\[([^\]\n]{0,500})\](?:\[([^\]\n]{0,500})\]|(?![(\[]))")
 _LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
@@ -200,6 +201,11 @@ _FIGCAPTION = re.compile(r"<figcaption\b([^>]{0,500})>(.{0,5000}?)</figcaption\s
 # md_in_html: an element whose opening tag has a markdown attribute ("1", "block", "span" or none)
 _MARKDOWN_ATTR = re.compile(r"(?:^|\s)markdown(?:\s*=\s*[\"']?(?:1|block|span)\b|(?=[\s/]|$))", re.IGNORECASE)
 _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]\n]{0,500})\]\((?P<src><[^>\n]{0,2000}>|[^\s)]{1,2000})(?P<title>\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)""")
+# a reference image in a figure ('![alt][ref]', '![alt][]', '![alt]' not followed by '(' or '['):
+# given the figure's caption through the page's link definition
+_MD_REF_IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]{0,500})\](?:\[(?P<ref>[^\]\n]{0,500})\]|(?![(\[]))")
+_LINK_DEFINITION = re.compile(r"""^ {0,3}\[(?P<label>[^\]\n]{1,500})\]:[ \t]*(?P<url><[^>\n]{0,2000}>|\S{1,2000})"""
+                               r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
 
@@ -255,7 +261,7 @@ class PymdownTransformer:
             lines = _autorefs(lines)
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
-        lines = _reference_definitions(lines)
+        lines = _spaced_references(_reference_definitions(lines))
         marker = self.site.config.settings.get("toc.marker", "[TOC]")
         if marker and marker in text:  # the toc extension draws the page's table of contents there
             lines = _toc_marker(lines, marker)
@@ -837,9 +843,11 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
 
 def _md_in_html(lines: list[str]) -> list[str]:
     """md_in_html: ``<figure markdown>`` ... ``</figure>`` with Markdown inside is
-    opened up (blank lines around the inner Markdown) so the Markdown parses; the
-    inner lines keep the opening tag's indentation (a figure inside an admonition
-    stays in its body).
+    opened up (blank lines around the inner Markdown) so the Markdown parses; an
+    inner line less indented than the block holding the opening tag is put in it (a
+    figure inside an admonition stays in its body), others keep their indentation
+    (code in a fenced block, nested list items); tags shown in fenced code are left
+    as written.
 
     A ``<figcaption>`` of such a figure (Material for MkDocs "Images: Image
     captions") is the caption of the Markdown images in it, as Python-Markdown
@@ -850,6 +858,7 @@ def _md_in_html(lines: list[str]) -> list[str]:
     out: list[str] = []
     open_tags: list[tuple[str, str]] = []  # (tag, indentation of its opening line)
     figure: list[str] | None = None  # the inner lines of the figure being read
+    refs: dict[str, str] | None = None  # the page's link definitions, read at the first figure
 
     def blank_then(*added: str) -> None:
         # one blank line around the tags, never two: a second blank line ends an
@@ -858,7 +867,21 @@ def _md_in_html(lines: list[str]) -> list[str]:
             if line or (out and out[-1].strip()):
                 out.append(line)
 
+    def kept(line: str) -> str:
+        # an inner line keeps its own indentation (a fenced block's code, a nested list item:
+        # Python-Markdown parses it as written); one less indented than the block holding the
+        # tag (an admonition's or a tab's body: steps of four columns) is put in that block
+        base = (_width(open_tags[-1][1]) // 4) * 4 if open_tags else 0
+        return " " * base + line.lstrip() if line.strip() and _width(line) < base else line
+
+    fences = FenceTracker(_FENCE)
     for line in lines:
+        if fences.in_code(line):  # an HTML example in a code block is code
+            if figure is not None:
+                figure.append(line)
+            else:
+                out.append(kept(line))
+            continue
         m = _MD_IN_HTML_OPEN.match(line)
         if m and figure is None:
             tag = m.group(2).lower()
@@ -870,32 +893,65 @@ def _md_in_html(lines: list[str]) -> list[str]:
         if open_tags and line.strip().lower() == f"</{open_tags[-1][0]}>":
             _tag, indent = open_tags.pop()
             if figure is not None:
-                blank_then(*_figure_body(figure, indent))
+                if refs is None:
+                    refs = _link_definitions(lines)
+                blank_then(*_figure_body(figure, indent, refs))
                 figure = None
             blank_then(indent + line.strip())
             continue
         if figure is not None:
             figure.append(line)
         else:
-            out.append(open_tags[-1][1] + line.lstrip() if open_tags and line.strip() else line)
+            out.append(kept(line))
     if figure is not None:  # never closed: kept as written
         out.extend(figure)
     return out
 
 
-def _figure_body(inner: list[str], indent: str) -> list[str]:
+def _label(text: str) -> str:
+    """A link label as Markdown matches it: case and inner spaces folded."""
+    return " ".join(text.split()).casefold()
+
+
+def _link_definitions(lines: list[str]) -> dict[str, str]:
+    """The page's link reference definitions (``[label]: url``, up to three spaces
+    in), label (case and inner spaces folded) to URL; the first of a label wins."""
+    refs: dict[str, str] = {}
+    fences = FenceTracker(_FENCE)
+    for line in lines:
+        if fences.in_code(line) or "]:" not in line:
+            continue
+        m = _LINK_DEFINITION.match(line)
+        if m:
+            refs.setdefault(_label(m.group("label")), m.group("url"))
+    return refs
+
+
+def _figure_body(inner: list[str], indent: str, refs: dict[str, str] | None = None) -> list[str]:
     """The inner lines of a ``<figure markdown>``: its ``<figcaption>`` moved onto
-    the Markdown images as their title (see :func:`_md_in_html`)."""
-    text = "\n".join(ln.strip() for ln in inner)
+    the Markdown images as their title (see :func:`_md_in_html`); a reference image
+    (``[![Light mode][1]][1]``) takes it too, written inline with the URL its
+    definition in the page (``refs``) gives. The lines lose only their common
+    indentation, so a content tab's body (indented under ``=== "Tab"``) stays in it."""
+    text = textwrap.dedent("\n".join(ln.rstrip() for ln in inner))
     caption = ""
     cap = _FIGCAPTION.search(text)
     if cap:
         caption = " ".join(re.sub(r"<[^>]+>", " ", cap.group(2)).split())
         if _MARKDOWN_ATTR.search(cap.group(1)):  # '<figcaption markdown>': its Markdown is rendered
-            caption = inline_text(caption)
+            caption = inline_text(_REF_LINK.sub(  # a reference link ('[text][ref]', '[ref]') reads as its text
+                lambda m: m.group(1) if m.group(2) is not None or _label(m.group(1)) in (refs or {}) else m.group(0),
+                caption))
         text = text[:cap.start()] + text[cap.end():]
+    quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
+
+    def inline_ref(im: re.Match[str]) -> str:
+        url = (refs or {}).get(_label(im.group("ref") or im.group("alt")))
+        return f'![{im.group("alt")}]({url} "{quoted}")' if url else im.group(0)
+
+    if caption and refs and _MD_REF_IMAGE.search(text):
+        text = _MD_REF_IMAGE.sub(inline_ref, text)
     if caption and _MD_IMAGE.search(text):
-        quoted = caption.replace("\\", "\\\\").replace('"', '\\"')
         text = _MD_IMAGE.sub(lambda im: im.group(0) if im.group("title") else
                              f'![{im.group("alt")}]({im.group("src")} "{quoted}")', text)
     elif caption:
@@ -1029,6 +1085,60 @@ def _reference_definitions(lines: list[str]) -> list[str]:
         if not fences.in_code(line) and _REF_DEF_LINE.match(line.strip()) and out and out[-1].strip() \
                 and _width(out[-1]) == _width(line) and not _REF_DEF_LINE.match(out[-1].strip()):
             out.append("")  # the same block (also inside an admonition or a tab, indented alike)
+        out.append(line)
+    return out
+
+
+# '[text]' then one space or the line break then '[label]' (Python-Markdown ReferenceInlineProcessor.RE_LINK
+# '\s?\[([^\]]*)\]'); not an image's or a full reference's second bracket, not a footnote
+_SPACED_REF = re.compile(r"(?<![\]\\])(\[(?!\^)[^\[\]\n]{0,500}\])[ \t](\[([^\[\]\n]{1,500})\])")
+_LINE_END_REF = re.compile(r"(?<![\]\\])\[(?!\^)[^\[\]\n]{0,500}\]$")
+# '[text][^1]': a link then a footnote marker (Python-Markdown's footnote pattern runs before the
+# reference one, so '[text]' is a shortcut link); CommonMark reads '[^1]' as the link's label
+_FOOTNOTED_REF = re.compile(r"(?<![\]\\!])\[((?!\^)[^\[\]\n]{1,500})\](?=\[\^[^\[\]\n]{1,500}\])")
+_MAX_JOINED = 10_000  # a paragraph line is joined to the next only up to this length (linear work)
+_LINE_START_REF = re.compile(r"^\[([^\[\]\n]{1,500})\](?!:)")
+
+
+def _spaced_references(lines: list[str]) -> list[str]:
+    """Python-Markdown reads ``[text] [label]`` and ``[text]`` at a line's end with
+    ``[label]`` starting the next line of the paragraph as one reference link (its
+    pattern allows one whitespace character between the brackets: Material for
+    MkDocs writes ``[colors]\n[palette.primary]``); CommonMark needs them adjacent
+    and showed ``[colors] palette.primary``. When ``label`` is defined on the page
+    the two are joined. ``[text][^1]`` is the link ``[text]`` and a footnote marker
+    (the footnote pattern runs first); CommonMark took ``[^1]`` as the link's label
+    and showed ``[text]``: the link gets its own label. Code spans and fenced code
+    stay as written."""
+    defined = {" ".join(m.group(1).split()).casefold() for ln in lines if (m := _LINK_DEF.match(ln))}
+    if not defined:
+        return lines
+    fences = FenceTracker(_FENCE)
+    out: list[str] = []
+    for line in lines:
+        if fences.in_code(line) or "]" not in line:
+            out.append(line)
+            continue
+        prev = out[-1] if out else ""
+        start = _LINE_START_REF.match(line.strip())
+        if (start and len(prev) < _MAX_JOINED and " ".join(start.group(1).split()).casefold() in defined and prev.strip()
+                and _width(prev) == _width(line) and _LINE_END_REF.search(prev, max(0, len(prev) - 600))
+                and not _REF_DEF_LINE.match(prev.strip()) and prev.count("`") % 2 == 0):
+            line = out.pop() + line.strip()
+        if "] [" in line or "]\t[" in line or "][^" in line:
+            spans = [m.span() for m in re.finditer(r"(`+)[^`]*?\1", line)]
+
+            def join(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
+                if " ".join(m.group(3).split()).casefold() in defined and not any(a < m.start() < b for a, b in spans):
+                    return m.group(1) + m.group(2)
+                return m.group(0)
+
+            def own_label(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
+                if " ".join(m.group(1).split()).casefold() in defined and not any(a < m.start() < b for a, b in spans):
+                    return f"[{m.group(1)}][{m.group(1)}]"  # the link by its own label, the marker after it
+                return m.group(0)
+
+            line = _FOOTNOTED_REF.sub(own_label, _SPACED_REF.sub(join, line))
         out.append(line)
     return out
 
