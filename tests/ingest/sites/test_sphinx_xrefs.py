@@ -245,3 +245,23 @@ def test_autosectionlabel_makes_section_titles_labels(tmp_path: Path) -> None:
     site = SphinxSite(tmp_path, "conf.py")
     text = convert_rst(tmp_path / "index.rst", site=site).sections[0].text
     assert text == "See Edit Messages, Product Tiers, collaborate/send-messages:deep and the tiers."
+
+
+def test_jupyter_book_toc_sections_of_a_chapter_in_a_folder_are_numbered(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # _toc.yml names every file from the book root, and sphinx-external-toc puts those
+    # docnames in the toctree it appends to a chapter: a chapter in a folder
+    # ("ch/overview") lists "ch/sec", not "ch/ch/sec"; its sections are numbered 1.1 and
+    # their figures counted under chapter 1 (a course book's numrefs read "Fig. 1.1")
+    figure = "```{figure} x.png\n:name: fig-sec\n\nA plot.\n```\n"
+    write_files(tmp_path, {
+        "_config.yml": "title: B\n",
+        "_toc.yml": "format: jb-book\nroot: intro\nparts:\n- caption: A\n  numbered: 2\n  chapters:\n"
+                    "  - file: ch/overview\n    sections:\n    - file: ch/sec\n",
+        "intro.md": "# Intro\n\nSee {numref}`fig-sec` and {numref}`sec`.\n",
+        "ch/overview.md": "# Chapter\n\nText.\n",
+        "ch/sec.md": "(sec)=\n## Section one\n\n" + figure,
+        "ch/x.png": "png",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert "See Fig. 1.1 and Section 1.1." in _text(convert_myst(tmp_path / "intro.md", site=site))

@@ -98,7 +98,9 @@ def toc_trees(data: object, *, limit: int = 10_000) -> dict[str, list[tuple[tupl
     ``file:`` item with children get one toctree per part (``parts:``/``subtrees:``, each
     with its own options) or one for a ``chapters:``/``sections:``/``entries:`` list (its
     ``options:``); ``numbered`` (``true`` or a depth) comes from the toctree or the TOC's
-    ``defaults``. Glob and URL entries are left out; at most ``limit`` documents are read."""
+    ``defaults``. Entries are docnames from the book root, written ``/ch/sec`` (sphinx-external-toc
+    puts the TOC's own docnames in the toctree, so a chapter ``ch/overview`` lists ``ch/sec``, not a
+    path from its folder). Glob and URL entries are left out; at most ``limit`` documents are read."""
     out: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     if not isinstance(data, dict):
         return out
@@ -129,7 +131,8 @@ def toc_trees(data: object, *, limit: int = 10_000) -> dict[str, list[tuple[tupl
         for entries, opts in subtrees:
             files = [e for e in entries if isinstance(e, dict) and isinstance(e.get("file"), str)]
             numbered = opts["numbered"] if "numbered" in opts else defaults.get("numbered")
-            trees.append((tuple(_stem(e["file"]) for e in files), _numbered_value(numbered)))
+            # entries are docnames from the book root ("/" here: _xrefs reads other entries from the document's folder)
+            trees.append((tuple("/" + _stem(e["file"]) for e in files), _numbered_value(numbered)))
             children.extend(files)
         if trees:
             out.setdefault(_stem(doc), trees)
