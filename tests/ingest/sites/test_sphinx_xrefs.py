@@ -210,7 +210,9 @@ def test_jupyter_book_toc_numbered_parts_number_sections_and_figures(
         tmp_path: Path, write_files: Callable[..., None]) -> None:
     # Jupyter Book 1: sphinx-external-toc turns each "numbered: true" part of _toc.yml into a
     # numbered toctree of the root and a chapter's "sections:" into a toctree ending that
-    # chapter; every numbered toctree restarts at 1 unless sphinx-multitoc-numbering continues it
+    # chapter. Chapters are numbered on across parts by default (Jupyter Book >= 0.11.2 loads
+    # sphinx-multitoc-numbering when the TOC has "numbered: true"); html.use_multitoc_numbering:
+    # false, or parts numbered by depth only ("numbered: 2"), restart every part at 1
     figure = "```{{figure}} x.png\n:name: {name}\n\n{cap}\n```\n"
     write_files(tmp_path, {
         "_config.yml": "title: B\n",
@@ -224,10 +226,15 @@ def test_jupyter_book_toc_numbered_parts_number_sections_and_figures(
         "x.png": "png", "two/x.png": "png",
     })
     site = JupyterBookSite(tmp_path, "_config.yml")
-    assert "See Fig. 1.1, Fig. 1.2 and Section 1.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
-    (tmp_path / "_config.yml").write_text("title: B\nsphinx:\n  extra_extensions: [sphinx_multitoc_numbering]\n")
-    site = JupyterBookSite(tmp_path, "_config.yml")
     assert "See Fig. 1.1, Fig. 2.1 and Section 2.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
+    (tmp_path / "_config.yml").write_text("title: B\nhtml:\n  use_multitoc_numbering: false\n")
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert "See Fig. 1.1, Fig. 1.2 and Section 1.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
+    (tmp_path / "_config.yml").write_text("title: B\n")
+    toc = (tmp_path / "_toc.yml").read_text().replace("numbered: true", "numbered: 2")
+    (tmp_path / "_toc.yml").write_text(toc)
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert "See Fig. 1.1, Fig. 1.2 and Section 1.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
 
 
 def test_autosectionlabel_makes_section_titles_labels(tmp_path: Path) -> None:

@@ -140,6 +140,25 @@ def toc_trees(data: object, *, limit: int = 10_000) -> dict[str, list[tuple[tupl
     return out
 
 
+def _numbered_true(data: object, *, limit: int = 100_000) -> bool:
+    """True when a ``_toc.yml`` sets ``numbered: true`` anywhere (a part, ``options``,
+    ``defaults``): Jupyter Book loads sphinx-multitoc-numbering only then (its build
+    checks the dumped site map for ``numbered: true``; a depth such as ``numbered: 2``
+    does not count). At most ``limit`` nodes are read (YAML aliases can make cycles)."""
+    stack: list[object] = [data]
+    seen = 0
+    while stack and seen < limit:
+        seen += 1
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("numbered") is True:
+                return True
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    return False
+
+
 def _numbered_headings(numbering: object) -> list[int]:
     """The heading depths mystmd numbers (``project.numbering``: ``true`` numbers
     everything, ``headings: true`` every depth, ``heading_2: true`` one depth)."""
@@ -222,6 +241,14 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
                 toc = _load_yaml(toc_path, warnings)
                 _toc_entries(toc, files, globs)
                 trees = toc_trees(toc)
+                # chapters are numbered on across parts by default (html.use_multitoc_numbering,
+                # true unless set false: Jupyter Book >= 0.11.2 loads sphinx-multitoc-numbering
+                # when the TOC numbers with "numbered: true")
+                html = data.get("html") if isinstance(data.get("html"), dict) else {}
+                assert isinstance(html, dict)
+                multitoc = sconf.get("use_multitoc_numbering", html.get("use_multitoc_numbering", True))
+                if multitoc is not False and _numbered_true(toc):
+                    values["extensions"].append("sphinx_multitoc_numbering")
                 break
     conf = SphinxConf(
         root_doc=next(iter(files), "intro"),
