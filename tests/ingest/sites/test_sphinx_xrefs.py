@@ -272,3 +272,20 @@ def test_jupyter_book_toc_sections_of_a_chapter_in_a_folder_are_numbered(
     })
     site = JupyterBookSite(tmp_path, "_config.yml")
     assert "See Fig. 1.1 and Section 1.1." in _text(convert_myst(tmp_path / "intro.md", site=site))
+
+
+def test_myst_ref_text_keeps_math_and_backslashes(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # a {ref} shows the heading or caption as written: in MyST a backslash escapes ASCII
+    # punctuation only (CommonMark) and $...$ math is kept whole, so "$\hat{y}$" and "$\alpha$"
+    # keep their backslashes ("$hat{y}$" was reST's escape rule applied to Markdown)
+    write_files(tmp_path, {
+        "_config.yml": "title: B\n",
+        "_toc.yml": "format: jb-book\nroot: intro\nchapters:\n- file: ch\n",
+        "intro.md": "# Intro\n\nSee {ref}`alpha`, {ref}`fit` and {ref}`star`.\n",
+        "ch.md": "# Ch\n\n(alpha)=\n## The $\\alpha$ level\n\n```{figure} x.png\n:name: fit\n\n"
+                 "Fitted $\\hat{y}_i$ model.\n```\n\n(star)=\n## A \\*starred\\* \\word\n",
+        "x.png": "png",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    text = _text(convert_myst(tmp_path / "intro.md", site=site))
+    assert "See The $\\alpha$ level, Fitted $\\hat{y}_i$ model. and A *starred* \\word." in text
