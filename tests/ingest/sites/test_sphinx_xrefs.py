@@ -210,7 +210,9 @@ def test_jupyter_book_toc_numbered_parts_number_sections_and_figures(
         tmp_path: Path, write_files: Callable[..., None]) -> None:
     # Jupyter Book 1: sphinx-external-toc turns each "numbered: true" part of _toc.yml into a
     # numbered toctree of the root and a chapter's "sections:" into a toctree ending that
-    # chapter; every numbered toctree restarts at 1 unless sphinx-multitoc-numbering continues it
+    # chapter. Chapters are numbered on across parts by default (Jupyter Book >= 0.11.2 loads
+    # sphinx-multitoc-numbering when the TOC has "numbered: true"); html.use_multitoc_numbering:
+    # false, or parts numbered by depth only ("numbered: 2"), restart every part at 1
     figure = "```{{figure}} x.png\n:name: {name}\n\n{cap}\n```\n"
     write_files(tmp_path, {
         "_config.yml": "title: B\n",
@@ -224,10 +226,15 @@ def test_jupyter_book_toc_numbered_parts_number_sections_and_figures(
         "x.png": "png", "two/x.png": "png",
     })
     site = JupyterBookSite(tmp_path, "_config.yml")
-    assert "See Fig. 1.1, Fig. 1.2 and Section 1.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
-    (tmp_path / "_config.yml").write_text("title: B\nsphinx:\n  extra_extensions: [sphinx_multitoc_numbering]\n")
-    site = JupyterBookSite(tmp_path, "_config.yml")
     assert "See Fig. 1.1, Fig. 2.1 and Section 2.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
+    (tmp_path / "_config.yml").write_text("title: B\nhtml:\n  use_multitoc_numbering: false\n")
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert "See Fig. 1.1, Fig. 1.2 and Section 1.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
+    (tmp_path / "_config.yml").write_text("title: B\n")
+    toc = (tmp_path / "_toc.yml").read_text().replace("numbered: true", "numbered: 2")
+    (tmp_path / "_toc.yml").write_text(toc)
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert "See Fig. 1.1, Fig. 1.2 and Section 1.2." in _text(convert_myst(tmp_path / "intro.md", site=site))
 
 
 def test_autosectionlabel_makes_section_titles_labels(tmp_path: Path) -> None:
@@ -245,3 +252,40 @@ def test_autosectionlabel_makes_section_titles_labels(tmp_path: Path) -> None:
     site = SphinxSite(tmp_path, "conf.py")
     text = convert_rst(tmp_path / "index.rst", site=site).sections[0].text
     assert text == "See Edit Messages, Product Tiers, collaborate/send-messages:deep and the tiers."
+
+
+def test_jupyter_book_toc_sections_of_a_chapter_in_a_folder_are_numbered(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # _toc.yml names every file from the book root, and sphinx-external-toc puts those
+    # docnames in the toctree it appends to a chapter: a chapter in a folder
+    # ("ch/overview") lists "ch/sec", not "ch/ch/sec"; its sections are numbered 1.1 and
+    # their figures counted under chapter 1 (a course book's numrefs read "Fig. 1.1")
+    figure = "```{figure} x.png\n:name: fig-sec\n\nA plot.\n```\n"
+    write_files(tmp_path, {
+        "_config.yml": "title: B\n",
+        "_toc.yml": "format: jb-book\nroot: intro\nparts:\n- caption: A\n  numbered: 2\n  chapters:\n"
+                    "  - file: ch/overview\n    sections:\n    - file: ch/sec\n",
+        "intro.md": "# Intro\n\nSee {numref}`fig-sec` and {numref}`sec`.\n",
+        "ch/overview.md": "# Chapter\n\nText.\n",
+        "ch/sec.md": "(sec)=\n## Section one\n\n" + figure,
+        "ch/x.png": "png",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    assert "See Fig. 1.1 and Section 1.1." in _text(convert_myst(tmp_path / "intro.md", site=site))
+
+
+def test_myst_ref_text_keeps_math_and_backslashes(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # a {ref} shows the heading or caption as written: in MyST a backslash escapes ASCII
+    # punctuation only (CommonMark) and $...$ math is kept whole, so "$\hat{y}$" and "$\alpha$"
+    # keep their backslashes ("$hat{y}$" was reST's escape rule applied to Markdown)
+    write_files(tmp_path, {
+        "_config.yml": "title: B\n",
+        "_toc.yml": "format: jb-book\nroot: intro\nchapters:\n- file: ch\n",
+        "intro.md": "# Intro\n\nSee {ref}`alpha`, {ref}`fit` and {ref}`star`.\n",
+        "ch.md": "# Ch\n\n(alpha)=\n## The $\\alpha$ level\n\n```{figure} x.png\n:name: fit\n\n"
+                 "Fitted $\\hat{y}_i$ model.\n```\n\n(star)=\n## A \\*starred\\* \\word\n",
+        "x.png": "png",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    text = _text(convert_myst(tmp_path / "intro.md", site=site))
+    assert "See The $\\alpha$ level, Fitted $\\hat{y}_i$ model. and A *starred* \\word." in text

@@ -166,9 +166,30 @@ def _norm(label: str) -> str:
     return " ".join(label.split()).lower()
 
 
+def _plain_myst(text: str) -> str:
+    """A MyST title reduced to its text as :func:`_plain` does, by Markdown's rules:
+    ``$...$`` math is kept whole and a backslash escapes ASCII punctuation only
+    (CommonMark), so ``$\\hat{y}$`` and ``\\word`` keep their backslashes."""
+    parts = _MYST_MATH.split(text)
+    out = [part if n % 2 else _markup_text(part, myst=True) for n, part in enumerate(parts)]
+    return " ".join("".join(out).split())
+
+
+_MYST_MATH = re.compile(r"(\$\$[^$]+\$\$|(?<!\\)\$[^$]+\$)")
+_MD_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+
 def _plain(text: str) -> str:
     """Inline rST/MyST markup of a title reduced to its text (roles to their content)."""
+    return " ".join(_markup_text(text).split())
+
+
+def _markup_text(text: str, *, myst: bool = False) -> str:
+    """:func:`_plain` without folding white space. ``myst``: a backslash before other
+    than ASCII punctuation is a backslash (CommonMark)."""
     def sub(m: re.Match[str]) -> str:
+        if myst and m.lastindex == 4 and m.group(4) not in _MD_PUNCT:
+            return "\\" + m.group(4)
         for g in m.groups():
             if g is not None:
                 # 'text <target>': the text (rfind, not a regex: linear on long runs of spaces)
@@ -179,7 +200,7 @@ def _plain(text: str) -> str:
     # Markdown links/images (no bracket inside the text, one level of parentheses in the target:
     # linear on runs of '[' or '[a](')
     text = re.sub(r"!?\[([^\[\]]*)\]\((?:[^()]|\([^()]*\))*\)", r"\1", text)
-    return " ".join(_INLINE_MARKUP.sub(sub, text).split())
+    return _INLINE_MARKUP.sub(sub, text)
 
 
 _SUBST_DEF = re.compile(r"^\.\.[ \t]+\|([^|\n]+)\|[ \t]+(image|figure|replace)::[ \t]*(.*)$", re.MULTILINE)
@@ -372,7 +393,7 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
             continue
         h = _MYST_HEADING.match(line)
         if h:
-            title = _plain(_heading_text(h.group(2)))
+            title = _plain_myst(_heading_text(h.group(2)))
             if found.title is None:
                 found.title = title
             found.events.append(("sec", len(h.group(1)), tuple(pending)))
@@ -452,12 +473,12 @@ def _myst_directive_body(body: list[str], kind: str, arg: str) -> tuple[dict[str
                 break
             if ln:
                 caption_lines.append(ln)
-        return options, _plain(" ".join(caption_lines))
+        return options, _plain_myst(" ".join(caption_lines))
     if kind == "code-block":
-        return options, _plain(options.get("caption", ""))
+        return options, _plain_myst(options.get("caption", ""))
     if kind == "equation":
         return options, ""
-    return options, _plain(arg)
+    return options, _plain_myst(arg)
 
 
 def _numbered_depth(block: list[str]) -> int:

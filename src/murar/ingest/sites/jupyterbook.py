@@ -98,7 +98,9 @@ def toc_trees(data: object, *, limit: int = 10_000) -> dict[str, list[tuple[tupl
     ``file:`` item with children get one toctree per part (``parts:``/``subtrees:``, each
     with its own options) or one for a ``chapters:``/``sections:``/``entries:`` list (its
     ``options:``); ``numbered`` (``true`` or a depth) comes from the toctree or the TOC's
-    ``defaults``. Glob and URL entries are left out; at most ``limit`` documents are read."""
+    ``defaults``. Entries are docnames from the book root, written ``/ch/sec`` (sphinx-external-toc
+    puts the TOC's own docnames in the toctree, so a chapter ``ch/overview`` lists ``ch/sec``, not a
+    path from its folder). Glob and URL entries are left out; at most ``limit`` documents are read."""
     out: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     if not isinstance(data, dict):
         return out
@@ -129,12 +131,32 @@ def toc_trees(data: object, *, limit: int = 10_000) -> dict[str, list[tuple[tupl
         for entries, opts in subtrees:
             files = [e for e in entries if isinstance(e, dict) and isinstance(e.get("file"), str)]
             numbered = opts["numbered"] if "numbered" in opts else defaults.get("numbered")
-            trees.append((tuple(_stem(e["file"]) for e in files), _numbered_value(numbered)))
+            # entries are docnames from the book root ("/" here: _xrefs reads other entries from the document's folder)
+            trees.append((tuple("/" + _stem(e["file"]) for e in files), _numbered_value(numbered)))
             children.extend(files)
         if trees:
             out.setdefault(_stem(doc), trees)
         stack.extend((c, "file") for c in reversed(children))
     return out
+
+
+def _numbered_true(data: object, *, limit: int = 100_000) -> bool:
+    """True when a ``_toc.yml`` sets ``numbered: true`` anywhere (a part, ``options``,
+    ``defaults``): Jupyter Book loads sphinx-multitoc-numbering only then (its build
+    checks the dumped site map for ``numbered: true``; a depth such as ``numbered: 2``
+    does not count). At most ``limit`` nodes are read (YAML aliases can make cycles)."""
+    stack: list[object] = [data]
+    seen = 0
+    while stack and seen < limit:
+        seen += 1
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("numbered") is True:
+                return True
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    return False
 
 
 def _numbered_headings(numbering: object) -> list[int]:
@@ -219,6 +241,14 @@ def read_book_config(root: Path, config_file: str | None, warnings: list[str]) -
                 toc = _load_yaml(toc_path, warnings)
                 _toc_entries(toc, files, globs)
                 trees = toc_trees(toc)
+                # chapters are numbered on across parts by default (html.use_multitoc_numbering,
+                # true unless set false: Jupyter Book >= 0.11.2 loads sphinx-multitoc-numbering
+                # when the TOC numbers with "numbered: true")
+                html = data.get("html") if isinstance(data.get("html"), dict) else {}
+                assert isinstance(html, dict)
+                multitoc = sconf.get("use_multitoc_numbering", html.get("use_multitoc_numbering", True))
+                if multitoc is not False and _numbered_true(toc):
+                    values["extensions"].append("sphinx_multitoc_numbering")
                 break
     conf = SphinxConf(
         root_doc=next(iter(files), "intro"),
