@@ -245,3 +245,20 @@ def test_autosectionlabel_makes_section_titles_labels(tmp_path: Path) -> None:
     site = SphinxSite(tmp_path, "conf.py")
     text = convert_rst(tmp_path / "index.rst", site=site).sections[0].text
     assert text == "See Edit Messages, Product Tiers, collaborate/send-messages:deep and the tiers."
+
+
+def test_labels_of_an_excluded_file_a_page_includes_are_known(tmp_path: Path,
+                                                               write_files: Callable[..., None]) -> None:
+    # a generated help file kept out of the build (exclude_patterns) but included by a page: its
+    # labels are the including document's (Sphinx reads the included text as that page's), so a
+    # :ref: to one shows the section title, not the label
+    write_files(tmp_path, {
+        "conf.py": "project = 'P'\nexclude_patterns = ['help/*']\n",
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   funcs\n",
+        "funcs.rst": "Functions\n=========\n\n.. include:: help/Color.rst\n   :start-after: :orphan:\n\n"
+                     "Further reading: :ref:`fn-lighter`\n",
+        "help/Color.rst": ":orphan:\n\n.. _fn-lighter:\n\nlighter\n.......\n\nReturns a lighter color.\n",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    text = " ".join(_text(convert_rst(tmp_path / "funcs.rst", site=site)).split())
+    assert "Further reading: lighter" in text

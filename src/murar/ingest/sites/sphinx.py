@@ -1101,6 +1101,12 @@ class SphinxSite:
                                   skip_hidden_files=True)
             pairs = [(rel, self.docname(rel)) for rel in files
                      if not self._excluded(self._in_src(rel) or rel)]
+            # an excluded source file that a page includes (QGIS's generated expression help, kept
+            # out of the build and included piecewise) is read as part of that page: its labels are
+            # defined there, so a :ref: to one shows its title
+            listed = {rel for rel, _ in pairs}
+            pairs += [(rel, self.docname(rel)) for rel in sorted(self.include_targets())
+                      if rel not in listed and posixpath.splitext(rel)[1] in self.conf.source_suffix]
             values = self.conf.values
             fmt = values.get("numfig_format")
             self._xrefs = scan_xrefs(self._root, pairs, order=self._doc_order(dict(pairs)),
