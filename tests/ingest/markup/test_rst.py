@@ -1725,3 +1725,25 @@ def test_text_brought_in_by_directives_is_bounded_per_page(tmp_path: Path, monke
     text = doc.sections[0].text
     assert 80_000 <= len(text) <= 120_000 and text.endswith("End.") and "Rendered" not in text
     assert sum("over 100000 characters" in w for w in doc.warnings) == 1
+
+
+def test_icon_substitution_in_a_figure_caption_is_no_caption_word(tmp_path: Path) -> None:
+    # QGIS's figure captions name the tab by its icon: 'The |settings| :guilabel:`Settings` tab'.
+    # Sphinx draws the icon in the caption; its alt (the substitution name) is not caption text,
+    # and the icon is no second picture of the figure
+    _png(tmp_path / "img" / "tab.png")
+    _png(tmp_path / "static" / "settings.png")
+    site = _project(tmp_path, {"p.rst": """\
+Plugins
+=======
+
+.. figure:: img/tab.png
+
+   The |settings| :guilabel:`Settings` tab
+
+.. |settings| image:: /static/settings.png
+   :width: 1.5em
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    shots = [m for m in _images(doc) if m.caption]
+    assert [(m.path, m.caption) for m in shots] == [("img/tab.png", "The Settings tab")]

@@ -1943,11 +1943,17 @@ class _Walker:
 
     def figure(self, node: nodes.figure) -> None:
         cap = node.next_node(nodes.caption)
-        caption = cap.astext() if cap is not None else ""
-        images = list(node.findall(nodes.image))
+        caption = _title_text(cap) if cap is not None else ""
+        # the figure's pictures; an icon in its caption (|icon| substitution) is an inline
+        # picture of that line, never a picture of the figure with its caption
+        images = [i for i in node.findall(nodes.image)
+                  if not any(isinstance(a, (nodes.caption, nodes.legend)) for a in _ancestors(i, node))]
         self.b.end_paragraph()
         for img in images:
             self.image(img, caption=caption)
+        if cap is not None:
+            for img in cap.findall(nodes.image):
+                self.image(img, caption="")
         for child in node.children:
             if isinstance(child, nodes.legend):
                 self.walk(child)
@@ -1955,7 +1961,7 @@ class _Walker:
 
     def table(self, node: nodes.table) -> None:
         title = node.next_node(nodes.title)
-        caption = title.astext() if title is not None and title.parent is node else ""
+        caption = _title_text(title) if title is not None and title.parent is node else ""
         headers: list[str] = []
         rows: list[list[str]] = []
         for group in node.findall(nodes.tgroup):
@@ -1971,7 +1977,7 @@ class _Walker:
         for img in node.findall(nodes.image):  # a figure in a cell keeps its caption
             fig = img.parent if isinstance(img.parent, nodes.figure) else None
             cap = fig.next_node(nodes.caption) if fig is not None else None
-            self.image(img, caption=cap.astext() if cap is not None else "")
+            self.image(img, caption=_title_text(cap) if cap is not None else "")
         self.b.table(headers, rows, caption)
 
     def admonition(self, node: nodes.Element, depth: int) -> None:
@@ -2014,7 +2020,8 @@ def _inline_html_words(html: str) -> str:
 def _title_text(title: nodes.Element) -> str:
     """A section title's text as Sphinx takes it for the page, the TOC and references
     (``sphinx.util.nodes.clean_astext``): without image alts (a ``|icon|`` substitution
-    in a heading shows a picture, not its name) and without raw markup."""
+    in a heading shows a picture, not its name) and without raw markup. Figure captions
+    and table titles read the same way (the words they show)."""
     parts = [t.astext() for t in title.findall(nodes.Text)
              if not any(isinstance(a, nodes.raw) for a in _ancestors(t, title))]
     return " ".join("".join(parts).split())
