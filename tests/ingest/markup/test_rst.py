@@ -1747,3 +1747,33 @@ Plugins
     doc = convert_rst(tmp_path / "p.rst", site=site)
     shots = [m for m in _images(doc) if m.caption]
     assert [(m.path, m.caption) for m in shots] == [("img/tab.png", "The Settings tab")]
+
+
+def test_icon_beside_words_in_a_table_cell_is_no_cell_text(tmp_path: Path) -> None:
+    # QGIS's menu tables: '|fileNew| :guilabel:`New`' shows an icon and the word; the cell
+    # reads 'New' as a paragraph would, while a cell holding only an icon keeps its alt text
+    _png(tmp_path / "static" / "new.png")
+    _png(tmp_path / "static" / "point.png")
+    site = _project(tmp_path, {"t.rst": """\
+Menus
+=====
+
+.. list-table:: The Project menu items
+   :header-rows: 1
+
+   * - Menu Option
+     - Point
+     - Notes
+   * - |new| :guilabel:`New`
+     - |point|
+     - * one
+       * two
+
+.. |new| image:: /static/new.png
+   :width: 1.5em
+.. |point| image:: /static/point.png
+   :width: 1.5em
+"""})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows == [["New", "point", "one two"]]

@@ -2057,7 +2057,7 @@ def _grid(part: nodes.Element) -> list[list[str]]:
                 continue
             entry = entries[ei]
             ei += 1
-            text = " ".join(" ".join(p.astext() for p in entry.children).split()) if entry.children else ""
+            text = _cell_text(entry)
             span = int(entry.get("morecols", 0)) + 1
             down = int(entry.get("morerows", 0))
             for _ in range(span):
@@ -2067,6 +2067,21 @@ def _grid(part: nodes.Element) -> list[list[str]]:
                 col += 1
         out.append(cells)
     return out
+
+
+def _cell_text(entry: nodes.Element) -> str:
+    """A table cell's text: the words it shows, without the alt of an icon beside them
+    (QGIS's menu tables: '|fileNew| :guilabel:`New`' reads 'New', as the paragraph does);
+    a cell holding only pictures reads their alt text (a feature matrix's check mark, as
+    the Markdown reader does)."""
+    text = " ".join(" ".join(p.astext() for p in entry.children).split())
+    if not any(True for _ in entry.findall(nodes.image)):
+        return text
+    bare = entry.deepcopy()
+    for img in list(bare.findall(nodes.image)):
+        img.parent.remove(img)
+    words = " ".join(" ".join(p.astext() for p in bare.children).split())
+    return words or text
 
 
 class _MessageStream(io.StringIO):
