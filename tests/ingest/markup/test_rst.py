@@ -1777,3 +1777,22 @@ Menus
     doc = convert_rst(tmp_path / "t.rst", site=site)
     (table,) = [m for m in doc.media if isinstance(m, TableItem)]
     assert table.rows == [["New", "point", "one two"]]
+
+
+def test_icon_in_an_admonition_title_is_no_title_word(tmp_path: Path) -> None:
+    # '.. admonition:: |hard| Challenge' (QGIS training manual; MNE's '|windows| Windows'):
+    # Sphinx draws the icon before the title; its alt is not a word of the title
+    _png(tmp_path / "static" / "hard.png")
+    site = _project(tmp_path, {"a.rst": """\
+Interpolation
+=============
+
+.. admonition:: |hard| Challenge
+
+   Set the cell size.
+
+.. |hard| image:: /static/hard.png
+"""})
+    doc = convert_rst(tmp_path / "a.rst", site=site)
+    assert "Challenge: Set the cell size." in doc.sections[0].text
+    assert "hard" not in doc.sections[0].text

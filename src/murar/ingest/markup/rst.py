@@ -1984,7 +1984,9 @@ class _Walker:
         self.b.end_paragraph()
         if isinstance(node, nodes.admonition):
             title = node.next_node(nodes.title)
-            label = title.astext() if title is not None else ""
+            # the words the title shows: an |icon| in it ('.. admonition:: |hard| Challenge')
+            # is drawn, its alt is no title word
+            label = _title_text(title) if title is not None else ""
             kids = [c for c in node.children if c is not title]
         else:
             label = node.tagname.capitalize()
