@@ -1725,3 +1725,74 @@ def test_text_brought_in_by_directives_is_bounded_per_page(tmp_path: Path, monke
     text = doc.sections[0].text
     assert 80_000 <= len(text) <= 120_000 and text.endswith("End.") and "Rendered" not in text
     assert sum("over 100000 characters" in w for w in doc.warnings) == 1
+
+
+def test_icon_substitution_in_a_figure_caption_is_no_caption_word(tmp_path: Path) -> None:
+    # QGIS's figure captions name the tab by its icon: 'The |settings| :guilabel:`Settings` tab'.
+    # Sphinx draws the icon in the caption; its alt (the substitution name) is not caption text,
+    # and the icon is no second picture of the figure
+    _png(tmp_path / "img" / "tab.png")
+    _png(tmp_path / "static" / "settings.png")
+    site = _project(tmp_path, {"p.rst": """\
+Plugins
+=======
+
+.. figure:: img/tab.png
+
+   The |settings| :guilabel:`Settings` tab
+
+.. |settings| image:: /static/settings.png
+   :width: 1.5em
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    shots = [m for m in _images(doc) if m.caption]
+    assert [(m.path, m.caption) for m in shots] == [("img/tab.png", "The Settings tab")]
+
+
+def test_icon_beside_words_in_a_table_cell_is_no_cell_text(tmp_path: Path) -> None:
+    # QGIS's menu tables: '|fileNew| :guilabel:`New`' shows an icon and the word; the cell
+    # reads 'New' as a paragraph would, while a cell holding only an icon keeps its alt text
+    _png(tmp_path / "static" / "new.png")
+    _png(tmp_path / "static" / "point.png")
+    site = _project(tmp_path, {"t.rst": """\
+Menus
+=====
+
+.. list-table:: The Project menu items
+   :header-rows: 1
+
+   * - Menu Option
+     - Point
+     - Notes
+   * - |new| :guilabel:`New`
+     - |point|
+     - * one
+       * two
+
+.. |new| image:: /static/new.png
+   :width: 1.5em
+.. |point| image:: /static/point.png
+   :width: 1.5em
+"""})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    (table,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert table.rows == [["New", "point", "one two"]]
+
+
+def test_icon_in_an_admonition_title_is_no_title_word(tmp_path: Path) -> None:
+    # '.. admonition:: |hard| Challenge' (QGIS training manual; MNE's '|windows| Windows'):
+    # Sphinx draws the icon before the title; its alt is not a word of the title
+    _png(tmp_path / "static" / "hard.png")
+    site = _project(tmp_path, {"a.rst": """\
+Interpolation
+=============
+
+.. admonition:: |hard| Challenge
+
+   Set the cell size.
+
+.. |hard| image:: /static/hard.png
+"""})
+    doc = convert_rst(tmp_path / "a.rst", site=site)
+    assert "Challenge: Set the cell size." in doc.sections[0].text
+    assert "hard" not in doc.sections[0].text

@@ -174,6 +174,32 @@ def test_a_file_rst_epilog_includes_is_an_include_not_a_page(tmp_path: Path) -> 
     assert convert_rst(tmp_path / "guide" / "start.rst", site=site).sections[0].text == "Install Widget Pro first."
 
 
+def test_an_rst_epilog_conf_py_reads_from_a_file_gives_its_substitutions(tmp_path: Path) -> None:
+    """``rst_epilog = open(os.path.join(CURDIR, 'epilog.txt')).read()`` and ``with open(...) as f:
+    rst_epilog = f.read()`` (a common way to share substitutions and link targets): Sphinx runs
+    conf.py, so the file's text is the epilog. murar skipped the call, so '|product|' read
+    'product' with an 'Undefined substitution' error and a link target was unknown."""
+    from murar.ingest.markup.rst import convert_rst
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "epilog.txt").write_text(
+        ".. |product| replace:: Widget Pro\n.. _GitHub: https://github.com/acme/widget\n")
+    (tmp_path / "docs" / "start.rst").write_text("Start\n=====\n\nInstall |product| from GitHub_.\n")
+    (tmp_path / "secret.txt").write_text(".. |product| replace:: Leaked\n")
+    by_call = ("import os\nCURDIR = os.path.abspath(os.path.dirname(__file__))\n"
+               "rst_epilog = open(os.path.join(CURDIR, 'epilog.txt'), 'r').read()\n")
+    by_with = ("from pathlib import Path\nwith open(Path(__file__).parent / 'epilog.txt', encoding='utf-8') as f:\n"
+               "    rst_epilog = f.read()\n")
+    for conf in (by_call, by_with):
+        (tmp_path / "docs" / "conf.py").write_text(conf)
+        site = SphinxSite(tmp_path, "docs/conf.py")
+        doc = convert_rst(tmp_path / "docs" / "start.rst", site=site)
+        assert doc.sections[0].text == "Install Widget Pro from GitHub." and not doc.warnings
+    # a file outside the site is never read
+    (tmp_path / "docs" / "conf.py").write_text("rst_epilog = open('../secret.txt').read()\n")
+    assert read_conf(tmp_path / "docs" / "conf.py", root=tmp_path / "docs").rst_epilog == ""
+
+
 def test_a_readme_a_page_includes_from_above_the_source_folder_is_an_include(tmp_path: Path) -> None:
     """docs/index.md's ```{include} ../README.md``` (the common MyST home page): README.md was
     reported 'skipped: outside the Sphinx source directory docs/' although it is read there."""

@@ -289,3 +289,20 @@ def test_myst_ref_text_keeps_math_and_backslashes(tmp_path: Path, write_files: C
     site = JupyterBookSite(tmp_path, "_config.yml")
     text = _text(convert_myst(tmp_path / "intro.md", site=site))
     assert "See The $\\alpha$ level, Fitted $\\hat{y}_i$ model. and A *starred* \\word." in text
+
+
+def test_labels_of_an_excluded_file_a_page_includes_are_known(tmp_path: Path,
+                                                               write_files: Callable[..., None]) -> None:
+    # a generated help file kept out of the build (exclude_patterns) but included by a page: its
+    # labels are the including document's (Sphinx reads the included text as that page's), so a
+    # :ref: to one shows the section title, not the label
+    write_files(tmp_path, {
+        "conf.py": "project = 'P'\nexclude_patterns = ['help/*']\n",
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   funcs\n",
+        "funcs.rst": "Functions\n=========\n\n.. include:: help/Color.rst\n   :start-after: :orphan:\n\n"
+                     "Further reading: :ref:`fn-lighter`\n",
+        "help/Color.rst": ":orphan:\n\n.. _fn-lighter:\n\nlighter\n.......\n\nReturns a lighter color.\n",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    text = " ".join(_text(convert_rst(tmp_path / "funcs.rst", site=site)).split())
+    assert "Further reading: lighter" in text

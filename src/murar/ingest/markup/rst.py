@@ -1943,11 +1943,17 @@ class _Walker:
 
     def figure(self, node: nodes.figure) -> None:
         cap = node.next_node(nodes.caption)
-        caption = cap.astext() if cap is not None else ""
-        images = list(node.findall(nodes.image))
+        caption = _title_text(cap) if cap is not None else ""
+        # the figure's pictures; an icon in its caption (|icon| substitution) is an inline
+        # picture of that line, never a picture of the figure with its caption
+        images = [i for i in node.findall(nodes.image)
+                  if not any(isinstance(a, (nodes.caption, nodes.legend)) for a in _ancestors(i, node))]
         self.b.end_paragraph()
         for img in images:
             self.image(img, caption=caption)
+        if cap is not None:
+            for img in cap.findall(nodes.image):
+                self.image(img, caption="")
         for child in node.children:
             if isinstance(child, nodes.legend):
                 self.walk(child)
@@ -1955,7 +1961,7 @@ class _Walker:
 
     def table(self, node: nodes.table) -> None:
         title = node.next_node(nodes.title)
-        caption = title.astext() if title is not None and title.parent is node else ""
+        caption = _title_text(title) if title is not None and title.parent is node else ""
         headers: list[str] = []
         rows: list[list[str]] = []
         for group in node.findall(nodes.tgroup):
@@ -1971,14 +1977,16 @@ class _Walker:
         for img in node.findall(nodes.image):  # a figure in a cell keeps its caption
             fig = img.parent if isinstance(img.parent, nodes.figure) else None
             cap = fig.next_node(nodes.caption) if fig is not None else None
-            self.image(img, caption=cap.astext() if cap is not None else "")
+            self.image(img, caption=_title_text(cap) if cap is not None else "")
         self.b.table(headers, rows, caption)
 
     def admonition(self, node: nodes.Element, depth: int) -> None:
         self.b.end_paragraph()
         if isinstance(node, nodes.admonition):
             title = node.next_node(nodes.title)
-            label = title.astext() if title is not None else ""
+            # the words the title shows: an |icon| in it ('.. admonition:: |hard| Challenge')
+            # is drawn, its alt is no title word
+            label = _title_text(title) if title is not None else ""
             kids = [c for c in node.children if c is not title]
         else:
             label = node.tagname.capitalize()
@@ -2014,7 +2022,8 @@ def _inline_html_words(html: str) -> str:
 def _title_text(title: nodes.Element) -> str:
     """A section title's text as Sphinx takes it for the page, the TOC and references
     (``sphinx.util.nodes.clean_astext``): without image alts (a ``|icon|`` substitution
-    in a heading shows a picture, not its name) and without raw markup."""
+    in a heading shows a picture, not its name) and without raw markup. Figure captions
+    and table titles read the same way (the words they show)."""
     parts = [t.astext() for t in title.findall(nodes.Text)
              if not any(isinstance(a, nodes.raw) for a in _ancestors(t, title))]
     return " ".join("".join(parts).split())
@@ -2050,7 +2059,7 @@ def _grid(part: nodes.Element) -> list[list[str]]:
                 continue
             entry = entries[ei]
             ei += 1
-            text = " ".join(" ".join(p.astext() for p in entry.children).split()) if entry.children else ""
+            text = _cell_text(entry)
             span = int(entry.get("morecols", 0)) + 1
             down = int(entry.get("morerows", 0))
             for _ in range(span):
@@ -2060,6 +2069,21 @@ def _grid(part: nodes.Element) -> list[list[str]]:
                 col += 1
         out.append(cells)
     return out
+
+
+def _cell_text(entry: nodes.Element) -> str:
+    """A table cell's text: the words it shows, without the alt of an icon beside them
+    (QGIS's menu tables: '|fileNew| :guilabel:`New`' reads 'New', as the paragraph does);
+    a cell holding only pictures reads their alt text (a feature matrix's check mark, as
+    the Markdown reader does)."""
+    text = " ".join(" ".join(p.astext() for p in entry.children).split())
+    if not any(True for _ in entry.findall(nodes.image)):
+        return text
+    bare = entry.deepcopy()
+    for img in list(bare.findall(nodes.image)):
+        img.parent.remove(img)
+    words = " ".join(" ".join(p.astext() for p in bare.children).split())
+    return words or text
 
 
 class _MessageStream(io.StringIO):

@@ -255,7 +255,11 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
     budget = budget if budget is not None else [_MAX_IMPORTED_FILES]
     values: dict[str, Any] = {}
     syspath: list[str] | None = None
+    paths: dict[str, str] = {}  # names holding a path expression, relative to conf.py's folder
     for node in tree.body:
+        if isinstance(node, ast.With):  # with open("epilog.rst") as f: rst_epilog = f.read()
+            values.update(_with_open_reads(node, paths, path, root))
+            continue
         if isinstance(node, (ast.ImportFrom, ast.Import)):
             if root is None or depth >= _MAX_IMPORT_DEPTH:
                 continue
@@ -285,6 +289,15 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
             continue
         else:
             continue
+        read = _file_text(value_node, paths, path, root)
+        if read is not None:  # rst_epilog = open(os.path.join(CURDIR, "epilog.rst")).read()
+            values[name] = read
+            continue
+        where = _path_value(value_node, paths)
+        if where is not None:
+            paths[name] = where
+        else:
+            paths.pop(name, None)
         if isinstance(value_node, ast.Dict):  # keep the entries that can be read
             values[name] = _readable_items(value_node, values)
             continue
@@ -297,6 +310,79 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
             values.pop(name, None)  # a setting Python reassigns to what murar cannot read is unknown
             continue
     return values
+
+
+#: characters of a file conf.py reads into a setting (an rst_epilog of substitutions and links)
+_MAX_READ_SETTING_CHARS = 1_000_000
+_OPEN_FUNCS = frozenset({"open", "io.open", "codecs.open"})
+
+
+def _opened_file(call: ast.expr, paths: dict[str, str], conf: Path, root: Path | None) -> str | None:
+    """The text of the file ``open(path, ...)`` names (``io.open``/``codecs.open`` too), read
+    from conf.py's folder as Sphinx runs it there; ``None`` when the path is not made of known
+    parts (:func:`_path_value`), leaves the site (``root``, else conf.py's folder) or cannot be
+    read. At most 1,000,000 characters, decoded as UTF-8."""
+    if not (isinstance(call, ast.Call) and call.args and ast.unparse(call.func) in _OPEN_FUNCS):
+        return None
+    where = _path_value(call.args[0], paths)
+    return None if where is None else _read_beside(conf, where, root)
+
+
+def _read_beside(conf: Path, where: str, root: Path | None) -> str | None:
+    """The text of ``where`` (relative to conf.py's folder) when it is a file inside ``root``."""
+    try:
+        limit = (root or conf.parent).resolve()
+        target = (conf.parent / where).resolve()
+        if not target.is_relative_to(limit) or not target.is_file():
+            return None
+        with target.open("rb") as fh:
+            return fh.read(_MAX_READ_SETTING_CHARS).decode("utf-8", errors="replace")
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def _file_text(node: ast.expr, paths: dict[str, str], conf: Path, root: Path | None) -> str | None:
+    """A setting conf.py reads from a file (Sphinx runs conf.py, so the file's text is the
+    value): ``open(p).read()`` (a trailing Python 2 ``.decode(...)`` or ``.strip()`` kept as
+    the text) or ``Path(p).read_text()``; ``None`` for anything else."""
+    for _ in range(4):  # peel .decode("utf-8") / .strip()
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("decode", "strip", "rstrip", "lstrip")):
+            node = node.func.value
+        else:
+            break
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args):
+        return None
+    if node.func.attr == "read":
+        return _opened_file(node.func.value, paths, conf, root)
+    if node.func.attr == "read_text":
+        where = _path_value(node.func.value, paths)
+        return None if where is None else _read_beside(conf, where, root)
+    return None
+
+
+def _with_open_reads(node: ast.With, paths: dict[str, str], conf: Path, root: Path | None) -> dict[str, str]:
+    """``with open(p) as f: name = f.read()``: ``{name: text of p}`` (see :func:`_opened_file`)."""
+    if len(node.items) != 1 or not isinstance(node.items[0].optional_vars, ast.Name):
+        return {}
+    handle = node.items[0].optional_vars.id
+    text: str | None = None
+    out: dict[str, str] = {}
+    for stmt in node.body[:20]:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+            continue
+        value = stmt.value
+        for _ in range(4):
+            if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                    and value.func.attr in ("decode", "strip", "rstrip", "lstrip")):
+                value = value.func.value
+        if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "read"
+                and isinstance(value.func.value, ast.Name) and value.func.value.id == handle and not value.args):
+            if text is None:
+                text = _opened_file(node.items[0].context_expr, paths, conf, root)
+            if text is not None:
+                out[stmt.targets[0].id] = text
+    return out
 
 
 #: list settings whose Sphinx default is an empty list: a top-level ``x.append(...)`` on one that
@@ -1101,6 +1187,12 @@ class SphinxSite:
                                   skip_hidden_files=True)
             pairs = [(rel, self.docname(rel)) for rel in files
                      if not self._excluded(self._in_src(rel) or rel)]
+            # an excluded source file that a page includes (QGIS's generated expression help, kept
+            # out of the build and included piecewise) is read as part of that page: its labels are
+            # defined there, so a :ref: to one shows its title
+            listed = {rel for rel, _ in pairs}
+            pairs += [(rel, self.docname(rel)) for rel in sorted(self.include_targets())
+                      if rel not in listed and posixpath.splitext(rel)[1] in self.conf.source_suffix]
             values = self.conf.values
             fmt = values.get("numfig_format")
             self._xrefs = scan_xrefs(self._root, pairs, order=self._doc_order(dict(pairs)),
