@@ -223,7 +223,7 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     that image, as Hugo renders it: a positional one (<img src="{{ .Get 0 }}">), one set to a
     variable first ({{ $pic := .Get "picture" }} ... src="{{ $pic | relURL }}"), its alt and the
     parameter it writes as text under the image as caption. Before, both images were lost (the
-    shortcode reduced to nothing). A template drawing no parameter as an image changes nothing."""
+    shortcode reduced to nothing). A template drawing a fixed picture is read as it writes it."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "plain"\n')
     write(tmp_path, "layouts/shortcodes/mini-shot.html", '<img src="{{ .Get 0 }}" width="180">\n')
     write(tmp_path, "themes/plain/layouts/shortcodes/zoomable.html",
@@ -237,8 +237,10 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
            '{{< zoomable picture="/shots/wide.png" label="Wide panel" note="The panel, widened" >}}\n\n'
            '{{< logo name="Acme" >}}\n')
     out = site.preprocess(src, page_rel="content/docs/panel.md")
+    # (a template drawing a fixed picture is no such image: it is what the template writes, its <img> as is)
     assert images_of(out) == [("../../static/shots/small.png", "", ""),
-                              ("../../static/shots/wide.png", "Wide panel", "The panel, widened")]
+                              ("../../static/shots/wide.png", "Wide panel", "The panel, widened"),
+                              ("/brand/logo.svg", "Acme", "")]
     # {{ with .Get "image" }}<img src="{{ . | relURL }}">, and relURL (.Get 0) written as a function call
     write(tmp_path, "layouts/shortcodes/plate.html", '{{ with .Get "image" }}<img src="{{ . | relURL }}">{{ end }}\n')
     write(tmp_path, "layouts/shortcodes/tile.html", '<div><img src="{{ relURL (.Get 0) }}"></div>\n')
@@ -1680,6 +1682,38 @@ def test_a_site_template_drawn_around_a_paired_shortcodes_content(tmp_path: Path
     assert "\n\nThey scale by:\n\n- queue length\n- CPU\n" in rest
     assert rest.index("- CPU") < rest.index("</div>\n</div>")
     assert '<span class="note">shown</span>' in out and "secret words" not in out and "End." in out
+
+
+def test_an_unpaired_titled_shortcode_is_what_its_site_template_writes(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A shortcode with a title= but no content ({{<index/item title= body= href= icon=>}}, the
+    cards of the YugabyteDB docs' section pages) shows what the project's template writes: its
+    title and body. murar keeps a shortcode's title only as the lead of a paired one's content,
+    so these cards were reduced to nothing. The template's lines holding only an action leave
+    blank lines that mean nothing in Hugo ({{< >}} output is put in the page unparsed): the
+    card stays one HTML block, not markup in an indented code block."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/index/item.html",
+          '{{- $icon := .Get "icon" -}}\n<div class="col-12">\n    <a class="section-link" href="{{.Get "href"}}">\n'
+          '      <div class="head">\n        {{ if in $icon "/" }}\n        <img class="icon" src="{{ $icon }}" />\n'
+          '        {{ else }}\n        <div class="icon">\n            <i class="{{ $icon }}"></i>\n          </div>\n'
+          '        {{ end }}\n        <div class="title">{{.Get "title"}}</div>\n      </div>\n'
+          '      <div class="body">\n        {{.Get "body"}}\n      </div>\n    </a>\n  </div>\n')
+    page = ("---\ntitle: Pumps\n---\n\nPick a task.\n\n{{<index/block>}}\n\n  {{<index/item\n"
+            '    title="Create a pump"\n    body="Deploy a pump in one zone."\n    href="create/"\n'
+            '    icon="fa-thin fa-city">}}\n\n  {{<index/item title="Drain a pump" body="Empty it safely."'
+            ' href="drain/" icon="fa-thin fa-water">}}\n\n{{</index/block>}}\n')
+    write(tmp_path, "content/pumps/_index.md", page)
+    site = hugo.load(tmp_path)
+    out = site.preprocess(page, page_rel="content/pumps/_index.md")
+    assert '<div class="title">Create a pump</div>' in out and '<div class="title">Drain a pump</div>' in out
+    doc = converter_for("markdown")(tmp_path / "content" / "pumps" / "_index.md", site=site,
+                                    assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert "Create a pump" in text and "Deploy a pump in one zone." in text and "Empty it safely." in text
+    assert "<div" not in text and "<i " not in text
 
 
 def test_a_callout_opened_under_a_line_of_text_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:

@@ -659,6 +659,21 @@ _ATX_HEADING = re.compile(r"^([ \t]*)#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE_LINE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 
 
+def _raw_html_block(text: str) -> str:
+    """A ``{{< >}}`` shortcode's template output as one raw HTML block: Hugo inserts that
+    output into the rendered page unparsed ("Shortcodes": ``{{< >}}`` output is not
+    rendered as Markdown), where its template's blank lines (an action alone on a line
+    leaves its indentation) mean nothing; read as Markdown, such a line ends the HTML
+    block and the indented markup after it becomes an indented code block. Output not
+    starting with a tag (a value, Markdown a template writes) is returned as it is."""
+    body = text.strip()
+    if not body.startswith("<"):
+        return text
+    start = text.index(body)  # (the white space around it kept as it is)
+    inside = "\n".join(line for line in body.split("\n") if line.strip())
+    return text[:start] + inside + text[start + len(body):]
+
+
 def _headings_as_labels(text: str) -> str:
     """``text`` with its Markdown ATX headings (outside fenced code) set as bold
     lines: in a card a heading labels the card, it opens no section of the page."""
@@ -2185,9 +2200,13 @@ class HugoSite:
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
-                static = None if callout is not None or label or name in _TAB_SETS or name in _TAB_ITEMS \
+                # a label murar shows itself only on a paired shortcode; one without content ({{< item
+                # title= body= >}}, a card of an index) is what its template writes, title and all
+                shown_label = label if close is not None else ""
+                static = None if callout is not None or shown_label or name in _TAB_SETS or name in _TAB_ITEMS \
                     else self._static_template(name)
-                if static is None and close is None and not label and (callout is None or m.start() not in closing) \
+                if static is None and close is None and not shown_label \
+                        and (callout is None or m.start() not in closing) \
                         and name not in _TAB_SETS and name not in _TAB_ITEMS and not sc.params.get("text"):
                     # the site's own template printing a value of the page or site (a version from the URL), and
                     # around a paired shortcode's content (.Inner) its header and wrapper
@@ -2199,7 +2218,8 @@ class HugoSite:
                             static = None  # the content written twice: read the shortcode as before
                         elif mark:  # the content is read on as page text (a block of its own), the template's
                             static = head.rstrip() + "\x00HUGOGAP\x00"  # rest after it
-                            after_inner[pair.start()] = "\n\n" + tail.strip()
+                            after_inner[pair.start()] = "\n\n" + (_raw_html_block(tail.strip()) if m.group("angle")
+                                                                   else tail.strip())
                         else:  # a template that does not write its content: Hugo shows none of it
                             pos = pair.end()
                 if static is not None:
@@ -2209,6 +2229,8 @@ class HugoSite:
                     indent = body[line_start:m.start()]
                     if indent and not indent.isspace():
                         indent = ""
+                    if m.group("angle"):  # {{< >}}: Hugo puts the output in the page as is, never as Markdown
+                        static = _raw_html_block(static)
                     out.append(static.rstrip("\n").replace("\n", "\n" + indent).replace("\x00HUGOGAP\x00", "\n\n"))
                 if callout is not None and close is not None:
                     if callout:  # a callout's kind or title leads its text, as on every generator
