@@ -1716,6 +1716,39 @@ def test_an_unpaired_titled_shortcode_is_what_its_site_template_writes(
     assert "<div" not in text and "<i " not in text
 
 
+def test_a_site_template_reading_a_file_beside_the_page_includes_it(
+        tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A project shortcode whose template reads a file it names in the calling page's folder
+    ({{ $p := (print .Page.Dir (.Get 0)) | printf "./content/%s" }}{{ readFile $p | markdownify }}: the
+    YugabyteDB docs' includeMarkdown, each wizard step kept once beside the pages that show it) puts
+    that file's content where it stands, its pictures and headings with it (.Page.Dir / .Page.File.Dir
+    is the page's folder under the content folder), and the file it reads is not a page of its own.
+    Before, the shortcode was reduced to nothing and the step was read as a separate, untitled page."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/includeMarkdown.html",
+          '{{ $includePath := (print .Page.Dir (.Get 0)) | printf "./content/%s" }}\n'
+          '{{ readFile $includePath | markdownify }}\n{{ .Inner }}\n')
+    write(tmp_path, "static/images/wizard-general.png", png)
+    write(tmp_path, "content/cloud/create/general-step.md",
+          "<!--\n+++\nprivate = true\n+++\n-->\n\n### General Settings\n\n"
+          "![Wizard - General Settings](/images/wizard-general.png)\n\nEnter a name for the pump.\n")
+    page = ("---\ntitle: Create a pump\n---\n\nStart the wizard.\n\n"
+            '{{% includeMarkdown "general-step.md" %}}\n\n### Pump Setup\n\nChoose a region.\n')
+    write(tmp_path, "content/cloud/create/single.md", page)
+    site = hugo.load(tmp_path)
+    doc = converter_for("markdown")(tmp_path / "content" / "cloud" / "create" / "single.md", site=site,
+                                    assets_dir=tmp_path / "_a")
+    paths = [" > ".join(x.heading_path) for x in doc.sections]
+    assert "Create a pump > General Settings" in paths
+    general = doc.sections[paths.index("Create a pump > General Settings")]
+    assert "Enter a name for the pump." in general.text
+    assert [m.alt for m in doc.media if m.kind == "image"] == ["Wizard - General Settings"]
+    assert site.classify("content/cloud/create/general-step.md").role is FileRole.INCLUDE
+    assert site.classify("content/cloud/create/single.md").role is FileRole.PAGE
+
+
 def test_a_callout_opened_under_a_line_of_text_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:
     """A callout shortcode opened on the line right under a paragraph ({{< hint "warning" >}} after
     'Use x.' with no blank line, as the Crossplane docs write them) is its own block on Hugo's page

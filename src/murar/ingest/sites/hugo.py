@@ -959,7 +959,10 @@ class HugoSite:
         return self._front[rel]
 
     def included_files(self) -> frozenset[str]:
-        """Files pulled in by include shortcodes anywhere in the content (lazily scanned once)."""
+        """Files pulled in by include shortcodes anywhere in the content, and by the site's
+        own shortcodes whose template writes a file a parameter names (:meth:`_template_include`:
+        the YugabyteDB docs' ``{{% includeMarkdown "x.md" %}}`` reads ``x.md`` beside the
+        page); lazily scanned once."""
         if self._included is None:
             found: set[str] = set()
             md = frozenset(k for k, v in PAGE_MARKUP.items() if v == "markdown")
@@ -970,7 +973,15 @@ class HugoSite:
                     except OSError:
                         continue
                     for m in _SHORTCODE.finditer(text):
-                        if m.group("close") or m.group("name").lower() not in INCLUDE_SHORTCODES:
+                        name = m.group("name").lower()
+                        if m.group("close"):
+                            continue
+                        if name not in INCLUDE_SHORTCODES:
+                            reads = self._template_include(name, parse_args(m.group("name"), m.group("args")),
+                                                           page_rel=rel)
+                            got = self._template_include_target(*reads) if reads is not None else None
+                            if got:
+                                found.add(got)
                             continue
                         sc = parse_args(m.group("name"), m.group("args"))
                         target = sc.get("file", "path", "src", pos=0)
@@ -2001,7 +2012,7 @@ class HugoSite:
             if name in INCLUDE_SHORTCODES:
                 # the site's own include template may read the file under a path it builds
                 # (readFile (printf "static/%s" (.Get 0))): that file when it is there
-                reads = self._template_include(name, sc, built_path=True)
+                reads = self._template_include(name, sc, built_path=True, page_rel=page_rel)
                 target = self._template_include_target(*reads) if reads is not None else None
                 if target:  # (its other parameters kept: code="true", lang=)
                     sc = Shortcode(name=name, args=["/" + target], params={
@@ -2028,7 +2039,7 @@ class HugoSite:
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings, budget=budget,
                                              indent=_line_indent(body, m.start())))
-            elif close is None and (reads := self._template_include(name, sc)) is not None:
+            elif close is None and (reads := self._template_include(name, sc, page_rel=page_rel)) is not None:
                 # the site's own shortcode writing a file its argument names ({{< reuse "snippets/x.md" >}}:
                 # resources.Get from assets/, or readFile from the project)
                 target = self._template_include_target(*reads)
@@ -2471,7 +2482,8 @@ class HugoSite:
         found = self._image_templates[name]
         return found is not None and bool(found.fmt or found.lookup)
 
-    def _template_include(self, name: str, sc: Shortcode, *, built_path: bool = False) -> tuple[str, str] | None:
+    def _template_include(self, name: str, sc: Shortcode, *, built_path: bool = False,
+                          page_rel: str = "") -> tuple[str, str] | None:
         """``(where, path)`` when the site's own template for ``name`` writes the content
         of a file one of its parameters names, as Hugo renders it: ``resources.Get`` of
         the parameter then its ``.Content`` (Hugo "resources.Get": a global resource,
@@ -2480,8 +2492,10 @@ class HugoSite:
         is the tag's value of that parameter. The Solo.io docs sites' ``reuse``
         shortcode (kgateway, agentgateway: ``{{< reuse "snippets/x.md" >}}``) is one.
         With ``built_path``, only a template that puts the parameter into a ``printf``
-        format (``readFile (printf "static/%s" (.Get 0))``). ``None`` when the template does
-        neither or the tag does not give the parameter."""
+        format (``readFile (printf "static/%s" (.Get 0))``). A path the template builds in the
+        calling page's folder (``print .Page.Dir (.Get 0)``) is in ``page_rel``'s folder
+        under its content folder. ``None`` when the template does neither or the tag does
+        not give the parameter."""
         if name not in self._include_templates:
             self._include_templates[name] = _include_template_param(self._template_text(name)) \
                 if len(self._include_templates) < 10_000 else None
@@ -2492,6 +2506,11 @@ class HugoSite:
         if built_path and not fmt:
             return None
         value = (sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())).strip()
+        if _PAGE_DIR in fmt:
+            folder = self._template_field(".Page.File.Dir", page_rel) if page_rel else None
+            if not isinstance(folder, str):
+                return None
+            fmt = fmt.replace(_PAGE_DIR, folder, 1)
         return (where, fmt.replace("%s", value, 1) if fmt else value) if value else None
 
     def _template_include_target(self, where: str, path: str) -> str | None:
@@ -2837,6 +2856,13 @@ _TPL_READ = re.compile(r"\b(resources\.Get|readFile|os\.ReadFile)\s+(?:\(\s*prin
 # a variable set to the value of the enclosing `with .Get x`: {{ with (.Get 0) }}{{ $asset = . }}
 _TPL_DOT_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\.\s*-?\}\}")
 _TPL_PIPE_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*(\$[A-Za-z_]\w{0,60})(?![\w.])")
+# a path in the page's folder: {{ $p := (print .Page.Dir (.Get 0)) | printf "./content/%s" }} (.Page.File.Dir,
+# .Dir, path.Join, add), the folder relative to the content folder, as Hugo gives it
+_TPL_DIR_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\(?\s*(?:print|add|path\.Join)\s+\$?\.(?:Page\.)?"
+                          r"(?:File\.)?Dir\s+" + _TPL_PARAM + r"\s*\)?\s*\)?\s*"
+                          r"(?:\|\s*printf\s+\"([^\"{}%]{0,200}%s[^\"{}%]{0,200})\")?")
+#: where a template include's format puts the calling page's folder (:func:`_include_template_param`)
+_PAGE_DIR = "\x00HUGODIR\x00"
 _TPL_WITH_PAREN = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*\)?\s*-?\}\}")
 
 
@@ -2860,7 +2886,9 @@ def _include_template_param(text: str) -> tuple[str, str, str] | None:
     ``readFile``/``os.ReadFile``; ``format`` the ``printf`` format with one ``%s`` the
     parameter is put into first (``readFile (printf "static/%s" (.Get 0))``), ``""`` for
     none; the parameter may reach the call through variables
-    (``{{ $f := .Get "file" }}``, ``{{ with .Get 0 }}{{ $f = . }}``, ``{{ $f = $f | trim }}``).
+    (``{{ $f := .Get "file" }}``, ``{{ with .Get 0 }}{{ $f = . }}``, ``{{ $f = $f | trim }}``),
+    or be joined to the calling page's folder first (``{{ $p := (print .Page.Dir (.Get 0)) | printf
+    "./content/%s" }}``: the format then holds :data:`_PAGE_DIR` where that folder goes).
     ``None`` for any other template. Linear in the template (bounded scans)."""
     if ".Get" not in text or not re.search(r"resources\.Get|readFile|ReadFile", text):
         return None
@@ -2875,15 +2903,20 @@ def _include_template_param(text: str) -> tuple[str, str, str] | None:
     for _, m in zip(range(100), _TPL_PIPE_VAR.finditer(text)):  # $b := $a, $a = $a | strings.TrimPrefix "/"
         if m.group(2) in variables:
             variables.setdefault(m.group(1), variables[m.group(2)])
+    in_dir: dict[str, str] = {}  # variable -> the format of a path in the page's folder
+    for _, m in zip(range(100), _TPL_DIR_VAR.finditer(text)):
+        variables.setdefault(m.group(1), m.group(2) or m.group(3) or m.group(4))
+        in_dir.setdefault(m.group(1), (m.group(5) or "%s").replace("%s", _PAGE_DIR + "%s", 1))
     for _, m in zip(range(20), _TPL_READ.finditer(text)):
         param = m.group(3) or m.group(4) or m.group(5) or variables.get(m.group(6) or "", "")
         if not param:
             continue
+        fmt = in_dir.get(m.group(6) or "", "") if not m.group(2) else m.group(2)
         if m.group(1) == "resources.Get":
-            if ".Content" in text:
-                return "assets", param, m.group(2) or ""
+            if ".Content" in text and _PAGE_DIR not in fmt:
+                return "assets", param, fmt
         else:
-            return "project", param, m.group(2) or ""
+            return "project", param, fmt
     return None
 
 
