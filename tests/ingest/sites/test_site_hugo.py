@@ -1749,6 +1749,29 @@ def test_a_site_template_reading_a_file_beside_the_page_includes_it(
     assert site.classify("content/cloud/create/single.md").role is FileRole.PAGE
 
 
+def test_a_named_paired_shortcode_is_what_its_site_template_draws_around_its_content(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A paired shortcode with a name= or title= whose project template draws a wrapper around its
+    content reads as that template writes it: a tab pane's name is its element's id (the YugabyteDB
+    docs' {{<nav/panel name="local" active="true">}}), not text, so 'local' no longer leads the pane's
+    content; a template that writes the title keeps it; with no template of the project the title
+    still leads the content in bold, as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/nav/panel.html",
+          '<div id="{{.Get "name"}}" class="tab-pane fade {{if (.Get "active")}}show active{{end}}" role="tabpanel">\n'
+          '    {{.Inner | .Page.RenderString}}\n</div>')
+    write(tmp_path, "layouts/shortcodes/more.html",
+          '<details><summary>{{ .Get "title" }}</summary>\n{{ .Inner | markdownify }}\n</details>')
+    out = hugo.load(tmp_path).preprocess(
+        '{{<nav/panel name="local" active="true">}}\nStart a local pump.\n{{</nav/panel>}}\n\n'
+        '{{< more title="Why pumps?" >}}\nThey move water.\n{{< /more >}}\n\n'
+        '{{< aside title="Sizing" >}}\nPick a big one.\n{{< /aside >}}\n', page_rel="content/a.md")
+    assert "Start a local pump." in out and "local**" not in out and "**local" not in out
+    assert 'id="local"' in out
+    assert "<summary>Why pumps?</summary>" in out and "They move water." in out and "**Why pumps?**" not in out
+    assert "**Sizing** Pick a big one." in out or "**Sizing**" in out
+
+
 def test_a_callout_opened_under_a_line_of_text_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:
     """A callout shortcode opened on the line right under a paragraph ({{< hint "warning" >}} after
     'Use x.' with no blank line, as the Crossplane docs write them) is its own block on Hugo's page

@@ -2005,6 +2005,14 @@ class HugoSite:
                     if panes[-1].params.get("items") else panes[-1].args if panes[-1].name == "tabs" else []
                 label = items[tabs_seen[-1] - 1] if 0 < tabs_seen[-1] <= len(items) else ""
             callout = None if m.group("self") else self.callout(sc)
+            if label and callout is None and not wants_inner and not m.group("self") and m.start() in closing \
+                    and name not in _TAB_ITEMS and name not in _TAB_SETS and name not in _NO_INNER \
+                    and not sc.params.get("text") \
+                    and (drawn_as := self._value_template(name, page_rel, sc, inner=_INNER_MARK)) is not None \
+                    and drawn_as.count(_INNER_MARK) == 1:
+                # a paired shortcode the project's template draws around its content: what that template
+                # writes, not its name= or title= as a bold lead (a tab pane's name is its id, not text)
+                label = ""
             if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab
                                                                    or callout is not None):
                 close = closing.get(m.start())
