@@ -1369,6 +1369,32 @@ def test_docsy_description_is_the_lead_paragraph(tmp_path: Path, write: Callable
     assert out.count("How the *dial* panel") == 1  # only in the front matter
 
 
+def test_a_docsy_projects_own_content_view_decides_the_lead(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A Docsy project that writes its own content view (layouts/_default/content.html, or
+    layouts/<type>/content.html for the page's type) shows as the lead what that template writes in
+    its lead element: the YugabyteDB docs show {{ with .Params.headcontent }}<div class="lead">...,
+    so a page's lead is its headcontent (headContent: keys are case-insensitive), never its
+    description; a view of a type with no lead shows none; without a view of its own the
+    description leads, as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = ["docsy"]\n')
+    write(tmp_path, "layouts/_default/content.html",
+          '<div class="td-content">\n<h1>{{ .Title }}</h1>\n'
+          '        {{ with .Params.headcontent }}<div class="lead">{{ . | markdownify }}</div>{{ end }}\n'
+          '{{ .Content }}\n</div>\n')
+    write(tmp_path, "layouts/blog/content.html", '<div class="td-content">\n<h1>{{ .Title }}</h1>\n{{ .Content }}\n</div>\n')
+    page = ("---\ntitle: Dials\ndescription: Configure the dial panel.\nheadContent: For pumps with a dial\n"
+            "---\n\n## Reading\nText.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess(page, page_rel="content/docs/dials.md")
+    assert "For pumps with a dial\n\n\n## Reading" in out and out.count("Configure the dial panel.") == 1
+    out = site.preprocess(page, page_rel="content/blog/dials.md")
+    assert out.count("For pumps with a dial") == 1 and out.count("Configure the dial panel.") == 1
+    bare = tmp_path / "bare"
+    write(bare, "hugo.toml", 'baseURL = "/"\ntheme = ["docsy"]\n')
+    out = hugo.load(bare).preprocess(page, page_rel="content/docs/dials.md")
+    assert "Configure the dial panel.\n\n\n## Reading" in out
+
+
 def test_docsy_docs_section_lists_its_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Docsy's docs section page lists the pages whose parent it is (section-index partial) by
     weight, unweighted ones after by title, each as title and description; drafts, grandchildren,

@@ -918,6 +918,8 @@ class HugoSite:
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
+        # project content views (layouts/<type>/content.html) -> the lead parameter ("" none, None no file)
+        self._lead_params: dict[str, str | None] = {}
         # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
         self._image_templates: dict[str, _TemplateImage | None] = {}
         self._include_templates: dict[str, tuple[str, str, str] | None] = {}
@@ -1733,7 +1735,10 @@ class HugoSite:
         elif kind == "yaml":
             head = text[: len(text) - len(body)]
         sink = warnings if warnings is not None else []
-        lead = meta.get("description") if kind and self._docsy and markup == "markdown" else None
+        lead_key = self._docsy_lead_param(page_rel, meta) if kind and self._docsy and markup == "markdown" else None
+        lead = meta.get(lead_key) if lead_key else None
+        if lead is None and lead_key:  # (front matter keys are case-insensitive in Hugo: headContent)
+            lead = next((v for k, v in meta.items() if isinstance(k, str) and k.lower() == lead_key), None)
         home = posixpath.basename(page_rel).startswith("_index.") \
             and posixpath.dirname(page_rel) in self._config.content_dirs
         if isinstance(lead, str) and lead.strip() and not home:
@@ -1752,6 +1757,37 @@ class HugoSite:
             body = goldmark_attributes(body, titles=self._config.settings.get("goldmark_attribute_title") != "false",
                                        blocks=self._config.settings.get("goldmark_attribute_block") == "true")
         return head + body
+
+    def _docsy_lead_param(self, page_rel: str, meta: dict[str, Any]) -> str | None:
+        """The front matter parameter a Docsy site shows as the lead paragraph under a page's
+        title: ``description`` (Docsy's ``_default/content.html``: ``{{ with .Params.description
+        }}<div class="lead">``), unless the project writes its own content view
+        (``layouts/<type>/content.html``, else ``layouts/_default/content.html``, the type being
+        the front matter ``type`` or the page's top section, as Hugo looks templates up): then
+        the parameter that template writes in its ``lead`` element (the YugabyteDB docs show
+        ``headcontent``), or ``None`` when it writes no lead. Read once per template."""
+        content = self._content_dir_of(page_rel)
+        inner = posixpath.relpath(page_rel, content) if content not in (None, ".", "") else page_rel
+        kind = str(meta.get("type") or (inner.split("/", 1)[0] if "/" in inner else "")).strip().lower()
+        folders = [kind] if re.fullmatch(r"[\w.-]{1,100}", kind) else []
+        for folder in [*folders, "_default"]:
+            rel = f"layouts/{folder}/content.html"
+            if rel not in self._lead_params:
+                text = ""
+                path = self._root / rel
+                if path.is_file() and not inside_root(path, self._root.resolve()).problem:
+                    try:
+                        with path.open("r", encoding="utf-8", errors="replace") as fh:
+                            text = fh.read(65_536)
+                    except OSError:
+                        text = ""
+                found = _LEAD_PARAM.search(text) if text else None
+                self._lead_params[rel] = None if not text else (
+                    (found.group(1) or found.group(2) or "description").lower() if found else "")
+            param = self._lead_params[rel]
+            if param is not None:
+                return param or None
+        return "description"
 
     def _docsy_section_index(self, page_rel: str, meta: dict[str, Any]) -> str:
         """The list of child pages Docsy draws under a docs section page's content
@@ -2869,6 +2905,10 @@ _TPL_PIPE_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*(\$[A-Za-z_]
 _TPL_DIR_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\(?\s*(?:print|add|path\.Join)\s+\$?\.(?:Page\.)?"
                           r"(?:File\.)?Dir\s+" + _TPL_PARAM + r"\s*\)?\s*\)?\s*"
                           r"(?:\|\s*printf\s+\"([^\"{}%]{0,200}%s[^\"{}%]{0,200})\")?")
+# a content view's lead: {{ with .Params.headcontent }}<div class="lead">{{ . | markdownify }}</div>, or
+# <div class="lead">{{ .Description }} / {{ .Params.x }}
+_LEAD_PARAM = re.compile(r"""\{\{-?\s*with\s+\$?\.(?:Params\.(\w{1,60})|Description)\s*-?\}\}\s*<\w+[^<>]{0,200}?\bclass\s*=\s*["'][^"']{0,100}\blead\b"""
+                         r"""|\bclass\s*=\s*["'][^"']{0,100}\blead\b[^<>]{0,200}>\s*\{\{-?\s*\$?\.(?:Params\.(\w{1,60})|Description)\b""")
 #: where a template include's format puts the calling page's folder (:func:`_include_template_param`)
 _PAGE_DIR = "\x00HUGODIR\x00"
 _TPL_WITH_PAREN = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*\)?\s*-?\}\}")
