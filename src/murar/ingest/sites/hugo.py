@@ -48,9 +48,15 @@ its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
 hooks); theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
-HTTP endpoints); every other shortcode is reduced to its inner text (with its
-``title``/``name``/``summary`` when it has one). Escaped shortcodes
-(``{{</* x */>}}``) stay literal.
+HTTP endpoints); a shortcode of the project whose template only prints values
+(:func:`~murar.ingest.sites._gotemplate.render_value_template`) is what it writes (a
+``{{< >}}`` one's HTML kept as one raw block, titled ones included, a paired one's
+content read in place), one reading a file it names (``readFile``, ``resources.Get``,
+beside the page through ``.Page.Dir``) that file, which is then no page; every other
+shortcode is reduced to its inner text (with its ``title``/``name``/``summary`` when
+it has one). Escaped shortcodes (``{{</* x */>}}``) stay literal. On Docsy sites the
+lead under the title is the description, or what the project's own
+``content.html`` writes as its lead.
 """
 
 from __future__ import annotations
