@@ -30,6 +30,19 @@ def test_anything_else_is_not_a_value_template() -> None:
         assert render_value_template(text, _fields) is None, text
 
 
+def test_an_unknown_value_in_a_link_address_or_attribute_leaves_it_empty() -> None:
+    """A value this module cannot compute (a partial) where the template writes a Markdown link's
+    address or an HTML attribute's value is not text the reader sees: the template renders with
+    that address empty (the YugabyteDB docs' support shortcodes: [Yugabyte Support]({{ partialCached
+    "support-anywhere" . }}) read 'contact .'). Anywhere else such a value still fails the template."""
+    assert render_value_template('[Pump Support]({{ partialCached "support" . }})', _fields) == "[Pump Support]()"
+    assert render_value_template('<a href="{{ partial "x" . }}" class=\'{{ partial "y" . }}\'>Go</a>',
+                                 _fields) == "<a href=\"\" class=''>Go</a>"
+    for text in ('See {{ partial "x" . }}.', '[{{ partial "x" . }}](/a/)', '<a href="{{ partial "x" . }}/b">Go</a>',
+                 '[S]({{ if partial "x" . }}a{{ end }})'):
+        assert render_value_template(text, _fields) is None, text
+
+
 def test_hostile_templates_are_refused_quickly() -> None:
     start = time.monotonic()
     for text in ("{{" * 5000, "{{ x" + " " * 100_000, "{{ " + "(" * 500 + ".Page.Params.n" + ")" * 500 + " }}",

@@ -223,7 +223,7 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
     that image, as Hugo renders it: a positional one (<img src="{{ .Get 0 }}">), one set to a
     variable first ({{ $pic := .Get "picture" }} ... src="{{ $pic | relURL }}"), its alt and the
     parameter it writes as text under the image as caption. Before, both images were lost (the
-    shortcode reduced to nothing). A template drawing no parameter as an image changes nothing."""
+    shortcode reduced to nothing). A template drawing a fixed picture is read as it writes it."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "plain"\n')
     write(tmp_path, "layouts/shortcodes/mini-shot.html", '<img src="{{ .Get 0 }}" width="180">\n')
     write(tmp_path, "themes/plain/layouts/shortcodes/zoomable.html",
@@ -237,8 +237,10 @@ def test_site_shortcode_drawing_a_parameter_as_its_img(tmp_path: Path, write: Ca
            '{{< zoomable picture="/shots/wide.png" label="Wide panel" note="The panel, widened" >}}\n\n'
            '{{< logo name="Acme" >}}\n')
     out = site.preprocess(src, page_rel="content/docs/panel.md")
+    # (a template drawing a fixed picture is no such image: it is what the template writes, its <img> as is)
     assert images_of(out) == [("../../static/shots/small.png", "", ""),
-                              ("../../static/shots/wide.png", "Wide panel", "The panel, widened")]
+                              ("../../static/shots/wide.png", "Wide panel", "The panel, widened"),
+                              ("/brand/logo.svg", "Acme", "")]
     # {{ with .Get "image" }}<img src="{{ . | relURL }}">, and relURL (.Get 0) written as a function call
     write(tmp_path, "layouts/shortcodes/plate.html", '{{ with .Get "image" }}<img src="{{ . | relURL }}">{{ end }}\n')
     write(tmp_path, "layouts/shortcodes/tile.html", '<div><img src="{{ relURL (.Get 0) }}"></div>\n')
@@ -1367,6 +1369,32 @@ def test_docsy_description_is_the_lead_paragraph(tmp_path: Path, write: Callable
     assert out.count("How the *dial* panel") == 1  # only in the front matter
 
 
+def test_a_docsy_projects_own_content_view_decides_the_lead(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A Docsy project that writes its own content view (layouts/_default/content.html, or
+    layouts/<type>/content.html for the page's type) shows as the lead what that template writes in
+    its lead element: the YugabyteDB docs show {{ with .Params.headcontent }}<div class="lead">...,
+    so a page's lead is its headcontent (headContent: keys are case-insensitive), never its
+    description; a view of a type with no lead shows none; without a view of its own the
+    description leads, as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = ["docsy"]\n')
+    write(tmp_path, "layouts/_default/content.html",
+          '<div class="td-content">\n<h1>{{ .Title }}</h1>\n'
+          '        {{ with .Params.headcontent }}<div class="lead">{{ . | markdownify }}</div>{{ end }}\n'
+          '{{ .Content }}\n</div>\n')
+    write(tmp_path, "layouts/blog/content.html", '<div class="td-content">\n<h1>{{ .Title }}</h1>\n{{ .Content }}\n</div>\n')
+    page = ("---\ntitle: Dials\ndescription: Configure the dial panel.\nheadContent: For pumps with a dial\n"
+            "---\n\n## Reading\nText.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess(page, page_rel="content/docs/dials.md")
+    assert "For pumps with a dial\n\n\n## Reading" in out and out.count("Configure the dial panel.") == 1
+    out = site.preprocess(page, page_rel="content/blog/dials.md")
+    assert out.count("For pumps with a dial") == 1 and out.count("Configure the dial panel.") == 1
+    bare = tmp_path / "bare"
+    write(bare, "hugo.toml", 'baseURL = "/"\ntheme = ["docsy"]\n')
+    out = hugo.load(bare).preprocess(page, page_rel="content/docs/dials.md")
+    assert "Configure the dial panel.\n\n\n## Reading" in out
+
+
 def test_docsy_docs_section_lists_its_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Docsy's docs section page lists the pages whose parent it is (section-index partial) by
     weight, unweighted ones after by title, each as title and description; drafts, grandchildren,
@@ -1680,6 +1708,94 @@ def test_a_site_template_drawn_around_a_paired_shortcodes_content(tmp_path: Path
     assert "\n\nThey scale by:\n\n- queue length\n- CPU\n" in rest
     assert rest.index("- CPU") < rest.index("</div>\n</div>")
     assert '<span class="note">shown</span>' in out and "secret words" not in out and "End." in out
+
+
+def test_an_unpaired_titled_shortcode_is_what_its_site_template_writes(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A shortcode with a title= but no content ({{<index/item title= body= href= icon=>}}, the
+    cards of the YugabyteDB docs' section pages) shows what the project's template writes: its
+    title and body. murar keeps a shortcode's title only as the lead of a paired one's content,
+    so these cards were reduced to nothing. The template's lines holding only an action leave
+    blank lines that mean nothing in Hugo ({{< >}} output is put in the page unparsed): the
+    card stays one HTML block, not markup in an indented code block."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/index/item.html",
+          '{{- $icon := .Get "icon" -}}\n<div class="col-12">\n    <a class="section-link" href="{{.Get "href"}}">\n'
+          '      <div class="head">\n        {{ if in $icon "/" }}\n        <img class="icon" src="{{ $icon }}" />\n'
+          '        {{ else }}\n        <div class="icon">\n            <i class="{{ $icon }}"></i>\n          </div>\n'
+          '        {{ end }}\n        <div class="title">{{.Get "title"}}</div>\n      </div>\n'
+          '      <div class="body">\n        {{.Get "body"}}\n      </div>\n    </a>\n  </div>\n')
+    page = ("---\ntitle: Pumps\n---\n\nPick a task.\n\n{{<index/block>}}\n\n  {{<index/item\n"
+            '    title="Create a pump"\n    body="Deploy a pump in one zone."\n    href="create/"\n'
+            '    icon="fa-thin fa-city">}}\n\n  {{<index/item title="Drain a pump" body="Empty it safely."'
+            ' href="drain/" icon="fa-thin fa-water">}}\n\n{{</index/block>}}\n')
+    write(tmp_path, "content/pumps/_index.md", page)
+    site = hugo.load(tmp_path)
+    out = site.preprocess(page, page_rel="content/pumps/_index.md")
+    assert '<div class="title">Create a pump</div>' in out and '<div class="title">Drain a pump</div>' in out
+    doc = converter_for("markdown")(tmp_path / "content" / "pumps" / "_index.md", site=site,
+                                    assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert "Create a pump" in text and "Deploy a pump in one zone." in text and "Empty it safely." in text
+    assert "<div" not in text and "<i " not in text
+
+
+def test_a_site_template_reading_a_file_beside_the_page_includes_it(
+        tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A project shortcode whose template reads a file it names in the calling page's folder
+    ({{ $p := (print .Page.Dir (.Get 0)) | printf "./content/%s" }}{{ readFile $p | markdownify }}: the
+    YugabyteDB docs' includeMarkdown, each wizard step kept once beside the pages that show it) puts
+    that file's content where it stands, its pictures and headings with it (.Page.Dir / .Page.File.Dir
+    is the page's folder under the content folder), and the file it reads is not a page of its own.
+    Before, the shortcode was reduced to nothing and the step was read as a separate, untitled page."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/includeMarkdown.html",
+          '{{ $includePath := (print .Page.Dir (.Get 0)) | printf "./content/%s" }}\n'
+          '{{ readFile $includePath | markdownify }}\n{{ .Inner }}\n')
+    write(tmp_path, "static/images/wizard-general.png", png)
+    write(tmp_path, "content/cloud/create/general-step.md",
+          "<!--\n+++\nprivate = true\n+++\n-->\n\n### General Settings\n\n"
+          "![Wizard - General Settings](/images/wizard-general.png)\n\nEnter a name for the pump.\n")
+    page = ("---\ntitle: Create a pump\n---\n\nStart the wizard.\n\n"
+            '{{% includeMarkdown "general-step.md" %}}\n\n### Pump Setup\n\nChoose a region.\n')
+    write(tmp_path, "content/cloud/create/single.md", page)
+    site = hugo.load(tmp_path)
+    doc = converter_for("markdown")(tmp_path / "content" / "cloud" / "create" / "single.md", site=site,
+                                    assets_dir=tmp_path / "_a")
+    paths = [" > ".join(x.heading_path) for x in doc.sections]
+    assert "Create a pump > General Settings" in paths
+    general = doc.sections[paths.index("Create a pump > General Settings")]
+    assert "Enter a name for the pump." in general.text
+    assert [m.alt for m in doc.media if m.kind == "image"] == ["Wizard - General Settings"]
+    assert site.classify("content/cloud/create/general-step.md").role is FileRole.INCLUDE
+    assert site.classify("content/cloud/create/single.md").role is FileRole.PAGE
+
+
+def test_a_named_paired_shortcode_is_what_its_site_template_draws_around_its_content(
+        tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A paired shortcode with a name= or title= whose project template draws a wrapper around its
+    content reads as that template writes it: a tab pane's name is its element's id (the YugabyteDB
+    docs' {{<nav/panel name="local" active="true">}}), not text, so 'local' no longer leads the pane's
+    content; a template that writes the title keeps it; with no template of the project the title
+    still leads the content in bold, as before."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "layouts/shortcodes/nav/panel.html",
+          '<div id="{{.Get "name"}}" class="tab-pane fade {{if (.Get "active")}}show active{{end}}" role="tabpanel">\n'
+          '    {{.Inner | .Page.RenderString}}\n</div>')
+    write(tmp_path, "layouts/shortcodes/more.html",
+          '<details><summary>{{ .Get "title" }}</summary>\n{{ .Inner | markdownify }}\n</details>')
+    out = hugo.load(tmp_path).preprocess(
+        '{{<nav/panel name="local" active="true">}}\nStart a local pump.\n{{</nav/panel>}}\n\n'
+        '{{< more title="Why pumps?" >}}\nThey move water.\n{{< /more >}}\n\n'
+        '{{< aside title="Sizing" >}}\nPick a big one.\n{{< /aside >}}\n', page_rel="content/a.md")
+    assert "Start a local pump." in out and "local**" not in out and "**local" not in out
+    assert 'id="local"' in out
+    assert "<summary>Why pumps?</summary>" in out and "They move water." in out and "**Why pumps?**" not in out
+    assert "**Sizing** Pick a big one." in out or "**Sizing**" in out
 
 
 def test_a_callout_opened_under_a_line_of_text_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:

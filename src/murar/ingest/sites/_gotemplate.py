@@ -20,7 +20,9 @@ Fields come from a caller's lookup (``.Page.RelPermalink``,
 ``.Site.Params.x``). Anything else (``range``, ``with``, ``partial``, an unknown
 function or field, ``replaceRE``: a site's regular expression
 could backtrack for ever) gives ``None``: the template is not
-a value template, and the caller reads the shortcode as before. Bounded: a template of
+a value template, and the caller reads the shortcode as before; only where such a value
+is written as a Markdown link's address or an HTML attribute's value, text no reader
+sees, is it left empty and the rest rendered. Bounded: a template of
 at most :data:`MAX_TEMPLATE_CHARS` characters and :data:`MAX_ACTIONS` actions, values
 of at most :data:`MAX_VALUE_CHARS` characters."""
 
@@ -327,6 +329,22 @@ class _Parser:
         raise _NotValue
 
 
+def _in_address(out: list[str], after: str) -> bool:
+    """Whether the action just read writes a Markdown link's address (``[Support]({{ x }})``)
+    or an HTML attribute's value (``href="{{ x }}"``): what precedes it in the output
+    (``out``) ends with ``](`` or ``="``/``='`` and the template text right after it
+    (``after``) closes that. Such a value is not text a reader sees, so a value this
+    module cannot compute there (a ``partial`` giving a URL) leaves the address empty
+    instead of failing the whole template, whose visible text is known."""
+    tail = ""
+    for piece in reversed(out):
+        tail = piece[-2:] + tail
+        if len(tail) >= 2:
+            break
+    tail = tail[-2:]
+    return (tail == "](" and after == ")") or (tail in ('="', "='") and after == tail[1])
+
+
 def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | None = None,
                           params: Value | None = None, inner: str | None = None) -> str | None:
     """The output of the Go template ``text`` when every action in it prints a value
@@ -369,6 +387,7 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
         if body.startswith("/*") and body.endswith("*/"):
             continue
         word = re.match(r"(else\s+if|if|else|end|with|range|define|block|template|break|continue)\b", body)
+        assign = None
         try:
             if word is not None:
                 kind, rest = re.sub(r"\s+", " ", word.group(1)), body[word.end():]
@@ -393,6 +412,8 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
             else:
                 out.append(_str(value(body)))
         except (_NotValue, RecursionError):
+            if word is None and assign is None and _in_address(out, text[pos:pos + 1]):
+                continue  # a link's address or an attribute's value the page does not show as text
             return None
     if not actions or frames:
         return None

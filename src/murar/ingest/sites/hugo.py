@@ -48,9 +48,15 @@ its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
 hooks); theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
-HTTP endpoints); every other shortcode is reduced to its inner text (with its
-``title``/``name``/``summary`` when it has one). Escaped shortcodes
-(``{{</* x */>}}``) stay literal.
+HTTP endpoints); a shortcode of the project whose template only prints values
+(:func:`~murar.ingest.sites._gotemplate.render_value_template`) is what it writes (a
+``{{< >}}`` one's HTML kept as one raw block, titled ones included, a paired one's
+content read in place), one reading a file it names (``readFile``, ``resources.Get``,
+beside the page through ``.Page.Dir``) that file, which is then no page; every other
+shortcode is reduced to its inner text (with its ``title``/``name``/``summary`` when
+it has one). Escaped shortcodes (``{{</* x */>}}``) stay literal. On Docsy sites the
+lead under the title is the description, or what the project's own
+``content.html`` writes as its lead.
 """
 
 from __future__ import annotations
@@ -659,6 +665,21 @@ _ATX_HEADING = re.compile(r"^([ \t]*)#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE_LINE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 
 
+def _raw_html_block(text: str) -> str:
+    """A ``{{< >}}`` shortcode's template output as one raw HTML block: Hugo inserts that
+    output into the rendered page unparsed ("Shortcodes": ``{{< >}}`` output is not
+    rendered as Markdown), where its template's blank lines (an action alone on a line
+    leaves its indentation) mean nothing; read as Markdown, such a line ends the HTML
+    block and the indented markup after it becomes an indented code block. Output not
+    starting with a tag (a value, Markdown a template writes) is returned as it is."""
+    body = text.strip()
+    if not body.startswith("<"):
+        return text
+    start = text.index(body)  # (the white space around it kept as it is)
+    inside = "\n".join(line for line in body.split("\n") if line.strip())
+    return text[:start] + inside + text[start + len(body):]
+
+
 def _headings_as_labels(text: str) -> str:
     """``text`` with its Markdown ATX headings (outside fenced code) set as bold
     lines: in a card a heading labels the card, it opens no section of the page."""
@@ -903,6 +924,8 @@ class HugoSite:
         self._glossary: dict[str, dict[str, str]] | None = None
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
+        # project content views (layouts/<type>/content.html) -> the lead parameter ("" none, None no file)
+        self._lead_params: dict[str, str | None] = {}
         # shortcode -> the parameters its template draws as an <img>: (src, alt, caption); None: no image
         self._image_templates: dict[str, _TemplateImage | None] = {}
         self._include_templates: dict[str, tuple[str, str, str] | None] = {}
@@ -944,7 +967,10 @@ class HugoSite:
         return self._front[rel]
 
     def included_files(self) -> frozenset[str]:
-        """Files pulled in by include shortcodes anywhere in the content (lazily scanned once)."""
+        """Files pulled in by include shortcodes anywhere in the content, and by the site's
+        own shortcodes whose template writes a file a parameter names (:meth:`_template_include`:
+        the YugabyteDB docs' ``{{% includeMarkdown "x.md" %}}`` reads ``x.md`` beside the
+        page); lazily scanned once."""
         if self._included is None:
             found: set[str] = set()
             md = frozenset(k for k, v in PAGE_MARKUP.items() if v == "markdown")
@@ -955,7 +981,15 @@ class HugoSite:
                     except OSError:
                         continue
                     for m in _SHORTCODE.finditer(text):
-                        if m.group("close") or m.group("name").lower() not in INCLUDE_SHORTCODES:
+                        name = m.group("name").lower()
+                        if m.group("close"):
+                            continue
+                        if name not in INCLUDE_SHORTCODES:
+                            reads = self._template_include(name, parse_args(m.group("name"), m.group("args")),
+                                                           page_rel=rel)
+                            got = self._template_include_target(*reads) if reads is not None else None
+                            if got:
+                                found.add(got)
                             continue
                         sc = parse_args(m.group("name"), m.group("args"))
                         target = sc.get("file", "path", "src", pos=0)
@@ -1707,7 +1741,10 @@ class HugoSite:
         elif kind == "yaml":
             head = text[: len(text) - len(body)]
         sink = warnings if warnings is not None else []
-        lead = meta.get("description") if kind and self._docsy and markup == "markdown" else None
+        lead_key = self._docsy_lead_param(page_rel, meta) if kind and self._docsy and markup == "markdown" else None
+        lead = meta.get(lead_key) if lead_key else None
+        if lead is None and lead_key:  # (front matter keys are case-insensitive in Hugo: headContent)
+            lead = next((v for k, v in meta.items() if isinstance(k, str) and k.lower() == lead_key), None)
         home = posixpath.basename(page_rel).startswith("_index.") \
             and posixpath.dirname(page_rel) in self._config.content_dirs
         if isinstance(lead, str) and lead.strip() and not home:
@@ -1726,6 +1763,37 @@ class HugoSite:
             body = goldmark_attributes(body, titles=self._config.settings.get("goldmark_attribute_title") != "false",
                                        blocks=self._config.settings.get("goldmark_attribute_block") == "true")
         return head + body
+
+    def _docsy_lead_param(self, page_rel: str, meta: dict[str, Any]) -> str | None:
+        """The front matter parameter a Docsy site shows as the lead paragraph under a page's
+        title: ``description`` (Docsy's ``_default/content.html``: ``{{ with .Params.description
+        }}<div class="lead">``), unless the project writes its own content view
+        (``layouts/<type>/content.html``, else ``layouts/_default/content.html``, the type being
+        the front matter ``type`` or the page's top section, as Hugo looks templates up): then
+        the parameter that template writes in its ``lead`` element (the YugabyteDB docs show
+        ``headcontent``), or ``None`` when it writes no lead. Read once per template."""
+        content = self._content_dir_of(page_rel)
+        inner = posixpath.relpath(page_rel, content) if content not in (None, ".", "") else page_rel
+        kind = str(meta.get("type") or (inner.split("/", 1)[0] if "/" in inner else "")).strip().lower()
+        folders = [kind] if re.fullmatch(r"[\w.-]{1,100}", kind) else []
+        for folder in [*folders, "_default"]:
+            rel = f"layouts/{folder}/content.html"
+            if rel not in self._lead_params:
+                text = ""
+                path = self._root / rel
+                if path.is_file() and not inside_root(path, self._root.resolve()).problem:
+                    try:
+                        with path.open("r", encoding="utf-8", errors="replace") as fh:
+                            text = fh.read(65_536)
+                    except OSError:
+                        text = ""
+                found = _LEAD_PARAM.search(text) if text else None
+                self._lead_params[rel] = None if not text else (
+                    (found.group(1) or found.group(2) or "description").lower() if found else "")
+            param = self._lead_params[rel]
+            if param is not None:
+                return param or None
+        return "description"
 
     def _docsy_section_index(self, page_rel: str, meta: dict[str, Any]) -> str:
         """The list of child pages Docsy draws under a docs section page's content
@@ -1979,6 +2047,14 @@ class HugoSite:
                     if panes[-1].params.get("items") else panes[-1].args if panes[-1].name == "tabs" else []
                 label = items[tabs_seen[-1] - 1] if 0 < tabs_seen[-1] <= len(items) else ""
             callout = None if m.group("self") else self.callout(sc)
+            if label and callout is None and not wants_inner and not m.group("self") and m.start() in closing \
+                    and name not in _TAB_ITEMS and name not in _TAB_SETS and name not in _NO_INNER \
+                    and not sc.params.get("text") \
+                    and (drawn_as := self._value_template(name, page_rel, sc, inner=_INNER_MARK)) is not None \
+                    and drawn_as.count(_INNER_MARK) == 1:
+                # a paired shortcode the project's template draws around its content: what that template
+                # writes, not its name= or title= as a bold lead (a tab pane's name is its id, not text)
+                label = ""
             if not m.group("self") and name not in _NO_INNER and (wants_inner or label or docsy_tab
                                                                    or callout is not None):
                 close = closing.get(m.start())
@@ -1986,7 +2062,7 @@ class HugoSite:
             if name in INCLUDE_SHORTCODES:
                 # the site's own include template may read the file under a path it builds
                 # (readFile (printf "static/%s" (.Get 0))): that file when it is there
-                reads = self._template_include(name, sc, built_path=True)
+                reads = self._template_include(name, sc, built_path=True, page_rel=page_rel)
                 target = self._template_include_target(*reads) if reads is not None else None
                 if target:  # (its other parameters kept: code="true", lang=)
                     sc = Shortcode(name=name, args=["/" + target], params={
@@ -2013,7 +2089,7 @@ class HugoSite:
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings, budget=budget,
                                              indent=_line_indent(body, m.start())))
-            elif close is None and (reads := self._template_include(name, sc)) is not None:
+            elif close is None and (reads := self._template_include(name, sc, page_rel=page_rel)) is not None:
                 # the site's own shortcode writing a file its argument names ({{< reuse "snippets/x.md" >}}:
                 # resources.Get from assets/, or readFile from the project)
                 target = self._template_include_target(*reads)
@@ -2185,9 +2261,13 @@ class HugoSite:
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
-                static = None if callout is not None or label or name in _TAB_SETS or name in _TAB_ITEMS \
+                # a label murar shows itself only on a paired shortcode; one without content ({{< item
+                # title= body= >}}, a card of an index) is what its template writes, title and all
+                shown_label = label if close is not None else ""
+                static = None if callout is not None or shown_label or name in _TAB_SETS or name in _TAB_ITEMS \
                     else self._static_template(name)
-                if static is None and close is None and not label and (callout is None or m.start() not in closing) \
+                if static is None and close is None and not shown_label \
+                        and (callout is None or m.start() not in closing) \
                         and name not in _TAB_SETS and name not in _TAB_ITEMS and not sc.params.get("text"):
                     # the site's own template printing a value of the page or site (a version from the URL), and
                     # around a paired shortcode's content (.Inner) its header and wrapper
@@ -2199,7 +2279,8 @@ class HugoSite:
                             static = None  # the content written twice: read the shortcode as before
                         elif mark:  # the content is read on as page text (a block of its own), the template's
                             static = head.rstrip() + "\x00HUGOGAP\x00"  # rest after it
-                            after_inner[pair.start()] = "\n\n" + tail.strip()
+                            after_inner[pair.start()] = "\n\n" + (_raw_html_block(tail.strip()) if m.group("angle")
+                                                                   else tail.strip())
                         else:  # a template that does not write its content: Hugo shows none of it
                             pos = pair.end()
                 if static is not None:
@@ -2209,6 +2290,8 @@ class HugoSite:
                     indent = body[line_start:m.start()]
                     if indent and not indent.isspace():
                         indent = ""
+                    if m.group("angle"):  # {{< >}}: Hugo puts the output in the page as is, never as Markdown
+                        static = _raw_html_block(static)
                     out.append(static.rstrip("\n").replace("\n", "\n" + indent).replace("\x00HUGOGAP\x00", "\n\n"))
                 if callout is not None and close is not None:
                     if callout:  # a callout's kind or title leads its text, as on every generator
@@ -2449,7 +2532,8 @@ class HugoSite:
         found = self._image_templates[name]
         return found is not None and bool(found.fmt or found.lookup)
 
-    def _template_include(self, name: str, sc: Shortcode, *, built_path: bool = False) -> tuple[str, str] | None:
+    def _template_include(self, name: str, sc: Shortcode, *, built_path: bool = False,
+                          page_rel: str = "") -> tuple[str, str] | None:
         """``(where, path)`` when the site's own template for ``name`` writes the content
         of a file one of its parameters names, as Hugo renders it: ``resources.Get`` of
         the parameter then its ``.Content`` (Hugo "resources.Get": a global resource,
@@ -2458,8 +2542,10 @@ class HugoSite:
         is the tag's value of that parameter. The Solo.io docs sites' ``reuse``
         shortcode (kgateway, agentgateway: ``{{< reuse "snippets/x.md" >}}``) is one.
         With ``built_path``, only a template that puts the parameter into a ``printf``
-        format (``readFile (printf "static/%s" (.Get 0))``). ``None`` when the template does
-        neither or the tag does not give the parameter."""
+        format (``readFile (printf "static/%s" (.Get 0))``). A path the template builds in the
+        calling page's folder (``print .Page.Dir (.Get 0)``) is in ``page_rel``'s folder
+        under its content folder. ``None`` when the template does neither or the tag does
+        not give the parameter."""
         if name not in self._include_templates:
             self._include_templates[name] = _include_template_param(self._template_text(name)) \
                 if len(self._include_templates) < 10_000 else None
@@ -2470,6 +2556,11 @@ class HugoSite:
         if built_path and not fmt:
             return None
         value = (sc.get(pos=int(key)) if key.isdigit() else sc.get(key.lower())).strip()
+        if _PAGE_DIR in fmt:
+            folder = self._template_field(".Page.File.Dir", page_rel) if page_rel else None
+            if not isinstance(folder, str):
+                return None
+            fmt = fmt.replace(_PAGE_DIR, folder, 1)
         return (where, fmt.replace("%s", value, 1) if fmt else value) if value else None
 
     def _template_include_target(self, where: str, path: str) -> str | None:
@@ -2815,6 +2906,17 @@ _TPL_READ = re.compile(r"\b(resources\.Get|readFile|os\.ReadFile)\s+(?:\(\s*prin
 # a variable set to the value of the enclosing `with .Get x`: {{ with (.Get 0) }}{{ $asset = . }}
 _TPL_DOT_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\.\s*-?\}\}")
 _TPL_PIPE_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*(\$[A-Za-z_]\w{0,60})(?![\w.])")
+# a path in the page's folder: {{ $p := (print .Page.Dir (.Get 0)) | printf "./content/%s" }} (.Page.File.Dir,
+# .Dir, path.Join, add), the folder relative to the content folder, as Hugo gives it
+_TPL_DIR_VAR = re.compile(r"\{\{-?\s*(\$[A-Za-z_]\w{0,60})\s*:?=\s*\(?\s*(?:print|add|path\.Join)\s+\$?\.(?:Page\.)?"
+                          r"(?:File\.)?Dir\s+" + _TPL_PARAM + r"\s*\)?\s*\)?\s*"
+                          r"(?:\|\s*printf\s+\"([^\"{}%]{0,200}%s[^\"{}%]{0,200})\")?")
+# a content view's lead: {{ with .Params.headcontent }}<div class="lead">{{ . | markdownify }}</div>, or
+# <div class="lead">{{ .Description }} / {{ .Params.x }}
+_LEAD_PARAM = re.compile(r"""\{\{-?\s*with\s+\$?\.(?:Params\.(\w{1,60})|Description)\s*-?\}\}\s*<\w+[^<>]{0,200}?\bclass\s*=\s*["'][^"']{0,100}\blead\b"""
+                         r"""|\bclass\s*=\s*["'][^"']{0,100}\blead\b[^<>]{0,200}>\s*\{\{-?\s*\$?\.(?:Params\.(\w{1,60})|Description)\b""")
+#: where a template include's format puts the calling page's folder (:func:`_include_template_param`)
+_PAGE_DIR = "\x00HUGODIR\x00"
 _TPL_WITH_PAREN = re.compile(r"\{\{-?\s*with\s+" + _TPL_PARAM + r"\s*\)?\s*-?\}\}")
 
 
@@ -2838,7 +2940,9 @@ def _include_template_param(text: str) -> tuple[str, str, str] | None:
     ``readFile``/``os.ReadFile``; ``format`` the ``printf`` format with one ``%s`` the
     parameter is put into first (``readFile (printf "static/%s" (.Get 0))``), ``""`` for
     none; the parameter may reach the call through variables
-    (``{{ $f := .Get "file" }}``, ``{{ with .Get 0 }}{{ $f = . }}``, ``{{ $f = $f | trim }}``).
+    (``{{ $f := .Get "file" }}``, ``{{ with .Get 0 }}{{ $f = . }}``, ``{{ $f = $f | trim }}``),
+    or be joined to the calling page's folder first (``{{ $p := (print .Page.Dir (.Get 0)) | printf
+    "./content/%s" }}``: the format then holds :data:`_PAGE_DIR` where that folder goes).
     ``None`` for any other template. Linear in the template (bounded scans)."""
     if ".Get" not in text or not re.search(r"resources\.Get|readFile|ReadFile", text):
         return None
@@ -2853,15 +2957,20 @@ def _include_template_param(text: str) -> tuple[str, str, str] | None:
     for _, m in zip(range(100), _TPL_PIPE_VAR.finditer(text)):  # $b := $a, $a = $a | strings.TrimPrefix "/"
         if m.group(2) in variables:
             variables.setdefault(m.group(1), variables[m.group(2)])
+    in_dir: dict[str, str] = {}  # variable -> the format of a path in the page's folder
+    for _, m in zip(range(100), _TPL_DIR_VAR.finditer(text)):
+        variables.setdefault(m.group(1), m.group(2) or m.group(3) or m.group(4))
+        in_dir.setdefault(m.group(1), (m.group(5) or "%s").replace("%s", _PAGE_DIR + "%s", 1))
     for _, m in zip(range(20), _TPL_READ.finditer(text)):
         param = m.group(3) or m.group(4) or m.group(5) or variables.get(m.group(6) or "", "")
         if not param:
             continue
+        fmt = in_dir.get(m.group(6) or "", "") if not m.group(2) else m.group(2)
         if m.group(1) == "resources.Get":
-            if ".Content" in text:
-                return "assets", param, m.group(2) or ""
+            if ".Content" in text and _PAGE_DIR not in fmt:
+                return "assets", param, fmt
         else:
-            return "project", param, m.group(2) or ""
+            return "project", param, fmt
     return None
 
 
