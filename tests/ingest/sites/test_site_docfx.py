@@ -236,6 +236,25 @@ def test_cross_references_read_as_their_titles_or_names(tmp_path: Path, write: C
     assert "```md\n<xref:file-kinds>\n```" in out
 
 
+def test_xref_html_tags_show_their_content_or_the_name(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """DocFX makes ``<a href="xref:uid">`` an ``<xref>`` tag, and an ``<xref>`` shows its
+    inner HTML first, else the name its ``displayProperty`` asks for: an empty link was
+    no text at all, and the inner text of ``<xref ...>text</xref>`` followed the name
+    with the closing tag left in the page."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "noted.md", "---\nuid: noted\n---\n# Heading title\n")
+    write(tmp_path, "a.md", (
+        '# A\n\nFull <a href="xref:Contoso.Widget?displayProperty=fullName"/>, member '
+        "<a href='xref:Contoso.Widget.Size?displayProperty=nameWithType'></a>, page <a href=\"xref:noted\"/>, "
+        '<a href="xref:noted">own words</a>.\n'
+        'Tag <xref href="Contoso.Widget">the widget</xref> and <xref uid="Contoso.Gear"></xref>.\n'))
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess((tmp_path / "a.md").read_text(), page_rel="a.md")
+    assert ("Full Contoso.Widget, member Widget.Size, page Heading title, "
+            '<a href="xref:noted">own words</a>.') in out
+    assert "Tag the widget and Gear." in out
+
+
 def test_code_snippets_take_the_part_asked_for(tmp_path: Path, write: Callable[..., Path]) -> None:
     """DocFX "Code Snippet": ``#tag``/``?name=``/``id`` a named snippet (comment tags or
     ``#region``), ``#L2-L3``/``?range=``/``range`` lines; a missing name is a warning."""

@@ -57,6 +57,7 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 import re
@@ -290,6 +291,12 @@ _FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 _XREF_AUTOLINK = re.compile(r"<xref:(?P<uid>[^<>\s]+)>", re.IGNORECASE)  # [^<..]: "<xref:" x10,000 took 6 s
 _XREF_TAG = re.compile(r"<xref\s[^>]*?\b(?:href|uid)\s*=\s*(?P<q>[\"'])(?P<uid>.*?)(?P=q)[^>]*?(?:/>|>\s*</xref>|>)",
                        re.IGNORECASE)
+# an HTML link to a uid with nothing inside (DocFX makes <a href="xref:uid"> an <xref>, which shows
+# its inner HTML, else the name its displayProperty asks for)
+_XREF_ANCHOR = re.compile(r"<a\s[^<>]*?\bhref\s*=\s*(?P<q>[\"'])xref:(?P<uid>[^\"'<>]*)(?P=q)[^<>]*?(?:/>|>\s*</a>)",
+                          re.IGNORECASE)
+_XREF_CLOSE = re.compile(r"</xref\s*>", re.IGNORECASE)
+_MAX_XREF_INNER = 2000  # characters searched for an <xref ...>'s closing tag
 _XREF_EMPTY_LINK = re.compile(r"(?<!!)\[\s*\]\(\s*<?xref:(?P<uid>[^)\s>]+)>?\s*\)", re.IGNORECASE)
 # shorthand (XrefInlineShortParser): @ then a letter, up to whitespace or one of "'<>[]|, or a
 # punctuation mark .,;:!?~ followed by one of those or by another punctuation mark; or @"uid" / @'uid'
@@ -505,6 +512,33 @@ def xref_display(ref: str, titles: dict[str, str]) -> str:
                  if a.strip()]
         shown += f"({', '.join(names)})"
     return shown
+
+
+def _xref_tags(part: str, titles: dict[str, str]) -> str:
+    """``<xref href="uid"/>`` (or ``uid=``) as the text DocFX shows: the tag's inner
+    HTML when it has any (``<xref href="uid">the widget</xref>`` reads 'the widget',
+    XRefDetails.InnerHtml before the name), else :func:`xref_display` of the uid."""
+    if "<xref" not in part.lower():
+        return part
+    out: list[str] = []
+    pos = 0
+    for m in _XREF_TAG.finditer(part):
+        if m.start() < pos:  # inside an <xref>...</xref> already read
+            continue
+        out.append(part[pos:m.start()])
+        pos = m.end()
+        shown = xref_display(html.unescape(m.group("uid")), titles)
+        if not m.group(0).endswith("/>") and not _XREF_CLOSE.search(m.group(0)):
+            close = _XREF_CLOSE.search(part, pos, pos + _MAX_XREF_INNER)
+            if close and "<xref" not in part[pos:close.start()].lower():
+                inner = part[pos:close.start()]
+                pos = close.end()
+                if inner.strip():
+                    out.append(inner)
+                    continue
+        out.append(_md_text(shown))
+    out.append(part[pos:])
+    return "".join(out)
 
 
 def _md_text(text: str) -> str:
@@ -1163,7 +1197,10 @@ class DocfxSite:
 
         def rewrite(part: str) -> str:
             part = _XREF_AUTOLINK.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
-            part = _XREF_TAG.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
+            part = _xref_tags(part, titles)
+            if "xref:" in part.lower():
+                part = _XREF_ANCHOR.sub(lambda m: _md_text(xref_display(html.unescape(m.group("uid")), titles)),
+                                        part)
             part = _XREF_EMPTY_LINK.sub(lambda m: _md_text(xref_display(m.group("uid"), titles)), part)
             return _XREF_SHORT.sub(short, part) if "@" in part else part
 
