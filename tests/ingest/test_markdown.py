@@ -176,6 +176,24 @@ def test_html_figcaption_inline_markup_adds_no_space_before_punctuation(tmp_path
     assert img.caption == "Taken by the team. A wide view!"  # type: ignore[union-attr]
 
 
+def test_html_div_figure_caption_paragraph_is_the_pictures_caption(tmp_path: Path) -> None:
+    """'<div class="figure"><img><p class="caption">' (docutils' HTML4 figure, copied by hand into
+    Markdown pages): the caption paragraph is each picture's caption and not a paragraph of its own,
+    as a <figure>'s <figcaption> is; a caption paragraph outside such a div stays text."""
+    for name in ("a.png", "b.png", "c.png"):
+        (tmp_path / name).write_bytes(PNG_64PX)
+    (tmp_path / "p.md").write_text(
+        "# Shots\n\nBefore.\n\n<div style=\"width: 300px\" class=\"figure align-right\">\n"
+        "  <img src=\"a.png\" alt=\"\">\n  <p class=\"caption\">The wiring panel</p>\n</div>\n\n"
+        "<div class=\"figure\">\n  <img src=\"b.png\" alt=\"one\">\n  <img src=\"c.png\" alt=\"two\">\n"
+        "  <p class=\"caption\">Both tabs</p>\n</div>\n\n<p class=\"caption\">Loose words</p>\n\nAfter.\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    assert [m.caption for m in doc.media] == ["The wiring panel", "Both tabs", "Both tabs"]  # type: ignore[union-attr]
+    text = doc.sections[-1].text
+    assert "The wiring panel" not in text and "Both tabs" not in text
+    assert "Before." in text and "Loose words" in text and "After." in text
+
+
 def test_html_block_text_joins_inline_elements_without_a_space(tmp_path: Path) -> None:
     (tmp_path / "p.md").write_text(
         "# Buttons\n\n<div class=\"callout\">\n<h5>Link caveat</h5>\n"

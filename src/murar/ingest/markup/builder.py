@@ -86,6 +86,25 @@ def _ancestor(node: LexborNode, tags: tuple[str, ...], limit: int = 200) -> Lexb
     return None
 
 
+def _div_figure_caption(img: LexborNode) -> LexborNode | None:
+    """The caption of the ``<div class="figure">`` an image sits in: a child ``<p class="caption">``
+    (or ``div``/``span``), the figure as docutils' HTML writer and Sphinx's HTML4 writer draw it
+    (``<div class="figure"><img><p class="caption">``) and as hand-written HTML in Markdown pages
+    copies it, the caption shown under the picture. ``None`` when the image is in no such figure
+    (a ``<figure>`` element is read with its ``<figcaption>``)."""
+    up = img.parent
+    for _ in range(20):
+        if up is None or up.tag in ("body", "figure"):
+            return None
+        if up.tag == "div" and "figure" in (up.attributes.get("class") or "").split():
+            for child in up.iter():
+                if child.tag in ("p", "div", "span") and "caption" in (child.attributes.get("class") or "").split():
+                    return child
+            return None
+        up = up.parent
+    return None
+
+
 # and recorded product walkthroughs (Arcade, Navattic, Storylane, Supademo: screenshots played as
 # steps with their text, the docs' screencasts) are media too
 _VIDEO_IFRAME = re.compile(r"youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|wistia|brightcove|/embed/|video|"
@@ -699,9 +718,15 @@ class PageBuilder:
         # each picture stands where it is written in the fragment's text, so its context is the
         # text around it there (a screenshot after its list item), not the fragment as a whole
         pending = [self._embed_args(el) for el in embeds]
+        # a <div class="figure">'s caption is its pictures' caption (see _div_figure_caption), not
+        # a paragraph of its own, as a <figcaption> is
+        div_caps = {cap.mem_id: cap for el in embeds if el.tag == "img"
+                    and (cap := _div_figure_caption(el)) is not None}
         for k, el in enumerate(embeds):
             el.replace_with(f"\ue000{k}\ue001")
         for cap in root.css("figcaption"):
+            cap.decompose()
+        for cap in div_caps.values():
             cap.decompose()
         # the fragment's blocks as a browser lays them out, each its own paragraph (a <pre> one
         # wherever it stands, its lines kept); markers come in document order, and one the page
@@ -756,6 +781,8 @@ class PageBuilder:
             while fig is not None and fig.tag not in ("figure", "body"):
                 fig = fig.parent
             figcap = fig.css_first("figcaption") if fig is not None and fig.tag == "figure" else None
+            if figcap is None:
+                figcap = _div_figure_caption(el)
             attrs["figcaption"] = inline_text(figcap) if figcap else ""  # "<a>me</a>." reads "me.", not "me ."
             link = _ancestor(el, ("a",), limit=20)
             attrs["\0link"] = ((link.attributes.get("href") or "") if link is not None else "").strip()
