@@ -122,6 +122,32 @@ def test_root_links_reach_bundle_files_hugo_published_at_lower_cased_urls(
     assert hugo.load(tmp_path).resolve_asset("/docs/concepts/concept-runs.png", page_rel=page).problem
 
 
+def test_root_links_under_a_language_prefix_reach_bundle_files(
+        tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A multilingual site serves a language's pages and their resources under /<lang>/
+    (the default language too with defaultContentLanguageInSubdir): /docs/en/guide/images/a.png
+    is content/guide/images/a.png of the bundle content/guide/_index.en.md. A language not
+    served in a subfolder (the default, without the setting) has no such prefix."""
+    write(tmp_path, "config.toml", 'baseURL = "https://example.org/docs"\ndefaultContentLanguage = "en"\n'
+          'defaultContentLanguageInSubdir = true\n[languages.en]\nweight = 1\n[languages.de]\nweight = 2\n')
+    write(tmp_path, "content/guide/_index.en.md", "# Guide\n")
+    write(tmp_path, "content/guide/_index.de.md", "# Anleitung\n")
+    write(tmp_path, "content/guide/Some Folder/images/a.png", png)
+    site = hugo.load(tmp_path)
+    page = "content/guide/_index.en.md"
+    assert site.resolve_asset("/docs/en/guide/Some%20Folder/images/a.png", page_rel=page).rel_path == \
+        "content/guide/Some Folder/images/a.png"
+    assert site.resolve_asset("/docs/de/guide/Some%20Folder/images/a.png", page_rel=page).rel_path == \
+        "content/guide/Some Folder/images/a.png"
+    assert site.resolve_asset("/docs/fr/guide/Some%20Folder/images/a.png", page_rel=page).problem
+    write(tmp_path, "config.toml", 'baseURL = "https://example.org/docs"\ndefaultContentLanguage = "en"\n'
+          '[languages.en]\nweight = 1\n[languages.de]\nweight = 2\n')
+    site = hugo.load(tmp_path)
+    assert site.resolve_asset("/docs/en/guide/Some%20Folder/images/a.png", page_rel=page).problem
+    assert site.resolve_asset("/docs/de/guide/Some%20Folder/images/a.png", page_rel=page).rel_path == \
+        "content/guide/Some Folder/images/a.png"
+
+
 def test_module_mounts_replace_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", '[[module.mounts]]\nsource = "docs"\ntarget = "content"\n'
                                  '[[module.mounts]]\nsource = "pictures"\ntarget = "static"\n')

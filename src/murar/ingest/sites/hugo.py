@@ -1511,10 +1511,13 @@ class HugoSite:
         if path.startswith("/"):
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands += self._served_from("static", site_path)
-            cands += [safe_join(c, site_path) for c in self._config.content_dirs]
+            # content is served at its path, and a language's under /<lang>/ (bundle resources too)
+            content_paths = [site_path, *self._without_language_prefix(site_path)]
+            cands += [safe_join(c, p) for p in content_paths for c in self._config.content_dirs]
             if self._config.settings.get("path_to_lower", "true") == "true" \
                     and first_existing(self._root, cands) is None:  # (folders listed only when needed)
-                cands += [f for c in self._config.content_dirs if (f := self._published_as(c, site_path))]
+                cands += [f for p in content_paths for c in self._config.content_dirs
+                          if (f := self._published_as(c, p))]
             cands += self._served_from("assets", site_path)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
@@ -1525,6 +1528,19 @@ class HugoSite:
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
             cands += self._served_from("assets", safe_join(path))
         return lookup(self._root, cands, link=link)
+
+    def _without_language_prefix(self, site_path: str) -> list[str]:
+        """``site_path`` without its leading language folder, when it starts with
+        one a language's pages are served under (Hugo multilingual docs: every
+        language but the default one at ``/<lang>/``, the default one too with
+        ``defaultContentLanguageInSubdir``), as ``[path]``; else ``[]``."""
+        head, sep, rest = site_path.partition("/")
+        code = head.lower()
+        if not sep or not rest or len(self._langs) < 2 or code not in self._langs:
+            return []
+        if code == self._langs[0] and self._config.settings.get("default_language_in_subdir") != "true":
+            return []
+        return [rest]
 
     def _published_as(self, content_dir: str, site_path: str) -> str | None:
         """The file under ``content_dir`` that Hugo publishes at the lower-cased URL
