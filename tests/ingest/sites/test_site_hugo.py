@@ -140,6 +140,9 @@ def test_root_links_under_a_language_prefix_reach_bundle_files(
     assert site.resolve_asset("/docs/de/guide/Some%20Folder/images/a.png", page_rel=page).rel_path == \
         "content/guide/Some Folder/images/a.png"
     assert site.resolve_asset("/docs/fr/guide/Some%20Folder/images/a.png", page_rel=page).problem
+    # Hugo publishes content paths lower-cased with spaces as hyphens: /en/guide/some-folder/...
+    assert site.resolve_asset("/docs/en/guide/some-folder/images/a.png", page_rel=page).rel_path == \
+        "content/guide/Some Folder/images/a.png"
     write(tmp_path, "config.toml", 'baseURL = "https://example.org/docs"\ndefaultContentLanguage = "en"\n'
           '[languages.en]\nweight = 1\n[languages.de]\nweight = 2\n')
     site = hugo.load(tmp_path)

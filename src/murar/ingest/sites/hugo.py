@@ -1546,8 +1546,9 @@ class HugoSite:
         """The file under ``content_dir`` that Hugo publishes at the lower-cased URL
         ``site_path`` when its folders are not lower case (``content/docs/Concepts/
         x.png`` is served at ``/docs/concepts/x.png``: Hugo lowercases content URL
-        paths unless ``disablePathToLower``); each folder and then the file name
-        matched exactly, else without regard to case. ``None`` when there is no
+        paths unless ``disablePathToLower``, and writes a space as a hyphen,
+        ``Getting Started/`` at ``getting-started/``); each folder and then the
+        file name matched exactly, else without regard to case and spaces. ``None`` when there is no
         such file, or ``site_path`` has capitals (not a lower-cased URL). Never raises."""
         if site_path != site_path.lower():
             return None
@@ -1560,7 +1561,7 @@ class HugoSite:
                 last = i == len(parts) - 1
                 name = part if ((here / part).is_file() if last else (here / part).is_dir()) else next(
                     (e.name for e in sorted(here.iterdir())
-                     if e.name.lower() == part and (e.is_file() if last else e.is_dir())), "")
+                     if e.name.lower().replace(" ", "-") == part and (e.is_file() if last else e.is_dir())), "")
                 if not name:
                     return None
                 here = here / name
