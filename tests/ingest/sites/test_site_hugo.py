@@ -475,6 +475,23 @@ def test_learn_and_relearn_children_list_the_child_pages(tmp_path: Path, write: 
     assert "Configuration" not in hugo.load(tmp_path).preprocess(page, page_rel="content/basics/_index.md")
 
 
+def test_children_of_a_site_translated_by_file_name(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """With translation by file name a subsection's page is its _index.<lang>.md (RustDesk docs:
+    content/client/android/_index.en.md beside _index.de.md): {{% children %}} lists it, in the
+    language read, as it lists an _index.md."""
+    write(tmp_path, "config.toml", 'baseURL = "/docs"\ntheme = "hugo-theme-learn"\ndefaultContentLanguage = "en"\n'
+          '[languages.en]\nweight = 1\n[languages.de]\nweight = 2\n')
+    write(tmp_path, "content/_index.en.md", "---\ntitle: Docs\n---\n{{% children depth=\"2\" %}}\n")
+    write(tmp_path, "content/client/_index.en.md", "---\ntitle: Client\nweight: 2\n---\nText.\n")
+    write(tmp_path, "content/client/_index.de.md", "---\ntitle: Klient\nweight: 2\n---\nText.\n")
+    write(tmp_path, "content/client/android/_index.en.md", "---\ntitle: Android\n---\nText.\n")
+    write(tmp_path, "content/client/android/_index.de.md", "---\ntitle: Android DE\n---\nText.\n")
+    write(tmp_path, "content/server/_index.md", "---\ntitle: Server\nweight: 1\n---\nText.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("{{% children depth=\"2\" %}}\n", page_rel="content/_index.en.md")
+    assert "- Server\n- Client\n  - Android\n" in out + "\n" and "Klient" not in out and "DE" not in out
+
+
 def test_hugo_book_section_lists_the_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo Book's {{< section >}} lists the section page's child pages as its template draws them
     (a <dl>: each title, the folder or file name humanized when untitled, with summary the

@@ -1844,7 +1844,8 @@ class HugoSite:
 
     def _section_children(self, page_rel: str) -> list[tuple[str, dict[str, Any]]]:
         """The pages Hugo gives a section page ``page_rel`` (``_index.*``) as ``.Pages``:
-        the section folder's own pages and its subfolders' ``_index``/``index`` pages,
+        the section folder's own pages and its subfolders' ``_index``/``index`` pages
+        (``_index.<lang>.*`` of the language read, translation by file name),
         as :meth:`classify` publishes them, with their front matter (at most
         :data:`_SECTION_INDEX_MAX`, in file name order; none for another page)."""
         folder, name = posixpath.split(page_rel)
@@ -1858,8 +1859,10 @@ class HugoSite:
         for entry in entries:
             rel = f"{folder}/{entry.name}"
             if entry.is_dir() and not entry.is_symlink():
-                rel = next((f"{rel}/{n}{x}" for n in ("_index", "index") for x in PAGE_MARKUP
-                            if (entry / f"{n}{x}").is_file()), "")
+                # the subfolder's page: its index in the language read (_index.en.md), or with no code
+                rel = next((f"{rel}/{n}{lang}{x}" for n in ("_index", "index") for lang in (f".{self._lang}", "")
+                            for x in PAGE_MARKUP if (entry / f"{n}{lang}{x}").is_file()
+                            and self.classify(f"{rel}/{n}{lang}{x}").role == FileRole.PAGE), "")
             elif entry.name.startswith(("_index.", "index.")) or not entry.is_file():
                 continue
             if not rel or len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
