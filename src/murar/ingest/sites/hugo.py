@@ -26,8 +26,9 @@ translation, excluded with its language as the reason. Every other file of a lea
 an ``index.*``) is a page resource, not a page. Images beside a bundle's
 ``index.md``/``_index.md`` are page resources; root-relative links
 (``/images/x.png``) are served from the static folders (and from content,
-where bundles publish their resources); relative links resolve against the
-page's folder, then against its URL.
+where bundles publish their resources: at their lower-cased path, a space
+written as a hyphen, and a language's under ``/<lang>/``); relative links
+resolve against the page's folder, then against its URL.
 
 Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
 shortcode with an image ``src`` become Markdown images with their caption
