@@ -225,6 +225,21 @@ def test_a_figure_laid_out_as_a_one_column_table_is_a_captioned_image(tmp_path: 
     assert len([m for m in doc.media if isinstance(m, TableItem)]) == 1
 
 
+def test_pictures_of_a_picture_grid_are_captioned_by_their_column_label(tmp_path: Path) -> None:
+    """A table laid out as a grid of screenshots (``| Home | Connected |`` over two pictures,
+    a ``| **Wait** | **Success** |`` label row over the next two: RustDesk's Android and
+    Windows elevation pages) names each picture by the label above it in its column; a
+    picture with alt text keeps it, and a table whose picture cells hold text is left as it is."""
+    (tmp_path / "a.png").write_bytes(PNG_64PX)
+    (tmp_path / "p.md").write_text(
+        "# P\n\n| Home | Connected |\n| --- | --- |\n| ![](a.png?width=300px) | ![](a.png) |\n"
+        "| **Wait** | **Success** |\n| ![](a.png) | ![Done](a.png) |\n\n"
+        "| Step | Screen |\n| --- | --- |\n| One | ![](a.png) |\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [m.caption for m in images] == ["Home", "Connected", "Wait", "", ""]
+
+
 def test_github_alerts_in_any_case_read_like_admonitions(tmp_path: Path) -> None:
     """GitHub alerts (kind in any letter case, alone on the marker line or followed by text) lead
     their text with the kind, on every Markdown generator."""

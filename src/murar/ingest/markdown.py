@@ -322,6 +322,7 @@ class _Walker:
                 else:
                     b.table(headers, rows)
                     _row_context(b, cells, [len(headers), *(len(r) for r in rows)])
+                    _grid_labels(cells, [len(headers), *(len(r) for r in rows)])
             elif t.type == "inline":
                 self._inline(t, b.cur.current)
             elif t.type == "blockquote_open":
@@ -358,6 +359,37 @@ def _row_context(b: PageBuilder, cells: list[tuple[str, list[AnyMedia]]], widths
         placed = [(m, k) for k, (_, media) in enumerate(row) for m in media]
         if placed:
             b.table_row([t for t, _ in row], placed)
+
+
+def _grid_labels(cells: list[tuple[str, list[AnyMedia]]], widths: list[int]) -> None:
+    """Caption the pictures of a picture grid by their column's label: in a table whose
+    rows are either labels (cells with text, no picture) or pictures (cells with a
+    picture, no text), as ``| Home | Connected |`` over two screenshots, each picture
+    without alt text or caption is named by the nearest label above it in its column
+    (the header, or a label row between picture rows). A table with a row mixing text
+    and pictures (a step and its screenshot, a feature matrix) is left as it is."""
+    grid: list[list[tuple[str, list[AnyMedia]]]] = []
+    start = 0
+    for width in widths:
+        grid.append(cells[start : start + width])
+        start += width
+    pictures = False
+    for row in grid:
+        texts = any(text for text, media in row if not media)
+        shown = any(media for _, media in row)
+        if (texts and shown) or any(text and media for text, media in row):
+            return
+        pictures = pictures or shown
+    if not pictures:
+        return
+    labels: dict[int, str] = {}
+    for row in grid:
+        for k, (text, media) in enumerate(row):
+            if text:
+                labels[k] = text
+            for m in media:
+                if isinstance(m, ImageItem) and not m.caption and not m.alt and labels.get(k):
+                    m.caption = labels[k]
 
 
 def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: MarkdownOptions,

@@ -122,6 +122,35 @@ def test_root_links_reach_bundle_files_hugo_published_at_lower_cased_urls(
     assert hugo.load(tmp_path).resolve_asset("/docs/concepts/concept-runs.png", page_rel=page).problem
 
 
+def test_root_links_under_a_language_prefix_reach_bundle_files(
+        tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A multilingual site serves a language's pages and their resources under /<lang>/
+    (the default language too with defaultContentLanguageInSubdir): /docs/en/guide/images/a.png
+    is content/guide/images/a.png of the bundle content/guide/_index.en.md. A language not
+    served in a subfolder (the default, without the setting) has no such prefix."""
+    write(tmp_path, "config.toml", 'baseURL = "https://example.org/docs"\ndefaultContentLanguage = "en"\n'
+          'defaultContentLanguageInSubdir = true\n[languages.en]\nweight = 1\n[languages.de]\nweight = 2\n')
+    write(tmp_path, "content/guide/_index.en.md", "# Guide\n")
+    write(tmp_path, "content/guide/_index.de.md", "# Anleitung\n")
+    write(tmp_path, "content/guide/Some Folder/images/a.png", png)
+    site = hugo.load(tmp_path)
+    page = "content/guide/_index.en.md"
+    assert site.resolve_asset("/docs/en/guide/Some%20Folder/images/a.png", page_rel=page).rel_path == \
+        "content/guide/Some Folder/images/a.png"
+    assert site.resolve_asset("/docs/de/guide/Some%20Folder/images/a.png", page_rel=page).rel_path == \
+        "content/guide/Some Folder/images/a.png"
+    assert site.resolve_asset("/docs/fr/guide/Some%20Folder/images/a.png", page_rel=page).problem
+    # Hugo publishes content paths lower-cased with spaces as hyphens: /en/guide/some-folder/...
+    assert site.resolve_asset("/docs/en/guide/some-folder/images/a.png", page_rel=page).rel_path == \
+        "content/guide/Some Folder/images/a.png"
+    write(tmp_path, "config.toml", 'baseURL = "https://example.org/docs"\ndefaultContentLanguage = "en"\n'
+          '[languages.en]\nweight = 1\n[languages.de]\nweight = 2\n')
+    site = hugo.load(tmp_path)
+    assert site.resolve_asset("/docs/en/guide/Some%20Folder/images/a.png", page_rel=page).problem
+    assert site.resolve_asset("/docs/de/guide/Some%20Folder/images/a.png", page_rel=page).rel_path == \
+        "content/guide/Some Folder/images/a.png"
+
+
 def test_module_mounts_replace_folders(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     write(tmp_path, "hugo.toml", '[[module.mounts]]\nsource = "docs"\ntarget = "content"\n'
                                  '[[module.mounts]]\nsource = "pictures"\ntarget = "static"\n')
@@ -444,6 +473,23 @@ def test_learn_and_relearn_children_list_the_child_pages(tmp_path: Path, write: 
     write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "docsy"\n')
     (tmp_path / "layouts/shortcodes/children.html").unlink()
     assert "Configuration" not in hugo.load(tmp_path).preprocess(page, page_rel="content/basics/_index.md")
+
+
+def test_children_of_a_site_translated_by_file_name(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """With translation by file name a subsection's page is its _index.<lang>.md (RustDesk docs:
+    content/client/android/_index.en.md beside _index.de.md): {{% children %}} lists it, in the
+    language read, as it lists an _index.md."""
+    write(tmp_path, "config.toml", 'baseURL = "/docs"\ntheme = "hugo-theme-learn"\ndefaultContentLanguage = "en"\n'
+          '[languages.en]\nweight = 1\n[languages.de]\nweight = 2\n')
+    write(tmp_path, "content/_index.en.md", "---\ntitle: Docs\n---\n{{% children depth=\"2\" %}}\n")
+    write(tmp_path, "content/client/_index.en.md", "---\ntitle: Client\nweight: 2\n---\nText.\n")
+    write(tmp_path, "content/client/_index.de.md", "---\ntitle: Klient\nweight: 2\n---\nText.\n")
+    write(tmp_path, "content/client/android/_index.en.md", "---\ntitle: Android\n---\nText.\n")
+    write(tmp_path, "content/client/android/_index.de.md", "---\ntitle: Android DE\n---\nText.\n")
+    write(tmp_path, "content/server/_index.md", "---\ntitle: Server\nweight: 1\n---\nText.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("{{% children depth=\"2\" %}}\n", page_rel="content/_index.en.md")
+    assert "- Server\n- Client\n  - Android\n" in out + "\n" and "Klient" not in out and "DE" not in out
 
 
 def test_hugo_book_section_lists_the_child_pages(tmp_path: Path, write: Callable[..., Path]) -> None:

@@ -26,8 +26,9 @@ translation, excluded with its language as the reason. Every other file of a lea
 an ``index.*``) is a page resource, not a page. Images beside a bundle's
 ``index.md``/``_index.md`` are page resources; root-relative links
 (``/images/x.png``) are served from the static folders (and from content,
-where bundles publish their resources); relative links resolve against the
-page's folder, then against its URL.
+where bundles publish their resources: at their lower-cased path, a space
+written as a hyphen, and a language's under ``/<lang>/``); relative links
+resolve against the page's folder, then against its URL.
 
 Shortcodes (:func:`rewrite_shortcodes`): ``figure``/``img``/``image`` and any
 shortcode with an image ``src`` become Markdown images with their caption
@@ -1511,10 +1512,13 @@ class HugoSite:
         if path.startswith("/"):
             site_path = strip_base(path, self._config.base_url).lstrip("/")
             cands += self._served_from("static", site_path)
-            cands += [safe_join(c, site_path) for c in self._config.content_dirs]
+            # content is served at its path, and a language's under /<lang>/ (bundle resources too)
+            content_paths = [site_path, *self._without_language_prefix(site_path)]
+            cands += [safe_join(c, p) for p in content_paths for c in self._config.content_dirs]
             if self._config.settings.get("path_to_lower", "true") == "true" \
                     and first_existing(self._root, cands) is None:  # (folders listed only when needed)
-                cands += [f for c in self._config.content_dirs if (f := self._published_as(c, site_path))]
+                cands += [f for p in content_paths for c in self._config.content_dirs
+                          if (f := self._published_as(c, p))]
             cands += self._served_from("assets", site_path)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
@@ -1526,12 +1530,26 @@ class HugoSite:
             cands += self._served_from("assets", safe_join(path))
         return lookup(self._root, cands, link=link)
 
+    def _without_language_prefix(self, site_path: str) -> list[str]:
+        """``site_path`` without its leading language folder, when it starts with
+        one a language's pages are served under (Hugo multilingual docs: every
+        language but the default one at ``/<lang>/``, the default one too with
+        ``defaultContentLanguageInSubdir``), as ``[path]``; else ``[]``."""
+        head, sep, rest = site_path.partition("/")
+        code = head.lower()
+        if not sep or not rest or len(self._langs) < 2 or code not in self._langs:
+            return []
+        if code == self._langs[0] and self._config.settings.get("default_language_in_subdir") != "true":
+            return []
+        return [rest]
+
     def _published_as(self, content_dir: str, site_path: str) -> str | None:
         """The file under ``content_dir`` that Hugo publishes at the lower-cased URL
         ``site_path`` when its folders are not lower case (``content/docs/Concepts/
         x.png`` is served at ``/docs/concepts/x.png``: Hugo lowercases content URL
-        paths unless ``disablePathToLower``); each folder and then the file name
-        matched exactly, else without regard to case. ``None`` when there is no
+        paths unless ``disablePathToLower``, and writes a space as a hyphen,
+        ``Getting Started/`` at ``getting-started/``); each folder and then the
+        file name matched exactly, else without regard to case and spaces. ``None`` when there is no
         such file, or ``site_path`` has capitals (not a lower-cased URL). Never raises."""
         if site_path != site_path.lower():
             return None
@@ -1544,7 +1562,7 @@ class HugoSite:
                 last = i == len(parts) - 1
                 name = part if ((here / part).is_file() if last else (here / part).is_dir()) else next(
                     (e.name for e in sorted(here.iterdir())
-                     if e.name.lower() == part and (e.is_file() if last else e.is_dir())), "")
+                     if e.name.lower().replace(" ", "-") == part and (e.is_file() if last else e.is_dir())), "")
                 if not name:
                     return None
                 here = here / name
@@ -1827,7 +1845,8 @@ class HugoSite:
 
     def _section_children(self, page_rel: str) -> list[tuple[str, dict[str, Any]]]:
         """The pages Hugo gives a section page ``page_rel`` (``_index.*``) as ``.Pages``:
-        the section folder's own pages and its subfolders' ``_index``/``index`` pages,
+        the section folder's own pages and its subfolders' ``_index``/``index`` pages
+        (``_index.<lang>.*`` of the language read, translation by file name),
         as :meth:`classify` publishes them, with their front matter (at most
         :data:`_SECTION_INDEX_MAX`, in file name order; none for another page)."""
         folder, name = posixpath.split(page_rel)
@@ -1841,8 +1860,10 @@ class HugoSite:
         for entry in entries:
             rel = f"{folder}/{entry.name}"
             if entry.is_dir() and not entry.is_symlink():
-                rel = next((f"{rel}/{n}{x}" for n in ("_index", "index") for x in PAGE_MARKUP
-                            if (entry / f"{n}{x}").is_file()), "")
+                # the subfolder's page: its index in the language read (_index.en.md), or with no code
+                rel = next((f"{rel}/{n}{lang}{x}" for n in ("_index", "index") for lang in (f".{self._lang}", "")
+                            for x in PAGE_MARKUP if (entry / f"{n}{lang}{x}").is_file()
+                            and self.classify(f"{rel}/{n}{lang}{x}").role == FileRole.PAGE), "")
             elif entry.name.startswith(("_index.", "index.")) or not entry.is_file():
                 continue
             if not rel or len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
