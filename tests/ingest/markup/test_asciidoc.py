@@ -1919,3 +1919,38 @@ def test_asciidoc_cell_macros_are_read_in_linear_time(line: str, deadline: Any) 
     assert out[-1].endswith("end")
     assert cell_lines(["See link:https://x.org/a[the docs] and [[id,Label]]here image:s.png[Alt] ok."], {}) == [
         'See the docs and here <img src="s.png" alt="Alt"> ok.']
+
+
+def test_source_styled_paragraph_is_a_listing_and_ends_at_the_next_list_item(tmp_path: Path) -> None:
+    """A paragraph under [source,shell] (or [listing], [literal]) is a verbatim block of its
+    lines in Asciidoctor; attached to a list item it ends at the next item. asciidoc-py
+    joined the lines into one and read the next item's line as more of them."""
+    site = _component(tmp_path, {f"{MOD}/pages/uninstall.adoc": """\
+= Uninstall
+
+. Stop all services:
++
+[source, shell]
+---
+sudo systemctl stop app
+sudo systemctl disable app
+---
+. Delete the files:
++
+[literal]
+rm /lib/systemd/system/app.service
+rm -rf APP_HOME
+
+== Alone
+
+[source,shell]
+tar zxf app.tar.gz
+cd app
+Done.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "uninstall.adoc", site=site)
+    first, alone = doc.sections[0].text, doc.sections[1].text
+    assert "---\nsudo systemctl stop app\nsudo systemctl disable app\n---" in first
+    assert "rm /lib/systemd/system/app.service\nrm -rf APP_HOME" in first
+    assert "\n\nDelete the files:" in first and "--- . Delete" not in first
+    assert alone.startswith("tar zxf app.tar.gz\ncd app\nDone.")

@@ -45,6 +45,12 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   follows, and attaches nothing after two or more. asciidoc-py attaches in both
   cases, so the ``+`` is dropped where Asciidoctor attaches nothing.
 
+* **Verbatim paragraphs** (``[source,shell]``, ``[listing]`` or ``[literal]`` over a
+  paragraph): Asciidoctor reads the paragraph's lines as a listing (literal) block,
+  ending at a blank line, a delimiter or attribute line and, attached to a list item,
+  at the next item; asciidoc-py joined them into one line of text and took the next
+  item for more of it. Written as the delimited block (:func:`styled_verbatim_paragraphs`).
+
 Delimited verbatim blocks (listing ``----``, literal ``....``, passthrough
 ``++++``, comment ``////``, Markdown-style fences) and the content of tables
 are left as written.
@@ -61,7 +67,7 @@ from typing import Literal
 __all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
            "implicit_table_headers", "level5_titles", "quoted_attribute_values", "section_ids", "setext_titles",
-           "shorthand_tables", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
+           "shorthand_tables", "styled_verbatim_paragraphs", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -470,6 +476,61 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
             continue
         out.append(lines[i])
         i += 1
+    return out
+
+
+# a paragraph's verbatim style: the first positional attribute (``[source,shell]``, ``[listing]``,
+# ``[literal]``, ``[source%linenums,java]``), and where Asciidoctor's paragraph reader stops
+_VERBATIM_STYLE = re.compile(r"^\[(source|listing|literal)(?:[%#.][^,\]]*)?(?:,.*)?\]$")
+_PARAGRAPH_BREAK = re.compile(
+    r"^(?:-{4,}|={4,}|\*{4,}|\.{4,}|_{4,}|\+{4,}|/{4,}|--|```.*|[|,:!]===)\s*$|^\[(?:|[#.%\w{,\"'].*|\[(?:|[\w{].*)\])\]$")
+
+
+def styled_verbatim_paragraphs(lines: list[str]) -> list[str]:
+    """``lines`` with each paragraph styled ``[source,...]``, ``[listing]`` (a ``----``
+    listing) or ``[literal]`` (a ``....`` literal block) written as that delimited block.
+
+    Asciidoctor reads such a paragraph as a verbatim block whose lines are the
+    paragraph's (https://docs.asciidoctor.org/asciidoc/latest/verbatim/source-blocks/,
+    "source paragraph"): it ends at a blank line, a delimiter or block attribute line
+    (Asciidoctor ``read_paragraph_lines``) and, attached to a list item with ``+``, at the
+    next list item or ``+``. asciidoc-py joined its lines into one line of text and, in a
+    list, took the next item for more of it (neo4j/docs-operations: ``[source, shell]``
+    over ``---`` / ``sudo systemctl stop neo4j`` / ``---`` / ``. Delete ...``). Lines in
+    verbatim blocks and tables are left alone; a paragraph holding a line that would close
+    the block is left as written."""
+    ignored = _in_blocks(lines)
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        style = None if ignored[i] else _VERBATIM_STYLE.match(line.strip())
+        if style is None:
+            out.append(line)
+            i += 1
+            continue
+        j = i + 1  # the block's other metadata lines (a title, more attributes, an anchor)
+        while j < n and not ignored[j] and (_BLOCK_META.match(lines[j]) or _LINE_COMMENT.match(lines[j])):
+            j += 1
+        if j >= n or ignored[j] or not lines[j].strip() or _PARAGRAPH_BREAK.match(lines[j].strip()) \
+                or _SECTION_TITLE.match(lines[j]):
+            out += lines[i:j]
+            i = j
+            continue
+        before = next((lines[k].strip() for k in range(i - 1, -1, -1) if lines[k].strip()
+                       and not _BLOCK_META.match(lines[k])), "")
+        in_list = before == "+" or bool(_LIST_ITEM.match(before))
+        end = j
+        while end < n and lines[end].strip() and not ignored[end] and not _PARAGRAPH_BREAK.match(lines[end].strip()) \
+                and not (in_list and (lines[end].strip() == "+" or _LIST_ITEM.match(lines[end]))):
+            end += 1
+        delim = "...." if style.group(1) == "literal" else "----"
+        body = lines[j:end]
+        if any(b.rstrip() == delim for b in body):
+            out += lines[i:end]
+        else:
+            out += [*lines[i:j], delim, *body, delim]
+        i = end
     return out
 
 
