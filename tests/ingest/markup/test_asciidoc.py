@@ -1954,3 +1954,31 @@ Done.
     assert "rm /lib/systemd/system/app.service\nrm -rf APP_HOME" in first
     assert "\n\nDelete the files:" in first and "--- . Delete" not in first
     assert alone.startswith("tar zxf app.tar.gz\ncd app\nDone.")
+
+
+def test_hard_line_breaks_inside_a_monospace_span_over_lines(tmp_path: Path) -> None:
+    """Asciidoctor's backtick span may run over a paragraph's lines and its hard line
+    breaks (' +') apply inside it; asciidoc-py's literal span kept the '+' as text. A span
+    that never closes is left alone."""
+    site = _component(tmp_path, {f"{MOD}/pages/errors.adoc": """\
+= Errors
+
+. For each server that failed:
+.. `Could not deallocate server(s) 'serverId'. +
+Required topology is 3 primaries. +
+Consider running SHOW SERVERS.`
++
+or
++
+Other text.
+
+== Open
+
+A `lone backtick. +
+Next line.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "errors.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Could not deallocate server(s) 'serverId'." in text and "Consider running SHOW SERVERS." in text
+    assert " + " not in text and "+\n" not in text
+    assert "`" not in doc.sections[1].text.replace("A `lone", "") and "+" not in doc.sections[1].text

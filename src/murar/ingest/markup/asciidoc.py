@@ -79,6 +79,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     implicit_table_headers,
     level5_titles,
     markdown_quotes,
+    monospace_hard_breaks,
     quoted_attribute_values,
     section_ids,
     setext_titles,
@@ -991,7 +992,7 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     return section_ids(shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(
         table_leading_blanks(implicit_table_headers(
         attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(block_indents(styled_verbatim_paragraphs(fenced_code_blocks(lines)))))))))))), icons=icons), attrs))),
+        quoted_attribute_values(block_indents(monospace_hard_breaks(styled_verbatim_paragraphs(fenced_code_blocks(lines))))))))))))), icons=icons), attrs))),
         {**_CHAR_ATTRS, **(attrs or {})})
 
 

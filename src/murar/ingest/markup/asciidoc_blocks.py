@@ -51,6 +51,9 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   at the next item; asciidoc-py joined them into one line of text and took the next
   item for more of it. Written as the delimited block (:func:`styled_verbatim_paragraphs`).
 
+* **Hard line breaks in a monospace span** running over lines: closed and opened
+  again around each break (:func:`monospace_hard_breaks`), as Asciidoctor shows them.
+
 Delimited verbatim blocks (listing ``----``, literal ``....``, passthrough
 ``++++``, comment ``////``, Markdown-style fences) and the content of tables
 are left as written.
@@ -66,7 +69,7 @@ from typing import Literal
 
 __all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
-           "implicit_table_headers", "level5_titles", "quoted_attribute_values", "section_ids", "setext_titles",
+           "implicit_table_headers", "level5_titles", "monospace_hard_breaks", "quoted_attribute_values", "section_ids", "setext_titles",
            "shorthand_tables", "styled_verbatim_paragraphs", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
@@ -531,6 +534,53 @@ def styled_verbatim_paragraphs(lines: list[str]) -> list[str]:
         else:
             out += [*lines[i:j], delim, *body, delim]
         i = end
+    return out
+
+
+# a whole backtick monospace span on one line, an opening backtick left over, a closing one
+_MONO_WHOLE = re.compile(r"(?<![\w`\\])`(?=\S)[^`\n]*?(?<=\S)`(?![\w`])")
+_MONO_OPENER = re.compile(r"(?<![\w`\\])`(?=\S)")
+_MONO_CLOSER = re.compile(r"(?<=\S)`(?![\w`])")
+
+
+def monospace_hard_breaks(lines: list[str]) -> list[str]:
+    """``lines`` with a backtick monospace span that runs over lines ending in a hard
+    line break (`` +``) closed before each break and opened again on the next line.
+
+    Asciidoctor's monospace span may run over the lines of a paragraph, and its hard
+    line breaks apply inside it (```Unable to reallocate 'db'. +`` / ``Required
+    topology.``` shows two lines of code); asciidoc-py's backtick span is literal, so the
+    `` +`` stayed in the text ("... 'db'. + Required topology."). Only where the span
+    closes on a later line of the same paragraph; lines in verbatim blocks and tables
+    are left alone (neo4j/docs-operations clustering/disaster-recovery.adoc)."""
+    ignored = _in_blocks(lines)
+    out = list(lines)
+    reopen = False
+    for i, line in enumerate(lines):
+        if ignored[i] or not line.strip() or _BLOCK_START.match(line.strip()):
+            reopen = False
+            continue
+        text = ("`" + line.lstrip()) if reopen else line
+        if reopen:
+            text = line[:len(line) - len(line.lstrip())] + text
+        reopen = False
+        body = text.rstrip()
+        if body.endswith(" +") and "`" in body:
+            rest = _MONO_WHOLE.sub("", body[:-2])
+            opener = _MONO_OPENER.search(rest)
+            if opener and not _MONO_CLOSER.search(rest, opener.end()):
+                j = i + 1
+                closes = False
+                while j < len(lines) and not ignored[j] and lines[j].strip() and not _BLOCK_START.match(lines[j].strip()) \
+                        and lines[j].strip() != "+" and not _LIST_ITEM.match(lines[j]):
+                    if _MONO_CLOSER.search(lines[j]):
+                        closes = True
+                        break
+                    j += 1
+                if closes:
+                    text = body[:-2].rstrip() + "` +"
+                    reopen = True
+        out[i] = text
     return out
 
 
