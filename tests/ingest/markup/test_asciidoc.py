@@ -1919,3 +1919,66 @@ def test_asciidoc_cell_macros_are_read_in_linear_time(line: str, deadline: Any) 
     assert out[-1].endswith("end")
     assert cell_lines(["See link:https://x.org/a[the docs] and [[id,Label]]here image:s.png[Alt] ok."], {}) == [
         'See the docs and here <img src="s.png" alt="Alt"> ok.']
+
+
+def test_source_styled_paragraph_is_a_listing_and_ends_at_the_next_list_item(tmp_path: Path) -> None:
+    """A paragraph under [source,shell] (or [listing], [literal]) is a verbatim block of its
+    lines in Asciidoctor; attached to a list item it ends at the next item. asciidoc-py
+    joined the lines into one and read the next item's line as more of them."""
+    site = _component(tmp_path, {f"{MOD}/pages/uninstall.adoc": """\
+= Uninstall
+
+. Stop all services:
++
+[source, shell]
+---
+sudo systemctl stop app
+sudo systemctl disable app
+---
+. Delete the files:
++
+[literal]
+rm /lib/systemd/system/app.service
+rm -rf APP_HOME
+
+== Alone
+
+[source,shell]
+tar zxf app.tar.gz
+cd app
+Done.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "uninstall.adoc", site=site)
+    first, alone = doc.sections[0].text, doc.sections[1].text
+    assert "---\nsudo systemctl stop app\nsudo systemctl disable app\n---" in first
+    assert "rm /lib/systemd/system/app.service\nrm -rf APP_HOME" in first
+    assert "\n\nDelete the files:" in first and "--- . Delete" not in first
+    assert alone.startswith("tar zxf app.tar.gz\ncd app\nDone.")
+
+
+def test_hard_line_breaks_inside_a_monospace_span_over_lines(tmp_path: Path) -> None:
+    """Asciidoctor's backtick span may run over a paragraph's lines and its hard line
+    breaks (' +') apply inside it; asciidoc-py's literal span kept the '+' as text. A span
+    that never closes is left alone."""
+    site = _component(tmp_path, {f"{MOD}/pages/errors.adoc": """\
+= Errors
+
+. For each server that failed:
+.. `Could not deallocate server(s) 'serverId'. +
+Required topology is 3 primaries. +
+Consider running SHOW SERVERS.`
++
+or
++
+Other text.
+
+== Open
+
+A `lone backtick. +
+Next line.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "errors.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Could not deallocate server(s) 'serverId'." in text and "Consider running SHOW SERVERS." in text
+    assert " + " not in text and "+\n" not in text
+    assert "`" not in doc.sections[1].text.replace("A `lone", "") and "+" not in doc.sections[1].text

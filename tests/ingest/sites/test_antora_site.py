@@ -128,6 +128,27 @@ def test_playbook_attributes_value_references_and_intrinsic_attributes(
     assert AntoraSite(tmp_path, "docs/antora.yml").attributes_for("docs/modules/ROOT/pages/index.adoc")["brand"] == "Acme"
 
 
+def test_playbook_named_by_an_npm_script_gives_its_attributes(
+        tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """An Antora playbook may have any name; the CLI takes it as its argument. A
+    project whose package.json builds with 'antora preview.yml' has no
+    antora-playbook.yml, and the site-wide attributes of preview.yml reach every page."""
+    write_files(tmp_path, {
+        "package.json": '{"scripts": {"start": "nodemon --exec \\"npm run build\\"",'
+                        ' "build": "antora --fetch preview.yml --log-format=pretty",'
+                        ' "publish": "antora publish.yml"}}',
+        "preview.yml": "site:\n  title: Ops\nasciidoc:\n  attributes:\n    download-uri: https://example.org/dl/\n",
+        "publish.yml": "asciidoc:\n  attributes:\n    download-uri: https://example.org/other/\n",
+        "antora.yml": "name: ops\nversion: '1.0'\n",
+        "modules/ROOT/pages/index.adoc": "= Home\n\nGet it from {download-uri}[the download page].\n",
+    })
+    attrs = AntoraSite(tmp_path, "antora.yml").attributes_for("modules/ROOT/pages/index.adoc")
+    assert attrs["download-uri"] == "https://example.org/dl/" and attrs["site-title"] == "Ops"
+    # a script naming a file outside the site, or none at all: no playbook
+    (tmp_path / "package.json").write_text('{"scripts": {"build": "antora ../elsewhere.yml"}}')
+    assert "download-uri" not in AntoraSite(tmp_path, "antora.yml").attributes_for("modules/ROOT/pages/index.adoc")
+
+
 def test_version_true_is_not_the_word_true(tmp_path: Path, write_files: Callable[..., None]) -> None:
     """version: true (Antora 3) means 'the git branch or tag name'; it was read as 'True'."""
     write_files(tmp_path, {"antora.yml": "name: app\nversion: true\n", "modules/ROOT/pages/index.adoc": "= I\n"})

@@ -79,10 +79,12 @@ from murar.ingest.markup.asciidoc_blocks import (
     implicit_table_headers,
     level5_titles,
     markdown_quotes,
+    monospace_hard_breaks,
     quoted_attribute_values,
     section_ids,
     setext_titles,
     shorthand_tables,
+    styled_verbatim_paragraphs,
     table_leading_blanks,
     text_after_attached_blocks,
     xref_texts,
@@ -983,14 +985,14 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
     asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
     auto-numbered callouts, cross reference text, Markdown-style blockquotes and fenced
-    code blocks, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
+    code blocks, [source]/[listing]/[literal] paragraphs, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
     level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
     icons = (attrs or {}).get("icons") is not None or any(line.startswith(":icons:") for line in lines)
     return section_ids(shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(
         table_leading_blanks(implicit_table_headers(
         attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(block_indents(fenced_code_blocks(lines))))))))))), icons=icons), attrs))),
+        quoted_attribute_values(block_indents(monospace_hard_breaks(styled_verbatim_paragraphs(fenced_code_blocks(lines))))))))))))), icons=icons), attrs))),
         {**_CHAR_ATTRS, **(attrs or {})})
 
 

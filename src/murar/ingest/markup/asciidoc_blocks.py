@@ -45,6 +45,15 @@ them, so that it builds what Asciidoctor (the converter Antora uses) would:
   follows, and attaches nothing after two or more. asciidoc-py attaches in both
   cases, so the ``+`` is dropped where Asciidoctor attaches nothing.
 
+* **Verbatim paragraphs** (``[source,shell]``, ``[listing]`` or ``[literal]`` over a
+  paragraph): Asciidoctor reads the paragraph's lines as a listing (literal) block,
+  ending at a blank line, a delimiter or attribute line and, attached to a list item,
+  at the next item; asciidoc-py joined them into one line of text and took the next
+  item for more of it. Written as the delimited block (:func:`styled_verbatim_paragraphs`).
+
+* **Hard line breaks in a monospace span** running over lines: closed and opened
+  again around each break (:func:`monospace_hard_breaks`), as Asciidoctor shows them.
+
 Delimited verbatim blocks (listing ``----``, literal ``....``, passthrough
 ``++++``, comment ``////``, Markdown-style fences) and the content of tables
 are left as written.
@@ -60,8 +69,8 @@ from typing import Literal
 
 __all__ = ["attached_paragraph_ends", "auto_callouts", "block_indents", "compound_block_ends", "continuation_runs",
            "dangling_continuations", "fenced_code_blocks",
-           "implicit_table_headers", "level5_titles", "quoted_attribute_values", "section_ids", "setext_titles",
-           "shorthand_tables", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
+           "implicit_table_headers", "level5_titles", "monospace_hard_breaks", "quoted_attribute_values", "section_ids", "setext_titles",
+           "shorthand_tables", "styled_verbatim_paragraphs", "table_leading_blanks", "text_after_attached_blocks", "xref_texts"]
 
 _VERBATIM_OPEN = re.compile(r"^(-{4,}|\.{4,}|\+{4,}|/{4,}|```)")
 _TABLE_OPEN = re.compile(r"^([|,:!])={3,}$")
@@ -470,6 +479,108 @@ def fenced_code_blocks(lines: list[str]) -> list[str]:
             continue
         out.append(lines[i])
         i += 1
+    return out
+
+
+# a paragraph's verbatim style: the first positional attribute (``[source,shell]``, ``[listing]``,
+# ``[literal]``, ``[source%linenums,java]``), and where Asciidoctor's paragraph reader stops
+_VERBATIM_STYLE = re.compile(r"^\[(source|listing|literal)(?:[%#.][^,\]]*)?(?:,.*)?\]$")
+_PARAGRAPH_BREAK = re.compile(
+    r"^(?:-{4,}|={4,}|\*{4,}|\.{4,}|_{4,}|\+{4,}|/{4,}|--|```.*|[|,:!]===)\s*$|^\[(?:|[#.%\w{,\"'].*|\[(?:|[\w{].*)\])\]$")
+
+
+def styled_verbatim_paragraphs(lines: list[str]) -> list[str]:
+    """``lines`` with each paragraph styled ``[source,...]``, ``[listing]`` (a ``----``
+    listing) or ``[literal]`` (a ``....`` literal block) written as that delimited block.
+
+    Asciidoctor reads such a paragraph as a verbatim block whose lines are the
+    paragraph's (https://docs.asciidoctor.org/asciidoc/latest/verbatim/source-blocks/,
+    "source paragraph"): it ends at a blank line, a delimiter or block attribute line
+    (Asciidoctor ``read_paragraph_lines``) and, attached to a list item with ``+``, at the
+    next list item or ``+``. asciidoc-py joined its lines into one line of text and, in a
+    list, took the next item for more of it (neo4j/docs-operations: ``[source, shell]``
+    over ``---`` / ``sudo systemctl stop neo4j`` / ``---`` / ``. Delete ...``). Lines in
+    verbatim blocks and tables are left alone; a paragraph holding a line that would close
+    the block is left as written."""
+    ignored = _in_blocks(lines)
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        style = None if ignored[i] else _VERBATIM_STYLE.match(line.strip())
+        if style is None:
+            out.append(line)
+            i += 1
+            continue
+        j = i + 1  # the block's other metadata lines (a title, more attributes, an anchor)
+        while j < n and not ignored[j] and (_BLOCK_META.match(lines[j]) or _LINE_COMMENT.match(lines[j])):
+            j += 1
+        if j >= n or ignored[j] or not lines[j].strip() or _PARAGRAPH_BREAK.match(lines[j].strip()) \
+                or _SECTION_TITLE.match(lines[j]):
+            out += lines[i:j]
+            i = j
+            continue
+        before = next((lines[k].strip() for k in range(i - 1, -1, -1) if lines[k].strip()
+                       and not _BLOCK_META.match(lines[k])), "")
+        in_list = before == "+" or bool(_LIST_ITEM.match(before))
+        end = j
+        while end < n and lines[end].strip() and not ignored[end] and not _PARAGRAPH_BREAK.match(lines[end].strip()) \
+                and not (in_list and (lines[end].strip() == "+" or _LIST_ITEM.match(lines[end]))):
+            end += 1
+        delim = "...." if style.group(1) == "literal" else "----"
+        body = lines[j:end]
+        if any(b.rstrip() == delim for b in body):
+            out += lines[i:end]
+        else:
+            out += [*lines[i:j], delim, *body, delim]
+        i = end
+    return out
+
+
+# a whole backtick monospace span on one line, an opening backtick left over, a closing one
+_MONO_WHOLE = re.compile(r"(?<![\w`\\])`(?=\S)[^`\n]*?(?<=\S)`(?![\w`])")
+_MONO_OPENER = re.compile(r"(?<![\w`\\])`(?=\S)")
+_MONO_CLOSER = re.compile(r"(?<=\S)`(?![\w`])")
+
+
+def monospace_hard_breaks(lines: list[str]) -> list[str]:
+    """``lines`` with a backtick monospace span that runs over lines ending in a hard
+    line break (`` +``) closed before each break and opened again on the next line.
+
+    Asciidoctor's monospace span may run over the lines of a paragraph, and its hard
+    line breaks apply inside it (```Unable to reallocate 'db'. +`` / ``Required
+    topology.``` shows two lines of code); asciidoc-py's backtick span is literal, so the
+    `` +`` stayed in the text ("... 'db'. + Required topology."). Only where the span
+    closes on a later line of the same paragraph; lines in verbatim blocks and tables
+    are left alone (neo4j/docs-operations clustering/disaster-recovery.adoc)."""
+    ignored = _in_blocks(lines)
+    out = list(lines)
+    reopen = False
+    for i, line in enumerate(lines):
+        if ignored[i] or not line.strip() or _BLOCK_START.match(line.strip()):
+            reopen = False
+            continue
+        text = ("`" + line.lstrip()) if reopen else line
+        if reopen:
+            text = line[:len(line) - len(line.lstrip())] + text
+        reopen = False
+        body = text.rstrip()
+        if body.endswith(" +") and "`" in body:
+            rest = _MONO_WHOLE.sub("", body[:-2])
+            opener = _MONO_OPENER.search(rest)
+            if opener and not _MONO_CLOSER.search(rest, opener.end()):
+                j = i + 1
+                closes = False
+                while j < len(lines) and not ignored[j] and lines[j].strip() and not _BLOCK_START.match(lines[j].strip()) \
+                        and lines[j].strip() != "+" and not _LIST_ITEM.match(lines[j]):
+                    if _MONO_CLOSER.search(lines[j]):
+                        closes = True
+                        break
+                    j += 1
+                if closes:
+                    text = body[:-2].rstrip() + "` +"
+                    reopen = True
+        out[i] = text
     return out
 
 

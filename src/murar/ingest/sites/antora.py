@@ -45,12 +45,14 @@ override both: ``env=site``, ``env-site``, ``site-gen=antora``,
 ``include::{partialsdir}/x.adoc[]`` is the partial ``x.adoc``) and the page
 attributes (``page-component-name``, ``page-module``, ...).
 
-``antora-playbook.yml`` (or the playbook file the site was opened with) and
-``antora.yml`` are read as data (YAML, no tags).
+``antora-playbook.yml`` (or the playbook file the site was opened with, else
+the playbook a ``package.json`` script runs the CLI with: ``antora preview.yml``;
+a playbook may have any name) and ``antora.yml`` are read as data (YAML, no tags).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -138,6 +140,44 @@ class AntoraComponent:
 
 _ATTR_REF = re.compile(r"(?<!\\)\{([\w][\w-]*)\}")
 _PLAYBOOK_NAMES = ("antora-playbook.yml", "antora-playbook.yaml")
+# a shell command's separators, and a word naming a YAML file
+_SHELL_SEP = re.compile(r"&&|\|\||[;&|()]")
+_YAML_WORD = re.compile(r"^[^-=][^=]*\.ya?ml$")
+
+
+def _npm_playbooks(root: Path) -> list[str]:
+    """The playbook files the scripts of ``package.json`` at ``root`` run Antora
+    with, in script order: the first ``.yml``/``.yaml`` word after ``antora`` in a
+    command (Antora's playbook may have any name; the CLI takes it as its
+    argument: ``antora --fetch preview.yml``, ``npx antora antora-playbook.yml``)."""
+    try:
+        data = json.loads((root / "package.json").read_text(encoding="utf-8", errors="replace")[:1_000_000])
+    except (OSError, ValueError):
+        return []
+    scripts = data.get("scripts") if isinstance(data, dict) else None
+    if not isinstance(scripts, dict):
+        return []
+    found: list[str] = []
+    for command in scripts.values():
+        if not isinstance(command, str):
+            continue
+        for part in _SHELL_SEP.split(command):
+            words = [w.strip("\"'") for w in part.split()]
+            at = next((i for i, w in enumerate(words) if w == "antora" or w.endswith("/antora")), None)
+            if at is None:
+                continue
+            name = next((w for w in words[at + 1:] if _YAML_WORD.match(w)), None)
+            if name and name not in found:
+                found.append(name)
+    return found
+
+
+def _inside(root: Path, rel: str) -> bool:
+    """``rel`` names a file under ``root`` (no ``..`` out of it, no absolute path)."""
+    try:
+        return (root / rel).resolve().is_relative_to(root)
+    except (OSError, ValueError):
+        return False
 
 
 def _read_yaml(path: Path, warnings: list[str], what: str) -> dict[str, Any]:
@@ -264,7 +304,9 @@ class AntoraSite:
         """The playbook's site-wide attributes and the names it hard-sets.
 
         The playbook is the file the site was opened with when it is not an
-        ``antora.yml``, else ``antora-playbook.yml`` at the root; none: empty.
+        ``antora.yml``, else ``antora-playbook.yml`` at the root, else the first
+        playbook a ``package.json`` script at the root runs ``antora`` with
+        (``"build": "antora preview.yml"``); none: empty.
         """
         if self._site_attrs is None:
             attrs: dict[str, str] = dict(_DEFAULTS)  # the playbook and the components may change these
@@ -272,6 +314,9 @@ class AntoraSite:
             names = [self._config_file] if self._config_file and PurePosixPath(self._config_file).name not in (
                 "antora.yml",) else []
             path = next((self._root / n for n in (*names, *_PLAYBOOK_NAMES) if (self._root / n).is_file()), None)
+            if path is None:
+                path = next((self._root / n for n in _npm_playbooks(self._root)
+                             if _inside(self._root, n) and (self._root / n).is_file()), None)
             if path is not None:
                 data = _read_yaml(path, self.load_warnings, "site-wide attributes ignored")
                 site = data.get("site")
