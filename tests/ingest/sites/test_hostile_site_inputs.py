@@ -717,3 +717,39 @@ def test_mkdocs_snippets_are_bounded_per_page(tmp_path: Path, write: Callable[..
     text = doc.sections[0].text
     assert 80_000 <= len(text) <= 120_000 and text.endswith("End.")
     assert sum("over 100000 characters of snippets" in w for w in doc.warnings) == 1
+
+
+@pytest.mark.parametrize("kind", ["deep", "outside", "zero", "fifo"])
+def test_antora_package_json_too_deep_linked_out_or_a_pipe(tmp_path: Path, write: Callable[..., Path],
+                                                            kind: str) -> None:
+    """The playbook a package.json script names (antora preview.yml) when the site has no
+    antora-playbook.yml: a package.json of 200,000 nested arrays raised RecursionError out of
+    the site's components (the whole ingest stopped with a traceback); one symlinked out of
+    the root was read (its scripts named a playbook), one symlinked to /dev/zero or a named
+    pipe blocked the ingest forever. Each is warned about and not read now."""
+    import threading
+
+    from murar.ingest.sites.antora import AntoraSite
+
+    outside = write(tmp_path, "outside/package.json", '{"scripts": {"b": "antora pb.yml"}}')
+    root = tmp_path / "site"
+    write(root, "docs/antora.yml", "name: c\nversion: ~\n")
+    write(root, "docs/modules/ROOT/pages/index.adoc", "= T\n\nhello {site-title}\n")
+    write(root, "pb.yml", "site:\n  title: FROM-PLAYBOOK\n")
+    package = root / "package.json"
+    if kind == "deep":
+        package.write_text("[" * 200_000 + "]" * 200_000)
+    elif kind == "outside":
+        package.symlink_to(outside)
+    elif kind == "zero":
+        package.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(package)
+    site = AntoraSite.load(root, None)
+    done: list[str | None] = []
+    reader = threading.Thread(target=lambda: done.append(site.site_attributes()[0].get("site-title")), daemon=True)
+    reader.start()
+    reader.join(timeout=20)
+    assert done == [None], "package.json was read (out of the root, or blocked, or raised)"
+    assert any(w.startswith("package.json: ") for w in site.load_warnings)
+    assert [c.name for c in site.components] == ["c"]

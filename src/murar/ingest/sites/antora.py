@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -145,13 +146,29 @@ _SHELL_SEP = re.compile(r"&&|\|\||[;&|()]")
 _YAML_WORD = re.compile(r"^[^-=][^=]*\.ya?ml$")
 
 
-def _npm_playbooks(root: Path) -> list[str]:
+def _npm_playbooks(root: Path, warnings: list[str] | None = None) -> list[str]:
     """The playbook files the scripts of ``package.json`` at ``root`` run Antora
     with, in script order: the first ``.yml``/``.yaml`` word after ``antora`` in a
     command (Antora's playbook may have any name; the CLI takes it as its
-    argument: ``antora --fetch preview.yml``, ``npx antora antora-playbook.yml``)."""
+    argument: ``antora --fetch preview.yml``, ``npx antora antora-playbook.yml``).
+    A ``package.json`` that is not a regular file inside ``root`` (a symbolic link
+    out of it, to ``/dev/zero``; a named pipe) is not opened, one nested deeper than
+    the JSON parser goes is not read (both warned in ``warnings``); at most
+    1,000,000 characters are read. Never raises."""
+    path = root / "package.json"
     try:
-        data = json.loads((root / "package.json").read_text(encoding="utf-8", errors="replace")[:1_000_000])
+        if not path.exists():
+            return []
+        if not _inside(root, "package.json") or not stat.S_ISREG(path.stat().st_mode):
+            if warnings is not None:
+                warnings.append("package.json: not a regular file inside the site; its scripts are not read")
+            return []
+        with path.open("rb") as fh:  # (a char is at most 4 bytes: the 1,000,000 characters read before)
+            data = json.loads(fh.read(4_000_000).decode("utf-8", errors="replace")[:1_000_000])
+    except RecursionError:
+        if warnings is not None:
+            warnings.append("package.json: nested too deep to read; its scripts are not read")
+        return []
     except (OSError, ValueError):
         return []
     scripts = data.get("scripts") if isinstance(data, dict) else None
@@ -315,7 +332,7 @@ class AntoraSite:
                 "antora.yml",) else []
             path = next((self._root / n for n in (*names, *_PLAYBOOK_NAMES) if (self._root / n).is_file()), None)
             if path is None:
-                path = next((self._root / n for n in _npm_playbooks(self._root)
+                path = next((self._root / n for n in _npm_playbooks(self._root, self.load_warnings)
                              if _inside(self._root, n) and (self._root / n).is_file()), None)
             if path is not None:
                 data = _read_yaml(path, self.load_warnings, "site-wide attributes ignored")
