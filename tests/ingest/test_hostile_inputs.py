@@ -431,3 +431,23 @@ def test_lone_surrogate_escapes_in_json_and_yaml_do_not_lose_the_ingest(tmp_path
     assert "Heading \ufffd" in texts["nb.ipynb"][1] and "Text \ufffd here, \U0001f600." in texts["nb.ipynb"][2]
     warned = {f.path for f in report.files if any("lone UTF-16 surrogates" in w for w in f.warnings)}
     assert warned == {"nb.ipynb", "fm.md"}
+
+
+def test_repository_urls_of_thousands_of_segments_are_looked_up_quickly(
+        tmp_path: Path, deadline: Callable[[int, str], Any]) -> None:
+    """A raw GitHub URL maps to the corpus file named by the longest tail of its path
+    (assets.repository_copy): every tail of a 20,000-segment URL was joined and checked,
+    2 s for one picture (a page of 30 such pictures: 64 s). Only the tails a link path
+    may be (64 segments, 2,048 characters) are tried now."""
+    from murar.ingest.assets import repository_copy
+
+    (tmp_path / "docs/img").mkdir(parents=True)
+    (tmp_path / "docs/img/x.png").write_bytes(b"png")
+    root = tmp_path.resolve()
+    raw = "https://raw.githubusercontent.com/o/r/"
+    with deadline(10, "repository URL tails"):
+        for i in range(30):
+            assert repository_copy(f"{raw}main/{'a/' * 20_000}docs/img/x{i}.png", root) is None
+        assert repository_copy(f"{raw}main/{'a/' * 20_000}docs/img/x.png", root) == "docs/img/x.png"
+    assert repository_copy(f"{raw}{'b' * 2030}/docs/img/x.png", root) == "docs/img/x.png"
+    assert repository_copy(f"{raw}main/%2e%2e%2f%2e%2e%2fetc%2fpasswd", root) is None
