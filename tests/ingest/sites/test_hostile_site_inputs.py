@@ -753,3 +753,32 @@ def test_antora_package_json_too_deep_linked_out_or_a_pipe(tmp_path: Path, write
     assert done == [None], "package.json was read (out of the root, or blocked, or raised)"
     assert any(w.startswith("package.json: ") for w in site.load_warnings)
     assert [c.name for c in site.components] == ["c"]
+
+
+def test_sphinx_epilog_conf_py_reads_from_a_huge_file_is_cut(tmp_path: Path, write: Callable[..., Path],
+                                                             deadline: Callable[[int, str], Any]) -> None:
+    """conf.py reading its rst_epilog from a file (rst_epilog = open('subs.rst').read(), 9ed667f)
+    took up to 1,000,000 characters of it, and Sphinx adds the epilog to every page: a 54 MB
+    file of substitution definitions made each page 15 s (a 1,000-page site: four hours). At most
+    100,000 bytes are read now (1.5 s a page), cut after the last whole line; nothing out of the
+    site, no directory, named pipe or NUL-byte path is read."""
+    from murar.ingest.markup.rst import convert_rst
+    from murar.ingest.sites.sphinx import SphinxSite
+
+    root = tmp_path / "site"
+    write(root, "subs.rst", ".. |first| replace:: FIRST\n" + "".join(f".. |s{i}| replace:: value {i}\n"
+                                                                   for i in range(2_000_000)))
+    write(tmp_path, "secret.rst", ".. |leak| replace:: SECRET\n")
+    (root / "adir").mkdir()
+    os.mkfifo(root / "pipe.rst")
+    write(root, "conf.py", "a = open('../secret.rst').read()\nb = open('/etc/passwd').read()\n"
+                           "c = open('adir').read()\nd = open('pipe.rst').read()\ne = open('x\\x00y').read()\n"
+                           "rst_epilog = open('subs.rst').read()\n")
+    write(root, "index.rst", "Title\n=====\n\nText |first|.\n")
+    site = SphinxSite.load(root, "conf.py")
+    epilog = site.conf.rst_epilog
+    assert 0 < len(epilog) <= 100_000 and epilog.endswith("replace:: value " + epilog.rsplit(" ", 1)[1])
+    assert not {"a", "b", "c", "d", "e"} & set(site.conf.values)
+    with deadline(30, "a page with the epilog"):
+        doc = convert_rst(root / "index.rst", site=site)
+    assert doc.sections[0].text.startswith("Text FIRST.")

@@ -312,8 +312,9 @@ def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
     return values
 
 
-#: characters of a file conf.py reads into a setting (an rst_epilog of substitutions and links)
-_MAX_READ_SETTING_CHARS = 1_000_000
+#: bytes of a file conf.py reads into a setting (an rst_epilog of substitutions and links): Sphinx
+#: adds rst_epilog to every page, and each 100,000 characters of it take some 1.5 s a page to parse
+_MAX_READ_SETTING_BYTES = 100_000
 _OPEN_FUNCS = frozenset({"open", "io.open", "codecs.open"})
 
 
@@ -321,7 +322,7 @@ def _opened_file(call: ast.expr, paths: dict[str, str], conf: Path, root: Path |
     """The text of the file ``open(path, ...)`` names (``io.open``/``codecs.open`` too), read
     from conf.py's folder as Sphinx runs it there; ``None`` when the path is not made of known
     parts (:func:`_path_value`), leaves the site (``root``, else conf.py's folder) or cannot be
-    read. At most 1,000,000 characters, decoded as UTF-8."""
+    read. At most 100,000 bytes (a longer file cut after its last whole line), decoded as UTF-8."""
     if not (isinstance(call, ast.Call) and call.args and ast.unparse(call.func) in _OPEN_FUNCS):
         return None
     where = _path_value(call.args[0], paths)
@@ -336,7 +337,10 @@ def _read_beside(conf: Path, where: str, root: Path | None) -> str | None:
         if not target.is_relative_to(limit) or not target.is_file():
             return None
         with target.open("rb") as fh:
-            return fh.read(_MAX_READ_SETTING_CHARS).decode("utf-8", errors="replace")
+            data = fh.read(_MAX_READ_SETTING_BYTES + 1)
+        if len(data) > _MAX_READ_SETTING_BYTES:  # cut at a line's end: no half directive
+            data = data[:data.rfind(b"\n", 0, _MAX_READ_SETTING_BYTES) + 1]
+        return data.decode("utf-8", errors="replace")
     except (OSError, ValueError, RuntimeError):
         return None
 
