@@ -18,6 +18,7 @@ never kept as a URL.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -55,14 +56,24 @@ def is_web_url(link: str) -> bool:
     return bool(_WEB.match(link.strip()))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def link_path_problem(target: str, *, max_chars: int = MAX_LINK_CHARS, max_depth: int = MAX_LINK_DEPTH) -> str | None:
     """Why the link path ``target`` is refused before any file-system call, or ``None``.
 
     Limits: :data:`MAX_LINK_CHARS` characters, :data:`MAX_LINK_DEPTH` segments,
-    :data:`MAX_SEGMENT_BYTES` bytes per segment, no NUL character.
+    :data:`MAX_SEGMENT_BYTES` bytes per segment, no NUL character, no character a file
+    name cannot hold (a lone UTF-16 surrogate, ``import P from './\\ud800.md'``: the
+    file-system call raised UnicodeEncodeError).
     """
     if "\x00" in target:
         return "link contains a NUL character"
+    if _SURROGATE.search(target):
+        try:
+            os.fsencode(target)
+        except UnicodeError:
+            return "link path has a character no file name can hold (a lone surrogate)"
     if len(target) > max_chars:
         return f"link path longer than {max_chars} characters"
     segments = [p for p in target.split("/") if p]

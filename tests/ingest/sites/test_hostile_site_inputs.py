@@ -782,3 +782,23 @@ def test_sphinx_epilog_conf_py_reads_from_a_huge_file_is_cut(tmp_path: Path, wri
     with deadline(30, "a page with the epilog"):
         doc = convert_rst(root / "index.rst", site=site)
     assert doc.sections[0].text.startswith("Text FIRST.")
+
+
+def test_docusaurus_import_path_escaping_a_lone_surrogate_loses_no_page(tmp_path: Path,
+                                                                       write: Callable[..., Path]) -> None:
+    """An import path's JavaScript escapes are its value (26a6195): './\\ud800.md' is a lone
+    surrogate no file name can hold, and resolving it raised UnicodeEncodeError out of the
+    site's partial scan, so every page of the site failed. It is a refused link now; escapes
+    spelling '..' out of the root or a NUL stay refused."""
+    write(tmp_path, "outside/secret.md", "SECRET\n")
+    root = tmp_path / "site"
+    write(root, "docusaurus.config.js", "module.exports = { presets: [['classic', { docs: {} }]] };\n")
+    write(root, "docs/_part.md", "Partial text.\n")
+    write(root, "docs/intro.md", "# Intro\n\nIntro text.\n")
+    write(root, "docs/odd.mdx", "import P from './\\ud800.md';\nimport Q from './\\x00.md';\n"
+          "import R from './\\u002e\\u002e/\\u002e\\u002e/outside/secret.md';\n"
+          "import S from './\\_part.md';\n\n# Odd\n\n<P /><Q /><R /><S />\n\nOdd text.\n")
+    pages, _ = _read(root)
+    assert "Intro text." in pages["docs/intro.md"]
+    assert "Odd text." in pages["docs/odd.mdx"] and "Partial text." in pages["docs/odd.mdx"]
+    assert "SECRET" not in " ".join(pages.values())

@@ -167,7 +167,7 @@ def checked_rel(root: Path, rel: str) -> ResolvedLink:
         return ResolvedLink(problem=problem)
     try:
         resolved = (root / rel).resolve()
-    except (OSError, RuntimeError) as err:
+    except (OSError, RuntimeError, ValueError) as err:  # (UnicodeEncodeError)
         return ResolvedLink(problem=f"cannot resolve: {err}")
     if resolved != root and root not in resolved.parents:
         return ResolvedLink(problem="escapes the corpus root")
