@@ -802,3 +802,21 @@ def test_docusaurus_import_path_escaping_a_lone_surrogate_loses_no_page(tmp_path
     assert "Intro text." in pages["docs/intro.md"]
     assert "Odd text." in pages["docs/odd.mdx"] and "Partial text." in pages["docs/odd.mdx"]
     assert "SECRET" not in " ".join(pages.values())
+
+
+def test_mkdocs_macros_page_over_the_sandbox_bounds_is_warned_about(deadline: Callable[[int, str], Any]) -> None:
+    """A mkdocs-macros page with a loop is rendered by Jinja2 in murar's bounded sandbox
+    (b29655a): one looping 10**9 times, 10**10 times nested, or including itself stopped at
+    the bounds and fell back to the reduced pass without a word (the loop's output silently
+    missing). Each is warned about now, quickly, and the rest of the page kept."""
+    from murar.ingest.sites import _jinja
+
+    pages = ['{% for i in range(1000000000) %}{{ i }}{% endfor %}Rest.',
+             '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}Rest.',
+             '{% for i in [1] %}{% include "a.md" %}{% endfor %}Rest.']
+    for page in pages:
+        warnings: list[str] = []
+        with deadline(20, page):
+            out = _jinja.render(page, {}, include=lambda _: '{% include "a.md" %}A', warnings=warnings)
+        assert out.endswith('Rest.')
+        assert any("over murar's bounds" in w for w in warnings), page

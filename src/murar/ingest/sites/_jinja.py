@@ -24,7 +24,8 @@ sandbox (:class:`murar.ingest.markup.jinjabox.BoundedSandbox`), the imported and
 included files read by the caller's ``include``; a name the data does not define
 (a Python macro of the site) prints nothing, is an empty sequence to loop over,
 and is counted as above. A page Jinja2 cannot render (a syntax error, a missing
-file, over the budget) is reduced as above.
+file, over the budget) is reduced as above; one over the budget (steps, value sizes,
+the sandbox's ranges, nesting) is warned about.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from typing import Any
 from jinja2 import BaseLoader, Environment, TemplateNotFound, Undefined
 from jinja2.utils import missing
 
-from murar.ingest.markup.jinjabox import BoundedSandbox
+from murar.ingest.markup.jinjabox import BoundedSandbox, TemplateBudgetError
 
 MAX_INCLUDE_DEPTH = 4
 MAX_INCLUDES = 200  # includes rendered for one page, all depths together: a file including itself N times is N**depth
@@ -301,6 +302,11 @@ def _jinja_render(text: str, variables: dict[str, Any], *, include: Callable[[st
             size += len(chunk)
             if size > MAX_OUTPUT_CHARS:
                 break
+    except (TemplateBudgetError, OverflowError, RecursionError) as err:  # over a bound: said, then reduced
+        if warnings is not None:
+            warnings.append(f"macros: the page's template is over murar's bounds ({type(err).__name__}: "
+                            f"{str(err)[:100]}); rendered without its loops and macros")
+        return None
     except Exception:  # noqa: BLE001 - any failure of the template: the reduced pass renders the page
         return None
     if unknown and warnings is not None:
