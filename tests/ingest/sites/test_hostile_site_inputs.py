@@ -820,3 +820,18 @@ def test_mkdocs_macros_page_over_the_sandbox_bounds_is_warned_about(deadline: Ca
             out = _jinja.render(page, {}, include=lambda _: '{% include "a.md" %}A', warnings=warnings)
         assert out.endswith('Rest.')
         assert any("over murar's bounds" in w for w in warnings), page
+
+
+def test_antora_playbook_symlinked_out_of_the_root_is_not_read(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """An antora-playbook.yml that is a symbolic link out of the root was read: its
+    site.title and asciidoc attributes reached every page. It is warned about and not read."""
+    from murar.ingest.sites.antora import AntoraSite
+
+    outside = write(tmp_path, "outside/pb.yml", "site:\n  title: SECRET\n")
+    root = tmp_path / "site"
+    write(root, "docs/antora.yml", "name: c\nversion: ~\n")
+    write(root, "docs/modules/ROOT/pages/index.adoc", "= T\n\nhello {site-title}\n")
+    (root / "antora-playbook.yml").symlink_to(outside)
+    site = AntoraSite.load(root, None)
+    assert site.site_attributes()[0].get("site-title") is None
+    assert any("a link out of the corpus root" in w for w in site.load_warnings)

@@ -330,8 +330,12 @@ class AntoraSite:
             hard: set[str] = set()
             names = [self._config_file] if self._config_file and PurePosixPath(self._config_file).name not in (
                 "antora.yml",) else []
-            path = next((self._root / n for n in (*names, *_PLAYBOOK_NAMES) if (self._root / n).is_file()), None)
-            if path is None:
+            first = next((n for n in (*names, *_PLAYBOOK_NAMES) if (self._root / n).is_file()), None)
+            path = self._root / first if first is not None else None
+            if first is not None and not _inside(self._root, first):  # a symbolic link out of the root
+                self.load_warnings.append(f"{first}: a link out of the corpus root; site-wide attributes ignored")
+                path = None
+            elif first is None:
                 path = next((self._root / n for n in _npm_playbooks(self._root, self.load_warnings)
                              if _inside(self._root, n) and (self._root / n).is_file()), None)
             if path is not None:
