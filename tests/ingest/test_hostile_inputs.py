@@ -431,3 +431,22 @@ def test_lone_surrogate_escapes_in_json_and_yaml_do_not_lose_the_ingest(tmp_path
     assert "Heading \ufffd" in texts["nb.ipynb"][1] and "Text \ufffd here, \U0001f600." in texts["nb.ipynb"][2]
     warned = {f.path for f in report.files if any("lone UTF-16 surrogates" in w for w in f.warnings)}
     assert warned == {"nb.ipynb", "fm.md"}
+
+
+def test_asciidoc_monospace_breaks_and_section_ids_are_linear(deadline: Callable[[int, str], Any]) -> None:
+    """A paragraph of 20,000 lines '`a +' (a span opened before each hard break, closed nowhere)
+    searched every later line of the paragraph for its closing backtick (127 s); 20,000 sections
+    titled alike counted their ids up from 2 each time (35 s); a section title with a run of
+    spaces inside (the title line's lazy text and the inline anchor's leading blanks) or many
+    '[[a,' was searched again from every character (400,000 spaces: minutes). Same results."""
+    from murar.ingest.markup.asciidoc_blocks import monospace_hard_breaks, section_ids
+
+    with deadline(20, "asciidoc monospace breaks and section ids"):
+        assert monospace_hard_breaks(["`a +"] * 20_000) == ["`a +"] * 20_000
+        ids = [line for line in section_ids(["== A", ""] * 20_000) if line.startswith("[[")]
+        assert ids[:3] == ["[[_a]]", "[[_a_2]]", "[[_a_3]]"] and ids[-1] == "[[_a_20000]]"
+        assert len(section_ids(["== a" + " " * 400_000 + "b", "", "== " + "[[a," * 100_000 + "b"])) == 5
+    assert monospace_hard_breaks(["`a +", "b +", "c` d", "", "`x +", "y"]) == \
+        ["`a` +", "`b` +", "`c` d", "", "`x +", "y"]
+    assert section_ids(["== A", "", "[[_a_2]]", "== A", "", "== A", "", "== B  [[b,x y]]  "]) == \
+        ["[[_a]]", "== A", "", "[[_a_2]]", "== A", "", "[[_a_3]]", "== A", "", "== B  [[b,x y]]  "]
