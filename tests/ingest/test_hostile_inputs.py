@@ -451,3 +451,36 @@ def test_repository_urls_of_thousands_of_segments_are_looked_up_quickly(
         assert repository_copy(f"{raw}main/{'a/' * 20_000}docs/img/x.png", root) == "docs/img/x.png"
     assert repository_copy(f"{raw}{'b' * 2030}/docs/img/x.png", root) == "docs/img/x.png"
     assert repository_copy(f"{raw}main/%2e%2e%2f%2e%2e%2fetc%2fpasswd", root) is None
+
+
+def test_asciidoc_monospace_breaks_and_section_ids_are_linear(deadline: Callable[[int, str], Any]) -> None:
+    """A paragraph of 20,000 lines '`a +' (a span opened before each hard break, closed nowhere)
+    searched every later line of the paragraph for its closing backtick (127 s); 20,000 sections
+    titled alike counted their ids up from 2 each time (35 s); a section title with a run of
+    spaces inside (the title line's lazy text and the inline anchor's leading blanks) or many
+    '[[a,' was searched again from every character (400,000 spaces: minutes). Same results."""
+    from murar.ingest.markup.asciidoc_blocks import monospace_hard_breaks, section_ids
+
+    with deadline(20, "asciidoc monospace breaks and section ids"):
+        assert monospace_hard_breaks(["`a +"] * 20_000) == ["`a +"] * 20_000
+        ids = [line for line in section_ids(["== A", ""] * 20_000) if line.startswith("[[")]
+        assert ids[:3] == ["[[_a]]", "[[_a_2]]", "[[_a_3]]"] and ids[-1] == "[[_a_20000]]"
+        assert len(section_ids(["== a" + " " * 400_000 + "b", "", "== " + "[[a," * 100_000 + "b"])) == 5
+    assert monospace_hard_breaks(["`a +", "b +", "c` d", "", "`x +", "y"]) == \
+        ["`a` +", "`b` +", "`c` d", "", "`x +", "y"]
+    assert section_ids(["== A", "", "[[_a_2]]", "== A", "", "== A", "", "== B  [[b,x y]]  "]) == \
+        ["[[_a]]", "== A", "", "[[_a_2]]", "== A", "", "[[_a_3]]", "== A", "", "== B  [[b,x y]]  "]
+
+
+def test_a_figure_div_of_many_pictures_is_linear(tmp_path: Path, deadline: Callable[[int, str], Any]) -> None:
+    """Each picture in a <div class="figure"> read all of the div's children for its <p class="caption">,
+    twice: one div of 5,000 images took 6.4 s, 20,000 more than a minute. The caption is read once
+    per div; every picture still gets it, and it is no paragraph of its own."""
+    page = tmp_path / "p.md"
+    page.write_text("# T\n\n<div class=\"figure\">" + "<img src=\"https://example.org/x.png\" alt=\"\">" * 20_000
+                    + "<p class=\"caption\">Cap</p></div>\n\nRest.\n", encoding="utf-8")
+    with deadline(20, "figure div of many pictures"):
+        doc = convert_markdown(page, root=tmp_path)
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert len(images) == 20_000 and {m.caption for m in images} == {"Cap"}
+    assert "Rest." in doc.sections[-1].text and "Cap" not in doc.sections[-1].text

@@ -64,6 +64,12 @@ def resolve_reference(site: Site, link: str, *, page_rel: str, kind: str = "imag
             return AssetRef(source_path=source, link=_short(raw), kind=kind, status="unsupported", reason=too_long)
     try:
         res = site.resolve_asset(raw, page_rel=page_rel)
+        if res.rel_path is not None and res.url is None:
+            # a site's candidate it found no file for (its lookup refuses a symlink out of the root)
+            # is never read through such a symlink here either
+            inside = inside_root(site.config.root / res.rel_path, site.config.root)
+            if inside.problem and "escapes" in inside.problem:
+                return AssetRef(source_path=source, link=raw, kind=kind, status="escapes_root", reason=inside.problem)
         found = res.rel_path is not None and (site.config.root / res.rel_path).is_file()
     except (OSError, ValueError) as err:  # a hostile name the file system refuses
         return AssetRef(source_path=source, link=_short(raw), kind=kind, status="unsupported",

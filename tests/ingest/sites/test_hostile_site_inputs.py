@@ -835,3 +835,25 @@ def test_antora_playbook_symlinked_out_of_the_root_is_not_read(tmp_path: Path, w
     site = AntoraSite.load(root, None)
     assert site.site_attributes()[0].get("site-title") is None
     assert any("a link out of the corpus root" in w for w in site.load_warnings)
+
+
+def test_docfx_image_in_a_folder_symlinked_out_of_the_root_is_not_read(tmp_path: Path) -> None:
+    """DocFX's lookup refused a file behind a symlinked folder as 'not found', and the asset
+    reader then checked that candidate with is_file(), through the symlink: ![h](media/x.png)
+    with media -> a folder outside the corpus was 'resolved' and opened (/etc/hostname read as an
+    image: 'corrupt or not an image'); the case-insensitive match (MEDIA/X.PNG) likewise."""
+    from murar.ingest.assets import resolve_reference
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    site_root = tmp_path / "site"
+    (site_root / "docs").mkdir(parents=True)
+    (site_root / "docfx.json").write_text('{"build": {"content": [{"files": ["**/*.md"]}]}}\n')
+    (site_root / "docs" / "media").symlink_to(outside, target_is_directory=True)
+    (site_root / "docs" / "own.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    site = open_site(site_root).site
+    for link in ("media/x.png", "MEDIA/X.PNG"):
+        ref = resolve_reference(site, link, page_rel="docs/a.md")
+        assert ref.status == "escapes_root", (link, ref)
+    assert resolve_reference(site, "OWN.png", page_rel="docs/a.md").status == "resolved"

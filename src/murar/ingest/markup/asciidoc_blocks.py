@@ -555,6 +555,14 @@ def monospace_hard_breaks(lines: list[str]) -> list[str]:
     are left alone (neo4j/docs-operations clustering/disaster-recovery.adoc)."""
     ignored = _in_blocks(lines)
     out = list(lines)
+    # closes_from[j]: a backtick closes a span on line j or a later line of its paragraph run
+    # (read once per line, from the end: a paragraph of lines that never close was quadratic)
+    closes_from = [False] * (len(lines) + 1)
+    for j in range(len(lines) - 1, -1, -1):
+        stripped = lines[j].strip()
+        if ignored[j] or not stripped or _BLOCK_START.match(stripped) or stripped == "+" or _LIST_ITEM.match(lines[j]):
+            continue
+        closes_from[j] = closes_from[j + 1] or ("`" in lines[j] and _MONO_CLOSER.search(lines[j]) is not None)
     reopen = False
     for i, line in enumerate(lines):
         if ignored[i] or not line.strip() or _BLOCK_START.match(line.strip()):
@@ -568,18 +576,9 @@ def monospace_hard_breaks(lines: list[str]) -> list[str]:
         if body.endswith(" +") and "`" in body:
             rest = _MONO_WHOLE.sub("", body[:-2])
             opener = _MONO_OPENER.search(rest)
-            if opener and not _MONO_CLOSER.search(rest, opener.end()):
-                j = i + 1
-                closes = False
-                while j < len(lines) and not ignored[j] and lines[j].strip() and not _BLOCK_START.match(lines[j].strip()) \
-                        and lines[j].strip() != "+" and not _LIST_ITEM.match(lines[j]):
-                    if _MONO_CLOSER.search(lines[j]):
-                        closes = True
-                        break
-                    j += 1
-                if closes:
-                    text = body[:-2].rstrip() + "` +"
-                    reopen = True
+            if opener and not _MONO_CLOSER.search(rest, opener.end()) and closes_from[i + 1]:
+                text = body[:-2].rstrip() + "` +"
+                reopen = True
         out[i] = text
     return out
 
@@ -812,9 +811,10 @@ _XREF_BARE = re.compile(r"<<([^<>,\n]{1,200})>>")  # an id, or a title (natural 
 _XREF_ID = re.compile(r"[\w:.#/-]+")
 _ANCHOR_LINE = re.compile(r"^\[\[([\w:.-]+)(?:,\s*([^\]]+))?\]\]$")
 _ATTR_ID = re.compile(r"^\[[^\]]*?(?:#([\w:.-]+)|\bid\s*=\s*[\"']?([\w:.-]+))")
-_SECTION_LINE = re.compile(r"^(=+)[ \t]+(\S.*?)\s*$")
+_SECTION_LINE = re.compile(r"^(=+)[ \t]+(\S(?:.*\S)?)\s*$")  # greedy: linear on a run of spaces
 _INLINE_MARKS = re.compile(r"[*_`#]+")
-_TITLE_ANCHOR = re.compile(r"\s*\[\[([\w:.-]+)(?:,[^\]]*)?\]\]\s*$")
+# tried from a whitespace run's first character only, its reference text holding no bracket: linear
+_TITLE_ANCHOR = re.compile(r"(?<!\s)\s*\[\[([\w:.-]+)(?:,[^\][]*)?\]\]\s*$")
 
 
 def _auto_id(title: str, prefix: str = "_", separator: str = "_") -> str:
@@ -854,6 +854,7 @@ def section_ids(lines: list[str], attrs: dict[str, str] | None = None) -> list[s
     sectids = "sectids" not in doc or doc["sectids"] is not None
     ignored = _in_blocks(lines, verbatim_only=True)
     taken: set[str] = set()
+    counts: dict[tuple[str, str], int] = {}  # a taken id's next <separator>N
     explicit = False  # an id waits for the next block or section
     out: list[str] = []
     for i, raw in enumerate(lines):
@@ -889,9 +890,11 @@ def section_ids(lines: list[str], attrs: dict[str, str] | None = None) -> list[s
                     lambda m: m.group(0)[1:] if m.group(1) else doc.get(m.group(2), m.group(0)), section.group(2))
                 separator = doc.get("idseparator", "_")
                 base = _auto_id(title, doc.get("idprefix", "_"), separator)
-                found, count = base, 2
-                while found in taken:
+                found, count = base, counts.get((base, separator[:1]), 2)
+                while found in taken:  # the next count is remembered per base: linear in the titles
                     found, count = f"{base}{separator[:1]}{count}", count + 1
+                if found != base:
+                    counts[(base, separator[:1])] = count
                 taken.add(found)
                 if _BLOCK_ID.fullmatch(found):  # else (an idseparator such as "\\") asciidoc-py's own id stays
                     out.append(f"[[{found}]]")

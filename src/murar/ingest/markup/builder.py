@@ -86,21 +86,25 @@ def _ancestor(node: LexborNode, tags: tuple[str, ...], limit: int = 200) -> Lexb
     return None
 
 
-def _div_figure_caption(img: LexborNode) -> LexborNode | None:
+def _div_figure_caption(img: LexborNode, cache: dict[int, LexborNode | None] | None = None) -> LexborNode | None:
     """The caption of the ``<div class="figure">`` an image sits in: a child ``<p class="caption">``
     (or ``div``/``span``), the figure as docutils' HTML writer and Sphinx's HTML4 writer draw it
     (``<div class="figure"><img><p class="caption">``) and as hand-written HTML in Markdown pages
     copies it, the caption shown under the picture. ``None`` when the image is in no such figure
-    (a ``<figure>`` element is read with its ``<figcaption>``)."""
+    (a ``<figure>`` element is read with its ``<figcaption>``). ``cache`` keeps each div's
+    caption for the fragment's other pictures (each read the div's children: quadratic)."""
     up = img.parent
     for _ in range(20):
         if up is None or up.tag in ("body", "figure"):
             return None
         if up.tag == "div" and "figure" in (up.attributes.get("class") or "").split():
-            for child in up.iter():
-                if child.tag in ("p", "div", "span") and "caption" in (child.attributes.get("class") or "").split():
-                    return child
-            return None
+            if cache is not None and up.mem_id in cache:
+                return cache[up.mem_id]
+            found = next((child for child in up.iter() if child.tag in ("p", "div", "span")
+                          and "caption" in (child.attributes.get("class") or "").split()), None)
+            if cache is not None:
+                cache[up.mem_id] = found
+            return found
         up = up.parent
     return None
 
@@ -717,11 +721,12 @@ class PageBuilder:
             return
         # each picture stands where it is written in the fragment's text, so its context is the
         # text around it there (a screenshot after its list item), not the fragment as a whole
-        pending = [self._embed_args(el) for el in embeds]
+        div_figures: dict[int, LexborNode | None] = {}  # a figure div's caption, read once
+        pending = [self._embed_args(el, div_figures) for el in embeds]
         # a <div class="figure">'s caption is its pictures' caption (see _div_figure_caption), not
         # a paragraph of its own, as a <figcaption> is
         div_caps = {cap.mem_id: cap for el in embeds if el.tag == "img"
-                    and (cap := _div_figure_caption(el)) is not None}
+                    and (cap := _div_figure_caption(el, div_figures)) is not None}
         for k, el in enumerate(embeds):
             el.replace_with(f"\ue000{k}\ue001")
         for cap in root.css("figcaption"):
@@ -768,7 +773,8 @@ class PageBuilder:
             self.block(text)
         return placed
 
-    def _embed_args(self, el: LexborNode) -> tuple[str, str, dict[str, str]]:
+    def _embed_args(self, el: LexborNode, div_figures: dict[int, LexborNode | None] | None = None,
+                    ) -> tuple[str, str, dict[str, str]]:
         """``(tag, src, attributes)`` of an ``<img>``/``<iframe>``/``<video>``, with the
         caption of the ``<figure>`` an image sits in as the ``figcaption`` attribute."""
         attrs = {k: v or "" for k, v in el.attributes.items()}
@@ -782,7 +788,7 @@ class PageBuilder:
                 fig = fig.parent
             figcap = fig.css_first("figcaption") if fig is not None and fig.tag == "figure" else None
             if figcap is None:
-                figcap = _div_figure_caption(el)
+                figcap = _div_figure_caption(el, div_figures)
             attrs["figcaption"] = inline_text(figcap) if figcap else ""  # "<a>me</a>." reads "me.", not "me ."
             link = _ancestor(el, ("a",), limit=20)
             attrs["\0link"] = ((link.attributes.get("href") or "") if link is not None else "").strip()
