@@ -142,6 +142,54 @@ def first_existing(root: Path, candidates: Iterable[str]) -> str | None:
     return None
 
 
+class NameMatcher:
+    """Files under ``root`` found folder by folder by a name key, for generators that
+    publish or resolve a path other than as written: DocFX v3 matches a link without
+    regard to case (``key=str.lower``); Hugo serves content at lower-cased URLs with
+    spaces as hyphens (``Getting Started/`` at ``getting-started/``).
+
+    Only folder listings are read, each once (cached per folder for the site's
+    lifetime), so a name the file system refuses (too long, a NUL) is simply not
+    found; no I/O in the constructor.
+    """
+
+    def __init__(self, root: Path, key: Callable[[str], str]) -> None:
+        self._root = root
+        self._key = key
+        self._listings: dict[str, dict[str, str]] = {}  # folder -> its names, and "\0" + key(name) -> name
+
+    def find(self, rel: str) -> str | None:
+        """The file at the posix ``rel`` (relative to the root) with each folder and then
+        the file name matched exactly, else by key (the first such entry in name order);
+        ``None`` when there is none or ``rel`` leaves the root. Never raises."""
+        norm = posixpath.normpath(rel)
+        if norm in (".", "..") or norm.startswith(("../", "/")):
+            return None
+        here = ""
+        for part in norm.split("/"):
+            name = self._names(here).get(part) or self._names(here).get("\0" + self._key(part))
+            if name is None:
+                return None
+            here = f"{here}/{name}" if here else name
+        try:
+            return here if (self._root / here).is_file() else None
+        except (OSError, ValueError):
+            return None
+
+    def _names(self, folder: str) -> dict[str, str]:
+        names = self._listings.get(folder)
+        if names is None:
+            names = {}
+            try:
+                for entry in sorted((self._root / folder).iterdir(), key=lambda e: e.name):
+                    names[entry.name] = entry.name  # "\0" never begins a file name: the keyed entries
+                    names.setdefault("\0" + self._key(entry.name), entry.name)
+            except (OSError, ValueError):
+                pass
+            self._listings[folder] = names
+        return names
+
+
 def lookup(root: Path, candidates: list[str], *, link: str) -> ResolvedLink:
     """Resolve ``link`` to the first existing of ``candidates``; when none
     exists, ``rel_path`` is the first candidate inside the root and ``problem``

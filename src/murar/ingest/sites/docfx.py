@@ -80,6 +80,7 @@ from murar.ingest.paths import ResolvedLink, is_remote
 from murar.ingest.sites._common import (
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
+    NameMatcher,
     is_within,
     load_data_file,
     lookup,
@@ -852,7 +853,7 @@ class DocfxSite:
         self._included: frozenset[str] | None = None
         self._uids: dict[str, str] | None = None
         self._pivot_files: dict[str, dict[str, str] | None] = {}
-        self._dir_names: dict[str, dict[str, str]] = {}  # folder -> its names, and "\0" + lower-cased name -> name
+        self._any_case = NameMatcher(config.root, str.lower)  # DocFX v3 matches a file link in any case
         self._shown: dict[str, list[GlobGroup]] = {}  # docset -> its content groups in the default view
 
     @property
@@ -1049,40 +1050,10 @@ class DocfxSite:
             # DocFX resolves a file link without regard to case (v3, Learn's build: "media/ImAGe.PNG"
             # is media/image.png; v2 on Windows' file system): "dialog-v2.PNG" names dialog-v2.png
             for cand in cands:
-                other = self._case_insensitive(cand)
+                other = self._any_case.find(cand)
                 if other is not None:
                     return lookup(self._root, [other], link=link)
         return found
-
-    def _case_insensitive(self, rel: str) -> str | None:
-        """The file at the posix ``rel`` (relative to the root) matched folder by folder
-        without regard to case (an exact name first, else the first in name order);
-        ``None`` when there is none or ``rel`` leaves the root. Only folder listings are
-        read (cached), so a name the system refuses (too long, a NUL) is simply not
-        found. Never raises."""
-        norm = posixpath.normpath(rel)
-        if norm in (".", "..") or norm.startswith(("../", "/")):
-            return None
-        here = ""
-        for part in norm.split("/"):
-            names = self._dir_names.get(here)
-            if names is None:
-                names = {}
-                try:
-                    for entry in sorted((self._root / here).iterdir(), key=lambda e: e.name):
-                        names[entry.name] = entry.name  # "\0" never begins a file name: the lower-cased keys
-                        names.setdefault("\0" + entry.name.lower(), entry.name)
-                except (OSError, ValueError):
-                    pass
-                self._dir_names[here] = names
-            name = names.get(part) or names.get("\0" + part.lower())
-            if name is None:
-                return None
-            here = f"{here}/{name}" if here else name
-        try:
-            return here if (self._root / here).is_file() else None
-        except (OSError, ValueError):
-            return None
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         """``[!INCLUDE]`` targets resolve like links, relative to the including file."""

@@ -92,6 +92,7 @@ from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
+    NameMatcher,
     first_existing,
     is_within,
     load_data_file,
@@ -886,6 +887,12 @@ def _goldmark_extension(cfg: dict[str, Any], name: str) -> bool:
     return node is not False
 
 
+def published_name(name: str) -> str:
+    """The URL segment Hugo publishes a content file or folder name at: lower case,
+    spaces as hyphens (``Getting Started`` at ``getting-started``; unless ``disablePathToLower``)."""
+    return name.lower().replace(" ", "-")
+
+
 class HugoSite:
     """A Hugo project (see module doc). Build with :func:`load` (reads the config)
     or from a :class:`SiteConfig`; the constructor does no I/O."""
@@ -896,6 +903,7 @@ class HugoSite:
         self._params = dict(params or {})
         self._cascade: list[dict[str, Any]] = list(cascade or [])  # the site configuration's cascade
         self._root = config.root
+        self._published = NameMatcher(config.root, published_name)  # URL paths
         self._ignore: list[re.Pattern[str]] | None = None
         self._included: frozenset[str] | None = None
         self._front: dict[str, dict[str, Any]] = {}
@@ -1549,27 +1557,14 @@ class HugoSite:
         x.png`` is served at ``/docs/concepts/x.png``: Hugo lowercases content URL
         paths unless ``disablePathToLower``, and writes a space as a hyphen,
         ``Getting Started/`` at ``getting-started/``); each folder and then the
-        file name matched exactly, else without regard to case and spaces. ``None`` when there is no
+        file name matched exactly, else without regard to case and spaces (:class:`NameMatcher`). ``None`` when there is no
         such file, or ``site_path`` has capitals (not a lower-cased URL). Never raises."""
         if site_path != site_path.lower():
             return None
         parts = [p for p in site_path.split("/") if p]
         if not parts or any(p in (".", "..") for p in parts):
             return None
-        here, out = self._root / content_dir, [content_dir]
-        try:
-            for i, part in enumerate(parts):
-                last = i == len(parts) - 1
-                name = part if ((here / part).is_file() if last else (here / part).is_dir()) else next(
-                    (e.name for e in sorted(here.iterdir())
-                     if e.name.lower().replace(" ", "-") == part and (e.is_file() if last else e.is_dir())), "")
-                if not name:
-                    return None
-                here = here / name
-                out.append(name)
-        except OSError:
-            return None
-        return safe_join(*out)
+        return self._published.find(safe_join(content_dir, *parts))
 
     def linked_bundle_dirs(self, page_rel: str) -> list[str]:
         """The folders of the bundles ``page_rel``'s translations would sit in
