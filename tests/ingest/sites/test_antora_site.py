@@ -145,7 +145,9 @@ def test_playbook_named_by_an_npm_script_gives_its_attributes(
     attrs = AntoraSite(tmp_path, "antora.yml").attributes_for("modules/ROOT/pages/index.adoc")
     assert attrs["download-uri"] == "https://example.org/dl/" and attrs["site-title"] == "Ops"
     # a script naming a file outside the site, or none at all: no playbook
-    (tmp_path / "package.json").write_text('{"scripts": {"build": "antora ../elsewhere.yml"}}')
+    outside = tmp_path.parent / f"{tmp_path.name}-elsewhere.yml"  # a playbook that exists, outside the site
+    outside.write_text("asciidoc:\n  attributes:\n    download-uri: https://example.org/outside/\n")
+    (tmp_path / "package.json").write_text(f'{{"scripts": {{"build": "antora ../{outside.name}"}}}}')
     assert "download-uri" not in AntoraSite(tmp_path, "antora.yml").attributes_for("modules/ROOT/pages/index.adoc")
 
 

@@ -61,7 +61,7 @@ from typing import Any
 
 from murar.errors import ConfigError
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
-from murar.ingest.paths import ResolvedLink, resolve_link
+from murar.ingest.paths import ResolvedLink, inside_root, resolve_link
 from murar.ingest.sites._common import os_walk_files, scan_include_targets
 from murar.ingest.sites.base import (
     FileClass,
@@ -190,11 +190,8 @@ def _npm_playbooks(root: Path, warnings: list[str] | None = None) -> list[str]:
 
 
 def _inside(root: Path, rel: str) -> bool:
-    """``rel`` names a file under ``root`` (no ``..`` out of it, no absolute path)."""
-    try:
-        return (root / rel).resolve().is_relative_to(root)
-    except (OSError, ValueError):
-        return False
+    """``rel`` names a file under ``root`` (no ``..`` out of it, no absolute path, no link out)."""
+    return inside_root(root / rel, root).rel_path is not None
 
 
 def _read_yaml(path: Path, warnings: list[str], what: str) -> dict[str, Any]:
