@@ -345,16 +345,22 @@ def _read_beside(conf: Path, where: str, root: Path | None) -> str | None:
         return None
 
 
+def _without_text_calls(node: ast.expr) -> ast.expr:
+    """``node`` without the trailing ``.decode(...)``/``.strip()``/``.rstrip()``/``.lstrip()``
+    calls (at most 4) conf.py writes after reading a file: the file's text stands for the value."""
+    for _ in range(4):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("decode", "strip", "rstrip", "lstrip")):
+            break
+        node = node.func.value
+    return node
+
+
 def _file_text(node: ast.expr, paths: dict[str, str], conf: Path, root: Path | None) -> str | None:
     """A setting conf.py reads from a file (Sphinx runs conf.py, so the file's text is the
     value): ``open(p).read()`` (a trailing Python 2 ``.decode(...)`` or ``.strip()`` kept as
     the text) or ``Path(p).read_text()``; ``None`` for anything else."""
-    for _ in range(4):  # peel .decode("utf-8") / .strip()
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("decode", "strip", "rstrip", "lstrip")):
-            node = node.func.value
-        else:
-            break
+    node = _without_text_calls(node)
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args):
         return None
     if node.func.attr == "read":
@@ -375,11 +381,7 @@ def _with_open_reads(node: ast.With, paths: dict[str, str], conf: Path, root: Pa
     for stmt in node.body[:20]:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             continue
-        value = stmt.value
-        for _ in range(4):
-            if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                    and value.func.attr in ("decode", "strip", "rstrip", "lstrip")):
-                value = value.func.value
+        value = _without_text_calls(stmt.value)
         if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "read"
                 and isinstance(value.func.value, ast.Name) and value.func.value.id == handle and not value.args):
             if text is None:
