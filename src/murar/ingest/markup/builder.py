@@ -86,24 +86,23 @@ def _ancestor(node: LexborNode, tags: tuple[str, ...], limit: int = 200) -> Lexb
     return None
 
 
-def _div_figure_caption(img: LexborNode, cache: dict[int, LexborNode | None] | None = None) -> LexborNode | None:
+def _div_figure_caption(img: LexborNode, cache: dict[int, LexborNode | None]) -> LexborNode | None:
     """The caption of the ``<div class="figure">`` an image sits in: a child ``<p class="caption">``
     (or ``div``/``span``), the figure as docutils' HTML writer and Sphinx's HTML4 writer draw it
     (``<div class="figure"><img><p class="caption">``) and as hand-written HTML in Markdown pages
     copies it, the caption shown under the picture. ``None`` when the image is in no such figure
     (a ``<figure>`` element is read with its ``<figcaption>``). ``cache`` keeps each div's
-    caption for the fragment's other pictures (each read the div's children: quadratic)."""
+    caption for the fragment's other pictures, in tables too (each read the div's children: quadratic)."""
     up = img.parent
     for _ in range(20):
         if up is None or up.tag in ("body", "figure"):
             return None
         if up.tag == "div" and "figure" in (up.attributes.get("class") or "").split():
-            if cache is not None and up.mem_id in cache:
+            if up.mem_id in cache:
                 return cache[up.mem_id]
             found = next((child for child in up.iter() if child.tag in ("p", "div", "span")
                           and "caption" in (child.attributes.get("class") or "").split()), None)
-            if cache is not None:
-                cache[up.mem_id] = found
+            cache[up.mem_id] = found
             return found
         up = up.parent
     return None
@@ -690,6 +689,7 @@ class PageBuilder:
             bad.decompose()
         if not inline:
             self.end_paragraph()
+        div_figures: dict[int, LexborNode | None] = {}  # a figure div's caption, read once per fragment
         for table in root.css("table"):
             if table.parent is not None and table.parent.tag not in ("td", "th"):
                 parsed = parse_table_node(table)
@@ -699,7 +699,7 @@ class PageBuilder:
                 rows: dict[int, tuple[list[str], dict[int, int]]] = {}  # row -> its cell texts, cell -> index
                 by_row: dict[int, list[tuple[AnyMedia, int]]] = {}
                 for el in table.css("img, iframe, video"):
-                    item = self._embed(el, image_base, in_sentence)
+                    item = self._embed_from(self._embed_args(el, div_figures), image_base, in_sentence)
                     row = _ancestor(el, ("tr",))
                     cell = _ancestor(el, ("td", "th"))
                     if item is not None and row is not None and cell is not None:
@@ -717,11 +717,10 @@ class PageBuilder:
         embeds = [el for el in root.css("img, iframe, video")]
         if inline:
             for el in embeds:
-                self._embed(el, image_base, in_sentence)
+                self._embed_from(self._embed_args(el, div_figures), image_base, in_sentence)
             return
         # each picture stands where it is written in the fragment's text, so its context is the
         # text around it there (a screenshot after its list item), not the fragment as a whole
-        div_figures: dict[int, LexborNode | None] = {}  # a figure div's caption, read once
         pending = [self._embed_args(el, div_figures) for el in embeds]
         # a <div class="figure">'s caption is its pictures' caption (see _div_figure_caption), not
         # a paragraph of its own, as a <figcaption> is
@@ -773,10 +772,11 @@ class PageBuilder:
             self.block(text)
         return placed
 
-    def _embed_args(self, el: LexborNode, div_figures: dict[int, LexborNode | None] | None = None,
+    def _embed_args(self, el: LexborNode, div_figures: dict[int, LexborNode | None],
                     ) -> tuple[str, str, dict[str, str]]:
         """``(tag, src, attributes)`` of an ``<img>``/``<iframe>``/``<video>``, with the
-        caption of the ``<figure>`` an image sits in as the ``figcaption`` attribute."""
+        caption of the ``<figure>`` (or figure div: ``div_figures``, the fragment's cache of
+        :func:`_div_figure_caption`) an image sits in as the ``figcaption`` attribute."""
         attrs = {k: v or "" for k, v in el.attributes.items()}
         src = attrs.get("src", "").strip()
         if not src and el.tag == "video":
@@ -793,9 +793,6 @@ class PageBuilder:
             link = _ancestor(el, ("a",), limit=20)
             attrs["\0link"] = ((link.attributes.get("href") or "") if link is not None else "").strip()
         return el.tag or "", src, attrs
-
-    def _embed(self, el: LexborNode, image_base: str | None, in_sentence: bool) -> AnyMedia | None:
-        return self._embed_from(self._embed_args(el), image_base, in_sentence)
 
     def _embed_from(self, args: tuple[str, str, dict[str, str]], image_base: str | None,
                     in_sentence: bool) -> AnyMedia | None:
