@@ -242,11 +242,14 @@ def test_a_heading_element_standing_alone_is_a_heading_of_the_page(tmp_path: Pat
         tmp_path, "setup.mdx",
         "# Setup\n\nIntro.\n\n<h3>Node &amp; Watchman</h3>\n\nInstall Node.\n\n"
         "<h2 id=\"create\">Creating a new <code>app</code></h2>\n\nRun init.\n\n"
-        "<div>\n  <h3>Inside a div</h3>\n</div>\n\nAfter the div.\n")
+        "<div>\n  <h3>Inside a div</h3>\n</div>\n\nAfter the div.\n\n"
+        "<h3>Above its text</h3>\nText on the next line.\n\nIntro text.\n<h3>Below its text</h3>\n")
     paths = [s.heading_path for s in doc.sections]
     assert paths == [("Setup",), ("Setup", "Node & Watchman"), ("Setup", "Creating a new app")]
     assert "Install Node." in doc.sections[1].text and "Run init." in doc.sections[2].text
     assert "Inside a div" in doc.sections[2].text and "After the div." in doc.sections[2].text
+    # sharing its lines with text (no blank line after it, or none before it): not a heading
+    assert "Above its text" in doc.sections[2].text and "Below its text" in doc.sections[2].text
 
 
 def test_a_partial_that_includes_itself_is_inlined_once(tmp_path: Path) -> None:
