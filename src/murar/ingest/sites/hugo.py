@@ -1792,14 +1792,7 @@ class HugoSite:
         for folder in [*folders, "_default"]:
             rel = f"layouts/{folder}/content.html"
             if rel not in self._lead_params:
-                text = ""
-                path = self._root / rel
-                if path.is_file() and not inside_root(path, self._root.resolve()).problem:
-                    try:
-                        with path.open("r", encoding="utf-8", errors="replace") as fh:
-                            text = fh.read(65_536)
-                    except OSError:
-                        text = ""
+                text = self._layout_text(self._root / rel) or ""
                 found = _LEAD_PARAM.search(text) if text else None
                 self._lead_params[rel] = None if not text else (
                     (found.group(1) or found.group(2) or "description").lower() if found else "")
@@ -2597,18 +2590,24 @@ class HugoSite:
             return ""
         bases = ["", *(d[: -len("i18n")] for d in self._config.settings.get("i18n_dirs", "").split(";")
                        if d.endswith("/i18n"))]
-        root = self._root.resolve()
         for base in bases[:50]:
             for folder in ("layouts/_shortcodes", "layouts/shortcodes"):
-                path = self._shortcode_file(self._root / f"{base}{folder}", name)
-                if not path.is_file() or inside_root(path, root).problem:
-                    continue
-                try:
-                    with path.open("r", encoding="utf-8", errors="replace") as fh:
-                        return fh.read(65_536)
-                except OSError:
-                    return ""
+                text = self._layout_text(self._shortcode_file(self._root / f"{base}{folder}", name))
+                if text is not None:
+                    return text
         return ""
+
+    def _layout_text(self, path: Path) -> str | None:
+        """The first 64 KB of the template file ``path`` (undecodable bytes replaced);
+        ``None`` when it is not a file inside the root (a link out of it); ``""`` when
+        it cannot be read."""
+        if not path.is_file() or inside_root(path, self._root.resolve()).problem:
+            return None
+        try:
+            with path.open("r", encoding="utf-8", errors="replace") as fh:
+                return fh.read(65_536)
+        except OSError:
+            return ""
 
     def _shared_lookup(self, lookup: str, *, page_rel: str) -> str | None:
         """The file Grafana's ``{{< docs/shared lookup="x/y.md" source="grafana" >}}``
