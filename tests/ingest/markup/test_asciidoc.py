@@ -1064,6 +1064,29 @@ def test_a_line_comment_before_a_callout_goes_with_it_when_icons_are_on(tmp_path
     assert "run(); // (1)" in convert_asciidoc(plain / MOD / "pages" / "t.adoc", site=site).sections[0].text
 
 
+def test_a_page_unsetting_icons_keeps_the_comment_before_its_callouts(tmp_path: Path) -> None:
+    """Antora sets ``icons=font``, so a line comment before a callout goes with it; a page that
+    unsets the attribute (``:icons!:`` in its header, or ``:!icons:`` in its body, Asciidoctor's
+    two unset forms) shows the comment again, from the entry on: a body entry changes the blocks
+    after it, not those before. A page that sets ``:icons: font`` itself in the body (icons unset
+    for its component) drops the comment only after that entry; an entry inside a listing is text.
+    murar read only a set entry (``:icons:`` anywhere turned icons on for the whole page)."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/h.adoc": "= H\n:icons!:\n\n----\nrun(); // <1>\n----\n<1> Run.\n",
+        f"{MOD}/pages/b.adoc": ("= B\n\n----\nfirst(); // <1>\n----\n<1> First.\n\n:!icons:\n\n"
+                                "----\nsecond(); // <1>\n----\n<1> Second.\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "h.adoc", site=site).sections[0].text
+    assert "run(); // (1)" in text
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site).sections[0].text
+    assert "first(); (1)" in text and "second(); // (1)" in text
+    plain = tmp_path / "plain"
+    site = _component(plain, {f"{MOD}/pages/s.adoc": (
+        "= S\n\n----\nbefore(); // <1>\n:icons: font\n----\n<1> Before.\n\n----\nmiddle(); // <1>\n----\n"
+        "<1> Middle.\n\n:icons: font\n\n----\nafter(); // <1>\n----\n<1> After.\n")}, attrs="    icons: false\n")
+    text = convert_asciidoc(plain / MOD / "pages" / "s.adoc", site=site).sections[0].text
+    assert "before(); // (1)" in text and "middle(); // (1)" in text and "after(); (1)" in text
+
+
 def test_xml_comment_callouts_on_a_long_line_are_linear(tmp_path: Path, deadline: Any) -> None:
     """Each XML-comment callout looked ahead over the rest of its line: 40,000 on one line
     (320 KB) ran for about a minute; now about two seconds (callouts peeled from the end)."""

@@ -988,7 +988,7 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     code blocks, [source]/[listing]/[literal] paragraphs, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
     level-5 section titles); ``attrs``:
     the attributes the page starts with (``xrefstyle``, ``sectnums``...)."""
-    icons = (attrs or {}).get("icons") is not None or any(line.startswith(":icons:") for line in lines)
+    icons = (attrs or {}).get("icons") is not None  # the page's own entries are followed by auto_callouts
     return section_ids(shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(
         table_leading_blanks(implicit_table_headers(
         attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(

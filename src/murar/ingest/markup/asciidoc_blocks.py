@@ -756,18 +756,40 @@ def _comment_callouts(line: str) -> str:
     return line if comment is None else line[:comment.start()] + line[first:]
 
 
+def _icons_by_line(lines: list[str], icons: bool) -> list[bool]:
+    """One flag per line of ``lines``: whether the ``icons`` attribute is set there. It
+    starts as ``icons`` (the attributes the page is given); an attribute entry of the
+    page sets it (``:icons: font``, ``:icons:``) or unsets it (``:icons!:``, ``:!icons:``,
+    Asciidoctor's two unset forms) from its line on, in the header (the whole page) as
+    in the body (the blocks after it: Asciidoctor plays a body entry back when it
+    converts the blocks that follow). Entries inside verbatim blocks and tables are text."""
+    flags: list[bool] = []
+    ignored: list[bool] | None = None
+    for i, line in enumerate(lines):
+        if line.startswith((":icons", ":!icons")) and (entry := ATTR_ENTRY.match(line)) and entry.group(2) == "icons":
+            if ignored is None:
+                ignored = _in_blocks(lines)
+            if not ignored[i]:
+                icons = not (entry.group(1) or entry.group(3))
+        flags.append(icons)
+    return flags
+
+
 def auto_callouts(lines: list[str], *, icons: bool = False) -> list[str]:
     """``lines`` with Asciidoctor's auto-numbered callouts (``<.>``) numbered: in each
     listing or literal block from 1, and the ``<.>`` items of the callout list after
     it from 1 (see module doc). XML-comment callouts at the end of a verbatim line
     (``<!--1-->``, ``<!--.-->``: Asciidoctor's CalloutScanRx, for code whose language
     would break on ``<1>``) are read as ``<1>``/``<.>``; asciidoc-py showed them as text.
-    With ``icons`` (the ``icons`` attribute is set, as Antora sets it to ``font``), the line
+    Where the ``icons`` attribute is set (any value; Antora sets it to ``font``), the line
     comment right before a line's callouts goes with them (Asciidoctor then shows the
-    callout's icon, not the comment it guards); without, it stays, as Asciidoctor shows it.
-    Lines without callouts of these forms are returned unchanged."""
+    callout's icon, not the comment it guards); where it is unset, the comment stays, as
+    Asciidoctor shows it. ``icons``: whether the page starts with it set; the page's own
+    attribute entries (``:icons: font``, ``:icons!:``, ``:!icons:``) change it from their
+    line on (:func:`_icons_by_line`). Lines without callouts of these forms are returned unchanged."""
     xml = any("<!--" in line for line in lines)
-    comments = icons and any(">" in line and _COMMENT_CALLOUT_HINT.search(line) for line in lines)
+    icons_at = _icons_by_line(lines, icons)
+    comments = any(icons_at) and any(">" in line and _COMMENT_CALLOUT_HINT.search(line) for line in lines)
     if not xml and not comments and not any("<.>" in line for line in lines):
         return lines
     out = list(lines)
@@ -778,7 +800,7 @@ def auto_callouts(lines: list[str], *, icons: bool = False) -> list[str]:
             for j in range(verbatim.start + 1, min(verbatim.end, len(out))):
                 if xml and "<!--" in out[j]:
                     out[j] = _xml_callouts(out[j])
-                if comments and ">" in out[j]:
+                if comments and icons_at[verbatim.start] and ">" in out[j]:
                     out[j] = _comment_callouts(out[j])
     if not any("<.>" in line for line in out):
         return out
