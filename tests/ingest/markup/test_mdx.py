@@ -724,6 +724,37 @@ def test_array_of_rows_mapped_with_destructured_items_is_text(tmp_path: Path) ->
     assert "Billing: AI credits — Setup: None, ready" in text
 
 
+def test_array_strings_holding_the_other_quote_are_text(tmp_path: Path) -> None:
+    """A string of an array that holds the other quote ("Don't wait", 'Say "hi"') is one item, as
+    JavaScript reads it: in a mapped array literal, an array prop of strings, an array of rows
+    and the objects of an array prop. The regex readers took no quote inside a string, so
+    ["Don't wait", 'SSO'] showed only "SSO" (and a row lost its first cell)."""
+    site = _site(tmp_path)
+    root = site.config.root
+    _component(root, "Badges.js",
+        "export default function Badges({ badges }) {\n  return (<div>{badges.map((badge) => ("
+        "<span>{badge.label}</span>))}</div>);\n}\n")
+    (root / "src" / "theme").mkdir(parents=True)
+    (root / "src" / "theme" / "MDXComponents.js").write_text(
+        "import MDXComponents from '@theme-original/MDXComponents';\nimport Badges from '@site/src/components/Badges';\n"
+        "export default { ...MDXComponents, Badges };\n")
+    (root / "docs" / "q.mdx").write_text(
+        "export const Card = ({ features }) => (\n  <ul>\n    {features.map((f) => <li>{f}</li>)}\n  </ul>\n);\n\n"
+        "export const Grid = ({ items }) => (\n  <div>\n    {items.map(([label, value]) => (\n"
+        "      <div><strong>{label}</strong>: {value}</div>\n    ))}\n  </div>\n);\n\n# Q\n\n"
+        "<div>\n    {[\"Don't wait\", 'SSO'].map(label => (\n        <span key={label}>{label}</span>\n    ))}\n</div>\n\n"
+        "<Card features={['Say \"hi\"', \"It's free\"]} />\n\n"
+        "<Grid items={[[\"Don't\", 'stop [now]'], ['Plan', 5]]} />\n\n"
+        "<Badges badges={[{ label: \"Can't miss\" }, { label: 'Pro' }]} />\n")
+    site = DocusaurusSite.load(root, "docusaurus.config.js")
+    doc = convert_mdx(root / "docs" / "q.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "Don't wait · SSO" in text
+    assert 'Say "hi"' in text and "It's free" in text
+    assert "Don't: stop [now]" in text and "Plan: 5" in text
+    assert "Can't miss" in text and "Pro" in text
+
+
 def test_data_imported_from_a_site_module_is_rendered(tmp_path: Path) -> None:
     """A page showing data it imports from a module of the site (MDX "import/export": import {
     labels, cards } from './homeData' with export const labels = {...}) shows its strings: an

@@ -73,7 +73,7 @@ import json
 import posixpath
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -227,13 +227,8 @@ _COMPONENT_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(?\s
 # (a name starts where no name character stands before it: a search from inside a long name rescanned it)
 # {items.map(([label, value], i) => ...)}: an array prop mapped with each item destructured
 _COMPONENT_TUPLE_MAP = re.compile(r"\{\s*(?:props\.)?([A-Za-z_$][\w$]*)\.map\(\s*\(\s*\[([^\[\]]{1,200})\]")
-# an array literal inside another one (['Billing', 'ToolJet AI credits']): one row of a table-like prop
-_INNER_ARRAY = re.compile(r"\[[^\[\]]{0,2000}\]")
 # the items of the sidebar category the page is the index of (@docusaurus/theme-common)
 _CATEGORY_ITEMS = re.compile(r"\s*useCurrentSidebarCategory\(\s*\)\s*\.\s*items\s*")
-# a string item of an array literal (['No setup', "Credit billing"]), not an object's field
-_ARRAY_STRING = re.compile(r"""[\[,]\s*(['"`])([^'"`\n]{0,300})\1\s*(?=[,\]])""")
-_OBJECT_FIELD = re.compile(r"""(?<![\w$])([A-Za-z_$][\w$]*)\s*:\s*(['"])([^'"\n]{0,200})\2""")
 # <img src={require(`@site/img/${id}`).default}> or src={`/img/${name}.png`}: a path built from props
 _COMPONENT_IMG_TEMPLATE = re.compile(r"<img\b[^<>]{0,500}?\bsrc\s*=\s*\{\s*(?:require\(\s*)?`([^`]{1,300})`\s*\)?"
                                      r"(?:\.default)?\s*\}")
@@ -1177,19 +1172,19 @@ class MdxTransformer:
             if name in direct and (text := _attr_text((value, kind))):
                 out.append(text)
             elif kind == "expr" and mapped.get(name):
-                for _, f in zip(range(50), _OBJECT_FIELD.finditer(value, 0, 20_000)):
-                    if f.group(1) in mapped[name] and f.group(3).strip():
-                        out.append(f.group(3).strip())
-                if "" in mapped[name] and value.lstrip().startswith("["):
+                items = _array_items(value)
+                # the fields of its objects the component writes as children ({tag.name})
+                out.extend(_strings(field for item in items if isinstance(item, dict)
+                                    for key, field in item.items() if key in mapped[name])[:50])
+                if "" in mapped[name]:
                     # an array of strings, each rendered as an element (a card's feature list)
-                    out.extend(t.group(2).strip() for _, t in zip(range(50), _ARRAY_STRING.finditer(value, 0, 20_000))
-                               if t.group(2).strip())
-            if kind == "expr" and name in (rows := self._tuple_props(code)) and value.lstrip().startswith("["):
+                    out.extend(_strings(items)[:50])
+            if kind == "expr" and name in (rows := self._tuple_props(code)):
                 # an array of arrays mapped with its items destructured (items.map(([label, value]) =>
                 # <div><strong>{label}</strong>: {value}</div>)): a row of text per item
                 shown, sep = rows[name]
-                for _, row in zip(range(100), _INNER_ARRAY.finditer(value, value.find("[") + 1, 20_000)):
-                    cells = [t.group(2).strip() for _, t in zip(range(20), _ARRAY_STRING.finditer(row.group(0)))]
+                for row in [item for item in _array_items(value) if isinstance(item, list)][:100]:
+                    cells = [cell.strip() if isinstance(cell, str) else "" for cell in row]
                     line = sep.join(cells[k] for k in shown if k < len(cells) and cells[k])
                     if line:
                         out.append(line)
@@ -1477,18 +1472,40 @@ def _img_tag_width(code: str | None, drawn: str) -> int | None:
 
 
 # {['AI Agents', 'SSO'].map(label => (<span key={label}>{label}</span>))}: an array literal mapped to elements
-_LITERAL_MAP = re.compile(r"\{\s*(\[[^\[\]]{0,5000}\])\s*\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
+_LITERAL_MAP_OPEN = re.compile(r"\{\s*(?=\[)")
+_LITERAL_MAP = re.compile(r"\s*\.map\(\s*\(?\s*([A-Za-z_$][\w$]*)")
+MAX_MAPPED_ARRAY_CHARS = 5000
+
+
+def _array_items(expr: str) -> list[Any]:
+    """The items of the array literal ``expr`` (a prop's expression), read by :func:`_js_literal`
+    (a string holding the other quote, ``"Don't wait"``, is one item); ``[]`` when ``expr`` is
+    not an array literal."""
+    value = _js_literal(expr, 0)[0] if expr.lstrip().startswith("[") else None
+    return value if isinstance(value, list) else []
+
+
+def _strings(values: Iterable[Any]) -> list[str]:
+    """The non-blank strings of ``values``, stripped (other values: names, calls, objects are not text)."""
+    return [v.strip() for v in values if isinstance(v, str) and v.strip()]
 
 
 def _mapped_strings(expr: str) -> str:
     """The text a flow expression mapping an array of strings to elements renders, each
     string being an element's child (``{['AI Agents', 'SSO'].map(label => <span>{label}</span>)}``
-    shows "AI Agents · SSO"); ``""`` for any other expression (code, not text)."""
-    m = _LITERAL_MAP.match(expr.strip())
-    if m is None or not re.search(rf"[>}}]\s*\{{\s*{re.escape(m.group(2))}\s*\}}\s*[<{{]", expr[m.end():]):
+    shows "AI Agents · SSO"); ``""`` for any other expression (code, not text). The array
+    (up to :data:`MAX_MAPPED_ARRAY_CHARS`) is read by :func:`_js_literal`."""
+    expr = expr.strip()
+    opened = _LITERAL_MAP_OPEN.match(expr)
+    if opened is None:
         return ""
-    items = [t.group(2).strip() for _, t in zip(range(100), _ARRAY_STRING.finditer(m.group(1))) if t.group(2).strip()]
-    return "\n\n" + " · ".join(items) + "\n\n" if items else ""
+    items, end = _js_literal(expr, opened.end())
+    m = _LITERAL_MAP.match(expr, end) if expr[end - 1:end] == "]" and end - opened.end() <= MAX_MAPPED_ARRAY_CHARS else None
+    if m is None or not isinstance(items, list) or \
+            not re.search(rf"[>}}]\s*\{{\s*{re.escape(m.group(1))}\s*\}}\s*[<{{]", expr[m.end():]):
+        return ""
+    texts = _strings(items)[:100]
+    return "\n\n" + " · ".join(texts) + "\n\n" if texts else ""
 
 
 # {cards.map((card, i) => (<IconCard key={i} {...card} />))}: a component drawn once per item, given its fields
