@@ -660,6 +660,28 @@ def test_probes_never_open_a_named_pipe(tmp_path: Path) -> None:
     assert found == [True], "the probe blocked on the named pipe"
 
 
+def test_lookup_never_returns_a_path_behind_a_symlink_out_of_the_root(tmp_path: Path) -> None:
+    """The shared ``lookup`` of the site link resolvers (Hugo, Jekyll, DocFX, built sites) gave,
+    when no candidate existed, the first candidate lexically inside the root, though ``docs/out``
+    is a symlink to a folder outside it: a caller opening that "not found" path read outside
+    the root. A candidate must resolve inside the root (symlinks followed); the next one that
+    does is the answer, and none at all is "escapes the corpus root"."""
+    from murar.ingest.sites._common import lookup
+
+    root, outside = tmp_path / "site", tmp_path / "outside"
+    (root / "docs").mkdir(parents=True)
+    outside.mkdir()
+    (root / "docs" / "out").symlink_to(outside, target_is_directory=True)
+    (root / "docs" / "in").symlink_to(root / "docs", target_is_directory=True)
+    gone = lookup(root, ["docs/out/missing.md", "docs/out/missing/index.md"], link="out/missing.md")
+    assert gone.rel_path is None and gone.problem == "escapes the corpus root"
+    nearest = lookup(root, ["docs/out/missing.md", "docs/missing.md"], link="missing.md")
+    assert nearest.rel_path == "docs/missing.md" and nearest.problem == "file not found (tried docs/missing.md)"
+    assert lookup(root, ["docs/in/missing.md"], link="in/missing.md").rel_path == "docs/in/missing.md"
+    (outside / "missing.md").write_text("secret\n")  # existing behind the symlink: never found either
+    assert lookup(root, ["docs/out/missing.md"], link="out/missing.md").rel_path is None
+
+
 def test_hugo_include_fan_out_is_bounded_per_page(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Each of nine files including the next ten times (11 lines a file) was 10**8 includes:
     the page ran until its 180 s budget stopped it (measured: killed at 60 s with

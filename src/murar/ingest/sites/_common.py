@@ -29,7 +29,7 @@ from murar.ingest.frontmatter import (
     parse_front_matter,
 )
 from murar.ingest.markup.asciidoc_blocks import ATTR_ENTRY
-from murar.ingest.paths import ResolvedLink, is_remote, link_path_problem
+from murar.ingest.paths import ResolvedLink, inside_root, is_remote, link_path_problem
 from murar.ingest.sites._glob import glob_match
 
 _MAX_CONFIG_CHARS = 2_000_000
@@ -192,15 +192,28 @@ class NameMatcher:
 
 def lookup(root: Path, candidates: list[str], *, link: str) -> ResolvedLink:
     """Resolve ``link`` to the first existing of ``candidates``; when none
-    exists, ``rel_path`` is the first candidate inside the root and ``problem``
-    lists every path tried. Never raises."""
+    exists, ``rel_path`` is the first candidate inside the root (as written,
+    normalised) and ``problem`` lists every such path tried. A candidate is inside
+    when it resolves inside the root with symlinks followed
+    (:func:`murar.ingest.paths.inside_root`): one behind a symlink leading out of
+    the root is never returned, so no caller opens a path outside it. Never raises."""
     found = first_existing(root, candidates)
     if found is not None:
         return ResolvedLink(rel_path=found)
     inside = [posixpath.normpath(c) for c in candidates]
     inside = [c for c in dict.fromkeys(inside) if not (c.startswith(("../", "/")) or c == "..")]
+    kept: list[str] = []
+    refused: str | None = None  # why the first refused candidate was (escapes the root, a name too long)
+    root_resolved = root.resolve() if inside else root
+    for cand in inside:
+        checked = inside_root(root_resolved / cand, root_resolved)
+        if checked.rel_path is not None:
+            kept.append(cand)
+        elif refused is None:
+            refused = checked.problem
+    inside = kept
     if not inside:
-        return ResolvedLink(problem="escapes the corpus root")
+        return ResolvedLink(problem=refused or "escapes the corpus root")
     return ResolvedLink(rel_path=inside[0], problem=f"file not found (tried {', '.join(inside)})")
 
 
