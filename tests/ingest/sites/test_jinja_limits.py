@@ -76,3 +76,32 @@ def test_a_rendered_page_warns_of_what_murar_cannot_know_of_the_page() -> None:
                         warnings=warnings)
     assert out == "<ul></ul>"
     assert warnings == ["macros: 1 expression(s) not rendered (site macros are not run): 'parent'"]
+
+
+def test_a_file_the_pages_import_is_read_and_compiled_once_for_the_site() -> None:
+    """Each page rendered in the sandbox had its own Jinja2 environment, so a macro file every
+    page imports ({% import "_macros/x.html" as fns %}: n8n) was read and compiled again on every
+    page. The site's environment is kept (by its include and delimiters): the file is read once,
+    while each page still has its own budget, its own unknown names and its own count of files."""
+    calls: list[str] = []
+    files = {"m.html": "{% macro card(x) %}<b>{{ x }}</b>{% for i in range(800) %}{% for j in range(750) %}{% endfor %}{% endfor %}"
+                           "{% endmacro %}"}
+    files |= {f"f{i}.html": "{% macro f() %}x{% endmacro %}" for i in range(_jinja.MAX_INCLUDES + 1)}
+
+    def include(name: str) -> str | None:
+        calls.append(name)
+        return files.get(name)
+
+    for n in range(2):  # 600,000 steps a page: a budget spent across pages would stop the second
+        warnings: list[str] = []
+        page = '{% import "m.html" as m %}{{ m.card("pN") }}{{ nopeN() }}'.replace("N", str(n))
+        out = _jinja.render(page, {}, include=include, warnings=warnings)
+        assert out == f"<b>p{n}</b>"
+        assert warnings == [f"macros: 1 expression(s) not rendered (site macros are not run): 'nope{n}'"]
+    assert calls == ["m.html"]
+    loop = "{% for i in [1, 2, 3] %}L{% endfor %}"
+    imports = "".join(f'{{% import "f{i}.html" as a{i} %}}' for i in range(_jinja.MAX_INCLUDES))
+    for _ in range(2):  # at most MAX_INCLUDES files a page, cached ones too: the limit is not the site's
+        assert _jinja.render(imports + loop, {}, include=include) == "LLL"
+    over = imports + '{% import "f200.html" as over %}'
+    assert _jinja.render(over + loop, {}, include=include) == "L"  # refused: the reduced pass

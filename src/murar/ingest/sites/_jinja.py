@@ -25,20 +25,23 @@ included files read by the caller's ``include``; a name the data does not define
 (a Python macro of the site) prints nothing, is an empty sequence to loop over,
 and is counted as above. A page Jinja2 cannot render (a syntax error, a missing
 file, over the budget) is reduced as above; one over the budget (steps, value sizes,
-the sandbox's ranges, nesting) is warned about.
+the sandbox's ranges, nesting) is warned about. The sandbox of a site (its ``include``
+and delimiters) is kept for all its pages, so the files they import are read and
+compiled once; the budget, the names counted and the files loaded are each page's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from jinja2 import BaseLoader, Environment, TemplateNotFound, Undefined
+from jinja2 import BaseLoader, Environment, Template, TemplateNotFound, Undefined
 from jinja2.utils import missing
 
-from murar.ingest.markup.jinjabox import BoundedSandbox, TemplateBudgetError
+from murar.ingest.markup.jinjabox import MAX_STEPS, BoundedSandbox, TemplateBudgetError
 
 MAX_INCLUDE_DEPTH = 4
 MAX_INCLUDES = 200  # includes rendered for one page, all depths together: a file including itself N times is N**depth
@@ -237,27 +240,58 @@ def _needs_jinja(text: str, delims: Delimiters) -> bool:
 
 
 class _Loader(BaseLoader):
-    """Templates an import or include names, read by the caller's ``include``, at most
-    :data:`MAX_INCLUDES` of them for one page."""
+    """Templates an import or include names, read by the caller's ``include``."""
 
     def __init__(self, include: Callable[[str], str | None] | None) -> None:
         self._include = include
-        self.left = MAX_INCLUDES
 
     def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool]]:
-        text = self._include(template) if self._include is not None and self.left > 0 else None
+        text = self._include(template) if self._include is not None else None
         if text is None:
             raise TemplateNotFound(template)
-        self.left -= 1
-        return text[:MAX_OUTPUT_CHARS], None, lambda: True
+        return text[:MAX_OUTPUT_CHARS], None, _always_current
 
 
-def _jinja_render(text: str, variables: dict[str, Any], *, include: Callable[[str], str | None] | None,
-                  warnings: list[str] | None, delimiters: Delimiters) -> str | None:
-    """``text`` rendered by Jinja2 in the bounded sandbox (see the module doc); ``None``
-    when Jinja2 cannot render it."""
-    unknown: list[str] = []
-    page = variables.get("page")
+def _always_current() -> bool:
+    return True
+
+
+class _SiteSandbox(BoundedSandbox):
+    """The bounded sandbox of one site and delimiter set, kept for all its pages
+    (:func:`_sandbox`): a file the pages import or include (``{% import "_macros/x.html"
+    as fns %}``) is read and compiled once, then taken from Jinja2's template cache.
+    What belongs to one page is set by :meth:`start` before each render: the step
+    budget, the names counted as unknown, the page, and the files loaded, at most
+    :data:`MAX_INCLUDES` of them (a cached one counts once per page as well)."""
+
+    def __init__(self, include: Callable[[str], str | None] | None, delimiters: Delimiters) -> None:
+        super().__init__(autoescape=False, keep_trailing_newline=True, loader=_Loader(include),
+                         block_start_string=delimiters.block_start, block_end_string=delimiters.block_end,
+                         variable_start_string=delimiters.variable_start,
+                         variable_end_string=delimiters.variable_end,
+                         comment_start_string=delimiters.comment_start, comment_end_string=delimiters.comment_end)
+        self.undefined = _unknown_class(self)
+        self.unknown: list[str] = []
+        self.page: Any = None
+        self.loaded: set[str] = set()
+
+    def start(self, page: Any) -> None:
+        """Begin rendering a page (``page``: its ``page`` variable): a full budget, nothing counted."""
+        self.steps_left = MAX_STEPS
+        self.unknown = []
+        self.page = page
+        self.loaded = set()
+
+    def _load_template(self, name: str, globals: MutableMapping[str, Any] | None) -> Template:
+        if name not in self.loaded and len(self.loaded) >= MAX_INCLUDES:
+            raise TemplateNotFound(name)
+        template = super()._load_template(name, globals)
+        self.loaded.add(name)
+        return template
+
+
+def _unknown_class(env: _SiteSandbox) -> type[Undefined]:
+    """The Undefined of ``env``: what it counts goes to the page ``env`` renders."""
 
     class Unknown(Undefined):
         """A name the data does not define (a site's Python macro or variable): prints
@@ -270,8 +304,8 @@ def _jinja_render(text: str, variables: dict[str, Any], *, include: Callable[[st
 
         def _count(self, *, always: bool = False) -> None:
             # a name no data holds, or what murar's page does not know of MkDocs' page (its nav)
-            if always or self._undefined_obj is missing or self._undefined_obj is page:
-                unknown.append(self._undefined_name or "?")
+            if always or self._undefined_obj is missing or self._undefined_obj is env.page:
+                env.unknown.append(self._undefined_name or "?")
 
         def __call__(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
             self._count(always=True)
@@ -290,10 +324,35 @@ def _jinja_render(text: str, variables: dict[str, Any], *, include: Callable[[st
             self._count()
             return iter(())
 
-    env = BoundedSandbox(autoescape=False, keep_trailing_newline=True, undefined=Unknown, loader=_Loader(include),
-                         block_start_string=delimiters.block_start, block_end_string=delimiters.block_end,
-                         variable_start_string=delimiters.variable_start, variable_end_string=delimiters.variable_end,
-                         comment_start_string=delimiters.comment_start, comment_end_string=delimiters.comment_end)
+    return Unknown
+
+
+#: the sandboxes kept, by (include, delimiters): a site's include is its bound method, so a
+#: site (and its pages) has its own, for as long as it is among the last few used; the site
+#: object itself holds none (sites are pickled into worker processes)
+_SANDBOXES: OrderedDict[tuple[Callable[[str], str | None] | None, Delimiters], _SiteSandbox] = OrderedDict()
+MAX_SANDBOXES = 4
+
+
+def _sandbox(include: Callable[[str], str | None] | None, delimiters: Delimiters) -> _SiteSandbox:
+    """The kept sandbox of ``include`` and ``delimiters``, made on first use."""
+    key = (include, delimiters)
+    env = _SANDBOXES.get(key)
+    if env is None:
+        env = _SANDBOXES[key] = _SiteSandbox(include, delimiters)
+        while len(_SANDBOXES) > MAX_SANDBOXES:
+            _SANDBOXES.popitem(last=False)
+    _SANDBOXES.move_to_end(key)
+    return env
+
+
+def _jinja_render(text: str, variables: dict[str, Any], *, include: Callable[[str], str | None] | None,
+                  warnings: list[str] | None, delimiters: Delimiters) -> str | None:
+    """``text`` rendered by Jinja2 in the bounded sandbox (see the module doc) of the
+    site's ``include`` and ``delimiters`` (:func:`_sandbox`); ``None`` when Jinja2
+    cannot render it."""
+    env = _sandbox(include, delimiters)
+    env.start(variables.get("page"))
     out: list[str] = []
     size = 0
     try:
@@ -309,6 +368,7 @@ def _jinja_render(text: str, variables: dict[str, Any], *, include: Callable[[st
         return None
     except Exception:  # noqa: BLE001 - any failure of the template: the reduced pass renders the page
         return None
+    unknown = env.unknown
     if unknown and warnings is not None:
         sample = ", ".join(repr(u[:40]) for u in dict.fromkeys(unknown))
         warnings.append(f"macros: {len(unknown)} expression(s) not rendered (site macros are not run): {sample}")
