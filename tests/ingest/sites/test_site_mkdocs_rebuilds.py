@@ -319,6 +319,21 @@ def test_a_reference_link_with_a_space_or_line_break_before_its_label(tmp_path: 
                                     "not [undefined] [nothing] nor [a] [site_url].")
 
 
+def test_a_link_definition_in_fenced_code_is_code_not_a_definition(tmp_path: Path) -> None:
+    """The page's link reference definitions are read once, fenced code skipped, labels folded as
+    CommonMark folds them (case, runs of white space). A '[palette]: ...' line shown in a fenced
+    example defines nothing: '[colors] [palette]' stays as written (it was joined into a reference
+    to that code line, '[colors][palette]'), and the autoref '[Bus][kettle.Bus]' shows its title
+    (it was kept as a reference the page seemed to define). A label defined outside code with other
+    case and spacing ('[Guide  Ref]' for '[guide ref]: ...') still counts."""
+    doc = _convert_page(tmp_path, "site_name: S\nplugins:\n  - mkdocstrings\n",
+                        "# P\n\nUse the [colors] [palette] and [Bus][kettle.Bus], [the guide] [Guide  Ref].\n\n"
+                        "```md\n[palette]: colors.md\n[kettle.bus]: api.md\n```\n\n[guide ref]: https://example.org/g\n")
+    text = doc.sections[0].text
+    assert text.startswith("Use the [colors] [palette] and Bus, the guide."), text
+    assert "[palette]: colors.md" in text
+
+
 def test_joining_spaced_reference_lines_stays_linear() -> None:
     """A paragraph of 20,000 lines each '[a] `b` [a]' (every line joins the one before): the
     joined line was copied and searched again at each join (8.5 s); joins stop at 10,000

@@ -59,7 +59,7 @@ import html
 import json
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +128,6 @@ _VALUE_EMOJI = {"white_check_mark": "\u2705", "heavy_check_mark": "\u2714\ufe0f"
                 "green_circle": "\U0001f7e2", "large_blue_circle": "\U0001f535", "blue_circle": "\U0001f535",
                 "white_circle": "\u26aa", "black_circle": "\u26ab", "star": "\u2b50"}
 _REF_LINK = re.compile(r"(?<![!\]])\[([^\]\n]{0,500})\](?:\[([^\]\n]{0,500})\]|(?![(\[]))")
-_LINK_DEF = re.compile(r"^[ ]{0,3}\[([^\]\n]+)\]:\s")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")
 # Markdown extensions that render a CLI's reference from a '::: name' block (mkdocs-click, mkdocs-typer)
@@ -204,8 +203,9 @@ _MD_IMAGE = re.compile(r"""!\[(?P<alt>[^\]\n]{0,500})\]\((?P<src><[^>\n]{0,2000}
 # a reference image in a figure ('![alt][ref]', '![alt][]', '![alt]' not followed by '(' or '['):
 # given the figure's caption through the page's link definition
 _MD_REF_IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]{0,500})\](?:\[(?P<ref>[^\]\n]{0,500})\]|(?![(\[]))")
-_LINK_DEFINITION = re.compile(r"""^ {0,3}\[(?P<label>[^\]\n]{1,500})\]:[ \t]*(?P<url><[^>\n]{0,2000}>|\S{1,2000})"""
-                               r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$""")
+# a link reference definition: '[label]: url "title"', or '[label]:' with its URL on the next line
+_LINK_DEFINITION = re.compile(r"""^ {0,3}\[(?P<label>[^\]\n]{1,999})\]:[ \t]*(?:(?P<url><[^>\n]{0,2000}>|\S{1,2000})"""
+                               r"""(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*)?$""")
 _MD_IN_HTML_OPEN = re.compile(r"""^(\s*)<([A-Za-z][\w-]*)\b([^>]*?)\s+markdown(?:=(["']?)[\w-]*\4)?([^>]*)>\s*$""")
 
 
@@ -245,7 +245,9 @@ class PymdownTransformer:
         generated = sorted({name.replace("_", "-") for name in _CLI_BLOCKS if name in self.extensions})
         if generated and ":::" in text:
             text = "\n".join(self._cli_blocks(text.split("\n"), generated))
-        lines = _md_in_html(_raw_pre_blank_lines(text.split("\n")))
+        lines = _raw_pre_blank_lines(text.split("\n"))
+        refs = _link_definitions(lines)  # the page's link reference definitions, read once
+        lines = _md_in_html(lines, refs)
         if "pymdownx.blocks.caption" in self.extensions:
             types = json.loads(self.site.config.settings.get("caption.types") or "{}") or CAPTION_TYPES
             lines = _caption_blocks(lines, types, auto=self.site.config.settings.get("caption.auto") != "false")
@@ -258,10 +260,10 @@ class PymdownTransformer:
                                   self.site.config.settings.get("theme.features", "").split())
         plugins = self.site.config.settings.get("plugins", "").split()
         if "autorefs" in plugins or "mkdocstrings" in plugins:  # mkdocstrings turns autorefs on
-            lines = _autorefs(lines)
+            lines = _autorefs(lines, refs)
         if "markdown_version_annotations" in self.extensions:
             lines = [self._version(ln) for ln in lines]
-        lines = _spaced_references(_reference_definitions(lines))
+        lines = _spaced_references(_reference_definitions(lines), refs)
         marker = self.site.config.settings.get("toc.marker", "[TOC]")
         if marker and marker in text:  # the toc extension draws the page's table of contents there
             lines = _toc_marker(lines, marker)
@@ -841,7 +843,7 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
     return out
 
 
-def _md_in_html(lines: list[str]) -> list[str]:
+def _md_in_html(lines: list[str], refs: dict[str, str] | None = None) -> list[str]:
     """md_in_html: ``<figure markdown>`` ... ``</figure>`` with Markdown inside is
     opened up (blank lines around the inner Markdown) so the Markdown parses; an
     inner line less indented than the block holding the opening tag is put in it (a
@@ -858,7 +860,6 @@ def _md_in_html(lines: list[str]) -> list[str]:
     out: list[str] = []
     open_tags: list[tuple[str, str]] = []  # (tag, indentation of its opening line)
     figure: list[str] | None = None  # the inner lines of the figure being read
-    refs: dict[str, str] | None = None  # the page's link definitions, read at the first figure
 
     def blank_then(*added: str) -> None:
         # one blank line around the tags, never two: a second blank line ends an
@@ -893,9 +894,7 @@ def _md_in_html(lines: list[str]) -> list[str]:
         if open_tags and line.strip().lower() == f"</{open_tags[-1][0]}>":
             _tag, indent = open_tags.pop()
             if figure is not None:
-                if refs is None:
-                    refs = _link_definitions(lines)
-                blank_then(*_figure_body(figure, indent, refs))
+                blank_then(*_figure_body(figure, indent, refs if refs is not None else _link_definitions(lines)))
                 figure = None
             blank_then(indent + line.strip())
             continue
@@ -909,13 +908,16 @@ def _md_in_html(lines: list[str]) -> list[str]:
 
 
 def _label(text: str) -> str:
-    """A link label as Markdown matches it: case and inner spaces folded."""
+    """A link label as CommonMark matches it: case folded, inner white space collapsed to one space."""
     return " ".join(text.split()).casefold()
 
 
 def _link_definitions(lines: list[str]) -> dict[str, str]:
-    """The page's link reference definitions (``[label]: url``, up to three spaces
-    in), label (case and inner spaces folded) to URL; the first of a label wins."""
+    """The page's link reference definitions (``[label]: url "title"``, up to three
+    spaces in; the URL may be on the next line), label (:func:`_label`) to URL (``""``
+    when it is on the next line); the first of a label wins. Lines in fenced code are
+    code, not definitions. Read once per page, for every step that asks whether a label
+    is defined (reference figures, autorefs, spaced references)."""
     refs: dict[str, str] = {}
     fences = FenceTracker(_FENCE)
     for line in lines:
@@ -923,7 +925,7 @@ def _link_definitions(lines: list[str]) -> dict[str, str]:
             continue
         m = _LINK_DEFINITION.match(line)
         if m:
-            refs.setdefault(_label(m.group("label")), m.group("url"))
+            refs.setdefault(_label(m.group("label")), m.group("url") or "")
     return refs
 
 
@@ -1019,14 +1021,16 @@ def _autodoc_options(lines: list[str], site_options: str) -> dict[str, object]:
     return merged
 
 
-def _autorefs(lines: list[str]) -> list[str]:
+def _autorefs(lines: list[str], defined: Collection[str] | None = None) -> list[str]:
     """mkdocs-autorefs: ``[title][identifier]`` and ``[identifier][]`` link to a
     heading or API object anywhere in the site; the reader sees the title. Such a
     reference with no ``[label]: url`` definition on the page (which Markdown would
     leave as bracketed text) becomes its title; defined references, code spans
-    and fenced code stay as written."""
+    and fenced code stay as written. ``defined``: the page's labels
+    (:func:`_link_definitions`, read from ``lines`` when not given)."""
     fences = FenceTracker(_FENCE)
-    defined = {m.group(1).strip().lower() for ln in lines if (m := _LINK_DEF.match(ln))}
+    if defined is None:
+        defined = _link_definitions(lines)
 
     out: list[str] = []
     for line in lines:
@@ -1038,8 +1042,7 @@ def _autorefs(lines: list[str]) -> list[str]:
         def title(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
             if any(a < m.start() < b for a, b in spans):  # inside a code span
                 return m.group(0)
-            label = (m.group(2) or m.group(1)).strip().lower()
-            return m.group(0) if label in defined else m.group(1)
+            return m.group(0) if _label(m.group(2) or m.group(1)) in defined else m.group(1)
 
         out.append(_AUTOREF.sub(title, line))
     return out
@@ -1100,7 +1103,7 @@ _MAX_JOINED = 10_000  # a paragraph line is joined to the next only up to this l
 _LINE_START_REF = re.compile(r"^\[([^\[\]\n]{1,500})\](?!:)")
 
 
-def _spaced_references(lines: list[str]) -> list[str]:
+def _spaced_references(lines: list[str], defined: Collection[str] | None = None) -> list[str]:
     """Python-Markdown reads ``[text] [label]`` and ``[text]`` at a line's end with
     ``[label]`` starting the next line of the paragraph as one reference link (its
     pattern allows one whitespace character between the brackets: Material for
@@ -1109,8 +1112,10 @@ def _spaced_references(lines: list[str]) -> list[str]:
     the two are joined. ``[text][^1]`` is the link ``[text]`` and a footnote marker
     (the footnote pattern runs first); CommonMark took ``[^1]`` as the link's label
     and showed ``[text]``: the link gets its own label. Code spans and fenced code
-    stay as written."""
-    defined = {" ".join(m.group(1).split()).casefold() for ln in lines if (m := _LINK_DEF.match(ln))}
+    stay as written. ``defined``: the page's labels (:func:`_link_definitions`, read
+    from ``lines`` when not given)."""
+    if defined is None:
+        defined = _link_definitions(lines)
     if not defined:
         return lines
     fences = FenceTracker(_FENCE)
@@ -1121,7 +1126,7 @@ def _spaced_references(lines: list[str]) -> list[str]:
             continue
         prev = out[-1] if out else ""
         start = _LINE_START_REF.match(line.strip())
-        if (start and len(prev) < _MAX_JOINED and " ".join(start.group(1).split()).casefold() in defined and prev.strip()
+        if (start and len(prev) < _MAX_JOINED and _label(start.group(1)) in defined and prev.strip()
                 and _width(prev) == _width(line) and _LINE_END_REF.search(prev, max(0, len(prev) - 600))
                 and not _REF_DEF_LINE.match(prev.strip()) and prev.count("`") % 2 == 0):
             line = out.pop() + line.strip()
@@ -1129,12 +1134,12 @@ def _spaced_references(lines: list[str]) -> list[str]:
             spans = [m.span() for m in re.finditer(r"(`+)[^`]*?\1", line)]
 
             def join(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
-                if " ".join(m.group(3).split()).casefold() in defined and not any(a < m.start() < b for a, b in spans):
+                if _label(m.group(3)) in defined and not any(a < m.start() < b for a, b in spans):
                     return m.group(1) + m.group(2)
                 return m.group(0)
 
             def own_label(m: re.Match[str], spans: list[tuple[int, int]] = spans) -> str:
-                if " ".join(m.group(1).split()).casefold() in defined and not any(a < m.start() < b for a, b in spans):
+                if _label(m.group(1)) in defined and not any(a < m.start() < b for a, b in spans):
                     return f"[{m.group(1)}][{m.group(1)}]"  # the link by its own label, the marker after it
                 return m.group(0)
 
