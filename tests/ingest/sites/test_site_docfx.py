@@ -1018,3 +1018,30 @@ def test_case_insensitive_lookup_reads_only_folder_listings(tmp_path: Path, writ
     assert site.resolve_asset("media/" + "a" * 300 + ".png", page_rel="a.md").problem
     assert site.resolve_asset("me\x00dia/y.png", page_rel="a.md").problem
     assert site.resolve_asset("media/y.PNG", page_rel="a.md").rel_path == "media/Y.png"
+
+
+def test_root_relative_links_under_a_base_path_of_several_segments(tmp_path: Path, write: Callable[..., Path],
+                                                                  png: bytes) -> None:
+    """Learn publishes a docset under a base path set outside the repository, often two
+    segments deep (the Azure DevOps docs at ``/azure/devops/``): an include's
+    ``/azure/devops/_img/icons/edit.png`` is the docset's ``_img/icons/edit.png``."""
+    write(tmp_path, "docs/docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "exclude": ["**/_shared/**"]}],
+        "resource": [{"files": ["**/*.png"]}],
+        "globalMetadata": {"breadcrumb_path": "~/breadcrumb/toc.yml"}}}))
+    write(tmp_path, "docs/_img/icons/edit.png", png)
+    write(tmp_path, "docs/boards/media/form.png", png)
+    write(tmp_path, "docs/boards/_shared/tip.md", "Choose ![ ](/azure/devops/_img/icons/edit.png) **Edit**.\n\n"
+                                                  "![Form](/azure/devops/boards/media/form.png)\n")
+    write(tmp_path, "docs/boards/page.md", "# Page\n\n[!INCLUDE [tip](_shared/tip.md)]\n")
+    site = docfx.load(tmp_path, "docs/docfx.json")
+    page = "docs/boards/page.md"
+    assert site.resolve_asset("/azure/devops/_img/icons/edit.png", page_rel=page).rel_path == "docs/_img/icons/edit.png"
+    assert site.resolve_asset("/azure/devops/boards/media/form.png", page_rel=page).rel_path == \
+        "docs/boards/media/form.png"
+    assert site.resolve_asset("/azure/devops/boards/media/none.png", page_rel=page).problem
+    # a folder of the docset named first is a path in the docset, not a base path
+    assert site.resolve_asset("/boards/media/form.png", page_rel=page).rel_path == "docs/boards/media/form.png"
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / page).read_text(), page_rel=page, warnings=warnings)
+    assert not warnings and "/azure/devops/boards/media/form.png" in out

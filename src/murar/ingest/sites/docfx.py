@@ -22,7 +22,10 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 - Links resolve relative to the file that holds them (an include's links
   relative to the include); ``~/`` is the docset root; root-relative links are
   Learn site URLs ``/<docset base path>/<path in docset>`` (the base path is
-  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present);
+  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present; a base
+  path is often several segments deep, ``/azure/devops/_img/x.png`` being
+  ``_img/x.png`` of the docset, so a link whose first segment is no folder of the
+  docset is also looked up without its first two to four segments);
   a file that is not found as written is matched without regard to case (DocFX
   v3, Learn's build engine, resolves ``media/ImAGe.PNG`` to ``media/image.png``).
 - ``:::image type="content" source="..." alt-text="...":::`` is an image
@@ -105,6 +108,8 @@ DEFAULT_FILES = ("**/*.md", "**/*.yml")
 MARKDOWN_TOC = "toc.md"
 DEFAULT_EXCLUDE = ("**/obj/**", "**/includes/**", "_themes/**", "**/bin/**")
 _MAX_INCLUDE_DEPTH = 8
+#: segments of a Learn base path (``/azure/devops/``) tried before a root-relative link's path in the docset
+_MAX_BASE_DEPTH = 4
 #: includes inlined into one page at all depths, and their characters: without cycles, ten includes
 #: of a file that includes the next one ten times, eight deep, are 10**8 includes
 _MAX_INCLUDES = 200
@@ -1035,9 +1040,14 @@ class DocfxSite:
         elif path.startswith("/"):
             parts = path.lstrip("/").split("/")
             cands = []
-            if parts[0] in self._settings.base_paths or not (self._root / docset / parts[0]).is_dir():
+            base_first = parts[0] in self._settings.base_paths or not (self._root / docset / parts[0]).is_dir()
+            if base_first:
                 cands.append(safe_join(docset, *parts[1:]))
             cands += [safe_join(docset, *parts), safe_join(*parts)]
+            if base_first:
+                # a Learn base path is often several segments deep (/azure/devops/<path in docset>, set in
+                # the publishing service, not in the repository): the file is then a shorter tail of the URL
+                cands += [safe_join(docset, *parts[k:]) for k in range(2, min(len(parts), _MAX_BASE_DEPTH + 1))]
             # a site URL: a resource/content group writes <src>/<p> at /<dest>/<p> (docfx.json "dest")
             site_path = "/".join(parts[1:]) if parts[0] in self._settings.base_paths else "/".join(parts)
             for group in (*self._settings.resource, *self._settings.content):
