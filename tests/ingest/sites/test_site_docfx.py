@@ -1045,3 +1045,28 @@ def test_root_relative_links_under_a_base_path_of_several_segments(tmp_path: Pat
     warnings: list[str] = []
     out = site.preprocess((tmp_path / page).read_text(), page_rel=page, warnings=warnings)
     assert not warnings and "/azure/devops/boards/media/form.png" in out
+
+
+def test_a_numberless_newest_view_lies_above_another_line(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Azure DevOps docs (2019-2022): zones for the service (``azure-devops``, above the server
+    releases by ``< azure-devops``) sit next to zones for TFS, the server's older name
+    (``<= tfs-2018``). The page's one view is the service, above every moniker of the list: the
+    TFS-only zones were each read at tfs-2018 and kept, so the old steps and screenshots were
+    read along with the service's; ``>= tfs-2017`` (through the service) stays."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    zones = ("::: moniker range=\">= azure-devops-2019\"\nOpen **Project settings**.\n\n"
+             "![Settings](media/settings-vert.png)\n::: moniker-end\n\n"
+             "::: moniker range=\"<= tfs-2018\"\nOpen the gear menu.\n\n![Gear](media/gear-tfs.png)\n"
+             "::: moniker-end\n\n"
+             "::: moniker range=\"tfs-2018 || azure-devops-2019\"\nGrant report permissions.\n::: moniker-end\n\n"
+             "::: moniker range=\">= tfs-2017\"\nThe new form.\n::: moniker-end\n\n"
+             "::: moniker range=\"azure-devops\"\nInvite users.\n::: moniker-end\n\n"
+             "::: moniker range=\"< azure-devops\"\nAdd domain users.\n::: moniker-end\n")
+    out = site.preprocess(zones, page_rel="a.md")
+    assert "Project settings" in out and "The new form." in out and "Invite users." in out
+    assert "gear menu" not in out and "report permissions" not in out and "domain users" not in out
+    assert [src for src, _alt, _title in images(out)] == ["media/settings-vert.png"]
+    # a page for the server releases only keeps reading each line at its own newest version
+    server = site.preprocess("---\nmonikerRange: '< azure-devops'\n---\n" + zones, page_rel="b.md")
+    assert "gear menu" in server and "domain users" in server and "Invite users." not in server
