@@ -1070,3 +1070,24 @@ def test_a_numberless_newest_view_lies_above_another_line(tmp_path: Path, write:
     # a page for the server releases only keeps reading each line at its own newest version
     server = site.preprocess("---\nmonikerRange: '< azure-devops'\n---\n" + zones, page_rel="b.md")
     assert "gear menu" in server and "domain users" in server and "Invite users." not in server
+
+
+def test_the_newest_moniker_of_the_docset_is_the_view_of_every_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The order of monikers is the docset's (one list in Learn's moniker service): when one file of
+    the docset writes ``< azure-devops``, the service is the newest moniker on every page, also on a
+    page that pairs ``>= azure-devops-2019`` with ``<= tfs-2018`` and names the service nowhere; both
+    were read (each line at its own newest release), so the TFS steps and screenshots doubled the
+    current ones. A zone written in fenced code is an example, not a range of the docset."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "users.md", "# Users\n\n::: moniker range=\"< azure-devops\"\nAdd domain users.\n::: moniker-end\n")
+    page = ("# Bugs\n\n::: moniker range=\">= azure-devops-2019\"\n![Board](media/board-vert.png)\n::: moniker-end\n\n"
+            "::: moniker range=\"<= tfs-2018\"\n![Board](media/board-tfs.png)\n::: moniker-end\n\n"
+            "::: moniker range=\">= tfs-2017\"\nThe new form.\n::: moniker-end\n")
+    write(tmp_path, "bugs.md", page)
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(page, page_rel="bugs.md")
+    assert [src for src, _alt, _title in images(out)] == ["media/board-vert.png"] and "The new form." in out
+    # without a file that bounds it, the order is unknown: both lines are read, as before
+    (tmp_path / "users.md").write_text("# Users\n\n```markdown\n::: moniker range=\"< azure-devops\"\n```\n")
+    again = docfx.load(tmp_path, "docfx.json").preprocess(page, page_rel="bugs.md")
+    assert [src for src, _alt, _title in images(again)] == ["media/board-vert.png", "media/board-tfs.png"]

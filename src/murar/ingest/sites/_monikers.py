@@ -147,6 +147,21 @@ def _line_top(product: str, defaults: dict[str, Version]) -> str | None:
     return top if top != product and defaults.get(top) == TOP else None
 
 
+def numberless_bounds(range_text: str) -> tuple[set[str], set[str]]:
+    """The monikers without a version number that ``range_text`` bounds from above (``< azure-devops``,
+    ``<= azure-devops``) and from below (``> azure-devops``), lowercased."""
+    above: set[str] = set()
+    below: set[str] = set()
+    for alt in parse_range(range_text) or []:
+        for op, name in alt:
+            prod, ver = split_moniker(name)
+            if ver is None and op in ("<", "<="):
+                above.add(prod)
+            elif ver is None and op == ">":
+                below.add(prod)
+    return above, below
+
+
 def _products(rng: Range) -> set[str]:
     return {split_moniker(name)[0] for alt in rng for _, name in alt}
 
