@@ -1018,3 +1018,76 @@ def test_case_insensitive_lookup_reads_only_folder_listings(tmp_path: Path, writ
     assert site.resolve_asset("media/" + "a" * 300 + ".png", page_rel="a.md").problem
     assert site.resolve_asset("me\x00dia/y.png", page_rel="a.md").problem
     assert site.resolve_asset("media/y.PNG", page_rel="a.md").rel_path == "media/Y.png"
+
+
+def test_root_relative_links_under_a_base_path_of_several_segments(tmp_path: Path, write: Callable[..., Path],
+                                                                  png: bytes) -> None:
+    """Learn publishes a docset under a base path set outside the repository, often two
+    segments deep (the Azure DevOps docs at ``/azure/devops/``): an include's
+    ``/azure/devops/_img/icons/edit.png`` is the docset's ``_img/icons/edit.png``."""
+    write(tmp_path, "docs/docfx.json", json.dumps({"build": {
+        "content": [{"files": ["**/*.md"], "exclude": ["**/_shared/**"]}],
+        "resource": [{"files": ["**/*.png"]}],
+        "globalMetadata": {"breadcrumb_path": "~/breadcrumb/toc.yml"}}}))
+    write(tmp_path, "docs/_img/icons/edit.png", png)
+    write(tmp_path, "docs/boards/media/form.png", png)
+    write(tmp_path, "docs/boards/_shared/tip.md", "Choose ![ ](/azure/devops/_img/icons/edit.png) **Edit**.\n\n"
+                                                  "![Form](/azure/devops/boards/media/form.png)\n")
+    write(tmp_path, "docs/boards/page.md", "# Page\n\n[!INCLUDE [tip](_shared/tip.md)]\n")
+    site = docfx.load(tmp_path, "docs/docfx.json")
+    page = "docs/boards/page.md"
+    assert site.resolve_asset("/azure/devops/_img/icons/edit.png", page_rel=page).rel_path == "docs/_img/icons/edit.png"
+    assert site.resolve_asset("/azure/devops/boards/media/form.png", page_rel=page).rel_path == \
+        "docs/boards/media/form.png"
+    assert site.resolve_asset("/azure/devops/boards/media/none.png", page_rel=page).problem
+    # a folder of the docset named first is a path in the docset, not a base path
+    assert site.resolve_asset("/boards/media/form.png", page_rel=page).rel_path == "docs/boards/media/form.png"
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / page).read_text(), page_rel=page, warnings=warnings)
+    assert not warnings and "/azure/devops/boards/media/form.png" in out
+
+
+def test_a_numberless_newest_view_lies_above_another_line(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Azure DevOps docs (2019-2022): zones for the service (``azure-devops``, above the server
+    releases by ``< azure-devops``) sit next to zones for TFS, the server's older name
+    (``<= tfs-2018``). The page's one view is the service, above every moniker of the list: the
+    TFS-only zones were each read at tfs-2018 and kept, so the old steps and screenshots were
+    read along with the service's; ``>= tfs-2017`` (through the service) stays."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    site = docfx.load(tmp_path, "docfx.json")
+    zones = ("::: moniker range=\">= azure-devops-2019\"\nOpen **Project settings**.\n\n"
+             "![Settings](media/settings-vert.png)\n::: moniker-end\n\n"
+             "::: moniker range=\"<= tfs-2018\"\nOpen the gear menu.\n\n![Gear](media/gear-tfs.png)\n"
+             "::: moniker-end\n\n"
+             "::: moniker range=\"tfs-2018 || azure-devops-2019\"\nGrant report permissions.\n::: moniker-end\n\n"
+             "::: moniker range=\">= tfs-2017\"\nThe new form.\n::: moniker-end\n\n"
+             "::: moniker range=\"azure-devops\"\nInvite users.\n::: moniker-end\n\n"
+             "::: moniker range=\"< azure-devops\"\nAdd domain users.\n::: moniker-end\n")
+    out = site.preprocess(zones, page_rel="a.md")
+    assert "Project settings" in out and "The new form." in out and "Invite users." in out
+    assert "gear menu" not in out and "report permissions" not in out and "domain users" not in out
+    assert [src for src, _alt, _title in images(out)] == ["media/settings-vert.png"]
+    # a page for the server releases only keeps reading each line at its own newest version
+    server = site.preprocess("---\nmonikerRange: '< azure-devops'\n---\n" + zones, page_rel="b.md")
+    assert "gear menu" in server and "domain users" in server and "Invite users." not in server
+
+
+def test_the_newest_moniker_of_the_docset_is_the_view_of_every_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The order of monikers is the docset's (one list in Learn's moniker service): when one file of
+    the docset writes ``< azure-devops``, the service is the newest moniker on every page, also on a
+    page that pairs ``>= azure-devops-2019`` with ``<= tfs-2018`` and names the service nowhere; both
+    were read (each line at its own newest release), so the TFS steps and screenshots doubled the
+    current ones. A zone written in fenced code is an example, not a range of the docset."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "users.md", "# Users\n\n::: moniker range=\"< azure-devops\"\nAdd domain users.\n::: moniker-end\n")
+    page = ("# Bugs\n\n::: moniker range=\">= azure-devops-2019\"\n![Board](media/board-vert.png)\n::: moniker-end\n\n"
+            "::: moniker range=\"<= tfs-2018\"\n![Board](media/board-tfs.png)\n::: moniker-end\n\n"
+            "::: moniker range=\">= tfs-2017\"\nThe new form.\n::: moniker-end\n")
+    write(tmp_path, "bugs.md", page)
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(page, page_rel="bugs.md")
+    assert [src for src, _alt, _title in images(out)] == ["media/board-vert.png"] and "The new form." in out
+    # without a file that bounds it, the order is unknown: both lines are read, as before
+    (tmp_path / "users.md").write_text("# Users\n\n```markdown\n::: moniker range=\"< azure-devops\"\n```\n")
+    again = docfx.load(tmp_path, "docfx.json").preprocess(page, page_rel="bugs.md")
+    assert [src for src, _alt, _title in images(again)] == ["media/board-vert.png", "media/board-tfs.png"]

@@ -25,7 +25,11 @@ number that a range bounds from above (``< azure-devops``, ``<= azure-devops``) 
 none from below (``> azure-devops``) is the newest of its line (the cloud service
 over its server releases, as the Azure DevOps docs pair ``range="azure-devops"`` with
 ``range="< azure-devops"``): the default view is that moniker, or, on a page whose
-own range leaves it out, the version just below it.
+own range leaves it out, the version just below it. Such a view is then the one view
+of the page, and as Learn compares a range along the docset's whole list of monikers,
+it lies above every other moniker of that list, of another line too (``tfs-2018``, the
+older name of Azure DevOps Server): a zone is shown when its range holds that moniker
+(``>= tfs-2017`` does, ``<= tfs-2018`` and ``tfs-2018 || azure-devops-2019`` do not).
 """
 
 from __future__ import annotations
@@ -44,8 +48,9 @@ Version = tuple[int, ...]
 Range = list[list[tuple[str, str]]]  # alternatives (||) of comparisons (op, moniker) that must all hold
 #: a version above every one named (a range ``> highest`` names no newer moniker)
 ABOVE: Version = (10**10,)
-#: the version of a moniker without a number that is the newest of its line (see the module doc)
-TOP: Version = ABOVE
+#: the version of a moniker without a number that is the newest of its line (see the module doc); above
+#: every version, and not :data:`ABOVE`, so that a default view at it is known as such
+TOP: Version = (ABOVE[0], 1)
 #: a version just below :data:`TOP` (the default view of a page whose range leaves the newest out)
 BELOW_TOP: Version = (ABOVE[0] - 1,)
 
@@ -142,6 +147,21 @@ def _line_top(product: str, defaults: dict[str, Version]) -> str | None:
     return top if top != product and defaults.get(top) == TOP else None
 
 
+def numberless_bounds(range_text: str) -> tuple[set[str], set[str]]:
+    """The monikers without a version number that ``range_text`` bounds from above (``< azure-devops``,
+    ``<= azure-devops``) and from below (``> azure-devops``), lowercased."""
+    above: set[str] = set()
+    below: set[str] = set()
+    for alt in parse_range(range_text) or []:
+        for op, name in alt:
+            prod, ver = split_moniker(name)
+            if ver is None and op in ("<", "<="):
+                above.add(prod)
+            elif ver is None and op == ">":
+                below.add(prod)
+    return above, below
+
+
 def _products(rng: Range) -> set[str]:
     return {split_moniker(name)[0] for alt in rng for _, name in alt}
 
@@ -191,6 +211,24 @@ def default_view(ranges: Iterable[str], page_range: str | None = None) -> dict[s
     return out
 
 
+def _top_satisfies(rng: Range, top: str) -> bool:
+    """True when the numberless newest moniker ``top`` (the default view) is in ``rng``. A page
+    shows one view, and Learn compares a range along the docset's whole list of monikers, in which
+    ``top`` (``azure-devops``, that ``< azure-devops`` puts above the others) lies above every other
+    one, another line's too (``tfs-2018``, the server's older name): ``>= tfs-2017`` holds for it,
+    ``<= tfs-2018`` and ``tfs-2018`` do not."""
+    for alt in rng:
+        ok = True
+        for op, name in alt:
+            prod, _ver = split_moniker(name)
+            if not (op in ("", "=", ">=", "<=") if prod == top else op in (">", ">=")):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
 def zone_shown(range_text: str, defaults: dict[str, Version]) -> bool:
     """True when a ``::: moniker range="range_text"`` zone shows in the default view
     (``defaults`` from :func:`default_view`); a range murar cannot order is shown."""
@@ -200,6 +238,9 @@ def zone_shown(range_text: str, defaults: dict[str, Version]) -> bool:
     products = _products(rng)
     if any(p not in defaults for p in products):
         return True
+    tops = [p for p, v in defaults.items() if v == TOP]
+    if len(tops) == 1:
+        return _top_satisfies(rng, tops[0])
     # when the view is a line's numberless newest moniker, its numbered releases are not the view
     views = {(top, TOP) if (top := _line_top(p, defaults)) else (p, defaults[p]) for p in products}
     return any(satisfies(rng, p, v) for p, v in views)

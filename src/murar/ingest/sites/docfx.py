@@ -22,7 +22,10 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
 - Links resolve relative to the file that holds them (an include's links
   relative to the include); ``~/`` is the docset root; root-relative links are
   Learn site URLs ``/<docset base path>/<path in docset>`` (the base path is
-  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present);
+  read from ``globalMetadata`` URLs such as ``breadcrumb_path`` when present; a base
+  path is often several segments deep, ``/azure/devops/_img/x.png`` being
+  ``_img/x.png`` of the docset, so a link whose first segment is no folder of the
+  docset is also looked up without its first two to four segments);
   a file that is not found as written is matched without regard to case (DocFX
   v3, Learn's build engine, resolves ``media/ImAGe.PNG`` to ``media/image.png``).
 - ``:::image type="content" source="..." alt-text="...":::`` is an image
@@ -39,7 +42,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   part asked for (a named snippet, line ranges: :func:`code_snippet`);
   ``:::row:::``/``:::column:::``/``:::zone:::``/``::: moniker`` markers are dropped
   (their content is kept; a ``::: moniker range`` zone only when the page's
-  default view shows it: :mod:`murar.ingest.sites._monikers`; a ``::: zone
+  default view shows it: :mod:`murar.ingest.sites._monikers`; the order of
+  monikers is the docset's, so a numberless moniker that any file of the docset
+  bounds from above, ``< azure-devops``, is the newest on every page of it; a ``::: zone
   target="chromeless"``/``"pdf"`` zone not at all, as the Learn site shows only
   ``target="docs"`` ones); inline ``:::no-loc text="x":::`` is its text;
   ``::: zone pivot="id"`` zones are tabs labelled with
@@ -94,7 +99,7 @@ from murar.ingest.sites._common import (
 )
 from murar.ingest.sites._glob import DOCFX, glob_match
 from murar.ingest.sites._learn_yaml import PAGE_SCHEMAS, learn_markdown, yaml_mime
-from murar.ingest.sites._monikers import default_view, zone_shown
+from murar.ingest.sites._monikers import default_view, numberless_bounds, zone_shown
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
 
 GENERATOR = "docfx"
@@ -105,6 +110,8 @@ DEFAULT_FILES = ("**/*.md", "**/*.yml")
 MARKDOWN_TOC = "toc.md"
 DEFAULT_EXCLUDE = ("**/obj/**", "**/includes/**", "_themes/**", "**/bin/**")
 _MAX_INCLUDE_DEPTH = 8
+#: segments of a Learn base path (``/azure/devops/``) tried before a root-relative link's path in the docset
+_MAX_BASE_DEPTH = 4
 #: includes inlined into one page at all depths, and their characters: without cycles, ten includes
 #: of a file that includes the next one ten times, eight deep, are 10**8 includes
 _MAX_INCLUDES = 200
@@ -673,6 +680,25 @@ _MONIKER_START = re.compile(r"^[ \t>]*:::[ \t]*moniker[ \t]+range[ \t]*=[ \t]*(?
 _MONIKER_END = re.compile(r"^[ \t>]*:::[ \t]*moniker-end[ \t]*(?::::)?[ \t]*$", re.IGNORECASE)
 
 
+_FRONT_RANGE = re.compile(r"^[ \t]*monikerRange[ \t]*:[ \t]*[\"']?(?P<r>[^\"'\n]{1,500})", re.MULTILINE)
+_ZONE_RANGE = re.compile(r"^[ \t>]*:::[ \t]*moniker[ \t]+range[ \t]*=[ \t]*[\"'](?P<r>[^\"'\n]{1,500})[\"']",
+                         re.IGNORECASE | re.MULTILINE)
+
+
+def _range_texts(text: str) -> list[str]:
+    """The moniker ranges a file writes: its ``monikerRange`` and its ``::: moniker range`` zones
+    (outside fenced code, where a zone is an example)."""
+    found = [m.group("r") for m in _FRONT_RANGE.finditer(text)]
+
+    def zones(part: str) -> str:
+        found.extend(m.group("r") for m in _ZONE_RANGE.finditer(part))
+        return part
+
+    if ":::" in text:
+        outside_fences(text, zones)
+    return found
+
+
 def _moniker_zones(body: str, ranges: list[str], page_range: str | None, warnings: list[str] | None = None) -> str:
     """``body`` as a reader of the page's default view sees it: the ``::: moniker
     range="..."`` zones whose range leaves out the default version (see
@@ -852,6 +878,8 @@ class DocfxSite:
         self._root = config.root
         self._included: frozenset[str] | None = None
         self._uids: dict[str, str] | None = None
+        #: docset -> the numberless monikers its files bound from above and none from below (its newest)
+        self._tops: dict[str, frozenset[str]] = {}
         self._pivot_files: dict[str, dict[str, str] | None] = {}
         self._any_case = NameMatcher(config.root, str.lower)  # DocFX v3 matches a file link in any case
         self._shown: dict[str, list[GlobGroup]] = {}  # docset -> its content groups in the default view
@@ -908,6 +936,8 @@ class DocfxSite:
     def _scan(self) -> None:
         found: set[str] = set()
         uids: dict[str, str] = {}
+        above: dict[str, set[str]] = {}
+        below: dict[str, set[str]] = {}
         for ds in self._scan_folders():
             for rel in os_walk_files(self._root, ds, frozenset({*PAGE_MARKUP, ".yml", ".yaml"})):
                 if suffix_of(rel) in (".yml", ".yaml") and not self._learn_page(rel):
@@ -920,6 +950,11 @@ class DocfxSite:
                     res = self.resolve_include(target, page_rel=rel)
                     if res.rel_path and not res.problem:
                         found.add(res.rel_path)
+                docset = self._docset_of(rel) or "."
+                for rng in _range_texts(text):
+                    up, down = numberless_bounds(rng)
+                    above.setdefault(docset, set()).update(up)
+                    below.setdefault(docset, set()).update(down)
                 if text.lstrip("\ufeff").startswith("---"):
                     meta, body, _ = split_front_matter(text.lstrip("\ufeff"))
                     uid = meta.get("uid")
@@ -929,6 +964,7 @@ class DocfxSite:
                         uids.setdefault(str(uid).strip(), (title or (h1.group(1) if h1 else "") or str(uid)).strip())
         self._included = frozenset(found)
         self._uids = uids
+        self._tops = {ds: frozenset(tops - below.get(ds, set())) for ds, tops in above.items()}
 
     def classify(self, rel: str) -> FileClass:
         """Pages: Markdown selected by a ``build.content`` group (pulled in by
@@ -1035,9 +1071,14 @@ class DocfxSite:
         elif path.startswith("/"):
             parts = path.lstrip("/").split("/")
             cands = []
-            if parts[0] in self._settings.base_paths or not (self._root / docset / parts[0]).is_dir():
+            base_first = parts[0] in self._settings.base_paths or not (self._root / docset / parts[0]).is_dir()
+            if base_first:
                 cands.append(safe_join(docset, *parts[1:]))
             cands += [safe_join(docset, *parts), safe_join(*parts)]
+            if base_first:
+                # a Learn base path is often several segments deep (/azure/devops/<path in docset>, set in
+                # the publishing service, not in the repository): the file is then a shorter tail of the URL
+                cands += [safe_join(docset, *parts[k:]) for k in range(2, min(len(parts), _MAX_BASE_DEPTH + 1))]
             # a site URL: a resource/content group writes <src>/<p> at /<dest>/<p> (docfx.json "dest")
             site_path = "/".join(parts[1:]) if parts[0] in self._settings.base_paths else "/".join(parts)
             for group in (*self._settings.resource, *self._settings.content):
@@ -1086,6 +1127,11 @@ class DocfxSite:
         selects it, joined by ``||``)."""
         docset = self._docset_of(page_rel) or "."
         ranges = [g.monikers for g in self._settings.content if g.monikers and g.docset == docset]
+        # the order of monikers is the docset's (one list in Learn's moniker service): a numberless one
+        # that a file of the docset puts others below (``< azure-devops``) is the newest on every page
+        if self._included is None:
+            self._scan()
+        ranges += [f"< {top}" for top in sorted(self._tops.get(docset, ()))]
         page = own
         for ds, pattern, rng in self._settings.file_monikers:
             if ds != docset:
