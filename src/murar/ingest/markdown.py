@@ -400,7 +400,8 @@ def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: Mar
         text = b.site.preprocess(text, page_rel=rel, warnings=b.warnings)
     meta, body = split_front_matter(text, b.warnings)
     b.title = str(meta.get("title") or "").strip()
-    body, cut = cap_pipe_tables(alert_markers(normalise(body, attr_lists="attrs" in options.plugins)))
+    body, cut = cap_pipe_tables(alert_markers(normalise(body, attr_lists="attrs" in options.plugins,
+                                                               any_indent_fences="no-indented-code" in options.plugins)))
     b.warnings.extend(cut)
     body, deep = cap_nesting(body)  # markdown-it drops the rest of a page past its nesting limit
     b.warnings.extend(deep)
