@@ -421,3 +421,23 @@ def test_a_comment_line_inside_an_html_block_keeps_the_block_whole(tmp_path: Pat
     text = doc.sections[0].text
     assert "<div" not in text and "Linux" in text and "macOS" in text
     assert "editors" not in text and "First paragraph.\n\nSecond paragraph." in text
+
+
+def test_an_object_element_embeds_a_video_player_or_a_picture(tmp_path: Path) -> None:
+    """``<object data="...">`` shows the resource it names (HTML "The object element"): a
+    YouTube embed URL is a video (its <figure>'s caption its title), in an HTML block or in a
+    paragraph; an SVG or ``type="image/..."`` a picture; a PDF neither."""
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "flow.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500"/>')
+    (tmp_path / "page.md").write_text(
+        "# Widget\n\n<figure>\n  <object data=\"https://www.youtube.com/embed/jdDcydQ8Ho0?autoplay=0\" width='860px'>"
+        "</object>\n  <figcaption align=\"center\"><i>How to use the widget</i></figcaption>\n</figure>\n\n"
+        "<object data=\"img/flow.svg\" type=\"image/svg+xml\" width=\"600\"></object>\n\n"
+        "<object data=\"https://vimeo.com/123\"></object>\n\n<object data=\"guide.pdf\" type=\"application/pdf\"></object>\n")
+    doc = convert_markdown(tmp_path / "page.md", root=tmp_path)
+    videos = [m for m in doc.media if isinstance(m, VideoItem)]
+    assert [(v.url, v.title) for v in videos] == [
+        ("https://www.youtube.com/embed/jdDcydQ8Ho0?autoplay=0", "How to use the widget"),
+        ("https://vimeo.com/123", "Widget")]
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.path, i.exists) for i in images] == [("img/flow.svg", True)]

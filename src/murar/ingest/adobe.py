@@ -20,6 +20,7 @@ from markdown_it.common.html_re import HTML_OPEN_CLOSE_TAG_STR
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 
 _FENCE = re.compile(r"^(\s{0,3})(`{3,}|~{3,})")
+_ANY_INDENT_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})")  # MDX: no indented code, a fence at any indent
 # HTML comments, except the tab-set markers written by murar's own line rewriters (markup.tabs)
 _NOT_MARKER = r"<!--(?!\s*murar-tabs:[^\n]*?-->)"
 _COMMENT = re.compile(_NOT_MARKER + r".*?-->", re.DOTALL)
@@ -143,15 +144,18 @@ def _drop_comment_lines(lines: list[str]) -> list[str]:
     return out
 
 
-def normalise(markdown: str, *, attr_lists: bool = False) -> str:
+def normalise(markdown: str, *, attr_lists: bool = False, any_indent_fences: bool = False) -> str:
     """Rewrite Adobe extensions in ``markdown`` (HTML comments removed too; a comment on
     lines of its own goes with them inside an HTML block, else leaves a blank line:
     :func:`_drop_comment_lines`). ``{key="value"}``
     attribute lists go, unless ``attr_lists`` (the parser reads them: an image's
     ``{ width="20" }`` is the size it is drawn at).
 
-    Code inside fenced blocks is returned unchanged.
+    Code inside fenced blocks is returned unchanged. A fence is indented up to 3
+    spaces, or any amount with ``any_indent_fences`` (Markdown without indented code,
+    MDX: ``    ```html`` under ``1. Step`` opens a block whose ``<!-- -->`` lines are code).
     """
+    fence_line = _ANY_INDENT_FENCE if any_indent_fences else _FENCE
     out: list[str] = []
     lines = markdown.split("\n")
     fence: str | None = None
@@ -177,7 +181,7 @@ def normalise(markdown: str, *, attr_lists: bool = False) -> str:
         buf.clear()
 
     for line in lines:
-        m = _FENCE.match(line)
+        m = fence_line.match(line)
         if fence is None:
             if m:
                 flush()

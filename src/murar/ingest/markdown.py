@@ -273,7 +273,7 @@ class _Walker:
                         image(j)
                     elif children[j].type == "html_inline":  # a tag in the link text is not text; <br> a space
                         tag = children[j].content.lower()
-                        if tag.startswith(("<img", "<video", "<iframe")) and not heading:
+                        if tag.startswith(("<img", "<video", "<iframe", "<object")) and not heading:
                             self.b.html(_with_inline_closers(children, j), inline=True, in_sentence=in_sentence(j))
                         text_parts.append(" " if _is_br(tag) else "")
                     elif children[j].type in ("softbreak", "hardbreak"):  # a link text wrapped onto two lines
@@ -293,7 +293,7 @@ class _Walker:
                 tag = c.content.lower()
                 if _is_br(tag):
                     sink.append(" ")
-                elif tag.startswith(("<img", "<video", "<iframe")) and not heading:
+                elif tag.startswith(("<img", "<video", "<iframe", "<object")) and not heading:
                     self.b.html(_with_inline_closers(children, i), inline=True, in_sentence=in_sentence(i))
             i += 1
 
@@ -400,7 +400,8 @@ def _convert(text: str, *, rel: str, root: Path, site: Site | None, options: Mar
         text = b.site.preprocess(text, page_rel=rel, warnings=b.warnings)
     meta, body = split_front_matter(text, b.warnings)
     b.title = str(meta.get("title") or "").strip()
-    body, cut = cap_pipe_tables(alert_markers(normalise(body, attr_lists="attrs" in options.plugins)))
+    body, cut = cap_pipe_tables(alert_markers(normalise(body, attr_lists="attrs" in options.plugins,
+                                                               any_indent_fences="no-indented-code" in options.plugins)))
     b.warnings.extend(cut)
     body, deep = cap_nesting(body)  # markdown-it drops the rest of a page past its nesting limit
     b.warnings.extend(deep)

@@ -458,6 +458,24 @@ def test_indented_lines_are_not_code_in_mdx(tmp_path: Path) -> None:
     assert "const kept = 'indented code in a fence';" in text
 
 
+
+def test_a_fence_indented_four_spaces_or_more_is_code_in_mdx(tmp_path: Path) -> None:
+    """MDX has no indented code, so a fence opens and closes at any indentation (micromark
+    with codeIndented off): under "1. Step" four spaces in, under "* Item" six spaces in,
+    or on its own. Its lines are code: ``<DOMAIN>`` is no JSX, ``<!-- -->`` no comment,
+    ``#highlight-next-line`` a magic comment the block does not show."""
+    doc = _convert_page(
+        tmp_path, "tls.mdx",
+        "# TLS\n\n1. Embed it:\n    ```html\n      <body>\n          <!-- Replace \"<Embed_URL>\" with yours -->\n"
+        "          <iframe src=\"<Embed_URL>\"></iframe>\n      </body>\n    ```\n2. Launch the app.\n\n"
+        "  * Run the command:\n\n      ```bash\n        helm upgrade \\\n          #highlight-next-line\n"
+        "          --set host=<DOMAIN>\n      ```\n  * Or use the values file.\n\n"
+        "    ```yaml\n    ingress: <DOMAIN>\n    ```\n\nDone.\n")
+    text = "\n".join(s.text for s in doc.sections)
+    assert '<!-- Replace "<Embed_URL>" with yours -->\n      <iframe src="<Embed_URL>"></iframe>' in text
+    assert "helm upgrade \\\n    --set host=<DOMAIN>" in text and "highlight-next-line" not in text
+    assert "ingress: <DOMAIN>" in text and "```" not in text and "Launch the app." in text
+
 def test_image_components_taking_a_path_or_url(tmp_path: Path) -> None:
     """<DocImage path={require('./static/x.png')} title="..." /> (Harness docs) and <Image url="..." />
     name their image in path/url."""

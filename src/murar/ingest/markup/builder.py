@@ -113,6 +113,11 @@ def _div_figure_caption(img: LexborNode, cache: dict[int, LexborNode | None]) ->
 _VIDEO_IFRAME = re.compile(r"youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|wistia|brightcove|/embed/|video|"
                            r"player|\.(?:mp4|webm|ogv|mov|m4v)(?:[?#]|$)|arcade\.software/|navattic\.com/|storylane\.io/|"
                            r"supademo\.com/", re.IGNORECASE)
+# the elements of an HTML fragment that show a picture or a player: an <object data="..."> embeds the
+# resource its data attribute names (HTML "The object element"): a video player
+# (<object data="https://www.youtube.com/embed/ID">) or a picture (type="image/svg+xml", x.svg)
+_EMBEDS = "img, iframe, video, object[data]"
+_IMAGE_DATA = re.compile(r"\.(?:svg|png|jpe?g|gif|webp|avif)(?:[?#]|$)", re.IGNORECASE)
 # image variants a theme shows only in dark mode (Material ``#only-dark``, GitHub
 # ``#gh-dark-mode-only``): the light twin beside it is the one kept
 _DARK_ONLY = ("#only-dark", "#gh-dark-mode-only")
@@ -698,7 +703,7 @@ class PageBuilder:
                 # the table's pictures, each read with its row (see table_row), each row read once
                 rows: dict[int, tuple[list[str], dict[int, int]]] = {}  # row -> its cell texts, cell -> index
                 by_row: dict[int, list[tuple[AnyMedia, int]]] = {}
-                for el in table.css("img, iframe, video"):
+                for el in table.css(_EMBEDS):
                     item = self._embed_from(self._embed_args(el, div_figures), image_base, in_sentence)
                     row = _ancestor(el, ("tr",))
                     cell = _ancestor(el, ("td", "th"))
@@ -714,7 +719,7 @@ class PageBuilder:
                 for row_id, items in by_row.items():
                     self.table_row(rows[row_id][0], items)
             table.decompose()
-        embeds = [el for el in root.css("img, iframe, video")]
+        embeds = [el for el in root.css(_EMBEDS)]
         if inline:
             for el in embeds:
                 self._embed_from(self._embed_args(el, div_figures), image_base, in_sentence)
@@ -774,15 +779,21 @@ class PageBuilder:
 
     def _embed_args(self, el: LexborNode, div_figures: dict[int, LexborNode | None],
                     ) -> tuple[str, str, dict[str, str]]:
-        """``(tag, src, attributes)`` of an ``<img>``/``<iframe>``/``<video>``, with the
-        caption of the ``<figure>`` (or figure div: ``div_figures``, the fragment's cache of
-        :func:`_div_figure_caption`) an image sits in as the ``figcaption`` attribute."""
+        """``(tag, src, attributes)`` of an ``<img>``/``<iframe>``/``<video>``/``<object data>``
+        (``"img"`` for an object showing a picture; ``("", "", ...)`` for one showing no picture
+        or player), with the caption of the ``<figure>`` (or, for an image, figure div:
+        ``div_figures``, the fragment's cache of :func:`_div_figure_caption`) it sits in as the
+        ``figcaption`` attribute."""
         attrs = {k: v or "" for k, v in el.attributes.items()}
-        src = attrs.get("src", "").strip()
+        src = attrs.get("data" if el.tag == "object" else "src", "").strip()
         if not src and el.tag == "video":
             source = el.css_first("source")
             src = ((source.attributes.get("src") or "") if source else "").strip()
-        if el.tag == "img":
+        if el.tag == "object" and (attrs.get("type", "").lower().startswith("image/") or _IMAGE_DATA.search(src)):
+            el_tag = "img"  # an <object> showing a picture is read as the <img> it draws
+        else:
+            el_tag = el.tag or ""
+        if el_tag == "img":
             fig = el.parent
             while fig is not None and fig.tag not in ("figure", "body"):
                 fig = fig.parent
@@ -792,7 +803,13 @@ class PageBuilder:
             attrs["figcaption"] = inline_text(figcap) if figcap else ""  # "<a>me</a>." reads "me.", not "me ."
             link = _ancestor(el, ("a",), limit=20)
             attrs["\0link"] = ((link.attributes.get("href") or "") if link is not None else "").strip()
-        return el.tag or "", src, attrs
+        else:
+            if el_tag == "object" and not _VIDEO_IFRAME.search(src):
+                return "", "", attrs  # an applet, a PDF, a page: no media of the answer
+            fig = _ancestor(el, ("figure",), limit=20)  # a player's <figure> caption names the video
+            figcap = fig.css_first("figcaption") if fig is not None else None
+            attrs["figcaption"] = inline_text(figcap) if figcap else ""
+        return el_tag, src, attrs
 
     def _embed_from(self, args: tuple[str, str, dict[str, str]], image_base: str | None,
                     in_sentence: bool) -> AnyMedia | None:
@@ -808,7 +825,7 @@ class PageBuilder:
                               link_to=attrs.get("\0link", ""))
         if tag == "video" or _VIDEO_IFRAME.search(src) or (is_remote(src) and not is_web_url(src)):
             # a javascript:/file: embed goes to video() too: refused there, with a warning
-            return self.video(src, title=attrs.get("title", ""))
+            return self.video(src, title=attrs.get("title", "") or attrs.get("figcaption", ""))
         return None
 
     # -------------------------------------------------------------- finish

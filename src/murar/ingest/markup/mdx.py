@@ -116,7 +116,9 @@ MAX_LINE_CHARS = 20_000
 #: MAX_EXPRESSION_LINES lines: a page of unclosed braces rescans the same lines)
 MAX_EXPRESSION_SCAN_CHARS = 5_000_000
 MAX_EXPRESSION_LINES = 400  # a {JavaScript expression} that does not close within this many lines is text  # longer lines are left as text: JSX scanning stays linear on hostile input
-_FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+# MDX has no indented code (micromark with codeIndented disabled): a fence opens and closes at any
+# indentation ("    ```html" four spaces in, under "1. Step" or on its own), as the page parser reads it
+_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 _PROPS_EXPR = re.compile(r"\{\s*props\.([A-Za-z_$][\w$]*)\s*\}")
 _MDX_CODE_BLOCK = re.compile(r"^ *(`{3,4}) *mdx-code-block\s*$")
 _NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")

@@ -98,6 +98,8 @@ _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _VERSIONED = re.compile(r"((?:[^/]+_)?versioned_docs)/version-([^/]+)/")
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+# MDX has no indented code (micromark with codeIndented disabled): its fences open at any indentation
+_MDX_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 # magic comments (theme-common codeBlockUtils): the comment syntaxes a directive may be written in,
 # the ones each language reads, and the directives of the default themeConfig.prism.magicComments
 _COMMENT_STYLES = {
@@ -117,7 +119,7 @@ _LANGUAGE_STYLES = {
     **dict.fromkeys(("ocaml", "sml"), ("ml",)), "fortran": ("f90",), "cobol": ("cobol",),
 }
 DEFAULT_MAGIC_COMMENTS = ("highlight-next-line", "highlight-start", "highlight-end")
-_FENCE_INFO = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*([^\s`{]*)")
+_FENCE_INFO = re.compile(r"^[ \t]*(?:`{3,}|~{3,})\s*([^\s`{]*)")  # read on opening fence lines only
 # a swizzled MDXComponents: the file, or the folder swizzle --eject writes (its index)
 _MDX_COMPONENTS = tuple(f"src/theme/MDXComponents{end}{ext}" for end in ("", "/index") for ext in (".js", ".jsx", ".ts", ".tsx"))
 _DEFAULT_IMPORT = re.compile(r"""(?m)^\s*import\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s*(['"])([^'"]+)\2""")
@@ -626,7 +628,7 @@ def _magic_comment_line(language: str, directives: tuple[str, ...]) -> re.Patter
 
 
 def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_COMMENTS,
-                         default_language: str | None = None) -> str:
+                         default_language: str | None = None, fence: re.Pattern[str] = _FENCE) -> str:
     """``text`` without the magic-comment lines inside its fenced code blocks: a line
     holding only one of ``directives`` (``themeConfig.prism.magicComments``: each
     entry's ``line`` and ``block.start``/``block.end``) as a comment of the block's
@@ -634,7 +636,7 @@ def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_
     every line, as Docusaurus' ``parseLines`` does."""
     if not directives or not any(d in text for d in directives):
         return text
-    fences = FenceTracker(_FENCE)
+    fences = FenceTracker(fence)
     out: list[str] = []
     pattern: re.Pattern[str] | None = None
     for line in text.split("\n"):
@@ -653,14 +655,14 @@ def _drop_magic_comments(text: str, directives: tuple[str, ...] = DEFAULT_MAGIC_
 _CODE_TITLE = re.compile(r"""title=(["'])(.*?)\1""")
 
 
-def _code_titles(text: str) -> str:
+def _code_titles(text: str, fence: re.Pattern[str] = _FENCE) -> str:
     """``text`` with the title of each fenced code block that has one (its meta
     ``title="babel.config.js"``) written in bold on a line of its own above the block, as
     Docusaurus' theme shows it in the block's title bar (theme-common
     ``parseCodeBlockTitle``: ``title=(["'])(.*?)\1`` in the metastring)."""
     if "title=" not in text:
         return text
-    fences = FenceTracker(_FENCE)
+    fences = FenceTracker(fence)
     out: list[str] = []
     for line in text.split("\n"):
         inside = fences.inside
@@ -1137,15 +1139,18 @@ class DocusaurusSite:
         the site's own remark plugins render (:func:`site_directives`: a badge murar does
         not draw) shows its ``[label]`` only (``:ak-version[2024.6]`` -> ``2024.6``,
         ``:ak-enterprise`` -> nothing), outside code."""
-        text = _drop_magic_comments(directive_admonitions(text, _FENCE), self._magic_comments, self._default_language)
-        text = _code_titles(text)
+        # an MDX page's fences open at any indentation (``    ```yaml`` under a list item's text)
+        fence = _MDX_FENCE if self.classify(page_rel).markup == "mdx" else _FENCE
+        text = _drop_magic_comments(directive_admonitions(text, fence), self._magic_comments, self._default_language,
+                                    fence)
+        text = _code_titles(text, fence)
         mine = [i for i in self._instances if contained(page_rel, i.folder) or (
             i.localized and contained(page_rel, i.localized))]
         if any(i.abbreviations for i in mine):
-            text = drop_abbreviation_definitions(text, _FENCE)
+            text = drop_abbreviation_definitions(text, fence)
         handled = {d for i in mine for d in i.directives}
         if handled:
-            text = _site_text_directives(text, handled)
+            text = _site_text_directives(text, handled, fence)
         instance = max((i for i in mine if i.npm2yarn), key=lambda i: len(i.folder), default=None)
         return npm2yarn_tabs(text, instance.npm2yarn) if instance is not None else text
 
@@ -1153,11 +1158,11 @@ class DocusaurusSite:
 _TEXT_DIRECTIVE = re.compile(r"(?<![:\w`]):([A-Za-z][\w-]{0,60})(?:\[([^\]\n]{0,500})\])?(?:\{[^}\n]{0,500}\})?")
 
 
-def _site_text_directives(text: str, names: set[str]) -> str:
+def _site_text_directives(text: str, names: set[str], fence: re.Pattern[str] = _FENCE) -> str:
     """``text`` with each text directive named in ``names`` (remark-directive
     ``:name[label]{attributes}``) replaced by its label, outside fenced code and
     code spans; a space left before the end of a line goes with it."""
-    fences = FenceTracker(_FENCE)
+    fences = FenceTracker(fence)
     out: list[str] = []
     for line in text.split("\n"):
         if fences.in_code(line) or ":" not in line:
