@@ -288,6 +288,36 @@ def test_leading_slash_is_the_source_directory(tmp_path: Path) -> None:
     assert site.resolve_asset("https://cdn.example.org/x.png", page_rel="source/a/b.rst").url
 
 
+def test_language_specific_figure_replaces_the_image_when_it_exists(tmp_path: Path) -> None:
+    """Sphinx shows ``img/a.de.png`` for ``.. image:: img/a.png`` when ``language = "de"``
+    and that file exists (``figure_language_filename``, default ``{root}.{language}{ext}``;
+    ``language`` unset is ``"en"``); the image's own file otherwise. Not for an include or a PDF."""
+    for rel in ("src/img/a.png", "src/img/a.de.png", "src/img/b.png", "src/img/c.png", "src/img/c.en.png",
+                "src/loc/de/d.png", "src/img/d.png", "src/part.rst", "src/part.de.rst", "src/guide.pdf",
+                "src/guide.de.pdf"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x")
+    (tmp_path / "src" / "conf.py").write_text('language = "de"\n')
+    site = SphinxSite(tmp_path, "src/conf.py")
+    assert site.resolve_asset("img/a.png", page_rel="src/index.rst").rel_path == "src/img/a.de.png"
+    assert site.resolve_asset("/img/a.png", page_rel="src/guide/p.rst").rel_path == "src/img/a.de.png"
+    assert site.resolve_asset("../img/a.png", page_rel="src/guide/p.rst").rel_path == "src/img/a.de.png"
+    assert site.resolve_asset("img/b.png", page_rel="src/index.rst").rel_path == "src/img/b.png"
+    assert site.resolve_asset("part.rst", page_rel="src/index.rst").rel_path == "src/part.rst"
+    assert site.resolve_asset("guide.pdf", page_rel="src/index.rst").rel_path == "src/guide.pdf"  # a :download:
+    (tmp_path / "src" / "conf.py").write_text("language = None\n")
+    assert SphinxSite(tmp_path, "src/conf.py").resolve_asset("img/c.png", page_rel="src/index.rst").rel_path \
+        == "src/img/c.en.png"
+    (tmp_path / "src" / "conf.py").write_text(
+        "language = 'de'\nfigure_language_filename = '/loc/{language}/{basename}{ext}'\n")
+    site = SphinxSite(tmp_path, "src/conf.py")
+    assert site.resolve_asset("img/d.png", page_rel="src/index.rst").rel_path == "src/loc/de/d.png"
+    assert site.resolve_asset("img/b.png", page_rel="src/index.rst").rel_path == "src/img/b.png"
+    (tmp_path / "src" / "conf.py").write_text("language = 'de'\nfigure_language_filename = '{nokey}{ext}'\n")
+    assert SphinxSite(tmp_path, "src/conf.py").resolve_asset("img/a.png", page_rel="src/index.rst").rel_path \
+        == "src/img/a.png"
+
+
 def test_rst_prolog_and_epilog_wrap_rst_pages_only(tmp_path: Path) -> None:
     (tmp_path / "conf.py").write_text("rst_prolog = 'PRO'\nrst_epilog = 'EPI'\nextensions = ['myst_parser']\n")
     site = SphinxSite(tmp_path, "conf.py")

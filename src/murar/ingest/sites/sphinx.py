@@ -71,6 +71,10 @@ _LABEL_DEF = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$|^[ \t]*:?(?:la
 _ASSET_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".ico",
                ".mp4", ".webm", ".ogg", ".mov", ".pdf", ".css", ".js", ".woff", ".woff2", ".ttf",
                ".vtt", ".srt", ".csv", ".json", ".zip"}
+# picture suffixes an HTML page shows (figure_language_filename applies to image nodes; a :download:
+# of a PDF is never localized)
+_IMAGE_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".svgz", ".webp", ".avif", ".bmp",
+                         ".tif", ".tiff", ".ico"})
 # Sphinx's own exclusions (sphinx.project.EXCLUDE_PATHS) plus build output
 _DEFAULT_EXCLUDES = ("**/_sources", ".#*", "**/.#*", "*.lproj/**", "_build", "_build/**",
                      "**/.ipynb_checkpoints", "**/.ipynb_checkpoints/**", "Thumbs.db", ".DS_Store")
@@ -1550,6 +1554,12 @@ class SphinxSite:
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         page_rel = self._built_rel(page_rel)
         link = link.strip()
+        localized = self._language_figure(link, page_rel)
+        if localized is not None:
+            return localized
+        return self._resolve_built(link, page_rel)
+
+    def _resolve_built(self, link: str, page_rel: str) -> ResolvedLink:
         if link.startswith("/") and not link.startswith("//"):
             # Sphinx: a leading "/" is the source directory
             return resolve_link(link.lstrip("/"), page_rel=self._src + "index", root=self._root)
@@ -1557,6 +1567,35 @@ class SphinxSite:
         if res.rel_path is None or (self._root / res.rel_path).exists():
             return res
         return self._copied_file(link, page_rel) or res
+
+    def _language_figure(self, link: str, page_rel: str) -> ResolvedLink | None:
+        """The language-specific picture Sphinx shows instead of an image's file: the
+        image path formatted with ``figure_language_filename`` (default
+        ``{root}.{language}{ext}``: ``img/a.png`` -> ``img/a.de.png``; also ``{path}``,
+        ``{basename}``, ``{docpath}``), used when that file exists
+        (``sphinx.util.i18n.search_image_for_language``, applied to every image node;
+        ``language`` ``None`` is ``"en"`` since Sphinx 5). Only a local link to a
+        picture file (by its suffix); ``None`` otherwise or when no such file exists."""
+        if not link or is_remote(link) or link.startswith("//") or any(c in link for c in "?#*"):
+            return None
+        root, ext = posixpath.splitext(link)
+        if ext.lower() not in _IMAGE_EXTS:
+            return None
+        fmt = self.conf.values.get("figure_language_filename", "{root}.{language}{ext}")
+        if not isinstance(fmt, str) or not fmt:
+            return None
+        inner = self._in_src(page_rel) or ""
+        dirname, docpath = posixpath.dirname(root), posixpath.dirname(inner)
+        try:
+            translated = fmt.format(root=root, ext=ext, path=dirname and dirname + "/",
+                                    basename=posixpath.basename(root), docpath=docpath and docpath + "/",
+                                    language=self.conf.language or "en")
+        except (KeyError, IndexError, ValueError, AttributeError):  # a format Sphinx refuses too
+            return None
+        if translated == link:
+            return None
+        res = self._resolve_built(translated, page_rel)
+        return res if res.rel_path is not None and (self._root / res.rel_path).is_file() else None
 
     def _copied_file(self, link: str, page_rel: str) -> ResolvedLink | None:
         """The file a relative link that names no source file reaches in the built site
