@@ -288,6 +288,37 @@ def test_leading_slash_is_the_source_directory(tmp_path: Path) -> None:
     assert site.resolve_asset("https://cdn.example.org/x.png", page_rel="source/a/b.rst").url
 
 
+def test_multiproject_each_project_folder_is_its_source_directory(tmp_path: Path) -> None:
+    """sphinx-multiproject builds each project of ``multiproject_projects`` from its folder
+    (``path``, default the key, relative to conf.py's folder) as Sphinx's source directory:
+    a leading ``/`` and document names are that folder's; a file in no project's folder
+    is no page. Without the extension the setting means nothing."""
+    for rel in ("docs/user/index.rst", "docs/user/guide/a.rst", "docs/user/_static/img/x.png",
+                "docs/developer/index.rst", "docs/developer/_static/img/y.png", "docs/README.rst",
+                "docs/_static/img/x.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("T\n=\n")
+    conf = ("extensions = ['multiproject', 'sphinx_design']\n"
+            "multiproject_projects = {'user': {'use_config_file': False}, 'dev': {'path': 'developer'},\n"
+            "                         'abs': {'path': '/etc'}, 'up': {'path': '../..'}}\n")
+    (tmp_path / "docs" / "conf.py").write_text(conf)
+    site = SphinxSite(tmp_path, "docs/conf.py")
+    assert site.resolve_asset("/_static/img/x.png", page_rel="docs/user/guide/a.rst").rel_path \
+        == "docs/user/_static/img/x.png"
+    assert site.resolve_asset("/_static/img/y.png", page_rel="docs/developer/index.rst").rel_path \
+        == "docs/developer/_static/img/y.png"
+    assert site.docname("docs/user/guide/a.rst") == "guide/a"
+    assert site.docname("docs/developer/index.rst") == "index"
+    assert site.classify("docs/user/guide/a.rst").role is FileRole.PAGE
+    assert site.classify("docs/developer/index.rst").role is FileRole.PAGE
+    assert site.classify("docs/README.rst").role is FileRole.EXCLUDED
+    (tmp_path / "docs" / "conf.py").write_text(conf.replace("'multiproject', ", ""))
+    plain = SphinxSite(tmp_path, "docs/conf.py")
+    assert plain.resolve_asset("/_static/img/x.png", page_rel="docs/user/guide/a.rst").rel_path \
+        == "docs/_static/img/x.png"
+    assert plain.classify("docs/README.rst").role is FileRole.PAGE
+
+
 def test_language_specific_figure_replaces_the_image_when_it_exists(tmp_path: Path) -> None:
     """Sphinx shows ``img/a.de.png`` for ``.. image:: img/a.png`` when ``language = "de"``
     and that file exists (``figure_language_filename``, default ``{root}.{language}{ext}``;

@@ -1041,6 +1041,7 @@ class SphinxSite:
         self._excludes: list[str] | None = None
         self._xrefs: XrefIndex | None = None
         self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
+        self._project_dirs: tuple[str, ...] | None = None
         self._label_sources: dict[str, str] | None = None
         self._gallery_ignore = re.compile(r"__init__\.py")
         self._gallery_bytes_left = 64_000_000
@@ -1134,10 +1135,48 @@ class SphinxSite:
                    for d in (*conf.html_static_path, *conf.html_extra_path) if d.strip("/") not in ("", "."))
 
     def _in_src(self, rel: str) -> str | None:
-        """``rel`` relative to the source directory, or ``None`` outside it."""
-        if not self._src:
+        """``rel`` relative to the source directory (its project's, with sphinx-multiproject),
+        or ``None`` outside it."""
+        src = self._src_of(rel)
+        if src is None:
+            return None
+        if not src:
             return rel
-        return rel[len(self._src):] if rel.startswith(self._src) else None
+        return rel[len(src):] if rel.startswith(src) else None
+
+    def _projects(self) -> tuple[str, ...]:
+        """The source directories of sphinx-multiproject's projects (``multiproject_projects``,
+        https://sphinx-multiproject.readthedocs.io/page/configuration.html): each project is
+        built from the folder its ``path`` names (default: its key), relative to conf.py's
+        folder, which replaces Sphinx's source directory (``app.srcdir``) for that build;
+        Read the Docs builds each project as a site of its own, so every project's folder is
+        read, each as its own source directory. Folders outside the root, absolute paths and
+        a ``path`` that is no string are left out; ``()`` without the extension."""
+        if self._project_dirs is None:
+            found: list[str] = []
+            projects = self.conf.values.get("multiproject_projects")
+            if "multiproject" in self.conf.extensions and isinstance(projects, dict):
+                for key, opts in list(projects.items())[:100]:
+                    path = opts.get("path", key) if isinstance(opts, dict) else key
+                    if not isinstance(path, str) or not path.strip() or path.startswith(("/", "\\")) \
+                            or PurePosixPath(path).is_absolute() or ":" in path:
+                        continue
+                    rel = join_rel((self._confdir or "") + path.strip().strip("/"), ".")
+                    if rel in ("", ".") or rel.startswith("..") or checked_rel(self._root, rel).rel_path is None:
+                        continue
+                    found.append(rel.rstrip("/") + "/")
+            # the longest folder first: a project nested in another's folder is its own
+            self._project_dirs = tuple(sorted(dict.fromkeys(found), key=len, reverse=True))
+        return self._project_dirs
+
+    def _src_of(self, rel: str) -> str | None:
+        """The source directory ``rel`` is built from (``""``: the root): with
+        sphinx-multiproject the project folder holding it (``None`` in none of them),
+        else the source directory."""
+        projects = self._projects()
+        if not projects:
+            return self._src
+        return next((p for p in projects if rel.startswith(p)), None)
 
     def _excluded(self, src_rel: str) -> bool:
         if self._excludes is None:
@@ -1174,9 +1213,10 @@ class SphinxSite:
             target = (m.group(1) or m.group(2) or "").strip()
             if not target or target.startswith("<"):
                 continue
-            res = self.resolve_include(target, page_rel=f"{self._src}index.rst")
-            if res.rel_path:
-                found.add(res.rel_path)
+            for src in self._projects() or (self._src,):
+                res = self.resolve_include(target, page_rel=f"{src}index.rst")
+                if res.rel_path:
+                    found.add(res.rel_path)
         return frozenset(found)
 
     # -------------------------------------------------------- cross-references
@@ -1562,7 +1602,9 @@ class SphinxSite:
     def _resolve_built(self, link: str, page_rel: str) -> ResolvedLink:
         if link.startswith("/") and not link.startswith("//"):
             # Sphinx: a leading "/" is the source directory
-            return resolve_link(link.lstrip("/"), page_rel=self._src + "index", root=self._root)
+            src = self._src_of(page_rel)
+            return resolve_link(link.lstrip("/"), page_rel=(self._src if src is None else src) + "index",
+                                root=self._root)
         res = resolve_link(link, page_rel=page_rel, root=self._root)
         if res.rel_path is None or (self._root / res.rel_path).exists():
             return res
