@@ -15,6 +15,12 @@ minus ``exclude_patterns``. Link rules used here:
 - Files pulled in by ``.. include::`` (or MyST ``{include}``) are content of
   the pages that include them, not pages of their own (murar's rule, see
   DESIGN.md), whatever their suffix.
+- An image shows its language-specific file when that exists
+  (``figure_language_filename``, default ``{root}.{language}{ext}``:
+  ``img/a.png`` -> ``img/a.de.png`` with ``language = "de"``).
+- With sphinx-multiproject, each project of ``multiproject_projects`` is built
+  from its own folder (``path``, default its key, relative to conf.py's folder):
+  a leading ``/`` and document names are that folder's.
 
 ``conf.py`` is Python; it is never executed. :func:`read_conf` evaluates only
 top-level assignments whose value is a literal (``ast.literal_eval``), so a
