@@ -317,6 +317,20 @@ def test_multiproject_each_project_folder_is_its_source_directory(tmp_path: Path
     assert plain.resolve_asset("/_static/img/x.png", page_rel="docs/user/guide/a.rst").rel_path \
         == "docs/_static/img/x.png"
     assert plain.classify("docs/README.rst").role is FileRole.PAGE
+    # a project built from conf.py's own folder ("path": "."): the other projects' folders are theirs
+    (tmp_path / "docs" / "conf.py").write_text(
+        "extensions = ['multiproject']\nmultiproject_projects = {'main': {'path': '.'}, 'user': {}}\n")
+    mixed = SphinxSite(tmp_path, "docs/conf.py")
+    assert mixed.classify("docs/README.rst").role is FileRole.PAGE
+    assert mixed.docname("docs/user/guide/a.rst") == "guide/a"
+    assert mixed.resolve_asset("/_static/img/x.png", page_rel="docs/README.rst").rel_path == "docs/_static/img/x.png"
+    # the same with conf.py at the root
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['multiproject']\nmultiproject_projects = {'main': {'path': '.'}, 'docs/user': {}}\n")
+    at_root = SphinxSite(tmp_path, "conf.py")
+    assert at_root.classify("docs/README.rst").role is FileRole.PAGE
+    assert at_root.docname("docs/README.rst") == "docs/README"
+    assert at_root.docname("docs/user/guide/a.rst") == "guide/a"
 
 
 def test_language_specific_figure_replaces_the_image_when_it_exists(tmp_path: Path) -> None:

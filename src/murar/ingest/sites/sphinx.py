@@ -1168,7 +1168,10 @@ class SphinxSite:
                             or PurePosixPath(path).is_absolute() or ":" in path:
                         continue
                     rel = join_rel((self._confdir or "") + path.strip().strip("/"), ".")
-                    if rel in ("", ".") or rel.startswith("..") or checked_rel(self._root, rel).rel_path is None:
+                    if rel in ("", "."):  # conf.py's own folder
+                        found.append(self._confdir)
+                        continue
+                    if rel.startswith("..") or checked_rel(self._root, rel).rel_path is None:
                         continue
                     found.append(rel.rstrip("/") + "/")
             # the longest folder first: a project nested in another's folder is its own
