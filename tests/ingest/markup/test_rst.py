@@ -1796,3 +1796,30 @@ Interpolation
     doc = convert_rst(tmp_path / "a.rst", site=site)
     assert "Challenge: Set the cell size." in doc.sections[0].text
     assert "hard" not in doc.sections[0].text
+
+
+def test_sphinxemoji_codes_are_emoji_not_their_names(tmp_path: Path) -> None:
+    """sphinxemoji: ``|:tada:|`` is the emoji, not docutils' undefined-substitution text
+    ("tada:"); a picture leaves the text, a value-stating emoji (a plus sign, a check
+    mark) reads as its character; a code the page defines keeps its definition; a code
+    in a literal block stays; without the extension the reference is left as before."""
+    page = """\
+Tutorial
+========
+
+You created your first project! |:tada:| Click the |:heavy_plus_sign:| button, then |:white_check_mark:|.
+Own |:custom:| code.
+
+.. |:custom:| replace:: CUSTOM
+
+::
+
+   literal |:tada:|
+"""
+    site = _project(tmp_path, {"t.rst": page}, conf="extensions = ['sphinxemoji.sphinxemoji']\n")
+    text = convert_rst(tmp_path / "t.rst", site=site).sections[0].text
+    assert "tada" not in text.replace("literal |:tada:|", "") and "heavy_plus_sign" not in text
+    assert "first project! Click the \u2795 button, then \u2705." in " ".join(text.split())
+    assert "Own CUSTOM code." in text and "literal |:tada:|" in text
+    site = _project(tmp_path, {"t.rst": page}, conf="extensions = []\n")
+    assert "tada:" in convert_rst(tmp_path / "t.rst", site=site).sections[0].text

@@ -288,6 +288,81 @@ def test_leading_slash_is_the_source_directory(tmp_path: Path) -> None:
     assert site.resolve_asset("https://cdn.example.org/x.png", page_rel="source/a/b.rst").url
 
 
+def test_multiproject_each_project_folder_is_its_source_directory(tmp_path: Path) -> None:
+    """sphinx-multiproject builds each project of ``multiproject_projects`` from its folder
+    (``path``, default the key, relative to conf.py's folder) as Sphinx's source directory:
+    a leading ``/`` and document names are that folder's; a file in no project's folder
+    is no page. Without the extension the setting means nothing."""
+    for rel in ("docs/user/index.rst", "docs/user/guide/a.rst", "docs/user/_static/img/x.png",
+                "docs/developer/index.rst", "docs/developer/_static/img/y.png", "docs/README.rst",
+                "docs/_static/img/x.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("T\n=\n")
+    conf = ("extensions = ['multiproject', 'sphinx_design']\n"
+            "multiproject_projects = {'user': {'use_config_file': False}, 'dev': {'path': 'developer'},\n"
+            "                         'abs': {'path': '/etc'}, 'up': {'path': '../..'}}\n")
+    (tmp_path / "docs" / "conf.py").write_text(conf)
+    site = SphinxSite(tmp_path, "docs/conf.py")
+    assert site.resolve_asset("/_static/img/x.png", page_rel="docs/user/guide/a.rst").rel_path \
+        == "docs/user/_static/img/x.png"
+    assert site.resolve_asset("/_static/img/y.png", page_rel="docs/developer/index.rst").rel_path \
+        == "docs/developer/_static/img/y.png"
+    assert site.docname("docs/user/guide/a.rst") == "guide/a"
+    assert site.docname("docs/developer/index.rst") == "index"
+    assert site.classify("docs/user/guide/a.rst").role is FileRole.PAGE
+    assert site.classify("docs/developer/index.rst").role is FileRole.PAGE
+    assert site.classify("docs/README.rst").role is FileRole.EXCLUDED
+    (tmp_path / "docs" / "conf.py").write_text(conf.replace("'multiproject', ", ""))
+    plain = SphinxSite(tmp_path, "docs/conf.py")
+    assert plain.resolve_asset("/_static/img/x.png", page_rel="docs/user/guide/a.rst").rel_path \
+        == "docs/_static/img/x.png"
+    assert plain.classify("docs/README.rst").role is FileRole.PAGE
+    # a project built from conf.py's own folder ("path": "."): the other projects' folders are theirs
+    (tmp_path / "docs" / "conf.py").write_text(
+        "extensions = ['multiproject']\nmultiproject_projects = {'main': {'path': '.'}, 'user': {}}\n")
+    mixed = SphinxSite(tmp_path, "docs/conf.py")
+    assert mixed.classify("docs/README.rst").role is FileRole.PAGE
+    assert mixed.docname("docs/user/guide/a.rst") == "guide/a"
+    assert mixed.resolve_asset("/_static/img/x.png", page_rel="docs/README.rst").rel_path == "docs/_static/img/x.png"
+    # the same with conf.py at the root
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['multiproject']\nmultiproject_projects = {'main': {'path': '.'}, 'docs/user': {}}\n")
+    at_root = SphinxSite(tmp_path, "conf.py")
+    assert at_root.classify("docs/README.rst").role is FileRole.PAGE
+    assert at_root.docname("docs/README.rst") == "docs/README"
+    assert at_root.docname("docs/user/guide/a.rst") == "guide/a"
+
+
+def test_language_specific_figure_replaces_the_image_when_it_exists(tmp_path: Path) -> None:
+    """Sphinx shows ``img/a.de.png`` for ``.. image:: img/a.png`` when ``language = "de"``
+    and that file exists (``figure_language_filename``, default ``{root}.{language}{ext}``;
+    ``language`` unset is ``"en"``); the image's own file otherwise. Not for an include or a PDF."""
+    for rel in ("src/img/a.png", "src/img/a.de.png", "src/img/b.png", "src/img/c.png", "src/img/c.en.png",
+                "src/loc/de/d.png", "src/img/d.png", "src/part.rst", "src/part.de.rst", "src/guide.pdf",
+                "src/guide.de.pdf"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x")
+    (tmp_path / "src" / "conf.py").write_text('language = "de"\n')
+    site = SphinxSite(tmp_path, "src/conf.py")
+    assert site.resolve_asset("img/a.png", page_rel="src/index.rst").rel_path == "src/img/a.de.png"
+    assert site.resolve_asset("/img/a.png", page_rel="src/guide/p.rst").rel_path == "src/img/a.de.png"
+    assert site.resolve_asset("../img/a.png", page_rel="src/guide/p.rst").rel_path == "src/img/a.de.png"
+    assert site.resolve_asset("img/b.png", page_rel="src/index.rst").rel_path == "src/img/b.png"
+    assert site.resolve_asset("part.rst", page_rel="src/index.rst").rel_path == "src/part.rst"
+    assert site.resolve_asset("guide.pdf", page_rel="src/index.rst").rel_path == "src/guide.pdf"  # a :download:
+    (tmp_path / "src" / "conf.py").write_text("language = None\n")
+    assert SphinxSite(tmp_path, "src/conf.py").resolve_asset("img/c.png", page_rel="src/index.rst").rel_path \
+        == "src/img/c.en.png"
+    (tmp_path / "src" / "conf.py").write_text(
+        "language = 'de'\nfigure_language_filename = '/loc/{language}/{basename}{ext}'\n")
+    site = SphinxSite(tmp_path, "src/conf.py")
+    assert site.resolve_asset("img/d.png", page_rel="src/index.rst").rel_path == "src/loc/de/d.png"
+    assert site.resolve_asset("img/b.png", page_rel="src/index.rst").rel_path == "src/img/b.png"
+    (tmp_path / "src" / "conf.py").write_text("language = 'de'\nfigure_language_filename = '{nokey}{ext}'\n")
+    assert SphinxSite(tmp_path, "src/conf.py").resolve_asset("img/a.png", page_rel="src/index.rst").rel_path \
+        == "src/img/a.png"
+
+
 def test_rst_prolog_and_epilog_wrap_rst_pages_only(tmp_path: Path) -> None:
     (tmp_path / "conf.py").write_text("rst_prolog = 'PRO'\nrst_epilog = 'EPI'\nextensions = ['myst_parser']\n")
     site = SphinxSite(tmp_path, "conf.py")

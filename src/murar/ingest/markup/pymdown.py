@@ -118,7 +118,7 @@ _EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1|
 #: emoji that state a value (a check mark, a cross, a warning sign, a status dot): their character, the alt
 #: text pymdownx.emoji writes on the picture (Twemoji ``unicode_alt``); a support matrix of ✅ and ❌ cells
 #: read empty without them
-_VALUE_EMOJI = {"white_check_mark": "\u2705", "heavy_check_mark": "\u2714\ufe0f",
+VALUE_EMOJI = {"white_check_mark": "\u2705", "heavy_check_mark": "\u2714\ufe0f",
                 "ballot_box_with_check": "\u2611\ufe0f", "x": "\u274c", "negative_squared_cross_mark": "\u274e",
                 "heavy_multiplication_x": "\u2716\ufe0f", "warning": "\u26a0\ufe0f", "no_entry": "\u26d4",
                 "no_entry_sign": "\U0001f6ab", "question": "\u2753", "grey_question": "\u2754",
@@ -1346,9 +1346,9 @@ def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
 
 def _emoji_text(match: re.Match[str]) -> str:
     """What an emoji shortcode (with the space :data:`_EMOJI_SPACED` took beside it) leaves in the
-    text: an emoji that states a value its character (:data:`_VALUE_EMOJI`), the others nothing."""
+    text: an emoji that states a value its character (:data:`VALUE_EMOJI`), the others nothing."""
     found = _EMOJI.search(match.group(0))
-    char = _VALUE_EMOJI.get(found.group(0)[1:].partition(":")[0]) if found else None
+    char = VALUE_EMOJI.get(found.group(0)[1:].partition(":")[0]) if found else None
     if found is None or char is None:
         return ""
     return match.group(0)[:found.start()] + char + match.group(0)[found.end():]

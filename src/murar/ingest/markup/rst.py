@@ -36,7 +36,9 @@ signature kept as written), ``extlinks`` roles show their caption
 (https://www.sphinx-doc.org/en/master/usage/domains/index.html), and
 ``|version|``, ``|release|`` and ``|today|`` read conf.py's values unless the
 page defines them (Sphinx's default substitutions,
-https://www.sphinx-doc.org/en/master/usage/restructuredtext/roles.html#substitutions). A directive or role found nowhere
+https://www.sphinx-doc.org/en/master/usage/restructuredtext/roles.html#substitutions); with
+sphinxemoji a ``|:tada:|`` code is an emoji, which leaves the text unless it states a
+value (a check mark: its character). A directive or role found nowhere
 in these tables gets the generic handler too, with a warning, so unknown
 extension markup never errors and never leaks into the text. docutils
 messages become page warnings, never stderr.
@@ -300,6 +302,34 @@ class _DefaultSubstitutions(Transform):  # type: ignore[misc]
             self.document.note_substitution_def(definition, name)
 
 
+# a sphinxemoji code: the name of an emoji between colons (``|:tada:|``, ``|:+1:|``)
+_EMOJI_CODE = re.compile(r":[a-z0-9_+-]{1,60}:")
+
+
+class _EmojiSubstitutions(Transform):  # type: ignore[misc]
+    """sphinxemoji (https://sphinxemojicodes.readthedocs.io): with the extension, a
+    ``|:tada:|`` reference the document does not define itself is that emoji (its
+    ``EmojiSubstitutions`` transform, priority 211, before docutils resolves substitutions).
+    An emoji is a picture, not words: it leaves the text, as pymdownx.emoji's do
+    (:mod:`murar.ingest.markup.pymdown`), except one that states a value (a check mark,
+    a cross, a plus sign), which reads as its character; never docutils' error text."""
+
+    default_priority = 211
+
+    def apply(self, **kwargs: Any) -> None:
+        from murar.ingest.markup.pymdown import VALUE_EMOJI
+
+        ctx = getattr(self.document.settings, "murar_context", None)
+        if not isinstance(ctx, _Context) or "sphinxemoji.sphinxemoji" not in ctx.extensions:
+            return
+        for ref in list(self.document.findall(nodes.substitution_reference)):
+            name = str(ref.get("refname", ""))
+            if not _EMOJI_CODE.fullmatch(name) or name in self.document.substitution_defs:
+                continue
+            char = VALUE_EMOJI.get(name[1:-1], "")
+            ref.replace_self(nodes.inline(ref.rawsource, char, classes=["emoji"]))
+
+
 class _GlobalCitations(Transform):  # type: ignore[misc]  # docutils ships no types
     """Under Sphinx settings a citation is global: ``[Kane1985]_`` may cite the
     ``.. [Kane1985]`` of another document of the project (sphinx/domains/citation.py:
@@ -320,10 +350,11 @@ class _GlobalCitations(Transform):  # type: ignore[misc]  # docutils ships no ty
 
 
 class _Reader(_StandaloneReader):  # type: ignore[misc]
-    """docutils' standalone reader plus :class:`_DefaultSubstitutions` and :class:`_GlobalCitations`."""
+    """docutils' standalone reader plus :class:`_DefaultSubstitutions`, :class:`_EmojiSubstitutions`
+    and :class:`_GlobalCitations`."""
 
     def get_transforms(self) -> list[type[Transform]]:
-        return [*super().get_transforms(), _DefaultSubstitutions, _GlobalCitations]
+        return [*super().get_transforms(), _DefaultSubstitutions, _EmojiSubstitutions, _GlobalCitations]
 
 
 def _ctx(directive: Directive) -> _Context:

@@ -15,6 +15,12 @@ minus ``exclude_patterns``. Link rules used here:
 - Files pulled in by ``.. include::`` (or MyST ``{include}``) are content of
   the pages that include them, not pages of their own (murar's rule, see
   DESIGN.md), whatever their suffix.
+- An image shows its language-specific file when that exists
+  (``figure_language_filename``, default ``{root}.{language}{ext}``:
+  ``img/a.png`` -> ``img/a.de.png`` with ``language = "de"``).
+- With sphinx-multiproject, each project of ``multiproject_projects`` is built
+  from its own folder (``path``, default its key, relative to conf.py's folder):
+  a leading ``/`` and document names are that folder's.
 
 ``conf.py`` is Python; it is never executed. :func:`read_conf` evaluates only
 top-level assignments whose value is a literal (``ast.literal_eval``), so a
@@ -71,6 +77,10 @@ _LABEL_DEF = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$|^[ \t]*:?(?:la
 _ASSET_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".ico",
                ".mp4", ".webm", ".ogg", ".mov", ".pdf", ".css", ".js", ".woff", ".woff2", ".ttf",
                ".vtt", ".srt", ".csv", ".json", ".zip"}
+# picture suffixes an HTML page shows (figure_language_filename applies to image nodes; a :download:
+# of a PDF is never localized)
+_IMAGE_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".svgz", ".webp", ".avif", ".bmp",
+                         ".tif", ".tiff", ".ico"})
 # Sphinx's own exclusions (sphinx.project.EXCLUDE_PATHS) plus build output
 _DEFAULT_EXCLUDES = ("**/_sources", ".#*", "**/.#*", "*.lproj/**", "_build", "_build/**",
                      "**/.ipynb_checkpoints", "**/.ipynb_checkpoints/**", "Thumbs.db", ".DS_Store")
@@ -1037,6 +1047,7 @@ class SphinxSite:
         self._excludes: list[str] | None = None
         self._xrefs: XrefIndex | None = None
         self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
+        self._project_dirs: tuple[str, ...] | None = None
         self._label_sources: dict[str, str] | None = None
         self._gallery_ignore = re.compile(r"__init__\.py")
         self._gallery_bytes_left = 64_000_000
@@ -1130,10 +1141,51 @@ class SphinxSite:
                    for d in (*conf.html_static_path, *conf.html_extra_path) if d.strip("/") not in ("", "."))
 
     def _in_src(self, rel: str) -> str | None:
-        """``rel`` relative to the source directory, or ``None`` outside it."""
-        if not self._src:
+        """``rel`` relative to the source directory (its project's, with sphinx-multiproject),
+        or ``None`` outside it."""
+        src = self._src_of(rel)
+        if src is None:
+            return None
+        if not src:
             return rel
-        return rel[len(self._src):] if rel.startswith(self._src) else None
+        return rel[len(src):] if rel.startswith(src) else None
+
+    def _projects(self) -> tuple[str, ...]:
+        """The source directories of sphinx-multiproject's projects (``multiproject_projects``,
+        https://sphinx-multiproject.readthedocs.io/page/configuration.html): each project is
+        built from the folder its ``path`` names (default: its key), relative to conf.py's
+        folder, which replaces Sphinx's source directory (``app.srcdir``) for that build;
+        Read the Docs builds each project as a site of its own, so every project's folder is
+        read, each as its own source directory. Folders outside the root, absolute paths and
+        a ``path`` that is no string are left out; ``()`` without the extension."""
+        if self._project_dirs is None:
+            found: list[str] = []
+            projects = self.conf.values.get("multiproject_projects")
+            if "multiproject" in self.conf.extensions and isinstance(projects, dict):
+                for key, opts in list(projects.items())[:100]:
+                    path = opts.get("path", key) if isinstance(opts, dict) else key
+                    if not isinstance(path, str) or not path.strip() or path.startswith(("/", "\\")) \
+                            or PurePosixPath(path).is_absolute() or ":" in path:
+                        continue
+                    rel = join_rel((self._confdir or "") + path.strip().strip("/"), ".")
+                    if rel in ("", "."):  # conf.py's own folder
+                        found.append(self._confdir)
+                        continue
+                    if rel.startswith("..") or checked_rel(self._root, rel).rel_path is None:
+                        continue
+                    found.append(rel.rstrip("/") + "/")
+            # the longest folder first: a project nested in another's folder is its own
+            self._project_dirs = tuple(sorted(dict.fromkeys(found), key=len, reverse=True))
+        return self._project_dirs
+
+    def _src_of(self, rel: str) -> str | None:
+        """The source directory ``rel`` is built from (``""``: the root): with
+        sphinx-multiproject the project folder holding it (``None`` in none of them),
+        else the source directory."""
+        projects = self._projects()
+        if not projects:
+            return self._src
+        return next((p for p in projects if rel.startswith(p)), None)
 
     def _excluded(self, src_rel: str) -> bool:
         if self._excludes is None:
@@ -1170,9 +1222,10 @@ class SphinxSite:
             target = (m.group(1) or m.group(2) or "").strip()
             if not target or target.startswith("<"):
                 continue
-            res = self.resolve_include(target, page_rel=f"{self._src}index.rst")
-            if res.rel_path:
-                found.add(res.rel_path)
+            for src in self._projects() or (self._src,):
+                res = self.resolve_include(target, page_rel=f"{src}index.rst")
+                if res.rel_path:
+                    found.add(res.rel_path)
         return frozenset(found)
 
     # -------------------------------------------------------- cross-references
@@ -1550,13 +1603,50 @@ class SphinxSite:
     def resolve_asset(self, link: str, *, page_rel: str) -> ResolvedLink:
         page_rel = self._built_rel(page_rel)
         link = link.strip()
+        localized = self._language_figure(link, page_rel)
+        if localized is not None:
+            return localized
+        return self._resolve_built(link, page_rel)
+
+    def _resolve_built(self, link: str, page_rel: str) -> ResolvedLink:
         if link.startswith("/") and not link.startswith("//"):
             # Sphinx: a leading "/" is the source directory
-            return resolve_link(link.lstrip("/"), page_rel=self._src + "index", root=self._root)
+            src = self._src_of(page_rel)
+            return resolve_link(link.lstrip("/"), page_rel=(self._src if src is None else src) + "index",
+                                root=self._root)
         res = resolve_link(link, page_rel=page_rel, root=self._root)
         if res.rel_path is None or (self._root / res.rel_path).exists():
             return res
         return self._copied_file(link, page_rel) or res
+
+    def _language_figure(self, link: str, page_rel: str) -> ResolvedLink | None:
+        """The language-specific picture Sphinx shows instead of an image's file: the
+        image path formatted with ``figure_language_filename`` (default
+        ``{root}.{language}{ext}``: ``img/a.png`` -> ``img/a.de.png``; also ``{path}``,
+        ``{basename}``, ``{docpath}``), used when that file exists
+        (``sphinx.util.i18n.search_image_for_language``, applied to every image node;
+        ``language`` ``None`` is ``"en"`` since Sphinx 5). Only a local link to a
+        picture file (by its suffix); ``None`` otherwise or when no such file exists."""
+        if not link or is_remote(link) or link.startswith("//") or any(c in link for c in "?#*"):
+            return None
+        root, ext = posixpath.splitext(link)
+        if ext.lower() not in _IMAGE_EXTS:
+            return None
+        fmt = self.conf.values.get("figure_language_filename", "{root}.{language}{ext}")
+        if not isinstance(fmt, str) or not fmt:
+            return None
+        inner = self._in_src(page_rel) or ""
+        dirname, docpath = posixpath.dirname(root), posixpath.dirname(inner)
+        try:
+            translated = fmt.format(root=root, ext=ext, path=dirname and dirname + "/",
+                                    basename=posixpath.basename(root), docpath=docpath and docpath + "/",
+                                    language=self.conf.language or "en")
+        except (KeyError, IndexError, ValueError, AttributeError):  # a format Sphinx refuses too
+            return None
+        if translated == link:
+            return None
+        res = self._resolve_built(translated, page_rel)
+        return res if res.rel_path is not None and (self._root / res.rel_path).is_file() else None
 
     def _copied_file(self, link: str, page_rel: str) -> ResolvedLink | None:
         """The file a relative link that names no source file reaches in the built site
