@@ -531,6 +531,51 @@ Pass them after the command.
     assert "The CLI flags: Pass them after the command." in text
 
 
+def test_mystmd_admonition_title_from_its_opening_heading_or_bold_line(tmp_path: Path) -> None:
+    # mystmd: a kind with no title argument takes a heading or an all-bold paragraph opening its
+    # body as its title (myst-transforms admonitionHeadersTransform, "Admonition Titles" in the
+    # MyST guide); the heading is no heading of the page. It read as a section "Coming from
+    # Sphinx?" that took the page's next headings under it (the MyST guide's landing page)
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text("""\
+---
+title: Tools
+---
+
+## Start
+
+:::{seealso}
+:class: dropdown
+
+# Coming from Sphinx?
+
+Read the background page.
+:::
+
+:::{note}
+**Looking for the old docs?**
+
+They moved.
+:::
+
+:::{tip}
+**Bold** start, then words.
+:::
+
+## Goals
+
+Speed.
+""")
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "a")
+    paths = [s.heading_path for s in doc.sections]
+    assert ("Tools", "Start") in paths and ("Tools", "Goals") in paths
+    assert not [p for p in paths if "Coming from Sphinx?" in p]
+    start = next(s.text for s in doc.sections if s.heading_path == ("Tools", "Start"))
+    assert "Coming from Sphinx?: Read the background page." in start
+    assert "Looking for the old docs?: They moved." in start
+    assert "Tip: Bold start, then words." in start  # a bold run with words after it: no title
+
+
 def test_markdown_figures(tmp_path: Path) -> None:
     # myst-parser's {figure-md} (and the older ":::{figure,class} label" form): an image line, Markdown
     # or <img>, then the caption

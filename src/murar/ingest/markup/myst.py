@@ -764,6 +764,11 @@ class MystParser:
                 # mystmd: a kind's title argument replaces the kind as the title (myst-spec
                 # AdmonitionTitle: "Custom title for admonition, replaces kind as title")
                 lead = title
+            elif name in _CONTENT_ONLY and self._mystmd() and (opening := self._opening_title(body)) is not None:
+                # mystmd: with no title argument, a heading or an all-bold paragraph opening
+                # the body is the title (myst-transforms admonitionHeadersTransform; "Admonition
+                # Titles" in the MyST guide): no heading of the page
+                lead, body = opening
             else:
                 lead = label + (f" {title}" if title else "")
             if name == "todo" and not self._todo():
@@ -1102,6 +1107,29 @@ class MystParser:
                     self.b.end_paragraph()
             if panel.img_bottom:
                 self._image(panel.img_bottom, alt="", caption="")
+
+    def _opening_title(self, body: str) -> tuple[str, str] | None:
+        """The title mystmd takes from an admonition body with no title argument, and the
+        body without it: its first block when that is a heading, or a paragraph that is
+        one bold run (``**Title**``); None otherwise."""
+        tokens = self.md.parse(body, self._env())
+        if len(tokens) < 3 or not tokens[0].map:
+            return None
+        first, inline = tokens[0], tokens[1]
+        end = first.map[1] if first.map else 0
+        children = [c for c in inline.children or [] if not (c.type == "text" and not c.content.strip())]
+        if first.type == "heading_open":
+            pass
+        elif not (first.type == "paragraph_open" and len(children) >= 2 and children[0].type == "strong_open"
+                  and children[-1].type == "strong_close"
+                  and sum(c.type == "strong_open" for c in children) == 1):
+            return None
+        parts: list[str] = []
+        self._inline(inline, parts, heading=True)
+        title = clean_text("".join(parts))
+        if not title:
+            return None
+        return title, "\n".join(body.split("\n")[end:])
 
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
         """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""
