@@ -252,6 +252,25 @@ def test_mystmd_embed_shows_labelled_content_and_glossary_is_a_definition_list(
     assert doc.warnings == ["embed '#missing': no such label in the project"]
 
 
+def test_mystmd_embed_by_its_label_option(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # myst-directives embed: with no argument, the :label: option names the content shown (mystmd
+    # warns, then embeds '#label'); that option defines no label of its own. The MyST guide's
+    # "MyST Documents" tutorial embeds its install dropdown so: murar embedded nothing
+    # ("embed ''"), then, counting the option as a label (guide.md is read first), found the embed itself
+    from murar.ingest.markup.myst import convert_myst
+
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  toc:\n    - file: install.md\n    - file: guide.md\n",
+        "install.md": "# Install\n\n(install-box)=\n:::{tip}\nRun the installer twice.\n:::\n",
+        "guide.md": "# Guide\n\n```{embed}\n:label: install-box\n```\n\nThen start.\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    assert site.label_sources() == {"install-box": "install.md"}
+    doc = convert_myst(tmp_path / "guide.md", site=site, assets_dir=tmp_path / "assets")
+    assert doc.sections[0].text == "Tip: Run the installer twice.\n\nThen start."
+    assert doc.warnings == []
+
+
 def test_jupyter_book_custom_notebook_formats(tmp_path: Path, write_files: Callable[..., None]) -> None:
     # Jupyter Book 1 loads myst_nb: sphinx.config.nb_custom_formats makes jupytext text notebooks pages
     write_files(tmp_path, {

@@ -107,6 +107,8 @@ _DEFLIST_MARK = re.compile(r"^[:~][ \t]+\S")
 _FENCE_OPEN = re.compile(r"^([ \t]*)(`{3,}|:{3,}|~{3,})")
 _TARGET_LINE = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$")
 _OPTION_LABEL = re.compile(r"^[ \t]*:?(?:label|name):[ \t]+(\S{1,200})[ \t]*$")
+_LABEL_DEF = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$|^[ \t]*:?(?:label|name):[ \t]+(\S{1,200})[ \t]*$",
+                        re.MULTILINE)
 
 
 def _fence_end(lines: list[str], start: int) -> int:
@@ -121,6 +123,34 @@ def _fence_end(lines: list[str], start: int) -> int:
         if len(stripped) >= size and stripped == ch * len(stripped):
             return j + 1
     return len(lines)
+
+
+def _directive_opening(lines: list[str], i: int) -> int | None:
+    """The line of the fence opening the directive whose option line ``i`` is (a fence
+    line naming a directive, at most 40 lines up: a bare fence line closes a block)."""
+    return next((k for k in range(i - 1, max(i - 40, -1), -1)
+                 if _FENCE_OPEN.match(lines[k]) and lines[k].strip().lstrip("`:~").strip()), None)
+
+
+def _embeds_label(line: str) -> bool:
+    """True for the opening fence of an ``{embed}``: its ``:label:`` option names the content
+    it shows when it has no argument (myst-directives embed), it defines no label."""
+    m = _DIRECTIVE_INFO.match(line.strip().lstrip("`:~").strip())
+    return m is not None and m.group(1).lower() == "embed"
+
+
+def label_definitions(text: str) -> list[str]:
+    """The MyST labels ``text`` defines, in order: ``(label)=`` targets and directives'
+    ``label:``/``:label:``/``:name:`` options, an ``{embed}``'s own ``:label:`` aside."""
+    out: list[str] = []
+    for m in _LABEL_DEF.finditer(text):
+        if m.group(2) is not None:
+            above = text[max(0, m.start() - 8_000):m.start()].split("\n")[-41:]
+            start = _directive_opening(above, len(above) - 1)
+            if start is not None and _embeds_label(above[start]):
+                continue
+        out.append((m.group(1) or m.group(2)).strip())
+    return out
 
 
 def labelled_block(text: str, label: str) -> str | None:
@@ -146,10 +176,8 @@ def labelled_block(text: str, label: str) -> str | None:
             return "\n".join(lines[j:end])
         option = _OPTION_LABEL.match(line)
         if option and option.group(1).strip().lower() == key:
-            # the directive's opening fence (it names the directive: a bare fence line closes a block)
-            start = next((k for k in range(i - 1, max(i - 40, -1), -1)
-                          if _FENCE_OPEN.match(lines[k]) and lines[k].strip().lstrip("`:~").strip()), None)
-            if start is not None:
+            start = _directive_opening(lines, i)
+            if start is not None and not _embeds_label(lines[start]):
                 return "\n".join(lines[start:_fence_end(lines, start)])
     return None
 MAX_SUBSTITUTIONS = 2_000  # substitution values parsed on one page
@@ -784,7 +812,9 @@ class MystParser:
         elif name == "glossary":
             self._glossary(d.body)
         elif name == "embed":
-            self._embed(d.argument)
+            # myst-directives embed: with no argument, its :label: option names the content
+            # (a warning in mystmd, "label should be provided as argument"); the argument wins
+            self._embed(d.argument if d.argument.strip() else str(d.options.get("label") or ""))
         elif name == "link-button":  # sphinx-panels: a button showing its :text:, else its link
             self.b.end_paragraph()
             self.b.block(self._plain(str(d.options.get("text") or d.argument).strip()))
