@@ -576,6 +576,59 @@ Speed.
     assert "Tip: Bold start, then words." in start  # a bold run with words after it: no title
 
 
+def test_myst_parser_heading_in_directive_list_or_quote_is_a_rubric(tmp_path: Path) -> None:
+    # myst-parser (Jupyter Book 1, Sphinx) makes a section only under the document or a section
+    # (render_heading): a heading in a directive's content, a list item or a block quote is a
+    # rubric, text that takes no blocks under it; {include}d text is parsed in place and Sphinx's
+    # only allows titles. It made "After the tabs." part of "On Linux", and the page's next
+    # section a child of the note's heading
+    site = _book(tmp_path, {"intro.md": """\
+# Intro
+
+::::{tab-set}
+:::{tab-item} Windows
+## On Windows
+Run setup.exe.
+:::
+:::{tab-item} Linux
+## On Linux
+Run apt.
+:::
+::::
+
+After the tabs.
+
+```{note}
+# In a note
+Body of note.
+```
+
+- item
+
+  ## In a list
+
+> ## In a quote
+
+```{include} part.md
+```
+
+```{only} html
+## Only section
+Shown.
+```
+
+## Real section
+
+Text.
+""", "part.md": "## Included section\n\nIncluded text.\n"})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path for s in doc.sections] == [
+        ("Intro",), ("Intro", "Included section"), ("Intro", "Only section"), ("Intro", "Real section")]
+    assert doc.sections[0].text == (
+        "Windows\n\nOn Windows\n\nRun setup.exe.\n\nLinux\n\nOn Linux\n\nRun apt.\n\nAfter the tabs.\n\n"
+        "Note:\n\nIn a note\n\nBody of note.\n\nitem\n\nIn a list\n\nIn a quote")
+
+
 def test_markdown_figures(tmp_path: Path) -> None:
     # myst-parser's {figure-md} (and the older ":::{figure,class} label" form): an image line, Markdown
     # or <img>, then the caption

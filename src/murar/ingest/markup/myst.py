@@ -204,6 +204,9 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box", "toggle",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
+# directives whose content may hold sections: {include} (parsed in place), Sphinx's only and ifconfig
+# (nested_parse with match_titles); the content of any other is parsed with no sections (myst-parser)
+_TITLES_ALLOWED = {"include", "only", "ifconfig"}
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
 # sphinx-proof's (and mystmd's) prf:<kind> directives (sphinx-proof "Syntax": each kind's block)
 _PROOF_KINDS = frozenset({"axiom", "theorem", "lemma", "definition", "remark", "conjecture", "corollary",
@@ -316,6 +319,7 @@ class MystParser:
         self._subs_open: list[str] = []  # block substitutions being fed (a loop is not followed)
         self._sub_expansions = 0  # substitution values parsed on this page (bounded: values may nest)
         self._heading_offset = 0  # {include} :heading-offset:
+        self._rubric_headings = False  # in a directive's content (myst-parser: headings are rubrics)
         # called for every image link first; returns True when it handled the
         # link itself (notebook cell attachments, ``attachment:name.png``)
         self.image_hook: Callable[[str, str, str], bool] | None = None
@@ -549,6 +553,15 @@ class MystParser:
                 parts: list[str] = []
                 self._inline(tokens[i + 1], parts, heading=True)
                 title = clean_text("".join(parts))
+                if (t.level > 0 or self._rubric_headings) and not self._mystmd():
+                    # myst-parser makes a section only under the document or a section: a heading in
+                    # a list, a quote or a directive's content is a rubric (render_heading), not a
+                    # heading that takes the page's next blocks under it
+                    self._label = None
+                    self.b.end_paragraph()
+                    self.b.block(title)
+                    i += 3
+                    continue
                 anchor = self._label or (make_id(title) or None)
                 self._label = None
                 self.b.heading(min(6, int(t.tag[1]) + self._heading_offset), title, anchor)
@@ -747,6 +760,18 @@ class MystParser:
         return True
 
     def _directive(self, d: _Directive) -> None:
+        # myst-parser: a directive's content is parsed with no sections (nested_parse, match_titles
+        # false): a heading in it is a rubric; {include} is parsed in place, Sphinx's only and ifconfig
+        # allow titles
+        saved = self._rubric_headings
+        if d.name not in _TITLES_ALLOWED:
+            self._rubric_headings = True
+        try:
+            self._directive_body(d)
+        finally:
+            self._rubric_headings = saved
+
+    def _directive_body(self, d: _Directive) -> None:
         name = d.name
         markdown_figure = name == "figure-md" or (name == "figure" and d.body and not PurePosixPath(d.argument).suffix)
         if markdown_figure and self._markdown_figure(d):
