@@ -271,6 +271,25 @@ def test_mystmd_embed_by_its_label_option(tmp_path: Path, write_files: Callable[
     assert doc.warnings == []
 
 
+def test_mystmd_figure_of_a_label_takes_the_figure_caption(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # mystmd "Embed images into figures": "{figure} #label" embeds the labelled image into a figure
+    # whose body is its caption (and :alt: its alt text); the embedded picture had no caption and
+    # the figure's caption was lost (the MyST guide's embed page, "Here's a nice sunset...")
+    from murar.ingest.markup.myst import convert_myst
+    from murar.schema import ImageItem
+
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  toc:\n    - file: a.md\n",
+        "a.md": ("# Shots\n\n(board-shot)=\n![](https://example.org/board.png)\n\n"
+                 "```{figure} #board-shot\n:label: board-figure\n:alt: The board\nThe board, with its filters open.\n```\n"),
+    })
+    doc = convert_myst(tmp_path / "a.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "assets")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.url, i.caption, i.alt) for i in images] == [
+        ("https://example.org/board.png", "", ""),
+        ("https://example.org/board.png", "The board, with its filters open.", "The board")]
+
+
 def test_jupyter_book_custom_notebook_formats(tmp_path: Path, write_files: Callable[..., None]) -> None:
     # Jupyter Book 1 loads myst_nb: sphinx.config.nb_custom_formats makes jupytext text notebooks pages
     write_files(tmp_path, {

@@ -98,7 +98,7 @@ from murar.ingest.mdlimits import add_nesting_room, cap_nesting
 from murar.ingest.media_flags import is_inline_line, length_px
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
-from murar.schema import ParsedDocument
+from murar.schema import ImageItem, ParsedDocument, VideoItem
 
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it", "option_value"]
 
@@ -701,7 +701,16 @@ class MystParser:
         if src.startswith("#") and PurePosixPath(self.site.config.config_file or "").name == "myst.yml":
             # mystmd: an image whose source is '#label' embeds what the label names (guide, Embed & Reuse)
             self.b.end_paragraph()
+            sec, start = self.b.cur, len(self.b.cur.media)
             self._embed(src)
+            if (caption or alt) and self.b.cur is sec:
+                # "{figure} #label" with a body: the figure's caption (and :alt:) is the embedded
+                # picture's ("Embed images into figures": it "contains figure metadata")
+                for item, _ in sec.media[start:]:
+                    if isinstance(item, (ImageItem, VideoItem)):
+                        item.caption = clean_text(caption) or item.caption
+                    if isinstance(item, ImageItem):
+                        item.alt = item.alt or clean_text(alt)
             return
         path = src.split("?", 1)[0].split("#", 1)[0]
         if path.endswith(".*"):
