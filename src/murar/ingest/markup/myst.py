@@ -98,7 +98,7 @@ from murar.ingest.mdlimits import add_nesting_room, cap_nesting
 from murar.ingest.media_flags import is_inline_line, length_px
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
-from murar.schema import ImageItem, ParsedDocument, VideoItem
+from murar.schema import ImageItem, ParsedDocument, VideoItem, stable_id
 
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it", "option_value"]
 
@@ -335,6 +335,7 @@ class MystParser:
         # renders nested content with the document's env; only ``references`` is shared (the
         # footnote plugin would emit the page's notes again at the end of every nested parse)
         self._references: dict[str, Any] = {}
+        self.assets_dir: Path | None = None  # where pictures murar writes go (embedded notebook outputs)
 
     def _env(self) -> dict[str, Any]:
         """A markdown-it env for one parse, sharing the page's link reference definitions."""
@@ -1318,6 +1319,9 @@ class MystParser:
         if self._embeds > 100 or (rel, label) in self._embedding:
             self.b.warnings.append(f"embed {target.strip()!r}: more than 100 embeds, or an embed of itself; skipped")
             return
+        if rel.lower().endswith(".ipynb"):
+            self._embed_cell(rel, label, target.strip())
+            return
         try:
             text = read_source(self.site.config.root / rel, max_bytes=self.opts.max_bytes, warnings=self.b.warnings)
         except IngestError as err:
@@ -1337,6 +1341,26 @@ class MystParser:
         finally:
             self._image_base = saved
             self._embedding.discard((rel, label))
+
+    def _embed_cell(self, rel: str, label: str, target: str) -> None:
+        """mystmd: the outputs of the notebook cell ``label`` names (its ``#| label:`` or
+        metadata label; "Embed and Reuse Jupyter Outputs"), their pictures written under the
+        index's assets folder."""
+        from murar.ingest.markup.notebook import embed_cell_outputs, notebook_cells
+
+        if self.assets_dir is None:
+            self.b.warnings.append(f"embed {target!r}: a notebook output, and no assets folder to write it to")
+            return
+        try:
+            text = read_source(self.site.config.root / rel, max_bytes=max(self.opts.max_bytes, 50_000_000),
+                               warnings=self.b.warnings)
+        except IngestError as err:
+            self.b.warnings.append(f"embed {target!r}: {err}")
+            return
+        folder = f"nb/{stable_id(self.b.rel, 'embed', rel, label)}"
+        if not embed_cell_outputs(notebook_cells(text), label, self.b, site=self.site, assets_dir=self.assets_dir,
+                                  options=self.opts, folder=folder):
+            self.b.warnings.append(f"embed {target!r}: the labelled cell was not found in {rel}")
 
     def _glossary(self, body: str) -> None:
         """Sphinx's ``glossary``: lines at the left margin are terms (several may share a
@@ -1509,7 +1533,7 @@ def site_substitutions(site: Site) -> dict[str, str]:
 
 
 def convert_myst_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
-                      warnings: list[str] | None = None) -> ParsedDocument:
+                      warnings: list[str] | None = None, assets_dir: Path | None = None) -> ParsedDocument:
     """Parse MyST Markdown ``text`` of the page ``rel`` (relative to the site root).
 
     Raises:
@@ -1520,6 +1544,7 @@ def convert_myst_text(text: str, *, rel: str, site: Site, options: MarkupOptions
     if warnings:
         builder.warnings.extend(warnings)
     parser = MystParser(builder, site=site, options=opts, substitutions=site_substitutions(site))
+    parser.assets_dir = assets_dir
     parser.feed(site.preprocess(text, page_rel=rel, warnings=builder.warnings), top=True)
     return builder.finish(metadata=parser.meta)
 
@@ -1536,4 +1561,4 @@ def convert_myst(path: Path, *, site: Site, assets_dir: Path | None = None,
     rel = page_rel(path, root)
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
-    return convert_myst_text(text, rel=rel, site=site, options=opts, warnings=warnings)
+    return convert_myst_text(text, rel=rel, site=site, options=opts, warnings=warnings, assets_dir=assets_dir)

@@ -1267,15 +1267,20 @@ class SphinxSite:
         first use (at most 5,000 files of 2 MB)."""
         if self._label_sources is None:
             from murar.ingest.markup.myst import label_definitions
+            from murar.ingest.markup.notebook import notebook_labels
 
             found: dict[str, str] = {}
             files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
                                   skip_hidden_files=True)
             for rel in sorted(files)[:5_000]:
-                if self.markup_for(rel) != "myst" or self._excluded(self._in_src(rel) or rel):
+                notebook = rel.lower().endswith(".ipynb")
+                if (self.markup_for(rel) != "myst" and not notebook) or self._excluded(self._in_src(rel) or rel):
                     continue
                 text = read_capped(self._root, rel)
-                for label in label_definitions(text or ""):
+                # a notebook's labelled code cells (mystmd "#| label:"); its stored outputs can be
+                # large, only its first 2 MB are read
+                labels = notebook_labels(text or "") if notebook else label_definitions(text or "")
+                for label in labels:
                     found.setdefault(label.lower(), rel)
             self._label_sources = found
         return self._label_sources
