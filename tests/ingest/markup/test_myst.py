@@ -629,6 +629,36 @@ Text.
         "Note:\n\nIn a note\n\nBody of note.\n\nitem\n\nIn a list\n\nIn a quote")
 
 
+def test_mystmd_github_blockquote_admonitions(tmp_path: Path) -> None:
+    # mystmd turns a block quote opening with [!NOTE] (note, tip, important, warning, caution) or led
+    # by a bold **Note**/**Warning** into that admonition (admonitionBlockquoteTransform; "Compatibility
+    # with GitHub" in the MyST guide): the marker read "[!NOTE]" as text
+    body = """\
+# Alerts
+
+> [!NOTE]
+> Saved drafts expire.
+
+> [!caution] Back up first.
+
+> **Warning**
+> Deleting is final.
+
+> [!FOO]
+> Stays as written.
+"""
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text(body)
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == ("Note: Saved drafts expire.\n\nCaution: Back up first.\n\n"
+                                    "Warning: Deleting is final.\n\n[!FOO] Stays as written.")
+    # myst-parser (Jupyter Book 1) has no such transform: the quote reads as written
+    (tmp_path / "jb1").mkdir()
+    site = _book(tmp_path / "jb1", {"intro.md": body})
+    doc = convert_myst(tmp_path / "jb1" / "intro.md", site=site, assets_dir=tmp_path / "b")
+    assert doc.sections[0].text.startswith("[!NOTE] Saved drafts expire.")
+
+
 def test_markdown_figures(tmp_path: Path) -> None:
     # myst-parser's {figure-md} (and the older ":::{figure,class} label" form): an image line, Markdown
     # or <img>, then the caption

@@ -84,7 +84,7 @@ from murar.ingest.markup.design import (
     split_panels,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
-from murar.ingest.markup.mdtext import read_table
+from murar.ingest.markup.mdtext import GITHUB_ALERTS, read_table
 from murar.ingest.markup.roles import (
     SPHINX_IMAGE_ORDER,
     VERSION_CHANGE_ALIASES,
@@ -290,6 +290,30 @@ def _split_directive(info: str, content: str) -> _Directive | None:
             i += 1
         lines = lines[i:]
     return _Directive(name=name, argument=argument, options=options, body="\n".join(lines).strip("\n"))
+
+
+_ALERT_LEAD = re.compile(r"^\s*\[!([A-Za-z]+)\]\s*")
+
+
+def _blockquote_admonition(tokens: list[Token], i: int) -> None:
+    """mystmd's GitHub-style admonitions (myst-transforms admonitionBlockquoteTransform, "Callouts
+    & Admonitions"): a block quote whose first paragraph opens with ``[!NOTE]`` (note, tip,
+    important, warning, caution) or is led by a bold ``**Note**``/``**Warning**`` is that
+    admonition: its first words read "Note: " instead of the marker (the tokens are changed)."""
+    if i + 2 >= len(tokens) or tokens[i + 1].type != "paragraph_open" or tokens[i + 2].type != "inline":
+        return
+    children = [c for c in tokens[i + 2].children or [] if not (c.type == "text" and not c.content)]
+    tokens[i + 2].children = children
+    if children and children[0].type == "text" and (m := _ALERT_LEAD.match(children[0].content)):
+        kind = m.group(1).lower()
+        if kind in GITHUB_ALERTS:
+            rest = children[0].content[m.end():]
+            children[0].content = f"{kind.capitalize()}: {rest}"
+            if not rest.strip() and len(children) > 1 and children[1].type in ("softbreak", "hardbreak"):
+                del children[1]  # the marker's own line
+    elif (len(children) >= 3 and children[0].type == "strong_open" and children[1].type == "text"
+          and children[2].type == "strong_close" and children[1].content.strip().lower() in GITHUB_ALERTS):
+        children[1].content = children[1].content.strip().capitalize() + ":"
 
 
 class MystParser:
@@ -532,6 +556,8 @@ class MystParser:
                     self.b.end_paragraph()
                     self.b.open_tab_set()
                     bare_set = True
+            if ty == "blockquote_open" and self._mystmd():
+                _blockquote_admonition(tokens, i)
             if ty == "front_matter":
                 if top:
                     self._front_matter(t.content)
