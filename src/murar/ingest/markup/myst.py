@@ -1209,11 +1209,9 @@ class MystParser:
         first, inline = tokens[0], tokens[1]
         end = first.map[1] if first.map else 0
         children = [c for c in inline.children or [] if not (c.type == "text" and not c.content.strip())]
-        if first.type == "heading_open":
-            pass
-        elif not (first.type == "paragraph_open" and len(children) >= 2 and children[0].type == "strong_open"
-                  and children[-1].type == "strong_close"
-                  and sum(c.type == "strong_open" for c in children) == 1):
+        bold_line = (first.type == "paragraph_open" and len(children) >= 2 and children[0].type == "strong_open"
+                     and children[-1].type == "strong_close" and sum(c.type == "strong_open" for c in children) == 1)
+        if first.type != "heading_open" and not bold_line:
             return None
         parts: list[str] = []
         self._inline(inline, parts, heading=True)
