@@ -531,6 +531,134 @@ Pass them after the command.
     assert "The CLI flags: Pass them after the command." in text
 
 
+def test_mystmd_admonition_title_from_its_opening_heading_or_bold_line(tmp_path: Path) -> None:
+    # mystmd: a kind with no title argument takes a heading or an all-bold paragraph opening its
+    # body as its title (myst-transforms admonitionHeadersTransform, "Admonition Titles" in the
+    # MyST guide); the heading is no heading of the page. It read as a section "Coming from
+    # Sphinx?" that took the page's next headings under it (the MyST guide's landing page)
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text("""\
+---
+title: Tools
+---
+
+## Start
+
+:::{seealso}
+:class: dropdown
+
+# Coming from Sphinx?
+
+Read the background page.
+:::
+
+:::{note}
+**Looking for the old docs?**
+
+They moved.
+:::
+
+:::{tip}
+**Bold** start, then words.
+:::
+
+## Goals
+
+Speed.
+""")
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "a")
+    paths = [s.heading_path for s in doc.sections]
+    assert ("Tools", "Start") in paths and ("Tools", "Goals") in paths
+    assert not [p for p in paths if "Coming from Sphinx?" in p]
+    start = next(s.text for s in doc.sections if s.heading_path == ("Tools", "Start"))
+    assert "Coming from Sphinx?: Read the background page." in start
+    assert "Looking for the old docs?: They moved." in start
+    assert "Tip: Bold start, then words." in start  # a bold run with words after it: no title
+
+
+def test_myst_parser_heading_in_directive_list_or_quote_is_a_rubric(tmp_path: Path) -> None:
+    # myst-parser (Jupyter Book 1, Sphinx) makes a section only under the document or a section
+    # (render_heading): a heading in a directive's content, a list item or a block quote is a
+    # rubric, text that takes no blocks under it; {include}d text is parsed in place and Sphinx's
+    # only allows titles. It made "After the tabs." part of "On Linux", and the page's next
+    # section a child of the note's heading
+    site = _book(tmp_path, {"intro.md": """\
+# Intro
+
+::::{tab-set}
+:::{tab-item} Windows
+## On Windows
+Run setup.exe.
+:::
+:::{tab-item} Linux
+## On Linux
+Run apt.
+:::
+::::
+
+After the tabs.
+
+```{note}
+# In a note
+Body of note.
+```
+
+- item
+
+  ## In a list
+
+> ## In a quote
+
+```{include} part.md
+```
+
+```{only} html
+## Only section
+Shown.
+```
+
+## Real section
+
+Text.
+""", "part.md": "## Included section\n\nIncluded text.\n"})
+    doc = convert_myst(tmp_path / "intro.md", site=site, assets_dir=tmp_path / "a")
+    assert [s.heading_path for s in doc.sections] == [
+        ("Intro",), ("Intro", "Included section"), ("Intro", "Only section"), ("Intro", "Real section")]
+    assert doc.sections[0].text == (
+        "Windows\n\nOn Windows\n\nRun setup.exe.\n\nLinux\n\nOn Linux\n\nRun apt.\n\nAfter the tabs.\n\n"
+        "Note:\n\nIn a note\n\nBody of note.\n\nitem\n\nIn a list\n\nIn a quote")
+
+
+def test_mystmd_github_blockquote_admonitions(tmp_path: Path) -> None:
+    # mystmd turns a block quote opening with [!NOTE] (note, tip, important, warning, caution) or led
+    # by a bold **Note**/**Warning** into that admonition (admonitionBlockquoteTransform; "Compatibility
+    # with GitHub" in the MyST guide): the marker read "[!NOTE]" as text
+    body = """\
+# Alerts
+
+> [!NOTE]
+> Saved drafts expire.
+
+> [!caution] Back up first.
+
+> **Warning**
+> Deleting is final.
+
+> [!FOO]
+> Stays as written.
+"""
+    (tmp_path / "myst.yml").write_text("version: 1\nproject:\n  toc:\n    - file: intro.md\n")
+    (tmp_path / "intro.md").write_text(body)
+    doc = convert_myst(tmp_path / "intro.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == ("Note: Saved drafts expire.\n\nCaution: Back up first.\n\n"
+                                    "Warning: Deleting is final.\n\n[!FOO] Stays as written.")
+    # myst-parser (Jupyter Book 1) has no such transform: the quote reads as written
+    (tmp_path / "jb1").mkdir()
+    site = _book(tmp_path / "jb1", {"intro.md": body})
+    doc = convert_myst(tmp_path / "jb1" / "intro.md", site=site, assets_dir=tmp_path / "b")
+    assert doc.sections[0].text.startswith("[!NOTE] Saved drafts expire.")
+
+
 def test_markdown_figures(tmp_path: Path) -> None:
     # myst-parser's {figure-md} (and the older ":::{figure,class} label" form): an image line, Markdown
     # or <img>, then the caption

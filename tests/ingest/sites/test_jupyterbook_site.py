@@ -252,6 +252,86 @@ def test_mystmd_embed_shows_labelled_content_and_glossary_is_a_definition_list(
     assert doc.warnings == ["embed '#missing': no such label in the project"]
 
 
+def test_mystmd_embed_by_its_label_option(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # myst-directives embed: with no argument, the :label: option names the content shown (mystmd
+    # warns, then embeds '#label'); that option defines no label of its own. The MyST guide's
+    # "MyST Documents" tutorial embeds its install dropdown so: murar embedded nothing
+    # ("embed ''"), then, counting the option as a label (guide.md is read first), found the embed itself
+    from murar.ingest.markup.myst import convert_myst
+
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  toc:\n    - file: install.md\n    - file: guide.md\n",
+        "install.md": "# Install\n\n(install-box)=\n:::{tip}\nRun the installer twice.\n:::\n",
+        "guide.md": "# Guide\n\n```{embed}\n:label: install-box\n```\n\nThen start.\n",
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    assert site.label_sources() == {"install-box": "install.md"}
+    doc = convert_myst(tmp_path / "guide.md", site=site, assets_dir=tmp_path / "assets")
+    assert doc.sections[0].text == "Tip: Run the installer twice.\n\nThen start."
+    assert doc.warnings == []
+
+
+def test_mystmd_figure_of_a_label_takes_the_figure_caption(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # mystmd "Embed images into figures": "{figure} #label" embeds the labelled image into a figure
+    # whose body is its caption (and :alt: its alt text); the embedded picture had no caption and
+    # the figure's caption was lost (the MyST guide's embed page, "Here's a nice sunset...")
+    from murar.ingest.markup.myst import convert_myst
+    from murar.schema import ImageItem
+
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  toc:\n    - file: a.md\n",
+        "a.md": ("# Shots\n\n(board-shot)=\n![](https://example.org/board.png)\n\n"
+                 "```{figure} #board-shot\n:label: board-figure\n:alt: The board\nThe board, with its filters open.\n```\n"),
+    })
+    doc = convert_myst(tmp_path / "a.md", site=JupyterBookSite(tmp_path, "myst.yml"), assets_dir=tmp_path / "assets")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(i.url, i.caption, i.alt) for i in images] == [
+        ("https://example.org/board.png", "", ""),
+        ("https://example.org/board.png", "The board, with its filters open.", "The board")]
+
+
+def test_mystmd_embeds_a_labelled_notebook_cells_outputs(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    # mystmd "Embed and Reuse Jupyter Outputs": a code cell labelled by a "#| label:" line (or its
+    # metadata label) is embedded by '![](#label)', '{figure} #label' (with the figure's caption)
+    # and {embed}: its outputs show on the other page. No such label was found (the MyST guide's
+    # '![](#tbl:data-cars)' and '{figure} #img:altair-horsepower')
+    import base64
+    import io
+    import json
+
+    from PIL import Image
+
+    from murar.ingest.markup.myst import convert_myst
+    from murar.schema import ImageItem, TableItem
+
+    png = io.BytesIO()
+    Image.new("RGB", (60, 40), "white").save(png, "PNG")
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Plots\n"]},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["#| label: fig:cars\n", "plot()"],
+         "outputs": [{"output_type": "display_data", "metadata": {},
+                      "data": {"image/png": base64.b64encode(png.getvalue()).decode(), "text/plain": ["Cars"]}}]},
+        {"cell_type": "code", "metadata": {"label": "tbl:cars"}, "execution_count": 2, "source": ["df"],
+         "outputs": [{"output_type": "execute_result", "execution_count": 2, "metadata": {},
+                      "data": {"text/html": ["<table><tr><th>Name</th><th>HP</th></tr>",
+                                             "<tr><td>ford</td><td>130</td></tr></table>"]}}]},
+    ]
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  toc:\n    - file: a.md\n    - file: nb.ipynb\n",
+        "a.md": ("# Reuse\n\n![](#fig:cars)\n\n```{figure} #fig:cars\nHorsepower of the cars.\n```\n\n"
+                 "```{embed} #tbl:cars\n```\n"),
+        "nb.ipynb": json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
+    })
+    site = JupyterBookSite(tmp_path, "myst.yml")
+    assert site.label_sources() == {"fig:cars": "nb.ipynb", "tbl:cars": "nb.ipynb"}
+    doc = convert_myst(tmp_path / "a.md", site=site, assets_dir=tmp_path / "assets")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [i.caption for i in images] == ["", "Horsepower of the cars."]
+    assert all(i.stored_path and (tmp_path / "assets" / i.stored_path).is_file() for i in images)
+    assert [t.rows for t in doc.media if isinstance(t, TableItem)] == [[["ford", "130"]]]
+    assert doc.warnings == []
+
+
 def test_jupyter_book_custom_notebook_formats(tmp_path: Path, write_files: Callable[..., None]) -> None:
     # Jupyter Book 1 loads myst_nb: sphinx.config.nb_custom_formats makes jupytext text notebooks pages
     write_files(tmp_path, {

@@ -84,7 +84,7 @@ from murar.ingest.markup.design import (
     split_panels,
 )
 from murar.ingest.markup.mathtext import display_math, inline_math
-from murar.ingest.markup.mdtext import read_table
+from murar.ingest.markup.mdtext import GITHUB_ALERTS, read_table
 from murar.ingest.markup.roles import (
     SPHINX_IMAGE_ORDER,
     VERSION_CHANGE_ALIASES,
@@ -98,7 +98,7 @@ from murar.ingest.mdlimits import add_nesting_room, cap_nesting
 from murar.ingest.media_flags import is_inline_line, length_px
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import VIDEO_EXTS, Site
-from murar.schema import ParsedDocument
+from murar.schema import ImageItem, ParsedDocument, VideoItem, stable_id
 
 __all__ = ["MystParser", "convert_myst", "convert_myst_text", "myst_markdown_it", "option_value"]
 
@@ -107,6 +107,8 @@ _DEFLIST_MARK = re.compile(r"^[:~][ \t]+\S")
 _FENCE_OPEN = re.compile(r"^([ \t]*)(`{3,}|:{3,}|~{3,})")
 _TARGET_LINE = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$")
 _OPTION_LABEL = re.compile(r"^[ \t]*:?(?:label|name):[ \t]+(\S{1,200})[ \t]*$")
+_LABEL_DEF = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$|^[ \t]*:?(?:label|name):[ \t]+(\S{1,200})[ \t]*$",
+                        re.MULTILINE)
 
 
 def _fence_end(lines: list[str], start: int) -> int:
@@ -121,6 +123,34 @@ def _fence_end(lines: list[str], start: int) -> int:
         if len(stripped) >= size and stripped == ch * len(stripped):
             return j + 1
     return len(lines)
+
+
+def _directive_opening(lines: list[str], i: int) -> int | None:
+    """The line of the fence opening the directive whose option line ``i`` is (a fence
+    line naming a directive, at most 40 lines up: a bare fence line closes a block)."""
+    return next((k for k in range(i - 1, max(i - 40, -1), -1)
+                 if _FENCE_OPEN.match(lines[k]) and lines[k].strip().lstrip("`:~").strip()), None)
+
+
+def _embeds_label(line: str) -> bool:
+    """True for the opening fence of an ``{embed}``: its ``:label:`` option names the content
+    it shows when it has no argument (myst-directives embed), it defines no label."""
+    m = _DIRECTIVE_INFO.match(line.strip().lstrip("`:~").strip())
+    return m is not None and m.group(1).lower() == "embed"
+
+
+def label_definitions(text: str) -> list[str]:
+    """The MyST labels ``text`` defines, in order: ``(label)=`` targets and directives'
+    ``label:``/``:label:``/``:name:`` options, an ``{embed}``'s own ``:label:`` aside."""
+    out: list[str] = []
+    for m in _LABEL_DEF.finditer(text):
+        if m.group(2) is not None:
+            above = text[max(0, m.start() - 8_000):m.start()].split("\n")[-41:]
+            start = _directive_opening(above, len(above) - 1)
+            if start is not None and _embeds_label(above[start]):
+                continue
+        out.append((m.group(1) or m.group(2)).strip())
+    return out
 
 
 def labelled_block(text: str, label: str) -> str | None:
@@ -146,10 +176,8 @@ def labelled_block(text: str, label: str) -> str | None:
             return "\n".join(lines[j:end])
         option = _OPTION_LABEL.match(line)
         if option and option.group(1).strip().lower() == key:
-            # the directive's opening fence (it names the directive: a bare fence line closes a block)
-            start = next((k for k in range(i - 1, max(i - 40, -1), -1)
-                          if _FENCE_OPEN.match(lines[k]) and lines[k].strip().lstrip("`:~").strip()), None)
-            if start is not None:
+            start = _directive_opening(lines, i)
+            if start is not None and not _embeds_label(lines[start]):
                 return "\n".join(lines[start:_fence_end(lines, start)])
     return None
 MAX_SUBSTITUTIONS = 2_000  # substitution values parsed on one page
@@ -176,6 +204,9 @@ _CONTAINERS = {"tab-set", "tab-item", "tab-set-code", "dropdown", "card", "card-
                "glossary", "rubric", "centered", "hlist", "button-link", "button-ref", "article-info",
                "details", "collapse", "panels", "tabbed", "list-grid", "cssclass", "rst-class", "hint-box", "toggle",
                "myst"}  # myst: mystmd's demo block (its source, then the result)
+# directives whose content may hold sections: {include} (parsed in place), Sphinx's only and ifconfig
+# (nested_parse with match_titles); the content of any other is parsed with no sections (myst-parser)
+_TITLES_ALLOWED = {"include", "only", "ifconfig"}
 _EXERCISES = {"exercise", "solution"}  # sphinx-exercise, with its gated "-start"/"-end" forms
 # sphinx-proof's (and mystmd's) prf:<kind> directives (sphinx-proof "Syntax": each kind's block)
 _PROOF_KINDS = frozenset({"axiom", "theorem", "lemma", "definition", "remark", "conjecture", "corollary",
@@ -261,6 +292,30 @@ def _split_directive(info: str, content: str) -> _Directive | None:
     return _Directive(name=name, argument=argument, options=options, body="\n".join(lines).strip("\n"))
 
 
+_ALERT_LEAD = re.compile(r"^\s*\[!([A-Za-z]+)\]\s*")
+
+
+def _blockquote_admonition(tokens: list[Token], i: int) -> None:
+    """mystmd's GitHub-style admonitions (myst-transforms admonitionBlockquoteTransform, "Callouts
+    & Admonitions"): a block quote whose first paragraph opens with ``[!NOTE]`` (note, tip,
+    important, warning, caution) or is led by a bold ``**Note**``/``**Warning**`` is that
+    admonition: its first words read "Note: " instead of the marker (the tokens are changed)."""
+    if i + 2 >= len(tokens) or tokens[i + 1].type != "paragraph_open" or tokens[i + 2].type != "inline":
+        return
+    children = [c for c in tokens[i + 2].children or [] if not (c.type == "text" and not c.content)]
+    tokens[i + 2].children = children
+    if children and children[0].type == "text" and (m := _ALERT_LEAD.match(children[0].content)):
+        kind = m.group(1).lower()
+        if kind in GITHUB_ALERTS:
+            rest = children[0].content[m.end():]
+            children[0].content = f"{kind.capitalize()}: {rest}"
+            if not rest.strip() and len(children) > 1 and children[1].type in ("softbreak", "hardbreak"):
+                del children[1]  # the marker's own line
+    elif (len(children) >= 3 and children[0].type == "strong_open" and children[1].type == "text"
+          and children[2].type == "strong_close" and children[1].content.strip().lower() in GITHUB_ALERTS):
+        children[1].content = children[1].content.strip().capitalize() + ":"
+
+
 class MystParser:
     """Feeds MyST Markdown into a :class:`PageBuilder` (one per page; notebooks
     feed every Markdown cell through the same parser)."""
@@ -288,6 +343,7 @@ class MystParser:
         self._subs_open: list[str] = []  # block substitutions being fed (a loop is not followed)
         self._sub_expansions = 0  # substitution values parsed on this page (bounded: values may nest)
         self._heading_offset = 0  # {include} :heading-offset:
+        self._rubric_headings = False  # in a directive's content (myst-parser: headings are rubrics)
         # called for every image link first; returns True when it handled the
         # link itself (notebook cell attachments, ``attachment:name.png``)
         self.image_hook: Callable[[str, str, str], bool] | None = None
@@ -303,6 +359,7 @@ class MystParser:
         # renders nested content with the document's env; only ``references`` is shared (the
         # footnote plugin would emit the page's notes again at the end of every nested parse)
         self._references: dict[str, Any] = {}
+        self.assets_dir: Path | None = None  # where pictures murar writes go (embedded notebook outputs)
 
     def _env(self) -> dict[str, Any]:
         """A markdown-it env for one parse, sharing the page's link reference definitions."""
@@ -499,6 +556,8 @@ class MystParser:
                     self.b.end_paragraph()
                     self.b.open_tab_set()
                     bare_set = True
+            if ty == "blockquote_open" and self._mystmd():
+                _blockquote_admonition(tokens, i)
             if ty == "front_matter":
                 if top:
                     self._front_matter(t.content)
@@ -521,6 +580,15 @@ class MystParser:
                 parts: list[str] = []
                 self._inline(tokens[i + 1], parts, heading=True)
                 title = clean_text("".join(parts))
+                if (t.level > 0 or self._rubric_headings) and not self._mystmd():
+                    # myst-parser makes a section only under the document or a section: a heading in
+                    # a list, a quote or a directive's content is a rubric (render_heading), not a
+                    # heading that takes the page's next blocks under it
+                    self._label = None
+                    self.b.end_paragraph()
+                    self.b.block(title)
+                    i += 3
+                    continue
                 anchor = self._label or (make_id(title) or None)
                 self._label = None
                 self.b.heading(min(6, int(t.tag[1]) + self._heading_offset), title, anchor)
@@ -660,7 +728,16 @@ class MystParser:
         if src.startswith("#") and PurePosixPath(self.site.config.config_file or "").name == "myst.yml":
             # mystmd: an image whose source is '#label' embeds what the label names (guide, Embed & Reuse)
             self.b.end_paragraph()
+            sec, start = self.b.cur, len(self.b.cur.media)
             self._embed(src)
+            if (caption or alt) and self.b.cur is sec:
+                # "{figure} #label" with a body: the figure's caption (and :alt:) is the embedded
+                # picture's ("Embed images into figures": it "contains figure metadata")
+                for item, _ in sec.media[start:]:
+                    if isinstance(item, (ImageItem, VideoItem)):
+                        item.caption = clean_text(caption) or item.caption
+                    if isinstance(item, ImageItem):
+                        item.alt = item.alt or clean_text(alt)
             return
         path = src.split("?", 1)[0].split("#", 1)[0]
         if path.endswith(".*"):
@@ -719,6 +796,18 @@ class MystParser:
         return True
 
     def _directive(self, d: _Directive) -> None:
+        # myst-parser: a directive's content is parsed with no sections (nested_parse, match_titles
+        # false): a heading in it is a rubric; {include} is parsed in place, Sphinx's only and ifconfig
+        # allow titles
+        saved = self._rubric_headings
+        if d.name not in _TITLES_ALLOWED:
+            self._rubric_headings = True
+        try:
+            self._directive_body(d)
+        finally:
+            self._rubric_headings = saved
+
+    def _directive_body(self, d: _Directive) -> None:
         name = d.name
         markdown_figure = name == "figure-md" or (name == "figure" and d.body and not PurePosixPath(d.argument).suffix)
         if markdown_figure and self._markdown_figure(d):
@@ -764,6 +853,11 @@ class MystParser:
                 # mystmd: a kind's title argument replaces the kind as the title (myst-spec
                 # AdmonitionTitle: "Custom title for admonition, replaces kind as title")
                 lead = title
+            elif name in _CONTENT_ONLY and self._mystmd() and (opening := self._opening_title(body)) is not None:
+                # mystmd: with no title argument, a heading or an all-bold paragraph opening
+                # the body is the title (myst-transforms admonitionHeadersTransform; "Admonition
+                # Titles" in the MyST guide): no heading of the page
+                lead, body = opening
             else:
                 lead = label + (f" {title}" if title else "")
             if name == "todo" and not self._todo():
@@ -779,7 +873,9 @@ class MystParser:
         elif name == "glossary":
             self._glossary(d.body)
         elif name == "embed":
-            self._embed(d.argument)
+            # myst-directives embed: with no argument, its :label: option names the content
+            # (a warning in mystmd, "label should be provided as argument"); the argument wins
+            self._embed(d.argument if d.argument.strip() else str(d.options.get("label") or ""))
         elif name == "link-button":  # sphinx-panels: a button showing its :text:, else its link
             self.b.end_paragraph()
             self.b.block(self._plain(str(d.options.get("text") or d.argument).strip()))
@@ -1103,6 +1199,27 @@ class MystParser:
             if panel.img_bottom:
                 self._image(panel.img_bottom, alt="", caption="")
 
+    def _opening_title(self, body: str) -> tuple[str, str] | None:
+        """The title mystmd takes from an admonition body with no title argument, and the
+        body without it: its first block when that is a heading, or a paragraph that is
+        one bold run (``**Title**``); None otherwise."""
+        tokens = self.md.parse(body, self._env())
+        if len(tokens) < 3 or not tokens[0].map:
+            return None
+        first, inline = tokens[0], tokens[1]
+        end = first.map[1] if first.map else 0
+        children = [c for c in inline.children or [] if not (c.type == "text" and not c.content.strip())]
+        bold_line = (first.type == "paragraph_open" and len(children) >= 2 and children[0].type == "strong_open"
+                     and children[-1].type == "strong_close" and sum(c.type == "strong_open" for c in children) == 1)
+        if first.type != "heading_open" and not bold_line:
+            return None
+        parts: list[str] = []
+        self._inline(inline, parts, heading=True)
+        title = clean_text("".join(parts))
+        if not title:
+            return None
+        return title, "\n".join(body.split("\n")[end:])
+
     def _plain(self, text: str, seen: tuple[str, ...] = ()) -> str:
         """Markdown ``text`` as plain text (roles reduced, images' alt kept)."""
         out: list[str] = []
@@ -1226,6 +1343,9 @@ class MystParser:
         if self._embeds > 100 or (rel, label) in self._embedding:
             self.b.warnings.append(f"embed {target.strip()!r}: more than 100 embeds, or an embed of itself; skipped")
             return
+        if rel.lower().endswith(".ipynb"):
+            self._embed_cell(rel, label, target.strip())
+            return
         try:
             text = read_source(self.site.config.root / rel, max_bytes=self.opts.max_bytes, warnings=self.b.warnings)
         except IngestError as err:
@@ -1245,6 +1365,26 @@ class MystParser:
         finally:
             self._image_base = saved
             self._embedding.discard((rel, label))
+
+    def _embed_cell(self, rel: str, label: str, target: str) -> None:
+        """mystmd: the outputs of the notebook cell ``label`` names (its ``#| label:`` or
+        metadata label; "Embed and Reuse Jupyter Outputs"), their pictures written under the
+        index's assets folder."""
+        from murar.ingest.markup.notebook import embed_cell_outputs, notebook_cells
+
+        if self.assets_dir is None:
+            self.b.warnings.append(f"embed {target!r}: a notebook output, and no assets folder to write it to")
+            return
+        try:
+            text = read_source(self.site.config.root / rel, max_bytes=max(self.opts.max_bytes, 50_000_000),
+                               warnings=self.b.warnings)
+        except IngestError as err:
+            self.b.warnings.append(f"embed {target!r}: {err}")
+            return
+        folder = f"nb/{stable_id(self.b.rel, 'embed', rel, label)}"
+        if not embed_cell_outputs(notebook_cells(text), label, self.b, site=self.site, assets_dir=self.assets_dir,
+                                  options=self.opts, folder=folder):
+            self.b.warnings.append(f"embed {target!r}: the labelled cell was not found in {rel}")
 
     def _glossary(self, body: str) -> None:
         """Sphinx's ``glossary``: lines at the left margin are terms (several may share a
@@ -1417,7 +1557,7 @@ def site_substitutions(site: Site) -> dict[str, str]:
 
 
 def convert_myst_text(text: str, *, rel: str, site: Site, options: MarkupOptions | None = None,
-                      warnings: list[str] | None = None) -> ParsedDocument:
+                      warnings: list[str] | None = None, assets_dir: Path | None = None) -> ParsedDocument:
     """Parse MyST Markdown ``text`` of the page ``rel`` (relative to the site root).
 
     Raises:
@@ -1428,6 +1568,7 @@ def convert_myst_text(text: str, *, rel: str, site: Site, options: MarkupOptions
     if warnings:
         builder.warnings.extend(warnings)
     parser = MystParser(builder, site=site, options=opts, substitutions=site_substitutions(site))
+    parser.assets_dir = assets_dir
     parser.feed(site.preprocess(text, page_rel=rel, warnings=builder.warnings), top=True)
     return builder.finish(metadata=parser.meta)
 
@@ -1444,4 +1585,4 @@ def convert_myst(path: Path, *, site: Site, assets_dir: Path | None = None,
     rel = page_rel(path, root)
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
-    return convert_myst_text(text, rel=rel, site=site, options=opts, warnings=warnings)
+    return convert_myst_text(text, rel=rel, site=site, options=opts, warnings=warnings, assets_dir=assets_dir)

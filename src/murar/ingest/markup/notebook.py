@@ -138,6 +138,70 @@ def percent_notebook(text: str) -> dict[str, Any]:
     return {"cells": cells, "metadata": {}}
 
 
+# mystmd cell options: "#| key: value" comment lines opening a code cell (any comment mark: "#|",
+# "//|", "%|", "--|"); "label" names the cell for cross-references and embeds ("Label a Notebook Cell")
+_CELL_OPTION = re.compile(r"^\s*(?:#|//|%|--)+\s*\|\s*([\w-]+)\s*:\s*(.*?)\s*$")
+
+
+def cell_label(cell: Any) -> str | None:
+    """The label mystmd gives a code cell: its metadata ``label``, else a ``#| label: name``
+    line among the option lines opening its source ("Embed and Reuse Jupyter Outputs")."""
+    if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+        return None
+    meta = cell.get("metadata")
+    if isinstance(meta, dict) and isinstance(meta.get("label"), str) and meta["label"].strip():
+        return str(meta["label"]).strip()
+    for line in _text(cell.get("source")).split("\n")[:50]:
+        m = _CELL_OPTION.match(line)
+        if m is None:
+            break
+        if m.group(1) == "label" and m.group(2):
+            return m.group(2).strip().strip("'\"")
+    return None
+
+
+# a "#| label: name" line as notebook JSON stores it (a source line string), for a notebook read in part
+_JSON_LABEL_LINE = re.compile(r'"[ \t]*(?:#|//|%|--)+[ \t]*\|[ \t]*label[ \t]*:[ \t]*([^\s"\\]+)')
+
+
+def notebook_labels(text: str) -> list[str]:
+    """The labels of the code cells of notebook JSON ``text`` (:func:`cell_label`); in text
+    that is no whole notebook (its first megabytes, cut in its outputs), the ``#| label:``
+    lines it holds."""
+    cells = notebook_cells(text)
+    if cells:
+        return [c for c in map(cell_label, cells) if c]
+    return [m.group(1).strip("'") for m in _JSON_LABEL_LINE.finditer(text)]
+
+
+def notebook_cells(text: str) -> list[Any]:
+    """The cells of notebook JSON ``text`` (none when it is no notebook)."""
+    try:
+        nb = json.loads(text)
+    except ValueError:
+        return []
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    return [c for c in cells if isinstance(c, dict)] if isinstance(cells, list) else []
+
+
+def embed_cell_outputs(cells: list[Any], label: str, builder: PageBuilder, *, site: Site, assets_dir: Path,
+                       options: MarkupOptions, folder: str) -> bool:
+    """Show the outputs of the cell labelled ``label`` (mystmd embeds a labelled cell's outputs:
+    ``![](#label)``, ``{figure} #label``, ``{embed}``) in ``builder``'s page, images written
+    under ``assets_dir``/``folder``. False when no cell has that label."""
+    key = label.strip().lower()
+    for k, cell in enumerate(cells):
+        found = cell_label(cell)
+        if found is not None and found.lower() == key:
+            walker = _Notebook(builder, site=site, assets_dir=assets_dir, options=options)
+            walker.folder, walker.cell_no = folder, k + 1
+            meta = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
+            outputs = cell.get("outputs")
+            walker.outputs([o for o in outputs if isinstance(o, dict)] if isinstance(outputs, list) else [], meta)
+            return True
+    return False
+
+
 def _text(value: Any) -> str:
     if isinstance(value, list):
         return "".join(str(v) for v in value)
@@ -150,6 +214,7 @@ class _Notebook:
         self.assets_dir = assets_dir
         self.folder = f"nb/{stable_id(builder.rel, 'notebook')}"
         self.parser = MystParser(builder, site=site, options=options, substitutions=site_substitutions(site))
+        self.parser.assets_dir = assets_dir
         self.site, self.options = site, options
         renderer = getattr(site, "notebook_renderer", None)
         self.nbsphinx = callable(renderer) and renderer() == "nbsphinx"

@@ -71,9 +71,6 @@ _INCLUDE_RE = re.compile(
     r"|[`:]{3,}[ \t]*\{(?:include|literalinclude)\}[ \t]*(\S.*?)[ \t]*$)",
     re.MULTILINE,
 )
-# MyST label definitions: a "(label)=" target line, or a directive's label/name option
-_LABEL_DEF = re.compile(r"^[ \t]{0,3}\(([^()\n]{1,200})\)=[ \t]*$|^[ \t]*:?(?:label|name):[ \t]+(\S{1,200})[ \t]*$",
-                        re.MULTILINE)
 _ASSET_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif", ".tiff", ".ico",
                ".mp4", ".webm", ".ogg", ".mov", ".pdf", ".css", ".js", ".woff", ".woff2", ".ttf",
                ".vtt", ".srt", ".csv", ".json", ".zip"}
@@ -1322,15 +1319,22 @@ class SphinxSite:
         ``:name:`` option, the first in file order; for mystmd's ``{embed}``. Scanned once, on
         first use (at most 5,000 files of 2 MB)."""
         if self._label_sources is None:
+            from murar.ingest.markup.myst import label_definitions
+            from murar.ingest.markup.notebook import notebook_labels
+
             found: dict[str, str] = {}
             files = os_walk_files(self._root, self._src or ".", self.conf.source_suffix, skip_dirs=(),
                                   skip_hidden_files=True)
             for rel in sorted(files)[:5_000]:
-                if self.markup_for(rel) != "myst" or self._excluded(self._in_src(rel) or rel):
+                notebook = rel.lower().endswith(".ipynb")
+                if (self.markup_for(rel) != "myst" and not notebook) or self._excluded(self._in_src(rel) or rel):
                     continue
                 text = read_capped(self._root, rel)
-                for m in _LABEL_DEF.finditer(text or ""):
-                    found.setdefault((m.group(1) or m.group(2)).strip().lower(), rel)
+                # a notebook's labelled code cells (mystmd "#| label:"); its stored outputs can be
+                # large, only its first 2 MB are read
+                labels = notebook_labels(text or "") if notebook else label_definitions(text or "")
+                for label in labels:
+                    found.setdefault(label.lower(), rel)
             self._label_sources = found
         return self._label_sources
 
