@@ -161,6 +161,30 @@ def test_module_mounts_replace_folders(tmp_path: Path, write: Callable[..., Path
     assert site.resolve_asset("/shot.png", page_rel="docs/a.md").rel_path == "pictures/shot.png"
 
 
+def test_yaml_config_anchors_and_aliases_are_read(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo reads YAML anchors and aliases in its config (Go's yaml): Docsy's own site writes
+    ``hugoMinVersion: &hugoMinVersion 0.160.1`` and ``min: *hugoMinVersion``, its mounts share
+    ``sites: *sites``. Such a config stopped the ingest ('aliases (*name) are not allowed').
+    Each use is a copy of its own; a 'billion laughs' still stops."""
+    write(tmp_path, "config/_default/hugo.yaml",
+          "params:\n  hugoMinVersion: &v 0.160.1\n  product: &p Acme\n  again: *p\n"
+          "module:\n  hugoVersion:\n    min: *v\n  mounts:\n"
+          "    - source: content/en\n      target: content\n      sites: &sites { matrix: { languages: [en] } }\n"
+          "    - source: shared\n      target: content/shared\n      sites: *sites\n")
+    write(tmp_path, "content/en/a.md", "# A\n")
+    site = hugo.load(tmp_path)
+    assert site.config.content_dirs == ("content/en", "shared")
+    assert site.preprocess('{{< param "again" >}}', page_rel="content/en/a.md") == "Acme"
+    cfg, _ = hugo.read_hugo_config(tmp_path)
+    first, second = cfg["module"]["mounts"]
+    assert first["sites"] == second["sites"] and first["sites"] is not second["sites"]
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n" for p, c in zip("abcdefg", "bcdefgh", strict=True))
+    write(tmp_path, "config/_default/hugo.yaml", bomb)
+    with pytest.raises(ConfigError, match="aliases expand to more than"):
+        hugo.load(tmp_path)
+
+
 def test_invalid_config_is_typed_error(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "hugo.toml", "baseURL = = broken")
     with pytest.raises(ConfigError, match="hugo.toml"):
