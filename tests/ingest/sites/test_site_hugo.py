@@ -1049,6 +1049,20 @@ def test_param_shortcode_page_first_language_params_case_insensitive(
     assert site.preprocess('{{< param "ProductName" >}}', page_rel="content/other.md") == "SiteGizmo"
 
 
+def test_comment_shortcode_drops_what_it_encloses(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo's embedded comment shortcode (0.137.1+) leaves its content out of the page, shortcodes
+    inside it too. Docsy's shortcodes page opens with a maintainers' note in one: murar read it as
+    the page's first paragraph."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nmessage = "hi"\n')
+    write(tmp_path, "content/p.md", "# P\n")
+    site = hugo.load(tmp_path)
+    src = ("{{< comment >}}\n\n> Maintainers note: heading IDs changed.\n\n{{% param message %}}\n\n"
+           "{{< /comment >}}\n\nVisible {{% comment %}}inline note{{% /comment %}}text.\n")
+    out = site.preprocess(src, page_rel="content/p.md")
+    assert "Maintainers" not in out and "hi" not in out and "inline note" not in out
+    assert "Visible" in out and "text." in out
+
+
 def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
     _name.md stays a page."""

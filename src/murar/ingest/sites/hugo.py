@@ -42,7 +42,7 @@ without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
 subtitle before it and its footer after it, its headings read as labels;
 ``ref``/``relref`` give their target;
-``param`` the site parameter; a callout (Hextra ``callout``, Hugo Book and
+``param`` the site parameter; ``comment`` (Hugo 0.137.1+) drops what it encloses; a callout (Hextra ``callout``, Hugo Book and
 Geekdoc ``hint``, Doks ``callout``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
 ``call-out``, ``{{< note >}}``; :meth:`HugoSite.callout`) leads its content with
 its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
@@ -2035,6 +2035,10 @@ class HugoSite:
                         panes.pop()
                         tabs_seen.pop()
                 continue  # closing tags of reduced shortcodes
+            if name == "comment" and not m.group("self") and (end := closing.get(m.start())) is not None:
+                # Hugo's embedded comment shortcode (0.137.1+): what it encloses is left out of the page
+                pos = end.end()
+                continue
             sc = parse_args(name, m.group("args"))
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
             if name in _TAB_ITEMS and tabs_seen:
