@@ -963,6 +963,29 @@ def test_cards_with_content_keep_their_labels_and_stay_one_block(
     assert images["sign.png"].alt == "Signature" and "Invented the compiler." in images["sign.png"].context_before
 
 
+def test_quoted_shortcode_values_keep_backslashes_but_escaped_quotes(
+    tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    """Hugo's shortcode lexer unescapes only \\" in a quoted value; any other backslash reaches the
+    template, whose markdownify reads it as a Markdown escape. Docsy's shortcodes page titles a card
+    title="\\* 1735 &nbsp; † 1826" (born, died) beside a bold header and subtitle: murar dropped the
+    backslash and the star opened emphasis, so the card read '*** 1735 † 1826**'."""
+    from murar.ingest.corpus import convert_file
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/p.md",
+          "# P\n\n{{% cardpane %}}\n"
+          '{{% card header="**John Adams**" title="\\* 1735 &nbsp;&nbsp; † 1826" subtitle="**President:** 1797" %}}\n'
+          "Second president.\n{{% /card %}}\n{{% /cardpane %}}\n\n"
+          '{{< figure src="x.png" caption="Say \\"hi\\" to C:\\\\temp" >}}\n')
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/p.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    text = doc.sections[0].text
+    assert "John Adams * 1735" in text and "† 1826 President: 1797 Second president." in text
+    assert "**" not in text
+    assert hugo.parse_args("figure", 'caption="Say \\"hi\\" to C:\\\\temp"').params["caption"] == 'Say "hi" to C:\\\\temp'
+
+
 def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
     the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;

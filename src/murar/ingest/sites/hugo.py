@@ -617,12 +617,14 @@ class PageResource:
 
 
 def parse_args(name: str, text: str) -> Shortcode:
-    """Parse a shortcode's parameters (``key="v"``, ``key=v``, ``"positional"``, raw ```v```)."""
+    """Parse a shortcode's parameters (``key="v"``, ``key=v``, ``"positional"``, raw ```v```).
+    In a quoted value only ``\\"`` is an escape (Hugo's shortcode lexer): any other backslash
+    stays, for the Markdown the template renders it with (Docsy's card ``title="\\*1732"``)."""
     sc = Shortcode(name=name.lower())
     for m in _ARG.finditer(text):
         key, raw = m.group(1), m.group(2)
         if raw[:1] == '"' and raw[-1:] == '"' and len(raw) >= 2:
-            value = re.sub(r"\\(.)", r"\1", raw[1:-1])
+            value = raw[1:-1].replace('\\"', '"')
         elif raw[:1] in ("`", "'") and raw[-1:] == raw[:1] and len(raw) >= 2:
             value = raw[1:-1]
         else:
