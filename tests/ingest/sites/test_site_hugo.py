@@ -1086,6 +1086,28 @@ def test_comment_shortcode_drops_what_it_encloses(tmp_path: Path, write: Callabl
     assert "Visible" in out and "text." in out
 
 
+def test_goldmark_passthrough_math_is_kept_as_written(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """With Goldmark's passthrough extension on (Hugo "Mathematics"; Docsy's and Hextra's docs), the
+    text between its delimiters is KaTeX source handed to the math renderer, not Markdown: murar read
+    \\(a_1\\) as an escaped parenthesis and emphasis ('(a1)'). Kept in murar's $...$ / $$ convention;
+    fenced code, code spans and sites without the extension are left as they are."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\nmarkup:\n  goldmark:\n    extensions:\n      passthrough:\n"
+                                 "        enable: true\n        delimiters:\n"
+                                 "          block: [['\\[', '\\]'], ['$$', '$$']]\n          inline: [['\\(', '\\)']]\n")
+    write(tmp_path, "content/p.md", "# P\n")
+    site = hugo.load(tmp_path)
+    src = ("Solve \\(x_1 + y_1 = 0\\) for [\\(\\KaTeX\\)](https://katex.org/), not `\\(code\\)`.\n\n"
+           "\\[\n\\tag*{(1)} P(E) = {n \\choose k} p_k\n\\]\n\n$$ a_1 * b_1 $$\n\n"
+           "```tex\nWhen \\(a \\ne 0\\)\n```\n")
+    out = site.preprocess(src, page_rel="content/p.md")
+    assert "`$x_1 + y_1 = 0$`" in out and "[`$\\KaTeX$`](https://katex.org/)" in out and "`\\(code\\)`" in out
+    assert "~~~~~~\n$$\n\\tag*{(1)} P(E) = {n \\choose k} p_k\n$$\n~~~~~~" in out
+    assert "~~~~~~\n$$\na_1 * b_1\n$$\n~~~~~~" in out
+    assert "```tex\nWhen \\(a \\ne 0\\)\n```" in out
+    write(tmp_path, "hugo.yaml", "baseURL: /\n")
+    assert hugo.load(tmp_path).preprocess("Solve \\(x_1\\).", page_rel="content/p.md") == "Solve \\(x_1\\)."
+
+
 def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
     _name.md stays a page."""

@@ -79,6 +79,7 @@ from urllib.parse import urlsplit
 from murar.errors import ConfigError
 from murar.ingest.budget import PageCharBudget
 from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import (
     FenceTracker,
     alert_markers,
@@ -506,6 +507,9 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         # Goldmark attribute lists (markup.goldmark.parser.attribute: title on, block off by default)
         "goldmark_attribute_title": _goldmark_attribute(cfg, "title", True),
         "goldmark_attribute_block": _goldmark_attribute(cfg, "block", False),
+        # Goldmark's passthrough extension (Hugo math): "open<TAB>close" pairs, one a line
+        "passthrough_block": "\n".join(f"{o}\t{c}" for o, c in _passthrough_delimiters(cfg, "block")),
+        "passthrough_inline": "\n".join(f"{o}\t{c}" for o, c in _passthrough_delimiters(cfg, "inline")),
         # every content mount when one is of a language (mounts are read in order: the first file wins a path)
         "content_mounts": ";".join(content_mounts) if lang_mounts else "",
         # the includeFiles/excludeFiles globs of the content mounts, when a mount has some
@@ -887,6 +891,121 @@ def _goldmark_extension(cfg: dict[str, Any], name: str) -> bool:
             return True
         node = next((v for k, v in node.items() if str(k).lower() == key), None)
     return node is not False
+
+
+def _passthrough_delimiters(cfg: dict[str, Any], kind: str) -> list[tuple[str, str]]:
+    """The ``kind`` (``block``/``inline``) delimiter pairs of Goldmark's passthrough extension
+    when the site enables it (``markup.goldmark.extensions.passthrough``: ``enable: true``,
+    ``delimiters.block: [['\\[', '\\]'], ['$$', '$$']]``; Hugo's "Mathematics" setup), else none."""
+    node: Any = cfg
+    for key in ("markup", "goldmark", "extensions", "passthrough"):
+        node = next((v for k, v in node.items() if str(k).lower() == key), None) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or node.get("enable") is not True:
+        return []
+    delimiters = node.get("delimiters")
+    pairs = delimiters.get(kind) if isinstance(delimiters, dict) else None
+    out: list[tuple[str, str]] = []
+    for pair in pairs if isinstance(pairs, list) else []:
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) and x.strip() for x in pair) \
+                and not any(c in "\t\n" for x in pair for c in x):
+            out.append((pair[0].strip(), pair[1].strip()))
+    return out[:8]
+
+
+_CODE_SPAN = re.compile(r"(`+[^`]*?`+)")
+
+
+def passthrough_math(body: str, block: list[tuple[str, str]], inline: list[tuple[str, str]]) -> str:
+    """``body`` with the text Goldmark's passthrough extension hands to the math renderer kept as
+    written (Hugo "Mathematics": with the extension on, ``\\(a_1\\)`` and ``\\[ ... \\]`` are KaTeX
+    source, not Markdown whose ``\\(`` is an escaped parenthesis and ``_`` emphasis), in murar's
+    convention for formulas (:mod:`murar.ingest.markup.mathtext`): a line opening with a block
+    delimiter, up to the line its closing one ends (at most 500 lines), is a ``$$`` block in a
+    fence; an inline pair on one line is ``$...$`` in a code span. Fenced code and code spans
+    stay as they are. The lines ending with a closing delimiter are listed once, so a page of
+    unclosed openers is read in one pass."""
+    if not block and not inline or not any(o in body for o, _ in [*block, *inline]):
+        return body
+    lines = body.split("\n")
+    fences = FenceTracker(_GM_FENCE)
+    ends: dict[str, list[int]] = {}  # closing delimiter -> the lines that end with it
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fences.in_code(line):
+            out.append(line)
+            i += 1
+            continue
+        stripped = line.lstrip(" \t>")
+        lead = line[:len(line) - len(stripped)]
+        opened = next(((o, c) for o, c in block if stripped.startswith(o)), None)
+        if opened is not None:
+            open_, close = opened
+            rest = stripped[len(open_):]
+            found = None
+            if rest.rstrip().endswith(close) and len(rest.strip()) >= len(close):
+                found = (i, rest.rstrip().rfind(close))
+            else:  # the next line that ends with the closing delimiter (listed once per delimiter)
+                if close not in ends:
+                    ends[close] = [k for k, ln in enumerate(lines) if ln.rstrip().endswith(close)]
+                k = bisect.bisect_right(ends[close], i)
+                if k < len(ends[close]) and ends[close][k] < i + 500:
+                    j = ends[close][k]
+                    found = (j, lines[j].rstrip().rfind(close))
+            if found is not None:
+                j, at = found
+                parts = [rest, *lines[i + 1:j + 1]] if j > i else [rest]
+                parts[-1] = parts[-1][:at] if j > i else rest[:at]
+                shown = display_math("\n".join(p.removeprefix(lead) for p in parts))
+                if shown:
+                    out.extend([f"{lead}~~~~~~", *(f"{lead}{ln}" for ln in shown.split("\n")), f"{lead}~~~~~~"])
+                i = j + 1
+                continue
+        if any(o in line for o, _ in inline):
+            pieces = _CODE_SPAN.split(line) if "`" in line else [line]  # code spans (odd items) stay
+            for k in range(0, len(pieces), 2):
+                for open_, close in inline:
+                    pieces[k] = _inline_passthrough(pieces[k], open_, close)
+            line = "".join(pieces)
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _inline_passthrough(text: str, open_: str, close: str) -> str:
+    """``text`` with each ``open_ ... close`` formula (at most 2,000 characters, no blank just
+    inside its delimiters) as ``$...$`` in a code span; the closing delimiters are listed once,
+    each opening one finds the next by bisection (a line of unclosed ones: one pass)."""
+    if open_ not in text:
+        return text
+    closes = [m.start() for m in re.finditer(re.escape(close), text)]
+    out: list[str] = []
+    pos = 0
+    while (at := text.find(open_, pos)) >= 0:
+        k = bisect.bisect_left(closes, at + len(open_))
+        if k == len(closes):
+            break
+        inner = text[at + len(open_):closes[k]]
+        if 0 < len(inner) <= 2000 and inner == inner.strip():
+            out += [text[pos:at], _math_code_span(inline_math(inner))]
+            pos = closes[k] + len(close)
+        else:
+            out.append(text[pos:at + 1])
+            pos = at + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _delimiter_pairs(setting: str) -> list[tuple[str, str]]:
+    """The ``open<TAB>close`` lines of a passthrough setting as pairs."""
+    return [(o, c) for o, _, c in (ln.partition("\t") for ln in setting.split("\n") if "\t" in ln)]
+
+
+def _math_code_span(shown: str) -> str:
+    ticks = "`" * (max((len(r) for r in re.findall(r"`+", shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{ticks}{pad}{shown}{pad}{ticks}"
 
 
 def published_name(name: str) -> str:
@@ -1775,6 +1894,10 @@ class HugoSite:
             # Hugo 0.132+ blockquote alerts: "> [!TYPE]" of any type, an optional +/- fold sign and (0.134+)
             # a title after it, which the themes' render hooks show instead of the type
             body = alert_markers(body, titled=True, kinds=None)
+            settings = self._config.settings
+            if settings.get("passthrough_block") or settings.get("passthrough_inline"):
+                body = passthrough_math(body, _delimiter_pairs(settings.get("passthrough_block", "")),
+                                        _delimiter_pairs(settings.get("passthrough_inline", "")))
             body = goldmark_attributes(body, titles=self._config.settings.get("goldmark_attribute_title") != "false",
                                        blocks=self._config.settings.get("goldmark_attribute_block") == "true")
         return head + body
