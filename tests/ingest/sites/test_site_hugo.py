@@ -1108,6 +1108,21 @@ def test_goldmark_passthrough_math_is_kept_as_written(tmp_path: Path, write: Cal
     assert hugo.load(tmp_path).preprocess("Solve \\(x_1\\).", page_rel="content/p.md") == "Solve \\(x_1\\)."
 
 
+def test_badge_shortcode_shows_its_words(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A theme's badge without a template of the site's shows its words: Hugo Book's title= and
+    value= ("`src` {{< badge title="Required" >}}" in a parameter list), Hextra's content= or first
+    argument. murar dropped them: 'src' with no 'Required', a badge row with no text."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-book"\n')
+    write(tmp_path, "content/p.md", "# P\n")
+    site = hugo.load(tmp_path)
+    src = ('`src` {{< badge style="warning" title="Required" >}}\n: The link\n\n'
+           '{{< badge style="info" title="Hugo" value="0.147.6" >}} {{< badge content="New" >}} {{< badge "Beta" >}}')
+    out = site.preprocess(src, page_rel="content/p.md")
+    assert "`src` Required\n: The link" in out and "Hugo 0.147.6 New Beta" in out
+    write(tmp_path, "layouts/shortcodes/badge.html", "<b>{{ .Get \"title\" }}!</b>")
+    assert "<b>Required!</b>" in hugo.load(tmp_path).preprocess(src, page_rel="content/p.md")  # the site's own wins
+
+
 def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
     _name.md stays a page."""

@@ -42,14 +42,16 @@ without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
 subtitle before it and its footer after it, its headings read as labels;
 ``ref``/``relref`` give their target;
-``param`` the site parameter; ``comment`` (Hugo 0.137.1+) drops what it encloses; a callout (Hextra ``callout``, Hugo Book and
+``param`` the site parameter; ``comment`` (Hugo 0.137.1+) drops what it encloses;
+with Goldmark's passthrough extension on, the math between its delimiters is kept as
+written (:func:`passthrough_math`); a callout (Hextra ``callout``, Hugo Book and
 Geekdoc ``hint``, Doks ``callout``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
 ``call-out``, ``{{< note >}}``; :meth:`HugoSite.callout`) leads its content with
 its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
 hooks); theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
-HTTP endpoints); a shortcode of the project whose template only prints values
+HTTP endpoints, a ``badge``'s title and value); a shortcode of the project whose template only prints values
 (:func:`~murar.ingest.sites._gotemplate.render_value_template`) is what it writes (a
 ``{{< >}}`` one's HTML kept as one raw block, titled ones included, a paired one's
 content read in place), one reading a file it names (``readFile``, ``resources.Get``,
@@ -2421,6 +2423,12 @@ class HugoSite:
                                                                    else tail.strip())
                         else:  # a template that does not write its content: Hugo shows none of it
                             pos = pair.end()
+                if static is None and close is None and name.rsplit("/", 1)[-1] == "badge":
+                    # a theme's badge, no template of the site's: the words it shows (Hugo Book title= and
+                    # value=, "Required" beside a parameter; Hextra's content= or its first argument)
+                    words = [sc.params.get("title", ""), sc.params.get("value", "")]
+                    shown = " ".join(w.strip() for w in words if w.strip()) or sc.get("content", pos=0)
+                    out.append(_strip_markup(shown))
                 if static is not None:
                     # the site's own shortcode template without actions: its text as is, its lines indented
                     # as the shortcode is when it opens its line (as Hugo does), so a list item keeps them
