@@ -1123,6 +1123,21 @@ def test_badge_shortcode_shows_its_words(tmp_path: Path, write: Callable[..., Pa
     assert "<b>Required!</b>" in hugo.load(tmp_path).preprocess(src, page_rel="content/p.md")  # the site's own wins
 
 
+def test_single_file_mounted_into_a_bundle_resolves(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A module mount of one file into content (Docsy's site: source content/en/background-x.jpg,
+    target content/tests/blocks-cover/height-auto/background.jpg) puts that file in the page bundle it
+    targets, served beside the page: a link to it from that page, relative or root-relative, finds the
+    mounted file; murar looked beside the page only and reported it missing."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\nmodule:\n  mounts:\n    - source: content/en\n      target: content\n"
+                                 "    - source: pics/shot.png\n      target: content/docs/guide/shot.png\n")
+    write(tmp_path, "pics/shot.png", png)
+    write(tmp_path, "content/en/docs/guide/index.md", "---\ntitle: Guide\n---\n\n![Shot](shot.png)\n")
+    site = hugo.load(tmp_path)
+    assert site.resolve_asset("shot.png", page_rel="content/en/docs/guide/index.md").rel_path == "pics/shot.png"
+    assert site.resolve_asset("/docs/guide/shot.png", page_rel="content/en/a.md").rel_path == "pics/shot.png"
+    assert site.resolve_asset("other.png", page_rel="content/en/docs/guide/index.md").rel_path != "pics/shot.png"
+
+
 def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
     _name.md stays a page."""

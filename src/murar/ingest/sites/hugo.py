@@ -419,6 +419,7 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
     lang_mounts: dict[str, str] = {}  # content mount source -> the one language of the first mount of it
     content_mounts: list[str] = []  # "source=sub=codes" of every content mount, in order ("" codes: no lang)
     content_filters: list[str] = []  # source, includeFiles, excludeFiles of every content mount (\x1f, \x1e)
+    file_mounts: list[str] = []  # "target=source" of a file mounted into content (an image into a bundle)
     if isinstance(mounts, list) and mounts:
         by_target: dict[str, list[str]] = {}
         for mount in mounts:
@@ -433,6 +434,8 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                 if root_part == "content":
                     if sub:  # target content/docs: the source's pages are served under docs/
                         content_subs[source or "."] = safe_join(sub)
+                        if source and (root / source).is_file():  # one file mounted at a content path
+                            file_mounts.append(f"{safe_join(sub)}={source}")
                     # a mount of one language's content: lang (Hugo < 0.153) or sites.matrix.languages
                     sites = mount.get("sites")
                     matrix = sites.get("matrix") if isinstance(sites, dict) else None
@@ -506,6 +509,8 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         "disabled_languages": ";".join(sorted(disabled)),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
+        # single files mounted into content ("target=source;...": Docsy's background.jpg into a page bundle)
+        "content_file_mounts": ";".join(file_mounts),
         # Goldmark attribute lists (markup.goldmark.parser.attribute: title on, block off by default)
         "goldmark_attribute_title": _goldmark_attribute(cfg, "title", True),
         "goldmark_attribute_block": _goldmark_attribute(cfg, "block", False),
@@ -1651,6 +1656,7 @@ class HugoSite:
                 cands += [f for p in content_paths for c in self._config.content_dirs
                           if (f := self._published_as(c, p))]
             cands += self._served_from("assets", site_path)
+            cands += self._file_mounted(content_paths)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
             if self._lang != self._langs[0]:
@@ -1659,7 +1665,24 @@ class HugoSite:
             cands += self._served_from("static", safe_join(url_dir, path))
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
             cands += self._served_from("assets", safe_join(path))
+            served = safe_join(url_dir, path)
+            cands += self._file_mounted([served, *self._without_language_prefix(served)])
         return lookup(self._root, cands, link=link)
+
+    def _file_mounted(self, content_paths: list[str]) -> list[str]:
+        """The project files mounted as single files at these content paths (Hugo module
+        mounts: ``source: img/bg.jpg``, ``target: content/tests/cover/background.jpg`` puts
+        the image in that page bundle, served beside the page); the target matched as
+        written, else lower-cased as Hugo serves it."""
+        mounts = self._config.settings.get("content_file_mounts", "")
+        if not mounts:
+            return []
+        out: list[str] = []
+        for pair in mounts.split(";"):
+            target, _, source = pair.partition("=")
+            if target and source and any(p == target or p == target.lower() for p in content_paths):
+                out.append(source)
+        return out
 
     def _without_language_prefix(self, site_path: str) -> list[str]:
         """``site_path`` without its leading language folder, when it starts with
