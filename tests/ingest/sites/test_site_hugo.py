@@ -1138,6 +1138,24 @@ def test_single_file_mounted_into_a_bundle_resolves(tmp_path: Path, write: Calla
     assert site.resolve_asset("other.png", page_rel="content/en/docs/guide/index.md").rel_path != "pics/shot.png"
 
 
+def test_gallery_items_are_pictures_remote_ones_without_a_suffix_too(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """Hextra's gallery: each {{< gallery-item src= caption= >}} is a picture, a remote one with no
+    file suffix too (https://picsum.photos/id/1015/1600/1200); murar kept the local item only and
+    dropped the remote ones with their captions."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "assets/images/space.jpg", png)
+    write(tmp_path, "content/g.md", "# G\n")
+    site = hugo.load(tmp_path)
+    src = ('{{< gallery >}}\n  {{< gallery-item src="images/space.jpg" caption="Space" >}}\n'
+           '  {{< gallery-item src="https://picsum.photos/id/1015/1600/1200" width="1600" caption="River valley" >}}\n'
+           '  {{< gallery-item src="https://example.org/clip.mp4" caption="Clip" >}}\n{{< /gallery >}}\n')
+    pictures = images_of(site.preprocess(src, page_rel="content/g.md"))
+    assert [p[0] for p in pictures] == ["../assets/images/space.jpg", "https://picsum.photos/id/1015/1600/1200"]
+    assert pictures[1][1] == "River valley"
+
+
 def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
     _name.md stays a page."""

@@ -3263,8 +3263,15 @@ def _docsy_tab_lang(tab: Shortcode, pane: Shortcode, header: str) -> str:
 
 
 def _image_param(sc: Shortcode) -> bool:
+    """A shortcode whose ``src`` is an image file, or any ``src`` of an item of a gallery or
+    carousel (Hextra's ``gallery-item``: remote pictures without a suffix, picsum.photos/id/1015/1600/1200)
+    that names no other kind of file."""
     src = sc.params.get("src", "")
-    return bool(src) and suffix_of(split_link(src)[0]) in IMAGE_SUFFIXES
+    if not src:
+        return False
+    suffix = suffix_of(split_link(src)[0])
+    return suffix in IMAGE_SUFFIXES or (_GALLERY.search(sc.name) is not None and suffix not in ASSET_SUFFIXES
+                                        and "images" not in sc.params and "match" not in sc.params)
 
 
 def _video_param(sc: Shortcode) -> bool:
