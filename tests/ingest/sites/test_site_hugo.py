@@ -1156,6 +1156,15 @@ def test_gallery_items_are_pictures_remote_ones_without_a_suffix_too(
     assert pictures[1][1] == "River valley"
 
 
+def test_hextra_term_shows_its_entry(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hextra's {{< term "SEO" >}} writes the entry as given (the glossary's definition is only its
+    tooltip, term.html); murar dropped it, so a list of terms read as empty items."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\nmodule:\n  imports:\n    - path: github.com/imfing/hextra\n")
+    write(tmp_path, "content/t.md", "# T\n")
+    src = '* {{< term "static site generator" >}}\n* {{< term entry="SEO" >}}\n'
+    assert hugo.load(tmp_path).preprocess(src, page_rel="content/t.md") == "* static site generator\n* SEO\n"
+
+
 def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
     _name.md stays a page."""

@@ -51,7 +51,7 @@ its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
 hooks); theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
-HTTP endpoints, a ``badge``'s title and value); a shortcode of the project whose template only prints values
+HTTP endpoints, a ``badge``'s title and value, Hextra's ``term``); a shortcode of the project whose template only prints values
 (:func:`~murar.ingest.sites._gotemplate.render_value_template`) is what it writes (a
 ``{{< >}}`` one's HTML kept as one raw block, titled ones included, a paired one's
 content read in place), one reading a file it names (``readFile``, ``resources.Get``,
@@ -1048,6 +1048,7 @@ class HugoSite:
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
         self._geekdoc = "geekdoc" in config.settings.get("theme_paths", "").lower()  # a Geekdoc site
+        self._hextra = "hextra" in config.settings.get("theme_paths", "").lower()  # a Hextra site
         # a site on hugo-theme-learn or its fork Relearn (their children shortcode lists the child pages)
         self._learn = any("learn" in posixpath.basename(t.rstrip("/")).lower()
                           for t in config.settings.get("theme_paths", "").split(";"))
@@ -2446,6 +2447,9 @@ class HugoSite:
                                                                    else tail.strip())
                         else:  # a template that does not write its content: Hugo shows none of it
                             pos = pair.end()
+                if static is None and close is None and name == "term" and self._hextra:
+                    # Hextra's term: the entry as written, its glossary definition only a tooltip (term.html)
+                    out.append(_strip_markup(sc.get("entry", pos=0)))
                 if static is None and close is None and name.rsplit("/", 1)[-1] == "badge":
                     # a theme's badge, no template of the site's: the words it shows (Hugo Book title= and
                     # value=, "Required" beside a parameter; Hextra's content= or its first argument)
