@@ -1165,6 +1165,21 @@ def test_hextra_term_shows_its_entry(tmp_path: Path, write: Callable[..., Path])
     assert hugo.load(tmp_path).preprocess(src, page_rel="content/t.md") == "* static site generator\n* SEO\n"
 
 
+def test_hextra_file_tree_is_a_text_block(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hextra's {{< filetree/container >}} draws its folders and files as a tree; murar kept the
+    folders' names run together and dropped every file (a filetree/file has no content)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/t.md", "# T\n")
+    src = ('{{< filetree/container >}}\n  {{< filetree/folder name="assets" >}}\n'
+           '    {{< filetree/file name="notebook.ipynb" >}}\n  {{< /filetree/folder >}}\n'
+           '  {{< filetree/folder name="content" state="closed" >}}\n    {{< filetree/folder name="docs" >}}\n'
+           '      {{< filetree/file name="my-page.md" >}}\n    {{< /filetree/folder >}}\n  {{< /filetree/folder >}}\n'
+           '  {{< filetree/file name="hugo.yaml" >}}\n{{< /filetree/container >}}\n\nAfter.\n')
+    out = hugo.load(tmp_path).preprocess(src, page_rel="content/t.md")
+    assert "```text\nassets/\n  notebook.ipynb\ncontent/\n  docs/\n    my-page.md\nhugo.yaml\n```" in out
+    assert out.rstrip().endswith("After.")
+
+
 def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo skips #name / .name / name~ files and renders no page for build.render: link;
     _name.md stays a page."""

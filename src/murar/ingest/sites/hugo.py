@@ -51,7 +51,8 @@ its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
 hooks); theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
-HTTP endpoints, a ``badge``'s title and value, Hextra's ``term``); a shortcode of the project whose template only prints values
+HTTP endpoints, a ``badge``'s title and value, Hextra's ``term``; its ``filetree/container``
+is the tree as a text block); a shortcode of the project whose template only prints values
 (:func:`~murar.ingest.sites._gotemplate.render_value_template`) is what it writes (a
 ``{{< >}}`` one's HTML kept as one raw block, titled ones included, a paired one's
 content read in place), one reading a file it names (``readFile``, ``resources.Get``,
@@ -2399,6 +2400,13 @@ class HugoSite:
             elif name == "glossary_definition":
                 out.append(self._glossary_definition(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
                                                      stack=_stack, budget=budget))
+            elif name == "filetree/container" and not m.group("self") and m.start() in closing:
+                # Hextra's file tree: its folders and files, one a line, indented by depth, as a text block
+                end = closing[m.start()]
+                tree = _file_tree(body[m.end():end.start()], html_out=h)
+                indent = _line_indent(body, m.start())  # (in a list step: the step's block)
+                out.append(tree.replace("\n", "\n" + indent).rstrip(" ") if indent and not h else tree)
+                pos = end.end()
             elif name.endswith(".inline"):
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
@@ -3264,6 +3272,31 @@ def _docsy_tab_lang(tab: Shortcode, pane: Shortcode, header: str) -> str:
     if _truthy(pane.params.get("langequalsheader")):
         return _label_text(header)
     return pane.params.get("lang", "")
+
+
+def _file_tree(inner: str, *, html_out: bool = False) -> str:
+    """The text of a Hextra ``filetree/container``: each ``filetree/folder`` (``name/``) and
+    ``filetree/file`` (``name``) on its own line, indented two spaces a level, in a text block
+    (the tree the theme draws); at most 2,000 entries."""
+    lines: list[str] = []
+    depth = 0
+    for tag in _SHORTCODE.finditer(inner):
+        kind = tag.group("name").lower()
+        if kind not in ("filetree/folder", "filetree/file"):
+            continue
+        if tag.group("close"):
+            depth = max(depth - 1, 0) if kind == "filetree/folder" else depth
+            continue
+        label = parse_args(kind, tag.group("args")).get("name", pos=0).strip()
+        if label and len(lines) < 2000:
+            lines.append("  " * min(depth, 20) + label + ("/" if kind == "filetree/folder" else ""))
+        if kind == "filetree/folder" and not tag.group("self"):
+            depth += 1
+    if not lines:
+        return ""
+    if html_out:
+        return "\n<pre>" + html.escape("\n".join(lines)) + "</pre>\n"
+    return "\n\n```text\n" + "\n".join(lines) + "\n```\n\n"
 
 
 def _image_param(sc: Shortcode) -> bool:
