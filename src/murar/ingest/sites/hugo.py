@@ -377,7 +377,10 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
     ``content_languages`` (``dir=code;...`` for per-language ``contentDir``, a
     disabled language's too, and content mounts with ``lang``),
     ``disabled_languages`` (``disableLanguages`` and ``languages.<l>.disabled``), ``content_mount_paths`` (``source=sub;...``
-    for a content mount into a subfolder, ``target: content/docs``).
+    for a content mount into a subfolder, ``target: content/docs``), ``content_file_mounts``
+    (``target=source;...`` for a single file mounted into content, an image into a page bundle),
+    ``passthrough_block``/``passthrough_inline`` (Goldmark passthrough delimiters, one
+    ``open<TAB>close`` pair a line, when the extension is on).
     ``language`` (a language key, ``murar ingest --language``) is the language
     whose pages are read (``settings["content_language"]`` when it is not
     ``defaultContentLanguage``; ``config.language`` names the one read when the
