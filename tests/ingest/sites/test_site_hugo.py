@@ -986,6 +986,29 @@ def test_quoted_shortcode_values_keep_backslashes_but_escaped_quotes(
     assert hugo.parse_args("figure", 'caption="Say \\"hi\\" to C:\\\\temp"').params["caption"] == 'Say "hi" to C:\\\\temp'
 
 
+def test_card_picture_under_its_header_is_no_inline_icon(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """Docsy's card pane of presidents: each card's content is its portrait, under the header,
+    title and subtitle the card draws in elements of their own. murar led the portrait's line with
+    those labels, so the portrait sat 'inside a sentence' and was flagged an inline icon (not
+    selectable as a picture of the page)."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "docsy"\n')
+    write(tmp_path, "content/p/portrait.png", png)
+    write(tmp_path, "content/p/index.md",
+          "---\ntitle: P\n---\n\n{{% cardpane %}}\n"
+          '{{% card header="**George Washington**" title="1732 - 1799" subtitle="**President:** 1789" %}}\n'
+          '![Portrait](portrait.png "Portrait George Washington")\n{{% /card %}}\n{{% /cardpane %}}\n')
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/p/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    (portrait,) = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert "inline" not in portrait.flags and "George Washington" in portrait.context_before
+    assert "George Washington 1732 - 1799 President: 1789" in doc.sections[0].text
+
+
 def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
     the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;

@@ -2422,6 +2422,10 @@ class HugoSite:
                                                   warnings=warnings, _depth=_depth + 1, _stack=_stack,
                                                   _budget=budget)
                 head = _card_head(sc, html_out=h)  # leads the paragraph the content opens with
+                if head and re.match(r"[ \t]*(?:!\[|<img\b)", content.lstrip("\n")):
+                    # (on a line of its own above a picture the content opens with: the card's picture,
+                    # Docsy's portrait, stands in the card body, not inside the header's sentence)
+                    head = head.rstrip() + "\n"
                 out.append(picture + (("" if picture else "\n\n") + head + content.lstrip("\n") if head else content))
                 if sc.params.get("footer", "").strip():
                     out.append(f"\n\n{sc.params['footer'].strip()}\n\n")
