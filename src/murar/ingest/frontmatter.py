@@ -84,6 +84,9 @@ def _construct_int(loader: SafeConstructor, node: yaml.ScalarNode) -> int:
 class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
     """SafeLoader without aliases, dates or non-core tags, with a nesting limit."""
 
+    #: whether ``*name`` aliases are read (site configs, their expansion bounded by the caller)
+    allow_aliases: ClassVar[bool] = False
+
     yaml_implicit_resolvers: ClassVar[dict[Any, Any]] = {
         first: [(tag, rx) for tag, rx in resolvers if not tag.endswith(":timestamp")]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
@@ -100,7 +103,7 @@ class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
         self._depth = 0
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
+        if not self.allow_aliases and self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
         self._depth += 1
@@ -120,23 +123,72 @@ class _LenientTagLoader(_StrictLoader):
     yaml_multi_constructors: ClassVar[dict[Any, Any]] = {}
 
 
-def load_yaml_safely(text: str, *, max_chars: int = MAX_CHARS, unknown_tags: str = "refuse") -> Any:
-    """Load untrusted YAML ``text`` into JSON-like values (never dates, never aliases).
+class _AliasLoader(_StrictLoader):
+    """:class:`_StrictLoader` that reads aliases."""
+
+    allow_aliases: ClassVar[bool] = True
+
+
+class _AliasLenientTagLoader(_LenientTagLoader):
+    """:class:`_LenientTagLoader` that reads aliases."""
+
+    allow_aliases: ClassVar[bool] = True
+
+
+def _expand_aliases(value: Any, limit: int) -> Any:
+    """``value`` with every aliased node copied where it is used (no two places share a
+    mapping or list), at most ``limit`` values and :data:`MAX_DEPTH` levels in all.
+
+    Raises:
+        FrontMatterError: more values or levels once expanded (a 'billion laughs', an
+            anchor used inside itself)."""
+    count = 0
+
+    def copy(item: Any, depth: int) -> Any:
+        nonlocal count
+        count += 1
+        if count > limit:
+            raise FrontMatterError(f"refused YAML: its aliases expand to more than {limit} values")
+        if depth > MAX_DEPTH:
+            raise FrontMatterError(f"refused YAML: nested deeper than {MAX_DEPTH} levels once its aliases are expanded")
+        if isinstance(item, dict):
+            return {key: copy(sub, depth + 1) for key, sub in item.items()}
+        if isinstance(item, list):
+            return [copy(sub, depth + 1) for sub in item]
+        return item
+
+    return copy(value, 0)
+
+
+def load_yaml_safely(text: str, *, max_chars: int = MAX_CHARS, unknown_tags: str = "refuse",
+                     max_alias_values: int = 0) -> Any:
+    """Load untrusted YAML ``text`` into JSON-like values (never dates; aliases only
+    when ``max_alias_values`` allows them).
 
     ``unknown_tags``: ``"refuse"`` (front matter) or ``"null"`` (site configs
     such as ``mkdocs.yml``, whose ``!!python/name:...`` tags become ``None``).
+    ``max_alias_values``: ``0`` refuses ``*name`` aliases; above it, anchors and aliases
+    (and ``<<`` merge keys) are read as YAML defines them, as the generators' own
+    loaders do for their config files (Hugo's ``hugo.yaml``: Go's yaml), each use
+    a copy of its own, the whole value at most that many values once expanded.
 
     Raises:
-        FrontMatterError: longer than ``max_chars`` characters, an alias, a
-            refused tag, nesting deeper than :data:`MAX_DEPTH`, or not YAML.
+        FrontMatterError: longer than ``max_chars`` characters, an alias (or more
+            expanded values than ``max_alias_values``), a refused tag, nesting
+            deeper than :data:`MAX_DEPTH`, or not YAML.
     """
     if len(text) > max_chars:
         raise FrontMatterError(f"YAML block of {len(text)} characters exceeds the {max_chars}-character limit")
-    loader_cls = _LenientTagLoader if unknown_tags == "null" else _StrictLoader
+    lenient = unknown_tags == "null"
+    if max_alias_values > 0:
+        loader_cls: type[_StrictLoader] = _AliasLenientTagLoader if lenient else _AliasLoader
+    else:
+        loader_cls = _LenientTagLoader if lenient else _StrictLoader
     loader: _StrictLoader | None = None
     try:
         loader = loader_cls(text)  # the reader already refuses control characters here
-        return loader.get_single_data()
+        data = loader.get_single_data()
+        return _expand_aliases(data, max_alias_values) if max_alias_values > 0 else data
     except yaml.YAMLError as err:
         reason = getattr(err, "problem", None) or type(err).__name__
         raise FrontMatterError(f"refused YAML: {reason}") from err

@@ -56,6 +56,9 @@ def test_callout_label_and_lead() -> None:
     assert callout_label("note") == "Note" and callout_label("see-also") == "See also"
     assert callout_label("note", "Before you start:") == "Before you start"  # an explicit title wins
     assert callout_label("Note:") == "Note"  # an i18n string with its colon
+    # an anchor after a Hugo alert's title (Docsy: > [!NOTE] Below-navbar positioning <a id="x"></a>) is not seen
+    assert callout_label("note", 'Below-navbar positioning <a id="td-below-navbar"></a>') == "Below-navbar positioning"
+    assert callout_label("note", "Use <code>x</code>") == "Use <code>x</code>"
     assert callout_lead("Why?") == "**Why?** "  # a question needs no colon
     assert callout_lead("Tip") == "**Tip:** " and callout_lead("A & B", html_out=True) == "<strong>A &amp; B:</strong> "
 

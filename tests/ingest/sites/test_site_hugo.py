@@ -161,6 +161,30 @@ def test_module_mounts_replace_folders(tmp_path: Path, write: Callable[..., Path
     assert site.resolve_asset("/shot.png", page_rel="docs/a.md").rel_path == "pictures/shot.png"
 
 
+def test_yaml_config_anchors_and_aliases_are_read(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo reads YAML anchors and aliases in its config (Go's yaml): Docsy's own site writes
+    ``hugoMinVersion: &hugoMinVersion 0.160.1`` and ``min: *hugoMinVersion``, its mounts share
+    ``sites: *sites``. Such a config stopped the ingest ('aliases (*name) are not allowed').
+    Each use is a copy of its own; a 'billion laughs' still stops."""
+    write(tmp_path, "config/_default/hugo.yaml",
+          "params:\n  hugoMinVersion: &v 0.160.1\n  product: &p Acme\n  again: *p\n"
+          "module:\n  hugoVersion:\n    min: *v\n  mounts:\n"
+          "    - source: content/en\n      target: content\n      sites: &sites { matrix: { languages: [en] } }\n"
+          "    - source: shared\n      target: content/shared\n      sites: *sites\n")
+    write(tmp_path, "content/en/a.md", "# A\n")
+    site = hugo.load(tmp_path)
+    assert site.config.content_dirs == ("content/en", "shared")
+    assert site.preprocess('{{< param "again" >}}', page_rel="content/en/a.md") == "Acme"
+    cfg, _ = hugo.read_hugo_config(tmp_path)
+    first, second = cfg["module"]["mounts"]
+    assert first["sites"] == second["sites"] and first["sites"] is not second["sites"]
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n" for p, c in zip("abcdefg", "bcdefgh", strict=True))
+    write(tmp_path, "config/_default/hugo.yaml", bomb)
+    with pytest.raises(ConfigError, match="aliases expand to more than"):
+        hugo.load(tmp_path)
+
+
 def test_invalid_config_is_typed_error(tmp_path: Path, write: Callable[..., Path]) -> None:
     write(tmp_path, "hugo.toml", "baseURL = = broken")
     with pytest.raises(ConfigError, match="hugo.toml"):
@@ -939,6 +963,52 @@ def test_cards_with_content_keep_their_labels_and_stay_one_block(
     assert images["sign.png"].alt == "Signature" and "Invented the compiler." in images["sign.png"].context_before
 
 
+def test_quoted_shortcode_values_keep_backslashes_but_escaped_quotes(
+    tmp_path: Path, write: Callable[..., Path]
+) -> None:
+    """Hugo's shortcode lexer unescapes only \\" in a quoted value; any other backslash reaches the
+    template, whose markdownify reads it as a Markdown escape. Docsy's shortcodes page titles a card
+    title="\\* 1735 &nbsp; † 1826" (born, died) beside a bold header and subtitle: murar dropped the
+    backslash and the star opened emphasis, so the card read '*** 1735 † 1826**'."""
+    from murar.ingest.corpus import convert_file
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/p.md",
+          "# P\n\n{{% cardpane %}}\n"
+          '{{% card header="**John Adams**" title="\\* 1735 &nbsp;&nbsp; † 1826" subtitle="**President:** 1797" %}}\n'
+          "Second president.\n{{% /card %}}\n{{% /cardpane %}}\n\n"
+          '{{< figure src="x.png" caption="Say \\"hi\\" to C:\\\\temp" >}}\n')
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/p.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    text = doc.sections[0].text
+    assert "John Adams * 1735" in text and "† 1826 President: 1797 Second president." in text
+    assert "**" not in text
+    assert hugo.parse_args("figure", 'caption="Say \\"hi\\" to C:\\\\temp"').params["caption"] == 'Say "hi" to C:\\\\temp'
+
+
+def test_card_picture_under_its_header_is_no_inline_icon(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """Docsy's card pane of presidents: each card's content is its portrait, under the header,
+    title and subtitle the card draws in elements of their own. murar led the portrait's line with
+    those labels, so the portrait sat 'inside a sentence' and was flagged an inline icon (not
+    selectable as a picture of the page)."""
+    from murar.ingest.corpus import convert_file
+    from murar.schema import ImageItem
+
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "docsy"\n')
+    write(tmp_path, "content/p/portrait.png", png)
+    write(tmp_path, "content/p/index.md",
+          "---\ntitle: P\n---\n\n{{% cardpane %}}\n"
+          '{{% card header="**George Washington**" title="1732 - 1799" subtitle="**President:** 1789" %}}\n'
+          '![Portrait](portrait.png "Portrait George Washington")\n{{% /card %}}\n{{% /cardpane %}}\n')
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/p/index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    (portrait,) = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert "inline" not in portrait.flags and "George Washington" in portrait.context_before
+    assert "George Washington 1732 - 1799 President: 1789" in doc.sections[0].text
+
+
 def test_future_and_expired_pages_are_not_published(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Hugo publishes no page whose publish date (publishDate, pubdate, published, date) is in
     the future or whose expiryDate/unpublishdate is past, unless buildFuture/buildExpired;
@@ -1023,6 +1093,114 @@ def test_param_shortcode_page_first_language_params_case_insensitive(
     src = 'A {{< param "productname" >}} B {{< param "VERSION" >}} C {{< param "deep.key" >}} D {{< param "color" >}}'
     assert site.preprocess(src, page_rel="content/p.md") == "A PageGizmo B 2.0 C deepval D red"
     assert site.preprocess('{{< param "ProductName" >}}', page_rel="content/other.md") == "SiteGizmo"
+
+
+def test_comment_shortcode_drops_what_it_encloses(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hugo's embedded comment shortcode (0.137.1+) leaves its content out of the page, shortcodes
+    inside it too. Docsy's shortcodes page opens with a maintainers' note in one: murar read it as
+    the page's first paragraph."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nmessage = "hi"\n')
+    write(tmp_path, "content/p.md", "# P\n")
+    site = hugo.load(tmp_path)
+    src = ("{{< comment >}}\n\n> Maintainers note: heading IDs changed.\n\n{{% param message %}}\n\n"
+           "{{< /comment >}}\n\nVisible {{% comment %}}inline note{{% /comment %}}text.\n")
+    out = site.preprocess(src, page_rel="content/p.md")
+    assert "Maintainers" not in out and "hi" not in out and "inline note" not in out
+    assert "Visible" in out and "text." in out
+
+
+def test_goldmark_passthrough_math_is_kept_as_written(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """With Goldmark's passthrough extension on (Hugo "Mathematics"; Docsy's and Hextra's docs), the
+    text between its delimiters is KaTeX source handed to the math renderer, not Markdown: murar read
+    \\(a_1\\) as an escaped parenthesis and emphasis ('(a1)'). Kept in murar's $...$ / $$ convention;
+    fenced code, code spans and sites without the extension are left as they are."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\nmarkup:\n  goldmark:\n    extensions:\n      passthrough:\n"
+                                 "        enable: true\n        delimiters:\n"
+                                 "          block: [['\\[', '\\]'], ['$$', '$$']]\n          inline: [['\\(', '\\)']]\n")
+    write(tmp_path, "content/p.md", "# P\n")
+    site = hugo.load(tmp_path)
+    src = ("Solve \\(x_1 + y_1 = 0\\) for [\\(\\KaTeX\\)](https://katex.org/), not `\\(code\\)`.\n\n"
+           "\\[\n\\tag*{(1)} P(E) = {n \\choose k} p_k\n\\]\n\n$$ a_1 * b_1 $$\n\n"
+           "```tex\nWhen \\(a \\ne 0\\)\n```\n")
+    out = site.preprocess(src, page_rel="content/p.md")
+    assert "`$x_1 + y_1 = 0$`" in out and "[`$\\KaTeX$`](https://katex.org/)" in out and "`\\(code\\)`" in out
+    assert "~~~~~~\n$$\n\\tag*{(1)} P(E) = {n \\choose k} p_k\n$$\n~~~~~~" in out
+    assert "~~~~~~\n$$\na_1 * b_1\n$$\n~~~~~~" in out
+    assert "```tex\nWhen \\(a \\ne 0\\)\n```" in out
+    write(tmp_path, "hugo.yaml", "baseURL: /\n")
+    assert hugo.load(tmp_path).preprocess("Solve \\(x_1\\).", page_rel="content/p.md") == "Solve \\(x_1\\)."
+
+
+def test_badge_shortcode_shows_its_words(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A theme's badge without a template of the site's shows its words: Hugo Book's title= and
+    value= ("`src` {{< badge title="Required" >}}" in a parameter list), Hextra's content= or first
+    argument. murar dropped them: 'src' with no 'Required', a badge row with no text."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-book"\n')
+    write(tmp_path, "content/p.md", "# P\n")
+    site = hugo.load(tmp_path)
+    src = ('`src` {{< badge style="warning" title="Required" >}}\n: The link\n\n'
+           '{{< badge style="info" title="Hugo" value="0.147.6" >}} {{< badge content="New" >}} {{< badge "Beta" >}}')
+    out = site.preprocess(src, page_rel="content/p.md")
+    assert "`src` Required\n: The link" in out and "Hugo 0.147.6 New Beta" in out
+    write(tmp_path, "layouts/shortcodes/badge.html", "<b>{{ .Get \"title\" }}!</b>")
+    assert "<b>Required!</b>" in hugo.load(tmp_path).preprocess(src, page_rel="content/p.md")  # the site's own wins
+
+
+def test_single_file_mounted_into_a_bundle_resolves(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A module mount of one file into content (Docsy's site: source content/en/background-x.jpg,
+    target content/tests/blocks-cover/height-auto/background.jpg) puts that file in the page bundle it
+    targets, served beside the page: a link to it from that page, relative or root-relative, finds the
+    mounted file; murar looked beside the page only and reported it missing."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\nmodule:\n  mounts:\n    - source: content/en\n      target: content\n"
+                                 "    - source: pics/shot.png\n      target: content/docs/guide/shot.png\n")
+    write(tmp_path, "pics/shot.png", png)
+    write(tmp_path, "content/en/docs/guide/index.md", "---\ntitle: Guide\n---\n\n![Shot](shot.png)\n")
+    site = hugo.load(tmp_path)
+    assert site.resolve_asset("shot.png", page_rel="content/en/docs/guide/index.md").rel_path == "pics/shot.png"
+    assert site.resolve_asset("/docs/guide/shot.png", page_rel="content/en/a.md").rel_path == "pics/shot.png"
+    assert site.resolve_asset("other.png", page_rel="content/en/docs/guide/index.md").rel_path != "pics/shot.png"
+
+
+def test_gallery_items_are_pictures_remote_ones_without_a_suffix_too(
+    tmp_path: Path, write: Callable[..., Path], png: bytes
+) -> None:
+    """Hextra's gallery: each {{< gallery-item src= caption= >}} is a picture, a remote one with no
+    file suffix too (https://picsum.photos/id/1015/1600/1200); murar kept the local item only and
+    dropped the remote ones with their captions."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "assets/images/space.jpg", png)
+    write(tmp_path, "content/g.md", "# G\n")
+    site = hugo.load(tmp_path)
+    src = ('{{< gallery >}}\n  {{< gallery-item src="images/space.jpg" caption="Space" >}}\n'
+           '  {{< gallery-item src="https://picsum.photos/id/1015/1600/1200" width="1600" caption="River valley" >}}\n'
+           '  {{< gallery-item src="https://example.org/clip.mp4" caption="Clip" >}}\n{{< /gallery >}}\n')
+    pictures = images_of(site.preprocess(src, page_rel="content/g.md"))
+    assert [p[0] for p in pictures] == ["../assets/images/space.jpg", "https://picsum.photos/id/1015/1600/1200"]
+    assert pictures[1][1] == "River valley"
+
+
+def test_hextra_term_shows_its_entry(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hextra's {{< term "SEO" >}} writes the entry as given (the glossary's definition is only its
+    tooltip, term.html); murar dropped it, so a list of terms read as empty items."""
+    write(tmp_path, "hugo.yaml", "baseURL: /\nmodule:\n  imports:\n    - path: github.com/imfing/hextra\n")
+    write(tmp_path, "content/t.md", "# T\n")
+    src = '* {{< term "static site generator" >}}\n* {{< term entry="SEO" >}}\n'
+    assert hugo.load(tmp_path).preprocess(src, page_rel="content/t.md") == "* static site generator\n* SEO\n"
+
+
+def test_hextra_file_tree_is_a_text_block(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Hextra's {{< filetree/container >}} draws its folders and files as a tree; murar kept the
+    folders' names run together and dropped every file (a filetree/file has no content)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/t.md", "# T\n")
+    src = ('{{< filetree/container >}}\n  {{< filetree/folder name="assets" >}}\n'
+           '    {{< filetree/file name="notebook.ipynb" >}}\n  {{< /filetree/folder >}}\n'
+           '  {{< filetree/folder name="content" state="closed" >}}\n    {{< filetree/folder name="docs" >}}\n'
+           '      {{< filetree/file name="my-page.md" >}}\n    {{< /filetree/folder >}}\n  {{< /filetree/folder >}}\n'
+           '  {{< filetree/file name="hugo.yaml" >}}\n{{< /filetree/container >}}\n\nAfter.\n')
+    out = hugo.load(tmp_path).preprocess(src, page_rel="content/t.md")
+    assert "```text\nassets/\n  notebook.ipynb\ncontent/\n  docs/\n    my-page.md\nhugo.yaml\n```" in out
+    assert out.rstrip().endswith("After.")
 
 
 def test_editor_files_and_render_link_pages_are_not_pages(tmp_path: Path, write: Callable[..., Path]) -> None:

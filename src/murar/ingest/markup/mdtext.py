@@ -157,10 +157,17 @@ _ALERT_MARKER = re.compile(r"^(?P<lead>[ \t]*(?:>[ \t]*)+)\[!(?P<kind>[A-Za-z][\
 _QUOTED_FENCE = re.compile(r"^[ \t>]*(?P<fence>`{3,}|~{3,})")
 
 
+# empty HTML elements (<a id="x"></a>, <span></span>) at the end of a title, each at most 200 characters
+_EMPTY_TAIL_ELEMENT = re.compile(r"(?:\s*<([A-Za-z][\w-]{0,20})(?:\s[^<>]{0,200})?>\s*</\1\s*>)+\s*$")
+
+
 def callout_label(kind: str, title: str = "") -> str:
     """The word a callout is read with: its ``title`` when it has one (as the
-    themes show it instead of the kind; a trailing colon dropped), else its kind
-    as a word (``"note"`` -> ``"Note"``, ``"see-also"`` -> ``"See also"``)."""
+    themes show it instead of the kind; a trailing colon dropped, and an empty
+    HTML element ending it, an anchor ``<a id="x"></a>`` a reader never sees),
+    else its kind as a word (``"note"`` -> ``"Note"``, ``"see-also"`` -> ``"See also"``)."""
+    if title.rstrip().endswith(">") and len(title) <= 2000:  # (a title line, not a page of tags)
+        title = _EMPTY_TAIL_ELEMENT.sub("", title.strip())
     title = title.strip().rstrip(":").strip()
     return title or kind.replace("-", " ").replace("_", " ").strip().rstrip(":").strip().capitalize()
 

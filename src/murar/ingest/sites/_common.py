@@ -33,6 +33,8 @@ from murar.ingest.paths import ResolvedLink, inside_root, is_remote, link_path_p
 from murar.ingest.sites._glob import glob_match
 
 _MAX_CONFIG_CHARS = 2_000_000
+#: values a YAML config or data file may hold once its aliases are expanded (a real one: hundreds)
+_MAX_CONFIG_VALUES = 100_000
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".bmp", ".tif", ".tiff", ".avif",
                             ".ico"})
@@ -43,7 +45,10 @@ ASSET_SUFFIXES = IMAGE_SUFFIXES | VIDEO_SUFFIXES | frozenset({".pdf", ".zip", ".
 
 
 def load_data_file(path: Path) -> dict[str, Any]:
-    """Parse a YAML, TOML or JSON config file into a dict (``{}`` when empty).
+    """Parse a YAML, TOML or JSON config file into a dict (``{}`` when empty). YAML
+    anchors and aliases are read (Hugo, Jekyll and DocFX configs may use them: Docsy's
+    ``hugo.yaml`` writes ``min: *hugoMinVersion``), up to :data:`_MAX_CONFIG_VALUES`
+    values once expanded.
 
     Raises:
         ValueError: the file is not valid for its format (message names it).
@@ -57,7 +62,8 @@ def load_data_file(path: Path) -> dict[str, Any]:
         elif suffix == ".json":
             data = json.loads(text) if text.strip() else {}
         else:
-            data = load_yaml_safely(text, max_chars=_MAX_CONFIG_CHARS, unknown_tags="null")
+            data = load_yaml_safely(text, max_chars=_MAX_CONFIG_CHARS, unknown_tags="null",
+                                    max_alias_values=_MAX_CONFIG_VALUES)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, FrontMatterError, RecursionError) as err:
         kind = {".toml": "TOML", ".json": "JSON"}.get(suffix, "YAML")  # .yml, .yaml and any other name: YAML
         raise ValueError(f"{path.name}: not valid {kind} ({err})") from err

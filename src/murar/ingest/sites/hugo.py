@@ -42,14 +42,17 @@ without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
 subtitle before it and its footer after it, its headings read as labels;
 ``ref``/``relref`` give their target;
-``param`` the site parameter; a callout (Hextra ``callout``, Hugo Book and
+``param`` the site parameter; ``comment`` (Hugo 0.137.1+) drops what it encloses;
+with Goldmark's passthrough extension on, the math between its delimiters is kept as
+written (:func:`passthrough_math`); a callout (Hextra ``callout``, Hugo Book and
 Geekdoc ``hint``, Doks ``callout``, LoveIt-style ``admonition``, Relearn ``notice``, Docsy ``alert``, the nginx theme's
 ``call-out``, ``{{< note >}}``; :meth:`HugoSite.callout`) leads its content with
 its label, ``**Note:** ...``, an explicit title winning over the kind, as Hugo's
 blockquote alerts do (``> [!NOTE]``, ``> [!TIP]+ Title``: Hugo 0.132+ render
 hooks); theme conventions keep their visible words
 (``text`` params, Kubernetes' glossary, ``heading`` from i18n, example files,
-HTTP endpoints); a shortcode of the project whose template only prints values
+HTTP endpoints, a ``badge``'s title and value, Hextra's ``term``; its ``filetree/container``
+is the tree as a text block); a shortcode of the project whose template only prints values
 (:func:`~murar.ingest.sites._gotemplate.render_value_template`) is what it writes (a
 ``{{< >}}`` one's HTML kept as one raw block, titled ones included, a paired one's
 content read in place), one reading a file it names (``readFile``, ``resources.Get``,
@@ -79,6 +82,7 @@ from urllib.parse import urlsplit
 from murar.errors import ConfigError
 from murar.ingest.budget import PageCharBudget
 from murar.ingest.markup.builder import read_include
+from murar.ingest.markup.mathtext import display_math, inline_math
 from murar.ingest.markup.mdtext import (
     FenceTracker,
     alert_markers,
@@ -373,7 +377,10 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
     ``content_languages`` (``dir=code;...`` for per-language ``contentDir``, a
     disabled language's too, and content mounts with ``lang``),
     ``disabled_languages`` (``disableLanguages`` and ``languages.<l>.disabled``), ``content_mount_paths`` (``source=sub;...``
-    for a content mount into a subfolder, ``target: content/docs``).
+    for a content mount into a subfolder, ``target: content/docs``), ``content_file_mounts``
+    (``target=source;...`` for a single file mounted into content, an image into a page bundle),
+    ``passthrough_block``/``passthrough_inline`` (Goldmark passthrough delimiters, one
+    ``open<TAB>close`` pair a line, when the extension is on).
     ``language`` (a language key, ``murar ingest --language``) is the language
     whose pages are read (``settings["content_language"]`` when it is not
     ``defaultContentLanguage``; ``config.language`` names the one read when the
@@ -416,6 +423,7 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
     lang_mounts: dict[str, str] = {}  # content mount source -> the one language of the first mount of it
     content_mounts: list[str] = []  # "source=sub=codes" of every content mount, in order ("" codes: no lang)
     content_filters: list[str] = []  # source, includeFiles, excludeFiles of every content mount (\x1f, \x1e)
+    file_mounts: list[str] = []  # "target=source" of a file mounted into content (an image into a bundle)
     if isinstance(mounts, list) and mounts:
         by_target: dict[str, list[str]] = {}
         for mount in mounts:
@@ -430,6 +438,8 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
                 if root_part == "content":
                     if sub:  # target content/docs: the source's pages are served under docs/
                         content_subs[source or "."] = safe_join(sub)
+                        if source and (root / source).is_file():  # one file mounted at a content path
+                            file_mounts.append(f"{safe_join(sub)}={source}")
                     # a mount of one language's content: lang (Hugo < 0.153) or sites.matrix.languages
                     sites = mount.get("sites")
                     matrix = sites.get("matrix") if isinstance(sites, dict) else None
@@ -503,9 +513,14 @@ def load_config(root: Path, *, environment: str = "production", language: str | 
         "disabled_languages": ";".join(sorted(disabled)),
         "content_languages": ";".join(f"{d}={code}" for d, code in content_langs.items()),
         "content_mount_paths": ";".join(f"{d}={sub}" for d, sub in content_subs.items()),
+        # single files mounted into content ("target=source;...": Docsy's background.jpg into a page bundle)
+        "content_file_mounts": ";".join(file_mounts),
         # Goldmark attribute lists (markup.goldmark.parser.attribute: title on, block off by default)
         "goldmark_attribute_title": _goldmark_attribute(cfg, "title", True),
         "goldmark_attribute_block": _goldmark_attribute(cfg, "block", False),
+        # Goldmark's passthrough extension (Hugo math): "open<TAB>close" pairs, one a line
+        "passthrough_block": "\n".join(f"{o}\t{c}" for o, c in _passthrough_delimiters(cfg, "block")),
+        "passthrough_inline": "\n".join(f"{o}\t{c}" for o, c in _passthrough_delimiters(cfg, "inline")),
         # every content mount when one is of a language (mounts are read in order: the first file wins a path)
         "content_mounts": ";".join(content_mounts) if lang_mounts else "",
         # the includeFiles/excludeFiles globs of the content mounts, when a mount has some
@@ -617,12 +632,14 @@ class PageResource:
 
 
 def parse_args(name: str, text: str) -> Shortcode:
-    """Parse a shortcode's parameters (``key="v"``, ``key=v``, ``"positional"``, raw ```v```)."""
+    """Parse a shortcode's parameters (``key="v"``, ``key=v``, ``"positional"``, raw ```v```).
+    In a quoted value only ``\\"`` is an escape (Hugo's shortcode lexer): any other backslash
+    stays, for the Markdown the template renders it with (Docsy's card ``title="\\*1732"``)."""
     sc = Shortcode(name=name.lower())
     for m in _ARG.finditer(text):
         key, raw = m.group(1), m.group(2)
         if raw[:1] == '"' and raw[-1:] == '"' and len(raw) >= 2:
-            value = re.sub(r"\\(.)", r"\1", raw[1:-1])
+            value = raw[1:-1].replace('\\"', '"')
         elif raw[:1] in ("`", "'") and raw[-1:] == raw[:1] and len(raw) >= 2:
             value = raw[1:-1]
         else:
@@ -887,6 +904,121 @@ def _goldmark_extension(cfg: dict[str, Any], name: str) -> bool:
     return node is not False
 
 
+def _passthrough_delimiters(cfg: dict[str, Any], kind: str) -> list[tuple[str, str]]:
+    """The ``kind`` (``block``/``inline``) delimiter pairs of Goldmark's passthrough extension
+    when the site enables it (``markup.goldmark.extensions.passthrough``: ``enable: true``,
+    ``delimiters.block: [['\\[', '\\]'], ['$$', '$$']]``; Hugo's "Mathematics" setup), else none."""
+    node: Any = cfg
+    for key in ("markup", "goldmark", "extensions", "passthrough"):
+        node = next((v for k, v in node.items() if str(k).lower() == key), None) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or node.get("enable") is not True:
+        return []
+    delimiters = node.get("delimiters")
+    pairs = delimiters.get(kind) if isinstance(delimiters, dict) else None
+    out: list[tuple[str, str]] = []
+    for pair in pairs if isinstance(pairs, list) else []:
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) and x.strip() for x in pair) \
+                and not any(c in "\t\n" for x in pair for c in x):
+            out.append((pair[0].strip(), pair[1].strip()))
+    return out[:8]
+
+
+_CODE_SPAN = re.compile(r"(`+[^`]*?`+)")
+
+
+def passthrough_math(body: str, block: list[tuple[str, str]], inline: list[tuple[str, str]]) -> str:
+    """``body`` with the text Goldmark's passthrough extension hands to the math renderer kept as
+    written (Hugo "Mathematics": with the extension on, ``\\(a_1\\)`` and ``\\[ ... \\]`` are KaTeX
+    source, not Markdown whose ``\\(`` is an escaped parenthesis and ``_`` emphasis), in murar's
+    convention for formulas (:mod:`murar.ingest.markup.mathtext`): a line opening with a block
+    delimiter, up to the line its closing one ends (at most 500 lines), is a ``$$`` block in a
+    fence; an inline pair on one line is ``$...$`` in a code span. Fenced code and code spans
+    stay as they are. The lines ending with a closing delimiter are listed once, so a page of
+    unclosed openers is read in one pass."""
+    if not block and not inline or not any(o in body for o, _ in [*block, *inline]):
+        return body
+    lines = body.split("\n")
+    fences = FenceTracker(_GM_FENCE)
+    ends: dict[str, list[int]] = {}  # closing delimiter -> the lines that end with it
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if fences.in_code(line):
+            out.append(line)
+            i += 1
+            continue
+        stripped = line.lstrip(" \t>")
+        lead = line[:len(line) - len(stripped)]
+        opened = next(((o, c) for o, c in block if stripped.startswith(o)), None)
+        if opened is not None:
+            open_, close = opened
+            rest = stripped[len(open_):]
+            found = None
+            if rest.rstrip().endswith(close) and len(rest.strip()) >= len(close):
+                found = (i, rest.rstrip().rfind(close))
+            else:  # the next line that ends with the closing delimiter (listed once per delimiter)
+                if close not in ends:
+                    ends[close] = [k for k, ln in enumerate(lines) if ln.rstrip().endswith(close)]
+                k = bisect.bisect_right(ends[close], i)
+                if k < len(ends[close]) and ends[close][k] < i + 500:
+                    j = ends[close][k]
+                    found = (j, lines[j].rstrip().rfind(close))
+            if found is not None:
+                j, at = found
+                parts = [rest, *lines[i + 1:j + 1]] if j > i else [rest]
+                parts[-1] = parts[-1][:at] if j > i else rest[:at]
+                shown = display_math("\n".join(p.removeprefix(lead) for p in parts))
+                if shown:
+                    out.extend([f"{lead}~~~~~~", *(f"{lead}{ln}" for ln in shown.split("\n")), f"{lead}~~~~~~"])
+                i = j + 1
+                continue
+        if any(o in line for o, _ in inline):
+            pieces = _CODE_SPAN.split(line) if "`" in line else [line]  # code spans (odd items) stay
+            for k in range(0, len(pieces), 2):
+                for open_, close in inline:
+                    pieces[k] = _inline_passthrough(pieces[k], open_, close)
+            line = "".join(pieces)
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _inline_passthrough(text: str, open_: str, close: str) -> str:
+    """``text`` with each ``open_ ... close`` formula (at most 2,000 characters, no blank just
+    inside its delimiters) as ``$...$`` in a code span; the closing delimiters are listed once,
+    each opening one finds the next by bisection (a line of unclosed ones: one pass)."""
+    if open_ not in text:
+        return text
+    closes = [m.start() for m in re.finditer(re.escape(close), text)]
+    out: list[str] = []
+    pos = 0
+    while (at := text.find(open_, pos)) >= 0:
+        k = bisect.bisect_left(closes, at + len(open_))
+        if k == len(closes):
+            break
+        inner = text[at + len(open_):closes[k]]
+        if 0 < len(inner) <= 2000 and inner == inner.strip():
+            out += [text[pos:at], _math_code_span(inline_math(inner))]
+            pos = closes[k] + len(close)
+        else:
+            out.append(text[pos:at + 1])
+            pos = at + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _delimiter_pairs(setting: str) -> list[tuple[str, str]]:
+    """The ``open<TAB>close`` lines of a passthrough setting as pairs."""
+    return [(o, c) for o, _, c in (ln.partition("\t") for ln in setting.split("\n") if "\t" in ln)]
+
+
+def _math_code_span(shown: str) -> str:
+    ticks = "`" * (max((len(r) for r in re.findall(r"`+", shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{ticks}{pad}{shown}{pad}{ticks}"
+
+
 def published_name(name: str) -> str:
     """The URL segment Hugo publishes a content file or folder name at: lower case,
     spaces as hyphens (``Getting Started`` at ``getting-started``; unless ``disablePathToLower``)."""
@@ -920,6 +1052,7 @@ class HugoSite:
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
         self._geekdoc = "geekdoc" in config.settings.get("theme_paths", "").lower()  # a Geekdoc site
+        self._hextra = "hextra" in config.settings.get("theme_paths", "").lower()  # a Hextra site
         # a site on hugo-theme-learn or its fork Relearn (their children shortcode lists the child pages)
         self._learn = any("learn" in posixpath.basename(t.rstrip("/")).lower()
                           for t in config.settings.get("theme_paths", "").split(";"))
@@ -1528,6 +1661,7 @@ class HugoSite:
                 cands += [f for p in content_paths for c in self._config.content_dirs
                           if (f := self._published_as(c, p))]
             cands += self._served_from("assets", site_path)
+            cands += self._file_mounted(content_paths)
         else:
             cands.append(safe_join(posixpath.dirname(page_rel), path))
             if self._lang != self._langs[0]:
@@ -1536,7 +1670,24 @@ class HugoSite:
             cands += self._served_from("static", safe_join(url_dir, path))
             cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
             cands += self._served_from("assets", safe_join(path))
+            served = safe_join(url_dir, path)
+            cands += self._file_mounted([served, *self._without_language_prefix(served)])
         return lookup(self._root, cands, link=link)
+
+    def _file_mounted(self, content_paths: list[str]) -> list[str]:
+        """The project files mounted as single files at these content paths (Hugo module
+        mounts: ``source: img/bg.jpg``, ``target: content/tests/cover/background.jpg`` puts
+        the image in that page bundle, served beside the page); the target matched as
+        written, else lower-cased as Hugo serves it."""
+        mounts = self._config.settings.get("content_file_mounts", "")
+        if not mounts:
+            return []
+        out: list[str] = []
+        for pair in mounts.split(";"):
+            target, _, source = pair.partition("=")
+            if target and source and any(p == target or p == target.lower() for p in content_paths):
+                out.append(source)
+        return out
 
     def _without_language_prefix(self, site_path: str) -> list[str]:
         """``site_path`` without its leading language folder, when it starts with
@@ -1773,6 +1924,10 @@ class HugoSite:
             # Hugo 0.132+ blockquote alerts: "> [!TYPE]" of any type, an optional +/- fold sign and (0.134+)
             # a title after it, which the themes' render hooks show instead of the type
             body = alert_markers(body, titled=True, kinds=None)
+            settings = self._config.settings
+            if settings.get("passthrough_block") or settings.get("passthrough_inline"):
+                body = passthrough_math(body, _delimiter_pairs(settings.get("passthrough_block", "")),
+                                        _delimiter_pairs(settings.get("passthrough_inline", "")))
             body = goldmark_attributes(body, titles=self._config.settings.get("goldmark_attribute_title") != "false",
                                        blocks=self._config.settings.get("goldmark_attribute_block") == "true")
         return head + body
@@ -2035,6 +2190,10 @@ class HugoSite:
                         panes.pop()
                         tabs_seen.pop()
                 continue  # closing tags of reduced shortcodes
+            if name == "comment" and not m.group("self") and (end := closing.get(m.start())) is not None:
+                # Hugo's embedded comment shortcode (0.137.1+): what it encloses is left out of the page
+                pos = end.end()
+                continue
             sc = parse_args(name, m.group("args"))
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
             if name in _TAB_ITEMS and tabs_seen:
@@ -2244,6 +2403,13 @@ class HugoSite:
             elif name == "glossary_definition":
                 out.append(self._glossary_definition(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
                                                      stack=_stack, budget=budget))
+            elif name == "filetree/container" and not m.group("self") and m.start() in closing:
+                # Hextra's file tree: its folders and files, one a line, indented by depth, as a text block
+                end = closing[m.start()]
+                tree = _file_tree(body[m.end():end.start()], html_out=h)
+                indent = _line_indent(body, m.start())  # (in a list step: the step's block)
+                out.append(tree.replace("\n", "\n" + indent).rstrip(" ") if indent and not h else tree)
+                pos = end.end()
             elif name.endswith(".inline"):
                 if close is not None:  # an inline shortcode's body is a Go template, not content
                     pos = close.end()
@@ -2256,6 +2422,10 @@ class HugoSite:
                                                   warnings=warnings, _depth=_depth + 1, _stack=_stack,
                                                   _budget=budget)
                 head = _card_head(sc, html_out=h)  # leads the paragraph the content opens with
+                if head and re.match(r"[ \t]*(?:!\[|<img\b)", content.lstrip("\n")):
+                    # (on a line of its own above a picture the content opens with: the card's picture,
+                    # Docsy's portrait, stands in the card body, not inside the header's sentence)
+                    head = head.rstrip() + "\n"
                 out.append(picture + (("" if picture else "\n\n") + head + content.lstrip("\n") if head else content))
                 if sc.params.get("footer", "").strip():
                     out.append(f"\n\n{sc.params['footer'].strip()}\n\n")
@@ -2292,6 +2462,15 @@ class HugoSite:
                                                                    else tail.strip())
                         else:  # a template that does not write its content: Hugo shows none of it
                             pos = pair.end()
+                if static is None and close is None and name == "term" and self._hextra:
+                    # Hextra's term: the entry as written, its glossary definition only a tooltip (term.html)
+                    out.append(_strip_markup(sc.get("entry", pos=0)))
+                if static is None and close is None and name.rsplit("/", 1)[-1] == "badge":
+                    # a theme's badge, no template of the site's: the words it shows (Hugo Book title= and
+                    # value=, "Required" beside a parameter; Hextra's content= or its first argument)
+                    words = [sc.params.get("title", ""), sc.params.get("value", "")]
+                    shown = " ".join(w.strip() for w in words if w.strip()) or sc.get("content", pos=0)
+                    out.append(_strip_markup(shown))
                 if static is not None:
                     # the site's own shortcode template without actions: its text as is, its lines indented
                     # as the shortcode is when it opens its line (as Hugo does), so a list item keeps them
@@ -3102,9 +3281,41 @@ def _docsy_tab_lang(tab: Shortcode, pane: Shortcode, header: str) -> str:
     return pane.params.get("lang", "")
 
 
+def _file_tree(inner: str, *, html_out: bool = False) -> str:
+    """The text of a Hextra ``filetree/container``: each ``filetree/folder`` (``name/``) and
+    ``filetree/file`` (``name``) on its own line, indented two spaces a level, in a text block
+    (the tree the theme draws); at most 2,000 entries."""
+    lines: list[str] = []
+    depth = 0
+    for tag in _SHORTCODE.finditer(inner):
+        kind = tag.group("name").lower()
+        if kind not in ("filetree/folder", "filetree/file"):
+            continue
+        if tag.group("close"):
+            depth = max(depth - 1, 0) if kind == "filetree/folder" else depth
+            continue
+        label = parse_args(kind, tag.group("args")).get("name", pos=0).strip()
+        if label and len(lines) < 2000:
+            lines.append("  " * min(depth, 20) + label + ("/" if kind == "filetree/folder" else ""))
+        if kind == "filetree/folder" and not tag.group("self"):
+            depth += 1
+    if not lines:
+        return ""
+    if html_out:
+        return "\n<pre>" + html.escape("\n".join(lines)) + "</pre>\n"
+    return "\n\n```text\n" + "\n".join(lines) + "\n```\n\n"
+
+
 def _image_param(sc: Shortcode) -> bool:
+    """A shortcode whose ``src`` is an image file, or any ``src`` of an item of a gallery or
+    carousel (Hextra's ``gallery-item``: remote pictures without a suffix, picsum.photos/id/1015/1600/1200)
+    that names no other kind of file."""
     src = sc.params.get("src", "")
-    return bool(src) and suffix_of(split_link(src)[0]) in IMAGE_SUFFIXES
+    if not src:
+        return False
+    suffix = suffix_of(split_link(src)[0])
+    return suffix in IMAGE_SUFFIXES or (_GALLERY.search(sc.name) is not None and suffix not in ASSET_SUFFIXES
+                                        and "images" not in sc.params and "match" not in sc.params)
 
 
 def _video_param(sc: Shortcode) -> bool:
