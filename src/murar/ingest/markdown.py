@@ -31,7 +31,12 @@ from murar.ingest.markup.builder import (
     page_rel,
     read_source,
 )
-from murar.ingest.markup.mdtext import admonition_label, alert_markers, read_table
+from murar.ingest.markup.mdtext import (
+    admonition_label,
+    alert_markers,
+    inline_text,
+    read_table,
+)
 from murar.ingest.markup.tabs import apply_tab_marker
 from murar.ingest.mdlimits import (
     add_bracket_guard,
@@ -143,6 +148,8 @@ def _parser(plugins: tuple[str, ...]) -> MarkdownIt:
 
 
 _BR = re.compile(r"</?br\b", re.IGNORECASE)
+#: the options of a pymdownx.details opening line that are a quoted title alone (``??? "Summary"``)
+_DETAILS_SUMMARY = re.compile(r'^\s*"(.*)"\s*$')
 
 
 def _is_br(tag: str) -> bool:
@@ -190,6 +197,7 @@ class _Walker:
         self.b = builder
         self.opts = options
         self.admonition = "note"
+        self.summary: str | None = None  # the quoted title of a details block without a type
         self.quotes: list[tuple[int, list[tuple[int, str]]]] = []  # open block quotes (PageBuilder.open_container)
 
     def _video(self, url: str, title: str = "") -> None:
@@ -336,9 +344,15 @@ class _Walker:
             elif t.type == "admonition_open":
                 b.cur.end_paragraph()
                 self.admonition = str((t.meta or {}).get("tag") or "note")
+                # pymdownx.details: ``??? "Summary"`` (a quoted title, no type) is a block whose
+                # summary is the title alone (details.py START: the type is optional before it)
+                summary = _DETAILS_SUMMARY.match(t.info or "") if t.markup.startswith("?") else None
+                self.summary = summary.group(1) if summary else None
             elif t.type == "admonition_title_close":
                 sec = b.cur
-                sec.current[:] = [admonition_label(self.admonition, clean_text("".join(sec.current)))]
+                label = (inline_text(self.summary) if self.summary is not None
+                         else admonition_label(self.admonition, clean_text("".join(sec.current))))
+                sec.current[:] = [label] if label else []
                 sec.end_paragraph()
             elif t.type in ("fence", "code_block"):
                 b.code(t.content)

@@ -1344,3 +1344,15 @@ def test_macros_delimiters_set_in_the_config_are_the_pages_jinja(tmp_path: Path)
         "# Flow\n\n[[ product ]] runs workflows.\n\n[[% import \"_macros/toc.html\" as toc %]]\n\n"
         "[[ toc.toc(page) ]]\n\nMap a field with {{ $json.name }}.\n")
     assert doc.sections[0].text == "n8n runs workflows.\n\nMap a field with {{ $json.name }}."
+
+
+def test_details_with_only_a_quoted_title_is_read_with_that_summary(tmp_path: Path) -> None:
+    """pymdownx.details: ``??? "Raw database instructions"`` (a quoted title, no type) is a
+    collapsible block whose summary is the title (details.py START: the type is optional
+    before a quoted title). murar read the quote and first word as the type:
+    '"raw: database instructions"'."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n  - pymdownx.details\n",
+                        "# T\n\n??? \"Raw database instructions\"\n    Run the query.\n\n"
+                        "???+ \"Shown open\"\n    Open body.\n\n??? info \"Typed title\"\n    Typed body.\n")
+    assert doc.sections[0].text == ("Raw database instructions\n\nRun the query.\n\nShown open\n\nOpen body.\n\n"
+                                    "Info: Typed title\n\nTyped body.")

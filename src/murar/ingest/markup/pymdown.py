@@ -28,7 +28,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   (admonition, pymdownx.details) and ``{ .class width=300 loading=lazy }``
   attribute lists (attr_list) after links and images are parsed by the
   mdit-py-plugins ``admon`` and ``attrs`` plugins; an admonition becomes
-  "Kind: Title" followed by its body; the other attribute lists (a heading's
+  "Kind: Title" followed by its body (a details block with a quoted title and no
+  type, ``??? "Summary"``, by its summary alone); the other attribute lists (a heading's
   ``{ #id }``, a block's own line, after emphasis) are read before parsing
   (:func:`_attr_lists`);
 - ``<figure markdown>`` (md_in_html): its ``<figcaption>`` is the caption of
