@@ -1796,6 +1796,13 @@ def _quote_depth(line: str) -> int:
     return lead.group(0).count(">") if lead else 0
 
 
+def _is_title_line(line: str, label: str) -> bool:
+    """True when ``line`` (after its quote markers) is ``label`` alone, bold or not, with or
+    without a colon: a callout's title already written (``> **Important**``)."""
+    words = line.lstrip(" \t>").strip().strip("*_").strip().rstrip(":").strip("*_").strip()
+    return words.lower() == label.lower().rstrip(":")
+
+
 def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     """Label the block a kramdown callout IAL names with the callout's title
     (``**Note:** ...``), the just-the-docs convention (``titles``: class -> label,
@@ -1803,7 +1810,9 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
 
     kramdown ("Block IALs") applies a block IAL to the block right after it, or,
     written on the line right after a block, to that block; just-the-docs
-    documents both places, also inside block quotes (``> {: .note }``). A
+    documents both places, also inside block quotes (``> {: .note }``); written after
+    a block quote (outside it) it applies to the whole quote, labelled at its first
+    line unless that line already is the title (``> **Important**``). A
     ``<name>-title`` callout takes its title from its first paragraph, which is
     already in the text, so it is not labelled; neither is a class without a
     title. Minimal Mistakes' notice classes (:data:`NOTICE_CALLOUTS`) are labelled
@@ -1837,7 +1846,13 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         if _COMMENT_LINE.match(prev):
             continue  # the attribute list belongs to the HTML comment block before it: nothing shown
-        if prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
+        if prev.strip(" \t>") and _quote_depth(prev) > depth:
+            start = i - 1  # after a block quote (the IAL outside it): the whole quote, from its first line
+            while start > 0 and _quote_depth(lines[start - 1]) > depth:
+                start -= 1
+            if _is_title_line(lines[start], label):
+                continue  # the quote's own first line is already that title (``> **Important**``)
+        elif prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
             start = i - 1  # after a block: label that block's first line (an HTML comment line is a block)
             while start > 0 and lines[start - 1].strip(" \t>") and not _CALLOUT_IAL.match(lines[start - 1]) \
                     and not _COMMENT_LINE.match(lines[start - 1]):
