@@ -80,6 +80,7 @@ from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
+    blank_fences,
     is_within,
     load_data_file,
     local_link,
@@ -922,7 +923,7 @@ class JekyllSite:
         listing = self._children_listing(page_rel, meta)
         body = body.rstrip() + listing if listing else body
         if "tab-pane" in body:
-            body = body if html_page else outside_fences(body, bootstrap_tabs)
+            body = body if html_page else bootstrap_tabs(body)
         if html_page:
             return head + body
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
@@ -1596,6 +1597,13 @@ def _classes(attrs: str) -> set[str]:
     return set(m.group(1).split()) if m else set()
 
 
+def _indent_at(text: str, pos: int) -> str:
+    """The blanks before ``pos`` on its line when only blanks precede it there (a tag
+    indented in a list step), else ``""``."""
+    before = text[text.rfind("\n", 0, pos) + 1:pos]
+    return before if before and not before.strip(" \t") else ""
+
+
 def bootstrap_tabs(text: str) -> str:
     """Bootstrap tabs as tab sets: each ``<div class="tab-content">`` holding ``tab-pane``
     divs opens a set, each pane is a tab labelled by the link of the tab strip that targets
@@ -1604,21 +1612,26 @@ def bootstrap_tabs(text: str) -> str:
     only switch panes) is dropped. Each pane stays an HTML block of its own, so its
     pictures record their tab; bitwarden/help's Duo page showed 'Personal Organization'
     as text and both panes as one. A tab-content without panes is left alone. Linear:
-    the div tags are matched once, a strip read within 20,000 characters of its start."""
+    the div tags are matched once, a strip read within 20,000 characters of its start. The
+    whole page is read at once, its fenced code blanked (:func:`blank_fences`): a set whose
+    panes hold code blocks is one set (each part between code blocks was read on its own, so
+    such a set was never matched and its labels read as a list of words); a set indented in a
+    list step gets its markers at that indentation, so the step goes on around it."""
     labels: dict[str, str] = {}
     strips: list[tuple[int, int]] = []
-    for m in _TAB_STRIP.finditer(text):
+    scan = blank_fences(text)  # markup in code blocks is not read; offsets stay those of text
+    for m in _TAB_STRIP.finditer(scan):
         cls = _classes(m.group(2))
         if not ({"nav-tabs", "nav-pills"} & cls or re.search(r"role\s*=\s*[\"']tablist", m.group(2), re.IGNORECASE)):
             continue
         if strips and m.start() < strips[-1][1]:
             continue
         # a strip is short: its end looked for in the next 20,000 characters (bounded work per strip)
-        close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(text, m.end(), m.end() + 20_000)
+        close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(scan, m.end(), m.end() + 20_000)
         if close is None:
             continue
         found = False
-        region = text[m.end():close.start()]
+        region = scan[m.end():close.start()]
         lower = region.lower()
         ends = {"a": -1, "button": -1}  # the next closing tag of each name (found once per stretch)
         for link in _TAB_LINK.finditer(region):
@@ -1635,7 +1648,7 @@ def bootstrap_tabs(text: str) -> str:
                 found = True
         if found:
             strips.append((m.start(), close.end()))
-    events = list(_DIV_EVENT.finditer(text))
+    events = list(_DIV_EVENT.finditer(scan))
     partner: dict[int, int] = {}  # index of an opening div event -> index of its closing one
     stack: list[int] = []
     for i, ev in enumerate(events):
@@ -1662,14 +1675,18 @@ def bootstrap_tabs(text: str) -> str:
             else:
                 j = partner.get(j, j) + 1
         if panes:
-            edits.append((ev.start(), ev.end(), f"\n\n{set_open()}\n\n"))
+            lead = _indent_at(text, ev.start())  # a set in a list step stays in that step
+            edits.append((ev.start(), ev.end(), f"\n\n{set_open(lead)}\n\n{lead}"))
             for start, _stop in panes:
                 pane_id = _ID_ATTR.search(events[start].group(2))
                 name = pane_id.group(1) if pane_id else ""
                 label = labels.get(name, name)
+                pane_lead = _indent_at(text, events[start].start())
                 edits.append((events[start].start(), events[start].start(),
-                              "\n".join(["", "", tab_start(label), *label_lines(label), "", ""])))
-            edits.append((events[end].start(), events[end].end(), f"\n\n{set_close()}\n\n"))
+                              "\n".join(["", "", tab_start(label, pane_lead), *label_lines(label, pane_lead), "",
+                                         pane_lead])))
+            edits.append((events[end].start(), events[end].end(),
+                          f"\n\n{set_close(_indent_at(text, events[end].start()))}\n\n"))
         i = end + 1
     if not edits:
         return text
