@@ -2174,8 +2174,27 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
         text = outside_fences(text, join_html_blocks)
     if html_blocks:
         text = open_markdown_blocks(text, parse_block_html=all_blocks)
+        text = outside_fences(text, _drop_leading_breaks)
     text = label_callouts(text, callouts)
     return outside_fences(text, _strip_attribute_lists)
+
+
+#: a line of nothing but ``<br>`` tags (in a quote too)
+_BREAK_LINE = re.compile(r"^[ \t>]*(?:<br\s*/?>[ \t]*)+$", re.IGNORECASE)
+
+
+def _drop_leading_breaks(text: str) -> str:
+    """Drop a line of only ``<br>`` tags that opens a block (after a blank line) with text
+    right after it. kramdown reads ``<br>`` (a span element) as the start of a paragraph,
+    the lines after it Markdown (a list, a code block in a step); CommonMark reads a lone tag
+    line as an HTML block that keeps every line up to the next blank one raw (Docker's docs:
+    a tab pane's ``<br>`` then a numbered step with a PowerShell block read as one run of
+    text with its fences). A break at a block's start shows nothing but space."""
+    lines = text.split("\n")
+    keep = [line for i, line in enumerate(lines)
+            if not (_BREAK_LINE.match(line) and (i == 0 or not lines[i - 1].strip(" \t>"))
+                    and i + 1 < len(lines) and lines[i + 1].strip(" \t>"))]
+    return "\n".join(keep) if len(keep) < len(lines) else text
 
 
 def _strip_attribute_lists(text: str) -> str:
