@@ -45,12 +45,16 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
   evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
-  image) and ``{::comment}`` blocks are removed.
+  image) and ``{::comment}`` blocks are removed; a callout IAL after a block quote labels
+  the whole quote at its first line (:func:`label_callouts`); a ``<br>`` line opening a
+  block starts a paragraph, as in kramdown, not a CommonMark HTML block that would keep the
+  Markdown after it raw.
 - Theme rules where a theme documents them: Minimal Mistakes' helper includes and
   notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
   image captions, a post's preview image), just-the-docs' children list under a
   ``has_children`` page (:meth:`JekyllSite._children_listing`); Bootstrap tabs (``nav-tabs``
-  strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs") are tab sets
+  strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs", Docker's docs)
+  are tab sets, also when their panes hold code blocks or the set sits in a list step
   (:func:`bootstrap_tabs`).
 """
 
