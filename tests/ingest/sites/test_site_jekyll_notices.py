@@ -62,6 +62,9 @@ def test_ial_after_a_block_quote_labels_the_quote_not_its_last_paragraph() -> No
     text = "> Save your recovery code.\n>\n> It recovers your account.\n{: .important }\n\nAfter.\n"
     assert jekyll.strip_kramdown(text) == ("> **Important:** Save your recovery code.\n>\n"
                                            "> It recovers your account.\n\nAfter.\n")
+    # a lazy continuation line (no ``>``) still ends the quote's paragraph: the quote is labelled
+    lazy = "> **Desktop for Linux**\n>\n> It is now GA, see\n[the docs](x.md).\n{: .important}\n"
+    assert jekyll.strip_kramdown(lazy).startswith("> **Important:** **Desktop for Linux**\n>\n> It is now GA")
     # a paragraph inside the quote keeps its own IAL: that paragraph is labelled
     inner = "> Intro.\n>\n> Back up first.\n> {: .warning}\n"
     assert jekyll.strip_kramdown(inner).startswith("> Intro.\n>\n> **Warning:** Back up first.\n")

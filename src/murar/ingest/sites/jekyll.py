@@ -1817,6 +1817,21 @@ def _quote_depth(line: str) -> int:
     return lead.group(0).count(">") if lead else 0
 
 
+def _quote_before(lines: list[str], i: int, depth: int) -> int | None:
+    """The first line of the block quote (deeper than ``depth``) that ends right before line
+    ``i``, its lazy continuation lines (written without ``>``) included; ``None`` when the
+    block before ``i`` is not such a quote."""
+    first = None
+    j = i - 1
+    while j >= 0 and lines[j].strip(" \t"):
+        if _quote_depth(lines[j]) > depth:
+            first = j
+        elif first is not None or _CALLOUT_IAL.match(lines[j]) or _COMMENT_LINE.match(lines[j]):
+            break  # a line above the quote, or an attribute list or comment ending another block
+        j -= 1
+    return first
+
+
 def _is_title_line(line: str, label: str) -> bool:
     """True when ``line`` (after its quote markers) is ``label`` alone, bold or not, with or
     without a colon: a callout's title already written (``> **Important**``)."""
@@ -1867,10 +1882,9 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         if _COMMENT_LINE.match(prev):
             continue  # the attribute list belongs to the HTML comment block before it: nothing shown
-        if prev.strip(" \t>") and _quote_depth(prev) > depth:
-            start = i - 1  # after a block quote (the IAL outside it): the whole quote, from its first line
-            while start > 0 and _quote_depth(lines[start - 1]) > depth:
-                start -= 1
+        quote = _quote_before(lines, i, depth) if prev.strip(" \t>") else None
+        if quote is not None:
+            start = quote  # after a block quote (the IAL outside it): the whole quote, from its first line
             if _is_title_line(lines[start], label):
                 continue  # the quote's own first line is already that title (``> **Important**``)
         elif prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
