@@ -661,6 +661,37 @@ def test_bootstrap_tabs_are_tabs(tmp_path: Path, write: Callable[..., Path], png
     assert text.count("Personal") == 1
 
 
+def test_bootstrap_tabs_whose_panes_hold_code_blocks(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """A tab set whose panes hold fenced code (Docker's docs: one command per OS, in a
+    list step too) is one set: each pane's code follows its own tab's label and the step
+    goes on after it; the set was read in pieces between the code blocks, never matched,
+    so the labels read as a run of words before all the commands."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "img/console.png", png)
+    strip = ('{i}<ul class="nav nav-tabs">\n{i}<li class="active"><a data-toggle="tab" data-target="#win{n}">Windows</a>'
+             '</li>\n{i}<li><a data-toggle="tab" data-target="#mac{n}">Mac</a></li>\n{i}</ul>\n')
+    panes = ('{i}<div class="tab-content">\n{i}<div id="win{n}" class="tab-pane fade in active" markdown="1">\n\n'
+             '{i}```console\n{i}$ diagnose.exe\n{i}```\n\n{i}</div>\n'
+             '{i}<div id="mac{n}" class="tab-pane fade" markdown="1">\n\n'
+             '{i}```console\n{i}$ /Applications/diagnose\n{i}```\n\n{i}![Console](/img/console.png)\n\n'
+             '{i}</div>\n{i}</div>\n')
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n# P\n\nLogs:\n\n" + strip.format(i="", n=1) + panes.format(i="", n=1)
+        + "\n1. Locate the tool:\n\n" + strip.format(i="    ", n=2) + panes.format(i="    ", n=2)
+        + "2. Run it.\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_a")
+    text = doc.sections[0].text
+    assert "Logs:\n\nWindows\n\n$ diagnose.exe\n\nMac\n\n$ /Applications/diagnose" in text
+    assert "Locate the tool:\n\nWindows\n\n$ diagnose.exe\n\nMac\n\n$ /Applications/diagnose" in text
+    assert "Run it." in text and "```" not in text and "</div>" not in text
+    assert [(m.tab, m.tab_set) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("Mac", ("Windows", "Mac")), ("Mac", ("Windows", "Mac"))]
+
+
 def test_a_tab_content_without_panes_is_left_alone() -> None:
     text = '<div class="tab-content">\n<p>Just text.</p>\n</div>\n<div class="tab-pane" id="a">\n'
     assert jekyll.bootstrap_tabs(text) == text

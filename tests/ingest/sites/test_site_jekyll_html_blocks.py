@@ -123,3 +123,18 @@ def test_a_blank_line_of_a_pre_inside_an_html_block_is_kept(tmp_path: Path, writ
     site = jekyll.load(tmp_path, "_config.yml")
     text = convert_markdown(tmp_path / "index.md", root=tmp_path, site=site).sections[0].text
     assert text == "The scores:\n\nShow them\n\nFirst run:\nmodel_a  1.25\n\nSecond run:\nmodel_b  2.50\n\nDone."
+
+
+def test_a_break_opening_a_block_does_not_hide_the_markdown_after_it() -> None:
+    """kramdown reads a ``<br>`` line as a paragraph's start and the lines after it as
+    Markdown; CommonMark read it as an HTML block keeping the numbered step and its code
+    block raw up to the next blank line (Docker's tab panes: ``<br>`` then ``1. Unzip``)."""
+    from markdown_it import MarkdownIt
+
+    text = ('<div class="tab-pane" markdown="1">\n<br>\n1. Unzip the file:\n    ```powershell\n'
+            "    Expand-Archive x\n    ```\n\n</div>\n\nA line.\n<br>\nStays in its paragraph.\n")
+    out = jekyll.strip_kramdown(text)
+    tokens = MarkdownIt("commonmark").parse(out)
+    assert any(t.type == "fence" and "Expand-Archive" in t.content for t in tokens)
+    assert any(t.type == "ordered_list_open" for t in tokens)
+    assert "A line.\n<br>\nStays in its paragraph." in out  # inside a paragraph: kept

@@ -50,3 +50,21 @@ def test_comment_lines_before_a_quote_are_blocks_of_their_own() -> None:
     unlabelled); an IAL right after a comment labels nothing."""
     text = "<!-- lint-off -->\n> Back up first.\n{: .prompt-warning }\n\n<!-- lint-on -->\n{: .note }\n"
     assert jekyll.strip_kramdown(text) == "<!-- lint-off -->\n> **Warning:** Back up first.\n\n<!-- lint-on -->\n"
+
+
+def test_ial_after_a_block_quote_labels_the_quote_not_its_last_paragraph() -> None:
+    """kramdown applies a block IAL written on the line after a block quote to the
+    whole quote: its label leads the quote's first line (it went on the quote's last
+    paragraph, mid-quote), and a quote whose own first line already is that title
+    (``> **Important**``) is not labelled twice."""
+    titled = "> **Important**\n>\n> Keep your tokens secret.\n{: .important}\n"
+    assert jekyll.strip_kramdown(titled) == "> **Important**\n>\n> Keep your tokens secret.\n"
+    text = "> Save your recovery code.\n>\n> It recovers your account.\n{: .important }\n\nAfter.\n"
+    assert jekyll.strip_kramdown(text) == ("> **Important:** Save your recovery code.\n>\n"
+                                           "> It recovers your account.\n\nAfter.\n")
+    # a lazy continuation line (no ``>``) still ends the quote's paragraph: the quote is labelled
+    lazy = "> **Desktop for Linux**\n>\n> It is now GA, see\n[the docs](x.md).\n{: .important}\n"
+    assert jekyll.strip_kramdown(lazy).startswith("> **Important:** **Desktop for Linux**\n>\n> It is now GA")
+    # a paragraph inside the quote keeps its own IAL: that paragraph is labelled
+    inner = "> Intro.\n>\n> Back up first.\n> {: .warning}\n"
+    assert jekyll.strip_kramdown(inner).startswith("> Intro.\n>\n> **Warning:** Back up first.\n")

@@ -630,6 +630,21 @@ def outside_fences(text: str, rewrite: Callable[[str], str]) -> str:
     run of its character at least as long); code is kept as written, so a syntax
     example in a code block (a kramdown ``{: .note }``, a DocFX ``[!code]``) stays
     as it is. Never raises."""
+    return "\n".join("\n".join(lines) if code else rewrite("\n".join(lines)) for code, lines in _fence_parts(text))
+
+
+def blank_fences(text: str) -> str:
+    """``text`` with every character of its fenced code blocks (the fences of
+    :func:`outside_fences`) but line breaks made a space: the same length and lines,
+    for finding markup that spans code blocks (a tab set whose panes hold code) at
+    the offsets of ``text`` without reading markup shown as code. Never raises."""
+    return "\n".join("\n".join(" " * len(line) for line in lines) if code else "\n".join(lines)
+                     for code, lines in _fence_parts(text))
+
+
+def _fence_parts(text: str) -> list[tuple[bool, list[str]]]:
+    """``text``'s lines in runs: ``(True, lines)`` for a fenced code block with its fences,
+    ``(False, lines)`` for the text between."""
     parts: list[tuple[bool, list[str]]] = []
     fence = ""
     for line in text.split("\n"):
@@ -647,7 +662,7 @@ def outside_fences(text: str, rewrite: Callable[[str], str]) -> str:
         if not parts or parts[-1][0]:
             parts.append((False, []))
         parts[-1][1].append(line)
-    return "\n".join("\n".join(lines) if code else rewrite("\n".join(lines)) for code, lines in parts)
+    return parts
 
 
 def regex_problem(pattern: str) -> str | None:

@@ -45,12 +45,16 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   (front matter or defaults) is not rendered: its Liquid shows as written. Nothing is
   evaluated that would need Ruby; no path is guessed.
 - kramdown inline attribute lists (``{: .note }`` lines, ``{:.class}`` after an
-  image) and ``{::comment}`` blocks are removed.
+  image) and ``{::comment}`` blocks are removed; a callout IAL after a block quote labels
+  the whole quote at its first line (:func:`label_callouts`); a ``<br>`` line opening a
+  block starts a paragraph, as in kramdown, not a CommonMark HTML block that would keep the
+  Markdown after it raw.
 - Theme rules where a theme documents them: Minimal Mistakes' helper includes and
   notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
   image captions, a post's preview image), just-the-docs' children list under a
   ``has_children`` page (:meth:`JekyllSite._children_listing`); Bootstrap tabs (``nav-tabs``
-  strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs") are tab sets
+  strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs", Docker's docs)
+  are tab sets, also when their panes hold code blocks or the set sits in a list step
   (:func:`bootstrap_tabs`).
 """
 
@@ -80,6 +84,7 @@ from murar.ingest.sites._common import (
     ASSET_SUFFIXES,
     IMAGE_SUFFIXES,
     VIDEO_SUFFIXES,
+    blank_fences,
     is_within,
     load_data_file,
     local_link,
@@ -922,7 +927,7 @@ class JekyllSite:
         listing = self._children_listing(page_rel, meta)
         body = body.rstrip() + listing if listing else body
         if "tab-pane" in body:
-            body = body if html_page else outside_fences(body, bootstrap_tabs)
+            body = body if html_page else bootstrap_tabs(body)
         if html_page:
             return head + body
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
@@ -1596,6 +1601,13 @@ def _classes(attrs: str) -> set[str]:
     return set(m.group(1).split()) if m else set()
 
 
+def _indent_at(text: str, pos: int) -> str:
+    """The blanks before ``pos`` on its line when only blanks precede it there (a tag
+    indented in a list step), else ``""``."""
+    before = text[text.rfind("\n", 0, pos) + 1:pos]
+    return before if before and not before.strip(" \t") else ""
+
+
 def bootstrap_tabs(text: str) -> str:
     """Bootstrap tabs as tab sets: each ``<div class="tab-content">`` holding ``tab-pane``
     divs opens a set, each pane is a tab labelled by the link of the tab strip that targets
@@ -1604,21 +1616,26 @@ def bootstrap_tabs(text: str) -> str:
     only switch panes) is dropped. Each pane stays an HTML block of its own, so its
     pictures record their tab; bitwarden/help's Duo page showed 'Personal Organization'
     as text and both panes as one. A tab-content without panes is left alone. Linear:
-    the div tags are matched once, a strip read within 20,000 characters of its start."""
+    the div tags are matched once, a strip read within 20,000 characters of its start. The
+    whole page is read at once, its fenced code blanked (:func:`blank_fences`): a set whose
+    panes hold code blocks is one set (each part between code blocks was read on its own, so
+    such a set was never matched and its labels read as a list of words); a set indented in a
+    list step gets its markers at that indentation, so the step goes on around it."""
     labels: dict[str, str] = {}
     strips: list[tuple[int, int]] = []
-    for m in _TAB_STRIP.finditer(text):
+    scan = blank_fences(text)  # markup in code blocks is not read; offsets stay those of text
+    for m in _TAB_STRIP.finditer(scan):
         cls = _classes(m.group(2))
         if not ({"nav-tabs", "nav-pills"} & cls or re.search(r"role\s*=\s*[\"']tablist", m.group(2), re.IGNORECASE)):
             continue
         if strips and m.start() < strips[-1][1]:
             continue
         # a strip is short: its end looked for in the next 20,000 characters (bounded work per strip)
-        close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(text, m.end(), m.end() + 20_000)
+        close = re.compile(rf"</{m.group(1)}\s*>", re.IGNORECASE).search(scan, m.end(), m.end() + 20_000)
         if close is None:
             continue
         found = False
-        region = text[m.end():close.start()]
+        region = scan[m.end():close.start()]
         lower = region.lower()
         ends = {"a": -1, "button": -1}  # the next closing tag of each name (found once per stretch)
         for link in _TAB_LINK.finditer(region):
@@ -1635,7 +1652,7 @@ def bootstrap_tabs(text: str) -> str:
                 found = True
         if found:
             strips.append((m.start(), close.end()))
-    events = list(_DIV_EVENT.finditer(text))
+    events = list(_DIV_EVENT.finditer(scan))
     partner: dict[int, int] = {}  # index of an opening div event -> index of its closing one
     stack: list[int] = []
     for i, ev in enumerate(events):
@@ -1662,14 +1679,18 @@ def bootstrap_tabs(text: str) -> str:
             else:
                 j = partner.get(j, j) + 1
         if panes:
-            edits.append((ev.start(), ev.end(), f"\n\n{set_open()}\n\n"))
+            lead = _indent_at(text, ev.start())  # a set in a list step stays in that step
+            edits.append((ev.start(), ev.end(), f"\n\n{set_open(lead)}\n\n{lead}"))
             for start, _stop in panes:
                 pane_id = _ID_ATTR.search(events[start].group(2))
                 name = pane_id.group(1) if pane_id else ""
                 label = labels.get(name, name)
+                pane_lead = _indent_at(text, events[start].start())
                 edits.append((events[start].start(), events[start].start(),
-                              "\n".join(["", "", tab_start(label), *label_lines(label), "", ""])))
-            edits.append((events[end].start(), events[end].end(), f"\n\n{set_close()}\n\n"))
+                              "\n".join(["", "", tab_start(label, pane_lead), *label_lines(label, pane_lead), "",
+                                         pane_lead])))
+            edits.append((events[end].start(), events[end].end(),
+                          f"\n\n{set_close(_indent_at(text, events[end].start()))}\n\n"))
         i = end + 1
     if not edits:
         return text
@@ -1796,6 +1817,28 @@ def _quote_depth(line: str) -> int:
     return lead.group(0).count(">") if lead else 0
 
 
+def _quote_before(lines: list[str], i: int, depth: int) -> int | None:
+    """The first line of the block quote (deeper than ``depth``) that ends right before line
+    ``i``, its lazy continuation lines (written without ``>``) included; ``None`` when the
+    block before ``i`` is not such a quote."""
+    first = None
+    j = i - 1
+    while j >= 0 and lines[j].strip(" \t"):
+        if _quote_depth(lines[j]) > depth:
+            first = j
+        elif first is not None or _CALLOUT_IAL.match(lines[j]) or _COMMENT_LINE.match(lines[j]):
+            break  # a line above the quote, or an attribute list or comment ending another block
+        j -= 1
+    return first
+
+
+def _is_title_line(line: str, label: str) -> bool:
+    """True when ``line`` (after its quote markers) is ``label`` alone, bold or not, with or
+    without a colon: a callout's title already written (``> **Important**``)."""
+    words = line.lstrip(" \t>").strip().strip("*_").strip().rstrip(":").strip("*_").strip()
+    return words.lower() == label.lower().rstrip(":")
+
+
 def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     """Label the block a kramdown callout IAL names with the callout's title
     (``**Note:** ...``), the just-the-docs convention (``titles``: class -> label,
@@ -1803,7 +1846,9 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
 
     kramdown ("Block IALs") applies a block IAL to the block right after it, or,
     written on the line right after a block, to that block; just-the-docs
-    documents both places, also inside block quotes (``> {: .note }``). A
+    documents both places, also inside block quotes (``> {: .note }``); written after
+    a block quote (outside it) it applies to the whole quote, labelled at its first
+    line unless that line already is the title (``> **Important**``). A
     ``<name>-title`` callout takes its title from its first paragraph, which is
     already in the text, so it is not labelled; neither is a class without a
     title. Minimal Mistakes' notice classes (:data:`NOTICE_CALLOUTS`) are labelled
@@ -1837,7 +1882,12 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         if _COMMENT_LINE.match(prev):
             continue  # the attribute list belongs to the HTML comment block before it: nothing shown
-        if prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
+        quote = _quote_before(lines, i, depth) if prev.strip(" \t>") else None
+        if quote is not None:
+            start = quote  # after a block quote (the IAL outside it): the whole quote, from its first line
+            if _is_title_line(lines[start], label):
+                continue  # the quote's own first line is already that title (``> **Important**``)
+        elif prev.strip(" \t>") and _quote_depth(prev) >= depth and not _CALLOUT_IAL.match(prev):
             start = i - 1  # after a block: label that block's first line (an HTML comment line is a block)
             while start > 0 and lines[start - 1].strip(" \t>") and not _CALLOUT_IAL.match(lines[start - 1]) \
                     and not _COMMENT_LINE.match(lines[start - 1]):
@@ -2142,8 +2192,27 @@ def strip_kramdown(text: str, callouts: dict[str, str] | None = None, *, parse_b
         text = outside_fences(text, join_html_blocks)
     if html_blocks:
         text = open_markdown_blocks(text, parse_block_html=all_blocks)
+        text = outside_fences(text, _drop_leading_breaks)
     text = label_callouts(text, callouts)
     return outside_fences(text, _strip_attribute_lists)
+
+
+#: a line of nothing but ``<br>`` tags (in a quote too)
+_BREAK_LINE = re.compile(r"^[ \t>]*(?:<br\s*/?>[ \t]*)+$", re.IGNORECASE)
+
+
+def _drop_leading_breaks(text: str) -> str:
+    """Drop a line of only ``<br>`` tags that opens a block (after a blank line) with text
+    right after it. kramdown reads ``<br>`` (a span element) as the start of a paragraph,
+    the lines after it Markdown (a list, a code block in a step); CommonMark reads a lone tag
+    line as an HTML block that keeps every line up to the next blank one raw (Docker's docs:
+    a tab pane's ``<br>`` then a numbered step with a PowerShell block read as one run of
+    text with its fences). A break at a block's start shows nothing but space."""
+    lines = text.split("\n")
+    keep = [line for i, line in enumerate(lines)
+            if not (_BREAK_LINE.match(line) and (i == 0 or not lines[i - 1].strip(" \t>"))
+                    and i + 1 < len(lines) and lines[i + 1].strip(" \t>"))]
+    return "\n".join(keep) if len(keep) < len(lines) else text
 
 
 def _strip_attribute_lists(text: str) -> str:
