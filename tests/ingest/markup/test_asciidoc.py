@@ -891,6 +891,27 @@ Type `[in]#open db.g#` then name it [path]`db.g`; keep `+*raw*+` and `a_b_c`.
     assert "tool> draw a\n2.8 = sum" in text and "*kept* as written" in text
 
 
+def test_doubled_formatting_marks_take_text_holding_single_marks(tmp_path: Path) -> None:
+    """An unconstrained pair (``__x__``, ``**x**``, ``##x##``) spans any text up to the next
+    pair, underscores included (Asciidoctor's ``__(.+?)__``): the placeholder
+    ``__<bitbucket_server_url>__`` in monospace or in a ``subs="+quotes"`` listing shows as
+    "<bitbucket_server_url>", not with its marks (Red Hat modular docs' replaceable values)."""
+    site = _component(tmp_path, {f"{MOD}/pages/q.adoc": """\
+= Q
+
+Enter `__<bitbucket_server_url>__/oauth` and `**a*b**`.
+
+[subs="+quotes,+attributes"]
+----
+$ oc apply -f __<secret_file_name>__
+----
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "q.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Enter <bitbucket_server_url>/oauth and a*b." in text
+    assert "$ oc apply -f <secret_file_name>" in text and "__" not in text
+
+
 def test_autowidth_columns_keep_the_table_and_its_cell_images(tmp_path: Path) -> None:
     """``[cols="2*.>~a"]`` (Asciidoctor: two autowidth AsciiDoc columns) is an illegal
     column spec to asciidoc-py, which dropped the table and the images in its cells."""

@@ -659,11 +659,13 @@ _COLS_AUTOWIDTH = re.compile(r"""\bcols\s*=\s*(?:"[^"]*"|'[^']*'|[^,\]]*)""")
 _ROLE_BEFORE_MONO = re.compile(r"(?<![\w\]\\])\[[\w.-]+\](?=`[^`\s])")
 _MONO_QUOTES = (
     re.compile(r"\[[^\]\s]+\]#([^#\n]+?)#"),  # [role]#text#
-    re.compile(r"##([^#\n]+?)##"),
+    # the doubled (unconstrained) forms take any text up to the next pair, single marks included
+    # (Asciidoctor's QUOTE_SUBS: ``__(.+?)__``), so ``__<secret_name>__`` is the emphasised "<secret_name>"
+    re.compile(r"##([^\n]+?)##"),
     re.compile(r"(?<![\w#])#([^#\s](?:[^#\n]*?[^#\s])?)#(?![\w#])"),
-    re.compile(r"\*\*([^*\n]+?)\*\*"),
+    re.compile(r"\*\*([^\n]+?)\*\*"),
     re.compile(r"(?<![\w*])\*([^*\s](?:[^*\n]*?[^*\s])?)\*(?![\w*])"),
-    re.compile(r"__([^_\n]+?)__"),
+    re.compile(r"__([^\n]+?)__"),
     re.compile(r"(?<![\w_])_([^_\s](?:[^_\n]*?[^_\s])?)_(?![\w_])"),
 )
 
