@@ -912,6 +912,42 @@ $ oc apply -f __<secret_file_name>__
     assert "$ oc apply -f <secret_file_name>" in text and "__" not in text
 
 
+def test_detached_list_continuation_attaches_the_next_block(tmp_path: Path) -> None:
+    """A ``+`` after a blank line inside a list item (a *detached* continuation) still
+    attaches the next block to the item, as Asciidoctor reads it; asciidoc-py ended the
+    list at the blank line and showed the ``+`` as text. Outside a list it stays text."""
+    _png(tmp_path / MOD / "images" / "shot.png")
+    site = _component(tmp_path, {f"{MOD}/pages/d.adoc": """\
+= D
+
+. Specify the image. For example:
+
++
+[source,yaml]
+----
+image: quay.io/x
+----
+
+. Open the dashboard.
+
++
+image::shot.png[Dashboard]
+
+. Done.
+
+Plain paragraph.
+
++
+kept
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "d.adoc", site=site)
+    text = doc.sections[0].text
+    assert "example:\n\nimage: quay.io/x\n\nOpen the dashboard." in text
+    assert "Plain paragraph.\n\n+ kept" in text and text.count("+") == 1
+    shot = _images(doc)[0]
+    assert "Open the dashboard." in shot.context_before
+
+
 def test_autowidth_columns_keep_the_table_and_its_cell_images(tmp_path: Path) -> None:
     """``[cols="2*.>~a"]`` (Asciidoctor: two autowidth AsciiDoc columns) is an illegal
     column spec to asciidoc-py, which dropped the table and the images in its cells."""

@@ -75,6 +75,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     compound_block_ends,
     continuation_runs,
     dangling_continuations,
+    detached_continuations,
     fenced_code_blocks,
     implicit_table_headers,
     level5_titles,
@@ -985,7 +986,7 @@ def _ifeval(expr: str) -> bool:
 
 def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
-    asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
+    asciidoc-py's (dangling and detached continuations, implicit table header rows, compound block ends,
     auto-numbered callouts, cross reference text, Markdown-style blockquotes and fenced
     code blocks, [source]/[listing]/[literal] paragraphs, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
     level-5 section titles); ``attrs``:
@@ -993,8 +994,9 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     icons = (attrs or {}).get("icons") is not None  # the page's own entries are followed by auto_callouts
     return section_ids(shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(
         table_leading_blanks(implicit_table_headers(
-        attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(block_indents(monospace_hard_breaks(styled_verbatim_paragraphs(fenced_code_blocks(lines))))))))))))), icons=icons), attrs))),
+        attached_paragraph_ends(dangling_continuations(continuation_runs(detached_continuations(text_after_attached_blocks(
+        markdown_quotes(quoted_attribute_values(block_indents(monospace_hard_breaks(styled_verbatim_paragraphs(
+        fenced_code_blocks(lines)))))))))))))), icons=icons), attrs))),
         {**_CHAR_ATTRS, **(attrs or {})})
 
 
