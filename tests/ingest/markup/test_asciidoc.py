@@ -948,6 +948,30 @@ kept
     assert "Open the dashboard." in shot.context_before
 
 
+def test_single_line_ifdef_attribute_entries_and_bang_first_unset(tmp_path: Path) -> None:
+    """The content of a single-line ``ifdef``/``ifndef`` is a line of the document: an
+    attribute entry there sets the attribute (Red Hat modular assemblies open with
+    ``ifdef::context[:parent-context: {context}]``); ``:!name:`` unsets like ``:name!:``.
+    murar ignored the entry (``{parent-context}`` stayed undefined) and showed the
+    closing ``ifndef::parent-context[:!context:]`` as the text ":!context:"."""
+    site = _component(tmp_path, {f"{MOD}/pages/a.adoc": """\
+ifdef::product_name[:parent-context: {product_name}]
+= Assembly
+
+Parent is {parent-context}.
+
+ifdef::nothing[:parent-context: wrong]
+ifndef::parent-context[:!context:]
+ifdef::parent-context[:!product_name:]
+
+Closing text.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Parent is SonataFlow." in text
+    assert text.rstrip().endswith("Closing text.") and ":!" not in text and "!:" not in text
+
+
 def test_autowidth_columns_keep_the_table_and_its_cell_images(tmp_path: Path) -> None:
     """``[cols="2*.>~a"]`` (Asciidoctor: two autowidth AsciiDoc columns) is an illegal
     column spec to asciidoc-py, which dropped the table and the images in its cells."""

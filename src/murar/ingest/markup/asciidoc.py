@@ -351,7 +351,9 @@ class _Pre:
         verbatim_subs = with_subs  # the open verbatim block substitutes attributes
         pending_quotes = verbatim_quotes = False  # ... asked for / applies inline formatting (quotes)
         raw_lines = text.splitlines()
-        for line in _join_attribute_continuations(raw_lines if in_verbatim else setext_titles(raw_lines)):
+        source = iter(_join_attribute_continuations(raw_lines if in_verbatim else setext_titles(raw_lines)))
+        pushed: list[str] = []  # the content of a single-line ifdef, read next as a line of its own
+        while (line := pushed.pop() if pushed else next(source, None)) is not None:
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
                 verbatim = line.strip()
                 out.append(line)
@@ -373,7 +375,9 @@ class _Pre:
                     cond = self.condition(kind, target, rest) if active else False
                     if rest and kind != "ifeval":  # single-line form: ifdef::attr[content]
                         if active and cond:
-                            out.append(rest)
+                            # a line of the document: an attribute entry there sets or unsets it
+                            # (Red Hat modular assemblies: ifdef::context[:parent-context: {context}])
+                            pushed.append(rest)
                         continue
                     skip.append(not cond)
                     continue
@@ -412,6 +416,7 @@ class _Pre:
                         continue  # asciidoc-py would load configuration (filters) from it
                     if am.group(1) or am.group(3):
                         self.attrs.pop(name, None)
+                        line = f":{name}!:"  # asciidoc-py knows only this form; it showed ":!name:" as text
                         if name in _CAPTION_ATTRS:
                             # asciidoc-py then drops the block's whole title ('.Details' over a table);
                             # Asciidoctor shows the title without its "Table 1." label, which the
