@@ -972,6 +972,27 @@ Closing text.
     assert text.rstrip().endswith("Closing text.") and ":!" not in text and "!:" not in text
 
 
+def test_attribute_redefined_in_the_page_has_each_value_where_it_stands(tmp_path: Path) -> None:
+    """An attribute the page sets twice (a partial reused for two services) shows the value
+    of the entry above each reference, as in Asciidoctor; murar gave asciidoc-py the last
+    value, which overrode the page's entries ("Bar" in both places). A value that refers
+    to another attribute keeps the value that one had at the entry."""
+    site = _component(tmp_path, {f"{MOD}/pages/r.adoc": """\
+= R
+:svc: Foo
+:label: {svc} service
+
+Configure {svc} ({label}).
+
+:svc: Bar
+
+Then configure {svc} ({label}).
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "r.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Configure Foo (Foo service)." in text and "Then configure Bar (Foo service)." in text
+
+
 def test_autowidth_columns_keep_the_table_and_its_cell_images(tmp_path: Path) -> None:
     """``[cols="2*.>~a"]`` (Asciidoctor: two autowidth AsciiDoc columns) is an illegal
     column spec to asciidoc-py, which dropped the table and the images in its cells."""

@@ -54,6 +54,7 @@ import contextlib
 import io
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from html import escape as html_escape
 from html import unescape as html_unescape
@@ -424,6 +425,10 @@ class _Pre:
                             continue
                     else:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
+                        if "{" in (am.group(4) or ""):
+                            # the value as it is here: asciidoc-py reads the entry where it stands,
+                            # when the references in it may have other values (or none) at the end
+                            line = f":{name}: {self.escape_missing(self.attrs[name])}"
                     if name == "doctype":
                         _doctype_attrs(self.attrs)
                     out.append(line)
@@ -1128,6 +1133,16 @@ _ASCIIDOCTOR_QUOTES = Path(__file__).with_name("asciidoctor_quotes.conf")
 _COMPAT_MODE_ENTRY = re.compile(r"^:compat-mode:", re.MULTILINE)
 
 
+def _render_attrs(lines: list[str], final: dict[str, str], initial: dict[str, str]) -> dict[str, str]:
+    """The attributes handed to asciidoc-py, which override the page's own entries: the
+    preprocessor's ``final`` values, except an attribute only the page defines (no site
+    value in ``initial``) and defines more than once. asciidoc-py applies those entries
+    where they stand, as Asciidoctor does (``:svc: Foo`` ... ``:svc: Bar``: "Foo" above
+    the second entry); given the last value, it showed "Bar" everywhere."""
+    entries = Counter(m.group(2) for line in lines if line.startswith(":") and (m := ATTR_ENTRY.match(line)))
+    return {k: v for k, v in final.items() if entries[k] < 2 or k in initial}
+
+
 def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:
     """HTML of ``text`` and whether asciidoc-py stopped early (the HTML is then partial).
 
@@ -1510,7 +1525,7 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
         builder.title = front_title
     html, stopped = "", True
     try:
-        html, stopped = _render("\n".join(lines), pre.attrs, builder.warnings)
+        html, stopped = _render("\n".join(lines), _render_attrs(lines, pre.attrs, attrs), builder.warnings)
     except IngestError as err:
         builder.warnings.append(str(err))
     if stopped:
