@@ -891,6 +891,108 @@ Type `[in]#open db.g#` then name it [path]`db.g`; keep `+*raw*+` and `a_b_c`.
     assert "tool> draw a\n2.8 = sum" in text and "*kept* as written" in text
 
 
+def test_doubled_formatting_marks_take_text_holding_single_marks(tmp_path: Path) -> None:
+    """An unconstrained pair (``__x__``, ``**x**``, ``##x##``) spans any text up to the next
+    pair, underscores included (Asciidoctor's ``__(.+?)__``): the placeholder
+    ``__<bitbucket_server_url>__`` in monospace or in a ``subs="+quotes"`` listing shows as
+    "<bitbucket_server_url>", not with its marks (Red Hat modular docs' replaceable values)."""
+    site = _component(tmp_path, {f"{MOD}/pages/q.adoc": """\
+= Q
+
+Enter `__<bitbucket_server_url>__/oauth` and `**a*b**`.
+
+[subs="+quotes,+attributes"]
+----
+$ oc apply -f __<secret_file_name>__
+----
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "q.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Enter <bitbucket_server_url>/oauth and a*b." in text
+    assert "$ oc apply -f <secret_file_name>" in text and "__" not in text
+
+
+def test_detached_list_continuation_attaches_the_next_block(tmp_path: Path) -> None:
+    """A ``+`` after a blank line inside a list item (a *detached* continuation) still
+    attaches the next block to the item, as Asciidoctor reads it; asciidoc-py ended the
+    list at the blank line and showed the ``+`` as text. Outside a list it stays text."""
+    _png(tmp_path / MOD / "images" / "shot.png")
+    site = _component(tmp_path, {f"{MOD}/pages/d.adoc": """\
+= D
+
+. Specify the image. For example:
+
++
+[source,yaml]
+----
+image: quay.io/x
+----
+
+. Open the dashboard.
+
++
+image::shot.png[Dashboard]
+
+. Done.
+
+Plain paragraph.
+
++
+kept
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "d.adoc", site=site)
+    text = doc.sections[0].text
+    assert "example:\n\nimage: quay.io/x\n\nOpen the dashboard." in text
+    assert "Plain paragraph.\n\n+ kept" in text and text.count("+") == 1
+    shot = _images(doc)[0]
+    assert "Open the dashboard." in shot.context_before
+
+
+def test_single_line_ifdef_attribute_entries_and_bang_first_unset(tmp_path: Path) -> None:
+    """The content of a single-line ``ifdef``/``ifndef`` is a line of the document: an
+    attribute entry there sets the attribute (Red Hat modular assemblies open with
+    ``ifdef::context[:parent-context: {context}]``); ``:!name:`` unsets like ``:name!:``.
+    murar ignored the entry (``{parent-context}`` stayed undefined) and showed the
+    closing ``ifndef::parent-context[:!context:]`` as the text ":!context:"."""
+    site = _component(tmp_path, {f"{MOD}/pages/a.adoc": """\
+ifdef::product_name[:parent-context: {product_name}]
+= Assembly
+
+Parent is {parent-context}.
+
+ifdef::nothing[:parent-context: wrong]
+ifndef::parent-context[:!context:]
+ifdef::parent-context[:!product_name:]
+
+Closing text.
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "a.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Parent is SonataFlow." in text
+    assert text.rstrip().endswith("Closing text.") and ":!" not in text and "!:" not in text
+
+
+def test_attribute_redefined_in_the_page_has_each_value_where_it_stands(tmp_path: Path) -> None:
+    """An attribute the page sets twice (a partial reused for two services) shows the value
+    of the entry above each reference, as in Asciidoctor; murar gave asciidoc-py the last
+    value, which overrode the page's entries ("Bar" in both places). A value that refers
+    to another attribute keeps the value that one had at the entry."""
+    site = _component(tmp_path, {f"{MOD}/pages/r.adoc": """\
+= R
+:svc: Foo
+:label: {svc} service
+
+Configure {svc} ({label}).
+
+:svc: Bar
+
+Then configure {svc} ({label}).
+"""})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "r.adoc", site=site)
+    text = doc.sections[0].text
+    assert "Configure Foo (Foo service)." in text and "Then configure Bar (Foo service)." in text
+
+
 def test_autowidth_columns_keep_the_table_and_its_cell_images(tmp_path: Path) -> None:
     """``[cols="2*.>~a"]`` (Asciidoctor: two autowidth AsciiDoc columns) is an illegal
     column spec to asciidoc-py, which dropped the table and the images in its cells."""

@@ -54,6 +54,7 @@ import contextlib
 import io
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator
 from html import escape as html_escape
 from html import unescape as html_unescape
@@ -75,6 +76,7 @@ from murar.ingest.markup.asciidoc_blocks import (
     compound_block_ends,
     continuation_runs,
     dangling_continuations,
+    detached_continuations,
     fenced_code_blocks,
     implicit_table_headers,
     level5_titles,
@@ -350,7 +352,9 @@ class _Pre:
         verbatim_subs = with_subs  # the open verbatim block substitutes attributes
         pending_quotes = verbatim_quotes = False  # ... asked for / applies inline formatting (quotes)
         raw_lines = text.splitlines()
-        for line in _join_attribute_continuations(raw_lines if in_verbatim else setext_titles(raw_lines)):
+        source = iter(_join_attribute_continuations(raw_lines if in_verbatim else setext_titles(raw_lines)))
+        pushed: list[str] = []  # the content of a single-line ifdef, read next as a line of its own
+        while (line := pushed.pop() if pushed else next(source, None)) is not None:
             if verbatim is None and line.startswith("////") and line.strip("/") == "":
                 verbatim = line.strip()
                 out.append(line)
@@ -372,7 +376,9 @@ class _Pre:
                     cond = self.condition(kind, target, rest) if active else False
                     if rest and kind != "ifeval":  # single-line form: ifdef::attr[content]
                         if active and cond:
-                            out.append(rest)
+                            # a line of the document: an attribute entry there sets or unsets it
+                            # (Red Hat modular assemblies: ifdef::context[:parent-context: {context}])
+                            pushed.append(rest)
                         continue
                     skip.append(not cond)
                     continue
@@ -411,6 +417,7 @@ class _Pre:
                         continue  # asciidoc-py would load configuration (filters) from it
                     if am.group(1) or am.group(3):
                         self.attrs.pop(name, None)
+                        line = f":{name}!:"  # asciidoc-py knows only this form; it showed ":!name:" as text
                         if name in _CAPTION_ATTRS:
                             # asciidoc-py then drops the block's whole title ('.Details' over a table);
                             # Asciidoctor shows the title without its "Table 1." label, which the
@@ -418,6 +425,10 @@ class _Pre:
                             continue
                     else:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
+                        if "{" in (am.group(4) or ""):
+                            # the value as it is here: asciidoc-py reads the entry where it stands,
+                            # when the references in it may have other values (or none) at the end
+                            line = f":{name}: {self.escape_missing(self.attrs[name])}"
                     if name == "doctype":
                         _doctype_attrs(self.attrs)
                     out.append(line)
@@ -659,11 +670,13 @@ _COLS_AUTOWIDTH = re.compile(r"""\bcols\s*=\s*(?:"[^"]*"|'[^']*'|[^,\]]*)""")
 _ROLE_BEFORE_MONO = re.compile(r"(?<![\w\]\\])\[[\w.-]+\](?=`[^`\s])")
 _MONO_QUOTES = (
     re.compile(r"\[[^\]\s]+\]#([^#\n]+?)#"),  # [role]#text#
-    re.compile(r"##([^#\n]+?)##"),
+    # the doubled (unconstrained) forms take any text up to the next pair, single marks included
+    # (Asciidoctor's QUOTE_SUBS: ``__(.+?)__``), so ``__<secret_name>__`` is the emphasised "<secret_name>"
+    re.compile(r"##([^\n]+?)##"),
     re.compile(r"(?<![\w#])#([^#\s](?:[^#\n]*?[^#\s])?)#(?![\w#])"),
-    re.compile(r"\*\*([^*\n]+?)\*\*"),
+    re.compile(r"\*\*([^\n]+?)\*\*"),
     re.compile(r"(?<![\w*])\*([^*\s](?:[^*\n]*?[^*\s])?)\*(?![\w*])"),
-    re.compile(r"__([^_\n]+?)__"),
+    re.compile(r"__([^\n]+?)__"),
     re.compile(r"(?<![\w_])_([^_\s](?:[^_\n]*?[^_\s])?)_(?![\w_])"),
 )
 
@@ -983,7 +996,7 @@ def _ifeval(expr: str) -> bool:
 
 def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None) -> list[str]:
     """Preprocessed ``lines`` rewritten where Asciidoctor's block rules differ from
-    asciidoc-py's (dangling continuations, implicit table header rows, compound block ends,
+    asciidoc-py's (dangling and detached continuations, implicit table header rows, compound block ends,
     auto-numbered callouts, cross reference text, Markdown-style blockquotes and fenced
     code blocks, [source]/[listing]/[literal] paragraphs, CSV/DSV table shorthands, verbatim blocks' ``indent``, unquoted attribute values,
     level-5 section titles); ``attrs``:
@@ -991,8 +1004,9 @@ def _blocks_as_asciidoctor(lines: list[str], attrs: dict[str, str] | None = None
     icons = (attrs or {}).get("icons") is not None  # the page's own entries are followed by auto_callouts
     return section_ids(shorthand_tables(level5_titles(xref_texts(auto_callouts(compound_block_ends(
         table_leading_blanks(implicit_table_headers(
-        attached_paragraph_ends(dangling_continuations(continuation_runs(text_after_attached_blocks(markdown_quotes(
-        quoted_attribute_values(block_indents(monospace_hard_breaks(styled_verbatim_paragraphs(fenced_code_blocks(lines))))))))))))), icons=icons), attrs))),
+        attached_paragraph_ends(dangling_continuations(continuation_runs(detached_continuations(text_after_attached_blocks(
+        markdown_quotes(quoted_attribute_values(block_indents(monospace_hard_breaks(styled_verbatim_paragraphs(
+        fenced_code_blocks(lines)))))))))))))), icons=icons), attrs))),
         {**_CHAR_ATTRS, **(attrs or {})})
 
 
@@ -1117,6 +1131,16 @@ def _value_refs(value: str, attrs: dict[str, str], depth: int = 4,
 # asciidoc-py's quote marks that Asciidoctor 2 knows only in compat-mode, turned off
 _ASCIIDOCTOR_QUOTES = Path(__file__).with_name("asciidoctor_quotes.conf")
 _COMPAT_MODE_ENTRY = re.compile(r"^:compat-mode:", re.MULTILINE)
+
+
+def _render_attrs(lines: list[str], final: dict[str, str], initial: dict[str, str]) -> dict[str, str]:
+    """The attributes handed to asciidoc-py, which override the page's own entries: the
+    preprocessor's ``final`` values, except an attribute only the page defines (no site
+    value in ``initial``) and defines more than once. asciidoc-py applies those entries
+    where they stand, as Asciidoctor does (``:svc: Foo`` ... ``:svc: Bar``: "Foo" above
+    the second entry); given the last value, it showed "Bar" everywhere."""
+    entries = Counter(m.group(2) for line in lines if line.startswith(":") and (m := ATTR_ENTRY.match(line)))
+    return {k: v for k, v in final.items() if entries[k] < 2 or k in initial}
 
 
 def _render(text: str, attrs: dict[str, str], warnings: list[str]) -> tuple[str, bool]:
@@ -1501,7 +1525,7 @@ def convert_asciidoc_text(text: str, *, rel: str, site: Site, options: MarkupOpt
         builder.title = front_title
     html, stopped = "", True
     try:
-        html, stopped = _render("\n".join(lines), pre.attrs, builder.warnings)
+        html, stopped = _render("\n".join(lines), _render_attrs(lines, pre.attrs, attrs), builder.warnings)
     except IngestError as err:
         builder.warnings.append(str(err))
     if stopped:

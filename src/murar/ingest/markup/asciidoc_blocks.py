@@ -290,6 +290,46 @@ def dangling_continuations(lines: list[str]) -> list[str]:
     return ["" if i in blank else line for i, line in enumerate(lines) if i not in skip]
 
 
+def detached_continuations(lines: list[str]) -> list[str]:
+    """``lines`` with the blank lines before a *detached* list continuation removed: a
+    ``+`` on its own line after one or more blank lines, inside a list item (its paragraph
+    starts with a list marker or is itself attached by a ``+``, or it ends a delimited
+    block attached by one), and followed by content. Asciidoctor keeps reading the item
+    there and attaches the next block to it (``detached_continuation`` in its list item
+    reader, where a blank line otherwise ends the item); asciidoc-py ended the list at the
+    blank line and showed the ``+`` as a paragraph. Outside verbatim blocks and tables.
+    """
+    ignored = _in_blocks(lines)
+    blocks = {b.end: b.start for b in _delimited_blocks(lines)}
+    drop: set[int] = set()
+    for i, line in enumerate(lines):
+        if ignored[i] or line.strip() != "+" or i == 0 or lines[i - 1].strip():
+            continue
+        if i + 1 >= len(lines) or not lines[i + 1].strip():
+            continue  # nothing attached: dangling_continuations decides
+        j = i - 1
+        while j >= 0 and not lines[j].strip():
+            j -= 1
+        if j < 0 or lines[j].strip() == "+":
+            continue  # "+", blank, "+": one continuation (dangling_continuations)
+        if j in blocks:  # the item's last block: attached when a ``+`` stands above it
+            start = blocks[j]
+            while start > 0 and _BLOCK_META.match(lines[start - 1].strip()):
+                start -= 1
+            attached = start > 0 and lines[start - 1].strip() == "+"
+        elif ignored[j]:
+            continue
+        else:
+            start = j
+            while start > 0 and lines[start - 1].strip() and not ignored[start - 1]:
+                start -= 1
+            attached = bool(_LIST_ITEM.match(lines[start])) or lines[start].strip() == "+" or (
+                start > 0 and lines[start - 1].strip() == "+")
+        if attached:
+            drop.update(range(j + 1, i))
+    return [line for i, line in enumerate(lines) if i not in drop] if drop else lines
+
+
 def continuation_runs(lines: list[str]) -> list[str]:
     """``lines`` with the list continuations Asciidoctor reads across other lines
     joined where asciidoc-py would show a ``+`` as text (outside verbatim blocks and
