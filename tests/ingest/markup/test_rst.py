@@ -90,6 +90,33 @@ Click the |add| button to start.
     assert "Click the" in img.context_before
 
 
+def test_a_substitution_name_is_no_alt_text_but_a_written_alt_or_a_name_in_words_is(tmp_path: Path) -> None:
+    """docutils gives ``.. |imgFit| image::`` without ``:alt:`` the name as alt (Sphinx writes
+    ``alt="imgFit"``): a handle, not a description a reader or an answer caption could use."""
+    for name in ("fit.png", "save.png", "cmp.png"):
+        _png(tmp_path / "img" / name)
+    site = _project(tmp_path, {"p.rst": """\
+Title
+=====
+
+The window after Estimate:
+
+|imgFitWidget3|
+
+|Save button|
+
+|imgCmp|
+
+.. |imgFitWidget3| image:: img/fit.png
+.. |Save button| image:: img/save.png
+.. |imgCmp| image:: img/cmp.png
+   :alt: The compare window
+"""})
+    doc = convert_rst(tmp_path / "p.rst", site=site)
+    assert [(i.path, i.alt) for i in _images(doc)] == [
+        ("img/fit.png", ""), ("img/save.png", "Save button"), ("img/cmp.png", "The compare window")]
+
+
 @pytest.mark.parametrize("table", [
     """\
 .. list-table:: Options

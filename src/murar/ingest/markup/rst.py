@@ -1913,7 +1913,7 @@ class _Walker:
             # :width: ("16px", a bare number docutils writes as pixels, "1.5em" for an icon sized
             # to the text) is the size the HTML writer draws the picture at; % and :scale: are
             # left to the file's size
-            self.b.image(uri, alt=str(node.get("alt", "")), caption=caption, inline=self._in_sentence(node),
+            self.b.image(uri, alt=_reader_alt(node), caption=caption, inline=self._in_sentence(node),
                          declared_width=length_px(str(node.get("width") or "")),
                          classes=[str(c) for c in node.get("classes", [])] + self._figure_classes(node))
 
@@ -2209,3 +2209,20 @@ def convert_rst(path: Path, *, site: Site, assets_dir: Path | None = None,
     warnings: list[str] = []
     text = read_source(path, max_bytes=opts.max_bytes, warnings=warnings)
     return convert_rst_text(text, rel=rel, site=site, options=opts, warnings=warnings)
+
+
+def _reader_alt(node: nodes.image) -> str:
+    """The image's alt text for a reader: ``""`` when it is only the name of the substitution
+    that places it. docutils gives an image defined in ``.. |imgFitWidget3| image:: x.png`` the
+    substitution's name as alt when no ``:alt:`` is written (``SubstitutionDef`` passes it as an
+    option preset, docutils ``parsers/rst/states.py``), so Sphinx's HTML reads
+    ``alt="imgFitWidget3"``: a handle for the author, not a description (it would be the caption
+    shown in an answer). A name written as words (``|Save button|``) is kept."""
+    alt = str(node.get("alt", ""))
+    if not alt or any(c.isspace() for c in alt.strip()):
+        return alt
+    root: nodes.Node = node
+    while root.parent is not None:
+        root = root.parent
+    names = getattr(root, "substitution_names", None)
+    return "" if isinstance(names, dict) and nodes.whitespace_normalize_name(alt).lower() in names else alt
