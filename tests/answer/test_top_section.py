@@ -277,3 +277,28 @@ def test_tied_pictures_each_follow_their_own_lead(tmp_path: Path, three_call: bo
     gold = GoldQuestion(id="q", question=question, kind="image", page="", section=())
     assert summarise_media([score_media(a, gold)]).placement == 1.0
     assert len(answer(None).media) == 1
+
+
+@pytest.mark.parametrize("three_call", [False, True])
+def test_a_fallback_picture_without_a_lead_is_not_shown(tmp_path: Path, three_call: bool) -> None:
+    """The top section's picture has no sentence introducing it (a code block before it, no alt
+    text): it would follow the answer's last sentence, about another section, so it is not
+    shown (``top_section_lead_only``); with the switch off it is, after that sentence."""
+    docs = tmp_path / "docs"
+    (docs / "assets").mkdir(parents=True)
+    (docs / "assets" / "canvas.png").write_bytes(PNG)
+    (docs / "journeys.md").write_text(
+        "# Journeys\n\n## Add a custom event\n\n```yaml\nevent: custom\n```\n\n![](assets/canvas.png)\n\n"
+        "## Audiences\n\nAudiences are built from segment rules.\n")
+    idx = tmp_path / "idx"
+    build_index(docs, idx, embedder=HashingEmbedder())
+    base = PipelineConfig.three_call(refine=False, display_captions=False) if three_call else PipelineConfig()
+    cfg = dataclasses.replace(base, media=dataclasses.replace(base.media, top_section=0.0))
+    a = load_pipeline(idx, chat_model=ScriptedChatModel([REPLY]), config=cfg).answer(QUESTION)
+    assert a.media == [] and a.trace.media_selected == []
+    assert [c.strategy for c in a.trace.media_candidates] == ["top-section"]  # considered, not shown
+    assert [b.text for b in a.blocks if isinstance(b, TextBlock)] == [REPLY]
+    loose = dataclasses.replace(cfg, media=dataclasses.replace(cfg.media, top_section_lead_only=False))
+    a = load_pipeline(idx, chat_model=ScriptedChatModel([REPLY]), config=loose).answer(QUESTION)
+    assert [str(m.item.path).split("/")[-1] for m in a.media] == ["canvas.png"]  # type: ignore[union-attr]
+    assert a.trace.media_selected[0].sentence_index == 0

@@ -262,6 +262,10 @@ class Pipeline:
             return ""
         return lead
 
+    def _lead_required(self) -> bool:
+        """A top-section picture without its lead sentence is not shown (``MediaOptions.top_section_lead_only``)."""
+        return self.config.media.top_section_lead and self.config.media.top_section_lead_only
+
     def _check(self, question: str) -> str:
         q = " ".join(question.split())
         if not q:
@@ -296,8 +300,10 @@ class Pipeline:
         if not media.selected:
             for pick in self._top_section(question, snippets, attr.sentence_vectors):
                 media.candidates.append(pick)
-                media.selected.append(pick)
                 lead = self._lead(pick, question, snippets)
+                if not lead and self._lead_required():
+                    continue
+                media.selected.append(pick)
                 if not lead:
                     continue
                 # the picture follows the document's own sentence that introduces it, added unless the
@@ -769,6 +775,8 @@ class _Incremental:
         for pick in picks:
             self.trace.media_candidates = [*self.trace.media_candidates, pick]
             lead = self.p._lead(pick, self.question, self.snippets)
+            if not lead and self.p._lead_required():
+                continue
             if lead and lead != sentences[-1]:
                 sentences.append(lead)
                 self._attribute(len(sentences) - 1, lead)
