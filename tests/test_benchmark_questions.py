@@ -70,7 +70,8 @@ def test_no_two_question_files_share_a_page_or_an_id() -> None:
 
 @pytest.mark.parametrize(("name", "corpus"), [("unseen_glue_questions.jsonl", "glue-core-0.14.2"),
                                             ("unseen_taurus_questions.jsonl", "taurus-5.4.1"),
-                                            ("unseen_silx_questions.jsonl", "silx-3.1.3")])
+                                            ("unseen_silx_questions.jsonl", "silx-3.1.3"),
+                                            ("unseen_sardana_questions.jsonl", "sardana-3.7.1")])
 def test_the_unseen_docs_question_files_are_well_formed(name: str, corpus: str) -> None:
     """The ``unseen_*`` files are about corpora outside ``../shared`` (PyPI sdists, fetched by the
     README command), so only their shape is checked here: unique ids, one corpus, no gold on
