@@ -111,10 +111,16 @@ The window after Estimate:
 .. |Save button| image:: img/save.png
 .. |imgCmp| image:: img/cmp.png
    :alt: The compare window
+
+.. image:: img/cmp.png
+   :alt: Toolbar
+
+.. |Toolbar| image:: img/save.png
 """})
     doc = convert_rst(tmp_path / "p.rst", site=site)
     assert [(i.path, i.alt) for i in _images(doc)] == [
-        ("img/fit.png", ""), ("img/save.png", "Save button"), ("img/cmp.png", "The compare window")]
+        ("img/fit.png", ""), ("img/save.png", "Save button"), ("img/cmp.png", "The compare window"),
+        ("img/cmp.png", "Toolbar")]  # a written alt that is also the name of another picture's substitution
 
 
 @pytest.mark.parametrize("table", [

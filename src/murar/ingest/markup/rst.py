@@ -2217,7 +2217,8 @@ def _reader_alt(node: nodes.image) -> str:
     substitution's name as alt when no ``:alt:`` is written (``SubstitutionDef`` passes it as an
     option preset, docutils ``parsers/rst/states.py``), so Sphinx's HTML reads
     ``alt="imgFitWidget3"``: a handle for the author, not a description (it would be the caption
-    shown in an answer). A name written as words (``|Save button|``) is kept."""
+    shown in an answer). A name written as words (``|Save button|``) is kept, and so is an
+    alt that merely equals the name of a substitution placing another picture."""
     alt = str(node.get("alt", ""))
     if not alt or any(c.isspace() for c in alt.strip()):
         return alt
@@ -2225,4 +2226,11 @@ def _reader_alt(node: nodes.image) -> str:
     while root.parent is not None:
         root = root.parent
     names = getattr(root, "substitution_names", None)
-    return "" if isinstance(names, dict) and nodes.whitespace_normalize_name(alt).lower() in names else alt
+    defs = getattr(root, "substitution_defs", None)
+    if not isinstance(names, dict) or not isinstance(defs, dict):
+        return alt
+    definition = defs.get(names.get(nodes.whitespace_normalize_name(alt).lower(), ""))
+    # the alt names the substitution that placed this very picture (same file), not another one
+    placed = definition is not None and any(
+        img.get("uri") == node.get("uri") for img in definition.findall(nodes.image))
+    return "" if placed else alt
