@@ -120,3 +120,27 @@ def test_crlf_front_matter_is_front_matter() -> None:
     warnings: list[str] = []
     meta, body = split_front_matter("---\r\ntitle: A\r\nlist:\r\n  - x: 1\r\n---\r\n# Body\r\n", warnings)
     assert meta == {"title": "A", "list": [{"x": 1}]} and body == "# Body\r\n" and not warnings
+
+
+def test_large_alias_free_yaml_is_read_whole_and_aliases_are_still_bounded() -> None:
+    """Only what aliases add counts towards ``max_alias_values``: a 1.2 MB alias-free
+    data file (120,000 ints) was refused ('its aliases expand to more than 100000
+    values') once aliases were allowed; a bomb, an anchor used inside itself and a
+    ``<<`` merge bomb still stop."""
+    big = "items:\n" + "".join(f"- {i}\n" for i in range(120_000))
+    data = load_yaml_safely(big, max_chars=2_000_000, max_alias_values=100_000)
+    assert len(data["items"]) == 120_000 and data["items"][-1] == 119_999
+    # the same with one alias: the written values still do not count
+    data = load_yaml_safely(big + "base: &b [1, 2]\nagain: *b\n", max_chars=2_000_000, max_alias_values=100_000)
+    assert len(data["items"]) == 120_000 and data["again"] == [1, 2] and data["again"] is not data["base"]
+    with pytest.raises(FrontMatterError, match="aliases expand to more than"):
+        load_yaml_safely(_bomb_yaml(8), max_alias_values=100_000)
+    with pytest.raises(FrontMatterError, match="nested deeper"):
+        load_yaml_safely("a: &a [1, *a]\n", max_alias_values=100_000)
+    with pytest.raises(FrontMatterError, match="nested deeper"):
+        load_yaml_safely("a: &a {k: *a}\n", max_alias_values=100_000)
+    keys = "".join(f"k{i}: {i}\n" for i in range(1000))
+    merges = "".join(f"m{i}: {{<<: *base}}\n" for i in range(200))
+    with pytest.raises(FrontMatterError, match="aliases expand to more than"):
+        load_yaml_safely("base: &base\n" + "".join("  " + line + "\n" for line in keys.splitlines()) + merges,
+                         max_alias_values=100_000)

@@ -101,11 +101,25 @@ class _StrictLoader(yaml.SafeLoader):  # type: ignore[misc]
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self._depth = 0
+        #: whether an alias was read (only then is the value expanded and counted)
+        self.saw_alias = False
+        #: entries ``<<`` merge keys added, and at most how many they may add
+        self.merged_values = 0
+        self.max_merged_values = 0
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        before = len(node.value)
+        super().flatten_mapping(node)
+        self.merged_values += max(0, len(node.value) - before)
+        if self.merged_values > self.max_merged_values > 0:
+            raise FrontMatterError(f"refused YAML: its aliases expand to more than {self.max_merged_values} values")
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        if not self.allow_aliases and self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
+        if self.check_event(yaml.AliasEvent):
+            if not self.allow_aliases:
+                event = self.peek_event()
+                raise ComposerError(None, None, "aliases (*name) are not allowed", event.start_mark)
+            self.saw_alias = True
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
@@ -135,29 +149,41 @@ class _AliasLenientTagLoader(_LenientTagLoader):
     allow_aliases: ClassVar[bool] = True
 
 
-def _expand_aliases(value: Any, limit: int) -> Any:
+def _expand_aliases(value: Any, limit: int, merged: int = 0) -> Any:
     """``value`` with every aliased node copied where it is used (no two places share a
-    mapping or list), at most ``limit`` values and :data:`MAX_DEPTH` levels in all.
+    mapping or list), the aliases adding at most ``limit`` values and the whole at most
+    :data:`MAX_DEPTH` levels.
+
+    Only what aliases add is counted: a mapping or list met a second time (an alias of
+    it, or a ``<<`` merge of its entries) counts every value copied beneath it; the
+    values written out in the file do not count, so a large alias-free file is read whole.
 
     Raises:
-        FrontMatterError: more values or levels once expanded (a 'billion laughs', an
-            anchor used inside itself)."""
-    count = 0
+        FrontMatterError: aliases adding more values, or more levels once expanded (a
+            'billion laughs', an anchor used inside itself)."""
+    count = merged  # entries ``<<`` merge keys added (their values are counted here if shared)
+    seen: set[int] = set()  # ids of the mappings and lists met (all alive in ``value``)
 
-    def copy(item: Any, depth: int) -> Any:
+    def copy(item: Any, depth: int, aliased: bool) -> Any:
         nonlocal count
-        count += 1
-        if count > limit:
-            raise FrontMatterError(f"refused YAML: its aliases expand to more than {limit} values")
         if depth > MAX_DEPTH:
             raise FrontMatterError(f"refused YAML: nested deeper than {MAX_DEPTH} levels once its aliases are expanded")
+        if isinstance(item, (dict, list)) and not aliased:
+            if id(item) in seen:
+                aliased = True
+            else:
+                seen.add(id(item))
+        if aliased:
+            count += 1
+            if count > limit:
+                raise FrontMatterError(f"refused YAML: its aliases expand to more than {limit} values")
         if isinstance(item, dict):
-            return {key: copy(sub, depth + 1) for key, sub in item.items()}
+            return {key: copy(sub, depth + 1, aliased) for key, sub in item.items()}
         if isinstance(item, list):
-            return [copy(sub, depth + 1) for sub in item]
+            return [copy(sub, depth + 1, aliased) for sub in item]
         return item
 
-    return copy(value, 0)
+    return copy(value, 0, False)
 
 
 def load_yaml_safely(text: str, *, max_chars: int = MAX_CHARS, unknown_tags: str = "refuse",
@@ -170,7 +196,8 @@ def load_yaml_safely(text: str, *, max_chars: int = MAX_CHARS, unknown_tags: str
     ``max_alias_values``: ``0`` refuses ``*name`` aliases; above it, anchors and aliases
     (and ``<<`` merge keys) are read as YAML defines them, as the generators' own
     loaders do for their config files (Hugo's ``hugo.yaml``: Go's yaml), each use
-    a copy of its own, the whole value at most that many values once expanded.
+    a copy of its own, the aliases adding at most that many values once expanded
+    (the values written out in the file are not counted).
 
     Raises:
         FrontMatterError: longer than ``max_chars`` characters, an alias (or more
@@ -187,8 +214,9 @@ def load_yaml_safely(text: str, *, max_chars: int = MAX_CHARS, unknown_tags: str
     loader: _StrictLoader | None = None
     try:
         loader = loader_cls(text)  # the reader already refuses control characters here
+        loader.max_merged_values = max_alias_values
         data = loader.get_single_data()
-        return _expand_aliases(data, max_alias_values) if max_alias_values > 0 else data
+        return _expand_aliases(data, max_alias_values, loader.merged_values) if loader.saw_alias else data
     except yaml.YAMLError as err:
         reason = getattr(err, "problem", None) or type(err).__name__
         raise FrontMatterError(f"refused YAML: {reason}") from err

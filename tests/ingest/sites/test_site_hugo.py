@@ -1131,6 +1131,28 @@ def test_goldmark_passthrough_math_is_kept_as_written(tmp_path: Path, write: Cal
     assert hugo.load(tmp_path).preprocess("Solve \\(x_1\\).", page_rel="content/p.md") == "Solve \\(x_1\\)."
 
 
+def test_passthrough_math_on_a_long_line_of_unclosed_openers() -> None:
+    """A line of 200,000 ``\\(`` openers with one formula at its end: each opener sliced the
+    text up to the far closer before checking the 2,000-character bound (quadratic: 600,000
+    characters took seconds). Each now reads at most 2,000 characters; the unclosed openers
+    stay as written and the formula at the end is still kept."""
+    line = "\\( " * 200_000 + "\\(x\\)"
+    out = hugo.passthrough_math(line, [], [("\\(", "\\)")])
+    assert out == "\\( " * 200_000 + "`$x$`"
+
+    class Sliced(str):  # records the longest slice taken (the work per opener)
+        longest = 0
+
+        def __getitem__(self, key: Any) -> str:
+            got = str.__getitem__(self, key)
+            Sliced.longest = max(Sliced.longest, len(got)) if isinstance(key, slice) else Sliced.longest
+            return got
+
+    text = Sliced("\\( " * 20_000 + "\\(x\\)")
+    assert hugo._inline_passthrough(text, "\\(", "\\)") == "\\( " * 20_000 + "`$x$`"
+    assert Sliced.longest <= 2000  # the old code sliced up to the far closer for each opener
+
+
 def test_badge_shortcode_shows_its_words(tmp_path: Path, write: Callable[..., Path]) -> None:
     """A theme's badge without a template of the site's shows its words: Hugo Book's title= and
     value= ("`src` {{< badge title="Required" >}}" in a parameter list), Hextra's content= or first

@@ -363,6 +363,25 @@ def test_language_specific_figure_replaces_the_image_when_it_exists(tmp_path: Pa
         == "src/img/a.png"
 
 
+def test_hostile_figure_language_filename_is_not_formatted(tmp_path: Path) -> None:
+    """``figure_language_filename = '{root:>999999999}'`` was passed to ``str.format``: a
+    gigabyte per image link (MemoryError, not caught). Only Sphinx's documented fields with
+    no format spec or conversion are read; such a format gives Sphinx's default
+    ``{root}.{language}{ext}`` and a warning, and a path over 4,096 characters is not looked up."""
+    for rel in ("src/img/a.png", "src/img/a.de.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x")
+    for spec in ("{root:>999999999}", "{root!r}{ext}", "{language:{ext}}"):
+        (tmp_path / "src" / "conf.py").write_text(f"language = 'de'\nfigure_language_filename = {spec!r}\n")
+        site = SphinxSite(tmp_path, "src/conf.py")
+        assert site.resolve_asset("img/a.png", page_rel="src/index.rst").rel_path == "src/img/a.de.png"
+        assert any("figure_language_filename" in w and "{root}.{language}{ext}" in w for w in site.load_warnings)
+    (tmp_path / "src" / "conf.py").write_text(
+        "language = 'de'\nfigure_language_filename = '" + "{root}" * 1000 + ".de{ext}'\n")
+    site = SphinxSite(tmp_path, "src/conf.py")
+    assert site.resolve_asset("img/a.png", page_rel="src/index.rst").rel_path == "src/img/a.png"
+
+
 def test_rst_prolog_and_epilog_wrap_rst_pages_only(tmp_path: Path) -> None:
     (tmp_path / "conf.py").write_text("rst_prolog = 'PRO'\nrst_epilog = 'EPI'\nextensions = ['myst_parser']\n")
     site = SphinxSite(tmp_path, "conf.py")

@@ -47,8 +47,8 @@ ASSET_SUFFIXES = IMAGE_SUFFIXES | VIDEO_SUFFIXES | frozenset({".pdf", ".zip", ".
 def load_data_file(path: Path) -> dict[str, Any]:
     """Parse a YAML, TOML or JSON config file into a dict (``{}`` when empty). YAML
     anchors and aliases are read (Hugo, Jekyll and DocFX configs may use them: Docsy's
-    ``hugo.yaml`` writes ``min: *hugoMinVersion``), up to :data:`_MAX_CONFIG_VALUES`
-    values once expanded.
+    ``hugo.yaml`` writes ``min: *hugoMinVersion``), the aliases adding at most
+    :data:`_MAX_CONFIG_VALUES` values once expanded (the values written out do not count).
 
     Raises:
         ValueError: the file is not valid for its format (message names it).

@@ -987,7 +987,8 @@ def passthrough_math(body: str, block: list[tuple[str, str]], inline: list[tuple
 def _inline_passthrough(text: str, open_: str, close: str) -> str:
     """``text`` with each ``open_ ... close`` formula (at most 2,000 characters, no blank just
     inside its delimiters) as ``$...$`` in a code span; the closing delimiters are listed once,
-    each opening one finds the next by bisection (a line of unclosed ones: one pass)."""
+    each opening one finds the next by bisection and reads at most 2,000 characters up to it
+    (a line of openers far from any closer: linear, not one long slice per opener)."""
     if open_ not in text:
         return text
     closes = [m.start() for m in re.finditer(re.escape(close), text)]
@@ -997,8 +998,9 @@ def _inline_passthrough(text: str, open_: str, close: str) -> str:
         k = bisect.bisect_left(closes, at + len(open_))
         if k == len(closes):
             break
-        inner = text[at + len(open_):closes[k]]
-        if 0 < len(inner) <= 2000 and inner == inner.strip():
+        start = at + len(open_)
+        inner = text[start:closes[k]] if closes[k] - start <= 2000 else ""  # the distance first: a
+        if inner and inner == inner.strip():  # long slice per opener was quadratic
             out += [text[pos:at], _math_code_span(inline_math(inner))]
             pos = closes[k] + len(close)
         else:

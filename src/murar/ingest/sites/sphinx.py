@@ -78,6 +78,33 @@ _ASSET_EXTS = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".bmp", ".tif",
 # of a PDF is never localized)
 _IMAGE_EXTS = frozenset({".png", ".jpg", ".jpeg", ".gif", ".svg", ".svgz", ".webp", ".avif", ".bmp",
                          ".tif", ".tiff", ".ico"})
+# the fields of figure_language_filename (Sphinx "Options for internationalization"), its default,
+# and the longest path it may give
+_FIGURE_FIELDS = frozenset({"root", "ext", "path", "basename", "docpath", "language"})
+_DEFAULT_FIGURE_FORMAT = "{root}.{language}{ext}"
+_MAX_FIGURE_PATH = 4096
+
+
+def _figure_pieces(fmt: str) -> tuple[tuple[str, str], ...] | str | None:
+    """``fmt`` as ``(literal, field)`` pieces (``string.Formatter().parse``); ``"default"``
+    when a field has a format spec or conversion; ``None`` when a field is not one of
+    :data:`_FIGURE_FIELDS` or ``fmt`` is not a format (an unmatched brace)."""
+    import string
+
+    try:
+        parsed = list(string.Formatter().parse(fmt))
+    except ValueError:
+        return None
+    pieces: list[tuple[str, str]] = []
+    hostile = False
+    for literal, name, spec, conversion in parsed:
+        if name is not None and name not in _FIGURE_FIELDS:
+            return None
+        hostile = hostile or bool(spec) or conversion is not None
+        pieces.append((literal, name or ""))
+    return "default" if hostile else tuple(pieces)
+
+
 # Sphinx's own exclusions (sphinx.project.EXCLUDE_PATHS) plus build output
 _DEFAULT_EXCLUDES = ("**/_sources", ".#*", "**/.#*", "*.lproj/**", "_build", "_build/**",
                      "**/.ipynb_checkpoints", "**/.ipynb_checkpoints/**", "Thumbs.db", ".DS_Store")
@@ -1049,6 +1076,7 @@ class SphinxSite:
         self._gallery_ignore = re.compile(r"__init__\.py")
         self._gallery_bytes_left = 64_000_000
         self.load_warnings: list[str] = []
+        self._figure_pieces: tuple[tuple[str, str], ...] | None = None
 
     @classmethod
     def load(cls, root: Path, config_file: str | None) -> SphinxSite:
@@ -1636,21 +1664,44 @@ class SphinxSite:
         root, ext = posixpath.splitext(link)
         if ext.lower() not in _IMAGE_EXTS:
             return None
-        fmt = self.conf.values.get("figure_language_filename", "{root}.{language}{ext}")
-        if not isinstance(fmt, str) or not fmt:
+        pieces = self._figure_format()
+        if not pieces:
             return None
         inner = self._in_src(page_rel) or ""
         dirname, docpath = posixpath.dirname(root), posixpath.dirname(inner)
-        try:
-            translated = fmt.format(root=root, ext=ext, path=dirname and dirname + "/",
-                                    basename=posixpath.basename(root), docpath=docpath and docpath + "/",
-                                    language=self.conf.language or "en")
-        except (KeyError, IndexError, ValueError, AttributeError):  # a format Sphinx refuses too
+        values = {"root": root, "ext": ext, "path": dirname and dirname + "/", "basename": posixpath.basename(root),
+                  "docpath": docpath and docpath + "/", "language": self.conf.language or "en"}
+        if sum(len(literal) + len(values[name]) if name else len(literal) for literal, name in pieces) \
+                > _MAX_FIGURE_PATH:
             return None
+        translated = "".join(literal + (values[name] if name else "") for literal, name in pieces)
         if translated == link:
             return None
         res = self._resolve_built(translated, page_rel)
         return res if res.rel_path is not None and (self._root / res.rel_path).is_file() else None
+
+    def _figure_format(self) -> tuple[tuple[str, str], ...]:
+        """``figure_language_filename`` as ``(literal, field)`` pieces (``field`` ``""`` after
+        the last), read once. Only the fields Sphinx documents (:data:`_FIGURE_FIELDS`), with no
+        format spec or conversion: a spec such as ``{root:>999999999}`` padded each image link
+        to a gigabyte; such a format gives Sphinx's default ``{root}.{language}{ext}`` and a
+        warning. A field Sphinx refuses too (``{nokey}``, ``{0}``, an unmatched brace) gives
+        ``()`` (no language figure) and a warning; so does a value that is not a string."""
+        if self._figure_pieces is None:
+            fmt = self.conf.values.get("figure_language_filename", _DEFAULT_FIGURE_FORMAT)
+            pieces = _figure_pieces(fmt) if isinstance(fmt, str) else None
+            if pieces is None:
+                self.load_warnings.append(f"{self._config_file or 'conf.py'}: figure_language_filename "
+                                          f"{str(fmt)[:80]!r} is not a format Sphinx reads; no language figures")
+                pieces = ()
+            elif pieces == "default":
+                self.load_warnings.append(f"{self._config_file or 'conf.py'}: figure_language_filename "
+                                          f"{fmt[:80]!r} has a format spec or conversion; "
+                                          f"{_DEFAULT_FIGURE_FORMAT!r} used")
+                pieces = _figure_pieces(_DEFAULT_FIGURE_FORMAT)
+            assert not isinstance(pieces, str) and pieces is not None
+            self._figure_pieces = pieces
+        return self._figure_pieces
 
     def _copied_file(self, link: str, page_rel: str) -> ResolvedLink | None:
         """The file a relative link that names no source file reaches in the built site
