@@ -105,3 +105,21 @@ def test_a_file_the_pages_import_is_read_and_compiled_once_for_the_site() -> Non
         assert _jinja.render(imports + loop, {}, include=include) == "LLL"
     over = imports + '{% import "f200.html" as over %}'
     assert _jinja.render(over + loop, {}, include=include) == "L"  # refused: the reduced pass
+
+
+def test_a_file_included_many_times_counts_every_time() -> None:
+    """The sandbox counted the distinct files a page loaded, so f0..f5, each including the next
+    ten times, were 7 files and 10**6 includes (about 4 s) with no warning. Every load counts,
+    a cached file's too: the page is refused past MAX_INCLUDES, said, and reduced instead."""
+    calls: list[str] = []
+    files = {f"f{i}.html": f'{{% include "f{i + 1}.html" %}}' * 10 for i in range(6)} | {"f6.html": "x"}
+
+    def include(name: str) -> str | None:
+        calls.append(name)
+        return files.get(name)
+
+    warnings: list[str] = []
+    out = _jinja.render('{% for i in [1] %}{% include "f0.html" %}{% endfor %}', {}, include=include,
+                        warnings=warnings)
+    assert out.count("x") <= _jinja.MAX_INCLUDES
+    assert any("over murar's bounds" in w and "includes" in w for w in warnings), warnings

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from murar.ingest.sites.base import FileRole, Site
 from murar.ingest.sites.jupyterbook import JupyterBookSite
@@ -330,6 +331,36 @@ def test_mystmd_embeds_a_labelled_notebook_cells_outputs(tmp_path: Path, write_f
     assert all(i.stored_path and (tmp_path / "assets" / i.stored_path).is_file() for i in images)
     assert [t.rows for t in doc.media if isinstance(t, TableItem)] == [[["ford", "130"]]]
     assert doc.warnings == []
+
+
+def test_embeds_of_one_notebook_read_and_parse_it_once_a_page(tmp_path: Path, write_files: Callable[..., None],
+                                                               monkeypatch: Any) -> None:
+    """Every embed of a notebook cell read (up to 50 MB) and parsed the whole notebook again:
+    100 embeds a page were 100 parses. The page keeps the notebook's cells: 3 embeds, 1 read."""
+    import json
+
+    from murar.ingest.markup import myst
+
+    cells = [{"cell_type": "code", "metadata": {"label": f"c{i}"}, "execution_count": i, "source": ["x"],
+              "outputs": [{"output_type": "stream", "name": "stdout", "text": [f"out {i}\n"]}]} for i in range(3)]
+    write_files(tmp_path, {
+        "myst.yml": "version: 1\nproject:\n  toc:\n    - file: a.md\n    - file: nb.ipynb\n",
+        "a.md": "# Reuse\n\n" + "".join(f"```{{embed}} #c{i}\n```\n\n" for i in range(3)),
+        "nb.ipynb": json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
+    })
+    reads: list[str] = []
+    real = myst.read_source
+
+    def counting(path: Path, **kwargs: Any) -> str:
+        reads.append(Path(path).name)
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(myst, "read_source", counting)
+    doc = myst.convert_myst(tmp_path / "a.md", site=JupyterBookSite(tmp_path, "myst.yml"),
+                            assets_dir=tmp_path / "assets")
+    assert reads.count("nb.ipynb") == 1
+    text = "\n".join(s.text for s in doc.sections)
+    assert all(f"out {i}" in text for i in range(3)) and doc.warnings == []
 
 
 def test_jupyter_book_custom_notebook_formats(tmp_path: Path, write_files: Callable[..., None]) -> None:

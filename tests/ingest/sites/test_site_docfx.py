@@ -1091,3 +1091,25 @@ def test_the_newest_moniker_of_the_docset_is_the_view_of_every_page(tmp_path: Pa
     (tmp_path / "users.md").write_text("# Users\n\n```markdown\n::: moniker range=\"< azure-devops\"\n```\n")
     again = docfx.load(tmp_path, "docfx.json").preprocess(page, page_rel="bugs.md")
     assert [src for src, _alt, _title in images(again)] == ["media/board-vert.png", "media/board-tfs.png"]
+
+
+def test_a_moniker_range_shown_as_code_is_no_range_of_the_docset(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The docset's moniker order was read by a regex over the whole of each file: a
+    ``monikerRange: '< azure-devops'`` shown in a fenced code example (or a zone marker with
+    mismatched quotes, which is no zone) made the service the newest moniker of every page, so
+    a page's TFS-only zones were dropped. Only the front matter's ``monikerRange`` and the zones
+    outside fenced code (written as the page reads them) order the docset."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    page = ("# Bugs\n\n::: moniker range=\">= azure-devops-2019\"\n![Board](media/board-vert.png)\n::: moniker-end\n\n"
+            "::: moniker range=\"<= tfs-2018\"\n![Board](media/board-tfs.png)\n::: moniker-end\n")
+    write(tmp_path, "bugs.md", page)
+    both = ["media/board-vert.png", "media/board-tfs.png"]
+    for example in ("# Versions\n\n```yaml\n---\nmonikerRange: '< azure-devops'\n---\n```\n",
+                    "# Versions\n\n::: moniker range=\"< azure-devops'\nA typo.\n::: moniker-end\n"):
+        (tmp_path / "users.md").write_text(example)
+        out = docfx.load(tmp_path, "docfx.json").preprocess(page, page_rel="bugs.md")
+        assert [src for src, _alt, _title in images(out)] == both, example
+    # the front matter's own range still orders the docset
+    (tmp_path / "users.md").write_text("---\nmonikerRange: '< azure-devops'\n---\n# Users\n")
+    out = docfx.load(tmp_path, "docfx.json").preprocess(page, page_rel="bugs.md")
+    assert [src for src, _alt, _title in images(out)] == ["media/board-vert.png"]

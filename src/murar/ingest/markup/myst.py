@@ -38,6 +38,7 @@ import csv
 import html
 import io
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -184,6 +185,9 @@ MAX_SUBSTITUTIONS = 2_000  # substitution values parsed on one page
 #: characters the include, literalinclude, csv-table and embed directives of one page may read in all
 #: (20 includes of a 980 KB file made 19,600,000 characters from a 600-byte page: 39 s)
 MAX_INSERTED_CHARS = 10_000_000
+#: notebooks whose cells one page keeps for its embeds of their cells (each read and parsed
+#: once a page, not once an embed: 100 embeds of a 50 MB notebook were 100 reads and parses)
+MAX_NOTEBOOKS_KEPT = 4
 # Markdown in a substitution's value (read as inline MyST, not shown as written)
 _INLINE_MARKUP = re.compile(r"[`*_\[\]{}$<\\]")
 # "{name}" or the older "{name,class1,class2}" (classes after commas, myst-parser < 0.18)
@@ -360,6 +364,8 @@ class MystParser:
         # footnote plugin would emit the page's notes again at the end of every nested parse)
         self._references: dict[str, Any] = {}
         self.assets_dir: Path | None = None  # where pictures murar writes go (embedded notebook outputs)
+        # the cells of the notebooks this page embeds cells of, by path (the last MAX_NOTEBOOKS_KEPT)
+        self._notebooks: OrderedDict[str, list[Any]] = OrderedDict()
 
     def _env(self) -> dict[str, Any]:
         """A markdown-it env for one parse, sharing the page's link reference definitions."""
@@ -1375,14 +1381,20 @@ class MystParser:
         if self.assets_dir is None:
             self.b.warnings.append(f"embed {target!r}: a notebook output, and no assets folder to write it to")
             return
-        try:
-            text = read_source(self.site.config.root / rel, max_bytes=max(self.opts.max_bytes, 50_000_000),
-                               warnings=self.b.warnings)
-        except IngestError as err:
-            self.b.warnings.append(f"embed {target!r}: {err}")
-            return
+        cells = self._notebooks.get(rel)
+        if cells is None:  # read and parsed once a page (of the last MAX_NOTEBOOKS_KEPT), not once an embed
+            try:
+                text = read_source(self.site.config.root / rel, max_bytes=max(self.opts.max_bytes, 50_000_000),
+                                   warnings=self.b.warnings)
+            except IngestError as err:
+                self.b.warnings.append(f"embed {target!r}: {err}")
+                return
+            cells = self._notebooks[rel] = notebook_cells(text)
+            while len(self._notebooks) > MAX_NOTEBOOKS_KEPT:
+                self._notebooks.popitem(last=False)
+        self._notebooks.move_to_end(rel)
         folder = f"nb/{stable_id(self.b.rel, 'embed', rel, label)}"
-        if not embed_cell_outputs(notebook_cells(text), label, self.b, site=self.site, assets_dir=self.assets_dir,
+        if not embed_cell_outputs(cells, label, self.b, site=self.site, assets_dir=self.assets_dir,
                                   options=self.opts, folder=folder):
             self.b.warnings.append(f"embed {target!r}: the labelled cell was not found in {rel}")
 

@@ -25,9 +25,9 @@ included files read by the caller's ``include``; a name the data does not define
 (a Python macro of the site) prints nothing, is an empty sequence to loop over,
 and is counted as above. A page Jinja2 cannot render (a syntax error, a missing
 file, over the budget) is reduced as above; one over the budget (steps, value sizes,
-the sandbox's ranges, nesting) is warned about. The sandbox of a site (its ``include``
+the sandbox's ranges, nesting, includes) is warned about. The sandbox of a site (its ``include``
 and delimiters) is kept for all its pages, so the files they import are read and
-compiled once; the budget, the names counted and the files loaded are each page's.
+compiled once; the budget, the names counted and the loads counted are each page's.
 """
 
 from __future__ import annotations
@@ -261,8 +261,10 @@ class _SiteSandbox(BoundedSandbox):
     (:func:`_sandbox`): a file the pages import or include (``{% import "_macros/x.html"
     as fns %}``) is read and compiled once, then taken from Jinja2's template cache.
     What belongs to one page is set by :meth:`start` before each render: the step
-    budget, the names counted as unknown, the page, and the files loaded, at most
-    :data:`MAX_INCLUDES` of them (a cached one counts once per page as well)."""
+    budget, the names counted as unknown, the page, and the loads: at most
+    :data:`MAX_INCLUDES` imports and includes, each counted every time (a file included
+    ten times is ten, a cached one counts too), past which the page is refused
+    (:class:`TemplateBudgetError`: said, then reduced)."""
 
     def __init__(self, include: Callable[[str], str | None] | None, delimiters: Delimiters) -> None:
         super().__init__(autoescape=False, keep_trailing_newline=True, loader=_Loader(include),
@@ -273,21 +275,22 @@ class _SiteSandbox(BoundedSandbox):
         self.undefined = _unknown_class(self)
         self.unknown: list[str] = []
         self.page: Any = None
-        self.loaded: set[str] = set()
+        self.loads = 0
 
     def start(self, page: Any) -> None:
         """Begin rendering a page (``page``: its ``page`` variable): a full budget, nothing counted."""
         self.steps_left = MAX_STEPS
         self.unknown = []
         self.page = page
-        self.loaded = set()
+        self.loads = 0
 
     def _load_template(self, name: str, globals: MutableMapping[str, Any] | None) -> Template:
-        if name not in self.loaded and len(self.loaded) >= MAX_INCLUDES:
-            raise TemplateNotFound(name)
-        template = super()._load_template(name, globals)
-        self.loaded.add(name)
-        return template
+        # every load, not every file: f0..f5 each including the next ten times is 10**6 loads of 7 files;
+        # a budget error, not TemplateNotFound, which {% include ... ignore missing %} would swallow
+        if self.loads >= MAX_INCLUDES:
+            raise TemplateBudgetError(f"over {MAX_INCLUDES} includes or imports in the page")
+        self.loads += 1
+        return super()._load_template(name, globals)
 
 
 def _unknown_class(env: _SiteSandbox) -> type[Undefined]:

@@ -72,6 +72,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from murar.errors import ConfigError
+from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.markup.builder import is_video_embed, read_include
 from murar.ingest.markup.mdtext import (
     FenceTracker,
@@ -98,7 +99,12 @@ from murar.ingest.sites._common import (
     suffix_of,
 )
 from murar.ingest.sites._glob import DOCFX, glob_match
-from murar.ingest.sites._learn_yaml import PAGE_SCHEMAS, learn_markdown, yaml_mime
+from murar.ingest.sites._learn_yaml import (
+    MAX_FAQ_CHARS,
+    PAGE_SCHEMAS,
+    learn_markdown,
+    yaml_mime,
+)
 from murar.ingest.sites._monikers import default_view, numberless_bounds, zone_shown
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
 
@@ -680,23 +686,31 @@ _MONIKER_START = re.compile(r"^[ \t>]*:::[ \t]*moniker[ \t]+range[ \t]*=[ \t]*(?
 _MONIKER_END = re.compile(r"^[ \t>]*:::[ \t]*moniker-end[ \t]*(?::::)?[ \t]*$", re.IGNORECASE)
 
 
-_FRONT_RANGE = re.compile(r"^[ \t]*monikerRange[ \t]*:[ \t]*[\"']?(?P<r>[^\"'\n]{1,500})", re.MULTILINE)
-_ZONE_RANGE = re.compile(r"^[ \t>]*:::[ \t]*moniker[ \t]+range[ \t]*=[ \t]*[\"'](?P<r>[^\"'\n]{1,500})[\"']",
-                         re.IGNORECASE | re.MULTILINE)
-
-
-def _range_texts(text: str) -> list[str]:
-    """The moniker ranges a file writes: its ``monikerRange`` and its ``::: moniker range`` zones
-    (outside fenced code, where a zone is an example)."""
-    found = [m.group("r") for m in _FRONT_RANGE.finditer(text)]
-
-    def zones(part: str) -> str:
-        found.extend(m.group("r") for m in _ZONE_RANGE.finditer(part))
-        return part
-
+def _range_texts(own: Any, text: str) -> list[str]:
+    """The moniker ranges a file writes: its own range (``own``: its front matter's
+    ``monikerRange``, a Learn YAML page's ``metadata.monikerRange``) and its ``::: moniker
+    range`` zones, read as :func:`_moniker_zones` reads them (outside fenced code, where a
+    range is an example)."""
+    found = [own] if isinstance(own, str) and own.strip() else []
     if ":::" in text:
-        outside_fences(text, zones)
+        fences = FenceTracker(_FENCE_ANY)
+        for line in text.split("\n"):
+            if not fences.in_code(line) and (m := _MONIKER_START.match(line)):
+                found.append(m.group("a") if m.group("a") is not None else m.group("b") or "")
     return found
+
+
+def _learn_range(text: str) -> Any:
+    """A Learn YAML page's ``metadata.monikerRange`` (its front matter once written as
+    Markdown, :func:`~murar.ingest.sites._learn_yaml.learn_markdown`); None when it has none."""
+    if "monikerRange" not in text:
+        return None
+    try:
+        data = load_yaml_safely(text, max_chars=MAX_FAQ_CHARS)
+    except FrontMatterError:
+        return None
+    meta = data.get("metadata") if isinstance(data, dict) else None
+    return meta.get("monikerRange") if isinstance(meta, dict) else None
 
 
 def _moniker_zones(body: str, ranges: list[str], page_range: str | None, warnings: list[str] | None = None) -> str:
@@ -951,12 +965,14 @@ class DocfxSite:
                     if res.rel_path and not res.problem:
                         found.add(res.rel_path)
                 docset = self._docset_of(rel) or "."
-                for rng in _range_texts(text):
+                meta, body = (split_front_matter(text.lstrip("\ufeff"))[:2] if text.lstrip("\ufeff").startswith("---")
+                              else ({}, text))
+                own = _learn_range(text) if suffix_of(rel) in (".yml", ".yaml") else meta.get("monikerRange")
+                for rng in _range_texts(own, body):
                     up, down = numberless_bounds(rng)
                     above.setdefault(docset, set()).update(up)
                     below.setdefault(docset, set()).update(down)
-                if text.lstrip("\ufeff").startswith("---"):
-                    meta, body, _ = split_front_matter(text.lstrip("\ufeff"))
+                if meta:
                     uid = meta.get("uid")
                     if isinstance(uid, (str, int, float)) and str(uid).strip():
                         h1 = re.search(r"^ {0,3}#[ \t]+(.+?)[ \t#]*$", body, re.MULTILINE)
