@@ -14,7 +14,11 @@ readers (and language models) know:
 
 from __future__ import annotations
 
-__all__ = ["display_math", "inline_math"]
+import re
+
+__all__ = ["display_math", "inline_math", "math_code_span", "math_fence"]
+
+_TICKS = re.compile(r"`+")
 
 
 def inline_math(latex: str) -> str:
@@ -34,3 +38,19 @@ def display_math(latex: str, number: str = "") -> str:
     body = "\n".join(ln[indent:] for ln in lines)
     tail = f" ({number})" if number else ""
     return f"$$\n{body}\n$${tail}"
+
+
+def math_code_span(shown: str) -> str:
+    """``shown`` (an :func:`inline_math` text) as a Markdown code span, so the parser reads its
+    ``_``, ``*``, ``{...}`` and ``\\`` as written: fenced by one backtick more than its longest
+    backtick run, padded with a space when it opens or ends with a backtick (CommonMark code spans)."""
+    ticks = "`" * (max((len(r) for r in _TICKS.findall(shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{ticks}{pad}{shown}{pad}{ticks}"
+
+
+def math_fence(indent: str, latex: str) -> list[str]:
+    """A display formula (:func:`display_math` of ``latex``) as the lines of a ``~~~~~~`` fenced
+    block indented by ``indent``; ``[]`` for an empty formula."""
+    shown = display_math(latex)
+    return [f"{indent}~~~~~~", *(f"{indent}{ln}" for ln in shown.split("\n")), f"{indent}~~~~~~"] if shown else []

@@ -68,7 +68,7 @@ from murar.ingest.budget import PageCharBudget
 from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_include, read_source
-from murar.ingest.markup.mathtext import display_math, inline_math
+from murar.ingest.markup.mathtext import inline_math, math_code_span, math_fence
 from murar.ingest.markup.mdtext import (
     FenceTracker,
     admonition_label,
@@ -1204,12 +1204,6 @@ _MATH_BLOCK_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?:(?P<open>\$\$|\\\[)|\\begi
 _MATH_CLOSE = {"$$": "$$", "\\[": "\\]"}
 
 
-def _math_fence(indent: str, latex: str) -> list[str]:
-    """A display formula as a fenced block of its text (:func:`~murar.ingest.markup.mathtext.display_math`)."""
-    shown = display_math(latex)
-    return [f"{indent}~~~~~~", *(f"{indent}{ln}" for ln in shown.split("\n")), f"{indent}~~~~~~"] if shown else []
-
-
 def _arithmatex(lines: list[str]) -> list[str]:
     """pymdownx.arithmatex: ``$$ ... $$``, ``\\[ ... \\]`` and ``\\begin{env} ... \\end{env}``
     blocks and ``$...$``/``\\(...\\)`` inline math are LaTeX that MathJax/KaTeX
@@ -1243,7 +1237,7 @@ def _arithmatex(lines: list[str]) -> list[str]:
                 last = body[-1]
                 cut = last.rfind(close)
                 body[-1] = last[:cut + len(close)] if m.group("env") else last[:cut]
-                out.extend(_math_fence(m.group("indent"), "\n".join(body)))
+                out.extend(math_fence(m.group("indent"), "\n".join(body)))
                 i = found + 1
                 continue
         if "$" in line or "\\(" in line:
@@ -1257,10 +1251,7 @@ def _arithmatex(lines: list[str]) -> list[str]:
 
 
 def _math_span(m: re.Match[str]) -> str:
-    shown = inline_math(m.group(1) if m.group(1) is not None else m.group(2))
-    ticks = "`" * (max((len(r) for r in re.findall(r"`+", shown)), default=0) + 1)
-    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
-    return f"{ticks}{pad}{shown}{pad}{ticks}"
+    return math_code_span(inline_math(m.group(1) if m.group(1) is not None else m.group(2)))
 
 
 _ANNOTATION_MARK = re.compile(r"\((\d{1,3})\)!")

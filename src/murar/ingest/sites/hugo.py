@@ -82,7 +82,7 @@ from urllib.parse import urlsplit
 from murar.errors import ConfigError
 from murar.ingest.budget import PageCharBudget
 from murar.ingest.markup.builder import read_include
-from murar.ingest.markup.mathtext import display_math, inline_math
+from murar.ingest.markup.mathtext import inline_math, math_code_span, math_fence
 from murar.ingest.markup.mdtext import (
     FenceTracker,
     alert_markers,
@@ -968,9 +968,7 @@ def passthrough_math(body: str, block: list[tuple[str, str]], inline: list[tuple
                 j, at = found
                 parts = [rest, *lines[i + 1:j + 1]] if j > i else [rest]
                 parts[-1] = parts[-1][:at] if j > i else rest[:at]
-                shown = display_math("\n".join(p.removeprefix(lead) for p in parts))
-                if shown:
-                    out.extend([f"{lead}~~~~~~", *(f"{lead}{ln}" for ln in shown.split("\n")), f"{lead}~~~~~~"])
+                out.extend(math_fence(lead, "\n".join(p.removeprefix(lead) for p in parts)))
                 i = j + 1
                 continue
         if any(o in line for o, _ in inline):
@@ -1001,7 +999,7 @@ def _inline_passthrough(text: str, open_: str, close: str) -> str:
         start = at + len(open_)
         inner = text[start:closes[k]] if closes[k] - start <= 2000 else ""  # the distance first: a
         if inner and inner == inner.strip():  # long slice per opener was quadratic
-            out += [text[pos:at], _math_code_span(inline_math(inner))]
+            out += [text[pos:at], math_code_span(inline_math(inner))]
             pos = closes[k] + len(close)
         else:
             out.append(text[pos:at + 1])
@@ -1013,12 +1011,6 @@ def _inline_passthrough(text: str, open_: str, close: str) -> str:
 def _delimiter_pairs(setting: str) -> list[tuple[str, str]]:
     """The ``open<TAB>close`` lines of a passthrough setting as pairs."""
     return [(o, c) for o, _, c in (ln.partition("\t") for ln in setting.split("\n") if "\t" in ln)]
-
-
-def _math_code_span(shown: str) -> str:
-    ticks = "`" * (max((len(r) for r in re.findall(r"`+", shown)), default=0) + 1)
-    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
-    return f"{ticks}{pad}{shown}{pad}{ticks}"
 
 
 def published_name(name: str) -> str:
