@@ -68,6 +68,7 @@ from murar.ingest.budget import PageCharBudget
 from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markdown import MarkdownOptions, convert_markdown_text
 from murar.ingest.markup.builder import page_rel, read_include, read_source
+from murar.ingest.markup.emoji import VALUE_EMOJI
 from murar.ingest.markup.mathtext import inline_math, math_code_span, math_fence
 from murar.ingest.markup.mdtext import (
     FenceTracker,
@@ -116,18 +117,6 @@ _CRITIC_SUB = re.compile(r"\{~~([^~\n]{0,300})~>([^~\n]{0,300})~~\}")
 _CRITIC_COMMENT = re.compile(r"\{>>.{0,500}?<<\}")
 # (one letter: the shortcodes :a: :b: :m: :o: :v: :x: of the gemoji/Twemoji indexes)
 _EMOJI = re.compile(r"(?<![\w:/]):(?:(?=[a-z0-9_+-]*[a-z])[a-z0-9_+-]{2,}|[+-]1|[abmovx]):(?![\w:/])(?:\{:?[^}\n]*\})?")
-#: emoji that state a value (a check mark, a cross, a warning sign, a status dot): their character, the alt
-#: text pymdownx.emoji writes on the picture (Twemoji ``unicode_alt``); a support matrix of ✅ and ❌ cells
-#: read empty without them
-VALUE_EMOJI = {"white_check_mark": "\u2705", "heavy_check_mark": "\u2714\ufe0f",
-                "ballot_box_with_check": "\u2611\ufe0f", "x": "\u274c", "negative_squared_cross_mark": "\u274e",
-                "heavy_multiplication_x": "\u2716\ufe0f", "warning": "\u26a0\ufe0f", "no_entry": "\u26d4",
-                "no_entry_sign": "\U0001f6ab", "question": "\u2753", "grey_question": "\u2754",
-                "exclamation": "\u2757", "heavy_exclamation_mark": "\u2757", "grey_exclamation": "\u2755",
-                "heavy_plus_sign": "\u2795", "heavy_minus_sign": "\u2796", "construction": "\U0001f6a7",
-                "red_circle": "\U0001f534", "orange_circle": "\U0001f7e0", "yellow_circle": "\U0001f7e1",
-                "green_circle": "\U0001f7e2", "large_blue_circle": "\U0001f535", "blue_circle": "\U0001f535",
-                "white_circle": "\u26aa", "black_circle": "\u26ab", "star": "\u2b50"}
 _REF_LINK = re.compile(r"(?<![!\]])\[([^\]\n]{0,500})\](?:\[([^\]\n]{0,500})\]|(?![(\[]))")
 _AUTOREF = re.compile(r"(?<![!\\])\[((?:[^\[\]\n`]|`[^`\n]*`)+)\]\[([^\[\]\n]*)\]")
 _AUTODOC = re.compile(r"^(\s*):::[ \t]+([A-Za-z_][\w.]*)[ \t]*$")

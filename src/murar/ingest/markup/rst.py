@@ -317,7 +317,7 @@ class _EmojiSubstitutions(Transform):  # type: ignore[misc]
     default_priority = 211
 
     def apply(self, **kwargs: Any) -> None:
-        from murar.ingest.markup.pymdown import VALUE_EMOJI
+        from murar.ingest.markup.emoji import VALUE_EMOJI
 
         ctx = getattr(self.document.settings, "murar_context", None)
         if not isinstance(ctx, _Context) or "sphinxemoji.sphinxemoji" not in ctx.extensions:
