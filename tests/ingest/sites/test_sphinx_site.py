@@ -312,6 +312,7 @@ def test_multiproject_each_project_folder_is_its_source_directory(tmp_path: Path
     assert site.classify("docs/user/guide/a.rst").role is FileRole.PAGE
     assert site.classify("docs/developer/index.rst").role is FileRole.PAGE
     assert site.classify("docs/README.rst").role is FileRole.EXCLUDED
+    assert site._projects() == ("docs/developer/", "docs/user/")  # '/etc' and '../..' are left out
     (tmp_path / "docs" / "conf.py").write_text(conf.replace("'multiproject', ", ""))
     plain = SphinxSite(tmp_path, "docs/conf.py")
     assert plain.resolve_asset("/_static/img/x.png", page_rel="docs/user/guide/a.rst").rel_path \
