@@ -19,9 +19,13 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-__all__ = ["DIRECTIVE_ADMONITION", "GITHUB_ALERTS", "FenceTracker", "admonition_label", "alert_markers",
+__all__ = ["DIRECTIVE_ADMONITION", "GITHUB_ALERTS", "MDX_FENCE", "FenceTracker", "admonition_label", "alert_markers",
            "callout_label", "callout_lead", "directive_admonitions", "directive_title", "inline_text", "label_lines",
            "read_table"]
+
+#: a code fence line of MDX: MDX has no indented code (micromark with codeIndented disabled), so a fence
+#: opens and closes at any indentation ("    ```html" four spaces in, under "1. Step" or on its own); group: fence
+MDX_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 
 #: a remark-directive container line (Docusaurus admonitions): ``:::tip``, ``:::tip Title``,
 #: ``:::tip[Title]``, ``::::info{#id}``, ``:::tip{title="Title"}`` or a closing ``:::``; groups: indent,

@@ -90,6 +90,7 @@ from murar.ingest.markdown import (
 from murar.ingest.markup.builder import page_rel, read_include, read_source
 from murar.ingest.markup.mdtext import (
     DIRECTIVE_ADMONITION,
+    MDX_FENCE,
     FenceTracker,
     admonition_label,
     directive_title,
@@ -116,9 +117,6 @@ MAX_LINE_CHARS = 20_000
 #: MAX_EXPRESSION_LINES lines: a page of unclosed braces rescans the same lines)
 MAX_EXPRESSION_SCAN_CHARS = 5_000_000
 MAX_EXPRESSION_LINES = 400  # a {JavaScript expression} that does not close within this many lines is text  # longer lines are left as text: JSX scanning stays linear on hostile input
-# MDX has no indented code (micromark with codeIndented disabled): a fence opens and closes at any
-# indentation ("    ```html" four spaces in, under "1. Step" or on its own), as the page parser reads it
-_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 _PROPS_EXPR = re.compile(r"\{\s*props\.([A-Za-z_$][\w$]*)\s*\}")
 _MDX_CODE_BLOCK = re.compile(r"^ *(`{3,4}) *mdx-code-block\s*$")
 _NOT_IN_EXPRESSION = re.compile(r"^\s{0,3}(?:#{1,6}\s|:::|`{3,}|~{3,})")
@@ -600,7 +598,7 @@ class MdxTransformer:
     # ------------------------------------------------------------------ ESM
     def _strip_esm(self, lines: list[str], scope: _Scope, page_rel: str) -> list[str]:
         out: list[str] = []
-        fences = FenceTracker(_FENCE)
+        fences = FenceTracker(MDX_FENCE)
         i = 0
         while i < len(lines):
             line = lines[i]
@@ -669,7 +667,7 @@ class MdxTransformer:
     # ------------------------------------------------------------------ body
     def _body(self, lines: list[str], scope: _Scope, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
         out: list[str] = []
-        fences = FenceTracker(_FENCE)
+        fences = FenceTracker(MDX_FENCE)
         tabs_labels: dict[str, str] = {}
         # MDX 1 (Docusaurus 2) ends a JSX block at a blank line, as CommonMark ends an HTML block
         mdx2 = self.site.config.settings.get("mdx.version") != "1"
@@ -1743,7 +1741,7 @@ def _backtick_runs(line: str) -> dict[int, list[int]]:
 
 def _fill_props(lines: list[str], props: dict[str, str]) -> list[str]:
     """``{props.name}`` outside fenced code replaced by ``props[name]`` ("" when absent)."""
-    fences = FenceTracker(_FENCE)
+    fences = FenceTracker(MDX_FENCE)
     out: list[str] = []
     for line in lines:
         if not fences.in_code(line) and "props" in line:
@@ -1760,7 +1758,7 @@ def unwrap_mdx_code_blocks(lines: list[str]) -> list[str]:
     ends at the first bare fence of its length; one that never ends, or that sits
     inside another fenced block (an example), stays code."""
     out: list[str] = []
-    fences = FenceTracker(_FENCE)
+    fences = FenceTracker(MDX_FENCE)
     # the bare fence lines of each length, in order (each block finds its end by bisection: a
     # search to the page end for each of 11,000 unclosed openers took 12.5 s on 200 KB)
     wrapped = any("mdx-code-block" in line for line in lines)

@@ -58,6 +58,7 @@ from urllib.parse import unquote
 
 from murar.errors import ConfigError
 from murar.ingest.markup.mdtext import (
+    MDX_FENCE,
     FenceTracker,
     directive_admonitions,
     drop_abbreviation_definitions,
@@ -98,8 +99,6 @@ _THEME_DOCS_KEYS = {"sidebar", "versionPersistence"}
 _THEME_BLOG_KEYS = {"sidebar"}  # themeConfig.blog (Docusaurus 3.5: sidebar.groupByYear)
 _VERSIONED = re.compile(r"((?:[^/]+_)?versioned_docs)/version-([^/]+)/")
 _FENCE = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
-# MDX has no indented code (micromark with codeIndented disabled): its fences open at any indentation
-_MDX_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 # magic comments (theme-common codeBlockUtils): the comment syntaxes a directive may be written in,
 # the ones each language reads, and the directives of the default themeConfig.prism.magicComments
 _COMMENT_STYLES = {
@@ -1140,7 +1139,7 @@ class DocusaurusSite:
         not draw) shows its ``[label]`` only (``:ak-version[2024.6]`` -> ``2024.6``,
         ``:ak-enterprise`` -> nothing), outside code."""
         # an MDX page's fences open at any indentation (``    ```yaml`` under a list item's text)
-        fence = _MDX_FENCE if self.classify(page_rel).markup == "mdx" else _FENCE
+        fence = MDX_FENCE if self.classify(page_rel).markup == "mdx" else _FENCE
         text = _drop_magic_comments(directive_admonitions(text, fence), self._magic_comments, self._default_language,
                                     fence)
         text = _code_titles(text, fence)
