@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "picture_verifier.py"
+from benchmark_module import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def verifier():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("picture_verifier", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["picture_verifier"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("picture_verifier")
 
 
 def test_a_text_only_answer_is_cleared_only_when_all_its_pictures_fall_below(verifier) -> None:  # type: ignore[no-untyped-def]

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
-
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "question_gate.py"
+from benchmark_module import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def gate():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("question_gate", _PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["question_gate"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("question_gate")
 
 
 def test_an_operating_point_loses_no_more_media_questions_than_allowed(gate) -> None:  # type: ignore[no-untyped-def]
