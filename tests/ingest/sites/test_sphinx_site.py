@@ -583,3 +583,44 @@ def test_raw_html_image_in_static_path_resolves_as_the_built_page_does(tmp_path:
     assert site.resolve_asset("../banner.png", page_rel="guide/page.rst").rel_path == "extra/banner.png"
     # a link that climbs above the output root reaches no copied file
     assert site.resolve_asset("../../_static/img/logo.png", page_rel="guide/page.rst").rel_path != "assets/img/logo.png"
+
+
+def test_a_toctree_entry_with_only_a_notebook_reads_the_notebook(tmp_path: Path) -> None:
+    """A site whose build script converts notebooks to .rst before sphinx-build (source_suffix
+    ".rst" only, the toctree names ``guide/tour``, only ``guide/tour.ipynb`` exists): the
+    notebook is that page. Before, it was 'unsupported file type .ipynb' and its screenshots
+    were never indexed. Notebooks no toctree names, or with an .rst of the same name, stay out."""
+    import json
+
+    from PIL import Image
+
+    from murar.embed.fake import HashingEmbedder
+    from murar.ingest.index import build_index, open_index
+
+    def notebook(markdown: str) -> str:
+        return json.dumps({"cells": [{"cell_type": "markdown", "metadata": {}, "source": markdown}],
+                           "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+    (tmp_path / "conf.py").write_text("project = 'x'\n")
+    (tmp_path / "index.rst").write_text("Home\n====\n\n.. toctree::\n\n   guide/tour\n   guide/twin.ipynb\n")
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide/tour.ipynb").write_text(notebook("# Tour\n\nClick **Start** in the dialog.\n\n"
+                                                        "![The start dialog](shot.png)\n"))
+    Image.new("RGB", (640, 400), "white").save(tmp_path / "guide/shot.png")
+    (tmp_path / "guide/twin.ipynb").write_text(notebook("# Twin\n"))
+    (tmp_path / "guide/twin.rst").write_text("Twin\n====\n")
+    (tmp_path / "guide/exercise.ipynb").write_text(notebook("# Exercise\n"))
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.toctree_notebooks() == frozenset({"guide/tour.ipynb"})
+    assert site.classify("guide/tour.ipynb").role is FileRole.PAGE
+    assert site.classify("guide/exercise.ipynb").role is not FileRole.PAGE
+    assert site.classify("guide/twin.ipynb").role is not FileRole.PAGE
+
+    build_index(tmp_path, tmp_path / ".idx", embedder=HashingEmbedder())
+    store = open_index(tmp_path / ".idx").store
+    images = [m for m in store.all_media() if m.kind == "image"]  # type: ignore[attr-defined]
+    assert [Path(str(m.path)).name for m in images] == ["shot.png"]
+    assert "Tour" in store.get_section(images[0].section_id).heading_path
+
+    (tmp_path / "conf.py").write_text("extensions = ['nbsphinx']\n")  # every notebook is a source already
+    assert SphinxSite(tmp_path, "conf.py").toctree_notebooks() == frozenset()

@@ -38,7 +38,7 @@ from pathlib import Path
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import inside_root
 
-__all__ = ["XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_order"]
+__all__ = ["XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_docnames", "toctree_order"]
 
 _MAX_FILE_BYTES = 2_000_000
 _NUMFIG_FORMAT = {"figure": "Fig. %s", "table": "Table %s", "code-block": "Listing %s", "section": "Section %s"}
@@ -857,6 +857,15 @@ def _toctree_entries(text: str) -> list[str]:
     return out
 
 
+def toctree_docnames(text: str, docname: str) -> list[str]:
+    """The documents the ``toctree`` directives of ``text`` (the source of ``docname``)
+    list, as docnames in order: an entry is relative to the document, a leading ``/``
+    is the source directory, and a written suffix (``.rst``, ``.md``, ``.ipynb``,
+    ``.txt``) is dropped (Sphinx's ``TocTree.parse_content``); globs, URLs and ``self``
+    are left out."""
+    return [_doc_entry(docname, entry) for entry in _toctree_entries(text)]
+
+
 def toctree_order(read: Callable[[str], str | None], root_doc: str, *, limit: int = 10_000) -> list[str]:
     """Docnames in the order Sphinx walks the ``toctree`` directives from ``root_doc``
     (depth first, each document once); ``read(docname)`` gives a document's source."""
@@ -872,11 +881,5 @@ def toctree_order(read: Callable[[str], str | None], root_doc: str, *, limit: in
         if text is None:
             continue
         order.append(doc)
-        children = []
-        for entry in _toctree_entries(text):
-            path = entry.lstrip("/") if entry.startswith("/") else posixpath.join(posixpath.dirname(doc), entry)
-            path = posixpath.normpath(path)
-            stem, dot, ext = path.rpartition(".")
-            children.append(stem if dot and ext in ("rst", "md", "ipynb", "txt") else path)
-        stack.extend(reversed(children))
+        stack.extend(reversed(toctree_docnames(text, doc)))
     return order

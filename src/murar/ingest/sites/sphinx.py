@@ -18,6 +18,9 @@ minus ``exclude_patterns``. Link rules used here:
 - An image shows its language-specific file when that exists
   (``figure_language_filename``, default ``{root}.{language}{ext}``:
   ``img/a.png`` -> ``img/a.de.png`` with ``language = "de"``).
+- A notebook that a ``toctree`` names while no ``source_suffix`` reads notebooks
+  (no ``.rst`` of that name either) is that page: the site converts it before the
+  build (``jupyter nbconvert --to rst`` in a build script).
 - With sphinx-multiproject, each project of ``multiproject_projects`` is built
   from its own folder (``path``, default its key, relative to conf.py's folder):
   a leading ``/`` and document names are that folder's.
@@ -59,6 +62,7 @@ from murar.ingest.sites._xrefs import (
     read_capped,
     rst_substitutions,
     scan_xrefs,
+    toctree_docnames,
     toctree_order,
 )
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
@@ -1077,6 +1081,7 @@ class SphinxSite:
         self._gallery_bytes_left = 64_000_000
         self.load_warnings: list[str] = []
         self._figure_pieces: tuple[tuple[str, str], ...] | None = None
+        self._named_notebooks: frozenset[str] | None = None
 
     @classmethod
     def load(cls, root: Path, config_file: str | None) -> SphinxSite:
@@ -1409,6 +1414,38 @@ class SphinxSite:
 
         return toctree_order(read, self.conf.root_doc)
 
+    def toctree_notebooks(self) -> frozenset[str]:
+        """Notebooks (posix paths relative to the root) that a ``toctree`` names while no
+        ``source_suffix`` reads them: the entry ``guide/intro`` has no ``guide/intro.rst``
+        (nor any other source suffix) but ``guide/intro.ipynb`` is there. Such a site
+        turns its notebooks into documents before ``sphinx-build`` runs (a build script
+        calling ``jupyter nbconvert --to rst``, a Makefile rule); the built page is the
+        notebook's cells, so the notebook is read as that page. Empty when a notebook
+        suffix is configured (nbsphinx, myst-nb: every notebook is already a source),
+        and for notebooks under ``exclude_patterns``. Computed once; never raises."""
+        if self._named_notebooks is None:
+            found: set[str] = set()
+            suffixes = self.conf.source_suffix
+            if ".ipynb" not in suffixes:
+                base = self._src or "."
+                notebooks = set(os_walk_files(self._root, base, (".ipynb",), skip_dirs=(), skip_hidden_files=True))
+                if notebooks:
+                    for rel in os_walk_files(self._root, base, suffixes, skip_dirs=(), skip_hidden_files=True):
+                        src_rel = self._in_src(rel)
+                        if src_rel is None or self._excluded(src_rel):
+                            continue
+                        text = read_capped(self._root, rel)
+                        if text is None or "toctree" not in text:
+                            continue
+                        src = self._src_of(rel) or ""
+                        for doc in toctree_docnames(text, self.docname(rel)):
+                            candidate = src + doc + ".ipynb"
+                            if candidate in notebooks and not self._excluded(doc + ".ipynb") and not any(
+                                    (self._root / (src + doc + sfx)).is_file() for sfx in suffixes):
+                                found.add(candidate)
+            self._named_notebooks = frozenset(found)
+        return self._named_notebooks
+
     # ---------------------------------------------------------------- protocol
     def _docname_winner(self, rel: str) -> str:
         """The file Sphinx builds for the document ``rel`` belongs to: when several
@@ -1602,6 +1639,8 @@ class SphinxSite:
             return FileClass(role=FileRole.EXCLUDED, reason=f"excluded by {self._exclude_source}")
         if markup is not None and not self._included(src_rel):
             return FileClass(role=FileRole.EXCLUDED, reason="not matched by conf.py include_patterns")
+        if markup is None and suffix == ".ipynb" and rel in self.toctree_notebooks():
+            return FileClass(role=FileRole.PAGE, markup="notebook")
         if markup is not None:
             winner = self._docname_winner(rel)
             if winner != rel:
