@@ -583,3 +583,52 @@ def test_raw_html_image_in_static_path_resolves_as_the_built_page_does(tmp_path:
     assert site.resolve_asset("../banner.png", page_rel="guide/page.rst").rel_path == "extra/banner.png"
     # a link that climbs above the output root reaches no copied file
     assert site.resolve_asset("../../_static/img/logo.png", page_rel="guide/page.rst").rel_path != "assets/img/logo.png"
+
+
+_RSTJINJA_CONF = '''
+import os
+html_context = {"greeting": "Hello from conf", "header": f"{os.getcwd()}"}
+
+
+def rstjinja(app, docname, source):
+    if app.builder.format != "html":
+        return
+    source[0] = app.builder.templates.render_string(source[0], app.config.html_context)
+
+
+def setup(app):
+    app.connect("source-read", rstjinja)
+'''
+
+
+def test_source_read_jinja_handler_renders_each_page_with_its_context(tmp_path: Path) -> None:
+    # the "rstjinja" recipe (pandas' conf.py): every page is a Jinja2 template of html_context
+    # before reST reads it; a context entry conf.py computes (an f-string of a call) prints nothing
+    (tmp_path / "conf.py").write_text(_RSTJINJA_CONF + "rst_prolog = 'PRO'\nextensions = ['myst_parser']\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.source_read_jinja == "html_context"
+    page = "{{ header }}\n\nTitle\n=====\n\n{{ greeting }}, world.\n"
+    assert site.preprocess(page, page_rel="p.rst") == "PRO\n\n\n\nTitle\n=====\n\nHello from conf, world.\n"
+    assert "{{" not in site.preprocess(page, page_rel="p.md")
+
+
+def test_source_read_without_a_jinja_pass_leaves_pages_alone(tmp_path: Path) -> None:
+    # a source-read handler that does not render a template, and a renderer not connected to
+    # source-read, are no Jinja2 pass: "{{ x }}" stays the page's text
+    (tmp_path / "conf.py").write_text(
+        "def fix(app, docname, source):\n    source[0] = source[0].replace('a', 'b')\n\n"
+        "def other(app, docname, source):\n    source[0] = app.builder.templates.render_string(source[0], {})\n\n"
+        "def setup(app):\n    app.connect('source-read', fix)\n    app.connect('build-finished', other)\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.source_read_jinja is None
+    assert site.preprocess("{{ x }}", page_rel="p.rst") == "{{ x }}"
+
+
+def test_source_read_jinja2_template_render_counts_and_a_literal_context_is_empty(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "import jinja2\n\ndef render_page(app, docname, source):\n"
+        "    source[0] = jinja2.Template(source[0]).render(**{'x': 1})\n\n"
+        "def setup(app):\n    app.connect('source-read', render_page)\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.source_read_jinja == ""
+    assert site.preprocess("a{{ x }}b", page_rel="p.rst") == "ab"
