@@ -632,3 +632,18 @@ def test_source_read_jinja2_template_render_counts_and_a_literal_context_is_empt
     site = SphinxSite(tmp_path, "conf.py")
     assert site.conf.source_read_jinja == ""
     assert site.preprocess("a{{ x }}b", page_rel="p.rst") == "ab"
+
+
+def test_source_read_jinja_handler_of_a_local_extension(tmp_path: Path) -> None:
+    # the recipe kept in the site's own extension module (conf.py loads "_ext/rstjinja.py")
+    (tmp_path / "_ext").mkdir()
+    (tmp_path / "_ext" / "rstjinja.py").write_text(
+        "def rstjinja(app, docname, source):\n"
+        "    source[0] = app.builder.templates.render_string(source[0], app.config.html_context)\n\n"
+        "def setup(app):\n    app.connect('source-read', rstjinja)\n")
+    (tmp_path / "conf.py").write_text(
+        "import os, sys\nsys.path.insert(0, os.path.abspath('_ext'))\nextensions = ['rstjinja']\n"
+        "html_context = {'product': 'Widget'}\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.source_read_jinja == "html_context"
+    assert site.preprocess("Install {{ product }}.", page_rel="p.rst") == "Install Widget."

@@ -21,7 +21,7 @@ minus ``exclude_patterns``. Link rules used here:
 - With sphinx-multiproject, each project of ``multiproject_projects`` is built
   from its own folder (``path``, default its key, relative to conf.py's folder):
   a leading ``/`` and document names are that folder's.
-- A conf.py whose ``setup(app)`` connects a ``source-read`` handler that renders
+- A conf.py (or a local extension it loads) whose ``setup(app)`` connects a ``source-read`` handler that renders
   the source as a Jinja2 template (``app.builder.templates.render_string(source[0],
   app.config.html_context)``, or ``jinja2.Template(...).render(...)``: the "rstjinja"
   recipe, pandas' ``{{ header }}``) has every page's own text rendered so, with that
@@ -264,7 +264,7 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         target_directives=tuple(d for t, v in setups for d, _ in _object_types(t, v, ("add_crossref_type",))),
         tags=tuple(_conf_tags(tree.body, values)),
         sys_path=tuple(sys_path),
-        source_read_jinja=source_read_jinja(tree),
+        source_read_jinja=next((found for t, _ in setups if (found := source_read_jinja(t)) is not None), None),
         values=values,
     )
 
