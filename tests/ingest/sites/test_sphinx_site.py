@@ -624,3 +624,67 @@ def test_a_toctree_entry_with_only_a_notebook_reads_the_notebook(tmp_path: Path)
 
     (tmp_path / "conf.py").write_text("extensions = ['nbsphinx']\n")  # every notebook is a source already
     assert SphinxSite(tmp_path, "conf.py").toctree_notebooks() == frozenset()
+
+
+_RSTJINJA_CONF = '''
+import os
+html_context = {"greeting": "Hello from conf", "header": f"{os.getcwd()}"}
+
+
+def rstjinja(app, docname, source):
+    if app.builder.format != "html":
+        return
+    source[0] = app.builder.templates.render_string(source[0], app.config.html_context)
+
+
+def setup(app):
+    app.connect("source-read", rstjinja)
+'''
+
+
+def test_source_read_jinja_handler_renders_each_page_with_its_context(tmp_path: Path) -> None:
+    # the "rstjinja" recipe (pandas' conf.py): every page is a Jinja2 template of html_context
+    # before reST reads it; a context entry conf.py computes (an f-string of a call) prints nothing
+    (tmp_path / "conf.py").write_text(_RSTJINJA_CONF + "rst_prolog = 'PRO'\nextensions = ['myst_parser']\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.source_read_jinja == "html_context"
+    page = "{{ header }}\n\nTitle\n=====\n\n{{ greeting }}, world.\n"
+    assert site.preprocess(page, page_rel="p.rst") == "PRO\n\n\n\nTitle\n=====\n\nHello from conf, world.\n"
+    assert "{{" not in site.preprocess(page, page_rel="p.md")
+
+
+def test_source_read_without_a_jinja_pass_leaves_pages_alone(tmp_path: Path) -> None:
+    # a source-read handler that does not render a template, and a renderer not connected to
+    # source-read, are no Jinja2 pass: "{{ x }}" stays the page's text
+    (tmp_path / "conf.py").write_text(
+        "def fix(app, docname, source):\n    source[0] = source[0].replace('a', 'b')\n\n"
+        "def other(app, docname, source):\n    source[0] = app.builder.templates.render_string(source[0], {})\n\n"
+        "def setup(app):\n    app.connect('source-read', fix)\n    app.connect('build-finished', other)\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.source_read_jinja is None
+    assert site.preprocess("{{ x }}", page_rel="p.rst") == "{{ x }}"
+
+
+def test_source_read_jinja2_template_render_counts_and_a_literal_context_is_empty(tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "import jinja2\n\ndef render_page(app, docname, source):\n"
+        "    source[0] = jinja2.Template(source[0]).render(**{'x': 1})\n\n"
+        "def setup(app):\n    app.connect('source-read', render_page)\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.source_read_jinja == ""
+    assert site.preprocess("a{{ x }}b", page_rel="p.rst") == "ab"
+
+
+def test_source_read_jinja_handler_of_a_local_extension(tmp_path: Path) -> None:
+    # the recipe kept in the site's own extension module (conf.py loads "_ext/rstjinja.py")
+    (tmp_path / "_ext").mkdir()
+    (tmp_path / "_ext" / "rstjinja.py").write_text(
+        "def rstjinja(app, docname, source):\n"
+        "    source[0] = app.builder.templates.render_string(source[0], app.config.html_context)\n\n"
+        "def setup(app):\n    app.connect('source-read', rstjinja)\n")
+    (tmp_path / "conf.py").write_text(
+        "import os, sys\nsys.path.insert(0, os.path.abspath('_ext'))\nextensions = ['rstjinja']\n"
+        "html_context = {'product': 'Widget'}\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.conf.source_read_jinja == "html_context"
+    assert site.preprocess("Install {{ product }}.", page_rel="p.rst") == "Install Widget."

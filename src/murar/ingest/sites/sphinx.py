@@ -24,6 +24,12 @@ minus ``exclude_patterns``. Link rules used here:
 - With sphinx-multiproject, each project of ``multiproject_projects`` is built
   from its own folder (``path``, default its key, relative to conf.py's folder):
   a leading ``/`` and document names are that folder's.
+- A conf.py (or a local extension it loads) whose ``setup(app)`` connects a ``source-read`` handler that renders
+  the source as a Jinja2 template (``app.builder.templates.render_string(source[0],
+  app.config.html_context)``, or ``jinja2.Template(...).render(...)``: the "rstjinja"
+  recipe, pandas' ``{{ header }}``) has every page's own text rendered so, with that
+  setting's literal entries as the names, before ``rst_prolog`` is added; an included
+  file is not rendered (Sphinx emits ``source-read`` for documents only).
 
 ``conf.py`` is Python; it is never executed. :func:`read_conf` evaluates only
 top-level assignments whose value is a literal (``ast.literal_eval``), so a
@@ -48,6 +54,7 @@ from murar.ingest.markup.gallery import (
     thumbnail_list,
 )
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote, resolve_link
+from murar.ingest.sites import _jinja
 from murar.ingest.sites._common import (
     checked_rel,
     os_walk_files,
@@ -68,7 +75,7 @@ from murar.ingest.sites._xrefs import (
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig, asset_or_unknown
 
 __all__ = ["SphinxConf", "SphinxSite", "bundled_extensions", "custom_notebook_suffixes", "makefile_source_dir", "makefile_tags", "markup_settings", "read_conf",
-           "rtd_builder", "sphinx_glob"]
+           "rtd_builder", "source_read_jinja", "sphinx_glob"]
 
 _INCLUDE_RE = re.compile(
     r"^[ \t]*(?:\.\.[ \t]+(?:include|literalinclude|mdinclude)::[ \t]*(\S.*?)[ \t]*$"
@@ -136,6 +143,9 @@ class SphinxConf:
     (https://www.sphinx-doc.org/en/master/usage/configuration.html#conf-tags).
     ``sys_path`` are the folders conf.py puts on ``sys.path`` (``sys.path.insert(0,
     os.path.abspath(".."))``), relative to conf.py's folder, where autodoc imports from.
+    ``source_read_jinja`` is set when a ``source-read`` handler renders each page as a
+    Jinja2 template (:func:`source_read_jinja`): the name of the setting whose dict is
+    the template's context (``"html_context"``), ``""`` when the context is not a setting.
     """
 
     root_doc: str = "index"
@@ -154,6 +164,7 @@ class SphinxConf:
     target_directives: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     sys_path: tuple[str, ...] = ()
+    source_read_jinja: str | None = None
     values: dict[str, Any] = field(default_factory=dict)
 
 
@@ -257,6 +268,7 @@ def read_conf(path: Path, warnings: list[str] | None = None, *, root: Path | Non
         target_directives=tuple(d for t, v in setups for d, _ in _object_types(t, v, ("add_crossref_type",))),
         tags=tuple(_conf_tags(tree.body, values)),
         sys_path=tuple(sys_path),
+        source_read_jinja=next((found for t, _ in setups if (found := source_read_jinja(t)) is not None), None),
         values=values,
     )
 
@@ -882,6 +894,49 @@ def _object_types(tree: ast.Module, values: dict[str, Any],
         if isinstance(directive, str) and isinstance(role, str) and directive and role:
             out.append((directive, role))
     return tuple(out)
+
+
+#: what makes a jinja2 template of a string (``jinja2.Template(src)``, ``env.from_string(src)``):
+#: a ``.render(...)`` call is a Jinja2 pass only beside one of them (Sphinx's template bridge,
+#: ``app.builder.templates.render_string(source, context)``, is one by itself)
+_TEMPLATE_MAKERS = frozenset({"Template", "from_string"})
+
+
+def _call_name(call: ast.Call) -> str:
+    """The last name of what ``call`` calls (``jinja2.Template(...)`` -> ``"Template"``)."""
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def source_read_jinja(tree: ast.Module) -> str | None:
+    """The context setting of a Jinja2 pass conf.py runs over every source: a function
+    ``app.connect("source-read", fn)`` registers (Sphinx's ``source-read`` event, "emitted
+    when a source file has been read", its text in ``source[0]``) that assigns
+    ``source[0]`` and calls ``render_string`` (or ``render`` on a ``jinja2.Template``); the setting is the name the call's
+    context ends with (``app.config.html_context`` -> ``"html_context"``), ``""`` when it is
+    none (no context, a literal dict). ``None`` when conf.py has no such handler."""
+    handlers = {call.args[1].id for call in ast.walk(tree)
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "connect"
+                and len(call.args) >= 2 and isinstance(call.args[0], ast.Constant)
+                and call.args[0].value == "source-read" and isinstance(call.args[1], ast.Name)}
+    for fn in tree.body:
+        if not (isinstance(fn, ast.FunctionDef) and fn.name in handlers and fn.args.args):
+            continue
+        source = fn.args.args[-1].arg
+        assigns = any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == source
+                      for node in ast.walk(fn) if isinstance(node, ast.Assign) for t in node.targets)
+        jinja = any(isinstance(c, ast.Call) and _call_name(c) in _TEMPLATE_MAKERS for c in ast.walk(fn))
+        calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                 and (c.func.attr == "render_string" or (c.func.attr == "render" and jinja))]
+        if not (assigns and calls):
+            continue
+        call = calls[0]
+        args = call.args[1:] if _call_name(call) == "render_string" else call.args
+        context = next(iter([*args, *(k.value for k in call.keywords if k.arg is None)]), None)
+        if isinstance(context, ast.Attribute):
+            return context.attr
+        return context.id if isinstance(context, ast.Name) else ""
+    return None
 
 
 def markup_settings(values: dict[str, Any]) -> dict[str, Any]:
@@ -1797,16 +1852,28 @@ class SphinxSite:
                         return res.rel_path, parts[cut:]
         return None
 
+    def _source_read_render(self, text: str) -> str:
+        """``text`` after conf.py's ``source-read`` Jinja2 pass (:func:`source_read_jinja`):
+        rendered by :func:`murar.ingest.sites._jinja.render` with the context setting's
+        literal entries as names. A name conf.py computes (pandas' ``header``, an f-string
+        of a path) prints nothing, unwarned: it is the same on every page."""
+        name = self.conf.source_read_jinja
+        context = self.conf.values.get(name) if name else None
+        return _jinja.render(text, dict(context) if isinstance(context, dict) else {})
+
     def preprocess(self, text: str, *, page_rel: str, warnings: list[str] | None = None) -> str:
         """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every
-        reStructuredText source."""
+        reStructuredText source, after conf.py's ``source-read`` Jinja2 pass if it has one."""
         conf = self.conf
         fc = self._gallery_class(page_rel)
         if fc is not None and fc.markup != "gallery" and fc.role is FileRole.PAGE:
             # a gallery header: its index page lists the examples' thumbnails under it
             thumbs = self._gallery_thumbnails(page_rel)
             text = f"{text.rstrip()}\n\n{thumbs}\n" if thumbs else text
-        rst = self.markup_for(page_rel) == "rst" or (fc is not None and fc.markup in ("rst", "gallery"))
+        markup = self.markup_for(page_rel)
+        if conf.source_read_jinja is not None and markup in ("rst", "myst"):
+            text = self._source_read_render(text)
+        rst = markup == "rst" or (fc is not None and fc.markup in ("rst", "gallery"))
         if not rst or not (conf.rst_prolog or conf.rst_epilog):
             return text
         return "\n\n".join(p for p in (conf.rst_prolog, text, conf.rst_epilog) if p)
