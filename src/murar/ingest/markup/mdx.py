@@ -533,7 +533,6 @@ class MdxTransformer:
         as text (``'!!raw-loader!./x.js'``, ``'./x.js?raw'``) as a fenced block holding
         that file (Docusaurus "Code blocks": importing code snippets), and one holding a
         template literal (``{`const x = 1;`}``, "Usage in JSX") as a fenced block of its text."""
-        text = "\n".join(lines)
 
         def repl(m: re.Match[str]) -> str:
             if m.group(4) is not None:
@@ -556,7 +555,23 @@ class MdxTransformer:
             info = (lang.group(2) or lang.group(4) or "") if lang else ""
             return f"\n\n{head}{fence}{info}\n{code.rstrip()}\n{fence}\n\n"
 
-        return _raw_code_block(tags).sub(repl, text).split("\n")
+        # a fenced code block shows its <CodeBlock>{Source}</CodeBlock> lines as written (an
+        # example of the syntax): only the text between fences is rewritten
+        pattern = _raw_code_block(tags)
+        out: list[str] = []
+        run: list[str] = []
+        fences = FenceTracker(MDX_FENCE)
+        for line in lines:
+            if fences.in_code(line):
+                if run:
+                    out += pattern.sub(repl, "\n".join(run)).split("\n")
+                    run = []
+                out.append(line)
+            else:
+                run.append(line)
+        if run:
+            out += pattern.sub(repl, "\n".join(run)).split("\n")
+        return out
 
     def _code_block_components(self, lines: list[str], scope: _Scope, page_rel: str, *, known: list[str]) -> list[str]:
         """The site's own components used on the page that draw their children as a code
